@@ -1,0 +1,3 @@
+from cardbase.cli.app import main
+
+main()

@@ -1,0 +1,145 @@
+"""Each game's card fields, described once and used by import, export, search and status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardbase.names import fold
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A card field: its column name, its value kind and the other names users write for it."""
+
+    name: str
+    kind: type[int] | type[str]
+    synonyms: tuple[str, ...] = ()
+    label: str = ""
+
+    @property
+    def heading(self) -> str:
+        return self.label or self.name.replace("_", " ")
+
+
+NAME = Field("name", str, ("card", "card name", "title"))
+TYPE = Field("type", str, ("kind", "card type"))
+SET = Field("set", str, ("set code", "edition"))
+TEXT = Field("text", str, ("rules text", "ability", "abilities", "effect", "oracle"))
+COPIES = Field("copies", int, ("count", "qty", "quantity", "number"))
+ALIASES = Field("aliases", str, ("alias", "aka", "also known as"))
+NOTES = Field("notes", str, ("note", "comment", "comments"))
+# Columns an export writes that an import reads past: they are derived, not values.
+READ_ONLY_COLUMNS = ("id", "short_id", "source", "game", "unknown")
+
+# Per game, the fields in the order files and tables show them.
+GAME_FIELDS: dict[str, tuple[Field, ...]] = {
+    "mea": (
+        NAME,
+        TYPE,
+        Field("cost", int, ("mana", "mana cost", "mana_cost", "cst")),
+        Field("attack", int, ("atk", "att", "power"), "atk"),
+        Field("defence", int, ("def", "defense", "dfn", "toughness"), "def"),
+        TEXT,
+        Field("description", str, ("desc", "flavour", "flavor", "flavour text", "flavor text")),
+        SET,
+        COPIES,
+        ALIASES,
+        NOTES,
+    ),
+    "meikyu": (
+        NAME,
+        Field("land_name", str, ("land", "land name", "owned name")),
+        TYPE,
+        Field("level", int, ("quest level", "quest_level", "lvl", "lv"), "level"),
+        Field("points", int, ("pts", "point", "vp")),
+        Field("developed_points", int, ("developed", "dev", "dev points", "developed point"), "dev pts"),
+        Field("bravery", int, ("swords", "sword", "brv", "brave")),
+        Field("wits", int, ("seals", "seal", "wit")),
+        TEXT,
+        COPIES,
+        SET,
+        ALIASES,
+        NOTES,
+    ),
+    "meio": (
+        NAME,
+        TYPE,
+        Field("rank", int, ()),
+        Field("suit", str, ()),
+        Field("min_players", int, ("players",)),
+        SET,
+        ALIASES,
+        NOTES,
+    ),
+}
+
+# Card types per game, with the other words users write for them.
+GAME_TYPES: dict[str, dict[str, tuple[str, ...]]] = {
+    "mea": {"monster": ("monsters", "creature"), "assist": ("assists", "spell"), "tile": ("tiles",)},
+    "meikyu": {
+        "land": ("meikyu", "meikyu card", "room", "lands", "dungeon"),
+        "character": ("characters", "char"),
+        "item": ("items",),
+        "aggression": ("gotcha", "aggression card"),
+        "open": ("open card", "open cards"),
+    },
+    "meio": {"playing card": ("card", "playing")},
+}
+
+# Per game and card type, the values a card of that type has (so an assist's missing
+# attack is "not applicable", while a character's missing bravery is "unknown").
+APPLICABLE: dict[tuple[str, str], tuple[str, ...]] = {
+    ("mea", "monster"): ("cost", "attack", "defence"),
+    ("mea", "assist"): ("cost",),
+    ("mea", "tile"): ("copies",),
+    ("meikyu", "land"): ("land_name", "level", "points", "developed_points", "text"),
+    ("meikyu", "character"): ("bravery", "wits", "copies"),
+    ("meikyu", "item"): ("text", "copies"),
+    ("meikyu", "aggression"): ("text", "copies"),
+    ("meikyu", "open"): ("text", "copies"),
+    ("meio", "playing card"): ("rank", "suit"),
+}
+
+DEFAULT_SET: dict[str, str] = {"mea": "core", "meikyu": "core", "meio": "standard"}
+
+# Every stat column the card table has, across games.
+STAT_COLUMNS: tuple[str, ...] = (
+    "cost",
+    "attack",
+    "defence",
+    "land_name",
+    "level",
+    "points",
+    "developed_points",
+    "bravery",
+    "wits",
+    "rank",
+    "suit",
+    "min_players",
+    "copies",
+    "description",
+)
+
+
+def field_for_header(game: str, header: str) -> Field | None:
+    """The field a spreadsheet column heading names, by name or synonym, case-insensitively."""
+    key = fold(header).replace("-", " ").replace("_", " ")
+    for f in GAME_FIELDS[game]:
+        names = (f.name, *f.synonyms)
+        if key in {n.replace("_", " ") for n in names}:
+            return f
+    return None
+
+
+def canonical_type(game: str, word: str) -> str | None:
+    """The card type ``word`` names in ``game`` (by name or synonym), or None."""
+    key = fold(word)
+    for name, synonyms in GAME_TYPES[game].items():
+        if key == name or key in synonyms:
+            return name
+    return None
+
+
+def unknown_fields(game: str, type_: str, values: dict[str, object]) -> tuple[str, ...]:
+    """The applicable fields of a card whose value is unknown (None)."""
+    return tuple(f for f in APPLICABLE.get((game, type_), ()) if values.get(f) is None)

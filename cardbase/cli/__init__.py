@@ -1,0 +1,1 @@
+"""The command line: thin Typer apps, one module per command group."""

@@ -1,0 +1,120 @@
+"""``cardbase cards``: search the catalog and show one card."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+
+app = typer.Typer(help="Search cards and show them.", no_args_is_help=True)
+
+SEARCH_HELP = """Search cards with a Scryfall-style query.
+
+\b
+  dragon              name (or alias) contains "dragon"; "two words" for a phrase
+  t:monster           type (t:assist, t:land, t:character, t:item ...)
+  cost<=3 atk>=4      numbers: cost, atk, def, level, points, dev, bravery, wits, rank, copies
+  o:draw  d:cheese    rules text / description contains
+  game:meikyu set:demo source:rulebook is:unknown is:demo unknown:bravery suit:h
+  -t:tile             negation;  a or b;  (a or b) c;  /^c.*k$/  regex on name and text
+
+Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
+"""
+
+
+def _value(card: dict[str, Any], field: str) -> str:
+    value = card.get(field)
+    return "?" if value is None else str(value)
+
+
+@app.command(help=SEARCH_HELP)
+def search(
+    query: Annotated[str, typer.Argument(help="The query (quote it for the shell).")],
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many cards.")] = 50,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    from cardbase.catalog.fields import GAME_FIELDS
+    from cardbase.db.queries import card_dict, check_game
+    from cardbase.db.search import count_cards, search_cards
+
+    game = check_game(game)
+    database = open_db(db)
+    with database.session() as session:
+        cards = [card_dict(c) for c in search_cards(session, query, game, limit)]
+        total = count_cards(session, query, game) if len(cards) == limit else len(cards)
+    if json:
+        print_json(cards)
+        return
+    if not cards:
+        typer.echo(f"no cards match {query!r}", err=True)
+        raise typer.Exit(1)
+    from rich.table import Table
+
+    games = sorted({c["game"] for c in cards})
+    stats = [f for g in games for f in GAME_FIELDS[g] if f.kind is int and f.name not in ("copies", "min_players")]
+    stat_names = list(dict.fromkeys(f.name for f in stats))
+    labels = {f.name: f.heading for f in stats}
+    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown")
+    for heading in ("name", "game", "type", "set", *[labels[s] for s in stat_names], "text"):
+        table.add_column(heading, overflow="fold", max_width=60 if heading == "text" else None)
+    for c in cards:
+        name = c["name"] + (" [demo]" if c["demo"] else "")
+        table.add_row(
+            name,
+            c["game"],
+            c["type"],
+            c["set"],
+            *[_value(c, s) if s in c else "" for s in stat_names],
+            c.get("text") or "",
+        )
+    console().print(table)
+    if any(c["demo"] for c in cards):
+        console().print("[demo] = a demo card made for cardbase, not a published Méa card.")
+
+
+@app.command()
+def show(
+    name: Annotated[str, typer.Argument(help="Card name or alias (any case, accents optional).")],
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the name is in several.")] = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show one whole card; on a miss, the closest names.
+
+    Example: cardbase cards show grimor
+    """
+    from cardbase.catalog.fields import APPLICABLE
+    from cardbase.db.queries import aliases_of, card_dict, check_game, find_card
+
+    game = check_game(game)
+    database = open_db(db)
+    with database.session() as session:
+        card = find_card(session, name, game)
+        data = card_dict(card, aliases_of(session, card))
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    table = Table(title=data["name"], show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold", max_width=80)
+    applicable = set(APPLICABLE.get((data["game"], data["type"]), ()))
+    for key, value in data.items():
+        if key in ("name", "demo", "unknown") or (value is None and key not in applicable):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(value) or "—"
+        table.add_row(
+            key, "? (unknown)" if value is None and key in data["unknown"] else "—" if value is None else str(value)
+        )
+    console().print(table)
+    if data["unknown"]:
+        console().print(
+            f"unknown: {', '.join(data['unknown'])} (the rulebook does not give them; "
+            "import real values with `cardbase catalog import`)"
+        )

@@ -1,0 +1,146 @@
+"""``cardbase catalog``: what the catalog holds, and importing and exporting it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+
+app = typer.Typer(help="The card catalog: status, import and export.", no_args_is_help=True)
+
+GameOption = Annotated[str, typer.Option("--game", "-g", help="Game: mea, meio or meikyu.")]
+
+
+@app.command()
+def status(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """How many cards are catalogued per game and type, against the rulebook, and what is unknown.
+
+    Example: cardbase catalog status --game meikyu
+    """
+    from cardbase.db.queries import catalog_status, check_game
+
+    game = check_game(game)
+    database = open_db(db)
+    with database.session() as session:
+        rows = catalog_status(session, game)
+    if json:
+        print_json(
+            [
+                {
+                    "game": r.game,
+                    "type": r.type,
+                    "cards": r.catalogued,
+                    "rulebook_count": r.rulebook_count,
+                    "copies": r.copies_catalogued,
+                    "unknown": r.unknown,
+                    "sources": r.sources,
+                }
+                for r in rows
+            ]
+        )
+        return
+    from rich.table import Table
+
+    table = Table(title=f"Catalog status ({database.label})")
+    for heading in ("game", "type", "cards", "copies", "rulebook says", "unknown values", "sources"):
+        table.add_column(heading, justify="right" if heading in ("cards", "copies", "rulebook says") else "left")
+    for r in rows:
+        unknown = ", ".join(f"{f} {n}/{r.catalogued}" for f, n in r.unknown.items() if n) or "none"
+        table.add_row(
+            r.game,
+            r.type,
+            str(r.catalogued),
+            "—"
+            if "copies" not in r.unknown and r.copies_catalogued is None
+            else "?"
+            if r.copies_catalogued is None
+            else str(r.copies_catalogued),
+            "not given" if r.rulebook_count is None else str(r.rulebook_count),
+            unknown,
+            ", ".join(f"{s} {n}" for s, n in sorted(r.sources.items())),
+        )
+    console().print(table)
+    console().print(
+        "cards: distinct cards catalogued; copies: total copies when every card's count is "
+        "known (? = unknown, — = one of each); demo cards are made for cardbase, not published."
+    )
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON file of cards.")],
+    game: GameOption,
+    format: Annotated[
+        str | None, typer.Option("--format", "-f", help="csv, xlsx or json (default: from the extension).")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report, write nothing.")] = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Import a designer's card spreadsheet: every bad row is reported and nothing is written unless all are good.
+
+    Columns are card fields by name, any case (Méa: name, type, cost, attack, defence,
+    text, description, set; Meikyu: name, land_name, type, level, points,
+    developed_points, bravery, wits, text, count). Cards are matched by (game, set, name).
+
+    Example: cardbase catalog import my-cards.xlsx --game mea --dry-run
+    """
+    from cardbase.db.io import import_catalog
+    from cardbase.db.queries import check_game
+
+    game_id = check_game(game)
+    assert game_id is not None
+    result = import_catalog(open_db(db), file, game_id, fmt=format, dry_run=dry_run)
+    if json:
+        print_json(
+            {
+                "file": str(file),
+                "game": game_id,
+                "rows": result.rows,
+                "inserted": result.inserted,
+                "updated": result.updated,
+                "unchanged": result.unchanged,
+                "sets": result.sets,
+                "dry_run": dry_run,
+            }
+        )
+        return
+    verb = "would insert" if dry_run else "inserted"
+    typer.echo(
+        f"{file}: {result.rows} rows checked; {verb} {result.inserted}, "
+        f"{'would update' if dry_run else 'updated'} {result.updated}, unchanged {result.unchanged} "
+        f"(sets: {', '.join(result.sets)})" + ("; dry run, nothing written" if dry_run else "")
+    )
+
+
+@app.command()
+def export(
+    game: GameOption,
+    format: Annotated[str, typer.Option("--format", "-f", help="csv, json or xlsx.")] = "csv",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Write a game's whole catalog to a file that `catalog import` reads back.
+
+    Example: cardbase catalog export --game meikyu --format xlsx -o meikyu.xlsx
+    """
+    from cardbase.db.io import FORMATS, export_catalog
+    from cardbase.db.queries import check_game
+    from cardbase.errors import UsageError
+
+    game_id = check_game(game)
+    assert game_id is not None
+    if format not in FORMATS:
+        raise UsageError(f"unknown format {format!r}; use csv, json or xlsx")
+    out = output or Path("exports") / f"{game_id}.{format}"
+    count = export_catalog(open_db(db), game_id, format, out)
+    typer.echo(f"wrote {count} {game_id} cards to {out}")

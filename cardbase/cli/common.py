@@ -1,0 +1,47 @@
+"""What every command shares: options, output, and turning user errors into exit codes.
+
+Only ``typer`` is imported at module level so that ``cardbase --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="CARDBASE_DB",
+        help="Database: a SQLite file path or any SQLAlchemy URL (default: ./cardbase.db).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented JSON (UTF-8, keys in the order given)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def console(stderr: bool = False) -> Any:
+    """A Rich console (imported on first use)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, markup=False, soft_wrap=False)
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr."""
+    typer.echo(f"warning: {message}", err=True)
+
+
+def open_db(db: str | None) -> Any:
+    """The catalog database at ``db`` (or the default), opened and loaded."""
+    from cardbase.db.engine import open_database
+
+    return open_database(db)

@@ -1,0 +1,1 @@
+"""The card database: SQLModel tables, opening and upgrading, search, import and export."""

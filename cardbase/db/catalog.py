@@ -1,0 +1,193 @@
+"""Writing card records into the database: shipped catalogs and imported files alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlmodel import Session
+
+from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
+from cardbase.db.models import Card, CardAlias, CardSet, CardType, Game, Meta, card_id, short_id
+from cardbase.errors import InvalidData
+from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
+from cardbase.names import fold
+
+_RULEBOOKS = {"mea": "mea.txt", "meio": "meio.txt", "meikyu": "meikyu.txt"}
+# Values that a record may give; everything else on a Card is derived.
+_VALUE_COLUMNS = ("text", "notes", *STAT_COLUMNS)
+
+
+def _rulebook_counts() -> dict[str, dict[str, int | None]]:
+    from cardbase.games.mea.cards import RULEBOOK_COUNTS as MEA
+    from cardbase.games.meikyu.cards import RULEBOOK_COUNTS as MEIKYU
+    from cardbase.games.meio.cards import RULEBOOK_COUNTS as MEIO
+
+    return {
+        "mea": {str(k): v for k, v in MEA.items()},
+        "meikyu": {str(k): v for k, v in MEIKYU.items()},
+        "meio": dict(MEIO),
+    }
+
+
+def ensure_games(session: Session) -> None:
+    """Make the rows for the three games and their card types, once."""
+    if session.get(Game, "meio") is not None:
+        return
+    for game, title in GAME_TITLES.items():
+        session.add(Game(id=str(game), title=title, rulebook=_RULEBOOKS[str(game)]))
+    session.flush()
+    for game, counts in _rulebook_counts().items():
+        for type_, count in counts.items():
+            session.add(CardType(game=game, name=type_, rulebook_count=count))
+
+
+def _search_names(name: str, aliases: Iterable[str], land_name: str | None) -> str:
+    names = [name, *aliases] + ([land_name] if land_name else [])
+    return "|" + "|".join(dict.fromkeys(fold(n) for n in names)) + "|"
+
+
+@dataclass
+class WriteReport:
+    """What a write did (or, for a dry run, would do)."""
+
+    inserted: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def write_cards(
+    session: Session,
+    game: str,
+    set_code: str,
+    source: str,
+    records: Iterable[Mapping[str, Any]],
+    *,
+    replace_sources: frozenset[str] | None = None,
+    origin: str = "",
+) -> WriteReport:
+    """Upsert card ``records`` by (game, set, name) inside the caller's transaction.
+
+    A record's keys are field names; a missing key leaves an existing value as it is.
+    ``replace_sources``, when given, limits updates to cards whose current source is one
+    of them (so reloading a shipped catalog never overwrites values a user imported).
+    A name may also match an existing card's alias (the rulebook's "Cock" finds Cook).
+    """
+    report = WriteReport()
+    existing = {c.id: c for c in session.scalars(select(Card).where(Card.game == game, Card.set_code == set_code))}
+    aliases_of: dict[str, set[str]] = {cid: set() for cid in existing}
+    for alias in session.scalars(select(CardAlias).where(CardAlias.card_id.in_(list(existing)))):  # type: ignore[attr-defined]
+        aliases_of[alias.card_id].add(alias.alias)
+    by_alias = {fold(a): cid for cid, names in aliases_of.items() for a in names}
+    taken = set(session.scalars(select(Card.short_id).where(Card.id.notin_(list(existing)))))  # type: ignore[attr-defined]
+    taken |= {c.short_id for c in existing.values()}
+    for record in records:
+        cid = card_id(game, set_code, record["name"])
+        if cid not in existing and fold(record["name"]) in by_alias:
+            cid = by_alias[fold(record["name"])]
+        card = existing.get(cid)
+        if card is None:
+            sid = short_id(cid)
+            if sid in taken:
+                raise InvalidData(
+                    origin or set_code,
+                    [f"card {record['name']!r}: its short id collides with another card's; rename it"],
+                )
+            taken.add(sid)
+            card = Card(
+                id=cid,
+                short_id=sid,
+                game=game,
+                set_code=set_code,
+                name=record["name"],
+                type=record["type"],
+                source=source,
+                search_names="",
+            )
+            existing[cid] = card
+            aliases_of[cid] = set()
+            before = None
+        elif replace_sources is not None and card.source not in replace_sources:
+            report.unchanged.append(card.name)
+            continue
+        else:
+            before = card.model_dump()
+            card.type = record.get("type") or card.type
+        for column in _VALUE_COLUMNS:
+            if column in record:
+                setattr(card, column, record[column])
+        new_aliases = set(record.get("aliases") or ()) - aliases_of[cid]
+        aliases_of[cid] |= new_aliases
+        card.unknown = ",".join(unknown_fields(game, card.type, card.model_dump()))
+        card.search_names = _search_names(card.name, sorted(aliases_of[cid]), card.land_name)
+        if before is None:
+            report.inserted.append(card.name)
+        elif card.model_dump() != before or new_aliases:
+            card.source = source
+            report.updated.append(card.name)
+        else:
+            report.unchanged.append(card.name)
+        session.add(card)
+        for alias in sorted(new_aliases):
+            session.add(CardAlias(card_id=cid, alias=alias))
+    session.flush()
+    return report
+
+
+def ensure_set(session: Session, game: str, code: str, name: str | None, source: str, note: str | None) -> None:
+    """Make the set row if it is new."""
+    if session.get(CardSet, (game, code)) is None:
+        session.add(CardSet(game=game, code=code, name=name, source=source, note=note))
+        session.flush()
+
+
+def load_shipped(database: Any) -> list[str]:
+    """Load the shipped catalog files whose contents changed since the last load; idempotent.
+
+    Returns the names of the files loaded. Cards whose values a user imported are kept.
+    """
+    from cardbase.catalog.loader import SHIPPED_FILES, read_shipped, shipped_path
+
+    with database.session() as session:
+        known = {m.key: m.value for m in session.scalars(select(Meta).where(Meta.key.like("catalog:%")))}  # type: ignore[attr-defined]
+    pending = [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != _file_digest(shipped_path(f))]
+    if not pending:
+        return []
+    with database.transaction() as session:
+        ensure_games(session)
+        for filename in pending:
+            data = read_shipped(filename)
+            ensure_set(session, data.game, data.set, data.set_name, data.source, data.note)
+            write_cards(
+                session,
+                data.game,
+                data.set,
+                data.source,
+                data.cards,
+                replace_sources=frozenset({SOURCE_RULEBOOK, SOURCE_DEMO}),
+                origin=filename,
+            )
+            key = f"catalog:{filename}"
+            meta = session.get(Meta, key) or Meta(key=key, value="")
+            meta.value = data.digest
+            session.add(meta)
+    return pending
+
+
+def _file_digest(path: Any) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def delete_set(session: Session, game: str, set_code: str) -> int:
+    """Delete every card of a set (used by tests and re-imports); returns how many."""
+    ids = list(session.scalars(select(Card.id).where(Card.game == game, Card.set_code == set_code)))
+    session.execute(delete(CardAlias).where(CardAlias.card_id.in_(ids)))  # type: ignore[attr-defined]
+    session.execute(delete(Card).where(Card.id.in_(ids)))  # type: ignore[attr-defined]
+    return len(ids)
+
+
+__all__ = ["DEFAULT_SET", "WriteReport", "ensure_games", "ensure_set", "load_shipped", "write_cards"]

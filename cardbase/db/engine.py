@@ -1,0 +1,143 @@
+"""Open a card database from a path or URL, create or upgrade its schema, load the catalogs.
+
+The default is ``cardbase.db`` in the working directory (SQLite, WAL mode). Any
+SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Connection, create_engine, event, inspect, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError as SADatabaseError
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, SQLModel
+
+from cardbase.db import models
+from cardbase.errors import DatabaseError
+
+DEFAULT_PATH = "cardbase.db"
+
+# Migrations: MIGRATIONS[n] upgrades a database at schema version n to n + 1.
+# Each runs inside the upgrade's transaction; tables new in n + 1 are made by create_all.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+def database_url(db: str | None) -> str:
+    """The SQLAlchemy URL for ``db``: a URL as is, a path as SQLite, None as the default file."""
+    db = db or os.environ.get("CARDBASE_DB") or DEFAULT_PATH
+    if "://" not in db:
+        return f"sqlite:///{Path(db).expanduser()}"
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
+    return db
+
+
+@dataclass
+class Database:
+    """An open card database."""
+
+    engine: Engine
+    url: str
+
+    def session(self) -> Session:
+        return Session(self.engine)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work is committed at the end, or rolled back entirely on error."""
+        with Session(self.engine.execution_options(cardbase_begin="IMMEDIATE")) as session, session.begin():
+            yield session
+
+    @property
+    def label(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    # SQLAlchemy, not the sqlite3 module, begins transactions, so DDL is transactional too.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    # A write transaction (Database.transaction) takes the write lock up front with
+    # IMMEDIATE, so two writing processes queue (busy_timeout) instead of one failing
+    # when its read lock cannot be upgraded. Reads begin deferred.
+    conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get('cardbase_begin', '')}")
+
+
+def create_db_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url`` with cardbase's connection settings."""
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:" and not Path(path).parent.exists():
+            raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
+        engine = create_engine(url, connect_args={"timeout": 10})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except Exception as error:  # unknown dialect or driver
+        raise DatabaseError(f"cannot use database URL {url!r}: {error}") from None
+
+
+def ensure_schema(engine: Engine) -> int:
+    """Create the tables of a new database or upgrade an old one; return the schema version.
+
+    A database made by a newer cardbase, or a database that is not cardbase's, is refused.
+    """
+    with engine.begin() as conn:
+        tables = set(inspect(conn).get_table_names())
+        if "meta" not in tables:
+            if "card" in tables:
+                raise DatabaseError("not a cardbase database: it has a 'card' table but no 'meta' table")
+            SQLModel.metadata.create_all(conn)
+            conn.execute(
+                text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(models.SCHEMA_VERSION)}
+            )
+            return models.SCHEMA_VERSION
+        row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
+        version = int(row[0]) if row else 0
+        if version > models.SCHEMA_VERSION:
+            raise DatabaseError(
+                f"the database has schema version {version}, newer than this cardbase "
+                f"understands ({models.SCHEMA_VERSION}); upgrade cardbase to use it"
+            )
+        while version < models.SCHEMA_VERSION:
+            if version not in MIGRATIONS:
+                raise DatabaseError(f"no migration from schema version {version}")
+            MIGRATIONS[version](conn)
+            version += 1
+            conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
+        SQLModel.metadata.create_all(conn)
+        return version
+
+
+def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
+    """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it."""
+    url = database_url(db)
+    engine = create_db_engine(url)
+    try:
+        ensure_schema(engine)
+        database = Database(engine, url)
+        if load_catalogs:
+            from cardbase.db.catalog import load_shipped
+
+            load_shipped(database)
+    except (OperationalError, SADatabaseError) as error:
+        reason = str(error.orig) if error.orig else str(error)
+        raise DatabaseError(
+            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {reason}"
+        ) from None
+    return database

@@ -1,0 +1,104 @@
+"""SQLModel tables of the card database.
+
+A card's ``id`` is ``<game>/<set>/<slug of name>``: stable across databases, so deck
+files and share codes can refer to it. ``short_id`` is a 32-bit hash of ``id`` for
+compact share codes. Stat columns are typed and nullable: NULL means unknown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlmodel import Field, SQLModel
+
+from cardbase.names import slug
+
+SCHEMA_VERSION = 1
+
+
+def card_id(game: str, set_code: str, name: str) -> str:
+    """The stable id of a card: ``mea/demo/crème-golem`` → ``mea/demo/creme-golem``."""
+    return f"{game}/{set_code}/{slug(name)}"
+
+
+def short_id(card_id: str) -> int:
+    """A stable 32-bit number for ``card_id`` (unique per database, checked on write)."""
+    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big")
+
+
+class Meta(SQLModel, table=True):
+    """Key/value facts about the database: schema version, loaded catalog digests."""
+
+    key: str = Field(primary_key=True, max_length=200)
+    value: str
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=20)
+    title: str
+    rulebook: str
+
+
+class CardType(SQLModel, table=True):
+    """A card type of a game, with how many cards of it the rulebook says exist."""
+
+    __tablename__ = "card_type"
+
+    game: str = Field(primary_key=True, foreign_key="game.id", max_length=20)
+    name: str = Field(primary_key=True, max_length=40)
+    rulebook_count: int | None = None
+
+
+class CardSet(SQLModel, table=True):
+    __tablename__ = "card_set"
+
+    game: str = Field(primary_key=True, foreign_key="game.id", max_length=20)
+    code: str = Field(primary_key=True, max_length=60)
+    name: str | None = None
+    source: str
+    note: str | None = None
+
+
+class Card(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=300)
+    short_id: int = Field(unique=True, index=True)
+    game: str = Field(foreign_key="game.id", index=True, max_length=20)
+    set_code: str = Field(index=True, max_length=60)
+    name: str = Field(index=True)
+    search_names: str = Field(description="Folded name, aliases and land name, joined by '|'.")
+    type: str = Field(index=True, max_length=40)
+    source: str = Field(index=True)
+    text: str | None = None
+    description: str | None = None
+    land_name: str | None = None
+    cost: int | None = Field(default=None, index=True)
+    attack: int | None = Field(default=None, index=True)
+    defence: int | None = Field(default=None, index=True)
+    level: int | None = Field(default=None, index=True)
+    points: int | None = None
+    developed_points: int | None = None
+    bravery: int | None = None
+    wits: int | None = None
+    rank: int | None = None
+    suit: str | None = Field(default=None, max_length=1)
+    min_players: int | None = None
+    copies: int | None = None
+    notes: str | None = None
+    unknown: str = Field(default="", description="Comma-separated applicable fields whose value is unknown.")
+
+
+class CardAlias(SQLModel, table=True):
+    __tablename__ = "card_alias"
+
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    alias: str = Field(primary_key=True)
+
+
+class CardImage(SQLModel, table=True):
+    """Art for a card: a path under ``card_images/`` and the digest of its bytes."""
+
+    __tablename__ = "card_image"
+
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    path: str
+    sha256: str = Field(max_length=64)

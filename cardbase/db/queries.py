@@ -1,0 +1,140 @@
+"""Read-side queries: a card as a dict, a card by name, the catalog's status."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
+from cardbase.db.models import Card, CardAlias, CardSet, CardType
+from cardbase.errors import UnknownCard, UsageError
+from cardbase.games.base import SOURCE_DEMO
+from cardbase.names import fold
+
+GAMES = tuple(GAME_FIELDS)
+DEMO_LABEL = "demo card made for cardbase, not a published card"
+
+
+def check_game(game: str | None) -> str | None:
+    """``game`` folded to a game id (``Méa`` → ``mea``), or a usage error naming the choices."""
+    if game is None:
+        return None
+    key = fold(game)
+    if key not in GAMES:
+        raise UsageError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    return key
+
+
+def card_dict(card: Card, aliases: list[str] | None = None) -> dict[str, Any]:
+    """A card as JSON-ready data: identity, provenance and its game's fields (None = unknown)."""
+    out: dict[str, Any] = {
+        "id": card.id,
+        "short_id": card.short_id,
+        "game": card.game,
+        "name": card.name,
+        "type": card.type,
+        "set": card.set_code,
+        "source": card.source,
+        "demo": card.source == SOURCE_DEMO,
+    }
+    for f in GAME_FIELDS[card.game]:
+        if f.name not in ("name", "type", "set", "aliases", "notes"):
+            out[f.name] = getattr(card, f.name)
+    if aliases is not None:
+        out["aliases"] = aliases
+    out["notes"] = card.notes
+    out["unknown"] = [u for u in card.unknown.split(",") if u]
+    if out["demo"]:
+        out["label"] = DEMO_LABEL
+    return out
+
+
+def find_card(session: Any, name: str, game: str | None = None) -> Card:
+    """The card named ``name`` (or an alias of it), case- and accent-insensitively.
+
+    A name found in several games or sets must be narrowed; a miss raises ``UnknownCard``
+    with the closest names.
+    """
+    key = fold(name)
+    stmt = select(Card).where(Card.search_names.contains(f"|{key}|", autoescape=True))
+    if game:
+        stmt = stmt.where(Card.game == game)
+    matches = session.scalars(stmt).all()
+    exact = [c for c in matches if fold(c.name) == key]
+    matches = exact or matches
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        choices = ", ".join(f"{c.name} ({c.game}, set {c.set_code})" for c in matches[:8])
+        raise UsageError(f"{name!r} names {len(matches)} cards: {choices}; narrow it with --game")
+    raise UnknownCard(name, game, closest_names(session, name, game))
+
+
+def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) -> list[str]:
+    """The ``n`` card names (or aliases) closest to ``name``."""
+    stmt = select(Card.name, Card.search_names)
+    if game:
+        stmt = stmt.where(Card.game == game)
+    by_key: dict[str, str] = {}
+    for card_name, names in session.execute(stmt):
+        for key in names.strip("|").split("|"):
+            by_key.setdefault(key, card_name)
+    keys = difflib.get_close_matches(fold(name), list(by_key), n=n, cutoff=0.5)
+    if not keys:  # a word of the name, e.g. "dragon"
+        keys = [k for k in by_key if fold(name) in k][:n]
+    return list(dict.fromkeys(by_key[k] for k in keys))
+
+
+def aliases_of(session: Any, card: Card) -> list[str]:
+    return list(session.scalars(select(CardAlias.alias).where(CardAlias.card_id == card.id).order_by(CardAlias.alias)))
+
+
+@dataclass(frozen=True, slots=True)
+class TypeStatus:
+    """How complete one card type of one game is."""
+
+    game: str
+    type: str
+    catalogued: int
+    rulebook_count: int | None
+    copies_catalogued: int | None
+    unknown: dict[str, int]
+    sources: dict[str, int]
+
+
+def catalog_status(session: Any, game: str | None = None) -> list[TypeStatus]:
+    """Per game and card type: cards catalogued against the rulebook's count, unknown fields."""
+    types = session.scalars(select(CardType).order_by(CardType.game, CardType.name)).all()
+    out = []
+    for t in types:
+        if game and t.game != game:
+            continue
+        cards = session.execute(
+            select(Card.unknown, Card.copies, Card.source).where(Card.game == t.game, Card.type == t.name)
+        ).all()
+        unknown: dict[str, int] = {f: 0 for f in APPLICABLE.get((t.game, t.name), ())}
+        sources: dict[str, int] = {}
+        for fields, _copies, source in cards:
+            for f in filter(None, fields.split(",")):
+                unknown[f] = unknown.get(f, 0) + 1
+            sources[source] = sources.get(source, 0) + 1
+        copies = [c for _, c, s in cards if s != SOURCE_DEMO]
+        copies_total = (
+            sum(c for c in copies if c is not None) if copies and all(c is not None for c in copies) else None
+        )
+        out.append(TypeStatus(t.game, t.name, len(cards), t.rulebook_count, copies_total, unknown, sources))
+    return out
+
+
+def set_rows(session: Any, game: str | None = None) -> list[CardSet]:
+    stmt = select(CardSet).order_by(CardSet.game, CardSet.code)
+    if game:
+        stmt = stmt.where(CardSet.game == game)
+    return list(session.scalars(stmt))
+
+
+def card_count(session: Any) -> int:
+    return int(session.scalar(select(func.count()).select_from(Card)))

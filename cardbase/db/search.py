@@ -1,0 +1,401 @@
+"""The card search language, compiled to parameterised SQL.
+
+Scryfall-style: bare words and quoted phrases match names (and aliases, and a land's
+owned name); ``field:value``; comparisons ``= != < <= > >=`` on numbers; ``t:``, ``o:``,
+``game:``, ``set:``, ``source:``, ``is:unknown``; ``-`` negates; ``or``; parentheses;
+``/regex/`` on name and text. Terms side by side must all hold.
+
+Every term is made two-valued (an unknown value never matches a comparison, and its
+negation matches), so ``-cost<=3`` is exactly the cards that ``cost<=3`` leaves out.
+
+>>> parse("t:monster (cost<=3 or atk>=5) -o:draw")
+And(items=(Term(key='t', op=':', value='monster', ...), ...))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, false, func, not_, or_, select, true
+from sqlalchemy.sql import Select
+
+from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
+from cardbase.db.models import Card
+from cardbase.errors import QueryError
+from cardbase.names import fold
+
+# --- syntax -------------------------------------------------------------------------------
+
+_OPS = ("!=", "<=", ">=", ":", "=", "<", ">")
+_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<lparen>\()|(?P<rparen>\))
+    | (?P<term>-?!?(?:[A-Za-z_]+(?:!=|<=|>=|[:=<>]))?(?:"[^"]*"?|/(?:\\.|[^/\\])*/?|[^\s()"]+)?)
+    )""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One search term: ``key op value``; ``key`` is None for a bare word, phrase or regex."""
+
+    key: str | None
+    op: str
+    value: str
+    regex: bool = False
+    exact: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    item: Node
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    items: tuple[Node, ...]
+
+
+Node = Term | Not | And | Or
+
+
+def _split_term(raw: str) -> Term:
+    text = raw
+    exact = raw.startswith("!")
+    if exact:
+        raw = raw[1:]
+    key: str | None = None
+    op = ":"
+    m = re.match(r"([A-Za-z_]+)(!=|<=|>=|[:=<>])(.*)$", raw, re.S)
+    if m and not raw.startswith(('"', "/")):
+        key, op, raw = m.group(1).lower(), m.group(2), m.group(3)
+    if raw.startswith("/"):
+        if len(raw) < 2 or not raw.endswith("/") or raw.endswith("\\/"):
+            raise QueryError(f"unclosed regular expression in {text!r}: end it with /")
+        pattern = raw[1:-1]
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise QueryError(f"bad regular expression in {text!r}: {error}") from None
+        return Term(key, op, pattern, regex=True, text=text)
+    if raw.startswith('"'):
+        if len(raw) < 2 or not raw.endswith('"'):
+            raise QueryError(f'unclosed quote in {text!r}: end the phrase with "')
+        raw = raw[1:-1]
+    if not raw:
+        raise QueryError(f"term {text!r} has no value" if key else "empty term in query")
+    return Term(key, op, raw, exact=exact, text=text)
+
+
+def parse(query: str) -> Node:
+    """Parse ``query`` into a tree of terms; a bad query raises ``QueryError`` naming the term."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    query = query.strip()
+    while pos < len(query):
+        m = _TOKEN.match(query, pos)
+        if not m or m.end() == pos:
+            raise QueryError(f"cannot read the query at {query[pos:]!r}")
+        pos = m.end()
+        if m.group("lparen"):
+            tokens.append(("(", "("))
+        elif m.group("rparen"):
+            tokens.append((")", ")"))
+        else:
+            raw = m.group("term")
+            if raw:
+                tokens.append(("term", raw))
+    if not tokens:
+        raise QueryError("empty query: give words to find in names, or field:value terms")
+    parser = _Parser(tokens)
+    node = parser.parse_or()
+    if parser.i < len(tokens):
+        raise QueryError(f"unexpected {tokens[parser.i][1]!r} in the query (an unmatched ')'?)")
+    return node
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.tokens = tokens
+        self.i = 0
+
+    def _peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def parse_or(self) -> Node:
+        items = [self.parse_and()]
+        while (tok := self._peek()) and tok[0] == "term" and tok[1].lower() == "or":
+            self.i += 1
+            if self._peek() is None or self._peek()[0] == ")":  # type: ignore[index]
+                raise QueryError("'or' needs a term after it")
+            items.append(self.parse_and())
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def parse_and(self) -> Node:
+        items: list[Node] = []
+        while (tok := self._peek()) and tok[0] != ")" and not (tok[0] == "term" and tok[1].lower() == "or"):
+            items.append(self.parse_unary())
+        if not items:
+            tok = self._peek()
+            raise QueryError("'or' needs a term before it" if tok else "a term is missing at the end of the query")
+        if len(items) == 1:
+            return items[0]
+        return And(tuple(items))
+
+    def parse_unary(self) -> Node:
+        kind, raw = self.tokens[self.i]
+        if kind == "(":
+            self.i += 1
+            node = self.parse_or()
+            if self._peek() is None or self._peek()[0] != ")":  # type: ignore[index]
+                raise QueryError("unclosed '(' in the query: add ')'")
+            self.i += 1
+            return node
+        self.i += 1
+        if raw.lower() == "and":
+            return self.parse_unary() if self._peek() else _fail("'and' needs a term after it")
+        if raw.startswith("-"):
+            if raw == "-":
+                if self._peek() and self._peek()[0] == "(":  # type: ignore[index]
+                    return Not(self.parse_unary())
+                raise QueryError("'-' must stand right before the term it negates")
+            return Not(_split_term(raw[1:]))
+        return _split_term(raw)
+
+
+def _fail(message: str) -> Node:
+    raise QueryError(message)
+
+
+# --- meaning --------------------------------------------------------------------------------
+
+_NUMERIC: dict[str, str] = {
+    "cost": "cost",
+    "mana": "cost",
+    "cmc": "cost",
+    "atk": "attack",
+    "attack": "attack",
+    "pow": "attack",
+    "power": "attack",
+    "def": "defence",
+    "defence": "defence",
+    "defense": "defence",
+    "level": "level",
+    "lvl": "level",
+    "lv": "level",
+    "points": "points",
+    "pts": "points",
+    "dev": "developed_points",
+    "developed": "developed_points",
+    "developed_points": "developed_points",
+    "bravery": "bravery",
+    "swords": "bravery",
+    "sword": "bravery",
+    "brv": "bravery",
+    "wits": "wits",
+    "seals": "wits",
+    "seal": "wits",
+    "rank": "rank",
+    "copies": "copies",
+    "count": "copies",
+    "players": "min_players",
+    "min_players": "min_players",
+}
+_TEXT: dict[str, str] = {
+    "o": "text",
+    "text": "text",
+    "oracle": "text",
+    "d": "description",
+    "desc": "description",
+    "description": "description",
+    "flavor": "description",
+    "flavour": "description",
+    "land": "land_name",
+    "land_name": "land_name",
+    "notes": "notes",
+}
+_RANK_LETTERS = {"a": 1, "j": 11, "q": 12, "k": 13}
+_SUITS = {
+    "s": "S",
+    "spades": "S",
+    "♠": "S",
+    "h": "H",
+    "hearts": "H",
+    "♥": "H",
+    "d": "D",
+    "diamonds": "D",
+    "♦": "D",
+    "c": "C",
+    "clubs": "C",
+    "♣": "C",
+}
+KEYS_HELP = (
+    "name:, t:/type:, o:/text:, d:/desc:, land:, game:, set:, source:, is:unknown|demo|rulebook|imported, "
+    "unknown:FIELD, suit:, and numbers " + ", ".join(sorted(set(_NUMERIC))) + " with : = != < <= > >="
+)
+
+
+def _two_valued(expr: ColumnElement[bool]) -> ColumnElement[bool]:
+    return func.coalesce(expr, false())
+
+
+def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
+    value_text = term.value.strip()
+    if column_name == "rank" and value_text.lower() in _RANK_LETTERS:
+        value = _RANK_LETTERS[value_text.lower()]
+    else:
+        try:
+            value = int(value_text)
+        except ValueError:
+            raise QueryError(f"{term.text!r}: {term.key} needs a whole number, not {term.value!r}") from None
+    column = getattr(Card, column_name)
+    op = term.op
+    return {
+        ":": column == value,
+        "=": column == value,
+        "!=": column != value,
+        "<": column < value,
+        "<=": column <= value,
+        ">": column > value,
+        ">=": column >= value,
+    }[op]
+
+
+def _contains(column: Any, term: Term) -> ColumnElement[bool]:
+    if term.regex:
+        return column.regexp_match(_ci(term.value))
+    if term.op == "=" or term.exact:
+        return func.lower(column) == term.value.lower()
+    return column.icontains(term.value, autoescape=True)
+
+
+def _ci(pattern: str) -> str:
+    # An embedded flag: SQLite's REGEXP (Python's re) and PostgreSQL's AREs both read it.
+    return "(?i)" + pattern
+
+
+def _text_op(term: Term) -> None:
+    if term.op not in (":", "=", "!="):
+        raise QueryError(f"{term.text!r}: {term.key} is text; use {term.key}:value (not {term.op})")
+
+
+def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
+    key = term.key
+    if key is None or key in ("name", "n"):
+        if term.regex:
+            expr = Card.name.regexp_match(_ci(term.value))
+            if key is None:
+                expr = or_(expr, Card.text.regexp_match(_ci(term.value)))
+        elif term.exact or term.op == "=":
+            expr = Card.search_names.contains(f"|{fold(term.value)}|", autoescape=True)
+        else:
+            expr = Card.search_names.contains(fold(term.value), autoescape=True)
+        return _negate_if(term, expr)
+    if key in _NUMERIC:
+        column = _NUMERIC[key]
+        if (
+            game
+            and not any(column in fields for (g, _), fields in APPLICABLE.items() if g == game)
+            and column not in {f.name for f in GAME_FIELDS[game]}
+        ):
+            raise QueryError(f"{term.text!r}: {key} is not a value of {game} cards")
+        if term.regex:
+            raise QueryError(f"{term.text!r}: {key} is a number; a /regex/ does not apply")
+        return _numeric(term, column)
+    _text_op(term)
+    if key in _TEXT:
+        return _negate_if(term, _contains(getattr(Card, _TEXT[key]), term))
+    if key in ("t", "type"):
+        wanted = fold(term.value)
+        names = {canonical_type(g, wanted) for g in GAME_TYPES if not game or g == game} - {None}
+        if not names:
+            known = sorted({t for g, types in GAME_TYPES.items() if not game or g == game for t in types})
+            raise QueryError(f"{term.text!r}: unknown card type {term.value!r}; types are {', '.join(known)}")
+        return _negate_if(term, Card.type.in_(sorted(names)))  # type: ignore[union-attr]
+    if key in ("game", "g"):
+        value = fold(term.value)
+        if value not in GAME_FIELDS:
+            raise QueryError(f"{term.text!r}: unknown game {term.value!r}; games are mea, meio, meikyu")
+        return _negate_if(term, Card.game == value)
+    if key in ("set", "s", "e", "edition"):
+        return _negate_if(term, func.lower(Card.set_code) == term.value.lower())
+    if key in ("source", "src"):
+        value = term.value.lower()
+        expr = (
+            Card.source.startswith(value, autoescape=True)
+            if value in ("file", "file:")
+            else or_(Card.source == value, Card.source == f"file:{value}")
+        )
+        return _negate_if(term, expr)
+    if key == "is":
+        flags = {
+            "unknown": Card.unknown != "",
+            "demo": Card.source == "demo",
+            "rulebook": Card.source == "rulebook",
+            "imported": Card.source.startswith("file:"),  # type: ignore[attr-defined]
+        }
+        if term.value.lower() not in flags:
+            raise QueryError(f"{term.text!r}: is: takes {', '.join(flags)}")
+        return _negate_if(term, flags[term.value.lower()])
+    if key == "unknown":
+        field = _NUMERIC.get(term.value.lower(), _TEXT.get(term.value.lower(), term.value.lower()))
+        known = {f for fields in APPLICABLE.values() for f in fields}
+        if field not in known:
+            raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(known))})")
+        return _negate_if(term, Card.unknown.contains(field))  # type: ignore[attr-defined]
+    if key == "suit":
+        suit = _SUITS.get(term.value.lower())
+        if suit is None:
+            raise QueryError(f"{term.text!r}: suit is S, H, D or C (or spades, hearts, diamonds, clubs)")
+        return _negate_if(term, Card.suit == suit)
+    raise QueryError(f"unknown field {key!r} in {term.text!r}; fields are {KEYS_HELP}")
+
+
+def _negate_if(term: Term, expr: ColumnElement[bool]) -> ColumnElement[bool]:
+    return not_(_two_valued(expr)) if term.op == "!=" else expr
+
+
+def compile_node(node: Node, game: str | None = None) -> ColumnElement[bool]:
+    """The SQL condition (bound parameters only) for a parsed query."""
+    if isinstance(node, Term):
+        return _two_valued(_compile_term(node, game))
+    if isinstance(node, Not):
+        return not_(compile_node(node.item, game))
+    parts = [compile_node(n, game) for n in node.items]
+    return and_(*parts) if isinstance(node, And) else or_(*parts)
+
+
+def build_select(query: str, game: str | None = None, limit: int | None = 50) -> Select[Any]:
+    """A ``SELECT`` of the card table for ``query`` (optionally within one game)."""
+    condition = compile_node(parse(query), game) if query.strip() else true()
+    stmt = select(Card).where(condition)
+    if game:
+        stmt = stmt.where(Card.game == game)
+    stmt = stmt.order_by(Card.game, Card.name, Card.set_code)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return stmt
+
+
+def search_cards(session: Any, query: str, game: str | None = None, limit: int | None = 50) -> Sequence[Card]:
+    """The cards matching ``query``, ordered by game and name."""
+    return session.scalars(build_select(query, game, limit)).all()
+
+
+def count_cards(session: Any, query: str, game: str | None = None) -> int:
+    """How many cards match ``query``."""
+    condition = compile_node(parse(query), game) if query.strip() else true()
+    stmt = select(func.count()).select_from(Card).where(condition)
+    if game:
+        stmt = stmt.where(Card.game == game)
+    return int(session.scalar(stmt))

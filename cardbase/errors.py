@@ -1,0 +1,89 @@
+"""Errors a user can cause, each with the exit code the CLI gives it.
+
+Exit codes follow one convention across every command: 1 means the input was
+read and checked and found invalid; 2 means it could not be read, or the
+command was used wrongly.
+"""
+
+from __future__ import annotations
+
+
+class CardbaseError(Exception):
+    """Base of every error a user can cause; the CLI prints its message, no traceback."""
+
+    exit_code: int = 2
+
+
+class UsageError(CardbaseError, ValueError):
+    """A bad option, argument or combination of them."""
+
+    exit_code = 2
+
+
+class UnreadableInput(CardbaseError, ValueError):
+    """A file that cannot be read or parsed at all."""
+
+    exit_code = 2
+
+
+class QueryError(CardbaseError, ValueError):
+    """A search query that does not parse; the message names the offending term."""
+
+    exit_code = 2
+
+
+class UnknownCard(CardbaseError, LookupError):
+    """A card name that is not in the catalog; carries the closest names."""
+
+    exit_code = 1
+
+    def __init__(self, name: str, game: str | None = None, suggestions: list[str] | None = None):
+        self.name = name
+        self.game = game
+        self.suggestions = suggestions or []
+        where = f" in {game}" if game else ""
+        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"unknown card {name!r}{where}{hint}")
+
+
+class InvalidData(CardbaseError, ValueError):
+    """A file that was read but holds invalid rows; every problem is listed."""
+
+    exit_code = 1
+
+    def __init__(self, source: str, problems: list[str]):
+        self.source = source
+        self.problems = problems
+        shown = "\n".join(f"  {p}" for p in problems[:200])
+        more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
+        super().__init__(f"{source}: {len(problems)} problem(s), nothing was written:\n{shown}{more}")
+
+
+class DatabaseError(CardbaseError):
+    """A database that cannot be opened or is of an unknown (newer) schema."""
+
+    exit_code = 2
+
+
+class InvalidRecord(CardbaseError, ValueError):
+    """A game record that was read but breaks the rules: an illegal or unreadable
+    action, or an outcome that replaying does not reproduce. Names the line, the
+    action's number, the player and the rule."""
+
+    exit_code = 1
+
+    def __init__(
+        self,
+        source: str,
+        message: str,
+        line: int | None = None,
+        number: int | None = None,
+        player: str | None = None,
+    ):
+        self.source = source
+        self.line = line
+        self.number = number
+        self.player = player
+        self.reason = message
+        where = f"{source} line {line}" if line is not None else source
+        super().__init__(f"{where}: {message}")

@@ -1,0 +1,1 @@
+"""Méa: The Tiled Kingdom."""

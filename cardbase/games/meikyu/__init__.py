@@ -1,0 +1,1 @@
+"""Meikyu Kingdom Card Game: Make You Conquest."""

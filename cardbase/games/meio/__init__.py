@@ -1,0 +1,1 @@
+"""Meio: trick-taking with a split hand."""

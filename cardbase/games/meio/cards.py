@@ -1,0 +1,151 @@
+"""Meio's cards: a standard 52-card deck and the subsets for 2, 3 and 4 players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from cardbase.games.base import SOURCE_RULEBOOK
+
+
+class Suit(StrEnum):
+    """A suit, by its one-letter notation. Hearts are trumps in Meio."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def title(self) -> str:
+        return self.name.capitalize()
+
+
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+# Ranks as numbers: ace 1, jack 11, queen 12, king 13 (how they rank in play is a rule option).
+RANK_NAMES = {
+    1: "Ace",
+    2: "Two",
+    3: "Three",
+    4: "Four",
+    5: "Five",
+    6: "Six",
+    7: "Seven",
+    8: "Eight",
+    9: "Nine",
+    10: "Ten",
+    11: "Jack",
+    12: "Queen",
+    13: "King",
+}
+RANK_LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+HAND_SIZE = 13
+FIRST_HALF = 7
+SECOND_HALF = 6
+
+
+def highest_rank_for(players: int) -> int:
+    """Highest rank in the deck for ``players``: A–7, A–10, or all 52 (rulebook, Game Preparation)."""
+    try:
+        return {2: 7, 3: 10, 4: 13}[players]
+    except KeyError:
+        raise ValueError(f"Meio is for 2, 3 or 4 players, not {players}") from None
+
+
+def min_players(rank: int) -> int:
+    """Fewest players whose deck holds cards of ``rank``."""
+    return 2 if rank <= 7 else 3 if rank <= 10 else 4
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PlayingCard:
+    """A card of the standard deck; ``PlayingCard.parse("7H")`` and ``str(card) == "7H"``."""
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANK_NAMES:
+            raise ValueError(f"rank must be 1 (ace) to 13 (king), not {self.rank}")
+
+    @classmethod
+    def parse(cls, text: str) -> PlayingCard:
+        """Parse a notation such as ``7H``, ``10h``, ``TS``, ``A♠``."""
+        t = text.strip().upper()
+        if len(t) < 2:
+            raise ValueError(f"not a card: {text!r} (write rank then suit, like 7H or AS)")
+        rank_part, suit_part = t[:-1], t[-1]
+        suit = next((s for s in SUITS if suit_part in (s.value, s.symbol)), None)
+        if suit is None:
+            raise ValueError(f"not a card: {text!r}: unknown suit {suit_part!r} (S, H, D or C)")
+        letters = {v: k for k, v in RANK_LETTERS.items()} | {"T": 10}
+        if rank_part in letters:
+            rank = letters[rank_part]
+        elif rank_part.isdigit() and 2 <= int(rank_part) <= 10:
+            rank = int(rank_part)
+        else:
+            raise ValueError(f"not a card: {text!r}: unknown rank {rank_part!r} (A, 2–10, J, Q, K)")
+        return cls(rank, suit)
+
+    @property
+    def notation(self) -> str:
+        return f"{RANK_LETTERS.get(self.rank, str(self.rank))}{self.suit.value}"
+
+    @property
+    def name(self) -> str:
+        return f"{RANK_NAMES[self.rank]} of {self.suit.title}"
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"PlayingCard.parse({self.notation!r})"
+
+
+def deck_for(players: int) -> tuple[PlayingCard, ...]:
+    """The deck for ``players`` players, in a fixed order (suit, then rank)."""
+    top = highest_rank_for(players)
+    return tuple(PlayingCard(r, s) for s in SUITS for r in RANKS if r <= top)
+
+
+@dataclass(frozen=True, slots=True)
+class MeioCard:
+    """A Meio card as the catalog holds it."""
+
+    name: str
+    rank: int
+    suit: Suit
+    type: str = "playing card"
+    set: str = "standard"
+    source: str = SOURCE_RULEBOOK
+    min_players: int = 2
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def card(self) -> PlayingCard:
+        return PlayingCard(self.rank, self.suit)
+
+
+def catalog_cards() -> tuple[MeioCard, ...]:
+    """The 52 cards, with their notations (``7H``, ``7♥``) as aliases."""
+    return tuple(
+        MeioCard(
+            name=c.name,
+            rank=c.rank,
+            suit=c.suit,
+            min_players=min_players(c.rank),
+            aliases=(c.notation, f"{RANK_LETTERS.get(c.rank, str(c.rank))}{c.suit.symbol}"),
+        )
+        for c in deck_for(4)
+    )
+
+
+RULEBOOK_COUNTS: dict[str, int] = {"playing card": 52}

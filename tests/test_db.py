@@ -1,0 +1,142 @@
+"""The database: schema, versions, idempotent catalog loading, stable ids, transactions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, text
+
+from cardbase.db import engine as db_engine
+from cardbase.db.catalog import load_shipped
+from cardbase.db.engine import open_database
+from cardbase.db.models import SCHEMA_VERSION, Card, Meta
+from cardbase.errors import DatabaseError
+
+
+def _dump(database) -> list[tuple]:
+    with database.session() as s:
+        return [
+            tuple(r)
+            for r in s.execute(select(Card).order_by(Card.id)).scalars().all()
+            for r in [r.model_dump().items()]
+        ]
+
+
+def test_first_open_loads_every_shipped_catalog(database) -> None:
+    with database.session() as s:
+        counts = dict(s.execute(select(Card.game, func.count()).group_by(Card.game)).all())
+    assert counts["meio"] == 52
+    assert counts["meikyu"] == 39
+    assert counts["mea"] >= 64
+
+
+def test_loading_is_idempotent(db_url: str) -> None:
+    first = open_database(db_url)
+    before = _dump(first)
+    assert load_shipped(first) == []  # nothing changed, nothing loaded
+    second = open_database(db_url)
+    assert _dump(second) == before
+    first.engine.dispose()
+    second.engine.dispose()
+
+
+def test_reload_of_a_changed_catalog_keeps_imported_values(database) -> None:
+    with database.transaction() as s:
+        cook = s.get(Card, "meikyu/core/cook")
+        cook.bravery, cook.wits, cook.source = 2, 1, "file:mine.csv"
+        s.add(cook)
+        s.delete(s.get(Meta, "catalog:meikyu.json"))  # as if the shipped file changed
+    assert "meikyu.json" in load_shipped(database)
+    with database.session() as s:
+        cook = s.get(Card, "meikyu/core/cook")
+        assert (cook.bravery, cook.wits, cook.source) == (2, 1, "file:mine.csv")
+
+
+def test_stable_ids_are_the_same_in_two_databases(tmp_path: Path, database) -> None:
+    other = open_database(str(tmp_path / "other.db"))
+    with database.session() as a, other.session() as b:
+        ids_a = set(a.execute(select(Card.id, Card.short_id)).all())
+        ids_b = set(b.execute(select(Card.id, Card.short_id)).all())
+    assert ids_a == ids_b
+    assert ("meikyu/core/gotcha", next(s for i, s in ids_a if i == "meikyu/core/gotcha")) in ids_b
+    other.engine.dispose()
+
+
+def test_newer_schema_is_refused(database, db_url: str) -> None:
+    with database.transaction() as s:
+        s.get(Meta, "schema_version").value = str(SCHEMA_VERSION + 1)
+    database.engine.dispose()
+    with pytest.raises(DatabaseError, match="newer than this cardbase"):
+        open_database(db_url)
+
+
+def test_old_schema_is_upgraded_by_its_migrations(database, db_url: str, monkeypatch) -> None:
+    # Pretend the current schema is one version ahead, with a migration that adds a column.
+    def add_column(conn) -> None:
+        conn.execute(text("ALTER TABLE card ADD COLUMN migrated_marker INTEGER"))
+
+    monkeypatch.setattr(db_engine.models, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(db_engine.MIGRATIONS, SCHEMA_VERSION, add_column)
+    database.engine.dispose()
+    upgraded = open_database(db_url)
+    with upgraded.session() as s:
+        assert s.get(Meta, "schema_version").value == str(SCHEMA_VERSION + 1)
+        assert s.execute(text("SELECT count(migrated_marker) FROM card")).scalar() == 0
+    upgraded.engine.dispose()
+
+
+def test_a_failed_migration_leaves_the_database_as_it_was(database, db_url: str, monkeypatch) -> None:
+    def broken(conn) -> None:
+        conn.execute(text("ALTER TABLE card ADD COLUMN half_done INTEGER"))
+        raise RuntimeError("migration failed half-way")
+
+    monkeypatch.setattr(db_engine.models, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(db_engine.MIGRATIONS, SCHEMA_VERSION, broken)
+    database.engine.dispose()
+    with pytest.raises(RuntimeError):
+        open_database(db_url)
+    monkeypatch.undo()
+    again = open_database(db_url)
+    with again.session() as s:
+        assert s.get(Meta, "schema_version").value == str(SCHEMA_VERSION)
+        columns = [c["name"] for c in __import__("sqlalchemy").inspect(again.engine).get_columns("card")]
+        assert "half_done" not in columns
+    again.engine.dispose()
+
+
+def test_sqlite_file_uses_wal(tmp_path: Path) -> None:
+    database = open_database(str(tmp_path / "wal.db"))
+    with database.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    database.engine.dispose()
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(DatabaseError, match="cannot open database"):
+        open_database(str(path))
+
+
+def test_a_foreign_database_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "foreign.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE card (x INTEGER)")
+    with pytest.raises(DatabaseError, match="not a cardbase database"):
+        open_database(str(path))
+
+
+def test_default_database_is_cardbase_db_in_the_working_directory(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CARDBASE_DB", raising=False)
+    database = open_database(None)
+    assert (tmp_path / "cardbase.db").exists()
+    database.engine.dispose()
+
+
+def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="does not exist"):
+        open_database(str(tmp_path / "no" / "such" / "x.db"))

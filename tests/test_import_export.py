@@ -1,0 +1,251 @@
+"""Importing designers' spreadsheets and exporting catalogs: row-precise errors, all or nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+from sqlalchemy import select
+
+from cardbase.db.engine import open_database
+from cardbase.db.io import export_catalog, import_catalog
+from cardbase.db.models import Card, CardAlias
+from cardbase.errors import InvalidData, UnreadableInput, UsageError
+
+
+def snapshot(database) -> list[dict]:
+    with database.session() as s:
+        cards = [c.model_dump() for c in s.scalars(select(Card).order_by(Card.id))]
+        aliases = [
+            (a.card_id, a.alias) for a in s.scalars(select(CardAlias).order_by(CardAlias.card_id, CardAlias.alias))
+        ]
+    return cards + [{"alias": a} for a in aliases]
+
+
+def write_csv(path: Path, text: str, *, bom: bool = False, crlf: bool = False) -> Path:
+    data = text.replace("\n", "\r\n") if crlf else text
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data.encode("utf-8"))
+    return path
+
+
+def test_csv_with_bom_and_crlf_and_synonym_headers(database, tmp_path: Path) -> None:
+    path = write_csv(
+        tmp_path / "cards.csv",
+        "Name,Type,Mana,ATK,Defense,Text,Description,Set\n"
+        'Selounticia,monster,4,5,3,"When summoned: Draw 1 card.",A sample,core\n'
+        'Brand New Beast,monster,2,2,3,,"Says ""moo""",designer\n',
+        bom=True,
+        crlf=True,
+    )
+    result = import_catalog(database, path, "mea")
+    assert (result.inserted, result.updated, result.rows) == (1, 1, 2)
+    with database.session() as s:
+        sel = s.get(Card, "mea/core/selounticia")
+        assert (sel.cost, sel.attack, sel.defence, sel.source) == (4, 5, 3, "file:cards.csv")
+        assert sel.unknown == ""
+        beast = s.get(Card, "mea/designer/brand-new-beast")
+        assert beast.description == 'Says "moo"' and beast.text is None
+
+
+def test_every_bad_row_is_reported_and_nothing_is_written(database, tmp_path: Path) -> None:
+    before = snapshot(database)
+    path = write_csv(
+        tmp_path / "bad.csv",
+        "name,type,cost,attack,defence\n"
+        "Good One,monster,1,1,1\n"
+        "Bad Cost,monster,three,1,1\n"
+        ",monster,1,1,1\n"
+        "Bad Type,wizard,1,1,1\n"
+        "Negative,monster,-2,1,1\n"
+        "Good One,monster,2,2,2\n"
+        "Fraction,monster,1.5,1,1\n",
+    )
+    with pytest.raises(InvalidData) as error:
+        import_catalog(database, path, "mea")
+    problems = error.value.problems
+    assert problems == [
+        "row 3, column 'cost': a whole number (or empty or ? for unknown), not 'three'",
+        "row 4, column 'name': the card has no name",
+        "row 5, column 'type': 'wizard' is not a mea card type (monster, assist, tile)",
+        "row 6, column 'cost': must be from 0 to 1000000, not -2",
+        "row 7, column 'name': 'Good One' is already on row 2",
+        "row 8, column 'cost': a whole number, not '1.5'",
+    ]
+    assert snapshot(database) == before
+
+
+def test_an_unknown_column_is_refused_naming_it(database, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "typo.csv", "name,type,atack\nX,monster,3\n")
+    with pytest.raises(InvalidData, match="column 'atack': not a mea card field"):
+        import_catalog(database, path, "mea")
+
+
+def test_a_new_card_without_a_type_is_refused(database, tmp_path: Path) -> None:
+    before = snapshot(database)
+    path = write_csv(tmp_path / "notype.csv", "name,cost\nSelounticia,4\nMystery,2\n")
+    with pytest.raises(InvalidData, match="row 3, column 'type': a new card needs a type"):
+        import_catalog(database, path, "mea")
+    assert snapshot(database) == before
+
+
+def test_dry_run_counts_but_writes_nothing(database, tmp_path: Path) -> None:
+    before = snapshot(database)
+    path = write_csv(tmp_path / "c.csv", "name,type,cost\nSelounticia,monster,4\nNew,assist,1\n")
+    result = import_catalog(database, path, "mea", dry_run=True)
+    assert (result.inserted, result.updated, result.dry_run) == (1, 1, True)
+    assert snapshot(database) == before
+
+
+def test_meikyu_values_by_alias_and_count(database, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "meikyu.csv", "name,type,bravery,wits,count\nCock,character,2,3,4\nGrimor,item,,,5\n")
+    result = import_catalog(database, path, "meikyu")
+    assert (result.inserted, result.updated) == (0, 2)
+    with database.session() as s:
+        cook = s.get(Card, "meikyu/core/cook")
+        assert (cook.bravery, cook.wits, cook.copies, cook.unknown) == (2, 3, 4, "")
+        grimoire = s.get(Card, "meikyu/core/grimoire")
+        assert grimoire.copies == 5 and grimoire.text  # empty cells kept the rulebook text
+
+
+def test_xlsx_import_with_row_numbers(database, tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Name", "Land_Name", "Type", "Level", "Points", "Developed_Points"])
+    ws.append(["Den of the Geister", "Marketplace", "land", 4, 1, 2])
+    ws.append([None, None, None, None, None, None])  # a blank row, skipped
+    ws.append(["Den of the Gourmet", "Kitchen", "land", "x", 1, 2])
+    path = tmp_path / "lands.xlsx"
+    wb.save(path)
+    with pytest.raises(InvalidData, match=r"row 4, column 'Level': a whole number"):
+        import_catalog(database, path, "meikyu")
+    ws.delete_rows(4)
+    wb.save(path)
+    import_catalog(database, path, "meikyu")
+    with database.session() as s:
+        den = s.get(Card, "meikyu/core/den-of-the-geister")
+        assert (den.points, den.developed_points) == (1, 2)
+
+
+def test_a_designers_600_card_spreadsheet_imports_in_one_go(database, tmp_path: Path) -> None:
+    rows = ["name,type,cost,attack,defence,text,description,set"]
+    rows += [
+        f"Designer Card {i},{'monster' if i % 3 else 'assist'},{i % 8},{i % 9},{1 + i % 7},"
+        f'"When summoned: Draw {1 + i % 2} card.",flavour {i},alpha'
+        for i in range(600)
+    ]
+    path = write_csv(tmp_path / "designer.csv", "\n".join(rows) + "\n")
+    result = import_catalog(database, path, "mea")
+    assert result.inserted == 600
+    with database.session() as s:
+        assert len(s.scalars(select(Card).where(Card.set_code == "alpha")).all()) == 600
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "xlsx"])
+@pytest.mark.parametrize("game", ["mea", "meikyu", "meio"])
+def test_export_then_import_gives_back_the_same_catalog(
+    database, db_url: str, tmp_path: Path, fmt: str, game: str
+) -> None:
+    out = tmp_path / f"{game}.{fmt}"
+    count = export_catalog(database, game, fmt, out)
+    assert count > 0
+    fresh_url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    fresh = open_database(fresh_url, load_catalogs=False)
+    from cardbase.db.catalog import ensure_games
+
+    with fresh.transaction() as s:
+        ensure_games(s)
+    import_catalog(fresh, out, game)
+
+    def values(db) -> list[tuple]:
+        with db.session() as s:
+            cards = s.scalars(select(Card).where(Card.game == game).order_by(Card.id)).all()
+            return [
+                (
+                    c.id,
+                    c.short_id,
+                    c.type,
+                    c.name,
+                    c.search_names,
+                    c.unknown,
+                    *[
+                        getattr(c, k)
+                        for k in (
+                            "text",
+                            "description",
+                            "land_name",
+                            "cost",
+                            "attack",
+                            "defence",
+                            "level",
+                            "points",
+                            "developed_points",
+                            "bravery",
+                            "wits",
+                            "rank",
+                            "suit",
+                            "min_players",
+                            "copies",
+                            "notes",
+                        )
+                    ],
+                )
+                for c in cards
+            ]
+
+    assert values(fresh) == values(database)
+    fresh.engine.dispose()
+
+
+def test_json_export_keeps_unknown_as_null(database, tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    export_catalog(database, "meikyu", "json", out)
+    cards = {c["name"]: c for c in json.loads(out.read_text(encoding="utf-8"))["cards"]}
+    assert cards["Cook"]["bravery"] is None and "bravery" in cards["Cook"]
+
+
+@pytest.mark.parametrize(
+    ("content", "error", "message"),
+    [
+        (b"", UnreadableInput, "empty file"),
+        (b"\x00\x01\x02binary", UnreadableInput, "binary"),
+        (b"name,type\n\xff\xfe bad,monster\n", UnreadableInput, "line 2: not UTF-8"),
+        (b"name,type\nA,monster,extra\n", InvalidData, "row 2: more cells than the header"),
+        (b"type,cost\nmonster,1\n", InvalidData, "no 'name' column"),
+        (b"name,type\n", InvalidData, "no cards"),
+    ],
+)
+def test_unreadable_or_empty_csv(database, tmp_path: Path, content: bytes, error, message: str) -> None:
+    path = tmp_path / "x.csv"
+    path.write_bytes(content)
+    with pytest.raises(error, match=message):
+        import_catalog(database, path, "mea")
+
+
+def test_bad_json_and_wrong_game(database, tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"game": "mea", "cards": [', encoding="utf-8")
+    with pytest.raises(UnreadableInput, match="line 1, column 27: invalid JSON"):
+        import_catalog(database, path, "mea")
+    path.write_text('{"game": "meio", "cards": []}', encoding="utf-8")
+    with pytest.raises(UnreadableInput, match="for game 'meio', not 'mea'"):
+        import_catalog(database, path, "mea")
+    path.write_text('[{"name": "Z", "type": "monster", "attack": "high"}, 5]', encoding="utf-8")
+    with pytest.raises(InvalidData) as err:
+        import_catalog(database, path, "mea")
+    assert err.value.problems == [
+        "[0], column 'attack': a whole number (or empty or ? for unknown), not 'high'",
+        "[1]: a card must be an object of field: value",
+    ]
+
+
+def test_missing_file_and_unknown_format(database, tmp_path: Path) -> None:
+    with pytest.raises(UnreadableInput, match="no such file"):
+        import_catalog(database, tmp_path / "nope.csv", "mea")
+    (tmp_path / "x.txt").write_text("name\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="unknown format"):
+        import_catalog(database, tmp_path / "x.txt", "mea")
+    (tmp_path / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(UnreadableInput, match="not a readable XLSX"):
+        import_catalog(database, tmp_path / "broken.xlsx", "mea")
