@@ -1,0 +1,272 @@
+"""What the three games share: the game ids, where a card's data came from, and the
+engine protocol every rules engine implements."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+
+class GameId(StrEnum):
+    """The games cardbase knows."""
+
+    MEA = "mea"
+    MEIO = "meio"
+    MEIKYU = "meikyu"
+
+    @property
+    def title(self) -> str:
+        return GAME_TITLES[self]
+
+
+GAME_TITLES: dict[GameId, str] = {
+    GameId.MEA: "Méa: The Tiled Kingdom",
+    GameId.MEIO: "Meio",
+    GameId.MEIKYU: "Meikyu Kingdom Card Game: Make You Conquest",
+}
+
+# Where a card's values came from. Imported cards carry "file:<name of the file>".
+SOURCE_RULEBOOK = "rulebook"
+SOURCE_DEMO = "demo"
+SOURCE_FILE_PREFIX = "file:"
+
+
+# ---------------------------------------------------------------------------
+# The engine protocol shared by every game's rules engine.
+#
+# Shaped after OpenSpiel (a rules object apart from the states it makes;
+# ``current_player``, ``legal_actions``, ``apply``, chance nodes, per-player
+# observations) and python-chess (small immutable action values with a notation
+# that parses back; one ``ValueError`` subclass per kind of error).
+# ---------------------------------------------------------------------------
+
+CHANCE = -1
+"""``State.current_player`` at a chance node (a deal, a die roll)."""
+
+TERMINAL = -2
+"""``State.current_player`` once the game is over."""
+
+
+class GameError(ValueError):
+    """Base of the engine's errors."""
+
+
+class InvalidAction(GameError):
+    """A text that is not an action of this game at all (bad notation)."""
+
+
+class IllegalAction(GameError):
+    """A well-formed action that the rules forbid now; the message names the rule.
+
+    ``rule`` is a short stable identifier of the rule (``"follow-suit"``), for
+    tests and tools; ``str(error)`` is the sentence a player reads.
+    """
+
+    def __init__(self, message: str, rule: str = "", player: int | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.player = player
+
+
+class InvalidRules(GameError):
+    """A variant option or player count that the game does not have."""
+
+
+@runtime_checkable
+class Action(Protocol):
+    """An action: a small immutable, hashable value; ``str(action)`` is its notation.
+
+    ``rules.parse_action(str(action)) == action`` for every action a state can
+    produce.
+    """
+
+    def __hash__(self) -> int: ...
+
+    def __str__(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``scores`` has one number per seat; ``lower_is_better`` says which way
+    wins. ``winners`` holds every seat that shares the victory. ``round_scores``
+    is empty for games without rounds.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+    lower_is_better: bool = False
+    round_scores: tuple[tuple[float, ...], ...] = ()
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "lower_is_better": self.lower_is_better,
+            "round_scores": [list(r) for r in self.round_scores],
+        }
+
+
+class Observation(Protocol):
+    """What one player may see of a state; never holds another player's hidden cards."""
+
+    player: int
+
+    def describe(self) -> str:
+        """A plain-text view for a terminal, several lines."""
+        ...
+
+
+class Rules(ABC):
+    """A game's rules: the player count and variant options; makes initial states.
+
+    Rules objects are immutable and JSON-friendly: ``to_options()`` and
+    ``from_options()`` round-trip, which is what a game record stores.
+    """
+
+    game_id: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def players(self) -> int:
+        """Number of seats, numbered 0 … players-1."""
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """A new game. Its chance events draw from ``random.Random(seed)``.
+
+        With ``seed=None`` the state still owns an RNG (seeded from the OS),
+        but a caller that wants a given deal or roll applies the chance action
+        itself (a game played at a real table).
+        """
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written as ``text``; raises :class:`InvalidAction`."""
+
+    @abstractmethod
+    def to_options(self) -> dict[str, Any]:
+        """The options as a JSON-able mapping (including ``players``)."""
+
+    @classmethod
+    @abstractmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        """Rules from ``to_options()`` output; raises :class:`InvalidRules`."""
+
+
+class State(ABC):
+    """A point in one game. Mutable: ``apply`` changes it in place; ``clone`` copies.
+
+    ``current_player`` is a seat (0 …), :data:`CHANCE` or :data:`TERMINAL`.
+    ``history`` lists every action applied, chance actions included, so a
+    state is rebuilt from (rules, seed, history).
+    """
+
+    __slots__ = ()
+
+    rules: Rules
+    rng: random.Random
+    seed: int | None
+    current_player: int
+    history: list[Any]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @property
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """The current player's legal actions, in a fixed order; cheap to call.
+
+        May be a lazy sequence (``len`` and indexing without building every
+        action). Empty when the game is over. At a chance node: the outcomes
+        of :meth:`chance_outcomes`, or empty if they are too many to list.
+        """
+
+    @abstractmethod
+    def check(self, action: Any) -> None:
+        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+
+    @abstractmethod
+    def apply_unchecked(self, action: Any) -> None:
+        """Apply ``action`` without checking it: the fast path for simulation.
+
+        Only for actions taken from ``legal_actions()`` or ``sample_chance()``;
+        anything else leaves the state undefined.
+        """
+
+    def apply(self, action: Any) -> None:
+        """Check ``action`` (raising :class:`IllegalAction`) and apply it."""
+        self.check(action)
+        self.apply_unchecked(action)
+
+    def is_legal(self, action: Any) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def parse_action(self, text: str) -> Any:
+        """``text`` as an action, read in the context of this state (may accept
+        shorthand the context makes unambiguous); raises :class:`InvalidAction`."""
+        return self.rules.parse_action(text)
+
+    def apply_text(self, text: str) -> Any:
+        """Parse ``text``, check it and apply it; returns the action."""
+        action = self.parse_action(text)
+        self.apply(action)
+        return action
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, float]] | None:
+        """At a chance node: ``(action, probability)`` pairs, or ``None`` if too many to list."""
+        return None
+
+    @abstractmethod
+    def sample_chance(self) -> Any:
+        """At a chance node: an outcome drawn from this state's ``rng``."""
+
+    def resolve_chance(self) -> None:
+        """Apply sampled chance outcomes until a player (or the end) is to act."""
+        while self.current_player == CHANCE:
+            self.apply_unchecked(self.sample_chance())
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else ``None``."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy (RNG state included)."""
+
+    @abstractmethod
+    def observation(self, player: int) -> Observation:
+        """What ``player`` can see now; hides every other player's hidden cards."""
+
+    def action_text(self, action: Any, viewer: int | None = None) -> str:
+        """How ``action``, about to be applied here, reads to ``viewer`` (``None``:
+        to an all-seeing record). Games hide what the viewer may not see."""
+        return str(action)
+
+
+class Agent(Protocol):
+    """A player program: given an observation and the legal actions, returns one of them."""
+
+    name: str
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
