@@ -1,7 +1,7 @@
 """SQLModel tables of the card database.
 
 A card's ``id`` is ``<game>/<set>/<slug of name>``: stable across databases, so deck
-files and share codes can refer to it. ``short_id`` is a 32-bit hash of ``id`` for
+files and share codes can refer to it. ``short_id`` is a 31-bit hash of ``id`` for
 compact share codes. Stat columns are typed and nullable: NULL means unknown.
 """
 
@@ -22,8 +22,11 @@ def card_id(game: str, set_code: str, name: str) -> str:
 
 
 def short_id(card_id: str) -> int:
-    """A stable 32-bit number for ``card_id`` (unique per database, checked on write)."""
-    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big")
+    """A stable 31-bit number for ``card_id`` (unique per database, checked on write).
+
+    31 bits so that it fits a signed 32-bit INTEGER column on every database.
+    """
+    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big") & 0x7FFFFFFF
 
 
 class Meta(SQLModel, table=True):
