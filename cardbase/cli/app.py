@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, schema
+from cardbase.cli import cards, catalog, deck, play, replay, schema, sim
 
 
 class _Root(TyperGroup):
@@ -34,7 +34,11 @@ app = typer.Typer(
 )
 app.add_typer(catalog.app, name="catalog")
 app.add_typer(cards.app, name="cards")
+app.add_typer(deck.app, name="deck")
 app.add_typer(schema.app, name="schema")
+app.add_typer(sim.app, name="sim")
+app.add_typer(play.app, name="play")
+app.command("replay")(replay.replay)
 
 
 def main() -> None:

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 app = typer.Typer(help="JSON Schemas of the catalog and deck files.", no_args_is_help=True)
+
+
+def render_schemas() -> dict[str, str]:
+    """Every schema file's name and its exact text, generated from the file models."""
+    from cardbase.catalog.models import CATALOG_MODELS
+    from cardbase.decks.files import deck_schema
+
+    schemas: dict[str, dict[str, Any]] = {}
+    for game, model in CATALOG_MODELS.items():
+        schema = model.model_json_schema()
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["title"] = f"cardbase {game} catalog file"
+        schemas[f"catalog.{game}.schema.json"] = schema
+    schemas["deck.schema.json"] = deck_schema()
+    return {
+        name: json.dumps(s, ensure_ascii=False, indent=2, sort_keys=True) + "\n" for name, s in sorted(schemas.items())
+    }
 
 
 @app.command()
@@ -19,8 +37,6 @@ def generate(
 
     Example: cardbase schema generate --check
     """
-    from cardbase.catalog.schemas import render_schemas
-
     stale = []
     for filename, text in render_schemas().items():
         path = folder / filename

@@ -105,3 +105,28 @@ class CardImage(SQLModel, table=True):
     card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
     path: str
     sha256: str = Field(max_length=64)
+
+
+class DeckRow(SQLModel, table=True):
+    """A deck kept in the database (``cardbase deck new/add/remove/show``)."""
+
+    __tablename__ = "deck"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True, max_length=200)
+    game: str = Field(foreign_key="game.id", max_length=20)
+    format: str | None = None
+    players: int | None = None
+    updated_at: str = ""
+
+
+class DeckCardRow(SQLModel, table=True):
+    """Copies of one card in one section ('' for none) of a deck."""
+
+    __tablename__ = "deck_card"
+
+    deck_id: int = Field(primary_key=True, foreign_key="deck.id")
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    section: str = Field(default="", primary_key=True, max_length=40)
+    count: int
+    position: int = 0

@@ -1,0 +1,356 @@
+"""``cardbase deck``: deck files (validate, stats, codes) and decks kept in the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+
+app = typer.Typer(help="Build, check and share decks.", no_args_is_help=True)
+
+DeckFile = Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")]
+GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", help="Format to check against (default: the file's, else the game's standard)."),
+]
+FormatsOpt = Annotated[Path | None, typer.Option("--formats", help="TOML file of house formats.")]
+
+
+def _print_problems(report: Any) -> None:
+    status = "valid" if report.valid else "INVALID"
+    typer.echo(
+        f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}"
+    )
+    for p in report.problems:
+        where = f"line {p.line}: " if p.line else ""
+        typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
+
+
+def _finish(report: Any, json: bool) -> None:
+    if json:
+        print_json(report.as_dict())
+    else:
+        _print_problems(report)
+    if not report.valid:
+        raise typer.Exit(1)
+
+
+@app.command()
+def validate(
+    file: DeckFile,
+    format: FormatOpt = None,
+    formats: FormatsOpt = None,
+    game: GameOpt = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Check a deck against its game's rules and report every problem at once, with line numbers and hints.
+
+    Exit 0 valid, 1 invalid, 2 unreadable or bad usage.
+
+    Example: cardbase deck validate examples/decks/mea-goblin-rush.txt
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.service import resolve_file, validate_resolved
+
+    resolved = resolve_file(open_db(db), file, check_game(game))
+    report, _ = validate_resolved(resolved, format, formats)
+    _finish(report, json)
+
+
+@app.command()
+def stats(
+    file: DeckFile,
+    format: FormatOpt = None,
+    formats: FormatsOpt = None,
+    game: GameOpt = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Counts by type and the game's numbers: Méa mana curve and averages, Meikyu swords and wits, Meio suits.
+
+    Unknown values are counted as unknown, never guessed.
+
+    Example: cardbase deck stats examples/decks/mea-goblin-rush.txt --json
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.service import choose_format, resolve_file
+    from cardbase.decks.stats import deck_stats
+
+    resolved = resolve_file(open_db(db), file, check_game(game))
+    errors = [p for p in resolved.problems if p.severity == "error"]
+    if errors or not resolved.game:
+        from cardbase.errors import InvalidData
+
+        raise InvalidData(str(file), [str(p) for p in errors] or ["cannot tell the game; add a 'game:' line"])
+    fmt, _ = choose_format(resolved, format, formats)
+    data = deck_stats(resolved, fmt)
+    if json:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"{data['name'] or file}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
+    out.print("by type: " + ", ".join(f"{t} {n}" for t, n in data["by_type"].items()))
+    if data["copy_limit"]:
+        out.print(
+            f"format {data['format']}: {data['copy_limit']}"
+            + (" (the rulebook sets none)" if data["copy_limit"] == "no copy limit" else "")
+        )
+    if data["demo_cards"]:
+        out.print(f"{data['demo_cards']} demo cards (made for cardbase, not published)")
+    skip = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards"}
+    for key, value in data.items():
+        if key in skip:
+            continue
+        if isinstance(value, dict):
+            value = "  ".join(f"{k}:{v}" for k, v in value.items()) or "—"
+        out.print(f"{key.replace('_', ' ')}: {'unknown' if value is None else value}")
+
+
+@app.command()
+def encode(file: DeckFile, game: GameOpt = None, db: DbOption = None) -> None:
+    """Print a deck file's share code (a short text that `deck decode` turns back into the deck).
+
+    Example: cardbase deck encode examples/decks/mea-goblin-rush.txt
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.files import encode as encode_deck
+    from cardbase.decks.service import resolve_file
+    from cardbase.errors import InvalidData
+
+    resolved = resolve_file(open_db(db), file, check_game(game))
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors:
+        raise InvalidData(str(file), errors)
+    typer.echo(encode_deck(resolved.deck, {cid: c.short_id for cid, c in resolved.cards.items()}))
+
+
+@app.command()
+def decode(
+    code: Annotated[str, typer.Argument(help="A deck code.")],
+    to: Annotated[str, typer.Option("--to", help="text or json.")] = "text",
+    db: DbOption = None,
+) -> None:
+    """Turn a share code back into the deck (as a text deck list, or JSON).
+
+    Example: cardbase deck decode AQACAAIB... --to json
+    """
+    from cardbase.decks.files import decode as decode_deck
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.service import catalog_index
+
+    deck = decode_deck(code, catalog_index(open_db(db)))
+    typer.echo(write_deck(deck, to), nl=False)
+
+
+@app.command()
+def convert(
+    file: DeckFile,
+    to: Annotated[str, typer.Option("--to", help="text, json or code.")] = "json",
+    game: GameOpt = None,
+    db: DbOption = None,
+) -> None:
+    """Rewrite a deck file in another form (text, JSON or share code).
+
+    Example: cardbase deck convert my-deck.txt --to json > my-deck.json
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.service import resolve_file
+    from cardbase.errors import InvalidData
+
+    resolved = resolve_file(open_db(db), file, check_game(game))
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors:
+        raise InvalidData(str(file), errors)
+    typer.echo(write_deck(resolved.deck, to), nl=False)
+
+
+# --- decks in the database -------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="Deck name.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="mea, meio or meikyu.")],
+    format: FormatOpt = None,
+    players: Annotated[int | None, typer.Option("--players", help="Meio: 2, 3 or 4.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Make an empty deck in the database.
+
+    Example: cardbase deck new "Goblin Rush" --game mea
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.store import new_deck
+
+    new_deck(open_db(db), name, check_game(game) or "", format, players)
+    typer.echo(f"made deck {name!r}")
+
+
+@app.command()
+def add(
+    name: Annotated[str, typer.Argument(help="Deck name.")],
+    card: Annotated[str, typer.Argument(help="Card name or alias.")],
+    n: Annotated[int, typer.Option("-n", "--count", min=1, max=999, help="Copies to add.")] = 1,
+    section: Annotated[str | None, typer.Option("--section", help="Meio: 'first half' or 'second half'.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Add copies of a card to a deck in the database.
+
+    Example: cardbase deck add "Goblin Rush" "Crumb Goblin" -n 3
+    """
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import _get, add_card
+
+    database = open_db(db)
+    with database.session() as session:
+        game = _get(session, name).game
+        found = find_card(session, card, game)
+    total = add_card(database, name, found, n, section)
+    typer.echo(f"{name}: {total} {found.name}")
+
+
+@app.command()
+def remove(
+    name: Annotated[str, typer.Argument(help="Deck name.")],
+    card: Annotated[str, typer.Argument(help="Card name or alias.")],
+    n: Annotated[int | None, typer.Option("-n", "--count", min=1, help="Copies to remove (default all).")] = None,
+    section: Annotated[str | None, typer.Option("--section", help="Meio section.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Remove copies of a card from a deck in the database.
+
+    Example: cardbase deck remove "Goblin Rush" "Crumb Goblin" -n 1
+    """
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import _get, remove_card
+
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, card, _get(session, name).game)
+    left = remove_card(database, name, found, n, section)
+    typer.echo(f"{name}: {left} {found.name} left")
+
+
+@app.command("list")
+def list_(db: DbOption = None, json: JsonOption = False) -> None:
+    """List the decks in the database.
+
+    Example: cardbase deck list --json
+    """
+    from cardbase.decks.store import list_decks
+
+    decks = list_decks(open_db(db))
+    if json:
+        print_json(decks)
+        return
+    from rich.table import Table
+
+    table = Table()
+    for heading in ("name", "game", "format", "cards", "updated"):
+        table.add_column(heading)
+    for d in decks:
+        table.add_row(d["name"], d["game"], d["format"] or "standard", str(d["cards"]), d["updated"])
+    console().print(table if decks else "no decks yet: `cardbase deck new NAME --game mea`")
+
+
+@app.command()
+def show(
+    name: Annotated[str, typer.Argument(help="Deck name.")],
+    format: FormatOpt = None,
+    formats: FormatsOpt = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show a deck from the database with its validation.
+
+    Example: cardbase deck show "Goblin Rush"
+    """
+    from cardbase.decks.files import write_text
+    from cardbase.decks.service import validate_deck
+    from cardbase.decks.store import load_deck
+
+    database = open_db(db)
+    deck = load_deck(database, name)
+    report, _ = validate_deck(database, deck, f"deck {name!r}", format, formats)
+    if json:
+        print_json(
+            {
+                "deck": name,
+                "game": deck.game,
+                "cards": [
+                    {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section} for c in deck.cards
+                ],
+                "validation": report.as_dict(),
+            }
+        )
+        return
+    typer.echo(write_text(deck), nl=False)
+    _print_problems(report)
+
+
+@app.command()
+def export(
+    name: Annotated[str, typer.Argument(help="Deck name.")],
+    format: Annotated[str, typer.Option("--format", help="text, json or code.")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: print).")] = None,
+    db: DbOption = None,
+) -> None:
+    """Export a deck from the database as a text list, JSON or a share code.
+
+    Example: cardbase deck export "Goblin Rush" --format code
+    """
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.store import load_deck
+
+    text = write_deck(load_deck(open_db(db), name), format)
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}")
+    else:
+        typer.echo(text, nl=False)
+
+
+@app.command("import")
+def import_(
+    file: DeckFile,
+    name: Annotated[str | None, typer.Option("--name", help="Deck name (default: the file's, else its stem).")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Overwrite a deck of the same name.")] = False,
+    game: GameOpt = None,
+    db: DbOption = None,
+) -> None:
+    """Store a deck file in the database (all of it, or nothing if a card is unknown).
+
+    Example: cardbase deck import examples/decks/mea-goblin-rush.txt
+    """
+    from cardbase.db.queries import check_game
+    from cardbase.decks.service import resolve_file
+    from cardbase.decks.store import save_deck
+    from cardbase.errors import InvalidData
+
+    database = open_db(db)
+    resolved = resolve_file(database, file, check_game(game))
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors:
+        raise InvalidData(str(file), errors)
+    deck_name = name or resolved.deck.name or file.stem
+    save_deck(database, resolved.deck, deck_name, replace)
+    typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards")
+
+
+@app.command()
+def delete(name: Annotated[str, typer.Argument(help="Deck name.")], db: DbOption = None) -> None:
+    """Delete a deck from the database.
+
+    Example: cardbase deck delete "Goblin Rush"
+    """
+    from cardbase.decks.store import delete_deck
+
+    delete_deck(open_db(db), name)
+    typer.echo(f"deleted deck {name!r}")

@@ -1,0 +1,1 @@
+"""Decks: files (text, JSON, share codes), validation against formats, stats, and decks in the database."""

@@ -1,0 +1,108 @@
+"""The catalog as decks need it: cards by name, alias, id and short id, from the database."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from cardbase.names import fold
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """What deck checks need of a card (a light copy of the database row)."""
+
+    id: str
+    short_id: int
+    game: str
+    set: str
+    name: str
+    type: str
+    source: str
+    unknown: tuple[str, ...]
+    copies: int | None
+    cost: int | None = None
+    attack: int | None = None
+    defence: int | None = None
+    bravery: int | None = None
+    wits: int | None = None
+    level: int | None = None
+    points: int | None = None
+    rank: int | None = None
+    suit: str | None = None
+    text: str | None = None
+
+
+_COLUMNS = (
+    "id",
+    "short_id",
+    "game",
+    "set_code",
+    "name",
+    "type",
+    "source",
+    "unknown",
+    "copies",
+    "cost",
+    "attack",
+    "defence",
+    "bravery",
+    "wits",
+    "level",
+    "points",
+    "rank",
+    "suit",
+    "text",
+    "search_names",
+)
+
+
+@dataclass
+class CatalogIndex:
+    """Cards of one or more games, findable by folded name or alias, id and short id."""
+
+    by_key: dict[str, list[CardInfo]] = field(default_factory=dict)
+    by_id: dict[str, CardInfo] = field(default_factory=dict)
+    by_short: dict[int, CardInfo] = field(default_factory=dict)
+
+    def add(self, info: CardInfo, keys: list[str]) -> None:
+        self.by_id[info.id] = info
+        self.by_short[info.short_id] = info
+        for key in keys:
+            self.by_key.setdefault(key, []).append(info)
+
+    def lookup(self, name: str, game: str | None = None, set_code: str | None = None) -> list[CardInfo]:
+        """Cards called ``name`` (or with it as an alias); an exact name beats an alias."""
+        key = fold(name)
+        found = [
+            c
+            for c in self.by_key.get(key, ())
+            if (game is None or c.game == game) and (set_code is None or c.set == set_code)
+        ]
+        exact = [c for c in found if fold(c.name) == key]
+        return exact or found
+
+    def closest(self, name: str, game: str | None, n: int = 3) -> list[str]:
+        keys = [k for k, cards in self.by_key.items() if any(game is None or c.game == game for c in cards)]
+        near = difflib.get_close_matches(fold(name), keys, n=n, cutoff=0.6)
+        return list(dict.fromkeys(self.by_key[k][0].name for k in near))
+
+
+def load_index(session: Any, games: tuple[str, ...] | None = None) -> CatalogIndex:
+    """Index the cards of ``games`` (all games when None)."""
+    from cardbase.db.models import Card
+
+    stmt = select(*[getattr(Card, c) for c in _COLUMNS])
+    if games:
+        stmt = stmt.where(Card.game.in_(games))  # type: ignore[attr-defined]
+    index = CatalogIndex()
+    for row in session.execute(stmt):
+        values = dict(zip(_COLUMNS, row, strict=True))
+        keys = values.pop("search_names").strip("|").split("|")
+        values["set"] = values.pop("set_code")
+        values["unknown"] = tuple(u for u in values["unknown"].split(",") if u)
+        index.add(CardInfo(**values), keys)
+    return index

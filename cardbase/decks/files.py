@@ -1,0 +1,238 @@
+"""Deck files: text and JSON forms read into ``DeckText``, a ``Deck`` written back, and share codes."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cardbase.decks.catalog import CatalogIndex
+from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
+from cardbase.decks.text import decode_deck_bytes, parse_text, write_text
+from cardbase.errors import UnreadableInput, UsageError
+from cardbase.names import fold
+
+
+class DeckEntryModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(ge=1, le=999)
+    name: str = Field(min_length=1, max_length=300)
+    id: str | None = Field(default=None, description="The stable card id (game/set/slug); wins over the name.")
+    set: str | None = None
+    section: str | None = Field(default=None, description='Meio hand splits: "first half" or "second half".')
+
+
+class DeckFileModel(BaseModel):
+    """A deck as JSON: the same deck as the text form."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["mea", "meio", "meikyu"]
+    name: str | None = None
+    format: str | None = None
+    players: int | None = Field(default=None, ge=2, le=4)
+    cards: list[DeckEntryModel]
+
+
+def deck_schema() -> dict[str, Any]:
+    schema = DeckFileModel.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "cardbase deck file"
+    return schema
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UnreadableInput(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UnreadableInput(f"{path}: is a folder, not a deck file") from None
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
+
+
+def parse_json(text: str, source: str) -> DeckText:
+    """Read the JSON deck form; a file that does not match the schema is unreadable."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UnreadableInput(
+            f"{source}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}"
+        ) from None
+    try:
+        model = DeckFileModel.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UnreadableInput(f"{source}: {where}: {first['msg']}") from None
+    deck = DeckText(source, model.game, model.name, model.format.lower() if model.format else None, model.players)
+    for entry in model.cards:
+        section = " ".join(entry.section.lower().split()) if entry.section else None
+        deck.lines.append(DeckLine(entry.count, entry.name, None, section, entry.set, entry.id))
+    return deck
+
+
+def read_deck(path: Path) -> DeckText:
+    """Read a deck file, text or JSON (by extension ``.json`` or a leading ``{``)."""
+    raw = read_bytes(path)
+    text = decode_deck_bytes(raw, str(path))
+    if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
+        return parse_json(text, str(path))
+    return parse_text(text, str(path))
+
+
+def write_json(deck: Deck) -> str:
+    """The deck as JSON that ``parse_json`` reads back to the same deck."""
+    cards = []
+    for c in deck.canonical().cards:
+        entry: dict[str, Any] = {"count": c.count, "name": c.name, "id": c.card_id}
+        if c.section:
+            entry["section"] = c.section
+        cards.append(entry)
+    data: dict[str, Any] = {"game": deck.game}
+    for key in ("name", "format", "players"):
+        if getattr(deck, key) is not None:
+            data[key] = getattr(deck, key)
+    data["cards"] = cards
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def write_deck(deck: Deck, fmt: str) -> str:
+    if fmt == "text":
+        return write_text(deck)
+    if fmt == "json":
+        return write_json(deck)
+    if fmt == "code":
+        return encode(deck, None) + "\n"
+    raise UsageError(f"unknown deck format {fmt!r}; use text, json or code")
+
+
+# --- share codes ----------------------------------------------------------------------------
+# Like Hearthstone deck strings: base64url of varints. Bytes: version, game, players (0 = none),
+# format name (varint length + UTF-8); then for each section (one, unnamed, for games without
+# sections): the cards with 1 copy, the cards with 2, then the rest with their counts; each group
+# a count followed by short ids in ascending order, each written as the gap from the one before.
+
+CODE_VERSION = 1
+_GAMES = ("mea", "meio", "meikyu")
+_SECTIONS: dict[str, tuple[str | None, ...]] = {"meio": (None, "first half", "second half")}
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data, self.pos = data, 0
+
+    def varint(self) -> int:
+        shift = value = 0
+        while True:
+            if self.pos >= len(self.data):
+                raise UsageError("deck code is cut short; copy the whole code")
+            byte = self.data[self.pos]
+            self.pos += 1
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value
+            shift += 7
+            if shift > 63:
+                raise UsageError("deck code holds a number too large; it is not a cardbase code")
+
+    def bytes(self, n: int) -> bytes:
+        if self.pos + n > len(self.data):
+            raise UsageError("deck code is cut short; copy the whole code")
+        chunk = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return chunk
+
+
+def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
+    """A compact, versioned code for ``deck`` (base64url of varints over stable card ids)."""
+    from cardbase.db.models import short_id
+
+    deck = deck.canonical()
+    fmt = (deck.format or "").encode()
+    out = bytearray([CODE_VERSION, _GAMES.index(deck.game), deck.players or 0])
+    out += _varint(len(fmt)) + fmt
+    for section in _SECTIONS.get(deck.game, (None,)):
+        entries = sorted(
+            (short_ids[c.card_id] if short_ids else short_id(c.card_id), c.count)
+            for c in deck.cards
+            if c.section == section
+        )
+        for group in (1, 2, 0):
+            chosen = [(sid, n) for sid, n in entries if (n == group if group else n > 2)]
+            out += _varint(len(chosen))
+            previous = 0
+            for sid, n in chosen:
+                out += _varint(sid - previous) + (b"" if group else _varint(n))
+                previous = sid
+    return base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
+
+
+def decode(code: str, index: CatalogIndex) -> Deck:
+    """The deck a share code stands for; a bad or foreign code is a usage error saying why."""
+    text = "".join(code.split())
+    try:
+        data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
+    except (ValueError, TypeError):
+        raise UsageError("not a deck code: it must be base64url text as `deck export --format code` prints") from None
+    if not data:
+        raise UsageError("empty deck code")
+    reader = _Reader(data)
+    version = reader.varint()
+    if version != CODE_VERSION:
+        raise UsageError(f"deck code version {version} is not supported (this cardbase reads version {CODE_VERSION})")
+    game_index = reader.varint()
+    if game_index >= len(_GAMES):
+        raise UsageError("deck code names an unknown game")
+    game = _GAMES[game_index]
+    players = reader.varint() or None
+    try:
+        fmt = reader.bytes(reader.varint()).decode() or None
+    except UnicodeDecodeError:
+        raise UsageError("deck code is damaged (format name)") from None
+    cards: list[DeckCard] = []
+    for section in _SECTIONS.get(game, (None,)):
+        in_section = []
+        for group in (1, 2, 0):
+            sid = 0
+            for _ in range(reader.varint()):
+                sid += reader.varint()
+                count = group or reader.varint()
+                card = index.by_short.get(sid)
+                if card is None or card.game != game:
+                    raise UsageError(
+                        f"deck code names a card this catalog does not have (short id {sid}); "
+                        "import the set it comes from"
+                    )
+                if count < 1 or count > 999:
+                    raise UsageError("deck code is damaged (a count out of range)")
+                in_section.append(DeckCard(card.id, card.name, count, section))
+        cards += sorted(in_section, key=lambda c: (fold(c.name), c.card_id))
+    if reader.pos != len(data):
+        raise UsageError("deck code has extra bytes at the end; it is damaged")
+    return Deck(game, tuple(cards), None, fmt, players)
+
+
+def deck_to_text(deck: Deck, source: str) -> DeckText:
+    """A resolved deck as an unresolved one (by card id), to validate decks from codes and the database."""
+    text = DeckText(source, deck.game, deck.name, deck.format, deck.players)
+    text.lines = [DeckLine(c.count, c.name, None, c.section, None, c.card_id) for c in deck.cards]
+    return text
+
+
+__all__ = ["DeckFileModel", "Problem", "deck_schema", "decode", "encode", "fold", "read_deck", "write_deck"]

@@ -1,0 +1,139 @@
+"""Deck formats by name: each game's standard formats plus house formats from a TOML file.
+
+A house format file::
+
+    [formats.highlander]
+    game = "mea"
+    description = "One of each card"
+    base = "standard"          # start from a standard format (optional)
+    copy_limit = 1
+    banned = ["Dragon of Mild Inconvenience"]
+
+Keys are the fields of ``cardbase.games.formats.Format``; a bad file is refused with a
+message naming the file, the format and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import UnreadableInput, UsageError
+from cardbase.games.formats import Format
+from cardbase.names import fold
+
+_INT_KEYS = ("min_cards", "max_cards", "copy_limit")
+_LIST_KEYS = ("allowed_sets", "allowed_types", "allowed_cards", "banned", "restricted")
+_MAP_KEYS = ("composition", "sections", "copy_limits")
+_KEYS = ("game", "description", "base", "catalog_copies", *_INT_KEYS, *_LIST_KEYS, *_MAP_KEYS)
+
+
+def standard_formats(game: str) -> dict[str, Format]:
+    """The formats a game ships with, by name."""
+    if game == "mea":
+        from cardbase.games.mea.formats import FORMATS
+    elif game == "meikyu":
+        from cardbase.games.meikyu.formats import FORMATS
+    else:
+        from cardbase.games.meio.formats import FORMATS
+    return dict(FORMATS)
+
+
+def default_format(game: str, players: int | None = None, split: bool = False) -> str:
+    """The format a deck of ``game`` is checked against when it names none."""
+    if game == "meio":
+        from cardbase.games.meio.formats import format_for
+
+        return format_for(players, split)
+    return "standard"
+
+
+def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
+    """House formats from a TOML file, by (game, name); every error names the file and key."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise UnreadableInput(f"{path}: no such formats file") from None
+    except UnicodeDecodeError:
+        raise UnreadableInput(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UnreadableInput(f"{path}: not valid TOML: {error}") from None
+    formats = data.get("formats")
+    if not isinstance(formats, dict) or not formats:
+        raise UnreadableInput(f"{path}: no [formats.NAME] tables")
+    out: dict[tuple[str, str], Format] = {}
+    for name, spec in formats.items():
+        where = f"{path}: format {name!r}"
+        if not isinstance(spec, dict):
+            raise UnreadableInput(f"{where}: must be a table of keys")
+        out[(spec.get("game", ""), name)] = _house_format(name, spec, where)
+    return out
+
+
+def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
+    unknown = sorted(set(spec) - set(_KEYS))
+    if unknown:
+        raise UnreadableInput(f"{where}: unknown key {unknown[0]!r} (keys are {', '.join(_KEYS)})")
+    game = spec.get("game")
+    if game not in ("mea", "meio", "meikyu"):
+        raise UnreadableInput(f"{where}: key 'game' must be mea, meio or meikyu, not {game!r}")
+    base_name = spec.get("base")
+    if base_name is not None:
+        bases = standard_formats(game)
+        if base_name not in bases:
+            raise UnreadableInput(
+                f"{where}: key 'base': {game} has no standard format {base_name!r} ({', '.join(bases)})"
+            )
+        fields = dataclasses.asdict(bases[base_name])
+    else:
+        fields = {"game": game}
+    fields.update(name=name, standard=False, description=spec.get("description", fields.get("description", "")))
+    for key in _INT_KEYS:
+        if key in spec:
+            value = spec[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise UnreadableInput(f"{where}: key {key!r} must be a whole number ≥ 0, not {value!r}")
+            fields[key] = value
+    if "catalog_copies" in spec:
+        if not isinstance(spec["catalog_copies"], bool):
+            raise UnreadableInput(f"{where}: key 'catalog_copies' must be true or false")
+        fields["catalog_copies"] = spec["catalog_copies"]
+    for key in _LIST_KEYS:
+        if key in spec:
+            value = spec[key]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise UnreadableInput(f"{where}: key {key!r} must be a list of names")
+            fields[key] = frozenset(fold(v) for v in value)
+    for key in _MAP_KEYS:
+        if key in spec:
+            value = spec[key]
+            if not isinstance(value, dict) or not all(isinstance(v, int) and v >= 0 for v in value.values()):
+                raise UnreadableInput(f"{where}: key {key!r} must be a table of name = whole number")
+            fields[key] = {fold(k): v for k, v in value.items()}
+    low, high = fields.get("min_cards"), fields.get("max_cards")
+    if low is not None and high is not None and low > high:
+        raise UnreadableInput(f"{where}: min_cards {low} is more than max_cards {high}")
+    return Format(**fields)
+
+
+def find_format(game: str, name: str, house: dict[tuple[str, str], Format] | None = None) -> Format | None:
+    """The format ``name`` of ``game``: a house format first, then a standard one."""
+    if house and (game, name) in house:
+        return house[(game, name)]
+    return standard_formats(game).get(name)
+
+
+def format_names(game: str, house: dict[tuple[str, str], Format] | None = None) -> list[str]:
+    names = list(standard_formats(game))
+    names += [n for (g, n) in (house or {}) if g == game and n not in names]
+    return names
+
+
+def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | None = None) -> Format:
+    """Like ``find_format`` but a miss is a usage error listing the formats."""
+    found = find_format(game, name, house)
+    if found is None:
+        raise UsageError(f"{game} has no format {name!r}; formats are {', '.join(format_names(game, house))}")
+    return found

@@ -1,0 +1,101 @@
+"""Deck values: a deck as written (names and counts, with line numbers) and as resolved to catalog cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a deck: a stable ``code``, a sentence, the line at fault and a fix hint."""
+
+    code: str
+    message: str
+    line: int | None = None
+    hint: str | None = None
+    severity: Severity = "error"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "hint": self.hint,
+            "severity": self.severity,
+        }
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{where}{self.code}: {self.message}{hint}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLine:
+    """One entry as written: ``3 Selounticia`` on line 7, maybe in a section, maybe with a set."""
+
+    count: int
+    name: str
+    line: int | None = None
+    section: str | None = None
+    set: str | None = None
+    card_id: str | None = None
+
+
+@dataclass
+class DeckText:
+    """A deck file as read, before its names are looked up in the catalog."""
+
+    source: str
+    game: str | None = None
+    name: str | None = None
+    format: str | None = None
+    players: int | None = None
+    lines: list[DeckLine] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    header_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def sections(self) -> list[str]:
+        return list(dict.fromkeys(e.section for e in self.lines if e.section))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard:
+    """A catalog card in a deck, with how many copies (and its section, for split decks)."""
+
+    card_id: str
+    name: str
+    count: int
+    section: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A deck resolved to catalog cards: what round trips, encodes and validates.
+
+    Entries of the same card in the same section are merged, in order of first appearance.
+    """
+
+    game: str
+    cards: tuple[DeckCard, ...]
+    name: str | None = None
+    format: str | None = None
+    players: int | None = None
+
+    @property
+    def size(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    def canonical(self) -> Deck:
+        """The same deck with merged entries (same card and section), cards outside sections first."""
+        merged: dict[tuple[str, str | None], DeckCard] = {}
+        order = list(dict.fromkeys(c.section for c in self.cards if c.section))
+        for c in sorted(self.cards, key=lambda c: -1 if c.section is None else order.index(c.section)):
+            key = (c.card_id, c.section)
+            prev = merged.get(key)
+            merged[key] = DeckCard(c.card_id, c.name, c.count + (prev.count if prev else 0), c.section)
+        return Deck(self.game, tuple(merged.values()), self.name, self.format, self.players)

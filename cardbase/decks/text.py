@@ -1,0 +1,178 @@
+"""The plain-text deck format, in the spirit of MTG Arena and Cockatrice text.
+
+::
+
+    # comments start with #
+    game: mea
+    name: Tidy Tiles
+    format: standard
+    3 Selounticia
+    2x Crème Golem
+    Chemical Vial            # no count means 1
+
+Meio hand splits use sections: ``[first half]`` (7 cards) and ``[second half]`` (6).
+A ``(set)`` after a name picks the set: ``2 Crumb Goblin (demo)``.
+Every malformed line is reported (not just the first) with its line number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cardbase.decks.model import Deck, DeckLine, DeckText, Problem
+from cardbase.errors import UnreadableInput
+
+MAX_BYTES = 1_000_000
+MAX_LINE = 300
+MAX_COUNT = 999
+HEADERS = ("game", "name", "format", "players", "author", "description")
+
+_HEADER = re.compile(r"^(?P<key>[A-Za-z]+)\s*:\s*(?P<value>.*)$")
+_SECTION = re.compile(r"^\[(?P<name>[^\]]*)\]$")
+_PLAIN_COUNT = re.compile(r"^\d+[xX×]?$")
+_NUMBER_LIKE = re.compile(r"^[-+]?[\d.][\d.,eE+-]*[xX×]?$")
+_SET = re.compile(r"^(?P<name>.*\S)\s+\((?P<set>[A-Za-z0-9][A-Za-z0-9-]*)\)$")
+
+
+def decode_deck_bytes(raw: bytes, source: str) -> str:
+    """The text of a deck file: UTF-8 with or without BOM, CRLF or LF; clear errors otherwise."""
+    if len(raw) > MAX_BYTES:
+        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
+    if b"\x00" in raw:
+        raise UnreadableInput(f"{source}: a binary file, not a text deck list")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise UnreadableInput(f"{source}: line {line}: not UTF-8 text (save the deck as UTF-8)") from None
+
+
+def parse_text(text: str, source: str = "<deck>") -> DeckText:
+    """Read a text deck list; problems with lines are collected in ``DeckText.problems``."""
+    deck = DeckText(source)
+    section: str | None = None
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        line = raw_line.strip()
+        if len(line) > MAX_LINE:
+            deck.problems.append(
+                Problem(
+                    "bad-line",
+                    f"line is {len(line)} characters long (at most {MAX_LINE})",
+                    number,
+                    "a card name is far shorter; is this a deck file?",
+                )
+            )
+            continue
+        if " #" in line:
+            line = line.split(" #", 1)[0].rstrip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        if m := _SECTION.match(line):
+            section = " ".join(m.group("name").lower().split())
+            if not section:
+                deck.problems.append(Problem("bad-line", "a section needs a name", number, "e.g. [first half]"))
+            continue
+        header = _HEADER.match(line)
+        if header and header.group("key").lower() in HEADERS:
+            _read_header(deck, header.group("key").lower(), header.group("value").strip(), number)
+            continue
+        entry = _read_entry(line, number, section, deck)
+        if entry is not None:
+            deck.lines.append(entry)
+    return deck
+
+
+def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
+    if key in deck.header_lines:
+        deck.problems.append(
+            Problem(
+                "duplicate-header",
+                f"{key!r} is given again (first on line {deck.header_lines[key]})",
+                number,
+                "keep one",
+            )
+        )
+        return
+    deck.header_lines[key] = number
+    if not value:
+        deck.problems.append(Problem("bad-header", f"{key!r} has no value", number))
+        return
+    if key == "game":
+        from cardbase.names import fold
+
+        deck.game = fold(value)
+    elif key == "name":
+        deck.name = value
+    elif key == "format":
+        deck.format = value.lower()
+    elif key == "players":
+        if value.isdigit() and int(value) in (2, 3, 4):
+            deck.players = int(value)
+        else:
+            deck.problems.append(Problem("bad-header", f"players must be 2, 3 or 4, not {value!r}", number))
+
+
+def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> DeckLine | None:
+    token, _, rest = line.partition(" ")
+    rest = rest.strip()
+    count, name = 1, line
+    if _PLAIN_COUNT.match(token):
+        if not rest:
+            deck.problems.append(
+                Problem(
+                    "bad-line",
+                    f"{line!r} gives a count but no card name",
+                    number,
+                    "write the count, then the card name: 3 Selounticia",
+                )
+            )
+            return None
+        count, name = int(token.rstrip("xX×")), rest
+        if count < 1:
+            deck.problems.append(
+                Problem("bad-count", "count must be at least 1", number, "remove the line to leave the card out")
+            )
+            return None
+        if count > MAX_COUNT:
+            deck.problems.append(
+                Problem(
+                    "bad-count",
+                    f"count {token} is more than {MAX_COUNT}",
+                    number,
+                    f"write a count from 1 to {MAX_COUNT}",
+                )
+            )
+            return None
+    elif rest and _NUMBER_LIKE.match(token):
+        deck.problems.append(
+            Problem(
+                "bad-count",
+                f"count {token!r} is not a whole number",
+                number,
+                f"write a count from 1 to {MAX_COUNT} before the name",
+            )
+        )
+        return None
+    set_code = None
+    if s := _SET.match(name):
+        name, set_code = s.group("name"), s.group("set").lower()
+    return DeckLine(count, name, number, section, set_code)
+
+
+def write_text(deck: Deck) -> str:
+    """The deck as a text deck list that ``parse_text`` reads back to the same deck."""
+    out = [f"game: {deck.game}"]
+    if deck.name:
+        out.append(f"name: {deck.name}")
+    if deck.format:
+        out.append(f"format: {deck.format}")
+    if deck.players:
+        out.append(f"players: {deck.players}")
+    section: str | None = None
+    for card in deck.canonical().cards:
+        if card.section != section:
+            out.append(f"[{card.section}]")
+            section = card.section
+        set_code = card.card_id.split("/")[1]
+        out.append(f"{card.count} {card.name} ({set_code})")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,313 @@
+"""Resolve a deck's names against the catalog and check it against a format, reporting every problem."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cardbase.decks.catalog import CardInfo, CatalogIndex
+from cardbase.decks.model import Deck, DeckCard, DeckText, Problem
+from cardbase.games.formats import Format
+from cardbase.names import fold
+
+GAMES = ("mea", "meio", "meikyu")
+SECTIONS = {"meio": ("first half", "second half")}
+
+
+@dataclass
+class ResolvedDeck:
+    """A deck file resolved against the catalog: the deck, its cards' data, where each entry was, problems."""
+
+    source: str
+    deck: Deck
+    cards: dict[str, CardInfo] = field(default_factory=dict)
+    lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        return self.deck.game
+
+
+def _infer_game(text: DeckText, index: CatalogIndex) -> str | None:
+    votes: Counter[str] = Counter()
+    for entry in text.lines:
+        for game in {c.game for c in index.lookup(entry.name)}:
+            votes[game] += 1
+    if not votes:
+        return None
+    (best, n), *rest = votes.most_common()
+    return best if not rest or rest[0][1] < n else None
+
+
+def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> ResolvedDeck:
+    """Look every entry up in the catalog; unknown names get "did you mean"."""
+    problems = list(text.problems)
+    chosen = text.game
+    if chosen is not None and chosen not in GAMES:
+        problems.append(
+            Problem(
+                "unknown-game",
+                f"game {chosen!r} is not one of {', '.join(GAMES)}",
+                text.header_lines.get("game"),
+                "write game: mea, meio or meikyu",
+            )
+        )
+        chosen = None
+    if chosen and game and chosen != game:
+        problems.append(
+            Problem("wrong-game", f"the file is a {chosen} deck, not {game}", text.header_lines.get("game"))
+        )
+    chosen = chosen or game or _infer_game(text, index)
+    if chosen is None:
+        problems.append(
+            Problem(
+                "no-game",
+                "cannot tell which game this deck is for",
+                None,
+                "add a line game: mea (or meio, meikyu), or pass --game",
+            )
+        )
+        return ResolvedDeck(text.source, Deck("", (), text.name, text.format, text.players), problems=problems)
+    if text.players is not None and chosen != "meio":
+        problems.append(
+            Problem(
+                "bad-header",
+                f"'players' is for Meio decks, not {chosen}",
+                text.header_lines.get("players"),
+                "remove the line",
+            )
+        )
+    resolved = ResolvedDeck(text.source, Deck(chosen, (), text.name, text.format, text.players))
+    allowed_sections = SECTIONS.get(chosen, ())
+    cards: list[DeckCard] = []
+    for entry in text.lines:
+        if entry.section and entry.section not in allowed_sections:
+            where = (
+                f"; {chosen} sections are {', '.join(f'[{s}]' for s in allowed_sections)}"
+                if allowed_sections
+                else f"; {chosen} decks have no sections"
+            )
+            problems.append(
+                Problem(
+                    "section",
+                    f"unknown section [{entry.section}]{where}",
+                    entry.line,
+                    "remove the section line" if not allowed_sections else "rename the section",
+                )
+            )
+        if entry.card_id is not None:
+            matches = [index.by_id[entry.card_id]] if entry.card_id in index.by_id else []
+        else:
+            matches = index.lookup(entry.name, chosen, entry.set)
+        if not matches:
+            elsewhere = [c for c in index.lookup(entry.name) if c.game != chosen]
+            if elsewhere:
+                problems.append(
+                    Problem(
+                        "wrong-game",
+                        f"{entry.name!r} is a {elsewhere[0].game} card, not {chosen}",
+                        entry.line,
+                        "remove it from this deck",
+                    )
+                )
+            else:
+                near = index.closest(entry.name, chosen)
+                hint = (
+                    f"did you mean {' or '.join(repr(n) for n in near)}?"
+                    if near
+                    else "check the spelling with `cardbase cards search`"
+                )
+                set_note = f" in set {entry.set!r}" if entry.set else ""
+                problems.append(
+                    Problem("unknown-card", f"no {chosen} card named {entry.name!r}{set_note}", entry.line, hint)
+                )
+            continue
+        if len(matches) > 1:
+            sets = ", ".join(sorted({c.set for c in matches}))
+            problems.append(
+                Problem(
+                    "ambiguous-card",
+                    f"{entry.name!r} is in several sets ({sets})",
+                    entry.line,
+                    f"add the set after the name, e.g. {entry.name} ({matches[0].set})",
+                )
+            )
+            continue
+        card = matches[0]
+        resolved.cards[card.id] = card
+        resolved.lines.setdefault((card.id, entry.section), entry.line)
+        cards.append(DeckCard(card.id, card.name, entry.count, entry.section))
+    resolved.deck = Deck(chosen, tuple(cards), text.name, text.format, text.players).canonical()
+    resolved.problems = problems
+    return resolved
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
+    """Every way the resolved deck breaks ``fmt`` (plus warnings that do not make it invalid)."""
+    deck, problems = resolved.deck, []
+    line_of = resolved.lines
+
+    def first_line(card_id: str) -> int | None:
+        lines = [n for (cid, _), n in line_of.items() if cid == card_id and n is not None]
+        return min(lines) if lines else None
+
+    size = deck.size
+    low, high = fmt.min_cards, fmt.max_cards
+    if (low is not None and size < low) or (high is not None and size > high):
+        need = (
+            f"add {_plural(low - size, 'card')}"
+            if low is not None and size < low
+            else f"remove {_plural(size - high, 'card')}"
+        )  # type: ignore[operator]
+        problems.append(
+            Problem(
+                "deck-size",
+                f"the deck has {_plural(size, 'card')}; {fmt.game} {fmt.name} needs {fmt.size_text}",
+                None,
+                need,
+            )
+        )
+    totals: Counter[str] = Counter()
+    for c in deck.cards:
+        totals[c.card_id] += c.count
+    for card_id, count in totals.items():
+        card = resolved.cards[card_id]
+        key, line = fold(card.name), first_line(card_id)
+        if fmt.allowed_types is not None and card.type not in fmt.allowed_types:
+            problems.append(
+                Problem(
+                    "card-type",
+                    f"{card.name} is a {card.type}; {fmt.game} {fmt.name} decks hold "
+                    f"only {', '.join(sorted(fmt.allowed_types))}",
+                    line,
+                    "remove it from the deck",
+                )
+            )
+        if fmt.allowed_sets is not None and card.set not in fmt.allowed_sets:
+            problems.append(
+                Problem(
+                    "set-not-allowed",
+                    f"{card.name} is from set {card.set!r}, not allowed in "
+                    f"{fmt.name} ({', '.join(sorted(fmt.allowed_sets))})",
+                    line,
+                )
+            )
+        if fmt.allowed_cards is not None and key not in fmt.allowed_cards:
+            problems.append(
+                Problem("not-allowed", f"{card.name} is not in the {fmt.name} card pool", line, fmt.description or None)
+            )
+        if key in fmt.banned:
+            problems.append(Problem("banned", f"{card.name} is banned in {fmt.name}", line, "remove it"))
+        limits = []
+        if fmt.copy_limit is not None:
+            limits.append((fmt.copy_limit, f"{fmt.name} allows {fmt.copy_limit} of any card"))
+        if key in fmt.restricted:
+            limits.append((1, f"{card.name} is restricted to 1 in {fmt.name}"))
+        if key in fmt.copy_limits:
+            limits.append((fmt.copy_limits[key], f"{fmt.name} allows {fmt.copy_limits[key]} {card.name}"))
+        if fmt.catalog_copies and card.copies is not None:
+            limits.append((card.copies, f"the set has {card.copies} {card.name}"))
+        for limit, why in limits:
+            if count > limit:
+                code = "restricted" if "restricted" in why else "copy-limit"
+                problems.append(
+                    Problem(
+                        code,
+                        f"{count} {card.name}: {why}",
+                        line,
+                        f"remove {_plural(count - limit, 'copy')}".replace("copys", "copies"),
+                    )
+                )
+                break
+    if fmt.composition:
+        by_type: Counter[str] = Counter()
+        for card_id, count in totals.items():
+            by_type[resolved.cards[card_id].type] += count
+        for type_, want in fmt.composition.items():
+            have = by_type.get(type_, 0)
+            if have != want:
+                problems.append(
+                    Problem(
+                        "composition",
+                        f"{_plural(have, type_ + ' card')}; {fmt.name} needs {want}",
+                        None,
+                        f"{'add' if have < want else 'remove'} {abs(want - have)}",
+                    )
+                )
+        for type_, have in by_type.items():
+            if type_ not in fmt.composition:
+                problems.append(Problem("composition", f"{_plural(have, type_ + ' card')}; {fmt.name} has none", None))
+    if fmt.sections:
+        by_section: Counter[str | None] = Counter()
+        for c in deck.cards:
+            by_section[c.section] += c.count
+        for section, want in fmt.sections.items():
+            have = by_section.get(section, 0)
+            if have != want:
+                problems.append(
+                    Problem(
+                        "split",
+                        f"[{section}] has {_plural(have, 'card')}; it needs {want}",
+                        None,
+                        f"{'add' if have < want else 'move out'} {abs(want - have)}",
+                    )
+                )
+        if by_section.get(None):
+            problems.append(
+                Problem(
+                    "split",
+                    f"{_plural(by_section[None], 'card')} outside the sections "
+                    f"{', '.join(f'[{s}]' for s in fmt.sections)}",
+                    None,
+                    "put every card under a section",
+                )
+            )
+    unknown = sorted(
+        {
+            resolved.cards[cid].name
+            for cid in totals
+            if resolved.cards[cid].unknown and set(resolved.cards[cid].unknown) - {"copies"}
+        }
+    )
+    if unknown:
+        shown = ", ".join(unknown[:6]) + (f" and {len(unknown) - 6} more" if len(unknown) > 6 else "")
+        problems.append(
+            Problem(
+                "unknown-stats",
+                f"{_plural(len(unknown), 'card')} with unknown values: {shown}",
+                None,
+                "import real values with `cardbase catalog import`",
+                "warning",
+            )
+        )
+    return problems
+
+
+@dataclass
+class ValidationReport:
+    """The outcome of ``deck validate``: valid or not, and every problem (errors and warnings)."""
+
+    source: str
+    game: str
+    format: str
+    cards: int
+    problems: list[Problem]
+
+    @property
+    def valid(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "valid": self.valid,
+            "game": self.game or None,
+            "format": self.format,
+            "cards": self.cards,
+            "file": self.source,
+            "problems": [p.as_dict() for p in self.problems],
+        }
