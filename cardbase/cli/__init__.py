@@ -1,1 +1,10 @@
-"""The command line: thin Typer apps, one module per command group."""
+"""The command line: thin Typer apps, one module per command group.
+
+Help is formatted by Click's plain formatter, not Rich: Typer's Rich help imports Rich's
+Markdown and syntax highlighting (about 0.25 s), which would triple the start-up time of
+``cardbase --help``. Set before Typer is first imported; Rich still draws the tables.
+"""
+
+import os
+
+os.environ.setdefault("TYPER_USE_RICH", "0")

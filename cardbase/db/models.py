@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from cardbase.names import slug
@@ -63,6 +64,8 @@ class CardSet(SQLModel, table=True):
 
 
 class Card(SQLModel, table=True):
+    __table_args__ = (Index("ix_card_game_name", "game", "name"),)
+
     id: str = Field(primary_key=True, max_length=300)
     short_id: int = Field(unique=True, index=True)
     game: str = Field(foreign_key="game.id", index=True, max_length=20)
