@@ -30,6 +30,19 @@ def _print_problems(report: Any) -> None:
         typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
 
 
+def _resolved_without_errors(db: str | None, file: Path, game: str | None) -> Any:
+    """The deck file resolved against the catalog; any error in it is ``InvalidData`` (exit 1)."""
+    from cardbase.db.queries import check_game
+    from cardbase.decks.service import resolve_file
+    from cardbase.errors import InvalidData
+
+    resolved = resolve_file(open_db(db), file, check_game(game))
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors or not resolved.game:
+        raise InvalidData(str(file), errors or ["cannot tell the game; add a 'game:' line"])
+    return resolved
+
+
 def _finish(report: Any, json: bool) -> None:
     if json:
         print_json(report.as_dict())
@@ -77,16 +90,10 @@ def stats(
 
     Example: cardbase deck stats examples/decks/mea-goblin-rush.txt --json
     """
-    from cardbase.db.queries import check_game
-    from cardbase.decks.service import choose_format, resolve_file
+    from cardbase.decks.service import choose_format
     from cardbase.decks.stats import deck_stats
 
-    resolved = resolve_file(open_db(db), file, check_game(game))
-    errors = [p for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        from cardbase.errors import InvalidData
-
-        raise InvalidData(str(file), [str(p) for p in errors] or ["cannot tell the game; add a 'game:' line"])
+    resolved = _resolved_without_errors(db, file, game)
     fmt, _ = choose_format(resolved, format, formats)
     data = deck_stats(resolved, fmt)
     if json:
@@ -117,15 +124,9 @@ def encode(file: DeckFile, game: GameOpt = None, db: DbOption = None) -> None:
 
     Example: cardbase deck encode examples/decks/mea-goblin-rush.txt
     """
-    from cardbase.db.queries import check_game
     from cardbase.decks.files import encode as encode_deck
-    from cardbase.decks.service import resolve_file
-    from cardbase.errors import InvalidData
 
-    resolved = resolve_file(open_db(db), file, check_game(game))
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors:
-        raise InvalidData(str(file), errors)
+    resolved = _resolved_without_errors(db, file, game)
     typer.echo(encode_deck(resolved.deck, {cid: c.short_id for cid, c in resolved.cards.items()}))
 
 
@@ -158,15 +159,9 @@ def convert(
 
     Example: cardbase deck convert my-deck.txt --to json > my-deck.json
     """
-    from cardbase.db.queries import check_game
     from cardbase.decks.files import write_deck
-    from cardbase.decks.service import resolve_file
-    from cardbase.errors import InvalidData
 
-    resolved = resolve_file(open_db(db), file, check_game(game))
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors:
-        raise InvalidData(str(file), errors)
+    resolved = _resolved_without_errors(db, file, game)
     typer.echo(write_deck(resolved.deck, to), nl=False)
 
 
@@ -329,18 +324,11 @@ def import_(
 
     Example: cardbase deck import examples/decks/mea-goblin-rush.txt
     """
-    from cardbase.db.queries import check_game
-    from cardbase.decks.service import resolve_file
     from cardbase.decks.store import save_deck
-    from cardbase.errors import InvalidData
 
-    database = open_db(db)
-    resolved = resolve_file(database, file, check_game(game))
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors:
-        raise InvalidData(str(file), errors)
+    resolved = _resolved_without_errors(db, file, game)
     deck_name = name or resolved.deck.name or file.stem
-    save_deck(database, resolved.deck, deck_name, replace)
+    save_deck(open_db(db), resolved.deck, deck_name, replace)
     typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards")
 
 

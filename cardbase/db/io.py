@@ -28,6 +28,7 @@ from cardbase.catalog.fields import (
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError
 from cardbase.names import fold
+from cardbase.textfiles import decode_text, read_bytes
 
 FORMATS = ("csv", "json", "xlsx")
 _UNKNOWN_MARKERS = {"", "?", "unknown", "null", "none", "n/a", "na"}
@@ -76,30 +77,9 @@ def detect_format(path: Path, given: str | None = None) -> str:
     return fmt
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise UnreadableInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableInput(f"{path}: is a folder, not a file") from None
-    except OSError as error:
-        raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
-
-
-def _decode(path: Path, raw: bytes) -> str:
-    if b"\x00" in raw[:4096]:
-        raise UnreadableInput(f"{path}: a binary file, not text (is it an .xlsx? use that extension)")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise UnreadableInput(f"{path}: line {line}: not UTF-8 text (save the file as UTF-8)") from None
-
-
 def read_csv(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of a CSV file (UTF-8 with or without BOM, CRLF or LF, `,` `;` or tab)."""
-    text = _decode(path, _read_bytes(path))
+    text = decode_text(read_bytes(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -135,7 +115,7 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
 
     from openpyxl import load_workbook
 
-    raw = _read_bytes(path)
+    raw = read_bytes(path)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except (BadZipFile, KeyError, ValueError, OSError) as error:
@@ -158,7 +138,7 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
 
 def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
     """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
-    text = _decode(path, _read_bytes(path))
+    text = decode_text(read_bytes(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -14,6 +14,7 @@ from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import decode_deck_bytes, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.names import fold
+from cardbase.textfiles import read_bytes
 
 
 class DeckEntryModel(BaseModel):
@@ -45,17 +46,6 @@ def deck_schema() -> dict[str, Any]:
     return schema
 
 
-def read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise UnreadableInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableInput(f"{path}: is a folder, not a deck file") from None
-    except OSError as error:
-        raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
-
-
 def parse_json(text: str, source: str) -> DeckText:
     """Read the JSON deck form; a file that does not match the schema is unreadable."""
     try:
@@ -79,7 +69,7 @@ def parse_json(text: str, source: str) -> DeckText:
 
 def read_deck(path: Path) -> DeckText:
     """Read a deck file, text or JSON (by extension ``.json`` or a leading ``{``)."""
-    raw = read_bytes(path)
+    raw = read_bytes(path, "deck file")
     text = decode_deck_bytes(raw, str(path))
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         return parse_json(text, str(path))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from cardbase.decks.model import Deck, DeckLine, DeckText, Problem
-from cardbase.errors import UnreadableInput
+from cardbase.textfiles import decode_text
 
 MAX_BYTES = 1_000_000
 MAX_LINE = 300
@@ -36,15 +36,7 @@ _SET = re.compile(r"^(?P<name>.*\S)\s+\((?P<set>[A-Za-z0-9][A-Za-z0-9-]*)\)$")
 
 def decode_deck_bytes(raw: bytes, source: str) -> str:
     """The text of a deck file: UTF-8 with or without BOM, CRLF or LF; clear errors otherwise."""
-    if len(raw) > MAX_BYTES:
-        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
-    if b"\x00" in raw:
-        raise UnreadableInput(f"{source}: a binary file, not a text deck list")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise UnreadableInput(f"{source}: line {line}: not UTF-8 text (save the deck as UTF-8)") from None
+    return decode_text(raw, source, "deck file", MAX_BYTES)
 
 
 def parse_text(text: str, source: str = "<deck>") -> DeckText:
