@@ -1,0 +1,454 @@
+"""``cardbase sim``: many seeded games between agents, with a table of results.
+
+One command per game (``sim meio``; other games add theirs); each declares its
+own variant options and calls :func:`run_sim`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cardbase.cli.common import DbOption, JsonOption, print_json
+
+app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
+
+AgentsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--agents",
+        "-a",
+        help="One agent per seat, comma-separated (random, heuristic, search).",
+        show_default=False,
+    ),
+]
+GamesOption = Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole batch.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes (results do not depend on it).")]
+RecordsOption = Annotated[
+    Path | None,
+    typer.Option("--records", help="Write every game's record (JSON Lines) into this folder."),
+]
+
+
+def parse_agents(text: str | None, players: int, default: list[str]) -> list[str]:
+    """The agent names, one per seat."""
+    from cardbase.errors import UsageError
+
+    names = [a.strip() for a in text.split(",")] if text else default[:players]
+    if len(names) != players:
+        raise UsageError(f"--agents needs one agent per seat ({players} players), got {len(names)}: {','.join(names)}")
+    return names
+
+
+def run_sim(
+    game_id: str,
+    options: dict[str, Any],
+    agents: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    json: bool,
+    records: Path | None,
+) -> None:
+    """Run a batch and print its table (or JSON)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from cardbase.cli.common import console
+    from cardbase.errors import UnreadableInput
+    from cardbase.sim.registry import game
+    from cardbase.sim.runner import run_batch
+
+    entry = game(game_id)
+    rules = entry.make_rules(options)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task(f"{entry.title} ×{games}", total=games)
+    started = False
+
+    def on_progress(k: int) -> None:
+        nonlocal started
+        if not started:  # start the display only once the workers exist
+            progress.start()
+            started = True
+        progress.advance(task, k)
+
+    out = None
+    record_path = None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            record_path = records / f"{game_id}-{rules.players}p-seed{seed}.jsonl"
+            out = record_path.open("w", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
+
+    def on_records(lines: Any) -> None:
+        assert out is not None
+        out.write("\n".join(lines) + "\n")
+
+    try:
+        batch = run_batch(
+            game_id,
+            rules,
+            agents,
+            games,
+            seed=seed,
+            jobs=jobs,
+            on_progress=on_progress,
+            on_records=on_records if out is not None else None,
+        )
+    finally:
+        if started:
+            progress.stop()
+        if out is not None:
+            out.close()
+    data = batch.to_dict()
+    if record_path is not None:
+        data["records"] = str(record_path)
+    if json:
+        print_json(data)
+        return
+    _print_table(batch, record_path)
+
+
+def _print_table(batch: Any, record_path: Path | None) -> None:
+    from rich.table import Table
+
+    from cardbase.cli.common import console
+    from cardbase.sim.registry import game
+
+    rules = batch.rules
+    title = game(batch.game_id).title
+    options = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k != "players")
+    table = Table(
+        title=f"{title}: {batch.games} games, {rules.players} players, seed {batch.seed}\n{options}",
+        caption="Scores: lower is better. 95% intervals: mean ± 1.96·s/√n; win rate by Wilson. "
+        f"Shared victories ({batch.shared}) count as a win for each seat sharing them.",
+    )
+    table.add_column("seat")
+    table.add_column("agent")
+    table.add_column("mean score", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    for s in batch.seats():
+        table.add_row(
+            f"P{s.seat + 1}",
+            s.agent,
+            f"{s.mean_score:.3f}",
+            f"{s.score_low:.3f}–{s.score_high:.3f}",
+            str(s.wins),
+            f"{s.win_rate:.1%}",
+            f"{s.win_low:.1%}–{s.win_high:.1%}",
+        )
+    con = console()
+    con.print(table)
+    rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
+    con.print(
+        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
+        f"process{'es' if batch.jobs > 1 else ''}"
+    )
+    if record_path is not None:
+        con.print(f"records: {record_path}")
+
+
+@app.command()
+def meio(
+    players: Annotated[int, typer.Option("--players", "-p", help="2, 3 or 4.")] = 4,
+    agents: AgentsOption = None,
+    games: GamesOption = 1000,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    records: RecordsOption = None,
+    ace_low: Annotated[bool, typer.Option("--ace-low", help="The ace ranks below the two (default: high).")] = False,
+    hearts_broken: Annotated[
+        bool,
+        typer.Option(
+            "--hearts-broken",
+            help="Hearts may not be led until a heart has been played (default: any time).",
+        ),
+    ] = False,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per game.")] = 3,
+    json: JsonOption = False,
+) -> None:
+    """Simulate games of Meio: mean score and win rate per seat, with 95% intervals.
+
+    Example: cardbase sim meio --players 3 --agents search,heuristic,random --games 1000 --jobs 2
+    """
+    from cardbase.errors import UsageError
+
+    if players not in (2, 3, 4):
+        raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
+    names = parse_agents(agents, players, ["search", "heuristic", "random", "random"])
+    options = {
+        "players": players,
+        "ace_high": not ace_low,
+        "hearts_anytime": not hearts_broken,
+        "rounds": rounds,
+    }
+    run_sim("meio", options, names, games, seed, jobs, json, records)
+
+
+# --- Méa: deck against deck ------------------------------------------------------
+
+MeaDeckOption = Annotated[Path, typer.Option("--deck", "-d", help="Your deck file (text or JSON).")]
+MeaVsOption = Annotated[Path, typer.Option("--vs", help="The opposing deck file.")]
+
+
+def mea_options(
+    layout: str,
+    diagonal: bool,
+    attack_all: bool,
+    move_in_first: bool,
+    turn_start_elimination: bool,
+    mana_after_flip: bool,
+    max_turns: int,
+) -> dict[str, Any]:
+    """The Méa rules options the commands share (see ``docs/rules/mea.md``)."""
+    return {
+        "layout": layout,
+        "adjacency": "diagonal" if diagonal else "orthogonal",
+        "attack_rule": "all" if attack_all else "one",
+        "move_in": "first" if move_in_first else "all",
+        "elimination": "turn-start" if turn_start_elimination else "immediate",
+        "mana_count": "after-flip" if mana_after_flip else "turn-start",
+        "max_turns": max_turns,
+    }
+
+
+LayoutOption = Annotated[
+    str,
+    typer.Option(
+        "--layout", help="Starting tiles: checkerboard (blue corners and centre), sides, or a grid like BYB/YBY/BYB."
+    ),
+]
+DiagonalOption = Annotated[bool, typer.Option("--diagonal", help="Tiles touching at a corner are adjacent too.")]
+AttackAllOption = Annotated[
+    bool, typer.Option("--attack-all", help="An attack must be able to kill every monster on the tile (default: one).")
+]
+MoveInFirstOption = Annotated[
+    bool,
+    typer.Option("--move-in-first", help="After a combined kill only the first attacker moves in (default: both)."),
+]
+TurnStartEliminationOption = Annotated[
+    bool,
+    typer.Option(
+        "--turn-start-elimination",
+        help="A player without tiles loses at the start of their turn, after the flip (default: at once).",
+    ),
+]
+ManaAfterFlipOption = Annotated[
+    bool, typer.Option("--mana-after-flip", help="Count mana after the start-of-turn flip (default: before).")
+]
+MaxTurnsOption = Annotated[
+    int, typer.Option("--max-turns", min=1, help="Turns (both players') after which more tiles wins.")
+]
+
+
+@app.command()
+def mea(
+    deck: MeaDeckOption,
+    vs: MeaVsOption,
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents", "-a", help="Agent for --deck and for --vs, comma-separated (random, heuristic, search)."
+        ),
+    ] = "heuristic,heuristic",
+    games: GamesOption = 1000,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    records: RecordsOption = None,
+    swap_agents: Annotated[
+        bool, typer.Option("--swap-agents", help="Also let each agent play each deck (to compare agents).")
+    ] = False,
+    drop_unknown: Annotated[
+        bool,
+        typer.Option("--drop-unknown", help="Leave out cards with unknown stats (default: refuse the deck)."),
+    ] = False,
+    layout: LayoutOption = "checkerboard",
+    diagonal: DiagonalOption = False,
+    attack_all: AttackAllOption = False,
+    move_in_first: MoveInFirstOption = False,
+    turn_start_elimination: TurnStartEliminationOption = False,
+    mana_after_flip: ManaAfterFlipOption = False,
+    max_turns: MaxTurnsOption = 200,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Pit two Méa decks against each other: win rates with 95% intervals (each deck on both
+    seats), game length, how games ended, and the win rate by opening draw size.
+
+    Example: cardbase sim mea --deck examples/decks/mea-goblin-rush.txt --vs examples/decks/mea-tile-control.txt
+
+    Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
+    """
+    from cardbase.cli.common import open_db
+    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.sim.mea import load_deck, make_rules, run_mea_batch
+
+    names = [a.strip() for a in agents.split(",")]
+    if len(names) != 2:
+        raise UsageError(f"--agents names one agent for --deck and one for --vs, not {agents!r}")
+    from cardbase.sim.registry import game
+
+    entry = game("mea")
+    for name in names:
+        if name.partition(":")[0] not in entry.agents:
+            raise UsageError(f"unknown Méa agent {name!r} (known: {', '.join(entry.agents)})")
+    options = mea_options(
+        layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
+    )
+    database = open_db(db)
+    loaded = [load_deck(database, deck, drop_unknown), load_deck(database, vs, drop_unknown)]
+    rules = make_rules([loaded[0].deck, loaded[1].deck], options)  # bad options fail before any game
+    for seat, name in enumerate(names):
+        entry.make_agent(name, rules, seat, 0)
+    _, on_progress, stop = _progress("Méa", games)
+    out = None
+    record_path = None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            record_path = records / f"mea-{deck.stem}-vs-{vs.stem}-seed{seed}.jsonl"
+            out = record_path.open("w", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
+
+    def on_records(lines: Any) -> None:
+        assert out is not None
+        out.write("\n".join(lines) + "\n")
+
+    try:
+        batch = run_mea_batch(
+            loaded,
+            (names[0], names[1]),
+            options,
+            games,
+            seed,
+            jobs=jobs,
+            swap_agents=swap_agents,
+            on_progress=on_progress,
+            on_records=on_records if out is not None else None,
+        )
+    finally:
+        stop()
+        if out is not None:
+            out.close()
+    data = batch.report()
+    if record_path is not None:
+        data["records"] = str(record_path)
+    if json:
+        print_json(data)
+        return
+    _print_mea(data)
+
+
+def _progress(title: str, total: int) -> tuple[Any, Any, Any]:
+    """A progress bar on stderr that starts with the first finished game."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from cardbase.cli.common import console
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task(f"{title} ×{total}", total=total)
+    started = False
+
+    def advance(k: int) -> None:
+        nonlocal started
+        if not started:
+            progress.start()
+            started = True
+        progress.advance(task, k)
+
+    def stop() -> None:
+        if started:
+            progress.stop()
+
+    return progress, advance, stop
+
+
+def _pct(rate: float, interval: list[float]) -> tuple[str, str]:
+    if rate != rate:  # NaN: no games
+        return "—", "—"
+    return f"{rate:.1%}", f"{interval[0]:.1%}–{interval[1]:.1%}"
+
+
+def _print_mea(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from cardbase.cli.common import console
+
+    con = console()
+    decks = data["decks"]
+    who = " vs ".join(f"{d['deck']} ({d['agent']})" for d in decks)
+    table = Table(
+        title=f"Méa: {who}\n{data['games']} games, seed {data['seed']}; each deck goes first in half of them",
+        caption="95% intervals by Wilson. A shared result (a tie) is a win for neither.",
+    )
+    for col in ("deck", "agent", "wins", "win rate", "95% interval", "going first", "going second"):
+        table.add_column(col, justify="left" if col in ("deck", "agent") else "right")
+    for d in decks:
+        o = d["overall"]
+        rate, interval = _pct(o["win_rate"], o["win_rate_95"])
+        first = _pct(d["going_first"]["win_rate"], d["going_first"]["win_rate_95"])
+        second = _pct(d["going_second"]["win_rate"], d["going_second"]["win_rate_95"])
+        table.add_row(
+            d["deck"],
+            d["agent"],
+            f"{o['wins']}/{o['games']}",
+            rate,
+            interval,
+            f"{first[0]} ({first[1]})",
+            f"{second[0]} ({second[1]})",
+        )
+    con.print(table)
+    if data["agents"]:
+        line = "; ".join(
+            f"{name}: {a['win_rate']:.1%} ({a['win_rate_95'][0]:.1%}–{a['win_rate_95'][1]:.1%}) of {a['games']}"
+            for name, a in data["agents"].items()
+        )
+        con.print(f"By agent: {line}")
+    t = data["turns"]
+    con.print(
+        f"Game length: {t['mean']:.1f} turns (95% {t['mean_95'][0]:.1f}–{t['mean_95'][1]:.1f}), "
+        f"median {t['median']:.0f}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
+    )
+    ends = Table(title="How the games ended")
+    for col in ("ending", "games", "share", "losers"):
+        ends.add_column(col, justify="right" if col in ("games", "share") else "left")
+    for code, e in data["endings"].items():
+        losers = ", ".join(f"{k} {v}" for k, v in e["lost_by"].items()) or "—"
+        ends.add_row(f"{code}: {e['what']}", str(e["games"]), f"{e['share']:.1%}", losers)
+    con.print(ends)
+    draws = Table(title="Win rate by opening draw size")
+    for col in ("deck", "cards drawn", "games", "win rate", "95% interval"):
+        draws.add_column(col, justify="left" if col == "deck" else "right")
+    for d in decks:
+        for size, r in d["by_opening_draw"].items():
+            rate, interval = _pct(r["win_rate"], r["win_rate_95"])
+            draws.add_row(d["deck"], size, str(r["games"]), rate, interval)
+    con.print(draws)
+    for note in data["notes"]:
+        con.print(f"Note: {note}")
+    rate = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
+    con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({rate:,.0f}/s)")
+    if data.get("records"):
+        con.print(f"records: {data['records']}")

@@ -1,0 +1,393 @@
+"""Meio agents: a heuristic that aims at a balanced score, and a determinised
+Monte Carlo search. Pure: they read observations and return actions.
+
+Both follow :class:`cardbase.games.base.Agent`: ``act(observation, legal_actions)``.
+The random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
+from cardbase.games.meio.engine import (
+    _BIT,
+    _SPLIT,
+    _SUIT,
+    HEARTS,
+    SUIT_MASKS,
+    MeioObservation,
+    MeioRules,
+    MeioState,
+    Play,
+    Split,
+    _deck,
+    _tables,
+    indices_of,
+)
+
+# --- trick-taking estimates --------------------------------------------------
+
+PLAIN_EXPONENT = 4.0
+HEARTS_EXPONENT = 1.5
+
+
+@cache
+def card_weights(players: int, ace_high: bool) -> tuple[float, ...]:
+    """Per card index: a rough number of tricks the card wins, scaled so that the
+    whole deck sums to (deck size) / players, the tricks a hand of 13 expects."""
+    top = highest_rank_for(players)
+    ranks = [r for r in range(1, top + 1)]
+    order = sorted(ranks, key=lambda r: 14 if (r == 1 and ace_high) else r)
+    pos = {r: i for i, r in enumerate(order)}
+    raw = [0.0] * 52
+    deck, _ = _deck(players)
+    for c in deck:
+        rank = c % 13 + 1
+        x = (pos[rank] + 1) / top
+        raw[c] = x**HEARTS_EXPONENT if _SUIT[c] == HEARTS else x**PLAIN_EXPONENT
+    total = sum(raw)
+    scale = (len(deck) / players) / total
+    return tuple(w * scale for w in raw)
+
+
+def estimate(mask: int, weights: Sequence[float]) -> float:
+    """Estimated tricks the cards of ``mask`` win."""
+    return sum(weights[c] for c in indices_of(mask))
+
+
+def heuristic_splits(hand: int, weights: Sequence[float], limit: int | None = None) -> list[Split]:
+    """Splits of ``hand`` ordered best first: the two packs' estimated tricks as
+    equal as possible, then fewer sure tricks overall (easier to steer)."""
+    cards = indices_of(hand)
+    w = {c: weights[c] for c in cards}
+    total = sum(w.values())
+    scored = []
+    for chosen in combinations(cards, SECOND_HALF):
+        a = w[chosen[0]] + w[chosen[1]] + w[chosen[2]] + w[chosen[3]] + w[chosen[4]] + w[chosen[5]]
+        keep = total - a
+        scored.append((abs(keep - a) + 0.1 * total, chosen))
+    scored.sort(key=lambda t: t[0])
+    out = []
+    for _, chosen in scored[: limit or len(scored)]:
+        aside = 0
+        for c in chosen:
+            aside |= _BIT[c]
+        out.append(Split(hand ^ aside, aside))
+    return out
+
+
+def best_split(hand: int, weights: Sequence[float]) -> Split:
+    """The heuristic's split of ``hand``."""
+    cards = indices_of(hand)
+    w = [weights[c] for c in cards]
+    total = sum(w)
+    best = None
+    best_score = 1e9
+    for chosen in combinations(range(len(cards)), SECOND_HALF):
+        a = w[chosen[0]] + w[chosen[1]] + w[chosen[2]] + w[chosen[3]] + w[chosen[4]] + w[chosen[5]]
+        d = abs(total - 2 * a)
+        if d < best_score:
+            best_score = d
+            best = chosen
+    assert best is not None
+    aside = 0
+    for i in best:
+        aside |= _BIT[cards[i]]
+    return Split(hand ^ aside, aside)
+
+
+@cache
+def card_strengths(ace_high: bool) -> tuple[int, ...]:
+    """Per card index: its strength across suits (hearts, the trumps, above all)."""
+    keys = _tables(ace_high)[0]
+    return tuple(keys[_SUIT[c]][c] for c in range(52))
+
+
+def choose_play(
+    legal: Sequence[Play],
+    trick: Sequence[int],
+    keys: Sequence[Sequence[int]],
+    strengths: Sequence[int],
+    win_key: int,
+    want_win: bool,
+    last: bool,
+) -> Play:
+    """The heuristic's card: win a trick when it wants one, else duck.
+
+    Leading: its strongest card to win, its weakest to lose. Following: to win,
+    the cheapest winning card if it plays last, else the strongest; to lose,
+    the strongest card that does not win, else the weakest.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    key = strengths.__getitem__
+    if not trick:
+        return max(legal, key=key) if want_win else min(legal, key=key)
+    row = keys[_SUIT[trick[0]]]
+    if want_win:
+        beating = [c for c in legal if row[c] > win_key]
+        if beating:
+            return min(beating, key=key) if last else max(beating, key=key)
+        return min(legal, key=key)
+    losing = [c for c in legal if row[c] <= win_key]
+    if losing:
+        return max(losing, key=key)
+    return min(legal, key=key)
+
+
+def want_trick(half: int, horizontal: int, vertical: int, aside_estimate: float) -> bool:
+    """Whether the heuristic tries to win the current trick.
+
+    First half: up to the tricks its pack of 6 is expected to win. Second half:
+    until the vertical tricks catch up with the horizontal ones.
+    """
+    if half == 1:
+        return horizontal < round(aside_estimate)
+    return vertical < horizontal
+
+
+# --- agents ------------------------------------------------------------------
+
+
+class HeuristicAgent:
+    """Splits into two packs of equal estimated strength, then wins or ducks each
+    trick to keep horizontal and vertical tricks level."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: MeioRules, seat: int, seed: int | None = None):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self._weights = card_weights(rules.players, rules.ace_high)
+        self._keys = _tables(rules.ace_high)[0]
+        self._strengths = card_strengths(rules.ace_high)
+
+    def act(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> Any:
+        obs = observation
+        if obs.phase == "split":
+            return best_split(obs.hand, self._weights)
+        return _heuristic_play_from_obs(obs, legal_actions, self._weights, self._keys, self._strengths)
+
+
+def _heuristic_play_from_obs(
+    obs: MeioObservation,
+    legal: Sequence[Play],
+    weights: Sequence[float],
+    keys: Sequence[Sequence[int]],
+    strengths: Sequence[int],
+) -> Play:
+    me = obs.player
+    n = obs.rules.players
+    half = obs.half
+    win_key = -1
+    if obs.trick:
+        row = keys[_SUIT[obs.trick[0]]]
+        win_key = max(row[c] for c in obs.trick)
+    want = want_trick(half, obs.horizontal[me], obs.vertical[me], estimate(obs.aside, weights))
+    return choose_play(legal, obs.trick, keys, strengths, win_key, want, len(obs.trick) == n - 1)
+
+
+def _heuristic_play_fast(state: MeioState, weights: Sequence[float], strengths: Sequence[int]) -> Play:
+    """The heuristic's play read straight from a full state (search rollouts)."""
+    p = state.current_player
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]  # type: ignore[return-value]
+    half = 1 if state._tricks_done < FIRST_HALF else 2
+    aside_est = 0.0
+    if half == 1:
+        for c in indices_of(state._asides[p]):
+            aside_est += weights[c]
+    want = want_trick(half, state._horiz[p], state._vert[p], aside_est)
+    trick = state._trick
+    return choose_play(
+        legal,  # type: ignore[arg-type]
+        trick,
+        state._keys,
+        strengths,
+        state._win_key if trick else -1,
+        want,
+        len(trick) == state._n - 1,
+    )
+
+
+def rollout_round(state: MeioState, weights: Sequence[float]) -> None:
+    """Play the current round to its end with the heuristic for every seat."""
+    strengths = card_strengths(state.rules.ace_high)
+    while state.current_player >= 0:
+        if state._phase == _SPLIT:
+            state.apply_unchecked(best_split(state._hands[state.current_player], weights))
+        else:
+            state.apply_unchecked(_heuristic_play_fast(state, weights, strengths))
+
+
+# --- determinisation ---------------------------------------------------------
+
+
+def voids(obs: MeioObservation) -> list[int]:
+    """Per seat: the mask of suits it has shown it lacks in the pack it now plays from."""
+    n = obs.rules.players
+    out = [0] * n
+    first = 0 if obs.half == 1 else FIRST_HALF
+    tricks = [(ld, cards) for ld, cards, _ in obs.tricks[first:]]
+    if obs.trick and obs.phase == "play":
+        tricks.append((obs.leader, obs.trick))
+    for leader, cards in tricks:
+        led = _SUIT[cards[0]]
+        for i, c in enumerate(cards[1:], start=1):
+            if _SUIT[c] != led:
+                out[(leader + i) % n] |= SUIT_MASKS[led]
+    return out
+
+
+def sample_hidden(
+    obs: MeioObservation, rng: random.Random, weights: Sequence[float]
+) -> tuple[list[int], list[int], int]:
+    """Hands, packs set aside and leftover cards consistent with ``obs``: every
+    unseen card placed at random, respecting the sizes and the suits each
+    player has shown it lacks. Splits not yet seen are the heuristic's."""
+    n = obs.rules.players
+    me = obs.player
+    deck_idx = _deck(n)[0]
+    seen = obs.hand | obs.aside | obs.dealt | obs.played
+    unknown = [c for c in deck_idx if not _BIT[c] & seen]
+    leftover_size = len(deck_idx) - HAND_SIZE * n
+    if obs.phase == "split":
+        # Opponents hold 13 each; deal them, then split them as the heuristic would.
+        rng.shuffle(unknown)
+        hands, asides = [0] * n, [0] * n
+        pos = 0
+        for seat in range(n):
+            if seat == me:
+                hands[seat] = obs.hand
+                continue
+            m = 0
+            for c in unknown[pos : pos + HAND_SIZE]:
+                m |= _BIT[c]
+            pos += HAND_SIZE
+            if obs.split_done[seat]:
+                s = best_split(m, weights)
+                hands[seat], asides[seat] = s.keep, s.aside
+            else:
+                hands[seat] = m
+        leftover = 0
+        for c in unknown[pos:]:
+            leftover |= _BIT[c]
+        return hands, asides, leftover
+    void = voids(obs)
+    # Slots: (seat, is_hand) with capacity and forbidden suits; -1 = leftover.
+    slots: list[tuple[int, int, int]] = []  # (owner, capacity, forbidden mask)
+    for seat in range(n):
+        if seat == me:
+            continue
+        slots.append((seat, obs.hand_sizes[seat], void[seat]))
+        if obs.aside_sizes[seat]:
+            slots.append((seat + n, obs.aside_sizes[seat], 0))
+    slots.append((-1, leftover_size, 0))
+    for attempt in range(30):
+        rng.shuffle(unknown)
+        placed = _place(unknown, slots, rng, strict=attempt < 29)
+        if placed is not None:
+            break
+    assert placed is not None
+    hands, asides = [0] * n, [0] * n
+    hands[me], asides[me] = obs.hand, obs.aside
+    leftover = 0
+    for owner, mask in placed.items():
+        if owner == -1:
+            leftover = mask
+        elif owner >= n:
+            asides[owner - n] = mask
+        else:
+            hands[owner] = mask
+    return hands, asides, leftover
+
+
+def _place(
+    cards: list[int], slots: list[tuple[int, int, int]], rng: random.Random, strict: bool
+) -> dict[int, int] | None:
+    room = {owner: cap for owner, cap, _ in slots}
+    masks = {owner: 0 for owner, _, _ in slots}
+    # Most constrained cards first.
+    options = []
+    for c in cards:
+        ok = [owner for owner, _, forbid in slots if not (strict and _BIT[c] & forbid)]
+        options.append((len(ok), c, ok))
+    options.sort(key=lambda t: t[0])
+    for _, c, ok in options:
+        free = [o for o in ok if room[o] > 0]
+        if not free:
+            return None
+        total = sum(room[o] for o in free)
+        x = rng.random() * total
+        for o in free:
+            x -= room[o]
+            if x < 0:
+                break
+        room[o] -= 1
+        masks[o] |= _BIT[c]
+    return masks
+
+
+class SearchAgent:
+    """Determinised Monte Carlo: samples the hidden cards consistent with what it
+    has seen, plays each candidate out to the end of the round with the
+    heuristic for every seat, and picks the lowest mean score for itself.
+
+    ``samples``: determinisations per decision. ``split_candidates``: how many
+    of the heuristic's best splits are searched.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: MeioRules,
+        seat: int,
+        seed: int | None = None,
+        samples: int = 24,
+        split_candidates: int = 8,
+    ):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.split_candidates = split_candidates
+        self._weights = card_weights(rules.players, rules.ace_high)
+
+    def act(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> Any:
+        return self.evaluate(observation, legal_actions)[0][0]
+
+    def evaluate(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
+        """Candidates with their mean round score for this seat, best first."""
+        obs = observation
+        if obs.phase == "split":
+            candidates: list[Any] = heuristic_splits(obs.hand, self._weights, self.split_candidates)
+        else:
+            candidates = list(legal_actions)
+        if len(candidates) == 1:
+            return [(candidates[0], float("nan"))]
+        me = obs.player
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            hands, asides, leftover = sample_hidden(obs, self.rng, self._weights)
+            base = MeioState.from_parts(obs, hands, asides, leftover)
+            for i, action in enumerate(candidates):
+                s = base._copy_round()
+                s.history = []
+                s.apply_unchecked(action)
+                rollout_round(s, self._weights)
+                totals[i] += _round_score(s, me)
+        ranked = sorted(range(len(candidates)), key=lambda i: totals[i])
+        return [(candidates[i], totals[i] / self.samples) for i in ranked]
+
+
+def _round_score(state: MeioState, seat: int) -> int:
+    # A rollout always ends its round, whose score is the last one recorded.
+    return state._round_scores[-1][seat]

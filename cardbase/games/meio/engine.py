@@ -1,0 +1,1015 @@
+"""Meio's rules engine: deal, split, tricks, scoring, over three rounds.
+
+Implements the engine protocol of :mod:`cardbase.games.base`. Cards are held as
+52-bit masks (bit ``13 * suit + rank - 1``, suits in the order S, H, D, C) so
+that the fast path, :meth:`MeioState.apply_unchecked`, and
+:meth:`MeioState.legal_actions` are a few integer operations and table look-ups.
+
+Actions: :class:`Play` (``play 7H``), :class:`Split` (``split <7 kept> | <6 aside>``)
+and the chance action :class:`Deal` (``deal <13 cards> / <13 cards> / …``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from functools import cache
+from itertools import combinations
+from math import comb
+from typing import Any, ClassVar, Self
+
+from cardbase.games.base import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvalidAction,
+    InvalidRules,
+    Outcome,
+    Rules,
+    State,
+)
+from cardbase.games.meio.cards import (
+    FIRST_HALF,
+    HAND_SIZE,
+    PLAYER_COUNTS,
+    SECOND_HALF,
+    SUITS,
+    PlayingCard,
+    Suit,
+    deck_for,
+    highest_rank_for,
+)
+
+# --- cards as small ints -----------------------------------------------------
+
+CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(r, s) for s in SUITS for r in range(1, 14))
+"""Every card by index: ``CARDS[13 * suit_index + rank - 1]``."""
+INDEX: dict[PlayingCard, int] = {card: i for i, card in enumerate(CARDS)}
+HEARTS = SUITS.index(Suit.HEARTS)
+SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+_SUIT: tuple[int, ...] = tuple(c // 13 for c in range(52))
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_HEARTS_MASK = SUIT_MASKS[HEARTS]
+
+# Phases of a round.
+_DEAL, _SPLIT, _PLAY, _OVER = 0, 1, 2, 3
+PHASE_NAMES = ("deal", "split", "play", "over")
+
+
+def mask_of(cards: Iterable[PlayingCard]) -> int:
+    """The bit mask of ``cards``."""
+    m = 0
+    for card in cards:
+        m |= 1 << INDEX[card]
+    return m
+
+
+def indices_of(mask: int) -> list[int]:
+    """The card indices in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def cards_of(mask: int) -> tuple[PlayingCard, ...]:
+    """The cards in ``mask``, in index order (suit S, H, D, C; then rank)."""
+    return tuple(CARDS[i] for i in indices_of(mask))
+
+
+def _notation(mask: int) -> str:
+    return " ".join(CARDS[i].notation for i in indices_of(mask))
+
+
+def _pretty(cards: Iterable[int]) -> str:
+    return ", ".join(f"{CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for c in cards)
+
+
+# --- actions -----------------------------------------------------------------
+
+
+class Play(int):
+    """Play one card: ``play 7H``. An ``int`` (the card's index), interned, so
+    the fast path indexes tables with it directly."""
+
+    __slots__ = ()
+
+    def __new__(cls, card: PlayingCard | str | int) -> Play:
+        if isinstance(card, PlayingCard):
+            return PLAYS[INDEX[card]]
+        if isinstance(card, str):
+            return PLAYS[INDEX[PlayingCard.parse(card)]]
+        if not 0 <= int(card) < 52:
+            raise ValueError(f"card index must be 0 to 51, not {card}")
+        return PLAYS[int(card)]
+
+    def __getnewargs__(self) -> tuple[int]:  # type: ignore[override]
+        return (int(self),)
+
+    @property
+    def card(self) -> PlayingCard:
+        return CARDS[self]
+
+    def __str__(self) -> str:
+        return "play " + CARDS[self].notation
+
+    def __repr__(self) -> str:
+        return f"Play({CARDS[self].notation!r})"
+
+
+PLAYS: tuple[Play, ...] = tuple(int.__new__(Play, c) for c in range(52))
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Split a 13-card hand: ``split <7 cards kept> | <6 cards set aside>``."""
+
+    keep: int
+    aside: int
+
+    @classmethod
+    def of(cls, keep: Iterable[PlayingCard], aside: Iterable[PlayingCard]) -> Split:
+        return cls(mask_of(keep), mask_of(aside))
+
+    @property
+    def kept_cards(self) -> tuple[PlayingCard, ...]:
+        return cards_of(self.keep)
+
+    @property
+    def aside_cards(self) -> tuple[PlayingCard, ...]:
+        return cards_of(self.aside)
+
+    def __str__(self) -> str:
+        return f"split {_notation(self.keep)} | {_notation(self.aside)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The chance action that starts a round: each seat's 13 cards, seat 0 first.
+    The cards of the deck not dealt are the ones left aside face down."""
+
+    hands: tuple[int, ...]
+
+    @classmethod
+    def of(cls, hands: Iterable[Iterable[PlayingCard]]) -> Deal:
+        return cls(tuple(mask_of(h) for h in hands))
+
+    def __str__(self) -> str:
+        return "deal " + " / ".join(_notation(h) for h in self.hands)
+
+
+MeioAction = Play | Split | Deal
+
+
+def _parse_cards(text: str, what: str) -> int:
+    mask = 0
+    for token in text.replace(",", " ").split():
+        try:
+            card = PlayingCard.parse(token)
+        except ValueError as error:
+            raise InvalidAction(f"{what}: {error}") from None
+        bit = 1 << INDEX[card]
+        if mask & bit:
+            raise InvalidAction(f"{what}: {card} is written twice")
+        mask |= bit
+    return mask
+
+
+def parse_action(text: str) -> MeioAction:
+    """Parse ``play 7H`` (or just ``7H``), ``split … | …`` or ``deal … / … / …``."""
+    t = text.strip()
+    head, _, rest = t.partition(" ")
+    verb = head.lower()
+    if verb == "play":
+        cards = rest.split()
+        if len(cards) != 1:
+            raise InvalidAction(f"not an action: {text!r} (write: play 7H)")
+        try:
+            return Play(PlayingCard.parse(cards[0]))
+        except ValueError as error:
+            raise InvalidAction(f"play: {error}") from None
+    if verb == "split":
+        if rest.count("|") != 1:
+            raise InvalidAction(f"not an action: {text!r} (write: split <7 cards kept> | <6 cards set aside>)")
+        keep_text, aside_text = rest.split("|")
+        keep = _parse_cards(keep_text, "split")
+        aside = _parse_cards(aside_text, "split")
+        return Split(keep, aside)
+    if verb == "deal":
+        hands = tuple(_parse_cards(part, "deal") for part in rest.split("/"))
+        return Deal(hands)
+    if _is_card(t):
+        return Play(PlayingCard.parse(t))
+    return _bad(text)
+
+
+def _is_card(text: str) -> bool:
+    try:
+        PlayingCard.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _bad(text: str) -> Any:
+    raise InvalidAction(
+        f"not a Meio action: {text!r} (write: play 7H, split <7 kept> | <6 aside>, or deal <hand> / <hand> …)"
+    )
+
+
+_COMB = tuple(tuple(comb(n, k) for k in range(14)) for n in range(14))
+
+
+class SplitActions(Sequence[Split]):
+    """The legal splits of a 13-card hand, lazily: ``len`` is C(13, 6) = 1716 and
+    ``splits[i]`` builds only the i-th (aside sets in lexicographic order)."""
+
+    __slots__ = ("_cards", "_hand")
+
+    def __init__(self, hand: int):
+        self._hand = hand
+        self._cards = indices_of(hand)
+
+    def __len__(self) -> int:
+        return _COMB[len(self._cards)][SECOND_HALF]
+
+    def __getitem__(self, i: int) -> Split:  # type: ignore[override]
+        cards = self._cards
+        n, k = len(cards), SECOND_HALF
+        total = _COMB[n][k]
+        if i < 0:
+            i += total
+        if not 0 <= i < total:
+            raise IndexError(i)
+        aside = 0
+        j = 0
+        while k:
+            below = _COMB[n - j - 1][k - 1]
+            if i < below:
+                aside |= 1 << cards[j]
+                k -= 1
+            else:
+                i -= below
+            j += 1
+        return Split(self._hand ^ aside, aside)
+
+    def __iter__(self) -> Iterator[Split]:
+        for chosen in combinations(self._cards, SECOND_HALF):
+            aside = 0
+            for c in chosen:
+                aside |= 1 << c
+            yield Split(self._hand ^ aside, aside)
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Split)
+            and action.keep | action.aside == self._hand
+            and not action.keep & action.aside
+            and action.aside.bit_count() == SECOND_HALF
+        )
+
+
+# --- rules -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeioRules(Rules):
+    """Meio for 2–4 players, with the readings that the rulebook leaves open as options.
+
+    ``ace_high``: the ace ranks above the king (default) or below the two.
+    ``hearts_anytime``: hearts may be led at any time (default, the rulebook sets
+    no restriction); if false, not until a heart has been played in the round,
+    unless the leader holds only hearts. ``rounds``: 3 in the rulebook.
+    ``first_player``: the seat that starts round 1 ("a starting player of your choice").
+    """
+
+    game_id: ClassVar[str] = "meio"
+    title: ClassVar[str] = "Meio"
+
+    players: int = 4  # type: ignore[assignment]
+    ace_high: bool = True
+    hearts_anytime: bool = True
+    rounds: int = 3
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            want = bool if f.type in ("bool", bool) else int
+            if type(value) is not want:
+                raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {value!r}")
+        if self.players not in PLAYER_COUNTS:
+            raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
+        if self.rounds < 1:
+            raise InvalidRules(f"Meio needs at least 1 round, not {self.rounds}")
+        if not 0 <= self.first_player < self.players:
+            raise InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
+
+    @property
+    def deck(self) -> tuple[PlayingCard, ...]:
+        return deck_for(self.players)
+
+    @property
+    def deck_mask(self) -> int:
+        return _deck(self.players)[1]
+
+    def deck_label(self) -> str:
+        top = highest_rank_for(self.players)
+        return f"{self.players}-player deck (A–{ {7: '7', 10: '10', 13: 'K'}[top] })"
+
+    def strength(self, card: PlayingCard) -> int:
+        """How high ``card`` ranks within its suit: 2 … 13, ace 14 (ace high) or 1."""
+        return 14 if card.rank == 1 and self.ace_high else card.rank
+
+    def sort_key(self, index: int) -> tuple[int, int]:
+        """Display order: by suit, then by strength."""
+        return (_SUIT[index], self.strength(CARDS[index]))
+
+    def new_initial_state(self, seed: int | None = None) -> MeioState:
+        return MeioState(self, seed)
+
+    def parse_action(self, text: str) -> MeioAction:
+        return parse_action(text)
+
+    def to_options(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidRules(f"unknown Meio option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        return cls(**dict(options))
+
+
+@cache
+def _deck(players: int) -> tuple[tuple[int, ...], int]:
+    """The deck for ``players`` as card indices, and as a mask."""
+    idx = tuple(INDEX[c] for c in deck_for(players))
+    return idx, sum(_BIT[c] for c in idx)
+
+
+@cache
+def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[Play, ...], ...]]:
+    """Per rules: the trick keys ``keys[led][card]`` (higher wins; -1 cannot win) and
+    the plays of each 13-bit suit pattern ``suit_plays[suit][pattern]``."""
+    keys = []
+    for led in range(4):
+        row = []
+        for c in range(52):
+            rank = c % 13 + 1
+            strength = 14 if rank == 1 and ace_high else rank
+            suit = _SUIT[c]
+            row.append(100 + strength if suit == HEARTS else strength if suit == led else -1)
+        keys.append(tuple(row))
+    suit_plays = []
+    for s in range(4):
+        base = 13 * s
+        table = []
+        for pattern in range(1 << 13):
+            table.append(tuple(PLAYS[base + r] for r in range(13) if pattern >> r & 1))
+        suit_plays.append(tuple(table))
+    return tuple(keys), tuple(suit_plays)
+
+
+def round_score(horizontal: int, vertical: int) -> int:
+    """A player's score for a round: the difference between the tricks won in the
+    first half (horizontal) and in the second (vertical), whichever is higher."""
+    return abs(horizontal - vertical)
+
+
+# --- state -------------------------------------------------------------------
+
+
+class MeioState(State):
+    """A Meio game in progress. See :class:`cardbase.games.base.State` for the protocol."""
+
+    __slots__ = (
+        "_asides",
+        "_dealt",
+        "_hands",
+        "_horiz",
+        "_keys",
+        "_leader",
+        "_led",
+        "_leftover",
+        "_log",
+        "_n",
+        "_phase",
+        "_round",
+        "_round_scores",
+        "_split_done",
+        "_start",
+        "_suit_plays",
+        "_totals",
+        "_trick",
+        "_tricks_done",
+        "_vert",
+        "_win_key",
+        "_winner",
+        "current_player",
+        "history",
+        "rng",
+        "rules",
+        "seed",
+    )
+
+    rules: MeioRules
+
+    def __init__(self, rules: MeioRules, seed: int | None = None):
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history = []
+        n = rules.players
+        self._n = n
+        self._keys, self._suit_plays = _tables(rules.ace_high)
+        self._round = 0
+        self._start = rules.first_player
+        self._round_scores: list[tuple[int, ...]] = []
+        self._totals = [0] * n
+        self._reset_round()
+        self._phase = _DEAL
+        self.current_player = CHANCE
+
+    def _reset_round(self) -> None:
+        n = self._n
+        self._hands = [0] * n
+        self._asides = [0] * n
+        self._dealt = [0] * n
+        self._leftover = 0
+        self._horiz = [0] * n
+        self._vert = [0] * n
+        self._log: list[tuple[int, tuple[int, ...], int]] = []
+        self._trick: list[int] = []
+        self._leader = self._start
+        self._led = -1
+        self._win_key = -1
+        self._winner = -1
+        self._tricks_done = 0
+        self._split_done = 0
+
+    # -- queries --
+
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def phase(self) -> str:
+        """``deal``, ``split``, ``play`` or ``over``."""
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def round(self) -> int:
+        """The round being played, from 0 (equals ``rules.rounds`` once over)."""
+        return self._round
+
+    @property
+    def starting_player(self) -> int:
+        """The seat that starts the current round."""
+        return self._start
+
+    @property
+    def half(self) -> int:
+        """1 while the 7-card packs are played (tricks horizontal), 2 after (vertical)."""
+        return 1 if self._tricks_done < FIRST_HALF else 2
+
+    def hand(self, seat: int) -> tuple[PlayingCard, ...]:
+        return cards_of(self._hands[seat])
+
+    def aside(self, seat: int) -> tuple[PlayingCard, ...]:
+        return cards_of(self._asides[seat])
+
+    def leftover(self) -> tuple[PlayingCard, ...]:
+        return cards_of(self._leftover)
+
+    def trick(self) -> tuple[tuple[int, PlayingCard], ...]:
+        """The trick on the table: (seat, card) in play order."""
+        return tuple(((self._leader + i) % self._n, CARDS[c]) for i, c in enumerate(self._trick))
+
+    def tricks(self) -> tuple[tuple[int, tuple[PlayingCard, ...], int], ...]:
+        """The tricks completed this round: (leader, cards in play order, winner)."""
+        return tuple((ld, tuple(CARDS[c] for c in cs), w) for ld, cs, w in self._log)
+
+    def tricks_won(self) -> tuple[tuple[int, int], ...]:
+        """Per seat: (horizontal, vertical) tricks won this round."""
+        return tuple(zip(self._horiz, self._vert, strict=True))
+
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self._round_scores)
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(self._totals)
+
+    # -- protocol --
+
+    def legal_actions(self) -> Sequence[MeioAction]:
+        p = self.current_player
+        if p < 0:
+            return ()
+        hand = self._hands[p]
+        if self._phase == _PLAY:
+            sp = self._suit_plays
+            if self._trick:
+                led = self._led
+                m = hand & SUIT_MASKS[led]
+                if m:
+                    return sp[led][m >> (13 * led)]
+            elif not self.rules.hearts_anytime and hand & ~_HEARTS_MASK and not self._hearts_broken():
+                hand &= ~_HEARTS_MASK
+            return (
+                sp[0][hand & 0x1FFF] + sp[1][(hand >> 13) & 0x1FFF] + sp[2][(hand >> 26) & 0x1FFF] + sp[3][hand >> 39]
+            )
+        return SplitActions(hand)
+
+    def _hearts_broken(self) -> bool:
+        played = 0
+        for _, cards, _ in self._log:
+            for c in cards:
+                played |= _BIT[c]
+        for c in self._trick:
+            played |= _BIT[c]
+        return bool(played & _HEARTS_MASK)
+
+    def apply_unchecked(self, action: Any) -> None:
+        self.history.append(action)
+        if self._phase != _PLAY:
+            if self._phase == _SPLIT:
+                self._apply_split(action)
+            else:
+                self._apply_deal(action)
+            return
+        p = self.current_player
+        self._hands[p] ^= _BIT[action]
+        trick = self._trick
+        if trick:
+            k = self._keys[self._led][action]
+            if k > self._win_key:
+                self._win_key = k
+                self._winner = p
+            trick.append(action)
+            if len(trick) == self._n:
+                self._finish_trick()
+                return
+        else:
+            led = _SUIT[action]
+            self._led = led
+            self._win_key = self._keys[led][action]
+            self._winner = p
+            self._leader = p
+            trick.append(action)
+        p += 1
+        self.current_player = 0 if p == self._n else p
+
+    def _finish_trick(self) -> None:
+        w = self._winner
+        self._log.append((self._leader, tuple(self._trick), w))
+        self._trick = []
+        t = self._tricks_done + 1
+        self._tricks_done = t
+        if t <= FIRST_HALF:
+            self._horiz[w] += 1
+            if t == FIRST_HALF:
+                self._hands = self._asides
+                self._asides = [0] * self._n
+        else:
+            self._vert[w] += 1
+            if t == HAND_SIZE:
+                self._end_round()
+                return
+        self._leader = w
+        self.current_player = w
+
+    def _end_round(self) -> None:
+        scores = tuple(round_score(h, v) for h, v in zip(self._horiz, self._vert, strict=True))
+        self._round_scores.append(scores)
+        for i, s in enumerate(scores):
+            self._totals[i] += s
+        self._round += 1
+        if self._round >= self.rules.rounds:
+            self._phase = _OVER
+            self.current_player = TERMINAL
+        else:
+            self._start = (self._start + 1) % self._n
+            self._phase = _DEAL
+            self.current_player = CHANCE
+
+    def _apply_deal(self, deal: Deal) -> None:
+        self._reset_round()
+        self._hands = list(deal.hands)
+        self._dealt = list(deal.hands)
+        dealt = 0
+        for h in deal.hands:
+            dealt |= h
+        self._leftover = self.rules.deck_mask & ~dealt
+        self._phase = _SPLIT
+        self.current_player = self._start
+
+    def _apply_split(self, split: Split) -> None:
+        p = self.current_player
+        self._hands[p] = split.keep
+        self._asides[p] = split.aside
+        self._split_done += 1
+        if self._split_done == self._n:
+            self._phase = _PLAY
+            self._leader = self._start
+            self.current_player = self._start
+        else:
+            self.current_player = (p + 1) % self._n
+
+    def sample_chance(self) -> Deal:
+        if self.current_player != CHANCE:
+            raise IllegalAction("no cards are to be dealt now", "not-chance")
+        deck = list(_deck(self._n)[0])
+        self.rng.shuffle(deck)
+        hands = []
+        for seat in range(self._n):
+            m = 0
+            for c in deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]:
+                m |= _BIT[c]
+            hands.append(m)
+        return Deal(tuple(hands))
+
+    def check(self, action: Any) -> None:
+        p = self.current_player
+        seat = f"P{p + 1}"
+        if p == TERMINAL:
+            raise IllegalAction("the game is over", "game-over")
+        if not isinstance(action, Play | Split | Deal):
+            raise IllegalAction(f"{action!r} is not a Meio action", "not-an-action", p)
+        if p == CHANCE:
+            if not isinstance(action, Deal):
+                raise IllegalAction(
+                    f"the cards must be dealt first (deal <hand> / <hand> …), not {action}",
+                    "deal-first",
+                )
+            self._check_deal(action)
+            return
+        if self._phase == _SPLIT:
+            if not isinstance(action, Split):
+                raise IllegalAction(
+                    f"{seat} must first split their hand: keep 7 cards and set 6 aside (split <7 kept> | <6 aside>)",
+                    "split-first",
+                    p,
+                )
+            self._check_split(action, p)
+            return
+        if isinstance(action, Split):
+            raise IllegalAction(
+                f"the split is made before the first trick; {seat} must play a card",
+                "split-over",
+                p,
+            )
+        if isinstance(action, Deal):
+            raise IllegalAction("cards are dealt only at the start of a round", "deal-at-round-start", p)
+        self._check_play(action, p)
+
+    def _check_deal(self, deal: Deal) -> None:
+        n = self._n
+        if len(deal.hands) != n:
+            raise IllegalAction(
+                f"a deal gives 13 cards to each of the {n} players, not {len(deal.hands)} hands",
+                "deal-13-each",
+            )
+        deck = self.rules.deck_mask
+        seen = 0
+        for seat, h in enumerate(deal.hands):
+            outside = h & ~deck
+            if outside:
+                raise IllegalAction(
+                    f"{_pretty(indices_of(outside))} not in the {self.rules.deck_label()}",
+                    "deck-for-players",
+                )
+            if h.bit_count() != HAND_SIZE:
+                raise IllegalAction(
+                    f"a deal gives 13 cards to each player: P{seat + 1} has {h.bit_count()}",
+                    "deal-13-each",
+                )
+            twice = h & seen
+            if twice:
+                raise IllegalAction(
+                    f"{_pretty(indices_of(twice))} dealt twice (again to P{seat + 1})",
+                    "deal-once",
+                )
+            seen |= h
+
+    def _check_split(self, split: Split, p: int) -> None:
+        hand = self._hands[p]
+        both = split.keep & split.aside
+        if both:
+            raise IllegalAction(f"{_pretty(indices_of(both))} both kept and set aside", "split-7-6", p)
+        extra = (split.keep | split.aside) & ~hand
+        if extra:
+            raise IllegalAction(f"you do not hold {_pretty(indices_of(extra))}", "hold-card", p)
+        missing = hand & ~(split.keep | split.aside)
+        if missing:
+            raise IllegalAction(
+                f"every card is kept or set aside: {_pretty(indices_of(missing))} missing",
+                "split-7-6",
+                p,
+            )
+        k, a = split.keep.bit_count(), split.aside.bit_count()
+        if (k, a) != (FIRST_HALF, SECOND_HALF):
+            raise IllegalAction(f"keep 7 cards and set 6 aside, not {k} and {a}", "split-7-6", p)
+
+    def _check_play(self, action: Play, p: int) -> None:
+        c = int(action)
+        bit = _BIT[c]
+        hand = self._hands[p]
+        name = _pretty([c])
+        if not bit & self.rules.deck_mask:
+            raise IllegalAction(f"{name} is not in the {self.rules.deck_label()}", "deck", p)
+        if not bit & hand:
+            if bit & self._asides[p]:
+                raise IllegalAction(
+                    f"{name} is in your pack of 6 set aside; you pick it up after the 7th trick",
+                    "play-7-first",
+                    p,
+                )
+            raise IllegalAction(f"you do not hold {name}", "hold-card", p)
+        if self._trick:
+            led = self._led
+            same = hand & SUIT_MASKS[led]
+            if same and _SUIT[c] != led:
+                symbol = SUITS[led].symbol
+                raise IllegalAction(
+                    f"must follow {symbol}: you hold {_pretty(indices_of(same))}",
+                    "follow-suit",
+                    p,
+                )
+        elif (
+            not self.rules.hearts_anytime and _SUIT[c] == HEARTS and hand & ~_HEARTS_MASK and not self._hearts_broken()
+        ):
+            raise IllegalAction(
+                "hearts may not be led until a heart has been played this round (option hearts_anytime=false)",
+                "hearts-broken",
+                p,
+            )
+
+    def outcome(self) -> Outcome | None:
+        if self.current_player != TERMINAL:
+            return None
+        best = min(self._totals)
+        winners = tuple(i for i, t in enumerate(self._totals) if t == best)
+        reason = (
+            f"lowest total after {self.rules.rounds} rounds"
+            if len(winners) == 1
+            else f"tie for the lowest total after {self.rules.rounds} rounds: shared victory"
+        )
+        return Outcome(
+            winners=winners,
+            scores=tuple(self._totals),
+            reason=reason,
+            lower_is_better=True,
+            round_scores=tuple(self._round_scores),
+        )
+
+    def clone(self) -> MeioState:
+        new = self._copy_round()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.history = list(self.history)
+        return new
+
+    def _copy_round(self) -> MeioState:
+        """A copy sharing the RNG and the history list (for search rollouts)."""
+        new = object.__new__(MeioState)
+        for name in MeioState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._hands = list(self._hands)
+        new._asides = list(self._asides)
+        new._dealt = list(self._dealt)
+        new._horiz = list(self._horiz)
+        new._vert = list(self._vert)
+        new._log = list(self._log)
+        new._trick = list(self._trick)
+        new._round_scores = list(self._round_scores)
+        new._totals = list(self._totals)
+        return new
+
+    def observation(self, player: int) -> MeioObservation:
+        if not 0 <= player < self._n:
+            raise ValueError(f"no seat {player} in a {self._n}-player game")
+        n = self._n
+        return MeioObservation(
+            rules=self.rules,
+            player=player,
+            current_player=self.current_player,
+            phase=PHASE_NAMES[self._phase],
+            round=self._round,
+            start=self._start,
+            hand=self._hands[player],
+            aside=self._asides[player],
+            dealt=self._dealt[player],
+            split_done=tuple(
+                self._phase == _PLAY or (self._phase == _SPLIT and (i - self._start) % n < self._split_done)
+                for i in range(n)
+            ),
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            aside_sizes=tuple(a.bit_count() for a in self._asides),
+            leader=self._leader,
+            trick=tuple(self._trick),
+            tricks=tuple(self._log),
+            horizontal=tuple(self._horiz),
+            vertical=tuple(self._vert),
+            round_scores=tuple(self._round_scores),
+            totals=tuple(self._totals),
+        )
+
+    def _has_split(self, seat: int) -> bool:
+        if self._phase == _PLAY:
+            return True
+        done = (seat - self._start) % self._n < self._split_done
+        return self._phase == _SPLIT and done
+
+    def parse_action(self, text: str) -> MeioAction:
+        """Like :func:`parse_action`, and in the split, ``split`` or ``aside``
+        followed by just the 6 cards to set aside (the rest of the hand is kept)."""
+        t = text.strip()
+        head, _, rest = t.partition(" ")
+        if head.lower() in ("split", "aside") and "|" not in rest and self.current_player >= 0:
+            aside = _parse_cards(rest, head.lower())
+            return Split(self._hands[self.current_player] & ~aside, aside)
+        return parse_action(text)
+
+    def action_text(self, action: Any, viewer: int | None = None) -> str:
+        p = self.current_player
+        if isinstance(action, Split) and viewer is not None and viewer != p:
+            return "splits their hand"
+        if isinstance(action, Deal) and viewer is not None:
+            return f"round {self._round + 1}: the cards are dealt"
+        return str(action)
+
+    def __repr__(self) -> str:
+        return (
+            f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {self.current_player}>"
+        )
+
+    # -- reconstruction (for search agents that sample hidden cards) --
+
+    @classmethod
+    def from_parts(
+        cls,
+        obs: MeioObservation,
+        hands: Sequence[int],
+        asides: Sequence[int],
+        leftover: int,
+    ) -> MeioState:
+        """The state that ``obs`` shows, with every hidden card placed as given.
+
+        Only the current round is rebuilt (rounds before it are in ``totals``);
+        the RNG is fresh. For determinised search, not for records.
+        """
+        state = cls(obs.rules, 0)
+        state._round = obs.round
+        state._start = obs.start
+        state._round_scores = list(obs.round_scores)
+        state._totals = list(obs.totals)
+        state._phase = PHASE_NAMES.index(obs.phase)
+        state.current_player = obs.current_player
+        state._hands = list(hands)
+        state._asides = list(asides)
+        state._leftover = leftover
+        state._dealt = [0] * state._n
+        state._dealt[obs.player] = obs.dealt
+        state._horiz = list(obs.horizontal)
+        state._vert = list(obs.vertical)
+        state._log = list(obs.tricks)
+        state._trick = list(obs.trick)
+        state._leader = obs.leader
+        state._tricks_done = len(obs.tricks)
+        state._split_done = sum(obs.split_done)
+        if obs.trick:
+            led = _SUIT[obs.trick[0]]
+            state._led = led
+            keys = state._keys[led]
+            best = -2
+            for i, c in enumerate(obs.trick):
+                if keys[c] > best:
+                    best = keys[c]
+                    state._winner = (obs.leader + i) % state._n
+            state._win_key = best
+        return state
+
+
+# --- observation ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MeioObservation:
+    """What one player sees: their own cards, the table, the tricks and the scores.
+
+    Card sets are masks (see :func:`cards_of`); other players' hands, packs set
+    aside and the leftover cards are not here, only their sizes.
+    """
+
+    rules: MeioRules
+    player: int
+    current_player: int
+    phase: str
+    round: int
+    start: int
+    hand: int
+    aside: int
+    dealt: int
+    split_done: tuple[bool, ...]
+    hand_sizes: tuple[int, ...]
+    aside_sizes: tuple[int, ...]
+    leader: int
+    trick: tuple[int, ...]
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    horizontal: tuple[int, ...]
+    vertical: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+
+    @property
+    def hand_cards(self) -> tuple[PlayingCard, ...]:
+        return cards_of(self.hand)
+
+    @property
+    def aside_cards(self) -> tuple[PlayingCard, ...]:
+        return cards_of(self.aside)
+
+    @property
+    def half(self) -> int:
+        return 1 if len(self.tricks) < FIRST_HALF else 2
+
+    @property
+    def played(self) -> int:
+        """Mask of the cards played so far this round, the trick on the table included."""
+        m = 0
+        for _, cards, _ in self.tricks:
+            for c in cards:
+                m |= _BIT[c]
+        for c in self.trick:
+            m |= _BIT[c]
+        return m
+
+    def describe(self) -> str:
+        rules = self.rules
+        n = rules.players
+        me = self.player
+
+        def show(mask: int) -> str:
+            idx = sorted(indices_of(mask), key=rules.sort_key)
+            return " ".join(f"{CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for c in idx) or "—"
+
+        def seat(i: int) -> str:
+            return f"P{i + 1}" + (" (you)" if i == me else "")
+
+        lines = []
+        if self.phase == "over":
+            lines.append(f"Meio · game over after {rules.rounds} rounds")
+        else:
+            half = (
+                ""
+                if self.phase != "play"
+                else (" · first half (tricks horizontal)" if self.half == 1 else " · second half (tricks vertical)")
+            )
+            started = f"{seat(self.start)} started"
+            lines.append(f"Meio · round {self.round + 1} of {rules.rounds} · {started}{half}")
+        scores = "  ".join(
+            f"{seat(i)}: {self.totals[i]}"
+            + (f" ({' + '.join(str(r[i]) for r in self.round_scores)})" if self.round_scores else "")
+            for i in range(n)
+        )
+        lines.append(f"Scores: {scores}")
+        if self.phase in ("play", "split"):
+            won = "  ".join(f"{seat(i)}: {self.horizontal[i]} / {self.vertical[i]}" for i in range(n))
+            lines.append(f"Tricks won (horizontal / vertical): {won}")
+        if self.tricks:
+            ld, cards, w = self.tricks[-1]
+            shown = ", ".join(
+                f"{seat((ld + i) % n)} {CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for i, c in enumerate(cards)
+            )
+            lines.append(f"Last trick ({len(self.tricks)} of 13): {shown} → won by {seat(w)}")
+        if self.phase == "play":
+            if self.trick:
+                shown = ", ".join(
+                    f"{seat((self.leader + i) % n)} {CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}"
+                    for i, c in enumerate(self.trick)
+                )
+                lines.append(f"On the table: {shown}")
+            else:
+                lines.append(f"On the table: nothing yet; {seat(self.leader)} leads")
+        lines.append(f"Your hand: {show(self.hand)}")
+        if self.aside:
+            lines.append(f"Set aside for the second half: {show(self.aside)}")
+        if 0 <= self.current_player < n and self.phase != "over":
+            if self.current_player == me:
+                what = (
+                    "split: keep 7, set 6 aside (type: split <6 cards to set aside>)"
+                    if self.phase == "split"
+                    else "play a card (type e.g. 7H)"
+                )
+                lines.append(f"Your turn: {what}")
+            else:
+                lines.append(f"Waiting for {seat(self.current_player)}")
+        return "\n".join(lines)

@@ -1,0 +1,301 @@
+"""Game records: (rules, seed, actions) as JSON Lines, and their replay.
+
+A record file holds one or more games. Each game is a header line followed by
+one line per action, optionally closed by the outcome::
+
+    {"record": "cardbase.game", "version": 1, "game": "meio", "rules": {"players": 3, …},
+     "seed": 42, "agents": ["search", "heuristic", "random"]}
+    {"player": "chance", "action": "deal 2S 5S … / … / …"}
+    {"player": "P1", "action": "split 2S … | …"}
+    {"player": "P1", "action": "play 7H"}
+    …
+    {"outcome": {"winners": [1], "scores": [4, 2, 5], …}}
+
+An action line may also be a bare JSON string (``"play 7H"``), which is handy when
+typing up a game played at a real table; such a record has ``"seed": null`` and
+gives every deal as a ``deal`` action. With a seed, deals may be left out (they
+come from the seed) or written out (they are then checked against the seed).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import InvalidRecord, UnreadableInput
+from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
+from cardbase.sim.registry import game
+
+RECORD_TAG = "cardbase.game"
+RECORD_VERSION = 1
+
+
+def seat_label(seat: int) -> str:
+    """``P1`` … for seat 0 …; ``chance`` for a chance action."""
+    return "chance" if seat == CHANCE else f"P{seat + 1}"
+
+
+@dataclass
+class ActionLine:
+    """One recorded action: its text, who the record says took it, its line."""
+
+    text: str
+    player: str | None
+    line: int
+
+
+@dataclass
+class GameRecord:
+    """A game as read from a record file."""
+
+    game: str
+    rules: dict[str, Any]
+    seed: int | None
+    actions: list[ActionLine] = field(default_factory=list)
+    agents: list[str] | None = None
+    outcome: dict[str, Any] | None = None
+    line: int = 1
+    source: str = "<record>"
+
+
+def header(rules: Rules, seed: int | None, agents: Sequence[str] | None = None, **extra: Any) -> str:
+    """The header line of a game."""
+    data: dict[str, Any] = {
+        "record": RECORD_TAG,
+        "version": RECORD_VERSION,
+        "game": rules.game_id,
+        "rules": rules.to_options(),
+        "seed": seed,
+    }
+    if agents is not None:
+        data["agents"] = list(agents)
+    data.update(extra)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def record_lines(
+    rules: Rules,
+    seed: int | None,
+    history: Sequence[Any],
+    agents: Sequence[str] | None = None,
+    **extra: Any,
+) -> list[str]:
+    """The JSON Lines of a game: its header, each action with its player, and the
+    outcome if the game is over. The seats are found by replaying ``history``."""
+    state = rules.new_initial_state(seed)
+    lines = [header(rules, seed, agents, **extra)]
+    for action in history:
+        lines.append(
+            json.dumps(
+                {"player": seat_label(state.current_player), "action": str(action)},
+                ensure_ascii=False,
+            )
+        )
+        state.apply_unchecked(action)
+    outcome = state.outcome()
+    if outcome is not None:
+        lines.append(json.dumps({"outcome": outcome.to_dict()}))
+    return lines
+
+
+def write_records(path: Path, games: Iterable[Sequence[str]]) -> None:
+    """Write the lines of ``games`` to ``path``."""
+    with path.open("w", encoding="utf-8") as f:
+        for lines in games:
+            for line in lines:
+                f.write(line + "\n")
+
+
+def read_records(path: Path) -> list[GameRecord]:
+    """Every game in a record file; a file that cannot be read or parsed is an
+    :class:`UnreadableInput` naming the line."""
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UnreadableInput(f"cannot read record {source}: {error}") from None
+    return parse_records(text, source)
+
+
+def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
+    """Parse the JSON Lines of a record (see the module docstring)."""
+    records: list[GameRecord] = []
+    current: GameRecord | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise UnreadableInput(f"{source} line {number}: not JSON: {error.msg}") from None
+        if isinstance(data, dict) and "record" in data:
+            current = _header(data, source, number)
+            records.append(current)
+            continue
+        if current is None:
+            raise UnreadableInput(
+                f"{source} line {number}: a record starts with a header line "
+                f'({{"record": "{RECORD_TAG}", "game": …, "rules": …, "seed": …}})'
+            )
+        if isinstance(data, str):
+            current.actions.append(ActionLine(data, None, number))
+        elif isinstance(data, dict) and "action" in data:
+            player = data.get("player")
+            if not isinstance(data["action"], str) or not (player is None or isinstance(player, str)):
+                raise UnreadableInput(
+                    f'{source} line {number}: "action" must be a string and "player" "P1", "P2", … or "chance"'
+                )
+            current.actions.append(ActionLine(data["action"], player, number))
+        elif isinstance(data, dict) and "outcome" in data:
+            if not isinstance(data["outcome"], dict):
+                raise UnreadableInput(f'{source} line {number}: "outcome" must be an object')
+            current.outcome = data["outcome"]
+        else:
+            raise UnreadableInput(
+                f'{source} line {number}: expected an action ("play 7H" or '
+                '{"player": "P1", "action": "play 7H"}), an outcome or a header'
+            )
+    if not records:
+        raise UnreadableInput(f"{source}: no game in this record")
+    return records
+
+
+def _header(data: dict[str, Any], source: str, number: int) -> GameRecord:
+    where = f"{source} line {number}"
+    if data.get("record") != RECORD_TAG:
+        raise UnreadableInput(f'{where}: not a cardbase game record ("record": "{RECORD_TAG}")')
+    version = data.get("version", RECORD_VERSION)
+    if version != RECORD_VERSION:
+        raise UnreadableInput(f"{where}: record version {version!r}; this cardbase reads 1")
+    game_id = data.get("game")
+    rules = data.get("rules", {})
+    seed = data.get("seed")
+    if not isinstance(game_id, str):
+        raise UnreadableInput(f'{where}: "game" must name the game, e.g. "meio"')
+    if not isinstance(rules, dict):
+        raise UnreadableInput(f'{where}: "rules" must be an object of options')
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise UnreadableInput(f'{where}: "seed" must be an integer or null')
+    agents = data.get("agents")
+    return GameRecord(game=game_id, rules=rules, seed=seed, agents=agents, line=number, source=source)
+
+
+@dataclass
+class ReplayResult:
+    """A record replayed: the final state and what it says."""
+
+    record: GameRecord
+    state: State
+    actions: int
+    finished: bool
+    outcome: Outcome | None
+    moves: list[tuple[int, str, str]] = field(default_factory=list)
+    """(action number, player, action text), when asked for."""
+
+
+def replay(record: GameRecord, keep_moves: bool = False) -> ReplayResult:
+    """Replay ``record`` through the rules, checking every action.
+
+    The first action the rules refuse raises :class:`InvalidRecord` with its line,
+    its number (1-based, deals included), its player and the rule's reason. A
+    record that ends before the game does is not an error: ``finished`` is false.
+    """
+    entry = game(record.game)
+    rules = entry.make_rules(record.rules)
+    state = rules.new_initial_state(record.seed)
+    source = record.source
+    moves: list[tuple[int, str, str]] = []
+    number = 0
+    pending = list(record.actions)
+    pos = 0
+
+    def fail(message: str, line: ActionLine | None, who: str | None) -> InvalidRecord:
+        at = f"action {number}" + (f" ({who})" if who else "")
+        return InvalidRecord(source, f"{at}: {message}", line.line if line else None, number, who)
+
+    while True:
+        line = pending[pos] if pos < len(pending) else None
+        if state.current_player == CHANCE:
+            sampled = state.sample_chance() if record.seed is not None else None
+            action, given = _chance_line(state, line, sampled is None)
+            number += 1
+            if given is not None:
+                pos += 1
+                if isinstance(action, str):
+                    raise fail(action, given, "chance")
+                if sampled is not None and action != sampled:
+                    raise fail(f"this deal is not the one seed {record.seed} gives", given, "chance")
+            elif sampled is not None:
+                action = sampled
+            elif line is None:
+                break  # the record stops here: unfinished
+            else:
+                raise fail(
+                    "the cards must be dealt here and the record has no seed: give the deal (deal <hand> / <hand> …)",
+                    line,
+                    "chance",
+                )
+            if keep_moves:
+                moves.append((number, "chance", str(action)))
+            state.apply_unchecked(action)
+            continue
+        if line is None:
+            break
+        pos += 1
+        number += 1
+        if state.is_terminal:
+            raise fail("the game is already over", line, None)
+        who = seat_label(state.current_player)
+        if line.player is not None and line.player != who:
+            raise fail(f"it is {who}'s turn, not {line.player}'s", line, who)
+        try:
+            action = state.parse_action(line.text)
+            text = str(action)
+            state.apply(action)
+        except GameError as error:
+            raise fail(f"{line.text}: {error}", line, who) from None
+        if keep_moves:
+            moves.append((number, who, text))
+    outcome = state.outcome()
+    if record.outcome is not None:
+        _check_outcome(record, outcome)
+    return ReplayResult(record, state, number, outcome is not None, outcome, moves)
+
+
+def _chance_line(state: State, line: ActionLine | None, required: bool) -> tuple[Any, ActionLine | None]:
+    """At a chance node: the chance action ``line`` gives, or the reason it is
+    wrong (a ``str``), with the line; ``(None, None)`` if ``line`` is no chance
+    action and need not be (a bare line that does not parse as one, with a seed)."""
+    if line is None or line.player not in (None, "chance"):
+        return None, None
+    try:
+        action = state.parse_action(line.text)
+        state.check(action)
+    except GameError as error:
+        if line.player == "chance":
+            return f"{line.text}: {error}", line
+        if required:
+            return f"{line.text}: {error} (the record has no seed, so it gives every deal)", line
+        return None, None
+    return action, line
+
+
+def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
+    if outcome is None:
+        raise InvalidRecord(record.source, "the record gives an outcome but the game is not over")
+    got = outcome.to_dict()
+    for key in ("winners", "scores"):
+        if key in record.outcome and list(record.outcome[key]) != got[key]:
+            raise InvalidRecord(
+                record.source,
+                f"the recorded {key} {record.outcome[key]} differ from the replay's {got[key]}",
+            )
+
+
+def iter_games(path: Path) -> Iterator[ReplayResult]:
+    """Replay every game of a record file in turn."""
+    for record in read_records(path):
+        yield replay(record)

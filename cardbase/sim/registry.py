@@ -1,0 +1,102 @@
+"""Which games the simulator knows: game id → rules class and agents.
+
+Entries name their classes as ``"module:Class"`` and import them on first use, so
+that listing the games costs nothing. A new game adds one entry here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from cardbase.errors import UsageError
+from cardbase.games.base import Agent, InvalidRules, Rules
+
+
+def _load(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(import_module(module), name)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game the simulator can run."""
+
+    game_id: str
+    title: str
+    rules: str
+    agents: dict[str, str] = field(default_factory=dict)
+
+    def rules_class(self) -> type[Rules]:
+        return _load(self.rules)
+
+    def make_rules(self, options: dict[str, Any]) -> Rules:
+        """Rules from options; a bad option is a :class:`UsageError`."""
+        try:
+            return self.rules_class().from_options(options)
+        except InvalidRules as error:
+            raise UsageError(str(error)) from None
+
+    def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
+        """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
+        (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""
+        base, _, params = name.partition(":")
+        if base not in self.agents:
+            known = ", ".join(self.agents)
+            raise UsageError(f"unknown {self.title} agent {base!r} (known: {known})")
+        kwargs: dict[str, Any] = {}
+        for part in filter(None, params.split(";")):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise UsageError(f"agent {name!r}: options are written key=value, separated by ';'")
+            value = value.strip()
+            kwargs[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+        try:
+            agent = _load(self.agents[base])(rules, seat, seed, **kwargs)
+        except (TypeError, ValueError) as error:
+            if not kwargs:
+                raise
+            raise UsageError(f"agent {name!r}: {error}") from None
+        if kwargs:
+            agent.name = name
+        return agent
+
+
+GAMES: dict[str, GameEntry] = {
+    "meio": GameEntry(
+        game_id="meio",
+        title="Meio",
+        rules="cardbase.games.meio.engine:MeioRules",
+        agents={
+            "random": "cardbase.sim.agents:RandomAgent",
+            "heuristic": "cardbase.games.meio.agents:HeuristicAgent",
+            "search": "cardbase.games.meio.agents:SearchAgent",
+        },
+    ),
+    "mea": GameEntry(
+        game_id="mea",
+        title="Méa",
+        rules="cardbase.games.mea.engine:MeaRules",
+        agents={
+            "random": "cardbase.sim.agents:RandomAgent",
+            "heuristic": "cardbase.games.mea.agents:HeuristicAgent",
+            "search": "cardbase.games.mea.agents:SearchAgent",
+        },
+    ),
+}
+
+
+def game(game_id: str) -> GameEntry:
+    """The entry for ``game_id``; an unknown id is a :class:`UsageError`."""
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UsageError(f"no simulator for game {game_id!r} (known: {', '.join(GAMES)})") from None
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from ``parts``, the same on every machine and process."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1

@@ -1,0 +1,227 @@
+"""Batch simulation: many seeded games between agents, over processes.
+
+Game ``i`` of a batch with seed ``S`` is played from ``derive_seed(S, i)`` and its
+agents from ``derive_seed(S, i, seat)``: a game's result depends only on
+(rules, agents, S, i), so a batch gives the same results whatever the number of
+processes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardbase.games.base import CHANCE, Rules
+from cardbase.sim.registry import derive_seed, game
+from cardbase.sim.stats import mean_interval, wilson_interval
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One simulated game."""
+
+    index: int
+    seed: int
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    decisions: int
+    record: tuple[str, ...] = ()
+    reason: str = ""
+    facts: tuple[tuple[str, Any], ...] = ()
+    """Game-specific facts for reports (``state.facts()``, when the game's state has it)."""
+
+
+def play_game(
+    game_id: str,
+    rules: Rules,
+    agent_names: Sequence[str],
+    seed: int,
+    index: int,
+    keep_record: bool = False,
+) -> GameResult:
+    """Play game ``index`` of a batch seeded ``seed`` to its end (checked moves)."""
+    entry = game(game_id)
+    game_seed = derive_seed(seed, index)
+    agents = [
+        entry.make_agent(name, rules, seat, derive_seed(seed, index, seat)) for seat, name in enumerate(agent_names)
+    ]
+    state = rules.new_initial_state(game_seed)
+    decisions = 0
+    while True:
+        p = state.current_player
+        if p >= 0:
+            action = agents[p].act(state.observation(p), state.legal_actions())
+            state.apply(action)
+            decisions += 1
+        elif p == CHANCE:
+            state.apply_unchecked(state.sample_chance())
+        else:
+            break
+    outcome = state.outcome()
+    assert outcome is not None
+    record: tuple[str, ...] = ()
+    if keep_record:
+        from cardbase.sim.records import record_lines
+
+        record = tuple(record_lines(rules, game_seed, state.history, agent_names, batch_seed=seed, index=index))
+    facts = getattr(state, "facts", None)
+    return GameResult(
+        index,
+        game_seed,
+        outcome.scores,
+        outcome.winners,
+        decisions,
+        record,
+        outcome.reason,
+        tuple(facts().items()) if callable(facts) else (),
+    )
+
+
+def _play_chunk(args: tuple[str, dict[str, Any], tuple[str, ...], int, int, int, bool]) -> list[GameResult]:
+    game_id, options, agent_names, seed, start, stop, keep = args
+    rules = game(game_id).make_rules(options)
+    return [play_game(game_id, rules, agent_names, seed, i, keep) for i in range(start, stop)]
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """One seat's results over a batch, with 95% intervals."""
+
+    seat: int
+    agent: str
+    mean_score: float
+    score_low: float
+    score_high: float
+    wins: int
+    win_rate: float
+    win_low: float
+    win_high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": f"P{self.seat + 1}",
+            "agent": self.agent,
+            "mean_score": self.mean_score,
+            "mean_score_95": [self.score_low, self.score_high],
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_95": [self.win_low, self.win_high],
+        }
+
+
+@dataclass
+class BatchResult:
+    """A finished batch."""
+
+    game_id: str
+    rules: Rules
+    agents: tuple[str, ...]
+    seed: int
+    games: int
+    jobs: int
+    results: list[GameResult] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        return sum(r.decisions for r in self.results)
+
+    @property
+    def shared(self) -> int:
+        """Games won by more than one seat (a tie for the best score)."""
+        return sum(1 for r in self.results if len(r.winners) > 1)
+
+    def seats(self) -> list[SeatSummary]:
+        """Per seat: mean score (mean ± 1.96·s/√n) and win rate (Wilson); a
+        shared victory counts as a win for each seat sharing it."""
+        out = []
+        n = len(self.results)
+        for seat, name in enumerate(self.agents):
+            mean, lo, hi = mean_interval([r.scores[seat] for r in self.results])
+            wins = sum(1 for r in self.results if seat in r.winners)
+            rate, wlo, whi = wilson_interval(wins, n)
+            out.append(SeatSummary(seat, name, mean, lo, hi, wins, rate, wlo, whi))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game_id,
+            "rules": self.rules.to_options(),
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "games": self.games,
+            "jobs": self.jobs,
+            "decisions": self.decisions,
+            "shared_victories": self.shared,
+            "elapsed_seconds": round(self.elapsed, 3),
+            "seats": [s.to_dict() for s in self.seats()],
+        }
+
+
+def run_batch(
+    game_id: str,
+    rules: Rules,
+    agent_names: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+    on_records: Callable[[Sequence[str]], None] | None = None,
+) -> BatchResult:
+    """Play ``games`` games; ``jobs`` > 1 spreads them over processes.
+
+    ``on_progress(k)`` is told each time ``k`` more games have finished;
+    ``on_records(lines)`` receives each game's record, in game order.
+    """
+    entry = game(game_id)
+    names = tuple(agent_names)
+    for seat, name in enumerate(names):  # fail early on a bad name
+        entry.make_agent(name, rules, seat, 0)
+    keep = keep_records or on_records is not None
+    batch = BatchResult(game_id, rules, names, seed, games, jobs)
+    start = time.perf_counter()
+    results: dict[int, GameResult] = {}
+    next_out = 0
+
+    def collect(chunk: list[GameResult]) -> None:
+        nonlocal next_out
+        for r in chunk:
+            results[r.index] = r
+        if on_records is not None:
+            while next_out in results:
+                on_records(results[next_out].record)
+                if not keep_records:
+                    results[next_out] = _strip(results[next_out])
+                next_out += 1
+        if on_progress is not None:
+            on_progress(len(chunk))
+
+    options = rules.to_options()
+    if jobs <= 1 or games <= 1:
+        step = max(1, min(25, games // 100 or 1))
+        for lo in range(0, games, step):
+            collect(_play_chunk((game_id, options, names, seed, lo, min(games, lo + step), keep)))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        step = max(1, min(50, games // (jobs * 8) or 1))
+        chunks = [(game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step)]
+        # Fork before any progress display starts its thread.
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = [pool.submit(_play_chunk, c) for c in chunks]
+            for future in as_completed(futures):
+                collect(future.result())
+    batch.results = [results[i] for i in range(games)]
+    batch.elapsed = time.perf_counter() - start
+    return batch
+
+
+def _strip(result: GameResult) -> GameResult:
+    return GameResult(
+        result.index, result.seed, result.scores, result.winners, result.decisions, (), result.reason, result.facts
+    )

@@ -1,0 +1,373 @@
+"""One scenario per rule of the Meio rulebook (docs/rules/meio.md maps each sentence here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidRules
+from cardbase.games.meio.cards import PlayingCard
+from cardbase.games.meio.engine import (
+    CARDS,
+    Deal,
+    MeioRules,
+    Play,
+    Split,
+    cards_of,
+    mask_of,
+    round_score,
+)
+from tests.meio.conftest import ASIDE_2P, ASIDE_4P, KEEP_2P, KEEP_4P, cards, dealt, play, table
+
+# Three players, deck A–10. Leftover: 10C.
+KEEP_3P = ["AS 10S 9S 2H 2D 3D 2C", "8S AH 10H 4D 5D 3C 4C", "7S 6S 3H 6D 7D 5C 6C"]
+ASIDE_3P = ["2S 3S 4H 5H AD 8D", "4S 5S 6H 7H 9D 10D", "8H 9H AC 7C 8C 9C"]
+
+
+def first_legal_until(state, tricks_done: int) -> None:
+    while len(state.tricks()) < tricks_done or state.trick():
+        state.apply(state.legal_actions()[0])
+
+
+# --- Components and game preparation ------------------------------------------
+
+
+def test_four_players_use_the_whole_deck_without_jokers():
+    assert len(MeioRules(players=4).deck) == 52
+    assert set(MeioRules(players=4).deck) == set(CARDS)
+
+
+@pytest.mark.parametrize(("players", "size", "top"), [(2, 28, 7), (3, 40, 10), (4, 52, 13)])
+def test_deck_for_each_player_count(players, size, top):
+    deck = MeioRules(players=players).deck
+    assert len(deck) == size
+    assert max(c.rank for c in deck) == top
+    assert {c.rank for c in deck} == set(range(1, top + 1))
+
+
+@pytest.mark.parametrize("players", [1, 5, 0])
+def test_only_two_to_four_players(players):
+    with pytest.raises(InvalidRules, match="2, 3 or 4 players"):
+        MeioRules(players=players)
+
+
+@pytest.mark.parametrize(("players", "leftover"), [(2, 2), (3, 1), (4, 0)])
+def test_thirteen_cards_each_and_the_rest_left_aside(players, leftover):
+    state = MeioRules(players=players).new_initial_state(11)
+    assert state.current_player == CHANCE
+    deal = state.sample_chance()
+    state.apply(deal)
+    assert [len(state.hand(s)) for s in range(players)] == [13] * players
+    assert len(state.leftover()) == leftover
+    everything = [c for s in range(players) for c in state.hand(s)] + list(state.leftover())
+    assert sorted(everything) == sorted(MeioRules(players=players).deck)
+
+
+def test_leftover_cards_are_face_down():
+    state = dealt(2, [k + " " + a for k, a in zip(KEEP_2P, ASIDE_2P, strict=True)])
+    assert state.leftover() == tuple(cards("AH 3H"))
+    for seat in (0, 1):
+        obs = state.observation(seat)
+        assert not (obs.hand | obs.aside | obs.dealt | obs.played) & mask_of(cards("AH 3H"))
+        assert "A♥" not in obs.describe()
+
+
+def test_a_deal_must_give_thirteen_cards_of_the_deck_to_each_player():
+    state = MeioRules(players=2).new_initial_state(0)
+    with pytest.raises(IllegalAction, match="P2 has 12") as e:
+        state.apply(Deal.of([cards(KEEP_2P[0] + " " + ASIDE_2P[0]), cards(KEEP_2P[1] + " 5C 6C 4D 5D 7D")]))
+    assert e.value.rule == "deal-13-each"
+    with pytest.raises(IllegalAction, match="not in the 2-player deck") as e:
+        state.apply(Deal.of([cards("8S 2S 3S 4H 5H 6D 7C 5S 6S 7S AD 2D 3D"), cards(KEEP_2P[1] + " " + ASIDE_2P[1])]))
+    assert e.value.rule == "deck-for-players"
+    with pytest.raises(IllegalAction, match="dealt twice") as e:
+        state.apply(Deal.of([cards(KEEP_2P[0] + " " + ASIDE_2P[0]), cards("AS 6H 7H AC 2C 3C 4C 5C 6C 4D 5D 7D 2H")]))
+    assert e.value.rule == "deal-once"
+    with pytest.raises(IllegalAction, match="dealt first"):
+        state.apply(Play("AS"))
+
+
+@pytest.mark.parametrize("first", [0, 1, 2])
+def test_a_starting_player_of_your_choice(first):
+    state = MeioRules(players=3, first_player=first).new_initial_state(3)
+    state.resolve_chance()
+    assert state.starting_player == first
+    assert state.current_player == first
+    with pytest.raises(InvalidRules, match="first_player"):
+        MeioRules(players=3, first_player=3)
+
+
+# --- Phase 1: the split ------------------------------------------------------------
+
+
+def test_split_keeps_seven_and_sets_six_aside():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    assert state.phase == "play"
+    for seat in (0, 1):
+        assert sorted(state.hand(seat)) == sorted(cards(KEEP_2P[seat]))
+        assert sorted(state.aside(seat)) == sorted(cards(ASIDE_2P[seat]))
+
+
+def test_a_split_other_than_seven_and_six_is_refused():
+    state = dealt(2, [k + " " + a for k, a in zip(KEEP_2P, ASIDE_2P, strict=True)])
+    with pytest.raises(IllegalAction, match="keep 7 cards and set 6 aside, not 8 and 5") as e:
+        state.apply(Split.of(cards(KEEP_2P[0] + " 5S"), cards("6S 7S AD 2D 3D")))
+    assert e.value.rule == "split-7-6"
+    with pytest.raises(IllegalAction, match="you do not hold 4♠"):
+        state.apply(Split.of(cards("4S 2S 3S 4H 5H 6D 7C"), cards("5S 6S 7S AD 2D 3D")))
+    with pytest.raises(IllegalAction, match="missing"):
+        state.apply(Split.of(cards("2S 3S 4H 5H 6D 7C"), cards("5S 6S 7S AD 2D 3D")))
+    with pytest.raises(IllegalAction, match="both kept and set aside"):
+        state.apply(Split.of(cards(KEEP_2P[0]), cards("AS 5S 6S 7S AD 2D 3D")))
+
+
+def test_every_player_splits_before_the_first_trick():
+    state = dealt(2, [k + " " + a for k, a in zip(KEEP_2P, ASIDE_2P, strict=True)])
+    with pytest.raises(IllegalAction, match="must first split") as e:
+        state.apply(Play("AS"))
+    assert e.value.rule == "split-first"
+    state.apply(Split.of(cards(KEEP_2P[0]), cards(ASIDE_2P[0])))
+    assert state.current_player == 1 and state.phase == "split"
+    state.apply(Split.of(cards(KEEP_2P[1]), cards(ASIDE_2P[1])))
+    assert state.phase == "play" and state.current_player == 0
+    with pytest.raises(IllegalAction, match="split is made before the first trick"):
+        state.apply(Split.of(cards(KEEP_2P[0]), cards(ASIDE_2P[0])))
+
+
+def test_the_pack_of_six_is_not_played_in_the_first_half():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    with pytest.raises(IllegalAction, match="pack of 6 set aside") as e:
+        state.apply(Play("5S"))
+    assert e.value.rule == "play-7-first"
+
+
+def test_others_cannot_see_a_players_split():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    obs = state.observation(0)
+    other = mask_of(cards(KEEP_2P[1] + " " + ASIDE_2P[1]))
+    assert not (obs.hand | obs.aside | obs.dealt | obs.played) & other
+    assert obs.hand_sizes == (7, 7) and obs.aside_sizes == (6, 6)
+
+
+# --- Phase 2: the tricks -------------------------------------------------------------
+
+
+def test_the_first_player_may_play_any_card_of_their_hand():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards(KEEP_2P[0]))
+
+
+def test_others_must_follow_the_led_suit():
+    state = table(3, KEEP_3P, ASIDE_3P)
+    play(state, "2C")
+    assert [str(a) for a in state.legal_actions()] == ["play 3C", "play 4C"]
+    with pytest.raises(IllegalAction) as e:
+        state.apply(Play("AH"))
+    assert str(e.value) == "must follow ♣: you hold 3♣, 4♣"
+    assert e.value.rule == "follow-suit" and e.value.player == 1
+    assert isinstance(e.value, ValueError)
+
+
+def test_without_the_led_suit_any_card_may_be_played():
+    state = table(3, KEEP_3P, ASIDE_3P)
+    play(state, "2C", "3C", "5C")  # P3 wins and leads
+    play(state, "6C")
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards("AS 10S 9S 2H 2D 3D"))
+
+
+def test_a_heart_beats_the_led_suit():
+    state = table(3, KEEP_3P, ASIDE_3P)
+    play(state, "2C", "3C", "5C")
+    assert state.tricks()[-1][2] == 2  # highest club
+    play(state, "6C", "2H", "4C")  # P1 void in clubs trumps with the lowest heart
+    assert state.tricks()[-1][2] == 0
+
+
+def test_the_highest_heart_wins():
+    state = table(3, KEEP_3P, ASIDE_3P)
+    play(state, "2C", "3C", "5C", "6C", "2H", "4C")  # P1 won
+    play(state, "2D", "4D", "6D")  # P3 won
+    play(state, "7D", "3D", "5D")  # P3 won
+    play(state, "3H", "9S", "AH")  # hearts led: P2's ace beats P3's three
+    assert state.tricks()[-1][2] == 1
+
+
+def test_otherwise_the_highest_card_of_the_led_suit_wins():
+    state = table(4, KEEP_4P, ASIDE_4P)
+    play(state, "2C", "3C", "4C", "5C")
+    assert state.tricks()[-1][2] == 3
+    play(state, "8D", "2D", "4D", "6D")  # a higher off-suit card cannot win: nobody trumps
+    assert state.tricks()[-1][2] == 3
+
+
+@pytest.mark.parametrize(("ace_high", "winner"), [(True, 0), (False, 1)])
+def test_ace_high_or_low(ace_high, winner):
+    state = table(2, KEEP_2P, ASIDE_2P, ace_high=ace_high)
+    play(state, "AS", "4S")
+    assert state.tricks()[-1][2] == winner
+
+
+def test_the_winner_leads_the_next_trick():
+    state = table(3, KEEP_3P, ASIDE_3P)
+    play(state, "2C", "3C", "5C")
+    assert state.current_player == 2
+    with pytest.raises(IllegalAction, match="you do not hold A♠"):
+        state.apply(Play("AS"))  # P1's card, but it is P3's turn
+    play(state, "6C", "2H", "4C")
+    assert state.current_player == 0
+
+
+def test_first_half_tricks_are_horizontal_then_the_six_are_picked_up():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    first_legal_until(state, 6)
+    assert state.half == 1
+    first_legal_until(state, 7)
+    assert sum(h for h, _ in state.tricks_won()) == 7
+    assert all(v == 0 for _, v in state.tricks_won())
+    assert state.half == 2
+    for seat in (0, 1):
+        assert sorted(state.hand(seat)) == sorted(cards(ASIDE_2P[seat]))
+        assert state.aside(seat) == ()
+    assert state.current_player == state.tricks()[-1][2]
+
+
+def test_second_half_tricks_are_vertical():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    first_legal_until(state, 7)
+    before = state.tricks_won()
+    first_legal_until(state, 12)
+    after = state.tricks_won()
+    assert [h for h, _ in after] == [h for h, _ in before]
+    assert sum(v for _, v in after) == 5
+
+
+@pytest.mark.parametrize("anytime", [True, False])
+def test_leading_hearts(anytime):
+    state = table(2, KEEP_2P, ASIDE_2P, hearts_anytime=anytime)
+    hearts = [a for a in state.legal_actions() if a.card.suit.value == "H"]
+    if anytime:
+        assert hearts
+        play(state, "4H")
+        return
+    assert not hearts
+    with pytest.raises(IllegalAction, match="hearts may not be led") as e:
+        play(state, "4H")
+    assert e.value.rule == "hearts-broken"
+    play(state, "6D", "6H")  # P2 has no diamond: plays a heart; hearts are broken
+    assert state.current_player == 1
+    play(state, "7H")
+    assert any(a.card.suit.value == "H" for a in state.legal_actions())
+
+
+def test_a_hand_of_only_hearts_may_lead_hearts():
+    keep = ["2H 3H 4H 5H 6H 7H AS", "AH 2S 3S 4S 5S 6S 7S"]
+    aside = ["AD 2D 3D 4D 5D 6D", "7D AC 2C 3C 4C 5C"]
+    state = table(2, keep, aside, hearts_anytime=False)
+    play(state, "AS", "7S")  # P1 wins with the ace and now holds only hearts
+    assert state.current_player == 0
+    assert all(a.card.suit.value == "H" for a in state.legal_actions())
+    play(state, "2H")
+
+
+# --- Scoring -----------------------------------------------------------------
+
+
+def test_score_is_the_difference_whichever_is_higher():
+    assert round_score(2, 1) == 1  # the rulebook's example
+    assert round_score(1, 2) == 1
+    assert round_score(3, 3) == 0
+    assert round_score(0, 4) == 4
+
+
+def test_round_scores_add_up_and_the_lowest_total_wins():
+    state = MeioRules(players=3).new_initial_state(5)
+    starts = []
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.resolve_chance()
+            starts.append(state.starting_player)
+            continue
+        state.apply(state.legal_actions()[0])
+    outcome = state.outcome()
+    assert outcome is not None and len(outcome.round_scores) == 3
+    totals = [sum(r[s] for r in outcome.round_scores) for s in range(3)]
+    assert list(outcome.scores) == totals
+    assert outcome.winners == tuple(s for s in range(3) if totals[s] == min(totals))
+    assert outcome.lower_is_better
+    assert starts == [0, 1, 2]  # next round: the player to the left starts
+    assert state.current_player == TERMINAL
+
+
+def test_starting_player_moves_left_each_round_and_wraps():
+    state = MeioRules(players=2, rounds=3, first_player=1).new_initial_state(2)
+    starts = []
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.resolve_chance()
+            starts.append(state.starting_player)
+            assert state.current_player == starts[-1]
+        else:
+            state.apply(state.legal_actions()[-1])
+    assert starts == [1, 0, 1]
+
+
+def test_each_round_deals_the_whole_deck_again():
+    back_in_play = 0
+    for seed in range(10):
+        rules = MeioRules(players=3)
+        state = rules.new_initial_state(seed)
+        previous_leftover = None
+        while not state.is_terminal:
+            if state.is_chance_node:
+                state.resolve_chance()
+                hands = [c for s in range(3) for c in state.hand(s)]
+                assert sorted(hands + list(state.leftover())) == sorted(rules.deck)
+                if previous_leftover and previous_leftover[0] in hands:
+                    back_in_play += 1  # last round's face-down card is dealt again
+                previous_leftover = state.leftover()
+            else:
+                state.apply(state.legal_actions()[0])
+    assert back_in_play > 0
+
+
+def test_a_tie_is_a_shared_victory():
+    for seed in range(200):
+        state = MeioRules(players=4).new_initial_state(seed)
+        while not state.is_terminal:
+            if state.is_chance_node:
+                state.resolve_chance()
+            else:
+                state.apply(state.legal_actions()[0])
+        outcome = state.outcome()
+        if outcome.shared:
+            break
+    else:
+        pytest.fail("no tie in 200 games")
+    best = min(outcome.scores)
+    assert outcome.winners == tuple(i for i, s in enumerate(outcome.scores) if s == best)
+    assert "shared victory" in outcome.reason
+
+
+def test_nothing_is_legal_once_the_game_is_over():
+    state = MeioRules(players=2, rounds=1).new_initial_state(1)
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.resolve_chance()
+        else:
+            state.apply(state.legal_actions()[0])
+    assert state.legal_actions() == ()
+    with pytest.raises(IllegalAction, match="game is over"):
+        state.apply(Play("AS"))
+
+
+def test_a_card_not_held_is_refused():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    with pytest.raises(IllegalAction, match="you do not hold 4♠"):
+        state.apply(Play("4S"))
+    with pytest.raises(IllegalAction, match="not in the 2-player deck"):
+        state.apply(Play("KS"))
+
+
+def test_cards_of_and_mask_of_round_trip():
+    hand = cards("AS 10H 2D KC")
+    assert cards_of(mask_of(hand)) == tuple(sorted(hand, key=lambda c: CARDS.index(c)))
+    assert PlayingCard.parse("10H") in cards_of(mask_of(hand))

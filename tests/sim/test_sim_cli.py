@@ -1,0 +1,228 @@
+"""``cardbase sim meio``, ``cardbase play meio`` and ``cardbase replay`` through Typer's runner."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app
+from cardbase.games.meio.engine import MeioRules, Play, Split
+from cardbase.sim.registry import GAMES, derive_seed
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_sim_meio_json_is_the_same_whatever_the_jobs():
+    args = [
+        "sim",
+        "meio",
+        "--players",
+        "3",
+        "--agents",
+        "heuristic,random,random",
+        "--games",
+        "30",
+        "--seed",
+        "4",
+        "--json",
+    ]
+    one = run(*args)
+    two = run(*args, "--jobs", "2")
+    assert one.exit_code == 0, one.output
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert a["seats"] == b["seats"]
+    assert a["games"] == 30 and [s["agent"] for s in a["seats"]] == ["heuristic", "random", "random"]
+    for seat in a["seats"]:
+        lo, hi = seat["mean_score_95"]
+        assert lo <= seat["mean_score"] <= hi
+
+
+def test_sim_meio_prints_a_table_with_intervals():
+    result = run("sim", "meio", "--players", "2", "--agents", "heuristic,random", "--games", "20")
+    assert result.exit_code == 0, result.output
+    for text in ("mean score", "95% interval", "win rate", "heuristic", "random", "Wilson"):
+        assert text in result.stdout
+
+
+def test_sim_meio_bad_options_exit_2_with_one_message():
+    result = run("sim", "meio", "--players", "3", "--agents", "random,random", "--games", "2")
+    assert result.exit_code == 2
+    assert "one agent per seat (3 players)" in result.stderr
+    assert "Traceback" not in result.output
+    result = run("sim", "meio", "--players", "2", "--agents", "random,genius", "--games", "2")
+    assert result.exit_code == 2 and "unknown Meio agent 'genius'" in result.stderr
+    result = run("sim", "meio", "--players", "5", "--games", "2")
+    assert result.exit_code == 2 and "2, 3 or 4 players" in result.stderr
+
+
+def test_records_from_sim_replay_and_a_tampered_one_exits_1(tmp_path):
+    result = run(
+        "sim", "meio", "--players", "2", "--agents", "random,heuristic", "--games", "3", "--records", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    (path,) = tmp_path.glob("*.jsonl")
+    ok = run("replay", str(path), "--json")
+    assert ok.exit_code == 0, ok.output
+    games = json.loads(ok.stdout)
+    assert len(games) == 3 and all(g["finished"] for g in games)
+    lines = path.read_text().splitlines()
+    # Make the first P2 play in the first game a card P2 cannot have: P1's first card.
+    first_p1 = next(i for i, line in enumerate(lines) if '"P1", "action": "play' in line)
+    first_p2 = next(i for i, line in enumerate(lines) if '"P2", "action": "play' in line)
+    p1_card = json.loads(lines[first_p1])["action"]
+    lines[first_p2] = json.dumps({"player": "P2", "action": p1_card})
+    path.write_text("\n".join(lines) + "\n")
+    bad = run("replay", str(path))
+    assert bad.exit_code == 1
+    assert f"line {first_p2 + 1}: action {first_p2} (P2)" in bad.stderr
+    assert "you do not hold" in bad.stderr
+    assert "Traceback" not in bad.output
+
+
+def test_replay_unreadable_file_exits_2(tmp_path):
+    result = run("replay", str(tmp_path / "missing.jsonl"))
+    assert result.exit_code == 2 and "cannot read record" in result.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+    result = run("replay", str(bad))
+    assert result.exit_code == 2 and "line 1: not JSON" in result.stderr
+
+
+def test_replay_lists_moves(tmp_path):
+    run("sim", "meio", "--players", "2", "--agents", "random,random", "--games", "1", "--records", str(tmp_path))
+    (path,) = tmp_path.glob("*.jsonl")
+    result = run("replay", str(path), "--moves")
+    assert result.exit_code == 0
+    assert "chance" in result.stdout and "P1" in result.stdout and "play " in result.stdout
+
+
+def scripted_game(players: int, seat: int, vs: str, seed: int, pick):
+    """Play the game the CLI will play, choosing the human's moves with ``pick``;
+    returns the lines to type. Agents are built exactly as ``play`` builds them."""
+    entry = GAMES["meio"]
+    rules = MeioRules(players=players)
+    human = seat - 1
+    agents = {s: entry.make_agent(vs, rules, s, derive_seed(seed, "play", s)) for s in range(players) if s != human}
+    state = rules.new_initial_state(seed)
+    typed = []
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        if p == human:
+            text, stop = pick(state)
+            typed.extend(text)
+            if stop:
+                return typed
+            state.apply(state.parse_action(text[-1]))
+        else:
+            state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+    return typed
+
+
+def test_play_meio_refuses_a_revoke_with_the_reason_and_gives_a_hint(tmp_path):
+    for seed in range(50):
+        seen = {}
+
+        def pick(state, seen=seen):
+            if state.phase == "split":
+                split: Split = state.legal_actions()[0]
+                return ["split " + " ".join(c.notation for c in split.aside_cards)], False
+            trick = state.trick()
+            me = state.current_player
+            if trick:
+                led = trick[0][1].suit
+                hand = state.hand(me)
+                off = [c for c in hand if c.suit != led]
+                if off and any(c.suit == led for c in hand):
+                    seen["card"] = off[0]
+                    seen["follow"] = [c for c in hand if c.suit == led]
+                    return [off[0].notation, "hint", "quit"], True
+            return [str(state.legal_actions()[0])], False
+
+        typed = scripted_game(3, 2, "heuristic", seed, pick)
+        if "card" in seen:
+            break
+    record = tmp_path / "game.jsonl"
+    result = run(
+        "play",
+        "meio",
+        "--players",
+        "3",
+        "--seat",
+        "2",
+        "--vs",
+        "heuristic",
+        "--seed",
+        str(seed),
+        "--record",
+        str(record),
+        input="\n".join(typed) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    symbol = seen["follow"][0].suit.symbol
+    assert f"refused: must follow {symbol}: you hold" in out
+    assert "hint: play " in out
+    assert "Your hand:" in out and "Tricks won (horizontal / vertical)" in out and "Scores:" in out
+    assert "Game left unfinished" in out
+    replayed = run("replay", str(record), "--json")
+    assert replayed.exit_code == 0 and json.loads(replayed.stdout)[0]["finished"] is False
+
+
+def test_play_meio_a_whole_game_then_replay(tmp_path):
+    typed = scripted_game(2, 1, "heuristic", 12, lambda s: ([str(s.legal_actions()[0])], False))
+    record = tmp_path / "whole.jsonl"
+    result = run(
+        "play",
+        "meio",
+        "--players",
+        "2",
+        "--vs",
+        "heuristic",
+        "--seed",
+        "12",
+        "--record",
+        str(record),
+        input="\n".join(typed) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.stdout and "refused" not in result.stdout
+    replayed = run("replay", str(record), "--json")
+    assert replayed.exit_code == 0
+    (game,) = json.loads(replayed.stdout)
+    assert game["finished"] and game["actions"] == 3 * (1 + 2 + 26)
+
+
+def test_play_meio_rejects_nonsense_and_lists_legal_moves():
+    result = run(
+        "play", "meio", "--players", "2", "--seed", "1", "--no-record", "--vs", "random", input="banana\nlegal\nhelp\n"
+    )
+    assert result.exit_code == 0
+    assert "not understood" in result.stdout
+    assert "1716 legal moves" in result.stdout
+    assert "hint" in result.stdout
+
+
+def test_play_meio_bad_seat_exits_2():
+    result = run("play", "meio", "--players", "2", "--seat", "3", "--no-record", input="")
+    assert result.exit_code == 2 and "--seat must be 1 to 2" in result.stderr
+
+
+def test_play_action_text_hides_other_splits():
+    rules = MeioRules(players=2)
+    state = rules.new_initial_state(0)
+    state.resolve_chance()
+    split = state.legal_actions()[0]
+    assert state.action_text(split, viewer=1) == "splits their hand"
+    assert state.action_text(split, viewer=0) == str(split)
+    state.apply(split)
+    state.apply(state.legal_actions()[0])
+    play = state.legal_actions()[0]
+    assert isinstance(play, Play) and state.action_text(play, viewer=1) == str(play)
