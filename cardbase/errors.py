@@ -51,12 +51,13 @@ class InvalidData(CardbaseError, ValueError):
 
     exit_code = 1
 
-    def __init__(self, source: str, problems: list[str]):
+    def __init__(self, source: str, problems: list[str], *, writes: bool = True):
         self.source = source
         self.problems = problems
         shown = "\n".join(f"  {p}" for p in problems[:200])
         more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
-        super().__init__(f"{source}: {len(problems)} problem(s), nothing was written:\n{shown}{more}")
+        written = ", nothing was written" if writes else ""
+        super().__init__(f"{source}: {len(problems)} problem(s){written}:\n{shown}{more}")
 
 
 class DatabaseError(CardbaseError):

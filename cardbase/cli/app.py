@@ -7,7 +7,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, deck, play, replay, schema, sim
+from cardbase.cli import cards, catalog, deck, draws, play, render, replay, schema, sim
+from cardbase.cli import print as print_cmd
 
 
 class _Root(TyperGroup):
@@ -39,6 +40,9 @@ app.add_typer(schema.app, name="schema")
 app.add_typer(sim.app, name="sim")
 app.add_typer(play.app, name="play")
 app.command("replay")(replay.replay)
+app.add_typer(render.app, name="render")
+app.add_typer(print_cmd.app, name="print")
+app.command("draws")(draws.draws)
 
 
 def main() -> None:

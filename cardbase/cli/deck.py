@@ -30,7 +30,7 @@ def _print_problems(report: Any) -> None:
         typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
 
 
-def _resolved_without_errors(db: str | None, file: Path, game: str | None) -> Any:
+def _resolved_without_errors(db: str | None, file: Path, game: str | None, writes: bool = False) -> Any:
     """The deck file resolved against the catalog; any error in it is ``InvalidData`` (exit 1)."""
     from cardbase.db.queries import check_game
     from cardbase.decks.service import resolve_file
@@ -39,7 +39,7 @@ def _resolved_without_errors(db: str | None, file: Path, game: str | None) -> An
     resolved = resolve_file(open_db(db), file, check_game(game))
     errors = [str(p) for p in resolved.problems if p.severity == "error"]
     if errors or not resolved.game:
-        raise InvalidData(str(file), errors or ["cannot tell the game; add a 'game:' line"])
+        raise InvalidData(str(file), errors or ["cannot tell the game; add a 'game:' line"], writes=writes)
     return resolved
 
 
@@ -326,7 +326,7 @@ def import_(
     """
     from cardbase.decks.store import save_deck
 
-    resolved = _resolved_without_errors(db, file, game)
+    resolved = _resolved_without_errors(db, file, game, writes=True)
     deck_name = name or resolved.deck.name or file.stem
     save_deck(open_db(db), resolved.deck, deck_name, replace)
     typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards")

@@ -55,18 +55,17 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
                 )
             )
             continue
-        if " #" in line:
-            line = line.split(" #", 1)[0].rstrip()
         if not line or line.startswith(("#", "//")):
             continue
+        header = _HEADER.match(line)
+        if header and header.group("key").lower() in HEADERS:  # a value may hold " #": "name: Goblins #2"
+            _read_header(deck, header.group("key").lower(), header.group("value").strip(), number)
+            continue
+        line = line.split(" #", 1)[0].rstrip()  # an entry's trailing comment
         if m := _SECTION.match(line):
             section = " ".join(m.group("name").lower().split())
             if not section:
                 deck.problems.append(Problem("bad-line", "a section needs a name", number, "e.g. [first half]"))
-            continue
-        header = _HEADER.match(line)
-        if header and header.group("key").lower() in HEADERS:
-            _read_header(deck, header.group("key").lower(), header.group("value").strip(), number)
             continue
         entry = _read_entry(line, number, section, deck)
         if entry is not None:

@@ -43,6 +43,12 @@ def test_broken_example_reports_every_problem_at_once(database) -> None:
     assert [p.line for p in report.problems][:4] == [5, 6, 7, 8]
 
 
+def test_comments_and_a_hash_in_a_deck_name(database) -> None:
+    text = parse_text("# a comment\nname: Goblins #2\ngame: mea\n3 Crumb Goblin # the cheap one\n")
+    assert text.problems == [] and text.name == "Goblins #2"
+    assert [(e.count, e.name) for e in text.lines] == [(3, "Crumb Goblin")]
+
+
 def test_names_match_case_and_accent_insensitively_and_aliases_resolve(database) -> None:
     resolved = resolve_text(database, parse_text("game: meikyu\n2 grimor\n1 COCK\n3x cave of the dragon\n"))
     assert [(c.name, c.count) for c in resolved.deck.cards] == [("Grimoire", 2), ("Cook", 1), ("Cave of the Dragon", 3)]

@@ -1,0 +1,177 @@
+"""What the draws command does apart from the CLI: read the deck, match the needs' queries, build the pile.
+
+A need's query means exactly what ``cards search`` means: its compiled condition is run against the
+card table, restricted to the deck's cards. An unknown value never satisfies a comparison, so a
+card with an unknown cost is not "cost<=3"; the notes say when the pile has such cards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.decks.validate import ResolvedDeck
+from cardbase.draws.exact import Kind, Need
+from cardbase.draws.openings import PileCard
+from cardbase.errors import InvalidData, UsageError
+
+_NEED = re.compile(r"\s*(\d+)\s*[x×]?\s+(.*\S)\s*$", re.S)
+# Cards that are not drawn: Méa tiles are the board, Meikyu lands are the Meikyu pile, not the Kingdom pile.
+NOT_DRAWN = {"mea": ("tile",), "meikyu": ("land",)}
+_EXAMPLE_FIELDS = ("cost", "bravery", "wits", "level", "points", "attack", "defence")
+NOT_DRAWN_WHY = {"tile": "tiles are the board, not the deck", "land": "lands are the Meikyu pile, not the Kingdom pile"}
+
+
+@dataclass
+class Setup:
+    """A deck ready for draws: its pile (the cards drawn), the needs and what to tell the user."""
+
+    source: str
+    name: str
+    game: str
+    players: int | None
+    cards: list[PileCard]
+    infos: list[Any]  # the CardInfo of each pile card, in the same order
+    needs: list[Need] = field(default_factory=list)
+    matching: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    def need_dicts(self, each: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+        out = []
+        for i, (need, n) in enumerate(zip(self.needs, self.matching, strict=True)):
+            d: dict[str, Any] = {"kind": str(need.kind), "count": need.count, "query": need.label, "matching": n}
+            if each is not None:
+                d["probability"] = float(each[i])
+            out.append(d)
+        return out
+
+
+def parse_need(text: str, kind: Kind) -> Need:
+    """``"2 t:monster cost<=3"`` → a need of 2; a query without a count needs 1."""
+    if not text.strip():
+        raise UsageError(f'--{_option(kind)} needs a count and a query, e.g. "2 t:monster cost<=3"')
+    m = _NEED.match(text)
+    if m:
+        return Need(int(m.group(1)), kind, m.group(2).strip())
+    if re.fullmatch(r"\s*\d+\s*", text):
+        raise UsageError(f'--{_option(kind)} {text.strip()!r}: a count needs a query after it, e.g. "2 t:assist"')
+    return Need(1, kind, text.strip())
+
+
+def _option(kind: Kind) -> str:
+    return {Kind.AT_LEAST: "need", Kind.AT_MOST: "at-most", Kind.EXACTLY: "exactly"}[kind]
+
+
+def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
+    """Read and resolve a deck file; a deck with errors is ``InvalidData`` (exit 1) listing them."""
+    from cardbase.decks.service import resolve_file
+
+    resolved = resolve_file(database, path, game)
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors or not resolved.game:
+        raise InvalidData(
+            str(path), errors or ["cannot tell the game; add a 'game:' line or pass --game"], writes=False
+        )
+    return resolved
+
+
+def matching_ids(database: Any, query: str, game: str, ids: list[str]) -> set[str]:
+    """The ids among ``ids`` that ``query`` matches (the search language, run by the database)."""
+    from sqlalchemy import select
+
+    from cardbase.db.models import Card
+    from cardbase.db.search import compile_node, parse
+
+    condition = compile_node(parse(query), game)
+    stmt = select(Card.id).where(condition).where(Card.id.in_(ids))  # type: ignore[attr-defined]
+    with database.session() as session:
+        return set(session.scalars(stmt))
+
+
+def setup(database: Any, resolved: ResolvedDeck, needs: list[Need], source: str) -> Setup:
+    """The deck's pile with each card's needs mask; a bad need is a ``UsageError`` (exit 2)."""
+    game = resolved.game
+    counts: Counter[str] = Counter()
+    for card in resolved.deck.cards:
+        counts[card.card_id] += card.count
+    skipped: Counter[str] = Counter()
+    drawn: dict[str, int] = {}
+    left_out: list[str] = []
+    for card_id, n in counts.items():
+        info = resolved.cards[card_id]
+        if info.type in NOT_DRAWN.get(game, ()):
+            skipped[info.type] += n
+            left_out.append(card_id)
+        else:
+            drawn[card_id] = n
+    notes = [f"{n} {t} card{'s' if n != 1 else ''} left out: {NOT_DRAWN_WHY[t]}" for t, n in sorted(skipped.items())]
+    if not drawn:
+        raise UsageError(f"{source}: the deck has no cards that are drawn")
+    ids = list(drawn)
+    masks = dict.fromkeys(ids, 0)
+    matching: list[int] = []
+    unknown = _unknown(resolved, drawn)
+    for i, need in enumerate(needs):
+        hits = matching_ids(database, need.label, game, ids)
+        for card_id in hits:
+            masks[card_id] |= 1 << i
+        n = sum(drawn[c] for c in hits)
+        if not n:
+            where = " of the Kingdom pile" if game == "meikyu" else " of the deck"
+            hint = ""
+            if left_out and matching_ids(database, need.label, game, left_out):
+                types = sorted({resolved.cards[c].type for c in left_out})
+                hint = f"; it matches only cards that are not drawn ({', '.join(NOT_DRAWN_WHY[t] for t in types)})"
+            elif unknown and _compares(need.label):
+                hint = f"; {unknown}"
+            raise UsageError(f"{_option(need.kind)} {need.label!r} matches no card{where}{hint}")
+        matching.append(n)
+    size = sum(drawn.values())
+    for need, n in zip(needs, matching, strict=True):
+        if need.count > size:
+            raise UsageError(f"{_option(need.kind)} {need.count} {need.label!r}: the deck has only {size} cards")
+        if need.kind is not Kind.AT_MOST and need.count > n:
+            notes.append(f"only {n} cards match {need.label!r}, so {need.kind} {need.count} cannot happen")
+    if unknown and any(_compares(n.label) for n in needs):
+        notes.append(unknown)
+    ids.sort(key=lambda c: (resolved.cards[c].name, c))
+    infos = [resolved.cards[c] for c in ids]
+    cards = [PileCard(info.name, drawn[info.id], masks[info.id], info.type == "open") for info in infos]
+    name = resolved.deck.name or Path(source).stem
+    return Setup(source, name, game, resolved.deck.players, cards, infos, needs, matching, notes)
+
+
+def _compares(query: str) -> bool:
+    """Whether a query compares a value (``cost<=3``, ``wits:2``), where an unknown value matters."""
+    return bool(re.search(r"[<>=]|[A-Za-z_]:\s*-?\d", query))
+
+
+def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:
+    """A sentence about the drawn cards with unknown values ("" when there are none)."""
+    by_field: Counter[str] = Counter()
+    for card_id, n in drawn.items():
+        for f in resolved.cards[card_id].unknown:
+            if f != "copies":  # counts come from the deck file
+                by_field[f] += n
+    if not by_field:
+        return ""
+    fields = ", ".join(f"{f} ({n} card{'s' if n != 1 else ''})" for f, n in sorted(by_field.items()))
+    first = next((f for f in _EXAMPLE_FIELDS if f in by_field), min(by_field))
+    return (
+        f"the deck has cards of unknown {fields}: an unknown value is not guessed and never satisfies a "
+        f"comparison ({first}>=1 does not match a card of unknown {first}); `cardbase catalog import` adds real values"
+    )
+
+
+def castable_counts(database: Any, setup: Setup, mana: list[int]) -> dict[int, int]:
+    """Méa: how many pile cards match ``t:monster cost<=m`` (the search language) for each mana ``m``."""
+    count = {info.id: card.count for info, card in zip(setup.infos, setup.cards, strict=True)}
+    ids = list(count)
+    return {m: sum(count[c] for c in matching_ids(database, f"t:monster cost<={m}", "mea", ids)) for m in mana}

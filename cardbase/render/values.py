@@ -1,0 +1,90 @@
+"""A card's face values: the strings and flags layout templates are filled from.
+
+Honest by construction: an applicable value that is unknown (NULL) becomes "?", never a
+number; a value that does not apply to the card becomes "". Demo cards get ``demo`` set,
+which draws the demo mark, and a footer that says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardbase.catalog.fields import APPLICABLE
+from cardbase.games.base import SOURCE_DEMO, SOURCE_FILE_PREFIX, SOURCE_RULEBOOK
+from cardbase.render.shapes import SUIT_SHAPES
+
+UNKNOWN = "?"
+GAME_SHORT = {"mea": "Méa", "meikyu": "Meikyu Kingdom", "meio": "Meio"}
+TYPE_LABELS = {
+    ("mea", "monster"): "Monster",
+    ("mea", "assist"): "Assist",
+    ("mea", "tile"): "Tile",
+    ("meikyu", "land"): "Meikyu · Land",
+    ("meikyu", "character"): "Character",
+    ("meikyu", "item"): "Item",
+    ("meikyu", "aggression"): "Aggression",
+    ("meikyu", "open"): "OPEN · play it immediately",
+    ("meio", "playing card"): "Playing card",
+}
+RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS = frozenset({"H", "D"})
+_FIELDS = (
+    "cost",
+    "attack",
+    "defence",
+    "level",
+    "points",
+    "developed_points",
+    "bravery",
+    "wits",
+    "land_name",
+    "text",
+    "description",
+)
+
+
+def _source_label(source: str) -> str:
+    if source == SOURCE_DEMO:
+        return "DEMO card made for cardbase, not a published card"
+    if source == SOURCE_RULEBOOK:
+        return "from the rulebook"
+    if source.startswith(SOURCE_FILE_PREFIX):
+        return f"imported from {source[len(SOURCE_FILE_PREFIX) :]}"
+    return source
+
+
+def face_values(card: Any) -> dict[str, Any]:
+    """The face values of ``card`` (a ``cardbase.db.models.Card`` or any object with its fields)."""
+    applicable = APPLICABLE.get((card.game, card.type), ())
+    values: dict[str, Any] = {
+        "id": card.id,
+        "name": card.name,
+        "game": card.game,
+        "type": card.type,
+        "set": card.set_code,
+        "source": card.source,
+        "demo": card.source == SOURCE_DEMO,
+        "type_label": TYPE_LABELS.get((card.game, card.type), card.type.title()),
+    }
+    unknown = False
+    for field in _FIELDS:
+        value = getattr(card, field, None)
+        if value is None:
+            unknown = unknown or field in applicable
+            values[field] = UNKNOWN if field in applicable else ""
+        else:
+            values[field] = str(value)
+    if card.game == "meio":
+        rank, suit = card.rank, (card.suit or "").upper()
+        values["rank"] = rank
+        values["rank_label"] = UNKNOWN if rank is None else RANK_LABELS.get(rank, str(rank))
+        values["suit"] = suit
+        values["suit_shape"] = SUIT_SHAPES.get(suit, "")
+        values["suit_colour"] = "#c8102e" if suit in RED_SUITS else "#111111"
+        unknown = unknown or rank is None or suit not in SUIT_SHAPES
+    parts = [GAME_SHORT.get(card.game, card.game), f"{card.set_code} set", _source_label(card.source)]
+    if unknown:
+        parts.append("? = unknown")
+    values["footer"] = " · ".join(parts)
+    return values

@@ -1,0 +1,191 @@
+"""Card faces from layout data: honest values, the demo mark, fitting rules, every card kind."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from cardbase.db.models import Card
+from cardbase.render import fonts
+from cardbase.render.face import ArtSlot, Face, PolyOp, RectOp, TextOp, compose
+from cardbase.render.layout import LAYOUTS, fields_used, layout_name
+from cardbase.render.units import PT_PER_MM
+from cardbase.render.values import face_values
+
+
+def face_of(card, size=(63.0, 88.0)) -> Face:
+    return compose(layout_name(card.game, card.type, card.name), face_values(card), size, ArtSlot(None, "art: x"))
+
+
+def texts(face: Face) -> list[str]:
+    return [op.text for op in face.ops if isinstance(op, TextOp)]
+
+
+def fake(**kw):
+    base = dict(
+        id="mea/test/x",
+        game="mea",
+        type="monster",
+        set_code="test",
+        source="file:mine.csv",
+        name="Test",
+        cost=1,
+        attack=2,
+        defence=3,
+        text=None,
+        description=None,
+        level=None,
+        points=None,
+        developed_points=None,
+        bravery=None,
+        wits=None,
+        land_name=None,
+        rank=None,
+        suit=None,
+    )
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+def test_every_card_kind_has_its_layout(cards: dict[str, Card]) -> None:
+    expect = {
+        "Selounticia": "mea-monster",
+        "Chemical Vial": "mea-assist",
+        "Yellow Tile": "mea-tile-yellow",
+        "Blue Tile": "mea-tile-blue",
+        "Den of the Geister": "meikyu-land",
+        "Bee": "meikyu-character",
+        "Amulet": "meikyu-item",
+        "Gotcha!": "meikyu-gotcha",
+        "Refugee": "meikyu-open",
+        "Seven of Hearts": "meio-card",
+    }
+    for name, layout in expect.items():
+        c = cards[name]
+        assert layout_name(c.game, c.type, c.name) == layout
+    backs = {LAYOUTS[n].back for n in expect.values()}
+    assert backs == {
+        "mea-back",
+        "mea-tile-blue",
+        "mea-tile-yellow",
+        "meikyu-land-back",
+        "meikyu-kingdom-back",
+        "meio-back",
+    }
+    assert LAYOUTS["meikyu-land-back"].background == "#e07a1f"  # orange
+    assert LAYOUTS["meikyu-kingdom-back"].background == "#1f4b99"  # blue
+
+
+def test_unknown_values_print_as_a_question_mark_never_a_number(cards: dict[str, Card]) -> None:
+    selounticia = texts(face_of(cards["Selounticia"]))
+    assert selounticia.count("?") == 3  # cost, attack, defence
+    assert not any(t.isdigit() for t in selounticia)
+    bee = texts(face_of(cards["Bee"]))
+    assert bee.count("?") == 2 and "Bravery" in bee and "Wits" in bee
+    land = face_of(cards["Den of the Geister"])
+    assert "4" in texts(land) and texts(land).count("?") == 2  # level known; points, developed points not
+    assert any("? = unknown" in t for t in texts(land))
+    golem = texts(face_of(cards["Crème Golem"]))
+    assert "?" not in golem and {"2", "1", "4"} <= set(golem)
+
+
+def test_demo_cards_carry_a_visible_demo_mark(cards: dict[str, Card]) -> None:
+    demo = face_of(cards["Crème Golem"])
+    assert "DEMO" in texts(demo)
+    assert any(isinstance(op, RectOp) and op.fill == "#c62828" for op in demo.ops)
+    assert any("not a published card" in t for t in texts(demo))
+    assert "DEMO" not in texts(face_of(cards["Selounticia"]))
+
+
+def test_open_cards_have_their_yellow_line(cards: dict[str, Card]) -> None:
+    face = face_of(cards["Dungeon Storm"])
+    assert any(isinstance(op, RectOp) and op.stroke == "#f5cf1d" and op.width >= 1 for op in face.ops)
+    assert "OPEN · play it immediately" in texts(face)
+
+
+def test_meio_cards_have_indices_and_the_right_number_of_pips(cards: dict[str, Card]) -> None:
+    for rank, name in [(2, "Two"), (7, "Seven"), (10, "Ten")]:
+        face = face_of(cards[f"{name} of Hearts"])
+        hearts = [op for op in face.ops if isinstance(op, PolyOp) and op.fill == "#c8102e"]
+        assert len(hearts) == rank + 2  # the pips and the two corner indices
+        assert texts(face).count(str(rank)) == 2
+    spades = face_of(cards["Ace of Spades"])
+    assert texts(spades).count("A") == 2
+    # the lower index is upside down
+    assert sorted(op.angle for op in spades.ops if isinstance(op, TextOp)) == [0, 180]
+    queen = texts(face_of(cards["Queen of Clubs"]))
+    assert queen.count("Q") == 3
+
+
+def _text_box(op: TextOp) -> tuple[float, float, float, float]:
+    w = fonts.text_width(op.font, op.text, op.size) / PT_PER_MM
+    ascent, descent = (v * op.size / PT_PER_MM for v in fonts.metrics(op.font))
+    if op.angle == 180:
+        return op.x - w, op.y - descent, op.x, op.y + ascent
+    return op.x, op.y - ascent, op.x + w, op.y + descent
+
+
+@pytest.mark.parametrize("size", [(63.0, 88.0), (57.15, 88.9), (41.0, 63.0)])
+def test_every_catalog_card_stays_inside_the_card(cards: dict[str, Card], size: tuple[float, float]) -> None:
+    for card in cards.values():
+        face = face_of(card, size)
+        for op in face.ops:
+            if isinstance(op, TextOp):
+                left, top, right, bottom = _text_box(op)
+                assert left >= 0 and top >= 0 and right <= size[0] + 0.01 and bottom <= size[1], (card.name, op)
+            elif isinstance(op, PolyOp):
+                assert all(0 <= x <= size[0] and 0 <= y <= size[1] for x, y in op.points), card.name
+
+
+def test_every_catalog_card_fits_its_boxes_at_poker_size(cards: dict[str, Card]) -> None:
+    for card in cards.values():
+        face = face_of(card)
+        assert face.warnings == [], card.name
+        assert not any(t.endswith("…") for t in texts(face)), card.name
+
+
+def test_long_text_shrinks_then_is_cut_short_with_a_warning() -> None:
+    medium = fake(text="When summoned: draw 1 card and flip 1 enemy tile. " * 5)
+    face = face_of(medium)
+    body = [op for op in face.ops if isinstance(op, TextOp) and op.text.startswith(("When", "draw", "flip"))]
+    assert face.warnings == []
+    assert 5.0 <= min(op.size for op in body) < 7.6  # shrunk, not below the minimum
+    huge = fake(text="An extremely long ability. " * 80)
+    face = face_of(huge)
+    assert len(face.warnings) == 1 and "does not fit its box even at 5 pt" in face.warnings[0]
+    assert any(t.endswith("…") for t in texts(face))
+
+
+def test_a_long_name_shrinks_to_one_line_and_a_very_long_one_wraps() -> None:
+    face = face_of(fake(name="Grand Archduke Bartholomew"))
+    name = next(op for op in face.ops if isinstance(op, TextOp) and op.text.startswith("Grand"))
+    assert 6 <= name.size < 10 and name.text == "Grand Archduke Bartholomew"
+    face = face_of(fake(name="Grand Archduke Bartholomew of the Sixteen Puddles"))
+    lines = [op for op in face.ops if isinstance(op, TextOp) and op.y < 13]
+    assert " ".join(op.text for op in lines if op.text not in ("1",)) == (
+        "Grand Archduke Bartholomew of the Sixteen Puddles"
+    )
+    assert face.warnings == []
+
+
+def test_faces_round_trip_through_json(cards: dict[str, Card]) -> None:
+    for name in ("Crème Golem", "Den of the Geister", "King of Hearts", "Bee"):
+        face = face_of(cards[name])
+        assert Face.from_json(face.to_json()) == face
+
+
+def test_backs_read_only_what_they_need() -> None:
+    assert fields_used("mea-back") == frozenset()
+    assert fields_used("meio-back") == frozenset()
+    assert {"footer", "demo"} <= fields_used("mea-tile-blue")
+    assert {"name", "cost", "attack", "defence", "text", "description"} <= fields_used("mea-monster")
+
+
+def test_fonts_have_the_glyphs_the_games_need() -> None:
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(str(fonts.font_path("sans")), 40)
+    notdef = font.getmask("\uffff").getbbox()
+    for ch in "éïè♠♥♦♣·…×":
+        assert font.getmask(ch).getbbox() != notdef, ch

@@ -1,0 +1,146 @@
+"""``cardbase render`` and ``cardbase print`` through Typer's runner: files, summaries, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app
+from tests.render.conftest import read_page
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(db_url: str, *args: str):
+    return runner.invoke(app, [*args, "--db", db_url])
+
+
+def test_print_set_demo_with_backs_to_the_default_file(db_url: str, in_tmp: Path) -> None:
+    result = run(db_url, "print", "set", "mea", "--set", "demo", "--backs", "--bleed", "0.125in", "--margin", "3mm")
+    assert result.exit_code == 0, result.output
+    out = in_tmp / "exports" / "mea-demo.pdf"
+    assert f"wrote {Path('exports') / 'mea-demo.pdf'}" in result.stdout and "72 cards" in result.stdout
+    assert "no art for 72 of 72" in result.stderr  # one warning line, not 72
+    assert result.stderr.count("warning:") == 1
+    reader = PdfReader(out)
+    placed, _ = read_page(reader, 0)
+    assert all(p.w == pytest.approx(63 + 2 * 3.175, abs=0.1) for p in placed)
+    assert reader.metadata.title == "cardbase demo set — cardbase proxies"
+    assert (in_tmp / "card_images" / ".cache" / "faces").is_dir()
+
+
+def test_print_set_meikyu_reports_unknown_counts_and_prints_gotcha_four_times(db_url: str, in_tmp: Path) -> None:
+    result = run(db_url, "print", "set", "meikyu", "-o", "meikyu.pdf", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["cards"] == 39 - 1 + 4 and report["unique_faces"] == 39
+    assert any("unknown count" in n for n in report["notes"])
+    assert report["pages"] == 5 and report["grid"] == [3, 3]
+
+
+def test_print_set_meio_and_tiles(db_url: str, in_tmp: Path) -> None:
+    meio = run(db_url, "print", "set", "meio", "--paper", "letter", "--card-size", "2.5x3.5in", "--json")
+    assert meio.exit_code == 0, meio.output
+    data = json.loads(meio.stdout)
+    assert data["cards"] == 52 and data["notes"] == [] and data["missing_art"] == []
+    tiles = run(db_url, "print", "tiles", "--backs", "--json")
+    assert tiles.exit_code == 0, tiles.output
+    data = json.loads(tiles.stdout)
+    assert data["cards"] == 18 and data["unique_faces"] == 2 and data["pages"] == 4
+
+
+def test_print_registration(db_url: str, in_tmp: Path) -> None:
+    result = runner.invoke(app, ["print", "registration", "--paper", "letter", "--flip", "short-edge"])
+    assert result.exit_code == 0, result.output
+    assert len(PdfReader(in_tmp / "exports" / "registration-letter.pdf").pages) == 2
+
+
+def test_render_card_png(db_url: str, in_tmp: Path) -> None:
+    result = run(db_url, "render", "card", "creme golem", "-o", "golem.png", "--dpi", "120")
+    assert result.exit_code == 0, result.output
+    with Image.open(in_tmp / "golem.png") as img:
+        assert img.size == (round(63 / 25.4 * 120), round(88 / 25.4 * 120))
+    assert result.stderr.count("warning:") == 1 and "creme-golem.png" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("render", "card", "Selountica"), 1, "did you mean 'Selounticia'"),
+        (("render", "card", "Bee", "-o", "bee.gif"), 2, ".png or .pdf"),
+        (("print", "set", "mea", "--paper", "a7"), 2, "bad --paper 'a7'"),
+        (("print", "set", "mea", "--bleed", "3 furlongs"), 2, "bad --bleed"),
+        (("print", "set", "mea", "--card-size", "250x300mm"), 2, "does not fit"),
+        (("print", "set", "mea", "--flip", "sideways"), 2, "long-edge or short-edge"),
+        (("print", "set", "chess"), 2, "unknown game"),
+        (("print", "set", "mea", "--set", "expansion"), 2, "no set 'expansion'"),
+    ],
+)
+def test_user_errors_are_one_message_and_an_exit_code(db_url: str, args, code: int, message: str) -> None:
+    result = run(db_url, *args)
+    assert result.exit_code == code, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+
+
+def test_a_corrupt_art_file_is_named_and_nothing_is_written(db_url: str, in_tmp: Path) -> None:
+    bad = in_tmp / "card_images" / "mea" / "puddle-knight.png"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"not a png at all")
+    result = run(db_url, "print", "set", "mea", "--set", "demo")
+    assert result.exit_code == 2
+    assert "puddle-knight.png" in result.stderr and "Traceback" not in result.output
+    assert not (in_tmp / "exports" / "mea-demo.pdf").exists()
+
+
+def test_cli_modules_import_only_typer_at_start_up() -> None:
+    code = (
+        "import sys, cardbase.cli.print, cardbase.cli.render;"
+        "heavy = [m for m in ('PIL', 'reportlab', 'sqlalchemy', 'rich', 'matplotlib') if m in sys.modules];"
+        "print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_print_deck_prints_each_card_as_often_as_the_deck_has_it(db_url: str, in_tmp: Path) -> None:
+    deck = in_tmp / "rush.txt"
+    deck.write_text("game: mea\nname: Rush\n3 Crumb Goblin\n2x puddle knight\n1 Crème Golem\n", encoding="utf-8")
+    result = run(db_url, "print", "deck", str(deck), "--backs", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["cards"] == 6 and report["unique_faces"] == 3 and report["pages"] == 2
+    reader = PdfReader(in_tmp / "exports" / "rush.pdf")
+    assert reader.metadata.title == "Rush — cardbase proxies"
+    fronts, _ = read_page(reader, 0)
+    assert [p.name for p in fronts].count(fronts[0].name) == 3
+
+
+def test_print_deck_refuses_unknown_names_with_their_lines(db_url: str, in_tmp: Path) -> None:
+    deck = in_tmp / "bad.txt"
+    deck.write_text("game: mea\n3 Crumb Goblin\n2 Goblen Surveyor\n", encoding="utf-8")
+    result = run(db_url, "print", "deck", str(deck))
+    assert result.exit_code == 1
+    assert "line 3" in result.stderr and "Goblin Surveyor" in result.stderr and "Traceback" not in result.output
+    assert not (in_tmp / "exports").exists()
+
+
+def test_registration_test_leads_a_print_without_backs(db_url: str) -> None:
+    result = run(db_url, "print", "set", "meio", "--registration-test")
+    assert result.exit_code == 0, result.output
+    assert "on 7 sheet(s) (the first a registration test), 8 page(s)" in result.stdout
+    data = json.loads(run(db_url, "print", "set", "meio", "--registration-test", "--json").stdout)
+    assert (data["sheets"], data["pages"]) == (6, 8)
