@@ -31,16 +31,10 @@ def _print_problems(report: Any) -> None:
 
 
 def _resolved_without_errors(db: str | None, file: Path, game: str | None, writes: bool = False) -> Any:
-    """The deck file resolved against the catalog; any error in it is ``InvalidData`` (exit 1)."""
     from cardbase.db.queries import check_game
-    from cardbase.decks.service import resolve_file
-    from cardbase.errors import InvalidData
+    from cardbase.decks.service import resolve_file_or_fail
 
-    resolved = resolve_file(open_db(db), file, check_game(game))
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        raise InvalidData(str(file), errors or ["cannot tell the game; add a 'game:' line"], writes=writes)
-    return resolved
+    return resolve_file_or_fail(open_db(db), file, check_game(game), writes=writes)
 
 
 def _finish(report: Any, json: bool) -> None:

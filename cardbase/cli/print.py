@@ -186,13 +186,10 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
     problem listed; whether the deck is legal for a format does not matter for printing proxies.
     """
     from cardbase.db.models import Card
-    from cardbase.decks.service import resolve_file
+    from cardbase.decks.service import resolve_file_or_fail
     from cardbase.errors import InvalidData
 
-    resolved = resolve_file(database, path, game)
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        raise InvalidData(str(path), errors or ["cannot tell which game this deck is for; add a line game: mea"])
+    resolved = resolve_file_or_fail(database, path, game)
     counts: dict[str, int] = {}
     for entry in resolved.deck.cards:
         counts[entry.card_id] = counts.get(entry.card_id, 0) + entry.count

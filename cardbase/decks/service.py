@@ -29,6 +29,25 @@ def resolve_file(database: Any, path: Path, game: str | None = None, index: Cata
     return resolve_text(database, read_deck(path), game, index)
 
 
+def resolve_file_or_fail(
+    database: Any, path: Path, game: str | None = None, *, writes: bool = False, index: CatalogIndex | None = None
+) -> ResolvedDeck:
+    """Like ``resolve_file``, but a deck with any error (an unknown card, a bad line, no game) is
+    refused with every problem listed: ``InvalidData``, exit 1. Warnings do not stop it."""
+    from cardbase.errors import InvalidData
+
+    resolved = resolve_file(database, path, game, index)
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors or not resolved.game:
+        raise InvalidData(
+            str(path),
+            errors
+            or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu) or pass --game"],
+            writes=writes,
+        )
+    return resolved
+
+
 def choose_format(
     resolved: ResolvedDeck, name: str | None, formats_file: Path | None
 ) -> tuple[Format | None, list[Problem]]:

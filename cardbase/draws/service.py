@@ -16,7 +16,7 @@ from typing import Any
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
-from cardbase.errors import InvalidData, UsageError
+from cardbase.errors import UsageError
 
 _NEED = re.compile(r"\s*(\d+)\s*[x×]?\s+(.*\S)\s*$", re.S)
 # Cards that are not drawn: Méa tiles are the board, Meikyu lands are the Meikyu pile, not the Kingdom pile.
@@ -71,15 +71,9 @@ def _option(kind: Kind) -> str:
 
 def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
     """Read and resolve a deck file; a deck with errors is ``InvalidData`` (exit 1) listing them."""
-    from cardbase.decks.service import resolve_file
+    from cardbase.decks.service import resolve_file_or_fail
 
-    resolved = resolve_file(database, path, game)
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        raise InvalidData(
-            str(path), errors or ["cannot tell the game; add a 'game:' line or pass --game"], writes=False
-        )
-    return resolved
+    return resolve_file_or_fail(database, path, game)
 
 
 def matching_ids(database: Any, query: str, game: str, ids: list[str]) -> set[str]:
