@@ -70,6 +70,7 @@ def read_shipped(filename: str) -> CatalogData:
 
 def game_cards(game: str) -> list[Any]:
     """The shipped cards of ``game`` as the game's frozen card definitions."""
+    from cardbase.games.mea.abilities import parse_abilities
     from cardbase.games.mea.cards import MeaCard, MeaCardType
     from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
     from cardbase.games.meio.cards import MeioCard, Suit
@@ -87,9 +88,11 @@ def game_cards(game: str) -> list[Any]:
                 "aliases": tuple(record.get("aliases", ())),
             }
             if game == "mea":
+                abilities = record.get("abilities")
                 out.append(
                     MeaCard(
                         type=MeaCardType(record["type"]),
+                        abilities=None if abilities is None else parse_abilities(abilities, record["type"]),
                         cost=record.get("cost"),
                         attack=record.get("attack"),
                         defence=record.get("defence"),

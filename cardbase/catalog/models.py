@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cardbase.games.mea.abilities import Countable, Effect, Target, Trigger, Until, parse_abilities, parse_ability
 
 NonNegative = Field(default=None, ge=0)
 
@@ -25,6 +27,51 @@ class _Card(BaseModel):
     )
 
 
+class MeaConditionModel(BaseModel):
+    """A condition on an ability: how many of something its controller has."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: Countable
+    at_least: int | None = Field(default=None, ge=0)
+    at_most: int | None = Field(default=None, ge=0)
+
+
+class MeaFilterModel(BaseModel):
+    """Restrictions on an ability's target."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attack_at_most: int | None = Field(default=None, ge=0, description="Only monsters with attack this or less.")
+    defence_at_most: int | None = Field(default=None, ge=0, description="Only monsters with defence this or less.")
+    adjacent: bool = Field(default=False, description="Only on (monsters) or (tiles) adjacent to this monster's tile.")
+    empty: bool = Field(default=False, description="Only tiles with no monster on them.")
+
+
+class MeaAbilityModel(BaseModel):
+    """One sentence of a Méa card's abilities: trigger, condition, effect, target, amount.
+
+    See ``cardbase/games/mea/abilities.py`` and ``docs/rules/mea.md`` for what each word means.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    trigger: Trigger = Field(description="play (an assist), summoned, killed, turn_start or turn_end.")
+    condition: MeaConditionModel | None = None
+    effect: Effect
+    target: Target | None = Field(default=None, description="Whom the effect applies to (default: the effect's own).")
+    amount: int = Field(default=1, ge=1, description="Cards drawn, tiles added, or points of attack/defence.")
+    count: int = Field(default=1, ge=1, description="How many targets.")
+    filter: MeaFilterModel | None = None
+    until: Until | None = Field(default=None, description="A stat change that lasts until the end of your turn.")
+    exhausted: bool = Field(default=False, description="take_control: it cannot move or attack this turn.")
+
+    @model_validator(mode="after")
+    def _check(self) -> MeaAbilityModel:
+        parse_ability(self.model_dump(exclude_none=True, exclude_defaults=True) | {"trigger": self.trigger})
+        return self
+
+
 class MeaCardModel(_Card):
     """A Méa card. A null value is unknown, never zero."""
 
@@ -33,8 +80,19 @@ class MeaCardModel(_Card):
     attack: int | None = Field(default=None, ge=0)
     defence: int | None = Field(default=None, ge=0)
     text: str | None = Field(default=None, description="Rules text (abilities).")
+    abilities: list[MeaAbilityModel] | None = Field(
+        default=None,
+        description="The text as data, for the simulator; null: not (yet) expressed, so the card runs as its bare "
+        "stats. An empty list: the card has no abilities.",
+    )
     description: str | None = Field(default=None, description="Flavour text.")
     copies: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _check_abilities(self) -> MeaCardModel:
+        if self.abilities is not None:
+            parse_abilities([a.model_dump() for a in self.abilities], self.type)
+        return self
 
 
 class MeikyuCardModel(_Card):

@@ -11,6 +11,9 @@ from typing import Annotated, Any
 
 import typer
 
+from cardbase.cli import sim
+from cardbase.cli.common import DbOption
+
 app = typer.Typer(help="Play a game in the terminal against agents.", no_args_is_help=True)
 
 
@@ -122,3 +125,150 @@ def meio(
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meio-seed{seed}.jsonl")
     run_play("meio", options, seat, vs, seed, path)
+
+
+@app.command()
+def mea(
+    deck: Annotated[Path, typer.Option("--deck", "-d", help="Your deck file.")],
+    vs_deck: Annotated[Path, typer.Option("--vs-deck", help="The opponent's deck file.")],
+    vs: Annotated[str, typer.Option("--vs", help="The opponent: random, heuristic or search.")] = "search",
+    seat: Annotated[int, typer.Option("--seat", help="1: you go first (yellow); 2: second (blue).")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the shuffle (default: a new one).")] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Where to save the record [default: exports/mea-seedS.jsonl]."),
+    ] = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
+    drop_unknown: Annotated[
+        bool, typer.Option("--drop-unknown", help="Leave out cards with unknown stats (default: refuse).")
+    ] = False,
+    layout: sim.LayoutOption = "checkerboard",
+    diagonal: sim.DiagonalOption = False,
+    attack_all: sim.AttackAllOption = False,
+    move_in_first: sim.MoveInFirstOption = False,
+    turn_start_elimination: sim.TurnStartEliminationOption = False,
+    mana_after_flip: sim.ManaAfterFlipOption = False,
+    max_turns: sim.MaxTurnsOption = 200,
+    db: DbOption = None,
+) -> None:
+    """Play Méa against an agent on a board drawn in colour; an illegal action is refused with the rule.
+
+    Type help for the commands, hint for the search agent's advice.
+
+    Example: cardbase play mea -d examples/decks/mea-goblin-rush.txt --vs-deck examples/decks/mea-tile-control.txt
+    """
+    import secrets
+
+    from cardbase.cli.common import open_db
+    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.sim import mea_view
+    from cardbase.sim.mea import load_deck, make_rules
+    from cardbase.sim.play import play_interactive
+    from cardbase.sim.records import record_lines
+    from cardbase.sim.registry import derive_seed, game
+
+    if seat not in (1, 2):
+        raise UsageError(f"--seat is 1 (first) or 2 (second), not {seat}")
+    entry = game("mea")
+    options = sim.mea_options(
+        layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
+    )
+    database = open_db(db)
+    mine, theirs = load_deck(database, deck, drop_unknown), load_deck(database, vs_deck, drop_unknown)
+    human = seat - 1
+    decks = [mine.deck, theirs.deck] if human == 0 else [theirs.deck, mine.deck]
+    rules = make_rules(decks, options)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    other = 1 - human
+    agents = {other: entry.make_agent(vs, rules, other, derive_seed(seed, "play", other))}
+    adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
+
+    def hint(observation: Any, legal: Any) -> str:
+        ranked = adviser.evaluate(observation, legal)  # type: ignore[attr-defined]
+        best, score = ranked[0]
+        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
+            return f"{best}"
+        rest = "; ".join(f"{a} {s:+.1f}" for a, s in ranked[1:3])
+        return f"{best} (position after the opponent's reply {score:+.1f}; then {rest})"
+
+    def read(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    typer.echo(
+        f"Méa: you are P{seat} ({'yellow, first' if human == 0 else 'blue, second'}) with {mine.label}; "
+        f"P{other + 1} {agents[other].name} plays {theirs.label}. Seed {seed}."
+    )
+    for note in rules.report_notes():
+        typer.echo(f"Note: {note}")
+    typer.echo("Type help for the commands.")
+    session = play_interactive(
+        rules, seed, human, agents, read, typer.echo, hint, show=mea_view.show, help_text=mea_view.HELP
+    )
+    if session.abandoned:
+        typer.echo("Game left unfinished.")
+    path = None if no_record else (record or Path("exports") / f"mea-seed{seed}.jsonl")
+    if path is not None:
+        names = ["human", "human"]
+        names[other] = agents[other].name
+        lines = record_lines(rules, seed, session.state.history, names)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write the record {path}: {error}") from None
+        typer.echo(f"Record: {path} (replay it: cardbase replay {path})")
+
+
+@app.command()
+def meikyu(
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 3,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 1 to the number of players.")] = 1,
+    vs: Annotated[
+        str,
+        typer.Option("--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search)."),
+    ] = "heuristic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Seed of the shuffles and dice (default: new).")
+    ] = None,
+    assume: sim.AssumeOption = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Where to save the record [default: exports/meikyu-seedS.jsonl]."),
+    ] = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
+    farm: sim.FarmOption = "lands",
+    aggression_target: sim.TargetOption = "attacker",
+    map_room: sim.MapRoomOption = "stays",
+    db: DbOption = None,
+) -> None:
+    """Play Meikyu Kingdom in the terminal: rooms, kingdoms, your hand and the dice are shown,
+    and an illegal action is refused with the rule's reason. Type help for the commands.
+
+    Example: cardbase play meikyu --players 3 --vs heuristic --assume default
+
+    Example: cardbase play meikyu --players 2 --vs search --seed 7 --assume default
+    """
+    import secrets
+
+    from cardbase.errors import UsageError
+    from cardbase.sim.meikyu import make_rules, play_session, pool_from_database
+
+    if players not in (2, 3, 4, 5):
+        raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
+    pool = pool_from_database(db, assume)
+    rules = make_rules(pool, players, **sim.meikyu_readings(farm, aggression_target, map_room))
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
+
+    def read(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    play_session(rules, seat, vs, seed, path, typer.echo, read)

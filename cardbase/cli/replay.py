@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -36,6 +36,7 @@ def replay(
                     "actions": r.actions,
                     "finished": r.finished,
                     "outcome": r.outcome.to_dict() if r.outcome else None,
+                    **({"notes": _notes(r)} if _notes(r) else {}),
                     **({"moves": [{"n": n, "player": p, "action": a} for n, p, a in r.moves]} if moves else {}),
                 }
                 for r in results
@@ -76,3 +77,11 @@ def replay(
     if len(results) > len(shown):
         done = sum(1 for r in results if r.finished)
         con.print(f"… and {len(results) - len(shown)} more; {done} of {len(results)} finished")
+    for note in dict.fromkeys(n for r in results for n in _notes(r)):
+        con.print(f"Note: {note}", markup=False)
+
+
+def _notes(result: Any) -> list[str]:
+    """What a report of this game must say (a game's rules may give notes, e.g. Méa's demo cards)."""
+    notes = getattr(result.state.rules, "report_notes", None)
+    return list(notes()) if callable(notes) else []

@@ -262,7 +262,10 @@ def mea(
     agents: Annotated[
         str,
         typer.Option(
-            "--agents", "-a", help="Agent for --deck and for --vs, comma-separated (random, heuristic, search)."
+            "--agents",
+            "-a",
+            help="Agent for --deck and for --vs, comma-separated: random, heuristic, search; with options, "
+            "e.g. heuristic:opening=2-7 (its opening draw drawn from 2..7), search:samples=12.",
         ),
     ] = "heuristic,heuristic",
     games: GamesOption = 1000,
@@ -320,7 +323,8 @@ def mea(
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
-            record_path = records / f"mea-{deck.stem}-vs-{vs.stem}-seed{seed}.jsonl"
+            stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
+            record_path = records / f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
             out = record_path.open("w", encoding="utf-8")
         except OSError as error:
             raise UnreadableInput(f"cannot write records to {records}: {error}") from None
@@ -401,25 +405,23 @@ def _print_mea(data: dict[str, Any]) -> None:
     who = " vs ".join(f"{d['deck']} ({d['agent']})" for d in decks)
     table = Table(
         title=f"Méa: {who}\n{data['games']} games, seed {data['seed']}; each deck goes first in half of them",
-        caption="95% intervals by Wilson. A shared result (a tie) is a win for neither.",
+        caption="Win rates with 95% intervals (Wilson). A shared result (a tie) is a win for neither.",
     )
-    for col in ("deck", "agent", "wins", "win rate", "95% interval", "going first", "going second"):
+    for col in ("deck", "agent", "wins", "win rate (95%)", "1st", "2nd"):
         table.add_column(col, justify="left" if col in ("deck", "agent") else "right")
     for d in decks:
         o = d["overall"]
         rate, interval = _pct(o["win_rate"], o["win_rate_95"])
-        first = _pct(d["going_first"]["win_rate"], d["going_first"]["win_rate_95"])
-        second = _pct(d["going_second"]["win_rate"], d["going_second"]["win_rate_95"])
         table.add_row(
             d["deck"],
             d["agent"],
             f"{o['wins']}/{o['games']}",
-            rate,
-            interval,
-            f"{first[0]} ({first[1]})",
-            f"{second[0]} ({second[1]})",
+            f"{rate} ({interval})",
+            _pct(d["going_first"]["win_rate"], d["going_first"]["win_rate_95"])[0],
+            _pct(d["going_second"]["win_rate"], d["going_second"]["win_rate_95"])[0],
         )
     con.print(table)
+    con.print("1st, 2nd: the deck's win rate going first, going second (intervals in --json).")
     if data["agents"]:
         line = "; ".join(
             f"{name}: {a['win_rate']:.1%} ({a['win_rate_95'][0]:.1%}–{a['win_rate_95'][1]:.1%}) of {a['games']}"
@@ -452,3 +454,119 @@ def _print_mea(data: dict[str, Any]) -> None:
     con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({rate:,.0f}/s)")
     if data.get("records"):
         con.print(f"records: {data['records']}")
+
+
+# --- Meikyu Kingdom ----------------------------------------------------------------
+
+AssumeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--assume",
+        help="Take the values the catalog lacks from an assumption profile: 'default' (shipped, documented) or "
+        "your own JSON file. Without it, a catalog missing values is refused with the list of what is missing.",
+        show_default=False,
+    ),
+]
+FarmOption = Annotated[
+    str, typer.Option("--farm", help="The Farm's '+1 Capacity': lands (hold 6 lands) or points (+1 point).")
+]
+TargetOption = Annotated[
+    str,
+    typer.Option(
+        "--aggression-target", help="Who picks the land at stake: attacker (names it) or defender (gives one)."
+    ),
+]
+MapRoomOption = Annotated[
+    str, typer.Option("--map-room", help="The Map's extra room after the turn: stays (face up) or discarded.")
+]
+
+
+def meikyu_readings(farm: str, aggression_target: str, map_room: str) -> dict[str, str]:
+    """The readings of unclear Meikyu effects, as rules options (see docs/rules/meikyu.md)."""
+    return {"farm": farm, "aggression_target": aggression_target, "map_room": map_room}
+
+
+@app.command()
+def meikyu(
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 4,
+    agents: AgentsOption = None,
+    games: GamesOption = 1000,
+    seed: SeedOption = 0,
+    assume: AssumeOption = None,
+    jobs: JobsOption = 1,
+    records: RecordsOption = None,
+    farm: FarmOption = "lands",
+    aggression_target: TargetOption = "attacker",
+    map_room: MapRoomOption = "stays",
+    turn_limit: Annotated[
+        int, typer.Option("--turn-limit", min=1, help="Stop a game after this many turns (a safeguard, not a rule).")
+    ] = 1000,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Simulate Meikyu Kingdom: win rates with 95% intervals, game length, how games ended, points by land.
+
+    The rulebook gives no land points and no Bravery or Wits: card values come from the catalog
+    (import yours with cardbase catalog import). Without --assume, missing values are listed and
+    nothing runs; with it, the report says how many values were assumed, and which.
+
+    Example: cardbase sim meikyu --players 3 --games 200
+
+    Example: cardbase sim meikyu --players 3 --agents search,heuristic,random --games 1000 --assume default --jobs 2
+    """
+    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.sim.meikyu import batch_report, make_rules, pool_from_database, print_batch, rules_summary
+    from cardbase.sim.registry import game
+    from cardbase.sim.runner import run_batch
+
+    if players not in (2, 3, 4, 5):
+        raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
+    names = parse_agents(agents, players, ["search", "heuristic", "random", "random", "random"])
+    entry = game("meikyu")
+    for name in names:
+        if name.partition(":")[0] not in entry.agents:
+            raise UsageError(f"unknown Meikyu Kingdom agent {name!r} (known: {', '.join(entry.agents)})")
+    readings = meikyu_readings(farm, aggression_target, map_room)
+    pool = pool_from_database(db, assume)
+    rules = make_rules(pool, players, turn_limit=turn_limit, **readings)
+    for seat, name in enumerate(names):
+        entry.make_agent(name, rules, seat, 0)
+    _, on_progress, stop = _progress("Meikyu Kingdom", games)
+    out = None
+    record_path = None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            record_path = records / f"meikyu-{players}p-seed{seed}.jsonl"
+            out = record_path.open("w", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
+
+    def on_records(lines: Any) -> None:
+        assert out is not None
+        out.write("\n".join(lines) + "\n")
+
+    try:
+        batch = run_batch(
+            "meikyu",
+            rules,
+            names,
+            games,
+            seed=seed,
+            jobs=jobs,
+            on_progress=on_progress,
+            on_records=on_records if out is not None else None,
+        )
+    finally:
+        stop()
+        if out is not None:
+            out.close()
+    data = batch.to_dict()
+    data["rules"] = rules_summary(rules)
+    data["meikyu"] = batch_report(batch)
+    if record_path is not None:
+        data["records"] = str(record_path)
+    if json:
+        print_json(data)
+        return
+    print_batch(batch, data, record_path)

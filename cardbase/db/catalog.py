@@ -115,9 +115,14 @@ def write_cards(
         else:
             before = card.model_dump()
             card.type = record.get("type") or card.type
+        old_text = card.text
         for column in _VALUE_COLUMNS:
             if column in record:
                 setattr(card, column, record[column])
+        if "abilities" in record:
+            card.abilities = _abilities_json(record["abilities"], card.type, record["name"], origin or set_code)
+        elif card.text != old_text:
+            card.abilities = None  # the text changed: its encoded abilities no longer say the same
         new_aliases = set(record.get("aliases") or ()) - aliases_of[cid]
         aliases_of[cid] |= new_aliases
         card.unknown = ",".join(unknown_fields(game, card.type, card.model_dump()))
@@ -134,6 +139,21 @@ def write_cards(
             session.add(CardAlias(card_id=cid, alias=alias))
     session.flush()
     return report
+
+
+def _abilities_json(value: Any, type_: str, name: str, origin: str) -> str | None:
+    """A record's abilities (a list, or JSON text) checked and stored as canonical JSON text."""
+    if value is None:
+        return None
+    import json
+
+    from cardbase.games.mea.abilities import AbilityError, abilities_to_json, parse_abilities
+
+    try:
+        parsed = parse_abilities(value, type_, where="abilities")
+    except AbilityError as error:
+        raise InvalidData(origin, [f"card {name!r}: {error}"]) from None
+    return json.dumps(abilities_to_json(parsed), ensure_ascii=False, separators=(",", ":"))
 
 
 def ensure_set(session: Session, game: str, code: str, name: str | None, source: str, note: str | None) -> None:

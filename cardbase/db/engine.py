@@ -27,7 +27,18 @@ DEFAULT_PATH = "cardbase.db"
 
 # Migrations: MIGRATIONS[n] upgrades a database at schema version n to n + 1.
 # Each runs inside the upgrade's transaction; tables new in n + 1 are made by create_all.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+def _v1_add_card_abilities(conn: Connection) -> None:
+    """Schema 2: ``card.abilities``, Méa abilities as JSON text (NULL: not expressed).
+
+    Shipped catalogs are marked for reloading so that their cards get their abilities.
+    """
+    conn.execute(text("ALTER TABLE card ADD COLUMN abilities TEXT"))
+    conn.execute(text("DELETE FROM meta WHERE key LIKE 'catalog:%'"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_add_card_abilities}
 
 
 def database_url(db: str | None) -> str:

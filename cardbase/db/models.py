@@ -14,7 +14,8 @@ from sqlmodel import Field, SQLModel
 
 from cardbase.names import slug
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
@@ -91,6 +92,10 @@ class Card(SQLModel, table=True):
     copies: int | None = None
     notes: str | None = None
     unknown: str = Field(default="", description="Comma-separated applicable fields whose value is unknown.")
+    abilities: str | None = Field(
+        default=None,
+        description="Méa: the text's abilities as JSON (cardbase.games.mea.abilities); NULL: not expressed.",
+    )
 
 
 class CardAlias(SQLModel, table=True):

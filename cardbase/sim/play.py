@@ -39,14 +39,25 @@ def play_interactive(
     read: Callable[[str], str | None],
     write: Callable[[str], None],
     hint: Callable[[Any, Any], str] | None = None,
+    show: Callable[[Any], None] | None = None,
+    help_text: str = HELP,
 ) -> Session:
     """Play a game where seat ``human`` types its moves and ``agents`` play the rest.
 
     ``read(prompt)`` returns a line, or ``None`` when input ends (the game is then
     abandoned); ``write`` prints a block of text; ``hint(observation, legal)``
-    returns advice for the human.
+    returns advice for the human. ``show(observation)``, if given, draws the table
+    instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints.
     """
     state = rules.new_initial_state(seed)
+
+    def display() -> None:
+        observation = state.observation(human)
+        if show is None:
+            write(observation.describe())
+        else:
+            show(observation)
+
     me = f"P{human + 1}"
     shown = False
     while not state.is_terminal:
@@ -63,7 +74,7 @@ def play_interactive(
             state.apply(action)
             continue
         if not shown:
-            write(state.observation(human).describe())
+            display()
             shown = True
         line = read(f"{me}> ")
         if line is None:
@@ -75,10 +86,10 @@ def play_interactive(
         if word in ("quit", "exit", "q"):
             return Session(state, abandoned=True)
         if word in ("help", "?"):
-            write(HELP)
+            write(help_text)
             continue
         if word in ("show", "look"):
-            write(state.observation(human).describe())
+            display()
             continue
         if word in ("legal", "moves"):
             write(_legal_text(state))
@@ -101,7 +112,7 @@ def play_interactive(
             continue
         write(f"{me} (you): {action}")
         shown = False
-    write(state.observation(human).describe())
+    display()
     outcome = state.outcome()
     if outcome is not None:
         winners = ", ".join(f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners)
@@ -110,6 +121,9 @@ def play_interactive(
 
 
 def _legal_text(state: State) -> str:
+    describe = getattr(state, "describe_legal", None)  # a game may summarise many actions its own way
+    if callable(describe):
+        return describe()
     legal = state.legal_actions()
     if len(legal) > 20:
         return f"{len(legal)} legal moves, e.g. {legal[0]}"

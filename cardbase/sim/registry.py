@@ -85,6 +85,16 @@ GAMES: dict[str, GameEntry] = {
             "search": "cardbase.games.mea.agents:SearchAgent",
         },
     ),
+    "meikyu": GameEntry(
+        game_id="meikyu",
+        title="Meikyu Kingdom",
+        rules="cardbase.games.meikyu.engine:MeikyuRules",
+        agents={
+            "random": "cardbase.sim.agents:RandomAgent",
+            "heuristic": "cardbase.games.meikyu.agents:HeuristicAgent",
+            "search": "cardbase.games.meikyu.agents:SearchAgent",
+        },
+    ),
 }
 
 

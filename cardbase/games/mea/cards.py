@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cardbase.games.base import SOURCE_RULEBOOK
+from cardbase.games.base import SOURCE_DEMO, SOURCE_RULEBOOK
+from cardbase.games.mea.abilities import Ability
 
 DECK_MIN = 18
 DECK_MAX = 40
@@ -20,7 +21,11 @@ class MeaCardType(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MeaCard:
-    """One Méa card. ``None`` in a stat means the value is unknown, not zero."""
+    """One Méa card. ``None`` in a stat means the value is unknown, not zero.
+
+    ``abilities``: the text as data (:mod:`cardbase.games.mea.abilities`); ``None``
+    when it is not (yet) expressed, ``()`` for a card with no abilities.
+    """
 
     name: str
     type: MeaCardType
@@ -34,6 +39,23 @@ class MeaCard:
     copies: int | None = None
     aliases: tuple[str, ...] = ()
     notes: str | None = None
+    abilities: tuple[Ability, ...] | None = None
+
+    @property
+    def is_demo(self) -> bool:
+        return self.source == SOURCE_DEMO
+
+    @property
+    def unexpressed(self) -> bool:
+        """Whether the card's abilities are not expressed as data (its text is not encoded, or
+        unknown), so that a simulation plays it as its bare stats."""
+        return self.abilities is None
+
+    @property
+    def unknown_stats(self) -> tuple[str, ...]:
+        """The stats a simulation needs that are unknown: cost, and attack and defence for a monster."""
+        need = ("cost", "attack", "defence") if self.type is MeaCardType.MONSTER else ("cost",)
+        return tuple(f for f in need if getattr(self, f) is None)
 
 
 # Per type, how many the rulebook says exist (None: it does not say).

@@ -1,0 +1,459 @@
+"""Méa agents: a heuristic (tile control, mana, safe attacks, a chosen opening draw
+size) and a determinised Monte Carlo search. Pure: they read observations and
+return actions.
+
+Both follow :class:`cardbase.games.base.Agent`: ``act(observation, legal_actions)``.
+The random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`.
+
+The heuristic scores each legal action with a few rules of thumb (what an attack
+kills and loses, a summon's worth and safety, an assist's effect, stepping onto an
+enemy tile to flip it) and ends its turn when nothing scores well. The search agent
+deals the cards it cannot see at random (:meth:`MeaState.determinise`), tries its
+best candidate actions in each such deal, plays on with the heuristic for every seat
+until the end of the opponent's next turn, and picks the best average position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardbase.games.base import TERMINAL
+from cardbase.games.mea.abilities import Ability
+from cardbase.games.mea.engine import (
+    _CHOICE,
+    _FLIP,
+    _MAIN,
+    _OPENING,
+    HAND_LIMIT,
+    Choose,
+    Draw,
+    MeaObservation,
+    MeaRules,
+    MeaState,
+    Obliterate,
+)
+
+DEFAULT_OPENING = 5
+TARGET_HAND = 5
+CROWDED_HAND = 7
+ACT_THRESHOLD = 0.5
+
+
+# --- what things are worth -----------------------------------------------------
+
+
+def monster_value(state: MeaState, i: int) -> float:
+    """A monster's worth on the board: attack and defence, and a little for lasting abilities."""
+    tab = state._tab
+    bonus = 0.0
+    trig = tab.triggers[i]
+    if trig:
+        bonus += 1.0 * (len(trig.get("turn_start", ())) + len(trig.get("turn_end", ())))
+        bonus += 0.5 * len(trig.get("killed", ()))
+    return state._atk[i] + state._tmp[i] + state._def[i] + state._tmpd[i] + bonus
+
+
+def threat_on(state: MeaState, q: int, seat: int) -> int:
+    """The most attack the other player can bring onto tile ``q`` next turn: the two
+    strongest of their monsters on tiles adjacent to it (a combined attack)."""
+    best = second = 0
+    ctrl, atk = state._ctrl, state._atk
+    occ = state._occ
+    for d in state._adj.get(q, ()):
+        for j in occ[d]:
+            if ctrl[j] != seat:
+                a = atk[j]
+                if a > best:
+                    best, second = a, best
+                elif a > second:
+                    second = a
+    return best + second
+
+
+def evaluate(state: MeaState, me: int) -> float:
+    """How good the position is for ``me`` (positive: better than the opponent's)."""
+    end = state._end
+    if end is not None:
+        winners = end[0]
+        if len(winners) == 2:
+            return 0.0
+        return 1000.0 if winners[0] == me else -1000.0
+    opp = 1 - me
+    tiles = [0, 0]
+    for o in state._tiles.values():
+        tiles[o] += 1
+    score = 3.0 * (tiles[me] - tiles[opp]) + 8.0 / (tiles[opp] + 0.5) - 8.0 / (tiles[me] + 0.5)
+    ctrl = state._ctrl
+    occ = state._occ
+    defence = state._def
+    for q, here in occ.items():
+        owner = state._tiles[q]
+        for i in here:
+            v = monster_value(state, i)
+            c = ctrl[i]
+            sign = 1.0 if c == me else -1.0
+            score += sign * v
+            if owner != c:
+                score += sign * 2.0  # standing on an enemy tile: it can be flipped next turn
+            if threat_on(state, q, c) >= defence[i]:
+                score -= sign * 0.4 * v
+    hands = state._hand
+    for seat, sign in ((me, 1.0), (opp, -1.0)):
+        h = len(hands[seat])
+        score += sign * 0.8 * min(h, 7)
+        if h >= HAND_LIMIT - 2:
+            score -= sign * 3.0 * (h - HAND_LIMIT + 3)
+        d = len(state._deck[seat])
+        if d < 4:
+            score -= sign * (4 - d)
+    return score
+
+
+# --- the heuristic's rules of thumb ----------------------------------------------
+
+
+def _ability_worth(state: MeaState, ab: Ability, p: int, q: int, src: int) -> float:
+    """A rough worth of an ability resolving now for ``p`` (``q``: the source's tile)."""
+    e = ab.effect
+    if ab.condition is not None and not ab.condition.holds(state._count(ab.condition.count, p)):
+        return 0.0
+    if e == "draw":
+        room = HAND_LIMIT - 2 - len(state._hand[p])
+        n = min(ab.amount, room, len(state._deck[p]))
+        return 0.9 * n if ab.target == "you" else -0.5 * n
+    if e == "extra_attack" or e == "extra_action":
+        return 1.0
+    if e in ("gain_attack", "gain_defence"):
+        return (0.6 if ab.until else 1.0) * ab.amount
+    if e == "add_tile":
+        return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+    options = state._targets(ab, p, src, q)
+    if not options:
+        return 0.0
+    if e in ("flip_tile",):
+        return 5.0
+    if e in ("destroy_tile", "obliterate_tile"):
+        best = 4.0
+        if e == "obliterate_tile":
+            best += max(
+                sum(monster_value(state, j) * (1 if state._ctrl[j] != p else -1) for j in state._occ[t])
+                for t in options
+            )
+        return best
+    values = [monster_value(state, t[0]) for t in options]
+    if ab.target == "friendly_monster":
+        return -min(values)
+    if e == "kill":
+        return max(values) + 1.0
+    if e == "return_to_hand":
+        return 0.7 * max(values) + 0.5
+    if e == "take_control":
+        return 2.0 * max(values)
+    return 0.0
+
+
+def _card_worth(state: MeaState, i: int, p: int, q: int) -> float:
+    """What summoning or playing card instance ``i`` is worth (abilities on play/summon)."""
+    tab = state._tab
+    worth = 0.0
+    for ab in tab.triggers[i].get("summoned", ()) + tab.triggers[i].get("play", ()):
+        worth += _ability_worth(state, ab, p, q, i)
+    return worth
+
+
+def score_action(state: MeaState, action: Any, p: int) -> float:
+    """The heuristic's score of a main-phase action for ``p`` (higher is better;
+    ending the turn is not scored here)."""
+    kind = action[0]
+    tab = state._tab
+    if kind == "attack":
+        t = action[1]
+        ids = [state._resolve_ref(r, p) for r in action[2]]
+        total = sum(state.attack_of(i) for i in ids)  # type: ignore[arg-type]
+        defenders = [j for j in state._occ[t] if state._ctrl[j] != p]
+        retaliation = sum(state.attack_of(j) for j in defenders)
+        killed = [j for j in defenders if state.defence_of(j) <= total]
+        lost = [i for i in ids if state.defence_of(i) <= retaliation]  # type: ignore[arg-type]
+        score = sum(monster_value(state, j) for j in killed) - sum(monster_value(state, i) for i in lost)  # type: ignore[arg-type]
+        score += 1.5 * len(killed)
+        if len(killed) == len(defenders) and len(lost) < len(ids):
+            score += 4.0 if state._tiles[t] != p else 1.0
+        if len(ids) == 2:
+            score -= 0.5
+        return score
+    crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
+    if kind == "summon":
+        name, q = action[1], action[2]
+        i = next(j for j in state._hand[p] if tab.names[j] == name)
+        value = tab.attack[i] + tab.defence[i]
+        score = 1.0 + 0.5 * value + 0.3 * tab.cost[i] + crowded
+        threat = threat_on(state, q, p)
+        if threat >= tab.defence[i]:
+            score -= 0.6 * value
+        if any(state._tiles[d] != p for d in state._adj[q]):
+            score += 0.3
+        return score + _card_worth(state, i, p, q)
+    if kind == "play":
+        i = next(j for j in state._hand[p] if tab.names[j] == action[1])
+        worth = _card_worth(state, i, p, -1)
+        return worth - 0.3 * tab.cost[i] + crowded
+    if kind == "move":
+        i = state._resolve_ref(action[1], p)
+        assert i is not None
+        q, d = state._pos[i], action[2]
+        here = threat_on(state, q, p) >= state.defence_of(i)
+        there = threat_on(state, d, p) >= state.defence_of(i)
+        v = monster_value(state, i)
+        score = 0.0
+        if state._tiles[d] != p:
+            score += 3.0 - (0.8 * v if there else 0.0)
+        elif here and not there:
+            score += 0.4 * v
+        else:
+            score -= 0.2
+        return score
+    return -1.0
+
+
+def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
+    """The heuristic's choice of a target for the ability (or displacement) pending."""
+    item = state._queue[0]
+    if item[0] == "disp":
+        i = item[1]
+        return min(legal, key=lambda a: threat_on(state, a[1], p) - state.defence_of(i))  # type: ignore[arg-type]
+    ab: Ability = item[1]
+    e = ab.effect
+
+    def monster(a: Choose) -> int:
+        i = state._resolve_ref(a[1])  # type: ignore[arg-type]
+        assert i is not None
+        return i
+
+    if ab.target in ("friendly_monster", "enemy_monster", "any_monster"):
+        if ab.target == "friendly_monster":
+            if e in ("gain_attack", "extra_action", "extra_attack"):
+
+                def useful(a: Choose) -> float:
+                    i = monster(a)
+                    near = threat_on(state, state._pos[i], 1 - p) > 0  # enemies adjacent
+                    return state.attack_of(i) + (5 if state.can_attack(i) and near else 0)
+
+                return max(legal, key=useful)
+            if e == "gain_defence":
+                return max(legal, key=lambda a: monster_value(state, monster(a)))
+            return min(legal, key=lambda a: monster_value(state, monster(a)))
+        return max(legal, key=lambda a: monster_value(state, monster(a)) * (1 if state._ctrl[monster(a)] != p else -1))
+    if e == "obliterate_tile":
+
+        def loss(a: Choose) -> float:
+            return sum(
+                monster_value(state, j) * (1 if state._ctrl[j] != p else -1)
+                for j in state._occ[a[1]]  # type: ignore[index]
+            )
+
+        return max(legal, key=loss)
+    if e == "add_tile":
+        owner = p if ab.target == "you" else 1 - p
+
+        def friends(a: Choose) -> int:
+            q = a[1]
+            n = sum(1 for d in state._tab.dirs if state._tiles.get(q + d) == owner)  # type: ignore[operator]
+            return n if owner == p else -n
+
+        return max(legal, key=friends)
+    return legal[0]
+
+
+def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> Any:
+    """How the heuristic ends its turn: draw up to ``target_hand`` cards (at least 1, never
+    reaching 11), or obliterate its least valuable tile when its deck is empty."""
+    draws = [a for a in legal if isinstance(a, Draw)]
+    if draws:
+        h = len(state._hand[p])
+        want = max(1, target_hand - h)
+        best = draws[0]
+        for a in draws:
+            if a[1] <= want and h + a[1] < HAND_LIMIT:
+                best = a
+        return best
+    obl = [a for a in legal if isinstance(a, Obliterate)]
+
+    def cost(a: Obliterate) -> float:
+        q = a[1]
+        if q < 0:
+            return 0.0
+        return sum(monster_value(state, j) * (1 if state._ctrl[j] == p else -1) for j in state._occ[q])
+
+    return min(obl, key=cost)
+
+
+def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target_hand: int) -> Any:
+    """The heuristic's action for the current player of a full ``state``."""
+    p = state.current_player
+    phase = state._phase
+    if len(legal) == 1:
+        return legal[0]
+    if phase == _OPENING:
+        want = min(opening, len(legal))
+        return legal[want - 1]
+    if phase == _FLIP:
+        return legal[0]
+    if phase == _CHOICE:
+        return choose_target(state, legal, p)  # type: ignore[arg-type]
+    best, best_score = None, ACT_THRESHOLD
+    for a in legal:
+        kind = a[0]
+        if kind in ("draw", "obliterate"):
+            continue
+        s = score_action(state, a, p)
+        if s > best_score:
+            best, best_score = a, s
+    if best is not None:
+        return best
+    return end_turn_action(state, legal, p, target_hand)
+
+
+def ranked_actions(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> list[Any]:
+    """Main-phase actions best first by the heuristic's score, with its turn-ending action."""
+    scored = [(score_action(state, a, p), k, a) for k, a in enumerate(legal) if a[0] not in ("draw", "obliterate")]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    out = [a for _, _, a in scored]
+    end = end_turn_action(state, legal, p, target_hand)
+    out.insert(min(len(out), sum(1 for s, _, _ in scored if s > ACT_THRESHOLD)), end)
+    return out
+
+
+def choose_opening(rules: MeaRules, seat: int) -> int:
+    """The heuristic's opening draw size for its deck: enough cards to spend the first
+    turns' mana (cheaper decks want more cards), between 3 and 7."""
+    deck = rules.decks[seat]
+    costs = [c.cost or 0 for c, n in deck.cards for _ in range(n)]
+    mean = sum(costs) / len(costs) if costs else 3.0
+    return max(3, min(7, round(DEFAULT_OPENING + (3.0 - mean))))
+
+
+def opening_size(rules: MeaRules, seat: int, opening: int | str | None, rng: random.Random) -> int:
+    """An agent's opening draw size: ``opening`` itself, one drawn from a range ``"3-7"``
+    (to measure each size's win rate), or, by default, :func:`choose_opening`'s."""
+    if opening is None:
+        return choose_opening(rules, seat)
+    if isinstance(opening, int):
+        if not 1 <= opening <= HAND_LIMIT - 1:
+            raise ValueError(f"opening is 1 to {HAND_LIMIT - 1} cards, not {opening}")
+        return opening
+    low, dash, high = str(opening).partition("-")
+    if not dash or not low.isdigit() or not high.isdigit() or not 1 <= int(low) <= int(high) <= HAND_LIMIT - 1:
+        raise ValueError(f"opening is a number or a range like 3-7 (1 to {HAND_LIMIT - 1}), not {opening!r}")
+    return rng.randint(int(low), int(high))
+
+
+class HeuristicAgent:
+    """Scores each action by rules of thumb (tile control, safe attacks, summons worth
+    their mana, assists that hit something) and ends its turn drawing up to 5 cards.
+    ``opening``: its opening draw size, or a range to draw it from (default: from its
+    deck's mana curve)."""
+
+    name = "heuristic"
+
+    def __init__(
+        self,
+        rules: MeaRules,
+        seat: int,
+        seed: int | None = None,
+        opening: int | str | None = None,
+        target_hand: int = TARGET_HAND,
+    ):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.opening = opening_size(rules, seat, opening, self.rng)
+        self.target_hand = target_hand
+
+    def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        state = observation.view.determinise(observation.player, self.rng)
+        return heuristic_action(state, legal_actions, self.opening, self.target_hand)
+
+
+# --- search ------------------------------------------------------------------------
+
+
+def rollout(state: MeaState, me: int, openings: tuple[int, int], target_hand: int, max_decisions: int = 400) -> None:
+    """Play on with the heuristic for both seats until the end of ``me``'s opponent's
+    next turn (when ``me`` is to start a turn again), or the game's end."""
+    start_turns = state._taken[1 - me]
+    for _ in range(max_decisions):
+        p = state.current_player
+        if p == TERMINAL:
+            return
+        if state._active == me and state._taken[1 - me] > start_turns and state._phase in (_FLIP, _MAIN):
+            return
+        legal = state.legal_actions()
+        state.apply_unchecked(heuristic_action(state, legal, openings[p], target_hand))
+
+
+class SearchAgent:
+    """Determinised Monte Carlo search: deals the unseen cards at random ``samples``
+    times; in each deal tries the heuristic's ``candidates`` best actions (and its
+    turn-ending one), plays on with the heuristic for both seats to the end of the
+    opponent's next turn, and picks the action with the best mean evaluation."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: MeaRules,
+        seat: int,
+        seed: int | None = None,
+        samples: int = 6,
+        candidates: int = 5,
+        target_hand: int = TARGET_HAND,
+        opening: int | str | None = None,
+    ):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.candidates = candidates
+        self.target_hand = target_hand
+        openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
+        openings[seat] = opening_size(rules, seat, opening, self.rng)
+        self.openings = (openings[0], openings[1])
+
+    def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
+        return self.evaluate(observation, legal_actions)[0][0]
+
+    def evaluate(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
+        """Candidates with their mean evaluation for this seat, best first (NaN: not searched)."""
+        me = observation.player
+        view = observation.view
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return [(legal[0], float("nan"))]
+        phase = view._phase
+        if phase == _OPENING:
+            return [(legal[min(self.openings[me], len(legal)) - 1], float("nan"))]
+        base = view.determinise(me, self.rng)
+        if phase == _MAIN:
+            candidates = ranked_actions(base, legal, me, self.target_hand)[: self.candidates + 1]
+            end = end_turn_action(base, legal, me, self.target_hand)
+            if end not in candidates:
+                candidates.append(end)
+        else:
+            candidates = legal[: max(self.candidates + 1, 8)]
+        if len(candidates) == 1:
+            return [(candidates[0], float("nan"))]
+        totals = [0.0] * len(candidates)
+        for s in range(self.samples):
+            state = base if s == 0 else view.determinise(me, self.rng)
+            for k, action in enumerate(candidates):
+                trial = state._copy()
+                trial.history = []
+                trial.apply_unchecked(action)
+                rollout(trial, me, self.openings, self.target_hand)
+                totals[k] += evaluate(trial, me)
+        order = sorted(range(len(candidates)), key=lambda k: -totals[k])
+        return [(candidates[k], totals[k] / self.samples) for k in order]

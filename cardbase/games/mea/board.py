@@ -1,0 +1,124 @@
+"""The Méa board: tile positions, their names, the starting layouts and adjacency.
+
+A position is an ``int`` packing a column ``x`` and a row ``y`` (both from
+``-BOUND`` to ``BOUND - 1``) so that neighbours are a fixed offset away. The
+starting 3×3 grid is columns a–c, rows 1–3 (``a1`` bottom left, ``b2`` the
+centre). The board grows and shrinks: tiles added beyond it get names like
+``d2`` or ``a0``; columns left of ``a`` are ``-a``, ``-b`` … and rows below 0 are
+negative (``b-1``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+BOUND = 64
+_W = 2 * BOUND
+
+SEATS = ("yellow", "blue")
+"""Seat 0 goes first and is yellow; seat 1 goes second and is blue."""
+
+LAYOUTS: dict[str, str] = {
+    # Rows top (row 3) to bottom (row 1); Y: the first player's (yellow), B: the second's (blue).
+    "checkerboard": "BYB/YBY/BYB",
+    "sides": "BBB/YBB/YYY",
+}
+"""Named starting layouts. The rulebook's picture is lost: it says only "a 3 by 3 grid of
+tiles 4 coloured yellow and five blue". The default, ``checkerboard``, has blue on the
+corners and the centre."""
+
+ORTHOGONAL = "orthogonal"
+DIAGONAL = "diagonal"
+
+
+def pos(x: int, y: int) -> int:
+    """The position of column ``x`` (a = 0), row ``y`` (row 1 = 0)."""
+    if not (-BOUND <= x < BOUND and -BOUND <= y < BOUND):
+        raise ValueError(f"({x}, {y}) is off the board's coordinates")
+    return (x + BOUND) * _W + (y + BOUND)
+
+
+def xy(p: int) -> tuple[int, int]:
+    """Column and row of position ``p``."""
+    x, y = divmod(p, _W)
+    return x - BOUND, y - BOUND
+
+
+def in_bounds(p: int) -> bool:
+    x, y = divmod(p, _W)
+    return 0 <= x < _W and 0 <= y < _W
+
+
+def _letters(n: int) -> str:
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(97 + r) + out
+    return out
+
+
+def _number(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - 96)
+    return n - 1
+
+
+@cache
+def name(p: int) -> str:
+    """``b2`` for the centre of the starting grid; see the module docstring."""
+    x, y = xy(p)
+    col = _letters(x) if x >= 0 else "-" + _letters(-x - 1)
+    return f"{col}{y + 1}"
+
+
+_NAME = re.compile(r"^(-?)([a-z]+)(-?\d+)$")
+
+
+def parse(text: str) -> int:
+    """The position named ``text`` (``b2``, ``d0``, ``-a3``); raises ``ValueError``."""
+    m = _NAME.match(text.strip().lower())
+    if not m:
+        raise ValueError(f"not a tile: {text!r} (tiles are named like b2: column letter, row number)")
+    sign, letters, row = m.groups()
+    n = _number(letters)
+    x = -n - 1 if sign else n
+    return pos(x, int(row) - 1)
+
+
+def directions(adjacency: str) -> tuple[int, ...]:
+    """Offsets from a position to its neighbours: 4 (orthogonal) or 8 (with diagonals)."""
+    orth = (_W, -_W, 1, -1)
+    if adjacency == ORTHOGONAL:
+        return orth
+    if adjacency == DIAGONAL:
+        return (*orth, _W + 1, _W - 1, -_W + 1, -_W - 1)
+    raise ValueError(f"adjacency is {ORTHOGONAL!r} or {DIAGONAL!r}, not {adjacency!r}")
+
+
+def layout_grid(layout: str) -> str:
+    """The grid string of ``layout`` (a name from :data:`LAYOUTS`, or a grid itself)."""
+    return LAYOUTS.get(layout, layout)
+
+
+def parse_layout(layout: str) -> dict[int, int]:
+    """Starting tiles: position → owner seat. ``layout`` is a name from :data:`LAYOUTS`
+    or a grid of rows, top first, separated by ``/``: ``Y`` (seat 0), ``B`` (seat 1),
+    ``.`` (no tile); the bottom row is row 1. Raises ``ValueError``."""
+    grid = layout_grid(layout)
+    rows = [r.strip() for r in grid.upper().split("/")]
+    if not rows or not all(rows) or not set("".join(rows)) <= set("YB."):
+        known = ", ".join(LAYOUTS)
+        raise ValueError(f"layout {layout!r}: a name ({known}) or rows of Y, B and . separated by /")
+    tiles: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        y = len(rows) - 1 - i
+        for x, ch in enumerate(row):
+            if ch != ".":
+                tiles[pos(x, y)] = 0 if ch == "Y" else 1
+    owners = set(tiles.values())
+    if owners != {0, 1}:
+        raise ValueError(f"layout {layout!r}: each player needs at least one tile")
+    return tiles

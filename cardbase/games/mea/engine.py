@@ -1,0 +1,2320 @@
+"""Méa's rules engine: the tile board, decks and hands, summons, combat, flips, abilities.
+
+Implements the engine protocol of :mod:`cardbase.games.base`. Every rule comes from
+``shared/rulebooks/mea.txt``; where the rulebook is silent or ambiguous the reading
+is documented in ``docs/rules/mea.md`` and, where it matters, is an option of
+:class:`MeaRules`.
+
+A game is two decks (seat 0 goes first and is yellow, seat 1 is blue), a seeded
+shuffle (the chance action :class:`Shuffle`), each player's opening draw, then
+turns: count mana, optionally flip one enemy tile your monster stands on, resolve
+start-of-turn abilities, then summon, play assists, move and attack in any order,
+and end the turn by drawing (or, with an empty deck, obliterating one of your
+tiles). Card abilities are data (:mod:`cardbase.games.mea.abilities`) resolved by
+the interpreter below; a target chosen among several is a decision of its own
+(:class:`Choose`), made by the player the rules name.
+
+Cards are instances numbered 0 … N-1 (seat 0's deck list, then seat 1's); their
+per-game values (zone, controller, tile, attack, defence, actions left) are kept
+in flat lists so that :meth:`MeaState.clone` and the fast path are cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Self
+
+from cardbase.games.base import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvalidAction,
+    InvalidRules,
+    Outcome,
+    Rules,
+    State,
+)
+from cardbase.games.mea import board as B
+from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
+from cardbase.games.mea.cards import DECK_MAX, TILES_PER_PLAYER, MeaCard, MeaCardType
+from cardbase.names import fold
+
+HAND_LIMIT = 11
+"""Holding this many cards loses the game at once."""
+MANA_MINIMUM = 3
+SECOND_PLAYER_BONUS_TURNS = 3
+MAX_PER_TILE = 2
+
+# Zones of a card.
+DECK, HAND, BOARD, OUT, UNKNOWN = 0, 1, 2, 3, 4
+ZONE_NAMES = ("deck", "hand", "board", "out of play", "unknown")
+
+# Phases.
+_SHUFFLE, _OPENING, _FLIP, _MAIN, _CHOICE, _OVER = range(6)
+PHASE_NAMES = ("shuffle", "opening", "flip", "main", "choice", "over")
+
+# How a game ended (Outcome.reason is the sentence; these are stable codes).
+END_NO_TILES = "no-tiles"
+END_HAND = "hand-of-11"
+END_DECK_OUT = "deck-out"
+END_TURN_LIMIT = "turn-limit"
+
+SEAT_NAMES = ("P1", "P2")
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+# --- actions -----------------------------------------------------------------
+
+
+class Ref(tuple):
+    """A monster on the board, by name and tile: ``Crumb Goblin@b2``; ``#2`` picks the
+    second monster of that name on the tile when two are there."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, pos: int, nth: int = 0) -> Ref:
+        return tuple.__new__(cls, (name, pos, nth))
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def pos(self) -> int:
+        return self[1]
+
+    @property
+    def nth(self) -> int:
+        return self[2]
+
+    def __str__(self) -> str:
+        suffix = f"#{self[2]}" if self[2] else ""
+        return f"{self[0]}@{B.name(self[1])}{suffix}"
+
+    def __repr__(self) -> str:
+        return f"Ref({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Ref:
+        t = text.strip()
+        if "@" not in t:
+            raise InvalidAction(f"not a monster: {text!r} (write Name@tile, e.g. Crumb Goblin@b2)")
+        name, _, where = t.rpartition("@")
+        nth = 0
+        if "#" in where:
+            where, _, k = where.partition("#")
+            if not k.isdigit() or int(k) < 1:
+                raise InvalidAction(f"not a monster: {text!r} (#k counts from 1)")
+            nth = int(k)
+        try:
+            p = B.parse(where)
+        except ValueError as error:
+            raise InvalidAction(str(error)) from None
+        if not name.strip():
+            raise InvalidAction(f"not a monster: {text!r} (a name goes before @)")
+        return cls(" ".join(name.split()), p, nth)
+
+
+class _Action(tuple):
+    """Base of Méa's actions: immutable tuples whose first item names the kind."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+
+class Draw(_Action):
+    """Draw ``k`` cards: the opening draw, or the end of a turn (``draw 2``)."""
+
+    __slots__ = ()
+    kind = "draw"
+
+    def __new__(cls, k: int) -> Draw:
+        return tuple.__new__(cls, ("draw", k))
+
+    @property
+    def k(self) -> int:
+        return self[1]
+
+    def __str__(self) -> str:
+        return f"draw {self[1]}"
+
+
+class Summon(_Action):
+    """Summon a monster from your hand onto a tile: ``summon Crumb Goblin b2``."""
+
+    __slots__ = ()
+    kind = "summon"
+
+    def __new__(cls, card: str, pos: int) -> Summon:
+        return tuple.__new__(cls, ("summon", card, pos))
+
+    @property
+    def card(self) -> str:
+        return self[1]
+
+    @property
+    def pos(self) -> int:
+        return self[2]
+
+    def __str__(self) -> str:
+        return f"summon {self[1]} {B.name(self[2])}"
+
+
+class Play(_Action):
+    """Play an assist from your hand: ``play Pep Talk``."""
+
+    __slots__ = ()
+    kind = "play"
+
+    def __new__(cls, card: str) -> Play:
+        return tuple.__new__(cls, ("play", card))
+
+    @property
+    def card(self) -> str:
+        return self[1]
+
+    def __str__(self) -> str:
+        return f"play {self[1]}"
+
+
+class Move(_Action):
+    """Move a monster to an adjacent tile: ``move Crumb Goblin@b1 b2``."""
+
+    __slots__ = ()
+    kind = "move"
+
+    def __new__(cls, ref: Ref, dst: int) -> Move:
+        return tuple.__new__(cls, ("move", ref, dst))
+
+    @property
+    def ref(self) -> Ref:
+        return self[1]
+
+    @property
+    def dst(self) -> int:
+        return self[2]
+
+    def __str__(self) -> str:
+        return f"move {self[1]} {B.name(self[2])}"
+
+
+class Attack(_Action):
+    """Attack every enemy monster on a tile with one or two monsters:
+    ``attack b2 with Crumb Goblin@a2 + Puddle Knight@b1``."""
+
+    __slots__ = ()
+    kind = "attack"
+
+    def __new__(cls, target: int, refs: Iterable[Ref]) -> Attack:
+        ordered = tuple(sorted(refs, key=lambda r: (r[1], r[0], r[2])))
+        return tuple.__new__(cls, ("attack", target, ordered))
+
+    @property
+    def target(self) -> int:
+        return self[1]
+
+    @property
+    def refs(self) -> tuple[Ref, ...]:
+        return self[2]
+
+    def __str__(self) -> str:
+        return f"attack {B.name(self[1])} with " + " + ".join(str(r) for r in self[2])
+
+
+NONE_POS = -1
+
+
+class Flip(_Action):
+    """At the start of your turn: flip one enemy tile a monster of yours is on
+    (``flip b2``), or not (``flip none``)."""
+
+    __slots__ = ()
+    kind = "flip"
+
+    def __new__(cls, pos: int = NONE_POS) -> Flip:
+        return tuple.__new__(cls, ("flip", pos))
+
+    @property
+    def pos(self) -> int:
+        return self[1]
+
+    def __str__(self) -> str:
+        return "flip none" if self[1] == NONE_POS else f"flip {B.name(self[1])}"
+
+
+class Obliterate(_Action):
+    """End your turn with an empty deck: obliterate one of your tiles (``obliterate b2``);
+    ``obliterate none`` when you have no tile left (you lose)."""
+
+    __slots__ = ()
+    kind = "obliterate"
+
+    def __new__(cls, pos: int = NONE_POS) -> Obliterate:
+        return tuple.__new__(cls, ("obliterate", pos))
+
+    @property
+    def pos(self) -> int:
+        return self[1]
+
+    def __str__(self) -> str:
+        return "obliterate none" if self[1] == NONE_POS else f"obliterate {B.name(self[1])}"
+
+
+class Choose(_Action):
+    """Choose a target, a tile (``choose c2``) or a monster (``choose Crumb Goblin@b2``), for
+    the ability being resolved, or where a displaced monster goes."""
+
+    __slots__ = ()
+    kind = "choose"
+
+    def __new__(cls, target: int | Ref) -> Choose:
+        return tuple.__new__(cls, ("choose", target))
+
+    @property
+    def target(self) -> int | Ref:
+        return self[1]
+
+    def __str__(self) -> str:
+        t = self[1]
+        return f"choose {t}" if isinstance(t, Ref) else f"choose {B.name(t)}"
+
+
+class Shuffle(_Action):
+    """The chance action that starts a game: each deck's order, top card first, as
+    positions in its deck list (``shuffle 3 0 2 1 / 1 0 …``)."""
+
+    __slots__ = ()
+    kind = "shuffle"
+
+    def __new__(cls, orders: Iterable[Iterable[int]]) -> Shuffle:
+        return tuple.__new__(cls, ("shuffle", tuple(tuple(o) for o in orders)))
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        return self[1]
+
+    def __str__(self) -> str:
+        return "shuffle " + " / ".join(" ".join(str(i) for i in o) for o in self[1])
+
+
+MeaAction = Draw | Summon | Play | Move | Attack | Flip | Obliterate | Choose | Shuffle
+_DRAWS: tuple[Draw, ...] = tuple(Draw(k) for k in range(2 * DECK_MAX + 1))
+
+_NOTATION_HELP = (
+    "write: draw 2, summon <card> b2, play <card>, move <card>@b1 b2, attack b2 with <card>@a2 [+ <card>@b1], "
+    "flip b2 / flip none, obliterate b2, choose b2 / choose <card>@b2"
+)
+
+
+def _tile(text: str) -> int:
+    try:
+        return B.parse(text)
+    except ValueError as error:
+        raise InvalidAction(str(error)) from None
+
+
+def parse_action(text: str) -> MeaAction:
+    """Parse an action's notation (see :data:`_NOTATION_HELP`); raises :class:`InvalidAction`."""
+    t = " ".join(text.split())
+    verb, _, rest = t.partition(" ")
+    verb = verb.lower()
+    if verb == "draw":
+        if not rest.isdigit():
+            raise InvalidAction(f"not an action: {text!r} (write: draw 2)")
+        return Draw(int(rest))
+    if verb == "summon":
+        card, _, where = rest.rpartition(" ")
+        if not card:
+            raise InvalidAction(f"not an action: {text!r} (write: summon <card> b2)")
+        return Summon(card, _tile(where))
+    if verb == "play":
+        if not rest:
+            raise InvalidAction(f"not an action: {text!r} (write: play <card>)")
+        return Play(rest)
+    if verb == "move":
+        ref, _, where = rest.rpartition(" ")
+        if not ref:
+            raise InvalidAction(f"not an action: {text!r} (write: move <card>@b1 b2)")
+        return Move(Ref.parse(ref), _tile(where))
+    if verb == "attack":
+        where, sep, attackers = rest.partition(" with ")
+        if not sep or not attackers:
+            raise InvalidAction(f"not an action: {text!r} (write: attack b2 with <card>@a2 [+ <card>@b1])")
+        return Attack(_tile(where), [Ref.parse(r) for r in attackers.split(" + ")])
+    if verb in ("flip", "obliterate"):
+        cls = Flip if verb == "flip" else Obliterate
+        if rest.lower() == "none":
+            return cls(NONE_POS)
+        return cls(_tile(rest))
+    if verb == "choose":
+        if "@" in rest:
+            return Choose(Ref.parse(rest))
+        return Choose(_tile(rest))
+    if verb == "shuffle":
+        orders = []
+        for part in rest.split("/"):
+            items = part.split()
+            if not all(i.isdigit() for i in items):
+                raise InvalidAction(f"not an action: {text!r} (write: shuffle 3 0 1 … / 2 1 0 …)")
+            orders.append(tuple(int(i) for i in items))
+        return Shuffle(orders)
+    raise InvalidAction(f"not a Méa action: {text!r} ({_NOTATION_HELP})")
+
+
+def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
+    """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done)."""
+    return ("ab", ab, seat, source, where, ab.amount if ab.effect == "add_tile" else ab.count, ())
+
+
+# --- decks and rules -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeaDeck:
+    """A deck for the engine: distinct cards with their counts, in list order."""
+
+    name: str
+    cards: tuple[tuple[MeaCard, int], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.cards)
+
+    def expanded(self) -> list[MeaCard]:
+        return [card for card, n in self.cards for _ in range(n)]
+
+    @property
+    def unexpressed(self) -> tuple[str, ...]:
+        """Names of the cards whose abilities are not expressed (they play as bare stats)."""
+        return tuple(c.name for c, _ in self.cards if c.unexpressed)
+
+    @property
+    def demo_cards(self) -> int:
+        return sum(n for c, n in self.cards if c.is_demo)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "cards": [{"count": n, **card_to_dict(c)} for c, n in self.cards]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "deck") -> MeaDeck:
+        if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
+            raise InvalidRules(f"{where}: a deck is {{'name': …, 'cards': [{{'count': 3, 'name': …}}, …]}}")
+        out = []
+        for i, item in enumerate(data["cards"]):
+            if not isinstance(item, Mapping):
+                raise InvalidRules(f"{where}.cards[{i}]: a card is an object")
+            count = item.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise InvalidRules(f"{where}.cards[{i}].count: a whole number 1 or more")
+            out.append((card_from_dict(item, f"{where}.cards[{i}]"), count))
+        return cls(str(data.get("name") or ""), tuple(out))
+
+
+def card_to_dict(card: MeaCard) -> dict[str, Any]:
+    """What a game record keeps of a card: enough to play it again."""
+    out: dict[str, Any] = {"name": card.name, "type": str(card.type), "cost": card.cost}
+    if card.type is MeaCardType.MONSTER:
+        out["attack"] = card.attack
+        out["defence"] = card.defence
+    out["text"] = card.text
+    out["abilities"] = abilities_to_json(card.abilities)
+    out["set"] = card.set
+    out["source"] = card.source
+    return out
+
+
+def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
+    try:
+        type_ = MeaCardType(data.get("type"))
+    except ValueError:
+        raise InvalidRules(f"{where}.type: monster or assist, not {data.get('type')!r}") from None
+    abilities = data.get("abilities")
+    try:
+        parsed = None if abilities is None else parse_abilities(abilities, str(type_), f"{where}.abilities")
+    except AbilityError as error:
+        raise InvalidRules(str(error)) from None
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidRules(f"{where}.name: the card's name")
+    values = {}
+    for stat in ("cost", "attack", "defence"):
+        v = data.get(stat)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise InvalidRules(f"{where}.{stat}: a whole number 0 or more, or null (unknown)")
+        values[stat] = v
+    text = data.get("text")
+    return MeaCard(
+        name=name,
+        type=type_,
+        set=str(data.get("set") or "core"),
+        source=str(data.get("source") or "rulebook"),
+        text=text if isinstance(text, str) else None,
+        abilities=parsed,
+        **values,
+    )
+
+
+def game_card(card: MeaCard) -> MeaCard:
+    """``card`` with only what a game needs (and a record keeps): no flavour, notes or aliases."""
+    if card.description is None and card.copies is None and not card.aliases and card.notes is None:
+        return card
+    return replace(card, description=None, copies=None, aliases=(), notes=None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Per-rules constant tables, by card instance."""
+
+    cards: tuple[MeaCard, ...]
+    owner: tuple[int, ...]
+    offset: tuple[int, int]
+    names: tuple[str, ...]
+    cost: tuple[int, ...]
+    attack: tuple[int, ...]
+    defence: tuple[int, ...]
+    monster: tuple[bool, ...]
+    triggers: tuple[dict[str, tuple[Ability, ...]], ...]
+    turn_start: tuple[tuple[Ability, ...], ...]
+    summoned: tuple[tuple[Ability, ...], ...]
+    turn_end: tuple[tuple[Ability, ...], ...]
+    canonical: dict[str, str]
+    start_tiles: dict[int, int]
+    dirs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MeaRules(Rules):
+    """Méa for two players, with the readings the rulebook leaves open as options.
+
+    ``decks``: seat 0's deck (goes first, yellow) and seat 1's (blue).
+    ``layout``: the starting tiles, a name (``checkerboard``, ``sides``) or a grid
+    like ``BYB/YBY/BYB`` (top row first; see :func:`cardbase.games.mea.board.parse_layout`).
+    ``adjacency``: ``orthogonal`` or ``diagonal`` (the 8 surrounding positions).
+    ``attack_rule``: an attack is allowed if it can kill ``one`` of the enemy monsters
+    on the tile (each monster with defence ≤ the attack dies), or only if it kills ``all``.
+    ``move_in``: after a kill that empties the tile, ``all`` surviving attackers move in,
+    or only the ``first`` of them (in the action's order).
+    ``elimination``: a player who controls no tile loses ``immediate``-ly, or at the
+    ``turn-start`` (after the start-of-turn flip).
+    ``mana_count``: mana is counted at ``turn-start`` (before the flip) or ``after-flip``.
+    ``mana_minimum`` (3), ``second_player_bonus`` (+1) on the second player's first
+    ``bonus_turns`` (3) turns. ``tile_supply``: the most tiles on the board at once
+    (18, both players' 9; 0 for no limit). ``max_turns``: a game that reaches it ends
+    with the player controlling more tiles winning (a tie is shared). ``list_losing_draws``:
+    also list draws that reach 11 cards (legal, but lose at once) among the legal actions.
+    """
+
+    game_id: ClassVar[str] = "mea"
+    title: ClassVar[str] = "Méa"
+
+    decks: tuple[MeaDeck, MeaDeck] = field(default=(MeaDeck("", ()), MeaDeck("", ())))
+    layout: str = "checkerboard"
+    adjacency: str = B.ORTHOGONAL
+    attack_rule: str = "one"
+    move_in: str = "all"
+    elimination: str = "immediate"
+    mana_count: str = "turn-start"
+    mana_minimum: int = MANA_MINIMUM
+    second_player_bonus: int = 1
+    bonus_turns: int = SECOND_PLAYER_BONUS_TURNS
+    tile_supply: int = 2 * TILES_PER_PLAYER
+    max_turns: int = 200
+    list_losing_draws: bool = False
+
+    _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
+        "attack_rule": ("one", "all"),
+        "move_in": ("all", "first"),
+        "elimination": ("immediate", "turn-start"),
+        "mana_count": ("turn-start", "after-flip"),
+    }
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.decks, tuple) or len(self.decks) != 2:
+            raise InvalidRules("Méa is for 2 players: give exactly two decks")
+        decks = tuple(MeaDeck(d.name, tuple((game_card(c), n) for c, n in d.cards)) for d in self.decks)
+        object.__setattr__(self, "decks", decks)  # so that to_options/from_options round-trip
+        for f in fields(self):
+            if f.name == "decks":
+                continue
+            value = getattr(self, f.name)
+            want = {"bool": bool, "int": int, "str": str}[str(f.type)]
+            if type(value) is not want:
+                raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {value!r}")
+            if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
+                raise InvalidRules(f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {value!r}")
+            if want is int and value < 0:
+                raise InvalidRules(f"Méa option {f.name} must be 0 or more, not {value}")
+        if self.max_turns < 1:
+            raise InvalidRules("max_turns must be at least 1")
+        try:
+            start = B.parse_layout(self.layout)
+        except ValueError as error:
+            raise InvalidRules(str(error)) from None
+        if self.tile_supply and len(start) > self.tile_supply:
+            raise InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
+        problems = []
+        for seat, deck in enumerate(self.decks):
+            who = f"{seat_name(seat)}'s deck{f' ({deck.name})' if deck.name else ''}"
+            if deck.size < 1:
+                problems.append(f"{who} is empty")
+            names: dict[str, MeaCard] = {}
+            for card, _ in deck.cards:
+                if card.type is MeaCardType.TILE:
+                    problems.append(f"{who}: {card.name} is a tile; tiles are not part of a deck")
+                    continue
+                unknown = card.unknown_stats
+                if unknown:
+                    problems.append(f"{who}: {card.name} has unknown {', '.join(unknown)}")
+                key = fold(card.name)
+                if key in names and names[key] != card:
+                    problems.append(f"{who}: two different cards are called {card.name}")
+                names[key] = card
+        if problems:
+            raise InvalidRules("cannot play these decks: " + "; ".join(problems))
+
+    @property
+    def players(self) -> int:  # type: ignore[override]
+        return 2
+
+    def tables(self) -> _Tables:
+        """Per-instance constants (built once per rules object)."""
+        cached = self.__dict__.get("_tables")
+        if cached is None:
+            cached = _build_tables(self)
+            object.__setattr__(self, "_tables", cached)
+        return cached
+
+    def new_initial_state(self, seed: int | None = None) -> MeaState:
+        return MeaState(self, seed)
+
+    def parse_action(self, text: str) -> MeaAction:
+        action = parse_action(text)
+        return _canonical_names(action, self.tables().canonical)
+
+    def to_options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": 2}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = [d.to_dict() for d in value] if f.name == "decks" else value
+        return out
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        known = {f.name for f in fields(cls)} | {"players"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidRules(f"unknown Méa option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        values = dict(options)
+        if values.pop("players", 2) != 2:
+            raise InvalidRules("Méa is for 2 players")
+        decks = values.pop("decks", None)
+        if not isinstance(decks, list | tuple) or len(decks) != 2:
+            raise InvalidRules("Méa rules need 'decks': a list of the two players' decks")
+        parsed = tuple(
+            d if isinstance(d, MeaDeck) else MeaDeck.from_dict(d, f"decks[{i}]") for i, d in enumerate(decks)
+        )
+        return cls(decks=parsed, **values)  # type: ignore[arg-type]
+
+    def unexpressed_cards(self) -> tuple[str, ...]:
+        """Cards in either deck that play as their bare stats (abilities not expressed)."""
+        return tuple(dict.fromkeys(n for d in self.decks for n in d.unexpressed))
+
+    def report_notes(self) -> list[str]:
+        """What every report using these decks must say: demo cards, bare-stats cards."""
+        notes = []
+        labels = [d.name or f"{seat_name(k)}'s deck" for k, d in enumerate(self.decks)]
+        demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
+        if demo:
+            shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
+            notes.append(f"demo cards: {shown} (cardbase's demo set, not published Méa cards)")
+        bare = self.unexpressed_cards()
+        if bare:
+            notes.append(f"played as bare stats (abilities not expressed as data): {', '.join(bare)}")
+        return notes
+
+
+def _build_tables(rules: MeaRules) -> _Tables:
+    cards: list[MeaCard] = []
+    owner: list[int] = []
+    offset = []
+    for seat, deck in enumerate(rules.decks):
+        offset.append(len(cards))
+        for card in deck.expanded():
+            cards.append(card)
+            owner.append(seat)
+    triggers = []
+    for card in cards:
+        by: dict[str, list[Ability]] = {}
+        for a in card.abilities or ():
+            by.setdefault(a.trigger, []).append(a)
+        triggers.append({k: tuple(v) for k, v in by.items()})
+    canonical = {fold(c.name): c.name for c in cards}
+    return _Tables(
+        cards=tuple(cards),
+        owner=tuple(owner),
+        offset=(offset[0], offset[1]),
+        names=tuple(c.name for c in cards),
+        cost=tuple(c.cost or 0 for c in cards),
+        attack=tuple(c.attack or 0 for c in cards),
+        defence=tuple(c.defence or 0 for c in cards),
+        monster=tuple(c.type is MeaCardType.MONSTER for c in cards),
+        triggers=tuple(triggers),
+        turn_start=tuple(t.get("turn_start", ()) for t in triggers),
+        summoned=tuple(t.get("summoned", ()) for t in triggers),
+        turn_end=tuple(t.get("turn_end", ()) for t in triggers),
+        canonical=canonical,
+        start_tiles=B.parse_layout(rules.layout),
+        dirs=B.directions(rules.adjacency),
+    )
+
+
+def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaAction:
+    """``action`` with card names spelt as the cards are (any case or accents typed)."""
+
+    def nm(n: str) -> str:
+        return canonical.get(fold(n), n)
+
+    def rf(r: Ref) -> Ref:
+        return Ref(nm(r[0]), r[1], r[2])
+
+    if isinstance(action, Summon):
+        return Summon(nm(action[1]), action[2])
+    if isinstance(action, Play):
+        return Play(nm(action[1]))
+    if isinstance(action, Move):
+        return Move(rf(action[1]), action[2])
+    if isinstance(action, Attack):
+        return Attack(action[1], [rf(r) for r in action[2]])
+    if isinstance(action, Choose) and isinstance(action[1], Ref):
+        return Choose(rf(action[1]))
+    return action
+
+
+# --- state ---------------------------------------------------------------------
+
+
+class MeaState(State):
+    """A Méa game in progress. See :class:`cardbase.games.base.State` for the protocol.
+
+    Read the position through the methods below (``tiles``, ``monsters``, ``hand``, …)
+    or an :meth:`observation`; the ``_`` attributes are the engine's.
+    """
+
+    __slots__ = (
+        "_active",
+        "_acts",
+        "_adj",
+        "_atk",
+        "_choice",
+        "_ctrl",
+        "_deck",
+        "_def",
+        "_end",
+        "_fresh",
+        "_hand",
+        "_legal",
+        "_mana",
+        "_occ",
+        "_openings",
+        "_out",
+        "_phase",
+        "_pos",
+        "_queue",
+        "_tab",
+        "_taken",
+        "_tiles",
+        "_tmp",
+        "_tmpd",
+        "_turn",
+        "_xatt",
+        "_zone",
+        "current_player",
+        "history",
+        "rng",
+        "rules",
+        "seed",
+    )
+
+    rules: MeaRules
+
+    def __init__(self, rules: MeaRules, seed: int | None = None):
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history = []
+        tab = rules.tables()
+        self._tab = tab
+        n = len(tab.cards)
+        self._zone = [DECK] * n
+        self._ctrl = list(tab.owner)
+        self._pos = [NONE_POS] * n
+        self._atk = list(tab.attack)
+        self._def = list(tab.defence)
+        self._tmp = [0] * n
+        self._tmpd = [0] * n
+        self._acts = [0] * n
+        self._xatt = [0] * n
+        self._fresh = [False] * n
+        a, b = tab.offset
+        self._deck = [list(range(a, b))[::-1], list(range(b, n))[::-1]]
+        self._hand: list[list[int]] = [[], []]
+        self._out: list[int] = []
+        self._tiles: dict[int, int] = dict(tab.start_tiles)
+        self._occ: dict[int, tuple[int, ...]] = {p: () for p in self._tiles}
+        self._adj: dict[int, tuple[int, ...]] = {}
+        self._rebuild_adjacency()
+        self._queue: list[tuple[Any, ...]] = []
+        self._choice: tuple[int, tuple[Any, ...]] | None = None
+        self._openings: list[int | None] = [None, None]
+        self._taken = [0, 0]
+        self._turn = 0
+        self._mana = 0
+        self._active = 0
+        self._end: tuple[tuple[int, ...], str, str] | None = None
+        self._legal: tuple[MeaAction, ...] | None = None
+        self._phase = _SHUFFLE
+        self.current_player = CHANCE
+
+    # -- reading the position --
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def active(self) -> int:
+        """Whose turn it is (the current player may be the other, choosing a target)."""
+        return self._active
+
+    @property
+    def mana(self) -> int:
+        """Mana the active player has left this turn."""
+        return self._mana
+
+    @property
+    def turn(self) -> int:
+        """Turns begun so far, both players together."""
+        return self._turn
+
+    @property
+    def turns_taken(self) -> tuple[int, int]:
+        return (self._taken[0], self._taken[1])
+
+    @property
+    def openings(self) -> tuple[int | None, int | None]:
+        """How many cards each player drew before the first turn."""
+        return (self._openings[0], self._openings[1])
+
+    @property
+    def end_code(self) -> str | None:
+        """How the game ended: ``no-tiles``, ``hand-of-11``, ``deck-out`` or ``turn-limit``."""
+        return self._end[2] if self._end else None
+
+    def card(self, instance: int) -> MeaCard:
+        return self._tab.cards[instance]
+
+    def tiles(self) -> dict[int, int]:
+        """Position → owner seat, for every tile on the board."""
+        return dict(self._tiles)
+
+    def tile_count(self, seat: int) -> int:
+        return sum(1 for o in self._tiles.values() if o == seat)
+
+    def on_tile(self, p: int) -> tuple[int, ...]:
+        """Card instances on the tile at ``p``, in arrival order."""
+        return self._occ.get(p, ())
+
+    def monsters(self, seat: int | None = None) -> list[int]:
+        """Monsters on the board (of ``seat``'s control, if given), in board order."""
+        out = []
+        for p in sorted(self._occ):
+            for i in self._occ[p]:
+                if seat is None or self._ctrl[i] == seat:
+                    out.append(i)
+        return out
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._hand[seat])
+
+    def hand_names(self, seat: int) -> tuple[str, ...]:
+        return tuple(self._tab.names[i] for i in self._hand[seat])
+
+    def deck(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s deck, top card first."""
+        return tuple(reversed(self._deck[seat]))
+
+    def out_of_play(self) -> tuple[int, ...]:
+        """Cards out of play: killed or obliterated monsters, and assists once played."""
+        return tuple(self._out)
+
+    def zone(self, instance: int) -> int:
+        return self._zone[instance]
+
+    def controller(self, instance: int) -> int:
+        return self._ctrl[instance]
+
+    def position(self, instance: int) -> int:
+        return self._pos[instance]
+
+    def attack_of(self, instance: int) -> int:
+        """Current attack, this turn's bonuses included."""
+        return self._atk[instance] + self._tmp[instance]
+
+    def defence_of(self, instance: int) -> int:
+        return self._def[instance] + self._tmpd[instance]
+
+    def can_move(self, instance: int) -> bool:
+        return self._acts[instance] > 0
+
+    def can_attack(self, instance: int) -> bool:
+        return self._acts[instance] > 0 or self._xatt[instance] > 0
+
+    def summoned_this_turn(self, instance: int) -> bool:
+        return self._fresh[instance]
+
+    def ref_of(self, instance: int) -> Ref:
+        """The notation reference of a monster on the board."""
+        p = self._pos[instance]
+        name = self._tab.names[instance]
+        occ = self._occ[p]
+        if len(occ) == 2:
+            other = occ[0] if occ[1] == instance else occ[1]
+            if self._tab.names[other] == name:
+                return Ref(name, p, 1 if occ[0] == instance else 2)
+        return Ref(name, p, 0)
+
+    def choice(self) -> dict[str, Any] | None:
+        """The decision pending in the choice phase: who chooses, for what, among what."""
+        if self._phase != _CHOICE or self._choice is None:
+            return None
+        chooser, options = self._choice
+        item = self._queue[0]
+        if item[0] == "disp":
+            i = item[1]
+            what = f"where {self._tab.names[i]} goes: the tile it is on was flipped"
+        else:
+            ability, source = item[1], item[3]
+            card = self._tab.names[source] if source >= 0 else "?"
+            what = f"{card}: {ability.text()}"
+        return {"player": chooser, "for": what, "options": list(options)}
+
+    # -- the rules, as used by the engine --
+
+    def _rebuild_adjacency(self) -> None:
+        tiles = self._tiles
+        dirs = self._tab.dirs
+        # In position order: iterating it visits the tiles in board order.
+        self._adj = {p: tuple(p + d for d in dirs if p + d in tiles) for p in sorted(tiles)}
+
+    def _enemy_on(self, p: int, seat: int) -> bool:
+        ctrl = self._ctrl
+        return any(ctrl[i] != seat for i in self._occ[p])
+
+    def _compute_mana(self, seat: int) -> int:
+        rules = self.rules
+        opp = 1 - seat
+        mana = 0
+        for o in self._tiles.values():
+            if o == opp:
+                mana += 1
+        ctrl = self._ctrl
+        for here in self._occ.values():
+            for i in here:
+                if ctrl[i] == seat:
+                    mana += 1
+        mana = max(mana, rules.mana_minimum)
+        if seat == 1 and self._taken[1] <= rules.bonus_turns:
+            mana += rules.second_player_bonus
+        return mana
+
+    def _flip_options(self, seat: int) -> list[int]:
+        ctrl = self._ctrl
+        tiles = self._tiles
+        out = []
+        for p, here in self._occ.items():
+            if here and tiles[p] != seat:
+                for i in here:
+                    if ctrl[i] == seat:
+                        out.append(p)
+                        break
+        out.sort()
+        return out
+
+    def _add_positions(self, owner: int) -> list[int]:
+        rules = self.rules
+        if rules.tile_supply and len(self._tiles) >= rules.tile_supply:
+            return []
+        tiles = self._tiles
+        out = set()
+        for p, o in tiles.items():
+            if o != owner:
+                continue
+            for d in self._tab.dirs:
+                q = p + d
+                if q not in tiles and B.in_bounds(q):
+                    out.add(q)
+        return sorted(out)
+
+    # -- legal actions --
+
+    def legal_actions(self) -> Sequence[MeaAction]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = MainActions(self) if self._phase == _MAIN else self._generate()
+        return legal
+
+    def _generate(self) -> tuple[MeaAction, ...]:
+        """The legal actions outside the main phase (which :class:`MainActions` lists)."""
+        phase = self._phase
+        if phase == _CHOICE:
+            assert self._choice is not None
+            return tuple(Choose(t if type(t) is int else self.ref_of(t[0])) for t in self._choice[1])
+        if phase == _OPENING:
+            return self._draws(self.current_player)
+        if phase == _FLIP:
+            return (*(Flip(p) for p in self._flip_options(self._active)), Flip(NONE_POS))
+        return ()
+
+    def _draws(self, seat: int) -> tuple[MeaAction, ...]:
+        left = len(self._deck[seat])
+        if not left:
+            return ()
+        room = HAND_LIMIT - 1 - len(self._hand[seat])
+        top = left if self.rules.list_losing_draws else max(1, min(left, room))
+        if top < len(_DRAWS):
+            return _DRAWS[1 : top + 1]
+        return tuple(Draw(k) for k in range(1, top + 1))
+
+    # -- checking --
+
+    def check(self, action: Any) -> None:
+        p = self.current_player
+        if p == TERMINAL:
+            raise IllegalAction("the game is over", "game-over")
+        if not isinstance(action, _Action):
+            raise IllegalAction(f"{action!r} is not a Méa action", "not-an-action", p)
+        if p == CHANCE:
+            if not isinstance(action, Shuffle):
+                raise IllegalAction("the decks must be shuffled first (shuffle …)", "shuffle-first")
+            self._check_shuffle(action)
+            return
+        if action in self.legal_actions():
+            return
+        if isinstance(action, Draw) and self._phase in (_OPENING, _MAIN) and 1 <= action.k <= len(self._deck[p]):
+            return  # a draw that reaches 11 cards: legal, and it loses
+        raise self._why(action, p)
+
+    def _check_shuffle(self, action: Shuffle) -> None:
+        orders = action.orders
+        sizes = [d.size for d in self.rules.decks]
+        if len(orders) != 2:
+            raise IllegalAction("a shuffle gives both decks' orders: … / …", "shuffle-both")
+        for seat, (order, size) in enumerate(zip(orders, sizes, strict=True)):
+            if sorted(order) != list(range(size)):
+                raise IllegalAction(
+                    f"{seat_name(seat)}'s deck has {size} cards: its order lists each of 0 … {size - 1} once",
+                    "shuffle-permutation",
+                )
+
+    def _why(self, action: _Action, p: int) -> IllegalAction:
+        """The rule that forbids ``action`` (not among the legal actions) now."""
+        who = seat_name(p)
+        phase = self._phase
+        kind = action.kind
+        if kind == "shuffle":
+            return IllegalAction("the decks are shuffled only at the start", "shuffle-at-start", p)
+        if phase == _OPENING:
+            if kind != "draw":
+                return IllegalAction(
+                    f"{who} first draws their opening hand: at least 1 card, as many as they want "
+                    "(11 or more loses); e.g. draw 5",
+                    "opening-draw",
+                    p,
+                )
+            return self._why_draw(action, p)
+        if phase == _FLIP:
+            if kind != "flip":
+                return IllegalAction(
+                    f"the start of {who}'s turn: first flip one enemy tile a monster of yours is on, or not "
+                    f"(flip {B.name(self._flip_options(p)[0])} or flip none)",
+                    "start-flip-first",
+                    p,
+                )
+            q = action.pos
+            if q not in self._tiles:
+                return IllegalAction(f"there is no tile {B.name(q)}", "no-tile", p)
+            if self._tiles[q] == p:
+                return IllegalAction(f"{B.name(q)} is already yours: flip an enemy tile", "flip-enemy-tile", p)
+            return IllegalAction(
+                f"you may flip only an enemy tile that has a monster of yours on it, and {B.name(q)} has none",
+                "flip-own-monster",
+                p,
+            )
+        if phase == _CHOICE:
+            info = self.choice()
+            assert info is not None
+            if kind != "choose":
+                return IllegalAction(
+                    f"{who} must first choose {info['for']} (type legal to see the options)", "choose-first", p
+                )
+            return IllegalAction(f"not a valid choice for {info['for']}", "choice-target", p)
+        # Main phase.
+        if kind == "flip":
+            return IllegalAction(
+                "you may flip a tile only at the start of your turn, before anything else", "start-flip-only", p
+            )
+        if kind == "choose":
+            return IllegalAction("there is nothing to choose now", "nothing-to-choose", p)
+        if kind == "draw":
+            return self._why_draw(action, p)
+        if kind == "obliterate":
+            if self._deck[p]:
+                return IllegalAction(
+                    "you obliterate a tile only when your deck is empty; end your turn by drawing", "deck-out", p
+                )
+            q = action.pos
+            if q == NONE_POS:
+                return IllegalAction("you still have a tile: obliterate one of yours", "deck-out", p)
+            return IllegalAction(f"{B.name(q)} is not your tile: obliterate one of yours", "deck-out", p)
+        if kind in ("summon", "play"):
+            return self._why_card(action, p)
+        if kind == "move":
+            return self._why_move(action, p)
+        return self._why_attack(action, p)
+
+    def _why_draw(self, action: Draw, p: int) -> IllegalAction:
+        k = action.k
+        left = len(self._deck[p])
+        if self._phase == _MAIN and not left:
+            return IllegalAction(
+                "your deck is empty: instead of drawing you must obliterate one of your tiles", "deck-out", p
+            )
+        if k < 1:
+            return IllegalAction("you must draw at least 1 card", "draw-at-least-1", p)
+        return IllegalAction(f"your deck has only {left} card{'s' if left != 1 else ''}", "draw-from-deck", p)
+
+    def _why_card(self, action: Summon | Play, p: int) -> IllegalAction:
+        tab = self._tab
+        name = action.card
+        held = [i for i in self._hand[p] if tab.names[i] == name]
+        if not held:
+            return IllegalAction(f"you do not hold {name}", "hold-card", p)
+        i = held[0]
+        if isinstance(action, Play) and tab.monster[i]:
+            return IllegalAction(f"{name} is a monster: summon it onto a tile (summon {name} b2)", "summon-monster", p)
+        if isinstance(action, Summon) and not tab.monster[i]:
+            return IllegalAction(f"{name} is an assist: play it (play {name})", "play-assist", p)
+        if tab.cost[i] > self._mana:
+            return IllegalAction(f"{name} costs {tab.cost[i]} mana and you have {self._mana} left this turn", "mana", p)
+        q = action.pos  # type: ignore[union-attr]
+        if q not in self._tiles:
+            return IllegalAction(f"there is no tile {B.name(q)}", "no-tile", p)
+        if self._tiles[q] != p:
+            return IllegalAction(
+                f"you can summon only onto a tile you control; {B.name(q)} is not yours", "summon-own", p
+            )
+        if self._enemy_on(q, p):
+            return IllegalAction(
+                f"you cannot summon onto a tile with an enemy monster on it ({B.name(q)})", "summon-own", p
+            )
+        return IllegalAction(f"at most {MAX_PER_TILE} monsters on a tile: {B.name(q)} is full", "two-per-tile", p)
+
+    def _resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
+        """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given)."""
+        occ = self._occ.get(ref[1])
+        if not occ:
+            return None
+        same = [i for i in occ if self._tab.names[i] == ref[0]]
+        if not same:
+            return None
+        if ref[2]:
+            return same[ref[2] - 1] if ref[2] <= len(same) else None
+        if seat is not None:
+            for i in same:
+                if self._ctrl[i] == seat:
+                    return i
+        return same[0]
+
+    def _ambiguous(self, refs: Iterable[Ref], p: int) -> IllegalAction | None:
+        for ref in refs:
+            same = [i for i in self._occ.get(ref[1], ()) if self._tab.names[i] == ref[0]]
+            if not ref[2] and len(same) == 2:
+                where = f"{ref[0]}@{B.name(ref[1])}"
+                return IllegalAction(
+                    f"two monsters called {ref[0]} are on {B.name(ref[1])}: write {where}#1 or {where}#2",
+                    "which-monster",
+                    p,
+                )
+        return None
+
+    def _why_move(self, action: Move, p: int) -> IllegalAction:
+        ref, dst = action.ref, action.dst
+        ambiguous = self._ambiguous([ref], p)
+        if ambiguous is not None:
+            return ambiguous
+        i = self._resolve_ref(ref, p)
+        if i is None or self._ctrl[i] != p:
+            return IllegalAction(f"you have no monster {ref}", "own-monster", p)
+        if self._acts[i] <= 0:
+            return IllegalAction(
+                f"{ref[0]} has already moved or attacked this turn (a monster either moves once or attacks once)",
+                "move-or-attack-once",
+                p,
+            )
+        if dst not in self._tiles:
+            return IllegalAction(f"there is no tile {B.name(dst)}", "no-tile", p)
+        if dst not in self._adj[ref[1]]:
+            return IllegalAction(
+                f"a monster moves to an adjacent tile; {B.name(dst)} is not next to {B.name(ref[1])}", "adjacent", p
+            )
+        if self._enemy_on(dst, p):
+            return IllegalAction(
+                f"a monster cannot move onto a tile with an enemy monster on it ({B.name(dst)}): attack it",
+                "move-no-enemy",
+                p,
+            )
+        if len(self._occ[dst]) >= MAX_PER_TILE:
+            return IllegalAction(f"at most {MAX_PER_TILE} monsters on a tile: {B.name(dst)} is full", "two-per-tile", p)
+        return IllegalAction(f"{action} is not legal now", "move", p)
+
+    def _why_attack(self, action: Attack, p: int) -> IllegalAction:
+        t = action.target
+        refs = action.refs
+        if not 1 <= len(refs) <= 2:
+            return IllegalAction("one monster attacks, or two together", "combined-two", p)
+        ambiguous = self._ambiguous(refs, p)
+        if ambiguous is not None:
+            return ambiguous
+        if t not in self._tiles:
+            return IllegalAction(f"there is no tile {B.name(t)}", "no-tile", p)
+        enemies = [j for j in self._occ[t] if self._ctrl[j] != p]
+        if not enemies:
+            return IllegalAction(f"there is no enemy monster on {B.name(t)}", "attack-enemy", p)
+        ids = []
+        for ref in refs:
+            i = self._resolve_ref(ref, p)
+            if i is None or self._ctrl[i] != p:
+                return IllegalAction(f"you have no monster {ref}", "own-monster", p)
+            if i in ids:
+                return IllegalAction(f"{ref} is named twice", "combined-two", p)
+            ids.append(i)
+            if t not in self._adj[self._pos[i]]:
+                return IllegalAction(
+                    f"{ref[0]} is not adjacent to {B.name(t)}: you may attack monsters on adjacent tiles", "adjacent", p
+                )
+            if not self.can_attack(i):
+                return IllegalAction(
+                    f"{ref[0]} has already moved or attacked this turn (a monster either moves once or attacks once)",
+                    "move-or-attack-once",
+                    p,
+                )
+        if len(ids) == 2 and self._fresh[ids[0]] and self._fresh[ids[1]]:
+            return IllegalAction(
+                "two monsters summoned this turn cannot attack together: a summoned monster attacks alone or with "
+                "one that was not summoned this turn",
+                "summoned-alone",
+                p,
+            )
+        total = sum(self.attack_of(i) for i in ids)
+        defs = sorted(self.defence_of(j) for j in enemies)
+        if self.rules.attack_rule == "all":
+            return IllegalAction(
+                f"an attack must kill every monster on the tile (option attack_rule=all): attack {total} < "
+                f"defence {defs[-1]}",
+                "attack-must-kill",
+                p,
+            )
+        return IllegalAction(
+            f"you may attack only if you can kill: attack {total} is below the defence of every monster on "
+            f"{B.name(t)} (lowest {defs[0]})",
+            "attack-must-kill",
+            p,
+        )
+
+    # -- applying --
+
+    def apply_unchecked(self, action: Any) -> None:
+        self.history.append(action)
+        self._legal = None
+        kind = action[0]
+        if kind == "draw":
+            if self._phase == _OPENING:
+                self._opening(action[1])
+                return
+            self._end_turn_draw(action[1])
+        elif kind == "summon":
+            self._summon(action)
+        elif kind == "move":
+            self._move(action)
+            return  # nothing is triggered by a move
+        elif kind == "play":
+            self._play(action[1])
+        elif kind == "attack":
+            self._attack(action)
+        elif kind == "choose":
+            self._choose(action[1])
+            return
+        elif kind == "flip":
+            self._start_flip(action[1])
+        elif kind == "obliterate":
+            self._end_turn_obliterate(action[1])
+        elif kind == "shuffle":
+            self._shuffle(action)
+            return
+        if self._queue:
+            self._run()
+
+    def _shuffle(self, action: Shuffle) -> None:
+        a, b = self._tab.offset
+        n = len(self._tab.cards)
+        bases = (a, b)
+        for seat in range(2):
+            order = action.orders[seat]
+            self._deck[seat] = [bases[seat] + k for k in reversed(order)]
+        assert sum(len(d) for d in self._deck) == n
+        self._phase = _OPENING
+        self.current_player = 0
+
+    def _opening(self, k: int) -> None:
+        p = self.current_player
+        self._openings[p] = k
+        self._draw(p, k)
+        if self._end is not None:
+            return
+        if p == 0:
+            self.current_player = 1
+            return
+        self._begin_turn(0)
+        self._run()
+
+    def _draw(self, p: int, k: int) -> None:
+        deck = self._deck[p]
+        hand = self._hand[p]
+        zone = self._zone
+        for _ in range(k):
+            if not deck:
+                return
+            i = deck.pop()
+            hand.append(i)
+            zone[i] = HAND
+            if len(hand) >= HAND_LIMIT:
+                self._finish((1 - p,), f"{seat_name(p)} has {HAND_LIMIT} cards in hand", END_HAND)
+                return
+
+    def _take_from_hand(self, p: int, name: str) -> int:
+        hand = self._hand[p]
+        names = self._tab.names
+        for k, i in enumerate(hand):
+            if names[i] == name:
+                del hand[k]
+                return i
+        raise IllegalAction(f"you do not hold {name}", "hold-card", p)
+
+    def _summon(self, action: Summon) -> None:
+        p = self._active
+        i = self._take_from_hand(p, action[1])
+        self._mana -= self._tab.cost[i]
+        q = action[2]
+        self._place(i, q, p)
+        self._acts[i] = 1
+        self._xatt[i] = 0
+        self._fresh[i] = True
+        for ab in self._tab.summoned[i]:
+            self._queue.append(_ab_item(ab, p, i, q))
+
+    def _place(self, i: int, q: int, seat: int) -> None:
+        self._zone[i] = BOARD
+        self._pos[i] = q
+        self._ctrl[i] = seat
+        self._occ[q] = (*self._occ[q], i)
+
+    def _lift(self, i: int) -> int:
+        """Take monster ``i`` off its tile; returns the tile."""
+        q = self._pos[i]
+        self._occ[q] = tuple(j for j in self._occ[q] if j != i)
+        self._pos[i] = NONE_POS
+        return q
+
+    def _reset(self, i: int) -> None:
+        tab = self._tab
+        self._atk[i] = tab.attack[i]
+        self._def[i] = tab.defence[i]
+        self._tmp[i] = self._tmpd[i] = self._acts[i] = self._xatt[i] = 0
+        self._fresh[i] = False
+        self._ctrl[i] = tab.owner[i]
+
+    def _play(self, name: str) -> None:
+        p = self._active
+        i = self._take_from_hand(p, name)
+        self._mana -= self._tab.cost[i]
+        self._zone[i] = OUT
+        self._out.append(i)
+        for ab in self._tab.triggers[i].get("play", ()):
+            self._queue.append(_ab_item(ab, p, i, NONE_POS))
+
+    def _move(self, action: Move) -> None:
+        p = self._active
+        i = self._resolve_ref(action[1], p)
+        assert i is not None
+        self._lift(i)
+        self._occ[action[2]] = (*self._occ[action[2]], i)
+        self._pos[i] = action[2]
+        self._acts[i] -= 1
+        self._xatt[i] = 0
+
+    def _attack(self, action: Attack) -> None:
+        p = self._active
+        t = action[1]
+        ids = [self._resolve_ref(r, p) for r in action[2]]
+        ctrl = self._ctrl
+        total = 0
+        for i in ids:
+            assert i is not None
+            total += self._atk[i] + self._tmp[i]
+            if self._acts[i] > 0:
+                self._acts[i] -= 1
+            else:
+                self._xatt[i] -= 1
+        defenders = [j for j in self._occ[t] if ctrl[j] != p]
+        retaliation = sum(self._atk[j] + self._tmp[j] for j in defenders)
+        killed = [j for j in defenders if self._def[j] + self._tmpd[j] <= total]
+        lost = [i for i in ids if self._def[i] + self._tmpd[i] <= retaliation]  # type: ignore[index]
+        deaths: list[tuple[int, int, int]] = []
+        for j in killed:
+            deaths.append((j, ctrl[j], t))
+            self._kill_quietly(j)
+        for i in lost:
+            deaths.append((i, p, self._pos[i]))  # type: ignore[arg-type]
+            self._kill_quietly(i)  # type: ignore[arg-type]
+        survivors = [i for i in ids if i not in lost]
+        if killed and survivors and not self._occ[t]:
+            movers = survivors if self.rules.move_in == "all" else survivors[:1]
+            for i in movers:
+                self._lift(i)  # type: ignore[arg-type]
+                self._place(i, t, p)  # type: ignore[arg-type]
+            if self._tiles[t] != p:
+                self._tiles[t] = p
+                self._check_tiles()
+        for j, owner, where in deaths:
+            self._killed_triggers(j, owner, where)
+
+    def _kill_quietly(self, i: int) -> None:
+        """Remove a monster from the game (its When killed abilities are queued by the caller)."""
+        self._lift(i)
+        self._zone[i] = OUT
+        self._out.append(i)
+
+    def _killed_triggers(self, i: int, seat: int, where: int) -> None:
+        if self._end is not None:
+            return
+        for ab in self._tab.triggers[i].get("killed", ()):
+            self._queue.append(_ab_item(ab, seat, i, where))
+
+    def _end_turn_draw(self, k: int) -> None:
+        p = self._active
+        self._draw(p, k)
+        if self._end is None:
+            self._queue_end_of_turn(p)
+
+    def _end_turn_obliterate(self, q: int) -> None:
+        p = self._active
+        if q == NONE_POS:
+            self._finish((1 - p,), f"{seat_name(p)} must obliterate a tile and has none", END_DECK_OUT)
+            return
+        self._remove_tile(q, obliterate=True)
+        self._check_tiles()
+        if self._end is None:
+            self._queue_end_of_turn(p)
+
+    def _queue_end_of_turn(self, p: int) -> None:
+        self._queue_turn_triggers(p, self._tab.turn_end)
+        self._queue.append(("endturn",))
+
+    def _remove_tile(self, q: int, obliterate: bool) -> None:
+        if obliterate:
+            for i in self._occ[q]:
+                self._pos[i] = NONE_POS
+                self._zone[i] = OUT
+                self._out.append(i)
+        del self._tiles[q]
+        del self._occ[q]
+        # Only q and its neighbours change; the dict stays in position order.
+        tiles, dirs, old = self._tiles, self._tab.dirs, self._adj
+        adj = {p: v for p, v in old.items() if p != q}
+        for n in old[q]:
+            adj[n] = tuple(n + d for d in dirs if n + d in tiles)
+        self._adj = adj
+
+    def _check_tiles(self) -> None:
+        if self.rules.elimination != "immediate" or self._end is not None:
+            return
+        counts = [0, 0]
+        for o in self._tiles.values():
+            counts[o] += 1
+        if counts[0] and counts[1]:
+            return
+        if not counts[0] and not counts[1]:
+            self._finish((0, 1), "neither player controls a tile: a shared result", END_NO_TILES)
+        else:
+            loser = 0 if not counts[0] else 1
+            self._finish((1 - loser,), f"{seat_name(loser)} controls no tiles", END_NO_TILES)
+
+    def _finish(self, winners: tuple[int, ...], reason: str, code: str) -> None:
+        self._end = (winners, reason, code)
+        self._phase = _OVER
+        self.current_player = TERMINAL
+        self._queue.clear()
+        self._choice = None
+
+    def _begin_turn(self, p: int) -> None:
+        self._active = p
+        self._taken[p] += 1
+        self._turn += 1
+        acts, xatt, fresh, ctrl, tiles = self._acts, self._xatt, self._fresh, self._ctrl, self._tiles
+        # One pass: ready p's monsters, count them (mana), see whether one stands on an enemy tile (flip).
+        monsters = 0
+        flip = False
+        for q, here in self._occ.items():
+            for i in here:
+                if ctrl[i] == p:
+                    acts[i] = 1
+                    xatt[i] = 0
+                    fresh[i] = False
+                    monsters += 1
+                    if tiles[q] != p:
+                        flip = True
+        rules = self.rules
+        if rules.mana_count == "turn-start":
+            mana = monsters
+            for o in tiles.values():
+                if o != p:
+                    mana += 1
+            mana = max(mana, rules.mana_minimum)
+            if p == 1 and self._taken[1] <= rules.bonus_turns:
+                mana += rules.second_player_bonus
+            self._mana = mana
+        if flip:
+            self._phase = _FLIP
+            self.current_player = p
+        else:
+            self._queue.append(("start",))
+
+    def _start_flip(self, q: int) -> None:
+        p = self._active
+        self._phase = _MAIN
+        if q != NONE_POS:
+            self._flip(q, p)
+        self._queue.append(("start",))
+
+    def _flip(self, q: int, p: int) -> None:
+        """``p`` flips the tile at ``q``; enemy monsters on it must be displaced."""
+        self._tiles[q] = p
+        for j in self._occ[q]:
+            if self._ctrl[j] != p:
+                self._queue.append(("disp", j, q))
+        self._check_tiles()
+
+    def _choose(self, target: int | Ref) -> None:
+        self._choice = None
+        self._phase = _MAIN
+        if type(target) is int:
+            self._run(target)
+            return
+        i = self._resolve_ref(target)  # type: ignore[arg-type]
+        assert i is not None
+        self._run((i,))
+
+    def _run(self, chosen: Any = None) -> None:
+        """Resolve queued abilities and turn steps until a player must decide.
+
+        The front item is resolved first (with ``chosen``, the target just chosen for
+        it, if any); what it triggers is resolved next, before the rest of the queue.
+        """
+        queue = self._queue
+        while queue and self._end is None:
+            item = queue.pop(0)
+            mark = len(queue)
+            kind = item[0]
+            follow = None
+            if kind == "ab":
+                follow = self._resolve(item, chosen)
+            elif kind == "disp":
+                follow = self._displace(item, chosen)
+            elif kind == "start":
+                self._start_of_turn()
+            else:  # endturn
+                self._finish_turn()
+            chosen = None
+            if self._end is not None:
+                break
+            if len(queue) > mark:  # what the item queued goes first
+                new = queue[mark:]
+                del queue[mark:]
+                if follow is not None:
+                    new.insert(0, follow)
+                queue[0:0] = new
+            elif follow is not None:
+                queue.insert(0, follow)
+            if self._phase == _CHOICE or self._phase == _FLIP:
+                return
+        if self._end is None and self._phase not in (_FLIP, _OPENING, _SHUFFLE):
+            self._phase = _MAIN
+            self.current_player = self._active
+
+    def _start_of_turn(self) -> None:
+        p = self._active
+        rules = self.rules
+        if rules.mana_count == "after-flip":
+            self._mana = self._compute_mana(p)
+        if rules.elimination == "turn-start" and not any(o == p for o in self._tiles.values()):
+            self._finish((1 - p,), f"{seat_name(p)} controls no tiles at the start of their turn", END_NO_TILES)
+            return
+        self._queue_turn_triggers(p, self._tab.turn_start)
+        self._phase = _MAIN
+
+    def _queue_turn_triggers(self, p: int, table: tuple[tuple[Ability, ...], ...]) -> None:
+        """Queue the abilities of ``p``'s monsters found in ``table``, in board order."""
+        ctrl, occ, queue = self._ctrl, self._occ, self._queue
+        for q in self._adj:
+            for i in occ[q]:
+                if table[i] and ctrl[i] == p:
+                    for ab in table[i]:
+                        queue.append(_ab_item(ab, p, i, q))
+
+    def _finish_turn(self) -> None:
+        if any(self._tmp) or any(self._tmpd):
+            n = len(self._tmp)
+            self._tmp = [0] * n
+            self._tmpd = [0] * n
+        p = self._active
+        if self._turn >= self.rules.max_turns:
+            counts = [self.tile_count(0), self.tile_count(1)]
+            if counts[0] == counts[1]:
+                self._finish(
+                    (0, 1), f"turn limit ({self.rules.max_turns}): equal tiles, a shared result", END_TURN_LIMIT
+                )
+            else:
+                w = 0 if counts[0] > counts[1] else 1
+                self._finish(
+                    (w,), f"turn limit ({self.rules.max_turns}): {seat_name(w)} controls more tiles", END_TURN_LIMIT
+                )
+            return
+        self._begin_turn(1 - p)
+
+    # -- abilities --
+
+    def _wait(self, chooser: int, options: list[Any]) -> None:
+        self._choice = (chooser, tuple(options))
+        self._phase = _CHOICE
+        self.current_player = chooser
+
+    def _resolve(self, item: tuple[Any, ...], chosen: Any) -> tuple[Any, ...] | None:
+        """Resolve one ability step. Returns what must come next: the same item again
+        (waiting for a choice, or for its next target), or ``None`` when it is done."""
+        _, ab, p, src, where, left, done = item
+        if chosen is None:
+            if (
+                not done
+                and ab.trigger in ("summoned", "turn_start", "turn_end")
+                and (self._zone[src] != BOARD or self._ctrl[src] != p)
+            ):
+                return None  # the monster is gone (or no longer theirs): the ability does not activate
+            if not done and ab.condition is not None and not ab.condition.holds(self._count(ab.condition.count, p)):
+                return None
+        e = ab.effect
+        if e == "draw":
+            self._draw(p if ab.target == "you" else 1 - p, ab.amount)
+            return None
+        if ab.target == "self":
+            if self._zone[src] == BOARD and self._ctrl[src] == p:
+                self._apply_to_monster(ab, p, src)
+            return None
+        if chosen is None:
+            options = [t for t in self._targets(ab, p, src, where) if t not in done]
+            if not options:
+                return None  # no valid target (left): the ability, or what is left of it, is ignored
+            if len(options) > 1:
+                self._wait(p, options)
+                return item
+            chosen = options[0]
+        if type(chosen) is int:
+            self._apply_to_tile(ab, p, chosen)
+        else:
+            self._apply_to_monster(ab, p, chosen[0])
+        if left > 1:
+            return ("ab", ab, p, src, where, left - 1, (*done, chosen))
+        return None
+
+    def _count(self, what: str, p: int) -> int:
+        if what == "friendly_tiles":
+            return self.tile_count(p)
+        if what == "enemy_tiles":
+            return self.tile_count(1 - p)
+        if what == "friendly_monsters":
+            return len(self.monsters(p))
+        if what == "enemy_monsters":
+            return len(self.monsters(1 - p))
+        return len(self._hand[p])
+
+    def _targets(self, ab: Ability, p: int, src: int, where: int) -> list[Any]:
+        """Valid targets: tile positions (``int``) or monsters (``(instance,)``), in board order."""
+        target = ab.target
+        f = ab.filter
+        adj_src = None
+        if f.adjacent:
+            here = self._pos[src] if self._zone[src] == BOARD else where
+            if here == NONE_POS:
+                return []
+            adj_src = {here + d for d in self._tab.dirs}
+        e = ab.effect
+        if e == "add_tile":
+            return self._add_positions(p if target == "you" else 1 - p)
+        if target in ("friendly_tile", "enemy_tile", "any_tile"):
+            out = []
+            for q in sorted(self._tiles):
+                o = self._tiles[q]
+                if (target == "friendly_tile" and o != p) or (target == "enemy_tile" and o == p):
+                    continue
+                if (f.empty or e == "destroy_tile") and self._occ[q]:
+                    continue
+                if adj_src is not None and q not in adj_src:
+                    continue
+                out.append(q)
+            return out
+        out = []
+        for q in sorted(self._occ):
+            if adj_src is not None and q not in adj_src:
+                continue
+            for i in self._occ[q]:
+                c = self._ctrl[i]
+                if (target == "friendly_monster" and c != p) or (target == "enemy_monster" and c == p):
+                    continue
+                if f.attack_at_most is not None and self.attack_of(i) > f.attack_at_most:
+                    continue
+                if f.defence_at_most is not None and self.defence_of(i) > f.defence_at_most:
+                    continue
+                out.append((i,))
+        return out
+
+    def _apply_to_tile(self, ab: Ability, p: int, q: int) -> None:
+        e = ab.effect
+        if e == "add_tile":
+            owner = p if ab.target == "you" else 1 - p
+            self._tiles[q] = owner
+            self._occ[q] = ()
+            tiles, dirs = self._tiles, self._tab.dirs
+            adj = dict(self._adj)
+            adj[q] = tuple(q + d for d in dirs if q + d in tiles)
+            for n in adj[q]:
+                adj[n] = tuple(n + d for d in dirs if n + d in tiles)
+            self._adj = {p: adj[p] for p in sorted(adj)}
+        elif e == "flip_tile":
+            self._flip(q, p)
+        elif e == "destroy_tile":
+            self._remove_tile(q, obliterate=False)
+            self._check_tiles()
+        elif e == "obliterate_tile":
+            self._remove_tile(q, obliterate=True)
+            self._check_tiles()
+
+    def _apply_to_monster(self, ab: Ability, p: int, i: int) -> None:
+        e = ab.effect
+        if e == "kill":
+            seat, where = self._ctrl[i], self._pos[i]
+            self._kill_quietly(i)
+            self._killed_triggers(i, seat, where)
+        elif e == "return_to_hand":
+            self._return_to_hand(i)
+        elif e == "take_control":
+            self._ctrl[i] = p
+            if ab.exhausted:
+                self._acts[i] = self._xatt[i] = 0
+        elif e == "gain_attack":
+            if ab.until:
+                self._tmp[i] += ab.amount
+            else:
+                self._atk[i] += ab.amount
+        elif e == "gain_defence":
+            if ab.until:
+                self._tmpd[i] += ab.amount
+            else:
+                self._def[i] += ab.amount
+        elif e == "extra_attack":
+            self._xatt[i] += ab.amount
+        elif e == "extra_action":
+            self._acts[i] += ab.amount
+
+    def _return_to_hand(self, i: int) -> None:
+        self._lift(i)
+        self._reset(i)
+        owner = self._tab.owner[i]
+        self._zone[i] = HAND
+        hand = self._hand[owner]
+        hand.append(i)
+        if len(hand) >= HAND_LIMIT:
+            self._finish((1 - owner,), f"{seat_name(owner)} has {HAND_LIMIT} cards in hand", END_HAND)
+
+    def _displace(self, item: tuple[Any, ...], chosen: Any) -> tuple[Any, ...] | None:
+        """A monster on a tile just flipped by the enemy: its controller moves it to an
+        adjacent tile of theirs with room, else it returns to its owner's hand."""
+        _, i, q = item
+        if self._zone[i] != BOARD or self._pos[i] != q or self._tiles.get(q) == self._ctrl[i]:
+            return None
+        seat = self._ctrl[i]
+        if chosen is None:
+            options = sorted(
+                d for d in self._adj.get(q, ()) if self._tiles[d] == seat and len(self._occ[d]) < MAX_PER_TILE
+            )
+            if not options:
+                self._return_to_hand(i)
+                return None
+            if len(options) > 1:
+                self._wait(seat, options)
+                return item
+            chosen = options[0]
+        self._lift(i)
+        self._occ[chosen] = (*self._occ[chosen], i)
+        self._pos[i] = chosen
+        return None
+
+    # -- the rest of the protocol --
+
+    def sample_chance(self) -> Shuffle:
+        if self.current_player != CHANCE:
+            raise IllegalAction("nothing is shuffled now", "not-chance")
+        orders = []
+        for deck in self.rules.decks:
+            order = list(range(deck.size))
+            self.rng.shuffle(order)
+            orders.append(order)
+        return Shuffle(orders)
+
+    def outcome(self) -> Outcome | None:
+        if self._end is None:
+            return None
+        winners, reason, _ = self._end
+        return Outcome(winners=winners, scores=(float(self.tile_count(0)), float(self.tile_count(1))), reason=reason)
+
+    def facts(self) -> dict[str, Any]:
+        """What simulation reports need of a game: its length, the opening draws, how it ended."""
+        return {
+            "turns": self._turn,
+            "turns_taken": list(self._taken),
+            "openings": list(self._openings),
+            "end": self.end_code,
+        }
+
+    def clone(self) -> MeaState:
+        new = self._copy()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.history = list(self.history)
+        return new
+
+    def _copy(self) -> MeaState:
+        """A copy sharing the RNG and history (for search rollouts)."""
+        new = object.__new__(MeaState)
+        new.rules = self.rules
+        new.seed = self.seed
+        new.rng = self.rng
+        new.history = self.history
+        new._tab = self._tab
+        new._zone = self._zone[:]
+        new._ctrl = self._ctrl[:]
+        new._pos = self._pos[:]
+        new._atk = self._atk[:]
+        new._def = self._def[:]
+        new._tmp = self._tmp[:]
+        new._tmpd = self._tmpd[:]
+        new._acts = self._acts[:]
+        new._xatt = self._xatt[:]
+        new._fresh = self._fresh[:]
+        new._deck = [self._deck[0][:], self._deck[1][:]]
+        new._hand = [self._hand[0][:], self._hand[1][:]]
+        new._out = self._out[:]
+        new._tiles = self._tiles.copy()
+        new._occ = self._occ.copy()
+        new._adj = self._adj
+        new._queue = self._queue[:]
+        new._choice = self._choice
+        new._openings = self._openings[:]
+        new._taken = self._taken[:]
+        new._turn = self._turn
+        new._mana = self._mana
+        new._active = self._active
+        new._end = self._end
+        new._legal = self._legal if type(self._legal) is tuple else None  # a lazy list reads its state
+        new._phase = self._phase
+        new.current_player = self.current_player
+        return new
+
+    def observation(self, player: int) -> MeaObservation:
+        if player not in (0, 1):
+            raise ValueError(f"no seat {player} in a 2-player game")
+        return MeaObservation(player, self._redacted(player))
+
+    def _redacted(self, player: int) -> MeaState:
+        """A copy without what ``player`` cannot see: the other hand, both decks' order,
+        the seed, the RNG and the history (which holds the shuffle)."""
+        view = self._copy()
+        view._legal = None
+        view.seed = None
+        view.rng = random.Random(0)
+        view.history = []
+        opp = 1 - player
+        zone = view._zone
+        for i in self._hand[opp]:
+            zone[i] = UNKNOWN
+        for seat in (0, 1):
+            for i in self._deck[seat]:
+                zone[i] = UNKNOWN
+        view._hand[opp] = [-1] * len(self._hand[opp])
+        view._deck = [[-1] * len(self._deck[0]), [-1] * len(self._deck[1])]
+        return view
+
+    def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if isinstance(action, Shuffle) and viewer is not None:
+            return "the decks are shuffled"
+        return str(action)
+
+    def parse_action(self, text: str) -> MeaAction:
+        """Like :func:`parse_action`, with card names in any case, and a monster named
+        without ``#k`` resolved to the one that can act."""
+        action = self.rules.parse_action(text)
+        p = self.current_player
+        if p < 0:
+            return action
+        if isinstance(action, Move | Attack):
+            refs = [action[1]] if isinstance(action, Move) else list(action[2])
+            fixed = []
+            for r in refs:
+                i = self._resolve_ref_acting(r, p)
+                fixed.append(self.ref_of(i) if i is not None else r)
+            return Move(fixed[0], action[2]) if isinstance(action, Move) else Attack(action[1], fixed)
+        if isinstance(action, Choose) and isinstance(action[1], Ref):
+            ref = action[1]
+            if self._phase == _CHOICE and self._choice is not None and not ref[2]:
+                for t in self._choice[1]:  # the option with that name on that tile
+                    if type(t) is not int and self._pos[t[0]] == ref[1] and self._tab.names[t[0]] == ref[0]:
+                        return Choose(self.ref_of(t[0]))
+            i = self._resolve_ref(ref)
+            if i is not None:
+                return Choose(self.ref_of(i))
+        return action
+
+    def _resolve_ref_acting(self, ref: Ref, p: int) -> int | None:
+        occ = self._occ.get(ref[1], ())
+        same = [i for i in occ if self._tab.names[i] == ref[0] and self._ctrl[i] == p]
+        if ref[2] or len(same) < 2:
+            return self._resolve_ref(ref, p)
+        for i in same:
+            if self.can_attack(i):
+                return i
+        return same[0]
+
+    def __repr__(self) -> str:
+        return (
+            f"<MeaState turn {self._turn} {PHASE_NAMES[self._phase]} active {seat_name(self._active)} "
+            f"to act: {self.current_player}>"
+        )
+
+    # -- for determinised search --
+
+    def determinise(self, player: int, rng: random.Random) -> MeaState:
+        """From a redacted view (an observation's), a full state: the unseen cards
+        dealt at random into the other hand and both decks. Pure sampling, no
+        inference from play. The result's history and seed are empty."""
+        state = self._copy()
+        state._legal = None
+        state.rng = random.Random(rng.getrandbits(32))
+        state.history = []
+        owner = self._tab.owner
+        zone = state._zone = state._zone[:]
+        opp = 1 - player
+        pools: list[list[int]] = [[], []]
+        for i, z in enumerate(zone):
+            if z == UNKNOWN:
+                pools[owner[i]].append(i)
+        for seat in (0, 1):
+            rng.shuffle(pools[seat])
+        hand_size = len(self._hand[opp])
+        hand = pools[opp][:hand_size]
+        for i in hand:
+            zone[i] = HAND
+        state._hand = [self._hand[0][:], self._hand[1][:]]
+        state._hand[opp] = hand
+        decks: list[list[int]] = [[], []]
+        decks[opp] = pools[opp][hand_size:]
+        decks[player] = pools[player]
+        for seat in (0, 1):
+            for i in decks[seat]:
+                zone[i] = DECK
+        state._deck = decks
+        return state
+
+
+class MainActions(Sequence[MeaAction]):
+    """The main phase's legal actions, lazily: ``len`` and indexing build only the
+    actions asked for. In order: summons (by card in hand order, then tile), assists,
+    moves (by monster in board order, then tile), attacks (by target tile; single
+    attackers, then pairs), then the turn-ending draws or obliterations."""
+
+    __slots__ = (
+        "_all",
+        "_attacks",
+        "_blocked",
+        "_bounds",
+        "_ends",
+        "_movers",
+        "_n",
+        "_plays",
+        "_state",
+        "_summon_names",
+        "_summon_tiles",
+    )
+
+    def __init__(self, state: MeaState):
+        self._state = state
+        self._all: tuple[MeaAction, ...] | None = None
+        p = state._active
+        tab = state._tab
+        names, cost, monster = tab.names, tab.cost, tab.monster
+        ctrl = state._ctrl
+        occ = state._occ
+        tiles = state._tiles
+        mana = state._mana
+        # One pass over the tiles: where p may summon, where p's monsters may not go,
+        # which tiles hold enemy monsters (and their lowest/highest defence).
+        summon_tiles = []
+        blocked = set()
+        enemy_tiles: dict[int, tuple[int, ...]] = {}
+        mine: list[int] = []
+        for q in state._adj:  # board order
+            here = occ[q]
+            if not here:
+                if tiles[q] == p:
+                    summon_tiles.append(q)
+                continue
+            a = here[0]
+            if len(here) == 1:
+                if ctrl[a] != p:
+                    blocked.add(q)
+                    enemy_tiles[q] = here
+                else:
+                    mine.append(a)
+                    if tiles[q] == p:
+                        summon_tiles.append(q)
+                continue
+            b = here[1]
+            blocked.add(q)
+            if ctrl[a] == p:
+                mine.append(a)
+                if ctrl[b] == p:
+                    mine.append(b)
+                else:
+                    enemy_tiles[q] = (b,)
+            elif ctrl[b] == p:
+                enemy_tiles[q] = (a,)
+                mine.append(b)
+            else:
+                enemy_tiles[q] = here
+        summon_names: list[str] = []
+        plays: list[str] = []
+        for i in state._hand[p]:
+            if cost[i] > mana:
+                continue
+            nm = names[i]
+            if monster[i]:
+                if summon_tiles and nm not in summon_names:
+                    summon_names.append(nm)
+            elif nm not in plays:
+                plays.append(nm)
+        adj = state._adj
+        acts, xatt, pos = state._acts, state._xatt, state._pos
+        # Moves are counted here (a set intersection per monster) and built on demand.
+        movers: list[int] = []
+        n_moves = 0
+        attackers: list[int] = []
+        for i in mine:
+            if acts[i] > 0:
+                nbrs = adj[pos[i]]
+                k = len(nbrs) - len(blocked.intersection(nbrs))
+                if k:
+                    movers.append(i)
+                    movers.append(k)
+                    n_moves += k
+                attackers.append(i)
+            elif xatt[i] > 0:
+                attackers.append(i)
+        attacks: list[tuple[int, ...]] = []
+        if attackers and enemy_tiles:
+            atk, tmp, fresh = state._atk, state._tmp, state._fresh
+            defence, tmpd = state._def, state._tmpd
+            need_all = state.rules.attack_rule == "all"
+            near: dict[int, list[int]] = {}
+            enemy_keys = enemy_tiles.keys()
+            for i in attackers:
+                nbrs = adj[pos[i]]
+                if enemy_keys.isdisjoint(nbrs):
+                    continue
+                for t in nbrs:
+                    if t in enemy_tiles:
+                        near.setdefault(t, []).append(i)
+            for t in sorted(near):
+                defs = [defence[j] + tmpd[j] for j in enemy_tiles[t]]
+                need = max(defs) if need_all else min(defs)
+                cands = near[t]
+                for k, i in enumerate(cands):
+                    a = atk[i] + tmp[i]
+                    if a >= need:
+                        attacks.append((t, i))
+                    for j in cands[k + 1 :]:
+                        if fresh[i] and fresh[j]:
+                            continue
+                        if a + atk[j] + tmp[j] >= need:
+                            attacks.append((t, i, j))
+        left = len(state._deck[p])
+        if left:
+            top = left if state.rules.list_losing_draws else max(1, min(left, HAND_LIMIT - 1 - len(state._hand[p])))
+            ends: Sequence[MeaAction] = _DRAWS[1 : top + 1] if top < len(_DRAWS) else state._draws(p)
+        else:
+            own = [q for q in sorted(tiles) if tiles[q] == p]
+            ends = tuple(Obliterate(q) for q in own) if own else (Obliterate(NONE_POS),)
+        self._summon_names = summon_names
+        self._summon_tiles = summon_tiles
+        self._plays = plays
+        self._movers = movers
+        self._blocked = blocked
+        self._attacks = attacks
+        self._ends = ends
+        # Where each kind of action starts and ends in the sequence.
+        b1 = len(summon_names) * len(summon_tiles)
+        b2 = b1 + len(plays)
+        b3 = b2 + n_moves
+        b4 = b3 + len(attacks)
+        self._bounds = (b1, b2, b3, b4)
+        self._n = b4 + len(ends)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        b1, b2, b3, b4 = self._bounds
+        if k >= b4:
+            return self._ends[k - b4]
+        if k < b1:
+            nt = len(self._summon_tiles)
+            return Summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
+        if k < b2:
+            return Play(self._plays[k - b1])
+        if k < b3:
+            k -= b2
+            movers = self._movers
+            for m in range(0, len(movers), 2):
+                n = movers[m + 1]
+                if k < n:
+                    i = movers[m]
+                    state = self._state
+                    dests = [d for d in state._adj[state._pos[i]] if d not in self._blocked]
+                    return Move(state.ref_of(i), dests[k])
+                k -= n
+        return self._attack(self._attacks[k - b3])
+
+    def _moves(self) -> list[Move]:
+        state = self._state
+        out = []
+        movers = self._movers
+        for m in range(0, len(movers), 2):
+            i = movers[m]
+            ref = state.ref_of(i)
+            out.extend(Move(ref, d) for d in state._adj[state._pos[i]] if d not in self._blocked)
+        return out
+
+    def _attack(self, spec: tuple[int, ...]) -> Attack:
+        ref_of = self._state.ref_of
+        return Attack(spec[0], [ref_of(i) for i in spec[1:]])
+
+    def __iter__(self) -> Iterator[MeaAction]:
+        return iter(self.materialise())
+
+    def materialise(self) -> tuple[MeaAction, ...]:
+        """Every action, built once."""
+        if self._all is None:
+            out: list[MeaAction] = [Summon(n, q) for n in self._summon_names for q in self._summon_tiles]
+            out.extend(Play(n) for n in self._plays)
+            out.extend(self._moves())
+            out.extend(self._attack(a) for a in self._attacks)
+            out.extend(self._ends)
+            self._all = tuple(out)
+        return self._all
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.materialise()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MainActions):
+            return self.materialise() == other.materialise()
+        if isinstance(other, tuple | list):
+            return list(self.materialise()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.materialise())
+
+    def __repr__(self) -> str:
+        return f"<{self._n} legal actions>"
+
+
+# --- observation -----------------------------------------------------------------
+
+
+class MeaObservation:
+    """What one player sees: the board, their own hand, the sizes of the rest.
+
+    ``view`` is a copy of the state with the hidden parts removed (the other hand,
+    the decks' order, the seed, the history); :meth:`public` is the whole of what
+    the player knows, as plain data.
+    """
+
+    __slots__ = ("player", "view")
+
+    def __init__(self, player: int, view: MeaState):
+        self.player = player
+        self.view = view
+
+    @property
+    def rules(self) -> MeaRules:
+        return self.view.rules
+
+    @property
+    def current_player(self) -> int:
+        return self.view.current_player
+
+    def hand_names(self) -> tuple[str, ...]:
+        return self.view.hand_names(self.player)
+
+    def public(self) -> dict[str, Any]:
+        """Everything this player may know, as JSON-able data (for tests and tools)."""
+        v = self.view
+        tab = v._tab
+        return {
+            "player": self.player,
+            "current_player": v.current_player,
+            "phase": v.phase,
+            "active": v._active,
+            "turn": v._turn,
+            "turns_taken": list(v._taken),
+            "mana": v._mana,
+            "tiles": {B.name(q): o for q, o in sorted(v._tiles.items())},
+            "monsters": [self.monster(i) for i in v.monsters()],
+            "hand": list(v.hand_names(self.player)),
+            "hand_sizes": [len(v._hand[0]), len(v._hand[1])],
+            "deck_sizes": [len(v._deck[0]), len(v._deck[1])],
+            "out_of_play": [tab.names[i] for i in v._out],
+            "openings": list(v._openings),
+            "choice": _choice_text(v.choice()),
+            "queue": [_item_text(v, item) for item in v._queue],
+            "end": v._end[1] if v._end else None,
+        }
+
+    def monster(self, i: int) -> dict[str, Any]:
+        v = self.view
+        tab = v._tab
+        return {
+            "ref": str(v.ref_of(i)),
+            "name": tab.names[i],
+            "tile": B.name(v._pos[i]),
+            "owner": tab.owner[i],
+            "controller": v._ctrl[i],
+            "attack": v.attack_of(i),
+            "defence": v.defence_of(i),
+            "can_move": v.can_move(i),
+            "can_attack": v.can_attack(i),
+            "summoned_this_turn": v._fresh[i],
+        }
+
+    def describe(self) -> str:
+        return describe_state(self.view, self.player)
+
+
+def _choice_text(choice: dict[str, Any] | None) -> dict[str, Any] | None:
+    if choice is None:
+        return None
+    return {
+        "player": choice["player"],
+        "for": choice["for"],
+        "options": [B.name(t) if type(t) is int else t[0] for t in choice["options"]],
+    }
+
+
+def _item_text(state: MeaState, item: tuple[Any, ...]) -> str:
+    if item[0] == "ab":
+        return f"{state._tab.names[item[3]]}: {item[1].text()}"
+    if item[0] == "disp":
+        return f"displace {state._tab.names[item[1]]}"
+    return item[0]
+
+
+def describe_state(state: MeaState, me: int | None) -> str:
+    """The board as text: a grid of tiles (owner Y/B) with their monsters, then hands and mana."""
+    tab = state._tab
+    lines = []
+    if state._end is not None:
+        lines.append(f"Méa · game over: {state._end[1]}")
+    else:
+        lines.append(
+            f"Méa · turn {state._turn} · {seat_name(state._active)}'s turn · phase {state.phase}"
+            + (f" · mana {state._mana}" if state._phase in (_MAIN, _CHOICE, _FLIP) else "")
+        )
+    lines.append("Board (Y: P1 yellow, B: P2 blue; monster attack/defence, * = controlled by the other player):")
+    if state._tiles:
+        xs = [B.xy(q)[0] for q in state._tiles]
+        ys = [B.xy(q)[1] for q in state._tiles]
+        width = 26
+        for y in range(max(ys), min(ys) - 1, -1):
+            cells = []
+            for x in range(min(xs), max(xs) + 1):
+                q = B.pos(x, y)
+                if q not in state._tiles:
+                    cells.append(" " * width)
+                    continue
+                owner = "YB"[state._tiles[q]]
+                mons = []
+                for i in state._occ[q]:
+                    star = "*" if state._ctrl[i] != state._tiles[q] else ""
+                    mons.append(f"{tab.names[i][:8]}{star} {state.attack_of(i)}/{state.defence_of(i)}")
+                cells.append(f"{B.name(q):>3} {owner} {'; '.join(mons)}"[:width].ljust(width))
+            lines.append(f"{y + 1:>3} |" + "|".join(cells) + "|")
+    for seat in (0, 1):
+        hand = state._hand[seat]
+        if me == seat:
+            shown = ", ".join(f"{tab.names[i]} ({tab.cost[i]})" for i in hand) or "—"
+        else:
+            shown = f"{len(hand)} cards"
+        tag = " (you)" if seat == me else ""
+        lines.append(
+            f"{seat_name(seat)}{tag}: {state.tile_count(seat)} tiles, deck {len(state._deck[seat])}, hand: {shown}"
+        )
+    choice = state.choice()
+    if choice is not None:
+        lines.append(f"{seat_name(choice['player'])} chooses {choice['for']}")
+    if state._end is None and me is not None:
+        if state.current_player == me:
+            lines.append("Your move (type legal for the options, help for the commands).")
+        elif state.current_player >= 0:
+            lines.append(f"Waiting for {seat_name(state.current_player)}")
+    return "\n".join(lines)

@@ -1,0 +1,321 @@
+"""Méa decks against each other: deck files to engine decks, batches on both seats, and
+the report (who wins and why).
+
+A deck file is resolved against the catalog database (``decks.service.resolve_file``)
+and checked against its format; its cards are read from the database with their
+stats and abilities. A card with unknown stats cannot be played: the decks are
+refused with the list of such cards, unless ``drop_unknown`` leaves them out (the
+report then says so). Values are never invented. A card whose abilities are not
+expressed as data plays as its bare stats, and the report names it; demo cards are
+counted and labelled.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import InvalidData, UsageError
+from cardbase.games.base import InvalidRules
+from cardbase.games.mea.abilities import AbilityError, parse_abilities
+from cardbase.games.mea.cards import MeaCard, MeaCardType
+from cardbase.games.mea.engine import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT, MeaDeck, MeaRules
+from cardbase.sim.registry import derive_seed
+from cardbase.sim.stats import mean_interval, wilson_interval
+
+END_WORDS = {
+    END_NO_TILES: "controls no tiles",
+    END_HAND: "11 cards in hand",
+    END_DECK_OUT: "must obliterate a tile with none left (deck out)",
+    END_TURN_LIMIT: "turn limit reached (more tiles wins)",
+}
+
+
+@dataclass
+class LoadedDeck:
+    """A deck file ready to play, and what the report must say about it."""
+
+    path: str
+    deck: MeaDeck
+    dropped: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.deck.name or Path(self.path).stem
+
+
+def card_from_row(row: Any) -> MeaCard:
+    """A database ``Card`` row as the engine's card (abilities parsed from their JSON)."""
+    abilities = None
+    if row.abilities is not None:
+        try:
+            abilities = parse_abilities(json.loads(row.abilities), row.type, f"{row.name}: abilities")
+        except (AbilityError, json.JSONDecodeError) as error:
+            raise InvalidData(row.id, [f"stored abilities are not valid: {error}"]) from None
+    return MeaCard(
+        name=row.name,
+        type=MeaCardType(row.type),
+        set=row.set_code,
+        source=row.source,
+        cost=row.cost,
+        attack=row.attack,
+        defence=row.defence,
+        text=row.text,
+        description=row.description,
+        copies=row.copies,
+        notes=row.notes,
+        abilities=abilities,
+    )
+
+
+def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDeck:
+    """Read, resolve and check a Méa deck file; its cards with their values from the database.
+
+    A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
+    listing them; so is a card with unknown stats, unless ``drop_unknown``.
+    """
+    from sqlalchemy import select
+
+    from cardbase.db.models import Card
+    from cardbase.decks.service import resolve_file, validate_resolved
+
+    resolved = resolve_file(database, path, "mea")
+    report, _ = validate_resolved(resolved)
+    if not report.valid:
+        raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
+    ids = [c.card_id for c in resolved.deck.cards]
+    with database.session() as session:
+        rows = {row.id: row for row in session.scalars(select(Card).where(Card.id.in_(ids)))}  # type: ignore[attr-defined]
+    counts: Counter[str] = Counter()
+    for c in resolved.deck.cards:
+        counts[c.card_id] += c.count
+    cards: list[tuple[MeaCard, int]] = []
+    unknown: list[str] = []
+    for card_id, n in counts.items():
+        card = card_from_row(rows[card_id])
+        if card.unknown_stats:
+            unknown.append(f"{card.name} ({card.set}): unknown {', '.join(card.unknown_stats)}")
+            continue
+        cards.append((card, n))
+    if unknown and not drop_unknown:
+        raise InvalidData(
+            str(path),
+            [
+                *unknown,
+                "a card with unknown stats cannot be simulated: import its values "
+                "(cardbase catalog import FILE --game mea) or pass --drop-unknown to leave it out",
+            ],
+        )
+    if not cards:
+        raise InvalidData(str(path), ["no card of the deck can be simulated"])
+    name = resolved.deck.name or path.stem
+    return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown)
+
+
+def make_rules(decks: Sequence[MeaDeck], options: dict[str, Any]) -> MeaRules:
+    """Rules for ``decks`` (seat 0 first) and the variant ``options``; bad options are usage errors."""
+    try:
+        return MeaRules(decks=(decks[0], decks[1]), **options)
+    except InvalidRules as error:
+        raise UsageError(str(error)) from None
+    except TypeError as error:
+        raise UsageError(f"bad Méa option: {error}") from None
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Who sits where in a share of the games: ``decks[s]`` (0: --deck, 1: --vs) and
+    ``agents[s]`` for seat ``s`` (seat 0 goes first)."""
+
+    decks: tuple[int, int]
+    agents: tuple[str, str]
+
+
+def arrangements(agents: tuple[str, str], swap_agents: bool) -> list[Arrangement]:
+    """Each deck on both seats; with ``swap_agents``, each agent with both decks too."""
+    a, b = agents
+    out = [Arrangement((0, 1), (a, b)), Arrangement((1, 0), (b, a))]
+    if swap_agents:
+        out += [Arrangement((0, 1), (b, a)), Arrangement((1, 0), (a, b))]
+    return out
+
+
+@dataclass
+class MeaGame:
+    """One game of a Méa batch, by deck (0: --deck, 1: --vs)."""
+
+    arrangement: int
+    index: int
+    first: int
+    agents: tuple[str, str]
+    winners: tuple[int, ...]
+    reason: str
+    end: str
+    turns: int
+    openings: tuple[int, int]
+    decisions: int
+
+
+@dataclass
+class MeaBatch:
+    """A finished deck-against-deck batch, with its report."""
+
+    decks: list[LoadedDeck]
+    agents: tuple[str, str]
+    options: dict[str, Any]
+    seed: int
+    games: list[MeaGame]
+    jobs: int
+    swap_agents: bool
+    elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        return sum(g.decisions for g in self.games)
+
+    def _rate(self, games: Sequence[MeaGame], deck: int) -> dict[str, Any]:
+        wins = sum(1 for g in games if g.winners == (deck,))
+        shared = sum(1 for g in games if len(g.winners) == 2)
+        rate, lo, hi = wilson_interval(wins, len(games))
+        return {"games": len(games), "wins": wins, "shared": shared, "win_rate": rate, "win_rate_95": [lo, hi]}
+
+    def report(self) -> dict[str, Any]:
+        """The whole report as JSON-able data."""
+        games = self.games
+        labels = [d.label for d in self.decks]
+        decks = []
+        for k in (0, 1):
+            entry = {
+                "deck": labels[k],
+                "file": self.decks[k].path,
+                "agent": self.agents[k] if not self.swap_agents else "both",
+                "cards": self.decks[k].deck.size,
+                "demo_cards": self.decks[k].deck.demo_cards,
+                "bare_stats": list(self.decks[k].deck.unexpressed),
+                "dropped_unknown": self.decks[k].dropped,
+                "overall": self._rate(games, k),
+                "going_first": self._rate([g for g in games if g.first == k], k),
+                "going_second": self._rate([g for g in games if g.first != k], k),
+                "by_opening_draw": {
+                    str(size): self._rate([g for g in games if g.openings[k] == size], k)
+                    for size in sorted({g.openings[k] for g in games})
+                },
+            }
+            decks.append(entry)
+        agents = {}
+        for name in sorted({a for g in games for a in g.agents} if self.agents[0] != self.agents[1] else ()):
+            played = [(g, k) for g in games for k in (0, 1) if g.agents[k] == name]
+            wins = sum(1 for g, k in played if g.winners == (k,))
+            rate, lo, hi = wilson_interval(wins, len(played))
+            agents[name] = {"games": len(played), "wins": wins, "win_rate": rate, "win_rate_95": [lo, hi]}
+        turns = [float(g.turns) for g in games]
+        mean, lo, hi = mean_interval(turns)
+        ordered = sorted(turns)
+        ends: dict[str, dict[str, Any]] = {}
+        for code in sorted({g.end for g in games}):
+            these = [g for g in games if g.end == code]
+            lost = Counter(labels[1 - g.winners[0]] for g in these if len(g.winners) == 1)
+            ends[code] = {
+                "games": len(these),
+                "share": len(these) / len(games),
+                "what": END_WORDS.get(code, code),
+                "lost_by": dict(lost),
+            }
+        return {
+            "game": "mea",
+            "decks": decks,
+            "agents_by_deck": list(self.agents),
+            "swap_agents": self.swap_agents,
+            "agents": agents,
+            "games": len(games),
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "shared_results": sum(1 for g in games if len(g.winners) == 2),
+            "turns": {
+                "mean": mean,
+                "mean_95": [lo, hi],
+                "median": ordered[len(ordered) // 2] if ordered else None,
+                "min": ordered[0] if ordered else None,
+                "max": ordered[-1] if ordered else None,
+            },
+            "endings": ends,
+            "options": self.options,
+            "notes": self.notes,
+            "decisions": self.decisions,
+            "elapsed_seconds": round(self.elapsed, 3),
+        }
+
+
+def run_mea_batch(
+    decks: Sequence[LoadedDeck],
+    agents: tuple[str, str],
+    options: dict[str, Any],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    swap_agents: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+    on_records: Callable[[Sequence[str]], None] | None = None,
+) -> MeaBatch:
+    """Play ``games`` games of ``decks[0]`` against ``decks[1]``, each deck going first in
+    half of them (and, with ``swap_agents``, each agent playing each deck). Game ``i``
+    belongs to arrangement ``i % k``; the results do not depend on ``jobs``."""
+    import time
+
+    from cardbase.sim.runner import run_batch
+
+    plan = arrangements(agents, swap_agents)
+    k = len(plan)
+    engine_decks = [d.deck for d in decks]
+    started = time.perf_counter()
+    out: list[MeaGame] = []
+    for a, arr in enumerate(plan):
+        count = len(range(a, games, k))
+        if count == 0:
+            continue
+        rules = make_rules([engine_decks[arr.decks[0]], engine_decks[arr.decks[1]]], options)
+        batch = run_batch(
+            "mea",
+            rules,
+            arr.agents,
+            count,
+            seed=derive_seed(seed, "mea", a),
+            jobs=jobs,
+            on_progress=on_progress,
+            on_records=on_records,
+        )
+        for r in batch.results:
+            facts = dict(r.facts)
+            seats_to_deck = arr.decks
+            openings = facts.get("openings") or [0, 0]
+            by_deck = [0, 0]
+            for s in (0, 1):
+                by_deck[seats_to_deck[s]] = openings[s] or 0
+            out.append(
+                MeaGame(
+                    arrangement=a,
+                    index=a + k * r.index,
+                    first=seats_to_deck[0],
+                    agents=(arr.agents[seats_to_deck.index(0)], arr.agents[seats_to_deck.index(1)]),
+                    winners=tuple(sorted(seats_to_deck[w] for w in r.winners)),
+                    reason=r.reason,
+                    end=str(facts.get("end")),
+                    turns=int(facts.get("turns", 0)),
+                    openings=(by_deck[0], by_deck[1]),
+                    decisions=r.decisions,
+                )
+            )
+    out.sort(key=lambda g: g.index)
+    result = MeaBatch(list(decks), agents, options, seed, out, jobs, swap_agents)
+    result.elapsed = time.perf_counter() - started
+    rules = make_rules(engine_decks, options)
+    result.notes = rules.report_notes()
+    for d in decks:
+        if d.dropped:
+            result.notes.append(f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}")
+    return result

@@ -1,0 +1,185 @@
+"""Helpers for Méa scenarios: small decks of made-up cards, and positions set up directly.
+
+A scenario starts from a real game (shuffle in list order, both opening draws) and
+then places cards where the test wants them with :class:`Table`. The rule under test
+is always exercised through ``state.apply`` (checked actions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from cardbase.catalog.loader import game_cards
+from cardbase.games.mea import board as B
+from cardbase.games.mea.abilities import parse_abilities
+from cardbase.games.mea.cards import MeaCard, MeaCardType
+from cardbase.games.mea.engine import _MAIN, BOARD, DECK, HAND, MeaDeck, MeaRules, MeaState, Shuffle
+
+
+def monster(name: str, cost: int, attack: int, defence: int, abilities: Sequence[dict[str, Any]] = ()) -> MeaCard:
+    return MeaCard(
+        name=name,
+        type=MeaCardType.MONSTER,
+        set="test",
+        source="test",
+        cost=cost,
+        attack=attack,
+        defence=defence,
+        abilities=parse_abilities(list(abilities), "monster"),
+    )
+
+
+def assist(name: str, cost: int, abilities: Sequence[dict[str, Any]]) -> MeaCard:
+    return MeaCard(
+        name=name,
+        type=MeaCardType.ASSIST,
+        set="test",
+        source="test",
+        cost=cost,
+        abilities=parse_abilities(list(abilities), "assist"),
+    )
+
+
+# A few plain monsters (no abilities) for scenarios.
+KNIGHT = monster("Knight", 2, 3, 3)
+PAWN = monster("Pawn", 1, 1, 1)
+WALL = monster("Wall", 3, 1, 6)
+BRUTE = monster("Brute", 4, 5, 2)
+GIANT = monster("Giant", 6, 7, 7)
+FILLER = monster("Filler", 1, 1, 1)
+
+
+def demo(name: str) -> MeaCard:
+    """A card of the shipped demo set."""
+    return DEMO[name]
+
+
+DEMO: dict[str, MeaCard] = {c.name: c for c in game_cards("mea") if c.source == "demo"}
+
+
+def deck(cards: Iterable[MeaCard], filler: int = 20, name: str = "") -> MeaDeck:
+    """A deck of ``cards`` (one copy each, in order) then ``filler`` Fillers."""
+    counts: dict[MeaCard, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    entries = [(c, n) for c, n in counts.items()]
+    if filler:
+        entries.append((FILLER, filler))
+    return MeaDeck(name, tuple(entries))
+
+
+def rules_for(
+    cards0: Iterable[MeaCard] = (), cards1: Iterable[MeaCard] = (), filler: int = 20, **options: Any
+) -> MeaRules:
+    return MeaRules(decks=(deck(cards0, filler, "zero"), deck(cards1, filler, "one")), **options)
+
+
+def started(rules: MeaRules, openings: tuple[int, int] = (1, 1), seed: int = 0) -> MeaState:
+    """A game after the shuffle (deck list order: the first card is on top) and both opening draws."""
+    state = rules.new_initial_state(seed)
+    state.apply(Shuffle([range(d.size) for d in rules.decks]))
+    state.apply_text(f"draw {openings[0]}")
+    state.apply_text(f"draw {openings[1]}")
+    return state
+
+
+class Table:
+    """Sets up a position on a started game: cards moved from decks to hands and tiles."""
+
+    def __init__(self, state: MeaState):
+        self.state = state
+
+    def _take(self, seat: int, name: str) -> int:
+        s = self.state
+        for k, i in enumerate(reversed(s._deck[seat])):
+            if s._tab.names[i] == name:
+                del s._deck[seat][len(s._deck[seat]) - 1 - k]
+                return i
+        for k, i in enumerate(s._hand[seat]):
+            if s._tab.names[i] == name:
+                del s._hand[seat][k]
+                return i
+        raise AssertionError(f"no {name} left in seat {seat}'s deck or hand")
+
+    def put(self, seat: int, name: str, tile: str, controller: int | None = None) -> int:
+        """Put ``seat``'s ``name`` on ``tile`` (controlled by ``controller``, default its owner)."""
+        s = self.state
+        i = self._take(seat, name)
+        s._place(i, B.parse(tile), seat if controller is None else controller)
+        s._acts[i] = 1
+        s._xatt[i] = 0
+        s._fresh[i] = False
+        s._legal = None
+        return i
+
+    def give(self, seat: int, *names: str) -> list[int]:
+        s = self.state
+        out = []
+        for name in names:
+            i = self._take(seat, name)
+            s._hand[seat].append(i)
+            s._zone[i] = HAND
+            out.append(i)
+        s._legal = None
+        return out
+
+    def empty_hand(self, seat: int) -> None:
+        s = self.state
+        for i in s._hand[seat]:
+            s._zone[i] = DECK
+            s._deck[seat].insert(0, i)
+        s._hand[seat] = []
+        s._legal = None
+
+    def empty_deck(self, seat: int) -> None:
+        """Put ``seat``'s whole deck out of play (as if drawn and played long ago)."""
+        s = self.state
+        for i in s._deck[seat]:
+            s._zone[i] = 3
+            s._out.append(i)
+        s._deck[seat] = []
+        s._legal = None
+
+    def owner(self, tile: str, seat: int) -> None:
+        self.state._tiles[B.parse(tile)] = seat
+        self.state._legal = None
+
+    def remove_tile(self, tile: str) -> None:
+        s = self.state
+        q = B.parse(tile)
+        assert not s._occ[q]
+        del s._tiles[q]
+        del s._occ[q]
+        s._rebuild_adjacency()
+        s._legal = None
+
+    def turn(self, seat: int, mana: int = 20) -> MeaState:
+        """Make it ``seat``'s main phase with ``mana`` to spend."""
+        s = self.state
+        s._active = seat
+        s.current_player = seat
+        s._phase = _MAIN
+        s._mana = mana
+        s._queue.clear()
+        s._choice = None
+        if s._taken[seat] == 0:
+            s._taken[seat] = 1
+        s._legal = None
+        return s
+
+
+def tile(name: str) -> int:
+    return B.parse(name)
+
+
+def names_on(state: MeaState, tile_name: str) -> list[str]:
+    return [state._tab.names[i] for i in state.on_tile(B.parse(tile_name))]
+
+
+def where(state: MeaState, i: int) -> str:
+    return B.name(state.position(i)) if state.zone(i) == BOARD else ["deck", "hand", "board", "out"][state.zone(i)]
+
+
+def legal_texts(state: MeaState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]

@@ -1,0 +1,371 @@
+"""The ability language: every demo card's text is encoded exactly; each effect does what it says."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from cardbase.catalog.loader import shipped_path
+from cardbase.games.base import CHANCE
+from cardbase.games.mea.abilities import (
+    EFFECTS,
+    AbilityError,
+    parse_abilities,
+    parse_ability,
+    render_card,
+)
+from cardbase.games.mea.engine import _CHOICE, _MAIN, BOARD, HAND, OUT
+from tests.conftest import REPO
+from tests.mea.conftest import (
+    DEMO,
+    GIANT,
+    KNIGHT,
+    PAWN,
+    WALL,
+    Table,
+    demo,
+    legal_texts,
+    names_on,
+    rules_for,
+    started,
+    tile,
+)
+
+DEMO_CARDS = json.loads(shipped_path("mea_demo.json").read_text(encoding="utf-8"))["cards"]
+
+
+@pytest.mark.parametrize("record", DEMO_CARDS, ids=[c["name"] for c in DEMO_CARDS])
+def test_every_demo_card_text_is_its_abilities_in_words(record):
+    abilities = parse_abilities(record["abilities"], record["type"])
+    assert render_card(abilities) == (record["text"] or "")
+    assert [a.to_dict() for a in abilities] == record["abilities"]  # stored in canonical form
+
+
+def test_every_effect_is_used_by_the_demo_set():
+    used = {a["effect"] for c in DEMO_CARDS for a in c["abilities"]}
+    assert used == set(EFFECTS)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"trigger": "sometimes", "effect": "draw"}, "trigger: one of"),
+        ({"trigger": "summoned", "effect": "explode"}, "effect: one of"),
+        ({"trigger": "summoned", "effect": "kill", "target": "you"}, "kill takes"),
+        ({"trigger": "summoned", "effect": "draw", "amount": 0}, "amount"),
+        ({"trigger": "summoned", "effect": "draw", "colour": "red"}, "unknown field 'colour'"),
+        ({"trigger": "summoned", "effect": "draw", "condition": {"count": "luck", "at_least": 1}}, "condition.count"),
+        ({"trigger": "summoned", "effect": "draw", "condition": {"count": "cards_in_hand"}}, "at_least or at_most"),
+        ({"trigger": "summoned", "effect": "draw", "until": "end_of_turn"}, "until"),
+        ({"trigger": "summoned", "effect": "kill", "exhausted": True}, "exhausted"),
+        ({"trigger": "summoned", "effect": "flip_tile", "filter": {"attack_at_most": 2}}, "monster targets"),
+        ({"trigger": "summoned", "effect": "kill", "filter": {"empty": True}}, "tile targets"),
+    ],
+)
+def test_an_ability_outside_the_language_is_refused_naming_the_field(data, message):
+    with pytest.raises(AbilityError, match=message):
+        parse_ability(data)
+
+
+def test_abilities_must_suit_the_card_type():
+    with pytest.raises(AbilityError, match="an assist's abilities happen when it is played"):
+        parse_abilities([{"trigger": "summoned", "effect": "draw"}], "assist")
+    with pytest.raises(AbilityError, match='no "this monster"'):
+        parse_abilities([{"trigger": "play", "effect": "gain_attack", "target": "self"}], "assist")
+    with pytest.raises(AbilityError, match="a monster's trigger"):
+        parse_abilities([{"trigger": "play", "effect": "draw"}], "monster")
+
+
+def test_the_catalog_schema_checks_abilities():
+    schema = json.loads((REPO / "schema" / "catalog.mea.schema.json").read_text(encoding="utf-8"))
+    good = {
+        "game": "mea",
+        "set": "mine",
+        "source": "file:mine.json",
+        "cards": [
+            {
+                "name": "Ogre",
+                "type": "monster",
+                "cost": 3,
+                "attack": 3,
+                "defence": 3,
+                "abilities": [{"trigger": "summoned", "effect": "kill", "filter": {"defence_at_most": 2}}],
+            }
+        ],
+    }
+    jsonschema.validate(good, schema)
+    bad = json.loads(json.dumps(good))
+    bad["cards"][0]["abilities"][0]["effect"] = "explode"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+
+
+def test_catalog_files_with_a_bad_ability_are_refused():
+    from cardbase.catalog.loader import parse_catalog
+    from cardbase.errors import UnreadableInput
+
+    data = {
+        "game": "mea",
+        "set": "mine",
+        "source": "file:x",
+        "cards": [
+            {"name": "Vial", "type": "assist", "cost": 1, "abilities": [{"trigger": "summoned", "effect": "draw"}]}
+        ],
+    }
+    with pytest.raises(UnreadableInput, match="assist"):
+        parse_catalog(json.dumps(data).encode(), "x.json")
+
+
+# --- each effect, with demo cards -------------------------------------------------------
+
+
+def test_draw_naive_squire():
+    state = started(rules_for([demo("Naïve Squire")], []))
+    t = Table(state)
+    state = t.turn(0)
+    hand = len(state.hand(0))
+    state.apply_text("summon Naïve Squire b1")
+    assert len(state.hand(0)) == hand  # played one, drew one
+
+
+def test_add_tile_royal_cartographer_adds_then_draws():
+    state = started(rules_for([demo("Royal Cartographer")], []))
+    state = Table(state).turn(0)
+    hand = len(state.hand(0))
+    state.apply_text("summon Royal Cartographer b1")
+    assert state.phase == "choice"
+    options = legal_texts(state)
+    assert "choose b0" in options and "choose d2" in options and "choose b2" not in options
+    state.apply_text("choose b0")
+    assert state.tiles()[tile("b0")] == 0 and len(state.hand(0)) == hand
+
+
+def test_add_tile_respects_the_tile_supply():
+    state = started(rules_for([demo("Goblin Real Estate")], [], tile_supply=9))
+    state = Table(state).turn(0)
+    state.apply_text("play Goblin Real Estate")
+    assert len(state.tiles()) == 9 and state.phase == "main"
+
+
+def test_flip_adjacent_pickpocket_ferret():
+    state = started(rules_for([demo("Pickpocket Ferret")], []))
+    state = Table(state).turn(0)
+    state.apply_text("summon Pickpocket Ferret b1")
+    assert legal_texts(state) == ["choose a1", "choose b2", "choose c1"]
+    state.apply_text("choose b2")
+    assert state.tiles()[tile("b2")] == 0
+
+
+def test_flip_with_no_monster_goblin_surveyor_and_displacement_by_ability_flip():
+    state = started(rules_for([demo("Fence-Hopping Sheep")], [PAWN], layout="sides"))
+    t = Table(state)
+    pawn = t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Fence-Hopping Sheep b1")  # adjacent enemy tiles: only b2
+    assert state.tiles()[tile("b2")] == 0
+    assert state.current_player == 1 and legal_texts(state) == ["choose b3", "choose c2"]
+    state.apply_text("choose b3")
+    assert state.position(pawn) == tile("b3") and state.current_player == 0
+    state = started(rules_for([demo("Goblin Surveyor")], [PAWN]))
+    t = Table(state)
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Goblin Surveyor b1")
+    assert legal_texts(state) == ["choose a1", "choose a3", "choose c1", "choose c3"]
+
+
+def test_destroy_tiny_shovel_gnome_and_siege_snail_at_turn_start():
+    state = started(rules_for([demo("Siege Snail")], [PAWN, PAWN, PAWN, PAWN]))
+    t = Table(state)
+    t.put(0, "Siege Snail", "b1")
+    for name in ("a1", "c1", "b2"):
+        t.put(1, "Pawn", name)
+    state = t.turn(1, mana=0)
+    state.apply_text("draw 1")  # P1's turn starts: the Snail destroys the only empty enemy tile it can
+    assert state.phase == "choice" and legal_texts(state) == ["choose a3", "choose c3"]
+    state.apply_text("choose a3")
+    assert tile("a3") not in state.tiles()
+
+
+def test_obliterate_earthquake_elephant_takes_monsters_without_when_killed():
+    state = started(rules_for([demo("Earthquake Elephant")], [demo("Dizzy Bat")]))
+    t = Table(state)
+    bat = t.put(1, "Dizzy Bat", "b2")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("summon Earthquake Elephant b1")
+    state.apply_text("choose b2")
+    assert tile("b2") not in state.tiles() and state.zone(bat) == OUT and len(state.hand(1)) == hand
+
+
+def test_kill_with_defence_filter_and_on_adjacent_tile():
+    state = started(rules_for([demo("Goose of Reckoning"), demo("Hungry Hydra")], [PAWN, KNIGHT, WALL]))
+    t = Table(state)
+    pawn = t.put(1, "Pawn", "c3")
+    knight = t.put(1, "Knight", "b2")
+    wall = t.put(1, "Wall", "a1")
+    t.give(0, "Hungry Hydra")
+    state = t.turn(0)
+    state.apply_text("summon Goose of Reckoning b3")  # defence 1 or less: only the Pawn, resolved at once
+    assert state.zone(pawn) == OUT
+    state.apply_text("summon Hungry Hydra b1")  # adjacent to b1: a1 (Wall) and b2 (Knight)
+    assert legal_texts(state) == ["choose Wall@a1", "choose Knight@b2"]
+    state.apply_text("choose Knight@b2")
+    assert state.zone(knight) == OUT and state.zone(wall) == BOARD
+
+
+def test_when_killed_draw_dizzy_bat_and_add_tile_tile_mole_for_its_controller():
+    state = started(rules_for([demo("Pocket Sand"), GIANT], [demo("Dizzy Bat"), demo("Tile Mole")]))
+    t = Table(state)
+    t.put(1, "Dizzy Bat", "b2")
+    t.put(1, "Tile Mole", "a1")
+    t.give(0, "Pocket Sand")
+    t.put(0, "Giant", "b1")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("attack b2 with Giant@b1")
+    assert len(state.hand(1)) == hand + 1  # the Bat's owner draws
+    tiles = len(state.tiles())
+    state.apply_text("play Pocket Sand")  # defence 1 or less: the Mole (0/2)? no: defence 2 > 1
+    assert len(state.tiles()) == tiles
+    state = started(rules_for([GIANT], [demo("Tile Mole")]))
+    t = Table(state)
+    t.put(1, "Tile Mole", "b2")
+    t.put(0, "Giant", "b1")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")
+    assert state.current_player == 1 and state.phase == "choice"  # P2 places its new tile
+    state.apply_text(legal_texts(state)[0])
+    assert sum(1 for o in state.tiles().values() if o == 1) == 5
+
+
+def test_return_to_hand_tidal_nanny_and_bard_of_bad_tidings_when_killed():
+    state = started(rules_for([demo("Tidal Nanny")], [KNIGHT]))
+    t = Table(state)
+    k = t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    state._atk[k] += 2  # a buff is lost on the way back
+    state.apply_text("summon Tidal Nanny b1")
+    assert state.zone(k) == HAND and k in state.hand(1) and state.attack_of(k) == 3
+    state = started(rules_for([GIANT, PAWN], [demo("Bard of Bad Tidings")]))
+    t = Table(state)
+    g = t.put(0, "Giant", "b1")
+    t.put(0, "Pawn", "a2")
+    t.put(1, "Bard of Bad Tidings", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")  # Bard killed: its owner returns one of P1's monsters
+    assert state.current_player == 1 and legal_texts(state) == ["choose Pawn@a2", "choose Giant@b2"]
+    state.apply_text("choose Giant@b2")
+    assert g in state.hand(0)
+
+
+def test_take_control_with_attack_filter_tax_collector_toad():
+    state = started(rules_for([demo("Tax Collector Toad")], [PAWN, KNIGHT]))
+    t = Table(state)
+    pawn = t.put(1, "Pawn", "b2")
+    knight = t.put(1, "Knight", "a1")
+    state = t.turn(0)
+    state.apply_text("summon Tax Collector Toad b1")
+    assert state.controller(pawn) == 0 and state.controller(knight) == 1
+    assert not state.can_attack(pawn)
+
+
+def test_gain_attack_permanent_at_turn_start_and_until_end_of_turn():
+    state = started(rules_for([demo("Hopeful Newt"), demo("Pep Talk")], []))
+    t = Table(state)
+    newt = t.put(0, "Hopeful Newt", "b1")
+    state = t.turn(1, mana=0)
+    state.apply_text("draw 1")
+    assert state.attack_of(newt) == 2  # +1 at the start of P1's turn, for good
+    t.give(0, "Pep Talk")
+    state._legal = None
+    state.apply_text("play Pep Talk")  # one friendly monster: no choice
+    assert state.attack_of(newt) == 4
+    state.apply_text("draw 1")
+    assert state.attack_of(newt) == 2  # the +2 lasted until the end of P1's turn
+
+
+def test_gain_defence_doorstop_troll_may_pick_itself():
+    state = started(rules_for([demo("Doorstop Troll"), PAWN], []))
+    t = Table(state)
+    pawn = t.put(0, "Pawn", "a2")
+    state = t.turn(0)
+    state.apply_text("summon Doorstop Troll b1")
+    assert legal_texts(state) == ["choose Pawn@a2", "choose Doorstop Troll@b1"]
+    state.apply_text("choose Pawn@a2")
+    assert state.defence_of(pawn) == 2
+
+
+def test_extra_attack_jalapeno_imp_attacks_twice_but_cannot_move_after():
+    state = started(rules_for([demo("Jalapeño Imp")], [PAWN, PAWN]))
+    t = Table(state)
+    t.put(1, "Pawn", "a1")
+    t.put(1, "Pawn", "a2")  # standing on P1's tile
+    state = t.turn(0)
+    state.apply_text("summon Jalapeño Imp b1")
+    state.apply_text("attack a1 with Jalapeño Imp@b1")  # kills, moves in, flips a1
+    imp = state.on_tile(tile("a1"))[0]
+    assert state.can_attack(imp) and not state.can_move(imp)
+    state.apply_text("attack a2 with Jalapeño Imp@a1")
+    assert state.position(imp) == tile("a2") and not state.can_attack(imp)
+    assert state.tiles()[tile("a1")] == 0
+
+
+def test_extra_action_strong_coffee_moves_then_attacks():
+    state = started(rules_for([KNIGHT, demo("Strong Coffee")], [PAWN]))
+    t = Table(state)
+    k = t.put(0, "Knight", "b1")
+    t.give(0, "Strong Coffee")
+    t.put(1, "Pawn", "b3")
+    state = t.turn(0)
+    state.apply_text("move Knight@b1 b2")
+    assert not state.can_move(k)
+    state.apply_text("play Strong Coffee")
+    state.apply_text("attack b3 with Knight@b2")
+    assert state.position(k) == tile("b3")
+
+
+def test_conditions_knight_of_the_soggy_table_needs_five_tiles():
+    state = started(rules_for([demo("Knight of the Soggy Table")] * 2, []))
+    t = Table(state)
+    t.give(0, "Knight of the Soggy Table")
+    state = t.turn(0)
+    hand = len(state.hand(0))
+    state.apply_text("summon Knight of the Soggy Table b1")  # 4 tiles: no draw
+    assert len(state.hand(0)) == hand - 1
+    t.owner("b2", 0)
+    state.apply_text("summon Knight of the Soggy Table a2")  # 5 tiles: draws
+    assert len(state.hand(0)) == hand - 1
+
+
+def test_tile_titan_kills_then_may_attack_twice_with_five_tiles():
+    state = started(rules_for([demo("Tile Titan")], [PAWN, PAWN]))
+    t = Table(state)
+    t.owner("b2", 0)
+    t.put(1, "Pawn", "a1")
+    t.put(1, "Pawn", "c3")
+    state = t.turn(0)
+    state.apply_text("summon Tile Titan b1")  # adjacent: the Pawn on a1 only
+    titan = state.on_tile(tile("b1"))[0]
+    assert names_on(state, "a1") == [] and state._xatt[titan] == 1
+
+
+def test_every_demo_card_resolves_in_a_busy_position():
+    """Summon or play each demo card with targets about; resolve any choices; the game goes on."""
+    for name, card in DEMO.items():
+        state = started(rules_for([card, KNIGHT, PAWN], [KNIGHT, PAWN, WALL]))
+        t = Table(state)
+        t.put(0, "Knight", "c2")
+        t.put(0, "Pawn", "b2")
+        t.put(1, "Knight", "b1")
+        t.put(1, "Pawn", "c3")
+        t.put(1, "Wall", "c1")
+        t.give(0, name)
+        state = t.turn(0)
+        action = next(a for a in state.legal_actions() if a[0] in ("summon", "play") and a[1] == name)
+        state.apply(action)
+        while state.current_player != CHANCE and state._phase == _CHOICE:
+            state.apply(state.legal_actions()[0])
+        assert state.is_terminal or state._phase == _MAIN, name

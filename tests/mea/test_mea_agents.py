@@ -1,0 +1,116 @@
+"""Méa agents: legal, reproducible, and each stronger than the one before (the full 1,000-game
+measurement is in docs/rules/mea.md; here a small seeded match)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardbase.games.base import CHANCE
+from cardbase.games.mea.agents import HeuristicAgent, SearchAgent, choose_opening, evaluate, opening_size
+from cardbase.games.mea.engine import HAND, UNKNOWN, MeaRules
+from cardbase.sim.agents import RandomAgent
+from tests.mea.test_mea_properties import check_invariants, random_rules
+
+AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "search": SearchAgent}
+
+
+def match(a: str, b: str, games: int, rules_of=random_rules, **kwargs) -> tuple[int, int]:
+    """Wins of ``a`` and of ``b``, each on both seats."""
+    wins = [0, 0]
+    for g in range(games):
+        rules = rules_of(g)
+        names = (a, b) if g % 2 == 0 else (b, a)
+        agents = [AGENTS[names[s]](rules, s, g * 7 + s, **kwargs.get(names[s], {})) for s in (0, 1)]
+        state = rules.new_initial_state(g)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            p = state.current_player
+            state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+        w = state.outcome().winners
+        if len(w) == 1:
+            wins[0 if names[w[0]] == a else 1] += 1
+    return wins[0], wins[1]
+
+
+def test_the_heuristic_beats_random_play():
+    heuristic, rnd = match("heuristic", "random", 60)
+    assert heuristic >= 50, (heuristic, rnd)
+
+
+def test_the_search_agent_beats_the_heuristic_in_a_small_match():
+    search, heuristic = match("search", "heuristic", 10, search={"samples": 3, "candidates": 3})
+    assert search > heuristic, (search, heuristic)
+
+
+def test_agents_are_reproducible_from_their_seed():
+    rules = random_rules(3)
+    state = rules.new_initial_state(3)
+    state.resolve_chance()
+    for _ in range(12):
+        if state.is_terminal:
+            break
+        p = state.current_player
+        obs = state.observation(p)
+        legal = state.legal_actions()
+        first = SearchAgent(rules, p, 11, samples=2).act(obs, legal)
+        again = SearchAgent(rules, p, 11, samples=2).act(obs, legal)
+        assert first == again and first in legal
+        state.apply(HeuristicAgent(rules, p, 5).act(obs, legal))
+
+
+def test_search_evaluate_ranks_its_candidates():
+    rules = random_rules(4)
+    state = rules.new_initial_state(4)
+    state.resolve_chance()
+    state.apply_text("draw 5")
+    state.apply_text("draw 5")
+    agent = SearchAgent(rules, 0, 1, samples=2)
+    ranked = agent.evaluate(state.observation(0), state.legal_actions())
+    scores = [s for _, s in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert all(a in state.legal_actions() for a, _ in ranked)
+
+
+def test_determinise_keeps_what_the_player_sees_and_deals_the_rest():
+    rules = random_rules(5)
+    state = rules.new_initial_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal and state.turn < 6:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    obs = state.observation(0)
+    full = obs.view.determinise(0, random.Random(1))
+    check_invariants(full)
+    assert UNKNOWN not in full._zone
+    assert full._hand[0] == state._hand[0] and len(full._hand[1]) == len(state._hand[1])
+    assert len(full._deck[0]) == len(state._deck[0]) and len(full._deck[1]) == len(state._deck[1])
+    assert sorted(full._deck[0]) == sorted(state._deck[0])  # own deck: the same cards, order unknown
+    assert all(full._zone[i] == HAND for i in full._hand[1])
+    assert full.observation(0).public() == obs.public()
+
+
+def test_opening_sizes():
+    rules = random_rules(1)
+    assert 3 <= choose_opening(rules, 0) <= 7
+    rng = random.Random(0)
+    assert opening_size(rules, 0, 4, rng) == 4
+    assert {opening_size(rules, 0, "2-4", rng) for _ in range(50)} == {2, 3, 4}
+    with pytest.raises(ValueError):
+        opening_size(rules, 0, "5-2", rng)
+    with pytest.raises(ValueError):
+        opening_size(rules, 0, 11, rng)
+
+
+def test_evaluate_favours_the_winner():
+    rules: MeaRules = random_rules(2)
+    state = rules.new_initial_state(2)
+    state.resolve_chance()
+    state.apply_text("draw 11")
+    assert evaluate(state, 1) == 1000 and evaluate(state, 0) == -1000

@@ -1,0 +1,216 @@
+"""``cardbase sim mea``, ``play mea`` and ``replay`` on Méa records, through Typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app
+from tests.conftest import REPO
+
+EXAMPLES = REPO / "examples" / "decks"
+RUSH = str(EXAMPLES / "mea-goblin-rush.txt")
+CONTROL = str(EXAMPLES / "mea-tile-control.txt")
+runner = CliRunner()
+
+
+def run(db: str, *args: str, input: str | None = None):
+    return runner.invoke(app, [*args, "--db", db], input=input)
+
+
+def sim(db: str, *args: str):
+    return run(db, "sim", "mea", "--deck", RUSH, "--vs", CONTROL, *args)
+
+
+def test_sim_mea_json_report_is_the_same_whatever_the_jobs(db_url):
+    one = sim(db_url, "--games", "24", "--seed", "3", "--json")
+    assert one.exit_code == 0, one.output
+    two = sim(db_url, "--games", "24", "--seed", "3", "--json", "--jobs", "2")
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    for key in ("decks", "turns", "endings", "agents"):
+        assert a[key] == b[key]
+    assert a["games"] == 24
+    rush, control = a["decks"]
+    assert rush["overall"]["wins"] + control["overall"]["wins"] + a["shared_results"] == 24
+    assert rush["going_first"]["games"] == rush["going_second"]["games"] == 12  # each deck on both seats
+    for d in a["decks"]:
+        lo, hi = d["overall"]["win_rate_95"]
+        assert lo <= d["overall"]["win_rate"] <= hi
+        assert sum(r["games"] for r in d["by_opening_draw"].values()) == 24
+    assert sum(e["games"] for e in a["endings"].values()) == 24
+    assert a["turns"]["mean_95"][0] <= a["turns"]["mean"] <= a["turns"]["mean_95"][1]
+    assert any("demo cards" in n for n in a["notes"])
+
+
+def test_sim_mea_table_says_who_wins_and_why(db_url):
+    result = sim(db_url, "--games", "8", "--agents", "heuristic:opening=2-6,random")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for text in (
+        "Goblin Rush",
+        "Tile Control",
+        "win rate",
+        "95%",
+        "1st",
+        "How the games ended",
+        "opening draw",
+        "Game length",
+        "demo cards",
+        "not published",
+    ):
+        assert text in out, text
+
+
+def test_sim_mea_swap_agents_reports_each_agent(db_url):
+    result = sim(db_url, "--games", "8", "--agents", "heuristic,random", "--swap-agents", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["agents"]) == {"heuristic", "random"}
+    assert data["agents"]["heuristic"]["games"] == data["agents"]["random"]["games"] == 8
+
+
+def test_sim_mea_bad_usage_exits_2(db_url):
+    result = sim(db_url, "--games", "2", "--agents", "heuristic")
+    assert result.exit_code == 2 and "one agent for --deck and one for --vs" in result.stderr
+    result = sim(db_url, "--games", "2", "--agents", "heuristic,genius")
+    assert result.exit_code == 2 and "unknown Méa agent 'genius'" in result.stderr
+    result = sim(db_url, "--games", "2", "--agents", "heuristic:colour=red,random")
+    assert result.exit_code == 2 and "colour" in result.stderr
+    result = sim(db_url, "--games", "2", "--layout", "nonsense")
+    assert result.exit_code == 2 and "layout" in result.stderr
+    result = run(db_url, "sim", "mea", "--deck", "missing.txt", "--vs", CONTROL, "--games", "2")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_sim_mea_refuses_an_invalid_deck_listing_its_problems(db_url):
+    result = run(db_url, "sim", "mea", "--deck", str(EXAMPLES / "mea-broken.txt"), "--vs", CONTROL, "--games", "2")
+    assert result.exit_code == 1
+    assert "Goblen Surveyor" in result.stderr and "deck-size" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def selounticia_deck(tmp_path: Path) -> Path:
+    path = tmp_path / "mea-selounticia.txt"
+    path.write_text(
+        "game: mea\nname: With Selounticia\n3 Selounticia\n3 Crumb Goblin\n3 Puddle Knight\n"
+        "3 Turnip Sentry\n3 Barrel Bandit\n3 Iron Pudding\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_cards_with_unknown_stats_are_refused_with_a_list_unless_dropped(db_url, tmp_path):
+    deck = selounticia_deck(tmp_path)
+    result = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2")
+    assert result.exit_code == 1
+    assert "Selounticia (core): unknown cost, attack, defence" in result.stderr
+    assert "--drop-unknown" in result.stderr
+    result = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2", "--drop-unknown", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["decks"][0]["cards"] == 15
+    assert data["decks"][0]["dropped_unknown"] == ["Selounticia (core): unknown cost, attack, defence"]
+    assert any("left out of With Selounticia" in n for n in data["notes"])
+
+
+def test_imported_cards_play_as_bare_stats_and_the_report_says_so(db_url, tmp_path):
+    sheet = tmp_path / "mine.csv"
+    sheet.write_text(
+        "name,type,cost,atk,def,text\nHome Brew,monster,2,3,3,When summoned: Make tea.\n", encoding="utf-8"
+    )
+    result = run(db_url, "catalog", "import", str(sheet), "--game", "mea")
+    assert result.exit_code == 0, result.output
+    deck = tmp_path / "brew.txt"
+    deck.write_text("game: mea\n3 Home Brew\n15 Crumb Goblin\n", encoding="utf-8")
+    result = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["decks"][0]["bare_stats"] == ["Home Brew"]
+    assert any("bare stats" in n and "Home Brew" in n for n in data["notes"])
+    table = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2")
+    assert "bare stats" in table.stdout and "Home Brew" in table.stdout
+
+
+def test_records_replay_and_a_tampered_record_exits_1(db_url, tmp_path):
+    result = sim(db_url, "--games", "3", "--records", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    (path,) = tmp_path.glob("*.jsonl")
+    ok = runner.invoke(app, ["replay", str(path), "--json"])
+    assert ok.exit_code == 0, ok.output
+    games = json.loads(ok.stdout)
+    assert len(games) == 3 and all(g["finished"] and g["game"] == "mea" for g in games)
+    assert any("demo cards" in n for n in games[0]["notes"])
+    table = runner.invoke(app, ["replay", str(path)])
+    assert "every action legal" in table.stdout and "demo cards" in table.stdout
+    lines = path.read_text(encoding="utf-8").splitlines()
+    k = next(i for i, line in enumerate(lines) if '"action": "summon ' in line)
+    entry = json.loads(lines[k])
+    entry["action"] = entry["action"].rsplit(" ", 1)[0] + " z9"
+    lines[k] = json.dumps(entry, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad = runner.invoke(app, ["replay", str(path)])
+    assert bad.exit_code == 1
+    assert f"line {k + 1}" in bad.stderr and "there is no tile z9" in bad.stderr
+    assert "Traceback" not in bad.output
+
+
+def test_play_mea_refuses_illegal_actions_with_the_rule_and_saves_a_record(db_url, tmp_path):
+    record = tmp_path / "game.jsonl"
+    moves = "draw 0\nhelp\ndraw 5\nlegal\nsummon Iron Pudding z9\nattack b2 with Crumb Goblin@a2\nshow\nquit\n"
+    result = run(
+        db_url,
+        "play",
+        "mea",
+        "--deck",
+        RUSH,
+        "--vs-deck",
+        CONTROL,
+        "--vs",
+        "heuristic",
+        "--seed",
+        "4",
+        "--record",
+        str(record),
+        input=moves,
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "refused: you must draw at least 1 card" in out
+    assert "summon <card> b2" in out  # the Méa help
+    assert "refused:" in out and "Iron Pudding" in out
+    assert "P1 (yellow)" in out and "tiles" in out and "mana" in out
+    assert "Game left unfinished." in out and "demo cards" in out
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.stdout)[0]["finished"] is False
+
+
+def test_play_mea_against_random_to_the_end(db_url, tmp_path):
+    # Draw 10, then end every turn drawing 1 until the game is over (the hand fills up: a loss).
+    moves = "draw 10\n" + "draw 1\nflip none\n" * 20
+    result = run(
+        db_url,
+        "play",
+        "mea",
+        "--deck",
+        RUSH,
+        "--vs-deck",
+        CONTROL,
+        "--vs",
+        "random",
+        "--seed",
+        "1",
+        "--no-record",
+        input=moves,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game over:" in result.stdout
+
+
+def test_help_texts_have_examples():
+    for args in (["sim", "mea", "--help"], ["play", "mea", "--help"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0 and "Example:" in result.stdout

@@ -1,0 +1,249 @@
+"""Invariants over thousands of seeded random games (hypothesis and a seeded loop), with random
+decks drawn from the demo set and random rules options."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardbase.games.base import CHANCE, IllegalAction
+from cardbase.games.mea.engine import (
+    BOARD,
+    DECK,
+    HAND,
+    HAND_LIMIT,
+    MAX_PER_TILE,
+    OUT,
+    MeaDeck,
+    MeaRules,
+    MeaState,
+)
+from cardbase.sim.records import parse_records, record_lines, replay
+from tests.mea.conftest import DEMO
+
+POOL = sorted(DEMO.values(), key=lambda c: c.name)
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+OPTIONS = st.fixed_dictionaries(
+    {
+        "layout": st.sampled_from(["checkerboard", "sides", "YBY/BYB", "YB"]),
+        "adjacency": st.sampled_from(["orthogonal", "diagonal"]),
+        "attack_rule": st.sampled_from(["one", "all"]),
+        "move_in": st.sampled_from(["all", "first"]),
+        "elimination": st.sampled_from(["immediate", "turn-start"]),
+        "mana_count": st.sampled_from(["turn-start", "after-flip"]),
+        "tile_supply": st.sampled_from([18, 12, 0]),
+        "list_losing_draws": st.booleans(),
+    }
+)
+
+
+def random_deck(rng: random.Random, name: str) -> MeaDeck:
+    size = rng.randint(18, 40)
+    counts = Counter(rng.choice(POOL) for _ in range(size))
+    return MeaDeck(name, tuple(sorted(counts.items(), key=lambda kv: kv[0].name)))
+
+
+def random_rules(seed: int, **options) -> MeaRules:
+    rng = random.Random(seed)
+    return MeaRules(decks=(random_deck(rng, "a"), random_deck(rng, "b")), **options)
+
+
+def check_invariants(state: MeaState) -> None:
+    n = len(state._tab.cards)
+    places: Counter[int] = Counter()
+    for seat in (0, 1):
+        for i in state._deck[seat]:
+            assert state._zone[i] == DECK and state._tab.owner[i] == seat
+            places[i] += 1
+        for i in state._hand[seat]:
+            assert state._zone[i] == HAND and state._tab.owner[i] == seat
+            places[i] += 1
+    assert set(state._occ) == set(state._tiles)  # no monster on a missing tile
+    for q, here in state._occ.items():
+        assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
+        for i in here:
+            assert state._zone[i] == BOARD and state._pos[i] == q and state._tab.monster[i]
+            places[i] += 1
+    for i in state._out:
+        assert state._zone[i] == OUT
+        places[i] += 1
+    assert all(places[i] == 1 for i in range(n)), "every card is in exactly one zone"
+    assert len(places) == n
+    for i in range(n):
+        if state._zone[i] != BOARD:
+            assert state._pos[i] == -1
+    if not state.is_terminal:
+        assert max(len(h) for h in state._hand) < HAND_LIMIT  # hands ≤ 10 in a live game
+        assert state._mana >= 0
+        assert state.current_player in (0, 1)
+        assert len(state.legal_actions()) > 0
+        assert all(o in (0, 1) for o in state._tiles.values())
+        assert any(o == 0 for o in state._tiles.values()) or state.rules.elimination == "turn-start"
+
+
+def play_random(rules: MeaRules, seed: int, check_every: bool = True, probe: bool = False) -> MeaState:
+    state = rules.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        if probe:
+            assert rules.parse_action(str(action)) == action
+            assert state.parse_action(str(action)) == action
+        state.apply(action)
+        if check_every:
+            check_invariants(state)
+    return state
+
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(seed=SEEDS, options=OPTIONS)
+def test_random_games_keep_every_invariant_under_every_option(seed, options):
+    rules = random_rules(seed, **options)
+    state = play_random(rules, seed, probe=True)
+    assert state.outcome() is not None and state.legal_actions() == ()
+
+
+def test_two_thousand_seeded_games_of_random_demo_decks_keep_the_invariants():
+    ends: Counter[str] = Counter()
+    for seed in range(2000):
+        rules = random_rules(seed)
+        state = play_random(rules, seed)
+        ends[state.end_code] += 1
+        assert state.turn <= rules.max_turns
+    assert ends["no-tiles"] > 0 and ends["hand-of-11"] > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_replaying_the_record_reproduces_the_game(seed):
+    rules = random_rules(seed)
+    state = play_random(rules, seed, check_every=False)
+    lines = record_lines(rules, seed, state.history, ["random", "random"])
+    (record,) = parse_records("\n".join(lines))
+    result = replay(record)
+    assert result.finished and result.outcome == state.outcome()
+    assert result.state.history == state.history
+    assert result.state.observation(0).public() == state.observation(0).public()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_clones_are_independent(seed):
+    rules = random_rules(seed)
+    state = rules.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        legal = list(state.legal_actions())
+        snapshot = (state.observation(0).public(), state.observation(1).public(), list(state.history))
+        twin = state.clone()
+        other = legal[rng.randrange(len(legal))]
+        twin.apply(other)
+        while not twin.is_terminal and rng.random() < 0.7:
+            twin.apply(twin.legal_actions()[0])
+        assert (state.observation(0).public(), state.observation(1).public(), state.history) == snapshot
+        assert list(state.legal_actions()) == legal
+        state.apply(legal[rng.randrange(len(legal))])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_observations_hide_the_other_hand_and_the_decks_order(seed):
+    rules = random_rules(seed)
+    state = rules.new_initial_state(seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        steps += 1
+        if steps % 5 == 0:
+            for me in (0, 1):
+                opp = 1 - me
+                obs = state.observation(me)
+                view = obs.view
+                assert view.seed is None and view.history == []
+                assert all(i == -1 for i in view._hand[opp]) and all(i == -1 for d in view._deck for i in d)
+                assert not any(
+                    view._zone[i] in (DECK, HAND) and state._tab.owner[i] == opp for i in range(len(view._zone))
+                )
+                # Another deal of the unseen cards looks the same to this player.
+                twin = state.clone()
+                unseen = twin._hand[opp] + twin._deck[opp]
+                rng.shuffle(unseen)
+                k = len(twin._hand[opp])
+                twin._hand[opp], twin._deck[opp] = unseen[:k], unseen[k:]
+                for i in twin._hand[opp]:
+                    twin._zone[i] = HAND
+                for i in twin._deck[opp]:
+                    twin._zone[i] = DECK
+                rng.shuffle(twin._deck[me])
+                twin._legal = None
+                assert twin.observation(me).public() == obs.public()
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_checked_and_unchecked_play_agree_and_illegal_actions_change_nothing():
+    rng = random.Random(7)
+    for seed in range(100):
+        rules = random_rules(seed)
+        a = rules.new_initial_state(seed)
+        b = rules.new_initial_state(seed)
+        while not a.is_terminal:
+            if a.current_player == CHANCE:
+                x = a.sample_chance()
+                a.apply(x)
+                b.apply_unchecked(b.sample_chance())
+                continue
+            legal = a.legal_actions()
+            # A legal action of the other phase or player, or a mutated one, is refused without effect.
+            bogus = rules.parse_action(rng.choice(["draw 0", "flip b2", "choose b2", "summon Crumb Goblin z9"]))
+            if bogus not in legal:
+                before = a.observation(0).public()
+                try:
+                    a.apply(bogus)
+                except IllegalAction as error:
+                    assert str(error) and error.rule
+                assert a.observation(0).public() == before
+            action = legal[rng.randrange(len(legal))]
+            a.apply(action)
+            b.apply_unchecked(action)
+        assert a.outcome() == b.outcome() and a.history == b.history
+
+
+def test_heuristic_games_with_small_decks_reach_deck_out_and_keep_the_invariants():
+    from cardbase.games.mea.agents import HeuristicAgent
+
+    obliterations = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        decks = []
+        for k in range(2):
+            counts = Counter(rng.choice(POOL) for _ in range(rng.randint(6, 12)))
+            decks.append(MeaDeck(str(k), tuple(sorted(counts.items(), key=lambda kv: kv[0].name))))
+        rules = MeaRules(decks=(decks[0], decks[1]))
+        state = rules.new_initial_state(seed)
+        agents = [HeuristicAgent(rules, s, seed + s, opening=rng.randint(1, 4)) for s in (0, 1)]
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            p = state.current_player
+            state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+            check_invariants(state)
+        obliterations += sum(1 for a in state.history if a[0] == "obliterate")
+    assert obliterations > 0

@@ -1,0 +1,174 @@
+"""Méa keeps the shared engine protocol: rules round-trip as JSON, actions parse back, errors are typed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome
+from cardbase.games.mea import board as B
+from cardbase.games.mea.engine import (
+    Attack,
+    Choose,
+    Draw,
+    Flip,
+    MeaRules,
+    Move,
+    Obliterate,
+    Play,
+    Ref,
+    Shuffle,
+    Summon,
+    parse_action,
+)
+from cardbase.sim.registry import GAMES
+from tests.mea.conftest import DEMO, KNIGHT, Table, rules_for, started
+from tests.mea.test_mea_properties import random_rules
+
+
+def test_rules_round_trip_through_json_options():
+    rules = random_rules(1, layout="sides", adjacency="diagonal", max_turns=50)
+    options = json.loads(json.dumps(rules.to_options()))
+    again = GAMES["mea"].make_rules(options)
+    assert again == rules and again.game_id == "mea" and again.players == 2
+
+
+def test_rules_keep_only_what_the_game_needs_of_a_card():
+    from cardbase.games.mea.engine import MeaDeck
+
+    squire = DEMO["Naïve Squire"]
+    assert squire.description  # the catalog's card has flavour text
+    rules = MeaRules(decks=(MeaDeck("a", ((squire, 3),)), MeaDeck("b", ((squire, 3),))))
+    card = rules.decks[0].cards[0][0]
+    assert card.description is None and card.abilities == squire.abilities and card.text == squire.text
+    assert MeaRules.from_options(rules.to_options()) == rules
+
+
+def test_from_options_names_what_is_wrong():
+    rules = rules_for([KNIGHT], [KNIGHT])
+    options = rules.to_options()
+    with pytest.raises(InvalidRules, match="decks"):
+        MeaRules.from_options({k: v for k, v in options.items() if k != "decks"})
+    bad = json.loads(json.dumps(options))
+    bad["decks"][0]["cards"][0]["abilities"] = [{"trigger": "summoned", "effect": "explode"}]
+    with pytest.raises(InvalidRules, match="effect"):
+        MeaRules.from_options(bad)
+    bad = json.loads(json.dumps(options))
+    bad["decks"][1]["cards"][0]["type"] = "tile"
+    with pytest.raises(InvalidRules):
+        MeaRules.from_options(bad)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Draw(3),
+        Summon("Crumb Goblin", B.parse("b2")),
+        Summon("Knight of the Soggy Table", B.parse("-a0")),
+        Play("Scout's Honour"),
+        Move(Ref("Naïve Squire", B.parse("a1")), B.parse("a2")),
+        Move(Ref("Crumb Goblin", B.parse("c3"), 2), B.parse("d3")),
+        Attack(B.parse("b2"), [Ref("Crumb Goblin", B.parse("b1")), Ref("Puddle Knight", B.parse("a2"))]),
+        Flip(B.parse("c1")),
+        Flip(),
+        Obliterate(B.parse("aa10")),
+        Obliterate(),
+        Choose(B.parse("b-1")),
+        Choose(Ref("Tile Mole", B.parse("b2"), 1)),
+        Shuffle([(2, 0, 1), (1, 0)]),
+    ],
+    ids=str,
+)
+def test_every_kind_of_action_parses_back(action):
+    assert parse_action(str(action)) == action
+    hash(action)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fly away",
+        "draw",
+        "draw two",
+        "summon b2",
+        "move Goblin b2",
+        "attack b2",
+        "attack b2 with Goblin",
+        "flip 3",
+        "choose @b2",
+        "choose Goblin@b2#0",
+        "shuffle a b",
+    ],
+)
+def test_bad_notation_is_an_invalid_action(text):
+    with pytest.raises(InvalidAction) as error:
+        parse_action(text)
+    assert isinstance(error.value, ValueError)
+
+
+def test_tile_names():
+    for x, y, name in ((0, 0, "a1"), (1, 1, "b2"), (3, 1, "d2"), (1, -1, "b0"), (-1, 2, "-a3"), (26, 0, "aa1")):
+        assert B.name(B.pos(x, y)) == name and B.parse(name) == B.pos(x, y)
+    with pytest.raises(ValueError):
+        B.parse("b")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_random_game_keeps_the_protocol(seed):
+    rules = random_rules(seed)
+    state = rules.new_initial_state(seed)
+    assert state.history == [] and state.outcome() is None and state.current_player == CHANCE
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        p = state.current_player
+        if state.is_chance_node:
+            action = state.sample_chance()
+        else:
+            legal = state.legal_actions()
+            assert len(legal) > 0 and legal[len(legal) - 1] == list(legal)[-1]
+            picks = [legal[rng.randrange(len(legal))] for _ in range(min(4, len(legal)))]
+            for a in picks:
+                assert rules.parse_action(str(a)) == a and state.parse_action(str(a)) == a
+                assert state.is_legal(a)
+            action = picks[0]
+            obs = state.observation(p)
+            assert obs.player == p and isinstance(obs.describe(), str)
+        twin = state.clone()
+        state.apply(action)
+        assert state.history[-1] == action
+        twin.apply(action)
+        assert twin.current_player == state.current_player
+    assert state.current_player == TERMINAL and state.legal_actions() == ()
+    outcome = state.outcome()
+    assert isinstance(outcome, Outcome) and outcome.winners and len(outcome.scores) == 2
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(Draw(1))
+
+
+def test_state_parse_action_accepts_any_case_and_a_missing_slot():
+    state = started(rules_for([KNIGHT], [KNIGHT]))
+    t = Table(state)
+    t.put(0, "Filler", "b1")
+    t.put(0, "Filler", "b1")
+    state = t.turn(0)
+    state._acts[state.on_tile(B.parse("b1"))[0]] = 0
+    state._legal = None
+    action = state.parse_action("move filler@B1 a1")
+    assert str(action) == "move Filler@b1#2 a1"  # the one that can still act
+    state.apply(action)
+
+
+def test_two_monsters_of_the_same_name_on_a_tile_need_their_slot():
+    from cardbase.games.mea.engine import Move, Ref
+
+    state = started(rules_for([KNIGHT], [KNIGHT]))
+    t = Table(state)
+    t.put(0, "Filler", "b1")
+    t.put(0, "Filler", "b1")
+    state = t.turn(0)
+    assert "move Filler@b1#1 a1" in [str(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalAction) as error:
+        state.apply(Move(Ref("Filler", B.parse("b1")), B.parse("a1")))
+    assert error.value.rule == "which-monster" and "Filler@b1#1" in str(error.value)

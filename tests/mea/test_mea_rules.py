@@ -1,0 +1,966 @@
+"""One scenario per rule sentence of shared/rulebooks/mea.txt (see docs/rules/mea.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardbase.games.base import TERMINAL, IllegalAction, InvalidRules
+from cardbase.games.mea import board as B
+from cardbase.games.mea.engine import (
+    END_DECK_OUT,
+    END_HAND,
+    END_NO_TILES,
+    END_TURN_LIMIT,
+    OUT,
+    Draw,
+    MeaRules,
+    Shuffle,
+)
+from tests.mea.conftest import (
+    BRUTE,
+    GIANT,
+    KNIGHT,
+    PAWN,
+    WALL,
+    Table,
+    legal_texts,
+    monster,
+    names_on,
+    rules_for,
+    started,
+    tile,
+    where,
+)
+
+
+def refused(state, text: str, rule: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as error:
+        state.apply_text(text)
+    assert error.value.rule == rule, str(error.value)
+    return error.value
+
+
+# --- set-up -----------------------------------------------------------------------
+
+
+def test_two_players_each_with_a_deck_and_nine_tiles():
+    """find a friend who can play Méa, has a deck of cards and 9 tiles"""
+    rules = rules_for([KNIGHT], [KNIGHT])
+    assert rules.players == 2 and rules.tile_supply == 18
+    with pytest.raises(InvalidRules, match="2 players"):
+        MeaRules.from_options({**rules.to_options(), "players": 3})
+    with pytest.raises(InvalidRules, match="two decks"):
+        MeaRules(decks=(rules.decks[0],))  # type: ignore[arg-type]
+
+
+def test_the_board_is_a_three_by_three_grid_of_four_yellow_and_five_blue():
+    """a 3 by 3 grid of tiles 4 coloured yellow and five blue; The person who goes second is blue."""
+    state = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
+    tiles = state.tiles()
+    assert sorted(B.name(q) for q in tiles) == ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
+    assert sum(1 for o in tiles.values() if o == 0) == 4  # seat 0 (first, yellow)
+    assert sum(1 for o in tiles.values() if o == 1) == 5  # seat 1 (second, blue)
+    # Default layout: blue on the corners and the centre.
+    assert {B.name(q) for q, o in tiles.items() if o == 1} == {"a1", "c1", "b2", "a3", "c3"}
+
+
+def test_the_layout_is_an_option():
+    sides = rules_for([KNIGHT], [KNIGHT], layout="sides").new_initial_state(0).tiles()
+    assert {B.name(q) for q, o in sides.items() if o == 0} == {"a1", "b1", "c1", "a2"}
+    custom = rules_for([KNIGHT], [KNIGHT], layout="YB./.BY").new_initial_state(0).tiles()
+    assert {B.name(q): o for q, o in custom.items()} == {"a2": 0, "b2": 1, "b1": 1, "c1": 0}
+    with pytest.raises(InvalidRules):
+        rules_for([KNIGHT], [KNIGHT], layout="YYY/YYY/YYY")
+
+
+def test_decks_are_cards_of_the_game_with_known_stats():
+    """Decks will consist of anywhere between 18-40 cards (checked by the deck format; the engine needs stats)."""
+    unknown = monster("Mystery", 1, 1, 1)
+    from dataclasses import replace
+
+    with pytest.raises(InvalidRules, match="unknown attack"):
+        rules_for([replace(unknown, attack=None)], [KNIGHT])
+
+
+# --- the opening draw -------------------------------------------------------------------
+
+
+def test_before_the_first_turn_both_players_draw_at_least_one_card():
+    """Before you start both players draw at least 1 card each (can draw as many as they want ...)"""
+    rules = rules_for([KNIGHT], [KNIGHT])
+    state = rules.new_initial_state(0)
+    state.apply(state.sample_chance())
+    assert state.phase == "opening" and state.current_player == 0
+    assert legal_texts(state) == [f"draw {k}" for k in range(1, 11)]
+    refused(state, "draw 0", "draw-at-least-1")
+    refused(state, "summon Knight b1", "opening-draw")
+    state.apply_text("draw 7")
+    assert state.current_player == 1 and len(state.hand(0)) == 7
+    state.apply_text("draw 3")
+    assert state.openings == (7, 3) and state.phase == "main" and state.active == 0
+
+
+def test_drawing_eleven_or_more_in_the_opening_loses_at_once():
+    """... but they'll instantaneously lose if they have 11 or more in their hand"""
+    state = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
+    state.resolve_chance()
+    assert Draw(11) not in state.legal_actions()  # legal, but not offered: it only loses
+    state.apply(Draw(11))
+    assert state.is_terminal and state.outcome().winners == (1,)
+    assert state.end_code == END_HAND
+
+
+def test_losing_draws_are_listed_with_the_option():
+    state = rules_for([KNIGHT], [KNIGHT], list_losing_draws=True).new_initial_state(0)
+    state.resolve_chance()
+    assert len(state.legal_actions()) == 21  # the whole deck
+
+
+# --- tiles and monsters -----------------------------------------------------------------
+
+
+def test_at_most_two_monsters_on_a_tile():
+    """You can have a maximum of 2 monsters on 1 tile."""
+    state = started(rules_for([KNIGHT, PAWN, WALL], []))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Pawn", "b1")
+    t.give(0, "Wall")
+    t.put(0, "Filler", "a2")
+    state = t.turn(0)
+    refused(state, "summon Wall b1", "two-per-tile")
+    refused(state, "move Filler@a2 b1", "adjacent")  # not adjacent either
+    t.put(0, "Filler", "b3")
+    state = t.turn(0)
+    assert "summon Wall b3" in legal_texts(state)
+    state.apply_text("move Knight@b1 a1")
+    state.apply_text("summon Wall b1")
+    assert len(state.on_tile(tile("b1"))) == 2
+
+
+# --- ending a turn ------------------------------------------------------------------
+
+
+def test_the_turn_ends_by_drawing_at_least_one_card_and_more_if_wanted():
+    """At the end of your turn you must draw at least 1 card, but you can draw more!"""
+    state = started(rules_for([KNIGHT], [KNIGHT]))
+    state = Table(state).turn(0)
+    before = len(state.hand(0))
+    refused(state, "draw 0", "draw-at-least-1")
+    state.apply_text("draw 3")
+    assert len(state.hand(0)) == before + 3
+    assert state.active == 1 and state.current_player == 1
+
+
+def test_drawing_ends_the_turn_and_nothing_more_can_be_done():
+    """drawing a spontaneous number of cards signifies that your turn is done"""
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    state = t.turn(0)
+    state.apply_text("draw 1")
+    assert state.current_player == 1
+    with pytest.raises(IllegalAction):
+        state.apply_text("summon Knight b1")  # P1's turn is over: it is P2 to act
+
+
+def test_eleven_cards_in_hand_loses_immediately_and_no_other_ability_activates():
+    """If you EVER have 11 cards in your hand, you lose the game immediately and no other abilities activate."""
+    drawer = monster(
+        "Drawer",
+        1,
+        1,
+        1,
+        [
+            {"trigger": "summoned", "effect": "draw", "amount": 1},
+            {"trigger": "summoned", "effect": "add_tile", "target": "you", "amount": 1},
+        ],
+    )
+    state = started(rules_for([drawer], [KNIGHT]))  # P1's opening draw is the Drawer
+    t = Table(state)
+    t.give(0, *["Filler"] * 9)
+    state = t.turn(0)
+    assert len(state.hand(0)) == 10
+    tiles_before = len(state.tiles())
+    state.apply_text("summon Drawer b1")  # hand 9, then draws to 10: still alive
+    assert not state.is_terminal and state.phase == "choice"
+    state.apply_text("choose d2")
+    assert len(state.tiles()) == tiles_before + 1
+    state.apply_text("draw 1")  # the end-of-turn draw makes 11: loses
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (1,)
+
+
+def test_an_ability_draw_to_eleven_loses_before_the_next_ability():
+    drawer = monster(
+        "Drawer",
+        1,
+        1,
+        1,
+        [
+            {"trigger": "summoned", "effect": "draw", "amount": 2},
+            {"trigger": "summoned", "effect": "add_tile", "target": "you", "amount": 1},
+        ],
+    )
+    state = started(rules_for([drawer], [KNIGHT]))
+    t = Table(state)
+    t.give(0, *["Filler"] * 9)
+    state = t.turn(0)
+    tiles_before = len(state.tiles())
+    state.apply_text("summon Drawer b1")  # 9 left in hand, draws 2: 11
+    assert state.is_terminal and state.end_code == END_HAND
+    assert len(state.tiles()) == tiles_before  # the tile was never added
+    assert state.legal_actions() == ()
+
+
+def test_a_hand_of_ten_must_still_draw_and_loses():
+    state = started(rules_for([], []))
+    t = Table(state)
+    t.give(0, *["Filler"] * 9)
+    state = t.turn(0, mana=0)
+    assert len(state.hand(0)) == 10
+    assert legal_texts(state) == ["draw 1"]
+    state.apply_text("draw 1")
+    assert state.end_code == END_HAND
+
+
+def test_returning_a_monster_to_a_full_hand_loses_for_its_owner():
+    bucket = monster(
+        "Bucket", 1, 1, 1, [{"trigger": "summoned", "effect": "return_to_hand", "target": "enemy_monster"}]
+    )
+    state = started(rules_for([bucket], [KNIGHT]))
+    t = Table(state)
+    t.put(1, "Knight", "b2")
+    t.give(1, *["Filler"] * 10)
+    state = t.turn(0)
+    assert len(state.hand(1)) == 10
+    state.apply_text("summon Bucket b1")
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (0,)
+
+
+def test_with_an_empty_deck_you_obliterate_a_friendly_tile_instead_of_drawing():
+    """When you have no cards in your deck, instead of drawing a card at the end of your turn you must
+    OBLITERATE a friendly tile."""
+    state = started(rules_for([KNIGHT, PAWN], [KNIGHT]))
+    t = Table(state)
+    t.put(0, "Pawn", "b1")
+    t.empty_deck(0)
+    state = t.turn(0, mana=0)
+    ends = [a for a in legal_texts(state) if not a.startswith("move")]
+    assert ends == ["obliterate a2", "obliterate b1", "obliterate b3", "obliterate c2"]
+    refused(state, "draw 1", "deck-out")
+    refused(state, "obliterate b2", "deck-out")
+    pawn = state.on_tile(tile("b1"))[0]
+    state.apply_text("obliterate b1")
+    assert tile("b1") not in state.tiles() and state.zone(pawn) == OUT
+    assert state.active == 1
+
+
+def test_deck_out_with_no_tile_left_loses():
+    state = started(rules_for([], [], elimination="turn-start"))
+    t = Table(state)
+    for name in ("a2", "b1", "b3", "c2"):
+        t.owner(name, 1)
+    t.empty_deck(0)
+    state = t.turn(0, mana=0)
+    assert legal_texts(state) == ["obliterate none"]
+    state.apply_text("obliterate none")
+    assert state.end_code == END_DECK_OUT and state.outcome().winners == (1,)
+
+
+def test_obliterating_your_last_tile_loses():
+    state = started(rules_for([], []))
+    t = Table(state)
+    for name in ("a2", "b1", "b3"):
+        t.owner(name, 1)
+    t.empty_deck(0)
+    state = t.turn(0, mana=0)
+    state.apply_text("obliterate c2")
+    assert state.end_code == END_NO_TILES and state.outcome().winners == (1,)
+
+
+# --- moving and attacking ----------------------------------------------------------------
+
+
+def test_a_monster_either_moves_once_or_attacks_once():
+    """Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn."""
+    state = started(rules_for([KNIGHT, PAWN], [PAWN, PAWN]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Pawn", "a2")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("move Knight@b1 c1")
+    refused(state, "move Knight@c1 c2", "move-or-attack-once")
+    refused(state, "attack b2 with Knight@c1", "adjacent")
+    state.apply_text("attack b2 with Pawn@a2")  # 1 ≥ 1: kills; the Pawn dies too (1 ≤ 1)
+    assert names_on(state, "b2") == []
+
+
+def test_an_attacker_cannot_move_afterwards():
+    state = started(rules_for([KNIGHT], [PAWN, WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "b2")
+    t.put(1, "Wall", "b2")  # 3 < 6: the Pawn dies, the Wall stays; the Knight stays on b1
+    state = t.turn(0)
+    state.apply_text("attack b2 with Knight@b1")
+    refused(state, "move Knight@b1 a1", "move-or-attack-once")
+
+
+def test_a_monster_moves_to_an_adjacent_tile_with_room_and_no_enemy():
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "a1")
+    state = t.turn(0)
+    assert {a for a in legal_texts(state) if a.startswith("move")} == {"move Knight@b1 c1", "move Knight@b1 b2"}
+    refused(state, "move Knight@b1 a1", "move-no-enemy")
+    refused(state, "move Knight@b1 b3", "adjacent")
+    refused(state, "move Knight@b1 e5", "no-tile")
+    state.apply_text("move Knight@b1 b2")  # onto an enemy tile without monsters: allowed
+    assert names_on(state, "b2") == ["Knight"]
+
+
+def test_attack_only_adjacent_and_only_if_it_can_kill():
+    """You may attack monsters that are in adjacent tiles, if you can kill them (if your monster's attack is
+    equal to or higher than the other monster's defence)"""
+    state = started(rules_for([KNIGHT, PAWN], [KNIGHT, WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Pawn", "a3")
+    t.put(1, "Knight", "b2")  # defence 3 = attack 3: may attack
+    t.put(1, "Wall", "c1")  # defence 6 > 3: may not
+    state = t.turn(0)
+    attacks = [a for a in legal_texts(state) if a.startswith("attack")]
+    assert attacks == ["attack b2 with Knight@b1"]
+    refused(state, "attack c1 with Knight@b1", "attack-must-kill")
+    refused(state, "attack b2 with Pawn@a3", "adjacent")
+    refused(state, "attack a1 with Knight@b1", "attack-enemy")
+
+
+def test_the_attack_hits_every_monster_on_the_tile():
+    """... and you must attack every monster on the tile."""
+    state = started(rules_for([GIANT], [PAWN, KNIGHT]))
+    t = Table(state)
+    t.put(0, "Giant", "b1")
+    t.put(1, "Pawn", "b2")
+    t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")
+    assert names_on(state, "b2") == ["Giant"]  # both killed, the Giant moved in
+    assert state.tiles()[tile("b2")] == 0
+
+
+def test_an_attack_that_cannot_kill_everything_leaves_the_others_and_the_attacker_stays():
+    """If there is still a monster on the tile, your monster must stay on the tile it attacked from."""
+    state = started(rules_for([KNIGHT], [PAWN, WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "b2")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Knight@b1")
+    assert names_on(state, "b2") == ["Wall"] and names_on(state, "b1") == ["Knight"]
+    assert state.tiles()[tile("b2")] == 1
+
+
+def test_option_attack_rule_all_needs_to_kill_every_monster():
+    state = started(rules_for([KNIGHT], [PAWN, WALL], attack_rule="all"))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "b2")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    refused(state, "attack b2 with Knight@b1", "attack-must-kill")
+
+
+def test_two_monsters_adjacent_to_a_tile_attack_together_with_their_combined_attack():
+    """If you have two monsters adjacent to the same tile, you can attack with both of them simultaneously
+    ... which attacks every monster on the tile with their combined attack."""
+    state = started(rules_for([KNIGHT, PAWN], [WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Pawn", "a2")
+    t.put(1, "Wall", "b2")  # 1/6: neither alone (3, 1) can kill; together 4 < 6 — no
+    state = t.turn(0)
+    assert not [a for a in legal_texts(state) if a.startswith("attack")]
+    state = started(rules_for([KNIGHT, BRUTE], [WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Brute", "a2")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    attacks = [a for a in legal_texts(state) if a.startswith("attack")]
+    assert attacks == ["attack b2 with Brute@a2 + Knight@b1"]  # 5 + 3 = 8 ≥ 6
+    state.apply_text("attack b2 with Knight@b1 + Brute@a2")  # any order
+    # The Wall hits back with 1: the Brute (defence 2) and Knight (3) survive; both move in, b2 flips.
+    assert sorted(names_on(state, "b2")) == ["Brute", "Knight"] and state.tiles()[tile("b2")] == 0
+    assert not state.can_attack(state.on_tile(tile("b2"))[0])
+
+
+def test_a_summoned_monster_acts_alone_or_joins_one_not_summoned_this_turn():
+    """... (if both can attack or if one can attack and one was summoned this turn); they move or attack alone
+    on this turn. However, they can attack simultaneously with a monster that ... was not summoned this turn"""
+    state = started(rules_for([KNIGHT, BRUTE, PAWN], [WALL]))
+    t = Table(state)
+    t.give(0, "Knight", "Brute", "Pawn")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Knight b1")
+    state.apply_text("summon Brute a2")
+    refused(state, "attack b2 with Knight@b1 + Brute@a2", "summoned-alone")
+    assert "move Knight@b1 c1" in legal_texts(state)  # a summoned monster may move
+    state = started(rules_for([KNIGHT, BRUTE], [WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.give(0, "Brute")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Brute a2")
+    state.apply_text("attack b2 with Brute@a2 + Knight@b1")
+    assert state.tiles()[tile("b2")] == 0
+
+
+def test_retaliation_kills_an_attacker_whose_defence_is_at_most_the_defenders_attack():
+    """If your monster's defence is equal to or lower than the attack of the monster you're attacking then your
+    monster is also killed."""
+    state = started(rules_for([BRUTE], [KNIGHT]))
+    t = Table(state)
+    brute = t.put(0, "Brute", "b1")  # 5/2 against 3/3: kills, and 2 ≤ 3 dies
+    t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Brute@b1")
+    assert state.zone(brute) == OUT and names_on(state, "b2") == []
+    assert state.tiles()[tile("b2")] == 1  # no survivor: nobody moves in, no flip
+    state = started(rules_for([GIANT], [KNIGHT]))
+    t = Table(state)
+    giant = t.put(0, "Giant", "b1")  # 7 > 3 survives
+    t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")
+    assert where(state, giant) == "b2"
+
+
+def test_retaliation_is_the_total_attack_of_the_monsters_on_the_tile():
+    """REMEMBER on your opponent's turn your monsters have attack equal to the total attack of both monsters on
+    the tile!"""
+    tough = monster("Tough", 5, 6, 4)
+    state = started(rules_for([tough], [KNIGHT, PAWN]))
+    t = Table(state)
+    attacker = t.put(0, "Tough", "b1")  # defence 4: Knight 3 alone would not kill it; 3 + 1 = 4 does
+    t.put(1, "Knight", "b2")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Tough@b1")
+    assert state.zone(attacker) == OUT and names_on(state, "b2") == []
+
+
+def test_a_kill_that_empties_an_enemy_tile_moves_the_survivor_in_and_flips_it():
+    """When you kill an enemy monster if the tile it was on is now empty and your monster survived: Move your
+    monster onto the tile and if it was an enemy tile, flip it."""
+    state = started(rules_for([GIANT], [PAWN]))
+    t = Table(state)
+    giant = t.put(0, "Giant", "b1")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")
+    assert where(state, giant) == "b2" and state.tiles()[tile("b2")] == 0
+    assert names_on(state, "b1") == []
+
+
+def test_a_kill_on_your_own_tile_moves_in_without_a_flip():
+    state = started(rules_for([GIANT], [PAWN]))
+    t = Table(state)
+    giant = t.put(0, "Giant", "c1")  # P1's Giant on P2's tile c1
+    t.put(1, "Pawn", "c2")  # P2's Pawn on P1's tile c2
+    state = t.turn(0)
+    state.apply_text("attack c2 with Giant@c1")
+    assert where(state, giant) == "c2"
+    assert state.tiles()[tile("c2")] == 0 and state.tiles()[tile("c1")] == 1  # nothing flipped
+
+
+def test_option_move_in_first_moves_only_the_first_attacker():
+    state = started(rules_for([KNIGHT, BRUTE], [WALL], move_in="first"))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Brute", "a2")
+    t.put(1, "Wall", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Brute@a2 + Knight@b1")
+    assert names_on(state, "b2") == ["Brute"] and names_on(state, "b1") == ["Knight"]
+
+
+# --- flipping -------------------------------------------------------------------------
+
+
+def start_of_turn(state, seat: int):
+    """End the other player's turn so that ``seat``'s begins."""
+    t = Table(state)
+    state = t.turn(1 - seat, mana=0)
+    state.apply_text("draw 1")
+    return state
+
+
+def test_at_the_start_of_your_turn_you_may_flip_one_enemy_tile_your_monster_is_on():
+    """Flipping: Change a tile's owner to you. At the start of your turn you may flip ONE enemy tile that has a
+    monster belonging to you on it."""
+    state = started(rules_for([KNIGHT, PAWN], []))
+    t = Table(state)
+    t.put(0, "Knight", "b2")
+    t.put(0, "Pawn", "a1")
+    state = start_of_turn(state, 0)
+    assert state.phase == "flip" and state.current_player == 0
+    assert legal_texts(state) == ["flip a1", "flip b2", "flip none"]
+    refused(state, "flip c1", "flip-own-monster")
+    refused(state, "draw 1", "start-flip-first")
+    state.apply_text("flip b2")
+    assert state.tiles()[tile("b2")] == 0 and state.tiles()[tile("a1")] == 1  # only one
+    assert state.phase == "main"
+    refused(state, "flip a1", "start-flip-only")
+
+
+def test_the_start_flip_may_be_declined():
+    state = started(rules_for([KNIGHT], []))
+    Table(state).put(0, "Knight", "b2")
+    state = start_of_turn(state, 0)
+    state.apply_text("flip none")
+    assert state.tiles()[tile("b2")] == 1 and state.phase == "main"
+
+
+def test_no_flip_phase_without_a_monster_on_an_enemy_tile():
+    state = started(rules_for([KNIGHT], []))
+    Table(state).put(0, "Knight", "b1")
+    state = start_of_turn(state, 0)
+    assert state.phase == "main"
+
+
+def test_a_flipped_enemy_monster_is_moved_by_its_owner_to_an_adjacent_tile_of_theirs():
+    """If you happen to flip a tile with an enemy monster on it, the opponent must move it to an adjacent enemy
+    tile with less than 2 monsters on"""
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    t.put(0, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")  # a mixed tile (e.g. after a take control)
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    # P2's tiles next to b2: none in the checkerboard (a2, b1, b3, c2 are P1's) → back to hand
+    assert state.zone(pawn) == 1 and pawn in state.hand(1)
+    state = started(rules_for([KNIGHT], [PAWN], layout="sides"))
+    t = Table(state)
+    t.put(0, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    # P2 (blue) owns b3 and c2 next to b2: P2 chooses.
+    assert state.phase == "choice" and state.current_player == 1
+    assert legal_texts(state) == ["choose b3", "choose c2"]
+    refused(state, "choose a2", "choice-target")
+    state.apply_text("choose c2")
+    assert where(state, pawn) == "c2" and state.current_player == 0 and state.phase == "main"
+
+
+def test_a_displaced_monster_without_room_returns_to_its_owners_hand():
+    """(if this is not possible, the monster is returned to the owner's hand)"""
+    state = started(rules_for([KNIGHT], [PAWN, WALL, WALL, BRUTE, BRUTE], layout="sides"))
+    t = Table(state)
+    t.put(0, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")
+    t.put(1, "Wall", "b3")
+    t.put(1, "Brute", "b3")
+    t.put(1, "Wall", "c2")
+    t.put(1, "Brute", "c2")
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    assert pawn in state.hand(1)
+
+
+# --- tiles: adding, destroying, obliterating -----------------------------------------
+
+
+def test_adding_a_tile_next_to_one_of_its_owner_and_the_player_told_chooses_where():
+    """Adding: Add a tile belonging to a player, but must be placed adjacent to a tile belonging to the same
+    player. The player that is told to add the tile, chooses where it is placed, regardless of the owner of the
+    eventual tile."""
+    gnome = monster("Gnome", 1, 1, 1, [{"trigger": "summoned", "effect": "add_tile", "target": "opponent"}])
+    state = started(rules_for([gnome], []))
+    t = Table(state)
+    t.give(0, "Gnome")
+    state = t.turn(0)
+    state.apply_text("summon Gnome b1")
+    assert state.phase == "choice" and state.current_player == 0  # P1 chooses where P2's tile goes
+    options = legal_texts(state)
+    # Next to P2's corners a1, c1, a3, c3 (and b2, whose neighbours are all tiles)
+    assert options == [
+        "choose -a1",
+        "choose -a3",
+        "choose a0",
+        "choose a4",
+        "choose c0",
+        "choose c4",
+        "choose d1",
+        "choose d3",
+    ]
+    state.apply_text("choose d1")
+    assert state.tiles()[tile("d1")] == 1
+
+
+def test_destroying_needs_an_empty_tile_obliterating_takes_the_monsters_too():
+    """Destroying: Remove a tile from the board, but the tile must not have a monster on it.
+    Obliterating: Remove a tile from the board, and any monster(s) on top of it."""
+    bat = monster("Bat", 1, 1, 1, [{"trigger": "killed", "effect": "draw", "amount": 1}])
+    shovel = monster("Shovel", 1, 1, 1, [{"trigger": "summoned", "effect": "destroy_tile", "target": "enemy_tile"}])
+    quake = monster(
+        "Quake",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "obliterate_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = started(rules_for([shovel, quake], [bat, PAWN]))
+    t = Table(state)
+    t.give(0, "Shovel", "Quake")
+    bat_i = t.put(1, "Bat", "a1")
+    t.put(1, "Pawn", "c1")
+    t.put(1, "Filler", "a3")
+    state = t.turn(0)
+    state.apply_text("summon Shovel b1")
+    assert legal_texts(state) == ["choose b2", "choose c3"]  # a1, c1, a3 have monsters
+    state.apply_text("choose c3")
+    assert tile("c3") not in state.tiles()
+    hand = len(state.hand(1))
+    state.apply_text("summon Quake a2")  # adjacent enemy tiles: a1 (Bat), a3 (Filler), b2
+    state.apply_text("choose a1")
+    assert tile("a1") not in state.tiles() and state.zone(bat_i) == OUT
+    assert len(state.hand(1)) == hand  # obliterated, not killed: no When killed
+
+
+# --- mana -----------------------------------------------------------------------------
+
+
+def test_mana_is_the_opponents_tiles_plus_your_monsters():
+    """The amount of mana you have is equal to the number of tiles your opponent controls + the number of
+    monsters you control."""
+    state = started(rules_for([KNIGHT, PAWN, WALL], []))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Pawn", "b2")  # on an enemy tile: still P1's monster
+    t.put(0, "Wall", "a2")
+    state = start_of_turn(state, 0)
+    assert state.mana == 5 + 3  # counted before the flip
+    state.apply_text("flip b2")
+    assert state.mana == 8
+
+
+def test_option_mana_counted_after_the_flip():
+    state = started(rules_for([KNIGHT], [], mana_count="after-flip"))
+    Table(state).put(0, "Knight", "b2")
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    assert state.mana == 4 + 1
+
+
+def test_mana_is_at_least_three_and_the_second_player_adds_one_on_their_first_three_turns():
+    """If you should have less than 3 mana, you instead have 3 mana. (Added before the second player's extra
+    mana, so they'd have 4). For the first three turns the player that went second has 1 EXTRA mana."""
+    layout = "YYY/YYY/YYB"  # P1 has 8 tiles, P2 one
+    state = started(rules_for([], [], layout=layout))
+    assert state.mana == 3  # P1's first turn: 1 enemy tile + 0 monsters → minimum 3
+    mana = []
+    for _ in range(4):
+        state.apply_text("draw 1")
+        mana.append(state.mana)  # P2: 8 + 0 = 8, +1 on its first three turns
+        state.apply_text("draw 1")
+    assert mana == [9, 9, 9, 8]
+    state = started(rules_for([], [], layout="BBB/BBB/BBY"))
+    state.apply_text("draw 1")
+    assert state.mana == 3 + 1  # P2: 1 tile → 3, then +1
+
+
+def test_summon_only_on_your_tile_without_an_enemy_monster_and_pay_its_cost():
+    """You can summon monsters on any tile that you control without an enemy monster on"""
+    state = started(rules_for([KNIGHT, GIANT], [PAWN]))
+    t = Table(state)
+    t.give(0, "Knight", "Giant")
+    t.put(1, "Pawn", "b1", controller=1)
+    state = t.turn(0, mana=5)
+    refused(state, "summon Knight b2", "summon-own")
+    refused(state, "summon Knight b1", "summon-own")
+    refused(state, "summon Giant a2", "mana")
+    refused(state, "summon Pawn a2", "hold-card")
+    state.apply_text("summon knight a2")  # names in any case
+    assert state.mana == 3 and names_on(state, "a2") == ["Knight"]
+
+
+# --- timing words ------------------------------------------------------------------------
+
+
+def test_kill_removes_the_monster_from_the_game():
+    """Kill/Destroy – The monster is removed from the game."""
+    state = started(rules_for([GIANT], [PAWN]))
+    t = Table(state)
+    t.put(0, "Giant", "b1")
+    pawn = t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Giant@b1")
+    assert state.zone(pawn) == OUT and pawn in state.out_of_play()
+
+
+def test_when_summoned_happens_after_playing_and_not_if_the_monster_died_coming_in():
+    """When summoned – AFTER you play this card. Does not activate if the monster is destroyed as it comes
+    onto the board."""
+    squire = monster("Squire", 1, 1, 1, [{"trigger": "summoned", "effect": "draw", "amount": 1}])
+    doomed = monster(
+        "Doomed",
+        1,
+        1,
+        1,
+        [
+            {"trigger": "summoned", "effect": "kill", "target": "friendly_monster"},
+            {"trigger": "summoned", "effect": "draw", "amount": 1},
+        ],
+    )
+    state = started(rules_for([squire, doomed], []))
+    t = Table(state)
+    t.give(0, "Squire", "Doomed")
+    state = t.turn(0)
+    hand = len(state.hand(0))
+    state.apply_text("summon Squire b1")
+    assert len(state.hand(0)) == hand - 1 + 1
+    state.apply_text("summon Doomed a2")  # kills a friendly monster: chooses among Squire and itself
+    state.apply_text("choose Doomed@a2")
+    assert len(state.hand(0)) == hand - 1  # its draw did not activate: it is gone
+
+
+def test_when_killed_happens_after_the_flip_its_death_caused():
+    """When killed – AFTER this card has been killed. Also after the tile has been flipped if this monster's
+    death caused one to flip."""
+    mole = monster(
+        "Mole",
+        1,
+        0,
+        1,
+        [{"trigger": "killed", "condition": {"count": "friendly_tiles", "at_most": 4}, "effect": "draw", "amount": 1}],
+    )
+    state = started(rules_for([GIANT], [mole]))
+    t = Table(state)
+    t.put(0, "Giant", "b1")
+    t.put(1, "Mole", "b2")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("attack b2 with Giant@b1")  # P2 goes from 5 tiles to 4 by the flip, then draws
+    assert len(state.hand(1)) == hand + 1
+
+
+def test_at_the_end_of_your_turn_happens_after_the_draw():
+    """At the end of your turn - AFTER you have drawn the card(s)."""
+    goat = monster(
+        "Goat",
+        1,
+        1,
+        1,
+        [
+            {
+                "trigger": "turn_end",
+                "condition": {"count": "cards_in_hand", "at_least": 3},
+                "effect": "gain_attack",
+                "target": "self",
+            }
+        ],
+    )
+    state = started(rules_for([goat], []))
+    t = Table(state)
+    g = t.put(0, "Goat", "b1")
+    t.empty_hand(0)
+    t.give(0, "Filler", "Filler")
+    state = t.turn(0)
+    state.apply_text("draw 1")  # 3 cards: then the ability
+    assert state.attack_of(g) == 2
+
+
+def test_at_the_start_of_your_turn_happens_after_the_flip_and_before_anything_else():
+    """At the start of your turn - AFTER you have flipped any tiles ..., but BEFORE any other actions."""
+    newt = monster(
+        "Newt",
+        1,
+        1,
+        1,
+        [
+            {
+                "trigger": "turn_start",
+                "condition": {"count": "friendly_tiles", "at_least": 5},
+                "effect": "gain_attack",
+                "target": "self",
+            }
+        ],
+    )
+    state = started(rules_for([newt], []))
+    n = Table(state).put(0, "Newt", "b2")
+    state = start_of_turn(state, 0)
+    assert state.attack_of(n) == 1 and state.phase == "flip"
+    state.apply_text("flip b2")  # 5 tiles now, then the ability
+    assert state.attack_of(n) == 2
+
+
+def test_take_control_makes_it_yours_and_the_card_says_whether_it_acts():
+    """Take control - The monster in question becomes your monster and whether it can move/attack this turn will
+    be stated on the card."""
+    toad = monster(
+        "Toad",
+        1,
+        1,
+        1,
+        [
+            {
+                "trigger": "summoned",
+                "effect": "take_control",
+                "target": "enemy_monster",
+                "filter": {"attack_at_most": 3},
+                "exhausted": True,
+            }
+        ],
+    )
+    state = started(rules_for([toad], [KNIGHT]))
+    t = Table(state)
+    t.give(0, "Toad")
+    k = t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Toad b1")
+    assert state.controller(k) == 0 and not state.can_move(k)
+    assert not [a for a in legal_texts(state) if "Knight" in a]
+    state.apply_text("draw 1")
+    assert state.mana == 4 + 0 + 1  # P2: 4 P1 tiles + 0 monsters (the Knight is P1's now) + first-turns bonus
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and "flip b2" in legal_texts(state)  # P1's Knight stands on P2's b2
+    state.apply_text("flip none")
+    assert state.can_move(k)
+
+
+# --- abilities that cannot activate ---------------------------------------------------------
+
+
+def test_an_ability_without_a_valid_target_is_ignored():
+    """If an ability cannot activate when it should (if there aren't enough valid targets) then ignore it, or
+    just that part of the ability."""
+    from tests.mea.conftest import assist
+
+    sand = assist(
+        "Sand",
+        1,
+        [
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster", "filter": {"defence_at_most": 1}},
+            {"trigger": "play", "effect": "draw", "amount": 1},
+        ],
+    )
+    state = started(rules_for([sand], [KNIGHT]))
+    t = Table(state)
+    t.give(0, "Sand")
+    t.put(1, "Knight", "b2")
+    state = t.turn(0)
+    hand = len(state.hand(0))
+    state.apply_text("play Sand")  # no enemy with defence ≤ 1: the kill is ignored, the draw happens
+    assert len(state.hand(0)) == hand - 1 + 1 and names_on(state, "b2") == ["Knight"]
+    assert state.phase == "main"
+
+
+def test_multiple_targets_as_many_as_possible():
+    """If multiple targets are required, activate it on as many as possible."""
+    from tests.mea.conftest import assist
+
+    storm = assist("Storm", 1, [{"trigger": "play", "effect": "kill", "target": "enemy_monster", "count": 3}])
+    state = started(rules_for([storm], [KNIGHT, PAWN]))
+    t = Table(state)
+    t.give(0, "Storm")
+    k = t.put(1, "Knight", "b2")
+    p = t.put(1, "Pawn", "a1")
+    state = t.turn(0)
+    state.apply_text("play Storm")
+    assert legal_texts(state) == ["choose Pawn@a1", "choose Knight@b2"]
+    state.apply_text("choose Knight@b2")
+    assert state.zone(k) == OUT and state.zone(p) == OUT  # the second is the only one left: no choice
+    assert state.phase == "main"
+
+
+# --- winning (the rulebook does not say; our reading) -----------------------------------
+
+
+def test_a_player_who_controls_no_tiles_loses():
+    state = started(rules_for([GIANT], [PAWN], layout="YB"))
+    t = Table(state)
+    t.put(0, "Giant", "a1")
+    t.put(1, "Pawn", "b1")
+    state = t.turn(0)
+    state.apply_text("attack b1 with Giant@a1")
+    assert state.is_terminal and state.current_player == TERMINAL
+    o = state.outcome()
+    assert o.winners == (0,) and state.end_code == END_NO_TILES and "P2 controls no tiles" in o.reason
+    assert o.scores == (2.0, 0.0)
+
+
+def test_option_turn_start_elimination_allows_a_comeback_flip():
+    state = started(rules_for([GIANT, KNIGHT], [PAWN], layout="YB.", elimination="turn-start"))
+    t = Table(state)
+    t.put(0, "Giant", "a1")
+    t.put(1, "Pawn", "b1")
+    state = t.turn(0)
+    state.apply_text("attack b1 with Giant@a1")
+    assert not state.is_terminal
+    state.apply_text("draw 1")
+    assert state.is_terminal and "at the start of their turn" in state.outcome().reason
+
+
+def test_the_turn_limit_gives_the_game_to_the_player_with_more_tiles():
+    state = started(rules_for([], [], max_turns=3))
+    for _ in range(3):
+        state.apply_text("draw 1")
+    assert state.is_terminal and state.end_code == END_TURN_LIMIT and state.outcome().winners == (1,)
+
+
+# --- the shuffle -------------------------------------------------------------------------------
+
+
+def test_the_shuffle_is_a_chance_action_checked_and_hidden_from_players():
+    rules = rules_for([KNIGHT], [PAWN], filler=2)
+    state = rules.new_initial_state(5)
+    assert state.current_player == -1 and state.legal_actions() == ()
+    with pytest.raises(IllegalAction, match="each of 0"):
+        state.apply(Shuffle([(0, 0, 1), (0, 1, 2)]))
+    shuffle = state.sample_chance()
+    assert state.action_text(shuffle, viewer=0) == "the decks are shuffled"
+    assert rules.parse_action(str(shuffle)) == shuffle
+    state.apply(shuffle)
+    assert state.phase == "opening"
+    twin = rules.new_initial_state(5)
+    twin.resolve_chance()
+    assert twin.deck(0) == state.deck(0) and twin.deck(1) == state.deck(1)
+
+
+def test_an_illegal_action_names_the_rule_and_the_state_is_unchanged():
+    state = started(rules_for([KNIGHT], []))
+    state = Table(state).turn(0, mana=1)
+    before = state.clone()
+    error = refused(state, "summon Knight b1", "mana")
+    assert "costs 2 mana" in str(error)
+    assert state.history == before.history and state.mana == 1
+
+
+def test_unknown_rules_options_are_refused():
+    rules = rules_for([KNIGHT], [KNIGHT])
+    with pytest.raises(InvalidRules, match="unknown Méa option"):
+        MeaRules.from_options({**rules.to_options(), "gravity": 1})
+    with pytest.raises(InvalidRules, match="adjacency"):
+        rules_for([KNIGHT], [KNIGHT], adjacency="hexagonal")
+    with pytest.raises(InvalidRules, match="must be int"):
+        rules_for([KNIGHT], [KNIGHT], max_turns="9")
+
+
+def test_diagonal_adjacency_option():
+    state = started(rules_for([KNIGHT], [PAWN], adjacency="diagonal"))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "a2", controller=1)
+    state = t.turn(0)
+    assert "attack a2 with Knight@b1" in legal_texts(state)
+    state2 = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state2)
+    t.put(0, "Knight", "a1")
+    t.put(1, "Pawn", "b2")
+    assert "attack b2 with Knight@a1" not in legal_texts(t.turn(0))
