@@ -88,6 +88,13 @@ def test_show_finds_by_alias_and_suggests_on_a_miss(db_url: str) -> None:
     assert near.exit_code == 1 and "did you mean 'Dungeon Storm'" in near.stderr
 
 
+def test_show_a_card_with_abilities(db_url: str) -> None:
+    result = run("cards", "show", "Tile Titan", db=db_url)
+    assert result.exit_code == 0 and "2 sentence(s) expressed as data" in result.stdout
+    card = json.loads(run("cards", "show", "Tile Titan", "--json", db=db_url).stdout)
+    assert [a["trigger"] for a in card["abilities"]] == ["summoned", "summoned"]
+
+
 def test_show_says_what_is_unknown(db_url: str) -> None:
     result = run("cards", "show", "cook", db=db_url)
     assert result.exit_code == 0

@@ -198,6 +198,33 @@ def test_export_then_import_gives_back_the_same_catalog(
     fresh.engine.dispose()
 
 
+def test_mea_abilities_import_as_json_cells_with_row_precise_errors(database, tmp_path: Path) -> None:
+    import csv
+
+    good = json.dumps([{"trigger": "summoned", "effect": "draw", "amount": 1}])
+    rows = [
+        ["name", "type", "cost", "attack", "defence", "text", "abilities json"],
+        ["Librarian", "monster", "2", "1", "2", "When summoned: Draw 1 card.", good],
+        ["Broken", "monster", "2", "1", "2", "", '[{"trigger": "never"}]'],
+        ["Not Json", "monster", "2", "1", "2", "", "{oops"],
+    ]
+    path = tmp_path / "abilities.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    with pytest.raises(InvalidData) as error:
+        import_catalog(database, path, "mea")
+    assert [p.split(":")[0] for p in error.value.problems] == [
+        "row 3, column 'abilities json'",
+        "row 4, column 'abilities json'",
+    ]
+    assert "not JSON" in error.value.problems[1]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows[:2])
+    import_catalog(database, path, "mea")
+    with database.session() as s:
+        assert json.loads(s.get(Card, "mea/core/librarian").abilities)[0]["effect"] == "draw"
+
+
 def test_json_export_keeps_unknown_as_null(database, tmp_path: Path) -> None:
     out = tmp_path / "m.json"
     export_catalog(database, "meikyu", "json", out)

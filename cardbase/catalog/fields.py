@@ -12,7 +12,7 @@ class Field:
     """A card field: its column name, its value kind and the other names users write for it."""
 
     name: str
-    kind: type[int] | type[str]
+    kind: type[int] | type[str] | type[list]
     synonyms: tuple[str, ...] = ()
     label: str = ""
 
@@ -24,7 +24,9 @@ class Field:
 NAME = Field("name", str, ("card", "card name", "title"))
 TYPE = Field("type", str, ("kind", "card type"))
 SET = Field("set", str, ("set code", "edition"))
-TEXT = Field("text", str, ("rules text", "ability", "abilities", "effect", "oracle"))
+TEXT = Field("text", str, ("rules text", "effect", "oracle"))
+# Méa abilities as data (a list of sentences; JSON text in a spreadsheet cell).
+ABILITIES = Field("abilities", list, ("abilities json", "ability data"))
 COPIES = Field("copies", int, ("count", "qty", "quantity", "number"))
 ALIASES = Field("aliases", str, ("alias", "aka", "also known as"))
 NOTES = Field("notes", str, ("note", "comment", "comments"))
@@ -40,6 +42,7 @@ GAME_FIELDS: dict[str, tuple[Field, ...]] = {
         Field("attack", int, ("atk", "att", "power"), "atk"),
         Field("defence", int, ("def", "defense", "dfn", "toughness"), "def"),
         TEXT,
+        ABILITIES,
         Field("description", str, ("desc", "flavour", "flavor", "flavour text", "flavor text")),
         SET,
         COPIES,

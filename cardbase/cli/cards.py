@@ -107,7 +107,13 @@ def show(
     for key, value in data.items():
         if key in ("name", "demo", "unknown") or (value is None and key not in applicable):
             continue
-        if isinstance(value, list):
+        if key == "abilities":
+            value = (
+                "not expressed as data: plays as bare stats in simulations"
+                if value is None
+                else f"{len(value)} sentence(s) expressed as data (see --json)"
+            )
+        elif isinstance(value, list):
             value = ", ".join(value) or "—"
         table.add_row(
             key, "? (unknown)" if value is None and key in data["unknown"] else "—" if value is None else str(value)

@@ -203,6 +203,19 @@ def _parse_text(value: Any) -> str | None:
 
 
 def _convert(f: Field, value: Any) -> Any:
+    if f.kind is list:  # JSON data: a list in a JSON file, JSON text in a cell
+        if value is None or isinstance(value, list):
+            return value
+        text = _parse_text(value)
+        if text is None:
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"not JSON ({error.msg} at character {error.pos + 1})") from None
+        if not isinstance(data, list):
+            raise ValueError("must be a JSON list of ability sentences")
+        return data
     if f.name == "aliases":
         if isinstance(value, list):
             return [str(v).strip() for v in value if str(v).strip()]
@@ -288,6 +301,12 @@ def parse_rows(
                 bad = True
             else:
                 record["type"] = type_
+        if "abilities" in record:
+            problem = _check_abilities(record["abilities"], record.get("type"))
+            if problem:
+                heading = next(h for h, f in columns.items() if f.name == "abilities")
+                parsed.problems.append(f"{row.where}, column {heading!r}: {problem}")
+                bad = True
         set_code = (record.pop("set", None) or set_default).strip().lower().replace(" ", "-")
         key = (set_code, fold(name))
         if key in seen:
@@ -298,6 +317,16 @@ def parse_rows(
             record["_where"] = row.where
             parsed.records.setdefault(set_code, []).append(record)
     return parsed
+
+
+def _check_abilities(data: list[Any], type_: str | None) -> str | None:
+    from cardbase.games.mea.abilities import AbilityError, parse_abilities
+
+    try:
+        parse_abilities(data, type_ or "monster", where="abilities")
+    except AbilityError as error:
+        return str(error)
+    return None
 
 
 def read_catalog_file(path: Path, game: str, fmt: str | None = None) -> ParsedFile:
@@ -396,6 +425,8 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
                 record["set"] = card.set_code
             elif f.name == "aliases":
                 record["aliases"] = aliases.get(card.id, [])
+            elif f.name == "abilities":
+                record["abilities"] = json.loads(card.abilities) if card.abilities else None
             else:
                 record[f.name] = getattr(card, f.name)
         record["source"] = card.source
@@ -411,6 +442,8 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
 
     def cell(record: dict[str, Any], column: str) -> Any:
         value = record[column]
+        if column == "abilities":
+            return None if value is None else json.dumps(value, ensure_ascii=False)
         return "; ".join(value) if column == "aliases" else value
 
     if fmt == "json":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,9 @@ def card_dict(card: Card, aliases: list[str] | None = None) -> dict[str, Any]:
         "demo": card.source == SOURCE_DEMO,
     }
     for f in GAME_FIELDS[card.game]:
-        if f.name not in ("name", "type", "set", "aliases", "notes"):
+        if f.name == "abilities":
+            out["abilities"] = json.loads(card.abilities) if card.abilities else None
+        elif f.name not in ("name", "type", "set", "aliases", "notes"):
             out[f.name] = getattr(card, f.name)
     if aliases is not None:
         out["aliases"] = aliases
