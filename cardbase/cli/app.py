@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, deck, draws, play, render, replay, schema, sim
+from cardbase.cli import cards, catalog, deck, draws, odds, play, render, replay, schema, sim
 from cardbase.cli import print as print_cmd
 
 
@@ -43,6 +43,7 @@ app.command("replay")(replay.replay)
 app.add_typer(render.app, name="render")
 app.add_typer(print_cmd.app, name="print")
 app.command("draws")(draws.draws)
+app.add_typer(odds.app, name="odds")
 
 
 def main() -> None:

@@ -1,0 +1,702 @@
+"""Meikyu agents: a heuristic (quest odds from the die, when to develop, when to attack,
+what to keep) and a determinised Monte Carlo search over hidden hands and dice.
+
+Both follow :class:`cardbase.games.base.Agent`: ``act(observation, legal_actions)``. The
+random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`. Pure.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardbase.games.meikyu.engine import (
+    A_AMULET,
+    A_CASINO,
+    A_DEFEND,
+    A_GIVE,
+    A_HANDLIMIT,
+    A_HOSPITAL,
+    A_HOT,
+    A_KEEP,
+    A_LANDCAP,
+    A_MAIN,
+    A_ORDER,
+    A_REFUGEE,
+    A_TOMB,
+    A_TSUNAMI,
+    AMULET,
+    B_ARCHIVES,
+    B_BAR,
+    B_CASINO,
+    B_CASTLE,
+    B_COUNCIL,
+    B_FARM,
+    B_FORTRESS,
+    B_HAREM,
+    B_HOSPITAL,
+    B_LAB,
+    B_MARKET,
+    B_MIXED,
+    B_SMITH,
+    B_TOMB,
+    CHAR,
+    COUNCIL,
+    DRAW,
+    MAP,
+    PASS,
+    RESUPPLY,
+    TOMB,
+    X_AMULET,
+    X_GOTCHA,
+    X_GRIMOIRE,
+    X_MAP,
+    X_SWORD,
+    Attack,
+    Defend,
+    Develop,
+    MeikyuObservation,
+    MeikyuRules,
+    MeikyuState,
+    MixedArea,
+    Quest,
+    _Tables,
+    sword_total,
+)
+from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
+
+EFFECT_VALUE = {
+    B_MARKET: 0.2,
+    B_COUNCIL: 0.4,
+    B_CASINO: 0.3,
+    B_SMITH: 0.4,
+    B_BAR: 0.3,
+    B_MIXED: 0.3,
+    B_HOSPITAL: 0.3,
+    B_FARM: 0.7,
+    B_LAB: 0.4,
+    B_HAREM: 0.4,
+    B_FORTRESS: 0.6,
+    B_TOMB: 0.3,
+    B_ARCHIVES: 0.6,
+    B_CASTLE: 0.8,
+}
+CARD_COST = 0.3
+"""How much a card spent is worth against a point (cards are spent win or lose)."""
+WIN_BONUS = 6.0
+
+
+def card_value(t: _Tables, k: int, eff: int = 0, deff: int = 0) -> float:
+    """How useful a Kingdom card is to keep."""
+    if t.ktype[k] == CHAR:
+        b = t.brav[k]
+        if b == 0 and deff & B_BAR:
+            b = 1
+        return b + 0.5 * t.wits[k] + 0.3
+    e = t.keff[k]
+    if e == X_SWORD:
+        return 1.4 + (1.0 if eff & B_SMITH else 0.0)
+    if e == X_GRIMOIRE:
+        return 0.9
+    if e == X_AMULET:
+        return 1.0
+    if e == X_MAP:
+        return 1.1
+    if e == X_GOTCHA:
+        return 1.3
+    return 0.4 + (1.6 if eff & B_LAB else 0.0)
+
+
+def land_value(t: _Tables, land: int, developed: bool = False) -> float:
+    """How much a land is worth to its owner: its points and its effect."""
+    pts = t.dev_points[land] if developed else t.points[land]
+    bonus = sum(v for bit, v in EFFECT_VALUE.items() if t.lbit[land] & bit)
+    if not developed:
+        bonus += 0.3 * (t.dev_points[land] - t.points[land])
+    return pts + bonus
+
+
+def _kinds(hand: Sequence[int]) -> list[int]:
+    out: list[int] = []
+    for k, c in enumerate(hand):
+        if c:
+            out.extend([k] * c)
+    return out
+
+
+_PLAN_BITS = B_LAB | B_SMITH | B_FORTRESS
+
+
+def _cache(t: _Tables, name: str) -> dict[Any, Any]:
+    """A memo kept on the pool's tables (so it lives as long as they do)."""
+    caches = t.__dict__.setdefault("agent_caches", {})
+    return caches.setdefault(name, {})
+
+
+class _Planner:
+    """Builds the heuristic's card sets for one seat: greedy by swords, then by seals."""
+
+    def __init__(self, t: _Tables, hand: Sequence[int], eff: int, deff: int):
+        self.t = t
+        self.hand = list(hand)
+        self.eff = eff
+        self.deff = deff
+
+    def sword_plans(self, quest: bool) -> list[tuple[int, list[int], int, float]]:
+        """Growing card sets for a quest or an aggression: (swords, kinds, lab kind, cost)."""
+        cache = _cache(self.t, "sword_plans")
+        key = (*self.hand, self.eff & _PLAN_BITS, self.deff & B_BAR, quest)
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            hit = cache[key] = self._sword_plans(quest)
+        return hit
+
+    def _sword_plans(self, quest: bool) -> list[tuple[int, list[int], int, float]]:
+        t = self.t
+        hand = self.hand
+        eff, deff = self.eff, self.deff
+        bar = deff & B_BAR
+        chars = [k for k in _kinds(hand) if t.ktype[k] == CHAR]
+        chars.sort(key=lambda k: (-(1 if t.brav[k] == 0 and bar else t.brav[k]), t.wits[k]))
+        swords = [k for k in _kinds(hand) if t.keff[k] == X_SWORD]
+        grims = [k for k in _kinds(hand) if t.keff[k] == X_GRIMOIRE]
+        items = sorted((k for k in _kinds(hand) if t.ktype[k] == 1), key=lambda k: card_value(t, k, eff, deff))
+        labk = -1
+        if eff & B_LAB and items and not chars:
+            labk = items[0]
+            for group in (swords, grims):
+                if labk in group:
+                    group.remove(labk)
+        plans: list[tuple[int, list[int], int, float]] = []
+        used: list[int] = []
+        pool = list(chars)
+        if labk >= 0:
+            plans.append((sword_total(t, [], labk, eff, deff, quest), [], labk, card_value(t, labk, eff, deff)))
+        # add cards one by one, the best marginal swords per value first
+        extra = swords + grims
+        while pool or extra:
+            best = None
+            base = sword_total(t, used, labk, eff, deff, quest)
+            for k in dict.fromkeys(pool + extra):
+                trial = [*used, k]
+                if t.keff[k] == X_GRIMOIRE and sum(1 for x in trial if t.keff[x] == X_GRIMOIRE) > sum(
+                    1 for x in trial if t.ktype[x] == CHAR
+                ) + (labk >= 0):
+                    continue
+                if t.ktype[k] != CHAR and not any(t.ktype[x] == CHAR for x in used) and labk < 0:
+                    continue
+                gain = sword_total(t, trial, labk, eff, deff, quest) - base
+                score = gain / (card_value(t, k, eff, deff) + 0.2)
+                if best is None or score > best[0]:
+                    best = (score, k, gain)
+            if best is None or best[2] <= 0:
+                break
+            k = best[1]
+            used.append(k)
+            if k in pool:
+                pool.remove(k)
+            else:
+                extra.remove(k)
+            cost = sum(card_value(t, x, eff, deff) for x in used) + (card_value(t, labk, eff, deff) if labk >= 0 else 0)
+            plans.append((sword_total(t, used, labk, eff, deff, quest), list(used), labk, cost))
+        return plans
+
+    def wits_plan(self, need: int) -> list[int] | None:
+        """The characters whose seals reach ``need``, spending as little as possible."""
+        cache = _cache(self.t, "wits_plan")
+        key = (*self.hand, need)
+        if key not in cache:
+            if len(cache) > 50_000:
+                cache.clear()
+            cache[key] = self._wits_plan(need)
+        return cache[key]
+
+    def _wits_plan(self, need: int) -> list[int] | None:
+        t = self.t
+        chars = [k for k in _kinds(self.hand) if t.ktype[k] == CHAR]
+        chars.sort(key=lambda k: (-t.wits[k], t.brav[k]))
+        used: list[int] = []
+        total = 0
+        for k in chars:
+            if total >= need:
+                break
+            if t.wits[k] <= 0:
+                continue
+            used.append(k)
+            total += t.wits[k]
+        if total < need or not used:
+            return None
+        for k in sorted(used, key=lambda k: (t.wits[k], -t.brav[k])):
+            if total - t.wits[k] >= need:
+                used.remove(k)
+                total -= t.wits[k]
+        return used
+
+
+def _names(t: _Tables, kinds: Sequence[int]) -> tuple[str, ...]:
+    return tuple(t.knames[k] for k in sorted(kinds, key=t.rank.__getitem__))
+
+
+def main_options(obs: MeikyuObservation, limit: int | None = None) -> list[tuple[float, Any]]:
+    """The heuristic's scored step-2 options, best first: (score, action); only the best
+    ``limit`` are built when given."""
+    rules = obs.rules
+    t = rules.tables
+    me = obs.player
+    n = rules.players
+    hand = obs.hand
+    eff, deff = obs.effects(me)
+    goal = rules.goal
+    mine = obs.points[me]
+    others = [obs.points[q] for q in range(n) if q != me]
+    leader = max(others) if others else 0
+    plan = _Planner(t, hand, eff, deff)
+    values = _land_values(t)
+    raw: list[tuple[float, int, tuple[Any, ...]]] = []  # (score, kind, args)
+    size = sum(hand)
+    raw.append((0.55 if size <= 3 else 0.25 if size <= 4 else 0.05, 0, (RESUPPLY,)))
+    # Quests
+    qplans = plan.sword_plans(True)
+    best_quest = 0.0
+    for room in dict.fromkeys(obs.rooms):
+        level = t.level[room] - (2 if room in obs.mapped and obs.turn_player == me else 0)
+        value = values[room]
+        if mine + t.points[room] >= goal:
+            value += WIN_BONUS
+        for i, (swords, _, _, cost) in enumerate(qplans):
+            p = at_least_float(level - swords)
+            if p > 0:
+                best_quest = max(best_quest, p)
+                raw.append((p * value - CARD_COST * cost, 1, (room, i)))
+    # Map: a fifth room at level - 2 this turn
+    if obs.mpile_size and best_quest < 0.7 and qplans and any(hand[m] for m in t.maps):
+        raw.append((0.7, 0, (MAP,)))
+    # Development
+    harem = 1 if deff & B_HAREM else 0
+    for e in dict.fromkeys(obs.lands[me]):
+        if e & 1:
+            continue
+        land = e >> 1
+        used = plan.wits_plan(t.level[land] - harem)
+        if used is None:
+            continue
+        gain = t.dev_points[land] - t.points[land] + (0.8 if t.lbit[land] & B_MARKET else 0)
+        if mine + t.dev_points[land] - t.points[land] >= goal:
+            gain += WIN_BONUS
+        cost = sum(card_value(t, k, eff, deff) for k in used)
+        raw.append((gain + 0.3 - CARD_COST * 0.8 * cost, 2, (land, used)))
+    # Aggression
+    ways = [t.knames[k] for k in t.aggression if hand[k]]
+    if eff & B_COUNCIL:
+        ways.append(COUNCIL)
+    aplans = plan.sword_plans(False) if ways else []
+    if ways and aplans:
+        way = ways[0]
+        way_cost = 1.3 if way != COUNCIL else 1.4
+        named = rules.aggression_target == "attacker"
+        for q in range(n):
+            if q == me:
+                continue
+            lands = [e for e in obs.lands[q] if not t.lbit[e >> 1] & B_CASTLE]
+            if not lands:
+                continue
+            defence_guess = min(obs.hand_sizes[q], 3) * 0.9
+            threat = 1.0 + (0.6 if obs.points[q] >= leader and obs.points[q] >= mine else 0.0)
+            targets = list(dict.fromkeys(lands)) if named else [min(lands, key=lambda e: values[e >> 1])]
+            for e in targets:
+                land = e >> 1
+                value = values[land] + threat * (t.dev_points[land] if e & 1 else t.points[land]) * 0.6
+                if mine + t.points[land] >= goal:
+                    value += WIN_BONUS
+                for i, (swords, _, _, cost) in enumerate(aplans):
+                    p = attack_chance_float(round(swords - defence_guess))
+                    raw.append((p * value - CARD_COST * (cost + way_cost), 3, (q, land if named else -1, i, way)))
+    # Mixed Area: stop a player about to win
+    if eff & B_MIXED:
+        for q in range(n):
+            if q != me and obs.points[q] >= goal - 3 and obs.points[q] >= mine and not obs.skips[q]:
+                raw.append((1.5 + obs.points[q] - goal, 0, (MixedArea(q),)))
+    raw.sort(key=lambda o: -o[0])
+    out: list[tuple[float, Any]] = []
+    for score, kind, args in raw[:limit] if limit else raw:
+        if kind == 0:
+            action = args[0]
+        elif kind == 1:
+            room, i = args
+            _, used, labk, _ = qplans[i]
+            action = Quest(t.lnames[room], _names(t, used), t.knames[labk] if labk >= 0 else None)
+        elif kind == 2:
+            land, used = args
+            action = Develop(t.lnames[land], _names(t, used))
+        else:
+            q, land, i, way = args
+            _, used, labk, _ = aplans[i]
+            action = Attack(
+                q, t.lnames[land] if land >= 0 else None, _names(t, used), t.knames[labk] if labk >= 0 else None, way
+            )
+        out.append((score, action))
+    return out
+
+
+def _land_values(t: _Tables) -> tuple[float, ...]:
+    cache = _cache(t, "land_values")
+    if not cache:
+        cache[0] = tuple(land_value(t, land) for land in range(t.L))
+    return cache[0]
+
+
+def heuristic_action(obs: MeikyuObservation, legal: Sequence[Any]) -> Any:
+    """The heuristic's choice at any decision."""
+    ask = obs.ask
+    t = obs.rules.tables
+    me = obs.player
+    eff, deff = obs.effects(me)
+    if ask == A_MAIN:
+        return main_options(obs, 1)[0][1]
+    if ask == A_DEFEND:
+        return _defend(obs)
+    if ask == A_AMULET:
+        return AMULET if _want_amulet(obs) else PASS
+    if ask in (A_CASINO, A_HOT):
+        return DRAW
+    if ask == A_TOMB:
+        top = obs.kdiscard[-1]
+        return TOMB if card_value(t, top, eff, deff) >= 1.5 else DRAW
+    if ask == A_KEEP:
+        return max(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
+    if ask == A_HOSPITAL:
+        returns = [a for a in legal if a is not PASS]
+        return max(returns, key=lambda a: card_value(t, t.kindex[a.name], eff, deff)) if returns else PASS
+    if ask == A_ORDER:
+        # the most useful cards go down first; the least useful ends on top (for a Tomb)
+        return max(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
+    if ask in (A_HANDLIMIT, A_REFUGEE):
+        return min(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
+    if ask in (A_LANDCAP, A_GIVE, A_TSUNAMI):
+        dev = {e >> 1: bool(e & 1) for e in obs.lands[me]}
+        return min(legal, key=lambda a: land_value(t, t.lindex[a.name], dev.get(t.lindex[a.name], False)))
+    return legal[0]
+
+
+def _defend(obs: MeikyuObservation) -> Defend:
+    t = obs.rules.tables
+    me = obs.player
+    ctx = obs.ctx
+    assert ctx is not None
+    eff, deff = obs.effects(me)
+    attack = ctx["swords"]
+    if ctx["land"] >= 0:
+        entry = next((e for e in obs.lands[me] if e >> 1 == ctx["land"]), ctx["land"] << 1)
+        value = land_value(t, entry >> 1, bool(entry & 1)) + (
+            t.dev_points[entry >> 1] if entry & 1 else t.points[entry >> 1]
+        )
+    else:
+        stealable = [e for e in obs.lands[me] if not t.lbit[e >> 1] & B_CASTLE]
+        value = min((land_value(t, e >> 1, bool(e & 1)) for e in stealable), default=0.0) * 1.5
+    if obs.points[ctx["attacker"]] + 3 >= obs.rules.goal:
+        value += 2.0
+    best = (1 - attack_chance_float(attack)) * value, Defend()
+    plans = _Planner(t, obs.hand, eff, deff).sword_plans(False)
+    for swords, used, labk, cost in plans:
+        hold = 1 - attack_chance_float(attack - swords)
+        score = hold * value - CARD_COST * cost
+        if score > best[0]:
+            best = (score, Defend(_names(t, used), t.knames[labk] if labk >= 0 else None))
+    return best[1]
+
+
+def _want_amulet(obs: MeikyuObservation) -> bool:
+    """Play an Amulet when rerolling the die just rolled turns the odds by a good margin."""
+    ctx = obs.ctx
+    if ctx is None:
+        return False
+    t = obs.rules.tables
+    me = obs.player
+    _, slot, _ = obs.args
+    if ctx["kind"] == "quest":
+        quester = ctx["player"]
+        need = ctx["level"] - ctx["swords"]
+        die = ctx["dice"][0]
+        p_re = at_least_float(need)
+        value = land_value(t, ctx["room"])
+        if quester == me:
+            return die < need and p_re >= 0.3 and value >= 1.0
+        threat = obs.points[quester] + t.points[ctx["room"]] >= obs.rules.goal - 2
+        return die >= need and threat and 1 - p_re >= 0.3
+    if ctx["kind"] != "attack" or me not in (ctx["attacker"], ctx["defender"]):
+        return False
+    diff = ctx["swords"] - ctx["defence"]
+    d1, d2 = ctx["dice"]
+
+    def p_win(a: int, d: int | None) -> float:
+        if d is None:
+            return sum(1 for y in range(1, 7) if diff + a > y) / 6
+        return 1.0 if diff + a > d else 0.0
+
+    if slot == 0:
+        now = p_win(d1, None)
+        re = sum(p_win(x, None) for x in range(1, 7)) / 6
+    else:
+        now = p_win(d1, d2)
+        re = sum(p_win(d1, y) for y in range(1, 7)) / 6
+    gain = re - now if me == ctx["attacker"] else now - re
+    return gain >= 0.3
+
+
+class HeuristicAgent:
+    """Quests the room with the best expected gain for the cards spent, develops when its
+    seals reach the cost, attacks when the odds and the land are worth it, keeps the most
+    useful cards, and plays Amulets when a reroll turns the odds."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: MeikyuRules, seat: int, seed: int | None = None):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def act(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> Any:
+        return heuristic_action(observation, legal_actions)
+
+
+# --- determinised search -----------------------------------------------------------------
+
+
+def sample_hidden(
+    obs: MeikyuObservation, rng: random.Random
+) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+    """Hands, Kingdom pile, Meikyu pile and hidden Archives cards consistent with ``obs``:
+    every card this player has not seen is placed at random, respecting the sizes."""
+    rules = obs.rules
+    t = rules.tables
+    n = rules.players
+    me = obs.player
+    counts = [0] * t.K
+    for k in t.kingdom_cards:
+        counts[k] += 1
+    for k, c in enumerate(obs.hand):
+        counts[k] -= c
+    for seen in (obs.kdiscard, obs.inplay, obs.archives or ()):
+        for k in seen:
+            counts[k] -= 1
+    for refugees in obs.refugees:
+        for k in refugees:
+            counts[k] -= 1
+    unseen = _kinds(counts)
+    rng.shuffle(unseen)
+    hands: list[list[int]] = []
+    pos = 0
+    for s in range(n):
+        if s == me:
+            hands.append(list(obs.hand))
+            continue
+        h = [0] * t.K
+        for k in unseen[pos : pos + obs.hand_sizes[s]]:
+            h[k] += 1
+        pos += obs.hand_sizes[s]
+        hands.append(h)
+    archives = list(obs.archives) if obs.archives is not None else unseen[pos : pos + obs.archives_size]
+    if obs.archives is None:
+        pos += obs.archives_size
+    kpile = unseen[pos:]
+    lands = [0] * t.L
+    for land in t.land_cards:
+        lands[land] += 1
+    for land in (*obs.rooms, *obs.mdiscard):
+        lands[land] -= 1
+    for kingdom in obs.lands:
+        for e in kingdom:
+            lands[e >> 1] -= 1
+    mpile = _kinds(lands)
+    return hands, kpile, mpile, archives
+
+
+def rollout(state: MeikyuState, turns: int) -> None:
+    """Play on with the heuristic for every seat, for ``turns`` more turns or to the end."""
+    stop = state.turns + turns
+    while state.current_player != -2 and state.turns < stop:
+        p = state.current_player
+        if p == -1:
+            state.apply_unchecked(state.sample_chance())
+        else:
+            legal = () if state._ask == A_MAIN else state.legal_actions()
+            state.apply_unchecked(heuristic_action(state.observation(p), legal))
+
+
+FEATURES = (
+    "bias",
+    "points",
+    "rival points",
+    "hand value",
+    "rival hand value",
+    "hand size",
+    "lands",
+    "development gain",
+    "near goal",
+    "rival near goal",
+    "turns to wait",
+)
+
+
+def features(state: MeikyuState, seat: int) -> list[float]:
+    """What the value function reads for ``seat``: its points and cards against the best
+    rival's (the rival with the most points), how near both are to the goal, and how long
+    until its next turn."""
+    t = state.rules.tables
+    n = state.rules.players
+    goal = state.rules.goal
+    pts = state._pts
+    rival = max((q for q in range(n) if q != seat), key=lambda q: (pts[q], state._hsize[q]))
+
+    def hand_value(q: int) -> float:
+        eff, deff = state._eff[q], state._deff[q]
+        return sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
+
+    gain = sum(t.dev_points[e >> 1] - t.points[e >> 1] for e in state._lands[seat] if not e & 1)
+    wait = (seat - state._turn) % n
+    return [
+        1.0,
+        pts[seat] / goal,
+        pts[rival] / goal,
+        hand_value(seat) / 10,
+        hand_value(rival) / 10,
+        state._hsize[seat] / 5,
+        len(state._lands[seat]) / 5,
+        gain / 5,
+        max(0, pts[seat] - (goal - 4)) / 4,
+        max(0, pts[rival] - (goal - 4)) / 4,
+        wait / n,
+    ]
+
+
+# Logistic-regression weights per player count, fitted on heuristic self-play with the default
+# profile by benchmarks/fit_meikyu_value.py (which prints this table).
+VALUE_WEIGHTS: dict[int, tuple[float, ...]] = {
+    2: (0.039, 2.277, -2.848, 0.278, -0.554, 0.337, 0.695, -0.083, 0.672, -0.693, -0.599),
+    3: (-0.613, 2.132, -2.317, 0.284, -0.508, 0.307, 0.52, 0.135, 0.909, -0.836, -0.456),
+    4: (-1.046, 1.901, -2.076, 0.333, -0.56, 0.33, 0.898, -0.007, 0.867, -0.801, -0.427),
+    5: (-1.362, 1.69, -1.96, 0.364, -0.59, 0.359, 0.838, 0.388, 0.991, -0.833, -0.418),
+}
+
+
+def value(state: MeikyuState, seat: int) -> float:
+    """Estimated chance that ``seat`` wins from here (1 / 0 once the game is over)."""
+    import math
+
+    outcome = state.outcome()
+    if outcome is not None:
+        return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+    weights = VALUE_WEIGHTS.get(state.rules.players)
+    if weights is None:
+        return potential_value(state, seat)
+    z = sum(w * x for w, x in zip(weights, features(state, seat), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def potential_value(state: MeikyuState, seat: int) -> float:
+    """A fallback value: the squashed lead in points plus the cards' worth over the best rival."""
+    import math
+
+    t = state.rules.tables
+
+    def potential(q: int) -> float:
+        eff, deff = state._eff[q], state._deff[q]
+        cards = sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
+        return state._pts[q] + CARD_COST * cards
+
+    n = state.rules.players
+    best = max(potential(q) for q in range(n) if q != seat)
+    return 0.5 + 0.5 * math.tanh((potential(seat) - best) / 4.0)
+
+
+class SearchAgent:
+    """Determinised Monte Carlo: for its step-2 action, samples the hidden cards (other
+    hands, the piles) consistently with what it has seen, plays each of the heuristic's
+    best candidates on with the heuristic for every seat and random dice for ``rounds``
+    rounds, scores the position reached with :func:`value` (a chance of winning fitted on
+    heuristic self-play), and picks the best mean. The same hidden cards and dice seed serve
+    every candidate of a sample. Other decisions are the heuristic's.
+
+    ``samples``: determinisations per decision; ``candidates``: how many of the heuristic's
+    best options are searched (resupply always is); ``prior``: the margin by which another
+    candidate must beat the heuristic's own choice.
+    """
+
+    name = "search"
+    score_label = "estimated value (0 = lost, 1 = won)"
+
+    def __init__(
+        self,
+        rules: MeikyuRules,
+        seat: int,
+        seed: int | None = None,
+        samples: int = 32,
+        candidates: int = 4,
+        rounds: float = 2,
+        prior: float = 0.01,
+        confidence: float = 1.0,
+    ):
+        self.rules = rules
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.candidates = candidates
+        self.horizon = max(1, round(float(rounds) * rules.players))
+        self.prior = float(prior)
+        self.confidence = float(confidence)
+
+    def act(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> Any:
+        if observation.ask != A_MAIN:
+            return heuristic_action(observation, legal_actions)
+        return self.evaluate(observation, legal_actions)[0][0]
+
+    def evaluate(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
+        """Candidates with their mean value for this seat, best first (step 2 only)."""
+        obs = observation
+        if obs.ask != A_MAIN:
+            return [(heuristic_action(obs, legal_actions), float("nan"))]
+        options = main_options(obs, self.candidates * 3)
+        candidates: list[Any] = []
+        for _, action in options:
+            if action not in candidates:
+                candidates.append(action)
+            if len(candidates) >= self.candidates:
+                break
+        if RESUPPLY not in candidates:
+            candidates.append(RESUPPLY)
+        if len(candidates) == 1:
+            return [(candidates[0], float("nan"))]
+        me = obs.player
+        values: list[list[float]] = [[] for _ in candidates]
+        for _ in range(self.samples):
+            hands, kpile, mpile, archives = sample_hidden(obs, self.rng)
+            base = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
+            seed = self.rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                s = base._copy()
+                s.rng = random.Random(seed)
+                s.history = []
+                s.apply_unchecked(action)
+                rollout(s, self.horizon)
+                values[i].append(value(s, me))
+        means = [sum(v) / len(v) for v in values]
+        # The heuristic's own choice (candidate 0) stands unless another beats it clearly: by
+        # ``prior`` on average and by ``confidence`` standard errors of the paired differences
+        # (the same hidden cards and dice serve every candidate of a sample).
+        best = 0
+        for i in range(1, len(candidates)):
+            if means[i] - self.prior <= means[best]:
+                continue
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / len(diffs)
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+            if mean > self.confidence * (var / len(diffs)) ** 0.5:
+                best = i
+        ranked = sorted(range(len(candidates)), key=lambda i: (i != best, -means[i]))
+        return [(candidates[i], means[i]) for i in ranked]
+
+
+__all__ = ["HeuristicAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]

@@ -1,0 +1,2498 @@
+"""Meikyu Kingdom's rules engine: setup, the four-step turn, the four actions, dice, and
+every effect the rulebook names.
+
+Implements the engine protocol of :mod:`cardbase.games.base`. Chance is explicit: each
+card drawn from the Kingdom pile (``draw Bee``), each room turned up from the Meikyu pile
+(``reveal Den of the Geister``) and each die (``roll 4``) is a chance action drawn from
+the state's seeded RNG. The piles are unordered multisets, which is what a shuffled
+face-down pile is to every player, so drawing uniformly from them is the same game.
+
+A turn runs as a stack of small steps (draw, action, discard, refill, end); a step that
+needs a choice stops and names the player who must choose (``current_player``) and what
+kind of choice it is (``decision``). Player actions:
+
+``quest <room> with <cards>``, ``develop <land> with <characters>``,
+``attack P2 <land> with <cards> by Gotcha!`` (or ``by Council Chamber``), ``resupply``,
+``map``, ``mixed area P3``; and the choices the rules hand out on the way: ``defend with
+<cards>`` / ``defend``, ``amulet`` / ``pass``, ``draw`` / ``tomb``, ``keep <card>``,
+``return <card>``, ``discard <card>``, ``discard land <land>``, ``give <land>``.
+A card list is comma-separated names; ``Amulet as character`` plays an item as a
+character through the Laboratory. See ``docs/rules/meikyu.md`` for every reading.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cached_property
+from itertools import product
+from typing import Any, ClassVar, Self
+
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, Rules, State
+from cardbase.games.meikyu.pool import CardPool
+from cardbase.names import fold
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+READINGS: dict[str, tuple[str, ...]] = {
+    "farm": ("lands", "points"),
+    "aggression_target": ("attacker", "defender"),
+    "map_room": ("stays", "discarded"),
+}
+GOAL = 10
+MAX_LANDS = 5
+HAND_LIMIT = 5
+DEAL = 4
+ROOMS = 4
+
+# Kingdom card types and effects, as small ints.
+CHAR, ITEM, AGGR, OPEN = 0, 1, 2, 3
+_TYPE_CODES = {"character": CHAR, "item": ITEM, "aggression": AGGR, "open": OPEN}
+X_NONE, X_SWORD, X_GRIMOIRE, X_AMULET, X_MAP, X_GOTCHA, X_REFUGEE, X_STORM, X_TSUNAMI = range(9)
+_X_CODES = {
+    None: X_NONE,
+    "sword": X_SWORD,
+    "grimoire": X_GRIMOIRE,
+    "amulet": X_AMULET,
+    "map": X_MAP,
+    "gotcha": X_GOTCHA,
+    "refugee": X_REFUGEE,
+    "storm": X_STORM,
+    "tsunami": X_TSUNAMI,
+}
+# Land effects, as bits of a per-player mask.
+L_EFFECTS = (
+    "marketplace",
+    "council chamber",
+    "casino",
+    "blacksmith",
+    "bar",
+    "mixed area",
+    "hospital",
+    "farm",
+    "laboratory",
+    "harem",
+    "fortress",
+    "tomb",
+    "hot springs",
+    "archives",
+    "castle tower",
+    "great excavation",
+)
+_LBIT = {name: 1 << i for i, name in enumerate(L_EFFECTS)}
+B_MARKET, B_COUNCIL, B_CASINO, B_SMITH, B_BAR, B_MIXED, B_HOSPITAL, B_FARM = (_LBIT[n] for n in L_EFFECTS[:8])
+B_LAB, B_HAREM, B_FORTRESS, B_TOMB, B_HOT, B_ARCHIVES, B_CASTLE, B_GREAT = (_LBIT[n] for n in L_EFFECTS[8:])
+
+# Card-choice modes.
+QUEST, ATTACK, DEFEND, DEVELOP = 0, 1, 2, 3
+
+# What the state is waiting for.
+(
+    A_NONE,
+    A_DRAW,  # chance: a card from the Kingdom pile
+    A_REVEAL,  # chance: a room from the Meikyu pile
+    A_ROLL,  # chance: a die
+    A_MAIN,
+    A_TOMB,
+    A_KEEP,
+    A_DEFEND,
+    A_AMULET,
+    A_CASINO,
+    A_HOSPITAL,
+    A_ORDER,
+    A_HANDLIMIT,
+    A_REFUGEE,
+    A_TSUNAMI,
+    A_LANDCAP,
+    A_HOT,
+    A_GIVE,
+) = range(18)
+DECISIONS = {
+    A_NONE: "over",
+    A_DRAW: "chance",
+    A_REVEAL: "chance",
+    A_ROLL: "chance",
+    A_MAIN: "action",
+    A_TOMB: "tomb",
+    A_KEEP: "archives",
+    A_DEFEND: "defend",
+    A_AMULET: "amulet",
+    A_CASINO: "casino",
+    A_HOSPITAL: "hospital",
+    A_ORDER: "discard order",
+    A_HANDLIMIT: "hand limit",
+    A_REFUGEE: "refugee",
+    A_TSUNAMI: "tsunami",
+    A_LANDCAP: "land limit",
+    A_HOT: "hot springs",
+    A_GIVE: "give land",
+}
+# Where a drawn card goes.
+TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2
+
+# Steps of the turn machine (first item of each stack frame).
+(
+    OP_SETUP,
+    OP_DEALCHECK,
+    OP_FIRSTROLL,
+    OP_SETUPROLL,
+    OP_FIRSTDECIDE,
+    OP_TURN,
+    OP_DRAW1,
+    OP_PILEDRAW,
+    OP_CDRAW,
+    OP_KEEP,
+    OP_OPEN,
+    OP_REFDISC,
+    OP_REVEAL,
+    OP_MAIN,
+    OP_ROLL,
+    OP_WINDOW,
+    OP_QRESOLVE,
+    OP_DEFEND,
+    OP_ARESOLVE,
+    OP_AFTER,
+    OP_BATCH,
+    OP_CASINO,
+    OP_CAPACITY,
+    OP_TSUNAMI,
+    OP_ENDTURN,
+) = range(25)
+
+END_POINTS, END_ROOMS, END_LIMIT = "points", "rooms", "turn limit"
+
+
+# --- actions -----------------------------------------------------------------------
+
+
+def _cards_text(cards: tuple[str, ...], lab: str | None) -> str:
+    return ", ".join([*cards, *([f"{lab} as character"] if lab else [])])
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Chance: a die shows ``value``."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"roll {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard:
+    """Chance: ``card`` comes off the Kingdom pile."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"draw {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance: ``room`` is turned face up from the Meikyu pile."""
+
+    room: str
+
+    def __str__(self) -> str:
+        return f"reveal {self.room}"
+
+
+@dataclass(frozen=True, slots=True)
+class Quest:
+    """Quest a face-up room with cards (names in alphabetical order); ``lab``: an item
+    played as a 2-sword character through the Laboratory."""
+
+    room: str
+    cards: tuple[str, ...]
+    lab: str | None = None
+
+    def __str__(self) -> str:
+        return f"quest {self.room} with {_cards_text(self.cards, self.lab)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Develop:
+    """Develop one of your lands (by room name) with character cards."""
+
+    land: str
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"develop {self.land} with {', '.join(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Aggression on seat ``target``: for ``land`` (None when the defender chooses),
+    with cards, made possible ``by`` an aggression card's name or ``Council Chamber``."""
+
+    target: int
+    land: str | None
+    cards: tuple[str, ...]
+    lab: str | None
+    by: str
+
+    def __str__(self) -> str:
+        where = f" {self.land}" if self.land else ""
+        return f"attack P{self.target + 1}{where} with {_cards_text(self.cards, self.lab)} by {self.by}"
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """The defender's cards (none: the die alone)."""
+
+    cards: tuple[str, ...] = ()
+    lab: str | None = None
+
+    def __str__(self) -> str:
+        return f"defend with {_cards_text(self.cards, self.lab)}" if self.cards or self.lab else "defend"
+
+
+@dataclass(frozen=True, slots=True)
+class MixedArea:
+    """Discard the Mixed Area: seat ``target`` loses a turn."""
+
+    target: int
+
+    def __str__(self) -> str:
+        return f"mixed area P{self.target + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """An action that is one word: resupply, map, amulet, pass, draw, tomb."""
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """Pick one card or land: ``keep``, ``return``, ``discard`` (a Kingdom card),
+    ``discard land``, ``give`` (a land, by room name)."""
+
+    verb: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.name}"
+
+
+RESUPPLY = Word("resupply")
+MAP = Word("map")
+AMULET = Word("amulet")
+PASS = Word("pass")
+DRAW = Word("draw")
+TOMB = Word("tomb")
+WORDS = {w.word: w for w in (RESUPPLY, MAP, AMULET, PASS, DRAW, TOMB)}
+CARD_VERBS = ("keep", "return", "discard")
+LAND_VERBS = ("discard land", "give")
+COUNCIL = "Council Chamber"
+_CHOICE_VERBS = {
+    A_KEEP: "keep",
+    A_HOSPITAL: "return",
+    A_ORDER: "discard",
+    A_HANDLIMIT: "discard",
+    A_REFUGEE: "discard",
+    A_TSUNAMI: "give",
+    A_GIVE: "give",
+    A_LANDCAP: "discard land",
+}
+
+MeikyuAction = Roll | DrawCard | Reveal | Quest | Develop | Attack | Defend | MixedArea | Word | Choose
+
+
+# --- rules -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeikyuRules(Rules):
+    """Meikyu Kingdom for 2–5 players with a resolved card pool and the readings the
+    rulebook leaves open as options.
+
+    ``farm``: the Farm's "+1 Capacity" raises the land limit to 6 (``lands``) or adds a
+    point (``points``). ``aggression_target``: the attacker names the land at stake
+    (``attacker``), or a beaten defender chooses which land to give (``defender``).
+    ``map_room``: the Map's extra room stays face up after the turn (``stays``) or is
+    discarded if nobody took it (``discarded``). ``turn_limit``: a safeguard that is not
+    in the rulebook: the game stops after this many turns (the report says so).
+    """
+
+    game_id: ClassVar[str] = "meikyu"
+    title: ClassVar[str] = "Meikyu Kingdom"
+    lower_is_better: ClassVar[bool] = False
+
+    pool: CardPool
+    players: int = 4  # type: ignore[assignment]
+    farm: str = "lands"
+    aggression_target: str = "attacker"
+    map_room: str = "stays"
+    goal: int = GOAL
+    turn_limit: int = 1000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pool, CardPool):
+            raise InvalidRules("Meikyu needs a card pool (resolved from the catalog, or --assume PROFILE)")
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise InvalidRules(f"Meikyu is for 2 to 5 players, not {self.players}")
+        for name, choices in READINGS.items():
+            if getattr(self, name) not in choices:
+                raise InvalidRules(
+                    f"Meikyu option {name} must be one of {', '.join(choices)}, not {getattr(self, name)!r}"
+                )
+        for name in ("goal", "turn_limit"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise InvalidRules(f"Meikyu option {name} must be a whole number 1 or more, not {value!r}")
+        pool = self.pool
+        if pool.land_count < ROOMS:
+            raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")
+        plain = sum(k.copies for k in pool.kingdom if k.type != "open")
+        if plain < DEAL * self.players + 1:
+            raise InvalidRules(f"the card pool has {plain} Kingdom cards besides OPEN cards; too few to deal")
+        if not any(k.type == "character" and k.copies for k in pool.kingdom):
+            raise InvalidRules("the card pool has no character cards")
+
+    @cached_property
+    def tables(self) -> _Tables:
+        """Per-card look-up tables and interned actions (shared by equal rules)."""
+        key = (self.pool, self.players)
+        tables = _TABLES.get(key)
+        if tables is None:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            tables = _TABLES[key] = _Tables(self)
+        return tables
+
+    def new_initial_state(self, seed: int | None = None) -> MeikyuState:
+        return MeikyuState(self, seed)
+
+    def parse_action(self, text: str) -> MeikyuAction:
+        return parse_action(self, text)
+
+    def to_options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": self.players}
+        for f in fields(self):
+            if f.name not in ("pool", "players"):
+                out[f.name] = getattr(self, f.name)
+        out["pool"] = self.pool.to_dict()
+        return out
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidRules(f"unknown Meikyu option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        if "pool" not in options:
+            raise InvalidRules(
+                "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "
+                "missing) or with an assumption profile (--assume default)"
+            )
+        values = dict(options)
+        if not isinstance(values["pool"], CardPool):
+            try:
+                values["pool"] = CardPool.from_dict(values["pool"])
+            except ValueError as error:
+                raise InvalidRules(f"Meikyu card pool: {error}") from None
+        return cls(**values)
+
+    @property
+    def assumed(self) -> tuple[str, ...]:
+        return self.pool.assumed
+
+    def report_notes(self) -> list[str]:
+        """What every report of a game under these rules must say: which values are assumed."""
+        if not self.pool.assumed:
+            return []
+        from cardbase.games.meikyu.pool import assumed_summary
+
+        return [
+            f"{len(self.pool.assumed)} card value(s) and card(s) are ASSUMED (profile {self.pool.profile!r}), "
+            "not given by the rulebook or the catalog: " + "; ".join(assumed_summary(self.pool.assumed))
+        ]
+
+    def capacity(self, has_farm: bool) -> int:
+        return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
+
+
+_TABLES: dict[tuple[CardPool, int], _Tables] = {}
+
+
+class _Tables:
+    """Look-up tables of a pool: names, values and effects by index, interned actions."""
+
+    def __init__(self, rules: MeikyuRules):
+        pool = rules.pool
+        kingdom = pool.kingdom
+        self.K = len(kingdom)
+        self.knames = tuple(k.name for k in kingdom)
+        self.ktype = tuple(_TYPE_CODES[k.type] for k in kingdom)
+        self.brav = tuple(k.bravery for k in kingdom)
+        self.wits = tuple(k.wits for k in kingdom)
+        self.keff = tuple(_X_CODES[k.effect] for k in kingdom)
+        self.kindex = {k.name: i for i, k in enumerate(kingdom)}
+        self.klookup: dict[str, int] = {}
+        for i, k in enumerate(kingdom):
+            self.klookup[fold(k.name)] = i
+            self.klookup.setdefault(fold(k.name).rstrip("!"), i)
+        alpha = sorted(range(self.K), key=lambda i: (kingdom[i].name.casefold(), i))
+        self.alpha = tuple(alpha)
+        self.rank = tuple(alpha.index(i) for i in range(self.K))
+        self.chars = tuple(i for i in alpha if self.ktype[i] == CHAR)
+        self.boosters = tuple(i for i in alpha if self.keff[i] in (X_SWORD, X_GRIMOIRE))
+        self.items = tuple(i for i in alpha if self.ktype[i] == ITEM)
+        self.amulets = tuple(i for i in alpha if self.keff[i] == X_AMULET)
+        self.maps = tuple(i for i in alpha if self.keff[i] == X_MAP)
+        self.aggression = tuple(i for i in alpha if self.ktype[i] == AGGR)
+        self.opens = tuple(i for i in alpha if self.ktype[i] == OPEN)
+        self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
+        lands = pool.lands
+        self.L = len(lands)
+        self.lnames = tuple(land.name for land in lands)
+        self.llabels = tuple(land.label for land in lands)
+        self.level = tuple(land.level for land in lands)
+        self.points = tuple(land.points for land in lands)
+        self.dev_points = tuple(land.developed_points for land in lands)
+        self.lbit = tuple(_LBIT[land.effect] if land.effect else 0 for land in lands)
+        self.lindex = {land.name: i for i, land in enumerate(lands)}
+        self.llookup: dict[str, int] = {}
+        for i, land in enumerate(lands):
+            self.llookup[fold(land.name)] = i
+        for i, land in enumerate(lands):
+            if land.land_name:
+                self.llookup.setdefault(fold(land.land_name), i)
+        self.land_cards = tuple(i for i, land in enumerate(lands) for _ in range(land.copies))
+        self.land_copies = tuple(land.copies for land in lands)
+        self.castle = frozenset(i for i in range(self.L) if self.lbit[i] & B_CASTLE)
+        self.tomb_lands = tuple(i for i in range(self.L) if self.lbit[i] & B_TOMB)
+        self.by_bit = {bit: tuple(i for i in range(self.L) if self.lbit[i] & bit) for bit in _LBIT.values()}
+        # Interned actions.
+        self.draw_act = tuple(DrawCard(n) for n in self.knames)
+        self.reveal_act = tuple(Reveal(n) for n in self.lnames)
+        self.roll_act = (None, *(Roll(v) for v in range(1, 7)))
+        self.keep_act = tuple(Choose("keep", n) for n in self.knames)
+        self.return_act = tuple(Choose("return", n) for n in self.knames)
+        self.discard_act = tuple(Choose("discard", n) for n in self.knames)
+        self.give_act = tuple(Choose("give", n) for n in self.lnames)
+        self.discard_land_act = tuple(Choose("discard land", n) for n in self.lnames)
+        self.mixed_act = tuple(MixedArea(q) for q in range(rules.players))
+        self.choice_cache: dict[tuple[Any, ...], list[tuple[tuple[str, ...], str | None, tuple[int, ...], int]]] = {}
+        self.main_cache: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+
+    def main_choices(self, hand: Sequence[int], lab: bool) -> tuple[list[Any], list[Any]]:
+        """The card sets for a quest or an attack, and for a development, from ``hand``."""
+        key = (*hand, lab)
+        hit = self.main_cache.get(key)
+        if hit is None:
+            if len(self.main_cache) > 100_000:
+                self.main_cache.clear()
+            hit = self.main_cache[key] = (self.choices(hand, QUEST, lab), self.choices(hand, DEVELOP, False))
+        return hit
+
+    def choices(
+        self, hand: Sequence[int], mode: int, lab: bool
+    ) -> list[tuple[tuple[str, ...], str | None, tuple[int, ...], int]]:
+        """Every legal card set from ``hand`` for ``mode``: (names, lab name, kinds, lab kind).
+
+        Quest and attack: at least one character (a Laboratory item counts), any Swords
+        and Grimoires, no more Grimoires than characters. Defend: the same, or nothing.
+        Develop: one or more characters only.
+        """
+        key = (tuple(hand), mode, lab)
+        hit = self.choice_cache.get(key)
+        if hit is not None:
+            return hit
+        if len(self.choice_cache) > 100_000:
+            self.choice_cache.clear()
+        if mode == DEVELOP:
+            slots = [k for k in self.chars if hand[k]]
+            labs: list[int] = []
+        else:
+            slots = sorted((k for k in self.chars + self.boosters if hand[k]), key=self.rank.__getitem__)
+            labs = [k for k in self.items if hand[k]] if lab else []
+        ranges = [range(hand[k] + 1) for k in slots]
+        is_char = [self.ktype[k] == CHAR for k in slots]
+        is_grim = [self.keff[k] == X_GRIMOIRE for k in slots]
+        names = self.knames
+        out = []
+        for combo in product(*ranges):
+            nch = 0
+            grims = 0
+            kinds: list[int] = []
+            for k, c, ch, gr in zip(slots, combo, is_char, is_grim, strict=True):
+                if c:
+                    if ch:
+                        nch += c
+                    elif gr:
+                        grims += c
+                    kinds.extend([k] * c)
+            tk = tuple(kinds)
+            tn = tuple(names[k] for k in tk)
+            if mode == DEVELOP:
+                if nch:
+                    out.append((tn, None, tk, -1))
+                continue
+            if (nch or mode == DEFEND) and grims <= nch and (nch or not kinds):
+                out.append((tn, None, tk, -1))
+            for labk in labs:
+                if hand[labk] - tk.count(labk) >= 1 and grims <= nch + 1:
+                    out.append((tn, names[labk], tk, labk))
+        self.choice_cache[key] = out
+        return out
+
+
+# --- parsing -----------------------------------------------------------------------
+
+
+def _strip_quotes(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1].strip()
+    return text
+
+
+def _kingdom_name(t: _Tables, text: str) -> str:
+    key = fold(_strip_quotes(text))
+    if key in t.klookup:
+        return t.knames[t.klookup[key]]
+    import difflib
+
+    close = difflib.get_close_matches(key, list(t.klookup), n=1, cutoff=0.6)
+    hint = f" (did you mean {t.knames[t.klookup[close[0]]]!r}?)" if close else ""
+    raise InvalidAction(f"no Kingdom card is called {text.strip()!r}{hint}")
+
+
+def _land_name(t: _Tables, text: str) -> str:
+    key = fold(_strip_quotes(text))
+    if key in t.llookup:
+        return t.lnames[t.llookup[key]]
+    import difflib
+
+    close = difflib.get_close_matches(key, list(t.llookup), n=1, cutoff=0.6)
+    hint = f" (did you mean {t.lnames[t.llookup[close[0]]]!r}?)" if close else ""
+    raise InvalidAction(f"no Meikyu card (room or land) is called {text.strip()!r}{hint}")
+
+
+def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
+    cards: list[str] = []
+    lab: str | None = None
+    for raw in text.split(","):
+        token = raw.strip()
+        if not token:
+            continue
+        count = 1
+        head, _, rest = token.partition(" ")
+        if rest and head.rstrip("x×").isdigit():
+            count = int(head.rstrip("x×"))
+            token = rest.strip()
+        if fold(token).endswith(" as character"):
+            if lab is not None or count != 1:
+                raise InvalidAction("only one item can be played as a character (the Laboratory's effect)")
+            lab = _kingdom_name(t, token[: -len(" as character")])
+            continue
+        cards.extend([_kingdom_name(t, token)] * count)
+    order = {name: i for i, name in enumerate(t.knames[k] for k in t.alpha)}
+    return tuple(sorted(cards, key=order.__getitem__)), lab
+
+
+def _seat(text: str, players: int) -> int:
+    token = text.strip().upper()
+    if not (token.startswith("P") and token[1:].isdigit()):
+        raise InvalidAction(f"a player is written P1 … P{players}, not {text.strip()!r}")
+    seat = int(token[1:]) - 1
+    if not 0 <= seat < players:
+        raise InvalidAction(f"there is no {token} in a {players}-player game")
+    return seat
+
+
+def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
+    """The action written as ``text`` (see the module docstring); raises :class:`InvalidAction`."""
+    t = rules.tables
+    raw = " ".join(text.strip().split())
+    low = raw.lower()
+    head, _, rest = raw.partition(" ")
+    verb = head.lower()
+    if low in WORDS:
+        return WORDS[low]
+    if verb == "roll":
+        if rest.strip() in ("1", "2", "3", "4", "5", "6"):
+            return t.roll_act[int(rest)]  # type: ignore[return-value]
+        raise InvalidAction(f"a die shows 1 to 6: {text!r}")
+    if verb == "draw" and rest:
+        return t.draw_act[t.kindex[_kingdom_name(t, rest)]]
+    if verb == "reveal" and rest:
+        return t.reveal_act[t.lindex[_land_name(t, rest)]]
+    if verb in ("quest", "develop"):
+        room, sep, cards = _split_with(rest)
+        if not sep or not room:
+            raise InvalidAction(f"write: {verb} <{'room' if verb == 'quest' else 'land'}> with <cards>, not {text!r}")
+        names, lab = _card_list(t, cards)
+        if verb == "quest":
+            return Quest(_land_name(t, room), names, lab)
+        if lab is not None:
+            raise InvalidAction("a development spends character cards only (no item as character)")
+        return Develop(_land_name(t, room), names)
+    if verb == "attack":
+        seat_text, _, more = rest.partition(" ")
+        target = _seat(seat_text, rules.players)
+        land_text, sep, tail = _split_with(" " + more)
+        cards_text, by_sep, by = tail.rpartition(" by ")
+        if not sep or not by_sep:
+            raise InvalidAction(
+                f"write: attack P2 <land> with <cards> by Gotcha! (or by Council Chamber), not {text!r}"
+            )
+        names, lab = _card_list(t, cards_text)
+        by_name = COUNCIL if fold(by) == fold(COUNCIL) else _kingdom_name(t, by)
+        land = _land_name(t, land_text) if land_text.strip() else None
+        return Attack(target, land, names, lab, by_name)
+    if verb == "defend":
+        if not rest:
+            return Defend()
+        if not rest.lower().startswith("with "):
+            raise InvalidAction(f"write: defend, or defend with <cards>, not {text!r}")
+        names, lab = _card_list(t, rest[5:])
+        return Defend(names, lab)
+    if low.startswith("mixed area "):
+        return MixedArea(_seat(raw[len("mixed area ") :], rules.players))
+    if low.startswith("discard land ") and len(raw) > len("discard land "):
+        return t.discard_land_act[t.lindex[_land_name(t, raw[len("discard land ") :])]]
+    if verb == "give" and rest:
+        return t.give_act[t.lindex[_land_name(t, rest)]]
+    if verb in CARD_VERBS and rest:
+        k = t.kindex[_kingdom_name(t, rest)]
+        return {"keep": t.keep_act, "return": t.return_act, "discard": t.discard_act}[verb][k]
+    raise InvalidAction(
+        f"not a Meikyu action: {text!r} (e.g. quest <room> with <cards>, develop <land> with <characters>, "
+        "attack P2 <land> with <cards> by Gotcha!, resupply, map, defend with <cards>, pass; type help)"
+    )
+
+
+def _split_with(text: str) -> tuple[str, bool, str]:
+    """``"<left> with <right>"`` → (left, True, right); the first `` with `` splits."""
+    low = text.lower()
+    i = low.find(" with ")
+    if i < 0:
+        if low.startswith("with "):
+            return "", True, text[5:]
+        return text.strip(), False, ""
+    return text[:i].strip(), True, text[i + 6 :]
+
+
+# --- legal-action listing ----------------------------------------------------------------
+
+
+class ActionList(Sequence[Any]):
+    """A player's main choices, lazily: free plays, then quests (room × card set), then
+    attacks (way × target × card set), then developments (land × characters). ``len``
+    and indexing build only the action asked for."""
+
+    __slots__ = ("_by", "_dc", "_free", "_len", "_lnames", "_nq", "_qc", "_rooms", "_targets", "_undeveloped")
+
+    def __init__(
+        self,
+        free: list[Any],
+        rooms: list[int],
+        qc: list[Any],
+        by: list[str],
+        targets: list[tuple[int, str | None]],
+        undeveloped: list[int],
+        dc: list[Any],
+        lnames: tuple[str, ...],
+    ):
+        self._free = free
+        self._rooms = rooms
+        self._qc = qc
+        self._nq = nq = len(qc)
+        self._by = by
+        self._targets = targets
+        self._undeveloped = undeveloped
+        self._dc = dc
+        self._lnames = lnames
+        self._len = len(free) + nq * (len(rooms) + len(by) * len(targets)) + len(undeveloped) * len(dc)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, i: int) -> Any:  # type: ignore[override]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        free = self._free
+        if i < len(free):
+            return free[i]
+        i -= len(free)
+        nq = self._nq
+        n = len(self._rooms) * nq
+        if i < n:
+            r, c = divmod(i, nq)
+            names, lab, _, _ = self._qc[c]
+            return Quest(self._lnames[self._rooms[r]], names, lab)
+        i -= n
+        per_way = len(self._targets) * nq
+        n = len(self._by) * per_way
+        if i < n:
+            w, rest = divmod(i, per_way)
+            g, c = divmod(rest, nq)
+            names, lab, _, _ = self._qc[c]
+            q, land = self._targets[g]
+            return Attack(q, land, names, lab, self._by[w])
+        i -= n
+        land, c = divmod(i, len(self._dc))
+        return Develop(self._lnames[self._undeveloped[land]], self._dc[c][0])
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(self._len):
+            yield self[i]
+
+    def __contains__(self, action: object) -> bool:
+        return any(action == a for a in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# --- state -------------------------------------------------------------------------
+
+
+class MeikyuState(State):
+    """A Meikyu game in progress. See :class:`cardbase.games.base.State` for the protocol."""
+
+    __slots__ = (
+        "_arch",
+        "_args",
+        "_ask",
+        "_ctx",
+        "_deff",
+        "_eff",
+        "_end",
+        "_hands",
+        "_hot_done",
+        "_hsize",
+        "_inplay",
+        "_kdisc",
+        "_kpile",
+        "_lands",
+        "_mapped",
+        "_mdisc",
+        "_mpile",
+        "_n",
+        "_pts",
+        "_refugees",
+        "_rolls",
+        "_rooms",
+        "_skips",
+        "_stack",
+        "_t",
+        "_tomb_dead",
+        "_turn",
+        "_turns",
+        "current_player",
+        "history",
+        "rng",
+        "rules",
+        "seed",
+    )
+
+    rules: MeikyuRules
+
+    def __init__(self, rules: MeikyuRules, seed: int | None = None, *, _blank: bool = False):
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history = []
+        t = rules.tables
+        self._t = t
+        n = rules.players
+        self._n = n
+        self._kpile: list[int] = list(t.kingdom_cards)
+        self._kdisc: list[int] = []
+        self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
+        self._hsize = [0] * n
+        self._mpile: list[int] = list(t.land_cards)
+        self._rooms: list[int] = []
+        self._mdisc: list[int] = []
+        self._lands: list[list[int]] = [[] for _ in range(n)]  # entries: kind << 1 | developed
+        self._eff = [0] * n
+        self._deff = [0] * n
+        self._refugees: list[list[int]] = [[] for _ in range(n)]
+        self._pts = [0] * n
+        self._skips = [0] * n
+        self._hot_done = False
+        self._tomb_dead = not t.tomb_lands
+        self._turn = 0
+        self._turns = 0
+        self._stack: list[tuple[Any, ...]] = [(OP_SETUP,)]
+        self._ask = A_NONE
+        self._args: tuple[Any, ...] = ()
+        self._inplay: list[int] = []
+        self._ctx: dict[str, Any] | None = None
+        self._mapped: list[int] = []
+        self._arch: list[int] = []
+        self._rolls: dict[int, int] = {}
+        self._end = ""
+        self.current_player = CHANCE
+        if not _blank:
+            self._run()
+
+    # -- reading the state --
+
+    @property
+    def decision(self) -> str:
+        """What is being decided now: ``action``, ``defend``, ``amulet``, ``chance``, ``over`` …"""
+        return DECISIONS[self._ask]
+
+    @property
+    def turn_player(self) -> int:
+        """Whose turn it is (the current player may be someone else, e.g. a defender)."""
+        return self._turn
+
+    @property
+    def turns(self) -> int:
+        """Turns finished (lost turns included)."""
+        return self._turns
+
+    def hand(self, seat: int) -> dict[str, int]:
+        """A seat's hand: card name → copies."""
+        t = self._t
+        return {t.knames[k]: self._hands[seat][k] for k in t.alpha if self._hands[seat][k]}
+
+    def hand_size(self, seat: int) -> int:
+        return self._hsize[seat]
+
+    def rooms(self) -> tuple[str, ...]:
+        """The face-up rooms, by room name."""
+        return tuple(self._t.lnames[r] for r in self._rooms)
+
+    def kingdom(self, seat: int) -> tuple[tuple[str, bool], ...]:
+        """A seat's lands: (room name, developed)."""
+        return tuple((self._t.lnames[e >> 1], bool(e & 1)) for e in self._lands[seat])
+
+    def refugees(self, seat: int) -> int:
+        return len(self._refugees[seat])
+
+    def points(self, seat: int) -> int:
+        """A kingdom's points: its lands (developed ones at their developed value), Refugees,
+        and the Farm's point under ``farm="points"``."""
+        return self._pts[seat]
+
+    def capacity(self, seat: int) -> int:
+        """How many lands a seat's kingdom may hold (5, or 6 with the Farm under ``farm="lands"``)."""
+        return self.rules.capacity(bool(self._eff[seat] & B_FARM))
+
+    def skips(self, seat: int) -> int:
+        """Turns a seat is yet to lose (the Mixed Area)."""
+        return self._skips[seat]
+
+    def kingdom_pile(self) -> dict[str, int]:
+        t = self._t
+        out: dict[str, int] = {}
+        for k in self._kpile:
+            out[t.knames[k]] = out.get(t.knames[k], 0) + 1
+        return out
+
+    def discard_pile(self) -> tuple[str, ...]:
+        """The Kingdom discard pile, bottom first (the last is on top)."""
+        return tuple(self._t.knames[k] for k in self._kdisc)
+
+    def meikyu_pile_size(self) -> int:
+        return len(self._mpile)
+
+    def meikyu_discards(self) -> tuple[str, ...]:
+        return tuple(self._t.lnames[land] for land in self._mdisc)
+
+    def in_play(self) -> tuple[str, ...]:
+        """Cards used in the action under way, waiting for the discard pile."""
+        return tuple(self._t.knames[k] for k in self._inplay)
+
+    def context(self) -> dict[str, Any] | None:
+        """The action under way (quest, development, aggression) with its totals and dice."""
+        return None if self._ctx is None else dict(self._ctx, dice=list(self._ctx.get("dice", ())))
+
+    def zones(self) -> dict[str, int]:
+        """How many cards are in each place; they always add up to the pool's size."""
+        return {
+            "kingdom pile": len(self._kpile),
+            "kingdom discards": len(self._kdisc),
+            "hands": sum(self._hsize),
+            "in play": len(self._inplay),
+            "archives draw": len(self._arch),
+            "refugees": sum(len(r) for r in self._refugees),
+            "meikyu pile": len(self._mpile),
+            "rooms": len(self._rooms),
+            "meikyu discards": len(self._mdisc),
+            "kingdoms": sum(len(lands) for lands in self._lands),
+        }
+
+    def facts(self) -> dict[str, Any]:
+        """Facts for batch reports (the runner keeps them): turns, how the game ended, each
+        kingdom's lands with their points at the end, Refugees."""
+        t = self._t
+        return {
+            "turns": self._turns,
+            "end": self._end,
+            "points": [self.points(s) for s in range(self._n)],
+            "lands": [
+                [[t.lnames[e >> 1], t.dev_points[e >> 1] if e & 1 else t.points[e >> 1]] for e in self._lands[s]]
+                for s in range(self._n)
+            ],
+            "refugees": [len(r) for r in self._refugees],
+        }
+
+    # -- the turn machine --
+
+    def _run(self) -> None:
+        stack = self._stack
+        ops = _OPS
+        while stack:
+            frame = stack.pop()
+            if ops[frame[0]](self, frame):
+                return
+
+    def _wait(self, ask: int, player: int, args: tuple[Any, ...] = ()) -> bool:
+        self._ask = ask
+        self._args = args
+        self.current_player = player
+        return True
+
+    def _recount(self, p: int) -> None:
+        """Recompute a seat's land-effect bits and points after its kingdom changed."""
+        t = self._t
+        lbit = t.lbit
+        eff = deff = 0
+        pts = len(self._refugees[p])
+        for e in self._lands[p]:
+            land = e >> 1
+            b = lbit[land]
+            eff |= b
+            if e & 1:
+                deff |= b
+                pts += t.dev_points[land]
+            else:
+                pts += t.points[land]
+        if eff & B_FARM and self.rules.farm == "points":
+            pts += 1
+        self._eff[p] = eff
+        self._deff[p] = deff
+        self._pts[p] = pts
+
+    def _give_card(self, p: int, k: int) -> None:
+        self._hands[p][k] += 1
+        self._hsize[p] += 1
+
+    def _take_card(self, p: int, k: int) -> None:
+        self._hands[p][k] -= 1
+        self._hsize[p] -= 1
+
+    def _op_setup(self, frame: tuple[Any, ...]) -> bool:
+        stack = self._stack
+        n = self._n
+        stack.append((OP_FIRSTROLL, tuple(range(n))))
+        stack.append((OP_DEALCHECK,))
+        for seat in reversed(range(n)):
+            for _ in range(DEAL):
+                stack.append((OP_CDRAW, seat, TO_SETUP))
+        for _ in range(ROOMS):
+            stack.append((OP_REVEAL, False))
+        return False
+
+    def _op_dealcheck(self, frame: tuple[Any, ...]) -> bool:
+        opens = self._t.opens
+        for seat in range(self._n):
+            hand = self._hands[seat]
+            if any(hand[k] for k in opens):
+                for k, c in enumerate(hand):
+                    self._kpile.extend([k] * c)
+                    hand[k] = 0
+                self._hsize[seat] = 0
+                self._stack.append((OP_DEALCHECK,))
+                for _ in range(DEAL):
+                    self._stack.append((OP_CDRAW, seat, TO_SETUP))
+                return False
+        return False
+
+    def _op_firstroll(self, frame: tuple[Any, ...]) -> bool:
+        contenders = frame[1]
+        self._rolls = {}
+        self._stack.append((OP_FIRSTDECIDE, contenders))
+        for seat in reversed(contenders):
+            self._stack.append((OP_SETUPROLL, seat))
+        return False
+
+    def _op_setuproll(self, frame: tuple[Any, ...]) -> bool:
+        return self._wait(A_ROLL, CHANCE, (frame[1], -1))
+
+    def _op_firstdecide(self, frame: tuple[Any, ...]) -> bool:
+        contenders = frame[1]
+        best = max(self._rolls[c] for c in contenders)
+        top = tuple(c for c in contenders if self._rolls[c] == best)
+        if len(top) > 1:
+            self._stack.append((OP_FIRSTROLL, top))
+        else:
+            self._turn = top[0]
+            self._stack.append((OP_TURN,))
+        return False
+
+    def _op_turn(self, frame: tuple[Any, ...]) -> bool:
+        p = self._turn
+        self._ctx = None
+        stack = self._stack
+        if self._skips[p]:
+            self._skips[p] -= 1
+            self._ctx = {"kind": "lost turn", "player": p}
+            stack.append((OP_ENDTURN,))
+            return False
+        self._hot_done = False
+        stack.append((OP_ENDTURN,))
+        stack.append((OP_MAIN,))
+        stack.append((OP_DRAW1, p))
+        return False
+
+    def _op_draw1(self, frame: tuple[Any, ...]) -> bool:
+        p = frame[1]
+        kdisc = self._kdisc
+        if self._eff[p] & B_TOMB and kdisc and self._t.ktype[kdisc[-1]] != OPEN:
+            return self._wait(A_TOMB, p, (p,))
+        return self._op_piledraw(frame)
+
+    def _op_piledraw(self, frame: tuple[Any, ...]) -> bool:
+        p = frame[1]
+        if self._eff[p] & B_ARCHIVES:
+            stack = self._stack
+            stack.append((OP_KEEP, p))
+            stack.append((OP_CDRAW, p, TO_ARCHIVES))
+            stack.append((OP_CDRAW, p, TO_ARCHIVES))
+            return False
+        return self._op_cdraw((OP_CDRAW, p, TO_HAND))
+
+    def _op_cdraw(self, frame: tuple[Any, ...]) -> bool:
+        if not self._kpile:
+            if not self._kdisc:
+                return False  # nothing anywhere to draw
+            self._kpile = self._kdisc
+            self._kdisc = []
+        self._ask = A_DRAW
+        self._args = (frame[1], frame[2])
+        self.current_player = CHANCE
+        return True
+
+    def _op_keep(self, frame: tuple[Any, ...]) -> bool:
+        p = frame[1]
+        arch = self._arch
+        if not arch:
+            return False
+        if len(arch) == 1 or arch[0] == arch[1]:
+            self._give_card(p, arch.pop())
+            self._kdisc.extend(arch)
+            arch.clear()
+            return False
+        return self._wait(A_KEEP, p, (p,))
+
+    def _op_open(self, frame: tuple[Any, ...]) -> bool:
+        _, p, k = frame
+        eff = self._t.keff[k]
+        stack = self._stack
+        if eff == X_REFUGEE:
+            self._refugees[p].append(k)
+            self._recount(p)
+            stack.append((OP_REFDISC, p, 2))
+            return False
+        self._kdisc.append(k)
+        if eff == X_STORM:
+            self._mdisc.extend(self._rooms)
+            self._rooms.clear()
+            self._mapped.clear()
+            for _ in range(ROOMS):
+                stack.append((OP_REVEAL, False))
+        elif eff == X_TSUNAMI:
+            n = self._n
+            order = [(p + i) % n for i in range(n)]
+            for q in reversed(order):
+                stack.append((OP_CAPACITY, q, -1))
+            for q in reversed(order):
+                if self._lands[q]:
+                    stack.append((OP_TSUNAMI, q, tuple(sorted({e >> 1 for e in self._lands[q]}))))
+        return False
+
+    def _op_refdisc(self, frame: tuple[Any, ...]) -> bool:
+        _, p, m = frame
+        if m > 0 and self._hsize[p] > 0:
+            self._stack.append((OP_REFDISC, p, m - 1))
+            return self._wait(A_REFUGEE, p, (p,))
+        return False
+
+    def _op_reveal(self, frame: tuple[Any, ...]) -> bool:
+        if not self._mpile:
+            return False
+        return self._wait(A_REVEAL, CHANCE, (frame[1],))
+
+    def _op_main(self, frame: tuple[Any, ...]) -> bool:
+        self._ask = A_MAIN
+        self._args = (self._turn,)
+        self.current_player = self._turn
+        return True
+
+    def _op_roll(self, frame: tuple[Any, ...]) -> bool:
+        self._ask = A_ROLL
+        self._args = (frame[1], frame[2])
+        self.current_player = CHANCE
+        return True
+
+    def _op_window(self, frame: tuple[Any, ...]) -> bool:
+        _, roller, slot, i = frame
+        n = self._n
+        amulets = self._t.amulets
+        for j in range(i, n):
+            seat = (self._turn + j) % n
+            hand = self._hands[seat]
+            for a in amulets:
+                if hand[a]:
+                    return self._wait(A_AMULET, seat, (roller, slot, j))
+        return False
+
+    def _op_qresolve(self, frame: tuple[Any, ...]) -> bool:
+        ctx = self._ctx
+        assert ctx is not None
+        p = self._turn
+        room = ctx["room"]
+        total = ctx["swords"] + ctx["dice"][0]
+        success = total >= ctx["level"] and room in self._rooms
+        ctx["total"] = total
+        ctx["success"] = success
+        self._stack.append((OP_AFTER,))
+        if success:
+            self._rooms.remove(room)
+            if room in self._mapped:
+                self._mapped.remove(room)
+            self._lands[p].append(room << 1)
+            self._recount(p)
+            self._stack.append((OP_CAPACITY, p, room))
+            return False
+        if self._eff[p] & B_HOSPITAL and ctx["chars"]:
+            return self._wait(A_HOSPITAL, p, (p,))
+        return False
+
+    def _op_defend(self, frame: tuple[Any, ...]) -> bool:
+        ctx = self._ctx
+        assert ctx is not None
+        return self._wait(A_DEFEND, ctx["defender"], (ctx["defender"],))
+
+    def _op_aresolve(self, frame: tuple[Any, ...]) -> bool:
+        ctx = self._ctx
+        assert ctx is not None
+        p, q = ctx["attacker"], ctx["defender"]
+        ta = ctx["swords"] + ctx["dice"][0]
+        td = ctx["defence"] + ctx["dice"][1]
+        ctx["total"] = ta
+        ctx["defence_total"] = td
+        ctx["success"] = ta > td
+        self._stack.append((OP_AFTER,))
+        if ta <= td:
+            return False
+        land = ctx["land"]
+        if land < 0:
+            if self._stealable(q):
+                return self._wait(A_GIVE, q, (q,))
+            return False
+        self._steal(p, q, land)
+        return False
+
+    def _steal(self, p: int, q: int, land: int) -> None:
+        lands = self._lands[q]
+        for i, e in enumerate(lands):
+            if e >> 1 == land:
+                del lands[i]
+                self._lands[p].append(land << 1)
+                self._recount(p)
+                self._recount(q)
+                self._stack.append((OP_CAPACITY, p, land))
+                if self._ctx is not None:
+                    self._ctx["stolen"] = land
+                return
+
+    def _stealable(self, q: int) -> list[int]:
+        castle = self._t.castle
+        out: list[int] = []
+        for e in self._lands[q]:
+            land = e >> 1
+            if land not in castle and land not in out:
+                out.append(land)
+        return out
+
+    def _op_after(self, frame: tuple[Any, ...]) -> bool:
+        ctx = self._ctx
+        stack = self._stack
+        if ctx is not None and "rollers" in ctx:
+            dice = ctx["dice"]
+            for slot in reversed(range(len(ctx["rollers"]))):
+                if dice[slot] == 6:
+                    stack.append((OP_CASINO, ctx["rollers"][slot]))
+        return self._op_batch(frame)
+
+    def _tomb_matters(self) -> bool:
+        """Whether a Tomb can still come into play (the order of discards matters then)."""
+        if self._tomb_dead:
+            return False
+        t = self._t
+        if all(self._mdisc.count(land) >= t.land_copies[land] for land in t.tomb_lands):
+            self._tomb_dead = True
+            return False
+        return True
+
+    def _op_batch(self, frame: tuple[Any, ...]) -> bool:
+        inplay = self._inplay
+        if not inplay:
+            return False
+        first = inplay[0]
+        if all(k == first for k in inplay) or not self._tomb_matters():
+            self._kdisc.extend(inplay)
+            inplay.clear()
+            return False
+        return self._wait(A_ORDER, self._turn, (self._turn,))
+
+    def _op_casino(self, frame: tuple[Any, ...]) -> bool:
+        r = frame[1]
+        if self._eff[r] & B_CASINO and (self._kpile or self._kdisc):
+            return self._wait(A_CASINO, r, (r,))
+        return False
+
+    def _landcap_options(self, q: int, new: int) -> list[int]:
+        castle = self._t.castle
+        kinds = [e >> 1 for e in self._lands[q]]
+        if new >= 0 and new in kinds:
+            kinds.remove(new)
+        out = [k for k in dict.fromkeys(kinds) if k not in castle]
+        if not out:
+            out = [k for k in dict.fromkeys(e >> 1 for e in self._lands[q]) if k not in castle]
+        return out or list(dict.fromkeys(e >> 1 for e in self._lands[q]))
+
+    def _op_capacity(self, frame: tuple[Any, ...]) -> bool:
+        _, q, new = frame
+        if len(self._lands[q]) > self.capacity(q):
+            return self._wait(A_LANDCAP, q, (q, new))
+        return False
+
+    def _op_tsunami(self, frame: tuple[Any, ...]) -> bool:
+        _, q, allowed = frame
+        held = {e >> 1 for e in self._lands[q]}
+        options = tuple(k for k in allowed if k in held)
+        if not options:
+            return False
+        return self._wait(A_TSUNAMI, q, (q, options))
+
+    def _op_endturn(self, frame: tuple[Any, ...]) -> bool:
+        """Steps 3 and 4, the Hot Springs, then the end of the turn (each step re-entered
+        until nothing is left to do)."""
+        p = self._turn
+        stack = self._stack
+        if self._hsize[p] > HAND_LIMIT:  # 3. discard excess cards
+            stack.append(frame)
+            return self._wait(A_HANDLIMIT, p, (p,))
+        if len(self._rooms) < ROOMS and self._mpile:  # 4. replace Meikyu cards
+            stack.append(frame)
+            return self._wait(A_REVEAL, CHANCE, (False,))
+        if not self._hot_done and self._eff[p] & B_HOT and not self._hsize[p] and (self._kpile or self._kdisc):
+            self._hot_done = True
+            stack.append(frame)
+            return self._wait(A_HOT, p, (p,))
+        if self.rules.map_room == "discarded":
+            for room in self._mapped:
+                if room in self._rooms:
+                    self._rooms.remove(room)
+                    self._mdisc.append(room)
+        self._mapped.clear()
+        self._turns += 1
+        n = self._n
+        if max(self._pts) >= self.rules.goal:
+            self._end = END_POINTS
+        elif not self._rooms and not self._mpile:
+            self._end = END_ROOMS
+        elif self._turns >= self.rules.turn_limit:
+            self._end = END_LIMIT
+        if self._end:
+            self._stack.clear()
+            self._ask = A_NONE
+            self._args = ()
+            self.current_player = TERMINAL
+            return True
+        self._turn = (self._turn + 1) % n
+        return self._op_turn(frame)
+
+    # -- protocol --
+
+    def legal_actions(self) -> Sequence[Any]:
+        ask = self._ask
+        if self.current_player == TERMINAL:
+            return ()
+        t = self._t
+        if ask == A_MAIN:
+            return self._main_actions()
+        if ask in (A_DRAW, A_REVEAL, A_ROLL):
+            return [a for a, _ in self.chance_outcomes()]
+        p = self.current_player
+        if ask == A_DEFEND:
+            choices = t.choices(self._hands[p], DEFEND, bool(self._eff[p] & B_LAB))
+            return [Defend(c[0], c[1]) for c in choices]
+        if ask == A_AMULET:
+            return (AMULET, PASS)
+        if ask in (A_CASINO, A_HOT):
+            return (DRAW, PASS)
+        if ask == A_TOMB:
+            return (DRAW, TOMB)
+        if ask == A_KEEP:
+            return tuple(t.keep_act[k] for k in t.alpha if k in self._arch)
+        if ask == A_HOSPITAL:
+            ctx = self._ctx
+            assert ctx is not None
+            return (*(t.return_act[k] for k in t.alpha if k in ctx["chars"]), PASS)
+        if ask == A_ORDER:
+            return tuple(t.discard_act[k] for k in sorted(set(self._inplay), key=t.rank.__getitem__))
+        if ask in (A_HANDLIMIT, A_REFUGEE):
+            hand = self._hands[p]
+            return tuple(t.discard_act[k] for k in t.alpha if hand[k])
+        if ask == A_TSUNAMI:
+            return tuple(t.give_act[k] for k in self._args[1])
+        if ask == A_GIVE:
+            return tuple(t.give_act[k] for k in self._stealable(p))
+        if ask == A_LANDCAP:
+            return tuple(t.discard_land_act[k] for k in self._landcap_options(p, self._args[1]))
+        return ()
+
+    def _main_actions(self) -> ActionList:
+        t = self._t
+        p = self._turn
+        hand = self._hands[p]
+        eff = self._eff[p]
+        free: list[Any] = []
+        if self._mpile:
+            for m in t.maps:
+                if hand[m]:
+                    free.append(MAP)
+                    break
+        if eff & B_MIXED:
+            free.extend(t.mixed_act[q] for q in range(self._n) if q != p)
+        free.append(RESUPPLY)
+        qc, dc = t.main_choices(hand, bool(eff & B_LAB))
+        rooms: list[int] = []
+        by: list[str] = []
+        targets: list[tuple[int, str | None]] = []
+        if qc:
+            rooms = list(dict.fromkeys(self._rooms))
+            for k in t.aggression:
+                if hand[k]:
+                    by.append(t.knames[k])
+            if eff & B_COUNCIL:
+                by.append(COUNCIL)
+            if by:
+                lnames = t.lnames
+                named = self.rules.aggression_target == "attacker"
+                for q in range(self._n):
+                    if q != p and self._lands[q]:
+                        stealable = self._stealable(q)
+                        if named:
+                            targets.extend((q, lnames[land]) for land in stealable)
+                        elif stealable:
+                            targets.append((q, None))
+        undeveloped: list[int] = []
+        if dc:
+            for e in self._lands[p]:
+                if not e & 1 and e >> 1 not in undeveloped:
+                    undeveloped.append(e >> 1)
+        return ActionList(free, rooms, qc, by, targets, undeveloped, dc, t.lnames)
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, float]] | None:
+        ask = self._ask
+        t = self._t
+        if ask == A_ROLL:
+            return [(t.roll_act[v], 1 / 6) for v in range(1, 7)]
+        if ask == A_DRAW:
+            pile = self._kpile
+            counts: dict[int, int] = {}
+            for k in pile:
+                counts[k] = counts.get(k, 0) + 1
+            return [(t.draw_act[k], counts[k] / len(pile)) for k in t.alpha if k in counts]
+        if ask == A_REVEAL:
+            mp = self._mpile
+            lc: dict[int, int] = {}
+            for land in mp:
+                lc[land] = lc.get(land, 0) + 1
+            return [(t.reveal_act[land], c / len(mp)) for land, c in sorted(lc.items())]
+        return None
+
+    def sample_chance(self) -> Any:
+        # int(random() * n): uniform over n outcomes up to a bias below n / 2**53.
+        ask = self._ask
+        t = self._t
+        if ask == A_DRAW:
+            pile = self._kpile
+            return t.draw_act[pile[int(self.rng.random() * len(pile))]]
+        if ask == A_ROLL:
+            return t.roll_act[int(self.rng.random() * 6) + 1]
+        if ask == A_REVEAL:
+            pile = self._mpile
+            return t.reveal_act[pile[int(self.rng.random() * len(pile))]]
+        raise IllegalAction("nothing is left to chance now", "not-chance")
+
+    def apply_unchecked(self, action: Any) -> None:
+        self.history.append(action)
+        _APPLY[self._ask](self, action)  # type: ignore[misc]
+        self._run()
+
+    # -- applying, one function per kind of decision --
+
+    def _apply_draw(self, action: DrawCard) -> None:
+        t = self._t
+        k = t.kindex[action.card]
+        p, dest = self._args
+        self._kpile.remove(k)
+        if not self._kpile and self._kdisc:
+            self._kpile = self._kdisc
+            self._kdisc = []
+        if dest == TO_SETUP:
+            self._give_card(p, k)
+        elif t.ktype[k] == OPEN:
+            self._stack.append((OP_OPEN, p, k))
+        elif dest == TO_ARCHIVES:
+            self._arch.append(k)
+        else:
+            self._give_card(p, k)
+
+    def _apply_reveal(self, action: Reveal) -> None:
+        land = self._t.lindex[action.room]
+        self._mpile.remove(land)
+        self._rooms.append(land)
+        if self._args[0]:
+            self._mapped.append(land)
+
+    def _apply_roll(self, action: Roll) -> None:
+        roller, slot = self._args
+        if slot < 0:
+            self._rolls[roller] = action.value
+            return
+        ctx = self._ctx
+        assert ctx is not None
+        ctx["dice"][slot] = action.value
+        amulets = self._t.amulets
+        for hand in self._hands:
+            for a in amulets:
+                if hand[a]:
+                    self._stack.append((OP_WINDOW, roller, slot, 0))
+                    return
+
+    def _apply_main(self, action: Any) -> None:
+        t = self._t
+        p = self._turn
+        stack = self._stack
+        kind = type(action)
+        if kind is Word:
+            if action is RESUPPLY or action.word == "resupply":
+                self._ctx = {"kind": "resupply", "player": p}
+                stack.append((OP_AFTER,))
+                stack.append((OP_DRAW1, p))
+                return
+            m = next(m for m in t.maps if self._hands[p][m])
+            self._take_card(p, m)
+            self._inplay.append(m)
+            stack.append((OP_MAIN,))
+            stack.append((OP_REVEAL, True))
+            return
+        if kind is MixedArea:
+            self._discard_land(p, t.by_bit[B_MIXED])
+            self._skips[action.target] += 1
+            stack.append((OP_MAIN,))
+            return
+        if kind is Quest:
+            room = t.lindex[action.room]
+            kinds, labk = self._use(p, action.cards, action.lab)
+            swords = self._swords(p, kinds, labk, True)
+            level = t.level[room] - (2 if room in self._mapped else 0)
+            chars = [k for k in kinds if t.ktype[k] == CHAR] + ([labk] if labk >= 0 else [])
+            self._ctx = {
+                "kind": "quest",
+                "player": p,
+                "room": room,
+                "level": level,
+                "swords": swords,
+                "chars": chars,
+                "dice": [0],
+                "rollers": [p],
+            }
+            stack.append((OP_QRESOLVE,))
+            stack.append((OP_ROLL, p, 0))
+            return
+        if kind is Develop:
+            land = t.lindex[action.land]
+            kinds, _ = self._use(p, action.cards, None)
+            wits = sum(t.wits[k] for k in kinds)
+            cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)
+            success = wits >= cost
+            self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
+            stack.append((OP_AFTER,))
+            if success:
+                lands = self._lands[p]
+                i = lands.index(land << 1)
+                lands[i] = land << 1 | 1
+                self._recount(p)
+                if t.lbit[land] & B_MARKET:
+                    stack.append((OP_DRAW1, p))
+            return
+        if kind is Attack:
+            q = action.target
+            if action.by == COUNCIL:
+                self._discard_land(p, t.by_bit[B_COUNCIL])
+            else:
+                g = t.kindex[action.by]
+                self._take_card(p, g)
+                self._inplay.append(g)
+            kinds, labk = self._use(p, action.cards, action.lab)
+            self._ctx = {
+                "kind": "attack",
+                "player": p,
+                "attacker": p,
+                "defender": q,
+                "land": t.lindex[action.land] if action.land else -1,
+                "by": action.by,
+                "swords": self._swords(p, kinds, labk, False),
+                "defence": 0,
+                "dice": [0, 0],
+                "rollers": [p, q],
+            }
+            stack.append((OP_ARESOLVE,))
+            stack.append((OP_ROLL, q, 1))
+            stack.append((OP_ROLL, p, 0))
+            stack.append((OP_DEFEND,))
+            return
+        raise IllegalAction(f"{action} is not an action of step 2", "not-an-action", p)
+
+    def _discard_land(self, p: int, kinds: tuple[int, ...]) -> None:
+        lands = self._lands[p]
+        for i, e in enumerate(lands):
+            if e >> 1 in kinds:
+                del lands[i]
+                self._mdisc.append(e >> 1)
+                self._recount(p)
+                return
+
+    def _use(self, p: int, cards: tuple[str, ...], lab: str | None) -> tuple[list[int], int]:
+        """Move cards from a hand to the cards in play; returns their kinds and the lab kind."""
+        kindex = self._t.kindex
+        hand = self._hands[p]
+        kinds = [kindex[c] for c in cards]
+        for k in kinds:
+            hand[k] -= 1
+        labk = -1
+        if lab is not None:
+            labk = kindex[lab]
+            hand[labk] -= 1
+            kinds_all = [*kinds, labk]
+        else:
+            kinds_all = kinds
+        self._hsize[p] -= len(kinds_all)
+        self._inplay.extend(kinds_all)
+        return kinds, labk
+
+    def _swords(self, p: int, kinds: Sequence[int], labk: int, quest: bool) -> int:
+        """Swords of cards used by seat ``p``, with ``p``'s land effects."""
+        return sword_total(self._t, kinds, labk, self._eff[p], self._deff[p], quest)
+
+    def _apply_defend(self, action: Defend) -> None:
+        ctx = self._ctx
+        assert ctx is not None
+        q = ctx["defender"]
+        kinds, labk = self._use(q, action.cards, action.lab)
+        ctx["defence"] = self._swords(q, kinds, labk, False)
+        ctx["defended_with"] = len(kinds) + (labk >= 0)
+
+    def _apply_amulet(self, action: Word) -> None:
+        roller, slot, j = self._args
+        seat = self.current_player
+        if action.word == "amulet":
+            a = next(a for a in self._t.amulets if self._hands[seat][a])
+            self._take_card(seat, a)
+            self._inplay.append(a)
+            ctx = self._ctx
+            if ctx is not None:
+                ctx["amulets"] = ctx.get("amulets", 0) + 1
+            self._stack.append((OP_ROLL, roller, slot))
+        else:
+            self._stack.append((OP_WINDOW, roller, slot, j + 1))
+
+    def _apply_yes_draw(self, action: Word) -> None:
+        if action.word == "draw":
+            self._stack.append((OP_DRAW1, self.current_player))
+
+    def _apply_tomb(self, action: Word) -> None:
+        p = self.current_player
+        if action.word == "tomb":
+            self._give_card(p, self._kdisc.pop())
+        else:
+            self._stack.append((OP_PILEDRAW, p))
+
+    def _apply_keep(self, action: Choose) -> None:
+        k = self._t.kindex[action.name]
+        arch = self._arch
+        arch.remove(k)
+        self._give_card(self.current_player, k)
+        self._kdisc.extend(arch)
+        arch.clear()
+
+    def _apply_hospital(self, action: Any) -> None:
+        if isinstance(action, Choose):
+            k = self._t.kindex[action.name]
+            self._inplay.remove(k)
+            self._give_card(self.current_player, k)
+            ctx = self._ctx
+            if ctx is not None:
+                ctx["returned"] = k
+
+    def _apply_order(self, action: Choose) -> None:
+        k = self._t.kindex[action.name]
+        self._inplay.remove(k)
+        self._kdisc.append(k)
+        self._stack.append((OP_BATCH,))
+
+    def _apply_discard(self, action: Choose) -> None:
+        k = self._t.kindex[action.name]
+        self._take_card(self.current_player, k)
+        self._kdisc.append(k)
+
+    def _apply_tsunami(self, action: Choose) -> None:
+        q = self.current_player
+        land = self._t.lindex[action.name]
+        lands = self._lands[q]
+        entries = [i for i, e in enumerate(lands) if e >> 1 == land]
+        del lands[entries[0]]
+        self._lands[(q + 1) % self._n].append(land << 1)
+        self._recount(q)
+        self._recount((q + 1) % self._n)
+
+    def _apply_give(self, action: Choose) -> None:
+        ctx = self._ctx
+        assert ctx is not None
+        self._steal(ctx["attacker"], ctx["defender"], self._t.lindex[action.name])
+
+    def _apply_landcap(self, action: Choose) -> None:
+        q, new = self._args
+        land = self._t.lindex[action.name]
+        lands = self._lands[q]
+        entries = [i for i, e in enumerate(lands) if e >> 1 == land]
+        undeveloped = [i for i in entries if not lands[i] & 1]
+        del lands[(undeveloped or entries)[0]]
+        self._mdisc.append(land)
+        self._recount(q)
+        self._stack.append((OP_CAPACITY, q, new))
+
+    # -- checking --
+
+    def check(self, action: Any) -> None:
+        p = self.current_player
+        if p == TERMINAL:
+            raise IllegalAction("the game is over", "game-over")
+        if not isinstance(
+            action, Roll | DrawCard | Reveal | Quest | Develop | Attack | Defend | MixedArea | Word | Choose
+        ):
+            raise IllegalAction(f"{action!r} is not a Meikyu action", "not-an-action", p)
+        ask = self._ask
+        if p == CHANCE:
+            self._check_chance(action)
+            return
+        seat = f"P{p + 1}"
+        if ask == A_MAIN:
+            self._check_main(action, p)
+            return
+        if ask == A_DEFEND:
+            if not isinstance(action, Defend):
+                raise IllegalAction(
+                    f"{seat} is attacked and must first choose defenders: defend with <cards>, "
+                    "or defend (the die alone)",
+                    "defend-first",
+                    p,
+                )
+            self._check_cards(p, action.cards, action.lab, DEFEND)
+            return
+        if action in self.legal_actions():
+            return
+        expected = {
+            A_TOMB: "the Tomb: draw from the Kingdom pile (draw) or pick up the top discarded card (tomb)",
+            A_KEEP: "the Archives: keep one of the two cards drawn (keep <card>); the other is discarded",
+            A_AMULET: "a die was just rolled: play an Amulet to have it rerolled (amulet) or pass",
+            A_CASINO: "the Casino: a 6 was rolled, so you may draw a Kingdom card (draw) or pass",
+            A_HOSPITAL: "the Hospital: the quest failed, so you may return one of its characters to your hand "
+            "(return <card>) or pass",
+            A_ORDER: "the cards used go to the discard pile in the order you choose, one at a time "
+            "(discard <card>); it matters for the Tomb",
+            A_HANDLIMIT: "step 3: you hold 6 or more cards and must discard down to 5 (discard <card>)",
+            A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
+            A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
+            "left (give <land>)",
+            A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had, "
+            "not the Castle Tower (discard land <land>)",
+            A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",
+            A_GIVE: "the aggression succeeded and you choose which land to give (give <land>); the Castle Tower "
+            "cannot be taken",
+        }[ask]
+        options = ", ".join(str(a) for a in self.legal_actions())
+        if isinstance(action, Choose) and action.verb == _CHOICE_VERBS.get(ask):
+            if ask in (A_HANDLIMIT, A_REFUGEE):
+                raise IllegalAction(f"you do not hold {action.name}", "hold-cards", p)
+            raise IllegalAction(f"{action.name} is not among the choices now ({options})", "choose-among", p)
+        raise IllegalAction(f"{seat} must now decide for {expected}; choose one of: {options}", "wrong-decision", p)
+
+    def _check_chance(self, action: Any) -> None:
+        ask = self._ask
+        t = self._t
+        if ask == A_ROLL:
+            if not isinstance(action, Roll) or not 1 <= action.value <= 6:
+                raise IllegalAction(f"a die must be rolled here (roll 1 … roll 6), not {action}", "roll-die")
+            return
+        if ask == A_DRAW:
+            if not isinstance(action, DrawCard):
+                raise IllegalAction(
+                    f"a card must be drawn from the Kingdom pile here (draw <card>), not {action}", "draw"
+                )
+            k = t.kindex.get(action.card)
+            if k is None or k not in self._kpile:
+                raise IllegalAction(f"{action.card} is not in the Kingdom pile", "draw-from-pile")
+            return
+        if ask == A_REVEAL:
+            if not isinstance(action, Reveal):
+                raise IllegalAction(
+                    f"a room must be turned up from the Meikyu pile here (reveal <room>), not {action}", "reveal"
+                )
+            land = t.lindex.get(action.room)
+            if land is None or land not in self._mpile:
+                raise IllegalAction(f"{action.room} is not in the Meikyu pile", "reveal-from-pile")
+            return
+        raise IllegalAction("nothing is left to chance now", "not-chance")
+
+    def _check_main(self, action: Any, p: int) -> None:
+        t = self._t
+        seat = f"P{p + 1}"
+        kind = type(action)
+        hand = self._hands[p]
+        if kind is Word:
+            if action.word == "resupply":
+                return
+            if action.word == "map":
+                if not any(hand[m] for m in t.maps):
+                    raise IllegalAction("you hold no Map", "hold-cards", p)
+                if not self._mpile:
+                    raise IllegalAction("the Meikyu pile is empty: a Map has no room to draw", "map-pile", p)
+                return
+            raise IllegalAction(
+                f"it is {seat}'s action (step 2): quest, develop, attack or resupply, not {action}", "take-an-action", p
+            )
+        if kind is MixedArea:
+            if not self._eff[p] & B_MIXED:
+                raise IllegalAction("only the owner of the Mixed Area can make a player lose a turn", "mixed-area", p)
+            if action.target == p or not 0 <= action.target < self._n:
+                raise IllegalAction("the Mixed Area makes another player lose a turn", "mixed-area", p)
+            return
+        if kind is Quest:
+            room = t.lindex.get(action.room)
+            if room is None or room not in self._rooms:
+                raise IllegalAction(
+                    f"{action.room} is not a face-up room (rooms: {', '.join(self.rooms())})", "quest-face-up", p
+                )
+            self._check_cards(p, action.cards, action.lab, QUEST)
+            return
+        if kind is Develop:
+            land = t.lindex.get(action.land)
+            entries = [e for e in self._lands[p] if e >> 1 == land]
+            if not entries:
+                raise IllegalAction(
+                    f"{action.land} is not a land of your kingdom; you develop your own lands", "develop-own", p
+                )
+            if all(e & 1 for e in entries):
+                raise IllegalAction(f"{action.land} is already developed", "develop-once", p)
+            self._check_cards(p, action.cards, None, DEVELOP)
+            return
+        if kind is Attack:
+            q = action.target
+            if q == p or not 0 <= q < self._n:
+                raise IllegalAction("an aggression attacks another player's kingdom", "attack-other", p)
+            if action.by == COUNCIL:
+                if not self._eff[p] & B_COUNCIL:
+                    raise IllegalAction(
+                        "you can attack by discarding the Council Chamber only if it is in your kingdom",
+                        "aggression-means",
+                        p,
+                    )
+            else:
+                g = t.kindex.get(action.by)
+                if g is None or t.ktype[g] != AGGR:
+                    raise IllegalAction(
+                        f"an aggression is made by a Gotcha! card or the Council Chamber, not {action.by}",
+                        "aggression-means",
+                        p,
+                    )
+                if not hand[g]:
+                    raise IllegalAction(f"you hold no {action.by}", "hold-cards", p)
+            stealable = self._stealable(q)
+            if self.rules.aggression_target == "attacker":
+                if action.land is None:
+                    raise IllegalAction(
+                        "name the land you attack: attack P2 <land> with … (option aggression_target=attacker)",
+                        "attack-land",
+                        p,
+                    )
+                land = t.lindex.get(action.land)
+                held = [e >> 1 for e in self._lands[q]]
+                if land not in held:
+                    raise IllegalAction(f"{action.land} is not in P{q + 1}'s kingdom", "attack-land", p)
+                if land in t.castle:
+                    raise IllegalAction("the Castle Tower may not be stolen by Aggression", "castle-tower", p)
+            else:
+                if action.land is not None:
+                    raise IllegalAction(
+                        "the defender chooses the land (option aggression_target=defender): attack P2 with …",
+                        "attack-land",
+                        p,
+                    )
+                if not stealable:
+                    raise IllegalAction(f"P{q + 1} has no land that can be stolen", "attack-land", p)
+            self._check_cards(p, action.cards, action.lab, ATTACK)
+            return
+        raise IllegalAction(
+            f"it is {seat}'s action (step 2): quest, develop, attack, resupply (or map, mixed area); not {action}",
+            "take-an-action",
+            p,
+        )
+
+    def _check_cards(self, p: int, cards: tuple[str, ...], lab: str | None, mode: int) -> None:
+        t = self._t
+        hand = self._hands[p]
+        what = ("a quest", "an aggression", "a defence", "a development")[mode]
+        need: dict[int, int] = {}
+        for name in cards:
+            k = t.kindex.get(name)
+            if k is None:
+                raise IllegalAction(f"there is no Kingdom card {name!r}", "unknown-card", p)
+            need[k] = need.get(k, 0) + 1
+        labk = -1
+        if lab is not None:
+            if mode == DEVELOP:
+                raise IllegalAction("a development spends character cards only", "develop-characters", p)
+            if not self._eff[p] & B_LAB:
+                raise IllegalAction(
+                    f"only the owner of the Laboratory may play an item as a character ({lab} as character)",
+                    "laboratory",
+                    p,
+                )
+            labk = t.kindex.get(lab, -1)
+            if labk < 0 or t.ktype[labk] != ITEM:
+                raise IllegalAction(
+                    f"the Laboratory turns an item card into a character; {lab} is not an item", "laboratory", p
+                )
+            need[labk] = need.get(labk, 0) + 1
+        for k, c in need.items():
+            if hand[k] < c:
+                held = f"you hold {hand[k]}" if hand[k] else "you hold none"
+                raise IllegalAction(f"{what} uses {c} {t.knames[k]}; {held}", "hold-cards", p)
+        chars = grims = 0
+        for name in cards:
+            k = t.kindex[name]
+            if t.ktype[k] == CHAR:
+                chars += 1
+            elif mode == DEVELOP:
+                raise IllegalAction(
+                    f"a development spends character cards only; {name} is not a character", "develop-characters", p
+                )
+            elif t.keff[k] == X_GRIMOIRE:
+                grims += 1
+            elif t.keff[k] != X_SWORD:
+                raise IllegalAction(
+                    f"{name} adds no swords to {what}: use characters, Sword and Grimoire"
+                    + (f" (or {name} as character, with the Laboratory)" if t.ktype[k] == ITEM else ""),
+                    "swords-cards",
+                    p,
+                )
+        total = chars + (labk >= 0)
+        if mode == DEVELOP and not chars:
+            raise IllegalAction("a development spends at least one character card", "develop-characters", p)
+        if mode in (QUEST, ATTACK) and not total:
+            raise IllegalAction(
+                f"at least one character card must be used in {what} (items need a character to use them)",
+                "needs-character",
+                p,
+            )
+        if mode == DEFEND and cards and not total:
+            raise IllegalAction(
+                "items need a character to use them; defend with a character, or with the die alone",
+                "needs-character",
+                p,
+            )
+        if grims > total:
+            raise IllegalAction(
+                f"each Grimoire is played on a character of its own: {grims} Grimoires, {total} character(s)",
+                "grimoire-character",
+                p,
+            )
+
+    # -- the rest of the protocol --
+
+    def outcome(self) -> Outcome | None:
+        if self.current_player != TERMINAL:
+            return None
+        n = self._n
+        scores = tuple(float(self.points(s)) for s in range(n))
+        best = max(scores)
+        top = [s for s in range(n) if scores[s] == best]
+        reason = {
+            END_POINTS: f"a kingdom reached {self.rules.goal} points",
+            END_ROOMS: "no Meikyu rooms were left to conquer",
+            END_LIMIT: f"the turn limit ({self.rules.turn_limit} turns, not in the rulebook) was reached",
+        }[self._end]
+        if len(top) > 1:
+            most = max(len(self._lands[s]) for s in top)
+            top = [s for s in top if len(self._lands[s]) == most]
+            reason += "; tied on points, most lands wins"
+            if len(top) > 1:
+                reason += "; still tied: a shared victory"
+        return Outcome(winners=tuple(top), scores=scores, reason=reason, lower_is_better=False)
+
+    def clone(self) -> MeikyuState:
+        new = self._copy()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.history = list(self.history)
+        return new
+
+    def _copy(self) -> MeikyuState:
+        """A copy that shares the RNG and the history (for search rollouts)."""
+        new = object.__new__(MeikyuState)
+        new.rules = self.rules
+        new.seed = self.seed
+        new.rng = self.rng
+        new.history = self.history
+        new._t = self._t
+        new._n = self._n
+        new._kpile = list(self._kpile)
+        new._kdisc = list(self._kdisc)
+        new._hands = [list(h) for h in self._hands]
+        new._hsize = list(self._hsize)
+        new._mpile = list(self._mpile)
+        new._rooms = list(self._rooms)
+        new._mdisc = list(self._mdisc)
+        new._lands = [list(x) for x in self._lands]
+        new._eff = list(self._eff)
+        new._deff = list(self._deff)
+        new._refugees = [list(r) for r in self._refugees]
+        new._pts = list(self._pts)
+        new._skips = list(self._skips)
+        new._hot_done = self._hot_done
+        new._tomb_dead = self._tomb_dead
+        new._turn = self._turn
+        new._turns = self._turns
+        new._stack = list(self._stack)
+        new._ask = self._ask
+        new._args = self._args
+        new._inplay = list(self._inplay)
+        ctx = self._ctx
+        new._ctx = None if ctx is None else dict(ctx, dice=list(ctx["dice"])) if "dice" in ctx else dict(ctx)
+        new._mapped = list(self._mapped)
+        new._arch = list(self._arch)
+        new._rolls = dict(self._rolls)
+        new._end = self._end
+        new.current_player = self.current_player
+        return new
+
+    def observation(self, player: int) -> MeikyuObservation:
+        if not 0 <= player < self._n:
+            raise ValueError(f"no seat {player} in a {self._n}-player game")
+        n = self._n
+        drawer = self._args[0] if self._ask in (A_DRAW, A_KEEP) and self._args else None
+        sees_arch = (self._ask == A_KEEP and drawer == player) or (self._arch and drawer == player)
+        return MeikyuObservation(
+            rules=self.rules,
+            player=player,
+            current_player=self.current_player,
+            turn_player=self._turn,
+            turns=self._turns,
+            ask=self._ask,
+            args=self._args,
+            hand=tuple(self._hands[player]),
+            hand_sizes=tuple(self._hsize),
+            rooms=tuple(self._rooms),
+            mapped=tuple(self._mapped),
+            lands=tuple(tuple(x) for x in self._lands),
+            refugees=tuple(tuple(r) for r in self._refugees),
+            points=tuple(self.points(s) for s in range(n)),
+            skips=tuple(self._skips),
+            kpile_size=len(self._kpile),
+            kdiscard=tuple(self._kdisc),
+            mpile_size=len(self._mpile),
+            mdiscard=tuple(self._mdisc),
+            inplay=tuple(self._inplay),
+            archives=tuple(self._arch) if sees_arch else None,
+            archives_size=len(self._arch),
+            ctx=self.context(),
+            stack=tuple(self._stack),
+            first_rolls=tuple(sorted(self._rolls.items())),
+            end=self._end,
+            hot_done=self._hot_done,
+        )
+
+    def parse_action(self, text: str) -> MeikyuAction:
+        """Like :func:`parse_action`, and a room or land may be given by its number as shown
+        (``quest 2 with Bee``, ``develop 1 with Valeel``, ``attack P2 1 with …``)."""
+        words = text.strip().split()
+        if len(words) >= 2 and words[0].lower() in ("quest", "develop", "give") and words[1].isdigit():
+            i = int(words[1]) - 1
+            p = self.current_player if self.current_player >= 0 else self._turn
+            places = self._rooms if words[0].lower() == "quest" else [e >> 1 for e in self._lands[p]]
+            if not 0 <= i < len(places):
+                raise InvalidAction(f"there is no {'room' if words[0].lower() == 'quest' else 'land'} number {i + 1}")
+            words[1] = self._t.lnames[places[i]]
+            text = " ".join(words)
+        elif len(words) >= 3 and words[0].lower() == "attack" and words[2].isdigit():
+            q = _seat(words[1], self._n)
+            i = int(words[2]) - 1
+            if not 0 <= i < len(self._lands[q]):
+                raise InvalidAction(f"P{q + 1} has no land number {i + 1}")
+            words[2] = self._t.lnames[self._lands[q][i] >> 1]
+            text = " ".join(words)
+        return parse_action(self.rules, text)
+
+    def action_text(self, action: Any, viewer: int | None = None) -> str:
+        t = self._t
+        if isinstance(action, DrawCard):
+            p = self._args[0]
+            k = t.kindex.get(action.card, -1)
+            if viewer is None or viewer == p or (k >= 0 and t.ktype[k] == OPEN and self._args[1] != TO_SETUP):
+                what = (
+                    f"{action.card} (OPEN: played at once)"
+                    if k >= 0 and t.ktype[k] == OPEN and self._args[1] != TO_SETUP
+                    else action.card
+                )
+                return f"P{p + 1} draws {what}" if viewer is not None else str(action)
+            return f"P{p + 1} draws a card"
+        if isinstance(action, Roll):
+            roller, slot = self._args
+            if viewer is None:
+                return str(action)
+            return f"P{roller + 1} rolls {action.value}" + (" for the first turn" if slot < 0 else "")
+        if isinstance(action, Reveal):
+            if viewer is None:
+                return str(action)
+            land = t.lindex.get(action.room, -1)
+            label = t.llabels[land] if land >= 0 else action.room
+            level = t.level[land] if land >= 0 else "?"
+            return f"room turned up: {label}, level {level}" + (" (Map: level -2 this turn)" if self._args[0] else "")
+        if (
+            isinstance(action, Choose)
+            and action.verb == "keep"
+            and viewer is not None
+            and viewer != self.current_player
+        ):
+            return "keeps one of the two cards drawn (Archives) and discards the other"
+        return str(action)
+
+    def describe_legal(self) -> str:
+        """The legal actions summarised for a terminal (the main action has hundreds)."""
+        return describe_legal(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<MeikyuState {self._n}p turn {self._turns + 1} P{self._turn + 1}'s turn · {self.decision} · "
+            f"to act: {self.current_player}>"
+        )
+
+    # -- a given position --
+
+    @classmethod
+    def position(
+        cls,
+        rules: MeikyuRules,
+        *,
+        turn: int = 0,
+        step: str = "action",
+        hands: Sequence[Mapping[str, int]] = (),
+        lands: Sequence[Sequence[str | tuple[str, bool]]] = (),
+        rooms: Sequence[str] = (),
+        discards: Sequence[str] = (),
+        refugees: Sequence[int] = (),
+        pile: Sequence[str] | None = None,
+        meikyu_pile: Sequence[str] | None = None,
+        seed: int | None = 0,
+    ) -> MeikyuState:
+        """A game at a given position: seat ``turn`` is at the start of its turn (``step="draw"``)
+        or about to take its action (``step="action"``).
+
+        ``hands[i]`` maps card names to copies; ``lands[i]`` lists room names (or ``(name,
+        developed)``); ``rooms`` are the face-up rooms; ``discards`` the Kingdom discard pile,
+        bottom first; ``refugees[i]`` how many Refugees seat i has placed. Every other Kingdom
+        card is in the Kingdom pile (or, when ``pile`` gives the pile, in the discard pile under
+        ``discards``); every other land in the Meikyu pile (or, with ``meikyu_pile``, among the
+        discarded rooms). For scenarios and for games typed up from a real table.
+        """
+        t = rules.tables
+        n = rules.players
+        state = cls(rules, seed, _blank=True)
+        kleft = list(t.kingdom_cards)
+        lleft = list(t.land_cards)
+
+        def take_k(name: str) -> int:
+            k = t.kindex.get(name)
+            if k is None:
+                raise InvalidAction(f"no Kingdom card {name!r} in the pool")
+            if k not in kleft:
+                raise InvalidAction(f"more copies of {name} than the pool has")
+            kleft.remove(k)
+            return k
+
+        def take_l(name: str) -> int:
+            land = t.lindex.get(name)
+            if land is None:
+                raise InvalidAction(f"no land {name!r} in the pool")
+            if land not in lleft:
+                raise InvalidAction(f"more copies of {name} than the pool has")
+            lleft.remove(land)
+            return land
+
+        for seat, hand in enumerate(hands):
+            for name, count in hand.items():
+                for _ in range(count):
+                    state._give_card(seat, take_k(name))
+        for seat, owned in enumerate(lands):
+            for entry in owned:
+                name, developed = (entry, False) if isinstance(entry, str) else entry
+                state._lands[seat].append(take_l(name) << 1 | bool(developed))
+        refugee = next((k for k in t.opens if t.keff[k] == X_REFUGEE), -1)
+        for seat, count in enumerate(refugees):
+            for _ in range(count):
+                state._refugees[seat].append(take_k(t.knames[refugee]))
+        state._rooms = [take_l(name) for name in rooms]
+        state._kdisc = [take_k(name) for name in discards]
+        if pile is None:
+            state._kpile = kleft
+        else:
+            state._kpile = [take_k(name) for name in pile]
+            state._kdisc = kleft + state._kdisc
+        if meikyu_pile is None:
+            state._mpile = lleft
+        else:
+            state._mpile = [take_l(name) for name in meikyu_pile]
+            state._mdisc = lleft
+        for seat in range(n):
+            state._recount(seat)
+        state._turn = turn
+        if step == "draw":
+            state._stack = [(OP_TURN,)]
+        elif step == "action":
+            state._stack = [(OP_ENDTURN,), (OP_MAIN,)]
+        else:
+            raise ValueError(f"step is 'draw' or 'action', not {step!r}")
+        state._run()
+        return state
+
+    # -- reconstruction (for search agents that sample hidden cards) --
+
+    @classmethod
+    def from_parts(
+        cls,
+        obs: MeikyuObservation,
+        hands: Sequence[Sequence[int]],
+        kpile: Sequence[int],
+        mpile: Sequence[int],
+        archives: Sequence[int],
+        seed: int | None = None,
+    ) -> MeikyuState:
+        """The state ``obs`` shows, with every hidden card placed as given (hands as
+        per-kind counts, piles as lists of kinds). For determinised search, not records."""
+        state = cls(obs.rules, seed, _blank=True)
+        n = state._n
+        state._kpile = list(kpile)
+        state._kdisc = list(obs.kdiscard)
+        state._hands = [list(h) for h in hands]
+        state._hsize = [sum(h) for h in hands]
+        state._mpile = list(mpile)
+        state._rooms = list(obs.rooms)
+        state._mdisc = list(obs.mdiscard)
+        state._lands = [list(x) for x in obs.lands]
+        state._refugees = [list(r) for r in obs.refugees]
+        for s in range(n):
+            state._recount(s)
+        state._hot_done = obs.hot_done
+        state._skips = list(obs.skips)
+        state._turn = obs.turn_player
+        state._turns = obs.turns
+        state._stack = list(obs.stack)
+        state._ask = obs.ask
+        state._args = obs.args
+        state._inplay = list(obs.inplay)
+        ctx = obs.ctx
+        state._ctx = None if ctx is None else dict(ctx, dice=list(ctx["dice"])) if "dice" in ctx else dict(ctx)
+        state._mapped = list(obs.mapped)
+        state._arch = list(archives)
+        state._rolls = dict(obs.first_rolls)
+        state._end = obs.end
+        state.current_player = obs.current_player
+        return state
+
+
+def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
+    """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
+    lands give ``eff`` (and, developed, ``deff``): Bar (developed) lifts 0-sword characters
+    to 1; Blacksmith adds 1 per Sword; each Grimoire adds the seals of a character of its
+    own (the most seals first); Fortress adds 2 to a quest of two or more characters."""
+    bar = deff & B_BAR
+    sword = 2 if eff & B_SMITH else 1
+    s = 0
+    nch = 0
+    grims = 0
+    wits: list[int] = []
+    ktype, brav, keff, kwits = t.ktype, t.brav, t.keff, t.wits
+    for k in kinds:
+        if ktype[k] == CHAR:
+            b = brav[k]
+            s += 1 if (b == 0 and bar) else b
+            nch += 1
+            wits.append(kwits[k])
+        else:
+            e = keff[k]
+            if e == X_SWORD:
+                s += sword
+            elif e == X_GRIMOIRE:
+                grims += 1
+    if labk >= 0:
+        s += 2
+        nch += 1
+        wits.append(0)
+    if grims:
+        wits.sort(reverse=True)
+        s += sum(wits[:grims])
+    if quest and nch >= 2 and eff & B_FORTRESS:
+        s += 2
+    return s
+
+
+_OPS = (
+    MeikyuState._op_setup,
+    MeikyuState._op_dealcheck,
+    MeikyuState._op_firstroll,
+    MeikyuState._op_setuproll,
+    MeikyuState._op_firstdecide,
+    MeikyuState._op_turn,
+    MeikyuState._op_draw1,
+    MeikyuState._op_piledraw,
+    MeikyuState._op_cdraw,
+    MeikyuState._op_keep,
+    MeikyuState._op_open,
+    MeikyuState._op_refdisc,
+    MeikyuState._op_reveal,
+    MeikyuState._op_main,
+    MeikyuState._op_roll,
+    MeikyuState._op_window,
+    MeikyuState._op_qresolve,
+    MeikyuState._op_defend,
+    MeikyuState._op_aresolve,
+    MeikyuState._op_after,
+    MeikyuState._op_batch,
+    MeikyuState._op_casino,
+    MeikyuState._op_capacity,
+    MeikyuState._op_tsunami,
+    MeikyuState._op_endturn,
+)
+
+_APPLY = (  # by the code of the decision waited for
+    None,  # A_NONE
+    MeikyuState._apply_draw,  # A_DRAW
+    MeikyuState._apply_reveal,  # A_REVEAL
+    MeikyuState._apply_roll,  # A_ROLL
+    MeikyuState._apply_main,  # A_MAIN
+    MeikyuState._apply_tomb,  # A_TOMB
+    MeikyuState._apply_keep,  # A_KEEP
+    MeikyuState._apply_defend,  # A_DEFEND
+    MeikyuState._apply_amulet,  # A_AMULET
+    MeikyuState._apply_yes_draw,  # A_CASINO
+    MeikyuState._apply_hospital,  # A_HOSPITAL
+    MeikyuState._apply_order,  # A_ORDER
+    MeikyuState._apply_discard,  # A_HANDLIMIT
+    MeikyuState._apply_discard,  # A_REFUGEE
+    MeikyuState._apply_tsunami,  # A_TSUNAMI
+    MeikyuState._apply_landcap,  # A_LANDCAP
+    MeikyuState._apply_yes_draw,  # A_HOT
+    MeikyuState._apply_give,  # A_GIVE
+)
+
+
+# --- observation ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MeikyuObservation:
+    """What one player sees: their own hand, every kingdom, the rooms, the discard piles,
+    the action under way. Other hands and the piles are sizes only; the Archives' two
+    cards only to their drawer. ``stack``/``ask``/``args`` are the public turn machine,
+    kept so that a search agent can rebuild a state."""
+
+    rules: MeikyuRules
+    player: int
+    current_player: int
+    turn_player: int
+    turns: int
+    ask: int
+    args: tuple[Any, ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    rooms: tuple[int, ...]
+    mapped: tuple[int, ...]
+    lands: tuple[tuple[int, ...], ...]
+    refugees: tuple[tuple[int, ...], ...]
+    points: tuple[int, ...]
+    skips: tuple[int, ...]
+    kpile_size: int
+    kdiscard: tuple[int, ...]
+    mpile_size: int
+    mdiscard: tuple[int, ...]
+    inplay: tuple[int, ...]
+    archives: tuple[int, ...] | None
+    archives_size: int
+    ctx: dict[str, Any] | None
+    stack: tuple[tuple[Any, ...], ...]
+    first_rolls: tuple[tuple[int, int], ...]
+    end: str
+    hot_done: bool = False
+
+    @property
+    def decision(self) -> str:
+        return DECISIONS[self.ask]
+
+    def hand_cards(self) -> dict[str, int]:
+        t = self.rules.tables
+        return {t.knames[k]: self.hand[k] for k in t.alpha if self.hand[k]}
+
+    def effects(self, seat: int) -> tuple[int, int]:
+        """The land-effect bits of a seat's kingdom: (owned, developed)."""
+        lbit = self.rules.tables.lbit
+        eff = deff = 0
+        for e in self.lands[seat]:
+            eff |= lbit[e >> 1]
+            if e & 1:
+                deff |= lbit[e >> 1]
+        return eff, deff
+
+    def describe(self) -> str:
+        rules = self.rules
+        t = rules.tables
+        n = rules.players
+        me = self.player
+
+        def seat(i: int) -> str:
+            return f"P{i + 1}" + (" (you)" if i == me else "")
+
+        def card(k: int) -> str:
+            if t.ktype[k] == CHAR:
+                return f"{t.knames[k]} {t.brav[k]}/{t.wits[k]}"
+            return t.knames[k]
+
+        lines = []
+        head = f"Meikyu Kingdom · turn {self.turns + 1} · {seat(self.turn_player)}'s turn"
+        if self.end:
+            head = f"Meikyu Kingdom · game over after {self.turns} turns"
+        lines.append(head)
+        rooms = []
+        for i, r in enumerate(self.rooms, 1):
+            level = t.level[r]
+            extra = f" → {level - 2} this turn (Map)" if r in self.mapped and self.turn_player == me else ""
+            owned = t.llabels[r].split(" (")[0]
+            land = f", land: {owned}" if owned != t.lnames[r] else ""
+            rooms.append(f"[{i}] {t.lnames[r]} (level {level}{extra}, {t.points[r]}/{t.dev_points[r]} pts{land})")
+        lines.append("Rooms: " + ("  ".join(rooms) if rooms else "none face up"))
+        for s in range(n):
+            lands = []
+            for i, e in enumerate(self.lands[s], 1):
+                land = e >> 1
+                dev = e & 1
+                pts = t.dev_points[land] if dev else t.points[land]
+                name = t.llabels[land].split(" (")[0]
+                lands.append(f"[{i}] {name} (L{t.level[land]}{', developed' if dev else ''}, {pts} pt)")
+            if self.refugees[s]:
+                lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
+            skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""
+            lines.append(
+                f"{seat(s)}: {self.points[s]} pts · {self.hand_sizes[s]} cards{skip} · kingdom: "
+                + (", ".join(lands) or "no lands")
+            )
+        mine = [card(k) + (f" ×{self.hand[k]}" if self.hand[k] > 1 else "") for k in t.alpha if self.hand[k]]
+        lines.append("Your hand (characters: swords/seals): " + (", ".join(mine) or "empty"))
+        top = t.knames[self.kdiscard[-1]] if self.kdiscard else "—"
+        lines.append(
+            f"Kingdom pile {self.kpile_size} · discards {len(self.kdiscard)} (top: {top}) · "
+            f"Meikyu pile {self.mpile_size} · rooms discarded {len(self.mdiscard)}"
+        )
+        ctx = self.ctx
+        if ctx is not None and ctx.get("kind") in ("quest", "attack", "develop"):
+            lines.append("Under way: " + _describe_ctx(t, ctx))
+        if self.archives:
+            lines.append("Archives: you drew " + " and ".join(t.knames[k] for k in self.archives))
+        if self.current_player == me and not self.end:
+            lines.append("Your move: " + _PROMPTS.get(self.ask, self.decision))
+        elif self.current_player >= 0 and not self.end:
+            lines.append(f"Waiting for P{self.current_player + 1} ({self.decision})")
+        return "\n".join(lines)
+
+
+def _describe_ctx(t: _Tables, ctx: Mapping[str, Any]) -> str:
+    kind = ctx["kind"]
+    if kind == "quest":
+        die = ctx["dice"][0]
+        roll = f" + die {die} = {ctx['swords'] + die}" if die else " + a die"
+        return (
+            f"P{ctx['player'] + 1} quests {t.lnames[ctx['room']]} (level {ctx['level']}): {ctx['swords']} swords{roll}"
+        )
+    if kind == "develop":
+        return f"P{ctx['player'] + 1} develops {t.lnames[ctx['land']]}: {ctx['wits']} seals against {ctx['cost']}"
+    land = t.lnames[ctx["land"]] if ctx["land"] >= 0 else "a land of the defender's choice"
+    a, d = ctx["dice"]
+    att = f"{ctx['swords']} swords" + (f" + die {a} = {ctx['swords'] + a}" if a else "")
+    dfn = f"{ctx['defence']} swords" + (f" + die {d} = {ctx['defence'] + d}" if d else "")
+    return f"P{ctx['attacker'] + 1} attacks P{ctx['defender'] + 1} for {land} (by {ctx['by']}): {att} against {dfn}"
+
+
+_PROMPTS = {
+    A_MAIN: "quest <room> with <cards> · develop <land> with <characters> · attack P2 <land> with <cards> by Gotcha! "
+    "· resupply (also: map, mixed area P2; type legal for the choices)",
+    A_DEFEND: "defend with <cards>, or defend (the die alone)",
+    A_AMULET: "amulet (reroll that die) or pass",
+    A_CASINO: "draw (Casino: you rolled a 6) or pass",
+    A_HOT: "draw (Hot Springs: your hand is empty) or pass",
+    A_TOMB: "draw (from the pile) or tomb (take the top discard)",
+    A_KEEP: "keep <card> (Archives)",
+    A_HOSPITAL: "return <character> (Hospital) or pass",
+    A_ORDER: "discard <card>: put the used cards on the discard pile, one at a time (the last is on top)",
+    A_HANDLIMIT: "discard <card> (down to 5 cards)",
+    A_REFUGEE: "discard <card> (the Refugee: discard two)",
+    A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left)",
+    A_LANDCAP: "discard land <land> (too many lands)",
+    A_GIVE: "give <land> (you lost the aggression)",
+}
+
+
+def describe_legal(state: MeikyuState) -> str:
+    """The legal actions, summarised for a terminal (the main action has hundreds)."""
+    legal = state.legal_actions()
+    if not isinstance(legal, ActionList) or len(legal) <= 20:
+        return "legal: " + ", ".join(str(a) for a in legal)
+    groups: dict[str, list[str]] = {}
+    for a in legal:
+        key = type(a).__name__.lower()
+        groups.setdefault(key, []).append(str(a))
+    parts = []
+    for key, items in groups.items():
+        if key in ("word", "mixedarea"):
+            parts.extend(items)
+        else:
+            parts.append(f"{len(items)} {key} actions, e.g. {items[0]}")
+    return f"{len(legal)} legal actions: " + "; ".join(parts)

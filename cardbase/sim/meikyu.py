@@ -1,0 +1,353 @@
+"""Meikyu's card pool for simulation and play, read from the catalog database, and the
+Meikyu part of a batch report (game length, how games ended, points by land, and which
+values were assumed).
+
+The engine never guesses: without an assumption profile, a catalog that lacks a value
+the rules need is refused with the list of what is missing. Values a user imported with
+``cardbase catalog import`` are in the database and are used as they are.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from cardbase.errors import CardbaseError
+from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
+from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_summary, resolve_pool
+from cardbase.sim.stats import mean_interval
+
+IMPORT_HINT = (
+    "Import the real values from your spreadsheet (cardbase catalog import FILE --game meikyu; columns name, "
+    "type, level, points, developed_points, bravery, wits, copies), or run with the shipped assumptions "
+    "(--assume default), or your own profile file (--assume my-profile.json); every assumed value is then "
+    "listed in the report."
+)
+
+
+class MissingCardValues(CardbaseError, ValueError):
+    """The catalog (with the profile, if any) lacks values the rules need; lists them."""
+
+    exit_code = 1
+
+    def __init__(self, resolution: Resolution, profile: str | None):
+        self.resolution = resolution
+        self.profile = profile
+        lines = [*resolution.problems, *resolution.missing]
+        shown = "\n".join(f"  {line}" for line in lines)
+        if resolution.missing:
+            where = "the catalog" if profile is None else f"the catalog and the profile {profile!r} together"
+            head = (
+                f"cannot play Meikyu Kingdom: {where} lack{'s' if profile is None else ''} "
+                f"{resolution.missing_values} value(s) the rules need (the rulebook does not give them):"
+            )
+        else:
+            head = "cannot play Meikyu Kingdom: the card pool is inconsistent:"
+        hint = f"\n{IMPORT_HINT}" if profile is None else ""
+        super().__init__(f"{head}\n{shown}{hint}")
+
+
+def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
+    """The Meikyu cards of one set of the catalog database, as card definitions."""
+    from sqlalchemy import select
+
+    from cardbase.db.models import Card, CardAlias
+
+    with database.session() as session:
+        rows = session.scalars(
+            select(Card).where(Card.game == "meikyu", Card.set_code == set_code).order_by(Card.name)
+        ).all()
+        aliases: dict[str, list[str]] = {}
+        ids = [c.id for c in rows]
+        if ids:
+            for alias in session.scalars(select(CardAlias).where(CardAlias.card_id.in_(ids))):  # type: ignore[attr-defined]
+                aliases.setdefault(alias.card_id, []).append(alias.alias)
+    out = []
+    for c in rows:
+        out.append(
+            MeikyuCard(
+                name=c.name,
+                type=MeikyuCardType(c.type),
+                set=c.set_code,
+                source=c.source,
+                land_name=c.land_name,
+                level=c.level,
+                points=c.points,
+                developed_points=c.developed_points,
+                bravery=c.bravery,
+                wits=c.wits,
+                text=c.text,
+                copies=c.copies,
+                aliases=tuple(sorted(aliases.get(c.id, ()))),
+                notes=c.notes,
+            )
+        )
+    return out
+
+
+def resolve(cards: Sequence[MeikyuCard], assume: str | None) -> CardPool:
+    """The pool of ``cards`` completed by the profile ``assume`` (a shipped name or a file);
+    raises :class:`MissingCardValues` listing what is still missing."""
+    profile = None
+    if assume is not None:
+        from cardbase.catalog.meikyu_profiles import load_profile
+
+        profile = load_profile(assume)
+    resolution = resolve_pool(cards, profile)
+    if resolution.pool is None:
+        raise MissingCardValues(resolution, assume)
+    return resolution.pool
+
+
+def pool_from_database(db: str | None, assume: str | None, set_code: str = "core") -> CardPool:
+    """The pool from the catalog database at ``db`` (see :func:`resolve`)."""
+    from cardbase.db.engine import open_database
+
+    database = open_database(db)
+    try:
+        cards = catalog_cards(database, set_code)
+    finally:
+        database.engine.dispose()
+    return resolve(cards, assume)
+
+
+def assumed_lines(pool: CardPool) -> list[str]:
+    """What a report says about assumed values: none, or how many and which."""
+    if not pool.assumed:
+        return ["Card values: all from the catalog (no assumed values)."]
+    grouped = assumed_summary(pool.assumed)
+    cards = sum(1 for a in pool.assumed if a.endswith("(card not in the rulebook)"))
+    return [
+        f"ASSUMED VALUES: {len(pool.assumed) - cards} value(s) and {cards} whole card(s) come from the assumption "
+        f"profile {pool.profile!r}, not from the rulebook or the catalog:",
+        *(f"  {line}" for line in grouped),
+    ]
+
+
+def batch_report(batch: Any) -> dict[str, Any]:
+    """The Meikyu facts of a finished batch: assumed values, game length, how games ended,
+    points by land. Reads each game's facts (see :meth:`MeikyuState.facts`)."""
+    pool: CardPool = batch.rules.pool
+    played = [r for r in batch.results if r.facts]
+    summaries = [dict(r.facts) for r in played]
+    turns = [s["turns"] for s in summaries]
+    mean, low, high = mean_interval([float(t) for t in turns])
+    ended: dict[str, int] = {}
+    for s in summaries:
+        ended[s["end"]] = ended.get(s["end"], 0) + 1
+    lands: dict[str, dict[str, float]] = {}
+    for r, s in zip(played, summaries, strict=True):
+        for seat, kingdom in enumerate(s["lands"]):
+            for name, points in kingdom:
+                row = lands.setdefault(name, {"held": 0, "points": 0, "winners": 0})
+                row["held"] += 1
+                row["points"] += points
+                if seat in r.winners:
+                    row["winners"] += 1
+    games = len(summaries) or 1
+    labels = {land.name: land.label for land in pool.lands}
+    land_rows = [
+        {
+            "land": labels.get(name, name),
+            "room": name,
+            "held_at_end": int(v["held"]),
+            "points_at_end": int(v["points"]),
+            "points_per_game": v["points"] / games,
+            "in_winning_kingdoms": int(v["winners"]),
+        }
+        for name, v in sorted(lands.items(), key=lambda kv: (-kv[1]["points"], kv[0]))
+    ]
+    refugees = sum(sum(s.get("refugees", [])) for s in summaries)
+    return {
+        "assumed": {
+            "profile": pool.profile,
+            "count": len(pool.assumed),
+            "values": list(pool.assumed),
+        },
+        "game_length_turns": {
+            "mean": mean,
+            "mean_95": [low, high],
+            "min": min(turns) if turns else None,
+            "median": statistics.median(turns) if turns else None,
+            "max": max(turns) if turns else None,
+        },
+        "ended": ended,
+        "points_by_land": land_rows,
+        "refugees_at_end": refugees,
+    }
+
+
+END_LABELS = {
+    "points": "a kingdom reached the goal",
+    "rooms": "no rooms left to conquer",
+    "turn limit": "turn limit (not in the rulebook)",
+}
+
+
+def report_renderables(batch: Any, data: dict[str, Any]) -> list[Any]:
+    """Text and tables for a terminal, after the win-rate table."""
+    from rich.table import Table
+
+    out: list[Any] = []
+    length = data["game_length_turns"]
+    out.append(
+        f"Game length: {length['mean']:.1f} turns on average (95% interval {length['mean_95'][0]:.1f}–"
+        f"{length['mean_95'][1]:.1f}); shortest {length['min']}, median {length['median']}, longest {length['max']}."
+    )
+    games = batch.games
+    ended = ", ".join(f"{END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
+    out.append(f"How games ended: {ended}.")
+    table = Table(title="Points by land (kingdoms at the end of each game)")
+    for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
+        table.add_column(col, justify="left" if col == "land" else "right")
+    for row in data["points_by_land"][:40]:
+        table.add_row(
+            row["land"],
+            str(row["held_at_end"]),
+            str(row["points_at_end"]),
+            f"{row['points_per_game']:.2f}",
+            str(row["in_winning_kingdoms"]),
+        )
+    out.append(table)
+    if data["refugees_at_end"]:
+        out.append(f"Refugees in kingdoms at the end: {data['refugees_at_end']} (1 point each).")
+    out.extend(assumed_lines(batch.rules.pool))
+    return out
+
+
+# --- batch and play, for the CLI --------------------------------------------------------
+
+
+def make_rules(pool: CardPool, players: int, **readings: Any) -> Any:
+    """Meikyu rules for a pool; a bad option is a :class:`~cardbase.errors.UsageError`."""
+    from cardbase.sim.registry import game
+
+    return game("meikyu").make_rules({"players": players, "pool": pool, **readings})
+
+
+def rules_summary(rules: Any) -> dict[str, Any]:
+    """The rules' options for a report, with the pool summarised (counts, profile)."""
+    options = rules.to_options()
+    pool = rules.pool
+    options["pool"] = {
+        "lands": pool.land_count,
+        "kingdom_cards": pool.kingdom_count,
+        "profile": pool.profile,
+        "assumed_values": len(pool.assumed),
+    }
+    return options
+
+
+def print_batch(batch: Any, data: dict[str, Any], record_path: Any) -> None:
+    """The terminal report of a batch: win rates, then the Meikyu facts."""
+    from rich.table import Table
+
+    from cardbase.cli.common import console
+
+    rules = batch.rules
+    readings = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k not in ("players", "pool"))
+    table = Table(
+        title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
+        caption="Score: a kingdom's points at the end (higher is better). 95% intervals: mean ± 1.96·s/√n; "
+        f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
+    )
+    for col in ("seat", "agent", "mean points", "95% interval", "wins", "win rate", "95% interval"):
+        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
+    for s in batch.seats():
+        table.add_row(
+            f"P{s.seat + 1}",
+            s.agent,
+            f"{s.mean_score:.2f}",
+            f"{s.score_low:.2f}–{s.score_high:.2f}",
+            str(s.wins),
+            f"{s.win_rate:.1%}",
+            f"{s.win_low:.1%}–{s.win_high:.1%}",
+        )
+    con = console()
+    con.print(table)
+    for item in report_renderables(batch, data["meikyu"]):
+        con.print(item)
+    rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
+    con.print(
+        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
+        f"process{'es' if batch.jobs > 1 else ''}"
+    )
+    if record_path is not None:
+        con.print(f"records: {record_path}")
+
+
+PLAY_HELP = """Commands:
+  <action>   your move, for example:
+               quest 2 with Bee, Sword          (room by number or name; cards by name)
+               quest Den of the Geister with Warzard, Grimoire, Sword
+               develop 1 with Valeel, Doctor    (your land by number or name)
+               attack P2 1 with Executioner by Gotcha!   (or: by Council Chamber)
+               resupply · map · mixed area P3
+               defend with Bee · defend · amulet · pass · draw · tomb
+               keep Bee · return Bee · discard Sword · discard land Farm · give Farm
+             "Sword as character" plays an item as a 2-sword character (Laboratory).
+  hint       ask the search agent what it would do
+  legal      list your legal moves (summarised)
+  show       show the table again
+  help       this text
+  quit       leave the game (the record keeps the moves so far)"""
+
+
+def play_session(
+    rules: Any,
+    seat: int,
+    vs: str,
+    seed: int,
+    record: Any,
+    echo: Any,
+    read: Any,
+) -> Any:
+    """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere."""
+    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.sim.play import play_interactive
+    from cardbase.sim.records import record_lines
+    from cardbase.sim.registry import derive_seed, game
+
+    entry = game("meikyu")
+    n = rules.players
+    if not 1 <= seat <= n:
+        raise UsageError(f"--seat must be 1 to {n}, not {seat}")
+    human = seat - 1
+    names = [v.strip() for v in vs.split(",")]
+    others = [s for s in range(n) if s != human]
+    if len(names) == 1:
+        names = names * len(others)
+    if len(names) != len(others):
+        raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {vs!r}")
+    agents = {
+        s: entry.make_agent(a, rules, s, derive_seed(seed, "play", s)) for s, a in zip(others, names, strict=True)
+    }
+    adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
+
+    def hint(observation: Any, legal: Any) -> str:
+        ranked = adviser.evaluate(observation, legal)  # type: ignore[attr-defined]
+        best, score = ranked[0]
+        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
+            return f"{best}"
+        rest = "; ".join(f"{a} {s:.2f}" for a, s in ranked[1:3])
+        return f"{best} (estimated value {score:.2f}, 0 = lost, 1 = won; then {rest})"
+
+    seats = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
+    echo(f"Meikyu Kingdom, {n} players, seed {seed}. You are P{seat}; {seats}. The highest roll goes first.")
+    for note in rules.report_notes():
+        echo(f"Note: {note}")
+    echo("Type help for the commands.")
+    session = play_interactive(rules, seed, human, agents, read, echo, hint, help_text=PLAY_HELP)
+    if session.abandoned:
+        echo("Game left unfinished.")
+    if record is not None:
+        labels = ["human" if s == human else agents[s].name for s in range(n)]
+        lines = record_lines(rules, seed, session.state.history, labels)
+        try:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write the record {record}: {error}") from None
+        echo(f"Record: {record} (replay it: cardbase replay {record})")
+    return session

@@ -1,0 +1,152 @@
+"""The card pool: what the catalog lacks, assumption profiles, and the rules' options."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from cardbase.catalog.meikyu_profiles import InvalidProfile, load_profile, profile_path, shipped_cards
+from cardbase.errors import UnreadableInput
+from cardbase.games.base import InvalidRules
+from cardbase.games.meikyu.engine import MeikyuRules
+from cardbase.games.meikyu.pool import CardPool, ProfileProblems, parse_profile, resolve_pool
+from tests.meikyu.helpers import default_pool
+
+
+def test_without_values_the_catalog_lists_every_missing_one():
+    resolution = resolve_pool(shipped_cards())
+    assert resolution.pool is None and not resolution.problems
+    missing = "\n".join(resolution.missing)
+    assert "Bee (character): bravery, wits, copies" in missing
+    assert "Den of the Geister (land): points, developed_points" in missing
+    assert "Sword (item): copies" in missing
+    assert "Refugee (open): copies" in missing
+    assert "lands: 16 of the rulebook's 32 not catalogued" in missing
+    assert "Gotcha!" not in missing  # the rulebook's 4 Gotcha! cards are known
+    # 16 lands × 2 points + 15 classes × 3 + 4 items + 3 OPEN cards, and 16 lands not catalogued
+    assert resolution.missing_values == 32 + 45 + 4 + 3 + 16
+
+
+def test_the_default_profile_completes_the_pool_and_says_what_it_assumed():
+    pool = default_pool()
+    assert pool.profile == "default"
+    values = [a for a in pool.assumed if not a.endswith("(card not in the rulebook)")]
+    cards = [a for a in pool.assumed if a.endswith("(card not in the rulebook)")]
+    assert len(values) == 32 + 45 + 4 + 3 and len(cards) == 17
+    assert "Bee bravery" in values and "Unknown OPEN card (card not in the rulebook)" in cards
+    levels = sorted(land.level for land in pool.lands)
+    assert levels.count(4) == 8 and levels.count(10) == 2 and len(levels) == 32
+
+
+def test_a_catalogued_value_wins_over_the_profile():
+    cards = [replace(c, points=5, developed_points=7) if c.name == "Cave of the Dragon" else c for c in shipped_cards()]
+    cards = [replace(c, bravery=9) if c.name == "Bee" else c for c in cards]
+    pool = resolve_pool(cards, load_profile("default")).pool
+    cave = next(land for land in pool.lands if land.name == "Cave of the Dragon")
+    bee = next(k for k in pool.kingdom if k.name == "Bee")
+    assert (cave.points, cave.developed_points, bee.bravery) == (5, 7, 9)
+    assert "Cave of the Dragon points" not in pool.assumed and "Bee bravery" not in pool.assumed
+    assert "Bee wits" in pool.assumed
+
+
+def test_catalogued_lands_take_the_place_of_unnamed_ones():
+    real = [replace(c, points=1, developed_points=2) if c.type == "land" else c for c in shipped_cards()]
+    extra = [replace(real[0], name=f"Real room {i}", land_name=None, level=5) for i in range(3)]
+    pool = resolve_pool(real + extra, load_profile("default")).pool
+    names = {land.name for land in pool.lands}
+    assert {"Real room 0", "Real room 2"} <= names and "Unnamed room 13" in names and "Unnamed room 14" not in names
+    assert pool.land_count == 32
+
+
+def test_counts_must_match_the_rulebook():
+    cards = [replace(c, copies=10) if c.name == "Bee" else c for c in shipped_cards()]
+    resolution = resolve_pool(cards, load_profile("default"))
+    assert resolution.pool is None
+    assert any("characters: the catalogued copies add up to 49; the rulebook says 42" in p for p in resolution.problems)
+
+
+def test_a_profile_that_names_an_unknown_card_is_refused_with_a_suggestion():
+    data = json.loads(profile_path("default").read_text())
+    data["cards"]["Beee"] = {"bravery": 1}
+    profile = parse_profile(data, "mine.json")
+    resolution = resolve_pool(shipped_cards(), profile)
+    assert resolution.pool is None
+    assert any("'Beee', which is not a catalogued Meikyu card (did you mean 'Bee'?)" in p for p in resolution.problems)
+
+
+def test_a_partial_profile_still_lists_what_is_missing():
+    data = json.loads(profile_path("default").read_text())
+    del data["cards"]["Bee"]
+    resolution = resolve_pool(shipped_cards(), parse_profile(data, "mine.json"))
+    assert resolution.pool is None and resolution.missing == ("Bee (character): bravery, wits, copies",)
+
+
+def test_profile_files_are_validated_with_every_problem_named(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "name": "mine",
+                "label": "real",
+                "colour": 1,
+                "cards": {"Bee": {"bravery": -1, "speed": 2}, "Cook": 3},
+                "extra_cards": [{"name": "X", "type": "land", "level": 0}],
+            }
+        )
+    )
+    with pytest.raises(InvalidProfile) as error:
+        load_profile(str(bad))
+    text = str(error.value)
+    assert error.value.exit_code == 1
+    for part in (
+        "unknown key 'colour'",
+        "'label' must be \"assumed\"",
+        "cards.Bee.bravery: must be a whole number 0 or more, not -1",
+        "cards.Bee: unknown field 'speed'",
+        "cards.Cook: must be an object",
+        "extra_cards[0] (X): 'level' must be a whole number 1 or more",
+        "extra_cards[0] (X): 'points' must be a whole number 0 or more, not None",
+    ):
+        assert part in text
+    notjson = tmp_path / "x.json"
+    notjson.write_text("{oops")
+    with pytest.raises(UnreadableInput, match="line 1, column 2: not JSON"):
+        load_profile(str(notjson))
+    with pytest.raises(UnreadableInput, match="no assumption profile 'nope'"):
+        load_profile("nope")
+    with pytest.raises(ProfileProblems):
+        parse_profile([], "list.json")
+
+
+def test_the_shipped_profile_explains_every_value():
+    data = json.loads(profile_path("default").read_text())
+    assert data["label"] == "assumed" and data["name"] == "default"
+    for name, entry in data["cards"].items():
+        assert entry.get("why"), name
+    for entry in data["extra_cards"]:
+        assert entry.get("why"), entry["name"]
+    for topic in ("lands", "unnamed lands", "characters", "items", "open"):
+        assert data["reasoning"][topic]
+
+
+def test_pool_and_rules_round_trip_their_options():
+    pool = default_pool()
+    assert CardPool.from_dict(json.loads(json.dumps(pool.to_dict()))) == pool
+    rules = MeikyuRules(pool, players=3, farm="points", aggression_target="defender", map_room="discarded")
+    again = MeikyuRules.from_options(json.loads(json.dumps(rules.to_options())))
+    assert again == rules and again.tables is rules.tables
+    with pytest.raises(InvalidRules, match="needs a card pool"):
+        MeikyuRules.from_options({"players": 3})
+    with pytest.raises(InvalidRules, match="2 to 5 players"):
+        MeikyuRules(pool, players=6)
+    with pytest.raises(InvalidRules, match="farm must be one of lands, points"):
+        MeikyuRules(pool, farm="capacity")
+    with pytest.raises(InvalidRules, match="unknown Meikyu option 'dice'"):
+        MeikyuRules.from_options({**rules.to_options(), "dice": 2})
+    broken = rules.to_options()
+    broken["pool"]["lands"][0][2] = "four"
+    with pytest.raises(InvalidRules, match=r"lands\[0\] level must be a whole number"):
+        MeikyuRules.from_options(broken)
+    assert rules.report_notes() and "ASSUMED" in rules.report_notes()[0]

@@ -1,0 +1,638 @@
+"""One scenario per rule of the Meikyu rulebook and per named card effect.
+
+Positions come from :meth:`MeikyuState.position`; dice and draws are given explicitly
+(``roll 4``, ``draw Bee``), so every scenario is exact. Values are the default profile's:
+Unnamed rooms 1–4 are plain lands of level 4, 5, 6 and 8 (1, 1, 2, 3 points).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction
+from cardbase.games.meikyu.engine import Attack, DrawCard, MeikyuState, Quest, Reveal, Roll
+from tests.meikyu.helpers import ROOMS4, act, default_pool, draw, position, reveal, roll, rules, settle
+
+
+def refused(state: MeikyuState, text: str, rule: str, words: str = "") -> IllegalAction:
+    with pytest.raises(IllegalAction) as error:
+        state.apply(state.parse_action(text))
+    assert error.value.rule == rule, str(error.value)
+    assert words in str(error.value)
+    return error.value
+
+
+# --- components and setting up -------------------------------------------------------
+
+
+def test_components_32_meikyu_and_68_kingdom_cards():
+    pool = default_pool()
+    assert pool.land_count == 32 and pool.kingdom_count == 68
+    assert {t: pool.count(t) for t in ("character", "item", "aggression", "open")} == {
+        "character": 42,
+        "item": 18,
+        "aggression": 4,
+        "open": 4,
+    }
+
+
+def test_setup_four_rooms_face_up_and_four_cards_each():
+    state = rules(3).new_initial_state(11)
+    while state.current_player == CHANCE and state.decision == "chance" and len(state.rooms()) < 4:
+        state.apply(state.sample_chance())
+    assert len(state.rooms()) == 4 and state.meikyu_pile_size() == 28
+    state.resolve_chance()  # the deal, the first-player rolls, then the first player's draw
+    first = state.turn_player
+    assert [state.hand_size(s) for s in range(3)] == [5 if s == first else 4 for s in range(3)]
+    assert sum(state.kingdom_pile().values()) == 68 - 13
+    assert state.decision == "action"
+
+
+def test_a_player_dealt_an_open_card_returns_the_hand_and_draws_four_anew():
+    state = rules(2).new_initial_state(0)
+    reveal(state, *ROOMS4)
+    draw(state, "Bee", "Refugee", "Cook", "Jehu")  # P1
+    draw(state, "Bee", "Cook", "Jehu", "Drone")  # P2
+    # P1's four cards went back to the pile, and P1 draws four new ones
+    assert state.hand_size(0) == 0 and state.hand_size(1) == 4
+    assert state.kingdom_pile()["Refugee"] == 1
+    draw(state, "Warzard", "Sword", "Map", "Dungeon Storm")  # an OPEN card again: once more
+    assert state.hand_size(0) == 0
+    draw(state, "Warzard", "Sword", "Map", "Valeel")
+    assert state.hand(0) == {"Map": 1, "Sword": 1, "Valeel": 1, "Warzard": 1}
+    assert state.decision == "chance"  # now the first-player roll
+
+
+def test_the_highest_roll_goes_first_and_ties_reroll():
+    state = rules(3).new_initial_state(0)
+    reveal(state, *ROOMS4)
+    for _ in range(3):
+        draw(state, "Bee", "Cook", "Jehu", "Drone")
+    roll(state, 5, 2, 5)  # P1 and P3 tie for the highest: only they reroll
+    roll(state, 3, 4)
+    assert state.turn_player == 2  # P3
+    draw(state, "Warzard")
+    assert state.current_player == 2 and state.decision == "action"
+
+
+def test_play_goes_clockwise():
+    state = position(3, turn=1, hands=[{}, {}, {}])
+    order = []
+    for _ in range(4):
+        order.append(state.turn_player)
+        act(state, "resupply")
+        settle(state)
+    assert order == [1, 2, 0, 1]
+
+
+# --- the turn ------------------------------------------------------------------------
+
+
+def test_step_1_draws_a_kingdom_card():
+    state = position(2, step="draw", hands=[{"Bee": 1}, {}])
+    assert state.decision == "chance"
+    draw(state, "Cook")
+    assert state.hand(0) == {"Bee": 1, "Cook": 1} and state.decision == "action"
+
+
+def test_an_open_card_drawn_is_played_at_once():
+    state = position(2, step="draw", hands=[{"Bee": 1}, {}])
+    draw(state, "Dungeon Storm")
+    assert state.hand(0) == {"Bee": 1}  # not kept in hand
+    assert state.decision == "chance"  # four new rooms are turned up
+    reveal(state, "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8")
+    assert state.discard_pile() == ("Dungeon Storm",) and state.decision == "action"
+
+
+def test_only_one_action_per_turn():
+    state = position(2, hands=[{"Bee": 2}, {}])
+    act(state, "resupply")
+    draw(state, "Cook")
+    # no second action: steps 3 and 4 have nothing to do, and P2's turn starts with its draw
+    assert state.turn_player == 1 and state.decision == "chance" and state.turns == 1
+
+
+def test_used_cards_are_discarded_whatever_the_result_and_the_player_orders_them():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1, "Cook": 1}, {}])
+    act(state, "quest Unnamed room 4 with Bee, Cook, Sword")  # 3 swords against level 8
+    roll(state, 1)
+    assert state.kingdom(0) == ()  # failed
+    assert state.decision == "discard order" and state.current_player == 0
+    act(state, "discard Sword", "discard Bee")
+    assert state.discard_pile() == ("Sword", "Bee", "Cook")  # Cook is on top
+    assert state.hand(0) == {}
+
+
+def test_step_3_discards_down_to_five():
+    hand = {"Bee": 2, "Cook": 2, "Jehu": 2, "Drone": 1}
+    state = position(2, hands=[hand, {}])
+    act(state, "resupply")
+    draw(state, "Master")  # 8 cards
+    for _ in range(3):
+        assert state.decision == "hand limit"
+        act(state, "discard Drone" if state.hand(0).get("Drone") else "discard Bee")
+    assert state.hand_size(0) == 5
+    refused_state = position(2, hands=[hand, {}])
+    act(refused_state, "resupply")
+    draw(refused_state, "Master")
+    refused(refused_state, "discard Warzard", "hold-cards", "you do not hold Warzard")
+
+
+def test_step_4_refills_the_rooms_to_four():
+    state = position(2, hands=[{"Executioner": 2}, {}])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    assert len(state.rooms()) == 3 and state.decision == "chance"
+    reveal(state, "Cave of the Dragon")
+    assert state.rooms() == ("Unnamed room 2", "Unnamed room 3", "Unnamed room 4", "Cave of the Dragon")
+
+
+def test_the_kingdom_pile_is_replenished_from_the_discards_when_it_runs_out():
+    state = position(2, step="draw", hands=[{}, {}], pile=["Bee"], discards=["Cook"])
+    # everything not placed went to the discard pile; the last card drawn from the pile refills it
+    draw(state, "Bee")
+    assert sum(state.kingdom_pile().values()) == 67 and state.discard_pile() == ()
+
+
+# --- 2-1 quest -----------------------------------------------------------------------
+
+
+def test_a_quest_needs_a_character():
+    state = position(2, hands=[{"Sword": 2, "Bee": 1}, {}])
+    refused(state, "quest Unnamed room 1 with Sword", "needs-character", "at least one character")
+
+
+def test_a_quest_succeeds_when_swords_plus_die_reach_the_level():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
+    act(state, "quest Unnamed room 1 with Bee, Sword")  # 2 swords, level 4
+    roll(state, 2)  # 2 + 2 = 4: equal is enough
+    assert state.kingdom(0) == (("Unnamed room 1", False),)
+    assert state.points(0) == 1
+
+
+def test_a_quest_fails_below_the_level():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
+    act(state, "quest Unnamed room 1 with Bee, Sword")
+    roll(state, 1)
+    assert state.kingdom(0) == () and "Unnamed room 1" in state.rooms()
+
+
+def test_a_quest_targets_a_face_up_room():
+    state = position(2, hands=[{"Bee": 1}, {}])
+    refused(state, "quest Cave of the Dragon with Bee", "quest-face-up", "not a face-up room")
+    refused(state, "quest Unnamed room 1 with Bee, Bee", "hold-cards", "you hold 1")
+
+
+def test_a_sixth_land_means_discarding_one_of_the_existing_ones():
+    lands = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Castle of the Tyrant"]
+    state = position(2, hands=[{"Executioner": 2}, {}], lands=[lands, []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    assert state.decision == "land limit" and len(state.kingdom(0)) == 6
+    options = {str(a) for a in state.legal_actions()}
+    assert "discard land Unnamed room 1" not in options  # not the land just taken
+    assert "discard land Castle of the Tyrant" not in options  # "You may not discard this land"
+    refused(state, "discard land Castle of the Tyrant", "choose-among", "not among the choices")
+    act(state, "discard land Unnamed room 5")
+    assert len(state.kingdom(0)) == 5 and "Unnamed room 5" in state.meikyu_discards()
+
+
+# --- 2-2 development ------------------------------------------------------------------
+
+
+def test_development_needs_wits_reaching_the_level_and_no_die():
+    state = position(2, hands=[{"Valeel": 1, "Bee": 1}, {}], lands=[["Unnamed room 9"], []])
+    act(state, "develop Unnamed room 9 with Bee, Valeel")  # 4 seals, level 4
+    assert state.decision != "chance" or state.context()["kind"] != "develop"
+    assert state.kingdom(0) == (("Unnamed room 9", True),)
+    assert state.points(0) == 2  # the developed points replace the points
+
+
+def test_a_development_short_of_the_level_fails_and_spends_the_cards():
+    state = position(2, hands=[{"Valeel": 1}, {}], lands=[["Unnamed room 9"], []])
+    act(state, "develop Unnamed room 9 with Valeel")  # 3 < 4
+    assert state.kingdom(0) == (("Unnamed room 9", False),)
+    assert state.hand(0) == {} and "Valeel" in state.discard_pile()
+
+
+def test_development_spends_characters_of_ones_own_undeveloped_land():
+    state = position(2, hands=[{"Valeel": 2, "Sword": 1}, {}], lands=[[("Unnamed room 9", True)], ["Unnamed room 10"]])
+    refused(state, "develop Unnamed room 9 with Valeel, Valeel", "develop-once", "already developed")
+    refused(state, "develop Unnamed room 10 with Valeel, Valeel", "develop-own", "your own lands")
+
+
+def test_development_spends_character_cards_only():
+    state = position(2, hands=[{"Valeel": 2, "Sword": 1}, {}], lands=[["Unnamed room 9"], []])
+    refused(state, "develop Unnamed room 9 with Sword, Valeel", "develop-characters", "character cards only")
+
+
+# --- 2-3 aggression ------------------------------------------------------------------
+
+
+def test_aggression_needs_gotcha_or_the_council_chamber():
+    state = position(2, hands=[{"Warzard": 1}, {}], lands=[[], ["Unnamed room 9"]])
+    refused(state, "attack P2 Unnamed room 9 with Warzard by Gotcha!", "hold-cards", "no Gotcha!")
+    refused(state, "attack P2 Unnamed room 9 with Warzard by Council Chamber", "aggression-means")
+
+
+def test_the_attacker_must_use_a_character():
+    state = position(2, hands=[{"Gotcha!": 1, "Sword": 1}, {}], lands=[[], ["Unnamed room 9"]])
+    refused(state, "attack P2 Unnamed room 9 with Sword by Gotcha!", "needs-character", "at least one character")
+
+
+def test_aggression_strictly_higher_wins_and_the_land_changes_hands_undeveloped():
+    state = position(2, hands=[{"Gotcha!": 1, "Warzard": 1}, {"Bee": 1}], lands=[[], [("Unnamed room 11", True)]])
+    act(state, "attack P2 Unnamed room 11 with Warzard by Gotcha!")
+    assert state.decision == "defend" and state.current_player == 1
+    act(state, "defend with Bee")
+    roll(state, 3, 3)  # 2 + 3 = 5 against 1 + 3 = 4
+    assert state.kingdom(0) == (("Unnamed room 11", False),)  # developed land returns undeveloped
+    assert state.kingdom(1) == ()
+    assert state.points(0) == 2
+
+
+def test_a_tie_goes_to_the_defender():
+    state = position(2, hands=[{"Gotcha!": 1, "Warzard": 1}, {"Bee": 1}], lands=[[], ["Unnamed room 11"]])
+    act(state, "attack P2 Unnamed room 11 with Warzard by Gotcha!", "defend with Bee")
+    roll(state, 2, 3)  # 4 against 4
+    assert state.kingdom(1) == (("Unnamed room 11", False),) and state.kingdom(0) == ()
+    assert state.context()["success"] is False
+
+
+def test_the_defender_may_defend_with_the_die_alone_and_all_cards_are_discarded():
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Warzard": 1}], lands=[[], ["Unnamed room 11"]])
+    act(state, "attack P2 Unnamed room 11 with Bee by Gotcha!", "defend")
+    roll(state, 1, 6)
+    assert state.hand(1) == {"Warzard": 1}  # kept: the die alone defended
+    settle(state)
+    assert sorted(state.discard_pile()) == ["Bee", "Gotcha!"]
+
+
+def test_items_need_a_character_in_defence_too():
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Sword": 1}], lands=[[], ["Unnamed room 11"]])
+    act(state, "attack P2 Unnamed room 11 with Bee by Gotcha!")
+    refused(state, "defend with Sword", "needs-character", "items need a character")
+
+
+def test_the_castle_tower_cannot_be_stolen():
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {}], lands=[[], ["Castle of the Tyrant"]])
+    refused(state, "attack P2 Castle of the Tyrant with Bee by Gotcha!", "castle-tower", "may not be stolen")
+    assert not any(isinstance(a, Attack) for a in state.legal_actions())
+
+
+def test_defender_chooses_the_land_under_that_reading():
+    state = position(
+        2,
+        rules_options={"aggression_target": "defender"},
+        hands=[{"Gotcha!": 1, "Executioner": 1}, {}],
+        lands=[[], ["Unnamed room 9", "Unnamed room 12"]],
+    )
+    refused(state, "attack P2 Unnamed room 9 with Executioner by Gotcha!", "attack-land", "defender chooses")
+    act(state, "attack P2 with Executioner by Gotcha!", "defend")
+    roll(state, 5, 1)
+    assert state.decision == "give land" and state.current_player == 1
+    act(state, "give Unnamed room 9")
+    assert state.kingdom(0) == (("Unnamed room 9", False),)
+
+
+# --- 2-4 resupply ---------------------------------------------------------------------
+
+
+def test_resupply_draws_one_more_card():
+    state = position(2, hands=[{"Bee": 1}, {}])
+    act(state, "resupply")
+    draw(state, "Cook")
+    assert state.hand(0) == {"Bee": 1, "Cook": 1}
+
+
+# --- the end ---------------------------------------------------------------------------
+
+
+def test_the_game_ends_after_the_turn_in_which_a_kingdom_reaches_ten():
+    lands = ["Unnamed room 15", "Unnamed room 16", "Cave of the Dragon"]  # 3 + 4 + 4 = 11 after... 3 + 4 = 7 now
+    state = position(2, hands=[{"Executioner": 2, "Warzard": 1, "Bee": 3}, {}], lands=[lands[:2], []])
+    assert state.points(0) == 7
+    act(state, "quest Unnamed room 4 with Executioner")  # level 8: +3 points → 10
+    roll(state, 5)
+    assert state.points(0) == 10 and not state.is_terminal  # the rest of the turn still happens
+    reveal(state, "Unnamed room 5")
+    assert state.is_terminal and state.current_player == TERMINAL
+    outcome = state.outcome()
+    assert outcome.winners == (0,) and outcome.scores == (10.0, 0.0)
+    assert "reached 10 points" in outcome.reason and state.legal_actions() == ()
+    with pytest.raises(IllegalAction):
+        state.apply(Roll(3))
+
+
+def test_the_game_ends_when_no_rooms_are_left():
+    state = position(2, hands=[{"Executioner": 2}, {}], rooms=["Unnamed room 1"], meikyu_pile=[])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    assert state.is_terminal
+    assert state.outcome().reason.startswith("no Meikyu rooms")
+    assert state.facts()["end"] == "rooms"
+
+
+def test_most_points_wins_ties_go_to_most_lands_then_shared():
+    state = position(
+        2, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 13"], meikyu_pile=[],
+        lands=[["Unnamed room 3"], ["Unnamed room 1", "Unnamed room 2"]],
+    )  # fmt: skip
+    act(state, "quest Unnamed room 13 with Bee")  # P1: 2 + 1 = 3 points; P2: 2 points on two lands
+    roll(state, 6)
+    assert state.outcome().winners == (0,)
+    tie = position(
+        2, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 13"], meikyu_pile=[],
+        lands=[["Unnamed room 3"], ["Unnamed room 1", "Unnamed room 2", "Unnamed room 5"]],
+    )  # fmt: skip
+    act(tie, "quest Unnamed room 13 with Bee")
+    roll(tie, 6)  # 3 points each: P1 2 lands, P2 3 lands
+    out = tie.outcome()
+    assert out.winners == (1,) and "most lands" in out.reason
+    shared = position(
+        2, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 13"], meikyu_pile=[],
+        lands=[["Unnamed room 5", "Unnamed room 1"], ["Unnamed room 2", "Unnamed room 6", "Unnamed room 9"]],
+    )  # fmt: skip
+    act(shared, "quest Unnamed room 13 with Bee")
+    roll(shared, 6)
+    assert shared.outcome().winners == (0, 1) and "shared" in shared.outcome().reason
+
+
+# --- the lands --------------------------------------------------------------------------
+
+
+def test_marketplace_draws_a_card_when_developed():
+    state = position(2, hands=[{"Valeel": 1, "Doctor": 1}, {}], lands=[["Den of the Geister"], []])
+    act(state, "develop Den of the Geister with Doctor, Valeel")
+    assert state.decision == "chance"
+    draw(state, "Sword")
+    assert state.hand(0) == {"Sword": 1}
+
+
+def test_council_chamber_is_discarded_to_attack():
+    state = position(2, hands=[{"Warzard": 1}, {}], lands=[["Nest of the Ogrekin"], ["Unnamed room 9"]])
+    act(state, "attack P2 Unnamed room 9 with Warzard by Council Chamber")
+    assert state.kingdom(0) == () and "Nest of the Ogrekin" in state.meikyu_discards()
+    act(state, "defend")
+    roll(state, 6, 1)
+    assert state.kingdom(0) == (("Unnamed room 9", False),)
+
+
+def test_casino_draws_on_a_six():
+    state = position(2, hands=[{"Bee": 1}, {}], lands=[["Room of the Money Eater"], []])
+    act(state, "quest Unnamed room 4 with Bee")
+    roll(state, 6)  # 1 + 6 = 7 < 8: failed, but a 6
+    assert state.decision == "casino"
+    act(state, "draw")
+    draw(state, "Cook")
+    assert state.hand(0) == {"Cook": 1}
+    other = position(2, hands=[{"Bee": 1}, {}], lands=[["Room of the Money Eater"], []])
+    act(other, "quest Unnamed room 4 with Bee")
+    roll(other, 5)
+    assert other.decision != "casino"
+
+
+def test_blacksmith_adds_one_per_sword():
+    state = position(2, hands=[{"Bee": 1, "Sword": 2}, {}], lands=[["Workshop of the Dwarves"], []])
+    act(state, "quest Unnamed room 4 with Bee, Sword, Sword")
+    assert state.context()["swords"] == 1 + 2 * 2
+
+
+def test_bar_developed_gives_zero_sword_characters_one():
+    for developed, swords in ((False, 0), (True, 2)):
+        state = position(
+            2, hands=[{"Valeel": 1, "Merchant": 1}, {}], lands=[[("Stage of the Airt Piper", developed)], []]
+        )
+        act(state, "quest Unnamed room 4 with Merchant, Valeel")
+        assert state.context()["swords"] == swords
+
+
+def test_mixed_area_makes_a_player_lose_a_turn():
+    state = position(3, hands=[{"Bee": 1}, {}, {}], lands=[["Tunnel of the Valaraukar"], [], []])
+    act(state, "mixed area P2")
+    assert "Tunnel of the Valaraukar" in state.meikyu_discards() and state.skips(1) == 1
+    assert state.decision == "action"  # it was not the turn's action
+    act(state, "resupply")
+    settle(state)
+    assert state.turn_player == 2  # P2 lost the turn
+    assert state.skips(1) == 0
+
+
+def test_hospital_returns_a_character_after_a_failed_quest():
+    state = position(2, hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Altar of the Nightingale"], []])
+    act(state, "quest Unnamed room 4 with Bee, Cook")
+    roll(state, 1)
+    assert state.decision == "hospital"
+    assert {str(a) for a in state.legal_actions()} == {"return Bee", "return Cook", "pass"}
+    act(state, "return Cook")
+    assert state.hand(0) == {"Cook": 1} and state.discard_pile() == ("Bee",)
+
+
+@pytest.mark.parametrize(("farm", "capacity", "points"), [("lands", 6, 1), ("points", 5, 2)])
+def test_farm_capacity_reading(farm, capacity, points):
+    state = position(2, rules_options={"farm": farm}, hands=[{}, {}], lands=[["Forest of the Manitou"], []])
+    assert state.capacity(0) == capacity and state.points(0) == points
+    lands = ["Forest of the Manitou", "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8"]
+    full = position(2, rules_options={"farm": farm}, hands=[{"Executioner": 1}, {}], lands=[lands, []])
+    act(full, "quest Unnamed room 1 with Executioner")
+    roll(full, 6)
+    assert (full.decision == "land limit") == (farm == "points")
+
+
+def test_laboratory_plays_an_item_as_a_two_sword_character():
+    state = position(2, hands=[{"Amulet": 1, "Sword": 1}, {}], lands=[["Storehouse of the Demonic Steel"], []])
+    act(state, "quest Unnamed room 1 with Sword, Amulet as character")
+    assert state.context()["swords"] == 3
+    other = position(2, hands=[{"Amulet": 1, "Bee": 1}, {}])
+    refused(other, "quest Unnamed room 1 with Bee, Amulet as character", "laboratory", "Laboratory")
+
+
+def test_harem_developed_reduces_the_development_cost():
+    state = position(2, hands=[{"Valeel": 1}, {}], lands=[[("Mansion of the Lamia", True), "Unnamed room 9"], []])
+    act(state, "develop Unnamed room 9 with Valeel")  # 3 seals against 4 - 1
+    assert ("Unnamed room 9", True) in state.kingdom(0)
+
+
+def test_fortress_adds_two_to_a_quest_of_two_characters_not_to_an_aggression():
+    state = position(2, hands=[{"Bee": 2}, {}], lands=[["Dojo of the Rust Samurai"], []])
+    act(state, "quest Unnamed room 4 with Bee, Bee")
+    assert state.context()["swords"] == 4
+    one = position(2, hands=[{"Bee": 2}, {}], lands=[["Dojo of the Rust Samurai"], []])
+    act(one, "quest Unnamed room 4 with Bee")
+    assert one.context()["swords"] == 1
+    attack = position(2, hands=[{"Bee": 2, "Gotcha!": 1}, {}], lands=[["Dojo of the Rust Samurai"], ["Unnamed room 9"]])
+    act(attack, "attack P2 Unnamed room 9 with Bee, Bee by Gotcha!")
+    assert attack.context()["swords"] == 2
+
+
+def test_tomb_takes_the_top_discard_but_not_storm_or_tsunami():
+    state = position(
+        2, step="draw", hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=["Bee", "Sword"]
+    )
+    assert state.decision == "tomb"
+    act(state, "tomb")
+    assert state.hand(0) == {"Sword": 1} and state.discard_pile() == ("Bee",)
+    for card in ("Dungeon Storm", "Dungeon Tsunami"):
+        blocked = position(2, step="draw", hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=[card])
+        assert blocked.decision == "chance"  # straight to the pile
+
+
+def test_hot_springs_draws_with_an_empty_hand_at_the_end_of_the_turn():
+    state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    reveal(state, "Unnamed room 5")
+    assert state.decision == "hot springs"
+    act(state, "draw")
+    draw(state, "Bee")
+    assert state.hand(0) == {"Bee": 1} and state.turn_player == 1
+
+
+def test_archives_draw_two_keep_one():
+    state = position(2, step="draw", hands=[{}, {}], lands=[["Archives of the Dungeon Geek"], []])
+    draw(state, "Bee", "Sword")
+    assert state.decision == "archives" and state.observation(0).archives is not None
+    assert state.observation(1).archives is None  # hidden from the others
+    act(state, "keep Sword")
+    assert state.hand(0) == {"Sword": 1} and state.discard_pile() == ("Bee",)
+
+
+def test_great_excavation_is_points_only():
+    pool = default_pool()
+    cave = next(land for land in pool.lands if land.name == "Cave of the Dragon")
+    assert cave.effect == "great excavation" and cave.level == 10
+    state = position(2, hands=[{}, {}], lands=[["Cave of the Dragon"], []])
+    assert state.points(0) == cave.points
+
+
+# --- the items ------------------------------------------------------------------------
+
+
+def test_grimoire_adds_a_characters_seals_one_grimoire_per_character():
+    state = position(2, hands=[{"Highlord": 1, "Grimoire": 2}, {}])
+    refused(state, "quest Unnamed room 4 with Grimoire, Grimoire, Highlord", "grimoire-character")
+    act(state, "quest Unnamed room 4 with Grimoire, Highlord")
+    assert state.context()["swords"] == 1 + 3
+
+
+def test_amulet_rerolls_any_die_just_rolled_by_anyone():
+    state = position(2, hands=[{"Executioner": 1}, {"Amulet": 1}])
+    act(state, "quest Unnamed room 2 with Executioner")  # level 5
+    roll(state, 6)
+    assert state.decision == "amulet" and state.current_player == 1  # not P2's turn: allowed
+    act(state, "amulet")
+    roll(state, 1)  # the reroll stands: 3 + 1 < 5
+    assert state.kingdom(0) == ()
+    assert "Amulet" in state.in_play() or "Amulet" in state.discard_pile()
+
+
+def test_sword_adds_one():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
+    act(state, "quest Unnamed room 4 with Bee, Sword")
+    assert state.context()["swords"] == 2
+
+
+@pytest.mark.parametrize("map_room", ["stays", "discarded"])
+def test_map_reveals_a_fifth_room_two_levels_easier_this_turn(map_room):
+    state = position(2, rules_options={"map_room": map_room}, hands=[{"Map": 1, "Bee": 1}, {}])
+    act(state, "map")
+    reveal(state, "Unnamed room 16")  # level 10
+    assert len(state.rooms()) == 5 and state.decision == "action"
+    obs = state.observation(0)
+    assert "→ 8 this turn (Map)" in obs.describe()
+    act(state, "resupply")
+    draw(state, "Cook")
+    settle(state)
+    assert ("Unnamed room 16" in state.rooms()) == (map_room == "stays")
+    quest = position(2, hands=[{"Map": 1, "Executioner": 1}, {}])
+    act(quest, "map")
+    reveal(quest, "Unnamed room 16")
+    act(quest, "quest Unnamed room 16 with Executioner")
+    assert quest.context()["level"] == 8
+    roll(quest, 5)
+    assert quest.kingdom(0) == (("Unnamed room 16", False),)
+
+
+def test_gotcha_makes_an_aggression():
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {}], lands=[[], ["Unnamed room 9"]])
+    legal = state.legal_actions()
+    assert Attack(1, "Unnamed room 9", ("Bee",), None, "Gotcha!") in legal
+
+
+# --- the OPEN cards --------------------------------------------------------------------
+
+
+def test_refugee_scores_a_star_and_costs_two_cards():
+    state = position(2, step="draw", hands=[{"Bee": 1, "Cook": 1, "Jehu": 1}, {}])
+    draw(state, "Refugee")
+    assert state.refugees(0) == 1 and state.points(0) == 1
+    assert state.decision == "refugee"
+    act(state, "discard Bee", "discard Cook")
+    assert state.hand(0) == {"Jehu": 1} and state.decision == "action"
+    assert len(state.kingdom(0)) == 0  # a Refugee is not a land
+
+
+def test_dungeon_storm_replaces_the_rooms():
+    state = position(2, step="draw", hands=[{}, {}])
+    draw(state, "Dungeon Storm")
+    assert state.rooms() == () and set(ROOMS4) <= set(state.meikyu_discards())
+    reveal(state, "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8")
+    assert len(state.rooms()) == 4
+
+
+def test_dungeon_tsunami_passes_a_land_left_drawer_first():
+    state = position(3, step="draw", hands=[{}, {}, {}], lands=[[("Unnamed room 5", True)], ["Unnamed room 6"], []])
+    draw(state, "Dungeon Tsunami")
+    assert state.decision == "tsunami" and state.current_player == 0
+    act(state, "give Unnamed room 5")
+    assert state.current_player == 1
+    assert {str(a) for a in state.legal_actions()} == {"give Unnamed room 6"}  # not the land just received
+    act(state, "give Unnamed room 6")
+    # P3 had no land when the card was played: passes nothing
+    assert state.kingdom(0) == () and state.kingdom(1) == (("Unnamed room 5", False),)  # undeveloped
+    assert state.kingdom(2) == (("Unnamed room 6", False),)
+    assert state.decision == "action" and state.discard_pile() == ("Dungeon Tsunami",)
+
+
+def test_the_unknown_open_card_is_discarded_without_effect():
+    state = position(2, step="draw", hands=[{"Bee": 1}, {}])
+    draw(state, "Unknown OPEN card")
+    assert state.hand(0) == {"Bee": 1} and state.discard_pile() == ("Unknown OPEN card",)
+    assert state.decision == "action"
+
+
+# --- discarding and the Tomb ---------------------------------------------------------------
+
+
+def test_discard_order_is_not_asked_once_no_tomb_can_come_out():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}], meikyu_pile=["Unnamed room 5"])  # Tomb set aside
+    act(state, "quest Unnamed room 4 with Bee, Sword")
+    roll(state, 1)
+    assert state.decision != "discard order"
+
+
+# --- notation and chance ---------------------------------------------------------------------
+
+
+def test_chance_outcomes_are_the_pile_and_the_die():
+    state = position(2, step="draw", hands=[{}, {}], pile=["Bee", "Bee", "Cook"])
+    outcomes = dict(state.chance_outcomes())
+    assert outcomes == {DrawCard("Bee"): 2 / 3, DrawCard("Cook"): 1 / 3}
+    with pytest.raises(IllegalAction, match="not in the Kingdom pile"):
+        state.apply(DrawCard("Warzard"))
+    draw(state, "Cook")
+    act(state, "quest Unnamed room 1 with Cook")
+    assert dict(state.chance_outcomes()) == {Roll(v): 1 / 6 for v in range(1, 7)}
+    with pytest.raises(IllegalAction, match="roll 1 … roll 6"):
+        state.apply(Reveal("Unnamed room 5"))
+
+
+def test_actions_parse_back_and_accept_shorthand():
+    state = position(2, hands=[{"Bee": 1, "Sword": 1, "Gotcha!": 1}, {}], lands=[[], ["Unnamed room 9"]])
+    for action in state.legal_actions():
+        assert state.rules.parse_action(str(action)) == action
+    assert state.parse_action("quest 1 with sword, bee") == Quest("Unnamed room 1", ("Bee", "Sword"))
+    assert state.parse_action("attack p2 1 with bee by gotcha") == Attack(
+        1, "Unnamed room 9", ("Bee",), None, "Gotcha!"
+    )
+    assert state.parse_action("quest marketplace with bee").room == "Den of the Geister"
