@@ -33,4 +33,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or n successes the bound is exactly 0 or 1; floating point leaves a hair's breadth.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (p, low, high)

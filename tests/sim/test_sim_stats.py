@@ -33,3 +33,9 @@ def test_degenerate_inputs():
     assert mean_interval([3.0]) == (3.0, 3.0, 3.0)
     assert all(math.isnan(x) for x in mean_interval([]))
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+@pytest.mark.parametrize("n", [1, 7, 1000])
+def test_wilson_bounds_are_exact_at_zero_and_all(n):
+    assert wilson_interval(0, n)[1] == 0.0
+    assert wilson_interval(n, n)[2] == 1.0
