@@ -6,6 +6,8 @@ own variant options and calls :func:`run_sim`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -54,63 +56,16 @@ def run_sim(
     records: Path | None,
 ) -> None:
     """Run a batch and print its table (or JSON)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from cardbase.cli.common import console
-    from cardbase.errors import UnreadableInput
     from cardbase.sim.registry import game
     from cardbase.sim.runner import run_batch
 
     entry = game(game_id)
     rules = entry.make_rules(options)
-    progress = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console(stderr=True),
-        transient=True,
-    )
-    task = progress.add_task(f"{entry.title} ×{games}", total=games)
-    started = False
-
-    def on_progress(k: int) -> None:
-        nonlocal started
-        if not started:  # start the display only once the workers exist
-            progress.start()
-            started = True
-        progress.advance(task, k)
-
-    out = None
-    record_path = None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-            record_path = records / f"{game_id}-{rules.players}p-seed{seed}.jsonl"
-            out = record_path.open("w", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
-
-    def on_records(lines: Any) -> None:
-        assert out is not None
-        out.write("\n".join(lines) + "\n")
-
-    try:
+    filename = f"{game_id}-{rules.players}p-seed{seed}.jsonl"
+    with _batch_output(entry.title, games, records, filename) as (on_progress, on_records, record_path):
         batch = run_batch(
-            game_id,
-            rules,
-            agents,
-            games,
-            seed=seed,
-            jobs=jobs,
-            on_progress=on_progress,
-            on_records=on_records if out is not None else None,
+            game_id, rules, agents, games, seed=seed, jobs=jobs, on_progress=on_progress, on_records=on_records
         )
-    finally:
-        if started:
-            progress.stop()
-        if out is not None:
-            out.close()
     data = batch.to_dict()
     if record_path is not None:
         data["records"] = str(record_path)
@@ -297,7 +252,7 @@ def mea(
     Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
     """
     from cardbase.cli.common import open_db
-    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.errors import UsageError
     from cardbase.sim.mea import load_deck, make_rules, run_mea_batch
 
     names = [a.strip() for a in agents.split(",")]
@@ -317,23 +272,9 @@ def mea(
     rules = make_rules([loaded[0].deck, loaded[1].deck], options)  # bad options fail before any game
     for seat, name in enumerate(names):
         entry.make_agent(name, rules, seat, 0)
-    _, on_progress, stop = _progress("Méa", games)
-    out = None
-    record_path = None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-            stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
-            record_path = records / f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
-            out = record_path.open("w", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
-
-    def on_records(lines: Any) -> None:
-        assert out is not None
-        out.write("\n".join(lines) + "\n")
-
-    try:
+    stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
+    filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
+    with _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path):
         batch = run_mea_batch(
             loaded,
             (names[0], names[1]),
@@ -343,12 +284,8 @@ def mea(
             jobs=jobs,
             swap_agents=swap_agents,
             on_progress=on_progress,
-            on_records=on_records if out is not None else None,
+            on_records=on_records,
         )
-    finally:
-        stop()
-        if out is not None:
-            out.close()
     data = batch.report()
     if record_path is not None:
         data["records"] = str(record_path)
@@ -356,6 +293,40 @@ def mea(
         print_json(data)
         return
     _print_mea(data)
+
+
+@contextmanager
+def _batch_output(
+    title: str, games: int, records: Path | None, filename: str
+) -> Iterator[tuple[Any, Any, Path | None]]:
+    """A progress bar and, with ``--records``, the JSON Lines file a batch writes its games to.
+
+    Yields ``(on_progress, on_records, record_path)``; ``on_records`` is None without ``--records``.
+    The bar is stopped and the file closed however the batch ends.
+    """
+    from cardbase.errors import UnreadableInput
+
+    _, on_progress, stop = _progress(title, games)
+    out = None
+    record_path = None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            record_path = records / filename
+            out = record_path.open("w", encoding="utf-8")
+        except OSError as error:
+            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
+
+    def on_records(lines: Any) -> None:
+        assert out is not None
+        out.write("\n".join(lines) + "\n")
+
+    try:
+        yield on_progress, (on_records if out is not None else None), record_path
+    finally:
+        stop()
+        if out is not None:
+            out.close()
 
 
 def _progress(title: str, total: int) -> tuple[Any, Any, Any]:
@@ -514,7 +485,7 @@ def meikyu(
 
     Example: cardbase sim meikyu --players 3 --agents search,heuristic,random --games 1000 --assume default --jobs 2
     """
-    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.errors import UsageError
     from cardbase.sim.meikyu import batch_report, make_rules, pool_from_database, print_batch, rules_summary
     from cardbase.sim.registry import game
     from cardbase.sim.runner import run_batch
@@ -531,36 +502,11 @@ def meikyu(
     rules = make_rules(pool, players, turn_limit=turn_limit, **readings)
     for seat, name in enumerate(names):
         entry.make_agent(name, rules, seat, 0)
-    _, on_progress, stop = _progress("Meikyu Kingdom", games)
-    out = None
-    record_path = None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-            record_path = records / f"meikyu-{players}p-seed{seed}.jsonl"
-            out = record_path.open("w", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
-
-    def on_records(lines: Any) -> None:
-        assert out is not None
-        out.write("\n".join(lines) + "\n")
-
-    try:
+    filename = f"meikyu-{players}p-seed{seed}.jsonl"
+    with _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path):
         batch = run_batch(
-            "meikyu",
-            rules,
-            names,
-            games,
-            seed=seed,
-            jobs=jobs,
-            on_progress=on_progress,
-            on_records=on_records if out is not None else None,
+            "meikyu", rules, names, games, seed=seed, jobs=jobs, on_progress=on_progress, on_records=on_records
         )
-    finally:
-        stop()
-        if out is not None:
-            out.close()
     data = batch.to_dict()
     data["rules"] = rules_summary(rules)
     data["meikyu"] = batch_report(batch)
