@@ -17,9 +17,16 @@ from cardbase.games.mea.engine import (
     HAND_LIMIT,
     MAX_PER_TILE,
     OUT,
+    Attack,
+    Draw,
+    MeaAction,
     MeaDeck,
     MeaRules,
     MeaState,
+    Move,
+    Obliterate,
+    Play,
+    Summon,
 )
 from cardbase.sim.records import parse_records, record_lines, replay
 from tests.mea.conftest import DEMO
@@ -62,6 +69,7 @@ def check_invariants(state: MeaState) -> None:
             assert state._zone[i] == HAND and state._tab.owner[i] == seat
             places[i] += 1
     assert set(state._occ) == set(state._tiles)  # no monster on a missing tile
+    assert list(state._occ) == sorted(state._occ)  # kept in board order (the engine iterates it)
     for q, here in state._occ.items():
         assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
         for i in here:
@@ -121,6 +129,80 @@ def test_two_thousand_seeded_games_of_random_demo_decks_keep_the_invariants():
         ends[state.end_code] += 1
         assert state.turn <= rules.max_turns
     assert ends["no-tiles"] > 0 and ends["hand-of-11"] > 0
+
+
+def reference_main_actions(state: MeaState) -> set[MeaAction]:
+    """The main phase's legal actions written plainly from the rules, as a check on the
+    engine's fast, lazy listing (:class:`MainActions`)."""
+    p = state.active
+    tiles = state.tiles()
+    tab = state._tab
+
+    def enemy_on(q: int) -> bool:
+        return any(state.controller(i) != p for i in state.on_tile(q))
+
+    def room(q: int) -> bool:
+        return len(state.on_tile(q)) < MAX_PER_TILE and not enemy_on(q)
+
+    def neighbours(q: int) -> list[int]:
+        return [q + d for d in tab.dirs if q + d in tiles]
+
+    out: set[MeaAction] = set()
+    for i in state.hand(p):
+        card = state.card(i)
+        if (card.cost or 0) > state.mana:
+            continue
+        if tab.monster[i]:
+            out.update(Summon(card.name, q) for q, o in tiles.items() if o == p and room(q))
+        else:
+            out.add(Play(card.name))
+    mine = state.monsters(p)
+    for i in mine:
+        if state.can_move(i):
+            out.update(Move(state.ref_of(i), d) for d in neighbours(state.position(i)) if room(d))
+    attackers = [i for i in mine if state.can_attack(i)]
+    for t in tiles:
+        foes = [state.defence_of(j) for j in state.on_tile(t) if state.controller(j) != p]
+        if not foes:
+            continue
+        need = max(foes) if state.rules.attack_rule == "all" else min(foes)
+        near = [i for i in attackers if t in neighbours(state.position(i))]
+        for k, i in enumerate(near):
+            if state.attack_of(i) >= need:
+                out.add(Attack(t, [state.ref_of(i)]))
+            for j in near[k + 1 :]:
+                both_fresh = state.summoned_this_turn(i) and state.summoned_this_turn(j)
+                if not both_fresh and state.attack_of(i) + state.attack_of(j) >= need:
+                    out.add(Attack(t, [state.ref_of(i), state.ref_of(j)]))
+    left, held = len(state.deck(p)), len(state.hand(p))
+    if left:
+        top = left if state.rules.list_losing_draws else max(1, min(left, HAND_LIMIT - 1 - held))
+        out.update(Draw(k) for k in range(1, top + 1))
+    else:
+        own = [q for q, o in tiles.items() if o == p]
+        out.update(Obliterate(q) for q in own)
+        if not own:
+            out.add(Obliterate())
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, options=OPTIONS)
+def test_lazy_legal_actions_match_their_list_and_a_plain_reference(seed, options):
+    rules = random_rules(seed, **options)
+    state = rules.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        legal = state.legal_actions()
+        picked = [legal[k] for k in range(len(legal))]  # built one by one, as a random player does
+        assert picked == list(legal) and legal[-1] == picked[-1]
+        assert len(set(picked)) == len(picked)
+        if state.phase == "main":
+            assert set(picked) == reference_main_actions(state)
+        state.apply_unchecked(picked[rng.randrange(len(picked))])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -24,6 +24,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import cache, lru_cache
+from operator import countOf, itemgetter
 from typing import Any, ClassVar, Self
 
 from cardbase.games.base import (
@@ -120,6 +122,10 @@ class Ref(tuple):
         return cls(" ".join(name.split()), p, nth)
 
 
+_REF_ORDER = itemgetter(1, 0, 2)
+"""Refs in board order: tile, then name, then ``#k``."""
+
+
 class _Action(tuple):
     """Base of Méa's actions: immutable tuples whose first item names the kind."""
 
@@ -214,7 +220,9 @@ class Attack(_Action):
     kind = "attack"
 
     def __new__(cls, target: int, refs: Iterable[Ref]) -> Attack:
-        ordered = tuple(sorted(refs, key=lambda r: (r[1], r[0], r[2])))
+        ordered = tuple(refs)
+        if len(ordered) > 1:
+            ordered = tuple(sorted(ordered, key=_REF_ORDER))
         return tuple.__new__(cls, ("attack", target, ordered))
 
     @property
@@ -306,7 +314,13 @@ class Shuffle(_Action):
 
 
 MeaAction = Draw | Summon | Play | Move | Attack | Flip | Obliterate | Choose | Shuffle
+# Actions are immutable values: the engine makes the common ones once and shares them.
+_summon = lru_cache(maxsize=1 << 16)(Summon)
+_flip = cache(Flip)
+_choose_tile = cache(Choose)
 _DRAWS: tuple[Draw, ...] = tuple(Draw(k) for k in range(2 * DECK_MAX + 1))
+_DRAW_RANGES: tuple[tuple[Draw, ...], ...] = tuple(_DRAWS[1 : k + 1] for k in range(len(_DRAWS)))
+"""``_DRAW_RANGES[k]``: draw 1 … draw k."""
 
 _NOTATION_HELP = (
     "write: draw 2, summon <card> b2, play <card>, move <card>@b1 b2, attack b2 with <card>@a2 [+ <card>@b1], "
@@ -485,9 +499,15 @@ class _Tables:
     turn_start: tuple[tuple[Ability, ...], ...]
     summoned: tuple[tuple[Ability, ...], ...]
     turn_end: tuple[tuple[Ability, ...], ...]
+    turn_start_cards: tuple[int, ...]
+    """The instances with an At the start of your turn ability (likewise ``turn_end_cards``)."""
+    turn_end_cards: tuple[int, ...]
     canonical: dict[str, str]
     start_tiles: dict[int, int]
     dirs: tuple[int, ...]
+    attack_all: bool
+    """``attack_rule == "all"``."""
+    list_losing_draws: bool
 
 
 @dataclass(frozen=True)
@@ -658,6 +678,8 @@ def _build_tables(rules: MeaRules) -> _Tables:
             by.setdefault(a.trigger, []).append(a)
         triggers.append({k: tuple(v) for k, v in by.items()})
     canonical = {fold(c.name): c.name for c in cards}
+    turn_start = tuple(t.get("turn_start", ()) for t in triggers)
+    turn_end = tuple(t.get("turn_end", ()) for t in triggers)
     return _Tables(
         cards=tuple(cards),
         owner=tuple(owner),
@@ -668,12 +690,16 @@ def _build_tables(rules: MeaRules) -> _Tables:
         defence=tuple(c.defence or 0 for c in cards),
         monster=tuple(c.type is MeaCardType.MONSTER for c in cards),
         triggers=tuple(triggers),
-        turn_start=tuple(t.get("turn_start", ()) for t in triggers),
+        turn_start=turn_start,
         summoned=tuple(t.get("summoned", ()) for t in triggers),
-        turn_end=tuple(t.get("turn_end", ()) for t in triggers),
+        turn_end=turn_end,
+        turn_start_cards=tuple(i for i, t in enumerate(turn_start) if t),
+        turn_end_cards=tuple(i for i, t in enumerate(turn_end) if t),
         canonical=canonical,
         start_tiles=B.parse_layout(rules.layout),
         dirs=B.directions(rules.adjacency),
+        attack_all=rules.attack_rule == "all",
+        list_losing_draws=rules.list_losing_draws,
     )
 
 
@@ -769,7 +795,8 @@ class MeaState(State):
         self._hand: list[list[int]] = [[], []]
         self._out: list[int] = []
         self._tiles: dict[int, int] = dict(tab.start_tiles)
-        self._occ: dict[int, tuple[int, ...]] = {p: () for p in self._tiles}
+        # Kept in position order, so that iterating it visits the tiles in board order.
+        self._occ: dict[int, tuple[int, ...]] = {p: () for p in sorted(self._tiles)}
         self._adj: dict[int, tuple[int, ...]] = {}
         self._rebuild_adjacency()
         self._queue: list[tuple[Any, ...]] = []
@@ -780,7 +807,7 @@ class MeaState(State):
         self._mana = 0
         self._active = 0
         self._end: tuple[tuple[int, ...], str, str] | None = None
-        self._legal: tuple[MeaAction, ...] | None = None
+        self._legal: Sequence[MeaAction] | None = None
         self._phase = _SHUFFLE
         self.current_player = CHANCE
 
@@ -827,7 +854,7 @@ class MeaState(State):
         return dict(self._tiles)
 
     def tile_count(self, seat: int) -> int:
-        return sum(1 for o in self._tiles.values() if o == seat)
+        return countOf(self._tiles.values(), seat)
 
     def on_tile(self, p: int) -> tuple[int, ...]:
         """Card instances on the tile at ``p``, in arrival order."""
@@ -836,8 +863,8 @@ class MeaState(State):
     def monsters(self, seat: int | None = None) -> list[int]:
         """Monsters on the board (of ``seat``'s control, if given), in board order."""
         out = []
-        for p in sorted(self._occ):
-            for i in self._occ[p]:
+        for here in self._occ.values():  # board order
+            for i in here:
                 if seat is None or self._ctrl[i] == seat:
                     out.append(i)
         return out
@@ -919,19 +946,21 @@ class MeaState(State):
         ctrl = self._ctrl
         return any(ctrl[i] != seat for i in self._occ[p])
 
-    def _compute_mana(self, seat: int) -> int:
+    def _compute_mana(self, seat: int, monsters: int | None = None) -> int:
+        """``seat``'s mana for the turn: tiles the opponent controls + monsters ``seat``
+        controls (``monsters``, when counted already), at least the minimum, then the
+        second player's bonus."""
         rules = self.rules
-        opp = 1 - seat
-        mana = 0
-        for o in self._tiles.values():
-            if o == opp:
-                mana += 1
-        ctrl = self._ctrl
-        for here in self._occ.values():
-            for i in here:
-                if ctrl[i] == seat:
-                    mana += 1
-        mana = max(mana, rules.mana_minimum)
+        if monsters is None:
+            ctrl = self._ctrl
+            monsters = 0
+            for here in self._occ.values():
+                for i in here:
+                    if ctrl[i] == seat:
+                        monsters += 1
+        mana = countOf(self._tiles.values(), 1 - seat) + monsters
+        if mana < rules.mana_minimum:
+            mana = rules.mana_minimum
         if seat == 1 and self._taken[1] <= rules.bonus_turns:
             mana += rules.second_player_bonus
         return mana
@@ -946,52 +975,55 @@ class MeaState(State):
                     if ctrl[i] == seat:
                         out.append(p)
                         break
-        out.sort()
-        return out
+        return out  # in board order, as _occ is
 
     def _add_positions(self, owner: int) -> list[int]:
         rules = self.rules
         if rules.tile_supply and len(self._tiles) >= rules.tile_supply:
             return []
         tiles = self._tiles
-        out = set()
-        for p, o in tiles.items():
-            if o != owner:
-                continue
-            for d in self._tab.dirs:
-                q = p + d
-                if q not in tiles and B.in_bounds(q):
-                    out.add(q)
-        return sorted(out)
+        dirs = self._tab.dirs
+        near = {p + d for p, o in tiles.items() if o == owner for d in dirs}
+        return sorted(q for q in near.difference(tiles) if B.in_bounds(q))
 
     # -- legal actions --
 
     def legal_actions(self) -> Sequence[MeaAction]:
+        """The legal actions, in a fixed order; in the main and choice phases a lazy
+        sequence (:class:`MainActions`, :class:`ChoiceActions`) valid until the state changes."""
         legal = self._legal
         if legal is None:
             legal = self._legal = MainActions(self) if self._phase == _MAIN else self._generate()
         return legal
 
-    def _generate(self) -> tuple[MeaAction, ...]:
+    def _generate(self) -> Sequence[MeaAction]:
         """The legal actions outside the main phase (which :class:`MainActions` lists)."""
         phase = self._phase
         if phase == _CHOICE:
             assert self._choice is not None
-            return tuple(Choose(t if type(t) is int else self.ref_of(t[0])) for t in self._choice[1])
+            return ChoiceActions(self, self._choice[1])
         if phase == _OPENING:
             return self._draws(self.current_player)
         if phase == _FLIP:
-            return (*(Flip(p) for p in self._flip_options(self._active)), Flip(NONE_POS))
+            return (*[_flip(q) for q in self._flip_options(self._active)], _flip(NONE_POS))
         return ()
 
     def _draws(self, seat: int) -> tuple[MeaAction, ...]:
+        """Draw 1 … draw k: up to what keeps the hand below 11 (at least 1), or the whole
+        deck with ``list_losing_draws``."""
         left = len(self._deck[seat])
         if not left:
             return ()
-        room = HAND_LIMIT - 1 - len(self._hand[seat])
-        top = left if self.rules.list_losing_draws else max(1, min(left, room))
-        if top < len(_DRAWS):
-            return _DRAWS[1 : top + 1]
+        if self._tab.list_losing_draws:
+            top = left
+        else:
+            top = HAND_LIMIT - 1 - len(self._hand[seat])
+            if top > left:
+                top = left
+            elif top < 1:
+                top = 1
+        if top < len(_DRAW_RANGES):
+            return _DRAW_RANGES[top]
         return tuple(Draw(k) for k in range(1, top + 1))
 
     # -- checking --
@@ -1133,16 +1165,18 @@ class MeaState(State):
         occ = self._occ.get(ref[1])
         if not occ:
             return None
-        same = [i for i in occ if self._tab.names[i] == ref[0]]
-        if not same:
-            return None
-        if ref[2]:
-            return same[ref[2] - 1] if ref[2] <= len(same) else None
-        if seat is not None:
-            for i in same:
-                if self._ctrl[i] == seat:
-                    return i
-        return same[0]
+        names, name = self._tab.names, ref[0]
+        if not ref[2]:
+            first = None
+            for i in occ:
+                if names[i] == name:
+                    if seat is None or self._ctrl[i] == seat:
+                        return i
+                    if first is None:
+                        first = i
+            return first
+        same = [i for i in occ if names[i] == name]
+        return same[ref[2] - 1] if ref[2] <= len(same) else None
 
     def _ambiguous(self, refs: Iterable[Ref], p: int) -> IllegalAction | None:
         for ref in refs:
@@ -1340,7 +1374,8 @@ class MeaState(State):
     def _lift(self, i: int) -> int:
         """Take monster ``i`` off its tile; returns the tile."""
         q = self._pos[i]
-        self._occ[q] = tuple(j for j in self._occ[q] if j != i)
+        here = self._occ[q]
+        self._occ[q] = () if len(here) == 1 else ((here[1],) if here[0] == i else (here[0],))
         self._pos[i] = NONE_POS
         return q
 
@@ -1436,7 +1471,7 @@ class MeaState(State):
             self._queue_end_of_turn(p)
 
     def _queue_end_of_turn(self, p: int) -> None:
-        self._queue_turn_triggers(p, self._tab.turn_end)
+        self._queue_turn_triggers(p, self._tab.turn_end, self._tab.turn_end_cards)
         self._queue.append(("endturn",))
 
     def _remove_tile(self, q: int, obliterate: bool) -> None:
@@ -1457,9 +1492,8 @@ class MeaState(State):
     def _check_tiles(self) -> None:
         if self.rules.elimination != "immediate" or self._end is not None:
             return
-        counts = [0, 0]
-        for o in self._tiles.values():
-            counts[o] += 1
+        n0 = countOf(self._tiles.values(), 0)
+        counts = (n0, len(self._tiles) - n0)
         if counts[0] and counts[1]:
             return
         if not counts[0] and not counts[1]:
@@ -1492,16 +1526,8 @@ class MeaState(State):
                     monsters += 1
                     if tiles[q] != p:
                         flip = True
-        rules = self.rules
-        if rules.mana_count == "turn-start":
-            mana = monsters
-            for o in tiles.values():
-                if o != p:
-                    mana += 1
-            mana = max(mana, rules.mana_minimum)
-            if p == 1 and self._taken[1] <= rules.bonus_turns:
-                mana += rules.second_player_bonus
-            self._mana = mana
+        if self.rules.mana_count == "turn-start":
+            self._mana = self._compute_mana(p, monsters)
         if flip:
             self._phase = _FLIP
             self.current_player = p
@@ -1575,20 +1601,26 @@ class MeaState(State):
         rules = self.rules
         if rules.mana_count == "after-flip":
             self._mana = self._compute_mana(p)
-        if rules.elimination == "turn-start" and not any(o == p for o in self._tiles.values()):
+        if rules.elimination == "turn-start" and p not in self._tiles.values():
             self._finish((1 - p,), f"{seat_name(p)} controls no tiles at the start of their turn", END_NO_TILES)
             return
-        self._queue_turn_triggers(p, self._tab.turn_start)
+        self._queue_turn_triggers(p, self._tab.turn_start, self._tab.turn_start_cards)
         self._phase = _MAIN
 
-    def _queue_turn_triggers(self, p: int, table: tuple[tuple[Ability, ...], ...]) -> None:
-        """Queue the abilities of ``p``'s monsters found in ``table``, in board order."""
-        ctrl, occ, queue = self._ctrl, self._occ, self._queue
-        for q in self._adj:
-            for i in occ[q]:
-                if table[i] and ctrl[i] == p:
-                    for ab in table[i]:
-                        queue.append(_ab_item(ab, p, i, q))
+    def _queue_turn_triggers(self, p: int, table: tuple[tuple[Ability, ...], ...], cards: tuple[int, ...]) -> None:
+        """Queue the abilities in ``table`` of ``p``'s monsters on the board, in board order
+        (``cards``: the instances that have such abilities)."""
+        zone, ctrl, pos = self._zone, self._ctrl, self._pos
+        ready = [i for i in cards if zone[i] == BOARD and ctrl[i] == p]
+        if not ready:
+            return
+        if len(ready) > 1:
+            occ = self._occ
+            ready.sort(key=lambda i: (pos[i], occ[pos[i]].index(i)))
+        queue = self._queue
+        for i in ready:
+            for ab in table[i]:
+                queue.append(_ab_item(ab, p, i, pos[i]))
 
     def _finish_turn(self) -> None:
         if any(self._tmp) or any(self._tmpd):
@@ -1680,7 +1712,7 @@ class MeaState(State):
             return self._add_positions(p if target == "you" else 1 - p)
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
             out = []
-            for q in sorted(self._tiles):
+            for q in self._occ:  # board order
                 o = self._tiles[q]
                 if (target == "friendly_tile" and o != p) or (target == "enemy_tile" and o == p):
                     continue
@@ -1691,10 +1723,10 @@ class MeaState(State):
                 out.append(q)
             return out
         out = []
-        for q in sorted(self._occ):
+        for q, here in self._occ.items():  # board order
             if adj_src is not None and q not in adj_src:
                 continue
-            for i in self._occ[q]:
+            for i in here:
                 c = self._ctrl[i]
                 if (target == "friendly_monster" and c != p) or (target == "enemy_monster" and c == p):
                     continue
@@ -1710,7 +1742,9 @@ class MeaState(State):
         if e == "add_tile":
             owner = p if ab.target == "you" else 1 - p
             self._tiles[q] = owner
-            self._occ[q] = ()
+            occ = self._occ
+            occ[q] = ()
+            self._occ = {p: occ[p] for p in sorted(occ)}
             tiles, dirs = self._tiles, self._tab.dirs
             adj = dict(self._adj)
             adj[q] = tuple(q + d for d in dirs if q + d in tiles)
@@ -1963,14 +1997,73 @@ class MeaState(State):
         return state
 
 
-class MainActions(Sequence[MeaAction]):
-    """The main phase's legal actions, lazily: ``len`` and indexing build only the
-    actions asked for. In order: summons (by card in hand order, then tile), assists,
-    moves (by monster in board order, then tile), attacks (by target tile; single
-    attackers, then pairs), then the turn-ending draws or obliterations."""
+class _LazyActions(Sequence[MeaAction]):
+    """Legal actions listed lazily: ``len`` and indexing build only the actions asked
+    for (all a random player needs); iterating, ``in`` and ``==`` build them all, once.
+    A lazy list reads its state: it is valid until the state changes."""
+
+    __slots__ = ("_all", "_state")
+
+    _state: MeaState
+    _all: tuple[MeaAction, ...] | None
+
+    def _build_all(self) -> list[MeaAction]:
+        raise NotImplementedError
+
+    def materialise(self) -> tuple[MeaAction, ...]:
+        """Every action, built once."""
+        if self._all is None:
+            self._all = tuple(self._build_all())
+        return self._all
+
+    def __iter__(self) -> Iterator[MeaAction]:
+        return iter(self.materialise())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.materialise()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _LazyActions):
+            return self.materialise() == other.materialise()
+        if isinstance(other, tuple | list):
+            return list(self.materialise()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.materialise())
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal actions>"
+
+
+class ChoiceActions(_LazyActions):
+    """The choice phase's legal actions: ``choose`` each option in turn (tiles, or
+    monsters in board order)."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, state: MeaState, options: tuple[Any, ...]):
+        self._state = state
+        self._all = None
+        self._options = options
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+        t = self._options[k]
+        return _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
+
+    def _build_all(self) -> list[MeaAction]:
+        return [self[k] for k in range(len(self._options))]
+
+
+class MainActions(_LazyActions):
+    """The main phase's legal actions. In order: summons (by card in hand order, then
+    tile), assists, moves (by monster in board order, then tile), attacks (by target
+    tile; single attackers, then pairs), then the turn-ending draws or obliterations."""
 
     __slots__ = (
-        "_all",
         "_attacks",
         "_blocked",
         "_bounds",
@@ -1978,7 +2071,6 @@ class MainActions(Sequence[MeaAction]):
         "_movers",
         "_n",
         "_plays",
-        "_state",
         "_summon_names",
         "_summon_tiles",
     )
@@ -1988,92 +2080,102 @@ class MainActions(Sequence[MeaAction]):
         self._all: tuple[MeaAction, ...] | None = None
         p = state._active
         tab = state._tab
-        names, cost, monster = tab.names, tab.cost, tab.monster
         ctrl = state._ctrl
-        occ = state._occ
         tiles = state._tiles
-        mana = state._mana
         # One pass over the tiles: where p may summon, where p's monsters may not go,
-        # which tiles hold enemy monsters (and their lowest/highest defence).
+        # which tiles hold enemy monsters, and p's monsters in board order.
         summon_tiles = []
         blocked = set()
         enemy_tiles: dict[int, tuple[int, ...]] = {}
         mine: list[int] = []
-        for q in state._adj:  # board order
-            here = occ[q]
+        for q, here in state._occ.items():  # board order
             if not here:
                 if tiles[q] == p:
                     summon_tiles.append(q)
-                continue
-            a = here[0]
-            if len(here) == 1:
-                if ctrl[a] != p:
-                    blocked.add(q)
-                    enemy_tiles[q] = here
-                else:
+            elif len(here) == 1:
+                a = here[0]
+                if ctrl[a] == p:
                     mine.append(a)
                     if tiles[q] == p:
                         summon_tiles.append(q)
-                continue
-            b = here[1]
-            blocked.add(q)
-            if ctrl[a] == p:
-                mine.append(a)
-                if ctrl[b] == p:
+                else:
+                    blocked.add(q)
+                    enemy_tiles[q] = here
+            else:
+                a, b = here
+                blocked.add(q)
+                if ctrl[a] == p:
+                    mine.append(a)
+                    if ctrl[b] == p:
+                        mine.append(b)
+                    else:
+                        enemy_tiles[q] = (b,)
+                elif ctrl[b] == p:
+                    enemy_tiles[q] = (a,)
                     mine.append(b)
                 else:
-                    enemy_tiles[q] = (b,)
-            elif ctrl[b] == p:
-                enemy_tiles[q] = (a,)
-                mine.append(b)
-            else:
-                enemy_tiles[q] = here
+                    enemy_tiles[q] = here
         summon_names: list[str] = []
         plays: list[str] = []
+        mana = state._mana
+        cost, names, monster = tab.cost, tab.names, tab.monster
         for i in state._hand[p]:
-            if cost[i] > mana:
-                continue
-            nm = names[i]
-            if monster[i]:
-                if summon_tiles and nm not in summon_names:
-                    summon_names.append(nm)
-            elif nm not in plays:
-                plays.append(nm)
-        adj = state._adj
-        acts, xatt, pos = state._acts, state._xatt, state._pos
-        # Moves are counted here (a set intersection per monster) and built on demand.
-        movers: list[int] = []
+            if cost[i] <= mana:
+                nm = names[i]
+                if monster[i]:
+                    if summon_tiles and nm not in summon_names:
+                        summon_names.append(nm)
+                elif nm not in plays:
+                    plays.append(nm)
+        adj, acts, pos, xatt = state._adj, state._acts, state._pos, state._xatt
+        # Moves are counted here and built on demand; attackers are grouped by the enemy
+        # tile they touch (enemy tiles are blocked tiles: a monster with no blocked
+        # neighbour has nothing to attack).
+        movers: list[Any] = []
         n_moves = 0
-        attackers: list[int] = []
+        near: dict[int, list[int]] = {}
         for i in mine:
             if acts[i] > 0:
                 nbrs = adj[pos[i]]
+                if blocked.isdisjoint(nbrs):
+                    movers.append((i, len(nbrs), nbrs))
+                    n_moves += len(nbrs)
+                    continue
                 k = len(nbrs) - len(blocked.intersection(nbrs))
                 if k:
-                    movers.append(i)
-                    movers.append(k)
+                    movers.append((i, k, nbrs))
                     n_moves += k
-                attackers.append(i)
             elif xatt[i] > 0:
-                attackers.append(i)
+                nbrs = adj[pos[i]]
+            else:
+                continue
+            for t in nbrs:
+                if t in enemy_tiles:
+                    if t in near:
+                        near[t].append(i)
+                    else:
+                        near[t] = [i]
         attacks: list[tuple[int, ...]] = []
-        if attackers and enemy_tiles:
+        if near:
             atk, tmp, fresh = state._atk, state._tmp, state._fresh
             defence, tmpd = state._def, state._tmpd
-            need_all = state.rules.attack_rule == "all"
-            near: dict[int, list[int]] = {}
-            enemy_keys = enemy_tiles.keys()
-            for i in attackers:
-                nbrs = adj[pos[i]]
-                if enemy_keys.isdisjoint(nbrs):
+            attack_all = tab.attack_all
+            for t, foes in enemy_tiles.items():  # board order
+                cands = near.get(t)
+                if cands is None:
                     continue
-                for t in nbrs:
-                    if t in enemy_tiles:
-                        near.setdefault(t, []).append(i)
-            for t in sorted(near):
-                defs = [defence[j] + tmpd[j] for j in enemy_tiles[t]]
-                need = max(defs) if need_all else min(defs)
-                cands = near[t]
+                if len(foes) == 1:
+                    j = foes[0]
+                    need = defence[j] + tmpd[j]
+                else:
+                    d0 = defence[foes[0]] + tmpd[foes[0]]
+                    d1 = defence[foes[1]] + tmpd[foes[1]]
+                    need = (d0 if d0 > d1 else d1) if attack_all else (d0 if d0 < d1 else d1)
+                if len(cands) == 1:
+                    i = cands[0]
+                    if atk[i] + tmp[i] >= need:
+                        attacks.append((t, i))
+                    continue
                 for k, i in enumerate(cands):
                     a = atk[i] + tmp[i]
                     if a >= need:
@@ -2083,12 +2185,9 @@ class MainActions(Sequence[MeaAction]):
                             continue
                         if a + atk[j] + tmp[j] >= need:
                             attacks.append((t, i, j))
-        left = len(state._deck[p])
-        if left:
-            top = left if state.rules.list_losing_draws else max(1, min(left, HAND_LIMIT - 1 - len(state._hand[p])))
-            ends: Sequence[MeaAction] = _DRAWS[1 : top + 1] if top < len(_DRAWS) else state._draws(p)
-        else:
-            own = [q for q in sorted(tiles) if tiles[q] == p]
+        ends: Sequence[MeaAction] = state._draws(p)
+        if not ends:
+            own = [q for q in state._occ if tiles[q] == p]  # board order
             ends = tuple(Obliterate(q) for q in own) if own else (Obliterate(NONE_POS),)
         self._summon_names = summon_names
         self._summon_tiles = summon_tiles
@@ -2118,65 +2217,39 @@ class MainActions(Sequence[MeaAction]):
             return self._ends[k - b4]
         if k < b1:
             nt = len(self._summon_tiles)
-            return Summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
+            return _summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
         if k < b2:
             return Play(self._plays[k - b1])
         if k < b3:
             k -= b2
-            movers = self._movers
-            for m in range(0, len(movers), 2):
-                n = movers[m + 1]
+            for i, n, nbrs in self._movers:
                 if k < n:
-                    i = movers[m]
-                    state = self._state
-                    dests = [d for d in state._adj[state._pos[i]] if d not in self._blocked]
-                    return Move(state.ref_of(i), dests[k])
+                    if n < len(nbrs):
+                        blocked = self._blocked
+                        nbrs = [d for d in nbrs if d not in blocked]
+                    return Move(self._state.ref_of(i), nbrs[k])
                 k -= n
         return self._attack(self._attacks[k - b3])
 
     def _moves(self) -> list[Move]:
         state = self._state
         out = []
-        movers = self._movers
-        for m in range(0, len(movers), 2):
-            i = movers[m]
+        for i, _, nbrs in self._movers:
             ref = state.ref_of(i)
-            out.extend(Move(ref, d) for d in state._adj[state._pos[i]] if d not in self._blocked)
+            out.extend(Move(ref, d) for d in nbrs if d not in self._blocked)
         return out
 
     def _attack(self, spec: tuple[int, ...]) -> Attack:
         ref_of = self._state.ref_of
         return Attack(spec[0], [ref_of(i) for i in spec[1:]])
 
-    def __iter__(self) -> Iterator[MeaAction]:
-        return iter(self.materialise())
-
-    def materialise(self) -> tuple[MeaAction, ...]:
-        """Every action, built once."""
-        if self._all is None:
-            out: list[MeaAction] = [Summon(n, q) for n in self._summon_names for q in self._summon_tiles]
-            out.extend(Play(n) for n in self._plays)
-            out.extend(self._moves())
-            out.extend(self._attack(a) for a in self._attacks)
-            out.extend(self._ends)
-            self._all = tuple(out)
-        return self._all
-
-    def __contains__(self, action: object) -> bool:
-        return action in self.materialise()
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, MainActions):
-            return self.materialise() == other.materialise()
-        if isinstance(other, tuple | list):
-            return list(self.materialise()) == list(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.materialise())
-
-    def __repr__(self) -> str:
-        return f"<{self._n} legal actions>"
+    def _build_all(self) -> list[MeaAction]:
+        out: list[MeaAction] = [_summon(n, q) for n in self._summon_names for q in self._summon_tiles]
+        out.extend(Play(n) for n in self._plays)
+        out.extend(self._moves())
+        out.extend(self._attack(a) for a in self._attacks)
+        out.extend(self._ends)
+        return out
 
 
 # --- observation -----------------------------------------------------------------
