@@ -92,7 +92,13 @@ def check_invariants(state: MeaState) -> None:
         assert any(o == 0 for o in state._tiles.values()) or state.rules.elimination == "turn-start"
 
 
-def play_random(rules: MeaRules, seed: int, check_every: bool = True, probe: bool = False) -> MeaState:
+def play_random(
+    rules: MeaRules, seed: int, check_every: bool = True, probe: bool = False, check_lists: bool = False
+) -> MeaState:
+    """A seeded random game. ``check_every``: the invariants after each action; ``probe``:
+    each action's notation round-trips; ``check_lists``: each legal list, built one action
+    at a time (as a random player does), equals its full list and, in the main phase, a
+    plain generator written from the rules."""
     state = rules.new_initial_state(seed)
     rng = random.Random(seed)
     while not state.is_terminal:
@@ -100,6 +106,12 @@ def play_random(rules: MeaRules, seed: int, check_every: bool = True, probe: boo
             state.apply(state.sample_chance())
             continue
         legal = state.legal_actions()
+        if check_lists:
+            picked = [legal[k] for k in range(len(legal))]
+            assert picked == list(legal) and legal[-1] == picked[-1]
+            assert len(set(picked)) == len(picked)
+            if state.phase == "main":
+                assert set(picked) == reference_main_actions(state)
         action = legal[rng.randrange(len(legal))]
         if probe:
             assert rules.parse_action(str(action)) == action
@@ -189,20 +201,8 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, options=OPTIONS)
 def test_lazy_legal_actions_match_their_list_and_a_plain_reference(seed, options):
-    rules = random_rules(seed, **options)
-    state = rules.new_initial_state(seed)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        if state.current_player == CHANCE:
-            state.apply(state.sample_chance())
-            continue
-        legal = state.legal_actions()
-        picked = [legal[k] for k in range(len(legal))]  # built one by one, as a random player does
-        assert picked == list(legal) and legal[-1] == picked[-1]
-        assert len(set(picked)) == len(picked)
-        if state.phase == "main":
-            assert set(picked) == reference_main_actions(state)
-        state.apply_unchecked(picked[rng.randrange(len(picked))])
+    state = play_random(random_rules(seed, **options), seed, check_every=False, check_lists=True)
+    assert state.outcome() is not None
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
