@@ -23,11 +23,10 @@ character through the Laboratory. See ``docs/rules/meikyu.md`` for every reading
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
-from itertools import product
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, Rules, State
 from cardbase.games.meikyu.pool import CardPool
@@ -158,6 +157,10 @@ TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2
     OP_TSUNAMI,
     OP_ENDTURN,
 ) = range(25)
+
+# Stack frames without arguments, shared.
+F_MAIN, F_AFTER, F_BATCH, F_ENDTURN = (OP_MAIN,), (OP_AFTER,), (OP_BATCH,), (OP_ENDTURN,)
+F_QRESOLVE, F_ARESOLVE, F_DEFEND = (OP_QRESOLVE,), (OP_ARESOLVE,), (OP_DEFEND,)
 
 END_POINTS, END_ROOMS, END_LIMIT = "points", "rooms", "turn limit"
 
@@ -304,6 +307,7 @@ _CHOICE_VERBS = {
 }
 
 MeikyuAction = Roll | DrawCard | Reveal | Quest | Develop | Attack | Defend | MixedArea | Word | Choose
+_ACTION_CLASSES = (Roll, DrawCard, Reveal, Quest, Develop, Attack, Defend, MixedArea, Word, Choose)
 
 
 # --- rules -------------------------------------------------------------------------
@@ -359,7 +363,7 @@ class MeikyuRules(Rules):
 
     @cached_property
     def tables(self) -> _Tables:
-        """Per-card look-up tables and interned actions (shared by equal rules)."""
+        """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
         key = (self.pool, self.players)
         tables = _TABLES.get(key)
         if tables is None:
@@ -421,10 +425,24 @@ class MeikyuRules(Rules):
 
 
 _TABLES: dict[tuple[CardPool, int], _Tables] = {}
+MEMO_LIMIT = 100_000
+"""Entries a memo of the tables holds before it starts afresh."""
+_A = TypeVar("_A")
+
+CardSet = tuple[tuple[str, ...], str | None, tuple[int, ...], int]
+"""Cards for a quest, an attack, a defence or a development: (names, the name of an item
+played as a character through the Laboratory or None, kinds of the names, the item's kind or -1)."""
+Menu = tuple[list[CardSet], list[CardSet], tuple[str, ...], bool]
+"""What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
+SwordParts = tuple[int, int, int, int]
+"""See :func:`sword_parts`."""
+Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts]
+"""Cards played, by kind (see :meth:`_Tables.played`)."""
 
 
 class _Tables:
-    """Look-up tables of a pool: names, values and effects by index, interned actions."""
+    """Look-up tables of a pool: names, values and effects by index, interned actions, and
+    memos of what a hand may play (each cleared when it outgrows :data:`MEMO_LIMIT`)."""
 
     def __init__(self, rules: MeikyuRules):
         pool = rules.pool
@@ -450,6 +468,12 @@ class _Tables:
         self.maps = tuple(i for i in alpha if self.keff[i] == X_MAP)
         self.aggression = tuple(i for i in alpha if self.ktype[i] == AGGR)
         self.opens = tuple(i for i in alpha if self.ktype[i] == OPEN)
+        self.quest_kinds = tuple(i for i in alpha if i in self.chars or i in self.boosters)
+        # The kinds whose counts make the card sets, by (develop?, Laboratory?).
+        self.set_kinds = (
+            (self.quest_kinds, self.quest_kinds + self.items),
+            (self.chars, self.chars),
+        )
         self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
         lands = pool.lands
         self.L = len(lands)
@@ -468,6 +492,7 @@ class _Tables:
                 self.llookup.setdefault(fold(land.land_name), i)
         self.land_cards = tuple(i for i, land in enumerate(lands) for _ in range(land.copies))
         self.land_copies = tuple(land.copies for land in lands)
+        self.unique_lands = all(c <= 1 for c in self.land_copies)  # no two face-up rooms alike
         self.castle = frozenset(i for i in range(self.L) if self.lbit[i] & B_CASTLE)
         self.tomb_lands = tuple(i for i in range(self.L) if self.lbit[i] & B_TOMB)
         self.by_bit = {bit: tuple(i for i in range(self.L) if self.lbit[i] & bit) for bit in _LBIT.values()}
@@ -481,63 +506,138 @@ class _Tables:
         self.give_act = tuple(Choose("give", n) for n in self.lnames)
         self.discard_land_act = tuple(Choose("discard land", n) for n in self.lnames)
         self.mixed_act = tuple(MixedArea(q) for q in range(rules.players))
-        self.choice_cache: dict[tuple[Any, ...], list[tuple[tuple[str, ...], str | None, tuple[int, ...], int]]] = {}
-        self.main_cache: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+        # Aggression targets (seat, land name), by seat and land.
+        self.named_targets = tuple(tuple((q, name) for name in self.lnames) for q in range(rules.players))
+        self.free_plain = (RESUPPLY,)
+        self.free_map = (MAP, RESUPPLY)
+        self.choice_cache: dict[tuple[Any, ...], list[CardSet]] = {}
+        # Keyed by the hand's counts; one memo without the Laboratory, one with it.
+        self.main_cache: tuple[dict[tuple[int, ...], Menu], dict[tuple[int, ...], Menu]] = ({}, {})
+        self.defend_cache: dict[tuple[Any, ...], tuple[Defend, ...]] = {}
+        self.action_cache: dict[tuple[Any, ...], Any] = {}  # a Quest, Attack or Develop by the key's length
+        self.played_cache: dict[tuple[tuple[str, ...], str | None], Played] = {}
+        self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}
 
-    def main_choices(self, hand: Sequence[int], lab: bool) -> tuple[list[Any], list[Any]]:
-        """The card sets for a quest or an attack, and for a development, from ``hand``."""
-        key = (*hand, lab)
-        hit = self.main_cache.get(key)
+    def played(self, names: tuple[str, ...], lab: str | None) -> Played:
+        """Cards named in an action: (their kinds, the Laboratory item's kind or -1, the
+        characters among them with that item, their seals, their :func:`sword_parts`)."""
+        key = (names, lab)
+        hit = self.played_cache.get(key)
         if hit is None:
-            if len(self.main_cache) > 100_000:
-                self.main_cache.clear()
-            hit = self.main_cache[key] = (self.choices(hand, QUEST, lab), self.choices(hand, DEVELOP, False))
+            if len(self.played_cache) > MEMO_LIMIT:
+                self.played_cache.clear()
+            kinds = tuple(self.kindex[c] for c in names)
+            labk = -1 if lab is None else self.kindex[lab]
+            chars = tuple(k for k in kinds if self.ktype[k] == CHAR) + ((labk,) if labk >= 0 else ())
+            seals = sum(self.wits[k] for k in kinds)
+            hit = self.played_cache[key] = (kinds, labk, chars, seals, sword_parts(self, kinds, labk))
         return hit
 
-    def choices(
-        self, hand: Sequence[int], mode: int, lab: bool
-    ) -> list[tuple[tuple[str, ...], str | None, tuple[int, ...], int]]:
+    # Interned step-2 actions (a frozen dataclass costs more to build than to look up).
+
+    def quest(self, room: int, names: tuple[str, ...], lab: str | None) -> Quest:
+        key = (room, names, lab)
+        return self.action_cache.get(key) or self._intern(key, Quest(self.lnames[room], names, lab))
+
+    def attack(self, q: int, land: str | None, names: tuple[str, ...], lab: str | None, by: str) -> Attack:
+        key = (q, land, names, lab, by)
+        return self.action_cache.get(key) or self._intern(key, Attack(q, land, names, lab, by))
+
+    def develop(self, land: int, names: tuple[str, ...]) -> Develop:
+        key = (land, names)
+        return self.action_cache.get(key) or self._intern(key, Develop(self.lnames[land], names))
+
+    def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
+        if len(self.action_cache) > 2 * MEMO_LIMIT:
+            self.action_cache.clear()
+        self.action_cache[key] = action
+        return action
+
+    def discard_order(self, inplay: Sequence[int]) -> tuple[Choose, ...]:
+        """The cards in play that may go to the discard pile next, alphabetically, as actions."""
+        key = tuple(inplay)
+        hit = self.order_cache.get(key)
+        if hit is None:
+            if len(self.order_cache) > MEMO_LIMIT:
+                self.order_cache.clear()
+            kinds = sorted(set(inplay), key=self.rank.__getitem__)
+            hit = self.order_cache[key] = tuple(map(self.discard_act.__getitem__, kinds))
+        return hit
+
+    def main_choices(self, hand: Sequence[int], lab: bool) -> Menu:
+        """What ``hand`` offers for step 2: the card sets for a quest or an attack, the card
+        sets for a development, the names of the aggression cards held, whether a Map is held."""
+        cache = self.main_cache[lab]
+        key = tuple(hand)
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > MEMO_LIMIT:
+                cache.clear()
+            hit = cache[key] = (
+                self.choices(hand, QUEST, lab),
+                self.choices(hand, DEVELOP, False),
+                tuple(self.knames[k] for k in self.aggression if hand[k]),
+                any(hand[m] for m in self.maps),
+            )
+        return hit
+
+    def defences(self, hand: Sequence[int], lab: bool) -> tuple[Defend, ...]:
+        """The defender's choices from ``hand``, as actions."""
+        key = (*hand, lab)
+        hit = self.defend_cache.get(key)
+        if hit is None:
+            if len(self.defend_cache) > MEMO_LIMIT:
+                self.defend_cache.clear()
+            hit = self.defend_cache[key] = tuple(Defend(c[0], c[1]) for c in self.choices(hand, DEFEND, lab))
+        return hit
+
+    def choices(self, hand: Sequence[int], mode: int, lab: bool) -> list[CardSet]:
         """Every legal card set from ``hand`` for ``mode``: (names, lab name, kinds, lab kind).
 
         Quest and attack: at least one character (a Laboratory item counts), any Swords
         and Grimoires, no more Grimoires than characters. Defend: the same, or nothing.
         Develop: one or more characters only.
         """
-        key = (tuple(hand), mode, lab)
+        # Only the cards that can be part of a set matter (hands differing elsewhere share).
+        key = (mode, lab, *map(hand.__getitem__, self.set_kinds[mode == DEVELOP][lab]))
         hit = self.choice_cache.get(key)
         if hit is not None:
             return hit
-        if len(self.choice_cache) > 100_000:
+        if len(self.choice_cache) > MEMO_LIMIT:
             self.choice_cache.clear()
         if mode == DEVELOP:
             slots = [k for k in self.chars if hand[k]]
             labs: list[int] = []
         else:
-            slots = sorted((k for k in self.chars + self.boosters if hand[k]), key=self.rank.__getitem__)
+            slots = [k for k in self.quest_kinds if hand[k]]
             labs = [k for k in self.items if hand[k]] if lab else []
-        ranges = [range(hand[k] + 1) for k in slots]
-        is_char = [self.ktype[k] == CHAR for k in slots]
-        is_grim = [self.keff[k] == X_GRIMOIRE for k in slots]
         names = self.knames
-        out = []
-        for combo in product(*ranges):
-            nch = 0
-            grims = 0
-            kinds: list[int] = []
-            for k, c, ch, gr in zip(slots, combo, is_char, is_grim, strict=True):
-                if c:
-                    if ch:
-                        nch += c
-                    elif gr:
-                        grims += c
-                    kinds.extend([k] * c)
-            tk = tuple(kinds)
-            tn = tuple(names[k] for k in tk)
+        # Every multiset of the slots' cards, grown slot by slot in alphabetical order (the
+        # last slot varying fastest): (kinds, names, characters, Grimoires).
+        sets: list[tuple[tuple[int, ...], tuple[str, ...], int, int]] = [((), (), 0, 0)]
+        for k in slots:
+            is_char = self.ktype[k] == CHAR
+            is_grim = self.keff[k] == X_GRIMOIRE
+            name = names[k]
+            grown = []
+            for kinds, tn, nch, grims in sets:
+                for c in range(hand[k] + 1):
+                    grown.append(
+                        (
+                            kinds + (k,) * c,
+                            tn + (name,) * c,
+                            nch + c if is_char else nch,
+                            grims + c if is_grim else grims,
+                        )
+                    )
+            sets = grown
+        out: list[CardSet] = []
+        for tk, tn, nch, grims in sets:
             if mode == DEVELOP:
                 if nch:
                     out.append((tn, None, tk, -1))
                 continue
-            if (nch or mode == DEFEND) and grims <= nch and (nch or not kinds):
+            if (nch or mode == DEFEND) and grims <= nch and (nch or not tk):
                 out.append((tn, None, tk, -1))
             for labk in labs:
                 if hand[labk] - tk.count(labk) >= 1 and grims <= nch + 1:
@@ -689,31 +789,47 @@ def _split_with(text: str) -> tuple[str, bool, str]:
 class ActionList(Sequence[Any]):
     """A player's main choices, lazily: free plays, then quests (room × card set), then
     attacks (way × target × card set), then developments (land × characters). ``len``
-    and indexing build only the action asked for."""
+    and indexing build only the action asked for (interned in the tables: equal actions
+    asked for again are the same object)."""
 
-    __slots__ = ("_by", "_dc", "_free", "_len", "_lnames", "_nq", "_qc", "_rooms", "_targets", "_undeveloped")
+    __slots__ = (
+        "_attacks",
+        "_by",
+        "_dc",
+        "_free",
+        "_len",
+        "_qc",
+        "_quests",
+        "_rooms",
+        "_t",
+        "_targets",
+        "_undeveloped",
+    )
 
     def __init__(
         self,
-        free: list[Any],
-        rooms: list[int],
-        qc: list[Any],
-        by: list[str],
-        targets: list[tuple[int, str | None]],
-        undeveloped: list[int],
-        dc: list[Any],
-        lnames: tuple[str, ...],
+        t: _Tables,
+        free: Sequence[Any],
+        rooms: Sequence[int],
+        qc: list[CardSet],
+        by: Sequence[str],
+        targets: Sequence[tuple[int, str | None]],
+        undeveloped: Sequence[int],
+        dc: list[CardSet],
     ):
+        self._t = t
         self._free = free
         self._rooms = rooms
         self._qc = qc
-        self._nq = nq = len(qc)
         self._by = by
         self._targets = targets
         self._undeveloped = undeveloped
         self._dc = dc
-        self._lnames = lnames
-        self._len = len(free) + nq * (len(rooms) + len(by) * len(targets)) + len(undeveloped) * len(dc)
+        nq = len(qc)
+        # Where the quests and the attacks end.
+        self._quests = len(free) + nq * len(rooms)
+        self._attacks = self._quests + nq * len(by) * len(targets)
+        self._len = self._attacks + len(undeveloped) * len(dc)
 
     def __len__(self) -> int:
         return self._len
@@ -726,25 +842,19 @@ class ActionList(Sequence[Any]):
         free = self._free
         if i < len(free):
             return free[i]
-        i -= len(free)
-        nq = self._nq
-        n = len(self._rooms) * nq
-        if i < n:
-            r, c = divmod(i, nq)
+        if i < self._quests:
+            r, c = divmod(i - len(free), len(self._qc))
             names, lab, _, _ = self._qc[c]
-            return Quest(self._lnames[self._rooms[r]], names, lab)
-        i -= n
-        per_way = len(self._targets) * nq
-        n = len(self._by) * per_way
-        if i < n:
-            w, rest = divmod(i, per_way)
+            return self._t.quest(self._rooms[r], names, lab)
+        if i < self._attacks:
+            nq = len(self._qc)
+            w, rest = divmod(i - self._quests, len(self._targets) * nq)
             g, c = divmod(rest, nq)
             names, lab, _, _ = self._qc[c]
             q, land = self._targets[g]
-            return Attack(q, land, names, lab, self._by[w])
-        i -= n
-        land, c = divmod(i, len(self._dc))
-        return Develop(self._lnames[self._undeveloped[land]], self._dc[c][0])
+            return self._t.attack(q, land, names, lab, self._by[w])
+        land, c = divmod(i - self._attacks, len(self._dc))
+        return self._t.develop(self._undeveloped[land], self._dc[c][0])
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(self._len):
@@ -793,9 +903,11 @@ class MeikyuState(State):
         "_skips",
         "_stack",
         "_t",
+        "_takeable",
         "_tomb_dead",
         "_turn",
         "_turns",
+        "_undev",
         "current_player",
         "history",
         "rng",
@@ -826,6 +938,10 @@ class MeikyuState(State):
         self._deff = [0] * n
         self._refugees: list[list[int]] = [[] for _ in range(n)]
         self._pts = [0] * n
+        # Derived from each kingdom by _recount: the lands an aggression may take and the
+        # lands its owner may develop.
+        self._takeable: list[tuple[int, ...]] = [()] * n
+        self._undev: list[tuple[int, ...]] = [()] * n
         self._skips = [0] * n
         self._hot_done = False
         self._tomb_dead = not t.tomb_lands
@@ -965,12 +1081,14 @@ class MeikyuState(State):
         return True
 
     def _recount(self, p: int) -> None:
-        """Recompute a seat's land-effect bits and points after its kingdom changed."""
+        """Recompute what follows from a seat's kingdom after it changed: land-effect bits,
+        points, the lands an aggression may take (not the Castle Tower) and the lands to develop."""
         t = self._t
         lbit = t.lbit
+        lands = self._lands[p]
         eff = deff = 0
         pts = len(self._refugees[p])
-        for e in self._lands[p]:
+        for e in lands:
             land = e >> 1
             b = lbit[land]
             eff |= b
@@ -984,6 +1102,13 @@ class MeikyuState(State):
         self._eff[p] = eff
         self._deff[p] = deff
         self._pts[p] = pts
+        castle = t.castle
+        takeable = tuple(e >> 1 for e in lands if e >> 1 not in castle)
+        undev = tuple(e >> 1 for e in lands if not e & 1)
+        if not t.unique_lands:  # two copies of a land are one choice
+            takeable, undev = tuple(dict.fromkeys(takeable)), tuple(dict.fromkeys(undev))
+        self._takeable[p] = takeable
+        self._undev[p] = undev
 
     def _give_card(self, p: int, k: int) -> None:
         self._hands[p][k] += 1
@@ -1049,13 +1174,12 @@ class MeikyuState(State):
         if self._skips[p]:
             self._skips[p] -= 1
             self._ctx = {"kind": "lost turn", "player": p}
-            stack.append((OP_ENDTURN,))
+            stack.append(F_ENDTURN)
             return False
         self._hot_done = False
-        stack.append((OP_ENDTURN,))
-        stack.append((OP_MAIN,))
-        stack.append((OP_DRAW1, p))
-        return False
+        stack.append(F_ENDTURN)
+        stack.append(F_MAIN)
+        return self._op_draw1((OP_DRAW1, p))  # (pushing the frame would pop it next)
 
     def _op_draw1(self, frame: tuple[Any, ...]) -> bool:
         p = frame[1]
@@ -1168,7 +1292,7 @@ class MeikyuState(State):
         success = total >= ctx["level"] and room in self._rooms
         ctx["total"] = total
         ctx["success"] = success
-        self._stack.append((OP_AFTER,))
+        self._stack.append(F_AFTER)
         if success:
             self._rooms.remove(room)
             if room in self._mapped:
@@ -1195,7 +1319,7 @@ class MeikyuState(State):
         ctx["total"] = ta
         ctx["defence_total"] = td
         ctx["success"] = ta > td
-        self._stack.append((OP_AFTER,))
+        self._stack.append(F_AFTER)
         if ta <= td:
             return False
         land = ctx["land"]
@@ -1219,19 +1343,14 @@ class MeikyuState(State):
                     self._ctx["stolen"] = land
                 return
 
-    def _stealable(self, q: int) -> list[int]:
-        castle = self._t.castle
-        out: list[int] = []
-        for e in self._lands[q]:
-            land = e >> 1
-            if land not in castle and land not in out:
-                out.append(land)
-        return out
+    def _stealable(self, q: int) -> tuple[int, ...]:
+        """The lands of seat ``q`` an aggression may take, in the order first held."""
+        return self._takeable[q]
 
     def _op_after(self, frame: tuple[Any, ...]) -> bool:
         ctx = self._ctx
         stack = self._stack
-        if ctx is not None and "rollers" in ctx:
+        if ctx is not None and "rollers" in ctx and 6 in ctx["dice"]:
             dice = ctx["dice"]
             for slot in reversed(range(len(ctx["rollers"]))):
                 if dice[slot] == 6:
@@ -1243,17 +1362,17 @@ class MeikyuState(State):
         if self._tomb_dead:
             return False
         t = self._t
-        if all(self._mdisc.count(land) >= t.land_copies[land] for land in t.tomb_lands):
-            self._tomb_dead = True
-            return False
-        return True
+        for land in t.tomb_lands:
+            if self._mdisc.count(land) < t.land_copies[land]:
+                return True
+        self._tomb_dead = True
+        return False
 
     def _op_batch(self, frame: tuple[Any, ...]) -> bool:
         inplay = self._inplay
         if not inplay:
             return False
-        first = inplay[0]
-        if all(k == first for k in inplay) or not self._tomb_matters():
+        if inplay.count(inplay[0]) == len(inplay) or not self._tomb_matters():
             self._kdisc.extend(inplay)
             inplay.clear()
             return False
@@ -1277,7 +1396,8 @@ class MeikyuState(State):
 
     def _op_capacity(self, frame: tuple[Any, ...]) -> bool:
         _, q, new = frame
-        if len(self._lands[q]) > self.capacity(q):
+        held = len(self._lands[q])
+        if held > MAX_LANDS and held > self.capacity(q):  # (the capacity is never below MAX_LANDS)
             return self._wait(A_LANDCAP, q, (q, new))
         return False
 
@@ -1330,84 +1450,89 @@ class MeikyuState(State):
     # -- protocol --
 
     def legal_actions(self) -> Sequence[Any]:
-        ask = self._ask
         if self.current_player == TERMINAL:
             return ()
-        t = self._t
-        if ask == A_MAIN:
-            return self._main_actions()
-        if ask in (A_DRAW, A_REVEAL, A_ROLL):
-            return [a for a, _ in self.chance_outcomes()]
-        p = self.current_player
-        if ask == A_DEFEND:
-            choices = t.choices(self._hands[p], DEFEND, bool(self._eff[p] & B_LAB))
-            return [Defend(c[0], c[1]) for c in choices]
-        if ask == A_AMULET:
-            return (AMULET, PASS)
-        if ask in (A_CASINO, A_HOT):
-            return (DRAW, PASS)
-        if ask == A_TOMB:
-            return (DRAW, TOMB)
-        if ask == A_KEEP:
-            return tuple(t.keep_act[k] for k in t.alpha if k in self._arch)
-        if ask == A_HOSPITAL:
-            ctx = self._ctx
-            assert ctx is not None
-            return (*(t.return_act[k] for k in t.alpha if k in ctx["chars"]), PASS)
-        if ask == A_ORDER:
-            return tuple(t.discard_act[k] for k in sorted(set(self._inplay), key=t.rank.__getitem__))
-        if ask in (A_HANDLIMIT, A_REFUGEE):
-            hand = self._hands[p]
-            return tuple(t.discard_act[k] for k in t.alpha if hand[k])
-        if ask == A_TSUNAMI:
-            return tuple(t.give_act[k] for k in self._args[1])
-        if ask == A_GIVE:
-            return tuple(t.give_act[k] for k in self._stealable(p))
-        if ask == A_LANDCAP:
-            return tuple(t.discard_land_act[k] for k in self._landcap_options(p, self._args[1]))
+        return _LEGAL[self._ask](self)
+
+    # -- legal actions, one function per kind of decision --
+
+    def _legal_none(self) -> tuple[()]:
         return ()
 
+    def _legal_chance(self) -> list[Any]:
+        return [a for a, _ in self.chance_outcomes() or ()]
+
     def _main_actions(self) -> ActionList:
+        """Step 2's choices, in :class:`ActionList`'s order."""
         t = self._t
         p = self._turn
-        hand = self._hands[p]
         eff = self._eff[p]
-        free: list[Any] = []
-        if self._mpile:
-            for m in t.maps:
-                if hand[m]:
-                    free.append(MAP)
-                    break
+        qc, dc, held_aggression, has_map = t.main_choices(self._hands[p], bool(eff & B_LAB))
+        free: Sequence[Any]
         if eff & B_MIXED:
+            free = [MAP] if has_map and self._mpile else []
             free.extend(t.mixed_act[q] for q in range(self._n) if q != p)
-        free.append(RESUPPLY)
-        qc, dc = t.main_choices(hand, bool(eff & B_LAB))
-        rooms: list[int] = []
-        by: list[str] = []
+            free.append(RESUPPLY)
+        else:
+            free = t.free_map if has_map and self._mpile else t.free_plain
+        rooms: Sequence[int] = ()
+        by: Sequence[str] = ()
         targets: list[tuple[int, str | None]] = []
         if qc:
-            rooms = list(dict.fromkeys(self._rooms))
-            for k in t.aggression:
-                if hand[k]:
-                    by.append(t.knames[k])
-            if eff & B_COUNCIL:
-                by.append(COUNCIL)
+            rooms = tuple(self._rooms) if t.unique_lands else tuple(dict.fromkeys(self._rooms))
+            by = (*held_aggression, COUNCIL) if eff & B_COUNCIL else held_aggression
             if by:
-                lnames = t.lnames
-                named = self.rules.aggression_target == "attacker"
-                for q in range(self._n):
-                    if q != p and self._lands[q]:
-                        stealable = self._stealable(q)
-                        if named:
-                            targets.extend((q, lnames[land]) for land in stealable)
-                        elif stealable:
-                            targets.append((q, None))
-        undeveloped: list[int] = []
-        if dc:
-            for e in self._lands[p]:
-                if not e & 1 and e >> 1 not in undeveloped:
-                    undeveloped.append(e >> 1)
-        return ActionList(free, rooms, qc, by, targets, undeveloped, dc, t.lnames)
+                takeable = self._takeable
+                if self.rules.aggression_target == "attacker":  # (seat, land name)
+                    for q in range(self._n):
+                        if q != p:
+                            targets.extend(map(t.named_targets[q].__getitem__, takeable[q]))
+                else:  # (seat, None): the defender chooses
+                    targets = [(q, None) for q in range(self._n) if q != p and takeable[q]]
+        return ActionList(t, free, rooms, qc, by, targets, self._undev[p], dc)
+
+    def _legal_defend(self) -> list[Defend]:
+        p = self.current_player
+        return list(self._t.defences(self._hands[p], bool(self._eff[p] & B_LAB)))
+
+    def _legal_amulet(self) -> tuple[Word, Word]:
+        return (AMULET, PASS)
+
+    def _legal_draw_or_pass(self) -> tuple[Word, Word]:
+        return (DRAW, PASS)
+
+    def _legal_tomb(self) -> tuple[Word, Word]:
+        return (DRAW, TOMB)
+
+    def _legal_keep(self) -> tuple[Choose, ...]:
+        t = self._t
+        arch = self._arch
+        return tuple(t.keep_act[k] for k in t.alpha if k in arch)
+
+    def _legal_hospital(self) -> tuple[Choose | Word, ...]:
+        t = self._t
+        ctx = self._ctx
+        assert ctx is not None
+        chars = ctx["chars"]
+        return (*(t.return_act[k] for k in t.alpha if k in chars), PASS)
+
+    def _legal_order(self) -> tuple[Choose, ...]:
+        return self._t.discard_order(self._inplay)
+
+    def _legal_discard(self) -> tuple[Choose, ...]:
+        t = self._t
+        hand = self._hands[self.current_player]
+        return tuple(t.discard_act[k] for k in t.alpha if hand[k])
+
+    def _legal_tsunami(self) -> tuple[Choose, ...]:
+        return tuple(map(self._t.give_act.__getitem__, self._args[1]))
+
+    def _legal_give(self) -> tuple[Choose, ...]:
+        return tuple(map(self._t.give_act.__getitem__, self._stealable(self.current_player)))
+
+    def _legal_landcap(self) -> tuple[Choose, ...]:
+        options = self._landcap_options(self.current_player, self._args[1])
+        return tuple(map(self._t.discard_land_act.__getitem__, options))
 
     def chance_outcomes(self) -> Sequence[tuple[Any, float]] | None:
         ask = self._ask
@@ -1445,7 +1570,13 @@ class MeikyuState(State):
     def apply_unchecked(self, action: Any) -> None:
         self.history.append(action)
         _APPLY[self._ask](self, action)  # type: ignore[misc]
-        self._run()
+        # The turn machine, as in _run (inlined: this is the hot path of simulation).
+        stack = self._stack
+        ops = _OPS
+        while stack:
+            frame = stack.pop()
+            if ops[frame[0]](self, frame):
+                return
 
     # -- applying, one function per kind of decision --
 
@@ -1457,14 +1588,13 @@ class MeikyuState(State):
         if not self._kpile and self._kdisc:
             self._kpile = self._kdisc
             self._kdisc = []
-        if dest == TO_SETUP:
-            self._give_card(p, k)
-        elif t.ktype[k] == OPEN:
+        if dest != TO_SETUP and t.ktype[k] == OPEN:  # played at once (not in the deal)
             self._stack.append((OP_OPEN, p, k))
         elif dest == TO_ARCHIVES:
             self._arch.append(k)
-        else:
-            self._give_card(p, k)
+        else:  # into the hand (_give_card, inlined: the commonest chance action)
+            self._hands[p][k] += 1
+            self._hsize[p] += 1
 
     def _apply_reveal(self, action: Reveal) -> None:
         land = self._t.lindex[action.room]
@@ -1489,89 +1619,101 @@ class MeikyuState(State):
                     return
 
     def _apply_main(self, action: Any) -> None:
-        t = self._t
+        """Step 2: the action chosen, applied by its kind."""
+        apply = _MAIN_APPLY.get(type(action))
+        if apply is None:
+            raise IllegalAction(f"{action} is not an action of step 2", "not-an-action", self._turn)
+        apply(self, action)
+
+    def _apply_word(self, action: Word) -> None:
+        """Resupply, or play a Map (any other word is taken for ``map``)."""
         p = self._turn
         stack = self._stack
-        kind = type(action)
-        if kind is Word:
-            if action is RESUPPLY or action.word == "resupply":
-                self._ctx = {"kind": "resupply", "player": p}
-                stack.append((OP_AFTER,))
+        if action is RESUPPLY or action.word == "resupply":
+            self._ctx = {"kind": "resupply", "player": p}
+            stack.append(F_AFTER)
+            stack.append((OP_DRAW1, p))
+            return
+        m = next(m for m in self._t.maps if self._hands[p][m])
+        self._take_card(p, m)
+        self._inplay.append(m)
+        stack.append(F_MAIN)
+        stack.append((OP_REVEAL, True))
+
+    def _apply_mixed(self, action: MixedArea) -> None:
+        p = self._turn
+        self._discard_land(p, self._t.by_bit[B_MIXED])
+        self._skips[action.target] += 1
+        self._stack.append(F_MAIN)
+
+    def _apply_quest(self, action: Quest) -> None:
+        t = self._t
+        p = self._turn
+        room = t.lindex[action.room]
+        kinds, labk, chars, _, parts = t.played(action.cards, action.lab)
+        self._play(p, kinds, labk)
+        self._ctx = {
+            "kind": "quest",
+            "player": p,
+            "room": room,
+            "level": t.level[room] - (2 if room in self._mapped else 0),
+            "swords": land_swords(parts, self._eff[p], self._deff[p], True),
+            "chars": list(chars),
+            "dice": [0],
+            "rollers": [p],
+        }
+        stack = self._stack
+        stack.append(F_QRESOLVE)
+        stack.append((OP_ROLL, p, 0))
+
+    def _apply_develop(self, action: Develop) -> None:
+        t = self._t
+        p = self._turn
+        land = t.lindex[action.land]
+        kinds, _, _, wits, _ = t.played(action.cards, None)
+        self._play(p, kinds, -1)
+        cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)  # the Harem, developed
+        success = wits >= cost
+        self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
+        stack = self._stack
+        stack.append(F_AFTER)
+        if success:
+            lands = self._lands[p]
+            i = lands.index(land << 1)
+            lands[i] = land << 1 | 1
+            self._recount(p)
+            if t.lbit[land] & B_MARKET:
                 stack.append((OP_DRAW1, p))
-                return
-            m = next(m for m in t.maps if self._hands[p][m])
-            self._take_card(p, m)
-            self._inplay.append(m)
-            stack.append((OP_MAIN,))
-            stack.append((OP_REVEAL, True))
-            return
-        if kind is MixedArea:
-            self._discard_land(p, t.by_bit[B_MIXED])
-            self._skips[action.target] += 1
-            stack.append((OP_MAIN,))
-            return
-        if kind is Quest:
-            room = t.lindex[action.room]
-            kinds, labk = self._use(p, action.cards, action.lab)
-            swords = self._swords(p, kinds, labk, True)
-            level = t.level[room] - (2 if room in self._mapped else 0)
-            chars = [k for k in kinds if t.ktype[k] == CHAR] + ([labk] if labk >= 0 else [])
-            self._ctx = {
-                "kind": "quest",
-                "player": p,
-                "room": room,
-                "level": level,
-                "swords": swords,
-                "chars": chars,
-                "dice": [0],
-                "rollers": [p],
-            }
-            stack.append((OP_QRESOLVE,))
-            stack.append((OP_ROLL, p, 0))
-            return
-        if kind is Develop:
-            land = t.lindex[action.land]
-            kinds, _ = self._use(p, action.cards, None)
-            wits = sum(t.wits[k] for k in kinds)
-            cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)
-            success = wits >= cost
-            self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
-            stack.append((OP_AFTER,))
-            if success:
-                lands = self._lands[p]
-                i = lands.index(land << 1)
-                lands[i] = land << 1 | 1
-                self._recount(p)
-                if t.lbit[land] & B_MARKET:
-                    stack.append((OP_DRAW1, p))
-            return
-        if kind is Attack:
-            q = action.target
-            if action.by == COUNCIL:
-                self._discard_land(p, t.by_bit[B_COUNCIL])
-            else:
-                g = t.kindex[action.by]
-                self._take_card(p, g)
-                self._inplay.append(g)
-            kinds, labk = self._use(p, action.cards, action.lab)
-            self._ctx = {
-                "kind": "attack",
-                "player": p,
-                "attacker": p,
-                "defender": q,
-                "land": t.lindex[action.land] if action.land else -1,
-                "by": action.by,
-                "swords": self._swords(p, kinds, labk, False),
-                "defence": 0,
-                "dice": [0, 0],
-                "rollers": [p, q],
-            }
-            stack.append((OP_ARESOLVE,))
-            stack.append((OP_ROLL, q, 1))
-            stack.append((OP_ROLL, p, 0))
-            stack.append((OP_DEFEND,))
-            return
-        raise IllegalAction(f"{action} is not an action of step 2", "not-an-action", p)
+
+    def _apply_attack(self, action: Attack) -> None:
+        t = self._t
+        p = self._turn
+        q = action.target
+        if action.by == COUNCIL:
+            self._discard_land(p, t.by_bit[B_COUNCIL])
+        else:
+            g = t.kindex[action.by]
+            self._take_card(p, g)
+            self._inplay.append(g)
+        kinds, labk, _, _, parts = t.played(action.cards, action.lab)
+        self._play(p, kinds, labk)
+        self._ctx = {
+            "kind": "attack",
+            "player": p,
+            "attacker": p,
+            "defender": q,
+            "land": t.lindex[action.land] if action.land else -1,
+            "by": action.by,
+            "swords": land_swords(parts, self._eff[p], self._deff[p], False),
+            "defence": 0,
+            "dice": [0, 0],
+            "rollers": [p, q],
+        }
+        stack = self._stack
+        stack.append(F_ARESOLVE)
+        stack.append((OP_ROLL, q, 1))
+        stack.append((OP_ROLL, p, 0))
+        stack.append(F_DEFEND)
 
     def _discard_land(self, p: int, kinds: tuple[int, ...]) -> None:
         lands = self._lands[p]
@@ -1582,34 +1724,27 @@ class MeikyuState(State):
                 self._recount(p)
                 return
 
-    def _use(self, p: int, cards: tuple[str, ...], lab: str | None) -> tuple[list[int], int]:
-        """Move cards from a hand to the cards in play; returns their kinds and the lab kind."""
-        kindex = self._t.kindex
+    def _play(self, p: int, kinds: tuple[int, ...], labk: int) -> None:
+        """Move cards (and a Laboratory item ``labk``, unless -1) from a hand to the cards in play."""
         hand = self._hands[p]
-        kinds = [kindex[c] for c in cards]
         for k in kinds:
             hand[k] -= 1
-        labk = -1
-        if lab is not None:
-            labk = kindex[lab]
+        inplay = self._inplay
+        inplay.extend(kinds)
+        if labk >= 0:
             hand[labk] -= 1
-            kinds_all = [*kinds, labk]
+            inplay.append(labk)
+            self._hsize[p] -= len(kinds) + 1
         else:
-            kinds_all = kinds
-        self._hsize[p] -= len(kinds_all)
-        self._inplay.extend(kinds_all)
-        return kinds, labk
-
-    def _swords(self, p: int, kinds: Sequence[int], labk: int, quest: bool) -> int:
-        """Swords of cards used by seat ``p``, with ``p``'s land effects."""
-        return sword_total(self._t, kinds, labk, self._eff[p], self._deff[p], quest)
+            self._hsize[p] -= len(kinds)
 
     def _apply_defend(self, action: Defend) -> None:
         ctx = self._ctx
         assert ctx is not None
         q = ctx["defender"]
-        kinds, labk = self._use(q, action.cards, action.lab)
-        ctx["defence"] = self._swords(q, kinds, labk, False)
+        kinds, labk, _, _, parts = self._t.played(action.cards, action.lab)
+        self._play(q, kinds, labk)
+        ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], False)
         ctx["defended_with"] = len(kinds) + (labk >= 0)
 
     def _apply_amulet(self, action: Word) -> None:
@@ -1658,7 +1793,7 @@ class MeikyuState(State):
         k = self._t.kindex[action.name]
         self._inplay.remove(k)
         self._kdisc.append(k)
-        self._stack.append((OP_BATCH,))
+        self._stack.append(F_BATCH)
 
     def _apply_discard(self, action: Choose) -> None:
         k = self._t.kindex[action.name]
@@ -1697,18 +1832,16 @@ class MeikyuState(State):
         p = self.current_player
         if p == TERMINAL:
             raise IllegalAction("the game is over", "game-over")
-        if not isinstance(
-            action, Roll | DrawCard | Reveal | Quest | Develop | Attack | Defend | MixedArea | Word | Choose
-        ):
+        if not isinstance(action, _ACTION_CLASSES):
             raise IllegalAction(f"{action!r} is not a Meikyu action", "not-an-action", p)
         ask = self._ask
         if p == CHANCE:
             self._check_chance(action)
             return
-        seat = f"P{p + 1}"
         if ask == A_MAIN:
             self._check_main(action, p)
             return
+        seat = f"P{p + 1}"
         if ask == A_DEFEND:
             if not isinstance(action, Defend):
                 raise IllegalAction(
@@ -1776,7 +1909,6 @@ class MeikyuState(State):
 
     def _check_main(self, action: Any, p: int) -> None:
         t = self._t
-        seat = f"P{p + 1}"
         kind = type(action)
         hand = self._hands[p]
         if kind is Word:
@@ -1789,7 +1921,9 @@ class MeikyuState(State):
                     raise IllegalAction("the Meikyu pile is empty: a Map has no room to draw", "map-pile", p)
                 return
             raise IllegalAction(
-                f"it is {seat}'s action (step 2): quest, develop, attack or resupply, not {action}", "take-an-action", p
+                f"it is P{p + 1}'s action (step 2): quest, develop, attack or resupply, not {action}",
+                "take-an-action",
+                p,
             )
         if kind is MixedArea:
             if not self._eff[p] & B_MIXED:
@@ -1863,7 +1997,7 @@ class MeikyuState(State):
             self._check_cards(p, action.cards, action.lab, ATTACK)
             return
         raise IllegalAction(
-            f"it is {seat}'s action (step 2): quest, develop, attack, resupply (or map, mixed area); not {action}",
+            f"it is P{p + 1}'s action (step 2): quest, develop, attack, resupply (or map, mixed area); not {action}",
             "take-an-action",
             p,
         )
@@ -1989,6 +2123,8 @@ class MeikyuState(State):
         new._deff = list(self._deff)
         new._refugees = [list(r) for r in self._refugees]
         new._pts = list(self._pts)
+        new._takeable = list(self._takeable)
+        new._undev = list(self._undev)
         new._skips = list(self._skips)
         new._hot_done = self._hot_done
         new._tomb_dead = self._tomb_dead
@@ -2190,7 +2326,7 @@ class MeikyuState(State):
         if step == "draw":
             state._stack = [(OP_TURN,)]
         elif step == "action":
-            state._stack = [(OP_ENDTURN,), (OP_MAIN,)]
+            state._stack = [F_ENDTURN, F_MAIN]
         else:
             raise ValueError(f"step is 'draw' or 'action', not {step!r}")
         state._run()
@@ -2241,28 +2377,27 @@ class MeikyuState(State):
         return state
 
 
-def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
-    """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
-    lands give ``eff`` (and, developed, ``deff``): Bar (developed) lifts 0-sword characters
-    to 1; Blacksmith adds 1 per Sword; each Grimoire adds the seals of a character of its
-    own (the most seals first); Fortress adds 2 to a quest of two or more characters."""
-    bar = deff & B_BAR
-    sword = 2 if eff & B_SMITH else 1
-    s = 0
-    nch = 0
-    grims = 0
+def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
+    """What the swords of the cards ``kinds`` (+ a Laboratory item ``labk``, a 2-sword
+    character, unless -1) are made of before land effects: (swords, characters with 0
+    swords, Sword cards, characters). Each Sword adds 1; each Grimoire adds the seals of a
+    character of its own (the most seals first)."""
+    s = weak = sword_cards = nch = grims = 0
     wits: list[int] = []
     ktype, brav, keff, kwits = t.ktype, t.brav, t.keff, t.wits
     for k in kinds:
         if ktype[k] == CHAR:
             b = brav[k]
-            s += 1 if (b == 0 and bar) else b
+            s += b
+            if b == 0:
+                weak += 1
             nch += 1
             wits.append(kwits[k])
         else:
             e = keff[k]
             if e == X_SWORD:
-                s += sword
+                s += 1
+                sword_cards += 1
             elif e == X_GRIMOIRE:
                 grims += 1
     if labk >= 0:
@@ -2272,9 +2407,27 @@ def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int
     if grims:
         wits.sort(reverse=True)
         s += sum(wits[:grims])
+    return s, weak, sword_cards, nch
+
+
+def land_swords(parts: SwordParts, eff: int, deff: int, quest: bool) -> int:
+    """Swords of cards made of ``parts`` (see :func:`sword_parts`) for a player whose lands
+    give ``eff`` (and, developed, ``deff``): Bar (developed) lifts 0-sword characters to 1;
+    Blacksmith adds 1 per Sword; Fortress adds 2 to a quest of two or more characters."""
+    s, weak, sword_cards, nch = parts
+    if deff & B_BAR:
+        s += weak
+    if eff & B_SMITH:
+        s += sword_cards
     if quest and nch >= 2 and eff & B_FORTRESS:
         s += 2
     return s
+
+
+def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
+    """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
+    lands give ``eff`` (and, developed, ``deff``): :func:`sword_parts` with :func:`land_swords`."""
+    return land_swords(sword_parts(t, kinds, labk), eff, deff, quest)
 
 
 _OPS = (
@@ -2303,6 +2456,35 @@ _OPS = (
     MeikyuState._op_capacity,
     MeikyuState._op_tsunami,
     MeikyuState._op_endturn,
+)
+
+_MAIN_APPLY: dict[type, Callable[[MeikyuState, Any], None]] = {  # step 2, by the kind of action
+    Word: MeikyuState._apply_word,
+    MixedArea: MeikyuState._apply_mixed,
+    Quest: MeikyuState._apply_quest,
+    Develop: MeikyuState._apply_develop,
+    Attack: MeikyuState._apply_attack,
+}
+
+_LEGAL = (  # by the code of the decision waited for
+    MeikyuState._legal_none,  # A_NONE
+    MeikyuState._legal_chance,  # A_DRAW
+    MeikyuState._legal_chance,  # A_REVEAL
+    MeikyuState._legal_chance,  # A_ROLL
+    MeikyuState._main_actions,  # A_MAIN
+    MeikyuState._legal_tomb,  # A_TOMB
+    MeikyuState._legal_keep,  # A_KEEP
+    MeikyuState._legal_defend,  # A_DEFEND
+    MeikyuState._legal_amulet,  # A_AMULET
+    MeikyuState._legal_draw_or_pass,  # A_CASINO
+    MeikyuState._legal_hospital,  # A_HOSPITAL
+    MeikyuState._legal_order,  # A_ORDER
+    MeikyuState._legal_discard,  # A_HANDLIMIT
+    MeikyuState._legal_discard,  # A_REFUGEE
+    MeikyuState._legal_tsunami,  # A_TSUNAMI
+    MeikyuState._legal_landcap,  # A_LANDCAP
+    MeikyuState._legal_draw_or_pass,  # A_HOT
+    MeikyuState._legal_give,  # A_GIVE
 )
 
 _APPLY = (  # by the code of the decision waited for

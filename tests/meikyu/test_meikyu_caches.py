@@ -1,0 +1,147 @@
+"""The engine's memos and derived facts never go stale: at every decision of many seeded
+random games, the legal actions equal a from-scratch listing (fresh tables, every memo
+empty, kingdoms read from the lands), and each seat's derived facts equal a recount."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from cardbase.games.base import CHANCE, TERMINAL
+from cardbase.games.meikyu.engine import (
+    A_DEFEND,
+    A_MAIN,
+    A_ORDER,
+    B_COUNCIL,
+    B_FARM,
+    B_LAB,
+    B_MIXED,
+    COUNCIL,
+    DEFEND,
+    DEVELOP,
+    MAP,
+    QUEST,
+    RESUPPLY,
+    Attack,
+    Choose,
+    Defend,
+    Develop,
+    MeikyuRules,
+    MeikyuState,
+    MixedArea,
+    Quest,
+    _Tables,
+)
+from tests.meikyu.helpers import default_pool
+
+READINGS = [{}, {"farm": "points", "aggression_target": "defender", "map_room": "discarded"}]
+
+
+def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
+    """Step 2's actions from the raw state: free plays, quests (room × card set), attacks
+    (way × target × card set), developments (land × characters)."""
+    p = state.turn_player
+    hand = state._hands[p]
+    lands = state._lands
+    eff = 0
+    for e in lands[p]:
+        eff |= fresh.lbit[e >> 1]
+    qc = fresh.choices(hand, QUEST, bool(eff & B_LAB))
+    dc = fresh.choices(hand, DEVELOP, False)
+    out: list[Any] = []
+    if state._mpile and any(hand[m] for m in fresh.maps):
+        out.append(MAP)
+    if eff & B_MIXED:
+        out.extend(MixedArea(q) for q in range(state._n) if q != p)
+    out.append(RESUPPLY)
+    rooms = list(dict.fromkeys(state._rooms))
+    out.extend(Quest(fresh.lnames[r], names, lab) for r in rooms for names, lab, _, _ in qc)
+    ways = [fresh.knames[k] for k in fresh.aggression if hand[k]] + ([COUNCIL] if eff & B_COUNCIL else [])
+    targets: list[tuple[int, str | None]] = []
+    for q in range(state._n):
+        if q == p:
+            continue
+        takeable = list(dict.fromkeys(e >> 1 for e in lands[q] if e >> 1 not in fresh.castle))
+        if state.rules.aggression_target == "attacker":
+            targets.extend((q, fresh.lnames[land]) for land in takeable)
+        elif takeable:
+            targets.append((q, None))
+    for by in ways:
+        for q, land_name in targets:
+            out.extend(Attack(q, land_name, names, lab, by) for names, lab, _, _ in qc)
+    undeveloped = list(dict.fromkeys(e >> 1 for e in lands[p] if not e & 1))
+    out.extend(Develop(fresh.lnames[land], names) for land in undeveloped for names, _, _, _ in dc)
+    return out
+
+
+def fresh_legal(state: MeikyuState, fresh: _Tables) -> list[Any]:
+    ask = state._ask
+    p = state.current_player
+    if ask == A_MAIN:
+        return fresh_main_actions(state, fresh)
+    if ask == A_DEFEND:
+        lab = any(fresh.lbit[e >> 1] & B_LAB for e in state._lands[p])
+        return [Defend(names, lab_name) for names, lab_name, _, _ in fresh.choices(state._hands[p], DEFEND, lab)]
+    if ask == A_ORDER:
+        kinds = sorted(set(state._inplay), key=fresh.rank.__getitem__)
+        return [Choose("discard", fresh.knames[k]) for k in kinds]
+    return list(state.legal_actions())  # the other choices keep no memo
+
+
+def check_derived(state: MeikyuState) -> None:
+    t = state._t
+    for seat in range(state._n):
+        lands = state._lands[seat]
+        eff = deff = 0
+        for e in lands:
+            eff |= t.lbit[e >> 1]
+            deff |= t.lbit[e >> 1] if e & 1 else 0
+        points = len(state._refugees[seat]) + sum(t.dev_points[e >> 1] if e & 1 else t.points[e >> 1] for e in lands)
+        points += 1 if eff & B_FARM and state.rules.farm == "points" else 0
+        assert (state._eff[seat], state._deff[seat], state._pts[seat]) == (eff, deff, points)
+        takeable = tuple(dict.fromkeys(e >> 1 for e in lands if e >> 1 not in t.castle))
+        assert state._stealable(seat) == takeable
+        assert state._undev[seat] == tuple(dict.fromkeys(e >> 1 for e in lands if not e & 1))
+
+
+def play_and_compare(rules: MeikyuRules, seed: int) -> int:
+    fresh = _Tables(rules)
+    state = rules.new_initial_state(seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while state.current_player != TERMINAL:
+        if state.current_player == CHANCE:
+            state.apply_unchecked(state.sample_chance())
+            continue
+        check_derived(state)
+        legal = state.legal_actions()
+        assert list(legal) == fresh_legal(state, fresh), (seed, state.decision, decisions)
+        if seed % 2:  # half the games through the checked path
+            state.apply(legal[rng.randrange(len(legal))])
+        else:
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+        decisions += 1
+    check_derived(state)
+    return decisions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("reading", range(len(READINGS)))
+def test_legal_actions_and_derived_facts_match_a_fresh_computation(players: int, reading: int) -> None:
+    rules = MeikyuRules(default_pool(), players=players, **READINGS[reading])
+    decisions = sum(play_and_compare(rules, seed) for seed in range(12))
+    assert decisions > 1000
+
+
+def test_the_same_with_lands_in_two_copies() -> None:
+    """Rooms and kingdoms may then hold a land twice (it is one choice)."""
+    pool = default_pool()
+    doubled = dataclasses.replace(pool, lands=tuple(dataclasses.replace(land, copies=2) for land in pool.lands))
+    for players, reading in ((2, 0), (3, 1), (5, 0)):
+        rules = MeikyuRules(doubled, players=players, **READINGS[reading])
+        assert not rules.tables.unique_lands
+        for seed in range(6):
+            play_and_compare(rules, seed)
