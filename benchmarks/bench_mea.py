@@ -47,14 +47,14 @@ def demo_rules():  # type: ignore[no-untyped-def]
     return MeaRules(decks=(decks[0], decks[1]))
 
 
-def mea_rate(seconds: float, checked: bool = False, seed: int = 1) -> tuple[float, int]:
+def mea_rate(seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int]:
     rules = demo_rules()
-    rng = random.Random(seed)
+    rng = random.Random(first_game)
     decisions = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        state = rules.new_initial_state(games)
+        state = rules.new_initial_state(first_game + games)
         apply = state.apply if checked else state.apply_unchecked
         while True:
             p = state.current_player
@@ -104,19 +104,21 @@ def main() -> None:
     args = parser.parse_args()
     runs: dict[str, list[float]] = {}
     games: dict[str, int] = {}
+    next_game: dict[str, int] = {}
     plan = [
-        ("méa random play, apply_unchecked", lambda: mea_rate(args.seconds)),
-        ("méa random play, checked apply", lambda: mea_rate(args.seconds, checked=True)),
-        ("python-chess random play (is_game_over loop)", lambda: chess_rate(args.seconds)),
-        ("python-chess random play, lean loop", lambda: chess_rate(args.seconds, lean=True)),
+        ("méa random play, apply_unchecked", lambda g: mea_rate(args.seconds, first_game=g)),
+        ("méa random play, checked apply", lambda g: mea_rate(args.seconds, checked=True, first_game=g)),
+        ("python-chess random play (is_game_over loop)", lambda g: chess_rate(args.seconds, seed=g + 1)),
+        ("python-chess random play, lean loop", lambda g: chess_rate(args.seconds, lean=True, seed=g + 1)),
     ]
     for _ in range(args.rounds):
         for name, run in plan:
-            result = run()
+            result = run(next_game.get(name, 0))  # new games every round: no game is replayed
             if result is None:
                 continue
             runs.setdefault(name, []).append(result[0])
             games[name] = games.get(name, 0) + result[1]
+            next_game[name] = games[name]
     medians = {name: statistics.median(rates) for name, rates in runs.items()}
     width = max(len(n) for n in medians)
     print(f"{'':{width}}  decisions/s (median of {args.rounds})   games")

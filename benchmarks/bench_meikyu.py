@@ -25,18 +25,18 @@ import statistics
 import time
 
 
-def meikyu_rate(players: int, seconds: float, checked: bool = False, seed: int = 1) -> tuple[float, int, float]:
+def meikyu_rate(players: int, seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int, float]:
     """(decisions per second, games, chance actions per decision)."""
     from cardbase.catalog.meikyu_profiles import shipped_pool
     from cardbase.games.meikyu.engine import MeikyuRules
 
     rules = MeikyuRules(shipped_pool("default"), players=players)
-    rng = random.Random(seed)
+    rng = random.Random(first_game)
     decisions = games = chance = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        state = rules.new_initial_state(games)
+        state = rules.new_initial_state(first_game + games)
         apply = state.apply if checked else state.apply_unchecked
         while True:
             p = state.current_player
@@ -78,23 +78,25 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported")
     args = parser.parse_args()
     plan = [
-        ("meikyu 2p, apply_unchecked", lambda: meikyu_rate(2, args.seconds)),
-        ("meikyu 3p, apply_unchecked", lambda: meikyu_rate(3, args.seconds)),
-        ("meikyu 4p, apply_unchecked", lambda: meikyu_rate(4, args.seconds)),
-        ("meikyu 5p, apply_unchecked", lambda: meikyu_rate(5, args.seconds)),
-        ("meikyu 4p, checked apply", lambda: meikyu_rate(4, args.seconds, checked=True)),
-        ("python-chess random play", lambda: chess_rate(args.seconds)),
+        ("meikyu 2p, apply_unchecked", lambda g: meikyu_rate(2, args.seconds, first_game=g)),
+        ("meikyu 3p, apply_unchecked", lambda g: meikyu_rate(3, args.seconds, first_game=g)),
+        ("meikyu 4p, apply_unchecked", lambda g: meikyu_rate(4, args.seconds, first_game=g)),
+        ("meikyu 5p, apply_unchecked", lambda g: meikyu_rate(5, args.seconds, first_game=g)),
+        ("meikyu 4p, checked apply", lambda g: meikyu_rate(4, args.seconds, checked=True, first_game=g)),
+        ("python-chess random play", lambda g: chess_rate(args.seconds, seed=g + 1)),
     ]
     runs: dict[str, list[float]] = {}
     games: dict[str, int] = {}
+    next_game: dict[str, int] = {}
     chance: dict[str, float] = {}
     for _ in range(args.rounds):
         for name, run in plan:
-            result = run()
+            result = run(next_game.get(name, 0))  # new games every round: no game is replayed
             if result is None:
                 continue
             runs.setdefault(name, []).append(result[0])
             games[name] = games.get(name, 0) + result[1]
+            next_game[name] = games[name]
             chance[name] = result[2]
     medians = {name: statistics.median(rates) for name, rates in runs.items()}
     width = max(len(n) for n in medians)
