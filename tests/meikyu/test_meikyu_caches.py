@@ -1,10 +1,12 @@
 """The engine's memos and derived facts never go stale: at every decision of many seeded
 random games, the legal actions equal a from-scratch listing (fresh tables, every memo
-empty, kingdoms read from the lands), and each seat's derived facts equal a recount."""
+empty, kingdoms read from the lands), and each seat's derived facts equal a recount. The
+card sets a hand offers equal a brute-force enumeration of the rules."""
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from typing import Any
 
@@ -19,12 +21,16 @@ from cardbase.games.meikyu.engine import (
     B_FARM,
     B_LAB,
     B_MIXED,
+    CHAR,
     COUNCIL,
     DEFEND,
     DEVELOP,
+    ITEM,
     MAP,
     QUEST,
     RESUPPLY,
+    X_GRIMOIRE,
+    X_SWORD,
     Attack,
     Choose,
     Defend,
@@ -58,7 +64,7 @@ def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
         out.extend(MixedArea(q) for q in range(state._n) if q != p)
     out.append(RESUPPLY)
     rooms = list(dict.fromkeys(state._rooms))
-    out.extend(Quest(fresh.lnames[r], names, lab) for r in rooms for names, lab, _, _ in qc)
+    out.extend(Quest(fresh.lnames[r], names, lab) for r in rooms for names, lab in qc)
     ways = [fresh.knames[k] for k in fresh.aggression if hand[k]] + ([COUNCIL] if eff & B_COUNCIL else [])
     targets: list[tuple[int, str | None]] = []
     for q in range(state._n):
@@ -71,9 +77,9 @@ def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
             targets.append((q, None))
     for by in ways:
         for q, land_name in targets:
-            out.extend(Attack(q, land_name, names, lab, by) for names, lab, _, _ in qc)
+            out.extend(Attack(q, land_name, names, lab, by) for names, lab in qc)
     undeveloped = list(dict.fromkeys(e >> 1 for e in lands[p] if not e & 1))
-    out.extend(Develop(fresh.lnames[land], names) for land in undeveloped for names, _, _, _ in dc)
+    out.extend(Develop(fresh.lnames[land], names) for land in undeveloped for names, _ in dc)
     return out
 
 
@@ -84,7 +90,7 @@ def fresh_legal(state: MeikyuState, fresh: _Tables) -> list[Any]:
         return fresh_main_actions(state, fresh)
     if ask == A_DEFEND:
         lab = any(fresh.lbit[e >> 1] & B_LAB for e in state._lands[p])
-        return [Defend(names, lab_name) for names, lab_name, _, _ in fresh.choices(state._hands[p], DEFEND, lab)]
+        return [Defend(names, lab_name) for names, lab_name in fresh.choices(state._hands[p], DEFEND, lab)]
     if ask == A_ORDER:
         kinds = sorted(set(state._inplay), key=fresh.rank.__getitem__)
         return [Choose("discard", fresh.knames[k]) for k in kinds]
@@ -105,6 +111,8 @@ def check_derived(state: MeikyuState) -> None:
         takeable = tuple(dict.fromkeys(e >> 1 for e in lands if e >> 1 not in t.castle))
         assert state._stealable(seat) == takeable
         assert state._undev[seat] == tuple(dict.fromkeys(e >> 1 for e in lands if not e & 1))
+        hand = state._hands[seat]
+        assert (state._hsize[seat], state._hkey[seat]) == (sum(hand), t.hand_key(hand))
 
 
 def play_and_compare(rules: MeikyuRules, seed: int) -> int:
@@ -145,3 +153,50 @@ def test_the_same_with_lands_in_two_copies() -> None:
         assert not rules.tables.unique_lands
         for seed in range(6):
             play_and_compare(rules, seed)
+
+
+def brute_force_sets(t: _Tables, hand: list[int], mode: int, lab: bool) -> list[tuple[tuple[str, ...], str | None]]:
+    """Every card set of the rules, in the engine's order: the cards that may be played,
+    alphabetically, each count from 0 up with the last card's varying fastest; for each
+    choice, the set without an item as a character, then with each item (alphabetically)."""
+    boosters = () if mode == DEVELOP else (X_SWORD, X_GRIMOIRE)
+    slots = [k for k in t.alpha if hand[k] and (t.ktype[k] == CHAR or (t.ktype[k] == ITEM and t.keff[k] in boosters))]
+    items = [k for k in t.alpha if hand[k] and t.ktype[k] == ITEM] if lab and mode != DEVELOP else []
+    out: list[tuple[tuple[str, ...], str | None]] = []
+    for counts in itertools.product(*(range(hand[k] + 1) for k in slots)):
+        chosen = list(zip(slots, counts, strict=True))
+        names = tuple(t.knames[k] for k, c in chosen for _ in range(c))
+        chars = sum(c for k, c in chosen if t.ktype[k] == CHAR)
+        grimoires = sum(c for k, c in chosen if t.keff[k] == X_GRIMOIRE)
+        if (chars and grimoires <= chars) or (mode == DEFEND and not names):
+            out.append((names, None))
+        for i in items:  # one item as a 2-sword character, with a copy of it left over
+            if hand[i] > names.count(t.knames[i]) and grimoires <= chars + 1:
+                out.append((names, t.knames[i]))
+    return out
+
+
+def test_card_sets_equal_a_brute_force_enumeration() -> None:
+    rules = MeikyuRules(default_pool(), players=4)
+    t = _Tables(rules)  # one table for every hand: memoised parts are shared between hands
+    rng = random.Random(7)
+    for _ in range(400):
+        hand = [0] * t.K
+        for k in rng.sample(t.kingdom_cards, rng.randrange(11)):
+            hand[k] += 1
+        for mode in (QUEST, DEFEND, DEVELOP):
+            for lab in (False, True):
+                assert list(t.choices(hand, mode, lab)) == brute_force_sets(t, hand, mode, lab), (hand, mode, lab)
+
+
+def test_hand_keys_are_the_counts_as_digits() -> None:
+    t = _Tables(MeikyuRules(default_pool(), players=2))
+    rng = random.Random(3)
+    copies = [t.kingdom_cards.count(k) for k in range(t.K)]
+    for _ in range(200):
+        hand = [rng.randrange(c + 1) for c in copies]
+        key, digits = t.hand_key(hand), []
+        for c in copies:
+            key, digit = divmod(key, c + 1)
+            digits.append(digit)
+        assert digits == hand and key == 0

@@ -137,8 +137,6 @@ TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2
     OP_SETUPROLL,
     OP_FIRSTDECIDE,
     OP_TURN,
-    OP_DRAW1,
-    OP_PILEDRAW,
     OP_CDRAW,
     OP_KEEP,
     OP_OPEN,
@@ -146,21 +144,18 @@ TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2
     OP_REVEAL,
     OP_MAIN,
     OP_ROLL,
-    OP_WINDOW,
     OP_QRESOLVE,
-    OP_DEFEND,
     OP_ARESOLVE,
     OP_AFTER,
-    OP_BATCH,
     OP_CASINO,
     OP_CAPACITY,
     OP_TSUNAMI,
     OP_ENDTURN,
-) = range(25)
+) = range(20)
 
 # Stack frames without arguments, shared.
-F_MAIN, F_AFTER, F_BATCH, F_ENDTURN = (OP_MAIN,), (OP_AFTER,), (OP_BATCH,), (OP_ENDTURN,)
-F_QRESOLVE, F_ARESOLVE, F_DEFEND = (OP_QRESOLVE,), (OP_ARESOLVE,), (OP_DEFEND,)
+F_MAIN, F_AFTER, F_ENDTURN = (OP_MAIN,), (OP_AFTER,), (OP_ENDTURN,)
+F_QRESOLVE, F_ARESOLVE = (OP_QRESOLVE,), (OP_ARESOLVE,)
 
 END_POINTS, END_ROOMS, END_LIMIT = "points", "rooms", "turn limit"
 
@@ -429,14 +424,17 @@ MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it starts afresh."""
 _A = TypeVar("_A")
 
-CardSet = tuple[tuple[str, ...], str | None, tuple[int, ...], int]
+CardSet = tuple[tuple[str, ...], str | None]
 """Cards for a quest, an attack, a defence or a development: (names, the name of an item
-played as a character through the Laboratory or None, kinds of the names, the item's kind or -1)."""
-Menu = tuple[list[CardSet], list[CardSet], tuple[str, ...], bool]
+played as a character through the Laboratory or None)."""
+CardSets = tuple[CardSet, ...]
+Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
+"""Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
+Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
 """What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
 SwordParts = tuple[int, int, int, int]
 """See :func:`sword_parts`."""
-Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts]
+Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
 """Cards played, by kind (see :meth:`_Tables.played`)."""
 
 
@@ -475,6 +473,12 @@ class _Tables:
             (self.chars, self.chars),
         )
         self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
+        # A hand's key (see hand_key): its counts as the digits of one number, a kind's digit
+        # below its copies + 1 (no hand holds more copies than the pool has).
+        weights = [1]
+        for k in kingdom[:-1]:
+            weights.append(weights[-1] * (k.copies + 1))
+        self.hand_weight = tuple(weights)
         lands = pool.lands
         self.L = len(lands)
         self.lnames = tuple(land.name for land in lands)
@@ -506,21 +510,33 @@ class _Tables:
         self.give_act = tuple(Choose("give", n) for n in self.lnames)
         self.discard_land_act = tuple(Choose("discard land", n) for n in self.lnames)
         self.mixed_act = tuple(MixedArea(q) for q in range(rules.players))
+        # The other seats, by seat, in seat order.
+        self.others = tuple(tuple(q for q in range(rules.players) if q != p) for p in range(rules.players))
         # Aggression targets (seat, land name), by seat and land.
         self.named_targets = tuple(tuple((q, name) for name in self.lnames) for q in range(rules.players))
         self.free_plain = (RESUPPLY,)
         self.free_map = (MAP, RESUPPLY)
-        self.choice_cache: dict[tuple[Any, ...], list[CardSet]] = {}
-        # Keyed by the hand's counts; one memo without the Laboratory, one with it.
-        self.main_cache: tuple[dict[tuple[int, ...], Menu], dict[tuple[int, ...], Menu]] = ({}, {})
-        self.defend_cache: dict[tuple[Any, ...], tuple[Defend, ...]] = {}
-        self.action_cache: dict[tuple[Any, ...], Any] = {}  # a Quest, Attack or Develop by the key's length
+        self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
+        self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
+        # Keyed by the hand's key; one memo without the Laboratory, one with it.
+        self.main_cache: tuple[dict[int, Menu], dict[int, Menu]] = ({}, {})
+        self.defend_cache: tuple[dict[int, tuple[Defend, ...]], dict[int, tuple[Defend, ...]]] = ({}, {})
+        # Interned actions by key: (room, names, lab) a Quest, (seat, land, names, lab, by) an
+        # Attack, (land, names) a Develop, (names, lab) (a card set) a Defend.
+        self.action_cache: dict[tuple[Any, ...], Any] = {}
         self.played_cache: dict[tuple[tuple[str, ...], str | None], Played] = {}
-        self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}
+        self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by the cards in play, in order
+        self.order_lists: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by their kinds, alphabetically
+
+    def hand_key(self, hand: Sequence[int]) -> int:
+        """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
+        up to date as cards come and go (``MeikyuState._hkey``)."""
+        return sum(map(int.__mul__, hand, self.hand_weight))
 
     def played(self, names: tuple[str, ...], lab: str | None) -> Played:
         """Cards named in an action: (their kinds, the Laboratory item's kind or -1, the
-        characters among them with that item, their seals, their :func:`sword_parts`)."""
+        characters among them with that item, their seals, their :func:`sword_parts`, what
+        they weigh in the hand's key)."""
         key = (names, lab)
         hit = self.played_cache.get(key)
         if hit is None:
@@ -530,7 +546,8 @@ class _Tables:
             labk = -1 if lab is None else self.kindex[lab]
             chars = tuple(k for k in kinds if self.ktype[k] == CHAR) + ((labk,) if labk >= 0 else ())
             seals = sum(self.wits[k] for k in kinds)
-            hit = self.played_cache[key] = (kinds, labk, chars, seals, sword_parts(self, kinds, labk))
+            weight = sum(self.hand_weight[k] for k in (*kinds, labk) if k >= 0)
+            hit = self.played_cache[key] = (kinds, labk, chars, seals, sword_parts(self, kinds, labk), weight)
         return hit
 
     # Interned step-2 actions (a frozen dataclass costs more to build than to look up).
@@ -547,6 +564,9 @@ class _Tables:
         key = (land, names)
         return self.action_cache.get(key) or self._intern(key, Develop(self.lnames[land], names))
 
+    def defend(self, cards: CardSet) -> Defend:
+        return self.action_cache.get(cards) or self._intern(cards, Defend(*cards))
+
     def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
         if len(self.action_cache) > 2 * MEMO_LIMIT:
             self.action_cache.clear()
@@ -560,15 +580,19 @@ class _Tables:
         if hit is None:
             if len(self.order_cache) > MEMO_LIMIT:
                 self.order_cache.clear()
-            kinds = sorted(set(inplay), key=self.rank.__getitem__)
-            hit = self.order_cache[key] = tuple(map(self.discard_act.__getitem__, kinds))
+            kinds = tuple(sorted(set(inplay), key=self.rank.__getitem__))
+            # (Equal lists are one object: the entry adds nothing the garbage collector must follow.)
+            hit = self.order_lists.get(kinds)
+            if hit is None:
+                hit = self.order_lists[kinds] = tuple(map(self.discard_act.__getitem__, kinds))
+            self.order_cache[key] = hit
         return hit
 
-    def main_choices(self, hand: Sequence[int], lab: bool) -> Menu:
-        """What ``hand`` offers for step 2: the card sets for a quest or an attack, the card
-        sets for a development, the names of the aggression cards held, whether a Map is held."""
+    def main_choices(self, hand: Sequence[int], key: int, lab: bool) -> Menu:
+        """What ``hand`` (whose :meth:`hand_key` is ``key``) offers for step 2: the card sets
+        for a quest or an attack, the card sets for a development, the names of the aggression
+        cards held, whether a Map is held. (MeikyuState._main_actions reads the memo first.)"""
         cache = self.main_cache[lab]
-        key = tuple(hand)
         hit = cache.get(key)
         if hit is None:
             if len(cache) > MEMO_LIMIT:
@@ -581,25 +605,28 @@ class _Tables:
             )
         return hit
 
-    def defences(self, hand: Sequence[int], lab: bool) -> tuple[Defend, ...]:
-        """The defender's choices from ``hand``, as actions."""
-        key = (*hand, lab)
-        hit = self.defend_cache.get(key)
+    def defences(self, hand: Sequence[int], key: int, lab: bool) -> tuple[Defend, ...]:
+        """The defender's choices from ``hand`` (whose :meth:`hand_key` is ``key``), as actions."""
+        cache = self.defend_cache[lab]
+        hit = cache.get(key)
         if hit is None:
-            if len(self.defend_cache) > MEMO_LIMIT:
-                self.defend_cache.clear()
-            hit = self.defend_cache[key] = tuple(Defend(c[0], c[1]) for c in self.choices(hand, DEFEND, lab))
+            if len(cache) > MEMO_LIMIT:
+                cache.clear()
+            hit = cache[key] = tuple(map(self.defend, self.choices(hand, DEFEND, lab)))
         return hit
 
-    def choices(self, hand: Sequence[int], mode: int, lab: bool) -> list[CardSet]:
-        """Every legal card set from ``hand`` for ``mode``: (names, lab name, kinds, lab kind).
+    def choices(self, hand: Sequence[int], mode: int, lab: bool) -> CardSets:
+        """Every legal card set from ``hand`` for ``mode``.
 
         Quest and attack: at least one character (a Laboratory item counts), any Swords
-        and Grimoires, no more Grimoires than characters. Defend: the same, or nothing.
-        Develop: one or more characters only.
+        and Grimoires, no more Grimoires than characters. Defend: no card at all, then the
+        same as a quest. Develop: one or more characters only.
         """
+        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
+            return (((), None), *self.choices(hand, QUEST, lab))
+        kinds = self.set_kinds[mode == DEVELOP][lab]
         # Only the cards that can be part of a set matter (hands differing elsewhere share).
-        key = (mode, lab, *map(hand.__getitem__, self.set_kinds[mode == DEVELOP][lab]))
+        key = (mode, lab, *map(hand.__getitem__, kinds))
         hit = self.choice_cache.get(key)
         if hit is not None:
             return hit
@@ -611,39 +638,45 @@ class _Tables:
         else:
             slots = [k for k in self.quest_kinds if hand[k]]
             labs = [k for k in self.items if hand[k]] if lab else []
-        names = self.knames
-        # Every multiset of the slots' cards, grown slot by slot in alphabetical order (the
-        # last slot varying fastest): (kinds, names, characters, Grimoires).
-        sets: list[tuple[tuple[int, ...], tuple[str, ...], int, int]] = [((), (), 0, 0)]
+        # Every multiset of the slots' cards in alphabetical order of the slots, the last
+        # varying fastest: each of the first half's multisets followed by each of the second's.
+        half = len(slots) // 2
+        head, tail = self._multisets(hand, slots[:half]), self._multisets(hand, slots[half:])
+        out: list[CardSet]
+        if not labs:
+            out = [(hn + tn, None) for hn, hc, hg in head for tn, tc, tg in tail if hc + tc and hg + tg <= hc + tc]
+        else:
+            out = []
+            names = self.knames
+            for hn, hc, hg in head:
+                for tn, tc, tg in tail:
+                    cards, nch, ng = hn + tn, hc + tc, hg + tg
+                    if nch and ng <= nch:
+                        out.append((cards, None))
+                    if ng <= nch + 1:  # an item played as a character, with a copy left over
+                        out.extend((cards, names[i]) for i in labs if hand[i] > cards.count(names[i]))
+        # (A tuple: memo values hold no mutable object, which the garbage collector can skip.)
+        hit = self.choice_cache[key] = tuple(out)
+        return hit
+
+    def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
+        """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
+        slot varying fastest): (names, characters, Grimoires). Memoised: hands share them."""
+        key = (*slots, *map(hand.__getitem__, slots))
+        hit = self.multiset_cache.get(key)
+        if hit is not None:
+            return hit
+        if len(self.multiset_cache) > MEMO_LIMIT:
+            self.multiset_cache.clear()
+        names, ktype, keff = self.knames, self.ktype, self.keff
+        sets: Multisets = (((), 0, 0),)
         for k in slots:
-            is_char = self.ktype[k] == CHAR
-            is_grim = self.keff[k] == X_GRIMOIRE
             name = names[k]
-            grown = []
-            for kinds, tn, nch, grims in sets:
-                for c in range(hand[k] + 1):
-                    grown.append(
-                        (
-                            kinds + (k,) * c,
-                            tn + (name,) * c,
-                            nch + c if is_char else nch,
-                            grims + c if is_grim else grims,
-                        )
-                    )
-            sets = grown
-        out: list[CardSet] = []
-        for tk, tn, nch, grims in sets:
-            if mode == DEVELOP:
-                if nch:
-                    out.append((tn, None, tk, -1))
-                continue
-            if (nch or mode == DEFEND) and grims <= nch and (nch or not tk):
-                out.append((tn, None, tk, -1))
-            for labk in labs:
-                if hand[labk] - tk.count(labk) >= 1 and grims <= nch + 1:
-                    out.append((tn, names[labk], tk, labk))
-        self.choice_cache[key] = out
-        return out
+            char, grim = ktype[k] == CHAR, keff[k] == X_GRIMOIRE
+            steps = [((name,) * c, c if char else 0, c if grim else 0) for c in range(hand[k] + 1)]
+            sets = tuple([(tn + sn, nch + sc, ng + sg) for tn, nch, ng in sets for sn, sc, sg in steps])
+        self.multiset_cache[key] = sets
+        return sets
 
 
 # --- parsing -----------------------------------------------------------------------
@@ -798,6 +831,8 @@ class ActionList(Sequence[Any]):
         "_dc",
         "_free",
         "_len",
+        "_nfree",
+        "_nq",
         "_qc",
         "_quests",
         "_rooms",
@@ -811,11 +846,11 @@ class ActionList(Sequence[Any]):
         t: _Tables,
         free: Sequence[Any],
         rooms: Sequence[int],
-        qc: list[CardSet],
+        qc: CardSets,
         by: Sequence[str],
         targets: Sequence[tuple[int, str | None]],
         undeveloped: Sequence[int],
-        dc: list[CardSet],
+        dc: CardSets,
     ):
         self._t = t
         self._free = free
@@ -825,11 +860,12 @@ class ActionList(Sequence[Any]):
         self._targets = targets
         self._undeveloped = undeveloped
         self._dc = dc
-        nq = len(qc)
+        self._nfree = nfree = len(free)
+        self._nq = nq = len(qc)
         # Where the quests and the attacks end.
-        self._quests = len(free) + nq * len(rooms)
-        self._attacks = self._quests + nq * len(by) * len(targets)
-        self._len = self._attacks + len(undeveloped) * len(dc)
+        self._quests = quests = nfree + nq * len(rooms)
+        self._attacks = attacks = quests + nq * len(by) * len(targets)
+        self._len = attacks + len(undeveloped) * len(dc)
 
     def __len__(self) -> int:
         return self._len
@@ -839,18 +875,17 @@ class ActionList(Sequence[Any]):
             i += self._len
         if not 0 <= i < self._len:
             raise IndexError(i)
-        free = self._free
-        if i < len(free):
-            return free[i]
+        if i < self._nfree:
+            return self._free[i]
         if i < self._quests:
-            r, c = divmod(i - len(free), len(self._qc))
-            names, lab, _, _ = self._qc[c]
+            r, c = divmod(i - self._nfree, self._nq)
+            names, lab = self._qc[c]
             return self._t.quest(self._rooms[r], names, lab)
         if i < self._attacks:
-            nq = len(self._qc)
+            nq = self._nq
             w, rest = divmod(i - self._quests, len(self._targets) * nq)
             g, c = divmod(rest, nq)
-            names, lab, _, _ = self._qc[c]
+            names, lab = self._qc[c]
             q, land = self._targets[g]
             return self._t.attack(q, land, names, lab, self._by[w])
         land, c = divmod(i - self._attacks, len(self._dc))
@@ -886,6 +921,7 @@ class MeikyuState(State):
         "_eff",
         "_end",
         "_hands",
+        "_hkey",
         "_hot_done",
         "_hsize",
         "_inplay",
@@ -929,7 +965,9 @@ class MeikyuState(State):
         self._kpile: list[int] = list(t.kingdom_cards)
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
+        # Kept with each hand: its size and its key in the memos (_Tables.hand_key).
         self._hsize = [0] * n
+        self._hkey = [0] * n
         self._mpile: list[int] = list(t.land_cards)
         self._rooms: list[int] = []
         self._mdisc: list[int] = []
@@ -1082,13 +1120,16 @@ class MeikyuState(State):
 
     def _recount(self, p: int) -> None:
         """Recompute what follows from a seat's kingdom after it changed: land-effect bits,
-        points, the lands an aggression may take (not the Castle Tower) and the lands to develop."""
+        points, the lands an aggression may take (not the Castle Tower, in the order first
+        held) and the lands to develop."""
         t = self._t
         lbit = t.lbit
-        lands = self._lands[p]
+        castle = t.castle
         eff = deff = 0
         pts = len(self._refugees[p])
-        for e in lands:
+        takeable: list[int] = []
+        undev: list[int] = []
+        for e in self._lands[p]:  # one pass (this runs whenever a kingdom changes)
             land = e >> 1
             b = lbit[land]
             eff |= b
@@ -1097,26 +1138,30 @@ class MeikyuState(State):
                 pts += t.dev_points[land]
             else:
                 pts += t.points[land]
+                undev.append(land)
+            if land not in castle:
+                takeable.append(land)
         if eff & B_FARM and self.rules.farm == "points":
             pts += 1
         self._eff[p] = eff
         self._deff[p] = deff
         self._pts[p] = pts
-        castle = t.castle
-        takeable = tuple(e >> 1 for e in lands if e >> 1 not in castle)
-        undev = tuple(e >> 1 for e in lands if not e & 1)
-        if not t.unique_lands:  # two copies of a land are one choice
-            takeable, undev = tuple(dict.fromkeys(takeable)), tuple(dict.fromkeys(undev))
-        self._takeable[p] = takeable
-        self._undev[p] = undev
+        if t.unique_lands:
+            self._takeable[p] = tuple(takeable)
+            self._undev[p] = tuple(undev)
+        else:  # two copies of a land are one choice
+            self._takeable[p] = tuple(dict.fromkeys(takeable))
+            self._undev[p] = tuple(dict.fromkeys(undev))
 
     def _give_card(self, p: int, k: int) -> None:
         self._hands[p][k] += 1
         self._hsize[p] += 1
+        self._hkey[p] += self._t.hand_weight[k]
 
     def _take_card(self, p: int, k: int) -> None:
         self._hands[p][k] -= 1
         self._hsize[p] -= 1
+        self._hkey[p] -= self._t.hand_weight[k]
 
     def _op_setup(self, frame: tuple[Any, ...]) -> bool:
         stack = self._stack
@@ -1139,6 +1184,7 @@ class MeikyuState(State):
                     self._kpile.extend([k] * c)
                     hand[k] = 0
                 self._hsize[seat] = 0
+                self._hkey[seat] = 0
                 self._stack.append((OP_DEALCHECK,))
                 for _ in range(DEAL):
                     self._stack.append((OP_CDRAW, seat, TO_SETUP))
@@ -1179,33 +1225,43 @@ class MeikyuState(State):
         self._hot_done = False
         stack.append(F_ENDTURN)
         stack.append(F_MAIN)
-        return self._op_draw1((OP_DRAW1, p))  # (pushing the frame would pop it next)
+        return self._draw1(p)
 
-    def _op_draw1(self, frame: tuple[Any, ...]) -> bool:
-        p = frame[1]
-        kdisc = self._kdisc
-        if self._eff[p] & B_TOMB and kdisc and self._t.ktype[kdisc[-1]] != OPEN:
-            return self._wait(A_TOMB, p, (p,))
-        return self._op_piledraw(frame)
+    def _draw1(self, p: int) -> bool:
+        """Seat ``p`` draws a card (step 1, a resupply, the Market, the Casino, the Hot
+        Springs): the Tomb offers the top discard instead, the Archives draw two to keep one."""
+        eff = self._eff[p]
+        if eff & B_TOMB:
+            kdisc = self._kdisc
+            if kdisc and self._t.ktype[kdisc[-1]] != OPEN:
+                return self._wait(A_TOMB, p, (p,))
+        if eff & B_ARCHIVES:
+            return self._pile_draw(p)
+        return self._draw_card(p, TO_HAND)
 
-    def _op_piledraw(self, frame: tuple[Any, ...]) -> bool:
-        p = frame[1]
+    def _pile_draw(self, p: int) -> bool:
+        """A draw from the pile: one card, or two to choose from with the Archives."""
         if self._eff[p] & B_ARCHIVES:
             stack = self._stack
             stack.append((OP_KEEP, p))
             stack.append((OP_CDRAW, p, TO_ARCHIVES))
             stack.append((OP_CDRAW, p, TO_ARCHIVES))
             return False
-        return self._op_cdraw((OP_CDRAW, p, TO_HAND))
+        return self._draw_card(p, TO_HAND)
 
     def _op_cdraw(self, frame: tuple[Any, ...]) -> bool:
+        return self._draw_card(frame[1], frame[2])
+
+    def _draw_card(self, p: int, dest: int) -> bool:
+        """Wait for the card seat ``p`` draws for ``dest`` (TO_HAND, TO_ARCHIVES, TO_SETUP),
+        the discards shuffled into a new pile first if the pile is empty; nothing if both are."""
         if not self._kpile:
             if not self._kdisc:
                 return False  # nothing anywhere to draw
             self._kpile = self._kdisc
             self._kdisc = []
         self._ask = A_DRAW
-        self._args = (frame[1], frame[2])
+        self._args = (p, dest)
         self.current_player = CHANCE
         return True
 
@@ -1271,8 +1327,9 @@ class MeikyuState(State):
         self.current_player = CHANCE
         return True
 
-    def _op_window(self, frame: tuple[Any, ...]) -> bool:
-        _, roller, slot, i = frame
+    def _window(self, roller: int, slot: int, i: int) -> bool:
+        """After a die (``roller``'s, in ``slot`` of the dice): the seats from the ``i``-th in
+        turn order on may play an Amulet to have it rerolled."""
         n = self._n
         amulets = self._t.amulets
         for j in range(i, n):
@@ -1292,23 +1349,24 @@ class MeikyuState(State):
         success = total >= ctx["level"] and room in self._rooms
         ctx["total"] = total
         ctx["success"] = success
-        self._stack.append(F_AFTER)
         if success:
             self._rooms.remove(room)
             if room in self._mapped:
                 self._mapped.remove(room)
             self._lands[p].append(room << 1)
             self._recount(p)
-            self._stack.append((OP_CAPACITY, p, room))
-            return False
+            return self._then_after(self._over_capacity(p, room))
         if self._eff[p] & B_HOSPITAL and ctx["chars"]:
-            return self._wait(A_HOSPITAL, p, (p,))
-        return False
+            return self._then_after(self._wait(A_HOSPITAL, p, (p,)))
+        return self._op_after(F_AFTER)
 
-    def _op_defend(self, frame: tuple[Any, ...]) -> bool:
-        ctx = self._ctx
-        assert ctx is not None
-        return self._wait(A_DEFEND, ctx["defender"], (ctx["defender"],))
+    def _then_after(self, waiting: bool) -> bool:
+        """The step after an action (:meth:`_op_after`) next, or, if ``waiting`` for a choice
+        first, once that is made."""
+        if waiting:
+            self._stack.append(F_AFTER)
+            return True
+        return self._op_after(F_AFTER)
 
     def _op_aresolve(self, frame: tuple[Any, ...]) -> bool:
         ctx = self._ctx
@@ -1319,18 +1377,17 @@ class MeikyuState(State):
         ctx["total"] = ta
         ctx["defence_total"] = td
         ctx["success"] = ta > td
-        self._stack.append(F_AFTER)
         if ta <= td:
-            return False
+            return self._op_after(F_AFTER)
         land = ctx["land"]
-        if land < 0:
-            if self._stealable(q):
-                return self._wait(A_GIVE, q, (q,))
-            return False
-        self._steal(p, q, land)
-        return False
+        if land >= 0:
+            return self._then_after(self._steal(p, q, land))
+        if self._stealable(q):  # the defender chooses which land to give
+            return self._then_after(self._wait(A_GIVE, q, (q,)))
+        return self._op_after(F_AFTER)
 
-    def _steal(self, p: int, q: int, land: int) -> None:
+    def _steal(self, p: int, q: int, land: int) -> bool:
+        """Seat ``p`` takes ``land`` from seat ``q``; True if ``p`` must then discard a land."""
         lands = self._lands[q]
         for i, e in enumerate(lands):
             if e >> 1 == land:
@@ -1338,10 +1395,10 @@ class MeikyuState(State):
                 self._lands[p].append(land << 1)
                 self._recount(p)
                 self._recount(q)
-                self._stack.append((OP_CAPACITY, p, land))
                 if self._ctx is not None:
                     self._ctx["stolen"] = land
-                return
+                return self._over_capacity(p, land)
+        return False
 
     def _stealable(self, q: int) -> tuple[int, ...]:
         """The lands of seat ``q`` an aggression may take, in the order first held."""
@@ -1355,7 +1412,7 @@ class MeikyuState(State):
             for slot in reversed(range(len(ctx["rollers"]))):
                 if dice[slot] == 6:
                     stack.append((OP_CASINO, ctx["rollers"][slot]))
-        return self._op_batch(frame)
+        return self._discard_batch()
 
     def _tomb_matters(self) -> bool:
         """Whether a Tomb can still come into play (the order of discards matters then)."""
@@ -1368,7 +1425,9 @@ class MeikyuState(State):
         self._tomb_dead = True
         return False
 
-    def _op_batch(self, frame: tuple[Any, ...]) -> bool:
+    def _discard_batch(self) -> bool:
+        """The cards in play go to the discard pile: at once, or one at a time in the turn
+        player's order while the Tomb can still come into play."""
         inplay = self._inplay
         if not inplay:
             return False
@@ -1395,7 +1454,11 @@ class MeikyuState(State):
         return out or list(dict.fromkeys(e >> 1 for e in self._lands[q]))
 
     def _op_capacity(self, frame: tuple[Any, ...]) -> bool:
-        _, q, new = frame
+        return self._over_capacity(frame[1], frame[2])
+
+    def _over_capacity(self, q: int, new: int) -> bool:
+        """If seat ``q`` holds more lands than it may, wait for it to discard one (``new``: the
+        land just gained, which it keeps, or -1); True if so."""
         held = len(self._lands[q])
         if held > MAX_LANDS and held > self.capacity(q):  # (the capacity is never below MAX_LANDS)
             return self._wait(A_LANDCAP, q, (q, new))
@@ -1404,7 +1467,7 @@ class MeikyuState(State):
     def _op_tsunami(self, frame: tuple[Any, ...]) -> bool:
         _, q, allowed = frame
         held = {e >> 1 for e in self._lands[q]}
-        options = tuple(k for k in allowed if k in held)
+        options = tuple([k for k in allowed if k in held])
         if not options:
             return False
         return self._wait(A_TSUNAMI, q, (q, options))
@@ -1467,33 +1530,34 @@ class MeikyuState(State):
         t = self._t
         p = self._turn
         eff = self._eff[p]
-        qc, dc, held_aggression, has_map = t.main_choices(self._hands[p], bool(eff & B_LAB))
+        key = self._hkey[p]
+        lab = bool(eff & B_LAB)
+        qc, dc, held_aggression, has_map = t.main_cache[lab].get(key) or t.main_choices(self._hands[p], key, lab)
         free: Sequence[Any]
         if eff & B_MIXED:
             free = [MAP] if has_map and self._mpile else []
-            free.extend(t.mixed_act[q] for q in range(self._n) if q != p)
+            free.extend(map(t.mixed_act.__getitem__, t.others[p]))
             free.append(RESUPPLY)
         else:
             free = t.free_map if has_map and self._mpile else t.free_plain
         rooms: Sequence[int] = ()
         by: Sequence[str] = ()
-        targets: list[tuple[int, str | None]] = []
+        targets: Sequence[tuple[int, str | None]] = ()
         if qc:
             rooms = tuple(self._rooms) if t.unique_lands else tuple(dict.fromkeys(self._rooms))
             by = (*held_aggression, COUNCIL) if eff & B_COUNCIL else held_aggression
             if by:
                 takeable = self._takeable
                 if self.rules.aggression_target == "attacker":  # (seat, land name)
-                    for q in range(self._n):
-                        if q != p:
-                            targets.extend(map(t.named_targets[q].__getitem__, takeable[q]))
+                    named = t.named_targets
+                    targets = [named[q][land] for q in t.others[p] for land in takeable[q]]
                 else:  # (seat, None): the defender chooses
-                    targets = [(q, None) for q in range(self._n) if q != p and takeable[q]]
+                    targets = [(q, None) for q in t.others[p] if takeable[q]]
         return ActionList(t, free, rooms, qc, by, targets, self._undev[p], dc)
 
-    def _legal_defend(self) -> list[Defend]:
+    def _legal_defend(self) -> tuple[Defend, ...]:
         p = self.current_player
-        return list(self._t.defences(self._hands[p], bool(self._eff[p] & B_LAB)))
+        return self._t.defences(self._hands[p], self._hkey[p], bool(self._eff[p] & B_LAB))
 
     def _legal_amulet(self) -> tuple[Word, Word]:
         return (AMULET, PASS)
@@ -1569,7 +1633,8 @@ class MeikyuState(State):
 
     def apply_unchecked(self, action: Any) -> None:
         self.history.append(action)
-        _APPLY[self._ask](self, action)  # type: ignore[misc]
+        if _APPLY[self._ask](self, action):  # type: ignore[misc]
+            return  # the action itself led to the next decision
         # The turn machine, as in _run (inlined: this is the hot path of simulation).
         stack = self._stack
         ops = _OPS
@@ -1579,6 +1644,9 @@ class MeikyuState(State):
                 return
 
     # -- applying, one function per kind of decision --
+    # Each returns True when it leaves the state waiting for the next decision (as a step
+    # of the turn machine does: a quest waits for its die at once); otherwise (False or
+    # None) the turn machine runs on.
 
     def _apply_draw(self, action: DrawCard) -> None:
         t = self._t
@@ -1595,6 +1663,7 @@ class MeikyuState(State):
         else:  # into the hand (_give_card, inlined: the commonest chance action)
             self._hands[p][k] += 1
             self._hsize[p] += 1
+            self._hkey[p] += t.hand_weight[k]
 
     def _apply_reveal(self, action: Reveal) -> None:
         land = self._t.lindex[action.room]
@@ -1603,42 +1672,42 @@ class MeikyuState(State):
         if self._args[0]:
             self._mapped.append(land)
 
-    def _apply_roll(self, action: Roll) -> None:
+    def _apply_roll(self, action: Roll) -> bool:
         roller, slot = self._args
         if slot < 0:
             self._rolls[roller] = action.value
-            return
+            return False
         ctx = self._ctx
         assert ctx is not None
         ctx["dice"][slot] = action.value
         amulets = self._t.amulets
-        for hand in self._hands:
+        for hand in self._hands:  # (a quick look: most dice find no Amulet anywhere)
             for a in amulets:
                 if hand[a]:
-                    self._stack.append((OP_WINDOW, roller, slot, 0))
-                    return
+                    return self._window(roller, slot, 0)
+        return False
 
-    def _apply_main(self, action: Any) -> None:
+    def _apply_main(self, action: Any) -> bool | None:
         """Step 2: the action chosen, applied by its kind."""
         apply = _MAIN_APPLY.get(type(action))
         if apply is None:
             raise IllegalAction(f"{action} is not an action of step 2", "not-an-action", self._turn)
-        apply(self, action)
+        return apply(self, action)
 
-    def _apply_word(self, action: Word) -> None:
+    def _apply_word(self, action: Word) -> bool:
         """Resupply, or play a Map (any other word is taken for ``map``)."""
         p = self._turn
         stack = self._stack
         if action is RESUPPLY or action.word == "resupply":
             self._ctx = {"kind": "resupply", "player": p}
             stack.append(F_AFTER)
-            stack.append((OP_DRAW1, p))
-            return
+            return self._draw1(p)
         m = next(m for m in self._t.maps if self._hands[p][m])
         self._take_card(p, m)
         self._inplay.append(m)
         stack.append(F_MAIN)
         stack.append((OP_REVEAL, True))
+        return False
 
     def _apply_mixed(self, action: MixedArea) -> None:
         p = self._turn
@@ -1646,12 +1715,13 @@ class MeikyuState(State):
         self._skips[action.target] += 1
         self._stack.append(F_MAIN)
 
-    def _apply_quest(self, action: Quest) -> None:
+    def _apply_quest(self, action: Quest) -> bool:
         t = self._t
         p = self._turn
         room = t.lindex[action.room]
-        kinds, labk, chars, _, parts = t.played(action.cards, action.lab)
-        self._play(p, kinds, labk)
+        played = t.played(action.cards, action.lab)
+        self._play(p, played)
+        _, _, chars, _, parts, _ = played
         self._ctx = {
             "kind": "quest",
             "player": p,
@@ -1662,30 +1732,30 @@ class MeikyuState(State):
             "dice": [0],
             "rollers": [p],
         }
-        stack = self._stack
-        stack.append(F_QRESOLVE)
-        stack.append((OP_ROLL, p, 0))
+        self._stack.append(F_QRESOLVE)
+        return self._wait(A_ROLL, CHANCE, (p, 0))
 
-    def _apply_develop(self, action: Develop) -> None:
+    def _apply_develop(self, action: Develop) -> bool:
         t = self._t
         p = self._turn
         land = t.lindex[action.land]
-        kinds, _, _, wits, _ = t.played(action.cards, None)
-        self._play(p, kinds, -1)
+        played = t.played(action.cards, None)
+        self._play(p, played)
+        _, _, _, wits, _, _ = played
         cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)  # the Harem, developed
         success = wits >= cost
         self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
-        stack = self._stack
-        stack.append(F_AFTER)
         if success:
             lands = self._lands[p]
             i = lands.index(land << 1)
             lands[i] = land << 1 | 1
             self._recount(p)
-            if t.lbit[land] & B_MARKET:
-                stack.append((OP_DRAW1, p))
+            if t.lbit[land] & B_MARKET:  # the Market, developed: a card first
+                self._stack.append(F_AFTER)
+                return self._draw1(p)
+        return self._op_after(F_AFTER)
 
-    def _apply_attack(self, action: Attack) -> None:
+    def _apply_attack(self, action: Attack) -> bool:
         t = self._t
         p = self._turn
         q = action.target
@@ -1695,8 +1765,9 @@ class MeikyuState(State):
             g = t.kindex[action.by]
             self._take_card(p, g)
             self._inplay.append(g)
-        kinds, labk, _, _, parts = t.played(action.cards, action.lab)
-        self._play(p, kinds, labk)
+        played = t.played(action.cards, action.lab)
+        self._play(p, played)
+        _, _, _, _, parts, _ = played
         self._ctx = {
             "kind": "attack",
             "player": p,
@@ -1713,7 +1784,7 @@ class MeikyuState(State):
         stack.append(F_ARESOLVE)
         stack.append((OP_ROLL, q, 1))
         stack.append((OP_ROLL, p, 0))
-        stack.append(F_DEFEND)
+        return self._wait(A_DEFEND, q, (q,))  # the defender chooses cards first
 
     def _discard_land(self, p: int, kinds: tuple[int, ...]) -> None:
         lands = self._lands[p]
@@ -1724,8 +1795,10 @@ class MeikyuState(State):
                 self._recount(p)
                 return
 
-    def _play(self, p: int, kinds: tuple[int, ...], labk: int) -> None:
-        """Move cards (and a Laboratory item ``labk``, unless -1) from a hand to the cards in play."""
+    def _play(self, p: int, played: Played) -> None:
+        """Move the cards ``played`` (and their Laboratory item) from a hand to the cards in play."""
+        kinds, labk, _, _, _, weight = played
+        self._hkey[p] -= weight
         hand = self._hands[p]
         for k in kinds:
             hand[k] -= 1
@@ -1742,12 +1815,13 @@ class MeikyuState(State):
         ctx = self._ctx
         assert ctx is not None
         q = ctx["defender"]
-        kinds, labk, _, _, parts = self._t.played(action.cards, action.lab)
-        self._play(q, kinds, labk)
+        played = self._t.played(action.cards, action.lab)
+        self._play(q, played)
+        kinds, labk, _, _, parts, _ = played
         ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], False)
         ctx["defended_with"] = len(kinds) + (labk >= 0)
 
-    def _apply_amulet(self, action: Word) -> None:
+    def _apply_amulet(self, action: Word) -> bool:
         roller, slot, j = self._args
         seat = self.current_player
         if action.word == "amulet":
@@ -1757,20 +1831,20 @@ class MeikyuState(State):
             ctx = self._ctx
             if ctx is not None:
                 ctx["amulets"] = ctx.get("amulets", 0) + 1
-            self._stack.append((OP_ROLL, roller, slot))
-        else:
-            self._stack.append((OP_WINDOW, roller, slot, j + 1))
+            return self._wait(A_ROLL, CHANCE, (roller, slot))  # the die again
+        return self._window(roller, slot, j + 1)
 
-    def _apply_yes_draw(self, action: Word) -> None:
+    def _apply_yes_draw(self, action: Word) -> bool:
         if action.word == "draw":
-            self._stack.append((OP_DRAW1, self.current_player))
+            return self._draw1(self.current_player)
+        return False
 
-    def _apply_tomb(self, action: Word) -> None:
+    def _apply_tomb(self, action: Word) -> bool:
         p = self.current_player
         if action.word == "tomb":
             self._give_card(p, self._kdisc.pop())
-        else:
-            self._stack.append((OP_PILEDRAW, p))
+            return False
+        return self._pile_draw(p)
 
     def _apply_keep(self, action: Choose) -> None:
         k = self._t.kindex[action.name]
@@ -1789,11 +1863,11 @@ class MeikyuState(State):
             if ctx is not None:
                 ctx["returned"] = k
 
-    def _apply_order(self, action: Choose) -> None:
+    def _apply_order(self, action: Choose) -> bool:
         k = self._t.kindex[action.name]
         self._inplay.remove(k)
         self._kdisc.append(k)
-        self._stack.append(F_BATCH)
+        return self._discard_batch()
 
     def _apply_discard(self, action: Choose) -> None:
         k = self._t.kindex[action.name]
@@ -1804,18 +1878,17 @@ class MeikyuState(State):
         q = self.current_player
         land = self._t.lindex[action.name]
         lands = self._lands[q]
-        entries = [i for i, e in enumerate(lands) if e >> 1 == land]
-        del lands[entries[0]]
+        del lands[[e >> 1 for e in lands].index(land)]  # (the first held)
         self._lands[(q + 1) % self._n].append(land << 1)
         self._recount(q)
         self._recount((q + 1) % self._n)
 
-    def _apply_give(self, action: Choose) -> None:
+    def _apply_give(self, action: Choose) -> bool:
         ctx = self._ctx
         assert ctx is not None
-        self._steal(ctx["attacker"], ctx["defender"], self._t.lindex[action.name])
+        return self._steal(ctx["attacker"], ctx["defender"], self._t.lindex[action.name])
 
-    def _apply_landcap(self, action: Choose) -> None:
+    def _apply_landcap(self, action: Choose) -> bool:
         q, new = self._args
         land = self._t.lindex[action.name]
         lands = self._lands[q]
@@ -1824,7 +1897,7 @@ class MeikyuState(State):
         del lands[(undeveloped or entries)[0]]
         self._mdisc.append(land)
         self._recount(q)
-        self._stack.append((OP_CAPACITY, q, new))
+        return self._over_capacity(q, new)
 
     # -- checking --
 
@@ -2115,6 +2188,7 @@ class MeikyuState(State):
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
         new._hsize = list(self._hsize)
+        new._hkey = list(self._hkey)
         new._mpile = list(self._mpile)
         new._rooms = list(self._rooms)
         new._mdisc = list(self._mdisc)
@@ -2352,6 +2426,7 @@ class MeikyuState(State):
         state._kdisc = list(obs.kdiscard)
         state._hands = [list(h) for h in hands]
         state._hsize = [sum(h) for h in hands]
+        state._hkey = [state._t.hand_key(h) for h in hands]
         state._mpile = list(mpile)
         state._rooms = list(obs.rooms)
         state._mdisc = list(obs.mdiscard)
@@ -2437,8 +2512,6 @@ _OPS = (
     MeikyuState._op_setuproll,
     MeikyuState._op_firstdecide,
     MeikyuState._op_turn,
-    MeikyuState._op_draw1,
-    MeikyuState._op_piledraw,
     MeikyuState._op_cdraw,
     MeikyuState._op_keep,
     MeikyuState._op_open,
@@ -2446,19 +2519,19 @@ _OPS = (
     MeikyuState._op_reveal,
     MeikyuState._op_main,
     MeikyuState._op_roll,
-    MeikyuState._op_window,
     MeikyuState._op_qresolve,
-    MeikyuState._op_defend,
     MeikyuState._op_aresolve,
     MeikyuState._op_after,
-    MeikyuState._op_batch,
     MeikyuState._op_casino,
     MeikyuState._op_capacity,
     MeikyuState._op_tsunami,
     MeikyuState._op_endturn,
 )
 
-_MAIN_APPLY: dict[type, Callable[[MeikyuState, Any], None]] = {  # step 2, by the kind of action
+_Apply = Callable[[MeikyuState, Any], bool | None]
+"""Applies an action of a kind of decision; True: the state now waits for the next one."""
+
+_MAIN_APPLY: dict[type, _Apply] = {  # step 2, by the kind of action
     Word: MeikyuState._apply_word,
     MixedArea: MeikyuState._apply_mixed,
     Quest: MeikyuState._apply_quest,
@@ -2487,7 +2560,7 @@ _LEGAL = (  # by the code of the decision waited for
     MeikyuState._legal_give,  # A_GIVE
 )
 
-_APPLY = (  # by the code of the decision waited for
+_APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
     None,  # A_NONE
     MeikyuState._apply_draw,  # A_DRAW
     MeikyuState._apply_reveal,  # A_REVEAL
