@@ -9,7 +9,8 @@ counted). Both loops have the same shape: read the legal actions, draw one with
 random game: ``while not board.is_game_over(): board.push(random move)``; a lean
 variant that only stops when no move is left (or on insufficient material or the
 75-move rule) is shown too. The measurements are interleaved over ``--rounds`` and
-the medians compared, so that load on the machine hits both alike.
+the medians compared, so that load on the machine hits both alike; every round
+plays new games (the seeds go on from the last round), so nothing is replayed.
 
 The Méa games are the two demo decks of ``examples/decks`` (demo cards, not published
 Méa cards), read from the shipped catalog without a database. Without python-chess

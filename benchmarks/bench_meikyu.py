@@ -9,7 +9,8 @@ are applied but not counted. Both loops have the same shape: read the legal acti
 with ``random.Random.randrange``, apply it — Meikyu's ``apply_unchecked`` (or the checked
 ``apply``), python-chess's ``Board.push``. The chess loop is python-chess's usual random game,
 ``while not board.is_game_over(): board.push(random move)``. Measurements are interleaved over
-``--rounds`` and the medians compared, so that load on the machine hits both alike.
+``--rounds`` and the medians compared, so that load on the machine hits both alike; every round
+plays new games (the seeds go on from the last round), so nothing is replayed.
 
 The Meikyu games use the shipped catalog completed by the ``default`` assumption profile
 (assumed values, not published ones; they do not change the engine's speed much). Without
