@@ -20,10 +20,10 @@ installed the benchmark says so and reports Méa's rate alone. Not a test; never
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
-import time
 from pathlib import Path
+
+from common import chess_random_play, random_play
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = ("mea-goblin-rush.txt", "mea-tile-control.txt")
@@ -49,53 +49,8 @@ def demo_rules():  # type: ignore[no-untyped-def]
 
 
 def mea_rate(seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int]:
-    rules = demo_rules()
-    rng = random.Random(first_game)
-    decisions = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = rules.new_initial_state(first_game + games)
-        apply = state.apply if checked else state.apply_unchecked
-        while True:
-            p = state.current_player
-            if p >= 0:
-                legal = state.legal_actions()
-                apply(legal[rng.randrange(len(legal))])
-                decisions += 1
-            elif p == -1:
-                apply(state.sample_chance())
-            else:
-                break
-        games += 1
-    return decisions / (time.perf_counter() - start), games
-
-
-def chess_rate(seconds: float, lean: bool = False, seed: int = 1) -> tuple[float, int] | None:
-    try:
-        import chess
-    except ImportError:
-        return None
-    rng = random.Random(seed)
-    plies = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        board = chess.Board()
-        if lean:
-            while True:
-                moves = list(board.legal_moves)
-                if not moves or board.halfmove_clock >= 150 or board.is_insufficient_material():
-                    break
-                board.push(moves[rng.randrange(len(moves))])
-                plies += 1
-        else:
-            while not board.is_game_over():
-                moves = list(board.legal_moves)
-                board.push(moves[rng.randrange(len(moves))])
-                plies += 1
-        games += 1
-    return plies / (time.perf_counter() - start), games
+    rate, games, _ = random_play(demo_rules(), seconds, checked, first_game)
+    return rate, games
 
 
 def main() -> None:
@@ -109,8 +64,8 @@ def main() -> None:
     plan = [
         ("méa random play, apply_unchecked", lambda g: mea_rate(args.seconds, first_game=g)),
         ("méa random play, checked apply", lambda g: mea_rate(args.seconds, checked=True, first_game=g)),
-        ("python-chess random play (is_game_over loop)", lambda g: chess_rate(args.seconds, seed=g + 1)),
-        ("python-chess random play, lean loop", lambda g: chess_rate(args.seconds, lean=True, seed=g + 1)),
+        ("python-chess random play (is_game_over loop)", lambda g: chess_random_play(args.seconds, seed=g + 1)),
+        ("python-chess random play, lean loop", lambda g: chess_random_play(args.seconds, lean=True, seed=g + 1)),
     ]
     for _ in range(args.rounds):
         for name, run in plan:

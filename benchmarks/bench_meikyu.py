@@ -21,9 +21,9 @@ never gates CI.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
-import time
+
+from common import chess_random_play, random_play
 
 
 def meikyu_rate(players: int, seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int, float]:
@@ -31,46 +31,12 @@ def meikyu_rate(players: int, seconds: float, checked: bool = False, first_game:
     from cardbase.catalog.meikyu_profiles import shipped_pool
     from cardbase.games.meikyu.engine import MeikyuRules
 
-    rules = MeikyuRules(shipped_pool("default"), players=players)
-    rng = random.Random(first_game)
-    decisions = games = chance = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = rules.new_initial_state(first_game + games)
-        apply = state.apply if checked else state.apply_unchecked
-        while True:
-            p = state.current_player
-            if p >= 0:
-                legal = state.legal_actions()
-                apply(legal[rng.randrange(len(legal))])
-                decisions += 1
-            elif p == -1:
-                apply(state.sample_chance())
-                chance += 1
-            else:
-                break
-        games += 1
-    return decisions / (time.perf_counter() - start), games, chance / max(1, decisions)
+    return random_play(MeikyuRules(shipped_pool("default"), players=players), seconds, checked, first_game)
 
 
 def chess_rate(seconds: float, seed: int = 1) -> tuple[float, int, float] | None:
-    try:
-        import chess
-    except ImportError:
-        return None
-    rng = random.Random(seed)
-    plies = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        board = chess.Board()
-        while not board.is_game_over():
-            moves = list(board.legal_moves)
-            board.push(moves[rng.randrange(len(moves))])
-            plies += 1
-        games += 1
-    return plies / (time.perf_counter() - start), games, 0.0
+    result = chess_random_play(seconds, seed=seed)
+    return None if result is None else (*result, 0.0)
 
 
 def main() -> None:

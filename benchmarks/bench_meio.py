@@ -17,34 +17,21 @@ import random
 import statistics
 import time
 
+from common import random_play
+
 
 def meio_runner(players: int, checked: bool = False):
-    """A function running random Meio games for about ``seconds``; returns (decisions, games)."""
+    """A function running random Meio games (new ones each call) for about ``seconds``;
+    returns (decisions per second, games)."""
     from cardbase.games.meio.engine import MeioRules
 
     rules = MeioRules(players=players)
-    rng = random.Random(1)
-    count = [0]
+    next_game = [0]
 
-    def run(seconds: float) -> tuple[int, int]:
-        decisions = games = 0
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            state = rules.new_initial_state(count[0])
-            count[0] += 1
-            apply = state.apply if checked else state.apply_unchecked
-            while True:
-                p = state.current_player
-                if p >= 0:
-                    legal = state.legal_actions()
-                    apply(legal[rng.randrange(len(legal))])
-                    decisions += 1
-                elif p == -1:
-                    apply(state.sample_chance())
-                else:
-                    break
-            games += 1
-        return decisions, games
+    def run(seconds: float) -> tuple[float, int]:
+        rate, games, _ = random_play(rules, seconds, checked, first_game=next_game[0])
+        next_game[0] += games
+        return rate, games
 
     return run
 
@@ -58,9 +45,10 @@ def hearts_runner():
     game = pyspiel.load_game("hearts")
     rng = random.Random(1)
 
-    def run(seconds: float) -> tuple[int, int]:
+    def run(seconds: float) -> tuple[float, int]:
         decisions = games = 0
-        deadline = time.perf_counter() + seconds
+        start = time.perf_counter()
+        deadline = start + seconds
         while time.perf_counter() < deadline:
             state = game.new_initial_state()
             while not state.is_terminal():
@@ -72,7 +60,7 @@ def hearts_runner():
                     state.apply_action(legal[rng.randrange(len(legal))])
                     decisions += 1
             games += 1
-        return decisions, games
+        return decisions / (time.perf_counter() - start), games
 
     return run
 
@@ -84,9 +72,8 @@ def measure(runners: dict, seconds: float, slices: int = 10) -> dict[str, tuple[
     games = dict.fromkeys(runners, 0)
     for _ in range(slices):
         for name, run in runners.items():
-            start = time.perf_counter()
-            d, g = run(seconds / slices)
-            rates[name].append(d / (time.perf_counter() - start))
+            rate, g = run(seconds / slices)
+            rates[name].append(rate)
             games[name] += g
     return {name: (statistics.median(r), games[name]) for name, r in rates.items()}
 

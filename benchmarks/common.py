@@ -1,4 +1,4 @@
-"""Helpers shared by the benchmark scripts: timing whole commands and printing a table."""
+"""Helpers shared by the benchmark scripts: timing whole commands, random play, printing a table."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -52,3 +53,64 @@ def table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
     for row in rows:
         t.add_row(*row)
     Console(markup=False).print(t)
+
+
+def random_play(rules: Any, seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int, float]:
+    """Random games of ``rules`` (any engine of :mod:`cardbase.games.base`) for about ``seconds``,
+    seeded ``first_game``, ``first_game + 1``, …: (decisions per second, games, chance actions per
+    decision). A decision is one player action: read the legal actions, draw one with
+    ``randrange``, apply it (``apply`` if ``checked``, else ``apply_unchecked``); chance actions
+    are applied but not counted."""
+    import random
+
+    rng = random.Random(first_game)
+    decisions = games = chance = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = rules.new_initial_state(first_game + games)
+        apply = state.apply if checked else state.apply_unchecked
+        while True:
+            p = state.current_player
+            if p >= 0:
+                legal = state.legal_actions()
+                apply(legal[rng.randrange(len(legal))])
+                decisions += 1
+            elif p == -1:
+                apply(state.sample_chance())
+                chance += 1
+            else:
+                break
+        games += 1
+    return decisions / (time.perf_counter() - start), games, chance / max(1, decisions)
+
+
+def chess_random_play(seconds: float, lean: bool = False, seed: int = 1) -> tuple[float, int] | None:
+    """python-chess's random play for about ``seconds``: (plies per second, games), or ``None``
+    without python-chess. Its usual loop (``while not board.is_game_over()``), or with ``lean``
+    one that stops only when no move is left, on insufficient material or the 75-move rule."""
+    try:
+        import chess
+    except ImportError:
+        return None
+    import random
+
+    rng = random.Random(seed)
+    plies = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        board = chess.Board()
+        while True:
+            if lean:
+                if board.halfmove_clock >= 150 or board.is_insufficient_material():
+                    break
+            elif board.is_game_over():
+                break
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(moves[rng.randrange(len(moves))])
+            plies += 1
+        games += 1
+    return plies / (time.perf_counter() - start), games
