@@ -7,6 +7,8 @@ command was used wrongly.
 
 from __future__ import annotations
 
+import re
+
 
 class CardbaseError(Exception):
     """Base of every error a user can cause; the CLI prints its message, no traceback."""
@@ -88,3 +90,18 @@ class InvalidRecord(CardbaseError, ValueError):
         self.reason = message
         where = f"{source} line {line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+
+class Interrupted(CardbaseError):
+    """Ctrl-C during a long command; the message says what had finished and where it was saved."""
+
+    exit_code = 130
+
+
+_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/@\s'\"]*:)[^@\s'\"]+@")
+_PASSWORD_PARAM = re.compile(r"(?i)(password\s*=\s*)('[^']*'|\S+)")
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with the password of every URL (``scheme://user:secret@``) and ``password=`` shown as ``***``."""
+    return _PASSWORD_PARAM.sub(r"\1***", _URL_PASSWORD.sub(r"\g<head>***@", text))

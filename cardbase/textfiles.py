@@ -1,22 +1,59 @@
-"""Reading users' files: one clear error for a missing, unreadable, binary or non-UTF-8 file."""
+"""Reading users' files: the one place a user's file is opened.
+
+Only regular files are read (a folder, a FIFO, ``/dev/zero`` or a socket is refused before it
+is opened), never more than the caller's bound (checked on the size and again while reading,
+so a file that grows cannot slip past it), and text must be UTF-8. JSON goes through
+:func:`load_json`, which bounds nesting and refuses ``NaN`` and ``Infinity``. Output goes
+through :func:`output_file`, which writes a file whole or not at all.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from cardbase.errors import UnreadableInput
 
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+"""The bound for a file whose reader names none: far above any deck, record or catalog we make."""
 
-def read_bytes(path: Path, what: str = "file") -> bytes:
-    """The bytes of ``path``; a missing file, a folder or an OS error is ``UnreadableInput``."""
+MAX_JSON_DEPTH = 64
+"""No file cardbase reads nests deeper than a few levels; 64 leaves room and stays far from recursion limits."""
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
+
+
+def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes``; anything else is ``UnreadableInput``."""
     try:
-        return path.read_bytes()
+        info = os.stat(path)
     except FileNotFoundError:
         raise UnreadableInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableInput(f"{path}: is a folder, not a {what}") from None
     except OSError as error:
         raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UnreadableInput(f"{path}: is a folder, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableInput(f"{path}: not a regular file (a device, pipe or socket), so not a {what}")
+    if info.st_size > max_bytes:
+        raise UnreadableInput(f"{path}: {_size(info.st_size)} is too large for a {what} (at most {_size(max_bytes)})")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(max_bytes + 1)
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
+    if len(raw) > max_bytes:
+        raise UnreadableInput(f"{path}: too large for a {what} (at most {_size(max_bytes)})")
+    return raw
 
 
 def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | None = None, hint: str = "") -> str:
@@ -30,3 +67,81 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise UnreadableInput(f"{source}: line {line}: not UTF-8 text (save the {what} as UTF-8)") from None
+
+
+def read_text(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES, hint: str = "") -> str:
+    """The UTF-8 text of the regular file ``path`` (see :func:`read_bytes` and :func:`decode_text`)."""
+    return decode_text(read_bytes(path, what, max_bytes), str(path), what, hint=hint)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number cardbase accepts")
+
+
+def load_json(text: str, source: str, what: str = "JSON", *, one_line: bool = False) -> Any:
+    """Parse JSON text; bad syntax, nesting deeper than ``MAX_JSON_DEPTH``, ``NaN`` or ``Infinity``
+    is ``UnreadableInput`` naming ``source`` (and the line and column where JSON says; ``one_line``
+    for a line of JSON Lines, whose ``source`` already names the line)."""
+    _check_depth(text, source)
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        if one_line:
+            raise UnreadableInput(f"{source}: not {what}: {error.msg} (column {error.colno})") from None
+        where = f"{source}: line {error.lineno}, column {error.colno}"
+        raise UnreadableInput(f"{where}: invalid {what}: {error.msg}") from None
+    except ValueError as error:  # NaN / Infinity, or a number too long to convert
+        raise UnreadableInput(f"{source}: invalid {what}: {error}") from None
+    except RecursionError:
+        raise UnreadableInput(f"{source}: {what} nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
+
+
+_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _check_depth(text: str, source: str) -> None:
+    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` without recursing (brackets inside strings skipped)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return
+    depth = 0
+    for match in _BRACKET.finditer(_JSON_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            raise UnreadableInput(f"{source}: JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+
+
+@contextmanager
+def output_file(path: Path, what: str = "file") -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; when the block ends without error it
+    replaces ``path`` in one step, so a reader never sees half a file and a failed or interrupted
+    write leaves whatever was there before. A folder in the way, a file where a folder should be,
+    or a write the system refuses is ``UnreadableInput`` naming ``path``."""
+    path = Path(path)
+    if path.is_dir():
+        raise UnreadableInput(f"{path}: is a folder; give the {what}'s file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise UnreadableInput(f"{path}: cannot make folder {path.parent}: a file of that name is in the way") from None
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot make folder {path.parent}: {error.strerror}") from None
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".part{path.suffix}", dir=path.parent)
+        os.close(fd)
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot write the {what}: {error.strerror}") from None
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot write the {what}: {error.strerror}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_text_output(path: Path, text: str, what: str = "file") -> None:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`output_file`."""
+    with output_file(path, what) as temporary:
+        temporary.write_text(text, encoding="utf-8")

@@ -8,13 +8,15 @@ and ``docs/rules/meikyu.md``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from cardbase.catalog.loader import game_cards, shipped_path
 from cardbase.errors import CardbaseError, UnreadableInput
 from cardbase.games.meikyu.cards import MeikyuCard
 from cardbase.games.meikyu.pool import CardPool, Profile, ProfileProblems, Resolution, parse_profile, resolve_pool
+from cardbase.textfiles import load_json, read_text
+
+MAX_PROFILE_BYTES = 1_000_000
 
 SHIPPED_PROFILES: dict[str, str] = {"default": "meikyu_profile_default.json"}
 
@@ -51,16 +53,8 @@ def load_profile(name: str) -> Profile:
     if name not in SHIPPED_PROFILES and not path.exists():
         known = ", ".join(SHIPPED_PROFILES)
         raise UnreadableInput(f"no assumption profile {name!r}: not a shipped profile ({known}) and no such file")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UnreadableInput(f"cannot read assumption profile {origin}: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UnreadableInput(
-            f"assumption profile {origin}: line {error.lineno}, column {error.colno}: not JSON: {error.msg}"
-        ) from None
+    text = read_text(path, "assumption profile", MAX_PROFILE_BYTES)
+    data = load_json(text, f"assumption profile {origin}")
     try:
         return parse_profile(data, origin)
     except ProfileProblems as error:

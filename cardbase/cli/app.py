@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import typer
@@ -12,16 +14,42 @@ from cardbase.cli import print as print_cmd
 
 
 class _Root(TyperGroup):
-    """Root group: a user error becomes one message on stderr and its exit code."""
+    """Root group: every error ends in ``cli.boundary`` as one message and its exit code."""
 
     def invoke(self, ctx: Any) -> Any:
-        from cardbase.errors import CardbaseError
-
         try:
             return super().invoke(ctx)
-        except CardbaseError as error:
-            typer.echo(f"cardbase: error: {error}", err=True)
-            raise typer.Exit(error.exit_code) from None
+        except BaseException as error:
+            if isinstance(error, SystemExit | GeneratorExit):
+                raise
+            from cardbase.cli.boundary import handle_command_error
+
+            handle_command_error(error)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+            code = result if isinstance(result, int) and not isinstance(result, bool) else 0
+        except typer.TyperException as error:
+            from cardbase.cli.boundary import handle_usage_error
+
+            code = handle_usage_error(error)
+        except typer.Abort:  # end of input where a prompt wanted an answer, or Ctrl-C while parsing
+            from cardbase.cli.boundary import INTERRUPTED_EXIT, say
+
+            say("cardbase: interrupted")
+            code = INTERRUPTED_EXIT
+        if standalone_mode:
+            sys.exit(code)
+        return code
 
 
 app = typer.Typer(

@@ -33,7 +33,7 @@ def _value(card: dict[str, Any], field: str) -> str:
 def search(
     query: Annotated[str, typer.Argument(help="The query (quote it for the shell).")],
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many cards.")] = 50,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=10_000, help="At most this many cards.")] = 50,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:

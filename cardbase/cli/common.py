@@ -22,6 +22,9 @@ DbOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
 
+MAX_SEED = 2**64 - 1
+"""Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""
+
 
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON (UTF-8, keys in the order given)."""

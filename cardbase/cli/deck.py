@@ -167,7 +167,7 @@ def new(
     name: Annotated[str, typer.Argument(help="Deck name.")],
     game: Annotated[str, typer.Option("--game", "-g", help="mea, meio or meikyu.")],
     format: FormatOpt = None,
-    players: Annotated[int | None, typer.Option("--players", help="Meio: 2, 3 or 4.")] = None,
+    players: Annotated[int | None, typer.Option("--players", min=2, max=4, help="Meio: 2, 3 or 4.")] = None,
     db: DbOption = None,
 ) -> None:
     """Make an empty deck in the database.
@@ -208,7 +208,9 @@ def add(
 def remove(
     name: Annotated[str, typer.Argument(help="Deck name.")],
     card: Annotated[str, typer.Argument(help="Card name or alias.")],
-    n: Annotated[int | None, typer.Option("-n", "--count", min=1, help="Copies to remove (default all).")] = None,
+    n: Annotated[
+        int | None, typer.Option("-n", "--count", min=1, max=999, help="Copies to remove (default all).")
+    ] = None,
     section: Annotated[str | None, typer.Option("--section", help="Meio section.")] = None,
     db: DbOption = None,
 ) -> None:

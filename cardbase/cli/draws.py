@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json, warn
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, open_db, print_json, warn
 
 NeedOpt = Annotated[
     list[str] | None,
@@ -22,9 +22,11 @@ def draws(
     need: NeedOpt = None,
     at_most: AtMostOpt = None,
     exactly: ExactlyOpt = None,
-    cards: Annotated[int | None, typer.Option("--cards", "-c", min=0, help="Cards seen (default: a table).")] = None,
+    cards: Annotated[
+        int | None, typer.Option("--cards", "-c", min=0, max=1000, help="Cards seen (default: a table).")
+    ] = None,
     by_turn: Annotated[
-        int | None, typer.Option("--by-turn", min=1, help="A table for turns 1..T from the game's draws.")
+        int | None, typer.Option("--by-turn", min=1, max=100, help="A table for turns 1..T from the game's draws.")
     ] = None,
     opening: Annotated[
         int, typer.Option("--opening", min=1, max=10, help="Méa: opening hand size (your choice, 1–10).")
@@ -35,6 +37,7 @@ def draws(
             "--players",
             "-p",
             min=1,
+            max=5,
             help="Meikyu: players sharing the pile (default 2); Meio: players (default: the deck's).",
         ),
     ] = None,
@@ -47,10 +50,13 @@ def draws(
         ),
     ] = "5,5",
     trials: Annotated[
-        int | None, typer.Option("--trials", min=1, help="Add a Monte Carlo estimate with a 95% interval.")
+        int | None,
+        typer.Option("--trials", min=1, max=10_000_000, help="Add a Monte Carlo estimate with a 95% interval."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the Monte Carlo and samples.")] = 0,
-    sample: Annotated[int | None, typer.Option("--sample", min=1, help="Show K sample opening hands.")] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the Monte Carlo and samples.")
+    ] = 0,
+    sample: Annotated[int | None, typer.Option("--sample", min=1, max=100, help="Show K sample opening hands.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).")] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
     db: DbOption = None,
@@ -376,8 +382,8 @@ def _parse_mana(text: str) -> list[int]:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
         raise UsageError(f"--mana {text!r}: give whole numbers, e.g. 3,4") from None
-    if not values or any(v < 0 for v in values):
-        raise UsageError(f"--mana {text!r}: give one or two whole numbers from 0, e.g. 3,4")
+    if not values or len(values) > 10 or any(not 0 <= v <= 99 for v in values):
+        raise UsageError(f"--mana {text!r}: give one or two whole numbers from 0 to 99, e.g. 3,4")
     return values
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import sim
-from cardbase.cli.common import DbOption
+from cardbase.cli.common import MAX_SEED, DbOption
 
 app = typer.Typer(help="Play a game in the terminal against agents.", no_args_is_help=True)
 
@@ -28,9 +28,9 @@ def run_play(
     """Play one game with a person at ``seat`` (1-based) and agents elsewhere."""
     import secrets
 
-    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.errors import UsageError
     from cardbase.sim.play import play_interactive
-    from cardbase.sim.records import record_lines
+    from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
     entry = game(game_id)
@@ -82,12 +82,9 @@ def run_play(
             session.state.history,
             ["human" if s == human else agents[s].name for s in range(n)],
         )
-        try:
-            record.parent.mkdir(parents=True, exist_ok=True)
-            record.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write the record {record}: {error}") from None
+        save_record(record, lines)
         typer.echo(f"Record: {record} (replay it: cardbase replay {record})")
+    _stop_if_interrupted(session, record)
 
 
 @app.command()
@@ -98,7 +95,9 @@ def meio(
         str,
         typer.Option("--vs", help="Agent for the other seats: one name, or one per seat."),
     ] = "search",
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the deals (default: a new one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deals (default: a new one).")
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option("--record", help="Where to save the record [default: exports/meio-seedS.jsonl]."),
@@ -133,7 +132,9 @@ def mea(
     vs_deck: Annotated[Path, typer.Option("--vs-deck", help="The opponent's deck file.")],
     vs: Annotated[str, typer.Option("--vs", help="The opponent: random, heuristic or search.")] = "search",
     seat: Annotated[int, typer.Option("--seat", help="1: you go first (yellow); 2: second (blue).")] = 1,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the shuffle (default: a new one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (default: a new one).")
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option("--record", help="Where to save the record [default: exports/mea-seedS.jsonl]."),
@@ -160,11 +161,11 @@ def mea(
     import secrets
 
     from cardbase.cli.common import open_db
-    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.errors import UsageError
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
     from cardbase.sim.play import play_interactive
-    from cardbase.sim.records import record_lines
+    from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
     if seat not in (1, 2):
@@ -215,12 +216,9 @@ def mea(
         names = ["human", "human"]
         names[other] = agents[other].name
         lines = record_lines(rules, seed, session.state.history, names)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write the record {path}: {error}") from None
+        save_record(path, lines)
         typer.echo(f"Record: {path} (replay it: cardbase replay {path})")
+    _stop_if_interrupted(session, path)
 
 
 @app.command()
@@ -232,7 +230,8 @@ def meikyu(
         typer.Option("--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search)."),
     ] = "heuristic",
     seed: Annotated[
-        int | None, typer.Option("--seed", "-s", help="Seed of the shuffles and dice (default: new).")
+        int | None,
+        typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffles and dice (default: new)."),
     ] = None,
     assume: sim.AssumeOption = None,
     record: Annotated[
@@ -271,4 +270,13 @@ def meikyu(
         except EOFError:
             return None
 
-    play_session(rules, seat, vs, seed, path, typer.echo, read)
+    session = play_session(rules, seat, vs, seed, path, typer.echo, read)
+    _stop_if_interrupted(session, path)
+
+
+def _stop_if_interrupted(session: Any, record: Path | None) -> None:
+    """After Ctrl-C the game was saved like ``quit``; the command still ends as interrupted (130)."""
+    from cardbase.errors import Interrupted
+
+    if session.interrupted:
+        raise Interrupted(f"the game so far is saved in {record}" if record is not None else "the game was not saved")

@@ -13,9 +13,13 @@ from typing import Annotated, Any
 
 import typer
 
-from cardbase.cli.common import DbOption, JsonOption, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, print_json
 
 app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
+
+MAX_GAMES = 1_000_000
+"""A million games is hours of search-agent play; more is a typo, not a plan."""
+MAX_JOBS = 64
 
 AgentsOption = Annotated[
     str | None,
@@ -26,9 +30,11 @@ AgentsOption = Annotated[
         show_default=False,
     ),
 ]
-GamesOption = Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")]
-SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole batch.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes (results do not depend on it).")]
+GamesOption = Annotated[int, typer.Option("--games", "-g", min=1, max=MAX_GAMES, help="How many games.")]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the whole batch.")]
+JobsOption = Annotated[
+    int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, help="Processes (results do not depend on it).")
+]
 RecordsOption = Annotated[
     Path | None,
     typer.Option("--records", help="Write every game's record (JSON Lines) into this folder."),
@@ -133,7 +139,7 @@ def meio(
             help="Hearts may not be led until a heart has been played (default: any time).",
         ),
     ] = False,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per game.")] = 3,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, max=100, help="Rounds per game.")] = 3,
     json: JsonOption = False,
 ) -> None:
     """Simulate games of Meio: mean score and win rate per seat, with 95% intervals.
@@ -206,7 +212,7 @@ ManaAfterFlipOption = Annotated[
     bool, typer.Option("--mana-after-flip", help="Count mana after the start-of-turn flip (default: before).")
 ]
 MaxTurnsOption = Annotated[
-    int, typer.Option("--max-turns", min=1, help="Turns (both players') after which more tiles wins.")
+    int, typer.Option("--max-turns", min=1, max=10_000, help="Turns (both players') after which more tiles wins.")
 ]
 
 
@@ -304,9 +310,16 @@ def _batch_output(
     Yields ``(on_progress, on_records, record_path)``; ``on_records`` is None without ``--records``.
     The bar is stopped and the file closed however the batch ends.
     """
-    from cardbase.errors import UnreadableInput
+    from cardbase.errors import Interrupted, UnreadableInput
 
-    _, on_progress, stop = _progress(title, games)
+    _, advance, stop = _progress(title, games)
+    done = 0
+
+    def on_progress(k: int) -> None:
+        nonlocal done
+        done += k
+        advance(k)
+
     out = None
     record_path = None
     if records is not None:
@@ -323,6 +336,9 @@ def _batch_output(
 
     try:
         yield on_progress, (on_records if out is not None else None), record_path
+    except KeyboardInterrupt:
+        saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
+        raise Interrupted(f"{done} of {games} games had finished{saved}") from None
     finally:
         stop()
         if out is not None:
@@ -470,7 +486,10 @@ def meikyu(
     aggression_target: TargetOption = "attacker",
     map_room: MapRoomOption = "stays",
     turn_limit: Annotated[
-        int, typer.Option("--turn-limit", min=1, help="Stop a game after this many turns (a safeguard, not a rule).")
+        int,
+        typer.Option(
+            "--turn-limit", min=1, max=10_000, help="Stop a game after this many turns (a safeguard, not a rule)."
+        ),
     ] = 1000,
     db: DbOption = None,
     json: JsonOption = False,

@@ -7,11 +7,9 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
@@ -21,7 +19,8 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel
 
 from cardbase.db import models
-from cardbase.errors import DatabaseError
+from cardbase.db.regex import regexp
+from cardbase.errors import DatabaseError, mask_secrets
 
 DEFAULT_PATH = "cardbase.db"
 
@@ -72,21 +71,10 @@ class Database:
         return self.engine.url.render_as_string(hide_password=True)
 
 
-@lru_cache(maxsize=128)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
-def _regexp(pattern: str, value: str | None) -> bool | None:
-    # SQLAlchemy's own REGEXP calls re.search(pattern, value) per row; a compiled pattern
-    # from a cache is about twice as fast on a table scan.
-    return None if value is None else _compiled(pattern).search(value) is not None
-
-
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
     # SQLAlchemy, not the sqlite3 module, begins transactions, so DDL is transactional too.
     dbapi_connection.isolation_level = None
-    dbapi_connection.create_function("regexp", 2, _regexp, deterministic=True)
+    dbapi_connection.create_function("regexp", 2, regexp, deterministic=True)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
@@ -114,7 +102,7 @@ def create_db_engine(url: str) -> Engine:
     try:
         return create_engine(url, pool_pre_ping=True)
     except Exception as error:  # unknown dialect or driver
-        raise DatabaseError(f"cannot use database URL {url!r}: {error}") from None
+        raise DatabaseError(f"cannot use database URL {mask_password(url)!r}: {error}") from None
 
 
 def ensure_schema(engine: Engine) -> int:
@@ -133,7 +121,10 @@ def ensure_schema(engine: Engine) -> int:
             )
             return models.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
-        version = int(row[0]) if row else 0
+        try:
+            version = int(row[0]) if row else 0
+        except (TypeError, ValueError):
+            raise DatabaseError(f"the schema version {row[0]!r} is not a number: the database is damaged") from None
         if version > models.SCHEMA_VERSION:
             raise DatabaseError(
                 f"the database has schema version {version}, newer than this cardbase "
@@ -163,6 +154,28 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
         raise DatabaseError(
-            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {reason}"
+            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {describe_database_error(reason)}"
         ) from None
     return database
+
+
+def describe_database_error(reason: str) -> str:
+    """A driver's error, said for a user: locked, read-only and damaged databases get their own words."""
+    low = reason.lower()
+    if "database is locked" in low or "database table is locked" in low:
+        return "the database is locked by another program (waited 10 s); try again when it is done"
+    if "readonly database" in low or "read-only" in low:
+        return "the database is read-only: cardbase cannot write to it (check the file's permissions)"
+    if "not a database" in low or "malformed" in low or "disk image" in low:
+        return "the database file is damaged or is not a SQLite database"
+    if "unable to open database" in low:
+        return "cannot open the database file (check the path and its folder's permissions)"
+    first = reason.strip().splitlines()[0] if reason.strip() else "unknown"
+    if "connection" in low:
+        return first
+    return f"database error: {first}"
+
+
+def mask_password(url: str) -> str:
+    """``url`` with its password shown as ``***``."""
+    return mask_secrets(url)

@@ -26,10 +26,18 @@ from sqlalchemy.sql.visitors import InternalTraversal
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db.models import Card
+from cardbase.db.regex import compile_pattern
 from cardbase.errors import QueryError
 from cardbase.names import fold
 
 # --- syntax -------------------------------------------------------------------------------
+
+MAX_QUERY_LENGTH = 2_000
+"""Longer than any query a person types (Scryfall stops at 1,000); longer input is refused, not cut."""
+MAX_TERMS = 200
+MAX_DEPTH = 32
+MAX_NUMBER = 10**9
+"""No card value comes near it; beyond it a comparison means nothing (and would overflow SQL INTEGER)."""
 
 _OPS = ("!=", "<=", ">=", ":", "=", "<", ">")
 _TOKEN = re.compile(
@@ -85,10 +93,7 @@ def _split_term(raw: str) -> Term:
         if len(raw) < 2 or not raw.endswith("/") or raw.endswith("\\/"):
             raise QueryError(f"unclosed regular expression in {text!r}: end it with /")
         pattern = raw[1:-1]
-        try:
-            re.compile(pattern)
-        except re.error as error:
-            raise QueryError(f"bad regular expression in {text!r}: {error}") from None
+        compile_pattern(_ci(pattern))
         return Term(key, op, pattern, regex=True, text=text)
     if raw.startswith('"'):
         if len(raw) < 2 or not raw.endswith('"'):
@@ -104,6 +109,8 @@ def parse(query: str) -> Node:
     tokens: list[tuple[str, str]] = []
     pos = 0
     query = query.strip()
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QueryError(f"the query has {len(query):,} characters; at most {MAX_QUERY_LENGTH:,} are read")
     while pos < len(query):
         m = _TOKEN.match(query, pos)
         if not m or m.end() == pos:
@@ -117,6 +124,8 @@ def parse(query: str) -> Node:
             raw = m.group("term")
             if raw:
                 tokens.append(("term", raw))
+    if len(tokens) > MAX_TERMS:
+        raise QueryError(f"the query has {len(tokens)} terms; at most {MAX_TERMS} are read")
     if not tokens:
         raise QueryError("empty query: give words to find in names, or field:value terms")
     parser = _Parser(tokens)
@@ -130,6 +139,7 @@ class _Parser:
     def __init__(self, tokens: list[tuple[str, str]]):
         self.tokens = tokens
         self.i = 0
+        self.depth = 0
 
     def _peek(self) -> tuple[str, str] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -155,6 +165,15 @@ class _Parser:
         return And(tuple(items))
 
     def parse_unary(self) -> Node:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise QueryError(f"the query nests more than {MAX_DEPTH} levels of parentheses or negations")
+            return self._parse_unary()
+        finally:
+            self.depth -= 1
+
+    def _parse_unary(self) -> Node:
         kind, raw = self.tokens[self.i]
         if kind == "(":
             self.i += 1
@@ -260,6 +279,8 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
             value = int(value_text)
         except ValueError:
             raise QueryError(f"{term.text!r}: {term.key} needs a whole number, not {term.value!r}") from None
+        if abs(value) > MAX_NUMBER:
+            raise QueryError(f"{term.text!r}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})")
     column = getattr(Card, column_name)
     op = term.op
     return {

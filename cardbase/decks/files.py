@@ -11,10 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
-from cardbase.decks.text import decode_deck_bytes, parse_text, write_text
+from cardbase.decks.text import MAX_BYTES, decode_deck_bytes, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.names import fold
-from cardbase.textfiles import read_bytes
+from cardbase.textfiles import load_json, read_bytes
 
 
 class DeckEntryModel(BaseModel):
@@ -48,12 +48,7 @@ def deck_schema() -> dict[str, Any]:
 
 def parse_json(text: str, source: str) -> DeckText:
     """Read the JSON deck form; a file that does not match the schema is unreadable."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UnreadableInput(
-            f"{source}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}"
-        ) from None
+    data = load_json(text, source)
     try:
         model = DeckFileModel.model_validate(data)
     except ValidationError as error:
@@ -69,7 +64,7 @@ def parse_json(text: str, source: str) -> DeckText:
 
 def read_deck(path: Path) -> DeckText:
     """Read a deck file, text or JSON (by extension ``.json`` or a leading ``{``)."""
-    raw = read_bytes(path, "deck file")
+    raw = read_bytes(path, "deck file", MAX_BYTES)
     text = decode_deck_bytes(raw, str(path))
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         return parse_json(text, str(path))

@@ -23,6 +23,9 @@ from typing import Any
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.games.formats import Format
 from cardbase.names import fold
+from cardbase.textfiles import read_text
+
+MAX_FORMATS_BYTES = 1_000_000
 
 _INT_KEYS = ("min_cards", "max_cards", "copy_limit")
 _LIST_KEYS = ("allowed_sets", "allowed_types", "allowed_cards", "banned", "restricted")
@@ -52,14 +55,13 @@ def default_format(game: str, players: int | None = None, split: bool = False) -
 
 def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
     """House formats from a TOML file, by (game, name); every error names the file and key."""
+    text = read_text(path, "formats file", MAX_FORMATS_BYTES)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise UnreadableInput(f"{path}: no such formats file") from None
-    except UnicodeDecodeError:
-        raise UnreadableInput(f"{path}: not UTF-8 text") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise UnreadableInput(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise UnreadableInput(f"{path}: TOML nested too deeply") from None
     formats = data.get("formats")
     if not isinstance(formats, dict) or not formats:
         raise UnreadableInput(f"{path}: no [formats.NAME] tables")

@@ -97,7 +97,7 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
     elif key == "format":
         deck.format = value.lower()
     elif key == "players":
-        if value.isdigit() and int(value) in (2, 3, 4):
+        if value.isdecimal() and int(value) in (2, 3, 4):
             deck.players = int(value)
         else:
             deck.problems.append(Problem("bad-header", f"players must be 2, 3 or 4, not {value!r}", number))

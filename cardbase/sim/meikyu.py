@@ -304,9 +304,9 @@ def play_session(
     read: Any,
 ) -> Any:
     """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere."""
-    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.errors import UsageError
     from cardbase.sim.play import play_interactive
-    from cardbase.sim.records import record_lines
+    from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
     entry = game("meikyu")
@@ -344,10 +344,6 @@ def play_session(
     if record is not None:
         labels = ["human" if s == human else agents[s].name for s in range(n)]
         lines = record_lines(rules, seed, session.state.history, labels)
-        try:
-            record.parent.mkdir(parents=True, exist_ok=True)
-            record.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write the record {record}: {error}") from None
+        save_record(record, lines)
         echo(f"Record: {record} (replay it: cardbase replay {record})")
     return session

@@ -29,6 +29,8 @@ class Session:
 
     state: State
     abandoned: bool
+    interrupted: bool = False
+    """Ctrl-C ended the game (at the prompt or while an agent thought)."""
 
 
 def play_interactive(
@@ -50,7 +52,22 @@ def play_interactive(
     instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints.
     """
     state = rules.new_initial_state(seed)
+    try:
+        return _play(state, human, agents, read, write, hint, show, help_text)
+    except KeyboardInterrupt:
+        return Session(state, abandoned=True, interrupted=True)
 
+
+def _play(
+    state: State,
+    human: int,
+    agents: Mapping[int, Agent],
+    read: Callable[[str], str | None],
+    write: Callable[[str], None],
+    hint: Callable[[Any, Any], str] | None,
+    show: Callable[[Any], None] | None,
+    help_text: str,
+) -> Session:
     def display() -> None:
         observation = state.observation(human)
         if show is None:

@@ -28,9 +28,11 @@ from typing import Any
 from cardbase.errors import InvalidRecord, UnreadableInput
 from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
 from cardbase.sim.registry import game
+from cardbase.textfiles import load_json, read_text
 
 RECORD_TAG = "cardbase.game"
 RECORD_VERSION = 1
+MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
 def seat_label(seat: int) -> str:
@@ -109,14 +111,21 @@ def write_records(path: Path, games: Iterable[Sequence[str]]) -> None:
                 f.write(line + "\n")
 
 
+def save_record(path: Path, lines: Sequence[str]) -> None:
+    """Write one game's record lines to ``path``, whole or not at all."""
+    from cardbase.textfiles import write_text_output
+
+    write_text_output(path, "\n".join(lines) + "\n", "game record")
+
+
 def read_records(path: Path) -> list[GameRecord]:
     """Every game in a record file; a file that cannot be read or parsed is an
     :class:`UnreadableInput` naming the line."""
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UnreadableInput(f"cannot read record {source}: {error}") from None
+        text = read_text(path, "game record", MAX_RECORD_BYTES)
+    except UnreadableInput as error:
+        raise UnreadableInput(f"cannot read record {error}") from None
     return parse_records(text, source)
 
 
@@ -127,10 +136,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise UnreadableInput(f"{source} line {number}: not JSON: {error.msg}") from None
+        data = load_json(raw, f"{source} line {number}", one_line=True)
         if isinstance(data, dict) and "record" in data:
             current = _header(data, source, number)
             records.append(current)

@@ -52,7 +52,7 @@ class GameEntry:
             if not eq or not key.strip():
                 raise UsageError(f"agent {name!r}: options are written key=value, separated by ';'")
             value = value.strip()
-            kwargs[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+            kwargs[key.strip()] = int(value) if value.lstrip("-").isdecimal() else value
         try:
             agent = _load(self.agents[base])(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:

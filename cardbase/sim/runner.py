@@ -9,7 +9,7 @@ processes.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,20 +205,56 @@ def run_batch(
         for lo in range(0, games, step):
             collect(_play_chunk((game_id, options, names, seed, lo, min(games, lo + step), keep)))
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
         step = max(1, min(50, games // (jobs * 8) or 1))
-        chunks = [(game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step)]
-        # Fork before any progress display starts its thread.
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, c) for c in chunks]
-            for future in as_completed(futures):
-                collect(future.result())
+        chunks = ((game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step))
+        for chunk in _map_in_processes(_play_chunk, chunks, jobs):
+            collect(chunk)
     batch.results = [results[i] for i in range(games)]
     batch.elapsed = time.perf_counter() - start
     return batch
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the parent,
+    # which stops them (no traceback from each worker).
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _map_in_processes(
+    work: Callable[[Any], list[GameResult]], chunks: Iterator[Any], jobs: int
+) -> Iterator[list[GameResult]]:
+    """``work`` over ``chunks`` in ``jobs`` processes, yielding results as they finish.
+
+    At most ``2 * jobs`` chunks are in flight, so a huge batch costs no memory up front. On any
+    exit (Ctrl-C included) the workers are killed at once rather than left to finish their chunk.
+    """
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    # Fork before any progress display starts its thread.
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+    pending: set[Future[list[GameResult]]] = set()
+    try:
+        for chunk in chunks:
+            pending.add(pool.submit(work, chunk))
+            if len(pending) >= 2 * jobs:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        if pending:
+            # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
+            # terminate_workers()); its worker processes are the documented _processes map.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=not pending, cancel_futures=True)
 
 
 def _strip(result: GameResult) -> GameResult:

@@ -344,7 +344,7 @@ def opening_size(rules: MeaRules, seat: int, opening: int | str | None, rng: ran
             raise ValueError(f"opening is 1 to {HAND_LIMIT - 1} cards, not {opening}")
         return opening
     low, dash, high = str(opening).partition("-")
-    if not dash or not low.isdigit() or not high.isdigit() or not 1 <= int(low) <= int(high) <= HAND_LIMIT - 1:
+    if not dash or not low.isdecimal() or not high.isdecimal() or not 1 <= int(low) <= int(high) <= HAND_LIMIT - 1:
         raise ValueError(f"opening is a number or a range like 3-7 (1 to {HAND_LIMIT - 1}), not {opening!r}")
     return rng.randint(int(low), int(high))
 

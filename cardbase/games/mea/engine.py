@@ -110,7 +110,7 @@ class Ref(tuple):
         nth = 0
         if "#" in where:
             where, _, k = where.partition("#")
-            if not k.isdigit() or int(k) < 1:
+            if not k.isdecimal() or int(k) < 1:
                 raise InvalidAction(f"not a monster: {text!r} (#k counts from 1)")
             nth = int(k)
         try:
@@ -341,7 +341,7 @@ def parse_action(text: str) -> MeaAction:
     verb, _, rest = t.partition(" ")
     verb = verb.lower()
     if verb == "draw":
-        if not rest.isdigit():
+        if not rest.isdecimal():
             raise InvalidAction(f"not an action: {text!r} (write: draw 2)")
         return Draw(int(rest))
     if verb == "summon":
@@ -376,7 +376,7 @@ def parse_action(text: str) -> MeaAction:
         orders = []
         for part in rest.split("/"):
             items = part.split()
-            if not all(i.isdigit() for i in items):
+            if not all(i.isdecimal() for i in items):
                 raise InvalidAction(f"not an action: {text!r} (write: shuffle 3 0 1 … / 2 1 0 …)")
             orders.append(tuple(int(i) for i in items))
         return Shuffle(orders)

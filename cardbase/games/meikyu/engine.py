@@ -720,7 +720,7 @@ def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
             continue
         count = 1
         head, _, rest = token.partition(" ")
-        if rest and head.rstrip("x×").isdigit():
+        if rest and head.rstrip("x×").isdecimal():
             count = int(head.rstrip("x×"))
             token = rest.strip()
         if fold(token).endswith(" as character"):
@@ -735,7 +735,7 @@ def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
 
 def _seat(text: str, players: int) -> int:
     token = text.strip().upper()
-    if not (token.startswith("P") and token[1:].isdigit()):
+    if not (token.startswith("P") and token[1:].isdecimal()):
         raise InvalidAction(f"a player is written P1 … P{players}, not {text.strip()!r}")
     seat = int(token[1:]) - 1
     if not 0 <= seat < players:
@@ -2257,7 +2257,7 @@ class MeikyuState(State):
         """Like :func:`parse_action`, and a room or land may be given by its number as shown
         (``quest 2 with Bee``, ``develop 1 with Valeel``, ``attack P2 1 with …``)."""
         words = text.strip().split()
-        if len(words) >= 2 and words[0].lower() in ("quest", "develop", "give") and words[1].isdigit():
+        if len(words) >= 2 and words[0].lower() in ("quest", "develop", "give") and words[1].isdecimal():
             i = int(words[1]) - 1
             p = self.current_player if self.current_player >= 0 else self._turn
             places = self._rooms if words[0].lower() == "quest" else [e >> 1 for e in self._lands[p]]
@@ -2265,7 +2265,7 @@ class MeikyuState(State):
                 raise InvalidAction(f"there is no {'room' if words[0].lower() == 'quest' else 'land'} number {i + 1}")
             words[1] = self._t.lnames[places[i]]
             text = " ".join(words)
-        elif len(words) >= 3 and words[0].lower() == "attack" and words[2].isdigit():
+        elif len(words) >= 3 and words[0].lower() == "attack" and words[2].isdecimal():
             q = _seat(words[1], self._n)
             i = int(words[2]) - 1
             if not 0 <= i < len(self._lands[q]):

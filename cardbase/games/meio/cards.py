@@ -89,7 +89,7 @@ class PlayingCard:
         letters = {v: k for k, v in RANK_LETTERS.items()} | {"T": 10}
         if rank_part in letters:
             rank = letters[rank_part]
-        elif rank_part.isdigit() and 2 <= int(rank_part) <= 10:
+        elif rank_part.isdecimal() and 2 <= int(rank_part) <= 10:
             rank = int(rank_part)
         else:
             raise ValueError(f"not a card: {text!r}: unknown rank {rank_part!r} (A, 2–10, J, Q, K)")

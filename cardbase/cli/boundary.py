@@ -1,0 +1,105 @@
+"""The one error boundary of the ``cardbase`` command.
+
+Whatever a command raises ends here as one line on stderr and an exit code:
+
+- ``CardbaseError`` (``cardbase.errors``): its message, its exit code (1 invalid, 2 unreadable/usage);
+- a usage error found by the option parser: its message and the command's ``--help``, exit 2;
+- Ctrl-C: ``cardbase: interrupted`` (long commands raise ``Interrupted`` saying what had finished), exit 130;
+- a database the driver refuses mid-command (locked, read-only, damaged): exit 2;
+- anything else is a bug: a short line naming the file the full traceback was written to, exit 70.
+
+Every line is passed through ``mask_secrets`` so that a database password never reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+import traceback
+from typing import NoReturn
+
+import typer
+
+from cardbase.errors import CardbaseError, DatabaseError, Interrupted, UsageError, mask_secrets
+
+INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
+INTERRUPTED_EXIT = 130
+
+
+def say(message: str) -> None:
+    """One ``cardbase: …`` message on stderr, secrets masked."""
+    typer.echo(mask_secrets(message), err=True)
+
+
+def fail(message: str, code: int) -> NoReturn:
+    say(message)
+    raise typer.Exit(code)
+
+
+def handle_command_error(error: BaseException) -> NoReturn:
+    """Turn an error raised while a command ran into its message and exit code (re-raises Click's own)."""
+    if isinstance(error, typer.Exit | typer.Abort | typer.TyperException):
+        raise error
+    if isinstance(error, Interrupted):
+        fail(f"cardbase: interrupted: {error}", error.exit_code)
+    if isinstance(error, CardbaseError):
+        fail(f"cardbase: error: {error}", error.exit_code)
+    if isinstance(error, KeyboardInterrupt):
+        fail("cardbase: interrupted", INTERRUPTED_EXIT)
+    if isinstance(error, BrokenPipeError):
+        # The reader of our output went away (`| head`): nothing left to say to it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(1)
+    user_error = _as_user_error(error)
+    if user_error is not None:
+        fail(f"cardbase: error: {user_error}", user_error.exit_code)
+    fail(_crash_report(error), INTERNAL_ERROR_EXIT)
+
+
+def handle_usage_error(error: typer.TyperException) -> int:
+    """Print a parser error as one line with where to find help; its exit code."""
+    ctx = getattr(error, "ctx", None)
+    if type(error).__name__ == "NoArgsIsHelpError":  # a bare group name: its help is the answer
+        typer.echo(error.format_message(), err=True)
+        return error.exit_code
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    say(f"cardbase: error: {error.format_message()}{hint}")
+    return error.exit_code
+
+
+def _as_user_error(error: BaseException) -> CardbaseError | None:
+    """The user-facing form of an error that a user's database or input causes deep in a library."""
+    from sqlalchemy.exc import DatabaseError as SADatabaseError
+    from sqlalchemy.exc import OperationalError
+
+    if isinstance(error, OperationalError | SADatabaseError):
+        reason = str(error.orig) if error.orig is not None else str(error).splitlines()[0]
+        from cardbase.db.engine import describe_database_error
+
+        return DatabaseError(describe_database_error(reason))
+    if isinstance(error, RecursionError):
+        return UsageError("the input is nested too deeply to read")
+    if isinstance(error, MemoryError):
+        return UsageError("the input needs more memory than this machine has; use a smaller one")
+    return None
+
+
+def _crash_report(error: BaseException) -> str:
+    """Write the traceback to a file; the one line that says where."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    text = mask_secrets("".join(traceback.format_exception(error)))
+    try:
+        fd, path = tempfile.mkstemp(prefix=f"cardbase-crash-{stamp}-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"cardbase {' '.join(sys.argv[1:])}\n\n{text}")
+        where = f"the traceback is in {path}"
+    except OSError:
+        where = "the traceback could not be written"
+    summary = str(error).splitlines()[0][:200] if str(error) else ""
+    return (
+        f"cardbase: internal error: {type(error).__name__}{': ' + summary if summary else ''} "
+        f"(a bug in cardbase; {where}, please report it)"
+    )
