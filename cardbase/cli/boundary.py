@@ -66,6 +66,8 @@ def handle_usage_error(error: typer.TyperException) -> int:
         typer.echo(error.format_message(), err=True)
         return error.exit_code
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    if type(error).__name__ == "NoSuchOption":
+        hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"
     say(f"cardbase: error: {error.format_message()}{hint}")
     return error.exit_code
 

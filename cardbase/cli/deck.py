@@ -301,8 +301,9 @@ def export(
 
     text = write_deck(load_deck(open_db(db), name), format)
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        from cardbase.textfiles import write_text_output
+
+        write_text_output(output, text, "deck file")
         typer.echo(f"wrote {output}")
     else:
         typer.echo(text, nl=False)

@@ -37,16 +37,17 @@ def generate(
 
     Example: cardbase schema generate --check
     """
+    from cardbase.textfiles import read_text, write_text_output
+
     stale = []
     for filename, text in render_schemas().items():
         path = folder / filename
-        current = path.read_text(encoding="utf-8") if path.exists() else None
+        current = read_text(path, "schema") if path.is_file() else None
         if current == text:
             continue
         stale.append(filename)
         if not check:
-            folder.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_text_output(path, text, "schema")
     if check and stale:
         typer.echo(f"out of date: {', '.join(stale)}; run `cardbase schema generate`", err=True)
         raise typer.Exit(1)

@@ -113,16 +113,22 @@ def ensure_schema(engine: Engine) -> int:
     with engine.begin() as conn:
         tables = set(inspect(conn).get_table_names())
         if "meta" not in tables:
-            if "card" in tables:
-                raise DatabaseError("not a cardbase database: it has a 'card' table but no 'meta' table")
+            if tables:
+                shown = ", ".join(sorted(tables)[:5]) + (", …" if len(tables) > 5 else "")
+                raise DatabaseError(
+                    f"not a cardbase database: it already holds other tables ({shown}); "
+                    "give a new file or an empty database"
+                )
             SQLModel.metadata.create_all(conn)
             conn.execute(
                 text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(models.SCHEMA_VERSION)}
             )
             return models.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
+        if row is None:
+            raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
         try:
-            version = int(row[0]) if row else 0
+            version = int(row[0])
         except (TypeError, ValueError):
             raise DatabaseError(f"the schema version {row[0]!r} is not a number: the database is damaged") from None
         if version > models.SCHEMA_VERSION:

@@ -159,7 +159,11 @@ class _Parser:
             items.append(self.parse_unary())
         if not items:
             tok = self._peek()
-            raise QueryError("'or' needs a term before it" if tok else "a term is missing at the end of the query")
+            if tok is None:
+                raise QueryError("a term is missing at the end of the query")
+            if tok[0] == ")":
+                raise QueryError("unexpected ')' in the query (an unmatched ')'?)")
+            raise QueryError("'or' needs a term before it")
         if len(items) == 1:
             return items[0]
         return And(tuple(items))
@@ -370,8 +374,40 @@ def _text_op(term: Term) -> None:
         raise QueryError(f"{term.text!r}: {term.key} is text; use {term.key}:value (not {term.op})")
 
 
+_OTHER_KEYS = (
+    "name",
+    "n",
+    "t",
+    "type",
+    "game",
+    "g",
+    "set",
+    "s",
+    "e",
+    "edition",
+    "source",
+    "src",
+    "is",
+    "unknown",
+    "suit",
+)
+
+
+def _check_key(term: Term) -> None:
+    """An unknown field is named, with the nearest known one (``cots`` → ``cost``)."""
+    key = term.key
+    if key is None or key in _NUMERIC or key in _TEXT or key in _OTHER_KEYS:
+        return
+    import difflib
+
+    near = difflib.get_close_matches(key, [*_NUMERIC, *_TEXT, *_OTHER_KEYS], n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else f"; fields are {KEYS_HELP}"
+    raise QueryError(f"unknown field {key!r} in {term.text!r}{hint}")
+
+
 def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
     key = term.key
+    _check_key(term)
     if key is None or key in ("name", "n"):
         if term.regex:
             expr = _regex(Card.name, term.value)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cardbase.draws.exact import Need
 from cardbase.draws.openings import Answer
+from cardbase.textfiles import output_file
 
 
 def plot_answers(
@@ -42,8 +43,8 @@ def plot_answers(
         if note:
             fig.text(0.01, 0.01, note, fontsize=7, color="dimgray", ha="left", va="bottom")
         fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, format="png")
+        with output_file(path, "plot") as temporary:
+            fig.savefig(temporary, format="png")
     finally:
         plt.close(fig)
     return path

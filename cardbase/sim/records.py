@@ -104,8 +104,10 @@ def record_lines(
 
 
 def write_records(path: Path, games: Iterable[Sequence[str]]) -> None:
-    """Write the lines of ``games`` to ``path``."""
-    with path.open("w", encoding="utf-8") as f:
+    """Write the lines of ``games`` to ``path``, whole or not at all."""
+    from cardbase.textfiles import output_file
+
+    with output_file(path, "game records") as temporary, temporary.open("w", encoding="utf-8") as f:
         for lines in games:
             for line in lines:
                 f.write(line + "\n")

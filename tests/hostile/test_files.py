@@ -1,0 +1,138 @@
+"""Class 1 and 3 (files): every command that reads a user's file refuses what it cannot read —
+missing, a folder, a device, a pipe, binary, not UTF-8, over its size bound, JSON nested too deep or
+holding NaN — with one message naming the file, exit 2, and the database untouched."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.hostile.harness import assert_refused, db_dump, run_cli
+
+GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
+TILES = str(REPO / "examples/decks/mea-tile-control.txt")
+
+# (id, argv with {f} for the file, reads the database, expected phrase in the message)
+READERS: list[tuple[str, list[str], bool]] = [
+    ("deck validate", ["deck", "validate", "{f}"], True),
+    ("deck stats", ["deck", "stats", "{f}"], True),
+    ("deck encode", ["deck", "encode", "{f}"], True),
+    ("deck convert", ["deck", "convert", "{f}", "--to", "json"], True),
+    ("deck import", ["deck", "import", "{f}", "--name", "Imported"], True),
+    ("draws", ["draws", "{f}"], True),
+    ("draws --need", ["draws", "{f}", "--need", "1 t:monster", "--cards", "5"], True),
+    ("sim mea --deck", ["sim", "mea", "--deck", "{f}", "--vs", TILES, "--games", "1"], True),
+    ("sim mea --vs", ["sim", "mea", "--deck", GOBLINS, "--vs", "{f}", "--games", "1"], True),
+    ("play mea --deck", ["play", "mea", "--deck", "{f}", "--vs-deck", TILES, "--no-record"], True),
+    ("print deck", ["print", "deck", "{f}", "-o", "out.pdf"], True),
+    ("replay", ["replay", "{f}"], False),
+    ("catalog import csv", ["catalog", "import", "{f}", "--game", "mea", "--format", "csv"], True),
+    ("catalog import json", ["catalog", "import", "{f}", "--game", "mea", "--format", "json"], True),
+    ("deck validate --formats", ["deck", "validate", GOBLINS, "--formats", "{f}"], True),
+    ("sim meikyu --assume", ["sim", "meikyu", "--assume", "{f}", "--games", "1"], True),
+]
+
+
+def _missing(tmp: Path) -> str:
+    return str(tmp / "no-such-file.txt")
+
+
+def _folder(tmp: Path) -> str:
+    (tmp / "a-folder").mkdir()
+    return str(tmp / "a-folder")
+
+
+def _device(tmp: Path) -> str:
+    return "/dev/zero"
+
+
+def _fifo(tmp: Path) -> str:
+    path = tmp / "a-pipe"
+    os.mkfifo(path)
+    return str(path)
+
+
+def _binary(tmp: Path) -> str:
+    path = tmp / "binary.txt"
+    path.write_bytes(b"\x00\x01\x02\xff" * 64)
+    return str(path)
+
+
+def _latin1(tmp: Path) -> str:
+    path = tmp / "latin1.txt"
+    path.write_bytes("game: mea\n3 Cr\xe8me Golem\n".encode("latin-1"))
+    return str(path)
+
+
+def _oversized(tmp: Path) -> str:
+    # Sparse: its size is past every reader's bound without writing the bytes.
+    path = tmp / "huge.txt"
+    with open(path, "wb") as f:
+        f.truncate(80 * 1024 * 1024)
+    return str(path)
+
+
+def _deep_json(tmp: Path) -> str:
+    path = tmp / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    return str(path)
+
+
+def _nan_json(tmp: Path) -> str:
+    path = tmp / "nan.json"
+    path.write_text('{"game": "mea", "cards": [{"name": "Selounticia", "count": NaN}]}', encoding="utf-8")
+    return str(path)
+
+
+def _symlink_to_device(tmp: Path) -> str:
+    path = tmp / "link.txt"
+    path.symlink_to("/dev/zero")
+    return str(path)
+
+
+BAD_FILES: list[tuple[str, Callable[[Path], str], str]] = [
+    ("missing", _missing, "no such file"),
+    ("folder", _folder, "folder"),
+    ("device", _device, "not a regular file"),
+    ("fifo", _fifo, "not a regular file"),
+    ("link-to-device", _symlink_to_device, "not a regular file"),
+    ("binary", _binary, "binary"),
+    ("latin-1", _latin1, "UTF-8"),
+    ("oversized", _oversized, "too large"),
+    ("deep-json", _deep_json, "deep"),
+    ("nan-json", _nan_json, "NaN"),
+]
+
+# Which readers treat which files as what they are: a deep JSON given to a TOML reader is just bad TOML.
+_NOT_JSON_READERS = {"catalog import csv", "deck validate --formats"}
+
+
+@pytest.mark.parametrize(("kind", "make", "phrase"), BAD_FILES, ids=[b[0] for b in BAD_FILES])
+@pytest.mark.parametrize(("reader", "argv", "uses_db"), READERS, ids=[r[0] for r in READERS])
+def test_unreadable_file_is_refused(
+    reader: str,
+    argv: list[str],
+    uses_db: bool,
+    kind: str,
+    make: Callable[[Path], str],
+    phrase: str,
+    hostile_db: str,
+    in_tmp: Path,
+) -> None:
+    path = make(in_tmp)
+    before = db_dump(hostile_db)
+    run = run_cli([a.replace("{f}", path) for a in argv], hostile_db if uses_db else None)
+    if kind in ("deep-json", "nan-json") and reader in _NOT_JSON_READERS:
+        # Read as the reader's own format (CSV, TOML), where it is simply bad: refused all the same.
+        assert_refused(run, run.code if run.code in (1, 2) else 2)
+        assert db_dump(hostile_db) == before
+        return
+    expected = [phrase]
+    if kind not in ("device", "fifo", "link-to-device", "oversized"):
+        expected.append(Path(path).name)
+    assert_refused(run, 2, *expected)
+    assert db_dump(hostile_db) == before
