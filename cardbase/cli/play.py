@@ -109,6 +109,7 @@ def meio(
         bool,
         typer.Option("--hearts-broken", help="No leading hearts until a heart has been played."),
     ] = False,
+    rule: sim.RuleOption = None,
 ) -> None:
     """Play Meio against agents: an illegal card is refused with the reason; type hint for advice.
 
@@ -118,7 +119,8 @@ def meio(
 
     if players not in (2, 3, 4):
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
-    options = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
+    flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
+    options = sim.rules_options("meio", flags, rule)
     if seed is None:
         import secrets
 

@@ -151,6 +151,7 @@ def meio(
         ),
     ] = False,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per game.")] = 3,
+    rule: RuleOption = None,
     json: JsonOption = False,
 ) -> None:
     """Simulate games of Meio: mean score and win rate per seat, with 95% intervals.
@@ -162,12 +163,8 @@ def meio(
     if players not in (2, 3, 4):
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
     names = parse_agents(agents, players, ["search", "heuristic", "random", "random"])
-    options = {
-        "players": players,
-        "ace_high": not ace_low,
-        "hearts_anytime": not hearts_broken,
-        "rounds": rounds,
-    }
+    flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken, "rounds": rounds}
+    options = rules_options("meio", flags, rule)
     run_sim("meio", options, names, games, seed, jobs, json, records)
 
 
