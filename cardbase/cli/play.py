@@ -108,6 +108,7 @@ def meio(
         bool,
         typer.Option("--hearts-broken", help="No leading hearts until a heart has been played."),
     ] = False,
+    rule: sim.RuleOption = None,
 ) -> None:
     """Play Meio against agents: an illegal card is refused with the reason; type hint for advice.
 
@@ -117,7 +118,8 @@ def meio(
 
     if players not in (2, 3, 4):
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
-    options = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
+    flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
+    options = sim.rules_options("meio", flags, rule)
     if seed is None:
         import secrets
 
@@ -150,6 +152,7 @@ def mea(
     turn_start_elimination: sim.TurnStartEliminationOption = False,
     mana_after_flip: sim.ManaAfterFlipOption = False,
     max_turns: sim.MaxTurnsOption = 200,
+    rule: sim.RuleOption = None,
     db: DbOption = None,
 ) -> None:
     """Play Méa against an agent on a board drawn in colour; an illegal action is refused with the rule.
@@ -171,8 +174,12 @@ def mea(
     if seat not in (1, 2):
         raise UsageError(f"--seat is 1 (first) or 2 (second), not {seat}")
     entry = game("mea")
-    options = sim.mea_options(
-        layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
+    options = sim.rules_options(
+        "mea",
+        sim.mea_options(
+            layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
+        ),
+        rule,
     )
     database = open_db(db)
     mine, theirs = load_deck(database, deck, drop_unknown), load_deck(database, vs_deck, drop_unknown)
@@ -239,9 +246,10 @@ def meikyu(
         typer.Option("--record", help="Where to save the record [default: exports/meikyu-seedS.jsonl]."),
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
-    farm: sim.FarmOption = "lands",
+    farm: sim.FarmOption = "points",
     aggression_target: sim.TargetOption = "attacker",
     map_room: sim.MapRoomOption = "stays",
+    rule: sim.RuleOption = None,
     db: DbOption = None,
 ) -> None:
     """Play Meikyu Kingdom in the terminal: rooms, kingdoms, your hand and the dice are shown,
@@ -258,8 +266,9 @@ def meikyu(
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
+    readings = sim.rules_options("meikyu", sim.meikyu_readings(farm, aggression_target, map_room), rule)
     pool = pool_from_database(db, assume)
-    rules = make_rules(pool, players, **sim.meikyu_readings(farm, aggression_target, map_room))
+    rules = make_rules(pool, players, **readings)
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")

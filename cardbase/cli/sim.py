@@ -39,6 +39,23 @@ RecordsOption = Annotated[
     Path | None,
     typer.Option("--records", help="Write every game's record (JSON Lines) into this folder."),
 ]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        "-r",
+        help="Any rules option as NAME=VALUE, repeatable (e.g. --rule tiles_per_colour=9); the options and "
+        "their readings are in docs/rules/<game>.md. Applied after the other flags; kept in game records.",
+        show_default=False,
+    ),
+]
+
+
+def rules_options(game_id: str, flags: dict[str, Any], rule: list[str] | None) -> dict[str, Any]:
+    """The rules options of a command: its flags, then its ``--rule NAME=VALUE`` entries."""
+    from cardbase.sim.registry import game
+
+    return {**flags, **game(game_id).rule_options(rule or [])}
 
 
 def parse_agents(text: str | None, players: int, default: list[str]) -> list[str]:
@@ -140,6 +157,7 @@ def meio(
         ),
     ] = False,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=100, help="Rounds per game.")] = 3,
+    rule: RuleOption = None,
     json: JsonOption = False,
 ) -> None:
     """Simulate games of Meio: mean score and win rate per seat, with 95% intervals.
@@ -151,12 +169,8 @@ def meio(
     if players not in (2, 3, 4):
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
     names = parse_agents(agents, players, ["search", "heuristic", "random", "random"])
-    options = {
-        "players": players,
-        "ace_high": not ace_low,
-        "hearts_anytime": not hearts_broken,
-        "rounds": rounds,
-    }
+    flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken, "rounds": rounds}
+    options = rules_options("meio", flags, rule)
     run_sim("meio", options, names, games, seed, jobs, json, records)
 
 
@@ -247,6 +261,7 @@ def mea(
     turn_start_elimination: TurnStartEliminationOption = False,
     mana_after_flip: ManaAfterFlipOption = False,
     max_turns: MaxTurnsOption = 200,
+    rule: RuleOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -270,8 +285,10 @@ def mea(
     for name in names:
         if name.partition(":")[0] not in entry.agents:
             raise UsageError(f"unknown Méa agent {name!r} (known: {', '.join(entry.agents)})")
-    options = mea_options(
-        layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
+    options = rules_options(
+        "mea",
+        mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),
+        rule,
     )
     database = open_db(db)
     loaded = [load_deck(database, deck, drop_unknown), load_deck(database, vs, drop_unknown)]
@@ -455,7 +472,7 @@ AssumeOption = Annotated[
     ),
 ]
 FarmOption = Annotated[
-    str, typer.Option("--farm", help="The Farm's '+1 Capacity': lands (hold 6 lands) or points (+1 point).")
+    str, typer.Option("--farm", help="The Farm's '+1 Capacity': points (+1 point) or lands (hold 6 lands).")
 ]
 TargetOption = Annotated[
     str,
@@ -482,7 +499,7 @@ def meikyu(
     assume: AssumeOption = None,
     jobs: JobsOption = 1,
     records: RecordsOption = None,
-    farm: FarmOption = "lands",
+    farm: FarmOption = "points",
     aggression_target: TargetOption = "attacker",
     map_room: MapRoomOption = "stays",
     turn_limit: Annotated[
@@ -491,6 +508,7 @@ def meikyu(
             "--turn-limit", min=1, max=10_000, help="Stop a game after this many turns (a safeguard, not a rule)."
         ),
     ] = 1000,
+    rule: RuleOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -516,9 +534,11 @@ def meikyu(
     for name in names:
         if name.partition(":")[0] not in entry.agents:
             raise UsageError(f"unknown Meikyu Kingdom agent {name!r} (known: {', '.join(entry.agents)})")
-    readings = meikyu_readings(farm, aggression_target, map_room)
+    readings = rules_options(
+        "meikyu", {**meikyu_readings(farm, aggression_target, map_room), "turn_limit": turn_limit}, rule
+    )
     pool = pool_from_database(db, assume)
-    rules = make_rules(pool, players, turn_limit=turn_limit, **readings)
+    rules = make_rules(pool, players, **readings)
     for seat, name in enumerate(names):
         entry.make_agent(name, rules, seat, 0)
     filename = f"meikyu-{players}p-seed{seed}.jsonl"

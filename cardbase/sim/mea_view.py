@@ -85,6 +85,8 @@ def _status(observation: MeaObservation) -> str:
     v = observation.view
     if v._end is not None:
         return f"Méa · game over: {v._end[1]}"
+    if v.phase == "opening":  # before the first turn: whoever draws their opening hand
+        return f"Méa · opening draws · {seat_name(v.current_player)} draws"
     mana = f" · mana {v.mana}" if v.phase in ("main", "choice", "flip") else ""
     return f"Méa · turn {v.turn} · {seat_name(v.active)}'s turn · {v.phase}{mana}"
 

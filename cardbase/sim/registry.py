@@ -7,7 +7,8 @@ that listing the games costs nothing. A new game adds one entry here.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import import_module
 from typing import Any
 
@@ -39,6 +40,32 @@ class GameEntry:
         except InvalidRules as error:
             raise UsageError(str(error)) from None
 
+    def rule_options(self, texts: Sequence[str]) -> dict[str, Any]:
+        """``--rule NAME=VALUE`` texts as rules options: NAME is any option of the rules class
+        that is a word, a whole number or yes/no (the player count, decks and card pools
+        have their own flags), VALUE is read as that option's type; the rules object then
+        checks the value itself (see ``docs/rules/<game>.md``)."""
+        cls = self.rules_class()
+        kinds = {"str": str, "int": int, "bool": bool}
+        settable: dict[str, type] = {}
+        if is_dataclass(cls):
+            for f in fields(cls):
+                kind = kinds.get(str(f.type))
+                if kind is not None and f.name != "players" and not f.name.startswith("_"):
+                    settable[f.name] = kind
+        out: dict[str, Any] = {}
+        for text in texts:
+            name, eq, raw = (part.strip() for part in text.partition("="))
+            if not eq or not name:
+                raise UsageError(f"--rule takes NAME=VALUE, not {text!r}")
+            if name not in settable:
+                known = ", ".join(sorted(settable)) or "none"
+                raise UsageError(f"--rule {name}: not a {self.title} rules option (known: {known})")
+            if name in out:
+                raise UsageError(f"--rule {name} is given twice")
+            out[name] = _rule_value(name, raw, settable[name])
+        return out
+
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
         (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""
@@ -52,7 +79,12 @@ class GameEntry:
             if not eq or not key.strip():
                 raise UsageError(f"agent {name!r}: options are written key=value, separated by ';'")
             value = value.strip()
-            kwargs[key.strip()] = int(value) if value.lstrip("-").isdecimal() else value
+            if value.lstrip("-").isdecimal():
+                if len(value) > 7 or abs(int(value)) > MAX_AGENT_NUMBER:
+                    raise UsageError(f"agent {name!r}: {key.strip()} must be at most {MAX_AGENT_NUMBER:,}")
+                kwargs[key.strip()] = int(value)
+            else:
+                kwargs[key.strip()] = value
         try:
             agent = _load(self.agents[base])(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:
@@ -62,6 +94,27 @@ class GameEntry:
         if kwargs:
             agent.name = name
         return agent
+
+
+MAX_AGENT_NUMBER = 100_000
+"""Bound of an agent's whole-number options (samples, depths): more is hours per decision."""
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _rule_value(name: str, raw: str, kind: type) -> Any:
+    """``raw`` read as a ``kind`` value for the rules option ``name``; a :class:`UsageError` if it is not one."""
+    if kind is bool:
+        if raw.lower() in _TRUE + _FALSE:
+            return raw.lower() in _TRUE
+        raise UsageError(f"--rule {name}: {raw!r} is not yes or no (true/false)")
+    if kind is int:
+        try:
+            return int(raw)
+        except ValueError:
+            raise UsageError(f"--rule {name}: {raw!r} is not a whole number") from None
+    return raw
 
 
 GAMES: dict[str, GameEntry] = {

@@ -214,3 +214,37 @@ def test_help_texts_have_examples():
     for args in (["sim", "mea", "--help"], ["play", "mea", "--help"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0 and "Example:" in result.stdout
+
+
+def test_play_mea_header_names_the_second_player_during_their_opening_draw(db_url):
+    result = run(db_url, "play", "mea", "--deck", RUSH, "--vs-deck", CONTROL, "--seat", "2", "--vs", "heuristic",
+                 "--seed", "4", "--no-record", input="quit\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Méa · opening draws · P2 draws" in out and "P1's turn" not in out
+
+
+def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
+    rules = ["--rule", "tile_attack=filters", "--rule", "move_onto_enemy=allowed", "--rule", "tiles_per_colour=9",
+             "--rule", "obliterated=killed"]  # fmt: skip
+    result = sim(db_url, "--games", "4", "--seed", "1", "--records", str(tmp_path), *rules)
+    assert result.exit_code == 0, result.output
+    (path,) = tmp_path.glob("*.jsonl")
+    replayed = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert len(replayed) == 4
+    for g in replayed:
+        assert g["finished"]
+        assert (g["rules"]["tile_attack"], g["rules"]["move_onto_enemy"]) == ("filters", "allowed")
+        assert (g["rules"]["tiles_per_colour"], g["rules"]["obliterated"]) == (9, "killed")
+    record = tmp_path / "played.jsonl"
+    moves = "draw 10\n" + "draw 1\nflip none\n" * 20
+    played = run(db_url, "play", "mea", "--deck", RUSH, "--vs-deck", CONTROL, "--vs", "random", "--seed", "1",
+                 "--record", str(record), *rules, input=moves)  # fmt: skip
+    assert played.exit_code == 0, played.output
+    (g,) = json.loads(runner.invoke(app, ["replay", str(record), "--json"]).stdout)
+    assert g["rules"]["move_onto_enemy"] == "allowed" and g["rules"]["tiles_per_colour"] == 9
+    for bad, words in ((["--rule", "tiles_per_colour=4"], "tiles_per_colour"),
+                       (["--rule", "move_onto_enemy=maybe"], "move_onto_enemy is one of refused, allowed"),
+                       (["--rule", "decks=x"], "not a Méa rules option")):  # fmt: skip
+        wrong = sim(db_url, "--games", "2", *bad)
+        assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output

@@ -43,6 +43,10 @@ OPTIONS = st.fixed_dictionaries(
         "mana_count": st.sampled_from(["turn-start", "after-flip"]),
         "tile_supply": st.sampled_from([18, 12, 0]),
         "list_losing_draws": st.booleans(),
+        "tile_attack": st.sampled_from(["retaliation", "filters"]),
+        "move_onto_enemy": st.sampled_from(["refused", "allowed"]),
+        "tiles_per_colour": st.sampled_from([0, 9]),
+        "obliterated": st.sampled_from(["removed", "killed"]),
     }
 )
 
@@ -89,6 +93,8 @@ def check_invariants(state: MeaState) -> None:
         assert state.current_player in (0, 1)
         assert len(state.legal_actions()) > 0
         assert all(o in (0, 1) for o in state._tiles.values())
+        if state.rules.tiles_per_colour:  # each player's tiles: at most the cap
+            assert max(state.tile_count(0), state.tile_count(1)) <= state.rules.tiles_per_colour
         assert any(o == 0 for o in state._tiles.values()) or state.rules.elimination == "turn-start"
 
 
@@ -156,6 +162,11 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     def room(q: int) -> bool:
         return len(state.on_tile(q)) < MAX_PER_TILE and not enemy_on(q)
 
+    def move_room(q: int) -> bool:  # move_onto_enemy="allowed": a lone enemy monster does not block a move
+        if state.rules.move_onto_enemy == "allowed":
+            return len(state.on_tile(q)) < MAX_PER_TILE
+        return room(q)
+
     def neighbours(q: int) -> list[int]:
         return [q + d for d in tab.dirs if q + d in tiles]
 
@@ -171,7 +182,7 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     mine = state.monsters(p)
     for i in mine:
         if state.can_move(i):
-            out.update(Move(state.ref_of(i), d) for d in neighbours(state.position(i)) if room(d))
+            out.update(Move(state.ref_of(i), d) for d in neighbours(state.position(i)) if move_room(d))
     attackers = [i for i in mine if state.can_attack(i)]
     for t in tiles:
         foes = [state.defence_of(j) for j in state.on_tile(t) if state.controller(j) != p]

@@ -964,3 +964,141 @@ def test_diagonal_adjacency_option():
     t.put(0, "Knight", "a1")
     t.put(1, "Pawn", "b2")
     assert "attack b2 with Knight@a1" not in legal_texts(t.turn(0))
+
+
+# --- readings switched by options (issue 18) ---------------------------------------------
+
+
+@pytest.mark.parametrize("tile_attack", ["retaliation", "filters"])
+def test_remember_the_tile_total_for_ability_filters_on_the_opponents_turn(tile_attack):
+    """REMEMBER on your opponent's turn your monsters have attack equal to the total attack of both monsters on
+    the tile!"""
+    imp = monster("Imp", 1, 2, 1)
+    sniper = monster("Sniper", 1, 1, 1, [{"trigger": "summoned", "effect": "kill", "filter": {"attack_at_most": 2}}])
+    state = started(rules_for([sniper], [imp, PAWN], tile_attack=tile_attack))
+    t = Table(state)
+    t.give(0, "Sniper")
+    t.put(1, "Imp", "b2")
+    t.put(1, "Filler", "b2")  # b2: attack 2 + 1 = 3 on P1's turn under "filters"
+    pawn = t.put(1, "Pawn", "a1")  # alone: attack 1 either way
+    state = t.turn(0)
+    state.apply_text("summon Sniper b1")
+    if tile_attack == "retaliation":  # each monster's own attack: all three are 2 or less
+        assert legal_texts(state) == ["choose Pawn@a1", "choose Imp@b2", "choose Filler@b2"]
+        return
+    assert state.zone(pawn) == OUT  # the only target left: taken at once
+    assert names_on(state, "b2") == ["Imp", "Filler"]
+    lift = {
+        "trigger": "summoned",
+        "effect": "gain_attack",
+        "target": "friendly_monster",
+        "filter": {"attack_at_most": 2},
+    }
+    coach = monster("Coach", 1, 1, 1, [lift])
+    own = started(rules_for([coach, imp], [], tile_attack="filters"))  # on your own turn: each its own attack
+    t = Table(own)
+    t.give(0, "Coach")
+    t.put(0, "Imp", "b1")
+    t.put(0, "Filler", "b1")
+    own = t.turn(0)
+    own.apply_text("summon Coach a2")
+    assert legal_texts(own) == ["choose Coach@a2", "choose Imp@b1", "choose Filler@b1"]
+
+
+@pytest.mark.parametrize("move_onto_enemy", ["refused", "allowed"])
+def test_moving_onto_a_tile_with_an_enemy_monster(move_onto_enemy):
+    """If you happen to flip a tile with an enemy monster on it, the opponent must move it to an adjacent enemy
+    tile with less than 2 monsters on (if this is not possible, the monster is returned to the owner's hand)."""
+    state = started(rules_for([KNIGHT], [PAWN], move_onto_enemy=move_onto_enemy))
+    t = Table(state)
+    knight = t.put(0, "Knight", "b1")
+    pawn = t.put(1, "Pawn", "a1")
+    state = t.turn(0)
+    if move_onto_enemy == "refused":
+        assert "move Knight@b1 a1" not in legal_texts(state)
+        refused(state, "move Knight@b1 a1", "move-no-enemy")
+        return
+    assert "move Knight@b1 a1" in legal_texts(state)
+    state.apply_text("move Knight@b1 a1")  # they share a1; nothing else happens: a move is no attack
+    assert names_on(state, "a1") == ["Pawn", "Knight"] and state.tiles()[tile("a1")] == 1
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.phase == "main"  # P2's Pawn is on its own tile: no flip
+    assert not [a for a in legal_texts(state) if a.startswith("attack")]  # a tile does not touch itself
+    refused(state, "summon Pawn a1", "hold-card")
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and "flip a1" in legal_texts(state)  # P1's Knight is on an enemy tile
+    state.apply_text("flip a1")  # P2's tiles next to a1: none (a2, b1 are P1's) → the Pawn goes to P2's hand
+    assert state.tiles()[tile("a1")] == 0 and pawn in state.hand(1) and where(state, knight) == "a1"
+
+
+def test_an_attack_on_a_shared_tile_leaves_the_attacker_where_it_was():
+    """When you kill an enemy monster if the tile it was on is now empty …: the tile still holds your own monster,
+    so the attacker stays (and the tile is flipped at the start of your turn, as any enemy tile you stand on)."""
+    state = started(rules_for([KNIGHT, BRUTE], [PAWN], move_onto_enemy="allowed"))
+    t = Table(state)
+    t.put(0, "Knight", "a1")
+    t.put(1, "Pawn", "a1")
+    brute = t.put(0, "Brute", "b1")
+    state = t.turn(0)
+    state.apply_text("attack a1 with Brute@b1")
+    assert names_on(state, "a1") == ["Knight"] and where(state, brute) == "b1" and state.tiles()[tile("a1")] == 1
+
+
+@pytest.mark.parametrize("cap", [0, 5])
+def test_tiles_per_colour_caps_the_tiles_a_player_controls(cap):
+    """First thing you need to do is find a friend who … has a deck of cards and 9 tiles … a deck and 9 tiles for
+    yourself (make sure they're different coloured tiles!)."""
+    mole = monster("Mole", 1, 1, 1, [{"trigger": "summoned", "effect": "add_tile", "target": "you"}])
+    state = started(rules_for([KNIGHT, mole], [PAWN], tiles_per_colour=cap))
+    t = Table(state)
+    t.owner("a1", 0)  # P1: a1, a2, b1, b3, c2 = 5 tiles
+    t.put(0, "Knight", "b1")
+    t.put(1, "Pawn", "b2")
+    t.give(0, "Mole")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Knight@b1")  # the Knight moves in; at the cap the tile stays P2's
+    assert names_on(state, "b2") == ["Knight"]
+    assert state.tile_count(0) == (6 if not cap else 5) and state.tiles()[tile("b2")] == (0 if not cap else 1)
+    state.apply_text("summon Mole a2")
+    assert (state.phase == "choice") == (not cap)  # adding a tile of P1's: none left at the cap
+    if cap:
+        state.apply_text("draw 1")
+        state.apply_text("draw 1")
+        assert state.active == 0 and state.phase == "main"  # no start-of-turn flip of b2 at the cap
+
+
+def test_tiles_per_colour_must_hold_the_starting_layout():
+    with pytest.raises(InvalidRules, match="tiles_per_colour"):
+        rules_for([KNIGHT], [KNIGHT], tiles_per_colour=4)  # the checkerboard gives P2 5 tiles
+    assert rules_for([KNIGHT], [KNIGHT], tiles_per_colour=9).tiles_per_colour == 9
+
+
+@pytest.mark.parametrize(("obliterated", "drawn"), [("removed", 0), ("killed", 1)])
+def test_obliterated_monsters_killed_under_the_option(obliterated, drawn):
+    """Obliterating: Remove a tile from the board, and any monster(s) on top of it. / Kill/Destroy – The monster is
+    removed from the game."""
+    bat = monster("Bat", 1, 1, 1, [{"trigger": "killed", "effect": "draw", "amount": 1}])
+    quake = monster(
+        "Quake", 1, 1, 1,
+        [{"trigger": "summoned", "effect": "obliterate_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )  # fmt: skip
+    state = started(rules_for([quake], [bat], obliterated=obliterated))
+    t = Table(state)
+    t.give(0, "Quake")
+    bat_i = t.put(1, "Bat", "a1")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("summon Quake a2")  # adjacent enemy tiles: a1 (the Bat) and b2
+    state.apply_text("choose a1")
+    assert tile("a1") not in state.tiles() and state.zone(bat_i) == OUT
+    assert len(state.hand(1)) == hand + drawn  # its When killed: P2 draws
+    mole = monster("Mole", 1, 1, 1, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    ends = started(rules_for([], [mole], obliterated=obliterated))  # the end-of-turn obliteration too
+    t = Table(ends)
+    mole_i = t.put(1, "Mole", "a1")
+    t.empty_deck(1)
+    ends = t.turn(1)
+    ends.apply_text("obliterate a1")  # P2's 5 tiles → 4, and under "killed" its Mole adds one
+    if ends.phase == "choice":
+        ends.apply(ends.legal_actions()[0])
+    assert ends.zone(mole_i) == OUT and ends.tile_count(1) == 4 + drawn

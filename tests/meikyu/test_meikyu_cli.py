@@ -153,10 +153,10 @@ def test_records_replay_and_a_tampered_record_exits_1(db_url, tmp_path):
     assert "Traceback" not in bad.output
 
 
-def _scripted(players: int, seat: int, vs: str, seed: int, pick) -> list[str]:
+def _scripted(players: int, seat: int, vs: str, seed: int, pick, **options) -> list[str]:
     """The lines a person types in ``play meikyu``, playing the game the CLI will play."""
     entry = game("meikyu")
-    rules = make_rules(default_pool(), players)
+    rules = make_rules(default_pool(), players, **options)
     human = seat - 1
     agents = {s: entry.make_agent(vs, rules, s, derive_seed(seed, "play", s)) for s in range(players) if s != human}
     state = rules.new_initial_state(seed)
@@ -225,3 +225,36 @@ def test_help_texts_have_examples():
     for args in (["sim", "meikyu"], ["play", "meikyu"], ["odds", "meikyu", "quest"], ["odds", "meikyu", "attack"]):
         result = run(*args, "--help")
         assert result.exit_code == 0 and "Example:" in result.stdout
+
+
+def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
+    args = ["sim", "meikyu", "--players", "3", "--agents", "heuristic,random,random", "--games", "6", "--seed", "2"]
+    rules = ["--rule", "casino=every", "--rule", "refugee=land", "--map-room", "discarded"]
+    result = run(*args, *rules, "--assume", "default", "--db", db_url, "--json")
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["rules"]
+    assert (options["casino"], options["refugee"], options["map_room"], options["farm"]) == (
+        "every", "land", "discarded", "points",  # the Farm's default reading
+    )  # fmt: skip
+    table = run(*args, *rules, "--assume", "default", "--db", db_url)
+    assert "casino=every" in table.stdout and "refugee=land" in table.stdout
+    for bad, words in ((["--rule", "casino"], "NAME=VALUE"), (["--rule", "gravity=1"], "not a Meikyu Kingdom rules"),
+                       (["--rule", "casino=sometimes"], "casino must be one of final, every"),
+                       (["--rule", "turn_limit=many"], "not a whole number")):  # fmt: skip
+        wrong = run(*args, *bad, "--assume", "default", "--db", db_url)
+        assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output
+
+    def pick(state):
+        return [str(state.legal_actions()[0])], False
+
+    readings = {"casino": "every", "refugee": "land", "map_room": "discarded"}
+    typed = _scripted(2, 1, "random", 5, pick, **readings)
+    record = tmp_path / "options.jsonl"
+    played = run(
+        "play", "meikyu", "--players", "2", "--vs", "random", "--seed", "5", "--assume", "default", "--db", db_url,
+        "--record", str(record), *rules, input="\n".join(typed) + "\n",
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert "Game over" in played.stdout and "refused" not in played.stdout
+    (g,) = json.loads(run("replay", str(record), "--json").stdout)
+    assert g["finished"] and {k: g["rules"][k] for k in readings} == readings

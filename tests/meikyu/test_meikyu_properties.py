@@ -23,6 +23,8 @@ READINGS = st.fixed_dictionaries(
         "farm": st.sampled_from(["lands", "points"]),
         "aggression_target": st.sampled_from(["attacker", "defender"]),
         "map_room": st.sampled_from(["stays", "discarded"]),
+        "refugee": st.sampled_from(["apart", "land"]),
+        "casino": st.sampled_from(["final", "every"]),
     }
 )
 
@@ -54,7 +56,8 @@ def invariants(state: MeikyuState, finished: int | None) -> None:
     # step 3's hand limit (only the Hot Springs may then give one card to an empty hand),
     # and the points read from the kingdoms
     for seat in range(state.rules.players):
-        assert len(state.kingdom(seat)) <= state.capacity(seat)
+        held = len(state.kingdom(seat)) + (state.refugees(seat) if state.rules.refugee == "land" else 0)
+        assert held == state.land_count(seat) <= state.capacity(seat)
         assert state.points(seat) == _points(state, seat)
     if finished is not None:
         assert state.hand_size(finished) <= 5

@@ -636,3 +636,98 @@ def test_actions_parse_back_and_accept_shorthand():
         1, "Unnamed room 9", ("Bee",), None, "Gotcha!"
     )
     assert state.parse_action("quest marketplace with bee").room == "Den of the Geister"
+
+
+# --- the Map room's refill, and the readings switched by options (issue 18) -----------
+
+
+def test_the_discarded_map_room_is_replaced_by_step_4():
+    # map_room="discarded": the unclaimed Map room leaves before step 4, which then refills
+    # to four ("until there are four") while the Meikyu pile has cards.
+    state = position(2, rules_options={"map_room": "discarded"}, hands=[{"Map": 1, "Executioner": 1}, {}])
+    act(state, "map")
+    reveal(state, "Unnamed room 16")
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)  # 3 + 6 >= 4: room 1 claimed; rooms 2, 3, 4 and the Map's 16 are left
+    act(state, "discard Map")  # the order of the used cards (the Tomb is still in the pile)
+    assert state.kingdom(0) == (("Unnamed room 1", False),)
+    assert state.current_player == CHANCE and state.rooms() == ("Unnamed room 2", "Unnamed room 3", "Unnamed room 4")
+    assert "Unnamed room 16" in state.meikyu_discards()
+    assert state.turn_player == 0  # still P1's turn: step 4 turns up a room
+    reveal(state, "Unnamed room 5")
+    assert len(state.rooms()) == 4 and state.turn_player == 1
+    stays = position(2, hands=[{"Map": 1, "Executioner": 1}, {}])  # map_room="stays": four, the Map's among them
+    act(stays, "map")
+    reveal(stays, "Unnamed room 16")
+    act(stays, "quest Unnamed room 1 with Executioner")
+    roll(stays, 6)
+    act(stays, "discard Map")
+    assert stays.rooms() == ("Unnamed room 2", "Unnamed room 3", "Unnamed room 4", "Unnamed room 16")
+    assert stays.turn_player == 1 and stays.decision == "chance"  # P2's step 1 draw, no refill
+
+
+def test_the_farm_reads_plus_one_point_by_default():
+    assert rules().farm == "points"
+    state = position(2, hands=[{}, {}], lands=[["Forest of the Manitou"], []])
+    assert state.points(0) == 1 + 1 and state.capacity(0) == 5
+
+
+@pytest.mark.parametrize("refugee", ["apart", "land"])
+def test_refugee_as_a_land_counts_for_the_land_limit(refugee):
+    lands = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
+    state = position(
+        2, rules_options={"refugee": refugee}, step="draw", hands=[{"Bee": 1, "Cook": 1}, {}], lands=[lands, []]
+    )
+    draw(state, "Refugee")
+    act(state, "discard Bee", "discard Cook")
+    if refugee == "apart":
+        assert state.decision == "action" and state.land_count(0) == 5
+        return
+    assert state.decision == "land limit" and state.land_count(0) == 6
+    assert {str(a) for a in state.legal_actions()} == {f"discard land {name}" for name in lands}
+    act(state, "discard land Unnamed room 8")
+    assert state.decision == "action" and state.land_count(0) == 5 and state.refugees(0) == 1
+
+
+@pytest.mark.parametrize(("refugee", "winners"), [("apart", (1,)), ("land", (0, 1))])
+def test_refugee_as_a_land_counts_for_the_most_lands_tie_break(refugee, winners):
+    state = position(
+        2, rules_options={"refugee": refugee}, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 13"], meikyu_pile=[],
+        lands=[["Unnamed room 3"], ["Unnamed room 7", "Unnamed room 1", "Unnamed room 2"]], refugees=[1, 0],
+    )  # fmt: skip
+    act(state, "quest Unnamed room 13 with Bee")
+    roll(state, 6)  # the last room: P1 2 + 1 + 1 (Refugee) = 4 points on 2 lands, P2 4 points on 3 lands
+    out = state.outcome()
+    assert out.scores == (4.0, 4.0) and out.winners == winners
+
+
+@pytest.mark.parametrize(("casino", "draws"), [("final", 0), ("every", 1)])
+def test_casino_a_six_rerolled_by_an_amulet(casino, draws):
+    state = position(
+        2, rules_options={"casino": casino}, hands=[{"Bee": 1}, {"Amulet": 1}], lands=[["Room of the Money Eater"], []]
+    )
+    act(state, "quest Unnamed room 4 with Bee")
+    roll(state, 6)  # 1 + 6 = 7 < 8
+    assert state.decision == "amulet" and state.current_player == 1
+    act(state, "amulet")
+    roll(state, 3)  # the 6 is rolled away
+    act(state, "discard Amulet")  # the order of the used cards
+    offered = 0
+    while state.decision == "casino":
+        offered += 1
+        act(state, "draw")
+        draw(state, "Cook")
+    assert offered == draws and state.hand(0) == ({"Cook": 1} if draws else {})
+    twice = position(2, rules_options={"casino": casino}, hands=[{"Bee": 1}, {"Amulet": 1}],
+                     lands=[["Room of the Money Eater"], []])  # fmt: skip
+    act(twice, "quest Unnamed room 4 with Bee")
+    roll(twice, 6)
+    act(twice, "amulet")
+    roll(twice, 6)  # a 6 again: "every" counts both
+    act(twice, "discard Amulet")
+    offered = 0
+    while twice.decision == "casino":
+        offered += 1
+        act(twice, "draw")
+        draw(twice, "Cook")
+    assert offered == 1 + draws

@@ -226,3 +226,19 @@ def test_play_action_text_hides_other_splits():
     state.apply(state.legal_actions()[0])
     play = state.legal_actions()[0]
     assert isinstance(play, Play) and state.action_text(play, viewer=1) == str(play)
+
+
+def test_sim_meio_takes_any_rules_option_by_rule(tmp_path):
+    args = ["sim", "meio", "--players", "3", "--agents", "heuristic,random,random", "--games", "4", "--json"]
+    result = run(*args, "--rule", "first_player=2", "--rule", "rounds=1", "--records", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["rules"]["first_player"], data["rules"]["rounds"], data["rules"]["players"]) == (2, 1, 3)
+    (path,) = tmp_path.glob("*.jsonl")
+    replayed = json.loads(run("replay", str(path), "--json").stdout)
+    assert len(replayed) == 4 and all(g["rules"]["first_player"] == 2 and g["finished"] for g in replayed)
+    for bad, words in ((["--rule", "players=2"], "not a Meio rules option"),
+                       (["--rule", "ace_high=maybe"], "not yes or no"),
+                       (["--rule", "first_player=7"], "first_player must be a seat from 0 to 2")):  # fmt: skip
+        wrong = run(*args, *bad)
+        assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output

@@ -48,6 +48,8 @@ HAND_LIMIT = 11
 MANA_MINIMUM = 3
 SECOND_PLAYER_BONUS_TURNS = 3
 MAX_PER_TILE = 2
+MAX_OPTION_NUMBER = 10_000
+"""Bound of every whole-number rules option (turn limits, tile caps): past it a game is a typo, not a variant."""
 
 # Zones of a card.
 DECK, HAND, BOARD, OUT, UNKNOWN = 0, 1, 2, 3, 4
@@ -508,6 +510,14 @@ class _Tables:
     attack_all: bool
     """``attack_rule == "all"``."""
     list_losing_draws: bool
+    move_onto_enemy: bool
+    """``move_onto_enemy == "allowed"``."""
+    tile_total_filters: bool
+    """``tile_attack == "filters"``."""
+    colour_cap: int
+    """``tiles_per_colour`` (0: no cap)."""
+    obliterate_kills: bool
+    """``obliterated == "killed"``."""
 
 
 @dataclass(frozen=True)
@@ -530,6 +540,13 @@ class MeaRules(Rules):
     (18, both players' 9; 0 for no limit). ``max_turns``: a game that reaches it ends
     with the player controlling more tiles winning (a tie is shared). ``list_losing_draws``:
     also list draws that reach 11 cards (legal, but lose at once) among the legal actions.
+    ``tile_attack``: the tile's total attack on the opponent's turn ("REMEMBER …") counts for
+    ``retaliation`` only, or for ability ``filters`` (``attack 2 or less``) too.
+    ``move_onto_enemy``: moving onto a tile with an enemy monster is ``refused`` or
+    ``allowed`` (they share it; the start-of-turn flip then displaces the enemy).
+    ``tiles_per_colour``: the most tiles a player may control at once (9: the tiles each
+    brought; 0 for no cap); a flip or an add beyond it does not happen. ``obliterated``:
+    monsters on an obliterated tile are ``removed``, or ``killed`` (When killed triggers).
     """
 
     game_id: ClassVar[str] = "mea"
@@ -548,6 +565,10 @@ class MeaRules(Rules):
     tile_supply: int = 2 * TILES_PER_PLAYER
     max_turns: int = 200
     list_losing_draws: bool = False
+    tile_attack: str = "retaliation"
+    move_onto_enemy: str = "refused"
+    tiles_per_colour: int = 0
+    obliterated: str = "removed"
 
     _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
         "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
@@ -555,6 +576,9 @@ class MeaRules(Rules):
         "move_in": ("all", "first"),
         "elimination": ("immediate", "turn-start"),
         "mana_count": ("turn-start", "after-flip"),
+        "tile_attack": ("retaliation", "filters"),
+        "move_onto_enemy": ("refused", "allowed"),
+        "obliterated": ("removed", "killed"),
     }
 
     def __post_init__(self) -> None:
@@ -571,8 +595,8 @@ class MeaRules(Rules):
                 raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {value!r}")
             if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
                 raise InvalidRules(f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {value!r}")
-            if want is int and value < 0:
-                raise InvalidRules(f"Méa option {f.name} must be 0 or more, not {value}")
+            if want is int and not 0 <= value <= MAX_OPTION_NUMBER:
+                raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
         if self.max_turns < 1:
             raise InvalidRules("max_turns must be at least 1")
         try:
@@ -581,6 +605,13 @@ class MeaRules(Rules):
             raise InvalidRules(str(error)) from None
         if self.tile_supply and len(start) > self.tile_supply:
             raise InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
+        for seat in (0, 1):
+            held = countOf(start.values(), seat)
+            if self.tiles_per_colour and held > self.tiles_per_colour:
+                raise InvalidRules(
+                    f"the layout gives {seat_name(seat)} {held} tiles, "
+                    f"more than tiles_per_colour {self.tiles_per_colour}"
+                )
         problems = []
         for seat, deck in enumerate(self.decks):
             who = f"{seat_name(seat)}'s deck{f' ({deck.name})' if deck.name else ''}"
@@ -700,6 +731,10 @@ def _build_tables(rules: MeaRules) -> _Tables:
         dirs=B.directions(rules.adjacency),
         attack_all=rules.attack_rule == "all",
         list_losing_draws=rules.list_losing_draws,
+        move_onto_enemy=rules.move_onto_enemy == "allowed",
+        tile_total_filters=rules.tile_attack == "filters",
+        colour_cap=rules.tiles_per_colour,
+        obliterate_kills=rules.obliterated == "killed",
     )
 
 
@@ -968,7 +1003,9 @@ class MeaState(State):
     def _flip_options(self, seat: int) -> list[int]:
         ctrl = self._ctrl
         tiles = self._tiles
-        out = []
+        out: list[int] = []
+        if self._tab.colour_cap and self._at_cap(seat):
+            return out
         for p, here in self._occ.items():
             if here and tiles[p] != seat:
                 for i in here:
@@ -977,9 +1014,16 @@ class MeaState(State):
                         break
         return out  # in board order, as _occ is
 
+    def _at_cap(self, seat: int) -> bool:
+        """Whether ``seat`` controls as many tiles as ``tiles_per_colour`` allows (never, without a cap)."""
+        cap = self._tab.colour_cap
+        return bool(cap) and countOf(self._tiles.values(), seat) >= cap
+
     def _add_positions(self, owner: int) -> list[int]:
         rules = self.rules
         if rules.tile_supply and len(self._tiles) >= rules.tile_supply:
+            return []
+        if self._tab.colour_cap and self._at_cap(owner):
             return []
         tiles = self._tiles
         dirs = self._tab.dirs
@@ -1210,7 +1254,7 @@ class MeaState(State):
             return IllegalAction(
                 f"a monster moves to an adjacent tile; {B.name(dst)} is not next to {B.name(ref[1])}", "adjacent", p
             )
-        if self._enemy_on(dst, p):
+        if self._enemy_on(dst, p) and not self._tab.move_onto_enemy:
             return IllegalAction(
                 f"a monster cannot move onto a tile with an enemy monster on it ({B.name(dst)}): attack it",
                 "move-no-enemy",
@@ -1436,7 +1480,7 @@ class MeaState(State):
             for i in movers:
                 self._lift(i)  # type: ignore[arg-type]
                 self._place(i, t, p)  # type: ignore[arg-type]
-            if self._tiles[t] != p:
+            if self._tiles[t] != p and not (self._tab.colour_cap and self._at_cap(p)):
                 self._tiles[t] = p
                 self._check_tiles()
         for j, owner, where in deaths:
@@ -1476,10 +1520,14 @@ class MeaState(State):
 
     def _remove_tile(self, q: int, obliterate: bool) -> None:
         if obliterate:
-            for i in self._occ[q]:
+            here = self._occ[q]
+            for i in here:
                 self._pos[i] = NONE_POS
                 self._zone[i] = OUT
                 self._out.append(i)
+            if here and self._tab.obliterate_kills:  # obliterated="killed": When killed, after the removal
+                for i in here:
+                    self._killed_triggers(i, self._ctrl[i], q)
         del self._tiles[q]
         del self._occ[q]
         # Only q and its neighbours change; the dict stays in position order.
@@ -1528,6 +1576,8 @@ class MeaState(State):
                         flip = True
         if self.rules.mana_count == "turn-start":
             self._mana = self._compute_mana(p, monsters)
+        if flip and self._tab.colour_cap and self._at_cap(p):
+            flip = False  # no tile of p's colour is left to flip one with
         if flip:
             self._phase = _FLIP
             self.current_player = p
@@ -1710,6 +1760,8 @@ class MeaState(State):
         e = ab.effect
         if e == "add_tile":
             return self._add_positions(p if target == "you" else 1 - p)
+        if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
+            return []  # p has no tile of its colour left to flip with
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
             out = []
             for q in self._occ:  # board order
@@ -1730,12 +1782,21 @@ class MeaState(State):
                 c = self._ctrl[i]
                 if (target == "friendly_monster" and c != p) or (target == "enemy_monster" and c == p):
                     continue
-                if f.attack_at_most is not None and self.attack_of(i) > f.attack_at_most:
+                if f.attack_at_most is not None and self._filter_attack(i) > f.attack_at_most:
                     continue
                 if f.defence_at_most is not None and self.defence_of(i) > f.defence_at_most:
                     continue
                 out.append((i,))
         return out
+
+    def _filter_attack(self, i: int) -> int:
+        """Monster ``i``'s attack as an ability filter sees it: its own, or under
+        ``tile_attack="filters"`` on its controller's opponent's turn the total attack of its
+        controller's monsters on its tile ("REMEMBER on your opponent's turn …")."""
+        if not self._tab.tile_total_filters or self._ctrl[i] == self._active:
+            return self.attack_of(i)
+        c = self._ctrl[i]
+        return sum(self.attack_of(j) for j in self._occ[self._pos[i]] if self._ctrl[j] == c)
 
     def _apply_to_tile(self, ab: Ability, p: int, q: int) -> None:
         e = ab.effect
@@ -2087,6 +2148,7 @@ class MainActions(_LazyActions):
         summon_tiles = []
         blocked = set()
         enemy_tiles: dict[int, tuple[int, ...]] = {}
+        share = tab.move_onto_enemy  # a lone enemy monster does not block a move
         mine: list[int] = []
         for q, here in state._occ.items():  # board order
             if not here:
@@ -2099,7 +2161,8 @@ class MainActions(_LazyActions):
                     if tiles[q] == p:
                         summon_tiles.append(q)
                 else:
-                    blocked.add(q)
+                    if not share:
+                        blocked.add(q)
                     enemy_tiles[q] = here
             else:
                 a, b = here
@@ -2140,11 +2203,13 @@ class MainActions(_LazyActions):
                 if blocked.isdisjoint(nbrs):
                     movers.append((i, len(nbrs), nbrs))
                     n_moves += len(nbrs)
-                    continue
-                k = len(nbrs) - len(blocked.intersection(nbrs))
-                if k:
-                    movers.append((i, k, nbrs))
-                    n_moves += k
+                    if not share:  # no blocked neighbour: no enemy next to it
+                        continue
+                else:
+                    k = len(nbrs) - len(blocked.intersection(nbrs))
+                    if k:
+                        movers.append((i, k, nbrs))
+                        n_moves += k
             elif xatt[i] > 0:
                 nbrs = adj[pos[i]]
             else:

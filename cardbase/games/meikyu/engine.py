@@ -37,12 +37,16 @@ READINGS: dict[str, tuple[str, ...]] = {
     "farm": ("lands", "points"),
     "aggression_target": ("attacker", "defender"),
     "map_room": ("stays", "discarded"),
+    "refugee": ("apart", "land"),
+    "casino": ("final", "every"),
 }
 GOAL = 10
 MAX_LANDS = 5
 HAND_LIMIT = 5
 DEAL = 4
 ROOMS = 4
+MAX_OPTION_NUMBER = 10_000
+"""Bound of the goal and the turn limit: past it a game is a typo, not a variant."""
 
 # Kingdom card types and effects, as small ints.
 CHAR, ITEM, AGGR, OPEN = 0, 1, 2, 3
@@ -313,12 +317,16 @@ class MeikyuRules(Rules):
     """Meikyu Kingdom for 2–5 players with a resolved card pool and the readings the
     rulebook leaves open as options.
 
-    ``farm``: the Farm's "+1 Capacity" raises the land limit to 6 (``lands``) or adds a
-    point (``points``). ``aggression_target``: the attacker names the land at stake
+    ``farm``: the Farm's "+1 Capacity" adds a point (``points``) or raises the land limit
+    to 6 (``lands``). ``aggression_target``: the attacker names the land at stake
     (``attacker``), or a beaten defender chooses which land to give (``defender``).
     ``map_room``: the Map's extra room stays face up after the turn (``stays``) or is
-    discarded if nobody took it (``discarded``). ``turn_limit``: a safeguard that is not
-    in the rulebook: the game stops after this many turns (the report says so).
+    discarded if nobody took it (``discarded``, before step 4 refills the rooms).
+    ``refugee``: a Refugee is not a land (``apart``) or counts as one for the land limit
+    and the most-lands tie-break (``land``). ``casino``: the Casino draws for a 6 as the
+    die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
+    away included (``every``). ``turn_limit``: a safeguard that is not in the rulebook:
+    the game stops after this many turns (the report says so).
     """
 
     game_id: ClassVar[str] = "meikyu"
@@ -327,9 +335,11 @@ class MeikyuRules(Rules):
 
     pool: CardPool
     players: int = 4  # type: ignore[assignment]
-    farm: str = "lands"
+    farm: str = "points"
     aggression_target: str = "attacker"
     map_room: str = "stays"
+    refugee: str = "apart"
+    casino: str = "final"
     goal: int = GOAL
     turn_limit: int = 1000
 
@@ -345,8 +355,10 @@ class MeikyuRules(Rules):
                 )
         for name in ("goal", "turn_limit"):
             value = getattr(self, name)
-            if type(value) is not int or value < 1:
-                raise InvalidRules(f"Meikyu option {name} must be a whole number 1 or more, not {value!r}")
+            if type(value) is not int or not 1 <= value <= MAX_OPTION_NUMBER:
+                raise InvalidRules(
+                    f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {value!r}"
+                )
         pool = self.pool
         if pool.land_count < ROOMS:
             raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")
@@ -417,6 +429,11 @@ class MeikyuRules(Rules):
 
     def capacity(self, has_farm: bool) -> int:
         return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
+
+    @property
+    def refugees_are_lands(self) -> bool:
+        """Whether Refugees count as lands (the land limit, the most-lands tie-break)."""
+        return self.refugee == "land"
 
 
 _TABLES: dict[tuple[CardPool, int], _Tables] = {}
@@ -1043,6 +1060,12 @@ class MeikyuState(State):
         """How many lands a seat's kingdom may hold (5, or 6 with the Farm under ``farm="lands"``)."""
         return self.rules.capacity(bool(self._eff[seat] & B_FARM))
 
+    def land_count(self, seat: int) -> int:
+        """The lands a seat holds for the land limit and the tie-break: its Meikyu lands, and
+        its Refugees under ``refugee="land"``."""
+        held = len(self._lands[seat])
+        return held + len(self._refugees[seat]) if self.rules.refugees_are_lands else held
+
     def skips(self, seat: int) -> int:
         """Turns a seat is yet to lose (the Mixed Area)."""
         return self._skips[seat]
@@ -1284,6 +1307,8 @@ class MeikyuState(State):
         if eff == X_REFUGEE:
             self._refugees[p].append(k)
             self._recount(p)
+            if self.rules.refugees_are_lands:  # then a land over the limit goes (after the two cards)
+                stack.append((OP_CAPACITY, p, -1))
             stack.append((OP_REFDISC, p, 2))
             return False
         self._kdisc.append(k)
@@ -1407,7 +1432,10 @@ class MeikyuState(State):
     def _op_after(self, frame: tuple[Any, ...]) -> bool:
         ctx = self._ctx
         stack = self._stack
-        if ctx is not None and "rollers" in ctx and 6 in ctx["dice"]:
+        if ctx is not None and "sixes" in ctx:  # casino="every": one draw per 6 rolled
+            for slot in reversed(ctx["sixes"]):
+                stack.append((OP_CASINO, ctx["rollers"][slot]))
+        elif ctx is not None and "rollers" in ctx and 6 in ctx["dice"]:
             dice = ctx["dice"]
             for slot in reversed(range(len(ctx["rollers"]))):
                 if dice[slot] == 6:
@@ -1460,6 +1488,8 @@ class MeikyuState(State):
         """If seat ``q`` holds more lands than it may, wait for it to discard one (``new``: the
         land just gained, which it keeps, or -1); True if so."""
         held = len(self._lands[q])
+        if self._refugees[q] and self.rules.refugees_are_lands:
+            held += len(self._refugees[q])
         if held > MAX_LANDS and held > self.capacity(q):  # (the capacity is never below MAX_LANDS)
             return self._wait(A_LANDCAP, q, (q, new))
         return False
@@ -1480,6 +1510,12 @@ class MeikyuState(State):
         if self._hsize[p] > HAND_LIMIT:  # 3. discard excess cards
             stack.append(frame)
             return self._wait(A_HANDLIMIT, p, (p,))
+        if self._mapped and self.rules.map_room == "discarded":  # before step 4 refills
+            for room in self._mapped:
+                if room in self._rooms:
+                    self._rooms.remove(room)
+                    self._mdisc.append(room)
+            self._mapped.clear()
         if len(self._rooms) < ROOMS and self._mpile:  # 4. replace Meikyu cards
             stack.append(frame)
             return self._wait(A_REVEAL, CHANCE, (False,))
@@ -1487,11 +1523,6 @@ class MeikyuState(State):
             self._hot_done = True
             stack.append(frame)
             return self._wait(A_HOT, p, (p,))
-        if self.rules.map_room == "discarded":
-            for room in self._mapped:
-                if room in self._rooms:
-                    self._rooms.remove(room)
-                    self._mdisc.append(room)
         self._mapped.clear()
         self._turns += 1
         n = self._n
@@ -1680,6 +1711,8 @@ class MeikyuState(State):
         ctx = self._ctx
         assert ctx is not None
         ctx["dice"][slot] = action.value
+        if action.value == 6 and self.rules.casino == "every":  # every 6 rolled, kept or not
+            ctx.setdefault("sixes", []).append(slot)
         amulets = self._t.amulets
         for hand in self._hands:  # (a quick look: most dice find no Amulet anywhere)
             for a in amulets:
@@ -2160,8 +2193,8 @@ class MeikyuState(State):
             END_LIMIT: f"the turn limit ({self.rules.turn_limit} turns, not in the rulebook) was reached",
         }[self._end]
         if len(top) > 1:
-            most = max(len(self._lands[s]) for s in top)
-            top = [s for s in top if len(self._lands[s]) == most]
+            most = max(self.land_count(s) for s in top)
+            top = [s for s in top if self.land_count(s) == most]
             reason += "; tied on points, most lands wins"
             if len(top) > 1:
                 reason += "; still tied: a shared victory"

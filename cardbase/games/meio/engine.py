@@ -55,6 +55,7 @@ _HEARTS_MASK = SUIT_MASKS[HEARTS]
 # Phases of a round.
 _DEAL, _SPLIT, _PLAY, _OVER = 0, 1, 2, 3
 PHASE_NAMES = ("deal", "split", "play", "over")
+MAX_ROUNDS = 100
 
 
 def mask_of(cards: Iterable[PlayingCard]) -> int:
@@ -303,8 +304,8 @@ class MeioRules(Rules):
                 raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {value!r}")
         if self.players not in PLAYER_COUNTS:
             raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
-        if self.rounds < 1:
-            raise InvalidRules(f"Meio needs at least 1 round, not {self.rounds}")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise InvalidRules(f"Meio is played in 1 to {MAX_ROUNDS} rounds, not {self.rounds}")
         if not 0 <= self.first_player < self.players:
             raise InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
 
