@@ -14,6 +14,7 @@ Every line is passed through ``mask_secrets`` so that a database password never 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 import time
@@ -66,7 +67,8 @@ def handle_usage_error(error: typer.TyperException) -> int:
         typer.echo(error.format_message(), err=True)
         return error.exit_code
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-    if type(error).__name__ == "NoSuchOption":
+    option = getattr(error, "option_name", "")
+    if type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
         hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"
     say(f"cardbase: error: {error.format_message()}{hint}")
     return error.exit_code

@@ -76,7 +76,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     dbapi_connection.isolation_level = None
     dbapi_connection.create_function("regexp", 2, regexp, deterministic=True)
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
@@ -93,6 +92,8 @@ def create_db_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url`` with cardbase's connection settings."""
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[-1]
+        if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
+            path = path[len("file:") :].split("?", 1)[0]
         if path and path != ":memory:" and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
         engine = create_engine(url, connect_args={"timeout": 10})
@@ -103,6 +104,23 @@ def create_db_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {mask_password(url)!r}: {error}") from None
+
+
+def _use_wal(engine: Engine) -> None:
+    """WAL journal mode (kept by the file), set only once the file is known to be cardbase's: a
+    database of another program is refused before anything is written to it, its header included."""
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+    except SADatabaseError:
+        pass  # a read-only database keeps its mode; reads still work
+    except Exception as error:
+        if "readonly" not in str(error) and "read-only" not in str(error):
+            raise
+    finally:
+        raw.close()
 
 
 def ensure_schema(engine: Engine) -> int:
@@ -152,6 +170,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     engine = create_db_engine(url)
     try:
         ensure_schema(engine)
+        if engine.dialect.name == "sqlite":
+            _use_wal(engine)
         database = Database(engine, url)
         if load_catalogs:
             from cardbase.db.catalog import load_shipped

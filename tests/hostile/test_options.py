@@ -1,0 +1,102 @@
+"""Class 3 and 6 (options): every number a user types has a range, and a value outside it — negative,
+absurd, not a number, a Unicode digit — is refused naming the option, exit 2, before any work."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REPO
+from tests.hostile.harness import assert_refused, db_dump, run_cli
+
+GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
+TILES = str(REPO / "examples/decks/mea-tile-control.txt")
+MEIO = str(REPO / "examples/decks/meio-3-players.txt")
+
+ABSURD = ["-1", str(10**9), str(10**20), "1e400", "Infinity", "NaN", "²", "3.5", "many", ""]
+
+# (id, argv before the option, option, values to refuse, phrase of the message)
+RANGES: list[tuple[str, list[str], str, list[str]]] = [
+    ("search --limit", ["cards", "search", "x"], "--limit", ["0", *ABSURD]),
+    ("draws --cards", ["draws", GOBLINS], "--cards", ["1001", *ABSURD]),
+    ("draws --by-turn", ["draws", GOBLINS], "--by-turn", ["0", "101", *ABSURD]),
+    ("draws --opening", ["draws", GOBLINS], "--opening", ["0", "11", *ABSURD]),
+    ("draws --trials", ["draws", GOBLINS, "--cards", "5", "--need", "1 t:monster"], "--trials", ["0", *ABSURD]),
+    ("draws --sample", ["draws", GOBLINS], "--sample", ["0", "101", *ABSURD]),
+    ("draws --seed", ["draws", GOBLINS, "--sample", "1"], "--seed", ["-1", str(2**64), "x"]),
+    ("draws --players", ["draws", MEIO], "--players", ["0", "6", *ABSURD]),
+    ("sim meio --games", ["sim", "meio"], "--games", ["0", "1000001", *ABSURD]),
+    ("sim meio --jobs", ["sim", "meio", "--games", "1"], "--jobs", ["0", "65", *ABSURD]),
+    ("sim meio --rounds", ["sim", "meio", "--games", "1"], "--rounds", ["0", "101", *ABSURD]),
+    ("sim meio --seed", ["sim", "meio", "--games", "1"], "--seed", ["-1", str(2**64), "1e3"]),
+    ("sim mea --max-turns", ["sim", "mea", "--deck", GOBLINS, "--vs", TILES], "--max-turns", ["0", "10001", *ABSURD]),
+    ("sim mea --games", ["sim", "mea", "--deck", GOBLINS, "--vs", TILES], "--games", ["0", str(10**9)]),
+    ("sim meikyu --turn-limit", ["sim", "meikyu", "--assume", "default"], "--turn-limit", ["0", "10001", *ABSURD]),
+    ("sim meikyu --games", ["sim", "meikyu", "--assume", "default"], "--games", ["0", str(10**12)]),
+    ("play meio --seed", ["play", "meio", "--no-record"], "--seed", ["-1", str(2**64), "x"]),
+    ("deck add -n", ["deck", "add", "Mine", "Selounticia"], "-n", ["0", "1000", *ABSURD]),
+    ("deck remove -n", ["deck", "remove", "Mine", "Selounticia"], "-n", ["0", "1000", *ABSURD]),
+    ("deck new --players", ["deck", "new", "Mine4", "--game", "meio"], "--players", ["1", "5", "99", "300", *ABSURD]),
+    ("odds quest --swords", ["odds", "meikyu", "quest", "--level", "6"], "--swords", ["61", *ABSURD]),
+    ("odds attack --defence", ["odds", "meikyu", "attack", "--swords", "3"], "--defence", ["61", *ABSURD]),
+    ("odds develop --level", ["odds", "meikyu", "develop", "--wits", "3"], "--level", ["0", "61", *ABSURD]),
+]
+CASES = [
+    (f"{name}={value or 'empty'}", argv, option, value) for name, argv, option, values in RANGES for value in values
+]
+
+
+@pytest.mark.parametrize(("argv", "option", "value"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_option_out_of_range_is_refused(argv: list[str], option: str, value: str, hostile_db: str, in_tmp) -> None:
+    if argv[0] != "odds" and argv[:2] not in (["sim", "meio"], ["play", "meio"]):
+        argv = [*argv, "--db", hostile_db]
+    before = db_dump(hostile_db)
+    assert_refused(run_cli([*argv, option, value]), 2, option)
+    assert db_dump(hostile_db) == before
+
+
+RULES = [
+    ("meio", ["rounds=0"], "round"),
+    ("meio", ["rounds=1000000000"], "round"),
+    ("meio", ["rounds=²"], "rounds"),
+    ("meio", ["nonsense=1"], "not a Meio rules option"),
+    ("meio", ["rounds"], "NAME=VALUE"),
+    ("meio", ["=3"], "NAME=VALUE"),
+    ("meio", ["rounds=2", "rounds=3"], "twice"),
+    ("mea", ["max_turns=1000000000"], "max_turns"),
+    ("mea", ["tiles_per_colour=-5"], "tiles_per_colour"),
+    ("mea", ["layout=nowhere"], "layout"),
+    ("meikyu", ["turn_limit=99999999999"], "turn_limit"),
+    ("meikyu", ["farm=sideways"], "farm"),
+]
+
+
+@pytest.mark.parametrize(("game", "rules", "phrase"), RULES, ids=[f"{g}:{r[0]}" for g, r, _ in RULES])
+def test_bad_rule_option_is_refused(game: str, rules: list[str], phrase: str, hostile_db: str) -> None:
+    argv = ["sim", game, "--games", "1"]
+    if game == "mea":
+        argv += ["--deck", GOBLINS, "--vs", TILES, "--db", hostile_db]
+    if game == "meikyu":
+        argv += ["--assume", "default", "--db", hostile_db]
+    for rule in rules:
+        argv += ["--rule", rule]
+    assert_refused(run_cli(argv), 2, phrase)
+
+
+AGENTS = [
+    ("meio", "search:samples=1000000000", "at most"),
+    ("meio", "search:samples=99999999999999999999999", "at most"),
+    ("meio", "search:nonsense=3", "search"),
+    ("meio", "search:samples", "key=value"),
+    ("meio", "wizard", "unknown"),
+    ("mea", "heuristic:opening=99-100", "opening"),
+]
+
+
+@pytest.mark.parametrize(("game", "agent", "phrase"), AGENTS, ids=[a[1][:30] for a in AGENTS])
+def test_bad_agent_is_refused(game: str, agent: str, phrase: str, hostile_db: str) -> None:
+    if game == "meio":
+        argv = ["sim", "meio", "--players", "2", "--games", "1", "--agents", f"{agent},random"]
+    else:
+        argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
+        argv += ["--db", hostile_db]
+    assert_refused(run_cli(argv), 2, phrase)
