@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select
-from sqlmodel import Session
+from sqlalchemy import delete
+from sqlmodel import Session, select
 
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
 from cardbase.db.models import Card, CardAlias, CardSet, CardType, Game, Meta, card_id, short_id
@@ -39,9 +39,9 @@ def ensure_games(session: Session) -> None:
     for game, title in GAME_TITLES.items():
         session.add(Game(id=str(game), title=title, rulebook=_RULEBOOKS[str(game)]))
     session.flush()
-    for game, counts in _rulebook_counts().items():
+    for game_id, counts in _rulebook_counts().items():
         for type_, count in counts.items():
-            session.add(CardType(game=game, name=type_, rulebook_count=count))
+            session.add(CardType(game=game_id, name=type_, rulebook_count=count))
 
 
 def _search_names(name: str, aliases: Iterable[str], land_name: str | None) -> str:

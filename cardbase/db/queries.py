@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlmodel import col, select
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
 from cardbase.db.models import Card, CardAlias, CardSet, CardType
@@ -62,10 +64,10 @@ def find_card(session: Any, name: str, game: str | None = None) -> Card:
     with the closest names.
     """
     key = fold(name)
-    stmt = select(Card).where(Card.search_names.contains(f"|{key}|", autoescape=True))
+    stmt = select(Card).where(col(Card.search_names).contains(f"|{key}|", autoescape=True))
     if game:
         stmt = stmt.where(Card.game == game)
-    matches = session.scalars(stmt).all()
+    matches: Sequence[Card] = session.scalars(stmt).all()
     exact = [c for c in matches if fold(c.name) == key]
     matches = exact or matches
     if len(matches) == 1:

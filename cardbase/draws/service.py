@@ -78,7 +78,7 @@ def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
 
 def matching_ids(database: Any, query: str, game: str, ids: list[str]) -> set[str]:
     """The ids among ``ids`` that ``query`` matches (the search language, run by the database)."""
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.models import Card
     from cardbase.db.search import compile_node, parse

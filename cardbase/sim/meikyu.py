@@ -50,7 +50,7 @@ class MissingCardValues(CardbaseError, ValueError):
 
 def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
     """The Meikyu cards of one set of the catalog database, as card definitions."""
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.models import Card, CardAlias
 
@@ -228,7 +228,7 @@ def make_rules(pool: CardPool, players: int, **readings: Any) -> Any:
 
 def rules_summary(rules: Any) -> dict[str, Any]:
     """The rules' options for a report, with the pool summarised (counts, profile)."""
-    options = rules.to_options()
+    options: dict[str, Any] = rules.to_options()
     pool = rules.pool
     options["pool"] = {
         "lands": pool.land_count,

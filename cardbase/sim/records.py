@@ -287,6 +287,7 @@ def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
     if outcome is None:
         raise InvalidRecord(record.source, "the record gives an outcome but the game is not over")
     got = outcome.to_dict()
+    assert record.outcome is not None  # called only for a record that gives one
     for key in ("winners", "scores"):
         if key in record.outcome and list(record.outcome[key]) != got[key]:
             raise InvalidRecord(

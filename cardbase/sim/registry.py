@@ -30,7 +30,8 @@ class GameEntry:
     agents: dict[str, str] = field(default_factory=dict)
 
     def rules_class(self) -> type[Rules]:
-        return _load(self.rules)
+        rules: type[Rules] = _load(self.rules)
+        return rules
 
     def make_rules(self, options: dict[str, Any]) -> Rules:
         """Rules from options; a bad option is a :class:`UsageError`."""
@@ -61,7 +62,8 @@ class GameEntry:
             raise UsageError(f"agent {name!r}: {error}") from None
         if kwargs:
             agent.name = name
-        return agent
+        made: Agent = agent
+        return made
 
 
 GAMES: dict[str, GameEntry] = {

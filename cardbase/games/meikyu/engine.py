@@ -326,7 +326,7 @@ class MeikyuRules(Rules):
     lower_is_better: ClassVar[bool] = False
 
     pool: CardPool
-    players: int = 4  # type: ignore[assignment]
+    players: int = 4
     farm: str = "lands"
     aggression_target: str = "attacker"
     map_room: str = "stays"
@@ -888,8 +888,8 @@ class ActionList(Sequence[Any]):
             names, lab = self._qc[c]
             q, land = self._targets[g]
             return self._t.attack(q, land, names, lab, self._by[w])
-        land, c = divmod(i - self._attacks, len(self._dc))
-        return self._t.develop(self._undeveloped[land], self._dc[c][0])
+        u, c = divmod(i - self._attacks, len(self._dc))
+        return self._t.develop(self._undeveloped[u], self._dc[c][0])
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(self._len):
@@ -2668,11 +2668,11 @@ class MeikyuObservation:
         for s in range(n):
             lands = []
             for i, e in enumerate(self.lands[s], 1):
-                land = e >> 1
+                li = e >> 1
                 dev = e & 1
-                pts = t.dev_points[land] if dev else t.points[land]
-                name = t.llabels[land].split(" (")[0]
-                lands.append(f"[{i}] {name} (L{t.level[land]}{', developed' if dev else ''}, {pts} pt)")
+                pts = t.dev_points[li] if dev else t.points[li]
+                name = t.llabels[li].split(" (")[0]
+                lands.append(f"[{i}] {name} (L{t.level[li]}{', developed' if dev else ''}, {pts} pt)")
             if self.refugees[s]:
                 lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
             skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""
