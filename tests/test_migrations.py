@@ -63,7 +63,7 @@ def test_the_current_schema_has_its_file() -> None:
     path = SCHEMAS / f"v{models.SCHEMA_VERSION}.sql"
     assert path.is_file(), f"run `uv run python tests/db_schemas/regenerate.py` to write {path.name}"
     assert path.read_text(encoding="utf-8") == current_ddl(), (
-        f"the models changed: bump SCHEMA_VERSION with a migration, then run tests/db_schemas/regenerate.py"
+        "the models changed: bump SCHEMA_VERSION with a migration, then run tests/db_schemas/regenerate.py"
     )
 
 

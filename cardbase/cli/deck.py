@@ -263,9 +263,9 @@ def show(
 
     Example: cardbase deck show "Goblin Rush"
     """
-    from cardbase.decks.text import write_text
     from cardbase.decks.service import validate_deck
     from cardbase.decks.store import load_deck
+    from cardbase.decks.text import write_text
 
     database = open_db(db)
     deck = load_deck(database, name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from sqlmodel import col, select
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
 from cardbase.db.models import Card, CardAlias, CardSet, CardType
 from cardbase.errors import UnknownCard, UsageError
+from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import fold
 
@@ -87,10 +87,7 @@ def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) 
     for card_name, names in session.execute(stmt):
         for key in names.strip("|").split("|"):
             by_key.setdefault(key, card_name)
-    keys = difflib.get_close_matches(fold(name), list(by_key), n=n, cutoff=0.5)
-    if not keys:  # a word of the name, e.g. "dragon"
-        keys = [k for k in by_key if fold(name) in k][:n]
-    return list(dict.fromkeys(by_key[k] for k in keys))
+    return closest(name, by_key, n=n, cutoff=0.5, partial=True)
 
 
 def aliases_of(session: Any, card: Card) -> list[str]:

@@ -12,6 +12,8 @@ from sqlmodel import col, select
 from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.errors import UnknownCard, UsageError
+from cardbase.fuzzy import closest
+from cardbase.names import fold
 
 
 class UnknownDeck(UsageError):
@@ -27,10 +29,8 @@ def _now() -> str:
 def _get(session: Any, name: str) -> DeckRow:
     row: DeckRow | None = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
     if row is None:
-        names = list(session.scalars(select(DeckRow.name).order_by(DeckRow.name)))
-        import difflib
-
-        near = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
+        near = closest(name, names, n=3, cutoff=0.5)
         raise UnknownDeck(
             f"no deck named {name!r}"
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")

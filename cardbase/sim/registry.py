@@ -40,6 +40,12 @@ class GameEntry:
         except InvalidRules as error:
             raise UsageError(str(error)) from None
 
+    def check_agents(self, names: list[str]) -> None:
+        """Every agent name (options aside) is one of the game's: a usage error names the first that is not."""
+        for name in names:
+            if name.partition(":")[0] not in self.agents:
+                raise UsageError(f"unknown {self.title} agent {name!r} (known: {', '.join(self.agents)})")
+
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
         (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""

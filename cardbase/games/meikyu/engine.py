@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar
 
+from cardbase.fuzzy import closest
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, Rules, State
 from cardbase.games.meikyu.pool import CardPool
 from cardbase.names import fold
@@ -693,10 +694,8 @@ def _kingdom_name(t: _Tables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.klookup:
         return t.knames[t.klookup[key]]
-    import difflib
-
-    close = difflib.get_close_matches(key, list(t.klookup), n=1, cutoff=0.6)
-    hint = f" (did you mean {t.knames[t.klookup[close[0]]]!r}?)" if close else ""
+    close = closest(key, t.klookup, n=1)
+    hint = f" (did you mean {t.knames[close[0]]!r}?)" if close else ""
     raise InvalidAction(f"no Kingdom card is called {text.strip()!r}{hint}")
 
 
@@ -704,10 +703,8 @@ def _land_name(t: _Tables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.llookup:
         return t.lnames[t.llookup[key]]
-    import difflib
-
-    close = difflib.get_close_matches(key, list(t.llookup), n=1, cutoff=0.6)
-    hint = f" (did you mean {t.lnames[t.llookup[close[0]]]!r}?)" if close else ""
+    close = closest(key, t.llookup, n=1)
+    hint = f" (did you mean {t.lnames[close[0]]!r}?)" if close else ""
     raise InvalidAction(f"no Meikyu card (room or land) is called {text.strip()!r}{hint}")
 
 
