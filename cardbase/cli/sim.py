@@ -6,14 +6,19 @@ own variant options and calls :func:`run_sim`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cardbase.cli.common import DbOption, JsonOption, console, print_json
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from rich.console import RenderableType
+
+    from cardbase.sim.runner import BatchResult
 
 app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
 
@@ -75,7 +80,7 @@ def run_sim(
     _print_table(batch, record_path)
 
 
-def _print_table(batch: Any, record_path: Path | None) -> None:
+def _print_table(batch: BatchResult, record_path: Path | None) -> None:
     from rich.table import Table
 
     from cardbase.sim.registry import game
@@ -295,7 +300,7 @@ def mea(
 @contextmanager
 def _batch_output(
     title: str, games: int, records: Path | None, filename: str
-) -> Iterator[tuple[Any, Any, Path | None]]:
+) -> Iterator[tuple[Callable[[int], None], Callable[[Sequence[str]], None] | None, Path | None]]:
     """A progress bar and, with ``--records``, the JSON Lines file a batch writes its games to.
 
     Yields ``(on_progress, on_records, record_path)``; ``on_records`` is None without ``--records``.
@@ -314,7 +319,7 @@ def _batch_output(
         except OSError as error:
             raise UnreadableInput(f"cannot write records to {records}: {error}") from None
 
-    def on_records(lines: Any) -> None:
+    def on_records(lines: Sequence[str]) -> None:
         assert out is not None
         out.write("\n".join(lines) + "\n")
 
@@ -326,7 +331,7 @@ def _batch_output(
             out.close()
 
 
-def _progress(title: str, total: int) -> tuple[Any, Any, Any]:
+def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:
     """A progress bar on stderr that starts with the first finished game."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -512,13 +517,14 @@ _END_LABELS = {
 }
 
 
-def _meikyu_renderables(batch: Any, data: dict[str, Any]) -> list[Any]:
+def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[RenderableType]:
     """Text and tables for a terminal, after the win-rate table."""
     from rich.table import Table
 
+    from cardbase.games.meikyu.engine import MeikyuRules
     from cardbase.sim.meikyu import assumed_lines
 
-    out: list[Any] = []
+    out: list[RenderableType] = []
     length = data["game_length_turns"]
     out.append(
         f"Game length: {length['mean']:.1f} turns on average (95% interval {length['mean_95'][0]:.1f}–"
@@ -541,11 +547,13 @@ def _meikyu_renderables(batch: Any, data: dict[str, Any]) -> list[Any]:
     out.append(table)
     if data["refugees_at_end"]:
         out.append(f"Refugees in kingdoms at the end: {data['refugees_at_end']} (1 point each).")
-    out.extend(assumed_lines(batch.rules.pool))
+    rules = batch.rules
+    assert isinstance(rules, MeikyuRules)
+    out.extend(assumed_lines(rules.pool))
     return out
 
 
-def _print_meikyu(batch: Any, data: dict[str, Any], record_path: Path | None) -> None:
+def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | None) -> None:
     """The terminal report of a batch: win rates, then the Meikyu facts."""
     from rich.table import Table
 
