@@ -447,7 +447,7 @@ def compile_node(node: Node, game: str | None = None, *, negated: bool = False) 
 def build_select(query: str, game: str | None = None, limit: int | None = 50) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game)."""
     condition = compile_node(parse(query), game) if query.strip() else true()
-    stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]
+    stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
     if game:
         stmt = stmt.where(col(Card.game) == game)
     stmt = stmt.order_by(Card.game, Card.name, Card.set_code)

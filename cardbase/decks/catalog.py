@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlmodel import col, select
 
 from cardbase.fuzzy import closest
 from cardbase.names import fold
@@ -98,7 +98,7 @@ def load_index(session: Any, games: tuple[str, ...] | None = None) -> CatalogInd
 
     stmt = select(*[getattr(Card, c) for c in _COLUMNS])
     if games:
-        stmt = stmt.where(Card.game.in_(games))  # type: ignore[attr-defined]
+        stmt = stmt.where(col(Card.game).in_(games))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))

@@ -78,7 +78,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
     listing them; so is a card with unknown stats, unless ``drop_unknown``.
     """
-    from sqlalchemy import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import Card
     from cardbase.decks.service import resolve_file, validate_resolved
@@ -89,7 +89,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
         raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
     ids = [c.card_id for c in resolved.deck.cards]
     with database.session() as session:
-        rows = {row.id: row for row in session.scalars(select(Card).where(Card.id.in_(ids)))}  # type: ignore[attr-defined]
+        rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
     counts: Counter[str] = Counter()
     for c in resolved.deck.cards:
         counts[c.card_id] += c.count

@@ -50,7 +50,7 @@ class MissingCardValues(CardbaseError, ValueError):
 
 def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
     """The Meikyu cards of one set of the catalog database, as card definitions."""
-    from sqlmodel import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import Card, CardAlias
 
@@ -61,7 +61,7 @@ def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
         aliases: dict[str, list[str]] = {}
         ids = [c.id for c in rows]
         if ids:
-            for alias in session.scalars(select(CardAlias).where(CardAlias.card_id.in_(ids))):  # type: ignore[attr-defined]
+            for alias in session.scalars(select(CardAlias).where(col(CardAlias.card_id).in_(ids))):
                 aliases.setdefault(alias.card_id, []).append(alias.alias)
     out = []
     for c in rows:
