@@ -127,7 +127,10 @@ _REF_ORDER = itemgetter(1, 0, 2)
 
 
 class _Action(tuple[Any, ...]):
-    """Base of Méa's actions: immutable tuples whose first item names the kind."""
+    """Base of Méa's actions: immutable tuples whose first item names the kind.
+
+    The properties type their item through an annotated local (``k: int = self[1]``), which costs
+    nothing at run time, unlike ``typing.cast``."""
 
     __slots__ = ()
     kind: ClassVar[str] = ""
@@ -147,7 +150,8 @@ class Draw(_Action):
 
     @property
     def k(self) -> int:
-        return cast("int", self[1])
+        k: int = self[1]
+        return k
 
     def __str__(self) -> str:
         return f"draw {self[1]}"
@@ -164,11 +168,13 @@ class Summon(_Action):
 
     @property
     def card(self) -> str:
-        return cast("str", self[1])
+        card: str = self[1]
+        return card
 
     @property
     def pos(self) -> int:
-        return cast("int", self[2])
+        pos: int = self[2]
+        return pos
 
     def __str__(self) -> str:
         return f"summon {self[1]} {B.name(self[2])}"
@@ -185,7 +191,8 @@ class Play(_Action):
 
     @property
     def card(self) -> str:
-        return cast("str", self[1])
+        card: str = self[1]
+        return card
 
     def __str__(self) -> str:
         return f"play {self[1]}"
@@ -202,11 +209,13 @@ class Move(_Action):
 
     @property
     def ref(self) -> Ref:
-        return cast("Ref", self[1])
+        ref: Ref = self[1]
+        return ref
 
     @property
     def dst(self) -> int:
-        return cast("int", self[2])
+        dst: int = self[2]
+        return dst
 
     def __str__(self) -> str:
         return f"move {self[1]} {B.name(self[2])}"
@@ -227,11 +236,13 @@ class Attack(_Action):
 
     @property
     def target(self) -> int:
-        return cast("int", self[1])
+        target: int = self[1]
+        return target
 
     @property
     def refs(self) -> tuple[Ref, ...]:
-        return cast("tuple[Ref, ...]", self[2])
+        refs: tuple[Ref, ...] = self[2]
+        return refs
 
     def __str__(self) -> str:
         return f"attack {B.name(self[1])} with " + " + ".join(str(r) for r in self[2])
@@ -252,7 +263,8 @@ class Flip(_Action):
 
     @property
     def pos(self) -> int:
-        return cast("int", self[1])
+        pos: int = self[1]
+        return pos
 
     def __str__(self) -> str:
         return "flip none" if self[1] == NONE_POS else f"flip {B.name(self[1])}"
@@ -270,7 +282,8 @@ class Obliterate(_Action):
 
     @property
     def pos(self) -> int:
-        return cast("int", self[1])
+        pos: int = self[1]
+        return pos
 
     def __str__(self) -> str:
         return "obliterate none" if self[1] == NONE_POS else f"obliterate {B.name(self[1])}"
@@ -288,7 +301,8 @@ class Choose(_Action):
 
     @property
     def target(self) -> int | Ref:
-        return cast("int | Ref", self[1])
+        target: int | Ref = self[1]
+        return target
 
     def __str__(self) -> str:
         t = self[1]
@@ -307,7 +321,8 @@ class Shuffle(_Action):
 
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
-        return cast("tuple[tuple[int, ...], ...]", self[1])
+        orders: tuple[tuple[int, ...], ...] = self[1]
+        return orders
 
     def __str__(self) -> str:
         return "shuffle " + " / ".join(" ".join(str(i) for i in o) for o in self[1])
