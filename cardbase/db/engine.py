@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
 from sqlalchemy.engine import Engine
@@ -83,7 +84,7 @@ def _regexp(pattern: str, value: str | None) -> bool | None:
     return None if value is None else _compiled(pattern).search(value) is not None
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, begins transactions, so DDL is transactional too.
     dbapi_connection.isolation_level = None
     dbapi_connection.create_function("regexp", 2, _regexp, deterministic=True)
