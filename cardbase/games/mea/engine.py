@@ -1577,10 +1577,10 @@ class MeaState(State):
     def _choose(self, target: int | Ref) -> None:
         self._choice = None
         self._phase = _MAIN
-        if type(target) is int:
+        if isinstance(target, int):  # a tile; a monster is a Ref (a tuple)
             self._run(target)
             return
-        i = self._resolve_ref(target)  # type: ignore[arg-type]
+        i = self._resolve_ref(target)
         assert i is not None
         self._run((i,))
 
