@@ -255,25 +255,16 @@ def mea(
 
     Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
     """
-    from cardbase.cli.common import open_db
     from cardbase.errors import UsageError
-    from cardbase.sim.mea import load_deck, make_rules, run_mea_batch
+    from cardbase.sim.mea import prepare, run_mea_batch
 
     names = [a.strip() for a in agents.split(",")]
     if len(names) != 2:
         raise UsageError(f"--agents names one agent for --deck and one for --vs, not {agents!r}")
-    from cardbase.sim.registry import game
-
-    entry = game("mea")
-    entry.check_agents(names)
     options = mea_options(
         layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
     )
-    database = open_db(db)
-    loaded = [load_deck(database, deck, drop_unknown), load_deck(database, vs, drop_unknown)]
-    rules = make_rules([loaded[0].deck, loaded[1].deck], options)  # bad options fail before any game
-    for seat, name in enumerate(names):
-        entry.make_agent(name, rules, seat, 0)
+    loaded = prepare(db, (deck, vs), names, options, drop_unknown)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
     with _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path):
@@ -484,20 +475,14 @@ def meikyu(
     Example: cardbase sim meikyu --players 3 --agents search,heuristic,random --games 1000 --assume default --jobs 2
     """
     from cardbase.errors import UsageError
-    from cardbase.sim.meikyu import batch_data, make_rules, pool_from_database
-    from cardbase.sim.registry import game
+    from cardbase.sim.meikyu import batch_data, prepare
     from cardbase.sim.runner import run_batch
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
     names = parse_agents(agents, players, ["search", "heuristic", "random", "random", "random"])
-    entry = game("meikyu")
-    entry.check_agents(names)
     readings = meikyu_readings(farm, aggression_target, map_room)
-    pool = pool_from_database(db, assume)
-    rules = make_rules(pool, players, turn_limit=turn_limit, **readings)
-    for seat, name in enumerate(names):
-        entry.make_agent(name, rules, seat, 0)
+    rules = prepare(db, assume, players, names, turn_limit=turn_limit, **readings)
     filename = f"meikyu-{players}p-seed{seed}.jsonl"
     with _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path):
         batch = run_batch(

@@ -116,6 +116,24 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown)
 
 
+def prepare(
+    db: str | None, paths: tuple[Path, Path], agents: Sequence[str], options: dict[str, Any], drop_unknown: bool
+) -> list[LoadedDeck]:
+    """The two decks of a batch, loaded and checked with the agents and options: every bad name,
+    deck or option fails here, before any game (agents first, then the database, decks, rules)."""
+    from cardbase.db.engine import open_database
+    from cardbase.sim.registry import game
+
+    entry = game("mea")
+    entry.check_agents(list(agents))
+    database = open_database(db)
+    loaded = [load_deck(database, paths[0], drop_unknown), load_deck(database, paths[1], drop_unknown)]
+    rules = make_rules([loaded[0].deck, loaded[1].deck], options)
+    for seat, name in enumerate(agents):
+        entry.make_agent(name, rules, seat, 0)
+    return loaded
+
+
 def make_rules(decks: Sequence[MeaDeck], options: dict[str, Any]) -> MeaRules:
     """Rules for ``decks`` (seat 0 first) and the variant ``options``; bad options are usage errors."""
     try:

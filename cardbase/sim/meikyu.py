@@ -188,6 +188,19 @@ def make_rules(pool: CardPool, players: int, **readings: Any) -> Any:
     return game("meikyu").make_rules({"players": players, "pool": pool, **readings})
 
 
+def prepare(db: str | None, assume: str | None, players: int, agents: list[str], **options: Any) -> Any:
+    """The rules of a batch, checked with its agents: bad agent names fail first, then the pool
+    (missing values without ``assume``), the options, and each agent's own options."""
+    from cardbase.sim.registry import game
+
+    entry = game("meikyu")
+    entry.check_agents(agents)
+    rules = make_rules(pool_from_database(db, assume), players, **options)
+    for seat, name in enumerate(agents):
+        entry.make_agent(name, rules, seat, 0)
+    return rules
+
+
 def rules_summary(rules: Any) -> dict[str, Any]:
     """The rules' options for a report, with the pool summarised (counts, profile)."""
     options: dict[str, Any] = rules.to_options()
