@@ -78,22 +78,22 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number cardbase accepts")
 
 
-def load_json(text: str, source: str, what: str = "JSON", *, one_line: bool = False) -> Any:
+def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bool = False) -> Any:
     """Parse JSON text; bad syntax, nesting deeper than ``MAX_JSON_DEPTH``, ``NaN`` or ``Infinity``
-    is ``UnreadableInput`` naming ``source`` (and the line and column where JSON says; ``one_line``
-    for a line of JSON Lines, whose ``source`` already names the line)."""
+    is ``UnreadableInput`` naming ``source`` and saying ``bad`` (with the line and column where JSON
+    says; ``one_line`` for a line of JSON Lines, whose ``source`` already names the line)."""
     _check_depth(text, source)
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         if one_line:
-            raise UnreadableInput(f"{source}: not {what}: {error.msg} (column {error.colno})") from None
+            raise UnreadableInput(f"{source}: {bad}: {error.msg} (column {error.colno})") from None
         where = f"{source}: line {error.lineno}, column {error.colno}"
-        raise UnreadableInput(f"{where}: invalid {what}: {error.msg}") from None
+        raise UnreadableInput(f"{where}: {bad}: {error.msg}") from None
     except ValueError as error:  # NaN / Infinity, or a number too long to convert
-        raise UnreadableInput(f"{source}: invalid {what}: {error}") from None
+        raise UnreadableInput(f"{source}: {bad}: {error}") from None
     except RecursionError:
-        raise UnreadableInput(f"{source}: {what} nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
+        raise UnreadableInput(f"{source}: JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
 
 
 _JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')

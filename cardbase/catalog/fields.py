@@ -12,7 +12,7 @@ class Field:
     """A card field: its column name, its value kind and the other names users write for it."""
 
     name: str
-    kind: type[int] | type[str] | type[list]
+    kind: type[int] | type[str] | type[list[str]]
     synonyms: tuple[str, ...] = ()
     label: str = ""
 

@@ -107,20 +107,15 @@ def game_cards(game: str) -> list[Any]:
                 out.append(
                     MeikyuCard(
                         type=MeikyuCardType(record["type"]),
-                        **{
-                            k: record.get(k)
-                            for k in (
-                                "land_name",
-                                "level",
-                                "points",
-                                "developed_points",
-                                "bravery",
-                                "wits",
-                                "text",
-                                "copies",
-                                "notes",
-                            )
-                        },
+                        land_name=record.get("land_name"),
+                        level=record.get("level"),
+                        points=record.get("points"),
+                        developed_points=record.get("developed_points"),
+                        bravery=record.get("bravery"),
+                        wits=record.get("wits"),
+                        text=record.get("text"),
+                        copies=record.get("copies"),
+                        notes=record.get("notes"),
                         **common,
                     )
                 )

@@ -54,7 +54,7 @@ def load_profile(name: str) -> Profile:
         known = ", ".join(SHIPPED_PROFILES)
         raise UnreadableInput(f"no assumption profile {name!r}: not a shipped profile ({known}) and no such file")
     text = read_text(path, "assumption profile", MAX_PROFILE_BYTES)
-    data = load_json(text, f"assumption profile {origin}")
+    data = load_json(text, f"assumption profile {origin}", bad="not JSON")
     try:
         return parse_profile(data, origin)
     except ProfileProblems as error:

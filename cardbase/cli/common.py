@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from rich.console import Console
+
+    from cardbase.db.engine import Database
 
 DbOption = Annotated[
     str | None,
@@ -31,7 +36,7 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-def console(stderr: bool = False) -> Any:
+def console(stderr: bool = False) -> Console:
     """A Rich console (imported on first use)."""
     from rich.console import Console
 
@@ -43,7 +48,7 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
 
-def open_db(db: str | None) -> Any:
+def open_db(db: str | None) -> Database:
     """The catalog database at ``db`` (or the default), opened and loaded."""
     from cardbase.db.engine import open_database
 

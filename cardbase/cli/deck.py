@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from cardbase.decks.validate import ResolvedDeck, ValidationReport
 
 app = typer.Typer(help="Build, check and share decks.", no_args_is_help=True)
 
@@ -20,7 +23,7 @@ FormatOpt = Annotated[
 FormatsOpt = Annotated[Path | None, typer.Option("--formats", help="TOML file of house formats.")]
 
 
-def _print_problems(report: Any) -> None:
+def _print_problems(report: ValidationReport) -> None:
     status = "valid" if report.valid else "INVALID"
     typer.echo(
         f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}"
@@ -30,14 +33,14 @@ def _print_problems(report: Any) -> None:
         typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
 
 
-def _resolved_without_errors(db: str | None, file: Path, game: str | None, writes: bool = False) -> Any:
+def _resolved_without_errors(db: str | None, file: Path, game: str | None, writes: bool = False) -> ResolvedDeck:
     from cardbase.db.queries import check_game
     from cardbase.decks.service import resolve_file_or_fail
 
     return resolve_file_or_fail(open_db(db), file, check_game(game), writes=writes)
 
 
-def _finish(report: Any, json: bool) -> None:
+def _finish(report: ValidationReport, json: bool) -> None:
     if json:
         print_json(report.as_dict())
     else:
@@ -262,9 +265,9 @@ def show(
 
     Example: cardbase deck show "Goblin Rush"
     """
-    from cardbase.decks.files import write_text
     from cardbase.decks.service import validate_deck
     from cardbase.decks.store import load_deck
+    from cardbase.decks.text import write_text
 
     database = open_db(db)
     deck = load_deck(database, name)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, open_db, print_json, warn
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from cardbase.db.engine import Database
+    from cardbase.draws.openings import Answer, Draws
+    from cardbase.draws.reports import MeaReport, MeikyuReport, MeioReport, NeedsReport
+    from cardbase.draws.service import Setup
 
 NeedOpt = Annotated[
     list[str] | None,
@@ -76,6 +82,7 @@ def draws(
     """
     from cardbase.db.queries import check_game
     from cardbase.draws.exact import Kind
+    from cardbase.draws.reports import draw_model
     from cardbase.draws.service import load, parse_need, setup
     from cardbase.errors import UsageError
 
@@ -93,31 +100,13 @@ def draws(
         raise UsageError("--players is for Meikyu (players sharing the Kingdom pile) and Meio")
     if players is not None and deck.game == "meio":
         deck.players = players
-    model = _model(deck, needs, opening, players)
+    model = draw_model(deck, needs, opening, players)
     if sample is not None:
         _samples(deck, model, sample, seed, cards, json)
     elif not needs:
         _report(database, deck, model, mana, trials, seed, json)
     else:
         _needs(deck, model, cards, by_turn, trials, seed, plot, json)
-
-
-def _model(deck: Any, needs: list[Any], opening: int, players: int | None) -> Any:
-    from cardbase.draws.openings import make_draws
-    from cardbase.errors import UsageError
-
-    try:
-        return make_draws(deck.game, deck.cards, needs, opening, players or 2)
-    except ValueError as error:
-        raise UsageError(f"{deck.source}: {error}") from None
-
-
-def _title(deck: Any) -> str:
-    from cardbase.games.base import GAME_TITLES, GameId
-
-    title = GAME_TITLES[GameId(deck.game)].split(":")[0]
-    pile = "Kingdom pile" if deck.game == "meikyu" else "deck"
-    return f"{deck.name} ({title}, {deck.size}-card {pile})"
 
 
 def _percent(p: float) -> str:
@@ -135,7 +124,7 @@ def _interval(estimate: dict[str, Any]) -> str:
     return f"{_percent(estimate['probability'])} ({_percent(estimate['low'])[:-1]}–{_percent(estimate['high'])})"
 
 
-def _notes(deck: Any, json: bool, extra: list[str] | None = None) -> None:
+def _notes(deck: Setup, json: bool, extra: list[str] | None = None) -> None:
     for note in deck.notes + (extra or []):
         if json:
             warn(note)
@@ -147,111 +136,52 @@ def _notes(deck: Any, json: bool, extra: list[str] | None = None) -> None:
 
 
 def _needs(
-    deck: Any, model: Any, cards: int | None, by_turn: int | None, trials: int | None, seed: int, plot: Any, json: bool
+    deck: Setup,
+    model: Draws,
+    cards: int | None,
+    by_turn: int | None,
+    trials: int | None,
+    seed: int,
+    plot: Path | None,
+    json: bool,
 ) -> None:
-    from cardbase.draws.openings import TABLE_SEEN
-    from cardbase.errors import UsageError
+    from cardbase.draws.reports import deck_title, needs_report, plot_range, seen_rule
 
-    single = cards is not None or (by_turn is None and deck.game == "meio")
-    try:
-        if by_turn is not None:
-            answers = model.by_turn(by_turn)
-        elif single:
-            answers = model.answers([cards if cards is not None else model.max_seen])
-        else:
-            answers = model.answers([n for n in TABLE_SEEN if n <= model.max_seen])
-    except ValueError as error:
-        raise UsageError(f"{deck.source}: {error}") from None
-    notes = []
-    if not single and by_turn is None and model.max_seen < TABLE_SEEN[-1]:
-        notes.append(f"the table stops at {model.max_seen} cards: no more can be seen ({_rule(deck, model, None)})")
-    estimates = _monte_carlo(deck, model, [a.seen for a in answers], trials, seed) if trials else {}
-    rows = [_row(deck, a, estimates.get(a.seen), seed) for a in answers]
+    report = needs_report(deck, model, cards, by_turn, trials, seed)
     plot_note = ""
     if plot is not None:
         from cardbase.draws.plot import plot_answers
 
         plot_answers(
-            answers if not single else _plot_range(model, answers),
+            report.answers if not report.single else plot_range(model, report.answers),
             deck.needs,
-            f"{deck.name}: opening draws\n" + _title(deck)[len(deck.name) + 1 :],
+            f"{deck.name}: opening draws\n" + deck_title(deck)[len(deck.name) + 1 :],
             plot,
             by_turn is not None,
-            _rule(deck, model, by_turn),
+            seen_rule(deck, model, by_turn),
         )
         plot_note = f"wrote {plot}"
     if json:
-        print_json(rows[0] if single else rows)
-        _notes(deck, True, notes)
+        print_json(report.as_json())
+        _notes(deck, True, report.notes)
         if plot_note:
             typer.echo(plot_note, err=True)
         return
-    _print_needs(deck, model, rows, answers, single, by_turn is not None, trials, seed)
-    _notes(deck, False, notes)
+    _print_needs(deck, model, report, by_turn is not None, trials, seed)
+    _notes(deck, False, report.notes)
     if plot_note:
         typer.echo(plot_note)
 
 
-def _plot_range(model: Any, answers: list[Any]) -> list[Any]:
-    top = min(model.max_seen, max(10, answers[0].seen))
-    return model.answers(list(range(1, top + 1)))
+def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, trials: int | None, seed: int) -> None:
+    from cardbase.draws.reports import deck_title, seen_rule
 
-
-def _rule(deck: Any, model: Any, by_turn: int | None) -> str:
-    if deck.game == "mea":
-        rule = "Méa: cards seen are the top of the deck"
-        if by_turn is not None:
-            rule += f"; opening {model.opening} cards, then 1 drawn at the end of each turn"
-        return rule
-    if deck.game == "meikyu":
-        return (
-            f"Meikyu, {model.players} players: 4 cards dealt (no OPEN card: redealt), then 1 drawn at the start "
-            "of each turn; exact"
-        )
-    return "Meio: cards of the 13-card dealt hand"
-
-
-def _row(deck: Any, answer: Any, estimate: Any, seed: int) -> dict[str, Any]:
-    row: dict[str, Any] = {
-        "cards_seen": answer.seen,
-        "probability": float(answer.joint),
-        "method": "exact",
-        "needs": deck.need_dicts(answer.each),
-    }
-    if answer.turn is not None:
-        row = {"turn": answer.turn, **row}
-    if estimate is not None:
-        row["monte_carlo"] = {**estimate[0].as_dict(), "seed": seed}
-        for d, e in zip(row["needs"], estimate[1:], strict=True):
-            d["monte_carlo"] = e.as_dict()
-    return row
-
-
-def _monte_carlo(deck: Any, model: Any, seen: list[int], trials: int, seed: int) -> dict[int, list[Any]]:
-    from cardbase.draws.exact import Groups
-    from cardbase.draws.montecarlo import simulate, simulate_meikyu
-
-    if deck.game == "meikyu":
-        kinds = [(c.mask, c.open, c.count) for c in model.cards]
-        return simulate_meikyu(kinds, deck.needs, model.players, seen, trials, seed).seen
-    groups = Groups.of((c.mask, c.count) for c in model.cards)
-    return {n: simulate(groups, deck.needs, n, trials, seed) for n in seen}
-
-
-def _print_needs(
-    deck: Any,
-    model: Any,
-    rows: list[dict[str, Any]],
-    answers: list[Any],
-    single: bool,
-    by_turn: bool,
-    trials: int | None,
-    seed: int,
-) -> None:
     out = console()
-    typer.echo(_title(deck))
-    typer.echo(_rule(deck, model, 1 if by_turn else None))
-    if single:
+    rows: list[dict[str, Any]] = report.rows
+    answers: list[Answer] = report.answers
+    typer.echo(deck_title(deck))
+    typer.echo(seen_rule(deck, model, 1 if by_turn else None))
+    if report.single:
         row, answer = rows[0], answers[0]
         for d in row["needs"]:
             need = f"{d['kind']} {d['count']} × {d['query']}"
@@ -274,8 +204,8 @@ def _print_needs(
     if by_turn:
         table.add_column("turn", justify="right")
     table.add_column("cards seen", justify="right")
-    for i, need in enumerate(deck.needs):
-        table.add_column(f"{need}\n({deck.matching[i]} match)", justify="right")
+    for i, wanted in enumerate(deck.needs):
+        table.add_column(f"{wanted}\n({deck.matching[i]} match)", justify="right")
     if len(deck.needs) > 1:
         table.add_column("all together", justify="right")
     if trials:
@@ -296,83 +226,56 @@ def _print_needs(
 # --- sample hands ---------------------------------------------------------------------------------
 
 
-def _samples(deck: Any, model: Any, hands: int, seed: int, cards: int | None, json: bool) -> None:
-    from cardbase.draws.montecarlo import sample_hands, sample_meikyu_deals
-    from cardbase.draws.openings import MEIKYU_DEAL, MEIO_HAND
-    from cardbase.errors import UsageError
+def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None, json: bool) -> None:
+    from cardbase.draws.reports import deck_title, sample_report
 
-    copies = [i for i, c in enumerate(deck.cards) for _ in range(c.count)]
-    redeals: list[int | None] = [None] * hands
-    try:
-        if deck.game == "meikyu":
-            size = cards if cards is not None else MEIKYU_DEAL
-            model.check(size)
-            dealt = sample_meikyu_deals(
-                copies, [deck.cards[i].open for i in copies], model.players, hands, seed, MEIKYU_DEAL, size
-            )
-            drawn = [h for h, _ in dealt]
-            redeals = [r for _, r in dealt]
-            what = f"Meikyu hands, {size} cards seen (seat 1 of {model.players}, OPEN cards redealt)"
-        else:
-            size = cards if cards is not None else MEIO_HAND if deck.game == "meio" else model.opening
-            model.check(size)
-            drawn = sample_hands(copies, size, hands, seed)
-            what = {"meio": "Meio deals", "mea": "Méa opening hands"}.get(deck.game, "hands") + f" of {size}"
-    except ValueError as error:
-        raise UsageError(f"{deck.source}: {error}") from None
-    if deck.game == "meio":
-        drawn = [sorted(h, key=lambda i: _meio_order(deck.infos[i])) for h in drawn]
-    out = []
-    for hand, r in zip(drawn, redeals, strict=True):
-        item: dict[str, Any] = {"cards": [_card_label(deck, i) for i in hand]}
-        if r is not None:
-            item["redeals"] = r
-        if deck.needs:
-            item["meets_needs"] = _meets(deck, hand)
-        out.append(item)
+    samples = sample_report(deck, model, hands, seed, cards)
     if json:
-        print_json({"seed": seed, "hands": out})
+        print_json(samples.as_dict())
         return
-    typer.echo(f"{_title(deck)}: {hands} sample {what}, seed {seed}")
-    for k, item in enumerate(out, 1):
+    typer.echo(f"{deck_title(deck)}: {hands} sample {samples.what}, seed {seed}")
+    for k, hand in enumerate(samples.hands, 1):
         extra = ""
-        if item.get("redeals"):
-            extra += f"  (redealt {item['redeals']}×)"
-        if "meets_needs" in item:
-            extra += "  ✓ meets the needs" if item["meets_needs"] else "  ✗ misses a need"
-        typer.echo(f"{k:>3}. {', '.join(item['cards'])}{extra}")
-
-
-def _meio_order(info: Any) -> tuple[int, int]:
-    return ("SHDC".index(info.suit) if info.suit in "SHDC" else 4, -(14 if info.rank == 1 else info.rank or 0))
-
-
-def _card_label(deck: Any, i: int) -> str:
-    info = deck.infos[i]
-    if deck.game == "meio" and info.rank is not None and info.suit:
-        from cardbase.games.meio.cards import RANK_LETTERS
-
-        return f"{RANK_LETTERS.get(info.rank, str(info.rank))}{info.suit}"
-    return info.name
-
-
-def _meets(deck: Any, hand: list[int]) -> bool:
-    counts = [sum(1 for i in hand if deck.cards[i].mask >> k & 1) for k in range(len(deck.needs))]
-    return all(n.holds(c) for n, c in zip(deck.needs, counts, strict=True))
+        if hand.redeals:
+            extra += f"  (redealt {hand.redeals}×)"
+        if hand.meets_needs is not None:
+            extra += "  ✓ meets the needs" if hand.meets_needs else "  ✗ misses a need"
+        typer.echo(f"{k:>3}. {', '.join(hand.cards)}{extra}")
 
 
 # --- per-game opening reports --------------------------------------------------------------------
 
 
-def _report(database: Any, deck: Any, model: Any, mana: str, trials: int | None, seed: int, json: bool) -> None:
+def _report(
+    database: Database, deck: Setup, model: Draws, mana: str, trials: int | None, seed: int, json: bool
+) -> None:
+    from cardbase.draws.openings import MeikyuDraws
+    from cardbase.draws.reports import mea_report, meikyu_report, meio_report
+
     if trials and deck.game != "meikyu":
         warn("--trials: the report is exact throughout; give --need to cross-check needs by Monte Carlo")
     if deck.game == "mea":
-        _mea_report(database, deck, mana, json)
-    elif deck.game == "meikyu":
-        _meikyu_report(deck, model, trials, seed, json)
+        mea = mea_report(database, deck, _parse_mana(mana))
+        if json:
+            print_json(mea.as_dict())
+            _notes(deck, True)
+            return
+        _print_mea(deck, mea)
+    elif isinstance(model, MeikyuDraws):
+        meikyu = meikyu_report(deck, model, trials, seed)
+        if json:
+            print_json(meikyu.as_dict())
+            _notes(deck, True)
+            return
+        _print_meikyu(deck, meikyu)
     else:
-        _meio_report(deck, json)
+        meio = meio_report(deck)
+        if json:
+            print_json(meio.as_dict())
+            _notes(deck, True)
+            return
+        _print_meio(deck, meio)
+    _notes(deck, False)
 
 
 def _parse_mana(text: str) -> list[int]:
@@ -387,107 +290,43 @@ def _parse_mana(text: str) -> list[int]:
     return values
 
 
-def _mea_report(database: Any, deck: Any, mana: str, json: bool) -> None:
-    from cardbase.draws.openings import MEA_MAX_OPENING, mea_openings
-    from cardbase.draws.service import castable_counts
-
-    values = _parse_mana(mana)
-    castable = castable_counts(database, deck, sorted(set(values)))
-    rows = mea_openings(deck.size, castable, range(1, MEA_MAX_OPENING + 1))
-    unknown_cost = sum(
-        c.count for c, i in zip(deck.cards, deck.infos, strict=True) if i.type == "monster" and i.cost is None
-    )
-    monsters = sum(c.count for c, i in zip(deck.cards, deck.infos, strict=True) if i.type == "monster")
-    seats = ["first player", "second player"] + [f"mana {m}" for m in values[2:]]
-    if json:
-        print_json(
-            {
-                "game": "mea",
-                "deck": deck.name,
-                "cards": deck.size,
-                "method": "exact",
-                "monsters": monsters,
-                "monsters_unknown_cost": unknown_cost,
-                "castable": {str(m): n for m, n in castable.items()},
-                "first_turn_mana": {s: m for s, m in zip(seats, values, strict=False)},
-                "openings": [
-                    {"opening": r.opening, "no_castable_monster": {str(m): float(p) for m, p in r.no_castable.items()}}
-                    for r in rows
-                ],
-            }
-        )
-        _notes(deck, True)
-        return
+def _print_mea(deck: Setup, report: MeaReport) -> None:
     from rich.table import Table
 
+    from cardbase.draws.reports import deck_title
+
     out = console()
-    typer.echo(_title(deck) + ": opening hands")
+    typer.echo(deck_title(deck) + ": opening hands")
     typer.echo("Draw 1–10 opening cards (11 or more in hand loses), then at least 1 at the end of each turn.")
     table = Table(caption="exact; castable: matches t:monster cost<=MANA")
     table.add_column("opening", justify="right")
-    for seat, m in zip(seats, values, strict=False):
+    for seat, m in zip(report.seats, report.mana, strict=False):
         table.add_column(f"no monster castable\nwith {m} mana ({seat})", justify="right")
-    for r in rows:
-        table.add_row(str(r.opening), *[_percent(float(r.no_castable[m])) for m in values])
+    for r in report.openings:
+        table.add_row(str(r.opening), *[_percent(float(r.no_castable[m])) for m in report.mana])
     out.print(table)
+    castable = report.castable
     typer.echo(
-        f"{monsters} monsters; castable with "
+        f"{report.monsters} monsters; castable with "
         + ", ".join(f"{m} mana: {castable[m]}" for m in sorted(castable))
-        + (f"; {unknown_cost} of unknown cost, counted as not castable" if unknown_cost else "")
+        + (f"; {report.unknown_cost} of unknown cost, counted as not castable" if report.unknown_cost else "")
     )
     typer.echo(
         "First-turn mana is the opponent's tiles + your monsters, at least 3: on the rulebook's board the first "
         "player (yellow) counts 5 blue tiles, the second (blue) 4 yellow tiles + 1 for going second. "
         "Other boards: --mana A,B."
     )
-    _notes(deck, False)
 
 
-def _meikyu_report(deck: Any, model: Any, trials: int | None, seed: int, json: bool) -> None:
-    from collections import Counter
-
-    from cardbase.draws.montecarlo import simulate_meikyu
-    from cardbase.draws.openings import MEIKYU_DEAL, meikyu_deal
-
-    types: Counter[str] = Counter()
-    for card, info in zip(deck.cards, deck.infos, strict=True):
-        if not card.open:
-            types[info.type] += card.count
-    deal = meikyu_deal(dict(types), model.open_cards, model.players)
-    runs = trials or 20_000
-    sim = simulate_meikyu(
-        [(0, c.open, c.count) for c in model.cards], [], model.players, [MEIKYU_DEAL], runs, seed, MEIKYU_DEAL
-    )
-    no_character = float(deal.by_type["character"][0]) if "character" in deal.by_type else 1.0
-    data = {
-        "game": "meikyu",
-        "deck": deck.name,
-        "kingdom_cards": deal.kingdom,
-        "open_cards": deal.open_cards,
-        "players": deal.players,
-        "player_dealt_open": {"probability": float(deal.player_redeals), "method": "exact"},
-        "deal_needs_redeal": {"probability": float(deal.deal_redeals), "method": "exact"},
-        "redeals_per_deal": {
-            "mean": sim.redeals_mean,
-            "method": "monte carlo",
-            "trials": runs,
-            "seed": seed,
-            "at_least_one": sim.any_redeal.as_dict(),
-        },
-        "opening_hand": {
-            "method": "exact",
-            "by_type": {t: [float(p) for p in pmf] for t, pmf in deal.by_type.items()},
-            "no_character": no_character,
-        },
-    }
-    if json:
-        print_json(data)
-        _notes(deck, True)
-        return
+def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
     from rich.table import Table
 
+    from cardbase.draws.openings import MEIKYU_DEAL
+    from cardbase.draws.reports import deck_title
+
+    deal, sim, runs, seed = report.deal, report.simulated, report.runs, report.seed
     out = console()
-    typer.echo(f"{_title(deck)}: the deal, {deal.players} players, {deal.open_cards} OPEN cards")
+    typer.echo(f"{deck_title(deck)}: the deal, {deal.players} players, {deal.open_cards} OPEN cards")
     typer.echo(
         "4 cards each; a player dealt an OPEN card returns their hand, the pile is shuffled and they draw 4 again, "
         "until no player holds one."
@@ -509,46 +348,18 @@ def _meikyu_report(deck: Any, model: Any, trials: int | None, seed: int, json: b
         mean = sum(k * p for k, p in enumerate(pmf))
         table.add_row(t, *[_percent(float(p)) for p in pmf], f"{float(mean):.2f}")
     out.print(table)
-    typer.echo(f"no character in the opening hand (a quest needs one): {_percent(no_character)} (exact)")
-    _notes(deck, False)
+    typer.echo(f"no character in the opening hand (a quest needs one): {_percent(report.no_character)} (exact)")
 
 
-def _meio_report(deck: Any, json: bool) -> None:
-    from cardbase.draws.openings import MEIO_HAND, meio_hand
-    from cardbase.errors import UsageError
-    from cardbase.games.meio.cards import RANK_LETTERS
-
-    cards = [(i.suit, i.rank) for c, i in zip(deck.cards, deck.infos, strict=True) for _ in range(c.count)]
-    try:
-        hand = meio_hand(cards, MEIO_HAND)
-    except ValueError as error:
-        raise UsageError(f"{deck.source}: {error}") from None
-    players = deck.players or {28: 2, 40: 3, 52: 4}.get(deck.size)
-    left = deck.size - MEIO_HAND * players if players else None
-    high = [RANK_LETTERS.get(r, str(r)) for r in hand.high_ranks]
-    if json:
-        print_json(
-            {
-                "game": "meio",
-                "deck": deck.name,
-                "cards": deck.size,
-                "players": players,
-                "left_aside": left,
-                "hand": hand.hand,
-                "method": "exact",
-                "hearts": [float(p) for p in hand.hearts],
-                "voids": [float(p) for p in hand.voids],
-                "high_ranks": high,
-                "high_cards": [float(p) for p in hand.high_cards],
-            }
-        )
-        _notes(deck, True)
-        return
+def _print_meio(deck: Setup, report: MeioReport) -> None:
     from rich.table import Table
 
+    from cardbase.draws.reports import deck_title
+
+    hand, players, left, high = report.hand, report.players, report.left_aside, report.high
     out = console()
     who = f"{players} players, {left} card{'s' if left != 1 else ''} left aside" if players else "players unknown"
-    typer.echo(f"{_title(deck)}: a {hand.hand}-card hand ({who})")
+    typer.echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")
     for heading in ("cards", "hearts (trumps)", f"high cards ({' '.join(high)})", "void suits"):
         table.add_column(heading, justify="right")
@@ -560,4 +371,3 @@ def _meio_report(deck: Any, json: bool) -> None:
     means = [float(sum(k * p for k, p in enumerate(d))) for d in dists]
     table.add_row("mean", *[f"{m:.2f}" for m in means])
     out.print(table)
-    _notes(deck, False)

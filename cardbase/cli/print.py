@@ -165,7 +165,7 @@ def print_entries(
     )
 
 
-def _card_order(card: Any) -> tuple:
+def _card_order(card: Any) -> tuple[Any, ...]:
     from cardbase.catalog.fields import GAME_TYPES
 
     types = list(GAME_TYPES.get(card.game, {}))
@@ -301,7 +301,7 @@ def print_set(
 
     Example: cardbase print set meikyu --backs --bleed 3mm --paper letter
     """
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.models import Card
     from cardbase.db.queries import check_game, set_rows
@@ -397,7 +397,7 @@ def print_tiles(
 
     Example: cardbase print tiles --backs --card-size 63x63mm
     """
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.models import Card
     from cardbase.errors import UsageError

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cardbase.cli.common import JsonOption, print_json
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from cardbase.sim.records import ReplayResult
 
 
 def replay(
@@ -81,7 +84,7 @@ def replay(
         con.print(f"Note: {note}", markup=False)
 
 
-def _notes(result: Any) -> list[str]:
+def _notes(result: ReplayResult) -> list[str]:
     """What a report of this game must say (a game's rules may give notes, e.g. Méa's demo cards)."""
     notes = getattr(result.state.rules, "report_notes", None)
     return list(notes()) if callable(notes) else []

@@ -6,14 +6,19 @@ own variant options and calls :func:`run_sim`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, print_json
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from rich.console import RenderableType
+
+    from cardbase.sim.runner import BatchResult
 
 app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
 
@@ -98,10 +103,9 @@ def run_sim(
     _print_table(batch, record_path)
 
 
-def _print_table(batch: Any, record_path: Path | None) -> None:
+def _print_table(batch: BatchResult, record_path: Path | None) -> None:
     from rich.table import Table
 
-    from cardbase.cli.common import console
     from cardbase.sim.registry import game
 
     rules = batch.rules
@@ -272,29 +276,18 @@ def mea(
 
     Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
     """
-    from cardbase.cli.common import open_db
     from cardbase.errors import UsageError
-    from cardbase.sim.mea import load_deck, make_rules, run_mea_batch
+    from cardbase.sim.mea import prepare, run_mea_batch
 
     names = [a.strip() for a in agents.split(",")]
     if len(names) != 2:
         raise UsageError(f"--agents names one agent for --deck and one for --vs, not {agents!r}")
-    from cardbase.sim.registry import game
-
-    entry = game("mea")
-    for name in names:
-        if name.partition(":")[0] not in entry.agents:
-            raise UsageError(f"unknown Méa agent {name!r} (known: {', '.join(entry.agents)})")
     options = rules_options(
         "mea",
         mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),
         rule,
     )
-    database = open_db(db)
-    loaded = [load_deck(database, deck, drop_unknown), load_deck(database, vs, drop_unknown)]
-    rules = make_rules([loaded[0].deck, loaded[1].deck], options)  # bad options fail before any game
-    for seat, name in enumerate(names):
-        entry.make_agent(name, rules, seat, 0)
+    loaded = prepare(db, (deck, vs), names, options, drop_unknown)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
     with _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path):
@@ -321,7 +314,7 @@ def mea(
 @contextmanager
 def _batch_output(
     title: str, games: int, records: Path | None, filename: str
-) -> Iterator[tuple[Any, Any, Path | None]]:
+) -> Iterator[tuple[Callable[[int], None], Callable[[Sequence[str]], None] | None, Path | None]]:
     """A progress bar and, with ``--records``, the JSON Lines file a batch writes its games to.
 
     Yields ``(on_progress, on_records, record_path)``; ``on_records`` is None without ``--records``.
@@ -347,7 +340,7 @@ def _batch_output(
         except OSError as error:
             raise UnreadableInput(f"cannot write records to {records}: {error}") from None
 
-    def on_records(lines: Any) -> None:
+    def on_records(lines: Sequence[str]) -> None:
         assert out is not None
         out.write("\n".join(lines) + "\n")
 
@@ -362,11 +355,9 @@ def _batch_output(
             out.close()
 
 
-def _progress(title: str, total: int) -> tuple[Any, Any, Any]:
+def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:
     """A progress bar on stderr that starts with the first finished game."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from cardbase.cli.common import console
 
     progress = Progress(
         "[progress.description]{task.description}",
@@ -401,8 +392,6 @@ def _pct(rate: float, interval: list[float]) -> tuple[str, str]:
 
 def _print_mea(data: dict[str, Any]) -> None:
     from rich.table import Table
-
-    from cardbase.cli.common import console
 
     con = console()
     decks = data["decks"]
@@ -454,8 +443,8 @@ def _print_mea(data: dict[str, Any]) -> None:
     con.print(draws)
     for note in data["notes"]:
         con.print(f"Note: {note}")
-    rate = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
-    con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({rate:,.0f}/s)")
+    speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
+    con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({speed:,.0f}/s)")
     if data.get("records"):
         con.print(f"records: {data['records']}")
 
@@ -523,35 +512,102 @@ def meikyu(
     Example: cardbase sim meikyu --players 3 --agents search,heuristic,random --games 1000 --assume default --jobs 2
     """
     from cardbase.errors import UsageError
-    from cardbase.sim.meikyu import batch_report, make_rules, pool_from_database, print_batch, rules_summary
-    from cardbase.sim.registry import game
+    from cardbase.sim.meikyu import batch_data, prepare
     from cardbase.sim.runner import run_batch
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
     names = parse_agents(agents, players, ["search", "heuristic", "random", "random", "random"])
-    entry = game("meikyu")
-    for name in names:
-        if name.partition(":")[0] not in entry.agents:
-            raise UsageError(f"unknown Meikyu Kingdom agent {name!r} (known: {', '.join(entry.agents)})")
     readings = rules_options(
         "meikyu", {**meikyu_readings(farm, aggression_target, map_room), "turn_limit": turn_limit}, rule
     )
-    pool = pool_from_database(db, assume)
-    rules = make_rules(pool, players, **readings)
-    for seat, name in enumerate(names):
-        entry.make_agent(name, rules, seat, 0)
+    rules = prepare(db, assume, players, names, **readings)
     filename = f"meikyu-{players}p-seed{seed}.jsonl"
     with _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path):
         batch = run_batch(
             "meikyu", rules, names, games, seed=seed, jobs=jobs, on_progress=on_progress, on_records=on_records
         )
-    data = batch.to_dict()
-    data["rules"] = rules_summary(rules)
-    data["meikyu"] = batch_report(batch)
-    if record_path is not None:
-        data["records"] = str(record_path)
+    data = batch_data(batch, record_path)
     if json:
         print_json(data)
         return
-    print_batch(batch, data, record_path)
+    _print_meikyu(batch, data, record_path)
+
+
+_END_LABELS = {
+    "points": "a kingdom reached the goal",
+    "rooms": "no rooms left to conquer",
+    "turn limit": "turn limit (not in the rulebook)",
+}
+
+
+def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[RenderableType]:
+    """Text and tables for a terminal, after the win-rate table."""
+    from rich.table import Table
+
+    from cardbase.games.meikyu.engine import MeikyuRules
+    from cardbase.sim.meikyu import assumed_lines
+
+    out: list[RenderableType] = []
+    length = data["game_length_turns"]
+    out.append(
+        f"Game length: {length['mean']:.1f} turns on average (95% interval {length['mean_95'][0]:.1f}–"
+        f"{length['mean_95'][1]:.1f}); shortest {length['min']}, median {length['median']}, longest {length['max']}."
+    )
+    games = batch.games
+    ended = ", ".join(f"{_END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
+    out.append(f"How games ended: {ended}.")
+    table = Table(title="Points by land (kingdoms at the end of each game)")
+    for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
+        table.add_column(col, justify="left" if col == "land" else "right")
+    for row in data["points_by_land"][:40]:
+        table.add_row(
+            row["land"],
+            str(row["held_at_end"]),
+            str(row["points_at_end"]),
+            f"{row['points_per_game']:.2f}",
+            str(row["in_winning_kingdoms"]),
+        )
+    out.append(table)
+    if data["refugees_at_end"]:
+        out.append(f"Refugees in kingdoms at the end: {data['refugees_at_end']} (1 point each).")
+    rules = batch.rules
+    assert isinstance(rules, MeikyuRules)
+    out.extend(assumed_lines(rules.pool))
+    return out
+
+
+def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | None) -> None:
+    """The terminal report of a batch: win rates, then the Meikyu facts."""
+    from rich.table import Table
+
+    rules = batch.rules
+    readings = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k not in ("players", "pool"))
+    table = Table(
+        title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
+        caption="Score: a kingdom's points at the end (higher is better). 95% intervals: mean ± 1.96·s/√n; "
+        f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
+    )
+    for col in ("seat", "agent", "mean points", "95% interval", "wins", "win rate", "95% interval"):
+        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
+    for s in batch.seats():
+        table.add_row(
+            f"P{s.seat + 1}",
+            s.agent,
+            f"{s.mean_score:.2f}",
+            f"{s.score_low:.2f}–{s.score_high:.2f}",
+            str(s.wins),
+            f"{s.win_rate:.1%}",
+            f"{s.win_low:.1%}–{s.win_high:.1%}",
+        )
+    con = console()
+    con.print(table)
+    for item in _meikyu_renderables(batch, data["meikyu"]):
+        con.print(item)
+    rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
+    con.print(
+        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
+        f"process{'es' if batch.jobs > 1 else ''}"
+    )
+    if record_path is not None:
+        con.print(f"records: {record_path}")

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select
-from sqlmodel import Session
+from sqlalchemy import delete
+from sqlmodel import Session, col, select
 
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
 from cardbase.db.models import Card, CardAlias, CardSet, CardType, Game, Meta, card_id, short_id
@@ -39,9 +39,9 @@ def ensure_games(session: Session) -> None:
     for game, title in GAME_TITLES.items():
         session.add(Game(id=str(game), title=title, rulebook=_RULEBOOKS[str(game)]))
     session.flush()
-    for game, counts in _rulebook_counts().items():
+    for game_id, counts in _rulebook_counts().items():
         for type_, count in counts.items():
-            session.add(CardType(game=game, name=type_, rulebook_count=count))
+            session.add(CardType(game=game_id, name=type_, rulebook_count=count))
 
 
 def _search_names(name: str, aliases: Iterable[str], land_name: str | None) -> str:
@@ -78,10 +78,10 @@ def write_cards(
     report = WriteReport()
     existing = {c.id: c for c in session.scalars(select(Card).where(Card.game == game, Card.set_code == set_code))}
     aliases_of: dict[str, set[str]] = {cid: set() for cid in existing}
-    for alias in session.scalars(select(CardAlias).where(CardAlias.card_id.in_(list(existing)))):  # type: ignore[attr-defined]
+    for alias in session.scalars(select(CardAlias).where(col(CardAlias.card_id).in_(list(existing)))):
         aliases_of[alias.card_id].add(alias.alias)
     by_alias = {fold(a): cid for cid, names in aliases_of.items() for a in names}
-    taken = set(session.scalars(select(Card.short_id).where(Card.id.notin_(list(existing)))))  # type: ignore[attr-defined]
+    taken = set(session.scalars(select(Card.short_id).where(col(Card.id).notin_(list(existing)))))
     taken |= {c.short_id for c in existing.values()}
     for record in records:
         cid = card_id(game, set_code, record["name"])
@@ -171,7 +171,7 @@ def load_shipped(database: Any) -> list[str]:
     from cardbase.catalog.loader import SHIPPED_FILES, read_shipped, shipped_path
 
     with database.session() as session:
-        known = {m.key: m.value for m in session.scalars(select(Meta).where(Meta.key.like("catalog:%")))}  # type: ignore[attr-defined]
+        known = {m.key: m.value for m in session.scalars(select(Meta).where(col(Meta.key).like("catalog:%")))}
     pending = [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != _file_digest(shipped_path(f))]
     if not pending:
         return []
@@ -205,8 +205,8 @@ def _file_digest(path: Any) -> str:
 def delete_set(session: Session, game: str, set_code: str) -> int:
     """Delete every card of a set (used by tests and re-imports); returns how many."""
     ids = list(session.scalars(select(Card.id).where(Card.game == game, Card.set_code == set_code)))
-    session.execute(delete(CardAlias).where(CardAlias.card_id.in_(ids)))  # type: ignore[attr-defined]
-    session.execute(delete(Card).where(Card.id.in_(ids)))  # type: ignore[attr-defined]
+    session.execute(delete(CardAlias).where(col(CardAlias.card_id).in_(ids)))
+    session.execute(delete(Card).where(col(Card.id).in_(ids)))
     return len(ids)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
 from sqlalchemy.engine import Engine
@@ -71,7 +72,7 @@ class Database:
         return self.engine.url.render_as_string(hide_password=True)
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, begins transactions, so DDL is transactional too.
     dbapi_connection.isolation_level = None
     dbapi_connection.create_function("regexp", 2, regexp, deterministic=True)

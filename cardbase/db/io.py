@@ -362,7 +362,7 @@ def import_catalog(
     database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False
 ) -> ImportResult:
     """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing)."""
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.catalog import ensure_set, write_cards
     from cardbase.db.models import Card, card_id
@@ -408,7 +408,7 @@ def import_catalog(
 
 def card_records(database: Any, game: str) -> list[dict[str, Any]]:
     """Every card of ``game`` as a record of its fields (for export), in set and name order."""
-    from sqlalchemy import select
+    from sqlmodel import select
 
     from cardbase.db.models import Card, CardAlias
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import difflib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlmodel import col, select
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
 from cardbase.db.models import Card, CardAlias, CardSet, CardType
 from cardbase.errors import UnknownCard, UsageError
+from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import fold
 
@@ -62,10 +64,10 @@ def find_card(session: Any, name: str, game: str | None = None) -> Card:
     with the closest names.
     """
     key = fold(name)
-    stmt = select(Card).where(Card.search_names.contains(f"|{key}|", autoescape=True))
+    stmt = select(Card).where(col(Card.search_names).contains(f"|{key}|", autoescape=True))
     if game:
         stmt = stmt.where(Card.game == game)
-    matches = session.scalars(stmt).all()
+    matches: Sequence[Card] = session.scalars(stmt).all()
     exact = [c for c in matches if fold(c.name) == key]
     matches = exact or matches
     if len(matches) == 1:
@@ -85,10 +87,7 @@ def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) 
     for card_name, names in session.execute(stmt):
         for key in names.strip("|").split("|"):
             by_key.setdefault(key, card_name)
-    keys = difflib.get_close_matches(fold(name), list(by_key), n=n, cutoff=0.5)
-    if not keys:  # a word of the name, e.g. "dragon"
-        keys = [k for k in by_key if fold(name) in k][:n]
-    return list(dict.fromkeys(by_key[k] for k in keys))
+    return closest(name, by_key, n=n, cutoff=0.5, partial=True)
 
 
 def aliases_of(session: Any, card: Card) -> list[str]:

@@ -23,6 +23,7 @@ from sqlalchemy import Boolean, ColumnElement, and_, false, func, literal, not_,
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.visitors import InternalTraversal
+from sqlmodel import col
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db.models import Card
@@ -285,9 +286,9 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
             raise QueryError(f"{term.text!r}: {term.key} needs a whole number, not {term.value!r}") from None
         if abs(value) > MAX_NUMBER:
             raise QueryError(f"{term.text!r}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})")
-    column = getattr(Card, column_name)
+    column = col(getattr(Card, column_name))
     op = term.op
-    return {
+    compared: dict[str, ColumnElement[bool]] = {
         ":": column == value,
         "=": column == value,
         "!=": column != value,
@@ -295,7 +296,8 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
         "<=": column <= value,
         ">": column > value,
         ">=": column >= value,
-    }[op]
+    }
+    return compared[op]
 
 
 class _ContainsCI(ColumnElement[bool]):
@@ -304,7 +306,8 @@ class _ContainsCI(ColumnElement[bool]):
 
     inherit_cache = True
     type = Boolean()
-    _traverse_internals: ClassVar[list[tuple[str, Any]]] = [
+    # SQLAlchemy's stubs declare it per instance; every element class sets it on the class.
+    _traverse_internals: ClassVar[list[tuple[str, Any]]] = [  # type: ignore[misc]
         ("column", InternalTraversal.dp_clauseelement),
         ("pattern", InternalTraversal.dp_clauseelement),
     ]
@@ -414,9 +417,9 @@ def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
             if key is None:
                 expr = or_(expr, _regex(Card.text, term.value))
         elif term.exact or term.op == "=":
-            expr = Card.search_names.contains(f"|{fold(term.value)}|", autoescape=True)
+            expr = col(Card.search_names).contains(f"|{fold(term.value)}|", autoescape=True)
         else:
-            expr = Card.search_names.contains(fold(term.value), autoescape=True)
+            expr = col(Card.search_names).contains(fold(term.value), autoescape=True)
         return _negate_if(term, expr)
     if key in _NUMERIC:
         column = _NUMERIC[key]
@@ -434,47 +437,47 @@ def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
         return _negate_if(term, _contains(getattr(Card, _TEXT[key]), term))
     if key in ("t", "type"):
         wanted = fold(term.value)
-        names = {canonical_type(g, wanted) for g in GAME_TYPES if not game or g == game} - {None}
+        names = {t for g in GAME_TYPES if not game or g == game if (t := canonical_type(g, wanted)) is not None}
         if not names:
             known = sorted({t for g, types in GAME_TYPES.items() if not game or g == game for t in types})
             raise QueryError(f"{term.text!r}: unknown card type {term.value!r}; types are {', '.join(known)}")
-        return _negate_if(term, Card.type.in_(sorted(names)))  # type: ignore[union-attr]
+        return _negate_if(term, col(Card.type).in_(sorted(names)))
     if key in ("game", "g"):
         value = fold(term.value)
         if value not in GAME_FIELDS:
             raise QueryError(f"{term.text!r}: unknown game {term.value!r}; games are mea, meio, meikyu")
-        return _negate_if(term, Card.game == value)
+        return _negate_if(term, col(Card.game) == value)
     if key in ("set", "s", "e", "edition"):
         return _negate_if(term, func.lower(Card.set_code) == term.value.lower())
     if key in ("source", "src"):
         value = term.value.lower()
         expr = (
-            Card.source.startswith(value, autoescape=True)
+            col(Card.source).startswith(value, autoescape=True)
             if value in ("file", "file:")
-            else or_(Card.source == value, Card.source == f"file:{value}")
+            else or_(col(Card.source) == value, col(Card.source) == f"file:{value}")
         )
         return _negate_if(term, expr)
     if key == "is":
         flags = {
-            "unknown": Card.unknown != "",
-            "demo": Card.source == "demo",
-            "rulebook": Card.source == "rulebook",
-            "imported": Card.source.startswith("file:"),  # type: ignore[attr-defined]
+            "unknown": col(Card.unknown) != "",
+            "demo": col(Card.source) == "demo",
+            "rulebook": col(Card.source) == "rulebook",
+            "imported": col(Card.source).startswith("file:"),
         }
         if term.value.lower() not in flags:
             raise QueryError(f"{term.text!r}: is: takes {', '.join(flags)}")
         return _negate_if(term, flags[term.value.lower()])
     if key == "unknown":
         field = _NUMERIC.get(term.value.lower(), _TEXT.get(term.value.lower(), term.value.lower()))
-        known = {f for fields in APPLICABLE.values() for f in fields}
-        if field not in known:
-            raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(known))})")
-        return _negate_if(term, Card.unknown.contains(field))  # type: ignore[attr-defined]
+        fields_known = {f for fields in APPLICABLE.values() for f in fields}
+        if field not in fields_known:
+            raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
+        return _negate_if(term, col(Card.unknown).contains(field))
     if key == "suit":
         suit = _SUITS.get(term.value.lower())
         if suit is None:
             raise QueryError(f"{term.text!r}: suit is S, H, D or C (or spades, hearts, diamonds, clubs)")
-        return _negate_if(term, Card.suit == suit)
+        return _negate_if(term, col(Card.suit) == suit)
     raise QueryError(f"unknown field {key!r} in {term.text!r}; fields are {KEYS_HELP}")
 
 
@@ -501,9 +504,9 @@ def compile_node(node: Node, game: str | None = None, *, negated: bool = False) 
 def build_select(query: str, game: str | None = None, limit: int | None = 50) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game)."""
     condition = compile_node(parse(query), game) if query.strip() else true()
-    stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]
+    stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
     if game:
-        stmt = stmt.where(Card.game == game)
+        stmt = stmt.where(col(Card.game) == game)
     stmt = stmt.order_by(Card.game, Card.name, Card.set_code)
     if limit is not None:
         stmt = stmt.limit(limit)
@@ -515,7 +518,8 @@ def search_cards(session: Any, query: str, game: str | None = None, limit: int |
 
     Rows, not ORM objects: building a SQLModel object per card costs more than the query.
     """
-    return session.execute(build_select(query, game, limit)).all()
+    rows: Sequence[Any] = session.execute(build_select(query, game, limit)).all()
+    return rows
 
 
 def count_cards(session: Any, query: str, game: str | None = None) -> int:
@@ -523,5 +527,5 @@ def count_cards(session: Any, query: str, game: str | None = None) -> int:
     condition = compile_node(parse(query), game) if query.strip() else true()
     stmt = select(func.count()).select_from(Card).where(condition)
     if game:
-        stmt = stmt.where(Card.game == game)
+        stmt = stmt.where(col(Card.game) == game)
     return int(session.scalar(stmt))

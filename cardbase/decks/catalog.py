@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlmodel import col, select
 
+from cardbase.fuzzy import closest
 from cardbase.names import fold
 
 
@@ -86,9 +86,10 @@ class CatalogIndex:
         return exact or found
 
     def closest(self, name: str, game: str | None, n: int = 3) -> list[str]:
-        keys = [k for k, cards in self.by_key.items() if any(game is None or c.game == game for c in cards)]
-        near = difflib.get_close_matches(fold(name), keys, n=n, cutoff=0.6)
-        return list(dict.fromkeys(self.by_key[k][0].name for k in near))
+        names = {
+            k: cards[0].name for k, cards in self.by_key.items() if any(game is None or c.game == game for c in cards)
+        }
+        return closest(name, names, n=n)
 
 
 def load_index(session: Any, games: tuple[str, ...] | None = None) -> CatalogIndex:
@@ -97,7 +98,7 @@ def load_index(session: Any, games: tuple[str, ...] | None = None) -> CatalogInd
 
     stmt = select(*[getattr(Card, c) for c in _COLUMNS])
     if games:
-        stmt = stmt.where(Card.game.in_(games))  # type: ignore[attr-defined]
+        stmt = stmt.where(col(Card.game).in_(games))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))

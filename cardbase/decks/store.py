@@ -5,11 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, update
+from sqlalchemy import select as sa_select
+from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.errors import UnknownCard, UsageError
+from cardbase.fuzzy import closest
+from cardbase.names import fold
 
 
 class UnknownDeck(UsageError):
@@ -23,12 +27,10 @@ def _now() -> str:
 
 
 def _get(session: Any, name: str) -> DeckRow:
-    row = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
+    row: DeckRow | None = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
     if row is None:
-        names = list(session.scalars(select(DeckRow.name).order_by(DeckRow.name)))
-        import difflib
-
-        near = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
+        near = closest(name, names, n=3, cutoff=0.5)
         raise UnknownDeck(
             f"no deck named {name!r}"
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
@@ -51,19 +53,20 @@ def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section:
         if card.game != deck.game:
             raise UnknownCard(card.name, deck.game, [])
         dialect = session.get_bind().dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
-        position = session.scalar(select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == deck.id))
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        position = session.scalar(
+            select(func.count()).select_from(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id)
+        )
         stmt = insert(DeckCardRow).values(
             deck_id=deck.id, card_id=card.id, section=section or "", count=count, position=position
         )
         stmt = stmt.on_conflict_do_update(
-            index_elements=["deck_id", "card_id", "section"], set_={"count": DeckCardRow.__table__.c["count"] + count}
+            index_elements=["deck_id", "card_id", "section"], set_={"count": col(DeckCardRow.count) + count}
         )
         session.execute(stmt)
-        session.execute(update(DeckRow).where(DeckRow.id == deck.id).values(updated_at=_now()))
+        session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
         return int(
             session.scalar(
                 select(DeckCardRow.count).where(
@@ -79,7 +82,11 @@ def remove_card(database: Any, deck_name: str, card: Card, count: int | None = N
     """Remove ``count`` copies (all when None); returns the copies left."""
     with database.transaction() as session:
         deck = _get(session, deck_name)
-        where = (DeckCardRow.deck_id == deck.id, DeckCardRow.card_id == card.id, DeckCardRow.section == (section or ""))
+        where = (
+            col(DeckCardRow.deck_id) == deck.id,
+            col(DeckCardRow.card_id) == card.id,
+            col(DeckCardRow.section) == (section or ""),
+        )
         have = session.scalar(select(DeckCardRow.count).where(*where).with_for_update())
         if have is None:
             raise UsageError(f"{card.name} is not in deck {deck_name!r}")
@@ -87,31 +94,31 @@ def remove_card(database: Any, deck_name: str, card: Card, count: int | None = N
         if left == 0:
             session.execute(delete(DeckCardRow).where(*where))
         else:
-            session.execute(update(DeckCardRow).where(*where).values(count=DeckCardRow.__table__.c["count"] - count))
-        session.execute(update(DeckRow).where(DeckRow.id == deck.id).values(updated_at=_now()))
+            session.execute(update(DeckCardRow).where(*where).values(count=col(DeckCardRow.count) - count))
+        session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
         return left
 
 
 def delete_deck(database: Any, name: str) -> None:
     with database.transaction() as session:
         deck = _get(session, name)
-        session.execute(delete(DeckCardRow).where(DeckCardRow.deck_id == deck.id))
-        session.execute(delete(DeckRow).where(DeckRow.id == deck.id))
+        session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
+        session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
 
 def list_decks(database: Any) -> list[dict[str, Any]]:
     with database.session() as session:
         rows = session.execute(
-            select(
-                DeckRow.name,
-                DeckRow.game,
-                DeckRow.format,
-                DeckRow.updated_at,
+            sa_select(
+                col(DeckRow.name),
+                col(DeckRow.game),
+                col(DeckRow.format),
+                col(DeckRow.updated_at),
                 func.coalesce(func.sum(DeckCardRow.count), 0),
             )
-            .join(DeckCardRow, DeckCardRow.deck_id == DeckRow.id, isouter=True)
-            .group_by(DeckRow.id)
-            .order_by(DeckRow.name)
+            .join(DeckCardRow, col(DeckCardRow.deck_id) == DeckRow.id, isouter=True)
+            .group_by(col(DeckRow.id))
+            .order_by(col(DeckRow.name))
         ).all()
     return [{"name": n, "game": g, "format": f, "updated": u, "cards": int(c)} for n, g, f, u, c in rows]
 
@@ -122,9 +129,9 @@ def load_deck(database: Any, name: str) -> Deck:
         deck = _get(session, name)
         rows = session.execute(
             select(DeckCardRow.card_id, Card.name, DeckCardRow.count, DeckCardRow.section)
-            .join(Card, Card.id == DeckCardRow.card_id)
-            .where(DeckCardRow.deck_id == deck.id)
-            .order_by(DeckCardRow.position, Card.name)
+            .join(Card, col(Card.id) == DeckCardRow.card_id)
+            .where(col(DeckCardRow.deck_id) == deck.id)
+            .order_by(col(DeckCardRow.position), col(Card.name))
         ).all()
         return Deck(
             deck.game,
@@ -142,12 +149,13 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> No
         if existing is not None and not replace:
             raise UsageError(f"a deck named {name!r} already exists; pass --replace to overwrite it")
         if existing is not None:
-            session.execute(delete(DeckCardRow).where(DeckCardRow.deck_id == existing.id))
+            session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
             session.delete(existing)
             session.flush()
         row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
         session.add(row)
         session.flush()
+        assert row.id is not None
         for position, c in enumerate(deck.canonical().cards):
             session.add(
                 DeckCardRow(

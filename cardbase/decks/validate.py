@@ -159,11 +159,11 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     size = deck.size
     low, high = fmt.min_cards, fmt.max_cards
     if (low is not None and size < low) or (high is not None and size > high):
-        need = (
-            f"add {_plural(low - size, 'card')}"
-            if low is not None and size < low
-            else f"remove {_plural(size - high, 'card')}"
-        )  # type: ignore[operator]
+        if low is not None and size < low:
+            need = f"add {_plural(low - size, 'card')}"
+        else:
+            assert high is not None
+            need = f"remove {_plural(size - high, 'card')}"
         problems.append(
             Problem(
                 "deck-size",

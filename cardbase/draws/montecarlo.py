@@ -10,15 +10,14 @@ The same ``(seed, cards seen)`` always gives the same estimate, whatever else is
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardbase.draws.exact import Groups, Kind, Need
+from cardbase.stats import Z95, wilson
 
 T = TypeVar("T")
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 _BATCH = 200_000
 
 
@@ -45,19 +44,6 @@ class Estimate:
     def as_dict(self) -> dict[str, Any]:
         low, high = self.interval
         return {"probability": self.p, "low": low, "high": high, "trials": self.trials}
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default); sound near 0 and 1."""
-    if trials <= 0:
-        raise ValueError("an interval needs at least one trial")
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
 
 
 def _rng(seed: int, *stream: int) -> Any:

@@ -78,13 +78,13 @@ def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
 
 def matching_ids(database: Any, query: str, game: str, ids: list[str]) -> set[str]:
     """The ids among ``ids`` that ``query`` matches (the search language, run by the database)."""
-    from sqlalchemy import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import Card
     from cardbase.db.search import compile_node, parse
 
     condition = compile_node(parse(query), game)
-    stmt = select(Card.id).where(condition).where(Card.id.in_(ids))  # type: ignore[attr-defined]
+    stmt = select(Card.id).where(condition).where(col(Card.id).in_(ids))
     with database.session() as session:
         return set(session.scalars(stmt))
 

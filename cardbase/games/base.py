@@ -19,7 +19,7 @@ class GameId(StrEnum):
     MEIKYU = "meikyu"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the game's title, deliberately not str.title()
         return GAME_TITLES[self]
 
 
@@ -121,7 +121,10 @@ class Outcome:
 class Observation(Protocol):
     """What one player may see of a state; never holds another player's hidden cards."""
 
-    player: int
+    @property
+    def player(self) -> int:
+        """The seat that sees this."""
+        ...
 
     def describe(self) -> str:
         """A plain-text view for a terminal, several lines."""

@@ -139,9 +139,9 @@ def cover(img: Any, width_px: int, height_px: int) -> Any:
 
 def declared_paths(session: Any, card_ids: list[str]) -> dict[str, str]:
     """Art paths the database records (``card_image`` rows, relative to ``card_images/``) by card id."""
-    from sqlalchemy import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import CardImage
 
-    rows = session.scalars(select(CardImage).where(CardImage.card_id.in_(card_ids)))  # type: ignore[attr-defined]
+    rows = session.scalars(select(CardImage).where(col(CardImage.card_id).in_(card_ids)))
     return {row.card_id: row.path for row in rows}

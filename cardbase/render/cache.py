@@ -38,7 +38,7 @@ def face_key(values: Mapping[str, Any], layout_fingerprint: str, size: tuple[flo
     return cache_key("face", dict(values), layout_fingerprint, [round(size[0], 4), round(size[1], 4)], art)
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+def _write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}{path.suffix}"
     try:

@@ -26,7 +26,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 LAYOUT_VERSION = 1
 REFERENCE: tuple[float, float] = (63.0, 88.0)
@@ -386,7 +386,9 @@ def _meikyu_character() -> Layout:
     )
 
 
-def _meikyu_text_card(name: str, title: str, frame: str, panel: str, bar: str, ink: str, extra: tuple) -> Layout:
+def _meikyu_text_card(
+    name: str, title: str, frame: str, panel: str, bar: str, ink: str, extra: tuple[Any, ...]
+) -> Layout:
     return Layout(
         name,
         title,

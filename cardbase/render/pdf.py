@@ -100,9 +100,9 @@ def draw_face(c: Any, face: Face, bleed: float, art_file: Callable[[ImageOp], Pa
             if not (fill or stroke):
                 continue
             if fill:
-                c.setFillColor(_colour(op.fill))  # type: ignore[arg-type]
+                c.setFillColor(_colour(op.fill))
             if stroke:
-                c.setStrokeColor(_colour(op.stroke))  # type: ignore[arg-type]
+                c.setStrokeColor(_colour(op.stroke))
                 c.setLineWidth(op.width * K)
                 c.setLineJoin(1)
             path = c.beginPath()

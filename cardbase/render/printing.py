@@ -196,7 +196,7 @@ def _expand(entries: Iterable[Entry]) -> list[Any]:
     return cards
 
 
-def _write_atomic(out: Path, write: Callable[[Path], None]) -> int:
+def _write_atomic(out: Path, write: Callable[[Path], object]) -> int:
     if out.is_dir():
         raise UsageError(f"{out} is a folder; give a file name for the output")
     tmp = out.parent / f".{out.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}{out.suffix}"

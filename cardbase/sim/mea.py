@@ -78,7 +78,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
     listing them; so is a card with unknown stats, unless ``drop_unknown``.
     """
-    from sqlalchemy import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import Card
     from cardbase.decks.service import resolve_file, validate_resolved
@@ -89,7 +89,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
         raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
     ids = [c.card_id for c in resolved.deck.cards]
     with database.session() as session:
-        rows = {row.id: row for row in session.scalars(select(Card).where(Card.id.in_(ids)))}  # type: ignore[attr-defined]
+        rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
     counts: Counter[str] = Counter()
     for c in resolved.deck.cards:
         counts[c.card_id] += c.count
@@ -114,6 +114,24 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
         raise InvalidData(str(path), ["no card of the deck can be simulated"])
     name = resolved.deck.name or path.stem
     return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown)
+
+
+def prepare(
+    db: str | None, paths: tuple[Path, Path], agents: Sequence[str], options: dict[str, Any], drop_unknown: bool
+) -> list[LoadedDeck]:
+    """The two decks of a batch, loaded and checked with the agents and options: every bad name,
+    deck or option fails here, before any game (agents first, then the database, decks, rules)."""
+    from cardbase.db.engine import open_database
+    from cardbase.sim.registry import game
+
+    entry = game("mea")
+    entry.check_agents(list(agents))
+    database = open_database(db)
+    loaded = [load_deck(database, paths[0], drop_unknown), load_deck(database, paths[1], drop_unknown)]
+    rules = make_rules([loaded[0].deck, loaded[1].deck], options)
+    for seat, name in enumerate(agents):
+        entry.make_agent(name, rules, seat, 0)
+    return loaded
 
 
 def make_rules(decks: Sequence[MeaDeck], options: dict[str, Any]) -> MeaRules:

@@ -50,7 +50,7 @@ class MissingCardValues(CardbaseError, ValueError):
 
 def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
     """The Meikyu cards of one set of the catalog database, as card definitions."""
-    from sqlalchemy import select
+    from sqlmodel import col, select
 
     from cardbase.db.models import Card, CardAlias
 
@@ -61,7 +61,7 @@ def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
         aliases: dict[str, list[str]] = {}
         ids = [c.id for c in rows]
         if ids:
-            for alias in session.scalars(select(CardAlias).where(CardAlias.card_id.in_(ids))):  # type: ignore[attr-defined]
+            for alias in session.scalars(select(CardAlias).where(col(CardAlias.card_id).in_(ids))):
                 aliases.setdefault(alias.card_id, []).append(alias.alias)
     out = []
     for c in rows:
@@ -178,44 +178,6 @@ def batch_report(batch: Any) -> dict[str, Any]:
     }
 
 
-END_LABELS = {
-    "points": "a kingdom reached the goal",
-    "rooms": "no rooms left to conquer",
-    "turn limit": "turn limit (not in the rulebook)",
-}
-
-
-def report_renderables(batch: Any, data: dict[str, Any]) -> list[Any]:
-    """Text and tables for a terminal, after the win-rate table."""
-    from rich.table import Table
-
-    out: list[Any] = []
-    length = data["game_length_turns"]
-    out.append(
-        f"Game length: {length['mean']:.1f} turns on average (95% interval {length['mean_95'][0]:.1f}–"
-        f"{length['mean_95'][1]:.1f}); shortest {length['min']}, median {length['median']}, longest {length['max']}."
-    )
-    games = batch.games
-    ended = ", ".join(f"{END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
-    out.append(f"How games ended: {ended}.")
-    table = Table(title="Points by land (kingdoms at the end of each game)")
-    for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
-        table.add_column(col, justify="left" if col == "land" else "right")
-    for row in data["points_by_land"][:40]:
-        table.add_row(
-            row["land"],
-            str(row["held_at_end"]),
-            str(row["points_at_end"]),
-            f"{row['points_per_game']:.2f}",
-            str(row["in_winning_kingdoms"]),
-        )
-    out.append(table)
-    if data["refugees_at_end"]:
-        out.append(f"Refugees in kingdoms at the end: {data['refugees_at_end']} (1 point each).")
-    out.extend(assumed_lines(batch.rules.pool))
-    return out
-
-
 # --- batch and play, for the CLI --------------------------------------------------------
 
 
@@ -226,9 +188,22 @@ def make_rules(pool: CardPool, players: int, **readings: Any) -> Any:
     return game("meikyu").make_rules({"players": players, "pool": pool, **readings})
 
 
+def prepare(db: str | None, assume: str | None, players: int, agents: list[str], **options: Any) -> Any:
+    """The rules of a batch, checked with its agents: bad agent names fail first, then the pool
+    (missing values without ``assume``), the options, and each agent's own options."""
+    from cardbase.sim.registry import game
+
+    entry = game("meikyu")
+    entry.check_agents(agents)
+    rules = make_rules(pool_from_database(db, assume), players, **options)
+    for seat, name in enumerate(agents):
+        entry.make_agent(name, rules, seat, 0)
+    return rules
+
+
 def rules_summary(rules: Any) -> dict[str, Any]:
     """The rules' options for a report, with the pool summarised (counts, profile)."""
-    options = rules.to_options()
+    options: dict[str, Any] = rules.to_options()
     pool = rules.pool
     options["pool"] = {
         "lands": pool.land_count,
@@ -239,42 +214,14 @@ def rules_summary(rules: Any) -> dict[str, Any]:
     return options
 
 
-def print_batch(batch: Any, data: dict[str, Any], record_path: Any) -> None:
-    """The terminal report of a batch: win rates, then the Meikyu facts."""
-    from rich.table import Table
-
-    from cardbase.cli.common import console
-
-    rules = batch.rules
-    readings = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k not in ("players", "pool"))
-    table = Table(
-        title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
-        caption="Score: a kingdom's points at the end (higher is better). 95% intervals: mean ± 1.96·s/√n; "
-        f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
-    )
-    for col in ("seat", "agent", "mean points", "95% interval", "wins", "win rate", "95% interval"):
-        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
-    for s in batch.seats():
-        table.add_row(
-            f"P{s.seat + 1}",
-            s.agent,
-            f"{s.mean_score:.2f}",
-            f"{s.score_low:.2f}–{s.score_high:.2f}",
-            str(s.wins),
-            f"{s.win_rate:.1%}",
-            f"{s.win_low:.1%}–{s.win_high:.1%}",
-        )
-    con = console()
-    con.print(table)
-    for item in report_renderables(batch, data["meikyu"]):
-        con.print(item)
-    rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
-    con.print(
-        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
-        f"process{'es' if batch.jobs > 1 else ''}"
-    )
+def batch_data(batch: Any, record_path: Any = None) -> dict[str, Any]:
+    """The report of a finished Meikyu batch (the JSON of ``sim meikyu``): win rates, the rules, the facts."""
+    data: dict[str, Any] = batch.to_dict()
+    data["rules"] = rules_summary(batch.rules)
+    data["meikyu"] = batch_report(batch)
     if record_path is not None:
-        con.print(f"records: {record_path}")
+        data["records"] = str(record_path)
+    return data
 
 
 PLAY_HELP = """Commands:

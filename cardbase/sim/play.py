@@ -140,7 +140,7 @@ def _play(
 def _legal_text(state: State) -> str:
     describe = getattr(state, "describe_legal", None)  # a game may summarise many actions its own way
     if callable(describe):
-        return describe()
+        return str(describe())
     legal = state.legal_actions()
     if len(legal) > 20:
         return f"{len(legal)} legal moves, e.g. {legal[0]}"

@@ -138,7 +138,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        data = load_json(raw, f"{source} line {number}", one_line=True)
+        data = load_json(raw, f"{source} line {number}", bad="not JSON", one_line=True)
         if isinstance(data, dict) and "record" in data:
             current = _header(data, source, number)
             records.append(current)
@@ -295,6 +295,7 @@ def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
     if outcome is None:
         raise InvalidRecord(record.source, "the record gives an outcome but the game is not over")
     got = outcome.to_dict()
+    assert record.outcome is not None  # called only for a record that gives one
     for key in ("winners", "scores"):
         if key in record.outcome and list(record.outcome[key]) != got[key]:
             raise InvalidRecord(

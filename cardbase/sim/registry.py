@@ -31,7 +31,8 @@ class GameEntry:
     agents: dict[str, str] = field(default_factory=dict)
 
     def rules_class(self) -> type[Rules]:
-        return _load(self.rules)
+        rules: type[Rules] = _load(self.rules)
+        return rules
 
     def make_rules(self, options: dict[str, Any]) -> Rules:
         """Rules from options; a bad option is a :class:`UsageError`."""
@@ -66,6 +67,12 @@ class GameEntry:
             out[name] = _rule_value(name, raw, settable[name])
         return out
 
+    def check_agents(self, names: list[str]) -> None:
+        """Every agent name (options aside) is one of the game's: a usage error names the first that is not."""
+        for name in names:
+            if name.partition(":")[0] not in self.agents:
+                raise UsageError(f"unknown {self.title} agent {name!r} (known: {', '.join(self.agents)})")
+
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
         (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""
@@ -93,7 +100,8 @@ class GameEntry:
             raise UsageError(f"agent {name!r}: {error}") from None
         if kwargs:
             agent.name = name
-        return agent
+        made: Agent = agent
+        return made
 
 
 MAX_AGENT_NUMBER = 100_000

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardbase.games.base import TERMINAL
 from cardbase.games.mea.abilities import Ability
@@ -170,13 +170,14 @@ def score_action(state: MeaState, action: Any, p: int) -> float:
     tab = state._tab
     if kind == "attack":
         t = action[1]
-        ids = [state._resolve_ref(r, p) for r in action[2]]
-        total = sum(state.attack_of(i) for i in ids)  # type: ignore[arg-type]
+        # A legal attack's refs all resolve.
+        ids = cast("list[int]", [state._resolve_ref(r, p) for r in action[2]])
+        total = sum(state.attack_of(i) for i in ids)
         defenders = [j for j in state._occ[t] if state._ctrl[j] != p]
         retaliation = sum(state.attack_of(j) for j in defenders)
         killed = [j for j in defenders if state.defence_of(j) <= total]
-        lost = [i for i in ids if state.defence_of(i) <= retaliation]  # type: ignore[arg-type]
-        score = sum(monster_value(state, j) for j in killed) - sum(monster_value(state, i) for i in lost)  # type: ignore[arg-type]
+        lost = [i for i in ids if state.defence_of(i) <= retaliation]
+        score = sum(monster_value(state, j) for j in killed) - sum(monster_value(state, i) for i in lost)
         score += 1.5 * len(killed)
         if len(killed) == len(defenders) and len(lost) < len(ids):
             score += 4.0 if state._tiles[t] != p else 1.0
@@ -200,8 +201,9 @@ def score_action(state: MeaState, action: Any, p: int) -> float:
         worth = _card_worth(state, i, p, -1)
         return worth - 0.3 * tab.cost[i] + crowded
     if kind == "move":
-        i = state._resolve_ref(action[1], p)
-        assert i is not None
+        m = state._resolve_ref(action[1], p)
+        assert m is not None
+        i = m
         q, d = state._pos[i], action[2]
         here = threat_on(state, q, p) >= state.defence_of(i)
         there = threat_on(state, d, p) >= state.defence_of(i)
@@ -222,12 +224,12 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     item = state._queue[0]
     if item[0] == "disp":
         i = item[1]
-        return min(legal, key=lambda a: threat_on(state, a[1], p) - state.defence_of(i))  # type: ignore[arg-type]
+        return min(legal, key=lambda a: threat_on(state, a[1], p) - state.defence_of(i))
     ab: Ability = item[1]
     e = ab.effect
 
     def monster(a: Choose) -> int:
-        i = state._resolve_ref(a[1])  # type: ignore[arg-type]
+        i = state._resolve_ref(a[1])
         assert i is not None
         return i
 
@@ -248,10 +250,7 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
-            return sum(
-                monster_value(state, j) * (1 if state._ctrl[j] != p else -1)
-                for j in state._occ[a[1]]  # type: ignore[index]
-            )
+            return sum(monster_value(state, j) * (1 if state._ctrl[j] != p else -1) for j in state._occ[a[1]])
 
         return max(legal, key=loss)
     if e == "add_tile":
@@ -259,7 +258,7 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
         def friends(a: Choose) -> int:
             q = a[1]
-            n = sum(1 for d in state._tab.dirs if state._tiles.get(q + d) == owner)  # type: ignore[operator]
+            n = sum(1 for d in state._tab.dirs if state._tiles.get(q + d) == owner)
             return n if owner == p else -n
 
         return max(legal, key=friends)
@@ -301,7 +300,7 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
     if phase == _FLIP:
         return legal[0]
     if phase == _CHOICE:
-        return choose_target(state, legal, p)  # type: ignore[arg-type]
+        return choose_target(state, legal, p)
     best, best_score = None, ACT_THRESHOLD
     for a in legal:
         kind = a[0]

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 from operator import countOf, itemgetter
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from cardbase.games.base import (
     CHANCE,
@@ -75,7 +75,7 @@ def seat_name(seat: int) -> str:
 # --- actions -----------------------------------------------------------------
 
 
-class Ref(tuple):
+class Ref(tuple[str, int, int]):
     """A monster on the board, by name and tile: ``Crumb Goblin@b2``; ``#2`` picks the
     second monster of that name on the tile when two are there."""
 
@@ -128,8 +128,11 @@ _REF_ORDER = itemgetter(1, 0, 2)
 """Refs in board order: tile, then name, then ``#k``."""
 
 
-class _Action(tuple):
-    """Base of Méa's actions: immutable tuples whose first item names the kind."""
+class _Action(tuple[Any, ...]):
+    """Base of Méa's actions: immutable tuples whose first item names the kind.
+
+    The properties type their item through an annotated local (``k: int = self[1]``), which costs
+    nothing at run time, unlike ``typing.cast``."""
 
     __slots__ = ()
     kind: ClassVar[str] = ""
@@ -149,7 +152,8 @@ class Draw(_Action):
 
     @property
     def k(self) -> int:
-        return self[1]
+        k: int = self[1]
+        return k
 
     def __str__(self) -> str:
         return f"draw {self[1]}"
@@ -166,11 +170,13 @@ class Summon(_Action):
 
     @property
     def card(self) -> str:
-        return self[1]
+        card: str = self[1]
+        return card
 
     @property
     def pos(self) -> int:
-        return self[2]
+        pos: int = self[2]
+        return pos
 
     def __str__(self) -> str:
         return f"summon {self[1]} {B.name(self[2])}"
@@ -187,7 +193,8 @@ class Play(_Action):
 
     @property
     def card(self) -> str:
-        return self[1]
+        card: str = self[1]
+        return card
 
     def __str__(self) -> str:
         return f"play {self[1]}"
@@ -204,11 +211,13 @@ class Move(_Action):
 
     @property
     def ref(self) -> Ref:
-        return self[1]
+        ref: Ref = self[1]
+        return ref
 
     @property
     def dst(self) -> int:
-        return self[2]
+        dst: int = self[2]
+        return dst
 
     def __str__(self) -> str:
         return f"move {self[1]} {B.name(self[2])}"
@@ -229,11 +238,13 @@ class Attack(_Action):
 
     @property
     def target(self) -> int:
-        return self[1]
+        target: int = self[1]
+        return target
 
     @property
     def refs(self) -> tuple[Ref, ...]:
-        return self[2]
+        refs: tuple[Ref, ...] = self[2]
+        return refs
 
     def __str__(self) -> str:
         return f"attack {B.name(self[1])} with " + " + ".join(str(r) for r in self[2])
@@ -254,7 +265,8 @@ class Flip(_Action):
 
     @property
     def pos(self) -> int:
-        return self[1]
+        pos: int = self[1]
+        return pos
 
     def __str__(self) -> str:
         return "flip none" if self[1] == NONE_POS else f"flip {B.name(self[1])}"
@@ -272,7 +284,8 @@ class Obliterate(_Action):
 
     @property
     def pos(self) -> int:
-        return self[1]
+        pos: int = self[1]
+        return pos
 
     def __str__(self) -> str:
         return "obliterate none" if self[1] == NONE_POS else f"obliterate {B.name(self[1])}"
@@ -290,7 +303,8 @@ class Choose(_Action):
 
     @property
     def target(self) -> int | Ref:
-        return self[1]
+        target: int | Ref = self[1]
+        return target
 
     def __str__(self) -> str:
         t = self[1]
@@ -309,7 +323,8 @@ class Shuffle(_Action):
 
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
-        return self[1]
+        orders: tuple[tuple[int, ...], ...] = self[1]
+        return orders
 
     def __str__(self) -> str:
         return "shuffle " + " / ".join(" ".join(str(i) for i in o) for o in self[1])
@@ -449,7 +464,7 @@ def card_to_dict(card: MeaCard) -> dict[str, Any]:
 
 def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
     try:
-        type_ = MeaCardType(data.get("type"))
+        type_ = MeaCardType(str(data.get("type")))
     except ValueError:
         raise InvalidRules(f"{where}.type: monster or assist, not {data.get('type')!r}") from None
     abilities = data.get("abilities")
@@ -460,7 +475,7 @@ def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InvalidRules(f"{where}.name: the card's name")
-    values = {}
+    values: dict[str, int | None] = {}
     for stat in ("cost", "attack", "defence"):
         v = data.get(stat)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
@@ -474,7 +489,9 @@ def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
         source=str(data.get("source") or "rulebook"),
         text=text if isinstance(text, str) else None,
         abilities=parsed,
-        **values,
+        cost=values["cost"],
+        attack=values["attack"],
+        defence=values["defence"],
     )
 
 
@@ -595,7 +612,7 @@ class MeaRules(Rules):
                 raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {value!r}")
             if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
                 raise InvalidRules(f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {value!r}")
-            if want is int and not 0 <= value <= MAX_OPTION_NUMBER:
+            if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
         if self.max_turns < 1:
             raise InvalidRules("max_turns must be at least 1")
@@ -633,7 +650,7 @@ class MeaRules(Rules):
             raise InvalidRules("cannot play these decks: " + "; ".join(problems))
 
     @property
-    def players(self) -> int:  # type: ignore[override]
+    def players(self) -> int:
         return 2
 
     def tables(self) -> _Tables:
@@ -1116,6 +1133,7 @@ class MeaState(State):
                     "opening-draw",
                     p,
                 )
+            assert isinstance(action, Draw)
             return self._why_draw(action, p)
         if phase == _FLIP:
             if kind != "flip":
@@ -1125,6 +1143,7 @@ class MeaState(State):
                     "start-flip-first",
                     p,
                 )
+            assert isinstance(action, Flip)
             q = action.pos
             if q not in self._tiles:
                 return IllegalAction(f"there is no tile {B.name(q)}", "no-tile", p)
@@ -1151,20 +1170,25 @@ class MeaState(State):
         if kind == "choose":
             return IllegalAction("there is nothing to choose now", "nothing-to-choose", p)
         if kind == "draw":
+            assert isinstance(action, Draw)
             return self._why_draw(action, p)
         if kind == "obliterate":
             if self._deck[p]:
                 return IllegalAction(
                     "you obliterate a tile only when your deck is empty; end your turn by drawing", "deck-out", p
                 )
+            assert isinstance(action, Obliterate)
             q = action.pos
             if q == NONE_POS:
                 return IllegalAction("you still have a tile: obliterate one of yours", "deck-out", p)
             return IllegalAction(f"{B.name(q)} is not your tile: obliterate one of yours", "deck-out", p)
         if kind in ("summon", "play"):
+            assert isinstance(action, Summon | Play)
             return self._why_card(action, p)
         if kind == "move":
+            assert isinstance(action, Move)
             return self._why_move(action, p)
+        assert isinstance(action, Attack)
         return self._why_attack(action, p)
 
     def _why_draw(self, action: Draw, p: int) -> IllegalAction:
@@ -1453,7 +1477,8 @@ class MeaState(State):
     def _attack(self, action: Attack) -> None:
         p = self._active
         t = action[1]
-        ids = [self._resolve_ref(r, p) for r in action[2]]
+        # A legal attack's refs all resolve (asserted below).
+        ids = cast("list[int]", [self._resolve_ref(r, p) for r in action[2]])
         ctrl = self._ctrl
         total = 0
         for i in ids:
@@ -1466,20 +1491,20 @@ class MeaState(State):
         defenders = [j for j in self._occ[t] if ctrl[j] != p]
         retaliation = sum(self._atk[j] + self._tmp[j] for j in defenders)
         killed = [j for j in defenders if self._def[j] + self._tmpd[j] <= total]
-        lost = [i for i in ids if self._def[i] + self._tmpd[i] <= retaliation]  # type: ignore[index]
+        lost = [i for i in ids if self._def[i] + self._tmpd[i] <= retaliation]
         deaths: list[tuple[int, int, int]] = []
         for j in killed:
             deaths.append((j, ctrl[j], t))
             self._kill_quietly(j)
         for i in lost:
-            deaths.append((i, p, self._pos[i]))  # type: ignore[arg-type]
-            self._kill_quietly(i)  # type: ignore[arg-type]
+            deaths.append((i, p, self._pos[i]))
+            self._kill_quietly(i)
         survivors = [i for i in ids if i not in lost]
         if killed and survivors and not self._occ[t]:
             movers = survivors if self.rules.move_in == "all" else survivors[:1]
             for i in movers:
-                self._lift(i)  # type: ignore[arg-type]
-                self._place(i, t, p)  # type: ignore[arg-type]
+                self._lift(i)
+                self._place(i, t, p)
             if self._tiles[t] != p and not (self._tab.colour_cap and self._at_cap(p)):
                 self._tiles[t] = p
                 self._check_tiles()
@@ -1602,10 +1627,10 @@ class MeaState(State):
     def _choose(self, target: int | Ref) -> None:
         self._choice = None
         self._phase = _MAIN
-        if type(target) is int:
+        if isinstance(target, int):  # a tile; a monster is a Ref (a tuple)
             self._run(target)
             return
-        i = self._resolve_ref(target)  # type: ignore[arg-type]
+        i = self._resolve_ref(target)
         assert i is not None
         self._run((i,))
 
@@ -1762,8 +1787,8 @@ class MeaState(State):
             return self._add_positions(p if target == "you" else 1 - p)
         if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
             return []  # p has no tile of its colour left to flip with
+        out: list[Any] = []
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
-            out = []
             for q in self._occ:  # board order
                 o = self._tiles[q]
                 if (target == "friendly_tile" and o != p) or (target == "enemy_tile" and o == p):
@@ -1774,11 +1799,10 @@ class MeaState(State):
                     continue
                 out.append(q)
             return out
-        out = []
-        for q, here in self._occ.items():  # board order
+        for q, on_tile in self._occ.items():  # board order
             if adj_src is not None and q not in adj_src:
                 continue
-            for i in here:
+            for i in on_tile:
                 c = self._ctrl[i]
                 if (target == "friendly_monster" and c != p) or (target == "enemy_monster" and c == p):
                     continue
@@ -2298,7 +2322,7 @@ class MainActions(_LazyActions):
 
     def _moves(self) -> list[Move]:
         state = self._state
-        out = []
+        out: list[Move] = []
         for i, _, nbrs in self._movers:
             ref = state.ref_of(i)
             out.extend(Move(ref, d) for d in nbrs if d not in self._blocked)
@@ -2404,7 +2428,7 @@ def _item_text(state: MeaState, item: tuple[Any, ...]) -> str:
         return f"{state._tab.names[item[3]]}: {item[1].text()}"
     if item[0] == "disp":
         return f"displace {state._tab.names[item[1]]}"
-    return item[0]
+    return str(item[0])
 
 
 def describe_state(state: MeaState, me: int | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardbase.games.meikyu.engine import (
     A_AMULET,
@@ -130,7 +130,7 @@ _PLAN_BITS = B_LAB | B_SMITH | B_FORTRESS
 
 def _cache(t: _Tables, name: str) -> dict[Any, Any]:
     """A memo kept on the pool's tables (so it lives as long as they do)."""
-    caches = t.__dict__.setdefault("agent_caches", {})
+    caches: dict[str, dict[Any, Any]] = t.__dict__.setdefault("agent_caches", {})
     return caches.setdefault(name, {})
 
 
@@ -212,7 +212,7 @@ class _Planner:
             if len(cache) > 50_000:
                 cache.clear()
             cache[key] = self._wits_plan(need)
-        return cache[key]
+        return cast("list[int] | None", cache[key])
 
     def _wits_plan(self, need: int) -> list[int] | None:
         t = self.t
@@ -345,7 +345,7 @@ def _land_values(t: _Tables) -> tuple[float, ...]:
     cache = _cache(t, "land_values")
     if not cache:
         cache[0] = tuple(land_value(t, land) for land in range(t.L))
-    return cache[0]
+    return cast("tuple[float, ...]", cache[0])
 
 
 def heuristic_action(obs: MeikyuObservation, legal: Sequence[Any]) -> Any:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar
 
+from cardbase.fuzzy import closest
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, Rules, State
 from cardbase.games.meikyu.pool import CardPool
 from cardbase.names import fold
@@ -334,7 +335,7 @@ class MeikyuRules(Rules):
     lower_is_better: ClassVar[bool] = False
 
     pool: CardPool
-    players: int = 4  # type: ignore[assignment]
+    players: int = 4
     farm: str = "points"
     aggression_target: str = "attacker"
     map_room: str = "stays"
@@ -710,10 +711,8 @@ def _kingdom_name(t: _Tables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.klookup:
         return t.knames[t.klookup[key]]
-    import difflib
-
-    close = difflib.get_close_matches(key, list(t.klookup), n=1, cutoff=0.6)
-    hint = f" (did you mean {t.knames[t.klookup[close[0]]]!r}?)" if close else ""
+    close = closest(key, t.klookup, n=1)
+    hint = f" (did you mean {t.knames[close[0]]!r}?)" if close else ""
     raise InvalidAction(f"no Kingdom card is called {text.strip()!r}{hint}")
 
 
@@ -721,10 +720,8 @@ def _land_name(t: _Tables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.llookup:
         return t.lnames[t.llookup[key]]
-    import difflib
-
-    close = difflib.get_close_matches(key, list(t.llookup), n=1, cutoff=0.6)
-    hint = f" (did you mean {t.lnames[t.llookup[close[0]]]!r}?)" if close else ""
+    close = closest(key, t.llookup, n=1)
+    hint = f" (did you mean {t.lnames[close[0]]!r}?)" if close else ""
     raise InvalidAction(f"no Meikyu card (room or land) is called {text.strip()!r}{hint}")
 
 
@@ -905,8 +902,8 @@ class ActionList(Sequence[Any]):
             names, lab = self._qc[c]
             q, land = self._targets[g]
             return self._t.attack(q, land, names, lab, self._by[w])
-        land, c = divmod(i - self._attacks, len(self._dc))
-        return self._t.develop(self._undeveloped[land], self._dc[c][0])
+        u, c = divmod(i - self._attacks, len(self._dc))
+        return self._t.develop(self._undeveloped[u], self._dc[c][0])
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(self._len):
@@ -2701,11 +2698,11 @@ class MeikyuObservation:
         for s in range(n):
             lands = []
             for i, e in enumerate(self.lands[s], 1):
-                land = e >> 1
+                li = e >> 1
                 dev = e & 1
-                pts = t.dev_points[land] if dev else t.points[land]
-                name = t.llabels[land].split(" (")[0]
-                lands.append(f"[{i}] {name} (L{t.level[land]}{', developed' if dev else ''}, {pts} pt)")
+                pts = t.dev_points[li] if dev else t.points[li]
+                name = t.llabels[li].split(" (")[0]
+                lands.append(f"[{i}] {name} (L{t.level[li]}{', developed' if dev else ''}, {pts} pt)")
             if self.refugees[s]:
                 lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
             skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardbase.fuzzy import closest
 from cardbase.games.meikyu.cards import RULEBOOK_COUNTS, MeikyuCard, MeikyuCardType
 from cardbase.names import fold
 
@@ -539,10 +540,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
 
 
 def _closest(key: str, names: Mapping[str, str]) -> str | None:
-    import difflib
-
-    hits = difflib.get_close_matches(key, list(names), n=1, cutoff=0.6)
-    return names[hits[0]] if hits else None
+    hits = closest(key, names, n=1)
+    return hits[0] if hits else None
 
 
 def assumed_summary(assumed: Sequence[str]) -> list[str]:

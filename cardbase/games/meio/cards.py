@@ -21,7 +21,7 @@ class Suit(StrEnum):
         return _SUIT_SYMBOLS[self]
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # "Spades", deliberately not str.title()
         return self.name.capitalize()
 
 

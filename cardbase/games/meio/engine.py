@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache
 from itertools import combinations
 from math import comb
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NoReturn, Self
 
 from cardbase.games.base import (
     CHANCE,
@@ -107,7 +107,7 @@ class Play(int):
             raise ValueError(f"card index must be 0 to 51, not {card}")
         return PLAYS[int(card)]
 
-    def __getnewargs__(self) -> tuple[int]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[int]:
         return (int(self),)
 
     @property
@@ -215,7 +215,7 @@ def _is_card(text: str) -> bool:
     return True
 
 
-def _bad(text: str) -> Any:
+def _bad(text: str) -> NoReturn:
     raise InvalidAction(
         f"not a Meio action: {text!r} (write: play 7H, split <7 kept> | <6 aside>, or deal <hand> / <hand> …)"
     )
@@ -290,7 +290,7 @@ class MeioRules(Rules):
     game_id: ClassVar[str] = "meio"
     title: ClassVar[str] = "Meio"
 
-    players: int = 4  # type: ignore[assignment]
+    players: int = 4
     ace_high: bool = True
     hearts_anytime: bool = True
     rounds: int = 3
@@ -355,7 +355,7 @@ def _deck(players: int) -> tuple[tuple[int, ...], int]:
 
 
 @cache
-def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[Play, ...], ...]]:
+def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[Play, ...], ...], ...]]:
     """Per rules: the trick keys ``keys[led][card]`` (higher wins; -1 cannot win) and
     the plays of each 13-bit suit pattern ``suit_plays[suit][pattern]``."""
     keys = []

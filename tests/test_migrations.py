@@ -1,0 +1,116 @@
+"""Every earlier schema version upgrades to the current one (on SQLite, and PostgreSQL when set).
+
+``tests/db_schemas/v<N>.sql`` is the schema of version N, kept when it was current. The test
+walks the migration table, so a new migration is covered as soon as the version before it has
+its file (which the golden check below makes sure of).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, create_engine, inspect, text
+from sqlmodel import SQLModel
+
+from cardbase.db import engine as db_engine
+from cardbase.db import models
+from cardbase.db.engine import ensure_schema, open_database
+
+SCHEMAS = Path(__file__).resolve().parent / "db_schemas"
+EARLIER = sorted(db_engine.MIGRATIONS)
+
+
+def _engine(url: str) -> Engine:
+    return create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+
+
+def _statements(sql: str, dialect: str) -> list[str]:
+    body = "\n".join(line for line in sql.splitlines() if not line.startswith("--"))
+    if dialect == "sqlite":  # SQLite's auto-increment key is an INTEGER primary key
+        body = re.sub(r"\bSERIAL\b", "INTEGER", body)
+    return [s.strip() for s in body.split(";") if s.strip()]
+
+
+def _value(type_: Any, n: int) -> Any:
+    """A value of a column's type for a sample row."""
+    py = type_.python_type
+    if py is bool:
+        return False
+    if py is int:
+        return n
+    if py is float:
+        return 0.5
+    length = getattr(type_, "length", None)
+    return f"v{n}"[: length or None]
+
+
+def _shape(engine: Engine) -> dict[str, dict[str, tuple[bool, type]]]:
+    """Per table: each column's nullability and Python type (TEXT and VARCHAR are both str)."""
+    insp = inspect(engine)
+    return {
+        t: {c["name"]: (bool(c["nullable"]), c["type"].python_type) for c in insp.get_columns(t)}
+        for t in insp.get_table_names()
+    }
+
+
+def test_the_current_schema_has_its_file() -> None:
+    """``v<current>.sql`` is what the models make now; a schema change shows in its diff."""
+    from tests.db_schemas.regenerate import current_ddl
+
+    path = SCHEMAS / f"v{models.SCHEMA_VERSION}.sql"
+    assert path.is_file(), f"run `uv run python tests/db_schemas/regenerate.py` to write {path.name}"
+    assert path.read_text(encoding="utf-8") == current_ddl(), (
+        "the models changed: bump SCHEMA_VERSION with a migration, then run tests/db_schemas/regenerate.py"
+    )
+
+
+def test_every_version_below_the_current_one_has_a_migration() -> None:
+    assert set(db_engine.MIGRATIONS) == set(range(1, models.SCHEMA_VERSION))
+
+
+@pytest.mark.parametrize("version", EARLIER)
+def test_a_database_of_every_earlier_version_upgrades(version: int, db_url: str, tmp_path: Path) -> None:
+    sql = (SCHEMAS / f"v{version}.sql").read_text(encoding="utf-8")
+    assert re.match(rf"-- cardbase schema version {version}\b", sql)
+    old = _engine(db_url)
+    # A database of that version: its tables, its version, and a card with a value in every column
+    # (of a game of its own, so that loading the shipped catalogs later leaves it alone).
+    with old.begin() as conn:
+        for statement in _statements(sql, old.dialect.name):
+            conn.execute(text(statement))
+        conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(version)})
+        conn.execute(text("INSERT INTO game (id, title, rulebook) VALUES ('zz', 'test game', 'none')"))
+    insp = inspect(old)
+    card_cols = insp.get_columns("card")
+    row = {c["name"]: _value(c["type"], i) for i, c in enumerate(card_cols)}
+    row["game"] = "zz"
+    with old.begin() as conn:
+        names = ", ".join(row)
+        conn.execute(text(f"INSERT INTO card ({names}) VALUES ({', '.join(':' + k for k in row)})"), row)
+    old.dispose()
+
+    upgraded = _engine(db_url)
+    assert ensure_schema(upgraded) == models.SCHEMA_VERSION
+    with upgraded.connect() as conn:
+        assert conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar() == str(
+            models.SCHEMA_VERSION
+        )
+        kept = conn.execute(text(f"SELECT {', '.join(row)} FROM card WHERE id = :id"), {"id": row["id"]}).one()
+    assert dict(zip(row, kept, strict=True)) == row  # the card's values survive the upgrade
+
+    fresh_url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    fresh = create_engine(fresh_url)
+    SQLModel.metadata.create_all(fresh)
+    assert _shape(upgraded) == _shape(fresh)  # the same tables and columns as a new database
+    upgraded.dispose()
+    fresh.dispose()
+
+    database = open_database(db_url)  # and it opens, loading the shipped catalogs
+    try:
+        with database.session() as session:
+            assert session.execute(text("SELECT count(*) FROM card WHERE game = 'meio'")).scalar() == 52
+    finally:
+        database.engine.dispose()
