@@ -1,0 +1,118 @@
+"""Class 4 (Ctrl-C): SIGINT to the command's process group — as a terminal sends it — stops every
+worker within 2 s, says what had finished, exits 130, and prints no traceback; `play` saves its record."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+CARDBASE = [sys.executable, "-m", "cardbase"]
+GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
+TILES = str(REPO / "examples/decks/mea-tile-control.txt")
+
+
+def _interrupt(
+    argv: list[str], cwd: Path, wait_for: str, stdin: str | None = None, settle: float = 0.5
+) -> tuple[int, str, str, float]:
+    """Start ``cardbase ARGV``, wait until its stderr or stdout shows ``wait_for`` (or 20 s), send
+    SIGINT to its group; return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "120"}
+    process = subprocess.Popen(
+        [*CARDBASE, *argv],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    if stdin is not None:
+        process.stdin.write(stdin)
+        process.stdin.flush()
+    seen = ""
+    deadline = time.monotonic() + 20
+    while wait_for not in seen and time.monotonic() < deadline and process.poll() is None:
+        ready, _, _ = select.select([process.stdout], [], [], 0.1)
+        if ready:
+            seen += os.read(process.stdout.fileno(), 65536).decode("utf-8", "replace")
+    time.sleep(settle)
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        rest, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        rest, err = process.communicate()
+        pytest.fail(f"still running 10 s after SIGINT: {err[-500:]}")
+    return process.returncode, seen + (rest or ""), err, time.monotonic() - sent
+
+
+def _no_worker_left(marker: str) -> bool:
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return marker not in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sim", "meio", "--players", "3", "--games", "100000", "--jobs", "2", "--agents", "heuristic,random,random"],
+        ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "100000", "--jobs", "2"],
+    ],
+    ids=["meio", "mea"],
+)
+def test_sim_with_workers_stops_within_two_seconds(argv: list[str], tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    db = [] if argv[1] == "meio" else ["--db", str(tmp_path / "c.db")]
+    code, _, err, seconds = _interrupt([*argv, "--records", str(records), *db], tmp_path, "", settle=4.0)
+    assert code == 130, err
+    assert seconds < 2.0, f"took {seconds:.2f} s"
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1].startswith("cardbase: interrupted: "), lines
+    assert "games had finished" in lines[-1] and str(records) in lines[-1]
+    time.sleep(0.5)
+    assert _no_worker_left(str(records))
+
+
+def test_play_saves_its_record_on_ctrl_c(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    code, _, err, _ = _interrupt(
+        ["play", "meio", "--players", "2", "--seed", "5", "--record", str(record)], tmp_path, "P1>"
+    )
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert f"saved in {record}" in err
+    assert record.read_text(encoding="utf-8").startswith('{"record": "cardbase.game"')
+    replay = subprocess.run([*CARDBASE, "replay", str(record)], capture_output=True, text=True, cwd=tmp_path)
+    assert replay.returncode == 0, replay.stderr
+
+
+def test_draws_monte_carlo_stops(tmp_path: Path) -> None:
+    argv = [
+        "draws",
+        GOBLINS,
+        "--need",
+        "2 t:monster",
+        "--need",
+        "1 t:assist",
+        "--trials",
+        "10000000",
+        "--by-turn",
+        "28",
+    ]
+    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=4.0)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == "cardbase: interrupted"
+    assert seconds < 2.0

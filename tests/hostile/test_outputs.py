@@ -1,0 +1,71 @@
+"""Class 5 (outputs): an output path that is a folder, lies under a file, or cannot be written is
+refused naming the path, exit 2; an interrupted or failed write leaves what was there before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardbase.errors import UnreadableInput
+from cardbase.textfiles import output_file
+from tests.conftest import REPO
+from tests.hostile.harness import assert_refused, run_cli
+
+GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
+
+WRITERS: list[tuple[str, list[str]]] = [
+    ("draws --plot", ["draws", GOBLINS, "--need", "1 t:monster", "--plot", "{out}"]),
+    ("deck export -o", ["deck", "export", "Mine", "-o", "{out}"]),
+    ("sim --records", ["sim", "meio", "--players", "2", "--games", "1", "--records", "{out}"]),
+    ("play --record", ["play", "meio", "--players", "2", "--seed", "1", "--record", "{out}"]),
+    ("schema generate --folder", ["schema", "generate", "--folder", "{out}"]),
+]
+
+
+def _under_a_file(tmp: Path) -> str:
+    (tmp / "a-file").write_text("x", encoding="utf-8")
+    return str(tmp / "a-file" / "out.png")
+
+
+def _deep_under_a_file(tmp: Path) -> str:
+    (tmp / "b-file").write_text("x", encoding="utf-8")
+    return str(tmp / "b-file" / "more" / "out.png")
+
+
+BAD = [("under-a-file", _under_a_file), ("deep-under-a-file", _deep_under_a_file)]
+
+
+@pytest.mark.parametrize(("kind", "make"), BAD, ids=[b[0] for b in BAD])
+@pytest.mark.parametrize(("writer", "argv"), WRITERS, ids=[w[0] for w in WRITERS])
+def test_output_path_that_cannot_be_made_is_refused(writer, argv, kind, make, hostile_db: str, in_tmp: Path) -> None:
+    run_cli(["deck", "new", "Mine", "--game", "mea"], hostile_db)
+    out = make(in_tmp)
+    argv = [a.replace("{out}", out) for a in argv]
+    if argv[:2] not in (["sim", "meio"], ["play", "meio"], ["schema", "generate"]):
+        argv += ["--db", hostile_db]
+    run = run_cli(argv, input="quit\n")
+    assert_refused(run, 2, "a-file" if "a-file" in out else "b-file")
+
+
+@pytest.mark.parametrize(("writer", "argv"), WRITERS[:2], ids=[w[0] for w in WRITERS[:2]])
+def test_output_path_that_is_a_folder_is_refused(writer, argv, hostile_db: str, in_tmp: Path) -> None:
+    run_cli(["deck", "new", "Mine", "--game", "mea"], hostile_db)
+    (in_tmp / "a-folder").mkdir()
+    run = run_cli([*(a.replace("{out}", str(in_tmp / "a-folder")) for a in argv), "--db", hostile_db])
+    assert_refused(run, 2, "folder")
+
+
+def test_a_failed_write_leaves_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "deck.txt"
+    target.write_text("the old deck\n", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt), output_file(target, "deck file") as temporary:
+        temporary.write_text("half a new", encoding="utf-8")
+        raise KeyboardInterrupt
+    assert target.read_text(encoding="utf-8") == "the old deck\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.txt"]
+
+
+def test_output_into_a_folder_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    with pytest.raises(UnreadableInput, match="is a folder"), output_file(tmp_path, "plot"):
+        pass
