@@ -99,7 +99,7 @@ def render_face(
             path = (art or {}).get(op.key)
             if path is None:
                 raise KeyError(f"no image for art {op.key[:12]}")
-            picture = cover(load_image(path), box_w, box_h)
+            picture = cover(load_image(path, op.matte), box_w, box_h)
             if picture.size != (box_w, box_h):
                 picture = picture.resize((box_w, box_h), Image.Resampling.LANCZOS)
             img.paste(picture, (round(px(op.x)), round(px(op.y))))
