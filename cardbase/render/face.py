@@ -104,7 +104,6 @@ class ArtSlot:
     (which never names a file: where art goes is said in the terminal only)."""
 
     key: str | None
-    full: bool = False
 
 
 SMALL_TEXT = 6.0  # points: text set smaller than this is hard to read and draws a warning

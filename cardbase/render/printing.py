@@ -126,19 +126,21 @@ class FaceBuilder:
         self.art_sizes: dict[str, tuple[int, int]] = {}
         self.art_users: dict[str, str] = {}
 
+    def _register(self, card: Any, path: Path) -> str:
+        found = art_mod.inspect_art(path)
+        self.art_sources[found.digest] = found.path
+        self.art_sizes[found.digest] = found.size
+        self.art_users.setdefault(found.digest, card.name)
+        return found.digest
+
     def _art_slot(self, card: Any) -> ArtSlot:
-        full = art_mod.find_full_art(self.images, card.game, card.name)
-        path = full or art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
+        path = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
         if path is None:
             expected = art_mod.expected_path(self.images, card.game, card.name)
             self.missing.append(card.name)
             self.expected.append(expected)
             return ArtSlot(None)
-        found = art_mod.inspect_art(path)
-        self.art_sources[found.digest] = found.path
-        self.art_sizes[found.digest] = found.size
-        self.art_users.setdefault(found.digest, card.name)
-        return ArtSlot(found.digest, full=full is not None)
+        return ArtSlot(self._register(card, path))
 
     def _face(self, values: Mapping[str, Any], lname: str, slot: ArtSlot | None) -> tuple[str, Face]:
         art_part = None if slot is None or slot.key is None else slot.key
@@ -158,12 +160,13 @@ class FaceBuilder:
         """The key and composed face of ``card`` (a whole-face scan when ``<slug>.full.png`` exists)."""
         values = face_values(card)
         lname = layout_name(card.game, card.type, card.name)
-        slot = self._art_slot(card) if LAYOUTS[lname].has_art or card.type == "tile" else None
-        if slot is not None and slot.full and slot.key:
-            key = face_key({"full": slot.key}, "full-art", self.size, slot.key)
-            return key, full_art_face(self.size, slot.key, LAYOUTS[lname].background)
-        if slot is not None and not LAYOUTS[lname].has_art:
-            slot = None
+        full = art_mod.find_full_art(self.images, card.game, card.name)
+        if full is not None:
+            digest = self._register(card, full)
+            return face_key({"full": digest}, "full-art", self.size, digest), full_art_face(
+                self.size, digest, LAYOUTS[lname].background
+            )
+        slot = self._art_slot(card) if LAYOUTS[lname].has_art else None
         return self._face(values, lname, slot)
 
     def back(self, card: Any) -> tuple[str, Face]:

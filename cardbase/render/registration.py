@@ -169,4 +169,5 @@ def draw_registration(c: Any, grid: Grid, side: str, options_line: str = "") -> 
         _text(c, x, y + i * 3.4, line, 6.5, ph)
     if side == "front":
         for i, line in enumerate(calibration_lines(grid, options_line)):
-            _text(c, grid.x0 + 2, grid.y0 + 3 + i * 2.8, line, 6, ph)
+            top = grid.slot(grid.cols).y if grid.rows > 1 else grid.y0 + grid.spec.card[1] * 0.75
+            _text(c, grid.x0 + 2, top + 4 + i * 2.8, line, 6, ph)
