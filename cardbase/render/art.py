@@ -1,6 +1,6 @@
 """Card art: found under ``card_images/``, checked, and prepared for a box at a resolution.
 
-Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``/``.webp``), or
+Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``/``.webp``/``.tif``/``.tiff``), or
 at the path a ``card_image`` row names (relative to ``card_images/``). A path that would
 leave ``card_images/`` (``..``, an absolute path, a symlink pointing out) is refused; an
 image over Pillow's decompression-bomb limit is refused; an image that cannot be decoded is
@@ -24,7 +24,7 @@ from typing import Any
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.names import slug
 
-SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 LOW_PPI = 200  # art printed at fewer pixels per inch than this draws a warning
 
 
@@ -141,7 +141,7 @@ def _icc_to_srgb(img: Any) -> Any:
     try:
         source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
         mode = "RGBA" if img.mode in ("RGBA", "LA", "PA") else "RGB"
-        if img.mode not in ("RGB", "RGBA", "CMYK", "L"):
+        if img.mode not in ("RGB", "RGBA", "CMYK", "L", "LAB"):
             img = img.convert(mode)
         return ImageCms.profileToProfile(img, source, ImageCms.createProfile("sRGB"), outputMode=mode)
     except (ImageCms.PyCMSError, OSError, ValueError):

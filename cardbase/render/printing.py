@@ -11,6 +11,7 @@ that fails leaves any earlier file as it was.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import tempfile
@@ -206,10 +207,10 @@ class FaceBuilder:
             return
         ppi = art_mod.printed_ppi(size, (op.w, op.h))
         if ppi < art_mod.LOW_PPI:
-            need = (round(op.w / 25.4 * art_mod.LOW_PPI), round(op.h / 25.4 * art_mod.LOW_PPI))
+            need = (math.ceil(op.w / 25.4 * art_mod.LOW_PPI), math.ceil(op.h / 25.4 * art_mod.LOW_PPI))
             self.warnings.append(
                 f"{self.art_users.get(op.key, 'a card')}: art {self.art_sources[op.key].as_posix()} is "
-                f"{size[0]}×{size[1]} px, {ppi:.0f} ppi at its printed size ({op.w:.1f}×{op.h:.1f} mm); under "
+                f"{size[0]}×{size[1]} px, {int(ppi)} ppi at its printed size ({op.w:.1f}×{op.h:.1f} mm); under "
                 f"{art_mod.LOW_PPI} ppi it prints soft: supply at least {need[0]}×{need[1]} px"
             )
 
