@@ -178,7 +178,7 @@ def fill_template(template: str, values: Mapping[str, Any]) -> str:
     return _TEMPLATE.sub(sub, template)
 
 
-_EDGE_SPAN = 6.0  # mm: a box reaching this close to both edges of an axis spans the card on it
+_EDGE_NEAR = 8.0  # mm: a box this close to one edge belongs to that edge (a corner index, a footer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,10 +186,11 @@ class _Frame:
     """Maps the reference card onto the real card with one uniform scale and reflow, never a stretch.
 
     Every box keeps its shape at the uniform scale ``s = min(sx, sy)``, and is placed by what it
-    belongs to: a box that spans the card on an axis (panels, bars, text columns) keeps its
-    insets (scaled by ``s``) and takes the new length; a box in the outer third of an axis keeps
-    its (scaled) distance from that edge; a box in the middle third keeps its (scaled) distance
-    from the centre, so groups (a grid of cells, pips) keep their spacing."""
+    belongs to: a box that touches an edge and crosses the middle of an axis (panels, bars, text
+    columns) keeps both ends' distances from their edges (scaled by ``s``) and takes the new
+    length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
+    keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
+    centre, so groups (a grid of cells, pips) keep their spacing."""
 
     sx: float
     sy: float
@@ -205,12 +206,12 @@ class _Frame:
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
         s = self.type_scale
         end = start + length
-        if start <= _EDGE_SPAN and end >= ref - _EDGE_SPAN:
+        touches = start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR
+        if touches and start < ref / 2 < end:  # a bar or panel: each end stays with its own edge
             return start * s, real - (ref - end) * s - start * s
-        centre = start + length / 2
-        if centre < ref / 3:
+        if start <= _EDGE_NEAR:
             return start * s, length * s
-        if centre > 2 * ref / 3:
+        if ref - end <= _EDGE_NEAR:
             return real - (ref - start) * s, length * s
         return real / 2 + (start - ref / 2) * s, length * s
 

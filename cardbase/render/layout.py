@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim
@@ -316,7 +316,7 @@ def _meikyu_land() -> Layout:
             Art(Box(5, 16.8, 53, 21.2), frame="#7a4a26", kind="land", matte=_LAND_PANEL),
             *_demo_mark(44.5, 17.8),
             _footer(Box(5, 38.3, 53, 5.2), "#7a4a26"),
-            Rect(Box(2.5, 43.7, 58, 0.6), fill=_LAND_FRAME),
+            Rect(Box(3, 43.7, 57, 0.6), fill=_LAND_FRAME),
             text(
                 Box(5, 4.5, 53, 7),
                 "{land_name}",
