@@ -87,7 +87,7 @@ def variants(tmp: Path) -> dict[str, tuple[Path, Image.Image]]:
     la.putalpha(alpha)
     save("LA", la.convert("LA"), Image.composite(lum.convert("RGB"), matte, alpha))
     pal = rgb.quantize(255)
-    pal.putpalette(pal.getpalette()[: 255 * 3] + [0, 0, 0])  # a 256th entry, index 255, for "see-through"
+    pal.putpalette([*pal.getpalette()[: 255 * 3], 0, 0, 0])  # a 256th entry, index 255, for "see-through"
     pal.paste(255, (0, 0, W // 2, H))
     save("P-transparent", pal, Image.composite(rgb.quantize(255).convert("RGB"), matte, alpha), transparency=255)
     out["RGB16"] = (png16_rgb(tmp / "RGB16.png", rgb), rgb)
