@@ -75,3 +75,70 @@ def card(
         return
     what = f"{report.width_px}×{report.height_px} px at {dpi} DPI" if out.suffix.lower() == ".png" else "vector PDF"
     typer.echo(f"wrote {out}: {found.name} ({what})")
+
+
+export_app = typer.Typer(help="Export cards for print services: PNG images and a manifest.", no_args_is_help=True)
+
+
+@export_app.command("images")
+def export_images(
+    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
+    dpi: Annotated[int, typer.Option("--dpi", help="Resolution of the PNGs (30 to 1200).")] = 300,
+    card_size: Annotated[
+        str | None, typer.Option("--card-size", help="poker (63×88 mm), bridge, mini, or WxH.", show_default=False)
+    ] = None,
+    bleed: Annotated[
+        str, typer.Option("--bleed", help="Background past each card's edge, e.g. 3mm (≤ 10 mm).")
+    ] = "0mm",
+    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="Also write each distinct back.")] = True,
+    copies: Annotated[int, typer.Option("--copies", help="Multiply every count in the manifest (1 to 100).")] = 1,
+    images: Annotated[Path, typer.Option("--images", help="Folder of card art.")] = Path("card_images"),
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Write a deck as one PNG per card (and per back) in deck order, with manifest.csv of names and counts.
+
+    Example: cardbase export images examples/decks/mea-goblin-rush.txt -o exports/rush --dpi 300 --bleed 3mm
+    """
+    from cardbase.cli.print import deck_entries
+    from cardbase.db.queries import check_game
+    from cardbase.names import slug
+    from cardbase.render.art import declared_paths
+    from cardbase.render.export import MANIFEST
+    from cardbase.render.export import export_images as run
+    from cardbase.render.options import SheetOptions
+
+    game_id = check_game(game)
+    spec = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, copies=copies).spec(game_id)
+    database = open_db(db)
+    entries, _, deck_warnings = deck_entries(database, file, game_id)
+    for line in deck_warnings:
+        warn(line)
+    with database.session() as session:
+        declared = declared_paths(session, [c.id for c, _ in entries])
+    out = output or Path("exports") / f"{slug(file.stem) or 'deck'}-images"
+    report = run(
+        [(card, n * copies) for card, n in entries],
+        out,
+        size=spec.card,
+        bleed=spec.bleed,
+        dpi=dpi,
+        backs=backs,
+        images=images,
+        use_cache=not no_cache,
+        declared_art=declared,
+    )
+    for line in report.warnings:
+        warn(line)
+    if json:
+        print_json(report.as_dict())
+        return
+    typer.echo(
+        f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
+        f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
+    )

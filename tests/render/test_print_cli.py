@@ -147,3 +147,94 @@ def test_registration_test_leads_a_print_without_backs(db_url: str) -> None:
     assert "on 7 sheet(s) (the first a registration test), 8 page(s)" in result.stdout
     data = json.loads(run(db_url, "print", "set", "meio", "--registration-test", "--json").stdout)
     assert (data["sheets"], data["pages"]) == (6, 8)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--dpi", "2400"), "--dpi 2400 is out of range: use 30 to 1200"),
+        (("--dpi", "1200", "--card-size", "500x500mm", "--paper", "a3"), "over the bound of 60; use --dpi"),
+        (("--copies", "0"), "--copies 0 is out of range: use 1 to 100"),
+        (("--copies", "101"), "--copies 101 is out of range"),
+        (("--scale-x", "50"), "--scale-x 50% is out of range: use 90% to 110%"),
+        (("--scale-y", "120"), "--scale-y 120% is out of range"),
+        (("--back-offset", "20,0"), "--back-offset 20,0 is out of range: each of X and Y within ±10 mm"),
+        (("--back-offset", "1"), "bad --back-offset '1': write X,Y in mm"),
+        (("--printer-margin", "30mm"), "--printer-margin 30mm is out of range: at most 20 mm"),
+        (("--bleed", "20mm"), "--bleed 20mm is out of range: at most 10 mm"),
+        (("--gap", "1in"), "--gap 1in is out of range: at most 20 mm"),
+        (("--back-order", "random"), "bad --back-order 'random'"),
+    ],
+)
+def test_every_option_has_a_bound_with_a_message(db_url: str, in_tmp: Path, args, message: str) -> None:
+    result = run(db_url, "print", "set", "meio", *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    assert not (in_tmp / "exports").exists()
+
+
+def test_render_refuses_a_raster_too_big_before_drawing(db_url: str, in_tmp: Path) -> None:
+    result = run(db_url, "render", "card", "creme golem", "--dpi", "1200", "--card-size", "400x400mm")
+    assert result.exit_code == 2 and "megapixels, over the bound of 60" in result.stderr
+
+
+def test_copies_print_the_whole_deck_again(db_url: str, in_tmp: Path) -> None:
+    once = json.loads(run(db_url, "print", "set", "meio", "--json", "-o", "a.pdf").stdout)
+    twice = json.loads(run(db_url, "print", "set", "meio", "--json", "--copies", "2", "-o", "b.pdf").stdout)
+    assert (once["cards"], twice["cards"]) == (52, 104) and twice["unique_faces"] == 52
+
+
+def test_print_query_prints_every_matching_card(db_url: str, in_tmp: Path) -> None:
+    result = run(db_url, "print", "query", "game:mea t:monster cost<=2", "--json", "-o", "q.pdf")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    search = run(db_url, "cards", "search", "game:mea t:monster cost<=2", "--json", "--limit", "500")
+    assert data["cards"] == data["unique_faces"] == len(json.loads(search.stdout)) > 0
+    bad = run(db_url, "print", "query", "game:mea cost<=")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    none = run(db_url, "print", "query", "game:mea t:monster cost>=99")
+    assert none.exit_code == 2 and "matches no card" in none.stderr
+
+
+def test_print_deck_one_per_page_and_split_backs(db_url: str, in_tmp: Path) -> None:
+    deck = in_tmp / "rush.txt"
+    deck.write_text("game: mea\n3 Crumb Goblin\n1 Crème Golem\n", encoding="utf-8")
+    result = run(db_url, "print", "deck", str(deck), "--one-per-page", "--bleed", "3mm", "--backs", "--split-backs")
+    assert result.exit_code == 0, result.output
+    assert "one card per page, 4 page(s)" in result.stdout and "rush-backs.pdf" in result.stdout
+    fronts, backs = PdfReader(in_tmp / "exports" / "rush.pdf"), PdfReader(in_tmp / "exports" / "rush-backs.pdf")
+    assert len(fronts.pages) == len(backs.pages) == 4
+    assert [round(float(v) * 25.4 / 72, 2) for v in fronts.pages[0].trimbox] == [3, 3, 66, 91]
+
+
+def test_export_images_writes_pngs_in_deck_order_and_a_manifest(db_url: str, in_tmp: Path) -> None:
+    import csv
+
+    deck = in_tmp / "rush.txt"
+    deck.write_text("game: mea\n3 Crumb Goblin\n1 Crème Golem\n2 puddle knight\n", encoding="utf-8")
+    result = run(db_url, "export", "images", str(deck), "-o", "out", "--dpi", "100", "--bleed", "3mm")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((in_tmp / "out" / "manifest.csv").open(encoding="utf-8")))
+    assert [(r["file"], r["side"], r["count"]) for r in rows] == [
+        ("001-crumb-goblin.png", "front", "3"),
+        ("002-creme-golem.png", "front", "1"),
+        ("003-puddle-knight.png", "front", "2"),
+        ("back-mea-back.png", "back", "6"),
+    ]
+    with Image.open(in_tmp / "out" / "001-crumb-goblin.png") as img:
+        assert img.size == (round(69 / 25.4 * 100), round(94 / 25.4 * 100))
+        assert round(img.info["dpi"][0]) == 100
+    again = run(db_url, "export", "images", str(deck), "-o", "out", "--dpi", "100", "--bleed", "3mm", "--json")
+    assert json.loads(again.stdout)["cached"] == 4  # the second export reuses the rendered faces
+    (in_tmp / "busy").mkdir()
+    (in_tmp / "busy" / "thesis.txt").write_text("mine", encoding="utf-8")
+    refused = run(db_url, "export", "images", str(deck), "-o", "busy")
+    assert refused.exit_code == 2 and "not empty" in refused.stderr
+    assert (in_tmp / "busy" / "thesis.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_registration_cli_prints_its_options(db_url: str, in_tmp: Path) -> None:
+    result = runner.invoke(app, ["print", "registration", "--paper", "297x210mm", "--scale-x", "99.2"])
+    assert result.exit_code == 0, result.output
+    text = PdfReader(in_tmp / "exports" / "registration-297x210mm.pdf").pages[0].extract_text()
+    assert "printed with: --paper 297x210mm --scale-x 99.2" in text
