@@ -107,7 +107,7 @@ def export_images(
                 else:
                     img = render_face(face, dpi, bleed, builder.art_sources)
                     cache.store(png, lambda p: save_png(img, p, dpi))
-                shutil.copyfile(png, tmp / name)
+                shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
                 report.files.append(name)
 
             back_files: dict[str, str] = {}
