@@ -71,6 +71,14 @@ _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
         typer.Option("--one-per-page", help="One card per page, each with its own TrimBox and BleedBox (print shops)."),
     ),
     "split_backs": (bool, typer.Option("--split-backs", help="Write the backs to a second file, <name>-backs.pdf.")),
+    "bleed_fill": (
+        str,
+        typer.Option("--bleed-fill", help="Bleed of full-art scans: 'art' (the scan mirrored out) or 'frame'."),
+    ),
+    "full_art": (
+        bool,
+        typer.Option("--full-art", help="Art files are whole-face scans (as <slug>.full.png): printed as is."),
+    ),
 }
 
 
@@ -177,6 +185,8 @@ def print_entries(
             back_order=sheet.back_order,
             split_backs=sheet.split_backs,
             options_line=sheet.command_line(),
+            bleed_fill=sheet.bleed_fill,
+            full_art=sheet.full_art,
         )
     finally:
         if bar:

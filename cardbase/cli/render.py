@@ -96,6 +96,12 @@ def export_images(
     ] = "0mm",
     backs: Annotated[bool, typer.Option("--backs/--no-backs", help="Also write each distinct back.")] = True,
     copies: Annotated[int, typer.Option("--copies", help="Multiply every count in the manifest (1 to 100).")] = 1,
+    bleed_fill: Annotated[
+        str, typer.Option("--bleed-fill", help="Bleed of full-art scans: 'art' (mirrored out) or 'frame'.")
+    ] = "frame",
+    full_art: Annotated[
+        bool, typer.Option("--full-art", help="Art files are whole-face scans, printed as is.")
+    ] = False,
     images: Annotated[Path, typer.Option("--images", help="Folder of card art.")] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
     db: DbOption = None,
@@ -114,7 +120,7 @@ def export_images(
     from cardbase.render.options import SheetOptions
 
     game_id = check_game(game)
-    spec = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, copies=copies).spec(game_id)
+    spec = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, copies=copies, bleed_fill=bleed_fill).spec(game_id)
     database = open_db(db)
     entries, _, deck_warnings = deck_entries(database, file, game_id)
     for line in deck_warnings:
@@ -132,6 +138,8 @@ def export_images(
         images=images,
         use_cache=not no_cache,
         declared_art=declared,
+        bleed_fill=bleed_fill,
+        full_art=full_art,
     )
     for line in report.warnings:
         warn(line)

@@ -207,6 +207,44 @@ def cover(img: Any, width_px: int, height_px: int) -> Any:
     return cropped
 
 
+def mirror_pad(img: Any, pad_px: int) -> Any:
+    """``img`` with ``pad_px`` pixels added on every side, mirrored from its edges (art into the bleed)."""
+    from PIL import Image
+
+    if pad_px <= 0:
+        return img
+    w, h = img.size
+    pad = min(pad_px, w, h)
+    out = Image.new(img.mode, (w + 2 * pad, h + 2 * pad))
+    out.paste(img, (pad, pad))
+    flip_lr, flip_tb = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
+    out.paste(img.crop((0, 0, pad, h)).transpose(flip_lr), (0, pad))
+    out.paste(img.crop((w - pad, 0, w, h)).transpose(flip_lr), (w + pad, pad))
+    out.paste(out.crop((0, pad, w + 2 * pad, 2 * pad)).transpose(flip_tb), (0, 0))
+    out.paste(out.crop((0, h, w + 2 * pad, h + pad)).transpose(flip_tb), (0, h + pad))
+    return out if pad == pad_px else out.resize((w + 2 * pad_px, h + 2 * pad_px))
+
+
+def fit_art(img: Any, op: Any, width_px: int, height_px: int) -> Any:
+    """``img`` for the box of ImageOp ``op`` at ``width_px``×``height_px``: cropped to fill it; a
+    whole-face scan whose box reaches into the bleed (``op.x < 0``) fills the trim and is mirrored
+    out into the bleed, so its edges meet the cut exactly."""
+    from PIL import Image
+
+    bleed = -op.x if op.full and op.x < 0 else 0.0
+    if bleed <= 0:
+        picture = cover(img, width_px, height_px)
+    else:
+        pad = round(bleed / op.w * width_px)
+        inner = cover(img, width_px - 2 * pad, height_px - 2 * pad)
+        if inner.size != (width_px - 2 * pad, height_px - 2 * pad):
+            inner = inner.resize((width_px - 2 * pad, height_px - 2 * pad), Image.Resampling.LANCZOS)
+        picture = mirror_pad(inner, pad)
+    if picture.size != (width_px, height_px) and op.full:
+        picture = picture.resize((width_px, height_px), Image.Resampling.LANCZOS)
+    return picture
+
+
 def declared_paths(session: Any, card_ids: list[str]) -> dict[str, str]:
     """Art paths the database records (``card_image`` rows, relative to ``card_images/``) by card id."""
     from sqlalchemy import select

@@ -69,6 +69,8 @@ def export_images(
     use_cache: bool = True,
     declared_art: Mapping[str, str] | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    bleed_fill: str = "frame",
+    full_art: bool = False,
 ) -> ExportReport:
     """Write ``entries`` — (card, copies) pairs — as PNGs and ``manifest.csv`` into ``folder``."""
     from cardbase.render.options import DPI_RANGE, check_pixels
@@ -98,7 +100,9 @@ def export_images(
         raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
     try:
         with open_cache(images, use_cache) as cache:
-            builder = FaceBuilder(images, cache, size, dpi, declared_art)
+            builder = FaceBuilder(
+                images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art
+            )
 
             def write(name: str, key: str, face: Any) -> None:
                 png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))

@@ -605,7 +605,10 @@ def compose(
 SMALL_PREFIX = "small text: "
 
 
-def full_art_face(size: tuple[float, float], key: str, background: str = "#ffffff") -> Face:
-    """A face that is one scanned image, printed as is over the whole card (and its bleed)."""
+def full_art_face(size: tuple[float, float], key: str, background: str = "#ffffff", into_bleed: float = 0.0) -> Face:
+    """A face that is one scanned image, printed as is over the whole card; with ``into_bleed``
+    mm the image box reaches that far past the trim (the scan mirrored out into the bleed)."""
     width, height = size
-    return Face("full-art", width, height, background, [ImageOp(0.0, 0.0, width, height, key, background, True)])
+    b = into_bleed
+    op = ImageOp(-b, -b, width + 2 * b, height + 2 * b, key, background, True)
+    return Face("full-art", width, height, background, [op])

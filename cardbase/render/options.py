@@ -17,6 +17,7 @@ from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES, format_mm, parse_
 
 BackOrder = Literal["after", "interleave"]
 BACK_ORDERS: tuple[str, ...] = ("after", "interleave")
+BLEED_FILLS: tuple[str, ...] = ("frame", "art")
 
 # Bounds: (least, most) for every numeric option.
 DPI_RANGE = (30, 1200)
@@ -71,6 +72,10 @@ def check_pixels(width_mm: float, height_mm: float, dpi: int, what: str) -> None
         )
 
 
+# Options that belong to one print, not to the printer, so the registration page does not repeat them.
+_PER_PRINT = ("copies", "one_per_page", "split_backs", "backs", "back_order", "bleed_fill", "full_art", "dpi")
+
+
 @dataclass(frozen=True, slots=True)
 class SheetOptions:
     """Every sheet option of ``cardbase print`` / ``export``, as written by the user."""
@@ -93,11 +98,15 @@ class SheetOptions:
     dpi: int = 300
     one_per_page: bool = False
     split_backs: bool = False
+    bleed_fill: str = "frame"
+    full_art: bool = False
 
     def spec(self, game: str | None = None, *, default_size: str | None = None) -> SheetSpec:
         """The checked ``SheetSpec``; any option out of its range is a ``UsageError`` naming it."""
         if self.flip not in FLIPS:
             raise UsageError(f"bad --flip {self.flip!r}: use long-edge or short-edge")
+        if self.bleed_fill not in BLEED_FILLS:
+            raise UsageError(f"bad --bleed-fill {self.bleed_fill!r}: use art or frame")
         if self.back_order not in BACK_ORDERS:
             raise UsageError(f"bad --back-order {self.back_order!r}: use after or interleave")
         _within(self.dpi, DPI_RANGE, "--dpi")
@@ -134,7 +143,7 @@ class SheetOptions:
         for f in fields(self):
             value, base = getattr(self, f.name), getattr(default, f.name)
             flag = "--" + f.name.replace("_", "-")
-            if value == base or f.name in ("copies", "one_per_page", "split_backs", "backs", "back_order"):
+            if value == base or f.name in _PER_PRINT:
                 continue
             if isinstance(value, bool):
                 parts.append(flag if value else f"--no-{f.name.replace('_', '-')}")

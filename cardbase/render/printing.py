@@ -103,7 +103,11 @@ def open_cache(images: Path, use_cache: bool = True) -> Iterator[FaceCache]:
 
 
 class FaceBuilder:
-    """Composes faces and backs of cards (through the cache) and prepares their art."""
+    """Composes faces and backs of cards (through the cache) and prepares their art.
+
+    A card with a whole-face scan (``<slug>.full.png``, or any art with ``full_art``) is the scan;
+    with ``bleed_fill="art"`` the scan is mirrored out into ``bleed``, else the bleed is the
+    layout's background colour (``"frame"``)."""
 
     def __init__(
         self,
@@ -112,8 +116,15 @@ class FaceBuilder:
         size: tuple[float, float],
         dpi: int = DEFAULT_DPI,
         declared_art: Mapping[str, str] | None = None,
+        *,
+        bleed: float = 0.0,
+        bleed_fill: str = "frame",
+        full_art: bool = False,
     ):
         self.images = images
+        self.bleed = bleed
+        self.bleed_fill = bleed_fill
+        self.full_art = full_art
         self.cache = cache
         self.size = size
         self.dpi = dpi
@@ -162,11 +173,13 @@ class FaceBuilder:
         values = face_values(card)
         lname = layout_name(card.game, card.type, card.name)
         full = art_mod.find_full_art(self.images, card.game, card.name)
+        if full is None and self.full_art:
+            full = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
         if full is not None:
             digest = self._register(card, full)
-            return face_key({"full": digest}, "full-art", self.size, digest), full_art_face(
-                self.size, digest, LAYOUTS[lname].background
-            )
+            into = self.bleed if self.bleed_fill == "art" else 0.0
+            face = full_art_face(self.size, digest, LAYOUTS[lname].background, into)
+            return face_key({"full": digest, "into": into}, "full-art", self.size, digest), face
         slot = self._art_slot(card) if LAYOUTS[lname].has_art else None
         return self._face(values, lname, slot)
 
@@ -191,11 +204,11 @@ class FaceBuilder:
             return self.prepared[handle]
         self.check_resolution(op)
         matte = op.matte.lstrip("#")
-        path = self.cache.art_path(f"{op.key}-{matte}" if matte != "ffffff" else op.key, w_px, h_px)
+        variant = f"-{matte}" if matte != "ffffff" else ""
+        variant += f"-full{op.x:g}" if op.full else ""
+        path = self.cache.art_path(op.key + variant, w_px, h_px)
         if not path.is_file():
-            picture = art_mod.cover(art_mod.load_image(self.art_sources[op.key], op.matte), w_px, h_px)
-            if picture.size != (w_px, h_px) and op.full:
-                picture = picture.resize((w_px, h_px))
+            picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)
             self.cache.store(path, lambda p: picture.save(p, format="JPEG", quality=90, optimize=True))
         self.prepared[handle] = path
         return path
@@ -346,6 +359,8 @@ def print_cards(
     back_order: str = "after",
     split_backs: bool = False,
     options_line: str = "",
+    bleed_fill: str = "frame",
+    full_art: bool = False,
 ) -> PrintReport:
     """Print ``entries`` — (card, copies) pairs — to the PDF ``out`` on sheets described by ``spec``.
 
@@ -376,7 +391,9 @@ def print_cards(
             progress(stage, done, total)
 
     with open_cache(images, use_cache) as cache:
-        builder = FaceBuilder(images, cache, spec.card, dpi, declared_art)
+        builder = FaceBuilder(
+            images, cache, spec.card, dpi, declared_art, bleed=spec.bleed, bleed_fill=bleed_fill, full_art=full_art
+        )
         fronts: dict[str, tuple[str, Face]] = {}
         backs: dict[str, tuple[str, Face]] = {}
         for card in unique:

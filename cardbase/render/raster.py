@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.render import fonts
-from cardbase.render.art import cover, load_image
+from cardbase.render.art import fit_art, load_image
 from cardbase.render.face import EllipseOp, Face, ImageOp, PolyOp, RectOp, TextOp
 from cardbase.render.units import mm_to_px
 
@@ -99,7 +99,7 @@ def render_face(
             path = (art or {}).get(op.key)
             if path is None:
                 raise KeyError(f"no image for art {op.key[:12]}")
-            picture = cover(load_image(path, op.matte), box_w, box_h)
+            picture = fit_art(load_image(path, op.matte), op, box_w, box_h)
             if picture.size != (box_w, box_h):
                 picture = picture.resize((box_w, box_h), Image.Resampling.LANCZOS)
             img.paste(picture, (round(px(op.x)), round(px(op.y))))

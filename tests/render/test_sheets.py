@@ -195,3 +195,42 @@ def test_split_backs_write_two_files(cards, images: Path, tmp_path: Path) -> Non
     assert len(fronts.pages) == len(backs.pages) == 2
     assert {p.background for p in read_page(backs, 0)[0]} == {LAND_BACK, KINGDOM_BACK}
     assert len(read_page(backs, 1)[0]) == 3 and len(read_page(fronts, 1)[0]) == 3
+
+
+def _scan(path: Path) -> Path:
+    """A 900×1257 px whole-face scan: red left half, blue right half."""
+    from PIL import Image
+
+    img = Image.new("RGB", (900, 1257), "#d01010")
+    img.paste((16, 16, 208), (450, 0, 900, 1257))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(path)
+    return path
+
+
+@pytest.mark.parametrize(("fill", "edge"), [("art", ((208, 16, 16), (16, 16, 208))), ("frame", None)])
+def test_a_full_art_scan_is_the_face_and_its_bleed_can_be_the_art(cards, images: Path, tmp_path: Path, fill, edge):
+    from PIL import Image
+
+    from cardbase.render.export import export_images
+
+    goblin = cards["Crumb Goblin"]
+    _scan(images / "mea" / "crumb-goblin.full.png")
+    out = tmp_path / f"png-{fill}"
+    report = export_images([(goblin, 1)], out, dpi=100, bleed=3.0, images=images, bleed_fill=fill, backs=False)
+    assert report.warnings == []
+    with Image.open(out / "001-crumb-goblin.png") as img:
+        img = img.convert("RGB")
+        w, h = img.size
+        inside = img.getpixel((w // 4, h // 2)), img.getpixel((3 * w // 4, h // 2))
+        bleed = img.getpixel((2, h // 2)), img.getpixel((w - 3, h // 2))
+    assert max(abs(a - b) for a, b in zip(inside[0], (208, 16, 16), strict=True)) < 6
+    if edge is None:
+        assert bleed[0] == bleed[1] == (0x7B, 0x2D, 0x26)  # the layout's frame colour
+    else:
+        for got, want in zip(bleed, edge, strict=True):
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 6
+    pdf_out = tmp_path / f"{fill}.pdf"
+    print_cards([(goblin, 1)], pdf_out, SheetSpec(bleed=3.0), title="t", images=images, bleed_fill=fill)
+    text = PdfReader(pdf_out).pages[0].extract_text()
+    assert "Crumb Goblin" not in text  # the scan is the face: nothing is drawn over it
