@@ -79,6 +79,10 @@ _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
         bool,
         typer.Option("--full-art", help="Art files are whole-face scans (as <slug>.full.png): printed as is."),
     ),
+    "layout": (
+        Path | None,
+        typer.Option("--layout", help="A TOML file of layouts replacing any card kind's (schema/layout.schema.json)."),
+    ),
 }
 
 
@@ -159,17 +163,38 @@ def print_entries(
     default_size: str | None = None,
 ) -> None:
     """Print (card, copies) ``entries`` to a PDF and report it: the step every print command ends with."""
-    from cardbase.render.printing import print_cards
-    from cardbase.render.units import format_mm
-
     spec = sheet.spec(game, default_size=default_size)
     out = output or Path("exports") / f"{name}.pdf"
     entries = [(card, n * sheet.copies) for card, n in entries]
     bar, update = _progress_printer(sum(n for _, n in entries))
+    with sheet.layouts():
+        report = _run_print(
+            entries, out, spec, sheet, bar, update, title, author, images, no_cache, declared_art, registration
+        )
+    _report(report, out, spec, sheet, registration, json, notes)
+
+
+def _run_print(
+    entries: list[tuple[Any, int]],
+    out: Path,
+    spec: Any,
+    sheet: SheetOptions,
+    bar: Any,
+    update: Any,
+    title: str,
+    author: str,
+    images: Path,
+    no_cache: bool,
+    declared_art: dict[str, str],
+    registration: bool,
+) -> Any:
+    """Run ``print_cards`` with the progress bar shown."""
+    from cardbase.render.printing import print_cards
+
     try:
         if bar:
             bar.start()
-        report = print_cards(
+        return print_cards(
             entries,
             out,
             spec,
@@ -191,6 +216,14 @@ def print_entries(
     finally:
         if bar:
             bar.stop()
+
+
+def _report(
+    report: Any, out: Path, spec: Any, sheet: SheetOptions, registration: bool, json: bool, notes: list[str] | None
+) -> None:
+    """Say what a print wrote (or print it as JSON)."""
+    from cardbase.render.units import format_mm
+
     for line in report.warnings:
         warn(line)
     notes = [*report.notes, *(notes or [])]

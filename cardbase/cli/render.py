@@ -7,7 +7,7 @@ inside the command.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -102,6 +102,9 @@ def export_images(
     full_art: Annotated[
         bool, typer.Option("--full-art", help="Art files are whole-face scans, printed as is.")
     ] = False,
+    layout: Annotated[
+        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+    ] = None,
     images: Annotated[Path, typer.Option("--images", help="Folder of card art.")] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
     db: DbOption = None,
@@ -120,7 +123,10 @@ def export_images(
     from cardbase.render.options import SheetOptions
 
     game_id = check_game(game)
-    spec = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, copies=copies, bleed_fill=bleed_fill).spec(game_id)
+    options = SheetOptions(
+        card_size=card_size, bleed=bleed, dpi=dpi, copies=copies, bleed_fill=bleed_fill, layout=layout
+    )
+    spec = options.spec(game_id)
     database = open_db(db)
     entries, _, deck_warnings = deck_entries(database, file, game_id)
     for line in deck_warnings:
@@ -128,7 +134,35 @@ def export_images(
     with database.session() as session:
         declared = declared_paths(session, [c.id for c, _ in entries])
     out = output or Path("exports") / f"{slug(file.stem) or 'deck'}-images"
-    report = run(
+    with options.layouts():
+        report = _export(run, entries, out, spec, dpi, backs, copies, images, no_cache, declared, bleed_fill, full_art)
+    for line in report.warnings:
+        warn(line)
+    if json:
+        print_json(report.as_dict())
+        return
+    typer.echo(
+        f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
+        f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
+    )
+
+
+def _export(
+    run: Any,
+    entries: list[tuple[Any, int]],
+    out: Path,
+    spec: Any,
+    dpi: int,
+    backs: bool,
+    copies: int,
+    images: Path,
+    no_cache: bool,
+    declared: dict[str, str],
+    bleed_fill: str,
+    full_art: bool,
+) -> Any:
+    """Run ``export_images`` with the command's options."""
+    return run(
         [(card, n * copies) for card, n in entries],
         out,
         size=spec.card,
@@ -140,13 +174,4 @@ def export_images(
         declared_art=declared,
         bleed_fill=bleed_fill,
         full_art=full_art,
-    )
-    for line in report.warnings:
-        warn(line)
-    if json:
-        print_json(report.as_dict())
-        return
-    typer.echo(
-        f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
-        f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
     )

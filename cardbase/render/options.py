@@ -8,7 +8,9 @@ and the bound, so ``--dpi 2400`` on a huge card is refused before any memory is 
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Literal
 
 from cardbase.errors import UsageError
@@ -73,7 +75,17 @@ def check_pixels(width_mm: float, height_mm: float, dpi: int, what: str) -> None
 
 
 # Options that belong to one print, not to the printer, so the registration page does not repeat them.
-_PER_PRINT = ("copies", "one_per_page", "split_backs", "backs", "back_order", "bleed_fill", "full_art", "dpi")
+_PER_PRINT = (
+    "copies",
+    "one_per_page",
+    "split_backs",
+    "backs",
+    "back_order",
+    "bleed_fill",
+    "full_art",
+    "dpi",
+    "layout",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +112,7 @@ class SheetOptions:
     split_backs: bool = False
     bleed_fill: str = "frame"
     full_art: bool = False
+    layout: Path | None = None
 
     def spec(self, game: str | None = None, *, default_size: str | None = None) -> SheetSpec:
         """The checked ``SheetSpec``; any option out of its range is a ``UsageError`` naming it."""
@@ -135,6 +148,14 @@ class SheetOptions:
             scale=(sx, sy),
             back_offset=parse_offset(self.back_offset),
         )
+
+    def layouts(self) -> AbstractContextManager[None]:
+        """A context in which the ``--layout`` file's layouts (if any) replace the built-in ones."""
+        if self.layout is None:
+            return nullcontext()
+        from cardbase.render.layout_file import load_layout_file, use_layouts
+
+        return use_layouts(load_layout_file(self.layout))
 
     def command_line(self) -> str:
         """The options that differ from the defaults, as they would be typed (for the registration page)."""

@@ -23,14 +23,18 @@ K = PT_PER_MM
 FONT_PREFIX = "CB-"
 
 
-@cache
+_REGISTERED: set[str] = set()
+
+
 def register_fonts() -> None:
-    """Register the DejaVu faces with ReportLab (once per process)."""
+    """Register the DejaVu faces and any layout file's fonts with ReportLab (each once per process)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for key in fonts.FONT_FILES:
-        pdfmetrics.registerFont(TTFont(FONT_PREFIX + key, str(fonts.font_path(key))))
+    for key in [*fonts.FONT_FILES, *fonts.EXTRA_FONTS]:
+        if key not in _REGISTERED:
+            pdfmetrics.registerFont(TTFont(FONT_PREFIX + key, str(fonts.font_path(key))))
+            _REGISTERED.add(key)
 
 
 @contextmanager

@@ -238,3 +238,30 @@ def test_registration_cli_prints_its_options(db_url: str, in_tmp: Path) -> None:
     assert result.exit_code == 0, result.output
     text = PdfReader(in_tmp / "exports" / "registration-297x210mm.pdf").pages[0].extract_text()
     assert "printed with: --paper 297x210mm --scale-x 99.2" in text
+
+
+def test_a_bad_layout_file_is_one_message_and_nothing_is_written(db_url: str, in_tmp: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    good = (root / "examples" / "layouts" / "mea-plain.toml").read_text(encoding="utf-8")
+    (in_tmp / "bad.toml").write_text(good.replace('size = "11pt"', 'size = "11 furlongs"'), encoding="utf-8")
+    result = run(db_url, "print", "set", "mea", "--set", "demo", "--layout", "bad.toml")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "bad.toml: table [layouts.mea-monster.elements[2]], key 'size': bad length" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert not (in_tmp / "exports").exists()
+    (in_tmp / "good.toml").write_text(good, encoding="utf-8")
+    ok = run(db_url, "print", "set", "mea", "--set", "demo", "--layout", "good.toml", "--json")
+    assert ok.exit_code == 0, ok.output
+    shown = run(
+        db_url,
+        "export",
+        "images",
+        str(root / "examples/decks/mea-goblin-rush.txt"),
+        "--layout",
+        "good.toml",
+        "--dpi",
+        "60",
+        "-o",
+        "imgs",
+    )
+    assert shown.exit_code == 0, shown.output
