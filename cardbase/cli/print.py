@@ -65,7 +65,7 @@ _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
         typer.Option("--back-offset", help="X,Y mm the back lands off (right, down on the back), from the test."),
     ),
     "copies": (int, typer.Option("--copies", help="Print the whole set of cards this many times (1 to 100).")),
-    "dpi": (int, typer.Option("--dpi", help="Resolution art is stored at (30 to 1200).")),
+    "dpi": (int, typer.Option("--dpi", help="Resolution art is stored at (30 to 2400).")),
     "one_per_page": (
         bool,
         typer.Option("--one-per-page", help="One card per page, each with its own TrimBox and BleedBox (print shops)."),

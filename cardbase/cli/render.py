@@ -87,7 +87,7 @@ def export_images(
         Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
     ] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
-    dpi: Annotated[int, typer.Option("--dpi", help="Resolution of the PNGs (30 to 1200).")] = 300,
+    dpi: Annotated[int, typer.Option("--dpi", help="Resolution of the PNGs (30 to 2400).")] = 300,
     card_size: Annotated[
         str | None, typer.Option("--card-size", help="poker (63×88 mm), bridge, mini, or WxH.", show_default=False)
     ] = None,

@@ -22,7 +22,7 @@ BACK_ORDERS: tuple[str, ...] = ("after", "interleave")
 BLEED_FILLS: tuple[str, ...] = ("frame", "art")
 
 # Bounds: (least, most) for every numeric option.
-DPI_RANGE = (30, 1200)
+DPI_RANGE = (30, 2400)
 COPIES_RANGE = (1, 100)
 SCALE_RANGE = (90.0, 110.0)  # percent the printer's 100 mm bar measured
 BACK_OFFSET_MAX = 10.0  # mm, each way

@@ -152,8 +152,8 @@ def test_registration_test_leads_a_print_without_backs(db_url: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--dpi", "2400"), "--dpi 2400 is out of range: use 30 to 1200"),
-        (("--dpi", "1200", "--card-size", "500x500mm", "--paper", "a3"), "over the bound of 60; use --dpi"),
+        (("--dpi", "4800"), "--dpi 4800 is out of range: use 30 to 2400"),
+        (("--dpi", "2400", "--card-size", "250x300mm", "--paper", "a3"), "over the bound of 60; use --dpi 718 or less"),
         (("--copies", "0"), "--copies 0 is out of range: use 1 to 100"),
         (("--copies", "101"), "--copies 101 is out of range"),
         (("--scale-x", "50"), "--scale-x 50% is out of range: use 90% to 110%"),
@@ -174,7 +174,7 @@ def test_every_option_has_a_bound_with_a_message(db_url: str, in_tmp: Path, args
 
 
 def test_render_refuses_a_raster_too_big_before_drawing(db_url: str, in_tmp: Path) -> None:
-    result = run(db_url, "render", "card", "creme golem", "--dpi", "1200", "--card-size", "400x400mm")
+    result = run(db_url, "render", "card", "creme golem", "--dpi", "2400", "--card-size", "400x400mm")
     assert result.exit_code == 2 and "megapixels, over the bound of 60" in result.stderr
 
 
