@@ -453,6 +453,9 @@ def print_query(
     if not found:
         raise UsageError(f"the query {query!r} matches no card; nothing to print")
     games = {c.game for c in found}
+    from cardbase.render.units import TILE_SIZE
+
+    only_tiles = all(c.type == "tile" for c in found)
     print_entries(
         [(c, 1) for c in found],
         f"query-{slug(query)[:40] or 'cards'}",
@@ -466,6 +469,7 @@ def print_query(
         author=author,
         declared_art=declared,
         json=json,
+        default_size=TILE_SIZE if only_tiles else None,
     )
 
 

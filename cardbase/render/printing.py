@@ -18,7 +18,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -374,6 +374,10 @@ def print_cards(
     grid = impose(spec)
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    if one_per_page and registration:
+        raise UsageError("--registration-test is for sheets; it cannot lead a --one-per-page print")
+    if one_per_page:  # a print shop prints at exact size: a home printer's corrections do not apply
+        spec = replace(spec, scale=(100.0, 100.0), back_offset=(0.0, 0.0))
     cards = _expand(entries)
     if not cards:
         raise UsageError("nothing to print: no cards (or only 0 copies)")
