@@ -170,4 +170,4 @@ def draw_registration(c: Any, grid: Grid, side: str, options_line: str = "") -> 
     if side == "front":
         for i, line in enumerate(calibration_lines(grid, options_line)):
             top = grid.slot(grid.cols).y if grid.rows > 1 else grid.y0 + grid.spec.card[1] * 0.75
-            _text(c, grid.x0 + 2, top + 4 + i * 2.8, line, 6, ph)
+            _text(c, grid.x0 + 7, top + 4 + i * 2.8, line, 6, ph)
