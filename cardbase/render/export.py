@@ -3,7 +3,8 @@
 Files are named in deck order (``001-crumb-goblin.png``; backs ``back-mea-back.png``), each at
 the card size plus bleed at the chosen DPI with the DPI recorded, so it prints at true size.
 ``manifest.csv`` lists every file with its card, side and count (how many of it to print), in the
-form card-printing services ask for. Rendered PNGs come from the face cache when they can; the
+form card-printing services ask for. Faces are drawn once each, in one process per core (up to 4)
+when there are many; rendered PNGs come from the face cache when they can; the
 folder is written into a temporary folder beside it and renamed into place, so a failed export
 leaves any earlier one as it was. A folder that is not empty is only replaced when it holds an
 earlier export (its ``manifest.csv``).
@@ -57,6 +58,47 @@ class ExportReport:
         }
 
 
+PARALLEL_FROM = 16  # faces to draw before drawing them in several processes pays
+
+
+def _draw_one(face_json: dict[str, Any], dpi: int, bleed: float, art: dict[str, str], png: str) -> str:
+    """Draw one face to the cached PNG at ``png`` (run in a worker process)."""
+    from cardbase.render.cache import FaceCache
+    from cardbase.render.face import Face
+
+    image = render_face(Face.from_json(face_json), dpi, bleed, {k: Path(v) for k, v in art.items()})
+    FaceCache(Path(png).parent).store(Path(png), lambda p: save_png(image, p, dpi))
+    return png
+
+
+def _draw_all(
+    todo: Mapping[Path, Any],
+    dpi: int,
+    bleed: float,
+    art: Mapping[str, Path],
+    cache: Any,
+    progress: Callable[[str, int, int], None] | None,
+) -> None:
+    """Draw every face in ``todo`` to its cached PNG: in one process per core when there are many."""
+    workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    if workers < 2 or len(todo) < PARALLEL_FROM:
+        for done, (png, face) in enumerate(todo.items(), start=1):
+            image = render_face(face, dpi, bleed, art)
+            cache.store(png, lambda p, image=image: save_png(image, p, dpi))
+            if progress:
+                progress("drawing images", done, len(todo))
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    sources = {k: str(v) for k, v in art.items()}
+    with ProcessPoolExecutor(workers) as pool:
+        jobs = [pool.submit(_draw_one, face.to_json(), dpi, bleed, sources, str(png)) for png, face in todo.items()]
+        for done, job in enumerate(jobs, start=1):
+            job.result()  # re-raises a worker's error here
+            if progress:
+                progress("drawing images", done, len(jobs))
+
+
 def export_images(
     entries: Sequence[Entry],
     folder: Path,
@@ -104,14 +146,16 @@ def export_images(
                 images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art
             )
 
+            planned: list[tuple[str, Path]] = []  # (file name, cached PNG) in deck order
+            todo: dict[Path, Any] = {}  # cached PNGs still to draw, with their faces
+
             def write(name: str, key: str, face: Any) -> None:
                 png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))
                 if png.is_file():
                     report.cached += 1
                 else:
-                    img = render_face(face, dpi, bleed, builder.art_sources)
-                    cache.store(png, lambda p: save_png(img, p, dpi))
-                shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
+                    todo[png] = face
+                planned.append((name, png))
                 report.files.append(name)
 
             back_files: dict[str, str] = {}
@@ -138,9 +182,14 @@ def export_images(
                     | {"back": back_name}
                 )
                 if progress:
-                    progress("exporting images", i, total)
+                    progress("composing faces", i, total)
             for back_name, n in back_counts.items():
                 rows.append({"file": back_name, "side": "back", "name": "", "game": "", "count": n, "back": ""})
+            for op in (op for face in todo.values() for op in face.art_boxes):
+                builder.check_resolution(op)
+            _draw_all(todo, dpi, bleed, builder.art_sources, cache, progress)
+            for name, png in planned:
+                shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
             report.warnings = builder.all_warnings(total)
         with (tmp / MANIFEST).open("w", encoding="utf-8", newline="") as handle:
             writer = csv.DictWriter(handle, ["file", "side", "name", "game", "count", "back"])

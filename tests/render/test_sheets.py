@@ -234,3 +234,18 @@ def test_a_full_art_scan_is_the_face_and_its_bleed_can_be_the_art(cards, images:
     print_cards([(goblin, 1)], pdf_out, SheetSpec(bleed=3.0), title="t", images=images, bleed_fill=fill)
     text = PdfReader(pdf_out).pages[0].extract_text()
     assert "Crumb Goblin" not in text  # the scan is the face: nothing is drawn over it
+
+
+def test_export_draws_many_faces_in_worker_processes_exactly_as_in_one(
+    cards, images: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardbase.render import export
+
+    chosen = sorted((c for c in cards.values() if c.game == "meio"), key=lambda c: c.name)[:20]
+    assert len(chosen) > export.PARALLEL_FROM
+    parallel = export.export_images([(c, 1) for c in chosen], tmp_path / "p", dpi=40, images=images, use_cache=False)
+    monkeypatch.setattr(export, "PARALLEL_FROM", 10_000)
+    serial = export.export_images([(c, 1) for c in chosen], tmp_path / "s", dpi=40, images=images, use_cache=False)
+    assert parallel.files == serial.files and len(serial.files) == 21  # 20 faces and the one back
+    for name in serial.files:
+        assert (tmp_path / "p" / name).read_bytes() == (tmp_path / "s" / name).read_bytes(), name
