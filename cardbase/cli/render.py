@@ -34,6 +34,9 @@ def card(
         Path, typer.Option("--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.")
     ] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
+    layout: Annotated[
+        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -46,28 +49,30 @@ def card(
     from cardbase.db.queries import check_game, find_card
     from cardbase.names import slug
     from cardbase.render.art import declared_paths
+    from cardbase.render.options import SheetOptions
     from cardbase.render.printing import render_card
-    from cardbase.render.units import CARD_SIZES, parse_length, parse_size
 
     game = check_game(game)
-    size = parse_size(card_size, CARD_SIZES, "--card-size")
-    bleed_mm = parse_length(bleed, "--bleed")
+    options = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, layout=layout)
+    spec = options.spec(game)  # every option checked against its bound before the database opens
+    size, bleed_mm = spec.card, spec.bleed
     database = open_db(db)
     with database.session() as session:
         found = find_card(session, name, game)
         declared = declared_paths(session, [found.id])
     out = output or Path("exports") / f"{slug(found.name)}{'-back' if back else ''}.png"
-    report = render_card(
-        found,
-        out,
-        dpi=dpi,
-        size=size,
-        bleed=bleed_mm,
-        images=images,
-        use_cache=not no_cache,
-        declared_art=declared,
-        back=back,
-    )
+    with options.layouts():
+        report = render_card(
+            found,
+            out,
+            dpi=dpi,
+            size=size,
+            bleed=bleed_mm,
+            images=images,
+            use_cache=not no_cache,
+            declared_art=declared,
+            back=back,
+        )
     for line in report.warnings:
         warn(line)
     if json:
