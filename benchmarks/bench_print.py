@@ -7,9 +7,14 @@ JPEG card images 9 to an A4 page (the images are made first, untimed, from our o
 an illustration-like texture in the art box, so they compress like real card scans).
 
 Targets (issue 4): cold time ≤ 0.3× the peer's; file size ≤ 0.3× the peer's.
-Both sides run in this process with their libraries already imported.
+Both sides run in this process with their libraries already imported. Ours runs with the CLI's
+default options (``SheetOptions``: 4 mm printer margin, crop marks kept 3 mm inside it).
 
-Run: uv run python benchmarks/bench_print.py [--cards 500] [--runs 3]
+Export (issue 15): ``cardbase.render.export.export_images`` writing the 500 cards as PNGs at
+300 dpi with 3 mm bleed and their back, cold cache; the peer is Pillow saving the same faces
+(rendered beforehand, untimed, by our own raster backend) one by one as PNG files.
+
+Run: uv run python benchmarks/bench_print.py [--cards 500] [--runs 3] [--only pdf|export]
 """
 
 from __future__ import annotations
@@ -139,20 +144,71 @@ def run_peer(images: list[Path], out: Path) -> float:
 
 
 def run_ours(cards: list, out: Path, images: Path) -> tuple[float, object]:
+    from cardbase.render.options import SheetOptions
     from cardbase.render.printing import print_cards
-    from cardbase.render.sheet import SheetSpec
 
-    spec = SheetSpec(paper=(210.0, 297.0), card=(63.0, 88.0), bleed=3.0, crop_marks=True, backs=True, paper_name="a4")
+    spec = SheetOptions(paper="a4", bleed="3mm", backs=True).spec("mea")
     start = time.perf_counter()
     report = print_cards([(c, 1) for c in cards], out, spec, title="bench", images=images)
     return time.perf_counter() - start, report
+
+
+def bench_export(cards: list, runs: int) -> None:
+    """Ours: export_images at 300 dpi, 3 mm bleed, cold cache. Peer: Pillow saving the same faces one by one."""
+    from cardbase.render.export import export_images
+    from cardbase.render.face import compose
+    from cardbase.render.layout import layout_name
+    from cardbase.render.raster import render_face
+    from cardbase.render.values import face_values
+
+    with tempfile.TemporaryDirectory(prefix="cardbase-bench-export-") as tmp:
+        root = Path(tmp)
+        t = time.perf_counter()
+        faces = [
+            render_face(compose(layout_name("mea", c.type, c.name), face_values(c), (63, 88)), 300, 3.0) for c in cards
+        ]
+        print(f"(set-up: {len(faces)} peer faces rendered in {time.perf_counter() - t:.1f} s, untimed)")
+        peer_t, ours_t = [], []
+        for run in range(runs):
+            folder = root / f"peer-{run}"
+            folder.mkdir()
+            start = time.perf_counter()
+            for i, img in enumerate(faces):
+                img.save(folder / f"{i:03d}.png", format="PNG", dpi=(300, 300))
+            peer_t.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            report = export_images(
+                [(c, 1) for c in cards], root / f"ours-{run}", dpi=300, bleed=3.0, images=root / f"art-{run}"
+            )
+            ours_t.append(time.perf_counter() - start)
+        peer_bytes = sum(p.stat().st_size for p in (root / "peer-0").iterdir())
+        ours_bytes = sum(p.stat().st_size for p in (root / "ours-0").iterdir())
+    peer, ours = statistics.median(peer_t), statistics.median(ours_t)
+    table(
+        f"export {len(cards)} unique Méa cards as PNG, 300 dpi, 3 mm bleed ({report.width_px}×{report.height_px} px; "
+        f"medians of {runs})",
+        [
+            ("peer: Pillow saving the faces one by one", f"{peer:.2f} s, {peer_bytes / 1e6:.1f} MB", "1", ""),
+            (
+                "ours: export images, cold cache (compose, draw, save)",
+                f"{ours:.2f} s, {ours_bytes / 1e6:.1f} MB",
+                f"{ours / peer:.3f}×",
+                "",
+            ),
+        ],
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cards", type=int, default=500)
     parser.add_argument("--runs", type=int, default=3, help="runs of each side; medians are reported")
+    parser.add_argument("--only", choices=("pdf", "export"), default=None)
     args = parser.parse_args()
+    if args.only != "pdf":
+        bench_export(generated_cards(args.cards), args.runs)
+    if args.only == "export":
+        return
 
     # imports for both sides up front, so neither pays them inside its timing
     import reportlab.pdfgen.canvas  # noqa: F401

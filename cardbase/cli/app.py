@@ -70,6 +70,7 @@ app.add_typer(play.app, name="play")
 app.command("replay")(replay.replay)
 app.add_typer(render.app, name="render")
 app.add_typer(print_cmd.app, name="print")
+app.add_typer(render.export_app, name="export")
 app.command("draws")(draws.draws)
 app.add_typer(odds.app, name="odds")
 

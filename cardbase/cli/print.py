@@ -6,77 +6,120 @@ inside the commands.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json, warn
+
+if TYPE_CHECKING:
+    from cardbase.render.options import SheetOptions
 
 app = typer.Typer(help="Print proxy sheets as PDF: true size, crop marks, duplex backs.", no_args_is_help=True)
 
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False)
 ]
-PaperOption = Annotated[str, typer.Option("--paper", help="a4, letter, a3, legal, or WxH such as 8.5x11in.")]
-CardSizeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--card-size",
-        help="poker (63×88 mm, the default for every game), bridge, mini, or WxH such as 2.5x3.5in.",
-        show_default=False,
-    ),
-]
-BleedOption = Annotated[str, typer.Option("--bleed", help="Background printed past each card's edge: 3mm, 0.125in.")]
-GapOption = Annotated[str, typer.Option("--gap", help="Blank space between neighbouring cards' bleed, e.g. 2mm.")]
-MarginOption = Annotated[str, typer.Option("--margin", help="Least space from the paper edge to the cards.")]
-CropOption = Annotated[
-    bool, typer.Option("--crop-marks/--no-crop-marks", help="Dark cut marks in all four margins, to the paper edge.")
-]
-CutLinesOption = Annotated[bool, typer.Option("--cut-lines", help="Also draw dashed lines along every cut.")]
-BacksOption = Annotated[
-    bool, typer.Option("--backs/--no-backs", help="A page of backs after each page of fronts, for duplex printing.")
-]
-FlipOption = Annotated[str, typer.Option("--flip", help="How the printer turns the sheet: long-edge or short-edge.")]
+ImagesOption = Annotated[Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg|webp.")]
+NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")]
+AuthorOption = Annotated[str, typer.Option("--author", help="Author recorded in the PDF.")]
 RegistrationOption = Annotated[
     bool, typer.Option("--registration-test", help="Begin with a one-sheet alignment test for your printer.")
 ]
-DpiOption = Annotated[int, typer.Option("--dpi", help="Resolution art images are stored at in the PDF.")]
-ImagesOption = Annotated[Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg.")]
-NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")]
-AuthorOption = Annotated[str, typer.Option("--author", help="Author recorded in the PDF.")]
+
+# The sheet options, declared once: (field of SheetOptions, its type, its typer.Option). Every
+# command decorated with ``sheet_options`` takes them and receives one ``SheetOptions``.
+_SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
+    "paper": (str, typer.Option("--paper", help="a4, letter, a3, a5, legal, tabloid, or WxH such as 297x210mm.")),
+    "card_size": (
+        str | None,
+        typer.Option("--card-size", help="poker (63×88 mm), bridge, mini, or WxH such as 63x63mm.", show_default=False),
+    ),
+    "bleed": (str, typer.Option("--bleed", help="Background printed past each card's edge: 3mm, 0.125in (≤ 10 mm).")),
+    "gap": (str, typer.Option("--gap", help="Blank space between neighbouring cards' bleed, e.g. 2mm (≤ 20 mm).")),
+    "margin": (str, typer.Option("--margin", help="Least space from the paper edge to the cards (≤ 50 mm).")),
+    "printer_margin": (
+        str,
+        typer.Option("--printer-margin", help="Edge strip your printer cannot print; crop marks keep 3 mm inside it."),
+    ),
+    "crop_marks": (bool, typer.Option("--crop-marks/--no-crop-marks", help="Dark cut marks in all four margins.")),
+    "cut_lines": (bool, typer.Option("--cut-lines", help="Also draw dashed lines along every cut.")),
+    "backs": (bool, typer.Option("--backs/--no-backs", help="Print each card's back too, for duplex printing.")),
+    "back_order": (
+        str,
+        typer.Option("--back-order", help="With --one-per-page: backs 'after' all fronts, or 'interleave'd."),
+    ),
+    "flip": (str, typer.Option("--flip", help="How the printer turns the sheet: long-edge or short-edge.")),
+    "scale_x": (
+        float,
+        typer.Option("--scale-x", help="What the registration test's 100 mm across bar measured, in %."),
+    ),
+    "scale_y": (float, typer.Option("--scale-y", help="What the registration test's 100 mm down bar measured, in %.")),
+    "back_offset": (
+        str,
+        typer.Option("--back-offset", help="X,Y mm the back lands off (right, down on the back), from the test."),
+    ),
+    "copies": (int, typer.Option("--copies", help="Print the whole set of cards this many times (1 to 100).")),
+    "dpi": (int, typer.Option("--dpi", help="Resolution art is stored at (30 to 2400).")),
+    "one_per_page": (
+        bool,
+        typer.Option("--one-per-page", help="One card per page, each with its own TrimBox and BleedBox (print shops)."),
+    ),
+    "split_backs": (bool, typer.Option("--split-backs", help="Write the backs to a second file, <name>-backs.pdf.")),
+    "bleed_fill": (
+        str,
+        typer.Option("--bleed-fill", help="Bleed of full-art scans: 'art' (the scan mirrored out) or 'frame'."),
+    ),
+    "full_art": (
+        bool,
+        typer.Option("--full-art", help="Art files are whole-face scans (as <slug>.full.png): printed as is."),
+    ),
+    "layout": (
+        Path | None,
+        typer.Option("--layout", help="A TOML file of layouts replacing any card kind's (schema/layout.schema.json)."),
+    ),
+}
 
 
-class _Sheet:
-    """The sheet options every print command takes, parsed."""
+def sheet_options(*only: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a command the sheet options (all, or ``only`` these) and pass them as ``sheet: SheetOptions``."""
+    from cardbase.render.options import SheetOptions
 
-    def __init__(self, **options: Any):
-        self.options = options
+    defaults = SheetOptions()
+    names = list(only or _SHEET_PARAMS)
 
-    def spec(self, game: str | None) -> Any:
-        from cardbase.render.sheet import FLIPS, SheetSpec
-        from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES, PAPER_SIZES, parse_length, parse_size
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command)
+        hints = typing.get_type_hints(command, localns={"SheetOptions": SheetOptions}, include_extras=True)
+        hints.pop("sheet", None)
+        own = [p.replace(annotation=hints[p.name]) for p in signature.parameters.values() if p.name != "sheet"]
+        added = [
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=Annotated[_SHEET_PARAMS[name][0], _SHEET_PARAMS[name][1]],
+                default=getattr(defaults, name),
+            )
+            for name in names
+        ]
 
-        o = self.options
-        if o["flip"] not in FLIPS:
-            from cardbase.errors import UsageError
+        @functools.wraps(command)
+        def wrapper(**kwargs: Any) -> None:
+            picked = {name: kwargs.pop(name) for name in names}
+            command(**kwargs, sheet=SheetOptions(**picked))
 
-            raise UsageError(f"bad --flip {o['flip']!r}: use long-edge or short-edge")
-        paper = parse_size(o["paper"], PAPER_SIZES, "--paper")
-        default = GAME_CARD_SIZES.get(game or "", "poker")
-        card = parse_size(o["card_size"] or default, CARD_SIZES, "--card-size")
-        return SheetSpec(
-            paper=paper,
-            card=card,
-            bleed=parse_length(o["bleed"], "--bleed"),
-            gap=parse_length(o["gap"], "--gap"),
-            margin=parse_length(o["margin"], "--margin"),
-            crop_marks=o["crop_marks"],
-            cut_lines=o["cut_lines"],
-            backs=o["backs"],
-            flip=o["flip"],
-            paper_name=o["paper"].lower(),
+        wrapper.__annotations__ = hints | {p.name: p.annotation for p in added}
+        wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*[p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own], *added]
         )
+        return wrapper
+
+    return decorate
 
 
 def _progress_printer(total_hint: int) -> tuple[Any, Any]:
@@ -106,62 +149,105 @@ def print_entries(
     entries: list[tuple[Any, int]],
     name: str,
     title: str,
-    sheet: _Sheet,
+    sheet: SheetOptions,
     *,
     game: str | None,
     output: Path | None,
     registration: bool,
-    dpi: int,
     images: Path,
     no_cache: bool,
     author: str,
     declared_art: dict[str, str],
     json: bool,
     notes: list[str] | None = None,
+    default_size: str | None = None,
 ) -> None:
     """Print (card, copies) ``entries`` to a PDF and report it: the step every print command ends with."""
-    from cardbase.render.printing import print_cards
-    from cardbase.render.units import format_mm
-
-    spec = sheet.spec(game)
+    spec = sheet.spec(game, default_size=default_size)
     out = output or Path("exports") / f"{name}.pdf"
+    entries = [(card, n * sheet.copies) for card, n in entries]
     bar, update = _progress_printer(sum(n for _, n in entries))
+    with sheet.layouts():
+        report = _run_print(
+            entries, out, spec, sheet, bar, update, title, author, images, no_cache, declared_art, registration
+        )
+    _report(report, out, spec, sheet, registration, json, notes)
+
+
+def _run_print(
+    entries: list[tuple[Any, int]],
+    out: Path,
+    spec: Any,
+    sheet: SheetOptions,
+    bar: Any,
+    update: Any,
+    title: str,
+    author: str,
+    images: Path,
+    no_cache: bool,
+    declared_art: dict[str, str],
+    registration: bool,
+) -> Any:
+    """Run ``print_cards`` with the progress bar shown."""
+    from cardbase.render.printing import print_cards
+
     try:
         if bar:
             bar.start()
-        report = print_cards(
+        return print_cards(
             entries,
             out,
             spec,
             title=title,
             author=author,
             images=images,
-            dpi=dpi,
+            dpi=sheet.dpi,
             use_cache=not no_cache,
             declared_art=declared_art,
             registration=registration,
             progress=update,
+            one_per_page=sheet.one_per_page,
+            back_order=sheet.back_order,
+            split_backs=sheet.split_backs,
+            options_line=sheet.command_line(),
+            bleed_fill=sheet.bleed_fill,
+            full_art=sheet.full_art,
         )
     finally:
         if bar:
             bar.stop()
+
+
+def _report(
+    report: Any, out: Path, spec: Any, sheet: SheetOptions, registration: bool, json: bool, notes: list[str] | None
+) -> None:
+    """Say what a print wrote (or print it as JSON)."""
+    from cardbase.render.units import format_mm
+
     for line in report.warnings:
         warn(line)
-    for line in notes or []:
+    notes = [*report.notes, *(notes or [])]
+    for line in notes:
         typer.echo(f"note: {line}", err=True)
     if json:
-        print_json(report.as_dict() | {"notes": notes or []})
+        print_json(report.as_dict() | {"notes": notes})
         return
     grid = report.grid
     assert grid is not None
-    sheets = report.sheets + (1 if registration else 0)
-    backs = f", backs for {spec.flip} duplex" if spec.backs else ""
+    backs = f", backs for {spec.flip} duplex" if spec.backs and not sheet.one_per_page else ""
+    if sheet.one_per_page:
+        where = f"one card per page, {report.pages} page(s)"
+    else:
+        sheets = report.sheets + (1 if registration else 0)
+        where = (
+            f"on {sheets} sheet(s){' (the first a registration test)' if registration else ''}, "
+            f"{report.pages} page(s); {grid.cols}×{grid.rows} per sheet on {spec.paper_name}"
+        )
+    extra = f"; backs in {report.backs_path}" if report.backs_path else ""
     typer.echo(
-        f"wrote {out}: {report.cards} cards ({report.unique_faces} different) on {sheets} sheet(s)"
-        f"{' (the first a registration test)' if registration else ''}, "
-        f"{report.pages} page(s); {grid.cols}×{grid.rows} per sheet on {spec.paper_name}, "
+        f"wrote {out}: {report.cards} cards ({report.unique_faces} different) {where}, "
         f"{format_mm(spec.card[0])}×{format_mm(spec.card[1])} mm, {format_mm(spec.bleed)} mm bleed{backs}; "
-        f"{report.size_bytes / 1024:.0f} KB. Print at 100 % (actual size)."
+        f"{report.size_bytes / 1024:.0f} KB{extra}. Print at 100 % (actual size)."
     )
 
 
@@ -203,21 +289,13 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
 
 
 @app.command("deck")
+@sheet_options()
 def print_deck(
     file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    sheet: SheetOptions,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
     output: OutputOption = None,
-    paper: PaperOption = "a4",
-    card_size: CardSizeOption = None,
-    bleed: BleedOption = "0mm",
-    gap: GapOption = "0mm",
-    margin: MarginOption = "5mm",
-    crop_marks: CropOption = True,
-    cut_lines: CutLinesOption = False,
-    backs: BacksOption = False,
-    flip: FlipOption = "long-edge",
     registration_test: RegistrationOption = False,
-    dpi: DpiOption = 300,
     images: ImagesOption = Path("card_images"),
     no_cache: NoCacheOption = False,
     author: AuthorOption = "cardbase",
@@ -235,18 +313,7 @@ def print_deck(
     from cardbase.names import slug
 
     game_id = check_game(game)
-    sheet = _Sheet(
-        paper=paper,
-        card_size=card_size,
-        bleed=bleed,
-        gap=gap,
-        margin=margin,
-        crop_marks=crop_marks,
-        cut_lines=cut_lines,
-        backs=backs,
-        flip=flip,
-    )
-    sheet.spec(game_id)
+    sheet.spec(game_id)  # bad options fail before the database is opened
     database = open_db(db)
     entries, name, deck_warnings = deck_entries(database, file, game_id)
     for line in deck_warnings:
@@ -261,7 +328,6 @@ def print_deck(
         game=entries[0][0].game if entries else game_id,
         output=output,
         registration=registration_test,
-        dpi=dpi,
         images=images,
         no_cache=no_cache,
         author=author,
@@ -271,23 +337,15 @@ def print_deck(
 
 
 @app.command("set")
+@sheet_options()
 def print_set(
     game: Annotated[str, typer.Argument(help="Game: mea, meio or meikyu.")],
+    sheet: SheetOptions,
     set_name: Annotated[
         str | None, typer.Option("--set", help="Only this set (e.g. demo, core); default: every set.")
     ] = None,
     output: OutputOption = None,
-    paper: PaperOption = "a4",
-    card_size: CardSizeOption = None,
-    bleed: BleedOption = "0mm",
-    gap: GapOption = "0mm",
-    margin: MarginOption = "5mm",
-    crop_marks: CropOption = True,
-    cut_lines: CutLinesOption = False,
-    backs: BacksOption = False,
-    flip: FlipOption = "long-edge",
     registration_test: RegistrationOption = False,
-    dpi: DpiOption = 300,
     images: ImagesOption = Path("card_images"),
     no_cache: NoCacheOption = False,
     author: AuthorOption = "cardbase",
@@ -310,17 +368,6 @@ def print_set(
 
     game_id = check_game(game)
     assert game_id is not None
-    sheet = _Sheet(
-        paper=paper,
-        card_size=card_size,
-        bleed=bleed,
-        gap=gap,
-        margin=margin,
-        crop_marks=crop_marks,
-        cut_lines=cut_lines,
-        backs=backs,
-        flip=flip,
-    )
     sheet.spec(game_id)  # bad options fail before the database is opened
     database = open_db(db)
     with database.session() as session:
@@ -360,7 +407,6 @@ def print_set(
         game=game_id,
         output=output,
         registration=registration_test,
-        dpi=dpi,
         images=images,
         no_cache=no_cache,
         author=author,
@@ -370,50 +416,89 @@ def print_set(
     )
 
 
-@app.command("tiles")
-def print_tiles(
+@app.command("query")
+@sheet_options()
+def print_query(
+    query: Annotated[
+        str, typer.Argument(help="A search, as for `cardbase cards search`: 'game:mea t:monster cost<=2'.")
+    ],
+    sheet: SheetOptions,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only cards of this game.")] = None,
     output: OutputOption = None,
-    paper: PaperOption = "a4",
-    card_size: CardSizeOption = None,
-    bleed: BleedOption = "0mm",
-    gap: GapOption = "0mm",
-    margin: MarginOption = "5mm",
-    crop_marks: CropOption = True,
-    cut_lines: CutLinesOption = False,
-    backs: BacksOption = False,
-    flip: FlipOption = "long-edge",
     registration_test: RegistrationOption = False,
-    dpi: DpiOption = 300,
     images: ImagesOption = Path("card_images"),
     no_cache: NoCacheOption = False,
     author: AuthorOption = "cardbase",
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Print Méa's tiles: 9 yellow and 9 blue (one set for each player).
+    """Print every card a search matches, once each (tiles too, if the search finds them).
+
+    Example: cardbase print query 'game:mea t:monster cost<=2' --backs
+    """
+    from cardbase.db.models import Card
+    from cardbase.db.queries import check_game
+    from cardbase.db.search import search_cards
+    from cardbase.errors import UsageError
+    from cardbase.names import slug
+
+    game_id = check_game(game)
+    sheet.spec(game_id)
+    database = open_db(db)
+    with database.session() as session:
+        rows = search_cards(session, query, game_id, None)
+        cards = [session.get(Card, row.id) for row in rows]
+        declared = _declared_art(session, [c.id for c in cards if c is not None])
+    found = sorted((c for c in cards if c is not None), key=lambda c: (c.game, *_card_order(c)))
+    if not found:
+        raise UsageError(f"the query {query!r} matches no card; nothing to print")
+    games = {c.game for c in found}
+    from cardbase.render.units import TILE_SIZE
+
+    only_tiles = all(c.type == "tile" for c in found)
+    print_entries(
+        [(c, 1) for c in found],
+        f"query-{slug(query)[:40] or 'cards'}",
+        f"{query} — cardbase proxies",
+        sheet,
+        game=games.pop() if len(games) == 1 else None,
+        output=output,
+        registration=registration_test,
+        images=images,
+        no_cache=no_cache,
+        author=author,
+        declared_art=declared,
+        json=json,
+        default_size=TILE_SIZE if only_tiles else None,
+    )
+
+
+@app.command("tiles")
+@sheet_options()
+def print_tiles(
+    sheet: SheetOptions,
+    output: OutputOption = None,
+    registration_test: RegistrationOption = False,
+    images: ImagesOption = Path("card_images"),
+    no_cache: NoCacheOption = False,
+    author: AuthorOption = "cardbase",
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Print Méa's tiles: 9 yellow and 9 blue (one set for each player), each big enough for two cards.
 
     With --backs each tile gets the other colour on its back, so a printed tile can be flipped
     (the rulebook's "flip: change a tile's owner") by turning it over.
 
-    Example: cardbase print tiles --backs --card-size 63x63mm
+    Example: cardbase print tiles --backs --paper a3
     """
     from sqlmodel import select
 
     from cardbase.db.models import Card
     from cardbase.errors import UsageError
+    from cardbase.render.units import TILE_SIZE
 
-    sheet = _Sheet(
-        paper=paper,
-        card_size=card_size,
-        bleed=bleed,
-        gap=gap,
-        margin=margin,
-        crop_marks=crop_marks,
-        cut_lines=cut_lines,
-        backs=backs,
-        flip=flip,
-    )
-    sheet.spec("mea")
+    sheet.spec("mea", default_size=TILE_SIZE)
     database = open_db(db)
     with database.session() as session:
         tiles = sorted(
@@ -432,48 +517,39 @@ def print_tiles(
         game="mea",
         output=output,
         registration=registration_test,
-        dpi=dpi,
         images=images,
         no_cache=no_cache,
         author=author,
         declared_art=declared,
         json=json,
+        default_size=TILE_SIZE,
     )
 
 
 @app.command("registration")
+@sheet_options(
+    "paper", "card_size", "bleed", "gap", "margin", "printer_margin", "flip", "scale_x", "scale_y", "back_offset"
+)
 def print_registration(
+    sheet: SheetOptions,
     output: OutputOption = None,
-    paper: PaperOption = "a4",
-    card_size: CardSizeOption = None,
-    bleed: BleedOption = "0mm",
-    gap: GapOption = "0mm",
-    margin: MarginOption = "5mm",
-    flip: FlipOption = "long-edge",
     json: JsonOption = False,
 ) -> None:
     """Print only the alignment test: one sheet, front and back, for your printer and settings.
 
-    Print it double-sided at 100 %, measure the scale bar, and hold the sheet to the light: each
-    black cross should sit on its red cross. Use the same --paper, --card-size and --flip as for cards.
+    Print it double-sided at 100 %, measure the two 100 mm bars, and hold the sheet to the light:
+    each black cross should sit on its red cross. The page says which options to pass to correct
+    what you measured (--scale-x, --scale-y, --back-offset).
 
     Example: cardbase print registration --paper letter --flip short-edge
     """
+    from dataclasses import replace
+
     from cardbase.render.printing import print_registration as run
 
-    spec = _Sheet(
-        paper=paper,
-        card_size=card_size,
-        bleed=bleed,
-        gap=gap,
-        margin=margin,
-        crop_marks=True,
-        cut_lines=False,
-        backs=True,
-        flip=flip,
-    ).spec(None)
+    spec = replace(sheet.spec(None), backs=True)
     out = output or Path("exports") / f"registration-{spec.paper_name}.pdf"
-    report = run(out, spec)
+    report = run(out, spec, options_line=sheet.command_line())
     if json:
         print_json(report.as_dict())
         return

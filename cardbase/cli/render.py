@@ -7,7 +7,7 @@ inside the command.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -34,6 +34,9 @@ def card(
         Path, typer.Option("--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.")
     ] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
+    layout: Annotated[
+        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -46,28 +49,30 @@ def card(
     from cardbase.db.queries import check_game, find_card
     from cardbase.names import slug
     from cardbase.render.art import declared_paths
+    from cardbase.render.options import SheetOptions
     from cardbase.render.printing import render_card
-    from cardbase.render.units import CARD_SIZES, parse_length, parse_size
 
     game = check_game(game)
-    size = parse_size(card_size, CARD_SIZES, "--card-size")
-    bleed_mm = parse_length(bleed, "--bleed")
+    options = SheetOptions(card_size=card_size, bleed=bleed, dpi=dpi, layout=layout)
+    spec = options.spec(game)  # every option checked against its bound before the database opens
+    size, bleed_mm = spec.card, spec.bleed
     database = open_db(db)
     with database.session() as session:
         found = find_card(session, name, game)
         declared = declared_paths(session, [found.id])
     out = output or Path("exports") / f"{slug(found.name)}{'-back' if back else ''}.png"
-    report = render_card(
-        found,
-        out,
-        dpi=dpi,
-        size=size,
-        bleed=bleed_mm,
-        images=images,
-        use_cache=not no_cache,
-        declared_art=declared,
-        back=back,
-    )
+    with options.layouts():
+        report = render_card(
+            found,
+            out,
+            dpi=dpi,
+            size=size,
+            bleed=bleed_mm,
+            images=images,
+            use_cache=not no_cache,
+            declared_art=declared,
+            back=back,
+        )
     for line in report.warnings:
         warn(line)
     if json:
@@ -75,3 +80,103 @@ def card(
         return
     what = f"{report.width_px}×{report.height_px} px at {dpi} DPI" if out.suffix.lower() == ".png" else "vector PDF"
     typer.echo(f"wrote {out}: {found.name} ({what})")
+
+
+export_app = typer.Typer(help="Export cards for print services: PNG images and a manifest.", no_args_is_help=True)
+
+
+@export_app.command("images")
+def export_images(
+    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
+    dpi: Annotated[int, typer.Option("--dpi", help="Resolution of the PNGs (30 to 2400).")] = 300,
+    card_size: Annotated[
+        str | None, typer.Option("--card-size", help="poker (63×88 mm), bridge, mini, or WxH.", show_default=False)
+    ] = None,
+    bleed: Annotated[
+        str, typer.Option("--bleed", help="Background past each card's edge, e.g. 3mm (≤ 10 mm).")
+    ] = "0mm",
+    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="Also write each distinct back.")] = True,
+    copies: Annotated[int, typer.Option("--copies", help="Multiply every count in the manifest (1 to 100).")] = 1,
+    bleed_fill: Annotated[
+        str, typer.Option("--bleed-fill", help="Bleed of full-art scans: 'art' (mirrored out) or 'frame'.")
+    ] = "frame",
+    full_art: Annotated[
+        bool, typer.Option("--full-art", help="Art files are whole-face scans, printed as is.")
+    ] = False,
+    layout: Annotated[
+        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+    ] = None,
+    images: Annotated[Path, typer.Option("--images", help="Folder of card art.")] = Path("card_images"),
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Write a deck as one PNG per card (and per back) in deck order, with manifest.csv of names and counts.
+
+    Example: cardbase export images examples/decks/mea-goblin-rush.txt -o exports/rush --dpi 300 --bleed 3mm
+    """
+    from cardbase.cli.print import deck_entries
+    from cardbase.db.queries import check_game
+    from cardbase.names import slug
+    from cardbase.render.art import declared_paths
+    from cardbase.render.export import MANIFEST
+    from cardbase.render.export import export_images as run
+    from cardbase.render.options import SheetOptions
+
+    game_id = check_game(game)
+    options = SheetOptions(
+        card_size=card_size, bleed=bleed, dpi=dpi, copies=copies, bleed_fill=bleed_fill, layout=layout
+    )
+    spec = options.spec(game_id)
+    database = open_db(db)
+    entries, _, deck_warnings = deck_entries(database, file, game_id)
+    for line in deck_warnings:
+        warn(line)
+    with database.session() as session:
+        declared = declared_paths(session, [c.id for c, _ in entries])
+    out = output or Path("exports") / f"{slug(file.stem) or 'deck'}-images"
+    with options.layouts():
+        report = _export(run, entries, out, spec, dpi, backs, copies, images, no_cache, declared, bleed_fill, full_art)
+    for line in report.warnings:
+        warn(line)
+    if json:
+        print_json(report.as_dict())
+        return
+    typer.echo(
+        f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
+        f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
+    )
+
+
+def _export(
+    run: Any,
+    entries: list[tuple[Any, int]],
+    out: Path,
+    spec: Any,
+    dpi: int,
+    backs: bool,
+    copies: int,
+    images: Path,
+    no_cache: bool,
+    declared: dict[str, str],
+    bleed_fill: str,
+    full_art: bool,
+) -> Any:
+    """Run ``export_images`` with the command's options."""
+    return run(
+        [(card, n * copies) for card, n in entries],
+        out,
+        size=spec.card,
+        bleed=spec.bleed,
+        dpi=dpi,
+        backs=backs,
+        images=images,
+        use_cache=not no_cache,
+        declared_art=declared,
+        bleed_fill=bleed_fill,
+        full_art=full_art,
+    )

@@ -1,10 +1,16 @@
 """Card art: found under ``card_images/``, checked, and prepared for a box at a resolution.
 
-Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``), or
+Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``/``.webp``/``.tif``/``.tiff``), or
 at the path a ``card_image`` row names (relative to ``card_images/``). A path that would
 leave ``card_images/`` (``..``, an absolute path, a symlink pointing out) is refused; an
 image over Pillow's decompression-bomb limit is refused; an image that cannot be decoded is
 an error naming the file. A card with no art gets a generated placeholder.
+
+Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
+transparency), RGB, RGBA, CMYK, YCbCr, LAB, HSV; 16- and 32-bit greyscale (``I;16``, ``I``,
+read as 0–65535) and float (``F``, read as 0–1 when no value exceeds 1, else 0–255) are scaled
+to 8 bits rather than clipped; transparency is composited onto the art box's colour; an
+embedded ICC profile is converted to sRGB.
 """
 
 from __future__ import annotations
@@ -18,15 +24,17 @@ from typing import Any
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.names import slug
 
-SUFFIXES = (".png", ".jpg", ".jpeg")
+SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
+LOW_PPI = 200  # art printed at fewer pixels per inch than this draws a warning
 
 
 @dataclass(frozen=True, slots=True)
 class FoundArt:
-    """An art file and the sha256 of its bytes."""
+    """An art file, the sha256 of its bytes and its size in pixels."""
 
     path: Path
     digest: str
+    size: tuple[int, int] = (0, 0)
 
 
 def _inside(path: Path, root: Path, shown: str) -> Path:
@@ -59,6 +67,16 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
     return None
 
 
+def find_full_art(root: Path, game: str, name: str) -> Path | None:
+    """A whole-face scan of the card, ``<game>/<slug>.full.png`` (or .jpg/.jpeg/.webp), or None."""
+    base = root / game / f"{slug(name)}.full"
+    for suffix in SUFFIXES:
+        candidate = base.with_name(base.name + suffix)
+        if candidate.exists():
+            return _inside(candidate, root, str(candidate))
+    return None
+
+
 def _pixel_limit() -> int | None:
     from PIL import Image
 
@@ -80,7 +98,7 @@ def check_image(path: Path) -> tuple[int, int]:
             f"{path}: image is over Pillow's decompression-bomb limit of {limit:,} pixels; refused"
         ) from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
-        raise UnreadableInput(f"{path}: not a readable PNG or JPEG image ({error})") from None
+        raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image ({error})") from None
     if limit and size[0] * size[1] > limit:
         raise UnreadableInput(
             f"{path}: image is {size[0]}×{size[1]} = {size[0] * size[1]:,} pixels, over Pillow's "
@@ -91,16 +109,65 @@ def check_image(path: Path) -> tuple[int, int]:
 
 def inspect_art(path: Path) -> FoundArt:
     """Check the art file at ``path`` and digest its bytes."""
-    check_image(path)
+    size = check_image(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise UnreadableInput(f"{path}: cannot read ({error.strerror or error})") from None
-    return FoundArt(path, hashlib.sha256(data).hexdigest())
+    return FoundArt(path, hashlib.sha256(data).hexdigest(), size)
 
 
-def load_image(path: Path) -> Any:
-    """The decoded image at ``path`` as RGB (transparency flattened onto white)."""
+def _to_8bit(img: Any) -> Any:
+    """Deep greyscale (``I;16*``, ``I``, ``F``) scaled into an ``L`` image instead of clipped."""
+    if img.mode.startswith("I;16") or img.mode == "I":
+        wide = img.convert("I") if img.mode != "I" else img
+        return wide.point(lambda v: v * (255 / 65535)).convert("L")
+    if img.mode == "F":
+        top = img.getextrema()[1]
+        factor = 255.0 if top <= 1.0 else 1.0
+        return img.point(lambda v: v * factor).convert("L")
+    return img
+
+
+def _icc_to_srgb(img: Any) -> Any:
+    """``img`` with its embedded ICC profile (if any) converted to sRGB."""
+    icc = img.info.get("icc_profile")
+    if not icc:
+        return img
+    import io
+
+    from PIL import ImageCms
+
+    try:
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        mode = "RGBA" if img.mode in ("RGBA", "LA", "PA") else "RGB"
+        if img.mode not in ("RGB", "RGBA", "CMYK", "L", "LAB"):
+            img = img.convert(mode)
+        return ImageCms.profileToProfile(img, source, ImageCms.createProfile("sRGB"), outputMode=mode)
+    except (ImageCms.PyCMSError, OSError, ValueError):
+        return img  # a broken profile: the pixels as they are
+
+
+def to_rgb(img: Any, matte: str = "#ffffff") -> Any:
+    """``img`` in any Pillow mode as 8-bit sRGB, transparency composited onto ``matte``."""
+    from PIL import Image
+
+    img = _to_8bit(img)
+    if img.mode == "P":
+        img = img.convert("RGBA" if "transparency" in img.info else "RGB")
+    elif img.mode == "1":
+        img = img.convert("L")
+    img = _icc_to_srgb(img)
+    if img.mode in ("RGBA", "LA", "PA", "RGBa", "La"):
+        rgba = img.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, matte)
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat
+    return img.convert("RGB")
+
+
+def load_image(path: Path, matte: str = "#ffffff") -> Any:
+    """The decoded image at ``path`` as 8-bit sRGB (see ``to_rgb``)."""
     from PIL import Image, UnidentifiedImageError
 
     check_image(path)
@@ -109,14 +176,17 @@ def load_image(path: Path) -> Any:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as img:
                 img.load()
-                if img.mode in ("RGBA", "LA", "P", "PA") and (img.mode != "P" or "transparency" in img.info):
-                    rgba = img.convert("RGBA")
-                    flat = Image.new("RGB", rgba.size, "white")
-                    flat.paste(rgba, mask=rgba.getchannel("A"))
-                    return flat
-                return img.convert("RGB")
+                return to_rgb(img, matte)
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable image, it may be corrupt or cut short ({error})") from None
+
+
+def printed_ppi(size_px: tuple[int, int], box_mm: tuple[float, float]) -> float:
+    """Pixels per inch the art of ``size_px`` gets when cropped to fill a box of ``box_mm``."""
+    w, h = size_px
+    bw, bh = box_mm
+    scale = max(bw / w, bh / h)  # mm per pixel once the image covers the box
+    return 25.4 / scale
 
 
 def cover(img: Any, width_px: int, height_px: int) -> Any:
@@ -135,6 +205,44 @@ def cover(img: Any, width_px: int, height_px: int) -> Any:
     if cropped.size[0] > width_px:
         cropped = cropped.resize((width_px, height_px), Image.Resampling.LANCZOS)
     return cropped
+
+
+def mirror_pad(img: Any, pad_px: int) -> Any:
+    """``img`` with ``pad_px`` pixels added on every side, mirrored from its edges (art into the bleed)."""
+    from PIL import Image
+
+    if pad_px <= 0:
+        return img
+    w, h = img.size
+    pad = min(pad_px, w, h)
+    out = Image.new(img.mode, (w + 2 * pad, h + 2 * pad))
+    out.paste(img, (pad, pad))
+    flip_lr, flip_tb = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
+    out.paste(img.crop((0, 0, pad, h)).transpose(flip_lr), (0, pad))
+    out.paste(img.crop((w - pad, 0, w, h)).transpose(flip_lr), (w + pad, pad))
+    out.paste(out.crop((0, pad, w + 2 * pad, 2 * pad)).transpose(flip_tb), (0, 0))
+    out.paste(out.crop((0, h, w + 2 * pad, h + pad)).transpose(flip_tb), (0, h + pad))
+    return out if pad == pad_px else out.resize((w + 2 * pad_px, h + 2 * pad_px))
+
+
+def fit_art(img: Any, op: Any, width_px: int, height_px: int) -> Any:
+    """``img`` for the box of ImageOp ``op`` at ``width_px``×``height_px``: cropped to fill it; a
+    whole-face scan whose box reaches into the bleed (``op.x < 0``) fills the trim and is mirrored
+    out into the bleed, so its edges meet the cut exactly."""
+    from PIL import Image
+
+    bleed = -op.x if op.full and op.x < 0 else 0.0
+    if bleed <= 0:
+        picture = cover(img, width_px, height_px)
+    else:
+        pad = round(bleed / op.w * width_px)
+        inner = cover(img, width_px - 2 * pad, height_px - 2 * pad)
+        if inner.size != (width_px - 2 * pad, height_px - 2 * pad):
+            inner = inner.resize((width_px - 2 * pad, height_px - 2 * pad), Image.Resampling.LANCZOS)
+        picture = mirror_pad(inner, pad)
+    if picture.size != (width_px, height_px) and op.full:
+        picture = picture.resize((width_px, height_px), Image.Resampling.LANCZOS)
+    return picture
 
 
 def declared_paths(session: Any, card_ids: list[str]) -> dict[str, str]:

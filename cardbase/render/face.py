@@ -10,7 +10,6 @@ faces are what the face cache stores (as JSON).
 from __future__ import annotations
 
 import colorsys
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -82,13 +81,16 @@ class TextOp:
 
 @dataclass(frozen=True, slots=True)
 class ImageOp:
-    """The art image whose content digest is ``key``, filling the box (already cropped to its shape)."""
+    """The art image whose content digest is ``key``, filling the box (already cropped to its shape);
+    transparent pixels are composited onto ``matte``; ``full`` is a whole-face scan (no crop)."""
 
     x: float
     y: float
     w: float
     h: float
     key: str
+    matte: str = "#ffffff"
+    full: bool = False
 
 
 Op = RectOp | EllipseOp | PolyOp | TextOp | ImageOp
@@ -98,10 +100,13 @@ _TAG_OPS: dict[str, type] = {v: k for k, v in _OP_TAGS.items()}
 
 @dataclass(frozen=True, slots=True)
 class ArtSlot:
-    """The art a face will show: an image (its content digest) or, when ``key`` is None, a placeholder."""
+    """The art a face will show: an image (its content digest) or, when ``key`` is None, a placeholder
+    (which never names a file: where art goes is said in the terminal only)."""
 
     key: str | None
-    hint: str = ""
+
+
+SMALL_TEXT = 6.0  # points: text set smaller than this is hard to read and draws a warning
 
 
 @dataclass
@@ -114,6 +119,12 @@ class Face:
     background: str
     ops: list[Op] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def smallest_text(self) -> float | None:
+        """The smallest type size on the face, in points (None when it has no text)."""
+        sizes = [op.size for op in self.ops if isinstance(op, TextOp)]
+        return min(sizes) if sizes else None
 
     @property
     def art_keys(self) -> list[str]:
@@ -167,21 +178,57 @@ def fill_template(template: str, values: Mapping[str, Any]) -> str:
     return _TEMPLATE.sub(sub, template)
 
 
+_EDGE_NEAR = 8.0  # mm: a box this close to one edge belongs to that edge (a corner index, a footer)
+
+
 @dataclass(frozen=True, slots=True)
 class _Frame:
-    """Maps the reference card to the real card: scale per axis, type scale, rotation."""
+    """Maps the reference card onto the real card with one uniform scale and reflow, never a stretch.
+
+    Every box keeps its shape at the uniform scale ``s = min(sx, sy)``, and is placed by what it
+    belongs to: a box that touches an edge and crosses the middle of an axis (panels, bars, text
+    columns) keeps both ends' distances from their edges (scaled by ``s``) and takes the new
+    length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
+    keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
+    centre, so groups (a grid of cells, pips) keep their spacing."""
 
     sx: float
     sy: float
     width: float
     height: float
+    ref_w: float
+    ref_h: float
 
     @property
     def type_scale(self) -> float:
         return min(self.sx, self.sy)
 
+    def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
+        s = self.type_scale
+        end = start + length
+        touches = start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR
+        if touches and start < ref / 2 < end:  # a bar or panel: each end stays with its own edge
+            return start * s, real - (ref - end) * s - start * s
+        if start <= _EDGE_NEAR:
+            return start * s, length * s
+        if ref - end <= _EDGE_NEAR:
+            return real - (ref - start) * s, length * s
+        return real / 2 + (start - ref / 2) * s, length * s
+
     def box(self, b: Box) -> tuple[float, float, float, float]:
-        return b.x * self.sx, b.y * self.sy, b.w * self.sx, b.h * self.sy
+        x, w = self._axis(b.x, b.w, self.ref_w, self.width)
+        y, h = self._axis(b.y, b.h, self.ref_h, self.height)
+        return x, y, w, h
+
+    def shaped(self, b: Box) -> tuple[float, float, float, float]:
+        """``box(b)`` shrunk to ``b``'s own aspect ratio, centred (for circles and drawn shapes)."""
+        x, y, w, h = self.box(b)
+        aspect = b.w / b.h
+        if w / h > aspect:
+            nw = h * aspect
+            return x + (w - nw) / 2, y, nw, h
+        nh = w / aspect
+        return x, y + (h - nh) / 2, w, nh
 
 
 def _rotate_op(op: Op, w: float, h: float) -> Op:
@@ -266,7 +313,8 @@ def _set_lines(
         gap = 0.4 * size if i else 0.0
         chunks = content.split("\n")
         for j, chunk in enumerate(chunks):
-            pieces = _wrap(chunk.split(), para.font, size, width_pt) if wrap else [" ".join(chunk.split())]
+            words = [w for w in chunk.split(" ") if w]  # split on spaces only: no-break spaces hold
+            pieces = _wrap(words, para.font, size, width_pt) if wrap else [" ".join(words)]
             for k, piece in enumerate(pieces or [""]):
                 out.append(_Line(piece, para.font, size, para.colour, gap if j == 0 and k == 0 else 0.0))
     return out
@@ -356,29 +404,44 @@ def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, war
     return ops
 
 
-def _placeholder_ops(x: float, y: float, w: float, h: float, seed: str, hint: str, scale: float) -> list[Op]:
-    """Generated stand-in art: a sky and hills tinted from the card's name, and where real art would go."""
-    hue = int(hashlib.sha1(seed.encode()).hexdigest()[:4], 16) / 0xFFFF
+# A placeholder per card kind: (motif shape, hue 0–1, label), so a sheet of them reads at a glance.
+PLACEHOLDERS: dict[str, tuple[str, float, str]] = {
+    "monster": ("sword", 0.0, "MONSTER"),
+    "assist": ("star", 0.36, "ASSIST"),
+    "land": ("mountains", 0.08, "LAND"),
+    "character": ("shield", 0.6, "CHARACTER"),
+    "item": ("diamond", 0.12, "ITEM"),
+    "gotcha": ("star", 0.98, "GOTCHA!"),
+    "open": ("seal", 0.15, "OPEN"),
+    "tile": ("club", 0.3, "TILE"),
+    "card": ("mountains", 0.55, "ART"),
+}
+
+
+def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: float) -> list[Op]:
+    """Stand-in art for a card of ``kind``: a tinted field, the kind's motif and its name."""
+    motif, hue, label = PLACEHOLDERS.get(kind, PLACEHOLDERS["card"])
 
     def tint(lightness: float, saturation: float) -> str:
         r, g, b = colorsys.hls_to_rgb(hue, lightness, saturation)
         return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
-    ops: list[Op] = [
-        RectOp(x, y, w, h, tint(0.9, 0.45), None, 0.0, 0.0),
-        EllipseOp(x + w * 0.68, y + h * 0.12, h * 0.26, h * 0.26, tint(0.97, 0.6), None, 0.0),
-    ]
-    ops += _shape_ops("mountains", x, y + h * 0.25, w, h * 0.75, tint(0.72, 0.35), None, 0.0, keep=False)
-    if hint:
-        size = 4.4 * scale
-        width_pt = (w - 2) * PT_PER_MM
-        while size > 2.5 and fonts.text_width("sans", hint, size) > width_pt:
-            size -= 0.2
-        if fonts.text_width("sans", hint, size) > width_pt:
-            hint = _ellipsize(hint, "sans", size, width_pt)
-        lw = fonts.text_width("sans", hint, size) / PT_PER_MM
+    ops: list[Op] = [RectOp(x, y, w, h, tint(0.9, 0.45), None, 0.0, 0.0)]
+    if motif == "mountains":
+        ops += _shape_ops(motif, x, y + h * 0.3, w, h * 0.7, tint(0.72, 0.35), None, 0.0, keep=False)
+    else:
+        side = min(w, h) * 0.62
+        ops += _shape_ops(
+            motif, x + (w - side) / 2, y + (h - side) / 2 - h * 0.06, side, side, tint(0.74, 0.4), None, 0.0, keep=True
+        )
+    size = max(SMALL_TEXT, 8.0 * scale)
+    width_pt = (w - 2) * PT_PER_MM
+    if fonts.text_width("sans-bold", label, size) <= width_pt and h * PT_PER_MM > 2 * size:
+        lw = fonts.text_width("sans-bold", label, size) / PT_PER_MM
         ops.append(
-            TextOp(round(x + (w - lw) / 2, 4), round(y + h - 1.2, 4), hint, "sans", round(size, 3), tint(0.3, 0.4))
+            TextOp(
+                round(x + (w - lw) / 2, 4), round(y + h - 1.6, 4), label, "sans-bold", round(size, 3), tint(0.3, 0.45)
+            )
         )
     return ops
 
@@ -420,7 +483,7 @@ _COURT = {11: "J", 12: "Q", 13: "K"}
 
 
 def _pip_ops(el: Pips, values: Mapping[str, Any], frame: _Frame) -> list[Op]:
-    x, y, w, h = frame.box(el.box)
+    x, y, w, h = frame.shaped(el.box)
     rank, suit_shape, colour = values.get("rank"), values.get("suit_shape"), values.get("suit_colour", "#111111")
     if not isinstance(rank, int) or not suit_shape:
         size = 40 * frame.type_scale
@@ -465,7 +528,7 @@ def compose(
     if isinstance(layout, str):
         layout = LAYOUTS[layout]
     width, height = size
-    frame = _Frame(width / layout.reference[0], height / layout.reference[1], width, height)
+    frame = _Frame(width / layout.reference[0], height / layout.reference[1], width, height, *layout.reference)
     label = str(values.get("name", layout.title))
     face = Face(layout.name, width, height, layout.background)
     for el in layout.elements:
@@ -489,7 +552,7 @@ def compose(
                 )
             ]
         elif isinstance(el, Ellipse):
-            x, y, w, h = frame.box(el.box)
+            x, y, w, h = frame.shaped(el.box)
             ops = [
                 EllipseOp(
                     x,
@@ -521,9 +584,9 @@ def compose(
             x, y, w, h = frame.box(el.box)
             slot = art or ArtSlot(None)
             if slot.key:
-                ops = [ImageOp(x, y, w, h, slot.key)]
+                ops = [ImageOp(x, y, w, h, slot.key, el.matte)]
             else:
-                ops = _placeholder_ops(x, y, w, h, label, slot.hint, frame.type_scale)
+                ops = _placeholder_ops(x, y, w, h, el.kind, frame.type_scale)
             if el.frame:
                 ops.append(RectOp(x, y, w, h, None, el.frame, 0.3, 0.0))
         elif isinstance(el, Pips):
@@ -533,4 +596,19 @@ def compose(
         if el.rotate == 180:
             ops = [_rotate_op(op, width, height) for op in ops]
         face.ops.extend(ops)
+    smallest = face.smallest_text
+    if smallest is not None and smallest < SMALL_TEXT - 1e-6:
+        face.warnings.append(f"{SMALL_PREFIX}{label}: text as small as {smallest:.2f} pt")
     return face
+
+
+SMALL_PREFIX = "small text: "
+
+
+def full_art_face(size: tuple[float, float], key: str, background: str = "#ffffff", into_bleed: float = 0.0) -> Face:
+    """A face that is one scanned image, printed as is over the whole card; with ``into_bleed``
+    mm the image box reaches that far past the trim (the scan mirrored out into the bleed)."""
+    width, height = size
+    b = into_bleed
+    op = ImageOp(-b, -b, width + 2 * b, height + 2 * b, key, background, True)
+    return Face("full-art", width, height, background, [op])

@@ -49,8 +49,22 @@ def font_dir() -> Path:
     return folder
 
 
+# Fonts from layout files: key → file. The key carries the file's content digest, so a face's cache
+# key (which names its fonts) changes when the font file does.
+EXTRA_FONTS: dict[str, Path] = {}
+
+
+def register_file(path: Path, digest: str) -> str:
+    """Make the TTF/OTF at ``path`` usable by layouts; returns its font key."""
+    key = f"file-{digest}"
+    EXTRA_FONTS[key] = path.resolve()
+    return key
+
+
 def font_path(key: str) -> Path:
-    """The TTF file of font ``key`` (``sans``, ``serif-italic``, …)."""
+    """The TTF file of font ``key`` (``sans``, ``serif-italic``, … or a layout file's font)."""
+    if key in EXTRA_FONTS:
+        return EXTRA_FONTS[key]
     return font_dir() / FONT_FILES[key]
 
 

@@ -1,7 +1,12 @@
 """Card faces described once, as data: boxes in mm on the card, fonts, colours and fitting rules.
 
-A ``Layout`` is a list of elements drawn in order on a card of ``REFERENCE`` size (63×88 mm);
-on another card size every box scales with the card and type scales with the smaller ratio.
+A ``Layout`` is a list of elements drawn in order on a card of its ``reference`` size (63×88 mm
+for cards, 130×92 mm for Méa's tiles); on another card size the face is laid out again with one
+uniform scale and reflow (see ``cardbase.render.face``): circles stay circles, grids stay square.
+
+Safe zone: nothing that matters is drawn within ``SAFE_ZONE`` mm of the trim, so a cut that is
+off by a little never shows. Card backs are point-symmetric (the same turned 180°), so a card
+turned the other way up in a deck does not show.
 Boxes are measured from the card's top-left trim corner, y down. An element with
 ``rotate=180`` is laid out as if the card were turned upside down (Meikyu's land half,
 Meio's lower index), so its box is measured from the opposite corner.
@@ -26,10 +31,12 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal
+from typing import Literal
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 4
 REFERENCE: tuple[float, float] = (63.0, 88.0)
+TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
+SAFE_ZONE = 3.0  # mm inside the trim
 
 Align = Literal["left", "centre", "right"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -105,12 +112,15 @@ class Shape:
 
 @dataclass(frozen=True, slots=True)
 class Art:
-    """The card's art: an image from ``card_images/`` cropped to fill the box, or a placeholder."""
+    """The card's art: an image from ``card_images/`` cropped to fill the box, or a placeholder of
+    the card's ``kind`` (see ``cardbase.render.face.PLACEHOLDERS``); transparent art shows ``matte``."""
 
     box: Box
     frame: str | None = "#3a3a3a"
     when: str | None = None
     rotate: int = 0
+    kind: str = "card"
+    matte: str = "#ffffff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +180,18 @@ def _demo_mark(x: float, y: float) -> tuple[Element, ...]:
 
 
 def _framed_panel(frame_light: str) -> tuple[Element, ...]:
-    return (Rect(Box(2.5, 2.5, 58, 83), fill=frame_light, radius=2.2),)
+    return (Rect(Box(3, 3, 57, 82), fill=frame_light, radius=2.2),)
 
 
 def _footer(box: Box, colour: str) -> Text:
-    return text(box, "{footer}", "sans", 5.0, colour, align="centre", valign="middle", wrap=True, min_size=3.6)
+    return text(box, "{footer}", "sans", 6.0, colour, align="centre", valign="middle", wrap=True, min_size=4.0)
+
+
+def _both_ways(element: Text) -> tuple[Text, Text]:
+    """``element`` and its copy turned 180° about the card's centre (for point-symmetric backs)."""
+    from dataclasses import replace
+
+    return element, replace(element, rotate=180)
 
 
 # --- Méa -----------------------------------------------------------------------------------
@@ -189,10 +206,10 @@ def _mea_card(name: str, title: str, frame: str, stats: bool) -> Layout:
     elements: list[Element] = [
         *_framed_panel(_MEA_PANEL),
         Rect(Box(13.5, 3.5, 45.5, 8.5), fill=_MEA_BAR, radius=1.5),
-        Ellipse(Box(3.3, 3.0, 9.4, 9.4), fill="#2b5ea8", stroke=WHITE, width=0.5),
-        text(Box(3.3, 3.0, 9.4, 9.4), "{cost}", "sans-bold", 12, WHITE, align="centre", valign="middle", min_size=7),
+        Ellipse(Box(3.6, 3.6, 9.2, 9.2), fill="#2b5ea8", stroke=WHITE, width=0.5),
+        text(Box(3.6, 3.6, 9.2, 9.2), "{cost}", "sans-bold", 12, WHITE, align="centre", valign="middle", min_size=7),
         text(Box(14.8, 3.5, 43.2, 8.5), "{name}", "serif-bold", 10, _MEA_INK, valign="middle", min_size=6),
-        Art(Box(5, 13.5, 53, 36), frame="#5a4632"),
+        Art(Box(5, 13.5, 53, 36), frame="#5a4632", kind=name.removeprefix("mea-"), matte=_MEA_PANEL),
         *_demo_mark(44.5, 14.6),
         Rect(Box(5, 50.5, 53, 5.2), fill=_MEA_BAR, radius=1.0),
         text(Box(6.5, 50.5, 50, 5.2), "{type_label}", "sans-bold", 7, _MEA_INK, valign="middle"),
@@ -205,10 +222,10 @@ def _mea_card(name: str, title: str, frame: str, stats: bool) -> Layout:
     ]
     if stats:
         elements += [
-            Ellipse(Box(3.5, 74.6, 10.6, 10.6), fill="#a8322a", stroke=WHITE, width=0.5),
-            Shape("sword", Box(5.3, 76.0, 7.0, 7.8), fill="#c9625a"),
+            Ellipse(Box(3.8, 74.0, 10.4, 10.4), fill="#a8322a", stroke=WHITE, width=0.5),
+            Shape("sword", Box(5.5, 75.3, 7.0, 7.8), fill="#c9625a"),
             text(
-                Box(3.5, 74.6, 10.6, 10.6),
+                Box(3.8, 74.0, 10.4, 10.4),
                 "{attack}",
                 "sans-bold",
                 12.5,
@@ -217,10 +234,10 @@ def _mea_card(name: str, title: str, frame: str, stats: bool) -> Layout:
                 valign="middle",
                 min_size=7,
             ),
-            Ellipse(Box(48.9, 74.6, 10.6, 10.6), fill="#35597f", stroke=WHITE, width=0.5),
-            Shape("shield", Box(50.7, 76.3, 7.0, 7.2), fill="#56799e"),
+            Ellipse(Box(48.8, 74.0, 10.4, 10.4), fill="#35597f", stroke=WHITE, width=0.5),
+            Shape("shield", Box(50.5, 75.6, 7.0, 7.2), fill="#56799e"),
             text(
-                Box(48.9, 74.6, 10.6, 10.6),
+                Box(48.8, 74.0, 10.4, 10.4),
                 "{defence}",
                 "sans-bold",
                 12.5,
@@ -229,46 +246,42 @@ def _mea_card(name: str, title: str, frame: str, stats: bool) -> Layout:
                 valign="middle",
                 min_size=7,
             ),
-            _footer(Box(15.5, 78.6, 32, 6.2), "#6d5c4a"),
+            _footer(Box(15.5, 77.5, 32, 6.5), "#6d5c4a"),
         ]
     else:
-        elements.append(_footer(Box(6, 79.6, 51, 5.2), "#6d5c4a"))
+        elements.append(_footer(Box(6, 79.0, 51, 5.5), "#6d5c4a"))
     return Layout(name, title, frame, tuple(elements), back="mea-back")
 
 
 def _mea_tile(name: str, title: str, label: str, colour: str, ink: str, line: str, back: str) -> Layout:
-    cells: list[Element] = []
-    for r in range(3):
-        for c in range(3):
-            cells.append(
-                Rect(
-                    Box(19.5 + c * 8.3, 30 + r * 8.3, 7.3, 7.3),
-                    fill=line if (r, c) == (1, 1) else None,
-                    stroke=line,
-                    width=0.5,
-                    radius=0.8,
-                )
-            )
+    """A tile big enough for the rulebook's "maximum of 2 monsters on 1 tile": two card spots."""
+    halves: list[Element] = []
+    for x in (3.5, 66.5):
+        halves += [
+            Rect(Box(x, 3.5, 60, 85), stroke=line, width=0.5, radius=3),
+            text(Box(x, 10, 60, 12), "Méa", "serif-bold", 22, ink, align="centre", valign="middle"),
+            text(Box(x, 22, 60, 5), "The Tiled Kingdom", "serif-italic", 7.5, ink, align="centre", valign="middle"),
+            text(Box(x, 39, 60, 10), label, "sans-bold", 14, ink, align="centre", valign="middle", min_size=7),
+            text(Box(x, 50, 60, 5), "a monster here", "sans", 7, ink, align="centre", valign="middle"),
+        ]
     return Layout(
         name,
         title,
         colour,
         (
-            Rect(Box(4, 4, 55, 80), stroke=line, width=0.8, radius=3),
-            text(Box(4, 8, 55, 11), "Méa", "serif-bold", 22, ink, align="centre", valign="middle"),
-            text(Box(4, 19, 55, 5), "The Tiled Kingdom", "serif-italic", 7.5, ink, align="centre", valign="middle"),
-            *cells,
-            text(Box(4, 61, 55, 8), label, "sans-bold", 11, ink, align="centre", valign="middle", min_size=7),
-            *_demo_mark(25.25, 70.5),
-            _footer(Box(8, 77, 47, 5), ink),
+            *halves,
+            *_demo_mark(58.75, 64),
+            _footer(Box(10, 77, 110, 6), ink),
         ),
         back=back,
+        reference=TILE_REFERENCE,
+        notes="Two card spots: the rulebook allows 'a maximum of 2 monsters on 1 tile'.",
     )
 
 
 _MEA_BACK_CELLS: tuple[Element, ...] = tuple(
     Rect(
-        Box(12 + c * 13.5, 25.5 + r * 13.5, 12, 12),
+        Box(12 + c * 13.5, 24.5 + r * 13.5, 12, 12),
         fill="#f3c623" if (r + c) % 2 else "#2f6db5",  # the opening board: 4 yellow, 5 blue
         stroke="#f3e6b4",
         width=0.4,
@@ -295,15 +308,15 @@ def _meikyu_land() -> Layout:
         (
             *_framed_panel(_LAND_PANEL),
             Ellipse(Box(4, 4, 11.5, 11.5), fill="#7a2e0e", stroke=WHITE, width=0.5),
-            text(Box(4, 4.2, 11.5, 8), "{level}", "sans-bold", 13, WHITE, align="centre", valign="middle", min_size=7),
-            text(Box(4, 11, 11.5, 3.6), "QUEST", "sans-bold", 4.2, WHITE, align="centre", valign="middle"),
+            text(Box(4, 4.6, 11.5, 7), "{level}", "sans-bold", 13, WHITE, align="centre", valign="middle", min_size=7),
+            text(Box(4.5, 10.6, 10.5, 3.2), "QUEST", "sans-bold", 6, WHITE, align="centre", valign="middle"),
             text(
                 Box(17, 3.8, 41.5, 12), "{name}", "serif-bold", 9.5, _LAND_INK, valign="middle", wrap=True, min_size=6
             ),
-            Art(Box(5, 16.8, 53, 22.8), frame="#7a4a26"),
+            Art(Box(5, 16.8, 53, 21.2), frame="#7a4a26", kind="land", matte=_LAND_PANEL),
             *_demo_mark(44.5, 17.8),
-            _footer(Box(5, 39.8, 53, 3.6), "#7a4a26"),
-            Rect(Box(2.5, 43.7, 58, 0.6), fill=_LAND_FRAME),
+            _footer(Box(5, 38.3, 53, 5.2), "#7a4a26"),
+            Rect(Box(3, 43.7, 57, 0.6), fill=_LAND_FRAME),
             text(
                 Box(5, 4.5, 53, 7),
                 "{land_name}",
@@ -365,7 +378,7 @@ def _meikyu_character() -> Layout:
         frame,
         (
             *_kingdom_head("#eef2f8", _KINGDOM_INK),
-            Art(Box(5, 13, 53, 40), frame="#27457a"),
+            Art(Box(5, 13, 53, 40), frame="#27457a", kind="character", matte="#eef2f8"),
             *_demo_mark(44.5, 14.1),
             Rect(Box(5, 54, 53, 5), fill="#d5deec", radius=1),
             text(Box(6.5, 54, 50, 5), "{type_label}", "sans-bold", 7, _KINGDOM_INK, valign="middle"),
@@ -380,14 +393,14 @@ def _meikyu_character() -> Layout:
             Shape("star", Box(36.6, 66.0, 5.9, 5.9), fill="#f2d7d5"),
             text(Box(45, 61, 12.5, 11.5), "{wits}", "sans-bold", 18, INK, align="centre", valign="middle", min_size=9),
             text(Box(45, 72, 12.5, 5), "Wits", "sans", 6, "#44536a", align="centre", valign="middle"),
-            _footer(Box(5, 79.6, 53, 5.2), "#44536a"),
+            _footer(Box(5, 79, 53, 5.5), "#44536a"),
         ),
         back="meikyu-kingdom-back",
     )
 
 
 def _meikyu_text_card(
-    name: str, title: str, frame: str, panel: str, bar: str, ink: str, extra: tuple[Any, ...]
+    name: str, title: str, frame: str, panel: str, bar: str, ink: str, extra: tuple[Element, ...], kind: str
 ) -> Layout:
     return Layout(
         name,
@@ -395,12 +408,12 @@ def _meikyu_text_card(
         frame,
         (
             *_kingdom_head(panel, ink),
-            Art(Box(5, 13, 53, 34), frame=frame),
+            Art(Box(5, 13, 53, 34), frame=frame, kind=kind, matte=panel),
             *_demo_mark(44.5, 14.1),
             Rect(Box(5, 48, 53, 5.4), fill=bar, radius=1),
             text(Box(6.5, 48, 50, 5.4), "{type_label}", "sans-bold", 7, ink, valign="middle"),
             text(Box(6, 55, 51, 24), "{text}", "sans", 7.8, INK, wrap=True, min_size=5.0),
-            _footer(Box(5, 79.6, 53, 5.2), ink),
+            _footer(Box(5, 79, 53, 5.5), ink),
             *extra,
         ),
         back="meikyu-kingdom-back",
@@ -417,7 +430,7 @@ def _meio_card() -> Layout:
     for rot in (0, 180):
         index += [
             text(
-                Box(2.2, 3.0, 9.6, 8.2),
+                Box(3.2, 3.2, 9.2, 8.0),
                 "{rank_label}",
                 "sans-bold",
                 15,
@@ -427,14 +440,14 @@ def _meio_card() -> Layout:
                 min_size=9,
                 rotate=rot,
             ),
-            Shape("{suit_shape}", Box(4.0, 11.6, 6.0, 6.4), fill="{suit_colour}", rotate=rot),
+            Shape("{suit_shape}", Box(4.8, 11.6, 6.0, 6.4), fill="{suit_colour}", rotate=rot),
         ]
     return Layout(
         "meio-card",
         "Meio playing card",
         WHITE,
         (
-            Rect(Box(1.6, 1.6, 59.8, 84.8), stroke="#bdbdbd", width=0.25, radius=3.2),
+            Rect(Box(3.2, 3.2, 56.6, 81.6), stroke="#bdbdbd", width=0.25, radius=3.0),
             *index,
             Pips(Box(13.5, 10.5, 36, 67)),
             *_demo_mark(25.25, 80.5),
@@ -460,22 +473,26 @@ LAYOUTS: dict[str, Layout] = {
             "#3a2d4f",
             (
                 Rect(Box(3.5, 3.5, 56, 81), stroke="#d8c690", width=0.6, radius=2.5),
-                text(Box(3.5, 8, 56, 13), "Méa", "serif-bold", 24, "#f3e6b4", align="centre", valign="middle"),
-                *_MEA_BACK_CELLS,
-                text(
-                    Box(3.5, 67, 56, 7),
-                    "The Tiled Kingdom",
-                    "serif-italic",
-                    9,
-                    "#f3e6b4",
-                    align="centre",
-                    valign="middle",
+                *_both_ways(
+                    text(Box(3.5, 6, 56, 11), "Méa", "serif-bold", 22, "#f3e6b4", align="centre", valign="middle")
                 ),
+                *_both_ways(
+                    text(
+                        Box(3.5, 16.5, 56, 5),
+                        "The Tiled Kingdom",
+                        "serif-italic",
+                        7.5,
+                        "#f3e6b4",
+                        align="centre",
+                        valign="middle",
+                    )
+                ),
+                *_MEA_BACK_CELLS,
             ),
         ),
         _meikyu_land(),
         _meikyu_character(),
-        _meikyu_text_card("meikyu-item", "Kingdom card: item", "#6d4c25", "#f8f1e6", "#ead9bf", "#3d2a12", ()),
+        _meikyu_text_card("meikyu-item", "Kingdom card: item", "#6d4c25", "#f8f1e6", "#ead9bf", "#3d2a12", (), "item"),
         _meikyu_text_card(
             "meikyu-gotcha",
             "Kingdom card: Gotcha! (aggression)",
@@ -484,6 +501,7 @@ LAYOUTS: dict[str, Layout] = {
             "#f1c9c6",
             "#4a0f0f",
             (Shape("star", Box(49.5, 4.2, 7.5, 7.5), fill="#9e2424"),),
+            "gotcha",
         ),
         _meikyu_text_card(
             "meikyu-open",
@@ -492,7 +510,8 @@ LAYOUTS: dict[str, Layout] = {
             "#fffbea",
             _OPEN_YELLOW,
             "#14284a",
-            (Rect(Box(1.3, 1.3, 60.4, 85.4), stroke=_OPEN_YELLOW, width=1.6, radius=2.8),),
+            (Rect(Box(3.8, 3.8, 55.4, 80.4), stroke=_OPEN_YELLOW, width=1.6, radius=2.4),),
+            "open",
         ),
         Layout(
             "meikyu-kingdom-back",
@@ -500,11 +519,22 @@ LAYOUTS: dict[str, Layout] = {
             "#1f4b99",
             (
                 Rect(Box(3.5, 3.5, 56, 81), stroke=WHITE, width=0.6, radius=2.5),
-                text(
-                    Box(3.5, 12, 56, 8), "Meikyu Kingdom", "serif-italic", 9, "#cfe0ff", align="centre", valign="middle"
+                *_both_ways(
+                    text(
+                        Box(3.5, 8, 56, 8),
+                        "Meikyu Kingdom",
+                        "serif-italic",
+                        9,
+                        "#cfe0ff",
+                        align="centre",
+                        valign="middle",
+                    )
                 ),
-                Shape("crown", Box(17.5, 29, 28, 20), fill="#f3d36b", stroke="#8a6d1a", width=0.3),
-                text(Box(3.5, 53, 56, 10), "Kingdom", "serif-bold", 17, WHITE, align="centre", valign="middle"),
+                *_both_ways(
+                    text(Box(3.5, 16, 56, 10), "Kingdom", "serif-bold", 17, WHITE, align="centre", valign="middle")
+                ),
+                Ellipse(Box(16.5, 29, 30, 30), fill="#f3d36b", stroke="#8a6d1a", width=0.4),
+                Shape("diamond", Box(21.5, 34, 20, 20), fill="#1f4b99"),
             ),
         ),
         Layout(
@@ -513,9 +543,15 @@ LAYOUTS: dict[str, Layout] = {
             "#e07a1f",
             (
                 Rect(Box(3.5, 3.5, 56, 81), stroke=WHITE, width=0.6, radius=2.5),
-                text(Box(3.5, 9, 56, 11), "Meikyu", "serif-bold", 17, WHITE, align="centre", valign="middle"),
-                Shape("maze", Box(11.5, 24, 40, 40), stroke="#7a3308", width=1.3),
-                text(Box(3.5, 68, 56, 7), "Dungeon · Land", "serif-italic", 9, WHITE, align="centre", valign="middle"),
+                *_both_ways(
+                    text(Box(3.5, 7, 56, 10), "Meikyu", "serif-bold", 17, WHITE, align="centre", valign="middle")
+                ),
+                *_both_ways(
+                    text(
+                        Box(3.5, 16, 56, 6), "Dungeon · Land", "serif-italic", 8, WHITE, align="centre", valign="middle"
+                    )
+                ),
+                Shape("maze", Box(13.5, 26, 36, 36), stroke="#7a3308", width=1.2),
             ),
         ),
         _meio_card(),
@@ -524,10 +560,12 @@ LAYOUTS: dict[str, Layout] = {
             "Meio card back",
             "#b3202a",
             (
-                Rect(Box(3, 3, 57, 82), stroke=WHITE, width=0.8, radius=2.5),
+                Rect(Box(3.4, 3.4, 56.2, 81.2), stroke=WHITE, width=0.8, radius=2.5),
                 Shape("lattice", Box(5.5, 5.5, 52, 77), fill="#cf4a53", keep_aspect=False),
-                Ellipse(Box(14, 34, 35, 20), fill="#b3202a", stroke=WHITE, width=0.6),
-                text(Box(14, 34, 35, 20), "Meio", "serif-bold", 18, WHITE, align="centre", valign="middle"),
+                Ellipse(Box(14, 31, 35, 26), fill="#b3202a", stroke=WHITE, width=0.6),
+                *_both_ways(
+                    text(Box(14, 32, 35, 12), "Meio", "serif-bold", 15, WHITE, align="centre", valign="middle")
+                ),
             ),
         ),
     )

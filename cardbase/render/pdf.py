@@ -16,21 +16,25 @@ from typing import Any
 
 from cardbase.render import fonts
 from cardbase.render.face import EllipseOp, Face, ImageOp, PolyOp, RectOp, TextOp
-from cardbase.render.sheet import Segment, Slot
+from cardbase.render.sheet import Segment, SheetSpec, Slot
 from cardbase.render.units import PT_PER_MM
 
 K = PT_PER_MM
 FONT_PREFIX = "CB-"
 
 
-@cache
+_REGISTERED: set[str] = set()
+
+
 def register_fonts() -> None:
-    """Register the DejaVu faces with ReportLab (once per process)."""
+    """Register the DejaVu faces and any layout file's fonts with ReportLab (each once per process)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for key in fonts.FONT_FILES:
-        pdfmetrics.registerFont(TTFont(FONT_PREFIX + key, str(fonts.font_path(key))))
+    for key in [*fonts.FONT_FILES, *fonts.EXTRA_FONTS]:
+        if key not in _REGISTERED:
+            pdfmetrics.registerFont(TTFont(FONT_PREFIX + key, str(fonts.font_path(key))))
+            _REGISTERED.add(key)
 
 
 @contextmanager
@@ -60,8 +64,12 @@ def new_canvas(target: Path | Any, paper: tuple[float, float], title: str, autho
     from cardbase import __version__
 
     register_fonts()
+    # The initial font is one of ours: ReportLab's default names Helvetica, which is never embedded.
     c = Canvas(
-        str(target) if isinstance(target, Path) else target, pagesize=(paper[0] * K, paper[1] * K), pageCompression=1
+        str(target) if isinstance(target, Path) else target,
+        pagesize=(paper[0] * K, paper[1] * K),
+        pageCompression=1,
+        initialFontName=FONT_PREFIX + "sans",  # type: ignore[arg-type]  # types-reportlab says float; ReportLab takes the name
     )
     c.setTitle(title)
     c.setAuthor(author)
@@ -149,6 +157,21 @@ def place_form(c: Any, name: str, slot: Slot, page_height: float) -> None:
         c.translate(slot.x * K, (page_height - slot.y - slot.h) * K)
     c.doForm(name)
     c.restoreState()
+
+
+def begin_calibrated(c: Any, spec: SheetSpec, back: bool) -> None:
+    """Start drawing a page corrected for the printer: scaled about the page centre by 100/``scale``
+    (what the 100 mm bars measured), and for a back page moved by ``back_offset`` (mm, right and
+    down on the back). End with ``c.restoreState()``."""
+    c.saveState()
+    sx, sy = spec.scale
+    dx, dy = spec.back_offset if back else (0.0, 0.0)
+    if (sx, sy, dx, dy) == (100.0, 100.0, 0.0, 0.0):
+        return
+    cx, cy = spec.paper[0] / 2 * K, spec.paper[1] / 2 * K
+    c.translate(cx + dx * K, cy - dy * K)
+    c.scale(100.0 / sx, 100.0 / sy)
+    c.translate(-cx, -cy)
 
 
 def draw_segments(

@@ -11,22 +11,23 @@ that fails leaves any earlier file as it was.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from cardbase.errors import UsageError
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
-from cardbase.render.face import ArtSlot, Face, ImageOp, compose
+from cardbase.render.face import SMALL_PREFIX, ArtSlot, Face, ImageOp, compose, full_art_face
 from cardbase.render.layout import LAYOUTS, fields_used, fingerprint, layout_name
-from cardbase.render.sheet import MIN_MARK, Grid, SheetSpec, impose
+from cardbase.render.sheet import MIN_MARK, Grid, Segment, SheetSpec, Slot, bleed_cost, impose
 from cardbase.render.units import format_mm
 from cardbase.render.values import face_values
 
@@ -65,10 +66,12 @@ class PrintReport:
     grid: Grid | None = None
     placements: list[Placement] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     missing_art: list[str] = field(default_factory=list)
     cache_hits: int = 0
     cache_misses: int = 0
     size_bytes: int = 0
+    backs_path: Path | None = None
 
     def as_dict(self) -> dict[str, Any]:
         grid = self.grid
@@ -85,6 +88,7 @@ class PrintReport:
             "warnings": self.warnings,
             "cache": {"hits": self.cache_hits, "misses": self.cache_misses},
             "bytes": self.size_bytes,
+            "backs_file": str(self.backs_path) if self.backs_path else None,
         }
 
 
@@ -99,7 +103,11 @@ def open_cache(images: Path, use_cache: bool = True) -> Iterator[FaceCache]:
 
 
 class FaceBuilder:
-    """Composes faces and backs of cards (through the cache) and prepares their art."""
+    """Composes faces and backs of cards (through the cache) and prepares their art.
+
+    A card with a whole-face scan (``<slug>.full.png``, or any art with ``full_art``) is the scan;
+    with ``bleed_fill="art"`` the scan is mirrored out into ``bleed``, else the bleed is the
+    layout's background colour (``"frame"``)."""
 
     def __init__(
         self,
@@ -108,8 +116,15 @@ class FaceBuilder:
         size: tuple[float, float],
         dpi: int = DEFAULT_DPI,
         declared_art: Mapping[str, str] | None = None,
+        *,
+        bleed: float = 0.0,
+        bleed_fill: str = "frame",
+        full_art: bool = False,
     ):
         self.images = images
+        self.bleed = bleed
+        self.bleed_fill = bleed_fill
+        self.full_art = full_art
         self.cache = cache
         self.size = size
         self.dpi = dpi
@@ -119,6 +134,16 @@ class FaceBuilder:
         self.missing: list[str] = []
         self.expected: list[Path] = []
         self.warnings: list[str] = []
+        self.small_text: list[tuple[float, str]] = []
+        self.art_sizes: dict[str, tuple[int, int]] = {}
+        self.art_users: dict[str, str] = {}
+
+    def _register(self, card: Any, path: Path) -> str:
+        found = art_mod.inspect_art(path)
+        self.art_sources[found.digest] = found.path
+        self.art_sizes[found.digest] = found.size
+        self.art_users.setdefault(found.digest, card.name)
+        return found.digest
 
     def _art_slot(self, card: Any) -> ArtSlot:
         path = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
@@ -126,25 +151,35 @@ class FaceBuilder:
             expected = art_mod.expected_path(self.images, card.game, card.name)
             self.missing.append(card.name)
             self.expected.append(expected)
-            return ArtSlot(None, f"art: {expected.as_posix()}")
-        found = art_mod.inspect_art(path)
-        self.art_sources[found.digest] = found.path
-        return ArtSlot(found.digest)
+            return ArtSlot(None)
+        return ArtSlot(self._register(card, path))
 
     def _face(self, values: Mapping[str, Any], lname: str, slot: ArtSlot | None) -> tuple[str, Face]:
-        art_part = None if slot is None else (slot.key or slot.hint)
+        art_part = None if slot is None or slot.key is None else slot.key
         key = face_key(values, fingerprint(lname), self.size, art_part)
         face = self.cache.face(key)
         if face is None:
             face = compose(lname, values, self.size, slot)
             self.cache.put_face(key, face)
-        self.warnings.extend(face.warnings)
+        for line in face.warnings:
+            if line.startswith(SMALL_PREFIX):
+                self.small_text.append((face.smallest_text or 0.0, line.removeprefix(SMALL_PREFIX)))
+            else:
+                self.warnings.append(line)
         return key, face
 
     def face(self, card: Any) -> tuple[str, Face]:
-        """The key and composed face of ``card``."""
+        """The key and composed face of ``card`` (a whole-face scan when ``<slug>.full.png`` exists)."""
         values = face_values(card)
         lname = layout_name(card.game, card.type, card.name)
+        full = art_mod.find_full_art(self.images, card.game, card.name)
+        if full is None and self.full_art:
+            full = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
+        if full is not None:
+            digest = self._register(card, full)
+            into = self.bleed if self.bleed_fill == "art" else 0.0
+            face = full_art_face(self.size, digest, LAYOUTS[lname].background, into)
+            return face_key({"full": digest, "into": into}, "full-art", self.size, digest), face
         slot = self._art_slot(card) if LAYOUTS[lname].has_art else None
         return self._face(values, lname, slot)
 
@@ -167,12 +202,44 @@ class FaceBuilder:
         handle = (op.key, w_px, h_px)
         if handle in self.prepared:
             return self.prepared[handle]
-        path = self.cache.art_path(op.key, w_px, h_px)
+        self.check_resolution(op)
+        matte = op.matte.lstrip("#")
+        variant = f"-{matte}" if matte != "ffffff" else ""
+        variant += f"-full{op.x:g}" if op.full else ""
+        path = self.cache.art_path(op.key + variant, w_px, h_px)
         if not path.is_file():
-            picture = art_mod.cover(art_mod.load_image(self.art_sources[op.key]), w_px, h_px)
+            picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)
             self.cache.store(path, lambda p: picture.save(p, format="JPEG", quality=90, optimize=True))
         self.prepared[handle] = path
         return path
+
+    def check_resolution(self, op: ImageOp) -> None:
+        """Warn when the art of ``op`` prints at under ``LOW_PPI`` pixels per inch."""
+        size = self.art_sizes.get(op.key)
+        if size is None:
+            return
+        ppi = art_mod.printed_ppi(size, (op.w, op.h))
+        if ppi < art_mod.LOW_PPI:
+            need = (math.ceil(op.w / 25.4 * art_mod.LOW_PPI), math.ceil(op.h / 25.4 * art_mod.LOW_PPI))
+            self.warnings.append(
+                f"{self.art_users.get(op.key, 'a card')}: art {self.art_sources[op.key].as_posix()} is "
+                f"{size[0]}×{size[1]} px, {int(ppi)} ppi at its printed size ({op.w:.1f}×{op.h:.1f} mm); under "
+                f"{art_mod.LOW_PPI} ppi it prints soft: supply at least {need[0]}×{need[1]} px"
+            )
+
+    def all_warnings(self, total: int) -> list[str]:
+        """Every warning, each once: art and text problems, small type (one line), missing art (one line)."""
+        lines = list(dict.fromkeys(self.warnings))
+        if self.small_text:
+            _, where = min(self.small_text)
+            faces = len({w for _, w in self.small_text})
+            lines.append(
+                f"text under 6 pt on {faces} face(s), hard to read (smallest: {where}); print at a larger --card-size"
+            )
+        missing = self.missing_warning(total)
+        if missing:
+            lines.append(missing)
+        return lines
 
     def missing_warning(self, total: int) -> str | None:
         """One line about every card that has no art, or None."""
@@ -182,7 +249,7 @@ class FaceBuilder:
         folders = {p.parent for p in self.expected}
         folder = folders.pop().as_posix() if len(folders) == 1 else (self.images / "<game>").as_posix()
         return (
-            f"no art for {len(self.missing)} of {total} card(s), drew placeholders; put a PNG or JPEG named "
+            f"no art for {len(self.missing)} of {total} card(s), drew placeholders; put a PNG, JPEG or WebP named "
             f"after the card in {folder}/ (e.g. {example})"
         )
 
@@ -222,6 +289,59 @@ def _subject(spec: SheetSpec, cards: int) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """One page to write: which side, the cards on it (form key, slot) and its marks and boxes."""
+
+    side: str
+    cards: list[tuple[Any, Slot]]
+    marks: list[Segment]
+    cuts: list[Segment]
+    trim: tuple[float, float, float, float]
+    bleed: tuple[float, float, float, float]
+
+
+def _sheet_pages(grid: Grid, cards: list[Any]) -> list[_Page]:
+    """Fronts (and, after each, their mirrored backs) imposed on sheets."""
+    spec = grid.spec
+    marks = grid.crop_marks() if spec.crop_marks else []
+    cuts = grid.cut_lines() if spec.cut_lines else []
+    trim, bleed = grid.trim_extent(), grid.bleed_extent()
+    back_trim, back_bleed = _mirrored_extents(grid)
+    pages: list[_Page] = []
+    per_page = grid.per_page
+    for start in range(0, len(cards), per_page):
+        batch = cards[start : start + per_page]
+        pages.append(_Page("front", [(card, grid.slot(i)) for i, card in enumerate(batch)], marks, cuts, trim, bleed))
+        if spec.backs:
+            pages.append(
+                _Page(
+                    "back",
+                    [(card, grid.back_slot(i)) for i, card in enumerate(batch)],
+                    grid.mirrored(marks),
+                    grid.mirrored(cuts),
+                    back_trim,
+                    back_bleed,
+                )
+            )
+    return pages
+
+
+def _single_pages(spec: SheetSpec, cards: list[Any], back_order: str) -> list[_Page]:
+    """One card per page (card plus bleed), fronts then backs, or each front followed by its back."""
+    b = spec.bleed
+    w, h = spec.card
+    slot = Slot(0, 0, 0, b, b, w, h)
+    trim, bleed = (b, b, b + w, b + h), (0.0, 0.0, w + 2 * b, h + 2 * b)
+    fronts = [_Page("front", [(card, slot)], [], [], trim, bleed) for card in cards]
+    if not spec.backs:
+        return fronts
+    backs = [_Page("back", [(card, slot)], [], [], trim, bleed) for card in cards]
+    if back_order == "interleave":
+        return [page for pair in zip(fronts, backs, strict=True) for page in pair]
+    return fronts + backs
+
+
 def print_cards(
     entries: Sequence[Entry],
     out: Path,
@@ -235,23 +355,37 @@ def print_cards(
     declared_art: Mapping[str, str] | None = None,
     registration: bool = False,
     progress: Progress | None = None,
+    one_per_page: bool = False,
+    back_order: str = "after",
+    split_backs: bool = False,
+    options_line: str = "",
+    bleed_fill: str = "frame",
+    full_art: bool = False,
 ) -> PrintReport:
-    """Print ``entries`` — (card, copies) pairs — to the PDF ``out`` on sheets described by ``spec``."""
+    """Print ``entries`` — (card, copies) pairs — to the PDF ``out`` on sheets described by ``spec``.
+
+    ``one_per_page`` gives each card a page of its own (trim plus bleed, with TrimBox and
+    BleedBox) in ``back_order``; ``split_backs`` writes the back pages to ``<out>-backs.pdf``.
+    """
     from cardbase.render import pdf
+    from cardbase.render.options import DPI_RANGE
     from cardbase.render.registration import draw_registration
 
     grid = impose(spec)
-    if not 30 <= dpi <= 2400:
-        raise UsageError(f"--dpi {dpi} is out of range; use 30 to 2400")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    if one_per_page and registration:
+        raise UsageError("--registration-test is for sheets; it cannot lead a --one-per-page print")
+    if one_per_page:  # a print shop prints at exact size: a home printer's corrections do not apply
+        spec = replace(spec, scale=(100.0, 100.0), back_offset=(0.0, 0.0))
     cards = _expand(entries)
     if not cards:
         raise UsageError("nothing to print: no cards (or only 0 copies)")
     report = PrintReport(out, grid=grid, cards=len(cards))
     unique = list({card.id: card for card in cards}.values())
-    per_page = grid.per_page
-    sheets = -(-len(cards) // per_page)
-    report.sheets = sheets
-    total = len(unique) + sheets
+    pages = _single_pages(spec, cards, back_order) if one_per_page else _sheet_pages(grid, cards)
+    report.sheets = sum(1 for p in pages if p.side == "front")
+    total = len(unique) + len(pages)
     done = 0
 
     def tick(stage: str) -> None:
@@ -261,7 +395,9 @@ def print_cards(
             progress(stage, done, total)
 
     with open_cache(images, use_cache) as cache:
-        builder = FaceBuilder(images, cache, spec.card, dpi, declared_art)
+        builder = FaceBuilder(
+            images, cache, spec.card, dpi, declared_art, bleed=spec.bleed, bleed_fill=bleed_fill, full_art=full_art
+        )
         fronts: dict[str, tuple[str, Face]] = {}
         backs: dict[str, tuple[str, Face]] = {}
         for card in unique:
@@ -276,66 +412,74 @@ def print_cards(
         report.art_images = len(builder.prepared)
         report.missing_art = list(builder.missing)
         report.cache_hits, report.cache_misses = cache.hits, cache.misses
-        warn_missing = builder.missing_warning(len(unique))
-        report.warnings = list(dict.fromkeys(builder.warnings))
-        if warn_missing:
-            report.warnings.append(warn_missing)
-        if spec.crop_marks and grid.mark_length < MIN_MARK:
+        report.warnings = builder.all_warnings(len(unique))
+        if not one_per_page:
+            cost = bleed_cost(spec)
+            if cost:
+                report.notes.append(f"the bleed costs cards: {cost}")
+        if spec.crop_marks and not one_per_page and grid.mark_length < MIN_MARK - 1e-6:
             report.warnings.append(
-                f"crop marks are only {format_mm(max(grid.mark_length, 0))} mm long; use a larger --margin "
-                "so they survive cutting"
+                f"crop marks are only {format_mm(max(grid.mark_length, 0))} mm long inside the printable area; "
+                "use a larger --margin so they survive cutting"
             )
+        sides = {"front": fronts, "back": backs}
+        backs_out = out.with_name(f"{out.stem}-backs{out.suffix}") if split_backs and spec.backs else None
+        report.backs_path = backs_out
 
-        page_h = spec.paper[1]
-        marks = grid.crop_marks() if spec.crop_marks else []
-        cuts = grid.cut_lines() if spec.cut_lines else []
-
-        def write(tmp: Path) -> None:
-            c = pdf.new_canvas(tmp, spec.paper, title, author, _subject(spec, len(cards)))
+        def write_file(tmp: Path, wanted: set[str], with_registration: bool, subject: str) -> None:
+            chosen = [p for p in pages if p.side in wanted]
+            first = chosen[0]
+            paper = (first.bleed[2], first.bleed[3]) if one_per_page else spec.paper
+            c = pdf.new_canvas(tmp, paper, title, author, subject)
             forms: dict[str, str] = {}
-            for key, face in [*fronts.values(), *backs.values()]:
-                if key not in forms:
-                    forms[key] = f"card-{len(forms) + 1}"
-                    pdf.define_form(c, forms[key], face, spec.bleed, builder.prepared_art)
-            page = 0
-            trim, bleed = grid.trim_extent(), grid.bleed_extent()
-            if registration:
+            for page in chosen:
+                for card, _ in page.cards:
+                    key, face = sides[page.side][card.id]
+                    if key not in forms:
+                        forms[key] = f"card-{len(forms) + 1}"
+                        pdf.define_form(c, forms[key], face, spec.bleed, builder.prepared_art)
+            page_h = paper[1]
+            number = 0
+            if with_registration:
                 for side in ("front", "back"):
-                    draw_registration(c, grid, side)
-                    pdf.set_page_boxes(c, trim, bleed, page_h)
+                    pdf.begin_calibrated(c, spec, side == "back")
+                    draw_registration(c, grid, side, options_line)
+                    c.restoreState()
+                    pdf.set_page_boxes(c, grid.trim_extent(), grid.bleed_extent(), page_h)
                     c.showPage()
-                    page += 1
-            for sheet in range(sheets):
-                batch = cards[sheet * per_page : (sheet + 1) * per_page]
-                page += 1
-                for i, card in enumerate(batch):
-                    slot = grid.slot(i)
-                    pdf.place_form(c, forms[fronts[card.id][0]], slot, page_h)
-                    report.placements.append(
-                        Placement(page, "front", card.id, card.name, slot.x, slot.y, slot.w, slot.h)
-                    )
-                pdf.draw_segments(c, cuts, page_h, 0.1, "#9a9a9a", dash=(1.5, 1.0))
-                pdf.draw_segments(c, marks, page_h, 0.25, "#000000")
-                pdf.set_page_boxes(c, trim, bleed, page_h)
-                c.showPage()
-                if spec.backs:
-                    page += 1
-                    for i, card in enumerate(batch):
-                        slot = grid.back_slot(i)
-                        pdf.place_form(c, forms[backs[card.id][0]], slot, page_h)
+                    number += 1
+            for page in chosen:
+                number += 1
+                pdf.begin_calibrated(c, spec, page.side == "back")
+                for card, slot in page.cards:
+                    pdf.place_form(c, forms[sides[page.side][card.id][0]], slot, page_h)
+                    if wanted == {"front", "back"} or page.side == "front":
                         report.placements.append(
-                            Placement(page, "back", card.id, card.name, slot.x, slot.y, slot.w, slot.h, slot.rotated)
+                            Placement(
+                                number, page.side, card.id, card.name, slot.x, slot.y, slot.w, slot.h, slot.rotated
+                            )
                         )
-                    pdf.draw_segments(c, grid.mirrored(cuts), page_h, 0.1, "#9a9a9a", dash=(1.5, 1.0))
-                    pdf.draw_segments(c, grid.mirrored(marks), page_h, 0.25, "#000000")
-                    pdf.set_page_boxes(c, *_mirrored_extents(grid), page_h)
-                    c.showPage()
+                pdf.draw_segments(c, page.cuts, page_h, 0.1, "#9a9a9a", dash=(1.5, 1.0))
+                pdf.draw_segments(c, page.marks, page_h, 0.25, "#000000")
+                c.restoreState()
+                pdf.set_page_boxes(c, page.trim, page.bleed, page_h)
+                c.showPage()
                 tick("drawing pages")
             c.save()
-            report.pages = page
+            if "front" in wanted:
+                report.pages = number
 
+        subject = _subject(spec, len(cards))
         with pdf.binary_streams():
-            report.size_bytes = _write_atomic(out, write)
+            if backs_out is None:
+                report.size_bytes = _write_atomic(
+                    out, lambda p: write_file(p, {"front", "back"}, registration, subject)
+                )
+            else:
+                report.size_bytes = _write_atomic(out, lambda p: write_file(p, {"front"}, registration, subject))
+                report.size_bytes += _write_atomic(
+                    backs_out, lambda p: write_file(p, {"back"}, False, subject + "; the backs")
+                )
     return report
 
 
@@ -344,14 +488,14 @@ def _mirrored_extents(grid: Grid) -> tuple[tuple[float, float, float, float], tu
 
     def mirror(e: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         left, top, right, bottom = e
-        if grid.spec.flip == "short-edge":
+        if not grid.spec.mirror_columns:
             return left, ph - bottom, right, ph - top
         return pw - right, top, pw - left, bottom
 
     return mirror(grid.trim_extent()), mirror(grid.bleed_extent())
 
 
-def print_registration(out: Path, spec: SheetSpec, *, author: str = "cardbase") -> PrintReport:
+def print_registration(out: Path, spec: SheetSpec, *, author: str = "cardbase", options_line: str = "") -> PrintReport:
     """A one-sheet (front and back) alignment test for ``spec``'s paper, card size and flip."""
     from cardbase.render import pdf
     from cardbase.render.registration import draw_registration
@@ -368,7 +512,9 @@ def print_registration(out: Path, spec: SheetSpec, *, author: str = "cardbase") 
             _subject(spec, 0).replace("0 card proxies", "printer alignment test"),
         )
         for side in ("front", "back"):
-            draw_registration(c, grid, side)
+            pdf.begin_calibrated(c, spec, side == "back")
+            draw_registration(c, grid, side, options_line)
+            c.restoreState()
             pdf.set_page_boxes(c, grid.trim_extent(), grid.bleed_extent(), spec.paper[1])
             c.showPage()
         c.save()
@@ -422,17 +568,21 @@ def render_card(
     suffix = out.suffix.lower()
     if suffix not in (".png", ".pdf"):
         raise UsageError(f"cannot render to {out.name!r}: the output must end in .png or .pdf")
-    if not 30 <= dpi <= 2400:
-        raise UsageError(f"--dpi {dpi} is out of range; use 30 to 2400")
+    from cardbase.render.options import DPI_RANGE, check_pixels
+
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
     report = RenderReport(out, dpi=dpi)
     with open_cache(images, use_cache) as cache:
         builder = FaceBuilder(images, cache, size, dpi, declared_art)
         key, face = builder.back(card) if back else builder.face(card)
-        report.warnings = list(dict.fromkeys(builder.warnings))
-        warn_missing = builder.missing_warning(1)
-        if warn_missing:
+        for op in face.art_boxes:
+            builder.check_resolution(op)
+        report.warnings = [w for w in builder.all_warnings(1) if not w.startswith("no art for")]
+        if builder.missing:
             report.warnings.append(
-                f"{card.name}: no art, drew a placeholder; add {builder.expected[0].as_posix()} (or .jpg)"
+                f"{card.name}: no art, drew a placeholder; add {builder.expected[0].as_posix()} (or .jpg, .webp)"
             )
         if suffix == ".png":
             png_key = cache_key("png", key, dpi, round(bleed, 4))

@@ -81,8 +81,24 @@ def _edge_rulers(grid: Grid) -> tuple[list[Segment], list[tuple[float, float, st
     return segs, labels
 
 
-def draw_registration(c: Any, grid: Grid, side: str) -> None:
-    """Draw the ``front`` or ``back`` page of the registration test on canvas ``c``."""
+def calibration_lines(grid: Grid, options_line: str) -> list[str]:
+    """What the front page says to pass, with this test's own options and the current corrections."""
+    spec = grid.spec
+    sx, sy = spec.scale
+    dx, dy = spec.back_offset
+    printed = options_line or "(the defaults)"
+    return [
+        f"printed with: {printed}",
+        f"print cards with the same options plus --scale-x {sx:g} --scale-y {sy:g} --back-offset {dx:g},{dy:g},",
+        f"corrected: across bar measures A mm → --scale-x {sx:g}×A/100; down bar D mm → --scale-y {sy:g}×D/100;",
+        "back: where the black cross shows on the red scales, X mm right and Y mm down (on the back) →",
+        f"--back-offset {dx:g}+X,{dy:g}+Y",
+    ]
+
+
+def draw_registration(c: Any, grid: Grid, side: str, options_line: str = "") -> None:
+    """Draw the ``front`` or ``back`` page of the registration test on canvas ``c``; the front says
+    which options to pass (``options_line``: the options this test was printed with)."""
     spec = grid.spec
     pw, ph = spec.paper
     outlines: list[Segment] = []
@@ -146,7 +162,12 @@ def draw_registration(c: Any, grid: Grid, side: str) -> None:
             "red scales: 1 mm ticks. Read how far",
             "the black cross on the front sits",
             "from the centre, and set your printer's",
-            "back-side offset (or use --flip).",
+            "back-side offset, or pass --back-offset X,Y:",
+            "X mm right and Y mm down, read here.",
         ]
     for i, line in enumerate(lines):
         _text(c, x, y + i * 3.4, line, 6.5, ph)
+    if side == "front":
+        for i, line in enumerate(calibration_lines(grid, options_line)):
+            top = grid.slot(grid.cols).y if grid.rows > 1 else grid.y0 + grid.spec.card[1] * 0.75
+            _text(c, grid.x0 + 7, top + 4 + i * 2.8, line, 6, ph)

@@ -113,28 +113,27 @@ def crown() -> Shape:
 
 
 def maze() -> Shape:
-    """Concentric square walls with doorways: the Meikyu (labyrinth) back. Stroked, not filled."""
+    """Concentric square walls with doorways: the Meikyu (labyrinth) back. Stroked, not filled.
+
+    Each ring has two doorways on opposite sides, so the maze is the same turned 180°."""
     walls: list[Polygon] = []
+    door = 0.07
     for ring in range(3):
         a = 0.04 + ring * 0.15
         b = 1 - a
-        door = 0.07
-        # each ring is one polyline with a doorway left open, the doorway turning with the ring
-        side = ring % 4
         corners = [(a, a), (b, a), (b, b), (a, b)]
-        start = corners[side]
-        nxt = corners[(side + 1) % 4]
-        mid = ((start[0] + nxt[0]) / 2, (start[1] + nxt[1]) / 2)
-        dx, dy = (nxt[0] - start[0]), (nxt[1] - start[1])
-        length = math.hypot(dx, dy)
-        ux, uy = dx / length, dy / length
-        gap_end = (mid[0] + ux * door, mid[1] + uy * door)
-        gap_start = (mid[0] - ux * door, mid[1] - uy * door)
-        poly = [gap_end, nxt]
-        for k in range(2, 5):
-            poly.append(corners[(side + k) % 4])
-        poly.append(gap_start)
-        walls.append(tuple(poly))
+        side = ring % 2  # the doorways turn with the ring
+        for half in (side, side + 2):
+            start, nxt = corners[half % 4], corners[(half + 1) % 4]
+            mid = ((start[0] + nxt[0]) / 2, (start[1] + nxt[1]) / 2)
+            ux, uy = (nxt[0] - start[0]) / (b - a), (nxt[1] - start[1]) / (b - a)
+            # from this side's doorway round two corners to the opposite side's doorway
+            poly = [(mid[0] + ux * door, mid[1] + uy * door), nxt, corners[(half + 2) % 4]]
+            far_start, far_next = corners[(half + 2) % 4], corners[(half + 3) % 4]
+            far_mid = ((far_start[0] + far_next[0]) / 2, (far_start[1] + far_next[1]) / 2)
+            fx, fy = (far_next[0] - far_start[0]) / (b - a), (far_next[1] - far_start[1]) / (b - a)
+            poly.append((far_mid[0] - fx * door, far_mid[1] - fy * door))
+            walls.append(tuple(poly))
     walls.append(((0.43, 0.43), (0.57, 0.43), (0.57, 0.57), (0.43, 0.57), (0.43, 0.43)))
     return tuple(walls)
 

@@ -10,10 +10,16 @@ crop marks and cut lines, and where each card's back goes on the back page.
 - Crop marks are drawn in all four margins, one on the line of every cut, from ``MARK_OFFSET``
   mm outside the bleed out to the paper edge: long, dark marks that still reach the edge of the
   sheet after the first cut, where a trimmer's guide needs them.
-- Backs: for ``long-edge`` duplex (the default for portrait paper) the back page is mirrored
-  left-to-right, so the back of the card in column c lands in column ``cols - 1 - c``; for
-  ``short-edge`` it is mirrored top-to-bottom and each back is turned 180° so that it reads the
-  right way up when the card is turned over sideways, like a real card.
+- ``printer_margin`` is the strip along the paper edge the printer cannot print; the sheet's
+  margin grows so that every crop mark keeps ``MIN_MARK`` mm inside the printable area.
+- Backs: the sheet turns over about its long edge (``long-edge``) or its short edge
+  (``short-edge``). When it turns about its vertical edge (long edge of portrait paper, short
+  edge of landscape paper) the back page is mirrored left-to-right, so the back of the card in
+  column c lands in column ``cols - 1 - c``; when it turns about its horizontal edge (short edge
+  of portrait, long edge of landscape) the back page is mirrored top-to-bottom and each back is
+  turned 180° so that it reads the right way up when the card is turned over sideways.
+- Calibration: ``scale`` (the percent the printer's 100 mm bars measured) and ``back_offset``
+  (mm the back side lands off, right and down on the back page) are corrected when drawing.
 """
 
 from __future__ import annotations
@@ -27,9 +33,9 @@ from cardbase.render.units import format_mm
 
 Flip = Literal["long-edge", "short-edge"]
 FLIPS: tuple[str, ...] = ("long-edge", "short-edge")
-MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
+MARK_OFFSET = 0.5  # mm between the bleed edge and the start of a crop mark
 MARK_WIDTH = 0.25  # mm (0.7 pt), solid black
-MIN_MARK = 3.0  # mm: shorter marks draw a warning
+MIN_MARK = 3.0  # mm: every crop mark keeps at least this much inside the printable area
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,25 @@ class SheetSpec:
     backs: bool = False
     flip: Flip = "long-edge"
     paper_name: str = "a4"
+    printer_margin: float = 0.0
+    scale: tuple[float, float] = (100.0, 100.0)
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def landscape(self) -> bool:
+        """Paper wider than it is tall."""
+        return self.paper[0] > self.paper[1]
+
+    @property
+    def mirror_columns(self) -> bool:
+        """Whether the sheet turns over about a vertical edge (backs mirrored left-to-right)."""
+        return (self.flip == "long-edge") != self.landscape
+
+    @property
+    def least_margin(self) -> float:
+        """The margin actually kept: ``margin``, widened so crop marks fit in the printable area."""
+        need = self.printer_margin + (MARK_OFFSET + MIN_MARK if self.crop_marks else 0.0)
+        return max(self.margin, need)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +125,7 @@ class Grid:
         """Where the back of the ``index``-th card goes on the back page, for the sheet's flip."""
         front = self.slot(index)
         pw, ph = self.spec.paper
-        if self.spec.flip == "short-edge":
+        if not self.spec.mirror_columns:
             return Slot(
                 index,
                 front.col,
@@ -132,10 +157,10 @@ class Grid:
 
     @property
     def mark_length(self) -> float:
-        """How long the shortest crop mark is, in mm."""
+        """How long the shortest crop mark is inside the printable area, in mm."""
         left, top, right, bottom = self.bleed_extent()
         pw, ph = self.spec.paper
-        return min(left, top, pw - right, ph - bottom) - MARK_OFFSET
+        return min(left, top, pw - right, ph - bottom) - MARK_OFFSET - self.spec.printer_margin
 
     def crop_marks(self) -> list[Segment]:
         """Crop marks in the four margins, from just outside the bleed to the paper edge."""
@@ -160,9 +185,38 @@ class Grid:
     def mirrored(self, segments: list[Segment]) -> list[Segment]:
         """``segments`` placed as they fall on the back page for the sheet's flip."""
         pw, ph = self.spec.paper
-        if self.spec.flip == "short-edge":
+        if not self.spec.mirror_columns:
             return [Segment(s.x1, ph - s.y1, s.x2, ph - s.y2) for s in segments]
         return [Segment(pw - s.x1, s.y1, pw - s.x2, s.y2) for s in segments]
+
+
+def _fit(spec: SheetSpec, bleed: float) -> tuple[int, int]:
+    """Columns and rows of cards with ``bleed`` that fit inside the sheet's margins."""
+    pw, ph = spec.paper
+    cw, ch = spec.card
+    margin = spec.least_margin
+    usable_w, usable_h = pw - 2 * margin, ph - 2 * margin
+    cell_w, cell_h = cw + 2 * bleed, ch + 2 * bleed
+    cols = math.floor((usable_w + spec.gap + 1e-9) / (cell_w + spec.gap)) if usable_w > 0 else 0
+    rows = math.floor((usable_h + spec.gap + 1e-9) / (cell_h + spec.gap)) if usable_h > 0 else 0
+    return cols, rows
+
+
+def bleed_cost(spec: SheetSpec) -> str | None:
+    """A sentence saying how many cards the bleed costs a sheet, or None when it costs none."""
+    if spec.bleed <= 0:
+        return None
+    cols, rows = _fit(spec, spec.bleed)
+    cols0, rows0 = _fit(spec, 0.0)
+    if cols * rows >= cols0 * rows0:
+        return None
+    margin = spec.least_margin
+    usable = (spec.paper[0] - 2 * margin, spec.paper[1] - 2 * margin)
+    # The largest bleed at which the no-bleed grid still fits, per axis.
+    keep = min(((usable[i] - (n - 1) * spec.gap) / n - spec.card[i]) / 2 for i, n in ((0, cols0), (1, rows0)))
+    paper = spec.paper_name.upper() if spec.paper_name in ("a3", "a4", "a5") else spec.paper_name
+    kept = f"; ≤ {format_mm(math.floor(keep * 10) / 10)} mm keeps {cols0 * rows0}" if keep >= 0.1 else ""
+    return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {cols * rows} cards{kept}"
 
 
 def impose(spec: SheetSpec) -> Grid:
@@ -171,16 +225,15 @@ def impose(spec: SheetSpec) -> Grid:
     cw, ch = spec.card
     if spec.flip not in FLIPS:
         raise UsageError(f"bad --flip {spec.flip!r}: use long-edge or short-edge")
-    usable_w, usable_h = pw - 2 * spec.margin, ph - 2 * spec.margin
     cell_w, cell_h = cw + 2 * spec.bleed, ch + 2 * spec.bleed
-    cols = math.floor((usable_w + spec.gap + 1e-9) / (cell_w + spec.gap)) if usable_w > 0 else 0
-    rows = math.floor((usable_h + spec.gap + 1e-9) / (cell_h + spec.gap)) if usable_h > 0 else 0
+    cols, rows = _fit(spec, spec.bleed)
     if cols < 1 or rows < 1:
-        need = f"{format_mm(cell_w + 2 * spec.margin)}×{format_mm(cell_h + 2 * spec.margin)} mm"
+        margin = spec.least_margin
+        need = f"{format_mm(cell_w + 2 * margin)}×{format_mm(cell_h + 2 * margin)} mm"
         raise UsageError(
             f"a {format_mm(cw)}×{format_mm(ch)} mm card does not fit {spec.paper_name or 'the'} paper "
             f"({format_mm(pw)}×{format_mm(ph)} mm): with {format_mm(spec.bleed)} mm bleed and "
-            f"{format_mm(spec.margin)} mm margins it needs at least {need}"
+            f"{format_mm(margin)} mm margins it needs at least {need}"
         )
     grid_w = cols * cell_w + (cols - 1) * spec.gap
     grid_h = rows * cell_h + (rows - 1) * spec.gap

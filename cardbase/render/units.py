@@ -18,12 +18,26 @@ from cardbase.errors import UsageError
 MM_PER_UNIT: dict[str, float] = {"mm": 1.0, "cm": 10.0, "in": 25.4, '"': 25.4, "pt": 25.4 / 72}
 PT_PER_MM = 72 / 25.4
 
-PAPER_SIZES: dict[str, tuple[float, float]] = {
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-    "a3": (297.0, 420.0),
-    "legal": (215.9, 355.6),
-}
+
+def _paper_sizes() -> dict[str, tuple[float, float]]:
+    """The named papers, in mm, from ReportLab's ``pagesizes`` (one source for every size)."""
+    from reportlab.lib import pagesizes
+
+    sizes: dict[str, tuple[float, float]] = {}
+    for name in ("a4", "letter", "a3", "a5", "legal", "tabloid"):
+        width, height = getattr(pagesizes, name.upper())
+        sizes[name] = (round(width / PT_PER_MM, 1), round(height / PT_PER_MM, 1))
+    return sizes
+
+
+def __getattr__(name: str) -> dict[str, tuple[float, float]]:
+    """``PAPER_SIZES``, built from ReportLab on first use (so importing this module stays light)."""
+    if name == "PAPER_SIZES":
+        sizes = _paper_sizes()
+        globals()["PAPER_SIZES"] = sizes
+        return sizes
+    raise AttributeError(name)
+
 
 # Cut sizes. Poker is the 63×88 mm the design card gives as the default where a rulebook says
 # nothing; bridge is 2.25×3.5 in; mini is the "mini American" 41×63 mm.
@@ -36,6 +50,10 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 # Card size per game when --card-size is not given. No rulebook gives one, so every game takes the
 # 63×88 mm the design card sets for that case (Meio's "regular deck of playing cards" is poker size).
 GAME_CARD_SIZES: dict[str, str] = {"mea": "poker", "meikyu": "poker", "meio": "poker"}
+
+# Méa's tiles: the rulebook allows "a maximum of 2 monsters on 1 tile", so a tile holds two
+# poker cards side by side with 2 mm round them.
+TILE_SIZE = "130x92mm"
 
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|\")?\s*$", re.IGNORECASE)
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt)?\s*[x×*]\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt)?\s*$", re.I)

@@ -26,6 +26,10 @@ TYPE_LABELS = {
     ("meikyu", "open"): "OPEN · play it immediately",
     ("meio", "playing card"): "Playing card",
 }
+# Kinds whose cards have rules text: a published card whose text the catalog does not have prints
+# "?" (a demo card's missing text is its own: it has none).
+RULES_TEXT_KINDS = frozenset({("mea", "monster"), ("mea", "assist")})
+NBSP = "\u00a0"
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset({"H", "D"})
@@ -46,7 +50,7 @@ _FIELDS = (
 
 def _source_label(source: str) -> str:
     if source == SOURCE_DEMO:
-        return "DEMO card made for cardbase, not a published card"
+        return "DEMO, not a published card"
     if source == SOURCE_RULEBOOK:
         return "from the rulebook"
     if source.startswith(SOURCE_FILE_PREFIX):
@@ -70,9 +74,10 @@ def face_values(card: Any) -> dict[str, Any]:
     unknown = False
     for field in _FIELDS:
         value = getattr(card, field, None)
+        has_text = field == "text" and (card.game, card.type) in RULES_TEXT_KINDS and card.source != SOURCE_DEMO
         if value is None:
-            unknown = unknown or field in applicable
-            values[field] = UNKNOWN if field in applicable else ""
+            unknown = unknown or field in applicable or has_text
+            values[field] = UNKNOWN if field in applicable or has_text else ""
         else:
             values[field] = str(value)
     if card.game == "meio":
@@ -85,6 +90,6 @@ def face_values(card: Any) -> dict[str, Any]:
         unknown = unknown or rank is None or suit not in SUIT_SHAPES
     parts = [GAME_SHORT.get(card.game, card.game), f"{card.set_code} set", _source_label(card.source)]
     if unknown:
-        parts.append("? = unknown")
+        parts.append(f"?{NBSP}={NBSP}unknown")
     values["footer"] = " · ".join(parts)
     return values

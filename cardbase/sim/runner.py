@@ -251,10 +251,12 @@ def _map_in_processes(
     finally:
         if pending:
             # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
-            # terminate_workers()); its worker processes are the documented _processes map.
+            # terminate_workers()), so the workers are stopped through its private _processes map.
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
-        pool.shutdown(wait=not pending, cancel_futures=True)
+        # Wait for the executor's own thread too (quick once the workers are gone): left running, it
+        # races the interpreter's exit and can print "Bad file descriptor" (CPython 3.11).
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _strip(result: GameResult) -> GameResult:

@@ -169,7 +169,7 @@ def images(tmp_path: Path) -> Path:
     return folder
 
 
-def solid_png(path: Path, colour: str = "#11aa33", size: tuple[int, int] = (300, 200)) -> Path:
+def solid_png(path: Path, colour: str = "#11aa33", size: tuple[int, int] = (900, 600)) -> Path:
     from PIL import Image
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,14 +8,22 @@ import pytest
 
 from cardbase.db.models import Card
 from cardbase.render import fonts
-from cardbase.render.face import ArtSlot, Face, PolyOp, RectOp, TextOp, compose
+from cardbase.render.face import SMALL_PREFIX, ArtSlot, Face, PolyOp, RectOp, TextOp, compose
 from cardbase.render.layout import LAYOUTS, fields_used, layout_name
-from cardbase.render.units import PT_PER_MM
+from cardbase.render.units import CARD_SIZES, PT_PER_MM, TILE_SIZE, parse_size
 from cardbase.render.values import face_values
 
 
-def face_of(card, size=(63.0, 88.0)) -> Face:
-    return compose(layout_name(card.game, card.type, card.name), face_values(card), size, ArtSlot(None, "art: x"))
+def face_of(card, size=None) -> Face:
+    """``card``'s face at ``size`` (default: poker, or the tile size for Méa's tiles)."""
+    if size is None:
+        size = parse_size(TILE_SIZE, CARD_SIZES) if card.type == "tile" else (63.0, 88.0)
+    return compose(layout_name(card.game, card.type, card.name), face_values(card), size, ArtSlot(None))
+
+
+def problems(face: Face) -> list[str]:
+    """The face's warnings other than small type."""
+    return [w for w in face.warnings if not w.startswith(SMALL_PREFIX)]
 
 
 def texts(face: Face) -> list[str]:
@@ -79,13 +87,13 @@ def test_every_card_kind_has_its_layout(cards: dict[str, Card]) -> None:
 
 def test_unknown_values_print_as_a_question_mark_never_a_number(cards: dict[str, Card]) -> None:
     selounticia = texts(face_of(cards["Selounticia"]))
-    assert selounticia.count("?") == 3  # cost, attack, defence
+    assert selounticia.count("?") == 4  # cost, attack, defence, and the rules text the rulebook does not give
     assert not any(t.isdigit() for t in selounticia)
     bee = texts(face_of(cards["Bee"]))
     assert bee.count("?") == 2 and "Bravery" in bee and "Wits" in bee
     land = face_of(cards["Den of the Geister"])
     assert "4" in texts(land) and texts(land).count("?") == 2  # level known; points, developed points not
-    assert any("? = unknown" in t for t in texts(land))
+    assert any("?\u00a0=\u00a0unknown" in t for t in texts(land))  # held together by no-break spaces
     golem = texts(face_of(cards["Crème Golem"]))
     assert "?" not in golem and {"2", "1", "4"} <= set(golem)
 
@@ -94,7 +102,7 @@ def test_demo_cards_carry_a_visible_demo_mark(cards: dict[str, Card]) -> None:
     demo = face_of(cards["Crème Golem"])
     assert "DEMO" in texts(demo)
     assert any(isinstance(op, RectOp) and op.fill == "#c62828" for op in demo.ops)
-    assert any("not a published card" in t for t in texts(demo))
+    assert "not a published card" in " ".join(texts(demo))
     assert "DEMO" not in texts(face_of(cards["Selounticia"]))
 
 
@@ -139,21 +147,29 @@ def test_every_catalog_card_stays_inside_the_card(cards: dict[str, Card], size: 
 
 
 def test_every_catalog_card_fits_its_boxes_at_poker_size(cards: dict[str, Card]) -> None:
+    small = 0
     for card in cards.values():
         face = face_of(card)
-        assert face.warnings == [], card.name
+        assert problems(face) == [], card.name
         assert not any(t.endswith("…") for t in texts(face)), card.name
+        under = face.smallest_text is not None and face.smallest_text < 6
+        assert any(w.startswith(SMALL_PREFIX) for w in face.warnings) == under, card.name
+        small += under
+    assert small <= 1  # at poker size only a card with very long rules text goes under 6 pt
 
 
 def test_long_text_shrinks_then_is_cut_short_with_a_warning() -> None:
     medium = fake(text="When summoned: draw 1 card and flip 1 enemy tile. " * 5)
     face = face_of(medium)
     body = [op for op in face.ops if isinstance(op, TextOp) and op.text.startswith(("When", "draw", "flip"))]
-    assert face.warnings == []
-    assert 5.0 <= min(op.size for op in body) < 7.6  # shrunk, not below the minimum
+    assert problems(face) == []
+    smallest = min(op.size for op in body)
+    assert 5.0 <= smallest < 7.6  # shrunk, not below the minimum
+    assert (smallest < 6) == any(w.startswith(SMALL_PREFIX) for w in face.warnings)
     huge = fake(text="An extremely long ability. " * 80)
     face = face_of(huge)
-    assert len(face.warnings) == 1 and "does not fit its box even at 5 pt" in face.warnings[0]
+    assert len(problems(face)) == 1 and "does not fit its box even at 5 pt" in problems(face)[0]
+    assert face.warnings[-1] == f"{SMALL_PREFIX}Test: text as small as 5.00 pt"
     assert any(t.endswith("…") for t in texts(face))
 
 

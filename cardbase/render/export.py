@@ -1,0 +1,215 @@
+"""Card images for print services: one PNG per distinct card face and per distinct back, with a manifest.
+
+Files are named in deck order (``001-crumb-goblin.png``; backs ``back-mea-back.png``), each at
+the card size plus bleed at the chosen DPI with the DPI recorded, so it prints at true size.
+``manifest.csv`` lists every file with its card, side and count (how many of it to print), in the
+form card-printing services ask for. Faces are drawn once each, in one process per core (up to 4)
+when there are many; rendered PNGs come from the face cache when they can; the
+folder is written into a temporary folder beside it and renamed into place, so a failed export
+leaves any earlier one as it was. A folder that is not empty is only replaced when it holds an
+earlier export (its ``manifest.csv``).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import UsageError
+from cardbase.names import slug
+from cardbase.render.cache import cache_key
+from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
+from cardbase.render.raster import render_face, save_png
+
+MANIFEST = "manifest.csv"
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote."""
+
+    folder: Path
+    files: list[str] = field(default_factory=list)
+    cards: int = 0
+    fronts: int = 0
+    backs: int = 0
+    width_px: int = 0
+    height_px: int = 0
+    cached: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "folder": str(self.folder),
+            "cards": self.cards,
+            "fronts": self.fronts,
+            "backs": self.backs,
+            "files": len(self.files),
+            "size_px": [self.width_px, self.height_px],
+            "cached": self.cached,
+            "manifest": str(self.folder / MANIFEST),
+            "warnings": self.warnings,
+        }
+
+
+PARALLEL_FROM = 16  # faces to draw before drawing them in several processes pays
+
+
+def _draw_one(face_json: dict[str, Any], dpi: int, bleed: float, art: dict[str, str], png: str) -> str:
+    """Draw one face to the cached PNG at ``png`` (run in a worker process)."""
+    from cardbase.render.cache import FaceCache
+    from cardbase.render.face import Face
+
+    image = render_face(Face.from_json(face_json), dpi, bleed, {k: Path(v) for k, v in art.items()})
+    FaceCache(Path(png).parent).store(Path(png), lambda p: save_png(image, p, dpi))
+    return png
+
+
+def _draw_all(
+    todo: Mapping[Path, Any],
+    dpi: int,
+    bleed: float,
+    art: Mapping[str, Path],
+    cache: Any,
+    progress: Callable[[str, int, int], None] | None,
+) -> None:
+    """Draw every face in ``todo`` to its cached PNG: in one process per core when there are many."""
+    workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    if workers < 2 or len(todo) < PARALLEL_FROM:
+        for done, (png, face) in enumerate(todo.items(), start=1):
+            image = render_face(face, dpi, bleed, art)
+            cache.store(png, lambda p, image=image: save_png(image, p, dpi))
+            if progress:
+                progress("drawing images", done, len(todo))
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    sources = {k: str(v) for k, v in art.items()}
+    with ProcessPoolExecutor(workers) as pool:
+        jobs = [pool.submit(_draw_one, face.to_json(), dpi, bleed, sources, str(png)) for png, face in todo.items()]
+        for done, job in enumerate(jobs, start=1):
+            job.result()  # re-raises a worker's error here
+            if progress:
+                progress("drawing images", done, len(jobs))
+
+
+def export_images(
+    entries: Sequence[Entry],
+    folder: Path,
+    *,
+    size: tuple[float, float] = (63.0, 88.0),
+    bleed: float = 0.0,
+    dpi: int = DEFAULT_DPI,
+    backs: bool = True,
+    images: Path = Path("card_images"),
+    use_cache: bool = True,
+    declared_art: Mapping[str, str] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    bleed_fill: str = "frame",
+    full_art: bool = False,
+) -> ExportReport:
+    """Write ``entries`` — (card, copies) pairs — as PNGs and ``manifest.csv`` into ``folder``."""
+    from cardbase.render.options import DPI_RANGE, check_pixels
+
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file; give a folder for the images")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+        raise UsageError(f"{folder} is not empty and holds no earlier export ({MANIFEST}); give a new folder")
+    counts: dict[str, int] = {}
+    order: dict[str, Any] = {}
+    for card, copies in entries:
+        if copies > 0:
+            order.setdefault(card.id, card)
+            counts[card.id] = counts.get(card.id, 0) + copies
+    if not order:
+        raise UsageError("nothing to export: no cards (or only 0 copies)")
+    report = ExportReport(folder, cards=sum(counts.values()))
+    rows: list[dict[str, Any]] = []
+    parent = folder.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+    except OSError as error:
+        raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
+    try:
+        with open_cache(images, use_cache) as cache:
+            builder = FaceBuilder(
+                images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art
+            )
+
+            planned: list[tuple[str, Path]] = []  # (file name, cached PNG) in deck order
+            todo: dict[Path, Any] = {}  # cached PNGs still to draw, with their faces
+
+            def write(name: str, key: str, face: Any) -> None:
+                png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))
+                if png.is_file():
+                    report.cached += 1
+                else:
+                    todo[png] = face
+                planned.append((name, png))
+                report.files.append(name)
+
+            back_files: dict[str, str] = {}
+            back_counts: dict[str, int] = {}
+            total = len(order)
+            for i, (card_id, card) in enumerate(order.items(), start=1):
+                key, face = builder.face(card)
+                name = f"{i:03d}-{slug(card.name) or 'card'}.png"
+                write(name, key, face)
+                report.fronts += 1
+                back_name = ""
+                if backs:
+                    back_key, back_face = builder.back(card)
+                    if back_key not in back_files:
+                        back_files[back_key] = f"back-{back_face.layout}.png"
+                        if back_files[back_key] in report.files:  # two backs of one layout (tiles' colours)
+                            back_files[back_key] = f"back-{back_face.layout}-{len(back_files)}.png"
+                        write(back_files[back_key], back_key, back_face)
+                        report.backs += 1
+                    back_name = back_files[back_key]
+                    back_counts[back_name] = back_counts.get(back_name, 0) + counts[card_id]
+                rows.append(
+                    {"file": name, "side": "front", "name": card.name, "game": card.game, "count": counts[card_id]}
+                    | {"back": back_name}
+                )
+                if progress:
+                    progress("composing faces", i, total)
+            for back_name, n in back_counts.items():
+                rows.append({"file": back_name, "side": "back", "name": "", "game": "", "count": n, "back": ""})
+            for op in (op for face in todo.values() for op in face.art_boxes):
+                builder.check_resolution(op)
+            _draw_all(todo, dpi, bleed, builder.art_sources, cache, progress)
+            for name, png in planned:
+                shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
+            report.warnings = builder.all_warnings(total)
+        with (tmp / MANIFEST).open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, ["file", "side", "name", "game", "count", "back"])
+            writer.writeheader()
+            writer.writerows(rows)
+        from PIL import Image
+
+        with Image.open(tmp / report.files[0]) as first:
+            report.width_px, report.height_px = first.size
+        if folder.exists():
+            old = parent / f".{folder.name}.old-{os.getpid()}"
+            os.replace(folder, old)
+            os.replace(tmp, folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except OSError as error:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return report

@@ -1,0 +1,329 @@
+"""Layouts from a TOML file (``--layout my-layout.toml``): override any card kind's face or back.
+
+The file names layouts by the names in ``cardbase.render.layout.LAYOUTS`` (``mea-monster``,
+``meikyu-land``, ``meio-back``, …) and gives each one's background and elements: boxes in mm on
+the card, fonts (built-in keys or TTF/OTF files declared under ``[fonts]``), colours, text sizes
+and fitting, and which fields show (an element's ``content`` template names them). The format is
+``LayoutFileModel``; its JSON Schema is ``schema/layout.schema.json``. Every bad key, unit or path
+is one ``InvalidData`` message naming the file, the table and the key. ::
+
+    version = 1
+    [fonts]
+    title = "fonts/Title.ttf"            # relative to this file
+
+    [layouts.mea-monster]
+    background = "#203040"
+    [[layouts.mea-monster.elements]]
+    kind = "text"
+    box = ["5mm", "4mm", "53mm", "9mm"]
+    content = "{name}"
+    font = "title"
+    size = "11pt"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from cardbase.errors import InvalidData, UnreadableInput, UsageError
+from cardbase.render import fonts
+from cardbase.render import layout as layout_mod
+from cardbase.render.layout import Art, Box, Element, Ellipse, Layout, Para, Rect, Shape, Text
+from cardbase.render.units import MM_PER_UNIT, parse_length
+
+Length = str | float
+MAX_FILE_BYTES = 1_000_000
+_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$|^\{[a-z_]+\}$")
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+# Face values a template may name (see cardbase.render.values.face_values).
+FIELDS = frozenset(
+    {
+        *("id", "name", "game", "type", "set", "source", "demo", "type_label", "footer"),
+        *("cost", "attack", "defence", "level", "points", "developed_points", "bravery", "wits"),
+        *("land_name", "text", "description", "rank", "rank_label", "suit", "suit_shape", "suit_colour"),
+    }
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ElementModel(_Model):
+    """One element drawn on the card, in order."""
+
+    kind: Literal["rect", "ellipse", "text", "art", "shape"]
+    box: tuple[Length, Length, Length, Length]
+    when: str | None = None
+    rotate: Literal[0, 180] = 0
+    fill: str | None = None
+    stroke: str | None = None
+    width: Length | None = None
+    radius: Length | None = None
+    content: str | None = None
+    font: str | None = None
+    size: Length | None = None
+    colour: str | None = None
+    align: Literal["left", "centre", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    wrap: bool = False
+    min_size: Length | None = None
+    leading: float | None = None
+    name: str | None = None
+    keep_aspect: bool = True
+    placeholder: str | None = None
+    frame: str | None = None
+    matte: str | None = None
+
+
+class LayoutModel(_Model):
+    """A card kind's face or back: its background (which fills the bleed) and its elements."""
+
+    background: str
+    reference: tuple[Length, Length] | None = None
+    back: str | None = None
+    elements: list[ElementModel]
+
+
+class LayoutFileModel(_Model):
+    """A ``--layout`` file."""
+
+    version: Literal[1] = 1
+    fonts: dict[str, str] = {}
+    layouts: dict[str, LayoutModel]
+
+
+def layout_schema() -> dict[str, Any]:
+    """The JSON Schema of the layout file (``schema/layout.schema.json``)."""
+    schema = LayoutFileModel.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "cardbase layout file (--layout)"
+    return schema
+
+
+_TYPE_TAGS = frozenset({"str", "float", "int", "bool", "none", "list", "dict", "tuple"})
+
+
+def _where(loc: tuple[Any, ...]) -> tuple[str, str]:
+    """(table, key) of a pydantic error location, as TOML names them: ``layouts.mea-monster.elements[3]``
+    and ``size`` (or ``box[2]`` for the second number of a box)."""
+    parts = [p for p in loc if not (isinstance(p, str) and (p in _TYPE_TAGS or "[" in p))]
+    names = [i for i, p in enumerate(parts) if isinstance(p, str)]
+    if not names:
+        return "(top level)", "(file)"
+    at = names[-1]
+    key = str(parts[at]) + "".join(f"[{p + 1}]" for p in parts[at + 1 :])
+    table = ""
+    for part in parts[:at]:
+        table += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if table else str(part))
+    return table or "(top level)", key
+
+
+class LayoutFileError(InvalidData):
+    """A layout file that was read but is invalid: one line naming the file, the table and the key."""
+
+    def __init__(self, source: str, problem: str):
+        super().__init__(source, [problem], writes=False)
+        Exception.__init__(self, f"{source}: {problem}")
+
+
+class _Errors:
+    """Makes the one error naming the file, the table and the key."""
+
+    def __init__(self, source: Path):
+        self.source = source
+
+    def fail(self, table: str, key: str, message: str) -> LayoutFileError:
+        return LayoutFileError(str(self.source), f"table [{table}], key {key!r}: {message}")
+
+
+def _mm(value: Length, err: _Errors, table: str, key: str) -> float:
+    try:
+        return parse_length(value, key)
+    except UsageError as error:
+        raise err.fail(table, key, str(error).replace(f"bad {key} ", "bad length ")) from None
+
+
+def _pt(value: Length, err: _Errors, table: str, key: str) -> float:
+    """A type size: a bare number is points; "3mm" and the other units work too."""
+    if isinstance(value, int | float) or (isinstance(value, str) and re.fullmatch(r"\s*[0-9.]+\s*", value)):
+        points = float(value)
+    else:
+        points = _mm(value, err, table, key) / MM_PER_UNIT["pt"]
+    if not 1 <= points <= 200:
+        raise err.fail(table, key, f"type size {points:g}pt is out of range: use 1pt to 200pt")
+    return points
+
+
+def _colour(value: str | None, err: _Errors, table: str, key: str) -> str | None:
+    if value is None:
+        return None
+    if not _COLOUR.match(value):
+        raise err.fail(
+            table, key, f"bad colour {value!r}: write #rrggbb (or #rgb, or a {{field}} such as {{suit_colour}})"
+        )
+    if value.startswith("#") and len(value) == 4:
+        return "#" + "".join(ch * 2 for ch in value[1:])
+    return value.lower() if value.startswith("#") else value
+
+
+def _template(value: str, err: _Errors, table: str, key: str) -> str:
+    for name in _FIELD.findall(value):
+        if name not in FIELDS:
+            raise err.fail(table, key, f"unknown field {{{name}}}; fields are {', '.join(sorted(FIELDS))}")
+    return value
+
+
+def _font_key(path: Path, err: _Errors, key: str) -> str:
+    if not path.is_file():
+        raise err.fail("fonts", key, f"font file {path} does not exist")
+    try:
+        data = path.read_bytes()
+        from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+        TTFont("probe", str(path))
+    except OSError as error:
+        raise err.fail("fonts", key, f"cannot read font file {path} ({error.strerror or error})") from None
+    except (TTFError, ValueError, KeyError, IndexError) as error:
+        raise err.fail("fonts", key, f"{path} is not a TrueType/OpenType font cardbase can embed ({error})") from None
+    return fonts.register_file(path, hashlib.sha256(data).hexdigest()[:12])
+
+
+def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: str) -> Element:
+    from cardbase.render.shapes import ASPECT
+    from cardbase.render.shapes import shape as shape_of
+
+    box = Box(*(_mm(v, err, table, f"box[{i + 1}]") for i, v in enumerate(el.box)))
+    if box.w <= 0 or box.h <= 0:
+        raise err.fail(table, "box", "width and height must be more than 0 mm")
+    if el.when is not None and el.when not in FIELDS:
+        raise err.fail(table, "when", f"unknown field {el.when!r}")
+    fill = _colour(el.fill, err, table, "fill")
+    stroke = _colour(el.stroke, err, table, "stroke")
+    width = _mm(el.width, err, table, "width") if el.width is not None else 0.3
+    common: dict[str, Any] = {"when": el.when, "rotate": el.rotate}
+    allowed = {
+        "rect": {"fill", "stroke", "width", "radius"},
+        "ellipse": {"fill", "stroke", "width"},
+        "shape": {"fill", "stroke", "width", "name", "keep_aspect"},
+        "art": {"placeholder", "frame", "matte"},
+        "text": {"content", "font", "size", "colour", "align", "valign", "wrap", "min_size", "leading"},
+    }[el.kind]
+    for key in el.model_fields_set - allowed - {"kind", "box", "when", "rotate"}:
+        raise err.fail(table, key, f"a {el.kind} element has no {key!r}; it takes {', '.join(sorted(allowed))}")
+    if el.kind == "rect":
+        radius = _mm(el.radius, err, table, "radius") if el.radius is not None else 0.0
+        return Rect(box, fill, stroke, width, radius, **common)
+    if el.kind == "ellipse":
+        return Ellipse(box, fill, stroke, width, **common)
+    if el.kind == "shape":
+        if not el.name:
+            raise err.fail(table, "name", "a shape needs a name")
+        if "{" not in el.name:
+            try:
+                shape_of(el.name)
+            except (KeyError, ValueError):
+                raise err.fail(
+                    table, "name", f"unknown shape {el.name!r}; shapes are {', '.join(sorted(ASPECT))}"
+                ) from None
+        return Shape(_template(el.name, err, table, "name"), box, fill, stroke, width, el.keep_aspect, **common)
+    if el.kind == "art":
+        from cardbase.render.face import PLACEHOLDERS
+
+        kind = el.placeholder or "card"
+        if kind not in PLACEHOLDERS:
+            raise err.fail(table, "placeholder", f"unknown placeholder {kind!r}; use {', '.join(PLACEHOLDERS)}")
+        frame = _colour(el.frame, err, table, "frame")
+        return Art(box, frame, kind=kind, matte=_colour(el.matte, err, table, "matte") or "#ffffff", **common)
+    if el.content is None:
+        raise err.fail(table, "content", 'a text element needs content, e.g. "{name}"')
+    font = el.font or "sans"
+    if font not in font_keys and font not in fonts.FONT_FILES:
+        known = ", ".join([*fonts.FONT_FILES, *font_keys])
+        raise err.fail(table, "font", f"unknown font {font!r}; use {known}, or declare it under [fonts]")
+    size = _pt(el.size, err, table, "size") if el.size is not None else 8.0
+    min_size = _pt(el.min_size, err, table, "min_size") if el.min_size is not None else None
+    para = Para(
+        _template(el.content, err, table, "content"),
+        font_keys.get(font, font),
+        size,
+        _colour(el.colour, err, table, "colour") or "#1a1a1a",
+    )
+    leading = el.leading if el.leading is not None else 1.18
+    if not 0.8 <= leading <= 3:
+        raise err.fail(table, "leading", f"leading {leading:g} is out of range: use 0.8 to 3")
+    return Text(box, (para,), el.align, el.valign, el.wrap, min_size, leading, **common)
+
+
+def load_layout_file(path: Path) -> dict[str, Layout]:
+    """The layouts the file at ``path`` defines, checked; one clear error for the first problem."""
+    err = _Errors(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot read ({error.strerror or error})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UnreadableInput(f"{path}: over {MAX_FILE_BYTES:,} bytes; a layout file is small")
+    try:
+        data = tomllib.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise UnreadableInput(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UnreadableInput(f"{path}: not valid TOML ({error})") from None
+    named = data.get("layouts")
+    for name in named if isinstance(named, dict) else ():
+        if name not in layout_mod.LAYOUTS:
+            raise err.fail("layouts", name, f"unknown layout; layouts are {', '.join(layout_mod.LAYOUTS)}")
+    try:
+        model = LayoutFileModel.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        table, key = _where(tuple(first["loc"]))
+        raise err.fail(table, key, first["msg"].lower()) from None
+    font_keys = {key: _font_key(path.parent / file, err, key) for key, file in model.fonts.items()}
+    out: dict[str, Layout] = {}
+    for name, lay in model.layouts.items():
+        table = f"layouts.{name}"
+        if name not in layout_mod.LAYOUTS:
+            raise err.fail("layouts", name, f"unknown layout; layouts are {', '.join(layout_mod.LAYOUTS)}")
+        base = layout_mod.LAYOUTS[name]
+        if lay.back is not None and lay.back not in layout_mod.LAYOUTS:
+            raise err.fail(table, "back", f"unknown layout {lay.back!r}")
+        reference = base.reference
+        if lay.reference is not None:
+            reference = (
+                _mm(lay.reference[0], err, table, "reference[1]"),
+                _mm(lay.reference[1], err, table, "reference[2]"),
+            )
+        elements = tuple(
+            _element(el, font_keys, err, f"{table}.elements[{i + 1}]") for i, el in enumerate(lay.elements)
+        )
+        background = _colour(lay.background, err, table, "background")
+        assert background is not None
+        out[name] = Layout(
+            name, f"{base.title} (from {path.name})", background, elements, lay.back or base.back, reference
+        )
+    return out
+
+
+@contextmanager
+def use_layouts(overrides: dict[str, Layout]) -> Iterator[None]:
+    """Print with ``overrides`` in place of the built-in layouts of the same names, inside the block."""
+    saved = {name: layout_mod.LAYOUTS[name] for name in overrides}
+    layout_mod.LAYOUTS.update(overrides)
+    layout_mod.fingerprint.cache_clear()
+    layout_mod.fields_used.cache_clear()
+    try:
+        yield
+    finally:
+        layout_mod.LAYOUTS.update(saved)
+        layout_mod.fingerprint.cache_clear()
+        layout_mod.fields_used.cache_clear()

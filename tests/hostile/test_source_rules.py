@@ -1,0 +1,73 @@
+"""Rules the source keeps so that whole classes of hostile input stay handled."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+
+# Options whose range is checked in code, with a message that names the rule: the game's player
+# counts and seats, and the sheet options of render.options.SheetOptions (one model for print,
+# render and export; tests/hostile/test_options.py refuses their out-of-range values).
+CHECKED_IN_CODE = {"--players", "--seat", "--dpi", "--copies"}
+
+
+def _int_options() -> list[tuple[str, Any]]:
+    import typer.main
+
+    from cardbase.cli.app import app
+
+    found: list[tuple[str, Any]] = []
+
+    def walk(command: Any, path: tuple[str, ...]) -> None:
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            walk(sub, (*path, name))
+        for param in getattr(command, "params", []):
+            descriptor = getattr(param, "type_descriptor", None)
+            annotation = getattr(descriptor, "annotation", None)
+            if param.param_type_name == "option" and annotation in (int, int | None):
+                found.append((f"{' '.join(path)} {param.opts[0]}", param))
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+def test_no_isdigit_in_the_package() -> None:
+    # str.isdigit() accepts '²', which int() refuses: use isdecimal().
+    offenders = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted((REPO / "cardbase").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\.isdigit\(\)", line)
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize(("where", "param"), _int_options(), ids=[w for w, _ in _int_options()])
+def test_every_whole_number_option_has_a_range(where: str, param: Any) -> None:
+    if param.opts[0] in CHECKED_IN_CODE:
+        return
+    assert param.max is not None, f"{where} takes any whole number: give it a max (and a min)"
+    assert param.min is not None, f"{where} takes any whole number: give it a min"
+
+
+def test_user_files_are_read_through_textfiles() -> None:
+    # One reader for users' files: regular files only, with a bound (cardbase/textfiles.py).
+    readers = re.compile(r"\.read_text\(|\.read_bytes\(|json\.load\(")
+    allowed = {
+        "cardbase/textfiles.py",
+        "cardbase/catalog/loader.py",
+        "cardbase/db/catalog.py",
+        "cardbase/render/cache.py",
+    }
+    offenders = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted((REPO / "cardbase").rglob("*.py"))
+        if str(path.relative_to(REPO)) not in allowed
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if readers.search(line)
+    ]
+    assert offenders == [], "read users' files with cardbase.textfiles: " + ", ".join(offenders)
