@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
-from cardbase.decks.model import Deck, DeckCard
+from cardbase.decks.model import Deck, DeckCard, check_players
 from cardbase.errors import UnknownCard, UsageError
 
 
@@ -36,8 +36,17 @@ def _get(session: Any, name: str) -> DeckRow:
     return row
 
 
+def _players(value: int | None, game: str) -> int | None:
+    """``value`` checked by the deck readers' rule (``check_players``), as a usage error."""
+    try:
+        return check_players(value, game)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> None:
-    """Make an empty deck; a name already taken is an error."""
+    """Make an empty deck; a name already taken, or a player count the readers refuse, is an error."""
+    players = _players(players, game)
     with database.transaction() as session:
         if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
             raise UsageError(f"a deck named {name!r} already exists")
@@ -137,6 +146,7 @@ def load_deck(database: Any, name: str) -> Deck:
 
 def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> None:
     """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked)."""
+    _players(deck.players, deck.game)
     with database.transaction() as session:
         existing = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
         if existing is not None and not replace:

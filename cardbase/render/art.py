@@ -1,6 +1,7 @@
 """Card art: found under ``card_images/``, checked, and prepared for a box at a resolution.
 
-Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``), or
+Art for a card lives at ``card_images/<game>/<card-slug>.png`` (``cardbase.names.file_slug``: letters
+and digits of any script and ``-``, never a path separator or a dot) (or ``.jpg``/``.jpeg``), or
 at the path a ``card_image`` row names (relative to ``card_images/``). A path that would
 leave ``card_images/`` (``..``, an absolute path, a symlink pointing out) is refused; an
 image over Pillow's decompression-bomb limit is refused; an image that cannot be decoded is
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.errors import UnreadableInput, UsageError
-from cardbase.names import slug
+from cardbase.names import file_slug
 
 SUFFIXES = (".png", ".jpg", ".jpeg")
 
@@ -38,7 +39,7 @@ def _inside(path: Path, root: Path, shown: str) -> Path:
 
 def expected_path(root: Path, game: str, name: str) -> Path:
     """Where the art of card ``name`` of ``game`` is looked for (PNG form)."""
-    return root / game / f"{slug(name)}.png"
+    return root / game / f"{file_slug(name)}.png"
 
 
 def find_art(root: Path, game: str, name: str, declared: str | None = None) -> Path | None:
@@ -51,7 +52,7 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
         if not candidate.exists():
             return None
         return _inside(candidate, root, repr(declared))
-    base = root / game / slug(name)
+    base = root / game / file_slug(name)
     for suffix in SUFFIXES:
         candidate = base.with_suffix(suffix)
         if candidate.exists():
