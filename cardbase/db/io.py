@@ -544,10 +544,14 @@ def parse_rows(
     return parsed
 
 
+_TEXT_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _text_problem(value: str) -> str | None:
-    """Why a text cell cannot be stored: a control character other than tab and line breaks."""
+    """Why a text cell cannot be stored: a control character other than tab and line breaks, or a
+    bidirectional embedding, override or isolate (the marks U+200E, U+200F and U+061C are kept)."""
     for position, char in enumerate(value, start=1):
-        if char not in "\t\n\r" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0):
+        if (char not in "\t\n\r" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0)) or char in _TEXT_BIDI:
             return f"holds the control character U+{ord(char):04X} at character {position}"
     return None
 

@@ -44,9 +44,22 @@ def _players(value: int | None, game: str) -> int | None:
         raise UsageError(str(error)) from None
 
 
+def _deck_name(name: str) -> str:
+    """A deck name as stored: 1 to 200 characters, none of them a control character."""
+    from cardbase.names import name_problem
+
+    if not name.strip() or len(name) > 200:
+        raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
+    problem = name_problem(name)
+    if problem and "control character" in problem:
+        raise UsageError(f"the deck name {name!r} {problem}")
+    return name
+
+
 def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> None:
     """Make an empty deck; a name already taken, or a player count the readers refuse, is an error."""
     players = _players(players, game)
+    name = _deck_name(name)
     with database.transaction() as session:
         if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
             raise UsageError(f"a deck named {name!r} already exists")
@@ -147,6 +160,7 @@ def load_deck(database: Any, name: str) -> Deck:
 def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> None:
     """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked)."""
     _players(deck.players, deck.game)
+    name = _deck_name(name)
     with database.transaction() as session:
         existing = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
         if existing is not None and not replace:
