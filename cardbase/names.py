@@ -103,12 +103,13 @@ _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u20
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a card name (None when it can): a control character, no letter or
-    digit (its id would be empty), or ``" #"`` (the deck text format reads the rest as a comment)."""
+    digit (its id would be empty), or a ``#`` that starts it or follows a space (the deck text
+    format reads the rest of the line as a comment)."""
     for position, char in enumerate(name, start=1):
         if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
             return f"holds the control character U+{ord(char):04X} at character {position}"
     if not slug(name):
         return "needs at least one letter or digit"
-    if " #" in name:
-        return "cannot hold ' #' (a deck list reads the rest of the line as a comment)"
+    if " #" in name or name.startswith("#"):
+        return "cannot start with '#' or hold ' #' (a deck list reads the rest of the line as a comment)"
     return None

@@ -136,7 +136,21 @@ def test_a_json_deck_naming_a_bad_set_is_unreadable(loaded_db: str, tmp_path: Pa
 
 @pytest.mark.parametrize(
     "name",
-    ["a #b", "Goblin #2", "a\x1b[31mb", "a\nb", "a\rb", "a\x00b", "a\x7fb", "a\x9bb", "a\u202eb", "a\u2028b", "\x07"],
+    [
+        "a #b",
+        "Goblin #2",
+        "#1 Goblin",
+        "#",
+        "a\x1b[31mb",
+        "a\nb",
+        "a\rb",
+        "a\x00b",
+        "a\x7fb",
+        "a\x9bb",
+        "a\u202eb",
+        "a\u2028b",
+        "\x07",
+    ],
 )
 def test_a_name_a_deck_list_cannot_read_back_is_refused_at_import(loaded_db: str, tmp_path: Path, name: str) -> None:
     path = tmp_path / "n.json"

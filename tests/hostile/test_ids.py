@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, select, text
 
-from cardbase.db.engine import database_url, open_database
+from cardbase.db.engine import Database, database_url, open_database
 from cardbase.db.models import Card, CardAlias, DeckCardRow, card_id, short_id
 from cardbase.names import SLUG_FILE_BYTES, file_slug, fold, slug
 from cardbase.render.art import expected_path
@@ -162,7 +162,7 @@ def test_latin_names_that_fold_to_ascii_keep_their_old_id(name: str) -> None:
     assert slug(name) == _old_slug(name)
 
 
-def test_every_shipped_card_keeps_its_id(database) -> None:  # type: ignore[no-untyped-def]
+def test_every_shipped_card_keeps_its_id(database: Database) -> None:
     with database.session() as session:
         for card in session.scalars(select(Card)):
             assert card.id == f"{card.game}/{card.set_code}/{_old_slug(card.name)}"

@@ -100,7 +100,8 @@ def test_rules_text_keeps_tabs_and_line_breaks(loaded_db: str, tmp_path: Path) -
     assert run_cli(["catalog", "import", path, "--game", "mea"], loaded_db).exit_code == 0
 
 
-@pytest.mark.parametrize("case", sorted(ESCAPES))
+# PostgreSQL text cannot hold NUL at all, so that one is left out of the stored names.
+@pytest.mark.parametrize("case", sorted(set(ESCAPES) - {"null"}))
 def test_a_name_already_in_an_old_database_is_shown_escaped(loaded_db: str, case: str) -> None:
     """Defence in depth: a name that got in before the import rule still prints as visible escapes."""
     name = ESCAPES[case]
