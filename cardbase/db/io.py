@@ -221,7 +221,11 @@ _BAD_ROW = "\0bad-row"
 
 
 def _check_zip(path: Path, raw: bytes) -> None:
-    """Refuse an XLSX whose unzipped entries would be over the bounds, before openpyxl reads it."""
+    """Refuse an XLSX whose unzipped entries would be over the bounds, before openpyxl reads it.
+
+    The sizes are the zip directory's; ``zipfile`` never gives more bytes of an entry than its
+    directory says (and a lying entry then fails its CRC), so the sum bounds what is unpacked.
+    """
     from zipfile import BadZipFile, ZipFile
 
     try:
@@ -241,8 +245,6 @@ def _check_zip(path: Path, raw: bytes) -> None:
 
 def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
-    from zipfile import BadZipFile
-
     from openpyxl import load_workbook
 
     raw = _read_bounded(path)
@@ -253,7 +255,9 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
         sheet.reset_dimensions()  # a workbook's own claim of its size is not trusted: rows hold their cells
         it = sheet.iter_rows(values_only=True)
         header_cells = next(it, None)
-    except (BadZipFile, KeyError, ValueError, OSError, IndexError, TypeError, AttributeError) as error:
+    except MemoryError:
+        raise
+    except Exception as error:  # openpyxl and its XML parser fail on damaged files in many ways
         raise UnreadableInput(f"{path}: not a readable XLSX workbook ({type(error).__name__}: {error})") from None
     if not header_cells or not any(h not in (None, "") for h in header_cells):
         raise UnreadableInput(f"{path}: sheet {sheet.title!r} is empty; row 1 must name the columns")
@@ -276,7 +280,9 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
                     continue
                 values = [unneutralise(c) for c in cells[: len(header)]]
                 yield SourceRow(f"row {number}", dict(zip(header, values, strict=False)))
-        except (BadZipFile, KeyError, ValueError, OSError, TypeError, AttributeError) as error:
+        except MemoryError:
+            raise
+        except Exception as error:  # a damaged sheet: bad XML, a bad CRC, a cell openpyxl cannot type
             raise UnreadableInput(f"{path}: row {number + 1}: unreadable ({type(error).__name__}: {error})") from None
 
     return header, rows()

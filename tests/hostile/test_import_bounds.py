@@ -230,3 +230,16 @@ def test_a_zip_that_is_not_a_workbook_is_refused(loaded_db: str, tmp_path: Path)
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("hello.txt", "hello")
     assert_refused_unchanged(["catalog", "import", path, "--game", "mea"], loaded_db, 2, contains="not a readable XLSX")
+
+
+@pytest.mark.parametrize("declared", [0, 10, 200])
+def test_an_xlsx_whose_directory_understates_a_size_is_refused(loaded_db: str, tmp_path: Path, declared: int) -> None:
+    """zipfile stops at the declared size, so the bound holds; the short entry is then unreadable."""
+    path = _xlsx(tmp_path / "lying.xlsx", _rows(50, "Deal 1 damage to every monster on the board."))
+    raw = bytearray(path.read_bytes())
+    name = b"xl/worksheets/sheet1.xml"
+    at = raw.find(name, raw.find(b"PK\x01\x02")) - 46  # the directory entry of the sheet
+    assert raw[at : at + 4] == b"PK\x01\x02"
+    raw[at + 24 : at + 28] = declared.to_bytes(4, "little")
+    path.write_bytes(bytes(raw))
+    assert_refused_unchanged(["catalog", "import", path, "--game", "mea"], loaded_db, 2, contains="lying.xlsx")
