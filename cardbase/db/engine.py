@@ -44,11 +44,13 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
     Every card whose id the new rule changes (a name in another script, or a Latin letter such
     as ``ø`` that does not fold to ASCII) moves to its new id with the short id of that id, and
     its aliases, art and deck entries move with it; search names are recomputed for all cards.
-    Ids of names whose letters fold to ASCII are unchanged. Two cards that would get one id are
-    refused (nothing is changed: this runs in the upgrade's transaction).
+    Ids of names whose letters fold to ASCII are unchanged. Set codes outside the set-code rule
+    are made legal first (``_v2_legal_set_codes``). Two cards that would get one id are refused
+    (nothing is changed: this runs in the upgrade's transaction).
     """
     from cardbase.db.catalog import _search_names
 
+    _v2_legal_set_codes(conn)
     cards = conn.execute(text("SELECT id, game, set_code, name, land_name, short_id FROM card")).all()
     aliases: dict[str, list[str]] = {}
     for alias_card, alias in conn.execute(text("SELECT card_id, alias FROM card_alias")):
@@ -86,6 +88,40 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
         cid = moves.get(row.id, row.id)
         names = _search_names(row.name, sorted(aliases.get(row.id, [])), row.land_name)
         conn.execute(text("UPDATE card SET search_names = :s WHERE id = :id"), {"s": names, "id": cid})
+
+
+def _v2_legal_set_codes(conn: Connection) -> None:
+    """Part of schema 3: every set code follows ``cardbase.names.set_code`` (what deck lists read).
+
+    A code from before the rule (``my_set``, ``../x``) becomes its letters, digits and ``-``
+    (``my-set``, ``x``); its cards follow (their ids move with the rest of the migration). Two
+    codes of one game that would become one are refused, nothing changed.
+    """
+    import re as re_
+
+    from cardbase.names import SET_CODE_MAX, set_code
+
+    rows = conn.execute(text("SELECT game, code FROM card_set")).all()
+    rows += [r for r in conn.execute(text("SELECT DISTINCT game, set_code FROM card")).all() if r not in rows]
+    taken = {(game, code) for game, code in rows}
+    for game, code in sorted(set(rows)):
+        try:
+            if set_code(code) == code:
+                continue
+        except ValueError:
+            pass
+        new = re_.sub(r"[^a-z0-9]+", "-", code.lower()).strip("-")[:SET_CODE_MAX].strip("-") or "set"
+        if (game, new) in taken:
+            raise DatabaseError(
+                f"cannot upgrade: {game} set code {code!r} would become {new!r}, which another set has; "
+                "rename one of them with an older cardbase"
+            )
+        taken.add((game, new))
+        for table, column in (("card_set", "code"), ("card", "set_code")):
+            conn.execute(
+                text(f"UPDATE {table} SET {column} = :new WHERE game = :game AND {column} = :old"),
+                {"new": new, "game": game, "old": code},
+            )
 
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_add_card_abilities, 2: _v2_unicode_card_ids}

@@ -271,3 +271,62 @@ def test_a_migration_that_would_give_two_cards_one_id_changes_nothing(loaded_db:
     result = run_cli(["catalog", "status"], loaded_db)
     assert_refused(result, 2, contains="cannot upgrade")
     assert db_dump(loaded_db) == before
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("my_set", "my-set"), ("../../../escaped", "escaped"), ("a.b", "a-b"), ("__", "set"), ("Big Set", "big-set")],
+)
+def test_the_migration_makes_old_set_codes_legal_and_moves_their_cards(
+    loaded_db: str, tmp_path: Path, old: str, new: str
+) -> None:
+    path = _csv(tmp_path, ["Set Mover,monster,legal"], header="name,type,set")
+    assert run_cli(["catalog", "import", path, "--game", "mea"], loaded_db).exit_code == 0
+    assert run_cli(["deck", "new", "S", "--game", "mea"], loaded_db).exit_code == 0
+    assert run_cli(["deck", "add", "S", "Set Mover", "-n", "2"], loaded_db).exit_code == 0
+    engine = create_engine(database_url(loaded_db))
+    with engine.begin() as conn:  # as an import before the set-code rule left it
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        else:
+            conn.exec_driver_sql("SET session_replication_role = replica")
+        old_id = f"mea/{old}/set-mover"
+        conn.execute(text("UPDATE card_set SET code = :c WHERE code = 'legal'"), {"c": old})
+        conn.execute(
+            text("UPDATE card SET set_code = :c, id = :i, short_id = :s WHERE id = 'mea/legal/set-mover'"),
+            {"c": old, "i": old_id, "s": short_id(old_id)},
+        )
+        conn.execute(text("UPDATE deck_card SET card_id = :i WHERE card_id = 'mea/legal/set-mover'"), {"i": old_id})
+        conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema_version'"))
+    engine.dispose()
+    shown = run_cli(["deck", "export", "S"], loaded_db)
+    assert shown.exit_code == 0, shown.stderr
+    assert f"2 Set Mover ({new})" in shown.stdout
+    deck = tmp_path / "s.txt"
+    deck.write_text(shown.stdout, encoding="utf-8")
+    read_back = run_cli(["deck", "convert", deck, "--to", "json"], loaded_db)  # every line must resolve
+    assert read_back.exit_code == 0, read_back.stderr
+    assert f'"id": "mea/{new}/set-mover"' in read_back.stdout
+
+
+def test_the_migration_refuses_two_set_codes_that_would_become_one(loaded_db: str, tmp_path: Path) -> None:
+    path = _csv(tmp_path, ["Set Mover,monster,my-set"], header="name,type,set")
+    assert run_cli(["catalog", "import", path, "--game", "mea"], loaded_db).exit_code == 0
+    engine = create_engine(database_url(loaded_db))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO card_set (game, code, source) VALUES ('mea', 'my_set', 'file:x')"))
+        conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema_version'"))
+    engine.dispose()
+    before = db_dump(loaded_db)
+    assert_refused(run_cli(["catalog", "status"], loaded_db), 2, contains="would become 'my-set'")
+    assert db_dump(loaded_db) == before
+
+
+def test_art_is_found_for_a_name_in_any_script(tmp_path: Path) -> None:
+    from cardbase.render.art import find_art
+
+    for name in ("勇者", "Ørn", "नमस्ते", "勇" * 150):
+        art = tmp_path / "card_images" / "meikyu" / f"{file_slug(name)}.png"
+        art.parent.mkdir(parents=True, exist_ok=True)
+        art.write_bytes(b"png")
+        assert find_art(tmp_path / "card_images", "meikyu", name) == art.resolve()
