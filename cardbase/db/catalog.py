@@ -92,7 +92,7 @@ def write_cards(
         if cid not in existing and fold(record["name"]) in by_alias:
             cid = by_alias[fold(record["name"])]
         card = existing.get(cid)
-        if card is not None and fold(card.name) != fold(record["name"]) and fold(record["name"]) not in by_alias:
+        if card is not None and fold(card.name) != fold(record["name"]) and by_alias.get(fold(record["name"])) != cid:
             # Different names, one id ("Crème-Golem X" and "Creme Golem X!"): two cards, never merged.
             where = record.get("_where") or f"card {record['name']!r}"
             problems.append(
