@@ -1,20 +1,115 @@
-"""Name normalisation shared by the catalog, search and deck files."""
+"""Name normalisation shared by the catalog, search and deck files.
+
+One rule for every script: text is NFKD-decomposed and case-folded; accents (combining
+marks) are dropped after Latin letters (``Crème`` → ``creme``, as always), and kept after
+letters of other scripts, where they make different letters (Japanese ``ガ`` is not ``カ``,
+Devanagari ``कि`` is not ``क``); the result is recomposed (NFC). ``slug`` then keeps the
+letters, digits and their marks of every script and turns each run of anything else into
+``-``, so a Latin name's slug is the same ``[a-z0-9-]`` text it always was.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
-_NON_WORD = re.compile(r"[^a-z0-9]+")
+SLUG_FILE_BYTES = 200
+"""At most this many UTF-8 bytes of a slug are used in a file name (file systems allow 255)."""
+
+
+def _is_latin_or_plain(char: str) -> bool:
+    """True for a base character whose accents fold away: ASCII, Latin letters, non-letters."""
+    if char.isascii() or not unicodedata.category(char).startswith("L"):
+        return True
+    return unicodedata.name(char, "").startswith("LATIN")
 
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form of ``text``: ``"Méa"`` → ``"mea"``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().split())
+    """Case- and accent-insensitive form of ``text``: ``"Méa"`` → ``"mea"``, ``"ガ"`` stays ``"ガ"``."""
+    decomposed = unicodedata.normalize("NFKD", text).casefold()
+    kept: list[str] = []
+    strip_marks = True  # marks after a Latin letter (or at the start) are accents: dropped
+    for char in unicodedata.normalize("NFKD", decomposed):
+        if unicodedata.category(char).startswith("M"):
+            if strip_marks and unicodedata.combining(char):
+                continue
+        else:
+            strip_marks = _is_latin_or_plain(char)
+        kept.append(char)
+    return unicodedata.normalize("NFC", " ".join("".join(kept).split()))
 
 
 def slug(text: str) -> str:
-    """URL- and file-safe form of a name: ``"Gotcha!"`` → ``"gotcha"``."""
-    return _NON_WORD.sub("-", fold(text)).strip("-")
+    """URL- and id-safe form of a name: ``"Gotcha!"`` → ``"gotcha"``, ``"勇者"`` → ``"勇者"``.
+
+    Letters and digits of any script stay, with the marks that belong to them; every run of
+    other characters (spaces, punctuation, ``/``, ``.``, controls) becomes one ``-``.
+    """
+    out: list[str] = []
+    keep_marks = False
+    for char in fold(text):
+        if char.isalnum() and char != "_":
+            out.append(char)
+            keep_marks = True
+        elif keep_marks and unicodedata.category(char).startswith("M"):
+            out.append(char)
+        else:
+            keep_marks = False
+            if out and out[-1] != "-":
+                out.append("-")
+    return "".join(out).strip("-")
+
+
+def file_slug(text: str) -> str:
+    """The slug as a file name part: no path separator or dot, at most ``SLUG_FILE_BYTES`` bytes.
+
+    A longer slug is cut at a character boundary and given 8 hex digits of its hash, so two long
+    names still get two files. Short slugs (every Latin name up to 200 characters) are unchanged.
+    """
+    whole = slug(text)
+    if len(whole.encode()) <= SLUG_FILE_BYTES:
+        return whole
+    digest = hashlib.blake2b(whole.encode(), digest_size=4).hexdigest()
+    cut = whole.encode()[: SLUG_FILE_BYTES - 9].decode("utf-8", "ignore")
+    return f"{cut}-{digest}"
+
+
+SET_CODE_MAX = 60
+_SET_CODE = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
+SET_CODE_PATTERN = r"[A-Za-z0-9][A-Za-z0-9-]{0,59}"
+"""What a set code may be, as written in a deck line's ``(set)``: letters a-z, digits and ``-``."""
+
+
+def set_code(text: str) -> str:
+    """The set code ``text`` stands for (``" My Set "`` → ``"my-set"``), or ``ValueError`` saying why not.
+
+    The one rule for every place a set code enters (catalog import, deck text and JSON): the
+    deck text format reads exactly these back, and they are safe in ids and file names.
+    """
+    code = text.strip().lower().replace(" ", "-")
+    if not _SET_CODE.fullmatch(code):
+        raise ValueError(
+            f"set code {text!r} must be 1 to {SET_CODE_MAX} letters a-z, digits and '-', "
+            "starting with a letter or digit"
+        )
+    return code
+
+
+# Characters a card name may not hold: C0 and C1 controls, DEL (terminal escapes start with ESC),
+# line and paragraph separators, and the bidirectional overrides that reorder what a terminal shows.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a card name (None when it can): a control character, no letter or
+    digit (its id would be empty), or a ``#`` that starts it or follows a space (the deck text
+    format reads the rest of the line as a comment)."""
+    for position, char in enumerate(name, start=1):
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
+            return f"holds the control character U+{ord(char):04X} at character {position}"
+    if not slug(name):
+        return "needs at least one letter or digit"
+    if " #" in name or name.startswith("#"):
+        return "cannot start with '#' or hold ' #' (a deck list reads the rest of the line as a comment)"
+    return None

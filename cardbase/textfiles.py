@@ -45,14 +45,16 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     if not stat.S_ISREG(info.st_mode):
         raise UnreadableInput(f"{path}: not a regular file (a device, pipe or socket), so not a {what}")
     if info.st_size > max_bytes:
-        raise UnreadableInput(f"{path}: {_size(info.st_size)} is too large for a {what} (at most {_size(max_bytes)})")
+        raise UnreadableInput(
+            f"{path}: {_size(info.st_size)} is too large for a {what} (the bound is {_size(max_bytes)})"
+        )
     try:
         with open(path, "rb") as f:
             raw = f.read(max_bytes + 1)
     except OSError as error:
         raise UnreadableInput(f"{path}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
-        raise UnreadableInput(f"{path}: too large for a {what} (at most {_size(max_bytes)})")
+        raise UnreadableInput(f"{path}: too large for a {what} (the bound is {_size(max_bytes)})")
     return raw
 
 

@@ -47,7 +47,7 @@ def card(
     Example: cardbase render card "Crème Golem" -o golem.png --dpi 600
     """
     from cardbase.db.queries import check_game, find_card
-    from cardbase.names import slug
+    from cardbase.names import file_slug
     from cardbase.render.art import declared_paths
     from cardbase.render.options import SheetOptions
     from cardbase.render.printing import render_card
@@ -60,7 +60,7 @@ def card(
     with database.session() as session:
         found = find_card(session, name, game)
         declared = declared_paths(session, [found.id])
-    out = output or Path("exports") / f"{slug(found.name)}{'-back' if back else ''}.png"
+    out = output or Path("exports") / f"{file_slug(found.name)}{'-back' if back else ''}.png"
     with options.layouts():
         report = render_card(
             found,

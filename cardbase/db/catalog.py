@@ -73,7 +73,10 @@ def write_cards(
     A record's keys are field names; a missing key leaves an existing value as it is.
     ``replace_sources``, when given, limits updates to cards whose current source is one
     of them (so reloading a shipped catalog never overwrites values a user imported).
-    A name may also match an existing card's alias (the rulebook's "Cock" finds Cook).
+    A name may also match an existing card's alias (the rulebook's "Cock" finds Cook). A
+    record whose id is an existing card's but whose name is not that card's (nor one of its
+    aliases) is refused, naming both: different names are different cards. A record's optional
+    ``_where`` (``row 7``) is used in messages.
     """
     report = WriteReport()
     existing = {c.id: c for c in session.scalars(select(Card).where(Card.game == game, Card.set_code == set_code))}
@@ -83,11 +86,20 @@ def write_cards(
     by_alias = {fold(a): cid for cid, names in aliases_of.items() for a in names}
     taken = set(session.scalars(select(Card.short_id).where(col(Card.id).notin_(list(existing)))))
     taken |= {c.short_id for c in existing.values()}
+    problems: list[str] = []
     for record in records:
         cid = card_id(game, set_code, record["name"])
         if cid not in existing and fold(record["name"]) in by_alias:
             cid = by_alias[fold(record["name"])]
         card = existing.get(cid)
+        if card is not None and fold(card.name) != fold(record["name"]) and by_alias.get(fold(record["name"])) != cid:
+            # Different names, one id ("Crème-Golem X" and "Creme Golem X!"): two cards, never merged.
+            where = record.get("_where") or f"card {record['name']!r}"
+            problems.append(
+                f"{where}: {record['name']!r} has the same card id ({cid}) as {card.name!r}, "
+                "already in the database; rename one of them"
+            )
+            continue
         if card is None:
             sid = short_id(cid)
             if sid in taken:
@@ -137,6 +149,8 @@ def write_cards(
         session.add(card)
         for alias in sorted(new_aliases):
             session.add(CardAlias(card_id=cid, alias=alias))
+    if problems:
+        raise InvalidData(origin or set_code, problems)
     session.flush()
     return report
 

@@ -38,7 +38,93 @@ def _v1_add_card_abilities(conn: Connection) -> None:
     conn.execute(text("DELETE FROM meta WHERE key LIKE 'catalog:%'"))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_add_card_abilities}
+def _v2_unicode_card_ids(conn: Connection) -> None:
+    """Schema 3: card ids and search names keep the letters of every script (``cardbase.names``).
+
+    Every card whose id the new rule changes (a name in another script, or a Latin letter such
+    as ``ø`` that does not fold to ASCII) moves to its new id with the short id of that id, and
+    its aliases, art and deck entries move with it; search names are recomputed for all cards.
+    Ids of names whose letters fold to ASCII are unchanged. Set codes outside the set-code rule
+    are made legal first (``_v2_legal_set_codes``). Two cards that would get one id are refused
+    (nothing is changed: this runs in the upgrade's transaction).
+    """
+    from cardbase.db.catalog import _search_names
+
+    _v2_legal_set_codes(conn)
+    cards = conn.execute(text("SELECT id, game, set_code, name, land_name, short_id FROM card")).all()
+    aliases: dict[str, list[str]] = {}
+    for alias_card, alias in conn.execute(text("SELECT card_id, alias FROM card_alias")):
+        aliases.setdefault(alias_card, []).append(alias)
+    ids = {row.id for row in cards}
+    short_ids = {row.short_id for row in cards}
+    moves: dict[str, str] = {}
+    for row in cards:
+        new = models.card_id(row.game, row.set_code, row.name)
+        if new == row.id:
+            continue
+        if new in ids or new in moves.values():
+            raise DatabaseError(f"cannot upgrade: card {row.name!r} ({row.id}) would take the id {new}, already used")
+        moves[row.id] = new
+    columns = [c["name"] for c in inspect(conn).get_columns("card")]
+    present = set(inspect(conn).get_table_names())
+    referring = [t for t in ("card_alias", "card_image", "deck_card") if t in present]
+    listed = ", ".join(columns)
+    for old, new in moves.items():
+        sid = models.short_id(new)
+        if sid in short_ids:
+            raise DatabaseError(f"cannot upgrade: the new id {new} has a short id another card has")
+        short_ids.add(sid)
+        values = ", ".join(":new" if c == "id" else ":sid" if c == "short_id" else c for c in columns)
+        # The old row keeps its short id until it is deleted: park it on an unused negative value.
+        conn.execute(text("UPDATE card SET short_id = -1 - short_id WHERE id = :old"), {"old": old})
+        conn.execute(
+            text(f"INSERT INTO card ({listed}) SELECT {values} FROM card WHERE id = :old"),
+            {"old": old, "new": new, "sid": sid},
+        )
+        for table in referring:
+            conn.execute(text(f"UPDATE {table} SET card_id = :new WHERE card_id = :old"), {"old": old, "new": new})
+        conn.execute(text("DELETE FROM card WHERE id = :old"), {"old": old})
+    for row in cards:
+        cid = moves.get(row.id, row.id)
+        names = _search_names(row.name, sorted(aliases.get(row.id, [])), row.land_name)
+        conn.execute(text("UPDATE card SET search_names = :s WHERE id = :id"), {"s": names, "id": cid})
+
+
+def _v2_legal_set_codes(conn: Connection) -> None:
+    """Part of schema 3: every set code follows ``cardbase.names.set_code`` (what deck lists read).
+
+    A code from before the rule (``my_set``, ``../x``) becomes its letters, digits and ``-``
+    (``my-set``, ``x``); its cards follow (their ids move with the rest of the migration). Two
+    codes of one game that would become one are refused, nothing changed.
+    """
+    import re as re_
+
+    from cardbase.names import SET_CODE_MAX, set_code
+
+    rows: list[tuple[str, str]] = [(g, c) for g, c in conn.execute(text("SELECT game, code FROM card_set"))]
+    rows += [(g, c) for g, c in conn.execute(text("SELECT DISTINCT game, set_code FROM card")) if (g, c) not in rows]
+    taken = {(game, code) for game, code in rows}
+    for game, code in sorted(set(rows)):
+        try:
+            if set_code(code) == code:
+                continue
+        except ValueError:
+            pass
+        new = re_.sub(r"[^a-z0-9]+", "-", code.lower()).strip("-")[:SET_CODE_MAX].strip("-") or "set"
+        if (game, new) in taken:
+            raise DatabaseError(
+                f"cannot upgrade: {game} set code {code!r} would become {new!r}, which another set has; "
+                "rename one of them with an older cardbase"
+            )
+        taken.add((game, new))
+        for table, column in (("card_set", "code"), ("card", "set_code")):
+            conn.execute(
+                text(f"UPDATE {table} SET {column} = :new WHERE game = :game AND {column} = :old"),
+                {"new": new, "game": game, "old": code},
+            )
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_add_card_abilities, 2: _v2_unicode_card_ids}
 
 
 def database_url(db: str | None) -> str:

@@ -5,6 +5,17 @@ its row number as a spreadsheet shows it (the header is row 1), its column and t
 reason, and the database is left exactly as it was. A good file is upserted by
 (game, set, name) in one transaction. An empty cell gives no value: a new card's
 field stays unknown, an existing card's field keeps its value.
+
+Every line of a file is accounted for: a quote left open, a row with more or fewer cells
+than the header, or a cell beyond the header's columns is an error naming its row. Every
+read is bounded (``Bounds``); a file over a bound is refused with a message naming it.
+
+Spreadsheet formulas: a CSV or XLSX cell of text that starts with ``= + - @``, a tab, a
+carriage return or ``'`` is written with a ``'`` before it (OWASP's advice against CSV
+injection), and on import a ``'`` followed by one of those characters is dropped. The rule
+is the same both ways, so an export imports back to exactly the text it was made from, a
+``'`` a user typed before a plain character is kept, and ``''`` in a user's file stands for
+one ``'``. JSON is not opened by spreadsheets: its values are written and read as they are.
 """
 
 from __future__ import annotations
@@ -12,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +39,7 @@ from cardbase.catalog.fields import (
     field_for_header,
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError
-from cardbase.names import fold
+from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.textfiles import decode_text, read_bytes
 
 FORMATS = ("csv", "json", "xlsx")
@@ -49,6 +61,71 @@ _SUITS = {
     "♣": "C",
 }
 MAX_NAME = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """What one import may hold; each is generous for a real catalog (a few thousand cards)."""
+
+    file_bytes: int = 64 * 1024 * 1024
+    """64 MiB: a 200,000-row CSV of full card text is about 50 MB."""
+    rows: int = 200_000
+    """Card rows (the header not counted): 400 times the largest game's 500 cards."""
+    columns: int = 100
+    """Columns of the header (a game has at most 16 fields)."""
+    cells: int = 4_000_000
+    """Cells in all rows together (200,000 rows of 20 filled columns)."""
+    cell_chars: int = 10_000
+    """Characters in one cell: a card's rules text is a few hundred."""
+    xlsx_unpacked: int = 128 * 1024 * 1024
+    """Bytes of an XLSX workbook once unzipped (all entries); checked before the workbook is read."""
+    xlsx_entries: int = 1_000
+    """Files inside an XLSX workbook (a one-sheet workbook has about ten)."""
+    json_depth: int = 20
+    """Nesting of a JSON catalog (a card's abilities are about six levels deep)."""
+
+
+BOUNDS = Bounds()
+FORMULA_START = frozenset("=+-@\t\r")
+"""First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection)."""
+_ESCAPED_START = FORMULA_START | {"'"}
+
+
+def neutralise(value: Any) -> Any:
+    """A cell value as written to CSV/XLSX: text starting with a formula character or ``'`` gets a ``'``."""
+    if isinstance(value, str) and value[:1] in _ESCAPED_START:
+        return "'" + value
+    return value
+
+
+def unneutralise(value: Any) -> Any:
+    """A CSV/XLSX cell as read: the inverse of ``neutralise`` (a ``'`` before one of its characters goes)."""
+    if isinstance(value, str) and len(value) > 1 and value[0] == "'" and value[1] in _ESCAPED_START:
+        return value[1:]
+    return value
+
+
+def _too_large(path: Path, what: str, size: int, bound: int, unit: str = "bytes") -> UnreadableInput:
+    return UnreadableInput(f"{path}: {what} is {size:,} {unit}, over the import bound of {bound:,} {unit}")
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The bytes of a catalog file, refused before reading when over ``BOUNDS.file_bytes``."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # read_bytes gives the error
+    if size > BOUNDS.file_bytes:
+        raise _too_large(path, "the file", size, BOUNDS.file_bytes)
+    raw = read_bytes(path, "catalog file")
+    if len(raw) > BOUNDS.file_bytes:
+        raise _too_large(path, "the file", len(raw), BOUNDS.file_bytes)
+    return raw
+
+
+def _check_header(path: Path, header: list[str]) -> None:
+    if len(header) > BOUNDS.columns:
+        raise _too_large(path, "row 1", len(header), BOUNDS.columns, "columns")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,71 +155,151 @@ def detect_format(path: Path, given: str | None = None) -> str:
 
 
 def read_csv(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
-    """Header and rows of a CSV file (UTF-8 with or without BOM, CRLF or LF, `,` `;` or tab)."""
-    text = decode_text(read_bytes(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
+    """Header and rows of a CSV file (UTF-8 with or without BOM, CRLF or LF, `,` `;` or tab).
+
+    Strict: a quote left open, text after a closing quote, or a row whose cells do not match
+    the header's columns in number is an error naming the row (and the line it starts on).
+    A line with nothing on it is skipped.
+    """
+    text = decode_text(_read_bounded(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)
     except csv.Error as error:
-        raise UnreadableInput(f"{path}: row 1: {error}") from None
+        raise UnreadableInput(f"{path}: row 1: {_csv_reason(error, 1)}") from None
     if not header or not any(h.strip() for h in header):
         raise UnreadableInput(f"{path}: empty file; the first row must name the columns")
+    _check_header(path, header)
 
     def rows() -> Iterator[SourceRow]:
         number = 1
-        try:
-            for cells in reader:
-                number += 1
-                if not any(c.strip() for c in cells):
-                    continue
-                if len(cells) > len(header):
-                    extra = [c for c in cells[len(header) :] if c.strip()]
-                    if extra:
-                        yield SourceRow(f"row {number}", {"\0extra": extra})
-                        continue
-                yield SourceRow(f"row {number}", dict(zip(header, cells, strict=False)))
-        except csv.Error as error:
-            raise UnreadableInput(f"{path}: row {number + 1}: {error}") from None
+        while True:
+            starts_on = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                raise UnreadableInput(
+                    f"{path}: row {number + 1} (line {starts_on}): {_csv_reason(error, starts_on)}"
+                ) from None
+            if not cells:
+                continue  # an empty line
+            number += 1
+            if len(cells) != len(header):
+                if len(cells) == 1 and not cells[0].strip():
+                    continue  # a line of spaces
+                more = "more" if len(cells) > len(header) else "fewer"
+                yield SourceRow(
+                    f"row {number}",
+                    {_BAD_ROW: f"{more} cells than the header has columns ({len(cells)}, not {len(header)})"},
+                )
+                continue
+            if not any(c.strip() for c in cells):
+                continue
+            yield SourceRow(f"row {number}", dict(zip(header, map(unneutralise, cells), strict=True)))
 
     return header, rows()
 
 
-def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
-    """Header and rows of the first sheet of an XLSX workbook."""
-    from zipfile import BadZipFile
+def _csv_reason(error: csv.Error, line: int) -> str:
+    """A csv module error in words a user can act on."""
+    reason = str(error)
+    if "unexpected end of data" in reason or "EOF" in reason:
+        return f"a quote opened on line {line} is never closed"
+    if "expected after" in reason:
+        return f"text after a closing quote ({reason}); a quote inside a quoted cell is written twice"
+    if "field larger than field limit" in reason:
+        return f"a cell is over {csv.field_size_limit():,} characters"
+    return reason
 
+
+_BAD_ROW = "\0bad-row"
+"""Key of a row that cannot be read cell by cell; its value says why."""
+
+
+def _check_zip(path: Path, raw: bytes) -> None:
+    """Refuse an XLSX whose unzipped entries would be over the bounds, before openpyxl reads it.
+
+    The sizes are the zip directory's; ``zipfile`` never gives more bytes of an entry than its
+    directory says (and a lying entry then fails its CRC), so the sum bounds what is unpacked.
+    """
+    from zipfile import BadZipFile, ZipFile
+
+    try:
+        with ZipFile(io.BytesIO(raw)) as archive:
+            entries = archive.infolist()
+    except (BadZipFile, OSError, ValueError) as error:
+        raise UnreadableInput(f"{path}: not a readable XLSX workbook ({error})") from None
+    if len(entries) > BOUNDS.xlsx_entries:
+        raise _too_large(path, "the workbook", len(entries), BOUNDS.xlsx_entries, "files inside")
+    unpacked = sum(e.file_size for e in entries)
+    if unpacked > BOUNDS.xlsx_unpacked:
+        raise UnreadableInput(
+            f"{path}: the workbook unzips to {unpacked:,} bytes, over the import bound of "
+            f"{BOUNDS.xlsx_unpacked:,} bytes unzipped (xlsx_unpacked)"
+        )
+
+
+def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
+    """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
     from openpyxl import load_workbook
 
-    raw = read_bytes(path)
+    raw = _read_bounded(path)
+    _check_zip(path, raw)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    except (BadZipFile, KeyError, ValueError, OSError) as error:
-        raise UnreadableInput(f"{path}: not a readable XLSX workbook ({error})") from None
-    sheet = workbook.worksheets[0]
-    it = sheet.iter_rows(values_only=True)
-    header_cells = next(it, None)
+        sheet = workbook.worksheets[0]
+        sheet.reset_dimensions()  # a workbook's own claim of its size is not trusted: rows hold their cells
+        it = sheet.iter_rows(values_only=True)
+        header_cells = next(it, None)
+    except MemoryError:
+        raise
+    except Exception as error:  # openpyxl and its XML parser fail on damaged files in many ways
+        raise UnreadableInput(f"{path}: not a readable XLSX workbook ({type(error).__name__}: {error})") from None
     if not header_cells or not any(h not in (None, "") for h in header_cells):
         raise UnreadableInput(f"{path}: sheet {sheet.title!r} is empty; row 1 must name the columns")
     header = ["" if h is None else str(h) for h in header_cells]
+    while header and not header[-1].strip():
+        header.pop()
+    _check_header(path, header)
 
     def rows() -> Iterator[SourceRow]:
-        for number, cells in enumerate(it, start=2):
-            if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
-                continue
-            yield SourceRow(f"row {number}", dict(zip(header, cells, strict=False)))
+        number = 1
+        try:
+            for number, cells in enumerate(it, start=2):
+                if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
+                    continue
+                extra = [c for c in cells[len(header) :] if c is not None and str(c).strip()]
+                if extra:
+                    yield SourceRow(
+                        f"row {number}", {_BAD_ROW: f"cells past the header's {len(header)} columns ({extra[0]!r})"}
+                    )
+                    continue
+                values = [unneutralise(c) for c in cells[: len(header)]]
+                yield SourceRow(f"row {number}", dict(zip(header, values, strict=False)))
+        except MemoryError:
+            raise
+        except Exception as error:  # a damaged sheet: bad XML, a bad CRC, a cell openpyxl cannot type
+            raise UnreadableInput(f"{path}: row {number + 1}: unreadable ({type(error).__name__}: {error})") from None
 
     return header, rows()
 
 
 def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
     """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
-    text = decode_text(read_bytes(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
+    text = decode_text(_read_bounded(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
+    depth = _json_depth(text)
+    if depth > BOUNDS.json_depth:
+        raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
+    except ValueError as error:  # NaN, Infinity, or an integer of over 4,300 digits
+        raise UnreadableInput(f"{path}: invalid JSON: {error}") from None
     top: dict[str, Any] = {}
     if isinstance(data, dict):
         top = {k: v for k, v in data.items() if k != "cards"}
@@ -152,10 +309,14 @@ def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any
         cards, label = data, ""
     if not isinstance(cards, list):
         raise UnreadableInput(f"{path}: expected a list of cards or an object with a 'cards' list")
+    if len(cards) > BOUNDS.rows:
+        raise _too_large(path, "the list of cards", len(cards), BOUNDS.rows, "cards")
     header: list[str] = []
     for card in cards:
         if isinstance(card, dict):
             header.extend(k for k in card if k not in header)
+            if len(header) > BOUNDS.columns:
+                raise _too_large(path, "the set of card fields", len(header), BOUNDS.columns, "fields")
 
     def rows() -> Iterator[SourceRow]:
         for i, card in enumerate(cards):
@@ -168,6 +329,32 @@ def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any
     return header, rows(), top
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON text, counted without parsing (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _parse_int(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         if isinstance(value, bool):
@@ -176,7 +363,7 @@ def _parse_int(value: Any) -> int | None:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        if value != value or value != int(value):
+        if not math.isfinite(value) or value != int(value):
             raise ValueError(f"a whole number, not {value!r}")
         return int(value)
     text = str(value).strip()
@@ -187,7 +374,7 @@ def _parse_int(value: Any) -> int | None:
     except ValueError:
         raise ValueError(f"a whole number (or empty or ? for unknown), not {text!r}") from None
     if isinstance(number, float):
-        if number != int(number):
+        if not math.isfinite(number) or number != int(number):
             raise ValueError(f"a whole number, not {text!r}")
         number = int(number)
     return number
@@ -196,7 +383,11 @@ def _parse_int(value: Any) -> int | None:
 def _parse_text(value: Any) -> str | None:
     if value is None:
         return None
+    if isinstance(value, dict):
+        raise ValueError("a value, not an object")
     if isinstance(value, list):
+        if any(isinstance(v, dict | list) for v in value):
+            raise ValueError("a list of values, not of objects or lists")
         return "; ".join(str(v) for v in value)
     text = str(value).strip()
     return text or None
@@ -260,12 +451,20 @@ def parse_rows(
         parsed.problems.append("row 1: no 'name' column")
     if parsed.problems:
         return parsed
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[str, tuple[str, str]] = {}  # card id: (row, name) of the first row with it
     set_default = default_set or DEFAULT_SET[game]
+    cells = 0
     for row in rows:
         parsed.rows += 1
-        if "\0extra" in row.cells:
-            parsed.problems.append(f"{row.where}: more cells than the header has columns")
+        if parsed.rows > BOUNDS.rows:
+            raise UnreadableInput(f"{origin}: more than {BOUNDS.rows:,} card rows, over the import bound (rows)")
+        cells += len(row.cells)
+        if cells > BOUNDS.cells:
+            raise UnreadableInput(
+                f"{origin}: {row.where}: more than {BOUNDS.cells:,} cells, over the import bound (cells)"
+            )
+        if _BAD_ROW in row.cells:
+            parsed.problems.append(f"{row.where}: {row.cells[_BAD_ROW]}")
             continue
         if "\0notobject" in row.cells:
             parsed.problems.append(f"{row.where}: a card must be an object of field: value")
@@ -276,6 +475,13 @@ def parse_rows(
             f = columns.get(heading)
             if f is None:
                 continue
+            if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
+                parsed.problems.append(
+                    f"{row.where}, column {heading!r}: {len(value):,} characters, over the bound of "
+                    f"{BOUNDS.cell_chars:,} for a cell"
+                )
+                bad = True
+                continue
             try:
                 converted = _convert(f, value)
             except ValueError as error:
@@ -285,12 +491,28 @@ def parse_rows(
             if converted is not None and converted != []:
                 record[f.name] = converted
         name = record.get("name")
+        name_heading = next(h for h, f in columns.items() if f.name == "name")
         if not name:
-            parsed.problems.append(f"{row.where}, column 'name': the card has no name")
+            if not bad:
+                parsed.problems.append(f"{row.where}, column {name_heading!r}: the card has no name")
             continue
         if len(name) > MAX_NAME:
-            parsed.problems.append(f"{row.where}, column 'name': longer than {MAX_NAME} characters")
+            parsed.problems.append(f"{row.where}, column {name_heading!r}: longer than {MAX_NAME} characters")
             continue
+        if problem := name_problem(name):
+            parsed.problems.append(f"{row.where}, column {name_heading!r}: the name {name!r} {problem}")
+            continue
+        for text_field in ("text", "description", "land_name", "notes"):
+            value = record.get(text_field)
+            if isinstance(value, str) and (problem := _text_problem(value)):
+                heading = next(h for h, f in columns.items() if f.name == text_field)
+                parsed.problems.append(f"{row.where}, column {heading!r}: {problem}")
+                bad = True
+        for alias in record.get("aliases", ()):
+            if problem := name_problem(alias):
+                heading = next(h for h, f in columns.items() if f.name == "aliases")
+                parsed.problems.append(f"{row.where}, column {heading!r}: the alias {alias!r} {problem}")
+                bad = True
         if "type" in record:
             type_ = canonical_type(game, record["type"])
             if type_ is None:
@@ -307,16 +529,37 @@ def parse_rows(
                 heading = next(h for h, f in columns.items() if f.name == "abilities")
                 parsed.problems.append(f"{row.where}, column {heading!r}: {problem}")
                 bad = True
-        set_code = (record.pop("set", None) or set_default).strip().lower().replace(" ", "-")
-        key = (set_code, fold(name))
+        try:
+            code = set_code(record.pop("set", None) or set_default)
+        except ValueError as error:
+            heading = next((h for h, f in columns.items() if f.name == "set"), "set")
+            parsed.problems.append(f"{row.where}, column {heading!r}: {error}")
+            continue
+        key = f"{game}/{code}/{slug(name)}"
         if key in seen:
-            parsed.problems.append(f"{row.where}, column 'name': {name!r} is already on {seen[key]}")
+            first_where, first_name = seen[key]
+            same = "is already on" if first_name == name else f"has the same card id ({key}) as {first_name!r} on"
+            parsed.problems.append(f"{row.where}, column {name_heading!r}: {name!r} {same} {first_where}")
             bad = True
-        seen[key] = row.where
+        else:
+            seen[key] = (row.where, name)
+        set_code_ = code
         if not bad:
             record["_where"] = row.where
-            parsed.records.setdefault(set_code, []).append(record)
+            parsed.records.setdefault(set_code_, []).append(record)
     return parsed
+
+
+_TEXT_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _text_problem(value: str) -> str | None:
+    """Why a text cell cannot be stored: a control character other than tab and line breaks, or a
+    bidirectional embedding, override or isolate (the marks U+200E, U+200F and U+061C are kept)."""
+    for position, char in enumerate(value, start=1):
+        if (char not in "\t\n\r" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0)) or char in _TEXT_BIDI:
+            return f"holds the control character U+{ord(char):04X} at character {position}"
+    return None
 
 
 def _check_abilities(data: list[Any], type_: str | None) -> str | None:
@@ -393,7 +636,7 @@ def import_catalog(
                     game,
                     set_code,
                     source,
-                    [{k: v for k, v in r.items() if k != "_where"} for r in records],
+                    records,
                     origin=str(path),
                 )
                 result.inserted += len(report.inserted)
@@ -441,10 +684,11 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def cell(record: dict[str, Any], column: str) -> Any:
+        """A CSV/XLSX cell: lists joined, abilities as JSON text, formula-like text neutralised."""
         value = record[column]
         if column == "abilities":
-            return None if value is None else json.dumps(value, ensure_ascii=False)
-        return "; ".join(value) if column == "aliases" else value
+            return None if value is None else neutralise(json.dumps(value, ensure_ascii=False))
+        return neutralise("; ".join(value) if column == "aliases" else value)
 
     if fmt == "json":
         cards = [{k: v for k, v in r.items() if v is not None and v != []} for r in records]
@@ -463,7 +707,7 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
     elif fmt == "csv":
         with out.open("w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(columns)
+            writer.writerow([neutralise(c) for c in columns])
             for record in records:
                 writer.writerow(["" if cell(record, c) is None else cell(record, c) for c in columns])
     else:

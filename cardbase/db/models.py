@@ -14,12 +14,14 @@ from sqlmodel import Field, SQLModel
 
 from cardbase.names import slug
 
-SCHEMA_VERSION = 2
-"""1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text)."""
+SCHEMA_VERSION = 3
+"""1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
+letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
+are unchanged."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
-    """The stable id of a card: ``mea/demo/crème-golem`` → ``mea/demo/creme-golem``."""
+    """The stable id of a card: ``Crème Golem`` in ``mea/demo`` → ``mea/demo/creme-golem``."""
     return f"{game}/{set_code}/{slug(name)}"
 
 

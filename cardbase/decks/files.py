@@ -10,10 +10,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardbase.decks.catalog import CatalogIndex
-from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
+from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, decode_deck_bytes, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError
-from cardbase.names import fold
+from cardbase.names import fold, set_code
 from cardbase.textfiles import load_json, read_bytes
 
 
@@ -56,9 +56,13 @@ def parse_json(text: str, source: str) -> DeckText:
         where = ".".join(str(p) for p in first["loc"])
         raise UnreadableInput(f"{source}: {where}: {first['msg']}") from None
     deck = DeckText(source, model.game, model.name, model.format.lower() if model.format else None, model.players)
-    for entry in model.cards:
+    for i, entry in enumerate(model.cards):
         section = " ".join(entry.section.lower().split()) if entry.section else None
-        deck.lines.append(DeckLine(entry.count, entry.name, None, section, entry.set, entry.id))
+        try:
+            set_ = None if entry.set is None else set_code(entry.set)
+        except ValueError as error:
+            raise UnreadableInput(f"{source}: cards.{i}.set: {error}") from None
+        deck.lines.append(DeckLine(entry.count, entry.name, None, section, set_, entry.id))
     return deck
 
 
@@ -149,6 +153,10 @@ def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
     from cardbase.db.models import short_id
 
     deck = deck.canonical()
+    try:
+        check_players(deck.players, deck.game)
+    except ValueError as error:  # a deck from an older database; new ones are checked on entry
+        raise UsageError(f"cannot encode the deck: {error}") from None
     fmt = (deck.format or "").encode()
     out = bytearray([CODE_VERSION, _GAMES.index(deck.game), deck.players or 0])
     out += _varint(len(fmt)) + fmt
@@ -185,7 +193,10 @@ def decode(code: str, index: CatalogIndex) -> Deck:
     if game_index >= len(_GAMES):
         raise UsageError("deck code names an unknown game")
     game = _GAMES[game_index]
-    players = reader.varint() or None
+    try:
+        players = check_players(reader.varint() or None, game)
+    except ValueError as error:
+        raise UsageError(f"deck code is damaged: {error}") from None
     try:
         fmt = reader.bytes(reader.varint()).decode() or None
     except UnicodeDecodeError:

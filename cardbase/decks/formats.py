@@ -25,8 +25,6 @@ from cardbase.games.formats import Format
 from cardbase.names import fold
 from cardbase.textfiles import read_text
 
-MAX_FORMATS_BYTES = 1_000_000
-
 _INT_KEYS = ("min_cards", "max_cards", "copy_limit")
 _LIST_KEYS = ("allowed_sets", "allowed_types", "allowed_cards", "banned", "restricted")
 _MAP_KEYS = ("composition", "sections", "copy_limits")
@@ -53,6 +51,12 @@ def default_format(game: str, players: int | None = None, split: bool = False) -
     return "standard"
 
 
+MAX_FORMAT_NUMBER = 100_000
+"""Card counts in a format (sizes, copy limits): a deck holds at most a few hundred cards."""
+MAX_FORMATS_BYTES = 1_000_000
+"""A house formats file is a few kilobytes; a megabyte is refused with this bound named."""
+
+
 def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
     """House formats from a TOML file, by (game, name); every error names the file and key."""
     text = read_text(path, "formats file", MAX_FORMATS_BYTES)
@@ -61,7 +65,7 @@ def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
     except tomllib.TOMLDecodeError as error:
         raise UnreadableInput(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
-        raise UnreadableInput(f"{path}: TOML nested too deeply") from None
+        raise UnreadableInput(f"{path}: not valid TOML: nested too deeply") from None
     formats = data.get("formats")
     if not isinstance(formats, dict) or not formats:
         raise UnreadableInput(f"{path}: no [formats.NAME] tables")
@@ -70,7 +74,8 @@ def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
         where = f"{path}: format {name!r}"
         if not isinstance(spec, dict):
             raise UnreadableInput(f"{where}: must be a table of keys")
-        out[(spec.get("game", ""), name)] = _house_format(name, spec, where)
+        house = _house_format(name, spec, where)
+        out[(house.game, name)] = house
     return out
 
 
@@ -79,9 +84,13 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
     if unknown:
         raise UnreadableInput(f"{where}: unknown key {unknown[0]!r} (keys are {', '.join(_KEYS)})")
     game = spec.get("game")
-    if game not in ("mea", "meio", "meikyu"):
+    if not isinstance(game, str) or game not in ("mea", "meio", "meikyu"):
         raise UnreadableInput(f"{where}: key 'game' must be mea, meio or meikyu, not {game!r}")
     base_name = spec.get("base")
+    if base_name is not None and not isinstance(base_name, str):
+        raise UnreadableInput(f"{where}: key 'base' must be the name of a standard format, not {base_name!r}")
+    if not isinstance(spec.get("description", ""), str):
+        raise UnreadableInput(f"{where}: key 'description' must be text")
     if base_name is not None:
         bases = standard_formats(game)
         if base_name not in bases:
@@ -95,8 +104,10 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
     for key in _INT_KEYS:
         if key in spec:
             value = spec[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise UnreadableInput(f"{where}: key {key!r} must be a whole number ≥ 0, not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_FORMAT_NUMBER:
+                raise UnreadableInput(
+                    f"{where}: key {key!r} must be a whole number from 0 to {MAX_FORMAT_NUMBER:,}, not {value!r}"
+                )
             fields[key] = value
     if "catalog_copies" in spec:
         if not isinstance(spec["catalog_copies"], bool):
@@ -111,7 +122,9 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
     for key in _MAP_KEYS:
         if key in spec:
             value = spec[key]
-            if not isinstance(value, dict) or not all(isinstance(v, int) and v >= 0 for v in value.values()):
+            if not isinstance(value, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_FORMAT_NUMBER for v in value.values()
+            ):
                 raise UnreadableInput(f"{where}: key {key!r} must be a table of name = whole number")
             fields[key] = {fold(k): v for k, v in value.items()}
     low, high = fields.get("min_cards"), fields.get("max_cards")

@@ -7,6 +7,30 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
+PLAYER_COUNTS = (2, 3, 4)
+"""Meio is for 2, 3 or 4 players (rulebook, Game Preparation); only Meio decks give a count."""
+
+
+def check_players(value: object, game: str | None = "meio") -> int | None:
+    """The player count ``value`` stands for (None for none), or ``ValueError`` saying why not.
+
+    The one rule for every place a count enters: deck text ``players:``, deck JSON, share codes,
+    decks in the database. Only ASCII digits count (``"²"`` is a Unicode digit that ``int()`` refuses).
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"players must be 2, 3 or 4, not {value!r}")
+    number: int | None = value if isinstance(value, int) else None
+    if isinstance(value, str):
+        text = value.strip()
+        number = int(text) if text.isascii() and text.isdecimal() and len(text) <= 3 else None
+    if number not in PLAYER_COUNTS:
+        raise ValueError(f"players must be 2, 3 or 4, not {value!r}")
+    if game is not None and game != "meio":
+        raise ValueError(f"'players' is for Meio decks, not {game}")
+    return number
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:

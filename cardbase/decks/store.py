@@ -10,7 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
-from cardbase.decks.model import Deck, DeckCard
+from cardbase.decks.model import Deck, DeckCard, check_players
 from cardbase.errors import UnknownCard, UsageError
 from cardbase.fuzzy import closest
 from cardbase.names import fold
@@ -38,8 +38,30 @@ def _get(session: Any, name: str) -> DeckRow:
     return row
 
 
+def _players(value: int | None, game: str) -> int | None:
+    """``value`` checked by the deck readers' rule (``check_players``), as a usage error."""
+    try:
+        return check_players(value, game)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _deck_name(name: str) -> str:
+    """A deck name as stored: 1 to 200 characters, none of them a control character."""
+    from cardbase.names import name_problem
+
+    if not name.strip() or len(name) > 200:
+        raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
+    problem = name_problem(name)
+    if problem and "control character" in problem:
+        raise UsageError(f"the deck name {name!r} {problem}")
+    return name
+
+
 def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> None:
-    """Make an empty deck; a name already taken is an error."""
+    """Make an empty deck; a name already taken, or a player count the readers refuse, is an error."""
+    players = _players(players, game)
+    name = _deck_name(name)
     with database.transaction() as session:
         if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
             raise UsageError(f"a deck named {name!r} already exists")
@@ -144,6 +166,8 @@ def load_deck(database: Any, name: str) -> Deck:
 
 def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> None:
     """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked)."""
+    _players(deck.players, deck.game)
+    name = _deck_name(name)
     with database.transaction() as session:
         existing = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
         if existing is not None and not replace:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from cardbase.decks.model import Deck, DeckLine, DeckText, Problem
+from cardbase.decks.model import Deck, DeckLine, DeckText, Problem, check_players
+from cardbase.names import SET_CODE_PATTERN
 from cardbase.textfiles import decode_text
 
 MAX_BYTES = 1_000_000
@@ -31,7 +32,7 @@ _HEADER = re.compile(r"^(?P<key>[A-Za-z]+)\s*:\s*(?P<value>.*)$")
 _SECTION = re.compile(r"^\[(?P<name>[^\]]*)\]$")
 _PLAIN_COUNT = re.compile(r"^\d+[xX×]?$")
 _NUMBER_LIKE = re.compile(r"^[-+]?[\d.][\d.,eE+-]*[xX×]?$")
-_SET = re.compile(r"^(?P<name>.*\S)\s+\((?P<set>[A-Za-z0-9][A-Za-z0-9-]*)\)$")
+_SET = re.compile(rf"^(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)$")  # the importer's rule
 
 
 def decode_deck_bytes(raw: bytes, source: str) -> str:
@@ -97,10 +98,10 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
     elif key == "format":
         deck.format = value.lower()
     elif key == "players":
-        if value.isdecimal() and int(value) in (2, 3, 4):
-            deck.players = int(value)
-        else:
-            deck.problems.append(Problem("bad-header", f"players must be 2, 3 or 4, not {value!r}", number))
+        try:
+            deck.players = check_players(value, None)  # the game may come later; resolve checks it is Meio
+        except ValueError as error:
+            deck.problems.append(Problem("bad-header", str(error), number))
 
 
 def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> DeckLine | None:

@@ -1,6 +1,8 @@
 """Card art: found under ``card_images/``, checked, and prepared for a box at a resolution.
 
-Art for a card lives at ``card_images/<game>/<card-slug>.png`` (or ``.jpg``/``.jpeg``/``.webp``/``.tif``/``.tiff``), or
+Art for a card lives at ``card_images/<game>/<card-slug>.png`` (``cardbase.names.file_slug``: letters
+and digits of any script and ``-``, never a path separator or a dot; or ``.jpg``/``.jpeg``/``.webp``/
+``.tif``/``.tiff``), or
 at the path a ``card_image`` row names (relative to ``card_images/``). A path that would
 leave ``card_images/`` (``..``, an absolute path, a symlink pointing out) is refused; an
 image over Pillow's decompression-bomb limit is refused; an image that cannot be decoded is
@@ -22,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.errors import UnreadableInput, UsageError
-from cardbase.names import slug
+from cardbase.names import file_slug
+from cardbase.textfiles import read_bytes
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 LOW_PPI = 200  # art printed at fewer pixels per inch than this draws a warning
@@ -46,7 +49,7 @@ def _inside(path: Path, root: Path, shown: str) -> Path:
 
 def expected_path(root: Path, game: str, name: str) -> Path:
     """Where the art of card ``name`` of ``game`` is looked for (PNG form)."""
-    return root / game / f"{slug(name)}.png"
+    return root / game / f"{file_slug(name)}.png"
 
 
 def find_art(root: Path, game: str, name: str, declared: str | None = None) -> Path | None:
@@ -59,7 +62,7 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
         if not candidate.exists():
             return None
         return _inside(candidate, root, repr(declared))
-    base = root / game / slug(name)
+    base = root / game / file_slug(name)
     for suffix in SUFFIXES:
         candidate = base.with_suffix(suffix)
         if candidate.exists():
@@ -69,7 +72,7 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
 
 def find_full_art(root: Path, game: str, name: str) -> Path | None:
     """A whole-face scan of the card, ``<game>/<slug>.full.png`` (or .jpg/.jpeg/.webp), or None."""
-    base = root / game / f"{slug(name)}.full"
+    base = root / game / f"{file_slug(name)}.full"
     for suffix in SUFFIXES:
         candidate = base.with_name(base.name + suffix)
         if candidate.exists():
@@ -110,10 +113,7 @@ def check_image(path: Path) -> tuple[int, int]:
 def inspect_art(path: Path) -> FoundArt:
     """Check the art file at ``path`` and digest its bytes."""
     size = check_image(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise UnreadableInput(f"{path}: cannot read ({error.strerror or error})") from None
+    data = read_bytes(path, "card image")
     return FoundArt(path, hashlib.sha256(data).hexdigest(), size)
 
 

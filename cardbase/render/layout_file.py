@@ -38,6 +38,7 @@ from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
 from cardbase.render.layout import Art, Box, Element, Ellipse, Layout, Para, Rect, Shape, Text
 from cardbase.render.units import MM_PER_UNIT, parse_length
+from cardbase.textfiles import read_bytes
 
 Length = str | float
 MAX_FILE_BYTES = 1_000_000
@@ -186,7 +187,7 @@ def _font_key(path: Path, err: _Errors, key: str) -> str:
     if not path.is_file():
         raise err.fail("fonts", key, f"font file {path} does not exist")
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, "font file")
         from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
         TTFont("probe", str(path))
@@ -267,11 +268,9 @@ def load_layout_file(path: Path) -> dict[str, Layout]:
     """The layouts the file at ``path`` defines, checked; one clear error for the first problem."""
     err = _Errors(path)
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise UnreadableInput(f"{path}: cannot read ({error.strerror or error})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise UnreadableInput(f"{path}: over {MAX_FILE_BYTES:,} bytes; a layout file is small")
+        raw = read_bytes(path, "layout file", MAX_FILE_BYTES)
+    except UnreadableInput as error:
+        raise UnreadableInput(f"cannot read layout file {error}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:

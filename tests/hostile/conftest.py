@@ -1,8 +1,12 @@
-"""The hostile-input suite: every case asserts one clear message, the right exit code, no traceback,
-and a database left exactly as it was.
+"""The hostile-input suite's helpers and fixtures.
+
+Every hostile CLI case asserts the same four things: the exit code, exactly one
+``cardbase: error:`` line on stderr (a file with many bad rows lists them below it, indented),
+no traceback, and the database unchanged (``db_dump`` before and after).
 
 Databases are copied from one template made per session (a file copy on SQLite, ``CREATE DATABASE …
-TEMPLATE`` on PostgreSQL), so hundreds of cases cost seconds, not a catalog load each.
+TEMPLATE`` on PostgreSQL), so hundreds of cases cost seconds, not a catalog load each
+(``hostile_db``); ``loaded_db`` makes one the slow way, for tests that need a fresh schema.
 """
 
 from __future__ import annotations
@@ -10,12 +14,106 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import MetaData, create_engine, select
+from typer.testing import CliRunner, Result
 
+from cardbase.cli.app import app
+from cardbase.db.engine import database_url
 from tests.conftest import POSTGRES, _pg_admin_url
+
+_RUNNER = CliRunner()
+
+Dump = dict[str, list[tuple[Any, ...]]]
+
+
+def db_dump(url: str) -> Dump:
+    """Every table's rows, sorted, by table name: equal dumps mean equal databases.
+
+    ``url`` is a SQLAlchemy URL or a SQLite path (as ``--db`` takes). Values are compared as
+    their ``repr`` so that rows of mixed types (NULL and numbers) sort on every backend.
+    """
+    engine = create_engine(database_url(url))
+    try:
+        metadata = MetaData()
+        metadata.reflect(engine)
+        dump: Dump = {}
+        with engine.connect() as conn:
+            for name, table in sorted(metadata.tables.items()):
+                rows = [tuple(row) for row in conn.execute(select(table))]
+                dump[name] = sorted(rows, key=lambda row: tuple(repr(v) for v in row))
+        return dump
+    finally:
+        engine.dispose()
+
+
+def run_cli(args: Sequence[str], db: str | None = None, input: str | None = None) -> Result:
+    """Run ``cardbase ARGS [--db DB]`` in this process; an exception that escapes stays in ``result.exception``."""
+    argv = [str(a) for a in args] + (["--db", db] if db else [])
+    return _RUNNER.invoke(app, argv, input=input, catch_exceptions=True)
+
+
+def escaped(result: Result) -> BaseException | None:
+    """The exception that escaped the CLI, if any (an exit is not one)."""
+    return None if result.exception is None or isinstance(result.exception, SystemExit) else result.exception
+
+
+def error_lines(result: Result) -> list[str]:
+    """The ``cardbase: error:`` lines the command printed on stderr."""
+    return [line for line in result.stderr.splitlines() if line.startswith("cardbase: error:")]
+
+
+def assert_refused(result: Result, exit_code: int, *fragments: str, contains: str | None = None) -> str:
+    """Assert a clean refusal: ``exit_code``, one error line, no traceback; returns the error line.
+
+    ``fragments`` and ``contains`` are texts the error line (or the problem lines under it) must
+    include, case-insensitively.
+    """
+    error = escaped(result)
+    assert error is None, f"escaped {type(error).__name__}: {error}"
+    everything = result.stdout + result.stderr
+    assert "Traceback" not in everything, everything
+    assert "internal error" not in everything, everything
+    lines = error_lines(result)
+    assert len(lines) == 1, f"expected one error line, got {lines!r}; stderr={result.stderr!r}"
+    assert result.exit_code == exit_code, f"exit {result.exit_code}, want {exit_code}: {result.stderr!r}"
+    for fragment in (*fragments, *([contains] if contains is not None else [])):
+        assert fragment.lower() in result.stderr.lower(), f"{fragment!r} not in {result.stderr!r}"
+    return lines[0]
+
+
+def assert_no_crash(result: Result) -> None:
+    """Any outcome a user can be given: success, or a refusal with exit 1 or 2; never a traceback."""
+    error = escaped(result)
+    assert error is None, f"escaped {type(error).__name__}: {error}"
+    everything = result.stdout + result.stderr
+    assert "Traceback" not in everything, everything
+    assert "internal error" not in everything, everything
+    assert result.exit_code in (0, 1, 2), f"exit {result.exit_code}: {everything[-500:]}"
+    if result.exit_code == 2:
+        assert error_lines(result), result.stderr
+
+
+def assert_refused_unchanged(args: Sequence[str], db: str, exit_code: int, *, contains: str | None = None) -> Result:
+    """Run ``args`` on ``db`` and assert a clean refusal that left every table as it was."""
+    before = db_dump(db)
+    result = run_cli(args, db)
+    assert_refused(result, exit_code, contains=contains)
+    assert db_dump(db) == before, "the database changed"
+    return result
+
+
+@pytest.fixture
+def loaded_db(db_url: str) -> str:
+    """The URL of a new database with the shipped catalogs loaded (ready for ``db_dump``)."""
+    from cardbase.db.engine import open_database
+
+    open_database(db_url).engine.dispose()
+    return db_url
 
 
 @pytest.fixture(scope="session")

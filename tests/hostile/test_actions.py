@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from cardbase.games.base import CHANCE, GameError
 from tests.golden.walks import rules_of  # the golden walks' rules: one set per game
-from tests.hostile.harness import assert_refused, run_cli
+from tests.hostile.conftest import assert_refused, escaped, run_cli
 
 WORDS = st.sampled_from(
     [
@@ -76,7 +76,7 @@ def test_record_with_odd_digits_is_refused_naming_the_line(game_id: str, action:
     record = tmp_path / "odd.jsonl"
     record.write_text(header + "\n" + json.dumps({"player": "P1", "action": action}) + "\n", encoding="utf-8")
     run = run_cli(["replay", str(record)])
-    assert_refused(run, run.code if run.code in (1, 2) else 1, "line")
+    assert_refused(run, run.exit_code if run.exit_code in (1, 2) else 1, "line")
 
 
 @pytest.mark.parametrize(
@@ -85,6 +85,6 @@ def test_record_with_odd_digits_is_refused_naming_the_line(game_id: str, action:
 def test_play_prompt_takes_any_line(moves: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     run = run_cli(["play", "meio", "--players", "2", "--seed", "1", "--no-record"], input="\n".join(moves) + "\n")
-    assert run.exception is None
+    assert escaped(run) is None
     assert "Traceback" not in run.stdout + run.stderr
-    assert run.code in (0, 130)
+    assert run.exit_code in (0, 130)

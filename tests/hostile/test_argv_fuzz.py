@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from tests.hostile.harness import assert_no_crash, run_cli
+from tests.hostile.conftest import assert_no_crash, run_cli
 
 RUNS = 240
 SECONDS_PER_RUN = 30

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import POSTGRES
-from tests.hostile.harness import assert_refused, db_dump, run_cli
+from tests.hostile.conftest import assert_refused, db_dump, run_cli
 
 READ = ["cards", "search", "grimor"]
 WRITE = ["deck", "new", "Hostile", "--game", "mea"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.hostile.harness import assert_refused, db_dump, run_cli
+from tests.hostile.conftest import assert_refused, db_dump, run_cli
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 TILES = str(REPO / "examples/decks/mea-tile-control.txt")
@@ -102,7 +102,7 @@ BAD_FILES: list[tuple[str, Callable[[Path], str], str]] = [
     ("link-to-device", _symlink_to_device, "not a regular file"),
     ("binary", _binary, "binary"),
     ("latin-1", _latin1, "UTF-8"),
-    ("oversized", _oversized, "too large"),
+    ("oversized", _oversized, "bound"),
     ("deep-json", _deep_json, "deep"),
     ("nan-json", _nan_json, "NaN"),
 ]
@@ -128,7 +128,7 @@ def test_unreadable_file_is_refused(
     run = run_cli([a.replace("{f}", path) for a in argv], hostile_db if uses_db else None)
     if kind in ("deep-json", "nan-json") and reader in _NOT_JSON_READERS:
         # Read as the reader's own format (CSV, TOML), where it is simply bad: refused all the same.
-        assert_refused(run, run.code if run.code in (1, 2) else 2)
+        assert_refused(run, run.exit_code if run.exit_code in (1, 2) else 2)
         assert db_dump(hostile_db) == before
         return
     expected = [phrase]

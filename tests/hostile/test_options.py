@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import REPO
-from tests.hostile.harness import assert_refused, db_dump, run_cli
+from tests.hostile.conftest import assert_refused, db_dump, run_cli
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 TILES = str(REPO / "examples/decks/mea-tile-control.txt")

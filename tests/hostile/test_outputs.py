@@ -10,7 +10,7 @@ import pytest
 from cardbase.errors import UnreadableInput
 from cardbase.textfiles import output_file
 from tests.conftest import REPO
-from tests.hostile.harness import assert_refused, run_cli
+from tests.hostile.conftest import assert_refused, run_cli
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 

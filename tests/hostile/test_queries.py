@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cardbase.db.search import MAX_DEPTH, MAX_QUERY_LENGTH, parse
 from cardbase.errors import CardbaseError, QueryError
 from tests.conftest import REPO
-from tests.hostile.harness import assert_no_crash, assert_refused, db_dump, run_cli
+from tests.hostile.conftest import assert_no_crash, assert_refused, db_dump, run_cli
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 
@@ -95,7 +95,7 @@ def test_backtracking_regexes_finish_over_long_names(query: str, hostile_db: str
         f"{'a' * 28 + chr(97 + i)} {'word ' * 6},monster,{'a' * 40 + ' b' * 20}\n" for i in range(20)
     )
     (in_tmp / "long.csv").write_text(rows, encoding="utf-8")
-    assert run_cli(["catalog", "import", "long.csv", "--game", "mea"], hostile_db).code == 0
+    assert run_cli(["catalog", "import", "long.csv", "--game", "mea"], hostile_db).exit_code == 0
     run = run_cli(["cards", "search", query, "--game", "mea"], hostile_db)
     assert_no_crash(run)
     run = run_cli(["draws", GOBLINS, "--need", f"1 {query}", "--cards", "5"], hostile_db)

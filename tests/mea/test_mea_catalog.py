@@ -96,10 +96,10 @@ def test_a_version_1_database_is_upgraded_by_its_migration(db_url: str):
         assert "abilities" not in [c["name"] for c in inspect(conn).get_columns("card")]
         assert conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar() == "1"
     raw.dispose()
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION >= 2  # upgraded through every migration since version 1
     upgraded = open_database(db_url)
     with upgraded.session() as s:
-        assert s.get(Meta, "schema_version").value == "2"
+        assert s.get(Meta, "schema_version").value == str(SCHEMA_VERSION)
         assert "abilities" in [c["name"] for c in inspect(upgraded.engine).get_columns("card")]
         squire = s.scalars(select(Card).where(Card.name == "Naïve Squire")).one()
         assert json.loads(squire.abilities) == [{"trigger": "summoned", "effect": "draw", "amount": 1}]
