@@ -40,7 +40,7 @@ from cardbase.catalog.fields import (
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError
 from cardbase.names import fold, name_problem, set_code, slug
-from cardbase.textfiles import decode_text, read_bytes
+from cardbase.textfiles import decode_text, output_file, read_bytes, write_text_output
 
 FORMATS = ("csv", "json", "xlsx")
 _UNKNOWN_MARKERS = {"", "?", "unknown", "null", "none", "n/a", "na"}
@@ -681,7 +681,6 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
     """Write the ``game`` catalog to ``out``; returns the number of cards written."""
     records = card_records(database, game)
     columns = [f.name for f in GAME_FIELDS[game]] + ["source"]
-    out.parent.mkdir(parents=True, exist_ok=True)
 
     def cell(record: dict[str, Any], column: str) -> Any:
         """A CSV/XLSX cell: lists joined, abilities as JSON text, formula-like text neutralised."""
@@ -703,9 +702,9 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
             "note": "Exported by cardbase; each card names its own set and source.",
             "cards": cards,
         }
-        out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        write_text_output(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n", "catalog file")
     elif fmt == "csv":
-        with out.open("w", encoding="utf-8", newline="") as handle:
+        with output_file(out, "catalog file") as temporary, temporary.open("w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow([neutralise(c) for c in columns])
             for record in records:
@@ -713,10 +712,11 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
     else:
         from openpyxl import Workbook
 
-        workbook = Workbook(write_only=True)
-        sheet = workbook.create_sheet(game)
-        sheet.append(columns)
-        for record in records:
-            sheet.append([cell(record, c) for c in columns])
-        workbook.save(out)
+        with output_file(out, "catalog file") as temporary:  # the path is checked before the sheet is built
+            workbook = Workbook(write_only=True)
+            sheet = workbook.create_sheet(game)
+            sheet.append(columns)
+            for record in records:
+                sheet.append([cell(record, c) for c in columns])
+            workbook.save(temporary)
     return len(records)

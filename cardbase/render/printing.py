@@ -12,10 +12,8 @@ that fails leaves any earlier file as it was.
 from __future__ import annotations
 
 import math
-import os
 import shutil
 import tempfile
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -264,19 +262,11 @@ def _expand(entries: Iterable[Entry]) -> list[Any]:
 
 
 def _write_atomic(out: Path, write: Callable[[Path], object]) -> int:
-    if out.is_dir():
-        raise UsageError(f"{out} is a folder; give a file name for the output")
-    tmp = out.parent / f".{out.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}{out.suffix}"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        write(tmp)
-        os.replace(tmp, out)
-    except OSError as error:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {out}: {error.strerror or error}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write ``out`` whole or not at all (``cardbase.textfiles.output_file``); its size in bytes."""
+    from cardbase.textfiles import output_file
+
+    with output_file(out, "output") as temporary:
+        write(temporary)
     return out.stat().st_size
 
 

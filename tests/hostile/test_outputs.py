@@ -20,17 +20,23 @@ WRITERS: list[tuple[str, list[str]]] = [
     ("sim --records", ["sim", "meio", "--players", "2", "--games", "1", "--records", "{out}"]),
     ("play --record", ["play", "meio", "--players", "2", "--seed", "1", "--record", "{out}"]),
     ("schema generate --folder", ["schema", "generate", "--folder", "{out}"]),
+    ("catalog export csv", ["catalog", "export", "--game", "mea", "--format", "csv", "-o", "{out}"]),
+    ("catalog export xlsx", ["catalog", "export", "--game", "mea", "--format", "xlsx", "-o", "{out}"]),
+    ("catalog export json", ["catalog", "export", "--game", "mea", "--format", "json", "-o", "{out}"]),
+    ("render card", ["render", "card", "Tile Titan", "-o", "{out}"]),
+    ("print deck", ["print", "deck", GOBLINS, "-o", "{out}"]),
+    ("print tiles --split-backs", ["print", "tiles", "--backs", "--split-backs", "-o", "{out}"]),
 ]
 
 
 def _under_a_file(tmp: Path) -> str:
     (tmp / "a-file").write_text("x", encoding="utf-8")
-    return str(tmp / "a-file" / "out.png")
+    return str(tmp / "a-file" / "out.pdf")
 
 
 def _deep_under_a_file(tmp: Path) -> str:
     (tmp / "b-file").write_text("x", encoding="utf-8")
-    return str(tmp / "b-file" / "more" / "out.png")
+    return str(tmp / "b-file" / "more" / "out.pdf")
 
 
 BAD = [("under-a-file", _under_a_file), ("deep-under-a-file", _deep_under_a_file)]
@@ -48,7 +54,10 @@ def test_output_path_that_cannot_be_made_is_refused(writer, argv, kind, make, ho
     assert_refused(run, 2, "a-file" if "a-file" in out else "b-file")
 
 
-@pytest.mark.parametrize(("writer", "argv"), WRITERS[:2], ids=[w[0] for w in WRITERS[:2]])
+FILE_WRITERS = [w for w in WRITERS if w[0] not in ("sim --records", "play --record", "schema generate --folder")]
+
+
+@pytest.mark.parametrize(("writer", "argv"), FILE_WRITERS, ids=[w[0] for w in FILE_WRITERS])
 def test_output_path_that_is_a_folder_is_refused(writer, argv, hostile_db: str, in_tmp: Path) -> None:
     run_cli(["deck", "new", "Mine", "--game", "mea"], hostile_db)
     (in_tmp / "a-folder").mkdir()
