@@ -26,6 +26,17 @@ class _Root(TyperGroup):
 
             handle_command_error(error)
 
+    def command_path_of(self, args: list[str]) -> str:
+        """``cardbase`` and the command names that lead ``args`` (for where to find help)."""
+        path, group = ["cardbase"], self
+        for word in args:
+            sub = getattr(group, "commands", {}).get(word)
+            if sub is None:
+                break
+            path.append(word)
+            group = sub
+        return " ".join(path)
+
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -41,7 +52,7 @@ class _Root(TyperGroup):
         except typer.TyperException as error:
             from cardbase.cli.boundary import handle_usage_error
 
-            code = handle_usage_error(error)
+            code = handle_usage_error(error, self.command_path_of(list(sys.argv[1:] if args is None else args)))
         except typer.Abort:  # end of input where a prompt wanted an answer, or Ctrl-C while parsing
             from cardbase.cli.boundary import INTERRUPTED_EXIT, say
 

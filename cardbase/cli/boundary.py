@@ -60,13 +60,14 @@ def handle_command_error(error: BaseException) -> NoReturn:
     fail(_crash_report(error), INTERNAL_ERROR_EXIT)
 
 
-def handle_usage_error(error: typer.TyperException) -> int:
-    """Print a parser error as one line with where to find help; its exit code."""
+def handle_usage_error(error: typer.TyperException, command_path: str = "cardbase") -> int:
+    """Print a parser error as one line with where to find help (the error's own command, else
+    ``command_path``); its exit code."""
     ctx = getattr(error, "ctx", None)
     if type(error).__name__ == "NoArgsIsHelpError":  # a bare group name: its help is the answer
         typer.echo(error.format_message(), err=True)
         return error.exit_code
-    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    hint = f" (see '{ctx.command_path if ctx is not None else command_path} --help')"
     option = getattr(error, "option_name", "")
     if type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
         hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"

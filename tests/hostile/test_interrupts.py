@@ -116,3 +116,23 @@ def test_draws_monte_carlo_stops(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == "cardbase: interrupted"
     assert seconds < 2.0
+
+
+def test_import_interrupted_writes_nothing(tmp_path: Path) -> None:
+    from tests.hostile.conftest import db_dump
+
+    db = tmp_path / "c.db"
+    subprocess.run([*CARDBASE, "catalog", "status", "--db", str(db)], check=True, capture_output=True)
+    rows = ["name,type,cost,attack,defence,text"]
+    rows += [f"Card {i},monster,{i % 9},{i % 5},{i % 4},Some text number {i}" for i in range(40_000)]
+    (tmp_path / "big.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    before = db_dump(str(db))
+    argv = ["catalog", "import", str(tmp_path / "big.csv"), "--game", "mea", "--db", str(db)]
+    code, out, err, _ = _interrupt(argv, tmp_path, "", settle=1.5)
+    assert "Traceback" not in err
+    if code == 0:  # the machine was quick enough to finish first: then every row is in
+        assert "inserted 40000" in out.replace(",", "")
+        return
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "cardbase: interrupted"
+    assert db_dump(str(db)) == before

@@ -1,0 +1,79 @@
+"""The error boundary itself: a bug prints one line naming the file its traceback went to (exit
+70), a user error never shows a traceback, Ctrl-C is 130, and no message carries a password."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cardbase.errors import mask_secrets
+from tests.hostile.conftest import assert_refused, run_cli
+
+
+def test_a_bug_prints_one_line_and_writes_the_traceback_to_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import cardbase.db.search as search
+
+    def broken(*_: object, **__: object) -> None:
+        raise ZeroDivisionError("the bug we planted")
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    monkeypatch.setattr(search, "search_cards", broken)
+    run = run_cli(["cards", "search", "x", "--db", str(tmp_path / "c.db")])
+    assert run.exit_code == 70
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("cardbase: internal error: ZeroDivisionError: the bug we planted")
+    assert "Traceback" not in run.stdout + run.stderr
+    written = re.search(r"the traceback is in (\S+),", lines[0])
+    assert written is not None
+    report = Path(written.group(1)).read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in report and "the bug we planted" in report
+
+
+def test_ctrl_c_inside_a_command_is_130_with_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import cardbase.db.search as search
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search, "search_cards", interrupted)
+    run = run_cli(["cards", "search", "x", "--db", str(tmp_path / "c.db")])
+    assert run.exit_code == 130
+    assert run.stderr.strip() == "cardbase: interrupted"
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("postgresql://alice:s3cret@db.example/cards", "s3cret"),
+        ("postgresql+psycopg://alice:p%40ss@127.0.0.1:5432/x failed", "p%40ss"),
+        ("cannot connect: password=hunter2 host=x", "hunter2"),
+        ("dsn password='two words' port=1", "two words"),
+        ("mysql://u:a:b:c@h/d", "a:b:c"),
+    ],
+)
+def test_secrets_are_masked(text: str, hidden: str) -> None:
+    masked = mask_secrets(text)
+    assert hidden not in masked and "***" in masked
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bogus"],
+        ["cards", "--bogus"],
+        ["cards", "search"],
+        ["nonsense"],
+        ["deck", "validate"],
+        ["deck", "validate", "a", "b", "c"],
+        ["sim", "meio", "--games"],
+        ["sim", "meio", "--ace-low=maybe"],
+        ["draws", "x.txt", "--need"],
+    ],
+)
+def test_usage_errors_are_one_line_naming_the_help(argv: list[str]) -> None:
+    assert_refused(run_cli(argv), 2, "--help")
