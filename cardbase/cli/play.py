@@ -14,7 +14,10 @@ import typer
 from cardbase.cli import sim
 from cardbase.cli.common import MAX_SEED, DbOption
 
-app = typer.Typer(help="Play a game in the terminal against agents.", no_args_is_help=True)
+app = typer.Typer(
+    help="Play a game in the terminal against agents.\n\nExample: cardbase play meio --players 3 --vs search",
+    no_args_is_help=True,
+)
 
 
 def run_play(

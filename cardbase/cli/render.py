@@ -13,7 +13,10 @@ import typer
 
 from cardbase.cli.common import DbOption, JsonOption, open_db, print_json, warn
 
-app = typer.Typer(help="Draw single cards to image files.", no_args_is_help=True)
+app = typer.Typer(
+    help='Draw single cards to image files.\n\nExample: cardbase render card "Crème Golem" -o exports/golem.png',
+    no_args_is_help=True,
+)
 
 
 @app.command()

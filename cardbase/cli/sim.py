@@ -15,7 +15,10 @@ import typer
 
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, print_json
 
-app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
+app = typer.Typer(
+    help="Simulate many games between agents.\n\nExample: cardbase sim meio --players 3 --games 200",
+    no_args_is_help=True,
+)
 
 MAX_GAMES = 1_000_000
 """A million games is hours of search-agent play; more is a typo, not a plan."""
@@ -364,12 +367,12 @@ def _batch_output(
 
 def _progress(title: str, total: int) -> tuple[Any, Any, Any]:
     """A progress bar on stderr that starts with the first finished game."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from cardbase.cli.common import console
 
     progress = Progress(
-        "[progress.description]{task.description}",
+        TextColumn("{task.description}", style="progress.description", markup=False),  # a deck name is not markup
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
