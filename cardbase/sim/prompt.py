@@ -83,6 +83,7 @@ def make_reader(
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.document import Document
     from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
 
     class _Completer(Completer):
         def get_completions(self, document: Document, complete_event: Any) -> Iterator[Completion]:
@@ -97,8 +98,30 @@ def make_reader(
             kept = FileHistory(str(history))
         except OSError:
             pass  # an unwritable cache: the history lasts for this game only
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _tab(event: Any) -> None:
+        """One completion is written at once; several open the menu (Tab again: the next)."""
+        buffer = event.current_buffer
+        if buffer.complete_state:
+            buffer.complete_next()
+            return
+        found = completions(buffer.document.text_before_cursor, vocabulary)
+        if len(found) == 1:
+            text, replaced = found[0]
+            buffer.delete_before_cursor(replaced)
+            buffer.insert_text(text)
+        elif found:
+            buffer.start_completion(select_first=False)
+
     session: PromptSession[str] = PromptSession(
-        history=kept, completer=_Completer(), complete_while_typing=False, input=input, output=output
+        history=kept,
+        completer=_Completer(),
+        complete_while_typing=False,
+        key_bindings=keys,
+        input=input,
+        output=output,
     )
 
     def read(prompt: str) -> str | None:
