@@ -131,3 +131,37 @@ def test_play_meikyu_by_pipe_collapses_the_assumptions_and_lists_them_on_request
     assert re.fullmatch(r"Note: \d+ values assumed; type 'assumptions' \(ASSUMED .*\)", note)
     assert "ASSUMED VALUES:" in out  # the list, on request
     assert "Bee — character, " in out and "swords / " in out
+
+
+def test_ctrl_c_at_the_prompt_toolkit_prompt_saves_the_record_and_says_where(tmp_path, monkeypatch):
+    import cardbase.sim.prompt as prompt
+
+    record = tmp_path / "game.jsonl"
+    with create_pipe_input() as pipe:
+        real = prompt.make_reader
+        monkeypatch.setattr(
+            prompt, "make_reader", lambda vocabulary, **kw: real(vocabulary, input=pipe, output=DummyOutput())
+        )
+        pipe.send_text("legal\r\x03")
+        result = runner.invoke(
+            app, ["play", "meio", "--players", "2", "--vs", "random", "--seed", "4", "--record", str(record)]
+        )
+    assert result.exit_code == 130, result.output
+    assert f"the game so far is saved in {record}" in result.stderr
+    assert f"Record: {record}" in result.stdout and record.exists()
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0 and '"finished": false' in replayed.stdout
+
+
+def test_play_meio_by_pipe_logs_each_trick_and_each_round():
+    from tests.sim.test_sim_cli import scripted_game
+
+    typed = scripted_game(2, 1, "heuristic", 12, lambda s: ([str(s.legal_actions()[0])], False))
+    args = ["play", "meio", "--players", "2", "--vs", "heuristic", "--seed", "12", "--no-record"]
+    result = runner.invoke(app, args, input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert len(re.findall(r"^  P[12](?: \(you\))? wins trick \d+ with ", out, re.M)) == 3 * 13
+    for r in (1, 2, 3):
+        assert f"Round {r} over. Tricks won, first half / second half, and the score:" in out
+    assert "\x1b[" not in out  # no colour codes when the output is not a terminal
