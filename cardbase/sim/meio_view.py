@@ -31,9 +31,9 @@ def styled(text: str) -> Any:
 
 def write(text: str) -> None:
     """Print a block of the game's text, suits in colour on a terminal."""
-    from cardbase.cli.common import console
+    from rich.console import Console
 
-    console().print(styled(text), soft_wrap=True)
+    Console(highlight=False, markup=False).print(styled(text), soft_wrap=True)
 
 
 def show(observation: MeioObservation) -> None:
