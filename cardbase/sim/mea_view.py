@@ -62,7 +62,7 @@ def table(observation: MeaObservation) -> Any:
                 for i in v._occ[q]:
                     c = v._ctrl[i]
                     mark = "" if v.can_attack(i) or c != v._active else " ·"
-                    cell.append(f"\n{tab.names[i][:15]} ", style=f"bold {COLOURS[c]}")
+                    cell.append(f"\n{tab.names[i]} ", style=f"bold {COLOURS[c]}")  # wraps at spaces in the cell
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)

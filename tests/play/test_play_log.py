@@ -221,3 +221,19 @@ def test_meikyu_assumptions_are_one_line():
     line = assumptions_line(pool)
     assert line is not None and line.startswith(f"{len(pool.assumed)} values assumed; type 'assumptions'")
     assert "\n" not in line
+
+
+def test_mea_board_wraps_long_monster_names_at_spaces_not_mid_word():
+    from rich.console import Console
+
+    def long_name_on_board(action, before, after, s0, s1):
+        return any(len(s1.card(i).name) > 15 for i in s1.monsters())
+
+    *_, s1 = _find(_mea_games, long_name_on_board)
+    con = Console(record=True, width=100)
+    con.print(mea_view.table(s1.observation(0)))
+    words = con.export_text().split()
+    for i in s1.monsters():
+        name = s1.card(i).name
+        if len(name) > 15:
+            assert all(w in words for w in name.split()), (name, words)
