@@ -162,7 +162,7 @@ def mea(
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
     from cardbase.sim.play import play_interactive
-    from cardbase.sim.prompt import history_path, make_reader
+    from cardbase.sim.prompt import history_path, make_reader, writer
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
@@ -199,7 +199,7 @@ def mea(
         typer.echo(f"Note: {note}")
     typer.echo("Type help for the commands.")
     session = play_interactive(
-        rules, seed, human, agents, read, typer.echo, hint, show=mea_view.show, help_text=mea_view.HELP, ui=ui
+        rules, seed, human, agents, read, writer(), hint, show=mea_view.show, help_text=mea_view.HELP, ui=ui
     )
     if session.abandoned:
         typer.echo("Game left unfinished.")
@@ -257,7 +257,9 @@ def meikyu(
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
-    session = play_session(rules, seat, vs, seed, path, typer.echo)
+    from cardbase.sim.prompt import writer
+
+    session = play_session(rules, seat, vs, seed, path, writer())
     _stop_if_interrupted(session, path)
 
 

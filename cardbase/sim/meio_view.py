@@ -31,9 +31,9 @@ def styled(text: str) -> Any:
 
 def write(text: str) -> None:
     """Print a block of the game's text, suits in colour on a terminal."""
-    from rich.console import Console
+    from cardbase.sim.prompt import writer
 
-    Console(highlight=False, markup=False).print(styled(text), soft_wrap=True)
+    writer(styled)(text)
 
 
 def show(observation: MeioObservation) -> None:

@@ -138,3 +138,17 @@ def _plain_read(prompt: str) -> str | None:
         return builtins.input(prompt)
     except EOFError:
         return None
+
+
+def writer(styled: Callable[[str], Any] | None = None) -> Callable[[str], None]:
+    """``write(text)`` for the game's log: on a terminal, Rich wraps long lines at spaces
+    (and ``styled`` may colour them; none under NO_COLOR); elsewhere each line is printed
+    as it is, unwrapped and uncoloured."""
+    from rich.console import Console
+
+    console = Console(highlight=False, markup=False, emoji=False)
+
+    def write(text: str) -> None:
+        console.print(styled(text) if styled is not None else text, soft_wrap=not console.is_terminal)
+
+    return write

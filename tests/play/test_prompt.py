@@ -165,3 +165,18 @@ def test_play_meio_by_pipe_logs_each_trick_and_each_round():
     for r in (1, 2, 3):
         assert f"Round {r} over. Tricks won, first half / second half, and the score:" in out
     assert "\x1b[" not in out  # no colour codes when the output is not a terminal
+
+
+def test_the_log_wraps_long_lines_at_spaces_on_a_terminal_only(monkeypatch, capsys):
+    from cardbase.sim.prompt import writer
+
+    line = " ".join(f"word{i}" for i in range(30))
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    writer()(line)
+    assert capsys.readouterr().out == line + "\n"  # a pipe: as it is
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TERM", "dumb")
+    writer()(line)
+    rows = [re.sub(r"\x1b\[[0-9;]*m", "", r).rstrip() for r in capsys.readouterr().out.splitlines()]
+    assert len(rows) > 1 and all(len(r) <= 80 for r in rows)  # Rich's width when it cannot ask the terminal
+    assert " ".join(rows).split() == line.split()  # every word whole
