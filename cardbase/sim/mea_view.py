@@ -66,7 +66,7 @@ def table(observation: MeaObservation) -> Any:
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)
-    lines = [Text(_status(observation))]
+    lines: list[Any] = [Text(_status(observation))]
     lines.append(grid)
     for seat in (0, 1):
         t = Text()

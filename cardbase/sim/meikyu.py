@@ -16,6 +16,7 @@ from typing import Any
 
 from cardbase.errors import CardbaseError
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
+from cardbase.games.meikyu.engine import OPEN, MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
 
@@ -400,12 +401,10 @@ def card_text(pool: CardPool, name: str) -> str:
     return f"{card.name} — {card.type}{stats}{effect}, {card.copies} cop{'y' if card.copies == 1 else 'ies'}" + note
 
 
-def play_effects(before: Any, after: Any, done: str) -> list[str]:
+def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str) -> list[str]:
     """What an action did, from the player's observations: lands conquered, won, lost or
     developed, points, Refugees, lost turns, quests and aggressions that failed, and a
     redeal at the setup (a player was dealt an OPEN card)."""
-    from cardbase.games.meikyu.engine import OPEN
-
     t = before.rules.tables
     n = before.rules.players
     me = before.player
@@ -415,7 +414,8 @@ def play_effects(before: Any, after: Any, done: str) -> list[str]:
         return f"P{s + 1}" + (" (you)" if s == me else "")
 
     def land(e: int) -> str:
-        return t.llabels[e >> 1].split(" (")[0] if t.llabels[e >> 1] else t.lnames[e >> 1]
+        label: str = t.llabels[e >> 1] or t.lnames[e >> 1]
+        return label.split(" (")[0]
 
     held_before = {e >> 1: s for s in range(n) for e in before.lands[s]}
     for s in range(n):
