@@ -3,6 +3,7 @@ and Rich markup that renders instead of printing literally."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import typer.main
@@ -63,3 +64,23 @@ def test_replay_moves_print_bold_headings_not_tags(tmp_path):
     assert result.exit_code == 0, result.output
     assert "game at line 1" in result.stdout and "[bold]" not in result.stdout and "[/bold]" not in result.stdout
     assert "[progress." not in sim.output
+
+
+MARKUP = re.compile(r"\[/?(?:bold|dim|italic|underline|red|green|yellow|blue|cyan|magenta|progress\.[a-z_]+)[^\]]*\]")
+
+
+def test_no_command_prints_rich_markup_literally(db_url, tmp_path):
+    commands = [
+        ["catalog", "status"],
+        ["cards", "search", "t:monster cost<=2", "--game", "mea"],
+        ["cards", "show", "grimor"],
+        ["deck", "stats", "examples/decks/mea-goblin-rush.txt"],
+        ["deck", "validate", "examples/decks/mea-broken.txt"],
+        ["draws", "examples/decks/mea-goblin-rush.txt", "--need", "1 t:assist"],
+        ["sim", "meio", "--players", "2", "--agents", "random,random", "--games", "2", "--records", str(tmp_path)],
+        ["odds", "meikyu", "quest", "--swords", "3", "--level", "7"],
+    ]
+    for args in commands:
+        result = runner.invoke(app, [*args, "--db", db_url] if args[0] not in ("odds", "sim") else args)
+        assert result.exit_code in (0, 1), (args, result.output)
+        assert not MARKUP.search(result.output), (args, MARKUP.search(result.output))
