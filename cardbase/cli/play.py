@@ -248,6 +248,7 @@ def meikyu(
 
     from cardbase.errors import UsageError
     from cardbase.sim.meikyu import make_rules, play_session, pool_from_database
+    from cardbase.sim.prompt import writer
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
@@ -257,8 +258,6 @@ def meikyu(
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
-    from cardbase.sim.prompt import writer
-
     session = play_session(rules, seat, vs, seed, path, writer())
     _stop_if_interrupted(session, path)
 
