@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -66,12 +66,49 @@ class _Root(TyperGroup):
 app = typer.Typer(
     cls=_Root,
     name="cardbase",
-    help="Card database, decks, proxies and simulators for Méa, Meio and Meikyu Kingdom.\n\n"
-    "Example: cardbase cards search 't:monster cost<=3' --game mea",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def version_text(db: str | None) -> str:
+    """What ``--version`` prints: the package, the database schema it writes, and the database in use."""
+    from cardbase import __version__
+    from cardbase.db.engine import database_url
+    from cardbase.db.models import SCHEMA_VERSION
+    from cardbase.errors import mask_secrets
+
+    return (
+        f"cardbase {__version__}\ndatabase schema version {SCHEMA_VERSION}\ndatabase: {mask_secrets(database_url(db))}"
+    )
+
+
+def _show_version(ctx: typer.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    typer.echo(version_text(None))
+    raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="Show the version, the database schema version and the database (CARDBASE_DB), then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Card database, decks, proxies and simulators for Méa, Meio and Meikyu Kingdom.
+
+    Example: cardbase cards search 't:monster cost<=3' --game mea
+    """
+
+
 app.add_typer(catalog.app, name="catalog")
 app.add_typer(cards.app, name="cards")
 app.add_typer(deck.app, name="deck")

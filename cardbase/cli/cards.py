@@ -8,7 +8,10 @@ import typer
 
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
 
-app = typer.Typer(help="Search cards and show them.", no_args_is_help=True)
+app = typer.Typer(
+    help="Search cards and show them.\n\nExample: cardbase cards search 't:monster cost<=3' --game mea",
+    no_args_is_help=True,
+)
 
 SEARCH_HELP = """Search cards with a Scryfall-style query.
 

@@ -9,7 +9,10 @@ import typer
 
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
 
-app = typer.Typer(help="The card catalog: status, import and export.", no_args_is_help=True)
+app = typer.Typer(
+    help="The card catalog: status, import and export.\n\nExample: cardbase catalog status --game meikyu",
+    no_args_is_help=True,
+)
 
 GameOption = Annotated[str, typer.Option("--game", "-g", help="Game: mea, meio or meikyu.")]
 

@@ -12,7 +12,10 @@ from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_js
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
 
-app = typer.Typer(help="Build, check and share decks.", no_args_is_help=True)
+app = typer.Typer(
+    help="Build, check and share decks.\n\nExample: cardbase deck validate examples/decks/mea-goblin-rush.txt",
+    no_args_is_help=True,
+)
 
 DeckFile = Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")]

@@ -8,8 +8,15 @@ import typer
 
 from cardbase.cli.common import JsonOption, print_json
 
-app = typer.Typer(help="Exact chances of the dice in a game's rules.", no_args_is_help=True)
-meikyu_app = typer.Typer(help="Meikyu Kingdom: quests, aggressions and developments.", no_args_is_help=True)
+app = typer.Typer(
+    help="Exact chances of the dice in a game's rules.\n\nExample: cardbase odds meikyu quest --swords 3 --level 7",
+    no_args_is_help=True,
+)
+meikyu_app = typer.Typer(
+    help="Meikyu Kingdom: quests, aggressions and developments.\n\n"
+    "Example: cardbase odds meikyu attack --swords 4 --defence 2",
+    no_args_is_help=True,
+)
 app.add_typer(meikyu_app, name="meikyu")
 
 AmuletsOption = Annotated[

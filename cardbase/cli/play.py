@@ -14,7 +14,10 @@ import typer
 from cardbase.cli import sim
 from cardbase.cli.common import MAX_SEED, DbOption
 
-app = typer.Typer(help="Play a game in the terminal against agents.", no_args_is_help=True)
+app = typer.Typer(
+    help="Play a game in the terminal against agents.\n\nExample: cardbase play meio --players 3 --vs search",
+    no_args_is_help=True,
+)
 
 
 def run_play(
@@ -29,7 +32,9 @@ def run_play(
     import secrets
 
     from cardbase.errors import UsageError
+    from cardbase.sim import meio_view
     from cardbase.sim.play import play_interactive
+    from cardbase.sim.prompt import history_path, make_reader
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
@@ -52,27 +57,16 @@ def run_play(
     }
     adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
 
-    def hint(observation: Any, legal: Any) -> str:
-        evaluate = getattr(adviser, "evaluate", None)
-        if evaluate is None:
-            return str(adviser.act(observation, legal))
-        ranked = evaluate(observation, legal)
-        best, score = ranked[0]
-        if len(ranked) == 1 or score != score:  # NaN: only one candidate
-            return f"{best} (the only sensible move)"
-        rest = "; ".join(f"{a} {s:.2f}" for a, s in ranked[1:3])
-        return f"{best} (expected round score {score:.2f}; then {rest})"
-
-    def read(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
+    hint = meio_view.hinter(adviser)
+    ui = meio_view.game_ui()
+    read = make_reader(ui.vocabulary, history=history_path())
 
     seat_names = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
     typer.echo(f"{entry.title}, {n} players, seed {seed}. You are P{seat}; {seat_names}.")
     typer.echo("Type help for the commands.")
-    session = play_interactive(rules, seed, human, agents, read, typer.echo, hint)
+    session = play_interactive(
+        rules, seed, human, agents, read, meio_view.write, hint, show=meio_view.show, help_text=meio_view.HELP, ui=ui
+    )
     if session.abandoned:
         typer.echo("Game left unfinished.")
     if record is not None:
@@ -168,6 +162,7 @@ def mea(
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
     from cardbase.sim.play import play_interactive
+    from cardbase.sim.prompt import history_path, make_reader, writer
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
@@ -192,19 +187,9 @@ def mea(
     agents = {other: entry.make_agent(vs, rules, other, derive_seed(seed, "play", other))}
     adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
 
-    def hint(observation: Any, legal: Any) -> str:
-        ranked = adviser.evaluate(observation, legal)  # type: ignore[attr-defined]
-        best, score = ranked[0]
-        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
-            return f"{best}"
-        rest = "; ".join(f"{a} {s:+.1f}" for a, s in ranked[1:3])
-        return f"{best} (position after the opponent's reply {score:+.1f}; then {rest})"
-
-    def read(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
+    hint = mea_view.hinter(adviser)
+    ui = mea_view.game_ui(rules)
+    read = make_reader(ui.vocabulary, history=history_path())
 
     typer.echo(
         f"Méa: you are P{seat} ({'yellow, first' if human == 0 else 'blue, second'}) with {mine.label}; "
@@ -214,7 +199,7 @@ def mea(
         typer.echo(f"Note: {note}")
     typer.echo("Type help for the commands.")
     session = play_interactive(
-        rules, seed, human, agents, read, typer.echo, hint, show=mea_view.show, help_text=mea_view.HELP
+        rules, seed, human, agents, read, writer(), hint, show=mea_view.show, help_text=mea_view.HELP, ui=ui
     )
     if session.abandoned:
         typer.echo("Game left unfinished.")
@@ -263,6 +248,7 @@ def meikyu(
 
     from cardbase.errors import UsageError
     from cardbase.sim.meikyu import make_rules, play_session, pool_from_database
+    from cardbase.sim.prompt import writer
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
@@ -272,14 +258,7 @@ def meikyu(
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
-
-    def read(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
-
-    session = play_session(rules, seat, vs, seed, path, typer.echo, read)
+    session = play_session(rules, seat, vs, seed, path, writer())
     _stop_if_interrupted(session, path)
 
 

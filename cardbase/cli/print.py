@@ -20,7 +20,11 @@ from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_js
 if TYPE_CHECKING:
     from cardbase.render.options import SheetOptions
 
-app = typer.Typer(help="Print proxy sheets as PDF: true size, crop marks, duplex backs.", no_args_is_help=True)
+app = typer.Typer(
+    help="Print proxy sheets as PDF: true size, crop marks, duplex backs.\n\n"
+    "Example: cardbase print deck examples/decks/mea-goblin-rush.txt -o exports/goblin-rush.pdf",
+    no_args_is_help=True,
+)
 
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False)

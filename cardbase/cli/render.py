@@ -13,7 +13,10 @@ import typer
 
 from cardbase.cli.common import DbOption, JsonOption, open_db, print_json, warn
 
-app = typer.Typer(help="Draw single cards to image files.", no_args_is_help=True)
+app = typer.Typer(
+    help='Draw single cards to image files.\n\nExample: cardbase render card "Crème Golem" -o exports/golem.png',
+    no_args_is_help=True,
+)
 
 
 @app.command()
@@ -82,7 +85,11 @@ def card(
     typer.echo(f"wrote {out}: {found.name} ({what})")
 
 
-export_app = typer.Typer(help="Export cards for print services: PNG images and a manifest.", no_args_is_help=True)
+export_app = typer.Typer(
+    help="Export cards for print services: PNG images and a manifest.\n\n"
+    "Example: cardbase export images examples/decks/mea-goblin-rush.txt -o exports/goblin-rush-images",
+    no_args_is_help=True,
+)
 
 
 @export_app.command("images")

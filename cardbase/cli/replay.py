@@ -53,7 +53,7 @@ def replay(
     con = console()
     for r in results:
         if moves:
-            con.print(f"[bold]game at line {r.record.line}[/bold]")
+            con.print(f"game at line {r.record.line}", style="bold")
             for n, p, a in r.moves:
                 con.print(f"{n:4d}  {p:>6}  {a}", markup=False)
     table = Table(title=f"{file}: {len(results)} game(s), every action legal")

@@ -8,7 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
-app = typer.Typer(help="JSON Schemas of the catalog and deck files.", no_args_is_help=True)
+app = typer.Typer(
+    help="JSON Schemas of the catalog and deck files.\n\nExample: cardbase schema generate --check",
+    no_args_is_help=True,
+)
 
 
 def render_schemas() -> dict[str, str]:

@@ -20,7 +20,10 @@ if TYPE_CHECKING:  # imported lazily at run time
 
     from cardbase.sim.runner import BatchResult
 
-app = typer.Typer(help="Simulate many games between agents.", no_args_is_help=True)
+app = typer.Typer(
+    help="Simulate many games between agents.\n\nExample: cardbase sim meio --players 3 --games 200",
+    no_args_is_help=True,
+)
 
 MAX_GAMES = 1_000_000
 """A million games is hours of search-agent play; more is a typo, not a plan."""
@@ -357,10 +360,10 @@ def _batch_output(
 
 def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:
     """A progress bar on stderr that starts with the first finished game."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(
-        "[progress.description]{task.description}",
+        TextColumn("{task.description}", style="progress.description", markup=False),  # a deck name is not markup
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),

@@ -3,10 +3,13 @@ monsters with attack/defence, mana, hands and decks. Rich is imported on first u
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import MeaObservation, seat_name
+from cardbase.games.mea.cards import MeaCard, MeaCardType
+from cardbase.games.mea.engine import BOARD, HAND, HAND_LIMIT, OUT, UNKNOWN, Draw, MeaObservation, MeaRules, seat_name
+from cardbase.sim.play import GameUI, Vocabulary
 
 COLOURS = ("yellow", "blue")
 HELP = """Commands:
@@ -18,11 +21,13 @@ HELP = """Commands:
   flip b2 / flip none             the start-of-turn flip
   choose b2 / choose <card>@b2    choose a target when asked
   obliterate b2                   end your turn with an empty deck
-  hint       ask the search agent what it would do
-  legal      list your legal moves
+  card <name>                     a card's cost, attack, defence and text
+  hint       ask the search agent what it would do, and what its number means
+  legal      list your legal moves by kind (legal summon: every summon)
   show       show the table again
   help       this text
-  quit       leave the game (the record keeps the moves so far)"""
+  quit       leave the game (the record keeps the moves so far; so does Ctrl-C)
+A unique start or a close spelling of a card name is enough (summon ferret b1); Tab completes."""
 
 
 def table(observation: MeaObservation) -> Any:
@@ -57,18 +62,18 @@ def table(observation: MeaObservation) -> Any:
                 for i in v._occ[q]:
                     c = v._ctrl[i]
                     mark = "" if v.can_attack(i) or c != v._active else " ·"
-                    cell.append(f"\n{tab.names[i][:15]} ", style=f"bold {COLOURS[c]}")
+                    cell.append(f"\n{tab.names[i]} ", style=f"bold {COLOURS[c]}")  # wraps at spaces in the cell
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)
-    lines: list[Text | Table] = [Text(_status(observation))]
+    lines: list[Any] = [Text(_status(observation))]
     lines.append(grid)
     for seat in (0, 1):
         t = Text()
         t.append(f"{seat_name(seat)} ({COLOURS[seat]})", style=f"bold {COLOURS[seat]}")
         t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v._deck[seat])}, hand ")
         if seat == me:
-            t.append(", ".join(f"{tab.names[i]} [{tab.cost[i]}]" for i in v._hand[seat]) or "—")
+            t.append(", ".join(hand_entry(tab.cards[i]) for i in v._hand[seat]) or "—")
         else:
             t.append(f"{len(v._hand[seat])} cards")
         lines.append(t)
@@ -77,7 +82,13 @@ def table(observation: MeaObservation) -> Any:
         lines.append(Text(f"{seat_name(choice['player'])} chooses {choice['for']}", style="bold"))
     if v._end is None and v.current_player == me:
         lines.append(Text("Your move (legal: the options; help: the commands)", style="dim"))
-    lines.append(Text("monster attack/defence in its controller's colour; · has moved or attacked", style="dim"))
+    lines.append(
+        Text(
+            "monster attack/defence in its controller's colour; · has moved or attacked; "
+            "hand: name (cost, attack/defence)",
+            style="dim",
+        )
+    )
     return Group(*lines)
 
 
@@ -96,3 +107,115 @@ def show(observation: MeaObservation) -> None:
     from rich.console import Console
 
     Console(highlight=False).print(table(observation))
+
+
+def hand_entry(card: MeaCard) -> str:
+    """A card in the hand: ``Crumb Goblin (1, 1/2)`` for a monster (cost, attack/defence),
+    ``Storm (1, assist)`` for an assist."""
+    if card.type == MeaCardType.MONSTER:
+        return f"{card.name} ({card.cost}, {card.attack}/{card.defence})"
+    return f"{card.name} ({card.cost}, assist)"
+
+
+def card_text(rules: MeaRules, name: str) -> str:
+    """``card NAME``: the card as the game plays it."""
+    card = next(c for c in rules.tables().cards if c.name == name)
+    stats = f"cost {card.cost}" + (
+        f", attack {card.attack}, defence {card.defence}" if card.type == MeaCardType.MONSTER else ""
+    )
+    demo = " [demo: made for cardbase, not a published card]" if card.is_demo else ""
+    text = card.text or "no abilities"
+    bare = " (plays as its bare stats: its text is not expressed as data)" if card.unexpressed else ""
+    return f"{card.name} — {card.type.value}, {stats}{demo}\n  {text}{bare}"
+
+
+WORDS = ("draw", "summon", "play", "move", "attack", "with", "flip", "none", "choose", "obliterate")
+_TILE = re.compile(r"[a-zA-Z]\d{1,2}")
+
+
+def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[str]:
+    """What an action did, as the player sees it: monsters killed, returned, displaced or
+    changed, tiles flipped, added or removed, cards drawn (by name into one's own hand)."""
+    a, b = before.view, after.view
+    me = before.player
+    names = a._tab.names
+    lines: list[str] = []
+    moved_by_action = done.split(": ", 1)[-1].startswith("move ")
+    summoned = done.split(": ", 1)[-1].startswith("summon ")
+    for i in range(len(names)):
+        was, now = a._zone[i], b._zone[i]
+        who = f"{names[i]} ({seat_name(a._ctrl[i])})"
+        if was == BOARD and now == OUT:
+            lines.append(f"{who} dies on {B.name(a._pos[i])}")
+        elif was == BOARD and now == HAND:
+            lines.append(f"{who} returns to {seat_name(b._ctrl[i])}'s hand")
+        elif was != BOARD and now == BOARD and not summoned:
+            lines.append(f"{names[i]} ({seat_name(b._ctrl[i])}) comes onto {B.name(b._pos[i])}")
+        elif was == BOARD and now == BOARD:
+            if a._pos[i] != b._pos[i] and not moved_by_action:
+                lines.append(f"{who} goes from {B.name(a._pos[i])} to {B.name(b._pos[i])}")
+            if a._ctrl[i] != b._ctrl[i]:
+                lines.append(f"{names[i]} is now controlled by {seat_name(b._ctrl[i])}")
+            old = (a.attack_of(i), a.defence_of(i))
+            new = (b.attack_of(i), b.defence_of(i))
+            if old != new:
+                lines.append(f"{names[i]} ({seat_name(b._ctrl[i])}): {old[0]}/{old[1]} → {new[0]}/{new[1]}")
+    for q in sorted(set(a._tiles) | set(b._tiles)):
+        if q in a._tiles and q not in b._tiles:
+            lines.append(f"tile {B.name(q)} ({seat_name(a._tiles[q])}) is removed from the board")
+        elif q not in a._tiles:
+            lines.append(f"a new tile {B.name(q)} for {seat_name(b._tiles[q])}")
+        elif a._tiles[q] != b._tiles[q]:
+            lines.append(f"tile {B.name(q)} flips to {seat_name(b._tiles[q])} ({COLOURS[b._tiles[q]]})")
+    got = [i for i in b._hand[me] if i not in a._hand[me] and a._zone[i] != BOARD]
+    if got:
+        lines.append(f"you draw {', '.join(hand_entry(a._tab.cards[i]) for i in got)}")
+    opp = 1 - me
+    left = sum(1 for i in range(len(names)) if a._zone[i] == UNKNOWN and b._zone[i] in (BOARD, OUT))
+    drew = len(b._hand[opp]) - len(a._hand[opp]) + left
+    if drew > 0:
+        lines.append(f"{seat_name(opp)} draws {drew} card{'s' if drew != 1 else ''}")
+    return lines
+
+
+def confirm(observation: MeaObservation, action: Any) -> str | None:
+    """Ask before a draw that fills the hand to 11 cards: an instant loss."""
+    if not isinstance(action, Draw):
+        return None
+    v = observation.view
+    seat = observation.player
+    total = len(v._hand[seat]) + min(action.k, len(v._deck[seat]))
+    if total < HAND_LIMIT:
+        return None
+    return f"Drawing {action.k} gives you {total} cards in hand: with {HAND_LIMIT} you lose at once. Draw anyway?"
+
+
+def game_ui(rules: MeaRules) -> GameUI:
+    """What ``play mea`` adds to the prompt: effects, names, ``card NAME``, the draw-11 question."""
+    names = tuple(sorted({c.name for c in rules.tables().cards}))
+    return GameUI(
+        effects=effects,
+        vocabulary=Vocabulary((*WORDS, "card", "hint", "legal", "show", "help", "quit"), names, _TILE),
+        card=lambda observation, name: card_text(rules, name),
+        confirm=confirm,
+    )
+
+
+def hinter(adviser: Any) -> Any:
+    """``hint`` for ``play mea``: the search agent's move and what its number means."""
+
+    def hint(observation: Any, legal: Any) -> str:
+        ranked = adviser.evaluate(observation, legal)
+        best, score = ranked[0]
+        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
+            return f"{best} (the only move the search agent considers here)"
+        rest = "; ".join(f"{a}: {s:+.1f}" for a, s in ranked[1:3])
+        lean = "in your favour" if score > 0 else "in your opponent's favour" if score < 0 else "even"
+        return (
+            f"{best}: {score:+.1f}, the position after your opponent's next turn, {lean}, by the search agent's "
+            f"score averaged over {adviser.samples} guesses of the hidden cards (3 per tile more than the opponent, "
+            f"attack + defence per monster, 0.8 per card in hand up to 7; ±1000 = won or lost); "
+            f"next best: {rest}"
+        )
+
+    return hint

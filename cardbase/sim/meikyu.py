@@ -9,12 +9,14 @@ the rules need is refused with the list of what is missing. Values a user import
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from typing import Any
 
 from cardbase.errors import CardbaseError
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
+from cardbase.games.meikyu.engine import OPEN, MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
 
@@ -234,11 +236,14 @@ PLAY_HELP = """Commands:
                defend with Bee · defend · amulet · pass · draw · tomb
                keep Bee · return Bee · discard Sword · discard land Farm · give Farm
              "Sword as character" plays an item as a 2-sword character (Laboratory).
-  hint       ask the search agent what it would do
-  legal      list your legal moves (summarised)
+  card <name>   a card's values (and which are assumed)
+  assumptions   every assumed value
+  hint       ask the search agent what it would do, and what its number means
+  legal      list your legal moves by kind (legal quest: every quest)
   show       show the table again
   help       this text
-  quit       leave the game (the record keeps the moves so far)"""
+  quit       leave the game (the record keeps the moves so far; so does Ctrl-C)
+A unique start or a close spelling of a card or room name is enough (quest den with bee); Tab completes."""
 
 
 def play_session(
@@ -248,9 +253,10 @@ def play_session(
     seed: int,
     record: Any,
     echo: Any,
-    read: Any,
+    read: Any = None,
 ) -> Any:
-    """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere."""
+    """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere.
+    ``read`` defaults to the prompt (:func:`cardbase.sim.prompt.make_reader`)."""
     from cardbase.errors import UsageError
     from cardbase.sim.play import play_interactive
     from cardbase.sim.records import record_lines, save_record
@@ -276,16 +282,26 @@ def play_session(
         ranked = adviser.evaluate(observation, legal)  # type: ignore[attr-defined]
         best, score = ranked[0]
         if len(ranked) == 1 or score != score:  # NaN: nothing to compare
-            return f"{best}"
-        rest = "; ".join(f"{a} {s:.2f}" for a, s in ranked[1:3])
-        return f"{best} (estimated value {score:.2f}, 0 = lost, 1 = won; then {rest})"
+            return f"{best} (the search agent compares moves only for the main action; this is the heuristic's choice)"
+        rest = "; ".join(f"{a}: {s:.0%}" for a, s in ranked[1:3])
+        return (
+            f"{best}: about a {score:.0%} chance to win after it, by the search agent's estimate "
+            f"({adviser.samples} playouts with the hidden cards and dice drawn at random, "  # type: ignore[attr-defined]
+            f"each scored 0 = lost to 1 = won); next best: {rest}"
+        )
 
     seats = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
     echo(f"Meikyu Kingdom, {n} players, seed {seed}. You are P{seat}; {seats}. The highest roll goes first.")
-    for note in rules.report_notes():
-        echo(f"Note: {note}")
+    assumed = assumptions_line(rules.pool)
+    if assumed is not None:
+        echo(f"Note: {assumed}")
     echo("Type help for the commands.")
-    session = play_interactive(rules, seed, human, agents, read, echo, hint, help_text=PLAY_HELP)
+    ui = play_ui(rules)
+    if read is None:
+        from cardbase.sim.prompt import history_path, make_reader
+
+        read = make_reader(ui.vocabulary, history=history_path())
+    session = play_interactive(rules, seed, human, agents, read, echo, hint, help_text=PLAY_HELP, ui=ui)
     if session.abandoned:
         echo("Game left unfinished.")
     if record is not None:
@@ -294,3 +310,119 @@ def play_session(
         save_record(record, lines)
         echo(f"Record: {record} (replay it: cardbase replay {record})")
     return session
+
+
+# --- the play prompt: what happened, names, cards, the assumptions ---------------------
+
+PLAY_WORDS = (
+    "quest", "with", "develop", "attack", "by", "resupply", "map", "mixed", "area", "defend", "amulet", "pass",
+    "draw", "tomb", "keep", "return", "discard", "land", "give", "as", "character",
+)  # fmt: skip
+
+
+def assumptions_line(pool: CardPool) -> str | None:
+    """The one line the game starts with when values are assumed (``assumptions`` lists them)."""
+    if not pool.assumed:
+        return None
+    return (
+        f"{len(pool.assumed)} values assumed; type 'assumptions' (ASSUMED values come from the profile "
+        f"{pool.profile!r}, not from the rulebook or the catalog)"
+    )
+
+
+def card_text(pool: CardPool, name: str) -> str:
+    """``card NAME``: a Meikyu land or Kingdom card as the game plays it, with what is assumed."""
+    assumed = [a for a in pool.assumed if a.startswith(name)]
+    note = f"\n  assumed: {'; '.join(assumed)}" if assumed else ""
+    for land in pool.lands:
+        if name in (land.name, land.land_name):
+            effect = f", effect: {land.effect}" if land.effect else ""
+            return (
+                f"{land.label} — Meikyu (land) card, quest level {land.level}, {land.points} point(s), "
+                f"{land.developed_points} developed{effect}, {land.copies} cop{'y' if land.copies == 1 else 'ies'}"
+                + note
+            )
+    card = next(c for c in pool.kingdom if c.name == name)
+    stats = f", {card.bravery} swords / {card.wits} seals" if card.type == "character" else ""
+    effect = f", effect: {card.effect}" if card.effect else ""
+    return f"{card.name} — {card.type}{stats}{effect}, {card.copies} cop{'y' if card.copies == 1 else 'ies'}" + note
+
+
+def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str) -> list[str]:
+    """What an action did, from the player's observations: lands conquered, won, lost or
+    developed, points, Refugees, lost turns, quests and aggressions that failed, and a
+    redeal at the setup (a player was dealt an OPEN card)."""
+    t = before.rules.tables
+    n = before.rules.players
+    me = before.player
+    lines: list[str] = []
+
+    def seat(s: int) -> str:
+        return f"P{s + 1}" + (" (you)" if s == me else "")
+
+    def land(e: int) -> str:
+        label: str = t.llabels[e >> 1] or t.lnames[e >> 1]
+        return label.split(" (")[0]
+
+    held_before = {e >> 1: s for s in range(n) for e in before.lands[s]}
+    for s in range(n):
+        old = {e >> 1: e for e in before.lands[s]}
+        new = {e >> 1: e for e in after.lands[s]}
+        for k, e in new.items():
+            if k not in old:
+                if k in held_before:
+                    lines.append(f"{seat(s)} takes {land(e)} from {seat(held_before[k])}")
+                else:
+                    lines.append(f"{seat(s)} conquers {t.lnames[k]}: the land {land(e)} ({t.points[k]} pt)")
+            elif e & 1 and not old[k] & 1:
+                lines.append(f"{seat(s)} develops {land(e)}: now {t.dev_points[k]} pt")
+        for k, e in old.items():
+            if k not in new and not any(k in {x >> 1 for x in after.lands[r]} for r in range(n)):
+                lines.append(f"{seat(s)} loses {land(e)}")
+        if len(after.refugees[s]) != len(before.refugees[s]):
+            lines.append(f"{seat(s)}: Refugees {len(before.refugees[s])} → {len(after.refugees[s])}")
+        if after.skips[s] > before.skips[s]:
+            lines.append(f"{seat(s)} will lose {after.skips[s]} turn(s)")
+        if after.points[s] != before.points[s]:
+            lines.append(f"{seat(s)}: {before.points[s]} → {after.points[s]} pts")
+    ctx = before.ctx
+    if ctx is not None and after.ctx is None:
+        if ctx.get("kind") == "quest" and ctx["room"] not in {e >> 1 for e in after.lands[ctx["player"]]}:
+            lines.append(f"{seat(ctx['player'])}'s quest for {t.lnames[ctx['room']]} fails (level {ctx['level']})")
+        elif ctx.get("kind") == "develop" and not any(
+            e >> 1 == ctx["land"] and e & 1 for e in after.lands[ctx["player"]]
+        ):
+            lines.append(f"{seat(ctx['player'])} fails to develop {t.lnames[ctx['land']]}")
+        elif ctx.get("kind") == "attack" and after.lands[ctx["defender"]] == before.lands[ctx["defender"]]:
+            lines.append(f"{seat(ctx['defender'])} holds off {seat(ctx['attacker'])}'s aggression")
+    if after.turns == 0 and not any(after.lands):
+        for s in range(n):
+            if before.hand_sizes[s] > 0 and after.hand_sizes[s] == 0:
+                which = ""
+                if s == me:
+                    opens = [t.knames[k] for k in t.alpha if before.hand[k] and t.ktype[k] == OPEN]
+                    which = f" ({', '.join(opens)})" if opens else ""
+                lines.append(
+                    f"redeal: {seat(s)} was dealt an OPEN card{which}, so their cards go back into the pile "
+                    "and they are dealt new ones (the rulebook's setup)"
+                )
+    return lines
+
+
+def play_ui(rules: Any) -> Any:
+    """What ``play meikyu`` adds to the prompt: effects, names, ``card NAME``, ``assumptions``."""
+    from cardbase.sim.play import GameUI, Vocabulary
+
+    pool: CardPool = rules.pool
+    names = {c.name for c in pool.kingdom} | {c.name for c in pool.lands}
+    names |= {c.land_name for c in pool.lands if c.land_name}
+    return GameUI(
+        effects=play_effects,
+        vocabulary=Vocabulary(
+            (*PLAY_WORDS, "card", "assumptions", "hint", "legal", "show", "help", "quit"),
+            tuple(sorted(names)),
+            re.compile(r"[Pp]\d"),
+        ),
+        card=lambda observation, name: card_text(pool, name),
+        commands={"assumptions": lambda observation: "\n".join(assumed_lines(pool))},
+    )

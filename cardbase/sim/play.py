@@ -3,24 +3,142 @@
 Written once against the engine protocol: the screen is the human's
 ``observation(seat).describe()``, other players' moves are shown as
 ``state.action_text(action, viewer=seat)`` (which hides what the human may not
-see), and a refused move prints the rule's reason.
+see), and a refused move prints the rule's reason. A game adds what only it knows
+through a :class:`GameUI`: what an action did (read from the human's observations
+before and after it, so nothing hidden leaks and the engines stay as they are), its
+words and card names (completion, and a unique prefix or close name stands for the
+name), a card's text, questions before a drastic move, extra commands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import difflib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardbase.games.base import CHANCE, Agent, GameError, IllegalAction, Rules, State
 
 HELP = """Commands:
   <action>   your move, e.g. 7H or play 7H (in the split: split <6 cards to set aside>)
-  hint       ask the search agent what it would do
-  legal      list your legal moves
+  hint       ask the search agent what it would do, and what its number means
+  legal      list your legal moves by kind (legal KIND: every one of that kind)
   show       show the table again
   help       this text
-  quit       leave the game (the record keeps the moves so far)"""
+  quit       leave the game (the record keeps the moves so far; so does Ctrl-C)"""
+
+LEGAL_PER_KIND = 40
+"""``legal`` lists up to this many actions of a kind (of a longer kind, the first
+:data:`LEGAL_SHOWN`); ``legal KIND`` lists them all."""
+LEGAL_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What a person types in a game: command and action words, and names (cards, rooms).
+
+    ``fixed`` matches the words that are never part of a name (tiles, numbers, seats)."""
+
+    words: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    fixed: re.Pattern[str] | None = None
+
+
+class AmbiguousName(GameError):
+    """A name fragment that fits several names; lists them."""
+
+    def __init__(self, fragment: str, candidates: Sequence[str]):
+        super().__init__(f"{fragment!r} could be {', '.join(candidates)}: type more of the name")
+        self.fragment = fragment
+        self.candidates = tuple(candidates)
+
+
+_SPLIT = re.compile(r"(\s*[,+@]\s*|\s+)")
+
+
+def match_name(fragment: str, names: Sequence[str]) -> str | None:
+    """The one name ``fragment`` stands for: the name itself (any case), the only name it
+    begins, the only name whose words its words begin, in order (``ferret`` → Pickpocket
+    Ferret), or the only close spelling. ``None`` if none; :class:`AmbiguousName` if several."""
+    key = fragment.casefold()
+    folded = {n.casefold(): n for n in names}
+    if key in folded:
+        return folded[key]
+    typed = key.split()
+    hits = [n for n in names if n.casefold().startswith(key) or _words_begin(typed, n.casefold().split())]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise AmbiguousName(fragment, sorted(hits))
+    close = difflib.get_close_matches(key, list(folded), n=3, cutoff=0.8)
+    if len(close) == 1 or (close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
+        return folded[close[0]]
+    if close:
+        raise AmbiguousName(fragment, sorted(folded[c] for c in close))
+    return None
+
+
+def _words_begin(typed: list[str], words: list[str]) -> bool:
+    """Each typed word begins a word of the name, in order."""
+    k = 0
+    for w in words:
+        if k < len(typed) and w.startswith(typed[k]):
+            k += 1
+    return k == len(typed)
+
+
+def expand_names(text: str, vocabulary: Vocabulary) -> str:
+    """``text`` with every name fragment written out as the name it stands for (see
+    :func:`match_name`); fragments are the runs of words between the game's own words,
+    numbers, tiles and the separators ``,`` ``+`` ``@``."""
+    if not vocabulary.names:
+        return text
+    parts = _SPLIT.split(text.strip())
+    words, seps = parts[0::2], parts[1::2]
+    own = {w.casefold() for w in vocabulary.words}
+
+    def free(w: str) -> bool:
+        fixed = vocabulary.fixed is not None and vocabulary.fixed.fullmatch(w) is not None
+        return bool(w) and w.casefold() not in own and not fixed and not w.isdecimal()
+
+    out: list[str] = []
+    k = 0
+    while k < len(words):
+        if not free(words[k]):
+            out.append(words[k])
+            if k < len(seps):
+                out.append(seps[k])
+            k += 1
+            continue
+        j = k
+        while j + 1 < len(words) and free(words[j + 1]) and not seps[j].strip():
+            j += 1
+        fragment = " ".join(words[k : j + 1])
+        out.append(match_name(fragment, vocabulary.names) or fragment)
+        if j < len(seps):
+            out.append(seps[j])
+        k = j + 1
+    return "".join(out)
+
+
+@dataclass
+class GameUI:
+    """What a game adds to :func:`play_interactive` (everything optional).
+
+    ``effects(before, after, done)``: lines saying what happened, from the human's
+    observations before and after an action (``done`` is how the action was shown).
+    ``vocabulary``: the game's words and names, for completion and short names.
+    ``card(observation, name)``: a card's text (``card NAME``). ``confirm(observation,
+    action)``: a question to ask before the human's action, or ``None``.
+    ``commands``: extra commands, each giving a text from the human's observation.
+    """
+
+    effects: Callable[[Any, Any, str], list[str]] | None = None
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    card: Callable[[Any, str], str] | None = None
+    confirm: Callable[[Any, Any], str | None] | None = None
+    commands: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -43,105 +161,184 @@ def play_interactive(
     hint: Callable[[Any, Any], str] | None = None,
     show: Callable[[Any], None] | None = None,
     help_text: str = HELP,
+    ui: GameUI | None = None,
 ) -> Session:
     """Play a game where seat ``human`` types its moves and ``agents`` play the rest.
 
     ``read(prompt)`` returns a line, or ``None`` when input ends (the game is then
     abandoned); ``write`` prints a block of text; ``hint(observation, legal)``
     returns advice for the human. ``show(observation)``, if given, draws the table
-    instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints.
+    instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints;
+    ``ui`` is what the game adds (see :class:`GameUI`).
     """
     state = rules.new_initial_state(seed)
     try:
-        return _play(state, human, agents, read, write, hint, show, help_text)
+        return _Loop(state, human, agents, read, write, hint, show, help_text, ui or GameUI()).run()
     except KeyboardInterrupt:
         return Session(state, abandoned=True, interrupted=True)
 
 
-def _play(
-    state: State,
-    human: int,
-    agents: Mapping[int, Agent],
-    read: Callable[[str], str | None],
-    write: Callable[[str], None],
-    hint: Callable[[Any, Any], str] | None,
-    show: Callable[[Any], None] | None,
-    help_text: str,
-) -> Session:
-    def display() -> None:
-        observation = state.observation(human)
-        if show is None:
-            write(observation.describe())
-        else:
-            show(observation)
+@dataclass
+class _Loop:
+    state: State
+    human: int
+    agents: Mapping[int, Agent]
+    read: Callable[[str], str | None]
+    write: Callable[[str], None]
+    hint: Callable[[Any, Any], str] | None
+    show: Callable[[Any], None] | None
+    help_text: str
+    ui: GameUI
 
-    me = f"P{human + 1}"
-    shown = False
-    while not state.is_terminal:
-        p = state.current_player
-        if p == CHANCE:
-            action = state.sample_chance()
-            write(f"— {state.action_text(action, viewer=human)} —")
+    def display(self) -> None:
+        observation = self.state.observation(self.human)
+        if self.show is None:
+            self.write(observation.describe())
+        else:
+            self.show(observation)
+
+    def apply(self, action: Any, done: str, checked: bool = True) -> None:
+        """Apply ``action``, write ``done`` and what it did."""
+        state = self.state
+        effects = self.ui.effects
+        before = state.observation(self.human) if effects is not None else None
+        if checked:
             state.apply(action)
-            shown = False
-            continue
-        if p != human:
-            action = agents[p].act(state.observation(p), state.legal_actions())
-            write(f"P{p + 1}: {state.action_text(action, viewer=human)}")
-            state.apply(action)
-            continue
-        if not shown:
-            display()
-            shown = True
-        line = read(f"{me}> ")
-        if line is None:
-            return Session(state, abandoned=True)
-        command = line.strip()
-        word = command.lower()
-        if not command:
-            continue
-        if word in ("quit", "exit", "q"):
-            return Session(state, abandoned=True)
-        if word in ("help", "?"):
-            write(help_text)
-            continue
-        if word in ("show", "look"):
-            display()
-            continue
-        if word in ("legal", "moves"):
-            write(_legal_text(state))
-            continue
-        if word == "hint":
-            if hint is None:
-                write("no hint available")
+        else:
+            state.apply_unchecked(action)
+        self.write(done)
+        if effects is not None:
+            for line in effects(before, state.observation(self.human), done):
+                self.write(f"  {line}")
+
+    def run(self) -> Session:
+        state, human = self.state, self.human
+        me = f"P{human + 1}"
+        shown = False
+        while not state.is_terminal:
+            p = state.current_player
+            if p == CHANCE:
+                action = state.sample_chance()
+                self.apply(action, f"— {state.action_text(action, viewer=human)} —")
+                shown = False
+                continue
+            if p != human:
+                action = self.agents[p].act(state.observation(p), state.legal_actions())
+                self.apply(action, f"P{p + 1}: {state.action_text(action, viewer=human)}")
+                continue
+            if not shown:
+                self.display()
+                shown = True
+            line = self.read(f"{me}> ")
+            if line is None:
+                return Session(state, abandoned=True)
+            command = " ".join(line.split())
+            if not command:
+                continue
+            word, _, rest = command.partition(" ")
+            word = word.lower()
+            if command.lower() in ("quit", "exit", "q"):
+                return Session(state, abandoned=True)
+            if word in ("help", "?") and not rest:
+                self.write(self.help_text)
+            elif word in ("show", "look") and not rest:
+                self.display()
+            elif word in ("legal", "moves"):
+                self.write(legal_text(state, rest))
+            elif word == "hint" and not rest:
+                if self.hint is None:
+                    self.write("no hint available")
+                else:
+                    self.write("hint: " + self.hint(state.observation(human), state.legal_actions()))
+            elif word == "card" and rest and self.ui.card is not None:
+                self.write(self._card(rest))
+            elif command.lower() in self.ui.commands:
+                self.write(self.ui.commands[command.lower()](state.observation(human)))
             else:
-                write("hint: " + hint(state.observation(human), state.legal_actions()))
-            continue
+                if self._move(command, me):
+                    shown = False
+        self.display()
+        outcome = state.outcome()
+        if outcome is not None:
+            winners = ", ".join(f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners)
+            self.write(f"Game over: {outcome.reason}. Winner{'s' if outcome.shared else ''}: {winners}.")
+        return Session(state, abandoned=False)
+
+    def _card(self, fragment: str) -> str:
+        assert self.ui.card is not None
+        try:
+            name = match_name(fragment, self.ui.vocabulary.names)
+        except AmbiguousName as error:
+            return str(error)
+        if name is None:
+            return f"no card named {fragment!r} in this game"
+        return self.ui.card(self.state.observation(self.human), name)
+
+    def _move(self, command: str, me: str) -> bool:
+        """Parse, check and apply the human's move; ``False`` (with the reason written) if refused."""
+        state = self.state
+        try:
+            action = self._parse(command)
+        except GameError as error:
+            self.write(f"not understood: {error} (type help)")
+            return False
+        try:
+            state.check(action)
+        except IllegalAction as error:
+            self.write(f"refused: {error}")
+            return False
+        if self.ui.confirm is not None:
+            question = self.ui.confirm(state.observation(self.human), action)
+            if question is not None:
+                answer = self.read(f"{question} [y/N] ")
+                if answer is None or answer.strip().lower() not in ("y", "yes"):
+                    self.write(f"not done: {action}")
+                    return False
+        self.apply(action, f"{me} (you): {action}", checked=False)
+        return True
+
+    def _parse(self, command: str) -> Any:
+        """The action ``command`` means: as written if that is legal, else with its name
+        fragments written out (``summon ferret b1`` → ``summon Pickpocket Ferret b1``)."""
+        state = self.state
+        first: GameError | None = None
         try:
             action = state.parse_action(command)
+            if state.is_legal(action):
+                return action
         except GameError as error:
-            write(f"not understood: {error} (type help)")
-            continue
+            first = error
+            action = None
+        expanded = expand_names(command, self.ui.vocabulary)
+        if expanded == command:
+            if first is not None:
+                raise first
+            return action
         try:
-            state.apply(action)
-        except IllegalAction as error:
-            write(f"refused: {error}")
-            continue
-        write(f"{me} (you): {action}")
-        shown = False
-    display()
-    outcome = state.outcome()
-    if outcome is not None:
-        winners = ", ".join(f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners)
-        write(f"Game over: {outcome.reason}. Winner{'s' if outcome.shared else ''}: {winners}.")
-    return Session(state, abandoned=False)
+            return state.parse_action(expanded)
+        except GameError:
+            if first is not None:
+                raise first from None
+            return action
 
 
-def _legal_text(state: State) -> str:
-    describe = getattr(state, "describe_legal", None)  # a game may summarise many actions its own way
-    if callable(describe):
-        return str(describe())
+def legal_text(state: State, kind: str = "") -> str:
+    """Every legal action, grouped by kind (the first word of its notation); a long kind
+    shows its first few unless ``kind`` asks for that kind alone."""
     legal = state.legal_actions()
-    if len(legal) > 20:
-        return f"{len(legal)} legal moves, e.g. {legal[0]}"
-    return "legal: " + ", ".join(str(a) for a in legal)
+    groups: dict[str, list[str]] = {}
+    for a in legal:
+        text = str(a)
+        groups.setdefault(text.split(" ", 1)[0].lower(), []).append(text)
+    kind = kind.strip().lower()
+    if kind:
+        if kind not in groups:
+            return f"no legal {kind} action now; kinds: {', '.join(groups) or 'none'}"
+        groups = {kind: groups[kind]}
+    lines = [f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}:" if not kind else f"legal {kind}:"]
+    for name, items in groups.items():
+        shown = items if kind or len(items) <= LEGAL_PER_KIND else items[:LEGAL_SHOWN]
+        lines.append(f"  {name} ({len(items)}): " + "; ".join(shown))
+        if len(shown) < len(items):
+            lines.append(f"    … and {len(items) - len(shown)} more (legal {name}: all of them)")
+    return "\n".join(lines)

@@ -190,7 +190,7 @@ def test_play_mea_refuses_illegal_actions_with_the_rule_and_saves_a_record(db_ur
 
 def test_play_mea_against_random_to_the_end(db_url, tmp_path):
     # Draw 10, then end every turn drawing 1 until the game is over (the hand fills up: a loss).
-    moves = "draw 10\n" + "draw 1\nflip none\n" * 20
+    moves = "draw 10\n" + "draw 1\nyes\nflip none\n" * 20  # yes: drawing the 11th card is confirmed
     result = run(
         db_url,
         "play",
@@ -207,7 +207,7 @@ def test_play_mea_against_random_to_the_end(db_url, tmp_path):
         input=moves,
     )
     assert result.exit_code == 0, result.output
-    assert "Game over:" in result.stdout
+    assert "Game over:" in result.stdout and "with 11 you lose at once. Draw anyway? [y/N]" in result.stdout
 
 
 def test_help_texts_have_examples():
@@ -237,7 +237,7 @@ def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
         assert (g["rules"]["tile_attack"], g["rules"]["move_onto_enemy"]) == ("filters", "allowed")
         assert (g["rules"]["tiles_per_colour"], g["rules"]["obliterated"]) == (9, "killed")
     record = tmp_path / "played.jsonl"
-    moves = "draw 10\n" + "draw 1\nflip none\n" * 20
+    moves = "draw 10\n" + "draw 1\nyes\nflip none\n" * 20  # yes: drawing the 11th card is confirmed
     played = run(db_url, "play", "mea", "--deck", RUSH, "--vs-deck", CONTROL, "--vs", "random", "--seed", "1",
                  "--record", str(record), *rules, input=moves)  # fmt: skip
     assert played.exit_code == 0, played.output

@@ -193,7 +193,7 @@ def test_play_meikyu_shows_the_table_refuses_an_illegal_action_and_replays(db_ur
     out = result.stdout
     assert "Rooms: [1]" in out and "Your hand (characters: swords/seals):" in out and "P2:" in out and "kingdom:" in out
     assert "refused:" in out  # e.g. no Sword in hand, or a quest without a character
-    assert "legal actions" in out or "legal:" in out
+    assert "legal moves:" in out and "  quest (" in out
     assert "hint: " in out and "Game left unfinished" in out and "ASSUMED" in out
     replayed = run("replay", str(record), "--json")
     assert replayed.exit_code == 0 and json.loads(replayed.stdout)[0]["finished"] is False

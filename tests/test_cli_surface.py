@@ -1,0 +1,86 @@
+"""The root command and every command group: --version, an example in every group's --help,
+and Rich markup that renders instead of printing literally."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import typer.main
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cardbase import __version__
+from cardbase.cli.app import app
+from cardbase.db.models import SCHEMA_VERSION
+
+runner = CliRunner()
+
+
+def _groups(group: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out = [path]
+    for name, command in sorted(group.commands.items()):
+        if getattr(command, "commands", None) is not None:  # a group
+            out.extend(_groups(command, (*path, name)))
+    return out
+
+
+def test_every_command_group_help_has_an_example():
+    groups = _groups(typer.main.get_command(app))
+    assert len(groups) >= 12  # the root and its groups (export and odds meikyu included): the walk finds them
+    for path in groups:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, path
+        assert "Example: cardbase " in result.stdout, f"{' '.join(path) or 'cardbase'} --help has no example"
+
+
+def test_version_names_the_package_the_schema_and_the_database_with_the_password_masked():
+    result = runner.invoke(app, ["--version"], env={"CARDBASE_DB": "postgresql://alice:s3cret@db.example/cards"})
+    assert result.exit_code == 0, result.output
+    assert f"cardbase {__version__}" in result.stdout
+    assert f"schema version {SCHEMA_VERSION}" in result.stdout
+    assert "postgresql+psycopg://alice:***@db.example/cards" in result.stdout and "s3cret" not in result.stdout
+    plain = runner.invoke(app, ["--version"], env={"CARDBASE_DB": "some/where.db"})
+    assert "database: sqlite:///some/where.db" in plain.stdout
+
+
+def test_the_progress_bar_prints_its_description_not_markup():
+    from cardbase.cli.sim import _progress
+
+    progress, _advance, stop = _progress("Méa [demo] deck", 4)
+    con = Console(record=True, width=100, force_terminal=False)
+    con.print(progress.make_tasks_table(progress.tasks))
+    text = con.export_text()
+    assert "Méa [demo] deck ×4" in text and "[progress" not in text
+    stop()
+
+
+def test_replay_moves_print_bold_headings_not_tags(tmp_path):
+    sim = runner.invoke(app, ["sim", "meio", "--players", "2", "--agents", "random,random", "--games", "1",
+                              "--records", str(tmp_path)])  # fmt: skip
+    assert sim.exit_code == 0, sim.output
+    (path,) = tmp_path.glob("*.jsonl")
+    result = runner.invoke(app, ["replay", str(path), "--moves"])
+    assert result.exit_code == 0, result.output
+    assert "game at line 1" in result.stdout and "[bold]" not in result.stdout and "[/bold]" not in result.stdout
+    assert "[progress." not in sim.output
+
+
+MARKUP = re.compile(r"\[/?(?:bold|dim|italic|underline|red|green|yellow|blue|cyan|magenta|progress\.[a-z_]+)[^\]]*\]")
+
+
+def test_no_command_prints_rich_markup_literally(db_url, tmp_path):
+    commands = [
+        ["catalog", "status"],
+        ["cards", "search", "t:monster cost<=2", "--game", "mea"],
+        ["cards", "show", "grimor"],
+        ["deck", "stats", "examples/decks/mea-goblin-rush.txt"],
+        ["deck", "validate", "examples/decks/mea-broken.txt"],
+        ["draws", "examples/decks/mea-goblin-rush.txt", "--need", "1 t:assist"],
+        ["sim", "meio", "--players", "2", "--agents", "random,random", "--games", "2", "--records", str(tmp_path)],
+        ["odds", "meikyu", "quest", "--swords", "3", "--level", "7"],
+    ]
+    for args in commands:
+        result = runner.invoke(app, [*args, "--db", db_url] if args[0] not in ("odds", "sim") else args)
+        assert result.exit_code in (0, 1), (args, result.output)
+        assert not MARKUP.search(result.output), (args, MARKUP.search(result.output))
