@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardbase.decks.catalog import CatalogIndex
-from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem, check_players
+from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, decode_deck_bytes, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError
 from cardbase.names import fold, set_code
@@ -221,6 +221,8 @@ def decode(code: str, index: CatalogIndex) -> Deck:
         cards += sorted(in_section, key=lambda c: (fold(c.name), c.card_id))
     if reader.pos != len(data):
         raise UsageError("deck code has extra bytes at the end; it is damaged")
+    if sum(c.count for c in cards) > MAX_DECK_CARDS:
+        raise UsageError(f"deck code holds more than {MAX_DECK_CARDS:,} cards, the most a deck may have")
     return Deck(game, tuple(cards), None, fmt, players)
 
 

@@ -7,6 +7,10 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
+MAX_DECK_CARDS = 10_000
+"""The most cards a deck may list: decks of the three games hold 18 to 100; past this a deck is a
+typo or an attack, and would make printing and simulating run for hours."""
+
 PLAYER_COUNTS = (2, 3, 4)
 """Meio is for 2, 3 or 4 players (rulebook, Game Preparation); only Meio decks give a count."""
 

@@ -10,7 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
-from cardbase.decks.model import Deck, DeckCard, check_players
+from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.errors import UnknownCard, UsageError
 from cardbase.fuzzy import closest
 from cardbase.names import fold
@@ -88,6 +88,11 @@ def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section:
             index_elements=["deck_id", "card_id", "section"], set_={"count": col(DeckCardRow.count) + count}
         )
         session.execute(stmt)
+        total = session.scalar(select(func.sum(DeckCardRow.count)).where(col(DeckCardRow.deck_id) == deck.id))
+        if int(total or 0) > MAX_DECK_CARDS:  # raised inside the transaction: the add is rolled back
+            raise UsageError(
+                f"deck {deck_name!r} would hold {int(total or 0):,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
+            )
         session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
         return int(
             session.scalar(

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
-from cardbase.decks.model import Deck, DeckCard, DeckText, Problem
+from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckText, Problem
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
@@ -43,6 +43,17 @@ def _infer_game(text: DeckText, index: CatalogIndex) -> str | None:
 def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> ResolvedDeck:
     """Look every entry up in the catalog; unknown names get "did you mean"."""
     problems = list(text.problems)
+    total = sum(line.count for line in text.lines)
+    if total > MAX_DECK_CARDS:  # refused before any lookup: nothing downstream sees such a deck
+        problems.append(
+            Problem(
+                "deck-too-large",
+                f"the deck lists {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}",
+                None,
+                "split it into decks of a playable size",
+            )
+        )
+        return ResolvedDeck(text.source, Deck("", (), text.name, text.format, text.players), problems=problems)
     chosen = text.game
     if chosen is not None and chosen not in GAMES:
         problems.append(

@@ -35,6 +35,9 @@ Progress = Callable[[str, int, int], None]
 
 DEFAULT_DPI = 300
 
+MAX_PRINT_CARDS = 10_000
+"""The most cards one print job lays out (about 1,100 A4 sheets): a bigger set is printed in parts."""
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -258,6 +261,10 @@ def _expand(entries: Iterable[Entry]) -> list[Any]:
         if not isinstance(copies, int) or copies < 0:
             raise UsageError(f"{card.name}: copies must be a whole number ≥ 0, not {copies!r}")
         cards.extend([card] * copies)
+        if len(cards) > MAX_PRINT_CARDS:
+            raise UsageError(
+                f"more than {MAX_PRINT_CARDS:,} cards to print; narrow the set or query, or print fewer copies"
+            )
     return cards
 
 

@@ -208,3 +208,22 @@ def test_any_accepted_name_and_set_round_trips_through_text_json_and_code(case: 
 def test_encode_refuses_a_bad_count_instead_of_crashing() -> None:
     with pytest.raises(UsageError, match="players must be"):
         encode(Deck("meio", (), None, None, 300), None)
+
+
+def test_decks_are_bounded_in_size_wherever_they_enter(hostile_db: str, tmp_path) -> None:
+    """A deck file of millions of cards, a stored deck grown past the bound and a share code
+    holding too many are refused before any work (printing one would take hours)."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    huge = tmp_path / "huge.txt"
+    huge.write_text("game: mea\n" + "999 Selounticia\n" * 20, encoding="utf-8")
+    for argv in (["deck", "validate"], ["print", "deck"], ["draws"], ["deck", "encode"], ["export", "images"]):
+        extra = ["-o", str(tmp_path / "out")] if argv[-1] in ("deck", "images") and argv[0] != "deck" else []
+        run = run_cli([*argv, str(huge), *extra], hostile_db)
+        assert run.exit_code == 1 and "at most 10,000" in run.stdout + run.stderr, run.stdout + run.stderr
+    run_cli(["deck", "new", "Big", "--game", "mea"], hostile_db)
+    for _ in range(10):
+        assert run_cli(["deck", "add", "Big", "Selounticia", "-n", "999"], hostile_db).exit_code == 0
+    before = db_dump(hostile_db)
+    assert_refused(run_cli(["deck", "add", "Big", "Selounticia", "-n", "999"], hostile_db), 2, "at most 10,000")
+    assert db_dump(hostile_db) == before
