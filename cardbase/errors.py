@@ -2,7 +2,22 @@
 
 Exit codes follow one convention across every command: 1 means the input was
 read and checked and found invalid; 2 means it could not be read, or the
-command was used wrongly.
+command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
+
+    CardbaseError                 (exit 2 unless said)
+    ├── UsageError                a bad option, argument or combination
+    ├── UnreadableInput           a file that cannot be read or parsed (missing, folder, device,
+    │                             too large, binary, not UTF-8, bad JSON/TOML, nested too deeply)
+    ├── QueryError                a search query that does not parse; names the term
+    ├── DatabaseError             a database that cannot be used (foreign, damaged, newer, locked,
+    │                             read-only, unreachable)
+    ├── UnknownCard               exit 1: a card name not in the catalog, with the closest names
+    ├── InvalidData               exit 1: a file read but holding invalid rows, every one listed
+    ├── InvalidRecord             exit 1: a game record that breaks the rules; names line and rule
+    └── Interrupted               exit 130: Ctrl-C; says what had finished and where it was saved
+
+The rules raise their own ``GameError`` family (``cardbase.games.base``); ``mask_secrets`` keeps
+passwords out of every message.
 """
 
 from __future__ import annotations
