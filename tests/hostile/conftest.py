@@ -144,21 +144,31 @@ def _template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture(scope="session")
+def shared_db(_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One database for the tests whose input must be refused before any write: each compares its
+    dump before and after, so a case that did write is caught all the same, at no per-test cost."""
+    yield from _copy_of(_template, tmp_path_factory.mktemp("hostile-shared"))
+
+
 @pytest.fixture
 def hostile_db(_template: str, tmp_path: Path) -> Iterator[str]:
     """A database with the shipped catalogs, new for this test: a path (SQLite) or a URL (PostgreSQL)."""
+    yield from _copy_of(_template, tmp_path)
+
+
+def _copy_of(template: str, folder: Path) -> Iterator[str]:
     if not POSTGRES:
-        path = tmp_path / "cards.db"
-        shutil.copyfile(_template, path)
+        path = folder / "cards.db"
+        shutil.copyfile(template, path)
         yield str(path)
         return
     from sqlalchemy import create_engine, text
 
     name = f"cardbase_hostile_{uuid.uuid4().hex[:12]}"
-    template = _template.rsplit("/", 1)[1]
     admin = create_engine(_pg_admin_url(), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
     try:
         yield f"{_pg_admin_url().rsplit('/', 1)[0]}/{name}"
     finally:

@@ -120,19 +120,19 @@ def test_unreadable_file_is_refused(
     kind: str,
     make: Callable[[Path], str],
     phrase: str,
-    hostile_db: str,
+    shared_db: str,
     in_tmp: Path,
 ) -> None:
     path = make(in_tmp)
-    before = db_dump(hostile_db)
-    run = run_cli([a.replace("{f}", path) for a in argv], hostile_db if uses_db else None)
+    before = db_dump(shared_db)
+    run = run_cli([a.replace("{f}", path) for a in argv], shared_db if uses_db else None)
     if kind in ("deep-json", "nan-json") and reader in _NOT_JSON_READERS:
         # Read as the reader's own format (CSV, TOML), where it is simply bad: refused all the same.
         assert_refused(run, run.exit_code if run.exit_code in (1, 2) else 2)
-        assert db_dump(hostile_db) == before
+        assert db_dump(shared_db) == before
         return
     expected = [phrase]
     if kind not in ("device", "fifo", "link-to-device", "oversized"):
         expected.append(Path(path).name)
     assert_refused(run, 2, *expected)
-    assert db_dump(hostile_db) == before
+    assert db_dump(shared_db) == before

@@ -51,12 +51,12 @@ CASES = [
 
 
 @pytest.mark.parametrize(("argv", "option", "value"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_option_out_of_range_is_refused(argv: list[str], option: str, value: str, hostile_db: str, in_tmp) -> None:
+def test_option_out_of_range_is_refused(argv: list[str], option: str, value: str, shared_db: str, in_tmp) -> None:
     if argv[0] != "odds" and argv[:2] not in (["sim", "meio"], ["play", "meio"]):
-        argv = [*argv, "--db", hostile_db]
-    before = db_dump(hostile_db)
+        argv = [*argv, "--db", shared_db]
+    before = db_dump(shared_db)
     assert_refused(run_cli([*argv, option, value]), 2, option)
-    assert db_dump(hostile_db) == before
+    assert db_dump(shared_db) == before
 
 
 RULES = [
@@ -76,12 +76,12 @@ RULES = [
 
 
 @pytest.mark.parametrize(("game", "rules", "phrase"), RULES, ids=[f"{g}:{r[0]}" for g, r, _ in RULES])
-def test_bad_rule_option_is_refused(game: str, rules: list[str], phrase: str, hostile_db: str) -> None:
+def test_bad_rule_option_is_refused(game: str, rules: list[str], phrase: str, shared_db: str) -> None:
     argv = ["sim", game, "--games", "1"]
     if game == "mea":
-        argv += ["--deck", GOBLINS, "--vs", TILES, "--db", hostile_db]
+        argv += ["--deck", GOBLINS, "--vs", TILES, "--db", shared_db]
     if game == "meikyu":
-        argv += ["--assume", "default", "--db", hostile_db]
+        argv += ["--assume", "default", "--db", shared_db]
     for rule in rules:
         argv += ["--rule", rule]
     assert_refused(run_cli(argv), 2, phrase)
@@ -98,10 +98,10 @@ AGENTS = [
 
 
 @pytest.mark.parametrize(("game", "agent", "phrase"), AGENTS, ids=[a[1][:30] for a in AGENTS])
-def test_bad_agent_is_refused(game: str, agent: str, phrase: str, hostile_db: str) -> None:
+def test_bad_agent_is_refused(game: str, agent: str, phrase: str, shared_db: str) -> None:
     if game == "meio":
         argv = ["sim", "meio", "--players", "2", "--games", "1", "--agents", f"{agent},random"]
     else:
         argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
-        argv += ["--db", hostile_db]
+        argv += ["--db", shared_db]
     assert_refused(run_cli(argv), 2, phrase)

@@ -63,18 +63,18 @@ REFUSED: list[tuple[str, str]] = [
 
 
 @pytest.mark.parametrize(("query", "phrase"), REFUSED, ids=[f"{i}:{q[:30]}" for i, (q, _) in enumerate(REFUSED)])
-def test_bad_search_is_refused_naming_the_term(query: str, phrase: str, hostile_db: str) -> None:
-    before = db_dump(hostile_db)
-    assert_refused(run_cli(["cards", "search", query], hostile_db), 2, phrase)
-    assert db_dump(hostile_db) == before
+def test_bad_search_is_refused_naming_the_term(query: str, phrase: str, shared_db: str) -> None:
+    before = db_dump(shared_db)
+    assert_refused(run_cli(["cards", "search", query], shared_db), 2, phrase)
+    assert db_dump(shared_db) == before
 
 
 NEEDS = [(q, p) for q, p in REFUSED if p != "--"]  # in --need a leading '-' is inside the option's value
 
 
 @pytest.mark.parametrize(("query", "phrase"), NEEDS, ids=[f"{i}:{q[:30]}" for i, (q, _) in enumerate(NEEDS)])
-def test_bad_need_in_draws_is_refused(query: str, phrase: str, hostile_db: str) -> None:
-    run = run_cli(["draws", GOBLINS, "--need", f"1 {query}", "--cards", "5"], hostile_db)
+def test_bad_need_in_draws_is_refused(query: str, phrase: str, shared_db: str) -> None:
+    run = run_cli(["draws", GOBLINS, "--need", f"1 {query}", "--cards", "5"], shared_db)
     assert_refused(run, 2, phrase)
 
 
@@ -103,8 +103,8 @@ def test_backtracking_regexes_finish_over_long_names(query: str, hostile_db: str
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", "10001", str(10**20), "1e3", "many"])
-def test_search_limit_out_of_range(limit: str, hostile_db: str) -> None:
-    assert_refused(run_cli(["cards", "search", "x", "--limit", limit], hostile_db), 2, "--limit")
+def test_search_limit_out_of_range(limit: str, shared_db: str) -> None:
+    assert_refused(run_cli(["cards", "search", "x", "--limit", limit], shared_db), 2, "--limit")
 
 
 _QUERY_ALPHABET = st.sampled_from(
@@ -128,11 +128,11 @@ def test_fuzz_the_search_parser_gives_a_tree_or_a_query_error(query: str) -> Non
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
 @given(query=st.lists(_QUERY_ALPHABET, min_size=1, max_size=25).map("".join))
-def test_fuzz_search_against_the_database(query: str, hostile_db: str) -> None:
+def test_fuzz_search_against_the_database(query: str, shared_db: str) -> None:
     from cardbase.db.engine import open_database
     from cardbase.db.search import search_cards
 
-    database = open_database(hostile_db)
+    database = open_database(shared_db)
     try:
         with database.session() as session, contextlib.suppress(CardbaseError):
             search_cards(session, query, None, 20)
