@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, deck, draws, odds, play, render, replay, schema, sim
+from cardbase.cli import cards, catalog, deck, draws, lab, odds, play, render, replay, schema, sim
 from cardbase.cli import print as print_cmd
 
 
@@ -56,7 +56,8 @@ app = typer.Typer(
     cls=_Root,
     name="cardbase",
     help="Card database, decks, proxies and simulators for Méa, Meio and Meikyu Kingdom.\n\n"
-    "Example: cardbase cards search 't:monster cost<=3' --game mea",
+    "Example: cardbase cards search 't:monster cost<=3' --game mea\n\n"
+    "Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt --field examples/decks/mea-tile-control.txt",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -66,6 +67,7 @@ app.add_typer(cards.app, name="cards")
 app.add_typer(deck.app, name="deck")
 app.add_typer(schema.app, name="schema")
 app.add_typer(sim.app, name="sim")
+app.add_typer(lab.app, name="lab")
 app.add_typer(play.app, name="play")
 app.command("replay")(replay.replay)
 app.add_typer(render.app, name="render")
