@@ -59,6 +59,7 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     at the end."""
     try:
         import logging
+        import signal
 
         from distributed import Client, LocalCluster
     except ImportError:
@@ -68,13 +69,19 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     cluster = None
     try:
         if address == "local":
-            cluster = LocalCluster(
-                n_workers=local_workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            # Ctrl-C reaches the whole process group: the workers are started with SIGINT ignored
+            # (kept across exec), so that only this process sees it and stops them.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                cluster = LocalCluster(
+                    n_workers=local_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
             client = Client(cluster)
         else:
             client = Client(address, timeout="10s")

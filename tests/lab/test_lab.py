@@ -199,3 +199,32 @@ def test_gauntlet_table_and_plot(db_url: str, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "overall" in result.stdout and "Goblin" in result.stdout
     assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def _die_once(marker: str, chunk: Any) -> list[Any]:
+    """The runner's chunk work, except that the first worker to play chunk 0 dies (its process exits)."""
+    import os
+
+    from cardbase.sim.runner import _play_chunk
+
+    if chunk[4] == 0 and not Path(marker).exists():
+        Path(marker).write_text("died")
+        os._exit(1)
+    return _play_chunk(chunk)
+
+
+def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
+    import functools
+
+    from cardbase.sim.dask_backend import dask_backend
+    from cardbase.sim.runner import _play_chunk
+
+    rules = game("meio").make_rules({"players": 3})
+    options = rules.to_options()
+    chunks = [("meio", options, ("heuristic",) * 3, 7, lo, lo + 5, False) for lo in range(0, 30, 5)]
+    marker = tmp_path / "died"
+    with dask_backend("local", 2) as backend:
+        got = [r for chunk in backend.map(functools.partial(_die_once, str(marker)), iter(chunks)) for r in chunk]
+    assert marker.read_text() == "died"  # a worker did die mid-run
+    want = [r for chunk in chunks for r in _play_chunk(chunk)]
+    assert sorted(got, key=lambda r: r.index) == want
