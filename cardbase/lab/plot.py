@@ -65,7 +65,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
         [c.improvement.high for c in cards],
     )
     bottom.axvline(0.0, color="grey", linewidth=0.8)
-    bottom.set_title("improvement when drawn: win rate in hand − not drawn (95% Newcombe)")
+    bottom.set_title("improvement when drawn: in hand − not drawn (95% Newcombe)", fontsize="medium")
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
 
