@@ -53,6 +53,10 @@ def run_play(
     adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
 
     def hint(observation: Any, legal: Any) -> str:
+        if game_id == "meio" and observation.phase == "split":  # the split advisor of `lab split`
+            from cardbase.lab.split import hint_text
+
+            return hint_text(rules, observation, derive_seed(seed, "hint", observation.round))
         evaluate = getattr(adviser, "evaluate", None)
         if evaluate is None:
             return str(adviser.act(observation, legal))

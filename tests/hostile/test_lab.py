@@ -45,3 +45,32 @@ def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines[-1].startswith("cardbase: interrupted: ") and "games had finished" in lines[-1], lines
     assert seconds < 5.0, f"took {seconds:.2f} s"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["--players", "5"], 2, "--players"),
+        (["--players", "3", "--seconds", "0"], 2, "--seconds"),
+        (["--players", "3", "--seconds", "601"], 2, "--seconds"),
+        (["--players", "3", "--top", "0"], 2, "--top"),
+        (["--players", "2", "--seat", "3"], 2, "--seat"),
+        (["--players", "3", "--agents", "wizard"], 2, "wizard"),
+        (["--players", "3", "--agents", "heuristic,random"], 2, "--agents"),
+    ],
+)
+def test_lab_split_refuses_bad_options(args: list[str], code: int, fragment: str) -> None:
+    hand = str(REPO / "examples/decks/meio-hand.txt")
+    assert_refused(run_cli(["lab", "split", hand, *args]), code, fragment)
+
+
+def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
+    bad = tmp_path / "hand.txt"
+    bad.write_text("game: meio\nAH\n10H\nZZ\n", encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(bad), "--players", "3"]), 1, "line 4")
+    short = tmp_path / "short.txt"
+    short.write_text("game: meio\nAH\n10H\n", encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(short), "--players", "3"]), 1, "13")
+    wrong = tmp_path / "wrong.txt"  # a 2 is not in the 2-player deck (A–7)
+    wrong.write_text((REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 2, "deck")

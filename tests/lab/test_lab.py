@@ -228,3 +228,35 @@ def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
     assert marker.read_text() == "died"  # a worker did die mid-run
     want = [r for chunk in chunks for r in _play_chunk(chunk)]
     assert sorted(got, key=lambda r: r.index) == want
+
+
+def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) -> None:
+    hand = str(EXAMPLES / "meio-hand.txt")
+    args = ["lab", "split", hand, "--players", "3", "--seconds", "0.5", "--json", "--top", "4"]
+    runs = []
+    for seed in ("1", "1", "2"):
+        result = runner.invoke(app, [*args, "--seed", seed])
+        assert result.exit_code == 0, result.output
+        runs.append(json.loads(result.stdout))
+    a, b, c = runs
+    # Level 0 (every split on 2 deals) always completes; a 0.5 s budget stops right after it.
+    assert a["candidates"] == 1716 and a["levels"] == 1 and a["rounds_played"] == 1716 * 2
+    assert a["top"] == b["top"]
+    assert a["top"] != c["top"]
+    means = [s["expected_round_score"] for s in a["top"]]
+    assert means == sorted(means)
+    for s in a["top"]:
+        assert len(s["keep"]) == 7 and len(s["aside"]) == 6
+        assert sorted(s["keep"] + s["aside"]) == sorted(a["hand"])
+        assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
+
+
+def test_split_advisor_prunes_by_halving_with_more_time() -> None:
+    from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.split import advise, read_hand
+
+    rules = game("meio").make_rules({"players": 3})
+    advice = advise(rules, mask_of(read_hand(EXAMPLES / "meio-hand.txt")), 0, ["heuristic"] * 3, 4.0, 0, top=3)
+    assert advice.levels >= 2  # at least one halving after level 0
+    assert all(s.deals == 2**advice.levels for s in advice.top) or advice.complete
+    assert advice.rounds_played > 1716 * 2
