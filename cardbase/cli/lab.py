@@ -331,3 +331,83 @@ def split(
     how = "every level done" if advice.complete else "stopped by the time budget"
     con.print(f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s; agents: {', '.join(names)}")
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
+
+
+@app.command()
+def cards(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Players (2 to 5).")] = 3,
+    assume: Annotated[
+        str | None,
+        typer.Option(
+            "--assume",
+            help="Take the values the catalog lacks from an assumption profile: 'default' or your JSON file; "
+            "without it a catalog missing values is refused with the list. Every assumed value is in the report.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="How many games.")] = 200,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            "--agents",
+            "-a",
+            help="One agent per seat, comma-separated (default: heuristic everywhere).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
+    min_games: Annotated[
+        int, typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card seen in fewer (game, seat)s.")
+    ] = 30,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Meikyu Kingdom: which Kingdom cards (held in hand at any point) and lands (in the kingdom at
+    the end) go with winning, per (game, seat), with 95% intervals; every assumed value is listed.
+
+    Example: cardbase lab cards --players 3 --assume default --games 200
+    """
+    from cardbase.cli.sim import _batch_output, parse_agents
+    from cardbase.lab.cards import run_cards
+    from cardbase.lab.common import backend
+    from cardbase.sim.meikyu import prepare
+
+    names = parse_agents(agents, players, ["heuristic"] * players)
+    rules = prepare(db, assume, players, names)
+    with backend(jobs, dask) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
+        study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
+    data = study.to_dict()
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    con = console()
+    for line in study.assumed:
+        con.print(line)
+    for title, rows, what in (
+        ("Kingdom cards: win rate of the seats that held the card at some point", study.kingdom, "in hand"),
+        ("Lands: win rate of the seats whose kingdom holds the land at the end", study.lands, "in kingdom"),
+    ):
+        table = Table(
+            title=f"{title}\n{games} games, {players} players ({', '.join(names)}), seed {seed}",
+            caption=f"95% Wilson intervals; difference in points (Newcombe); * fewer than {min_games} (game, seat)s; "
+            "(assumed): some of the card's values come from the assumption profile (listed above).",
+        )
+        for col in ("card", "seats", f"win {what}", "without", "difference (95%)"):
+            table.add_column(col, justify="left" if col == "card" else "right")
+        for c in rows:
+            table.add_row(
+                c.name + (" (assumed)" if c.assumed else "") + (" *" if c.too_few else ""),
+                str(c.with_card.games),
+                "{} ({})".format(*_pct(c.with_card)),
+                "{} ({})".format(*_pct(c.without)),
+                f"{_signed(c.difference.value)} ({_signed(c.difference.low)} to {_signed(c.difference.high)})",
+            )
+        con.print(table)
+    con.print(
+        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
+        f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
+    )

@@ -74,3 +74,20 @@ def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
     wrong = tmp_path / "wrong.txt"  # a 2 is not in the 2-player deck (A–7)
     wrong.write_text((REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
     assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 2, "deck")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["--players", "6"], 2, "--players"),
+        (["--players", "3", "--games", "0"], 2, "--games"),
+        (["--players", "3", "--agents", "heuristic"], 2, "--agents"),
+        (["--players", "3", "--assume", "nowhere.json"], 2, "nowhere.json"),
+    ],
+)
+def test_lab_cards_refuses_bad_options(args: list[str], code: int, fragment: str, db_url: str) -> None:
+    assert_refused(run_cli(["lab", "cards", *args], db_url), code, fragment)
+
+
+def test_lab_cards_without_assume_lists_what_is_missing(db_url: str) -> None:
+    assert_refused(run_cli(["lab", "cards", "--players", "3"], db_url), 1, "--assume")

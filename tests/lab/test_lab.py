@@ -260,3 +260,78 @@ def test_split_advisor_prunes_by_halving_with_more_time() -> None:
     assert advice.levels >= 2  # at least one halving after level 0
     assert all(s.deals == 2**advice.levels for s in advice.top) or advice.complete
     assert advice.rounds_played > 1716 * 2
+
+
+def test_meikyu_cards_held_match_a_hand_count_and_the_report(db_url: str) -> None:
+    from cardbase.sim.meikyu import prepare
+    from cardbase.sim.runner import run_batch
+
+    data = lab(
+        db_url,
+        "cards",
+        "--players",
+        "3",
+        "--assume",
+        "default",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--json",
+    )
+    two = lab(
+        db_url,
+        "cards",
+        "--players",
+        "3",
+        "--assume",
+        "default",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+        "--json",
+    )
+    assert data["kingdom_cards"] == two["kingdom_cards"] and data["lands"] == two["lands"]
+    assert data["assumed_values"][0].startswith("ASSUMED VALUES")
+    assert any(c["assumed_values"] for c in data["kingdom_cards"])
+    rules = prepare(db_url, "default", 3, ["heuristic"] * 3)
+    batch = run_batch("meikyu", rules, ["heuristic"] * 3, 12, seed=3, keep_records=True)
+    held: list[list[set[str]]] = []
+    for r in batch.results:  # replay each record, looking at every hand after every action
+        (record,) = parse_records("\n".join(r.record))
+        state = rules.new_initial_state(record.seed)
+        seen: list[set[str]] = [set() for _ in range(3)]
+        decided = False  # a deal returned at the deal check (it held an OPEN card) was never held
+        for line in record.actions:
+            action = state.sample_chance() if line.player == "chance" else state.parse_action(line.text)
+            if line.player == "chance":
+                assert str(action) == line.text
+            decided |= line.player != "chance"
+            state.apply(action)
+            for s in range(3):
+                if not decided and not state.hand(s):
+                    seen[s] = set()
+                seen[s] |= set(state.hand(s))
+        assert [set(h) for h in dict(r.facts)["held"]] == seen
+        held.append(seen)
+    for card in data["kingdom_cards"]:
+        pairs = [
+            (card["name"] in seen[s], s in r.winners)
+            for r, seen in zip(batch.results, held, strict=True)
+            for s in range(3)
+        ]
+        with_card = [won for has, won in pairs if has]
+        assert card["games_in_hand"] == len(with_card)
+        assert card["games_without"] == 36 - len(with_card)
+        if with_card:
+            assert card["win_rate_in_hand"] == pytest.approx(sum(with_card) / len(with_card))
+    for land in data["lands"]:
+        count = sum(
+            1 for r in batch.results for s in range(3) if any(e[0] == land["name"] for e in dict(r.facts)["lands"][s])
+        )
+        assert land["games_in_kingdom"] == count
