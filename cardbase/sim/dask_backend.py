@@ -70,7 +70,8 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     try:
         if address == "local":
             # Ctrl-C reaches the whole process group: the workers are started with SIGINT ignored
-            # (kept across exec), so that only this process sees it and stops them.
+            # (kept across exec), so that only this process sees it and stops them. A Ctrl-C
+            # pressed during these seconds of start-up is ignored too (press it again after).
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
                 cluster = LocalCluster(

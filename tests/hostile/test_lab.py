@@ -39,7 +39,9 @@ def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url
 @pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
 def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]
-    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=8.0)
+    code, _, err, seconds = _interrupt(
+        [*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=15.0 if dask else 4.0
+    )
     assert code == 130, err
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if line.strip()]
