@@ -37,3 +37,17 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def difference_interval(
+    successes_a: int, trials_a: int, successes_b: int, trials_b: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """``p_a - p_b`` and its interval by Newcombe's hybrid score method (his method 10, from the two
+    Wilson intervals); all NaN when either side has no trials."""
+    if trials_a <= 0 or trials_b <= 0:
+        return (math.nan, math.nan, math.nan)
+    pa, pb = successes_a / trials_a, successes_b / trials_b
+    la, ua = wilson(successes_a, trials_a, z)
+    lb, ub = wilson(successes_b, trials_b, z)
+    d = pa - pb
+    return (d, d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2))

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, deck, draws, odds, play, render, replay, schema, sim
+from cardbase.cli import cards, catalog, deck, draws, lab, odds, play, render, replay, schema, sim
 from cardbase.cli import print as print_cmd
 
 
@@ -106,6 +106,8 @@ def root(
     """Card database, decks, proxies and simulators for Méa, Meio and Meikyu Kingdom.
 
     Example: cardbase cards search 't:monster cost<=3' --game mea
+
+    Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt --field examples/decks/mea-tile-control.txt
     """
 
 
@@ -114,6 +116,7 @@ app.add_typer(cards.app, name="cards")
 app.add_typer(deck.app, name="deck")
 app.add_typer(schema.app, name="schema")
 app.add_typer(sim.app, name="sim")
+app.add_typer(lab.app, name="lab")
 app.add_typer(play.app, name="play")
 app.command("replay")(replay.replay)
 app.add_typer(render.app, name="render")

@@ -57,7 +57,15 @@ def run_play(
     }
     adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
 
-    hint = meio_view.hinter(adviser)
+    searched = meio_view.hinter(adviser)
+
+    def hint(observation: Any, legal: Any) -> str:
+        if observation.phase == "split":  # the split advisor of `lab split`
+            from cardbase.lab.split import hint_text
+
+            return str(hint_text(rules, observation, derive_seed(seed, "hint", observation.round)))
+        return str(searched(observation, legal))
+
     ui = meio_view.game_ui()
     read = make_reader(ui.vocabulary, history=history_path())
 

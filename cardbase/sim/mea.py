@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import InvalidData, UsageError
 from cardbase.games.base import InvalidRules
@@ -26,6 +26,9 @@ from cardbase.games.mea.cards import MeaCard, MeaCardType
 from cardbase.games.mea.engine import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT, MeaDeck, MeaRules
 from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import mean_interval, wilson_interval
+
+if TYPE_CHECKING:
+    from cardbase.sim.runner import ChunkMapper
 
 END_WORDS = {
     END_NO_TILES: "controls no tiles",
@@ -176,6 +179,10 @@ class MeaGame:
     turns: int
     openings: tuple[int, int]
     decisions: int
+    drawn: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    """By deck: the names of the cards drawn at any point of the game (the opening included)."""
+    opening_hand: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    """By deck: the names of the cards of the opening hand."""
 
 
 @dataclass
@@ -219,10 +226,6 @@ class MeaBatch:
                 "overall": self._rate(games, k),
                 "going_first": self._rate([g for g in games if g.first == k], k),
                 "going_second": self._rate([g for g in games if g.first != k], k),
-                "by_opening_draw": {
-                    str(size): self._rate([g for g in games if g.openings[k] == size], k)
-                    for size in sorted({g.openings[k] for g in games})
-                },
             }
             decks.append(entry)
         agents = {}
@@ -269,6 +272,14 @@ class MeaBatch:
         }
 
 
+def _by_deck(by_seat: Any, seats_to_deck: tuple[int, int]) -> tuple[frozenset[str], frozenset[str]]:
+    """A per-seat fact of names as a per-deck pair of sets."""
+    out: list[frozenset[str]] = [frozenset(), frozenset()]
+    for s, names in enumerate(by_seat or ((), ())):
+        out[seats_to_deck[s]] = frozenset(names)
+    return (out[0], out[1])
+
+
 def run_mea_batch(
     decks: Sequence[LoadedDeck],
     agents: tuple[str, str],
@@ -279,6 +290,7 @@ def run_mea_batch(
     swap_agents: bool = False,
     on_progress: Callable[[int], None] | None = None,
     on_records: Callable[[Sequence[str]], None] | None = None,
+    backend: ChunkMapper | None = None,
 ) -> MeaBatch:
     """Play ``games`` games of ``decks[0]`` against ``decks[1]``, each deck going first in
     half of them (and, with ``swap_agents``, each agent playing each deck). Game ``i``
@@ -306,6 +318,7 @@ def run_mea_batch(
             jobs=jobs,
             on_progress=on_progress,
             on_records=on_records,
+            backend=backend,
         )
         for r in batch.results:
             facts = dict(r.facts)
@@ -326,6 +339,8 @@ def run_mea_batch(
                     turns=int(facts.get("turns", 0)),
                     openings=(by_deck[0], by_deck[1]),
                     decisions=r.decisions,
+                    drawn=_by_deck(facts.get("drawn"), seats_to_deck),
+                    opening_hand=_by_deck(facts.get("opening_hand"), seats_to_deck),
                 )
             )
     out.sort(key=lambda g: g.index)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cardbase.games.base import CHANCE, Rules
 from cardbase.sim.registry import derive_seed, game
@@ -170,8 +170,10 @@ def run_batch(
     keep_records: bool = False,
     on_progress: Callable[[int], None] | None = None,
     on_records: Callable[[Sequence[str]], None] | None = None,
+    backend: ChunkMapper | None = None,
 ) -> BatchResult:
-    """Play ``games`` games; ``jobs`` > 1 spreads them over processes.
+    """Play ``games`` games; ``jobs`` > 1 spreads them over processes, a ``backend`` (e.g.
+    :class:`cardbase.sim.dask_backend.DaskBackend`) over whatever it maps chunks onto.
 
     ``on_progress(k)`` is told each time ``k`` more games have finished;
     ``on_records(lines)`` receives each game's record, in game order.
@@ -200,18 +202,46 @@ def run_batch(
             on_progress(len(chunk))
 
     options = rules.to_options()
-    if jobs <= 1 or games <= 1:
+    if backend is None and jobs > 1 and games > 1:
+        backend = LocalProcesses(jobs)
+    if backend is None:
         step = max(1, min(25, games // 100 or 1))
         for lo in range(0, games, step):
             collect(_play_chunk((game_id, options, names, seed, lo, min(games, lo + step), keep)))
     else:
-        step = max(1, min(50, games // (jobs * 8) or 1))
+        batch.jobs = backend.workers
+        step = max(1, min(50, games // (backend.workers * 8) or 1))
         chunks = ((game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step))
-        for chunk in _map_in_processes(_play_chunk, chunks, jobs):
+        for chunk in backend.map(_play_chunk, chunks):
             collect(chunk)
     batch.results = [results[i] for i in range(games)]
     batch.elapsed = time.perf_counter() - start
     return batch
+
+
+class ChunkMapper(Protocol):
+    """Where a batch's chunks of games are played: ``map(work, chunks)`` yields ``work(chunk)`` for
+    every chunk, in any order, with a bounded number in flight. The results cannot depend on it:
+    every game is seeded by its index."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def map(self, work: Callable[[Any], list[GameResult]], chunks: Iterator[Any]) -> Iterator[list[GameResult]]: ...
+
+
+@dataclass(frozen=True)
+class LocalProcesses:
+    """The local backend: ``jobs`` processes on this machine (:func:`_map_in_processes`)."""
+
+    jobs: int
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def map(self, work: Callable[[Any], list[GameResult]], chunks: Iterator[Any]) -> Iterator[list[GameResult]]:
+        return _map_in_processes(work, chunks, self.jobs)
 
 
 def _ignore_interrupts() -> None:

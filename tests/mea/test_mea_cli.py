@@ -38,7 +38,7 @@ def test_sim_mea_json_report_is_the_same_whatever_the_jobs(db_url):
     for d in a["decks"]:
         lo, hi = d["overall"]["win_rate_95"]
         assert lo <= d["overall"]["win_rate"] <= hi
-        assert sum(r["games"] for r in d["by_opening_draw"].values()) == 24
+        assert "by_opening_draw" not in d  # confounded by the agent: see cardbase lab opening
     assert sum(e["games"] for e in a["endings"].values()) == 24
     assert a["turns"]["mean_95"][0] <= a["turns"]["mean"] <= a["turns"]["mean_95"][1]
     assert any("demo cards" in n for n in a["notes"])
@@ -55,7 +55,7 @@ def test_sim_mea_table_says_who_wins_and_why(db_url):
         "95%",
         "1st",
         "How the games ended",
-        "opening draw",
+        "cardbase lab opening",
         "Game length",
         "demo cards",
         "not published",

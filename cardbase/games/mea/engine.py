@@ -1924,12 +1924,26 @@ class MeaState(State):
         return Outcome(winners=winners, scores=(float(self.tile_count(0)), float(self.tile_count(1))), reason=reason)
 
     def facts(self) -> dict[str, Any]:
-        """What simulation reports need of a game: its length, the opening draws, how it ended."""
+        """What simulation reports need of a game: its length, the opening draws, how it ended,
+        and by seat the names of the cards drawn at any point and of those in the opening hand."""
+        drawn: list[list[str]] = [[], []]
+        opening: list[list[str]] = [[], []]
+        first = self.history[0] if self.history else None
+        if isinstance(first, Shuffle):
+            # Computed once at the end from the shuffle: no card goes back into a deck, so the
+            # cards drawn are the top (deck size - cards left) of each shuffled order.
+            for seat, order in enumerate(first.orders):
+                base = self._tab.offset[seat]
+                taken = len(order) - len(self._deck[seat])
+                drawn[seat] = sorted({self._tab.names[base + k] for k in order[:taken]})
+                opening[seat] = sorted({self._tab.names[base + k] for k in order[: self._openings[seat] or 0]})
         return {
             "turns": self._turn,
             "turns_taken": list(self._taken),
             "openings": list(self._openings),
             "end": self.end_code,
+            "drawn": drawn,
+            "opening_hand": opening,
         }
 
     def clone(self) -> MeaState:

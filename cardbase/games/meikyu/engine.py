@@ -935,6 +935,7 @@ class MeikyuState(State):
         "_eff",
         "_end",
         "_hands",
+        "_held",
         "_hkey",
         "_hot_done",
         "_hsize",
@@ -979,6 +980,7 @@ class MeikyuState(State):
         self._kpile: list[int] = list(t.kingdom_cards)
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
+        self._held = [0] * n  # per seat, a bit per kingdom card ever in the hand (for reports)
         # Kept with each hand: its size and its key in the memos (_Tables.hand_key).
         self._hsize = [0] * n
         self._hkey = [0] * n
@@ -1109,7 +1111,8 @@ class MeikyuState(State):
 
     def facts(self) -> dict[str, Any]:
         """Facts for batch reports (the runner keeps them): turns, how the game ended, each
-        kingdom's lands with their points at the end, Refugees."""
+        kingdom's lands with their points at the end, Refugees, and the Kingdom cards each seat
+        ever held in hand."""
         t = self._t
         return {
             "turns": self._turns,
@@ -1120,6 +1123,7 @@ class MeikyuState(State):
                 for s in range(self._n)
             ],
             "refugees": [len(r) for r in self._refugees],
+            "held": [[t.knames[k] for k in range(t.K) if self._held[s] >> k & 1] for s in range(self._n)],
         }
 
     # -- the turn machine --
@@ -1175,6 +1179,7 @@ class MeikyuState(State):
 
     def _give_card(self, p: int, k: int) -> None:
         self._hands[p][k] += 1
+        self._held[p] |= 1 << k
         self._hsize[p] += 1
         self._hkey[p] += self._t.hand_weight[k]
 
@@ -1203,6 +1208,7 @@ class MeikyuState(State):
                 for k, c in enumerate(hand):
                     self._kpile.extend([k] * c)
                     hand[k] = 0
+                self._held[seat] = 0  # a returned deal was never held
                 self._hsize[seat] = 0
                 self._hkey[seat] = 0
                 self._stack.append((OP_DEALCHECK,))
@@ -1690,6 +1696,7 @@ class MeikyuState(State):
             self._arch.append(k)
         else:  # into the hand (_give_card, inlined: the commonest chance action)
             self._hands[p][k] += 1
+            self._held[p] |= 1 << k
             self._hsize[p] += 1
             self._hkey[p] += t.hand_weight[k]
 
@@ -2217,6 +2224,7 @@ class MeikyuState(State):
         new._kpile = list(self._kpile)
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
+        new._held = list(self._held)
         new._hsize = list(self._hsize)
         new._hkey = list(self._hkey)
         new._mpile = list(self._mpile)

@@ -1,0 +1,417 @@
+"""``cardbase lab``: decks judged by simulation (parse, call :mod:`cardbase.lab`, format)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, print_json
+
+if TYPE_CHECKING:
+    from cardbase.lab.common import Rate
+
+app = typer.Typer(
+    help="Judge decks by simulation: gauntlets, per-card figures, opening size, Meio splits, Meikyu cards.\n\n"
+    "Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt --field examples/decks/mea-tile-control.txt",
+    no_args_is_help=True,
+)
+
+MAX_LAB_GAMES = 100_000
+"""Games per match-up (or per opening size); more is hours, better run in shards."""
+MAX_JOBS = 64
+
+GamesOption = Annotated[
+    int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="Games per match-up (each deck first in half).")
+]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the whole run.")]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        max=MAX_JOBS,
+        help="Local processes, or Dask LocalCluster workers (default: the machine's cores); results do not "
+        "depend on it.",
+        show_default=False,
+    ),
+]
+DaskOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        help="Run the games on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a LocalCluster "
+        "here (needs the dask extra: uv run --extra dask …). Same results as a local run.",
+        show_default=False,
+    ),
+]
+PlotOption = Annotated[
+    Path | None, typer.Option("--plot", help="Also draw the figures with their intervals (.png, .pdf or .svg).")
+]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule", "-r", help="Any Méa rules option as NAME=VALUE (see docs/rules/mea.md).", show_default=False
+    ),
+]
+DropOption = Annotated[
+    bool, typer.Option("--drop-unknown", help="Leave out cards with unknown stats (default: refuse the deck).")
+]
+MaxTurnsOption = Annotated[
+    int, typer.Option("--max-turns", min=1, max=10_000, help="Turns (both players') after which more tiles wins.")
+]
+
+
+def _options(max_turns: int, rule: list[str] | None) -> dict[str, Any]:
+    from cardbase.cli.sim import mea_options, rules_options
+
+    return rules_options("mea", mea_options("checkerboard", False, False, False, False, False, max_turns), rule)
+
+
+def _pct(r: Rate) -> tuple[str, str]:
+    if r.games == 0:
+        return "—", "—"
+    return f"{r.rate:.1%}", f"{r.ci[0]:.1%}–{r.ci[1]:.1%}"
+
+
+def _signed(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x * 100:+.1f}"
+
+
+@app.command()
+def gauntlet(
+    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.")],
+    field: Annotated[
+        list[Path], typer.Option("--field", "-f", help="A deck to play against (repeatable).", show_default=False)
+    ],
+    games: GamesOption = 200,
+    agents: Annotated[
+        str, typer.Option("--agents", "-a", help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).")
+    ] = "heuristic",
+    seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
+    min_games: Annotated[
+        int,
+        typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card drawn or not drawn in fewer games."),
+    ] = 30,
+    plot: PlotOption = None,
+    max_turns: MaxTurnsOption = 200,
+    rule: RuleOption = None,
+    drop_unknown: DropOption = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Méa: DECK against each --field deck on both seats — win rate per match-up and overall with 95%
+    intervals, and per card of DECK the 17lands figures (games in hand, win rate when drawn and not
+    drawn, improvement when drawn, opening-hand win rate), each with an interval.
+
+    Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt
+    --field examples/decks/mea-tile-control.txt --games 400 --seed 1
+    """
+    from cardbase.cli.sim import _batch_output
+    from cardbase.lab.common import backend
+    from cardbase.lab.gauntlet import load_decks, run_gauntlet, split_agents
+
+    names = split_agents(agents)
+    options = _options(max_turns, rule)
+    loaded = load_decks(db, [deck, *field], names, options, drop_unknown)
+    if plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(plot)
+    total = games * len(field)
+    with backend(jobs, dask) as mapper, _batch_output("gauntlet", total, None, "") as (on_progress, _, _):
+        result = run_gauntlet(loaded, names, options, games, seed, mapper, min_games, on_progress)
+    if plot is not None:
+        from cardbase.lab.plot import plot_gauntlet
+
+        plot_gauntlet(result, plot)
+    data = result.to_dict()
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    con = console()
+    table = Table(
+        title=f"Gauntlet: {result.deck} ({names[0]}) against the field ({names[1]})\n"
+        f"{games} games per match-up, each deck first in half; seed {seed}",
+        caption="Win rates with 95% Wilson intervals; a shared result is a win for neither.",
+    )
+    for col in ("opponent", "wins", "win rate", "95%", "1st", "2nd"):
+        table.add_column(col, justify="left" if col == "opponent" else "right")
+    for m in result.matchups:
+        rate, ci = _pct(m.result)
+        table.add_row(
+            m.opponent,
+            f"{m.result.wins}/{m.result.games}",
+            rate,
+            ci,
+            _pct(m.going_first)[0],
+            _pct(m.going_second)[0],
+        )
+    rate, ci = _pct(result.overall)
+    table.add_row("overall", f"{result.overall.wins}/{result.overall.games}", rate, ci, "", "")
+    con.print(table)
+    cards = Table(
+        title=f"Cards of {result.deck} (sorted by improvement when drawn)",
+        caption="in hand: drawn at any point (the opening included); IWD: improvement when drawn, win rate in hand "
+        f"minus not drawn, in points with Newcombe's 95% interval; * fewer than {min_games} games drawn or not drawn.",
+    )
+    for col in ("card", "games in hand", "win in hand", "not drawn", "IWD (95%)", "in opening"):
+        cards.add_column(col, justify="left" if col == "card" else "right")
+    for c in result.cards:
+        cards.add_row(
+            c.name + (" *" if c.too_few else ""),
+            str(c.in_hand.games),
+            "{} ({})".format(*_pct(c.in_hand)),
+            "{} ({})".format(*_pct(c.not_drawn)),
+            f"{_signed(c.improvement.value)} ({_signed(c.improvement.low)} to {_signed(c.improvement.high)})",
+            "{} ({})".format(*_pct(c.opening)),
+        )
+    con.print(cards)
+    _footer(data, plot)
+
+
+def _footer(data: dict[str, Any], plot: Path | None) -> None:
+    con = console()
+    for note in data["notes"]:
+        con.print(f"Note: {note}")
+    con.print(
+        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
+        f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
+    )
+    if plot is not None:
+        con.print(f"plot: {plot}")
+
+
+@app.command()
+def opening(
+    deck: Annotated[Path, typer.Argument(help="The Méa deck whose opening size is studied.")],
+    vs: Annotated[Path, typer.Option("--vs", help="The opposing deck.")],
+    games: Annotated[
+        int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="Games per opening size (1 to 10).")
+    ] = 200,
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            help="The agent that plays DECK with its opening forced (heuristic or search, with options), and "
+            "optionally the opponent's after a comma.",
+        ),
+    ] = "heuristic",
+    seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
+    plot: PlotOption = None,
+    max_turns: MaxTurnsOption = 200,
+    rule: RuleOption = None,
+    drop_unknown: DropOption = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Méa: the best opening draw size for DECK. The same agent plays every size 1-10 (the opening
+    is forced, the rest of the play is the agent's) against --vs; win rate per size with 95%
+    intervals, and the best size with its margin over the next.
+
+    Example: cardbase lab opening examples/decks/mea-goblin-rush.txt
+    --vs examples/decks/mea-tile-control.txt --games 200
+    """
+    from cardbase.cli.sim import _batch_output
+    from cardbase.lab.common import backend
+    from cardbase.lab.gauntlet import load_decks, split_agents
+    from cardbase.lab.opening import SIZES, check_agent, run_opening
+
+    names = split_agents(agents)
+    check_agent(names[0])
+    options = _options(max_turns, rule)
+    loaded = load_decks(db, [deck, vs], names, options, drop_unknown)
+    if plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(plot)
+    total = games * len(SIZES)
+    with backend(jobs, dask) as mapper, _batch_output("opening", total, None, "") as (on_progress, _, _):
+        study = run_opening(loaded, names, options, games, seed, mapper, on_progress)
+    if plot is not None:
+        from cardbase.lab.plot import plot_opening
+
+        plot_opening(study, plot)
+    data = study.to_dict()
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    con = console()
+    table = Table(
+        title=f"Opening size: {study.deck} ({names[0]}, opening forced) vs {study.vs} ({names[1]})\n"
+        f"{games} games per size, each deck first in half; every size from the same seed {seed}",
+        caption="Win rates with 95% Wilson intervals; a shared result is a win for neither.",
+    )
+    for col in ("opening", "wins", "win rate", "95%"):
+        table.add_column(col, justify="right")
+    for s in study.sizes:
+        rate, ci = _pct(s.result)
+        mark = " ←" if s is study.best else ""
+        table.add_row(f"{s.size}{mark}", f"{s.result.wins}/{s.result.games}", rate, ci)
+    con.print(table)
+    m = study.margin
+    con.print(
+        f"Best: {study.best.size} cards, {_signed(m.value)} points over {study.runner_up.size} "
+        f"(95% {_signed(m.low)} to {_signed(m.high)})"
+        + ("; the interval includes 0: not a clear best" if m.low <= 0 <= m.high else "")
+    )
+    _footer(data, plot)
+
+
+@app.command()
+def split(
+    hand: Annotated[
+        Path, typer.Argument(help="A Meio hand file: 13 cards, one a line (like examples/decks/meio-hand.txt).")
+    ],
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Players at the table.")],
+    seconds: Annotated[
+        float,
+        typer.Option("--seconds", "-t", min=0.5, max=600.0, help="Time budget (every split gets at least 2 deals)."),
+    ] = 10.0,
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents", "-a", help="The agent of every seat (yours after the split), or one per seat, yours first."
+        ),
+    ] = "heuristic",
+    seat: Annotated[int, typer.Option("--seat", min=1, max=4, help="Your seat; seat 1 splits first.")] = 1,
+    top: Annotated[int, typer.Option("--top", min=1, max=50, help="How many splits to show.")] = 5,
+    seed: SeedOption = 0,
+    json: JsonOption = False,
+) -> None:
+    """Meio: every 7 + 6 split of a 13-card hand, scored by playing the round out on sampled deals
+    (successive halving: the better half goes on to twice the deals); the best splits with their
+    expected round score (lower is better) and 95% interval.
+
+    Example: cardbase lab split examples/decks/meio-hand.txt --players 3 --seconds 10
+    """
+    from cardbase.errors import UsageError
+    from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.split import advise, read_hand
+    from cardbase.sim.registry import game
+
+    if seat > players:
+        raise UsageError(f"--seat must be 1 to {players}, not {seat}")
+    names = [a.strip() for a in agents.split(",")]
+    if len(names) == 1:
+        names *= players
+    entry = game("meio")
+    entry.check_agents(names)
+    cards = read_hand(hand)
+    rules = entry.make_rules({"players": players})
+    if len(names) == players:  # yours first: put them in seat order
+        names = names[players - seat + 1 :] + names[: players - seat + 1]
+    advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top)
+    data = advice.to_dict()
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    con = console()
+    table = Table(
+        title=f"Meio split: {' '.join(advice.hand)} ({players} players, seat {seat})\n"
+        f"{advice.candidates} splits, {advice.rounds_played:,} rounds played, seed {seed}",
+        caption="Expected round score |horizontal − vertical| (lower is better), mean with a 95% interval, "
+        "over the same sampled deals for every split.",
+    )
+    for col in ("keep (7)", "set aside (6)", "deals", "expected score", "95%"):
+        table.add_column(col, justify="right" if col in ("deals", "expected score", "95%") else "left")
+    for s in advice.top:
+        table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
+    con.print(table)
+    how = "every level done" if advice.complete else "stopped by the time budget"
+    con.print(f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s; agents: {', '.join(names)}")
+    con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
+
+
+@app.command()
+def cards(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Players (2 to 5).")] = 3,
+    assume: Annotated[
+        str | None,
+        typer.Option(
+            "--assume",
+            help="Take the values the catalog lacks from an assumption profile: 'default' or your JSON file; "
+            "without it a catalog missing values is refused with the list. Every assumed value is in the report.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="How many games.")] = 200,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            "--agents",
+            "-a",
+            help="One agent per seat, comma-separated (default: heuristic everywhere).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
+    min_games: Annotated[
+        int, typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card seen in fewer (game, seat)s.")
+    ] = 30,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Meikyu Kingdom: which Kingdom cards (held in hand at any point) and lands (in the kingdom at
+    the end) go with winning, per (game, seat), with 95% intervals; every assumed value is listed.
+
+    Example: cardbase lab cards --players 3 --assume default --games 200
+    """
+    from cardbase.cli.sim import _batch_output, parse_agents
+    from cardbase.lab.cards import run_cards
+    from cardbase.lab.common import backend
+    from cardbase.sim.meikyu import prepare
+
+    names = parse_agents(agents, players, ["heuristic"] * players)
+    rules = prepare(db, assume, players, names)
+    with backend(jobs, dask) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
+        study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
+    data = study.to_dict()
+    if json:
+        print_json(data)
+        return
+    from rich.table import Table
+
+    con = console()
+    for line in study.assumed:
+        con.print(line)
+    for title, rows, what in (
+        ("Kingdom cards: win rate of the seats that held the card at some point", study.kingdom, "in hand"),
+        ("Lands: win rate of the seats whose kingdom holds the land at the end", study.lands, "in kingdom"),
+    ):
+        table = Table(
+            title=f"{title}\n{games} games, {players} players ({', '.join(names)}), seed {seed}",
+            caption=f"95% Wilson intervals; difference in points (Newcombe); * fewer than {min_games} (game, seat)s; "
+            "(assumed): some of the card's values come from the assumption profile (listed above).",
+        )
+        for col in ("card", "seats", f"win {what}", "without", "difference (95%)"):
+            table.add_column(col, justify="left" if col == "card" else "right")
+        for c in rows:
+            table.add_row(
+                c.name + (" (assumed)" if c.assumed else "") + (" *" if c.too_few else ""),
+                str(c.with_card.games),
+                "{} ({})".format(*_pct(c.with_card)),
+                "{} ({})".format(*_pct(c.without)),
+                f"{_signed(c.difference.value)} ({_signed(c.difference.low)} to {_signed(c.difference.high)})",
+            )
+        con.print(table)
+    con.print(
+        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
+        f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
+    )

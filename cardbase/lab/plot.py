@@ -1,0 +1,95 @@
+"""Plots of lab results with their 95% intervals (matplotlib, written through ``output_file``)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardbase.textfiles import output_file
+
+if TYPE_CHECKING:
+    from cardbase.lab.gauntlet import Gauntlet
+    from cardbase.lab.opening import OpeningStudy
+
+FORMATS = (".png", ".pdf", ".svg")
+
+
+def _check(path: Path) -> None:
+    from cardbase.errors import UsageError
+
+    if path.suffix.lower() not in FORMATS:
+        raise UsageError(f"--plot {path}: the file name ends in {', '.join(FORMATS)}")
+
+
+def _bars(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float]) -> None:
+    ys = list(range(len(labels)))
+    xs = [0.0 if math.isnan(v) else v for v in values]
+    err = [
+        [0.0 if math.isnan(v) else v - lo for v, lo in zip(values, lows, strict=True)],
+        [0.0 if math.isnan(v) else hi - v for v, hi in zip(values, highs, strict=True)],
+    ]
+    ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=3)
+    ax.set_yticks(ys, labels)
+    ax.invert_yaxis()
+
+
+def plot_gauntlet(result: Gauntlet, path: Path) -> None:
+    """Win rate per match-up, and per card the improvement when drawn, each with its interval."""
+    _check(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    cards = result.cards
+    fig = Figure(figsize=(8, 2 + 0.35 * (len(result.matchups) + len(cards))), layout="constrained")
+    top, bottom = fig.subplots(2, 1, height_ratios=[max(1, len(result.matchups) + 1), max(1, len(cards))])
+    o = result.overall
+    rows = [("overall", o), *((m.opponent, m.result) for m in result.matchups)]
+    _bars(
+        top,
+        [f"vs {n}" if n != "overall" else n for n, _ in rows],
+        [r.rate for _, r in rows],
+        [r.ci[0] for _, r in rows],
+        [r.ci[1] for _, r in rows],
+    )
+    top.axvline(0.5, color="grey", linewidth=0.8)
+    top.set_xlim(0, 1)
+    top.set_title(f"{result.deck}: win rate by match-up (95% Wilson)")
+    _bars(
+        bottom,
+        [c.name + (" (few games)" if c.too_few else "") for c in cards],
+        [c.improvement.value for c in cards],
+        [c.improvement.low for c in cards],
+        [c.improvement.high for c in cards],
+    )
+    bottom.axvline(0.0, color="grey", linewidth=0.8)
+    bottom.set_title("improvement when drawn: in hand − not drawn (95% Newcombe)", fontsize="medium")
+    with output_file(path, "plot") as tmp:
+        fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
+
+
+def plot_opening(study: OpeningStudy, path: Path) -> None:
+    """Win rate by forced opening size with intervals."""
+    _check(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.subplots()
+    xs = [s.size for s in study.sizes]
+    ys = [s.result.rate for s in study.sizes]
+    err = [
+        [y - s.result.ci[0] for y, s in zip(ys, study.sizes, strict=True)],
+        [s.result.ci[1] - y for y, s in zip(ys, study.sizes, strict=True)],
+    ]
+    ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3)
+    ax.set_xticks(xs)
+    ax.set_xlabel("opening draw (cards)")
+    ax.set_ylabel("win rate")
+    ax.set_title(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)")
+    with output_file(path, "plot") as tmp:
+        fig.savefig(tmp, format=path.suffix.lower().lstrip("."))

@@ -1,0 +1,251 @@
+"""Meio's split advisor: every 7 + 6 split of a 13-card hand scored by simulation.
+
+Each split is played out on sampled deals (the other seats' 13 cards drawn from the cards you do
+not hold) by the chosen agents, for one round; its score is your round score (|horizontal −
+vertical| tricks; lower is better). Every split meets the same deals (common random numbers), and
+the other seats split once per deal: they cannot see your split, so theirs does not depend on it.
+
+Pruning is successive halving: level 0 plays every split on ``2`` deals, each next level keeps the
+better half and doubles their deals, until ``top`` splits are left or the time budget is spent
+(level 0 always completes, so every split is scored). The schedule depends only on the seed; the
+budget only decides at which level the run stops, and the result says which.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import InvalidData, UsageError
+from cardbase.games.base import CHANCE
+from cardbase.lab.common import number, provenance
+from cardbase.sim.registry import derive_seed, game
+from cardbase.sim.stats import mean_interval
+
+FIRST_DEALS = 2
+HAND = 13
+
+
+@dataclass(frozen=True)
+class SplitScore:
+    """One split and its expected round score over the deals it was played on."""
+
+    keep: tuple[str, ...]
+    aside: tuple[str, ...]
+    deals: int
+    mean: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "keep": list(self.keep),
+            "aside": list(self.aside),
+            "deals": self.deals,
+            "expected_round_score": number(self.mean),
+            "ci": [number(self.low), number(self.high)],
+        }
+
+
+@dataclass
+class SplitAdvice:
+    hand: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    seconds: float
+    top: list[SplitScore]
+    candidates: int
+    levels: int
+    complete: bool
+    rounds_played: int
+    elapsed: float = 0.0
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "meio",
+            "hand": list(self.hand),
+            "players": self.players,
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "candidates": self.candidates,
+            "levels": self.levels,
+            "complete": self.complete,
+            "rounds_played": self.rounds_played,
+            "top": [s.to_dict() for s in self.top],
+            "elapsed_seconds": round(self.elapsed, 3),
+            **self.provenance,
+        }
+
+
+def read_hand(path: Path) -> list[Any]:
+    """The 13 cards of a hand file (a Meio deck file, one card a line: ``AH``, ``10C``)."""
+    from cardbase.decks.files import read_deck
+    from cardbase.games.meio.cards import PlayingCard
+
+    text = read_deck(path)
+    cards: list[Any] = []
+    for line in text.lines:
+        try:
+            card = PlayingCard.parse(line.name)
+        except ValueError as error:
+            raise InvalidData(str(path), [f"line {line.line}: {error}"]) from None
+        cards += [card] * line.count
+    if len(cards) != HAND or len(set(cards)) != HAND:
+        raise InvalidData(str(path), [f"a Meio hand is 13 different cards; this file has {len(cards)}"])
+    return cards
+
+
+def advise(
+    rules: Any,
+    hand: int,
+    seat: int,
+    agents: Sequence[str],
+    seconds: float,
+    seed: int,
+    top: int = 5,
+) -> SplitAdvice:
+    """Score every split of ``hand`` (a card mask) for ``seat`` under ``rules`` (its players,
+    ``first_player`` the seat that splits first), ``agents[s]`` playing seat ``s`` (yours too,
+    after the split)."""
+    from cardbase.games.meio.engine import Deal, SplitActions, cards_of
+
+    entry = game("meio")
+    started = time.perf_counter()
+    n = rules.players
+    if len(agents) != n:
+        raise UsageError(f"--agents names one agent, or one per seat ({n}), not {len(agents)}")
+    one_round = type(rules).from_options({**rules.to_options(), "rounds": 1})
+    players = [entry.make_agent(a, one_round, s, derive_seed(seed, "split-agent", s)) for s, a in enumerate(agents)]
+    unseen = [c for c in range(52) if (one_round.deck_mask >> c) & 1 and not (hand >> c) & 1]
+    if hand.bit_count() != HAND or hand & ~one_round.deck_mask:
+        raise UsageError(f"the hand must be 13 cards of the {n}-player deck")
+    splits = list(SplitActions(hand))
+    deals: list[tuple[Any, dict[int, Any]]] = []
+
+    def new_deal(j: int) -> tuple[Any, dict[int, Any]]:
+        rng = random.Random(derive_seed(seed, "split-deal", j))
+        others = unseen[:]
+        rng.shuffle(others)
+        hands, k = [], 0
+        for s in range(n):
+            if s == seat:
+                hands.append(hand)
+                continue
+            m = 0
+            for c in others[k : k + HAND]:
+                m |= 1 << c
+            hands.append(m)
+            k += HAND
+        deal = Deal(tuple(hands))
+        state = one_round.new_initial_state(0)
+        state.apply_unchecked(deal)
+        theirs: dict[int, Any] = {}
+        while state.phase == "split":
+            p = state.current_player
+            action = splits[0] if p == seat else players[p].act(state.observation(p), state.legal_actions())
+            if p != seat:
+                theirs[p] = action
+            state.apply_unchecked(action)
+        return deal, theirs
+
+    def play(split: Any, j: int) -> int:
+        deal, theirs = deals[j]
+        state = one_round.new_initial_state(derive_seed(seed, "split-play", j))
+        state.apply_unchecked(deal)
+        while True:
+            p = state.current_player
+            if p >= 0:
+                if state.phase == "split":
+                    state.apply_unchecked(split if p == seat else theirs[p])
+                else:
+                    state.apply_unchecked(players[p].act(state.observation(p), state.legal_actions()))
+            elif p == CHANCE:  # not reached in a one-round game
+                break
+            else:
+                break
+        score: int = state.round_scores()[0][seat]
+        return score
+
+    scores: dict[int, list[int]] = {i: [] for i in range(len(splits))}
+    alive = list(range(len(splits)))
+    wanted = FIRST_DEALS
+    levels = 0
+    rounds = 0
+    complete = False
+    budget_end = started + seconds
+    while True:
+        while len(deals) < wanted:
+            deals.append(new_deal(len(deals)))
+        stopped = False
+        for i in alive:
+            if levels > 0 and time.perf_counter() > budget_end:
+                stopped = True
+                break
+            for j in range(len(scores[i]), wanted):
+                scores[i].append(play(splits[i], j))
+                rounds += 1
+        if stopped:
+            for i in alive:  # the unfinished level is dropped: every survivor back to the same deals
+                del scores[i][wanted // 2 :]
+            break
+        levels += 1
+        alive.sort(key=lambda i: (sum(scores[i]) / len(scores[i]), i))
+        if len(alive) <= top:
+            complete = True
+            break
+        if time.perf_counter() > budget_end:
+            break
+        alive = alive[: max(top, len(alive) // 2)]
+        wanted *= 2
+    alive.sort(key=lambda i: (sum(scores[i]) / len(scores[i]), i))
+    best = []
+    for i in alive[:top]:
+        mean, lo, hi = mean_interval([float(x) for x in scores[i]])
+        lo, hi = max(0.0, lo), min(float(HAND), hi)  # a round score is 0 to 13: the normal interval clipped
+        s = splits[i]
+        best.append(
+            SplitScore(
+                tuple(str(c) for c in cards_of(s.keep)),
+                tuple(str(c) for c in cards_of(s.aside)),
+                len(scores[i]),
+                mean,
+                lo,
+                hi,
+            )
+        )
+    advice = SplitAdvice(
+        tuple(str(c) for c in cards_of(hand)),
+        n,
+        tuple(agents),
+        seed,
+        seconds,
+        best,
+        len(splits),
+        levels,
+        complete,
+        rounds,
+        provenance=provenance(),
+    )
+    advice.elapsed = time.perf_counter() - started
+    return advice
+
+
+def hint_text(rules: Any, observation: Any, seed: int, seconds: float = 3.0) -> str:
+    """``play meio``'s hint at the split: the advisor's best split for the observed hand (heuristic
+    agents on every seat, a short budget), as the action to type and its expected round score."""
+    start = type(rules).from_options({**rules.to_options(), "first_player": observation.start})
+    advice = advise(start, observation.hand, observation.player, ["heuristic"] * rules.players, seconds, seed, top=2)
+    best = advice.top[0]
+    keep = " ".join(best.keep)
+    aside = " ".join(best.aside)
+    return (
+        f"split {keep} | {aside} (expected round score {best.mean:.2f}, 95% {best.low:.2f}–{best.high:.2f}, "
+        f"over {best.deals} sampled deals; lab split)"
+    )

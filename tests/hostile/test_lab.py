@@ -1,0 +1,95 @@
+"""``cardbase lab`` under bad input and Ctrl-C: one clear error line, exit 130 on SIGINT with the
+workers (local processes or a Dask LocalCluster) stopped and no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.hostile.conftest import assert_refused, run_cli
+from tests.hostile.test_interrupts import _interrupt
+
+RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
+CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["gauntlet", RUSH, "--field", CONTROL, "--jobs", "0"], 2, "--jobs"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--games", "1"], 2, "--games"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--min-games", "0"], 2, "--min-games"),
+        (["gauntlet", RUSH], 2, "--field"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--agents", "a,b,c"], 2, "--agents"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--agents", "wizard"], 2, "wizard"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--plot", "out.txt"], 2, "--plot"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tcp://127.0.0.1:9"], 2, "--dask"),
+        (["gauntlet", RUSH, "--field", "nowhere.txt"], 2, "nowhere.txt"),
+        (["opening", RUSH, "--vs", CONTROL, "--agents", "random"], 2, "opening"),
+        (["opening", RUSH, "--vs", CONTROL, "--agents", "heuristic:opening=3"], 2, "opening"),
+        (["opening", RUSH, "--vs", CONTROL, "--games", "100001"], 2, "--games"),
+    ],
+)
+def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url: str) -> None:
+    assert_refused(run_cli(["lab", *args], db_url), code, fragment)
+
+
+@pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
+def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
+    argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]
+    code, _, err, seconds = _interrupt(
+        [*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=15.0 if dask else 4.0
+    )
+    assert code == 130, err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1].startswith("cardbase: interrupted: ") and "games had finished" in lines[-1], lines
+    assert seconds < 5.0, f"took {seconds:.2f} s"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["--players", "5"], 2, "--players"),
+        (["--players", "3", "--seconds", "0"], 2, "--seconds"),
+        (["--players", "3", "--seconds", "601"], 2, "--seconds"),
+        (["--players", "3", "--top", "0"], 2, "--top"),
+        (["--players", "2", "--seat", "3"], 2, "--seat"),
+        (["--players", "3", "--agents", "wizard"], 2, "wizard"),
+        (["--players", "3", "--agents", "heuristic,random"], 2, "--agents"),
+    ],
+)
+def test_lab_split_refuses_bad_options(args: list[str], code: int, fragment: str) -> None:
+    hand = str(REPO / "examples/decks/meio-hand.txt")
+    assert_refused(run_cli(["lab", "split", hand, *args]), code, fragment)
+
+
+def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
+    bad = tmp_path / "hand.txt"
+    bad.write_text("game: meio\nAH\n10H\nZZ\n", encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(bad), "--players", "3"]), 1, "line 4")
+    short = tmp_path / "short.txt"
+    short.write_text("game: meio\nAH\n10H\n", encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(short), "--players", "3"]), 1, "13")
+    wrong = tmp_path / "wrong.txt"  # a 2 is not in the 2-player deck (A–7)
+    wrong.write_text((REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 2, "deck")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["--players", "6"], 2, "--players"),
+        (["--players", "3", "--games", "0"], 2, "--games"),
+        (["--players", "3", "--agents", "heuristic"], 2, "--agents"),
+        (["--players", "3", "--assume", "nowhere.json"], 2, "nowhere.json"),
+    ],
+)
+def test_lab_cards_refuses_bad_options(args: list[str], code: int, fragment: str, db_url: str) -> None:
+    assert_refused(run_cli(["lab", "cards", *args], db_url), code, fragment)
+
+
+def test_lab_cards_without_assume_lists_what_is_missing(db_url: str) -> None:
+    assert_refused(run_cli(["lab", "cards", "--players", "3"], db_url), 1, "--assume")

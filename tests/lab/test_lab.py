@@ -1,0 +1,337 @@
+"""``cardbase lab``: per-card figures against a hand count, reproducibility for any --jobs and on
+a Dask LocalCluster, the opening study.
+
+The Dask tests need the optional extra (``uv run --extra dask pytest``; ``.ci/run`` installs every
+extra): without it they fail rather than skip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app
+from cardbase.sim.records import parse_records
+from cardbase.sim.registry import derive_seed, game
+from cardbase.stats import wilson
+from tests.conftest import REPO
+
+EXAMPLES = REPO / "examples" / "decks"
+RUSH = EXAMPLES / "mea-goblin-rush.txt"
+CONTROL = EXAMPLES / "mea-tile-control.txt"
+runner = CliRunner()
+
+
+def lab(db: str, *args: str) -> Any:
+    result = runner.invoke(app, ["lab", *args, "--db", db])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def gauntlet(db: str, *args: str) -> Any:
+    return lab(db, "gauntlet", str(RUSH), "--field", str(CONTROL), "--json", *args)
+
+
+def hand_count(lines: list[str], deck_name: str) -> tuple[set[str], set[str], bool]:
+    """Replay one record action by action, looking at the hand of ``deck_name``'s seat after every
+    action: (every card seen in that hand, the hand after its opening draw, whether it won)."""
+    (record,) = parse_records("\n".join(lines))
+    rules = game("mea").make_rules(record.rules)
+    seat = [d["name"] for d in record.rules["decks"]].index(deck_name)
+    state = rules.new_initial_state(record.seed)
+    seen: set[str] = set()
+    opening: set[str] | None = None
+    for line in record.actions:
+        if line.player == "chance":
+            action = state.sample_chance()
+            assert str(action) == line.text
+        else:
+            action = state.parse_action(line.text)
+        mover = state.current_player
+        state.apply(action)
+        seen |= set(state.hand_names(seat))
+        if opening is None and mover == seat and line.text.startswith("draw"):
+            opening = set(state.hand_names(seat))
+    outcome = state.outcome()
+    assert outcome is not None
+    return seen, opening or set(), outcome.winners == (seat,)
+
+
+def test_card_figures_match_a_hand_count_of_the_records(db_url: str) -> None:
+    games, seed = 40, 5
+    data = gauntlet(db_url, "--games", str(games), "--seed", str(seed), "--jobs", "1")
+    # The same games again, with their records: match-up 1 of the gauntlet, both arrangements.
+    from cardbase.lab.gauntlet import load_decks
+    from cardbase.sim.mea import run_mea_batch
+
+    decks = load_decks(db_url, [RUSH, CONTROL], ("heuristic", "heuristic"), {}, False)
+    records: list[list[str]] = []
+    run_mea_batch(
+        decks,
+        ("heuristic", "heuristic"),
+        {},
+        games,
+        derive_seed(seed, "gauntlet", 1),
+        on_records=lambda lines: records.append(list(lines)),
+    )
+    assert len(records) == games
+    counted = [hand_count(r, decks[0].deck.name) for r in records]
+    assert sum(won for *_, won in counted) == data["matchups"][0]["wins"]
+    assert {c["name"] for c in data["cards"]} == {card.name for card, _ in decks[0].deck.cards}
+    for card in data["cards"]:
+        name = card["name"]
+        drawn = [won for seen, _, won in counted if name in seen]
+        not_drawn = [won for seen, _, won in counted if name not in seen]
+        opening = [won for _, hand, won in counted if name in hand]
+        assert card["games_in_hand"] == len(drawn), name
+        assert card["games_not_drawn"] == len(not_drawn), name
+        assert card["games_in_opening"] == len(opening), name
+        for key, wins in (("win_rate_in_hand", drawn), ("win_rate_not_drawn", not_drawn)):
+            if wins:
+                assert card[key] == pytest.approx(sum(wins) / len(wins)), (name, key)
+                assert card[f"{key}_ci"] == pytest.approx(list(wilson(sum(wins), len(wins)))), (name, key)
+            else:
+                assert card[key] is None
+        if drawn and not_drawn:
+            iwd = sum(drawn) / len(drawn) - sum(not_drawn) / len(not_drawn)
+            assert card["improvement_when_drawn"] == pytest.approx(iwd)
+            lo, hi = card["improvement_when_drawn_ci"]
+            assert lo <= iwd <= hi
+        assert card["too_few_games"] == (len(drawn) < 30 or len(not_drawn) < 30)
+    # Some card is in some opening hands and not in others: the count is not trivially all or nothing.
+    assert any(0 < c["games_in_opening"] < games for c in data["cards"])
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> None:
+    for key in ("matchups", "cards", "overall"):
+        assert a[key] == b[key]
+
+
+def test_gauntlet_is_the_same_for_any_jobs(db_url: str) -> None:
+    one = gauntlet(db_url, "--games", "30", "--seed", "9", "--jobs", "1")
+    two = gauntlet(db_url, "--games", "30", "--seed", "9", "--jobs", "2")
+    _same(one, two)
+    assert one["workers"] == 1 and two["workers"] == 2
+    assert one["matchups"][0]["games"] == 30
+    assert one["version"] and "git_revision" in one
+    three = gauntlet(db_url, "--games", "30", "--seed", "10", "--jobs", "2")
+    assert three["cards"] != one["cards"]  # the seed does matter
+
+
+def test_gauntlet_on_a_dask_local_cluster_is_the_same_as_a_local_run(db_url: str) -> None:
+    local = gauntlet(db_url, "--games", "30", "--seed", "4", "--jobs", "1")
+    dask = gauntlet(db_url, "--games", "30", "--seed", "4", "--jobs", "2", "--dask", "local")
+    _same(local, dask)
+
+
+def test_dask_backend_maps_every_chunk_with_bounded_submission() -> None:
+    from cardbase.sim.dask_backend import dask_backend
+    from cardbase.sim.runner import run_batch
+
+    rules = game("meio").make_rules({"players": 3})
+    local = run_batch("meio", rules, ["heuristic"] * 3, 40, seed=2)
+    with dask_backend("local", 2) as backend:
+        remote = run_batch("meio", rules, ["heuristic"] * 3, 40, seed=2, backend=backend)
+    assert [r.scores for r in remote.results] == [r.scores for r in local.results]
+    assert [r.index for r in remote.results] == list(range(40))
+
+
+def test_opening_forces_the_size_and_reports_each(db_url: str, tmp_path: Path) -> None:
+    plot = tmp_path / "opening.png"
+    data = lab(
+        db_url,
+        "opening",
+        str(RUSH),
+        "--vs",
+        str(CONTROL),
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--json",
+        "--plot",
+        str(plot),
+    )
+    assert [s["size"] for s in data["sizes"]] == list(range(1, 11))
+    assert all(s["games"] == 6 for s in data["sizes"])
+    best = max(data["sizes"], key=lambda s: s["win_rate"])
+    assert data["best"]["size"] == best["size"] or best["win_rate"] == next(
+        s["win_rate"] for s in data["sizes"] if s["size"] == data["best"]["size"]
+    )
+    assert plot.stat().st_size > 0
+    # The opening really is forced: the deck's opening draw is the size in every game.
+    from cardbase.lab.gauntlet import load_decks
+    from cardbase.lab.opening import forced
+    from cardbase.sim.mea import run_mea_batch
+
+    decks = load_decks(db_url, [RUSH, CONTROL], ("heuristic", "heuristic"), {}, False)
+    for size in (1, 4, 10):
+        batch = run_mea_batch(decks, (forced("heuristic", size), "heuristic"), {}, 4, 0)
+        assert {g.openings[0] for g in batch.games} == {size}
+    assert forced("search:samples=4", 3) == "search:samples=4;opening=3"
+
+
+def test_gauntlet_table_and_plot(db_url: str, tmp_path: Path) -> None:
+    plot = tmp_path / "g.svg"
+    result = runner.invoke(
+        app,
+        [
+            "lab",
+            "gauntlet",
+            str(RUSH),
+            "--field",
+            str(CONTROL),
+            "--games",
+            "10",
+            "--jobs",
+            "1",
+            "--plot",
+            str(plot),
+            "--db",
+            db_url,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "overall" in result.stdout and "Goblin" in result.stdout
+    assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def _die_once(marker: str, chunk: Any) -> list[Any]:
+    """The runner's chunk work, except that the first worker to play chunk 0 dies (its process exits)."""
+    import os
+
+    from cardbase.sim.runner import _play_chunk
+
+    if chunk[4] == 0 and not Path(marker).exists():
+        Path(marker).write_text("died")
+        os._exit(1)
+    return _play_chunk(chunk)
+
+
+def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
+    import functools
+
+    from cardbase.sim.dask_backend import dask_backend
+    from cardbase.sim.runner import _play_chunk
+
+    rules = game("meio").make_rules({"players": 3})
+    options = rules.to_options()
+    chunks = [("meio", options, ("heuristic",) * 3, 7, lo, lo + 5, False) for lo in range(0, 30, 5)]
+    marker = tmp_path / "died"
+    with dask_backend("local", 2) as backend:
+        got = [r for chunk in backend.map(functools.partial(_die_once, str(marker)), iter(chunks)) for r in chunk]
+    assert marker.read_text() == "died"  # a worker did die mid-run
+    want = [r for chunk in chunks for r in _play_chunk(chunk)]
+    assert sorted(got, key=lambda r: r.index) == want
+
+
+def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) -> None:
+    hand = str(EXAMPLES / "meio-hand.txt")
+    args = ["lab", "split", hand, "--players", "3", "--seconds", "0.5", "--json", "--top", "4"]
+    runs = []
+    for seed in ("1", "1", "2"):
+        result = runner.invoke(app, [*args, "--seed", seed])
+        assert result.exit_code == 0, result.output
+        runs.append(json.loads(result.stdout))
+    a, b, c = runs
+    # Level 0 (every split on 2 deals) always completes; a 0.5 s budget stops right after it.
+    assert a["candidates"] == 1716 and a["levels"] == 1 and a["rounds_played"] == 1716 * 2
+    assert a["top"] == b["top"]
+    assert a["top"] != c["top"]
+    means = [s["expected_round_score"] for s in a["top"]]
+    assert means == sorted(means)
+    for s in a["top"]:
+        assert len(s["keep"]) == 7 and len(s["aside"]) == 6
+        assert sorted(s["keep"] + s["aside"]) == sorted(a["hand"])
+        assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
+
+
+def test_split_advisor_prunes_by_halving_with_more_time() -> None:
+    from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.split import advise, read_hand
+
+    rules = game("meio").make_rules({"players": 3})
+    advice = advise(rules, mask_of(read_hand(EXAMPLES / "meio-hand.txt")), 0, ["heuristic"] * 3, 4.0, 0, top=3)
+    assert advice.levels >= 2  # at least one halving after level 0
+    assert all(s.deals == 2**advice.levels for s in advice.top) or advice.complete
+    assert advice.rounds_played > 1716 * 2
+
+
+def test_meikyu_cards_held_match_a_hand_count_and_the_report(db_url: str) -> None:
+    from cardbase.sim.meikyu import prepare
+    from cardbase.sim.runner import run_batch
+
+    data = lab(
+        db_url,
+        "cards",
+        "--players",
+        "3",
+        "--assume",
+        "default",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--json",
+    )
+    two = lab(
+        db_url,
+        "cards",
+        "--players",
+        "3",
+        "--assume",
+        "default",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+        "--json",
+    )
+    assert data["kingdom_cards"] == two["kingdom_cards"] and data["lands"] == two["lands"]
+    assert data["assumed_values"][0].startswith("ASSUMED VALUES")
+    assert any(c["assumed_values"] for c in data["kingdom_cards"])
+    rules = prepare(db_url, "default", 3, ["heuristic"] * 3)
+    batch = run_batch("meikyu", rules, ["heuristic"] * 3, 12, seed=3, keep_records=True)
+    held: list[list[set[str]]] = []
+    for r in batch.results:  # replay each record, looking at every hand after every action
+        (record,) = parse_records("\n".join(r.record))
+        state = rules.new_initial_state(record.seed)
+        seen: list[set[str]] = [set() for _ in range(3)]
+        decided = False  # a deal returned at the deal check (it held an OPEN card) was never held
+        for line in record.actions:
+            action = state.sample_chance() if line.player == "chance" else state.parse_action(line.text)
+            if line.player == "chance":
+                assert str(action) == line.text
+            decided |= line.player != "chance"
+            state.apply(action)
+            for s in range(3):
+                if not decided and not state.hand(s):
+                    seen[s] = set()
+                seen[s] |= set(state.hand(s))
+        assert [set(h) for h in dict(r.facts)["held"]] == seen
+        held.append(seen)
+    for card in data["kingdom_cards"]:
+        pairs = [
+            (card["name"] in seen[s], s in r.winners)
+            for r, seen in zip(batch.results, held, strict=True)
+            for s in range(3)
+        ]
+        with_card = [won for has, won in pairs if has]
+        assert card["games_in_hand"] == len(with_card)
+        assert card["games_without"] == 36 - len(with_card)
+        if with_card:
+            assert card["win_rate_in_hand"] == pytest.approx(sum(with_card) / len(with_card))
+    for land in data["lands"]:
+        count = sum(
+            1 for r in batch.results for s in range(3) if any(e[0] == land["name"] for e in dict(r.facts)["lands"][s])
+        )
+        assert land["games_in_kingdom"] == count
