@@ -15,11 +15,14 @@ until the end of the opponent's next turn, and picks the best average position.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cardbase.games.base import TERMINAL
+from cardbase.games.base import TERMINAL, State
+from cardbase.games.ismcts import DEFAULT_EXPLORATION
+from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.engine import (
     _CHOICE,
@@ -456,3 +459,89 @@ class SearchAgent:
                 totals[k] += evaluate(trial, me)
         order = sorted(range(len(candidates)), key=lambda k: -totals[k])
         return [(candidates[k], totals[k] / self.samples) for k in order]
+
+
+# --- information-set Monte Carlo tree search -------------------------------------------
+
+REWARD_SCALE = 10.0
+"""How many points of :func:`evaluate` move the reward by about a quarter (a logistic)."""
+
+
+class IsmctsAgent(BaseIsmcts):
+    """SO-ISMCTS (:mod:`cardbase.games.ismcts`) to the end of the opponent's next turn:
+    determinised by :meth:`MeaState.determinise` (the search agent's), each main-phase
+    decision searches the heuristic's ``candidates`` best actions and its turn-ending one
+    (other decisions their first 8), rollouts play on with the heuristic for both seats,
+    and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
+    opening draw is the heuristic's (or ``opening``), as for the search agent."""
+
+    def __init__(
+        self,
+        rules: MeaRules,
+        seat: int,
+        seed: int | None = None,
+        iters: int | None = None,
+        ms: int | None = None,
+        c: float | str = DEFAULT_EXPLORATION,
+        candidates: int = 5,
+        target_hand: int = TARGET_HAND,
+        opening: int | str | None = None,
+    ):
+        super().__init__(rules, seat, seed, iters, ms, c)
+        if not 1 <= candidates <= 100:
+            raise ValueError(f"candidates is 1 to 100, not {candidates}")
+        self.candidates_searched = candidates
+        self.target_hand = target_hand
+        openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
+        openings[seat] = opening_size(rules, seat, opening, self.rng)
+        self.openings = (openings[0], openings[1])
+        self._start_turns = 0
+
+    def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
+        obs: MeaObservation = observation
+        if obs.view._phase == _OPENING:
+            return legal_actions[min(self.openings[obs.player], len(legal_actions)) - 1]
+        return None
+
+    def start(self, observation: Any) -> None:
+        obs: MeaObservation = observation
+        self._start_turns = obs.view._taken[1 - obs.player]
+
+    def determinise(self, observation: Any, rng: random.Random) -> MeaState:
+        obs: MeaObservation = observation
+        return obs.view.determinise(obs.player, rng)
+
+    def candidates(self, state: State) -> Sequence[Any]:
+        s = cast(MeaState, state)
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal
+        p = s.current_player
+        phase = s._phase
+        if phase == _OPENING:
+            return (legal[min(self.openings[p], len(legal)) - 1],)
+        if phase != _MAIN:
+            return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
+        out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]
+        end = end_turn_action(s, legal, p, self.target_hand)
+        if end not in out:
+            out.append(end)
+        return out
+
+    def cut_off(self, state: State) -> bool:
+        s = cast(MeaState, state)
+        me = self.seat
+        return s._active == me and s._taken[1 - me] > self._start_turns and s._phase in (_FLIP, _MAIN)
+
+    def rollout(self, state: State) -> None:
+        s = cast(MeaState, state)
+        for _ in range(400):
+            if s.current_player == TERMINAL or self.cut_off(s):
+                return
+            p = s.current_player
+            s.apply_unchecked(heuristic_action(s, s.legal_actions(), self.openings[p], self.target_hand))
+
+    def rewards(self, state: State) -> Sequence[float]:
+        v = evaluate(cast(MeaState, state), 0) / REWARD_SCALE
+        r0 = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
+        return (r0, 1.0 - r0)
