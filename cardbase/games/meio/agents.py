@@ -7,6 +7,7 @@ The random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -403,12 +404,18 @@ MAX_ROUND_SCORE = FIRST_HALF
 """The most a round can score (all 7 first-half tricks, none after): rewards are scaled by it."""
 
 
+WIN_SCALE = 4.0
+"""Points of lead over the best rival that make a ``win`` reward of about 0.88."""
+
+
 class IsmctsAgent(BaseIsmcts):
     """SO-ISMCTS (:mod:`cardbase.games.ismcts`) over the current round: determinised by
     :func:`sample_hidden` (the search agent's), the tree grows to the end of the round and
     rollouts play it out with the heuristic for every seat; a seat's reward is
-    ``1 - round score / 7``, the search agent's objective. At its own split it searches the
-    heuristic's ``split_candidates`` best splits; other seats split as the heuristic does."""
+    set by ``objective``. At its own split it searches the
+    heuristic's ``split_candidates`` best splits; other seats split as the heuristic does.
+    ``objective=score`` rewards a low round score (the search agent's aim); the default,
+    ``win``, rewards a lead over the best rival in the game's totals after the round."""
 
     def __init__(
         self,
@@ -419,8 +426,12 @@ class IsmctsAgent(BaseIsmcts):
         ms: int | None = None,
         c: float | str = DEFAULT_EXPLORATION,
         split_candidates: int = 8,
+        objective: str = "win",
     ):
         super().__init__(rules, seat, seed, iters, ms, c)
+        if objective not in ("win", "score"):
+            raise ValueError(f"objective is win or score, not {objective!r}")
+        self.objective = objective
         if not 1 <= split_candidates <= 1716:
             raise ValueError(f"split_candidates is 1 to 1716, not {split_candidates}")
         self.split_candidates = split_candidates
@@ -457,5 +468,12 @@ class IsmctsAgent(BaseIsmcts):
         rollout_round(cast(MeioState, state), self._weights)
 
     def rewards(self, state: State) -> Sequence[float]:
-        scores = cast(MeioState, state)._round_scores[self._round]
-        return [1.0 - score / MAX_ROUND_SCORE for score in scores]
+        s = cast(MeioState, state)
+        if self.objective == "score":
+            return [1.0 - score / MAX_ROUND_SCORE for score in s._round_scores[self._round]]
+        totals = s._totals
+        out = []
+        for p, own in enumerate(totals):
+            rival = min(t for q, t in enumerate(totals) if q != p)
+            out.append(0.5 + 0.5 * math.tanh((rival - own) / WIN_SCALE))
+        return out
