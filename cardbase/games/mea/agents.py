@@ -473,7 +473,9 @@ class IsmctsAgent(BaseIsmcts):
     decision searches the heuristic's ``candidates`` best actions and its turn-ending one
     (other decisions their first 8), rollouts play on with the heuristic for both seats,
     and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
-    opening draw is the heuristic's (or ``opening``), as for the search agent."""
+    opening draw is the heuristic's (or ``opening``), as for the search agent. The other
+    seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
+    searched like this seat's)."""
 
     def __init__(
         self,
@@ -483,6 +485,7 @@ class IsmctsAgent(BaseIsmcts):
         iters: int | None = None,
         ms: int | None = None,
         c: float | str = DEFAULT_EXPLORATION,
+        opponents: str = "heuristic",
         candidates: int = 5,
         target_hand: int = TARGET_HAND,
         opening: int | str | None = None,
@@ -490,6 +493,9 @@ class IsmctsAgent(BaseIsmcts):
         super().__init__(rules, seat, seed, iters, ms, c)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
+        if opponents not in ("heuristic", "tree"):
+            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+        self.opponents = opponents
         self.candidates_searched = candidates
         self.target_hand = target_hand
         openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
@@ -518,8 +524,8 @@ class IsmctsAgent(BaseIsmcts):
             return legal
         p = s.current_player
         phase = s._phase
-        if phase == _OPENING:
-            return (legal[min(self.openings[p], len(legal)) - 1],)
+        if phase == _OPENING or (p != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(s, legal, self.openings[p], self.target_hand),)
         if phase != _MAIN:
             return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
         out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]

@@ -714,7 +714,9 @@ class IsmctsAgent(BaseIsmcts):
     searches the heuristic's ``candidates`` best options and resupplying, other decisions
     are the heuristic's; dice and draws are the determinised state's chance, rollouts play
     on with the heuristic, and the cut-off position is scored by :func:`value` for every
-    seat. Its own decisions other than step 2 are the heuristic's, as for the search agent."""
+    seat. Its own decisions other than step 2 are the heuristic's, as for the search agent;
+    the other seats play the heuristic in the tree too (``opponents=tree``: their step-2
+    candidates are searched like this seat's)."""
 
     score_label = "estimated value (0 = lost, 1 = won)"
 
@@ -726,12 +728,16 @@ class IsmctsAgent(BaseIsmcts):
         iters: int | None = None,
         ms: int | None = None,
         c: float | str = DEFAULT_EXPLORATION,
+        opponents: str = "heuristic",
         candidates: int = 4,
         rounds: float = 2,
     ):
         super().__init__(rules, seat, seed, iters, ms, c)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
+        if opponents not in ("heuristic", "tree"):
+            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+        self.opponents = opponents
         self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self._stop = 0
@@ -753,8 +759,8 @@ class IsmctsAgent(BaseIsmcts):
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeikyuState, state)
         obs = s.observation(s.current_player)
-        if s._ask != A_MAIN:
-            return (heuristic_action(obs, s.legal_actions()),)
+        if s._ask != A_MAIN or (s.current_player != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
         out: list[Any] = []
         for _, action in main_options(obs, self.candidates_searched * 3):
             if action not in out:
