@@ -29,7 +29,11 @@ from cardbase.games.mea.engine import (
     _FLIP,
     _MAIN,
     _OPENING,
+    BOARD,
+    DECK,
+    HAND,
     HAND_LIMIT,
+    UNKNOWN,
     Choose,
     Draw,
     MeaObservation,
@@ -469,7 +473,8 @@ REWARD_SCALE = 10.0
 
 class IsmctsAgent(BaseIsmcts):
     """SO-ISMCTS (:mod:`cardbase.games.ismcts`) to the end of the opponent's next turn:
-    determinised by :meth:`MeaState.determinise` (the search agent's), each main-phase
+    determinised by :meth:`MeaState.determinise` (the search agent's) with the cards it
+    saw go back to the other hand kept there (:meth:`remember`), each main-phase
     decision searches the heuristic's ``candidates`` best actions and its turn-ending one
     (other decisions their first 8), rollouts play on with the heuristic for both seats,
     and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
@@ -496,12 +501,29 @@ class IsmctsAgent(BaseIsmcts):
         if opponents not in ("heuristic", "tree"):
             raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
         self.opponents = opponents
+        self._known: set[int] = set()
+        self._on_board: set[int] = set()
         self.candidates_searched = candidates
         self.target_hand = target_hand
         openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
         openings[seat] = opening_size(rules, seat, opening, self.rng)
         self.openings = (openings[0], openings[1])
         self._start_turns = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.remember(observation)
+        return super().act(observation, legal_actions)
+
+    def remember(self, observation: MeaObservation) -> None:
+        """Keep track of the other seat's cards this seat saw go back to their hand: a card
+        of theirs seen on the board and hidden now was returned to it (nothing else takes a
+        card from the board out of sight); it is known to be there until it shows again."""
+        view = observation.view
+        zone = view._zone
+        owner = view._tab.owner
+        opp = 1 - observation.player
+        self._known = {i for i in self._known | self._on_board if zone[i] == UNKNOWN}
+        self._on_board = {i for i, z in enumerate(zone) if z == BOARD and owner[i] == opp}
 
     def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
         obs: MeaObservation = observation
@@ -514,8 +536,24 @@ class IsmctsAgent(BaseIsmcts):
         self._start_turns = obs.view._taken[1 - obs.player]
 
     def determinise(self, observation: Any, rng: random.Random) -> MeaState:
+        """The search agent's deal (:meth:`MeaState.determinise`), then every card known to
+        be in the other hand (:meth:`remember`) swapped into it for an unknown one."""
         obs: MeaObservation = observation
-        return obs.view.determinise(obs.player, rng)
+        state = obs.view.determinise(obs.player, rng)
+        if not self._known:
+            return state
+        opp = 1 - obs.player
+        hand, deck, zone = state._hand[opp], state._deck[opp], state._zone
+        spare = [k for k, j in enumerate(hand) if j not in self._known]
+        for i in sorted(self._known):
+            if zone[i] == HAND or not spare or i not in deck:
+                continue
+            k = spare.pop(rng.randrange(len(spare)))
+            j = hand[k]
+            hand[k] = i
+            deck[deck.index(i)] = j
+            zone[i], zone[j] = HAND, DECK
+        return state
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeaState, state)
