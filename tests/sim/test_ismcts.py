@@ -230,3 +230,34 @@ def test_a_tiny_budget_ismcts_beats_random_at_meio() -> None:
     rate, low, _ = wilson_interval(wins, games)
     assert rate >= 0.7 and low > 0.5, (wins, games)
     print(f"ismcts:iters=30 against random, Meio 2p: {wins}/{games}")
+
+
+def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_hand() -> None:
+    from cardbase.games.mea.engine import BOARD, HAND
+
+    rules = mea_rules()
+    state = rules.new_initial_state(6)
+    heuristic = [mea_agents.HeuristicAgent(rules, s, s) for s in (0, 1)]
+    agent = mea_agents.IsmctsAgent(rules, 0, 1, iters=4)
+
+    def theirs_on_board() -> list[int]:
+        return [i for i, z in enumerate(state._zone) if z == BOARD and state._tab.owner[i] == 1]
+
+    while not theirs_on_board():
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
+    agent.remember(state.observation(0))
+    returned = theirs_on_board()[0]
+    state._return_to_hand(returned)  # as a "return to hand" ability does
+    obs = state.observation(0)
+    agent.remember(obs)
+    plain = [obs.view.determinise(0, random.Random(r)) for r in range(30)]
+    assert any(returned not in d._hand[1] for d in plain)  # the plain deal forgets it
+    for r in range(30):
+        dealt = agent.determinise(obs, random.Random(r))
+        assert returned in dealt._hand[1] and dealt._zone[returned] == HAND
+        assert sorted(dealt._hand[1] + dealt._deck[1]) == sorted(plain[r]._hand[1] + plain[r]._deck[1])
+        assert len(dealt._hand[1]) == len(state._hand[1])
