@@ -234,7 +234,9 @@ def meikyu(
     seat: Annotated[int, typer.Option("--seat", help="Your seat, 1 to the number of players.")] = 1,
     vs: Annotated[
         str,
-        typer.Option("--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search, ismcts)."),
+        typer.Option(
+            "--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search, ismcts)."
+        ),
     ] = "heuristic",
     seed: Annotated[
         int | None,

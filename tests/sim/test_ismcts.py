@@ -261,3 +261,24 @@ def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_han
         assert returned in dealt._hand[1] and dealt._zone[returned] == HAND
         assert sorted(dealt._hand[1] + dealt._deck[1]) == sorted(plain[r]._hand[1] + plain[r]._deck[1])
         assert len(dealt._hand[1]) == len(state._hand[1])
+
+
+def test_sim_accepts_ismcts_the_same_for_any_jobs_and_replay_reads_its_records(tmp_path: Any) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    runner = CliRunner()
+    args = ["sim", "meio", "--players", "2", "--agents", "ismcts:iters=8,random", "--games", "4", "--seed", "3"]
+    one = runner.invoke(app, [*args, "--json", "--records", str(tmp_path)])
+    two = runner.invoke(app, [*args, "--json", "--jobs", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["seats"] == json.loads(two.stdout)["seats"]
+    (path,) = tmp_path.glob("*.jsonl")
+    replayed = runner.invoke(app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert len(json.loads(replayed.stdout)) == 4
+    bad = runner.invoke(app, ["sim", "meio", "--players", "2", "--agents", "ismcts:iters=0,random", "--games", "1"])
+    assert bad.exit_code == 2 and "iters" in bad.output
