@@ -37,7 +37,7 @@ class _Node:
     """An information-set node: the action that reached it from its parent, who took it,
     and its visits, availability and summed reward for that player."""
 
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "player", "squares", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player  # the seat that acted into this node; < 0: a chance outcome
@@ -45,6 +45,7 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.squares = 0.0
 
 
 def _budget(iters: int | None, ms: int | None) -> tuple[int | None, float | None]:
@@ -72,9 +73,20 @@ def _number(name: str, value: float | str, low: float, high: float) -> float:
     return x
 
 
+def _variance(node: _Node) -> float:
+    """The sample variance of a node's rewards (0 for one visit)."""
+    n = node.visits
+    if n < 2:
+        return 0.0
+    mean = node.total / n
+    return max(0.0, (node.squares - n * mean * mean) / (n - 1))
+
+
 class IsmctsAgent(ABC):
     """SO-ISMCTS for one seat. ``iters``: iterations per decision (default 400), or ``ms``:
-    milliseconds per decision (not reproducible); ``c``: the exploration constant.
+    milliseconds per decision (not reproducible); ``c``: the exploration constant;
+    ``prior`` and ``confidence``: how clearly the search must beat the game's own choice
+    (:meth:`preferred`) to replace it.
 
     A game subclass implements :meth:`determinise`, :meth:`candidates`,
     :meth:`rollout` and :meth:`rewards`, and may override :meth:`shortcut` (decisions
@@ -90,8 +102,12 @@ class IsmctsAgent(ABC):
         iters: int | None = None,
         ms: int | None = None,
         c: float | str = DEFAULT_EXPLORATION,
+        prior: float | str = 0.0,
+        confidence: float | str = 0.0,
     ) -> None:
         self.rules = rules
+        self.prior = _number("prior", prior, 0.0, 1.0)
+        self.confidence = _number("confidence", confidence, 0.0, 10.0)
         self.seat = seat
         self.rng = random.Random(seed)
         self.iterations, self.seconds = _budget(iters, ms)
@@ -126,6 +142,12 @@ class IsmctsAgent(ABC):
         """Whether the tree stops growing at ``state`` (it is then scored as it stands)."""
         return False
 
+    def preferred(self, observation: Any) -> Any | None:
+        """The game's own choice at the root (its heuristic's), or ``None``: when given, the
+        most visited action replaces it only if its mean reward is higher by ``prior`` and by
+        ``confidence`` standard errors of the difference (see :meth:`choose`)."""
+        return None
+
     def start(self, observation: Any) -> None:
         """Called once per decision before the first iteration (e.g. to mark the root)."""
         return None
@@ -141,8 +163,18 @@ class IsmctsAgent(ABC):
         root = self.search(observation)
         if not root.children:
             return legal_actions[0]
-        best = max(root.children.items(), key=lambda kv: kv[1].visits)
-        return best[0]
+        return self.choose(root, self.preferred(observation))
+
+    def choose(self, root: _Node, preferred: Any | None) -> Any:
+        """The most visited action at the root, unless ``preferred`` (searched too) is not
+        clearly worse: by less than ``prior`` plus ``confidence`` standard errors."""
+        action, best = max(root.children.items(), key=lambda kv: kv[1].visits)
+        mine = root.children.get(preferred) if preferred is not None else None
+        if mine is None or mine is best:
+            return action
+        gap = best.total / best.visits - mine.total / mine.visits
+        error = math.sqrt(_variance(best) / best.visits + _variance(mine) / mine.visits)
+        return action if gap > self.prior + self.confidence * error else preferred
 
     def search(self, observation: Any) -> _Node:
         """Run the budget's iterations from ``observation``; the root node."""
@@ -214,7 +246,9 @@ class IsmctsAgent(ABC):
         for n in path:
             n.visits += 1
             if n.player >= 0:
-                n.total += rewards[n.player]
+                r = rewards[n.player]
+                n.total += r
+                n.squares += r * r
 
 
 __all__ = ["DEFAULT_EXPLORATION", "DEFAULT_ITERATIONS", "IsmctsAgent"]

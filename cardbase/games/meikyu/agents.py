@@ -716,7 +716,9 @@ class IsmctsAgent(BaseIsmcts):
     on with the heuristic, and the cut-off position is scored by :func:`value` for every
     seat. Its own decisions other than step 2 are the heuristic's, as for the search agent;
     the other seats play the heuristic in the tree too (``opponents=tree``: their step-2
-    candidates are searched like this seat's)."""
+    candidates are searched like this seat's). As for the search agent, the heuristic's
+    own choice stands unless the search finds one better by ``prior`` and by ``confidence``
+    standard errors."""
 
     score_label = "estimated value (0 = lost, 1 = won)"
 
@@ -731,8 +733,10 @@ class IsmctsAgent(BaseIsmcts):
         opponents: str = "heuristic",
         candidates: int = 4,
         rounds: float = 2,
+        prior: float | str = 0.01,
+        confidence: float | str = 1.0,
     ):
-        super().__init__(rules, seat, seed, iters, ms, c)
+        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
@@ -745,6 +749,9 @@ class IsmctsAgent(BaseIsmcts):
     def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
         obs: MeikyuObservation = observation
         return None if obs.ask == A_MAIN else heuristic_action(obs, legal_actions)
+
+    def preferred(self, observation: Any) -> Any | None:
+        return main_options(cast(MeikyuObservation, observation), 1)[0][1]
 
     def start(self, observation: Any) -> None:
         self._stop = cast(MeikyuObservation, observation).turns + self.horizon
