@@ -282,3 +282,24 @@ def test_sim_accepts_ismcts_the_same_for_any_jobs_and_replay_reads_its_records(t
     assert len(json.loads(replayed.stdout)) == 4
     bad = runner.invoke(app, ["sim", "meio", "--players", "2", "--agents", "ismcts:iters=0,random", "--games", "1"])
     assert bad.exit_code == 2 and "iters" in bad.output
+
+
+def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> None:
+    from cardbase.games.ismcts import _Node
+
+    def child(rewards: list[float]) -> _Node:
+        node = _Node(0)
+        node.visits = len(rewards)
+        node.total = sum(rewards)
+        node.squares = sum(r * r for r in rewards)
+        return node
+
+    agent = meikyu_agents.IsmctsAgent(meikyu_rules(2), 0, 1, iters=1, prior=0.01, confidence=1)
+    root = _Node(0)
+    root.children = {"a": child([0.6, 0.4] * 20), "b": child([0.55, 0.45] * 5)}
+    assert agent.choose(root, None) == "a"  # most visited
+    assert agent.choose(root, "b") == "b"  # a's mean is no higher: b stands
+    root.children["a"] = child([0.9, 0.8] * 20)
+    assert agent.choose(root, "b") == "a"  # clearly better: replaced
+    root.children["a"] = child([1.0, 0.1] * 20)
+    assert agent.choose(root, "b") == "b"  # higher mean but within one standard error
