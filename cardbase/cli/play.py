@@ -134,7 +134,7 @@ def meio(
 def mea(
     deck: Annotated[Path, typer.Option("--deck", "-d", help="Your deck file.")],
     vs_deck: Annotated[Path, typer.Option("--vs-deck", help="The opponent's deck file.")],
-    vs: Annotated[str, typer.Option("--vs", help="The opponent: random, heuristic or search.")] = "search",
+    vs: Annotated[str, typer.Option("--vs", help="The opponent: random, heuristic, search or ismcts.")] = "search",
     seat: Annotated[int, typer.Option("--seat", help="1: you go first (yellow); 2: second (blue).")] = 1,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (default: a new one).")
@@ -227,7 +227,9 @@ def meikyu(
     seat: Annotated[int, typer.Option("--seat", help="Your seat, 1 to the number of players.")] = 1,
     vs: Annotated[
         str,
-        typer.Option("--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search)."),
+        typer.Option(
+            "--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search, ismcts)."
+        ),
     ] = "heuristic",
     seed: Annotated[
         int | None,

@@ -34,7 +34,7 @@ AgentsOption = Annotated[
     typer.Option(
         "--agents",
         "-a",
-        help="One agent per seat, comma-separated (random, heuristic, search).",
+        help="One agent per seat, comma-separated (random, heuristic, search, ismcts).",
         show_default=False,
     ),
 ]
@@ -246,7 +246,7 @@ def mea(
         typer.Option(
             "--agents",
             "-a",
-            help="Agent for --deck and for --vs, comma-separated: random, heuristic, search; with options, "
+            help="Agent for --deck and for --vs, comma-separated: random, heuristic, search, ismcts; with options, "
             "e.g. heuristic:opening=2-7 (its opening draw drawn from 2..7), search:samples=12.",
         ),
     ] = "heuristic,heuristic",

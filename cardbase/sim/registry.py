@@ -134,6 +134,7 @@ GAMES: dict[str, GameEntry] = {
             "random": "cardbase.sim.agents:RandomAgent",
             "heuristic": "cardbase.games.meio.agents:HeuristicAgent",
             "search": "cardbase.games.meio.agents:SearchAgent",
+            "ismcts": "cardbase.games.meio.agents:IsmctsAgent",
         },
     ),
     "mea": GameEntry(
@@ -144,6 +145,7 @@ GAMES: dict[str, GameEntry] = {
             "random": "cardbase.sim.agents:RandomAgent",
             "heuristic": "cardbase.games.mea.agents:HeuristicAgent",
             "search": "cardbase.games.mea.agents:SearchAgent",
+            "ismcts": "cardbase.games.mea.agents:IsmctsAgent",
         },
     ),
     "meikyu": GameEntry(
@@ -154,6 +156,7 @@ GAMES: dict[str, GameEntry] = {
             "random": "cardbase.sim.agents:RandomAgent",
             "heuristic": "cardbase.games.meikyu.agents:HeuristicAgent",
             "search": "cardbase.games.meikyu.agents:SearchAgent",
+            "ismcts": "cardbase.games.meikyu.agents:IsmctsAgent",
         },
     ),
 }

@@ -15,18 +15,25 @@ until the end of the opponent's next turn, and picks the best average position.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cardbase.games.base import TERMINAL
+from cardbase.games.base import TERMINAL, State
+from cardbase.games.ismcts import DEFAULT_EXPLORATION
+from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.engine import (
     _CHOICE,
     _FLIP,
     _MAIN,
     _OPENING,
+    BOARD,
+    DECK,
+    HAND,
     HAND_LIMIT,
+    UNKNOWN,
     Choose,
     Draw,
     MeaObservation,
@@ -456,3 +463,129 @@ class SearchAgent:
                 totals[k] += evaluate(trial, me)
         order = sorted(range(len(candidates)), key=lambda k: -totals[k])
         return [(candidates[k], totals[k] / self.samples) for k in order]
+
+
+# --- information-set Monte Carlo tree search -------------------------------------------
+
+REWARD_SCALE = 10.0
+"""How many points of :func:`evaluate` move the reward by about a quarter (a logistic)."""
+
+
+class IsmctsAgent(BaseIsmcts):
+    """SO-ISMCTS (:mod:`cardbase.games.ismcts`) to the end of the opponent's next turn:
+    determinised by :meth:`MeaState.determinise` (the search agent's) with the cards it
+    saw go back to the other hand kept there (:meth:`remember`), each main-phase
+    decision searches the heuristic's ``candidates`` best actions and its turn-ending one
+    (other decisions their first 8), rollouts play on with the heuristic for both seats,
+    and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
+    opening draw is the heuristic's (or ``opening``), as for the search agent. The other
+    seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
+    searched like this seat's)."""
+
+    def __init__(
+        self,
+        rules: MeaRules,
+        seat: int,
+        seed: int | None = None,
+        iters: int | None = None,
+        ms: int | None = None,
+        c: float | str = DEFAULT_EXPLORATION,
+        opponents: str = "heuristic",
+        candidates: int = 5,
+        target_hand: int = TARGET_HAND,
+        opening: int | str | None = None,
+    ):
+        super().__init__(rules, seat, seed, iters, ms, c)
+        if not 1 <= candidates <= 100:
+            raise ValueError(f"candidates is 1 to 100, not {candidates}")
+        if opponents not in ("heuristic", "tree"):
+            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+        self.opponents = opponents
+        self._known: set[int] = set()
+        self._on_board: set[int] = set()
+        self.candidates_searched = candidates
+        self.target_hand = target_hand
+        openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
+        openings[seat] = opening_size(rules, seat, opening, self.rng)
+        self.openings = (openings[0], openings[1])
+        self._start_turns = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.remember(observation)
+        return super().act(observation, legal_actions)
+
+    def remember(self, observation: MeaObservation) -> None:
+        """Keep track of the other seat's cards this seat saw go back to their hand: a card
+        of theirs seen on the board and hidden now was returned to it (nothing else takes a
+        card from the board out of sight); it is known to be there until it shows again."""
+        view = observation.view
+        zone = view._zone
+        owner = view._tab.owner
+        opp = 1 - observation.player
+        self._known = {i for i in self._known | self._on_board if zone[i] == UNKNOWN}
+        self._on_board = {i for i, z in enumerate(zone) if z == BOARD and owner[i] == opp}
+
+    def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
+        obs: MeaObservation = observation
+        if obs.view._phase == _OPENING:
+            return legal_actions[min(self.openings[obs.player], len(legal_actions)) - 1]
+        return None
+
+    def start(self, observation: Any) -> None:
+        obs: MeaObservation = observation
+        self._start_turns = obs.view._taken[1 - obs.player]
+
+    def determinise(self, observation: Any, rng: random.Random) -> MeaState:
+        """The search agent's deal (:meth:`MeaState.determinise`), then every card known to
+        be in the other hand (:meth:`remember`) swapped into it for an unknown one."""
+        obs: MeaObservation = observation
+        state = obs.view.determinise(obs.player, rng)
+        if not self._known:
+            return state
+        opp = 1 - obs.player
+        hand, deck, zone = state._hand[opp], state._deck[opp], state._zone
+        spare = [k for k, j in enumerate(hand) if j not in self._known]
+        for i in sorted(self._known):
+            if zone[i] == HAND or not spare or i not in deck:
+                continue
+            k = spare.pop(rng.randrange(len(spare)))
+            j = hand[k]
+            hand[k] = i
+            deck[deck.index(i)] = j
+            zone[i], zone[j] = HAND, DECK
+        return state
+
+    def candidates(self, state: State) -> Sequence[Any]:
+        s = cast(MeaState, state)
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal
+        p = s.current_player
+        phase = s._phase
+        if phase == _OPENING or (p != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(s, legal, self.openings[p], self.target_hand),)
+        if phase != _MAIN:
+            return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
+        out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]
+        end = end_turn_action(s, legal, p, self.target_hand)
+        if end not in out:
+            out.append(end)
+        return out
+
+    def cut_off(self, state: State) -> bool:
+        s = cast(MeaState, state)
+        me = self.seat
+        return s._active == me and s._taken[1 - me] > self._start_turns and s._phase in (_FLIP, _MAIN)
+
+    def rollout(self, state: State) -> None:
+        s = cast(MeaState, state)
+        for _ in range(400):
+            if s.current_player == TERMINAL or self.cut_off(s):
+                return
+            p = s.current_player
+            s.apply_unchecked(heuristic_action(s, s.legal_actions(), self.openings[p], self.target_hand))
+
+    def rewards(self, state: State) -> Sequence[float]:
+        v = evaluate(cast(MeaState, state), 0) / REWARD_SCALE
+        r0 = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
+        return (r0, 1.0 - r0)

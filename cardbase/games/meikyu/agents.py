@@ -11,6 +11,9 @@ import random
 from collections.abc import Sequence
 from typing import Any, cast
 
+from cardbase.games.base import State
+from cardbase.games.ismcts import DEFAULT_EXPLORATION
+from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meikyu.engine import (
     A_AMULET,
     A_CASINO,
@@ -699,4 +702,89 @@ class SearchAgent:
         return [(candidates[i], means[i]) for i in ranked]
 
 
-__all__ = ["HeuristicAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]
+__all__ = ["HeuristicAgent", "IsmctsAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]
+
+
+# --- information-set Monte Carlo tree search -------------------------------------------
+
+
+class IsmctsAgent(BaseIsmcts):
+    """SO-ISMCTS (:mod:`cardbase.games.ismcts`) over ``rounds`` rounds of turns:
+    determinised by :func:`sample_hidden` (the search agent's), each step-2 decision
+    searches the heuristic's ``candidates`` best options and resupplying, other decisions
+    are the heuristic's; dice and draws are the determinised state's chance, rollouts play
+    on with the heuristic, and the cut-off position is scored by :func:`value` for every
+    seat. Its own decisions other than step 2 are the heuristic's, as for the search agent;
+    the other seats play the heuristic in the tree too (``opponents=tree``: their step-2
+    candidates are searched like this seat's). As for the search agent, the heuristic's
+    own choice stands unless the search finds one better by ``prior`` and by ``confidence``
+    standard errors."""
+
+    score_label = "estimated value (0 = lost, 1 = won)"
+
+    def __init__(
+        self,
+        rules: MeikyuRules,
+        seat: int,
+        seed: int | None = None,
+        iters: int | None = None,
+        ms: int | None = None,
+        c: float | str = DEFAULT_EXPLORATION,
+        opponents: str = "heuristic",
+        candidates: int = 4,
+        rounds: float = 2,
+        prior: float | str = 0.01,
+        confidence: float | str = 1.0,
+    ):
+        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence)
+        if not 1 <= candidates <= 100:
+            raise ValueError(f"candidates is 1 to 100, not {candidates}")
+        if opponents not in ("heuristic", "tree"):
+            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+        self.opponents = opponents
+        self.candidates_searched = candidates
+        self.horizon = max(1, round(float(rounds) * rules.players))
+        self._stop = 0
+
+    def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
+        obs: MeikyuObservation = observation
+        return None if obs.ask == A_MAIN else heuristic_action(obs, legal_actions)
+
+    def preferred(self, observation: Any) -> Any | None:
+        return main_options(cast(MeikyuObservation, observation), 1)[0][1]
+
+    def start(self, observation: Any) -> None:
+        self._stop = cast(MeikyuObservation, observation).turns + self.horizon
+
+    def determinise(self, observation: Any, rng: random.Random) -> MeikyuState:
+        obs: MeikyuObservation = observation
+        hands, kpile, mpile, archives = sample_hidden(obs, rng)
+        state = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
+        state.history = []
+        return state
+
+    def candidates(self, state: State) -> Sequence[Any]:
+        s = cast(MeikyuState, state)
+        obs = s.observation(s.current_player)
+        if s._ask != A_MAIN or (s.current_player != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
+        out: list[Any] = []
+        for _, action in main_options(obs, self.candidates_searched * 3):
+            if action not in out:
+                out.append(action)
+            if len(out) >= self.candidates_searched:
+                break
+        if RESUPPLY not in out:
+            out.append(RESUPPLY)
+        return out
+
+    def cut_off(self, state: State) -> bool:
+        return cast(MeikyuState, state).turns >= self._stop
+
+    def rollout(self, state: State) -> None:
+        s = cast(MeikyuState, state)
+        rollout(s, self._stop - s.turns)
+
+    def rewards(self, state: State) -> Sequence[float]:
+        s = cast(MeikyuState, state)
+        return [value(s, q) for q in range(s.rules.players)]

@@ -7,12 +7,16 @@ The random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
+from cardbase.games.base import State
+from cardbase.games.ismcts import DEFAULT_EXPLORATION
+from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
 from cardbase.games.meio.engine import (
     _BIT,
@@ -391,3 +395,85 @@ class SearchAgent:
 def _round_score(state: MeioState, seat: int) -> int:
     # A rollout always ends its round, whose score is the last one recorded.
     return state._round_scores[-1][seat]
+
+
+# --- information-set Monte Carlo tree search -------------------------------------------
+
+
+MAX_ROUND_SCORE = FIRST_HALF
+"""The most a round can score (all 7 first-half tricks, none after): rewards are scaled by it."""
+
+
+WIN_SCALE = 4.0
+"""Points of lead over the best rival that make a ``win`` reward of about 0.88."""
+
+
+class IsmctsAgent(BaseIsmcts):
+    """SO-ISMCTS (:mod:`cardbase.games.ismcts`) over the current round: determinised by
+    :func:`sample_hidden` (the search agent's), the tree grows to the end of the round and
+    rollouts play it out with the heuristic for every seat; a seat's reward is
+    set by ``objective``. At its own split it searches the
+    heuristic's ``split_candidates`` best splits; other seats split as the heuristic does.
+    ``objective=score`` rewards a low round score (the search agent's aim); the default,
+    ``win``, rewards a lead over the best rival in the game's totals after the round."""
+
+    def __init__(
+        self,
+        rules: MeioRules,
+        seat: int,
+        seed: int | None = None,
+        iters: int | None = None,
+        ms: int | None = None,
+        c: float | str = DEFAULT_EXPLORATION,
+        split_candidates: int = 8,
+        objective: str = "win",
+    ):
+        super().__init__(rules, seat, seed, iters, ms, c)
+        if objective not in ("win", "score"):
+            raise ValueError(f"objective is win or score, not {objective!r}")
+        self.objective = objective
+        if not 1 <= split_candidates <= 1716:
+            raise ValueError(f"split_candidates is 1 to 1716, not {split_candidates}")
+        self.split_candidates = split_candidates
+        self._weights = card_weights(rules.players, rules.ace_high)
+        self._round = 0
+        self._own_splits: list[Split] = []
+
+    def start(self, observation: Any) -> None:
+        obs: MeioObservation = observation
+        self._round = obs.round
+        split = obs.phase == "split"
+        self._own_splits = heuristic_splits(obs.hand, self._weights, self.split_candidates) if split else []
+
+    def determinise(self, observation: Any, rng: random.Random) -> MeioState:
+        obs: MeioObservation = observation
+        hands, asides, leftover = sample_hidden(obs, rng, self._weights)
+        state = MeioState.from_parts(obs, hands, asides, leftover)
+        state.history = []
+        return state
+
+    def candidates(self, state: State) -> Sequence[Any]:
+        s = cast(MeioState, state)
+        if s._phase == _SPLIT:
+            p = s.current_player
+            if p == self.seat:
+                return self._own_splits
+            return (best_split(s._hands[p], self._weights),)
+        return s.legal_actions()
+
+    def cut_off(self, state: State) -> bool:
+        return cast(MeioState, state)._round != self._round
+
+    def rollout(self, state: State) -> None:
+        rollout_round(cast(MeioState, state), self._weights)
+
+    def rewards(self, state: State) -> Sequence[float]:
+        s = cast(MeioState, state)
+        if self.objective == "score":
+            return [1.0 - score / MAX_ROUND_SCORE for score in s._round_scores[self._round]]
+        totals = s._totals
+        out = []
+        for p, own in enumerate(totals):
+            rival = min(t for q, t in enumerate(totals) if q != p)
+            out.append(0.5 + 0.5 * math.tanh((rival - own) / WIN_SCALE))
+        return out

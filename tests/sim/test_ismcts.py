@@ -1,0 +1,305 @@
+"""ISMCTS (cardbase/games/ismcts.py) for the three games: legal actions only, reproducible
+by seed with an iteration budget, blind to hidden cards, and stronger than random."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardbase.errors import UsageError
+from cardbase.games.base import CHANCE
+from cardbase.games.mea import agents as mea_agents
+from cardbase.games.meikyu import agents as meikyu_agents
+from cardbase.games.meikyu.engine import A_MAIN, MeikyuState
+from cardbase.games.meio import agents as meio_agents
+from cardbase.games.meio.engine import MeioRules, MeioState
+from cardbase.sim.agents import RandomAgent
+from cardbase.sim.registry import game
+from cardbase.sim.stats import wilson_interval
+from tests.meikyu.helpers import rules as meikyu_rules
+
+
+def mea_rules() -> Any:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_mea import demo_rules
+
+    return demo_rules()
+
+
+def rules_for(game_id: str) -> Any:
+    if game_id == "mea":
+        return mea_rules()
+    if game_id == "meikyu":
+        return meikyu_rules(2)
+    return MeioRules(players=2)
+
+
+AGENTS = {"mea": mea_agents.IsmctsAgent, "meio": meio_agents.IsmctsAgent, "meikyu": meikyu_agents.IsmctsAgent}
+ITERS = {"mea": 6, "meio": 12, "meikyu": 8}
+
+
+def play(game_id: str, rules: Any, agents: list[Any], seed: int, limit: int = 10_000) -> list[str]:
+    """Play to the end (or ``limit`` decisions) with checked moves; the actions as text."""
+    state = rules.new_initial_state(seed)
+    out: list[str] = []
+    while not state.is_terminal and len(out) < limit:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        action = agents[p].act(state.observation(p), state.legal_actions())
+        state.apply(action)  # checked: raises on an illegal action
+        out.append(str(action))
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["mea", "meio", "meikyu"])
+def test_ismcts_only_plays_legal_actions(game_id: str) -> None:
+    rules = rules_for(game_id)
+    agents = [AGENTS[game_id](rules, 0, 1, iters=ITERS[game_id]), RandomAgent(rules, 1, 2)]
+    limit = 120 if game_id == "mea" else 10_000
+    assert play(game_id, rules, agents, 3, limit)
+
+
+@pytest.mark.parametrize("game_id", ["mea", "meio", "meikyu"])
+def test_ismcts_is_reproducible_by_seed_with_an_iteration_budget(game_id: str) -> None:
+    rules = rules_for(game_id)
+
+    def run(seed: int) -> list[str]:
+        agents = [AGENTS[game_id](rules, s, seed + s, iters=ITERS[game_id]) for s in (0, 1)]
+        return play(game_id, rules, agents, 5, 60)
+
+    first = run(10)
+    assert first == run(10)
+    assert any(run(s) != first for s in (11, 12, 13))  # the seed matters: the test can fail
+
+
+def test_the_registry_makes_ismcts_for_every_game_with_a_bounded_budget() -> None:
+    for game_id in ("mea", "meio", "meikyu"):
+        entry = game(game_id)
+        rules = rules_for(game_id)
+        agent = entry.make_agent("ismcts:iters=7", rules, 0, 1)
+        assert agent.name == "ismcts:iters=7" and agent.iterations == 7  # type: ignore[attr-defined]
+        timed = entry.make_agent("ismcts:ms=5", rules, 0, 1)
+        assert timed.iterations is None and timed.seconds == 0.005  # type: ignore[attr-defined]
+        for bad in ("ismcts:iters=0", "ismcts:ms=-1", "ismcts:iters=5;ms=5", "ismcts:c=x", "ismcts:c=99"):
+            with pytest.raises(UsageError):
+                entry.make_agent(bad, rules, 0, 1)
+        with pytest.raises(UsageError, match="at most"):
+            entry.make_agent("ismcts:iters=1000000", rules, 0, 1)
+
+
+def test_a_time_budget_still_returns_a_legal_action() -> None:
+    rules = MeioRules(players=3)
+    agents = [meio_agents.IsmctsAgent(rules, s, s, ms=2) for s in range(3)]
+    play("meio", rules, agents, 4, 30)
+    assert agents[0].last_iterations >= 1
+
+
+# --- it never reads hidden information ----------------------------------------------
+
+
+def _meio_twins(seed: int) -> tuple[MeioState, MeioState, int]:
+    """Two Meio states at a play decision that differ only in the cards seat 0 cannot see."""
+    rules = MeioRules(players=3)
+    state = rules.new_initial_state(seed)
+    agents = [meio_agents.HeuristicAgent(rules, s, s) for s in range(3)]
+    for _ in range(12):  # splits and a few tricks
+        if state.is_chance_node:
+            state.resolve_chance()
+            continue
+        p = state.current_player
+        state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+    while state.current_player != 0 or len(state.legal_actions()) < 2:
+        p = state.current_player
+        state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+    obs = state.observation(0)
+    weights = meio_agents.card_weights(3, rules.ace_high)
+    twins = []
+    for r in (1, 2):
+        hands, asides, leftover = meio_agents.sample_hidden(obs, random.Random(r), weights)
+        twins.append(MeioState.from_parts(obs, hands, asides, leftover))
+    return twins[0], twins[1], 0
+
+
+def test_meio_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
+    a, b, me = _meio_twins(7)
+    assert a.observation(me) == b.observation(me)
+    assert a._hands[1] != b._hands[1]  # the opponents' cards do differ
+    for seed in (1, 2, 3):
+        choices = [
+            meio_agents.IsmctsAgent(s.rules, me, seed, iters=60).act(s.observation(me), s.legal_actions())
+            for s in (a, b)
+        ]
+        assert choices[0] == choices[1]
+
+
+def test_meikyu_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
+    rules = meikyu_rules(3)
+    state = rules.new_initial_state(4)
+    heuristic = [meikyu_agents.HeuristicAgent(rules, s, s) for s in range(3)]
+    while not (state.current_player == 0 and state._ask == A_MAIN and state.turns >= 3):
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
+    obs = state.observation(0)
+    twins = [MeikyuState.from_parts(obs, *meikyu_agents.sample_hidden(obs, random.Random(r))) for r in (1, 2)]
+    assert twins[0].observation(0) == twins[1].observation(0)
+    assert twins[0]._hands[1:] != twins[1]._hands[1:]
+    for seed in (1, 2):
+        choices = [
+            meikyu_agents.IsmctsAgent(rules, 0, seed, iters=20).act(t.observation(0), t.legal_actions()) for t in twins
+        ]
+        assert choices[0] == choices[1]
+
+
+def test_mea_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
+    rules = mea_rules()
+    state = rules.new_initial_state(6)
+    heuristic = [mea_agents.HeuristicAgent(rules, s, s) for s in (0, 1)]
+    moves = 0
+    while not (state.current_player == 0 and state.phase == "main" and moves > 12):
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
+        moves += 1
+    obs = state.observation(0)
+    twins = [obs.view.determinise(0, random.Random(r)) for r in (1, 2)]
+    assert twins[0].observation(0).public() == twins[1].observation(0).public()
+    assert twins[0].hand_names(1) != twins[1].hand_names(1)
+    for seed in (1, 2):
+        choices = [
+            mea_agents.IsmctsAgent(rules, 0, seed, iters=12).act(t.observation(0), t.legal_actions()) for t in twins
+        ]
+        assert choices[0] == choices[1]
+
+
+class _Recording(meio_agents.IsmctsAgent):
+    """Keeps every determinised state it searches."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.seen: list[MeioState] = []
+
+    def determinise(self, observation: Any, rng: random.Random) -> MeioState:
+        state = super().determinise(observation, rng)
+        self.seen.append(state.clone())
+        return state
+
+
+def test_every_determinised_meio_state_shows_the_observation() -> None:
+    a, _, me = _meio_twins(9)
+    obs = a.observation(me)
+    agent = _Recording(a.rules, me, 1, iters=40)
+    agent.act(obs, a.legal_actions())
+    assert len(agent.seen) == 40
+    assert all(s.observation(me) == obs for s in agent.seen)
+    assert len({tuple(s._hands) for s in agent.seen}) > 1  # the hidden cards are really sampled
+
+
+# --- strength ---------------------------------------------------------------------------
+
+
+def test_a_tiny_budget_ismcts_beats_random_at_meio() -> None:
+    rules = MeioRules(players=2)
+    wins = 0
+    games = 60
+    for g in range(games):
+        seat = g % 2  # seats swapped
+        agents: list[Any] = [RandomAgent(rules, 0, 100 + g), RandomAgent(rules, 1, 200 + g)]
+        agents[seat] = meio_agents.IsmctsAgent(rules, seat, g, iters=30)
+        state = rules.new_initial_state(g)
+        while not state.is_terminal:
+            if state.is_chance_node:
+                state.resolve_chance()
+                continue
+            p = state.current_player
+            state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+        outcome = state.outcome()
+        assert outcome is not None
+        wins += seat in outcome.winners and not outcome.shared
+    rate, low, _ = wilson_interval(wins, games)
+    assert rate >= 0.7 and low > 0.5, (wins, games)
+    print(f"ismcts:iters=30 against random, Meio 2p: {wins}/{games}")
+
+
+def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_hand() -> None:
+    from cardbase.games.mea.engine import BOARD, HAND
+
+    rules = mea_rules()
+    state = rules.new_initial_state(6)
+    heuristic = [mea_agents.HeuristicAgent(rules, s, s) for s in (0, 1)]
+    agent = mea_agents.IsmctsAgent(rules, 0, 1, iters=4)
+
+    def theirs_on_board() -> list[int]:
+        return [i for i, z in enumerate(state._zone) if z == BOARD and state._tab.owner[i] == 1]
+
+    while not theirs_on_board():
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
+    agent.remember(state.observation(0))
+    returned = theirs_on_board()[0]
+    state._return_to_hand(returned)  # as a "return to hand" ability does
+    obs = state.observation(0)
+    agent.remember(obs)
+    plain = [obs.view.determinise(0, random.Random(r)) for r in range(30)]
+    assert any(returned not in d._hand[1] for d in plain)  # the plain deal forgets it
+    for r in range(30):
+        dealt = agent.determinise(obs, random.Random(r))
+        assert returned in dealt._hand[1] and dealt._zone[returned] == HAND
+        assert sorted(dealt._hand[1] + dealt._deck[1]) == sorted(plain[r]._hand[1] + plain[r]._deck[1])
+        assert len(dealt._hand[1]) == len(state._hand[1])
+
+
+def test_sim_accepts_ismcts_the_same_for_any_jobs_and_replay_reads_its_records(tmp_path: Any) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    runner = CliRunner()
+    args = ["sim", "meio", "--players", "2", "--agents", "ismcts:iters=8,random", "--games", "4", "--seed", "3"]
+    one = runner.invoke(app, [*args, "--json", "--records", str(tmp_path)])
+    two = runner.invoke(app, [*args, "--json", "--jobs", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["seats"] == json.loads(two.stdout)["seats"]
+    (path,) = tmp_path.glob("*.jsonl")
+    replayed = runner.invoke(app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert len(json.loads(replayed.stdout)) == 4
+    bad = runner.invoke(app, ["sim", "meio", "--players", "2", "--agents", "ismcts:iters=0,random", "--games", "1"])
+    assert bad.exit_code == 2 and "iters" in bad.output
+
+
+def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> None:
+    from cardbase.games.ismcts import _Node
+
+    def child(rewards: list[float]) -> _Node:
+        node = _Node(0)
+        node.visits = len(rewards)
+        node.total = sum(rewards)
+        node.squares = sum(r * r for r in rewards)
+        return node
+
+    agent = meikyu_agents.IsmctsAgent(meikyu_rules(2), 0, 1, iters=1, prior=0.01, confidence=1)
+    root = _Node(0)
+    root.children = {"a": child([0.6, 0.4] * 20), "b": child([0.55, 0.45] * 5)}
+    assert agent.choose(root, None) == "a"  # most visited
+    assert agent.choose(root, "b") == "b"  # a's mean is no higher: b stands
+    root.children["a"] = child([0.9, 0.8] * 20)
+    assert agent.choose(root, "b") == "a"  # clearly better: replaced
+    root.children["a"] = child([1.0, 0.1] * 20)
+    assert agent.choose(root, "b") == "b"  # higher mean but within one standard error
