@@ -128,6 +128,12 @@ def delete_deck(database: Any, name: str) -> None:
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
 
+def deck_names(database: Any) -> list[str]:
+    """The names of the decks in the database, in order."""
+    with database.session() as session:
+        return list(session.scalars(select(DeckRow.name).order_by(DeckRow.name)))
+
+
 def list_decks(database: Any) -> list[dict[str, Any]]:
     with database.session() as session:
         rows = session.execute(
