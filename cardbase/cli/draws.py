@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, open_db, print_json, warn
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, deck_notes, open_db, print_json, warn
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -24,7 +24,10 @@ ExactlyOpt = Annotated[list[str] | None, typer.Option("--exactly", help='Exactly
 
 
 def draws(
-    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+    ],
     need: NeedOpt = None,
     at_most: AtMostOpt = None,
     exactly: ExactlyOpt = None,
@@ -95,7 +98,8 @@ def draws(
         raise UsageError("--plot draws the chance of needs: give at least one --need")
     database = open_db(db)
     resolved = load(database, file, check_game(game))
-    deck = setup(database, resolved, needs, str(file))
+    deck_notes(resolved)
+    deck = setup(database, resolved, needs, resolved.source)
     if players is not None and deck.game == "mea":
         raise UsageError("--players is for Meikyu (players sharing the Kingdom pile) and Meio")
     if players is not None and deck.game == "meio":

@@ -180,8 +180,12 @@ def meio(
 
 # --- Méa: deck against deck ------------------------------------------------------
 
-MeaDeckOption = Annotated[Path, typer.Option("--deck", "-d", help="Your deck file (text or JSON).")]
-MeaVsOption = Annotated[Path, typer.Option("--vs", help="The opposing deck file.")]
+MeaDeckOption = Annotated[
+    Path, typer.Option("--deck", "-d", help="Your deck: a file or a database deck's name (db:NAME).")
+]
+MeaVsOption = Annotated[
+    Path, typer.Option("--vs", help="The opposing deck: a file or a database deck's name (db:NAME).")
+]
 
 
 def mea_options(
