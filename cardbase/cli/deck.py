@@ -198,7 +198,13 @@ def add(
     name: Annotated[str, typer.Argument(help="Deck name.")],
     card: Annotated[str, typer.Argument(help="Card name or alias.")],
     n: Annotated[int, typer.Option("-n", "--count", min=1, max=999, help="Copies to add.")] = 1,
-    section: Annotated[str | None, typer.Option("--section", help="Meio: 'first half' or 'second half'; Méa: 'sideboard' or 'maybe' (default: the main deck).")] = None,
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            help="Meio: 'first half' or 'second half'; Méa: 'sideboard' or 'maybe' (default: the main deck).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Add copies of a card to a deck in the database.
