@@ -25,8 +25,9 @@ Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
 
 
 def _value(card: dict[str, Any], field: str) -> str:
-    value = card.get(field)
-    return "?" if value is None else str(value)
+    from cardbase.catalog.fields import value_text
+
+    return value_text(card["game"], card["type"], field, card.get(field))
 
 
 @app.command(help=SEARCH_HELP)
@@ -58,7 +59,7 @@ def search(
     stats = [f for g in games for f in GAME_FIELDS[g] if f.kind is int and f.name not in ("copies", "min_players")]
     stat_names = list(dict.fromkeys(f.name for f in stats))
     labels = {f.name: f.heading for f in stats}
-    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown")
+    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
     for heading in ("name", "game", "type", "set", *[labels[s] for s in stat_names], "text"):
         table.add_column(heading, overflow="fold", max_width=60 if heading == "text" else None)
     for c in cards:
