@@ -335,8 +335,14 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         "4 cards each; a player dealt an OPEN card returns their hand, the pile is shuffled and they draw 4 again, "
         "until no player holds one."
     )
-    typer.echo(f"a player is dealt an OPEN card at the first deal: {_percent(float(deal.player_redeals))} (exact)")
-    typer.echo(f"the first deal needs a redeal: {_percent(float(deal.deal_redeals))} (exact)")
+    typer.echo(
+        f"you (one given player) are dealt an OPEN card at the first deal: "
+        f"{_percent(float(deal.player_redeals))} (exact)"
+    )
+    typer.echo(
+        f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
+        f"{_percent(float(deal.deal_redeals))} (exact)"
+    )
     low, high = sim.any_redeal.interval
     typer.echo(
         f"redeals per deal: mean {sim.redeals_mean:.3f} (Monte Carlo, {runs} deals, seed {seed}; at least one: "
@@ -362,6 +368,15 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
 
     hand, players, left, high = report.hand, report.players, report.left_aside, report.high
     out = console()
+    if report.is_hand:
+        data = report.as_dict()
+        typer.echo(
+            f"{deck_title(deck)}: this is one hand, not a deck to deal from, so a deal's chances do not apply. "
+            f"It holds {data['hearts']} hearts (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
+            f"and {data['void_suits']} void suits. For a deal's chances, give the deck it is dealt from "
+            "(e.g. examples/decks/meio-3-players.txt)."
+        )
+        return
     who = f"{players} players, {left} card{'s' if left != 1 else ''} left aside" if players else "players unknown"
     typer.echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")

@@ -274,7 +274,8 @@ def mea(
     json: JsonOption = False,
 ) -> None:
     """Pit two Méa decks against each other: win rates with 95% intervals (each deck on both
-    seats), game length, how games ended, and the win rate by opening draw size.
+    seats), game length and how games ended. (Win rate by opening draw size is not reported here:
+    across games the size goes with the agent's choice, so it would confound the two.)
 
     Example: cardbase sim mea --deck examples/decks/mea-goblin-rush.txt --vs examples/decks/mea-tile-control.txt
 
@@ -437,14 +438,6 @@ def _print_mea(data: dict[str, Any]) -> None:
         losers = ", ".join(f"{k} {v}" for k, v in e["lost_by"].items()) or "—"
         ends.add_row(f"{code}: {e['what']}", str(e["games"]), f"{e['share']:.1%}", losers)
     con.print(ends)
-    draws = Table(title="Win rate by opening draw size")
-    for col in ("deck", "cards drawn", "games", "win rate", "95% interval"):
-        draws.add_column(col, justify="left" if col == "deck" else "right")
-    for d in decks:
-        for size, r in d["by_opening_draw"].items():
-            rate, interval = _pct(r["win_rate"], r["win_rate_95"])
-            draws.add_row(d["deck"], size, str(r["games"]), rate, interval)
-    con.print(draws)
     for note in data["notes"]:
         con.print(f"Note: {note}")
     speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0

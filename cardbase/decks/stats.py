@@ -11,6 +11,10 @@ from cardbase.games.formats import Format
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
+def _int(text: str) -> int:
+    return int(text) if text.isdigit() else 0
+
+
 def _mean(values: list[int]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
@@ -85,12 +89,11 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
             suits[card.suit or "?"] += n
             ranks[_RANK_LABELS.get(card.rank or 0, str(card.rank))] += n
         out["suits"] = {s: suits.get(s, 0) for s in ("S", "H", "D", "C")}
+        labels = {label: rank for rank, label in _RANK_LABELS.items()}
+        # ranks as players read them: 2 … 10, J, Q, K, then the ace (Meio's ace is high)
         out["ranks"] = dict(
             sorted(
-                ranks.items(),
-                key=lambda kv: (
-                    list(_RANK_LABELS.values()).index(kv[0]) if kv[0] in _RANK_LABELS.values() else int(kv[0])
-                ),
+                ranks.items(), key=lambda kv: (kv[0] == "?", 14 if kv[0] == "A" else labels.get(kv[0]) or _int(kv[0]))
             )
         )
         out["hearts"] = suits.get("H", 0)

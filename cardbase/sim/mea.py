@@ -219,10 +219,6 @@ class MeaBatch:
                 "overall": self._rate(games, k),
                 "going_first": self._rate([g for g in games if g.first == k], k),
                 "going_second": self._rate([g for g in games if g.first != k], k),
-                "by_opening_draw": {
-                    str(size): self._rate([g for g in games if g.openings[k] == size], k)
-                    for size in sorted({g.openings[k] for g in games})
-                },
             }
             decks.append(entry)
         agents = {}

@@ -38,7 +38,7 @@ def test_sim_mea_json_report_is_the_same_whatever_the_jobs(db_url):
     for d in a["decks"]:
         lo, hi = d["overall"]["win_rate_95"]
         assert lo <= d["overall"]["win_rate"] <= hi
-        assert sum(r["games"] for r in d["by_opening_draw"].values()) == 24
+        assert "by_opening_draw" not in d  # it confounds the agent with the size (issue 13)
     assert sum(e["games"] for e in a["endings"].values()) == 24
     assert a["turns"]["mean_95"][0] <= a["turns"]["mean"] <= a["turns"]["mean_95"][1]
     assert any("demo cards" in n for n in a["notes"])
@@ -48,6 +48,7 @@ def test_sim_mea_table_says_who_wins_and_why(db_url):
     result = sim(db_url, "--games", "8", "--agents", "heuristic:opening=2-6,random")
     assert result.exit_code == 0, result.output
     out = result.stdout
+    assert "opening draw size" not in out  # dropped: it confounds the agent with the size
     for text in (
         "Goblin Rush",
         "Tile Control",
@@ -55,7 +56,6 @@ def test_sim_mea_table_says_who_wins_and_why(db_url):
         "95%",
         "1st",
         "How the games ended",
-        "opening draw",
         "Game length",
         "demo cards",
         "not published",
