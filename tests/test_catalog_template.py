@@ -81,3 +81,10 @@ def test_import_reports_every_bad_row_with_did_you_mean(db_url: str, tmp_path: P
     assert lines[2].startswith("row 4, column 'type'") and "Grimoire" in lines[2]
     assert lines[3].startswith("row 5, column 'name'") and "already on row 3" in lines[3]
     assert db_dump(db_url) == before
+
+
+def test_only_the_row_under_the_header_may_be_a_note(db_url: str, tmp_path: Path) -> None:
+    f = tmp_path / "n.csv"
+    f.write_text("name,type,cost\n# a note,,\nA Real Card,monster,2\n#2 Goblin,monster,1\n", encoding="utf-8")
+    result = run_cli(["catalog", "import", f, "--game", "mea", "--dry-run"], db_url)
+    assert_refused(result, 1, "1 problem(s)", "row 4, column 'name'")

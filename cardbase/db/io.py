@@ -471,8 +471,8 @@ def parse_rows(
         if "\0notobject" in row.cells:
             parsed.problems.append(f"{row.where}: a card must be an object of field: value")
             continue
-        if _is_note(row.cells.get(name_column)):
-            parsed.rows -= 1  # a note row (``catalog template`` writes one under the header) is not a card
+        if row.where == NOTE_ROW and _is_note(row.cells.get(name_column)):
+            parsed.rows -= 1  # the note row ``catalog template`` writes under the header is not a card
             continue
         record: dict[str, Any] = {}
         bad = False
@@ -558,9 +558,13 @@ def parse_rows(
 _TEXT_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+NOTE_ROW = "row 2"
+"""Only the row under a spreadsheet's header may be a note (a name starting with ``#``); a ``#``
+name anywhere else, or in JSON, is refused as before (a deck list would read it as a comment)."""
+
+
 def _is_note(name: Any) -> bool:
-    """A row whose name cell starts with ``#`` is a note for people, as in a deck list (a card's
-    name may not start with ``#``)."""
+    """The name cell of a note for people: it starts with ``#`` (no card's name may)."""
     return isinstance(name, str) and name.lstrip().startswith("#")
 
 
@@ -762,7 +766,7 @@ TEMPLATE_FORMATS = ("xlsx", "csv")
 _LEFT_OUT = ("abilities", "aliases", "notes")
 _INT_NOTE = "whole number; leave empty (or ?) when unknown"
 _NOTES: dict[str, str] = {
-    "name": "# the card's name (a row whose name starts with # is a note, skipped on import)",
+    "name": "# the card's name (this note row, under the header, is skipped on import)",
     "set": "set code: letters a-z, digits and -",
     "copies": "copies of the card in one game (whole number)",
     "text": "rules text, as printed",

@@ -12,7 +12,7 @@ _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def _int(text: str) -> int:
-    return int(text) if text.isdigit() else 0
+    return int(text) if text.isascii() and text.isdecimal() else 0
 
 
 def _mean(values: list[int]) -> float | None:
