@@ -32,7 +32,9 @@ def names(database, query: str, game: str | None = None) -> set[str]:
         ("level>=9", {"Castle of the Tyrant", "Cave of the Dragon"}),
         ("t:aggression", {"Gotcha!"}),
         ("t:gotcha", {"Gotcha!"}),  # type synonym
-        ("rank>=12 suit:♥", {"Queen of Hearts", "King of Hearts"}),
+        ("rank>=12 suit:♥", {"Queen of Hearts", "King of Hearts", "Ace of Hearts"}),  # ace high
+        ("rank<=2 suit:♥", {"Two of Hearts"}),
+        ("rank:1 suit:♥", {"Ace of Hearts"}),
         ("rank:a suit:s", {"Ace of Spades"}),
         ("game:meikyu t:open", {"Refugee", "Dungeon Storm", "Dungeon Tsunami"}),
         ("t:land o:aggression", {"Nest of the Ogrekin", "Castle of the Tyrant"}),
@@ -167,6 +169,8 @@ def _holds(node, card: Card) -> bool:
         if value is None:
             return False
         n = int(t.value)
+        if _NUMERIC[t.key] == "rank":  # Meio reads the ace high: above the king
+            value, n = (14 if value == 1 else value), (14 if n == 1 else n)
         return {
             "<": value < n,
             "<=": value <= n,

@@ -146,3 +146,15 @@ def canonical_type(game: str, word: str) -> str | None:
 def unknown_fields(game: str, type_: str, values: dict[str, object]) -> tuple[str, ...]:
     """The applicable fields of a card whose value is unknown (None)."""
     return tuple(f for f in APPLICABLE.get((game, type_), ()) if values.get(f) is None)
+
+
+NOT_APPLICABLE = "—"
+"""How a field that does not apply to a card's type shows (an assist's attack); ``?`` is unknown."""
+
+
+def value_text(game: str, type_: str, field: str, value: object) -> str:
+    """A card value as shown: the value, ``?`` when it exists but is unknown, ``—`` when the
+    field does not apply to the card's type (and so is never in ``unknown``)."""
+    if value is not None:
+        return str(value)
+    return "?" if field in APPLICABLE.get((game, type_), ()) else NOT_APPLICABLE

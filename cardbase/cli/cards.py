@@ -22,14 +22,17 @@ SEARCH_HELP = """Search cards with a Scryfall-style query.
   o:draw  d:cheese    rules text / description contains
   game:meikyu set:demo source:rulebook is:unknown is:demo unknown:bravery suit:h
   -t:tile             negation;  a or b;  (a or b) c;  /^c.*k$/  regex on name and text
+  order:atk direction:desc   sort (name, cost, atk, def, level, rank, ...; unknown last); also --order
+  rank>=10            Meio ranks read ace high: the ace is above the king
 
 Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
 """
 
 
 def _value(card: dict[str, Any], field: str) -> str:
-    value = card.get(field)
-    return "?" if value is None else str(value)
+    from cardbase.catalog.fields import value_text
+
+    return value_text(card["game"], card["type"], field, card.get(field))
 
 
 @app.command(help=SEARCH_HELP)
@@ -37,6 +40,11 @@ def search(
     query: Annotated[str, typer.Argument(help="The query (quote it for the shell).")],
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=10_000, help="At most this many cards.")] = 50,
+    order: Annotated[
+        str | None,
+        typer.Option("--order", help="Sort by name, cost, atk, def, level, rank, … (as order: in the query)."),
+    ] = None,
+    direction: Annotated[str | None, typer.Option("--direction", help="asc or desc (as direction:).")] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -47,7 +55,7 @@ def search(
     game = check_game(game)
     database = open_db(db)
     with database.session() as session:
-        cards = [card_dict(c) for c in search_cards(session, query, game, limit)]
+        cards = [card_dict(c) for c in search_cards(session, query, game, limit, order, direction)]
         total = count_cards(session, query, game) if len(cards) == limit else len(cards)
     if json:
         print_json(cards)
@@ -61,7 +69,7 @@ def search(
     stats = [f for g in games for f in GAME_FIELDS[g] if f.kind is int and f.name not in ("copies", "min_players")]
     stat_names = list(dict.fromkeys(f.name for f in stats))
     labels = {f.name: f.heading for f in stats}
-    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown")
+    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
     for heading in ("name", "game", "type", "set", *[labels[s] for s in stat_names], "text"):
         table.add_column(heading, overflow="fold", max_width=60 if heading == "text" else None)
     for c in cards:

@@ -147,3 +147,30 @@ def export(
     out = output or Path("exports") / f"{game_id}.{format}"
     count = export_catalog(open_db(db), game_id, format, out)
     typer.echo(f"wrote {count} {game_id} cards to {out}")
+
+
+@app.command()
+def template(
+    game: GameOption,
+    format: Annotated[str, typer.Option("--format", "-f", help="xlsx or csv.")] = "xlsx",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>-template.<format>).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Write a spreadsheet to fill in: the game's columns, a note row of units and allowed values
+    (skipped on import), and every catalogued card with its unknown values left empty.
+
+    Example: cardbase catalog template --game meikyu -o exports/meikyu-template.xlsx
+    """
+    from cardbase.db.io import write_template
+    from cardbase.db.queries import check_game
+
+    game_id = check_game(game)
+    assert game_id is not None
+    out = output or Path("exports") / f"{game_id}-template.{format}"
+    count = write_template(open_db(db), game_id, format, out)
+    typer.echo(
+        f"wrote {out}: {count} {game_id} cards; fill in the empty cells, "
+        f"then `cardbase catalog import {out} --game {game_id}`"
+    )

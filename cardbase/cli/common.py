@@ -76,6 +76,13 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
 
+def deck_notes(resolved: Any) -> None:
+    """Warn on stderr when a deck argument named a file and a database deck alike (the file was read)."""
+    for problem in resolved.problems:
+        if problem.code == "file-and-database-deck":
+            warn(f"{problem.message} ({problem.hint})")
+
+
 def open_db(db: str | None) -> Database:
     """The catalog database at ``db`` (or the default), opened and loaded."""
     from cardbase.db.engine import open_database

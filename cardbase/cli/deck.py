@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+from cardbase.cli.common import DbOption, JsonOption, console, deck_notes, open_db, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
@@ -17,7 +17,13 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-DeckFile = Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")]
+DeckFile = Annotated[
+    str,
+    typer.Argument(
+        help="Deck: a file (text, 3 Selounticia per line, or JSON) or the name of a deck in the database "
+        "(db:NAME when a file of that name exists)."
+    ),
+]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")]
 FormatOpt = Annotated[
     str | None,
@@ -36,11 +42,13 @@ def _print_problems(report: ValidationReport) -> None:
         typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
 
 
-def _resolved_without_errors(db: str | None, file: Path, game: str | None, writes: bool = False) -> ResolvedDeck:
+def _resolved_without_errors(db: str | None, file: str, game: str | None, writes: bool = False) -> ResolvedDeck:
     from cardbase.db.queries import check_game
     from cardbase.decks.service import resolve_file_or_fail
 
-    return resolve_file_or_fail(open_db(db), file, check_game(game), writes=writes)
+    resolved = resolve_file_or_fail(open_db(db), file, check_game(game), writes=writes)
+    deck_notes(resolved)
+    return resolved
 
 
 def _finish(report: ValidationReport, json: bool) -> None:
@@ -91,7 +99,7 @@ def stats(
     Example: cardbase deck stats examples/decks/mea-goblin-rush.txt --json
     """
     from cardbase.decks.service import choose_format
-    from cardbase.decks.stats import deck_stats
+    from cardbase.decks.stats import deck_stats, stats_lines
 
     resolved = _resolved_without_errors(db, file, game)
     fmt, _ = choose_format(resolved, format, formats)
@@ -100,7 +108,7 @@ def stats(
         print_json(data)
         return
     out = console()
-    out.print(f"{data['name'] or file}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
+    out.print(f"{data['name'] or resolved.source}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
     out.print("by type: " + ", ".join(f"{t} {n}" for t, n in data["by_type"].items()))
     if data["copy_limit"]:
         out.print(
@@ -109,13 +117,14 @@ def stats(
         )
     if data["demo_cards"]:
         out.print(f"{data['demo_cards']} demo cards (made for cardbase, not published)")
-    skip = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards"}
-    for key, value in data.items():
-        if key in skip:
-            continue
-        if isinstance(value, dict):
-            value = "  ".join(f"{k}:{v}" for k, v in value.items()) or "—"
-        out.print(f"{key.replace('_', ' ')}: {'unknown' if value is None else value}")
+    if data["side_sections"]:
+        out.print(
+            "not counted: "
+            + ", ".join(f"[{k}] {n}" for k, n in data["side_sections"].items())
+            + " (only the main deck is)"
+        )
+    for line in stats_lines(data):
+        out.print(line)
 
 
 @app.command()
@@ -192,7 +201,13 @@ def add(
     name: Annotated[str, typer.Argument(help="Deck name.")],
     card: Annotated[str, typer.Argument(help="Card name or alias.")],
     n: Annotated[int, typer.Option("-n", "--count", min=1, max=999, help="Copies to add.")] = 1,
-    section: Annotated[str | None, typer.Option("--section", help="Meio: 'first half' or 'second half'.")] = None,
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            help="Meio: 'first half' or 'second half'; Méa: 'sideboard' or 'maybe' (default: the main deck).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Add copies of a card to a deck in the database.
@@ -258,54 +273,57 @@ def list_(db: DbOption = None, json: JsonOption = False) -> None:
 
 @app.command()
 def show(
-    name: Annotated[str, typer.Argument(help="Deck name.")],
+    deck: DeckFile,
     format: FormatOpt = None,
     formats: FormatsOpt = None,
+    game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Show a deck from the database with its validation.
+    """Show a deck (from the database or a file) with every section and its validation.
 
     Example: cardbase deck show "Goblin Rush"
     """
-    from cardbase.decks.service import validate_deck
-    from cardbase.decks.store import load_deck
+    from cardbase.db.queries import check_game
+    from cardbase.decks.service import resolve_file, validate_resolved
     from cardbase.decks.text import write_text
 
-    database = open_db(db)
-    deck = load_deck(database, name)
-    report, _ = validate_deck(database, deck, f"deck {name!r}", format, formats)
+    resolved = resolve_file(open_db(db), deck, check_game(game))
+    report, _ = validate_resolved(resolved, format, formats)
     if json:
         print_json(
             {
-                "deck": name,
-                "game": deck.game,
+                "deck": resolved.deck.name or deck,
+                "source": resolved.source,
+                "game": resolved.game,
                 "cards": [
-                    {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section} for c in deck.cards
+                    {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section}
+                    for c in resolved.deck.cards
                 ],
                 "validation": report.as_dict(),
             }
         )
         return
-    typer.echo(write_text(deck), nl=False)
+    if resolved.game:
+        typer.echo(write_text(resolved.deck), nl=False)
     _print_problems(report)
 
 
 @app.command()
 def export(
-    name: Annotated[str, typer.Argument(help="Deck name.")],
+    deck: DeckFile,
     format: Annotated[str, typer.Option("--format", help="text, json or code.")] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: print).")] = None,
+    game: GameOpt = None,
     db: DbOption = None,
 ) -> None:
-    """Export a deck from the database as a text list, JSON or a share code.
+    """Export a deck (from the database or a file) as a text list, JSON or a share code, sections included.
 
     Example: cardbase deck export "Goblin Rush" --format code
     """
     from cardbase.decks.files import write_deck
-    from cardbase.decks.store import load_deck
 
-    text = write_deck(load_deck(open_db(db), name), format)
+    text = write_deck(_resolved_without_errors(db, deck, game).deck, format)
     if output:
         from cardbase.textfiles import write_text_output
 
@@ -313,6 +331,29 @@ def export(
         typer.echo(f"wrote {output}")
     else:
         typer.echo(text, nl=False)
+
+
+@app.command()
+def diff(
+    a: Annotated[str, typer.Argument(help="The first deck: a file or a database deck name.")],
+    b: Annotated[str, typer.Argument(help="The second deck: a file or a database deck name.")],
+    game: GameOpt = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """What changed from deck A to deck B: cards added, removed and changed in count, and the stats that moved.
+
+    Example: cardbase deck diff examples/decks/mea-goblin-rush.txt examples/decks/mea-tile-control.txt
+    """
+    from cardbase.decks.diff import deck_diff, diff_lines
+
+    result = deck_diff(_resolved_without_errors(db, a, game), _resolved_without_errors(db, b, game))
+    if json:
+        print_json(result)
+        return
+    out = console()
+    for line in diff_lines(result):
+        out.print(line, soft_wrap=True)
 
 
 @app.command("import")
@@ -330,7 +371,7 @@ def import_(
     from cardbase.decks.store import save_deck
 
     resolved = _resolved_without_errors(db, file, game, writes=True)
-    deck_name = name or resolved.deck.name or file.stem
+    deck_name = name or resolved.deck.name or Path(file).stem
     save_deck(open_db(db), resolved.deck, deck_name, replace)
     typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards")
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, open_db, print_json, warn
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, deck_notes, open_db, print_json, warn
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -24,7 +24,10 @@ ExactlyOpt = Annotated[list[str] | None, typer.Option("--exactly", help='Exactly
 
 
 def draws(
-    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+    ],
     need: NeedOpt = None,
     at_most: AtMostOpt = None,
     exactly: ExactlyOpt = None,
@@ -95,7 +98,8 @@ def draws(
         raise UsageError("--plot draws the chance of needs: give at least one --need")
     database = open_db(db)
     resolved = load(database, file, check_game(game))
-    deck = setup(database, resolved, needs, str(file))
+    deck_notes(resolved)
+    deck = setup(database, resolved, needs, resolved.source)
     if players is not None and deck.game == "mea":
         raise UsageError("--players is for Meikyu (players sharing the Kingdom pile) and Meio")
     if players is not None and deck.game == "meio":
@@ -331,8 +335,14 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         "4 cards each; a player dealt an OPEN card returns their hand, the pile is shuffled and they draw 4 again, "
         "until no player holds one."
     )
-    typer.echo(f"a player is dealt an OPEN card at the first deal: {_percent(float(deal.player_redeals))} (exact)")
-    typer.echo(f"the first deal needs a redeal: {_percent(float(deal.deal_redeals))} (exact)")
+    typer.echo(
+        f"you (one given player) are dealt an OPEN card at the first deal: "
+        f"{_percent(float(deal.player_redeals))} (exact)"
+    )
+    typer.echo(
+        f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
+        f"{_percent(float(deal.deal_redeals))} (exact)"
+    )
     low, high = sim.any_redeal.interval
     typer.echo(
         f"redeals per deal: mean {sim.redeals_mean:.3f} (Monte Carlo, {runs} deals, seed {seed}; at least one: "
@@ -358,6 +368,15 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
 
     hand, players, left, high = report.hand, report.players, report.left_aside, report.high
     out = console()
+    if report.is_hand:
+        data = report.as_dict()
+        typer.echo(
+            f"{deck_title(deck)}: this is one hand, not a deck to deal from, so a deal's chances do not apply. "
+            f"It holds {data['hearts']} hearts (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
+            f"and {data['void_suits']} void suits. For a deal's chances, give the deck it is dealt from "
+            "(e.g. examples/decks/meio-3-players.txt)."
+        )
+        return
     who = f"{players} players, {left} card{'s' if left != 1 else ''} left aside" if players else "players unknown"
     typer.echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")

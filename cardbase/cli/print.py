@@ -295,7 +295,10 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
 @app.command("deck")
 @sheet_options()
 def print_deck(
-    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+    ],
     sheet: SheetOptions,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
     output: OutputOption = None,

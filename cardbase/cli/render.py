@@ -94,7 +94,10 @@ export_app = typer.Typer(
 
 @export_app.command("images")
 def export_images(
-    file: Annotated[Path, typer.Argument(help="Deck file: text (3 Selounticia per line) or JSON.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+    ],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
     ] = None,

@@ -113,7 +113,9 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
 
     rules = batch.rules
     title = game(batch.game_id).title
-    options = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k != "players")
+    from cardbase.sim.wording import rules_in_words
+
+    options = rules_in_words(batch.game_id, rules.to_options())
     table = Table(
         title=f"{title}: {batch.games} games, {rules.players} players, seed {batch.seed}\n{options}",
         caption="Scores: lower is better. 95% intervals: mean ± 1.96·s/√n; win rate by Wilson. "
@@ -183,8 +185,12 @@ def meio(
 
 # --- Méa: deck against deck ------------------------------------------------------
 
-MeaDeckOption = Annotated[Path, typer.Option("--deck", "-d", help="Your deck file (text or JSON).")]
-MeaVsOption = Annotated[Path, typer.Option("--vs", help="The opposing deck file.")]
+MeaDeckOption = Annotated[
+    Path, typer.Option("--deck", "-d", help="Your deck: a file or a database deck's name (db:NAME).")
+]
+MeaVsOption = Annotated[
+    Path, typer.Option("--vs", help="The opposing deck: a file or a database deck's name (db:NAME).")
+]
 
 
 def mea_options(
@@ -578,7 +584,9 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
     from rich.table import Table
 
     rules = batch.rules
-    readings = " ".join(f"{k}={v}" for k, v in rules.to_options().items() if k not in ("players", "pool"))
+    from cardbase.sim.wording import rules_in_words
+
+    readings = rules_in_words("meikyu", rules.to_options())
     table = Table(
         title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
         caption="Score: a kingdom's points at the end (higher is better). 95% intervals: mean ± 1.96·s/√n; "

@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -452,6 +453,7 @@ def parse_rows(
     if parsed.problems:
         return parsed
     seen: dict[str, tuple[str, str]] = {}  # card id: (row, name) of the first row with it
+    name_column = next(h for h, f in columns.items() if f.name == "name")
     set_default = default_set or DEFAULT_SET[game]
     cells = 0
     for row in rows:
@@ -468,6 +470,9 @@ def parse_rows(
             continue
         if "\0notobject" in row.cells:
             parsed.problems.append(f"{row.where}: a card must be an object of field: value")
+            continue
+        if row.where == NOTE_ROW and _is_note(row.cells.get(name_column)):
+            parsed.rows -= 1  # the note row ``catalog template`` writes under the header is not a card
             continue
         record: dict[str, Any] = {}
         bad = False
@@ -553,6 +558,16 @@ def parse_rows(
 _TEXT_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+NOTE_ROW = "row 2"
+"""Only the row under a spreadsheet's header may be a note (a name starting with ``#``); a ``#``
+name anywhere else, or in JSON, is refused as before (a deck list would read it as a comment)."""
+
+
+def _is_note(name: Any) -> bool:
+    """The name cell of a note for people: it starts with ``#`` (no card's name may)."""
+    return isinstance(name, str) and name.lstrip().startswith("#")
+
+
 def _text_problem(value: str) -> str | None:
     """Why a text cell cannot be stored: a control character other than tab and line breaks, or a
     bidirectional embedding, override or isolate (the marks U+200E, U+200F and U+061C are kept)."""
@@ -601,34 +616,59 @@ class ImportResult:
     dry_run: bool
 
 
+def _row_number(problem: str) -> int:
+    """Problems are listed in row order (``row 7, column …``); the header's own come first."""
+    m = re.match(r"row (\d+)", problem)
+    return int(m.group(1)) if m else 0
+
+
+def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]:
+    """Every row that would make a new card without a type. A row names a known card by its name
+    or an alias, matched as search matches them (folded: ``Cock`` is Cook, ``Grimor`` Grimoire);
+    an unknown name gets the closest known names."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import Card, CardAlias, card_id
+    from cardbase.fuzzy import closest
+
+    problems: list[str] = []
+    for code, records in parsed.records.items():
+        cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
+        names = {fold(name): name for name in cards.values()}
+        for alias, cid in session.execute(
+            select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
+        ).all():
+            names.setdefault(fold(alias), f"{alias} ({cards[cid]})")
+        for r in records:
+            if "type" in r or card_id(game, code, r["name"]) in cards or fold(r["name"]) in names:
+                continue
+            near = closest(r["name"], names, n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            problems.append(
+                f"{r['_where']}, column 'type': a new card needs a type ({', '.join(GAME_TYPES[game])}); "
+                f"no {game} card is named {r['name']!r} in set {code!r}{hint}"
+            )
+    return problems
+
+
 def import_catalog(
     database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False
 ) -> ImportResult:
     """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing)."""
-    from sqlmodel import select
 
     from cardbase.db.catalog import ensure_set, write_cards
-    from cardbase.db.models import Card, card_id
 
     parsed = read_catalog_file(path, game, fmt)
     if not parsed.problems and parsed.rows == 0:
         parsed.problems.append("the file has a header but no cards")
-    if parsed.problems:
-        raise InvalidData(str(path), parsed.problems)
+    with database.session() as session:
+        problems = parsed.problems + _new_card_problems(session, game, parsed)
+    if problems:
+        raise InvalidData(str(path), sorted(problems, key=_row_number))
     source = f"file:{path.name}"
     result = ImportResult(0, 0, 0, sorted(parsed.records), parsed.rows, dry_run)
     try:
         with database.transaction() as session:
-            problems: list[str] = []
-            for set_code, records in parsed.records.items():
-                known = set(session.scalars(select(Card.id).where(Card.game == game, Card.set_code == set_code)))
-                problems += [
-                    f"{r['_where']}, column 'type': a new card needs a type ({', '.join(GAME_TYPES[game])})"
-                    for r in records
-                    if "type" not in r and card_id(game, set_code, r["name"]) not in known
-                ]
-            if problems:
-                raise InvalidData(str(path), problems)
             for set_code, records in parsed.records.items():
                 ensure_set(session, game, set_code, None, source, f"imported from {path.name}")
                 report = write_cards(
@@ -720,3 +760,68 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
                 sheet.append([cell(record, c) for c in columns])
             workbook.save(temporary)
     return len(records)
+
+
+TEMPLATE_FORMATS = ("xlsx", "csv")
+_LEFT_OUT = ("abilities", "aliases", "notes")
+_INT_NOTE = "whole number; leave empty (or ?) when unknown"
+_NOTES: dict[str, str] = {
+    "name": "# the card's name (this note row, under the header, is skipped on import)",
+    "set": "set code: letters a-z, digits and -",
+    "copies": "copies of the card in one game (whole number)",
+    "text": "rules text, as printed",
+    "description": "flavour text",
+    "land_name": "the land's own name (Meikyu cards have a room and a land name)",
+    "bravery": "swords on the card (whole number); empty when unknown",
+    "wits": "seals on the card (whole number); empty when unknown",
+    "cost": "mana cost (whole number); empty when unknown",
+    "attack": "attack (whole number); empty when unknown; assists have none",
+    "defence": "defence (whole number); empty when unknown; assists have none",
+    "suit": "S, H, D or C",
+    "rank": "1 (ace) to 13 (king)",
+    "min_players": "the fewest players whose deck holds the card (2, 3 or 4)",
+}
+
+
+def template_rows(database: Any, game: str) -> tuple[list[str], list[str], list[list[Any]]]:
+    """The columns of ``game``'s template, its note row (units and allowed values) and one row per
+    catalogued card with the values known (unknown and not-applicable cells are empty)."""
+    columns = [f.name for f in GAME_FIELDS[game] if f.name not in _LEFT_OUT]
+    kinds = {f.name: f.kind for f in GAME_FIELDS[game]}
+    notes = []
+    for column in columns:
+        if column == "type":
+            notes.append("one of: " + ", ".join(GAME_TYPES[game]))
+        else:
+            notes.append(_NOTES.get(column, _INT_NOTE if kinds[column] is int else "text"))
+    rows = [[neutralise(record[c]) for c in columns] for record in card_records(database, game)]
+    return columns, notes, rows
+
+
+def write_template(database: Any, game: str, fmt: str, out: Path) -> int:
+    """Write ``game``'s import template (``catalog template``) to ``out``; returns the cards in it."""
+    if fmt not in TEMPLATE_FORMATS:
+        raise UsageError(f"--format {fmt!r}: a template is xlsx or csv")
+    columns, notes, rows = template_rows(database, game)
+    if fmt == "csv":
+        with output_file(out, "template") as temporary, temporary.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerows([columns, notes, *[["" if v is None else v for v in row] for row in rows]])
+    else:
+        from openpyxl import Workbook
+        from openpyxl.comments import Comment
+
+        with output_file(out, "template") as temporary:
+            workbook = Workbook()
+            sheet = workbook.active
+            assert sheet is not None
+            sheet.title = game
+            sheet.append(columns)
+            for cell, note in zip(sheet[1], notes, strict=True):
+                cell.comment = Comment(note, "cardbase")
+            sheet.append(notes)
+            for row in rows:
+                sheet.append(row)
+            sheet.freeze_panes = "A3"
+            workbook.save(temporary)
+    return len(rows)

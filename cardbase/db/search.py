@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sqlalchemy import Boolean, ColumnElement, and_, false, func, literal, not_, or_, select, true
+from sqlalchemy import Boolean, ColumnElement, and_, case, false, func, literal, not_, or_, select, true
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.visitors import InternalTraversal
@@ -251,6 +251,17 @@ _TEXT: dict[str, str] = {
     "notes": "notes",
 }
 _RANK_LETTERS = {"a": 1, "j": 11, "q": 12, "k": 13}
+ACE_HIGH = 14
+"""Meio's ace ranks above the king (the rulebook's default; the ``ace_high`` rules option of a
+game can make it low, but a search is over cards, not a game): ``rank>=10`` finds the aces,
+``order:rank`` puts them last, and ``rank:a`` or ``rank:1`` still names them."""
+
+
+def rank_value() -> ColumnElement[Any]:
+    """A card's rank as players read it: 2 … 13, then the ace (14)."""
+    return case((col(Card.rank) == 1, ACE_HIGH), else_=col(Card.rank))
+
+
 _SUITS = {
     "s": "S",
     "spades": "S",
@@ -266,6 +277,7 @@ _SUITS = {
     "♣": "C",
 }
 KEYS_HELP = (
+    "order:KEY, direction:asc|desc, "
     "name:, t:/type:, o:/text:, d:/desc:, land:, game:, set:, source:, is:unknown|demo|rulebook|imported, "
     "unknown:FIELD, suit:, and numbers " + ", ".join(sorted(set(_NUMERIC))) + " with : = != < <= > >="
 )
@@ -279,6 +291,7 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
     value_text = term.value.strip()
     if column_name == "rank" and value_text.lower() in _RANK_LETTERS:
         value = _RANK_LETTERS[value_text.lower()]
+        value = ACE_HIGH if value == 1 else value
     else:
         try:
             value = int(value_text)
@@ -286,7 +299,9 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
             raise QueryError(f"{term.text!r}: {term.key} needs a whole number, not {term.value!r}") from None
         if abs(value) > MAX_NUMBER:
             raise QueryError(f"{term.text!r}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})")
-    column = col(getattr(Card, column_name))
+    column: Any = col(getattr(Card, column_name))
+    if column_name == "rank":
+        column, value = rank_value(), ACE_HIGH if value == 1 else value
     op = term.op
     compared: dict[str, ColumnElement[bool]] = {
         ":": column == value,
@@ -378,6 +393,8 @@ def _text_op(term: Term) -> None:
 
 
 _OTHER_KEYS = (
+    "order",
+    "direction",
     "name",
     "n",
     "t",
@@ -473,6 +490,8 @@ def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
         if field not in fields_known:
             raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
         return _negate_if(term, col(Card.unknown).contains(field))
+    if key in ("order", "direction"):
+        raise QueryError(f"{term.text!r} sorts search results; it does not choose cards here")
     if key == "suit":
         suit = _SUITS.get(term.value.lower())
         if suit is None:
@@ -501,30 +520,124 @@ def compile_node(node: Node, game: str | None = None, *, negated: bool = False) 
     return and_(*parts) if isinstance(node, And) else or_(*parts)
 
 
-def build_select(query: str, game: str | None = None, limit: int | None = 50) -> Select[Any]:
-    """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game)."""
-    condition = compile_node(parse(query), game) if query.strip() else true()
+_ORDER_KEYS = ("name", "set", "type", "game", *sorted(set(_NUMERIC)))
+DIRECTIONS = ("asc", "desc")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """How results are sorted: Scryfall's ``order:KEY`` and ``direction:asc|desc``."""
+
+    key: str = "name"
+    direction: str = "asc"
+
+
+def check_order(key: str | None, direction: str | None) -> Order:
+    """``order``/``direction`` as given (an option or a query term), checked; None is the default."""
+    import difflib
+
+    key = (key or "name").lower()
+    direction = (direction or "asc").lower()
+    if key not in _ORDER_KEYS:
+        near = difflib.get_close_matches(key, _ORDER_KEYS, n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise QueryError(f"order: {key!r} is not a sort key; {hint}keys are {', '.join(_ORDER_KEYS)}")
+    if direction not in DIRECTIONS:
+        raise QueryError(f"direction: {direction!r} is not asc or desc")
+    return Order(key, direction)
+
+
+def split_order(node: Node) -> tuple[Node | None, str | None, str | None]:
+    """The query without its ``order:`` and ``direction:`` terms, and their values. They sort the
+    whole result, so they stand at the top level (not under ``-``, ``or`` or parentheses)."""
+    items = node.items if isinstance(node, And) else (node,)
+    key = direction = None
+    rest: list[Node] = []
+    for item in items:
+        if isinstance(item, Term) and item.key in ("order", "direction"):
+            if item.op != ":" or item.regex:
+                raise QueryError(f"{item.text!r}: write {item.key}:VALUE")
+            if item.key == "order":
+                key = item.value
+            else:
+                direction = item.value
+        else:
+            _no_order_inside(item)
+            rest.append(item)
+    if not rest:
+        return None, key, direction
+    return (rest[0] if len(rest) == 1 else And(tuple(rest))), key, direction
+
+
+def _no_order_inside(node: Node) -> None:
+    if isinstance(node, Term):
+        if node.key in ("order", "direction"):
+            raise QueryError(f"{node.text!r} sorts the whole result: put it outside '-', 'or' and parentheses")
+        return
+    for child in (node.item,) if isinstance(node, Not) else node.items:
+        _no_order_inside(child)
+
+
+def _order_by(order: Order) -> list[Any]:
+    """Sort columns: the key (unknown values last either way), then game, name, set."""
+    if order.key in ("name", "set", "type", "game"):
+        column: Any = col({"name": Card.name, "set": Card.set_code, "type": Card.type, "game": Card.game}[order.key])
+    elif _NUMERIC[order.key] == "rank":
+        column = rank_value()
+    else:
+        column = col(getattr(Card, _NUMERIC[order.key]))
+    first = [column.is_(None), column.desc() if order.direction == "desc" else column.asc()]
+    return [*first, col(Card.game), col(Card.name), col(Card.set_code)]
+
+
+def build_select(
+    query: str,
+    game: str | None = None,
+    limit: int | None = 50,
+    order: str | None = None,
+    direction: str | None = None,
+) -> Select[Any]:
+    """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
+    ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name."""
+    condition, sort = _condition(query, game, order, direction)
     stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
     if game:
         stmt = stmt.where(col(Card.game) == game)
-    stmt = stmt.order_by(Card.game, Card.name, Card.set_code)
+    stmt = stmt.order_by(*_order_by(sort))
     if limit is not None:
         stmt = stmt.limit(limit)
     return stmt
 
 
-def search_cards(session: Any, query: str, game: str | None = None, limit: int | None = 50) -> Sequence[Any]:
+def _condition(
+    query: str, game: str | None, order: str | None = None, direction: str | None = None
+) -> tuple[ColumnElement[bool], Order]:
+    if not query.strip():
+        return true(), check_order(order, direction)
+    node, key, way = split_order(parse(query))
+    condition = compile_node(node, game) if node is not None else true()
+    return condition, check_order(key or order, way or direction)
+
+
+def search_cards(
+    session: Any,
+    query: str,
+    game: str | None = None,
+    limit: int | None = 50,
+    order: str | None = None,
+    direction: str | None = None,
+) -> Sequence[Any]:
     """The cards matching ``query``, ordered by game and name, as rows with the card's columns as attributes.
 
     Rows, not ORM objects: building a SQLModel object per card costs more than the query.
     """
-    rows: Sequence[Any] = session.execute(build_select(query, game, limit)).all()
+    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction)).all()
     return rows
 
 
 def count_cards(session: Any, query: str, game: str | None = None) -> int:
     """How many cards match ``query``."""
-    condition = compile_node(parse(query), game) if query.strip() else true()
+    condition, _ = _condition(query, game)
     stmt = select(func.count()).select_from(Card).where(condition)
     if game:
         stmt = stmt.where(col(Card.game) == game)

@@ -24,7 +24,11 @@ class DeckEntryModel(BaseModel):
     name: str = Field(min_length=1, max_length=300)
     id: str | None = Field(default=None, description="The stable card id (game/set/slug); wins over the name.")
     set: str | None = None
-    section: str | None = Field(default=None, description='Meio hand splits: "first half" or "second half".')
+    section: str | None = Field(
+        default=None,
+        description='Meio hand splits: "first half" or "second half"; Méa: "main" (the default), '
+        '"sideboard" or "maybe" (kept with the deck, not counted in it).',
+    )
 
 
 class DeckFileModel(BaseModel):
@@ -107,9 +111,14 @@ def write_deck(deck: Deck, fmt: str) -> str:
 # sections): the cards with 1 copy, the cards with 2, then the rest with their counts; each group
 # a count followed by short ids in ascending order, each written as the gap from the one before.
 
-CODE_VERSION = 1
+CODE_VERSION = 2
+"""Version 2 adds Méa's side sections ([sideboard], [maybe]) after its main deck; a deck without
+them is still written as version 1, so its code is the one it always had. Both versions decode."""
 _GAMES = ("mea", "meio", "meikyu")
-_SECTIONS: dict[str, tuple[str | None, ...]] = {"meio": (None, "first half", "second half")}
+_SECTIONS_BY_VERSION: dict[int, dict[str, tuple[str | None, ...]]] = {
+    1: {"meio": (None, "first half", "second half")},
+    2: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
+}
 
 
 def _varint(n: int) -> bytes:
@@ -158,9 +167,10 @@ def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
     except ValueError as error:  # a deck from an older database; new ones are checked on entry
         raise UsageError(f"cannot encode the deck: {error}") from None
     fmt = (deck.format or "").encode()
-    out = bytearray([CODE_VERSION, _GAMES.index(deck.game), deck.players or 0])
+    version = CODE_VERSION if deck.side else 1
+    out = bytearray([version, _GAMES.index(deck.game), deck.players or 0])
     out += _varint(len(fmt)) + fmt
-    for section in _SECTIONS.get(deck.game, (None,)):
+    for section in _SECTIONS_BY_VERSION[version].get(deck.game, (None,)):
         entries = sorted(
             (short_ids[c.card_id] if short_ids else short_id(c.card_id), c.count)
             for c in deck.cards
@@ -187,8 +197,10 @@ def decode(code: str, index: CatalogIndex) -> Deck:
         raise UsageError("empty deck code")
     reader = _Reader(data)
     version = reader.varint()
-    if version != CODE_VERSION:
-        raise UsageError(f"deck code version {version} is not supported (this cardbase reads version {CODE_VERSION})")
+    if version not in _SECTIONS_BY_VERSION:
+        raise UsageError(
+            f"deck code version {version} is not supported (this cardbase reads versions 1 to {CODE_VERSION})"
+        )
     game_index = reader.varint()
     if game_index >= len(_GAMES):
         raise UsageError("deck code names an unknown game")
@@ -202,7 +214,7 @@ def decode(code: str, index: CatalogIndex) -> Deck:
     except UnicodeDecodeError:
         raise UsageError("deck code is damaged (format name)") from None
     cards: list[DeckCard] = []
-    for section in _SECTIONS.get(game, (None,)):
+    for section in _SECTIONS_BY_VERSION[version].get(game, (None,)):
         in_section = []
         for group in (1, 2, 0):
             sid = 0

@@ -11,6 +11,11 @@ MAX_DECK_CARDS = 10_000
 """The most cards a deck may list: decks of the three games hold 18 to 100; past this a deck is a
 typo or an attack, and would make printing and simulating run for hours."""
 
+SIDE_SECTIONS: dict[str, tuple[str, ...]] = {"mea": ("sideboard", "maybe")}
+"""Sections kept with a deck but outside it: only the main deck counts for validation, stats and draws."""
+MAIN_SECTION: dict[str, str] = {"mea": "main"}
+"""The section name that means the main deck (cards outside any section are in it too)."""
+
 PLAYER_COUNTS = (2, 3, 4)
 """Meio is for 2, 3 or 4 players (rulebook, Game Preparation); only Meio decks give a count."""
 
@@ -117,6 +122,25 @@ class Deck:
     @property
     def size(self) -> int:
         return sum(c.count for c in self.cards)
+
+    @property
+    def main(self) -> Deck:
+        """The deck without its side sections (Méa ``[sideboard]``, ``[maybe]``): what is played."""
+        side = SIDE_SECTIONS.get(self.game, ())
+        if not any(c.section in side for c in self.cards):
+            return self
+        return Deck(
+            self.game, tuple(c for c in self.cards if c.section not in side), self.name, self.format, self.players
+        )
+
+    @property
+    def side(self) -> dict[str, int]:
+        """Cards in each side section (only the sections that hold any)."""
+        out: dict[str, int] = {}
+        for c in self.cards:
+            if c.section in SIDE_SECTIONS.get(self.game, ()):
+                out[c.section or ""] = out.get(c.section or "", 0) + c.count
+        return out
 
     def canonical(self) -> Deck:
         """The same deck with merged entries (same card and section), cards outside sections first."""

@@ -24,13 +24,86 @@ def resolve_text(
     return resolve(text, index or catalog_index(database), game)
 
 
-def resolve_file(database: Any, path: Path, game: str | None = None, index: CatalogIndex | None = None) -> ResolvedDeck:
-    """Read and resolve a deck file (errors reading it are raised; problems in it are collected)."""
-    return resolve_text(database, read_deck(path), game, index)
+DB_PREFIX = "db:"
+"""``db:NAME`` names a deck in the database even when a file of that name exists."""
+
+
+def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
+    """The one resolver of a deck argument: a file path, or the name of a deck in the database.
+
+    ``db:NAME`` is always the database deck. Otherwise a file that exists wins; if the database
+    also has a deck of that name, a warning says how to pick it. A name that is neither is an
+    ``UnreadableInput`` listing the database decks of a close name (and the reverse for ``db:``).
+    """
+    from cardbase.decks.store import deck_names, load_deck
+    from cardbase.errors import UnreadableInput
+    from cardbase.fuzzy import closest
+    from cardbase.names import fold
+
+    text = str(ref)
+    names = deck_names(database)
+    if text.startswith(DB_PREFIX):
+        name = text[len(DB_PREFIX) :]
+        if name not in names:
+            near = closest(name, {fold(n): n for n in names}, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(DB_PREFIX + n for n in near)}?" if near else ""
+            if _is_file(name):
+                hint += f"; a file {name!r} exists: give its path without {DB_PREFIX}"
+            raise UnreadableInput(
+                f"{text}: no deck named {name!r} in the database{hint or '; `cardbase deck list` shows the decks'}"
+            )
+        return deck_to_text(load_deck(database, name), text)
+    if _exists(text) or text not in names:
+        try:
+            deck = read_deck(Path(text))
+        except UnreadableInput as error:
+            if _exists(text):
+                raise
+            near = closest(text, {fold(n): n for n in names}, n=3, cutoff=0.5)
+            listed = (
+                f"database decks of a close name: {', '.join(DB_PREFIX + n for n in near)}"
+                if near
+                else "nor a deck of that name in the database (`cardbase deck list`)"
+            )
+            raise UnreadableInput(f"{error}; {listed}") from None
+        if text in names:
+            deck.problems.append(
+                Problem(
+                    "file-and-database-deck",
+                    f"read the file {text!r}; the database also has a deck named {text!r}",
+                    None,
+                    f"pass {DB_PREFIX}{text} for the database deck",
+                    "warning",
+                )
+            )
+        return deck
+    return deck_to_text(load_deck(database, text), DB_PREFIX + text)
+
+
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists() or Path(path).is_symlink()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def resolve_file(
+    database: Any, path: str | Path, game: str | None = None, index: CatalogIndex | None = None
+) -> ResolvedDeck:
+    """Read and resolve a deck (a file or a database deck, see ``read_deck_ref``); errors reading
+    it are raised, problems in it are collected."""
+    return resolve_text(database, read_deck_ref(database, path), game, index)
 
 
 def resolve_file_or_fail(
-    database: Any, path: Path, game: str | None = None, *, writes: bool = False, index: CatalogIndex | None = None
+    database: Any, path: str | Path, game: str | None = None, *, writes: bool = False, index: CatalogIndex | None = None
 ) -> ResolvedDeck:
     """Like ``resolve_file``, but a deck with any error (an unknown card, a bad line, no game) is
     refused with every problem listed: ``InvalidData``, exit 1. Warnings do not stop it."""
@@ -40,7 +113,7 @@ def resolve_file_or_fail(
     errors = [str(p) for p in resolved.problems if p.severity == "error"]
     if errors or not resolved.game:
         raise InvalidData(
-            str(path),
+            resolved.source,
             errors
             or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu) or pass --game"],
             writes=writes,
@@ -73,7 +146,7 @@ def choose_format(
                 )
             ]
         return found, []
-    split = any(c.section for c in deck.cards)
+    split = any(c.section for c in deck.main.cards)
     return find_format(resolved.game, default_format(resolved.game, deck.players, split), house), []
 
 
@@ -83,7 +156,9 @@ def validate_resolved(
     fmt, problems = choose_format(resolved, format_name, formats_file)
     problems = resolved.problems + problems + (check_format(resolved, fmt) if fmt else [])
     problems.sort(key=lambda p: (p.severity == "warning", p.line is None, p.line or 0))
-    report = ValidationReport(resolved.source, resolved.game, fmt.name if fmt else "", resolved.deck.size, problems)
+    report = ValidationReport(
+        resolved.source, resolved.game, fmt.name if fmt else "", resolved.deck.main.size, problems
+    )
     return report, fmt
 
 

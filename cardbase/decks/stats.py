@@ -11,13 +11,34 @@ from cardbase.games.formats import Format
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
+def _int(text: str) -> int:
+    return int(text) if text.isascii() and text.isdecimal() else 0
+
+
 def _mean(values: list[int]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
 
+def total(values: list[int | None]) -> dict[str, int | None]:
+    """A sum that never looks exact when it is not: ``total`` is None when a value is unknown,
+    ``at_least`` sums the known ones, ``unknown`` counts the others."""
+    known = [v for v in values if v is not None]
+    unknown = len(values) - len(known)
+    return {"total": None if unknown else sum(known), "at_least": sum(known), "unknown": unknown}
+
+
+def total_text(t: dict[str, int | None]) -> str:
+    """``12``, or ``unknown (≥ 3, 15 unknown)``: a total with unknown parts never reads as exact."""
+    if t["total"] is not None:
+        return str(t["total"])
+    return (
+        f"unknown (≥ {t['at_least']}, {t['unknown']} unknown)" if t["at_least"] else f"unknown ({t['unknown']} unknown)"
+    )
+
+
 def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
-    """The numbers a deck builder looks at, for the deck's game."""
-    deck = resolved.deck
+    """The numbers a deck builder looks at, for the deck's game (its main deck; side sections are counted)."""
+    deck = resolved.deck.main
     copies = [(resolved.cards[c.card_id], c.count) for c in deck.cards]
     by_type: Counter[str] = Counter()
     for card, n in copies:
@@ -31,6 +52,7 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         "format": fmt.name if fmt else None,
         "copy_limit": fmt.copy_limit_text if fmt else None,
         "demo_cards": sum(n for card, n in copies if card.source == "demo"),
+        "side_sections": resolved.deck.side,
     }
     if deck.game == "mea":
         monsters = [(c, n) for c, n in copies if c.type == "monster"]
@@ -50,19 +72,15 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         out["cost_unknown"] = curve.get("?", 0)
     elif deck.game == "meikyu":
         characters = [(c, n) for c, n in copies if c.type == "character"]
-        out["swords_total"] = sum(c.bravery * n for c, n in characters if c.bravery is not None)
-        out["wits_total"] = sum(c.wits * n for c, n in characters if c.wits is not None)
+        out["swords_total"] = total([c.bravery for c, n in characters for _ in range(n)])
+        out["wits_total"] = total([c.wits for c, n in characters for _ in range(n)])
         out["characters_with_unknown_bravery"] = sum(n for c, n in characters if c.bravery is None)
         out["characters_with_unknown_wits"] = sum(n for c, n in characters if c.wits is None)
+        levels = Counter(
+            str(c.level) if c.level is not None else "?" for c, n in copies if c.type == "land" for _ in range(n)
+        )
         out["land_levels"] = dict(
-            sorted(
-                Counter(
-                    str(c.level) if c.level is not None else "?"
-                    for c, n in copies
-                    if c.type == "land"
-                    for _ in range(n)
-                ).items()
-            )
+            sorted(levels.items(), key=lambda kv: (kv[0] == "?", int(kv[0]) if kv[0] != "?" else 0))
         )
     else:
         suits: Counter[str] = Counter()
@@ -71,13 +89,29 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
             suits[card.suit or "?"] += n
             ranks[_RANK_LABELS.get(card.rank or 0, str(card.rank))] += n
         out["suits"] = {s: suits.get(s, 0) for s in ("S", "H", "D", "C")}
+        labels = {label: rank for rank, label in _RANK_LABELS.items()}
+        # ranks as players read them: 2 … 10, J, Q, K, then the ace (Meio's ace is high)
         out["ranks"] = dict(
             sorted(
-                ranks.items(),
-                key=lambda kv: (
-                    list(_RANK_LABELS.values()).index(kv[0]) if kv[0] in _RANK_LABELS.values() else int(kv[0])
-                ),
+                ranks.items(), key=lambda kv: (kv[0] == "?", 14 if kv[0] == "A" else labels.get(kv[0]) or _int(kv[0]))
             )
         )
         out["hearts"] = suits.get("H", 0)
     return out
+
+
+_HEADLINE = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards", "side_sections"}
+
+
+def stat_text(value: Any) -> str:
+    """One statistic in words: totals with unknown parts say so, counts read ``4:1  5:2``, none is ``—``."""
+    if isinstance(value, dict) and set(value) == {"total", "at_least", "unknown"}:
+        return total_text(value)
+    if isinstance(value, dict):
+        return "  ".join(f"{k}:{v}" for k, v in value.items()) or "—"
+    return "unknown" if value is None else str(value)
+
+
+def stats_lines(data: dict[str, Any]) -> list[str]:
+    """The game's statistics of ``deck_stats`` as ``name: value`` lines (the headline fields left out)."""
+    return [f"{key.replace('_', ' ')}: {stat_text(value)}" for key, value in data.items() if key not in _HEADLINE]

@@ -58,6 +58,20 @@ def _deck_name(name: str) -> str:
     return name
 
 
+def _section(section: str | None, game: str) -> str | None:
+    """``section`` as stored (a game's main section is none), or a usage error naming the game's sections."""
+    from cardbase.decks.model import MAIN_SECTION
+    from cardbase.decks.validate import SECTIONS
+
+    if section is None:
+        return None
+    name = " ".join(section.lower().split())
+    if name not in SECTIONS.get(game, ()):
+        allowed = ", ".join(SECTIONS.get(game, ())) or "none"
+        raise UsageError(f"--section {section!r}: {game} decks have the sections {allowed}")
+    return None if name == MAIN_SECTION.get(game) else name
+
+
 def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> None:
     """Make an empty deck; a name already taken, or a player count the readers refuse, is an error."""
     players = _players(players, game)
@@ -74,6 +88,7 @@ def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section:
         deck = _get(session, deck_name)
         if card.game != deck.game:
             raise UnknownCard(card.name, deck.game, [])
+        section = _section(section, deck.game)
         dialect = session.get_bind().dialect.name
         from sqlalchemy.dialects import postgresql, sqlite
 
@@ -109,6 +124,7 @@ def remove_card(database: Any, deck_name: str, card: Card, count: int | None = N
     """Remove ``count`` copies (all when None); returns the copies left."""
     with database.transaction() as session:
         deck = _get(session, deck_name)
+        section = _section(section, deck.game)
         where = (
             col(DeckCardRow.deck_id) == deck.id,
             col(DeckCardRow.card_id) == card.id,
@@ -131,6 +147,12 @@ def delete_deck(database: Any, name: str) -> None:
         deck = _get(session, name)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
+
+
+def deck_names(database: Any) -> list[str]:
+    """The names of the decks in the database, in order."""
+    with database.session() as session:
+        return list(session.scalars(select(DeckRow.name).order_by(DeckRow.name)))
 
 
 def list_decks(database: Any) -> list[dict[str, Any]]:

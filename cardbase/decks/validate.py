@@ -6,12 +6,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
-from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckText, Problem
+from cardbase.decks.model import MAIN_SECTION, MAX_DECK_CARDS, SIDE_SECTIONS, Deck, DeckCard, DeckText, Problem
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
 GAMES = ("mea", "meio", "meikyu")
-SECTIONS = {"meio": ("first half", "second half")}
+SECTIONS = {"meio": ("first half", "second half"), "mea": ("main", *SIDE_SECTIONS["mea"])}
 
 
 @dataclass
@@ -146,9 +146,10 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
             )
             continue
         card = matches[0]
+        section = None if entry.section == MAIN_SECTION.get(chosen) else entry.section
         resolved.cards[card.id] = card
-        resolved.lines.setdefault((card.id, entry.section), entry.line)
-        cards.append(DeckCard(card.id, card.name, entry.count, entry.section))
+        resolved.lines.setdefault((card.id, section), entry.line)
+        cards.append(DeckCard(card.id, card.name, entry.count, section))
     resolved.deck = Deck(chosen, tuple(cards), text.name, text.format, text.players).canonical()
     resolved.problems = problems
     return resolved
@@ -160,7 +161,7 @@ def _plural(n: int, word: str) -> str:
 
 def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     """Every way the resolved deck breaks ``fmt`` (plus warnings that do not make it invalid)."""
-    deck, problems = resolved.deck, []
+    deck, problems = resolved.deck.main, []
     line_of = resolved.lines
 
     def first_line(card_id: str) -> int | None:

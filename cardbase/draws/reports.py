@@ -327,10 +327,29 @@ class MeioReport:
     hand: MeioHand
     high: list[str]  # the high ranks as letters
 
+    @property
+    def is_hand(self) -> bool:
+        """The file is one hand (13 cards or fewer than a deal needs), not a deck dealt from: a
+        deal's chances do not apply; its counts are what it holds."""
+        return self.cards <= MEIO_HAND or (self.left_aside is not None and self.left_aside < 0)
+
     def as_dict(self) -> dict[str, Any]:
         hand = self.hand
+        if self.is_hand:
+            return {
+                "game": "meio",
+                "deck": self.deck,
+                "cards": self.cards,
+                "is_hand": True,
+                "why": "the file is one hand, not a deck to deal from: a deal's chances do not apply",
+                "hearts": _mode(hand.hearts),
+                "high_cards": _mode(hand.high_cards),
+                "void_suits": _mode(hand.voids),
+                "high_ranks": self.high,
+            }
         return {
             "game": "meio",
+            "is_hand": False,
             "deck": self.deck,
             "cards": self.cards,
             "players": self.players,
@@ -342,6 +361,11 @@ class MeioReport:
             "high_ranks": self.high,
             "high_cards": [float(p) for p in hand.high_cards],
         }
+
+
+def _mode(distribution: Any) -> int:
+    """The count a distribution is certain of (a hand dealt from itself has one outcome)."""
+    return max(range(len(distribution)), key=lambda k: distribution[k])
 
 
 def meio_report(deck: Setup) -> MeioReport:

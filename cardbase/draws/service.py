@@ -93,7 +93,7 @@ def setup(database: Any, resolved: ResolvedDeck, needs: list[Need], source: str)
     """The deck's pile with each card's needs mask; a bad need is a ``UsageError`` (exit 2)."""
     game = resolved.game
     counts: Counter[str] = Counter()
-    for card in resolved.deck.cards:
+    for card in resolved.deck.main.cards:
         counts[card.card_id] += card.count
     skipped: Counter[str] = Counter()
     drawn: dict[str, int] = {}

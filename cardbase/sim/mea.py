@@ -90,11 +90,11 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     report, _ = validate_resolved(resolved)
     if not report.valid:
         raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
-    ids = [c.card_id for c in resolved.deck.cards]
+    ids = [c.card_id for c in resolved.deck.main.cards]
     with database.session() as session:
         rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
     counts: Counter[str] = Counter()
-    for c in resolved.deck.cards:
+    for c in resolved.deck.main.cards:
         counts[c.card_id] += c.count
     cards: list[tuple[MeaCard, int]] = []
     unknown: list[str] = []

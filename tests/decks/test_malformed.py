@@ -29,7 +29,10 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "unknown-game.txt": (1, "[unknown-game] line 1: game 'chess' is not one of mea, meio, meikyu"),
     "duplicate-game-header.txt": (1, "[duplicate-header] line 2: 'game' is given again (first on line 1)"),
     "duplicate-name-header.txt": (1, "[duplicate-header] line 3: 'name' is given again"),
-    "section-wrong-game.txt": (1, "[section] line 3: unknown section [first half]; mea decks have no sections"),
+    "section-wrong-game.txt": (
+        1,
+        "[section] line 3: unknown section [first half]; mea sections are [main], [sideboard], [maybe]",
+    ),
     "section-unknown.txt": (1, "[section] line 4: unknown section [third half]"),
     "unknown-card.txt": (1, "[unknown-card] line 2: no mea card named 'Crumb Gobbo' — did you mean 'Crumb Goblin'?"),
     "wrong-game-card.txt": (1, "[wrong-game] line 3: 'Gotcha!' is a meikyu card, not mea"),

@@ -32,7 +32,13 @@ def test_the_opening_reports_are_values_with_their_json(database: Database) -> N
     deck, _ = _deck(database, "meio-hand.txt")
     meio = meio_report(deck)
     assert meio.hand.hand == 13 and sum(meio.hand.hearts) == 1
-    assert meio.as_dict()["left_aside"] == meio.left_aside
+    assert meio.is_hand and meio.left_aside is not None and meio.left_aside < 0
+    data = meio.as_dict()
+    assert data["is_hand"] and "do not apply" in data["why"]
+    assert (data["hearts"], data["high_cards"], data["void_suits"]) == (4, 6, 0)
+    deck3, _ = _deck(database, "meio-3-players.txt")
+    full = meio_report(deck3)
+    assert not full.is_hand and full.as_dict()["left_aside"] == full.left_aside == 1
 
     deck, _ = _deck(database, "mea-goblin-rush.txt")
     mea = mea_report(database, deck, [5, 5])
@@ -62,3 +68,19 @@ def test_needs_and_samples(database: Database) -> None:
     assert len(samples.hands) == 3 and all(len(h.cards) == 5 for h in samples.hands)
     assert samples == sample_report(deck, model, 3, 7, None)  # seeded
     assert all(h.meets_needs is not None for h in samples.hands)
+
+
+def test_draws_on_a_meio_hand_says_why_a_deal_does_not_apply(db_url: str) -> None:
+    from tests.hostile.conftest import run_cli
+
+    out = run_cli(["draws", DECKS / "meio-hand.txt"], db_url).stdout
+    assert "left aside" not in out and "100%" not in out
+    assert "one hand, not a deck to deal from" in out and "4 hearts" in out
+
+
+def test_meikyu_redeal_lines_name_one_player_and_any_player(db_url: str) -> None:
+    from tests.hostile.conftest import run_cli
+
+    out = run_cli(["draws", DECKS / "meikyu-rulebook-cards.txt", "--players", "3"], db_url).stdout
+    assert "you (one given player) are dealt an OPEN card at the first deal" in out
+    assert "at least one of the 3 players is, so the first deal needs a redeal" in out

@@ -1,4 +1,4 @@
-"""One scenario per rule sentence of shared/rulebooks/mea.txt (see docs/rules/mea.md)."""
+"""One scenario per rule sentence of the Méa rulebook (see docs/rules/mea.md)."""
 
 from __future__ import annotations
 

@@ -237,7 +237,8 @@ def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
         "every", "land", "discarded", "points",  # the Farm's default reading
     )  # fmt: skip
     table = run(*args, *rules, "--assume", "default", "--db", db_url)
-    assert "casino=every" in table.stdout and "refugee=land" in table.stdout
+    words = " ".join(table.stdout.split())
+    assert "the Casino counts every 6 rolled" in words and "a Refugee counts as a land" in words
     for bad, words in ((["--rule", "casino"], "NAME=VALUE"), (["--rule", "gravity=1"], "not a Meikyu Kingdom rules"),
                        (["--rule", "casino=sometimes"], "casino must be one of final, every"),
                        (["--rule", "turn_limit=many"], "not a whole number")):  # fmt: skip

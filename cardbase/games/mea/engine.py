@@ -1,7 +1,7 @@
 """Méa's rules engine: the tile board, decks and hands, summons, combat, flips, abilities.
 
 Implements the engine protocol of :mod:`cardbase.games.base`. Every rule comes from
-``shared/rulebooks/mea.txt``; where the rulebook is silent or ambiguous the reading
+the rulebook (*Méa: The Tiled Kingdom — How to Play*); where the rulebook is silent or ambiguous the reading
 is documented in ``docs/rules/mea.md`` and, where it matters, is an option of
 :class:`MeaRules`.
 

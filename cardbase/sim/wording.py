@@ -1,0 +1,50 @@
+"""Rules options in words, for reports: ``3 rounds, ace high, hearts may be led at any time``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Phrase = Callable[[Any], str]
+
+_MEIO: dict[str, Phrase] = {
+    "rounds": lambda v: f"{v} round{'s' if v != 1 else ''}",
+    "ace_high": lambda v: "ace high" if v else "ace low",
+    "hearts_anytime": lambda v: (
+        "hearts may be led at any time" if v else "hearts may be led once a heart has been played in the round"
+    ),
+    "first_player": lambda v: f"P{int(v) + 1} leads the first round",
+}
+_MEIKYU: dict[str, Phrase] = {
+    "farm": lambda v: "the Farm adds a point" if v == "points" else "the Farm raises the land limit to 6",
+    "aggression_target": lambda v: (
+        "the attacker names the land at stake" if v == "attacker" else "a beaten defender chooses the land to give"
+    ),
+    "map_room": lambda v: "the Map's extra room stays face up" if v == "stays" else "the Map's extra room is discarded",
+    "refugee": lambda v: "a Refugee is not a land" if v == "apart" else "a Refugee counts as a land",
+    "casino": lambda v: (
+        "the Casino counts the final 6 of a roll" if v == "final" else "the Casino counts every 6 rolled"
+    ),
+    "goal": lambda v: f"first to {v} points wins",
+    "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
+}
+_PHRASES: dict[str, dict[str, Phrase]] = {"meio": _MEIO, "meikyu": _MEIKYU}
+_LEFT_OUT = {"players", "pool", "decks"}
+
+
+def rules_in_words(game_id: str, options: Mapping[str, Any]) -> str:
+    """The options of a game's rules as one sentence a player reads; an option without a phrase
+    reads ``name value`` (``tiles per colour 9``), never ``name=True``."""
+    phrases = _PHRASES.get(game_id, {})
+    parts = []
+    for name, value in options.items():
+        if name in _LEFT_OUT:
+            continue
+        phrase = phrases.get(name)
+        if phrase is not None:
+            parts.append(phrase(value))
+        elif isinstance(value, bool):
+            parts.append(name.replace("_", " ") if value else f"no {name.replace('_', ' ')}")
+        else:
+            parts.append(f"{name.replace('_', ' ')} {value}")
+    return ", ".join(parts)

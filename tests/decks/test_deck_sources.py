@@ -1,0 +1,177 @@
+"""Decks are one thing wherever they live: every deck command takes a file or a database deck (issue 13)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardbase.decks.files import decode, encode
+from cardbase.decks.service import catalog_index
+from cardbase.decks.store import load_deck
+from tests.conftest import REPO
+from tests.hostile.conftest import assert_refused, run_cli
+
+RUSH = REPO / "examples" / "decks" / "mea-goblin-rush.txt"
+CONTROL = REPO / "examples" / "decks" / "mea-tile-control.txt"
+SIDE = "[sideboard]\n2 Tile Mole\n[maybe]\n1 Tile Titan\n"
+
+
+@pytest.fixture
+def stored(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A database holding the Goblin Rush deck as "Bird Tricks"; the working directory is empty."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(["deck", "import", RUSH, "--name", "Bird Tricks"], db_url)
+    assert result.exit_code == 0, result.output
+    return db_url
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deck", "validate", "Bird Tricks"],
+        ["deck", "stats", "Bird Tricks"],
+        ["deck", "show", "Bird Tricks"],
+        ["deck", "export", "Bird Tricks", "--format", "json"],
+        ["deck", "encode", "Bird Tricks"],
+        ["deck", "diff", "Bird Tricks", str(RUSH)],
+        ["draws", "Bird Tricks", "--need", "1 t:assist", "--cards", "6"],
+        ["print", "deck", "Bird Tricks", "-o", "exports/bird.pdf"],
+        ["sim", "mea", "--deck", "Bird Tricks", "--vs", str(CONTROL), "--games", "2", "--seed", "1"],
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_every_deck_command_takes_a_database_deck(stored: str, args: list[str]) -> None:
+    result = run_cli(args, stored)
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.stderr
+
+
+def test_database_deck_reads_the_same_as_its_file(stored: str) -> None:
+    by_name = json.loads(run_cli(["deck", "stats", "db:Bird Tricks", "--json"], stored).stdout)
+    by_file = json.loads(run_cli(["deck", "stats", RUSH, "--json"], stored).stdout)
+    assert by_name.pop("name") == "Bird Tricks" and by_file.pop("name") == "Goblin Rush"
+    assert by_name == by_file
+    diff = json.loads(run_cli(["deck", "diff", "Bird Tricks", RUSH, "--json"], stored).stdout)
+    assert diff["added"] == diff["removed"] == diff["changed"] == diff["stats"] == []
+
+
+def test_the_file_wins_and_the_message_names_db_prefix(stored: str, tmp_path: Path) -> None:
+    shutil.copy(CONTROL, tmp_path / "Bird Tricks")
+    result = run_cli(["deck", "stats", "Bird Tricks", "--json"], stored)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["name"] == "Tile Control"
+    assert "db:Bird Tricks" in result.stderr
+    picked = json.loads(run_cli(["deck", "stats", "db:Bird Tricks", "--json"], stored).stdout)
+    assert picked["name"] == "Bird Tricks"
+
+
+def test_no_such_file_lists_database_decks_and_the_reverse(stored: str, tmp_path: Path) -> None:
+    assert_refused(run_cli(["deck", "validate", "Bird Trick"], stored), 2, "no such file", "db:Bird Tricks")
+    assert_refused(run_cli(["deck", "validate", "nothing-here.txt"], stored), 2, "no such file", "nor a deck")
+    (tmp_path / "mine.txt").write_text(RUSH.read_text())
+    assert_refused(run_cli(["deck", "stats", "db:mine.txt"], stored), 2, "no deck named 'mine.txt'", "a file")
+    assert_refused(run_cli(["deck", "stats", "db:Bird Trick"], stored), 2, "did you mean db:Bird Tricks")
+
+
+def test_side_sections_are_kept_but_not_counted(db_url: str, tmp_path: Path) -> None:
+    deck = tmp_path / "side.txt"
+    deck.write_text(RUSH.read_text() + SIDE)
+    stats = json.loads(run_cli(["deck", "stats", deck, "--json"], db_url).stdout)
+    plain = json.loads(run_cli(["deck", "stats", RUSH, "--json"], db_url).stdout)
+    assert stats["cards"] == plain["cards"] == 32
+    assert stats["mana_curve"] == plain["mana_curve"]
+    assert stats["side_sections"] == {"sideboard": 2, "maybe": 1}
+    report = json.loads(run_cli(["deck", "validate", deck, "--json"], db_url).stdout)
+    assert report["valid"] and report["cards"] == 32
+    draws = json.loads(run_cli(["draws", deck, "--need", "1 t:assist", "--cards", "6", "--json"], db_url).stdout)
+    plain_draws = json.loads(run_cli(["draws", RUSH, "--need", "1 t:assist", "--cards", "6", "--json"], db_url).stdout)
+    assert draws["probability"] == plain_draws["probability"]
+
+
+def test_main_section_is_the_main_deck(db_url: str, tmp_path: Path) -> None:
+    deck = tmp_path / "main.txt"
+    deck.write_text(RUSH.read_text().replace("\n3 Crumb Goblin", "\n[main]\n3 Crumb Goblin", 1))
+    assert "[main]" in deck.read_text()
+    a = json.loads(run_cli(["deck", "stats", deck, "--json"], db_url).stdout)
+    assert a["cards"] == 32 and a["side_sections"] == {}
+
+
+@pytest.mark.parametrize("form", ["text", "json", "code"])
+def test_side_sections_round_trip(db_url: str, tmp_path: Path, form: str) -> None:
+    deck = tmp_path / "side.txt"
+    deck.write_text(RUSH.read_text() + SIDE)
+    exported = run_cli(["deck", "export", deck, "--format", form], db_url)
+    assert exported.exit_code == 0, exported.output
+    if form == "code":
+        back = run_cli(["deck", "decode", exported.stdout.strip(), "--to", "text"], db_url)
+        text = back.stdout
+    else:
+        text = exported.stdout
+    again = tmp_path / f"again.{'json' if form == 'json' else 'txt'}"
+    again.write_text(text)
+    diff = json.loads(run_cli(["deck", "diff", deck, again, "--json"], db_url).stdout)
+    assert diff["added"] == diff["removed"] == diff["changed"] == [], diff
+    assert "[sideboard]" in run_cli(["deck", "show", again], db_url).stdout
+
+
+def test_side_sections_round_trip_through_the_database(database, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    deck = tmp_path / "side.txt"
+    deck.write_text(RUSH.read_text() + SIDE)
+    assert run_cli(["deck", "import", deck, "--name", "Side"], db_url).exit_code == 0
+    stored = load_deck(database, "Side")
+    assert stored.side == {"sideboard": 2, "maybe": 1} and stored.main.size == 32
+    diff = json.loads(run_cli(["deck", "diff", deck, "db:Side", "--json"], db_url).stdout)
+    assert diff["added"] == diff["removed"] == diff["changed"] == []
+
+
+def test_old_share_codes_still_decode(database, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    index = catalog_index(database)
+    code = run_cli(["deck", "encode", RUSH], db_url).stdout.strip()
+    deck = decode(code, index)
+    assert deck.side == {}
+    # a deck without side sections keeps its version-1 code: the first byte is 1
+    import base64
+
+    assert base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))[0] == 1
+    assert encode(deck, None) == code
+
+
+def test_diff_counts_and_moved_stats(db_url: str, tmp_path: Path) -> None:
+    b = tmp_path / "b.txt"
+    b.write_text(RUSH.read_text().replace("3 Crumb Goblin", "2 Crumb Goblin") + "2 Tile Mole\n")
+    result = run_cli(["deck", "diff", RUSH, b, "--json"], db_url)
+    data = json.loads(result.stdout)
+    assert [e["name"] for e in data["added"]] == ["Tile Mole"]
+    assert [(e["name"], e["before"], e["after"]) for e in data["changed"]] == [("Crumb Goblin", 3, 2)]
+    assert data["removed"] == []
+    moved = {s["stat"]: (s["before"], s["after"]) for s in data["stats"]}
+    assert moved["cards"] == (32, 33)
+    text = run_cli(["deck", "diff", RUSH, b], db_url).stdout
+    assert "1 added, 0 removed, 1 changed" in text and "+2 Tile Mole" in text and "Crumb Goblin: 3 → 2" in text
+
+
+def test_diff_of_two_games_is_refused(db_url: str) -> None:
+    meio = REPO / "examples" / "decks" / "meio-hand.txt"
+    assert_refused(run_cli(["deck", "diff", RUSH, meio], db_url), 2, "one game")
+
+
+def test_meikyu_totals_with_unknowns_are_not_exact(db_url: str, tmp_path: Path) -> None:
+    deck = tmp_path / "k.txt"
+    deck.write_text("game: meikyu\n3 Cook\n2 Bee\n1 Den of the Geister\n")
+    text = run_cli(["deck", "stats", deck], db_url).stdout
+    assert "swords total: 0" not in text
+    assert "swords total: unknown (5 unknown)" in text
+    data = json.loads(run_cli(["deck", "stats", deck, "--json"], db_url).stdout)
+    assert data["swords_total"] == {"total": None, "at_least": 0, "unknown": 5}
+
+
+def test_database_decks_take_side_sections(db_url: str) -> None:
+    assert run_cli(["deck", "new", "Side", "--game", "mea"], db_url).exit_code == 0
+    assert run_cli(["deck", "add", "Side", "Tile Mole", "-n", "2", "--section", "sideboard"], db_url).exit_code == 0
+    assert run_cli(["deck", "add", "Side", "Crumb Goblin", "-n", "3", "--section", "main"], db_url).exit_code == 0
+    stats = json.loads(run_cli(["deck", "stats", "Side", "--json"], db_url).stdout)
+    assert stats["cards"] == 3 and stats["side_sections"] == {"sideboard": 2}
+    assert_refused(run_cli(["deck", "add", "Side", "Tile Mole", "--section", "bench"], db_url), 2, "--section")

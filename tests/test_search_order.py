@@ -1,0 +1,62 @@
+"""Order as players read it (issue 13): Scryfall's order: and direction:, --order/--direction, ace high."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.hostile.conftest import assert_refused, run_cli
+
+
+def _search(db: str, *args: str) -> list[dict]:  # type: ignore[type-arg]
+    result = run_cli(["cards", "search", *args, "--json"], db)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_order_by_attack_descending_puts_unknown_last(db_url: str) -> None:
+    cards = _search(db_url, "game:mea t:monster order:atk direction:desc", "-n", "100")
+    attacks = [c["attack"] for c in cards]
+    known = [a for a in attacks if a is not None]
+    assert known == sorted(known, reverse=True) and len(set(known)) > 3
+    assert attacks[: len(known)] == known  # unknown (Selounticia) after every known value
+    assert cards[-1]["attack"] is None
+
+
+@pytest.mark.parametrize("direction", ["asc", "desc"])
+def test_option_and_term_agree(db_url: str, direction: str) -> None:
+    by_term = _search(db_url, f"game:mea order:cost direction:{direction}", "-n", "200")
+    by_option = _search(db_url, "game:mea", "--order", "cost", "--direction", direction, "-n", "200")
+    assert [c["id"] for c in by_term] == [c["id"] for c in by_option]
+    costs = [c["cost"] for c in by_term if c["cost"] is not None]
+    assert costs == sorted(costs, reverse=direction == "desc")
+
+
+def test_rank_order_is_ace_high(db_url: str) -> None:
+    names = [c["name"] for c in _search(db_url, "suit:s", "--order", "rank")]
+    assert names[0] == "Two of Spades" and names[-2:] == ["King of Spades", "Ace of Spades"]
+    found = {c["name"] for c in _search(db_url, "suit:s rank>=10")}
+    assert found == {"Ten of Spades", "Jack of Spades", "Queen of Spades", "King of Spades", "Ace of Spades"}
+
+
+def test_order_only_query_lists_everything_sorted(db_url: str) -> None:
+    cards = _search(db_url, "order:level direction:desc", "--game", "meikyu", "-n", "5")
+    assert [c["level"] for c in cards] == sorted((c["level"] for c in cards), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("query", "fragment"),
+    [
+        ("order:nope", "not a sort key"),
+        ("order:cots", "did you mean 'cost'"),
+        ("x direction:up", "asc or desc"),
+        ("a or order:cost", "outside"),
+    ],
+)
+def test_bad_order_is_one_error(db_url: str, query: str, fragment: str) -> None:
+    assert_refused(run_cli(["cards", "search", query], db_url), 2, fragment)
+
+
+def test_bad_order_option_is_one_error(db_url: str) -> None:
+    assert_refused(run_cli(["cards", "search", "x", "--order", "speed"], db_url), 2, "not a sort key")
