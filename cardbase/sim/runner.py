@@ -267,6 +267,7 @@ def _map_in_processes(
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
     pending: set[Future[list[GameResult]]] = set()
+    finished = False
     try:
         for chunk in chunks:
             pending.add(pool.submit(work, chunk))
@@ -278,8 +279,9 @@ def _map_in_processes(
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
+        finished = True
     finally:
-        if pending:
+        if not finished:  # Ctrl-C (even mid-submit, before a future is kept), an error, or a consumer that left
             # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
             # terminate_workers()), so the workers are stopped through its private _processes map.
             for process in list(getattr(pool, "_processes", {}).values()):
