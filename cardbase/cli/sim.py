@@ -442,7 +442,7 @@ def _print_mea(data: dict[str, Any]) -> None:
         losers = ", ".join(f"{k} {v}" for k, v in e["lost_by"].items()) or "—"
         ends.add_row(f"{code}: {e['what']}", str(e["games"]), f"{e['share']:.1%}", losers)
     con.print(ends)
-    con.print("The best opening draw size of a deck: cardbase lab opening DECK --vs DECK.")
+    con.print("To find the opening size that suits a deck: cardbase lab opening DECK --vs DECK.")
     for note in data["notes"]:
         con.print(f"Note: {note}")
     speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
