@@ -255,40 +255,35 @@ def _ignore_interrupts() -> None:
 def _map_in_processes(
     work: Callable[[Any], list[GameResult]], chunks: Iterator[Any], jobs: int
 ) -> Iterator[list[GameResult]]:
-    """``work`` over ``chunks`` in ``jobs`` processes, yielding results as they finish.
+    """``work`` over ``chunks`` in ``jobs`` processes, yielding results in chunk order.
 
     At most ``2 * jobs`` chunks are in flight, so a huge batch costs no memory up front. On any
-    exit (Ctrl-C included) the workers are killed at once rather than left to finish their chunk.
+    unfinished exit (Ctrl-C included, wherever it lands) the pool is terminated: the workers are
+    killed at once rather than left to finish their chunk. ``multiprocessing.Pool`` rather than
+    ``ProcessPoolExecutor``: its ``terminate`` is made for this, where the executor (3.11) has no
+    public way to stop a running task and could hang or complain at exit after its workers were killed.
     """
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from collections import deque
 
-    # Fork before any progress display starts its thread.
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
-    pending: set[Future[list[GameResult]]] = set()
+    # Fork now, before any progress display starts its thread (a Pool starts its workers at once).
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
+    in_flight: deque[Any] = deque()
     finished = False
     try:
         for chunk in chunks:
-            pending.add(pool.submit(work, chunk))
-            if len(pending) >= 2 * jobs:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+            in_flight.append(pool.apply_async(work, (chunk,)))
+            if len(in_flight) >= 2 * jobs:
+                yield in_flight.popleft().get()
+        while in_flight:
+            yield in_flight.popleft().get()
         finished = True
     finally:
-        if not finished:  # Ctrl-C (even mid-submit, before a future is kept), an error, or a consumer that left
-            # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
-            # terminate_workers()), so the workers are stopped through its private _processes map.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        # Wait for the executor's own thread too (quick once the workers are gone): left running, it
-        # races the interpreter's exit and can print "Bad file descriptor" (CPython 3.11).
-        pool.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
 
 
 def _strip(result: GameResult) -> GameResult:
