@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cardbase.cli import cards, catalog, deck, draws, lab, odds, play, render, replay, schema, sim
+from cardbase.cli import cards, catalog, deck, draws, lab, odds, play, render, replay, schema, serve, sim
 from cardbase.cli import print as print_cmd
 
 
@@ -124,6 +124,7 @@ app.add_typer(print_cmd.app, name="print")
 app.add_typer(render.export_app, name="export")
 app.command("draws")(draws.draws)
 app.add_typer(odds.app, name="odds")
+app.command("serve")(serve.serve)
 
 
 def main() -> None:

@@ -1,0 +1,34 @@
+"""The ASGI app: ``create_app(settings)`` wires the routes, the templates, the assets and the checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from cardbase import __version__
+from cardbase.web.settings import ServerSettings
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = Jinja2Templates(directory=HERE / "templates")  # autoescape on for .html
+
+
+def create_app(settings: ServerSettings) -> FastAPI:
+    """The app for one server; the database and the options are on ``app.state.settings``."""
+    from cardbase.web import api, pages, security
+
+    app = FastAPI(title="cardbase", version=__version__, docs_url="/api/docs", redoc_url=None)
+    app.state.settings = settings
+    security.install(app, settings)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def settings_of(request: Request) -> ServerSettings:
+    """The running server's settings (a FastAPI dependency)."""
+    settings: ServerSettings = request.app.state.settings
+    return settings
