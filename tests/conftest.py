@@ -1,22 +1,56 @@
 """Shared fixtures: a real database per test, on SQLite or (with CARDBASE_TEST_POSTGRES) PostgreSQL.
 
 CARDBASE_TEST_POSTGRES is the URL of a PostgreSQL server's maintenance database, e.g.
-``postgresql://postgres@127.0.0.1:5432/postgres``; each test gets a new database on it.
+``postgresql://postgres@127.0.0.1:5432/postgres``; each test gets a new database on it. Loading the
+catalogs is done once per session (per pytest-xdist worker) into a template that tests copy.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from cardbase import cores
 from cardbase.db.engine import Database, open_database
 
 REPO = Path(__file__).resolve().parents[1]
 POSTGRES = os.environ.get("CARDBASE_TEST_POSTGRES")
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")  # gw0, gw1, … under pytest-xdist
+ALL_CORES = cores.available_cores
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, each worker gets its share of the cores, so that a command that runs on
+    "the machine's cores" by default does not start a pool per worker (2 workers × 2 processes on 2
+    cores); the tests that pass ``--jobs 2`` still start their pools."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        share = max(1, ALL_CORES() // workers)
+        cores.available_cores = lambda: share
+
+
+@pytest.fixture
+def all_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The machine's cores again, for a test about what a user sees (the README's timings)."""
+    monkeypatch.setattr(cores, "available_cores", ALL_CORES)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The play prompt's history goes to this worker's own folder, not the user's cache."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
 
 
 def _pg_admin_url() -> str:
@@ -24,37 +58,71 @@ def _pg_admin_url() -> str:
     return POSTGRES if "+psycopg" in POSTGRES else POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1)
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> Iterator[str]:
-    """URL of a new, empty database: a SQLite file, or a fresh PostgreSQL database."""
+def _pg_base() -> str:
+    return _pg_admin_url().rsplit("/", 1)[0]
+
+
+@contextmanager
+def new_database(folder: Path, template: str | None = None) -> Iterator[str]:
+    """A new database, dropped at the end: empty, or a copy of ``template`` (from ``catalog_template``).
+
+    SQLite: ``folder/cards.db`` (a file copy of the template). PostgreSQL: a database named for the
+    xdist worker and a random suffix (``CREATE DATABASE … TEMPLATE``), so workers never share one.
+    """
     if not POSTGRES:
-        yield f"sqlite:///{tmp_path / 'cards.db'}"
+        path = folder / "cards.db"
+        if template is not None:
+            shutil.copyfile(template, path)
+        yield f"sqlite:///{path}"
         return
     from sqlalchemy import create_engine, text
 
-    name = f"cardbase_test_{uuid.uuid4().hex[:12]}"
+    name = f"cardbase_test_{WORKER}_{uuid.uuid4().hex[:12]}"
     admin = create_engine(_pg_admin_url(), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    base = _pg_admin_url().rsplit("/", 1)[0]
+    source = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template is not None else ""
     try:
-        yield f"{base}/{name}"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"{source}'))
+        yield f"{_pg_base()}/{name}"
     finally:
         with admin.connect() as conn:
-            conn.execute(
-                text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE datname = :n AND pid <> pg_backend_pid()"
-                ),
-                {"n": name},
-            )
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def catalog_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database with the shipped catalogs loaded, made once per session (per xdist worker): a
+    SQLite file path (its WAL folded in, so the file is the whole database) or a PostgreSQL URL.
+    Tests get copies of it (``database``, ``tests/hostile``), never the template itself."""
+    folder = tmp_path_factory.mktemp("catalog-template")
+    with new_database(folder) as url:
+        database = open_database(url)
+        if not POSTGRES:
+            with database.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        database.engine.dispose()
+        yield str(folder / "cards.db") if not POSTGRES else url
+
+
+@pytest.fixture
+def empty_db_url(tmp_path: Path) -> Iterator[str]:
+    """URL of a new, empty database: a SQLite file, or a fresh PostgreSQL database."""
+    with new_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def db_url(catalog_template: str, tmp_path: Path) -> Iterator[str]:
+    """URL of a new database holding the shipped catalogs: a copy of the session's template, which
+    is what a command's first use of an empty database makes (``empty_db_url`` for an empty one)."""
+    with new_database(tmp_path, catalog_template) as url:
+        yield url
 
 
 @pytest.fixture
 def database(db_url: str) -> Iterator[Database]:
-    """A new database with the shipped catalogs loaded."""
+    """The database of ``db_url``, open: the shipped catalogs loaded (a copy of the session's template)."""
     database = open_database(db_url)
     yield database
     database.engine.dispose()

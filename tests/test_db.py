@@ -31,11 +31,11 @@ def test_first_open_loads_every_shipped_catalog(database) -> None:
     assert counts["mea"] >= 64
 
 
-def test_loading_is_idempotent(db_url: str) -> None:
-    first = open_database(db_url)
+def test_loading_is_idempotent(empty_db_url: str) -> None:
+    first = open_database(empty_db_url)
     before = _dump(first)
     assert load_shipped(first) == []  # nothing changed, nothing loaded
-    second = open_database(db_url)
+    second = open_database(empty_db_url)
     assert _dump(second) == before
     first.engine.dispose()
     second.engine.dispose()

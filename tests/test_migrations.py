@@ -72,10 +72,10 @@ def test_every_version_below_the_current_one_has_a_migration() -> None:
 
 
 @pytest.mark.parametrize("version", EARLIER)
-def test_a_database_of_every_earlier_version_upgrades(version: int, db_url: str, tmp_path: Path) -> None:
+def test_a_database_of_every_earlier_version_upgrades(version: int, empty_db_url: str, tmp_path: Path) -> None:
     sql = (SCHEMAS / f"v{version}.sql").read_text(encoding="utf-8")
     assert re.match(rf"-- cardbase schema version {version}\b", sql)
-    old = _engine(db_url)
+    old = _engine(empty_db_url)
     # A database of that version: its tables, its version, and a card with a value in every column
     # (of a game of its own, so that loading the shipped catalogs later leaves it alone).
     with old.begin() as conn:
@@ -96,7 +96,7 @@ def test_a_database_of_every_earlier_version_upgrades(version: int, db_url: str,
         conn.execute(text(f"INSERT INTO card ({names}) VALUES ({', '.join(':' + k for k in row)})"), row)
     old.dispose()
 
-    upgraded = _engine(db_url)
+    upgraded = _engine(empty_db_url)
     assert ensure_schema(upgraded) == models.SCHEMA_VERSION
     with upgraded.connect() as conn:
         assert conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar() == str(
@@ -114,7 +114,7 @@ def test_a_database_of_every_earlier_version_upgrades(version: int, db_url: str,
     upgraded.dispose()
     fresh.dispose()
 
-    database = open_database(db_url)  # and it opens, loading the shipped catalogs
+    database = open_database(empty_db_url)  # and it opens, loading the shipped catalogs
     try:
         with database.session() as session:
             assert session.execute(text("SELECT count(*) FROM card WHERE game = 'meio'")).scalar() == 52

@@ -42,8 +42,9 @@ def _late(*_: object) -> None:
 
 
 @pytest.fixture
-def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A working directory holding what a fresh clone holds for the README (no database yet)."""
+def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, all_cores: None) -> Iterator[Path]:
+    """A working directory holding what a fresh clone holds for the README (no database yet), and
+    the machine's cores, as a user has them (under pytest-xdist a worker gets its share)."""
     for folder in ("examples", "card_images"):
         if (REPO / folder).exists():
             shutil.copytree(REPO / folder, tmp_path / folder)
@@ -68,6 +69,7 @@ def test_readme_has_no_placeholders() -> None:
             assert out.startswith(("examples/", "exports/")), command  # nothing written into the repository root
 
 
+@pytest.mark.xdist_group("pools")  # its sim and lab commands use every core, as a user's do
 def test_every_readme_command_runs_as_written(clone: Path) -> None:
     runner = CliRunner()
     commands = readme_commands((REPO / "README.md").read_text(encoding="utf-8"))

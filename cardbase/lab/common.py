@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardbase import cores
 from cardbase.errors import UsageError
 from cardbase.stats import difference_interval, wilson
 
@@ -56,10 +56,7 @@ def number(x: float) -> float | None:
 
 def default_jobs() -> int:
     """The machine's cores (those this process may use)."""
-    try:
-        return max(1, min(MAX_JOBS, len(os.sched_getaffinity(0))))
-    except AttributeError:  # not on Linux
-        return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+    return min(MAX_JOBS, cores.available_cores())
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardbase import cores
 from cardbase.errors import UsageError
 from cardbase.names import slug
 from cardbase.render.cache import cache_key
@@ -80,7 +81,7 @@ def _draw_all(
     progress: Callable[[str, int, int], None] | None,
 ) -> None:
     """Draw every face in ``todo`` to its cached PNG: in one process per core when there are many."""
-    workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    workers = min(cores.available_cores(), 4)
     if workers < 2 or len(todo) < PARALLEL_FROM:
         for done, (png, face) in enumerate(todo.items(), start=1):
             image = render_face(face, dpi, bleed, art)

@@ -12,38 +12,61 @@ TEMPLATE`` on PostgreSQL), so hundreds of cases cost seconds, not a catalog load
 from __future__ import annotations
 
 import os
-import shutil
-import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import MetaData, create_engine, select
+from sqlalchemy import Connection, MetaData, create_engine, select
 from typer.testing import CliRunner, Result
 
 from cardbase.cli.app import app
 from cardbase.db.engine import database_url
-from tests.conftest import POSTGRES, _pg_admin_url
+from tests.conftest import POSTGRES, new_database
 
 _RUNNER = CliRunner()
 
 Dump = dict[str, list[tuple[Any, ...]]]
 
 
+# Reflected schemas by their shape: reflection is most of a dump's cost on PostgreSQL (dozens of
+# catalog queries per table), and every database a test makes from the template has one shape.
+_SCHEMAS: dict[tuple[str, tuple[tuple[str, ...], ...]], MetaData] = {}
+
+_SHAPE_SQL = {
+    "sqlite": "SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name",
+    "postgresql": (
+        "SELECT table_name, column_name, data_type, is_nullable, COALESCE(column_default, '')"
+        " FROM information_schema.columns WHERE table_schema = current_schema()"
+        " ORDER BY table_name, ordinal_position"
+    ),
+}
+
+
+def _schema(conn: Connection) -> MetaData:
+    """The database's tables, reflected once per schema shape (one catalog query to tell the shape)."""
+    dialect = conn.dialect.name
+    shape = tuple(tuple(str(v) for v in row) for row in conn.exec_driver_sql(_SHAPE_SQL[dialect]))
+    key = (dialect, shape)
+    if key not in _SCHEMAS:
+        metadata = MetaData()
+        metadata.reflect(conn)
+        _SCHEMAS[key] = metadata
+    return _SCHEMAS[key]
+
+
 def db_dump(url: str) -> Dump:
     """Every table's rows, sorted, by table name: equal dumps mean equal databases.
 
     ``url`` is a SQLAlchemy URL or a SQLite path (as ``--db`` takes). Values are compared as
-    their ``repr`` so that rows of mixed types (NULL and numbers) sort on every backend.
+    their ``repr`` so that rows of mixed types (NULL and numbers) sort on every backend. A table
+    or column added or dropped changes the shape, so it is reflected afresh and seen.
     """
     engine = create_engine(database_url(url))
     try:
-        metadata = MetaData()
-        metadata.reflect(engine)
         dump: Dump = {}
         with engine.connect() as conn:
-            for name, table in sorted(metadata.tables.items()):
+            for name, table in sorted(_schema(conn).tables.items()):
                 rows = [tuple(row) for row in conn.execute(select(table))]
                 dump[name] = sorted(rows, key=lambda row: tuple(repr(v) for v in row))
         return dump
@@ -108,73 +131,30 @@ def assert_refused_unchanged(args: Sequence[str], db: str, exit_code: int, *, co
 
 
 @pytest.fixture
-def loaded_db(db_url: str) -> str:
-    """The URL of a new database with the shipped catalogs loaded (ready for ``db_dump``)."""
+def loaded_db(empty_db_url: str) -> str:
+    """The URL of a new database with the shipped catalogs loaded the slow way (ready for ``db_dump``)."""
     from cardbase.db.engine import open_database
 
-    open_database(db_url).engine.dispose()
-    return db_url
+    open_database(empty_db_url).engine.dispose()
+    return empty_db_url
 
 
 @pytest.fixture(scope="session")
-def _template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from cardbase.db.engine import open_database
-
-    if not POSTGRES:
-        path = tmp_path_factory.mktemp("hostile-template") / "template.db"
-        database = open_database(str(path))
-        with database.engine.connect() as conn:  # fold the WAL into the file, so one file is the database
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        database.engine.dispose()
-        yield str(path)
-        return
-    from sqlalchemy import create_engine, text
-
-    name = f"cardbase_hostile_tmpl_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(_pg_admin_url(), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = f"{_pg_admin_url().rsplit('/', 1)[0]}/{name}"
-    open_database(url).engine.dispose()
-    try:
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture(scope="session")
-def shared_db(_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def shared_db(catalog_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One database for the tests whose input must be refused before any write: each compares its
     dump before and after, so a case that did write is caught all the same, at no per-test cost."""
-    yield from _copy_of(_template, tmp_path_factory.mktemp("hostile-shared"))
+    yield from _copy_of(catalog_template, tmp_path_factory.mktemp("hostile-shared"))
 
 
 @pytest.fixture
-def hostile_db(_template: str, tmp_path: Path) -> Iterator[str]:
+def hostile_db(catalog_template: str, tmp_path: Path) -> Iterator[str]:
     """A database with the shipped catalogs, new for this test: a path (SQLite) or a URL (PostgreSQL)."""
-    yield from _copy_of(_template, tmp_path)
+    yield from _copy_of(catalog_template, tmp_path)
 
 
 def _copy_of(template: str, folder: Path) -> Iterator[str]:
-    if not POSTGRES:
-        path = folder / "cards.db"
-        shutil.copyfile(template, path)
-        yield str(path)
-        return
-    from sqlalchemy import create_engine, text
-
-    name = f"cardbase_hostile_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(_pg_admin_url(), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
-    try:
-        yield f"{_pg_admin_url().rsplit('/', 1)[0]}/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with new_database(folder, template) as url:
+        yield str(folder / "cards.db") if not POSTGRES else url
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ import pytest
 
 from tests.conftest import REPO
 
+pytestmark = pytest.mark.xdist_group("pools")  # these start worker processes: one at a time
+
 CARDBASE = [sys.executable, "-m", "cardbase"]
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 TILES = str(REPO / "examples/decks/mea-tile-control.txt")

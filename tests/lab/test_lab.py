@@ -19,6 +19,8 @@ from cardbase.sim.registry import derive_seed, game
 from cardbase.stats import wilson
 from tests.conftest import REPO
 
+pytestmark = pytest.mark.xdist_group("pools")  # these start worker processes: one at a time
+
 EXAMPLES = REPO / "examples" / "decks"
 RUSH = EXAMPLES / "mea-goblin-rush.txt"
 CONTROL = EXAMPLES / "mea-tile-control.txt"

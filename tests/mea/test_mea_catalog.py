@@ -87,17 +87,17 @@ def make_version_1(url: str) -> None:
     database.engine.dispose()
 
 
-def test_a_version_1_database_is_upgraded_by_its_migration(db_url: str):
-    make_version_1(db_url)
+def test_a_version_1_database_is_upgraded_by_its_migration(empty_db_url: str):
+    make_version_1(empty_db_url)
     from sqlalchemy import create_engine
 
-    raw = create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    raw = create_engine(empty_db_url.replace("postgresql://", "postgresql+psycopg://"))
     with raw.connect() as conn:
         assert "abilities" not in [c["name"] for c in inspect(conn).get_columns("card")]
         assert conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar() == "1"
     raw.dispose()
     assert SCHEMA_VERSION >= 2  # upgraded through every migration since version 1
-    upgraded = open_database(db_url)
+    upgraded = open_database(empty_db_url)
     with upgraded.session() as s:
         assert s.get(Meta, "schema_version").value == str(SCHEMA_VERSION)
         assert "abilities" in [c["name"] for c in inspect(upgraded.engine).get_columns("card")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
@@ -24,6 +25,7 @@ def sim(db: str, *args: str):
     return run(db, "sim", "mea", "--deck", RUSH, "--vs", CONTROL, *args)
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_sim_mea_json_report_is_the_same_whatever_the_jobs(db_url):
     one = sim(db_url, "--games", "24", "--seed", "3", "--json")
     assert one.exit_code == 0, one.output

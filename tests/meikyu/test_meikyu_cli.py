@@ -7,6 +7,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
@@ -34,6 +35,7 @@ def test_sim_without_values_refuses_with_the_list_of_missing_values(db_url):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_sim_with_the_default_profile_reports_what_it_assumed(db_url):
     args = ["sim", "meikyu", "--players", "3", "--agents", "heuristic,random,random", "--games", "12", "--seed", "3"]
     result = run(*args, "--assume", "default", "--db", db_url, "--json")

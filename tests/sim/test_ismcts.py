@@ -263,6 +263,7 @@ def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_han
         assert len(dealt._hand[1]) == len(state._hand[1])
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_sim_accepts_ismcts_the_same_for_any_jobs_and_replay_reads_its_records(tmp_path: Any) -> None:
     import json
 

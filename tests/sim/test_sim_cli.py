@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
@@ -17,6 +18,7 @@ def run(*args: str, input: str | None = None):
     return runner.invoke(app, list(args), input=input)
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_sim_meio_json_is_the_same_whatever_the_jobs():
     args = [
         "sim",

@@ -11,6 +11,7 @@ from cardbase.sim.registry import GAMES, derive_seed, game
 from cardbase.sim.runner import run_batch
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_same_seed_same_results_whatever_the_jobs():
     rules = MeioRules(players=3)
     names = ["heuristic", "random", "random"]
@@ -23,6 +24,7 @@ def test_same_seed_same_results_whatever_the_jobs():
     assert [r.scores for r in other.results] != [r.scores for r in one.results]
 
 
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
 def test_records_arrive_in_game_order_and_replay():
     rules = MeioRules(players=2)
     got: list[list[str]] = []
