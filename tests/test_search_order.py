@@ -1,4 +1,4 @@
-"""Order as players read it (issue 13): Scryfall's order: and direction:, --order/--direction, ace high."""
+"""Order as players read it (issue 13): Scryfall's order: and direction:, --order/--direction, ace high or low."""
 
 from __future__ import annotations
 
@@ -40,6 +40,29 @@ def test_rank_order_is_ace_high(db_url: str) -> None:
     assert found == {"Ten of Spades", "Jack of Spades", "Queen of Spades", "King of Spades", "Ace of Spades"}
 
 
+SPADES_TEN_UP = {"Ten of Spades", "Jack of Spades", "Queen of Spades", "King of Spades"}
+
+
+@pytest.mark.parametrize("how", [["ace:low suit:s"], ["suit:s", "--ace", "low"], ["suit:s ace:LOW", "--ace", "high"]])
+def test_ace_low_puts_the_ace_below_the_two(db_url: str, how: list[str]) -> None:
+    query, *option = how
+    names = [c["name"] for c in _search(db_url, query, "--order", "rank", *option)]
+    assert names[:2] == ["Ace of Spades", "Two of Spades"] and names[-1] == "King of Spades"
+    found = {c["name"] for c in _search(db_url, query + " rank>=10", *option)}
+    assert found == SPADES_TEN_UP  # the ace is not above the ten when it ranks low
+    low = {c["name"] for c in _search(db_url, query + " rank<=2", *option)}
+    assert low == {"Ace of Spades", "Two of Spades"}
+    assert {c["name"] for c in _search(db_url, query + " rank:a", *option)} == {"Ace of Spades"}
+
+
+def test_ace_high_is_the_default_and_can_be_said(db_url: str) -> None:
+    said = [c["id"] for c in _search(db_url, "suit:h ace:high rank>=10", "--order", "rank")]
+    assert said == [c["id"] for c in _search(db_url, "suit:h rank>=10", "--order", "rank")]
+    assert len(said) == 5 and said[-1].endswith("ace-of-hearts")
+    assert {c["name"] for c in _search(db_url, "suit:h rank<=2")} == {"Two of Hearts"}
+    assert {c["name"] for c in _search(db_url, "suit:h rank:1")} == {"Ace of Hearts"}
+
+
 def test_order_only_query_lists_everything_sorted(db_url: str) -> None:
     cards = _search(db_url, "order:level direction:desc", "--game", "meikyu", "-n", "5")
     assert [c["level"] for c in cards] == sorted((c["level"] for c in cards), reverse=True)
@@ -52,10 +75,22 @@ def test_order_only_query_lists_everything_sorted(db_url: str) -> None:
         ("order:cots", "did you mean 'cost'"),
         ("x direction:up", "asc or desc"),
         ("a or order:cost", "outside"),
+        ("suit:s ace:middle", "high or low"),
+        ("x -ace:low", "outside"),
+        ("ace<3", "write ace:VALUE"),
     ],
 )
 def test_bad_order_is_one_error(db_url: str, query: str, fragment: str) -> None:
     assert_refused(run_cli(["cards", "search", query], db_url), 2, fragment)
+
+
+def test_bad_ace_option_is_one_error(db_url: str) -> None:
+    assert_refused(run_cli(["cards", "search", "suit:s", "--ace", "sideways"], db_url), 2, "high or low")
+
+
+def test_search_help_names_ace_low() -> None:
+    out = run_cli(["cards", "search", "--help"]).stdout
+    assert "ace:low" in out and "--ace" in out
 
 
 def test_bad_order_option_is_one_error(db_url: str) -> None:

@@ -24,6 +24,7 @@ SEARCH_HELP = """Search cards with a Scryfall-style query.
   -t:tile             negation;  a or b;  (a or b) c;  /^c.*k$/  regex on name and text
   order:atk direction:desc   sort (name, cost, atk, def, level, rank, ...; unknown last); also --order
   rank>=10            Meio ranks read ace high: the ace is above the king
+  ace:low rank<=3     ... or ace low (as play --ace-low): the ace is below the two; also --ace low
 
 Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
 """
@@ -45,6 +46,9 @@ def search(
         typer.Option("--order", help="Sort by name, cost, atk, def, level, rank, … (as order: in the query)."),
     ] = None,
     direction: Annotated[str | None, typer.Option("--direction", help="asc or desc (as direction:).")] = None,
+    ace: Annotated[
+        str | None, typer.Option("--ace", help="Meio: the ace ranks high (default) or low (as ace: in the query).")
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -55,8 +59,8 @@ def search(
     game = check_game(game)
     database = open_db(db)
     with database.session() as session:
-        cards = [card_dict(c) for c in search_cards(session, query, game, limit, order, direction)]
-        total = count_cards(session, query, game) if len(cards) == limit else len(cards)
+        cards = [card_dict(c) for c in search_cards(session, query, game, limit, order, direction, ace)]
+        total = count_cards(session, query, game, ace) if len(cards) == limit else len(cards)
     if json:
         print_json(cards)
         return

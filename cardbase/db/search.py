@@ -252,14 +252,16 @@ _TEXT: dict[str, str] = {
 }
 _RANK_LETTERS = {"a": 1, "j": 11, "q": 12, "k": 13}
 ACE_HIGH = 14
-"""Meio's ace ranks above the king (the rulebook's default; the ``ace_high`` rules option of a
-game can make it low, but a search is over cards, not a game): ``rank>=10`` finds the aces,
-``order:rank`` puts them last, and ``rank:a`` or ``rank:1`` still names them."""
+"""Meio's ace ranks above the king (the rulebook's default): ``rank>=10`` finds the aces,
+``order:rank`` puts them last, and ``rank:a`` or ``rank:1`` still names them. ``ace:low`` in the
+query (or ``--ace low``) reads the ace below the two, as the game's ``ace_high`` rules option
+(``--ace-low``) plays it: then ``rank<=3`` finds the aces and ``order:rank`` puts them first."""
+ACES = ("high", "low")
 
 
-def rank_value() -> ColumnElement[Any]:
-    """A card's rank as players read it: 2 … 13, then the ace (14)."""
-    return case((col(Card.rank) == 1, ACE_HIGH), else_=col(Card.rank))
+def rank_value(ace_high: bool = True) -> Any:
+    """A card's rank as players read it: 2 … 13, then the ace (14); ace low: the ace (1), 2 … 13."""
+    return case((col(Card.rank) == 1, ACE_HIGH), else_=col(Card.rank)) if ace_high else col(Card.rank)
 
 
 _SUITS = {
@@ -287,11 +289,10 @@ def _two_valued(expr: ColumnElement[bool]) -> ColumnElement[bool]:
     return func.coalesce(expr, false())
 
 
-def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
+def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnElement[bool]:
     value_text = term.value.strip()
     if column_name == "rank" and value_text.lower() in _RANK_LETTERS:
         value = _RANK_LETTERS[value_text.lower()]
-        value = ACE_HIGH if value == 1 else value
     else:
         try:
             value = int(value_text)
@@ -300,8 +301,8 @@ def _numeric(term: Term, column_name: str) -> ColumnElement[bool]:
         if abs(value) > MAX_NUMBER:
             raise QueryError(f"{term.text!r}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})")
     column: Any = col(getattr(Card, column_name))
-    if column_name == "rank":
-        column, value = rank_value(), ACE_HIGH if value == 1 else value
+    if column_name == "rank":  # the ace is named 1 (or a) whichever way it ranks
+        column, value = rank_value(ace_high), ACE_HIGH if value == 1 and ace_high else value
     op = term.op
     compared: dict[str, ColumnElement[bool]] = {
         ":": column == value,
@@ -392,9 +393,10 @@ def _text_op(term: Term) -> None:
         raise QueryError(f"{term.text!r}: {term.key} is text; use {term.key}:value (not {term.op})")
 
 
+_SETTINGS = ("order", "direction", "ace")
+"""Terms that say how to read the whole query, not which cards: they stand at its top level."""
 _OTHER_KEYS = (
-    "order",
-    "direction",
+    *_SETTINGS,
     "name",
     "n",
     "t",
@@ -425,7 +427,7 @@ def _check_key(term: Term) -> None:
     raise QueryError(f"unknown field {key!r} in {term.text!r}{hint}")
 
 
-def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
+def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> ColumnElement[bool]:
     key = term.key
     _check_key(term)
     if key is None or key in ("name", "n"):
@@ -448,7 +450,7 @@ def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
             raise QueryError(f"{term.text!r}: {key} is not a value of {game} cards")
         if term.regex:
             raise QueryError(f"{term.text!r}: {key} is a number; a /regex/ does not apply")
-        return _numeric(term, column)
+        return _numeric(term, column, ace_high)
     _text_op(term)
     if key in _TEXT:
         return _negate_if(term, _contains(getattr(Card, _TEXT[key]), term))
@@ -490,8 +492,8 @@ def _compile_term(term: Term, game: str | None) -> ColumnElement[bool]:
         if field not in fields_known:
             raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
         return _negate_if(term, col(Card.unknown).contains(field))
-    if key in ("order", "direction"):
-        raise QueryError(f"{term.text!r} sorts search results; it does not choose cards here")
+    if key in _SETTINGS:
+        raise QueryError(f"{term.text!r} says how to read search results; it does not choose cards here")
     if key == "suit":
         suit = _SUITS.get(term.value.lower())
         if suit is None:
@@ -504,19 +506,22 @@ def _negate_if(term: Term, expr: ColumnElement[bool]) -> ColumnElement[bool]:
     return not_(_two_valued(expr)) if term.op == "!=" else expr
 
 
-def compile_node(node: Node, game: str | None = None, *, negated: bool = False) -> ColumnElement[bool]:
-    """The SQL condition (bound parameters only) for a parsed query.
+def compile_node(
+    node: Node, game: str | None = None, *, negated: bool = False, ace_high: bool = True
+) -> ColumnElement[bool]:
+    """The SQL condition (bound parameters only) for a parsed query; ``ace_high``: how a Meio
+    ace compares (``rank>=10`` holds for it when it ranks high).
 
     Outside any negation an unknown (NULL) term already acts as false in WHERE, so only
     terms under a ``-`` are wrapped in ``coalesce(…, false)``; the rest stay plain, which
     lets SQL use indexes.
     """
     if isinstance(node, Term):
-        expr = _compile_term(node, game)
+        expr = _compile_term(node, game, ace_high)
         return _two_valued(expr) if negated else expr
     if isinstance(node, Not):
-        return not_(compile_node(node.item, game, negated=True))
-    parts = [compile_node(n, game, negated=negated) for n in node.items]
+        return not_(compile_node(node.item, game, negated=True, ace_high=ace_high))
+    parts = [compile_node(n, game, negated=negated, ace_high=ace_high) for n in node.items]
     return and_(*parts) if isinstance(node, And) else or_(*parts)
 
 
@@ -526,53 +531,62 @@ DIRECTIONS = ("asc", "desc")
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """How results are sorted: Scryfall's ``order:KEY`` and ``direction:asc|desc``."""
+    """How results are read and sorted: Scryfall's ``order:KEY`` and ``direction:asc|desc``, and
+    whether a Meio ace ranks high (``ace:high``, the default) or low (``ace:low``)."""
 
     key: str = "name"
     direction: str = "asc"
+    ace_high: bool = True
 
 
-def check_order(key: str | None, direction: str | None) -> Order:
-    """``order``/``direction`` as given (an option or a query term), checked; None is the default."""
+def check_order(key: str | None, direction: str | None, ace: str | None = None) -> Order:
+    """``order``/``direction``/``ace`` as given (an option or a query term), checked; None is the default."""
     import difflib
 
     key = (key or "name").lower()
     direction = (direction or "asc").lower()
+    ace = (ace or "high").lower()
+    if ace not in ACES:
+        raise QueryError(f"ace: {ace!r} is not high or low")
     if key not in _ORDER_KEYS:
         near = difflib.get_close_matches(key, _ORDER_KEYS, n=1, cutoff=0.6)
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise QueryError(f"order: {key!r} is not a sort key; {hint}keys are {', '.join(_ORDER_KEYS)}")
     if direction not in DIRECTIONS:
         raise QueryError(f"direction: {direction!r} is not asc or desc")
-    return Order(key, direction)
+    return Order(key, direction, ace == "high")
 
 
-def split_order(node: Node) -> tuple[Node | None, str | None, str | None]:
-    """The query without its ``order:`` and ``direction:`` terms, and their values. They sort the
-    whole result, so they stand at the top level (not under ``-``, ``or`` or parentheses)."""
+def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
+    """The query without its ``order:``, ``direction:`` and ``ace:`` terms, and their values by
+    key. They read the whole result, so they stand at the top level (not under ``-``, ``or`` or
+    parentheses)."""
     items = node.items if isinstance(node, And) else (node,)
-    key = direction = None
+    settings: dict[str, str] = {}
     rest: list[Node] = []
     for item in items:
-        if isinstance(item, Term) and item.key in ("order", "direction"):
+        if isinstance(item, Term) and item.key in _SETTINGS:
             if item.op != ":" or item.regex:
                 raise QueryError(f"{item.text!r}: write {item.key}:VALUE")
-            if item.key == "order":
-                key = item.value
-            else:
-                direction = item.value
+            settings[item.key] = item.value
         else:
             _no_order_inside(item)
             rest.append(item)
     if not rest:
-        return None, key, direction
-    return (rest[0] if len(rest) == 1 else And(tuple(rest))), key, direction
+        return None, settings
+    return (rest[0] if len(rest) == 1 else And(tuple(rest))), settings
+
+
+def split_order(node: Node) -> tuple[Node | None, str | None, str | None]:
+    """The query without its settings terms, and its ``order:`` and ``direction:`` values."""
+    rest, settings = split_settings(node)
+    return rest, settings.get("order"), settings.get("direction")
 
 
 def _no_order_inside(node: Node) -> None:
     if isinstance(node, Term):
-        if node.key in ("order", "direction"):
-            raise QueryError(f"{node.text!r} sorts the whole result: put it outside '-', 'or' and parentheses")
+        if node.key in _SETTINGS:
+            raise QueryError(f"{node.text!r} reads the whole result: put it outside '-', 'or' and parentheses")
         return
     for child in (node.item,) if isinstance(node, Not) else node.items:
         _no_order_inside(child)
@@ -583,7 +597,7 @@ def _order_by(order: Order) -> list[Any]:
     if order.key in ("name", "set", "type", "game"):
         column: Any = col({"name": Card.name, "set": Card.set_code, "type": Card.type, "game": Card.game}[order.key])
     elif _NUMERIC[order.key] == "rank":
-        column = rank_value()
+        column = rank_value(order.ace_high)
     else:
         column = col(getattr(Card, _NUMERIC[order.key]))
     first = [column.is_(None), column.desc() if order.direction == "desc" else column.asc()]
@@ -596,10 +610,12 @@ def build_select(
     limit: int | None = 50,
     order: str | None = None,
     direction: str | None = None,
+    ace: str | None = None,
 ) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
-    ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name."""
-    condition, sort = _condition(query, game, order, direction)
+    ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name; a Meio
+    ace ranks as ``ace:`` in the query says, else as ``ace`` (``high`` or ``low``), else high."""
+    condition, sort = _condition(query, game, order, direction, ace)
     stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
     if game:
         stmt = stmt.where(col(Card.game) == game)
@@ -610,13 +626,14 @@ def build_select(
 
 
 def _condition(
-    query: str, game: str | None, order: str | None = None, direction: str | None = None
+    query: str, game: str | None, order: str | None = None, direction: str | None = None, ace: str | None = None
 ) -> tuple[ColumnElement[bool], Order]:
     if not query.strip():
-        return true(), check_order(order, direction)
-    node, key, way = split_order(parse(query))
-    condition = compile_node(node, game) if node is not None else true()
-    return condition, check_order(key or order, way or direction)
+        return true(), check_order(order, direction, ace)
+    node, settings = split_settings(parse(query))
+    sort = check_order(settings.get("order", order), settings.get("direction", direction), settings.get("ace", ace))
+    condition = compile_node(node, game, ace_high=sort.ace_high) if node is not None else true()
+    return condition, sort
 
 
 def search_cards(
@@ -626,18 +643,19 @@ def search_cards(
     limit: int | None = 50,
     order: str | None = None,
     direction: str | None = None,
+    ace: str | None = None,
 ) -> Sequence[Any]:
     """The cards matching ``query``, ordered by game and name, as rows with the card's columns as attributes.
 
     Rows, not ORM objects: building a SQLModel object per card costs more than the query.
     """
-    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction)).all()
+    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction, ace)).all()
     return rows
 
 
-def count_cards(session: Any, query: str, game: str | None = None) -> int:
+def count_cards(session: Any, query: str, game: str | None = None, ace: str | None = None) -> int:
     """How many cards match ``query``."""
-    condition, _ = _condition(query, game)
+    condition, _ = _condition(query, game, ace=ace)
     stmt = select(func.count()).select_from(Card).where(condition)
     if game:
         stmt = stmt.where(col(Card.game) == game)
