@@ -83,6 +83,13 @@ def deck_notes(resolved: Any) -> None:
             warn(f"{problem.message} ({problem.hint})")
 
 
+def loaded_notes(*loaded: Any) -> None:
+    """The same warning for decks loaded to play (``sim.mea.LoadedDeck``)."""
+    for deck in loaded:
+        for note in deck.notes:
+            warn(note)
+
+
 def open_db(db: str | None) -> Database:
     """The catalog database at ``db`` (or the default), opened and loaded."""
     from cardbase.db.engine import open_database

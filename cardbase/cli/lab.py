@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Rate
@@ -119,6 +119,7 @@ def gauntlet(
     names = split_agents(agents)
     options = _options(max_turns, rule)
     loaded = load_decks(db, [deck, *field], names, options, drop_unknown)
+    loaded_notes(*loaded)
     if plot is not None:
         from cardbase.lab.plot import _check
 
@@ -231,6 +232,7 @@ def opening(
     check_agent(names[0])
     options = _options(max_turns, rule)
     loaded = load_decks(db, [deck, vs], names, options, drop_unknown)
+    loaded_notes(*loaded)
     if plot is not None:
         from cardbase.lab.plot import _check
 

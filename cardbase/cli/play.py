@@ -165,7 +165,7 @@ def mea(
     """
     import secrets
 
-    from cardbase.cli.common import open_db
+    from cardbase.cli.common import loaded_notes, open_db
     from cardbase.errors import UsageError
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
@@ -186,6 +186,7 @@ def mea(
     )
     database = open_db(db)
     mine, theirs = load_deck(database, deck, drop_unknown), load_deck(database, vs_deck, drop_unknown)
+    loaded_notes(mine, theirs)
     human = seat - 1
     decks = [mine.deck, theirs.deck] if human == 0 else [theirs.deck, mine.deck]
     rules = make_rules(decks, options)

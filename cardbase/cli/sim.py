@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
@@ -297,6 +297,7 @@ def mea(
         rule,
     )
     loaded = prepare(db, (deck, vs), names, options, drop_unknown)
+    loaded_notes(*loaded)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
     with _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path):

@@ -45,6 +45,8 @@ class LoadedDeck:
     path: str
     deck: MeaDeck
     dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Warnings about the argument: a file read where a database deck has the same name."""
 
     @property
     def label(self) -> str:
@@ -116,7 +118,8 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     if not cards:
         raise InvalidData(str(path), ["no card of the deck can be simulated"])
     name = resolved.deck.name or path.stem
-    return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown)
+    notes = [f"{p.message} ({p.hint})" for p in resolved.problems if p.code == "file-and-database-deck"]
+    return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown, notes)
 
 
 def prepare(

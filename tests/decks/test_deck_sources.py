@@ -175,3 +175,77 @@ def test_database_decks_take_side_sections(db_url: str) -> None:
     stats = json.loads(run_cli(["deck", "stats", "Side", "--json"], db_url).stdout)
     assert stats["cards"] == 3 and stats["side_sections"] == {"sideboard": 2}
     assert_refused(run_cli(["deck", "add", "Side", "Tile Mole", "--section", "bench"], db_url), 2, "--section")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sim", "mea", "--deck", "Bird Tricks", "--vs", str(CONTROL), "--games", "2", "--seed", "1"],
+        ["sim", "mea", "--deck", str(CONTROL), "--vs", "Bird Tricks", "--games", "2", "--seed", "1"],
+        ["play", "mea", "--deck", "Bird Tricks", "--vs-deck", str(CONTROL), "--vs", "random", "--no-record"],
+        ["play", "mea", "--deck", str(CONTROL), "--vs-deck", "Bird Tricks", "--vs", "random", "--no-record"],
+        ["lab", "gauntlet", "Bird Tricks", "--field", str(CONTROL), "--games", "2", "--jobs", "1"],
+    ],
+    ids=["sim --deck", "sim --vs", "play --deck", "play --vs-deck", "lab gauntlet"],
+)
+def test_the_file_wins_in_sim_play_and_lab_and_says_how_to_pick_the_database_deck(
+    stored: str, tmp_path: Path, args: list[str]
+) -> None:
+    shutil.copy(RUSH, tmp_path / "Bird Tricks")
+    result = run_cli(args, stored, input="quit\n")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if "db:Bird Tricks" in line]
+    assert len(warnings) == 1, result.stderr
+    assert warnings[0].startswith("warning: read the file 'Bird Tricks'") and "database also has" in warnings[0]
+    (tmp_path / "Bird Tricks").unlink()
+    plain = run_cli(args, stored, input="quit\n")  # no file of that name: the database deck, no warning
+    assert plain.exit_code == 0, plain.output
+    assert "db:Bird Tricks" not in plain.stderr and "warning" not in plain.stderr
+
+
+def test_play_mea_with_database_decks_as_a_user_would(stored: str, tmp_path: Path) -> None:
+    record = tmp_path / "exports" / "bird.jsonl"
+    moves = "legal\ndraw 5\nquit\n"
+    result = run_cli(
+        ["play", "mea", "--deck", "Bird Tricks", "--vs-deck", "db:Bird Tricks", "--vs", "random", "--seed", "3",
+         "--record", record],
+        stored,
+        input=moves,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output and "error" not in result.stderr
+    assert "with Bird Tricks; P2 random plays Bird Tricks" in result.stdout
+    assert "you draw " in result.stdout and f"Record: {record}" in result.stdout
+    replayed = run_cli(["replay", record, "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    (game,) = json.loads(replayed.stdout)
+    assert not game["finished"]  # quit after the opening draws: the record reads back as it was left
+    from_file = run_cli(
+        ["play", "mea", "--deck", RUSH, "--vs-deck", RUSH, "--vs", "random", "--seed", "3", "--no-record"],
+        stored,
+        input=moves,
+    )
+    # the database deck is the Goblin Rush list: the same seed and moves give the same game
+    shown = from_file.stdout.replace("Goblin Rush", "Bird Tricks")
+    assert _game(result.stdout) == _game(shown) and "you draw " in shown
+
+
+def _game(out: str) -> list[str]:
+    """The game as shown, without the record's path."""
+    return [line for line in out.splitlines() if not line.startswith("Record:")]
+
+
+def test_export_images_of_a_database_deck_as_a_user_would(stored: str, tmp_path: Path) -> None:
+    import csv
+
+    by_name = run_cli(["export", "images", "Bird Tricks", "--dpi", "40", "--json"], stored)
+    assert by_name.exit_code == 0, by_name.output
+    report = json.loads(by_name.stdout)
+    folder = tmp_path / "exports" / "bird-tricks-images"
+    assert folder.is_dir(), list((tmp_path / "exports").iterdir())
+    rows = list(csv.DictReader((folder / "manifest.csv").open(encoding="utf-8")))
+    by_file = run_cli(["export", "images", RUSH, "-o", "rush", "--dpi", "40"], stored)
+    assert by_file.exit_code == 0, by_file.output
+    file_rows = list(csv.DictReader((tmp_path / "rush" / "manifest.csv").open(encoding="utf-8")))
+    assert [(r["file"], r["count"]) for r in rows] == [(r["file"], r["count"]) for r in file_rows]
+    assert sum(int(r["count"]) for r in rows if r["side"] == "front") == report["cards"] == 32
