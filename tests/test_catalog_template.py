@@ -3,6 +3,7 @@ reported with a did-you-mean, and ``catalog template`` round-trips with no chang
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,27 @@ def test_import_matches_aliases_as_search_does(db_url: str, tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     cook = run_cli(["cards", "search", "Cook", "--game", "meikyu", "--json"], db_url).stdout
     assert '"bravery": 2' in cook
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_a_card_named_by_its_alias_and_its_name_is_a_bad_row_naming_both(db_url: str, tmp_path: Path, fmt: str) -> None:
+    f = tmp_path / f"twice.{fmt}"
+    if fmt == "csv":
+        f.write_text("name,bravery,wits\nCock,2,1\nGrimoire,,\nCook,3,1\n", encoding="utf-8")
+        where = ("row 2", "row 4")
+    else:
+        rows = [{"name": "Cock", "bravery": 2}, {"name": "Grimoire"}, {"name": "Cook", "bravery": 3}]
+        f.write_text(json.dumps({"game": "meikyu", "cards": rows}), encoding="utf-8")
+        where = ("cards[0]", "cards[2]")
+    assert run_cli(["catalog", "status", "--game", "meikyu"], db_url).exit_code == 0
+    before = db_dump(db_url)
+    result = run_cli(["catalog", "import", f, "--game", "meikyu"], db_url)
+    line = f"{where[1]}, column 'name': 'Cook' and 'Cock' on {where[0]} are both the card 'Cook'"
+    assert_refused(result, 1, line, "keep one of the two rows")
+    assert db_dump(db_url) == before  # nothing written: not Cook twice
+    one = tmp_path / f"once.{fmt}"
+    one.write_text(f.read_text(encoding="utf-8").replace("Cock", "Bee"), encoding="utf-8")
+    assert run_cli(["catalog", "import", one, "--game", "meikyu", "--dry-run"], db_url).exit_code == 0
 
 
 def test_import_reports_every_bad_row_with_did_you_mean(db_url: str, tmp_path: Path) -> None:

@@ -651,6 +651,38 @@ def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]
     return problems
 
 
+def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]:
+    """Two rows that name one card, one by its name and one by an alias (``Cook`` and ``Cock``),
+    as the import matches them: the second would overwrite the first, so both are named."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import Card, CardAlias, card_id
+
+    problems: list[str] = []
+    for code, records in parsed.records.items():
+        cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
+        by_alias = {
+            fold(alias): cid
+            for alias, cid in session.execute(
+                select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
+            ).all()
+        }
+        first: dict[str, dict[str, Any]] = {}
+        for r in records:
+            cid = card_id(game, code, r["name"])
+            if cid not in cards and fold(r["name"]) in by_alias:
+                cid = by_alias[fold(r["name"])]
+            if cid in first:
+                other = first[cid]
+                problems.append(
+                    f"{r['_where']}, column 'name': {r['name']!r} and {other['name']!r} on {other['_where']} "
+                    f"are both the card {cards.get(cid, other['name'])!r}; keep one of the two rows"
+                )
+            else:
+                first[cid] = r
+    return problems
+
+
 def import_catalog(
     database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False
 ) -> ImportResult:
@@ -662,7 +694,9 @@ def import_catalog(
     if not parsed.problems and parsed.rows == 0:
         parsed.problems.append("the file has a header but no cards")
     with database.session() as session:
-        problems = parsed.problems + _new_card_problems(session, game, parsed)
+        problems = (
+            parsed.problems + _new_card_problems(session, game, parsed) + _same_card_problems(session, game, parsed)
+        )
     if problems:
         raise InvalidData(str(path), sorted(problems, key=_row_number))
     source = f"file:{path.name}"
