@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
 
 app = typer.Typer(
@@ -39,15 +40,27 @@ def _value(card: dict[str, Any], field: str) -> str:
 @app.command(help=SEARCH_HELP)
 def search(
     query: Annotated[str, typer.Argument(help="The query (quote it for the shell).")],
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", shell_complete=complete.games, help="Only this game.")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=10_000, help="At most this many cards.")] = 50,
     order: Annotated[
         str | None,
         typer.Option("--order", help="Sort by name, cost, atk, def, level, rank, … (as order: in the query)."),
     ] = None,
-    direction: Annotated[str | None, typer.Option("--direction", help="asc or desc (as direction:).")] = None,
+    direction: Annotated[
+        str | None,
+        typer.Option(
+            "--direction", shell_complete=complete.choices("asc", "desc"), help="asc or desc (as direction:)."
+        ),
+    ] = None,
     ace: Annotated[
-        str | None, typer.Option("--ace", help="Meio: the ace ranks high (default) or low (as ace: in the query).")
+        str | None,
+        typer.Option(
+            "--ace",
+            shell_complete=complete.choices("high", "low"),
+            help="Meio: the ace ranks high (default) or low (as ace: in the query).",
+        ),
     ] = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -93,8 +106,13 @@ def search(
 
 @app.command()
 def show(
-    name: Annotated[str, typer.Argument(help="Card name or alias (any case, accents optional).")],
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the name is in several.")] = None,
+    name: Annotated[
+        str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
+    ],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
 
 app = typer.Typer(
@@ -14,12 +15,16 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-GameOption = Annotated[str, typer.Option("--game", "-g", help="Game: mea, meio or meikyu.")]
+GameOption = Annotated[
+    str, typer.Option("--game", "-g", shell_complete=complete.games, help="Game: mea, meio or meikyu.")
+]
 
 
 @app.command()
 def status(
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", shell_complete=complete.games, help="Only this game.")
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -81,7 +86,13 @@ def import_(
     file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON file of cards.")],
     game: GameOption,
     format: Annotated[
-        str | None, typer.Option("--format", "-f", help="csv, xlsx or json (default: from the extension).")
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            shell_complete=complete.choices("csv", "xlsx", "json"),
+            help="csv, xlsx or json (default: from the extension).",
+        ),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report, write nothing.")] = False,
     db: DbOption = None,
@@ -126,7 +137,12 @@ def import_(
 @app.command()
 def export(
     game: GameOption,
-    format: Annotated[str, typer.Option("--format", "-f", help="csv, json or xlsx.")] = "csv",
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."
+        ),
+    ] = "csv",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).")
     ] = None,
@@ -152,7 +168,9 @@ def export(
 @app.command()
 def template(
     game: GameOption,
-    format: Annotated[str, typer.Option("--format", "-f", help="xlsx or csv.")] = "xlsx",
+    format: Annotated[
+        str, typer.Option("--format", "-f", shell_complete=complete.choices("xlsx", "csv"), help="xlsx or csv.")
+    ] = "xlsx",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>-template.<format>).")
     ] = None,

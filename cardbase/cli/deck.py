@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, console, deck_notes, open_db, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -20,14 +21,22 @@ app = typer.Typer(
 DeckFile = Annotated[
     str,
     typer.Argument(
+        shell_complete=complete.decks,
         help="Deck: a file (text, 3 Selounticia per line, or JSON) or the name of a deck in the database "
-        "(db:NAME when a file of that name exists)."
+        "(db:NAME when a file of that name exists).",
     ),
 ]
-GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")]
+GameOpt = Annotated[
+    str | None,
+    typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the file has no 'game:' line."),
+]
 FormatOpt = Annotated[
     str | None,
-    typer.Option("--format", help="Format to check against (default: the file's, else the game's standard)."),
+    typer.Option(
+        "--format",
+        shell_complete=complete.deck_formats,
+        help="Format to check against (default: the file's, else the game's standard).",
+    ),
 ]
 FormatsOpt = Annotated[Path | None, typer.Option("--formats", help="TOML file of house formats.")]
 
@@ -142,7 +151,9 @@ def encode(file: DeckFile, game: GameOpt = None, db: DbOption = None) -> None:
 @app.command()
 def decode(
     code: Annotated[str, typer.Argument(help="A deck code.")],
-    to: Annotated[str, typer.Option("--to", help="text or json.")] = "text",
+    to: Annotated[
+        str, typer.Option("--to", shell_complete=complete.choices("text", "json"), help="text or json.")
+    ] = "text",
     db: DbOption = None,
 ) -> None:
     """Turn a share code back into the deck (as a text deck list, or JSON).
@@ -160,7 +171,9 @@ def decode(
 @app.command()
 def convert(
     file: DeckFile,
-    to: Annotated[str, typer.Option("--to", help="text, json or code.")] = "json",
+    to: Annotated[
+        str, typer.Option("--to", shell_complete=complete.choices("text", "json", "code"), help="text, json or code.")
+    ] = "json",
     game: GameOpt = None,
     db: DbOption = None,
 ) -> None:
@@ -179,8 +192,8 @@ def convert(
 
 @app.command()
 def new(
-    name: Annotated[str, typer.Argument(help="Deck name.")],
-    game: Annotated[str, typer.Option("--game", "-g", help="mea, meio or meikyu.")],
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    game: Annotated[str, typer.Option("--game", "-g", shell_complete=complete.games, help="mea, meio or meikyu.")],
     format: FormatOpt = None,
     players: Annotated[int | None, typer.Option("--players", min=2, max=4, help="Meio: 2, 3 or 4.")] = None,
     db: DbOption = None,
@@ -198,8 +211,8 @@ def new(
 
 @app.command()
 def add(
-    name: Annotated[str, typer.Argument(help="Deck name.")],
-    card: Annotated[str, typer.Argument(help="Card name or alias.")],
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
     n: Annotated[int, typer.Option("-n", "--count", min=1, max=999, help="Copies to add.")] = 1,
     section: Annotated[
         str | None,
@@ -227,8 +240,8 @@ def add(
 
 @app.command()
 def remove(
-    name: Annotated[str, typer.Argument(help="Deck name.")],
-    card: Annotated[str, typer.Argument(help="Card name or alias.")],
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
     n: Annotated[
         int | None, typer.Option("-n", "--count", min=1, max=999, help="Copies to remove (default all).")
     ] = None,
@@ -312,7 +325,10 @@ def show(
 @app.command()
 def export(
     deck: DeckFile,
-    format: Annotated[str, typer.Option("--format", help="text, json or code.")] = "text",
+    format: Annotated[
+        str,
+        typer.Option("--format", shell_complete=complete.choices("text", "json", "code"), help="text, json or code."),
+    ] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: print).")] = None,
     game: GameOpt = None,
     db: DbOption = None,
@@ -335,8 +351,12 @@ def export(
 
 @app.command()
 def diff(
-    a: Annotated[str, typer.Argument(help="The first deck: a file or a database deck name.")],
-    b: Annotated[str, typer.Argument(help="The second deck: a file or a database deck name.")],
+    a: Annotated[
+        str, typer.Argument(help="The first deck: a file or a database deck name.", shell_complete=complete.decks)
+    ],
+    b: Annotated[
+        str, typer.Argument(help="The second deck: a file or a database deck name.", shell_complete=complete.decks)
+    ],
     game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -377,7 +397,9 @@ def import_(
 
 
 @app.command()
-def delete(name: Annotated[str, typer.Argument(help="Deck name.")], db: DbOption = None) -> None:
+def delete(
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)], db: DbOption = None
+) -> None:
     """Delete a deck from the database.
 
     Example: cardbase deck delete "Goblin Rush"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, deck_notes, open_db, print_json, warn
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -26,7 +27,10 @@ ExactlyOpt = Annotated[list[str] | None, typer.Option("--exactly", help='Exactly
 def draws(
     file: Annotated[
         Path,
-        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+        typer.Argument(
+            shell_complete=complete.decks,
+            help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+        ),
     ],
     need: NeedOpt = None,
     at_most: AtMostOpt = None,
@@ -67,7 +71,10 @@ def draws(
     ] = 0,
     sample: Annotated[int | None, typer.Option("--sample", min=1, max=100, help="Show K sample opening hands.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).")] = None,
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the file has no 'game:' line."),
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cardbase.cli import sim
+from cardbase.cli import complete, sim
 from cardbase.cli.common import MAX_SEED, DbOption
 
 app = typer.Typer(
@@ -95,7 +95,9 @@ def meio(
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 1 = P1, who starts.")] = 1,
     vs: Annotated[
         str,
-        typer.Option("--vs", help="Agent for the other seats: one name, or one per seat."),
+        typer.Option(
+            "--vs", shell_complete=complete.agents, help="Agent for the other seats: one name, or one per seat."
+        ),
     ] = "search",
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deals (default: a new one).")
@@ -132,9 +134,19 @@ def meio(
 
 @app.command()
 def mea(
-    deck: Annotated[Path, typer.Option("--deck", "-d", help="Your deck file.")],
-    vs_deck: Annotated[Path, typer.Option("--vs-deck", help="The opponent's deck file.")],
-    vs: Annotated[str, typer.Option("--vs", help="The opponent: random, heuristic, search or ismcts.")] = "search",
+    deck: Annotated[
+        Path, typer.Option("--deck", "-d", shell_complete=complete.decks, help="Your deck: a file or a database deck.")
+    ],
+    vs_deck: Annotated[
+        Path,
+        typer.Option(
+            "--vs-deck", shell_complete=complete.decks, help="The opponent's deck: a file or a database deck."
+        ),
+    ],
+    vs: Annotated[
+        str,
+        typer.Option("--vs", shell_complete=complete.agents, help="The opponent: random, heuristic, search or ismcts."),
+    ] = "search",
     seat: Annotated[int, typer.Option("--seat", help="1: you go first (yellow); 2: second (blue).")] = 1,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (default: a new one).")

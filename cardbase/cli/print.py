@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json, warn
 
 if TYPE_CHECKING:
@@ -297,10 +298,16 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
 def print_deck(
     file: Annotated[
         Path,
-        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+        typer.Argument(
+            shell_complete=complete.decks,
+            help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+        ),
     ],
     sheet: SheetOptions,
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the file has no 'game:' line."),
+    ] = None,
     output: OutputOption = None,
     registration_test: RegistrationOption = False,
     images: ImagesOption = Path("card_images"),
@@ -346,7 +353,7 @@ def print_deck(
 @app.command("set")
 @sheet_options()
 def print_set(
-    game: Annotated[str, typer.Argument(help="Game: mea, meio or meikyu.")],
+    game: Annotated[str, typer.Argument(help="Game: mea, meio or meikyu.", shell_complete=complete.games)],
     sheet: SheetOptions,
     set_name: Annotated[
         str | None, typer.Option("--set", help="Only this set (e.g. demo, core); default: every set.")
@@ -430,7 +437,9 @@ def print_query(
         str, typer.Argument(help="A search, as for `cardbase cards search`: 'game:mea t:monster cost<=2'.")
     ],
     sheet: SheetOptions,
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Only cards of this game.")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", shell_complete=complete.games, help="Only cards of this game.")
+    ] = None,
     output: OutputOption = None,
     registration_test: RegistrationOption = False,
     images: ImagesOption = Path("card_images"),

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, open_db, print_json, warn
 
 app = typer.Typer(
@@ -21,8 +22,13 @@ app = typer.Typer(
 
 @app.command()
 def card(
-    name: Annotated[str, typer.Argument(help="Card name or alias (any case, accents optional).")],
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the name is in several.")] = None,
+    name: Annotated[
+        str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
+    ],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write: .png, or .pdf for vector (default: exports/<card>.png)."),
@@ -96,12 +102,18 @@ export_app = typer.Typer(
 def export_images(
     file: Annotated[
         Path,
-        typer.Argument(help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck)."),
+        typer.Argument(
+            shell_complete=complete.decks,
+            help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+        ),
     ],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
     ] = None,
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Game, when the file has no 'game:' line.")] = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the file has no 'game:' line."),
+    ] = None,
     dpi: Annotated[int, typer.Option("--dpi", help="Resolution of the PNGs (30 to 2400).")] = 300,
     card_size: Annotated[
         str | None, typer.Option("--card-size", help="poker (63×88 mm), bridge, mini, or WxH.", show_default=False)

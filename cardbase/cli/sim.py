@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -34,6 +35,7 @@ AgentsOption = Annotated[
     typer.Option(
         "--agents",
         "-a",
+        shell_complete=complete.agents,
         help="One agent per seat, comma-separated (random, heuristic, search, ismcts).",
         show_default=False,
     ),
@@ -186,10 +188,16 @@ def meio(
 # --- Méa: deck against deck ------------------------------------------------------
 
 MeaDeckOption = Annotated[
-    Path, typer.Option("--deck", "-d", help="Your deck: a file or a database deck's name (db:NAME).")
+    Path,
+    typer.Option(
+        "--deck", "-d", shell_complete=complete.decks, help="Your deck: a file or a database deck's name (db:NAME)."
+    ),
 ]
 MeaVsOption = Annotated[
-    Path, typer.Option("--vs", help="The opposing deck: a file or a database deck's name (db:NAME).")
+    Path,
+    typer.Option(
+        "--vs", shell_complete=complete.decks, help="The opposing deck: a file or a database deck's name (db:NAME)."
+    ),
 ]
 
 
@@ -252,6 +260,7 @@ def mea(
         typer.Option(
             "--agents",
             "-a",
+            shell_complete=complete.agents,
             help="Agent for --deck and for --vs, comma-separated: random, heuristic, search, ismcts; with options, "
             "e.g. heuristic:opening=2-7 (its opening draw drawn from 2..7), search:samples=12.",
         ),

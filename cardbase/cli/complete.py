@@ -1,0 +1,109 @@
+"""Shell completion of values (``cardbase --install-completion``): games, agents, formats, card
+names and deck names. Each callback is bounded and quiet: any failure (no database, a database
+that cannot be read) completes nothing rather than printing a traceback into the shell. Every
+command module imports this one, so it imports nothing heavy until a value is completed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import click
+from click.shell_completion import CompletionItem
+
+MAX_ITEMS = 50
+"""More than a terminal shows at once; the shell lists them all."""
+
+Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+
+
+def _items(values: Iterable[str], incomplete: str, kind: str = "plain") -> list[CompletionItem]:
+    low = incomplete.lower()
+    return [CompletionItem(v, type=kind) for v in values if v.lower().startswith(low)][:MAX_ITEMS]
+
+
+def _safely(values: Callable[[], Iterable[str]]) -> list[str]:
+    try:
+        return list(values())
+    except Exception:  # completion runs inside the user's shell: never a traceback there
+        return []
+
+
+def _root_param(ctx: click.Context, name: str) -> str | None:
+    """A parameter given on this command or any parent command (``--db``, ``--game``)."""
+    while ctx is not None:
+        value = ctx.params.get(name)
+        if isinstance(value, str):
+            return value
+        ctx = ctx.parent  # type: ignore[assignment]
+    return None
+
+
+def _game_of(ctx: click.Context) -> str | None:
+    """The game the command is about: its ``--game``, or the command's own name (``sim mea``)."""
+    from cardbase.catalog.fields import GAME_FIELDS
+
+    game = _root_param(ctx, "game")
+    if game in GAME_FIELDS:
+        return game
+    name = ctx.info_name or ""
+    return name if name in GAME_FIELDS else None
+
+
+def choices(*values: str) -> Completer:
+    """Complete one of ``values`` (output formats and the like)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return _items(values, incomplete)
+
+    return complete
+
+
+def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    from cardbase.catalog.fields import GAME_FIELDS
+
+    return _items(sorted(GAME_FIELDS), incomplete)
+
+
+def agents(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Agent names of the command's game; in a comma list (``search,heu``) the last name."""
+    from cardbase.sim.registry import game
+
+    def names() -> list[str]:
+        which = [_game_of(ctx)] if _game_of(ctx) else ["mea", "meio", "meikyu"]
+        return list(dict.fromkeys(a for g in which if g for a in game(g).agents))
+
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return _items([prefix + n for n in _safely(names)], prefix + last)
+
+
+def deck_formats(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The shipped formats of the command's game (of every game when it is not known yet)."""
+    from cardbase.decks.formats import format_names
+
+    which = [_game_of(ctx)] if _game_of(ctx) else ["mea", "meio", "meikyu"]
+    return _items(dict.fromkeys(_safely(lambda: [n for g in which if g for n in format_names(g)])), incomplete)
+
+
+def cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Names of cards in the database (``--db``, else the default) with a word starting as typed."""
+    from cardbase.db.complete import card_names
+
+    names = _safely(lambda: card_names(_root_param(ctx, "db"), incomplete, _game_of(ctx), MAX_ITEMS))
+    return [CompletionItem(n) for n in names]
+
+
+def stored_decks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Names of the database's decks starting as typed (``db:`` kept when it was typed)."""
+    from cardbase.db.complete import deck_names
+    from cardbase.decks.service import DB_PREFIX
+
+    prefix = DB_PREFIX if incomplete.startswith(DB_PREFIX) else ""
+    names = _safely(lambda: deck_names(_root_param(ctx, "db"), incomplete.removeprefix(prefix), MAX_ITEMS))
+    return [CompletionItem(prefix + n) for n in names]
+
+
+def decks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """A deck argument: database decks starting as typed, and files (completed by the shell)."""
+    found = stored_decks(ctx, param, incomplete)[: MAX_ITEMS - 1]
+    return found if incomplete.startswith("db:") else [*found, CompletionItem(incomplete, type="file")]
