@@ -31,6 +31,50 @@ Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
 """
 
 
+WIDE = 120
+"""Below this many columns, or when the cards are of several games, a card's values share one
+column, one ``field value`` a line and only the fields that apply to the card."""
+
+
+def _longest_word(texts: list[str], cap: int) -> int:
+    return min(cap, max((len(w) for t in texts for w in t.split()), default=1))
+
+
+def _table(cards: list[dict[str, Any]], total: int, width: int) -> Any:
+    """The search results as a table that wraps at word boundaries: each column is at least as
+    wide as its longest word (the text column's up to 15), so no word is cut in two."""
+    from rich.table import Table
+
+    from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
+
+    games = sorted({c["game"] for c in cards})
+    stats = [f for g in games for f in GAME_FIELDS[g] if f.kind is int and f.name not in ("copies", "min_players")]
+    stat_names = list(dict.fromkeys(f.name for f in stats))
+    labels = {f.name: f.heading for f in stats}
+    compact = len(games) > 1 or width < WIDE
+    rows: list[list[str]] = []
+    for c in cards:
+        name = c["name"] + (" [demo]" if c["demo"] else "")
+        if compact:
+            applies = APPLICABLE.get((c["game"], c["type"]), ())
+            values = [f"{labels[s]} {_value(c, s)}" for s in stat_names if s in applies and s in c]
+            cells = [name, f"{c['game']} {c['set']}", c["type"], "\n".join(values)]
+        else:
+            cells = [name, c["game"], c["type"], c["set"], *[_value(c, s) if s in c else "" for s in stat_names]]
+        rows.append([*cells, c.get("text") or ""])
+    headings = ["name", "game set", "type", "values"] if compact else ["name", "game", "type", "set", *labels.values()]
+    headings = [*headings, "text"]
+    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
+    for i, heading in enumerate(headings):
+        column = [row[i] for row in rows]
+        last = i == len(headings) - 1
+        least = _longest_word([heading, *column], 15 if last else 30)
+        table.add_column(heading, overflow="fold", min_width=least, max_width=60 if last else None)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def _value(card: dict[str, Any], field: str) -> str:
     from cardbase.catalog.fields import value_text
 
@@ -65,7 +109,6 @@ def search(
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    from cardbase.catalog.fields import GAME_FIELDS
     from cardbase.db.queries import card_dict, check_game
     from cardbase.db.search import count_cards, search_cards
 
@@ -80,26 +123,7 @@ def search(
     if not cards:
         typer.echo(f"no cards match {query!r}", err=True)
         raise typer.Exit(1)
-    from rich.table import Table
-
-    games = sorted({c["game"] for c in cards})
-    stats = [f for g in games for f in GAME_FIELDS[g] if f.kind is int and f.name not in ("copies", "min_players")]
-    stat_names = list(dict.fromkeys(f.name for f in stats))
-    labels = {f.name: f.heading for f in stats}
-    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
-    for heading in ("name", "game", "type", "set", *[labels[s] for s in stat_names], "text"):
-        table.add_column(heading, overflow="fold", max_width=60 if heading == "text" else None)
-    for c in cards:
-        name = c["name"] + (" [demo]" if c["demo"] else "")
-        table.add_row(
-            name,
-            c["game"],
-            c["type"],
-            c["set"],
-            *[_value(c, s) if s in c else "" for s in stat_names],
-            c.get("text") or "",
-        )
-    console().print(table)
+    console().print(_table(cards, total, console().width))
     if any(c["demo"] for c in cards):
         console().print("[demo] = a demo card made for cardbase, not a published Méa card.")
 
