@@ -35,6 +35,30 @@ def pytest_configure(config: pytest.Config) -> None:
         cores.available_cores = lambda: share
 
 
+@pytest.fixture(autouse=True)
+def _alone_or_together(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Under pytest-xdist, a test marked ``alone`` (it measures time, or uses every core as a
+    user's command does) runs while no other worker runs a test: it holds the room exclusively,
+    every other test holds it shared. The turnstile stops new tests starting while one waits."""
+    if WORKER == "main":
+        yield
+        return
+    import fcntl
+
+    folder = tmp_path_factory.getbasetemp().parent  # shared by the workers of one run
+    alone = request.node.get_closest_marker("alone") is not None
+    with open(folder / "turnstile.lock", "a") as turnstile, open(folder / "room.lock", "a") as room:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(room, fcntl.LOCK_UN)
+
+
 @pytest.fixture
 def all_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """The machine's cores again, for a test about what a user sees (the README's timings)."""

@@ -69,7 +69,7 @@ def test_readme_has_no_placeholders() -> None:
             assert out.startswith(("examples/", "exports/")), command  # nothing written into the repository root
 
 
-@pytest.mark.xdist_group("pools")  # its sim and lab commands use every core, as a user's do
+@pytest.mark.alone  # each command within 60 s, its sim and lab on every core, as a user's are
 def test_every_readme_command_runs_as_written(clone: Path) -> None:
     runner = CliRunner()
     commands = readme_commands((REPO / "README.md").read_text(encoding="utf-8"))

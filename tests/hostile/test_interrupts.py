@@ -15,7 +15,8 @@ import pytest
 
 from tests.conftest import REPO
 
-pytestmark = pytest.mark.xdist_group("pools")  # these start worker processes: one at a time
+# Timed (Ctrl-C within 2 s) with worker processes: with no other test beside them.
+pytestmark = [pytest.mark.xdist_group("pools"), pytest.mark.alone]
 
 CARDBASE = [sys.executable, "-m", "cardbase"]
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")

@@ -36,7 +36,8 @@ def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url
     assert_refused(run_cli(["lab", *args], db_url), code, fragment)
 
 
-@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
+@pytest.mark.xdist_group("pools")
+@pytest.mark.alone  # timed (stops within 5 s), with worker processes
 @pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
 def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]

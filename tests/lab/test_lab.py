@@ -232,6 +232,7 @@ def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
     assert sorted(got, key=lambda r: r.index) == want
 
 
+@pytest.mark.alone  # its work is bounded by seconds of the clock
 def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) -> None:
     hand = str(EXAMPLES / "meio-hand.txt")
     args = ["lab", "split", hand, "--players", "3", "--seconds", "0.5", "--json", "--top", "4"]
@@ -253,6 +254,7 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
 
 
+@pytest.mark.alone  # its work is bounded by seconds of the clock
 def test_split_advisor_prunes_by_halving_with_more_time() -> None:
     from cardbase.games.meio.engine import mask_of
     from cardbase.lab.split import advise, read_hand
