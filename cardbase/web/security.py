@@ -52,6 +52,11 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE = "cardbase_token"
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),  # JSON and text are never read as HTML or script
+    (b"x-frame-options", b"DENY"),  # no other site frames the pages (clickjacking)
+    (b"referrer-policy", b"same-origin"),
+]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UPLOAD_PATHS = ("/catalog/import",)
 """Paths (ending so, under /api or a page) that take a spreadsheet upload: a larger body bound."""
@@ -140,16 +145,23 @@ class Guard:
         request = Request(scope)
         path = scope.get("path", "/")
         headers = Headers(scope=scope)
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
         refusal = self.refusal(request, headers)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
         bound = body_bound(path)
         length = headers.get("content-length")
-        if length is not None and (not length.isascii() or not length.isdecimal() or int(length) > bound):
-            await self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")(
-                scope, receive, send
-            )
+        too_big = length is not None and (not (length.isascii() and length.isdecimal()) or int(length) > bound)
+        if refusal is None and too_big:
+            refusal = self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")
+        if refusal is not None:
+            await refusal(scope, receive, watched_send)
             return
         received = 0
 
@@ -164,14 +176,6 @@ class Guard:
                     raise TooLarge(f"the request body is over {bound:,} bytes, the bound for {path}")
             return message
 
-        started = False
-
-        async def watched_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
         try:
             await self.app(scope, bounded_receive, watched_send)
         except Exception as error:  # the last resort: a bug becomes one line, the server keeps serving
@@ -184,7 +188,7 @@ class Guard:
                 response = cardbase_error_response(request, error)
             else:
                 response = crash_response(request, error)
-            await response(scope, receive, send)
+            await response(scope, receive, watched_send)
 
     def refusal(self, request: Request, headers: Headers) -> Response | None:
         """The answer refusing this request, or None to let it through."""
