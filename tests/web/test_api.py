@@ -199,7 +199,8 @@ def test_pdf_with_sheet_options(client: TestClient) -> None:
     pdf = PdfReader(io.BytesIO(response.content))
     assert len(pdf.pages) >= 6  # 20 cards, 6 a letter sheet with 3 mm bleed: 4 sheets, fronts and backs
     assert round(float(pdf.pages[0].mediabox.width)) == 612  # letter, 8.5 in
-    for params, named in (({"bleed": "300mm"}, "--bleed"), ({"paper": "napkin"}, "napkin"), ({"copies": 101}, "copies")):
+    bad_options = (({"bleed": "300mm"}, "--bleed"), ({"paper": "napkin"}, "napkin"), ({"copies": 101}, "copies"))
+    for params, named in bad_options:
         bad = client.get(f"/api/decks/{deck_id}/pdf", params=params)
         assert bad.status_code == 400 and named in error_of(bad), params
 
@@ -217,9 +218,10 @@ def test_export_and_import_round_trip_all_or_nothing(client: TestClient) -> None
         assert made.status_code == 201, made.text
         back = client.get(f"/api/decks/{made.json()['id']}").json()["cards"]
         assert sorted(back, key=str) == sorted(original, key=str), fmt  # a code keeps the cards, not their order
-    shared = client.post("/api/decks/import", json={"code": client.get(f"/api/decks/{deck_id}/export?format=code").text})
+    code = client.get(f"/api/decks/{deck_id}/export?format=code").text
+    shared = client.post("/api/decks/import", json={"code": code})
     assert shared.json()["name"] == "Imported mea deck"  # a code carries no name
-    again = client.post("/api/decks/import", json={"code": client.get(f"/api/decks/{deck_id}/export?format=code").text})
+    again = client.post("/api/decks/import", json={"code": code})
     assert again.json()["name"] == "Imported mea deck (copy)"
     before = client.get("/api/decks").json()
     bad = client.post("/api/decks/import", json={"text": "game: mea\n3 Crumb Goblin\n2 Nopeity\n1 Zzz\n"})
@@ -248,7 +250,8 @@ def test_diff(client: TestClient, cli: Cli) -> None:
     b = new_deck(client, "B")
     _fill(client, a, {"Crumb Goblin": 2})
     _fill(client, b, {"Crumb Goblin": 3, "Dizzy Bat": 1})
-    assert client.get("/api/decks/diff", params={"a": a, "b": b}).json() == cli("deck", "diff", "db:A", "db:B", "--json")
+    diffed = client.get("/api/decks/diff", params={"a": a, "b": b}).json()
+    assert diffed == cli("deck", "diff", "db:A", "db:B", "--json")
     assert client.get("/api/decks/diff", params={"a": a}).status_code == 400
     meio = new_deck(client, "M", "meio")
     assert client.get("/api/decks/diff", params={"a": a, "b": meio}).status_code == 400
