@@ -146,12 +146,25 @@ class Guard:
         path = scope.get("path", "/")
         headers = Headers(scope=scope)
         started = False
+        overflow: list[Response] = []  # the 413 to send instead of the app's answer, once the body ran over
 
         async def watched_send(message: Message) -> None:
             nonlocal started
+            if overflow:
+                # FastAPI turns an error while reading a body into its own 400; the body ran over
+                # its bound, so the answer is the 413.
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await overflow[0](scope, receive, send_with_headers)
+                return
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send_with_headers(message)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *[h for h in SECURITY_HEADERS if h[0] not in have]]
             await send(message)
 
         refusal = self.refusal(request, headers)
@@ -173,7 +186,9 @@ class Guard:
                 if received > bound:
                     from cardbase.web.errors import TooLarge
 
-                    raise TooLarge(f"the request body is over {bound:,} bytes, the bound for {path}")
+                    said = f"the request body is over {bound:,} bytes, the bound for {path}"
+                    overflow.append(self.refuse(request, 413, said))
+                    raise TooLarge(said)
             return message
 
         try:
