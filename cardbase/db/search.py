@@ -600,7 +600,9 @@ def _order_by(order: Order) -> list[Any]:
         column = rank_value(order.ace_high)
     else:
         column = col(getattr(Card, _NUMERIC[order.key]))
-    first = [column.is_(None), column.desc() if order.direction == "desc" else column.asc()]
+    first = [column.desc() if order.direction == "desc" else column.asc()]
+    if order.key not in ("name", "set", "type", "game"):  # those are never NULL: no term to stop an index
+        first.insert(0, column.is_(None))
     return [*first, col(Card.game), col(Card.name), col(Card.set_code)]
 
 
@@ -611,6 +613,7 @@ def build_select(
     order: str | None = None,
     direction: str | None = None,
     ace: str | None = None,
+    offset: int = 0,
 ) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
     ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name; a Meio
@@ -622,6 +625,8 @@ def build_select(
     stmt = stmt.order_by(*_order_by(sort))
     if limit is not None:
         stmt = stmt.limit(limit)
+    if offset:
+        stmt = stmt.offset(offset)
     return stmt
 
 
@@ -644,12 +649,13 @@ def search_cards(
     order: str | None = None,
     direction: str | None = None,
     ace: str | None = None,
+    offset: int = 0,
 ) -> Sequence[Any]:
     """The cards matching ``query``, ordered by game and name, as rows with the card's columns as attributes.
 
     Rows, not ORM objects: building a SQLModel object per card costs more than the query.
     """
-    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction, ace)).all()
+    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction, ace, offset)).all()
     return rows
 
 
