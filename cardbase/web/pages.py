@@ -327,7 +327,24 @@ def abilities_text(card: dict[str, Any]) -> str | None:
 
 
 HIDDEN_FIELDS = frozenset(
-    "id short_id game name type set source demo unknown label abilities abilities_text aliases notes text description".split()
+    [
+        "id",
+        "short_id",
+        "game",
+        "name",
+        "type",
+        "set",
+        "source",
+        "demo",
+        "unknown",
+        "label",
+        "abilities",
+        "abilities_text",
+        "aliases",
+        "notes",
+        "text",
+        "description",
+    ]
 )
 
 
