@@ -87,7 +87,8 @@ def test_home_and_gallery_first_page_is_search_of_sixty(web: TestClient, databas
 
 
 def test_gallery_filters_order_and_table_view(web: TestClient, database: Database) -> None:
-    page = web.get("/cards", params={"q": "cost<=3", "game": "mea", "type": "monster", "order": "atk", "direction": "desc"})
+    params = {"q": "cost<=3", "game": "mea", "type": "monster", "order": "atk", "direction": "desc"}
+    page = web.get("/cards", params=params)
     assert page.status_code == 200
     expected = search_ids(database, "cost<=3 t:monster", "mea", order="atk", direction="desc")
     assert expected and ids_in(page.text) == expected
@@ -232,7 +233,8 @@ def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Databas
     )
     assert back.status_code == 303 and back.headers["location"] == f"/decks/{deck}?q=goblin"
     evil = web.post(
-        f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "back": "https://evil.example/"},
+        f"/decks/{deck}/cards",
+        data={"card": "mea/demo/crumb-goblin", "back": "https://evil.example/"},
         follow_redirects=False,
     )
     assert evil.headers["location"] == f"/decks/{deck}"
@@ -410,9 +412,7 @@ def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None
     problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
     assert len(problems) == 2 and "line 3" in problems[0] and "line 4" in problems[1]
     assert list_decks(database) == []
-    good = web.post(
-        "/decks/import", data={"text": "game: mea\nname: Gobbos\n3 Crumb Goblin\n"}, follow_redirects=False
-    )
+    good = web.post("/decks/import", data={"text": "game: mea\nname: Gobbos\n3 Crumb Goblin\n"}, follow_redirects=False)
     assert good.status_code == 303
     deck = int(good.headers["location"].rsplit("/", 1)[1])
     assert load_deck(database, deck).name == "Gobbos"
@@ -461,7 +461,9 @@ def test_catalog_upload_dry_run_lists_bad_rows_and_writes_nothing(web: TestClien
 
     with database.session() as session:
         before = card_count(session)
-    sheet = b"name,type,cost,attack,defence\nFresh Newt,monster,1,1,1\nBad Newt,monster,lots,1,1\nWorse Newt,dragon,1,1,1\n"
+    sheet = (
+        b"name,type,cost,attack,defence\nFresh Newt,monster,1,1,1\nBad Newt,monster,lots,1,1\nWorse Newt,dragon,1,1,1\n"
+    )
     response = web.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("newts.csv", sheet)})
     assert response.status_code == 400
     rows = re.findall(r"<li>(.*?)</li>", response.text.split('id="bad-rows"', 1)[1].split("</ul>", 1)[0])
@@ -493,7 +495,8 @@ def test_imported_markup_is_text_everywhere(web: TestClient, database: Database)
     assert dry.status_code == 200, dry.text
     payload = re.search(r'name="payload" value="([^"]+)"', dry.text)
     assert payload
-    done = web.post("/catalog/import", data={"game": "mea", "payload": payload.group(1), "filename": "x.csv", "confirm": "1"})
+    confirm = {"game": "mea", "payload": payload.group(1), "filename": "x.csv", "confirm": "1"}
+    done = web.post("/catalog/import", data=confirm)
     assert done.status_code == 200
     card = search_ids(database, "onerror", "mea")
     assert len(card) == 1
