@@ -44,6 +44,14 @@ def value_text(card: dict[str, Any], field_name: str) -> str:
     return text(card["game"], card["type"], field_name, card.get(field_name))
 
 
+def meio_label(card: dict[str, Any]) -> str:
+    """A Meio card as players write it: ``QH``, ``AS`` (ace high), ``10D``."""
+    from cardbase.games.meio.cards import RANK_LETTERS
+
+    rank = card.get("rank")
+    return f"{RANK_LETTERS.get(rank, str(rank)) if rank is not None else '?'}{card.get('suit') or '?'}"
+
+
 def link_query(base: str, **params: Any) -> str:
     """``base?params`` without the empty ones."""
     kept = {k: v for k, v in params.items() if v not in (None, "", False)}
@@ -63,7 +71,12 @@ def percent(p: float) -> str:
 
 TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.globals.update(
-    card_url=card_url, image_url=image_url, value_text=value_text, link_query=link_query, GAME_TITLES=GAME_TITLES
+    card_url=card_url,
+    image_url=image_url,
+    meio_label=meio_label,
+    value_text=value_text,
+    link_query=link_query,
+    GAME_TITLES=GAME_TITLES,
 )
 
 
