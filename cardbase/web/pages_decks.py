@@ -112,7 +112,10 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     info = deck_by_id(database, deck_id)
     deck = load_deck(database, deck_id)
     resolved = resolve_text(database, deck_to_text(deck, info.name))
-    report, fmt = validate_resolved(resolved)
+    chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
+    if chosen and len(chosen) > 100:
+        raise UsageError("format has at most 100 characters")
+    report, fmt = validate_resolved(resolved, chosen or None)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
     panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
@@ -283,9 +286,10 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         stats_rows.insert(0, ("by type", stat_text(panels.stats["by_type"])))
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
     base = str(request.base_url).rstrip("/")
+    from cardbase.decks.formats import format_names
     from cardbase.decks.validate import SECTIONS
 
-    sections = [s for s in SECTIONS.get(panels.info.game, ())]
+    sections = list(SECTIONS.get(panels.info.game, ()))
     return {
         "info": panels.info,
         "panels": panels,
@@ -294,6 +298,8 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "curve": curve,
         "share_link": f"{base}/decks/new?code={panels.share_code}" if panels.share_code else "",
         "section_choices": sections,
+        "formats": format_names(panels.info.game),
+        "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
         **extra,

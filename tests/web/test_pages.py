@@ -538,3 +538,28 @@ def test_static_assets_are_served(web: TestClient) -> None:
 def test_no_external_assets(web: TestClient) -> None:
     page = web.get("/").text
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing from another site (no CDN)
+
+
+def test_format_choice_is_deck_validate_format(web: TestClient, database: Database) -> None:
+    from cardbase.decks.formats import format_names
+    from cardbase.decks.service import resolve_stored, validate_resolved
+
+    deck = make_deck(web, "Hand", "meio", players="3")
+    cards = search_ids(database, "", "meio", 13)
+    for card in cards:
+        add(web, deck, card)
+    names = format_names("meio")
+    page = web.get(f"/decks/{deck}").text
+    assert all(f'<option value="{n}"' in page for n in names)
+    for name in names:
+        panels = web.get(f"/decks/{deck}", params={"fragment": "panels", "format": name}).text
+        report, _ = validate_resolved(resolve_stored(database, deck), name)
+        assert re.findall(r'data-code="([^"]+)"', panels) == [p.code for p in report.problems]
+        assert f"for Meio {report.format}</span>" in panels
+    bad = web.get(f"/decks/{deck}", params={"format": "chess"})
+    assert bad.status_code == 400 and "meio has no format 'chess'" in one_line_error(bad)
+
+
+def test_meio_cards_read_as_players_write_them(web: TestClient) -> None:
+    page = web.get("/cards", params={"q": "rank:a", "game": "meio"}).text
+    assert re.search(r'class="card-meta">playing card · AH', page)
