@@ -252,15 +252,18 @@ def problem_parts(message: str, names: dict[str, str]) -> list[tuple[str, str | 
 def curve_chart(curve: dict[str, int]) -> dict[str, Any]:
     """Bars of the Méa mana curve (``deck stats``' ``mana_curve``), in an SVG box of 320 × 150."""
     width, height, bottom, top = 320, 150, 22, 18
-    items = list(curve.items())
+    known = [int(k) for k in curve if k != "?"]
+    # every cost from the lowest to the highest (a gap is a bar of 0), then the unknown costs
+    items = [(str(c), curve.get(str(c), 0)) for c in range(min(known), max(known) + 1)] if known else []
+    items += [("?", curve["?"])] if "?" in curve else []
     if not items:
         return {"bars": [], "width": width, "height": height}
     most = max(n for _, n in items) or 1
-    slot = (width - 20) / len(items)
+    slot = min(48.0, (width - 20) / len(items))
     bars = []
     for i, (cost, n) in enumerate(items):
         h = n / most * (height - bottom - top)
-        x = 10 + i * slot + slot * 0.15
+        x = (width - slot * len(items)) / 2 + i * slot + slot * 0.15  # the bars centred
         bars.append(
             {
                 "cost": cost,

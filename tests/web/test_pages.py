@@ -257,7 +257,9 @@ def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Databas
     assert report.valid == ('id="validation" class="panel valid"' in panels)
     curve = deck_stats(resolved, fmt)["mana_curve"]
     assert '<svg id="curve"' in panels
-    assert re.findall(r'<rect data-cost="([^"]+)"', panels) == list(curve)
+    bars = re.findall(r'<rect data-cost="([^"]+)"[^>]*></rect>\s*<text[^>]*class="bar-n">(\d+)</text>', panels)
+    assert [c for c, _ in bars if c in curve] == list(curve)  # every bucket of deck stats, in order
+    assert all(int(n) == curve.get(c, 0) for c, n in bars)  # a cost between them that no card has is a 0
     # a tile is not a deck card: an error with the card linked
     tile = search_ids(database, "t:tile", "mea", 1)[0]
     add(web, deck, tile)
