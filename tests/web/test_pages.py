@@ -464,9 +464,15 @@ def test_catalog_status_is_catalog_status(web: TestClient, database: Database) -
         rows = catalog_status(session)
     shown = re.findall(r'<tr data-game="([^"]+)" data-type="([^"]+)">', page)
     assert shown == [(r.game, r.type) for r in rows]
-    export = web.get("/catalog/export/meikyu.csv")
-    assert export.status_code == 200 and export.text.lower().startswith("name")
-    assert web.get("/catalog/export/meikyu.pdf").status_code == 400
+    links = [html.unescape(u) for u in re.findall(r'class="export" href="([^"]+)"', page)]
+    assert len(links) == 9
+    export = web.get(links[0])
+    assert export.status_code == 200 and export.content
+    template = web.get("/catalog/template/meikyu.csv")
+    assert template.status_code == 200 and "attachment" in template.headers["content-disposition"]
+    assert template.text.lower().startswith("name") and "Grimoire" in template.text
+    assert 'href="/catalog/template/meikyu.xlsx"' in page
+    assert web.get("/catalog/template/meikyu.pdf").status_code == 400
 
 
 def test_catalog_upload_dry_run_lists_bad_rows_and_writes_nothing(web: TestClient, database: Database) -> None:
