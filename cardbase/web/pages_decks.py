@@ -63,6 +63,20 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
+def resolve_deck(database: Any, deck_id: int, name: str) -> Any:
+    """A stored deck resolved as ``deck validate db:NAME`` resolves it, against an index of its own
+    cards only (it names them by id), so a 10,000-card catalog costs nothing here."""
+    from cardbase.decks.catalog import load_index
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text
+    from cardbase.decks.store import load_deck
+
+    deck = load_deck(database, deck_id)
+    with database.session() as session:
+        index = load_index(session, ids={c.card_id for c in deck.cards})
+    return resolve_text(database, deck_to_text(deck, name), index=index)
+
+
 @dataclass
 class Panels:
     """What the deck builder shows beside the gallery, computed by the CLI's functions."""
@@ -106,14 +120,13 @@ def deck_sections(info: Any, resolved: Any) -> list[tuple[str | None, list[dict[
 
 def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     """The deck, its validation, stats, odds and sample hand; bad odds or hand parameters are shown in their panel."""
-    from cardbase.decks.files import deck_to_text, write_deck
-    from cardbase.decks.service import resolve_text, validate_resolved
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.service import validate_resolved
     from cardbase.decks.stats import deck_stats
-    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.decks.store import deck_by_id
 
     info = deck_by_id(database, deck_id)
-    deck = load_deck(database, deck_id)
-    resolved = resolve_text(database, deck_to_text(deck, info.name))
+    resolved = resolve_deck(database, deck_id, info.name)
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
     if chosen and len(chosen) > 100:
         raise UsageError("format has at most 100 characters")
@@ -411,16 +424,12 @@ MAX_CHECKED_DECKS = 300
 
 
 def deck_checks(database: Any, rows: list[dict[str, Any]]) -> dict[int, tuple[str, bool]]:
-    """Each deck's format as ``deck validate`` checks it, and whether it is valid (one catalog index for all)."""
-    from cardbase.decks.files import deck_to_text
-    from cardbase.decks.service import catalog_index, resolve_text, validate_resolved
-    from cardbase.decks.store import load_deck
+    """Each deck's format as ``deck validate`` checks it, and whether it is valid."""
+    from cardbase.decks.service import validate_resolved
 
-    index = catalog_index(database)
     out = {}
     for row in rows:
-        resolved = resolve_text(database, deck_to_text(load_deck(database, row["id"]), row["name"]), index=index)
-        report, _ = validate_resolved(resolved)
+        report, _ = validate_resolved(resolve_deck(database, row["id"], row["name"]))
         out[row["id"]] = (report.format, report.valid)
     return out
 
@@ -483,17 +492,14 @@ def delete(request: Request, deck_text_id: str) -> Response:
 def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
-    from cardbase.decks.files import deck_to_text
-    from cardbase.decks.service import resolve_text
     from cardbase.decks.stats import stat_text
-    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
     resolved = []
     for key in ("a", "b"):
         deck_id = _deck_id(request.query_params.get(key, ""))
-        info = deck_by_id(database, deck_id)
-        resolved.append(resolve_text(database, deck_to_text(load_deck(database, deck_id), info.name)))
+        resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
     moved = [(s["stat"].replace("_", " "), stat_text(s["before"]), stat_text(s["after"])) for s in diff["stats"]]
     return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))
