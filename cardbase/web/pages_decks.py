@@ -179,7 +179,7 @@ def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str
         pile = setup(database, resolved, needs, info.name)
         model = draw_model(pile, needs, opening, None)
         table = needs_report(pile, model, None, None, None, 0)
-        turns = needs_report(pile, model, None, 8, None, 0) if info.game != "meio" else None
+        turns = by_turn(pile, model) if info.game != "meio" else None
     except CardbaseError as error:
         out["error"] = str(error)
         return out
@@ -192,6 +192,21 @@ def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str
     out["notes"] = pile.notes + table.notes
     out["chart"] = odds_chart(table.rows)
     return out
+
+
+TURNS = 8
+
+
+def by_turn(pile: Any, model: Any) -> Any:
+    """``draws --by-turn T`` for the most turns up to 8 that the deck has cards for (a small deck has fewer)."""
+    from cardbase.draws.reports import needs_report
+
+    for turns in range(TURNS, 0, -1):
+        try:
+            return needs_report(pile, model, None, turns, None, 0)
+        except UsageError:
+            continue
+    return None
 
 
 def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -603,3 +603,15 @@ def test_catalog_upload_of_the_template_with_one_bad_row(web: TestClient, databa
     assert len(bad) == 1 and f"row {rows[0]}" in bad[0] and "bravery" in bad[0]
     assert card_records(database, "meikyu") == before
     assert 'id="confirm-import"' not in response.text
+
+
+def test_odds_of_a_small_deck_stop_where_its_cards_do(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    for card in monsters(database, 9):
+        add(web, deck, card)
+    panels = web.get(f"/decks/{deck}", params={"fragment": "panels", "needs": "1 t:monster"}).text
+    assert 'id="odds-error"' not in panels
+    table = panels.split('id="odds-table"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<tr data-seen="(\d+)">', table) == [str(n) for n in range(1, 10)]
+    turns = panels.split('id="odds-turns"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<tr><th scope="row">(\d+)</th>', turns) == ["1", "2", "3", "4", "5"]  # 5 + 4 draws = 9
