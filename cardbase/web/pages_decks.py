@@ -211,15 +211,15 @@ def by_turn(pile: Any, model: Any) -> Any:
 
 def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The points of the chance of all needs by cards seen, in an SVG box of 320 × 140."""
-    width, height, left, bottom = 320, 140, 34, 20
+    width, height, left, bottom, top_y = 320, 140, 34, 20, 16
     if not rows:
         return {"points": "", "dots": [], "width": width, "height": height}
     top = max(r["cards_seen"] for r in rows)
     span = max(1, top - 1)
 
     def xy(seen: int, p: float) -> tuple[float, float]:
-        x = left + (seen - 1) * (width - left - 10) / span
-        y = (height - bottom) - p * (height - bottom - 10)
+        x = left + (seen - 1) * (width - left - 18) / span
+        y = (height - bottom) - p * (height - bottom - top_y)
         return round(x, 1), round(y, 1)
 
     dots = [(*xy(r["cards_seen"], r["probability"]), r["cards_seen"], r["probability"]) for r in rows]
@@ -230,7 +230,7 @@ def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "height": height,
         "left": left,
         "base": height - bottom,
-        "top_y": 10,
+        "top_y": top_y,
     }
 
 
@@ -688,11 +688,20 @@ def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     return builder_page(request, deck_id, request.query_params)
 
 
+def deck_types(game: str, format_name: str) -> tuple[str, ...] | None:
+    """The card types the deck's format takes (None: any), so the gallery offers "+ Add" only for them."""
+    from cardbase.decks.formats import find_format
+
+    fmt = find_format(game, format_name) if format_name else None
+    return tuple(sorted(fmt.allowed_types)) if fmt is not None and fmt.allowed_types is not None else None
+
+
 def builder_page(
     request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
 ) -> HTMLResponse:
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
     panels = deck_panels(database_of(request), deck_id, params)
-    context, _ = gallery_context(request, {"id": deck_id, "game": panels.info.game}, params)
+    deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format)}
+    context, _ = gallery_context(request, deck, params)
     context = {**context, **panels_context(request, panels), "action_error": action_error}
     return render(request, "deck.html", context, status)
