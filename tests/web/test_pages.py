@@ -627,3 +627,11 @@ def test_builder_offers_add_only_for_cards_the_format_takes(web: TestClient, dat
     assert "not a deck card" in live and 'class="add"' not in live
     other = web.get(f"/decks/{deck}", params={"q": "grimoire", "game": "all"}).text
     assert 'aria-label="Add Grimoire"' in other  # another game's card: the add says why it is refused
+
+
+def test_view_links_follow_the_search(web: TestClient) -> None:
+    fragment = web.get("/cards", params={"q": "rank:k", "game": "meio", "fragment": "1"}).text
+    table = html.unescape(re.search(r'id="view-table" href="([^"]+)"', fragment).group(1))  # type: ignore[union-attr]
+    assert table == "/cards?q=rank:k&game=meio&view=table".replace(":", "%3A")
+    rows = web.get(table).text
+    assert ids_in(rows) and all(i.startswith("meio/") for i in ids_in(rows))
