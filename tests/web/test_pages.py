@@ -414,8 +414,10 @@ def test_export_and_share_link_round_trip(web: TestClient, database: Database) -
     assert saved.status_code == 303
     copy = int(saved.headers["location"].rsplit("/", 1)[1])
     assert load_deck(database, copy).cards == stored.cards
-    broken = web.get("/decks/new", params={"code": "AAAAAAAAAAAA"})
-    assert broken.status_code == 400 and 'id="import-problems"' in broken.text
+    for bad in ("AAAAAAAAAAAA", "hello world", "3 Crumb Goblin", "{}", "é" * 50):
+        broken = web.get("/decks/new", params={"code": bad})
+        assert broken.status_code == 400 and 'id="import-problems"' in broken.text, bad
+        assert web.post("/decks/new", data={"code": bad, "name": "X"}).status_code == 400, bad
 
 
 def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None:
