@@ -637,3 +637,14 @@ def test_view_links_follow_the_search(web: TestClient) -> None:
     assert table == "/cards?q=rank:k&game=meio&view=table".replace(":", "%3A")
     rows = web.get(table).text
     assert ids_in(rows) and all(i.startswith("meio/") for i in ids_in(rows))
+
+
+def test_gallery_and_card_images_are_drawn_by_the_server(web: TestClient) -> None:
+    page = web.get("/cards", params={"q": "goblin"}).text
+    sources = [html.unescape(s) for s in re.findall(r'<img loading="lazy" src="([^"]+)"', page)]
+    assert sources and all(s.startswith("/cards/") and "/image.png?w=" in s for s in sources)
+    image = web.get(sources[0])
+    assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+    card = web.get("/cards/mea/demo/crumb-goblin").text
+    big = html.unescape(re.search(r'<img id="card-image" src="([^"]+)"', card).group(1))  # type: ignore[union-attr]
+    assert web.get(big).status_code == 200
