@@ -430,9 +430,10 @@ def decks(request: Request) -> HTMLResponse:
 
 def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
     from cardbase.decks.store import list_decks
+    from cardbase.names import fold
 
     database = database_of(request)
-    rows = list_decks(database)
+    rows = sorted(list_decks(database), key=lambda d: (fold(d["name"]), d["name"]))
     checks = deck_checks(database, rows) if len(rows) <= MAX_CHECKED_DECKS else {}
     for row in rows:
         row["check"] = checks.get(row["id"])
@@ -717,5 +718,8 @@ def builder_page(
     panels = deck_panels(database_of(request), deck_id, params)
     deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format)}
     context, _ = gallery_context(request, deck, params)
-    context = {**context, **panels_context(request, panels), "action_error": action_error}
+    in_deck: dict[str, int] = {}
+    for c in panels.resolved.deck.cards:
+        in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count
+    context = {**context, **panels_context(request, panels), "action_error": action_error, "in_deck": in_deck}
     return render(request, "deck.html", context, status)

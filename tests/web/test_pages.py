@@ -648,3 +648,15 @@ def test_gallery_and_card_images_are_drawn_by_the_server(web: TestClient) -> Non
     card = web.get("/cards/mea/demo/crumb-goblin").text
     big = html.unescape(re.search(r'<img id="card-image" src="([^"]+)"', card).group(1))  # type: ignore[union-attr]
     assert web.get(big).status_code == 200
+
+
+def test_results_say_how_many_are_in_the_deck_and_lists_sort_by_folded_name(web: TestClient) -> None:
+    deck = make_deck(web, "zeta")
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    page = web.get(f"/decks/{deck}", params={"q": "goblin"}).text
+    item = page.split('data-card-id="mea/demo/crumb-goblin"', 1)[1].split("</li>", 1)[0]
+    assert '<span class="in-deck">in deck: 3</span>' in item
+    make_deck(web, "Éclair")
+    make_deck(web, "alpha")
+    names = re.findall(r'<tr data-deck-id="\d+">\s*<td><a href="/decks/\d+">([^<]+)</a>', web.get("/decks").text)
+    assert names == ["alpha", "Éclair", "zeta"]
