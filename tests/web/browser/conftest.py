@@ -1,10 +1,12 @@
 """Browser tests: Playwright for Python driving Debian's Chromium against a live cardbase server.
 
 One live server per session (per xdist worker): uvicorn serving ``create_app(...)`` in a thread, on
-a port the OS picks, over a new SQLite file with the shipped catalogs. One Chromium per session,
-a new context (cookies, storage, downloads) per test. Playwright never downloads a browser: it
-launches ``/usr/bin/chromium`` (Debian's ``chromium`` package; ``.ci/run`` installs it), and a
-missing one fails every browser test with the command that installs it.
+a port the OS picks, over a new database with the shipped catalogs: a SQLite file, or with
+``CARDBASE_TEST_POSTGRES`` a new PostgreSQL database (dropped at the end), like the rest of the
+suite. One Chromium per session, a new context (cookies, storage, downloads) per test.
+Playwright never downloads a browser: it launches ``/usr/bin/chromium`` (Debian's ``chromium``
+package; ``.ci/run`` installs it), and a missing one fails every browser test with the command
+that installs it.
 
 On a failure the hook below saves a screenshot of each of the test's pages and names the files in
 the failure report. A page that throws an uncaught JavaScript error, or asks for anything not
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import uuid
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +31,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from cardbase.db.engine import Database, open_database
 from cardbase.web.app import create_app
 from cardbase.web.settings import ServerSettings
+from tests.conftest import POSTGRES, _pg_admin_url
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -63,19 +67,15 @@ class LiveServer:
 
     url: str
     database: Database
-    db_path: Path
+    db_url: str
     thread: threading.Thread
     server: uvicorn.Server = field(repr=False)
 
-    @property
-    def db_url(self) -> str:
-        return f"sqlite:///{self.db_path}"
 
-
-def start_server(db_path: Path) -> LiveServer:
-    """Serve a new database at ``db_path`` on a free loopback port; the socket is bound before the
+def start_server(db_url: str) -> LiveServer:
+    """Serve the database at ``db_url`` on a free loopback port; the socket is bound before the
     app is made, so the port the app's Host check expects is the one it serves (no race under xdist)."""
-    database = open_database(f"sqlite:///{db_path}")
+    database = open_database(db_url)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -91,7 +91,7 @@ def start_server(db_path: Path) -> LiveServer:
             sock.close()
             raise RuntimeError("the live cardbase server stopped while starting; see the log above")
         waited.wait(0.02)
-    return LiveServer(settings.base_url, database, db_path, thread, server)
+    return LiveServer(settings.base_url, database, db_url, thread, server)
 
 
 def stop_server(live: LiveServer) -> None:
@@ -102,9 +102,29 @@ def stop_server(live: LiveServer) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A cardbase server over a new SQLite database with the shipped catalogs, for this session."""
-    live = start_server(tmp_path_factory.mktemp("live-db") / "cards.db")
+def live_db_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A new, empty database for the session's server: SQLite, or PostgreSQL when the suite runs on it."""
+    if not POSTGRES:
+        yield f"sqlite:///{tmp_path_factory.mktemp('live-db') / 'cards.db'}"
+        return
+    from sqlalchemy import create_engine, text
+
+    name = f"cardbase_browser_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(_pg_admin_url(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{_pg_admin_url().rsplit('/', 1)[0]}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_db_url: str) -> Iterator[LiveServer]:
+    """A cardbase server over a new database with the shipped catalogs, for this session."""
+    live = start_server(live_db_url)
     yield live
     stop_server(live)
 

@@ -1,0 +1,243 @@
+"""The issue's browser flows, end to end: real Chromium, real server, real database.
+
+Each test makes its own decks (unique names), so the tests share one server and run in any order
+or split over xdist workers. What a page shows is checked against the feature functions and the
+database, not against numbers written here.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+from pathlib import Path
+
+import openpyxl
+import pypdf
+from playwright.sync_api import Page, expect
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app as cli_app
+from cardbase.db.search import search_cards
+from cardbase.decks.store import load_deck
+from tests.hostile.conftest import db_dump
+from tests.web.browser.conftest import LiveServer
+
+# A 20-card Méa deck of demo cards, 4 each of costs 1 to 5 (the demo set; not published Méa cards).
+MEA_TWENTY = ["Crumb Goblin", "Dizzy Bat", "Barrel Bandit", "Bramble Bear", "Berserk Beekeeper"]
+MEA_MIN = 18  # Méa's standard deck: 18–40 cards (rulebook)
+
+
+def unique(name: str) -> str:
+    return f"{name} {uuid.uuid4().hex[:8]}"
+
+
+def new_deck(page: Page, game: str, name: str) -> str:
+    """Make a deck with the Decks page's form; return the builder's URL path (``/decks/{id}``)."""
+    page.goto("/decks")
+    form = page.locator("form#new-deck")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Game").select_option(game)
+    form.get_by_role("button").click()
+    expect(page).to_have_url(re.compile(r"/decks/\d+$"))
+    return re.sub(r"^https?://[^/]+", "", page.url)
+
+
+def search_in_builder(page: Page, query: str) -> None:
+    box = page.get_by_role("searchbox", name=re.compile("search", re.I))
+    box.fill(query)
+
+
+def add_by_click(page: Page, name: str, times: int) -> None:
+    """Click "Add NAME" ``times`` times, waiting each time for the deck count to move."""
+    search_in_builder(page, f'"{name}"')
+    button = page.get_by_role("button", name=f"Add {name}", exact=True)
+    for _ in range(times):
+        before = int(page.locator("#deck-count").inner_text())
+        button.click()
+        expect(page.locator("#deck-count")).to_have_text(str(before + 1))
+
+
+def result_ids(page: Page) -> list[str]:
+    return page.locator("#results [data-card-id]").evaluate_all("els => els.map(e => e.dataset.cardId)")
+
+
+def expected_ids(live_server: LiveServer, query: str, limit: int = 60) -> list[str]:
+    with live_server.database.session() as session:
+        return [row.id for row in search_cards(session, query, limit=limit)]
+
+
+def test_search_bad_then_good_query(page: Page, live_server: LiveServer) -> None:
+    page.goto("/cards")
+    box = page.get_by_role("searchbox", name=re.compile("search", re.I))
+    box.fill("t:monster game:mea")
+    first = expected_ids(live_server, "t:monster game:mea")
+    expect(page.locator("#results [data-card-id]").first).to_be_visible()
+    expect(page.locator("#results [data-card-id]")).to_have_count(len(first))
+    assert result_ids(page) == first
+
+    box.fill("t:monster frob:3")
+    error = page.locator("#query-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("unknown field 'frob'")
+    expect(error.locator("mark.term")).to_have_text("frob:3")
+    assert result_ids(page) == first, "the results of the last good query stay"
+
+    box.fill("t:assist game:mea")
+    second = expected_ids(live_server, "t:assist game:mea")
+    assert second and set(second).isdisjoint(first)
+    expect(page.locator("#results [data-card-id]").first).to_have_attribute("data-card-id", second[0])
+    expect(page.locator("#results [data-card-id]")).to_have_count(len(second))
+    assert result_ids(page) == second
+    expect(page.locator("#query-error")).to_be_hidden()
+
+
+def test_build_twenty_card_mea_deck_turns_valid_and_draws_curve(page: Page, live_server: LiveServer) -> None:
+    name = unique("Twenty by clicks")
+    new_deck(page, "mea", name)
+    validation = page.locator("#validation")
+    expect(page.locator("#deck-count")).to_have_text("0")
+    expect(validation.locator("li.problem[data-code='deck-size']")).to_be_visible()
+
+    added = 0
+    for card in MEA_TWENTY:
+        for _ in range(4):
+            add_by_click(page, card, 1)
+            added += 1
+            if added < MEA_MIN:
+                expect(validation.locator("li.problem[data-code='deck-size']")).to_be_visible()
+                expect(validation).not_to_have_class(re.compile(r"\bvalid\b"))
+            else:
+                expect(validation).to_have_class(re.compile(r"\bvalid\b"))
+                expect(validation).to_contain_text("valid")
+                expect(validation.locator("li.problem")).to_have_count(0)
+    expect(page.locator("#deck-count")).to_have_text("20")
+
+    deck = load_deck(live_server.database, name)
+    assert sorted((c.name, c.count) for c in deck.cards) == sorted((c, 4) for c in MEA_TWENTY)
+
+    curve = page.locator("svg#curve")
+    expect(curve).to_be_visible()
+    heights = {
+        int(rect.get_attribute("data-cost") or -1): float(rect.get_attribute("height") or 0)
+        for rect in curve.locator("rect[data-cost]").all()
+    }
+    assert {cost for cost, height in heights.items() if height > 0} == {1, 2, 3, 4, 5}, heights
+    assert len({heights[cost] for cost in (1, 2, 3, 4, 5)}) == 1, "four cards at each cost: equal bars"
+
+
+def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: LiveServer) -> None:
+    name = unique("Mixed games")
+    new_deck(page, "mea", name)
+    add_by_click(page, "Crumb Goblin", 1)
+    search_in_builder(page, "game:meikyu grimoire")
+    page.get_by_role("button", name="Add Grimoire", exact=True).click()
+    shown = page.locator("#action-error, #validation li.problem[data-code='wrong-game']")
+    expect(shown.first).to_be_visible()
+    expect(shown.first).to_contain_text("meikyu")
+    assert [c.name for c in load_deck(live_server.database, name).cards] == ["Crumb Goblin"]
+
+
+def test_share_code_round_trip_through_the_link(page: Page, live_server: LiveServer) -> None:
+    name = unique("Shared")
+    new_deck(page, "mea", name)
+    add_by_click(page, "Crumb Goblin", 3)
+    add_by_click(page, "Dizzy Bat", 2)
+    code = page.locator("#share-code").inner_text().strip()
+    link = page.locator("a#share-link")
+    expect(link).to_have_attribute("href", re.compile(r"/decks/new\?code="))
+    assert code in (link.get_attribute("href") or "")
+
+    link.click()
+    expect(page).to_have_url(re.compile(r"/decks/new\?code="))
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Crumb Goblin")
+    expect(preview).to_contain_text("Dizzy Bat")
+    copy = unique("Shared copy")
+    page.locator("form#save-shared").get_by_label("Name").fill(copy)
+    page.locator("#save").click()
+    expect(page).to_have_url(re.compile(r"/decks/\d+$"))
+    expect(page.locator("#deck-count")).to_have_text("5")
+
+    original, saved = load_deck(live_server.database, name), load_deck(live_server.database, copy)
+    assert [(c.card_id, c.count, c.section) for c in saved.cards] == [
+        (c.card_id, c.count, c.section) for c in original.cards
+    ]
+    assert page.locator("#share-code").inner_text().strip() == code
+
+
+def test_spreadsheet_with_a_bad_row_is_listed_and_nothing_written(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    sheet = tmp_path / "meikyu-template.xlsx"
+    made = CliRunner().invoke(
+        cli_app, ["catalog", "template", "--game", "meikyu", "-o", str(sheet), "--db", live_server.db_url]
+    )
+    assert made.exit_code == 0, made.output
+    book = openpyxl.load_workbook(sheet)
+    rows = book.active
+    assert rows is not None
+    header = [cell.value for cell in rows[1]]
+    level = header.index("level") + 1
+    bad_row = 4  # header, note row, then cards: the second card's row
+    rows.cell(row=bad_row, column=level, value="lots")
+    book.save(sheet)
+    before = db_dump(live_server.db_url)
+
+    page.goto("/catalog")
+    form = page.locator("form#catalog-upload")
+    form.get_by_label("Game").select_option("meikyu")
+    form.locator("input#sheet").set_input_files(str(sheet))
+    form.get_by_role("button").click()
+    bad = page.locator("#preview #bad-rows li")
+    expect(bad).to_have_count(1)
+    expect(bad.first).to_contain_text(f"row {bad_row}")
+    expect(bad.first).to_contain_text("level")
+    expect(page.locator("form#confirm-import")).to_have_count(0)
+    assert db_dump(live_server.db_url) == before, "a dry run with a bad row writes nothing"
+
+
+def test_print_deck_downloads_a_pdf(page: Page, live_server: LiveServer) -> None:
+    name = unique("Printed")
+    new_deck(page, "mea", name)
+    add_by_click(page, "Crumb Goblin", 2)
+    add_by_click(page, "Bramble Bear", 1)
+    form = page.locator("form#print-form")
+    form.get_by_label(re.compile("paper", re.I)).select_option("letter")
+    with page.expect_download() as info:
+        form.get_by_role("button").click()
+    data = Path(info.value.path()).read_bytes()
+    assert data.startswith(b"%PDF")
+    pdf = pypdf.PdfReader(io.BytesIO(data))
+    assert len(pdf.pages) == 1, "three poker-size cards fit one sheet"
+    box = pdf.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792), "US letter, as chosen"
+    text = "".join(p.extract_text() or "" for p in pdf.pages)
+    assert text.count("Crumb Goblin") == 2 and text.count("Bramble Bear") == 1, text[:500]
+
+
+def test_keyboard_only_adding(page: Page, live_server: LiveServer) -> None:
+    name = unique("Keys")
+    path = new_deck(page, "mea", name)
+    page.goto(path)
+    for _ in range(40):  # Tab from the top of the page to the search box
+        if page.evaluate("document.activeElement && document.activeElement.id") == "q":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "q", "the search box is reachable with Tab"
+    page.keyboard.type("t:monster cost=1")
+    wanted = expected_ids(live_server, "t:monster cost=1 game:mea")
+    assert len(wanted) >= 2
+    results = page.locator("#results [data-card-id]")
+    expect(results).to_have_count(len(wanted))
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(f'#results [data-card-id="{wanted[1]}"]')).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("1")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator(f'#results [data-card-id="{wanted[0]}"]')).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("2")
+    deck = load_deck(live_server.database, name)
+    assert sorted(c.card_id for c in deck.cards) == sorted(wanted[:2])
