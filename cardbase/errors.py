@@ -6,6 +6,7 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
 
     CardbaseError                 (exit 2 unless said)
     ├── UsageError                a bad option, argument or combination
+    │   └── Conflict              the database holds what the command would make (a deck name taken)
     ├── UnreadableInput           a file that cannot be read or parsed (missing, folder, device,
     │                             too large, binary, not UTF-8, bad JSON/TOML, nested too deeply)
     ├── QueryError                a search query that does not parse; names the term
@@ -33,6 +34,12 @@ class CardbaseError(Exception):
 
 class UsageError(CardbaseError, ValueError):
     """A bad option, argument or combination of them."""
+
+    exit_code = 2
+
+
+class Conflict(UsageError):
+    """What the command would make is already there (a deck name another deck has)."""
 
     exit_code = 2
 

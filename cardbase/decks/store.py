@@ -1,33 +1,80 @@
-"""Decks kept in the database. Every write is one transaction; concurrent edits add up, none is lost."""
+"""Decks kept in the database. Every write is one transaction; concurrent edits add up, none is lost.
+
+A deck is named by its name (the CLI) or its database id (the web app); every function that takes
+one takes either. A write first locks the deck's row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite
+writes take the database's write lock up front), so writes to one deck run one after another and
+read-modify-write steps (the deck's total, a count) see every earlier write.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
-from cardbase.errors import UnknownCard, UsageError
+from cardbase.errors import Conflict, UsageError
 from cardbase.fuzzy import closest
 from cardbase.names import fold
 
+MAX_COPIES = 999
+"""The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
+
+DeckRef = str | int
+"""A deck in the database: its name, or its id."""
+
 
 class UnknownDeck(UsageError):
-    """No deck of that name in the database."""
+    """No deck of that name (or id) in the database."""
 
     exit_code = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DeckInfo:
+    """A database deck's own fields and its size (all sections)."""
+
+    id: int
+    name: str
+    game: str
+    format: str | None
+    players: int | None
+    updated: str
+    cards: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "format": self.format,
+            "players": self.players,
+            "updated": self.updated,
+            "cards": self.cards,
+        }
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _get(session: Any, name: str) -> DeckRow:
-    row: DeckRow | None = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
+def _get(session: Any, deck: DeckRef, *, lock: bool = False) -> DeckRow:
+    """The deck row named by ``deck`` (a name or an id); ``lock`` takes its row lock for a write."""
+    if isinstance(deck, int):
+        query = select(DeckRow).where(DeckRow.id == deck)
+        row: DeckRow | None = session.scalars(query.with_for_update() if lock else query).first()
+        if row is None:
+            raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks")
+        return row
+    name = deck
+    query = select(DeckRow).where(DeckRow.name == name)
+    row = session.scalars(query.with_for_update() if lock else query).first()
     if row is None:
         names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
         near = closest(name, names, n=3, cutoff=0.5)
@@ -72,22 +119,154 @@ def _section(section: str | None, game: str) -> str | None:
     return None if name == MAIN_SECTION.get(game) else name
 
 
-def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> None:
-    """Make an empty deck; a name already taken, or a player count the readers refuse, is an error."""
+def _taken(name: str) -> Conflict:
+    return Conflict(f"a deck named {name!r} already exists")
+
+
+def _name_free(session: Any, name: str) -> None:
+    if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
+        raise _taken(name)
+
+
+def _info(session: Any, row: DeckRow) -> DeckInfo:
+    total = session.scalar(select(func.coalesce(func.sum(DeckCardRow.count), 0)).where(DeckCardRow.deck_id == row.id))
+    assert row.id is not None
+    return DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, int(total or 0))
+
+
+def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> int:
+    """Make an empty deck and return its id; a name already taken, or a player count the readers refuse, is an error."""
     players = _players(players, game)
     name = _deck_name(name)
+    try:
+        with database.transaction() as session:
+            _name_free(session, name)
+            row = DeckRow(name=name, game=game, format=fmt, players=players, updated_at=_now())
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            return row.id
+    except IntegrityError:  # another writer took the name between the check and the insert
+        raise _taken(name) from None
+
+
+def deck_by_id(database: Any, deck_id: int) -> DeckInfo:
+    """The deck with database id ``deck_id`` (``UnknownDeck`` if there is none)."""
+    with database.session() as session:
+        return _info(session, _get(session, deck_id))
+
+
+def deck_info(database: Any, deck: DeckRef) -> DeckInfo:
+    """The deck named by ``deck`` (a name or an id)."""
+    with database.session() as session:
+        return _info(session, _get(session, deck))
+
+
+def rename_deck(database: Any, deck: DeckRef, name: str) -> DeckInfo:
+    """Give a deck a new name (one transaction); a name another deck has is a ``Conflict``."""
+    name = _deck_name(name)
+    try:
+        with database.transaction() as session:
+            row = _get(session, deck, lock=True)
+            if row.name != name:
+                _name_free(session, name)
+                row.name = name
+                row.updated_at = _now()
+                session.flush()
+            return _info(session, row)
+    except IntegrityError:
+        raise _taken(name) from None
+
+
+def _copy_name(session: Any, name: str) -> str:
+    """The first of ``NAME (copy)``, ``NAME (copy 2)``, … that no deck has, within the name bound."""
+    for n in range(1, 10_000):
+        suffix = " (copy)" if n == 1 else f" (copy {n})"
+        candidate = name[: 200 - len(suffix)] + suffix
+        if session.scalars(select(DeckRow.id).where(DeckRow.name == candidate)).first() is None:
+            return candidate
+    raise Conflict(f"deck {name!r} has too many copies already; give the copy a name")
+
+
+def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> DeckInfo:
+    """A copy of a deck (every section, same order) under ``name`` (default ``NAME (copy)``), in one transaction."""
+    if name is not None:
+        name = _deck_name(name)
+    try:
+        with database.transaction() as session:
+            source = _get(session, deck, lock=True)
+            if name is None:
+                name = _copy_name(session, source.name)
+            else:
+                _name_free(session, name)
+            row = DeckRow(name=name, game=source.game, format=source.format, players=source.players, updated_at=_now())
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            entries = session.scalars(select(DeckCardRow).where(DeckCardRow.deck_id == source.id)).all()
+            for e in entries:
+                session.add(
+                    DeckCardRow(
+                        deck_id=row.id, card_id=e.card_id, section=e.section, count=e.count, position=e.position
+                    )
+                )
+            session.flush()
+            return _info(session, row)
+    except IntegrityError:
+        raise _taken(name or "") from None
+
+
+def _check_card_game(card: Card, deck: DeckRow) -> None:
+    if card.game != deck.game:
+        raise UsageError(f"{card.name} is a {card.game} card; deck {deck.name!r} is a {deck.game} deck")
+
+
+def _check_total(session: Any, deck: DeckRow) -> None:
+    """Raised inside the write's transaction, so the write that went past the bound is rolled back."""
+    total = int(session.scalar(select(func.sum(DeckCardRow.count)).where(col(DeckCardRow.deck_id) == deck.id)) or 0)
+    if total > MAX_DECK_CARDS:
+        raise UsageError(f"deck {deck.name!r} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+
+
+def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
+    """Make a deck hold exactly ``count`` copies (0 to 999; 0 removes the card) of ``card`` in ``section``.
+
+    One transaction; returns ``count``. Two writers setting one count at once: the later wins, whole.
+    """
+    if isinstance(count, bool) or not 0 <= count <= MAX_COPIES:
+        raise UsageError(f"count must be 0 to {MAX_COPIES}, not {count!r}")
     with database.transaction() as session:
-        if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
-            raise UsageError(f"a deck named {name!r} already exists")
-        session.add(DeckRow(name=name, game=game, format=fmt, players=players, updated_at=_now()))
+        row = _get(session, deck, lock=True)
+        _check_card_game(card, row)
+        stored = _section(section, row.game) or ""
+        where = (
+            col(DeckCardRow.deck_id) == row.id,
+            col(DeckCardRow.card_id) == card.id,
+            col(DeckCardRow.section) == stored,
+        )
+        if count == 0:
+            session.execute(delete(DeckCardRow).where(*where))
+        elif session.scalar(select(DeckCardRow.count).where(*where)) is None:
+            position = session.scalar(
+                select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == row.id)
+            )
+            assert row.id is not None
+            session.add(DeckCardRow(deck_id=row.id, card_id=card.id, section=stored, count=count, position=position))
+            session.flush()
+        else:
+            session.execute(update(DeckCardRow).where(*where).values(count=count))
+        _check_total(session, row)
+        session.execute(update(DeckRow).where(col(DeckRow.id) == row.id).values(updated_at=_now()))
+        return count
 
 
-def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section: str | None = None) -> int:
+def add_card(database: Any, deck_ref: DeckRef, card: Card, count: int = 1, section: str | None = None) -> int:
     """Add ``count`` copies of ``card``; returns the copies now in the deck. Atomic under concurrency."""
+    if isinstance(count, bool) or not 1 <= count <= MAX_COPIES:
+        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {count!r}")
     with database.transaction() as session:
-        deck = _get(session, deck_name)
-        if card.game != deck.game:
-            raise UnknownCard(card.name, deck.game, [])
+        deck = _get(session, deck_ref, lock=True)
+        _check_card_game(card, deck)
         section = _section(section, deck.game)
         dialect = session.get_bind().dialect.name
         from sqlalchemy.dialects import postgresql, sqlite
@@ -103,11 +282,7 @@ def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section:
             index_elements=["deck_id", "card_id", "section"], set_={"count": col(DeckCardRow.count) + count}
         )
         session.execute(stmt)
-        total = session.scalar(select(func.sum(DeckCardRow.count)).where(col(DeckCardRow.deck_id) == deck.id))
-        if int(total or 0) > MAX_DECK_CARDS:  # raised inside the transaction: the add is rolled back
-            raise UsageError(
-                f"deck {deck_name!r} would hold {int(total or 0):,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
-            )
+        _check_total(session, deck)
         session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
         return int(
             session.scalar(
@@ -120,10 +295,14 @@ def add_card(database: Any, deck_name: str, card: Card, count: int = 1, section:
         )
 
 
-def remove_card(database: Any, deck_name: str, card: Card, count: int | None = None, section: str | None = None) -> int:
+def remove_card(
+    database: Any, deck_ref: DeckRef, card: Card, count: int | None = None, section: str | None = None
+) -> int:
     """Remove ``count`` copies (all when None); returns the copies left."""
+    if count is not None and (isinstance(count, bool) or not 1 <= count <= MAX_COPIES):
+        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {count!r}")
     with database.transaction() as session:
-        deck = _get(session, deck_name)
+        deck = _get(session, deck_ref, lock=True)
         section = _section(section, deck.game)
         where = (
             col(DeckCardRow.deck_id) == deck.id,
@@ -132,7 +311,7 @@ def remove_card(database: Any, deck_name: str, card: Card, count: int | None = N
         )
         have = session.scalar(select(DeckCardRow.count).where(*where).with_for_update())
         if have is None:
-            raise UsageError(f"{card.name} is not in deck {deck_name!r}")
+            raise UsageError(f"{card.name} is not in deck {deck.name!r}")
         left = 0 if count is None else max(have - count, 0)
         if left == 0:
             session.execute(delete(DeckCardRow).where(*where))
@@ -142,9 +321,9 @@ def remove_card(database: Any, deck_name: str, card: Card, count: int | None = N
         return left
 
 
-def delete_deck(database: Any, name: str) -> None:
+def delete_deck(database: Any, deck_ref: DeckRef) -> None:
     with database.transaction() as session:
-        deck = _get(session, name)
+        deck = _get(session, deck_ref, lock=True)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
@@ -156,12 +335,15 @@ def deck_names(database: Any) -> list[str]:
 
 
 def list_decks(database: Any) -> list[dict[str, Any]]:
+    """Every database deck (``DeckInfo.as_dict``), by name: the rows of ``deck list --json``."""
     with database.session() as session:
         rows = session.execute(
             sa_select(
+                col(DeckRow.id),
                 col(DeckRow.name),
                 col(DeckRow.game),
                 col(DeckRow.format),
+                col(DeckRow.players),
                 col(DeckRow.updated_at),
                 func.coalesce(func.sum(DeckCardRow.count), 0),
             )
@@ -169,13 +351,13 @@ def list_decks(database: Any) -> list[dict[str, Any]]:
             .group_by(col(DeckRow.id))
             .order_by(col(DeckRow.name))
         ).all()
-    return [{"name": n, "game": g, "format": f, "updated": u, "cards": int(c)} for n, g, f, u, c in rows]
+    return [DeckInfo(i, n, g, f, p, u, int(c)).as_dict() for i, n, g, f, p, u, c in rows]
 
 
-def load_deck(database: Any, name: str) -> Deck:
+def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
     """A deck from the database as a ``Deck`` value."""
     with database.session() as session:
-        deck = _get(session, name)
+        deck = _get(session, deck_ref)
         rows = session.execute(
             select(DeckCardRow.card_id, Card.name, DeckCardRow.count, DeckCardRow.section)
             .join(Card, col(Card.id) == DeckCardRow.card_id)
@@ -191,25 +373,31 @@ def load_deck(database: Any, name: str) -> Deck:
         ).canonical()
 
 
-def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> None:
-    """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked)."""
+def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> int:
+    """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked); its id."""
     _players(deck.players, deck.game)
     name = _deck_name(name)
-    with database.transaction() as session:
-        existing = session.scalars(select(DeckRow).where(DeckRow.name == name)).first()
-        if existing is not None and not replace:
-            raise UsageError(f"a deck named {name!r} already exists; pass --replace to overwrite it")
-        if existing is not None:
-            session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
-            session.delete(existing)
+    if deck.size > MAX_DECK_CARDS:
+        raise UsageError(f"deck {name!r} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+    try:
+        with database.transaction() as session:
+            existing = session.scalars(select(DeckRow).where(DeckRow.name == name).with_for_update()).first()
+            if existing is not None and not replace:
+                raise Conflict(f"a deck named {name!r} already exists; pass --replace to overwrite it")
+            if existing is not None:
+                session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
+                session.delete(existing)
+                session.flush()
+            row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
+            session.add(row)
             session.flush()
-        row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
-        session.add(row)
-        session.flush()
-        assert row.id is not None
-        for position, c in enumerate(deck.canonical().cards):
-            session.add(
-                DeckCardRow(
-                    deck_id=row.id, card_id=c.card_id, section=c.section or "", count=c.count, position=position
+            assert row.id is not None
+            for position, c in enumerate(deck.canonical().cards):
+                session.add(
+                    DeckCardRow(
+                        deck_id=row.id, card_id=c.card_id, section=c.section or "", count=c.count, position=position
+                    )
                 )
-            )
+            return row.id
+    except IntegrityError:
+        raise _taken(name) from None

@@ -1,15 +1,465 @@
-"""The HTML pages (server-rendered with Jinja2; small scripts in ``static/`` make them live)."""
+"""The HTML pages (server-rendered with Jinja2; small scripts in ``static/`` make them live).
+
+Thin: every page calls the same feature functions as the CLI (``cards search``, ``cards show``,
+``catalog status``/``import``, the ``deck`` commands) and formats their data. The deck pages are
+in ``pages_decks``; this module has the gallery, the card page, the catalog and what they share.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+import functools
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlencode
 
-from cardbase.web.app import TEMPLATES
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardbase.errors import CardbaseError, InvalidData, UnknownCard
+from cardbase.web.app import TEMPLATES, settings_of
 
 router = APIRouter()
+
+PAGE_SIZE = 60
+MAX_PAGE = 10_000
+GAME_TITLES = {"mea": "Méa", "meio": "Meio", "meikyu": "Meikyu"}
+
+# --- what the templates share ------------------------------------------------------------------
+
+
+def card_url(card_id: str) -> str:
+    """The card page of ``card_id`` (``game/set/slug``; the slug may hold any script)."""
+    return "/cards/" + quote(card_id, safe="/")
+
+
+def image_url(card_id: str, width: int = 300) -> str:
+    """The card image drawn by the server (web core's route) at ``width`` px."""
+    return f"/cards/{quote(card_id, safe='/')}/image.png?w={width}"
+
+
+def value_text(card: dict[str, Any], field_name: str) -> str:
+    """A value as the CLI shows it: the value, ``?`` unknown, ``—`` not applicable."""
+    from cardbase.catalog.fields import value_text as text
+
+    return text(card["game"], card["type"], field_name, card.get(field_name))
+
+
+def link_query(base: str, **params: Any) -> str:
+    """``base?params`` without the empty ones."""
+    kept = {k: v for k, v in params.items() if v not in (None, "", False)}
+    return base + ("?" + urlencode(kept) if kept else "")
+
+
+def percent(p: float) -> str:
+    """A chance in percent, two decimals, or as many more as keep it from reading 0% or 100% (as ``draws``)."""
+    if p <= 0 or p >= 1:
+        return "0%" if p <= 0 else "100%"
+    for digits in range(2, 12):
+        text = f"{100 * p:.{digits}f}"
+        if float(text) not in (0.0, 100.0):
+            return text + "%"
+    return f"{100 * p:.3g}%"
+
+
+TEMPLATES.env.filters["percent"] = percent
+TEMPLATES.env.globals.update(
+    card_url=card_url, image_url=image_url, value_text=value_text, link_query=link_query, GAME_TITLES=GAME_TITLES
+)
+
+
+def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def status_of(error: CardbaseError) -> int:
+    """The HTTP status of a user error, as the API gives it: 404 unknown, 413 too big, 400 the rest."""
+    from cardbase.decks.store import UnknownDeck
+
+    if isinstance(error, UnknownCard | UnknownDeck):
+        return 404
+    if "at most" in str(error) and "bytes" in str(error):
+        return 413
+    return 400
+
+
+def error_page(request: Request, error: CardbaseError) -> HTMLResponse:
+    """The error page: the CLI's one-line message (and every problem of an ``InvalidData``)."""
+    from cardbase.errors import mask_secrets
+
+    problems = [mask_secrets(p) for p in error.problems] if isinstance(error, InvalidData) else []
+    message = mask_secrets(str(error).split("\n")[0])
+    return render(request, "error.html", {"message": message, "problems": problems}, status_of(error))
+
+
+def guard(route: Callable[..., Any]) -> Callable[..., Any]:
+    """A page route (plain or async) whose user errors become the error page (never a traceback)."""
+
+    def request_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
+        found = kwargs.get("request") or next(a for a in args if isinstance(a, Request))
+        assert isinstance(found, Request)
+        return found
+
+    if inspect.iscoroutinefunction(route):
+
+        @functools.wraps(route)
+        async def run_async(*args: Any, **kwargs: Any) -> Response:
+            try:
+                response: Response = await route(*args, **kwargs)
+                return response
+            except CardbaseError as error:
+                return error_page(request_of(args, kwargs), error)
+
+        return run_async
+
+    @functools.wraps(route)
+    def run(*args: Any, **kwargs: Any) -> Response:
+        try:
+            response: Response = route(*args, **kwargs)
+            return response
+        except CardbaseError as error:
+            return error_page(request_of(args, kwargs), error)
+
+    return run
+
+
+def query_term(message: str, query: str) -> str | None:
+    """The offending term a query error names: the first quoted piece of its message found in the query."""
+    for single, double in re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", message):
+        piece = single or double
+        if piece and piece in query:
+            return piece
+    return None
+
+
+def database_of(request: Request) -> Any:
+    return settings_of(request).database
+
+
+def see_other(url: str) -> RedirectResponse:
+    """After a POST: back to a page (303, so a reload does not post again)."""
+    return RedirectResponse(url, status_code=303)
+
+
+# --- home ---------------------------------------------------------------------------------------
 
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, "home.html", {})
+    from cardbase.decks.store import list_decks
+
+    decks = list_decks(database_of(request))
+    return render(request, "home.html", {"decks": decks[:10]})
+
+
+# --- gallery ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Gallery:
+    """One page of search results, or the error of a bad query and the results of the last good one."""
+
+    query: str  # the query as run (q with the set and type filters)
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    total: int = 0
+    page: int = 1
+    error: str | None = None
+    term: str | None = None
+    bad_query: str = ""
+
+    @property
+    def term_parts(self) -> tuple[str, str, str] | None:
+        """The bad query cut around its offending term, to mark it."""
+        if not self.term or self.term not in self.bad_query:
+            return None
+        before, _, after = self.bad_query.partition(self.term)
+        return before, self.term, after
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // PAGE_SIZE))
+
+
+def full_query(q: str, set_: str = "", type_: str = "") -> str:
+    """The search query of the gallery's box and its set and type filters (as ``set:`` and ``t:`` terms)."""
+    parts = [q.strip()] if q.strip() else []
+    for key, value in (("set", set_), ("t", type_)):
+        value = value.strip()
+        if value:
+            parts.append(f'{key}:"{value}"' if re.search(r"\s", value) else f"{key}:{value}")
+    return " ".join(parts)
+
+
+def search_page(
+    database: Any, query: str, game: str | None, order: str | None, direction: str | None, page: int
+) -> Gallery:
+    """The ``page``-th 60 cards of ``cards search QUERY`` (the same parser, the same order)."""
+    from cardbase.db.queries import card_dict
+    from cardbase.db.search import build_select, count_cards
+
+    with database.session() as session:
+        stmt = build_select(query, game, PAGE_SIZE, order, direction).offset((page - 1) * PAGE_SIZE)
+        cards = [card_dict(c) for c in session.execute(stmt).all()]
+        total = count_cards(session, query, game) if query.strip() else count_cards(session, "", game)
+    return Gallery(query, cards, total, page)
+
+
+def run_gallery(
+    database: Any,
+    query: str,
+    game: str | None,
+    order: str | None,
+    direction: str | None,
+    page: int,
+    last: str = "",
+) -> Gallery:
+    """``search_page``; a bad query keeps the results of ``last`` (the previous good query) and says why."""
+    from cardbase.errors import QueryError
+
+    try:
+        return search_page(database, query, game, order, direction, page)
+    except QueryError as error:
+        try:
+            kept = search_page(database, last, game, None, None, 1)
+        except QueryError:
+            kept = Gallery(last)
+        kept.error, kept.term = str(error), query_term(str(error), query)
+        kept.query, kept.bad_query = last, query
+        return kept
+
+
+def _page_number(page: str | None) -> int:
+    from cardbase.errors import UsageError
+
+    text = (page or "1").strip()
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= MAX_PAGE:
+        raise UsageError(f"page must be a whole number from 1 to {MAX_PAGE:,}, not {page!r}")
+    return int(text)
+
+
+def gallery_context(request: Request, deck: dict[str, Any] | None = None) -> tuple[dict[str, Any], Gallery]:
+    """The gallery's parameters read from the URL, the search run, and the template's context."""
+    from cardbase.db.queries import check_game, set_rows
+    from cardbase.db.search import DIRECTIONS
+
+    p = request.query_params
+    q, set_, type_ = p.get("q", ""), p.get("set", ""), p.get("type", "")
+    raw_game = p.get("game") or None
+    if deck:  # the deck's game unless another (or all, to see that a card of another game is refused) is chosen
+        game = None if raw_game == "all" else check_game(raw_game or deck["game"])
+    else:
+        game = check_game(raw_game)
+    order, direction = p.get("order") or None, p.get("direction") or None
+    view = "table" if p.get("view") == "table" else "grid"
+    page = _page_number(p.get("page"))
+    query = full_query(q, set_, type_)
+    result = run_gallery(database_of(request), query, game, order, direction, page, p.get("last", ""))
+    with database_of(request).session() as session:
+        sets = sorted({s.code for s in set_rows(session, game)})
+    params = {"q": q, "game": raw_game if deck else game, "set": set_, "type": type_}
+    params |= {"order": order, "direction": direction, "view": view if view != "grid" else None}
+    context = {
+        "q": q,
+        "game": game,
+        "set": set_,
+        "type": type_,
+        "order": order or "",
+        "direction": direction or "",
+        "view": view,
+        "result": result,
+        "sets": sets,
+        "order_keys": ORDER_KEYS,
+        "directions": DIRECTIONS,
+        "params": params,
+        "deck": deck,
+        "base": f"/decks/{deck['id']}" if deck else "/cards",
+        "section": p.get("section", ""),
+    }
+    return context, result
+
+
+ORDER_KEYS = ("name", "cost", "atk", "def", "level", "points", "bravery", "wits", "rank", "set", "type", "game")
+
+
+@router.get("/cards", response_class=HTMLResponse)
+@guard
+def cards(request: Request) -> HTMLResponse:
+    deck = None
+    if request.query_params.get("deck"):  # the deck builder's gallery: results with add buttons
+        from cardbase.decks.store import deck_by_id
+        from cardbase.web.pages_decks import _deck_id
+
+        info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
+        deck = {"id": info.id, "game": info.game}
+    context, result = gallery_context(request, deck)
+    if request.query_params.get("fragment"):
+        return render(request, "_results.html", context, 400 if result.error else 200)
+    return render(request, "cards.html", context)
+
+
+# --- one card -----------------------------------------------------------------------------------
+
+
+def card_page_data(database: Any, card_id: str) -> dict[str, Any]:
+    """``cards show --json``'s data of one card by id, and its abilities in words."""
+    from cardbase.db.models import Card
+    from cardbase.db.queries import aliases_of, card_dict
+
+    with database.session() as session:
+        card = session.get(Card, card_id)
+        if card is None:
+            raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
+        data = card_dict(card, aliases_of(session, card))
+    data["abilities_text"] = abilities_text(data)
+    return data
+
+
+def abilities_text(card: dict[str, Any]) -> str | None:
+    """A Méa card's abilities as the sentences they encode (None when it has none as data)."""
+    if card["game"] != "mea" or not card.get("abilities"):
+        return None
+    from cardbase.games.mea.abilities import parse_abilities, render_card
+
+    try:
+        return render_card(parse_abilities(card["abilities"], card["type"]))
+    except ValueError:
+        return None
+
+
+HIDDEN_FIELDS = ("id", "short_id", "game", "name", "type", "set", "source", "demo", "unknown", "label")
+HIDDEN_FIELDS += ("abilities", "abilities_text", "aliases", "notes", "text", "description")
+
+
+@router.get("/cards/{card_id:path}", response_class=HTMLResponse)
+@guard
+def card_page(request: Request, card_id: str) -> HTMLResponse:
+    from cardbase.catalog.fields import APPLICABLE
+    from cardbase.decks.store import list_decks
+
+    card = card_page_data(database_of(request), card_id)
+    applicable = set(APPLICABLE.get((card["game"], card["type"]), ()))
+    fields = [
+        (k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS and (card[k] is not None or k in applicable)
+    ]
+    decks = [d for d in list_decks(database_of(request)) if d["game"] == card["game"]]
+    from cardbase.decks.validate import SECTIONS
+
+    return render(
+        request,
+        "card.html",
+        {"card": card, "fields": fields, "decks": decks, "sections": SECTIONS.get(card["game"], ())},
+    )
+
+
+# --- catalog ------------------------------------------------------------------------------------
+
+
+@router.get("/catalog", response_class=HTMLResponse)
+@guard
+def catalog(request: Request) -> HTMLResponse:
+    return render(request, "catalog.html", catalog_context(request))
+
+
+def catalog_context(request: Request, **extra: Any) -> dict[str, Any]:
+    from cardbase.db.queries import GAMES, catalog_status
+
+    database = database_of(request)
+    with database.session() as session:
+        rows = catalog_status(session, None)
+    return {"rows": rows, "games": GAMES, "label": database.label, **extra}
+
+
+MAX_SHEET_BYTES = 5 * 1024 * 1024
+"""A spreadsheet upload: 5 MiB (the CLI reads up to 64 MiB from disk; a browser upload is a catalog's edits)."""
+
+
+@router.post("/catalog/import", response_class=HTMLResponse)
+@guard
+async def catalog_import(request: Request) -> HTMLResponse:
+    """Upload a spreadsheet: a dry run lists every bad row and writes nothing; ``confirm`` imports it."""
+    import tempfile
+    from pathlib import Path
+
+    from cardbase.db.io import import_catalog
+    from cardbase.db.queries import check_game
+    from cardbase.errors import UsageError
+
+    import base64
+    import binascii
+
+    form = await request.form(max_part_size=2 * MAX_SHEET_BYTES)
+    game = check_game(str(form.get("game") or "")) or ""
+    if not game:
+        raise UsageError("choose the game the spreadsheet is for")
+    upload, payload = form.get("sheet"), form.get("payload")
+    if isinstance(payload, str) and payload:  # the confirmation of a dry run: the same bytes again
+        try:
+            raw = base64.b64decode(payload, validate=True)
+        except (binascii.Error, ValueError):
+            raise UsageError("the confirmation lost its file; upload the spreadsheet again") from None
+        filename = str(form.get("filename") or "upload")
+    elif upload is not None and not isinstance(upload, str) and upload.filename:
+        raw = await upload.read(MAX_SHEET_BYTES + 1)
+        filename = upload.filename
+    else:
+        raise UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
+    if len(raw) > MAX_SHEET_BYTES:
+        raise UsageError(f"{filename}: the upload has more than {MAX_SHEET_BYTES:,} bytes; at most {MAX_SHEET_BYTES:,} are read")
+    suffix = Path(filename).suffix.lower()
+    if suffix not in (".csv", ".xlsx", ".json"):
+        raise UsageError(f"{filename}: upload a .csv, .xlsx or .json file")
+    confirm = form.get("confirm") == "1"
+    name = Path(filename).name
+    with tempfile.TemporaryDirectory(prefix="cardbase-upload-") as folder:
+        path = Path(folder) / f"upload{suffix}"
+        path.write_bytes(raw)
+        try:
+            result = import_catalog(database_of(request), path, game, dry_run=not confirm)
+            problems: list[str] = []
+        except InvalidData as error:
+            result, problems = None, [p.replace(str(path), name) for p in error.problems]
+        except CardbaseError as error:
+            result, problems = None, [str(error).replace(str(path), name)]
+    context = catalog_context(
+        request, preview=result, problems=problems, filename=name, game=game, confirmed=confirm and result is not None
+    )
+    if not confirm and result is not None:
+        context["payload"] = base64.b64encode(raw).decode()
+    return render(request, "catalog.html", context, 400 if problems else 200)
+
+
+@router.get("/catalog/export/{game}.{fmt}")
+@guard
+def catalog_export(request: Request, game: str, fmt: str) -> Response:
+    """``catalog export --game GAME --format FMT`` as a download."""
+    import tempfile
+    from pathlib import Path
+
+    from cardbase.db.io import FORMATS, export_catalog
+    from cardbase.db.queries import check_game
+    from cardbase.errors import UsageError
+
+    game_id = check_game(game) or ""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r}; use csv, json or xlsx")
+    media = {
+        "csv": "text/csv; charset=utf-8",
+        "json": "application/json",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    }[fmt]
+    with tempfile.TemporaryDirectory(prefix="cardbase-export-") as folder:
+        out = Path(folder) / f"{game_id}.{fmt}"
+        export_catalog(database_of(request), game_id, fmt, out)
+        data = out.read_bytes()
+    return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{game_id}.{fmt}"'})
+
+
+def _pages_decks() -> None:
+    from cardbase.web import pages_decks
+
+    router.include_router(pages_decks.router)
+
+
+_pages_decks()

@@ -127,4 +127,14 @@ def test_two_processes_adding_at_once_lose_nothing(db_url: str) -> None:
         w.join(120)
         assert w.exitcode == 0
     listed = json.loads(run(db_url, "deck", "list", "--json").stdout)
-    assert listed == [{"name": "Shared", "game": "mea", "format": None, "updated": listed[0]["updated"], "cards": 50}]
+    assert listed == [
+        {
+            "id": listed[0]["id"],
+            "name": "Shared",
+            "game": "mea",
+            "format": None,
+            "players": None,
+            "updated": listed[0]["updated"],
+            "cards": 50,
+        }
+    ]

@@ -1,0 +1,675 @@
+"""The deck pages: the list of decks, the deck builder and its live panels, import, export and share.
+
+Every number comes from the function the CLI prints it with: ``deck validate`` (``validate_resolved``),
+``deck stats`` (``deck_stats``), ``draws`` (``setup``, ``needs_report``, ``sample_report``),
+``deck diff`` (``deck_diff``), the deck readers and share codes (``decks.files``, ``decks.text``)
+and the deck store (``decks.store``). Changes are POST forms; with JavaScript the same forms are
+sent by ``fetch`` and answered with the deck's panels as an HTML fragment.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from cardbase.errors import CardbaseError, UsageError
+from cardbase.web.pages import (
+    GAME_TITLES,
+    card_url,
+    database_of,
+    gallery_context,
+    guard,
+    render,
+    see_other,
+    status_of,
+)
+
+router = APIRouter()
+
+MAX_SEED = 2**64 - 1
+MAX_NEEDS = 8
+MAX_HAND = 100
+MAX_DECK_TEXT = 1_000_000
+"""A pasted or uploaded deck: 1 MB, the bound of deck files (``decks.files.MAX_BYTES``)."""
+DEFAULT_NEEDS = {"mea": "2 t:monster cost<=3\n1 t:assist", "meikyu": "1 t:character", "meio": "3 suit:h"}
+DEFAULT_HAND = {"mea": 5, "meikyu": 4, "meio": 13}
+SECTION_LABELS = {None: "main deck", "sideboard": "sideboard", "maybe": "maybe"}
+
+
+def _deck_id(text: str) -> int:
+    """A deck id from the URL; anything but a whole number names no deck."""
+    from cardbase.decks.store import UnknownDeck
+
+    if not (text.isascii() and text.isdecimal()) or len(text) > 18:
+        raise UnknownDeck(f"no deck with id {text!r}; the decks page lists them")
+    return int(text)
+
+
+def _whole(value: str | None, name: str, low: int, high: int, default: int) -> int:
+    """A whole-number parameter within its bound, or a usage error naming it."""
+    text = (value or "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdecimal()) or not low <= int(text) <= high:
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
+    return int(text)
+
+
+# --- one deck and its panels --------------------------------------------------------------------
+
+
+@dataclass
+class Panels:
+    """What the deck builder shows beside the gallery, computed by the CLI's functions."""
+
+    info: Any  # store.DeckInfo
+    resolved: Any  # ResolvedDeck
+    report: Any  # ValidationReport
+    stats: dict[str, Any] | None
+    sections: list[tuple[str | None, list[dict[str, Any]]]]
+    odds: dict[str, Any] = field(default_factory=dict)
+    sample: dict[str, Any] = field(default_factory=dict)
+    share_code: str = ""
+
+
+def deck_sections(info: Any, resolved: Any) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """The deck's entries grouped by section, in the game's section order (main first)."""
+    from cardbase.decks.validate import SECTIONS
+
+    order: list[str | None] = [None, *(s for s in SECTIONS.get(info.game, ()) if s != "main")]
+    groups: dict[str | None, list[dict[str, Any]]] = {s: [] for s in order}
+    for c in resolved.deck.cards:
+        card = resolved.cards.get(c.card_id)
+        groups.setdefault(c.section, []).append(
+            {
+                "id": c.card_id,
+                "name": c.name,
+                "count": c.count,
+                "section": c.section,
+                "type": card.type if card else "?",
+                "cost": getattr(card, "cost", None) if card else None,
+                "demo": bool(card and card.source == "demo"),
+            }
+        )
+    if info.game == "meikyu" or not any(groups[s] for s in order[1:]):
+        # a game without sections (or none used yet) still shows the main list; Méa and Meio show every section
+        keep = order if info.game != "meikyu" else [None]
+    else:
+        keep = order
+    return [(s, groups.get(s, [])) for s in keep]
+
+
+def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
+    """The deck, its validation, stats, odds and sample hand; bad odds or hand parameters are shown in their panel."""
+    from cardbase.decks.files import deck_to_text, write_deck
+    from cardbase.decks.service import resolve_text, validate_resolved
+    from cardbase.decks.stats import deck_stats
+    from cardbase.decks.store import deck_by_id, load_deck
+
+    info = deck_by_id(database, deck_id)
+    deck = load_deck(database, deck_id)
+    resolved = resolve_text(database, deck_to_text(deck, info.name))
+    report, fmt = validate_resolved(resolved)
+    stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
+    panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
+    panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
+    panels.odds = odds_panel(database, resolved, info, params)
+    panels.sample = sample_panel(database, resolved, info, params)
+    return panels
+
+
+def parse_needs(text: str) -> list[Any]:
+    """One need a line, as ``draws --need`` reads it: ``2 t:monster cost<=3``; ``at most 1 …``, ``exactly 2 …``."""
+    from cardbase.draws.exact import Kind
+    from cardbase.draws.service import parse_need
+
+    needs = []
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) > MAX_NEEDS:
+        raise UsageError(f"give at most {MAX_NEEDS} needs, not {len(lines)}")
+    for line in lines:
+        if len(line) > 500:
+            raise UsageError(f"a need has at most 500 characters, not {len(line):,}")
+        kind = Kind.AT_LEAST
+        for prefix, k in (("at most", Kind.AT_MOST), ("exactly", Kind.EXACTLY), ("at least", Kind.AT_LEAST)):
+            if line.lower().startswith(prefix + " "):
+                line, kind = line[len(prefix) :].strip(), k
+        needs.append(parse_need(line, kind))
+    return needs
+
+
+def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str, Any]:
+    """The exact chances of the needs for 1–10 cards seen and by turn (``draws --need``), or why there are none."""
+    from cardbase.draws.reports import draw_model, needs_report, seen_rule
+    from cardbase.draws.service import setup
+
+    text = params.get("needs", DEFAULT_NEEDS[info.game]) if params is not None else DEFAULT_NEEDS[info.game]
+    out: dict[str, Any] = {"needs_text": text, "rows": [], "turns": [], "error": None, "notes": []}
+    try:
+        opening = _whole(params.get("opening") if params is not None else None, "opening", 1, 10, 5)
+        out["opening"] = opening
+        needs = parse_needs(text)
+        if not needs:
+            out["error"] = "write a need a line, e.g. 2 t:monster cost<=3"
+            return out
+        if not resolved.deck.main.cards:
+            out["error"] = "add cards to the deck to see its odds"
+            return out
+        pile = setup(database, resolved, needs, info.name)
+        model = draw_model(pile, needs, opening, None)
+        table = needs_report(pile, model, None, None, None, 0)
+        turns = needs_report(pile, model, None, 8, None, 0) if info.game != "meio" else None
+    except CardbaseError as error:
+        out["error"] = str(error)
+        return out
+    out["labels"] = [str(n) for n in needs]
+    out["matching"] = pile.matching
+    out["rows"] = table.rows
+    out["turns"] = turns.rows if turns else []
+    out["rule"] = seen_rule(pile, model, None)
+    out["turn_rule"] = seen_rule(pile, model, 1) if turns else ""
+    out["notes"] = pile.notes + table.notes
+    out["chart"] = odds_chart(table.rows)
+    return out
+
+
+def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The points of the chance of all needs by cards seen, in an SVG box of 320 × 140."""
+    width, height, left, bottom = 320, 140, 34, 20
+    if not rows:
+        return {"points": "", "dots": [], "width": width, "height": height}
+    top = max(r["cards_seen"] for r in rows)
+    span = max(1, top - 1)
+
+    def xy(seen: int, p: float) -> tuple[float, float]:
+        x = left + (seen - 1) * (width - left - 10) / span
+        y = (height - bottom) - p * (height - bottom - 10)
+        return round(x, 1), round(y, 1)
+
+    dots = [(*xy(r["cards_seen"], r["probability"]), r["cards_seen"], r["probability"]) for r in rows]
+    return {
+        "points": " ".join(f"{x},{y}" for x, y, _, _ in dots),
+        "dots": dots,
+        "width": width,
+        "height": height,
+        "left": left,
+        "base": height - bottom,
+        "top_y": 10,
+    }
+
+
+def sample_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str, Any]:
+    """One seeded sample hand (``draws --sample 1 --seed S --cards N``); the seed is in the URL."""
+    from cardbase.draws.reports import draw_model, sample_report
+    from cardbase.draws.service import setup
+
+    get = params.get if params is not None else (lambda _k, _d=None: None)
+    out: dict[str, Any] = {"cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game]}
+    try:
+        out["seed"] = seed = _whole(get("seed"), "seed", 0, MAX_SEED, 0)
+        out["size"] = size = _whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
+        if not resolved.deck.main.cards:
+            out["error"] = "add cards to the deck to draw a sample hand"
+            return out
+        pile = setup(database, resolved, [], info.name)
+        model = draw_model(pile, [], 5, None)
+        samples = sample_report(pile, model, 1, seed, size)
+    except CardbaseError as error:
+        out["error"] = str(error)
+        return out
+    hand = samples.hands[0]
+    by_name = {c.name: c.id for c in resolved.cards.values()}
+    out["cards"] = [{"name": n, "id": by_name.get(n)} for n in hand.cards]
+    out["what"] = samples.what
+    out["redeals"] = hand.redeals
+    out["next_seed"] = secrets.randbelow(2**32)
+    return out
+
+
+def problem_parts(message: str, names: dict[str, str]) -> list[tuple[str, str | None]]:
+    """A problem's message cut into text and card names (each with its card's page), longest names first."""
+    if not names:
+        return [(message, None)]
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+    parts: list[tuple[str, str | None]] = []
+    pos = 0
+    for m in pattern.finditer(message):
+        if m.start() > pos:
+            parts.append((message[pos : m.start()], None))
+        parts.append((m.group(0), card_url(names[m.group(0)])))
+        pos = m.end()
+    if pos < len(message):
+        parts.append((message[pos:], None))
+    return parts
+
+
+def curve_chart(curve: dict[str, int]) -> dict[str, Any]:
+    """Bars of the Méa mana curve (``deck stats``' ``mana_curve``), in an SVG box of 320 × 150."""
+    width, height, bottom, top = 320, 150, 22, 18
+    items = list(curve.items())
+    if not items:
+        return {"bars": [], "width": width, "height": height}
+    most = max(n for _, n in items) or 1
+    slot = (width - 20) / len(items)
+    bars = []
+    for i, (cost, n) in enumerate(items):
+        h = n / most * (height - bottom - top)
+        x = 10 + i * slot + slot * 0.15
+        bars.append(
+            {
+                "cost": cost,
+                "count": n,
+                "x": round(x, 1),
+                "y": round(height - bottom - h, 1),
+                "w": round(slot * 0.7, 1),
+                "h": round(h, 1),
+                "cx": round(x + slot * 0.35, 1),
+            }
+        )
+    return {"bars": bars, "width": width, "height": height, "base": height - bottom}
+
+
+def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
+    names = {c.name: c.id for c in panels.resolved.cards.values()}
+    problems = [
+        {"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems
+    ]
+    stats_rows: list[tuple[str, str]] = []
+    if panels.stats:
+        from cardbase.decks.stats import stat_text, stats_lines
+
+        stats_rows = [tuple(line.split(": ", 1)) for line in stats_lines(panels.stats)]  # type: ignore[misc]
+        stats_rows.insert(0, ("by type", stat_text(panels.stats["by_type"])))
+    curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
+    base = str(request.base_url).rstrip("/")
+    from cardbase.decks.validate import SECTIONS
+
+    sections = [s for s in SECTIONS.get(panels.info.game, ())]
+    return {
+        "info": panels.info,
+        "panels": panels,
+        "problems": problems,
+        "stats_rows": stats_rows,
+        "curve": curve,
+        "share_link": f"{base}/decks/new?code={panels.share_code}" if panels.share_code else "",
+        "section_choices": sections,
+        "section_labels": SECTION_LABELS,
+        "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
+        **extra,
+    }
+
+
+def _card(database: Any, card_id: str) -> Any:
+    from cardbase.db.models import Card
+    from cardbase.errors import UnknownCard
+
+    with database.session() as session:
+        card = session.get(Card, card_id)
+    if card is None:
+        raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
+    return card
+
+
+def _back(deck_id: int, value: object) -> str:
+    """Where a deck form sends the browser back to: the deck's page, keeping its query (never another site)."""
+    text = str(value or "")
+    prefix = f"/decks/{deck_id}"
+    return text if text == prefix or text.startswith(prefix + "?") or text.startswith(prefix + "#") else prefix
+
+
+def apply_change(database: Any, deck_id: int, form: Any) -> None:
+    """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section."""
+    from cardbase.decks.store import add_card, deck_by_id, remove_card, set_count
+
+    action = str(form.get("action") or "add")
+    section = str(form.get("section") or "") or None
+    info = deck_by_id(database, deck_id)
+    card = _card(database, str(form.get("card") or ""))
+    if card.game != info.game:
+        raise UsageError(f"{card.name!r} is a {card.game} card, not {info.game}: this is a {info.game} deck")
+    if action in ("add", "inc"):
+        add_card(database, deck_id, card, 1, section)
+    elif action == "dec":
+        remove_card(database, deck_id, card, 1, section)
+    elif action == "set":
+        set_count(database, deck_id, card, _whole(str(form.get("count") or ""), "count", 0, 999, 0), section)
+    else:
+        raise UsageError(f"unknown action {action!r}; use add, inc, dec or set")
+
+
+@router.post("/decks/add", response_class=HTMLResponse)
+@guard
+async def add_to_chosen_deck(request: Request) -> Response:
+    """The card page's "add to deck": the deck is a field of the form."""
+    form = await request.form()
+    deck_id = _deck_id(str(form.get("deck") or ""))
+    apply_change(database_of(request), deck_id, form)
+    return see_other(f"/decks/{deck_id}")
+
+
+@router.post("/decks/{deck_text_id}/cards", response_class=HTMLResponse)
+@guard
+async def change_cards(request: Request, deck_text_id: str) -> Response:
+    """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels."""
+    deck_id = _deck_id(deck_text_id)
+    form = await request.form()
+    database = database_of(request)
+    fragment = form.get("fragment") == "1"
+    try:
+        apply_change(database, deck_id, form)
+    except CardbaseError as error:
+        if not fragment:
+            raise
+        return render(request, "_action_error.html", {"message": str(error)}, status_of(error))
+    if fragment:
+        panels = deck_panels(database, deck_id, request.query_params)
+        return render(request, "_panels.html", panels_context(request, panels))
+    return see_other(_back(deck_id, form.get("back")))
+
+
+# --- the list of decks --------------------------------------------------------------------------
+
+
+@router.get("/decks", response_class=HTMLResponse)
+@guard
+def decks(request: Request) -> HTMLResponse:
+    return render(request, "decks.html", decks_context(request))
+
+
+def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
+    from cardbase.decks.store import list_decks
+
+    rows = list_decks(database_of(request))
+    by_game = {g: [d for d in rows if d["game"] == g] for g in GAME_TITLES}
+    notice = request.query_params.get("done")
+    return {"by_game": by_game, "all_decks": rows, "notice": notice, **extra}
+
+
+@router.post("/decks", response_class=HTMLResponse)
+@guard
+async def create_deck(request: Request) -> Response:
+    from cardbase.db.queries import check_game
+    from cardbase.decks.store import new_deck
+
+    form = await request.form()
+    game = check_game(str(form.get("game") or "")) or ""
+    if not game:
+        raise UsageError("choose a game for the new deck")
+    players_text = str(form.get("players") or "")
+    players = _whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
+    deck_id = new_deck(database_of(request), str(form.get("name") or ""), game, None, players)
+    return see_other(f"/decks/{deck_id}")
+
+
+@router.post("/decks/{deck_text_id}/rename", response_class=HTMLResponse)
+@guard
+async def rename(request: Request, deck_text_id: str) -> Response:
+    from urllib.parse import quote
+
+    from cardbase.decks.store import rename_deck
+
+    form = await request.form()
+    info = rename_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or ""))
+    return see_other(f"/decks?done={quote('renamed to ' + info.name)}")
+
+
+@router.post("/decks/{deck_text_id}/duplicate", response_class=HTMLResponse)
+@guard
+async def duplicate(request: Request, deck_text_id: str) -> Response:
+    from cardbase.decks.store import duplicate_deck
+
+    form = await request.form()
+    info = duplicate_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or "") or None)
+    return see_other(f"/decks/{info.id}")
+
+
+@router.get("/decks/{deck_text_id}/delete", response_class=HTMLResponse)
+@guard
+def confirm_delete(request: Request, deck_text_id: str) -> HTMLResponse:
+    from cardbase.decks.store import deck_by_id
+
+    return render(request, "delete.html", {"info": deck_by_id(database_of(request), _deck_id(deck_text_id))})
+
+
+@router.post("/decks/{deck_text_id}/delete", response_class=HTMLResponse)
+@guard
+def delete(request: Request, deck_text_id: str) -> Response:
+    from urllib.parse import quote
+
+    from cardbase.decks.store import deck_by_id, delete_deck
+
+    deck_id = _deck_id(deck_text_id)
+    info = deck_by_id(database_of(request), deck_id)
+    delete_deck(database_of(request), deck_id)
+    return see_other(f"/decks?done={quote('deleted ' + info.name)}")
+
+
+@router.get("/decks/compare", response_class=HTMLResponse)
+@guard
+def compare(request: Request) -> HTMLResponse:
+    """``deck diff A B`` of two database decks."""
+    from cardbase.decks.diff import deck_diff
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text
+    from cardbase.decks.stats import stat_text
+    from cardbase.decks.store import deck_by_id, load_deck
+
+    database = database_of(request)
+    resolved = []
+    for key in ("a", "b"):
+        deck_id = _deck_id(request.query_params.get(key, ""))
+        info = deck_by_id(database, deck_id)
+        resolved.append(resolve_text(database, deck_to_text(load_deck(database, deck_id), info.name)))
+    diff = deck_diff(resolved[0], resolved[1])
+    moved = [(s["stat"].replace("_", " "), stat_text(s["before"]), stat_text(s["after"])) for s in diff["stats"]]
+    return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))
+
+
+# --- export, share, import ----------------------------------------------------------------------
+
+EXPORTS = {"txt": ("text", "text/plain"), "json": ("json", "application/json"), "code": ("code", "text/plain")}
+
+
+@router.get("/decks/{deck_text_id}/export.{kind}")
+@guard
+def export(request: Request, deck_text_id: str, kind: str) -> Response:
+    """The deck as ``deck export --format text|json|code`` writes it, as a download."""
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.names import slug
+
+    if kind not in EXPORTS:
+        raise UsageError(f"export as .txt, .json or .code, not .{kind}")
+    fmt, media = EXPORTS[kind]
+    database = database_of(request)
+    deck_id = _deck_id(deck_text_id)
+    info = deck_by_id(database, deck_id)
+    text = write_deck(load_deck(database, deck_id), fmt)
+    filename = f"{slug(info.name) or 'deck'}.{'txt' if kind == 'code' else kind}"
+    return Response(
+        text, media_type=f"{media}; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+PRINT_OPTIONS = ("paper", "card_size", "bleed", "crop_marks", "backs")
+BOOLS = {"true": True, "1": True, "on": True, "yes": True, "false": False, "0": False, "off": False, "no": False}
+
+
+def sheet_of(params: Any) -> Any:
+    """``SheetOptions`` from the print form (the options of ``print deck``; ``SheetOptions`` checks their ranges)."""
+    from cardbase.render.options import SheetOptions
+
+    values: dict[str, Any] = {}
+    for key in PRINT_OPTIONS:
+        raw = params.get(key)
+        if raw is None or raw == "":
+            continue
+        if len(raw) > 40:
+            raise UsageError(f"{key} has at most 40 characters")
+        if key in ("crop_marks", "backs"):
+            if raw.lower() not in BOOLS:
+                raise UsageError(f"{key} must be true or false, not {raw!r}")
+            values[key] = BOOLS[raw.lower()]
+        else:
+            values[key] = raw
+    return SheetOptions(**values)
+
+
+@router.get("/decks/{deck_text_id}/print.pdf")
+@guard
+def print_pdf(request: Request, deck_text_id: str) -> Response:
+    """``print deck`` of a database deck with the form's sheet options, as a PDF download."""
+    import tempfile
+    from pathlib import Path
+
+    from cardbase.db.models import Card
+    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.names import slug
+    from cardbase.render.art import declared_paths
+    from cardbase.render.printing import print_cards
+
+    database = database_of(request)
+    deck_id = _deck_id(deck_text_id)
+    info = deck_by_id(database, deck_id)
+    sheet = sheet_of(request.query_params)
+    spec = sheet.spec(info.game)
+    counts: dict[str, int] = {}
+    for c in load_deck(database, deck_id).cards:
+        counts[c.card_id] = counts.get(c.card_id, 0) + c.count
+    with database.session() as session:
+        entries = [(session.get(Card, cid), n) for cid, n in counts.items()]
+        declared = declared_paths(session, list(counts))
+    with tempfile.TemporaryDirectory(prefix="cardbase-print-") as folder:
+        out = Path(folder) / "deck.pdf"
+        print_cards(
+            [(card, n) for card, n in entries if card is not None],
+            out,
+            spec,
+            title=f"{info.name} — cardbase proxies",
+            declared_art=declared,
+            dpi=sheet.dpi,
+            options_line=sheet.command_line(),
+        )
+        data = out.read_bytes()
+    filename = f"{slug(info.name) or 'deck'}.pdf"
+    return Response(
+        data, media_type="application/pdf", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+def read_pasted(text: str, source: str, database: Any, game: str | None) -> tuple[Any, list[str]]:
+    """A deck pasted or uploaded (text, JSON or a share code), read by the CLI's readers and resolved;
+    every problem of it listed (an unreadable one is one problem)."""
+    from cardbase.decks.files import decode, deck_to_text, parse_json
+    from cardbase.decks.service import catalog_index, resolve_text
+    from cardbase.decks.text import parse_text
+
+    stripped = text.strip()
+    if not stripped:
+        return None, ["the deck is empty: paste a deck list, JSON or a share code"]
+    try:
+        if stripped.startswith("{"):
+            deck_text = parse_json(stripped, source)
+        elif re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):
+            index = catalog_index(database)
+            deck_text = deck_to_text(decode(stripped, index), source)
+        else:
+            deck_text = parse_text(text, source)
+        resolved = resolve_text(database, deck_text, game)
+    except CardbaseError as error:
+        return None, [str(error)]
+    problems = [str(p) for p in resolved.problems if p.severity == "error"]
+    if not resolved.game and not problems:
+        problems.append("cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)")
+    return resolved, problems
+
+
+@router.get("/decks/import", response_class=HTMLResponse)
+@guard
+def import_form(request: Request) -> HTMLResponse:
+    return render(request, "import.html", {"text": "", "problems": [], "name": ""})
+
+
+@router.post("/decks/import", response_class=HTMLResponse)
+@guard
+async def import_deck(request: Request) -> Response:
+    """Store a pasted or uploaded deck: all of it, or nothing with every problem listed."""
+    from cardbase.db.queries import check_game
+    from cardbase.decks.store import save_deck
+    from cardbase.decks.text import decode_deck_bytes
+
+    form = await request.form(max_part_size=MAX_DECK_TEXT + 1024)
+    text = str(form.get("text") or "")
+    source = "pasted deck"
+    upload = form.get("file")
+    if upload is not None and not isinstance(upload, str) and upload.filename:
+        raw = await upload.read(MAX_DECK_TEXT + 1)
+        if len(raw) > MAX_DECK_TEXT:
+            raise UsageError(f"{upload.filename}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
+        source = upload.filename
+        text = decode_deck_bytes(raw, source)
+    if len(text) > MAX_DECK_TEXT:
+        raise UsageError(f"a pasted deck has at most {MAX_DECK_TEXT:,} characters")
+    game = check_game(str(form.get("game") or "") or None)
+    name = str(form.get("name") or "").strip()
+    resolved, problems = read_pasted(text, source, database_of(request), game)
+    if problems:
+        return render(
+            request, "import.html", {"text": text, "problems": problems, "name": name, "source": source}, 400
+        )
+    deck_id = save_deck(database_of(request), resolved.deck, name or resolved.deck.name or "Imported deck")
+    return see_other(f"/decks/{deck_id}")
+
+
+@router.get("/decks/new", response_class=HTMLResponse)
+@guard
+def shared_deck(request: Request) -> HTMLResponse:
+    """A shared deck's link: the deck of the code, previewed with its validation, to save under a name."""
+    from cardbase.decks.service import validate_resolved
+
+    code = request.query_params.get("code", "").strip()
+    if not code:
+        return see_other("/decks")  # type: ignore[return-value]
+    if len(code) > 100_000:
+        raise UsageError("a share code has at most 100,000 characters")
+    resolved, problems = read_pasted(code, "share code", database_of(request), None)
+    report = validate_resolved(resolved)[0] if resolved is not None and not problems else None
+    return render(
+        request,
+        "shared.html",
+        {"code": code, "resolved": resolved, "problems": problems, "report": report},
+        400 if problems else 200,
+    )
+
+
+@router.post("/decks/new", response_class=HTMLResponse)
+@guard
+async def save_shared(request: Request) -> Response:
+    from cardbase.decks.store import save_deck
+
+    form = await request.form()
+    code = str(form.get("code") or "").strip()
+    resolved, problems = read_pasted(code, "share code", database_of(request), None)
+    if problems:
+        raise UsageError(problems[0])
+    name = str(form.get("name") or "").strip() or resolved.deck.name or "Shared deck"
+    deck_id = save_deck(database_of(request), resolved.deck, name)
+    return see_other(f"/decks/{deck_id}")
+
+
+# registered last: /decks/compare, /decks/import and /decks/new are not deck ids
+@router.get("/decks/{deck_text_id}", response_class=HTMLResponse)
+@guard
+def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
+    deck_id = _deck_id(deck_text_id)
+    database = database_of(request)
+    panels = deck_panels(database, deck_id, request.query_params)
+    if request.query_params.get("fragment") == "panels":
+        return render(request, "_panels.html", panels_context(request, panels))
+    context, _ = gallery_context(request, {"id": deck_id, "game": panels.info.game})
+    return render(request, "deck.html", {**context, **panels_context(request, panels)})
