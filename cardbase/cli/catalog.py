@@ -34,20 +34,7 @@ def status(
     with database.session() as session:
         rows = catalog_status(session, game)
     if json:
-        print_json(
-            [
-                {
-                    "game": r.game,
-                    "type": r.type,
-                    "cards": r.catalogued,
-                    "rulebook_count": r.rulebook_count,
-                    "copies": r.copies_catalogued,
-                    "unknown": r.unknown,
-                    "sources": r.sources,
-                }
-                for r in rows
-            ]
-        )
+        print_json([r.as_dict() for r in rows])
         return
     from rich.table import Table
 
@@ -102,18 +89,7 @@ def import_(
     assert game_id is not None
     result = import_catalog(open_db(db), file, game_id, fmt=format, dry_run=dry_run)
     if json:
-        print_json(
-            {
-                "file": str(file),
-                "game": game_id,
-                "rows": result.rows,
-                "inserted": result.inserted,
-                "updated": result.updated,
-                "unchanged": result.unchanged,
-                "sets": result.sets,
-                "dry_run": dry_run,
-            }
-        )
+        print_json(result.as_dict(str(file), game_id))
         return
     verb = "would insert" if dry_run else "inserted"
     typer.echo(

@@ -285,24 +285,13 @@ def show(
     Example: cardbase deck show "Goblin Rush"
     """
     from cardbase.db.queries import check_game
-    from cardbase.decks.service import resolve_file, validate_resolved
+    from cardbase.decks.service import resolve_file, show_dict, validate_resolved
     from cardbase.decks.text import write_text
 
     resolved = resolve_file(open_db(db), deck, check_game(game))
     report, _ = validate_resolved(resolved, format, formats)
     if json:
-        print_json(
-            {
-                "deck": resolved.deck.name or deck,
-                "source": resolved.source,
-                "game": resolved.game,
-                "cards": [
-                    {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section}
-                    for c in resolved.deck.cards
-                ],
-                "validation": report.as_dict(),
-            }
-        )
+        print_json(show_dict(resolved, report, deck))
         return
     if resolved.game:
         typer.echo(write_text(resolved.deck), nl=False)

@@ -275,21 +275,13 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
     A deck that names cards the catalog does not have (or cannot be read) is refused with every
     problem listed; whether the deck is legal for a format does not matter for printing proxies.
     """
-    from cardbase.db.models import Card
     from cardbase.decks.service import resolve_file_or_fail
-    from cardbase.errors import InvalidData
+    from cardbase.render.deck_print import deck_entries_of
 
     resolved = resolve_file_or_fail(database, path, game)
-    counts: dict[str, int] = {}
-    for entry in resolved.deck.cards:
-        counts[entry.card_id] = counts.get(entry.card_id, 0) + entry.count
-    with database.session() as session:
-        cards = {cid: session.get(Card, cid) for cid in counts}
-    missing = [cid for cid, card in cards.items() if card is None]
-    if missing:
-        raise InvalidData(str(path), [f"card {cid!r} is not in the catalog" for cid in missing])
+    entries = deck_entries_of(database, resolved)
     warnings = [str(p) for p in resolved.problems if p.severity != "error"]
-    return [(cards[cid], n) for cid, n in counts.items()], resolved.deck.name or path.stem, warnings
+    return entries, resolved.deck.name or path.stem, warnings
 
 
 @app.command("deck")

@@ -615,6 +615,19 @@ class ImportResult:
     rows: int
     dry_run: bool
 
+    def as_dict(self, file: str, game: str) -> dict[str, Any]:
+        """The object of ``catalog import --json``."""
+        return {
+            "file": file,
+            "game": game,
+            "rows": self.rows,
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "sets": self.sets,
+            "dry_run": self.dry_run,
+        }
+
 
 def _row_number(problem: str) -> int:
     """Problems are listed in row order (``row 7, column …``); the header's own come first."""

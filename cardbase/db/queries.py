@@ -106,6 +106,18 @@ class TypeStatus:
     unknown: dict[str, int]
     sources: dict[str, int]
 
+    def as_dict(self) -> dict[str, Any]:
+        """A row of ``catalog status --json``."""
+        return {
+            "game": self.game,
+            "type": self.type,
+            "cards": self.catalogued,
+            "rulebook_count": self.rulebook_count,
+            "copies": self.copies_catalogued,
+            "unknown": self.unknown,
+            "sources": self.sources,
+        }
+
 
 def catalog_status(session: Any, game: str | None = None) -> list[TypeStatus]:
     """Per game and card type: cards catalogued against the rulebook's count, unknown fields."""

@@ -596,6 +596,7 @@ def build_select(
     limit: int | None = 50,
     order: str | None = None,
     direction: str | None = None,
+    offset: int = 0,
 ) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
     ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name."""
@@ -606,6 +607,8 @@ def build_select(
     stmt = stmt.order_by(*_order_by(sort))
     if limit is not None:
         stmt = stmt.limit(limit)
+    if offset:
+        stmt = stmt.offset(offset)
     return stmt
 
 
@@ -626,12 +629,13 @@ def search_cards(
     limit: int | None = 50,
     order: str | None = None,
     direction: str | None = None,
+    offset: int = 0,
 ) -> Sequence[Any]:
     """The cards matching ``query``, ordered by game and name, as rows with the card's columns as attributes.
 
     Rows, not ORM objects: building a SQLModel object per card costs more than the query.
     """
-    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction)).all()
+    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction, offset)).all()
     return rows
 
 

@@ -167,3 +167,68 @@ def validate_deck(
 ) -> tuple[ValidationReport, Format | None]:
     """Validate a deck already resolved (from a code or the database)."""
     return validate_resolved(resolve_text(database, deck_to_text(deck, source)), format_name, formats_file)
+
+
+# --- decks in the database, for both faces ---------------------------------------------------
+
+
+def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
+    """A database deck (by id or name) resolved against the catalog, as ``db:NAME``."""
+    from cardbase.decks.store import load_deck
+
+    stored = load_deck(database, deck)
+    return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")))
+
+
+def show_dict(resolved: ResolvedDeck, report: ValidationReport, name: str) -> dict[str, Any]:
+    """The object of ``deck show --json``: the deck, every entry with its section, and its validation."""
+    return {
+        "deck": resolved.deck.name or name,
+        "source": resolved.source,
+        "game": resolved.game,
+        "cards": [
+            {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section} for c in resolved.deck.cards
+        ],
+        "validation": report.as_dict(),
+    }
+
+
+def read_deck_data(text: str, source: str) -> DeckText:
+    """Deck text or deck JSON (a leading ``{``) given as text, e.g. pasted or uploaded; 1 MB at most."""
+    from cardbase.decks.files import parse_json
+    from cardbase.decks.text import MAX_BYTES, parse_text
+    from cardbase.errors import UnreadableInput
+
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise UnreadableInput(f"{source}: {size:,} bytes; a deck may have at most {MAX_BYTES:,}")
+    if text.lstrip().startswith("{"):
+        return parse_json(text, source)
+    return parse_text(text, source)
+
+
+def import_deck(
+    database: Any,
+    deck: DeckText | Deck,
+    *,
+    name: str | None = None,
+    replace: bool = False,
+    game: str | None = None,
+) -> tuple[int, ResolvedDeck]:
+    """Store a deck read from text, JSON or a share code: all of it, or nothing if any entry is bad
+    (``InvalidData`` listing every problem). Without ``name``: the deck's own name, else
+    ``Imported GAME deck``, made free with ``(copy N)`` if taken. Returns the new deck's id."""
+    from cardbase.decks.store import save_deck
+    from cardbase.errors import InvalidData
+
+    text = deck_to_text(deck, "share code") if isinstance(deck, Deck) else deck
+    resolved = resolve_text(database, text, game)
+    errors = [str(p) for p in resolved.problems if p.severity == "error"]
+    if errors or not resolved.game:
+        raise InvalidData(
+            resolved.source,
+            errors or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)"],
+        )
+    chosen = name or resolved.deck.name or f"Imported {resolved.game} deck"
+    deck_id = save_deck(database, resolved.deck, chosen, replace, free_name=name is None)
+    return deck_id, resolved

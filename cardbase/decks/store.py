@@ -373,8 +373,10 @@ def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
         ).canonical()
 
 
-def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> int:
-    """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked); its id."""
+def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, free_name: bool = False) -> int:
+    """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked); its id.
+
+    ``free_name``: when ``name`` is taken, store it as ``NAME (copy)`` (``(copy 2)``, …) instead."""
     _players(deck.players, deck.game)
     name = _deck_name(name)
     if deck.size > MAX_DECK_CARDS:
@@ -382,6 +384,9 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False) -> in
     try:
         with database.transaction() as session:
             existing = session.scalars(select(DeckRow).where(DeckRow.name == name).with_for_update()).first()
+            if existing is not None and free_name and not replace:
+                name = _copy_name(session, name)
+                existing = None
             if existing is not None and not replace:
                 raise Conflict(f"a deck named {name!r} already exists; pass --replace to overwrite it")
             if existing is not None:

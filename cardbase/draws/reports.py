@@ -381,3 +381,28 @@ def meio_report(deck: Setup) -> MeioReport:
     left = deck.size - MEIO_HAND * players if players else None
     high = [RANK_LETTERS.get(r, str(r)) for r in hand.high_ranks]
     return MeioReport(deck.name, deck.size, players, left, hand, high)
+
+
+def draws_data(
+    database: Any,
+    deck: Setup,
+    model: Draws,
+    *,
+    cards: int | None = None,
+    by_turn: int | None = None,
+    mana: Sequence[int] = (5, 5),
+    trials: int | None = None,
+    seed: int = 0,
+    sample: int | None = None,
+) -> Any:
+    """The object ``cardbase draws --json`` prints for these options: sample hands, the chances of
+    the needs, or (no need) the game's opening report."""
+    if sample is not None:
+        return sample_report(deck, model, sample, seed, cards).as_dict()
+    if deck.needs:
+        return needs_report(deck, model, cards, by_turn, trials, seed).as_json()
+    if deck.game == "mea":
+        return mea_report(database, deck, mana).as_dict()
+    if isinstance(model, MeikyuDraws):
+        return meikyu_report(deck, model, trials, seed).as_dict()
+    return meio_report(deck).as_dict()

@@ -1,12 +1,531 @@
-"""The JSON API: the same shapes as the CLI's ``--json``."""
+"""The JSON API: the same shapes as the CLI's ``--json``, built by the same feature functions.
+
+Thin: each route checks its parameters (every one bounded; a bad one is 400 naming it), calls the
+feature packages and returns what they return. Errors are ``cardbase.web.errors``'s.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardbase.web.app import settings_of
+from cardbase.web.settings import DECK_TEXT_BYTES, SPREADSHEET_BYTES, ServerSettings
 
 router = APIRouter()
 
+MAX_LIMIT = 10_000  # as `cards search --limit`
+MAX_OFFSET = 1_000_000
+MAX_NEEDS = 20
+MAX_SEED = 2**64 - 1
 
-@router.get("/healthz")
+Settings = Annotated[ServerSettings, Depends(settings_of)]
+GameQuery = Annotated[str | None, Query(max_length=20, description="mea, meio or meikyu.")]
+FormatQuery = Annotated[
+    str | None, Query(max_length=100, description="Format to check against (default: the deck's, else standard).")
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewDeck(Strict):
+    game: str = Field(max_length=20)
+    name: str = Field(min_length=1, max_length=200)
+    format: str | None = Field(default=None, max_length=100)
+    players: int | None = Field(default=None, ge=2, le=4)
+
+
+class DeckChange(Strict):
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class CardChange(Strict):
+    """A card by ``name`` (or alias, any case) or by ``card`` id, copies and a section."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=300)
+    card: str | None = Field(default=None, min_length=1, max_length=300)
+    count: int | None = Field(default=None, ge=0, le=999)
+    section: str | None = Field(default=None, max_length=40)
+
+
+class DeckImport(Strict):
+    """A deck as ``text`` (a deck list or deck JSON) or as a share ``code``."""
+
+    text: str | None = Field(default=None, max_length=DECK_TEXT_BYTES)
+    code: str | None = Field(default=None, max_length=20_000)
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    replace: bool = False
+    game: str | None = Field(default=None, max_length=20)
+
+
+def _db(settings: ServerSettings) -> Any:
+    return settings.database
+
+
+def _game(game: str | None) -> str | None:
+    from cardbase.db.queries import check_game
+
+    return check_game(game or None)
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+
+@router.get("/healthz", tags=["server"])
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
+
+
+@router.get("/api/cards", tags=["cards"])
+def search(
+    settings: Settings,
+    q: Annotated[str, Query(description="A `cards search` query (empty: every card).")] = "",
+    game: GameQuery = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 60,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    order: Annotated[str | None, Query(max_length=40)] = None,
+    direction: Annotated[str | None, Query(max_length=10)] = None,
+) -> list[dict[str, Any]]:
+    """The cards matching ``q``: the array of ``cards search --json``."""
+    from cardbase.db.queries import card_dict
+    from cardbase.db.search import search_cards
+
+    with _db(settings).session() as session:
+        return [card_dict(c) for c in search_cards(session, q, _game(game), limit, order, direction, offset)]
+
+
+@router.get("/api/cards/count", tags=["cards"])
+def count(settings: Settings, q: str = "", game: GameQuery = None) -> dict[str, int]:
+    """How many cards match ``q`` (for paging)."""
+    from cardbase.db.search import count_cards
+
+    with _db(settings).session() as session:
+        return {"count": count_cards(session, q, _game(game))}
+
+
+@router.get("/api/cards/{card_id:path}", tags=["cards"])
+def card(settings: Settings, card_id: Annotated[str, PathParam(max_length=300)]) -> dict[str, Any]:
+    """One card with its aliases: the object of ``cards show --json``."""
+    from cardbase.db.queries import aliases_of, card_dict
+
+    with _db(settings).session() as session:
+        found = _card_by_id(session, card_id)
+        return card_dict(found, aliases_of(session, found))
+
+
+def _card_by_id(session: Any, card_id: str, game: str | None = None) -> Any:
+    from cardbase.db.models import Card
+    from cardbase.errors import UnknownCard
+
+    found = session.get(Card, card_id)
+    if found is None or (game is not None and found.game != game):
+        raise UnknownCard(card_id, game)
+    return found
+
+
+# --- decks ------------------------------------------------------------------------------------
+
+
+@router.get("/api/decks", tags=["decks"])
+def decks(settings: Settings) -> list[dict[str, Any]]:
+    """Every database deck: the array of ``deck list --json``."""
+    from cardbase.decks.store import list_decks
+
+    return list_decks(_db(settings))
+
+
+@router.post("/api/decks", tags=["decks"], status_code=201)
+def new(settings: Settings, body: NewDeck) -> dict[str, Any]:
+    """Make an empty deck; 201 with the deck (its ``id``)."""
+    from cardbase.decks.store import deck_by_id, new_deck
+
+    game = _game(body.game) or ""
+    deck_id = new_deck(_db(settings), body.name, game, body.format, body.players)
+    return deck_by_id(_db(settings), deck_id).as_dict()
+
+
+@router.post("/api/decks/import", tags=["decks"], status_code=201)
+def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
+    """Store a deck given as text, JSON or share code: all of it or nothing (400 listing every problem)."""
+    from cardbase.decks.files import decode
+    from cardbase.decks.service import catalog_index, import_deck, read_deck_data
+    from cardbase.decks.store import deck_by_id
+    from cardbase.errors import UsageError
+
+    database = _db(settings)
+    if (body.text is None) == (body.code is None):
+        raise UsageError("give the deck as text (a deck list or deck JSON) or as code (a share code), one of them")
+    deck = read_deck_data(body.text, "pasted deck") if body.text is not None else None
+    if deck is None:
+        assert body.code is not None
+        decoded = decode(body.code, catalog_index(database))
+        deck_id, _ = import_deck(database, decoded, name=body.name, replace=body.replace)
+    else:
+        deck_id, _ = import_deck(database, deck, name=body.name, replace=body.replace, game=_game(body.game))
+    return deck_by_id(database, deck_id).as_dict()
+
+
+@router.get("/api/decks/diff", tags=["decks"])
+def diff(
+    settings: Settings, a: Annotated[int, Query(ge=1, le=2**62)], b: Annotated[int, Query(ge=1, le=2**62)]
+) -> dict[str, Any]:
+    """What changed from deck ``a`` to deck ``b``: the object of ``deck diff --json``."""
+    from cardbase.decks.diff import deck_diff
+
+    return deck_diff(_resolved(settings, a), _resolved(settings, b))
+
+
+def _resolved(settings: ServerSettings, deck_id: int) -> Any:
+    from cardbase.decks.service import resolve_stored
+
+    return resolve_stored(_db(settings), deck_id)
+
+
+def _check_id(deck_id: int) -> int:
+    from cardbase.decks.store import UnknownDeck
+
+    if not 1 <= deck_id <= 2**62:
+        raise UnknownDeck(f"no deck with id {deck_id}")
+    return deck_id
+
+
+@router.get("/api/decks/{deck_id}", tags=["decks"])
+def deck(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, Any]:
+    """The deck with every entry and its validation (``deck show --json``), and its fields (id, name, …)."""
+    from cardbase.decks.service import show_dict, validate_resolved
+    from cardbase.decks.store import deck_by_id
+
+    info = deck_by_id(_db(settings), _check_id(deck_id))
+    resolved = _resolved(settings, deck_id)
+    report, _ = validate_resolved(resolved, format)
+    return show_dict(resolved, report, info.name) | {"info": info.as_dict()}
+
+
+@router.patch("/api/decks/{deck_id}", tags=["decks"])
+def rename(settings: Settings, deck_id: int, body: DeckChange) -> dict[str, Any]:
+    """Rename a deck (409 if another deck has the name)."""
+    from cardbase.decks.store import deck_by_id, rename_deck
+
+    if body.name is None:
+        return deck_by_id(_db(settings), _check_id(deck_id)).as_dict()
+    return rename_deck(_db(settings), _check_id(deck_id), body.name).as_dict()
+
+
+@router.post("/api/decks/{deck_id}/duplicate", tags=["decks"], status_code=201)
+def duplicate(settings: Settings, deck_id: int, body: DeckChange | None = None) -> dict[str, Any]:
+    """A copy of the deck, named ``body.name`` or ``NAME (copy)``."""
+    from cardbase.decks.store import duplicate_deck
+
+    return duplicate_deck(_db(settings), _check_id(deck_id), body.name if body else None).as_dict()
+
+
+@router.delete("/api/decks/{deck_id}", tags=["decks"])
+def delete(settings: Settings, deck_id: int) -> dict[str, Any]:
+    """Delete a deck; the answer holds its JSON export, so a client can undo by importing it."""
+    from cardbase.decks.files import write_json
+    from cardbase.decks.store import delete_deck, load_deck
+
+    database = _db(settings)
+    kept = write_json(load_deck(database, _check_id(deck_id)))
+    delete_deck(database, deck_id)
+    return {"deleted": deck_id, "export": kept}
+
+
+def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[Any, Any]:
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import deck_by_id
+    from cardbase.errors import UsageError
+
+    info = deck_by_id(_db(settings), _check_id(deck_id))
+    if (body.name is None) == (body.card is None):
+        raise UsageError("give the card by name or by card (its id), one of them")
+    with _db(settings).session() as session:
+        if body.card is not None:
+            return info, _card_by_id(session, body.card)
+        assert body.name is not None
+        return info, find_card(session, body.name, info.game)
+
+
+def _entry(deck_id: int, found: Any, section: str | None, count: int, settings: ServerSettings) -> dict[str, Any]:
+    from cardbase.decks.store import deck_by_id
+
+    info = deck_by_id(_db(settings), deck_id)
+    return {"card": found.id, "name": found.name, "section": section, "count": count, "deck": info.as_dict()}
+
+
+@router.post("/api/decks/{deck_id}/cards", tags=["decks"])
+def add(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+    """Add ``count`` (default 1) copies; ``count`` in the answer is the copies now in the deck."""
+    from cardbase.decks.store import add_card
+    from cardbase.errors import UsageError
+
+    _, found = _card_of(settings, deck_id, body)
+    if body.count == 0:
+        raise UsageError("count: adding needs at least 1 copy")
+    now = add_card(_db(settings), deck_id, found, body.count or 1, body.section)
+    return _entry(deck_id, found, body.section, now, settings)
+
+
+@router.put("/api/decks/{deck_id}/cards", tags=["decks"])
+def set_(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+    """Make the deck hold exactly ``count`` copies (0 removes the card)."""
+    from cardbase.decks.store import set_count
+    from cardbase.errors import UsageError
+
+    _, found = _card_of(settings, deck_id, body)
+    if body.count is None:
+        raise UsageError("count: is required (0 to 999)")
+    now = set_count(_db(settings), deck_id, found, body.count, body.section)
+    return _entry(deck_id, found, body.section, now, settings)
+
+
+@router.delete("/api/decks/{deck_id}/cards", tags=["decks"])
+def remove(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+    """Remove ``count`` copies (all when no count); ``count`` in the answer is the copies left."""
+    from cardbase.decks.store import remove_card
+    from cardbase.errors import UsageError
+
+    _, found = _card_of(settings, deck_id, body)
+    if body.count == 0:
+        raise UsageError("count: removing needs at least 1 copy (or no count, for all)")
+    left = remove_card(_db(settings), deck_id, found, body.count, body.section)
+    return _entry(deck_id, found, body.section, left, settings)
+
+
+@router.get("/api/decks/{deck_id}/validation", tags=["decks"])
+def validation(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, object]:
+    """Every problem of the deck: the object of ``deck validate --json``."""
+    from cardbase.decks.service import validate_resolved
+
+    report, _ = validate_resolved(_resolved(settings, _check_id(deck_id)), format)
+    return report.as_dict()
+
+
+@router.get("/api/decks/{deck_id}/stats", tags=["decks"])
+def stats(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, Any]:
+    """The deck's numbers: the object of ``deck stats --json``."""
+    from cardbase.decks.service import choose_format
+    from cardbase.decks.stats import deck_stats
+
+    resolved = _resolved(settings, _check_id(deck_id))
+    fmt, _ = choose_format(resolved, format, None)
+    return deck_stats(resolved, fmt)
+
+
+@router.get("/api/decks/{deck_id}/draws", tags=["decks"])
+def draws(
+    settings: Settings,
+    deck_id: int,
+    need: Annotated[list[str], Query(max_length=MAX_NEEDS, description='At least: "COUNT QUERY".')] = [],  # noqa: B006
+    at_most: Annotated[list[str], Query(max_length=MAX_NEEDS)] = [],  # noqa: B006
+    exactly: Annotated[list[str], Query(max_length=MAX_NEEDS)] = [],  # noqa: B006
+    cards: Annotated[int | None, Query(ge=0, le=1000)] = None,
+    by_turn: Annotated[int | None, Query(ge=1, le=100)] = None,
+    opening: Annotated[int, Query(ge=1, le=10)] = 5,
+    players: Annotated[int | None, Query(ge=1, le=5)] = None,
+    mana: Annotated[str, Query(max_length=40)] = "5,5",
+    trials: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED)] = 0,
+    sample: Annotated[int | None, Query(ge=1, le=100)] = None,
+) -> Any:
+    """Exact chances of the needs (or the opening report, or ``sample`` hands): as ``draws --json``."""
+    from cardbase.draws.exact import Kind
+    from cardbase.draws.reports import draw_model, draws_data
+    from cardbase.draws.service import parse_need, setup
+    from cardbase.errors import UsageError
+
+    needs = [parse_need(t, Kind.AT_LEAST) for t in need]
+    needs += [parse_need(t, Kind.AT_MOST) for t in at_most]
+    needs += [parse_need(t, Kind.EXACTLY) for t in exactly]
+    if cards is not None and by_turn is not None:
+        raise UsageError("give cards or by_turn, not both")
+    database = _db(settings)
+    resolved = _resolved(settings, _check_id(deck_id))
+    if not resolved.deck.main.cards:
+        raise UsageError("the deck is empty: add cards to see its draws")
+    deck = setup(database, resolved, needs, resolved.source)
+    if players is not None and deck.game == "mea":
+        raise UsageError("players: is for Meikyu (players sharing the Kingdom pile) and Meio")
+    if players is not None and deck.game == "meio":
+        deck.players = players
+    model = draw_model(deck, needs, opening, players)
+    return draws_data(
+        database, deck, model, cards=cards, by_turn=by_turn, mana=_mana(mana), trials=trials, seed=seed, sample=sample
+    )
+
+
+def _mana(text: str) -> list[int]:
+    from cardbase.errors import UsageError
+
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or len(parts) > 2 or not all(p.isascii() and p.isdecimal() and int(p) <= 99 for p in parts):
+        raise UsageError(f"mana {text!r}: give one or two whole numbers from 0 to 99, e.g. 3,4")
+    return [int(p) for p in parts]
+
+
+@router.get("/api/decks/{deck_id}/export", tags=["decks"])
+def export(
+    settings: Settings, deck_id: int, format: Annotated[Literal["text", "json", "code"], Query()] = "text"
+) -> Response:
+    """The deck as a text list, JSON or a share code (as ``deck export``), sections included."""
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.service import resolve_stored
+    from cardbase.names import file_slug
+
+    resolved = resolve_stored(_db(settings), _check_id(deck_id))
+    text = write_deck(resolved.deck, format)
+    suffix = {"text": "txt", "json": "json", "code": "code.txt"}[format]
+    name = f"{file_slug(resolved.deck.name or 'deck') or 'deck'}.{suffix}"
+    media = "application/json" if format == "json" else "text/plain; charset=utf-8"
+    return Response(text, media_type=media, headers={"Content-Disposition": _attachment(name)})
+
+
+def _attachment(name: str) -> str:
+    from urllib.parse import quote
+
+    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+
+
+class PdfOptions(BaseModel):
+    """The sheet options of ``print deck`` (lengths as there: ``3mm``, ``0.125in``)."""
+
+    paper: str = Field(default="a4", max_length=40)
+    card_size: str | None = Field(default=None, max_length=40)
+    bleed: str = Field(default="0mm", max_length=20)
+    gap: str = Field(default="0mm", max_length=20)
+    margin: str = Field(default="5mm", max_length=20)
+    printer_margin: str = Field(default="4mm", max_length=20)
+    crop_marks: bool = True
+    cut_lines: bool = False
+    backs: bool = False
+    back_order: str = Field(default="after", max_length=20)
+    flip: str = Field(default="long-edge", max_length=20)
+    scale_x: float = Field(default=100.0, ge=90, le=110)
+    scale_y: float = Field(default=100.0, ge=90, le=110)
+    back_offset: str = Field(default="0,0", max_length=40)
+    copies: int = Field(default=1, ge=1, le=100)
+    dpi: int = Field(default=300, ge=30, le=2400)
+    one_per_page: bool = False
+    bleed_fill: str = Field(default="frame", max_length=20)
+    full_art: bool = False
+
+
+@router.get("/api/decks/{deck_id}/pdf", tags=["decks"])
+def pdf(settings: Settings, deck_id: int, options: Annotated[PdfOptions, Query()]) -> Response:
+    """The deck printed to PDF as ``print deck`` prints it (every section), with its sheet options."""
+    from cardbase.names import file_slug
+    from cardbase.render.deck_print import deck_pdf
+    from cardbase.render.options import SheetOptions
+
+    sheet = SheetOptions(**options.model_dump())
+    sheet.spec(None)  # bad options fail before any work
+    resolved = _resolved(settings, _check_id(deck_id))
+    name = resolved.deck.name or "deck"
+    data = deck_pdf(_db(settings), resolved, sheet, settings.images, f"{name} — cardbase proxies")
+    headers = {"Content-Disposition": _attachment(f"{file_slug(name) or 'deck'}.pdf")}
+    return Response(data, media_type="application/pdf", headers=headers)
+
+
+# --- catalog ----------------------------------------------------------------------------------
+
+
+@router.get("/api/catalog/status", tags=["catalog"])
+def catalog_status(settings: Settings, game: GameQuery = None) -> list[dict[str, Any]]:
+    """Per game and card type, what is catalogued and unknown: the array of ``catalog status --json``."""
+    from cardbase.db.queries import catalog_status as status
+
+    with _db(settings).session() as session:
+        return [r.as_dict() for r in status(session, _game(game))]
+
+
+@router.get("/api/catalog/export", tags=["catalog"])
+def catalog_export(
+    settings: Settings,
+    game: Annotated[str, Query(max_length=20)],
+    format: Annotated[Literal["csv", "json", "xlsx"], Query()] = "csv",
+) -> Response:
+    """A game's whole catalog as a file ``catalog import`` reads back (as ``catalog export``)."""
+    from cardbase.db.io import export_catalog
+
+    game_id = _game(game)
+    assert game_id is not None
+    with tempfile.TemporaryDirectory(prefix="cardbase-export-") as tmp:
+        out = Path(tmp) / f"{game_id}.{format}"
+        export_catalog(_db(settings), game_id, format, out)
+        data = out.read_bytes()
+    media = {
+        "csv": "text/csv; charset=utf-8",
+        "json": "application/json",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    }[format]
+    return Response(data, media_type=media, headers={"Content-Disposition": _attachment(out.name)})
+
+
+@router.post("/api/catalog/import", tags=["catalog"])
+async def catalog_import(
+    request: Request,
+    file: Annotated[UploadFile, File(description="CSV, XLSX or JSON of cards; 5 MB at most.")],
+    game: Annotated[str, Form(max_length=20)],
+    dry_run: Annotated[bool, Form()] = False,
+    format: Annotated[Literal["csv", "json", "xlsx"] | None, Form()] = None,
+) -> JSONResponse:
+    """Import a spreadsheet upload as ``catalog import`` does: every bad row listed (400) and nothing
+    written unless all are good; ``dry_run`` checks and counts, writes nothing."""
+    from starlette.concurrency import run_in_threadpool
+
+    data = await read_upload(file, SPREADSHEET_BYTES, "file")
+    settings: ServerSettings = request.app.state.settings
+    result = await run_in_threadpool(
+        import_upload, settings, data, file.filename or "upload.csv", game, dry_run=dry_run, fmt=format
+    )
+    return JSONResponse(result)
+
+
+async def read_upload(file: UploadFile, bound: int, field: str) -> bytes:
+    """An uploaded file's bytes, refused (413) past ``bound``."""
+    from cardbase.web.errors import TooLarge
+
+    data = await file.read(bound + 1)
+    if len(data) > bound:
+        raise TooLarge(f"{field}: the upload is over {bound:,} bytes, the bound for it")
+    return data
+
+
+def upload_name(filename: str) -> str:
+    """The upload's file name as the importer sees it: its last part, letters, digits, ``-_.`` only."""
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in base).lstrip(".")
+    return safe[:100] or "upload"
+
+
+def import_upload(
+    settings: ServerSettings, data: bytes, filename: str, game: str, *, dry_run: bool, fmt: str | None
+) -> dict[str, Any]:
+    """Run the CLI's importer on an uploaded file (written to a private temporary folder first);
+    messages name the upload, not the folder."""
+    from cardbase.db.io import import_catalog
+    from cardbase.errors import CardbaseError, InvalidData
+
+    game_id = _game(game)
+    assert game_id is not None
+    name = upload_name(filename)
+    with tempfile.TemporaryDirectory(prefix="cardbase-upload-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        try:
+            result = import_catalog(_db(settings), path, game_id, fmt=fmt, dry_run=dry_run)
+        except InvalidData as error:
+            raise InvalidData(name, [p.replace(str(path), name) for p in error.problems]) from None
+        except CardbaseError as error:
+            error.args = tuple(str(a).replace(str(path), name) for a in error.args)
+            raise
+    return result.as_dict(name, game_id)

@@ -17,13 +17,22 @@ TEMPLATES = Jinja2Templates(directory=HERE / "templates")  # autoescape on for .
 
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
-    from cardbase.web import api, pages, security
+    from cardbase.web import api, errors, images, pages, security
 
-    app = FastAPI(title="cardbase", version=__version__, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="cardbase",
+        version=__version__,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
     app.state.settings = settings
+    app.state.faces = images.FaceLRU()
     security.install(app, settings)
+    errors.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router)
+    app.include_router(images.router)
     app.include_router(pages.router)
     return app
 

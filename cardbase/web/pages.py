@@ -247,10 +247,9 @@ def gallery_context(request: Request, deck: dict[str, Any] | None = None) -> tup
     p = request.query_params
     q, set_, type_ = p.get("q", ""), p.get("set", ""), p.get("type", "")
     raw_game = p.get("game") or None
-    if deck:  # the deck's game unless another (or all, to see that a card of another game is refused) is chosen
-        game = None if raw_game == "all" else check_game(raw_game or deck["game"])
-    else:
-        game = check_game(raw_game)
+    # in a deck: the deck's game unless another (or all, to see a card of another game refused) is chosen
+    chosen = raw_game or (deck["game"] if deck else None)
+    game = None if deck and raw_game == "all" else check_game(chosen)
     order, direction = p.get("order") or None, p.get("direction") or None
     view = "table" if p.get("view") == "table" else "grid"
     page = _page_number(p.get("page"))
@@ -294,9 +293,8 @@ def cards(request: Request) -> HTMLResponse:
         info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
         deck = {"id": info.id, "game": info.game}
     context, result = gallery_context(request, deck)
-    if request.query_params.get("fragment"):
-        return render(request, "_results.html", context, 400 if result.error else 200)
-    return render(request, "cards.html", context)
+    template = "_results.html" if request.query_params.get("fragment") else "cards.html"
+    return render(request, template, context, 400 if result.error else 200)
 
 
 # --- one card -----------------------------------------------------------------------------------
@@ -328,8 +326,26 @@ def abilities_text(card: dict[str, Any]) -> str | None:
         return None
 
 
-HIDDEN_FIELDS = ("id", "short_id", "game", "name", "type", "set", "source", "demo", "unknown", "label")
-HIDDEN_FIELDS += ("abilities", "abilities_text", "aliases", "notes", "text", "description")
+HIDDEN_FIELDS = frozenset(
+    [
+        "id",
+        "short_id",
+        "game",
+        "name",
+        "type",
+        "set",
+        "source",
+        "demo",
+        "unknown",
+        "label",
+        "abilities",
+        "abilities_text",
+        "aliases",
+        "notes",
+        "text",
+        "description",
+    ]
+)
 
 
 @router.get("/cards/{card_id:path}", response_class=HTMLResponse)
@@ -379,15 +395,14 @@ MAX_SHEET_BYTES = 5 * 1024 * 1024
 @guard
 async def catalog_import(request: Request) -> HTMLResponse:
     """Upload a spreadsheet: a dry run lists every bad row and writes nothing; ``confirm`` imports it."""
+    import base64
+    import binascii
     import tempfile
     from pathlib import Path
 
     from cardbase.db.io import import_catalog
     from cardbase.db.queries import check_game
     from cardbase.errors import UsageError
-
-    import base64
-    import binascii
 
     form = await request.form(max_part_size=2 * MAX_SHEET_BYTES)
     game = check_game(str(form.get("game") or "")) or ""
@@ -406,7 +421,7 @@ async def catalog_import(request: Request) -> HTMLResponse:
     else:
         raise UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
     if len(raw) > MAX_SHEET_BYTES:
-        raise UsageError(f"{filename}: the upload has more than {MAX_SHEET_BYTES:,} bytes; at most {MAX_SHEET_BYTES:,} are read")
+        raise UsageError(f"{filename}: an upload has at most {MAX_SHEET_BYTES:,} bytes")
     suffix = Path(filename).suffix.lower()
     if suffix not in (".csv", ".xlsx", ".json"):
         raise UsageError(f"{filename}: upload a .csv, .xlsx or .json file")

@@ -276,9 +276,7 @@ def curve_chart(curve: dict[str, int]) -> dict[str, Any]:
 
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
     names = {c.name: c.id for c in panels.resolved.cards.values()}
-    problems = [
-        {"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems
-    ]
+    problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
         from cardbase.decks.stats import stat_text, stats_lines
@@ -491,9 +489,8 @@ def export(request: Request, deck_text_id: str, kind: str) -> Response:
     info = deck_by_id(database, deck_id)
     text = write_deck(load_deck(database, deck_id), fmt)
     filename = f"{slug(info.name) or 'deck'}.{'txt' if kind == 'code' else kind}"
-    return Response(
-        text, media_type=f"{media}; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    return Response(text, media_type=f"{media}; charset=utf-8", headers=disposition)
 
 
 PRINT_OPTIONS = ("paper", "card_size", "bleed", "crop_marks", "backs")
@@ -565,7 +562,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
 def read_pasted(text: str, source: str, database: Any, game: str | None) -> tuple[Any, list[str]]:
     """A deck pasted or uploaded (text, JSON or a share code), read by the CLI's readers and resolved;
     every problem of it listed (an unreadable one is one problem)."""
-    from cardbase.decks.files import decode, deck_to_text, parse_json
+    from cardbase.decks.files import deck_to_text, decode, parse_json
     from cardbase.decks.service import catalog_index, resolve_text
     from cardbase.decks.text import parse_text
 
@@ -619,9 +616,7 @@ async def import_deck(request: Request) -> Response:
     name = str(form.get("name") or "").strip()
     resolved, problems = read_pasted(text, source, database_of(request), game)
     if problems:
-        return render(
-            request, "import.html", {"text": text, "problems": problems, "name": name, "source": source}, 400
-        )
+        return render(request, "import.html", {"text": text, "problems": problems, "name": name, "source": source}, 400)
     deck_id = save_deck(database_of(request), resolved.deck, name or resolved.deck.name or "Imported deck")
     return see_other(f"/decks/{deck_id}")
 

@@ -1,11 +1,268 @@
-"""Host (DNS rebinding), Origin (CSRF) and token checks, installed on the app as one middleware."""
+"""Host (DNS rebinding), token and Origin (CSRF) checks, body size bounds and the last-resort error
+catch, installed on the app as one ASGI middleware (``Guard``). No CORS: no route sends
+``Access-Control-Allow-*``, so browsers keep other sites from reading any answer.
+
+Readings:
+
+- **Host.** A request whose ``Host`` is not the address served is refused (400): a DNS-rebinding
+  page reaches this server under its own name, and that name is refused. Bound to loopback, the
+  names are ``127.0.0.1``, ``localhost`` and ``[::1]``; bound to one address, that address and this
+  machine's host names; bound to every interface (``0.0.0.0``, ``::``), any IP address and this
+  machine's names. The port must be the served port.
+- **Token.** With a token (always off loopback), every request needs it: ``Authorization: Bearer
+  TOKEN``, or the cookie that opening ``/?token=TOKEN`` sets (HttpOnly, SameSite=Strict), after which
+  the page reloads without the token in its address. Compared with ``secrets.compare_digest``; it is
+  never written into an answer or a log line.
+- **Origin.** A state-changing request (POST, PUT, PATCH, DELETE) whose ``Origin`` is not this
+  server's (another site, or ``null``) is refused (403); so is one that a browser marks as coming
+  from another site (``Sec-Fetch-Site: cross-site`` or ``same-site``). Without ``Origin`` the request
+  is taken as a non-browser client's (curl, a script: browsers send ``Origin`` on every cross-origin
+  POST and DELETE), except that a request carrying the token only by cookie must also show
+  ``Origin`` or ``Sec-Fetch-Site: same-origin``: a cookie is what a browser adds by itself.
+"""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import contextlib
+import ipaddress
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
-from cardbase.web.settings import ServerSettings
+from fastapi import FastAPI
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from cardbase.web.settings import (
+    DECK_TEXT_BYTES,
+    LOOPBACK,
+    MULTIPART_OVERHEAD,
+    SPREADSHEET_BYTES,
+    WILDCARD,
+    ServerSettings,
+)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+COOKIE = "cardbase_token"
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+UPLOAD_PATHS = ("/catalog/import",)
+"""Paths (ending so, under /api or a page) that take a spreadsheet upload: a larger body bound."""
+
+
+def body_bound(path: str) -> int:
+    """The most bytes a request body to ``path`` may have."""
+    if path.rstrip("/").endswith(UPLOAD_PATHS):
+        return SPREADSHEET_BYTES + MULTIPART_OVERHEAD
+    return DECK_TEXT_BYTES + MULTIPART_OVERHEAD
+
+
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``Host`` as (name, port); None when it does not parse."""
+    value = value.strip().lower()
+    if not value:
+        return None
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[1:end], value[end + 1 :]
+    else:
+        name, _, port_text = value.partition(":")
+        rest = ":" + port_text if port_text else ""
+    if rest and not rest.startswith(":"):
+        return None
+    port_text = rest[1:]
+    if rest and not (port_text.isascii() and port_text.isdecimal() and len(port_text) <= 5):
+        return None
+    return name, int(port_text) if port_text else None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _machine_names() -> set[str]:
+    names = set()
+    for get in (socket.gethostname, socket.getfqdn):
+        with contextlib.suppress(OSError):
+            names.add(get().lower())
+    return {n for n in names if n}
+
+
+class Guard:
+    """The checks, in order: Host, token, Origin, body size; then the app, with any crash caught."""
+
+    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+        self.app = app
+        self.settings = settings
+        host = settings.host.lower().strip("[]")
+        if host in LOOPBACK or settings.loopback:
+            self.names: set[str] | None = set(LOOPBACK) | {host}
+        elif host in WILDCARD:
+            self.names = None  # any IP literal, or this machine's names
+        else:
+            self.names = {host} | _machine_names()
+        self.machine = _machine_names()
+        self.token = settings.token.encode() if settings.token else None
+
+    def host_ok(self, value: str) -> bool:
+        parsed = _split_host(value)
+        if parsed is None:
+            return False
+        name, port = parsed
+        if (port or 80) != self.settings.port:
+            return False
+        if self.names is None:
+            return _is_ip(name) or name in LOOPBACK or name in self.machine
+        return name in self.names
+
+    def _matches(self, supplied: str | None) -> bool:
+        if self.token is None or supplied is None:
+            return False
+        return secrets.compare_digest(supplied.encode("utf-8", "surrogateescape"), self.token)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        path = scope.get("path", "/")
+        headers = Headers(scope=scope)
+        refusal = self.refusal(request, headers)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        bound = body_bound(path)
+        length = headers.get("content-length")
+        if length is not None and (not length.isascii() or not length.isdecimal() or int(length) > bound):
+            await self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")(
+                scope, receive, send
+            )
+            return
+        received = 0
+
+        async def bounded_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > bound:
+                    from cardbase.web.errors import TooLarge
+
+                    raise TooLarge(f"the request body is over {bound:,} bytes, the bound for {path}")
+            return message
+
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, bounded_receive, watched_send)
+        except Exception as error:  # the last resort: a bug becomes one line, the server keeps serving
+            if started:
+                raise
+            from cardbase.errors import CardbaseError
+            from cardbase.web.errors import cardbase_error_response, crash_response
+
+            if isinstance(error, CardbaseError):
+                response = cardbase_error_response(request, error)
+            else:
+                response = crash_response(request, error)
+            await response(scope, receive, send)
+
+    def refusal(self, request: Request, headers: Headers) -> Response | None:
+        """The answer refusing this request, or None to let it through."""
+        host = headers.get("host", "")
+        if not self.host_ok(host):
+            return self.refuse(
+                request,
+                400,
+                f"the Host header {host[:100]!r} is not the address this server serves "
+                f"({self.settings.base_url.split('://', 1)[1]}); open {self.settings.base_url}/",
+            )
+        by_cookie = False
+        if self.token is not None:
+            query = request.query_params
+            if "token" in query:
+                return self.token_link(request, query.get("token"))
+            auth = headers.get("authorization", "")
+            bearer = auth[7:].strip() if auth[:7].lower() == "bearer " else None
+            if not self._matches(bearer):
+                if not self._matches(request.cookies.get(COOKIE)):
+                    said = "a wrong token" if bearer or request.cookies.get(COOKIE) else "no token"
+                    return self.refuse(
+                        request,
+                        401,
+                        f"this server needs its token and the request has {said}: open the link "
+                        "`cardbase serve` printed, or send Authorization: Bearer <token>",
+                        {"WWW-Authenticate": "Bearer"},
+                    )
+                by_cookie = True
+        if request.method in STATE_CHANGING:
+            problem = self.origin_problem(headers, host, by_cookie)
+            if problem:
+                return self.refuse(request, 403, problem)
+        return None
+
+    def origin_problem(self, headers: Headers, host: str, by_cookie: bool) -> str | None:
+        origin = headers.get("origin")
+        site = (headers.get("sec-fetch-site") or "").lower()
+        if origin is not None:
+            if origin.lower() != f"http://{host.lower()}":
+                return (
+                    f"refused a {'cross-site' if origin != 'null' else 'sandboxed'} request: its Origin "
+                    f"{origin[:100]!r} is not this server ({self.settings.base_url})"
+                )
+            return None
+        if site and site not in ("same-origin", "none"):
+            return (
+                f"refused a request a browser marks as {site} (Sec-Fetch-Site): changes come from this server's pages"
+            )
+        if by_cookie and site != "same-origin":
+            return "refused a browser request without Origin: changes must come from this server's pages"
+        return None
+
+    def token_link(self, request: Request, supplied: str | None) -> Response:
+        """``?token=…``: set the cookie and reload the same address without the token."""
+        if not self._matches(supplied):
+            return self.refuse(request, 401, "the link's token is wrong: open the link `cardbase serve` printed")
+        params = [(k, v) for k, v in parse_qsl(request.url.query, keep_blank_values=True) if k != "token"]
+        target = request.url.path + (f"?{urlencode(params)}" if params else "")
+        from html import escape
+
+        page = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="refresh" content="0;url={escape(target)}"><title>cardbase</title></head>'
+            f'<body><p><a href="{escape(target)}">Continue to cardbase</a></p></body></html>'
+        )
+        # A same-site reload rather than a 303: a SameSite=Strict cookie set by a page opened from
+        # another site's link is not sent on the redirect that follows, but is on this reload.
+        response = HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        response.set_cookie(COOKIE, supplied or "", httponly=True, samesite="strict", path="/")
+        return response
+
+    def refuse(self, request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        from cardbase.web.errors import error_response
+
+        return error_response(request, request.url.path, status, message, headers=headers)
 
 
 def install(app: FastAPI, settings: ServerSettings) -> None:
-    """Add the checks to ``app``. (Skeleton: the checks themselves are issue 14's web-core work.)"""
+    """Add the checks to ``app`` (outermost of the app's own middleware)."""
+    app.add_middleware(Guard, settings=settings)

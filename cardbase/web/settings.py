@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")  # every interface: the served address is whatever the client used
+
+DECK_TEXT_BYTES = 1_000_000
+"""An uploaded or pasted deck: the deck file bound of the CLI's readers (``decks.text.MAX_BYTES``)."""
+SPREADSHEET_BYTES = 5_000_000
+"""An uploaded catalog spreadsheet. The CLI reads files up to 64 MiB from disk; over HTTP 5 MB is
+far above a real catalog (500 Méa cards with full text are about 140 KB of CSV)."""
+MULTIPART_OVERHEAD = 64 * 1024
+"""Room for a form's other fields and the multipart boundaries around the one file."""
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -16,10 +36,11 @@ class ServerSettings:
     host: str = "127.0.0.1"
     port: int = 8765
     token: str | None = None  # required on every request when set; set whenever host is not loopback
+    images: Path = Path("card_images")  # card art, looked up by card id inside it; never a client path
 
     @property
     def loopback(self) -> bool:
-        return self.host in LOOPBACK
+        return is_loopback(self.host)
 
     @property
     def base_url(self) -> str:

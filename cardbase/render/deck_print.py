@@ -1,0 +1,58 @@
+"""A resolved deck's cards for printing, and a deck printed to PDF bytes (for the web app's download)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cardbase.decks.validate import ResolvedDeck
+from cardbase.render.options import SheetOptions
+
+
+def deck_entries_of(database: Any, resolved: ResolvedDeck) -> list[tuple[Any, int]]:
+    """The catalog cards of ``resolved`` with their counts (every section), in deck order; a card
+    the catalog no longer has is ``InvalidData``."""
+    from cardbase.db.models import Card
+    from cardbase.errors import InvalidData
+
+    counts: dict[str, int] = {}
+    for entry in resolved.deck.cards:
+        counts[entry.card_id] = counts.get(entry.card_id, 0) + entry.count
+    with database.session() as session:
+        cards = {cid: session.get(Card, cid) for cid in counts}
+    missing = [cid for cid, card in cards.items() if card is None]
+    if missing:
+        raise InvalidData(resolved.source, [f"card {cid!r} is not in the catalog" for cid in missing])
+    return [(cards[cid], n) for cid, n in counts.items()]
+
+
+def deck_pdf(database: Any, resolved: ResolvedDeck, sheet: SheetOptions, images: Path, title: str) -> bytes:
+    """The deck printed as ``cardbase print deck`` prints it, with ``sheet``'s options, as PDF bytes."""
+    from cardbase.errors import UsageError
+    from cardbase.render.art import declared_paths
+    from cardbase.render.printing import print_cards
+
+    if sheet.split_backs:
+        raise UsageError("split_backs writes a second file; download the backs with backs and back_order=after")
+    spec = sheet.spec(resolved.game)
+    entries = [(card, n * sheet.copies) for card, n in deck_entries_of(database, resolved)]
+    with database.session() as session:
+        declared = declared_paths(session, [c.id for c, _ in entries])
+    with tempfile.TemporaryDirectory(prefix="cardbase-pdf-") as tmp, sheet.layouts():
+        out = Path(tmp) / "deck.pdf"
+        print_cards(
+            entries,
+            out,
+            spec,
+            title=title,
+            images=images,
+            dpi=sheet.dpi,
+            declared_art=declared,
+            one_per_page=sheet.one_per_page,
+            back_order=sheet.back_order,
+            options_line=sheet.command_line(),
+            bleed_fill=sheet.bleed_fill,
+            full_art=sheet.full_art,
+        )
+        return out.read_bytes()

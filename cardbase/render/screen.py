@@ -1,0 +1,37 @@
+"""A card face drawn for a screen: a PNG of a given width in pixels, by the same layouts as print."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import UsageError
+
+WIDTH_RANGE = (40, 1200)
+"""Pixels across a screen image: a thumbnail to a large full view (63 mm at 1200 px is 484 dpi)."""
+
+
+def screen_png(card: Any, width: int, images: Path, declared_art: Mapping[str, str] | None = None) -> bytes:
+    """``card``'s face, ``width`` pixels wide (its height by the card's shape), as PNG bytes.
+
+    Art is looked up by the card inside ``images`` (never a path from outside); a card without art
+    gets its kind's placeholder; the face cache under ``images/.cache`` is used as by ``render``.
+    """
+    from cardbase.render.printing import FaceBuilder, open_cache
+    from cardbase.render.raster import render_face
+    from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES
+
+    low, high = WIDTH_RANGE
+    if isinstance(width, bool) or not low <= width <= high:
+        raise UsageError(f"w must be {low} to {high} pixels, not {width!r}")
+    size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
+    dpi = width * 25.4 / size[0]
+    with open_cache(images, images.is_dir()) as cache:
+        builder = FaceBuilder(images, cache, size, max(30, round(dpi)), declared_art)
+        _key, face = builder.face(card)
+        img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)
+    buffer = io.BytesIO()
+    img.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()

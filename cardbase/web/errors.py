@@ -1,0 +1,229 @@
+"""Errors as the web app says them: the CLI's one-line messages, as JSON for ``/api`` or as a page.
+
+Every ``CardbaseError`` a feature function raises gets a status by its kind (400 bad query or
+usage, 404 unknown card or deck, 409 conflict, 413 too big, 503 database unusable); FastAPI's
+own errors (a parameter out of its bound, an unknown route) get the same shape; anything else is a
+bug: one line naming the file its traceback was written to, as ``cardbase/cli/boundary.py`` does,
+and the server keeps serving. No traceback ever reaches the client.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardbase.errors import CardbaseError, Conflict, DatabaseError, InvalidData, QueryError, UnknownCard, UsageError
+from cardbase.errors import mask_secrets as _mask
+
+
+class TooLarge(UsageError):
+    """A request body, or a file in it, over its bound (413)."""
+
+
+class Unauthorized(UsageError):
+    """A request without the server's token (401)."""
+
+
+class Forbidden(UsageError):
+    """A request refused by the Host or Origin check (403, or 400 for a bad Host)."""
+
+
+TITLES = {
+    400: "Bad request",
+    401: "Token needed",
+    403: "Refused",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Too large",
+    500: "Internal error",
+    503: "Database unavailable",
+}
+
+
+def status_of(error: CardbaseError) -> int:
+    from cardbase.decks.store import UnknownDeck
+
+    if isinstance(error, TooLarge):
+        return 413
+    if isinstance(error, Unauthorized):
+        return 401
+    if isinstance(error, Forbidden):
+        return 403
+    if isinstance(error, UnknownCard | UnknownDeck):
+        return 404
+    if isinstance(error, Conflict):
+        return 409
+    if isinstance(error, DatabaseError):
+        return 503
+    return 400
+
+
+def wants_json(path: str) -> bool:
+    """The API (and ``/healthz``, images) answers in JSON; every other path is a page."""
+    return path.startswith("/api/") or path == "/api" or path == "/healthz" or path.endswith(".png")
+
+
+def query_term(message: str, query: str | None) -> str | None:
+    """The offending term a ``QueryError`` message quotes: its first quoted text found in ``query``."""
+    if not query:
+        return None
+    for m in re.finditer(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", message):
+        try:
+            text = ast.literal_eval(m.group(0))
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(text, str) and text and text in query:
+            return text
+    return None
+
+
+def mask(text: str, request: Request | None = None) -> str:
+    """``text`` with URL passwords and the server's token blanked."""
+    out = _mask(text)
+    token = _token(request)
+    return out.replace(token, "***") if token else out
+
+
+def _token(request: Request | None) -> str | None:
+    if request is None:
+        return None
+    settings = getattr(request.app.state, "settings", None)
+    return getattr(settings, "token", None)
+
+
+def error_response(
+    request: Request | None,
+    path: str,
+    status: int,
+    message: str,
+    *,
+    term: str | None = None,
+    problems: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """The error as JSON ``{"error": {"message", "term"}}`` for the API, else as ``error.html``."""
+    message = mask(message, request)
+    problems = [mask(p, request) for p in problems] if problems else None
+    if wants_json(path):
+        body: dict[str, Any] = {"message": message, "term": term}
+        if problems:
+            body["problems"] = problems
+        return JSONResponse({"error": body}, status_code=status, headers=headers)
+    from cardbase.web.app import TEMPLATES
+
+    html = TEMPLATES.get_template("error.html").render(
+        request=request,
+        status=status,
+        title=TITLES.get(status, "Error"),
+        message=message,
+        problems=problems or [],
+        url_for=(request.url_for if request is not None else _no_url),
+    )
+    return HTMLResponse(html, status_code=status, headers=headers)
+
+
+def _no_url(name: str, **params: Any) -> str:
+    return f"/static/{params.get('path', '')}" if name == "static" else "/"
+
+
+def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
+    status = status_of(error)
+    text = str(error)
+    problems = None
+    if isinstance(error, InvalidData):
+        text = text.splitlines()[0].rstrip(":")
+        problems = list(error.problems)
+    term = query_term(text, request.query_params.get("q")) if isinstance(error, QueryError) else None
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return error_response(request, request.url.path, status, text, term=term, problems=problems, headers=headers)
+
+
+def crash_line(error: BaseException, where: str) -> str:
+    """Write ``error``'s traceback to a file; the one line that says where (as the CLI's boundary)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    text = _mask("".join(traceback.format_exception(error)))
+    try:
+        fd, path = tempfile.mkstemp(prefix=f"cardbase-crash-{stamp}-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"cardbase serve: {where}\n\n{text}")
+        said = f"the traceback is in {path}"
+    except OSError:
+        said = "the traceback could not be written"
+    summary = str(error).splitlines()[0][:200] if str(error) else ""
+    return (
+        f"internal error: {type(error).__name__}{': ' + summary if summary else ''} "
+        f"(a bug in cardbase; {said}, please report it)"
+    )
+
+
+def _user_error(error: BaseException) -> CardbaseError | None:
+    """A driver's refusal (locked, read-only database) or too deep an input, as a user error."""
+    from sqlalchemy.exc import DatabaseError as SADatabaseError
+    from sqlalchemy.exc import OperationalError
+
+    if isinstance(error, OperationalError | SADatabaseError):
+        from cardbase.db.engine import describe_database_error
+
+        reason = str(error.orig) if error.orig is not None else str(error).splitlines()[0]
+        return DatabaseError(describe_database_error(reason))
+    if isinstance(error, RecursionError):
+        return UsageError("the input is nested too deeply to read")
+    return None
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+
+    @app.exception_handler(CardbaseError)
+    async def on_cardbase_error(request: Request, error: CardbaseError) -> Response:
+        return cardbase_error_response(request, error)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_bad_request(request: Request, error: RequestValidationError) -> Response:
+        return error_response(request, request.url.path, 400, validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
+        detail = error.detail if isinstance(error.detail, str) else "request refused"
+        if error.status_code == 404 and detail == "Not Found":
+            detail = f"no page or API route at {request.url.path}"
+        elif error.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+        headers = dict(error.headers) if error.headers else None
+        return error_response(request, request.url.path, error.status_code, detail, headers=headers)
+
+
+def crash_response(request: Request, error: BaseException) -> Response:
+    """Any other exception: a user error if a driver or the input caused it, else a bug (500, one
+    line naming the crash file, also printed to the server's log)."""
+    user = _user_error(error)
+    if user is not None:
+        return cardbase_error_response(request, user)
+    line = crash_line(error, f"{request.method} {request.url.path}")
+    print(f"cardbase: {mask(line, request)}", file=sys.stderr)
+    return error_response(request, request.url.path, 500, line)
+
+
+def validation_message(error: RequestValidationError) -> str:
+    """FastAPI's first validation error as one line naming the parameter or field."""
+    first = error.errors()[0] if error.errors() else {}
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body", "header", "cookie", "form")]
+    if first.get("type") == "json_invalid":
+        return "the request body is not valid JSON"
+    name = ".".join(loc) or "request"
+    msg = str(first.get("msg", "is not valid"))
+    if first.get("type") == "missing":
+        return f"{name}: is required"
+    return f"{name}: {msg[0].lower() + msg[1:] if msg else msg}"

@@ -1,0 +1,103 @@
+"""``GET /cards/{card_id}/image.png?w=WIDTH``: a card face drawn by the project's renderer for a screen.
+
+The art is looked up by the card's id inside the server's ``card_images/`` (the client never names
+a path). Drawn faces are kept in an LRU in memory, keyed by the card id, the width and a hash of
+the card's row (so an imported change draws again); answers carry that hash as their ETag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import Response
+
+from cardbase.render.screen import WIDTH_RANGE
+from cardbase.web.app import settings_of
+from cardbase.web.settings import ServerSettings
+
+router = APIRouter()
+
+CACHE_ENTRIES = 2_000
+"""Faces kept in memory: a 300 px face is 30–90 KB of PNG, so at most about 180 MB at the default width."""
+DEFAULT_WIDTH = 300
+
+
+class FaceLRU:
+    """PNG bytes by (card id, width, row hash); thread-safe, least recently used dropped first."""
+
+    def __init__(self, size: int = CACHE_ENTRIES) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str]) -> bytes | None:
+        with self.lock:
+            data = self.items.get(key)
+            if data is not None:
+                self.items.move_to_end(key)
+            return data
+
+    def put(self, key: tuple[str, int, str], data: bytes) -> None:
+        with self.lock:
+            self.items[key] = data
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+def _row_hash(card: Any, declared: dict[str, str]) -> str:
+    """A hash of everything of the card's row the face shows (its values, its declared art)."""
+    from cardbase.db.queries import card_dict
+
+    data = card_dict(card) | {"art": declared.get(card.id)}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def faces_of(request: Request) -> FaceLRU:
+    faces: FaceLRU | None = getattr(request.app.state, "faces", None)
+    if faces is None:
+        faces = request.app.state.faces = FaceLRU()
+    return faces
+
+
+@router.get("/cards/{card_id:path}/image.png", tags=["cards"], response_class=Response)
+def image(
+    request: Request,
+    card_id: Annotated[str, PathParam(max_length=300)],
+    settings: Annotated[ServerSettings, Depends(settings_of)],
+    w: Annotated[int, Query(ge=WIDTH_RANGE[0], le=WIDTH_RANGE[1], description="Width in pixels.")] = DEFAULT_WIDTH,
+) -> Response:
+    """The card's face as PNG, ``w`` pixels wide; 304 when the client's ETag is current."""
+    from cardbase.db.models import Card
+    from cardbase.errors import UnknownCard
+    from cardbase.render.art import declared_paths
+    from cardbase.render.screen import screen_png
+
+    with settings.database.session() as session:
+        card = session.get(Card, card_id)
+        if card is None:
+            raise UnknownCard(card_id)
+        declared = declared_paths(session, [card.id])
+        session.expunge(card)
+    digest = _row_hash(card, declared)
+    etag = f'"{digest}-{w}"'
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=3600, must-revalidate"}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    faces = faces_of(request)
+    key = (card.id, w, digest)
+    data = faces.get(key)
+    if data is None:
+        data = screen_png(card, w, settings.images, declared)
+        faces.put(key, data)
+    return Response(data, media_type="image/png", headers=headers)

@@ -1,0 +1,220 @@
+/* cardbase: the small scripts that make the server-rendered pages live.
+ * Every page works without them (links and forms); with them the gallery searches as you type,
+ * the deck builder adds cards by click or keyboard and its panels update without a reload.
+ * No library: fetch, DOMParser and the forms already on the page. */
+(() => {
+  "use strict";
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  function debounce(fn, ms) {
+    let timer = 0;
+    return (...args) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fn(...args), ms);
+    };
+  }
+
+  async function fetchHtml(url, options = {}) {
+    const response = await fetch(url, { credentials: "same-origin", ...options });
+    const text = await response.text();
+    return { ok: response.ok, status: response.status, doc: new DOMParser().parseFromString(text, "text/html") };
+  }
+
+  function params(form, without = []) {
+    const data = new URLSearchParams(new FormData(form));
+    for (const key of without) data.delete(key);
+    for (const [key, value] of Array.from(data.entries())) if (value === "") data.delete(key);
+    return data;
+  }
+
+  // A card image not drawn (yet): hide the broken image, the placeholder with the name shows.
+  document.addEventListener(
+    "error",
+    (event) => {
+      const img = event.target;
+      if (img instanceof HTMLImageElement && img.closest(".thumb")) img.classList.add("broken");
+    },
+    true,
+  );
+
+  // --- the gallery: search as you type --------------------------------------------------------
+
+  const search = $("#search");
+  if (search) {
+    const box = $("#q", search);
+    const last = $('input[name="last"]', search);
+    let sequence = 0;
+
+    const run = async () => {
+      const mine = ++sequence;
+      const query = params(search);
+      const url = search.dataset.fragment + "&" + query.toString();
+      let result;
+      try {
+        result = await fetchHtml(url, { headers: { Accept: "text/html" } });
+      } catch (error) {
+        return; // offline or the server stopped: the form still works by submitting
+      }
+      if (mine !== sequence) return; // a newer search is on its way
+      const region = $("#results-region");
+      const fresh = $("#results-region", result.doc);
+      if (!region || !fresh) return;
+      if (result.ok) {
+        region.replaceWith(fresh);
+        if (last) last.value = fresh.dataset.query || "";
+        box.removeAttribute("aria-activedescendant");
+        box.setAttribute("aria-describedby", "query-help");
+        history.replaceState(null, "", search.action + "?" + params(search, ["last"]).toString() + location.hash);
+      } else {
+        // a bad query: say which term, keep the results of the last good one
+        const error = $("#query-error", result.doc);
+        const old = $("#query-error", region);
+        if (old) old.remove();
+        if (error) region.prepend(error);
+        box.setAttribute("aria-describedby", "query-help query-error");
+      }
+    };
+
+    box.addEventListener("input", debounce(run, 250));
+    search.addEventListener("change", (event) => {
+      if (event.target !== box) run();
+    });
+    search.addEventListener("submit", (event) => {
+      event.preventDefault();
+      run();
+    });
+  }
+
+  // --- the deck builder ------------------------------------------------------------------------
+
+  const builder = $(".builder");
+  if (!builder) return;
+  const deckId = builder.dataset.deckId;
+
+  function panelParams() {
+    const out = new URLSearchParams();
+    const odds = $("#odds-form");
+    const sample = $("#sample-form");
+    if (odds) for (const key of ["needs", "opening"]) {
+      const field = odds.elements.namedItem(key);
+      if (field && field.value !== undefined) out.set(key, field.value);
+    }
+    if (sample) for (const key of ["hand", "seed"]) {
+      const field = $("#" + (key === "hand" ? "hand-size" : "seed"), sample);
+      if (field) out.set(key, field.value);
+    }
+    return out;
+  }
+
+  function showPanels(doc) {
+    const fresh = $("#panels", doc);
+    const old = $("#panels");
+    if (fresh && old) old.replaceWith(fresh);
+  }
+
+  function showError(doc) {
+    const slot = $("#action-slot");
+    const error = $("#action-error", doc) || $("#error", doc);
+    if (slot) slot.replaceChildren(...(error ? [error] : []));
+  }
+
+  // Keep the focus on the button that was pressed (its panel is replaced by the new one).
+  function refocus(cardId, section, cls) {
+    if (!cardId || !cls) return;
+    const row = $$("#deck li").find((li) => li.dataset.cardId === cardId && li.dataset.section === section);
+    const button = row && $("button." + cls, row);
+    if (button) button.focus();
+    else $("#deck-h")?.setAttribute("tabindex", "-1");
+  }
+
+  async function change(form) {
+    const data = new FormData(form);
+    data.set("fragment", "1");
+    if (form.classList.contains("add-form")) {
+      const section = $("#section");
+      data.set("section", section ? section.value : "");
+    }
+    const pressed = form.querySelector("button");
+    const cls = pressed && (pressed.classList.contains("inc") ? "inc" : pressed.classList.contains("dec") ? "dec" : "");
+    let result;
+    try {
+      result = await fetchHtml(form.action + "?" + panelParams().toString(), { method: "POST", body: data });
+    } catch (error) {
+      form.submit();
+      return;
+    }
+    if (result.ok) {
+      showPanels(result.doc);
+      showError(new Document());
+      refocus(data.get("card"), data.get("section") || "", cls);
+    } else {
+      showError(result.doc);
+    }
+  }
+
+  async function refreshPanels(query) {
+    const url = "/decks/" + deckId + "?fragment=panels&" + query.toString();
+    const result = await fetchHtml(url);
+    showPanels(result.doc);
+    const page = new URLSearchParams(location.search);
+    for (const [key, value] of query.entries()) page.set(key, value);
+    history.replaceState(null, "", location.pathname + "?" + page.toString() + location.hash);
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !builder.contains(form)) return;
+    if (form.method.toLowerCase() === "post" && form.action.endsWith("/cards")) {
+      event.preventDefault();
+      change(form);
+    } else if (form.id === "odds-form" || form.id === "sample-form") {
+      event.preventDefault();
+      const submitter = event.submitter;
+      if (submitter && submitter.name === "seed") $("#seed").value = submitter.value;
+      refreshPanels(panelParams()).then(() => {
+        const again = $("#" + (submitter && submitter.id ? submitter.id : form.id));
+        if (again) again.focus();
+      });
+    }
+  });
+
+  // Keyboard: in the search box, ↓/↑ pick a result and Enter adds it.
+  const box = $("#q");
+  if (box) {
+    let active = -1;
+    const items = () => $$("#results [data-card-id]");
+    const mark = (index) => {
+      const list = items();
+      list.forEach((item, i) => {
+        item.setAttribute("aria-selected", i === index ? "true" : "false");
+        item.classList.toggle("active", i === index);
+      });
+      active = index;
+      if (index >= 0 && list[index]) {
+        box.setAttribute("aria-activedescendant", list[index].id);
+        list[index].scrollIntoView({ block: "nearest" });
+      } else {
+        box.removeAttribute("aria-activedescendant");
+      }
+    };
+    box.addEventListener("input", () => mark(-1));
+    box.addEventListener("keydown", (event) => {
+      const list = items();
+      if (event.key === "ArrowDown" && list.length) {
+        event.preventDefault();
+        mark(Math.min(active + 1, list.length - 1));
+      } else if (event.key === "ArrowUp" && list.length) {
+        event.preventDefault();
+        mark(Math.max(active - 1, 0));
+      } else if (event.key === "Enter" && active >= 0 && list[active]) {
+        event.preventDefault();
+        const form = $("form.add-form", list[active]);
+        if (form) change(form);
+      } else if (event.key === "Escape") {
+        mark(-1);
+      }
+    });
+  }
+})();
