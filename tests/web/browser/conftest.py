@@ -18,7 +18,7 @@ from __future__ import annotations
 import socket
 import threading
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,17 +153,17 @@ class PageWatch:
     foreign: list[str] = field(default_factory=list)
 
 
-WATCH = pytest.StashKey[PageWatch]()
-SHOTS = pytest.StashKey[tuple[BrowserContext, Path]]()
+SHOTS = pytest.StashKey[tuple[list[BrowserContext], Path]]()
+ContextMaker = Callable[..., BrowserContext]
 
 
 @pytest.fixture
-def context(
+def new_context(
     browser: Browser, live_server: LiveServer, request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[BrowserContext]:
-    """A new browser context at laptop size, its base URL the live server."""
-    context = browser.new_context(base_url=live_server.url, viewport=LAPTOP, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
+) -> Iterator[ContextMaker]:
+    """Make browser contexts (Playwright's ``new_context`` options; laptop size by default) whose
+    base URL is the live server; each is watched, screenshotted on a failure and closed at the end."""
+    made: list[BrowserContext] = []
     watch = PageWatch()
     served = urlsplit(live_server.url).netloc
 
@@ -175,16 +175,30 @@ def context(
         if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != served:
             watch.foreign.append(req.url)
 
-    context.on("page", on_page)
-    context.on("request", on_request)
-    request.node.stash[WATCH] = watch
-    request.node.stash[SHOTS] = (context, tmp_path / "screenshots")
-    yield context
-    context.close()
-    assert not watch.errors, "uncaught JavaScript errors: " + "; ".join(watch.errors)
-    assert not watch.foreign, "requests to other hosts (everything must be served by the app): " + ", ".join(
-        watch.foreign
-    )
+    def make(**options: Any) -> BrowserContext:
+        context = browser.new_context(
+            **{"base_url": live_server.url, "viewport": LAPTOP, "accept_downloads": True, **options}
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        context.on("page", on_page)
+        context.on("request", on_request)
+        made.append(context)
+        return context
+
+    request.node.stash[SHOTS] = (made, tmp_path / "screenshots")
+    yield make
+    for context in made:
+        context.close()
+    errors = list(dict.fromkeys(watch.errors))
+    assert not errors, "uncaught JavaScript errors: " + "; ".join(errors)
+    foreign = list(dict.fromkeys(watch.foreign))
+    assert not foreign, "requests to other hosts (everything must be served by the app): " + ", ".join(foreign)
+
+
+@pytest.fixture
+def context(new_context: ContextMaker) -> BrowserContext:
+    """A new browser context at laptop size, its base URL the live server."""
+    return new_context()
 
 
 @pytest.fixture
@@ -197,9 +211,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     """On a failure, save a screenshot of each open page and name the files in the report."""
     report = yield
     if report.failed and call.when in ("call", "setup") and SHOTS in item.stash:
-        context, folder = item.stash[SHOTS]
+        contexts, folder = item.stash[SHOTS]
         saved: list[str] = []
-        for number, open_page in enumerate(context.pages):
+        for number, open_page in enumerate(p for context in contexts for p in context.pages):
             target = folder / f"page-{number}.png"
             try:
                 folder.mkdir(parents=True, exist_ok=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.web.browser.conftest import LiveServer
@@ -10,9 +12,11 @@ from tests.web.browser.conftest import LiveServer
 def test_home_page_loads_with_named_navigation(page: Page, live_server: LiveServer) -> None:
     response = page.goto("/")
     assert response is not None and response.status == 200
-    expect(page).to_have_title("cardbase")
-    expect(page.get_by_role("navigation", name="Main")).to_be_visible()
-    expect(page.get_by_role("link", name="cardbase")).to_have_attribute("href", "/")
+    expect(page).to_have_title(re.compile("cardbase"))
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav).to_be_visible()
+    for name, href in (("Cards", "/cards"), ("Decks", "/decks"), ("Import", "/decks/import"), ("Catalog", "/catalog")):
+        expect(nav.get_by_role("link", name=name, exact=True)).to_have_attribute("href", href)
 
 
 def test_healthz_answers_ok(page: Page) -> None:
