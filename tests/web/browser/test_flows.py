@@ -10,11 +10,13 @@ from __future__ import annotations
 import io
 import re
 import uuid
+from collections import Counter
+from math import comb
 from pathlib import Path
 
 import openpyxl
 import pypdf
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
@@ -22,6 +24,7 @@ from cardbase.db.search import search_cards
 from cardbase.decks.store import load_deck
 from tests.hostile.conftest import db_dump
 from tests.web.browser.conftest import LiveServer
+from tests.web.browser.test_pages import make_deck
 
 # A 20-card Méa deck of demo cards, 4 each of costs 1 to 5 (the demo set; not published Méa cards).
 MEA_TWENTY = ["Crumb Goblin", "Dizzy Bat", "Barrel Bandit", "Bramble Bear", "Berserk Beekeeper"]
@@ -247,3 +250,63 @@ def test_keyboard_only_adding(page: Page, live_server: LiveServer) -> None:
     expect(page.locator("#deck-count")).to_have_text("2")
     deck = load_deck(live_server.database, name)
     assert sorted(c.card_id for c in deck.cards) == sorted(wanted[:2])
+
+
+def shown_percent(text: str) -> tuple[float, float]:
+    """A chance as the page shows it (``"23.16%"``) and half of its last digit's unit."""
+    number = re.search(r"(\d+(?:\.(\d+))?)\s*%", text)
+    assert number, f"not a percentage: {text!r}"
+    return float(number.group(1)), 0.5 * 10 ** -len(number.group(2) or "")
+
+
+def test_odds_are_exact_and_change_live(page: Page, live_server: LiveServer) -> None:
+    """The odds of at least one Crumb Goblin in n cards seen, against the hypergeometric by hand."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 4, "Dizzy Bat": 8, "Barrel Bandit": 8})
+    page.goto(f"/decks/{deck_id}")
+    page.get_by_label(re.compile("^Needs")).fill('1 "Crumb Goblin"')
+    page.get_by_role("button", name="Compute").click()
+
+    def check(goblins: int, size: int) -> None:
+        for seen in range(1, 11):
+            exact = 1 - comb(size - goblins, seen) / comb(size, seen)
+            cell = page.locator(f"#odds-table tr[data-seen='{seen}'] td").first
+            expect(cell).to_contain_text("%")
+            value, half = shown_percent(cell.inner_text())
+            assert abs(value - 100 * exact) <= half + 1e-9, (seen, cell.inner_text(), 100 * exact)
+
+    expect(page.locator("#odds-table tr[data-seen]")).to_have_count(10)
+    check(4, 20)
+    first_row = page.locator("#odds-table tr[data-seen='1'] td").first
+    before = first_row.inner_text()
+    add_by_click(page, "Crumb Goblin", 1)
+    expect(first_row).not_to_have_text(before)  # updated without a reload of the page
+    check(5, 21)
+    expect(page.locator("svg#odds-chart")).to_be_visible()
+
+
+def test_sample_hand_is_seeded_and_shareable(page: Page, context: BrowserContext, live_server: LiveServer) -> None:
+    cards = {"Crumb Goblin": 4, "Dizzy Bat": 4, "Barrel Bandit": 4, "Bramble Bear": 4, "Pep Talk": 4}
+    deck_id, _ = make_deck(live_server, "mea", cards)
+    page.goto(f"/decks/{deck_id}")
+    panel = page.locator("#sample-hand")
+    panel.get_by_label("Cards").fill("6")
+    panel.get_by_label("Seed").fill("4242")
+    panel.get_by_role("button", name="Draw", exact=True).click()
+    hand = panel.locator("ul#hand li")
+    expect(hand).to_have_count(6)
+    expect(page.locator("a#hand-link")).to_have_attribute(
+        "href", re.compile(r"seed=4242\b.*hand=6\b|hand=6\b.*seed=4242\b")
+    )
+    drawn = hand.all_inner_texts()
+    assert all(Counter(drawn)[name] <= count for name, count in cards.items())
+    assert set(drawn) <= set(cards)
+
+    again = context.new_page()  # the link gives the same hand, in a new tab
+    again.goto(page.locator("a#hand-link").get_attribute("href") or "")
+    expect(again.locator("ul#hand li")).to_have_text(drawn)
+    again.close()
+
+    panel.get_by_role("button", name="Draw again").click()
+    expect(panel.get_by_label("Seed")).not_to_have_value("4242")
+    expect(page.locator("a#hand-link")).not_to_have_attribute("href", re.compile(r"seed=4242\b"))
+    expect(hand).to_have_count(6)
