@@ -1,43 +1,117 @@
-"""``cardbase serve``: the web deck builder on this machine (thin: options, then uvicorn)."""
+"""``cardbase serve``: the web deck builder on this machine (thin: options, the socket, then uvicorn)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cardbase.cli.common import DbOption
 
+if TYPE_CHECKING:
+    import socket
+
 
 def serve(
     db: DbOption = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (loopback by default; any other needs a token).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8765,
     token: Annotated[
         str | None,
         typer.Option(
             "--token",
             envvar="CARDBASE_TOKEN",
-            help="Token every request must carry (required off loopback).",
+            help="Token every request must carry (off loopback one is made and printed when not given).",
             show_default=False,
         ),
     ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the app in the browser.")] = False,
 ) -> None:
-    """Serve the card gallery and deck builder at http://127.0.0.1:8765.
+    """Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).
 
     Example: uv run cardbase serve --port 8765 --open
     """
+    import secrets
+
+    from cardbase.errors import UsageError
+    from cardbase.web.settings import ServerSettings, is_loopback
+
+    host = host.strip()
+    if not host or len(host) > 253 or any(c.isspace() for c in host):
+        raise UsageError(f"--host {host[:60]!r}: give an address such as 127.0.0.1, 0.0.0.0 or ::1")
+    if token is not None and not 16 <= len(token) <= 200:
+        raise UsageError("--token must be 16 to 200 characters (long enough not to be guessed)")
+    if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
+        raise UsageError("--token must be printable ASCII (it goes in a link and a header)")
+    made = token is None and not is_loopback(host)
+    if made:
+        token = secrets.token_urlsafe(24)
+    sock = _bind(host, port)
+    try:
+        from cardbase.cli.common import open_db
+
+        settings = ServerSettings(database=open_db(db), host=host, port=port, token=token)
+        _run(settings, sock, made, open_browser)
+    finally:
+        sock.close()
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, or a usage error naming the option (a port in use, an address not here)."""
+    import errno
+    import socket
+
+    from cardbase.errors import UsageError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise UsageError(f"--host {host!r}: not an address of this machine ({error})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise UsageError(
+                f"--port {port}: the port is in use on {host} (another cardbase serve?); give another --port"
+            ) from None
+        if error.errno in (errno.EACCES, errno.EPERM):
+            raise UsageError(f"--port {port}: not allowed to listen on it here; use a port above 1023") from None
+        raise UsageError(f"--host {host!r} --port {port}: cannot listen there ({error.strerror})") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool) -> None:
     import uvicorn
 
-    from cardbase.cli.common import open_db
     from cardbase.web.app import create_app
-    from cardbase.web.settings import ServerSettings
+    from cardbase.web.settings import WILDCARD, ServerSettings
 
-    settings = ServerSettings(database=open_db(db), host=host, port=port, token=token)
-    typer.echo(f"cardbase: serving on {settings.base_url}/ (Ctrl-C stops)")
+    assert isinstance(settings, ServerSettings)
+    base = settings.base_url
+    if settings.host in WILDCARD:
+        import socket
+
+        base = f"http://{socket.gethostname()}:{settings.port}"
+    link = f"{base}/?token={settings.token}" if settings.token else f"{base}/"
+    typer.echo(f"cardbase: serving on {base}/ (Ctrl-C stops)")
+    if settings.token:
+        said = "a token made for this run" if made else "its token"
+        typer.echo(f"cardbase: every request needs {said}; open {link} once (it sets a cookie)")
     if open_browser:
         import webbrowser
 
-        webbrowser.open(settings.base_url + "/")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+        webbrowser.open(link)
+    config = uvicorn.Config(
+        create_app(settings), log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
+    )
+    # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
+    # "cardbase: interrupted" and exits 130.
+    uvicorn.Server(config).run(sockets=[sock])

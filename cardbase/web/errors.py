@@ -115,6 +115,7 @@ def error_response(
 ) -> Response:
     """The error as JSON ``{"error": {"message", "term"}}`` for the API, else as ``error.html``."""
     message = mask(message, request)
+    term = mask(term, request) if term is not None else None
     problems = [mask(p, request) for p in problems] if problems else None
     if wants_json(path):
         body: dict[str, Any] = {"message": message, "term": term}
@@ -129,7 +130,7 @@ def error_response(
         title=TITLES.get(status, "Error"),
         message=message,
         problems=problems or [],
-        url_for=(request.url_for if request is not None else _no_url),
+        url_for=(request.url_for if request is not None and "router" in request.scope else _no_url),
     )
     return HTMLResponse(html, status_code=status, headers=headers)
 

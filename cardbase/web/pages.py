@@ -75,11 +75,14 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
 
 
 def status_of(error: CardbaseError) -> int:
-    """The HTTP status of a user error, as the API gives it: 404 unknown, 413 too big, 400 the rest."""
+    """The HTTP status of a user error, as the API gives it: 404 unknown, 409 taken, 413 too big, 400 the rest."""
     from cardbase.decks.store import UnknownDeck
+    from cardbase.errors import Conflict
 
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
+    if isinstance(error, Conflict):
+        return 409
     if "at most" in str(error) and "bytes" in str(error):
         return 413
     return 400
@@ -351,14 +354,10 @@ HIDDEN_FIELDS = frozenset(
 @router.get("/cards/{card_id:path}", response_class=HTMLResponse)
 @guard
 def card_page(request: Request, card_id: str) -> HTMLResponse:
-    from cardbase.catalog.fields import APPLICABLE
     from cardbase.decks.store import list_decks
 
     card = card_page_data(database_of(request), card_id)
-    applicable = set(APPLICABLE.get((card["game"], card["type"]), ()))
-    fields = [
-        (k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS and (card[k] is not None or k in applicable)
-    ]
+    fields = [(k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS]  # every field of its game
     decks = [d for d in list_decks(database_of(request)) if d["game"] == card["game"]]
     from cardbase.decks.validate import SECTIONS
 

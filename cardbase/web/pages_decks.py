@@ -324,7 +324,7 @@ def apply_change(database: Any, deck_id: int, form: Any) -> None:
     """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section."""
     from cardbase.decks.store import add_card, deck_by_id, remove_card, set_count
 
-    action = str(form.get("action") or "add")
+    action = str(form.get("op") or "add")
     section = str(form.get("section") or "") or None
     info = deck_by_id(database, deck_id)
     card = _card(database, str(form.get("card") or ""))

@@ -52,6 +52,11 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE = "cardbase_token"
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),  # JSON and text are never read as HTML or script
+    (b"x-frame-options", b"DENY"),  # no other site frames the pages (clickjacking)
+    (b"referrer-policy", b"same-origin"),
+]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UPLOAD_PATHS = ("/catalog/import",)
 """Paths (ending so, under /api or a page) that take a spreadsheet upload: a larger body bound."""
@@ -140,16 +145,36 @@ class Guard:
         request = Request(scope)
         path = scope.get("path", "/")
         headers = Headers(scope=scope)
+        started = False
+        overflow: list[Response] = []  # the 413 to send instead of the app's answer, once the body ran over
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if overflow:
+                # FastAPI turns an error while reading a body into its own 400; the body ran over
+                # its bound, so the answer is the 413.
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await overflow[0](scope, receive, send_with_headers)
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send_with_headers(message)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *[h for h in SECURITY_HEADERS if h[0] not in have]]
+            await send(message)
+
         refusal = self.refusal(request, headers)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
         bound = body_bound(path)
         length = headers.get("content-length")
-        if length is not None and (not length.isascii() or not length.isdecimal() or int(length) > bound):
-            await self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")(
-                scope, receive, send
-            )
+        too_big = length is not None and (not (length.isascii() and length.isdecimal()) or int(length) > bound)
+        if refusal is None and too_big:
+            refusal = self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")
+        if refusal is not None:
+            await refusal(scope, receive, watched_send)
             return
         received = 0
 
@@ -161,16 +186,10 @@ class Guard:
                 if received > bound:
                     from cardbase.web.errors import TooLarge
 
-                    raise TooLarge(f"the request body is over {bound:,} bytes, the bound for {path}")
+                    said = f"the request body is over {bound:,} bytes, the bound for {path}"
+                    overflow.append(self.refuse(request, 413, said))
+                    raise TooLarge(said)
             return message
-
-        started = False
-
-        async def watched_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
 
         try:
             await self.app(scope, bounded_receive, watched_send)
@@ -184,7 +203,7 @@ class Guard:
                 response = cardbase_error_response(request, error)
             else:
                 response = crash_response(request, error)
-            await response(scope, receive, send)
+            await response(scope, receive, watched_send)
 
     def refusal(self, request: Request, headers: Headers) -> Response | None:
         """The answer refusing this request, or None to let it through."""

@@ -140,7 +140,7 @@
     const cls = pressed && (pressed.classList.contains("inc") ? "inc" : pressed.classList.contains("dec") ? "dec" : "");
     let result;
     try {
-      result = await fetchHtml(form.action + "?" + panelParams().toString(), { method: "POST", body: data });
+      result = await fetchHtml(form.getAttribute("action") + "?" + panelParams().toString(), { method: "POST", body: data });
     } catch (error) {
       form.submit();
       return;
@@ -166,7 +166,7 @@
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !builder.contains(form)) return;
-    if (form.method.toLowerCase() === "post" && form.action.endsWith("/cards")) {
+    if (form.method.toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
     } else if (form.id === "odds-form" || form.id === "sample-form") {

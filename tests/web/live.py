@@ -1,0 +1,40 @@
+"""A real uvicorn server over the app, in this process, on a free port (as streamlit's e2e fixture)."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from cardbase.web.settings import ServerSettings
+
+
+@contextmanager
+def live_server(settings: ServerSettings) -> Iterator[str]:
+    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL."""
+    import uvicorn
+
+    from cardbase.web.app import create_app
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    settings = dataclasses.replace(settings, host="127.0.0.1", port=port)
+    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield settings.base_url
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()

@@ -1,0 +1,320 @@
+"""Every route of the JSON API through the ASGI test client: the CLI's ``--json`` shapes, the
+errors (400 naming the parameter or term, 404, 409, 413) and all-or-nothing imports."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.conftest import error_of, new_deck
+
+Cli = Callable[..., Any]
+
+
+def _fill(client: TestClient, deck_id: int, cards: dict[str, int]) -> None:
+    for name, count in cards.items():
+        response = client.post(f"/api/decks/{deck_id}/cards", json={"name": name, "count": count})
+        assert response.status_code == 200, response.text
+
+
+RUSH = {"Crumb Goblin": 4, "Dizzy Bat": 4, "Crème Golem": 4, "Selounticia": 3, "Tripwire": 3, "Chemical Vial": 2}
+
+
+def test_healthz_and_openapi(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    paths = client.get("/api/openapi.json").json()["paths"]
+    assert "/api/decks/{deck_id}/cards" in paths and "/cards/{card_id}/image.png" in paths
+    assert client.get("/api/docs").status_code == 200
+
+
+def test_search_is_the_cli_array(client: TestClient, cli: Cli) -> None:
+    query = "t:monster cost<=3 (o:draw or atk>=3)"
+    got = client.get("/api/cards", params={"q": query, "game": "mea", "limit": 50})
+    assert got.status_code == 200
+    assert got.json() == cli("cards", "search", query, "--game", "mea", "--json") != []
+
+
+def test_search_pages_and_counts(client: TestClient, cli: Cli) -> None:
+    every = cli("cards", "search", "game:mea", "--limit", "200", "--json")
+    first = client.get("/api/cards", params={"q": "game:mea", "limit": 60}).json()
+    second = client.get("/api/cards", params={"q": "game:mea", "limit": 60, "offset": 60}).json()
+    assert first + second == every[:120]
+    assert client.get("/api/cards/count", params={"q": "game:mea"}).json() == {"count": len(every)}
+    assert len(client.get("/api/cards", params={"limit": 5}).json()) == 5  # empty query: every card
+
+
+def test_bad_query_is_400_naming_the_term(client: TestClient) -> None:
+    response = client.get("/api/cards", params={"q": "t:monster cots<3"})
+    assert response.status_code == 400
+    assert "unknown field 'cots'" in error_of(response)
+    assert response.json()["error"]["term"] == "cots"
+    unclosed = client.get("/api/cards", params={"q": "(t:monster"})
+    assert unclosed.status_code == 400 and "unclosed '('" in error_of(unclosed)
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"limit": 10_001}, "limit"),
+        ({"limit": 0}, "limit"),
+        ({"limit": "many"}, "limit"),
+        ({"offset": -1}, "offset"),
+        ({"offset": 1_000_001}, "offset"),
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"q": "x" * 2001}, "2,001 characters"),
+        ({"order": "colour"}, "colour"),
+    ],
+)
+def test_search_parameters_are_bounded(client: TestClient, params: dict[str, Any], named: str) -> None:
+    response = client.get("/api/cards", params=params)
+    assert response.status_code == 400
+    assert named in error_of(response)
+
+
+def test_one_card_is_cards_show(client: TestClient, cli: Cli) -> None:
+    shown = cli("cards", "show", "grimor", "--json")
+    assert client.get(f"/api/cards/{shown['id']}").json() == shown
+    missing = client.get("/api/cards/mea/demo/no-such-card")
+    assert missing.status_code == 404 and "unknown card" in error_of(missing)
+
+
+def test_deck_lifecycle(client: TestClient, cli: Cli) -> None:
+    deck_id = new_deck(client)
+    assert client.get("/api/decks").json() == cli("deck", "list", "--json")
+    _fill(client, deck_id, RUSH)
+    shown = client.get(f"/api/decks/{deck_id}").json()
+    cli_shown = cli("deck", "show", "db:Rush", "--json")
+    assert {k: v for k, v in shown.items() if k != "info"} == cli_shown
+    assert shown["info"]["id"] == deck_id and shown["info"]["cards"] == 20
+    renamed = client.patch(f"/api/decks/{deck_id}", json={"name": "Rush 2"})
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Rush 2"
+    copy = client.post(f"/api/decks/{deck_id}/duplicate")
+    assert copy.status_code == 201 and copy.json()["name"] == "Rush 2 (copy)" and copy.json()["cards"] == 20
+    named = client.post(f"/api/decks/{deck_id}/duplicate", json={"name": "Mine"})
+    assert named.json()["name"] == "Mine"
+    gone = client.delete(f"/api/decks/{copy.json()['id']}")
+    assert gone.status_code == 200 and '"Crumb Goblin"' in gone.json()["export"]
+    assert [d["name"] for d in client.get("/api/decks").json()] == ["Mine", "Rush 2"]
+    undo = client.post("/api/decks/import", json={"text": gone.json()["export"], "name": "Rush 2 (copy)"})
+    assert undo.status_code == 201 and undo.json()["cards"] == 20
+
+
+def test_deck_errors(client: TestClient) -> None:
+    deck_id = new_deck(client)
+    new_deck(client, "Other")
+    taken = client.post("/api/decks", json={"game": "mea", "name": "Rush"})
+    assert taken.status_code == 409 and "already exists" in error_of(taken)
+    assert client.patch(f"/api/decks/{deck_id}", json={"name": "Other"}).status_code == 409
+    assert client.post("/api/decks", json={"game": "chess", "name": "X"}).status_code == 400
+    assert "name" in error_of(client.post("/api/decks", json={"game": "mea", "name": ""}))
+    assert "players" in error_of(client.post("/api/decks", json={"game": "meio", "name": "M", "players": 9}))
+    assert "extra" in error_of(client.post("/api/decks", json={"game": "mea", "name": "Y", "colour": 1})).lower()
+    assert client.post("/api/decks", content=b"{not json", headers={"content-type": "application/json"}).json() == {
+        "error": {"message": "the request body is not valid JSON", "term": None}
+    }
+    for path in ("", "/validation", "/stats", "/draws", "/pdf", "/export"):
+        missing = client.get(f"/api/decks/424242{path}")
+        assert missing.status_code == 404 and "no deck with id 424242" in error_of(missing), path
+    assert client.get("/api/decks/abc").status_code == 400
+    assert client.delete("/api/decks/424242").status_code == 404
+
+
+def test_adding_setting_and_removing_cards(client: TestClient) -> None:
+    deck_id = new_deck(client)
+    added = client.post(f"/api/decks/{deck_id}/cards", json={"name": "crumb goblin", "count": 3})
+    assert added.json()["count"] == 3 and added.json()["card"] == "mea/demo/crumb-goblin"
+    again = client.post(f"/api/decks/{deck_id}/cards", json={"card": "mea/demo/crumb-goblin"})
+    assert again.json()["count"] == 4 and again.json()["deck"]["cards"] == 4
+    side = client.post(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat", "section": "sideboard"})
+    assert side.json()["count"] == 1
+    assert client.put(f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin", "count": 2}).json()["count"] == 2
+    left = client.request("DELETE", f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin", "count": 1})
+    assert left.json()["count"] == 1
+    cleared = client.request("DELETE", f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin"})
+    assert cleared.json()["count"] == 0
+    shown = client.get(f"/api/decks/{deck_id}").json()
+    assert shown["cards"] == [{"count": 1, "name": "Dizzy Bat", "id": "mea/demo/dizzy-bat", "section": "sideboard"}]
+    # errors: another game's card, an unknown card, bad counts, sections, neither or both of name and card
+    other = client.post(f"/api/decks/{deck_id}/cards", json={"name": "Grimoire"})
+    assert other.status_code == 404 and "unknown card 'Grimoire' in mea" in error_of(other)
+    by_id = client.post(f"/api/decks/{deck_id}/cards", json={"card": "meikyu/core/grimoire"})
+    assert by_id.status_code == 400 and "is a meikyu card; deck 'Rush' is a mea deck" in error_of(by_id)
+    assert client.post(f"/api/decks/{deck_id}/cards", json={"card": "../../etc/passwd"}).status_code == 404
+    assert "count" in error_of(client.post(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat", "count": 1000}))
+    assert "count" in error_of(client.put(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat", "count": -1}))
+    assert "count" in error_of(client.put(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat"}))
+    assert "sections" in error_of(
+        client.post(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat", "section": "first half"})
+    )
+    assert "one of them" in error_of(client.post(f"/api/decks/{deck_id}/cards", json={}))
+    absent = client.request("DELETE", f"/api/decks/{deck_id}/cards", json={"name": "Tripwire"})
+    assert absent.status_code == 400 and "is not in deck" in error_of(absent)
+
+
+def test_validation_stats_and_draws_are_the_cli_objects(client: TestClient, cli: Cli) -> None:
+    deck_id = new_deck(client)
+    _fill(client, deck_id, RUSH)
+    assert client.get(f"/api/decks/{deck_id}/validation").json() == cli("deck", "validate", "db:Rush", "--json")
+    assert client.get(f"/api/decks/{deck_id}/stats").json() == cli("deck", "stats", "db:Rush", "--json")
+    need = "2 t:monster cost<=3"
+    got = client.get(f"/api/decks/{deck_id}/draws", params={"need": [need, "1 t:assist"], "cards": 6}).json()
+    assert got == cli("draws", "db:Rush", "--need", need, "--need", "1 t:assist", "-c", "6", "--json")
+    table = client.get(f"/api/decks/{deck_id}/draws", params={"need": need, "by_turn": 4}).json()
+    assert table == cli("draws", "db:Rush", "--need", need, "--by-turn", "4", "--json")
+    hands = client.get(f"/api/decks/{deck_id}/draws", params={"sample": 3, "seed": 7}).json()
+    assert hands == cli("draws", "db:Rush", "--sample", "3", "--seed", "7", "--json")
+    assert len(hands["hands"]) == 3
+    report = client.get(f"/api/decks/{deck_id}/draws").json()
+    assert report == cli("draws", "db:Rush", "--json")
+    bad = client.get(f"/api/decks/{deck_id}/draws", params={"need": "2 cots<3"})
+    assert bad.status_code == 400 and "cots" in error_of(bad)
+    assert "seed" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"seed": -1}))
+    assert "need" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"need": ["t:monster"] * 21}))
+    assert "mana" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"mana": "a,b"}))
+    valid = client.get(f"/api/decks/{deck_id}/validation").json()
+    assert valid["valid"] is True and valid["cards"] == 20
+
+
+def test_validation_lists_every_problem(client: TestClient, cli: Cli) -> None:
+    deck_id = new_deck(client, "Small")
+    _fill(client, deck_id, {"Crumb Goblin": 3})
+    report = client.get(f"/api/decks/{deck_id}/validation").json()
+    assert report["valid"] is False and [p["code"] for p in report["problems"]] == ["deck-size"]
+    meio = new_deck(client, "Hand", "meio")
+    assert client.get(f"/api/decks/{meio}/validation").json() == cli("deck", "validate", "db:Hand", "--json")
+
+
+def test_pdf_with_sheet_options(client: TestClient) -> None:
+    from pypdf import PdfReader
+
+    deck_id = new_deck(client)
+    _fill(client, deck_id, RUSH)
+    response = client.get(f"/api/decks/{deck_id}/pdf", params={"backs": True, "bleed": "3mm", "paper": "letter"})
+    assert response.status_code == 200 and response.headers["content-type"] == "application/pdf"
+    assert 'filename="rush.pdf"' in response.headers["content-disposition"]
+    pdf = PdfReader(io.BytesIO(response.content))
+    assert len(pdf.pages) >= 6  # 20 cards, 6 a letter sheet with 3 mm bleed: 4 sheets, fronts and backs
+    assert round(float(pdf.pages[0].mediabox.width)) == 612  # letter, 8.5 in
+    bad_options = (({"bleed": "300mm"}, "--bleed"), ({"paper": "napkin"}, "napkin"), ({"copies": 101}, "copies"))
+    for params, named in bad_options:
+        bad = client.get(f"/api/decks/{deck_id}/pdf", params=params)
+        assert bad.status_code == 400 and named in error_of(bad), params
+
+
+def test_export_and_import_round_trip_all_or_nothing(client: TestClient) -> None:
+    deck_id = new_deck(client)
+    _fill(client, deck_id, RUSH)
+    client.post(f"/api/decks/{deck_id}/cards", json={"name": "Tripwire", "count": 2, "section": "maybe"})
+    original = client.get(f"/api/decks/{deck_id}").json()["cards"]
+    for fmt in ("text", "json", "code"):
+        exported = client.get(f"/api/decks/{deck_id}/export", params={"format": fmt})
+        assert exported.status_code == 200
+        body = {"code": exported.text} if fmt == "code" else {"text": exported.text}
+        made = client.post("/api/decks/import", json=body | {"name": f"back from {fmt}"})
+        assert made.status_code == 201, made.text
+        back = client.get(f"/api/decks/{made.json()['id']}").json()["cards"]
+        assert sorted(back, key=str) == sorted(original, key=str), fmt  # a code keeps the cards, not their order
+    code = client.get(f"/api/decks/{deck_id}/export?format=code").text
+    shared = client.post("/api/decks/import", json={"code": code})
+    assert shared.json()["name"] == "Imported mea deck"  # a code carries no name
+    again = client.post("/api/decks/import", json={"code": code})
+    assert again.json()["name"] == "Imported mea deck (copy)"
+    before = client.get("/api/decks").json()
+    bad = client.post("/api/decks/import", json={"text": "game: mea\n3 Crumb Goblin\n2 Nopeity\n1 Zzz\n"})
+    assert bad.status_code == 400 and "nothing was written" in error_of(bad)
+    assert len(bad.json()["error"]["problems"]) == 2
+    assert client.get("/api/decks").json() == before
+    assert client.post("/api/decks/import", json={"code": "!!!"}).status_code == 400
+    assert "one of them" in error_of(client.post("/api/decks/import", json={}))
+    taken = client.post("/api/decks/import", json={"text": "game: mea\n1 Crumb Goblin\n", "name": "Rush"})
+    assert taken.status_code == 409
+    replaced = client.post(
+        "/api/decks/import", json={"text": "game: mea\n1 Crumb Goblin\n", "name": "Rush", "replace": True}
+    )
+    assert replaced.status_code == 201 and replaced.json()["cards"] == 1
+    assert client.get(f"/api/decks/{deck_id}/export", params={"format": "xml"}).status_code == 400
+
+
+def test_deck_text_over_its_bound_is_refused(client: TestClient) -> None:
+    big = "game: mea\n" + "1 Crumb Goblin\n" * 70_000  # over 1 MB
+    response = client.post("/api/decks/import", json={"text": big})
+    assert response.status_code == 413 and "bytes" in error_of(response)
+
+
+def test_diff(client: TestClient, cli: Cli) -> None:
+    a = new_deck(client, "A")
+    b = new_deck(client, "B")
+    _fill(client, a, {"Crumb Goblin": 2})
+    _fill(client, b, {"Crumb Goblin": 3, "Dizzy Bat": 1})
+    diffed = client.get("/api/decks/diff", params={"a": a, "b": b}).json()
+    assert diffed == cli("deck", "diff", "db:A", "db:B", "--json")
+    assert client.get("/api/decks/diff", params={"a": a}).status_code == 400
+    meio = new_deck(client, "M", "meio")
+    assert client.get("/api/decks/diff", params={"a": a, "b": meio}).status_code == 400
+
+
+def test_catalog_status_and_export(client: TestClient, cli: Cli) -> None:
+    assert client.get("/api/catalog/status").json() == cli("catalog", "status", "--json")
+    assert client.get("/api/catalog/status", params={"game": "meikyu"}).json() == cli(
+        "catalog", "status", "--game", "meikyu", "--json"
+    )
+    for fmt, start in (("csv", b"name,"), ("json", b"{"), ("xlsx", b"PK")):
+        exported = client.get("/api/catalog/export", params={"game": "meikyu", "format": fmt})
+        assert exported.status_code == 200 and exported.content.lstrip().startswith(start), fmt
+        assert f'filename="meikyu.{fmt}"' in exported.headers["content-disposition"]
+    assert client.get("/api/catalog/export", params={"game": "meikyu", "format": "pdf"}).status_code == 400
+    assert "game" in error_of(client.get("/api/catalog/export"))
+
+
+def _upload(client: TestClient, text: str, dry_run: bool, name: str = "cards.csv") -> Any:
+    return client.post(
+        "/api/catalog/import",
+        data={"game": "mea", "dry_run": str(dry_run).lower()},
+        files={"file": (name, text.encode())},
+    )
+
+
+def test_catalog_import_dry_run_lists_every_bad_row_and_writes_nothing(client: TestClient) -> None:
+    bad = "name,type,cost,attack\nGood One,monster,2,1\nBad Cost,monster,zz,1\nBad Atk,monster,1,huge\n"
+    before = client.get("/api/catalog/status", params={"game": "mea"}).json()
+    refused = _upload(client, bad, dry_run=True, name="../../etc/evil.csv")
+    assert refused.status_code == 400
+    assert error_of(refused) == "evil.csv: 2 problem(s), nothing was written"
+    problems = refused.json()["error"]["problems"]
+    assert [p.split(",")[0] for p in problems] == ["row 3", "row 4"]
+    assert "cardbase-upload" not in refused.text  # the server's folder is never named
+    good = "name,type,cost,attack\nGood One,monster,2,1\nGood Two,monster,3,2\n"
+    dry = _upload(client, good, dry_run=True)
+    assert dry.status_code == 200 and dry.json() | {"sets": []} == {
+        "file": "cards.csv",
+        "game": "mea",
+        "rows": 2,
+        "inserted": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "sets": [],
+        "dry_run": True,
+    }
+    assert client.get("/api/catalog/status", params={"game": "mea"}).json() == before
+    assert client.get("/api/cards", params={"q": '"Good One"'}).json() == []
+    done = _upload(client, good, dry_run=False)
+    assert done.status_code == 200 and done.json()["inserted"] == 2
+    assert [c["name"] for c in client.get("/api/cards", params={"q": '"Good One"'}).json()] == ["Good One"]
+    assert "game" in error_of(client.post("/api/catalog/import", files={"file": ("a.csv", b"name\n")}))
+    assert "file" in error_of(client.post("/api/catalog/import", data={"game": "mea"}))
+
+
+def test_spreadsheet_upload_over_5_mb_is_413(client: TestClient) -> None:
+    big = b"name,type\n" + b"x" * 5_000_001
+    response = client.post("/api/catalog/import", data={"game": "mea"}, files={"file": ("big.csv", big)})
+    assert response.status_code == 413 and "bytes" in error_of(response)
+
+
+def test_unknown_route_and_method(client: TestClient) -> None:
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and "/api/nothing" in error_of(missing)
+    assert client.put("/api/decks").status_code == 405

@@ -1,0 +1,529 @@
+"""The HTML pages through the ASGI test client, on SQLite and (with CARDBASE_TEST_POSTGRES) PostgreSQL.
+
+Each page's numbers are checked against the feature function the CLI prints them with, so a page
+that drifts from ``cards search``, ``deck validate``, ``deck stats`` or ``draws`` fails here.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.db.engine import Database
+from cardbase.web.app import create_app
+from cardbase.web.settings import ServerSettings
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def web(database: Database) -> Iterator[TestClient]:
+    """A client of the app over the test's database, sending the served address as its Host."""
+    settings = ServerSettings(database=database)
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
+        yield client
+
+
+def ids_in(page: str) -> list[str]:
+    """The card ids of the results, in order."""
+    region = page.split('id="results"', 1)[1].split('id="pager"', 1)[0]
+    return [html.unescape(i) for i in re.findall(r'data-card-id="([^"]+)"', region)]
+
+
+def one_line_error(response: Any) -> str:
+    m = re.search(r'<p id="error"[^>]*>(.*?)</p>', response.text, re.S)
+    assert m, response.text[:500]
+    assert "Traceback" not in response.text
+    return html.unescape(m.group(1)).strip()
+
+
+def search_ids(database: Database, query: str, game: str | None = None, limit: int = 60, **kw: Any) -> list[str]:
+    from cardbase.db.search import search_cards
+
+    with database.session() as session:
+        return [c.id for c in search_cards(session, query, game, limit, **kw)]
+
+
+def make_deck(web: TestClient, name: str = "Rush", game: str = "mea", players: str = "") -> int:
+    response = web.post("/decks", data={"name": name, "game": game, "players": players}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    assert re.fullmatch(r"/decks/\d+", location)
+    return int(location.rsplit("/", 1)[1])
+
+
+def add(web: TestClient, deck: int, card: str, times: int = 1, section: str = "", fragment: bool = False) -> Any:
+    response = None
+    for _ in range(times):
+        data = {"card": card, "op": "add", "section": section}
+        if fragment:
+            data["fragment"] = "1"
+        response = web.post(f"/decks/{deck}/cards", data=data, follow_redirects=False)
+    return response
+
+
+def monsters(database: Database, n: int) -> list[str]:
+    return search_ids(database, "t:monster", "mea", n)
+
+
+# --- gallery -----------------------------------------------------------------------------------
+
+
+def test_home_and_gallery_first_page_is_search_of_sixty(web: TestClient, database: Database) -> None:
+    assert web.get("/").status_code == 200
+    page = web.get("/cards")
+    assert page.status_code == 200
+    assert ids_in(page.text) == search_ids(database, "", None, 60)
+    assert page.text.count('loading="lazy"') == 60
+    assert "/image.png?w=" in page.text
+    second = web.get("/cards?page=2")
+    assert ids_in(second.text) == search_ids(database, "", None, 120)[60:]
+    assert 'id="prev-page"' in second.text
+
+
+def test_gallery_filters_order_and_table_view(web: TestClient, database: Database) -> None:
+    params = {"q": "cost<=3", "game": "mea", "type": "monster", "order": "atk", "direction": "desc"}
+    page = web.get("/cards", params=params)
+    assert page.status_code == 200
+    expected = search_ids(database, "cost<=3 t:monster", "mea", order="atk", direction="desc")
+    assert expected and ids_in(page.text) == expected
+    table = web.get("/cards", params={"q": "t:land", "game": "meikyu", "view": "table", "set": "core"})
+    assert "<table" in table.text and re.search(r'<tr data-card-id="meikyu/', table.text)
+    assert ids_in(table.text) == search_ids(database, "t:land set:core", "meikyu")
+    # unknown land points show as ?
+    assert "pts" in table.text and "? pts" in table.text
+
+
+def test_bad_query_names_the_term_and_keeps_the_last_results(web: TestClient, database: Database) -> None:
+    page = web.get("/cards", params={"q": "goblin cots:3", "last": "goblin"})
+    assert page.status_code == 400
+    assert 'id="query-error"' in page.text
+    assert '<mark class="term">cots</mark>' in page.text
+    assert "did you mean" in html.unescape(page.text)
+    assert ids_in(page.text) == search_ids(database, "goblin") and ids_in(page.text)
+    fragment = web.get("/cards", params={"q": "(t:monster", "fragment": "1"})
+    assert fragment.status_code == 400 and 'id="query-error"' in fragment.text
+    assert "<html" not in fragment.text
+    good = web.get("/cards", params={"q": "goblin", "fragment": "1"})
+    assert good.status_code == 200 and 'id="query-error"' not in good.text
+    assert ids_in(good.text) == search_ids(database, "goblin")
+
+
+@pytest.mark.parametrize("page", ["0", "x", "10001", "²"])
+def test_bad_page_is_one_line_error(web: TestClient, page: str) -> None:
+    response = web.get("/cards", params={"page": page})
+    assert response.status_code == 400
+    assert "page must be a whole number" in one_line_error(response)
+
+
+def test_bad_game_is_one_line_error(web: TestClient) -> None:
+    response = web.get("/cards", params={"game": "chess"})
+    assert response.status_code == 400 and "unknown game 'chess'" in one_line_error(response)
+
+
+# --- one card ----------------------------------------------------------------------------------
+
+
+def test_card_page_shows_every_field_unknown_and_not_applicable(web: TestClient) -> None:
+    land = web.get("/cards/meikyu/core/altar-of-the-nightingale").text
+    assert re.search(r'data-field="points"><th[^>]*>points</th><td><span class="unknown"[^>]*>\? \(unknown\)', land)
+    assert re.search(r'data-field="level"><th[^>]*>level</th><td>5</td>', land)
+    assert "Hospital" in land and 'id="provenance"' in land and "rulebook" in land
+    amulet = web.get("/cards/meikyu/core/amulet").text
+    assert re.search(r'data-field="level"><th[^>]*>level</th><td><span class="na"', amulet)
+    assert re.search(r'data-field="copies"><th[^>]*>copies</th><td><span class="unknown"', amulet)
+    squire = web.get("/cards/mea/demo/naive-squire").text
+    assert "demo card made for cardbase, not a published card" in squire
+    assert 'id="abilities"' in squire and "When summoned: Draw 1 card." in squire
+    assert 'id="card-image"' in squire
+
+
+def test_unknown_card_page_is_404(web: TestClient) -> None:
+    response = web.get("/cards/mea/demo/no-such-card")
+    assert response.status_code == 404 and "no-such-card" in one_line_error(response)
+
+
+def test_add_to_deck_from_card_page(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    page = web.get("/cards/mea/demo/crumb-goblin").text
+    assert 'id="add-to-deck"' in page and f'<option value="{deck}">' in page
+    response = web.post(
+        "/decks/add", data={"deck": str(deck), "card": "mea/demo/crumb-goblin", "op": "add"}, follow_redirects=False
+    )
+    assert response.status_code == 303 and response.headers["location"] == f"/decks/{deck}"
+    assert [(c.card_id, c.count) for c in load_deck(database, deck).cards] == [("mea/demo/crumb-goblin", 1)]
+
+
+# --- decks -------------------------------------------------------------------------------------
+
+
+def test_decks_new_rename_duplicate_delete(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import list_decks
+
+    deck = make_deck(web, "Rush")
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    listing = web.get("/decks").text
+    assert f'data-deck-id="{deck}"' in listing and "Rush" in listing
+    assert web.post(f"/decks/{deck}/rename", data={"name": "Blitz"}, follow_redirects=False).status_code == 303
+    copy = web.post(f"/decks/{deck}/duplicate", data={}, follow_redirects=False)
+    assert copy.status_code == 303
+    names = sorted(d["name"] for d in list_decks(database))
+    assert names == ["Blitz", "Blitz (copy)"]
+    taken = web.post(f"/decks/{deck}/rename", data={"name": "Blitz (copy)"})
+    assert taken.status_code == 409 and "already exists" in one_line_error(taken)
+    confirm = web.get(f"/decks/{deck}/delete")
+    assert confirm.status_code == 200 and 'id="confirm-delete"' in confirm.text
+    assert web.post(f"/decks/{deck}/delete", follow_redirects=False).status_code == 303
+    assert [d["name"] for d in list_decks(database)] == ["Blitz (copy)"]
+    assert 'id="flash"' in web.get("/decks?done=deleted+Blitz").text
+
+
+def test_new_deck_bad_input(web: TestClient) -> None:
+    assert web.post("/decks", data={"name": "", "game": "mea"}).status_code == 400
+    bad_game = web.post("/decks", data={"name": "X", "game": "chess"})
+    assert bad_game.status_code == 400 and "unknown game" in one_line_error(bad_game)
+    players = web.post("/decks", data={"name": "X", "game": "meio", "players": "9"})
+    assert players.status_code == 400 and "players" in one_line_error(players)
+
+
+@pytest.mark.parametrize("url", ["/decks/999", "/decks/abc", "/decks/999/export.txt", "/decks/999/delete"])
+def test_unknown_deck_is_404(web: TestClient, url: str) -> None:
+    response = web.get(url)
+    assert response.status_code == 404 and "no deck" in one_line_error(response)
+
+
+def test_compare_is_deck_diff(web: TestClient, database: Database) -> None:
+    a, b = make_deck(web, "A"), make_deck(web, "B")
+    add(web, a, "mea/demo/crumb-goblin", 2)
+    add(web, b, "mea/demo/crumb-goblin", 3)
+    add(web, b, "mea/demo/puddle-knight", 1)
+    page = web.get("/decks/compare", params={"a": a, "b": b})
+    assert page.status_code == 200 and 'id="diff"' in page.text
+    text = html.unescape(page.text)
+    assert "1 added, 0 removed, 1 changed" in text
+    assert "Crumb Goblin</a>: 2 → 3" in text and "+1 <a" in text
+
+
+# --- the deck builder --------------------------------------------------------------------------
+
+
+def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Database) -> None:
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text, validate_resolved
+    from cardbase.decks.stats import deck_stats
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    page = web.get(f"/decks/{deck}")
+    assert page.status_code == 200
+    for hook in ('id="q"', 'id="results"', 'id="validation"', 'id="odds"', 'id="sample-hand"', 'id="deck-count"'):
+        assert hook in page.text
+    assert re.search(r'class="add" aria-label="Add [^"]+"', page.text)
+    back = web.post(
+        f"/decks/{deck}/cards",
+        data={"card": "mea/demo/crumb-goblin", "op": "add", "back": f"/decks/{deck}?q=goblin"},
+        follow_redirects=False,
+    )
+    assert back.status_code == 303 and back.headers["location"] == f"/decks/{deck}?q=goblin"
+    evil = web.post(
+        f"/decks/{deck}/cards",
+        data={"card": "mea/demo/crumb-goblin", "back": "https://evil.example/"},
+        follow_redirects=False,
+    )
+    assert evil.headers["location"] == f"/decks/{deck}"
+    cards = monsters(database, 10)
+    for card in cards[:9]:
+        add(web, deck, card, 2)
+    panels = web.get(f"/decks/{deck}?fragment=panels").text
+    assert '<span id="deck-count">20</span>' in panels
+    resolved = resolve_text(database, deck_to_text(load_deck(database, deck), "Rush"))
+    report, fmt = validate_resolved(resolved)
+    codes = re.findall(r'<li class="problem sev-(?:error|warning)" data-code="([^"]+)"', panels)
+    assert codes == [p.code for p in report.problems]
+    assert report.valid == ('id="validation" class="panel valid"' in panels)
+    curve = deck_stats(resolved, fmt)["mana_curve"]
+    assert '<svg id="curve"' in panels
+    assert re.findall(r'<rect data-cost="([^"]+)"', panels) == list(curve)
+    # a tile is not a deck card: an error with the card linked
+    tile = search_ids(database, "t:tile", "mea", 1)[0]
+    add(web, deck, tile)
+    panels = web.get(f"/decks/{deck}?fragment=panels").text
+    assert 'class="panel invalid"' in panels and 'data-code="card-type"' in panels
+    assert re.search(r'data-code="card-type">.*?<a href="/cards/' + re.escape(tile) + '">', panels, re.S)
+
+
+def test_builder_invalid_deck_lists_every_problem(web: TestClient, database: Database) -> None:
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text, validate_resolved
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    add(web, deck, "mea/demo/crumb-goblin", 5)
+    add(web, deck, search_ids(database, "t:tile", "mea", 1)[0])
+    panels = web.get(f"/decks/{deck}?fragment=panels").text
+    report, _ = validate_resolved(resolve_text(database, deck_to_text(load_deck(database, deck), "Rush")))
+    assert not report.valid and len(report.problems) >= 2
+    assert re.findall(r'data-code="([^"]+)"', panels) == [p.code for p in report.problems]
+    assert "✗ not valid" in panels
+
+
+def test_inc_dec_and_fragment_answers(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    response = add(web, deck, "mea/demo/crumb-goblin", fragment=True)
+    assert response.status_code == 200 and response.text.startswith('<div id="panels"')
+    for op in ("inc", "inc", "dec"):
+        web.post(f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "op": op}, follow_redirects=False)
+    assert [c.count for c in load_deck(database, deck).cards] == [2]
+    web.post(f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "op": "set", "count": "0"})
+    assert load_deck(database, deck).cards == ()
+    bad = web.post(f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "op": "set", "count": "1000"})
+    assert bad.status_code == 400 and "count must be a whole number from 0 to 999" in one_line_error(bad)
+
+
+def test_card_of_another_game_is_refused_with_the_error(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    live = add(web, deck, "meikyu/core/grimoire", fragment=True)
+    assert live.status_code == 400
+    assert re.search(r'<p id="action-error"[^>]*>.*Grimoire.* is a meikyu card, not mea', html.unescape(live.text))
+    plain = add(web, deck, "meikyu/core/grimoire")
+    assert plain.status_code == 400 and "is a meikyu card" in one_line_error(plain)
+    assert load_deck(database, deck).cards == ()
+    # the deck's gallery can show every game so that such a card can be found
+    page = web.get(f"/decks/{deck}", params={"game": "all", "q": "grimoire"})
+    assert ids_in(page.text) == ["meikyu/core/grimoire"]
+    assert ids_in(web.get(f"/decks/{deck}", params={"q": "grimoire"}).text) == []
+
+
+def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
+    deck = make_deck(web, "Hand", "meio")
+    page = web.get(f"/decks/{deck}").text
+    assert '<select id="section"' in page and ">first half<" in page and ">second half<" in page
+    cards = search_ids(database, "", "meio", 13)
+    for card in cards[:7]:
+        add(web, deck, card, section="first half")
+    for card in cards[7:]:
+        add(web, deck, card, section="second half")
+    panels = web.get(f"/decks/{deck}?fragment=panels").text
+    assert panels.count('data-section="first half"') == 7 and panels.count('data-section="second half"') == 6
+    assert "7 of 7" in panels and "6 of 6" in panels
+    bad = add(web, deck, cards[0], section="third half")
+    assert bad.status_code == 400 and "sections" in one_line_error(bad)
+
+
+def test_meikyu_totals_keep_unknowns_unknown(web: TestClient, database: Database) -> None:
+    deck = make_deck(web, "Set", "meikyu")
+    for card in search_ids(database, "t:character", "meikyu", 3):
+        add(web, deck, card, 2)
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    assert re.search(r"swords total</th><td>unknown \(6 unknown\)</td>", panels)
+    assert '<svg id="curve"' not in panels
+
+
+def test_odds_are_the_draws_functions(web: TestClient, database: Database) -> None:
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text
+    from cardbase.decks.store import load_deck
+    from cardbase.draws.exact import Kind
+    from cardbase.draws.reports import draw_model, needs_report
+    from cardbase.draws.service import parse_need, setup
+    from cardbase.web.pages import percent
+
+    deck = make_deck(web)
+    for card in monsters(database, 10):
+        add(web, deck, card, 2)
+    needs_text = "2 t:monster cost<=2\nat most 1 t:monster cost>=4"
+    panels = web.get(f"/decks/{deck}", params={"fragment": "panels", "needs": needs_text}).text
+    resolved = resolve_text(database, deck_to_text(load_deck(database, deck), "Rush"))
+    needs = [parse_need("2 t:monster cost<=2", Kind.AT_LEAST), parse_need("1 t:monster cost>=4", Kind.AT_MOST)]
+    pile = setup(database, resolved, needs, "Rush")
+    rows = needs_report(pile, draw_model(pile, needs, 5, None), None, None, None, 0).rows
+    table = panels.split('id="odds-table"', 1)[1].split("</table>", 1)[0]
+    shown = re.findall(r"<strong>([^<]+)</strong>", table)
+    assert shown == [percent(r["probability"]) for r in rows] and len(shown) == 10
+    assert '<svg id="odds-chart"' in panels and 'id="odds-turns"' in panels
+    bad = web.get(f"/decks/{deck}", params={"fragment": "panels", "needs": "2 cots<=2"})
+    assert bad.status_code == 200 and 'id="odds-error"' in bad.text and "cots" in bad.text
+
+
+def test_sample_hand_is_seeded_and_shareable(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    for card in monsters(database, 10):
+        add(web, deck, card, 2)
+
+    def hand(**params: str) -> list[str]:
+        text = web.get(f"/decks/{deck}", params={"fragment": "panels", **params}).text
+        block = text.split('<ul id="hand"', 1)[1].split("</ul>", 1)[0]
+        return re.findall(r">([^<>]+)</a></li>", block)
+
+    first = hand(seed="7", hand="6")
+    assert len(first) == 6 and hand(seed="7", hand="6") == first
+    assert hand(seed="8", hand="6") != first or hand(seed="9", hand="6") != first
+    page = web.get(f"/decks/{deck}?seed=7&hand=6").text
+    assert f'href="/decks/{deck}?seed=7&amp;hand=6#sample-hand"' in page
+    bad = web.get(f"/decks/{deck}", params={"seed": "-1"})
+    assert bad.status_code == 200 and "seed must be a whole number" in html.unescape(bad.text)
+
+
+# --- export, share, import, print --------------------------------------------------------------
+
+
+def test_export_and_share_link_round_trip(web: TestClient, database: Database) -> None:
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    add(web, deck, "mea/demo/puddle-knight", 1, section="sideboard")
+    stored = load_deck(database, deck)
+    for kind, fmt in (("txt", "text"), ("json", "json"), ("code", "code")):
+        response = web.get(f"/decks/{deck}/export.{kind}")
+        assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+        assert response.text == write_deck(stored, fmt)
+    code = write_deck(stored, "code").strip()
+    page = web.get(f"/decks/{deck}").text
+    assert f'id="share-code" class="code" readonly value="{code}"' in page
+    assert f"/decks/new?code={code}" in page
+    preview = web.get("/decks/new", params={"code": code})
+    assert preview.status_code == 200 and 'id="preview"' in preview.text and "Crumb Goblin" in preview.text
+    saved = web.post("/decks/new", data={"code": code, "name": "Shared"}, follow_redirects=False)
+    assert saved.status_code == 303
+    copy = int(saved.headers["location"].rsplit("/", 1)[1])
+    assert load_deck(database, copy).cards == stored.cards
+    broken = web.get("/decks/new", params={"code": "AAAAAAAAAAAA"})
+    assert broken.status_code == 400 and 'id="import-problems"' in broken.text
+
+
+def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import list_decks, load_deck
+
+    bad = web.post("/decks/import", data={"text": "game: mea\n3 Crumb Goblin\n2 Crumb Goblni\n1 Nobody Atall\n"})
+    assert bad.status_code == 400
+    problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
+    assert len(problems) == 2 and "line 3" in problems[0] and "line 4" in problems[1]
+    assert list_decks(database) == []
+    good = web.post("/decks/import", data={"text": "game: mea\nname: Gobbos\n3 Crumb Goblin\n"}, follow_redirects=False)
+    assert good.status_code == 303
+    deck = int(good.headers["location"].rsplit("/", 1)[1])
+    assert load_deck(database, deck).name == "Gobbos"
+    upload = web.post(
+        "/decks/import",
+        data={"name": "Uploaded"},
+        files={"file": ("deck.json", b'{"game": "mea", "cards": [{"count": 2, "name": "Puddle Knight"}]}')},
+        follow_redirects=False,
+    )
+    assert upload.status_code == 303
+    assert sorted(d["name"] for d in list_decks(database)) == ["Gobbos", "Uploaded"]
+    huge = web.post("/decks/import", files={"file": ("big.txt", b"1 x\n" * 300_000)})
+    assert huge.status_code in (400, 413) and "at most" in one_line_error(huge)
+
+
+def test_print_pdf_with_sheet_options(web: TestClient) -> None:
+    deck = make_deck(web)
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    pdf = web.get(f"/decks/{deck}/print.pdf", params={"paper": "letter", "backs": "true", "bleed": "3mm"})
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF-")
+    bad = web.get(f"/decks/{deck}/print.pdf", params={"paper": "napkin"})
+    assert bad.status_code == 400 and "napkin" in one_line_error(bad)
+    flag = web.get(f"/decks/{deck}/print.pdf", params={"backs": "maybe"})
+    assert flag.status_code == 400 and "backs must be true or false" in one_line_error(flag)
+
+
+# --- catalog -----------------------------------------------------------------------------------
+
+
+def test_catalog_status_is_catalog_status(web: TestClient, database: Database) -> None:
+    from cardbase.db.queries import catalog_status
+
+    page = web.get("/catalog").text
+    with database.session() as session:
+        rows = catalog_status(session)
+    shown = re.findall(r'<tr data-game="([^"]+)" data-type="([^"]+)">', page)
+    assert shown == [(r.game, r.type) for r in rows]
+    export = web.get("/catalog/export/meikyu.csv")
+    assert export.status_code == 200 and export.text.lower().startswith("name")
+    assert web.get("/catalog/export/meikyu.pdf").status_code == 400
+
+
+def test_catalog_upload_dry_run_lists_bad_rows_and_writes_nothing(web: TestClient, database: Database) -> None:
+    from cardbase.db.queries import card_count
+
+    with database.session() as session:
+        before = card_count(session)
+    sheet = (
+        b"name,type,cost,attack,defence\nFresh Newt,monster,1,1,1\nBad Newt,monster,lots,1,1\nWorse Newt,dragon,1,1,1\n"
+    )
+    response = web.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("newts.csv", sheet)})
+    assert response.status_code == 400
+    rows = re.findall(r"<li>(.*?)</li>", response.text.split('id="bad-rows"', 1)[1].split("</ul>", 1)[0])
+    assert len(rows) == 2 and "row 3" in rows[0] and "row 4" in rows[1]
+    assert "cardbase-upload-" not in response.text and "newts.csv" in response.text
+    with database.session() as session:
+        assert card_count(session) == before
+    good = b"name,type,cost,attack,defence\nFresh Newt,monster,1,1,1\n"
+    dry = web.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("newts.csv", good)})
+    assert dry.status_code == 200 and 'id="confirm-import"' in dry.text and "would insert 1" in dry.text
+    with database.session() as session:
+        assert card_count(session) == before
+    payload = re.search(r'name="payload" value="([^"]+)"', dry.text)
+    assert payload
+    done = web.post(
+        "/catalog/import", data={"game": "mea", "payload": payload.group(1), "filename": "newts.csv", "confirm": "1"}
+    )
+    assert done.status_code == 200 and "imported" in done.text
+    with database.session() as session:
+        assert card_count(session) == before + 1
+    assert web.post("/catalog/import", data={"game": "mea"}).status_code == 400
+    wrong = web.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("cards.exe", b"x")})
+    assert wrong.status_code == 400 and ".csv, .xlsx or .json" in one_line_error(wrong)
+
+
+def test_imported_markup_is_text_everywhere(web: TestClient, database: Database) -> None:
+    sheet = f"name,type,cost,attack,defence,text\n{XSS},monster,1,1,1,{XSS}\n".encode()
+    dry = web.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("x.csv", sheet)})
+    assert dry.status_code == 200, dry.text
+    payload = re.search(r'name="payload" value="([^"]+)"', dry.text)
+    assert payload
+    confirm = {"game": "mea", "payload": payload.group(1), "filename": "x.csv", "confirm": "1"}
+    done = web.post("/catalog/import", data=confirm)
+    assert done.status_code == 200
+    card = search_ids(database, "onerror", "mea")
+    assert len(card) == 1
+    deck = make_deck(web, XSS)
+    add(web, deck, card[0], 5)
+    pages = [
+        web.get("/cards", params={"q": "onerror"}).text,
+        web.get("/cards", params={"q": "onerror", "view": "table"}).text,
+        web.get("/cards/" + card[0]).text,
+        web.get(f"/decks/{deck}").text,
+        web.get("/decks").text,
+        web.get("/").text,
+        web.get(f"/decks/{deck}/delete").text,
+    ]
+    for text in pages:
+        assert "<img src=x" not in text
+        assert "&lt;img src=x onerror=alert(1)&gt;" in text
+    bad_query = web.get("/cards", params={"q": f"{XSS} cots:1"}).text
+    assert "<img src=x" not in bad_query
+
+
+def test_static_assets_are_served(web: TestClient) -> None:
+    for asset in ("cardbase.css", "cardbase.js"):
+        response = web.get(f"/static/{asset}")
+        assert response.status_code == 200 and len(response.text) > 1000
+
+
+def test_no_external_assets(web: TestClient) -> None:
+    page = web.get("/").text
+    assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing from another site (no CDN)
