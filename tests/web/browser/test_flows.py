@@ -35,12 +35,14 @@ def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:8]}"
 
 
-def new_deck(page: Page, game: str, name: str) -> str:
+def new_deck(page: Page, game: str, name: str, players: int | None = None) -> str:
     """Make a deck with the Decks page's form; return the builder's URL path (``/decks/{id}``)."""
     page.goto("/decks")
     form = page.locator("form#new-deck")
     form.get_by_label("Name").fill(name)
     form.get_by_label("Game").select_option(game)
+    if players is not None:
+        form.get_by_label("Players").select_option(str(players))
     form.get_by_role("button").click()
     expect(page).to_have_url(re.compile(r"/decks/\d+$"))
     return re.sub(r"^https?://[^/]+", "", page.url)
@@ -131,6 +133,32 @@ def test_build_twenty_card_mea_deck_turns_valid_and_draws_curve(page: Page, live
     }
     assert {cost for cost, height in heights.items() if height > 0} == {1, 2, 3, 4, 5}, heights
     assert len({heights[cost] for cost in (1, 2, 3, 4, 5)}) == 1, "four cards at each cost: equal bars"
+
+
+# One player's hand in a 3-player Meio game, split 7 + 6 (examples/decks/meio-hand.txt).
+MEIO_FIRST = ["Ace of Hearts", "Ten of Hearts", "Nine of Spades", "Eight of Spades", "Seven of Diamonds"]
+MEIO_FIRST += ["Two of Clubs", "Three of Clubs"]
+MEIO_SECOND = ["Six of Hearts", "Five of Hearts", "Four of Spades", "Ace of Diamonds", "Six of Clubs", "Ten of Clubs"]
+
+
+def test_meio_hand_split_by_clicking(page: Page, live_server: LiveServer) -> None:
+    name = unique("Meio hand")
+    new_deck(page, "meio", name, players=3)
+    validation = page.locator("#validation")
+    section = page.get_by_role("combobox", name=re.compile("^Add to"))
+    for half, cards in (("first half", MEIO_FIRST), ("second half", MEIO_SECOND)):
+        section.select_option(label=half)
+        for card in cards:
+            add_by_click(page, card, 1)
+            if card != MEIO_SECOND[-1]:  # a hand split (the 3-player hand format) until both halves are full
+                expect(validation.locator("li.problem[data-code='split']").first).to_be_visible()
+        expect(page.locator(f"#deck li[data-section='{half}']")).to_have_count(len(cards))
+    expect(validation).to_have_class(re.compile(r"\bvalid\b"))
+    expect(validation.locator("li.problem")).to_have_count(0)
+    deck = load_deck(live_server.database, name)
+    assert [(c.name, c.section) for c in deck.cards] == [(c, "first half") for c in MEIO_FIRST] + [
+        (c, "second half") for c in MEIO_SECOND
+    ]
 
 
 def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: LiveServer) -> None:
