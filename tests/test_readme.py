@@ -73,6 +73,9 @@ def test_every_readme_command_runs_as_written(clone: Path) -> None:
     commands = readme_commands((REPO / "README.md").read_text(encoding="utf-8"))
     for command in commands:
         args = shlex.split(command)[3:]
+        if args[0] in LONG_RUNNING:
+            LONG_RUNNING[args[0]](args, clone)
+            continue
         signal.alarm(SECONDS_PER_COMMAND)
         try:
             result = runner.invoke(app, args, input=PROMPT_INPUT, catch_exceptions=True)
@@ -84,6 +87,52 @@ def test_every_readme_command_runs_as_written(clone: Path) -> None:
         assert result.exit_code == want, f"{command}\nexit {result.exit_code}\n{result.output[-2000:]}"
         assert "Traceback" not in result.output and "internal error" not in result.output, command
     assert not [p for p in clone.iterdir() if p.suffix in (".pdf", ".png", ".csv", ".jsonl")], "wrote into the root"
+
+
+def _serve(args: list[str], clone: Path) -> None:
+    """``cardbase serve`` runs until stopped: start it as a process (on a free port, in place of
+    the README's: the machine may be serving that one), probe ``/healthz``, stop it with Ctrl-C."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    if "--port" in args:
+        args = [*args[: args.index("--port")], *args[args.index("--port") + 2 :]]
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDBASE_DB", "CARDBASE_TOKEN")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardbase", *args, "--port", str(port)],
+        cwd=clone,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + SECONDS_PER_COMMAND
+        while True:
+            assert proc.poll() is None, f"{args} exited {proc.returncode}: {proc.communicate()}"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json() == {"status": "ok"}:
+                    break
+            except (httpx.TransportError, ValueError):
+                pass
+            assert time.monotonic() < deadline, f"{args}: no answer on /healthz within {SECONDS_PER_COMMAND} s"
+            time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=SECONDS_PER_COMMAND)
+    assert proc.returncode == 130 and "Traceback" not in out + err, (out, err)
+
+
+LONG_RUNNING = {"serve": _serve}
+"""Commands that run until stopped, and how the test runs each instead of the CLI runner."""
 
 
 _SHARED = "shared"  # split so that this file does not match itself

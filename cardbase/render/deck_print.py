@@ -55,4 +55,6 @@ def deck_pdf(database: Any, resolved: ResolvedDeck, sheet: SheetOptions, images:
             bleed_fill=sheet.bleed_fill,
             full_art=sheet.full_art,
         )
-        return out.read_bytes()
+        from cardbase.textfiles import read_bytes
+
+        return read_bytes(out, "deck PDF", 1 << 31)  # our own output; a 10,000-card job stays far under

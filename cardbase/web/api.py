@@ -455,13 +455,14 @@ def catalog_export(
 ) -> Response:
     """A game's whole catalog as a file ``catalog import`` reads back (as ``catalog export``)."""
     from cardbase.db.io import export_catalog
+    from cardbase.textfiles import read_bytes
 
     game_id = _game(game)
     assert game_id is not None
     with tempfile.TemporaryDirectory(prefix="cardbase-export-") as tmp:
         out = Path(tmp) / f"{game_id}.{format}"
         export_catalog(_db(settings), game_id, format, out)
-        data = out.read_bytes()
+        data = read_bytes(out, "catalog export", 1 << 31)
     media = {
         "csv": "text/csv; charset=utf-8",
         "json": "application/json",

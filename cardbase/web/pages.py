@@ -7,10 +7,7 @@ in ``pages_decks``; this module has the gallery, the card page, the catalog and 
 
 from __future__ import annotations
 
-import functools
-import inspect
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -47,6 +44,14 @@ def value_text(card: dict[str, Any], field_name: str) -> str:
     return text(card["game"], card["type"], field_name, card.get(field_name))
 
 
+def meio_label(card: dict[str, Any]) -> str:
+    """A Meio card as players write it: ``QH``, ``AS`` (ace high), ``10D``."""
+    from cardbase.games.meio.cards import RANK_LETTERS
+
+    rank = card.get("rank")
+    return f"{RANK_LETTERS.get(rank, str(rank)) if rank is not None else '?'}{card.get('suit') or '?'}"
+
+
 def link_query(base: str, **params: Any) -> str:
     """``base?params`` without the empty ones."""
     kept = {k: v for k, v in params.items() if v not in (None, "", False)}
@@ -66,7 +71,12 @@ def percent(p: float) -> str:
 
 TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.globals.update(
-    card_url=card_url, image_url=image_url, value_text=value_text, link_query=link_query, GAME_TITLES=GAME_TITLES
+    card_url=card_url,
+    image_url=image_url,
+    meio_label=meio_label,
+    value_text=value_text,
+    link_query=link_query,
+    GAME_TITLES=GAME_TITLES,
 )
 
 
@@ -74,67 +84,11 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
     return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)
 
 
-def status_of(error: CardbaseError) -> int:
-    """The HTTP status of a user error, as the API gives it: 404 unknown, 409 taken, 413 too big, 400 the rest."""
-    from cardbase.decks.store import UnknownDeck
-    from cardbase.errors import Conflict
-
-    if isinstance(error, UnknownCard | UnknownDeck):
-        return 404
-    if isinstance(error, Conflict):
-        return 409
-    if "at most" in str(error) and "bytes" in str(error):
-        return 413
-    return 400
-
-
-def error_page(request: Request, error: CardbaseError) -> HTMLResponse:
-    """The error page: the CLI's one-line message (and every problem of an ``InvalidData``)."""
-    from cardbase.errors import mask_secrets
-
-    problems = [mask_secrets(p) for p in error.problems] if isinstance(error, InvalidData) else []
-    message = mask_secrets(str(error).split("\n")[0])
-    return render(request, "error.html", {"message": message, "problems": problems}, status_of(error))
-
-
-def guard(route: Callable[..., Any]) -> Callable[..., Any]:
-    """A page route (plain or async) whose user errors become the error page (never a traceback)."""
-
-    def request_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
-        found = kwargs.get("request") or next(a for a in args if isinstance(a, Request))
-        assert isinstance(found, Request)
-        return found
-
-    if inspect.iscoroutinefunction(route):
-
-        @functools.wraps(route)
-        async def run_async(*args: Any, **kwargs: Any) -> Response:
-            try:
-                response: Response = await route(*args, **kwargs)
-                return response
-            except CardbaseError as error:
-                return error_page(request_of(args, kwargs), error)
-
-        return run_async
-
-    @functools.wraps(route)
-    def run(*args: Any, **kwargs: Any) -> Response:
-        try:
-            response: Response = route(*args, **kwargs)
-            return response
-        except CardbaseError as error:
-            return error_page(request_of(args, kwargs), error)
-
-    return run
-
-
 def query_term(message: str, query: str) -> str | None:
-    """The offending term a query error names: the first quoted piece of its message found in the query."""
-    for single, double in re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", message):
-        piece = single or double
-        if piece and piece in query:
-            return piece
-    return None
+    """The offending term a query error names (as the API's ``term``)."""
+    from cardbase.web.errors import query_term as term
+
+    return term(message, query)
 
 
 def database_of(request: Request) -> Any:
@@ -173,6 +127,13 @@ class Gallery:
     bad_query: str = ""
 
     @property
+    def error_parts(self) -> tuple[str, str]:
+        """The error's message, and its long tail (a list of fields) to fold away."""
+        message = self.error or ""
+        head, sep, tail = message.partition("; ")
+        return (head, tail) if sep and len(tail) > 80 else (message, "")
+
+    @property
     def term_parts(self) -> tuple[str, str, str] | None:
         """The bad query cut around its offending term, to mark it."""
         if not self.term or self.term not in self.bad_query:
@@ -200,12 +161,12 @@ def search_page(
 ) -> Gallery:
     """The ``page``-th 60 cards of ``cards search QUERY`` (the same parser, the same order)."""
     from cardbase.db.queries import card_dict
-    from cardbase.db.search import build_select, count_cards
+    from cardbase.db.search import count_cards, search_cards
 
     with database.session() as session:
-        stmt = build_select(query, game, PAGE_SIZE, order, direction).offset((page - 1) * PAGE_SIZE)
-        cards = [card_dict(c) for c in session.execute(stmt).all()]
-        total = count_cards(session, query, game) if query.strip() else count_cards(session, "", game)
+        rows = search_cards(session, query, game, PAGE_SIZE, order, direction, offset=(page - 1) * PAGE_SIZE)
+        cards = [card_dict(c) for c in rows]
+        total = count_cards(session, query, game)
     return Gallery(query, cards, total, page)
 
 
@@ -242,12 +203,14 @@ def _page_number(page: str | None) -> int:
     return int(text)
 
 
-def gallery_context(request: Request, deck: dict[str, Any] | None = None) -> tuple[dict[str, Any], Gallery]:
-    """The gallery's parameters read from the URL, the search run, and the template's context."""
+def gallery_context(
+    request: Request, deck: dict[str, Any] | None = None, query_params: Any = None
+) -> tuple[dict[str, Any], Gallery]:
+    """The gallery's parameters read from the URL (or ``query_params``), the search run, and the template's context."""
     from cardbase.db.queries import check_game, set_rows
     from cardbase.db.search import DIRECTIONS
 
-    p = request.query_params
+    p = request.query_params if query_params is None else query_params
     q, set_, type_ = p.get("q", ""), p.get("set", ""), p.get("type", "")
     raw_game = p.get("game") or None
     # in a deck: the deck's game unless another (or all, to see a card of another game refused) is chosen
@@ -286,7 +249,6 @@ ORDER_KEYS = ("name", "cost", "atk", "def", "level", "points", "bravery", "wits"
 
 
 @router.get("/cards", response_class=HTMLResponse)
-@guard
 def cards(request: Request) -> HTMLResponse:
     deck = None
     if request.query_params.get("deck"):  # the deck builder's gallery: results with add buttons
@@ -352,7 +314,6 @@ HIDDEN_FIELDS = frozenset(
 
 
 @router.get("/cards/{card_id:path}", response_class=HTMLResponse)
-@guard
 def card_page(request: Request, card_id: str) -> HTMLResponse:
     from cardbase.decks.store import list_decks
 
@@ -372,7 +333,6 @@ def card_page(request: Request, card_id: str) -> HTMLResponse:
 
 
 @router.get("/catalog", response_class=HTMLResponse)
-@guard
 def catalog(request: Request) -> HTMLResponse:
     return render(request, "catalog.html", catalog_context(request))
 
@@ -383,7 +343,8 @@ def catalog_context(request: Request, **extra: Any) -> dict[str, Any]:
     database = database_of(request)
     with database.session() as session:
         rows = catalog_status(session, None)
-    return {"rows": rows, "games": GAMES, "label": database.label, **extra}
+    label = database.label if settings_of(request).loopback else ""  # off loopback, no server paths
+    return {"rows": rows, "games": GAMES, "label": label, **extra}
 
 
 MAX_SHEET_BYTES = 5 * 1024 * 1024
@@ -391,7 +352,6 @@ MAX_SHEET_BYTES = 5 * 1024 * 1024
 
 
 @router.post("/catalog/import", response_class=HTMLResponse)
-@guard
 async def catalog_import(request: Request) -> HTMLResponse:
     """Upload a spreadsheet: a dry run lists every bad row and writes nothing; ``confirm`` imports it."""
     import base64
@@ -444,8 +404,14 @@ async def catalog_import(request: Request) -> HTMLResponse:
     return render(request, "catalog.html", context, 400 if problems else 200)
 
 
+EXPORT_MEDIA = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
 @router.get("/catalog/export/{game}.{fmt}")
-@guard
 def catalog_export(request: Request, game: str, fmt: str) -> Response:
     """``catalog export --game GAME --format FMT`` as a download."""
     import tempfile
@@ -458,16 +424,34 @@ def catalog_export(request: Request, game: str, fmt: str) -> Response:
     game_id = check_game(game) or ""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; use csv, json or xlsx")
-    media = {
-        "csv": "text/csv; charset=utf-8",
-        "json": "application/json",
-        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    }[fmt]
+    media = EXPORT_MEDIA[fmt]
     with tempfile.TemporaryDirectory(prefix="cardbase-export-") as folder:
         out = Path(folder) / f"{game_id}.{fmt}"
         export_catalog(database_of(request), game_id, fmt, out)
         data = out.read_bytes()
     return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{game_id}.{fmt}"'})
+
+
+@router.get("/catalog/template/{game}.{fmt}")
+def catalog_template(request: Request, game: str, fmt: str) -> Response:
+    """``catalog template --game GAME --format FMT`` as a download: the spreadsheet to fill in."""
+    import tempfile
+    from pathlib import Path
+
+    from cardbase.db.io import TEMPLATE_FORMATS, write_template
+    from cardbase.db.queries import check_game
+    from cardbase.errors import UsageError
+
+    game_id = check_game(game) or ""
+    if fmt not in TEMPLATE_FORMATS:
+        raise UsageError(f"unknown template format {fmt!r}; use xlsx or csv")
+    with tempfile.TemporaryDirectory(prefix="cardbase-template-") as folder:
+        out = Path(folder) / f"{game_id}-template.{fmt}"
+        write_template(database_of(request), game_id, fmt, out)
+        data = out.read_bytes()
+    media = "text/csv; charset=utf-8" if fmt == "csv" else EXPORT_MEDIA["xlsx"]
+    disposition = {"Content-Disposition": f'attachment; filename="{game_id}-template.{fmt}"'}
+    return Response(data, media_type=media, headers=disposition)
 
 
 def _pages_decks() -> None:

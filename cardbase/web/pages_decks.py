@@ -23,10 +23,8 @@ from cardbase.web.pages import (
     card_url,
     database_of,
     gallery_context,
-    guard,
     render,
     see_other,
-    status_of,
 )
 
 router = APIRouter()
@@ -341,7 +339,6 @@ def apply_change(database: Any, deck_id: int, form: Any) -> None:
 
 
 @router.post("/decks/add", response_class=HTMLResponse)
-@guard
 async def add_to_chosen_deck(request: Request) -> Response:
     """The card page's "add to deck": the deck is a field of the form."""
     form = await request.form()
@@ -351,7 +348,6 @@ async def add_to_chosen_deck(request: Request) -> Response:
 
 
 @router.post("/decks/{deck_text_id}/cards", response_class=HTMLResponse)
-@guard
 async def change_cards(request: Request, deck_text_id: str) -> Response:
     """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels."""
     deck_id = _deck_id(deck_text_id)
@@ -361,9 +357,17 @@ async def change_cards(request: Request, deck_text_id: str) -> Response:
     try:
         apply_change(database, deck_id, form)
     except CardbaseError as error:
-        if not fragment:
-            raise
-        return render(request, "_action_error.html", {"message": str(error)}, status_of(error))
+        from cardbase.web.errors import mask, status_of
+
+        message = mask(str(error), request)
+        if fragment:
+            return render(request, "_action_error.html", {"message": message}, status_of(error))
+        # without JavaScript: the builder again, with the error where the script would put it
+        from starlette.datastructures import QueryParams
+
+        back = _back(deck_id, form.get("back"))
+        params = QueryParams(back.partition("?")[2].partition("#")[0])
+        return builder_page(request, deck_id, params, message, status_of(error))
     if fragment:
         panels = deck_panels(database, deck_id, request.query_params)
         return render(request, "_panels.html", panels_context(request, panels))
@@ -374,7 +378,6 @@ async def change_cards(request: Request, deck_text_id: str) -> Response:
 
 
 @router.get("/decks", response_class=HTMLResponse)
-@guard
 def decks(request: Request) -> HTMLResponse:
     return render(request, "decks.html", decks_context(request))
 
@@ -389,7 +392,6 @@ def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
 
 
 @router.post("/decks", response_class=HTMLResponse)
-@guard
 async def create_deck(request: Request) -> Response:
     from cardbase.db.queries import check_game
     from cardbase.decks.store import new_deck
@@ -405,7 +407,6 @@ async def create_deck(request: Request) -> Response:
 
 
 @router.post("/decks/{deck_text_id}/rename", response_class=HTMLResponse)
-@guard
 async def rename(request: Request, deck_text_id: str) -> Response:
     from urllib.parse import quote
 
@@ -417,7 +418,6 @@ async def rename(request: Request, deck_text_id: str) -> Response:
 
 
 @router.post("/decks/{deck_text_id}/duplicate", response_class=HTMLResponse)
-@guard
 async def duplicate(request: Request, deck_text_id: str) -> Response:
     from cardbase.decks.store import duplicate_deck
 
@@ -427,7 +427,6 @@ async def duplicate(request: Request, deck_text_id: str) -> Response:
 
 
 @router.get("/decks/{deck_text_id}/delete", response_class=HTMLResponse)
-@guard
 def confirm_delete(request: Request, deck_text_id: str) -> HTMLResponse:
     from cardbase.decks.store import deck_by_id
 
@@ -435,7 +434,6 @@ def confirm_delete(request: Request, deck_text_id: str) -> HTMLResponse:
 
 
 @router.post("/decks/{deck_text_id}/delete", response_class=HTMLResponse)
-@guard
 def delete(request: Request, deck_text_id: str) -> Response:
     from urllib.parse import quote
 
@@ -448,7 +446,6 @@ def delete(request: Request, deck_text_id: str) -> Response:
 
 
 @router.get("/decks/compare", response_class=HTMLResponse)
-@guard
 def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
@@ -474,7 +471,6 @@ EXPORTS = {"txt": ("text", "text/plain"), "json": ("json", "application/json"), 
 
 
 @router.get("/decks/{deck_text_id}/export.{kind}")
-@guard
 def export(request: Request, deck_text_id: str, kind: str) -> Response:
     """The deck as ``deck export --format text|json|code`` writes it, as a download."""
     from cardbase.decks.files import write_deck
@@ -518,86 +514,56 @@ def sheet_of(params: Any) -> Any:
 
 
 @router.get("/decks/{deck_text_id}/print.pdf")
-@guard
 def print_pdf(request: Request, deck_text_id: str) -> Response:
     """``print deck`` of a database deck with the form's sheet options, as a PDF download."""
-    import tempfile
-    from pathlib import Path
-
-    from cardbase.db.models import Card
-    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.decks.service import resolve_stored
+    from cardbase.decks.store import deck_by_id
     from cardbase.names import slug
-    from cardbase.render.art import declared_paths
-    from cardbase.render.printing import print_cards
+    from cardbase.render.deck_print import deck_pdf
+    from cardbase.web.app import settings_of
 
     database = database_of(request)
     deck_id = _deck_id(deck_text_id)
     info = deck_by_id(database, deck_id)
     sheet = sheet_of(request.query_params)
-    spec = sheet.spec(info.game)
-    counts: dict[str, int] = {}
-    for c in load_deck(database, deck_id).cards:
-        counts[c.card_id] = counts.get(c.card_id, 0) + c.count
-    with database.session() as session:
-        entries = [(session.get(Card, cid), n) for cid, n in counts.items()]
-        declared = declared_paths(session, list(counts))
-    with tempfile.TemporaryDirectory(prefix="cardbase-print-") as folder:
-        out = Path(folder) / "deck.pdf"
-        print_cards(
-            [(card, n) for card, n in entries if card is not None],
-            out,
-            spec,
-            title=f"{info.name} — cardbase proxies",
-            declared_art=declared,
-            dpi=sheet.dpi,
-            options_line=sheet.command_line(),
-        )
-        data = out.read_bytes()
+    images = settings_of(request).images
+    data = deck_pdf(database, resolve_stored(database, deck_id), sheet, images, f"{info.name} — cardbase proxies")
     filename = f"{slug(info.name) or 'deck'}.pdf"
     return Response(
         data, media_type="application/pdf", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
     )
 
 
-def read_pasted(text: str, source: str, database: Any, game: str | None) -> tuple[Any, list[str]]:
-    """A deck pasted or uploaded (text, JSON or a share code), read by the CLI's readers and resolved;
-    every problem of it listed (an unreadable one is one problem)."""
-    from cardbase.decks.files import deck_to_text, decode, parse_json
-    from cardbase.decks.service import catalog_index, resolve_text
-    from cardbase.decks.text import parse_text
+def read_pasted(text: str, source: str, database: Any) -> Any:
+    """A deck pasted or uploaded, read by the CLI's readers: deck text, deck JSON, or a share code."""
+    from cardbase.decks.files import decode
+    from cardbase.decks.service import catalog_index, read_deck_data
 
     stripped = text.strip()
     if not stripped:
-        return None, ["the deck is empty: paste a deck list, JSON or a share code"]
-    try:
-        if stripped.startswith("{"):
-            deck_text = parse_json(stripped, source)
-        elif re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):
-            index = catalog_index(database)
-            deck_text = deck_to_text(decode(stripped, index), source)
-        else:
-            deck_text = parse_text(text, source)
-        resolved = resolve_text(database, deck_text, game)
-    except CardbaseError as error:
-        return None, [str(error)]
-    problems = [str(p) for p in resolved.problems if p.severity == "error"]
-    if not resolved.game and not problems:
-        problems.append("cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)")
-    return resolved, problems
+        raise UsageError("the deck is empty: paste a deck list, JSON or a share code")
+    if re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):  # one word of base64url: a share code
+        return decode(stripped, catalog_index(database))
+    return read_deck_data(text, source)
+
+
+def problems_of(error: CardbaseError) -> list[str]:
+    """Every problem of a refused deck (an unreadable one is one problem)."""
+    from cardbase.errors import InvalidData
+
+    return list(error.problems) if isinstance(error, InvalidData) else [str(error)]
 
 
 @router.get("/decks/import", response_class=HTMLResponse)
-@guard
 def import_form(request: Request) -> HTMLResponse:
     return render(request, "import.html", {"text": "", "problems": [], "name": ""})
 
 
 @router.post("/decks/import", response_class=HTMLResponse)
-@guard
 async def import_deck(request: Request) -> Response:
     """Store a pasted or uploaded deck: all of it, or nothing with every problem listed."""
     from cardbase.db.queries import check_game
-    from cardbase.decks.store import save_deck
+    from cardbase.decks.service import import_deck
     from cardbase.decks.text import decode_deck_bytes
 
     form = await request.form(max_part_size=MAX_DECK_TEXT + 1024)
@@ -614,57 +580,64 @@ async def import_deck(request: Request) -> Response:
         raise UsageError(f"a pasted deck has at most {MAX_DECK_TEXT:,} characters")
     game = check_game(str(form.get("game") or "") or None)
     name = str(form.get("name") or "").strip()
-    resolved, problems = read_pasted(text, source, database_of(request), game)
-    if problems:
-        return render(request, "import.html", {"text": text, "problems": problems, "name": name, "source": source}, 400)
-    deck_id = save_deck(database_of(request), resolved.deck, name or resolved.deck.name or "Imported deck")
+    database = database_of(request)
+    try:
+        deck_id, _ = import_deck(database, read_pasted(text, source, database), name=name or None, game=game)
+    except CardbaseError as error:
+        context = {"text": text, "problems": problems_of(error), "name": name, "source": source}
+        return render(request, "import.html", context, 400)
     return see_other(f"/decks/{deck_id}")
 
 
 @router.get("/decks/new", response_class=HTMLResponse)
-@guard
-def shared_deck(request: Request) -> HTMLResponse:
+def shared_deck(request: Request) -> Response:
     """A shared deck's link: the deck of the code, previewed with its validation, to save under a name."""
-    from cardbase.decks.service import validate_resolved
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text, validate_resolved
 
     code = request.query_params.get("code", "").strip()
     if not code:
-        return see_other("/decks")  # type: ignore[return-value]
+        return see_other("/decks/import")
     if len(code) > 100_000:
         raise UsageError("a share code has at most 100,000 characters")
-    resolved, problems = read_pasted(code, "share code", database_of(request), None)
-    report = validate_resolved(resolved)[0] if resolved is not None and not problems else None
-    return render(
-        request,
-        "shared.html",
-        {"code": code, "resolved": resolved, "problems": problems, "report": report},
-        400 if problems else 200,
-    )
+    database = database_of(request)
+    resolved, report, problems = None, None, []
+    try:
+        resolved = resolve_text(database, deck_to_text(read_pasted(code, "share code", database), "share code"))
+        report = validate_resolved(resolved)[0]
+    except CardbaseError as error:
+        problems = problems_of(error)
+    title = GAME_TITLES.get(resolved.game, "") if resolved else ""
+    context = {"code": code, "resolved": resolved, "problems": problems, "report": report, "title": title}
+    return render(request, "shared.html", context, 400 if problems else 200)
 
 
 @router.post("/decks/new", response_class=HTMLResponse)
-@guard
 async def save_shared(request: Request) -> Response:
-    from cardbase.decks.store import save_deck
+    from cardbase.decks.service import import_deck
 
     form = await request.form()
-    code = str(form.get("code") or "").strip()
-    resolved, problems = read_pasted(code, "share code", database_of(request), None)
-    if problems:
-        raise UsageError(problems[0])
-    name = str(form.get("name") or "").strip() or resolved.deck.name or "Shared deck"
-    deck_id = save_deck(database_of(request), resolved.deck, name)
+    database = database_of(request)
+    deck = read_pasted(str(form.get("code") or ""), "share code", database)
+    deck_id, _ = import_deck(database, deck, name=str(form.get("name") or "").strip() or None)
     return see_other(f"/decks/{deck_id}")
 
 
 # registered last: /decks/compare, /decks/import and /decks/new are not deck ids
 @router.get("/decks/{deck_text_id}", response_class=HTMLResponse)
-@guard
 def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     deck_id = _deck_id(deck_text_id)
-    database = database_of(request)
-    panels = deck_panels(database, deck_id, request.query_params)
     if request.query_params.get("fragment") == "panels":
+        panels = deck_panels(database_of(request), deck_id, request.query_params)
         return render(request, "_panels.html", panels_context(request, panels))
-    context, _ = gallery_context(request, {"id": deck_id, "game": panels.info.game})
-    return render(request, "deck.html", {**context, **panels_context(request, panels)})
+    return builder_page(request, deck_id, request.query_params)
+
+
+def builder_page(
+    request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
+) -> HTMLResponse:
+    """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
+    panels = deck_panels(database_of(request), deck_id, params)
+    context, _ = gallery_context(request, {"id": deck_id, "game": panels.info.game}, params)
+    context = {**context, **panels_context(request, panels), "action_error": action_error}
+    return render(request, "deck.html", context, status)

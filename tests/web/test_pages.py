@@ -42,6 +42,13 @@ def one_line_error(response: Any) -> str:
     return html.unescape(m.group(1)).strip()
 
 
+def action_error(response: Any) -> str:
+    """The builder's one-line error of a refused change (with or without JavaScript)."""
+    m = re.search(r'<p id="action-error"[^>]*>(.*?)</p>', response.text, re.S)
+    assert m, response.text[:500]
+    return html.unescape(m.group(1)).strip()
+
+
 def search_ids(database: Database, query: str, game: str | None = None, limit: int = 60, **kw: Any) -> list[str]:
     from cardbase.db.search import search_cards
 
@@ -286,7 +293,8 @@ def test_inc_dec_and_fragment_answers(web: TestClient, database: Database) -> No
     web.post(f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "op": "set", "count": "0"})
     assert load_deck(database, deck).cards == ()
     bad = web.post(f"/decks/{deck}/cards", data={"card": "mea/demo/crumb-goblin", "op": "set", "count": "1000"})
-    assert bad.status_code == 400 and "count must be a whole number from 0 to 999" in one_line_error(bad)
+    assert bad.status_code == 400 and "count must be a whole number from 0 to 999" in action_error(bad)
+    assert 'id="deck-count"' in bad.text  # the builder again, not a bare error page
 
 
 def test_card_of_another_game_is_refused_with_the_error(web: TestClient, database: Database) -> None:
@@ -294,10 +302,10 @@ def test_card_of_another_game_is_refused_with_the_error(web: TestClient, databas
 
     deck = make_deck(web)
     live = add(web, deck, "meikyu/core/grimoire", fragment=True)
-    assert live.status_code == 400
-    assert re.search(r'<p id="action-error"[^>]*>.*Grimoire.* is a meikyu card, not mea', html.unescape(live.text))
+    assert live.status_code == 400 and "<html" not in live.text
+    assert re.fullmatch(r"'Grimoire' is a meikyu card, not mea.*", action_error(live))
     plain = add(web, deck, "meikyu/core/grimoire")
-    assert plain.status_code == 400 and "is a meikyu card" in one_line_error(plain)
+    assert plain.status_code == 400 and "is a meikyu card" in action_error(plain)
     assert load_deck(database, deck).cards == ()
     # the deck's gallery can show every game so that such a card can be found
     page = web.get(f"/decks/{deck}", params={"game": "all", "q": "grimoire"})
@@ -318,7 +326,7 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
     assert panels.count('data-section="first half"') == 7 and panels.count('data-section="second half"') == 6
     assert "7 of 7" in panels and "6 of 6" in panels
     bad = add(web, deck, cards[0], section="third half")
-    assert bad.status_code == 400 and "sections" in one_line_error(bad)
+    assert bad.status_code == 400 and "sections" in action_error(bad)
 
 
 def test_meikyu_totals_keep_unknowns_unknown(web: TestClient, database: Database) -> None:
@@ -425,7 +433,10 @@ def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None
     assert upload.status_code == 303
     assert sorted(d["name"] for d in list_decks(database)) == ["Gobbos", "Uploaded"]
     huge = web.post("/decks/import", files={"file": ("big.txt", b"1 x\n" * 300_000)})
-    assert huge.status_code in (400, 413) and "at most" in one_line_error(huge)
+    assert huge.status_code == 413 and "bytes" in one_line_error(huge)
+    over = web.post("/decks/import", files={"file": ("big.txt", b"1 x\n" * 252_000)})  # under the body bound
+    assert over.status_code == 400 and "at most 1,000,000 bytes" in one_line_error(over)
+    assert sorted(d["name"] for d in list_decks(database)) == ["Gobbos", "Uploaded"]
 
 
 def test_print_pdf_with_sheet_options(web: TestClient) -> None:

@@ -112,6 +112,16 @@
     const fresh = $("#panels", doc);
     const old = $("#panels");
     if (fresh && old) old.replaceWith(fresh);
+    // the phone's sticky headline follows the deck
+    const count = $("#bar-count");
+    const valid = $("#bar-valid");
+    const validation = $("#validation");
+    if (count) count.textContent = $("#deck-count")?.textContent || "0";
+    if (valid && validation) {
+      const ok = validation.classList.contains("valid");
+      valid.textContent = ok ? "✓ valid" : "✗ not valid";
+      valid.className = ok ? "bar-valid" : "bar-invalid";
+    }
   }
 
   function showError(doc) {

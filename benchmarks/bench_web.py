@@ -1,0 +1,295 @@
+"""Web benchmarks (issue 14): /api/cards against Datasette, card images, 20 concurrent builders,
+and the gallery page's DOMContentLoaded in headless Chromium.
+
+Run: uv run --with datasette python benchmarks/bench_web.py [--requests 200]
+
+Both servers run as their own processes over the same 10,000-card SQLite file (the shipped
+catalogs plus synthetic Méa cards of set ``bench``, made for this benchmark), one after the other,
+each queried by this process with one keep-alive HTTP client; the peer's figures are of the same
+run. Datasette gets the same filters through its JSON API (table filters, ``_where=``,
+``_sort_desc``), ``_shape=array``, 60 rows and ``_nocount=1`` (cardbase's route does not count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_catalog import synthetic_csv
+from common import PYTHON, table
+
+CARDS = 10_000
+PAGE = 60
+# (name, cardbase query, Datasette query string over the card table)
+SHAPES = [
+    ("bare word", {"q": "goblin"}, "name__contains=goblin"),
+    ("type and number", {"q": "t:monster cost<=3", "game": "mea"}, "type=monster&cost__lte=3&game=mea"),
+    ("rules text", {"q": "o:draw"}, "text__contains=draw"),
+    (
+        "or in parentheses",
+        {"q": "t:monster (atk>=5 or def>=6)"},
+        "_where=" + "type%3D%27monster%27%20and%20(attack%3E%3D5%20or%20defence%3E%3D6)",
+    ),
+    ("sorted by cost", {"q": "game:mea order:cost direction:desc"}, "game=mea&_sort_desc=cost"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def make_database(folder: Path) -> Path:
+    """A SQLite catalog of exactly ``CARDS`` cards: the shipped ones and synthetic Méa cards."""
+    from cardbase.db.engine import open_database
+    from cardbase.db.io import import_catalog
+    from cardbase.db.queries import card_count
+
+    path = folder / "bench.db"
+    database = open_database(str(path))
+    with database.session() as session:
+        shipped = card_count(session)
+    csv = folder / "bench-cards.csv"
+    synthetic_csv(csv, CARDS - shipped)
+    import_catalog(database, csv, "mea")
+    with database.session() as session:
+        assert card_count(session) == CARDS
+    database.engine.dispose()
+    return path
+
+
+class Server:
+    """A server process on a free port, stopped with Ctrl-C."""
+
+    def __init__(self, argv: list[str], port: int, ready: str, cwd: Path) -> None:
+        self.port = port
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"{argv[:4]} exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}{ready}", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{argv[:4]} did not answer within 60 s")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def percentiles(seconds: list[float]) -> tuple[float, float]:
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return statistics.median(ordered) * 1000, p99 * 1000
+
+
+def timed_gets(base: str, paths: list[str], requests: int) -> list[float]:
+    """Seconds of ``requests`` GETs cycling through ``paths`` (after one warm-up round), each checked 200."""
+    import httpx
+
+    out = []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for path in paths * 5:
+            assert http.get(path).status_code == 200, path
+        for i in range(requests):
+            path = paths[i % len(paths)]
+            start = time.perf_counter()
+            response = http.get(path)
+            out.append(time.perf_counter() - start)
+            assert response.status_code == 200, (path, response.text[:200])
+    return out
+
+
+def cardbase_paths(params: dict[str, str]) -> list[str]:
+    from urllib.parse import urlencode
+
+    return ["/api/cards?" + urlencode(params | {"limit": str(PAGE)})]
+
+
+def datasette_paths(query: str) -> list[str]:
+    return [f"/bench/card.json?{query}&_shape=array&_size={PAGE}&_nocount=1"]
+
+
+def bench_search(db: Path, folder: Path, requests: int) -> list[tuple[str, str, str, str]]:
+    rows = []
+    ours: dict[str, tuple[float, float]] = {}
+    port = free_port()
+    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for name, params, _ in SHAPES:
+            ours[name] = percentiles(timed_gets(base, cardbase_paths(params), requests))
+    finally:
+        server.stop()
+    theirs: dict[str, tuple[float, float]] = {}
+    datasette = shutil.which("datasette")
+    if datasette is None:
+        print("Datasette is not installed: run with `uv run --with datasette python benchmarks/bench_web.py`")
+    else:
+        port = free_port()
+        server = Server([datasette, "serve", str(db), "--port", str(port)], port, "/-/versions.json", folder)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for name, _, query in SHAPES:
+                theirs[name] = percentiles(timed_gets(base, datasette_paths(query), requests))
+        finally:
+            server.stop()
+    for name, _, _ in SHAPES:
+        p50, p99 = ours[name]
+        peer = theirs.get(name)
+        ratio = f"{p50 / peer[0]:.2f}× Datasette's p50 {peer[0]:.1f} ms (p99 {peer[1]:.1f})" if peer else "—"
+        rows.append((f"/api/cards {name}: p50 / p99", f"{p50:.1f} / {p99:.1f} ms", ratio, "p50 ≤ 15 ms, ≤ 1.0×"))
+    return rows
+
+
+def bench_images(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
+    import httpx
+
+    port = free_port()
+    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            ids = [c["id"] for c in http.get("/api/cards", params={"q": "game:mea", "limit": 51}).json()]
+            http.get(f"/cards/{ids[0]}/image.png")  # warms the renderer's imports and fonts
+            cold = []
+            for card in ids[1:]:
+                start = time.perf_counter()
+                assert http.get(f"/cards/{card}/image.png").status_code == 200
+                cold.append(time.perf_counter() - start)
+            warm = []
+            for _ in range(200):
+                start = time.perf_counter()
+                assert http.get(f"/cards/{ids[1]}/image.png").status_code == 200
+                warm.append(time.perf_counter() - start)
+    finally:
+        server.stop()
+    c50, c99 = percentiles(cold)
+    w50, w99 = percentiles(warm)
+    return [
+        ("card image cold (300 px, 50 cards): p50 / p99", f"{c50:.1f} / {c99:.1f} ms", "—", "≤ 40 ms"),
+        ("card image warm (memory): p50 / p99", f"{w50:.1f} / {w99:.1f} ms", "—", "≤ 5 ms"),
+    ]
+
+
+def bench_concurrency(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
+    """20 clients at once, each adding 50 cards to its own deck and 50 to one shared deck."""
+    import httpx
+
+    port = free_port()
+    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    latencies: list[float] = []
+    lock = threading.Lock()
+    try:
+        base = f"http://127.0.0.1:{port}"
+        names = [c["name"] for c in httpx.get(f"{base}/api/cards", params={"q": "set:demo t:monster"}).json()][:10]
+        shared = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Shared"}).json()["id"]
+        own: dict[int, int] = {}
+
+        def client(i: int) -> None:
+            mine: list[float] = []
+            with httpx.Client(base_url=base, timeout=60) as http:
+                own[i] = http.post("/api/decks", json={"game": "mea", "name": f"Player {i}"}).json()["id"]
+                for k in range(50):
+                    for deck in (own[i], shared):
+                        start = time.perf_counter()
+                        response = http.post(f"/api/decks/{deck}/cards", json={"name": names[(i + k) % len(names)]})
+                        mine.append(time.perf_counter() - start)
+                        assert response.status_code == 200, response.text
+            with lock:
+                latencies.extend(mine)
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - start
+        decks = {d["id"]: d["cards"] for d in httpx.get(f"{base}/api/decks").json()}
+        present = decks[shared] + sum(decks[own[i]] for i in own)
+    finally:
+        server.stop()
+    p50, p99 = percentiles(latencies)
+    return [
+        ("20 clients × 100 adds: adds present", f"{present:,} of 2,000", "—", "all 2,000"),
+        (
+            "add latency under load: p50 / p99",
+            f"{p50:.1f} / {p99:.1f} ms",
+            f"{len(latencies) / elapsed:.0f} adds/s",
+            "—",
+        ),
+    ]
+
+
+def bench_gallery(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
+    import httpx
+
+    port = free_port()
+    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    try:
+        url = f"http://127.0.0.1:{port}/cards?q=t%3Amonster"
+        if httpx.get(url).status_code != 200 or 'id="results"' not in httpx.get(url).text:
+            return [("gallery DOMContentLoaded", "no gallery page on this branch", "—", "≤ 300 ms")]
+        from playwright.sync_api import sync_playwright
+
+        chromium = os.environ.get("CARDBASE_CHROMIUM", "/usr/bin/chromium")
+        times: list[float] = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1366, "height": 800})
+            page.goto(url)  # warm: the server's first render, the browser's cache of the assets
+            for _ in range(20):
+                page.goto(url, wait_until="domcontentloaded")
+                times.append(
+                    page.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd") / 1000
+                )
+            browser.close()
+    finally:
+        server.stop()
+    p50, p99 = percentiles(times)
+    return [("gallery /cards to DOMContentLoaded (20 loads)", f"p50 {p50:.0f} ms, p99 {p99:.0f} ms", "—", "≤ 300 ms")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=200, help="Timed requests per query shape and server.")
+    args = parser.parse_args()
+    if not 20 <= args.requests <= 100_000:
+        raise SystemExit("--requests must be 20 to 100,000")
+    with tempfile.TemporaryDirectory(prefix="cardbase-bench-web-") as tmp:
+        folder = Path(tmp)
+        started = time.perf_counter()
+        db = make_database(folder)
+        print(f"made a {CARDS:,}-card SQLite catalog in {time.perf_counter() - started:.1f} s")
+        rows = bench_search(db, folder, args.requests)
+        rows += bench_images(db, folder)
+        rows += bench_concurrency(db, folder)
+        rows += bench_gallery(db, folder)
+    table("cardbase serve (SQLite, one machine; the peer measured in the same run)", rows)
+
+
+if __name__ == "__main__":
+    main()
