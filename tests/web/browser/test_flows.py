@@ -21,10 +21,12 @@ from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
 from cardbase.db.search import search_cards
-from cardbase.decks.store import load_deck
+from cardbase.decks.store import deck_names, load_deck
 from tests.hostile.conftest import db_dump
 from tests.web.browser.conftest import LiveServer
 from tests.web.browser.test_pages import make_deck
+
+REPO = Path(__file__).resolve().parents[3]
 
 # A 20-card Méa deck of demo cards, 4 each of costs 1 to 5 (the demo set; not published Méa cards).
 MEA_TWENTY = ["Crumb Goblin", "Dizzy Bat", "Barrel Bandit", "Bramble Bear", "Berserk Beekeeper"]
@@ -338,3 +340,69 @@ def test_sample_hand_is_seeded_and_shareable(page: Page, context: BrowserContext
     expect(panel.get_by_label("Seed")).not_to_have_value("4242")
     expect(page.locator("a#hand-link")).not_to_have_attribute("href", re.compile(r"seed=4242\b"))
     expect(hand).to_have_count(6)
+
+
+def test_import_pasted_deck_all_or_nothing(page: Page, live_server: LiveServer) -> None:
+    """A broken list stores nothing and lists every problem `deck validate` finds; a good one is stored."""
+    broken = (REPO / "examples/decks/mea-broken.txt").read_text(encoding="utf-8")
+    name = unique("Pasted")
+    page.goto("/decks/import")
+    page.get_by_label("Deck text, JSON or share code").fill(broken)
+    page.locator("form#import-form").get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Import").click()
+    problems = page.locator("#import-problems li")
+    expect(problems.first).to_be_visible()
+    for fragment in ("Goblen Surveyor", "Gotcha!", "count must be at least 1"):
+        expect(page.locator("#import-problems")).to_contain_text(fragment)
+    assert name not in deck_names(live_server.database)
+
+    good = (REPO / "examples/decks/mea-goblin-rush.txt").read_text(encoding="utf-8")
+    page.get_by_label("Deck text, JSON or share code").fill(good)
+    page.locator("form#import-form").get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Import").click()
+    expect(page).to_have_url(re.compile(r"/decks/\d+$"))
+    expect(page.locator("#deck-count")).to_have_text("32")
+    assert load_deck(live_server.database, name).size == 32
+
+
+def test_decks_page_rename_duplicate_delete(page: Page, live_server: LiveServer) -> None:
+    deck_id, name = make_deck(live_server, "mea", {"Crumb Goblin": 2})
+    renamed = unique("Renamed")
+    page.goto("/decks")
+    row = page.locator(f"tr[data-deck-id='{deck_id}']")
+    row.get_by_role("textbox", name=f"New name for {name}").fill(renamed)
+    row.get_by_role("button", name="Rename").click()
+    expect(page.locator(f"tr[data-deck-id='{deck_id}']").get_by_role("link").first).to_have_text(renamed)
+    assert renamed in deck_names(live_server.database) and name not in deck_names(live_server.database)
+
+    page.locator(f"tr[data-deck-id='{deck_id}']").get_by_role("button", name=f"Duplicate {renamed}").click()
+    copies = [n for n in deck_names(live_server.database) if n.startswith(renamed) and n != renamed]
+    assert len(copies) == 1
+    assert load_deck(live_server.database, copies[0]).cards == load_deck(live_server.database, renamed).cards
+
+    page.goto("/decks")
+    page.locator(f"tr[data-deck-id='{deck_id}']").get_by_role("link", name=f"Delete {renamed}").click()
+    expect(page.locator("form#confirm-delete")).to_be_visible()
+    assert renamed in deck_names(live_server.database), "nothing is deleted before the confirmation"
+    page.get_by_role("button", name=f"Delete {renamed}").click()
+    expect(page.locator(f"tr[data-deck-id='{deck_id}']")).to_have_count(0)
+    assert renamed not in deck_names(live_server.database)
+    assert copies[0] in deck_names(live_server.database)
+
+
+def test_gallery_and_card_images_load(page: Page) -> None:
+    """The renderer's images (not a broken-image icon) in the grid's first screen and on a card's page."""
+    page.goto("/cards?q=t:monster+game:mea")
+    expect(page.locator("#results img").first).to_be_visible()
+    page.wait_for_function(
+        "() => { const shown = [...document.querySelectorAll('#results img')]"
+        ".filter(i => i.getBoundingClientRect().top < innerHeight);"
+        " return shown.length > 0 && shown.every(i => i.complete && i.naturalWidth > 0); }"
+    )
+    page.goto("/cards/meikyu/core/grimoire")
+    image = page.locator("img#card-image")
+    expect(image).to_be_visible()
+    page.wait_for_function(
+        "() => { const i = document.querySelector('#card-image'); return i.complete && i.naturalWidth > 0; }"
+    )
+    expect(image).to_have_attribute("alt", re.compile("Grimoire"))
