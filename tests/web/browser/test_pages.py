@@ -117,3 +117,21 @@ def test_decks_and_catalog_controls_have_accessible_names(page: Page, decks: dic
 
     page.goto("/decks/import")
     expect(page.get_by_role("textbox", name=re.compile("^Deck text"))).to_be_visible()
+
+
+def test_phone_builder_shows_the_deck_bar_and_updates_it(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """On a phone the deck panel is far below the gallery: the sticky bar says what an add did."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 17})
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"/decks/{deck_id}")
+    bar = page.locator("a#deck-bar")
+    expect(bar).to_be_in_viewport()
+    expect(page.locator("#bar-count")).to_contain_text("17")
+    expect(page.locator("#bar-valid")).not_to_contain_text(re.compile(r"^\W*valid", re.I))
+    page.get_by_role("searchbox", name="Search").fill('"Dizzy Bat"')
+    page.get_by_role("button", name="Add Dizzy Bat", exact=True).tap()
+    expect(page.locator("#bar-count")).to_contain_text("18")
+    expect(page.locator("#bar-valid")).to_contain_text(re.compile(r"^\W*valid", re.I))
+    expect(bar).to_be_in_viewport()
+    bar.tap()
+    expect(page.locator("#panels")).to_be_in_viewport()
