@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardbase.web.app import settings_of
@@ -84,6 +84,34 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+@router.get("/api/docs", tags=["server"], response_class=HTMLResponse, include_in_schema=False)
+def docs(request: Request) -> HTMLResponse:
+    """Every route of the API with its parameters, from the app's OpenAPI document (served here, offline)."""
+    from html import escape
+
+    spec = request.app.openapi()
+    rows = []
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            params = ", ".join(
+                f"{p['name']}{'' if p.get('required') else '?'}" for p in op.get("parameters", []) if p["in"] == "query"
+            )
+            body = "JSON body" if "requestBody" in op else ""
+            rows.append(
+                f"<tr><td><code>{escape(method.upper())} {escape(path)}</code></td>"
+                f"<td>{escape(params)}</td><td>{escape(body)}</td><td>{escape(op.get('description', ''))}</td></tr>"
+            )
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cardbase API</title></head><body>'
+        "<h1>cardbase API</h1><p>The same JSON as the commands' <code>--json</code>; "
+        '<a href="/api/openapi.json">the OpenAPI document</a>.</p>'
+        "<table><thead><tr><th>route</th><th>query</th><th>body</th><th>what</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></body></html>"
+    )
+    return HTMLResponse(page)
+
+
 @router.get("/api/cards", tags=["cards"])
 def search(
     settings: Settings,
@@ -93,13 +121,14 @@ def search(
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     order: Annotated[str | None, Query(max_length=40)] = None,
     direction: Annotated[str | None, Query(max_length=10)] = None,
-) -> list[dict[str, Any]]:
+) -> JSONResponse:
     """The cards matching ``q``: the array of ``cards search --json``."""
     from cardbase.db.queries import card_dict
     from cardbase.db.search import search_cards
 
     with _db(settings).session() as session:
-        return [card_dict(c) for c in search_cards(session, q, _game(game), limit, order, direction, offset)]
+        rows = search_cards(session, q, _game(game), limit, order, direction, offset)
+        return JSONResponse([card_dict(c) for c in rows])  # as is: no second pass through the response model
 
 
 @router.get("/api/cards/count", tags=["cards"])

@@ -22,7 +22,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app = FastAPI(
         title="cardbase",
         version=__version__,
-        docs_url="/api/docs",
+        docs_url=None,  # FastAPI's Swagger page loads its script from a CDN; ours is served here (api.docs)
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )

@@ -404,32 +404,7 @@ async def catalog_import(request: Request) -> HTMLResponse:
     return render(request, "catalog.html", context, 400 if problems else 200)
 
 
-EXPORT_MEDIA = {
-    "csv": "text/csv; charset=utf-8",
-    "json": "application/json",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-
-
-@router.get("/catalog/export/{game}.{fmt}")
-def catalog_export(request: Request, game: str, fmt: str) -> Response:
-    """``catalog export --game GAME --format FMT`` as a download."""
-    import tempfile
-    from pathlib import Path
-
-    from cardbase.db.io import FORMATS, export_catalog
-    from cardbase.db.queries import check_game
-    from cardbase.errors import UsageError
-
-    game_id = check_game(game) or ""
-    if fmt not in FORMATS:
-        raise UsageError(f"unknown format {fmt!r}; use csv, json or xlsx")
-    media = EXPORT_MEDIA[fmt]
-    with tempfile.TemporaryDirectory(prefix="cardbase-export-") as folder:
-        out = Path(folder) / f"{game_id}.{fmt}"
-        export_catalog(database_of(request), game_id, fmt, out)
-        data = out.read_bytes()
-    return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{game_id}.{fmt}"'})
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 @router.get("/catalog/template/{game}.{fmt}")
@@ -445,11 +420,13 @@ def catalog_template(request: Request, game: str, fmt: str) -> Response:
     game_id = check_game(game) or ""
     if fmt not in TEMPLATE_FORMATS:
         raise UsageError(f"unknown template format {fmt!r}; use xlsx or csv")
+    from cardbase.textfiles import read_bytes
+
     with tempfile.TemporaryDirectory(prefix="cardbase-template-") as folder:
         out = Path(folder) / f"{game_id}-template.{fmt}"
         write_template(database_of(request), game_id, fmt, out)
-        data = out.read_bytes()
-    media = "text/csv; charset=utf-8" if fmt == "csv" else EXPORT_MEDIA["xlsx"]
+        data = read_bytes(out, "template")
+    media = "text/csv; charset=utf-8" if fmt == "csv" else XLSX
     disposition = {"Content-Disposition": f'attachment; filename="{game_id}-template.{fmt}"'}
     return Response(data, media_type=media, headers=disposition)
 

@@ -112,7 +112,10 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     info = deck_by_id(database, deck_id)
     deck = load_deck(database, deck_id)
     resolved = resolve_text(database, deck_to_text(deck, info.name))
-    report, fmt = validate_resolved(resolved)
+    chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
+    if chosen and len(chosen) > 100:
+        raise UsageError("format has at most 100 characters")
+    report, fmt = validate_resolved(resolved, chosen or None)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
     panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
@@ -249,15 +252,18 @@ def problem_parts(message: str, names: dict[str, str]) -> list[tuple[str, str | 
 def curve_chart(curve: dict[str, int]) -> dict[str, Any]:
     """Bars of the Méa mana curve (``deck stats``' ``mana_curve``), in an SVG box of 320 × 150."""
     width, height, bottom, top = 320, 150, 22, 18
-    items = list(curve.items())
+    known = [int(k) for k in curve if k != "?"]
+    # every cost from the lowest to the highest (a gap is a bar of 0), then the unknown costs
+    items = [(str(c), curve.get(str(c), 0)) for c in range(min(known), max(known) + 1)] if known else []
+    items += [("?", curve["?"])] if "?" in curve else []
     if not items:
         return {"bars": [], "width": width, "height": height}
     most = max(n for _, n in items) or 1
-    slot = (width - 20) / len(items)
+    slot = min(48.0, (width - 20) / len(items))
     bars = []
     for i, (cost, n) in enumerate(items):
         h = n / most * (height - bottom - top)
-        x = 10 + i * slot + slot * 0.15
+        x = (width - slot * len(items)) / 2 + i * slot + slot * 0.15  # the bars centred
         bars.append(
             {
                 "cost": cost,
@@ -283,9 +289,10 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         stats_rows.insert(0, ("by type", stat_text(panels.stats["by_type"])))
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
     base = str(request.base_url).rstrip("/")
+    from cardbase.decks.formats import format_names
     from cardbase.decks.validate import SECTIONS
 
-    sections = [s for s in SECTIONS.get(panels.info.game, ())]
+    sections = list(SECTIONS.get(panels.info.game, ()))
     return {
         "info": panels.info,
         "panels": panels,
@@ -294,6 +301,8 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "curve": curve,
         "share_link": f"{base}/decks/new?code={panels.share_code}" if panels.share_code else "",
         "section_choices": sections,
+        "formats": format_names(panels.info.game),
+        "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
         **extra,

@@ -28,7 +28,9 @@ def test_healthz_and_openapi(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     paths = client.get("/api/openapi.json").json()["paths"]
     assert "/api/decks/{deck_id}/cards" in paths and "/cards/{card_id}/image.png" in paths
-    assert client.get("/api/docs").status_code == 200
+    docs = client.get("/api/docs")
+    assert docs.status_code == 200 and "POST /api/decks/{deck_id}/cards" in docs.text
+    assert "http://" not in docs.text and "https://" not in docs.text  # offline: no CDN
 
 
 def test_search_is_the_cli_array(client: TestClient, cli: Cli) -> None:

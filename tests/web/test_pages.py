@@ -257,7 +257,9 @@ def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Databas
     assert report.valid == ('id="validation" class="panel valid"' in panels)
     curve = deck_stats(resolved, fmt)["mana_curve"]
     assert '<svg id="curve"' in panels
-    assert re.findall(r'<rect data-cost="([^"]+)"', panels) == list(curve)
+    bars = re.findall(r'<rect data-cost="([^"]+)"[^>]*></rect>\s*<text[^>]*class="bar-n">(\d+)</text>', panels)
+    assert [c for c, _ in bars if c in curve] == list(curve)  # every bucket of deck stats, in order
+    assert all(int(n) == curve.get(c, 0) for c, n in bars)  # a cost between them that no card has is a 0
     # a tile is not a deck card: an error with the card linked
     tile = search_ids(database, "t:tile", "mea", 1)[0]
     add(web, deck, tile)
@@ -462,9 +464,15 @@ def test_catalog_status_is_catalog_status(web: TestClient, database: Database) -
         rows = catalog_status(session)
     shown = re.findall(r'<tr data-game="([^"]+)" data-type="([^"]+)">', page)
     assert shown == [(r.game, r.type) for r in rows]
-    export = web.get("/catalog/export/meikyu.csv")
-    assert export.status_code == 200 and export.text.lower().startswith("name")
-    assert web.get("/catalog/export/meikyu.pdf").status_code == 400
+    links = [html.unescape(u) for u in re.findall(r'class="export" href="([^"]+)"', page)]
+    assert len(links) == 9
+    export = web.get(links[0])
+    assert export.status_code == 200 and export.content
+    template = web.get("/catalog/template/meikyu.csv")
+    assert template.status_code == 200 and "attachment" in template.headers["content-disposition"]
+    assert template.text.lower().startswith("name") and "Grimoire" in template.text
+    assert 'href="/catalog/template/meikyu.xlsx"' in page
+    assert web.get("/catalog/template/meikyu.pdf").status_code == 400
 
 
 def test_catalog_upload_dry_run_lists_bad_rows_and_writes_nothing(web: TestClient, database: Database) -> None:
@@ -538,3 +546,28 @@ def test_static_assets_are_served(web: TestClient) -> None:
 def test_no_external_assets(web: TestClient) -> None:
     page = web.get("/").text
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing from another site (no CDN)
+
+
+def test_format_choice_is_deck_validate_format(web: TestClient, database: Database) -> None:
+    from cardbase.decks.formats import format_names
+    from cardbase.decks.service import resolve_stored, validate_resolved
+
+    deck = make_deck(web, "Hand", "meio", players="3")
+    cards = search_ids(database, "", "meio", 13)
+    for card in cards:
+        add(web, deck, card)
+    names = format_names("meio")
+    page = web.get(f"/decks/{deck}").text
+    assert all(f'<option value="{n}"' in page for n in names)
+    for name in names:
+        panels = web.get(f"/decks/{deck}", params={"fragment": "panels", "format": name}).text
+        report, _ = validate_resolved(resolve_stored(database, deck), name)
+        assert re.findall(r'data-code="([^"]+)"', panels) == [p.code for p in report.problems]
+        assert f"for Meio {report.format}</span>" in panels
+    bad = web.get(f"/decks/{deck}", params={"format": "chess"})
+    assert bad.status_code == 400 and "meio has no format 'chess'" in one_line_error(bad)
+
+
+def test_meio_cards_read_as_players_write_them(web: TestClient) -> None:
+    page = web.get("/cards", params={"q": "rank:a", "game": "meio"}).text
+    assert re.search(r'class="card-meta">playing card · AH', page)

@@ -93,6 +93,8 @@ def test_no_cors(client: TestClient) -> None:
     assert not [h for h in preflight.headers if h.lower().startswith("access-control-")]
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["x-frame-options"] == "DENY"
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
 
 
 # --- token ----------------------------------------------------------------------------------------

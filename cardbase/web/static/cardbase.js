@@ -105,6 +105,8 @@
       const field = $("#" + (key === "hand" ? "hand-size" : "seed"), sample);
       if (field) out.set(key, field.value);
     }
+    const format = $("#format");
+    if (format && format.value) out.set("format", format.value);
     return out;
   }
 
@@ -128,6 +130,8 @@
     const slot = $("#action-slot");
     const error = $("#action-error", doc) || $("#error", doc);
     if (slot) slot.replaceChildren(...(error ? [error] : []));
+    const note = $("#bar-note"); // on a phone the slot may be out of view: the sticky bar says it too
+    if (note) note.textContent = error ? error.textContent : "";
   }
 
   // Keep the focus on the button that was pressed (its panel is replaced by the new one).
@@ -179,7 +183,7 @@
     if (form.method.toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
-    } else if (form.id === "odds-form" || form.id === "sample-form") {
+    } else if (form.id === "odds-form" || form.id === "sample-form" || form.id === "format-form") {
       event.preventDefault();
       const submitter = event.submitter;
       if (submitter && submitter.name === "seed") $("#seed").value = submitter.value;
@@ -187,6 +191,12 @@
         const again = $("#" + (submitter && submitter.id ? submitter.id : form.id));
         if (again) again.focus();
       });
+    }
+  });
+
+  document.addEventListener("change", (event) => {
+    if (event.target instanceof HTMLSelectElement && event.target.id === "format") {
+      refreshPanels(panelParams()).then(() => $("#format")?.focus());
     }
   });
 
