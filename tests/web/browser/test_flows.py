@@ -56,8 +56,10 @@ def search_in_builder(page: Page, query: str) -> None:
 
 
 def add_by_click(page: Page, name: str, times: int) -> None:
-    """Click "Add NAME" ``times`` times, waiting each time for the deck count to move."""
+    """Search for the card by its exact name, then click "Add NAME" ``times`` times, waiting each time
+    for the deck count to move (the cards used match only themselves: one result once the search landed)."""
     search_in_builder(page, f'"{name}"')
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
     button = page.get_by_role("button", name=f"Add {name}", exact=True)
     for _ in range(times):
         before = int(page.locator("#deck-count").inner_text())
@@ -170,6 +172,7 @@ def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: Live
     page.get_by_text("Filters and order").click()
     page.get_by_role("combobox", name=re.compile(r"^Game")).select_option("all")
     search_in_builder(page, "game:meikyu grimoire")
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
     page.get_by_role("button", name="Add Grimoire", exact=True).click()
     shown = page.locator("#action-error, #validation li.problem[data-code='wrong-game']")
     expect(shown.first).to_be_visible()

@@ -45,6 +45,7 @@ def test_a_card_named_like_markup_is_text_everywhere(page: Page, live_server: Li
     mea_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 1})
     page.goto(f"/decks/{mea_id}")
     page.get_by_role("searchbox", name="Search").fill("set:hostile")  # results inserted by the script
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
     page.get_by_role("button", name=f"Add {HOSTILE}", exact=True).click()
     expect(page.locator(f"#deck li[data-card-id='{CARD_ID}']")).to_contain_text(HOSTILE)
     assert_inert(page)
@@ -59,6 +60,7 @@ def test_a_card_named_like_markup_is_text_everywhere(page: Page, live_server: Li
     meikyu_id, _ = make_deck(live_server, "meikyu", {"Grimoire": 1})
     page.goto(f"/decks/{meikyu_id}?game=all")
     page.get_by_role("searchbox", name="Search").fill("set:hostile")
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
     page.get_by_role("button", name=f"Add {HOSTILE}", exact=True).click()  # refused: the error names the card
     expect(page.locator("#action-error")).to_contain_text(re.compile(re.escape(HOSTILE)))
     assert_inert(page)

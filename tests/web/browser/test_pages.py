@@ -129,6 +129,7 @@ def test_phone_builder_shows_the_deck_bar_and_updates_it(new_context: ContextMak
     expect(page.locator("#bar-count")).to_contain_text("17")
     expect(page.locator("#bar-valid")).not_to_contain_text(re.compile(r"^\W*valid", re.I))
     page.get_by_role("searchbox", name="Search").fill('"Dizzy Bat"')
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)  # the search has landed
     page.get_by_role("button", name="Add Dizzy Bat", exact=True).tap()
     expect(page.locator("#bar-count")).to_contain_text("18")
     expect(page.locator("#bar-valid")).to_contain_text(re.compile(r"^\W*valid", re.I))
