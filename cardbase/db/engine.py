@@ -7,9 +7,10 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,10 @@ class Database:
 
     engine: Engine
     url: str
+    # SQLite lets one writer in at a time, and a writer waiting for the lock polls for it (busy_timeout):
+    # many threads of one process (the web server) could starve one of them past the timeout. They
+    # take turns on this lock first; other processes still queue on SQLite's own lock.
+    _writers: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     def session(self) -> Session:
         return Session(self.engine)
@@ -150,7 +155,12 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A session whose work is committed at the end, or rolled back entirely on error."""
-        with Session(self.engine.execution_options(cardbase_begin="IMMEDIATE")) as session, session.begin():
+        turn: AbstractContextManager[Any] = self._writers if self.engine.dialect.name == "sqlite" else nullcontext()
+        with (
+            turn,
+            Session(self.engine.execution_options(cardbase_begin="IMMEDIATE")) as session,
+            session.begin(),
+        ):
             yield session
 
     @property

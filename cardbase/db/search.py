@@ -586,7 +586,9 @@ def _order_by(order: Order) -> list[Any]:
         column = rank_value()
     else:
         column = col(getattr(Card, _NUMERIC[order.key]))
-    first = [column.is_(None), column.desc() if order.direction == "desc" else column.asc()]
+    first = [column.desc() if order.direction == "desc" else column.asc()]
+    if order.key not in ("name", "set", "type", "game"):  # those are never NULL: no term to stop an index
+        first.insert(0, column.is_(None))
     return [*first, col(Card.game), col(Card.name), col(Card.set_code)]
 
 

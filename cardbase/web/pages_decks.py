@@ -30,6 +30,8 @@ from cardbase.web.pages import (
 router = APIRouter()
 
 MAX_SEED = 2**64 - 1
+MAX_DECK_ID = 2**31 - 1
+"""Deck ids are the database's INTEGER keys: a larger number names no deck (PostgreSQL would refuse it)."""
 MAX_NEEDS = 8
 MAX_HAND = 100
 MAX_DECK_TEXT = 1_000_000
@@ -43,7 +45,7 @@ def _deck_id(text: str) -> int:
     """A deck id from the URL; anything but a whole number names no deck."""
     from cardbase.decks.store import UnknownDeck
 
-    if not (text.isascii() and text.isdecimal()) or len(text) > 18:
+    if not (text.isascii() and text.isdecimal()) or len(text) > 10 or not 1 <= int(text) <= MAX_DECK_ID:
         raise UnknownDeck(f"no deck with id {text!r}; the decks page lists them")
     return int(text)
 
@@ -394,10 +396,33 @@ def decks(request: Request) -> HTMLResponse:
 def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
     from cardbase.decks.store import list_decks
 
-    rows = list_decks(database_of(request))
+    database = database_of(request)
+    rows = list_decks(database)
+    checks = deck_checks(database, rows) if len(rows) <= MAX_CHECKED_DECKS else {}
+    for row in rows:
+        row["check"] = checks.get(row["id"])
     by_game = {g: [d for d in rows if d["game"] == g] for g in GAME_TITLES}
     notice = request.query_params.get("done")
     return {"by_game": by_game, "all_decks": rows, "notice": notice, **extra}
+
+
+MAX_CHECKED_DECKS = 300
+"""The decks page validates every deck (to show the format checked and whether it holds) up to this many."""
+
+
+def deck_checks(database: Any, rows: list[dict[str, Any]]) -> dict[int, tuple[str, bool]]:
+    """Each deck's format as ``deck validate`` checks it, and whether it is valid (one catalog index for all)."""
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import catalog_index, resolve_text, validate_resolved
+    from cardbase.decks.store import load_deck
+
+    index = catalog_index(database)
+    out = {}
+    for row in rows:
+        resolved = resolve_text(database, deck_to_text(load_deck(database, row["id"]), row["name"]), index=index)
+        report, _ = validate_resolved(resolved)
+        out[row["id"]] = (report.format, report.valid)
+    return out
 
 
 @router.post("/decks", response_class=HTMLResponse)

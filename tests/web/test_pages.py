@@ -178,6 +178,7 @@ def test_decks_new_rename_duplicate_delete(web: TestClient, database: Database) 
     add(web, deck, "mea/demo/crumb-goblin", 2)
     listing = web.get("/decks").text
     assert f'data-deck-id="{deck}"' in listing and "Rush" in listing
+    assert re.search(r"<td>standard <span class=\"invalid-mark\">✗ not valid</span></td>", listing)
     assert web.post(f"/decks/{deck}/rename", data={"name": "Blitz"}, follow_redirects=False).status_code == 303
     copy = web.post(f"/decks/{deck}/duplicate", data={}, follow_redirects=False)
     assert copy.status_code == 303
@@ -200,7 +201,10 @@ def test_new_deck_bad_input(web: TestClient) -> None:
     assert players.status_code == 400 and "players" in one_line_error(players)
 
 
-@pytest.mark.parametrize("url", ["/decks/999", "/decks/abc", "/decks/999/export.txt", "/decks/999/delete"])
+UNKNOWN_DECKS = ["/decks/999", "/decks/abc", "/decks/99999999999999", "/decks/999/export.txt", "/decks/999/delete"]
+
+
+@pytest.mark.parametrize("url", [*UNKNOWN_DECKS, "/decks/-1"])
 def test_unknown_deck_is_404(web: TestClient, url: str) -> None:
     response = web.get(url)
     assert response.status_code == 404 and "no deck" in one_line_error(response)

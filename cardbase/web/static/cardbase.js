@@ -41,6 +41,8 @@
 
   // --- the gallery: search as you type --------------------------------------------------------
 
+  const GALLERY_KEYS = ["q", "game", "set", "type", "order", "direction", "view", "page", "section", "last"];
+
   const search = $("#search");
   if (search) {
     const box = $("#q", search);
@@ -66,7 +68,11 @@
         if (last) last.value = fresh.dataset.query || "";
         box.removeAttribute("aria-activedescendant");
         box.setAttribute("aria-describedby", "query-help");
-        history.replaceState(null, "", search.action + "?" + params(search, ["last"]).toString() + location.hash);
+        // the URL says what is shown: the search, and (in the deck builder) the panels' choices it keeps
+        const url = new URLSearchParams(location.search);
+        for (const key of GALLERY_KEYS) url.delete(key);
+        for (const [key, value] of params(search, ["last"]).entries()) url.set(key, value);
+        history.replaceState(null, "", search.getAttribute("action") + "?" + url.toString() + location.hash);
       } else {
         // a bad query: say which term, keep the results of the last good one
         const error = $("#query-error", result.doc);
