@@ -4,7 +4,7 @@
 
 Starts a live server over a new SQLite database in OUTDIR (default: a new temporary folder),
 imports the example decks, and writes OUTDIR/<page>-<laptop|phone>.png (the first screen) for each page below, printing
-each page's height and any horizontal overflow.
+each page's height and any horizontal overflow; a deck page's panels also get a picture each.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_ex
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
+PANELS = ["validation", "stats", "odds", "sample-hand", "share"]  # the deck builder's panels, shot one by one
 CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
 
 
@@ -77,6 +78,10 @@ def main(argv: list[str]) -> int:
                     tall = page.evaluate("document.documentElement.scrollHeight")
                     overflow = f"  OVERFLOWS: {wide} px wide" if wide > size["width"] else ""
                     print(f"{status} {path} -> {target} ({tall} px tall){overflow}")
+                    for panel in PANELS if name.startswith("deck-") else ():
+                        part = page.locator(f"#{panel}")
+                        if part.count():
+                            part.screenshot(path=str(out / f"{name}-{panel}-{width}.png"))
                 context.close()
             browser.close()
     finally:
