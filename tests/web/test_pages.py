@@ -575,3 +575,31 @@ def test_format_choice_is_deck_validate_format(web: TestClient, database: Databa
 def test_meio_cards_read_as_players_write_them(web: TestClient) -> None:
     page = web.get("/cards", params={"q": "rank:a", "game": "meio"}).text
     assert re.search(r'class="card-meta">playing card · AH', page)
+
+
+def test_catalog_upload_of_the_template_with_one_bad_row(web: TestClient, database: Database) -> None:
+    import io
+
+    from openpyxl import load_workbook
+
+    from cardbase.db.io import card_records
+
+    template = web.get("/catalog/template/meikyu.xlsx")
+    assert template.status_code == 200
+    book = load_workbook(io.BytesIO(template.content))
+    sheet = book.active
+    assert sheet is not None
+    header = [c.value for c in sheet[1]]
+    bravery = header.index("bravery") + 1
+    rows = [r for r in range(3, sheet.max_row + 1) if sheet.cell(r, header.index("type") + 1).value == "character"]
+    sheet.cell(rows[0], bravery).value = "brave"  # not a number
+    sheet.cell(rows[1], bravery).value = 3
+    out = io.BytesIO()
+    book.save(out)
+    before = card_records(database, "meikyu")
+    response = web.post("/catalog/import", data={"game": "meikyu"}, files={"sheet": ("meikyu.xlsx", out.getvalue())})
+    assert response.status_code == 400
+    bad = re.findall(r"<li>(.*?)</li>", response.text.split('id="bad-rows"', 1)[1].split("</ul>", 1)[0])
+    assert len(bad) == 1 and f"row {rows[0]}" in bad[0] and "bravery" in bad[0]
+    assert card_records(database, "meikyu") == before
+    assert 'id="confirm-import"' not in response.text

@@ -66,7 +66,6 @@
       if (result.ok) {
         region.replaceWith(fresh);
         if (last) last.value = fresh.dataset.query || "";
-        box.removeAttribute("aria-activedescendant");
         box.setAttribute("aria-describedby", "query-help");
         // the URL says what is shown: the search, and (in the deck builder) the panels' choices it keeps
         const url = new URLSearchParams(location.search);
@@ -218,11 +217,13 @@
         item.classList.toggle("active", i === index);
       });
       active = index;
+      const status = $("#pick-status");
       if (index >= 0 && list[index]) {
-        box.setAttribute("aria-activedescendant", list[index].id);
         list[index].scrollIntoView({ block: "nearest" });
-      } else {
-        box.removeAttribute("aria-activedescendant");
+        const name = $(".card-name", list[index]) || $("a", list[index]);
+        if (status) status.textContent = `${name ? name.textContent : ""}, ${index + 1} of ${list.length}; Enter adds it`;
+      } else if (status) {
+        status.textContent = "";
       }
     };
     box.addEventListener("input", () => mark(-1));
