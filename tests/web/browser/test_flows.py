@@ -16,10 +16,11 @@ from pathlib import Path
 
 import openpyxl
 import pypdf
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
+from cardbase.db.queries import find_card
 from cardbase.db.search import search_cards
 from cardbase.decks.store import deck_names, load_deck
 from tests.hostile.conftest import db_dump
@@ -55,12 +56,17 @@ def search_in_builder(page: Page, query: str) -> None:
     box.fill(query)
 
 
+def find_in_builder(page: Page, name: str) -> Locator:
+    """Search for one card by its exact name; its "Add NAME" button once the results landed."""
+    search_in_builder(page, f'"{name}"')
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
+    return page.get_by_role("button", name=f"Add {name}", exact=True)
+
+
 def add_by_click(page: Page, name: str, times: int) -> None:
     """Search for the card by its exact name, then click "Add NAME" ``times`` times, waiting each time
     for the deck count to move (the cards used match only themselves: one result once the search landed)."""
-    search_in_builder(page, f'"{name}"')
-    expect(page.locator("#results [data-card-id]")).to_have_count(1)
-    button = page.get_by_role("button", name=f"Add {name}", exact=True)
+    button = find_in_builder(page, name)
     for _ in range(times):
         before = int(page.locator("#deck-count").inner_text())
         button.click()
@@ -409,3 +415,81 @@ def test_gallery_and_card_images_load(page: Page) -> None:
         "() => { const i = document.querySelector('#card-image'); return i.complete && i.naturalWidth > 0; }"
     )
     expect(image).to_have_attribute("alt", re.compile("Grimoire"))
+
+
+def test_spreadsheet_import_confirmed_after_a_clean_dry_run(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    """The page's own template link, one unknown value filled in: the dry run writes nothing, the confirm writes it."""
+    page.goto("/catalog")
+    with page.expect_download() as info:
+        page.locator("a.template[href$='/meikyu.xlsx']").click()
+    sheet = tmp_path / "meikyu.xlsx"
+    info.value.save_as(sheet)
+    book = openpyxl.load_workbook(sheet)
+    rows = book.active
+    assert rows is not None
+    header = [cell.value for cell in rows[1]]
+    name_col, type_col, bravery_col = (header.index(h) + 1 for h in ("name", "type", "bravery"))
+    row = next(r for r in range(3, rows.max_row + 1) if rows.cell(row=r, column=type_col).value == "character")
+    character = str(rows.cell(row=row, column=name_col).value)
+    assert rows.cell(row=row, column=bravery_col).value is None, "the template leaves unknown values empty"
+    rows.cell(row=row, column=bravery_col, value=3)
+    book.save(sheet)
+    before = db_dump(live_server.db_url)
+
+    form = page.locator("form#catalog-upload")
+    form.get_by_label("Game").select_option("meikyu")
+    form.locator("input#sheet").set_input_files(str(sheet))
+    form.get_by_role("button", name=re.compile("dry run", re.I)).click()
+    expect(page.locator("#preview")).to_contain_text("would update 1")
+    assert db_dump(live_server.db_url) == before, "the dry run writes nothing"
+
+    page.locator("form#confirm-import").get_by_role("button").click()
+    expect(page.locator("#preview")).to_contain_text("imported")
+    with live_server.database.session() as session:
+        assert find_card(session, character, "meikyu").bravery == 3
+
+
+def tab_to(page: Page, label: str, presses: int = 60) -> None:
+    """Press Tab until the control named ``label`` has the focus (it must be reachable so)."""
+    for _ in range(presses):
+        if page.evaluate("document.activeElement && document.activeElement.getAttribute('aria-label')") == label:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{label!r} is not reached with {presses} presses of Tab")
+
+
+def test_keyboard_counts_keep_the_focus(page: Page, live_server: LiveServer) -> None:
+    """+ and - by keyboard; the live update keeps the focus on the button, so Enter can be pressed again."""
+    deck_id, name = make_deck(live_server, "mea", {"Dizzy Bat": 2})
+    page.goto(f"/decks/{deck_id}?q=%22Dizzy+Bat%22")
+    page.get_by_role("searchbox", name="Search").focus()
+    tab_to(page, "One more Dizzy Bat")
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("3")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "One more Dizzy Bat"
+    page.keyboard.press("Space")
+    expect(page.locator("#deck-count")).to_have_text("4")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "One fewer Dizzy Bat"
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("3")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "One fewer Dizzy Bat"
+    assert [(c.name, c.count) for c in load_deck(live_server.database, name).cards] == [("Dizzy Bat", 3)]
+
+
+def test_mea_sideboard_is_kept_outside_the_main_deck(page: Page, live_server: LiveServer) -> None:
+    deck_id, name = make_deck(live_server, "mea", {"Crumb Goblin": 18})
+    page.goto(f"/decks/{deck_id}")
+    expect(page.locator("#validation")).to_have_class(re.compile(r"\bvalid\b"))
+    page.get_by_role("combobox", name=re.compile("^Add to")).select_option(label="sideboard")
+    find_in_builder(page, "Dizzy Bat").click()
+    expect(page.locator("#deck li[data-card-id='mea/demo/dizzy-bat'][data-section='sideboard']")).to_be_visible()
+    expect(page.locator("#deck-count")).to_have_text("18")  # the main deck only
+    expect(page.locator("#validation")).to_have_class(re.compile(r"\bvalid\b"))
+    deck = load_deck(live_server.database, name)
+    assert [(c.name, c.count, c.section) for c in deck.cards] == [
+        ("Crumb Goblin", 18, None),
+        ("Dizzy Bat", 1, "sideboard"),
+    ]
