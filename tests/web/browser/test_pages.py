@@ -136,3 +136,30 @@ def test_phone_builder_shows_the_deck_bar_and_updates_it(new_context: ContextMak
     expect(bar).to_be_in_viewport()
     bar.tap()
     expect(page.locator("#panels")).to_be_in_viewport()
+
+
+def test_gallery_pages_table_view_and_game_filter(page: Page, live_server: LiveServer) -> None:
+    """Pages of 60 in the order of `cards search`; the table shows the same cards; the game filter narrows."""
+    with live_server.database.session() as session:
+        every = [row.id for row in search_cards(session, "", limit=None)]
+        meio = [row.id for row in search_cards(session, "", game="meio", limit=60)]
+    assert len(every) > 60
+    page.goto("/cards")
+    ids = page.locator("#results [data-card-id]")
+    expect(ids).to_have_count(60)
+    assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == every[:60]
+    page.locator("a#next-page").click()
+    expect(ids.first).to_have_attribute("data-card-id", every[60])
+    assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == every[60:120]
+
+    page.goto("/cards")
+    page.get_by_text("Filters and order").click()
+    page.get_by_role("combobox", name=re.compile("^Game")).select_option("meio")
+    page.get_by_role("button", name="Search", exact=True).click()
+    expect(ids.first).to_have_attribute("data-card-id", meio[0])
+    expect(ids).to_have_count(len(meio))
+    assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == meio
+
+    page.get_by_role("link", name="Table", exact=True).click()
+    expect(page.locator("#results tr[data-card-id]")).to_have_count(len(meio))
+    assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == meio
