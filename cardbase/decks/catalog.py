@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,13 +93,16 @@ class CatalogIndex:
         return closest(name, names, n=n)
 
 
-def load_index(session: Any, games: tuple[str, ...] | None = None) -> CatalogIndex:
-    """Index the cards of ``games`` (all games when None)."""
+def load_index(session: Any, games: tuple[str, ...] | None = None, ids: Collection[str] | None = None) -> CatalogIndex:
+    """Index the cards of ``games`` (all games when None), or only the cards ``ids`` (a stored deck's,
+    which names its cards by id: resolving it then costs its size, not the catalog's)."""
     from cardbase.db.models import Card
 
     stmt = select(*[getattr(Card, c) for c in _COLUMNS])
     if games:
         stmt = stmt.where(col(Card.game).in_(games))
+    if ids is not None:
+        stmt = stmt.where(col(Card.id).in_(list(ids)))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))

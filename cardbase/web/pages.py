@@ -252,11 +252,13 @@ ORDER_KEYS = ("name", "cost", "atk", "def", "level", "points", "bravery", "wits"
 def cards(request: Request) -> HTMLResponse:
     deck = None
     if request.query_params.get("deck"):  # the deck builder's gallery: results with add buttons
+        from cardbase.decks.formats import default_format
         from cardbase.decks.store import deck_by_id
-        from cardbase.web.pages_decks import _deck_id
+        from cardbase.web.pages_decks import _deck_id, deck_types
 
         info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
-        deck = {"id": info.id, "game": info.game}
+        fmt = info.format or default_format(info.game, info.players)
+        deck = {"id": info.id, "game": info.game, "types": deck_types(info.game, fmt)}
     context, result = gallery_context(request, deck)
     template = "_results.html" if request.query_params.get("fragment") else "cards.html"
     return render(request, template, context, 400 if result.error else 200)

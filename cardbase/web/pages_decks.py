@@ -63,6 +63,20 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
+def resolve_deck(database: Any, deck_id: int, name: str) -> Any:
+    """A stored deck resolved as ``deck validate db:NAME`` resolves it, against an index of its own
+    cards only (it names them by id), so a 10,000-card catalog costs nothing here."""
+    from cardbase.decks.catalog import load_index
+    from cardbase.decks.files import deck_to_text
+    from cardbase.decks.service import resolve_text
+    from cardbase.decks.store import load_deck
+
+    deck = load_deck(database, deck_id)
+    with database.session() as session:
+        index = load_index(session, ids={c.card_id for c in deck.cards})
+    return resolve_text(database, deck_to_text(deck, name), index=index)
+
+
 @dataclass
 class Panels:
     """What the deck builder shows beside the gallery, computed by the CLI's functions."""
@@ -106,14 +120,13 @@ def deck_sections(info: Any, resolved: Any) -> list[tuple[str | None, list[dict[
 
 def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     """The deck, its validation, stats, odds and sample hand; bad odds or hand parameters are shown in their panel."""
-    from cardbase.decks.files import deck_to_text, write_deck
-    from cardbase.decks.service import resolve_text, validate_resolved
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.service import validate_resolved
     from cardbase.decks.stats import deck_stats
-    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.decks.store import deck_by_id
 
     info = deck_by_id(database, deck_id)
-    deck = load_deck(database, deck_id)
-    resolved = resolve_text(database, deck_to_text(deck, info.name))
+    resolved = resolve_deck(database, deck_id, info.name)
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
     if chosen and len(chosen) > 100:
         raise UsageError("format has at most 100 characters")
@@ -166,7 +179,7 @@ def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str
         pile = setup(database, resolved, needs, info.name)
         model = draw_model(pile, needs, opening, None)
         table = needs_report(pile, model, None, None, None, 0)
-        turns = needs_report(pile, model, None, 8, None, 0) if info.game != "meio" else None
+        turns = by_turn(pile, model) if info.game != "meio" else None
     except CardbaseError as error:
         out["error"] = str(error)
         return out
@@ -181,17 +194,32 @@ def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str
     return out
 
 
+TURNS = 8
+
+
+def by_turn(pile: Any, model: Any) -> Any:
+    """``draws --by-turn T`` for the most turns up to 8 that the deck has cards for (a small deck has fewer)."""
+    from cardbase.draws.reports import needs_report
+
+    for turns in range(TURNS, 0, -1):
+        try:
+            return needs_report(pile, model, None, turns, None, 0)
+        except UsageError:
+            continue
+    return None
+
+
 def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The points of the chance of all needs by cards seen, in an SVG box of 320 × 140."""
-    width, height, left, bottom = 320, 140, 34, 20
+    width, height, left, bottom, top_y = 320, 140, 34, 20, 16
     if not rows:
         return {"points": "", "dots": [], "width": width, "height": height}
     top = max(r["cards_seen"] for r in rows)
     span = max(1, top - 1)
 
     def xy(seen: int, p: float) -> tuple[float, float]:
-        x = left + (seen - 1) * (width - left - 10) / span
-        y = (height - bottom) - p * (height - bottom - 10)
+        x = left + (seen - 1) * (width - left - 18) / span
+        y = (height - bottom) - p * (height - bottom - top_y)
         return round(x, 1), round(y, 1)
 
     dots = [(*xy(r["cards_seen"], r["probability"]), r["cards_seen"], r["probability"]) for r in rows]
@@ -202,7 +230,7 @@ def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "height": height,
         "left": left,
         "base": height - bottom,
-        "top_y": 10,
+        "top_y": top_y,
     }
 
 
@@ -411,16 +439,12 @@ MAX_CHECKED_DECKS = 300
 
 
 def deck_checks(database: Any, rows: list[dict[str, Any]]) -> dict[int, tuple[str, bool]]:
-    """Each deck's format as ``deck validate`` checks it, and whether it is valid (one catalog index for all)."""
-    from cardbase.decks.files import deck_to_text
-    from cardbase.decks.service import catalog_index, resolve_text, validate_resolved
-    from cardbase.decks.store import load_deck
+    """Each deck's format as ``deck validate`` checks it, and whether it is valid."""
+    from cardbase.decks.service import validate_resolved
 
-    index = catalog_index(database)
     out = {}
     for row in rows:
-        resolved = resolve_text(database, deck_to_text(load_deck(database, row["id"]), row["name"]), index=index)
-        report, _ = validate_resolved(resolved)
+        report, _ = validate_resolved(resolve_deck(database, row["id"], row["name"]))
         out[row["id"]] = (report.format, report.valid)
     return out
 
@@ -483,17 +507,14 @@ def delete(request: Request, deck_text_id: str) -> Response:
 def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
-    from cardbase.decks.files import deck_to_text
-    from cardbase.decks.service import resolve_text
     from cardbase.decks.stats import stat_text
-    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
     resolved = []
     for key in ("a", "b"):
         deck_id = _deck_id(request.query_params.get(key, ""))
-        info = deck_by_id(database, deck_id)
-        resolved.append(resolve_text(database, deck_to_text(load_deck(database, deck_id), info.name)))
+        resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
     moved = [(s["stat"].replace("_", " "), stat_text(s["before"]), stat_text(s["after"])) for s in diff["stats"]]
     return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))
@@ -667,11 +688,20 @@ def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     return builder_page(request, deck_id, request.query_params)
 
 
+def deck_types(game: str, format_name: str) -> tuple[str, ...] | None:
+    """The card types the deck's format takes (None: any), so the gallery offers "+ Add" only for them."""
+    from cardbase.decks.formats import find_format
+
+    fmt = find_format(game, format_name) if format_name else None
+    return tuple(sorted(fmt.allowed_types)) if fmt is not None and fmt.allowed_types is not None else None
+
+
 def builder_page(
     request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
 ) -> HTMLResponse:
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
     panels = deck_panels(database_of(request), deck_id, params)
-    context, _ = gallery_context(request, {"id": deck_id, "game": panels.info.game}, params)
+    deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format)}
+    context, _ = gallery_context(request, deck, params)
     context = {**context, **panels_context(request, panels), "action_error": action_error}
     return render(request, "deck.html", context, status)

@@ -603,3 +603,35 @@ def test_catalog_upload_of_the_template_with_one_bad_row(web: TestClient, databa
     assert len(bad) == 1 and f"row {rows[0]}" in bad[0] and "bravery" in bad[0]
     assert card_records(database, "meikyu") == before
     assert 'id="confirm-import"' not in response.text
+
+
+def test_odds_of_a_small_deck_stop_where_its_cards_do(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    for card in monsters(database, 9):
+        add(web, deck, card)
+    panels = web.get(f"/decks/{deck}", params={"fragment": "panels", "needs": "1 t:monster"}).text
+    assert 'id="odds-error"' not in panels
+    table = panels.split('id="odds-table"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<tr data-seen="(\d+)">', table) == [str(n) for n in range(1, 10)]
+    turns = panels.split('id="odds-turns"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<tr><th scope="row">(\d+)</th>', turns) == ["1", "2", "3", "4", "5"]  # 5 + 4 draws = 9
+
+
+def test_builder_offers_add_only_for_cards_the_format_takes(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    tile = search_ids(database, "t:tile", "mea", 1)[0]
+    page = web.get(f"/decks/{deck}", params={"q": "t:tile"}).text
+    item = page.split(f'data-card-id="{tile}"', 1)[1].split("</li>", 1)[0]
+    assert "tile: not a deck card" in item and 'class="add"' not in item
+    live = web.get("/cards", params={"q": "t:tile", "deck": deck, "fragment": "1"}).text
+    assert "not a deck card" in live and 'class="add"' not in live
+    other = web.get(f"/decks/{deck}", params={"q": "grimoire", "game": "all"}).text
+    assert 'aria-label="Add Grimoire"' in other  # another game's card: the add says why it is refused
+
+
+def test_view_links_follow_the_search(web: TestClient) -> None:
+    fragment = web.get("/cards", params={"q": "rank:k", "game": "meio", "fragment": "1"}).text
+    table = html.unescape(re.search(r'id="view-table" href="([^"]+)"', fragment).group(1))  # type: ignore[union-attr]
+    assert table == "/cards?q=rank:k&game=meio&view=table".replace(":", "%3A")
+    rows = web.get(table).text
+    assert ids_in(rows) and all(i.startswith("meio/") for i in ids_in(rows))

@@ -205,6 +205,26 @@
     }
   });
 
+  // The share code: a Copy button (only with JavaScript, which the clipboard needs).
+  const copyReady = () => {
+    const button = $("#copy-code");
+    if (button && navigator.clipboard) button.hidden = false;
+  };
+  copyReady();
+  new MutationObserver(copyReady).observe(builder, { childList: true, subtree: true });
+  document.addEventListener("click", async (event) => {
+    const button = event.target instanceof Element ? event.target.closest("#copy-code") : null;
+    if (!button) return;
+    const status = $("#copy-status");
+    try {
+      await navigator.clipboard.writeText($("#share-code").value);
+      if (status) status.textContent = "Copied.";
+    } catch (error) {
+      $("#share-code").select();
+      if (status) status.textContent = "Select the code and copy it.";
+    }
+  });
+
   // Keyboard: in the search box, ↓/↑ pick a result and Enter adds it.
   const box = $("#q");
   if (box) {
