@@ -13,6 +13,7 @@ import uuid
 from collections import Counter
 from math import comb
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import openpyxl
 import pypdf
@@ -186,15 +187,23 @@ def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: Live
     assert [c.name for c in load_deck(live_server.database, name).cards] == ["Crumb Goblin"]
 
 
-def test_share_code_round_trip_through_the_link(page: Page, live_server: LiveServer) -> None:
+def test_share_code_round_trip_through_the_link(page: Page, context: BrowserContext, live_server: LiveServer) -> None:
     name = unique("Shared")
     new_deck(page, "mea", name)
     add_by_click(page, "Crumb Goblin", 3)
     add_by_click(page, "Dizzy Bat", 2)
-    code = page.locator("#share-code").inner_text().strip()
+    code = page.locator("#share-code").input_value().strip()
+    encoded = CliRunner().invoke(cli_app, ["deck", "encode", f"db:{name}", "--db", live_server.db_url])
+    assert encoded.exit_code == 0, encoded.output
+    assert code == encoded.output.strip().splitlines()[-1], "the page's code is `deck encode`'s"
     link = page.locator("a#share-link")
     expect(link).to_have_attribute("href", re.compile(r"/decks/new\?code="))
-    assert code in (link.get_attribute("href") or "")
+    assert parse_qs(urlsplit(link.get_attribute("href") or "").query)["code"] == [code]
+
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy the share code").click()
+    expect(page.locator("#copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == code
 
     link.click()
     expect(page).to_have_url(re.compile(r"/decks/new\?code="))
@@ -211,7 +220,7 @@ def test_share_code_round_trip_through_the_link(page: Page, live_server: LiveSer
     assert [(c.card_id, c.count, c.section) for c in saved.cards] == [
         (c.card_id, c.count, c.section) for c in original.cards
     ]
-    assert page.locator("#share-code").inner_text().strip() == code
+    assert page.locator("#share-code").input_value().strip() == code
 
 
 def test_spreadsheet_with_a_bad_row_is_listed_and_nothing_written(
