@@ -24,6 +24,7 @@ MAX_LIMIT = 10_000  # as `cards search --limit`
 MAX_OFFSET = 1_000_000
 MAX_NEEDS = 20
 MAX_SEED = 2**64 - 1
+MAX_ID = 2**31 - 1  # deck ids are 32-bit integers on PostgreSQL
 
 Settings = Annotated[ServerSettings, Depends(settings_of)]
 GameQuery = Annotated[str | None, Query(max_length=20, description="mea, meio or meikyu.")]
@@ -127,7 +128,7 @@ def search(
     from cardbase.db.search import search_cards
 
     with _db(settings).session() as session:
-        rows = search_cards(session, q, _game(game), limit, order, direction, offset)
+        rows = search_cards(session, q, _game(game), limit, order, direction, offset=offset)
         return JSONResponse([card_dict(c) for c in rows])  # as is: no second pass through the response model
 
 
@@ -204,7 +205,7 @@ def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
 
 @router.get("/api/decks/diff", tags=["decks"])
 def diff(
-    settings: Settings, a: Annotated[int, Query(ge=1, le=2**62)], b: Annotated[int, Query(ge=1, le=2**62)]
+    settings: Settings, a: Annotated[int, Query(ge=1, le=MAX_ID)], b: Annotated[int, Query(ge=1, le=MAX_ID)]
 ) -> dict[str, Any]:
     """What changed from deck ``a`` to deck ``b``: the object of ``deck diff --json``."""
     from cardbase.decks.diff import deck_diff
@@ -221,7 +222,7 @@ def _resolved(settings: ServerSettings, deck_id: int) -> Any:
 def _check_id(deck_id: int) -> int:
     from cardbase.decks.store import UnknownDeck
 
-    if not 1 <= deck_id <= 2**62:
+    if not 1 <= deck_id <= MAX_ID:
         raise UnknownDeck(f"no deck with id {deck_id}")
     return deck_id
 

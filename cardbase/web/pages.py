@@ -106,9 +106,10 @@ def see_other(url: str) -> RedirectResponse:
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
     from cardbase.decks.store import list_decks
+    from cardbase.names import fold
 
-    decks = list_decks(database_of(request))
-    return render(request, "home.html", {"decks": decks[:10]})
+    decks = sorted(list_decks(database_of(request)), key=lambda d: (d["game"], fold(d["name"]), d["name"]))
+    return render(request, "home.html", {"decks": decks[:12]})
 
 
 # --- gallery ------------------------------------------------------------------------------------

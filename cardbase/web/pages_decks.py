@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -26,6 +26,17 @@ from cardbase.web.pages import (
     render,
     see_other,
 )
+
+if TYPE_CHECKING:  # imported where used, so that the app starts fast
+    from cardbase.db.models import Card
+    from cardbase.decks.model import Deck, DeckText
+    from cardbase.decks.store import DeckInfo
+    from cardbase.decks.validate import ResolvedDeck, ValidationReport
+    from cardbase.draws.exact import Need
+    from cardbase.draws.openings import Draws
+    from cardbase.draws.reports import NeedsReport
+    from cardbase.draws.service import Setup
+    from cardbase.render.options import SheetOptions
 
 router = APIRouter()
 
@@ -63,7 +74,7 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
-def resolve_deck(database: Any, deck_id: int, name: str) -> Any:
+def resolve_deck(database: Any, deck_id: int, name: str) -> ResolvedDeck:
     """A stored deck resolved as ``deck validate db:NAME`` resolves it, against an index of its own
     cards only (it names them by id), so a 10,000-card catalog costs nothing here."""
     from cardbase.decks.catalog import load_index
@@ -81,9 +92,9 @@ def resolve_deck(database: Any, deck_id: int, name: str) -> Any:
 class Panels:
     """What the deck builder shows beside the gallery, computed by the CLI's functions."""
 
-    info: Any  # store.DeckInfo
-    resolved: Any  # ResolvedDeck
-    report: Any  # ValidationReport
+    info: DeckInfo
+    resolved: ResolvedDeck
+    report: ValidationReport
     stats: dict[str, Any] | None
     sections: list[tuple[str | None, list[dict[str, Any]]]]
     odds: dict[str, Any] = field(default_factory=dict)
@@ -91,7 +102,7 @@ class Panels:
     share_code: str = ""
 
 
-def deck_sections(info: Any, resolved: Any) -> list[tuple[str | None, list[dict[str, Any]]]]:
+def deck_sections(info: DeckInfo, resolved: ResolvedDeck) -> list[tuple[str | None, list[dict[str, Any]]]]:
     """The deck's entries grouped by section, in the game's section order (main first)."""
     from cardbase.decks.validate import SECTIONS
 
@@ -110,11 +121,7 @@ def deck_sections(info: Any, resolved: Any) -> list[tuple[str | None, list[dict[
                 "demo": bool(card and card.source == "demo"),
             }
         )
-    if info.game == "meikyu" or not any(groups[s] for s in order[1:]):
-        # a game without sections (or none used yet) still shows the main list; Méa and Meio show every section
-        keep = order if info.game != "meikyu" else [None]
-    else:
-        keep = order
+    keep = [None] if info.game == "meikyu" else order  # Méa and Meio show every section, empty ones too
     return [(s, groups.get(s, [])) for s in keep]
 
 
@@ -139,7 +146,7 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     return panels
 
 
-def parse_needs(text: str) -> list[Any]:
+def parse_needs(text: str) -> list[Need]:
     """One need a line, as ``draws --need`` reads it: ``2 t:monster cost<=3``; ``at most 1 …``, ``exactly 2 …``."""
     from cardbase.draws.exact import Kind
     from cardbase.draws.service import parse_need
@@ -159,7 +166,7 @@ def parse_needs(text: str) -> list[Any]:
     return needs
 
 
-def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str, Any]:
+def odds_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
     """The exact chances of the needs for 1–10 cards seen and by turn (``draws --need``), or why there are none."""
     from cardbase.draws.reports import draw_model, needs_report, seen_rule
     from cardbase.draws.service import setup
@@ -197,7 +204,7 @@ def odds_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str
 TURNS = 8
 
 
-def by_turn(pile: Any, model: Any) -> Any:
+def by_turn(pile: Setup, model: Draws) -> NeedsReport | None:
     """``draws --by-turn T`` for the most turns up to 8 that the deck has cards for (a small deck has fewer)."""
     from cardbase.draws.reports import needs_report
 
@@ -234,7 +241,7 @@ def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def sample_panel(database: Any, resolved: Any, info: Any, params: Any) -> dict[str, Any]:
+def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
     """One seeded sample hand (``draws --sample 1 --seed S --cards N``); the seed is in the URL."""
     from cardbase.draws.reports import draw_model, sample_report
     from cardbase.draws.service import setup
@@ -339,7 +346,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     }
 
 
-def _card(database: Any, card_id: str) -> Any:
+def _card(database: Any, card_id: str) -> Card:
     from cardbase.db.models import Card
     from cardbase.errors import UnknownCard
 
@@ -423,9 +430,10 @@ def decks(request: Request) -> HTMLResponse:
 
 def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
     from cardbase.decks.store import list_decks
+    from cardbase.names import fold
 
     database = database_of(request)
-    rows = list_decks(database)
+    rows = sorted(list_decks(database), key=lambda d: (fold(d["name"]), d["name"]))
     checks = deck_checks(database, rows) if len(rows) <= MAX_CHECKED_DECKS else {}
     for row in rows:
         row["check"] = checks.get(row["id"])
@@ -548,7 +556,7 @@ PRINT_OPTIONS = ("paper", "card_size", "bleed", "crop_marks", "backs")
 BOOLS = {"true": True, "1": True, "on": True, "yes": True, "false": False, "0": False, "off": False, "no": False}
 
 
-def sheet_of(params: Any) -> Any:
+def sheet_of(params: Any) -> SheetOptions:
     """``SheetOptions`` from the print form (the options of ``print deck``; ``SheetOptions`` checks their ranges)."""
     from cardbase.render.options import SheetOptions
 
@@ -589,17 +597,24 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     )
 
 
-def read_pasted(text: str, source: str, database: Any) -> Any:
+def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
     """A deck pasted or uploaded, read by the CLI's readers: deck text, deck JSON, or a share code."""
-    from cardbase.decks.files import decode
-    from cardbase.decks.service import catalog_index, read_deck_data
+    from cardbase.decks.service import read_deck_data
 
     stripped = text.strip()
     if not stripped:
         raise UsageError("the deck is empty: paste a deck list, JSON or a share code")
     if re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):  # one word of base64url: a share code
-        return decode(stripped, catalog_index(database))
+        return decode_code(stripped, database)
     return read_deck_data(text, source)
+
+
+def decode_code(code: str, database: Any) -> Deck:
+    """The deck of a share code (``deck decode``); anything else is an ``UnreadableInput``."""
+    from cardbase.decks.files import decode
+    from cardbase.decks.service import catalog_index
+
+    return decode(code, catalog_index(database))
 
 
 def problems_of(error: CardbaseError) -> list[str]:
@@ -658,7 +673,7 @@ def shared_deck(request: Request) -> Response:
     database = database_of(request)
     resolved, report, problems = None, None, []
     try:
-        resolved = resolve_text(database, deck_to_text(read_pasted(code, "share code", database), "share code"))
+        resolved = resolve_text(database, deck_to_text(decode_code(code, database), "share code"))
         report = validate_resolved(resolved)[0]
     except CardbaseError as error:
         problems = problems_of(error)
@@ -673,7 +688,7 @@ async def save_shared(request: Request) -> Response:
 
     form = await request.form()
     database = database_of(request)
-    deck = read_pasted(str(form.get("code") or ""), "share code", database)
+    deck = decode_code(str(form.get("code") or "").strip(), database)
     deck_id, _ = import_deck(database, deck, name=str(form.get("name") or "").strip() or None)
     return see_other(f"/decks/{deck_id}")
 
@@ -703,5 +718,8 @@ def builder_page(
     panels = deck_panels(database_of(request), deck_id, params)
     deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format)}
     context, _ = gallery_context(request, deck, params)
-    context = {**context, **panels_context(request, panels), "action_error": action_error}
+    in_deck: dict[str, int] = {}
+    for c in panels.resolved.deck.cards:
+        in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count
+    context = {**context, **panels_context(request, panels), "action_error": action_error, "in_deck": in_deck}
     return render(request, "deck.html", context, status)

@@ -119,8 +119,11 @@ def test_deck_errors(client: TestClient) -> None:
         "error": {"message": "the request body is not valid JSON", "term": None}
     }
     for path in ("", "/validation", "/stats", "/draws", "/pdf", "/export"):
-        missing = client.get(f"/api/decks/424242{path}")
-        assert missing.status_code == 404 and "no deck with id 424242" in error_of(missing), path
+        for deck in (424242, 99_999_999_999_999):  # the second is past PostgreSQL's 32-bit ids
+            missing = client.get(f"/api/decks/{deck}{path}")
+            assert missing.status_code == 404 and f"no deck with id {deck}" in error_of(missing), path
+    big = client.post("/api/decks/99999999999999/cards", json={"name": "Crumb Goblin"})
+    assert big.status_code == 404
     assert client.get("/api/decks/abc").status_code == 400
     assert client.delete("/api/decks/424242").status_code == 404
 

@@ -414,8 +414,10 @@ def test_export_and_share_link_round_trip(web: TestClient, database: Database) -
     assert saved.status_code == 303
     copy = int(saved.headers["location"].rsplit("/", 1)[1])
     assert load_deck(database, copy).cards == stored.cards
-    broken = web.get("/decks/new", params={"code": "AAAAAAAAAAAA"})
-    assert broken.status_code == 400 and 'id="import-problems"' in broken.text
+    for bad in ("AAAAAAAAAAAA", "hello world", "3 Crumb Goblin", "{}", "é" * 50):
+        broken = web.get("/decks/new", params={"code": bad})
+        assert broken.status_code == 400 and 'id="import-problems"' in broken.text, bad
+        assert web.post("/decks/new", data={"code": bad, "name": "X"}).status_code == 400, bad
 
 
 def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None:
@@ -635,3 +637,26 @@ def test_view_links_follow_the_search(web: TestClient) -> None:
     assert table == "/cards?q=rank:k&game=meio&view=table".replace(":", "%3A")
     rows = web.get(table).text
     assert ids_in(rows) and all(i.startswith("meio/") for i in ids_in(rows))
+
+
+def test_gallery_and_card_images_are_drawn_by_the_server(web: TestClient) -> None:
+    page = web.get("/cards", params={"q": "goblin"}).text
+    sources = [html.unescape(s) for s in re.findall(r'<img loading="lazy" src="([^"]+)"', page)]
+    assert sources and all(s.startswith("/cards/") and "/image.png?w=" in s for s in sources)
+    image = web.get(sources[0])
+    assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+    card = web.get("/cards/mea/demo/crumb-goblin").text
+    big = html.unescape(re.search(r'<img id="card-image" src="([^"]+)"', card).group(1))  # type: ignore[union-attr]
+    assert web.get(big).status_code == 200
+
+
+def test_results_say_how_many_are_in_the_deck_and_lists_sort_by_folded_name(web: TestClient) -> None:
+    deck = make_deck(web, "zeta")
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    page = web.get(f"/decks/{deck}", params={"q": "goblin"}).text
+    item = page.split('data-card-id="mea/demo/crumb-goblin"', 1)[1].split("</li>", 1)[0]
+    assert '<span class="in-deck">in deck: 3</span>' in item
+    make_deck(web, "Éclair")
+    make_deck(web, "alpha")
+    names = re.findall(r'<tr data-deck-id="\d+">\s*<td><a href="/decks/\d+">([^<]+)</a>', web.get("/decks").text)
+    assert names == ["alpha", "Éclair", "zeta"]

@@ -115,6 +115,22 @@
     return out;
   }
 
+  // "in deck: N" under each result's + Add, from the deck's list
+  function markInDeck() {
+    const counts = {};
+    for (const li of $$("#deck li[data-card-id]")) {
+      const n = parseInt($(".count", li)?.textContent || "0", 10);
+      counts[li.dataset.cardId] = (counts[li.dataset.cardId] || 0) + n;
+    }
+    for (const item of $$("#results [data-card-id]")) {
+      const badge = $(".in-deck", item);
+      const n = counts[item.dataset.cardId];
+      const text = n ? `in deck: ${n}` : "";
+      if (badge && badge.textContent !== text) badge.textContent = text; // unchanged: no mutation, no loop
+    }
+  }
+  new MutationObserver(markInDeck).observe(builder, { childList: true, subtree: true });
+
   function showPanels(doc) {
     const fresh = $("#panels", doc);
     const old = $("#panels");
