@@ -132,6 +132,8 @@ def test_build_twenty_card_mea_deck_turns_valid_and_draws_curve(page: Page, live
                 expect(validation).to_contain_text("valid")
                 expect(validation.locator("li.problem")).to_have_count(0)
     expect(page.locator("#deck-count")).to_have_text("20")
+    find_in_builder(page, MEA_TWENTY[0])
+    expect(page.locator("#results [data-card-id] .in-deck")).to_have_text("in deck: 4")
 
     deck = load_deck(live_server.database, name)
     assert sorted((c.name, c.count) for c in deck.cards) == sorted((c, 4) for c in MEA_TWENTY)
