@@ -1,0 +1,93 @@
+"""Screenshots of every page at a laptop and a phone width, for looking at them (not a test).
+
+    uv run python -m tests.web.browser.screens [OUTDIR]
+
+Starts a live server over a new SQLite database in OUTDIR (default: a new temporary folder),
+imports the example decks, and writes OUTDIR/<page>-<laptop|phone>.png (the first screen) for each page below, printing
+each page's height and any horizontal overflow; a deck page's panels also get a picture each.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from playwright.sync_api import sync_playwright
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app as cli_app
+from cardbase.decks.store import list_decks
+from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_executable, start_server, stop_server
+
+REPO = Path(__file__).resolve().parents[3]
+DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
+PANELS = ["validation", "stats", "odds", "sample-hand", "share"]  # the deck builder's panels, shot one by one
+CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
+
+
+def pages(decks: dict[str, int], code: str) -> dict[str, str]:
+    """Page name → path, over the decks imported (by name)."""
+    out = {
+        "home": "/",
+        "cards": "/cards?q=t:monster+game:mea",
+        "cards-table": "/cards?q=game:meikyu&view=table",
+        "cards-bad-query": "/cards?q=t:monster+frob:3",
+        "decks": "/decks",
+        "import": "/decks/import",
+        "shared": f"/decks/new?code={quote(code)}",
+        "catalog": "/catalog",
+        "not-found": "/cards/mea/demo/no-such-card",
+    }
+    out.update({f"card-{card.split('/')[0]}": f"/cards/{card}" for card in CARDS})
+    out.update({f"deck-{name.split()[0].lower()}": f"/decks/{deck_id}" for name, deck_id in decks.items()})
+    first = next(iter(decks.values()))
+    out["deck-delete"] = f"/decks/{first}/delete"
+    return out
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="cardbase-screens-"))
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "cards.db"
+    db.unlink(missing_ok=True)
+    live = start_server(f"sqlite:///{db}")
+    try:
+        runner = CliRunner()
+        for deck in DECKS:
+            made = runner.invoke(cli_app, ["deck", "import", str(REPO / "examples/decks" / deck), "--db", str(db)])
+            if made.exit_code != 0:
+                print(f"{deck}: {made.output.strip()}")
+        encoded = runner.invoke(cli_app, ["deck", "encode", str(REPO / "examples/decks/mea-goblin-rush.txt")])
+        code = encoded.output.strip().splitlines()[-1]
+        decks = {d["name"]: d["id"] for d in list_decks(live.database)}
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
+            for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
+                context = browser.new_context(base_url=live.url, viewport=size)
+                page = context.new_page()
+                page.on("pageerror", lambda error: print(f"JS error: {error}"))
+                for name, path in pages(decks, code).items():
+                    response = page.goto(path)
+                    status = response.status if response else "?"
+                    page.wait_for_load_state("networkidle")
+                    target = out / f"{name}-{width}.png"
+                    page.screenshot(path=str(target))  # the first screen: what a visitor sees
+                    wide = page.evaluate("document.documentElement.scrollWidth")
+                    tall = page.evaluate("document.documentElement.scrollHeight")
+                    overflow = f"  OVERFLOWS: {wide} px wide" if wide > size["width"] else ""
+                    print(f"{status} {path} -> {target} ({tall} px tall){overflow}")
+                    for panel in PANELS if name.startswith("deck-") else ():
+                        part = page.locator(f"#{panel}")
+                        if part.count():
+                            part.screenshot(path=str(out / f"{name}-{panel}-{width}.png"))
+                context.close()
+            browser.close()
+    finally:
+        stop_server(live)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
