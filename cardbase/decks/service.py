@@ -173,11 +173,14 @@ def validate_deck(
 
 
 def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
-    """A database deck (by id or name) resolved against the catalog, as ``db:NAME``."""
+    """A database deck (by id or name) resolved as ``db:NAME``, against an index of its own cards only
+    (a stored deck names its cards by id, so resolving it costs its size, not the catalog's)."""
     from cardbase.decks.store import load_deck
 
     stored = load_deck(database, deck)
-    return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")))
+    with database.session() as session:
+        index = load_index(session, ids={c.card_id for c in stored.cards})
+    return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)
 
 
 def show_dict(resolved: ResolvedDeck, report: ValidationReport, name: str) -> dict[str, Any]:

@@ -122,13 +122,14 @@ def search(
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     order: Annotated[str | None, Query(max_length=40)] = None,
     direction: Annotated[str | None, Query(max_length=10)] = None,
+    ace: Annotated[str | None, Query(max_length=10, description="Meio: `high` (default) or `low`.")] = None,
 ) -> JSONResponse:
     """The cards matching ``q``: the array of ``cards search --json``."""
     from cardbase.db.queries import card_dict
     from cardbase.db.search import search_cards
 
     with _db(settings).session() as session:
-        rows = search_cards(session, q, _game(game), limit, order, direction, offset=offset)
+        rows = search_cards(session, q, _game(game), limit, order, direction, ace, offset=offset)
         return JSONResponse([card_dict(c) for c in rows])  # as is: no second pass through the response model
 
 

@@ -75,17 +75,10 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 
 
 def resolve_deck(database: Any, deck_id: int, name: str) -> ResolvedDeck:
-    """A stored deck resolved as ``deck validate db:NAME`` resolves it, against an index of its own
-    cards only (it names them by id), so a 10,000-card catalog costs nothing here."""
-    from cardbase.decks.catalog import load_index
-    from cardbase.decks.files import deck_to_text
-    from cardbase.decks.service import resolve_text
-    from cardbase.decks.store import load_deck
+    """A stored deck resolved as ``deck validate db:NAME`` resolves it (``decks.service.resolve_stored``)."""
+    from cardbase.decks.service import resolve_stored
 
-    deck = load_deck(database, deck_id)
-    with database.session() as session:
-        index = load_index(session, ids={c.card_id for c in deck.cards})
-    return resolve_text(database, deck_to_text(deck, name), index=index)
+    return resolve_stored(database, deck_id)
 
 
 @dataclass

@@ -40,6 +40,15 @@ def test_search_is_the_cli_array(client: TestClient, cli: Cli) -> None:
     assert got.json() == cli("cards", "search", query, "--game", "mea", "--json") != []
 
 
+def test_search_takes_the_ace_as_the_cli_does(client: TestClient, cli: Cli) -> None:
+    low = client.get("/api/cards", params={"q": "rank<=2", "game": "meio", "ace": "low", "limit": 50}).json()
+    assert low == cli("cards", "search", "rank<=2", "--game", "meio", "--ace", "low", "--json")
+    high = client.get("/api/cards", params={"q": "rank<=2", "game": "meio", "limit": 50}).json()
+    assert {c["id"] for c in high} < {c["id"] for c in low}  # the aces join the twos only when low
+    bad = client.get("/api/cards", params={"ace": "middle"})
+    assert bad.status_code == 400 and "middle" in error_of(bad)
+
+
 def test_search_pages_and_counts(client: TestClient, cli: Cli) -> None:
     every = cli("cards", "search", "game:mea", "--limit", "200", "--json")
     first = client.get("/api/cards", params={"q": "game:mea", "limit": 60}).json()
