@@ -289,6 +289,8 @@ def split(
     seat: Annotated[int, typer.Option("--seat", min=1, max=4, help="Your seat; seat 1 splits first.")] = 1,
     top: Annotated[int, typer.Option("--top", min=1, max=50, help="How many splits to show.")] = 5,
     seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
     json: JsonOption = False,
 ) -> None:
     """Meio: every 7 + 6 split of a 13-card hand, scored by playing the round out on sampled deals
@@ -299,6 +301,7 @@ def split(
     """
     from cardbase.errors import UsageError
     from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.common import backend
     from cardbase.lab.split import advise, read_hand
     from cardbase.sim.registry import game
 
@@ -313,7 +316,8 @@ def split(
     rules = entry.make_rules({"players": players})
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]
-    advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top)
+    with backend(jobs, dask) as mapper:
+        advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper)
     data = advice.to_dict()
     if json:
         print_json(data)
@@ -333,7 +337,10 @@ def split(
         table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
     con.print(table)
     how = "every level done" if advice.complete else "stopped by the time budget"
-    con.print(f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s; agents: {', '.join(names)}")
+    con.print(
+        f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s on {advice.workers} "
+        f"worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"
+    )
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
 
 

@@ -251,15 +251,23 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
 
 
-def test_split_advisor_prunes_by_halving_with_more_time() -> None:
+def test_split_advisor_prunes_by_halving_and_scores_the_same_on_any_number_of_processes() -> None:
     from cardbase.games.meio.engine import mask_of
     from cardbase.lab.split import advise, read_hand
+    from cardbase.sim.runner import LocalProcesses
 
     rules = game("meio").make_rules({"players": 3})
-    advice = advise(rules, mask_of(read_hand(EXAMPLES / "meio-hand.txt")), 0, ["heuristic"] * 3, 4.0, 0, top=3)
-    assert advice.levels >= 2  # at least one halving after level 0
-    assert all(s.deals == 2**advice.levels for s in advice.top) or advice.complete
-    assert advice.rounds_played > 1716 * 2
+    hand = mask_of(read_hand(EXAMPLES / "meio-hand.txt"))
+    # Two levels whatever the machine's speed: every split on 2 deals, then the better half on 4.
+    one = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, max_levels=2)
+    assert one.levels == 2 and not one.complete and one.workers == 1
+    assert one.rounds_played == 1716 * 2 + 858 * 2
+    assert all(s.deals == 4 for s in one.top)
+    two = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, backend=LocalProcesses(2), max_levels=2)
+    assert two.workers == 2
+    assert two.top == one.top and two.rounds_played == one.rounds_played
+    other = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 1, top=3, max_levels=1)
+    assert other.top != advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, max_levels=1).top
 
 
 def test_meikyu_cards_held_match_a_hand_count_and_the_report(db_url: str) -> None:
