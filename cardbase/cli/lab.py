@@ -372,13 +372,14 @@ def cards(
     min_games: Annotated[
         int, typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card seen in fewer (game, seat)s.")
     ] = 30,
+    plot: PlotOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Meikyu Kingdom: which Kingdom cards (held in hand at any point) and lands (in the kingdom at
     the end) go with winning, per (game, seat), with 95% intervals; every assumed value is listed.
 
-    Example: cardbase lab cards --players 3 --assume default --games 200
+    Example: cardbase lab cards --players 3 --assume default --games 200 --plot exports/meikyu-cards.png
     """
     from cardbase.cli.sim import _batch_output, parse_agents
     from cardbase.lab.cards import run_cards
@@ -387,8 +388,16 @@ def cards(
 
     names = parse_agents(agents, players, ["heuristic"] * players)
     rules = prepare(db, assume, players, names)
+    if plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(plot)
     with backend(jobs, dask) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
         study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
+    if plot is not None:
+        from cardbase.lab.plot import plot_cards
+
+        plot_cards(study, plot)
     data = study.to_dict()
     if json:
         print_json(data)
@@ -418,7 +427,4 @@ def cards(
                 f"{_signed(c.difference.value)} ({_signed(c.difference.low)} to {_signed(c.difference.high)})",
             )
         con.print(table)
-    con.print(
-        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
-        f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
-    )
+    _footer({**data, "notes": []}, plot)

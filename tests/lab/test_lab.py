@@ -201,6 +201,35 @@ def test_gauntlet_table_and_plot(db_url: str, tmp_path: Path) -> None:
     assert plot.read_text().lstrip().startswith("<?xml")
 
 
+def test_meikyu_cards_table_and_plot(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardbase.lab.plot as lab_plot
+    from cardbase.lab.common import number
+
+    drawn: list[tuple[list[str], list[float], list[float], list[float]]] = []
+    bars = lab_plot._bars
+
+    def spy(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float]) -> None:
+        drawn.append((labels, values, lows, highs))
+        bars(ax, labels, values, lows, highs)
+
+    monkeypatch.setattr(lab_plot, "_bars", spy)
+    plot = tmp_path / "cards.svg"
+    args = ["--players", "2", "--assume", "default", "--games", "6", "--seed", "2", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, ["lab", "cards", *args, "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "Kingdom cards" in result.stdout and f"plot: {plot}" in result.stdout
+    assert plot.read_text().lstrip().startswith("<?xml")
+    data = lab(db_url, "cards", *args[:-2], "--json")
+    # one panel per kind, a point per card with its interval, in the report's order and values
+    for (labels, values, lows, highs), rows in zip(drawn, (data["kingdom_cards"], data["lands"]), strict=True):
+        assert [label.split(" (")[0] for label in labels] == [c["name"] for c in rows]
+        assert [number(v) for v in values] == [c["improvement"] for c in rows]  # NaN: no games, null in JSON
+        assert [[number(lo), number(hi)] for lo, hi in zip(lows, highs, strict=True)] == [
+            c["improvement_ci"] for c in rows
+        ]
+        assert any("(assumed)" in label for label in labels)
+
+
 def _die_once(marker: str, chunk: Any) -> list[Any]:
     """The runner's chunk work, except that the first worker to play chunk 0 dies (its process exits)."""
     import os
