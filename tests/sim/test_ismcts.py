@@ -297,9 +297,9 @@ def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> Non
     agent = meikyu_agents.IsmctsAgent(meikyu_rules(2), 0, 1, iters=1, prior=0.01, confidence=1)
     root = _Node(0)
     root.children = {"a": child([0.6, 0.4] * 20), "b": child([0.55, 0.45] * 5)}
-    assert agent.choose(root, None) == "a"  # most visited
-    assert agent.choose(root, "b") == "b"  # a's mean is no higher: b stands
+    assert agent.choose(root.children, None) == "a"  # most visited
+    assert agent.choose(root.children, "b") == "b"  # a's mean is no higher: b stands
     root.children["a"] = child([0.9, 0.8] * 20)
-    assert agent.choose(root, "b") == "a"  # clearly better: replaced
+    assert agent.choose(root.children, "b") == "a"  # clearly better: replaced
     root.children["a"] = child([1.0, 0.1] * 20)
-    assert agent.choose(root, "b") == "b"  # higher mean but within one standard error
+    assert agent.choose(root.children, "b") == "b"  # higher mean but within one standard error
