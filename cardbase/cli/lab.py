@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
@@ -12,6 +14,16 @@ from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, print_j
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Rate
+    from cardbase.sim.mea import LoadedDeck
+    from cardbase.sim.runner import ChunkMapper
+
+
+class _Study(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+S = TypeVar("S", bound=_Study)
+"""A study's result."""
 
 app = typer.Typer(
     help="Judge decks by simulation: gauntlets, per-card figures, opening size, Meio splits, Meikyu cards.\n\n"
@@ -71,6 +83,51 @@ def _options(max_turns: int, rule: list[str] | None) -> dict[str, Any]:
     return rules_options("mea", mea_options("checkerboard", False, False, False, False, False, max_turns), rule)
 
 
+@dataclass(frozen=True)
+class _StudyOptions:
+    """The options every Méa study takes, as given."""
+
+    max_turns: int
+    rule: list[str] | None
+    drop_unknown: bool
+    db: str | None
+    jobs: int | None
+    dask: str | None
+    plot: Path | None
+    json: bool
+
+
+def _run_study(
+    label: str,
+    paths: list[Path],
+    names: tuple[str, str],
+    total: int,
+    run: Callable[[list[LoadedDeck], dict[str, Any], ChunkMapper | None, Callable[[int], None]], S],
+    draw: Callable[[S, Path], None],
+    o: _StudyOptions,
+) -> S | None:
+    """A Méa study's run: the decks read and checked, the games on the backend with a progress bar,
+    the plot, and the JSON printed (then ``None``: nothing more to show), else the result."""
+    from cardbase.cli.sim import _batch_output
+    from cardbase.lab.common import backend
+    from cardbase.lab.gauntlet import load_decks
+
+    options = _options(o.max_turns, o.rule)
+    loaded = load_decks(o.db, paths, names, options, o.drop_unknown)
+    if o.plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(o.plot)
+    with backend(o.jobs, o.dask) as mapper, _batch_output(label, total, None, "") as (on_progress, _, _):
+        result = run(loaded, options, mapper, on_progress)
+    if o.plot is not None:
+        draw(result, o.plot)
+    if o.json:
+        print_json(result.to_dict())
+        return None
+    return result
+
+
 def _pct(r: Rate) -> tuple[str, str]:
     if r.games == 0:
         return "—", "—"
@@ -112,28 +169,24 @@ def gauntlet(
     Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt
     --field examples/decks/mea-tile-control.txt --games 400 --seed 1
     """
-    from cardbase.cli.sim import _batch_output
-    from cardbase.lab.common import backend
-    from cardbase.lab.gauntlet import load_decks, run_gauntlet, split_agents
+    from cardbase.lab.gauntlet import run_gauntlet, split_agents
+    from cardbase.lab.plot import plot_gauntlet
 
     names = split_agents(agents)
-    options = _options(max_turns, rule)
-    loaded = load_decks(db, [deck, *field], names, options, drop_unknown)
-    if plot is not None:
-        from cardbase.lab.plot import _check
-
-        _check(plot)
-    total = games * len(field)
-    with backend(jobs, dask) as mapper, _batch_output("gauntlet", total, None, "") as (on_progress, _, _):
-        result = run_gauntlet(loaded, names, options, games, seed, mapper, min_games, on_progress)
-    if plot is not None:
-        from cardbase.lab.plot import plot_gauntlet
-
-        plot_gauntlet(result, plot)
-    data = result.to_dict()
-    if json:
-        print_json(data)
+    result = _run_study(
+        "gauntlet",
+        [deck, *field],
+        names,
+        games * len(field),
+        lambda loaded, options, mapper, on_progress: run_gauntlet(
+            loaded, names, options, games, seed, mapper, min_games, on_progress
+        ),
+        plot_gauntlet,
+        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+    )
+    if result is None:
         return
+    data = result.to_dict()
     from rich.table import Table
 
     con = console()
@@ -222,30 +275,26 @@ def opening(
     Example: cardbase lab opening examples/decks/mea-goblin-rush.txt
     --vs examples/decks/mea-tile-control.txt --games 200
     """
-    from cardbase.cli.sim import _batch_output
-    from cardbase.lab.common import backend
-    from cardbase.lab.gauntlet import load_decks, split_agents
+    from cardbase.lab.gauntlet import split_agents
     from cardbase.lab.opening import SIZES, check_agent, run_opening
+    from cardbase.lab.plot import plot_opening
 
     names = split_agents(agents)
     check_agent(names[0])
-    options = _options(max_turns, rule)
-    loaded = load_decks(db, [deck, vs], names, options, drop_unknown)
-    if plot is not None:
-        from cardbase.lab.plot import _check
-
-        _check(plot)
-    total = games * len(SIZES)
-    with backend(jobs, dask) as mapper, _batch_output("opening", total, None, "") as (on_progress, _, _):
-        study = run_opening(loaded, names, options, games, seed, mapper, on_progress)
-    if plot is not None:
-        from cardbase.lab.plot import plot_opening
-
-        plot_opening(study, plot)
-    data = study.to_dict()
-    if json:
-        print_json(data)
+    study = _run_study(
+        "opening",
+        [deck, vs],
+        names,
+        games * len(SIZES),
+        lambda loaded, options, mapper, on_progress: run_opening(
+            loaded, names, options, games, seed, mapper, on_progress
+        ),
+        plot_opening,
+        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+    )
+    if study is None:
         return
+    data = study.to_dict()
     from rich.table import Table
 
     con = console()
