@@ -15,8 +15,9 @@ With ``loop="open"`` the tree holds only decisions with a choice: chance outcome
 forced moves are played through without a node (open-loop search, which lets a few
 iterations reach this seat's later decisions instead of spreading over dice and draws).
 With ``per_deal=k`` each determinisation, with its chance seed, serves ``k`` iterations in a
-row, so that the actions tried on it meet the same hidden cards and the same dice (common
-random numbers, the search agents' paired samples).
+row, the root's candidates taking turns on it (none twice while another has not had it), so
+that they meet the same hidden cards and the same dice (common random numbers, the search
+agents' paired samples) and replay no iteration.
 
 A game supplies only its determiniser, which actions a decision searches (all legal
 ones, or its heuristic's best), a rollout policy and a value cut-off: subclass
@@ -120,6 +121,8 @@ class IsmctsAgent(ABC):
         self.open_loop = loop == "open"
         self.per_deal = per_deal
         self._deal: tuple[State, int] | None = None
+        self._tried: set[Any] = set()
+        """The root's actions already played on the current deal (``per_deal`` > 1)."""
         self.rules = rules
         self.prior = _number("prior", prior, 0.0, 1.0)
         self.confidence = _number("confidence", confidence, 0.0, 10.0)
@@ -254,6 +257,7 @@ class IsmctsAgent(ABC):
         else:  # one deal and one chance seed for ``per_deal`` iterations: common random numbers
             if k % per_deal == 0 or self._deal is None:
                 self._deal = (self.determinise(observation, rng), rng.getrandbits(64))
+                self._tried.clear()
             base, seed = self._deal
             state = self.copy_deal(base)
             state.rng.seed(seed)
@@ -280,13 +284,18 @@ class IsmctsAgent(ABC):
                 state.apply_unchecked(actions[0])
                 continue
             children = node.children
-            untried = [a for a in actions if a not in children]
             for a in actions:
                 known = children.get(a)
                 if known is not None:
                     known.avail += 1
+            if per_deal > 1 and node is root:  # the root's actions each meet a deal once
+                fresh = [a for a in actions if a not in self._tried]
+                actions = fresh or actions
+            untried = [a for a in actions if a not in children]
             if untried:
                 action = untried[rng.randrange(len(untried))]
+                if node is root:
+                    self._tried.add(action)
                 child = children[action] = _Node(player)
                 child.avail = 1
                 state.apply_unchecked(action)
@@ -301,6 +310,8 @@ class IsmctsAgent(ABC):
                 if score > best_score:
                     best, chosen, best_score = ch, a, score
             assert best is not None
+            if node is root:
+                self._tried.add(chosen)
             state.apply_unchecked(chosen)
             path.append(best)
             node = best
