@@ -97,7 +97,9 @@ class IsmctsAgent(ABC):
 
     A game subclass implements :meth:`determinise`, :meth:`candidates`,
     :meth:`rollout` and :meth:`rewards`, and may override :meth:`shortcut` (decisions
-    taken without search) and :meth:`cut_off` (where the tree stops growing)."""
+    taken without search), :meth:`cut_off` (where the tree stops growing) and
+    :meth:`follows` (when the last decision's subtree is kept for the next). ``loop`` and
+    ``per_deal``: see the module's description."""
 
     name = "ismcts"
 

@@ -480,7 +480,9 @@ class IsmctsAgent(BaseIsmcts):
     and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
     opening draw is the heuristic's (or ``opening``), as for the search agent. The other
     seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
-    searched like this seat's)."""
+    searched like this seat's). ``horizon=turn`` stops the tree at the end of this seat's
+    turn instead (``reply``: at the start of its next one). The tree is kept between the
+    decisions of one turn (:meth:`follows`)."""
 
     def __init__(
         self,
