@@ -195,9 +195,12 @@ class IsmctsAgent(ABC):
         forced = self.shortcut(observation, legal_actions)
         if forced is not None:
             return forced
-        root = self.search(observation, self._reusable(kept, observation))
-        legal = set(legal_actions)
-        searched = {a: n for a, n in root.children.items() if a in legal and n.visits}
+        reused = self._reusable(kept, observation)
+        root = self.search(observation, reused)
+        searched = root.children
+        if reused is not None:  # a kept tree may hold children not legal now
+            legal = set(legal_actions)
+            searched = {a: n for a, n in root.children.items() if a in legal and n.visits}
         if not searched:
             return legal_actions[0]
         action = self.choose(searched, self.preferred(observation))
@@ -209,8 +212,8 @@ class IsmctsAgent(ABC):
     def _reusable(self, kept: tuple[Any, Any, _Node] | None, observation: Any) -> _Node | None:
         """The kept child node as this decision's root, when the game says the decision
         follows from it and every move below it in the tree is this seat's (no chance, no
-        other seat between)."""
-        if kept is None:
+        other seat between; not in an open loop, whose nodes may skip a forced move)."""
+        if kept is None or self.open_loop:
             return None
         previous, action, node = kept
         if any(ch.player != self.seat for ch in node.children.values()):
@@ -282,7 +285,7 @@ class IsmctsAgent(ABC):
                 continue
             player = state.current_player
             actions = self.candidates(state)
-            if open_loop and len(actions) == 1:  # a forced move is not a node either
+            if open_loop and len(actions) == 1 and node is not root:  # nor a forced move (below the root)
                 state.apply_unchecked(actions[0])
                 continue
             children = node.children

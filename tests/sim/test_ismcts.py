@@ -371,7 +371,11 @@ def test_a_kept_tree_never_makes_it_choose_an_action_that_is_not_legal() -> None
         def rewards(self, state: Any) -> list[float]:
             return [0.0]
 
+        def _reusable(self, kept: Any, observation: Any) -> _Node:
+            return _Node(0)  # as if the last decision's subtree were kept
+
         def search(self, observation: Any, root: Any = None) -> _Node:
+            assert root is not None
             node = _Node(0)
             for action, visits in (("gone", 50), ("a", 3), ("b", 5), ("c", 0)):
                 node.children[action] = _Node(0)
