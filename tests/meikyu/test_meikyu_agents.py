@@ -157,3 +157,23 @@ def test_a_character_the_hospital_returned_is_dealt_into_that_hand_until_it_is_p
     assert state.hand(0).get("Cook") and state.observation(1).shown == ((cook,), ())
     act(state, "quest Unnamed room 4 with Cook")  # played: it leaves the hand face up, and is forgotten
     assert state.observation(1).shown == ((), ())
+
+
+def test_ismcts_searches_a_second_action_after_mixed_area_with_that_decisions_own_options():
+    """Mixed Area is not the turn's action: the same seat decides again, same turn, same hand,
+    but without the Mixed Area land. The root's options (computed once) must not be reused there."""
+    from cardbase.games.meikyu.agents import IsmctsAgent
+    from cardbase.games.meikyu.engine import Develop, MixedArea
+
+    state = position(
+        2,
+        hands=[{"Valeel": 1, "Highlord": 1, "Bee": 1}, {}],
+        lands=[["Tunnel of the Valaraukar"], ["Cave of the Dragon", "Spring of the Mayonnaise King"]],
+    )
+    obs = state.observation(0)
+    legal = state.legal_actions()
+    options = [a for _, a in main_options(obs)]
+    assert MixedArea(1) in options and any(isinstance(a, Develop) for a in options)
+    for seed in range(6):
+        agent = IsmctsAgent(state.rules, 0, seed, iters=60, candidates=30, prior=0, confidence=0)
+        assert agent.act(obs, legal) in legal

@@ -756,8 +756,9 @@ class IsmctsAgent(BaseIsmcts):
         self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self._stop = 0
-        self._root: tuple[int, tuple[int, ...], tuple[Any, ...]] = (-1, (), ())
-        """The root's turn, hand and candidates (they depend on the observation only)."""
+        self._root: tuple[Any, ...] = ()
+        """The root's candidates (they depend on the observation only). Not a later decision's
+        of the same turn and hand: Mixed Area is not the turn's action, and takes a land."""
 
     def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
         obs: MeikyuObservation = observation
@@ -769,7 +770,7 @@ class IsmctsAgent(BaseIsmcts):
     def start(self, observation: Any) -> None:
         obs = cast(MeikyuObservation, observation)
         self._stop = obs.turns + self.horizon
-        self._root = (obs.turns, obs.hand, tuple(self._main_candidates(obs)))
+        self._root = tuple(self._main_candidates(obs))
 
     def determinise(self, observation: Any, rng: random.Random) -> MeikyuState:
         obs: MeikyuObservation = observation
@@ -781,9 +782,8 @@ class IsmctsAgent(BaseIsmcts):
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeikyuState, state)
         p = s.current_player
-        turns, hand, root = self._root
-        if p == self.seat and s._ask == A_MAIN and s._turns == turns and tuple(s._hands[p]) == hand:
-            return root  # the root's: this seat's step 2 of this turn, with the same hand
+        if not s.history:  # the root itself (a deal, nothing played on it yet): its options
+            return self._root
         obs = s.observation(p)
         if s._ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
