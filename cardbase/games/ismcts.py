@@ -299,7 +299,7 @@ class IsmctsAgent(ABC):
             untried = [a for a in actions if a not in children]
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                if node is root:
+                if per_deal > 1 and node is root:
                     self._tried.add(action)
                 child = children[action] = _Node(player)
                 child.avail = 1
@@ -315,7 +315,7 @@ class IsmctsAgent(ABC):
                 if score > best_score:
                     best, chosen, best_score = ch, a, score
             assert best is not None
-            if node is root:
+            if per_deal > 1 and node is root:
                 self._tried.add(chosen)
             state.apply_unchecked(chosen)
             path.append(best)
