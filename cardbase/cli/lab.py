@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
-from cardbase.cli import complete
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Rate
+    from cardbase.sim.mea import LoadedDeck
+    from cardbase.sim.runner import ChunkMapper
+
+
+class _Study(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+S = TypeVar("S", bound=_Study)
+"""A study's result."""
 
 app = typer.Typer(
     help="Judge decks by simulation: gauntlets, per-card figures, opening size, Meio splits, Meikyu cards.\n\n"
@@ -72,6 +83,52 @@ def _options(max_turns: int, rule: list[str] | None) -> dict[str, Any]:
     return rules_options("mea", mea_options("checkerboard", False, False, False, False, False, max_turns), rule)
 
 
+@dataclass(frozen=True)
+class _StudyOptions:
+    """The options every Méa study takes, as given."""
+
+    max_turns: int
+    rule: list[str] | None
+    drop_unknown: bool
+    db: str | None
+    jobs: int | None
+    dask: str | None
+    plot: Path | None
+    json: bool
+
+
+def _run_study(
+    label: str,
+    paths: list[Path],
+    names: tuple[str, str],
+    total: int,
+    run: Callable[[list[LoadedDeck], dict[str, Any], ChunkMapper | None, Callable[[int], None]], S],
+    draw: Callable[[S, Path], None],
+    o: _StudyOptions,
+) -> S | None:
+    """A Méa study's run: the decks read and checked, the games on the backend with a progress bar,
+    the plot, and the JSON printed (then ``None``: nothing more to show), else the result."""
+    from cardbase.cli.sim import _batch_output
+    from cardbase.lab.common import backend
+    from cardbase.lab.gauntlet import load_decks
+
+    options = _options(o.max_turns, o.rule)
+    loaded = load_decks(o.db, paths, names, options, o.drop_unknown)
+    loaded_notes(*loaded)
+    if o.plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(o.plot)
+    with backend(o.jobs, o.dask) as mapper, _batch_output(label, total, None, "") as (on_progress, _, _):
+        result = run(loaded, options, mapper, on_progress)
+    if o.plot is not None:
+        draw(result, o.plot)
+    if o.json:
+        print_json(result.to_dict())
+        return None
+    return result
+
+
 def _pct(r: Rate) -> tuple[str, str]:
     if r.games == 0:
         return "—", "—"
@@ -84,26 +141,13 @@ def _signed(x: float) -> str:
 
 @app.command()
 def gauntlet(
-    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.", shell_complete=complete.decks)],
+    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.")],
     field: Annotated[
-        list[Path],
-        typer.Option(
-            "--field",
-            "-f",
-            shell_complete=complete.decks,
-            help="A deck to play against (repeatable).",
-            show_default=False,
-        ),
+        list[Path], typer.Option("--field", "-f", help="A deck to play against (repeatable).", show_default=False)
     ],
     games: GamesOption = 200,
     agents: Annotated[
-        str,
-        typer.Option(
-            "--agents",
-            "-a",
-            shell_complete=complete.agents,
-            help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).",
-        ),
+        str, typer.Option("--agents", "-a", help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).")
     ] = "heuristic",
     seed: SeedOption = 0,
     jobs: JobsOption = None,
@@ -126,29 +170,24 @@ def gauntlet(
     Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt
     --field examples/decks/mea-tile-control.txt --games 400 --seed 1
     """
-    from cardbase.cli.sim import _batch_output
-    from cardbase.lab.common import backend
-    from cardbase.lab.gauntlet import load_decks, run_gauntlet, split_agents
+    from cardbase.lab.gauntlet import run_gauntlet, split_agents
+    from cardbase.lab.plot import plot_gauntlet
 
     names = split_agents(agents)
-    options = _options(max_turns, rule)
-    loaded = load_decks(db, [deck, *field], names, options, drop_unknown)
-    loaded_notes(*loaded)
-    if plot is not None:
-        from cardbase.lab.plot import _check
-
-        _check(plot)
-    total = games * len(field)
-    with backend(jobs, dask) as mapper, _batch_output("gauntlet", total, None, "") as (on_progress, _, _):
-        result = run_gauntlet(loaded, names, options, games, seed, mapper, min_games, on_progress)
-    if plot is not None:
-        from cardbase.lab.plot import plot_gauntlet
-
-        plot_gauntlet(result, plot)
-    data = result.to_dict()
-    if json:
-        print_json(data)
+    result = _run_study(
+        "gauntlet",
+        [deck, *field],
+        names,
+        games * len(field),
+        lambda loaded, options, mapper, on_progress: run_gauntlet(
+            loaded, names, options, games, seed, mapper, min_games, on_progress
+        ),
+        plot_gauntlet,
+        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+    )
+    if result is None:
         return
+    data = result.to_dict()
     from rich.table import Table
 
     con = console()
@@ -206,10 +245,8 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
 
 @app.command()
 def opening(
-    deck: Annotated[
-        Path, typer.Argument(help="The Méa deck whose opening size is studied.", shell_complete=complete.decks)
-    ],
-    vs: Annotated[Path, typer.Option("--vs", shell_complete=complete.decks, help="The opposing deck.")],
+    deck: Annotated[Path, typer.Argument(help="The Méa deck whose opening size is studied.")],
+    vs: Annotated[Path, typer.Option("--vs", help="The opposing deck.")],
     games: Annotated[
         int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="Games per opening size (1 to 10).")
     ] = 200,
@@ -218,7 +255,6 @@ def opening(
         typer.Option(
             "--agents",
             "-a",
-            shell_complete=complete.agents,
             help="The agent that plays DECK with its opening forced (heuristic or search, with options), and "
             "optionally the opponent's after a comma.",
         ),
@@ -240,31 +276,26 @@ def opening(
     Example: cardbase lab opening examples/decks/mea-goblin-rush.txt
     --vs examples/decks/mea-tile-control.txt --games 200
     """
-    from cardbase.cli.sim import _batch_output
-    from cardbase.lab.common import backend
-    from cardbase.lab.gauntlet import load_decks, split_agents
+    from cardbase.lab.gauntlet import split_agents
     from cardbase.lab.opening import SIZES, check_agent, run_opening
+    from cardbase.lab.plot import plot_opening
 
     names = split_agents(agents)
     check_agent(names[0])
-    options = _options(max_turns, rule)
-    loaded = load_decks(db, [deck, vs], names, options, drop_unknown)
-    loaded_notes(*loaded)
-    if plot is not None:
-        from cardbase.lab.plot import _check
-
-        _check(plot)
-    total = games * len(SIZES)
-    with backend(jobs, dask) as mapper, _batch_output("opening", total, None, "") as (on_progress, _, _):
-        study = run_opening(loaded, names, options, games, seed, mapper, on_progress)
-    if plot is not None:
-        from cardbase.lab.plot import plot_opening
-
-        plot_opening(study, plot)
-    data = study.to_dict()
-    if json:
-        print_json(data)
+    study = _run_study(
+        "opening",
+        [deck, vs],
+        names,
+        games * len(SIZES),
+        lambda loaded, options, mapper, on_progress: run_opening(
+            loaded, names, options, games, seed, mapper, on_progress
+        ),
+        plot_opening,
+        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+    )
+    if study is None:
         return
+    data = study.to_dict()
     from rich.table import Table
 
     con = console()
@@ -302,15 +333,14 @@ def split(
     agents: Annotated[
         str,
         typer.Option(
-            "--agents",
-            "-a",
-            shell_complete=complete.agents,
-            help="The agent of every seat (yours after the split), or one per seat, yours first.",
+            "--agents", "-a", help="The agent of every seat (yours after the split), or one per seat, yours first."
         ),
     ] = "heuristic",
     seat: Annotated[int, typer.Option("--seat", min=1, max=4, help="Your seat; seat 1 splits first.")] = 1,
     top: Annotated[int, typer.Option("--top", min=1, max=50, help="How many splits to show.")] = 5,
     seed: SeedOption = 0,
+    jobs: JobsOption = None,
+    dask: DaskOption = None,
     json: JsonOption = False,
 ) -> None:
     """Meio: every 7 + 6 split of a 13-card hand, scored by playing the round out on sampled deals
@@ -321,6 +351,7 @@ def split(
     """
     from cardbase.errors import UsageError
     from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.common import backend
     from cardbase.lab.split import advise, read_hand
     from cardbase.sim.registry import game
 
@@ -335,7 +366,8 @@ def split(
     rules = entry.make_rules({"players": players})
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]
-    advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top)
+    with backend(jobs, dask) as mapper:
+        advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper)
     data = advice.to_dict()
     if json:
         print_json(data)
@@ -355,7 +387,10 @@ def split(
         table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
     con.print(table)
     how = "every level done" if advice.complete else "stopped by the time budget"
-    con.print(f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s; agents: {', '.join(names)}")
+    con.print(
+        f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s on {advice.workers} "
+        f"worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"
+    )
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
 
 
@@ -377,7 +412,6 @@ def cards(
         typer.Option(
             "--agents",
             "-a",
-            shell_complete=complete.agents,
             help="One agent per seat, comma-separated (default: heuristic everywhere).",
             show_default=False,
         ),
@@ -388,13 +422,14 @@ def cards(
     min_games: Annotated[
         int, typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card seen in fewer (game, seat)s.")
     ] = 30,
+    plot: PlotOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Meikyu Kingdom: which Kingdom cards (held in hand at any point) and lands (in the kingdom at
     the end) go with winning, per (game, seat), with 95% intervals; every assumed value is listed.
 
-    Example: cardbase lab cards --players 3 --assume default --games 200
+    Example: cardbase lab cards --players 3 --assume default --games 200 --plot exports/meikyu-cards.png
     """
     from cardbase.cli.sim import _batch_output, parse_agents
     from cardbase.lab.cards import run_cards
@@ -403,8 +438,16 @@ def cards(
 
     names = parse_agents(agents, players, ["heuristic"] * players)
     rules = prepare(db, assume, players, names)
+    if plot is not None:
+        from cardbase.lab.plot import _check
+
+        _check(plot)
     with backend(jobs, dask) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
         study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
+    if plot is not None:
+        from cardbase.lab.plot import plot_cards
+
+        plot_cards(study, plot)
     data = study.to_dict()
     if json:
         print_json(data)
@@ -434,7 +477,4 @@ def cards(
                 f"{_signed(c.difference.value)} ({_signed(c.difference.low)} to {_signed(c.difference.high)})",
             )
         con.print(table)
-    con.print(
-        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
-        f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
-    )
+    _footer({**data, "notes": []}, plot)

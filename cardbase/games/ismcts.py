@@ -11,6 +11,13 @@ children available in it, with each child's availability count in place of its p
 visits (the paper's subset-armed bandit). Chance events draw from the determinised
 state's own RNG (``state.sample_chance``), reseeded from the agent's RNG every
 iteration, so that an iteration budget is reproducible by seed; a time budget is not.
+With ``loop="open"`` the tree holds only decisions with a choice: chance outcomes and
+forced moves are played through without a node (open-loop search, which lets a few
+iterations reach this seat's later decisions instead of spreading over dice and draws).
+With ``per_deal=k`` each determinisation, with its chance seed, serves ``k`` iterations in a
+row, the root's candidates taking turns on it (none twice while another has not had it), so
+that they meet the same hidden cards and the same dice (common random numbers, the search
+agents' paired samples) and replay no iteration.
 
 A game supplies only its determiniser, which actions a decision searches (all legal
 ones, or its heuristic's best), a rollout policy and a value cut-off: subclass
@@ -90,7 +97,9 @@ class IsmctsAgent(ABC):
 
     A game subclass implements :meth:`determinise`, :meth:`candidates`,
     :meth:`rollout` and :meth:`rewards`, and may override :meth:`shortcut` (decisions
-    taken without search) and :meth:`cut_off` (where the tree stops growing)."""
+    taken without search), :meth:`cut_off` (where the tree stops growing) and
+    :meth:`follows` (when the last decision's subtree is kept for the next). ``loop`` and
+    ``per_deal``: see the module's description."""
 
     name = "ismcts"
 
@@ -104,7 +113,18 @@ class IsmctsAgent(ABC):
         c: float | str = DEFAULT_EXPLORATION,
         prior: float | str = 0.0,
         confidence: float | str = 0.0,
+        loop: str = "closed",
+        per_deal: int = 1,
     ) -> None:
+        if loop not in ("closed", "open"):
+            raise ValueError(f"loop is closed or open, not {loop!r}")
+        if not isinstance(per_deal, int) or not 1 <= per_deal <= 1000:
+            raise ValueError(f"per_deal is a whole number from 1 to 1000, not {per_deal!r}")
+        self.open_loop = loop == "open"
+        self.per_deal = per_deal
+        self._deal: tuple[State, int] | None = None
+        self._tried: set[Any] = set()
+        """The root's actions already played on the current deal (``per_deal`` > 1)."""
         self.rules = rules
         self.prior = _number("prior", prior, 0.0, 1.0)
         self.confidence = _number("confidence", confidence, 0.0, 10.0)
@@ -114,6 +134,8 @@ class IsmctsAgent(ABC):
         self.exploration = _number("c", c, 0.0, 10.0)
         self.last_iterations = 0
         """Iterations run for the last decision searched (for benchmarks)."""
+        self._kept: tuple[Any, Any, _Node] | None = None
+        """The last searched decision's observation, the action taken and its child node."""
 
     # --- what a game supplies -----------------------------------------------------
 
@@ -152,60 +174,108 @@ class IsmctsAgent(ABC):
         """Called once per decision before the first iteration (e.g. to mark the root)."""
         return None
 
+    def copy_deal(self, state: State) -> State:
+        """An independent copy of a determinised state, for the next iteration on that deal
+        (``per_deal`` > 1); its RNG is reseeded before use."""
+        return state.clone()
+
+    def follows(self, previous: Any, action: Any, observation: Any) -> bool:
+        """Whether ``observation`` is what ``action``, taken at ``previous``, led to with
+        nothing hidden or left to chance between (this seat to act again, having seen
+        nothing new). The tree below that action is then kept as the new root: its
+        statistics were gathered on this very information set. Default: never."""
+        return False
+
     # --- the search ---------------------------------------------------------------
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        kept, self._kept = self._kept, None
         if len(legal_actions) == 1:
             return legal_actions[0]
         forced = self.shortcut(observation, legal_actions)
         if forced is not None:
             return forced
-        root = self.search(observation)
-        if not root.children:
+        reused = self._reusable(kept, observation)
+        root = self.search(observation, reused)
+        searched = root.children
+        if reused is not None:  # a kept tree may hold children not legal now
+            legal = set(legal_actions)
+            searched = {a: n for a, n in root.children.items() if a in legal and n.visits}
+        if not searched:
             return legal_actions[0]
-        return self.choose(root, self.preferred(observation))
+        action = self.choose(searched, self.preferred(observation))
+        child = root.children.get(action)
+        if child is not None and child.children:
+            self._kept = (observation, action, child)
+        return action
 
-    def choose(self, root: _Node, preferred: Any | None) -> Any:
-        """The most visited action at the root, unless ``preferred`` (searched too) is not
-        clearly worse: by less than ``prior`` plus ``confidence`` standard errors."""
-        action, best = max(root.children.items(), key=lambda kv: kv[1].visits)
-        mine = root.children.get(preferred) if preferred is not None else None
+    def _reusable(self, kept: tuple[Any, Any, _Node] | None, observation: Any) -> _Node | None:
+        """The kept child node as this decision's root, when the game says the decision
+        follows from it and every move below it in the tree is this seat's (no chance, no
+        other seat between; not in an open loop, whose nodes may skip a forced move)."""
+        if kept is None or self.open_loop:
+            return None
+        previous, action, node = kept
+        if any(ch.player != self.seat for ch in node.children.values()):
+            return None
+        return node if self.follows(previous, action, observation) else None
+
+    def choose(self, children: dict[Any, _Node], preferred: Any | None) -> Any:
+        """The most visited of the root's legal ``children``, unless ``preferred`` (searched
+        too) is not clearly worse: by less than ``prior`` plus ``confidence`` standard errors.
+        (A kept tree may hold children no longer legal: they are left out.)"""
+        action, best = max(children.items(), key=lambda kv: kv[1].visits)
+        mine = children.get(preferred) if preferred is not None else None
         if mine is None or mine is best:
             return action
         gap = best.total / best.visits - mine.total / mine.visits
         error = math.sqrt(_variance(best) / best.visits + _variance(mine) / mine.visits)
         return action if gap > self.prior + self.confidence * error else preferred
 
-    def search(self, observation: Any) -> _Node:
-        """Run the budget's iterations from ``observation``; the root node."""
-        root = _Node(self.seat)
+    def search(self, observation: Any, root: _Node | None = None) -> _Node:
+        """Run the budget's iterations from ``observation`` (onto ``root``, a tree kept from
+        the last decision, when given); the root node."""
+        root = root if root is not None else _Node(self.seat)
         self.start(observation)
         rng = self.rng
         if self.iterations is not None:
-            for _ in range(self.iterations):
-                self._iterate(root, observation, rng)
+            for k in range(self.iterations):
+                self._iterate(root, observation, rng, k)
             self.last_iterations = self.iterations
             return root
         assert self.seconds is not None
         deadline = time.perf_counter() + self.seconds
         count = 0
         while True:
-            self._iterate(root, observation, rng)
+            self._iterate(root, observation, rng, count)
             count += 1
             if time.perf_counter() >= deadline:
                 break
         self.last_iterations = count
         return root
 
-    def _iterate(self, root: _Node, observation: Any, rng: random.Random) -> None:
-        state = self.determinise(observation, rng)
-        state.rng.seed(rng.getrandbits(64))  # a fresh RNG each determiniser makes
+    def _iterate(self, root: _Node, observation: Any, rng: random.Random, k: int) -> None:
+        per_deal = self.per_deal
+        if per_deal == 1:
+            state = self.determinise(observation, rng)
+            state.rng.seed(rng.getrandbits(64))  # a fresh RNG each determiniser makes
+        else:  # one deal and one chance seed for ``per_deal`` iterations: common random numbers
+            if k % per_deal == 0 or self._deal is None:
+                self._deal = (self.determinise(observation, rng), rng.getrandbits(64))
+                self._tried.clear()
+            base, seed = self._deal
+            state = self.copy_deal(base)
+            state.rng.seed(seed)
         node = root
         path: list[_Node] = []
         c = self.exploration
+        open_loop = self.open_loop
         while not state.is_terminal and not self.cut_off(state):
             if state.is_chance_node:
                 outcome = state.sample_chance()
+                if open_loop:  # chance is not a node: the tree is the decisions
+                    state.apply_unchecked(outcome)
+                    continue
                 child = node.children.get(outcome)
                 if child is None:
                     child = node.children[outcome] = _Node(-1)
@@ -215,14 +285,22 @@ class IsmctsAgent(ABC):
                 continue
             player = state.current_player
             actions = self.candidates(state)
+            if open_loop and len(actions) == 1 and node is not root:  # nor a forced move (below the root)
+                state.apply_unchecked(actions[0])
+                continue
             children = node.children
-            untried = [a for a in actions if a not in children]
             for a in actions:
                 known = children.get(a)
                 if known is not None:
                     known.avail += 1
+            if per_deal > 1 and node is root:  # the root's actions each meet a deal once
+                fresh = [a for a in actions if a not in self._tried]
+                actions = fresh or actions
+            untried = [a for a in actions if a not in children]
             if untried:
                 action = untried[rng.randrange(len(untried))]
+                if per_deal > 1 and node is root:
+                    self._tried.add(action)
                 child = children[action] = _Node(player)
                 child.avail = 1
                 state.apply_unchecked(action)
@@ -237,6 +315,8 @@ class IsmctsAgent(ABC):
                 if score > best_score:
                     best, chosen, best_score = ch, a, score
             assert best is not None
+            if per_deal > 1 and node is root:
+                self._tried.add(chosen)
             state.apply_unchecked(chosen)
             path.append(best)
             node = best

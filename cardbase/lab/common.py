@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +15,7 @@ from cardbase.errors import UsageError
 from cardbase.stats import difference_interval, wilson
 
 if TYPE_CHECKING:
+    from cardbase.sim.mea import LoadedDeck, MeaGame
     from cardbase.sim.runner import ChunkMapper
 
 MAX_JOBS = 64
@@ -78,6 +79,37 @@ def backend(jobs: int | None, dask: str | None) -> Iterator[ChunkMapper | None]:
     from cardbase.sim.runner import LocalProcesses
 
     yield LocalProcesses(n)
+
+
+def play_matchups(
+    matchups: Sequence[tuple[Sequence[LoadedDeck], tuple[str, str], int]],
+    options: dict[str, Any],
+    games: int,
+    backend: ChunkMapper | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> tuple[list[list[MeaGame]], list[str]]:
+    """Méa: ``games`` games of each match-up ``(decks, agents, seed)`` (each deck first in half),
+    on ``backend``; the games of each, and the rules' report notes (each once)."""
+    from cardbase.sim.mea import make_rules, run_mea_batch
+
+    played: list[list[MeaGame]] = []
+    notes: list[str] = []
+    for decks, agents, seed in matchups:
+        batch = run_mea_batch(
+            decks,
+            agents,
+            options,
+            games,
+            seed,
+            jobs=backend.workers if backend else 1,
+            on_progress=on_progress,
+            backend=backend,
+        )
+        played.append(batch.games)
+        for note in make_rules([d.deck for d in decks], options).report_notes():
+            if note not in notes:
+                notes.append(note)
+    return played, notes
 
 
 def provenance() -> dict[str, Any]:

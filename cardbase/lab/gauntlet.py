@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError
-from cardbase.lab.common import Difference, Rate, number, provenance
+from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
 if TYPE_CHECKING:
@@ -202,26 +202,14 @@ def run_gauntlet(
 ) -> Gauntlet:
     """``decks[0]`` against each of ``decks[1:]``, ``games`` games each (each deck first in half).
     Match-up ``k`` is seeded ``derive_seed(seed, "gauntlet", k)``: the results depend on nothing else."""
-    from cardbase.sim.mea import make_rules, run_mea_batch
-
     if len(decks) < 2:
         raise UsageError("a gauntlet needs at least one --field deck")
     started = time.perf_counter()
+    pairs = [([decks[0], d], agents, derive_seed(seed, "gauntlet", k)) for k, d in enumerate(decks[1:], start=1)]
+    batches, notes = play_matchups(pairs, options, games, backend, on_progress)
     matchups: list[Matchup] = []
     played: list[MeaGame] = []
-    notes: list[str] = []
-    for k, opponent in enumerate(decks[1:], start=1):
-        batch = run_mea_batch(
-            [decks[0], opponent],
-            agents,
-            options,
-            games,
-            derive_seed(seed, "gauntlet", k),
-            jobs=backend.workers if backend else 1,
-            on_progress=on_progress,
-            backend=backend,
-        )
-        these = batch.games
+    for opponent, these in zip(decks[1:], batches, strict=True):
         played += these
         first = [g for g in these if g.first == 0]
         second = [g for g in these if g.first != 0]
@@ -235,9 +223,6 @@ def run_gauntlet(
                 sum(1 for g in these if len(g.winners) == 2),
             )
         )
-        for note in make_rules([decks[0].deck, opponent.deck], options).report_notes():
-            if note not in notes:
-                notes.append(note)
     for d in decks:
         if d.dropped:
             notes.append(f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError
-from cardbase.lab.common import Difference, Rate, number, provenance
+from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
 if TYPE_CHECKING:
@@ -123,23 +123,15 @@ def run_opening(
 ) -> OpeningStudy:
     """``games`` games of ``decks[0]`` (agent ``agents[0]``, opening forced) against ``decks[1]``
     for each size; each deck goes first in half of them."""
-    from cardbase.sim.mea import make_rules, run_mea_batch
-
     check_agent(agents[0])
     started = time.perf_counter()
-    sizes = []
-    for size in SIZES:
-        batch = run_mea_batch(
-            decks,
-            (forced(agents[0], size), agents[1]),
-            options,
-            games,
-            derive_seed(seed, "opening"),
-            jobs=backend.workers if backend else 1,
-            on_progress=on_progress,
-            backend=backend,
-        )
-        sizes.append(SizeResult(size, Rate(sum(1 for g in batch.games if g.winners == (0,)), len(batch.games))))
+    same = derive_seed(seed, "opening")  # every size meets the same shuffles and seeds
+    runs = [(decks, (forced(agents[0], size), agents[1]), same) for size in SIZES]
+    batches, notes = play_matchups(runs, options, games, backend, on_progress)
+    sizes = [
+        SizeResult(size, Rate(sum(1 for g in these if g.winners == (0,)), len(these)))
+        for size, these in zip(SIZES, batches, strict=True)
+    ]
     study = OpeningStudy(
         decks[0].label,
         decks[1].label,
@@ -150,7 +142,7 @@ def run_opening(
         options,
         sizes,
         backend.workers if backend else 1,
-        notes=make_rules([d.deck for d in decks], options).report_notes(),
+        notes=notes,
         provenance=provenance(),
     )
     study.elapsed = time.perf_counter() - started

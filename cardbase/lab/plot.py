@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.textfiles import output_file
 
 if TYPE_CHECKING:
+    from cardbase.lab.cards import CardRate, CardsStudy
     from cardbase.lab.gauntlet import Gauntlet
     from cardbase.lab.opening import OpeningStudy
 
@@ -91,5 +92,46 @@ def plot_opening(study: OpeningStudy, path: Path) -> None:
     ax.set_xlabel("opening draw (cards)")
     ax.set_ylabel("win rate")
     ax.set_title(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)")
+    with output_file(path, "plot") as tmp:
+        fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
+
+
+def _card_label(c: CardRate) -> str:
+    return c.name + (" (assumed)" if c.assumed else "") + (" (few games)" if c.too_few else "")
+
+
+def plot_cards(study: CardsStudy, path: Path) -> None:
+    """Meikyu: per Kingdom card and per land, the win rate with it minus without it, with its
+    interval; cards with assumed values are marked "(assumed)"."""
+    _check(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    panels = [
+        (rows, what)
+        for rows, what in ((study.kingdom, "Kingdom cards, in hand"), (study.lands, "lands, in kingdom"))
+        if rows
+    ]
+    fig = Figure(figsize=(8, 2 + 0.3 * sum(len(rows) for rows, _ in panels)), layout="constrained")
+    axes = fig.subplots(
+        max(1, len(panels)), 1, height_ratios=[max(1, len(rows)) for rows, _ in panels] or None, squeeze=False
+    )
+    for ax, (rows, what) in zip(axes[:, 0], panels, strict=False):
+        _bars(
+            ax,
+            [_card_label(c) for c in rows],
+            [c.difference.value for c in rows],
+            [c.difference.low for c in rows],
+            [c.difference.high for c in rows],
+        )
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_title(f"{what}: win rate with − without (95% Newcombe)", fontsize="medium")
+    fig.suptitle(
+        f"Meikyu, {study.players} players, {study.games} games ({', '.join(study.agents)})"
+        + ("; (assumed): values from the assumption profile" if study.assumed else ""),
+        fontsize="medium",
+    )
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))

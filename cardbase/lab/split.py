@@ -8,23 +8,28 @@ the other seats split once per deal: they cannot see your split, so theirs does 
 Pruning is successive halving: level 0 plays every split on ``2`` deals, each next level keeps the
 better half and doubles their deals, until ``top`` splits are left or the time budget is spent
 (level 0 always completes, so every split is scored). The schedule depends only on the seed; the
-budget only decides at which level the run stops, and the result says which.
+budget only decides at which level the run stops, and the result says which. Every play (one
+split on one deal) is seeded by its deal and played by fresh agents, so the plays of a level can
+run on any backend of :mod:`cardbase.sim.runner` (``--jobs``, ``--dask``) with the same scores.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import InvalidData, UsageError
-from cardbase.games.base import CHANCE
 from cardbase.lab.common import number, provenance
 from cardbase.sim.registry import derive_seed, game
 from cardbase.sim.stats import mean_interval
+
+if TYPE_CHECKING:
+    from cardbase.sim.runner import ChunkMapper
 
 FIRST_DEALS = 2
 HAND = 13
@@ -63,6 +68,7 @@ class SplitAdvice:
     levels: int
     complete: bool
     rounds_played: int
+    workers: int = 1
     elapsed: float = 0.0
     provenance: dict[str, Any] = field(default_factory=dict)
 
@@ -78,6 +84,7 @@ class SplitAdvice:
             "levels": self.levels,
             "complete": self.complete,
             "rounds_played": self.rounds_played,
+            "workers": self.workers,
             "top": [s.to_dict() for s in self.top],
             "elapsed_seconds": round(self.elapsed, 3),
             **self.provenance,
@@ -102,6 +109,53 @@ def read_hand(path: Path) -> list[Any]:
     return cards
 
 
+def _deal_agents(rules: Any, agents: Sequence[str], seed: int, j: int, what: str) -> list[Any]:
+    """Fresh agents for deal ``j`` (seeded by it): a play depends only on its split and deal,
+    never on which plays came before it in this process."""
+    entry = game("meio")
+    return [entry.make_agent(a, rules, s, derive_seed(seed, what, j, s)) for s, a in enumerate(agents)]
+
+
+def _play(rules: Any, agents: Sequence[str], seed: int, seat: int, split: Any, j: int, deal: Any, theirs: Any) -> int:
+    """Your round score with ``split`` on deal ``j`` (the other seats split as ``theirs``)."""
+    players = _deal_agents(rules, agents, seed, j, "split-agent")
+    state = rules.new_initial_state(derive_seed(seed, "split-play", j))
+    state.apply_unchecked(deal)
+    while True:
+        p = state.current_player
+        if p < 0:  # the round is over (no chance after the deal in a one-round game)
+            break
+        if state.phase == "split":
+            state.apply_unchecked(split if p == seat else theirs[p])
+        else:
+            state.apply_unchecked(players[p].act(state.observation(p), state.legal_actions()))
+    score: int = state.round_scores()[0][seat]
+    return score
+
+
+def _play_chunk(
+    args: tuple[dict[str, Any], tuple[str, ...], int, int, int, list[tuple[int, int, Any, Any]]],
+) -> list[tuple[int, int, int]]:
+    """A chunk of plays ``(split index, deal index, deal, their splits)``: each one's score."""
+    from cardbase.games.meio.engine import SplitActions
+
+    options, agents, seed, seat, hand, work = args
+    rules = game("meio").make_rules(options)
+    splits = SplitActions(hand)
+    return [(i, j, _play(rules, agents, seed, seat, splits[i], j, deal, theirs)) for i, j, deal, theirs in work]
+
+
+def _chunks(
+    head: tuple[Any, ...], plays: list[tuple[int, int, Any, Any]], step: int, deadline: float, stopped: list[bool]
+) -> Iterator[tuple[Any, ...]]:
+    """The plays in chunks of ``step``, until ``deadline`` (then ``stopped`` is marked)."""
+    for lo in range(0, len(plays), step):
+        if time.perf_counter() > deadline:
+            stopped.append(True)
+            return
+        yield (*head, plays[lo : lo + step])
+
+
 def advise(
     rules: Any,
     hand: int,
@@ -110,23 +164,28 @@ def advise(
     seconds: float,
     seed: int,
     top: int = 5,
+    backend: ChunkMapper | None = None,
+    max_levels: int | None = None,
 ) -> SplitAdvice:
     """Score every split of ``hand`` (a card mask) for ``seat`` under ``rules`` (its players,
     ``first_player`` the seat that splits first), ``agents[s]`` playing seat ``s`` (yours too,
-    after the split)."""
+    after the split). ``backend``: where the plays run (:mod:`cardbase.sim.runner`'s; default
+    this process); the scores do not depend on it. ``max_levels``: stop after that many levels
+    whatever the time (for tests)."""
     from cardbase.games.meio.engine import Deal, SplitActions, cards_of
 
-    entry = game("meio")
     started = time.perf_counter()
     n = rules.players
     if len(agents) != n:
         raise UsageError(f"--agents names one agent, or one per seat ({n}), not {len(agents)}")
+    names = tuple(agents)
     one_round = type(rules).from_options({**rules.to_options(), "rounds": 1})
-    players = [entry.make_agent(a, one_round, s, derive_seed(seed, "split-agent", s)) for s, a in enumerate(agents)]
+    options = one_round.to_options()
+    _deal_agents(one_round, names, seed, 0, "split-agent")  # a bad agent name fails here
     unseen = [c for c in range(52) if (one_round.deck_mask >> c) & 1 and not (hand >> c) & 1]
     if hand.bit_count() != HAND or hand & ~one_round.deck_mask:
         raise UsageError(f"the hand must be 13 cards of the {n}-player deck")
-    splits = list(SplitActions(hand))
+    splits = SplitActions(hand)
     deals: list[tuple[Any, dict[int, Any]]] = []
 
     def new_deal(j: int) -> tuple[Any, dict[int, Any]]:
@@ -144,6 +203,7 @@ def advise(
             hands.append(m)
             k += HAND
         deal = Deal(tuple(hands))
+        players = _deal_agents(one_round, names, seed, j, "split-deal-agent")
         state = one_round.new_initial_state(0)
         state.apply_unchecked(deal)
         theirs: dict[int, Any] = {}
@@ -155,24 +215,7 @@ def advise(
             state.apply_unchecked(action)
         return deal, theirs
 
-    def play(split: Any, j: int) -> int:
-        deal, theirs = deals[j]
-        state = one_round.new_initial_state(derive_seed(seed, "split-play", j))
-        state.apply_unchecked(deal)
-        while True:
-            p = state.current_player
-            if p >= 0:
-                if state.phase == "split":
-                    state.apply_unchecked(split if p == seat else theirs[p])
-                else:
-                    state.apply_unchecked(players[p].act(state.observation(p), state.legal_actions()))
-            elif p == CHANCE:  # not reached in a one-round game
-                break
-            else:
-                break
-        score: int = state.round_scores()[0][seat]
-        return score
-
+    workers = backend.workers if backend is not None else 1
     scores: dict[int, list[int]] = {i: [] for i in range(len(splits))}
     alive = list(range(len(splits)))
     wanted = FIRST_DEALS
@@ -183,24 +226,28 @@ def advise(
     while True:
         while len(deals) < wanted:
             deals.append(new_deal(len(deals)))
-        stopped = False
-        for i in alive:
-            if levels > 0 and time.perf_counter() > budget_end:
-                stopped = True
-                break
-            for j in range(len(scores[i]), wanted):
-                scores[i].append(play(splits[i], j))
-                rounds += 1
-        if stopped:
-            for i in alive:  # the unfinished level is dropped: every survivor back to the same deals
-                del scores[i][wanted // 2 :]
+        plays = [(i, j, *deals[j]) for i in alive for j in range(len(scores[i]), wanted)]
+        step = max(1, min(200, len(plays) // (workers * 8) or 1))
+        stopped: list[bool] = []
+        deadline = budget_end if levels > 0 else math.inf  # level 0 always completes: every split scored
+        head = (options, names, seed, seat, hand)
+        work = _chunks(head, plays, step, deadline, stopped)
+        got: dict[tuple[int, int], int] = {}
+        done = map(_play_chunk, work) if backend is None else backend.map(_play_chunk, work)
+        for chunk in done:
+            for i, j, score in chunk:
+                got[i, j] = score
+            rounds += len(chunk)
+        if stopped:  # the unfinished level is dropped: every survivor stays on the same deals
             break
+        for i in alive:
+            scores[i].extend(got[i, j] for j in range(len(scores[i]), wanted))
         levels += 1
         alive.sort(key=lambda i: (sum(scores[i]) / len(scores[i]), i))
         if len(alive) <= top:
             complete = True
             break
-        if time.perf_counter() > budget_end:
+        if time.perf_counter() > budget_end or (max_levels is not None and levels >= max_levels):
             break
         alive = alive[: max(top, len(alive) // 2)]
         wanted *= 2
@@ -223,7 +270,7 @@ def advise(
     advice = SplitAdvice(
         tuple(str(c) for c in cards_of(hand)),
         n,
-        tuple(agents),
+        names,
         seed,
         seconds,
         best,
@@ -231,6 +278,7 @@ def advise(
         levels,
         complete,
         rounds,
+        workers=workers,
         provenance=provenance(),
     )
     advice.elapsed = time.perf_counter() - started

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from cardbase.errors import UnreadableInput, UsageError
-from cardbase.sim.runner import GameResult
+from cardbase.sim.runner import R
 
 RETRIES = 3
 """Times a chunk whose task failed (e.g. its worker died) is submitted again."""
@@ -30,7 +30,7 @@ class DaskBackend:
     def workers(self) -> int:
         return self._workers
 
-    def map(self, work: Callable[[Any], list[GameResult]], chunks: Iterator[Any]) -> Iterator[list[GameResult]]:
+    def map(self, work: Callable[[Any], R], chunks: Iterator[Any]) -> Iterator[R]:
         from distributed import as_completed
 
         pending: set[Any] = set()

@@ -11,11 +11,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from cardbase.games.base import CHANCE, Rules
 from cardbase.sim.registry import derive_seed, game
 from cardbase.sim.stats import mean_interval, wilson_interval
+
+R = TypeVar("R")
+"""What one chunk of work gives (a list of game results, for batches)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,14 +223,14 @@ def run_batch(
 
 
 class ChunkMapper(Protocol):
-    """Where a batch's chunks of games are played: ``map(work, chunks)`` yields ``work(chunk)`` for
+    """Where a batch's chunks of work are done: ``map(work, chunks)`` yields ``work(chunk)`` for
     every chunk, in any order, with a bounded number in flight. The results cannot depend on it:
-    every game is seeded by its index."""
+    every game (or play) is seeded by its index."""
 
     @property
     def workers(self) -> int: ...
 
-    def map(self, work: Callable[[Any], list[GameResult]], chunks: Iterator[Any]) -> Iterator[list[GameResult]]: ...
+    def map(self, work: Callable[[Any], R], chunks: Iterator[Any]) -> Iterator[R]: ...
 
 
 @dataclass(frozen=True)
@@ -240,7 +243,7 @@ class LocalProcesses:
     def workers(self) -> int:
         return self.jobs
 
-    def map(self, work: Callable[[Any], list[GameResult]], chunks: Iterator[Any]) -> Iterator[list[GameResult]]:
+    def map(self, work: Callable[[Any], R], chunks: Iterator[Any]) -> Iterator[R]:
         return _map_in_processes(work, chunks, self.jobs)
 
 
@@ -252,9 +255,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _map_in_processes(
-    work: Callable[[Any], list[GameResult]], chunks: Iterator[Any], jobs: int
-) -> Iterator[list[GameResult]]:
+def _map_in_processes(work: Callable[[Any], R], chunks: Iterator[Any], jobs: int) -> Iterator[R]:
     """``work`` over ``chunks`` in ``jobs`` processes, yielding results in chunk order.
 
     At most ``2 * jobs`` chunks are in flight, so a huge batch costs no memory up front. On any

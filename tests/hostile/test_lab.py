@@ -30,6 +30,7 @@ CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
         (["opening", RUSH, "--vs", CONTROL, "--agents", "random"], 2, "opening"),
         (["opening", RUSH, "--vs", CONTROL, "--agents", "heuristic:opening=3"], 2, "opening"),
         (["opening", RUSH, "--vs", CONTROL, "--games", "100001"], 2, "--games"),
+        (["cards", "--players", "2", "--assume", "default", "--plot", "out.txt"], 2, "--plot"),
     ],
 )
 def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url: str) -> None:

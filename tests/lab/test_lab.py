@@ -203,6 +203,35 @@ def test_gauntlet_table_and_plot(db_url: str, tmp_path: Path) -> None:
     assert plot.read_text().lstrip().startswith("<?xml")
 
 
+def test_meikyu_cards_table_and_plot(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardbase.lab.plot as lab_plot
+    from cardbase.lab.common import number
+
+    drawn: list[tuple[list[str], list[float], list[float], list[float]]] = []
+    bars = lab_plot._bars
+
+    def spy(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float]) -> None:
+        drawn.append((labels, values, lows, highs))
+        bars(ax, labels, values, lows, highs)
+
+    monkeypatch.setattr(lab_plot, "_bars", spy)
+    plot = tmp_path / "cards.svg"
+    args = ["--players", "2", "--assume", "default", "--games", "6", "--seed", "2", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, ["lab", "cards", *args, "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "Kingdom cards" in result.stdout and f"plot: {plot}" in result.stdout
+    assert plot.read_text().lstrip().startswith("<?xml")
+    data = lab(db_url, "cards", *args[:-2], "--json")
+    # one panel per kind, a point per card with its interval, in the report's order and values
+    for (labels, values, lows, highs), rows in zip(drawn, (data["kingdom_cards"], data["lands"]), strict=True):
+        assert [label.split(" (")[0] for label in labels] == [c["name"] for c in rows]
+        assert [number(v) for v in values] == [c["improvement"] for c in rows]  # NaN: no games, null in JSON
+        assert [[number(lo), number(hi)] for lo, hi in zip(lows, highs, strict=True)] == [
+            c["improvement_ci"] for c in rows
+        ]
+        assert any("(assumed)" in label for label in labels)
+
+
 def _die_once(marker: str, chunk: Any) -> list[Any]:
     """The runner's chunk work, except that the first worker to play chunk 0 dies (its process exits)."""
     import os
@@ -254,16 +283,23 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
 
 
-@pytest.mark.alone  # its work is bounded by seconds of the clock
-def test_split_advisor_prunes_by_halving_with_more_time() -> None:
+def test_split_advisor_prunes_by_halving_and_scores_the_same_on_any_number_of_processes() -> None:
     from cardbase.games.meio.engine import mask_of
     from cardbase.lab.split import advise, read_hand
+    from cardbase.sim.runner import LocalProcesses
 
     rules = game("meio").make_rules({"players": 3})
-    advice = advise(rules, mask_of(read_hand(EXAMPLES / "meio-hand.txt")), 0, ["heuristic"] * 3, 4.0, 0, top=3)
-    assert advice.levels >= 2  # at least one halving after level 0
-    assert all(s.deals == 2**advice.levels for s in advice.top) or advice.complete
-    assert advice.rounds_played > 1716 * 2
+    hand = mask_of(read_hand(EXAMPLES / "meio-hand.txt"))
+    # Two levels whatever the machine's speed: every split on 2 deals, then the better half on 4.
+    one = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, max_levels=2)
+    assert one.levels == 2 and not one.complete and one.workers == 1
+    assert one.rounds_played == 1716 * 2 + 858 * 2
+    assert all(s.deals == 4 for s in one.top)
+    two = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, backend=LocalProcesses(2), max_levels=2)
+    assert two.workers == 2
+    assert two.top == one.top and two.rounds_played == one.rounds_played
+    other = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 1, top=3, max_levels=1)
+    assert other.top != advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, max_levels=1).top
 
 
 def test_meikyu_cards_held_match_a_hand_count_and_the_report(db_url: str) -> None:

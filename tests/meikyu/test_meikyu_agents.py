@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -124,3 +125,55 @@ def test_heuristic_beats_random_over_seeded_games():
         state = play(names, seed)
         wins += names.index("heuristic") in state.outcome().winners
     assert wins >= 50  # measured: 98%; the full 1,000-game numbers are in docs/rules/meikyu.md
+
+
+def test_a_character_the_hospital_returned_is_dealt_into_that_hand_until_it_is_played():
+    from cardbase.games.meikyu.agents import IsmctsAgent, sample_hidden
+    from tests.meikyu.helpers import act, roll, settle
+
+    state = position(2, hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Altar of the Nightingale"], []])
+    t = state.rules.tables
+    cook = t.kindex["Cook"]
+    assert state.observation(1).shown == ((), ())
+    act(state, "quest Unnamed room 4 with Bee, Cook")
+    roll(state, 1)
+    act(state, "return Cook")  # face up, back into P1's hand: P2 saw it
+    settle(state)
+    seen = state.observation(1)
+    assert seen.shown == ((cook,), ()) and seen.hand_sizes[0] >= 1
+    for seed in range(40):  # the search agent's deal, and so ISMCTS's
+        hands, kpile, _, _ = sample_hidden(seen, random.Random(seed))
+        assert hands[0][cook] >= 1 and sum(hands[0]) == seen.hand_sizes[0]
+        assert sum(hands[0]) + sum(hands[1]) + len(kpile) + len(seen.kdiscard) + len(seen.inplay) == len(
+            t.kingdom_cards
+        )
+    dealt = IsmctsAgent(state.rules, 1, 1, iters=1).determinise(seen, random.Random(3))
+    assert dealt._hands[0][cook] >= 1 and dealt.observation(1).shown == seen.shown
+    # Without the fix the deal forgot it: some deals left Cook out of P1's hand.
+    forgetful = dataclasses.replace(seen, shown=())
+    assert any(sample_hidden(forgetful, random.Random(s))[0][0][cook] == 0 for s in range(40))
+    while state.turn_player != 0:
+        settle(state)
+    assert state.hand(0).get("Cook") and state.observation(1).shown == ((cook,), ())
+    act(state, "quest Unnamed room 4 with Cook")  # played: it leaves the hand face up, and is forgotten
+    assert state.observation(1).shown == ((), ())
+
+
+def test_ismcts_searches_a_second_action_after_mixed_area_with_that_decisions_own_options():
+    """Mixed Area is not the turn's action: the same seat decides again, same turn, same hand,
+    but without the Mixed Area land. The root's options (computed once) must not be reused there."""
+    from cardbase.games.meikyu.agents import IsmctsAgent
+    from cardbase.games.meikyu.engine import Develop, MixedArea
+
+    state = position(
+        2,
+        hands=[{"Valeel": 1, "Highlord": 1, "Bee": 1}, {}],
+        lands=[["Tunnel of the Valaraukar"], ["Cave of the Dragon", "Spring of the Mayonnaise King"]],
+    )
+    obs = state.observation(0)
+    legal = state.legal_actions()
+    options = [a for _, a in main_options(obs)]
+    assert MixedArea(1) in options and any(isinstance(a, Develop) for a in options)
+    for seed in range(6):
+        agent = IsmctsAgent(state.rules, 0, seed, iters=60, candidates=30, prior=0, confidence=0)
+        assert agent.act(obs, legal) in legal

@@ -298,9 +298,92 @@ def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> Non
     agent = meikyu_agents.IsmctsAgent(meikyu_rules(2), 0, 1, iters=1, prior=0.01, confidence=1)
     root = _Node(0)
     root.children = {"a": child([0.6, 0.4] * 20), "b": child([0.55, 0.45] * 5)}
-    assert agent.choose(root, None) == "a"  # most visited
-    assert agent.choose(root, "b") == "b"  # a's mean is no higher: b stands
+    assert agent.choose(root.children, None) == "a"  # most visited
+    assert agent.choose(root.children, "b") == "b"  # a's mean is no higher: b stands
     root.children["a"] = child([0.9, 0.8] * 20)
-    assert agent.choose(root, "b") == "a"  # clearly better: replaced
+    assert agent.choose(root.children, "b") == "a"  # clearly better: replaced
     root.children["a"] = child([1.0, 0.1] * 20)
-    assert agent.choose(root, "b") == "b"  # higher mean but within one standard error
+    assert agent.choose(root.children, "b") == "b"  # higher mean but within one standard error
+
+
+# --- the options of this session: kept trees, open loop, common random numbers, Méa's turn horizon --
+
+
+OPTIONS = {
+    "mea": ["horizon=turn", "loop=open", "per_deal=3"],
+    "meikyu": ["loop=open", "per_deal=3"],
+    "meio": ["loop=open", "per_deal=3"],
+}
+
+
+@pytest.mark.parametrize(("game_id", "option"), [(g, o) for g, opts in OPTIONS.items() for o in opts])
+def test_every_option_plays_legal_actions_reproducibly_by_seed(game_id: str, option: str) -> None:
+    rules = rules_for(game_id)
+    entry = game(game_id)
+    spec = f"ismcts:iters={ITERS[game_id]};{option}"
+
+    def run(seed: int) -> list[str]:
+        agents = [entry.make_agent(spec, rules, s, seed + s) for s in (0, 1)]
+        return play(game_id, rules, agents, 5, 60)  # checked moves: an illegal one raises
+
+    first = run(10)
+    assert first == run(10)
+    assert any(run(s) != first for s in (11, 12, 13))
+
+
+class _KeptMea(mea_agents.IsmctsAgent):
+    """Records the visits already on each decision's root (a kept tree's) and its turn."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.roots: list[tuple[int, int, int]] = []  # (turn, visits on the root's children, iterations)
+
+    def search(self, observation: Any, root: Any = None) -> Any:
+        before = sum(ch.visits for ch in root.children.values()) if root is not None else 0
+        self.roots.append((observation.view._turn, before, self.iterations or 0))
+        return super().search(observation, root)
+
+
+def test_mea_keeps_the_tree_between_decisions_of_one_turn_and_never_across_turns() -> None:
+    rules = mea_rules()
+    agent = _KeptMea(rules, 0, 1, iters=12, horizon="turn")
+    play("mea", rules, [agent, mea_agents.HeuristicAgent(rules, 1, 2)], 3, 200)
+    kept = [(turn, visits) for turn, visits, _ in agent.roots if visits]
+    assert kept  # some decisions started from the last one's subtree
+    first_of_turn: dict[int, int] = {}
+    for turn, visits, _ in agent.roots:
+        first_of_turn.setdefault(turn, visits)
+    assert all(v == 0 for v in first_of_turn.values())  # a turn's first decision starts afresh
+
+
+def test_a_kept_tree_never_makes_it_choose_an_action_that_is_not_legal() -> None:
+    from cardbase.games.ismcts import IsmctsAgent, _Node
+
+    class Stale(IsmctsAgent):
+        def determinise(self, observation: Any, rng: random.Random) -> Any:
+            raise AssertionError("not searched")
+
+        def candidates(self, state: Any) -> list[Any]:
+            return []
+
+        def rollout(self, state: Any) -> None:
+            return None
+
+        def rewards(self, state: Any) -> list[float]:
+            return [0.0]
+
+        def _reusable(self, kept: Any, observation: Any) -> _Node:
+            return _Node(0)  # as if the last decision's subtree were kept
+
+        def search(self, observation: Any, root: Any = None) -> _Node:
+            assert root is not None
+            node = _Node(0)
+            for action, visits in (("gone", 50), ("a", 3), ("b", 5), ("c", 0)):
+                node.children[action] = _Node(0)
+                node.children[action].visits = visits
+                node.children[action].total = visits / 2
+            return node
+
+    agent = Stale(MeioRules(players=2), 0, 1, iters=1)
+    assert agent.act(None, ["a", "b", "c"]) == "b"  # "gone" (most visited) is not legal now
+    assert agent.act(None, ["c", "x"]) == "c"  # nothing legal was searched: the first legal action

@@ -480,7 +480,9 @@ class IsmctsAgent(BaseIsmcts):
     and the cut-off position is scored by :func:`evaluate` squashed into [0, 1]. The
     opening draw is the heuristic's (or ``opening``), as for the search agent. The other
     seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
-    searched like this seat's)."""
+    searched like this seat's). ``horizon=turn`` stops the tree at the end of this seat's
+    turn instead (``reply``: at the start of its next one). The tree is kept between the
+    decisions of one turn (:meth:`follows`)."""
 
     def __init__(
         self,
@@ -494,13 +496,19 @@ class IsmctsAgent(BaseIsmcts):
         candidates: int = 5,
         target_hand: int = TARGET_HAND,
         opening: int | str | None = None,
+        horizon: str = "reply",
+        loop: str = "closed",
+        per_deal: int = 1,
     ):
-        super().__init__(rules, seat, seed, iters, ms, c)
+        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
             raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+        if horizon not in ("turn", "reply"):
+            raise ValueError(f"horizon is turn or reply, not {horizon!r}")
         self.opponents = opponents
+        self.horizon = horizon
         self._known: set[int] = set()
         self._on_board: set[int] = set()
         self.candidates_searched = candidates
@@ -534,6 +542,18 @@ class IsmctsAgent(BaseIsmcts):
     def start(self, observation: Any) -> None:
         obs: MeaObservation = observation
         self._start_turns = obs.view._taken[1 - obs.player]
+
+    def follows(self, previous: Any, action: Any, observation: Any) -> bool:
+        """The same turn of this seat, with no card drawn or gone out of sight between (a
+        Méa action is otherwise deterministic: the only chance is the first shuffle)."""
+        a, b = cast(MeaObservation, previous).view, cast(MeaObservation, observation).view
+        me = cast(MeaObservation, observation).player
+        return (
+            a._turn == b._turn
+            and a._active == me == b._active
+            and a._zone.count(UNKNOWN) == b._zone.count(UNKNOWN)
+            and len(a._hand[1 - me]) == len(b._hand[1 - me])
+        )
 
     def determinise(self, observation: Any, rng: random.Random) -> MeaState:
         """The search agent's deal (:meth:`MeaState.determinise`), then every card known to
@@ -575,6 +595,8 @@ class IsmctsAgent(BaseIsmcts):
     def cut_off(self, state: State) -> bool:
         s = cast(MeaState, state)
         me = self.seat
+        if self.horizon == "turn":  # this seat's turn is over (the other's has begun)
+            return s._active != me and s._taken[1 - me] > self._start_turns
         return s._active == me and s._taken[1 - me] > self._start_turns and s._phase in (_FLIP, _MAIN)
 
     def rollout(self, state: State) -> None:

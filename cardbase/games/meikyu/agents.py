@@ -472,7 +472,8 @@ def sample_hidden(
     obs: MeikyuObservation, rng: random.Random
 ) -> tuple[list[list[int]], list[int], list[int], list[int]]:
     """Hands, Kingdom pile, Meikyu pile and hidden Archives cards consistent with ``obs``:
-    every card this player has not seen is placed at random, respecting the sizes."""
+    a card seen going back into a hand (the Hospital's return, ``obs.shown``) is dealt into
+    it, and every card this player has not seen is placed at random, respecting the sizes."""
     rules = obs.rules
     t = rules.tables
     n = rules.players
@@ -488,6 +489,11 @@ def sample_hidden(
     for refugees in obs.refugees:
         for k in refugees:
             counts[k] -= 1
+    shown = obs.shown or tuple(() for _ in range(n))
+    for s in range(n):
+        if s != me:
+            for k in shown[s]:
+                counts[k] -= 1
     unseen = _kinds(counts)
     rng.shuffle(unseen)
     hands: list[list[int]] = []
@@ -497,9 +503,12 @@ def sample_hidden(
             hands.append(list(obs.hand))
             continue
         h = [0] * t.K
-        for k in unseen[pos : pos + obs.hand_sizes[s]]:
+        for k in shown[s]:  # seen going back into that hand (the Hospital)
             h[k] += 1
-        pos += obs.hand_sizes[s]
+        rest = obs.hand_sizes[s] - len(shown[s])
+        for k in unseen[pos : pos + rest]:
+            h[k] += 1
+        pos += rest
         hands.append(h)
     archives = list(obs.archives) if obs.archives is not None else unseen[pos : pos + obs.archives_size]
     if obs.archives is None:
@@ -735,8 +744,10 @@ class IsmctsAgent(BaseIsmcts):
         rounds: float = 2,
         prior: float | str = 0.01,
         confidence: float | str = 1.0,
+        loop: str = "closed",
+        per_deal: int = 1,
     ):
-        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence)
+        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence, loop, per_deal)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
@@ -745,6 +756,9 @@ class IsmctsAgent(BaseIsmcts):
         self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self._stop = 0
+        self._root: tuple[Any, ...] = ()
+        """The root's candidates (they depend on the observation only). Not a later decision's
+        of the same turn and hand: Mixed Area is not the turn's action, and takes a land."""
 
     def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
         obs: MeikyuObservation = observation
@@ -754,7 +768,9 @@ class IsmctsAgent(BaseIsmcts):
         return main_options(cast(MeikyuObservation, observation), 1)[0][1]
 
     def start(self, observation: Any) -> None:
-        self._stop = cast(MeikyuObservation, observation).turns + self.horizon
+        obs = cast(MeikyuObservation, observation)
+        self._stop = obs.turns + self.horizon
+        self._root = tuple(self._main_candidates(obs))
 
     def determinise(self, observation: Any, rng: random.Random) -> MeikyuState:
         obs: MeikyuObservation = observation
@@ -765,9 +781,16 @@ class IsmctsAgent(BaseIsmcts):
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeikyuState, state)
-        obs = s.observation(s.current_player)
-        if s._ask != A_MAIN or (s.current_player != self.seat and self.opponents == "heuristic"):
+        p = s.current_player
+        if not s.history:  # the root itself (a deal, nothing played on it yet): its options
+            return self._root
+        obs = s.observation(p)
+        if s._ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
+        return self._main_candidates(obs)
+
+    def _main_candidates(self, obs: MeikyuObservation) -> list[Any]:
+        """The heuristic's best step-2 options and resupplying."""
         out: list[Any] = []
         for _, action in main_options(obs, self.candidates_searched * 3):
             if action not in out:

@@ -951,6 +951,7 @@ class MeikyuState(State):
         "_refugees",
         "_rolls",
         "_rooms",
+        "_shown",
         "_skips",
         "_stack",
         "_t",
@@ -981,6 +982,9 @@ class MeikyuState(State):
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
         self._held = [0] * n  # per seat, a bit per kingdom card ever in the hand (for reports)
+        # Per seat, the kinds every player saw go into that hand face up (the Hospital's
+        # return) and not seen leave it since: the observation shows them (Rule: Hospital).
+        self._shown: list[list[int]] = [[] for _ in range(n)]
         # Kept with each hand: its size and its key in the memos (_Tables.hand_key).
         self._hsize = [0] * n
         self._hkey = [0] * n
@@ -1187,6 +1191,17 @@ class MeikyuState(State):
         self._hands[p][k] -= 1
         self._hsize[p] -= 1
         self._hkey[p] -= self._t.hand_weight[k]
+        if self._shown[p]:
+            self._forget(p)
+
+    def _forget(self, p: int) -> None:
+        """Keep a seat's shown cards within its hand once cards have left it (a card that
+        left face up may have been the one shown: kinds are alike)."""
+        hand = self._hands[p]
+        shown = self._shown[p]
+        for k in set(shown):
+            while shown.count(k) > hand[k]:
+                shown.remove(k)
 
     def _op_setup(self, frame: tuple[Any, ...]) -> bool:
         stack = self._stack
@@ -1209,6 +1224,7 @@ class MeikyuState(State):
                     self._kpile.extend([k] * c)
                     hand[k] = 0
                 self._held[seat] = 0  # a returned deal was never held
+                self._shown[seat] = []
                 self._hsize[seat] = 0
                 self._hkey[seat] = 0
                 self._stack.append((OP_DEALCHECK,))
@@ -1847,6 +1863,8 @@ class MeikyuState(State):
             self._hsize[p] -= len(kinds) + 1
         else:
             self._hsize[p] -= len(kinds)
+        if self._shown[p]:
+            self._forget(p)
 
     def _apply_defend(self, action: Defend) -> None:
         ctx = self._ctx
@@ -1896,6 +1914,7 @@ class MeikyuState(State):
             k = self._t.kindex[action.name]
             self._inplay.remove(k)
             self._give_card(self.current_player, k)
+            self._shown[self.current_player].append(k)
             ctx = self._ctx
             if ctx is not None:
                 ctx["returned"] = k
@@ -2225,6 +2244,7 @@ class MeikyuState(State):
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
         new._held = list(self._held)
+        new._shown = [list(x) for x in self._shown]
         new._hsize = list(self._hsize)
         new._hkey = list(self._hkey)
         new._mpile = list(self._mpile)
@@ -2289,6 +2309,7 @@ class MeikyuState(State):
             first_rolls=tuple(sorted(self._rolls.items())),
             end=self._end,
             hot_done=self._hot_done,
+            shown=tuple(tuple(x) for x in self._shown),
         )
 
     def parse_action(self, text: str) -> MeikyuAction:
@@ -2463,6 +2484,7 @@ class MeikyuState(State):
         state._kpile = list(kpile)
         state._kdisc = list(obs.kdiscard)
         state._hands = [list(h) for h in hands]
+        state._shown = [list(x) for x in obs.shown] if obs.shown else [[] for _ in range(n)]
         state._hsize = [sum(h) for h in hands]
         state._hkey = [state._t.hand_key(h) for h in hands]
         state._mpile = list(mpile)
@@ -2657,6 +2679,9 @@ class MeikyuObservation:
     first_rolls: tuple[tuple[int, int], ...]
     end: str
     hot_done: bool = False
+    shown: tuple[tuple[int, ...], ...] = ()
+    """Per seat, kinds seen going into that hand face up (the Hospital's return) and not
+    seen leaving it since."""
 
     @property
     def decision(self) -> str:

@@ -427,8 +427,10 @@ class IsmctsAgent(BaseIsmcts):
         c: float | str = DEFAULT_EXPLORATION,
         split_candidates: int = 8,
         objective: str = "win",
+        loop: str = "closed",
+        per_deal: int = 1,
     ):
-        super().__init__(rules, seat, seed, iters, ms, c)
+        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal)
         if objective not in ("win", "score"):
             raise ValueError(f"objective is win or score, not {objective!r}")
         self.objective = objective
