@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
+from cardbase.cli import complete
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:
@@ -141,13 +142,26 @@ def _signed(x: float) -> str:
 
 @app.command()
 def gauntlet(
-    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.")],
+    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.", shell_complete=complete.decks)],
     field: Annotated[
-        list[Path], typer.Option("--field", "-f", help="A deck to play against (repeatable).", show_default=False)
+        list[Path],
+        typer.Option(
+            "--field",
+            "-f",
+            shell_complete=complete.decks,
+            help="A deck to play against (repeatable).",
+            show_default=False,
+        ),
     ],
     games: GamesOption = 200,
     agents: Annotated[
-        str, typer.Option("--agents", "-a", help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).")
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            shell_complete=complete.agents,
+            help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).",
+        ),
     ] = "heuristic",
     seed: SeedOption = 0,
     jobs: JobsOption = None,
@@ -245,8 +259,10 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
 
 @app.command()
 def opening(
-    deck: Annotated[Path, typer.Argument(help="The Méa deck whose opening size is studied.")],
-    vs: Annotated[Path, typer.Option("--vs", help="The opposing deck.")],
+    deck: Annotated[
+        Path, typer.Argument(help="The Méa deck whose opening size is studied.", shell_complete=complete.decks)
+    ],
+    vs: Annotated[Path, typer.Option("--vs", shell_complete=complete.decks, help="The opposing deck.")],
     games: Annotated[
         int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="Games per opening size (1 to 10).")
     ] = 200,
@@ -255,6 +271,7 @@ def opening(
         typer.Option(
             "--agents",
             "-a",
+            shell_complete=complete.agents,
             help="The agent that plays DECK with its opening forced (heuristic or search, with options), and "
             "optionally the opponent's after a comma.",
         ),
@@ -333,7 +350,10 @@ def split(
     agents: Annotated[
         str,
         typer.Option(
-            "--agents", "-a", help="The agent of every seat (yours after the split), or one per seat, yours first."
+            "--agents",
+            "-a",
+            shell_complete=complete.agents,
+            help="The agent of every seat (yours after the split), or one per seat, yours first.",
         ),
     ] = "heuristic",
     seat: Annotated[int, typer.Option("--seat", min=1, max=4, help="Your seat; seat 1 splits first.")] = 1,
@@ -412,6 +432,7 @@ def cards(
         typer.Option(
             "--agents",
             "-a",
+            shell_complete=complete.agents,
             help="One agent per seat, comma-separated (default: heuristic everywhere).",
             show_default=False,
         ),
