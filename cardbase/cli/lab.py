@@ -254,7 +254,7 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
         f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
     )
     if plot is not None:
-        con.print(f"plot: {plot}")
+        con.print(f"plot: {plot}", soft_wrap=True)  # a path is copied whole: never wrapped
 
 
 @app.command()
