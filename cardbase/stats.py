@@ -51,3 +51,14 @@ def difference_interval(
     lb, ub = wilson(successes_b, trials_b, z)
     d = pa - pb
     return (d, d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2))
+
+
+def percent(p: float) -> str:
+    """A chance in percent with two decimals, or as many more as it takes not to round to 0% or 100%."""
+    if p <= 0 or p >= 1:
+        return "0%" if p <= 0 else "100%"
+    for digits in range(2, 12):
+        text = f"{100 * p:.{digits}f}"
+        if float(text) not in (0.0, 100.0):
+            return text + "%"
+    return f"{100 * p:.3g}%"

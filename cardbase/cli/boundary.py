@@ -16,9 +16,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
-import time
-import traceback
 from typing import NoReturn
 
 import typer
@@ -94,17 +91,6 @@ def _as_user_error(error: BaseException) -> CardbaseError | None:
 
 def _crash_report(error: BaseException) -> str:
     """Write the traceback to a file; the one line that says where."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    text = mask_secrets("".join(traceback.format_exception(error)))
-    try:
-        fd, path = tempfile.mkstemp(prefix=f"cardbase-crash-{stamp}-", suffix=".txt")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(f"cardbase {' '.join(sys.argv[1:])}\n\n{text}")
-        where = f"the traceback is in {path}"
-    except OSError:
-        where = "the traceback could not be written"
-    summary = str(error).splitlines()[0][:200] if str(error) else ""
-    return (
-        f"cardbase: internal error: {type(error).__name__}{': ' + summary if summary else ''} "
-        f"(a bug in cardbase; {where}, please report it)"
-    )
+    from cardbase.crash import crash_report
+
+    return "cardbase: " + crash_report(error, f"cardbase {' '.join(sys.argv[1:])}")

@@ -9,6 +9,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, deck_notes, open_db, print_json, warn
+from cardbase.stats import percent
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -120,19 +121,8 @@ def draws(
         _needs(deck, model, cards, by_turn, trials, seed, plot, json)
 
 
-def _percent(p: float) -> str:
-    """A chance in percent with two decimals, or as many more as it takes not to round to 0% or 100%."""
-    if p <= 0 or p >= 1:
-        return "0%" if p <= 0 else "100%"
-    for digits in range(2, 12):
-        text = f"{100 * p:.{digits}f}"
-        if float(text) not in (0.0, 100.0):
-            return text + "%"
-    return f"{100 * p:.3g}%"
-
-
 def _interval(estimate: dict[str, Any]) -> str:
-    return f"{_percent(estimate['probability'])} ({_percent(estimate['low'])[:-1]}–{_percent(estimate['high'])})"
+    return f"{percent(estimate['probability'])} ({percent(estimate['low'])[:-1]}–{percent(estimate['high'])})"
 
 
 def _notes(deck: Setup, json: bool, extra: list[str] | None = None) -> None:
@@ -196,10 +186,10 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
         row, answer = rows[0], answers[0]
         for d in row["needs"]:
             need = f"{d['kind']} {d['count']} × {d['query']}"
-            typer.echo(f"  {need}  ({d['matching']} cards match): {_percent(d['probability'])}")
+            typer.echo(f"  {need}  ({d['matching']} cards match): {percent(d['probability'])}")
         where = f"on turn {answer.turn} ({answer.seen} cards seen)" if answer.turn else f"in {answer.seen} cards seen"
         label = "all needs together" if len(deck.needs) > 1 else "the need"
-        typer.echo(f"{label} {where}: {row['probability']:.6f} = {_percent(row['probability'])} (exact)")
+        typer.echo(f"{label} {where}: {row['probability']:.6f} = {percent(row['probability'])} (exact)")
         if trials:
             mc = row["monte_carlo"]
             typer.echo(
@@ -224,9 +214,9 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
     for row, answer in zip(rows, answers, strict=True):
         cells = [str(answer.turn)] if by_turn else []
         cells.append(str(answer.seen))
-        cells += [_percent(d["probability"]) for d in row["needs"]]
+        cells += [percent(d["probability"]) for d in row["needs"]]
         if len(deck.needs) > 1:
-            cells.append(_percent(row["probability"]))
+            cells.append(percent(row["probability"]))
         if trials:
             mc = row["monte_carlo"]
             cells.append(_interval(mc))
@@ -314,7 +304,7 @@ def _print_mea(deck: Setup, report: MeaReport) -> None:
     for seat, m in zip(report.seats, report.mana, strict=False):
         table.add_column(f"no monster castable\nwith {m} mana ({seat})", justify="right")
     for r in report.openings:
-        table.add_row(str(r.opening), *[_percent(float(r.no_castable[m])) for m in report.mana])
+        table.add_row(str(r.opening), *[percent(float(r.no_castable[m])) for m in report.mana])
     out.print(table)
     castable = report.castable
     typer.echo(
@@ -344,16 +334,16 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
     )
     typer.echo(
         f"you (one given player) are dealt an OPEN card at the first deal: "
-        f"{_percent(float(deal.player_redeals))} (exact)"
+        f"{percent(float(deal.player_redeals))} (exact)"
     )
     typer.echo(
         f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
-        f"{_percent(float(deal.deal_redeals))} (exact)"
+        f"{percent(float(deal.deal_redeals))} (exact)"
     )
     low, high = sim.any_redeal.interval
     typer.echo(
         f"redeals per deal: mean {sim.redeals_mean:.3f} (Monte Carlo, {runs} deals, seed {seed}; at least one: "
-        f"{_percent(sim.any_redeal.p)}, 95% interval {_percent(low)}–{_percent(high)})"
+        f"{percent(sim.any_redeal.p)}, 95% interval {percent(low)}–{percent(high)})"
     )
     plain = deal.kingdom - deal.open_cards
     table = Table(caption=f"exact: after redeals a hand is 4 uniform cards of the {plain} non-OPEN cards")
@@ -363,9 +353,9 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
     table.add_column("mean", justify="right")
     for t, pmf in deal.by_type.items():
         mean = sum(k * p for k, p in enumerate(pmf))
-        table.add_row(t, *[_percent(float(p)) for p in pmf], f"{float(mean):.2f}")
+        table.add_row(t, *[percent(float(p)) for p in pmf], f"{float(mean):.2f}")
     out.print(table)
-    typer.echo(f"no character in the opening hand (a quest needs one): {_percent(report.no_character)} (exact)")
+    typer.echo(f"no character in the opening hand (a quest needs one): {percent(report.no_character)} (exact)")
 
 
 def _print_meio(deck: Setup, report: MeioReport) -> None:
@@ -391,7 +381,7 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
         table.add_column(heading, justify="right")
     dists = [hand.hearts, hand.high_cards, hand.voids]
     for k in range(max(len(d) for d in dists)):
-        cells = [_percent(float(d[k])) if k < len(d) and d[k] else "" for d in dists]
+        cells = [percent(float(d[k])) if k < len(d) and d[k] else "" for d in dists]
         if any(cells):
             table.add_row(str(k), *cells)
     means = [float(sum(k * p for k, p in enumerate(d))) for d in dists]

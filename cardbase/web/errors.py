@@ -10,12 +10,8 @@ and the server keeps serving. No traceback ever reaches the client.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import sys
-import tempfile
-import time
-import traceback
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -153,20 +149,9 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
 
 def crash_line(error: BaseException, where: str) -> str:
     """Write ``error``'s traceback to a file; the one line that says where (as the CLI's boundary)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    text = _mask("".join(traceback.format_exception(error)))
-    try:
-        fd, path = tempfile.mkstemp(prefix=f"cardbase-crash-{stamp}-", suffix=".txt")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(f"cardbase serve: {where}\n\n{text}")
-        said = f"the traceback is in {path}"
-    except OSError:
-        said = "the traceback could not be written"
-    summary = str(error).splitlines()[0][:200] if str(error) else ""
-    return (
-        f"internal error: {type(error).__name__}{': ' + summary if summary else ''} "
-        f"(a bug in cardbase; {said}, please report it)"
-    )
+    from cardbase.crash import crash_report
+
+    return crash_report(error, f"cardbase serve: {where}")
 
 
 def _user_error(error: BaseException) -> CardbaseError | None:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.errors import CardbaseError, InvalidData, UnknownCard
+from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
 
 router = APIRouter()
@@ -56,17 +57,6 @@ def link_query(base: str, **params: Any) -> str:
     """``base?params`` without the empty ones."""
     kept = {k: v for k, v in params.items() if v not in (None, "", False)}
     return base + ("?" + urlencode(kept) if kept else "")
-
-
-def percent(p: float) -> str:
-    """A chance in percent, two decimals, or as many more as keep it from reading 0% or 100% (as ``draws``)."""
-    if p <= 0 or p >= 1:
-        return "0%" if p <= 0 else "100%"
-    for digits in range(2, 12):
-        text = f"{100 * p:.{digits}f}"
-        if float(text) not in (0.0, 100.0):
-            return text + "%"
-    return f"{100 * p:.3g}%"
 
 
 TEMPLATES.env.filters["percent"] = percent
