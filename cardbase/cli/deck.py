@@ -12,6 +12,7 @@ from cardbase.cli.common import DbOption, JsonOption, console, deck_notes, open_
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
+    from cardbase.games.formats import Format
 
 app = typer.Typer(
     help="Build, check and share decks.\n\nExample: cardbase deck validate examples/decks/mea-goblin-rush.txt",
@@ -196,6 +197,7 @@ def new(
     game: Annotated[str, typer.Option("--game", "-g", shell_complete=complete.games, help="mea, meio or meikyu.")],
     format: FormatOpt = None,
     players: Annotated[int | None, typer.Option("--players", min=2, max=4, help="Meio: 2, 3 or 4.")] = None,
+    formats: FormatsOpt = None,
     db: DbOption = None,
 ) -> None:
     """Make an empty deck in the database.
@@ -205,8 +207,44 @@ def new(
     from cardbase.db.queries import check_game
     from cardbase.decks.store import new_deck
 
-    new_deck(open_db(db), name, check_game(game) or "", format, players)
+    game = check_game(game) or ""
+    new_deck(open_db(db), name, game, format, players, _house(formats))
     typer.echo(f"made deck {name!r}")
+
+
+def _house(formats: Path | None) -> dict[tuple[str, str], Format] | None:
+    from cardbase.decks.formats import load_house_formats
+
+    return load_house_formats(formats) if formats else None
+
+
+@app.command("set")
+def set_(
+    deck: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    name: Annotated[str | None, typer.Option("--name", help="Its new name.")] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            shell_complete=complete.deck_formats,
+            help="The format it is checked against ('default': the game's default for the deck).",
+        ),
+    ] = None,
+    formats: FormatsOpt = None,
+    db: DbOption = None,
+) -> None:
+    """Rename a deck in the database, or change the format it is checked against.
+
+    Example: cardbase deck set "Goblin Rush" --name "Goblin Blitz" --format standard
+    """
+    from cardbase.decks.store import KEEP, update_deck
+    from cardbase.errors import UsageError
+
+    if name is None and format is None:
+        raise UsageError("deck set: give --name and/or --format")
+    fmt = KEEP if format is None else (None if format.strip().lower() == "default" else format)
+    info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats))
+    typer.echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {info.cards} cards")
 
 
 @app.command()

@@ -119,6 +119,17 @@ def _section(section: str | None, game: str) -> str | None:
     return None if name == MAIN_SECTION.get(game) else name
 
 
+def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None = None) -> str | None:
+    """A deck's format as stored: none (the game's default for the deck), or a name the game (or ``house``) has."""
+    from cardbase.decks.formats import require_format
+
+    if fmt is None or not fmt.strip():
+        return None
+    name = fmt.strip().lower()
+    require_format(game, name, house)
+    return name
+
+
 def _taken(name: str) -> Conflict:
     return Conflict(f"a deck named {name!r} already exists")
 
@@ -134,10 +145,19 @@ def _info(session: Any, row: DeckRow) -> DeckInfo:
     return DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, int(total or 0))
 
 
-def new_deck(database: Any, name: str, game: str, fmt: str | None = None, players: int | None = None) -> int:
-    """Make an empty deck and return its id; a name already taken, or a player count the readers refuse, is an error."""
+def new_deck(
+    database: Any,
+    name: str,
+    game: str,
+    fmt: str | None = None,
+    players: int | None = None,
+    house: dict[tuple[str, str], Any] | None = None,
+) -> int:
+    """Make an empty deck and return its id; a name already taken, a format the game (or ``house``) does not
+    have, or a player count the readers refuse, is an error."""
     players = _players(players, game)
     name = _deck_name(name)
+    fmt = _format(fmt, game, house)
     try:
         with database.transaction() as session:
             _name_free(session, name)
@@ -162,20 +182,43 @@ def deck_info(database: Any, deck: DeckRef) -> DeckInfo:
         return _info(session, _get(session, deck))
 
 
-def rename_deck(database: Any, deck: DeckRef, name: str) -> DeckInfo:
-    """Give a deck a new name (one transaction); a name another deck has is a ``Conflict``."""
-    name = _deck_name(name)
+KEEP: Any = object()
+"""``update_deck``'s default: the field stays as it is."""
+
+
+def update_deck(
+    database: Any,
+    deck: DeckRef,
+    *,
+    name: str = KEEP,
+    fmt: str | None = KEEP,
+    house: dict[tuple[str, str], Any] | None = None,
+) -> DeckInfo:
+    """Change a deck's name and/or the format it is checked against (``fmt`` none: the game's default for it),
+    in one transaction. A name another deck has is a ``Conflict``; a format the game (or ``house``) lacks is a
+    usage error."""
+    if name is not KEEP:
+        name = _deck_name(name)
     try:
         with database.transaction() as session:
             row = _get(session, deck, lock=True)
-            if row.name != name:
+            changed = False
+            if fmt is not KEEP and row.format != (stored := _format(fmt, row.game, house)):
+                row.format, changed = stored, True
+            if name is not KEEP and row.name != name:
                 _name_free(session, name)
-                row.name = name
+                row.name, changed = name, True
+            if changed:
                 row.updated_at = _now()
                 session.flush()
             return _info(session, row)
     except IntegrityError:
         raise _taken(name) from None
+
+
+def rename_deck(database: Any, deck: DeckRef, name: str) -> DeckInfo:
+    """Give a deck a new name (one transaction); a name another deck has is a ``Conflict``."""
+    return update_deck(database, deck, name=name)
 
 
 def _copy_name(session: Any, name: str) -> str:

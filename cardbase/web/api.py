@@ -45,7 +45,10 @@ class NewDeck(Strict):
 
 
 class DeckChange(Strict):
+    """A deck's new ``name`` and/or ``format`` (``null``: the game's default for the deck); absent fields stay."""
+
     name: str | None = Field(default=None, min_length=1, max_length=200)
+    format: str | None = Field(default=None, max_length=100)
 
 
 class CardChange(Strict):
@@ -241,13 +244,13 @@ def deck(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[s
 
 
 @router.patch("/api/decks/{deck_id}", tags=["decks"])
-def rename(settings: Settings, deck_id: int, body: DeckChange) -> dict[str, Any]:
-    """Rename a deck (409 if another deck has the name)."""
-    from cardbase.decks.store import deck_by_id, rename_deck
+def change(settings: Settings, deck_id: int, body: DeckChange) -> dict[str, Any]:
+    """Rename a deck (409 if another deck has the name) and/or set the format it is checked against."""
+    from cardbase.decks.store import KEEP, update_deck
 
-    if body.name is None:
-        return deck_by_id(_db(settings), _check_id(deck_id)).as_dict()
-    return rename_deck(_db(settings), _check_id(deck_id), body.name).as_dict()
+    name = KEEP if body.name is None else body.name
+    fmt = body.format if "format" in body.model_fields_set else KEEP
+    return update_deck(_db(settings), _check_id(deck_id), name=name, fmt=fmt).as_dict()
 
 
 @router.post("/api/decks/{deck_id}/duplicate", tags=["decks"], status_code=201)

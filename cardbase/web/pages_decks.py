@@ -74,6 +74,9 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
+MAX_FORMAT_CHARS = 100
+
+
 def resolve_deck(database: Any, deck_id: int, name: str) -> ResolvedDeck:
     """A stored deck resolved as ``deck validate db:NAME`` resolves it (``decks.service.resolve_stored``)."""
     from cardbase.decks.service import resolve_stored
@@ -128,8 +131,8 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     info = deck_by_id(database, deck_id)
     resolved = resolve_deck(database, deck_id, info.name)
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
-    if chosen and len(chosen) > 100:
-        raise UsageError("format has at most 100 characters")
+    if chosen and len(chosen) > MAX_FORMAT_CHARS:
+        raise UsageError(f"format has at most {MAX_FORMAT_CHARS} characters")
     report, fmt = validate_resolved(resolved, chosen or None)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
     panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
@@ -474,6 +477,19 @@ async def rename(request: Request, deck_text_id: str) -> Response:
     form = await request.form()
     info = rename_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or ""))
     return see_other(f"/decks?done={quote('renamed to ' + info.name)}")
+
+
+@router.post("/decks/{deck_text_id}/format", response_class=HTMLResponse)
+async def set_format(request: Request, deck_text_id: str) -> Response:
+    """Keep the format chosen in "Check against" as the deck's own (empty: the game's default for the deck)."""
+    from cardbase.decks.store import update_deck
+
+    form = await request.form()
+    chosen = str(form.get("format") or "")
+    if len(chosen) > MAX_FORMAT_CHARS:
+        raise UsageError(f"format has at most {MAX_FORMAT_CHARS} characters")
+    info = update_deck(database_of(request), _deck_id(deck_text_id), fmt=chosen or None)
+    return see_other(f"/decks/{info.id}#validation")
 
 
 @router.post("/decks/{deck_text_id}/duplicate", response_class=HTMLResponse)

@@ -104,6 +104,24 @@ def test_database_decks(db_url: str) -> None:
     assert run(db_url, "deck", "delete", "Rush").exit_code == 0
 
 
+def test_deck_set_renames_and_keeps_a_format(db_url: str) -> None:
+    house = str(REPO / "examples/formats/house.toml")
+    bad = run(db_url, "deck", "new", "One", "--game", "mea", "--format", "highlander")
+    assert bad.exit_code == 2 and "mea has no format 'highlander'; formats are standard" in bad.output
+    made = run(db_url, "deck", "new", "One", "--game", "mea", "--format", "highlander", "--formats", house)
+    assert made.exit_code == 0
+    assert json.loads(run(db_url, "deck", "list", "--json").stdout)[0]["format"] == "highlander"
+    done = run(db_url, "deck", "set", "One", "--name", "Single", "--format", "default")
+    assert done.exit_code == 0 and done.stdout.strip() == "deck 'Single': mea, format default, 0 cards"
+    assert json.loads(run(db_url, "deck", "validate", "Single", "--json").stdout)["format"] == "standard"
+    refused = run(db_url, "deck", "set", "Single", "--name", "Other", "--format", "bogus")
+    assert refused.exit_code == 2 and "no format 'bogus'" in refused.output
+    assert [d["name"] for d in json.loads(run(db_url, "deck", "list", "--json").stdout)] == ["Single"]
+    nothing = run(db_url, "deck", "set", "Single")
+    assert nothing.exit_code == 2 and "give --name and/or --format" in nothing.output
+    assert run(db_url, "deck", "set", "Nope", "--name", "X").exit_code == 1
+
+
 def _add_many(db_url: str, times: int) -> None:
     from cardbase.db.engine import open_database
     from cardbase.db.queries import find_card

@@ -18,6 +18,7 @@ from cardbase.decks.store import (
     remove_card,
     rename_deck,
     set_count,
+    update_deck,
 )
 from cardbase.errors import Conflict, UsageError
 
@@ -55,6 +56,38 @@ def test_rename_keeps_cards_and_refuses_a_taken_name(database: Database) -> None
     with pytest.raises(UsageError, match="1 to 200 characters"):
         rename_deck(database, a, " ")
     assert deck_by_id(database, a).name == "A2"
+
+
+def test_update_deck_keeps_a_format_the_game_has(database: Database) -> None:
+    from cardbase.decks.formats import load_house_formats
+    from tests.conftest import REPO
+
+    deck = new_deck(database, "Hand", "meio", "hand-3-players", players=3)
+    assert deck_by_id(database, deck).format == "hand-3-players"
+    assert update_deck(database, deck, fmt="3-Players").format == "3-players"  # stored as the format's name
+    with pytest.raises(UsageError, match="meio has no format 'bogus'; formats are 2-players, hand-2-players"):
+        update_deck(database, deck, fmt="bogus")
+    with pytest.raises(UsageError, match="mea has no format 'bogus'"):
+        new_deck(database, "Bad", "mea", "bogus")
+    assert deck_by_id(database, deck).format == "3-players"
+    assert update_deck(database, deck, fmt=None).format is None  # back to the game's default for the deck
+    house = load_house_formats(REPO / "examples/formats/house.toml")
+    mea = new_deck(database, "Single", "mea", "highlander", house=house)
+    with pytest.raises(UsageError, match="no format 'highlander'"):
+        update_deck(database, mea, fmt="highlander")  # without the house file it is no format
+    assert deck_by_id(database, mea).format == "highlander"
+
+
+def test_update_deck_is_one_transaction(database: Database) -> None:
+    a = new_deck(database, "A", "meio")
+    new_deck(database, "B", "meio")
+    with pytest.raises(Conflict):
+        update_deck(database, a, name="B", fmt="4-players")
+    info = deck_by_id(database, a)
+    assert (info.name, info.format) == ("A", None), "a refused rename leaves the format as it was"
+    both = update_deck(database, a, name="A2", fmt="4-players")
+    assert (both.name, both.format) == ("A2", "4-players")
+    assert update_deck(database, a).updated == both.updated  # nothing to change: not even the time
 
 
 def test_duplicate_copies_every_section_in_order(database: Database) -> None:

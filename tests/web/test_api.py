@@ -114,6 +114,24 @@ def test_deck_lifecycle(client: TestClient, cli: Cli) -> None:
     assert undo.status_code == 201 and undo.json()["cards"] == 20
 
 
+def test_patch_sets_the_format_the_deck_is_checked_against(client: TestClient, cli: Any) -> None:
+    deck_id = new_deck(client, "Hand", "meio")
+    default = client.get(f"/api/decks/{deck_id}/validation").json()["format"]
+    assert default == "4-players"  # a Meio deck of no player count: the whole deck's format
+    kept = client.patch(f"/api/decks/{deck_id}", json={"format": "3-players"})
+    assert kept.status_code == 200 and kept.json()["format"] == "3-players" and kept.json()["name"] == "Hand"
+    assert client.get(f"/api/decks/{deck_id}/validation").json()["format"] == "3-players"
+    assert cli("deck", "validate", "db:Hand", "--json")["format"] == "3-players"  # the CLI sees it too
+    bad = client.patch(f"/api/decks/{deck_id}", json={"format": "bogus", "name": "Renamed"})
+    assert bad.status_code == 400 and "meio has no format 'bogus'" in error_of(bad)
+    assert client.get(f"/api/decks/{deck_id}").json()["info"]["name"] == "Hand", "nothing of a refused change"
+    renamed = client.patch(f"/api/decks/{deck_id}", json={"name": "Hand 2"})
+    assert renamed.json()["format"] == "3-players", "a field not given stays"
+    reset = client.patch(f"/api/decks/{deck_id}", json={"format": None})
+    assert reset.json()["format"] is None
+    assert client.get(f"/api/decks/{deck_id}/validation").json()["format"] == default
+
+
 def test_deck_errors(client: TestClient) -> None:
     deck_id = new_deck(client)
     new_deck(client, "Other")

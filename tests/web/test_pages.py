@@ -193,6 +193,24 @@ def test_decks_new_rename_duplicate_delete(web: TestClient, database: Database) 
     assert 'id="flash"' in web.get("/decks?done=deleted+Blitz").text
 
 
+def test_check_against_a_format_then_keep_it(web: TestClient, database: Database) -> None:
+    from cardbase.decks.store import deck_by_id
+
+    deck = make_deck(web, "Hand", "meio", "3")
+    viewed = web.get(f"/decks/{deck}?format=hand-3-players")
+    assert "for Meio hand-3-players" in viewed.text and "Make hand-3-players this deck’s format" in viewed.text
+    assert deck_by_id(database, deck).format is None, "choosing a format to check against only views it"
+    kept = web.post(f"/decks/{deck}/format", data={"format": "hand-3-players"}, follow_redirects=False)
+    assert kept.status_code == 303 and kept.headers["location"] == f"/decks/{deck}#validation"
+    assert deck_by_id(database, deck).format == "hand-3-players"
+    page = web.get(f"/decks/{deck}").text
+    assert "for Meio hand-3-players" in page and "This deck’s format: hand-3-players." in page
+    assert "this deck’s format</button>" not in page
+    assert "meio has no format 'bogus'" in one_line_error(web.post(f"/decks/{deck}/format", data={"format": "bogus"}))
+    assert "at most 100 characters" in one_line_error(web.post(f"/decks/{deck}/format", data={"format": "x" * 101}))
+    assert deck_by_id(database, deck).format == "hand-3-players"
+
+
 def test_new_deck_bad_input(web: TestClient) -> None:
     assert web.post("/decks", data={"name": "", "game": "mea"}).status_code == 400
     bad_game = web.post("/decks", data={"name": "X", "game": "chess"})
