@@ -80,6 +80,18 @@ def find_full_art(root: Path, game: str, name: str) -> Path | None:
     return None
 
 
+def art_signature(root: Path, game: str, name: str, declared: str | None = None) -> list[tuple[str, int, int]]:
+    """Each art file the card's face is drawn from (its whole-face scan, its art) with its change time and
+    size: a face drawn before is stale when this changes (art replaced, added or removed)."""
+    found = [find_full_art(root, game, name), find_art(root, game, name, declared)]
+    out = []
+    for path in found:
+        if path is not None:
+            stat = path.stat()
+            out.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return out
+
+
 def _pixel_limit() -> int | None:
     from PIL import Image
 

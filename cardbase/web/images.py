@@ -2,7 +2,8 @@
 
 The art is looked up by the card's id inside the server's ``card_images/`` (the client never names
 a path). Drawn faces are kept in an LRU in memory, keyed by the card id, the width and a hash of
-the card's row (so an imported change draws again); answers carry that hash as their ETag.
+the card's row and of its art files' change times (so an imported change, or art replaced in
+``card_images/``, draws again); answers carry that hash as their ETag.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -55,11 +57,13 @@ class FaceLRU:
             self.items.clear()
 
 
-def _row_hash(card: Any, declared: dict[str, str]) -> str:
-    """A hash of everything of the card's row the face shows (its values, its declared art)."""
+def _row_hash(card: Any, declared: dict[str, str], images: Path) -> str:
+    """A hash of everything the face shows: the card's row (its values, its declared art) and its art files."""
     from cardbase.db.queries import card_dict
+    from cardbase.render.art import art_signature
 
-    data = card_dict(card) | {"art": declared.get(card.id)}
+    files = art_signature(images, card.game, card.name, declared.get(card.id))
+    data = card_dict(card) | {"art": declared.get(card.id), "files": files}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
@@ -89,7 +93,7 @@ def image(
             raise UnknownCard(card_id)
         declared = declared_paths(session, [card.id])
         session.expunge(card)
-    digest = _row_hash(card, declared)
+    digest = _row_hash(card, declared, settings.images)
     etag = f'"{digest}-{w}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=3600, must-revalidate"}
     if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -61,6 +64,29 @@ def test_cached_by_card_row_with_etags(client: TestClient, monkeypatch: pytest.M
     assert changed.status_code == 200 and changed.json()["updated"] == 1, changed.text
     redrawn = client.get(f"/cards/{GOBLIN}/image.png", headers={"If-None-Match": etag})
     assert redrawn.status_code == 200 and redrawn.headers["etag"] != etag and redrawn.content != first.content
+
+
+def test_art_replaced_in_card_images_draws_again(client: TestClient, tmp_path: Path) -> None:
+    from cardbase.render.art import expected_path
+
+    def pixel(response: Any) -> tuple[int, ...]:
+        image = Image.open(io.BytesIO(response.content)).convert("RGB")
+        return image.getpixel((image.width // 2, image.height // 3))  # inside the art box
+
+    art = expected_path(tmp_path / "card_images", "mea", "Crumb Goblin")
+    placeholder = client.get(f"/cards/{GOBLIN}/image.png")
+    art.parent.mkdir(parents=True)
+    Image.new("RGB", (400, 300), (200, 0, 0)).save(art)
+    red = client.get(f"/cards/{GOBLIN}/image.png", headers={"If-None-Match": placeholder.headers["etag"]})
+    assert red.status_code == 200 and red.headers["etag"] != placeholder.headers["etag"], "art added: drawn again"
+    assert pixel(red)[0] > 150 and pixel(red)[1] < 60
+    Image.new("RGB", (400, 300), (0, 0, 200)).save(art)
+    os.utime(art, ns=(art.stat().st_atime_ns, art.stat().st_mtime_ns + 1_000_000_000))
+    blue = client.get(f"/cards/{GOBLIN}/image.png")
+    assert blue.headers["etag"] != red.headers["etag"] and pixel(blue)[2] > 150, "art replaced: drawn again"
+    art.unlink()
+    back = client.get(f"/cards/{GOBLIN}/image.png")
+    assert back.headers["etag"] == placeholder.headers["etag"] and back.content == placeholder.content
 
 
 def test_the_memory_cache_is_bounded() -> None:
