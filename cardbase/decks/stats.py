@@ -100,7 +100,7 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
     return out
 
 
-_HEADLINE = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards", "side_sections"}
+HEADLINE = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards", "side_sections"}
 
 
 def stat_text(value: Any) -> str:
@@ -114,4 +114,4 @@ def stat_text(value: Any) -> str:
 
 def stats_lines(data: dict[str, Any]) -> list[str]:
     """The game's statistics of ``deck_stats`` as ``name: value`` lines (the headline fields left out)."""
-    return [f"{key.replace('_', ' ')}: {stat_text(value)}" for key, value in data.items() if key not in _HEADLINE]
+    return [f"{key.replace('_', ' ')}: {stat_text(value)}" for key, value in data.items() if key not in HEADLINE]

@@ -24,6 +24,13 @@ router = APIRouter()
 PAGE_SIZE = 60
 MAX_PAGE = 10_000
 GAME_TITLES = {"mea": "Méa", "meio": "Meio", "meikyu": "Meikyu"}
+SEARCH_EXAMPLES = {
+    "": "t:monster cost<=3 (o:draw or atk>=3)",
+    "mea": "t:monster cost<=3 (o:draw or atk>=3)",
+    "meio": "suit:hearts rank>=10",
+    "meikyu": "t:land level<=5 or t:item",
+}
+"""The search box's example query (its placeholder) for the game searched, or for every game ("")."""
 
 # --- what the templates share ------------------------------------------------------------------
 
@@ -67,6 +74,7 @@ TEMPLATES.env.globals.update(
     value_text=value_text,
     link_query=link_query,
     GAME_TITLES=GAME_TITLES,
+    SEARCH_EXAMPLES=SEARCH_EXAMPLES,
 )
 
 

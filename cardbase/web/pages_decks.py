@@ -311,15 +311,29 @@ def curve_chart(curve: dict[str, int]) -> dict[str, Any]:
     return {"bars": bars, "width": width, "height": height, "base": height - bottom}
 
 
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def stat_cell(key: str, value: Any) -> str:
+    """A statistic as the stats panel shows it: counts read ``1: 12 · 2: 11`` (suits by their signs), totals
+    with unknown parts say so (as ``deck stats`` prints them)."""
+    from cardbase.decks.stats import stat_text
+
+    if isinstance(value, dict) and value and "total" not in value:
+        signs = SUIT_SIGNS if key == "suits" else {}
+        return " · ".join(f"{signs.get(str(k), k)}: {n}" for k, n in value.items())
+    return stat_text(value)
+
+
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
     names = {c.name: c.id for c in panels.resolved.cards.values()}
     problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
-        from cardbase.decks.stats import stat_text, stats_lines
+        from cardbase.decks.stats import HEADLINE
 
-        stats_rows = [tuple(line.split(": ", 1)) for line in stats_lines(panels.stats)]  # type: ignore[misc]
-        stats_rows.insert(0, ("by type", stat_text(panels.stats["by_type"])))
+        shown = ["by_type", *(key for key in panels.stats if key not in HEADLINE)]
+        stats_rows = [(key.replace("_", " "), stat_cell(key, panels.stats[key])) for key in shown]
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
     base = str(request.base_url).rstrip("/")
     from cardbase.decks.formats import format_names

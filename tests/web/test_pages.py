@@ -341,6 +341,11 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
     deck = make_deck(web, "Hand", "meio")
     page = web.get(f"/decks/{deck}").text
     assert '<select id="section"' in page and ">first half<" in page and ">second half<" in page
+    from cardbase.web.pages import SEARCH_EXAMPLES
+
+    example = SEARCH_EXAMPLES["meio"]
+    assert f'placeholder="{example}"' in html.unescape(page)  # the game's own example query …
+    assert search_ids(database, example, "meio"), "… that finds cards"
     cards = search_ids(database, "", "meio", 13)
     for card in cards[:7]:
         add(web, deck, card, section="first half")
@@ -349,6 +354,13 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
     panels = web.get(f"/decks/{deck}?fragment=panels").text
     assert panels.count('data-section="first half"') == 7 and panels.count('data-section="second half"') == 6
     assert "7 of 7" in panels and "6 of 6" in panels
+    from cardbase.decks.service import resolve_stored
+    from cardbase.decks.stats import deck_stats
+
+    suits = deck_stats(resolve_stored(database, deck), None)["suits"]
+    signs = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    shown = " · ".join(f"{signs[k]}: {n}" for k, n in suits.items())
+    assert f'<th scope="row">suits</th><td>{shown}</td>' in html.unescape(panels)
     bad = add(web, deck, cards[0], section="third half")
     assert bad.status_code == 400 and "sections" in action_error(bad)
 
