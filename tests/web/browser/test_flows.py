@@ -174,6 +174,49 @@ def test_meio_hand_split_by_clicking(page: Page, live_server: LiveServer) -> Non
     ]
 
 
+# Meikyu Kingdom cards and lands the rulebook names; their bravery and wits it does not give (unknown).
+MEIKYU_SET = ["Bee", "Den of the Geister", "Cook", "Altar of the Nightingale", "Amulet", "Doctor"]
+
+
+def stats_shown(page: Page) -> dict[str, str]:
+    rows = page.locator("#stats table tr").all()
+    return {row.locator("th").inner_text(): row.locator("td").inner_text() for row in rows}
+
+
+def test_meikyu_set_by_clicking_keeps_unknown_totals_unknown(page: Page, live_server: LiveServer) -> None:
+    from cardbase.decks.service import resolve_stored, validate_resolved
+    from cardbase.decks.stats import deck_stats
+    from cardbase.decks.store import deck_info
+    from cardbase.web.pages_decks import stat_cell
+
+    name = unique("Meikyu set")
+    new_deck(page, "meikyu", name)
+    expect(page.locator("#stats")).to_contain_text("Add cards")
+    characters = 0
+    for card in MEIKYU_SET:
+        add_by_click(page, card, 1)
+        resolved = resolve_stored(live_server.database, deck_info(live_server.database, name).id)
+        expected = deck_stats(resolved, None)
+        characters += card in ("Bee", "Cook", "Doctor")
+        swords = page.locator("#stats tr", has_text="swords total").locator("td")
+        if characters:  # the total over unknown values is unknown, and says how many: never a number
+            expect(swords).to_have_text(f"unknown ({characters} unknown)")
+            assert stat_cell("swords_total", expected["swords_total"]) == f"unknown ({characters} unknown)"
+        shown = stats_shown(page)
+        for key in ("by_type", "swords_total", "wits_total", "land_levels"):
+            if expected.get(key):
+                assert shown[key.replace("_", " ")] == stat_cell(key, expected[key]), key
+        report, _ = validate_resolved(resolved)
+        problems = page.locator("#validation li.problem")
+        expect(problems).to_have_count(len(report.problems))
+        assert [p.inner_text().split(" ", 1)[1].split(" — ")[0] for p in problems.all()] == [
+            p.message for p in report.problems
+        ]
+    expect(page.locator("#validation")).to_contain_text("2 land cards; standard needs 32")
+    expect(page.locator("svg#curve")).to_have_count(0)  # a Méa chart: not for Meikyu
+    assert [c.name for c in load_deck(live_server.database, name).cards] == MEIKYU_SET
+
+
 def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: LiveServer) -> None:
     name = unique("Mixed games")
     new_deck(page, "mea", name)
