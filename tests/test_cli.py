@@ -132,6 +132,20 @@ def test_catalog_import_errors_and_exit_codes(db_url: str, tmp_path: Path) -> No
     assert run("cards", "show", "A", "--game", "mea", db=db_url).exit_code == 0
 
 
+def test_a_short_id_collision_names_both_cards(db_url: str, tmp_path: Path) -> None:
+    from cardbase.db.models import card_id, short_id
+
+    first, second = "Test Card 22647", "Test Card 60550"  # two names whose 31-bit short ids are equal
+    assert short_id(card_id("mea", "core", first)) == short_id(card_id("mea", "core", second))
+    sheet = tmp_path / "clash.csv"
+    sheet.write_text(f"name,type,cost\n{first},monster,1\n{second},monster,2\n", encoding="utf-8")
+    result = run("catalog", "import", str(sheet), "--game", "mea", db=db_url)
+    assert result.exit_code == 1 and "nothing was written" in result.stderr
+    assert f"card '{second}' (mea/core/test-card-60550): its short id" in result.stderr
+    assert "is the short id of mea/core/test-card-22647; rename one of them" in result.stderr
+    assert run("cards", "show", first, "--game", "mea", db=db_url).exit_code == 1
+
+
 def test_catalog_export_default_path(db_url: str, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = run("catalog", "export", "--game", "meio", "--format", "json", db=db_url)

@@ -84,8 +84,9 @@ def write_cards(
     for alias in session.scalars(select(CardAlias).where(col(CardAlias.card_id).in_(list(existing)))):
         aliases_of[alias.card_id].add(alias.alias)
     by_alias = {fold(a): cid for cid, names in aliases_of.items() for a in names}
-    taken = set(session.scalars(select(Card.short_id).where(col(Card.id).notin_(list(existing)))))
-    taken |= {c.short_id for c in existing.values()}
+    others = select(Card.short_id, Card.id).where(col(Card.id).notin_(list(existing)))
+    taken = {sid: other for sid, other in session.execute(others)}  # short id -> the card id that has it
+    taken |= {c.short_id: c.id for c in existing.values()}
     problems: list[str] = []
     for record in records:
         cid = card_id(game, set_code, record["name"])
@@ -105,9 +106,12 @@ def write_cards(
             if sid in taken:
                 raise InvalidData(
                     origin or set_code,
-                    [f"card {record['name']!r}: its short id collides with another card's; rename it"],
+                    [
+                        f"card {record['name']!r} ({cid}): its short id {sid} is the short id of {taken[sid]}; "
+                        "rename one of them"
+                    ],
                 )
-            taken.add(sid)
+            taken[sid] = cid
             card = Card(
                 id=cid,
                 short_id=sid,
