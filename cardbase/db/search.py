@@ -603,7 +603,8 @@ def _order_by(order: Order) -> list[Any]:
     first = [column.desc() if order.direction == "desc" else column.asc()]
     if order.key not in ("name", "set", "type", "game"):  # those are never NULL: no term to stop an index
         first.insert(0, column.is_(None))
-    return [*first, col(Card.game), col(Card.name), col(Card.set_code)]
+    ties = {"game": Card.game, "name": Card.name, "set": Card.set_code}
+    return [*first, *(col(c) for key, c in ties.items() if key != order.key)]  # a key sorted once
 
 
 def build_select(
