@@ -1,0 +1,83 @@
+"""Ctrl-C latency: seconds from SIGINT (to the command's process group, as a terminal sends it) to exit.
+
+    uv run python benchmarks/bench_interrupts.py [--rounds 3]
+    uv run --extra dask python benchmarks/bench_interrupts.py --dask    # also a Dask LocalCluster run
+
+Each command runs long enough to be busy with its workers, gets SIGINT after it has settled, and
+must exit 130 with its one-line "interrupted" message. The tests (``tests/hostile/test_interrupts.py``,
+``tests/hostile/test_lab.py``) check that it stops cleanly, not how fast, since a loaded machine
+makes any time bound flaky; this prints the time against the targets (2 s for ``sim`` and
+``draws``, 5 s for ``lab``). Not a test; never gates CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.hostile.test_interrupts import _interrupt  # noqa: E402  (the tests' own SIGINT driver)
+
+GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
+TILES = str(REPO / "examples/decks/mea-tile-control.txt")
+
+# name -> (argv, seconds to let it settle, target seconds)
+COMMANDS: dict[str, tuple[list[str], float, float]] = {
+    "sim meio, 2 workers": (
+        ["sim", "meio", "--players", "3", "--games", "100000", "--jobs", "2", "--agents", "heuristic,random,random"],
+        4.0,
+        2.0,
+    ),
+    "sim mea, 2 workers": (
+        ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "100000", "--jobs", "2"],
+        4.0,
+        2.0,
+    ),
+    "draws, Monte Carlo": (
+        ["draws", GOBLINS, "--need", "2 t:monster", "--need", "1 t:assist", "--trials", "10000000", "--by-turn", "28"],
+        4.0,
+        2.0,
+    ),
+    "lab gauntlet, 2 processes": (
+        ["lab", "gauntlet", GOBLINS, "--field", TILES, "--games", "100000", "--jobs", "2"],
+        4.0,
+        5.0,
+    ),
+}
+DASK = (
+    "lab gauntlet, Dask local",
+    (["lab", "gauntlet", GOBLINS, "--field", TILES, "--games", "100000", "--dask", "local"], 15.0, 5.0),
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, choices=range(1, 21), metavar="1..20")
+    parser.add_argument("--dask", action="store_true", help="also time lab gauntlet on a Dask LocalCluster")
+    args = parser.parse_args()
+    commands = dict(COMMANDS)
+    if args.dask:
+        commands[DASK[0]] = DASK[1]
+    print(f"seconds from SIGINT to exit, median of {args.rounds} (max)")
+    for name, (argv, settle, target) in commands.items():
+        times = []
+        for _ in range(args.rounds):
+            with tempfile.TemporaryDirectory() as folder:
+                cwd = Path(folder)
+                db = [] if argv[:2] == ["sim", "meio"] else ["--db", str(cwd / "c.db")]  # Meio reads no database
+                code, _, err, seconds = _interrupt([*argv, *db], cwd, "", settle=settle)
+                if code != 130 or "interrupted" not in err:
+                    raise SystemExit(f"{name}: exit {code}, not a clean stop: {err[-300:]}")
+                times.append(seconds)
+        median = statistics.median(times)
+        verdict = "met" if max(times) < target else "MISSED"
+        print(f"  {name:28} {median:5.2f} s ({max(times):.2f})   target < {target:.0f} s: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
