@@ -321,7 +321,9 @@ def stat_cell(key: str, value: Any) -> str:
 
     if isinstance(value, dict) and value and "total" not in value:
         signs = SUIT_SIGNS if key == "suits" else {}
-        return " · ".join(f"{signs.get(str(k), k)}: {n}" for k, n in value.items())
+        return " · ".join(
+            f"{signs.get(str(k), k)}:\u00a0{n}" for k, n in value.items()
+        )  # a count never wraps off its key
     return stat_text(value)
 
 

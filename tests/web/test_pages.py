@@ -359,7 +359,7 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
 
     suits = deck_stats(resolve_stored(database, deck), None)["suits"]
     signs = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    shown = " · ".join(f"{signs[k]}: {n}" for k, n in suits.items())
+    shown = " · ".join(f"{signs[k]}:\u00a0{n}" for k, n in suits.items())
     assert f'<th scope="row">suits</th><td>{shown}</td>' in html.unescape(panels)
     bad = add(web, deck, cards[0], section="third half")
     assert bad.status_code == 400 and "sections" in action_error(bad)
