@@ -257,8 +257,11 @@ def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: 
         out["error"] = str(error)
         return out
     hand = samples.hands[0]
-    by_name = {c.name: c.id for c in resolved.cards.values()}
-    out["cards"] = [{"name": n, "id": by_name.get(n)} for n in hand.cards]
+    by_name = {c.name: c for c in resolved.cards.values()}
+    out["cards"] = [
+        {"name": n, "id": by_name[n].id if n in by_name else None, "demo": n in by_name and by_name[n].source == "demo"}
+        for n in hand.cards
+    ]
     out["what"] = samples.what
     out["redeals"] = hand.redeals
     out["next_seed"] = secrets.randbelow(2**32)

@@ -450,6 +450,30 @@ def test_export_and_share_link_round_trip(web: TestClient, database: Database) -
         assert web.post("/decks/new", data={"code": bad, "name": "X"}).status_code == 400, bad
 
 
+def test_demo_cards_are_labelled_in_the_deck_the_hand_and_the_shared_deck(web: TestClient, database: Database) -> None:
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web, "Labels")
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    add(web, deck, "mea/core/selounticia", 1)  # a card the rulebook shows: not demo
+    badge = '<span class="badge demo"'
+
+    def labelled(page: str, item: str) -> dict[str, bool]:
+        """Each list item of ``item`` (a regex of its opening tag up to the card id) → has a demo badge."""
+        return {m.group(1): badge in m.group(2) for m in re.finditer(item + r'([^"]+)"[^>]*>(.*?)</li>', page, re.S)}
+
+    page = web.get(f"/decks/{deck}?hand=4&seed=1").text
+    assert labelled(page, r'<li data-card-id="') == {"mea/demo/crumb-goblin": True, "mea/core/selounticia": False}
+    hand = re.search(r'<ul id="hand" class="hand">(.*?)</ul>', page, re.S)
+    assert hand, page[:300]
+    drawn = labelled(hand.group(1), r'<li><a href="/cards/')
+    assert drawn and all(shown == (card.startswith("mea/demo/")) for card, shown in drawn.items()), drawn
+    code = write_deck(load_deck(database, deck), "code").strip()
+    shared = web.get("/decks/new", params={"code": code}).text
+    assert labelled(shared, r'<li data-card-id="') == {"mea/demo/crumb-goblin": True, "mea/core/selounticia": False}
+
+
 def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None:
     from cardbase.decks.store import list_decks, load_deck
 

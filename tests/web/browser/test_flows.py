@@ -132,6 +132,9 @@ def test_build_twenty_card_mea_deck_turns_valid_and_draws_curve(page: Page, live
                 expect(validation).to_contain_text("valid")
                 expect(validation.locator("li.problem")).to_have_count(0)
     expect(page.locator("#deck-count")).to_have_text("20")
+    expect(page.locator("#deck li .badge.demo")).to_have_count(len(MEA_TWENTY))  # every entry: a demo card
+    for label in page.locator("#deck li .badge.demo").all():
+        expect(label).to_be_visible()
     find_in_builder(page, MEA_TWENTY[0])
     expect(page.locator("#results [data-card-id] .in-deck")).to_have_text("in deck: 4")
 
