@@ -543,7 +543,6 @@ def delete(request: Request, deck_text_id: str) -> Response:
 def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
-    from cardbase.decks.stats import stat_text
     from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
@@ -552,7 +551,10 @@ def compare(request: Request) -> HTMLResponse:
         deck_id = _deck_id(request.query_params.get(key, ""))
         resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
-    moved = [(s["stat"].replace("_", " "), stat_text(s["before"]), stat_text(s["after"])) for s in diff["stats"]]
+    moved = [
+        (s["stat"].replace("_", " "), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
+        for s in diff["stats"]
+    ]
     return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))
 
 
