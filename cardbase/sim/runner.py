@@ -82,6 +82,12 @@ def play_game(
     )
 
 
+CHUNKS_PER_WORKER = 16
+"""A batch on workers is cut into about this many chunks per worker (of at most 50 games): the last
+chunks finish close together, so workers idle little at the end; a chunk still costs its task's
+overhead many games over."""
+
+
 def _play_chunk(args: tuple[str, dict[str, Any], tuple[str, ...], int, int, int, bool]) -> list[GameResult]:
     game_id, options, agent_names, seed, start, stop, keep = args
     rules = game(game_id).make_rules(options)
@@ -213,7 +219,7 @@ def run_batch(
             collect(_play_chunk((game_id, options, names, seed, lo, min(games, lo + step), keep)))
     else:
         batch.jobs = backend.workers
-        step = max(1, min(50, games // (backend.workers * 8) or 1))
+        step = max(1, min(50, games // (backend.workers * CHUNKS_PER_WORKER) or 1))
         chunks = ((game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step))
         for chunk in backend.map(_play_chunk, chunks):
             collect(chunk)
