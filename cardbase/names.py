@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 SLUG_FILE_BYTES = 200
 """At most this many UTF-8 bytes of a slug are used in a file name (file systems allow 255)."""
@@ -25,6 +26,7 @@ def _is_latin_or_plain(char: str) -> bool:
     return unicodedata.name(char, "").startswith("LATIN")
 
 
+@lru_cache(maxsize=4096)  # the same names are folded again and again (each Méa game's card table)
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of ``text``: ``"Méa"`` → ``"mea"``, ``"ガ"`` stays ``"ガ"``."""
     decomposed = unicodedata.normalize("NFKD", text).casefold()

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,6 +58,27 @@ def _alone_or_together(request: pytest.FixtureRequest, tmp_path_factory: pytest.
             yield
         finally:
             fcntl.flock(room, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cli_built_once() -> Iterator[None]:
+    """Typer's CliRunner builds the Click command tree from the app on every ``invoke`` (0.1 s of
+    reading signatures, four times the work of a small command); a process builds it once, so
+    the tests' runs share one build per app, as Click's own CliRunner does with a command."""
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[int, tuple[object, Any]] = {}
+
+    def once(app: Any) -> Any:
+        kept = built.get(id(app))
+        if kept is None or kept[0] is not app:
+            kept = built[id(app)] = (app, build(app))
+        return kept[1]
+
+    typer.testing._get_command = once
+    yield
+    typer.testing._get_command = build
 
 
 @pytest.fixture

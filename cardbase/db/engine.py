@@ -168,13 +168,17 @@ class Database:
         return self.engine.url.render_as_string(hide_password=True)
 
 
+LOCK_WAIT_SECONDS = 10
+"""How long a SQLite command waits for another program's lock before it says the database is locked."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, begins transactions, so DDL is transactional too.
     dbapi_connection.isolation_level = None
     dbapi_connection.create_function("regexp", 2, regexp, deterministic=True)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={LOCK_WAIT_SECONDS * 1000}")
     cursor.close()
 
 
@@ -193,7 +197,7 @@ def create_db_engine(url: str) -> Engine:
             path = path[len("file:") :].split("?", 1)[0]
         if path and path != ":memory:" and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
-        engine = create_engine(url, connect_args={"timeout": 10})
+        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
@@ -286,7 +290,7 @@ def describe_database_error(reason: str) -> str:
     """A driver's error, said for a user: locked, read-only and damaged databases get their own words."""
     low = reason.lower()
     if "database is locked" in low or "database table is locked" in low:
-        return "the database is locked by another program (waited 10 s); try again when it is done"
+        return f"the database is locked by another program (waited {LOCK_WAIT_SECONDS} s); try again when it is done"
     if "readonly database" in low or "read-only" in low:
         return "the database is read-only: cardbase cannot write to it (check the file's permissions)"
     if "not a database" in low or "malformed" in low or "disk image" in low:

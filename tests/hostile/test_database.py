@@ -128,7 +128,10 @@ def test_read_only_database_refuses_writes_and_stays_as_it_was(argv, hostile_db:
 
 
 @sqlite_only
-def test_locked_database_says_so_after_waiting(hostile_db: str) -> None:
+def test_locked_database_says_so_after_waiting(hostile_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase.db import engine
+
+    monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)  # the wait is the same code for 1 s as for 10
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -143,7 +146,7 @@ def test_locked_database_says_so_after_waiting(hostile_db: str) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        assert_refused(run_cli(WRITE, hostile_db), 2, "locked")
+        assert_refused(run_cli(WRITE, hostile_db), 2, "locked by another program (waited 1 s)")
     finally:
         holder.kill()
         holder.wait()

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,53 @@ GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 TILES = str(REPO / "examples/decks/mea-tile-control.txt")
 
 
+Busy = Callable[[float, list[float]], bool]
+"""Given the CPU seconds of the command's process and of each of its other processes: is it at work?"""
+
+
+def workers_busy(workers: int, cpu: float) -> Busy:
+    """At least ``workers`` processes besides the command's own have used ``cpu`` s of CPU each:
+    they are playing, not starting (CPU time, unlike the clock, does not grow with the load)."""
+    return lambda _, others: sum(t >= cpu for t in others) >= workers
+
+
+def main_busy(cpu: float) -> Busy:
+    """The command's own process has used ``cpu`` s of CPU: past its imports, inside its loop."""
+    return lambda main, _: main >= cpu
+
+
+def _cpu_seconds(session: int) -> tuple[float, list[float]]:
+    """CPU seconds (user + system) of the session's leader and of its other processes, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    main, others = 0.0, []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdecimal():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[3]) != session:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == session:
+            main = seconds
+        else:
+            others.append(seconds)
+    return main, others
+
+
 def _interrupt(
-    argv: list[str], cwd: Path, wait_for: str, stdin: str | None = None, settle: float = 0.5
+    argv: list[str],
+    cwd: Path,
+    wait_for: str,
+    stdin: str | None = None,
+    settle: float = 0.5,
+    busy: Busy | None = None,
 ) -> tuple[int, str, str, float]:
-    """Start ``cardbase ARGV``, wait until its stderr or stdout shows ``wait_for`` (or 20 s), send
-    SIGINT to its group; return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
+    """Start ``cardbase ARGV``, wait until its stdout shows ``wait_for`` and, with ``busy``, until
+    its processes are at work (each at most 60 s), wait ``settle`` s more, send SIGINT to its
+    group; return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "120"}
     process = subprocess.Popen(
         [*CARDBASE, *argv],
@@ -49,6 +92,10 @@ def _interrupt(
         ready, _, _ = select.select([process.stdout], [], [], 0.1)
         if ready:
             seen += os.read(process.stdout.fileno(), 65536).decode("utf-8", "replace")
+    deadline = time.monotonic() + 60
+    while busy is not None and not busy(*_cpu_seconds(process.pid)) and time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
     time.sleep(settle)
     sent = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
@@ -77,7 +124,9 @@ def _no_worker_left(marker: str) -> bool:
 def test_sim_with_workers_stops_within_two_seconds(argv: list[str], tmp_path: Path) -> None:
     records = tmp_path / "records"
     db = [] if argv[1] == "meio" else ["--db", str(tmp_path / "c.db")]
-    code, _, err, seconds = _interrupt([*argv, "--records", str(records), *db], tmp_path, "", settle=4.0)
+    code, _, err, seconds = _interrupt(
+        [*argv, "--records", str(records), *db], tmp_path, "", busy=workers_busy(2, cpu=1.0)
+    )
     assert code == 130, err
     assert seconds < 2.0, f"took {seconds:.2f} s"
     assert "Traceback" not in err
@@ -114,7 +163,7 @@ def test_draws_monte_carlo_stops(tmp_path: Path) -> None:
         "--by-turn",
         "28",
     ]
-    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=4.0)
+    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", busy=main_busy(2.5))
     assert code == 130, err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == "cardbase: interrupted"

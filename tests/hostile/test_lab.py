@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.hostile.conftest import assert_refused, run_cli
-from tests.hostile.test_interrupts import _interrupt
+from tests.hostile.test_interrupts import _interrupt, workers_busy
 
 RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
 CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
@@ -42,9 +42,9 @@ def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url
 @pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
 def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]
-    code, _, err, seconds = _interrupt(
-        [*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", settle=15.0 if dask else 4.0
-    )
+    # Two worker processes past their start (a Dask worker imports for a second or two first).
+    busy = workers_busy(2, cpu=3.0 if dask else 1.0)
+    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", busy=busy)
     assert code == 130, err
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if line.strip()]

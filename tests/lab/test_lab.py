@@ -261,7 +261,6 @@ def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
     assert sorted(got, key=lambda r: r.index) == want
 
 
-@pytest.mark.alone  # its work is bounded by seconds of the clock
 def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) -> None:
     hand = str(EXAMPLES / "meio-hand.txt")
     args = ["lab", "split", hand, "--players", "3", "--seconds", "0.5", "--json", "--top", "4"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -73,9 +72,16 @@ def _points(state: MeikyuState, seat: int) -> int:
     return total
 
 
-@cache
+_LANDS: dict[int, tuple[object, dict]] = {}
+
+
 def _lands(pool):  # type: ignore[no-untyped-def]
-    return {land.name: land for land in pool.lands}
+    """The pool's lands by name, kept by the pool's identity (hashing a whole pool, as a cache
+    keyed by the pool does, cost more than the rest of the invariants)."""
+    kept = _LANDS.get(id(pool))
+    if kept is None or kept[0] is not pool:
+        kept = _LANDS[id(pool)] = (pool, {land.name: land for land in pool.lands})
+    return kept[1]
 
 
 @MANY

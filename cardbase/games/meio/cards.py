@@ -80,6 +80,12 @@ class PlayingCard:
     def parse(cls, text: str) -> PlayingCard:
         """Parse a notation such as ``7H``, ``10h``, ``TS``, ``A♠``."""
         t = text.strip().upper()
+        known = _SPELLINGS.get(t)  # the usual spellings, read once (a split's text is 13 cards)
+        return known if known is not None else cls._read(t, text)
+
+    @classmethod
+    def _read(cls, t: str, text: str) -> PlayingCard:
+        """``t``, the upper-cased ``text``, read as a card."""
         if len(t) < 2:
             raise ValueError(f"not a card: {text!r} (write rank then suit, like 7H or AS)")
         rank_part, suit_part = t[:-1], t[-1]
@@ -132,6 +138,21 @@ class MeioCard:
     @property
     def card(self) -> PlayingCard:
         return PlayingCard(self.rank, self.suit)
+
+
+def _spellings() -> dict[str, PlayingCard]:
+    """Each card's usual spellings, upper-cased, as ``PlayingCard._read`` reads them."""
+    out: dict[str, PlayingCard] = {}
+    for rank in RANKS:
+        for letters in (RANK_LETTERS.get(rank, str(rank)), *(("T",) if rank == 10 else ())):
+            for suit in Suit:
+                for mark in (suit.value, suit.symbol):
+                    t = f"{letters}{mark}".upper()
+                    out[t] = PlayingCard._read(t, t)
+    return out
+
+
+_SPELLINGS: dict[str, PlayingCard] = _spellings()
 
 
 def catalog_cards() -> tuple[MeioCard, ...]:

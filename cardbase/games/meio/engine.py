@@ -46,6 +46,7 @@ from cardbase.games.meio.cards import (
 CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(r, s) for s in SUITS for r in range(1, 14))
 """Every card by index: ``CARDS[13 * suit_index + rank - 1]``."""
 INDEX: dict[PlayingCard, int] = {card: i for i, card in enumerate(CARDS)}
+_CARD_NAMES: tuple[str, ...] = tuple(f"{c.notation[:-1]}{c.suit.symbol}" for c in CARDS)  # 7♥, as messages say it
 HEARTS = SUITS.index(Suit.HEARTS)
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
 _SUIT: tuple[int, ...] = tuple(c // 13 for c in range(52))
@@ -86,7 +87,7 @@ def _notation(mask: int) -> str:
 
 
 def _pretty(cards: Iterable[int]) -> str:
-    return ", ".join(f"{CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for c in cards)
+    return ", ".join(_CARD_NAMES[c] for c in cards)
 
 
 # --- actions -----------------------------------------------------------------
@@ -638,7 +639,6 @@ class MeioState(State):
 
     def check(self, action: Any) -> None:
         p = self.current_player
-        seat = f"P{p + 1}"
         if p == TERMINAL:
             raise IllegalAction("the game is over", "game-over")
         if not isinstance(action, Play | Split | Deal):
@@ -654,7 +654,7 @@ class MeioState(State):
         if self._phase == _SPLIT:
             if not isinstance(action, Split):
                 raise IllegalAction(
-                    f"{seat} must first split their hand: keep 7 cards and set 6 aside (split <7 kept> | <6 aside>)",
+                    f"P{p + 1} must first split their hand: keep 7 cards and set 6 aside (split <7 kept> | <6 aside>)",
                     "split-first",
                     p,
                 )
@@ -662,7 +662,7 @@ class MeioState(State):
             return
         if isinstance(action, Split):
             raise IllegalAction(
-                f"the split is made before the first trick; {seat} must play a card",
+                f"the split is made before the first trick; P{p + 1} must play a card",
                 "split-over",
                 p,
             )
@@ -722,7 +722,7 @@ class MeioState(State):
         c = int(action)
         bit = _BIT[c]
         hand = self._hands[p]
-        name = _pretty([c])
+        name = _CARD_NAMES[c]
         if not bit & self.rules.deck_mask:
             raise IllegalAction(f"{name} is not in the {self.rules.deck_label()}", "deck", p)
         if not bit & hand:
