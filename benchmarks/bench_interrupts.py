@@ -3,7 +3,7 @@
     uv run python benchmarks/bench_interrupts.py [--rounds 3]
     uv run --extra dask python benchmarks/bench_interrupts.py --dask    # also a Dask LocalCluster run
 
-Each command runs long enough to be busy with its workers, gets SIGINT after it has settled, and
+Each command runs long enough to be busy with its workers, gets SIGINT once they are at work, and
 must exit 130 with its one-line "interrupted" message. The tests (``tests/hostile/test_interrupts.py``,
 ``tests/hostile/test_lab.py``) check that it stops cleanly, not how fast, since a loaded machine
 makes any time bound flaky; this prints the time against the targets (2 s for ``sim`` and
@@ -21,37 +21,46 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.hostile.test_interrupts import _interrupt  # noqa: E402  (the tests' own SIGINT driver)
+from tests.hostile.test_interrupts import (  # noqa: E402  (the tests' own SIGINT driver)
+    Busy,
+    _interrupt,
+    main_busy,
+    workers_busy,
+)
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 TILES = str(REPO / "examples/decks/mea-tile-control.txt")
 
-# name -> (argv, seconds to let it settle, target seconds)
-COMMANDS: dict[str, tuple[list[str], float, float]] = {
+# name -> (argv, when it is at work (CPU seconds, as the tests wait), target seconds)
+COMMANDS: dict[str, tuple[list[str], Busy, float]] = {
     "sim meio, 2 workers": (
         ["sim", "meio", "--players", "3", "--games", "100000", "--jobs", "2", "--agents", "heuristic,random,random"],
-        4.0,
+        workers_busy(2, cpu=1.0),
         2.0,
     ),
     "sim mea, 2 workers": (
         ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "100000", "--jobs", "2"],
-        4.0,
+        workers_busy(2, cpu=1.0),
         2.0,
     ),
     "draws, Monte Carlo": (
         ["draws", GOBLINS, "--need", "2 t:monster", "--need", "1 t:assist", "--trials", "10000000", "--by-turn", "28"],
-        4.0,
+        main_busy(2.5),
         2.0,
     ),
     "lab gauntlet, 2 processes": (
         ["lab", "gauntlet", GOBLINS, "--field", TILES, "--games", "100000", "--jobs", "2"],
-        4.0,
+        workers_busy(2, cpu=1.0),
         5.0,
     ),
 }
 DASK = (
     "lab gauntlet, Dask local",
-    (["lab", "gauntlet", GOBLINS, "--field", TILES, "--games", "100000", "--dask", "local"], 15.0, 5.0),
+    (
+        ["lab", "gauntlet", GOBLINS, "--field", TILES, "--games", "100000", "--dask", "local"],
+        workers_busy(2, cpu=3.0),
+        5.0,
+    ),
 )
 
 
@@ -64,13 +73,13 @@ def main() -> None:
     if args.dask:
         commands[DASK[0]] = DASK[1]
     print(f"seconds from SIGINT to exit, median of {args.rounds} (max)")
-    for name, (argv, settle, target) in commands.items():
+    for name, (argv, busy, target) in commands.items():
         times = []
         for _ in range(args.rounds):
             with tempfile.TemporaryDirectory() as folder:
                 cwd = Path(folder)
                 db = [] if argv[:2] == ["sim", "meio"] else ["--db", str(cwd / "c.db")]  # Meio reads no database
-                code, _, err, seconds = _interrupt([*argv, *db], cwd, "", settle=settle)
+                code, _, err, seconds = _interrupt([*argv, *db], cwd, "", busy=busy)
                 if code != 130 or "interrupted" not in err:
                     raise SystemExit(f"{name}: exit {code}, not a clean stop: {err[-300:]}")
                 times.append(seconds)

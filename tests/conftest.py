@@ -36,30 +36,6 @@ def pytest_configure(config: pytest.Config) -> None:
         cores.available_cores = lambda: share
 
 
-@pytest.fixture(autouse=True)
-def _alone_or_together(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Under pytest-xdist, a test marked ``alone`` (it measures time, or uses every core as a
-    user's command does) runs while no other worker runs a test: it holds the room exclusively,
-    every other test holds it shared. The turnstile stops new tests starting while one waits."""
-    if WORKER == "main":
-        yield
-        return
-    import fcntl
-
-    folder = tmp_path_factory.getbasetemp().parent  # shared by the workers of one run
-    alone = request.node.get_closest_marker("alone") is not None
-    with open(folder / "turnstile.lock", "a") as turnstile, open(folder / "room.lock", "a") as room:
-        fcntl.flock(turnstile, fcntl.LOCK_EX)
-        try:
-            fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        finally:
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
-            fcntl.flock(room, fcntl.LOCK_UN)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _cli_built_once() -> Iterator[None]:
     """Typer's CliRunner builds the Click command tree from the app on every ``invoke`` (0.1 s of
@@ -67,7 +43,10 @@ def _cli_built_once() -> Iterator[None]:
     the tests' runs share one build per app, as Click's own CliRunner does with a command."""
     import typer.testing
 
-    build = typer.testing._get_command
+    build = getattr(typer.testing, "_get_command", None)  # Typer's private helper: without it, build every time
+    if build is None:
+        yield
+        return
     built: dict[int, tuple[object, Any]] = {}
 
     def once(app: Any) -> Any:

@@ -37,19 +37,17 @@ def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url
     assert_refused(run_cli(["lab", *args], db_url), code, fragment)
 
 
-@pytest.mark.xdist_group("pools")
-@pytest.mark.alone  # timed (stops within 5 s), with worker processes
+@pytest.mark.xdist_group("pools")  # worker processes; how fast it stops: benchmarks/bench_interrupts.py
 @pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
 def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]
     # Two worker processes past their start (a Dask worker imports for a second or two first).
     busy = workers_busy(2, cpu=3.0 if dask else 1.0)
-    code, _, err, seconds = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", busy=busy)
+    code, _, err, _ = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", busy=busy)
     assert code == 130, err
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines[-1].startswith("cardbase: interrupted: ") and "games had finished" in lines[-1], lines
-    assert seconds < 5.0, f"took {seconds:.2f} s"
 
 
 @pytest.mark.parametrize(
