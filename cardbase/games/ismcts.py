@@ -18,6 +18,16 @@ With ``per_deal=k`` each determinisation, with its chance seed, serves ``k`` ite
 row, the root's candidates taking turns on it (none twice while another has not had it), so
 that they meet the same hidden cards and the same dice (common random numbers, the search
 agents' paired samples) and replay no iteration.
+With ``root="halving"`` (an iteration budget only) the root's actions are chosen by sequential
+halving (Karnin, Koren & Somekh, ICML 2013) instead of UCB1, the tree below them by UCB1 as
+before: the hybrid of Pepels, Cazenave, Winands & Lanctot, "Minimizing Simple and Cumulative
+Regret in Monte-Carlo Tree Search" (CGW 2014), the root's task being to pick one action, not to
+sample well. The budget is split evenly over ceil(log2 k) rounds for k actions; in a round every
+action left is played on the same fresh deals (common random numbers), and then the better half
+by mean reward stays, with the game's own choice (:meth:`preferred`). So the close contenders
+get most of the iterations, and the last comparison is on paired samples: the game's choice
+stands unless the best beats it by ``prior`` and by ``confidence`` standard errors of the paired
+differences.
 
 A game supplies only its determiniser, which actions a decision searches (all legal
 ones, or its heuristic's best), a rollout policy and a value cut-off: subclass
@@ -115,9 +125,17 @@ class IsmctsAgent(ABC):
         confidence: float | str = 0.0,
         loop: str = "closed",
         per_deal: int = 1,
+        root: str = "ucb",
     ) -> None:
         if loop not in ("closed", "open"):
             raise ValueError(f"loop is closed or open, not {loop!r}")
+        if root not in ("ucb", "halving"):
+            raise ValueError(f"root is ucb or halving, not {root!r}")
+        if root == "halving" and (ms is not None or per_deal != 1):
+            raise ValueError("root=halving takes an iteration budget (iters), without ms or per_deal")
+        self.halving = root == "halving"
+        self._paired: dict[Any, list[float]] = {}
+        """Under ``root=halving``: per root action, its reward on each deal it was played on."""
         if not isinstance(per_deal, int) or not 1 <= per_deal <= 1000:
             raise ValueError(f"per_deal is a whole number from 1 to 1000, not {per_deal!r}")
         self.open_loop = loop == "open"
@@ -203,7 +221,10 @@ class IsmctsAgent(ABC):
             searched = {a: n for a, n in root.children.items() if a in legal and n.visits}
         if not searched:
             return legal_actions[0]
-        action = self.choose(searched, self.preferred(observation))
+        if self.halving:
+            action = self.choose_paired(self.preferred(observation))
+        else:
+            action = self.choose(searched, self.preferred(observation))
         child = root.children.get(action)
         if child is not None and child.children:
             self._kept = (observation, action, child)
@@ -232,12 +253,61 @@ class IsmctsAgent(ABC):
         error = math.sqrt(_variance(best) / best.visits + _variance(mine) / mine.visits)
         return action if gap > self.prior + self.confidence * error else preferred
 
+    def choose_paired(self, preferred: Any | None) -> Any:
+        """Under ``root=halving``: the best mean of the actions left (those played on the
+        most deals), unless ``preferred`` is not clearly worse on the deals both met."""
+        paired = self._paired
+        most = max(len(v) for v in paired.values())
+        left = [a for a, v in paired.items() if len(v) == most]
+        best = max(left, key=lambda a: sum(paired[a]) / most)
+        mine = paired.get(preferred) if preferred is not None else None
+        if mine is None or best == preferred:
+            return best
+        diffs = [x - y for x, y in zip(paired[best], mine, strict=True)]  # the deals both met, in order
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        return best if mean > self.prior + self.confidence * math.sqrt(var / n) else preferred
+
+    def _search_halving(self, root: _Node, observation: Any, rng: random.Random) -> None:
+        """Sequential halving at the root over the iteration budget (see the module)."""
+        assert self.iterations is not None
+        budget = self.iterations
+        preferred = self.preferred(observation)
+        base = self.determinise(observation, rng)
+        left = list(dict.fromkeys(self.candidates(base)))  # the root's: the observation's alone
+        paired: dict[Any, list[float]] = {a: [] for a in left}
+        self._paired = paired
+        rounds = max(1, math.ceil(math.log2(len(left)))) if len(left) > 1 else 1
+        used = 0
+        for r in range(rounds):
+            deals = max(1, (budget - used) // (rounds - r) // len(left))
+            for _ in range(deals):
+                seed = rng.getrandbits(64)
+                for a in left:
+                    state = self.copy_deal(base)
+                    state.rng.seed(seed)
+                    paired[a].append(self._descend(root, state, rng, a)[self.seat])
+                    used += 1
+                base = self.determinise(observation, rng)
+            if r < rounds - 1:
+                n = len(paired[left[0]])
+                ranked = sorted(left, key=lambda a: -sum(paired[a]) / n)  # stable: ties keep order
+                keep = ranked[: math.ceil(len(left) / 2)]
+                if preferred in paired and preferred not in keep:
+                    keep.append(preferred)
+                left = [a for a in left if a in keep]
+        self.last_iterations = used
+
     def search(self, observation: Any, root: _Node | None = None) -> _Node:
         """Run the budget's iterations from ``observation`` (onto ``root``, a tree kept from
         the last decision, when given); the root node."""
         root = root if root is not None else _Node(self.seat)
         self.start(observation)
         rng = self.rng
+        if self.halving:
+            self._search_halving(root, observation, rng)
+            return root
         if self.iterations is not None:
             for k in range(self.iterations):
                 self._iterate(root, observation, rng, k)
@@ -266,6 +336,12 @@ class IsmctsAgent(ABC):
             base, seed = self._deal
             state = self.copy_deal(base)
             state.rng.seed(seed)
+        self._descend(root, state, rng)
+
+    def _descend(self, root: _Node, state: State, rng: random.Random, first: Any = None) -> Sequence[float]:
+        """One iteration on a dealt ``state`` from ``root`` (its action ``first`` when given):
+        select, expand, roll out, back up; the rewards."""
+        per_deal = self.per_deal
         node = root
         path: list[_Node] = []
         c = self.exploration
@@ -293,7 +369,9 @@ class IsmctsAgent(ABC):
                 known = children.get(a)
                 if known is not None:
                     known.avail += 1
-            if per_deal > 1 and node is root:  # the root's actions each meet a deal once
+            if first is not None and node is root:  # the root's action is given
+                actions = [first]
+            elif per_deal > 1 and node is root:  # the root's actions each meet a deal once
                 fresh = [a for a in actions if a not in self._tried]
                 actions = fresh or actions
             untried = [a for a in actions if a not in children]
@@ -329,6 +407,7 @@ class IsmctsAgent(ABC):
                 r = rewards[n.player]
                 n.total += r
                 n.squares += r * r
+        return rewards
 
 
 __all__ = ["DEFAULT_EXPLORATION", "DEFAULT_ITERATIONS", "IsmctsAgent"]

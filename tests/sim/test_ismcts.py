@@ -310,9 +310,9 @@ def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> Non
 
 
 OPTIONS = {
-    "mea": ["horizon=turn", "loop=open", "per_deal=3"],
-    "meikyu": ["loop=open", "per_deal=3"],
-    "meio": ["loop=open", "per_deal=3"],
+    "mea": ["horizon=turn", "loop=open", "per_deal=3", "root=halving"],
+    "meikyu": ["loop=open", "per_deal=3", "root=halving"],
+    "meio": ["loop=open", "per_deal=3", "root=halving"],
 }
 
 
@@ -387,3 +387,52 @@ def test_a_kept_tree_never_makes_it_choose_an_action_that_is_not_legal() -> None
     agent = Stale(MeioRules(players=2), 0, 1, iters=1)
     assert agent.act(None, ["a", "b", "c"]) == "b"  # "gone" (most visited) is not legal now
     assert agent.act(None, ["c", "x"]) == "c"  # nothing legal was searched: the first legal action
+
+
+# --- sequential halving at the root (root=halving) ----------------------------------------------
+
+
+def test_halving_spends_the_budget_on_the_better_half_and_keeps_the_heuristics_choice() -> None:
+    rules = meikyu_rules(2)
+    for seed in range(3):
+        state = rules.new_initial_state(seed)
+        while state.is_chance_node or state.current_player < 0 or state._ask != A_MAIN:
+            state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
+        obs = state.observation(state.current_player)
+        agent = meikyu_agents.IsmctsAgent(rules, obs.player, seed, iters=60, root="halving")
+        action = agent.act(obs, state.legal_actions())
+        state.clone().apply(action)  # checked: raises on an illegal action
+        paired = agent._paired
+        k = len(paired)
+        assert k == len(agent._root) >= 2
+        lengths = sorted(len(v) for v in paired.values())
+        assert sum(lengths) == agent.last_iterations <= 60 + k  # the budget, one deal more at most
+        preferred = agent.preferred(obs)
+        assert len(paired[preferred]) == lengths[-1]  # the heuristic's choice plays every deal
+        finalists = [a for a, v in paired.items() if len(v) == lengths[-1]]
+        assert len(finalists) <= 2 + (k > 2)  # the best half of the last round, with the heuristic's
+        assert action in finalists
+        if k > 2:
+            assert lengths[0] < lengths[-1]  # some were dropped after the first round
+        # the same seed, the same decision and the same samples
+        again = meikyu_agents.IsmctsAgent(rules, obs.player, seed, iters=60, root="halving")
+        assert again.act(obs, state.legal_actions()) == action and again._paired == paired
+
+
+def test_halving_replaces_the_heuristics_choice_only_when_clearly_better_on_paired_deals() -> None:
+    agent = meikyu_agents.IsmctsAgent(meikyu_rules(2), 0, 1, iters=1, root="halving", prior=0.01, confidence=1)
+    agent._paired = {"h": [0.5, 0.6, 0.4, 0.5], "a": [0.6, 0.7, 0.5, 0.6], "b": [0.9]}
+    assert agent.choose_paired("h") == "a"  # better by 0.1 on every deal: no doubt
+    assert agent.choose_paired(None) == "a"  # "b" was dropped after one deal
+    agent._paired["a"] = [0.9, 0.3, 0.8, 0.2]  # a higher mean, 0.1, but within one standard error
+    assert agent.choose_paired("h") == "h"
+    agent._paired["a"] = [0.505, 0.605, 0.405, 0.505]  # clearly but by less than prior
+    assert agent.choose_paired("h") == "h"
+
+
+def test_halving_takes_an_iteration_budget_only() -> None:
+    entry = game("meikyu")
+    rules = rules_for("meikyu")
+    for bad in ("ismcts:ms=5;root=halving", "ismcts:per_deal=3;root=halving", "ismcts:root=best"):
+        with pytest.raises(UsageError):
+            entry.make_agent(bad, rules, 0, 1)

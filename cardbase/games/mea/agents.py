@@ -499,8 +499,9 @@ class IsmctsAgent(BaseIsmcts):
         horizon: str = "reply",
         loop: str = "closed",
         per_deal: int = 1,
+        root: str = "ucb",
     ):
-        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal)
+        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal, root=root)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):

@@ -746,8 +746,9 @@ class IsmctsAgent(BaseIsmcts):
         confidence: float | str = 1.0,
         loop: str = "closed",
         per_deal: int = 1,
+        root: str = "ucb",
     ):
-        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence, loop, per_deal)
+        super().__init__(rules, seat, seed, iters, ms, c, prior, confidence, loop, per_deal, root)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
@@ -778,6 +779,12 @@ class IsmctsAgent(BaseIsmcts):
         state = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
         state.history = []
         return state
+
+    def copy_deal(self, state: State) -> State:
+        new = cast(MeikyuState, state)._copy()  # shares nothing it changes but the RNG and history
+        new.rng = random.Random(0)  # reseeded before use
+        new.history = []
+        return new
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeikyuState, state)
@@ -810,4 +817,6 @@ class IsmctsAgent(BaseIsmcts):
 
     def rewards(self, state: State) -> Sequence[float]:
         s = cast(MeikyuState, state)
+        if self.opponents == "heuristic":  # the others never choose in the tree: only this seat's counts
+            return [value(s, q) if q == self.seat else 0.0 for q in range(s.rules.players)]
         return [value(s, q) for q in range(s.rules.players)]

@@ -429,8 +429,9 @@ class IsmctsAgent(BaseIsmcts):
         objective: str = "win",
         loop: str = "closed",
         per_deal: int = 1,
+        root: str = "ucb",
     ):
-        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal)
+        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal, root=root)
         if objective not in ("win", "score"):
             raise ValueError(f"objective is win or score, not {objective!r}")
         self.objective = objective
