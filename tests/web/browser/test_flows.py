@@ -393,13 +393,14 @@ def test_sample_hand_is_seeded_and_shareable(page: Page, context: BrowserContext
     expect(page.locator("a#hand-link")).to_have_attribute(
         "href", re.compile(r"seed=4242\b.*hand=6\b|hand=6\b.*seed=4242\b")
     )
-    drawn = hand.all_inner_texts()
-    assert all(Counter(drawn)[name] <= count for name, count in cards.items())
+    drawn = panel.locator("ul#hand li a").all_inner_texts()
+    assert len(drawn) == 6 and all(Counter(drawn)[name] <= count for name, count in cards.items())
     assert set(drawn) <= set(cards)
+    expect(panel.locator("ul#hand li .badge.demo")).to_have_count(6)  # demo cards, labelled in the hand too
 
     again = context.new_page()  # the link gives the same hand, in a new tab
     again.goto(page.locator("a#hand-link").get_attribute("href") or "")
-    expect(again.locator("ul#hand li")).to_have_text(drawn)
+    expect(again.locator("ul#hand li a")).to_have_text(drawn)
     again.close()
 
     panel.get_by_role("button", name="Draw again").click()
