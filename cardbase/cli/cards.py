@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, open_db, print_json
 
 app = typer.Typer(
     help="Search cards and show them.\n\nExample: cardbase cards search 't:monster cost<=3' --game mea",
@@ -130,13 +130,8 @@ def search(
 
 @app.command()
 def show(
-    name: Annotated[
-        str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
-    ],
-    game: Annotated[
-        str | None,
-        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
-    ] = None,
+    name: CardArg,
+    game: CardGameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cardbase.cli import complete
+
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import Console
 
@@ -26,6 +28,13 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
+CardArg = Annotated[
+    str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
+]
+CardGameOpt = Annotated[
+    str | None,
+    typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
+]
 
 MAX_SEED = 2**64 - 1
 """Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""

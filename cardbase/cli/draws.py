@@ -108,10 +108,7 @@ def draws(
     resolved = load(database, file, check_game(game))
     deck_notes(resolved)
     deck = setup(database, resolved, needs, resolved.source)
-    if players is not None and deck.game == "mea":
-        raise UsageError("--players is for Meikyu (players sharing the Kingdom pile) and Meio")
-    if players is not None and deck.game == "meio":
-        deck.players = players
+    deck.for_players(players)
     model = draw_model(deck, needs, opening, players)
     if sample is not None:
         _samples(deck, model, sample, seed, cards, json)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, open_db, print_json, warn
+from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, open_db, print_json, warn
 
 app = typer.Typer(
     help='Draw single cards to image files.\n\nExample: cardbase render card "Crème Golem" -o exports/golem.png',
@@ -22,13 +22,8 @@ app = typer.Typer(
 
 @app.command()
 def card(
-    name: Annotated[
-        str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
-    ],
-    game: Annotated[
-        str | None,
-        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
-    ] = None,
+    name: CardArg,
+    game: CardGameOpt = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write: .png, or .pdf for vector (default: exports/<card>.png)."),

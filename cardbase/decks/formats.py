@@ -140,6 +140,17 @@ def find_format(game: str, name: str, house: dict[tuple[str, str], Format] | Non
     return standard_formats(game).get(name)
 
 
+MAX_FORMAT_NAME = 100
+"""The longest format name read (``--format``, a deck's ``format:``, the web's format fields)."""
+
+
+def check_format_name(name: str, option: str = "--format") -> str:
+    """``name`` within the bound, or a usage error naming ``option``."""
+    if len(name) > MAX_FORMAT_NAME:
+        raise UsageError(f"{option} has at most {MAX_FORMAT_NAME} characters, not {len(name)}")
+    return name
+
+
 def format_names(game: str, house: dict[tuple[str, str], Format] | None = None) -> list[str]:
     names = list(standard_formats(game))
     names += [n for (g, n) in (house or {}) if g == game and n not in names]

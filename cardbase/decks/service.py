@@ -7,7 +7,14 @@ from typing import Any
 
 from cardbase.decks.catalog import CatalogIndex, load_index
 from cardbase.decks.files import deck_to_text, read_deck
-from cardbase.decks.formats import default_format, find_format, format_names, load_house_formats, require_format
+from cardbase.decks.formats import (
+    check_format_name,
+    default_format,
+    find_format,
+    format_names,
+    load_house_formats,
+    require_format,
+)
 from cardbase.decks.model import Deck, DeckText, Problem
 from cardbase.decks.validate import ResolvedDeck, ValidationReport, check_format, resolve
 from cardbase.games.formats import Format
@@ -132,7 +139,7 @@ def choose_format(
         return None, []
     house = load_house_formats(formats_file) if formats_file else None
     if name:
-        return require_format(resolved.game, name.lower(), house), []
+        return require_format(resolved.game, check_format_name(name).lower(), house), []
     deck = resolved.deck
     if deck.format:
         found = find_format(resolved.game, deck.format, house)

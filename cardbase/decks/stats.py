@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from cardbase.decks.validate import ResolvedDeck
+from cardbase.games.base import is_demo
 from cardbase.games.formats import Format
 
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -51,7 +52,7 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         "by_type": dict(sorted(by_type.items())),
         "format": fmt.name if fmt else None,
         "copy_limit": fmt.copy_limit_text if fmt else None,
-        "demo_cards": sum(n for card, n in copies if card.source == "demo"),
+        "demo_cards": sum(n for card, n in copies if is_demo(card)),
         "side_sections": resolved.deck.side,
     }
     if deck.game == "mea":

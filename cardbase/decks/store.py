@@ -121,11 +121,11 @@ def _section(section: str | None, game: str) -> str | None:
 
 def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None = None) -> str | None:
     """A deck's format as stored: none (the game's default for the deck), or a name the game (or ``house``) has."""
-    from cardbase.decks.formats import require_format
+    from cardbase.decks.formats import check_format_name, require_format
 
     if fmt is None or not fmt.strip():
         return None
-    name = fmt.strip().lower()
+    name = check_format_name(fmt.strip().lower())
     require_format(game, name, house)
     return name
 

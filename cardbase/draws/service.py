@@ -43,6 +43,16 @@ class Setup:
     def size(self) -> int:
         return sum(c.count for c in self.cards)
 
+    def for_players(self, players: int | None, option: str = "--players") -> None:
+        """Draw as in a game of ``players`` (Meio: the deck it deals; Meikyu: players sharing the Kingdom
+        pile); Méa has no such setting, a usage error naming ``option``."""
+        if players is None:
+            return
+        if self.game == "mea":
+            raise UsageError(f"{option} is for Meikyu (players sharing the Kingdom pile) and Meio")
+        if self.game == "meio":
+            self.players = players
+
     def need_dicts(self, each: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
         out = []
         for i, (need, n) in enumerate(zip(self.needs, self.matching, strict=True)):

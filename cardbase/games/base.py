@@ -35,6 +35,11 @@ SOURCE_DEMO = "demo"
 SOURCE_FILE_PREFIX = "file:"
 
 
+def is_demo(card: object) -> bool:
+    """Whether ``card`` (a catalog row) is one of the cards made for cardbase, not a published card."""
+    return getattr(card, "source", None) == SOURCE_DEMO
+
+
 # ---------------------------------------------------------------------------
 # The engine protocol shared by every game's rules engine.
 #

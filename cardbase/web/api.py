@@ -15,6 +15,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
 from cardbase.web.settings import DECK_TEXT_BYTES, SPREADSHEET_BYTES, ServerSettings
 
@@ -29,7 +30,8 @@ MAX_ID = 2**31 - 1  # deck ids are 32-bit integers on PostgreSQL
 Settings = Annotated[ServerSettings, Depends(settings_of)]
 GameQuery = Annotated[str | None, Query(max_length=20, description="mea, meio or meikyu.")]
 FormatQuery = Annotated[
-    str | None, Query(max_length=100, description="Format to check against (default: the deck's, else standard).")
+    str | None,
+    Query(max_length=MAX_FORMAT_NAME, description="Format to check against (default: the deck's, else standard)."),
 ]
 
 
@@ -40,7 +42,7 @@ class Strict(BaseModel):
 class NewDeck(Strict):
     game: str = Field(max_length=20)
     name: str = Field(min_length=1, max_length=200)
-    format: str | None = Field(default=None, max_length=100)
+    format: str | None = Field(default=None, max_length=MAX_FORMAT_NAME)
     players: int | None = Field(default=None, ge=2, le=4)
 
 
@@ -48,7 +50,7 @@ class DeckChange(Strict):
     """A deck's new ``name`` and/or ``format`` (``null``: the game's default for the deck); absent fields stay."""
 
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    format: str | None = Field(default=None, max_length=100)
+    format: str | None = Field(default=None, max_length=MAX_FORMAT_NAME)
 
 
 class CardChange(Strict):
@@ -386,10 +388,7 @@ def draws(
     if not resolved.deck.main.cards:
         raise UsageError("the deck is empty: add cards to see its draws")
     deck = setup(database, resolved, needs, resolved.source)
-    if players is not None and deck.game == "mea":
-        raise UsageError("players: is for Meikyu (players sharing the Kingdom pile) and Meio")
-    if players is not None and deck.game == "meio":
-        deck.players = players
+    deck.for_players(players, "players:")
     model = draw_model(deck, needs, opening, players)
     return draws_data(
         database, deck, model, cards=cards, by_turn=by_turn, mana=_mana(mana), trials=trials, seed=seed, sample=sample

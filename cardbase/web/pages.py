@@ -14,8 +14,10 @@ from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
 from cardbase.errors import CardbaseError, InvalidData, UnknownCard
+from cardbase.games.base import is_demo
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
 
@@ -24,13 +26,25 @@ router = APIRouter()
 PAGE_SIZE = 60
 MAX_PAGE = 10_000
 GAME_TITLES = {"mea": "Méa", "meio": "Meio", "meikyu": "Meikyu"}
-SEARCH_EXAMPLES = {
-    "": "t:monster cost<=3 (o:draw or atk>=3)",
-    "mea": "t:monster cost<=3 (o:draw or atk>=3)",
-    "meio": "suit:hearts rank>=10",
-    "meikyu": "t:land level<=5 or t:item",
+
+
+@dataclass(frozen=True)
+class SearchHelp:
+    """What the search box shows for a game: an example query (its placeholder), the game's own
+    terms in the help line, and a sort key."""
+
+    example: str
+    terms: tuple[str, ...]
+    order: str
+
+
+MEA_HELP = SearchHelp("t:monster cost<=3 (o:draw or atk>=3)", ("cost<=3",), "atk")
+SEARCH_HELP = {
+    "": MEA_HELP,  # every game: Méa's, the game most of the catalog is
+    "mea": MEA_HELP,
+    "meio": SearchHelp("suit:hearts rank>=10", ("suit:h", "rank>=10"), "rank"),
+    "meikyu": SearchHelp("t:land level<=5 or t:item", ("level<=5", "points>=3"), "level"),
 }
-"""The search box's example query (its placeholder) for the game searched, or for every game ("")."""
 
 # --- what the templates share ------------------------------------------------------------------
 
@@ -66,6 +80,13 @@ def link_query(base: str, **params: Any) -> str:
     return base + ("?" + urlencode(kept) if kept else "")
 
 
+def demo_badge() -> Markup:
+    """The label of a demo card (made for cardbase), wherever a card's name shows."""
+    from cardbase.db.queries import DEMO_LABEL
+
+    return Markup(f' <span class="badge demo" title="{escape(DEMO_LABEL)}">demo</span>')
+
+
 TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.globals.update(
     card_url=card_url,
@@ -74,7 +95,9 @@ TEMPLATES.env.globals.update(
     value_text=value_text,
     link_query=link_query,
     GAME_TITLES=GAME_TITLES,
-    SEARCH_EXAMPLES=SEARCH_EXAMPLES,
+    SEARCH_HELP=SEARCH_HELP,
+    demo_badge=demo_badge,
+    is_demo=is_demo,
 )
 
 

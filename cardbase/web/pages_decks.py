@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, UsageError
+from cardbase.games.base import is_demo
 from cardbase.web.pages import (
     GAME_TITLES,
     card_url,
@@ -74,9 +76,6 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
-MAX_FORMAT_CHARS = 100
-
-
 def resolve_deck(database: Any, deck_id: int, name: str) -> ResolvedDeck:
     """A stored deck resolved as ``deck validate db:NAME`` resolves it (``decks.service.resolve_stored``)."""
     from cardbase.decks.service import resolve_stored
@@ -114,7 +113,7 @@ def deck_sections(info: DeckInfo, resolved: ResolvedDeck) -> list[tuple[str | No
                 "section": c.section,
                 "type": card.type if card else "?",
                 "cost": getattr(card, "cost", None) if card else None,
-                "demo": bool(card and card.source == "demo"),
+                "demo": is_demo(card),
             }
         )
     keep = [None] if info.game == "meikyu" else order  # Méa and Meio show every section, empty ones too
@@ -131,8 +130,8 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     info = deck_by_id(database, deck_id)
     resolved = resolve_deck(database, deck_id, info.name)
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
-    if chosen and len(chosen) > MAX_FORMAT_CHARS:
-        raise UsageError(f"format has at most {MAX_FORMAT_CHARS} characters")
+    if chosen:
+        check_format_name(chosen, "format")
     report, fmt = validate_resolved(resolved, chosen or None)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
     panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
@@ -259,8 +258,7 @@ def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: 
     hand = samples.hands[0]
     by_name = {c.name: c for c in resolved.cards.values()}
     out["cards"] = [
-        {"name": n, "id": by_name[n].id if n in by_name else None, "demo": n in by_name and by_name[n].source == "demo"}
-        for n in hand.cards
+        {"name": n, "id": by_name[n].id if n in by_name else None, "demo": is_demo(by_name.get(n))} for n in hand.cards
     ]
     out["what"] = samples.what
     out["redeals"] = hand.redeals
@@ -505,8 +503,7 @@ async def set_format(request: Request, deck_text_id: str) -> Response:
 
     form = await request.form()
     chosen = str(form.get("format") or "")
-    if len(chosen) > MAX_FORMAT_CHARS:
-        raise UsageError(f"format has at most {MAX_FORMAT_CHARS} characters")
+    check_format_name(chosen, "format")
     info = update_deck(database_of(request), _deck_id(deck_text_id), fmt=chosen or None)
     return see_other(f"/decks/{info.id}#validation")
 

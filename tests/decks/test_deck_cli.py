@@ -117,6 +117,10 @@ def test_deck_set_renames_and_keeps_a_format(db_url: str) -> None:
     refused = run(db_url, "deck", "set", "Single", "--name", "Other", "--format", "bogus")
     assert refused.exit_code == 2 and "no format 'bogus'" in refused.output
     assert [d["name"] for d in json.loads(run(db_url, "deck", "list", "--json").stdout)] == ["Single"]
+    long = run(db_url, "deck", "set", "Single", "--format", "x" * 101)
+    assert long.exit_code == 2 and "--format has at most 100 characters, not 101" in long.output
+    checked = run(db_url, "deck", "validate", "Single", "--format", "x" * 101)
+    assert checked.exit_code == 2 and "--format has at most 100 characters" in checked.output
     nothing = run(db_url, "deck", "set", "Single")
     assert nothing.exit_code == 2 and "give --name and/or --format" in nothing.output
     assert run(db_url, "deck", "set", "Nope", "--name", "X").exit_code == 1

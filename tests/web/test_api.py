@@ -207,6 +207,8 @@ def test_validation_stats_and_draws_are_the_cli_objects(client: TestClient, cli:
     assert "seed" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"seed": -1}))
     assert "need" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"need": ["t:monster"] * 21}))
     assert "mana" in error_of(client.get(f"/api/decks/{deck_id}/draws", params={"mana": "a,b"}))
+    players = client.get(f"/api/decks/{deck_id}/draws", params={"players": 3})
+    assert players.status_code == 400 and error_of(players).startswith("players: is for Meikyu")
     valid = client.get(f"/api/decks/{deck_id}/validation").json()
     assert valid["valid"] is True and valid["cards"] == 20
 

@@ -341,9 +341,9 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
     deck = make_deck(web, "Hand", "meio")
     page = web.get(f"/decks/{deck}").text
     assert '<select id="section"' in page and ">first half<" in page and ">second half<" in page
-    from cardbase.web.pages import SEARCH_EXAMPLES
+    from cardbase.web.pages import SEARCH_HELP
 
-    example = SEARCH_EXAMPLES["meio"]
+    example = SEARCH_HELP["meio"].example
     assert f'placeholder="{example}"' in html.unescape(page)  # the game's own example query …
     assert search_ids(database, example, "meio"), "… that finds cards"
     cards = search_ids(database, "", "meio", 13)
@@ -363,6 +363,18 @@ def test_meio_hand_split_sections(web: TestClient, database: Database) -> None:
     assert f'<th scope="row">suits</th><td>{shown}</td>' in html.unescape(panels)
     bad = add(web, deck, cards[0], section="third half")
     assert bad.status_code == 400 and "sections" in action_error(bad)
+
+
+@pytest.mark.parametrize("game", ["", "mea", "meio", "meikyu"])
+def test_each_games_search_help_is_queries_that_work(web: TestClient, database: Database, game: str) -> None:
+    from cardbase.web.pages import SEARCH_HELP
+
+    help = SEARCH_HELP[game]
+    assert search_ids(database, help.example, game or None), help.example
+    for query in (*help.terms, f"order:{help.order}"):
+        search_ids(database, query, game or None)  # a bad term raises QueryError
+    page = html.unescape(web.get("/cards", params={"game": game} if game else {}).text)
+    assert f'placeholder="{help.example}"' in page and f"<code>order:{help.order}</code>" in page
 
 
 def test_meikyu_totals_keep_unknowns_unknown(web: TestClient, database: Database) -> None:
