@@ -347,6 +347,16 @@ def split(
         float,
         typer.Option("--seconds", "-t", min=0.5, max=600.0, help="Time budget (every split gets at least 2 deals)."),
     ] = 10.0,
+    levels: Annotated[
+        int | None,
+        typer.Option(
+            "--levels",
+            min=1,
+            max=12,
+            help="Stop after this many halving levels (1: every split on 2 deals); within the time budget, "
+            "the result then depends on the seed alone, not on the machine's speed.",
+        ),
+    ] = None,
     agents: Annotated[
         str,
         typer.Option(
@@ -387,7 +397,7 @@ def split(
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]
     with backend(jobs, dask) as mapper:
-        advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper)
+        advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper, max_levels=levels)
     data = advice.to_dict()
     if json:
         print_json(data)
@@ -406,7 +416,11 @@ def split(
     for s in advice.top:
         table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
     con.print(table)
-    how = "every level done" if advice.complete else "stopped by the time budget"
+    how = {
+        "complete": "every level done",
+        "levels": f"stopped at --levels {levels}",
+        "time": "stopped by the time budget",
+    }[advice.stopped_by]
     con.print(
         f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s on {advice.workers} "
         f"worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"

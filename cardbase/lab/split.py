@@ -6,9 +6,11 @@ vertical| tricks; lower is better). Every split meets the same deals (common ran
 the other seats split once per deal: they cannot see your split, so theirs does not depend on it.
 
 Pruning is successive halving: level 0 plays every split on ``2`` deals, each next level keeps the
-better half and doubles their deals, until ``top`` splits are left or the time budget is spent
-(level 0 always completes, so every split is scored). The schedule depends only on the seed; the
-budget only decides at which level the run stops, and the result says which. Every play (one
+better half and doubles their deals, until ``top`` splits are left, the time budget is spent, or a
+level budget is reached (level 0 always completes, so every split is scored). The schedule depends
+only on the seed; the budgets only decide at which level the run stops, and the result says which
+(``stopped_by``): with a level budget that the time does not cut short, the result depends on the
+seed alone, whatever the machine's speed. Every play (one
 split on one deal) is seeded by its deal and played by fresh agents, so the plays of a level can
 run on any backend of :mod:`cardbase.sim.runner` (``--jobs``, ``--dask``) with the same scores.
 """
@@ -66,11 +68,16 @@ class SplitAdvice:
     top: list[SplitScore]
     candidates: int
     levels: int
-    complete: bool
+    stopped_by: str
+    """``complete`` (``top`` splits left), ``levels`` (the level budget) or ``time`` (the time budget)."""
     rounds_played: int
     workers: int = 1
     elapsed: float = 0.0
     provenance: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped_by == "complete"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +90,7 @@ class SplitAdvice:
             "candidates": self.candidates,
             "levels": self.levels,
             "complete": self.complete,
+            "stopped_by": self.stopped_by,
             "rounds_played": self.rounds_played,
             "workers": self.workers,
             "top": [s.to_dict() for s in self.top],
@@ -171,7 +179,7 @@ def advise(
     ``first_player`` the seat that splits first), ``agents[s]`` playing seat ``s`` (yours too,
     after the split). ``backend``: where the plays run (:mod:`cardbase.sim.runner`'s; default
     this process); the scores do not depend on it. ``max_levels``: stop after that many levels
-    whatever the time (for tests)."""
+    (``--levels``), if the time budget has not stopped it before."""
     from cardbase.games.meio.engine import Deal, SplitActions, cards_of
 
     started = time.perf_counter()
@@ -221,7 +229,7 @@ def advise(
     wanted = FIRST_DEALS
     levels = 0
     rounds = 0
-    complete = False
+    stopped_by = "time"
     budget_end = started + seconds
     while True:
         while len(deals) < wanted:
@@ -245,9 +253,12 @@ def advise(
         levels += 1
         alive.sort(key=lambda i: (sum(scores[i]) / len(scores[i]), i))
         if len(alive) <= top:
-            complete = True
+            stopped_by = "complete"
             break
-        if time.perf_counter() > budget_end or (max_levels is not None and levels >= max_levels):
+        if max_levels is not None and levels >= max_levels:
+            stopped_by = "levels"
+            break
+        if time.perf_counter() > budget_end:
             break
         alive = alive[: max(top, len(alive) // 2)]
         wanted *= 2
@@ -276,7 +287,7 @@ def advise(
         best,
         len(splits),
         levels,
-        complete,
+        stopped_by,
         rounds,
         workers=workers,
         provenance=provenance(),

@@ -263,15 +263,16 @@ def test_dask_reruns_the_chunk_of_a_lost_worker(tmp_path: Path) -> None:
 
 def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) -> None:
     hand = str(EXAMPLES / "meio-hand.txt")
-    args = ["lab", "split", hand, "--players", "3", "--seconds", "0.5", "--json", "--top", "4"]
+    # A level budget (within a time budget it never reaches) makes the result the seed's alone.
+    args = ["lab", "split", hand, "--players", "3", "--levels", "1", "--seconds", "600", "--json", "--top", "4"]
     runs = []
     for seed in ("1", "1", "2"):
         result = runner.invoke(app, [*args, "--seed", seed])
         assert result.exit_code == 0, result.output
         runs.append(json.loads(result.stdout))
     a, b, c = runs
-    # Level 0 (every split on 2 deals) always completes; a 0.5 s budget stops right after it.
     assert a["candidates"] == 1716 and a["levels"] == 1 and a["rounds_played"] == 1716 * 2
+    assert a["stopped_by"] == "levels" and not a["complete"]
     assert a["top"] == b["top"]
     assert a["top"] != c["top"]
     means = [s["expected_round_score"] for s in a["top"]]
@@ -280,6 +281,20 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert len(s["keep"]) == 7 and len(s["aside"]) == 6
         assert sorted(s["keep"] + s["aside"]) == sorted(a["hand"])
         assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
+    table = runner.invoke(app, [*args[:-3], "--top", "4", "--seed", "1"])
+    assert table.exit_code == 0 and "1 halving levels (stopped at --levels 1)" in table.output
+
+
+def test_split_advisor_stops_at_the_time_budget_after_level_zero() -> None:
+    from cardbase.games.meio.engine import mask_of
+    from cardbase.lab.split import advise, read_hand
+
+    rules = game("meio").make_rules({"players": 3})
+    hand = mask_of(read_hand(EXAMPLES / "meio-hand.txt"))
+    # The smallest budget ends before level 0 does, but level 0 always completes: every split scored.
+    advice = advise(rules, hand, 0, ["heuristic"] * 3, 0.0, 0, top=3)
+    assert advice.stopped_by == "time" and advice.levels == 1 and advice.rounds_played == 1716 * 2
+    assert all(s.deals == 2 for s in advice.top)
 
 
 def test_split_advisor_prunes_by_halving_and_scores_the_same_on_any_number_of_processes() -> None:
