@@ -11,8 +11,8 @@ from cardbase.cli import complete
 from cardbase.cli.common import DbOption, JsonOption, console, deck_notes, open_db, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
+    from cardbase.decks.formats import HouseFormats
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
-    from cardbase.games.formats import Format
 
 app = typer.Typer(
     help="Build, check and share decks.\n\nExample: cardbase deck validate examples/decks/mea-goblin-rush.txt",
@@ -89,7 +89,7 @@ def validate(
     from cardbase.decks.service import resolve_file, validate_resolved
 
     resolved = resolve_file(open_db(db), file, check_game(game))
-    report, _ = validate_resolved(resolved, format, formats)
+    report, _ = validate_resolved(resolved, format, _house(formats))
     _finish(report, json)
 
 
@@ -112,7 +112,7 @@ def stats(
     from cardbase.decks.stats import deck_stats, stats_lines
 
     resolved = _resolved_without_errors(db, file, game)
-    fmt, _ = choose_format(resolved, format, formats)
+    fmt, _ = choose_format(resolved, format, _house(formats))
     data = deck_stats(resolved, fmt)
     if json:
         print_json(data)
@@ -212,10 +212,10 @@ def new(
     typer.echo(f"made deck {name!r}")
 
 
-def _house(formats: Path | None) -> dict[tuple[str, str], Format] | None:
-    from cardbase.decks.formats import load_house_formats
+def _house(formats: Path | None) -> HouseFormats | None:
+    from cardbase.decks.service import load_house
 
-    return load_house_formats(formats) if formats else None
+    return load_house(formats)
 
 
 @app.command("set")
@@ -340,7 +340,7 @@ def show(
     from cardbase.decks.text import write_text
 
     resolved = resolve_file(open_db(db), deck, check_game(game))
-    report, _ = validate_resolved(resolved, format, formats)
+    report, _ = validate_resolved(resolved, format, _house(formats))
     if json:
         print_json(show_dict(resolved, report, deck))
         return

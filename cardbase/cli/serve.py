@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -28,6 +29,10 @@ def serve(
         ),
     ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the app in the browser.")] = False,
+    formats: Annotated[
+        Path | None,
+        typer.Option("--formats", help="TOML file of house formats: offered and checked beside the games' own."),
+    ] = None,
 ) -> None:
     """Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).
 
@@ -45,6 +50,9 @@ def serve(
         raise UsageError("--token must be 16 to 200 characters (long enough not to be guessed)")
     if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
         raise UsageError("--token must be printable ASCII (it goes in a link and a header)")
+    from cardbase.decks.service import load_house
+
+    house = load_house(formats)  # a bad file stops here, before the port is taken
     made = token is None and not is_loopback(host)
     if made:
         token = secrets.token_urlsafe(24)
@@ -52,7 +60,7 @@ def serve(
     try:
         from cardbase.cli.common import open_db
 
-        settings = ServerSettings(database=open_db(db), host=host, port=port, token=token)
+        settings = ServerSettings(database=open_db(db), host=host, port=port, token=token, house=house)
         _run(settings, sock, made, open_browser)
     finally:
         sock.close()

@@ -30,6 +30,9 @@ _LIST_KEYS = ("allowed_sets", "allowed_types", "allowed_cards", "banned", "restr
 _MAP_KEYS = ("composition", "sections", "copy_limits")
 _KEYS = ("game", "description", "base", "catalog_copies", *_INT_KEYS, *_LIST_KEYS, *_MAP_KEYS)
 
+HouseFormats = dict[tuple[str, str], Format]
+"""House formats as loaded from a file, by (game, name)."""
+
 
 def standard_formats(game: str) -> dict[str, Format]:
     """The formats a game ships with, by name."""

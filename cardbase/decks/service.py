@@ -8,6 +8,7 @@ from typing import Any
 from cardbase.decks.catalog import CatalogIndex, load_index
 from cardbase.decks.files import deck_to_text, read_deck
 from cardbase.decks.formats import (
+    HouseFormats,
     check_format_name,
     default_format,
     find_format,
@@ -128,16 +129,21 @@ def resolve_file_or_fail(
     return resolved
 
 
-def choose_format(
-    resolved: ResolvedDeck, name: str | None, formats_file: Path | None
-) -> tuple[Format | None, list[Problem]]:
-    """The format to check against: the option, else the file's header, else the game's default.
+def load_house(formats_file: Path | None) -> HouseFormats | None:
+    """The house formats of a ``--formats`` file (none without one); a bad file is a usage error."""
+    return load_house_formats(formats_file) if formats_file else None
 
-    A bad ``--format``/``--formats`` is a usage error; a bad ``format:`` line in the file is a problem.
+
+def choose_format(
+    resolved: ResolvedDeck, name: str | None, house: HouseFormats | None = None
+) -> tuple[Format | None, list[Problem]]:
+    """The format to check against: the option, else the file's header (or the stored deck's
+    format), else the game's default; ``house``: the formats of a ``--formats`` file.
+
+    A bad ``--format`` is a usage error; a bad ``format:`` line in the file is a problem.
     """
     if not resolved.game:
         return None, []
-    house = load_house_formats(formats_file) if formats_file else None
     if name:
         return require_format(resolved.game, check_format_name(name).lower(), house), []
     deck = resolved.deck
@@ -149,7 +155,8 @@ def choose_format(
                     "unknown-format",
                     f"{resolved.game} has no format {deck.format!r}",
                     None,
-                    f"formats are {', '.join(format_names(resolved.game, house))}",
+                    f"formats are {', '.join(format_names(resolved.game, house))}"
+                    + ("" if house else " (a house format is known only with its --formats file)"),
                 )
             ]
         return found, []
@@ -158,22 +165,15 @@ def choose_format(
 
 
 def validate_resolved(
-    resolved: ResolvedDeck, format_name: str | None = None, formats_file: Path | None = None
+    resolved: ResolvedDeck, format_name: str | None = None, house: HouseFormats | None = None
 ) -> tuple[ValidationReport, Format | None]:
-    fmt, problems = choose_format(resolved, format_name, formats_file)
+    fmt, problems = choose_format(resolved, format_name, house)
     problems = resolved.problems + problems + (check_format(resolved, fmt) if fmt else [])
     problems.sort(key=lambda p: (p.severity == "warning", p.line is None, p.line or 0))
     report = ValidationReport(
         resolved.source, resolved.game, fmt.name if fmt else "", resolved.deck.main.size, problems
     )
     return report, fmt
-
-
-def validate_deck(
-    database: Any, deck: Deck, source: str, format_name: str | None = None, formats_file: Path | None = None
-) -> tuple[ValidationReport, Format | None]:
-    """Validate a deck already resolved (from a code or the database)."""
-    return validate_resolved(resolve_text(database, deck_to_text(deck, source)), format_name, formats_file)
 
 
 # --- decks in the database, for both faces ---------------------------------------------------

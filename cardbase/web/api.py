@@ -184,7 +184,7 @@ def new(settings: Settings, body: NewDeck) -> dict[str, Any]:
     from cardbase.decks.store import deck_by_id, new_deck
 
     game = _game(body.game) or ""
-    deck_id = new_deck(_db(settings), body.name, game, body.format, body.players)
+    deck_id = new_deck(_db(settings), body.name, game, body.format, body.players, settings.house)
     return deck_by_id(_db(settings), deck_id).as_dict()
 
 
@@ -241,7 +241,7 @@ def deck(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[s
 
     info = deck_by_id(_db(settings), _check_id(deck_id))
     resolved = _resolved(settings, deck_id)
-    report, _ = validate_resolved(resolved, format)
+    report, _ = validate_resolved(resolved, format, settings.house)
     return show_dict(resolved, report, info.name) | {"info": info.as_dict()}
 
 
@@ -252,7 +252,7 @@ def change(settings: Settings, deck_id: int, body: DeckChange) -> dict[str, Any]
 
     name = KEEP if body.name is None else body.name
     fmt = body.format if "format" in body.model_fields_set else KEEP
-    return update_deck(_db(settings), _check_id(deck_id), name=name, fmt=fmt).as_dict()
+    return update_deck(_db(settings), _check_id(deck_id), name=name, fmt=fmt, house=settings.house).as_dict()
 
 
 @router.post("/api/decks/{deck_id}/duplicate", tags=["decks"], status_code=201)
@@ -341,7 +341,7 @@ def validation(settings: Settings, deck_id: int, format: FormatQuery = None) -> 
     """Every problem of the deck: the object of ``deck validate --json``."""
     from cardbase.decks.service import validate_resolved
 
-    report, _ = validate_resolved(_resolved(settings, _check_id(deck_id)), format)
+    report, _ = validate_resolved(_resolved(settings, _check_id(deck_id)), format, settings.house)
     return report.as_dict()
 
 
@@ -352,7 +352,7 @@ def stats(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[
     from cardbase.decks.stats import deck_stats
 
     resolved = _resolved(settings, _check_id(deck_id))
-    fmt, _ = choose_format(resolved, format, None)
+    fmt, _ = choose_format(resolved, format, settings.house)
     return deck_stats(resolved, fmt)
 
 

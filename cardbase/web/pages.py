@@ -116,6 +116,11 @@ def database_of(request: Request) -> Any:
     return settings_of(request).database
 
 
+def house_of(request: Request) -> Any:
+    """The house formats the server was started with (``serve --formats``), or None."""
+    return settings_of(request).house
+
+
 def see_other(url: str) -> RedirectResponse:
     """After a POST: back to a page (303, so a reload does not post again)."""
     return RedirectResponse(url, status_code=303)
@@ -280,7 +285,7 @@ def cards(request: Request) -> HTMLResponse:
 
         info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
         fmt = info.format or default_format(info.game, info.players)
-        deck = {"id": info.id, "game": info.game, "types": deck_types(info.game, fmt)}
+        deck = {"id": info.id, "game": info.game, "types": deck_types(info.game, fmt, house_of(request))}
     context, result = gallery_context(request, deck)
     template = "_results.html" if request.query_params.get("fragment") else "cards.html"
     return render(request, template, context, 400 if result.error else 200)

@@ -25,6 +25,7 @@ from cardbase.web.pages import (
     card_url,
     database_of,
     gallery_context,
+    house_of,
     render,
     see_other,
 )
@@ -120,8 +121,9 @@ def deck_sections(info: DeckInfo, resolved: ResolvedDeck) -> list[tuple[str | No
     return [(s, groups.get(s, [])) for s in keep]
 
 
-def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
-    """The deck, its validation, stats, odds and sample hand; bad odds or hand parameters are shown in their panel."""
+def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None) -> Panels:
+    """The deck, its validation (``house``: the server's house formats), stats, odds and sample hand; bad odds
+    or hand parameters are shown in their panel."""
     from cardbase.decks.files import write_deck
     from cardbase.decks.service import validate_resolved
     from cardbase.decks.stats import deck_stats
@@ -132,7 +134,7 @@ def deck_panels(database: Any, deck_id: int, params: Any) -> Panels:
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
     if chosen:
         check_format_name(chosen, "format")
-    report, fmt = validate_resolved(resolved, chosen or None)
+    report, fmt = validate_resolved(resolved, chosen or None, house)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
     panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
@@ -351,7 +353,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "curve": curve,
         "share_link": f"{base}/decks/new?code={panels.share_code}" if panels.share_code else "",
         "section_choices": sections,
-        "formats": format_names(panels.info.game),
+        "formats": format_names(panels.info.game, house_of(request)),
         "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
@@ -428,7 +430,7 @@ async def change_cards(request: Request, deck_text_id: str) -> Response:
         params = QueryParams(back.partition("?")[2].partition("#")[0])
         return builder_page(request, deck_id, params, message, status_of(error))
     if fragment:
-        panels = deck_panels(database, deck_id, request.query_params)
+        panels = deck_panels(database, deck_id, request.query_params, house_of(request))
         return render(request, "_panels.html", panels_context(request, panels))
     return see_other(_back(deck_id, form.get("back")))
 
@@ -447,7 +449,7 @@ def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
 
     database = database_of(request)
     rows = sorted(list_decks(database), key=lambda d: (fold(d["name"]), d["name"]))
-    checks = deck_checks(database, rows) if len(rows) <= MAX_CHECKED_DECKS else {}
+    checks = deck_checks(database, rows, house_of(request)) if len(rows) <= MAX_CHECKED_DECKS else {}
     for row in rows:
         row["check"] = checks.get(row["id"])
     by_game = {g: [d for d in rows if d["game"] == g] for g in GAME_TITLES}
@@ -459,13 +461,13 @@ MAX_CHECKED_DECKS = 300
 """The decks page validates every deck (to show the format checked and whether it holds) up to this many."""
 
 
-def deck_checks(database: Any, rows: list[dict[str, Any]]) -> dict[int, tuple[str, bool]]:
+def deck_checks(database: Any, rows: list[dict[str, Any]], house: Any = None) -> dict[int, tuple[str, bool]]:
     """Each deck's format as ``deck validate`` checks it, and whether it is valid."""
     from cardbase.decks.service import validate_resolved
 
     out = {}
     for row in rows:
-        report, _ = validate_resolved(resolve_deck(database, row["id"], row["name"]))
+        report, _ = validate_resolved(resolve_deck(database, row["id"], row["name"]), None, house)
         out[row["id"]] = (report.format, report.valid)
     return out
 
@@ -504,7 +506,7 @@ async def set_format(request: Request, deck_text_id: str) -> Response:
     form = await request.form()
     chosen = str(form.get("format") or "")
     check_format_name(chosen, "format")
-    info = update_deck(database_of(request), _deck_id(deck_text_id), fmt=chosen or None)
+    info = update_deck(database_of(request), _deck_id(deck_text_id), fmt=chosen or None, house=house_of(request))
     return see_other(f"/decks/{info.id}#validation")
 
 
@@ -701,7 +703,7 @@ def shared_deck(request: Request) -> Response:
     resolved, report, problems = None, None, []
     try:
         resolved = resolve_text(database, deck_to_text(decode_code(code, database), "share code"))
-        report = validate_resolved(resolved)[0]
+        report = validate_resolved(resolved, None, house_of(request))[0]
     except CardbaseError as error:
         problems = problems_of(error)
     title = GAME_TITLES.get(resolved.game, "") if resolved else ""
@@ -725,16 +727,16 @@ async def save_shared(request: Request) -> Response:
 def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     deck_id = _deck_id(deck_text_id)
     if request.query_params.get("fragment") == "panels":
-        panels = deck_panels(database_of(request), deck_id, request.query_params)
+        panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request))
         return render(request, "_panels.html", panels_context(request, panels))
     return builder_page(request, deck_id, request.query_params)
 
 
-def deck_types(game: str, format_name: str) -> tuple[str, ...] | None:
+def deck_types(game: str, format_name: str, house: Any = None) -> tuple[str, ...] | None:
     """The card types the deck's format takes (None: any), so the gallery offers "+ Add" only for them."""
     from cardbase.decks.formats import find_format
 
-    fmt = find_format(game, format_name) if format_name else None
+    fmt = find_format(game, format_name, house) if format_name else None
     return tuple(sorted(fmt.allowed_types)) if fmt is not None and fmt.allowed_types is not None else None
 
 
@@ -742,8 +744,9 @@ def builder_page(
     request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
 ) -> HTMLResponse:
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
-    panels = deck_panels(database_of(request), deck_id, params)
-    deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format)}
+    house = house_of(request)
+    panels = deck_panels(database_of(request), deck_id, params, house)
+    deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format, house)}
     context, _ = gallery_context(request, deck, params)
     in_deck: dict[str, int] = {}
     for c in panels.resolved.deck.cards:

@@ -37,6 +37,7 @@ class ServerSettings:
     port: int = 8765
     token: str | None = None  # required on every request when set; set whenever host is not loopback
     images: Path = Path("card_images")  # card art, looked up by card id inside it; never a client path
+    house: Any = None  # the house formats of ``serve --formats`` (decks.formats.HouseFormats), or None
 
     @property
     def loopback(self) -> bool:

@@ -22,8 +22,10 @@ HOUSE = REPO / "examples" / "formats" / "house.toml"
 
 
 def validate_text(database, text: str, fmt: str | None = None, formats: Path | None = None):
+    from cardbase.decks.service import load_house
+
     resolved = resolve_text(database, parse_text(text, "t.txt"))
-    report, _ = validate_resolved(resolved, fmt, formats)
+    report, _ = validate_resolved(resolved, fmt, load_house(formats))
     return report
 
 

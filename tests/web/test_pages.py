@@ -726,3 +726,42 @@ def test_results_say_how_many_are_in_the_deck_and_lists_sort_by_folded_name(web:
     make_deck(web, "alpha")
     names = re.findall(r'<tr data-deck-id="\d+">\s*<td><a href="/decks/\d+">([^<]+)</a>', web.get("/decks").text)
     assert names == ["alpha", "Éclair", "zeta"]
+
+
+def test_a_server_with_house_formats_offers_checks_and_keeps_them(database: Database) -> None:
+    """``serve --formats``: a deck kept in a house format (by the CLI) opens in the builder checked against
+    it; the format is offered, kept and checked by the pages and the API. Without the file the same deck
+    says its format is unknown, and how to make it known."""
+    from cardbase.decks.formats import load_house_formats
+    from cardbase.decks.store import deck_by_id, new_deck
+    from tests.conftest import REPO
+
+    house = load_house_formats(REPO / "examples/formats/house.toml")
+    deck = new_deck(database, "Single", "mea", "highlander", house=house)
+    plain = ServerSettings(database=database)
+    with TestClient(create_app(plain), base_url=plain.base_url, raise_server_exceptions=False) as bare:
+        text = html.unescape(bare.get(f"/decks/{deck}").text)
+        assert "mea has no format 'highlander'" in text and "only with its --formats file" in text
+        assert '<option value="highlander"' not in text
+    settings = ServerSettings(database=database, house=house)
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as web:
+        add(web, deck, "mea/demo/crumb-goblin", 2)
+        page = html.unescape(web.get(f"/decks/{deck}").text)
+        assert "has no format" not in page and "This deck’s format: highlander." in page
+        assert '<option value="no-big-ducks"' in page and '<option value="named-cards"' not in page  # Méa's only
+        report = web.get(f"/api/decks/{deck}/validation").json()
+        assert report["format"] == "highlander" and not report["valid"]
+        assert "copy-limit" in {p["code"] for p in report["problems"]}, report["problems"]
+        listed = html.unescape(web.get("/decks").text)
+        assert "highlander" in listed
+        kept = web.post(f"/decks/{deck}/format", data={"format": "no-big-ducks"}, follow_redirects=False)
+        assert kept.status_code == 303 and deck_by_id(database, deck).format == "no-big-ducks"
+        wider = web.get(f"/api/decks/{deck}/validation").json()  # 2 copies: within its limit of 3
+        assert wider["format"] == "no-big-ducks" and "copy-limit" not in {p["code"] for p in wider["problems"]}
+        patched = web.patch(f"/api/decks/{deck}", json={"format": "highlander"})
+        assert patched.status_code == 200 and patched.json()["format"] == "highlander"
+        assert web.get(f"/api/decks/{deck}/stats").status_code == 200
+        made = web.post("/api/decks", json={"game": "mea", "name": "Another", "format": "highlander"})
+        assert made.status_code == 201 and made.json()["format"] == "highlander"
+        refused = web.patch(f"/api/decks/{deck}", json={"format": "named-cards"})  # a Meikyu house format
+        assert refused.status_code == 400 and "mea has no format 'named-cards'" in refused.json()["error"]["message"]

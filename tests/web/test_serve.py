@@ -48,6 +48,8 @@ def test_a_port_in_use_is_one_line(db_url: str) -> None:
         (["--token", "x" * 20 + " y"], "--token must be printable ASCII"),
         (["--port", "0"], "--port"),
         (["--port", "70000"], "--port"),
+        (["--formats", "no-such-formats.toml"], "no-such-formats.toml"),
+        (["--formats", "README.md"], "README.md"),
     ],
 )
 def test_bad_options_are_one_line(db_url: str, args: list[str], said: str) -> None:
