@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -28,6 +29,12 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
+FormatsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--formats", help="TOML file of house formats, known beside the game's own (examples/formats/house.toml)."
+    ),
+]
 CardArg = Annotated[
     str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
 ]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, console, deck_notes, open_db, print_json
+from cardbase.cli.common import DbOption, FormatsOption, JsonOption, console, deck_notes, open_db, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.decks.formats import HouseFormats
@@ -39,7 +39,6 @@ FormatOpt = Annotated[
         help="Format to check against (default: the file's, else the game's standard).",
     ),
 ]
-FormatsOpt = Annotated[Path | None, typer.Option("--formats", help="TOML file of house formats.")]
 
 
 def _print_problems(report: ValidationReport) -> None:
@@ -74,7 +73,7 @@ def _finish(report: ValidationReport, json: bool) -> None:
 def validate(
     file: DeckFile,
     format: FormatOpt = None,
-    formats: FormatsOpt = None,
+    formats: FormatsOption = None,
     game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -97,7 +96,7 @@ def validate(
 def stats(
     file: DeckFile,
     format: FormatOpt = None,
-    formats: FormatsOpt = None,
+    formats: FormatsOption = None,
     game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -197,7 +196,7 @@ def new(
     game: Annotated[str, typer.Option("--game", "-g", shell_complete=complete.games, help="mea, meio or meikyu.")],
     format: FormatOpt = None,
     players: Annotated[int | None, typer.Option("--players", min=2, max=4, help="Meio: 2, 3 or 4.")] = None,
-    formats: FormatsOpt = None,
+    formats: FormatsOption = None,
     db: DbOption = None,
 ) -> None:
     """Make an empty deck in the database.
@@ -230,7 +229,7 @@ def set_(
             help="The format it is checked against ('default': the game's default for the deck).",
         ),
     ] = None,
-    formats: FormatsOpt = None,
+    formats: FormatsOption = None,
     db: DbOption = None,
 ) -> None:
     """Rename a deck in the database, or change the format it is checked against.
@@ -326,7 +325,7 @@ def list_(db: DbOption = None, json: JsonOption = False) -> None:
 def show(
     deck: DeckFile,
     format: FormatOpt = None,
-    formats: FormatsOpt = None,
+    formats: FormatsOption = None,
     game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Rate
@@ -91,6 +91,7 @@ class _StudyOptions:
     max_turns: int
     rule: list[str] | None
     drop_unknown: bool
+    formats: Path | None
     db: str | None
     jobs: int | None
     dask: str | None
@@ -110,11 +111,12 @@ def _run_study(
     """A Méa study's run: the decks read and checked, the games on the backend with a progress bar,
     the plot, and the JSON printed (then ``None``: nothing more to show), else the result."""
     from cardbase.cli.sim import _batch_output
+    from cardbase.decks.service import load_house
     from cardbase.lab.common import backend
     from cardbase.lab.gauntlet import load_decks
 
     options = _options(o.max_turns, o.rule)
-    loaded = load_decks(o.db, paths, names, options, o.drop_unknown)
+    loaded = load_decks(o.db, paths, names, options, o.drop_unknown, load_house(o.formats))
     loaded_notes(*loaded)
     if o.plot is not None:
         from cardbase.lab.plot import _check
@@ -174,6 +176,7 @@ def gauntlet(
     max_turns: MaxTurnsOption = 200,
     rule: RuleOption = None,
     drop_unknown: DropOption = False,
+    formats: FormatsOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -197,7 +200,7 @@ def gauntlet(
             loaded, names, options, games, seed, mapper, min_games, on_progress
         ),
         plot_gauntlet,
-        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+        _StudyOptions(max_turns, rule, drop_unknown, formats, db, jobs, dask, plot, json),
     )
     if result is None:
         return
@@ -283,6 +286,7 @@ def opening(
     max_turns: MaxTurnsOption = 200,
     rule: RuleOption = None,
     drop_unknown: DropOption = False,
+    formats: FormatsOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -308,7 +312,7 @@ def opening(
             loaded, names, options, games, seed, mapper, on_progress
         ),
         plot_opening,
-        _StudyOptions(max_turns, rule, drop_unknown, db, jobs, dask, plot, json),
+        _StudyOptions(max_turns, rule, drop_unknown, formats, db, jobs, dask, plot, json),
     )
     if study is None:
         return

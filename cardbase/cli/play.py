@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete, sim
-from cardbase.cli.common import MAX_SEED, DbOption
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption
 
 app = typer.Typer(
     help="Play a game in the terminal against agents.\n\nExample: cardbase play meio --players 3 --vs search",
@@ -159,6 +159,7 @@ def mea(
     drop_unknown: Annotated[
         bool, typer.Option("--drop-unknown", help="Leave out cards with unknown stats (default: refuse).")
     ] = False,
+    formats: FormatsOption = None,
     layout: sim.LayoutOption = "checkerboard",
     diagonal: sim.DiagonalOption = False,
     attack_all: sim.AttackAllOption = False,
@@ -178,6 +179,7 @@ def mea(
     import secrets
 
     from cardbase.cli.common import loaded_notes, open_db
+    from cardbase.decks.service import load_house
     from cardbase.errors import UsageError
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
@@ -197,7 +199,8 @@ def mea(
         rule,
     )
     database = open_db(db)
-    mine, theirs = load_deck(database, deck, drop_unknown), load_deck(database, vs_deck, drop_unknown)
+    house = load_house(formats)
+    mine, theirs = (load_deck(database, path, drop_unknown, house) for path in (deck, vs_deck))
     loaded_notes(mine, theirs)
     human = seat - 1
     decks = [mine.deck, theirs.deck] if human == 0 else [theirs.deck, mine.deck]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardbase.cli.common import DbOption
+from cardbase.cli.common import DbOption, FormatsOption
 
 if TYPE_CHECKING:
     import socket
@@ -29,10 +28,7 @@ def serve(
         ),
     ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the app in the browser.")] = False,
-    formats: Annotated[
-        Path | None,
-        typer.Option("--formats", help="TOML file of house formats: offered and checked beside the games' own."),
-    ] = None,
+    formats: FormatsOption = None,
 ) -> None:
     """Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, loaded_notes, print_json
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, JsonOption, console, loaded_notes, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
@@ -276,6 +276,7 @@ def mea(
         bool,
         typer.Option("--drop-unknown", help="Leave out cards with unknown stats (default: refuse the deck)."),
     ] = False,
+    formats: FormatsOption = None,
     layout: LayoutOption = "checkerboard",
     diagonal: DiagonalOption = False,
     attack_all: AttackAllOption = False,
@@ -294,6 +295,7 @@ def mea(
 
     Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
     """
+    from cardbase.decks.service import load_house
     from cardbase.errors import UsageError
     from cardbase.sim.mea import prepare, run_mea_batch
 
@@ -305,7 +307,7 @@ def mea(
         mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),
         rule,
     )
-    loaded = prepare(db, (deck, vs), names, options, drop_unknown)
+    loaded = prepare(db, (deck, vs), names, options, drop_unknown, load_house(formats))
     loaded_notes(*loaded)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"

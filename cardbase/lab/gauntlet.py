@@ -22,6 +22,7 @@ from cardbase.lab.common import Difference, Rate, number, play_matchups, provena
 from cardbase.sim.registry import derive_seed
 
 if TYPE_CHECKING:
+    from cardbase.decks.formats import HouseFormats
     from cardbase.sim.mea import LoadedDeck, MeaGame
     from cardbase.sim.runner import ChunkMapper
 
@@ -162,7 +163,12 @@ class Gauntlet:
 
 
 def load_decks(
-    db: str | None, paths: Sequence[Path], agents: tuple[str, str], options: dict[str, Any], drop_unknown: bool
+    db: str | None,
+    paths: Sequence[Path],
+    agents: tuple[str, str],
+    options: dict[str, Any],
+    drop_unknown: bool,
+    house: HouseFormats | None = None,
 ) -> list[LoadedDeck]:
     """The decks (the first is the one judged), read and checked with the agents and options before any game."""
     from cardbase.db.engine import open_database
@@ -172,7 +178,7 @@ def load_decks(
     entry = game("mea")
     entry.check_agents(list(agents))
     database = open_database(db)
-    loaded = [load_deck(database, Path(p), drop_unknown) for p in paths]
+    loaded = [load_deck(database, Path(p), drop_unknown, house) for p in paths]
     for other in loaded[1:]:
         rules = make_rules([loaded[0].deck, other.deck], options)
         for seat, name in enumerate(agents):

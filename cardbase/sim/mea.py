@@ -28,6 +28,7 @@ from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import mean_interval, wilson_interval
 
 if TYPE_CHECKING:
+    from cardbase.decks.formats import HouseFormats
     from cardbase.sim.runner import ChunkMapper
 
 END_WORDS = {
@@ -77,7 +78,7 @@ def card_from_row(row: Any) -> MeaCard:
     )
 
 
-def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDeck:
+def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: HouseFormats | None = None) -> LoadedDeck:
     """Read, resolve and check a Méa deck file; its cards with their values from the database.
 
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
@@ -89,7 +90,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
     from cardbase.decks.service import resolve_file, validate_resolved
 
     resolved = resolve_file(database, path, "mea")
-    report, _ = validate_resolved(resolved)
+    report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
         raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
     ids = [c.card_id for c in resolved.deck.main.cards]
@@ -123,7 +124,12 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False) -> LoadedDe
 
 
 def prepare(
-    db: str | None, paths: tuple[Path, Path], agents: Sequence[str], options: dict[str, Any], drop_unknown: bool
+    db: str | None,
+    paths: tuple[Path, Path],
+    agents: Sequence[str],
+    options: dict[str, Any],
+    drop_unknown: bool,
+    house: HouseFormats | None = None,
 ) -> list[LoadedDeck]:
     """The two decks of a batch, loaded and checked with the agents and options: every bad name,
     deck or option fails here, before any game (agents first, then the database, decks, rules)."""
@@ -133,7 +139,7 @@ def prepare(
     entry = game("mea")
     entry.check_agents(list(agents))
     database = open_database(db)
-    loaded = [load_deck(database, paths[0], drop_unknown), load_deck(database, paths[1], drop_unknown)]
+    loaded = [load_deck(database, p, drop_unknown, house) for p in paths]
     rules = make_rules([loaded[0].deck, loaded[1].deck], options)
     for seat, name in enumerate(agents):
         entry.make_agent(name, rules, seat, 0)

@@ -249,3 +249,27 @@ def test_export_images_of_a_database_deck_as_a_user_would(stored: str, tmp_path:
     file_rows = list(csv.DictReader((tmp_path / "rush" / "manifest.csv").open(encoding="utf-8")))
     assert [(r["file"], r["count"]) for r in rows] == [(r["file"], r["count"]) for r in file_rows]
     assert sum(int(r["count"]) for r in rows if r["side"] == "front") == report["cards"] == 32
+
+
+HOUSE = REPO / "examples" / "formats" / "house.toml"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sim", "mea", "--deck", "Bird Tricks", "--vs", str(CONTROL), "--games", "2", "--seed", "1"],
+        ["play", "mea", "--deck", "Bird Tricks", "--vs-deck", str(CONTROL), "--vs", "random", "--no-record"],
+        ["lab", "gauntlet", "Bird Tricks", "--field", str(CONTROL), "--games", "2", "--jobs", "1"],
+        ["lab", "opening", "Bird Tricks", "--vs", str(CONTROL), "--games", "2", "--jobs", "1"],
+    ],
+    ids=["sim mea", "play mea", "lab gauntlet", "lab opening"],
+)
+def test_a_deck_kept_in_a_house_format_plays_with_its_formats_file(stored: str, args: list[str]) -> None:
+    kept = run_cli(["deck", "set", "Bird Tricks", "--format", "no-big-ducks", "--formats", HOUSE], stored)
+    assert kept.exit_code == 0, kept.output
+    without = run_cli(args, stored, input="quit\n")
+    assert without.exit_code == 1 and "Traceback" not in without.output
+    assert "mea has no format 'no-big-ducks'" in without.stderr and "its --formats file" in without.stderr
+    played = run_cli([*args, "--formats", HOUSE], stored, input="quit\n")
+    assert played.exit_code == 0, played.output
+    assert "error" not in played.stderr
