@@ -89,23 +89,15 @@ def play_matchups(
     on_progress: Callable[[int], None] | None = None,
 ) -> tuple[list[list[MeaGame]], list[str]]:
     """Méa: ``games`` games of each match-up ``(decks, agents, seed)`` (each deck first in half),
-    on ``backend``; the games of each, and the rules' report notes (each once)."""
-    from cardbase.sim.mea import make_rules, run_mea_batch
+    on ``backend``, all in one stream of chunks; the games of each, and the rules' report notes (each once)."""
+    from cardbase.sim.mea import make_rules, run_mea_batches
 
-    played: list[list[MeaGame]] = []
+    batches = run_mea_batches(
+        matchups, options, games, jobs=backend.workers if backend else 1, on_progress=on_progress, backend=backend
+    )
+    played = [batch.games for batch in batches]
     notes: list[str] = []
-    for decks, agents, seed in matchups:
-        batch = run_mea_batch(
-            decks,
-            agents,
-            options,
-            games,
-            seed,
-            jobs=backend.workers if backend else 1,
-            on_progress=on_progress,
-            backend=backend,
-        )
-        played.append(batch.games)
+    for decks, _, _ in matchups:
         for note in make_rules([d.deck for d in decks], options).report_notes():
             if note not in notes:
                 notes.append(note)

@@ -304,39 +304,55 @@ def run_mea_batch(
     """Play ``games`` games of ``decks[0]`` against ``decks[1]``, each deck going first in
     half of them (and, with ``swap_agents``, each agent playing each deck). Game ``i``
     belongs to arrangement ``i % k``; the results do not depend on ``jobs``."""
+    (batch,) = run_mea_batches(
+        [(decks, agents, seed)], options, games, jobs, swap_agents, on_progress, on_records, backend
+    )
+    return batch
+
+
+def run_mea_batches(
+    matchups: Sequence[tuple[Sequence[LoadedDeck], tuple[str, str], int]],
+    options: dict[str, Any],
+    games: int,
+    jobs: int = 1,
+    swap_agents: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+    on_records: Callable[[Sequence[str]], None] | None = None,
+    backend: ChunkMapper | None = None,
+) -> list[MeaBatch]:
+    """:func:`run_mea_batch` for each match-up ``(decks, agents, seed)``, every arrangement of
+    every match-up in one stream of chunks (:func:`cardbase.sim.runner.run_batches`): the same
+    games as one after another, without a worker idling at the end of each."""
     import time
 
-    from cardbase.sim.runner import run_batch
+    from cardbase.sim.runner import BatchPlan, run_batches
 
-    plan = arrangements(agents, swap_agents)
-    k = len(plan)
-    engine_decks = [d.deck for d in decks]
+    plans: list[BatchPlan] = []
+    placed: list[tuple[int, int, int, Arrangement]] = []  # per plan: match-up, arrangement, of how many
+    for m, (decks, agents, seed) in enumerate(matchups):
+        plan = arrangements(agents, swap_agents)
+        k = len(plan)
+        engine_decks = [d.deck for d in decks]
+        for a, arr in enumerate(plan):
+            count = len(range(a, games, k))
+            if count == 0:
+                continue
+            rules = make_rules([engine_decks[arr.decks[0]], engine_decks[arr.decks[1]]], options)
+            plans.append(BatchPlan("mea", rules, arr.agents, count, derive_seed(seed, "mea", a)))
+            placed.append((m, a, k, arr))
     started = time.perf_counter()
-    out: list[MeaGame] = []
-    for a, arr in enumerate(plan):
-        count = len(range(a, games, k))
-        if count == 0:
-            continue
-        rules = make_rules([engine_decks[arr.decks[0]], engine_decks[arr.decks[1]]], options)
-        batch = run_batch(
-            "mea",
-            rules,
-            arr.agents,
-            count,
-            seed=derive_seed(seed, "mea", a),
-            jobs=jobs,
-            on_progress=on_progress,
-            on_records=on_records,
-            backend=backend,
-        )
+    played = run_batches(plans, jobs=jobs, on_progress=on_progress, on_records=on_records, backend=backend)
+    elapsed = time.perf_counter() - started
+    out: list[list[MeaGame]] = [[] for _ in matchups]
+    for (m, a, k, arr), batch in zip(placed, played, strict=True):
+        seats_to_deck = arr.decks
         for r in batch.results:
             facts = dict(r.facts)
-            seats_to_deck = arr.decks
             openings = facts.get("openings") or [0, 0]
             by_deck = [0, 0]
             for s in (0, 1):
                 by_deck[seats_to_deck[s]] = openings[s] or 0
-            out.append(
+            out[m].append(
                 MeaGame(
                     arrangement=a,
                     index=a + k * r.index,
@@ -352,12 +368,14 @@ def run_mea_batch(
                     opening_hand=_by_deck(facts.get("opening_hand"), seats_to_deck),
                 )
             )
-    out.sort(key=lambda g: g.index)
-    result = MeaBatch(list(decks), agents, options, seed, out, jobs, swap_agents)
-    result.elapsed = time.perf_counter() - started
-    rules = make_rules(engine_decks, options)
-    result.notes = rules.report_notes()
-    for d in decks:
-        if d.dropped:
-            result.notes.append(f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}")
-    return result
+    results = []
+    for (decks, agents, seed), games_of in zip(matchups, out, strict=True):
+        games_of.sort(key=lambda g: g.index)
+        result = MeaBatch(list(decks), agents, options, seed, games_of, jobs, swap_agents)
+        result.elapsed = elapsed
+        result.notes = make_rules([d.deck for d in decks], options).report_notes()
+        for d in decks:
+            if d.dropped:
+                result.notes.append(f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}")
+        results.append(result)
+    return results

@@ -83,7 +83,7 @@ def play_game(
 
 
 CHUNKS_PER_WORKER = 16
-"""A batch on workers is cut into about this many chunks per worker (of at most 50 games): the last
+"""A stream of batches on workers is cut into about this many chunks per worker (of at most 50 games): the last
 chunks finish close together, so workers idle little at the end; a chunk still costs its task's
 overhead many games over."""
 
@@ -92,6 +92,14 @@ def _play_chunk(args: tuple[str, dict[str, Any], tuple[str, ...], int, int, int,
     game_id, options, agent_names, seed, start, stop, keep = args
     rules = game(game_id).make_rules(options)
     return [play_game(game_id, rules, agent_names, seed, i, keep) for i in range(start, stop)]
+
+
+def _play_tagged_chunk(
+    tagged: tuple[int, tuple[str, dict[str, Any], tuple[str, ...], int, int, int, bool]],
+) -> tuple[int, list[GameResult]]:
+    """A chunk of batch ``b`` of a :func:`run_batches` stream, its results tagged with ``b``."""
+    b, args = tagged
+    return b, _play_chunk(args)
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,17 @@ class BatchResult:
         }
 
 
+@dataclass(frozen=True)
+class BatchPlan:
+    """One batch to play: ``games`` games of ``rules`` between ``agents``, seeded ``seed``."""
+
+    game_id: str
+    rules: Rules
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+
+
 def run_batch(
     game_id: str,
     rules: Rules,
@@ -187,45 +206,75 @@ def run_batch(
     ``on_progress(k)`` is told each time ``k`` more games have finished;
     ``on_records(lines)`` receives each game's record, in game order.
     """
-    entry = game(game_id)
-    names = tuple(agent_names)
-    for seat, name in enumerate(names):  # fail early on a bad name
-        entry.make_agent(name, rules, seat, 0)
-    keep = keep_records or on_records is not None
-    batch = BatchResult(game_id, rules, names, seed, games, jobs)
-    start = time.perf_counter()
-    results: dict[int, GameResult] = {}
-    next_out = 0
+    plan = BatchPlan(game_id, rules, tuple(agent_names), games, seed)
+    (batch,) = run_batches([plan], jobs, keep_records, on_progress, on_records, backend)
+    return batch
 
-    def collect(chunk: list[GameResult]) -> None:
-        nonlocal next_out
+
+def run_batches(
+    plans: Sequence[BatchPlan],
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+    on_records: Callable[[Sequence[str]], None] | None = None,
+    backend: ChunkMapper | None = None,
+) -> list[BatchResult]:
+    """Play several batches as one stream of chunks: on workers, the next batch's chunks start while
+    the last ones of a batch finish, so no batch leaves a worker idle at its end. Each batch's results
+    are those of :func:`run_batch` alone; ``on_records`` receives the records batch by batch, each in
+    game order; a batch's ``elapsed`` is the time until its last game came back."""
+    for plan in plans:  # fail early on a bad name
+        entry = game(plan.game_id)
+        for seat, name in enumerate(plan.agents):
+            entry.make_agent(name, plan.rules, seat, 0)
+    keep = keep_records or on_records is not None
+    batches = [BatchResult(p.game_id, p.rules, p.agents, p.seed, p.games, jobs) for p in plans]
+    start = time.perf_counter()
+    results: list[dict[int, GameResult]] = [{} for _ in plans]
+    out = [0, 0]  # the batch and the game whose record goes out next
+
+    def collect(b: int, chunk: list[GameResult]) -> None:
         for r in chunk:
-            results[r.index] = r
-        if on_records is not None:
-            while next_out in results:
-                on_records(results[next_out].record)
+            results[b][r.index] = r
+        if len(results[b]) == plans[b].games:
+            batches[b].elapsed = time.perf_counter() - start
+        while on_records is not None and out[0] < len(plans):
+            now, i = out
+            if i == plans[now].games:
+                out[:] = [now + 1, 0]
+            elif i in results[now]:
+                on_records(results[now][i].record)
                 if not keep_records:
-                    results[next_out] = _strip(results[next_out])
-                next_out += 1
+                    results[now][i] = _strip(results[now][i])
+                out[1] += 1
+            else:
+                break
         if on_progress is not None:
             on_progress(len(chunk))
 
-    options = rules.to_options()
-    if backend is None and jobs > 1 and games > 1:
+    total = sum(p.games for p in plans)
+    if backend is None and jobs > 1 and total > 1:
         backend = LocalProcesses(jobs)
+    heads = [(p.game_id, p.rules.to_options(), p.agents, p.seed) for p in plans]
     if backend is None:
-        step = max(1, min(25, games // 100 or 1))
-        for lo in range(0, games, step):
-            collect(_play_chunk((game_id, options, names, seed, lo, min(games, lo + step), keep)))
+        for b, plan in enumerate(plans):
+            step = max(1, min(25, plan.games // 100 or 1))
+            for lo in range(0, plan.games, step):
+                collect(b, _play_chunk((*heads[b], lo, min(plan.games, lo + step), keep)))
     else:
-        batch.jobs = backend.workers
-        step = max(1, min(50, games // (backend.workers * CHUNKS_PER_WORKER) or 1))
-        chunks = ((game_id, options, names, seed, lo, min(games, lo + step), keep) for lo in range(0, games, step))
-        for chunk in backend.map(_play_chunk, chunks):
-            collect(chunk)
-    batch.results = [results[i] for i in range(games)]
-    batch.elapsed = time.perf_counter() - start
-    return batch
+        for batch in batches:
+            batch.jobs = backend.workers
+        step = max(1, min(50, total // (backend.workers * CHUNKS_PER_WORKER) or 1))
+        chunks = (
+            (b, (*heads[b], lo, min(plan.games, lo + step), keep))
+            for b, plan in enumerate(plans)
+            for lo in range(0, plan.games, step)
+        )
+        for b, chunk in backend.map(_play_tagged_chunk, chunks):
+            collect(b, chunk)
+    for b, batch in enumerate(batches):
+        batch.results = [results[b][i] for i in range(plans[b].games)]
+    return batches
 
 
 class ChunkMapper(Protocol):

@@ -8,7 +8,7 @@ from cardbase.errors import UsageError
 from cardbase.games.meio.engine import MeioRules
 from cardbase.sim.records import parse_records, replay
 from cardbase.sim.registry import GAMES, derive_seed, game
-from cardbase.sim.runner import run_batch
+from cardbase.sim.runner import BatchPlan, LocalProcesses, run_batch, run_batches
 
 
 @pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
@@ -36,6 +36,36 @@ def test_records_arrive_in_game_order_and_replay():
         replayed = replay(record)
         assert replayed.finished
         assert replayed.outcome.scores == result.scores
+
+
+class _LastFirst:
+    """A backend whose chunks come back last first (as a cluster's may: in any order)."""
+
+    workers = 2
+
+    def map(self, work, chunks):  # type: ignore[no-untyped-def]
+        return reversed([work(chunk) for chunk in chunks])
+
+
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
+def test_batches_in_one_stream_are_each_as_played_alone_with_records_batch_by_batch():
+    plans = [
+        BatchPlan("meio", MeioRules(players=2), ("random", "heuristic"), 7, seed=3),
+        BatchPlan("meio", MeioRules(players=3), ("heuristic", "random", "random"), 1, seed=4),
+        BatchPlan("meio", MeioRules(players=2), ("heuristic", "heuristic"), 0, seed=5),
+        BatchPlan("meio", MeioRules(players=4), ("random",) * 4, 9, seed=6),
+    ]
+    alone = [run_batch(p.game_id, p.rules, p.agents, p.games, p.seed, keep_records=True) for p in plans]
+    for backend in (None, LocalProcesses(2), _LastFirst()):
+        got: list[list[str]] = []
+        seen: list[int] = []
+        streamed = run_batches(plans, on_records=got.append, on_progress=seen.append, backend=backend)
+        assert [[r.scores for r in b.results] for b in streamed] == [[r.scores for r in b.results] for b in alone]
+        assert [b.agents for b in streamed] == [p.agents for p in plans] and sum(seen) == 17
+        # records go out batch by batch, each in game order, however the chunks came back
+        assert [tuple(lines) for lines in got] == [r.record for b in alone for r in b.results]
+        assert all(not r.record for b in streamed for r in b.results)  # not kept unless asked
+        assert all(b.elapsed > 0 for b in streamed if b.games)
 
 
 def test_progress_counts_every_game():
