@@ -28,6 +28,17 @@ by mean reward stays, with the game's own choice (:meth:`preferred`). So the clo
 get most of the iterations, and the last comparison is on paired samples: the game's choice
 stands unless the best beats it by ``prior`` and by ``confidence`` standard errors of the paired
 differences.
+With ``screen=m`` (under ``root=halving``) halving's first look is cheaper: every root action is
+played on ``screen_deals`` shared deals with the tree cut at the game's shallow horizon
+(:meth:`IsmctsAgent.cut_off_screen`, in a tree of its own), and only the ``m`` best (with the
+game's choice) go on to the halving rounds at the full horizon, which share the rest of the
+budget; a multi-fidelity successive halving (the low-fidelity round prunes, the costly one
+decides). With ``expand="ordered"`` a node's untried actions are expanded in the order the
+game gives its candidates (its heuristic's best first) instead of at random, so that a node's
+first visits follow the rollout policy rather than a random action. A node whose decision the
+game calls the same on every deal (:meth:`IsmctsAgent.settled`: this seat's own actions from the
+root, nothing hidden revealed) keeps its candidates, computed once, instead of ranking them
+again on every deal: the same search, cheaper.
 
 A game supplies only its determiniser, which actions a decision searches (all legal
 ones, or its heuristic's best), a rollout policy and a value cut-off: subclass
@@ -109,8 +120,10 @@ class IsmctsAgent(ABC):
     A game subclass implements :meth:`determinise`, :meth:`candidates`,
     :meth:`rollout` and :meth:`rewards`, and may override :meth:`shortcut` (decisions
     taken without search), :meth:`cut_off` (where the tree stops growing) and
-    :meth:`follows` (when the last decision's subtree is kept for the next). ``loop`` and
-    ``per_deal``: see the module's description."""
+    :meth:`follows` (when the last decision's subtree is kept for the next),
+    :meth:`settled` (nodes whose candidates are kept) and :meth:`cut_off_screen` (the
+    ``screen`` horizon). ``loop``, ``per_deal``, ``root``, ``expand``, ``screen`` and
+    ``screen_deals``: see the module's description."""
 
     name = "ismcts"
 

@@ -482,7 +482,11 @@ class IsmctsAgent(BaseIsmcts):
     seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
     searched like this seat's). ``horizon=turn`` stops the tree at the end of this seat's
     turn instead (``reply``: at the start of its next one). The tree is kept between the
-    decisions of one turn (:meth:`follows`)."""
+    decisions of one turn (:meth:`follows`). A node of this seat's turn with nothing drawn
+    since the root keeps its candidates (:meth:`settled`; ``cache=off``: ranked on every
+    deal). ``screen=m`` (with ``root=halving``) first looks at the root's actions at the end
+    of this seat's turn (:meth:`cut_off_screen`) and halves the ``m`` best to the ``horizon``;
+    ``expand=ordered`` grows a node's children in the heuristic's order."""
 
     def __init__(
         self,
