@@ -28,6 +28,17 @@ by mean reward stays, with the game's own choice (:meth:`preferred`). So the clo
 get most of the iterations, and the last comparison is on paired samples: the game's choice
 stands unless the best beats it by ``prior`` and by ``confidence`` standard errors of the paired
 differences.
+With ``screen=m`` (under ``root=halving``) halving's first look is cheaper: every root action is
+played on ``screen_deals`` shared deals with the tree cut at the game's shallow horizon
+(:meth:`IsmctsAgent.cut_off_screen`, in a tree of its own), and only the ``m`` best (with the
+game's choice) go on to the halving rounds at the full horizon, which share the rest of the
+budget; a multi-fidelity successive halving (the low-fidelity round prunes, the costly one
+decides). With ``expand="ordered"`` a node's untried actions are expanded in the order the
+game gives its candidates (its heuristic's best first) instead of at random, so that a node's
+first visits follow the rollout policy rather than a random action. A node whose decision the
+game calls the same on every deal (:meth:`IsmctsAgent.settled`: this seat's own actions from the
+root, nothing hidden revealed) keeps its candidates, computed once, instead of ranking them
+again on every deal: the same search, cheaper.
 
 A game supplies only its determiniser, which actions a decision searches (all legal
 ones, or its heuristic's best), a rollout policy and a value cut-off: subclass
@@ -54,11 +65,12 @@ class _Node:
     """An information-set node: the action that reached it from its parent, who took it,
     and its visits, availability and summed reward for that player."""
 
-    __slots__ = ("avail", "children", "player", "squares", "total", "visits")
+    __slots__ = ("avail", "cands", "children", "player", "squares", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player  # the seat that acted into this node; < 0: a chance outcome
         self.children: dict[Any, _Node] = {}
+        self.cands: Sequence[Any] | None = None  # its candidates, when the same on every deal
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -108,8 +120,10 @@ class IsmctsAgent(ABC):
     A game subclass implements :meth:`determinise`, :meth:`candidates`,
     :meth:`rollout` and :meth:`rewards`, and may override :meth:`shortcut` (decisions
     taken without search), :meth:`cut_off` (where the tree stops growing) and
-    :meth:`follows` (when the last decision's subtree is kept for the next). ``loop`` and
-    ``per_deal``: see the module's description."""
+    :meth:`follows` (when the last decision's subtree is kept for the next),
+    :meth:`settled` (nodes whose candidates are kept) and :meth:`cut_off_screen` (the
+    ``screen`` horizon). ``loop``, ``per_deal``, ``root``, ``expand``, ``screen`` and
+    ``screen_deals``: see the module's description."""
 
     name = "ismcts"
 
@@ -126,7 +140,25 @@ class IsmctsAgent(ABC):
         loop: str = "closed",
         per_deal: int = 1,
         root: str = "ucb",
+        expand: str = "random",
+        screen: int = 0,
+        screen_deals: int = 2,
     ) -> None:
+        if not isinstance(screen, int) or not 0 <= screen <= 100:
+            raise ValueError(f"screen is a whole number from 0 to 100, not {screen!r}")
+        if not isinstance(screen_deals, int) or not 1 <= screen_deals <= 100:
+            raise ValueError(f"screen_deals is a whole number from 1 to 100, not {screen_deals!r}")
+        if screen and root != "halving":
+            raise ValueError("screen takes root=halving")
+        self.screen = screen
+        self.screen_deals = screen_deals
+        self.screening = False
+        """True while the root's actions are screened (:meth:`cut_off_screen` then applies)."""
+        if expand not in ("random", "ordered"):
+            raise ValueError(f"expand is random or ordered, not {expand!r}")
+        self.ordered = expand == "ordered"
+        self.candidate_calls = 0
+        """How many times :meth:`candidates` was called (for tests and benchmarks)."""
         if loop not in ("closed", "open"):
             raise ValueError(f"loop is closed or open, not {loop!r}")
         if root not in ("ucb", "halving"):
@@ -182,11 +214,28 @@ class IsmctsAgent(ABC):
         """Whether the tree stops growing at ``state`` (it is then scored as it stands)."""
         return False
 
+    def cut_off_screen(self, state: State) -> bool:
+        """Where a screening iteration stops (``screen``): a cheaper, shallower cut-off
+        than :meth:`cut_off`. Default: the same."""
+        return self.cut_off(state)
+
+    def stops(self, state: State) -> bool:
+        """The cut-off in force: :meth:`cut_off_screen` while screening, else :meth:`cut_off`
+        (for a game's :meth:`rollout`)."""
+        return self.cut_off_screen(state) if self.screening else self.cut_off(state)
+
     def preferred(self, observation: Any) -> Any | None:
         """The game's own choice at the root (its heuristic's), or ``None``: when given, the
         most visited action replaces it only if its mean reward is higher by ``prior`` and by
         ``confidence`` standard errors of the difference (see :meth:`choose`)."""
         return None
+
+    def settled(self, state: State) -> bool:
+        """Whether the decision of ``state`` (this seat's, reached from this decision's root by
+        this seat's own actions alone, or the root itself) is the same on every deal: its
+        candidates are then computed once and kept on its node (not in an open loop, whose
+        nodes may skip a forced move). Default: never."""
+        return False
 
     def start(self, observation: Any) -> None:
         """Called once per decision before the first iteration (e.g. to mark the root)."""
@@ -276,10 +325,12 @@ class IsmctsAgent(ABC):
         preferred = self.preferred(observation)
         base = self.determinise(observation, rng)
         left = list(dict.fromkeys(self.candidates(base)))  # the root's: the observation's alone
+        used = 0
+        if 0 < self.screen < len(left):  # a cheap first look at the game's shallow horizon
+            left, base, used = self._screen(observation, rng, left, base, preferred)
         paired: dict[Any, list[float]] = {a: [] for a in left}
         self._paired = paired
         rounds = max(1, math.ceil(math.log2(len(left)))) if len(left) > 1 else 1
-        used = 0
         for r in range(rounds):
             deals = max(1, (budget - used) // (rounds - r) // len(left))
             for _ in range(deals):
@@ -298,6 +349,32 @@ class IsmctsAgent(ABC):
                     keep.append(preferred)
                 left = [a for a in left if a in keep]
         self.last_iterations = used
+
+    def _screen(
+        self, observation: Any, rng: random.Random, left: list[Any], base: State, preferred: Any
+    ) -> tuple[list[Any], State, int]:
+        """Under ``screen=m``: every root action played on ``screen_deals`` shared deals with
+        the tree cut at :meth:`cut_off_screen` (a tree of its own); the ``m`` best by mean
+        reward stay (with the game's choice), the next deal and the iterations used."""
+        scout = _Node(self.seat)
+        totals = dict.fromkeys(left, 0.0)
+        used = 0
+        self.screening = True
+        try:
+            for _ in range(self.screen_deals):
+                seed = rng.getrandbits(64)
+                for a in left:
+                    state = self.copy_deal(base)
+                    state.rng.seed(seed)
+                    totals[a] += self._descend(scout, state, rng, a)[self.seat]
+                    used += 1
+                base = self.determinise(observation, rng)
+        finally:
+            self.screening = False
+        keep = sorted(left, key=lambda a: -totals[a])[: self.screen]  # stable: ties keep order
+        if preferred in totals and preferred not in keep:
+            keep.append(preferred)
+        return [a for a in left if a in keep], base, used
 
     def search(self, observation: Any, root: _Node | None = None) -> _Node:
         """Run the budget's iterations from ``observation`` (onto ``root``, a tree kept from
@@ -346,8 +423,11 @@ class IsmctsAgent(ABC):
         path: list[_Node] = []
         c = self.exploration
         open_loop = self.open_loop
-        while not state.is_terminal and not self.cut_off(state):
+        settled = not open_loop  # the path so far: this seat's own actions on settled decisions
+        stop = self.cut_off_screen if self.screening else self.cut_off
+        while not state.is_terminal and not stop(state):
             if state.is_chance_node:
+                settled = False
                 outcome = state.sample_chance()
                 if open_loop:  # chance is not a node: the tree is the decisions
                     state.apply_unchecked(outcome)
@@ -360,7 +440,14 @@ class IsmctsAgent(ABC):
                 node = child
                 continue
             player = state.current_player
-            actions = self.candidates(state)
+            settled = settled and player == self.seat and self.settled(state)
+            if settled and node.cands is not None:
+                actions = node.cands
+            else:
+                actions = self.candidates(state)
+                self.candidate_calls += 1
+                if settled:
+                    node.cands = actions
             if open_loop and len(actions) == 1 and node is not root:  # nor a forced move (below the root)
                 state.apply_unchecked(actions[0])
                 continue
@@ -376,7 +463,7 @@ class IsmctsAgent(ABC):
                 actions = fresh or actions
             untried = [a for a in actions if a not in children]
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                action = untried[0] if self.ordered else untried[rng.randrange(len(untried))]
                 if per_deal > 1 and node is root:
                     self._tried.add(action)
                 child = children[action] = _Node(player)
@@ -398,7 +485,7 @@ class IsmctsAgent(ABC):
             state.apply_unchecked(chosen)
             path.append(best)
             node = best
-        if not state.is_terminal and not self.cut_off(state):
+        if not state.is_terminal and not stop(state):
             self.rollout(state)
         rewards = self.rewards(state)
         for n in path:

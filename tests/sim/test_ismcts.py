@@ -310,7 +310,16 @@ def test_the_preferred_action_stands_unless_the_search_beats_it_clearly() -> Non
 
 
 OPTIONS = {
-    "mea": ["horizon=turn", "loop=open", "per_deal=3", "root=halving"],
+    "mea": [
+        "horizon=turn",
+        "loop=open",
+        "per_deal=3",
+        "root=halving",
+        "expand=ordered",
+        "cache=off",
+        "root=halving;screen=2",
+        "root=halving;screen=2;screen_deals=1;expand=ordered",
+    ],
     "meikyu": ["loop=open", "per_deal=3", "root=halving"],
     "meio": ["loop=open", "per_deal=3", "root=halving"],
 }
@@ -436,3 +445,105 @@ def test_halving_takes_an_iteration_budget_only() -> None:
     for bad in ("ismcts:ms=5;root=halving", "ismcts:per_deal=3;root=halving", "ismcts:root=best"):
         with pytest.raises(UsageError):
             entry.make_agent(bad, rules, 0, 1)
+
+
+# --- Méa: candidates kept on settled nodes, ordered expansion, screening -------------------------
+
+
+def _mea_main_decision(seed: int, moves: int = 12) -> Any:
+    """A Méa state at seat 0's main phase after ``moves`` heuristic moves."""
+    rules = mea_rules()
+    state = rules.new_initial_state(seed)
+    heuristic = [mea_agents.HeuristicAgent(rules, s, s) for s in (0, 1)]
+    n = 0
+    while not (state.current_player == 0 and state.phase == "main" and n > moves):
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        p = state.current_player
+        state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
+        n += 1
+    return rules, state
+
+
+def test_mea_keeps_a_settled_nodes_candidates_and_plays_the_same_as_without() -> None:
+    rules = mea_rules()
+    for option in ("root=halving", "horizon=turn;root=halving", "expand=ordered"):
+        runs = []
+        for cache in ("on", "off"):
+            spec = f"ismcts:iters=10;{option};cache={cache}"
+            agents = [game("mea").make_agent(spec, rules, s, 20 + s) for s in (0, 1)]
+            runs.append((play("mea", rules, agents, 4, 80), sum(a.candidate_calls for a in agents)))
+        (moves_on, calls_on), (moves_off, calls_off) = runs
+        assert moves_on == moves_off  # the same game, decision for decision
+        assert calls_on < calls_off / 2  # but most nodes ranked their actions once, not every deal
+
+
+def test_mea_settles_only_this_seats_turn_with_nothing_drawn() -> None:
+    rules, state = _mea_main_decision(6)
+    agent = mea_agents.IsmctsAgent(rules, 0, 1, iters=4)
+    agent.start(state.observation(0))
+    assert agent.settled(state)
+    drawn = state.clone()
+    drawn.apply(next(a for a in drawn.legal_actions() if a[0] == "draw"))  # ends the turn, drawing
+    assert not agent.settled(drawn)
+    assert not mea_agents.IsmctsAgent(rules, 0, 1, iters=4, cache="off").settled(state)
+
+
+def _expansion_follows_the_candidates(node: Any) -> bool:
+    """Below the root, every node with kept candidates grew its children in their order."""
+    for child in node.children.values():
+        if child.cands is not None and child.children:
+            grown = list(child.children)  # in the order they were added
+            if grown != list(child.cands[: len(grown)]):
+                return False
+        if not _expansion_follows_the_candidates(child):
+            return False
+    return True
+
+
+def test_ordered_expansion_grows_a_node_in_its_candidates_order() -> None:
+    for seed in (6, 7):
+        rules, state = _mea_main_decision(seed)
+        obs = state.observation(0)
+        found = {}
+        for expand in ("ordered", "random"):
+            agent = mea_agents.IsmctsAgent(rules, 0, 3, iters=80, horizon="turn", expand=expand)
+            found[expand] = _expansion_follows_the_candidates(agent.search(obs))
+        assert found["ordered"]
+        assert not found["random"]  # the test can fail: random expansion breaks the order
+
+
+def test_screening_keeps_the_best_root_actions_at_the_shallow_horizon_for_the_rest() -> None:
+    rules, state = _mea_main_decision(6)
+    obs = state.observation(0)
+    plain = mea_agents.IsmctsAgent(rules, 0, 5, iters=40, root="halving")
+    plain.act(obs, state.legal_actions())
+    assert len(plain._paired) >= 4  # every root candidate had reply-horizon deals
+
+    class Scored(mea_agents.IsmctsAgent):
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, **kw)
+            self.cuts: list[bool] = []
+            self.kept_after_screen: list[Any] = []
+
+        def _screen(self, *args: Any) -> Any:
+            left, base, used = super()._screen(*args)
+            self.kept_after_screen = list(left)
+            return left, base, used
+
+        def cut_off_screen(self, state: Any) -> bool:
+            self.cuts.append(self.screening)
+            return super().cut_off_screen(state)
+
+    agent = Scored(rules, 0, 5, iters=40, root="halving", screen=2, screen_deals=2)
+    action = agent.act(obs, state.legal_actions())
+    state.clone().apply(action)  # checked: raises on an illegal action
+    k = len(list(dict.fromkeys(agent.candidates(obs.view.determinise(0, random.Random(1))))))
+    assert list(agent._paired) == agent.kept_after_screen and len(agent._paired) == 2
+    assert action in agent._paired
+    deals = sum(len(v) for v in agent._paired.values())
+    assert agent.last_iterations == deals + 2 * k  # 2 screening deals for each root action, then the rest
+    assert agent.cuts and all(agent.cuts) and not agent.screening  # the shallow cut-off, only while screening
+    with pytest.raises(UsageError):
+        game("mea").make_agent("ismcts:screen=2", rules, 0, 1)  # screening is halving's first round

@@ -482,7 +482,11 @@ class IsmctsAgent(BaseIsmcts):
     seat plays the heuristic in the tree too (``opponents=tree``: its candidates are
     searched like this seat's). ``horizon=turn`` stops the tree at the end of this seat's
     turn instead (``reply``: at the start of its next one). The tree is kept between the
-    decisions of one turn (:meth:`follows`)."""
+    decisions of one turn (:meth:`follows`). A node of this seat's turn with nothing drawn
+    since the root keeps its candidates (:meth:`settled`; ``cache=off``: ranked on every
+    deal). ``screen=m`` (with ``root=halving``) first looks at the root's actions at the end
+    of this seat's turn (:meth:`cut_off_screen`) and halves the ``m`` best to the ``horizon``;
+    ``expand=ordered`` grows a node's children in the heuristic's order."""
 
     def __init__(
         self,
@@ -500,8 +504,29 @@ class IsmctsAgent(BaseIsmcts):
         loop: str = "closed",
         per_deal: int = 1,
         root: str = "ucb",
+        expand: str = "random",
+        cache: str = "on",
+        screen: int = 0,
+        screen_deals: int = 2,
     ):
-        super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal, root=root)
+        super().__init__(
+            rules,
+            seat,
+            seed,
+            iters,
+            ms,
+            c,
+            loop=loop,
+            per_deal=per_deal,
+            root=root,
+            expand=expand,
+            screen=screen,
+            screen_deals=screen_deals,
+        )
+        if cache not in ("on", "off"):
+            raise ValueError(f"cache is on or off, not {cache!r}")
+        self.cache = cache == "on"
+        self._root_decks = (0, 0)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
@@ -543,6 +568,22 @@ class IsmctsAgent(BaseIsmcts):
     def start(self, observation: Any) -> None:
         obs: MeaObservation = observation
         self._start_turns = obs.view._taken[1 - obs.player]
+        decks = obs.view._deck
+        self._root_decks = (len(decks[0]), len(decks[1]))
+
+    def settled(self, state: State) -> bool:
+        """This seat's turn still, with no card drawn from either deck since the root: a Méa
+        action is deterministic once dealt, and what the heuristic ranks (the board, this
+        seat's hand, mana) is then the same on every deal (``cache=off``: never)."""
+        s = cast(MeaState, state)
+        me = self.seat
+        return (
+            self.cache
+            and s._active == me
+            and s._taken[1 - me] == self._start_turns
+            and len(s._deck[0]) == self._root_decks[0]
+            and len(s._deck[1]) == self._root_decks[1]
+        )
 
     def follows(self, previous: Any, action: Any, observation: Any) -> bool:
         """The same turn of this seat, with no card drawn or gone out of sight between (a
@@ -594,16 +635,23 @@ class IsmctsAgent(BaseIsmcts):
         return out
 
     def cut_off(self, state: State) -> bool:
+        if self.horizon == "turn":
+            return self.cut_off_screen(state)
         s = cast(MeaState, state)
         me = self.seat
-        if self.horizon == "turn":  # this seat's turn is over (the other's has begun)
-            return s._active != me and s._taken[1 - me] > self._start_turns
         return s._active == me and s._taken[1 - me] > self._start_turns and s._phase in (_FLIP, _MAIN)
+
+    def cut_off_screen(self, state: State) -> bool:
+        """The end of this seat's turn (the other's has begun): ``horizon=turn``'s cut-off, and
+        where ``screen`` looks at the root's actions."""
+        s = cast(MeaState, state)
+        me = self.seat
+        return s._active != me and s._taken[1 - me] > self._start_turns
 
     def rollout(self, state: State) -> None:
         s = cast(MeaState, state)
         for _ in range(400):
-            if s.current_player == TERMINAL or self.cut_off(s):
+            if s.current_player == TERMINAL or self.stops(s):
                 return
             p = s.current_player
             s.apply_unchecked(heuristic_action(s, s.legal_actions(), self.openings[p], self.target_hand))
