@@ -78,7 +78,7 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
                     n_workers=local_workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address="127.0.0.1:0",  # its HTTP server: loopback, a free port (8787 may be taken)
                     silence_logs=logging.ERROR,
                 )
             finally:

@@ -141,6 +141,19 @@ def test_dask_backend_maps_every_chunk_with_bounded_submission() -> None:
     assert [r.index for r in remote.results] == list(range(40))
 
 
+def test_two_local_dask_clusters_at_once_take_free_loopback_ports_without_a_warning() -> None:
+    import warnings
+
+    from cardbase.sim.dask_backend import dask_backend
+
+    with warnings.catch_warnings(record=True) as seen:  # the second would find Dask's default port taken
+        warnings.simplefilter("always")
+        with dask_backend("local", 1) as one, dask_backend("local", 1) as two:
+            servers = [one.client.scheduler_info(), two.client.scheduler_info()]
+    assert not [w for w in seen if "already in use" in str(w.message)], [str(w.message) for w in seen]
+    assert all(info["address"].startswith("tcp://127.0.0.1:") for info in servers)
+
+
 def test_opening_forces_the_size_and_reports_each(db_url: str, tmp_path: Path) -> None:
     plot = tmp_path / "opening.png"
     data = lab(
