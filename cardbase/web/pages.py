@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
@@ -20,6 +20,9 @@ from cardbase.errors import CardbaseError, InvalidData, UnknownCard
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
+
+if TYPE_CHECKING:
+    from cardbase.decks.formats import HouseFormats
 
 router = APIRouter()
 
@@ -116,7 +119,7 @@ def database_of(request: Request) -> Any:
     return settings_of(request).database
 
 
-def house_of(request: Request) -> Any:
+def house_of(request: Request) -> HouseFormats | None:
     """The house formats the server was started with (``serve --formats``), or None."""
     return settings_of(request).house
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardbase.decks.formats import HouseFormats
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")  # every interface: the served address is whatever the client used
@@ -37,7 +40,7 @@ class ServerSettings:
     port: int = 8765
     token: str | None = None  # required on every request when set; set whenever host is not loopback
     images: Path = Path("card_images")  # card art, looked up by card id inside it; never a client path
-    house: Any = None  # the house formats of ``serve --formats`` (decks.formats.HouseFormats), or None
+    house: HouseFormats | None = None  # the house formats of ``serve --formats``
 
     @property
     def loopback(self) -> bool:
