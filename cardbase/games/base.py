@@ -278,3 +278,10 @@ class Agent(Protocol):
     name: str
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
+
+
+def check_at_least_one(**options: int) -> None:
+    """An agent's counts (samples, candidates) are 1 or more: a ``ValueError`` naming the first that is not."""
+    for key, value in options.items():
+        if not isinstance(value, int) or value < 1:
+            raise ValueError(f"{key} must be at least 1, not {value!r}")

@@ -92,8 +92,10 @@ class GameEntry:
                 kwargs[key.strip()] = int(value)
             else:
                 kwargs[key.strip()] = value
+        cls = _load(self.agents[base])
+        _check_agent_options(name, base, cls, kwargs)
         try:
-            agent = _load(self.agents[base])(rules, seat, seed, **kwargs)
+            agent = cls(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:
             if not kwargs:
                 raise
@@ -102,6 +104,33 @@ class GameEntry:
             agent.name = name
         made: Agent = agent
         return made
+
+
+def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any]) -> None:
+    """Each option of ``name`` is one its agent takes, with a value of the kind it takes: a whole
+    number where the constructor's annotation says ``int`` (and no text), a number where it says
+    ``float``, never a negative number."""
+    import inspect
+
+    params = inspect.signature(cls).parameters
+    options = [p for p in params if p not in ("self", "rules", "seat", "seed")]
+    for key, value in kwargs.items():
+        if key not in options:
+            raise UsageError(f"agent {name!r}: {base} has no option {key!r} (its options: {', '.join(options)})")
+        kind = str(params[key].annotation)
+        if isinstance(value, int) and value < 0:
+            raise UsageError(f"agent {name!r}: {key} must not be negative")
+        if "str" in kind or isinstance(value, int):
+            continue
+        if kind.startswith("int"):
+            raise UsageError(f"agent {name!r}: {key} must be a whole number, not {value!r}")
+        if kind.startswith("float"):
+            try:
+                number = float(value)
+            except ValueError:
+                raise UsageError(f"agent {name!r}: {key} must be a number, not {value!r}") from None
+            if not number >= 0 or number == float("inf"):
+                raise UsageError(f"agent {name!r}: {key} must be a number from 0, not {value!r}")
 
 
 MAX_AGENT_NUMBER = 100_000

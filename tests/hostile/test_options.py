@@ -90,10 +90,18 @@ def test_bad_rule_option_is_refused(game: str, rules: list[str], phrase: str, sh
 AGENTS = [
     ("meio", "search:samples=1000000000", "at most"),
     ("meio", "search:samples=99999999999999999999999", "at most"),
-    ("meio", "search:nonsense=3", "search"),
+    ("meio", "search:nonsense=3", "search has no option 'nonsense' (its options: samples, split_candidates)"),
     ("meio", "search:samples", "key=value"),
     ("meio", "wizard", "unknown"),
     ("mea", "heuristic:opening=99-100", "opening"),
+    ("mea", "search:samples=0", "samples must be at least 1, not 0"),  # was a ZeroDivisionError, exit 70
+    ("mea", "search:candidates=0", "candidates must be at least 1"),
+    ("mea", "search:samples=abc", "samples must be a whole number, not 'abc'"),  # was a TypeError, exit 70
+    ("mea", "search:samples=-1", "samples must not be negative"),  # was played
+    ("meio", "search:split_candidates=0", "split_candidates must be at least 1"),
+    ("meikyu", "search:samples=0", "samples must be at least 1"),
+    ("meikyu", "search:rounds=abc", "rounds must be a number, not 'abc'"),
+    ("meikyu", "search:prior=inf", "prior must be a number from 0"),
 ]
 
 
@@ -101,6 +109,9 @@ AGENTS = [
 def test_bad_agent_is_refused(game: str, agent: str, phrase: str, shared_db: str) -> None:
     if game == "meio":
         argv = ["sim", "meio", "--players", "2", "--games", "1", "--agents", f"{agent},random"]
+    elif game == "meikyu":
+        argv = ["sim", "meikyu", "--players", "2", "--assume", "default", "--games", "1", "--agents", f"{agent},random"]
+        argv += ["--db", shared_db]
     else:
         argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
         argv += ["--db", shared_db]

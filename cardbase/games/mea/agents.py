@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cardbase.games.base import TERMINAL, State
+from cardbase.games.base import TERMINAL, State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
@@ -419,6 +419,7 @@ class SearchAgent:
         target_hand: int = TARGET_HAND,
         opening: int | str | None = None,
     ):
+        check_at_least_one(samples=samples, candidates=candidates)
         self.rules = rules
         self.seat = seat
         self.rng = random.Random(seed)

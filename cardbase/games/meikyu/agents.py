@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cardbase.games.base import State
+from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meikyu.engine import (
@@ -652,6 +652,7 @@ class SearchAgent:
         confidence: float = 1.0,
     ):
         self.rules = rules
+        check_at_least_one(samples=samples, candidates=candidates)
         self.seat = seat
         self.rng = random.Random(seed)
         self.samples = samples

@@ -14,7 +14,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, cast
 
-from cardbase.games.base import State
+from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
@@ -358,6 +358,7 @@ class SearchAgent:
         samples: int = 24,
         split_candidates: int = 8,
     ):
+        check_at_least_one(samples=samples, split_candidates=split_candidates)
         self.rules = rules
         self.seat = seat
         self.rng = random.Random(seed)
