@@ -113,6 +113,18 @@ def _check_depth(text: str, source: str) -> None:
             raise UnreadableInput(f"{source}: JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def open_mode(temporary: Path, folder: bool = False) -> None:
+    """Give a file (or folder) made by ``tempfile`` (which makes them private: 0600, 0700) the mode
+    a newly made one gets from the umask, as any other program's output (0644, 0755 with umask 022)."""
+    os.chmod(temporary, (0o777 if folder else 0o666) & ~_umask())
+
+
 @contextmanager
 def output_file(path: Path, what: str = "file") -> Iterator[Path]:
     """A temporary path beside ``path`` to write to; when the block ends without error it
@@ -136,6 +148,7 @@ def output_file(path: Path, what: str = "file") -> Iterator[Path]:
     temporary = Path(name)
     try:
         yield temporary
+        open_mode(temporary)
         os.replace(temporary, path)
     except OSError as error:
         raise UnreadableInput(f"{path}: cannot write the {what}: {error.strerror}") from None

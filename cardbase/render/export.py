@@ -27,6 +27,7 @@ from cardbase.names import slug
 from cardbase.render.cache import cache_key
 from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
 from cardbase.render.raster import render_face, save_png
+from cardbase.textfiles import open_mode
 
 MANIFEST = "manifest.csv"
 
@@ -139,6 +140,7 @@ def export_images(
     try:
         parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+        open_mode(tmp, folder=True)
     except OSError as error:
         raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
     try:

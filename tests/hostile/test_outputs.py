@@ -78,3 +78,23 @@ def test_a_failed_write_leaves_the_old_file(tmp_path: Path) -> None:
 def test_output_into_a_folder_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     with pytest.raises(UnreadableInput, match="is a folder"), output_file(tmp_path, "plot"):
         pass
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_outputs_get_the_mode_the_umask_gives_not_a_temporary_files(tmp_path: Path, mask: int) -> None:
+    """Files are written to a private temporary file and renamed: the result must not stay 0600."""
+    import os
+    import stat
+
+    previous = os.umask(mask)
+    try:
+        csv_out, pdf_out, images = tmp_path / "cards.csv", tmp_path / "deck.pdf", tmp_path / "images"
+        assert run_cli(["catalog", "export", "--game", "meio", "-o", csv_out]).exit_code == 0
+        deck = REPO / "examples" / "decks" / "meio-hand.txt"
+        assert run_cli(["print", "deck", deck, "-o", pdf_out]).exit_code == 0
+        assert run_cli(["export", "images", deck, "-o", images, "--dpi", "40"]).exit_code == 0
+    finally:
+        os.umask(previous)
+    for path in (csv_out, pdf_out, images / "manifest.csv"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
+    assert stat.S_IMODE(images.stat().st_mode) == 0o777 & ~mask
