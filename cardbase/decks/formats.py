@@ -160,9 +160,15 @@ def format_names(game: str, house: dict[tuple[str, str], Format] | None = None) 
     return names
 
 
+def formats_hint(game: str, house: dict[tuple[str, str], Format] | None = None) -> str:
+    """The formats a name may be, for a message about one that is none of them."""
+    known = f"formats are {', '.join(format_names(game, house))}"
+    return known if house else f"{known}; a house format is known only with its --formats file"
+
+
 def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | None = None) -> Format:
     """Like ``find_format`` but a miss is a usage error listing the formats."""
     found = find_format(game, name, house)
     if found is None:
-        raise UsageError(f"{game} has no format {name!r}; formats are {', '.join(format_names(game, house))}")
+        raise UsageError(f"{game} has no format {name!r}; {formats_hint(game, house)}")
     return found

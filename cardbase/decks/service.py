@@ -12,7 +12,7 @@ from cardbase.decks.formats import (
     check_format_name,
     default_format,
     find_format,
-    format_names,
+    formats_hint,
     load_house_formats,
     require_format,
 )
@@ -155,8 +155,7 @@ def choose_format(
                     "unknown-format",
                     f"{resolved.game} has no format {deck.format!r}",
                     None,
-                    f"formats are {', '.join(format_names(resolved.game, house))}"
-                    + ("" if house else " (a house format is known only with its --formats file)"),
+                    formats_hint(resolved.game, house),
                 )
             ]
         return found, []

@@ -107,7 +107,8 @@ def test_database_decks(db_url: str) -> None:
 def test_deck_set_renames_and_keeps_a_format(db_url: str) -> None:
     house = str(REPO / "examples/formats/house.toml")
     bad = run(db_url, "deck", "new", "One", "--game", "mea", "--format", "highlander")
-    assert bad.exit_code == 2 and "mea has no format 'highlander'; formats are standard" in bad.output
+    assert bad.exit_code == 2 and "mea has no format 'highlander'; formats are standard; " in bad.output
+    assert "a house format is known only with its --formats file" in bad.output
     made = run(db_url, "deck", "new", "One", "--game", "mea", "--format", "highlander", "--formats", house)
     assert made.exit_code == 0
     assert json.loads(run(db_url, "deck", "list", "--json").stdout)[0]["format"] == "highlander"

@@ -269,7 +269,10 @@ def test_a_deck_kept_in_a_house_format_plays_with_its_formats_file(stored: str, 
     assert kept.exit_code == 0, kept.output
     without = run_cli(args, stored, input="quit\n")
     assert without.exit_code == 1 and "Traceback" not in without.output
-    assert "mea has no format 'no-big-ducks'" in without.stderr and "its --formats file" in without.stderr
+    assert (
+        "mea has no format 'no-big-ducks' (formats are standard; a house format is known only with its "
+        "--formats file)" in without.stderr
+    )
     played = run_cli([*args, "--formats", HOUSE], stored, input="quit\n")
     assert played.exit_code == 0, played.output
     assert "error" not in played.stderr
