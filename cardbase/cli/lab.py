@@ -162,7 +162,7 @@ def gauntlet(
             "--agents",
             "-a",
             shell_complete=complete.agents,
-            help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search).",
+            help="Agent for both sides, or DECK's,FIELD's (random, heuristic, search, ismcts).",
         ),
     ] = "heuristic",
     seed: SeedOption = 0,
@@ -229,7 +229,7 @@ def gauntlet(
     table.add_row("overall", f"{result.overall.wins}/{result.overall.games}", rate, ci, "", "")
     con.print(table)
     cards = Table(
-        title=f"Cards of {result.deck} (sorted by improvement when drawn)",
+        title=f"Cards of {result.deck} (sorted by improvement when drawn; * too few games, last)",
         caption="in hand: drawn at any point (the opening included); IWD: improvement when drawn, win rate in hand "
         f"minus not drawn, in points with Newcombe's 95% interval; * fewer than {min_games} games drawn or not drawn.",
     )
@@ -426,8 +426,8 @@ def split(
         "time": "stopped by the time budget",
     }[advice.stopped_by]
     con.print(
-        f"{advice.levels} halving levels ({how}) in {advice.elapsed:.1f} s on {advice.workers} "
-        f"worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"
+        f"{advice.levels} halving level{'s' if advice.levels != 1 else ''} ({how}) in {advice.elapsed:.1f} s "
+        f"on {advice.workers} worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"
     )
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
 

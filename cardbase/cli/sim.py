@@ -445,7 +445,7 @@ def _print_mea(data: dict[str, Any]) -> None:
     t = data["turns"]
     con.print(
         f"Game length: {t['mean']:.1f} turns (95% {t['mean_95'][0]:.1f}–{t['mean_95'][1]:.1f}), "
-        f"median {t['median']:.0f}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
+        f"median {t['median']:g}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
     )
     ends = Table(title="How the games ended")
     for col in ("ending", "games", "share", "losers"):

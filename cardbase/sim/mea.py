@@ -13,6 +13,7 @@ counted and labelled.
 from __future__ import annotations
 
 import json
+import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -269,7 +270,7 @@ class MeaBatch:
             "turns": {
                 "mean": mean,
                 "mean_95": [lo, hi],
-                "median": ordered[len(ordered) // 2] if ordered else None,
+                "median": statistics.median(ordered) if ordered else None,  # even count: the middle two's mean
                 "min": ordered[0] if ordered else None,
                 "max": ordered[-1] if ordered else None,
             },

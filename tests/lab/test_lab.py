@@ -295,7 +295,7 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert sorted(s["keep"] + s["aside"]) == sorted(a["hand"])
         assert s["deals"] == 2 and 0 <= s["ci"][0] <= s["expected_round_score"] <= s["ci"][1] <= 13
     table = runner.invoke(app, [*args[:-3], "--top", "4", "--seed", "1"])
-    assert table.exit_code == 0 and "1 halving levels (stopped at --levels 1)" in table.output
+    assert table.exit_code == 0 and "1 halving level (stopped at --levels 1)" in table.output
 
 
 def test_split_advisor_stops_at_the_time_budget_after_level_zero() -> None:

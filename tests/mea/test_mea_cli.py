@@ -251,3 +251,13 @@ def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
                        (["--rule", "decks=x"], "not a Méa rules option")):  # fmt: skip
         wrong = sim(db_url, "--games", "2", *bad)
         assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output
+
+
+def test_the_median_game_length_of_an_even_count_is_the_middle_two_means(db_url):
+    result = sim(db_url, "--games", "2", "--seed", "0", "--json")
+    assert result.exit_code == 0, result.output
+    turns = json.loads(result.stdout)["turns"]
+    assert turns["min"] < turns["max"]  # two games of different lengths: their median is their mean
+    assert turns["median"] == (turns["min"] + turns["max"]) / 2 == turns["mean"]
+    table = sim(db_url, "--games", "2", "--seed", "0")
+    assert f"median {turns['median']:g}," in table.stdout
