@@ -396,7 +396,7 @@ def split(
         names *= players
     entry = game("meio")
     entry.check_agents(names)
-    cards = read_hand(hand)
+    cards = read_hand(hand, players)
     rules = entry.make_rules({"players": players})
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]

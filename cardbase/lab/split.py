@@ -99,21 +99,39 @@ class SplitAdvice:
         }
 
 
-def read_hand(path: Path) -> list[Any]:
-    """The 13 cards of a hand file (a Meio deck file, one card a line: ``AH``, ``10C``)."""
+def read_hand(path: Path, players: int | None = None) -> list[Any]:
+    """The 13 cards of a hand file (a Meio deck file, one card a line: ``AH``, ``10C``); with
+    ``players``, each must be in that table's deck."""
     from cardbase.decks.files import read_deck
     from cardbase.games.meio.cards import PlayingCard
+    from cardbase.games.meio.engine import MeioRules, cards_of
 
     text = read_deck(path)
+    if text.game and text.game != "meio":
+        raise InvalidData(
+            str(path), writes=False, problems=[f"this is a {text.game} deck (its game: line), not a Meio hand"]
+        )
     cards: list[Any] = []
+    seen: set[Any] = set()
+    problems: list[str] = []
     for line in text.lines:
         try:
             card = PlayingCard.parse(line.name)
         except ValueError as error:
-            raise InvalidData(str(path), [f"line {line.line}: {error}"]) from None
+            raise InvalidData(str(path), [f"line {line.line}: {error}"], writes=False) from None
+        if card in seen or line.count > 1:
+            problems.append(f"line {line.line}: {card} is given again (a hand holds each card once)")
+        seen.add(card)
         cards += [card] * line.count
-    if len(cards) != HAND or len(set(cards)) != HAND:
-        raise InvalidData(str(path), [f"a Meio hand is 13 different cards; this file has {len(cards)}"])
+    if len(cards) != HAND:
+        problems.append(f"a Meio hand is {HAND} cards; this file has {len(cards)}")
+    if players is not None and not problems:
+        deck = set(cards_of(MeioRules(players=players).deck_mask))
+        if outside := [str(c) for c in cards if c not in deck]:
+            said = f" (the file says players: {text.players})" if text.players and text.players != players else ""
+            problems.append(f"{', '.join(outside)}: not in the {players}-player deck{said}")
+    if problems:
+        raise InvalidData(str(path), problems, writes=False)
     return cards
 
 

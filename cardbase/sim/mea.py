@@ -93,7 +93,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
     resolved = resolve_file(database, path, "mea")
     report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
-        raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"])
+        raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"], writes=False)
     ids = [c.card_id for c in resolved.deck.main.cards]
     with database.session() as session:
         rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
@@ -116,9 +116,10 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
                 "a card with unknown stats cannot be simulated: import its values "
                 "(cardbase catalog import FILE --game mea) or pass --drop-unknown to leave it out",
             ],
+            writes=False,
         )
     if not cards:
-        raise InvalidData(str(path), ["no card of the deck can be simulated"])
+        raise InvalidData(str(path), ["no card of the deck can be simulated"], writes=False)
     name = resolved.deck.name or path.stem
     notes = [f"{p.message} ({p.hint})" for p in resolved.problems if p.code == "file-and-database-deck"]
     return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown, notes)

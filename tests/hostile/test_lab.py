@@ -74,9 +74,17 @@ def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
     short = tmp_path / "short.txt"
     short.write_text("game: meio\nAH\n10H\n", encoding="utf-8")
     assert_refused(run_cli(["lab", "split", str(short), "--players", "3"]), 1, "13")
-    wrong = tmp_path / "wrong.txt"  # a 2 is not in the 2-player deck (A–7)
+    wrong = tmp_path / "wrong.txt"  # the 2-player deck has no 8, 9 or 10 (it is A–7)
     wrong.write_text((REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
-    assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 2, "deck")
+    message = assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 1, "wrong.txt")
+    assert message.endswith("1 problem(s):")  # read, not written: no "nothing was written"
+    refused = run_cli(["lab", "split", str(wrong), "--players", "2"])
+    assert "10H, 9S, 8S, 10C: not in the 2-player deck (the file says players: 3)" in refused.stderr
+    twice = tmp_path / "twice.txt"
+    twice.write_text("AH\n" + (REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert "AH is given again" in run_cli(["lab", "split", str(twice), "--players", "3"]).stderr
+    mea = str(REPO / "examples/decks/mea-goblin-rush.txt")
+    assert_refused(run_cli(["lab", "split", mea, "--players", "3"]), 1, contains="this is a mea deck")
 
 
 @pytest.mark.parametrize(
