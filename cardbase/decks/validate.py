@@ -318,7 +318,7 @@ class ValidationReport:
         return {
             "valid": self.valid,
             "game": self.game or None,
-            "format": self.format,
+            "format": self.format or None,  # none: the deck's format is unknown (or it has no game)
             "cards": self.cards,
             "file": self.source,
             "problems": [p.as_dict() for p in self.problems],

@@ -743,6 +743,7 @@ def test_a_server_with_house_formats_offers_checks_and_keeps_them(database: Data
         text = html.unescape(bare.get(f"/decks/{deck}").text)
         assert "mea has no format 'highlander'" in text and "only with its --formats file" in text
         assert '<option value="highlander"' not in text
+        assert bare.get(f"/api/decks/{deck}/validation").json()["format"] is None  # unknown: null, not ""
     settings = ServerSettings(database=database, house=house)
     with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as web:
         add(web, deck, "mea/demo/crumb-goblin", 2)
