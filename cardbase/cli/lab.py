@@ -234,7 +234,8 @@ def gauntlet(
         f"minus not drawn, in points with Newcombe's 95% interval; * fewer than {min_games} games drawn or not drawn.",
     )
     for col in ("card", "games in hand", "win in hand", "not drawn", "IWD (95%)", "in opening"):
-        cards.add_column(col, justify="left" if col == "card" else "right")
+        # a narrow terminal wraps a figure onto a second line rather than cutting it short with "…"
+        cards.add_column(col, justify="left" if col == "card" else "right", overflow="fold")
     for c in result.cards:
         cards.add_row(
             c.name + (" *" if c.too_few else ""),
