@@ -23,15 +23,17 @@ def _check(path: Path) -> None:
         raise UsageError(f"--plot {path}: the file name ends in {', '.join(FORMATS)}")
 
 
-def _bars(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float]) -> None:
+def _bars(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float], unit: str) -> None:
+    """One row per label: the value (a fraction, drawn in percent or points as the tables show it) with
+    its interval; a value that is unknown (NaN: no games to compare) has no marker, and says so."""
     ys = list(range(len(labels)))
-    xs = [0.0 if math.isnan(v) else v for v in values]
-    err = [
-        [0.0 if math.isnan(v) else v - lo for v, lo in zip(values, lows, strict=True)],
-        [0.0 if math.isnan(v) else hi - v for v, hi in zip(values, highs, strict=True)],
-    ]
-    ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=3)
-    ax.set_yticks(ys, labels)
+    known = [i for i, v in enumerate(values) if not math.isnan(v)]
+    xs = [100 * values[i] for i in known]
+    err = [[100 * (values[i] - lows[i]) for i in known], [100 * (highs[i] - values[i]) for i in known]]
+    ax.errorbar(xs, [ys[i] for i in known], xerr=err, fmt="o", capsize=3)
+    shown = [label if not math.isnan(v) else f"{label} (no figure)" for label, v in zip(labels, values, strict=True)]
+    ax.set_yticks(ys, shown)
+    ax.set_xlabel(unit)
     ax.invert_yaxis()
 
 
@@ -54,9 +56,10 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
         [r.rate for _, r in rows],
         [r.ci[0] for _, r in rows],
         [r.ci[1] for _, r in rows],
+        "win rate (%)",
     )
-    top.axvline(0.5, color="grey", linewidth=0.8)
-    top.set_xlim(0, 1)
+    top.axvline(50, color="grey", linewidth=0.8)
+    top.set_xlim(0, 100)
     top.set_title(f"{result.deck}: win rate by match-up (95% Wilson)")
     _bars(
         bottom,
@@ -64,6 +67,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
         [c.improvement.value for c in cards],
         [c.improvement.low for c in cards],
         [c.improvement.high for c in cards],
+        "points",
     )
     bottom.axvline(0.0, color="grey", linewidth=0.8)
     bottom.set_title("improvement when drawn: in hand − not drawn (95% Newcombe)", fontsize="medium")
@@ -125,6 +129,7 @@ def plot_cards(study: CardsStudy, path: Path) -> None:
             [c.difference.value for c in rows],
             [c.difference.low for c in rows],
             [c.difference.high for c in rows],
+            "points",
         )
         ax.axvline(0.0, color="grey", linewidth=0.8)
         ax.set_title(f"{what}: win rate with − without (95% Newcombe)", fontsize="medium")

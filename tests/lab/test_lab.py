@@ -402,3 +402,20 @@ def test_meikyu_cards_held_match_a_hand_count_and_the_report(db_url: str) -> Non
             1 for r in batch.results for s in range(3) if any(e[0] == land["name"] for e in dict(r.facts)["lands"][s])
         )
         assert land["games_in_kingdom"] == count
+
+
+def test_plot_rows_are_in_points_and_an_unknown_figure_has_no_marker() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from cardbase.lab.plot import _bars
+
+    ax = Figure().subplots()
+    _bars(ax, ["Crumb Goblin", "Tile Titan"], [0.067, float("nan")], [0.01, float("nan")], [0.12, 0.5], "points")
+    markers = [line for line in ax.lines if line.get_marker() == "o"]  # the others are the caps
+    assert len(markers) == 1  # one marker: the unknown figure is not drawn at 0
+    assert list(markers[0].get_xdata()) == pytest.approx([6.7]) and list(markers[0].get_ydata()) == [0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Crumb Goblin", "Tile Titan (no figure)"]
+    assert ax.get_xlabel() == "points"
