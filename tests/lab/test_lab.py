@@ -223,9 +223,9 @@ def test_meikyu_cards_table_and_plot(db_url: str, tmp_path: Path, monkeypatch: p
     drawn: list[tuple[list[str], list[float], list[float], list[float]]] = []
     bars = lab_plot._bars
 
-    def spy(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float]) -> None:
+    def spy(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float], unit: str) -> None:
         drawn.append((labels, values, lows, highs))
-        bars(ax, labels, values, lows, highs)
+        bars(ax, labels, values, lows, highs, unit)
 
     monkeypatch.setattr(lab_plot, "_bars", spy)
     plot = tmp_path / "cards.svg"
