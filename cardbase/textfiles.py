@@ -9,6 +9,7 @@ through :func:`output_file`, which writes a file whole or not at all.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -113,8 +114,11 @@ def _check_depth(text: str, source: str) -> None:
             raise UnreadableInput(f"{source}: JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)")
 
 
+@functools.cache
 def _umask() -> int:
-    mask = os.umask(0)
+    """The process's umask, read once: reading it means setting it, and a server's other threads
+    must not make a file while it is briefly 0."""
+    mask = os.umask(0o077)
     os.umask(mask)
     return mask
 

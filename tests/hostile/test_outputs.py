@@ -86,7 +86,10 @@ def test_outputs_get_the_mode_the_umask_gives_not_a_temporary_files(tmp_path: Pa
     import os
     import stat
 
+    from cardbase import textfiles
+
     previous = os.umask(mask)
+    textfiles._umask.cache_clear()  # read once per process: this test changes it
     try:
         csv_out, pdf_out, images = tmp_path / "cards.csv", tmp_path / "deck.pdf", tmp_path / "images"
         assert run_cli(["catalog", "export", "--game", "meio", "-o", csv_out]).exit_code == 0
@@ -95,6 +98,7 @@ def test_outputs_get_the_mode_the_umask_gives_not_a_temporary_files(tmp_path: Pa
         assert run_cli(["export", "images", deck, "-o", images, "--dpi", "40"]).exit_code == 0
     finally:
         os.umask(previous)
+        textfiles._umask.cache_clear()
     for path in (csv_out, pdf_out, images / "manifest.csv"):
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
     assert stat.S_IMODE(images.stat().st_mode) == 0o777 & ~mask
