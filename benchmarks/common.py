@@ -114,3 +114,24 @@ def chess_random_play(seconds: float, lean: bool = False, seed: int = 1) -> tupl
             plies += 1
         games += 1
     return plies / (time.perf_counter() - start), games
+
+
+def timed_decisions(game_id: str, rules: Any, names: Sequence[str], g: int) -> Any:
+    """Game ``g`` of the agent benchmarks, ``names[s]`` on seat ``s`` (seeded ``derive_seed(9, g, …)``,
+    the same games for every script): yields ``(seat, agent, seconds, action)`` for each decision,
+    the agent's thinking timed; chance is played through."""
+    from cardbase.sim.registry import derive_seed, game
+
+    entry = game(game_id)
+    agents = [entry.make_agent(n, rules, s, derive_seed(9, g, s)) for s, n in enumerate(names)]
+    state = rules.new_initial_state(derive_seed(9, g))
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply_unchecked(state.sample_chance())
+            continue
+        p = state.current_player
+        start = time.perf_counter()
+        action = agents[p].act(state.observation(p), state.legal_actions())
+        seconds = time.perf_counter() - start
+        yield p, agents[p], seconds, action
+        state.apply(action)

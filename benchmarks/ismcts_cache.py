@@ -8,33 +8,22 @@ Not a test; never gates CI.
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
 from bench_mea import demo_rules
-
-from cardbase.sim.registry import derive_seed, game
+from common import timed_decisions
 
 
 def run(spec: str, rules: Any) -> tuple[list[str], int, float]:
     """One game, ``spec`` on seat 0 against search: its actions, rankings and seconds."""
-    entry = game("mea")
-    agents = [entry.make_agent(n, rules, s, derive_seed(9, 0, s)) for s, n in enumerate([spec, "search"])]
-    state = rules.new_initial_state(derive_seed(9, 0))
     actions: list[str] = []
     seconds = 0.0
-    while not state.is_terminal:
-        if state.is_chance_node:
-            state.apply_unchecked(state.sample_chance())
-            continue
-        p = state.current_player
-        start = time.perf_counter()
-        action = agents[p].act(state.observation(p), state.legal_actions())
+    calls = 0
+    for p, agent, took, action in timed_decisions("mea", rules, [spec, "search"], 0):
         if p == 0:
-            seconds += time.perf_counter() - start
-        state.apply(action)
+            seconds += took
+            calls = agent.candidate_calls
         actions.append(str(action))
-    calls: int = agents[0].candidate_calls
     return actions, calls, seconds
 
 

@@ -11,8 +11,7 @@ import argparse
 import statistics
 
 from bench_mea import demo_rules
-
-from cardbase.sim.registry import derive_seed, game
+from common import timed_decisions
 
 
 def main() -> None:
@@ -21,26 +20,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     args = parser.parse_args()
     rules = demo_rules()
-    entry = game("mea")
     spreads: list[tuple[float, float]] = []  # per decision: the largest and the mean deviation
     for g in range(args.games):
         names = [args.spec, "search"] if g % 2 == 0 else ["search", args.spec]
-        agents = [entry.make_agent(n, rules, s, derive_seed(9, g, s)) for s, n in enumerate(names)]
-        state = rules.new_initial_state(derive_seed(9, g))
-        while not state.is_terminal:
-            if state.is_chance_node:
-                state.apply_unchecked(state.sample_chance())
-                continue
-            p = state.current_player
-            agent = agents[p]
-            action = agent.act(state.observation(p), state.legal_actions())
+        for p, agent, _, _ in timed_decisions("mea", rules, names, g):
             paired = getattr(agent, "_paired", None) if names[p] == args.spec else None
             if paired:
                 sds = [statistics.pstdev(v) for v in paired.values() if len(v) > 1]
                 if sds:
                     spreads.append((max(sds), statistics.mean(sds)))
                 agent._paired = {}
-            state.apply(action)
     if not spreads:
         print("no searched decision with two deals or more")
         return

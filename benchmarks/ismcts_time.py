@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from typing import Any
 
 from bench_mea import demo_rules
-
-from cardbase.sim.registry import derive_seed, game
+from common import timed_decisions
 
 
 def rules_for(game_id: str, players: int) -> Any:
@@ -39,21 +37,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
     rules = rules_for(args.game, args.players)
-    entry = game(args.game)
     times: dict[str, list[float]] = {args.a: [], args.b: []}
     for g in range(args.games):
         names = [args.a, args.b] if g % 2 == 0 else [args.b, args.a]
-        agents = [entry.make_agent(n, rules, s, derive_seed(9, g, s)) for s, n in enumerate(names)]
-        state = rules.new_initial_state(derive_seed(9, g))
-        while not state.is_terminal:
-            if state.is_chance_node:
-                state.apply_unchecked(state.sample_chance())
-                continue
-            p = state.current_player
-            start = time.perf_counter()
-            action = agents[p].act(state.observation(p), state.legal_actions())
-            times[names[p]].append(time.perf_counter() - start)
-            state.apply(action)
+        for p, _, seconds, _ in timed_decisions(args.game, rules, names, g):
+            times[names[p]].append(seconds)
     for name, t in times.items():
         print(f"{name:32} {len(t):6} decisions  mean {1000 * statistics.mean(t):8.2f} ms  total {sum(t):7.2f} s")
 

@@ -6,6 +6,7 @@ that listing the games costs nothing. A new game adds one entry here.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -106,18 +107,24 @@ class GameEntry:
         return made
 
 
+@functools.cache
+def _agent_options(cls: Any) -> dict[str, str]:
+    """An agent class's options and their annotations, read once (agents are made for every game)."""
+    import inspect
+
+    params = inspect.signature(cls).parameters
+    return {k: str(p.annotation) for k, p in params.items() if k not in ("self", "rules", "seat", "seed")}
+
+
 def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any]) -> None:
     """Each option of ``name`` is one its agent takes, with a value of the kind it takes: a whole
     number where the constructor's annotation says ``int`` (and no text), a number where it says
     ``float``, never a negative number."""
-    import inspect
-
-    params = inspect.signature(cls).parameters
-    options = [p for p in params if p not in ("self", "rules", "seat", "seed")]
+    options = _agent_options(cls)
     for key, value in kwargs.items():
         if key not in options:
             raise UsageError(f"agent {name!r}: {base} has no option {key!r} (its options: {', '.join(options)})")
-        kind = str(params[key].annotation)
+        kind = options[key]
         if isinstance(value, int) and value < 0:
             raise UsageError(f"agent {name!r}: {key} must not be negative")
         if "str" in kind or isinstance(value, int):
