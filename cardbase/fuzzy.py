@@ -1,4 +1,8 @@
-"""Did-you-mean: the names closest to a misspelt one (one matcher for the catalog, decks and rules).
+"""Did-you-mean: the names closest to a misspelt one, and the one name a typed fragment stands
+for (one matcher for the catalog, decks, rules and the play prompt).
+
+Every comparison is on folded text (:func:`cardbase.names.fold`: case and accents dropped, as
+search does), so ``jalapeno`` finds Jalapeño Imp and ``CRÈME`` Crème Golem.
 
 Pure (no I/O), so that ``cardbase.games`` may use it.
 """
@@ -6,12 +10,26 @@ Pure (no I/O), so that ``cardbase.games`` may use it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from cardbase.names import fold
 
 T = TypeVar("T")
+
+CLOSE = 0.8
+"""How like a name (difflib's ratio, 0 to 1) a typed fragment must be to stand for it."""
+SURE = 0.9
+"""A close spelling this like the best name stands for it even when others are close too."""
+
+
+class AmbiguousName(ValueError):
+    """A typed name that fits several names; ``candidates`` lists them."""
+
+    def __init__(self, fragment: str, candidates: Sequence[str]):
+        super().__init__(f"{fragment!r} could be {', '.join(candidates)}: type more of the name")
+        self.fragment = fragment
+        self.candidates = tuple(candidates)
 
 
 def closest(name: str, choices: Mapping[str, T], n: int = 3, cutoff: float = 0.6, partial: bool = False) -> list[T]:
@@ -26,3 +44,50 @@ def closest(name: str, choices: Mapping[str, T], n: int = 3, cutoff: float = 0.6
     if not keys and partial:
         keys = [k for k in choices if key in k][:n]
     return list(dict.fromkeys(choices[k] for k in keys))
+
+
+def begins(fragment: str, name: str) -> bool:
+    """``fragment`` begins ``name``, or its words begin words of ``name`` in order
+    (``ferret`` and ``pick fer`` begin Pickpocket Ferret), folded."""
+    key, folded = fold(fragment), fold(name)
+    if not key:
+        return False
+    if folded.startswith(key):
+        return True
+    typed = key.split()
+    k = 0
+    for word in folded.split():
+        if k < len(typed) and word.startswith(typed[k]):
+            k += 1
+    return k == len(typed)
+
+
+def match(fragment: str, names: Iterable[str]) -> str | None:
+    """The one name of ``names`` that ``fragment`` stands for, folded: the name itself, the only
+    name it begins (see :func:`begins`), or the only close spelling (or one much closer than the
+    rest). ``None`` if none; :class:`AmbiguousName`, listing them, if several fit."""
+    by_key: dict[str, list[str]] = {}
+    for n in dict.fromkeys(names):
+        by_key.setdefault(fold(n), []).append(n)
+    key = fold(fragment)
+    if key in by_key:
+        exact = by_key[key]
+        if len(exact) > 1:
+            raise AmbiguousName(fragment, sorted(exact))
+        return exact[0]
+    hits = [n for k, same in by_key.items() if begins(key, k) for n in same]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise AmbiguousName(fragment, sorted(hits))
+    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=CLOSE)
+    found = [n for k in close for n in by_key[k]]
+    if len(found) == 1 or (close and len(by_key[close[0]]) == 1 and _ratio(key, close[0]) >= SURE):
+        return found[0]
+    if found:
+        raise AmbiguousName(fragment, sorted(found))
+    return None
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()

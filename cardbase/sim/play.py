@@ -12,13 +12,14 @@ name), a card's text, questions before a drastic move, extra commands.
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import CHANCE, Agent, GameError, IllegalAction, Rules, State
+from cardbase.names import fold
 
 HELP = """Commands:
   <action>   your move, e.g. 7H or play 7H (in the split: split <6 cards to set aside>)
@@ -45,62 +46,23 @@ class Vocabulary:
     fixed: re.Pattern[str] | None = None
 
 
-class AmbiguousName(GameError):
-    """A name fragment that fits several names; lists them."""
-
-    def __init__(self, fragment: str, candidates: Sequence[str]):
-        super().__init__(f"{fragment!r} could be {', '.join(candidates)}: type more of the name")
-        self.fragment = fragment
-        self.candidates = tuple(candidates)
-
-
 _SPLIT = re.compile(r"(\s*[,+@]\s*|\s+)")
-
-
-def match_name(fragment: str, names: Sequence[str]) -> str | None:
-    """The one name ``fragment`` stands for: the name itself (any case), the only name it
-    begins, the only name whose words its words begin, in order (``ferret`` → Pickpocket
-    Ferret), or the only close spelling. ``None`` if none; :class:`AmbiguousName` if several."""
-    key = fragment.casefold()
-    folded = {n.casefold(): n for n in names}
-    if key in folded:
-        return folded[key]
-    typed = key.split()
-    hits = [n for n in names if n.casefold().startswith(key) or _words_begin(typed, n.casefold().split())]
-    if len(hits) == 1:
-        return hits[0]
-    if len(hits) > 1:
-        raise AmbiguousName(fragment, sorted(hits))
-    close = difflib.get_close_matches(key, list(folded), n=3, cutoff=0.8)
-    if len(close) == 1 or (close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
-        return folded[close[0]]
-    if close:
-        raise AmbiguousName(fragment, sorted(folded[c] for c in close))
-    return None
-
-
-def _words_begin(typed: list[str], words: list[str]) -> bool:
-    """Each typed word begins a word of the name, in order."""
-    k = 0
-    for w in words:
-        if k < len(typed) and w.startswith(typed[k]):
-            k += 1
-    return k == len(typed)
 
 
 def expand_names(text: str, vocabulary: Vocabulary) -> str:
     """``text`` with every name fragment written out as the name it stands for (see
-    :func:`match_name`); fragments are the runs of words between the game's own words,
-    numbers, tiles and the separators ``,`` ``+`` ``@``."""
+    :func:`cardbase.fuzzy.match`: folded, so ``jalapeno`` is Jalapeño Imp); fragments are
+    the runs of words between the game's own words, numbers, tiles and the separators
+    ``,`` ``+`` ``@``."""
     if not vocabulary.names:
         return text
     parts = _SPLIT.split(text.strip())
     words, seps = parts[0::2], parts[1::2]
-    own = {w.casefold() for w in vocabulary.words}
+    own = {fold(w) for w in vocabulary.words}
 
     def free(w: str) -> bool:
         fixed = vocabulary.fixed is not None and vocabulary.fixed.fullmatch(w) is not None
-        return bool(w) and w.casefold() not in own and not fixed and not w.isdecimal()
+        return bool(w) and fold(w) not in own and not fixed and not w.isdecimal()
 
     out: list[str] = []
     k = 0
@@ -115,7 +77,7 @@ def expand_names(text: str, vocabulary: Vocabulary) -> str:
         while j + 1 < len(words) and free(words[j + 1]) and not seps[j].strip():
             j += 1
         fragment = " ".join(words[k : j + 1])
-        out.append(match_name(fragment, vocabulary.names) or fragment)
+        out.append(match(fragment, vocabulary.names) or fragment)
         if j < len(seps):
             out.append(seps[j])
         k = j + 1
@@ -267,7 +229,7 @@ class _Loop:
     def _card(self, fragment: str) -> str:
         assert self.ui.card is not None
         try:
-            name = match_name(fragment, self.ui.vocabulary.names)
+            name = match(fragment, self.ui.vocabulary.names)
         except AmbiguousName as error:
             return str(error)
         if name is None:
@@ -279,7 +241,7 @@ class _Loop:
         state = self.state
         try:
             action = self._parse(command)
-        except GameError as error:
+        except (GameError, AmbiguousName) as error:
             self.write(f"not understood: {error} (type help)")
             return False
         try:

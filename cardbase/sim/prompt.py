@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from cardbase.fuzzy import begins
+from cardbase.names import fold
 from cardbase.sim.play import Vocabulary
 
 _SEPARATORS = re.compile(r"[,+@]")
@@ -27,7 +29,8 @@ def completions(text: str, vocabulary: Vocabulary) -> list[tuple[str, int]]:
     """What the text before the cursor may complete to: ``(completion, characters it replaces)``.
 
     A name completes from its start or from the start of any of its words (``ferr`` →
-    Pickpocket Ferret), over several typed words; a game word from its start."""
+    Pickpocket Ferret), over several typed words, in any case and with or without accents
+    (``jalap`` → Jalapeño Imp); a game word from its start."""
     if not text or text[-1].isspace():
         return []
     tail = _SEPARATORS.split(text)[-1].lstrip()
@@ -36,28 +39,17 @@ def completions(text: str, vocabulary: Vocabulary) -> list[tuple[str, int]]:
     seen: set[str] = set()
     for k in range(len(words), 0, -1):
         fragment = " ".join(words[-k:])
-        key = fragment.casefold()
-        typed = key.split()
+        key = fold(fragment)
         for name in vocabulary.names:
-            folded = name.casefold()
-            begins = folded.startswith(key) or _begin_in_order(typed, folded.split())
-            if begins and name not in seen and folded != key:
+            if name not in seen and fold(name) != key and begins(key, name):
                 seen.add(name)
                 out.append((name, len(fragment)))
-    last = words[-1].casefold() if words else ""
+    last = fold(words[-1]) if words else ""
     for word in vocabulary.words:
-        if word.casefold().startswith(last) and word.casefold() != last and word not in seen:
+        if fold(word).startswith(last) and fold(word) != last and word not in seen:
             seen.add(word)
             out.append((word, len(words[-1])))
     return out
-
-
-def _begin_in_order(typed: list[str], words: list[str]) -> bool:
-    k = 0
-    for w in words:
-        if k < len(typed) and w.startswith(typed[k]):
-            k += 1
-    return k == len(typed) and len(typed) > 0
 
 
 def make_reader(

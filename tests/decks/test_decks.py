@@ -54,8 +54,12 @@ def test_comments_and_a_hash_in_a_deck_name(database) -> None:
 def test_names_match_case_and_accent_insensitively_and_aliases_resolve(database) -> None:
     resolved = resolve_text(database, parse_text("game: meikyu\n2 grimor\n1 COCK\n3x cave of the dragon\n"))
     assert [(c.name, c.count) for c in resolved.deck.cards] == [("Grimoire", 2), ("Cook", 1), ("Cave of the Dragon", 3)]
-    mea = resolve_text(database, parse_text("game: Méa\n2 Creme Golem\n1 JALAPENO IMP\n"))
-    assert mea.game == "mea" and [c.name for c in mea.deck.cards] == ["Crème Golem", "Jalapeño Imp"]
+    typed = "game: Méa\n2 Creme Golem\n1 JALAPENO IMP\n1 naive squire\n1 CHÂTEAU toad\n"
+    mea = resolve_text(database, parse_text(typed))
+    assert mea.game == "mea"
+    assert [c.name for c in mea.deck.cards] == ["Crème Golem", "Jalapeño Imp", "Naïve Squire", "Château Toad"]
+    report, _ = validate_resolved(resolve_text(database, parse_text("game: mea\n2 jalapeno\n")))
+    assert ("unknown-card", "did you mean 'Jalapeño Imp'?") in [(p.code, p.hint) for p in report.problems]
 
 
 def test_game_is_inferred_when_the_file_has_no_header(database) -> None:

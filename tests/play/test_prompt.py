@@ -12,8 +12,9 @@ from prompt_toolkit.output import DummyOutput
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
+from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.meio.engine import MeioRules
-from cardbase.sim.play import AmbiguousName, Vocabulary, expand_names, legal_text, match_name, play_interactive
+from cardbase.sim.play import Vocabulary, expand_names, legal_text, play_interactive
 from cardbase.sim.prompt import completions, make_reader
 from tests.mea.test_mea_cli import CONTROL, RUSH
 
@@ -23,14 +24,14 @@ runner = CliRunner()
 
 
 def test_a_unique_start_a_word_or_a_close_spelling_stands_for_the_name():
-    assert match_name("ferret", NAMES) == "Pickpocket Ferret"
-    assert match_name("pick", NAMES) == "Pickpocket Ferret"
-    assert match_name("crumb goblin", NAMES) == "Crumb Goblin"
-    assert match_name("Pickpocket Feret", NAMES) == "Pickpocket Ferret"  # a typo
-    assert match_name("den geister", NAMES) == "Den of the Geister"
-    assert match_name("banana", NAMES) is None
+    assert match("ferret", NAMES) == "Pickpocket Ferret"
+    assert match("pick", NAMES) == "Pickpocket Ferret"
+    assert match("crumb goblin", NAMES) == "Crumb Goblin"
+    assert match("Pickpocket Feret", NAMES) == "Pickpocket Ferret"  # a typo
+    assert match("den geister", NAMES) == "Den of the Geister"
+    assert match("banana", NAMES) is None
     with pytest.raises(AmbiguousName) as error:
-        match_name("goblin", NAMES)
+        match("goblin", NAMES)
     assert "Crumb Goblin, Goblin Surveyor" in str(error.value)
 
 

@@ -155,6 +155,22 @@ def test_deck_errors(client: TestClient) -> None:
     assert client.delete("/api/decks/424242").status_code == 404
 
 
+def test_a_card_name_is_read_in_any_case_and_without_accents(client: TestClient) -> None:
+    """The API's ``name`` and the builder's search box fold names as search does."""
+    deck_id = new_deck(client)
+    for typed, card in [
+        ("JALAPENO IMP", "jalapeno-imp"),
+        ("naive squire", "naive-squire"),
+        ("Creme Golem", "creme-golem"),
+    ]:
+        added = client.post(f"/api/decks/{deck_id}/cards", json={"name": typed})
+        assert added.status_code == 200 and added.json()["card"] == f"mea/demo/{card}", typed
+    short = client.post(f"/api/decks/{deck_id}/cards", json={"name": "chateau"})  # a name, not a guess
+    assert short.status_code == 404 and "did you mean 'Château Toad'?" in error_of(short)
+    builder = client.get(f"/decks/{deck_id}", params={"q": "chateau"})
+    assert builder.status_code == 200 and 'aria-label="Add Château Toad"' in builder.text
+
+
 def test_adding_setting_and_removing_cards(client: TestClient) -> None:
     deck_id = new_deck(client)
     added = client.post(f"/api/decks/{deck_id}/cards", json={"name": "crumb goblin", "count": 3})

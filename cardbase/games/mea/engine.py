@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 from operator import countOf, itemgetter
 from typing import Any, ClassVar, Self, cast
 
+from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
     TERMINAL,
@@ -1191,6 +1192,19 @@ class MeaState(State):
         assert isinstance(action, Attack)
         return self._why_attack(action, p)
 
+    def _meant(self, name: str, p: int) -> str:
+        """`` (did you mean …?)``: the card of ``p``'s hand, else of the game, ``name`` is a short
+        or close spelling of (see :func:`cardbase.fuzzy.match`); empty if none."""
+        names = self._tab.names
+        for pool in ({names[i] for i in self._hand[p]}, set(names)):
+            try:
+                meant = match(name, sorted(pool))
+            except AmbiguousName as error:
+                return f" (did you mean {' or '.join(error.candidates)}?)"
+            if meant is not None:
+                return f" (did you mean {meant}?)"
+        return ""
+
     def _why_draw(self, action: Draw, p: int) -> IllegalAction:
         k = action.k
         left = len(self._deck[p])
@@ -1207,6 +1221,8 @@ class MeaState(State):
         name = action.card
         held = [i for i in self._hand[p] if tab.names[i] == name]
         if not held:
+            if fold(name) not in tab.canonical:  # not a card of this game: maybe a short spelling of one
+                return IllegalAction(f"no card in this game is called {name!r}{self._meant(name, p)}", "hold-card", p)
             return IllegalAction(f"you do not hold {name}", "hold-card", p)
         i = held[0]
         if isinstance(action, Play) and tab.monster[i]:
