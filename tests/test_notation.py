@@ -57,9 +57,11 @@ def test_meio_notation_round_trips(seed: int, players: int, ace_high: bool, anyt
     seed=SEEDS,
     adjacency=st.sampled_from(["orthogonal", "diagonal"]),
     layout=st.sampled_from(["checkerboard", "sides"]),
+    move_in=st.sampled_from(["all", "first"]),
 )
-def test_mea_notation_round_trips(seed: int, adjacency: str, layout: str) -> None:
-    assert _round_trips("mea", {"adjacency": adjacency, "layout": layout}, seed) > 0
+def test_mea_notation_round_trips(seed: int, adjacency: str, layout: str, move_in: str) -> None:
+    """Under ``move_in="first"`` an attack's order is part of it: both orders read back as written."""
+    assert _round_trips("mea", {"adjacency": adjacency, "layout": layout, "move_in": move_in}, seed) > 0
 
 
 @settings(max_examples=12, deadline=None)

@@ -196,7 +196,11 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
             for j in near[k + 1 :]:
                 both_fresh = state.summoned_this_turn(i) and state.summoned_this_turn(j)
                 if not both_fresh and state.attack_of(i) + state.attack_of(j) >= need:
-                    out.add(Attack(t, [state.ref_of(i), state.ref_of(j)]))
+                    pair = Attack(t, [state.ref_of(i), state.ref_of(j)])
+                    if state.rules.move_in == "first":  # the first named moves in: both orders
+                        out.update((pair, Attack(t, pair.refs[::-1])))
+                    else:
+                        out.add(pair.in_board_order())
     left, held = len(state.deck(p)), len(state.hand(p))
     if left:
         top = left if state.rules.list_losing_draws else max(1, min(left, HAND_LIMIT - 1 - held))

@@ -478,15 +478,39 @@ def test_a_kill_on_your_own_tile_moves_in_without_a_flip():
     assert state.tiles()[tile("c2")] == 0 and state.tiles()[tile("c1")] == 1  # nothing flipped
 
 
-def test_option_move_in_first_moves_only_the_first_attacker():
-    state = started(rules_for([KNIGHT, BRUTE], [WALL], move_in="first"))
+def _two_against_a_wall(move_in: str):
+    state = started(rules_for([KNIGHT, BRUTE], [WALL], move_in=move_in))
     t = Table(state)
     t.put(0, "Knight", "b1")
     t.put(0, "Brute", "a2")
     t.put(1, "Wall", "b2")
-    state = t.turn(0)
-    state.apply_text("attack b2 with Brute@a2 + Knight@b1")
-    assert names_on(state, "b2") == ["Brute"] and names_on(state, "b1") == ["Knight"]
+    return t.turn(0)
+
+
+@pytest.mark.parametrize(
+    ("typed", "mover", "stays", "tile_left"),
+    [
+        ("attack b2 with Brute@a2 + Knight@b1", "Brute", "Knight", "b1"),  # board order
+        ("attack b2 with Knight@b1 + Brute@a2", "Knight", "Brute", "a2"),  # against board order
+    ],
+)
+def test_option_move_in_first_moves_only_the_first_attacker_as_typed(typed, mover, stays, tile_left):
+    """MeaRules: under move_in="first" the first attacker *in the action's order* moves in."""
+    state = _two_against_a_wall("first")
+    action = state.apply_text(typed)
+    assert str(action) == typed  # the order is part of the action, and of the record
+    assert names_on(state, "b2") == [mover] and names_on(state, tile_left) == [stays]
+
+
+def test_move_in_first_lists_each_order_once_and_move_in_all_one_attack():
+    pair = {"attack b2 with Brute@a2 + Knight@b1", "attack b2 with Knight@b1 + Brute@a2"}
+    first = [a for a in legal_texts(_two_against_a_wall("first")) if " + " in a]
+    assert sorted(first) == sorted(pair)  # two choices: who moves in
+    state = _two_against_a_wall("all")
+    assert [a for a in legal_texts(state) if " + " in a] == ["attack b2 with Brute@a2 + Knight@b1"]
+    action = state.apply_text("attack b2 with Knight@b1 + Brute@a2")  # any order: the same attack
+    assert str(action) == "attack b2 with Brute@a2 + Knight@b1" and state.history[-1] == action
+    assert sorted(names_on(state, "b2")) == ["Brute", "Knight"]
 
 
 # --- flipping -------------------------------------------------------------------------

@@ -226,16 +226,24 @@ class Move(_Action):
 
 class Attack(_Action):
     """Attack every enemy monster on a tile with one or two monsters:
-    ``attack b2 with Crumb Goblin@a2 + Puddle Knight@b1``."""
+    ``attack b2 with Crumb Goblin@a2 + Puddle Knight@b1``.
+
+    The attackers keep the order given: under ``move_in="first"`` the first is the one that moves
+    in. Under ``move_in="all"`` the order does not matter and the rules write them in board order
+    (:meth:`in_board_order`), so that one attack is one action."""
 
     __slots__ = ()
     kind = "attack"
 
     def __new__(cls, target: int, refs: Iterable[Ref]) -> Attack:
-        ordered = tuple(refs)
-        if len(ordered) > 1:
-            ordered = tuple(sorted(ordered, key=_REF_ORDER))
-        return tuple.__new__(cls, ("attack", target, ordered))
+        return tuple.__new__(cls, ("attack", target, tuple(refs)))
+
+    def in_board_order(self) -> Attack:
+        """This attack with its attackers in board order (tile, then name, then ``#k``)."""
+        refs: tuple[Ref, ...] = self[2]
+        if len(refs) < 2 or _REF_ORDER(refs[0]) <= _REF_ORDER(refs[1]):
+            return self
+        return Attack(self[1], sorted(refs, key=_REF_ORDER))
 
     @property
     def target(self) -> int:
@@ -536,6 +544,8 @@ class _Tables:
     """``tiles_per_colour`` (0: no cap)."""
     obliterate_kills: bool
     """``obliterated == "killed"``."""
+    first_moves_in: bool
+    """``move_in == "first"``: an attack's order of attackers is part of it."""
 
 
 @dataclass(frozen=True)
@@ -549,7 +559,8 @@ class MeaRules(Rules):
     ``attack_rule``: an attack is allowed if it can kill ``one`` of the enemy monsters
     on the tile (each monster with defence ≤ the attack dies), or only if it kills ``all``.
     ``move_in``: after a kill that empties the tile, ``all`` surviving attackers move in,
-    or only the ``first`` of them (in the action's order).
+    or only the ``first`` of them in the action's order (``attack b2 with A@a2 + B@b1``: A
+    moves in; both orders are legal actions).
     ``elimination``: a player who controls no tile loses ``immediate``-ly, or at the
     ``turn-start`` (after the start-of-turn flip).
     ``mana_count``: mana is counted at ``turn-start`` (before the flip) or ``after-flip``.
@@ -666,8 +677,8 @@ class MeaRules(Rules):
         return MeaState(self, seed)
 
     def parse_action(self, text: str) -> MeaAction:
-        action = parse_action(text)
-        return _canonical_names(action, self.tables().canonical)
+        tables = self.tables()
+        return _canonical(_canonical_names(parse_action(text), tables.canonical), tables)
 
     def to_options(self) -> dict[str, Any]:
         out: dict[str, Any] = {"players": 2}
@@ -753,7 +764,16 @@ def _build_tables(rules: MeaRules) -> _Tables:
         tile_total_filters=rules.tile_attack == "filters",
         colour_cap=rules.tiles_per_colour,
         obliterate_kills=rules.obliterated == "killed",
+        first_moves_in=rules.move_in == "first",
     )
+
+
+def _canonical(action: MeaAction, tables: _Tables) -> MeaAction:
+    """``action`` as the rules list it: an attack's attackers in board order unless the order
+    is part of it (``move_in="first"``)."""
+    if type(action) is Attack and not tables.first_moves_in:
+        return action.in_board_order()
+    return action
 
 
 def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaAction:
@@ -1101,7 +1121,7 @@ class MeaState(State):
                 raise IllegalAction("the decks must be shuffled first (shuffle …)", "shuffle-first")
             self._check_shuffle(action)
             return
-        if action in self.legal_actions():
+        if _canonical(cast("MeaAction", action), self._tab) in self.legal_actions():
             return
         if isinstance(action, Draw) and self._phase in (_OPENING, _MAIN) and 1 <= action.k <= len(self._deck[p]):
             return  # a draw that reaches 11 cards: legal, and it loses
@@ -1359,6 +1379,13 @@ class MeaState(State):
         )
 
     # -- applying --
+
+    def apply(self, action: Any) -> None:
+        """Check ``action`` and apply it (an attack's attackers in any order under ``move_in="all"``)."""
+        if type(action) is Attack:
+            action = _canonical(action, self._tab)
+        self.check(action)
+        self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Any) -> None:
         self.history.append(action)
@@ -2049,7 +2076,9 @@ class MeaState(State):
             for r in refs:
                 i = self._resolve_ref_acting(r, p)
                 fixed.append(self.ref_of(i) if i is not None else r)
-            return Move(fixed[0], action[2]) if isinstance(action, Move) else Attack(action[1], fixed)
+            if isinstance(action, Move):
+                return Move(fixed[0], action[2])
+            return _canonical(Attack(action[1], fixed), self._tab)
         if isinstance(action, Choose) and isinstance(action[1], Ref):
             ref = action[1]
             if self._phase == _CHOICE and self._choice is not None and not ref[2]:
@@ -2176,7 +2205,8 @@ class ChoiceActions(_LazyActions):
 class MainActions(_LazyActions):
     """The main phase's legal actions. In order: summons (by card in hand order, then
     tile), assists, moves (by monster in board order, then tile), attacks (by target
-    tile; single attackers, then pairs), then the turn-ending draws or obliterations."""
+    tile; single attackers, then pairs, each pair in both orders under ``move_in="first"``), then
+    the turn-ending draws or obliterations."""
 
     __slots__ = (
         "_attacks",
@@ -2278,7 +2308,7 @@ class MainActions(_LazyActions):
         if near:
             atk, tmp, fresh = state._atk, state._tmp, state._fresh
             defence, tmpd = state._def, state._tmpd
-            attack_all = tab.attack_all
+            attack_all, first_moves_in = tab.attack_all, tab.first_moves_in
             for t, foes in enemy_tiles.items():  # board order
                 cands = near.get(t)
                 if cands is None:
@@ -2304,6 +2334,8 @@ class MainActions(_LazyActions):
                             continue
                         if a + atk[j] + tmp[j] >= need:
                             attacks.append((t, i, j))
+                            if first_moves_in:  # which of the two moves in is the player's choice
+                                attacks.append((t, j, i))
         ends: Sequence[MeaAction] = state._draws(p)
         if not ends:
             own = [q for q in state._occ if tiles[q] == p]  # board order
@@ -2359,8 +2391,11 @@ class MainActions(_LazyActions):
         return out
 
     def _attack(self, spec: tuple[int, ...]) -> Attack:
+        """The attack ``(tile, attacker[, attacker])``: attackers in the spec's order under
+        ``move_in="first"`` (both orders are listed), else in board order."""
         ref_of = self._state.ref_of
-        return Attack(spec[0], [ref_of(i) for i in spec[1:]])
+        attack = Attack(spec[0], [ref_of(i) for i in spec[1:]])
+        return attack if self._state._tab.first_moves_in else attack.in_board_order()
 
     def _build_all(self) -> list[MeaAction]:
         out: list[MeaAction] = [_summon(n, q) for n in self._summon_names for q in self._summon_tiles]
