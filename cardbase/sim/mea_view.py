@@ -66,7 +66,7 @@ def table(observation: MeaObservation) -> Any:
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)
-    lines: list[Any] = [Text(_status(observation))]
+    lines: list[Any] = [Text(status_line(observation))]
     lines.append(grid)
     for seat in (0, 1):
         t = Text()
@@ -92,14 +92,16 @@ def table(observation: MeaObservation) -> Any:
     return Group(*lines)
 
 
-def _status(observation: MeaObservation) -> str:
+def status_line(observation: MeaObservation) -> str:
+    """The table's first line: the phase, whose turn it is, numbered as that player counts their
+    turns (``P1's turn 2``), and the mana left."""
     v = observation.view
     if v._end is not None:
         return f"Méa · game over: {v._end[1]}"
     if v.phase == "opening":  # before the first turn: whoever draws their opening hand
         return f"Méa · opening draws · {seat_name(v.current_player)} draws"
     mana = f" · mana {v.mana}" if v.phase in ("main", "choice", "flip") else ""
-    return f"Méa · turn {v.turn} · {seat_name(v.active)}'s turn · {v.phase}{mana}"
+    return f"Méa · {v.turn_label()} · {v.phase}{mana}"
 
 
 def show(observation: MeaObservation) -> None:

@@ -237,3 +237,20 @@ def test_mea_board_wraps_long_monster_names_at_spaces_not_mid_word():
         name = s1.card(i).name
         if len(name) > 15:
             assert all(w in words for w in name.split()), (name, words)
+
+
+def test_mea_turns_are_numbered_as_each_player_counts_them():
+    """Both players' turns alternate: P1's third turn is the game's fifth, and says so as P1's turn 3."""
+    state = _mea_rules().new_initial_state(1)
+    seen: list[str] = []
+    while len(seen) < 6:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        if state.phase == "main" and (not seen or not seen[-1].startswith(state.turn_label())):
+            seen.append(mea_view.status_line(state.observation(0)))
+            assert state.observation(1).describe().startswith(f"Méa · {state.turn_label()} · phase main")
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, Draw)))
+    labels = [line.split(" · ")[1] for line in seen]
+    assert labels == ["P1's turn 1", "P2's turn 1", "P1's turn 2", "P2's turn 2", "P1's turn 3", "P2's turn 3"]
+    assert (state.turn, state.turn_label()) == (7, "P1's turn 4")  # the game's count: both players together

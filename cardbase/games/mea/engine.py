@@ -909,6 +909,11 @@ class MeaState(State):
     def turns_taken(self) -> tuple[int, int]:
         return (self._taken[0], self._taken[1])
 
+    def turn_label(self) -> str:
+        """Whose turn it is, numbered as that player counts their own turns: ``P2's turn 3``
+        (:attr:`turn` counts both players' turns together)."""
+        return f"{seat_name(self._active)}'s turn {self._taken[self._active]}"
+
     @property
     def openings(self) -> tuple[int | None, int | None]:
         """How many cards each player drew before the first turn."""
@@ -2504,7 +2509,7 @@ def describe_state(state: MeaState, me: int | None) -> str:
         lines.append(f"Méa · game over: {state._end[1]}")
     else:
         lines.append(
-            f"Méa · turn {state._turn} · {seat_name(state._active)}'s turn · phase {state.phase}"
+            f"Méa · {state.turn_label()} · phase {state.phase}"
             + (f" · mana {state._mana}" if state._phase in (_MAIN, _CHOICE, _FLIP) else "")
         )
     lines.append("Board (Y: P1 yellow, B: P2 blue; monster attack/defence, * = controlled by the other player):")
