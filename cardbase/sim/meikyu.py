@@ -16,7 +16,7 @@ from typing import Any
 
 from cardbase.errors import CardbaseError
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
-from cardbase.games.meikyu.engine import OPEN, MeikyuObservation
+from cardbase.games.meikyu.engine import A_ORDER, OPEN, MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
 
@@ -235,6 +235,7 @@ PLAY_HELP = """Commands:
                resupply · map · mixed area P3
                defend with Bee · defend · amulet · pass · draw · tomb
                keep Bee · return Bee · discard Sword · discard land Farm · give Farm
+               discard Sword, Bee, Cook        (every card of a discard in one line, in order)
              "Sword as character" plays an item as a 2-sword character (Laboratory).
   card <name>   a card's values (and which are assumed)
   assumptions   every assumed value
@@ -385,6 +386,12 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
             lines.append(f"{seat(s)} will lose {after.skips[s]} turn(s)")
         if after.points[s] != before.points[s]:
             lines.append(f"{seat(s)}: {before.points[s]} → {after.points[s]} pts")
+    if before.ask == A_ORDER and not after.inplay and len(before.inplay) > 1:
+        named = done.rpartition("discard ")[2]
+        rest = list(before.inplay)
+        rest.remove(next(k for k in rest if t.knames[k] == named))
+        cards = ", ".join(t.knames[k] for k in rest)
+        lines.append(f"{cards} go{'es' if len(rest) == 1 else ''} on the discard pile too: no order left to choose")
     ctx = before.ctx
     if ctx is not None and after.ctx is None:
         if ctx.get("kind") == "quest" and ctx["room"] not in {e >> 1 for e in after.lands[ctx["player"]]}:
@@ -409,20 +416,72 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
     return lines
 
 
+def several_discards(state: Any, line: str, vocabulary: Any = None) -> list[Any] | None:
+    """``discard Bee, Sword, Cook`` at a decision that discards the player's cards one at a time
+    (the used cards' order, step 3's discard down to five, the Refugee's two): the ``discard``
+    actions, in the order named, each checked on a copy of ``state``. Of the used cards, those
+    the rules discard without asking (the last ones, once all one card) may be named too.
+    ``None`` if ``line`` is not such a list; :class:`~cardbase.games.base.IllegalAction` (nothing
+    applied) if a card cannot be discarded or more are named than the decision discards.
+    Names are written out as at the prompt (``vocabulary``: short and accent-free names)."""
+    from collections import Counter
+
+    from cardbase.games.base import IllegalAction
+    from cardbase.names import fold
+    from cardbase.sim.play import expand_names
+
+    verb, _, rest = " ".join(line.split()).partition(" ")
+    if fold(verb) != "discard" or "," not in rest or fold(rest).startswith("land "):
+        return None
+    p = state.current_player
+    if p < 0:
+        return None
+    seen = state.observation(p)
+    wanted = seen.discards_to_name()
+    if not wanted:
+        return None
+    if vocabulary is not None:
+        rest = expand_names(rest, vocabulary)
+    names = [n.strip() for n in rest.split(",") if n.strip()]
+    trial = state.clone()
+    actions: list[Any] = []
+    for k, name in enumerate(names):
+        if trial.current_player != p or trial.observation(p).ask != seen.ask:  # the decision is over
+            left = [seen.rules.parse_action(f"discard {n}").name for n in names[k:]]
+            if seen.ask == A_ORDER:
+                kind = seen.rules.tables.kindex
+                auto = Counter(seen.inplay) - Counter(kind[a.name] for a in actions)
+                if not Counter(kind[n] for n in left) - auto:
+                    break  # they went on the pile without asking: the last cards, all one card
+            raise IllegalAction(
+                f"only {len(actions)} card{'s' if len(actions) != 1 else ''} to discard here "
+                f"({', '.join(str(a).removeprefix('discard ') for a in actions)}): not {', '.join(left)}",
+                "discard-count",
+                p,
+            )
+        action = trial.parse_action(f"discard {name}")
+        trial.apply(action)  # the rule's reason if it cannot be discarded
+        actions.append(action)
+    return actions
+
+
 def play_ui(rules: Any) -> Any:
-    """What ``play meikyu`` adds to the prompt: effects, names, ``card NAME``, ``assumptions``."""
+    """What ``play meikyu`` adds to the prompt: effects, names, ``card NAME``, ``assumptions``,
+    several discards in one line."""
     from cardbase.sim.play import GameUI, Vocabulary
 
     pool: CardPool = rules.pool
     names = {c.name for c in pool.kingdom} | {c.name for c in pool.lands}
     names |= {c.land_name for c in pool.lands if c.land_name}
+    vocabulary = Vocabulary(
+        (*PLAY_WORDS, "card", "assumptions", "hint", "legal", "show", "help", "quit"),
+        tuple(sorted(names)),
+        re.compile(r"[Pp]\d"),
+    )
     return GameUI(
         effects=play_effects,
-        vocabulary=Vocabulary(
-            (*PLAY_WORDS, "card", "assumptions", "hint", "legal", "show", "help", "quit"),
-            tuple(sorted(names)),
-            re.compile(r"[Pp]\d"),
-        ),
+        vocabulary=vocabulary,
         card=lambda observation, name: card_text(pool, name),
         commands={"assumptions": lambda observation: "\n".join(assumed_lines(pool))},
+        several=lambda state, line: several_discards(state, line, vocabulary),
     )

@@ -94,6 +94,10 @@ class GameUI:
     ``card(observation, name)``: a card's text (``card NAME``). ``confirm(observation,
     action)``: a question to ask before the human's action, or ``None``.
     ``commands``: extra commands, each giving a text from the human's observation.
+    ``several(state, line)``: the actions a line stands for when it names several in a row
+    (Meikyu: ``discard Bee, Sword, Cook`` at a decision that discards one card at a time), each
+    checked in turn on a copy of ``state`` (raising :class:`GameError` with the rule's reason, and
+    nothing applied); ``None`` when the line is one action.
     """
 
     effects: Callable[[Any, Any, str], list[str]] | None = None
@@ -101,6 +105,7 @@ class GameUI:
     card: Callable[[Any, str], str] | None = None
     confirm: Callable[[Any, Any], str | None] | None = None
     commands: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
+    several: Callable[[State, str], list[Any] | None] | None = None
 
 
 @dataclass
@@ -240,6 +245,18 @@ class _Loop:
         """Parse, check and apply the human's move; ``False`` (with the reason written) if refused."""
         state = self.state
         try:
+            several = self._several(command)
+        except IllegalAction as error:
+            self.write(f"refused: {error}")
+            return False
+        except (GameError, AmbiguousName) as error:
+            self.write(f"not understood: {error} (type help)")
+            return False
+        if several is not None:
+            for action in several:
+                self.apply(action, f"{me} (you): {action}", checked=False)
+            return True
+        try:
             action = self._parse(command)
         except (GameError, AmbiguousName) as error:
             self.write(f"not understood: {error} (type help)")
@@ -258,6 +275,12 @@ class _Loop:
                     return False
         self.apply(action, f"{me} (you): {action}", checked=False)
         return True
+
+    def _several(self, command: str) -> list[Any] | None:
+        """The actions ``command`` stands for if it names several (see :attr:`GameUI.several`)."""
+        if self.ui.several is None:
+            return None
+        return self.ui.several(self.state, command)
 
     def _parse(self, command: str) -> Any:
         """The action ``command`` means: as written if that is legal, else with its name

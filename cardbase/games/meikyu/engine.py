@@ -2701,6 +2701,33 @@ class MeikyuObservation:
                 deff |= lbit[e >> 1]
         return eff, deff
 
+    def discards_to_name(self) -> int:
+        """At a decision that discards this player's Kingdom cards one at a time (the used cards'
+        order, step 3's discard down to five, the Refugee's two): how many cards it discards
+        (of the used cards, the last ones go without asking once they are all one card); else 0."""
+        if self.current_player != self.player:
+            return 0
+        if self.ask == A_ORDER:
+            return len(self.inplay)
+        if self.ask == A_HANDLIMIT:
+            return self.hand_sizes[self.player] - HAND_LIMIT
+        if self.ask == A_REFUGEE:
+            later = self.stack[-1][2] if self.stack and self.stack[-1][0] == OP_REFDISC else 0
+            return min(1 + later, self.hand_sizes[self.player])
+        return 0
+
+    def discards_prompt(self) -> str | None:
+        """What this player is asked to discard, all in one line: ``discard <card>, <card>``."""
+        n = self.discards_to_name()
+        if not n:
+            return None
+        t = self.rules.tables
+        if self.ask == A_ORDER:
+            used = ", ".join(t.knames[k] for k in self.inplay)
+            return f"discard {used} — the used cards go on the discard pile in the order you name them, the last on top"
+        why = "down to 5" if self.ask == A_HANDLIMIT else "the Refugee"
+        return f"discard <card>, … ({n} card{'s' if n != 1 else ''}: {why})"
+
     def describe(self) -> str:
         rules = self.rules
         t = rules.tables
@@ -2756,7 +2783,7 @@ class MeikyuObservation:
         if self.archives:
             lines.append("Archives: you drew " + " and ".join(t.knames[k] for k in self.archives))
         if self.current_player == me and not self.end:
-            lines.append("Your move: " + _PROMPTS.get(self.ask, self.decision))
+            lines.append("Your move: " + (self.discards_prompt() or _PROMPTS.get(self.ask, self.decision)))
         elif self.current_player >= 0 and not self.end:
             lines.append(f"Waiting for P{self.current_player + 1} ({self.decision})")
         return "\n".join(lines)
