@@ -136,12 +136,14 @@ _TILE = re.compile(r"[a-zA-Z]\d{1,2}")
 
 
 def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[str]:
-    """What an action did, as the player sees it: monsters killed, returned, displaced or
-    changed, tiles flipped, added or removed, cards drawn (by name into one's own hand)."""
+    """What an action did, as the player sees it: the abilities it set off (either player's,
+    each named with its card: ``Siege Snail (P2) — At the start of your turn: …``), then monsters
+    killed, returned, displaced or changed, tiles flipped, added or removed, cards drawn (by name
+    into one's own hand)."""
     a, b = before.view, after.view
     me = before.player
     names = a._tab.names
-    lines: list[str] = []
+    lines: list[str] = [f"{card} ({seat_name(p)}) — {ability}" for card, ability, p in b.abilities_fired()]
     moved_by_action = done.split(": ", 1)[-1].startswith("move ")
     summoned = done.split(": ", 1)[-1].startswith("summon ")
     for i in range(len(names)):

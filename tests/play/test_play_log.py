@@ -254,3 +254,42 @@ def test_mea_turns_are_numbered_as_each_player_counts_them():
     labels = [line.split(" · ")[1] for line in seen]
     assert labels == ["P1's turn 1", "P2's turn 1", "P1's turn 2", "P2's turn 2", "P1's turn 3", "P2's turn 3"]
     assert (state.turn, state.turn_label()) == (7, "P1's turn 4")  # the game's count: both players together
+
+
+def test_mea_the_log_names_the_opponents_triggered_abilities():
+    """P2's Siege Snail acts at the start of P2's turn, and P2's Dizzy Bat when P1 kills it: P1's log
+    names each card and its ability, then says what happened."""
+    from tests.mea.conftest import GIANT, PAWN, Table, demo, rules_for, started
+
+    state = started(rules_for([PAWN, PAWN, PAWN, PAWN, GIANT], [demo("Siege Snail"), demo("Dizzy Bat")]))
+    t = Table(state)
+    t.put(1, "Siege Snail", "b2")
+    bat = t.put(1, "Dizzy Bat", "a2")
+    t.put(0, "Giant", "a1")
+    for name in ("b1", "c2"):
+        t.put(0, "Pawn", name)
+    state = t.turn(0)
+    before = state.observation(0)
+    state.apply_text("attack a2 with Giant@a1")
+    lines = mea_view.effects(before, state.observation(0), "P1 (you): attack a2 with Giant@a1")
+    assert lines[0] == "Dizzy Bat (P2) — When killed: Draw 1 card."
+    assert "Dizzy Bat (P2) dies on a2" in lines and "P2 draws 1 card" in lines
+    assert state.zone(bat) == OUT
+    before = state.observation(0)
+    state.apply_text("draw 1")  # P2's turn starts: the Snail destroys an empty tile of P1's
+    lines = mea_view.effects(before, state.observation(0), "P1 (you): draw 1")
+    assert "Siege Snail (P2) — At the start of your turn: Destroy 1 empty enemy tile." in lines
+    assert "tile b3 (P1) is removed from the board" in lines, lines
+
+
+def test_mea_the_abilities_named_come_from_cards_the_viewer_sees():
+    """In random games, every ability a player's log names belongs to a card on the board or out of
+    play (just killed, or an assist just played) in that player's view: never one in a hidden hand or deck."""
+    named = 0
+    for seed in range(6):
+        for _, before, after, _, _ in _mea_games(seed):
+            a, b = before.view, after.view
+            for i, _, _ in b._fired:
+                assert a._zone[i] in (BOARD, OUT) or b._zone[i] in (BOARD, OUT), (seed, a._tab.names[i])
+                named += 1
+    assert named > 0

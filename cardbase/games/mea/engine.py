@@ -818,6 +818,7 @@ class MeaState(State):
         "_deck",
         "_def",
         "_end",
+        "_fired",
         "_fresh",
         "_hand",
         "_legal",
@@ -873,6 +874,7 @@ class MeaState(State):
         self._adj: dict[int, tuple[int, ...]] = {}
         self._rebuild_adjacency()
         self._queue: list[tuple[Any, ...]] = []
+        self._fired: tuple[tuple[int, Ability, int], ...] = ()
         self._choice: tuple[int, tuple[Any, ...]] | None = None
         self._openings: list[int | None] = [None, None]
         self._taken = [0, 0]
@@ -904,6 +906,12 @@ class MeaState(State):
     def turn(self) -> int:
         """Turns begun so far, both players together."""
         return self._turn
+
+    def abilities_fired(self) -> tuple[tuple[str, Ability, int], ...]:
+        """The abilities that activated during the last action: (card name, ability, controller),
+        in the order they resolved. Public: their cards are on the board, or just played or killed."""
+        names = self._tab.names
+        return tuple((names[i], ab, p) for i, ab, p in self._fired)
 
     @property
     def turns_taken(self) -> tuple[int, int]:
@@ -1395,6 +1403,8 @@ class MeaState(State):
     def apply_unchecked(self, action: Any) -> None:
         self.history.append(action)
         self._legal = None
+        if self._fired:
+            self._fired = ()
         kind = action[0]
         if kind == "draw":
             if self._phase == _OPENING:
@@ -1785,6 +1795,8 @@ class MeaState(State):
                 return None  # the monster is gone (or no longer theirs): the ability does not activate
             if not done and ab.condition is not None and not ab.condition.holds(self._count(ab.condition.count, p)):
                 return None
+            if not done:
+                self._fired += ((src, ab, p),)
         e = ab.effect
         if e == "draw":
             self._draw(p if ab.target == "you" else 1 - p, ab.amount)
@@ -2027,6 +2039,7 @@ class MeaState(State):
         new._occ = self._occ.copy()
         new._adj = self._adj
         new._queue = self._queue[:]
+        new._fired = self._fired
         new._choice = self._choice
         new._openings = self._openings[:]
         new._taken = self._taken[:]
