@@ -1,4 +1,14 @@
-"""95% intervals shared by the draw odds (``draws/``) and the simulations (``sim/``)."""
+"""95% intervals shared by the draw odds (``draws/``), the simulations (``sim/``) and the advice (``lab/``).
+
+Which interval for what:
+
+* a proportion (wins of games): :func:`wilson`; a difference of two: :func:`difference_interval`;
+* the mean of many values (hundreds of games' scores): :func:`mean_interval`, mean ± 1.96·s/√n;
+* the mean of a **bounded** score from few samples (a split's round score over a handful of deals,
+  a hint's playouts): :func:`bounded_mean_interval`, which is never a point and stays honest
+  when every sample so far is the same;
+* the mean of an unbounded score from few samples: :func:`t_interval` (Student's t).
+"""
 
 from __future__ import annotations
 
@@ -37,6 +47,133 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and its Student t interval, mean ± t(n−1)·s/√n: for the mean of a score with no useful
+    bound from few samples. One value gives the whole line (−inf, inf); values that are all equal
+    give the mean itself (nothing in the samples says how much they vary: say so where it shows)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return (mean, -math.inf, math.inf)
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+BOUND_PRIOR = 0.5
+"""Weight of the pseudo-observation at each end of a bounded score's range (Jeffreys' ½)."""
+
+
+def bounded_mean_interval(
+    values: Sequence[float], low: float, high: float, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Mean and a 95% interval of the mean of a score known to lie in ``[low, high]``.
+
+    The Bayesian bootstrap (Rubin 1981) of the samples with half a pseudo-observation at each end
+    of the range: the mean is ``Σ wᵢ·xᵢ`` with weights ``w ~ Dirichlet(1, …, 1, ½, ½)`` over the
+    samples and the two ends; its distribution is taken as the Beta (on ``[low, high]``) with the
+    same mean and variance, and the interval is that Beta's 2.5% and 97.5% points, stretched to
+    hold the sample mean. For scores that are only ``low`` or ``high`` (a win or a loss) this is
+    exactly the Jeffreys interval of a proportion (Brown, Cai & DasGupta 2001). Why not the normal
+    interval: two samples that agree give it zero width; here they give most of the range, and
+    ``n`` equal samples leave room for a rare value about as the rule of three does (the upper
+    end at about 3.7/n of the range). With many samples it is the usual mean ± 1.96·s/√n.
+    """
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    if not high > low:
+        raise ValueError(f"a bounded score needs low < high, not {low}, {high}")
+    span = high - low
+    scaled = [(v - low) / span for v in values]
+    if any(not -1e-9 <= z <= 1 + 1e-9 for z in scaled):
+        raise ValueError(f"a value lies outside [{low}, {high}]")
+    sample_mean = math.fsum(scaled) / n
+    weight = n + 2 * BOUND_PRIOR
+    centre = (math.fsum(scaled) + BOUND_PRIOR) / weight  # the high end counts 1·½, the low end 0·½
+    second = (math.fsum(z * z for z in scaled) + BOUND_PRIOR) / weight
+    var = max(second - centre * centre, 1e-300) / (weight + 1)
+    size = centre * (1 - centre) / var - 1  # a + b of the Beta with this mean and variance
+    a, b = centre * size, (1 - centre) * size
+    tail = (1 - confidence) / 2
+    lo = min(beta_quantile(tail, a, b), sample_mean)
+    hi = max(beta_quantile(1 - tail, a, b), sample_mean)
+    return (low + sample_mean * span, low + max(0.0, lo) * span, low + min(1.0, hi) * span)
+
+
+def intervals_overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether two intervals share a point: then the two estimates cannot be told apart."""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+# --- the distributions behind the intervals --------------------------------------------------
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return h
+
+
+def beta_cdf(x: float, a: float, b: float) -> float:
+    """The regularized incomplete beta function I_x(a, b): P(X ≤ x) for X ~ Beta(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def beta_quantile(p: float, a: float, b: float) -> float:
+    """The ``p`` quantile of Beta(a, b) (bisection on :func:`beta_cdf`, to about 1e-15)."""
+    if not 0.0 < p < 1.0:
+        return 0.0 if p <= 0.0 else 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if beta_cdf(mid, a, b) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom."""
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    x = beta_quantile(2.0 * (1.0 - p), df / 2.0, 0.5)  # P(T > t) = I_{df/(df+t²)}(df/2, ½) / 2
+    return math.sqrt(df * (1.0 - x) / x)
 
 
 def difference_interval(

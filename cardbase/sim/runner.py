@@ -8,14 +8,22 @@ processes.
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from cardbase import cores
+from cardbase.errors import UsageError
 from cardbase.games.base import CHANCE, Rules
 from cardbase.sim.registry import derive_seed, game
 from cardbase.sim.stats import mean_interval, wilson_interval
+
+MAX_JOBS = 64
+"""The most processes (``--jobs``) a run may use."""
 
 R = TypeVar("R")
 """What one chunk of work gives (a list of game results, for batches)."""
@@ -346,3 +354,63 @@ def _strip(result: GameResult) -> GameResult:
     return GameResult(
         result.index, result.seed, result.scores, result.winners, result.decisions, (), result.reason, result.facts
     )
+
+
+def default_jobs() -> int:
+    """The machine's cores (those this process may use)."""
+    return min(MAX_JOBS, cores.available_cores())
+
+
+@contextmanager
+def backend(jobs: int | None, dask: str | None) -> Iterator[ChunkMapper | None]:
+    """Where the games run: ``jobs`` local processes (default: the cores), or a Dask cluster at
+    ``dask`` (``local``: a LocalCluster of ``jobs`` workers). ``None``: this process."""
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs is 1 to {MAX_JOBS}, not {jobs}")
+    n = jobs if jobs is not None else default_jobs()
+    if dask is not None:
+        from cardbase.sim.dask_backend import dask_backend
+
+        with dask_backend(dask, n) as mapper:
+            yield mapper
+        return
+    if n <= 1:
+        yield None
+        return
+    yield LocalProcesses(n)
+
+
+def provenance() -> dict[str, Any]:
+    """The package version and the git revision of the code that ran (null outside a checkout),
+    so that shards of a run can be matched."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package = version("cardbase")
+    except PackageNotFoundError:
+        package = None
+    revision = None
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+        if done.returncode == 0:
+            revision = done.stdout.strip() or None
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                cwd=Path(__file__).resolve().parent,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=False,
+            )
+            if revision and dirty.returncode == 0 and dirty.stdout.strip():
+                revision += "-dirty"
+    except (OSError, subprocess.SubprocessError):
+        revision = None
+    return {"version": package, "git_revision": revision}

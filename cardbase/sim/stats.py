@@ -6,7 +6,7 @@ import math
 
 from cardbase.stats import Z95, mean_interval, wilson
 
-__all__ = ["Z95", "mean_interval", "wilson_interval"]
+__all__ = ["Z95", "mean_interval", "number", "wilson_interval"]
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float, float]:
@@ -15,3 +15,8 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
         return (math.nan, math.nan, math.nan)
     low, high = wilson(successes, n, z)
     return (successes / n, low, high)
+
+
+def number(x: float) -> float | None:
+    """``x`` for JSON: NaN (no games) as null."""
+    return None if x != x else x
