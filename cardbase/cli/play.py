@@ -33,7 +33,7 @@ def run_play(
 
     from cardbase.errors import UsageError
     from cardbase.sim import meio_view
-    from cardbase.sim.play import play_interactive
+    from cardbase.sim.play import hinter, play_interactive
     from cardbase.sim.prompt import history_path, make_reader
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
@@ -55,16 +55,7 @@ def run_play(
     agents = {
         s: entry.make_agent(name, rules, s, derive_seed(seed, "play", s)) for s, name in zip(others, names, strict=True)
     }
-    adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
-
-    searched = meio_view.hinter(adviser)
-
-    def hint(observation: Any, legal: Any) -> str:
-        if observation.phase == "split":  # the split advisor of `lab split`
-            from cardbase.lab.split import hint_text
-
-            return str(hint_text(rules, observation, derive_seed(seed, "hint", observation.round)))
-        return str(searched(observation, legal))
+    hint = hinter(game_id, rules, seed)
 
     ui = meio_view.game_ui()
     read = make_reader(ui.vocabulary, history=history_path())
@@ -183,7 +174,7 @@ def mea(
     from cardbase.errors import UsageError
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
-    from cardbase.sim.play import play_interactive
+    from cardbase.sim.play import hinter, play_interactive
     from cardbase.sim.prompt import history_path, make_reader, writer
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
@@ -209,9 +200,7 @@ def mea(
         seed = secrets.randbelow(2**31)
     other = 1 - human
     agents = {other: entry.make_agent(vs, rules, other, derive_seed(seed, "play", other))}
-    adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
-
-    hint = mea_view.hinter(adviser)
+    hint = hinter("mea", rules, seed)
     ui = mea_view.game_ui(rules)
     read = make_reader(ui.vocabulary, history=history_path())
 

@@ -22,7 +22,7 @@ HELP = """Commands:
   choose b2 / choose <card>@b2    choose a target when asked
   obliterate b2                   end your turn with an empty deck
   card <name>                     a card's cost, attack, defence and text
-  hint       ask the search agent what it would do, and what its number means
+  hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
   legal      list your legal moves by kind (legal summon: every summon)
   show       show the table again
   help       this text
@@ -203,23 +203,3 @@ def game_ui(rules: MeaRules) -> GameUI:
         card=lambda observation, name: card_text(rules, name),
         confirm=confirm,
     )
-
-
-def hinter(adviser: Any) -> Any:
-    """``hint`` for ``play mea``: the search agent's move and what its number means."""
-
-    def hint(observation: Any, legal: Any) -> str:
-        ranked = adviser.evaluate(observation, legal)
-        best, score = ranked[0]
-        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
-            return f"{best} (the only move the search agent considers here)"
-        rest = "; ".join(f"{a}: {s:+.1f}" for a, s in ranked[1:3])
-        lean = "in your favour" if score > 0 else "in your opponent's favour" if score < 0 else "even"
-        return (
-            f"{best}: {score:+.1f}, the position after your opponent's next turn, {lean}, by the search agent's "
-            f"score averaged over {adviser.samples} guesses of the hidden cards (3 per tile more than the opponent, "
-            f"attack + defence per monster, 0.8 per card in hand up to 7; ±1000 = won or lost); "
-            f"next best: {rest}"
-        )
-
-    return hint

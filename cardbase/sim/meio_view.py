@@ -9,7 +9,7 @@ from cardbase.games.meio.cards import PlayingCard
 from cardbase.games.meio.engine import CARDS, MeioObservation
 from cardbase.sim.play import HELP, GameUI, Vocabulary
 
-__all__ = ["HELP", "effects", "game_ui", "hinter", "show", "styled", "write"]
+__all__ = ["HELP", "effects", "game_ui", "show", "styled", "write"]
 
 RED_SUITS = "♥♦"
 SUIT_STYLE = "bold red"
@@ -67,21 +67,3 @@ def effects(before: MeioObservation, after: MeioObservation, done: str) -> list[
 
 def game_ui() -> GameUI:
     return GameUI(effects=effects, vocabulary=Vocabulary(("play", "split", "hint", "legal", "show", "help", "quit")))
-
-
-def hinter(adviser: Any) -> Any:
-    """``hint`` for ``play meio``: the search agent's card and what its number means."""
-
-    def hint(observation: Any, legal: Any) -> str:
-        ranked = adviser.evaluate(observation, legal)
-        best, score = ranked[0]
-        if len(ranked) == 1 or score != score:  # NaN: only one candidate
-            return f"{best} (the only sensible move)"
-        rest = "; ".join(f"{a}: {s:.2f}" for a, s in ranked[1:3])
-        return (
-            f"{best}: you would score {score:.2f} points this round on average (lower is better), by the search "
-            f"agent playing the round out {adviser.samples} times with the hidden cards dealt at random; "
-            f"next best: {rest}"
-        )
-
-    return hint

@@ -23,7 +23,7 @@ from cardbase.names import fold
 
 HELP = """Commands:
   <action>   your move, e.g. 7H or play 7H (in the split: split <6 cards to set aside>)
-  hint       ask the search agent what it would do, and what its number means
+  hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
   legal      list your legal moves by kind (legal KIND: every one of that kind)
   show       show the table again
   help       this text
@@ -327,3 +327,52 @@ def legal_text(state: State, kind: str = "") -> str:
         if len(shown) < len(items):
             lines.append(f"    … and {len(items) - len(shown)} more (legal {name}: all of them)")
     return "\n".join(lines)
+
+
+def hinter(game_id: str, rules: Rules, seed: int) -> Callable[[Any, Any], str]:
+    """``hint`` at the prompt: :func:`cardbase.sim.hints.hint` in words, seeded by the game's
+    ``seed`` and the position the player sees (the same position, the same hint)."""
+    from cardbase.sim.hints import hint
+    from cardbase.sim.registry import derive_seed
+
+    def ask(observation: Any, legal: Any) -> str:
+        position = derive_seed(seed, "hint", observation.describe())
+        return hint_words(hint(game_id, rules, observation, legal, position))
+
+    return ask
+
+
+def hint_words(h: Any) -> str:
+    """A :class:`cardbase.sim.hints.Hint` as the terminal says it."""
+    from cardbase.sim.hints import CLEAR, NOT_SEARCHED, ONLY_MOVE
+
+    if h.verdict in (ONLY_MOVE, NOT_SEARCHED):
+        return f"{h.best.text} ({h.method})"
+    m = h.measure
+
+    def value(x: float) -> str:
+        return f"{x:.0%}" if m.percent else f"{x:.2f}" if m.low is not None else f"{x:+.1f}"
+
+    def between(e: Any) -> str:
+        if m.low is None:
+            return f"{e.low:+.1f} to {e.high:+.1f}"
+        if m.percent:
+            return f"{100 * e.low:.0f}–{100 * e.high:.0f}%"
+        return f"{e.low:.2f}–{e.high:.2f}"
+
+    best, runner = h.best, h.runner_up
+    same = f" (or {', '.join(h.same_as_best)}: the same in every playout)" if h.same_as_best else ""
+    if runner is None:
+        return (
+            f"{best.text}{same}: {value(best.mean)} (95% {between(best)}) — any of them: they score alike. "
+            f"The number is {m.words}, by {h.method}."
+        )
+    said = (
+        "clear: the two intervals are apart"
+        if h.verdict == CLEAR
+        else "too close to call: the two intervals overlap, so either is as good as these playouts can tell"
+    )
+    return (
+        f"{best.text}{same}: {value(best.mean)} (95% {between(best)}); next best {runner.text}: {value(runner.mean)} "
+        f"(95% {between(runner)}) — {said}. The number is {m.words}, by {h.method}."
+    )

@@ -435,14 +435,25 @@ class SearchAgent:
 
     def evaluate(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
         """Candidates with their mean evaluation for this seat, best first (NaN: not searched)."""
+        played = self.playouts(observation, legal_actions)
+        if len(played) == 1:
+            return [(played[0][0], float("nan"))]
+        totals = [sum(values) for _, values in played]
+        order = sorted(range(len(played)), key=lambda k: -totals[k])
+        return [(played[k][0], totals[k] / self.samples) for k in order]
+
+    def playouts(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
+        """The candidates, each with its evaluation for this seat after each of the ``samples``
+        guesses of the hidden cards (the same guesses for every candidate); a decision it does not
+        search (one option, the opening's size): that one action, without values."""
         me = observation.player
         view = observation.view
         legal = list(legal_actions)
         if len(legal) == 1:
-            return [(legal[0], float("nan"))]
+            return [(legal[0], [])]
         phase = view._phase
         if phase == _OPENING:
-            return [(legal[min(self.openings[me], len(legal)) - 1], float("nan"))]
+            return [(legal[min(self.openings[me], len(legal)) - 1], [])]
         base = view.determinise(me, self.rng)
         if phase == _MAIN:
             candidates = ranked_actions(base, legal, me, self.target_hand)[: self.candidates + 1]
@@ -452,8 +463,8 @@ class SearchAgent:
         else:
             candidates = legal[: max(self.candidates + 1, 8)]
         if len(candidates) == 1:
-            return [(candidates[0], float("nan"))]
-        totals = [0.0] * len(candidates)
+            return [(candidates[0], [])]
+        values: list[list[float]] = [[] for _ in candidates]
         for s in range(self.samples):
             state = base if s == 0 else view.determinise(me, self.rng)
             for k, action in enumerate(candidates):
@@ -461,9 +472,8 @@ class SearchAgent:
                 trial.history = []
                 trial.apply_unchecked(action)
                 rollout(trial, me, self.openings, self.target_hand)
-                totals[k] += evaluate(trial, me)
-        order = sorted(range(len(candidates)), key=lambda k: -totals[k])
-        return [(candidates[k], totals[k] / self.samples) for k in order]
+                values[k].append(evaluate(trial, me))
+        return list(zip(candidates, values, strict=True))
 
 
 # --- information-set Monte Carlo tree search -------------------------------------------

@@ -668,33 +668,11 @@ class SearchAgent:
 
     def evaluate(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
         """Candidates with their mean value for this seat, best first (step 2 only)."""
-        obs = observation
-        if obs.ask != A_MAIN:
-            return [(heuristic_action(obs, legal_actions), float("nan"))]
-        options = main_options(obs, self.candidates * 3)
-        candidates: list[Any] = []
-        for _, action in options:
-            if action not in candidates:
-                candidates.append(action)
-            if len(candidates) >= self.candidates:
-                break
-        if RESUPPLY not in candidates:
-            candidates.append(RESUPPLY)
+        played = self.playouts(observation, legal_actions)
+        candidates = [action for action, _ in played]
+        values = [v for _, v in played]
         if len(candidates) == 1:
             return [(candidates[0], float("nan"))]
-        me = obs.player
-        values: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.samples):
-            hands, kpile, mpile, archives = sample_hidden(obs, self.rng)
-            base = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
-            seed = self.rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                s = base._copy()
-                s.rng = random.Random(seed)
-                s.history = []
-                s.apply_unchecked(action)
-                rollout(s, self.horizon)
-                values[i].append(value(s, me))
         means = [sum(v) / len(v) for v in values]
         # The heuristic's own choice (candidate 0) stands unless another beats it clearly: by
         # ``prior`` on average and by ``confidence`` standard errors of the paired differences
@@ -710,6 +688,39 @@ class SearchAgent:
                 best = i
         ranked = sorted(range(len(candidates)), key=lambda i: (i != best, -means[i]))
         return [(candidates[i], means[i]) for i in ranked]
+
+    def playouts(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
+        """The step-2 candidates (the heuristic's choice first), each with its value for this seat
+        after each of the ``samples`` playouts (the same hidden cards and dice for every
+        candidate of a sample); any other decision: the heuristic's action, without values."""
+        obs = observation
+        if obs.ask != A_MAIN:
+            return [(heuristic_action(obs, legal_actions), [])]
+        options = main_options(obs, self.candidates * 3)
+        candidates: list[Any] = []
+        for _, action in options:
+            if action not in candidates:
+                candidates.append(action)
+            if len(candidates) >= self.candidates:
+                break
+        if RESUPPLY not in candidates:
+            candidates.append(RESUPPLY)
+        if len(candidates) == 1:
+            return [(candidates[0], [])]
+        me = obs.player
+        values: list[list[float]] = [[] for _ in candidates]
+        for _ in range(self.samples):
+            hands, kpile, mpile, archives = sample_hidden(obs, self.rng)
+            base = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
+            seed = self.rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                s = base._copy()
+                s.rng = random.Random(seed)
+                s.history = []
+                s.apply_unchecked(action)
+                rollout(s, self.horizon)
+                values[i].append(value(s, me))
+        return list(zip(candidates, values, strict=True))
 
 
 __all__ = ["HeuristicAgent", "IsmctsAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]

@@ -371,15 +371,25 @@ class SearchAgent:
 
     def evaluate(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
         """Candidates with their mean round score for this seat, best first."""
+        played = self.playouts(observation, legal_actions)
+        if len(played) == 1:
+            return [(played[0][0], float("nan"))]
+        totals = [sum(scores) for _, scores in played]
+        ranked = sorted(range(len(played)), key=lambda i: totals[i])
+        return [(played[i][0], totals[i] / self.samples) for i in ranked]
+
+    def playouts(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
+        """The candidates, each with its round score for this seat in each of the ``samples``
+        deals of the hidden cards (the same deals for every candidate); one candidate: no scores."""
         obs = observation
         if obs.phase == "split":
             candidates: list[Any] = heuristic_splits(obs.hand, self._weights, self.split_candidates)
         else:
             candidates = list(legal_actions)
         if len(candidates) == 1:
-            return [(candidates[0], float("nan"))]
+            return [(candidates[0], [])]
         me = obs.player
-        totals = [0.0] * len(candidates)
+        scores: list[list[float]] = [[] for _ in candidates]
         for _ in range(self.samples):
             hands, asides, leftover = sample_hidden(obs, self.rng, self._weights)
             base = MeioState.from_parts(obs, hands, asides, leftover)
@@ -388,9 +398,8 @@ class SearchAgent:
                 s.history = []
                 s.apply_unchecked(action)
                 rollout_round(s, self._weights)
-                totals[i] += _round_score(s, me)
-        ranked = sorted(range(len(candidates)), key=lambda i: totals[i])
-        return [(candidates[i], totals[i] / self.samples) for i in ranked]
+                scores[i].append(float(_round_score(s, me)))
+        return list(zip(candidates, scores, strict=True))
 
 
 def _round_score(state: MeioState, seat: int) -> int:
