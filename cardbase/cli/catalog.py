@@ -66,6 +66,16 @@ def status(
         "cards: distinct cards catalogued; copies: total copies when every card's count is "
         "known (? = unknown, — = one of each); demo cards are made for cardbase, not published."
     )
+    if game in (None, "meikyu"):
+        from cardbase.games.meikyu.pool import missing_census
+        from cardbase.sim.meikyu import catalog_cards
+
+        census = missing_census(catalog_cards(database))
+        if census.total:
+            console().print(
+                f"Meikyu Kingdom: the catalog lacks {census} the rules need (the rulebook does not give them); "
+                "cardbase sim meikyu lists them."
+            )
 
 
 @app.command("import")

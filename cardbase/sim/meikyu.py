@@ -17,7 +17,7 @@ from typing import Any
 from cardbase.errors import CardbaseError
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.engine import A_ORDER, OPEN, MeikyuObservation
-from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_summary, resolve_pool
+from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
 
 IMPORT_HINT = (
@@ -42,7 +42,7 @@ class MissingCardValues(CardbaseError, ValueError):
             where = "the catalog" if profile is None else f"the catalog and the profile {profile!r} together"
             head = (
                 f"cannot play Meikyu Kingdom: {where} lack{'s' if profile is None else ''} "
-                f"{resolution.missing_values} value(s) the rules need (the rulebook does not give them):"
+                f"{resolution.census} the rules need (the rulebook does not give them):"
             )
         else:
             head = "cannot play Meikyu Kingdom: the card pool is inconsistent:"
@@ -119,9 +119,8 @@ def assumed_lines(pool: CardPool) -> list[str]:
     if not pool.assumed:
         return ["Card values: all from the catalog (no assumed values)."]
     grouped = assumed_summary(pool.assumed)
-    cards = sum(1 for a in pool.assumed if a.endswith("(card not in the rulebook)"))
     return [
-        f"ASSUMED VALUES: {len(pool.assumed) - cards} value(s) and {cards} whole card(s) come from the assumption "
+        f"ASSUMED VALUES: {assumed_census(pool.assumed)} come from the assumption "
         f"profile {pool.profile!r}, not from the rulebook or the catalog:",
         *(f"  {line}" for line in grouped),
     ]
@@ -164,7 +163,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
     return {
         "assumed": {
             "profile": pool.profile,
-            "count": len(pool.assumed),
+            "count": assumed_census(pool.assumed).to_dict(),
             "values": list(pool.assumed),
         },
         "game_length_turns": {
@@ -211,7 +210,7 @@ def rules_summary(rules: Any) -> dict[str, Any]:
         "lands": pool.land_count,
         "kingdom_cards": pool.kingdom_count,
         "profile": pool.profile,
-        "assumed_values": len(pool.assumed),
+        "assumed": assumed_census(pool.assumed).to_dict(),
     }
     return options
 
@@ -239,7 +238,7 @@ PLAY_HELP = """Commands:
              "Sword as character" plays an item as a 2-sword character (Laboratory).
   card <name>   a card's values (and which are assumed)
   assumptions   every assumed value
-  hint       ask the search agent what it would do, and what its number means
+  hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
   legal      list your legal moves by kind (legal quest: every quest)
   show       show the table again
   help       this text
@@ -259,7 +258,7 @@ def play_session(
     """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere.
     ``read`` defaults to the prompt (:func:`cardbase.sim.prompt.make_reader`)."""
     from cardbase.errors import UsageError
-    from cardbase.sim.play import play_interactive
+    from cardbase.sim.play import hinter, play_interactive
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
@@ -277,19 +276,7 @@ def play_session(
     agents = {
         s: entry.make_agent(a, rules, s, derive_seed(seed, "play", s)) for s, a in zip(others, names, strict=True)
     }
-    adviser = entry.make_agent("search", rules, human, derive_seed(seed, "hint"))
-
-    def hint(observation: Any, legal: Any) -> str:
-        ranked = adviser.evaluate(observation, legal)  # type: ignore[attr-defined]
-        best, score = ranked[0]
-        if len(ranked) == 1 or score != score:  # NaN: nothing to compare
-            return f"{best} (the search agent compares moves only for the main action; this is the heuristic's choice)"
-        rest = "; ".join(f"{a}: {s:.0%}" for a, s in ranked[1:3])
-        return (
-            f"{best}: about a {score:.0%} chance to win after it, by the search agent's estimate "
-            f"({adviser.samples} playouts with the hidden cards and dice drawn at random, "  # type: ignore[attr-defined]
-            f"each scored 0 = lost to 1 = won); next best: {rest}"
-        )
+    hint = hinter("meikyu", rules, seed)
 
     seats = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
     echo(f"Meikyu Kingdom, {n} players, seed {seed}. You are P{seat}; {seats}. The highest roll goes first.")
@@ -326,7 +313,7 @@ def assumptions_line(pool: CardPool) -> str | None:
     if not pool.assumed:
         return None
     return (
-        f"{len(pool.assumed)} values assumed; type 'assumptions' (ASSUMED values come from the profile "
+        f"{assumed_census(pool.assumed)} assumed; type 'assumptions' (ASSUMED values come from the profile "
         f"{pool.profile!r}, not from the rulebook or the catalog)"
     )
 

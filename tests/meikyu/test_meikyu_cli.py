@@ -27,7 +27,7 @@ def test_sim_without_values_refuses_with_the_list_of_missing_values(db_url):
     result = run("sim", "meikyu", "--players", "3", "--games", "5", "--db", db_url)
     assert result.exit_code == 1
     err = result.stderr
-    assert "cannot play Meikyu Kingdom: the catalog lacks 100 value(s)" in err
+    assert "cannot play Meikyu Kingdom: the catalog lacks 84 values and at least 16 whole cards the rules need" in err
     assert "Bee (character): bravery, wits, copies" in err
     assert "Den of the Geister (land): points, developed_points" in err
     assert "lands: 16 of the rulebook's 32 not catalogued" in err
@@ -42,9 +42,14 @@ def test_sim_with_the_default_profile_reports_what_it_assumed(db_url):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assumed = data["meikyu"]["assumed"]
-    assert assumed["profile"] == "default" and assumed["count"] == 101
+    assert assumed["profile"] == "default" and assumed["count"] == {"values": 84, "whole_cards": 17}
     assert "Bee bravery" in assumed["values"] and "Unnamed room 1 (card not in the rulebook)" in assumed["values"]
-    assert data["rules"]["pool"] == {"lands": 32, "kingdom_cards": 68, "profile": "default", "assumed_values": 101}
+    assert data["rules"]["pool"] == {
+        "lands": 32,
+        "kingdom_cards": 68,
+        "profile": "default",
+        "assumed": {"values": 84, "whole_cards": 17},
+    }
     assert [s["agent"] for s in data["seats"]] == ["heuristic", "random", "random"]
     for seat in data["seats"]:
         assert seat["win_rate_95"][0] - 1e-9 <= seat["win_rate"] <= seat["win_rate_95"][1] + 1e-9
@@ -57,7 +62,7 @@ def test_sim_with_the_default_profile_reports_what_it_assumed(db_url):
     out = table.stdout
     for text in ("win rate", "95% interval", "Game length", "How games ended", "Points by land", "ASSUMED VALUES: 84"):
         assert text in out
-    assert "Bee: bravery, wits, copies" in out and "17 whole card(s)" in out
+    assert "Bee: bravery, wits, copies" in out and "ASSUMED VALUES: 84 values and 17 whole cards come from" in out
     again = run(*args, "--assume", "default", "--db", db_url, "--json", "--jobs", "2")
     assert json.loads(again.stdout)["seats"] == data["seats"]
 
@@ -108,7 +113,7 @@ def test_importing_real_values_from_a_spreadsheet_then_simulating_without_assume
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["meikyu"]["assumed"] == {"profile": None, "count": 0, "values": []}
+    assert data["meikyu"]["assumed"] == {"profile": None, "count": {"values": 0, "whole_cards": 0}, "values": []}
     assert data["rules"]["pool"]["lands"] == 32
     lands = {row["land"] for row in data["meikyu"]["points_by_land"]}
     assert not any("Unnamed" in name for name in lands)
@@ -118,7 +123,7 @@ def test_importing_real_values_from_a_spreadsheet_then_simulating_without_assume
     with_profile = run(
         "sim", "meikyu", "--players", "2", "--games", "3", "--assume", "default", "--db", db_url, "--json"
     )
-    assert json.loads(with_profile.stdout)["meikyu"]["assumed"]["count"] == 0
+    assert json.loads(with_profile.stdout)["meikyu"]["assumed"]["count"] == {"values": 0, "whole_cards": 0}
 
 
 def test_a_partial_import_shrinks_the_list_of_missing_values(db_url, tmp_path):
@@ -126,7 +131,7 @@ def test_a_partial_import_shrinks_the_list_of_missing_values(db_url, tmp_path):
     sheet.write_text("name,bravery,wits,copies\nBee,1,1,3\nCook,1,1,3\n", encoding="utf-8")
     assert run("catalog", "import", str(sheet), "--game", "meikyu", "--db", db_url).exit_code == 0
     result = run("sim", "meikyu", "--players", "2", "--games", "2", "--db", db_url)
-    assert result.exit_code == 1 and "lacks 94 value(s)" in result.stderr
+    assert result.exit_code == 1 and "lacks 78 values and at least 16 whole cards" in result.stderr
     assert "Bee (character)" not in result.stderr and "Jehu (character)" in result.stderr
     assumed = run("sim", "meikyu", "--players", "2", "--games", "2", "--assume", "default", "--db", db_url, "--json")
     values = json.loads(assumed.stdout)["meikyu"]["assumed"]["values"]
@@ -220,7 +225,7 @@ def test_play_meikyu_a_whole_game_then_replay(db_url, tmp_path):
 
 def test_play_meikyu_without_values_refuses(db_url):
     result = run("play", "meikyu", "--players", "2", "--db", db_url, input="quit\n")
-    assert result.exit_code == 1 and "lacks 100 value(s)" in result.stderr
+    assert result.exit_code == 1 and "lacks 84 values and at least 16 whole cards" in result.stderr
 
 
 def test_help_texts_have_examples():

@@ -129,7 +129,7 @@ def test_play_meikyu_by_pipe_collapses_the_assumptions_and_lists_them_on_request
     assert result.exit_code == 0, result.output
     out = result.stdout
     note = next(line for line in out.splitlines() if line.startswith("Note: "))
-    assert re.fullmatch(r"Note: \d+ values assumed; type 'assumptions' \(ASSUMED .*\)", note)
+    assert re.fullmatch(r"Note: 84 values and 17 whole cards assumed; type 'assumptions' \(ASSUMED .*\)", note)
     assert "ASSUMED VALUES:" in out  # the list, on request
     assert "Bee — character, " in out and "swords / " in out
 

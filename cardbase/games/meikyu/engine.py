@@ -421,11 +421,12 @@ class MeikyuRules(Rules):
         """What every report of a game under these rules must say: which values are assumed."""
         if not self.pool.assumed:
             return []
-        from cardbase.games.meikyu.pool import assumed_summary
+        from cardbase.games.meikyu.pool import assumed_census, assumed_summary
 
         return [
-            f"{len(self.pool.assumed)} card value(s) and card(s) are ASSUMED (profile {self.pool.profile!r}), "
-            "not given by the rulebook or the catalog: " + "; ".join(assumed_summary(self.pool.assumed))
+            f"ASSUMED VALUES: {assumed_census(self.pool.assumed)} come from the assumption profile "
+            f"{self.pool.profile!r}, not from the rulebook or the catalog: "
+            + "; ".join(assumed_summary(self.pool.assumed))
         ]
 
     def capacity(self, has_farm: bool) -> int:

@@ -383,14 +383,61 @@ def parse_profile(data: Any, origin: str) -> Profile:
 
 
 @dataclass(frozen=True)
+class Census:
+    """A count of what the rules need and the rulebook does not give, the one way every command
+    says it: single ``values`` of catalogued cards (a land's points, a class's Bravery, a card's
+    copies) and ``cards`` not catalogued at all (a land the rulebook counts but does not name).
+    ``uncounted``: card types whose missing cards cannot be counted yet, because their copies are
+    unknown (the rulebook counts 4 OPEN cards and names 3: one card more, or a copy more?); then
+    the count of cards is a least."""
+
+    values: int
+    cards: int
+    uncounted: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.values + self.cards
+
+    def __str__(self) -> str:
+        least = "at least " if self.uncounted else ""
+        return f"{_plural(self.values, 'value')} and {least}{_plural(self.cards, 'whole card')}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"values": self.values, "whole_cards": self.cards}
+        if self.uncounted:
+            out["whole_cards_at_least"] = True
+        return out
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+ASSUMED_CARD = "(card not in the rulebook)"
+"""How ``CardPool.assumed`` marks a whole card a profile added (the rest are single values)."""
+
+
+def assumed_census(assumed: Sequence[str]) -> Census:
+    """:class:`Census` of a pool's assumed values (``CardPool.assumed``)."""
+    cards = sum(1 for a in assumed if a.endswith(ASSUMED_CARD))
+    return Census(len(assumed) - cards, cards)
+
+
+def missing_census(cards: Sequence[MeikyuCard]) -> Census:
+    """:class:`Census` of what the catalogued ``cards`` lack for a game (no profile)."""
+    return resolve_pool(cards).census
+
+
+@dataclass(frozen=True)
 class Resolution:
     """What :func:`resolve_pool` found: a complete pool, or what is missing."""
 
     pool: CardPool | None
     missing: tuple[str, ...]
     """One line per card (``Bee (character): bravery, wits, copies``) or per count."""
-    missing_values: int
-    """How many single values are missing (cards not catalogued count as one each)."""
+    census: Census
+    """How many values and whole cards are missing."""
     problems: tuple[str, ...]
     """Inconsistencies that no profile value fixes (e.g. more characters than the rulebook)."""
 
@@ -409,6 +456,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
     """
     missing: list[str] = []
     missing_values = 0
+    missing_cards = 0
+    uncounted: list[str] = []
     problems: list[str] = []
     assumed: list[str] = []
     used_profile_cards: set[str] = set()
@@ -489,6 +538,7 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
     # Fill each card type up to the rulebook's count with the profile's extra cards.
     for type_, rulebook in ((str(t), n) for t, n in RULEBOOK_COUNTS.items()):
         if not complete_counts[type_]:
+            uncounted.append(type_)
             continue
         total = totals[type_]
         if profile is not None and total < rulebook:
@@ -499,7 +549,7 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                 if total + copies > rulebook:
                     continue
                 total += copies
-                assumed.append(f"{extra.name} (card not in the rulebook)")
+                assumed.append(f"{extra.name} {ASSUMED_CARD}")
                 if type_ == "land":
                     lands.append(
                         LandKind(
@@ -527,16 +577,17 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
             gap = rulebook - total
             label = TYPE_LABELS[type_]
             missing.append(f"{label}: {gap} of the rulebook's {rulebook} not catalogued ({total} are)")
-            missing_values += gap
+            missing_cards += gap
         elif total > rulebook:
             problems.append(
                 f"{TYPE_LABELS[type_]}: the catalogued copies add up to {total}; the rulebook says {rulebook}"
             )
+    census = Census(missing_values, missing_cards, tuple(uncounted))
     if missing or problems:
-        return Resolution(None, tuple(missing), missing_values, tuple(problems))
+        return Resolution(None, tuple(missing), census, tuple(problems))
     kingdom = [k for k in kingdom if k.copies > 0]
     pool = CardPool(tuple(lands), tuple(kingdom), tuple(assumed), profile.name if profile and assumed else None)
-    return Resolution(pool, (), 0, ())
+    return Resolution(pool, (), census, ())
 
 
 def _closest(key: str, names: Mapping[str, str]) -> str | None:
@@ -549,7 +600,7 @@ def assumed_summary(assumed: Sequence[str]) -> list[str]:
     by_card: dict[str, list[str]] = {}
     extra: list[str] = []
     for item in assumed:
-        if item.endswith("(card not in the rulebook)"):
+        if item.endswith(ASSUMED_CARD):
             extra.append(item)
             continue
         card, _, f = item.rpartition(" ")
@@ -558,10 +609,12 @@ def assumed_summary(assumed: Sequence[str]) -> list[str]:
 
 
 __all__ = [
+    "ASSUMED_CARD",
     "KINGDOM_TYPES",
     "LAND_EFFECTS",
     "ROOM_EFFECTS",
     "CardPool",
+    "Census",
     "ExtraCard",
     "KingdomKind",
     "LandKind",
@@ -569,7 +622,9 @@ __all__ = [
     "Profile",
     "ProfileProblems",
     "Resolution",
+    "assumed_census",
     "assumed_summary",
+    "missing_census",
     "parse_profile",
     "resolve_pool",
 ]
