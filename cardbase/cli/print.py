@@ -36,6 +36,30 @@ AuthorOption = Annotated[str, typer.Option("--author", help="Author recorded in 
 RegistrationOption = Annotated[
     bool, typer.Option("--registration-test", help="Begin with a one-sheet alignment test for your printer.")
 ]
+AssumeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--assume",
+        help="Meikyu playtest proxies: fill the values the catalog lacks from an assumption profile ('default' or "
+        "your JSON file); every face showing one is marked ASSUMED.",
+        show_default=False,
+    ),
+]
+
+
+def assumed_values(assume: str | None, game: str | None) -> tuple[dict[str, Any], str]:
+    """The profile ``assume``'s values by folded card name, and its name (nothing without one)."""
+    if assume is None:
+        return {}, ""
+    if game != "meikyu":
+        from cardbase.errors import UsageError
+
+        raise UsageError("--assume is for Meikyu Kingdom cards (the values its rulebook does not give)")
+    from cardbase.catalog.meikyu_profiles import load_profile
+
+    profile = load_profile(assume)
+    return {name: dict(values) for name, values in profile.values.items()}, profile.name
+
 
 # The sheet options, declared once: (field of SheetOptions, its type, its typer.Option). Every
 # command decorated with ``sheet_options`` takes them and receives one ``SheetOptions``.
@@ -166,15 +190,17 @@ def print_entries(
     json: bool,
     notes: list[str] | None = None,
     default_size: str | None = None,
+    assumed: tuple[dict[str, Any], str] = ({}, ""),
 ) -> None:
-    """Print (card, copies) ``entries`` to a PDF and report it: the step every print command ends with."""
+    """Print (card, copies) ``entries`` to a PDF and report it: the step every print command ends with;
+    ``assumed``: :func:`assumed_values`."""
     spec = sheet.spec(game, default_size=default_size)
     out = output or Path("exports") / f"{name}.pdf"
     entries = [(card, n * sheet.copies) for card, n in entries]
     bar, update = _progress_printer(sum(n for _, n in entries))
     with sheet.layouts():
         report = _run_print(
-            entries, out, spec, sheet, bar, update, title, author, images, no_cache, declared_art, registration
+            entries, out, spec, sheet, bar, update, title, author, images, no_cache, declared_art, registration, assumed
         )
     _report(report, out, spec, sheet, registration, json, notes)
 
@@ -192,6 +218,7 @@ def _run_print(
     no_cache: bool,
     declared_art: dict[str, str],
     registration: bool,
+    assumed: tuple[dict[str, Any], str] = ({}, ""),
 ) -> Any:
     """Run ``print_cards`` with the progress bar shown."""
     from cardbase.render.printing import print_cards
@@ -217,6 +244,8 @@ def _run_print(
             options_line=sheet.command_line(),
             bleed_fill=sheet.bleed_fill,
             full_art=sheet.full_art,
+            assumed=assumed[0],
+            profile=assumed[1],
         )
     finally:
         if bar:
@@ -355,13 +384,15 @@ def print_set(
     images: ImagesOption = Path("card_images"),
     no_cache: NoCacheOption = False,
     author: AuthorOption = "cardbase",
+    assume: AssumeOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Print every card of a game's set, each as many times as the catalog says it exists.
 
-    A card whose count is unknown is printed once, and the summary says how many such cards there
-    are. Méa's tiles are left out: print them with `cardbase print tiles`.
+    A card whose count is unknown is printed once (with --assume, as many times as the profile
+    says), and the summary says how many such cards there are. Méa's tiles are left out: print
+    them with `cardbase print tiles`.
 
     Example: cardbase print set meikyu --backs --bleed 3mm --paper letter
     """
@@ -375,6 +406,7 @@ def print_set(
     game_id = check_game(game)
     assert game_id is not None
     sheet.spec(game_id)  # bad options fail before the database is opened
+    assumed = assumed_values(assume, game_id)
     database = open_db(db)
     with database.session() as session:
         sets = {row.code: row for row in set_rows(session, game_id)}
@@ -391,13 +423,24 @@ def print_set(
 
     # A count that applies but is unknown is printed once and reported; where the count does
     # not apply (a playing card), one is the truth.
-    unknown = [c for c in cards if c.copies is None and "copies" in APPLICABLE.get((c.game, c.type), ())]
-    entries = [(c, c.copies if c.copies is not None else 1) for c in cards]
+    def count(card: Any) -> int | None:
+        if card.copies is not None:
+            return int(card.copies)
+        given = assumed[0].get(fold(card.name), {}).get("copies")
+        return None if given is None else int(given)
+
+    unknown = [c for c in cards if count(c) is None and "copies" in APPLICABLE.get((c.game, c.type), ())]
+    entries = [(c, count(c) or 1) for c in cards]
     notes = []
     if unknown:
         notes.append(
             f"{len(unknown)} card(s) have an unknown count in the catalog and were printed once each "
             "(import the real counts with `cardbase catalog import`)"
+        )
+    counted = [c for c in cards if c.copies is None and count(c) is not None]
+    if counted:
+        notes.append(
+            f"{len(counted)} card(s) printed as many times as the profile {assumed[1]!r} assumes (not the rulebook)"
         )
     if game_id == "mea" and set_name is None:
         notes.append("Méa tiles are not included; print them with `cardbase print tiles`")
@@ -419,6 +462,7 @@ def print_set(
         declared_art=declared,
         json=json,
         notes=notes,
+        assumed=assumed,
     )
 
 

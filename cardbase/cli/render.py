@@ -13,6 +13,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, open_db, print_json, warn
+from cardbase.cli.print import AssumeOption, assumed_values
 
 app = typer.Typer(
     help='Draw single cards to image files.\n\nExample: cardbase render card "Crème Golem" -o exports/golem.png',
@@ -41,12 +42,14 @@ def card(
     layout: Annotated[
         Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
     ] = None,
+    assume: AssumeOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Draw one card's face from the catalog: to PNG at any DPI, or to a vector PDF.
 
-    Unknown values print as "?"; demo cards carry a DEMO mark; missing art gets a placeholder.
+    Unknown values print as "?" (with --assume, Meikyu's come from the profile, marked ASSUMED);
+    demo cards carry a DEMO mark; missing art gets a placeholder.
 
     Example: cardbase render card "Crème Golem" -o golem.png --dpi 600
     """
@@ -64,6 +67,7 @@ def card(
     with database.session() as session:
         found = find_card(session, name, game)
         declared = declared_paths(session, [found.id])
+    assumed, profile = assumed_values(assume, found.game) if assume is not None else ({}, "")
     out = output or Path("exports") / f"{file_slug(found.name)}{'-back' if back else ''}.png"
     with options.layouts():
         report = render_card(
@@ -76,6 +80,8 @@ def card(
             use_cache=not no_cache,
             declared_art=declared,
             back=back,
+            assumed=assumed,
+            profile=profile,
         )
     for line in report.warnings:
         warn(line)

@@ -18,15 +18,19 @@ from typing import Any
 from cardbase.render import fonts
 from cardbase.render.layout import (
     LAYOUTS,
+    MARKS,
     Art,
     Box,
     Ellipse,
     Layout,
+    Mark,
     Para,
     Pips,
     Rect,
     Shape,
     Text,
+    shown_fields,
+    with_marks,
 )
 from cardbase.render.shapes import ASPECT, OPEN, shape
 from cardbase.render.units import PT_PER_MM
@@ -107,6 +111,7 @@ class ArtSlot:
 
 
 SMALL_TEXT = 6.0  # points: text set smaller than this is hard to read and draws a warning
+CAP_STEP = 0.1  # points: how much the largest type of a box shrinks at each try
 
 
 @dataclass
@@ -305,11 +310,12 @@ class _Line:
 
 
 def _set_lines(
-    paras: list[tuple[str, Para]], scale: float, type_scale: float, width_pt: float, wrap: bool
+    paras: list[tuple[str, Para]], cap: float, type_scale: float, width_pt: float, wrap: bool
 ) -> list[_Line]:
+    """The lines of ``paras``, each paragraph set at its size or ``cap`` points, the smaller."""
     out: list[_Line] = []
     for i, (content, para) in enumerate(paras):
-        size = para.size * type_scale * scale
+        size = min(para.size, cap) * type_scale
         gap = 0.4 * size if i else 0.0
         chunks = content.split("\n")
         for j, chunk in enumerate(chunks):
@@ -343,19 +349,22 @@ def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, war
     x, y, w, h = frame.box(el.box)
     width_pt, height_pt = w * PT_PER_MM, h * PT_PER_MM
     base = paras[0][1].size
-    min_scale = (el.min_size / base) if el.min_size else 1.0
+    top = max(p.size for _, p in paras)
+    floor = el.min_size if el.min_size else top
 
     def fits(lines: list[_Line]) -> bool:
         return _block_height(lines, el.leading) <= height_pt + 0.01 and _fits_width(lines, width_pt)
 
-    # Shrink until it fits; a one-line box whose text is still too wide at the smallest size
+    # Shrink until it fits, the largest type first (a cap lowered by 0.1 pt: the rules text meets
+    # the flavour text's size before both shrink together), so the smallest type stays as large
+    # as the whole box allows. A one-line box whose text is still too wide at the smallest size
     # then wraps (from full size again) before anything is cut.
     for wrap in (el.wrap,) if el.wrap else (False, True):
-        scale = 1.0
-        lines = _set_lines(paras, scale, frame.type_scale, width_pt, wrap)
-        while not fits(lines) and scale > min_scale + 1e-9:
-            scale = max(min_scale, scale - 0.03)
-            lines = _set_lines(paras, scale, frame.type_scale, width_pt, wrap)
+        cap = top
+        lines = _set_lines(paras, cap, frame.type_scale, width_pt, wrap)
+        while not fits(lines) and cap > floor + 1e-9:
+            cap = max(floor, round(cap - CAP_STEP, 6))
+            lines = _set_lines(paras, cap, frame.type_scale, width_pt, wrap)
         if fits(lines):
             break
     if not fits(lines):
@@ -524,9 +533,12 @@ def compose(
     size: tuple[float, float],
     art: ArtSlot | None = None,
 ) -> Face:
-    """The face of a card with ``values`` drawn with ``layout`` on a card of ``size`` mm."""
+    """The face of a card with ``values`` drawn with ``layout`` on a card of ``size`` mm; the
+    marks the card carries are drawn whatever the layout (:func:`cardbase.render.layout.with_marks`)."""
     if isinstance(layout, str):
         layout = LAYOUTS[layout]
+    carried = marks_carried(layout, values)
+    layout = with_marks(layout)
     width, height = size
     frame = _Frame(width / layout.reference[0], height / layout.reference[1], width, height, *layout.reference)
     label = str(values.get("name", layout.title))
@@ -591,6 +603,10 @@ def compose(
                 ops.append(RectOp(x, y, w, h, None, el.frame, 0.3, 0.0))
         elif isinstance(el, Pips):
             ops = _pip_ops(el, values, frame)
+        elif isinstance(el, Mark):
+            if el.kind not in carried:
+                continue
+            ops = _mark_ops(el, frame, label, face.warnings)
         else:  # pragma: no cover - the Element union is closed
             raise TypeError(f"unknown layout element {el!r}")
         if el.rotate == 180:
@@ -603,6 +619,26 @@ def compose(
 
 
 SMALL_PREFIX = "small text: "
+
+
+def marks_carried(layout: Layout, values: Mapping[str, Any]) -> frozenset[str]:
+    """The marks a card with ``values`` carries on ``layout``: ``demo`` for a demo-set card,
+    ``assumed`` when the layout shows one of the values an assumption profile gave it."""
+    carried = set()
+    if values.get("demo"):
+        carried.add("demo")
+    assumed = {f for f in str(values.get("assumed") or "").split(", ") if f}
+    if assumed & shown_fields(layout):
+        carried.add("assumed")
+    return frozenset(carried)
+
+
+def _mark_ops(el: Mark, frame: _Frame, card: str, warnings: list[str]) -> list[Op]:
+    """A mark: its fixed words, white on its colour, in its box."""
+    words, colour, _ = MARKS[el.kind]
+    x, y, w, h = frame.box(el.box)
+    tag = Text(el.box, (Para(words, "sans-bold", 7.2, "#ffffff"),), "centre", "middle", min_size=4.0)
+    return [RectOp(x, y, w, h, colour, "#ffffff", 0.3, 0.8), *_text_ops(tag, {}, frame, card, warnings)]
 
 
 def full_art_face(size: tuple[float, float], key: str, background: str = "#ffffff", into_bleed: float = 0.0) -> Face:

@@ -14,12 +14,19 @@ Meio's lower index), so its box is measured from the opposite corner.
 Element content is a template over a card's face values (``"{cost}"``, ``"{footer}"``):
 an unknown value prints as "?" (see ``cardbase.render.values``). Colours and shape names may
 be templates too (``"{suit_colour}"``). ``when`` names a face value that must be true (or
-non-empty) for the element to be drawn (``when="demo"`` draws the demo mark only on demo
-cards).
+non-empty) for the element to be drawn.
 
-Text fitting: a ``Text`` element's paragraphs wrap (if ``wrap``) within the box and shrink
-together, down to ``min_size`` points for the first paragraph; if they still do not fit they
-are cut short with "…" and the face carries a warning saying so.
+Labels that cannot be lost: a ``Mark`` is the DEMO tag of a card made for cardbase, or the
+ASSUMED tag of a face that shows a value from an assumption profile. A layout may place a mark
+(its box); it cannot remove one: :func:`with_marks`, which both renderers' faces go through
+(``cardbase.render.face.compose``), adds every mark the layout does not place, at the top right
+of the card inside the safe zone. The mark's words and colours are fixed.
+
+Text fitting: a ``Text`` element's paragraphs wrap (if ``wrap``) within the box and shrink,
+the largest type first (the rules text comes down to the flavour text's size before both shrink
+together), until they fill the box, down to ``min_size`` points; so the smallest type on a face
+is as large as its box allows. If they still do not fit they are cut short with "…" and the face
+carries a warning saying so.
 
 Bump ``LAYOUT_VERSION`` when the meaning of the data or of ``compose`` changes; the face
 cache keys on it and on the layouts' data itself.
@@ -33,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim
@@ -132,7 +139,25 @@ class Pips:
     rotate: int = 0
 
 
-Element = Text | Rect | Ellipse | Shape | Art | Pips
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A label drawn on every card that carries it (see :data:`MARKS`), whatever the layout says:
+    ``kind`` is ``demo`` (a demo-set card) or ``assumed`` (a face showing an assumed value)."""
+
+    kind: Literal["demo", "assumed"]
+    box: Box
+    rotate: int = 0
+    when: str | None = None
+
+
+Element = Text | Rect | Ellipse | Shape | Art | Pips | Mark
+
+MARKS: dict[str, tuple[str, str, float]] = {
+    "demo": ("DEMO", "#c62828", 12.5),
+    "assumed": ("ASSUMED", "#8a4b00", 17.5),
+}
+"""Each mark's words, colour and width in mm (4.8 mm high) where the layout does not place it."""
+MARK_HEIGHT = 4.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +196,15 @@ INK = "#1a1a1a"
 
 
 def _demo_mark(x: float, y: float) -> tuple[Element, ...]:
-    """A red "DEMO" tag, drawn only on demo-set cards."""
-    box = Box(x, y, 12.5, 4.8)
+    """The red "DEMO" tag of demo-set cards, placed at ``x, y``."""
+    return (Mark("demo", Box(x, y, MARKS["demo"][2], MARK_HEIGHT)),)
+
+
+def _marks(right: float, y: float) -> tuple[Element, ...]:
+    """The DEMO tag at ``y`` and the ASSUMED tag under it, their right edges at ``right``."""
     return (
-        Rect(box, fill="#c62828", stroke=WHITE, width=0.3, radius=0.8, when="demo"),
-        text(box, "DEMO", "sans-bold", 7.2, WHITE, align="centre", valign="middle", when="demo"),
+        Mark("demo", Box(right - MARKS["demo"][2], y, MARKS["demo"][2], MARK_HEIGHT)),
+        Mark("assumed", Box(right - MARKS["assumed"][2], y + MARK_HEIGHT + 0.8, MARKS["assumed"][2], MARK_HEIGHT)),
     )
 
 
@@ -314,7 +343,7 @@ def _meikyu_land() -> Layout:
                 Box(17, 3.8, 41.5, 12), "{name}", "serif-bold", 9.5, _LAND_INK, valign="middle", wrap=True, min_size=6
             ),
             Art(Box(5, 16.8, 53, 21.2), frame="#7a4a26", kind="land", matte=_LAND_PANEL),
-            *_demo_mark(44.5, 17.8),
+            *_marks(57.0, 17.8),
             _footer(Box(5, 38.3, 53, 5.2), "#7a4a26"),
             Rect(Box(3, 43.7, 57, 0.6), fill=_LAND_FRAME),
             text(
@@ -379,7 +408,7 @@ def _meikyu_character() -> Layout:
         (
             *_kingdom_head("#eef2f8", _KINGDOM_INK),
             Art(Box(5, 13, 53, 40), frame="#27457a", kind="character", matte="#eef2f8"),
-            *_demo_mark(44.5, 14.1),
+            *_marks(57.0, 14.1),
             Rect(Box(5, 54, 53, 5), fill="#d5deec", radius=1),
             text(Box(6.5, 54, 50, 5), "{type_label}", "sans-bold", 7, _KINGDOM_INK, valign="middle"),
             Rect(Box(5, 60.5, 25.5, 17.5), fill=block, stroke=frame, width=0.3, radius=1.5),
@@ -409,7 +438,7 @@ def _meikyu_text_card(
         (
             *_kingdom_head(panel, ink),
             Art(Box(5, 13, 53, 34), frame=frame, kind=kind, matte=panel),
-            *_demo_mark(44.5, 14.1),
+            *_marks(57.0, 14.1),
             Rect(Box(5, 48, 53, 5.4), fill=bar, radius=1),
             text(Box(6.5, 48, 50, 5.4), "{type_label}", "sans-bold", 7, ink, valign="middle"),
             text(Box(6, 55, 51, 24), "{text}", "sans", 7.8, INK, wrap=True, min_size=5.0),
@@ -605,12 +634,45 @@ _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
 @cache
+def with_marks(layout: Layout) -> Layout:
+    """``layout`` with every mark of :data:`MARKS` it does not place added, at the top right of
+    the card inside the safe zone, one under the other: no layout can leave a mark out."""
+    placed = {el.kind for el in layout.elements if isinstance(el, Mark)}
+    missing = [kind for kind in MARKS if kind not in placed]
+    if not missing:
+        return layout
+    right = layout.reference[0] - SAFE_ZONE - 0.5
+    added: list[Element] = []
+    y = SAFE_ZONE + 0.5
+    for kind in missing:
+        width = MARKS[kind][2]
+        added.append(Mark(kind, Box(right - width, y, width, MARK_HEIGHT)))  # type: ignore[arg-type]
+        y += MARK_HEIGHT + 0.8
+    return Layout(
+        layout.name, layout.title, layout.background, (*layout.elements, *added), layout.back, layout.reference
+    )
+
+
+def shown_fields(layout: Layout) -> frozenset[str]:
+    """The card values ``layout`` shows (its templates), without the flags that only decide."""
+    return _fields(layout, flags=False)
+
+
+@cache
 def fields_used(name: str) -> frozenset[str]:
     """The face values layout ``name`` reads (templates and ``when`` flags)."""
+    return _fields(LAYOUTS[name], flags=True)
+
+
+def _fields(layout: Layout, flags: bool) -> frozenset[str]:
     used: set[str] = set()
-    for el in LAYOUTS[name].elements:
-        if el.when:
+    for el in layout.elements:
+        if el.when and flags:
             used.add(el.when)
+        if isinstance(el, Mark):
+            if flags:  # a back that is a face (a tile's other side) carries the marks its layout places
+                used.add(el.kind)
+            continue
         strings = [getattr(el, f, None) for f in ("name", "fill", "stroke")]
         if isinstance(el, Text):
             strings += [p.content for p in el.paras] + [p.colour for p in el.paras]

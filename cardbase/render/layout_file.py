@@ -5,7 +5,9 @@ The file names layouts by the names in ``cardbase.render.layout.LAYOUTS`` (``mea
 the card, fonts (built-in keys or TTF/OTF files declared under ``[fonts]``), colours, text sizes
 and fitting, and which fields show (an element's ``content`` template names them). The format is
 ``LayoutFileModel``; its JSON Schema is ``schema/layout.schema.json``. Every bad key, unit or path
-is one ``InvalidData`` message naming the file, the table and the key. ::
+is one ``InvalidData`` message naming the file, the table and the key. An element ``kind = "mark"``
+with ``name = "demo"`` or ``"assumed"`` places that label; a layout that does not place one gets it
+at the top right (``cardbase.render.layout.with_marks``): no layout removes a mark. ::
 
     version = 1
     [fonts]
@@ -36,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from cardbase.errors import InvalidData, UnreadableInput, UsageError
 from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
-from cardbase.render.layout import Art, Box, Element, Ellipse, Layout, Para, Rect, Shape, Text
+from cardbase.render.layout import MARKS, Art, Box, Element, Ellipse, Layout, Mark, Para, Rect, Shape, Text
 from cardbase.render.units import MM_PER_UNIT, parse_length
 from cardbase.textfiles import read_bytes
 
@@ -47,7 +49,7 @@ _FIELD = re.compile(r"\{([a-z_]+)\}")
 # Face values a template may name (see cardbase.render.values.face_values).
 FIELDS = frozenset(
     {
-        *("id", "name", "game", "type", "set", "source", "demo", "type_label", "footer"),
+        *("id", "name", "game", "type", "set", "source", "demo", "assumed", "type_label", "footer"),
         *("cost", "attack", "defence", "level", "points", "developed_points", "bravery", "wits"),
         *("land_name", "text", "description", "rank", "rank_label", "suit", "suit_shape", "suit_colour"),
     }
@@ -61,7 +63,7 @@ class _Model(BaseModel):
 class ElementModel(_Model):
     """One element drawn on the card, in order."""
 
-    kind: Literal["rect", "ellipse", "text", "art", "shape"]
+    kind: Literal["rect", "ellipse", "text", "art", "shape", "mark"]
     box: tuple[Length, Length, Length, Length]
     when: str | None = None
     rotate: Literal[0, 180] = 0
@@ -217,9 +219,16 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
         "shape": {"fill", "stroke", "width", "name", "keep_aspect"},
         "art": {"placeholder", "frame", "matte"},
         "text": {"content", "font", "size", "colour", "align", "valign", "wrap", "min_size", "leading"},
+        "mark": {"name"},
     }[el.kind]
     for key in el.model_fields_set - allowed - {"kind", "box", "when", "rotate"}:
         raise err.fail(table, key, f"a {el.kind} element has no {key!r}; it takes {', '.join(sorted(allowed))}")
+    if el.kind == "mark":
+        if el.name not in MARKS:
+            raise err.fail(table, "name", f"a mark is one of {', '.join(MARKS)}, not {el.name!r}")
+        if el.when is not None:
+            raise err.fail(table, "when", "a mark is drawn on every card that carries it; it takes no 'when'")
+        return Mark(el.name, box, el.rotate)  # type: ignore[arg-type]
     if el.kind == "rect":
         radius = _mm(el.radius, err, table, "radius") if el.radius is not None else 0.0
         return Rect(box, fill, stroke, width, radius, **common)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.errors import UsageError
+from cardbase.names import fold
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
 from cardbase.render.face import SMALL_PREFIX, ArtSlot, Face, ImageOp, compose, full_art_face
@@ -106,6 +107,8 @@ def open_cache(images: Path, use_cache: bool = True) -> Iterator[FaceCache]:
 class FaceBuilder:
     """Composes faces and backs of cards (through the cache) and prepares their art.
 
+    ``assumed``: an assumption ``profile``'s values by folded card name (Meikyu playtest proxies):
+    each fills a value the catalog lacks, and the face carries the ASSUMED mark.
     A card with a whole-face scan (``<slug>.full.png``, or any art with ``full_art``) is the scan;
     with ``bleed_fill="art"`` the scan is mirrored out into ``bleed``, else the bleed is the
     layout's background colour (``"frame"``)."""
@@ -121,8 +124,12 @@ class FaceBuilder:
         bleed: float = 0.0,
         bleed_fill: str = "frame",
         full_art: bool = False,
+        assumed: Mapping[str, Mapping[str, Any]] | None = None,
+        profile: str = "",
     ):
         self.images = images
+        self.assumed = dict(assumed or {})
+        self.profile = profile
         self.bleed = bleed
         self.bleed_fill = bleed_fill
         self.full_art = full_art
@@ -171,7 +178,7 @@ class FaceBuilder:
 
     def face(self, card: Any) -> tuple[str, Face]:
         """The key and composed face of ``card`` (a whole-face scan when ``<slug>.full.png`` exists)."""
-        values = face_values(card)
+        values = face_values(card, self.assumed.get(fold(card.name)), self.profile)
         lname = layout_name(card.game, card.type, card.name)
         full = art_mod.find_full_art(self.images, card.game, card.name)
         if full is None and self.full_art:
@@ -358,6 +365,8 @@ def print_cards(
     options_line: str = "",
     bleed_fill: str = "frame",
     full_art: bool = False,
+    assumed: Mapping[str, Mapping[str, Any]] | None = None,
+    profile: str = "",
 ) -> PrintReport:
     """Print ``entries`` — (card, copies) pairs — to the PDF ``out`` on sheets described by ``spec``.
 
@@ -393,7 +402,16 @@ def print_cards(
 
     with open_cache(images, use_cache) as cache:
         builder = FaceBuilder(
-            images, cache, spec.card, dpi, declared_art, bleed=spec.bleed, bleed_fill=bleed_fill, full_art=full_art
+            images,
+            cache,
+            spec.card,
+            dpi,
+            declared_art,
+            bleed=spec.bleed,
+            bleed_fill=bleed_fill,
+            full_art=full_art,
+            assumed=assumed,
+            profile=profile,
         )
         fronts: dict[str, tuple[str, Face]] = {}
         backs: dict[str, tuple[str, Face]] = {}
@@ -557,6 +575,8 @@ def render_card(
     use_cache: bool = True,
     declared_art: Mapping[str, str] | None = None,
     back: bool = False,
+    assumed: Mapping[str, Mapping[str, Any]] | None = None,
+    profile: str = "",
 ) -> RenderReport:
     """Draw one card (or its back) to ``out``: PNG with Pillow, or a one-card PDF with ReportLab."""
     from cardbase.render import pdf
@@ -572,7 +592,7 @@ def render_card(
     check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
     report = RenderReport(out, dpi=dpi)
     with open_cache(images, use_cache) as cache:
-        builder = FaceBuilder(images, cache, size, dpi, declared_art)
+        builder = FaceBuilder(images, cache, size, dpi, declared_art, assumed=assumed, profile=profile)
         key, face = builder.back(card) if back else builder.face(card)
         for op in face.art_boxes:
             builder.check_resolution(op)

@@ -2,11 +2,14 @@
 
 Honest by construction: an applicable value that is unknown (NULL) becomes "?", never a
 number; a value that does not apply to the card becomes "". Demo cards get ``demo`` set,
-which draws the demo mark, and a footer that says so.
+which draws the demo mark, and a footer that says so. A value taken from an assumption profile
+(Meikyu's, for playtest proxies) is named in ``assumed``, which draws the ASSUMED mark on every
+face that shows it, and in the footer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cardbase.catalog.fields import APPLICABLE
@@ -58,8 +61,10 @@ def _source_label(source: str) -> str:
     return source
 
 
-def face_values(card: Any) -> dict[str, Any]:
-    """The face values of ``card`` (a ``cardbase.db.models.Card`` or any object with its fields)."""
+def face_values(card: Any, assumed: Mapping[str, Any] | None = None, profile: str = "") -> dict[str, Any]:
+    """The face values of ``card`` (a ``cardbase.db.models.Card`` or any object with its fields);
+    ``assumed``: values of an assumption ``profile`` for the fields the catalog lacks (a value the
+    catalog has always wins)."""
     applicable = APPLICABLE.get((card.game, card.type), ())
     values: dict[str, Any] = {
         "id": card.id,
@@ -72,9 +77,13 @@ def face_values(card: Any) -> dict[str, Any]:
         "type_label": TYPE_LABELS.get((card.game, card.type), card.type.title()),
     }
     unknown = False
+    from_profile: list[str] = []
     for field in _FIELDS:
         value = getattr(card, field, None)
         has_text = field == "text" and (card.game, card.type) in RULES_TEXT_KINDS and card.source != SOURCE_DEMO
+        if value is None and assumed and field in applicable and assumed.get(field) is not None:
+            value = assumed[field]
+            from_profile.append(field)
         if value is None:
             unknown = unknown or field in applicable or has_text
             values[field] = UNKNOWN if field in applicable or has_text else ""
@@ -88,7 +97,10 @@ def face_values(card: Any) -> dict[str, Any]:
         values["suit_shape"] = SUIT_SHAPES.get(suit, "")
         values["suit_colour"] = "#c8102e" if suit in RED_SUITS else "#111111"
         unknown = unknown or rank is None or suit not in SUIT_SHAPES
+    values["assumed"] = ", ".join(from_profile)
     parts = [GAME_SHORT.get(card.game, card.game), f"{card.set_code} set", _source_label(card.source)]
+    if from_profile:
+        parts.append(f"ASSUMED{NBSP}{'/'.join(from_profile)}" + (f" ({profile} profile)" if profile else ""))
     if unknown:
         parts.append(f"?{NBSP}={NBSP}unknown")
     values["footer"] = " · ".join(parts)
