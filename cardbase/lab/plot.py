@@ -23,6 +23,21 @@ def _check(path: Path) -> None:
         raise UsageError(f"--plot {path}: the file name ends in {', '.join(FORMATS)}")
 
 
+TITLE_CHARS = 64
+"""A title wraps at this many characters: at the titles' size it fits the narrowest panel."""
+
+
+def _wrapped(text: str, width: int = TITLE_CHARS) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width, break_on_hyphens=False)
+
+
+def _width(labels: list[str]) -> float:
+    """Inches of a figure whose rows carry ``labels``: the longest label and a panel beside it."""
+    return max(8.0, 4.5 + 0.075 * max((len(label) for label in labels), default=0))
+
+
 def _bars(ax: Any, labels: list[str], values: list[float], lows: list[float], highs: list[float], unit: str) -> None:
     """One row per label: the value (a fraction, drawn in percent or points as the tables show it) with
     its interval; a value that is unknown (NaN: no games to compare) has no marker, and says so."""
@@ -46,7 +61,8 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
     from matplotlib.figure import Figure
 
     cards = result.cards
-    fig = Figure(figsize=(8, 2 + 0.35 * (len(result.matchups) + len(cards))), layout="constrained")
+    labels = [c.name + " (few games) (no figure)" for c in cards] + [f"vs {m.opponent}" for m in result.matchups]
+    fig = Figure(figsize=(_width(labels), 2.5 + 0.35 * (len(result.matchups) + len(cards))), layout="constrained")
     top, bottom = fig.subplots(2, 1, height_ratios=[max(1, len(result.matchups) + 1), max(1, len(cards))])
     o = result.overall
     rows = [("overall", o), *((m.opponent, m.result) for m in result.matchups)]
@@ -60,7 +76,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
     )
     top.axvline(50, color="grey", linewidth=0.8)
     top.set_xlim(0, 100)
-    top.set_title(f"{result.deck}: win rate by match-up (95% Wilson)")
+    top.set_title(_wrapped(f"{result.deck}: win rate by match-up (95% Wilson)"))
     _bars(
         bottom,
         [c.name + (" (few games)" if c.too_few else "") for c in cards],
@@ -70,7 +86,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
         "points",
     )
     bottom.axvline(0.0, color="grey", linewidth=0.8)
-    bottom.set_title("improvement when drawn: in hand − not drawn (95% Newcombe)", fontsize="medium")
+    bottom.set_title(_wrapped("improvement when drawn: in hand − not drawn (95% Newcombe)"), fontsize="medium")
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
 
@@ -95,7 +111,7 @@ def plot_opening(study: OpeningStudy, path: Path) -> None:
     ax.set_xticks(xs)
     ax.set_xlabel("opening draw (cards)")
     ax.set_ylabel("win rate")
-    ax.set_title(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)")
+    ax.set_title(_wrapped(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)"))
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
 
@@ -118,7 +134,8 @@ def plot_cards(study: CardsStudy, path: Path) -> None:
         for rows, what in ((study.kingdom, "Kingdom cards, in hand"), (study.lands, "lands, in kingdom"))
         if rows
     ]
-    fig = Figure(figsize=(8, 2 + 0.3 * sum(len(rows) for rows, _ in panels)), layout="constrained")
+    labels = [_card_label(c) + " (no figure)" for rows, _ in panels for c in rows]
+    fig = Figure(figsize=(_width(labels), 2.5 + 0.3 * sum(len(rows) for rows, _ in panels)), layout="constrained")
     axes = fig.subplots(
         max(1, len(panels)), 1, height_ratios=[max(1, len(rows)) for rows, _ in panels] or None, squeeze=False
     )
@@ -132,10 +149,13 @@ def plot_cards(study: CardsStudy, path: Path) -> None:
             "points",
         )
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_title(f"{what}: win rate with − without (95% Newcombe)", fontsize="medium")
+        ax.set_title(_wrapped(f"{what}: win rate with − without (95% Newcombe)"), fontsize="medium")
     fig.suptitle(
-        f"Meikyu, {study.players} players, {study.games} games ({', '.join(study.agents)})"
-        + ("; (assumed): values from the assumption profile" if study.assumed else ""),
+        _wrapped(
+            f"Meikyu, {study.players} players, {study.games} games ({', '.join(study.agents)})"
+            + ("; (assumed): values from the assumption profile" if study.assumed else ""),
+            2 * TITLE_CHARS,
+        ),
         fontsize="medium",
     )
     with output_file(path, "plot") as tmp:
