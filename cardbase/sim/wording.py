@@ -25,6 +25,16 @@ _MEIKYU: dict[str, Phrase] = {
     "casino": lambda v: (
         "the Casino counts the final 6 of a roll" if v == "final" else "the Casino counts every 6 rolled"
     ),
+    "grimoire": lambda v: "one Grimoire per character" if v == "one" else "Grimoires may stack on one character",
+    "fortress": lambda v: (
+        "the Fortress counts in quests" if v == "quests" else "the Fortress counts in quests and aggressions"
+    ),
+    "open_draw": lambda v: (
+        "an OPEN card drawn is the draw" if v == "counts" else "an OPEN card drawn is replaced by another draw"
+    ),
+    "castle_tsunami": lambda v: (
+        "a Tsunami may pass the Castle Tower" if v == "passes" else "a Tsunami never passes the Castle Tower"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -1126,3 +1126,90 @@ def test_obliterated_monsters_killed_under_the_option(obliterated, drawn):
     if ends.phase == "choice":
         ends.apply(ends.legal_actions()[0])
     assert ends.zone(mole_i) == OUT and ends.tile_count(1) == 4 + drawn
+
+
+# --- readings the rulebook leaves open, as options (issue 28) -------------------------------
+
+
+@pytest.mark.parametrize(("elimination_killed", "game_over"), [("skipped", True), ("resolved", False)])
+def test_when_killed_of_the_monster_whose_death_leaves_its_player_without_tiles(elimination_killed, game_over):
+    """When killed – AFTER this card has been killed. Also after the tile has been flipped if this monster's
+    death caused one to flip. (Under elimination=immediate the flip leaves P2 without tiles: does the When
+    killed still happen? skipped: the game is over at once; resolved: it happens, and here wins a tile back.)"""
+    rebel = monster(
+        "Rebel",
+        1,
+        1,
+        1,
+        [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = started(rules_for([KNIGHT], [rebel], elimination_killed=elimination_killed))
+    t = Table(state)
+    for name in ("a3", "b2", "c1", "c3"):  # P2 keeps a1 alone
+        t.owner(name, 0)
+    t.put(0, "Knight", "a2")
+    rebel_i = t.put(1, "Rebel", "a1")
+    state = t.turn(0)
+    state.apply_text("attack a1 with Knight@a2")  # kills the Rebel, moves in, flips a1: P2 has no tile
+    assert state.zone(rebel_i) == OUT and state.tiles()[tile("a1")] == 0
+    if game_over:
+        assert state.end_code == END_NO_TILES and state.outcome().winners == (0,)
+        return
+    # The Rebel's When killed flips a tile next to where it died (a2, empty since the Knight moved in, or b1):
+    # P2, its controller at death, chooses, and plays on.
+    assert state.end_code is None and state.phase == "choice" and state.current_player == 1
+    assert legal_texts(state) == ["choose a2", "choose b1"]
+    state.apply_text("choose a2")
+    assert state.end_code is None and state.tiles()[tile("a2")] == 1 and state.tile_count(1) == 1
+    assert state.current_player == 0 and state.phase == "main"
+
+
+def test_resolved_when_killed_that_wins_no_tile_back_still_ends_the_game():
+    """Under elimination_killed="resolved" the game waits for the When killed abilities, then ends if the player
+    still has no tile."""
+    drawer = monster("Drawer", 1, 1, 1, [{"trigger": "killed", "effect": "draw", "amount": 1}])
+    state = started(rules_for([KNIGHT], [drawer], elimination_killed="resolved"))
+    t = Table(state)
+    for name in ("a3", "b2", "c1", "c3"):
+        t.owner(name, 0)
+    t.put(0, "Knight", "a2")
+    t.put(1, "Drawer", "a1")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("attack a1 with Knight@a2")
+    assert len(state.hand(1)) == hand + 1  # the When killed happened
+    assert state.end_code == END_NO_TILES and state.outcome().winners == (0,)
+
+
+@pytest.mark.parametrize(("displaced_to", "hand_of"), [("owner", 1), ("controller", 0)])
+def test_a_taken_monster_displaced_without_room_goes_to_the_owners_or_the_controllers_hand(displaced_to, hand_of):
+    """If you happen to flip a tile with an enemy monster on it, the opponent must move it to an adjacent enemy
+    tile with less than 2 monsters on (if this is not possible, the monster is returned to the owner's hand). /
+    Take control - The monster in question becomes your monster …: whose hand, the card's owner's or the
+    controller's?"""
+    state = started(rules_for([KNIGHT], [KNIGHT, PAWN], displaced_to=displaced_to))
+    t = Table(state)
+    t.put(1, "Knight", "a2")  # P2's Knight on P1's a2
+    pawn = t.put(1, "Pawn", "a2", controller=0)  # P2's Pawn, taken by P1; a2's neighbours are all P2's
+    state = start_of_turn(state, 1)
+    state.apply_text("flip a2")
+    assert state.tiles()[tile("a2")] == 1
+    assert pawn in state.hand(hand_of) and pawn not in state.hand(1 - hand_of)
+    # Under "controller" a card of P2's own went into P1's hand in plain sight: P2's search keeps it there
+    # (it deals P1's hidden cards from P1's own alone).
+    import random
+
+    dealt = state.observation(1).view.determinise(1, random.Random(1))
+    assert len(dealt.hand(0)) == len(state.hand(0)) and (pawn in dealt.hand(0)) == (displaced_to == "controller")
+
+
+def test_the_new_options_round_trip_and_refuse_bad_values():
+    rules = rules_for([KNIGHT], [KNIGHT], elimination_killed="resolved", displaced_to="controller")
+    again = MeaRules.from_options(rules.to_options())
+    assert again.elimination_killed == "resolved" and again.displaced_to == "controller"
+    old = {k: v for k, v in rules.to_options().items() if k not in ("elimination_killed", "displaced_to")}
+    assert MeaRules.from_options(old).elimination_killed == "skipped"  # a record from before keeps the default
+    with pytest.raises(InvalidRules, match="elimination_killed is one of skipped, resolved"):
+        rules_for([KNIGHT], [KNIGHT], elimination_killed="later")
+    with pytest.raises(InvalidRules, match="displaced_to is one of owner, controller"):
+        rules_for([KNIGHT], [KNIGHT], displaced_to="anyone")

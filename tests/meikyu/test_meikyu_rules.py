@@ -731,3 +731,108 @@ def test_casino_a_six_rerolled_by_an_amulet(casino, draws):
         act(twice, "draw")
         draw(twice, "Cook")
     assert offered == 1 + draws
+
+
+# --- readings the rulebook leaves open, as options (issue 28) -------------------------------
+
+
+@pytest.mark.parametrize(("grimoire", "swords"), [("one", None), ("stack", 1 + 3 + 3)])
+def test_two_grimoires_on_one_character(grimoire, swords):
+    """Grimor → Grimoire — You may use this card during a Land Quest or Aggression Action. Choose one Character
+    card: its swords increase by the amount of its seals. (Two on one character: one: refused; stack: each adds
+    the seals.)"""
+    state = position(2, rules_options={"grimoire": grimoire}, hands=[{"Highlord": 1, "Grimoire": 2}, {}])
+    two = "quest Unnamed room 4 with Grimoire, Grimoire, Highlord"
+    listed = {str(a) for a in state.legal_actions()}
+    if swords is None:
+        assert two not in listed
+        refused(state, two, "grimoire-character")
+        return
+    assert two in listed
+    act(state, two)
+    assert state.context()["swords"] == swords  # Highlord 1/3: 1 sword + 3 seals per Grimoire
+
+
+@pytest.mark.parametrize(("fortress", "bonus"), [("quests", 0), ("aggressions", 2)])
+def test_fortress_in_an_aggression_as_in_a_quest(fortress, bonus):
+    """Dojo of the Rust Samurai — Fortress: When two or more characters embark on a quest together, you may add
+    +2 to the sum of their swords. (In an aggression too? quests: no; aggressions: attacking and defending.)"""
+    options = {"fortress": fortress}
+    quest = position(2, rules_options=options, hands=[{"Bee": 2}, {}], lands=[["Dojo of the Rust Samurai"], []])
+    act(quest, "quest Unnamed room 4 with Bee, Bee")
+    assert quest.context()["swords"] == 2 + 2  # a quest always
+    fort = ["Dojo of the Rust Samurai"]
+    attack = position(2, rules_options=options, hands=[{"Bee": 2, "Gotcha!": 1}, {}], lands=[fort, ["Unnamed room 9"]])
+    act(attack, "attack P2 Unnamed room 9 with Bee, Bee by Gotcha!")
+    assert attack.context()["swords"] == 2 + bonus
+    defence = position(
+        2, rules_options=options, hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 2}], lands=[[], ["Unnamed room 9", *fort]]
+    )
+    act(defence, "attack P2 Unnamed room 9 with Bee by Gotcha!")
+    while defence.decision != "defend":  # the attacker's die first
+        defence.apply(defence.sample_chance() if defence.current_player == CHANCE else defence.legal_actions()[0])
+    act(defence, "defend with Cook, Cook")
+    assert defence.context()["defence"] == 2 + bonus
+
+
+@pytest.mark.parametrize(("open_draw", "hand"), [("counts", {"Bee": 1}), ("replaced", {"Bee": 1, "Cook": 1})])
+def test_a_replacement_draw_after_drawing_an_open_card(open_draw, hand):
+    """Open Cards — You must play these immediately upon drawing them. (Does the drawer draw again in its place?
+    counts: no, the OPEN card was the draw; replaced: yes, once it is played.)"""
+    state = position(2, rules_options={"open_draw": open_draw}, step="draw", hands=[{"Bee": 1}, {}])
+    draw(state, "Unknown OPEN card")
+    assert state.discard_pile() == ("Unknown OPEN card",)
+    if open_draw == "replaced":
+        assert state.decision == "chance"
+        draw(state, "Cook")
+    assert state.hand(0) == hand and state.decision == "action"
+
+
+@pytest.mark.parametrize(
+    ("castle_tsunami", "passed"), [("passes", "Castle of the Tyrant"), ("stays", "Unnamed room 6")]
+)
+def test_dungeon_tsunami_and_the_castle_tower(castle_tsunami, passed):
+    """Dungeon Tsunami — All players must choose one of their Claimed Lands, and pass it to the player on their
+    left. / Castle of the Tyrant — Castle Tower: You may not discard this land. Furthermore, other players may not
+    steal this land by using "Aggression". (May it be passed? passes: yes; stays: its holder passes another.)"""
+    state = position(
+        2,
+        rules_options={"castle_tsunami": castle_tsunami},
+        step="draw",
+        hands=[{}, {}],
+        lands=[["Castle of the Tyrant", "Unnamed room 6"], []],
+    )
+    draw(state, "Dungeon Tsunami")
+    options = {str(a) for a in state.legal_actions()}
+    want = (
+        {"give Castle of the Tyrant", "give Unnamed room 6"} if castle_tsunami == "passes" else {"give Unnamed room 6"}
+    )
+    assert state.decision == "tsunami" and options == want
+    act(state, f"give {passed}")
+    assert [land for land, _ in state.kingdom(1)] == [passed]
+    alone = position(
+        2,
+        rules_options={"castle_tsunami": castle_tsunami},
+        step="draw",
+        hands=[{}, {}],
+        lands=[["Castle of the Tyrant"], []],
+    )
+    draw(alone, "Dungeon Tsunami")
+    if castle_tsunami == "stays":  # the Castle Tower alone: nothing to pass
+        assert alone.decision == "action" and [land for land, _ in alone.kingdom(0)] == ["Castle of the Tyrant"]
+    else:
+        assert alone.decision == "tsunami"
+
+
+def test_the_new_readings_round_trip_and_refuse_bad_values():
+    from cardbase.games.base import InvalidRules
+    from cardbase.games.meikyu.engine import MeikyuRules
+
+    chosen = {"grimoire": "stack", "fortress": "aggressions", "open_draw": "replaced", "castle_tsunami": "stays"}
+    r = rules(3, **chosen)
+    again = MeikyuRules.from_options(r.to_options())
+    assert {k: getattr(again, k) for k in chosen} == chosen
+    old = {k: v for k, v in r.to_options().items() if k not in chosen}
+    assert MeikyuRules.from_options(old).grimoire == "one"  # a record from before keeps the defaults
+    with pytest.raises(InvalidRules, match="grimoire must be one of one, stack"):
+        rules(2, grimoire="two")

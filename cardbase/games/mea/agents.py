@@ -617,7 +617,8 @@ class IsmctsAgent(BaseIsmcts):
             return state
         opp = 1 - obs.player
         hand, deck, zone = state._hand[opp], state._deck[opp], state._zone
-        spare = [k for k, j in enumerate(hand) if j not in self._known]
+        owner = state._tab.owner  # (a card of this seat's own in that hand is known already)
+        spare = [k for k, j in enumerate(hand) if j not in self._known and owner[j] == opp]
         for i in sorted(self._known):
             if zone[i] == HAND or not spare or i not in deck:
                 continue

@@ -546,6 +546,10 @@ class _Tables:
     """``obliterated == "killed"``."""
     first_moves_in: bool
     """``move_in == "first"``: an attack's order of attackers is part of it."""
+    killed_first: bool
+    """``elimination_killed == "resolved"``."""
+    displaced_to_controller: bool
+    """``displaced_to == "controller"``."""
 
 
 @dataclass(frozen=True)
@@ -576,6 +580,12 @@ class MeaRules(Rules):
     ``tiles_per_colour``: the most tiles a player may control at once (9: the tiles each
     brought; 0 for no cap); a flip or an add beyond it does not happen. ``obliterated``:
     monsters on an obliterated tile are ``removed``, or ``killed`` (When killed triggers).
+    ``elimination_killed``: when a death leaves a player without tiles (``immediate``
+    elimination), the game ends at once and the dead monsters' When killed abilities are
+    ``skipped``, or they are ``resolved`` first and the game ends only if the player still has
+    no tile. ``displaced_to``: a monster displaced from a flipped tile with nowhere to go returns
+    to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
+    by "Take control" then stays with the player who took it).
     """
 
     game_id: ClassVar[str] = "mea"
@@ -598,6 +608,8 @@ class MeaRules(Rules):
     move_onto_enemy: str = "refused"
     tiles_per_colour: int = 0
     obliterated: str = "removed"
+    elimination_killed: str = "skipped"
+    displaced_to: str = "owner"
 
     _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
         "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
@@ -608,6 +620,8 @@ class MeaRules(Rules):
         "tile_attack": ("retaliation", "filters"),
         "move_onto_enemy": ("refused", "allowed"),
         "obliterated": ("removed", "killed"),
+        "elimination_killed": ("skipped", "resolved"),
+        "displaced_to": ("owner", "controller"),
     }
 
     def __post_init__(self) -> None:
@@ -765,6 +779,8 @@ def _build_tables(rules: MeaRules) -> _Tables:
         colour_cap=rules.tiles_per_colour,
         obliterate_kills=rules.obliterated == "killed",
         first_moves_in=rules.move_in == "first",
+        killed_first=rules.elimination_killed == "resolved",
+        displaced_to_controller=rules.displaced_to == "controller",
     )
 
 
@@ -1558,6 +1574,7 @@ class MeaState(State):
             deaths.append((i, p, self._pos[i]))
             self._kill_quietly(i)
         survivors = [i for i in ids if i not in lost]
+        flipped = False
         if killed and survivors and not self._occ[t]:
             movers = survivors if self.rules.move_in == "all" else survivors[:1]
             for i in movers:
@@ -1565,9 +1582,11 @@ class MeaState(State):
                 self._place(i, t, p)
             if self._tiles[t] != p and not (self._tab.colour_cap and self._at_cap(p)):
                 self._tiles[t] = p
-                self._check_tiles()
+                flipped = True
         for j, owner, where in deaths:
             self._killed_triggers(j, owner, where)
+        if flipped:  # after the deaths' When killed are queued: elimination_killed decides whether they count
+            self._check_tiles()
 
     def _kill_quietly(self, i: int) -> None:
         """Remove a monster from the game (its When killed abilities are queued by the caller)."""
@@ -1620,12 +1639,17 @@ class MeaState(State):
             adj[n] = tuple(n + d for d in dirs if n + d in tiles)
         self._adj = adj
 
-    def _check_tiles(self) -> None:
+    def _check_tiles(self, deferred: bool = False) -> None:
         if self.rules.elimination != "immediate" or self._end is not None:
             return
         n0 = countOf(self._tiles.values(), 0)
         counts = (n0, len(self._tiles) - n0)
         if counts[0] and counts[1]:
+            return
+        if self._tab.killed_first and not deferred and any(_is_killed_item(item) for item in self._queue):
+            # elimination_killed="resolved": the When killed abilities waiting go first, then the check
+            if ("check",) not in self._queue:
+                self._queue.append(("check",))
             return
         if not counts[0] and not counts[1]:
             self._finish((0, 1), "neither player controls a tile: a shared result", END_NO_TILES)
@@ -1710,6 +1734,8 @@ class MeaState(State):
                 follow = self._displace(item, chosen)
             elif kind == "start":
                 self._start_of_turn()
+            elif kind == "check":  # a tile check that waited for When killed abilities
+                self._check_tiles(deferred=True)
             else:  # endturn
                 self._finish_turn()
             chosen = None
@@ -1932,10 +1958,11 @@ class MeaState(State):
         elif e == "extra_action":
             self._acts[i] += ab.amount
 
-    def _return_to_hand(self, i: int) -> None:
+    def _return_to_hand(self, i: int, seat: int | None = None) -> None:
+        """Monster ``i`` back to its owner's hand (or to ``seat``'s)."""
         self._lift(i)
         self._reset(i)
-        owner = self._tab.owner[i]
+        owner = self._tab.owner[i] if seat is None else seat
         self._zone[i] = HAND
         hand = self._hand[owner]
         hand.append(i)
@@ -1954,7 +1981,7 @@ class MeaState(State):
                 d for d in self._adj.get(q, ()) if self._tiles[d] == seat and len(self._occ[d]) < MAX_PER_TILE
             )
             if not options:
-                self._return_to_hand(i)
+                self._return_to_hand(i, seat if self._tab.displaced_to_controller else None)
                 return None
             if len(options) > 1:
                 self._wait(seat, options)
@@ -2067,12 +2094,16 @@ class MeaState(State):
         view.history = []
         opp = 1 - player
         zone = view._zone
+        owner = self._tab.owner
+        # A card of the viewer's own in the other hand got there in plain sight (a monster they
+        # had taken control of, displaced under displaced_to="controller"): it stays known.
         for i in self._hand[opp]:
-            zone[i] = UNKNOWN
+            if owner[i] == opp:
+                zone[i] = UNKNOWN
         for seat in (0, 1):
             for i in self._deck[seat]:
                 zone[i] = UNKNOWN
-        view._hand[opp] = [-1] * len(self._hand[opp])
+        view._hand[opp] = [i if owner[i] != opp else -1 for i in self._hand[opp]]
         view._deck = [[-1] * len(self._deck[0]), [-1] * len(self._deck[1])]
         return view
 
@@ -2143,8 +2174,9 @@ class MeaState(State):
                 pools[owner[i]].append(i)
         for seat in (0, 1):
             rng.shuffle(pools[seat])
-        hand_size = len(self._hand[opp])
-        hand = pools[opp][:hand_size]
+        known = [i for i in self._hand[opp] if i >= 0]
+        hand_size = len(self._hand[opp]) - len(known)
+        hand = known + pools[opp][:hand_size]
         for i in hand:
             zone[i] = HAND
         state._hand = [self._hand[0][:], self._hand[1][:]]
@@ -2157,6 +2189,11 @@ class MeaState(State):
                 zone[i] = DECK
         state._deck = decks
         return state
+
+
+def _is_killed_item(item: tuple[Any, ...]) -> bool:
+    """Whether a queued item is a When killed ability."""
+    return item[0] == "ab" and bool(item[1].trigger == "killed")
 
 
 class _LazyActions(Sequence[MeaAction]):

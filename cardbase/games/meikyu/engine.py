@@ -40,6 +40,10 @@ READINGS: dict[str, tuple[str, ...]] = {
     "map_room": ("stays", "discarded"),
     "refugee": ("apart", "land"),
     "casino": ("final", "every"),
+    "grimoire": ("one", "stack"),
+    "fortress": ("quests", "aggressions"),
+    "open_draw": ("counts", "replaced"),
+    "castle_tsunami": ("passes", "stays"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -326,8 +330,15 @@ class MeikyuRules(Rules):
     ``refugee``: a Refugee is not a land (``apart``) or counts as one for the land limit
     and the most-lands tie-break (``land``). ``casino``: the Casino draws for a 6 as the
     die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
-    away included (``every``). ``turn_limit``: a safeguard that is not in the rulebook:
-    the game stops after this many turns (the report says so).
+    away included (``every``). ``grimoire``: each Grimoire goes on a character of its own
+    (``one``), or several may go on one character, each adding its seals (``stack``).
+    ``fortress``: the Fortress's +2 for two or more characters counts in quests only
+    (``quests``), or in aggressions too, attacking and defending (``aggressions``).
+    ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
+    drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
+    the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
+    ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
+    turns (the report says so).
     """
 
     game_id: ClassVar[str] = "meikyu"
@@ -341,6 +352,10 @@ class MeikyuRules(Rules):
     map_room: str = "stays"
     refugee: str = "apart"
     casino: str = "final"
+    grimoire: str = "one"
+    fortress: str = "quests"
+    open_draw: str = "counts"
+    castle_tsunami: str = "passes"
     goal: int = GOAL
     turn_limit: int = 1000
 
@@ -372,7 +387,7 @@ class MeikyuRules(Rules):
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
-        key = (self.pool, self.players)
+        key = (self.pool, self.players, self.grimoire, self.fortress)
         tables = _TABLES.get(key)
         if tables is None:
             if len(_TABLES) > 64:
@@ -438,7 +453,7 @@ class MeikyuRules(Rules):
         return self.refugee == "land"
 
 
-_TABLES: dict[tuple[CardPool, int], _Tables] = {}
+_TABLES: dict[tuple[CardPool, int, str, str], _Tables] = {}
 MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it starts afresh."""
 _A = TypeVar("_A")
@@ -492,6 +507,8 @@ class _Tables:
             (self.chars, self.chars),
         )
         self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
+        self.stack_grimoires = rules.grimoire == "stack"
+        self.fortress_in_aggression = rules.fortress == "aggressions"
         # A hand's key (see hand_key): its counts as the digits of one number, a kind's digit
         # below its copies + 1 (no hand holds more copies than the pool has).
         weights = [1]
@@ -638,8 +655,8 @@ class _Tables:
         """Every legal card set from ``hand`` for ``mode``.
 
         Quest and attack: at least one character (a Laboratory item counts), any Swords
-        and Grimoires, no more Grimoires than characters. Defend: no card at all, then the
-        same as a quest. Develop: one or more characters only.
+        and Grimoires, no more Grimoires than characters (any number under ``grimoire="stack"``).
+        Defend: no card at all, then the same as a quest. Develop: one or more characters only.
         """
         if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
             return (((), None), *self.choices(hand, QUEST, lab))
@@ -663,16 +680,23 @@ class _Tables:
         head, tail = self._multisets(hand, slots[:half]), self._multisets(hand, slots[half:])
         out: list[CardSet]
         if not labs:
-            out = [(hn + tn, None) for hn, hc, hg in head for tn, tc, tg in tail if hc + tc and hg + tg <= hc + tc]
+            stack = self.stack_grimoires  # (then a character takes any number of Grimoires)
+            out = [
+                (hn + tn, None)
+                for hn, hc, hg in head
+                for tn, tc, tg in tail
+                if hc + tc and (stack or hg + tg <= hc + tc)
+            ]
         else:
             out = []
             names = self.knames
+            stack = self.stack_grimoires
             for hn, hc, hg in head:
                 for tn, tc, tg in tail:
                     cards, nch, ng = hn + tn, hc + tc, hg + tg
-                    if nch and ng <= nch:
+                    if nch and (stack or ng <= nch):
                         out.append((cards, None))
-                    if ng <= nch + 1:  # an item played as a character, with a copy left over
+                    if stack or ng <= nch + 1:  # an item played as a character, with a copy left over
                         out.extend((cards, names[i]) for i in labs if hand[i] > cards.count(names[i]))
         # (A tuple: memo values hold no mutable object, which the garbage collector can skip.)
         hit = self.choice_cache[key] = tuple(out)
@@ -1343,9 +1367,11 @@ class MeikyuState(State):
             order = [(p + i) % n for i in range(n)]
             for q in reversed(order):
                 stack.append((OP_CAPACITY, q, -1))
+            kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
             for q in reversed(order):
-                if self._lands[q]:
-                    stack.append((OP_TSUNAMI, q, tuple(sorted({e >> 1 for e in self._lands[q]}))))
+                passable = {e >> 1 for e in self._lands[q]} - kept
+                if passable:
+                    stack.append((OP_TSUNAMI, q, tuple(sorted(passable))))
         return False
 
     def _op_refdisc(self, frame: tuple[Any, ...]) -> bool:
@@ -1708,6 +1734,8 @@ class MeikyuState(State):
             self._kpile = self._kdisc
             self._kdisc = []
         if dest != TO_SETUP and t.ktype[k] == OPEN:  # played at once (not in the deal)
+            if self.rules.open_draw == "replaced" and self._plain_card_left():
+                self._stack.append((OP_CDRAW, p, dest))  # after the OPEN card: a draw in its place
             self._stack.append((OP_OPEN, p, k))
         elif dest == TO_ARCHIVES:
             self._arch.append(k)
@@ -1716,6 +1744,12 @@ class MeikyuState(State):
             self._held[p] |= 1 << k
             self._hsize[p] += 1
             self._hkey[p] += t.hand_weight[k]
+
+    def _plain_card_left(self) -> bool:
+        """Whether the Kingdom pile or its discards hold a card that is not an OPEN card (so a
+        draw in an OPEN card's place can end)."""
+        ktype = self._t.ktype
+        return any(ktype[k] != OPEN for k in (*self._kpile, *self._kdisc))
 
     def _apply_reveal(self, action: Reveal) -> None:
         land = self._t.lindex[action.room]
@@ -1829,7 +1863,7 @@ class MeikyuState(State):
             "defender": q,
             "land": t.lindex[action.land] if action.land else -1,
             "by": action.by,
-            "swords": land_swords(parts, self._eff[p], self._deff[p], False),
+            "swords": land_swords(parts, self._eff[p], self._deff[p], self._t.fortress_in_aggression),
             "defence": 0,
             "dice": [0, 0],
             "rollers": [p, q],
@@ -1874,7 +1908,7 @@ class MeikyuState(State):
         played = self._t.played(action.cards, action.lab)
         self._play(q, played)
         kinds, labk, _, _, parts, _ = played
-        ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], False)
+        ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], self._t.fortress_in_aggression)
         ctx["defended_with"] = len(kinds) + (labk >= 0)
 
     def _apply_amulet(self, action: Word) -> bool:
@@ -2195,7 +2229,7 @@ class MeikyuState(State):
                 "needs-character",
                 p,
             )
-        if grims > total:
+        if grims > total and not t.stack_grimoires:
             raise IllegalAction(
                 f"each Grimoire is played on a character of its own: {grims} Grimoires, {total} character(s)",
                 "grimoire-character",
@@ -2517,7 +2551,8 @@ def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
     """What the swords of the cards ``kinds`` (+ a Laboratory item ``labk``, a 2-sword
     character, unless -1) are made of before land effects: (swords, characters with 0
     swords, Sword cards, characters). Each Sword adds 1; each Grimoire adds the seals of a
-    character of its own (the most seals first)."""
+    character of its own (the most seals first), or, under ``grimoire="stack"``, of the
+    character with the most seals."""
     s = weak = sword_cards = nch = grims = 0
     wits: list[int] = []
     ktype, brav, keff, kwits = t.ktype, t.brav, t.keff, t.wits
@@ -2540,30 +2575,32 @@ def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
         s += 2
         nch += 1
         wits.append(0)
-    if grims:
+    if grims and wits:
         wits.sort(reverse=True)
-        s += sum(wits[:grims])
+        s += grims * wits[0] if t.stack_grimoires else sum(wits[:grims])
     return s, weak, sword_cards, nch
 
 
-def land_swords(parts: SwordParts, eff: int, deff: int, quest: bool) -> int:
+def land_swords(parts: SwordParts, eff: int, deff: int, fortress: bool) -> int:
     """Swords of cards made of ``parts`` (see :func:`sword_parts`) for a player whose lands
     give ``eff`` (and, developed, ``deff``): Bar (developed) lifts 0-sword characters to 1;
-    Blacksmith adds 1 per Sword; Fortress adds 2 to a quest of two or more characters."""
+    Blacksmith adds 1 per Sword; Fortress adds 2 for two or more characters where it counts
+    (``fortress``: a quest, or an aggression under ``fortress="aggressions"``)."""
     s, weak, sword_cards, nch = parts
     if deff & B_BAR:
         s += weak
     if eff & B_SMITH:
         s += sword_cards
-    if quest and nch >= 2 and eff & B_FORTRESS:
+    if fortress and nch >= 2 and eff & B_FORTRESS:
         s += 2
     return s
 
 
 def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
     """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
-    lands give ``eff`` (and, developed, ``deff``): :func:`sword_parts` with :func:`land_swords`."""
-    return land_swords(sword_parts(t, kinds, labk), eff, deff, quest)
+    lands give ``eff`` (and, developed, ``deff``), in a quest or an aggression:
+    :func:`sword_parts` with :func:`land_swords`."""
+    return land_swords(sword_parts(t, kinds, labk), eff, deff, quest or t.fortress_in_aggression)
 
 
 _OPS = (
