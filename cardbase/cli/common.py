@@ -35,6 +35,15 @@ FormatsOption = Annotated[
         "--formats", help="TOML file of house formats, known beside the game's own (examples/formats/house.toml)."
     ),
 ]
+DaskOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        help="Run the games on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a LocalCluster "
+        "of --jobs workers here (needs the dask extra: uv run --extra dask …). Same results as a local run.",
+        show_default=False,
+    ),
+]
 CardArg = Annotated[
     str, typer.Argument(help="Card name or alias (any case, accents optional).", shell_complete=complete.cards)
 ]

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, JsonOption, console, loaded_notes, print_json
+from cardbase.cli.common import (
+    MAX_SEED,
+    DaskOption,
+    DbOption,
+    FormatsOption,
+    JsonOption,
+    console,
+    loaded_notes,
+    print_json,
+)
 
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
@@ -43,7 +52,10 @@ AgentsOption = Annotated[
 GamesOption = Annotated[int, typer.Option("--games", "-g", min=1, max=MAX_GAMES, help="How many games.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the whole batch.")]
 JobsOption = Annotated[
-    int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, help="Processes (results do not depend on it).")
+    int,
+    typer.Option(
+        "--jobs", "-j", min=1, max=MAX_JOBS, help="Processes, or --dask local's workers (results do not depend on it)."
+    ),
 ]
 RecordsOption = Annotated[
     Path | None,
@@ -87,17 +99,21 @@ def run_sim(
     jobs: int,
     json: bool,
     records: Path | None,
+    dask: str | None = None,
 ) -> None:
     """Run a batch and print its table (or JSON)."""
     from cardbase.sim.registry import game
-    from cardbase.sim.runner import run_batch
+    from cardbase.sim.runner import backend, run_batch
 
     entry = game(game_id)
     rules = entry.make_rules(options)
     filename = f"{game_id}-{rules.players}p-seed{seed}.jsonl"
-    with _batch_output(entry.title, games, records, filename) as (on_progress, on_records, record_path):
+    with (
+        backend(jobs, dask) as mapper,
+        _batch_output(entry.title, games, records, filename) as (on_progress, on_records, record_path),
+    ):
         batch = run_batch(
-            game_id, rules, agents, games, seed=seed, jobs=jobs, on_progress=on_progress, on_records=on_records
+            game_id, rules, agents, games, seed=seed, on_progress=on_progress, on_records=on_records, backend=mapper
         )
     data = batch.to_dict()
     if record_path is not None:
@@ -169,6 +185,7 @@ def meio(
     ] = False,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=100, help="Rounds per game.")] = 3,
     rule: RuleOption = None,
+    dask: DaskOption = None,
     json: JsonOption = False,
 ) -> None:
     """Simulate games of Meio: mean score and win rate per seat, with 95% intervals.
@@ -182,7 +199,7 @@ def meio(
     names = parse_agents(agents, players, ["search", "heuristic", "random", "random"])
     flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken, "rounds": rounds}
     options = rules_options("meio", flags, rule)
-    run_sim("meio", options, names, games, seed, jobs, json, records)
+    run_sim("meio", options, names, games, seed, jobs, json, records, dask)
 
 
 # --- Méa: deck against deck ------------------------------------------------------
@@ -285,6 +302,7 @@ def mea(
     mana_after_flip: ManaAfterFlipOption = False,
     max_turns: MaxTurnsOption = 200,
     rule: RuleOption = None,
+    dask: DaskOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -298,6 +316,7 @@ def mea(
     from cardbase.decks.service import load_house
     from cardbase.errors import UsageError
     from cardbase.sim.mea import prepare, run_mea_batch
+    from cardbase.sim.runner import backend
 
     names = [a.strip() for a in agents.split(",")]
     if len(names) != 2:
@@ -311,17 +330,21 @@ def mea(
     loaded_notes(*loaded)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
-    with _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path):
+    with (
+        backend(jobs, dask) as mapper,
+        _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path),
+    ):
         batch = run_mea_batch(
             loaded,
             (names[0], names[1]),
             options,
             games,
             seed,
-            jobs=jobs,
+            jobs=mapper.workers if mapper else 1,
             swap_agents=swap_agents,
             on_progress=on_progress,
             on_records=on_records,
+            backend=mapper,
         )
     data = batch.report()
     if record_path is not None:
@@ -418,7 +441,8 @@ def _print_mea(data: dict[str, Any]) -> None:
     decks = data["decks"]
     who = " vs ".join(f"{d['deck']} ({d['agent']})" for d in decks)
     table = Table(
-        title=f"Méa: {who}\n{data['games']} games, seed {data['seed']}; each deck goes first in half of them",
+        title=f"Méa: {who}\n{data['games']} games, seed {data['seed']}; each deck goes first in half of them\n"
+        f"This {data['comparison']}.",
         caption="Win rates with 95% intervals (Wilson). A shared result (a tie) is a win for neither.",
     )
     for col in ("deck", "agent", "wins", "win rate (95%)", "1st", "2nd"):
@@ -441,7 +465,14 @@ def _print_mea(data: dict[str, Any]) -> None:
             f"{name}: {a['win_rate']:.1%} ({a['win_rate_95'][0]:.1%}–{a['win_rate_95'][1]:.1%}) of {a['games']}"
             for name, a in data["agents"].items()
         )
-        con.print(f"By agent: {line}")
+        how = (
+            "each with each deck in equal shares"
+            if data["swap_agents"]
+            else "on the same deck"
+            if data["compares"] == "agents"
+            else "each with its own deck (their rates mix in the decks')"
+        )
+        con.print(f"By agent, {how}: {line}")
     t = data["turns"]
     con.print(
         f"Game length: {t['mean']:.1f} turns (95% {t['mean_95'][0]:.1f}–{t['mean_95'][1]:.1f}), "
@@ -512,6 +543,7 @@ def meikyu(
         ),
     ] = 1000,
     rule: RuleOption = None,
+    dask: DaskOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -527,7 +559,7 @@ def meikyu(
     """
     from cardbase.errors import UsageError
     from cardbase.sim.meikyu import batch_data, prepare
-    from cardbase.sim.runner import run_batch
+    from cardbase.sim.runner import backend, run_batch
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
@@ -537,9 +569,12 @@ def meikyu(
     )
     rules = prepare(db, assume, players, names, **readings)
     filename = f"meikyu-{players}p-seed{seed}.jsonl"
-    with _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path):
+    with (
+        backend(jobs, dask) as mapper,
+        _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path),
+    ):
         batch = run_batch(
-            "meikyu", rules, names, games, seed=seed, jobs=jobs, on_progress=on_progress, on_records=on_records
+            "meikyu", rules, names, games, seed=seed, on_progress=on_progress, on_records=on_records, backend=mapper
         )
     data = batch_data(batch, record_path)
     if json:

@@ -220,6 +220,35 @@ class MeaBatch:
         rate, lo, hi = wilson_interval(wins, len(games))
         return {"games": len(games), "wins": wins, "shared": shared, "win_rate": rate, "win_rate_95": [lo, hi]}
 
+    @property
+    def compares(self) -> str:
+        """What the win rates compare: ``decks`` (the same agent on both sides), ``agents`` (the same
+        deck on both sides), ``decks and agents`` (both differ: a deck's rate is partly its agent's),
+        or ``seats`` (both the same: only the order of play differs)."""
+        same_agents = self.agents[0] == self.agents[1]
+        same_decks = sorted(self.decks[0].deck.cards, key=repr) == sorted(self.decks[1].deck.cards, key=repr)
+        if same_agents:
+            return "seats" if same_decks else "decks"
+        return "agents" if same_decks else "decks and agents"
+
+    def comparison(self) -> str:
+        """:attr:`compares` in a sentence, for the report."""
+        a, b = self.agents
+        return {
+            "decks": f"compares the decks: the same agent ({a}) plays both",
+            "agents": f"compares the agents: both play the same deck ({a} against {b})",
+            "seats": "compares the seats: the same deck and agent on both sides",
+            "decks and agents": (
+                f"compares decks and agents together: each deck is played by {a} and by {b}, so a deck's rate "
+                "mixes in its agents' (the stronger agent wins most games whatever its deck); to compare the "
+                "decks, give one agent to both; to compare the agents, give both one deck"
+                if self.swap_agents
+                else f"compares decks and agents together: {a} plays one deck and {b} the other, so a deck's rate "
+                "is partly its agent's; to compare the decks, give one agent to both; to compare the agents, "
+                "give both one deck"
+            ),
+        }[self.compares]
+
     def report(self) -> dict[str, Any]:
         """The whole report as JSON-able data."""
         games = self.games
@@ -263,6 +292,8 @@ class MeaBatch:
             "decks": decks,
             "agents_by_deck": list(self.agents),
             "swap_agents": self.swap_agents,
+            "compares": self.compares,
+            "comparison": self.comparison(),
             "agents": agents,
             "games": len(games),
             "seed": self.seed,

@@ -261,3 +261,25 @@ def test_the_median_game_length_of_an_even_count_is_the_middle_two_means(db_url)
     assert turns["median"] == (turns["min"] + turns["max"]) / 2 == turns["mean"]
     table = sim(db_url, "--games", "2", "--seed", "0")
     assert f"median {turns['median']:g}," in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("deck", "vs", "agents", "compares", "said"),
+    [
+        (RUSH, CONTROL, "heuristic,heuristic", "decks", "This compares the decks: the same agent (heuristic)"),
+        (RUSH, RUSH, "heuristic,random", "agents", "This compares the agents: both play the same deck"),
+        (RUSH, CONTROL, "heuristic,random", "decks and agents", "This compares decks and agents together"),
+        (RUSH, RUSH, "heuristic,heuristic", "seats", "This compares the seats"),
+    ],
+)
+def test_sim_mea_says_what_its_table_compares(db_url, deck, vs, agents, compares, said):
+    """Issue 28: heuristic against random made the decks look even (47.5% vs 52.5%) where one agent on both
+    sides shows Goblin Rush losing: the report says which comparison a table makes."""
+    args = ["sim", "mea", "--deck", deck, "--vs", vs, "--agents", agents, "--games", "4", "--db", db_url]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert data["compares"] == compares and data["comparison"].startswith(said.removeprefix("This ")[:20])
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0 and " ".join(said.split()) in " ".join(table.stdout.split())
+    swapped = json.loads(runner.invoke(app, [*args, "--swap-agents", "--json"]).stdout)
+    if compares == "decks and agents":
+        assert "each deck is played by heuristic and by random" in swapped["comparison"]
