@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, JsonOption, console, loaded_notes, print_json
+from cardbase.cli.common import (
+    MAX_SEED,
+    DaskOption,
+    DbOption,
+    FormatsOption,
+    JsonOption,
+    console,
+    loaded_notes,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Rate
@@ -49,15 +58,6 @@ JobsOption = Annotated[
         max=MAX_JOBS,
         help="Local processes, or Dask LocalCluster workers (default: the machine's cores); results do not "
         "depend on it.",
-        show_default=False,
-    ),
-]
-DaskOption = Annotated[
-    str | None,
-    typer.Option(
-        "--dask",
-        help="Run the games on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a LocalCluster "
-        "here (needs the dask extra: uv run --extra dask …). Same results as a local run.",
         show_default=False,
     ),
 ]
@@ -140,6 +140,19 @@ def _pct(r: Rate) -> tuple[str, str]:
 
 def _signed(x: float) -> str:
     return "—" if math.isnan(x) else f"{x * 100:+.1f}"
+
+
+def _ends(low: float, high: float, signed: bool = False) -> str:
+    """An interval's ends in whole points, rounded outward (never narrower than it is)."""
+    lo, hi = math.floor(100 * low + 1e-9), math.ceil(100 * high - 1e-9)
+    return f"{lo:+d} to {hi:+d}" if signed else f"{lo}–{hi}%"
+
+
+def _stacked(r: Rate) -> str:
+    """A rate above its 95% interval (two short lines: a narrow terminal never splits a number)."""
+    if r.games == 0:
+        return "—"
+    return f"{r.rate:.1%}\n{_ends(*r.ci)}"
 
 
 @app.command()
@@ -230,20 +243,25 @@ def gauntlet(
     con.print(table)
     cards = Table(
         title=f"Cards of {result.deck} (sorted by improvement when drawn; * too few games, last)",
-        caption="in hand: drawn at any point (the opening included); IWD: improvement when drawn, win rate in hand "
-        f"minus not drawn, in points with Newcombe's 95% interval; * fewer than {min_games} games drawn or not drawn.",
+        caption="Each figure with its 95% interval under it (Wilson; whole points, rounded outward). in hand: drawn "
+        "at any point (the opening included); IWD: improvement when drawn, win rate in hand minus not drawn, in "
+        f"points (Newcombe's interval); * fewer than {min_games} games drawn or not drawn.",
     )
-    for col in ("card", "games in hand", "win in hand", "not drawn", "IWD (95%)", "in opening"):
-        # a narrow terminal wraps a figure onto a second line rather than cutting it short with "…"
-        cards.add_column(col, justify="left" if col == "card" else "right", overflow="fold")
+    for col in ("card", "games\nin hand", "win\nin hand", "not\ndrawn", "IWD", "in\nopening"):
+        # each figure above its interval, in whole points: short lines that never split, down to 80 columns
+        if col == "card":
+            cards.add_column(col, overflow="fold")
+        else:
+            cards.add_column(col, justify="right", no_wrap=True)
     for c in result.cards:
+        d = c.improvement
         cards.add_row(
             c.name + (" *" if c.too_few else ""),
             str(c.in_hand.games),
-            "{} ({})".format(*_pct(c.in_hand)),
-            "{} ({})".format(*_pct(c.not_drawn)),
-            f"{_signed(c.improvement.value)} ({_signed(c.improvement.low)} to {_signed(c.improvement.high)})",
-            "{} ({})".format(*_pct(c.opening)),
+            _stacked(c.in_hand),
+            _stacked(c.not_drawn),
+            "—" if math.isnan(d.value) else f"{_signed(d.value)}\n{_ends(d.low, d.high, signed=True)}",
+            _stacked(c.opening),
         )
     con.print(cards)
     _footer(data, plot)
@@ -350,8 +368,14 @@ def split(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Players at the table.")],
     seconds: Annotated[
         float,
-        typer.Option("--seconds", "-t", min=0.5, max=600.0, help="Time budget (every split gets at least 2 deals)."),
-    ] = 10.0,
+        typer.Option(
+            "--seconds",
+            "-t",
+            min=0.5,
+            max=600.0,
+            help="Time budget (every split gets at least 2 deals; when it runs out, the advice says so).",
+        ),
+    ] = 30.0,
     levels: Annotated[
         int | None,
         typer.Option(
@@ -382,7 +406,7 @@ def split(
     (successive halving: the better half goes on to twice the deals); the best splits with their
     expected round score (lower is better) and 95% interval.
 
-    Example: cardbase lab split examples/decks/meio-hand.txt --players 3 --seconds 10
+    Example: cardbase lab split examples/decks/meio-hand.txt --players 3 --levels 10 --top 3
     """
     from cardbase.errors import UsageError
     from cardbase.games.meio.engine import mask_of
@@ -413,24 +437,43 @@ def split(
     table = Table(
         title=f"Meio split: {' '.join(advice.hand)} ({players} players, seat {seat})\n"
         f"{advice.candidates} splits, {advice.rounds_played:,} rounds played, seed {seed}",
-        caption="Expected round score |horizontal − vertical| (lower is better), mean with a 95% interval, "
-        "over the same sampled deals for every split.",
+        caption="Expected round score |horizontal − vertical| (0–7, lower is better): the mean over fresh "
+        "deals, not those the splits were chosen on, with its 95% interval (docs/rules/meio.md says how).",
     )
     for col in ("keep (7)", "set aside (6)", "deals", "expected score", "95%"):
         table.add_column(col, justify="right" if col in ("deals", "expected score", "95%") else "left")
     for s in advice.top:
         table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
     con.print(table)
+    con.print(split_verdict(advice))
     how = {
         "complete": "every level done",
         "levels": f"stopped at --levels {levels}",
         "time": "stopped by the time budget",
     }[advice.stopped_by]
+    checked = len(advice.top) + (1 if advice.runner_up else 0)
     con.print(
-        f"{advice.levels} halving level{'s' if advice.levels != 1 else ''} ({how}) in {advice.elapsed:.1f} s "
-        f"on {advice.workers} worker{'s' if advice.workers != 1 else ''}; agents: {', '.join(names)}"
+        f"{advice.levels} halving level{'s' if advice.levels != 1 else ''} ({how}), then the best {checked} "
+        f"checked on {advice.top[0].deals} fresh deal{'s' if advice.top[0].deals != 1 else ''} each, in "
+        f"{advice.elapsed:.1f} s on {advice.workers} worker{'s' if advice.workers != 1 else ''}; "
+        f"agents: {', '.join(names)}"
     )
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")
+
+
+def split_verdict(advice: Any) -> str:
+    """The advice in words: the clear best split, or how many cannot be told apart."""
+    best = advice.top[0]
+    if advice.clear:
+        return (
+            f"Advice: keep {' '.join(best.keep)}, set aside {' '.join(best.aside)} — clearly the best of those "
+            "checked (its 95% interval is apart from the others')."
+        )
+    more = "" if advice.complete else " More deals (a longer --seconds, more --levels) may tell them apart."
+    return (
+        f"Advice: no clear best among these {advice.tied} (their 95% intervals overlap the best's): any of them "
+        f"is as good as {best.deals} deals can tell.{more}"
+    )
 
 
 @app.command()

@@ -7,6 +7,7 @@ extra): without it they fail rather than skip."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -284,7 +285,8 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
         assert result.exit_code == 0, result.output
         runs.append(json.loads(result.stdout))
     a, b, c = runs
-    assert a["candidates"] == 1716 and a["levels"] == 1 and a["rounds_played"] == 1716 * 2
+    # every split on 2 deals, then the 4 shown checked on 2 fresh deals each
+    assert a["candidates"] == 1716 and a["levels"] == 1 and a["rounds_played"] == 1716 * 2 + 4 * 2
     assert a["stopped_by"] == "levels" and not a["complete"]
     assert a["top"] == b["top"]
     assert a["top"] != c["top"]
@@ -306,7 +308,7 @@ def test_split_advisor_stops_at_the_time_budget_after_level_zero() -> None:
     hand = mask_of(read_hand(EXAMPLES / "meio-hand.txt"))
     # The smallest budget ends before level 0 does, but level 0 always completes: every split scored.
     advice = advise(rules, hand, 0, ["heuristic"] * 3, 0.0, 0, top=3)
-    assert advice.stopped_by == "time" and advice.levels == 1 and advice.rounds_played == 1716 * 2
+    assert advice.stopped_by == "time" and advice.levels == 1 and advice.rounds_played == 1716 * 2 + 3 * 2
     assert all(s.deals == 2 for s in advice.top)
 
 
@@ -320,7 +322,7 @@ def test_split_advisor_prunes_by_halving_and_scores_the_same_on_any_number_of_pr
     # Two levels whatever the machine's speed: every split on 2 deals, then the better half on 4.
     one = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, max_levels=2)
     assert one.levels == 2 and not one.complete and one.workers == 1
-    assert one.rounds_played == 1716 * 2 + 858 * 2
+    assert one.rounds_played == 1716 * 2 + 858 * 2 + 3 * 4  # and the check: the best 3 on 4 fresh deals
     assert all(s.deals == 4 for s in one.top)
     two = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 0, top=3, backend=LocalProcesses(2), max_levels=2)
     assert two.workers == 2
@@ -419,3 +421,99 @@ def test_plot_rows_are_in_points_and_an_unknown_figure_has_no_marker() -> None:
     assert list(markers[0].get_xdata()) == pytest.approx([6.7]) and list(markers[0].get_ydata()) == [0]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["Crumb Goblin", "Tile Titan (no figure)"]
     assert ax.get_xlabel() == "points"
+
+
+def test_split_from_two_deals_is_an_honest_interval_and_says_it_cannot_tell() -> None:
+    """Issue 28: two deals gave '0.00 | 0.00–0.00' for all five top splits; a handful of deals of a score that
+    runs 0 to 7 leaves most of that range possible, and the advice says no split is clearly best."""
+    hand = str(EXAMPLES / "meio-hand.txt")
+    args = ["lab", "split", hand, "--players", "3", "--levels", "1", "--seconds", "600", "--top", "4"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    for s in data["top"]:
+        low, high = s["ci"]
+        assert s["deals"] == 2 and 0 <= low <= s["expected_round_score"] <= high <= 7
+        assert high - low >= 2.0  # two deals: never a point, and never a narrow one
+    assert not data["clear_best"] and data["tied_with_best"] == 4
+    table = runner.invoke(app, args)
+    assert "Advice: no clear best among these 4" in table.output and "More deals" in table.output
+
+
+def test_split_advice_names_the_clear_best_when_its_interval_stands_apart() -> None:
+    from cardbase.cli.lab import split_verdict
+    from cardbase.games.meio.agents import card_weights, heuristic_splits
+    from cardbase.games.meio.engine import SplitActions, indices_of, mask_of
+    from cardbase.lab.split import advise, read_hand
+
+    rules = game("meio").make_rules({"players": 3})
+    hand = mask_of(read_hand(EXAMPLES / "meio-hand.txt"))
+    splits = list(SplitActions(hand))
+    weights = card_weights(3, True)
+    good = splits.index(heuristic_splits(hand, weights, 1)[0])
+    # The six weakest cards set aside: the kept seven take the first-half tricks, the second half few.
+    worst = min(range(len(splits)), key=lambda i: sum(weights[c] for c in indices_of(splits[i].aside)))
+    advice = advise(rules, hand, 0, ["heuristic"] * 3, 600.0, 3, top=2, candidates=[good, worst], first_deals=48)
+    assert advice.clear and advice.tied == 1
+    best, other = advice.top
+    assert best.high < other.low and best.deals == 48
+    assert "clearly the best" in split_verdict(advice)
+
+
+def _titles_inside(fig: Any) -> list[str]:
+    """The titles (and the figure's suptitle) of ``fig`` that do not fit inside the figure, drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    frame = fig.bbox
+    texts = [ax.title for ax in fig.axes] + ([fig._suptitle] if fig._suptitle is not None else [])
+    texts += [label for ax in fig.axes for label in ax.get_yticklabels()]
+    out = []
+    for t in texts:
+        if not t.get_text():
+            continue
+        box = t.get_window_extent(renderer)
+        if box.x0 < frame.x0 - 0.5 or box.x1 > frame.x1 + 0.5 or box.y1 > frame.y1 + 0.5:
+            out.append(t.get_text())
+    return out
+
+
+def test_lab_plots_never_cut_a_title(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: 'lab cards --plot' cut its titles ('(95% Newcom')."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Any] = []
+    save = Figure.savefig
+
+    def keep(self: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(self)
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    args = ["--players", "3", "--assume", "default", "--games", "6", "--seed", "2", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, ["lab", "cards", *args, "--plot", str(tmp_path / "cards.png")])
+    assert result.exit_code == 0, result.output
+    gauntlet = ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), "--games", "4", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, [*gauntlet, "--plot", str(tmp_path / "gauntlet.png")])
+    assert result.exit_code == 0, result.output
+    assert len(drawn) == 2
+    for fig in drawn:
+        assert _titles_inside(fig) == []
+        assert any("Newcombe)" in ax.title.get_text() for ax in fig.axes)  # the whole title is there
+
+
+def test_gauntlet_card_table_never_splits_a_number_at_80_columns(db_url: str) -> None:
+    """Issue 28: at 80 columns a rate's interval broke across lines ('(1.5%–17.7' then '%)')."""
+    args = ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), "--games", "20", "--seed", "1", "--jobs", "1"]
+    result = runner.invoke(app, [*args, "--db", db_url], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    data = json.loads(runner.invoke(app, [*args, "--db", db_url, "--json"]).stdout)
+    cells = [cell.strip() for line in lines for cell in line.split("│")]
+    for card in data["cards"]:
+        rate = card["win_rate_in_hand"]
+        if rate is not None:
+            assert f"{rate:.1%}" in cells  # each figure whole on its line …
+            low, high = card["win_rate_in_hand_ci"]
+            assert f"{math.floor(100 * low + 1e-9)}–{math.ceil(100 * high - 1e-9)}%" in cells  # … its interval too

@@ -266,3 +266,29 @@ def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
     assert "Game over" in played.stdout and "refused" not in played.stdout
     (g,) = json.loads(run("replay", str(record), "--json").stdout)
     assert g["finished"] and {k: g["rules"][k] for k in readings} == readings
+
+
+def test_the_missing_values_are_counted_one_way_in_every_command(db_url):
+    """Issue 28: 100, 101 and '84 values + 17 whole cards' in different commands; one count, one wording."""
+    from cardbase.catalog.meikyu_profiles import shipped_pool
+    from cardbase.games.meikyu.engine import MeikyuRules
+
+    missing = "84 values and at least 16 whole cards"
+    status = run("catalog", "status", "--game", "meikyu", "--db", db_url)
+    assert status.exit_code == 0 and missing in " ".join(status.stdout.split())
+    for command in (("sim", "meikyu", "--players", "2", "--games", "2"), ("play", "meikyu", "--players", "2")):
+        refused = run(*command, "--db", db_url, input="quit\n")
+        assert refused.exit_code == 1 and f"lacks {missing} the rules need" in refused.stderr
+    assumed = "84 values and 17 whole cards"
+    report = run("sim", "meikyu", "--players", "2", "--games", "2", "--assume", "default", "--db", db_url)
+    assert f"ASSUMED VALUES: {assumed} come from" in report.stdout
+    played = run(
+        "play", "meikyu", "--players", "2", "--assume", "default", "--db", db_url, "--no-record", input="quit\n"
+    )
+    assert f"Note: {assumed} assumed" in played.stdout
+    note = MeikyuRules(shipped_pool("default"), players=2).report_notes()[0]  # replay and records say it so
+    assert note.startswith(f"ASSUMED VALUES: {assumed} come from")
+    data = json.loads(
+        run("sim", "meikyu", "--players", "2", "--games", "2", "--assume", "default", "--json", "--db", db_url).stdout
+    )
+    assert data["meikyu"]["assumed"]["count"] == data["rules"]["pool"]["assumed"] == {"values": 84, "whole_cards": 17}
