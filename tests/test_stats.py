@@ -67,7 +67,7 @@ def test_two_equal_deals_are_never_a_point() -> None:
 def test_with_many_samples_it_is_the_normal_interval() -> None:
     rng = random.Random(3)
     values = [float(rng.choice([0, 0, 1, 1, 1, 2, 3, 5])) for _ in range(4000)]
-    mean, low, high = bounded_mean_interval(values, 0.0, 7.0)
+    _, low, high = bounded_mean_interval(values, 0.0, 7.0)
     half = 1.96 * stats.tstd(values) / math.sqrt(len(values))
     assert (high - low) / 2 == pytest.approx(half, rel=0.02)
 

@@ -41,7 +41,7 @@ ONLY_MOVE = "only move"
 NOT_SEARCHED = "not searched"
 ALL_ALIKE = "all alike"
 
-PLAYOUTS: dict[str, int] = {"meio": 1024, "mea": 48, "meikyu": 320}
+PLAYOUTS: dict[str, int] = {"meio": 1024, "mea": 160, "meikyu": 320}
 """Playouts per candidate of a hint, by game: enough to separate the typical best move from the
 next (measured by ``benchmarks/hint_budget.py``; the figures are in docs/rules/<game>.md)."""
 
