@@ -18,5 +18,5 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 
 def number(x: float) -> float | None:
-    """``x`` for JSON: NaN (no games) as null."""
-    return None if x != x else x
+    """``x`` for JSON: NaN (no games) and an infinite bound (one sample) as null."""
+    return x if math.isfinite(x) else None
