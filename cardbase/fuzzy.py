@@ -13,9 +13,14 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from cardbase.errors import quoted
 from cardbase.names import fold
 
 T = TypeVar("T")
+
+MAX_FUZZY = 300
+"""The longest name matched by likeness: longer than any card, deck or option name (difflib's work
+grows with the product of the lengths)."""
 
 CLOSE = 0.8
 """How like a name (difflib's ratio, 0 to 1) a typed fragment must be to stand for it."""
@@ -27,7 +32,7 @@ class AmbiguousName(ValueError):
     """A typed name that fits several names; ``candidates`` lists them."""
 
     def __init__(self, fragment: str, candidates: Sequence[str]):
-        super().__init__(f"{fragment!r} could be {', '.join(candidates)}: type more of the name")
+        super().__init__(f"{quoted(fragment)} could be {', '.join(candidates)}: type more of the name")
         self.fragment = fragment
         self.candidates = tuple(candidates)
 
@@ -38,7 +43,10 @@ def closest(name: str, choices: Mapping[str, T], n: int = 3, cutoff: float = 0.6
     The keys are folded names (see :func:`cardbase.names.fold`), the values what to suggest.
     ``cutoff`` is difflib's similarity ratio (0 to 1); with ``partial``, when nothing is that close,
     the keys that contain the name (a word of it, e.g. ``dragon``) are taken in their order.
+    A name longer than :data:`MAX_FUZZY` has none.
     """
+    if len(name) > MAX_FUZZY:
+        return []
     key = fold(name)
     keys = difflib.get_close_matches(key, list(choices), n=n, cutoff=cutoff)
     if not keys and partial:
@@ -80,6 +88,8 @@ def match(fragment: str, names: Iterable[str]) -> str | None:
         return hits[0]
     if len(hits) > 1:
         raise AmbiguousName(fragment, sorted(hits))
+    if len(key) > MAX_FUZZY:
+        return None
     close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=CLOSE)
     found = [n for k in close for n in by_key[k]]
     if len(found) == 1 or (close and len(by_key[close[0]]) == 1 and _ratio(key, close[0]) >= SURE):

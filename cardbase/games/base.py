@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
+from cardbase.errors import quoted
+
 
 class GameId(StrEnum):
     """The games cardbase knows."""
@@ -79,6 +81,28 @@ class IllegalAction(GameError):
 
 class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
+
+
+MAX_NOTATION = 200_000
+"""The longest text read as an action. The longest a game writes is a Méa shuffle of two
+10,000-card decks (about 100,000 characters); a longer text is refused before it is read."""
+
+
+def check_notation(text: str) -> str:
+    """``text``, if it is not too long to be an action (:data:`MAX_NOTATION`); else :class:`InvalidAction`."""
+    if len(text) > MAX_NOTATION:
+        raise InvalidAction(f"an action is at most {MAX_NOTATION:,} characters; this text has {len(text):,}")
+    return text
+
+
+def whole_number(text: str, most: int) -> int | None:
+    """``text`` read as a whole number from 0 to ``most``, if it is written in decimal digits and
+    is one; else ``None``. A text of more digits than ``most`` has is not converted at all
+    (``int()`` refuses more than 4,300 digits, and is slow work below that for a number refused anyway)."""
+    if not text.isdecimal() or len(text.lstrip("0")) > len(str(most)):
+        return None
+    number = int(text.lstrip("0") or "0")
+    return number if number <= most else None
 
 
 @runtime_checkable
@@ -284,4 +308,4 @@ def check_at_least_one(**options: int) -> None:
     """An agent's counts (samples, candidates) are 1 or more: a ``ValueError`` naming the first that is not."""
     for key, value in options.items():
         if not isinstance(value, int) or value < 1:
-            raise ValueError(f"{key} must be at least 1, not {value!r}")
+            raise ValueError(f"{key} must be at least 1, not {quoted(value)}")

@@ -54,6 +54,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from cardbase.errors import quoted
 from cardbase.games.base import Rules, State
 
 DEFAULT_ITERATIONS = 400
@@ -83,11 +84,11 @@ def _budget(iters: int | None, ms: int | None) -> tuple[int | None, float | None
         raise ValueError("give iters or ms, not both")
     if ms is not None:
         if not isinstance(ms, int) or ms < 1:
-            raise ValueError(f"ms is a whole number of milliseconds of at least 1, not {ms!r}")
+            raise ValueError(f"ms is a whole number of milliseconds of at least 1, not {quoted(ms)}")
         return None, ms / 1000.0
     n = DEFAULT_ITERATIONS if iters is None else iters
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"iters is a whole number of at least 1, not {n!r}")
+        raise ValueError(f"iters is a whole number of at least 1, not {quoted(n)}")
     return n, None
 
 
@@ -96,9 +97,9 @@ def _number(name: str, value: float | str, low: float, high: float) -> float:
     try:
         x = float(value)
     except ValueError:
-        raise ValueError(f"{name} is a number, not {value!r}") from None
+        raise ValueError(f"{name} is a number, not {quoted(value)}") from None
     if not low <= x <= high:
-        raise ValueError(f"{name} is between {low:g} and {high:g}, not {value!r}")
+        raise ValueError(f"{name} is between {low:g} and {high:g}, not {quoted(value)}")
     return x
 
 
@@ -145,9 +146,9 @@ class IsmctsAgent(ABC):
         screen_deals: int = 2,
     ) -> None:
         if not isinstance(screen, int) or not 0 <= screen <= 100:
-            raise ValueError(f"screen is a whole number from 0 to 100, not {screen!r}")
+            raise ValueError(f"screen is a whole number from 0 to 100, not {quoted(screen)}")
         if not isinstance(screen_deals, int) or not 1 <= screen_deals <= 100:
-            raise ValueError(f"screen_deals is a whole number from 1 to 100, not {screen_deals!r}")
+            raise ValueError(f"screen_deals is a whole number from 1 to 100, not {quoted(screen_deals)}")
         if screen and root != "halving":
             raise ValueError("screen takes root=halving")
         self.screen = screen
@@ -155,21 +156,21 @@ class IsmctsAgent(ABC):
         self.screening = False
         """True while the root's actions are screened (:meth:`cut_off_screen` then applies)."""
         if expand not in ("random", "ordered"):
-            raise ValueError(f"expand is random or ordered, not {expand!r}")
+            raise ValueError(f"expand is random or ordered, not {quoted(expand)}")
         self.ordered = expand == "ordered"
         self.candidate_calls = 0
         """How many times :meth:`candidates` was called (for tests and benchmarks)."""
         if loop not in ("closed", "open"):
-            raise ValueError(f"loop is closed or open, not {loop!r}")
+            raise ValueError(f"loop is closed or open, not {quoted(loop)}")
         if root not in ("ucb", "halving"):
-            raise ValueError(f"root is ucb or halving, not {root!r}")
+            raise ValueError(f"root is ucb or halving, not {quoted(root)}")
         if root == "halving" and (ms is not None or per_deal != 1):
             raise ValueError("root=halving takes an iteration budget (iters), without ms or per_deal")
         self.halving = root == "halving"
         self._paired: dict[Any, list[float]] = {}
         """Under ``root=halving``: per root action, its reward on each deal it was played on."""
         if not isinstance(per_deal, int) or not 1 <= per_deal <= 1000:
-            raise ValueError(f"per_deal is a whole number from 1 to 1000, not {per_deal!r}")
+            raise ValueError(f"per_deal is a whole number from 1 to 1000, not {quoted(per_deal)}")
         self.open_loop = loop == "open"
         self.per_deal = per_deal
         self._deal: tuple[State, int] | None = None

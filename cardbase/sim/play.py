@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import CHANCE, Agent, GameError, IllegalAction, Rules, State
 from cardbase.names import fold
@@ -238,7 +239,7 @@ class _Loop:
         except AmbiguousName as error:
             return str(error)
         if name is None:
-            return f"no card named {fragment!r} in this game"
+            return f"no card named {quoted(fragment)} in this game"
         return self.ui.card(self.state.observation(self.human), name)
 
     def _move(self, command: str, me: str) -> bool:

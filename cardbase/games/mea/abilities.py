@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from cardbase.errors import quoted
+
 Trigger = Literal["play", "summoned", "killed", "turn_start", "turn_end"]
 Effect = Literal[
     "draw",
@@ -189,7 +191,7 @@ class Ability:
 
 def _int(value: Any, where: str, low: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise AbilityError(f"{where}: a whole number {low} or more, not {value!r}")
+        raise AbilityError(f"{where}: a whole number {low} or more, not {quoted(value)}")
     return value
 
 
@@ -201,17 +203,17 @@ def parse_ability(data: Mapping[str, Any], where: str = "ability") -> Ability:
     known = {"trigger", "condition", "effect", "target", "amount", "count", "filter", "until", "exhausted"}
     extra = sorted(set(data) - known)
     if extra:
-        raise AbilityError(f"{where}: unknown field {extra[0]!r} (fields: {', '.join(sorted(known))})")
+        raise AbilityError(f"{where}: unknown field {quoted(extra[0])} (fields: {', '.join(sorted(known))})")
     trigger = data.get("trigger")
     if trigger not in TRIGGERS:
-        raise AbilityError(f"{where}.trigger: one of {', '.join(TRIGGERS)}, not {trigger!r}")
+        raise AbilityError(f"{where}.trigger: one of {', '.join(TRIGGERS)}, not {quoted(trigger)}")
     effect = data.get("effect")
     if effect not in EFFECTS:
-        raise AbilityError(f"{where}.effect: one of {', '.join(EFFECTS)}, not {effect!r}")
+        raise AbilityError(f"{where}.effect: one of {', '.join(EFFECTS)}, not {quoted(effect)}")
     allowed = EFFECT_TARGETS[effect]
     target = data.get("target", allowed[0])
     if target not in allowed:
-        raise AbilityError(f"{where}.target: {effect} takes {', '.join(allowed)}, not {target!r}")
+        raise AbilityError(f"{where}.target: {effect} takes {', '.join(allowed)}, not {quoted(target)}")
     amount = _int(data.get("amount", 1), f"{where}.amount", 1)
     count = _int(data.get("count", 1), f"{where}.count", 1)
     condition = None
@@ -221,7 +223,7 @@ def parse_ability(data: Mapping[str, Any], where: str = "ability") -> Ability:
             raise AbilityError(f"{where}.condition.count: one of {', '.join(COUNTABLES)}")
         bad = sorted(set(c) - {"count", "at_least", "at_most"})
         if bad:
-            raise AbilityError(f"{where}.condition: unknown field {bad[0]!r}")
+            raise AbilityError(f"{where}.condition: unknown field {quoted(bad[0])}")
         lo = None if c.get("at_least") is None else _int(c["at_least"], f"{where}.condition.at_least")
         hi = None if c.get("at_most") is None else _int(c["at_most"], f"{where}.condition.at_most")
         if lo is None and hi is None:
@@ -234,7 +236,7 @@ def parse_ability(data: Mapping[str, Any], where: str = "ability") -> Ability:
             raise AbilityError(f"{where}.filter: an object")
         bad = sorted(set(f) - set(FILTER_KEYS))
         if bad:
-            raise AbilityError(f"{where}.filter: unknown field {bad[0]!r} (fields: {', '.join(FILTER_KEYS)})")
+            raise AbilityError(f"{where}.filter: unknown field {quoted(bad[0])} (fields: {', '.join(FILTER_KEYS)})")
         atk = None if f.get("attack_at_most") is None else _int(f["attack_at_most"], f"{where}.filter.attack_at_most")
         dfn = (
             None if f.get("defence_at_most") is None else _int(f["defence_at_most"], f"{where}.filter.defence_at_most")

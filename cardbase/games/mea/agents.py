@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, cast
 
+from cardbase.errors import quoted
 from cardbase.games.base import TERMINAL, State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
@@ -351,7 +352,7 @@ def opening_size(rules: MeaRules, seat: int, opening: int | str | None, rng: ran
         return opening
     low, dash, high = str(opening).partition("-")
     if not dash or not low.isdecimal() or not high.isdecimal() or not 1 <= int(low) <= int(high) <= HAND_LIMIT - 1:
-        raise ValueError(f"opening is a number or a range like 3-7 (1 to {HAND_LIMIT - 1}), not {opening!r}")
+        raise ValueError(f"opening is a number or a range like 3-7 (1 to {HAND_LIMIT - 1}), not {quoted(opening)}")
     return rng.randint(int(low), int(high))
 
 
@@ -535,15 +536,15 @@ class IsmctsAgent(BaseIsmcts):
             screen_deals=screen_deals,
         )
         if cache not in ("on", "off"):
-            raise ValueError(f"cache is on or off, not {cache!r}")
+            raise ValueError(f"cache is on or off, not {quoted(cache)}")
         self.cache = cache == "on"
         self._root_decks = (0, 0)
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
-            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+            raise ValueError(f"opponents is heuristic or tree, not {quoted(opponents)}")
         if horizon not in ("turn", "reply"):
-            raise ValueError(f"horizon is turn or reply, not {horizon!r}")
+            raise ValueError(f"horizon is turn or reply, not {quoted(horizon)}")
         self.opponents = opponents
         self.horizon = horizon
         self._known: set[int] = set()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from cardbase.errors import quoted
+
 BOUND = 64
 _W = 2 * BOUND
 
@@ -74,14 +76,14 @@ def name(p: int) -> str:
     return f"{col}{y + 1}"
 
 
-_NAME = re.compile(r"^(-?)([a-z]+)(-?\d+)$")
+_NAME = re.compile(r"(-?)([a-z]{1,2})(-?\d{1,3})")  # the board is 128 × 128: two letters, three digits
 
 
 def parse(text: str) -> int:
     """The position named ``text`` (``b2``, ``d0``, ``-a3``); raises ``ValueError``."""
-    m = _NAME.match(text.strip().lower())
+    m = _NAME.fullmatch(text.strip().lower())
     if not m:
-        raise ValueError(f"not a tile: {text!r} (tiles are named like b2: column letter, row number)")
+        raise ValueError(f"not a tile: {quoted(text)} (tiles are named like b2: column letter, row number)")
     sign, letters, row = m.groups()
     n = _number(letters)
     x = -n - 1 if sign else n
@@ -95,7 +97,7 @@ def directions(adjacency: str) -> tuple[int, ...]:
         return orth
     if adjacency == DIAGONAL:
         return (*orth, _W + 1, _W - 1, -_W + 1, -_W - 1)
-    raise ValueError(f"adjacency is {ORTHOGONAL!r} or {DIAGONAL!r}, not {adjacency!r}")
+    raise ValueError(f"adjacency is {ORTHOGONAL!r} or {DIAGONAL!r}, not {quoted(adjacency)}")
 
 
 def layout_grid(layout: str) -> str:
@@ -111,7 +113,7 @@ def parse_layout(layout: str) -> dict[int, int]:
     rows = [r.strip() for r in grid.upper().split("/")]
     if not rows or not all(rows) or not set("".join(rows)) <= set("YB."):
         known = ", ".join(LAYOUTS)
-        raise ValueError(f"layout {layout!r}: a name ({known}) or rows of Y, B and . separated by /")
+        raise ValueError(f"layout {quoted(layout)}: a name ({known}) or rows of Y, B and . separated by /")
     tiles: dict[int, int] = {}
     for i, row in enumerate(rows):
         y = len(rows) - 1 - i
@@ -120,5 +122,5 @@ def parse_layout(layout: str) -> dict[int, int]:
                 tiles[pos(x, y)] = 0 if ch == "Y" else 1
     owners = set(tiles.values())
     if owners != {0, 1}:
-        raise ValueError(f"layout {layout!r}: each player needs at least one tile")
+        raise ValueError(f"layout {quoted(layout)}: each player needs at least one tile")
     return tiles

@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 from operator import countOf, itemgetter
 from typing import Any, ClassVar, Self, cast
 
+from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
@@ -38,6 +39,8 @@ from cardbase.games.base import (
     Outcome,
     Rules,
     State,
+    check_notation,
+    whole_number,
 )
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
@@ -108,20 +111,21 @@ class Ref(tuple[str, int, int]):
     def parse(cls, text: str) -> Ref:
         t = text.strip()
         if "@" not in t:
-            raise InvalidAction(f"not a monster: {text!r} (write Name@tile, e.g. Crumb Goblin@b2)")
+            raise InvalidAction(f"not a monster: {quoted(text)} (write Name@tile, e.g. Crumb Goblin@b2)")
         name, _, where = t.rpartition("@")
         nth = 0
         if "#" in where:
             where, _, k = where.partition("#")
-            if not k.isdecimal() or int(k) < 1:
-                raise InvalidAction(f"not a monster: {text!r} (#k counts from 1)")
-            nth = int(k)
+            number = whole_number(k, MOST)
+            if not number:
+                raise InvalidAction(f"not a monster: {quoted(text)} (#k counts from 1)")
+            nth = number
         try:
             p = B.parse(where)
         except ValueError as error:
             raise InvalidAction(str(error)) from None
         if not name.strip():
-            raise InvalidAction(f"not a monster: {text!r} (a name goes before @)")
+            raise InvalidAction(f"not a monster: {quoted(text)} (a name goes before @)")
         return cls(" ".join(name.split()), p, nth)
 
 
@@ -348,6 +352,10 @@ _DRAWS: tuple[Draw, ...] = tuple(Draw(k) for k in range(2 * DECK_MAX + 1))
 _DRAW_RANGES: tuple[tuple[Draw, ...], ...] = tuple(_DRAWS[1 : k + 1] for k in range(len(_DRAWS)))
 """``_DRAW_RANGES[k]``: draw 1 … draw k."""
 
+MOST = 10**9
+"""The largest number an action's notation is read with (a draw, a shuffle's positions, ``#k``);
+any of them is far smaller in a game."""
+
 _NOTATION_HELP = (
     "write: draw 2, summon <card> b2, play <card>, move <card>@b1 b2, attack b2 with <card>@a2 [+ <card>@b1], "
     "flip b2 / flip none, obliterate b2, choose b2 / choose <card>@b2"
@@ -363,31 +371,32 @@ def _tile(text: str) -> int:
 
 def parse_action(text: str) -> MeaAction:
     """Parse an action's notation (see :data:`_NOTATION_HELP`); raises :class:`InvalidAction`."""
-    t = " ".join(text.split())
+    t = " ".join(check_notation(text).split())
     verb, _, rest = t.partition(" ")
     verb = verb.lower()
     if verb == "draw":
-        if not rest.isdecimal():
-            raise InvalidAction(f"not an action: {text!r} (write: draw 2)")
-        return Draw(int(rest))
+        count = whole_number(rest, MOST)
+        if count is None:
+            raise InvalidAction(f"not an action: {quoted(text)} (write: draw 2)")
+        return Draw(count)
     if verb == "summon":
         card, _, where = rest.rpartition(" ")
         if not card:
-            raise InvalidAction(f"not an action: {text!r} (write: summon <card> b2)")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: summon <card> b2)")
         return Summon(card, _tile(where))
     if verb == "play":
         if not rest:
-            raise InvalidAction(f"not an action: {text!r} (write: play <card>)")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: play <card>)")
         return Play(rest)
     if verb == "move":
         ref, _, where = rest.rpartition(" ")
         if not ref:
-            raise InvalidAction(f"not an action: {text!r} (write: move <card>@b1 b2)")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: move <card>@b1 b2)")
         return Move(Ref.parse(ref), _tile(where))
     if verb == "attack":
         where, sep, attackers = rest.partition(" with ")
         if not sep or not attackers:
-            raise InvalidAction(f"not an action: {text!r} (write: attack b2 with <card>@a2 [+ <card>@b1])")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: attack b2 with <card>@a2 [+ <card>@b1])")
         return Attack(_tile(where), [Ref.parse(r) for r in attackers.split(" + ")])
     if verb in ("flip", "obliterate"):
         cls = Flip if verb == "flip" else Obliterate
@@ -401,12 +410,12 @@ def parse_action(text: str) -> MeaAction:
     if verb == "shuffle":
         orders = []
         for part in rest.split("/"):
-            items = part.split()
-            if not all(i.isdecimal() for i in items):
-                raise InvalidAction(f"not an action: {text!r} (write: shuffle 3 0 1 … / 2 1 0 …)")
-            orders.append(tuple(int(i) for i in items))
+            items = [whole_number(i, MOST) for i in part.split()]
+            if None in items:
+                raise InvalidAction(f"not an action: {quoted(text)} (write: shuffle 3 0 1 … / 2 1 0 …)")
+            orders.append(tuple(cast(list[int], items)))
         return Shuffle(orders)
-    raise InvalidAction(f"not a Méa action: {text!r} ({_NOTATION_HELP})")
+    raise InvalidAction(f"not a Méa action: {quoted(text)} ({_NOTATION_HELP})")
 
 
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
@@ -475,7 +484,7 @@ def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
     try:
         type_ = MeaCardType(str(data.get("type")))
     except ValueError:
-        raise InvalidRules(f"{where}.type: monster or assist, not {data.get('type')!r}") from None
+        raise InvalidRules(f"{where}.type: monster or assist, not {quoted(data.get('type'))}") from None
     abilities = data.get("abilities")
     try:
         parsed = None if abilities is None else parse_abilities(abilities, str(type_), f"{where}.abilities")
@@ -635,9 +644,11 @@ class MeaRules(Rules):
             value = getattr(self, f.name)
             want = {"bool": bool, "int": int, "str": str}[str(f.type)]
             if type(value) is not want:
-                raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {value!r}")
+                raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
             if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
-                raise InvalidRules(f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {value!r}")
+                raise InvalidRules(
+                    f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {quoted(value)}"
+                )
             if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
         if self.max_turns < 1:
@@ -706,7 +717,7 @@ class MeaRules(Rules):
         known = {f.name for f in fields(cls)} | {"players"}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise InvalidRules(f"unknown Méa option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise InvalidRules(f"unknown Méa option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
         values = dict(options)
         if values.pop("players", 2) != 2:
             raise InvalidRules("Méa is for 2 players")
@@ -1144,7 +1155,7 @@ class MeaState(State):
         if p == TERMINAL:
             raise IllegalAction("the game is over", "game-over")
         if not isinstance(action, _Action):
-            raise IllegalAction(f"{action!r} is not a Méa action", "not-an-action", p)
+            raise IllegalAction(f"{quoted(action)} is not a Méa action", "not-an-action", p)
         if p == CHANCE:
             if not isinstance(action, Shuffle):
                 raise IllegalAction("the decks must be shuffled first (shuffle …)", "shuffle-first")

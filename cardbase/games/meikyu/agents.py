@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, cast
 
+from cardbase.errors import quoted
 from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
@@ -764,7 +765,7 @@ class IsmctsAgent(BaseIsmcts):
         if not 1 <= candidates <= 100:
             raise ValueError(f"candidates is 1 to 100, not {candidates}")
         if opponents not in ("heuristic", "tree"):
-            raise ValueError(f"opponents is heuristic or tree, not {opponents!r}")
+            raise ValueError(f"opponents is heuristic or tree, not {quoted(opponents)}")
         self.opponents = opponents
         self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))

@@ -28,8 +28,20 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar
 
+from cardbase.errors import quoted
 from cardbase.fuzzy import closest
-from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, Rules, State
+from cardbase.games.base import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvalidAction,
+    InvalidRules,
+    Outcome,
+    Rules,
+    State,
+    check_notation,
+    whole_number,
+)
 from cardbase.games.meikyu.pool import CardPool
 from cardbase.names import fold
 
@@ -367,13 +379,13 @@ class MeikyuRules(Rules):
         for name, choices in READINGS.items():
             if getattr(self, name) not in choices:
                 raise InvalidRules(
-                    f"Meikyu option {name} must be one of {', '.join(choices)}, not {getattr(self, name)!r}"
+                    f"Meikyu option {name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}"
                 )
         for name in ("goal", "turn_limit"):
             value = getattr(self, name)
             if type(value) is not int or not 1 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(
-                    f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {value!r}"
+                    f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {quoted(value)}"
                 )
         pool = self.pool
         if pool.land_count < ROOMS:
@@ -414,7 +426,7 @@ class MeikyuRules(Rules):
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise InvalidRules(f"unknown Meikyu option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise InvalidRules(f"unknown Meikyu option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
         if "pool" not in options:
             raise InvalidRules(
                 "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "
@@ -440,7 +452,7 @@ class MeikyuRules(Rules):
 
         return [
             f"ASSUMED VALUES: {assumed_census(self.pool.assumed)} come from the assumption profile "
-            f"{self.pool.profile!r}, not from the rulebook or the catalog: "
+            f"{quoted(self.pool.profile)}, not from the rulebook or the catalog: "
             + "; ".join(assumed_summary(self.pool.assumed))
         ]
 
@@ -737,8 +749,8 @@ def _kingdom_name(t: _Tables, text: str) -> str:
     if key in t.klookup:
         return t.knames[t.klookup[key]]
     close = closest(key, t.klookup, n=1)
-    hint = f" (did you mean {t.knames[close[0]]!r}?)" if close else ""
-    raise InvalidAction(f"no Kingdom card is called {text.strip()!r}{hint}")
+    hint = f" (did you mean {quoted(t.knames[close[0]])}?)" if close else ""
+    raise InvalidAction(f"no Kingdom card is called {quoted(text.strip())}{hint}")
 
 
 def _land_name(t: _Tables, text: str) -> str:
@@ -746,8 +758,8 @@ def _land_name(t: _Tables, text: str) -> str:
     if key in t.llookup:
         return t.lnames[t.llookup[key]]
     close = closest(key, t.llookup, n=1)
-    hint = f" (did you mean {t.lnames[close[0]]!r}?)" if close else ""
-    raise InvalidAction(f"no Meikyu card (room or land) is called {text.strip()!r}{hint}")
+    hint = f" (did you mean {quoted(t.lnames[close[0]])}?)" if close else ""
+    raise InvalidAction(f"no Meikyu card (room or land) is called {quoted(text.strip())}{hint}")
 
 
 def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
@@ -759,8 +771,12 @@ def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
             continue
         count = 1
         head, _, rest = token.partition(" ")
-        if rest and head.rstrip("x×").isdecimal():
-            count = int(head.rstrip("x×"))
+        digits = head.rstrip("x×")
+        if rest and digits.isdecimal():
+            number = whole_number(digits, len(t.knames))
+            if number is None:
+                raise InvalidAction(f"{quoted(head)} copies: the pool has {len(t.knames)} Kingdom cards")
+            count = number
             token = rest.strip()
         if fold(token).endswith(" as character"):
             if lab is not None or count != 1:
@@ -775,17 +791,17 @@ def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
 def _seat(text: str, players: int) -> int:
     token = text.strip().upper()
     if not (token.startswith("P") and token[1:].isdecimal()):
-        raise InvalidAction(f"a player is written P1 … P{players}, not {text.strip()!r}")
-    seat = int(token[1:]) - 1
-    if not 0 <= seat < players:
-        raise InvalidAction(f"there is no {token} in a {players}-player game")
-    return seat
+        raise InvalidAction(f"a player is written P1 … P{players}, not {quoted(text.strip())}")
+    number = whole_number(token[1:], players)
+    if not number:
+        raise InvalidAction(f"there is no player {quoted(token)} in a {players}-player game")
+    return number - 1
 
 
 def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
     """The action written as ``text`` (see the module docstring); raises :class:`InvalidAction`."""
     t = rules.tables
-    raw = " ".join(text.strip().split())
+    raw = " ".join(check_notation(text).split())
     low = raw.lower()
     head, _, rest = raw.partition(" ")
     verb = head.lower()
@@ -794,7 +810,7 @@ def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
     if verb == "roll":
         if rest.strip() in ("1", "2", "3", "4", "5", "6"):
             return t.roll_act[int(rest)]  # type: ignore[return-value]
-        raise InvalidAction(f"a die shows 1 to 6: {text!r}")
+        raise InvalidAction(f"a die shows 1 to 6: {quoted(text)}")
     if verb == "draw" and rest:
         return t.draw_act[t.kindex[_kingdom_name(t, rest)]]
     if verb == "reveal" and rest:
@@ -802,7 +818,9 @@ def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
     if verb in ("quest", "develop"):
         room, sep, cards = _split_with(rest)
         if not sep or not room:
-            raise InvalidAction(f"write: {verb} <{'room' if verb == 'quest' else 'land'}> with <cards>, not {text!r}")
+            raise InvalidAction(
+                f"write: {verb} <{'room' if verb == 'quest' else 'land'}> with <cards>, not {quoted(text)}"
+            )
         names, lab = _card_list(t, cards)
         if verb == "quest":
             return Quest(_land_name(t, room), names, lab)
@@ -816,7 +834,7 @@ def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
         cards_text, by_sep, by = tail.rpartition(" by ")
         if not sep or not by_sep:
             raise InvalidAction(
-                f"write: attack P2 <land> with <cards> by Gotcha! (or by Council Chamber), not {text!r}"
+                f"write: attack P2 <land> with <cards> by Gotcha! (or by Council Chamber), not {quoted(text)}"
             )
         names, lab = _card_list(t, cards_text)
         by_name = COUNCIL if fold(by) == fold(COUNCIL) else _kingdom_name(t, by)
@@ -826,7 +844,7 @@ def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
         if not rest:
             return Defend()
         if not rest.lower().startswith("with "):
-            raise InvalidAction(f"write: defend, or defend with <cards>, not {text!r}")
+            raise InvalidAction(f"write: defend, or defend with <cards>, not {quoted(text)}")
         names, lab = _card_list(t, rest[5:])
         return Defend(names, lab)
     if low.startswith("mixed area "):
@@ -839,7 +857,7 @@ def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
         k = t.kindex[_kingdom_name(t, rest)]
         return {"keep": t.keep_act, "return": t.return_act, "discard": t.discard_act}[verb][k]
     raise InvalidAction(
-        f"not a Meikyu action: {text!r} (e.g. quest <room> with <cards>, develop <land> with <characters>, "
+        f"not a Meikyu action: {quoted(text)} (e.g. quest <room> with <cards>, develop <land> with <characters>, "
         "attack P2 <land> with <cards> by Gotcha!, resupply, map, defend with <cards>, pass; type help)"
     )
 
@@ -1997,7 +2015,7 @@ class MeikyuState(State):
         if p == TERMINAL:
             raise IllegalAction("the game is over", "game-over")
         if not isinstance(action, _ACTION_CLASSES):
-            raise IllegalAction(f"{action!r} is not a Meikyu action", "not-an-action", p)
+            raise IllegalAction(f"{quoted(action)} is not a Meikyu action", "not-an-action", p)
         ask = self._ask
         if p == CHANCE:
             self._check_chance(action)
@@ -2174,7 +2192,7 @@ class MeikyuState(State):
         for name in cards:
             k = t.kindex.get(name)
             if k is None:
-                raise IllegalAction(f"there is no Kingdom card {name!r}", "unknown-card", p)
+                raise IllegalAction(f"there is no Kingdom card {quoted(name)}", "unknown-card", p)
             need[k] = need.get(k, 0) + 1
         labk = -1
         if lab is not None:
@@ -2350,20 +2368,22 @@ class MeikyuState(State):
     def parse_action(self, text: str) -> MeikyuAction:
         """Like :func:`parse_action`, and a room or land may be given by its number as shown
         (``quest 2 with Bee``, ``develop 1 with Valeel``, ``attack P2 1 with …``)."""
-        words = text.strip().split()
+        words = check_notation(text).split()
         if len(words) >= 2 and words[0].lower() in ("quest", "develop", "give") and words[1].isdecimal():
-            i = int(words[1]) - 1
             p = self.current_player if self.current_player >= 0 else self._turn
             places = self._rooms if words[0].lower() == "quest" else [e >> 1 for e in self._lands[p]]
-            if not 0 <= i < len(places):
-                raise InvalidAction(f"there is no {'room' if words[0].lower() == 'quest' else 'land'} number {i + 1}")
-            words[1] = self._t.lnames[places[i]]
+            number = whole_number(words[1], len(places))
+            if not number:
+                place = "room" if words[0].lower() == "quest" else "land"
+                raise InvalidAction(f"there is no {place} number {quoted(words[1])} (1 to {len(places)})")
+            words[1] = self._t.lnames[places[number - 1]]
             text = " ".join(words)
         elif len(words) >= 3 and words[0].lower() == "attack" and words[2].isdecimal():
             q = _seat(words[1], self._n)
-            i = int(words[2]) - 1
-            if not 0 <= i < len(self._lands[q]):
-                raise InvalidAction(f"P{q + 1} has no land number {i + 1}")
+            number = whole_number(words[2], len(self._lands[q]))
+            if not number:
+                raise InvalidAction(f"P{q + 1} has no land number {quoted(words[2])} (1 to {len(self._lands[q])})")
+            i = number - 1
             words[2] = self._t.lnames[self._lands[q][i] >> 1]
             text = " ".join(words)
         return parse_action(self.rules, text)
@@ -2449,7 +2469,7 @@ class MeikyuState(State):
         def take_k(name: str) -> int:
             k = t.kindex.get(name)
             if k is None:
-                raise InvalidAction(f"no Kingdom card {name!r} in the pool")
+                raise InvalidAction(f"no Kingdom card {quoted(name)} in the pool")
             if k not in kleft:
                 raise InvalidAction(f"more copies of {name} than the pool has")
             kleft.remove(k)
@@ -2458,7 +2478,7 @@ class MeikyuState(State):
         def take_l(name: str) -> int:
             land = t.lindex.get(name)
             if land is None:
-                raise InvalidAction(f"no land {name!r} in the pool")
+                raise InvalidAction(f"no land {quoted(name)} in the pool")
             if land not in lleft:
                 raise InvalidAction(f"more copies of {name} than the pool has")
             lleft.remove(land)
@@ -2496,7 +2516,7 @@ class MeikyuState(State):
         elif step == "action":
             state._stack = [F_ENDTURN, F_MAIN]
         else:
-            raise ValueError(f"step is 'draw' or 'action', not {step!r}")
+            raise ValueError(f"step is 'draw' or 'action', not {quoted(step)}")
         state._run()
         return state
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardbase.errors import quoted
 from cardbase.fuzzy import closest
 from cardbase.games.meikyu.cards import RULEBOOK_COUNTS, MeikyuCard, MeikyuCardType
 from cardbase.names import fold
@@ -159,7 +160,7 @@ class CardPool:
             for value, what in ((level, "level"), (points, "points"), (dev, "developed_points"), (copies, "copies")):
                 _count(value, f"lands[{i}] {what}")
             if effect is not None and effect not in LAND_EFFECTS:
-                raise ValueError(f"lands[{i}]: unknown land effect {effect!r}")
+                raise ValueError(f"lands[{i}]: unknown land effect {quoted(effect)}")
             out_lands.append(LandKind(name, land_name, level, points, dev, effect, copies))
         out_kingdom = []
         for i, row in enumerate(kingdom):
@@ -168,11 +169,11 @@ class CardPool:
             name, type_, bravery, wits, effect, copies = row
             _text(name, f"kingdom[{i}] name")
             if type_ not in KINGDOM_TYPES:
-                raise ValueError(f"kingdom[{i}]: type must be one of {', '.join(KINGDOM_TYPES)}, not {type_!r}")
+                raise ValueError(f"kingdom[{i}]: type must be one of {', '.join(KINGDOM_TYPES)}, not {quoted(type_)}")
             for value, what in ((bravery, "bravery"), (wits, "wits"), (copies, "copies")):
                 _count(value, f"kingdom[{i}] {what}")
             if effect is not None and effect not in KINGDOM_EFFECTS:
-                raise ValueError(f"kingdom[{i}]: unknown card effect {effect!r}")
+                raise ValueError(f"kingdom[{i}]: unknown card effect {quoted(effect)}")
             out_kingdom.append(KingdomKind(name, type_, bravery, wits, effect, copies))
         names = [fold(c.name) for c in out_kingdom]
         if len(set(names)) != len(names):
@@ -196,7 +197,7 @@ def _text(value: Any, what: str) -> None:
 
 def _count(value: Any, what: str) -> None:
     if type(value) is not int or value < 0:
-        raise ValueError(f"{what} must be a whole number 0 or more, not {value!r}")
+        raise ValueError(f"{what} must be a whole number 0 or more, not {quoted(value)}")
 
 
 def land_effect(name: str, land_name: str | None) -> str | None:
@@ -273,7 +274,7 @@ def parse_profile(data: Any, origin: str) -> Profile:
     known = {"format", "version", "name", "label", "summary", "reasoning", "cards", "extra_cards"}
     for key in data:
         if key not in known:
-            problems.append(f"unknown key {key!r} (keys are {', '.join(sorted(known))})")
+            problems.append(f"unknown key {quoted(key)} (keys are {', '.join(sorted(known))})")
     if data.get("format", PROFILE_FORMAT) != PROFILE_FORMAT:
         problems.append(f"'format' must be {PROFILE_FORMAT!r}")
     if data.get("version", 1) != 1:
@@ -305,11 +306,11 @@ def parse_profile(data: Any, origin: str) -> Profile:
                     why[fold(card)] = value
                 continue
             if key not in VALUE_FIELDS:
-                problems.append(f"{where}: unknown field {key!r} (fields are {', '.join(VALUE_FIELDS)}, why)")
+                problems.append(f"{where}: unknown field {quoted(key)} (fields are {', '.join(VALUE_FIELDS)}, why)")
                 continue
             low = 1 if key == "level" else 0
             if type(value) is not int or value < low:
-                problems.append(f"{where}.{key}: must be a whole number {low} or more, not {value!r}")
+                problems.append(f"{where}.{key}: must be a whole number {low} or more, not {quoted(value)}")
                 continue
             got[key] = value
         if fold(card) in values:
@@ -333,20 +334,20 @@ def parse_profile(data: Any, origin: str) -> Profile:
             continue
         where = f"extra_cards[{i}] ({card_name})"
         if type_ not in PROFILE_FIELDS:
-            problems.append(f"{where}: 'type' must be one of {', '.join(PROFILE_FIELDS)}, not {type_!r}")
+            problems.append(f"{where}: 'type' must be one of {', '.join(PROFILE_FIELDS)}, not {quoted(type_)}")
             continue
         allowed = {"name", "type", "why", "land_name", *PROFILE_FIELDS[type_]}
         if type_ == "land":
             allowed.add("copies")
         for key in entry:
             if key not in allowed:
-                problems.append(f"{where}: field {key!r} does not apply to a {type_} card")
+                problems.append(f"{where}: field {quoted(key)} does not apply to a {type_} card")
         vals: dict[str, Any] = {}
         for key in PROFILE_FIELDS[type_]:
             value = entry.get(key)
             low = 1 if key == "level" else 0
             if type(value) is not int or value < low:
-                problems.append(f"{where}: {key!r} must be a whole number {low} or more, not {value!r}")
+                problems.append(f"{where}: {quoted(key)} must be a whole number {low} or more, not {quoted(value)}")
             else:
                 vals[key] = value
         if type_ == "land":
@@ -363,7 +364,7 @@ def parse_profile(data: Any, origin: str) -> Profile:
     seen: set[str] = set()
     for extra in extras:
         if fold(extra.name) in seen:
-            problems.append(f"extra_cards: {extra.name!r} is given twice")
+            problems.append(f"extra_cards: {quoted(extra.name)} is given twice")
         seen.add(fold(extra.name))
     if problems:
         raise ProfileProblems(origin, problems)
@@ -532,8 +533,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                 shown = (profile.names or {}).get(key, key)
                 hint = _closest(key, alias_keys)
                 problems.append(
-                    f"profile {profile.name!r} gives values for {shown!r}, which is not a catalogued Meikyu card"
-                    + (f" (did you mean {hint!r}?)" if hint else "")
+                    f"profile {quoted(profile.name)} gives values for {quoted(shown)}, "
+                    "which is not a catalogued Meikyu card" + (f" (did you mean {quoted(hint)}?)" if hint else "")
                 )
     # Fill each card type up to the rulebook's count with the profile's extra cards.
     for type_, rulebook in ((str(t), n) for t, n in RULEBOOK_COUNTS.items()):

@@ -14,6 +14,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, cast
 
+from cardbase.errors import quoted
 from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
@@ -443,7 +444,7 @@ class IsmctsAgent(BaseIsmcts):
     ):
         super().__init__(rules, seat, seed, iters, ms, c, loop=loop, per_deal=per_deal, root=root)
         if objective not in ("win", "score"):
-            raise ValueError(f"objective is win or score, not {objective!r}")
+            raise ValueError(f"objective is win or score, not {quoted(objective)}")
         self.objective = objective
         if not 1 <= split_candidates <= 1716:
             raise ValueError(f"split_candidates is 1 to 1716, not {split_candidates}")

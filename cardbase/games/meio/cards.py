@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cardbase.games.base import SOURCE_RULEBOOK
+from cardbase.errors import quoted
+from cardbase.games.base import SOURCE_RULEBOOK, whole_number
 
 
 class Suit(StrEnum):
@@ -87,18 +88,19 @@ class PlayingCard:
     def _read(cls, t: str, text: str) -> PlayingCard:
         """``t``, the upper-cased ``text``, read as a card."""
         if len(t) < 2:
-            raise ValueError(f"not a card: {text!r} (write rank then suit, like 7H or AS)")
+            raise ValueError(f"not a card: {quoted(text)} (write rank then suit, like 7H or AS)")
         rank_part, suit_part = t[:-1], t[-1]
         suit = next((s for s in SUITS if suit_part in (s.value, s.symbol)), None)
         if suit is None:
-            raise ValueError(f"not a card: {text!r}: unknown suit {suit_part!r} (S, H, D or C)")
+            raise ValueError(f"not a card: {quoted(text)}: unknown suit {quoted(suit_part)} (S, H, D or C)")
         letters = {v: k for k, v in RANK_LETTERS.items()} | {"T": 10}
+        number = whole_number(rank_part, 10)
         if rank_part in letters:
             rank = letters[rank_part]
-        elif rank_part.isdecimal() and 2 <= int(rank_part) <= 10:
-            rank = int(rank_part)
+        elif number is not None and number >= 2:
+            rank = number
         else:
-            raise ValueError(f"not a card: {text!r}: unknown rank {rank_part!r} (A, 2–10, J, Q, K)")
+            raise ValueError(f"not a card: {quoted(text)}: unknown rank {quoted(rank_part)} (A, 2–10, J, Q, K)")
         return cls(rank, suit)
 
     @property

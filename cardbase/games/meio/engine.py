@@ -19,6 +19,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, ClassVar, NoReturn, Self
 
+from cardbase.errors import quoted
 from cardbase.games.base import (
     CHANCE,
     TERMINAL,
@@ -28,6 +29,7 @@ from cardbase.games.base import (
     Outcome,
     Rules,
     State,
+    check_notation,
 )
 from cardbase.games.meio.cards import (
     FIRST_HALF,
@@ -182,27 +184,29 @@ def _parse_cards(text: str, what: str) -> int:
 
 def parse_action(text: str) -> MeioAction:
     """Parse ``play 7H`` (or just ``7H``), ``split … | …`` or ``deal … / … / …``."""
-    t = text.strip()
+    t = check_notation(text).strip()
     head, _, rest = t.partition(" ")
     verb = head.lower()
     if verb == "play":
         cards = rest.split()
         if len(cards) != 1:
-            raise InvalidAction(f"not an action: {text!r} (write: play 7H)")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: play 7H)")
         try:
             return Play(PlayingCard.parse(cards[0]))
         except ValueError as error:
             raise InvalidAction(f"play: {error}") from None
     if verb == "split":
         if rest.count("|") != 1:
-            raise InvalidAction(f"not an action: {text!r} (write: split <7 cards kept> | <6 cards set aside>)")
+            raise InvalidAction(f"not an action: {quoted(text)} (write: split <7 cards kept> | <6 cards set aside>)")
         keep_text, aside_text = rest.split("|")
         keep = _parse_cards(keep_text, "split")
         aside = _parse_cards(aside_text, "split")
         return Split(keep, aside)
     if verb == "deal":
-        hands = tuple(_parse_cards(part, "deal") for part in rest.split("/"))
-        return Deal(hands)
+        parts = rest.split("/")
+        if len(parts) not in PLAYER_COUNTS:
+            raise InvalidAction(f"a deal gives one hand per player (2, 3 or 4, split by /), not {len(parts):,}")
+        return Deal(tuple(_parse_cards(part, "deal") for part in parts))
     if _is_card(t):
         return Play(PlayingCard.parse(t))
     return _bad(text)
@@ -218,7 +222,7 @@ def _is_card(text: str) -> bool:
 
 def _bad(text: str) -> NoReturn:
     raise InvalidAction(
-        f"not a Meio action: {text!r} (write: play 7H, split <7 kept> | <6 aside>, or deal <hand> / <hand> …)"
+        f"not a Meio action: {quoted(text)} (write: play 7H, split <7 kept> | <6 aside>, or deal <hand> / <hand> …)"
     )
 
 
@@ -302,7 +306,7 @@ class MeioRules(Rules):
             value = getattr(self, f.name)
             want = bool if f.type in ("bool", bool) else int
             if type(value) is not want:
-                raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {value!r}")
+                raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {quoted(value)}")
         if self.players not in PLAYER_COUNTS:
             raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
         if not 1 <= self.rounds <= MAX_ROUNDS:
@@ -344,7 +348,7 @@ class MeioRules(Rules):
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise InvalidRules(f"unknown Meio option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise InvalidRules(f"unknown Meio option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
         return cls(**dict(options))
 
 
@@ -642,7 +646,7 @@ class MeioState(State):
         if p == TERMINAL:
             raise IllegalAction("the game is over", "game-over")
         if not isinstance(action, Play | Split | Deal):
-            raise IllegalAction(f"{action!r} is not a Meio action", "not-an-action", p)
+            raise IllegalAction(f"{quoted(action)} is not a Meio action", "not-an-action", p)
         if p == CHANCE:
             if not isinstance(action, Deal):
                 raise IllegalAction(
@@ -832,7 +836,7 @@ class MeioState(State):
     def parse_action(self, text: str) -> MeioAction:
         """Like :func:`parse_action`, and in the split, ``split`` or ``aside``
         followed by just the 6 cards to set aside (the rest of the hand is kept)."""
-        t = text.strip()
+        t = check_notation(text).strip()
         head, _, rest = t.partition(" ")
         if head.lower() in ("split", "aside") and "|" not in rest and self.current_player >= 0:
             aside = _parse_cards(rest, head.lower())
