@@ -15,6 +15,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from cardbase.errors import quoted
+
 SLUG_FILE_BYTES = 200
 """At most this many UTF-8 bytes of a slug are used in a file name (file systems allow 255)."""
 
@@ -92,7 +94,7 @@ def set_code(text: str) -> str:
     code = text.strip().lower().replace(" ", "-")
     if not _SET_CODE.fullmatch(code):
         raise ValueError(
-            f"set code {text!r} must be 1 to {SET_CODE_MAX} letters a-z, digits and '-', "
+            f"set code {quoted(text)} must be 1 to {SET_CODE_MAX} letters a-z, digits and '-', "
             "starting with a letter or digit"
         )
     return code

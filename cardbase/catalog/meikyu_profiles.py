@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardbase.catalog.loader import game_cards, shipped_path
-from cardbase.errors import CardbaseError, UnreadableInput
+from cardbase.errors import CardbaseError, UnreadableInput, quoted
 from cardbase.games.meikyu.cards import MeikyuCard
 from cardbase.games.meikyu.pool import CardPool, Profile, ProfileProblems, Resolution, parse_profile, resolve_pool
-from cardbase.textfiles import load_json, read_text
+from cardbase.textfiles import load_json, path_problem, read_text
 
 MAX_PROFILE_BYTES = 1_000_000
 
@@ -50,9 +50,9 @@ def load_profile(name: str) -> Profile:
     """
     path = profile_path(name)
     origin = name if name in SHIPPED_PROFILES else str(path)
-    if name not in SHIPPED_PROFILES and not path.exists():
+    if name not in SHIPPED_PROFILES and (path_problem(name) is not None or not path.exists()):
         known = ", ".join(SHIPPED_PROFILES)
-        raise UnreadableInput(f"no assumption profile {name!r}: not a shipped profile ({known}) and no such file")
+        raise UnreadableInput(f"no assumption profile {quoted(name)}: not a shipped profile ({known}) and no such file")
     text = read_text(path, "assumption profile", MAX_PROFILE_BYTES)
     data = load_json(text, f"assumption profile {origin}", bad="not JSON")
     try:

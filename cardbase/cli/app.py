@@ -47,8 +47,15 @@ class _Root(TyperGroup):
         **extra: Any,
     ) -> Any:
         try:
-            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-            code = result if isinstance(result, int) and not isinstance(result, bool) else 0
+            bad_argument = _argv_problem(sys.argv[1:] if args is None else args)
+            if bad_argument is not None:
+                from cardbase.cli.boundary import say
+
+                say(f"cardbase: error: {bad_argument}")
+                code = 2
+            else:
+                result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+                code = result if isinstance(result, int) and not isinstance(result, bool) else 0
         except typer.TyperException as error:
             from cardbase.cli.boundary import handle_usage_error
 
@@ -61,6 +68,28 @@ class _Root(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _argv_problem(args: Sequence[str]) -> str | None:
+    """Why an argument is not text cardbase can use anywhere (``None`` if all are): one holding a
+    NUL (no path or name can), or one that is not UTF-8 (Python hands such bytes on as lone
+    surrogates, which can be neither printed nor stored)."""
+    from cardbase.errors import quoted
+
+    for number, word in enumerate(args, start=1):
+        if "\0" in word:
+            return f"argument {number} ({quoted(word)}) holds a NUL character"
+        if not word.isascii() and _has_surrogate(word):
+            return f"argument {number} ({quoted(word)}) is not UTF-8 text (cardbase reads its arguments as UTF-8)"
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 app = typer.Typer(

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json
+from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json
+from cardbase.errors import quoted
 
 app = typer.Typer(
     help="The card catalog: status, import and export.\n\nExample: cardbase catalog status --game meikyu",
@@ -80,7 +81,7 @@ def status(
 
 @app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON file of cards.")],
+    file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON file of cards.", callback=checked_path)],
     game: GameOption,
     format: Annotated[
         str | None,
@@ -130,7 +131,8 @@ def export(
         ),
     ] = "csv",
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).")
+        Path | None,
+        typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).", callback=checked_path),
     ] = None,
     db: DbOption = None,
 ) -> None:
@@ -145,7 +147,7 @@ def export(
     game_id = check_game(game)
     assert game_id is not None
     if format not in FORMATS:
-        raise UsageError(f"unknown format {format!r}; use csv, json or xlsx")
+        raise UsageError(f"unknown format {quoted(format)}; use csv, json or xlsx")
     out = output or Path("exports") / f"{game_id}.{format}"
     count = export_catalog(open_db(db), game_id, format, out)
     typer.echo(f"wrote {count} {game_id} cards to {out}")
@@ -158,7 +160,10 @@ def template(
         str, typer.Option("--format", "-f", shell_complete=complete.choices("xlsx", "csv"), help="xlsx or csv.")
     ] = "xlsx",
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/<game>-template.<format>).")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="File to write (default: exports/<game>-template.<format>).", callback=checked_path
+        ),
     ] = None,
     db: DbOption = None,
 ) -> None:

@@ -19,6 +19,19 @@ if TYPE_CHECKING:  # imported lazily at run time
 
     from cardbase.db.engine import Database
 
+
+def checked_path(value: Any) -> Any:
+    """The callback of every path option and argument: a path no file system can hold (a NUL, a name
+    over 255 bytes, over 4,095 bytes in all) is a usage error naming the option, before any command
+    looks it up (the system's ENAMETOOLONG, or Python's ValueError for a NUL, would be a crash)."""
+    from cardbase.textfiles import path_problem
+
+    for path in value if isinstance(value, list | tuple) else [value]:
+        if path is not None and (problem := path_problem(path)) is not None:
+            raise typer.BadParameter(problem)
+    return value
+
+
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -32,7 +45,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts
 FormatsOption = Annotated[
     Path | None,
     typer.Option(
-        "--formats", help="TOML file of house formats, known beside the game's own (examples/formats/house.toml)."
+        "--formats",
+        help="TOML file of house formats, known beside the game's own (examples/formats/house.toml).",
+        callback=checked_path,
     ),
 ]
 DaskOption = Annotated[

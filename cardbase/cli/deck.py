@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, FormatsOption, JsonOption, console, deck_notes, open_db, print_json
+from cardbase.cli.common import (
+    DbOption,
+    FormatsOption,
+    JsonOption,
+    checked_path,
+    console,
+    deck_notes,
+    open_db,
+    print_json,
+)
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.decks.formats import HouseFormats
@@ -355,7 +364,9 @@ def export(
         str,
         typer.Option("--format", shell_complete=complete.choices("text", "json", "code"), help="text, json or code."),
     ] = "text",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: print).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File (default: print).", callback=checked_path)
+    ] = None,
     game: GameOpt = None,
     db: DbOption = None,
 ) -> None:

@@ -8,7 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import MAX_SEED, DbOption, JsonOption, console, deck_notes, open_db, print_json, warn
+from cardbase.cli.common import (
+    MAX_SEED,
+    DbOption,
+    JsonOption,
+    checked_path,
+    console,
+    deck_notes,
+    open_db,
+    print_json,
+    warn,
+)
+from cardbase.errors import quoted
 from cardbase.stats import percent
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -31,6 +42,7 @@ def draws(
         typer.Argument(
             shell_complete=complete.decks,
             help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+            callback=checked_path,
         ),
     ],
     need: NeedOpt = None,
@@ -71,7 +83,9 @@ def draws(
         int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the Monte Carlo and samples.")
     ] = 0,
     sample: Annotated[int | None, typer.Option("--sample", min=1, max=100, help="Show K sample opening hands.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).", callback=checked_path)
+    ] = None,
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the file has no 'game:' line."),
@@ -282,9 +296,9 @@ def _parse_mana(text: str) -> list[int]:
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise UsageError(f"--mana {text!r}: give whole numbers, e.g. 3,4") from None
+        raise UsageError(f"--mana {quoted(text)}: give whole numbers, e.g. 3,4") from None
     if not values or len(values) > 10 or any(not 0 <= v <= 99 for v in values):
-        raise UsageError(f"--mana {text!r}: give one or two whole numbers from 0 to 99, e.g. 3,4")
+        raise UsageError(f"--mana {quoted(text)}: give one or two whole numbers from 0 to 99, e.g. 3,4")
     return values
 
 

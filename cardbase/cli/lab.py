@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     DbOption,
     FormatsOption,
     JsonOption,
+    checked_path,
     console,
     loaded_notes,
     print_json,
@@ -62,7 +63,10 @@ JobsOption = Annotated[
     ),
 ]
 PlotOption = Annotated[
-    Path | None, typer.Option("--plot", help="Also draw the figures with their intervals (.png, .pdf or .svg).")
+    Path | None,
+    typer.Option(
+        "--plot", help="Also draw the figures with their intervals (.png, .pdf or .svg).", callback=checked_path
+    ),
 ]
 RuleOption = Annotated[
     list[str] | None,
@@ -157,7 +161,9 @@ def _stacked(r: Rate) -> str:
 
 @app.command()
 def gauntlet(
-    deck: Annotated[Path, typer.Argument(help="The Méa deck to judge.", shell_complete=complete.decks)],
+    deck: Annotated[
+        Path, typer.Argument(help="The Méa deck to judge.", shell_complete=complete.decks, callback=checked_path)
+    ],
     field: Annotated[
         list[Path],
         typer.Option(
@@ -166,6 +172,7 @@ def gauntlet(
             shell_complete=complete.decks,
             help="A deck to play against (repeatable).",
             show_default=False,
+            callback=checked_path,
         ),
     ],
     games: GamesOption = 200,
@@ -282,9 +289,14 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
 @app.command()
 def opening(
     deck: Annotated[
-        Path, typer.Argument(help="The Méa deck whose opening size is studied.", shell_complete=complete.decks)
+        Path,
+        typer.Argument(
+            help="The Méa deck whose opening size is studied.", shell_complete=complete.decks, callback=checked_path
+        ),
     ],
-    vs: Annotated[Path, typer.Option("--vs", shell_complete=complete.decks, help="The opposing deck.")],
+    vs: Annotated[
+        Path, typer.Option("--vs", shell_complete=complete.decks, help="The opposing deck.", callback=checked_path)
+    ],
     games: Annotated[
         int, typer.Option("--games", "-g", min=2, max=MAX_LAB_GAMES, help="Games per opening size (1 to 10).")
     ] = 200,
@@ -363,7 +375,10 @@ def opening(
 @app.command()
 def split(
     hand: Annotated[
-        Path, typer.Argument(help="A Meio hand file: 13 cards, one a line (like examples/decks/meio-hand.txt).")
+        Path,
+        typer.Argument(
+            help="A Meio hand file: 13 cards, one a line (like examples/decks/meio-hand.txt).", callback=checked_path
+        ),
     ],
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Players at the table.")],
     seconds: Annotated[

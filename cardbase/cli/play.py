@@ -12,7 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete, sim
-from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path
+from cardbase.errors import quoted
 
 app = typer.Typer(
     help="Play a game in the terminal against agents.\n\nExample: cardbase play meio --players 3 --vs search",
@@ -49,7 +50,7 @@ def run_play(
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
-        raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {vs!r}")
+        raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {quoted(vs)}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     agents = {
@@ -95,7 +96,9 @@ def meio(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option("--record", help="Where to save the record [default: exports/meio-seedS.jsonl]."),
+        typer.Option(
+            "--record", help="Where to save the record [default: exports/meio-seedS.jsonl].", callback=checked_path
+        ),
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
     ace_low: Annotated[bool, typer.Option("--ace-low", help="The ace ranks below the two.")] = False,
@@ -126,12 +129,22 @@ def meio(
 @app.command()
 def mea(
     deck: Annotated[
-        Path, typer.Option("--deck", "-d", shell_complete=complete.decks, help="Your deck: a file or a database deck.")
+        Path,
+        typer.Option(
+            "--deck",
+            "-d",
+            shell_complete=complete.decks,
+            help="Your deck: a file or a database deck.",
+            callback=checked_path,
+        ),
     ],
     vs_deck: Annotated[
         Path,
         typer.Option(
-            "--vs-deck", shell_complete=complete.decks, help="The opponent's deck: a file or a database deck."
+            "--vs-deck",
+            shell_complete=complete.decks,
+            help="The opponent's deck: a file or a database deck.",
+            callback=checked_path,
         ),
     ],
     vs: Annotated[
@@ -144,7 +157,9 @@ def mea(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option("--record", help="Where to save the record [default: exports/mea-seedS.jsonl]."),
+        typer.Option(
+            "--record", help="Where to save the record [default: exports/mea-seedS.jsonl].", callback=checked_path
+        ),
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
     drop_unknown: Annotated[
@@ -243,7 +258,9 @@ def meikyu(
     assume: sim.AssumeOption = None,
     record: Annotated[
         Path | None,
-        typer.Option("--record", help="Where to save the record [default: exports/meikyu-seedS.jsonl]."),
+        typer.Option(
+            "--record", help="Where to save the record [default: exports/meikyu-seedS.jsonl].", callback=checked_path
+        ),
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not save a record.")] = False,
     farm: sim.FarmOption = "points",

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, console, open_db, print_json, warn
+from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json, warn
+from cardbase.errors import quoted
 
 if TYPE_CHECKING:
     from cardbase.render.options import SheetOptions
@@ -28,9 +29,14 @@ app = typer.Typer(
 )
 
 OutputOption = Annotated[
-    Path | None, typer.Option("--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False)
+    Path | None,
+    typer.Option(
+        "--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False, callback=checked_path
+    ),
 ]
-ImagesOption = Annotated[Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg|webp.")]
+ImagesOption = Annotated[
+    Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg|webp.", callback=checked_path)
+]
 NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")]
 AuthorOption = Annotated[str, typer.Option("--author", help="Author recorded in the PDF.")]
 RegistrationOption = Annotated[
@@ -110,7 +116,11 @@ _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
     ),
     "layout": (
         Path | None,
-        typer.Option("--layout", help="A TOML file of layouts replacing any card kind's (schema/layout.schema.json)."),
+        typer.Option(
+            "--layout",
+            help="A TOML file of layouts replacing any card kind's (schema/layout.schema.json).",
+            callback=checked_path,
+        ),
     ),
 }
 
@@ -322,6 +332,7 @@ def print_deck(
         typer.Argument(
             shell_complete=complete.decks,
             help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+            callback=checked_path,
         ),
     ],
     sheet: SheetOptions,
@@ -411,14 +422,14 @@ def print_set(
     with database.session() as session:
         sets = {row.code: row for row in set_rows(session, game_id)}
         if set_name is not None and fold(set_name) not in sets:
-            raise UsageError(f"{game_id} has no set {set_name!r}; its sets are {', '.join(sorted(sets))}")
+            raise UsageError(f"{game_id} has no set {quoted(set_name)}; its sets are {', '.join(sorted(sets))}")
         stmt = select(Card).where(Card.game == game_id, Card.type != "tile")
         if set_name is not None:
             stmt = stmt.where(Card.set_code == fold(set_name))
         cards = sorted(session.scalars(stmt), key=_card_order)
         declared = _declared_art(session, [c.id for c in cards])
     if not cards:
-        raise UsageError(f"no cards to print in {game_id}" + (f" set {set_name!r}" if set_name else ""))
+        raise UsageError(f"no cards to print in {game_id}" + (f" set {quoted(set_name)}" if set_name else ""))
     from cardbase.catalog.fields import APPLICABLE
 
     # A count that applies but is unknown is printed once and reported; where the count does
@@ -440,7 +451,7 @@ def print_set(
     counted = [c for c in cards if c.copies is None and count(c) is not None]
     if counted:
         notes.append(
-            f"{len(counted)} card(s) printed as many times as the profile {assumed[1]!r} assumes (not the rulebook)"
+            f"{len(counted)} card(s) printed as many times as the profile {quoted(assumed[1])} assumes (not the rulebook)"
         )
     if game_id == "mea" and set_name is None:
         notes.append("Méa tiles are not included; print them with `cardbase print tiles`")
@@ -503,7 +514,7 @@ def print_query(
         declared = _declared_art(session, [c.id for c in cards if c is not None])
     found = sorted((c for c in cards if c is not None), key=lambda c: (c.game, *_card_order(c)))
     if not found:
-        raise UsageError(f"the query {query!r} matches no card; nothing to print")
+        raise UsageError(f"the query {quoted(query)} matches no card; nothing to print")
     games = {c.game for c in found}
     from cardbase.render.units import TILE_SIZE
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, open_db, print_json, warn
+from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, checked_path, open_db, print_json, warn
 from cardbase.cli.print import AssumeOption, assumed_values
 
 app = typer.Typer(
@@ -27,7 +27,12 @@ def card(
     game: CardGameOpt = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="File to write: .png, or .pdf for vector (default: exports/<card>.png)."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="File to write: .png, or .pdf for vector (default: exports/<card>.png).",
+            callback=checked_path,
+        ),
     ] = None,
     dpi: Annotated[int, typer.Option("--dpi", help="Resolution of a PNG, in dots per inch.")] = 300,
     card_size: Annotated[
@@ -36,11 +41,15 @@ def card(
     bleed: Annotated[str, typer.Option("--bleed", help="Extra background around the card, e.g. 3mm.")] = "0mm",
     back: Annotated[bool, typer.Option("--back", help="Draw the card's back instead of its face.")] = False,
     images: Annotated[
-        Path, typer.Option("--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.")
+        Path,
+        typer.Option(
+            "--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.", callback=checked_path
+        ),
     ] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
     layout: Annotated[
-        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+        Path | None,
+        typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.", callback=checked_path),
     ] = None,
     assume: AssumeOption = None,
     db: DbOption = None,
@@ -106,10 +115,12 @@ def export_images(
         typer.Argument(
             shell_complete=complete.decks,
             help="Deck: a file (text or JSON) or a database deck's name (db:NAME picks the database deck).",
+            callback=checked_path,
         ),
     ],
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).")
+        Path | None,
+        typer.Option("--output", "-o", help="Folder to write (default: exports/<deck>-images).", callback=checked_path),
     ] = None,
     game: Annotated[
         str | None,
@@ -131,9 +142,12 @@ def export_images(
         bool, typer.Option("--full-art", help="Art files are whole-face scans, printed as is.")
     ] = False,
     layout: Annotated[
-        Path | None, typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.")
+        Path | None,
+        typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.", callback=checked_path),
     ] = None,
-    images: Annotated[Path, typer.Option("--images", help="Folder of card art.")] = Path("card_images"),
+    images: Annotated[Path, typer.Option("--images", help="Folder of card art.", callback=checked_path)] = Path(
+        "card_images"
+    ),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
     db: DbOption = None,
     json: JsonOption = False,

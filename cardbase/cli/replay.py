@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardbase.cli.common import JsonOption, print_json
+from cardbase.cli.common import JsonOption, checked_path, print_json
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.sim.records import ReplayResult
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON Lines), one or more games.")],
+    file: Annotated[Path, typer.Argument(help="A game record (JSON Lines), one or more games.", callback=checked_path)],
     moves: Annotated[bool, typer.Option("--moves", help="Also list every action.")] = False,
     json: JsonOption = False,
 ) -> None:

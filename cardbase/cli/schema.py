@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from cardbase.cli.common import checked_path
+
 app = typer.Typer(
     help="JSON Schemas of the catalog and deck files.\n\nExample: cardbase schema generate --check",
     no_args_is_help=True,
@@ -33,7 +35,9 @@ def render_schemas() -> dict[str, str]:
 
 @app.command()
 def generate(
-    folder: Annotated[Path, typer.Option("--folder", help="Where to write them.")] = Path("schema"),
+    folder: Annotated[Path, typer.Option("--folder", help="Where to write them.", callback=checked_path)] = Path(
+        "schema"
+    ),
     check: Annotated[bool, typer.Option("--check", help="Only check the files are current; exit 1 if not.")] = False,
 ) -> None:
     """Generate the JSON Schemas from the models (or check that they are current).

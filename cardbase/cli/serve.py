@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cardbase.cli.common import DbOption, FormatsOption
+from cardbase.errors import quoted
 
 if TYPE_CHECKING:
     import socket
@@ -41,7 +42,7 @@ def serve(
 
     host = host.strip()
     if not host or len(host) > 253 or any(c.isspace() for c in host):
-        raise UsageError(f"--host {host[:60]!r}: give an address such as 127.0.0.1, 0.0.0.0 or ::1")
+        raise UsageError(f"--host {quoted(host[:60])}: give an address such as 127.0.0.1, 0.0.0.0 or ::1")
     if token is not None and not 16 <= len(token) <= 200:
         raise UsageError("--token must be 16 to 200 characters (long enough not to be guessed)")
     if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
@@ -72,7 +73,7 @@ def _bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
-        raise UsageError(f"--host {host!r}: not an address of this machine ({error})") from None
+        raise UsageError(f"--host {quoted(host)}: not an address of this machine ({error})") from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -87,7 +88,7 @@ def _bind(host: str, port: int) -> socket.socket:
             ) from None
         if error.errno in (errno.EACCES, errno.EPERM):
             raise UsageError(f"--port {port}: not allowed to listen on it here; use a port above 1023") from None
-        raise UsageError(f"--host {host!r} --port {port}: cannot listen there ({error.strerror})") from None
+        raise UsageError(f"--host {quoted(host)} --port {port}: cannot listen there ({error.strerror})") from None
     sock.set_inheritable(True)
     return sock
 

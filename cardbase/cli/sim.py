@@ -20,10 +20,12 @@ from cardbase.cli.common import (
     DbOption,
     FormatsOption,
     JsonOption,
+    checked_path,
     console,
     loaded_notes,
     print_json,
 )
+from cardbase.errors import quoted
 
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
@@ -59,7 +61,7 @@ JobsOption = Annotated[
 ]
 RecordsOption = Annotated[
     Path | None,
-    typer.Option("--records", help="Write every game's record (JSON Lines) into this folder."),
+    typer.Option("--records", help="Write every game's record (JSON Lines) into this folder.", callback=checked_path),
 ]
 RuleOption = Annotated[
     list[str] | None,
@@ -86,7 +88,9 @@ def parse_agents(text: str | None, players: int, default: list[str]) -> list[str
 
     names = [a.strip() for a in text.split(",")] if text else default[:players]
     if len(names) != players:
-        raise UsageError(f"--agents needs one agent per seat ({players} players), got {len(names)}: {','.join(names)}")
+        raise UsageError(
+            f"--agents needs one agent per seat ({players} players), got {len(names)}: {quoted(','.join(names))}"
+        )
     return names
 
 
@@ -207,13 +211,20 @@ def meio(
 MeaDeckOption = Annotated[
     Path,
     typer.Option(
-        "--deck", "-d", shell_complete=complete.decks, help="Your deck: a file or a database deck's name (db:NAME)."
+        "--deck",
+        "-d",
+        shell_complete=complete.decks,
+        help="Your deck: a file or a database deck's name (db:NAME).",
+        callback=checked_path,
     ),
 ]
 MeaVsOption = Annotated[
     Path,
     typer.Option(
-        "--vs", shell_complete=complete.decks, help="The opposing deck: a file or a database deck's name (db:NAME)."
+        "--vs",
+        shell_complete=complete.decks,
+        help="The opposing deck: a file or a database deck's name (db:NAME).",
+        callback=checked_path,
     ),
 ]
 
@@ -320,7 +331,7 @@ def mea(
 
     names = [a.strip() for a in agents.split(",")]
     if len(names) != 2:
-        raise UsageError(f"--agents names one agent for --deck and one for --vs, not {agents!r}")
+        raise UsageError(f"--agents names one agent for --deck and one for --vs, not {quoted(agents)}")
     options = rules_options(
         "mea",
         mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
 from cardbase.db.models import Card, CardAlias, CardSet, CardType, Game, Meta, card_id, short_id
-from cardbase.errors import InvalidData
+from cardbase.errors import InvalidData, quoted
 from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
 from cardbase.names import fold
 
@@ -95,9 +95,9 @@ def write_cards(
         card = existing.get(cid)
         if card is not None and fold(card.name) != fold(record["name"]) and by_alias.get(fold(record["name"])) != cid:
             # Different names, one id ("Crème-Golem X" and "Creme Golem X!"): two cards, never merged.
-            where = record.get("_where") or f"card {record['name']!r}"
+            where = record.get("_where") or f"card {quoted(record['name'])}"
             problems.append(
-                f"{where}: {record['name']!r} has the same card id ({cid}) as {card.name!r}, "
+                f"{where}: {quoted(record['name'])} has the same card id ({cid}) as {quoted(card.name)}, "
                 "already in the database; rename one of them"
             )
             continue
@@ -107,7 +107,7 @@ def write_cards(
                 raise InvalidData(
                     origin or set_code,
                     [
-                        f"card {record['name']!r} ({cid}): its short id {sid} is the short id of {taken[sid]}; "
+                        f"card {quoted(record['name'])} ({cid}): its short id {sid} is the short id of {taken[sid]}; "
                         "rename one of them"
                     ],
                 )
@@ -170,7 +170,7 @@ def _abilities_json(value: Any, type_: str, name: str, origin: str) -> str | Non
     try:
         parsed = parse_abilities(value, type_, where="abilities")
     except AbilityError as error:
-        raise InvalidData(origin, [f"card {name!r}: {error}"]) from None
+        raise InvalidData(origin, [f"card {quoted(name)}: {error}"]) from None
     return json.dumps(abilities_to_json(parsed), ensure_ascii=False, separators=(",", ":"))
 
 

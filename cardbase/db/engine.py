@@ -22,7 +22,7 @@ from sqlmodel import Session, SQLModel
 
 from cardbase.db import models
 from cardbase.db.regex import regexp
-from cardbase.errors import DatabaseError, mask_secrets
+from cardbase.errors import DatabaseError, mask_secrets, quoted
 
 DEFAULT_PATH = "cardbase.db"
 
@@ -64,7 +64,9 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
         if new == row.id:
             continue
         if new in ids or new in moves.values():
-            raise DatabaseError(f"cannot upgrade: card {row.name!r} ({row.id}) would take the id {new}, already used")
+            raise DatabaseError(
+                f"cannot upgrade: card {quoted(row.name)} ({row.id}) would take the id {new}, already used"
+            )
         moves[row.id] = new
     columns = [c["name"] for c in inspect(conn).get_columns("card")]
     present = set(inspect(conn).get_table_names())
@@ -114,7 +116,7 @@ def _v2_legal_set_codes(conn: Connection) -> None:
         new = re_.sub(r"[^a-z0-9]+", "-", code.lower()).strip("-")[:SET_CODE_MAX].strip("-") or "set"
         if (game, new) in taken:
             raise DatabaseError(
-                f"cannot upgrade: {game} set code {code!r} would become {new!r}, which another set has; "
+                f"cannot upgrade: {game} set code {quoted(code)} would become {quoted(new)}, which another set has; "
                 "rename one of them with an older cardbase"
             )
         taken.add((game, new))
@@ -204,7 +206,7 @@ def create_db_engine(url: str) -> Engine:
     try:
         return create_engine(url, pool_pre_ping=True)
     except Exception as error:  # unknown dialect or driver
-        raise DatabaseError(f"cannot use database URL {mask_password(url)!r}: {error}") from None
+        raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
 
 
 def _use_wal(engine: Engine) -> None:
@@ -249,7 +251,9 @@ def ensure_schema(engine: Engine) -> int:
         try:
             version = int(row[0])
         except (TypeError, ValueError):
-            raise DatabaseError(f"the schema version {row[0]!r} is not a number: the database is damaged") from None
+            raise DatabaseError(
+                f"the schema version {quoted(row[0])} is not a number: the database is damaged"
+            ) from None
         if version > models.SCHEMA_VERSION:
             raise DatabaseError(
                 f"the database has schema version {version}, newer than this cardbase "

@@ -39,9 +39,17 @@ from cardbase.catalog.fields import (
     canonical_type,
     field_for_header,
 )
-from cardbase.errors import InvalidData, UnreadableInput, UsageError
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold, name_problem, set_code, slug
-from cardbase.textfiles import decode_text, output_file, read_bytes, write_text_output
+from cardbase.textfiles import (
+    check_characters,
+    decode_text,
+    json_depth,
+    json_type,
+    output_file,
+    read_bytes,
+    write_text_output,
+)
 
 FORMATS = ("csv", "json", "xlsx")
 _UNKNOWN_MARKERS = {"", "?", "unknown", "null", "none", "n/a", "na"}
@@ -151,7 +159,7 @@ def detect_format(path: Path, given: str | None = None) -> str:
     """The file format from ``given`` or the file's extension."""
     fmt = (given or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        raise UsageError(f"{path}: unknown format {fmt or '(no extension)'!r}; use --format csv, json or xlsx")
+        raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format csv, json or xlsx")
     return fmt
 
 
@@ -261,7 +269,7 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
     except Exception as error:  # openpyxl and its XML parser fail on damaged files in many ways
         raise UnreadableInput(f"{path}: not a readable XLSX workbook ({type(error).__name__}: {error})") from None
     if not header_cells or not any(h not in (None, "") for h in header_cells):
-        raise UnreadableInput(f"{path}: sheet {sheet.title!r} is empty; row 1 must name the columns")
+        raise UnreadableInput(f"{path}: sheet {quoted(sheet.title)} is empty; row 1 must name the columns")
     header = ["" if h is None else str(h) for h in header_cells]
     while header and not header[-1].strip():
         header.pop()
@@ -276,7 +284,8 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
                 extra = [c for c in cells[len(header) :] if c is not None and str(c).strip()]
                 if extra:
                     yield SourceRow(
-                        f"row {number}", {_BAD_ROW: f"cells past the header's {len(header)} columns ({extra[0]!r})"}
+                        f"row {number}",
+                        {_BAD_ROW: f"cells past the header's {len(header)} columns ({quoted(extra[0])})"},
                     )
                     continue
                 values = [unneutralise(c) for c in cells[: len(header)]]
@@ -292,7 +301,7 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
 def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
     """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
     text = decode_text(_read_bounded(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
-    depth = _json_depth(text)
+    depth = json_depth(text)
     if depth > BOUNDS.json_depth:
         raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")
     try:
@@ -301,6 +310,7 @@ def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any
         raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
     except ValueError as error:  # NaN, Infinity, or an integer of over 4,300 digits
         raise UnreadableInput(f"{path}: invalid JSON: {error}") from None
+    check_characters(data, str(path))
     top: dict[str, Any] = {}
     if isinstance(data, dict):
         top = {k: v for k, v in data.items() if k != "cards"}
@@ -334,28 +344,6 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def _json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in JSON text, counted without parsing (strings skipped)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def _parse_int(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         if isinstance(value, bool):
@@ -365,7 +353,7 @@ def _parse_int(value: Any) -> int | None:
         return value
     if isinstance(value, float):
         if not math.isfinite(value) or value != int(value):
-            raise ValueError(f"a whole number, not {value!r}")
+            raise ValueError(f"a whole number, not {quoted(value)}")
         return int(value)
     text = str(value).strip()
     if text.lower() in _UNKNOWN_MARKERS:
@@ -373,10 +361,10 @@ def _parse_int(value: Any) -> int | None:
     try:
         number = float(text) if "." in text else int(text)
     except ValueError:
-        raise ValueError(f"a whole number (or empty or ? for unknown), not {text!r}") from None
+        raise ValueError(f"a whole number (or empty or ? for unknown), not {quoted(text)}") from None
     if isinstance(number, float):
         if not math.isfinite(number) or number != int(number):
-            raise ValueError(f"a whole number, not {text!r}")
+            raise ValueError(f"a whole number, not {quoted(text)}")
         number = int(number)
     return number
 
@@ -394,7 +382,30 @@ def _parse_text(value: Any) -> str | None:
     return text or None
 
 
-def _convert(f: Field, value: Any) -> Any:
+def _json_type_problem(f: Field, value: Any) -> str | None:
+    """Why a JSON value cannot be ``f``'s (None when it can): JSON says what a value is, so text
+    fields take strings, numbers numbers (or text such as ``?``), lists and abilities lists."""
+    if value is None:
+        return None
+    if f.kind is list:
+        ok = isinstance(value, list | str)
+        want = "a list of abilities"
+    elif f.name == "aliases":
+        ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        want = "text or a list of texts"
+    elif f.kind is int:
+        ok = isinstance(value, int | float | str) and not isinstance(value, bool)
+        want = "a whole number"
+    else:
+        ok = isinstance(value, str)
+        want = "text (a JSON string)"
+    return None if ok else f"{want}, not {json_type(value)}"
+
+
+def _convert(f: Field, value: Any, typed: bool = False) -> Any:
+    """``value`` (a cell, or with ``typed`` a JSON value) as the value of field ``f``; ``ValueError`` saying why not."""
+    if typed and (problem := _json_type_problem(f, value)):
+        raise ValueError(problem)
     if f.kind is list:  # JSON data: a list in a JSON file, JSON text in a cell
         if value is None or isinstance(value, list):
             return value
@@ -423,15 +434,21 @@ def _convert(f: Field, value: Any) -> Any:
     text = _parse_text(value)
     if f.name == "suit" and text is not None:
         if text.lower() not in _SUITS:
-            raise ValueError(f"a suit (S, H, D or C), not {text!r}")
+            raise ValueError(f"a suit (S, H, D or C), not {quoted(text)}")
         return _SUITS[text.lower()]
     return text
 
 
 def parse_rows(
-    game: str, origin: str, header: list[str], rows: Iterator[SourceRow], default_set: str | None = None
+    game: str,
+    origin: str,
+    header: list[str],
+    rows: Iterator[SourceRow],
+    default_set: str | None = None,
+    typed: bool = False,
 ) -> ParsedFile:
-    """Check every row of a file for ``game``; the result holds good records or every problem."""
+    """Check every row of a file for ``game``; the result holds good records or every problem.
+    ``typed``: the values are JSON's, whose types must be the fields' (a spreadsheet's cells are read as text)."""
     parsed = ParsedFile()
     columns: dict[str, Field] = {}
     for heading in header:
@@ -440,12 +457,12 @@ def parse_rows(
         f = field_for_header(game, str(heading))
         if f is not None:
             if f.name in {c.name for c in columns.values()}:
-                parsed.problems.append(f"row 1, column {heading!r}: a second column for {f.name!r}")
+                parsed.problems.append(f"row 1, column {quoted(heading)}: a second column for {quoted(f.name)}")
             columns[heading] = f
         elif fold(str(heading)) not in READ_ONLY_COLUMNS:
             accepted = ", ".join(f.name for f in GAME_FIELDS[game])
             parsed.problems.append(
-                f"row 1, column {heading!r}: not a {game} card field (columns are {accepted}; "
+                f"row 1, column {quoted(heading)}: not a {game} card field (columns are {accepted}; "
                 "synonyms like atk, def, mana work)"
             )
     if "name" not in {f.name for f in columns.values()}:
@@ -482,15 +499,15 @@ def parse_rows(
                 continue
             if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
                 parsed.problems.append(
-                    f"{row.where}, column {heading!r}: {len(value):,} characters, over the bound of "
+                    f"{row.where}, column {quoted(heading)}: {len(value):,} characters, over the bound of "
                     f"{BOUNDS.cell_chars:,} for a cell"
                 )
                 bad = True
                 continue
             try:
-                converted = _convert(f, value)
+                converted = _convert(f, value, typed)
             except ValueError as error:
-                parsed.problems.append(f"{row.where}, column {heading!r}: {error}")
+                parsed.problems.append(f"{row.where}, column {quoted(heading)}: {error}")
                 bad = True
                 continue
             if converted is not None and converted != []:
@@ -499,30 +516,30 @@ def parse_rows(
         name_heading = next(h for h, f in columns.items() if f.name == "name")
         if not name:
             if not bad:
-                parsed.problems.append(f"{row.where}, column {name_heading!r}: the card has no name")
+                parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the card has no name")
             continue
         if len(name) > MAX_NAME:
-            parsed.problems.append(f"{row.where}, column {name_heading!r}: longer than {MAX_NAME} characters")
+            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: longer than {MAX_NAME} characters")
             continue
         if problem := name_problem(name):
-            parsed.problems.append(f"{row.where}, column {name_heading!r}: the name {name!r} {problem}")
+            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the name {quoted(name)} {problem}")
             continue
         for text_field in ("text", "description", "land_name", "notes"):
             value = record.get(text_field)
             if isinstance(value, str) and (problem := _text_problem(value)):
                 heading = next(h for h, f in columns.items() if f.name == text_field)
-                parsed.problems.append(f"{row.where}, column {heading!r}: {problem}")
+                parsed.problems.append(f"{row.where}, column {quoted(heading)}: {problem}")
                 bad = True
         for alias in record.get("aliases", ()):
             if problem := name_problem(alias):
                 heading = next(h for h, f in columns.items() if f.name == "aliases")
-                parsed.problems.append(f"{row.where}, column {heading!r}: the alias {alias!r} {problem}")
+                parsed.problems.append(f"{row.where}, column {quoted(heading)}: the alias {quoted(alias)} {problem}")
                 bad = True
         if "type" in record:
             type_ = canonical_type(game, record["type"])
             if type_ is None:
                 parsed.problems.append(
-                    f"{row.where}, column 'type': {record['type']!r} is not a {game} card type "
+                    f"{row.where}, column 'type': {quoted(record['type'])} is not a {game} card type "
                     f"({', '.join(GAME_TYPES[game])})"
                 )
                 bad = True
@@ -532,19 +549,19 @@ def parse_rows(
             problem = _check_abilities(record["abilities"], record.get("type"))
             if problem:
                 heading = next(h for h, f in columns.items() if f.name == "abilities")
-                parsed.problems.append(f"{row.where}, column {heading!r}: {problem}")
+                parsed.problems.append(f"{row.where}, column {quoted(heading)}: {problem}")
                 bad = True
         try:
             code = set_code(record.pop("set", None) or set_default)
         except ValueError as error:
             heading = next((h for h, f in columns.items() if f.name == "set"), "set")
-            parsed.problems.append(f"{row.where}, column {heading!r}: {error}")
+            parsed.problems.append(f"{row.where}, column {quoted(heading)}: {error}")
             continue
         key = f"{game}/{code}/{slug(name)}"
         if key in seen:
             first_where, first_name = seen[key]
-            same = "is already on" if first_name == name else f"has the same card id ({key}) as {first_name!r} on"
-            parsed.problems.append(f"{row.where}, column {name_heading!r}: {name!r} {same} {first_where}")
+            same = "is already on" if first_name == name else f"has the same card id ({key}) as {quoted(first_name)} on"
+            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: {quoted(name)} {same} {first_where}")
             bad = True
         else:
             seen[key] = (row.where, name)
@@ -597,9 +614,14 @@ def read_catalog_file(path: Path, game: str, fmt: str | None = None) -> ParsedFi
         header, rows = read_xlsx(path)
         return parse_rows(game, str(path), header, rows)
     header, rows, top = read_json(path)
+    for key in ("game", "set"):
+        if top.get(key) is not None and not isinstance(top[key], str):
+            raise UnreadableInput(
+                f"{path}: the file's {quoted(key)} must be text (a JSON string), not {json_type(top[key])}"
+            )
     if top.get("game") not in (None, game):
-        raise UnreadableInput(f"{path}: this file is for game {top.get('game')!r}, not {game!r}")
-    return parse_rows(game, str(path), header, rows, default_set=top.get("set"))
+        raise UnreadableInput(f"{path}: this file is for game {quoted(top['game'])}, not {quoted(game)}")
+    return parse_rows(game, str(path), header, rows, default_set=top.get("set"), typed=True)
 
 
 class _DryRun(Exception):
@@ -659,7 +681,7 @@ def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]
             hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
             problems.append(
                 f"{r['_where']}, column 'type': a new card needs a type ({', '.join(GAME_TYPES[game])}); "
-                f"no {game} card is named {r['name']!r} in set {code!r}{hint}"
+                f"no {game} card is named {quoted(r['name'])} in set {quoted(code)}{hint}"
             )
     return problems
 
@@ -688,8 +710,9 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
             if cid in first:
                 other = first[cid]
                 problems.append(
-                    f"{r['_where']}, column 'name': {r['name']!r} and {other['name']!r} on {other['_where']} "
-                    f"are both the card {cards.get(cid, other['name'])!r}; keep one of the two rows"
+                    f"{r['_where']}, column 'name': {quoted(r['name'])} and {quoted(other['name'])} "
+                    f"on {other['_where']} "
+                    f"are both the card {quoted(cards.get(cid, other['name']))}; keep one of the two rows"
                 )
             else:
                 first[cid] = r
@@ -740,7 +763,7 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
     """Every card of ``game`` as a record of its fields (for export), in set and name order."""
     from sqlmodel import select
 
-    from cardbase.db.models import Card, CardAlias
+    from cardbase.db.models import Card, CardAlias, abilities_data
 
     with database.session() as session:
         cards = session.scalars(select(Card).where(Card.game == game).order_by(Card.set_code, Card.name)).all()
@@ -756,7 +779,7 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
             elif f.name == "aliases":
                 record["aliases"] = aliases.get(card.id, [])
             elif f.name == "abilities":
-                record["abilities"] = json.loads(card.abilities) if card.abilities else None
+                record["abilities"] = abilities_data(card)
             else:
                 record[f.name] = getattr(card, f.name)
         record["source"] = card.source
@@ -848,7 +871,7 @@ def template_rows(database: Any, game: str) -> tuple[list[str], list[str], list[
 def write_template(database: Any, game: str, fmt: str, out: Path) -> int:
     """Write ``game``'s import template (``catalog template``) to ``out``; returns the cards in it."""
     if fmt not in TEMPLATE_FORMATS:
-        raise UsageError(f"--format {fmt!r}: a template is xlsx or csv")
+        raise UsageError(f"--format {quoted(fmt)}: a template is xlsx or csv")
     columns, notes, rows = template_rows(database, game)
     if fmt == "csv":
         with output_file(out, "template") as temporary, temporary.open("w", encoding="utf-8", newline="") as handle:

@@ -8,10 +8,13 @@ compact share codes. Stat columns are typed and nullable: NULL means unknown.
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
+from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
 SCHEMA_VERSION = 3
@@ -97,6 +100,26 @@ class Card(SQLModel, table=True):
     abilities: str | None = Field(
         default=None,
         description="Méa: the text's abilities as JSON (cardbase.games.mea.abilities); NULL: not expressed.",
+    )
+
+
+def abilities_data(card: Any) -> list[Any] | None:
+    """A card's (a ``Card`` or a row of its columns) stored abilities as JSON data (``None``: not
+    expressed). Text that is not a JSON list is a damaged row: a :class:`DatabaseError` naming the
+    card, never a card shown, played or exported as if it had no abilities."""
+    if not card.abilities:
+        return None
+    try:
+        data = json.loads(card.abilities)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, a number of over 4,300 digits
+        problem = f"not JSON ({error.msg if isinstance(error, json.JSONDecodeError) else 'too deep or too long'})"
+    else:
+        if isinstance(data, list):
+            return data
+        problem = f"not a JSON list but {type(data).__name__}"
+    raise DatabaseError(
+        f"the database is damaged: card {quoted(card.name)} ({card.id}) has abilities that are {problem}; "
+        "import the card again to repair it"
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,8 +10,8 @@ from sqlalchemy import func
 from sqlmodel import col, select
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
-from cardbase.db.models import Card, CardAlias, CardSet, CardType
-from cardbase.errors import UnknownCard, UsageError
+from cardbase.db.models import Card, CardAlias, CardSet, CardType, abilities_data
+from cardbase.errors import UnknownCard, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import fold
@@ -27,7 +26,7 @@ def check_game(game: str | None) -> str | None:
         return None
     key = fold(game)
     if key not in GAMES:
-        raise UsageError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+        raise UsageError(f"unknown game {quoted(game)}; choose one of {', '.join(GAMES)}")
     return key
 
 
@@ -45,7 +44,7 @@ def card_dict(card: Card, aliases: list[str] | None = None) -> dict[str, Any]:
     }
     for f in GAME_FIELDS[card.game]:
         if f.name == "abilities":
-            out["abilities"] = json.loads(card.abilities) if card.abilities else None
+            out["abilities"] = abilities_data(card)
         elif f.name not in ("name", "type", "set", "aliases", "notes"):
             out[f.name] = getattr(card, f.name)
     if aliases is not None:
@@ -61,8 +60,12 @@ def find_card(session: Any, name: str, game: str | None = None) -> Card:
     """The card named ``name`` (or an alias of it), case- and accent-insensitively.
 
     A name found in several games or sets must be narrowed; a miss raises ``UnknownCard``
-    with the closest names.
+    with the closest names (a name longer than any card's is one without asking the database).
     """
+    from cardbase.db.io import MAX_NAME
+
+    if len(name) > MAX_NAME:
+        raise UnknownCard(name, game)
     key = fold(name)
     stmt = select(Card).where(col(Card.search_names).contains(f"|{key}|", autoescape=True))
     if game:
@@ -74,7 +77,7 @@ def find_card(session: Any, name: str, game: str | None = None) -> Card:
         return matches[0]
     if len(matches) > 1:
         choices = ", ".join(f"{c.name} ({c.game}, set {c.set_code})" for c in matches[:8])
-        raise UsageError(f"{name!r} names {len(matches)} cards: {choices}; narrow it with --game")
+        raise UsageError(f"{quoted(name)} names {len(matches)} cards: {choices}; narrow it with --game")
     raise UnknownCard(name, game, closest_names(session, name, game))
 
 

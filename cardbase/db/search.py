@@ -28,7 +28,7 @@ from sqlmodel import col
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db.models import Card
 from cardbase.db.regex import compile_pattern
-from cardbase.errors import QueryError
+from cardbase.errors import QueryError, quoted
 from cardbase.names import fold
 
 # --- syntax -------------------------------------------------------------------------------
@@ -92,16 +92,16 @@ def _split_term(raw: str) -> Term:
         key, op, raw = m.group(1).lower(), m.group(2), m.group(3)
     if raw.startswith("/"):
         if len(raw) < 2 or not raw.endswith("/") or raw.endswith("\\/"):
-            raise QueryError(f"unclosed regular expression in {text!r}: end it with /")
+            raise QueryError(f"unclosed regular expression in {quoted(text)}: end it with /")
         pattern = raw[1:-1]
         compile_pattern(_ci(pattern))
         return Term(key, op, pattern, regex=True, text=text)
     if raw.startswith('"'):
         if len(raw) < 2 or not raw.endswith('"'):
-            raise QueryError(f'unclosed quote in {text!r}: end the phrase with "')
+            raise QueryError(f'unclosed quote in {quoted(text)}: end the phrase with "')
         raw = raw[1:-1]
     if not raw:
-        raise QueryError(f"term {text!r} has no value" if key else "empty term in query")
+        raise QueryError(f"term {quoted(text)} has no value" if key else "empty term in query")
     return Term(key, op, raw, exact=exact, text=text)
 
 
@@ -115,7 +115,7 @@ def parse(query: str) -> Node:
     while pos < len(query):
         m = _TOKEN.match(query, pos)
         if not m or m.end() == pos:
-            raise QueryError(f"cannot read the query at {query[pos:]!r}")
+            raise QueryError(f"cannot read the query at {quoted(query[pos:])}")
         pos = m.end()
         if m.group("lparen"):
             tokens.append(("(", "("))
@@ -132,7 +132,7 @@ def parse(query: str) -> Node:
     parser = _Parser(tokens)
     node = parser.parse_or()
     if parser.i < len(tokens):
-        raise QueryError(f"unexpected {tokens[parser.i][1]!r} in the query (an unmatched ')'?)")
+        raise QueryError(f"unexpected {quoted(tokens[parser.i][1])} in the query (an unmatched ')'?)")
     return node
 
 
@@ -297,9 +297,13 @@ def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnEleme
         try:
             value = int(value_text)
         except ValueError:
-            raise QueryError(f"{term.text!r}: {term.key} needs a whole number, not {term.value!r}") from None
+            raise QueryError(
+                f"{quoted(term.text)}: {term.key} needs a whole number, not {quoted(term.value)}"
+            ) from None
         if abs(value) > MAX_NUMBER:
-            raise QueryError(f"{term.text!r}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+            raise QueryError(
+                f"{quoted(term.text)}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})"
+            )
     column: Any = col(getattr(Card, column_name))
     if column_name == "rank":  # the ace is named 1 (or a) whichever way it ranks
         column, value = rank_value(ace_high), ACE_HIGH if value == 1 and ace_high else value
@@ -390,7 +394,7 @@ def _ci(pattern: str) -> str:
 
 def _text_op(term: Term) -> None:
     if term.op not in (":", "=", "!="):
-        raise QueryError(f"{term.text!r}: {term.key} is text; use {term.key}:value (not {term.op})")
+        raise QueryError(f"{quoted(term.text)}: {term.key} is text; use {term.key}:value (not {term.op})")
 
 
 _SETTINGS = ("order", "direction", "ace")
@@ -423,8 +427,8 @@ def _check_key(term: Term) -> None:
     import difflib
 
     near = difflib.get_close_matches(key, [*_NUMERIC, *_TEXT, *_OTHER_KEYS], n=1, cutoff=0.6)
-    hint = f"; did you mean {near[0]!r}?" if near else f"; fields are {KEYS_HELP}"
-    raise QueryError(f"unknown field {key!r} in {term.text!r}{hint}")
+    hint = f"; did you mean {quoted(near[0])}?" if near else f"; fields are {KEYS_HELP}"
+    raise QueryError(f"unknown field {quoted(key)} in {quoted(term.text)}{hint}")
 
 
 def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> ColumnElement[bool]:
@@ -447,9 +451,9 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
             and not any(column in fields for (g, _), fields in APPLICABLE.items() if g == game)
             and column not in {f.name for f in GAME_FIELDS[game]}
         ):
-            raise QueryError(f"{term.text!r}: {key} is not a value of {game} cards")
+            raise QueryError(f"{quoted(term.text)}: {key} is not a value of {game} cards")
         if term.regex:
-            raise QueryError(f"{term.text!r}: {key} is a number; a /regex/ does not apply")
+            raise QueryError(f"{quoted(term.text)}: {key} is a number; a /regex/ does not apply")
         return _numeric(term, column, ace_high)
     _text_op(term)
     if key in _TEXT:
@@ -459,12 +463,14 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
         names = {t for g in GAME_TYPES if not game or g == game if (t := canonical_type(g, wanted)) is not None}
         if not names:
             known = sorted({t for g, types in GAME_TYPES.items() if not game or g == game for t in types})
-            raise QueryError(f"{term.text!r}: unknown card type {term.value!r}; types are {', '.join(known)}")
+            raise QueryError(
+                f"{quoted(term.text)}: unknown card type {quoted(term.value)}; types are {', '.join(known)}"
+            )
         return _negate_if(term, col(Card.type).in_(sorted(names)))
     if key in ("game", "g"):
         value = fold(term.value)
         if value not in GAME_FIELDS:
-            raise QueryError(f"{term.text!r}: unknown game {term.value!r}; games are mea, meio, meikyu")
+            raise QueryError(f"{quoted(term.text)}: unknown game {quoted(term.value)}; games are mea, meio, meikyu")
         return _negate_if(term, col(Card.game) == value)
     if key in ("set", "s", "e", "edition"):
         return _negate_if(term, func.lower(Card.set_code) == term.value.lower())
@@ -484,22 +490,22 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
             "imported": col(Card.source).startswith("file:"),
         }
         if term.value.lower() not in flags:
-            raise QueryError(f"{term.text!r}: is: takes {', '.join(flags)}")
+            raise QueryError(f"{quoted(term.text)}: is: takes {', '.join(flags)}")
         return _negate_if(term, flags[term.value.lower()])
     if key == "unknown":
         field = _NUMERIC.get(term.value.lower(), _TEXT.get(term.value.lower(), term.value.lower()))
         fields_known = {f for fields in APPLICABLE.values() for f in fields}
         if field not in fields_known:
-            raise QueryError(f"{term.text!r}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
+            raise QueryError(f"{quoted(term.text)}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
         return _negate_if(term, col(Card.unknown).contains(field))
     if key in _SETTINGS:
-        raise QueryError(f"{term.text!r} says how to read search results; it does not choose cards here")
+        raise QueryError(f"{quoted(term.text)} says how to read search results; it does not choose cards here")
     if key == "suit":
         suit = _SUITS.get(term.value.lower())
         if suit is None:
-            raise QueryError(f"{term.text!r}: suit is S, H, D or C (or spades, hearts, diamonds, clubs)")
+            raise QueryError(f"{quoted(term.text)}: suit is S, H, D or C (or spades, hearts, diamonds, clubs)")
         return _negate_if(term, col(Card.suit) == suit)
-    raise QueryError(f"unknown field {key!r} in {term.text!r}; fields are {KEYS_HELP}")
+    raise QueryError(f"unknown field {quoted(key)} in {quoted(term.text)}; fields are {KEYS_HELP}")
 
 
 def _negate_if(term: Term, expr: ColumnElement[bool]) -> ColumnElement[bool]:
@@ -547,13 +553,13 @@ def check_order(key: str | None, direction: str | None, ace: str | None = None) 
     direction = (direction or "asc").lower()
     ace = (ace or "high").lower()
     if ace not in ACES:
-        raise QueryError(f"ace: {ace!r} is not high or low")
+        raise QueryError(f"ace: {quoted(ace)} is not high or low")
     if key not in _ORDER_KEYS:
         near = difflib.get_close_matches(key, _ORDER_KEYS, n=1, cutoff=0.6)
-        hint = f"did you mean {near[0]!r}? " if near else ""
-        raise QueryError(f"order: {key!r} is not a sort key; {hint}keys are {', '.join(_ORDER_KEYS)}")
+        hint = f"did you mean {quoted(near[0])}? " if near else ""
+        raise QueryError(f"order: {quoted(key)} is not a sort key; {hint}keys are {', '.join(_ORDER_KEYS)}")
     if direction not in DIRECTIONS:
-        raise QueryError(f"direction: {direction!r} is not asc or desc")
+        raise QueryError(f"direction: {quoted(direction)} is not asc or desc")
     return Order(key, direction, ace == "high")
 
 
@@ -567,7 +573,7 @@ def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
     for item in items:
         if isinstance(item, Term) and item.key in _SETTINGS:
             if item.op != ":" or item.regex:
-                raise QueryError(f"{item.text!r}: write {item.key}:VALUE")
+                raise QueryError(f"{quoted(item.text)}: write {item.key}:VALUE")
             settings[item.key] = item.value
         else:
             _no_order_inside(item)
@@ -586,7 +592,7 @@ def split_order(node: Node) -> tuple[Node | None, str | None, str | None]:
 def _no_order_inside(node: Node) -> None:
     if isinstance(node, Term):
         if node.key in _SETTINGS:
-            raise QueryError(f"{node.text!r} reads the whole result: put it outside '-', 'or' and parentheses")
+            raise QueryError(f"{quoted(node.text)} reads the whole result: put it outside '-', 'or' and parentheses")
         return
     for child in (node.item,) if isinstance(node, Not) else node.items:
         _no_order_inside(child)

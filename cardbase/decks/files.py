@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, decode_deck_bytes, parse_text, write_text
-from cardbase.errors import UnreadableInput, UsageError
+from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.names import fold, set_code
 from cardbase.textfiles import load_json, read_bytes
 
@@ -102,7 +102,7 @@ def write_deck(deck: Deck, fmt: str) -> str:
         return write_json(deck)
     if fmt == "code":
         return encode(deck, None) + "\n"
-    raise UsageError(f"unknown deck format {fmt!r}; use text, json or code")
+    raise UsageError(f"unknown deck format {quoted(fmt)}; use text, json or code")
 
 
 # --- share codes ----------------------------------------------------------------------------

@@ -16,14 +16,13 @@ message naming the file, the format and the key.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UnreadableInput, UsageError
+from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
-from cardbase.textfiles import read_text
+from cardbase.textfiles import load_toml, read_text
 
 _INT_KEYS = ("min_cards", "max_cards", "copy_limit")
 _LIST_KEYS = ("allowed_sets", "allowed_types", "allowed_cards", "banned", "restricted")
@@ -63,18 +62,15 @@ MAX_FORMATS_BYTES = 1_000_000
 def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
     """House formats from a TOML file, by (game, name); every error names the file and key."""
     text = read_text(path, "formats file", MAX_FORMATS_BYTES)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise UnreadableInput(f"{path}: not valid TOML: {error}") from None
-    except RecursionError:
-        raise UnreadableInput(f"{path}: not valid TOML: nested too deeply") from None
+    data = load_toml(text, str(path))
     formats = data.get("formats")
     if not isinstance(formats, dict) or not formats:
         raise UnreadableInput(f"{path}: no [formats.NAME] tables")
     out: dict[tuple[str, str], Format] = {}
     for name, spec in formats.items():
-        where = f"{path}: format {name!r}"
+        where = f"{path}: format {quoted(name)}"
+        if len(name) > MAX_FORMAT_NAME:
+            raise UnreadableInput(f"{where}: a format name has at most {MAX_FORMAT_NAME} characters, not {len(name):,}")
         if not isinstance(spec, dict):
             raise UnreadableInput(f"{where}: must be a table of keys")
         house = _house_format(name, spec, where)
@@ -85,20 +81,20 @@ def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
 def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
     unknown = sorted(set(spec) - set(_KEYS))
     if unknown:
-        raise UnreadableInput(f"{where}: unknown key {unknown[0]!r} (keys are {', '.join(_KEYS)})")
+        raise UnreadableInput(f"{where}: unknown key {quoted(unknown[0])} (keys are {', '.join(_KEYS)})")
     game = spec.get("game")
     if not isinstance(game, str) or game not in ("mea", "meio", "meikyu"):
-        raise UnreadableInput(f"{where}: key 'game' must be mea, meio or meikyu, not {game!r}")
+        raise UnreadableInput(f"{where}: key 'game' must be mea, meio or meikyu, not {quoted(game)}")
     base_name = spec.get("base")
     if base_name is not None and not isinstance(base_name, str):
-        raise UnreadableInput(f"{where}: key 'base' must be the name of a standard format, not {base_name!r}")
+        raise UnreadableInput(f"{where}: key 'base' must be the name of a standard format, not {quoted(base_name)}")
     if not isinstance(spec.get("description", ""), str):
         raise UnreadableInput(f"{where}: key 'description' must be text")
     if base_name is not None:
         bases = standard_formats(game)
         if base_name not in bases:
             raise UnreadableInput(
-                f"{where}: key 'base': {game} has no standard format {base_name!r} ({', '.join(bases)})"
+                f"{where}: key 'base': {game} has no standard format {quoted(base_name)} ({', '.join(bases)})"
             )
         fields = dataclasses.asdict(bases[base_name])
     else:
@@ -109,7 +105,8 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
             value = spec[key]
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_FORMAT_NUMBER:
                 raise UnreadableInput(
-                    f"{where}: key {key!r} must be a whole number from 0 to {MAX_FORMAT_NUMBER:,}, not {value!r}"
+                    f"{where}: key {quoted(key)} must be a whole number from 0 to {MAX_FORMAT_NUMBER:,}, "
+                    f"not {quoted(value)}"
                 )
             fields[key] = value
     if "catalog_copies" in spec:
@@ -120,7 +117,7 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
         if key in spec:
             value = spec[key]
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise UnreadableInput(f"{where}: key {key!r} must be a list of names")
+                raise UnreadableInput(f"{where}: key {quoted(key)} must be a list of names")
             fields[key] = frozenset(fold(v) for v in value)
     for key in _MAP_KEYS:
         if key in spec:
@@ -128,7 +125,7 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
             if not isinstance(value, dict) or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_FORMAT_NUMBER for v in value.values()
             ):
-                raise UnreadableInput(f"{where}: key {key!r} must be a table of name = whole number")
+                raise UnreadableInput(f"{where}: key {quoted(key)} must be a table of name = whole number")
             fields[key] = {fold(k): v for k, v in value.items()}
     low, high = fields.get("min_cards"), fields.get("max_cards")
     if low is not None and high is not None and low > high:
@@ -170,5 +167,5 @@ def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | 
     """Like ``find_format`` but a miss is a usage error listing the formats."""
     found = find_format(game, name, house)
     if found is None:
-        raise UsageError(f"{game} has no format {name!r}; {formats_hint(game, house)}")
+        raise UsageError(f"{game} has no format {quoted(name)}; {formats_hint(game, house)}")
     return found

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cardbase.errors import quoted
+
 Severity = Literal["error", "warning"]
 
 MAX_DECK_CARDS = 10_000
@@ -29,13 +31,13 @@ def check_players(value: object, game: str | None = "meio") -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"players must be 2, 3 or 4, not {value!r}")
+        raise ValueError(f"players must be 2, 3 or 4, not {quoted(value)}")
     number: int | None = value if isinstance(value, int) else None
     if isinstance(value, str):
         text = value.strip()
         number = int(text) if text.isascii() and text.isdecimal() and len(text) <= 3 else None
     if number not in PLAYER_COUNTS:
-        raise ValueError(f"players must be 2, 3 or 4, not {value!r}")
+        raise ValueError(f"players must be 2, 3 or 4, not {quoted(value)}")
     if game is not None and game != "meio":
         raise ValueError(f"'players' is for Meio decks, not {game}")
     return number

@@ -18,6 +18,7 @@ from cardbase.decks.formats import (
 )
 from cardbase.decks.model import Deck, DeckText, Problem
 from cardbase.decks.validate import ResolvedDeck, ValidationReport, check_format, resolve
+from cardbase.errors import quoted, shown
 from cardbase.games.formats import Format
 
 
@@ -47,18 +48,22 @@ def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
     from cardbase.errors import UnreadableInput
     from cardbase.fuzzy import closest
     from cardbase.names import fold
+    from cardbase.textfiles import path_problem
 
     text = str(ref)
     names = deck_names(database)
+    if not text.startswith(DB_PREFIX) and text not in names and (problem := path_problem(text)) is not None:
+        raise UnreadableInput(f"{problem}; nor is it the name of a database deck")
     if text.startswith(DB_PREFIX):
         name = text[len(DB_PREFIX) :]
         if name not in names:
             near = closest(name, {fold(n): n for n in names}, n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(DB_PREFIX + n for n in near)}?" if near else ""
             if _is_file(name):
-                hint += f"; a file {name!r} exists: give its path without {DB_PREFIX}"
+                hint += f"; a file {quoted(name)} exists: give its path without {DB_PREFIX}"
             raise UnreadableInput(
-                f"{text}: no deck named {name!r} in the database{hint or '; `cardbase deck list` shows the decks'}"
+                f"{shown(text)}: no deck named {quoted(name)} in the database"
+                f"{hint or '; `cardbase deck list` shows the decks'}"
             )
         return deck_to_text(load_deck(database, name), text)
     if _exists(text) or text not in names:
@@ -78,7 +83,7 @@ def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
             deck.problems.append(
                 Problem(
                     "file-and-database-deck",
-                    f"read the file {text!r}; the database also has a deck named {text!r}",
+                    f"read the file {quoted(text)}; the database also has a deck named {quoted(text)}",
                     None,
                     f"pass {DB_PREFIX}{text} for the database deck",
                     "warning",
@@ -153,7 +158,7 @@ def choose_format(
             return None, [
                 Problem(
                     "unknown-format",
-                    f"{resolved.game} has no format {deck.format!r}",
+                    f"{resolved.game} has no format {quoted(deck.format)}",
                     None,
                     formats_hint(resolved.game, house),
                 )

@@ -19,7 +19,7 @@ from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
-from cardbase.errors import Conflict, UsageError
+from cardbase.errors import Conflict, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.names import fold
 
@@ -79,7 +79,7 @@ def _get(session: Any, deck: DeckRef, *, lock: bool = False) -> DeckRow:
         names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
         near = closest(name, names, n=3, cutoff=0.5)
         raise UnknownDeck(
-            f"no deck named {name!r}"
+            f"no deck named {quoted(name)}"
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
         )
     return row
@@ -101,7 +101,7 @@ def _deck_name(name: str) -> str:
         raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
     problem = name_problem(name)
     if problem and "control character" in problem:
-        raise UsageError(f"the deck name {name!r} {problem}")
+        raise UsageError(f"the deck name {quoted(name)} {problem}")
     return name
 
 
@@ -115,7 +115,7 @@ def _section(section: str | None, game: str) -> str | None:
     name = " ".join(section.lower().split())
     if name not in SECTIONS.get(game, ()):
         allowed = ", ".join(SECTIONS.get(game, ())) or "none"
-        raise UsageError(f"--section {section!r}: {game} decks have the sections {allowed}")
+        raise UsageError(f"--section {quoted(section)}: {game} decks have the sections {allowed}")
     return None if name == MAIN_SECTION.get(game) else name
 
 
@@ -131,7 +131,7 @@ def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None
 
 
 def _taken(name: str) -> Conflict:
-    return Conflict(f"a deck named {name!r} already exists")
+    return Conflict(f"a deck named {quoted(name)} already exists")
 
 
 def _name_free(session: Any, name: str) -> None:
@@ -228,7 +228,7 @@ def _copy_name(session: Any, name: str) -> str:
         candidate = name[: 200 - len(suffix)] + suffix
         if session.scalars(select(DeckRow.id).where(DeckRow.name == candidate)).first() is None:
             return candidate
-    raise Conflict(f"deck {name!r} has too many copies already; give the copy a name")
+    raise Conflict(f"deck {quoted(name)} has too many copies already; give the copy a name")
 
 
 def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> DeckInfo:
@@ -261,14 +261,16 @@ def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> Dec
 
 def _check_card_game(card: Card, deck: DeckRow) -> None:
     if card.game != deck.game:
-        raise UsageError(f"{card.name} is a {card.game} card; deck {deck.name!r} is a {deck.game} deck")
+        raise UsageError(f"{card.name} is a {card.game} card; deck {quoted(deck.name)} is a {deck.game} deck")
 
 
 def _check_total(session: Any, deck: DeckRow) -> None:
     """Raised inside the write's transaction, so the write that went past the bound is rolled back."""
     total = int(session.scalar(select(func.sum(DeckCardRow.count)).where(col(DeckCardRow.deck_id) == deck.id)) or 0)
     if total > MAX_DECK_CARDS:
-        raise UsageError(f"deck {deck.name!r} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+        raise UsageError(
+            f"deck {quoted(deck.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
+        )
 
 
 def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
@@ -277,7 +279,7 @@ def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str
     One transaction; returns ``count``. Two writers setting one count at once: the later wins, whole.
     """
     if isinstance(count, bool) or not 0 <= count <= MAX_COPIES:
-        raise UsageError(f"count must be 0 to {MAX_COPIES}, not {count!r}")
+        raise UsageError(f"count must be 0 to {MAX_COPIES}, not {quoted(count)}")
     with database.transaction() as session:
         row = _get(session, deck, lock=True)
         _check_card_game(card, row)
@@ -306,7 +308,7 @@ def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str
 def add_card(database: Any, deck_ref: DeckRef, card: Card, count: int = 1, section: str | None = None) -> int:
     """Add ``count`` copies of ``card``; returns the copies now in the deck. Atomic under concurrency."""
     if isinstance(count, bool) or not 1 <= count <= MAX_COPIES:
-        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {count!r}")
+        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {quoted(count)}")
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
         _check_card_game(card, deck)
@@ -343,7 +345,7 @@ def remove_card(
 ) -> int:
     """Remove ``count`` copies (all when None); returns the copies left."""
     if count is not None and (isinstance(count, bool) or not 1 <= count <= MAX_COPIES):
-        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {count!r}")
+        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {quoted(count)}")
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
         section = _section(section, deck.game)
@@ -354,7 +356,7 @@ def remove_card(
         )
         have = session.scalar(select(DeckCardRow.count).where(*where).with_for_update())
         if have is None:
-            raise UsageError(f"{card.name} is not in deck {deck.name!r}")
+            raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}")
         left = 0 if count is None else max(have - count, 0)
         if left == 0:
             session.execute(delete(DeckCardRow).where(*where))
@@ -423,7 +425,7 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, fr
     _players(deck.players, deck.game)
     name = _deck_name(name)
     if deck.size > MAX_DECK_CARDS:
-        raise UsageError(f"deck {name!r} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+        raise UsageError(f"deck {quoted(name)} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
     try:
         with database.transaction() as session:
             existing = session.scalars(select(DeckRow).where(DeckRow.name == name).with_for_update()).first()
@@ -431,7 +433,7 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, fr
                 name = _copy_name(session, name)
                 existing = None
             if existing is not None and not replace:
-                raise Conflict(f"a deck named {name!r} already exists; pass --replace to overwrite it")
+                raise Conflict(f"a deck named {quoted(name)} already exists; pass --replace to overwrite it")
             if existing is not None:
                 session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
                 session.delete(existing)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from cardbase.decks.model import Deck, DeckLine, DeckText, Problem, check_players
+from cardbase.errors import quoted
 from cardbase.names import SET_CODE_PATTERN
 from cardbase.textfiles import decode_text
 
@@ -64,8 +65,8 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
             continue
         line = line.split(" #", 1)[0].rstrip()  # an entry's trailing comment
         if m := _SECTION.match(line):
-            section = " ".join(m.group("name").lower().split())
-            if not section:
+            section = " ".join(m.group("name").lower().split()) or None
+            if section is None:  # reported; the cards below it count as the main deck's
                 deck.problems.append(Problem("bad-line", "a section needs a name", number, "e.g. [first half]"))
             continue
         entry = _read_entry(line, number, section, deck)
@@ -79,7 +80,7 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
         deck.problems.append(
             Problem(
                 "duplicate-header",
-                f"{key!r} is given again (first on line {deck.header_lines[key]})",
+                f"{quoted(key)} is given again (first on line {deck.header_lines[key]})",
                 number,
                 "keep one",
             )
@@ -87,7 +88,7 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
         return
     deck.header_lines[key] = number
     if not value:
-        deck.problems.append(Problem("bad-header", f"{key!r} has no value", number))
+        deck.problems.append(Problem("bad-header", f"{quoted(key)} has no value", number))
         return
     if key == "game":
         from cardbase.names import fold
@@ -113,7 +114,7 @@ def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> 
             deck.problems.append(
                 Problem(
                     "bad-line",
-                    f"{line!r} gives a count but no card name",
+                    f"{quoted(line)} gives a count but no card name",
                     number,
                     "write the count, then the card name: 3 Selounticia",
                 )
@@ -139,7 +140,7 @@ def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> 
         deck.problems.append(
             Problem(
                 "bad-count",
-                f"count {token!r} is not a whole number",
+                f"count {quoted(token)} is not a whole number",
                 number,
                 f"write a count from 1 to {MAX_COUNT} before the name",
             )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
 from cardbase.decks.model import MAIN_SECTION, MAX_DECK_CARDS, SIDE_SECTIONS, Deck, DeckCard, DeckText, Problem
+from cardbase.errors import quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
@@ -59,7 +60,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         problems.append(
             Problem(
                 "unknown-game",
-                f"game {chosen!r} is not one of {', '.join(GAMES)}",
+                f"game {quoted(chosen)} is not one of {', '.join(GAMES)}",
                 text.header_lines.get("game"),
                 "write game: mea, meio or meikyu",
             )
@@ -117,7 +118,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                 problems.append(
                     Problem(
                         "wrong-game",
-                        f"{entry.name!r} is a {elsewhere[0].game} card, not {chosen}",
+                        f"{quoted(entry.name)} is a {elsewhere[0].game} card, not {chosen}",
                         entry.line,
                         "remove it from this deck",
                     )
@@ -129,9 +130,9 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                     if near
                     else "check the spelling with `cardbase cards search`"
                 )
-                set_note = f" in set {entry.set!r}" if entry.set else ""
+                set_note = f" in set {quoted(entry.set)}" if entry.set else ""
                 problems.append(
-                    Problem("unknown-card", f"no {chosen} card named {entry.name!r}{set_note}", entry.line, hint)
+                    Problem("unknown-card", f"no {chosen} card named {quoted(entry.name)}{set_note}", entry.line, hint)
                 )
             continue
         if len(matches) > 1:
@@ -139,7 +140,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
             problems.append(
                 Problem(
                     "ambiguous-card",
-                    f"{entry.name!r} is in several sets ({sets})",
+                    f"{quoted(entry.name)} is in several sets ({sets})",
                     entry.line,
                     f"add the set after the name, e.g. {entry.name} ({matches[0].set})",
                 )
@@ -204,7 +205,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
             problems.append(
                 Problem(
                     "set-not-allowed",
-                    f"{card.name} is from set {card.set!r}, not allowed in "
+                    f"{card.name} is from set {quoted(card.set)}, not allowed in "
                     f"{fmt.name} ({', '.join(sorted(fmt.allowed_sets))})",
                     line,
                 )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
@@ -192,7 +192,7 @@ def split_agents(text: str) -> tuple[str, str]:
     if len(names) == 1:
         names *= 2
     if len(names) != 2 or not all(names):
-        raise UsageError(f"--agents names one agent, or one for the deck and one for the field, not {text!r}")
+        raise UsageError(f"--agents names one agent, or one for the deck and one for the field, not {quoted(text)}")
     return (names[0], names[1])
 
 

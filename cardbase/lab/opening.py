@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
@@ -101,14 +101,14 @@ def forced(agent: str, size: int) -> str:
     """``agent`` with its opening draw forced to ``size`` (``heuristic`` → ``heuristic:opening=4``)."""
     base, colon, params = agent.partition(":")
     if any(p.partition("=")[0].strip() == "opening" for p in params.split(";")):
-        raise UsageError(f"--agents {agent!r}: lab opening sets the opening itself; leave out opening=")
+        raise UsageError(f"--agents {quoted(agent)}: lab opening sets the opening itself; leave out opening=")
     return f"{agent};opening={size}" if colon and params else f"{base}:opening={size}"
 
 
 def check_agent(agent: str) -> None:
     if agent.partition(":")[0] not in ("heuristic", "search"):
         raise UsageError(
-            f"--agents {agent!r}: lab opening needs an agent that takes an opening size (heuristic, search)"
+            f"--agents {quoted(agent)}: lab opening needs an agent that takes an opening size (heuristic, search)"
         )
 
 

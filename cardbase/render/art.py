@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UnreadableInput, UsageError
+from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.names import file_slug
-from cardbase.textfiles import read_bytes
+from cardbase.textfiles import path_problem, read_bytes
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 LOW_PPI = 200  # art printed at fewer pixels per inch than this draws a warning
@@ -55,13 +55,15 @@ def expected_path(root: Path, game: str, name: str) -> Path:
 def find_art(root: Path, game: str, name: str, declared: str | None = None) -> Path | None:
     """The art file of a card, or None; a path leading out of ``root`` is refused."""
     if declared:
+        if (problem := path_problem(declared)) is not None:
+            raise UsageError(f"art path for {quoted(name)}: {problem}")
         rel = Path(declared)
         if rel.is_absolute() or ".." in rel.parts:
-            raise UsageError(f"art path {declared!r} for {name!r} leads outside {root}/; refused")
+            raise UsageError(f"art path {quoted(declared)} for {quoted(name)} leads outside {root}/; refused")
         candidate = root / rel
         if not candidate.exists():
             return None
-        return _inside(candidate, root, repr(declared))
+        return _inside(candidate, root, quoted(declared))
     base = root / game / file_slug(name)
     for suffix in SUFFIXES:
         candidate = base.with_suffix(suffix)

@@ -75,6 +75,25 @@ class FaceCache:
         with contextlib.suppress(OSError):  # a read-only or full disk costs speed, not correctness
             _write_atomic(path, lambda p: p.write_text(blob, encoding="utf-8"))
 
+    def usable(self, path: Path) -> bool:
+        """Whether the image entry at ``path`` is there and whole (a PNG's chunks and their checksums, a
+        JPEG decoded). A damaged entry is removed and counts as missing, so it is drawn again."""
+        if not path.is_file():
+            return False
+        from PIL import Image
+
+        try:
+            with Image.open(path) as image:
+                if image.format == "PNG":
+                    image.verify()
+                else:
+                    image.load()
+        except Exception:  # whatever Pillow finds wrong (OSError, SyntaxError, …), the entry is redrawn
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return False
+        return True
+
     def png_path(self, key: str) -> Path:
         return self.root / "png" / f"{key}.png"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.decks.validate import ResolvedDeck
+from cardbase.errors import quoted
 from cardbase.render.options import SheetOptions
 
 
@@ -23,7 +24,7 @@ def deck_entries_of(database: Any, resolved: ResolvedDeck) -> list[tuple[Any, in
         cards = {cid: session.get(Card, cid) for cid in counts}
     missing = [cid for cid, card in cards.items() if card is None]
     if missing:
-        raise InvalidData(resolved.source, [f"card {cid!r} is not in the catalog" for cid in missing])
+        raise InvalidData(resolved.source, [f"card {quoted(cid)} is not in the catalog" for cid in missing])
     return [(cards[cid], n) for cid, n in counts.items()]
 
 

@@ -154,7 +154,7 @@ def export_images(
 
             def write(name: str, key: str, face: Any) -> None:
                 png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))
-                if png.is_file():
+                if cache.usable(png):
                     report.cached += 1
                 else:
                     todo[png] = face

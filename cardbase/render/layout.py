@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
+from cardbase.errors import quoted
+
 LAYOUT_VERSION = 5
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
@@ -621,7 +623,7 @@ def layout_name(game: str, type_: str, name: str) -> str:
     try:
         return KIND_LAYOUTS[(game, type_)]
     except KeyError:
-        raise ValueError(f"no layout for {game} cards of type {type_!r}") from None
+        raise ValueError(f"no layout for {game} cards of type {quoted(type_)}") from None
 
 
 @cache

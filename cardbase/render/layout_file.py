@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,17 +34,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cardbase.errors import InvalidData, UnreadableInput, UsageError
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
 from cardbase.render.layout import MARKS, Art, Box, Element, Ellipse, Layout, Mark, Para, Rect, Shape, Text
-from cardbase.render.units import MM_PER_UNIT, parse_length
-from cardbase.textfiles import read_bytes
+from cardbase.render.units import MM_PER_UNIT, NUMBER, parse_length
+from cardbase.textfiles import load_toml, path_problem, read_bytes
 
 Length = str | float
 MAX_FILE_BYTES = 1_000_000
-_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$|^\{[a-z_]+\}$")
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})|\{[a-z_]+\}")
 _FIELD = re.compile(r"\{([a-z_]+)\}")
+_BARE_NUMBER = re.compile(rf"\s*+{NUMBER}\s*+")
 # Face values a template may name (see cardbase.render.values.face_values).
 FIELDS = frozenset(
     {
@@ -54,6 +54,9 @@ FIELDS = frozenset(
         *("land_name", "text", "description", "rank", "rank_label", "suit", "suit_shape", "suit_colour"),
     }
 )
+
+COLOUR_FIELDS = frozenset({"suit_colour"})
+"""The face values that are colours, which a colour may name (``fill = "{suit_colour}"``)."""
 
 
 class _Model(BaseModel):
@@ -145,7 +148,7 @@ class _Errors:
         self.source = source
 
     def fail(self, table: str, key: str, message: str) -> LayoutFileError:
-        return LayoutFileError(str(self.source), f"table [{table}], key {key!r}: {message}")
+        return LayoutFileError(str(self.source), f"table [{table}], key {quoted(key)}: {message}")
 
 
 def _mm(value: Length, err: _Errors, table: str, key: str) -> float:
@@ -157,7 +160,7 @@ def _mm(value: Length, err: _Errors, table: str, key: str) -> float:
 
 def _pt(value: Length, err: _Errors, table: str, key: str) -> float:
     """A type size: a bare number is points; "3mm" and the other units work too."""
-    if isinstance(value, int | float) or (isinstance(value, str) and re.fullmatch(r"\s*[0-9.]+\s*", value)):
+    if isinstance(value, int | float) or (isinstance(value, str) and _BARE_NUMBER.fullmatch(value)):
         points = float(value)
     else:
         points = _mm(value, err, table, key) / MM_PER_UNIT["pt"]
@@ -169,9 +172,12 @@ def _pt(value: Length, err: _Errors, table: str, key: str) -> float:
 def _colour(value: str | None, err: _Errors, table: str, key: str) -> str | None:
     if value is None:
         return None
-    if not _COLOUR.match(value):
+    if not _COLOUR.fullmatch(value) or (value.startswith("{") and value[1:-1] not in COLOUR_FIELDS):
         raise err.fail(
-            table, key, f"bad colour {value!r}: write #rrggbb (or #rgb, or a {{field}} such as {{suit_colour}})"
+            table,
+            key,
+            f"bad colour {quoted(value)}: write #rrggbb (or #rgb, or a field that is a colour: "
+            f"{', '.join(f'{{{name}}}' for name in sorted(COLOUR_FIELDS))})",
         )
     if value.startswith("#") and len(value) == 4:
         return "#" + "".join(ch * 2 for ch in value[1:])
@@ -186,6 +192,8 @@ def _template(value: str, err: _Errors, table: str, key: str) -> str:
 
 
 def _font_key(path: Path, err: _Errors, key: str) -> str:
+    if (problem := path_problem(path)) is not None:
+        raise err.fail("fonts", key, problem)
     if not path.is_file():
         raise err.fail("fonts", key, f"font file {path} does not exist")
     try:
@@ -208,7 +216,7 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
     if box.w <= 0 or box.h <= 0:
         raise err.fail(table, "box", "width and height must be more than 0 mm")
     if el.when is not None and el.when not in FIELDS:
-        raise err.fail(table, "when", f"unknown field {el.when!r}")
+        raise err.fail(table, "when", f"unknown field {quoted(el.when)}")
     fill = _colour(el.fill, err, table, "fill")
     stroke = _colour(el.stroke, err, table, "stroke")
     width = _mm(el.width, err, table, "width") if el.width is not None else 0.3
@@ -222,10 +230,10 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
         "mark": {"name"},
     }[el.kind]
     for key in el.model_fields_set - allowed - {"kind", "box", "when", "rotate"}:
-        raise err.fail(table, key, f"a {el.kind} element has no {key!r}; it takes {', '.join(sorted(allowed))}")
+        raise err.fail(table, key, f"a {el.kind} element has no {quoted(key)}; it takes {', '.join(sorted(allowed))}")
     if el.kind == "mark":
         if el.name not in MARKS:
-            raise err.fail(table, "name", f"a mark is one of {', '.join(MARKS)}, not {el.name!r}")
+            raise err.fail(table, "name", f"a mark is one of {', '.join(MARKS)}, not {quoted(el.name)}")
         if el.when is not None:
             raise err.fail(table, "when", "a mark is drawn on every card that carries it; it takes no 'when'")
         return Mark(el.name, box, el.rotate)  # type: ignore[arg-type]
@@ -242,7 +250,7 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
                 shape_of(el.name)
             except (KeyError, ValueError):
                 raise err.fail(
-                    table, "name", f"unknown shape {el.name!r}; shapes are {', '.join(sorted(ASPECT))}"
+                    table, "name", f"unknown shape {quoted(el.name)}; shapes are {', '.join(sorted(ASPECT))}"
                 ) from None
         return Shape(_template(el.name, err, table, "name"), box, fill, stroke, width, el.keep_aspect, **common)
     if el.kind == "art":
@@ -250,7 +258,7 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
 
         kind = el.placeholder or "card"
         if kind not in PLACEHOLDERS:
-            raise err.fail(table, "placeholder", f"unknown placeholder {kind!r}; use {', '.join(PLACEHOLDERS)}")
+            raise err.fail(table, "placeholder", f"unknown placeholder {quoted(kind)}; use {', '.join(PLACEHOLDERS)}")
         frame = _colour(el.frame, err, table, "frame")
         return Art(box, frame, kind=kind, matte=_colour(el.matte, err, table, "matte") or "#ffffff", **common)
     if el.content is None:
@@ -258,7 +266,7 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
     font = el.font or "sans"
     if font not in font_keys and font not in fonts.FONT_FILES:
         known = ", ".join([*fonts.FONT_FILES, *font_keys])
-        raise err.fail(table, "font", f"unknown font {font!r}; use {known}, or declare it under [fonts]")
+        raise err.fail(table, "font", f"unknown font {quoted(font)}; use {known}, or declare it under [fonts]")
     size = _pt(el.size, err, table, "size") if el.size is not None else 8.0
     min_size = _pt(el.min_size, err, table, "min_size") if el.min_size is not None else None
     para = Para(
@@ -281,11 +289,10 @@ def load_layout_file(path: Path) -> dict[str, Layout]:
     except UnreadableInput as error:
         raise UnreadableInput(f"cannot read layout file {error}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UnreadableInput(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise UnreadableInput(f"{path}: not valid TOML ({error})") from None
+    data = load_toml(text, str(path))
     named = data.get("layouts")
     for name in named if isinstance(named, dict) else ():
         if name not in layout_mod.LAYOUTS:
@@ -304,7 +311,7 @@ def load_layout_file(path: Path) -> dict[str, Layout]:
             raise err.fail("layouts", name, f"unknown layout; layouts are {', '.join(layout_mod.LAYOUTS)}")
         base = layout_mod.LAYOUTS[name]
         if lay.back is not None and lay.back not in layout_mod.LAYOUTS:
-            raise err.fail(table, "back", f"unknown layout {lay.back!r}")
+            raise err.fail(table, "back", f"unknown layout {quoted(lay.back)}")
         reference = base.reference
         if lay.reference is not None:
             reference = (

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.render.sheet import FLIPS, SheetSpec
 from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES, format_mm, parse_length, parse_size
 
@@ -51,7 +51,7 @@ def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float
     """``"X,Y"`` in mm (units allowed: ``"0.5mm,-1mm"``), each within ±``BACK_OFFSET_MAX``."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise UsageError(f"bad {option} {text!r}: write X,Y in mm, e.g. 0.5,-1")
+        raise UsageError(f"bad {option} {quoted(text)}: write X,Y in mm, e.g. 0.5,-1")
     out: list[float] = []
     for part in parts:
         part = part.strip()
@@ -117,11 +117,11 @@ class SheetOptions:
     def spec(self, game: str | None = None, *, default_size: str | None = None) -> SheetSpec:
         """The checked ``SheetSpec``; any option out of its range is a ``UsageError`` naming it."""
         if self.flip not in FLIPS:
-            raise UsageError(f"bad --flip {self.flip!r}: use long-edge or short-edge")
+            raise UsageError(f"bad --flip {quoted(self.flip)}: use long-edge or short-edge")
         if self.bleed_fill not in BLEED_FILLS:
-            raise UsageError(f"bad --bleed-fill {self.bleed_fill!r}: use art or frame")
+            raise UsageError(f"bad --bleed-fill {quoted(self.bleed_fill)}: use art or frame")
         if self.back_order not in BACK_ORDERS:
-            raise UsageError(f"bad --back-order {self.back_order!r}: use after or interleave")
+            raise UsageError(f"bad --back-order {quoted(self.back_order)}: use after or interleave")
         _within(self.dpi, DPI_RANGE, "--dpi")
         _within(self.copies, COPIES_RANGE, "--copies")
         sx = _within(self.scale_x, SCALE_RANGE, "--scale-x", "%")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.names import fold
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
@@ -215,7 +215,7 @@ class FaceBuilder:
         variant = f"-{matte}" if matte != "ffffff" else ""
         variant += f"-full{op.x:g}" if op.full else ""
         path = self.cache.art_path(op.key + variant, w_px, h_px)
-        if not path.is_file():
+        if not self.cache.usable(path):
             picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)
             self.cache.store(path, lambda p: picture.save(p, format="JPEG", quality=90, optimize=True))
         self.prepared[handle] = path
@@ -266,7 +266,7 @@ def _expand(entries: Iterable[Entry]) -> list[Any]:
     cards: list[Any] = []
     for card, copies in entries:
         if not isinstance(copies, int) or copies < 0:
-            raise UsageError(f"{card.name}: copies must be a whole number ≥ 0, not {copies!r}")
+            raise UsageError(f"{card.name}: copies must be a whole number ≥ 0, not {quoted(copies)}")
         cards.extend([card] * copies)
         if len(cards) > MAX_PRINT_CARDS:
             raise UsageError(
@@ -584,7 +584,7 @@ def render_card(
 
     suffix = out.suffix.lower()
     if suffix not in (".png", ".pdf"):
-        raise UsageError(f"cannot render to {out.name!r}: the output must end in .png or .pdf")
+        raise UsageError(f"cannot render to {quoted(out.name)}: the output must end in .png or .pdf")
     from cardbase.render.options import DPI_RANGE, check_pixels
 
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
@@ -604,7 +604,7 @@ def render_card(
         if suffix == ".png":
             png_key = cache_key("png", key, dpi, round(bleed, 4))
             cached = cache.png_path(png_key)
-            if cached.is_file():
+            if cache.usable(cached):
                 report.cached = True
             else:
                 img = render_face(face, dpi, bleed, builder.art_sources)

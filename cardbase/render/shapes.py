@@ -12,6 +12,8 @@ import math
 from collections.abc import Callable
 from functools import cache
 
+from cardbase.errors import quoted
+
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 Shape = tuple[Polygon, ...]
@@ -191,7 +193,7 @@ def shape(name: str) -> Shape:
     try:
         return _SHAPES[name]()
     except KeyError:
-        raise ValueError(f"unknown shape {name!r}; known: {', '.join(_SHAPES)}") from None
+        raise ValueError(f"unknown shape {quoted(name)}; known: {', '.join(_SHAPES)}") from None
 
 
 def shape_names() -> tuple[str, ...]:

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.render.units import format_mm
 
 Flip = Literal["long-edge", "short-edge"]
@@ -224,7 +224,7 @@ def impose(spec: SheetSpec) -> Grid:
     pw, ph = spec.paper
     cw, ch = spec.card
     if spec.flip not in FLIPS:
-        raise UsageError(f"bad --flip {spec.flip!r}: use long-edge or short-edge")
+        raise UsageError(f"bad --flip {quoted(spec.flip)}: use long-edge or short-edge")
     cell_w, cell_h = cw + 2 * spec.bleed, ch + 2 * spec.bleed
     cols, rows = _fit(spec, spec.bleed)
     if cols < 1 or rows < 1:

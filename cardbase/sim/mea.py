@@ -12,7 +12,6 @@ counted and labelled.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -57,11 +56,14 @@ class LoadedDeck:
 
 def card_from_row(row: Any) -> MeaCard:
     """A database ``Card`` row as the engine's card (abilities parsed from their JSON)."""
+    from cardbase.db.models import abilities_data
+
     abilities = None
-    if row.abilities is not None:
+    data = abilities_data(row)
+    if data is not None:
         try:
-            abilities = parse_abilities(json.loads(row.abilities), row.type, f"{row.name}: abilities")
-        except (AbilityError, json.JSONDecodeError) as error:
+            abilities = parse_abilities(data, row.type, f"{row.name}: abilities")
+        except AbilityError as error:
             raise InvalidData(row.id, [f"stored abilities are not valid: {error}"]) from None
     return MeaCard(
         name=row.name,

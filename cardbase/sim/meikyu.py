@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.engine import A_ORDER, OPEN, MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
@@ -39,7 +39,7 @@ class MissingCardValues(CardbaseError, ValueError):
         lines = [*resolution.problems, *resolution.missing]
         shown = "\n".join(f"  {line}" for line in lines)
         if resolution.missing:
-            where = "the catalog" if profile is None else f"the catalog and the profile {profile!r} together"
+            where = "the catalog" if profile is None else f"the catalog and the profile {quoted(profile)} together"
             head = (
                 f"cannot play Meikyu Kingdom: {where} lack{'s' if profile is None else ''} "
                 f"{resolution.census} the rules need (the rulebook does not give them):"
@@ -121,7 +121,7 @@ def assumed_lines(pool: CardPool) -> list[str]:
     grouped = assumed_summary(pool.assumed)
     return [
         f"ASSUMED VALUES: {assumed_census(pool.assumed)} come from the assumption "
-        f"profile {pool.profile!r}, not from the rulebook or the catalog:",
+        f"profile {quoted(pool.profile)}, not from the rulebook or the catalog:",
         *(f"  {line}" for line in grouped),
     ]
 
@@ -272,7 +272,7 @@ def play_session(
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
-        raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {vs!r}")
+        raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {quoted(vs)}")
     agents = {
         s: entry.make_agent(a, rules, s, derive_seed(seed, "play", s)) for s, a in zip(others, names, strict=True)
     }
@@ -314,7 +314,7 @@ def assumptions_line(pool: CardPool) -> str | None:
         return None
     return (
         f"{assumed_census(pool.assumed)} assumed; type 'assumptions' (ASSUMED values come from the profile "
-        f"{pool.profile!r}, not from the rulebook or the catalog)"
+        f"{quoted(pool.profile)}, not from the rulebook or the catalog)"
     )
 
 

@@ -20,15 +20,17 @@ come from the seed) or written out (they are then checked against the seed).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import InvalidRecord, UnreadableInput
+from cardbase.errors import InvalidRecord, UnreadableInput, quoted
 from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
-from cardbase.sim.registry import game
-from cardbase.textfiles import load_json, read_text
+from cardbase.sim.registry import GAMES, game
+from cardbase.textfiles import json_type, load_json, read_text
 
 RECORD_TAG = "cardbase.game"
 RECORD_VERSION = 1
@@ -131,39 +133,45 @@ def read_records(path: Path) -> list[GameRecord]:
     return parse_records(text, source)
 
 
+MAX_SEED = 2**64 - 1
+"""A record's seed is a whole number from 0 to this (the commands take no other)."""
+_PLAYER = re.compile(r"chance|P[1-9][0-9]?")
+
+
 def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
-    """Parse the JSON Lines of a record (see the module docstring)."""
+    """Parse the JSON Lines of a record (see the module docstring). Every field is checked for its
+    type here, where the file is read: a record that does not fit is :class:`UnreadableInput`
+    naming the line and the field."""
     records: list[GameRecord] = []
     current: GameRecord | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # JSON Lines: only \n ends a line
         if not raw.strip():
             continue
-        data = load_json(raw, f"{source} line {number}", bad="not JSON", one_line=True)
+        where = f"{source} line {number}"
+        data = load_json(raw, where, bad="not JSON", one_line=True)
         if isinstance(data, dict) and "record" in data:
             current = _header(data, source, number)
             records.append(current)
             continue
         if current is None:
             raise UnreadableInput(
-                f"{source} line {number}: a record starts with a header line "
+                f"{where}: a record starts with a header line "
                 f'({{"record": "{RECORD_TAG}", "game": …, "rules": …, "seed": …}})'
             )
         if isinstance(data, str):
             current.actions.append(ActionLine(data, None, number))
         elif isinstance(data, dict) and "action" in data:
-            player = data.get("player")
-            if not isinstance(data["action"], str) or not (player is None or isinstance(player, str)):
-                raise UnreadableInput(
-                    f'{source} line {number}: "action" must be a string and "player" "P1", "P2", … or "chance"'
-                )
-            current.actions.append(ActionLine(data["action"], player, number))
+            action, player = data["action"], data.get("player")
+            if not isinstance(action, str):
+                raise UnreadableInput(f'{where}: "action" must be text, such as "play 7H", not {json_type(action)}')
+            if player is not None and not (isinstance(player, str) and _PLAYER.fullmatch(player)):
+                raise UnreadableInput(f'{where}: "player" must be "P1", "P2", … or "chance", not {_shown(player)}')
+            current.actions.append(ActionLine(action, player, number))
         elif isinstance(data, dict) and "outcome" in data:
-            if not isinstance(data["outcome"], dict):
-                raise UnreadableInput(f'{source} line {number}: "outcome" must be an object')
-            current.outcome = data["outcome"]
+            current.outcome = _outcome(data["outcome"], where)
         else:
             raise UnreadableInput(
-                f'{source} line {number}: expected an action ("play 7H" or '
+                f'{where}: expected an action ("play 7H" or '
                 '{"player": "P1", "action": "play 7H"}), an outcome or a header'
             )
     if not records:
@@ -171,24 +179,58 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     return records
 
 
+def _shown(value: Any) -> str:
+    """A JSON value as a message names it: text quoted (and cut), anything else by its kind."""
+    return quoted(value) if isinstance(value, str) else json_type(value)
+
+
 def _header(data: dict[str, Any], source: str, number: int) -> GameRecord:
     where = f"{source} line {number}"
     if data.get("record") != RECORD_TAG:
         raise UnreadableInput(f'{where}: not a cardbase game record ("record": "{RECORD_TAG}")')
     version = data.get("version", RECORD_VERSION)
-    if version != RECORD_VERSION:
-        raise UnreadableInput(f"{where}: record version {version!r}; this cardbase reads 1")
+    if type(version) is not int or version != RECORD_VERSION:
+        raise UnreadableInput(f"{where}: record version {_shown(version)}; this cardbase reads {RECORD_VERSION}")
     game_id = data.get("game")
     rules = data.get("rules", {})
     seed = data.get("seed")
-    if not isinstance(game_id, str):
-        raise UnreadableInput(f'{where}: "game" must name the game, e.g. "meio"')
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        raise UnreadableInput(f'{where}: "game" must name the game ({", ".join(GAMES)}), not {_shown(game_id)}')
     if not isinstance(rules, dict):
-        raise UnreadableInput(f'{where}: "rules" must be an object of options')
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise UnreadableInput(f'{where}: "seed" must be an integer or null')
+        raise UnreadableInput(f'{where}: "rules" must be an object of options, not {json_type(rules)}')
+    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+        raise UnreadableInput(f'{where}: "seed" must be a whole number from 0 to 2**64 - 1, or null')
     agents = data.get("agents")
+    if agents is not None and not (isinstance(agents, list) and all(isinstance(a, str) for a in agents)):
+        raise UnreadableInput(f'{where}: "agents" must be a list of agent names, or left out')
     return GameRecord(game=game_id, rules=rules, seed=seed, agents=agents, line=number, source=source)
+
+
+def _outcome(data: Any, where: str) -> dict[str, Any]:
+    """A recorded outcome (``Outcome.to_dict``), its fields checked for their types (each may be left out)."""
+    if not isinstance(data, dict):
+        raise UnreadableInput(f'{where}: "outcome" must be an object, not {json_type(data)}')
+
+    def seat(v: Any) -> bool:
+        return type(v) is int and 0 <= v < 100
+
+    def score(v: Any) -> bool:
+        return type(v) in (int, float) and math.isfinite(v)
+
+    def listed(v: Any, item: Callable[[Any], bool]) -> bool:
+        return isinstance(v, list) and all(item(x) for x in v)
+
+    fields: dict[str, tuple[Callable[[Any], bool], str]] = {
+        "winners": (lambda v: listed(v, seat), "a list of seats (0 for P1, 1 for P2, …)"),
+        "scores": (lambda v: listed(v, score), "a list of numbers, one per seat"),
+        "reason": (lambda v: isinstance(v, str), "text"),
+        "lower_is_better": (lambda v: isinstance(v, bool), "true or false"),
+        "round_scores": (lambda v: listed(v, lambda r: listed(r, score)), "a list of lists of numbers"),
+    }
+    for key, (fits, want) in fields.items():
+        if key in data and not fits(data[key]):
+            raise UnreadableInput(f'{where}: the outcome\'s "{key}" must be {want}, not {_shown(data[key])}')
+    return data
 
 
 @dataclass
@@ -264,7 +306,7 @@ def replay(record: GameRecord, keep_moves: bool = False) -> ReplayResult:
             text = str(action)
             state.apply(action)
         except GameError as error:
-            raise fail(f"{line.text}: {error}", line, who) from None
+            raise fail(f"{quoted(line.text)}: {error}", line, who) from None
         if keep_moves:
             moves.append((number, who, text))
     outcome = state.outcome()
@@ -284,9 +326,9 @@ def _chance_line(state: State, line: ActionLine | None, required: bool) -> tuple
         state.check(action)
     except GameError as error:
         if line.player == "chance":
-            return f"{line.text}: {error}", line
+            return f"{quoted(line.text)}: {error}", line
         if required:
-            return f"{line.text}: {error} (the record has no seed, so it gives every deal)", line
+            return f"{quoted(line.text)}: {error} (the record has no seed, so it gives every deal)", line
         return None, None
     return action, line
 
@@ -300,7 +342,7 @@ def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
         if key in record.outcome and list(record.outcome[key]) != got[key]:
             raise InvalidRecord(
                 record.source,
-                f"the recorded {key} {record.outcome[key]} differ from the replay's {got[key]}",
+                f"the recorded {key} {quoted(record.outcome[key])} differ from the replay's {got[key]}",
             )
 
 

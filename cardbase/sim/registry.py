@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import import_module
 from typing import Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.games.base import Agent, InvalidRules, Rules
 
 
@@ -57,12 +57,14 @@ class GameEntry:
                     settable[f.name] = kind
         out: dict[str, Any] = {}
         for text in texts:
+            if len(text) > MAX_RULE_TEXT:
+                raise UsageError(f"--rule {quoted(text)}: at most {MAX_RULE_TEXT:,} characters")
             name, eq, raw = (part.strip() for part in text.partition("="))
             if not eq or not name:
-                raise UsageError(f"--rule takes NAME=VALUE, not {text!r}")
+                raise UsageError(f"--rule takes NAME=VALUE, not {quoted(text)}")
             if name not in settable:
                 known = ", ".join(sorted(settable)) or "none"
-                raise UsageError(f"--rule {name}: not a {self.title} rules option (known: {known})")
+                raise UsageError(f"--rule {quoted(name)}: not a {self.title} rules option (known: {known})")
             if name in out:
                 raise UsageError(f"--rule {name} is given twice")
             out[name] = _rule_value(name, raw, settable[name])
@@ -71,25 +73,29 @@ class GameEntry:
     def check_agents(self, names: list[str]) -> None:
         """Every agent name (options aside) is one of the game's: a usage error names the first that is not."""
         for name in names:
+            _check_agent_length(name)
             if name.partition(":")[0] not in self.agents:
-                raise UsageError(f"unknown {self.title} agent {name!r} (known: {', '.join(self.agents)})")
+                raise UsageError(f"unknown {self.title} agent {quoted(name)} (known: {', '.join(self.agents)})")
 
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
         (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""
+        _check_agent_length(name)
         base, _, params = name.partition(":")
         if base not in self.agents:
             known = ", ".join(self.agents)
-            raise UsageError(f"unknown {self.title} agent {base!r} (known: {known})")
+            raise UsageError(f"unknown {self.title} agent {quoted(base)} (known: {known})")
         kwargs: dict[str, Any] = {}
         for part in filter(None, params.split(";")):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise UsageError(f"agent {name!r}: options are written key=value, separated by ';'")
+                raise UsageError(f"agent {quoted(name)}: options are written key=value, separated by ';'")
             value = value.strip()
             if value.lstrip("-").isdecimal():
                 if len(value) > 7 or abs(int(value)) > MAX_AGENT_NUMBER:
-                    raise UsageError(f"agent {name!r}: {key.strip()} must be at most {MAX_AGENT_NUMBER:,}")
+                    raise UsageError(
+                        f"agent {quoted(name)}: {quoted(key.strip())} must be at most {MAX_AGENT_NUMBER:,}"
+                    )
                 kwargs[key.strip()] = int(value)
             else:
                 kwargs[key.strip()] = value
@@ -100,11 +106,22 @@ class GameEntry:
         except (TypeError, ValueError) as error:
             if not kwargs:
                 raise
-            raise UsageError(f"agent {name!r}: {error}") from None
+            raise UsageError(f"agent {quoted(name)}: {error}") from None
         if kwargs:
             agent.name = name
         made: Agent = agent
         return made
+
+
+MAX_AGENT_TEXT = 300
+"""The longest agent with its options (``ismcts:iters=400;c=1.4;…``): a few dozen characters in use."""
+MAX_RULE_TEXT = 1_000
+"""The longest ``--rule NAME=VALUE`` (the longest value is a Méa layout grid)."""
+
+
+def _check_agent_length(name: str) -> None:
+    if len(name) > MAX_AGENT_TEXT:
+        raise UsageError(f"agent {quoted(name)}: an agent with its options has at most {MAX_AGENT_TEXT} characters")
 
 
 @functools.cache
@@ -123,21 +140,23 @@ def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any])
     options = _agent_options(cls)
     for key, value in kwargs.items():
         if key not in options:
-            raise UsageError(f"agent {name!r}: {base} has no option {key!r} (its options: {', '.join(options)})")
+            raise UsageError(
+                f"agent {quoted(name)}: {base} has no option {quoted(key)} (its options: {', '.join(options)})"
+            )
         kind = options[key]
         if isinstance(value, int) and value < 0:
-            raise UsageError(f"agent {name!r}: {key} must not be negative")
+            raise UsageError(f"agent {quoted(name)}: {key} must not be negative")
         if "str" in kind or isinstance(value, int):
             continue
         if kind.startswith("int"):
-            raise UsageError(f"agent {name!r}: {key} must be a whole number, not {value!r}")
+            raise UsageError(f"agent {quoted(name)}: {key} must be a whole number, not {quoted(value)}")
         if kind.startswith("float"):
             try:
                 number = float(value)
             except ValueError:
-                raise UsageError(f"agent {name!r}: {key} must be a number, not {value!r}") from None
+                raise UsageError(f"agent {quoted(name)}: {key} must be a number, not {quoted(value)}") from None
             if not number >= 0 or number == float("inf"):
-                raise UsageError(f"agent {name!r}: {key} must be a number from 0, not {value!r}")
+                raise UsageError(f"agent {quoted(name)}: {key} must be a number from 0, not {quoted(value)}")
 
 
 MAX_AGENT_NUMBER = 100_000
@@ -152,12 +171,12 @@ def _rule_value(name: str, raw: str, kind: type) -> Any:
     if kind is bool:
         if raw.lower() in _TRUE + _FALSE:
             return raw.lower() in _TRUE
-        raise UsageError(f"--rule {name}: {raw!r} is not yes or no (true/false)")
+        raise UsageError(f"--rule {name}: {quoted(raw)} is not yes or no (true/false)")
     if kind is int:
         try:
             return int(raw)
         except ValueError:
-            raise UsageError(f"--rule {name}: {raw!r} is not a whole number") from None
+            raise UsageError(f"--rule {name}: {quoted(raw)} is not a whole number") from None
     return raw
 
 
@@ -203,7 +222,7 @@ def game(game_id: str) -> GameEntry:
     try:
         return GAMES[game_id]
     except KeyError:
-        raise UsageError(f"no simulator for game {game_id!r} (known: {', '.join(GAMES)})") from None
+        raise UsageError(f"no simulator for game {quoted(game_id)} (known: {', '.join(GAMES)})") from None
 
 
 def derive_seed(*parts: object) -> int:
