@@ -1,0 +1,176 @@
+"""Every option and argument of every command, given hostile values (issue 24, classes 1 and 2):
+huge numbers (past ``int()``'s 4,300 digits), NaN and infinities, negative zero, empty text, a
+100,000-character word, a 300-character file name. Each run starts from a command line that works
+(the table ``BASE``) and replaces one parameter's value; the answer is success or one
+``cardbase: error:`` line (exit 1 or 2) of bounded length — never a traceback, never an internal
+error (exit 70), never a hang (``pytest-timeout``).
+
+Each parameter gets the values in turn, rotated so that every value meets every kind of parameter
+across the sweep; ``CARDBASE_SWEEP=full`` gives each parameter every value (about eight times the
+runs, for a hunt by hand)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+from tests.hostile.conftest import assert_no_crash, error_lines, run_cli
+
+DECKS = REPO / "examples" / "decks"
+MEA, MEA_VS = str(DECKS / "mea-goblin-rush.txt"), str(DECKS / "mea-tile-control.txt")
+
+# A command line that works, per command (the database is added where the command takes one).
+BASE: dict[tuple[str, ...], list[str]] = {
+    ("replay",): ["{record}"],
+    ("draws",): [MEA, "--need", "1 t:monster"],
+    ("catalog", "status"): [],
+    ("catalog", "import"): ["{catalog}", "--game", "mea", "--dry-run"],
+    ("catalog", "export"): ["--game", "meio", "-o", "{out}/c.csv"],
+    ("catalog", "template"): ["--game", "meio", "-o", "{out}/t.csv"],
+    ("cards", "search"): ["t:monster"],
+    ("cards", "show"): ["Crumb Goblin"],
+    ("deck", "validate"): [MEA],
+    ("deck", "stats"): [MEA],
+    ("deck", "encode"): [MEA],
+    ("deck", "decode"): ["{code}"],
+    ("deck", "convert"): [MEA, "--to", "json"],
+    ("deck", "new"): ["Fresh", "--game", "mea"],
+    ("deck", "set"): ["D", "--format", "standard"],
+    ("deck", "add"): ["D", "Crumb Goblin"],
+    ("deck", "remove"): ["D", "Crumb Goblin"],
+    ("deck", "list"): [],
+    ("deck", "show"): ["D"],
+    ("deck", "export"): ["D"],
+    ("deck", "diff"): [MEA, MEA_VS],
+    ("deck", "import"): [MEA, "--name", "Imported"],
+    ("deck", "delete"): ["D"],
+    ("schema", "generate"): ["--folder", "{out}/schema"],
+    ("sim", "meio"): ["--games", "2", "--players", "2"],
+    ("sim", "mea"): ["--deck", MEA, "--vs", MEA_VS, "--games", "2"],
+    ("sim", "meikyu"): ["--games", "2", "--players", "2", "--assume", "default"],
+    ("lab", "gauntlet"): [MEA, "--field", MEA_VS, "--games", "2"],
+    ("lab", "opening"): [MEA, "--vs", MEA_VS, "--games", "2"],
+    ("lab", "split"): [str(DECKS / "meio-hand.txt"), "--players", "3", "--seconds", "1"],
+    ("lab", "cards"): ["--players", "2", "--assume", "default", "--games", "2"],
+    ("play", "meio"): ["--seed", "1", "--no-record"],
+    ("play", "mea"): ["--deck", MEA, "--vs-deck", MEA_VS, "--seed", "1", "--no-record"],
+    ("play", "meikyu"): ["--players", "2", "--assume", "default", "--seed", "1", "--no-record"],
+    ("render", "card"): ["Crumb Goblin", "-o", "{out}/card.png", "--dpi", "30"],
+    ("print", "deck"): ["{small_deck}", "-o", "{out}/deck.pdf"],
+    ("print", "set"): ["meio", "-o", "{out}/set.pdf"],
+    ("print", "query"): ["Crumb Goblin", "-o", "{out}/query.pdf"],
+    ("print", "tiles"): ["-o", "{out}/tiles.pdf"],
+    ("print", "registration"): ["-o", "{out}/registration.pdf"],
+    ("export", "images"): ["{small_deck}", "-o", "{out}/images", "--dpi", "30"],
+    ("odds", "meikyu", "quest"): ["--swords", "3", "--level", "7"],
+    ("odds", "meikyu", "attack"): ["--swords", "3", "--defence", "2"],
+    ("odds", "meikyu", "develop"): ["--wits", "3", "--level", "7"],
+}
+SKIPPED_OPTIONS = {"--db", "--help", "--dask"}  # --dask addresses: the Dask hardening's own tests (issue 24, class 5)
+
+HOSTILE = [
+    "9" * 5000,
+    "x" * 100_000,
+    "p" * 300 + ".txt",
+    "nan",
+    "-0",
+    "",
+    "1e400",
+    "-18446744073709551617",
+]
+
+
+def _commands() -> dict[tuple[str, ...], Any]:
+    import typer.main
+
+    from cardbase.cli.app import app
+
+    found: dict[tuple[str, ...], Any] = {}
+
+    def walk(command: Any, path: tuple[str, ...]) -> None:
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            walk(sub, (*path, name))
+        if not getattr(command, "commands", None):
+            found[path] = command
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+COMMANDS = {path: command for path, command in _commands().items() if path != ("serve",)}
+
+
+def test_every_command_has_a_base_line() -> None:
+    """The table keeps up with the CLI: a new command is swept too."""
+    assert set(COMMANDS) == set(BASE)
+
+
+def _runs(path: tuple[str, ...], full: bool) -> Iterator[tuple[str, str]]:
+    """(parameter, value) pairs for ``path``: each parameter with one value in turn, or every value."""
+    params = [p for p in COMMANDS[path].params if not getattr(p, "is_flag", False)]
+    params = [p for p in params if not set(p.opts) & SKIPPED_OPTIONS]
+    offset = sum(map(ord, " ".join(path)))
+    for i, param in enumerate(params):
+        values = HOSTILE if full else [HOSTILE[(offset + i) % len(HOSTILE)]]
+        for value in values:
+            yield param.opts[0] if param.param_type_name == "option" else param.name, value
+
+
+def _argv(path: tuple[str, ...], name: str, value: str, fill: dict[str, str]) -> list[str]:
+    base = [word.format(**fill) for word in BASE[path]]
+    params = {p.name: p for p in COMMANDS[path].params}
+    arguments = [p.name for p in COMMANDS[path].params if p.param_type_name == "argument"]
+    if name in params and params[name].param_type_name == "argument":
+        positional = [w for w in base if not w.startswith("-")][: len(arguments)]
+        base[base.index(positional[arguments.index(name)])] = value
+        return [*path, *base]
+    option = next(p for p in COMMANDS[path].params if name in p.opts)
+    if set(option.opts) & set(base):  # the base line sets it: replace its value
+        at = next(i for i, w in enumerate(base) if w in option.opts)
+        base[at + 1] = value
+        return [*path, *base]
+    return [*path, *base, name, value]
+
+
+@pytest.fixture(scope="module")
+def sweep_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    from cardbase.sim.records import record_lines
+    from tests.golden.walks import rules_of
+
+    folder = tmp_path_factory.mktemp("sweep")
+    record = folder / "game.jsonl"
+    record.write_text("\n".join(record_lines(rules_of("meio", {"players": 2}), 3, [])) + "\n", encoding="utf-8")
+    catalog = folder / "cards.csv"
+    catalog.write_text("name,type,cost,attack,defence\nZed,monster,1,1,1\n", encoding="utf-8")
+    small = folder / "small.txt"
+    small.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
+    return {"record": str(record), "catalog": str(catalog), "small_deck": str(small)}
+
+
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("path", sorted(BASE), ids=" ".join)
+def test_every_parameter_takes_hostile_values(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    if not (ran := run_cli(["deck", "new", "D", "--game", "mea"], hostile_db)).exit_code == 0:
+        raise AssertionError(ran.stderr)
+    run_cli(["deck", "add", "D", "Crumb Goblin"], hostile_db)
+    code = run_cli(["deck", "encode", MEA], hostile_db).stdout.strip()
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": code}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    base = run_cli([*path, *(w.format(**fill) for w in BASE[path])], hostile_db if takes_db else None, "quit\n")
+    assert base.exit_code == 0, f"the base line fails: {' '.join(path)}: {base.stderr[-500:]}"
+    for name, value in _runs(path, os.environ.get("CARDBASE_SWEEP") == "full"):
+        argv = _argv(path, name, value, fill)
+        run = run_cli(argv, hostile_db if takes_db else None, input="quit\n")
+        shown = " ".join(a if len(a) < 40 else f"{a[:20]}…({len(a)})" for a in argv)
+        try:
+            assert_no_crash(run)
+            assert all(len(line) < 2_000 for line in error_lines(run)), "an error line quotes the whole value"
+        except AssertionError as error:
+            raise AssertionError(f"cardbase {shown}: {error}"[:3000]) from None
