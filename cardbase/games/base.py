@@ -88,6 +88,17 @@ MAX_NOTATION = 200_000
 10,000-card decks (about 100,000 characters); a longer text is refused before it is read."""
 
 
+MAX_CARD_NAME = 200
+"""The longest card name an action may give (the catalog's own bound on names)."""
+
+
+def check_card_name(name: str) -> str:
+    """``name``, if no longer than any card's (:data:`MAX_CARD_NAME`); else :class:`InvalidAction`."""
+    if len(name) > MAX_CARD_NAME:
+        raise InvalidAction(f"no card has a name of {len(name):,} characters (at most {MAX_CARD_NAME})")
+    return name
+
+
 def check_notation(text: str) -> str:
     """``text``, if it is not too long to be an action (:data:`MAX_NOTATION`); else :class:`InvalidAction`."""
     if len(text) > MAX_NOTATION:

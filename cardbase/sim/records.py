@@ -180,8 +180,11 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
 
 
 def _shown(value: Any) -> str:
-    """A JSON value as a message names it: text quoted (and cut), anything else by its kind."""
-    return quoted(value) if isinstance(value, str) else json_type(value)
+    """A JSON value as a message names it: text quoted (and cut), a number or constant as written,
+    a list or an object by its kind."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return quoted(value) if isinstance(value, str | int | float) else json_type(value)
 
 
 def _header(data: dict[str, Any], source: str, number: int) -> GameRecord:

@@ -110,6 +110,21 @@ def test_every_command_has_a_base_line() -> None:
     assert set(COMMANDS) == set(BASE)
 
 
+def test_every_path_parameter_is_checked_where_it_enters() -> None:
+    """One mechanism for paths: every parameter typed ``Path`` (or a list of them) has the callback
+    ``checked_path``, so a NUL or a name the system cannot hold is refused before any command runs."""
+    from cardbase.cli.common import checked_path
+
+    paths = [(path, p) for path, command in COMMANDS.items() for p in command.params if "Path" in p.bare_type()]
+    assert len(paths) > 30
+    unchecked = [
+        f"{' '.join(path)} {p.name}"
+        for path, p in paths
+        if getattr(p.callback, "__wrapped__", None) is not checked_path
+    ]
+    assert not unchecked, f"path parameters without checked_path: {unchecked}"
+
+
 def _runs(path: tuple[str, ...], full: bool) -> Iterator[tuple[str, str]]:
     """(parameter, value) pairs for ``path``: each parameter with one value in turn, or every value."""
     params = [p for p in COMMANDS[path].params if not getattr(p, "is_flag", False)]

@@ -175,7 +175,7 @@ BAD_FIELDS = [
     ('{"outcome": {"lower_is_better": "no"}}', '"lower_is_better" must be true or false'),
     ('{"outcome": {"round_scores": [1]}}', '"round_scores" must be a list of lists'),
     ('{"outcome": []}', '"outcome" must be an object, not a list'),
-    ('{"player": 1, "action": "play 7H"}', '"player" must be "P1", "P2", … or "chance", not a number'),
+    ('{"player": 1, "action": "play 7H"}', '"player" must be "P1", "P2", … or "chance", not 1'),
     ('{"player": "' + "P" * 100_000 + '", "action": "play 7H"}', "(100,000 characters)"),
     ('{"action": ["play 7H"]}', '"action" must be text'),
 ]

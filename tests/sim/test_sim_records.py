@@ -151,8 +151,8 @@ def test_unreadable_records(text, message):
 def test_bad_rules_or_game_in_a_record():
     with pytest.raises(UsageError, match="2, 3 or 4 players"):
         replay(parse_records('{"record": "cardbase.game", "game": "meio", "rules": {"players": 5}, "seed": 1}')[0])
-    with pytest.raises(UsageError, match="no simulator for game"):
-        replay(parse_records('{"record": "cardbase.game", "game": "go", "seed": 1}')[0])
+    with pytest.raises(UnreadableInput, match="line 1: \"game\" must name the game \\(meio, mea, meikyu\\), not 'go'"):
+        parse_records('{"record": "cardbase.game", "game": "go", "seed": 1}')  # refused where the file is read
 
 
 def test_missing_file_is_unreadable(tmp_path):

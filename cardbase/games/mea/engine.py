@@ -39,6 +39,7 @@ from cardbase.games.base import (
     Outcome,
     Rules,
     State,
+    check_card_name,
     check_notation,
     whole_number,
 )
@@ -126,7 +127,7 @@ class Ref(tuple[str, int, int]):
             raise InvalidAction(str(error)) from None
         if not name.strip():
             raise InvalidAction(f"not a monster: {quoted(text)} (a name goes before @)")
-        return cls(" ".join(name.split()), p, nth)
+        return cls(check_card_name(" ".join(name.split())), p, nth)
 
 
 _REF_ORDER = itemgetter(1, 0, 2)
@@ -383,11 +384,11 @@ def parse_action(text: str) -> MeaAction:
         card, _, where = rest.rpartition(" ")
         if not card:
             raise InvalidAction(f"not an action: {quoted(text)} (write: summon <card> b2)")
-        return Summon(card, _tile(where))
+        return Summon(check_card_name(card), _tile(where))
     if verb == "play":
         if not rest:
             raise InvalidAction(f"not an action: {quoted(text)} (write: play <card>)")
-        return Play(rest)
+        return Play(check_card_name(rest))
     if verb == "move":
         ref, _, where = rest.rpartition(" ")
         if not ref:
