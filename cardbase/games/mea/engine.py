@@ -1283,7 +1283,9 @@ class MeaState(State):
         held = [i for i in self._hand[p] if tab.names[i] == name]
         if not held:
             if fold(name) not in tab.canonical:  # not a card of this game: maybe a short spelling of one
-                return IllegalAction(f"no card in this game is called {name!r}{self._meant(name, p)}", "hold-card", p)
+                return IllegalAction(
+                    f"no card in this game is called {quoted(name)}{self._meant(name, p)}", "hold-card", p
+                )
             return IllegalAction(f"you do not hold {name}", "hold-card", p)
         i = held[0]
         if isinstance(action, Play) and tab.monster[i]:
