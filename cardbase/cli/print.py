@@ -451,7 +451,8 @@ def print_set(
     counted = [c for c in cards if c.copies is None and count(c) is not None]
     if counted:
         notes.append(
-            f"{len(counted)} card(s) printed as many times as the profile {quoted(assumed[1])} assumes (not the rulebook)"
+            f"{len(counted)} card(s) printed as many times as the profile {quoted(assumed[1])} assumes "
+            "(not the rulebook)"
         )
     if game_id == "mea" and set_name is None:
         notes.append("Méa tiles are not included; print them with `cardbase print tiles`")

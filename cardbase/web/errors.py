@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -71,13 +72,40 @@ def wants_json(path: str) -> bool:
     return path.startswith("/api/") or path == "/api" or path == "/healthz" or path.endswith(".png")
 
 
+# A quoted text: its quote, then characters other than that quote or escapes (a backslash and any
+# character), then the quote. Scanning is linear: from a quote that finds no end, every later quote of
+# its kind is escaped and finds none either, so each kind is given up after its first open end
+# (re.finditer retried from every one: quadratic on a run of \').
+_QUOTED = {quote: re.compile(rf"{quote}(?:[^{quote}\\]|\\.)*+{quote}", re.S) for quote in "'\""}
+
+
+def _quoted_texts(message: str) -> Iterator[str]:
+    """The quoted texts of ``message`` (with their quotes), in order."""
+    pos = 0
+    next_at = {quote: message.find(quote) for quote in _QUOTED}
+    while next_at:
+        quote, at = min(next_at.items(), key=lambda item: item[1])
+        if at < 0:
+            del next_at[quote]
+            continue
+        m = _QUOTED[quote].match(message, at)
+        if m is None:
+            del next_at[quote]
+            continue
+        yield m.group(0)
+        pos = m.end()
+        for kind, found in next_at.items():
+            if 0 <= found < pos:
+                next_at[kind] = message.find(kind, pos)
+
+
 def query_term(message: str, query: str | None) -> str | None:
     """The offending term a ``QueryError`` message quotes: its first quoted text found in ``query``."""
     if not query:
         return None
-    for m in re.finditer(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", message):
+    for literal in _quoted_texts(message):
         try:
-            text = ast.literal_eval(m.group(0))
+            text = ast.literal_eval(literal)
         except (ValueError, SyntaxError):
             continue
         if isinstance(text, str) and text and text in query:
