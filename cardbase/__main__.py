@@ -1,3 +1,3 @@
-from cardbase.cli.app import main
+from cardbase.cli.entry import main
 
 main()

@@ -26,6 +26,12 @@ class _Root(TyperGroup):
 
             handle_command_error(error)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while parsing: Typer would exit 130 silently
+            raise typer.Abort() from None
+
     def command_path_of(self, args: list[str]) -> str:
         """``cardbase`` and the command names that lead ``args`` (for where to find help)."""
         path, group = ["cardbase"], self
@@ -61,10 +67,11 @@ class _Root(TyperGroup):
 
             code = handle_usage_error(error, self.command_path_of(list(sys.argv[1:] if args is None else args)))
         except typer.Abort:  # end of input where a prompt wanted an answer, or Ctrl-C while parsing
-            from cardbase.cli.boundary import INTERRUPTED_EXIT, say
+            from cardbase import interrupts
+            from cardbase.cli.boundary import say
 
-            say("cardbase: interrupted")
-            code = INTERRUPTED_EXIT
+            say(f"cardbase: {interrupts.word()}")
+            code = interrupts.exit_code()
         if standalone_mode:
             sys.exit(code)
         return code

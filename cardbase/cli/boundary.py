@@ -5,6 +5,7 @@ Whatever a command raises ends here as one line on stderr and an exit code:
 - ``CardbaseError`` (``cardbase.errors``): its message, its exit code (1 invalid, 2 unreadable/usage);
 - a usage error found by the option parser: its message and the command's ``--help``, exit 2;
 - Ctrl-C: ``cardbase: interrupted`` (long commands raise ``Interrupted`` saying what had finished), exit 130;
+  SIGTERM alike, ``cardbase: terminated``, exit 143 (``cardbase.interrupts``);
 - a database the driver refuses mid-command (locked, read-only, damaged): exit 2;
 - anything else is a bug: a short line naming the file the full traceback was written to, exit 70.
 
@@ -20,6 +21,7 @@ from typing import NoReturn
 
 import typer
 
+from cardbase import interrupts
 from cardbase.errors import CardbaseError, DatabaseError, Interrupted, UsageError, mask_secrets
 
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
@@ -41,11 +43,11 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if isinstance(error, typer.Exit | typer.Abort | typer.TyperException):
         raise error
     if isinstance(error, Interrupted):
-        fail(f"cardbase: interrupted: {error}", error.exit_code)
+        fail(f"cardbase: {interrupts.word()}: {error}", interrupts.exit_code())
     if isinstance(error, CardbaseError):
         fail(f"cardbase: error: {error}", error.exit_code)
     if isinstance(error, KeyboardInterrupt):
-        fail("cardbase: interrupted", INTERRUPTED_EXIT)
+        fail(f"cardbase: {interrupts.word()}", interrupts.exit_code())
     if isinstance(error, BrokenPipeError):
         # The reader of our output went away (`| head`): nothing left to say to it.
         devnull = os.open(os.devnull, os.O_WRONLY)

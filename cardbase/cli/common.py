@@ -50,13 +50,30 @@ FormatsOption = Annotated[
         callback=checked_path,
     ),
 ]
+
+
+def _dask_address(value: str | None) -> str | None:
+    """``--dask`` checked as it is parsed, before the decks are read or anything is started."""
+    if value is None:
+        return None
+    from cardbase.errors import UsageError
+    from cardbase.sim.dask_backend import scheduler_address
+
+    try:
+        return scheduler_address(value)
+    except UsageError as error:
+        raise typer.BadParameter(str(error).removeprefix("--dask ")) from None
+
+
 DaskOption = Annotated[
     str | None,
     typer.Option(
         "--dask",
         help="Run the games on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a LocalCluster "
-        "of --jobs workers here (needs the dask extra: uv run --extra dask …). Same results as a local run.",
+        "of --jobs workers here, one per core at most (needs the dask extra: uv run --extra dask …). Same results "
+        "as a local run.",
         show_default=False,
+        callback=_dask_address,
     ),
 ]
 CardArg = Annotated[
@@ -114,6 +131,16 @@ def console(stderr: bool = False) -> Console:
 def warn(message: str) -> None:
     """One warning line on stderr."""
     typer.echo(f"warning: {message}", err=True)
+
+
+def note(message: str) -> None:
+    """One note on stderr: something the user should know that is not a problem."""
+    typer.echo(f"note: {message}", err=True)
+
+
+def note(message: str) -> None:
+    """One note on stderr: something the user should know that is not a problem."""
+    typer.echo(f"note: {message}", err=True)
 
 
 def deck_notes(resolved: Any) -> None:

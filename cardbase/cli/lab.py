@@ -20,6 +20,7 @@ from cardbase.cli.common import (
     checked_path,
     console,
     loaded_notes,
+    note,
     print_json,
 )
 
@@ -126,7 +127,7 @@ def _run_study(
         from cardbase.lab.plot import _check
 
         _check(o.plot)
-    with backend(o.jobs, o.dask) as mapper, _batch_output(label, total, None, "") as (on_progress, _, _):
+    with backend(o.jobs, o.dask, note) as mapper, _batch_output(label, total, None, "") as (on_progress, _, _):
         result = run(loaded, options, mapper, on_progress)
     if o.plot is not None:
         draw(result, o.plot)
@@ -276,8 +277,8 @@ def gauntlet(
 
 def _footer(data: dict[str, Any], plot: Path | None) -> None:
     con = console()
-    for note in data["notes"]:
-        con.print(f"Note: {note}")
+    for line in data["notes"]:
+        con.print(f"Note: {line}")
     con.print(
         f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
         f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
@@ -440,7 +441,7 @@ def split(
     rules = entry.make_rules({"players": players})
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]
-    with backend(jobs, dask) as mapper:
+    with backend(jobs, dask, note) as mapper:
         advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper, max_levels=levels)
     data = advice.to_dict()
     if json:
@@ -540,7 +541,7 @@ def cards(
         from cardbase.lab.plot import _check
 
         _check(plot)
-    with backend(jobs, dask) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
+    with backend(jobs, dask, note) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
         study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
     if plot is not None:
         from cardbase.lab.plot import plot_cards

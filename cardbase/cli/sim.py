@@ -23,6 +23,7 @@ from cardbase.cli.common import (
     checked_path,
     console,
     loaded_notes,
+    note,
     print_json,
 )
 from cardbase.errors import quoted
@@ -113,7 +114,7 @@ def run_sim(
     rules = entry.make_rules(options)
     filename = f"{game_id}-{rules.players}p-seed{seed}.jsonl"
     with (
-        backend(jobs, dask) as mapper,
+        backend(jobs, dask, note) as mapper,
         _batch_output(entry.title, games, records, filename) as (on_progress, on_records, record_path),
     ):
         batch = run_batch(
@@ -342,7 +343,7 @@ def mea(
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
     with (
-        backend(jobs, dask) as mapper,
+        backend(jobs, dask, note) as mapper,
         _batch_output("Méa", games, records, filename) as (on_progress, on_records, record_path),
     ):
         batch = run_mea_batch(
@@ -497,8 +498,8 @@ def _print_mea(data: dict[str, Any]) -> None:
         ends.add_row(f"{code}: {e['what']}", str(e["games"]), f"{e['share']:.1%}", losers)
     con.print(ends)
     con.print("To find the opening size that suits a deck: cardbase lab opening DECK --vs DECK.")
-    for note in data["notes"]:
-        con.print(f"Note: {note}")
+    for line in data["notes"]:
+        con.print(f"Note: {line}")
     speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
     con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({speed:,.0f}/s)")
     if data.get("records"):
@@ -581,7 +582,7 @@ def meikyu(
     rules = prepare(db, assume, players, names, **readings)
     filename = f"meikyu-{players}p-seed{seed}.jsonl"
     with (
-        backend(jobs, dask) as mapper,
+        backend(jobs, dask, note) as mapper,
         _batch_output("Meikyu Kingdom", games, records, filename) as (on_progress, on_records, record_path),
     ):
         batch = run_batch(

@@ -9,7 +9,7 @@ pending are cancelled. Games are seeded by their index, so the results are those
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from cardbase.errors import UnreadableInput, UsageError
@@ -52,48 +52,173 @@ class DaskBackend:
                 self.client.cancel(list(pending), force=True)
 
 
+MAX_ADDRESS = 300
+"""The longest ``--dask`` address read: a host name is at most 253 characters."""
+CONNECT_SECONDS = 5
+"""How long to wait for a remote scheduler: with start-up, a bad address fails within 10 s."""
+CLOSE_SECONDS = 5
+"""How long closing the client, and the cluster, may take after a stop (Ctrl-C, an error)."""
+
+
+def scheduler_address(text: str) -> str:
+    """The ``--dask`` option checked before anything is imported or started: ``local``, or a
+    scheduler's ``tcp://host:port`` (the scheme may be left out) or ``tls://host:port``; anything
+    else is a usage error naming the option."""
+    if text == "local":
+        return text
+    if len(text) > MAX_ADDRESS:
+        raise UsageError(f"--dask: an address has at most {MAX_ADDRESS} characters, not {len(text):,}")
+    shown = repr(text)
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme not in ("tcp", "tls"):
+        raise UsageError(
+            f"--dask {shown}: give 'local' or a scheduler address tcp://HOST:PORT (tls://HOST:PORT with "
+            f"Dask's TLS settings); cardbase does not connect by {scheme[:20]!r}"
+        )
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit("//" + rest)
+        host, port = parts.hostname, parts.port
+    except ValueError as error:
+        raise UsageError(f"--dask {shown}: not a scheduler address ({error}); e.g. tcp://10.0.0.5:8786") from None
+    if not host or port is None or port == 0 or parts.path or parts.query or parts.fragment or parts.username:
+        raise UsageError(f"--dask {shown}: not a scheduler address; give HOST:PORT, e.g. tcp://10.0.0.5:8786")
+    return f"{scheme}://{'[' + host + ']' if ':' in host else host}:{port}"
+
+
 @contextmanager
 def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     """A backend on the cluster at ``address`` (``tcp://host:8786``), or, for ``local``, on a
     LocalCluster of ``local_workers`` single-threaded worker processes started here and stopped
-    at the end."""
+    at the end. A Ctrl-C, even while the cluster starts, stops its workers at once."""
+    address = scheduler_address(address)
+    if address != "local":
+        _probe(address)
     try:
-        import logging
-        import signal
-
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise UsageError(
             "--dask needs the optional dask packages: uv run --extra dask cardbase … (or pip install 'cardbase[dask]')"
         ) from None
-    cluster = None
+    cluster: Any = None
+    client: Any = None
+    finished = False
     try:
         if address == "local":
-            # Ctrl-C reaches the whole process group: the workers are started with SIGINT ignored
-            # (kept across exec), so that only this process sees it and stops them. A Ctrl-C
-            # pressed during these seconds of start-up is ignored too (press it again after).
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                cluster = LocalCluster(
-                    n_workers=local_workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address="127.0.0.1:0",  # its HTTP server: loopback, a free port (8787 may be taken)
-                    silence_logs=logging.ERROR,
-                )
-            finally:
-                signal.signal(signal.SIGINT, previous)
+            cluster = _start_local_cluster(local_workers)
             client = Client(cluster)
         else:
-            client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as error:
-        if cluster is not None:
-            cluster.close()
-        raise UnreadableInput(f"--dask {address}: cannot reach the Dask scheduler: {error}") from None
-    try:
-        workers = sum(client.nthreads().values())
-        yield DaskBackend(client, workers)
+            client = _connect(Client, address)
+        yield DaskBackend(client, sum(client.nthreads().values()))
+        finished = True
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        from cardbase import interrupts
+
+        with interrupts.deferred():  # a second Ctrl-C must not leave the workers running
+            if finished:
+                if client is not None:
+                    client.close()
+                if cluster is not None:
+                    cluster.close()
+            else:  # stopped (Ctrl-C, an error): the workers are not asked to finish their chunks
+                _stop_at_once(client, cluster)
+
+
+def _start_local_cluster(workers: int) -> Any:
+    """A LocalCluster of ``workers`` processes, started in a thread while this one waits, so that
+    a Ctrl-C meanwhile stops it at once (its workers killed) rather than after the start.
+
+    Ctrl-C reaches the whole process group: the cluster's threads and workers are started with
+    SIGINT blocked (kept across exec), so only this process sees it, and it stops them."""
+    import logging
+    import threading
+
+    from distributed import LocalCluster
+
+    from cardbase import interrupts
+
+    made: dict[str, Any] = {}
+
+    def start() -> None:
+        try:
+            made["cluster"] = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # its HTTP server: loopback, a free port (8787 may be taken)
+                silence_logs=logging.ERROR,
+            )
+        except BaseException as error:
+            made["error"] = error
+
+    with interrupts.blocked_for_children():
+        starter = threading.Thread(target=start, name="cardbase: starting a Dask cluster", daemon=True)
+        starter.start()
+    try:
+        while starter.is_alive():
+            starter.join(0.1)
+    except KeyboardInterrupt:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # its complaints as the workers go
+        _kill_local_workers()
+        raise
+    error = made.get("error")
+    if isinstance(error, OSError | TimeoutError | ValueError | RuntimeError):
+        raise UnreadableInput(f"--dask local: cannot start a Dask cluster here: {error}") from None
+    if error is not None:
+        raise error
+    return made["cluster"]
+
+
+def _stop_at_once(client: Any, cluster: Any) -> None:
+    """Close ``client`` and ``cluster`` (either may be None) after a stop, within ``CLOSE_SECONDS``
+    each: the local workers are killed first, and a close that takes longer is given up."""
+    if cluster is not None:
+        _kill_local_workers()
+    for part in (client, cluster):
+        if part is not None:
+            # What is left of a local cluster ends with this process (its workers watch it).
+            with suppress(TimeoutError, OSError, RuntimeError):
+                part.close(timeout=CLOSE_SECONDS)
+
+
+def _kill_local_workers() -> None:
+    """Kill the worker processes this process started (a LocalCluster's): at once, mid-chunk."""
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+def _probe(address: str) -> None:
+    """Refuse at once an address where nothing listens (a wrong port, an unknown host), before
+    Dask is imported: its client would retry until its timeout."""
+    import socket
+
+    host, _, port = address.split("://", 1)[1].rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        reason = "timed out" if isinstance(error, TimeoutError) else error.strerror or str(error)
+        raise UnreadableInput(f"--dask {address}: cannot reach the Dask scheduler: {reason}") from None
+
+
+def _connect(client_class: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``; anything that stops it is one error naming the address."""
+    if address.startswith("tls://"):
+        from distributed.security import Security
+
+        if Security().get_connection_args("client").get("ssl_context") is None:
+            raise UsageError(
+                f"--dask {address}: tls:// needs Dask's TLS settings (distributed.comm.tls.ca-file, "
+                "distributed.comm.tls.client.cert and .key in the Dask config); none are set"
+            )
+    try:
+        return client_class(address, timeout=f"{CONNECT_SECONDS}s")
+    except MemoryError:  # the frame length a server that does not speak Dask's protocol sent
+        raise UnreadableInput(f"--dask {address}: what answered there is not a Dask scheduler") from None
+    except Exception as error:  # a timeout, a refused connection, an unknown host, a TLS failure
+        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        raise UnreadableInput(f"--dask {address}: cannot reach the Dask scheduler: {reason}") from None

@@ -362,15 +362,24 @@ def default_jobs() -> int:
 
 
 @contextmanager
-def backend(jobs: int | None, dask: str | None) -> Iterator[ChunkMapper | None]:
+def backend(
+    jobs: int | None, dask: str | None, note: Callable[[str], None] | None = None
+) -> Iterator[ChunkMapper | None]:
     """Where the games run: ``jobs`` local processes (default: the cores), or a Dask cluster at
-    ``dask`` (``local``: a LocalCluster of ``jobs`` workers). ``None``: this process."""
+    ``dask`` (``local``: a LocalCluster of ``jobs`` workers, at most one per core, ``note`` told
+    when fewer than asked). ``None``: this process."""
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise UsageError(f"--jobs is 1 to {MAX_JOBS}, not {jobs}")
     n = jobs if jobs is not None else default_jobs()
     if dask is not None:
         from cardbase.sim.dask_backend import dask_backend
 
+        if dask == "local" and n > cores.available_cores():
+            # Each worker is a new interpreter (about a second of a core and 100 MB to start): more
+            # than the cores only costs memory and start-up, and the results do not depend on it.
+            n = cores.available_cores()
+            if note is not None:
+                note(f"--jobs {jobs}: this machine has {n} core(s); the local Dask cluster has {n} worker(s)")
         with dask_backend(dask, n) as mapper:
             yield mapper
         return
