@@ -3,22 +3,32 @@
 Only regular files are read (a folder, a FIFO, ``/dev/zero`` or a socket is refused before it
 is opened), never more than the caller's bound (checked on the size and again while reading,
 so a file that grows cannot slip past it), and text must be UTF-8. JSON goes through
-:func:`load_json`, which bounds nesting and refuses ``NaN`` and ``Infinity``. Output goes
-through :func:`output_file`, which writes a file whole or not at all.
+:func:`load_json`, which bounds nesting and refuses ``NaN`` and ``Infinity``.
+
+Every path a command writes goes through :func:`output_target` (files) or
+:func:`output_folder_target` (folders), checked before anything is written: a regular file or a
+new path is written whole or not at all (:func:`output_file`, :func:`output_files`,
+:func:`output_folder`), through a link to its target; ``-`` (standard output) and a character
+device (``/dev/null``, a terminal) are written to as streams and never replaced; a folder where a
+file should be, a FIFO, a block device or a socket is refused, naming the path and what it is.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import re
+import shutil
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 from cardbase.errors import UnreadableInput, quoted, shown
 
@@ -109,14 +119,27 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number cardbase accepts")
 
 
+def refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict (``object_pairs_hook``); a key given twice, whose second value would
+    silently win, is a ``ValueError`` naming it."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {quoted(key)} is given twice in one object")
+            seen.add(key)
+    return obj
+
+
 def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bool = False) -> Any:
-    """Parse JSON text; bad syntax, nesting deeper than ``MAX_JSON_DEPTH``, ``NaN``, ``Infinity`` or a
-    lone surrogate (see :func:`check_characters`)
-    is ``UnreadableInput`` naming ``source`` and saying ``bad`` (with the line and column where JSON
+    """Parse JSON text; bad syntax, nesting deeper than ``MAX_JSON_DEPTH``, ``NaN``, ``Infinity``, a
+    key given twice in one object or a lone surrogate (see :func:`check_characters`) is
+    ``UnreadableInput`` naming ``source`` and saying ``bad`` (with the line and column where JSON
     says; ``one_line`` for a line of JSON Lines, whose ``source`` already names the line)."""
     _check_depth(text, source)
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=refuse_duplicate_keys)
     except json.JSONDecodeError as error:
         if one_line:
             raise UnreadableInput(f"{source}: {bad}: {error.msg} (column {error.colno})") from None
@@ -224,35 +247,253 @@ def open_mode(temporary: Path, folder: bool = False) -> None:
     os.chmod(temporary, (0o777 if folder else 0o666) & ~_umask())
 
 
-@contextmanager
-def output_file(path: Path, what: str = "file") -> Iterator[Path]:
-    """A temporary path beside ``path`` to write to; when the block ends without error it
-    replaces ``path`` in one step, so a reader never sees half a file and a failed or interrupted
-    write leaves whatever was there before. A folder in the way, a file where a folder should be,
-    or a write the system refuses is ``UnreadableInput`` naming ``path``."""
-    path = Path(path)
-    if path.is_dir():
-        raise UnreadableInput(f"{path}: is a folder; give the {what}'s file name")
+STDOUT = "-"
+"""The output path that means standard output (where the command writes files to it)."""
+
+
+@dataclass(frozen=True)
+class OutputTarget:
+    """Where a file output goes: a file replaced whole (``stream`` None), or a stream written to
+    and never replaced: ``"stdout"``, ``"stderr"`` (the path is this process's own) or
+    ``"device"`` (a character device such as ``/dev/null``)."""
+
+    given: Path
+    path: Path
+    stream: str | None = None
+
+
+def _what_it_is(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISBLK(mode):
+        return "a block device (a disk)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    return "not a regular file"
+
+
+def _same_file(info: os.stat_result, fd: int) -> bool:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        other = os.fstat(fd)
+    except OSError:
+        return False
+    return (info.st_dev, info.st_ino) == (other.st_dev, other.st_ino)
+
+
+def _stat_output(path: Path, what: str) -> tuple[os.stat_result | None, bool]:
+    """The ``stat`` of an output path (None: nothing there yet) and whether the path is a link."""
+    try:
+        is_link = os.path.islink(path)
+        return os.stat(path), is_link
+    except (FileNotFoundError, NotADirectoryError):
+        return None, is_link  # a new path (a file in the way of its folder is said when it is made)
+    except ValueError:  # a NUL character
+        raise UnreadableInput(f"{str(path)[:200]!r}: not a file name (it holds a NUL character)") from None
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot write the {what} there: {error.strerror}") from None
+
+
+def output_target(path: Path | str, what: str = "file") -> OutputTarget:
+    """Where the file output ``path`` goes, checked before anything is written: a regular file or a
+    new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
+    and a character device (``/dev/null``, ``/dev/stdout``, a terminal) are written to as streams;
+    anything else (a folder, a FIFO, a block device, a socket) is ``UnreadableInput`` (exit 2)."""
+    given = Path(path)
+    if str(path) == STDOUT:
+        return OutputTarget(given, given, "stdout")
+    info, is_link = _stat_output(given, what)
+    real = Path(os.path.realpath(given)) if is_link else given
+    if info is None:
+        return OutputTarget(given, real)
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if _same_file(info, fd):  # /dev/stdout, or the file the shell sent our output to
+            return OutputTarget(given, real, name)
+    if stat.S_ISREG(info.st_mode):
+        return OutputTarget(given, real)
+    if stat.S_ISCHR(info.st_mode):
+        return OutputTarget(given, real, "device")
+    kind = _what_it_is(info.st_mode)
+    if stat.S_ISDIR(info.st_mode):
+        kind = "a link to a folder" if is_link else kind
+        raise UnreadableInput(f"{given}: is {kind}; give the {what}'s file name")
+    raise UnreadableInput(f"{given}: is {kind}, not a file; give the {what} a file name (or - for standard output)")
+
+
+def output_folder_target(path: Path | str, what: str = "files") -> Path:
+    """The folder an output-folder option names, checked before anything is written: a new path
+    or a folder; a link to a folder is followed (its folder is written, the link stays); ``-``,
+    a file, a device, a FIFO or a socket is ``UnreadableInput`` (exit 2)."""
+    given = Path(path)
+    if str(path) == STDOUT:
+        raise UnreadableInput(f"- (standard output) cannot hold the {what}; give a folder")
+    info, is_link = _stat_output(given, what)
+    real = Path(os.path.realpath(given)) if is_link else given
+    if info is None or stat.S_ISDIR(info.st_mode):
+        return real
+    kind = "a file" if stat.S_ISREG(info.st_mode) else _what_it_is(info.st_mode)
+    raise UnreadableInput(f"{given}: is {kind}, not a folder; give a folder for the {what}")
+
+
+def _make_parent(target: OutputTarget) -> None:
+    parent = target.path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise UnreadableInput(f"{path}: cannot make folder {path.parent}: a file of that name is in the way") from None
+        raise UnreadableInput(
+            f"{target.given}: cannot make folder {parent}: a file of that name is in the way"
+        ) from None
     except OSError as error:
-        raise UnreadableInput(f"{path}: cannot make folder {path.parent}: {error.strerror}") from None
+        raise UnreadableInput(f"{target.given}: cannot make folder {parent}: {error.strerror}") from None
+
+
+@contextmanager
+def output_file(path: Path | str, what: str = "file") -> Iterator[Path]:
+    """A temporary path to write the output ``path`` to (see :func:`output_target`); when the
+    block ends without error it replaces the file in one step, so a reader never sees half a file
+    and a failed or interrupted write leaves whatever was there before; a stream (``-``,
+    ``/dev/null``) is written to then. Anything the system refuses is ``UnreadableInput`` naming
+    ``path``."""
+    yield from _output_files([output_target(path, what)], what, single=True)
+
+
+@contextmanager
+def output_files(paths: Sequence[Path | str], what: str = "file") -> Iterator[list[Path]]:
+    """:func:`output_file` for several outputs of one command, all or nothing: every path is
+    checked before any is written, and none is replaced unless every one was written."""
+    targets = [output_target(path, what) for path in paths]
+    yield from _output_files(targets, what, single=False)
+
+
+def _output_files(targets: list[OutputTarget], what: str, single: bool) -> Iterator[Any]:
+    temporaries: list[Path] = []
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".part{path.suffix}", dir=path.parent)
-        os.close(fd)
+        for target in targets:
+            if target.stream is None:
+                _make_parent(target)
+                folder: Path | None = target.path.parent
+                prefix, suffix = f".{target.path.name}.", f".part{target.path.suffix}"
+            else:  # never beside a device: in the temporary folder
+                folder, prefix, suffix = None, "cardbase-output-", target.path.suffix
+            try:
+                fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+                os.close(fd)
+            except OSError as error:
+                raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror}") from None
+            temporaries.append(Path(name))
+        yield temporaries[0] if single else list(temporaries)
+        from cardbase import interrupts
+
+        with interrupts.deferred():  # all of them or none
+            for target, temporary in zip(targets, temporaries, strict=True):
+                _commit(target, temporary, what)
+    finally:
+        for temporary in temporaries:
+            temporary.unlink(missing_ok=True)
+
+
+def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
+    """Put the written ``temporary`` where ``target`` says: a file replaced, or a stream written."""
+    try:
+        if target.stream is None:
+            info, _ = _stat_output(target.path, what)
+            if info is not None and not stat.S_ISREG(info.st_mode):  # changed while we wrote
+                raise UnreadableInput(f"{target.given}: is now {_what_it_is(info.st_mode)}; not replaced")
+            open_mode(temporary)
+            os.replace(temporary, target.path)
+            return
+        with temporary.open("rb") as source:
+            if target.stream == "device":
+                with _open_device(target) as sink:
+                    shutil.copyfileobj(source, sink)
+                return
+            stream = sys.stdout if target.stream == "stdout" else sys.stderr
+            stream.flush()
+            shutil.copyfileobj(source, stream.buffer)
+            stream.buffer.flush()
+            if target.stream == "stdout":
+                # Standard output carries the data alone: what the command says next goes to stderr.
+                sys.stdout = sys.stderr
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): the boundary ends quietly
     except OSError as error:
-        raise UnreadableInput(f"{path}: cannot write the {what}: {error.strerror}") from None
-    temporary = Path(name)
+        raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror or error}") from None
+
+
+def _open_device(target: OutputTarget) -> BinaryIO:
+    """The character device of ``target`` opened for writing: never made, never truncated, and
+    refused if it is no longer a character device."""
+    import fcntl
+
+    fd = os.open(target.path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISCHR(os.fstat(fd).st_mode):
+            raise UnreadableInput(f"{target.given}: is no longer a character device; not written")
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+@contextmanager
+def open_output(path: Path | str, what: str = "file") -> Iterator[TextIO]:
+    """The output ``path`` opened as UTF-8 text to write as the work goes (what was written stays
+    if the work is cut short): a regular file or new path, a character device, or ``-``; anything
+    else is refused as by :func:`output_target`."""
+    target = output_target(path, what)
+    try:
+        if target.stream == "stdout":
+            yield sys.stdout
+            return
+        if target.stream == "stderr":
+            yield sys.stderr
+            return
+        if target.stream == "device":
+            with _open_device(target) as raw, io.TextIOWrapper(raw, encoding="utf-8") as text:
+                yield text
+            return
+        _make_parent(target)
+        with open(target.path, "w", encoding="utf-8") as handle:
+            yield handle
+    except OSError as error:
+        raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror or error}") from None
+
+
+@contextmanager
+def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
+    """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
+    write into; when the block ends without error it takes the folder's place (the old one is
+    removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
+    temporary. A link to a folder stays a link: the folder it points to is replaced."""
+    real = output_folder_target(path, what)
+    given = Path(path)
+    parent = real.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
+        open_mode(temporary, folder=True)
+    except OSError as error:
+        raise UnreadableInput(f"cannot write {given}: {error.strerror or error}") from None
     try:
         yield temporary
-        open_mode(temporary)
-        os.replace(temporary, path)
+        from cardbase import interrupts
+
+        with interrupts.deferred():  # the two renames are one step
+            if real.exists():
+                old = parent / f".{real.name}.old-{os.getpid()}"
+                os.replace(real, old)
+                os.replace(temporary, real)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(temporary, real)
     except OSError as error:
-        raise UnreadableInput(f"{path}: cannot write the {what}: {error.strerror}") from None
+        raise UnreadableInput(f"cannot write {given}: {error.strerror or error}") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        shutil.rmtree(temporary, ignore_errors=True)
 
 
 def write_text_output(path: Path, text: str, what: str = "file") -> None:

@@ -138,11 +138,6 @@ def note(message: str) -> None:
     typer.echo(f"note: {message}", err=True)
 
 
-def note(message: str) -> None:
-    """One note on stderr: something the user should know that is not a problem."""
-    typer.echo(f"note: {message}", err=True)
-
-
 def deck_notes(resolved: Any) -> None:
     """Warn on stderr when a deck argument named a file and a database deck alike (the file was read)."""
     for problem in resolved.problems:

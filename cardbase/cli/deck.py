@@ -97,7 +97,7 @@ def validate(
     from cardbase.decks.service import resolve_file, validate_resolved
 
     resolved = resolve_file(open_db(db), file, check_game(game))
-    report, _ = validate_resolved(resolved, format, _house(formats))
+    report, _ = validate_resolved(resolved, format, _house(formats, db))
     _finish(report, json)
 
 
@@ -120,7 +120,7 @@ def stats(
     from cardbase.decks.stats import deck_stats, stats_lines
 
     resolved = _resolved_without_errors(db, file, game)
-    fmt, _ = choose_format(resolved, format, _house(formats))
+    fmt, _ = choose_format(resolved, format, _house(formats, db))
     data = deck_stats(resolved, fmt)
     if json:
         print_json(data)
@@ -216,14 +216,14 @@ def new(
     from cardbase.decks.store import new_deck
 
     game = check_game(game) or ""
-    new_deck(open_db(db), name, game, format, players, _house(formats))
+    new_deck(open_db(db), name, game, format, players, _house(formats, db))
     typer.echo(f"made deck {name!r}")
 
 
-def _house(formats: Path | None) -> HouseFormats | None:
+def _house(formats: Path | None, db: str | None) -> HouseFormats | None:
     from cardbase.decks.service import load_house
 
-    return load_house(formats)
+    return load_house(formats, db)
 
 
 @app.command("set")
@@ -251,7 +251,7 @@ def set_(
     if name is None and format is None:
         raise UsageError("deck set: give --name and/or --format")
     fmt = KEEP if format is None else (None if format.strip().lower() == "default" else format)
-    info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats))
+    info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats, db))
     typer.echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {info.cards} cards")
 
 
@@ -348,7 +348,7 @@ def show(
     from cardbase.decks.text import write_text
 
     resolved = resolve_file(open_db(db), deck, check_game(game))
-    report, _ = validate_resolved(resolved, format, _house(formats))
+    report, _ = validate_resolved(resolved, format, _house(formats, db))
     if json:
         print_json(show_dict(resolved, report, deck))
         return

@@ -118,6 +118,10 @@ def draws(
         raise UsageError("give --cards or --by-turn, not both")
     if plot is not None and not needs:
         raise UsageError("--plot draws the chance of needs: give at least one --need")
+    if plot is not None:
+        from cardbase.textfiles import output_target
+
+        output_target(plot, "plot")  # before the draws are worked out
     database = open_db(db)
     resolved = load(database, file, check_game(game))
     deck_notes(resolved)

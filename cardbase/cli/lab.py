@@ -121,12 +121,12 @@ def _run_study(
     from cardbase.lab.gauntlet import load_decks
 
     options = _options(o.max_turns, o.rule)
-    loaded = load_decks(o.db, paths, names, options, o.drop_unknown, load_house(o.formats))
+    loaded = load_decks(o.db, paths, names, options, o.drop_unknown, load_house(o.formats, o.db))
     loaded_notes(*loaded)
     if o.plot is not None:
-        from cardbase.lab.plot import _check
+        from cardbase.lab.plot import check_plot_path
 
-        _check(o.plot)
+        check_plot_path(o.plot)
     with backend(o.jobs, o.dask, note) as mapper, _batch_output(label, total, None, "") as (on_progress, _, _):
         result = run(loaded, options, mapper, on_progress)
     if o.plot is not None:
@@ -538,9 +538,9 @@ def cards(
     names = parse_agents(agents, players, ["heuristic"] * players)
     rules = prepare(db, assume, players, names)
     if plot is not None:
-        from cardbase.lab.plot import _check
+        from cardbase.lab.plot import check_plot_path
 
-        _check(plot)
+        check_plot_path(plot)
     with backend(jobs, dask, note) as mapper, _batch_output("Meikyu cards", games, None, "") as (on_progress, _, _):
         study = run_cards(rules, names, games, seed, mapper, min_games, on_progress)
     if plot is not None:

@@ -205,7 +205,7 @@ def mea(
         rule,
     )
     database = open_db(db)
-    house = load_house(formats)
+    house = load_house(formats, database)
     mine, theirs = (load_deck(database, path, drop_unknown, house) for path in (deck, vs_deck))
     loaded_notes(mine, theirs)
     human = seat - 1

@@ -44,11 +44,12 @@ def generate(
 
     Example: cardbase schema generate --check
     """
-    from cardbase.textfiles import read_text, write_text_output
+    from cardbase.textfiles import output_folder_target, read_text, write_text_output
 
+    real = output_folder_target(folder, "schemas")
     stale = []
     for filename, text in render_schemas().items():
-        path = folder / filename
+        path = real / filename
         current = read_text(path, "schema") if path.is_file() else None
         if current == text:
             continue

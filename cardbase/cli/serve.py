@@ -49,7 +49,7 @@ def serve(
         raise UsageError("--token must be printable ASCII (it goes in a link and a header)")
     from cardbase.decks.service import load_house
 
-    house = load_house(formats)  # a bad file stops here, before the port is taken
+    house = load_house(formats, db)  # a bad file stops here, before the port is taken
     made = token is None and not is_loopback(host)
     if made:
         token = secrets.token_urlsafe(24)

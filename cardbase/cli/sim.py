@@ -7,7 +7,7 @@ own variant options and calls :func:`run_sim`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -338,7 +338,7 @@ def mea(
         mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),
         rule,
     )
-    loaded = prepare(db, (deck, vs), names, options, drop_unknown, load_house(formats))
+    loaded = prepare(db, (deck, vs), names, options, drop_unknown, load_house(formats, db))
     loaded_notes(*loaded)
     stems = [p.stem.removeprefix("mea-") for p in (deck, vs)]
     filename = f"mea-{stems[0]}-vs-{stems[1]}-seed{seed}.jsonl"
@@ -377,38 +377,39 @@ def _batch_output(
     The bar is stopped and the file closed however the batch ends.
     """
     from cardbase.errors import Interrupted, UnreadableInput
+    from cardbase.textfiles import open_output, output_folder_target
 
-    _, advance, stop = _progress(title, games)
-    done = 0
-
-    def on_progress(k: int) -> None:
-        nonlocal done
-        done += k
-        advance(k)
-
-    out = None
-    record_path = None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        out = None
+        record_path = None
+        if records is not None:  # checked, and the file opened, before the first game
+            folder = output_folder_target(records, "records")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise UnreadableInput(f"cannot write records to {records}: {error.strerror or error}") from None
             record_path = records / filename
-            out = record_path.open("w", encoding="utf-8")
-        except OSError as error:
-            raise UnreadableInput(f"cannot write records to {records}: {error}") from None
+            out = stack.enter_context(open_output(folder / filename, "records"))
 
-    def on_records(lines: Sequence[str]) -> None:
-        assert out is not None
-        out.write("\n".join(lines) + "\n")
+        def on_records(lines: Sequence[str]) -> None:
+            assert out is not None
+            out.write("\n".join(lines) + "\n")
 
-    try:
-        yield on_progress, (on_records if out is not None else None), record_path
-    except KeyboardInterrupt:
-        saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
-        raise Interrupted(f"{done} of {games} games had finished{saved}") from None
-    finally:
-        stop()
-        if out is not None:
-            out.close()
+        _, advance, stop = _progress(title, games)
+        done = 0
+
+        def on_progress(k: int) -> None:
+            nonlocal done
+            done += k
+            advance(k)
+
+        try:
+            yield on_progress, (on_records if out is not None else None), record_path
+        except KeyboardInterrupt:
+            saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
+            raise Interrupted(f"{done} of {games} games had finished{saved}") from None
+        finally:
+            stop()
 
 
 def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:

@@ -259,14 +259,75 @@ def ensure_schema(engine: Engine) -> int:
                 f"the database has schema version {version}, newer than this cardbase "
                 f"understands ({models.SCHEMA_VERSION}); upgrade cardbase to use it"
             )
+        label = version
+        _check_tables(tables, label)
         while version < models.SCHEMA_VERSION:
             if version not in MIGRATIONS:
                 raise DatabaseError(f"no migration from schema version {version}")
-            MIGRATIONS[version](conn)
+            try:
+                MIGRATIONS[version](conn)
+            except (OperationalError, SADatabaseError) as error:
+                raise DatabaseError(
+                    f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
+                    f"{_MISLABELLED.format(label=label)}"
+                ) from None
             version += 1
             conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
+        _check_columns(conn, label)
         SQLModel.metadata.create_all(conn)
         return version
+
+
+SCHEMA_1_TABLES = ("card", "card_alias", "card_image", "card_set", "card_type", "deck", "deck_card", "game", "meta")
+"""The tables of schema 1, which every later schema keeps: a cardbase database has them all."""
+
+_MISLABELLED = (
+    "its tables are not those of schema version {label} it is labelled with (a wrong label, a dropped table "
+    "or a damaged file); it is left unchanged (restore it from a backup, or give a new file)"
+)
+
+
+def _check_tables(tables: set[str], label: int) -> None:
+    """Refuse, before any step runs, a database missing a table every schema has (dropped, or not
+    made by cardbase): it would be made again, empty, and the data it held silently gone."""
+    missing = [t for t in SCHEMA_1_TABLES if t not in tables]
+    if missing:
+        raise DatabaseError(f"the database has no table {', '.join(missing)}: {_MISLABELLED.format(label=label)}")
+
+
+def _check_columns(conn: Connection, label: int) -> None:
+    """Refuse a database whose tables, once the upgrade's steps have run (in its transaction, so
+    nothing is committed), lack a column of the current schema: its label said a version it is not."""
+    present = _columns(conn)
+    for name, table in SQLModel.metadata.tables.items():
+        if name not in present:
+            continue  # a table newer than every step: create_all makes it
+        missing = [c.name for c in table.columns if c.name not in present[name]]
+        if missing:
+            raise DatabaseError(
+                f"the table {name} has no column {', '.join(missing)}: {_MISLABELLED.format(label=label)}"
+            )
+
+
+_COLUMNS_SQL = {
+    "sqlite": "SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'",
+    "postgresql": (
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+    ),
+}
+
+
+def _columns(conn: Connection) -> dict[str, set[str]]:
+    """Every table's columns, as the tables are now (one query where the dialect allows: this runs
+    at every open)."""
+    out: dict[str, set[str]] = {}
+    sql = _COLUMNS_SQL.get(conn.dialect.name)
+    if sql is None:
+        inspector = inspect(conn)
+        return {t: {c["name"] for c in inspector.get_columns(t)} for t in inspector.get_table_names()}
+    for table, column in conn.exec_driver_sql(sql):
+        out.setdefault(table, set()).add(column)
+    return out
 
 
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:

@@ -48,6 +48,7 @@ from cardbase.textfiles import (
     json_type,
     output_file,
     read_bytes,
+    refuse_duplicate_keys,
     write_text_output,
 )
 
@@ -305,10 +306,10 @@ def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any
     if depth > BOUNDS.json_depth:
         raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=refuse_duplicate_keys)
     except json.JSONDecodeError as error:
         raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
-    except ValueError as error:  # NaN, Infinity, or an integer of over 4,300 digits
+    except ValueError as error:  # NaN, Infinity, an integer of over 4,300 digits, a key given twice
         raise UnreadableInput(f"{path}: invalid JSON: {error}") from None
     check_characters(data, str(path))
     top: dict[str, Any] = {}

@@ -10,16 +10,18 @@ A house format file::
     banned = ["Dragon of Mild Inconvenience"]
 
 Keys are the fields of ``cardbase.games.formats.Format``; a bad file is refused with a
-message naming the file, the format and the key.
+message naming the file, the format and the key, and so is a card the catalog does not have
+(with the closest names) or a name holding a line break.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
 from cardbase.textfiles import load_toml, read_text
@@ -59,14 +61,24 @@ MAX_FORMATS_BYTES = 1_000_000
 """A house formats file is a few kilobytes; a megabyte is refused with this bound named."""
 
 
-def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
-    """House formats from a TOML file, by (game, name); every error names the file and key."""
+CARD_KEYS = ("allowed_cards", "banned", "restricted", "copy_limits")
+"""The keys whose names are cards' (the others name sets, types and sections)."""
+
+CardCheck = Callable[[str, str], str | None]
+"""Given a game and a card name as written: what is wrong with it (not in the catalog), or None."""
+
+
+def load_house_formats(path: Path, check_card: CardCheck | None = None) -> dict[tuple[str, str], Format]:
+    """House formats from a TOML file, by (game, name); every error names the file and key. With
+    ``check_card``, a card it finds wrong (one the catalog does not have: the rule would never
+    apply) is ``InvalidData`` (exit 1) listing every such card with its format and key."""
     text = read_text(path, "formats file", MAX_FORMATS_BYTES)
     data = load_toml(text, str(path))
     formats = data.get("formats")
     if not isinstance(formats, dict) or not formats:
         raise UnreadableInput(f"{path}: no [formats.NAME] tables")
     out: dict[tuple[str, str], Format] = {}
+    problems: list[str] = []
     for name, spec in formats.items():
         where = f"{path}: format {quoted(name)}"
         if len(name) > MAX_FORMAT_NAME:
@@ -75,7 +87,28 @@ def load_house_formats(path: Path) -> dict[tuple[str, str], Format]:
             raise UnreadableInput(f"{where}: must be a table of keys")
         house = _house_format(name, spec, where)
         out[(house.game, name)] = house
+        for key in CARD_KEYS:
+            for card in spec.get(key, ()):
+                problem = check_card(house.game, card) if check_card else None
+                if problem:
+                    problems.append(f"format {name!r}: {key}: {problem}")
+    if problems:
+        raise InvalidData(str(path), problems, writes=False)
     return out
+
+
+def _check_names(where: str, key: str, names: Iterable[str]) -> None:
+    """Names in a format are one line of printable text each: a line break or a control character
+    (a copy-paste slip) would make a name no card has."""
+    for name in names:
+        if not name.strip():
+            raise UnreadableInput(f"{where}: key {quoted(key)}: an empty name")
+        bad = next((c for c in name if not c.isprintable()), None)
+        if bad is not None:
+            raise UnreadableInput(
+                f"{where}: key {quoted(key)}: the name {quoted(name)} holds a control character ({bad!r}): "
+                "one name per string, on one line"
+            )
 
 
 def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
@@ -118,6 +151,7 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
             value = spec[key]
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise UnreadableInput(f"{where}: key {quoted(key)} must be a list of names")
+            _check_names(where, key, value)
             fields[key] = frozenset(fold(v) for v in value)
     for key in _MAP_KEYS:
         if key in spec:
@@ -126,6 +160,7 @@ def _house_format(name: str, spec: dict[str, Any], where: str) -> Format:
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_FORMAT_NUMBER for v in value.values()
             ):
                 raise UnreadableInput(f"{where}: key {quoted(key)} must be a table of name = whole number")
+            _check_names(where, key, value)
             fields[key] = {fold(k): v for k, v in value.items()}
     low, high = fields.get("min_cards"), fields.get("max_cards")
     if low is not None and high is not None and low > high:

@@ -134,9 +134,31 @@ def resolve_file_or_fail(
     return resolved
 
 
-def load_house(formats_file: Path | None) -> HouseFormats | None:
-    """The house formats of a ``--formats`` file (none without one); a bad file is a usage error."""
-    return load_house_formats(formats_file) if formats_file else None
+def load_house(formats_file: Path | None, db: Any) -> HouseFormats | None:
+    """The house formats of a ``--formats`` file (none without one), every card they name checked
+    against the catalog of ``db`` (a ``Database``, or the ``--db`` it is opened from): a bad file is
+    refused naming the file, the format and the key; a card not in the catalog with the closest names."""
+    if not formats_file:
+        return None
+    from cardbase.db.engine import Database, open_database
+    from cardbase.names import fold
+
+    database = db if isinstance(db, Database) else open_database(db)
+    with database.session() as session:
+        index = load_index(session)
+
+    def check_card(game: str, card: str) -> str | None:
+        found = index.lookup(card, game)
+        if found and fold(found[0].name) != fold(card):
+            return f"{card!r} is another name of {found[0].name!r}; write {found[0].name!r}"
+        if found:
+            return None
+        near = index.closest(card, game)
+        return f"no {game} card {card!r} in the catalog" + (
+            f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        )
+
+    return load_house_formats(formats_file, check_card)
 
 
 def choose_format(

@@ -16,11 +16,15 @@ if TYPE_CHECKING:
 FORMATS = (".png", ".pdf", ".svg")
 
 
-def _check(path: Path) -> None:
+def check_plot_path(path: Path) -> None:
+    """Refuse a ``--plot`` path before the games are played: its kind of file (by its ending),
+    and what is there (``cardbase.textfiles.output_target``)."""
     from cardbase.errors import UsageError
+    from cardbase.textfiles import output_target
 
     if path.suffix.lower() not in FORMATS:
         raise UsageError(f"--plot {path}: the file name ends in {', '.join(FORMATS)}")
+    output_target(path, "plot")
 
 
 TITLE_CHARS = 64
@@ -54,7 +58,7 @@ def _bars(ax: Any, labels: list[str], values: list[float], lows: list[float], hi
 
 def plot_gauntlet(result: Gauntlet, path: Path) -> None:
     """Win rate per match-up, and per card the improvement when drawn, each with its interval."""
-    _check(path)
+    check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -93,7 +97,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
 
 def plot_opening(study: OpeningStudy, path: Path) -> None:
     """Win rate by forced opening size with intervals."""
-    _check(path)
+    check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -123,7 +127,7 @@ def _card_label(c: CardRate) -> str:
 def plot_cards(study: CardsStudy, path: Path) -> None:
     """Meikyu: per Kingdom card and per land, the win rate with it minus without it, with its
     interval; cards with assumed values are marked "(assumed)"."""
-    _check(path)
+    check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -13,9 +13,7 @@ earlier export (its ``manifest.csv``).
 from __future__ import annotations
 
 import csv
-import os
 import shutil
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from cardbase.names import slug
 from cardbase.render.cache import cache_key
 from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
 from cardbase.render.raster import render_face, save_png
-from cardbase.textfiles import open_mode
+from cardbase.textfiles import output_folder, output_folder_target
 
 MANIFEST = "manifest.csv"
 
@@ -63,11 +61,12 @@ class ExportReport:
 PARALLEL_FROM = 16  # faces to draw before drawing them in several processes pays
 
 
-def _draw_one(face_json: dict[str, Any], dpi: int, bleed: float, art: dict[str, str], png: str) -> str:
+def _draw_one(job: tuple[dict[str, Any], int, float, dict[str, str], str]) -> str:
     """Draw one face to the cached PNG at ``png`` (run in a worker process)."""
     from cardbase.render.cache import FaceCache
     from cardbase.render.face import Face
 
+    face_json, dpi, bleed, art, png = job
     image = render_face(Face.from_json(face_json), dpi, bleed, {k: Path(v) for k, v in art.items()})
     FaceCache(Path(png).parent).store(Path(png), lambda p: save_png(image, p, dpi))
     return png
@@ -81,7 +80,8 @@ def _draw_all(
     cache: Any,
     progress: Callable[[str, int, int], None] | None,
 ) -> None:
-    """Draw every face in ``todo`` to its cached PNG: in one process per core when there are many."""
+    """Draw every face in ``todo`` to its cached PNG: in one process per core when there are many
+    (stopped at once on Ctrl-C, ``cores.map_in_processes``)."""
     workers = min(cores.available_cores(), 4)
     if workers < 2 or len(todo) < PARALLEL_FROM:
         for done, (png, face) in enumerate(todo.items(), start=1):
@@ -90,15 +90,11 @@ def _draw_all(
             if progress:
                 progress("drawing images", done, len(todo))
         return
-    from concurrent.futures import ProcessPoolExecutor
-
     sources = {k: str(v) for k, v in art.items()}
-    with ProcessPoolExecutor(workers) as pool:
-        jobs = [pool.submit(_draw_one, face.to_json(), dpi, bleed, sources, str(png)) for png, face in todo.items()]
-        for done, job in enumerate(jobs, start=1):
-            job.result()  # re-raises a worker's error here
-            if progress:
-                progress("drawing images", done, len(jobs))
+    jobs = ((face.to_json(), dpi, bleed, sources, str(png)) for png, face in todo.items())
+    for done, _ in enumerate(cores.map_in_processes(_draw_one, jobs, workers), start=1):
+        if progress:
+            progress("drawing images", done, len(todo))
 
 
 def export_images(
@@ -122,9 +118,8 @@ def export_images(
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
     check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder} is a file; give a folder for the images")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+    real = output_folder_target(folder, "images")  # a link to a folder: the folder it points to
+    if real.is_dir() and any(real.iterdir()) and not (real / MANIFEST).is_file():
         raise UsageError(f"{folder} is not empty and holds no earlier export ({MANIFEST}); give a new folder")
     counts: dict[str, int] = {}
     order: dict[str, Any] = {}
@@ -136,14 +131,7 @@ def export_images(
         raise UsageError("nothing to export: no cards (or only 0 copies)")
     report = ExportReport(folder, cards=sum(counts.values()))
     rows: list[dict[str, Any]] = []
-    parent = folder.resolve().parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
-        open_mode(tmp, folder=True)
-    except OSError as error:
-        raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
-    try:
+    with output_folder(folder, "images") as tmp:
         with open_cache(images, use_cache) as cache:
             builder = FaceBuilder(
                 images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art
@@ -202,17 +190,4 @@ def export_images(
 
         with Image.open(tmp / report.files[0]) as first:
             report.width_px, report.height_px = first.size
-        if folder.exists():
-            old = parent / f".{folder.name}.old-{os.getpid()}"
-            os.replace(folder, old)
-            os.replace(tmp, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, folder)
-    except OSError as error:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise UsageError(f"cannot write {folder}: {error.strerror or error}") from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return report

@@ -88,6 +88,14 @@ _PER_PRINT = (
 )
 
 
+# Options of a sheet of cards, which a --one-per-page print (a page per card) has no use for.
+_SHEET_ONLY = ("paper", "gap", "margin", "printer_margin", "cut_lines", "scale_x", "scale_y", "back_offset")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
 @dataclass(frozen=True, slots=True)
 class SheetOptions:
     """Every sheet option of ``cardbase print`` / ``export``, as written by the user."""
@@ -122,6 +130,7 @@ class SheetOptions:
             raise UsageError(f"bad --bleed-fill {quoted(self.bleed_fill)}: use art or frame")
         if self.back_order not in BACK_ORDERS:
             raise UsageError(f"bad --back-order {quoted(self.back_order)}: use after or interleave")
+        self._check_combination()
         _within(self.dpi, DPI_RANGE, "--dpi")
         _within(self.copies, COPIES_RANGE, "--copies")
         sx = _within(self.scale_x, SCALE_RANGE, "--scale-x", "%")
@@ -149,6 +158,28 @@ class SheetOptions:
             back_offset=parse_offset(self.back_offset),
         )
 
+    def _check_combination(self) -> None:
+        """Refuse an option given (a value other than its default) where it would have no effect:
+        the sheet's options with ``--one-per-page`` (each card is a page of its own size, at exact
+        size for a print shop), ``--back-order`` without it or without backs."""
+        default = SheetOptions()
+        given = [f.name for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)]
+        if self.one_per_page:
+            ignored = [name for name in given if name in _SHEET_ONLY]
+            if ignored:
+                flags = ", ".join(_flag(name) for name in ignored)
+                raise UsageError(
+                    f"{flags}: not used with --one-per-page (each card is a page of its own size, printed at "
+                    "exact size by a print shop); leave them out, or print sheets without --one-per-page"
+                )
+        if "back_order" in given and not (self.one_per_page and (self.backs or self.split_backs)):
+            raise UsageError(
+                "--back-order orders the back pages of a --one-per-page print with --backs; "
+                "sheets put each back behind its front"
+                + ("" if self.one_per_page else "; add --one-per-page or leave out --back-order")
+                + ("; add --backs" if self.one_per_page else "")
+            )
+
     def layouts(self) -> AbstractContextManager[None]:
         """A context in which the ``--layout`` file's layouts (if any) replace the built-in ones."""
         if self.layout is None:
@@ -163,7 +194,7 @@ class SheetOptions:
         parts: list[str] = []
         for f in fields(self):
             value, base = getattr(self, f.name), getattr(default, f.name)
-            flag = "--" + f.name.replace("_", "-")
+            flag = _flag(f.name)
             if value == base or f.name in _PER_PRINT:
                 continue
             if isinstance(value, bool):

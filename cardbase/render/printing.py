@@ -29,6 +29,7 @@ from cardbase.render.layout import LAYOUTS, fields_used, fingerprint, layout_nam
 from cardbase.render.sheet import MIN_MARK, Grid, Segment, SheetSpec, Slot, bleed_cost, impose
 from cardbase.render.units import format_mm
 from cardbase.render.values import face_values
+from cardbase.textfiles import output_files, output_target
 
 Entry = tuple[Any, int]
 Progress = Callable[[str, int, int], None]
@@ -281,7 +282,7 @@ def _write_atomic(out: Path, write: Callable[[Path], object]) -> int:
 
     with output_file(out, "output") as temporary:
         write(temporary)
-    return out.stat().st_size
+        return temporary.stat().st_size
 
 
 def _subject(spec: SheetSpec, cards: int) -> str:
@@ -380,6 +381,10 @@ def print_cards(
     grid = impose(spec)
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    backs_out = _backs_path(out) if split_backs and spec.backs else None
+    for path in (out, backs_out):  # every output is checked before the work, and before any is written
+        if path is not None:
+            output_target(path, "output")
     if one_per_page and registration:
         raise UsageError("--registration-test is for sheets; it cannot lead a --one-per-page print")
     if one_per_page:  # a print shop prints at exact size: a home printer's corrections do not apply
@@ -438,7 +443,6 @@ def print_cards(
                 "use a larger --margin so they survive cutting"
             )
         sides = {"front": fronts, "back": backs}
-        backs_out = out.with_name(f"{out.stem}-backs{out.suffix}") if split_backs and spec.backs else None
         report.backs_path = backs_out
 
         def write_file(tmp: Path, wanted: set[str], with_registration: bool, subject: str) -> None:
@@ -490,12 +494,24 @@ def print_cards(
                 report.size_bytes = _write_atomic(
                     out, lambda p: write_file(p, {"front", "back"}, registration, subject)
                 )
-            else:
-                report.size_bytes = _write_atomic(out, lambda p: write_file(p, {"front"}, registration, subject))
-                report.size_bytes += _write_atomic(
-                    backs_out, lambda p: write_file(p, {"back"}, False, subject + "; the backs")
-                )
+            else:  # both files or neither
+                with output_files([out, backs_out], "output") as (front_file, back_file):
+                    write_file(front_file, {"front"}, registration, subject)
+                    write_file(back_file, {"back"}, False, subject + "; the backs")
+                    report.size_bytes = front_file.stat().st_size + back_file.stat().st_size
     return report
+
+
+def _backs_path(out: Path) -> Path:
+    """Where ``--split-backs`` writes the backs: ``<name>-backs.pdf`` beside ``out``, which must
+    then be a file name (not ``-`` or a device, which have no name to put the backs beside)."""
+    target = output_target(out, "output")
+    if target.stream is not None:
+        raise UsageError(
+            f"--split-backs writes two files, the backs beside the fronts as <name>-backs.pdf; "
+            f"give -o a file name, not {out}"
+        )
+    return out.with_name(f"{out.stem}-backs{out.suffix}")
 
 
 def _mirrored_extents(grid: Grid) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
@@ -590,6 +606,7 @@ def render_card(
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
     check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
+    output_target(out, "output")  # a bad path is refused before the card is drawn
     report = RenderReport(out, dpi=dpi)
     with open_cache(images, use_cache) as cache:
         builder = FaceBuilder(images, cache, size, dpi, declared_art, assumed=assumed, profile=profile)
@@ -612,7 +629,7 @@ def render_card(
             report.size_bytes = _write_atomic(out, lambda p: shutil.copyfile(cached, p))
             from PIL import Image
 
-            with Image.open(out) as img:
+            with Image.open(cached) as img:  # the output may be a stream (-, /dev/null): not read back
                 report.width_px, report.height_px = img.size
             return report
 

@@ -90,6 +90,8 @@ class GameEntry:
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise UsageError(f"agent {quoted(name)}: options are written key=value, separated by ';'")
+            if key.strip() in kwargs:  # the later would silently win
+                raise UsageError(f"agent {quoted(name)}: option {quoted(key.strip())} is given twice")
             value = value.strip()
             if value.lstrip("-").isdecimal():
                 if len(value) > 7 or abs(int(value)) > MAX_AGENT_NUMBER:

@@ -298,7 +298,7 @@ class ChunkMapper(Protocol):
 
 @dataclass(frozen=True)
 class LocalProcesses:
-    """The local backend: ``jobs`` processes on this machine (:func:`_map_in_processes`)."""
+    """The local backend: ``jobs`` processes on this machine (:func:`cardbase.cores.map_in_processes`)."""
 
     jobs: int
 
@@ -307,47 +307,7 @@ class LocalProcesses:
         return self.jobs
 
     def map(self, work: Callable[[Any], R], chunks: Iterator[Any]) -> Iterator[R]:
-        return _map_in_processes(work, chunks, self.jobs)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the parent,
-    # which stops them (no traceback from each worker).
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _map_in_processes(work: Callable[[Any], R], chunks: Iterator[Any], jobs: int) -> Iterator[R]:
-    """``work`` over ``chunks`` in ``jobs`` processes, yielding results in chunk order.
-
-    At most ``2 * jobs`` chunks are in flight, so a huge batch costs no memory up front. On any
-    unfinished exit (Ctrl-C included, wherever it lands) the pool is terminated: the workers are
-    killed at once rather than left to finish their chunk. ``multiprocessing.Pool`` rather than
-    ``ProcessPoolExecutor``: its ``terminate`` is made for this, where the executor (3.11) has no
-    public way to stop a running task and could hang or complain at exit after its workers were killed.
-    """
-    import multiprocessing
-    from collections import deque
-
-    # Fork now, before any progress display starts its thread (a Pool starts its workers at once).
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
-    in_flight: deque[Any] = deque()
-    finished = False
-    try:
-        for chunk in chunks:
-            in_flight.append(pool.apply_async(work, (chunk,)))
-            if len(in_flight) >= 2 * jobs:
-                yield in_flight.popleft().get()
-        while in_flight:
-            yield in_flight.popleft().get()
-        finished = True
-    finally:
-        if finished:
-            pool.close()
-        else:
-            pool.terminate()
-        pool.join()
+        return cores.map_in_processes(work, chunks, self.jobs)
 
 
 def _strip(result: GameResult) -> GameResult:

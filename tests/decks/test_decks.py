@@ -25,7 +25,7 @@ def validate_text(database, text: str, fmt: str | None = None, formats: Path | N
     from cardbase.decks.service import load_house
 
     resolved = resolve_text(database, parse_text(text, "t.txt"))
-    report, _ = validate_resolved(resolved, fmt, load_house(formats))
+    report, _ = validate_resolved(resolved, fmt, load_house(formats, database))
     return report
 
 

@@ -104,8 +104,8 @@ def test_profile_files_are_validated_with_every_problem_named(tmp_path):
                 "name": "mine",
                 "label": "real",
                 "colour": 1,
-                "cards": {"Bee": {"bravery": -1, "speed": 2}, "Cook": 3},
-                "extra_cards": [{"name": "X", "type": "land", "level": 0}],
+                "cards": {"Bee": {"bravery": -1, "speed": 2}, "Cook": 3, "Ant": {"wits": 10**30}},
+                "extra_cards": [{"name": "X", "type": "land", "level": 0, "copies": 10**6}],
             }
         )
     )
@@ -113,14 +113,17 @@ def test_profile_files_are_validated_with_every_problem_named(tmp_path):
         load_profile(str(bad))
     text = str(error.value)
     assert error.value.exit_code == 1
+    assert text.startswith(f"assumption profile {bad}: ")  # the file, then each key with its bound
     for part in (
         "unknown key 'colour'",
         "'label' must be \"assumed\"",
-        "cards.Bee.bravery: must be a whole number 0 or more, not -1",
+        "cards.Bee.bravery: must be a whole number from 0 to 1,000, not -1",
+        "cards.Ant.wits: must be a whole number from 0 to 1,000, not 1000000000000000000000000000000",
+        "extra_cards[0] (X): 'copies' must be a whole number from 1 to 1,000, not 1000000",
         "cards.Bee: unknown field 'speed'",
         "cards.Cook: must be an object",
-        "extra_cards[0] (X): 'level' must be a whole number 1 or more",
-        "extra_cards[0] (X): 'points' must be a whole number 0 or more, not None",
+        "extra_cards[0] (X): 'level' must be a whole number from 1 to 1,000",
+        "extra_cards[0] (X): 'points' must be a whole number from 0 to 1,000, not None",
     ):
         assert part in text
     notjson = tmp_path / "x.json"

@@ -255,6 +255,16 @@ PROFILE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 VALUE_FIELDS = ("level", "points", "developed_points", "bravery", "wits", "copies")
 PROFILE_FORMAT = "cardbase-meikyu-profile"
+MAX_PROFILE_VALUE = 1_000
+"""Bound of a profile's numbers: a Meikyu card's values are a few units; a thousand leaves room
+and keeps every sum, and a pool of copies, small."""
+
+
+def _value_problem(value: Any, low: int) -> str | None:
+    """What is wrong with a profile number (None: a whole number from ``low`` to the bound)."""
+    if type(value) is int and low <= value <= MAX_PROFILE_VALUE:
+        return None
+    return f"must be a whole number from {low} to {MAX_PROFILE_VALUE:,}, not {quoted(value, 40)}"
 
 
 class ProfileProblems(ValueError):
@@ -308,9 +318,9 @@ def parse_profile(data: Any, origin: str) -> Profile:
             if key not in VALUE_FIELDS:
                 problems.append(f"{where}: unknown field {quoted(key)} (fields are {', '.join(VALUE_FIELDS)}, why)")
                 continue
-            low = 1 if key == "level" else 0
-            if type(value) is not int or value < low:
-                problems.append(f"{where}.{key}: must be a whole number {low} or more, not {quoted(value)}")
+            problem = _value_problem(value, 1 if key == "level" else 0)
+            if problem:
+                problems.append(f"{where}.{key}: {problem}")
                 continue
             got[key] = value
         if fold(card) in values:
@@ -345,15 +355,16 @@ def parse_profile(data: Any, origin: str) -> Profile:
         vals: dict[str, Any] = {}
         for key in PROFILE_FIELDS[type_]:
             value = entry.get(key)
-            low = 1 if key == "level" else 0
-            if type(value) is not int or value < low:
-                problems.append(f"{where}: {quoted(key)} must be a whole number {low} or more, not {quoted(value)}")
+            problem = _value_problem(value, 1 if key == "level" else 0)
+            if problem:
+                problems.append(f"{where}: {quoted(key)} {problem}")
             else:
                 vals[key] = value
         if type_ == "land":
             copies = entry.get("copies", 1)
-            if type(copies) is not int or copies < 1:
-                problems.append(f"{where}: 'copies' must be a whole number 1 or more")
+            problem = _value_problem(copies, 1)
+            if problem:
+                problems.append(f"{where}: 'copies' {problem}")
             vals["copies"] = copies
             land_name = entry.get("land_name")
             if land_name is not None and not isinstance(land_name, str):
