@@ -250,6 +250,8 @@ def open_mode(temporary: Path, folder: bool = False) -> None:
 STDOUT = "-"
 """The output path that means standard output (where the command writes files to it)."""
 
+_data_stdout: TextIO | None = None
+
 
 @dataclass(frozen=True)
 class OutputTarget:
@@ -262,7 +264,8 @@ class OutputTarget:
     stream: str | None = None
 
 
-def _what_it_is(mode: int) -> str:
+def what_it_is(mode: int) -> str:
+    """What a file of ``mode`` is, for a message: ``a folder``, ``a named pipe (FIFO)``, …."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -316,7 +319,7 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
         return OutputTarget(given, real)
     if stat.S_ISCHR(info.st_mode):
         return OutputTarget(given, real, "device")
-    kind = _what_it_is(info.st_mode)
+    kind = what_it_is(info.st_mode)
     if stat.S_ISDIR(info.st_mode):
         kind = "a link to a folder" if is_link else kind
         raise UnreadableInput(f"{given}: is {kind}; give the {what}'s file name")
@@ -334,7 +337,7 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
     real = Path(os.path.realpath(given)) if is_link else given
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
-    kind = "a file" if stat.S_ISREG(info.st_mode) else _what_it_is(info.st_mode)
+    kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)
     raise UnreadableInput(f"{given}: is {kind}, not a folder; give a folder for the {what}")
 
 
@@ -401,7 +404,7 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
         if target.stream is None:
             info, _ = _stat_output(target.path, what)
             if info is not None and not stat.S_ISREG(info.st_mode):  # changed while we wrote
-                raise UnreadableInput(f"{target.given}: is now {_what_it_is(info.st_mode)}; not replaced")
+                raise UnreadableInput(f"{target.given}: is now {what_it_is(info.st_mode)}; not replaced")
             open_mode(temporary)
             os.replace(temporary, target.path)
             return
@@ -416,6 +419,8 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
             stream.buffer.flush()
             if target.stream == "stdout":
                 # Standard output carries the data alone: what the command says next goes to stderr.
+                global _data_stdout
+                _data_stdout = sys.stdout  # kept: a stream no longer referred to would be closed
                 sys.stdout = sys.stderr
     except BrokenPipeError:
         raise  # the reader went away (`| head`): the boundary ends quietly

@@ -199,6 +199,8 @@ def create_db_engine(url: str) -> Engine:
             path = path[len("file:") :].split("?", 1)[0]
         if path and path != ":memory:" and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
+        if path and path != ":memory:":
+            _check_database_file(path)
         engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
@@ -207,6 +209,21 @@ def create_db_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+
+
+def _check_database_file(path: str) -> None:
+    """A SQLite database is a regular file (or a new path): SQLite would open a device or a FIFO
+    and make its journal beside it (``/dev/null-journal``)."""
+    import stat
+
+    from cardbase.textfiles import what_it_is
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return  # a new file, or one SQLite will say it cannot open
+    if not stat.S_ISREG(info.st_mode):
+        raise DatabaseError(f"{path}: is {what_it_is(info.st_mode)}, not a database file; give a file for --db")
 
 
 def _use_wal(engine: Engine) -> None:

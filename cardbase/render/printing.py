@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, quoted, shown
 from cardbase.names import fold
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
@@ -600,7 +600,7 @@ def render_card(
 
     suffix = out.suffix.lower()
     if suffix not in (".png", ".pdf"):
-        raise UsageError(f"cannot render to {quoted(out.name)}: the output must end in .png or .pdf")
+        raise UsageError(f"cannot render to {shown(str(out))}: the output must end in .png or .pdf")
     from cardbase.render.options import DPI_RANGE, check_pixels
 
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:

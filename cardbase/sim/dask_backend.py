@@ -95,6 +95,8 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     LocalCluster of ``local_workers`` single-threaded worker processes started here and stopped
     at the end. A Ctrl-C, even while the cluster starts, stops its workers at once."""
     address = scheduler_address(address)
+    if address.startswith("tls://"):
+        _check_tls_settings(address)
     if address != "local":
         _probe(address)
     try:
@@ -193,28 +195,68 @@ def _kill_local_workers() -> None:
 
 
 def _probe(address: str) -> None:
-    """Refuse at once an address where nothing listens (a wrong port, an unknown host), before
-    Dask is imported: its client would retry until its timeout."""
+    """Refuse at once an address where nothing listens (a wrong port, an unknown host), and, for
+    tcp://, one where what listens is not a Dask scheduler (which greets every connection with
+    its handshake): Dask's client would retry until its timeout, or wait for ever on a server
+    that says nothing."""
     import socket
 
     host, _, port = address.split("://", 1)[1].rpartition(":")
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS) as conn:
+            if address.startswith("tcp://"):
+                greeting = _greeting(conn)
+                if greeting is None:
+                    raise UnreadableInput(
+                        f"--dask {address}: nothing answered within {CONNECT_SECONDS} s; is a Dask scheduler there?"
+                    )
+                if not greeting:
+                    raise UnreadableInput(f"--dask {address}: what answered there is not a Dask scheduler")
     except OSError as error:
         reason = "timed out" if isinstance(error, TimeoutError) else error.strerror or str(error)
         raise UnreadableInput(f"--dask {address}: cannot reach the Dask scheduler: {reason}") from None
 
 
+def _greeting(conn: Any) -> bool | None:
+    """Whether the first bytes a server sent are a Dask handshake (a little-endian byte count, then
+    a message naming its pickle protocol); None if it sent nothing within ``CONNECT_SECONDS``."""
+    import time
+
+    deadline = time.monotonic() + CONNECT_SECONDS
+    data = b""
+    while time.monotonic() < deadline:
+        conn.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = conn.recv(4096)
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        data += chunk
+        if len(data) >= 8:
+            size = int.from_bytes(data[:8], "little")
+            if not 0 < size <= 65536:
+                return False
+            if len(data) >= 8 + size:
+                return b"pickle-protocol" in data[8 : 8 + size]
+    return None if not data else False
+
+
+def _check_tls_settings(address: str) -> None:
+    """A tls:// address needs Dask's TLS settings (Dask's client fails with an internal error without them)."""
+    try:
+        from distributed.security import Security
+    except ImportError:
+        return  # said next, with how to install the dask extra
+    if Security().get_connection_args("client").get("ssl_context") is None:
+        raise UsageError(
+            f"--dask {address}: tls:// needs Dask's TLS settings (distributed.comm.tls.ca-file, "
+            "distributed.comm.tls.client.cert and .key in the Dask config); none are set"
+        )
+
+
 def _connect(client_class: Any, address: str) -> Any:
     """A client of the scheduler at ``address``; anything that stops it is one error naming the address."""
-    if address.startswith("tls://"):
-        from distributed.security import Security
-
-        if Security().get_connection_args("client").get("ssl_context") is None:
-            raise UsageError(
-                f"--dask {address}: tls:// needs Dask's TLS settings (distributed.comm.tls.ca-file, "
-                "distributed.comm.tls.client.cert and .key in the Dask config); none are set"
-            )
     try:
         return client_class(address, timeout=f"{CONNECT_SECONDS}s")
     except MemoryError:  # the frame length a server that does not speak Dask's protocol sent

@@ -1,5 +1,7 @@
 """Class 4 (Ctrl-C): SIGINT to the command's process group — as a terminal sends it — stops every
 worker, says what had finished, exits 130, and prints no traceback; `play` saves its record.
+SIGTERM is the same stop (exit 143), and either, at any moment (while the command's modules are
+still being imported too), leaves no traceback and no temporary.
 
 These check that the command stops, cleanly; how fast (the targets: 2 s for ``sim`` and ``draws``,
 5 s for ``lab``) is measured by ``benchmarks/bench_interrupts.py``, since a loaded machine makes any
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from tests.conftest import REPO
 
@@ -188,3 +191,127 @@ def test_import_interrupted_writes_nothing(tmp_path: Path) -> None:
     assert code == 130, err
     assert err.strip().splitlines()[-1] == "cardbase: interrupted"
     assert db_dump(str(db)) == before
+
+
+# --- Round three: a signal at any moment, SIGTERM alike, and no temporary left -------------------
+
+
+def _session_processes(session: int) -> list[int]:
+    """The processes still alive in the command's session (its workers, had it left any)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdecimal():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == session and fields[0] != "Z":
+                alive.append(int(entry.name))
+    return alive
+
+
+def _handles(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for ``signum`` (``SigCgt`` in /proc): cardbase's is
+    installed before its heavy imports, so SIGTERM's is the sign that they are starting."""
+    try:
+        status = (Path("/proc") / str(pid) / "status").read_text()
+    except OSError:
+        return False
+    caught = int(status.split("SigCgt:")[1].split()[0], 16)
+    return bool(caught >> (signum - 1) & 1)
+
+
+def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*CARDBASE, *argv],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+
+
+def _finish(process: subprocess.Popen[str], signum: int) -> tuple[int, str]:
+    """Send ``signum`` to the command's group; its exit code and stderr (a hang fails at 30 s)."""
+    os.killpg(process.pid, signum)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        _, err = process.communicate()
+        pytest.fail(f"still running 30 s after {signal.Signals(signum).name}: {err[-500:]}")
+    return process.returncode, err
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+STOPPED = {signal.SIGINT: (130, "cardbase: interrupted"), signal.SIGTERM: (143, "cardbase: terminated")}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--port", "{port}"],
+        ["print", "deck", GOBLINS, "-o", "out.pdf"],
+        ["lab", "opening", GOBLINS, "--vs", TILES, "--games", "2"],
+        ["lab", "cards", "--players", "2", "--assume", "default", "--games", "2"],
+        ["cards", "search", "t:monster"],
+    ],
+    ids=["serve", "print", "lab-opening", "lab-cards", "search"],
+)
+def test_a_signal_while_the_command_starts_ends_it_in_one_line(argv: list[str], signum: int, tmp_path: Path) -> None:
+    """Sent as soon as cardbase's handler is in place, that is while Typer, the command groups and
+    what the command needs are still being imported: no KeyboardInterrupt traceback, ever."""
+    argv = [a.replace("{port}", str(_free_port())) for a in argv]
+    process = _start([*argv, "--db", str(tmp_path / "c.db")], tmp_path)
+    deadline = time.monotonic() + 30
+    while not _handles(process.pid, signal.SIGTERM) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    code, err = _finish(process, signum)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert (code, err.strip().splitlines()[-1]) == STOPPED[signum], err
+
+
+def _mea_cards(db: Path) -> list[str]:
+    from cardbase.db.engine import open_database
+
+    database = open_database(str(db))
+    try:
+        with database.session() as session:
+            names = session.execute(text("SELECT name FROM card WHERE game = 'mea' ORDER BY name")).scalars()
+            return list(names)
+    finally:
+        database.engine.dispose()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_export_images_stopped_leaves_no_temporary_and_the_earlier_export(signum: int, tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    deck = tmp_path / "all.txt"
+    deck.write_text("game: mea\n" + "".join(f"1 {name}\n" for name in _mea_cards(db)), encoding="utf-8")
+    export = ["export", "images", str(deck), "-o", "imgs", "--db", str(db)]
+    earlier = subprocess.run([*CARDBASE, *export, "--dpi", "30"], cwd=tmp_path, capture_output=True, text=True)
+    assert earlier.returncode == 0, earlier.stderr
+    manifest = (tmp_path / "imgs" / "manifest.csv").read_bytes()
+    process = _start([*export, "--dpi", "600", "--no-cache"], tmp_path)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".imgs.*")) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert list(tmp_path.glob(".imgs.*")), "the export never started its temporary folder"
+    code, err = _finish(process, signum)
+    assert "Traceback" not in err, err
+    assert (code, err.strip().splitlines()[-1]) == STOPPED[signum], err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no .imgs.<random>
+    assert (tmp_path / "imgs" / "manifest.csv").read_bytes() == manifest  # the earlier export, whole
+    time.sleep(0.5)
+    assert _session_processes(process.pid) == []  # the drawing processes stopped too

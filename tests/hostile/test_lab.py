@@ -3,13 +3,19 @@ workers (local processes or a Dask LocalCluster) stopped and no traceback."""
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from cardbase.cores import available_cores
 from tests.conftest import REPO
 from tests.hostile.conftest import assert_refused, run_cli
-from tests.hostile.test_interrupts import _interrupt, workers_busy
+from tests.hostile.test_interrupts import _finish, _interrupt, _session_processes, _start, workers_busy
 
 RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
 CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
@@ -26,6 +32,16 @@ CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
         (["gauntlet", RUSH, "--field", CONTROL, "--agents", "wizard"], 2, "wizard"),
         (["gauntlet", RUSH, "--field", CONTROL, "--plot", "out.txt"], 2, "--plot"),
         (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tcp://127.0.0.1:9"], 2, "--dask"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "127.0.0.1:9"], 2, "connection refused"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "ucx://127.0.0.1:8786"], 2, "'ucx'"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tls://127.0.0.1:8786"], 2, "TLS settings"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "garbage"], 2, "HOST:PORT"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tcp://"], 2, "HOST:PORT"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tcp://host:99999"], 2, "port"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "tcp://u:secret@host:1"], 2, "HOST:PORT"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "nohost.invalid:8786"], 2, "cannot reach"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "x" * 400], 2, "at most 300"),
+        (["gauntlet", RUSH, "--field", CONTROL, "--dask", "inproc://x"], 2, "'inproc'"),
         (["gauntlet", RUSH, "--field", "nowhere.txt"], 2, "nowhere.txt"),
         (["opening", RUSH, "--vs", CONTROL, "--agents", "random"], 2, "opening"),
         (["opening", RUSH, "--vs", CONTROL, "--agents", "heuristic:opening=3"], 2, "opening"),
@@ -37,12 +53,117 @@ def test_lab_refuses_bad_input(args: list[str], code: int, fragment: str, db_url
     assert_refused(run_cli(["lab", *args], db_url), code, fragment)
 
 
+def _server(answer: bytes | None) -> socket.socket:
+    """A TCP server on loopback that is not a Dask scheduler: it sends ``answer`` to whoever
+    connects, or says nothing (None) until the test ends."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if answer is not None:
+                conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [(b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4, "not a Dask scheduler"), (None, "nothing answered within 5 s")],
+    ids=["talks-http", "silent"],
+)
+def test_dask_address_where_no_scheduler_answers_fails_in_one_line(
+    answer: bytes | None, said: str, db_url: str
+) -> None:
+    listener = _server(answer)
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        result = run_cli(["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "2", "--dask", address], db_url)
+    finally:
+        listener.close()
+    assert_refused(result, 2, address, said)
+
+
+def test_a_local_dask_cluster_has_at_most_one_worker_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each LocalCluster worker is a new interpreter (a second of a core and 100 MB to start):
+    --jobs beyond the cores is capped, with a note; a remote cluster's --jobs is not ours to cap."""
+    from contextlib import contextmanager
+
+    from cardbase import cores
+    from cardbase.lab.common import backend
+    from cardbase.sim import dask_backend
+
+    started: list[tuple[str, int]] = []
+
+    @contextmanager
+    def fake(address: str, workers: int):  # type: ignore[no-untyped-def]
+        started.append((address, workers))
+        yield "cluster"
+
+    monkeypatch.setattr(dask_backend, "dask_backend", fake)
+    monkeypatch.setattr(cores, "available_cores", lambda: 2)
+    notes: list[str] = []
+    for jobs, address in ((64, "local"), (2, "local"), (None, "local"), (64, "tcp://10.0.0.5:8786")):
+        with backend(jobs, address, notes.append) as mapper:
+            assert mapper == "cluster"
+    assert started == [("local", 2), ("local", 2), ("local", 2), ("tcp://10.0.0.5:8786", 64)]
+    assert notes == ["--jobs 64: this machine has 2 core(s); the local Dask cluster has 2 worker(s)"]
+
+
+@pytest.mark.xdist_group("pools")
+@pytest.mark.parametrize("moment", ["starting", "playing"])
+def test_dask_local_stopped_at_any_moment_leaves_no_worker(moment: str, tmp_path: Path) -> None:
+    """Ctrl-C while the cluster starts (a worker is importing) or while it plays: exit 130, no
+    traceback, and not one worker process left (the workers never see the Ctrl-C: the command
+    kills them)."""
+    argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", "--dask", "local"]
+    process = _start([*argv, "--db", str(tmp_path / "c.db")], tmp_path)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        workers = [pid for pid in _session_processes(process.pid) if b"spawn_main" in _cmdline(pid)]
+        if moment == "starting" and workers:
+            break
+        if moment == "playing" and workers and min(_cpu(pid) for pid in workers) >= 3.0:
+            break
+        time.sleep(0.01)
+    assert process.poll() is None, process.communicate()
+    code, err = _finish(process, signal.SIGINT)
+    assert "Traceback" not in err, err
+    assert code == 130 and err.strip().splitlines()[-1].startswith("cardbase: interrupted"), err
+    deadline = time.monotonic() + 10
+    while _session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _session_processes(process.pid) == []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @pytest.mark.xdist_group("pools")  # worker processes; how fast it stops: benchmarks/bench_interrupts.py
 @pytest.mark.parametrize("dask", [[], ["--dask", "local"]], ids=["processes", "dask-local"])
 def test_lab_gauntlet_stops_on_ctrl_c(dask: list[str], tmp_path: Path) -> None:
     argv = ["lab", "gauntlet", RUSH, "--field", CONTROL, "--games", "100000", "--jobs", "2", *dask]
-    # Two worker processes past their start (a Dask worker imports for a second or two first).
-    busy = workers_busy(2, cpu=3.0 if dask else 1.0)
+    # Two worker processes past their start (a Dask worker imports for a second or two first);
+    # a LocalCluster has one worker per core at most.
+    busy = workers_busy(min(2, available_cores()) if dask else 2, cpu=3.0 if dask else 1.0)
     code, _, err, _ = _interrupt([*argv, "--db", str(tmp_path / "c.db")], tmp_path, "", busy=busy)
     assert code == 130, err
     assert "Traceback" not in err
