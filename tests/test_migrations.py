@@ -120,3 +120,50 @@ def test_a_database_of_every_earlier_version_upgrades(version: int, empty_db_url
             assert session.execute(text("SELECT count(*) FROM card WHERE game = 'meio'")).scalar() == 52
     finally:
         database.engine.dispose()
+
+
+def _made_at(url: str, version: int, label: int) -> Engine:
+    """A database with the tables of schema ``version`` and a meta row saying ``label``."""
+    engine = _engine(url)
+    sql = (SCHEMAS / f"v{version}.sql").read_text(encoding="utf-8")
+    with engine.begin() as conn:
+        for statement in _statements(sql, engine.dialect.name):
+            conn.execute(text(statement))
+        conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(label)})
+        conn.execute(text("INSERT INTO game (id, title, rulebook) VALUES ('zz', 'test game', 'none')"))
+    return engine
+
+
+def _contents(engine: Engine) -> tuple[Any, ...]:
+    with engine.connect() as conn:
+        meta = sorted(tuple(r) for r in conn.execute(text("SELECT key, value FROM meta")))
+        games = sorted(tuple(r) for r in conn.execute(text("SELECT id, title FROM game")))
+    return _shape(engine), meta, games
+
+
+# (the tables of schema N, labelled M): each refused as it is, with no step committed. A v2 file
+# labelled 3 is not among them: schema 3 changed ids, not tables, so its tables are right.
+MISLABELLED = [(1, 2), (1, 3), (2, 1), (3, 1)]
+
+
+@pytest.mark.parametrize(("version", "label"), MISLABELLED, ids=[f"v{v}-labelled-{m}" for v, m in MISLABELLED])
+def test_a_database_labelled_with_another_schema_is_refused_unchanged(
+    version: int, label: int, empty_db_url: str
+) -> None:
+    engine = _made_at(empty_db_url, version, label)
+    before = _contents(engine)
+    with pytest.raises(db_engine.DatabaseError, match=rf"schema version {label} it is labelled with.*left unchanged"):
+        ensure_schema(engine)
+    assert _contents(engine) == before  # no step, no label changed
+    engine.dispose()
+
+
+def test_the_cli_says_a_mislabelled_database_is_left_unchanged(empty_db_url: str) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    _made_at(empty_db_url, 1, 2).dispose()
+    result = CliRunner().invoke(app, ["cards", "search", "goblin", "--db", empty_db_url])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("cardbase: error: the table card has no column abilities: ")
