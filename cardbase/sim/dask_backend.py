@@ -163,7 +163,6 @@ def _start_local_cluster(workers: int) -> Any:
         while starter.is_alive():
             starter.join(0.1)
     except KeyboardInterrupt:
-        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # its complaints as the workers go
         _kill_local_workers()
         raise
     error = made.get("error")
@@ -187,8 +186,14 @@ def _stop_at_once(client: Any, cluster: Any) -> None:
 
 
 def _kill_local_workers() -> None:
-    """Kill the worker processes this process started (a LocalCluster's): at once, mid-chunk."""
+    """Kill the worker processes this process started (a LocalCluster's): at once, mid-chunk.
+    Dask's own complaints as they go (a nanny's traceback for a worker it was starting) are silenced."""
+    import logging
     import multiprocessing
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
     for child in multiprocessing.active_children():
         child.kill()
