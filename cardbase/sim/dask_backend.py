@@ -156,10 +156,10 @@ def _start_local_cluster(workers: int) -> Any:
         except BaseException as error:
             made["error"] = error
 
-    with interrupts.blocked_for_children():
-        starter = threading.Thread(target=start, name="cardbase: starting a Dask cluster", daemon=True)
-        starter.start()
+    starter = threading.Thread(target=start, name="cardbase: starting a Dask cluster", daemon=True)
     try:
+        with interrupts.blocked_for_children():
+            starter.start()
         while starter.is_alive():
             starter.join(0.1)
     except KeyboardInterrupt:
