@@ -67,6 +67,17 @@ def _cpu_seconds(session: int) -> tuple[float, list[float]]:
     return main, others
 
 
+def _handles(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for ``signum`` (``SigCgt`` in /proc): cardbase's is
+    installed before its heavy imports, so SIGTERM's is the sign that they are starting."""
+    try:
+        status = (Path("/proc") / str(pid) / "status").read_text()
+    except OSError:
+        return False
+    caught = int(status.split("SigCgt:")[1].split()[0], 16)
+    return bool(caught >> (signum - 1) & 1)
+
+
 def _interrupt(
     argv: list[str],
     cwd: Path,
@@ -75,9 +86,12 @@ def _interrupt(
     settle: float = 0.5,
     busy: Busy | None = None,
 ) -> tuple[int, str, str, float]:
-    """Start ``cardbase ARGV``, wait until its stdout shows ``wait_for`` and, with ``busy``, until
-    its processes are at work (each at most 60 s), wait ``settle`` s more, send SIGINT to its
-    group; return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
+    """Start ``cardbase ARGV``, wait until its signal handler is in place, its stdout shows
+    ``wait_for`` and, with ``busy``, its processes are at work (each at most 60 s), wait ``settle``
+    s more, send SIGINT to its group; return (exit code, stdout, stderr, seconds from SIGINT to exit).
+
+    A signal sent before the handler is in place would land in the interpreter's own start-up
+    (``site``, ``runpy``), before any line of cardbase runs: no program can say anything then."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "120"}
     process = subprocess.Popen(
         [*CARDBASE, *argv],
@@ -93,6 +107,9 @@ def _interrupt(
     if stdin is not None:
         process.stdin.write(stdin)
         process.stdin.flush()
+    deadline = time.monotonic() + 60  # never before cardbase can handle it (see _handles)
+    while not _handles(process.pid, signal.SIGTERM) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
     seen = ""
     deadline = time.monotonic() + 20
     while wait_for not in seen and time.monotonic() < deadline and process.poll() is None:
@@ -174,19 +191,25 @@ def test_draws_monte_carlo_stops(tmp_path: Path) -> None:
 
 
 def test_import_interrupted_writes_nothing(tmp_path: Path) -> None:
+    from cardbase.db.models import short_id
     from tests.hostile.conftest import db_dump
 
     db = tmp_path / "c.db"
     subprocess.run([*CARDBASE, "catalog", "status", "--db", str(db)], check=True, capture_output=True)
     rows = ["name,type,cost,attack,defence,text"]
-    rows += [f"Card {i},monster,{i % 9},{i % 5},{i % 4},Some text number {i}" for i in range(40_000)]
+    short_ids: set[int] = set()
+    for i in range(40_000):  # names whose 31-bit short ids differ, so the whole file is valid
+        if (number := short_id(f"mea/core/card-{i}")) not in short_ids:
+            short_ids.add(number)
+            rows.append(f"Card {i},monster,{i % 9},{i % 5},{i % 4},Some text number {i}")
     (tmp_path / "big.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     before = db_dump(str(db))
     argv = ["catalog", "import", str(tmp_path / "big.csv"), "--game", "mea", "--db", str(db)]
-    code, out, err, _ = _interrupt(argv, tmp_path, "", settle=1.5)
+    # Past the imports (about 1 s of CPU) and into the rows (about 9 s in all).
+    code, out, err, _ = _interrupt(argv, tmp_path, "", busy=main_busy(3.0), settle=0)
     assert "Traceback" not in err
     if code == 0:  # the machine was quick enough to finish first: then every row is in
-        assert "inserted 40000" in out.replace(",", "")
+        assert f"inserted {len(rows) - 1}" in out.replace(",", "")
         return
     assert code == 130, err
     assert err.strip().splitlines()[-1] == "cardbase: interrupted"
@@ -208,17 +231,6 @@ def _session_processes(session: int) -> list[int]:
             if int(fields[3]) == session and fields[0] != "Z":
                 alive.append(int(entry.name))
     return alive
-
-
-def _handles(pid: int, signum: int) -> bool:
-    """Whether the process has a handler for ``signum`` (``SigCgt`` in /proc): cardbase's is
-    installed before its heavy imports, so SIGTERM's is the sign that they are starting."""
-    try:
-        status = (Path("/proc") / str(pid) / "status").read_text()
-    except OSError:
-        return False
-    caught = int(status.split("SigCgt:")[1].split()[0], 16)
-    return bool(caught >> (signum - 1) & 1)
 
 
 def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:

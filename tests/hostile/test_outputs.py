@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import select
+import socket
 import stat
 import threading
 from dataclasses import dataclass
@@ -258,6 +259,40 @@ def test_output_onto_a_fifo_is_refused_without_hanging(writer: Writer, hostile_d
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
+def _block_device(path: Path) -> Path:
+    """A block device node at ``path`` (mknod: root only) whose number no driver serves (major 240
+    is kept for local use), so that even a wrong write could reach no disk."""
+    if os.geteuid() != 0:
+        pytest.skip("making a block device (mknod) needs root; run as root (CI does) to check outputs onto devices")
+    os.mknod(path, 0o666 | stat.S_IFBLK, os.makedev(240, 0))
+    return path
+
+
+def _socket(path: Path) -> Path:
+    """A Unix socket bound at ``path`` (relative: the bound on a socket's path is 107 bytes)."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(path.name)
+    return path
+
+
+NOT_FILES = [("a block device", _block_device, "block device"), ("a socket", _socket, "socket")]
+
+
+@pytest.mark.parametrize(("kind", "make", "said"), NOT_FILES, ids=[k[0] for k in NOT_FILES])
+@pytest.mark.parametrize("writer", [w for w in FILE_WRITERS if not w.slow], ids=lambda w: w.name)
+def test_output_onto_a_block_device_or_a_socket_is_refused(
+    writer: Writer, kind, make, said, hostile_db: str, in_tmp: Path
+):
+    path = make(in_tmp / f"node{writer.suffix}")
+    before = os.lstat(path)
+    result = _run_writer(writer, path, hostile_db)
+    line = assert_refused(result, 2, str(path), said)
+    assert line.startswith(f"cardbase: error: {path}: ")
+    after = os.lstat(path)
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev)
+    assert [p for p in _listing(in_tmp) if p.startswith(".")] == []  # no temporary beside it
+
+
 @pytest.mark.parametrize("writer", FILE_WRITERS, ids=[w.name for w in FILE_WRITERS])
 def test_output_onto_a_link_to_a_folder_is_refused(writer: Writer, hostile_db: str, in_tmp: Path):
     folder = in_tmp / "folder"
@@ -344,6 +379,8 @@ NOT_FOLDERS = [
     ("a file", _regular_file, "is a file"),
     ("a FIFO", _fifo, "named pipe (FIFO)"),
     ("a device", lambda tmp: _char_device(tmp / "null"), "character device"),
+    ("a block device", lambda tmp: _block_device(tmp / "disk"), "block device"),
+    ("a socket", lambda tmp: _socket(tmp / "sock"), "socket"),
     ("standard output", lambda tmp: Path("-"), "standard output"),
 ]
 
