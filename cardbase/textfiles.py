@@ -263,6 +263,11 @@ class OutputTarget:
     path: Path
     stream: str | None = None
 
+    @property
+    def named(self) -> str:
+        """The path as the user gave it, for a message (cut when very long)."""
+        return shown(str(self.given))
+
 
 def what_it_is(mode: int) -> str:
     """What a file of ``mode`` is, for a message: ``a folder``, ``a named pipe (FIFO)``, …."""
@@ -295,9 +300,9 @@ def _stat_output(path: Path, what: str) -> tuple[os.stat_result | None, bool]:
     except (FileNotFoundError, NotADirectoryError):
         return None, is_link  # a new path (a file in the way of its folder is said when it is made)
     except ValueError:  # a NUL character
-        raise UnreadableInput(f"{str(path)[:200]!r}: not a file name (it holds a NUL character)") from None
+        raise UnreadableInput(f"{quoted(str(path))}: not a file name (it holds a NUL character)") from None
     except OSError as error:
-        raise UnreadableInput(f"{path}: cannot write the {what} there: {error.strerror}") from None
+        raise UnreadableInput(f"{shown(str(path))}: cannot write the {what} there: {error.strerror}") from None
 
 
 def output_target(path: Path | str, what: str = "file") -> OutputTarget:
@@ -305,7 +310,7 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
     and a character device (``/dev/null``, ``/dev/stdout``, a terminal) are written to as streams;
     anything else (a folder, a FIFO, a block device, a socket) is ``UnreadableInput`` (exit 2)."""
-    given = Path(path)
+    given, where = Path(path), shown(str(path))
     if str(path) == STDOUT:
         return OutputTarget(given, given, "stdout")
     info, is_link = _stat_output(given, what)
@@ -322,15 +327,15 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     kind = what_it_is(info.st_mode)
     if stat.S_ISDIR(info.st_mode):
         kind = "a link to a folder" if is_link else kind
-        raise UnreadableInput(f"{given}: is {kind}; give the {what}'s file name")
-    raise UnreadableInput(f"{given}: is {kind}, not a file; give the {what} a file name (or - for standard output)")
+        raise UnreadableInput(f"{where}: is {kind}; give the {what}'s file name")
+    raise UnreadableInput(f"{where}: is {kind}, not a file; give the {what} a file name (or - for standard output)")
 
 
 def output_folder_target(path: Path | str, what: str = "files") -> Path:
     """The folder an output-folder option names, checked before anything is written: a new path
     or a folder; a link to a folder is followed (its folder is written, the link stays); ``-``,
     a file, a device, a FIFO or a socket is ``UnreadableInput`` (exit 2)."""
-    given = Path(path)
+    given, where = Path(path), shown(str(path))
     if str(path) == STDOUT:
         raise UnreadableInput(f"- (standard output) cannot hold the {what}; give a folder")
     info, is_link = _stat_output(given, what)
@@ -338,7 +343,7 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
     kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)
-    raise UnreadableInput(f"{given}: is {kind}, not a folder; give a folder for the {what}")
+    raise UnreadableInput(f"{where}: is {kind}, not a folder; give a folder for the {what}")
 
 
 def _make_parent(target: OutputTarget) -> None:
@@ -347,10 +352,10 @@ def _make_parent(target: OutputTarget) -> None:
         parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise UnreadableInput(
-            f"{target.given}: cannot make folder {parent}: a file of that name is in the way"
+            f"{target.named}: cannot make folder {shown(str(parent))}: a file of that name is in the way"
         ) from None
     except OSError as error:
-        raise UnreadableInput(f"{target.given}: cannot make folder {parent}: {error.strerror}") from None
+        raise UnreadableInput(f"{target.named}: cannot make folder {shown(str(parent))}: {error.strerror}") from None
 
 
 @contextmanager
@@ -385,7 +390,7 @@ def _output_files(targets: list[OutputTarget], what: str, single: bool) -> Itera
                 fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
                 os.close(fd)
             except OSError as error:
-                raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror}") from None
+                raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror}") from None
             temporaries.append(Path(name))
         yield temporaries[0] if single else list(temporaries)
         from cardbase import interrupts
@@ -404,7 +409,7 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
         if target.stream is None:
             info, _ = _stat_output(target.path, what)
             if info is not None and not stat.S_ISREG(info.st_mode):  # changed while we wrote
-                raise UnreadableInput(f"{target.given}: is now {what_it_is(info.st_mode)}; not replaced")
+                raise UnreadableInput(f"{target.named}: is now {what_it_is(info.st_mode)}; not replaced")
             open_mode(temporary)
             os.replace(temporary, target.path)
             return
@@ -425,7 +430,7 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
     except BrokenPipeError:
         raise  # the reader went away (`| head`): the boundary ends quietly
     except OSError as error:
-        raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror or error}") from None
+        raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror or error}") from None
 
 
 def _open_device(target: OutputTarget) -> BinaryIO:
@@ -436,7 +441,7 @@ def _open_device(target: OutputTarget) -> BinaryIO:
     fd = os.open(target.path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         if not stat.S_ISCHR(os.fstat(fd).st_mode):
-            raise UnreadableInput(f"{target.given}: is no longer a character device; not written")
+            raise UnreadableInput(f"{target.named}: is no longer a character device; not written")
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         return os.fdopen(fd, "wb")
     except BaseException:
@@ -465,7 +470,7 @@ def open_output(path: Path | str, what: str = "file") -> Iterator[TextIO]:
         with open(target.path, "w", encoding="utf-8") as handle:
             yield handle
     except OSError as error:
-        raise UnreadableInput(f"{target.given}: cannot write the {what}: {error.strerror or error}") from None
+        raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror or error}") from None
 
 
 @contextmanager
@@ -475,14 +480,14 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
     temporary. A link to a folder stays a link: the folder it points to is replaced."""
     real = output_folder_target(path, what)
-    given = Path(path)
+    where = shown(str(path))
     parent = real.absolute().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
         temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
     except OSError as error:
-        raise UnreadableInput(f"cannot write {given}: {error.strerror or error}") from None
+        raise UnreadableInput(f"cannot write {where}: {error.strerror or error}") from None
     try:
         yield temporary
         from cardbase import interrupts
@@ -496,7 +501,7 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
             else:
                 os.replace(temporary, real)
     except OSError as error:
-        raise UnreadableInput(f"cannot write {given}: {error.strerror or error}") from None
+        raise UnreadableInput(f"cannot write {where}: {error.strerror or error}") from None
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
 

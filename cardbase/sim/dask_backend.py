@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from cardbase.errors import UnreadableInput, UsageError
+from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.sim.runner import R
 
 RETRIES = 3
@@ -68,14 +68,14 @@ def scheduler_address(text: str) -> str:
         return text
     if len(text) > MAX_ADDRESS:
         raise UsageError(f"--dask: an address has at most {MAX_ADDRESS} characters, not {len(text):,}")
-    shown = repr(text)
+    shown = quoted(text)
     scheme, sep, rest = text.partition("://")
     if not sep:
         scheme, rest = "tcp", text
     if scheme not in ("tcp", "tls"):
         raise UsageError(
             f"--dask {shown}: give 'local' or a scheduler address tcp://HOST:PORT (tls://HOST:PORT with "
-            f"Dask's TLS settings); cardbase does not connect by {scheme[:20]!r}"
+            f"Dask's TLS settings); cardbase does not connect by {quoted(scheme, 20)}"
         )
     from urllib.parse import urlsplit
 

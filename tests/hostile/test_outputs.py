@@ -430,3 +430,19 @@ def test_a_database_path_that_is_not_a_file_is_refused(kind: str, tmp_path: Path
     assert_refused(run_cli(["cards", "search", "goblin", "--db", str(path)]), 2, str(path), kind.split()[-1][:6])
     assert os.lstat(path).st_mode == before.st_mode
     assert _listing(tmp_path) == ["cards.db"]  # no cards.db-journal beside it
+
+
+def test_a_refused_output_path_is_quoted_cut_when_very_long(tmp_path: Path) -> None:
+    """A path of some 3,000 characters (the system allows 4,095) is named cut, as any quoted text."""
+    from cardbase.errors import QUOTE_LIMIT
+    from cardbase.textfiles import output_folder_target, output_target
+
+    deep = tmp_path.joinpath(*["d" * 150] * 20)
+    deep.mkdir(parents=True)
+    os.mkfifo(deep / "pipe.pdf")
+    for check in (output_target, output_folder_target):
+        with pytest.raises(UnreadableInput) as refused:
+            check(deep / "pipe.pdf")
+        message = str(refused.value)
+        assert "named pipe (FIFO)" in message and "characters)" in message
+        assert len(message) < QUOTE_LIMIT + 150, message
