@@ -3,9 +3,14 @@ and Rich markup that renders instead of printing literally."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import pytest
 import typer.main
 from rich.console import Console
 from typer.testing import CliRunner
@@ -84,3 +89,58 @@ def test_no_command_prints_rich_markup_literally(db_url, tmp_path):
         result = runner.invoke(app, [*args, "--db", db_url] if args[0] not in ("odds", "sim") else args)
         assert result.exit_code in (0, 1), (args, result.output)
         assert not MARKUP.search(result.output), (args, MARKUP.search(result.output))
+
+
+def test_the_listed_summaries_are_each_commands_own_help():
+    """``cardbase --help`` lists each command by ``app.COMMANDS`` without importing it: each
+    summary there is the first paragraph of the command's own help, so the two cannot drift."""
+    from cardbase.cli.app import COMMANDS
+
+    root = typer.main.get_command(app)
+    assert list(root.commands) == list(COMMANDS)  # every command is listed, in the listed order
+    for name, (_, summary) in COMMANDS.items():
+        help_text = root.commands[name].help or ""
+        first = " ".join(help_text.split("\n\n", 1)[0].split())
+        assert first == summary, name
+
+
+def _modules_after(*argv: str, cwd: Path) -> set[str]:
+    """The modules loaded by ``cardbase ARGV`` run in a fresh interpreter (as the console script does)."""
+    code = (
+        "import sys\n"
+        f"sys.argv = ['cardbase', *{list(argv)!r}]\n"
+        "from cardbase.cli.app import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write('\\n'.join(sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=True)
+    return set(done.stderr.splitlines())
+
+
+def test_help_reads_no_command_module_and_a_command_only_its_own(tmp_path):
+    """Start-up work is import work: ``--help`` loads no command group, and a command loads its
+    own group only (``cards search`` reads no simulator, renderer or web module)."""
+    commands = {f"cardbase.cli.{name}" for name in ("cards", "catalog", "deck", "draws", "lab", "odds", "play",
+                                                    "print", "render", "replay", "schema", "serve", "sim")}  # fmt: skip
+    assert not _modules_after("--help", cwd=tmp_path) & commands
+    searched = _modules_after("cards", "search", "t:monster", "--json", "--db", str(tmp_path / "c.db"), cwd=tmp_path)
+    assert searched & commands == {"cardbase.cli.cards"}
+    heavy = {"reportlab", "PIL", "numpy", "matplotlib", "fastapi", "jinja2", "rich", "click", "cardbase.sim"}
+    assert not heavy & {m.split(".")[0] for m in searched} | {m for m in searched if m.startswith("cardbase.sim")}
+
+
+def test_root_completion_offers_what_the_built_commands_would(monkeypatch, capfd):
+    """Completing ``cardbase <TAB>`` in a fresh process (no command built) offers the same names
+    and summaries as a root whose every command is built."""
+    complete = {"_CARDBASE_COMPLETE": "complete_zsh", "COMP_WORDS": "cardbase ", "COMP_CWORD": "1"}
+    code = "from cardbase.cli.app import app; app(prog_name='cardbase')"
+    fresh = subprocess.run([sys.executable, "-c", code], env={**os.environ, **complete}, capture_output=True, text=True)
+    assert fresh.returncode == 0, fresh.stderr
+    root = typer.main.get_command(app)
+    assert all(command.name == name for name, command in root.commands.items())  # builds every command
+    for key, value in complete.items():
+        monkeypatch.setenv(key, value)
+    capfd.readouterr()
+    with pytest.raises(SystemExit):  # completion always exits
+        root.main([], prog_name="cardbase")
+    assert fresh.stdout == capfd.readouterr().out and '"catalog":"The card catalog' in fresh.stdout

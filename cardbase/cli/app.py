@@ -2,19 +2,117 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 
-from cardbase.cli import cards, catalog, deck, draws, lab, odds, play, render, replay, schema, serve, sim
-from cardbase.cli import print as print_cmd
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("cardbase.cli.replay:replay", "Replay a game record, re-checking every action against the rules."),
+    "draws": (
+        "cardbase.cli.draws:draws",
+        "Exact chances that an opening hand has what you need; per-game opening reports; sample hands.",
+    ),
+    "serve": (
+        "cardbase.cli.serve:serve",
+        "Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).",
+    ),
+    "catalog": ("cardbase.cli.catalog:app", "The card catalog: status, import and export."),
+    "cards": ("cardbase.cli.cards:app", "Search cards and show them."),
+    "deck": ("cardbase.cli.deck:app", "Build, check and share decks."),
+    "schema": ("cardbase.cli.schema:app", "JSON Schemas of the catalog and deck files."),
+    "sim": ("cardbase.cli.sim:app", "Simulate many games between agents."),
+    "lab": (
+        "cardbase.cli.lab:app",
+        "Judge decks by simulation: gauntlets, per-card figures, opening size, Meio splits, Meikyu cards.",
+    ),
+    "play": ("cardbase.cli.play:app", "Play a game in the terminal against agents."),
+    "render": ("cardbase.cli.render:app", "Draw single cards to image files."),
+    "print": ("cardbase.cli.print:app", "Print proxy sheets as PDF: true size, crop marks, duplex backs."),
+    "export": ("cardbase.cli.render:export_app", "Export cards for print services: PNG images and a manifest."),
+    "odds": ("cardbase.cli.odds:app", "Exact chances of the dice in a game's rules."),
+}
+"""The top-level commands in the order ``--help`` lists them: where each is defined (``module:name``,
+a Typer app or a command function) and the first paragraph of its help, which ``--help`` and shell
+completion show without importing the module (a test checks it against the module's own help)."""
+
+
+def _build(name: str) -> Any:
+    """The click command of top-level command ``name``, built by Typer as ``add_typer`` would."""
+    module, attribute = COMMANDS[name][0].split(":")
+    target = getattr(importlib.import_module(module), attribute)
+    holder = typer.Typer()
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name)
+    else:
+        holder.command(name)(target)
+    return typer.main.get_group(holder).commands[name]
+
+
+class _LazyCommands(MutableMapping[str, Any]):
+    """The root's commands: each module is imported, and its Typer app turned into click commands
+    (Typer reads every command's signature), only when the command is run, completed or walked."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._built[name] = _build(name)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self._built if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def listed(self, name: str) -> Any:
+        """The command if built, else a stand-in carrying its summary (for help and completion)."""
+        if name in self._built or name not in COMMANDS:
+            return self[name]
+        return TyperCommand(name, help=COMMANDS[name][1])
 
 
 class _Root(TyperGroup):
-    """Root group: every error ends in ``cli.boundary`` as one message and its exit code."""
+    """Root group: every error ends in ``cli.boundary`` as one message and its exit code; the
+    command groups are loaded when used (``_LazyCommands``)."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        lazy = _LazyCommands()
+        lazy.update(self.commands)
+        self.commands = lazy
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, self.commands.listed(name)) for name in self.commands]  # type: ignore[attr-defined]
+        limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in rows])
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        lazy: _LazyCommands = self.commands  # type: ignore[assignment]
+        names = [
+            CompletionItem(name, help=lazy.listed(name).get_short_help_str())
+            for name in lazy
+            if name.startswith(incomplete)
+        ]
+        return names + super(TyperGroup, self).shell_complete(ctx, incomplete)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -145,22 +243,6 @@ def root(
 
     Example: cardbase lab gauntlet examples/decks/mea-goblin-rush.txt --field examples/decks/mea-tile-control.txt
     """
-
-
-app.add_typer(catalog.app, name="catalog")
-app.add_typer(cards.app, name="cards")
-app.add_typer(deck.app, name="deck")
-app.add_typer(schema.app, name="schema")
-app.add_typer(sim.app, name="sim")
-app.add_typer(lab.app, name="lab")
-app.add_typer(play.app, name="play")
-app.command("replay")(replay.replay)
-app.add_typer(render.app, name="render")
-app.add_typer(print_cmd.app, name="print")
-app.add_typer(render.export_app, name="export")
-app.command("draws")(draws.draws)
-app.add_typer(odds.app, name="odds")
-app.command("serve")(serve.serve)
 
 
 def main() -> None:

@@ -116,7 +116,7 @@ def search(
     database = open_db(db)
     with database.session() as session:
         cards = [card_dict(c) for c in search_cards(session, query, game, limit, order, direction, ace)]
-        total = count_cards(session, query, game, ace) if len(cards) == limit else len(cards)
+        total = count_cards(session, query, game, ace) if len(cards) == limit and not json else len(cards)
     if json:
         print_json(cards)
         return

@@ -6,19 +6,27 @@ command module imports this one, so it imports nothing heavy until a value is co
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-import click
-from click.shell_completion import CompletionItem
+if TYPE_CHECKING:  # click is imported when a value is completed, not when a command starts
+    import click
+    from click.shell_completion import CompletionItem
+
+    Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
 MAX_ITEMS = 50
 """More than a terminal shows at once; the shell lists them all."""
 
-Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+
+def _item(value: str, kind: str = "plain") -> CompletionItem:
+    from click.shell_completion import CompletionItem
+
+    return CompletionItem(value, type=kind)
 
 
 def _items(values: Iterable[str], incomplete: str, kind: str = "plain") -> list[CompletionItem]:
     low = incomplete.lower()
-    return [CompletionItem(v, type=kind) for v in values if v.lower().startswith(low)][:MAX_ITEMS]
+    return [_item(v, kind) for v in values if v.lower().startswith(low)][:MAX_ITEMS]
 
 
 def _safely(values: Callable[[], Iterable[str]]) -> list[str]:
@@ -90,7 +98,7 @@ def cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
     from cardbase.db.complete import card_names
 
     names = _safely(lambda: card_names(_root_param(ctx, "db"), incomplete, _game_of(ctx), MAX_ITEMS))
-    return [CompletionItem(n) for n in names]
+    return [_item(n) for n in names]
 
 
 def stored_decks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -100,10 +108,10 @@ def stored_decks(ctx: click.Context, param: click.Parameter, incomplete: str) ->
 
     prefix = DB_PREFIX if incomplete.startswith(DB_PREFIX) else ""
     names = _safely(lambda: deck_names(_root_param(ctx, "db"), incomplete.removeprefix(prefix), MAX_ITEMS))
-    return [CompletionItem(prefix + n) for n in names]
+    return [_item(prefix + n) for n in names]
 
 
 def decks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """A deck argument: database decks starting as typed, and files (completed by the shell)."""
     found = stored_decks(ctx, param, incomplete)[: MAX_ITEMS - 1]
-    return found if incomplete.startswith("db:") else [*found, CompletionItem(incomplete, type="file")]
+    return found if incomplete.startswith("db:") else [*found, _item(incomplete, "file")]

@@ -249,6 +249,12 @@ def ensure_schema(engine: Engine) -> int:
     A database made by a newer cardbase, or a database that is not cardbase's, is refused.
     """
     with engine.begin() as conn:
+        current = _current_version(conn)
+        if current == models.SCHEMA_VERSION:  # the common case: two reads, no reflection
+            present = _columns(conn)
+            if all(name in present for name in SQLModel.metadata.tables):
+                _check_columns(conn, current, present)
+                return current
         tables = set(inspect(conn).get_table_names())
         if "meta" not in tables:
             if tables:
@@ -312,10 +318,12 @@ def _check_tables(tables: set[str], label: int) -> None:
         raise DatabaseError(f"the database has no table {', '.join(missing)}: {_MISLABELLED.format(label=label)}")
 
 
-def _check_columns(conn: Connection, label: int) -> None:
+def _check_columns(conn: Connection, label: int, present: dict[str, set[str]] | None = None) -> None:
     """Refuse a database whose tables, once the upgrade's steps have run (in its transaction, so
-    nothing is committed), lack a column of the current schema: its label said a version it is not."""
-    present = _columns(conn)
+    nothing is committed), lack a column of the current schema: its label said a version it is not.
+    ``present`` is the tables' columns when the caller has just read them."""
+    if present is None:
+        present = _columns(conn)
     for name, table in SQLModel.metadata.tables.items():
         if name not in present:
             continue  # a table newer than every step: create_all makes it
@@ -345,6 +353,21 @@ def _columns(conn: Connection) -> dict[str, set[str]]:
     for table, column in conn.exec_driver_sql(sql):
         out.setdefault(table, set()).add(column)
     return out
+
+
+def _current_version(conn: Connection) -> int | None:
+    """The stored schema version when it reads as a number, else None (no ``meta`` table yet, or
+    anything odd: ``ensure_schema`` then looks closer). Read inside a savepoint, so a failed read
+    leaves PostgreSQL's transaction usable."""
+    try:
+        with conn.begin_nested():
+            value = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar()
+    except (OperationalError, SADatabaseError):
+        return None
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
