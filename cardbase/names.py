@@ -31,6 +31,13 @@ def _is_latin_or_plain(char: str) -> bool:
 @lru_cache(maxsize=4096)  # the same names are folded again and again (each Méa game's card table)
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of ``text``: ``"Méa"`` → ``"mea"``, ``"ガ"`` stays ``"ガ"``."""
+    if text.isascii():  # what the rule gives ASCII text, without a pass per character
+        return " ".join(text.lower().split())
+    return _fold_any(text)
+
+
+def _fold_any(text: str) -> str:
+    """``fold`` by the rule, character by character (any text; ``fold`` takes a short cut for ASCII)."""
     decomposed = unicodedata.normalize("NFKD", text).casefold()
     kept: list[str] = []
     strip_marks = True  # marks after a Latin letter (or at the start) are accents: dropped
@@ -44,15 +51,27 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", " ".join("".join(kept).split()))
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+"""A run of what an ASCII slug replaces with one ``-`` (folded ASCII has no capitals)."""
+
+
 def slug(text: str) -> str:
     """URL- and id-safe form of a name: ``"Gotcha!"`` → ``"gotcha"``, ``"勇者"`` → ``"勇者"``.
 
     Letters and digits of any script stay, with the marks that belong to them; every run of
     other characters (spaces, punctuation, ``/``, ``.``, controls) becomes one ``-``.
     """
+    folded = fold(text)
+    if folded.isascii():  # what the rule gives ASCII text, without a pass per character
+        return _NOT_ALNUM.sub("-", folded).strip("-")
+    return _slug_of_folded(folded)
+
+
+def _slug_of_folded(folded: str) -> str:
+    """``slug`` of folded text by the rule, character by character (``slug`` takes a short cut for ASCII)."""
     out: list[str] = []
     keep_marks = False
-    for char in fold(text):
+    for char in folded:
         if char.isalnum() and char != "_":
             out.append(char)
             keep_marks = True
@@ -109,9 +128,10 @@ def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a card name (None when it can): a control character, no letter or
     digit (its id would be empty), or a ``#`` that starts it or follows a space (the deck text
     format reads the rest of the line as a comment)."""
-    for position, char in enumerate(name, start=1):
-        if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
-            return f"holds the control character U+{ord(char):04X} at character {position}"
+    if not (name.isascii() and name.isprintable()):  # printable ASCII holds none of them
+        for position, char in enumerate(name, start=1):
+            if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
+                return f"holds the control character U+{ord(char):04X} at character {position}"
     if not slug(name):
         return "needs at least one letter or digit"
     if " #" in name or name.startswith("#"):

@@ -103,9 +103,10 @@ def test_a_database_of_every_earlier_version_upgrades(version: int, empty_db_url
             models.SCHEMA_VERSION
         )
         kept = conn.execute(text(f"SELECT {', '.join(row)} FROM card WHERE id = :id"), {"id": row["id"]}).one()
-    derived = {"search_names"}  # recomputed by migrations from the names
+    derived = {"search_names", "short_id"}  # recomputed by migrations from the names and the id
     survived = {k: v for k, v in zip(row, kept, strict=True) if k not in derived}
     assert survived == {k: v for k, v in row.items() if k not in derived}  # the card's values survive the upgrade
+    assert dict(zip(row, kept, strict=True))["short_id"] == models.short_id(row["id"])
 
     fresh_url = f"sqlite:///{tmp_path / 'fresh.db'}"
     fresh = create_engine(fresh_url)

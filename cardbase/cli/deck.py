@@ -169,11 +169,10 @@ def decode(
 
     Example: cardbase deck decode AQACAAIB... --to json
     """
-    from cardbase.decks.files import decode as decode_deck
     from cardbase.decks.files import write_deck
-    from cardbase.decks.service import catalog_index
+    from cardbase.decks.service import decode_code
 
-    deck = decode_deck(code, catalog_index(open_db(db)))
+    deck = decode_code(open_db(db), code)
     typer.echo(write_deck(deck, to), nl=False)
 
 

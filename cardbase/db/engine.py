@@ -73,7 +73,7 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
     referring = [t for t in ("card_alias", "card_image", "deck_card") if t in present]
     listed = ", ".join(columns)
     for old, new in moves.items():
-        sid = models.short_id(new)
+        sid = models.legacy_short_id(new)  # schema 3's short ids (schema 4 makes them longer)
         if sid in short_ids:
             raise DatabaseError(f"cannot upgrade: the new id {new} has a short id another card has")
         short_ids.add(sid)
@@ -127,7 +127,37 @@ def _v2_legal_set_codes(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_add_card_abilities, 2: _v2_unicode_card_ids}
+def _v3_long_short_ids(conn: Connection) -> None:
+    """Schema 4: every card's short id is recomputed from its id as 53 bits (``models.short_id``,
+    whose high 31 bits are the old short id); on PostgreSQL the column becomes BIGINT. Cards that
+    would share one are all named and the upgrade refused (about 2 in a million 200,000-card
+    catalogs have a pair)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("ALTER TABLE card ALTER COLUMN short_id TYPE BIGINT"))
+    owner: dict[int, str] = {}
+    clashes: list[str] = []
+    rows = []
+    for (cid,) in conn.execute(text("SELECT id FROM card ORDER BY id")):
+        sid = models.short_id(cid)
+        if sid in owner:
+            clashes.append(f"{owner[sid]} and {cid}")
+        owner[sid] = cid
+        rows.append({"sid": sid, "id": cid})
+    if clashes:
+        raise DatabaseError(
+            f"cannot upgrade: these cards would share a short id: {'; '.join(clashes)}; rename one of each pair "
+            "with an older cardbase"
+        )
+    conn.execute(text("UPDATE card SET short_id = -1 - short_id"))  # parked where no new short id is
+    if rows:
+        conn.execute(text("UPDATE card SET short_id = :sid WHERE id = :id"), rows)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _v1_add_card_abilities,
+    2: _v2_unicode_card_ids,
+    3: _v3_long_short_ids,
+}
 
 
 def database_url(db: str | None) -> str:

@@ -568,12 +568,14 @@ def parse_rows(
             seen[key] = (row.where, name)
         set_code_ = code
         if not bad:
-            record["_where"] = row.where
+            record["_where"], record["_id"] = row.where, key
             parsed.records.setdefault(set_code_, []).append(record)
     return parsed
 
 
-_TEXT_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""What a text cell may not hold: controls other than tab and line breaks, and the bidirectional
+embeddings, overrides and isolates (the marks U+200E, U+200F and U+061C are kept)."""
 
 
 NOTE_ROW = "row 2"
@@ -589,10 +591,8 @@ def _is_note(name: Any) -> bool:
 def _text_problem(value: str) -> str | None:
     """Why a text cell cannot be stored: a control character other than tab and line breaks, or a
     bidirectional embedding, override or isolate (the marks U+200E, U+200F and U+061C are kept)."""
-    for position, char in enumerate(value, start=1):
-        if (char not in "\t\n\r" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0)) or char in _TEXT_BIDI:
-            return f"holds the control character U+{ord(char):04X} at character {position}"
-    return None
+    found = _TEXT_CONTROL.search(value)
+    return f"holds the control character U+{ord(found[0]):04X} at character {found.start() + 1}" if found else None
 
 
 def _check_abilities(data: list[Any], type_: str | None) -> str | None:
@@ -664,7 +664,7 @@ def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]
     an unknown name gets the closest known names."""
     from sqlmodel import col, select
 
-    from cardbase.db.models import Card, CardAlias, card_id
+    from cardbase.db.models import Card, CardAlias
     from cardbase.fuzzy import closest
 
     problems: list[str] = []
@@ -676,7 +676,7 @@ def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]
         ).all():
             names.setdefault(fold(alias), f"{alias} ({cards[cid]})")
         for r in records:
-            if "type" in r or card_id(game, code, r["name"]) in cards or fold(r["name"]) in names:
+            if "type" in r or r["_id"] in cards or fold(r["name"]) in names:
                 continue
             near = closest(r["name"], names, n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
@@ -692,7 +692,7 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
     as the import matches them: the second would overwrite the first, so both are named."""
     from sqlmodel import col, select
 
-    from cardbase.db.models import Card, CardAlias, card_id
+    from cardbase.db.models import Card, CardAlias
 
     problems: list[str] = []
     for code, records in parsed.records.items():
@@ -705,7 +705,7 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
         }
         first: dict[str, dict[str, Any]] = {}
         for r in records:
-            cid = card_id(game, code, r["name"])
+            cid = r["_id"]
             if cid not in cards and fold(r["name"]) in by_alias:
                 cid = by_alias[fold(r["name"])]
             if cid in first:

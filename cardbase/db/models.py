@@ -1,7 +1,7 @@
 """SQLModel tables of the card database.
 
 A card's ``id`` is ``<game>/<set>/<slug of name>``: stable across databases, so deck
-files and share codes can refer to it. ``short_id`` is a 31-bit hash of ``id`` for
+files and share codes can refer to it. ``short_id`` is a 53-bit hash of ``id`` for
 compact share codes. Stat columns are typed and nullable: NULL means unknown.
 """
 
@@ -11,16 +11,16 @@ import hashlib
 import json
 from typing import Any
 
-from sqlalchemy import Index
+from sqlalchemy import BigInteger, Index
 from sqlmodel import Field, SQLModel
 
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
-are unchanged."""
+are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
@@ -28,12 +28,28 @@ def card_id(game: str, set_code: str, name: str) -> str:
     return f"{game}/{set_code}/{slug(name)}"
 
 
-def short_id(card_id: str) -> int:
-    """A stable 31-bit number for ``card_id`` (unique per database, checked on write).
+LEGACY_BITS = 31
+"""The short ids of schemas 1–3, and of share codes of versions 1 and 2."""
+LOW_BITS = 22
+"""Bits a short id adds below its legacy short id: 53 in all, the integers a JSON number (a
+JavaScript double) holds exactly."""
 
-    31 bits so that it fits a signed 32-bit INTEGER column on every database.
+
+def legacy_short_id(card_id: str) -> int:
+    """The 31-bit short id of schemas 1–3 (what share codes of versions 1 and 2 hold): two cards
+    share one by chance about once in 2**31 pairs, so a 50,000-card catalog often has a pair."""
+    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big") & (1 << LEGACY_BITS) - 1
+
+
+def short_id(card_id: str) -> int:
+    """A stable 53-bit number for ``card_id``, unique within a database (checked on write).
+
+    Its high 31 bits are ``legacy_short_id`` (so an old share code finds its card by a range of
+    short ids) and its low 22 bits come from a second hash: two cards of a 200,000-card catalog
+    share one with a chance of about 2 in a million.
     """
-    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big") & 0x7FFFFFFF
+    low = int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=8).digest(), "big") & (1 << LOW_BITS) - 1
+    return legacy_short_id(card_id) << LOW_BITS | low
 
 
 class Meta(SQLModel, table=True):
@@ -73,7 +89,7 @@ class Card(SQLModel, table=True):
     __table_args__ = (Index("ix_card_game_name", "game", "name"),)
 
     id: str = Field(primary_key=True, max_length=300)
-    short_id: int = Field(unique=True, index=True)
+    short_id: int = Field(sa_type=BigInteger, unique=True, index=True)
     game: str = Field(foreign_key="game.id", index=True, max_length=20)
     set_code: str = Field(index=True, max_length=60)
     name: str = Field(index=True)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
+
+if TYPE_CHECKING:
+    from cardbase.decks.files import CodeContents
 
 from cardbase.fuzzy import closest
 from cardbase.names import fold
@@ -86,6 +89,15 @@ class CatalogIndex:
         exact = [c for c in found if fold(c.name) == key]
         return exact or found
 
+    def by_code_number(self, number: int, legacy: bool) -> list[CardInfo]:
+        """The cards a share code's number names: the card of that short id, or (``legacy``, a
+        code of version 1 or 2) every card whose short id's high bits are that 31-bit number."""
+        from cardbase.db.models import LOW_BITS
+
+        if not legacy:
+            return [self.by_short[number]] if number in self.by_short else []
+        return [c for sid, c in self.by_short.items() if sid >> LOW_BITS == number]
+
     def closest(self, name: str, game: str | None, n: int = 3) -> list[str]:
         names = {
             k: cards[0].name for k, cards in self.by_key.items() if any(game is None or c.game == game for c in cards)
@@ -93,16 +105,32 @@ class CatalogIndex:
         return closest(name, names, n=n)
 
 
-def load_index(session: Any, games: tuple[str, ...] | None = None, ids: Collection[str] | None = None) -> CatalogIndex:
+def load_index(
+    session: Any,
+    games: tuple[str, ...] | None = None,
+    ids: Collection[str] | None = None,
+    code: CodeContents | None = None,
+) -> CatalogIndex:
     """Index the cards of ``games`` (all games when None), or only the cards ``ids`` (a stored deck's,
-    which names its cards by id: resolving it then costs its size, not the catalog's)."""
-    from cardbase.db.models import Card
+    which names its cards by id), or only the cards a share ``code`` names: resolving those then
+    costs their number, not the catalog's size."""
+    from sqlalchemy import and_, or_
+
+    from cardbase.db.models import LOW_BITS, Card
 
     stmt = select(*[getattr(Card, c) for c in _COLUMNS])
     if games:
         stmt = stmt.where(col(Card.game).in_(games))
     if ids is not None:
         stmt = stmt.where(col(Card.id).in_(list(ids)))
+    if code is not None:
+        numbers = sorted({number for _, number, _ in code.entries})
+        short = col(Card.short_id)
+        if code.legacy:  # a range of short ids per number (their high bits), read by the short-id index
+            ranges = [and_(short >= n << LOW_BITS, short < (n + 1) << LOW_BITS) for n in numbers]
+            stmt = stmt.where(or_(*ranges) if ranges else short < 0)
+        else:
+            stmt = stmt.where(short.in_(numbers))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))

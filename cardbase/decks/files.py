@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -111,13 +112,16 @@ def write_deck(deck: Deck, fmt: str) -> str:
 # sections): the cards with 1 copy, the cards with 2, then the rest with their counts; each group
 # a count followed by short ids in ascending order, each written as the gap from the one before.
 
-CODE_VERSION = 2
-"""Version 2 adds Méa's side sections ([sideboard], [maybe]) after its main deck; a deck without
-them is still written as version 1, so its code is the one it always had. Both versions decode."""
+CODE_VERSION = 3
+"""Version 3 names cards by their 53-bit short ids (``cardbase.db.models.short_id``), which no two
+cards of a catalog share; versions 1 and 2 named them by 31-bit ones (``legacy_short_id``), which
+two cards of a large catalog can share. Version 2 added Méa's side sections ([sideboard], [maybe]).
+Every version decodes: an old code's card is the one card whose short id starts with its number."""
 _GAMES = ("mea", "meio", "meikyu")
 _SECTIONS_BY_VERSION: dict[int, dict[str, tuple[str | None, ...]]] = {
     1: {"meio": (None, "first half", "second half")},
     2: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
+    3: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
 }
 
 
@@ -167,10 +171,9 @@ def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
     except ValueError as error:  # a deck from an older database; new ones are checked on entry
         raise UsageError(f"cannot encode the deck: {error}") from None
     fmt = (deck.format or "").encode()
-    version = CODE_VERSION if deck.side else 1
-    out = bytearray([version, _GAMES.index(deck.game), deck.players or 0])
+    out = bytearray([CODE_VERSION, _GAMES.index(deck.game), deck.players or 0])
     out += _varint(len(fmt)) + fmt
-    for section in _SECTIONS_BY_VERSION[version].get(deck.game, (None,)):
+    for section in _SECTIONS_BY_VERSION[CODE_VERSION].get(deck.game, (None,)):
         entries = sorted(
             (short_ids[c.card_id] if short_ids else short_id(c.card_id), c.count)
             for c in deck.cards
@@ -186,8 +189,25 @@ def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
     return base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
 
 
-def decode(code: str, index: CatalogIndex) -> Deck:
-    """The deck a share code stands for; a bad or foreign code is a usage error saying why."""
+@dataclass(frozen=True)
+class CodeContents:
+    """A share code read but not yet looked up: its cards as ``(section, number, count)``, where
+    the number is a short id (version 3) or a 31-bit legacy short id (versions 1 and 2)."""
+
+    version: int
+    game: str
+    players: int | None
+    format: str | None
+    entries: tuple[tuple[str | None, int, int], ...]
+
+    @property
+    def legacy(self) -> bool:
+        """Whether the numbers are legacy short ids."""
+        return self.version < 3
+
+
+def read_code(code: str) -> CodeContents:
+    """What a share code holds; a bad or foreign code is a usage error saying why."""
     text = "".join(code.split())
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
@@ -213,29 +233,50 @@ def decode(code: str, index: CatalogIndex) -> Deck:
         fmt = reader.bytes(reader.varint()).decode() or None
     except UnicodeDecodeError:
         raise UsageError("deck code is damaged (format name)") from None
-    cards: list[DeckCard] = []
+    entries: list[tuple[str | None, int, int]] = []
+    total = 0
     for section in _SECTIONS_BY_VERSION[version].get(game, (None,)):
-        in_section = []
         for group in (1, 2, 0):
-            sid = 0
+            number = 0
             for _ in range(reader.varint()):
-                sid += reader.varint()
+                number += reader.varint()
                 count = group or reader.varint()
-                card = index.by_short.get(sid)
-                if card is None or card.game != game:
-                    raise UsageError(
-                        f"deck code names a card this catalog does not have (short id {sid}); "
-                        "import the set it comes from"
-                    )
                 if count < 1 or count > 999:
                     raise UsageError("deck code is damaged (a count out of range)")
-                in_section.append(DeckCard(card.id, card.name, count, section))
-        cards += sorted(in_section, key=lambda c: (fold(c.name), c.card_id))
+                total += count
+                if total > MAX_DECK_CARDS:
+                    raise UsageError(f"deck code holds more than {MAX_DECK_CARDS:,} cards, the most a deck may have")
+                entries.append((section, number, count))
     if reader.pos != len(data):
         raise UsageError("deck code has extra bytes at the end; it is damaged")
-    if sum(c.count for c in cards) > MAX_DECK_CARDS:
-        raise UsageError(f"deck code holds more than {MAX_DECK_CARDS:,} cards, the most a deck may have")
-    return Deck(game, tuple(cards), None, fmt, players)
+    return CodeContents(version, game, players, fmt, tuple(entries))
+
+
+def decode(code: str | CodeContents, index: CatalogIndex) -> Deck:
+    """The deck a share code stands for, its cards looked up in ``index`` (which need hold only
+    them: ``cardbase.decks.service.decode_code`` loads just those); a bad or foreign code, or a
+    card the catalog lacks, is a usage error saying why."""
+    contents = code if isinstance(code, CodeContents) else read_code(code)
+    by_section: dict[str | None, list[DeckCard]] = {}
+    for section, number, count in contents.entries:
+        found = [c for c in index.by_code_number(number, contents.legacy) if c.game == contents.game]
+        if not found:
+            kind = "old short id" if contents.legacy else "short id"
+            raise UsageError(
+                f"deck code names a card this catalog does not have ({kind} {number}); import the set it comes from"
+            )
+        if len(found) > 1:
+            names = " and ".join(sorted(f"{c.name} ({c.id})" for c in found))
+            raise UsageError(
+                f"deck code of version {contents.version} names {names} at once (in this catalog they share its "
+                "31-bit short id); make the code again with `deck encode`, whose codes name each card alone"
+            )
+        card = found[0]
+        by_section.setdefault(section, []).append(DeckCard(card.id, card.name, count, section))
+    cards: list[DeckCard] = []
+    for section in _SECTIONS_BY_VERSION[contents.version].get(contents.game, (None,)):
+        cards += sorted(by_section.get(section, []), key=lambda c: (fold(c.name), c.card_id))
+    return Deck(contents.game, tuple(cards), None, contents.format, contents.players)
 
 
 def deck_to_text(deck: Deck, source: str) -> DeckText:

@@ -27,6 +27,15 @@ def catalog_index(database: Any) -> CatalogIndex:
         return load_index(session)
 
 
+def decode_code(database: Any, code: str) -> Deck:
+    """The deck a share code stands for, reading only the cards it names from ``database``."""
+    from cardbase.decks.files import decode, read_code
+
+    contents = read_code(code)
+    with database.session() as session:
+        return decode(contents, load_index(session, code=contents))
+
+
 def resolve_text(
     database: Any, text: DeckText, game: str | None = None, index: CatalogIndex | None = None
 ) -> ResolvedDeck:

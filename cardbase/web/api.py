@@ -191,8 +191,7 @@ def new(settings: Settings, body: NewDeck) -> dict[str, Any]:
 @router.post("/api/decks/import", tags=["decks"], status_code=201)
 def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
     """Store a deck given as text, JSON or share code: all of it or nothing (400 listing every problem)."""
-    from cardbase.decks.files import decode
-    from cardbase.decks.service import catalog_index, import_deck, read_deck_data
+    from cardbase.decks.service import decode_code, import_deck, read_deck_data
     from cardbase.decks.store import deck_by_id
     from cardbase.errors import UsageError
 
@@ -202,7 +201,7 @@ def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
     deck = read_deck_data(body.text, "pasted deck") if body.text is not None else None
     if deck is None:
         assert body.code is not None
-        decoded = decode(body.code, catalog_index(database))
+        decoded = decode_code(database, body.code)
         deck_id, _ = import_deck(database, decoded, name=body.name, replace=body.replace)
     else:
         deck_id, _ = import_deck(database, deck, name=body.name, replace=body.replace, game=_game(body.game))

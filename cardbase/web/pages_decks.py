@@ -640,10 +640,9 @@ def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
 
 def decode_code(code: str, database: Any) -> Deck:
     """The deck of a share code (``deck decode``); anything else is an ``UnreadableInput``."""
-    from cardbase.decks.files import decode
-    from cardbase.decks.service import catalog_index
+    from cardbase.decks.service import decode_code as decode_share_code
 
-    return decode(code, catalog_index(database))
+    return decode_share_code(database, code)
 
 
 def problems_of(error: CardbaseError) -> list[str]:

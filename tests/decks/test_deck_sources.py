@@ -127,16 +127,54 @@ def test_side_sections_round_trip_through_the_database(database, db_url: str, tm
     assert diff["added"] == diff["removed"] == diff["changed"] == []
 
 
-def test_old_share_codes_still_decode(database, db_url: str) -> None:  # type: ignore[no-untyped-def]
-    index = catalog_index(database)
-    code = run_cli(["deck", "encode", RUSH], db_url).stdout.strip()
-    deck = decode(code, index)
-    assert deck.side == {}
-    # a deck without side sections keeps its version-1 code: the first byte is 1
+OLD_MEIO_CODE = "AQEDAAAAAAfvtdZf-8qeR7OHltQBpvA2op2d5gGo8_FBxZiSlwEAAAbviaOKAZCKhkH-k-YO4-SZBLTR-PQB-IbonwEAAA"
+"""The version-1 code the README gave for examples/decks/meio-hand.txt before codes of version 3."""
+
+
+def _code(*parts: int) -> str:
     import base64
 
-    assert base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))[0] == 1
-    assert encode(deck, None) == code
+    from cardbase.decks.files import _varint
+
+    return base64.urlsafe_b64encode(b"".join(_varint(p) for p in parts)).decode().rstrip("=")
+
+
+def test_old_share_codes_still_decode(database, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Codes of versions 1 and 2 name cards by 31-bit short ids; they decode to the same deck as
+    the version-3 code of today, reading only the cards they name."""
+    from cardbase.decks.service import decode_code
+
+    hand = REPO / "examples" / "decks" / "meio-hand.txt"
+    code = run_cli(["deck", "encode", hand], db_url).stdout.strip()
+    assert code.startswith("AwE")  # version 3, Meio
+    assert decode_code(database, OLD_MEIO_CODE) == decode_code(database, code) == decode(code, catalog_index(database))
+    old = run_cli(["deck", "decode", OLD_MEIO_CODE], db_url)
+    assert old.exit_code == 0 and old.stdout == run_cli(["deck", "decode", code], db_url).stdout
+    rush = decode_code(database, run_cli(["deck", "encode", RUSH], db_url).stdout.strip())
+    assert encode(rush, None).startswith("AwA") and rush.side == {}
+
+
+def test_an_old_code_that_now_names_two_cards_says_so(database, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Two cards of one catalog can share a 31-bit short id (they could not before schema 4): an
+    old code naming it names both cards and asks for a new code; a code of today names each alone."""
+    from cardbase.db.models import card_id, legacy_short_id, short_id
+    from cardbase.decks.service import decode_code
+    from cardbase.errors import UsageError
+
+    first, second = "Test Card 22647", "Test Card 60550"
+    sheet = tmp_path / "twins.csv"
+    sheet.write_text(f"name,type,cost\n{first},monster,1\n{second},monster,2\n", encoding="utf-8")
+    assert run_cli(["catalog", "import", sheet, "--game", "mea"], db_url).exit_code == 0
+    ids = [card_id("mea", "core", name) for name in (first, second)]
+    number = legacy_short_id(ids[0])
+    assert number == legacy_short_id(ids[1])
+    with pytest.raises(UsageError, match=f"names {first} .* and {second} .* at once"):
+        decode_code(database, _code(1, 0, 0, 0, 1, number, 0, 0))  # version 1, Méa, one copy of it
+    for cid, name in zip(ids, (first, second), strict=True):
+        deck = decode_code(database, _code(3, 0, 0, 0, 1, short_id(cid), 0, 0, 0, 0, 0, 0, 0, 0))
+        assert [(c.card_id, c.name, c.count) for c in deck.cards] == [(cid, name, 1)]
+    with pytest.raises(UsageError, match="does not have \\(old short id 12345\\)"):
+        decode_code(database, _code(1, 0, 0, 0, 1, 12345, 0, 0))
 
 
 def test_diff_counts_and_moved_stats(db_url: str, tmp_path: Path) -> None:
