@@ -77,6 +77,10 @@ def status(
                 f"Meikyu Kingdom: the catalog lacks {census} the rules need (the rulebook does not give them); "
                 "cardbase sim meikyu lists them."
             )
+    from cardbase.db.search_index import describe
+
+    with database.engine.connect() as connection:
+        console().print(f"search index: {describe(connection)}")
 
 
 @app.command("import")

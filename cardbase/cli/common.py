@@ -156,4 +156,7 @@ def open_db(db: str | None) -> Database:
     """The catalog database at ``db`` (or the default), opened and loaded."""
     from cardbase.db.engine import open_database
 
-    return open_database(db)
+    database = open_database(db)
+    for note in database.notes:
+        warn(note)
+    return database

@@ -20,7 +20,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel
 
-from cardbase.db import models
+from cardbase.db import models, search_index
 from cardbase.db.regex import regexp
 from cardbase.errors import DatabaseError, mask_secrets, quoted
 
@@ -153,11 +153,19 @@ def _v3_long_short_ids(conn: Connection) -> None:
         conn.execute(text("UPDATE card SET short_id = :sid WHERE id = :id"), rows)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+def _v4_search_index(conn: Connection) -> str | None:
+    """Schema 5: the search index (``cardbase.db.search_index``), FTS5 on SQLite, pg_trgm on
+    PostgreSQL; a server that cannot make it leaves search scanning, and this says so."""
+    return search_index.ensure(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
     3: _v3_long_short_ids,
+    4: _v4_search_index,
 }
+"""MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 
 
 def database_url(db: str | None) -> str:
@@ -180,6 +188,8 @@ class Database:
     # many threads of one process (the web server) could starve one of them past the timeout. They
     # take turns on this lock first; other processes still queue on SQLite's own lock.
     _writers: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    notes: list[str] = field(default_factory=list, compare=False)
+    """What opening it found that the user should be told (once): a search index it cannot make."""
 
     def session(self) -> Session:
         return Session(self.engine)
@@ -273,17 +283,21 @@ def _use_wal(engine: Engine) -> None:
         raw.close()
 
 
-def ensure_schema(engine: Engine) -> int:
+def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     """Create the tables of a new database or upgrade an old one; return the schema version.
+    What the user should be told once (a search index the server cannot make) is added to ``notes``.
 
     A database made by a newer cardbase, or a database that is not cardbase's, is refused.
     """
+    said = notes if notes is not None else []
     with engine.begin() as conn:
-        current = _current_version(conn)
+        current, index = _current_version(conn)
         if current == models.SCHEMA_VERSION:  # the common case: two reads, no reflection
             present = _columns(conn)
             if all(name in present for name in SQLModel.metadata.tables):
                 _check_columns(conn, current, present)
+                if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
+                    _say(said, search_index.ensure(conn))
                 return current
         tables = set(inspect(conn).get_table_names())
         if "meta" not in tables:
@@ -297,6 +311,7 @@ def ensure_schema(engine: Engine) -> int:
             conn.execute(
                 text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(models.SCHEMA_VERSION)}
             )
+            _say(said, search_index.ensure(conn))
             return models.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
         if row is None:
@@ -318,7 +333,7 @@ def ensure_schema(engine: Engine) -> int:
             if version not in MIGRATIONS:
                 raise DatabaseError(f"no migration from schema version {version}")
             try:
-                MIGRATIONS[version](conn)
+                _say(said, MIGRATIONS[version](conn))
             except (OperationalError, SADatabaseError) as error:
                 raise DatabaseError(
                     f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
@@ -385,30 +400,42 @@ def _columns(conn: Connection) -> dict[str, set[str]]:
     return out
 
 
-def _current_version(conn: Connection) -> int | None:
-    """The stored schema version when it reads as a number, else None (no ``meta`` table yet, or
-    anything odd: ``ensure_schema`` then looks closer). Read inside a savepoint, so a failed read
-    leaves PostgreSQL's transaction usable."""
+def _say(notes: list[str], note: str | None) -> None:
+    if note:
+        notes.append(note)
+
+
+def _current_version(conn: Connection) -> tuple[int | None, str | None]:
+    """The stored schema version when it reads as a number (else None: no ``meta`` table yet, or
+    anything odd, which ``ensure_schema`` looks at closer), and the search index's kind. Read
+    inside a savepoint, so a failed read leaves PostgreSQL's transaction usable."""
     try:
         with conn.begin_nested():
-            value = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar()
+            found = conn.execute(
+                text("SELECT key, value FROM meta WHERE key IN ('schema_version', :index)"),
+                {"index": search_index.META_KEY},
+            )
+            rows = {str(key): str(value) for key, value in found}
     except (OperationalError, SADatabaseError):
-        return None
+        return None, None
     try:
-        return int(value) if value is not None else None
+        version = int(rows["schema_version"]) if "schema_version" in rows else None
     except ValueError:
-        return None
+        version = None
+    return version, rows.get(search_index.META_KEY)
 
 
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
-    """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it."""
+    """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it;
+    ``Database.notes`` holds what the user should be told about it."""
     url = database_url(db)
     engine = create_db_engine(url)
+    notes: list[str] = []
     try:
-        ensure_schema(engine)
+        ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
-        database = Database(engine, url)
+        database = Database(engine, url, notes=notes)
         if load_catalogs:
             from cardbase.db.catalog import load_shipped
 

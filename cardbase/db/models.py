@@ -17,10 +17,11 @@ from sqlmodel import Field, SQLModel
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
-are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL."""
+are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
+index (``cardbase.db.search_index``)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:

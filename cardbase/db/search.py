@@ -19,15 +19,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sqlalchemy import Boolean, ColumnElement, and_, case, false, func, literal, not_, or_, select, true
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    and_,
+    case,
+    column,
+    false,
+    func,
+    literal,
+    not_,
+    or_,
+    select,
+    table,
+    text,
+    true,
+)
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlmodel import col
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
+from cardbase.db import search_index
 from cardbase.db.models import Card
 from cardbase.db.regex import compile_pattern
+from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
+from cardbase.db.search_index import TEXT_START
 from cardbase.errors import QueryError, quoted
 from cardbase.names import fold
 
@@ -321,8 +339,9 @@ def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnEleme
 
 
 class _ContainsCI(ColumnElement[bool]):
-    """``column`` contains ``value``, ignoring ASCII case: LIKE on SQLite (already case-blind
-    there, and unlike ``lower(x) LIKE …`` it costs no function call per row), ILIKE elsewhere."""
+    """``column`` contains ``value`` (or, ``at_start``, starts with it), ignoring ASCII case: LIKE
+    on SQLite (already case-blind there, and unlike ``lower(x) LIKE …`` it costs no function call
+    per row), ILIKE elsewhere."""
 
     inherit_cache = True
     type = Boolean()
@@ -332,10 +351,10 @@ class _ContainsCI(ColumnElement[bool]):
         ("pattern", InternalTraversal.dp_clauseelement),
     ]
 
-    def __init__(self, column: Any, value: str):
+    def __init__(self, column: Any, value: str, at_start: bool = False):
         escaped = value.replace("/", "//").replace("%", "/%").replace("_", "/_")
         self.column = column
-        self.pattern = literal(f"%{escaped}%")
+        self.pattern = literal(f"{'' if at_start else '%'}{escaped}%")
 
 
 @compiles(_ContainsCI)
@@ -381,14 +400,81 @@ def required_literal(pattern: str) -> str | None:
     return best if len(best) >= 2 else None
 
 
+class _MatchesCI(ColumnElement[bool]):
+    """``column`` matches the regex ``pattern``, ignoring case: SQLite's ``REGEXP`` (cardbase's
+    RE2 function) with ``(?i)`` in front, PostgreSQL's ``~*`` (its pg_trgm indexes read ``~*``, not
+    a ``(?i)`` inside the pattern, which also could not come before the user's own flags there)."""
+
+    inherit_cache = True
+    type = Boolean()
+    _traverse_internals: ClassVar[list[tuple[str, Any]]] = [  # type: ignore[misc]
+        ("column", InternalTraversal.dp_clauseelement),
+        ("pattern", InternalTraversal.dp_clauseelement),
+        ("flagged", InternalTraversal.dp_clauseelement),
+    ]
+
+    def __init__(self, column: Any, pattern: str):
+        self.column = column
+        self.pattern = literal(pattern)
+        self.flagged = literal(_ci(pattern))
+
+
+@compiles(_MatchesCI)
+def _matches_ci_default(element: _MatchesCI, compiler: Any, **kw: Any) -> str:
+    return f"{compiler.process(element.column, **kw)} ~* {compiler.process(element.pattern, **kw)}"
+
+
+@compiles(_MatchesCI, "sqlite")
+def _matches_ci_sqlite(element: _MatchesCI, compiler: Any, **kw: Any) -> str:
+    return f"{compiler.process(element.column, **kw)} REGEXP {compiler.process(element.flagged, **kw)}"
+
+
 def _regex(column: Any, pattern: str) -> ColumnElement[bool]:
-    literal_run = required_literal(pattern)
-    expr = column.regexp_match(_ci(pattern))
-    return and_(_ContainsCI(column, literal_run), expr) if literal_run else expr
+    """The regex condition, with ``LIKE`` prefilters in front that the databases run (and index:
+    PostgreSQL's pg_trgm reads ``ILIKE 'gr%'`` for ``^gr``) far faster than a regex per row."""
+    prefilters = [_ContainsCI(column, run) for run in (required_literal(pattern),) if run]
+    start = anchored_prefix(pattern)
+    if start:
+        prefilters.append(_ContainsCI(column, start, at_start=True))
+    expr = _MatchesCI(column, pattern)
+    return and_(*prefilters, expr) if prefilters else expr
+
+
+_WIDE_FOLDS = frozenset("ks")
+"""ASCII letters whose case-insensitive match may take a non-ASCII letter too (RE2 and some
+PostgreSQL locales: ``k`` the Kelvin sign, ``s`` the long s)."""
+
+
+def anchored_prefix(pattern: str) -> str:
+    """The literal every match of ``pattern`` starts the text with (``^gr.*`` → ``gr``), or ``""``.
+
+    Read as ``required_literal`` reads literals, after a leading ``^`` or ``\\A`` (not under
+    ``(?m)``, where ``^`` starts every line); ASCII letters, digits and spaces only, and it stops
+    before ``k`` or ``s`` (see ``_WIDE_FOLDS``): a card it finds is certain to start with it, in
+    any case.
+    """
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern)
+    except Exception:  # a pattern the parser reads differently: no prefix
+        return ""
+    items = list(parsed)
+    anchors = (_parser.AT_BEGINNING, _parser.AT_BEGINNING_STRING)
+    if not items or items[0][0] is not _parser.AT or items[0][1] not in anchors:
+        return ""
+    if parsed.state.flags & _parser.SRE_FLAG_MULTILINE:
+        return ""
+    prefix = ""
+    for op, value in items[1:]:
+        char = chr(value) if op is _parser.LITERAL else ""
+        if not (char.isascii() and (char.isalnum() or char == " ")) or char.lower() in _WIDE_FOLDS:
+            break
+        prefix += char
+    return prefix
 
 
 def _ci(pattern: str) -> str:
-    # An embedded flag: SQLite's REGEXP (Python's re) and PostgreSQL's AREs both read it.
     return "(?i)" + pattern
 
 
@@ -625,10 +711,17 @@ def build_select(
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
     ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name; a Meio
     ace ranks as ``ace:`` in the query says, else as ``ace`` (``high`` or ``low``), else high."""
-    condition, sort = _condition(query, game, order, direction, ace)
-    stmt = select(Card.__table__).where(condition)  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
-    if game:
-        stmt = stmt.where(col(Card.game) == game)
+    node, sort = _parsed(query, order, direction, ace)
+    return _select(node, sort, game, limit, offset)
+
+
+def _select(
+    node: Node | None, sort: Order, game: str | None, limit: int | None, offset: int, match: str | None = None
+) -> Select[Any]:
+    """The SELECT of ``build_select``; with ``match``, read from the cards the index finds for it."""
+    table = Card.__table__  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
+    stmt = _from_index(_ByShortId(table), match) if match else select(table)
+    stmt = stmt.where(_condition(node, game, sort))
     stmt = stmt.order_by(*_order_by(sort))
     if limit is not None:
         stmt = stmt.limit(limit)
@@ -637,15 +730,20 @@ def build_select(
     return stmt
 
 
-def _condition(
-    query: str, game: str | None, order: str | None = None, direction: str | None = None, ace: str | None = None
-) -> tuple[ColumnElement[bool], Order]:
+def _parsed(
+    query: str, order: str | None = None, direction: str | None = None, ace: str | None = None
+) -> tuple[Node | None, Order]:
+    """The query's condition (None: every card) and how its results are read."""
     if not query.strip():
-        return true(), check_order(order, direction, ace)
+        return None, check_order(order, direction, ace)
     node, settings = split_settings(parse(query))
     sort = check_order(settings.get("order", order), settings.get("direction", direction), settings.get("ace", ace))
+    return node, sort
+
+
+def _condition(node: Node | None, game: str | None, sort: Order) -> ColumnElement[bool]:
     condition = compile_node(node, game, ace_high=sort.ace_high) if node is not None else true()
-    return condition, sort
+    return and_(condition, col(Card.game) == game) if game else condition
 
 
 def search_cards(
@@ -660,16 +758,134 @@ def search_cards(
 ) -> Sequence[Any]:
     """The cards matching ``query``, ordered by game and name, as rows with the card's columns as attributes.
 
-    Rows, not ORM objects: building a SQLModel object per card costs more than the query.
+    Rows, not ORM objects: building a SQLModel object per card costs more than the query. The plan
+    is chosen per query: from the search index's candidates when it finds few, else a walk in the
+    result's order that stops at the page's end.
     """
-    rows: Sequence[Any] = session.execute(build_select(query, game, limit, order, direction, ace, offset)).all()
+    node, sort = _parsed(query, order, direction, ace)
+    stmt = _select(node, sort, game, limit, offset, _driven_by_index(session, node))
+    rows: Sequence[Any] = session.execute(stmt).all()
     return rows
 
 
 def count_cards(session: Any, query: str, game: str | None = None, ace: str | None = None) -> int:
     """How many cards match ``query``."""
-    condition, _ = _condition(query, game, ace=ace)
-    stmt = select(func.count()).select_from(Card).where(condition)
-    if game:
-        stmt = stmt.where(col(Card.game) == game)
+    node, sort = _parsed(query, ace=ace)
+    match = _driven_by_index(session, node)
+    stmt = _from_index(_ByShortId(func.count()), match) if match else select(func.count())
+    stmt = stmt.select_from(Card).where(_condition(node, game, sort))
     return int(session.scalar(stmt))
+
+
+# --- the search index (``cardbase.db.search_index``) ------------------------------------------
+
+FTS_CANDIDATES = 1_000
+"""A query the SQLite index finds fewer candidates for than this is read from them (their rows,
+sorted); otherwise from the name-ordered walk that stops at the page's last card. Reading a
+candidate costs a few times a walked row, and a term on a third of 100,000 cards is met in the
+first few hundred rows walked (the index would hand over 33,000)."""
+
+_SEARCH_TABLE = table("card_search", column("rowid"))
+
+
+def _phrase(column: str, value: str) -> str | None:
+    """An FTS5 phrase for ``value`` in ``column``: the cards whose column holds it (three
+    characters at least, else the trigram index cannot find it)."""
+    if len(value) < 3 or any(c < " " for c in value.lstrip(TEXT_START)):
+        return None
+    return f'{column} : "{value.replace(chr(34), chr(34) * 2)}"'
+
+
+def _all_of(*parts: str | None) -> str | None:
+    kept = [p for p in parts if p]
+    return " AND ".join(f"({p})" for p in kept) or None
+
+
+def _regex_phrases(column: str, pattern: str, start: str | None) -> str | None:
+    """Phrases every card whose ``column`` matches ``pattern`` holds there: its required literal,
+    and, with ``start`` (what the index holds before the column's value, ``|`` or ``TEXT_START``),
+    ``start`` and the literal a ``^`` anchors (``^gr`` → ``\\x02gr``, three characters)."""
+    prefix = anchored_prefix(pattern) if start else ""
+    anchored = _phrase(column, start + prefix) if start and prefix else None
+    literal = required_literal(pattern)
+    if literal and column == "search_names":  # folded names: whole words only (fold joins spaces)
+        literal = max(literal.split(), key=len, default="")
+    return _all_of(anchored, _phrase(column, literal or ""))
+
+
+def _term_match(term: Term) -> str | None:
+    """The FTS5 query of the cards ``term`` can hold (a superset of them), if the index can say."""
+    if term.op == "!=":
+        return None
+    key = term.key
+    if key is None or key in ("name", "n"):
+        if term.regex:  # a name's regex is looked for in its folded names (a superset, see above)
+            names = _regex_phrases("search_names", term.value, "|")
+            if key is not None:
+                return names
+            texts = _regex_phrases("text", term.value, TEXT_START)
+            return f"({names}) OR ({texts})" if names and texts else None
+        wanted = fold(term.value)
+        return _phrase("search_names", f"|{wanted}|" if term.exact or term.op == "=" else wanted)
+    column = _TEXT.get(key)
+    if column not in SEARCHED_COLUMNS:
+        return None
+    if term.regex:
+        return _regex_phrases(column, term.value, TEXT_START if column == "text" else None)
+    return _phrase(column, term.value)  # ``o=…`` too: the whole text holds what it equals
+
+
+def index_match(node: Node) -> str | None:
+    """The FTS5 query (SQLite's search index) whose cards include every card ``node`` matches, or
+    None when the index cannot narrow it (a negation, an ``or`` with a side it cannot say, a
+    number, a term of fewer than three characters)."""
+    if isinstance(node, Term):
+        return _term_match(node)
+    if isinstance(node, Not):
+        return None
+    parts = [index_match(item) for item in node.items]
+    if isinstance(node, And):
+        return _all_of(*parts)
+    return None if None in parts else " OR ".join(f"({p})" for p in parts)
+
+
+class _ByShortId(Select[Any]):
+    """A SELECT from ``card`` that SQLite reads by the short-id index (``INDEXED BY``): the planner,
+    which does not know how few cards the search index hands over, would walk the name index."""
+
+    inherit_cache = True
+
+
+@compiles(_ByShortId, "sqlite")
+def _by_short_id_sqlite(element: _ByShortId, compiler: Any, **kw: Any) -> str:
+    sql: str = compiler.visit_select(element, **kw)
+    forced = sql.replace("\nFROM card \n", "\nFROM card INDEXED BY ix_card_short_id \n", 1)
+    assert forced != sql, "the card table's FROM clause was not found"
+    return forced
+
+
+def _driven_by_index(session: Any, node: Node | None) -> str | None:
+    """The FTS5 query to read this search from (SQLite, with the index), when it finds few cards."""
+    if node is None:
+        return None
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return None  # PostgreSQL's planner uses its pg_trgm indexes by itself
+    if "search_index" not in connection.info:
+        connection.info["search_index"] = search_index.kind(connection)
+    if connection.info["search_index"] != "fts5":
+        return None
+    match = index_match(node)
+    if match is None:
+        return None
+    probe = select(func.count()).select_from(
+        select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match")).limit(FTS_CANDIDATES).subquery()
+    )
+    found = connection.execute(probe, {"match": match}).scalar()
+    return match if found < FTS_CANDIDATES else None
+
+
+def _from_index(stmt: Select[Any], match: str) -> Select[Any]:
+    """``stmt`` (a ``_ByShortId``) limited to the cards the index finds for ``match``."""
+    hits = select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match").bindparams(match=match))
+    return stmt.where(col(Card.short_id).in_(hits))

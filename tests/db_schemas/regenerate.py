@@ -26,6 +26,11 @@ def current_ddl() -> str:
         out.append(str(CreateTable(table).compile(dialect=dialect)).strip() + ";\n")
         for index in sorted(table.indexes, key=lambda i: str(i.name)):
             out.append(str(CreateIndex(index).compile(dialect=dialect)).strip() + ";\n")
+    from cardbase.db import search_index
+
+    for dialect in ("sqlite", "postgresql"):  # made by cardbase.db.search_index, not the models
+        out.append(f"-- the search index on {dialect}:")
+        out.extend(f"-- {statement};" for statement in search_index.ddl(dialect))
     return "\n".join(line.rstrip() for line in "\n".join(out).splitlines()) + "\n"
 
 
