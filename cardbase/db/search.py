@@ -15,7 +15,7 @@ And(items=(Term(key='t', op=':', value='monster', ...), ...))
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -868,12 +868,7 @@ def _driven_by_index(session: Any, node: Node | None) -> str | None:
     """The FTS5 query to read this search from (SQLite, with the index), when it finds few cards."""
     if node is None:
         return None
-    connection = session.connection()
-    if connection.dialect.name != "sqlite":
-        return None  # PostgreSQL's planner uses its pg_trgm indexes by itself
-    if "search_index" not in connection.info:
-        connection.info["search_index"] = search_index.kind(connection)
-    if connection.info["search_index"] != "fts5":
+    if not _has_fts(session):  # PostgreSQL's planner uses its pg_trgm indexes by itself
         return None
     match = index_match(node)
     if match is None:
@@ -881,8 +876,32 @@ def _driven_by_index(session: Any, node: Node | None) -> str | None:
     probe = select(func.count()).select_from(
         select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match")).limit(FTS_CANDIDATES).subquery()
     )
-    found = connection.execute(probe, {"match": match}).scalar()
+    found = session.connection().execute(probe, {"match": match}).scalar()
     return match if found < FTS_CANDIDATES else None
+
+
+def cards_named(session: Any, keys: Collection[str]) -> ColumnElement[bool]:
+    """The cards one of whose folded names (name, aliases, land name) is one of ``keys``; read from
+    the search index when the database has one (a deck's names, not the whole catalog)."""
+    wanted = sorted(keys)
+    exact = or_(*(col(Card.search_names).contains(f"|{key}|", autoescape=True) for key in wanted))
+    phrases = [_phrase("search_names", f"|{key}|") for key in wanted]
+    if not wanted or None in phrases or not _has_fts(session):
+        return exact if wanted else false()
+    hits = select(_SEARCH_TABLE.c.rowid).where(
+        text("card_search MATCH :names").bindparams(names=" OR ".join(p for p in phrases if p))
+    )
+    return and_(col(Card.short_id).in_(hits), exact)
+
+
+def _has_fts(session: Any) -> bool:
+    """Whether the session's database is SQLite with its FTS5 search index."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return False
+    if "search_index" not in connection.info:
+        connection.info["search_index"] = search_index.kind(connection)
+    return bool(connection.info["search_index"] == "fts5")
 
 
 def _from_index(stmt: Select[Any], match: str) -> Select[Any]:

@@ -110,10 +110,13 @@ def load_index(
     games: tuple[str, ...] | None = None,
     ids: Collection[str] | None = None,
     code: CodeContents | None = None,
+    keys: Collection[str] | None = None,
+    also_ids: Collection[str] = (),
 ) -> CatalogIndex:
     """Index the cards of ``games`` (all games when None), or only the cards ``ids`` (a stored deck's,
-    which names its cards by id), or only the cards a share ``code`` names: resolving those then
-    costs their number, not the catalog's size."""
+    which names its cards by id), or only the cards a share ``code`` names, or only the cards with
+    one of the folded names ``keys`` (and the cards ``also_ids``): resolving those then costs their
+    number, not the catalog's size."""
     from sqlalchemy import and_, or_
 
     from cardbase.db.models import LOW_BITS, Card
@@ -131,11 +134,15 @@ def load_index(
             stmt = stmt.where(or_(*ranges) if ranges else short < 0)
         else:
             stmt = stmt.where(short.in_(numbers))
+    if keys is not None:
+        from cardbase.db.search import cards_named
+
+        stmt = stmt.where(or_(cards_named(session, keys), col(Card.id).in_(list(also_ids))))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))
-        keys = values.pop("search_names").strip("|").split("|")
+        names = values.pop("search_names").strip("|").split("|")
         values["set"] = values.pop("set_code")
         values["unknown"] = tuple(u for u in values["unknown"].split(",") if u)
-        index.add(CardInfo(**values), keys)
+        index.add(CardInfo(**values), names)
     return index

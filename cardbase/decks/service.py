@@ -39,7 +39,21 @@ def decode_code(database: Any, code: str) -> Deck:
 def resolve_text(
     database: Any, text: DeckText, game: str | None = None, index: CatalogIndex | None = None
 ) -> ResolvedDeck:
-    return resolve(text, index or catalog_index(database), game)
+    """``text`` resolved against ``index``, or against the cards it names, read by name from the
+    database (a deck's size, not the catalog's); a name the catalog lacks needs every name for its
+    "did you mean", so such a deck is resolved again against the whole catalog."""
+    if index is not None:
+        return resolve(text, index, game)
+    from cardbase.names import fold
+
+    keys = {fold(line.name) for line in text.lines if line.card_id is None}
+    ids = {line.card_id for line in text.lines if line.card_id is not None}
+    with database.session() as session:
+        named = load_index(session, keys=keys, also_ids=ids)
+    resolved = resolve(text, named, game)
+    if any(problem.code == "unknown-card" for problem in resolved.problems):
+        return resolve(text, catalog_index(database), game)
+    return resolved
 
 
 DB_PREFIX = "db:"
