@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import sys
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -42,29 +44,53 @@ completion show without importing the module (a test checks it against the modul
 
 
 def _build(name: str) -> Any:
-    """The click command of top-level command ``name``, built by Typer as ``add_typer`` would."""
+    """The click command of top-level command ``name``, built by Typer as ``add_typer`` would: a
+    group's own commands are built when one of them is used (``_lazy_group``)."""
     module, attribute = COMMANDS[name][0].split(":")
     target = getattr(importlib.import_module(module), attribute)
     holder = typer.Typer()
-    if isinstance(target, typer.Typer):
-        holder.add_typer(target, name=name)
-    else:
+    if not isinstance(target, typer.Typer):
         holder.command(name)(target)
-    return typer.main.get_group(holder).commands[name]
+        return typer.main.get_group(holder).commands[name]
+    shell = copy.copy(target)  # the group itself (help, callback, options), its commands added below
+    shell.registered_commands, shell.registered_groups = [], []
+    holder.add_typer(shell, name=name)
+    group: TyperGroup = typer.main.get_group(holder).commands[name]  # type: ignore[assignment]
+    short, markup = holder.pretty_exceptions_short, holder.rich_markup_mode
+    builders: dict[str, Callable[[], Any]] = {}
+    for command in target.registered_commands:
+        assert command.callback is not None
+        key = command.name or typer.main.get_command_name(command.callback.__name__)
+        builders[key] = functools.partial(
+            typer.main.get_command_from_info, command, pretty_exceptions_short=short, rich_markup_mode=markup
+        )
+    for sub in target.registered_groups:
+        assert sub.name, f"cardbase {name}: a sub-group without a name"  # Typer would merge its commands
+        builders[sub.name] = functools.partial(
+            typer.main.get_group_from_info,
+            sub,
+            pretty_exceptions_short=short,
+            rich_markup_mode=markup,
+            suggest_commands=holder.suggest_commands,
+        )
+    group.commands = _LazyCommands(builders)
+    return group
 
 
 class _LazyCommands(MutableMapping[str, Any]):
-    """The root's commands: each module is imported, and its Typer app turned into click commands
-    (Typer reads every command's signature), only when the command is run, completed or walked."""
+    """A group's commands, each built (its module imported, its signature read by Typer) only when
+    it is run, completed, listed or walked; ``summaries`` list them without building (the root's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, builders: Mapping[str, Callable[[], Any]], summaries: dict[str, str] | None = None) -> None:
+        self._builders = builders
+        self._summaries = summaries or {}
         self._built: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._built:
-            if name not in COMMANDS:
+            if name not in self._builders:
                 raise KeyError(name)
-            self._built[name] = _build(name)
+            self._built[name] = self._builders[name]()
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
@@ -74,17 +100,17 @@ class _LazyCommands(MutableMapping[str, Any]):
         del self._built[name]
 
     def __iter__(self) -> Iterator[str]:
-        yield from COMMANDS
-        yield from (name for name in self._built if name not in COMMANDS)
+        yield from self._builders
+        yield from (name for name in self._built if name not in self._builders)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
     def listed(self, name: str) -> Any:
-        """The command if built, else a stand-in carrying its summary (for help and completion)."""
-        if name in self._built or name not in COMMANDS:
+        """The command if built or without a summary, else a stand-in carrying its summary."""
+        if name in self._built or name not in self._summaries:
             return self[name]
-        return TyperCommand(name, help=COMMANDS[name][1])
+        return TyperCommand(name, help=self._summaries[name])
 
 
 class _Root(TyperGroup):
@@ -93,7 +119,8 @@ class _Root(TyperGroup):
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        lazy = _LazyCommands()
+        builders = {name: functools.partial(_build, name) for name in COMMANDS}
+        lazy = _LazyCommands(builders, {name: summary for name, (_, summary) in COMMANDS.items()})
         lazy.update(self.commands)
         self.commands = lazy
 
