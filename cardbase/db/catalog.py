@@ -228,8 +228,11 @@ def load_shipped(database: Any) -> list[str]:
     """
     from cardbase.catalog.loader import SHIPPED_FILES, read_shipped, shipped_path
 
+    meta = Meta.__table__  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
     with database.session() as session:
-        known = {m.key: m.value for m in session.scalars(select(Meta).where(col(Meta.key).like("catalog:%")))}
+        known = dict(
+            session.execute(select(meta.c.key, meta.c.value).where(meta.c.key.like("catalog:%"))).tuples().all()
+        )
     pending = [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != _file_digest(shipped_path(f))]
     if not pending:
         return []

@@ -38,7 +38,6 @@ from sqlalchemy import (
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.visitors import InternalTraversal
-from sqlmodel import col
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db import search_index
@@ -48,6 +47,10 @@ from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
 from cardbase.errors import QueryError, quoted
 from cardbase.names import fold
+
+_CARD_TABLE = Card.__table__  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
+_CARD = _CARD_TABLE.c
+"""The card table's columns: search is SQL on the table (no ORM mapping to configure for it)."""
 
 # --- syntax -------------------------------------------------------------------------------
 
@@ -279,7 +282,7 @@ ACES = ("high", "low")
 
 def rank_value(ace_high: bool = True) -> Any:
     """A card's rank as players read it: 2 … 13, then the ace (14); ace low: the ace (1), 2 … 13."""
-    return case((col(Card.rank) == 1, ACE_HIGH), else_=col(Card.rank)) if ace_high else col(Card.rank)
+    return case((_CARD.rank == 1, ACE_HIGH), else_=_CARD.rank) if ace_high else _CARD.rank
 
 
 _SUITS = {
@@ -322,7 +325,7 @@ def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnEleme
             raise QueryError(
                 f"{quoted(term.text)}: {value} is out of range (numbers from -{MAX_NUMBER:,} to {MAX_NUMBER:,})"
             )
-    column: Any = col(getattr(Card, column_name))
+    column: Any = _CARD[column_name]
     if column_name == "rank":  # the ace is named 1 (or a) whichever way it ranks
         column, value = rank_value(ace_high), ACE_HIGH if value == 1 and ace_high else value
     op = term.op
@@ -522,13 +525,13 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
     _check_key(term)
     if key is None or key in ("name", "n"):
         if term.regex:
-            expr = _regex(Card.name, term.value)
+            expr = _regex(_CARD.name, term.value)
             if key is None:
-                expr = or_(expr, _regex(Card.text, term.value))
+                expr = or_(expr, _regex(_CARD.text, term.value))
         elif term.exact or term.op == "=":
-            expr = col(Card.search_names).contains(f"|{fold(term.value)}|", autoescape=True)
+            expr = _CARD.search_names.contains(f"|{fold(term.value)}|", autoescape=True)
         else:
-            expr = col(Card.search_names).contains(fold(term.value), autoescape=True)
+            expr = _CARD.search_names.contains(fold(term.value), autoescape=True)
         return _negate_if(term, expr)
     if key in _NUMERIC:
         column = _NUMERIC[key]
@@ -543,7 +546,7 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
         return _numeric(term, column, ace_high)
     _text_op(term)
     if key in _TEXT:
-        return _negate_if(term, _contains(getattr(Card, _TEXT[key]), term))
+        return _negate_if(term, _contains(_CARD[_TEXT[key]], term))
     if key in ("t", "type"):
         wanted = fold(term.value)
         names = {t for g in GAME_TYPES if not game or g == game if (t := canonical_type(g, wanted)) is not None}
@@ -552,28 +555,28 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
             raise QueryError(
                 f"{quoted(term.text)}: unknown card type {quoted(term.value)}; types are {', '.join(known)}"
             )
-        return _negate_if(term, col(Card.type).in_(sorted(names)))
+        return _negate_if(term, _CARD.type.in_(sorted(names)))
     if key in ("game", "g"):
         value = fold(term.value)
         if value not in GAME_FIELDS:
             raise QueryError(f"{quoted(term.text)}: unknown game {quoted(term.value)}; games are mea, meio, meikyu")
-        return _negate_if(term, col(Card.game) == value)
+        return _negate_if(term, _CARD.game == value)
     if key in ("set", "s", "e", "edition"):
-        return _negate_if(term, func.lower(Card.set_code) == term.value.lower())
+        return _negate_if(term, func.lower(_CARD.set_code) == term.value.lower())
     if key in ("source", "src"):
         value = term.value.lower()
         expr = (
-            col(Card.source).startswith(value, autoescape=True)
+            _CARD.source.startswith(value, autoescape=True)
             if value in ("file", "file:")
-            else or_(col(Card.source) == value, col(Card.source) == f"file:{value}")
+            else or_(_CARD.source == value, _CARD.source == f"file:{value}")
         )
         return _negate_if(term, expr)
     if key == "is":
         flags = {
-            "unknown": col(Card.unknown) != "",
-            "demo": col(Card.source) == "demo",
-            "rulebook": col(Card.source) == "rulebook",
-            "imported": col(Card.source).startswith("file:"),
+            "unknown": _CARD.unknown != "",
+            "demo": _CARD.source == "demo",
+            "rulebook": _CARD.source == "rulebook",
+            "imported": _CARD.source.startswith("file:"),
         }
         if term.value.lower() not in flags:
             raise QueryError(f"{quoted(term.text)}: is: takes {', '.join(flags)}")
@@ -583,14 +586,14 @@ def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> Column
         fields_known = {f for fields in APPLICABLE.values() for f in fields}
         if field not in fields_known:
             raise QueryError(f"{quoted(term.text)}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
-        return _negate_if(term, col(Card.unknown).contains(field))
+        return _negate_if(term, _CARD.unknown.contains(field))
     if key in _SETTINGS:
         raise QueryError(f"{quoted(term.text)} says how to read search results; it does not choose cards here")
     if key == "suit":
         suit = _SUITS.get(term.value.lower())
         if suit is None:
             raise QueryError(f"{quoted(term.text)}: suit is S, H, D or C (or spades, hearts, diamonds, clubs)")
-        return _negate_if(term, col(Card.suit) == suit)
+        return _negate_if(term, _CARD.suit == suit)
     raise QueryError(f"unknown field {quoted(key)} in {quoted(term.text)}; fields are {KEYS_HELP}")
 
 
@@ -687,16 +690,16 @@ def _no_order_inside(node: Node) -> None:
 def _order_by(order: Order) -> list[Any]:
     """Sort columns: the key (unknown values last either way), then game, name, set."""
     if order.key in ("name", "set", "type", "game"):
-        column: Any = col({"name": Card.name, "set": Card.set_code, "type": Card.type, "game": Card.game}[order.key])
+        column: Any = _CARD[{"name": "name", "set": "set_code", "type": "type", "game": "game"}[order.key]]
     elif _NUMERIC[order.key] == "rank":
         column = rank_value(order.ace_high)
     else:
-        column = col(getattr(Card, _NUMERIC[order.key]))
+        column = _CARD[_NUMERIC[order.key]]
     first = [column.desc() if order.direction == "desc" else column.asc()]
     if order.key not in ("name", "set", "type", "game"):  # those are never NULL: no term to stop an index
         first.insert(0, column.is_(None))
-    ties = {"game": Card.game, "name": Card.name, "set": Card.set_code}
-    return [*first, *(col(c) for key, c in ties.items() if key != order.key)]  # a key sorted once
+    ties = {"game": _CARD.game, "name": _CARD.name, "set": _CARD.set_code}
+    return [*first, *(c for key, c in ties.items() if key != order.key)]  # a key sorted once
 
 
 def build_select(
@@ -719,8 +722,7 @@ def _select(
     node: Node | None, sort: Order, game: str | None, limit: int | None, offset: int, match: str | None = None
 ) -> Select[Any]:
     """The SELECT of ``build_select``; with ``match``, read from the cards the index finds for it."""
-    table = Card.__table__  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
-    stmt = _from_index(_ByShortId(table), match) if match else select(table)
+    stmt = _from_index(_ByShortId(_CARD_TABLE), match) if match else select(_CARD_TABLE)
     stmt = stmt.where(_condition(node, game, sort))
     stmt = stmt.order_by(*_order_by(sort))
     if limit is not None:
@@ -743,7 +745,7 @@ def _parsed(
 
 def _condition(node: Node | None, game: str | None, sort: Order) -> ColumnElement[bool]:
     condition = compile_node(node, game, ace_high=sort.ace_high) if node is not None else true()
-    return and_(condition, col(Card.game) == game) if game else condition
+    return and_(condition, _CARD.game == game) if game else condition
 
 
 def search_cards(
@@ -773,7 +775,7 @@ def count_cards(session: Any, query: str, game: str | None = None, ace: str | No
     node, sort = _parsed(query, ace=ace)
     match = _driven_by_index(session, node)
     stmt = _from_index(_ByShortId(func.count()), match) if match else select(func.count())
-    stmt = stmt.select_from(Card).where(_condition(node, game, sort))
+    stmt = stmt.select_from(_CARD_TABLE).where(_condition(node, game, sort))
     return int(session.scalar(stmt))
 
 
@@ -884,14 +886,14 @@ def cards_named(session: Any, keys: Collection[str]) -> ColumnElement[bool]:
     """The cards one of whose folded names (name, aliases, land name) is one of ``keys``; read from
     the search index when the database has one (a deck's names, not the whole catalog)."""
     wanted = sorted(keys)
-    exact = or_(*(col(Card.search_names).contains(f"|{key}|", autoescape=True) for key in wanted))
+    exact = or_(*(_CARD.search_names.contains(f"|{key}|", autoescape=True) for key in wanted))
     phrases = [_phrase("search_names", f"|{key}|") for key in wanted]
     if not wanted or None in phrases or not _has_fts(session):
         return exact if wanted else false()
     hits = select(_SEARCH_TABLE.c.rowid).where(
         text("card_search MATCH :names").bindparams(names=" OR ".join(p for p in phrases if p))
     )
-    return and_(col(Card.short_id).in_(hits), exact)
+    return and_(_CARD.short_id.in_(hits), exact)
 
 
 def _has_fts(session: Any) -> bool:
@@ -907,4 +909,4 @@ def _has_fts(session: Any) -> bool:
 def _from_index(stmt: Select[Any], match: str) -> Select[Any]:
     """``stmt`` (a ``_ByShortId``) limited to the cards the index finds for ``match``."""
     hits = select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match").bindparams(match=match))
-    return stmt.where(col(Card.short_id).in_(hits))
+    return stmt.where(_CARD.short_id.in_(hits))

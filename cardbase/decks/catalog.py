@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import col, select
+from sqlmodel import select
 
 if TYPE_CHECKING:
     from cardbase.decks.files import CodeContents
@@ -121,14 +121,15 @@ def load_index(
 
     from cardbase.db.models import LOW_BITS, Card
 
-    stmt = select(*[getattr(Card, c) for c in _COLUMNS])
+    card = Card.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
+    stmt = select(*[card[c] for c in _COLUMNS])
     if games:
-        stmt = stmt.where(col(Card.game).in_(games))
+        stmt = stmt.where(card.game.in_(games))
     if ids is not None:
-        stmt = stmt.where(col(Card.id).in_(list(ids)))
+        stmt = stmt.where(card.id.in_(list(ids)))
     if code is not None:
         numbers = sorted({number for _, number, _ in code.entries})
-        short = col(Card.short_id)
+        short = card.short_id
         if code.legacy:  # a range of short ids per number (their high bits), read by the short-id index
             ranges = [and_(short >= n << LOW_BITS, short < (n + 1) << LOW_BITS) for n in numbers]
             stmt = stmt.where(or_(*ranges) if ranges else short < 0)
@@ -137,7 +138,7 @@ def load_index(
     if keys is not None:
         from cardbase.db.search import cards_named
 
-        stmt = stmt.where(or_(cards_named(session, keys), col(Card.id).in_(list(also_ids))))
+        stmt = stmt.where(or_(cards_named(session, keys), card.id.in_(list(also_ids))))
     index = CatalogIndex()
     for row in session.execute(stmt):
         values = dict(zip(_COLUMNS, row, strict=True))

@@ -375,8 +375,9 @@ def delete_deck(database: Any, deck_ref: DeckRef) -> None:
 
 def deck_names(database: Any) -> list[str]:
     """The names of the decks in the database, in order."""
+    name = DeckRow.__table__.c.name  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
     with database.session() as session:
-        return list(session.scalars(select(DeckRow.name).order_by(DeckRow.name)))
+        return list(session.scalars(select(name).order_by(name)))
 
 
 def list_decks(database: Any) -> list[dict[str, Any]]:
