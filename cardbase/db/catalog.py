@@ -230,9 +230,8 @@ def load_shipped(database: Any) -> list[str]:
 
     meta = Meta.__table__  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
     with database.session() as session:
-        known = dict(
-            session.execute(select(meta.c.key, meta.c.value).where(meta.c.key.like("catalog:%"))).tuples().all()
-        )
+        rows = session.execute(select(meta.c.key, meta.c.value).where(meta.c.key.like("catalog:%")))
+        known = {key: value for key, value in rows}
     pending = [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != _file_digest(shipped_path(f))]
     if not pending:
         return []

@@ -174,57 +174,113 @@ def _card_worth(state: MeaState, i: int, p: int, q: int) -> float:
 def score_action(state: MeaState, action: Any, p: int) -> float:
     """The heuristic's score of a main-phase action for ``p`` (higher is better;
     ending the turn is not scored here)."""
-    kind = action[0]
-    tab = state._tab
-    if kind == "attack":
-        t = action[1]
-        # A legal attack's refs all resolve.
-        ids = cast("list[int]", [state._resolve_ref(r, p) for r in action[2]])
-        total = sum(state.attack_of(i) for i in ids)
-        defenders = [j for j in state._occ[t] if state._ctrl[j] != p]
-        retaliation = sum(state.attack_of(j) for j in defenders)
-        killed = [j for j in defenders if state.defence_of(j) <= total]
-        lost = [i for i in ids if state.defence_of(i) <= retaliation]
-        score = sum(monster_value(state, j) for j in killed) - sum(monster_value(state, i) for i in lost)
-        score += 1.5 * len(killed)
-        if len(killed) == len(defenders) and len(lost) < len(ids):
-            score += 4.0 if state._tiles[t] != p else 1.0
-        if len(ids) == 2:
-            score -= 0.5
-        return score
-    crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
-    if kind == "summon":
-        name, q = action[1], action[2]
-        i = next(j for j in state._hand[p] if tab.names[j] == name)
+    return _Scores(state, p).score(action)
+
+
+class _Scores:
+    """``score_action`` over the actions of one decision: what several of them share (the threat
+    on a tile, a monster's worth, what a moving monster risks where it stands, a summoned card's
+    worth on a tile) is worked out once. The same sums in the same order: the scores are
+    ``score_action``'s to the bit."""
+
+    __slots__ = ("crowded", "movers", "p", "state", "summons", "threats", "values")
+
+    def __init__(self, state: MeaState, p: int):
+        self.state, self.p = state, p
+        self.threats: dict[int, int] = {}
+        self.values: dict[int, float] = {}
+        self.summons: dict[str, tuple[int, int, float]] = {}
+        self.movers: dict[Any, tuple[int, int, float, bool]] = {}
+        self.crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
+
+    def threat(self, q: int) -> int:
+        found = self.threats.get(q)
+        if found is None:
+            found = self.threats[q] = threat_on(self.state, q, self.p)
+        return found
+
+    def value(self, i: int) -> float:
+        found = self.values.get(i)
+        if found is None:
+            found = self.values[i] = monster_value(self.state, i)
+        return found
+
+    def card(self, name: str) -> int:
+        """The first instance of ``name`` in the hand."""
+        names = self.state._tab.names
+        return next(j for j in self.state._hand[self.p] if names[j] == name)
+
+    def worth(self, i: int, q: int) -> float:
+        """``_card_worth``: 0.0 at once for a card with no ability on play or summon."""
+        trig = self.state._tab.triggers[i]
+        if not trig or ("summoned" not in trig and "play" not in trig):
+            return 0.0
+        return _card_worth(self.state, i, self.p, q)
+
+    def score(self, action: Any) -> float:
+        kind = action[0]
+        if kind == "move":
+            mover = self.movers.get(action[1])
+            if mover is None:
+                mover = self.movers[action[1]] = self._mover(action[1])
+            _, dval, v, here = mover
+            d = action[2]
+            there = self.threat(d) >= dval
+            score = 0.0
+            if self.state._tiles[d] != self.p:
+                score += 3.0 - (0.8 * v if there else 0.0)
+            elif here and not there:
+                score += 0.4 * v
+            else:
+                score -= 0.2
+            return score
+        if kind == "summon":
+            summoned = self.summons.get(action[1])
+            if summoned is None:
+                summoned = self.summons[action[1]] = self._summoned(action[1])
+            i, value, score = summoned
+            q = action[2]
+            if self.threat(q) >= self.state._tab.defence[i]:
+                score -= 0.6 * value
+            if any(self.state._tiles[d] != self.p for d in self.state._adj[q]):
+                score += 0.3
+            return score + self.worth(i, q)
+        state, p = self.state, self.p
+        tab = state._tab
+        if kind == "attack":
+            t = action[1]
+            # A legal attack's refs all resolve.
+            ids = cast("list[int]", [state._resolve_ref(r, p) for r in action[2]])
+            total = sum(state.attack_of(i) for i in ids)
+            defenders = [j for j in state._occ[t] if state._ctrl[j] != p]
+            retaliation = sum(state.attack_of(j) for j in defenders)
+            killed = [j for j in defenders if state.defence_of(j) <= total]
+            lost = [i for i in ids if state.defence_of(i) <= retaliation]
+            score = sum(self.value(j) for j in killed) - sum(self.value(i) for i in lost)
+            score += 1.5 * len(killed)
+            if len(killed) == len(defenders) and len(lost) < len(ids):
+                score += 4.0 if state._tiles[t] != p else 1.0
+            if len(ids) == 2:
+                score -= 0.5
+            return score
+        if kind == "play":
+            i = self.card(action[1])
+            return self.worth(i, -1) - 0.3 * tab.cost[i] + self.crowded
+        return -1.0
+
+    def _mover(self, ref: Any) -> tuple[int, int, float, bool]:
+        """A moving monster's instance, defence, worth, and whether it is under threat where it stands."""
+        i = self.state._resolve_ref(ref, self.p)
+        assert i is not None
+        dval = self.state.defence_of(i)
+        return i, dval, self.value(i), self.threat(self.state._pos[i]) >= dval
+
+    def _summoned(self, name: str) -> tuple[int, int, float]:
+        """A summoned card's instance, attack plus defence, and score before its tile counts."""
+        tab = self.state._tab
+        i = self.card(name)
         value = tab.attack[i] + tab.defence[i]
-        score = 1.0 + 0.5 * value + 0.3 * tab.cost[i] + crowded
-        threat = threat_on(state, q, p)
-        if threat >= tab.defence[i]:
-            score -= 0.6 * value
-        if any(state._tiles[d] != p for d in state._adj[q]):
-            score += 0.3
-        return score + _card_worth(state, i, p, q)
-    if kind == "play":
-        i = next(j for j in state._hand[p] if tab.names[j] == action[1])
-        worth = _card_worth(state, i, p, -1)
-        return worth - 0.3 * tab.cost[i] + crowded
-    if kind == "move":
-        m = state._resolve_ref(action[1], p)
-        assert m is not None
-        i = m
-        q, d = state._pos[i], action[2]
-        here = threat_on(state, q, p) >= state.defence_of(i)
-        there = threat_on(state, d, p) >= state.defence_of(i)
-        v = monster_value(state, i)
-        score = 0.0
-        if state._tiles[d] != p:
-            score += 3.0 - (0.8 * v if there else 0.0)
-        elif here and not there:
-            score += 0.4 * v
-        else:
-            score -= 0.2
-        return score
-    return -1.0
+        return i, value, 1.0 + 0.5 * value + 0.3 * tab.cost[i] + self.crowded
 
 
 def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
@@ -310,11 +366,12 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
     if phase == _CHOICE:
         return choose_target(state, legal, p)
     best, best_score = None, ACT_THRESHOLD
+    scores = _Scores(state, p)
     for a in legal:
         kind = a[0]
         if kind in ("draw", "obliterate"):
             continue
-        s = score_action(state, a, p)
+        s = scores.score(a)
         if s > best_score:
             best, best_score = a, s
     if best is not None:
@@ -324,7 +381,8 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
 
 def ranked_actions(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> list[Any]:
     """Main-phase actions best first by the heuristic's score, with its turn-ending action."""
-    scored = [(score_action(state, a, p), k, a) for k, a in enumerate(legal) if a[0] not in ("draw", "obliterate")]
+    scores = _Scores(state, p)
+    scored = [(scores.score(a), k, a) for k, a in enumerate(legal) if a[0] not in ("draw", "obliterate")]
     scored.sort(key=lambda t: (-t[0], t[1]))
     out = [a for _, _, a in scored]
     end = end_turn_action(state, legal, p, target_hand)
@@ -381,8 +439,9 @@ class HeuristicAgent:
     def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        state = observation.view.determinise(observation.player, self.rng)
-        return heuristic_action(state, legal_actions, self.opening, self.target_hand)
+        # Its rules of thumb read the board, its own hand and how many cards each hand and deck
+        # holds, never which cards are hidden: the view serves, with no world dealt for it.
+        return heuristic_action(observation.view, legal_actions, self.opening, self.target_hand)
 
 
 # --- search ------------------------------------------------------------------------

@@ -2104,7 +2104,7 @@ class MeaState(State):
         view = self._copy()
         view._legal = None
         view.seed = None
-        view.rng = random.Random(0)
+        view.rng = _VIEW_RNG
         view.history = []
         opp = 1 - player
         zone = view._zone
@@ -2476,6 +2476,22 @@ class MainActions(_LazyActions):
 
 
 # --- observation -----------------------------------------------------------------
+
+
+class _ViewRandom(random.Random):
+    """The RNG of a view (an observation's redacted state): one shared instance, in the state
+    ``random.Random(0)`` has (which ``clone`` copies), that refuses to draw: a view deals nothing
+    (``determinise`` deals with the agent's RNG), and a fresh ``Random(0)`` per observation was a
+    third of an observation's cost."""
+
+    def random(self) -> float:
+        raise RuntimeError("a view's RNG deals nothing: determinise the view first")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a view's RNG deals nothing: determinise the view first")
+
+
+_VIEW_RNG = _ViewRandom(0)
 
 
 class MeaObservation:
