@@ -183,7 +183,7 @@ class _Scores:
     worth on a tile) is worked out once. The same sums in the same order: the scores are
     ``score_action``'s to the bit."""
 
-    __slots__ = ("crowded", "movers", "p", "state", "summons", "threats", "values")
+    __slots__ = ("crowded", "movers", "p", "state", "summons", "threats", "values", "worths")
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
@@ -191,6 +191,7 @@ class _Scores:
         self.values: dict[int, float] = {}
         self.summons: dict[str, tuple[int, int, float]] = {}
         self.movers: dict[Any, tuple[int, int, float, bool]] = {}
+        self.worths: dict[tuple[int, int | None], float] = {}
         self.crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
 
     def threat(self, q: int) -> int:
@@ -211,11 +212,17 @@ class _Scores:
         return next(j for j in self.state._hand[self.p] if names[j] == name)
 
     def worth(self, i: int, q: int) -> float:
-        """``_card_worth``: 0.0 at once for a card with no ability on play or summon."""
+        """``_card_worth``: 0.0 for a card with no ability on play or summon, and worked out once
+        per card when none of its abilities looks at the tiles next to ``q``."""
         trig = self.state._tab.triggers[i]
         if not trig or ("summoned" not in trig and "play" not in trig):
             return 0.0
-        return _card_worth(self.state, i, self.p, q)
+        abilities = trig.get("summoned", ()) + trig.get("play", ())
+        key = (i, q if any(ab.filter.adjacent for ab in abilities) else None)
+        found = self.worths.get(key)
+        if found is None:
+            found = self.worths[key] = _card_worth(self.state, i, self.p, q)
+        return found
 
     def score(self, action: Any) -> float:
         kind = action[0]
