@@ -57,6 +57,38 @@ def test_heuristic_split_balances_the_two_packs():
     assert gap < 0.3
 
 
+def _split_by_loop(hand: int, weights: tuple[float, ...]) -> Split:
+    """The split as the heuristic's rule says it, one pack of six after another: the first pack
+    (in ``combinations`` order) whose estimated tricks are nearest half the hand's."""
+    from itertools import combinations
+
+    from cardbase.games.meio.engine import _BIT, indices_of
+
+    cards = indices_of(hand)
+    w = [weights[c] for c in cards]
+    total = sum(w)
+    best, best_gap = None, 1e9
+    for chosen in combinations(range(len(cards)), 6):
+        gap = abs(total - 2 * (w[chosen[0]] + w[chosen[1]] + w[chosen[2]] + w[chosen[3]] + w[chosen[4]] + w[chosen[5]]))
+        if gap < best_gap:
+            best, best_gap = chosen, gap
+    assert best is not None
+    aside = sum(_BIT[cards[i]] for i in best)
+    return Split(hand ^ aside, aside)
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), ace_high=st.booleans(), seed=st.integers(0, 2**32))
+def test_the_array_split_is_the_loops_to_the_bit(players: int, ace_high: bool, seed: int) -> None:
+    """``best_split`` sums its packs as arrays (a search splits every opponent's dealt hand): it
+    chooses the loop's pack, ties between equal weights included, so seeded games stay the same."""
+    from cardbase.games.meio.engine import _BIT
+
+    weights = card_weights(players, ace_high)
+    hand = sum(_BIT[c] for c in random.Random(seed).sample(_deck(players)[0], 13))
+    assert best_split(hand, weights) == _split_by_loop(hand, weights)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), steps=st.integers(0, 40))
 def test_sampled_hidden_cards_fit_what_the_player_has_seen(players, seed, steps):
