@@ -14,7 +14,12 @@ Export (issue 15): ``cardbase.render.export.export_images`` writing the 500 card
 300 dpi with 3 mm bleed and their back, cold cache; the peer is Pillow saving the same faces
 (rendered beforehand, untimed, by our own raster backend) one by one as PNG files.
 
-Run: uv run python benchmarks/bench_print.py [--cards 500] [--runs 3] [--only pdf|export]
+ReportLab's C accelerator (``rl-accel``, a dependency: its ``_rl_accel`` formats the numbers of
+every PDF operator) is used when installed; ``--accel off`` hides it, so ReportLab formats them
+in Python, and ``--accel both`` runs the PDF measure with it and without, alternating processes
+(``--runs`` of each), and compares the medians.
+
+Run: uv run python benchmarks/bench_print.py [--cards 500] [--runs 3] [--only pdf|export] [--accel on|off|both]
 """
 
 from __future__ import annotations
@@ -199,12 +204,44 @@ def bench_export(cards: list, runs: int) -> None:
     )
 
 
+def accel_both(cards: int, runs: int) -> None:
+    """The PDF measure with ReportLab's accelerator and without, in alternating processes."""
+    import json
+    import subprocess
+
+    figures: dict[str, list[dict[str, float]]] = {"on": [], "off": []}
+    for _ in range(runs):
+        for mode in figures:
+            argv = [sys.executable, __file__, "--only", "pdf", "--runs", "1", "--cards", str(cards), "--accel", mode]
+            done = subprocess.run([*argv, "--json"], capture_output=True, text=True, check=True)
+            figures[mode].append(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    def median(mode: str, key: str) -> float:
+        return statistics.median(f[key] for f in figures[mode])
+
+    rows = []
+    for mode, label in (("off", "without rl-accel (ReportLab in Python)"), ("on", "with rl-accel")):
+        cold, warm, peer = median(mode, "cold"), median(mode, "warm"), median(mode, "peer")
+        rows.append((f"ours, cold, {label}", f"{cold:.2f} s", f"{cold / peer:.3f}× peer ({peer:.2f} s)", ""))
+        rows.append((f"ours, warm, {label}", f"{warm:.2f} s", f"{warm / peer:.3f}× peer", ""))
+    for key in ("cold", "warm", "peer"):
+        rows.append((f"{key}: with / without", f"{median('on', key) / median('off', key):.3f}×", "", ""))
+    table(f"print {cards} cards with and without rl-accel (alternating processes, medians of {runs})", rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cards", type=int, default=500)
     parser.add_argument("--runs", type=int, default=3, help="runs of each side; medians are reported")
     parser.add_argument("--only", choices=("pdf", "export"), default=None)
+    parser.add_argument("--accel", choices=("on", "off", "both"), default="on", help="ReportLab's C accelerator")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one run's figures, for --accel both
     args = parser.parse_args()
+    if args.accel == "both":
+        accel_both(args.cards, args.runs)
+        return
+    if args.accel == "off":
+        sys.modules["_rl_accel"] = None  # type: ignore[assignment]  # ReportLab then formats in Python
     if args.only != "pdf":
         bench_export(generated_cards(args.cards), args.runs)
     if args.only == "export":
@@ -235,6 +272,15 @@ def main() -> None:
         ours_size = (root / "ours.pdf").stat().st_size
         pages = report.pages  # type: ignore[attr-defined]
     peer, cold, warm = statistics.median(peer_t), statistics.median(cold_t), statistics.median(warm_t)
+    if args.json:
+        import json
+
+        print(json.dumps({"peer": peer, "cold": cold, "warm": warm, "size": ours_size, "peer_size": peer_size}))
+        return
+    from reportlab.lib import rl_accel
+
+    accelerated = getattr(rl_accel, "_c_funcs", None)
+    print(f"ReportLab's accelerator: {'_rl_accel (rl-accel)' if accelerated else 'none (Python)'}")
     table(
         f"print {args.cards} unique Méa cards (ours: A4, 3 mm bleed, crop marks, backs, {pages} pages; "
         f"medians of {args.runs})",

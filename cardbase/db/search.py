@@ -781,7 +781,7 @@ def count_cards(session: Any, query: str, game: str | None = None, ace: str | No
 
 # --- the search index (``cardbase.db.search_index``) ------------------------------------------
 
-FTS_CANDIDATES = 1_000
+FTS_CANDIDATES = 500
 """A query the SQLite index finds fewer candidates for than this is read from them (their rows,
 sorted); otherwise from the name-ordered walk that stops at the page's last card. Reading a
 candidate costs a few times a walked row, and a term on a third of 100,000 cards is met in the
