@@ -886,7 +886,7 @@ def cards_named(session: Any, keys: Collection[str]) -> ColumnElement[bool]:
     """The cards one of whose folded names (name, aliases, land name) is one of ``keys``; read from
     the search index when the database has one (a deck's names, not the whole catalog)."""
     wanted = sorted(keys)
-    exact = or_(*(_CARD.search_names.contains(f"|{key}|", autoescape=True) for key in wanted))
+    exact = or_(false(), *(_CARD.search_names.contains(f"|{key}|", autoescape=True) for key in wanted))
     phrases = [_phrase("search_names", f"|{key}|") for key in wanted]
     if not wanted or None in phrases or not _has_fts(session):
         return exact if wanted else false()
