@@ -3,6 +3,7 @@ engine protocol every rules engine implements."""
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -49,6 +50,21 @@ def is_demo(card: object) -> bool:
 # ``current_player``, ``legal_actions``, ``apply``, chance nodes, per-player
 # observations) and python-chess (small immutable action values with a notation
 # that parses back; one ``ValueError`` subclass per kind of error).
+#
+# For other toolkits (OpenSpiel, PettingZoo through Shimmy; :mod:`cardbase.spiel`)
+# every engine also speaks in integer *steps*. An action is taken in one step or
+# several, each an id with a fixed count: player steps run 0 …
+# ``rules.num_distinct_actions() - 1``, chance steps 0 … ``rules.max_chance_outcomes()
+# - 1``. Most actions are one step; a deal or a shuffle is one step per card (as
+# OpenSpiel's hearts deals), and a choice of several cards (Meikyu's quests) is one
+# step per card after the step that says what they are for. ``state.legal_ids(prefix)``
+# lists the steps that may follow ``prefix`` (the steps taken so far towards the next
+# action), ``state.action_from_ids(steps)`` is the action they complete (``None`` until
+# then) and ``state.action_ids(action)`` its steps, so a game record converts either
+# way. The state itself moves only by whole actions: its history and records are
+# unchanged. ``information_state_key(seat)`` names what a seat knows (equal keys, equal
+# legal steps), ``observation_tensor(seat)`` is it as numbers, and
+# ``resample_from_infostate(seat, rng)`` deals a world consistent with it.
 # ---------------------------------------------------------------------------
 
 CHANCE = -1
@@ -207,6 +223,29 @@ class Rules(ABC):
     def from_options(cls, options: Mapping[str, Any]) -> Self:
         """Rules from ``to_options()`` output; raises :class:`InvalidRules`."""
 
+    # -- integer steps and tensors, for other toolkits (see the top of this section) --
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """How many player step ids there are: each is from 0 to this - 1."""
+
+    @abstractmethod
+    def max_chance_outcomes(self) -> int:
+        """How many chance step ids there are: each is from 0 to this - 1."""
+
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound of the player steps in one game (for toolkits that size buffers by it)."""
+
+    @abstractmethod
+    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The pieces of :meth:`State.observation_tensor`, in order: (name, shape). The tensor
+        is their values flattened one after the other."""
+
+    def observation_tensor_size(self) -> int:
+        """The length of :meth:`State.observation_tensor`."""
+        return sum(math.prod(shape) for _, shape in self.observation_tensor_layout())
+
 
 class State(ABC):
     """A point in one game. Mutable: ``apply`` changes it in place; ``clone`` copies.
@@ -305,6 +344,51 @@ class State(ABC):
         """How ``action``, about to be applied here, reads to ``viewer`` (``None``:
         to an all-seeing record). Games hide what the viewer may not see."""
         return str(action)
+
+    # -- integer steps and tensors, for other toolkits (see the top of this section) --
+
+    @abstractmethod
+    def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        """The steps that may follow ``prefix`` towards the next action, ascending: the
+        current player's, or at a chance node the chance steps. Empty once the game is over."""
+
+    @abstractmethod
+    def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        """At a chance node: the chance steps that may follow ``prefix``, with their
+        probabilities (they sum to 1), ascending."""
+
+    @abstractmethod
+    def action_from_ids(self, ids: Sequence[int]) -> Any | None:
+        """The action that the steps ``ids`` (legal ones, from this state) complete, or
+        ``None`` while they are only its beginning."""
+
+    @abstractmethod
+    def action_ids(self, action: Any) -> tuple[int, ...]:
+        """The steps that take ``action`` (one that is legal here); ``action_from_ids``
+        turns them back into it."""
+
+    def step_text(self, prefix: Sequence[int], step: int) -> str:
+        """How the step ``step`` after ``prefix`` reads: the action it completes, else what
+        it adds (``+ Bee``)."""
+        action = self.action_from_ids((*prefix, step))
+        return str(action) if action is not None else f"step {step}"
+
+    @abstractmethod
+    def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
+        """What ``seat`` knows now, as text (with the steps ``prefix`` taken towards the
+        action being chosen): two states with equal keys give ``seat`` the same legal steps,
+        and a state from :meth:`resample_from_infostate` has the same key."""
+
+    @abstractmethod
+    def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
+        """What ``seat`` sees now as numbers, laid out as ``rules.observation_tensor_layout()``
+        says; like :meth:`observation`, it holds no card hidden from ``seat``."""
+
+    @abstractmethod
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from this one (equal :meth:`information_state_key`):
+        what it cannot see dealt at random from ``rng``, consistently with what it has seen.
+        Its history is empty and its RNG fresh: for search, not for records."""
 
 
 class Agent(Protocol):

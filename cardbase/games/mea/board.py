@@ -90,6 +90,23 @@ def parse(text: str) -> int:
     return pos(x, int(row) - 1)
 
 
+def extent(tiles: dict[int, int]) -> tuple[int, int]:
+    """The columns and rows the positions of ``tiles`` span."""
+    xs = [xy(p)[0] for p in tiles]
+    ys = [xy(p)[1] for p in tiles]
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def square(tiles: dict[int, int], size: int) -> tuple[int, ...]:
+    """The positions of the ``size`` × ``size`` square centred on ``tiles`` (a layout; the
+    extra column or row, when the margins are uneven, goes left and below), in board order."""
+    xs = [xy(p)[0] for p in tiles]
+    ys = [xy(p)[1] for p in tiles]
+    x0 = min(xs) + (max(xs) - min(xs) + 1 - size) // 2
+    y0 = min(ys) + (max(ys) - min(ys) + 1 - size) // 2
+    return tuple(sorted(pos(x, y) for x in range(x0, x0 + size) for y in range(y0, y0 + size)))
+
+
 def directions(adjacency: str) -> tuple[int, ...]:
     """Offsets from a position to its neighbours: 4 (orthogonal) or 8 (with diagonals)."""
     orth = (_W, -_W, 1, -1)

@@ -108,6 +108,9 @@ class Ref(tuple[str, int, int]):
     def __repr__(self) -> str:
         return f"Ref({str(self)!r})"
 
+    def __reduce__(self) -> tuple[type[Ref], tuple[str, int, int]]:
+        return (Ref, (self[0], self[1], self[2]))  # pickled as made (tuple's own way calls __new__ with one tuple)
+
     @classmethod
     def parse(cls, text: str) -> Ref:
         t = text.strip()
@@ -145,6 +148,9 @@ class _Action(tuple[Any, ...]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
+
+    def __reduce__(self) -> tuple[type[_Action], tuple[Any, ...]]:
+        return (type(self), tuple(self[1:]))  # pickled as made: the arguments after the kind
 
 
 class Draw(_Action):
@@ -560,6 +566,67 @@ class _Tables:
     """``elimination_killed == "resolved"``."""
     displaced_to_controller: bool
     """``displaced_to == "controller"``."""
+    cells: tuple[int, ...]
+    """With ``board_size``: the positions of the square the tiles stay in, in board order (a
+    position's cell is its index here); else empty."""
+    cell_of: dict[int, int]
+    """Position → cell, for the positions of :attr:`cells`."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ids:
+    """The integer ids of Méa's actions: where each kind's block starts, and the tables that
+    number names, cells and directions. Blocks, in order: ``draw`` (k - 1), ``summon`` (monster
+    name × cell), ``play`` (assist name), ``move`` ((cell × 2 + place) × direction), ``attack``
+    (target cell × (2·directions)², the attackers coded as direction × 2 + place, from the target:
+    one attacker x is (x, x), two are (x, y), in the action's order under ``move_in="first"``,
+    else the lower code first), ``flip`` and ``obliterate`` (cell, then none), ``choose_tile``
+    (cell), ``choose_monster`` (cell × 2 + place)."""
+
+    cells: int
+    dirs: tuple[int, ...]
+    dir_index: dict[int, int]
+    names: tuple[str, ...]
+    """The decks' distinct card names: monsters, then assists."""
+    monsters: int
+    name_index: dict[str, int]
+    draw: int
+    summon: int
+    play: int
+    move: int
+    attack: int
+    flip: int
+    obliterate: int
+    choose_tile: int
+    choose_monster: int
+    total: int
+
+    @classmethod
+    def of(cls, tab: _Tables, deck_max: int) -> _Ids:
+        monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
+        assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
+        names = monsters + assists
+        n, d = len(tab.cells), len(tab.dirs)
+        sizes = [deck_max, len(monsters) * n, len(assists), n * 2 * d, n * (2 * d) ** 2, n + 1, n + 1, n, 2 * n]
+        starts = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
+        return cls(
+            cells=n,
+            dirs=tab.dirs,
+            dir_index={x: k for k, x in enumerate(tab.dirs)},
+            names=names,
+            monsters=len(monsters),
+            name_index={x: k for k, x in enumerate(names)},
+            draw=starts[0],
+            summon=starts[1],
+            play=starts[2],
+            move=starts[3],
+            attack=starts[4],
+            flip=starts[5],
+            obliterate=starts[6],
+            choose_tile=starts[7],
+            choose_monster=starts[8],
+            total=starts[9],
+        )
 
 
 @dataclass(frozen=True)
@@ -595,7 +662,11 @@ class MeaRules(Rules):
     ``skipped``, or they are ``resolved`` first and the game ends only if the player still has
     no tile. ``displaced_to``: a monster displaced from a flipped tile with nowhere to go returns
     to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
-    by "Take control" then stays with the player who took it).
+    by "Take control" then stays with the player who took it). ``board_size``: the tiles stay
+    within a square of that many tiles a side around the starting grid (an add outside it has no
+    place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
+    The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
+    cells.
     """
 
     game_id: ClassVar[str] = "mea"
@@ -620,6 +691,7 @@ class MeaRules(Rules):
     obliterated: str = "removed"
     elimination_killed: str = "skipped"
     displaced_to: str = "owner"
+    board_size: int = 0
 
     _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
         "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
@@ -658,6 +730,13 @@ class MeaRules(Rules):
             start = B.parse_layout(self.layout)
         except ValueError as error:
             raise InvalidRules(str(error)) from None
+        if self.board_size:
+            width, height = B.extent(start)
+            if self.board_size > 2 * B.BOUND or self.board_size < max(width, height):
+                raise InvalidRules(
+                    f"board_size must hold the {width}×{height} starting layout and be at most {2 * B.BOUND}, "
+                    f"not {self.board_size}"
+                )
         if self.tile_supply and len(start) > self.tile_supply:
             raise InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
         for seat in (0, 1):
@@ -730,6 +809,62 @@ class MeaRules(Rules):
         )
         return cls(decks=parsed, **values)  # type: ignore[arg-type]
 
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def ids(self) -> _Ids:
+        """Where each kind of action's ids start (built once per rules object); needs ``board_size``."""
+        cached = self.__dict__.get("_ids")
+        if cached is None:
+            if not self.board_size:
+                raise InvalidRules(
+                    "Méa's integer ids and tensors number the cells of a bounded board: set board_size (e.g. 9)"
+                )
+            cached = _Ids.of(self.tables(), max(d.size for d in self.decks))
+            object.__setattr__(self, "_ids", cached)
+        return cached
+
+    def num_distinct_actions(self) -> int:
+        """Draws (``draw k``: k - 1), summons (name × cell), assists (name), moves (cell × which
+        of its two monsters, in arrival order × direction), attacks (target cell × the attacker's
+        direction from it and place on its tile, for one attacker or two), flips and obliterations
+        (cell, or none), choices (a cell, or a monster: cell × place). See :class:`_Ids`."""
+        return self.ids().total
+
+    def max_chance_outcomes(self) -> int:
+        """The shuffle is one step per card, both decks' in turn, top card first: the position in
+        its deck list of the card that comes next."""
+        return max(d.size for d in self.decks)
+
+    def max_game_length(self) -> int:
+        """The two opening draws and up to 500 steps a turn (a bound no game of the shipped
+        decks comes near: a turn's actions are limited by the cards, the mana and each monster's
+        one action, but abilities that return cards and give actions have no bound in the rules)."""
+        return 2 + 500 * self.max_turns
+
+    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """``tiles``: per cell of the board square (board order), mine, the other player's.
+        ``monsters``: per cell and place on it (arrival order): there, controlled by me, owned by me,
+        attack, defence, can move, can attack, summoned this turn. ``names``: per cell and place,
+        which card (the decks' distinct names, monsters then assists). ``hand``: my hand, copies by
+        name; ``out_of_play``: likewise. ``sizes``: my hand, the other hand, my deck, the other
+        deck. ``mana``, ``turns`` (mine, the other's), ``phase`` (shuffle, opening, flip, main,
+        choice, over), ``active`` (it is my turn), ``to_act`` (I am to act). Numbers as they are."""
+        ids = self.ids()
+        names = len(ids.names)
+        return (
+            ("tiles", (ids.cells, 2)),
+            ("monsters", (ids.cells, 2, 8)),
+            ("names", (ids.cells, 2, names)),
+            ("hand", (names,)),
+            ("out_of_play", (names,)),
+            ("sizes", (4,)),
+            ("mana", (1,)),
+            ("turns", (2,)),
+            ("phase", (len(PHASE_NAMES),)),
+            ("active", (1,)),
+            ("to_act", (1,)),
+        )
+
     def unexpressed_cards(self) -> tuple[str, ...]:
         """Cards in either deck that play as their bare stats (abilities not expressed)."""
         return tuple(dict.fromkeys(n for d in self.decks for n in d.unexpressed))
@@ -764,6 +899,7 @@ def _build_tables(rules: MeaRules) -> _Tables:
             by.setdefault(a.trigger, []).append(a)
         triggers.append({k: tuple(v) for k, v in by.items()})
     canonical = {fold(c.name): c.name for c in cards}
+    cells = B.square(B.parse_layout(rules.layout), rules.board_size) if rules.board_size else ()
     turn_start = tuple(t.get("turn_start", ()) for t in triggers)
     turn_end = tuple(t.get("turn_end", ()) for t in triggers)
     return _Tables(
@@ -793,6 +929,8 @@ def _build_tables(rules: MeaRules) -> _Tables:
         first_moves_in=rules.move_in == "first",
         killed_first=rules.elimination_killed == "resolved",
         displaced_to_controller=rules.displaced_to == "controller",
+        cells=cells,
+        cell_of={q: k for k, q in enumerate(cells)},
     )
 
 
@@ -1107,6 +1245,9 @@ class MeaState(State):
         tiles = self._tiles
         dirs = self._tab.dirs
         near = {p + d for p, o in tiles.items() if o == owner for d in dirs}
+        inside = self._tab.cell_of or None
+        if inside is not None:
+            return sorted(q for q in near.difference(tiles) if q in inside)
         return sorted(q for q in near.difference(tiles) if B.in_bounds(q))
 
     # -- legal actions --
@@ -2169,6 +2310,194 @@ class MeaState(State):
             f"to act: {self.current_player}>"
         )
 
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def _place_code(self, i: int, origin: int) -> int:
+        """Monster ``i`` as an attacker of ``origin``, or the monster on the tile ``origin`` moves
+        from: its direction from ``origin`` × 2 + its place on its tile (arrival order)."""
+        q = self._pos[i]
+        return self._tab_ids.dir_index[q - origin] * 2 + self._occ[q].index(i)
+
+    @property
+    def _tab_ids(self) -> _Ids:
+        return self.rules.ids()
+
+    def _attack_id(self, t: int, attackers: Sequence[int]) -> int:
+        ids = self._tab_ids
+        x = self._place_code(attackers[0], t)
+        y = self._place_code(attackers[1], t) if len(attackers) == 2 else x
+        if len(attackers) == 2 and not self._tab.first_moves_in and y < x:
+            x, y = y, x
+        width = 2 * len(ids.dirs)
+        return ids.attack + self._tab.cell_of[t] * width * width + x * width + y
+
+    def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        p = self.current_player
+        if p == TERMINAL:
+            return []
+        if p == CHANCE:
+            return [i for i, _ in self.chance_ids(prefix)]
+        if prefix:
+            raise ValueError("a Méa action is one step")
+        legal = self.legal_actions()
+        if isinstance(legal, MainActions):
+            return sorted(legal.ids())
+        if isinstance(legal, ChoiceActions):
+            return sorted(legal.ids())
+        return sorted(self.action_ids(a)[0] for a in legal)
+
+    def _shuffle_left(self, prefix: Sequence[int]) -> tuple[int, list[int]]:
+        """Which deck the next shuffle step orders (0 or 1) and its positions not placed yet."""
+        first = self.rules.decks[0].size
+        seat = 0 if len(prefix) < first else 1
+        placed = set(prefix[:first] if seat == 0 else prefix[first:])
+        return seat, [k for k in range(self.rules.decks[seat].size) if k not in placed]
+
+    def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        if self.current_player != CHANCE:
+            return []
+        _, left = self._shuffle_left(prefix)
+        return [(k, 1 / len(left)) for k in left]
+
+    def action_from_ids(self, ids: Sequence[int]) -> MeaAction | None:
+        if self.current_player == CHANCE:
+            first = self.rules.decks[0].size
+            if len(ids) < first + self.rules.decks[1].size:
+                return None
+            return Shuffle([ids[:first], ids[first:]])
+        (step,) = ids
+        t = self._tab_ids
+        cells = self._tab.cells
+        occ = self._occ
+        if step < t.summon:
+            return _DRAWS[step + 1] if step + 1 < len(_DRAWS) else Draw(step + 1)
+        if step < t.play:
+            m, c = divmod(step - t.summon, t.cells)
+            return _summon(t.names[m], cells[c])
+        if step < t.move:
+            return Play(t.names[t.monsters + step - t.play])
+        if step < t.attack:
+            where, d = divmod(step - t.move, len(t.dirs))
+            c, slot = divmod(where, 2)
+            q = cells[c]
+            return Move(self.ref_of(occ[q][slot]), q + t.dirs[d])
+        if step < t.flip:
+            width = 2 * len(t.dirs)
+            c, code = divmod(step - t.attack, width * width)
+            target = cells[c]
+            x, y = divmod(code, width)
+            refs = []
+            for k in (x, y) if x != y else (x,):
+                d, slot = divmod(k, 2)
+                refs.append(self.ref_of(occ[target + t.dirs[d]][slot]))
+            return _canonical(Attack(target, refs), self._tab)
+        if step < t.obliterate:
+            c = step - t.flip
+            return _flip(NONE_POS if c == t.cells else cells[c])
+        if step < t.choose_tile:
+            c = step - t.obliterate
+            return Obliterate(NONE_POS if c == t.cells else cells[c])
+        if step < t.choose_monster:
+            return _choose_tile(cells[step - t.choose_tile])
+        c, slot = divmod(step - t.choose_monster, 2)
+        return Choose(self.ref_of(occ[cells[c]][slot]))
+
+    def action_ids(self, action: Any) -> tuple[int, ...]:
+        if isinstance(action, Shuffle):
+            return tuple(k for order in action.orders for k in order)
+        t = self._tab_ids
+        cell_of = self._tab.cell_of
+        kind = action[0]
+        if kind == "draw":
+            return (t.draw + action[1] - 1,)
+        if kind == "summon":
+            return (t.summon + t.name_index[action[1]] * t.cells + cell_of[action[2]],)
+        if kind == "play":
+            return (t.play + t.name_index[action[1]] - t.monsters,)
+        p = self.current_player
+        if kind == "move":
+            i = self._resolve_ref(action[1], p)
+            assert i is not None, f"{action} names no monster"
+            q = self._pos[i]
+            where = cell_of[q] * 2 + self._occ[q].index(i)
+            return (t.move + where * len(t.dirs) + t.dir_index[action[2] - q],)
+        if kind == "attack":
+            ids = [self._resolve_ref(r, p) for r in action[2]]
+            assert None not in ids, f"{action} names no monster"
+            return (self._attack_id(action[1], cast("list[int]", ids)),)
+        if kind in ("flip", "obliterate"):
+            base = t.flip if kind == "flip" else t.obliterate
+            return (base + (t.cells if action[1] == NONE_POS else cell_of[action[1]]),)
+        target = action[1]
+        if type(target) is int:
+            return (t.choose_tile + cell_of[target],)
+        i = self._resolve_ref(target)
+        assert i is not None, f"{action} names no monster"
+        q = self._pos[i]
+        return (t.choose_monster + cell_of[q] * 2 + self._occ[q].index(i),)
+
+    def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
+        """The seat's observation (:meth:`MeaObservation.public`), as text."""
+        return repr(sorted(self.observation(seat).public().items()))
+
+    def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
+        if seat not in (0, 1):
+            raise ValueError(f"no seat {seat} in a 2-player game")
+        ids = self._tab_ids
+        tab = self._tab
+        names = len(ids.names)
+        index = ids.name_index
+        tiles = [0.0] * (2 * ids.cells)
+        monsters = [0.0] * (16 * ids.cells)
+        which = [0.0] * (2 * names * ids.cells)
+        for q, owner in self._tiles.items():
+            c = tab.cell_of[q]
+            tiles[2 * c + (owner != seat)] = 1.0
+            for slot, i in enumerate(self._occ[q]):
+                at = (2 * c + slot) * 8
+                monsters[at : at + 8] = [
+                    1.0,
+                    float(self._ctrl[i] == seat),
+                    float(tab.owner[i] == seat),
+                    float(self.attack_of(i)),
+                    float(self.defence_of(i)),
+                    float(self.can_move(i)),
+                    float(self.can_attack(i)),
+                    float(self._fresh[i]),
+                ]
+                which[(2 * c + slot) * names + index[tab.names[i]]] = 1.0
+        hand = [0.0] * names
+        for i in self._hand[seat]:
+            hand[index[tab.names[i]]] += 1.0
+        out = [0.0] * names
+        for i in self._out:
+            out[index[tab.names[i]]] += 1.0
+        phase = [0.0] * len(PHASE_NAMES)
+        phase[self._phase] = 1.0
+        other = 1 - seat
+        return [
+            *tiles,
+            *monsters,
+            *which,
+            *hand,
+            *out,
+            float(len(self._hand[seat])),
+            float(len(self._hand[other])),
+            float(len(self._deck[seat])),
+            float(len(self._deck[other])),
+            float(self._mana),
+            float(self._taken[seat]),
+            float(self._taken[other]),
+            *phase,
+            float(self._active == seat),
+            float(self.current_player == seat),
+        ]
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> MeaState:
+        """The search agents' deal (:meth:`determinise`): the cards ``seat`` cannot see dealt at
+        random into the other hand and both decks."""
+        return self.observation(seat).view.determinise(seat, rng)
+
     # -- for determinised search --
 
     def determinise(self, player: int, rng: random.Random) -> MeaState:
@@ -2269,6 +2598,21 @@ class ChoiceActions(_LazyActions):
 
     def _build_all(self) -> list[MeaAction]:
         return [self[k] for k in range(len(self._options))]
+
+    def ids(self) -> list[int]:
+        """The actions' integer ids (see :class:`_Ids`), in this order."""
+        state = self._state
+        t = state._tab_ids
+        cell_of = state._tab.cell_of
+        out = []
+        for option in self._options:
+            if type(option) is int:
+                out.append(t.choose_tile + cell_of[option])
+            else:
+                i = option[0]
+                q = state._pos[i]
+                out.append(t.choose_monster + cell_of[q] * 2 + state._occ[q].index(i))
+        return out
 
 
 class MainActions(_LazyActions):
@@ -2465,6 +2809,24 @@ class MainActions(_LazyActions):
         ref_of = self._state.ref_of
         attack = Attack(spec[0], [ref_of(i) for i in spec[1:]])
         return attack if self._state._tab.first_moves_in else attack.in_board_order()
+
+    def ids(self) -> list[int]:
+        """The actions' integer ids (see :class:`_Ids`), in this order, without building them."""
+        state = self._state
+        t = state._tab_ids
+        cell_of = state._tab.cell_of
+        out = [
+            t.summon + t.name_index[n] * t.cells + cell_of[q] for n in self._summon_names for q in self._summon_tiles
+        ]
+        out.extend(t.play + t.name_index[n] - t.monsters for n in self._plays)
+        pos, occ, dirs = state._pos, state._occ, len(t.dirs)
+        for i, _, nbrs in self._movers:
+            q = pos[i]
+            base = t.move + (cell_of[q] * 2 + occ[q].index(i)) * dirs
+            out.extend(base + t.dir_index[d - q] for d in nbrs if d not in self._blocked)
+        out.extend(state._attack_id(spec[0], spec[1:]) for spec in self._attacks)
+        out.extend(state.action_ids(a)[0] for a in self._ends)
+        return out
 
     def _build_all(self) -> list[MeaAction]:
         out: list[MeaAction] = [_summon(n, q) for n in self._summon_names for q in self._summon_tiles]

@@ -179,6 +179,7 @@ F_MAIN, F_AFTER, F_ENDTURN = (OP_MAIN,), (OP_AFTER,), (OP_ENDTURN,)
 F_QRESOLVE, F_ARESOLVE = (OP_QRESOLVE,), (OP_ARESOLVE,)
 
 END_POINTS, END_ROOMS, END_LIMIT = "points", "rooms", "turn limit"
+_CONTEXT_KINDS = ("quest", "develop", "attack", "resupply", "lost turn")
 
 
 # --- actions -----------------------------------------------------------------------
@@ -440,6 +441,66 @@ class MeikyuRules(Rules):
                 raise InvalidRules(f"Meikyu card pool: {error}") from None
         return cls(**values)
 
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def num_distinct_actions(self) -> int:
+        """One-step actions, the steps that start a card set and the card steps: see :class:`StepIds`."""
+        return self.tables.ids.total
+
+    def max_chance_outcomes(self) -> int:
+        """A card drawn (its kind), a room turned up (its kind) or a die (its value - 1)."""
+        t = self.tables
+        return max(t.K, t.L, 6)
+
+    def max_game_length(self) -> int:
+        """Up to 1,000 player steps a turn (a turn's decisions are bounded by the cards of the pool,
+        each card set by the hand; no game of the shipped pool comes near it)."""
+        return 1000 * self.turn_limit
+
+    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Seats counted from the viewer's (0: the viewer, 1: the next in turn order …); cards by
+        kind, lands by kind, counts as they are. ``hand``: my cards; ``lands`` and ``developed``:
+        each kingdom's lands; ``rooms``, ``mapped``: the face-up rooms (a Map's extra room);
+        ``discards``, ``in_play``, ``meikyu_discards``; ``archives``: the two cards the Archives
+        drew, if mine to see; ``piles``: the Kingdom and Meikyu piles' sizes; ``decision``: what is
+        waited for (:data:`DECISIONS` by code); ``current``, ``turn``: who acts, whose turn;
+        ``action``: the action under way (quest, develop, attack, resupply, lost turn), its
+        ``dice`` (the attacker's, the defender's; one-hot 1-6) and ``numbers`` (swords, defence,
+        level); ``composing``: what my steps so far choose a card set for (quest, attack, develop,
+        defend), the room or land, the seat, the way, the cards and the item played as a character;
+        ``turns``: turns finished."""
+        t = self.tables
+        n, k, lands, ways = self.players, t.K, t.L, t.ids.ways
+        return (
+            ("hand", (k,)),
+            ("hand_sizes", (n,)),
+            ("lands", (n, lands)),
+            ("developed", (n, lands)),
+            ("refugees", (n,)),
+            ("points", (n,)),
+            ("skips", (n,)),
+            ("rooms", (lands,)),
+            ("mapped", (lands,)),
+            ("discards", (k,)),
+            ("in_play", (k,)),
+            ("meikyu_discards", (lands,)),
+            ("archives", (k,)),
+            ("piles", (2,)),
+            ("decision", (len(DECISIONS),)),
+            ("current", (n,)),
+            ("turn", (n,)),
+            ("action", (len(_CONTEXT_KINDS),)),
+            ("dice", (2, 6)),
+            ("numbers", (3,)),
+            ("composing", (4,)),
+            ("composing_place", (lands,)),
+            ("composing_seat", (n,)),
+            ("composing_way", (ways,)),
+            ("composing_cards", (k,)),
+            ("composing_lab", (k,)),
+            ("turns", (1,)),
+        )
+
     @property
     def assumed(self) -> tuple[str, ...]:
         return self.pool.assumed
@@ -464,6 +525,69 @@ class MeikyuRules(Rules):
         """Whether Refugees count as lands (the land limit, the most-lands tie-break)."""
         return self.refugee == "land"
 
+
+@dataclass(frozen=True, slots=True)
+class StepIds:
+    """Meikyu's integer steps (see :mod:`cardbase.games.base`): where each block of ids starts.
+
+    One-step actions: ``word`` (resupply, map, amulet, pass, draw, tomb), ``mixed`` (the seat
+    that loses a turn), ``keep``, ``return``, ``discard`` (a Kingdom card's kind), ``discard_land``,
+    ``give`` (a land's kind). A card set is chosen in steps: first what it is for, ``quest`` (the
+    room's kind), ``attack`` ((seat × (lands + 1) + the land's kind, or lands for the defender's
+    choice) × the way: an aggression card's kind in :attr:`_Tables.aggression` order, then the
+    Council Chamber), ``develop`` (the land's kind), or nothing for a defence; then ``card`` (a
+    card's kind) once per card, in the action's order (alphabetical), then ``lab`` (the item
+    played as a character through the Laboratory), if any, then ``done``.
+    """
+
+    word: int
+    mixed: int
+    keep: int
+    give_back: int
+    discard: int
+    discard_land: int
+    give: int
+    quest: int
+    attack: int
+    develop: int
+    card: int
+    lab: int
+    done: int
+    ways: int
+    """The ways an aggression is made possible: the aggression kinds, then the Council Chamber."""
+    lands: int
+
+    @classmethod
+    def of(cls, t: _Tables, players: int) -> StepIds:
+        ways = len(t.aggression) + 1
+        sizes = [len(WORDS), players, t.K, t.K, t.K, t.L, t.L, t.L, players * (t.L + 1) * ways, t.L, t.K, t.K]
+        at = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
+        word, mixed, keep, give_back, discard, discard_land, give, quest, attack, develop, card, lab, done = at
+        return cls(
+            word,
+            mixed,
+            keep,
+            give_back,
+            discard,
+            discard_land,
+            give,
+            quest,
+            attack,
+            develop,
+            card,
+            lab,
+            done,
+            ways,
+            t.L,
+        )
+
+    @property
+    def total(self) -> int:
+        return self.done + 1
+
+
+_WORD_IDS = {w: k for k, w in enumerate(WORDS.values())}
+_WORD_LIST = tuple(WORDS.values())
 
 _TABLES: dict[tuple[CardPool, int, str, str], _Tables] = {}
 MEMO_LIMIT = 100_000
@@ -575,6 +699,7 @@ class _Tables:
         self.played_cache: dict[tuple[tuple[str, ...], str | None], Played] = {}
         self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by the cards in play, in order
         self.order_lists: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by their kinds, alphabetically
+        self.ids = StepIds.of(self, rules.players)
 
     def hand_key(self, hand: Sequence[int]) -> int:
         """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
@@ -2431,6 +2556,301 @@ class MeikyuState(State):
             f"<MeikyuState {self._n}p turn {self._turns + 1} P{self._turn + 1}'s turn · {self.decision} · "
             f"to act: {self.current_player}>"
         )
+
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def _step_id(self, action: Any) -> int:
+        """The id of a one-step action."""
+        t = self._t
+        ids = t.ids
+        if isinstance(action, Word):
+            return ids.word + _WORD_IDS[WORDS[action.word]]
+        if isinstance(action, MixedArea):
+            return ids.mixed + action.target
+        assert isinstance(action, Choose), f"{action} is not one step"
+        verb = action.verb
+        if verb in ("discard land", "give"):
+            return (ids.discard_land if verb == "discard land" else ids.give) + t.lindex[action.name]
+        base = ids.keep if verb == "keep" else ids.give_back if verb == "return" else ids.discard
+        return base + t.kindex[action.name]
+
+    def _head(self, step: int) -> tuple[int, int, int, int] | None:
+        """What a card set's first step says: (0 quest, 1 attack, 2 develop; the room or land's
+        kind (-1: none named), the seat attacked, the way's index), or None for a one-step action."""
+        ids = self._t.ids
+        if ids.quest <= step < ids.attack:
+            return (0, step - ids.quest, -1, -1)
+        if ids.attack <= step < ids.develop:
+            rest, way = divmod(step - ids.attack, ids.ways)
+            seat, land = divmod(rest, ids.lands + 1)
+            return (1, -1 if land == ids.lands else land, seat, way)
+        if ids.develop <= step < ids.card:
+            return (2, step - ids.develop, -1, -1)
+        return None
+
+    def _card_sets(self, head: tuple[int, int, int, int] | None) -> CardSets:
+        """The card sets legal after ``head`` (None: a defence)."""
+        t = self._t
+        p = self.current_player
+        lab = bool(self._eff[p] & B_LAB)
+        hand = self._hands[p]
+        if head is None:
+            return t.choices(hand, DEFEND, lab)
+        if head[0] == 2:
+            return t.choices(hand, DEVELOP, False)
+        return t.choices(hand, QUEST, lab)
+
+    def _composed(self, steps: Sequence[int]) -> tuple[list[str], str | None]:
+        """The cards and the Laboratory item that card steps name."""
+        t = self._t
+        ids = t.ids
+        cards: list[str] = []
+        lab = None
+        for step in steps:
+            if ids.card <= step < ids.lab:
+                cards.append(t.knames[step - ids.card])
+            elif ids.lab <= step < ids.done:
+                lab = t.knames[step - ids.lab]
+        return cards, lab
+
+    def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        p = self.current_player
+        if p == TERMINAL:
+            return []
+        if p == CHANCE:
+            return [i for i, _ in self.chance_ids(prefix)]
+        t = self._t
+        ids = t.ids
+        ask = self._ask
+        if ask == A_MAIN and not prefix:
+            legal = self._main_actions()
+            out = [self._step_id(a) for a in legal._free]
+            if legal._qc:
+                out.extend(ids.quest + room for room in legal._rooms)
+                for by in legal._by:
+                    way = ids.ways - 1 if by == COUNCIL else t.aggression.index(t.kindex[by])
+                    for q, land in legal._targets:
+                        where = ids.lands if land is None else t.lindex[land]
+                        out.append(ids.attack + (q * (ids.lands + 1) + where) * ids.ways + way)
+            if legal._dc:
+                out.extend(ids.develop + land for land in legal._undeveloped)
+            return sorted(out)
+        if ask in (A_MAIN, A_DEFEND):
+            head = self._head(prefix[0]) if ask == A_MAIN else None
+            sets = self._card_sets(head)
+            cards, lab = self._composed(prefix)
+            j = len(cards)
+            nexts = set()
+            for names, set_lab in sets:
+                if len(names) < j or list(names[:j]) != cards:
+                    continue
+                if lab is not None:
+                    if len(names) == j and set_lab == lab:
+                        nexts.add(ids.done)
+                elif len(names) > j:
+                    nexts.add(ids.card + t.kindex[names[j]])
+                elif set_lab is None:
+                    nexts.add(ids.done)
+                else:
+                    nexts.add(ids.lab + t.kindex[set_lab])
+            return sorted(nexts)
+        if prefix:
+            raise ValueError(f"a Meikyu {self.decision} is one step")
+        return sorted(self._step_id(a) for a in self.legal_actions())
+
+    def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        if self.current_player != CHANCE:
+            return []
+        return sorted((self.action_ids(a)[0], w) for a, w in self.chance_outcomes() or ())
+
+    def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
+        t = self._t
+        if self.current_player == CHANCE:
+            (step,) = ids
+            ask = self._ask
+            if ask == A_DRAW:
+                return t.draw_act[step]
+            if ask == A_REVEAL:
+                return t.reveal_act[step]
+            return t.roll_act[step + 1]
+        layout = t.ids
+        first = ids[0]
+        head = self._head(first) if self._ask == A_MAIN else None
+        if self._ask != A_DEFEND and head is None:
+            (step,) = ids
+            if step < layout.mixed:
+                return _WORD_LIST[step - layout.word]
+            if step < layout.keep:
+                return t.mixed_act[step - layout.mixed]
+            for base, table in (  # the blocks from the last down
+                (layout.give, t.give_act),
+                (layout.discard_land, t.discard_land_act),
+                (layout.discard, t.discard_act),
+                (layout.give_back, t.return_act),
+                (layout.keep, t.keep_act),
+            ):
+                if step >= base:
+                    return table[step - base]
+        if ids[-1] != layout.done:
+            return None
+        cards, lab = self._composed(ids)
+        names = tuple(cards)
+        if head is None:
+            return t.defend((names, lab))
+        kind, place, seat, way = head
+        if kind == 0:
+            return t.quest(place, names, lab)
+        if kind == 2:
+            return t.develop(place, names)
+        by = COUNCIL if way == layout.ways - 1 else t.knames[t.aggression[way]]
+        return t.attack(seat, t.lnames[place] if place >= 0 else None, names, lab, by)
+
+    def action_ids(self, action: Any) -> tuple[int, ...]:
+        t = self._t
+        ids = t.ids
+        if isinstance(action, DrawCard):
+            return (t.kindex[action.card],)
+        if isinstance(action, Reveal):
+            return (t.lindex[action.room],)
+        if isinstance(action, Roll):
+            return (action.value - 1,)
+        if isinstance(action, Quest | Attack | Develop | Defend):
+            cards = tuple(ids.card + t.kindex[c] for c in action.cards)
+            lab = getattr(action, "lab", None)
+            tail = (*cards, *((ids.lab + t.kindex[lab],) if lab else ()), ids.done)
+            if isinstance(action, Quest):
+                return (ids.quest + t.lindex[action.room], *tail)
+            if isinstance(action, Develop):
+                return (ids.develop + t.lindex[action.land], *tail)
+            if isinstance(action, Attack):
+                way = ids.ways - 1 if action.by == COUNCIL else t.aggression.index(t.kindex[action.by])
+                where = ids.lands if action.land is None else t.lindex[action.land]
+                return (ids.attack + (action.target * (ids.lands + 1) + where) * ids.ways + way, *tail)
+            return tail
+        return (self._step_id(action),)
+
+    def step_text(self, prefix: Sequence[int], step: int) -> str:
+        action = self.action_from_ids((*prefix, step))
+        if action is not None:
+            return str(action)
+        t = self._t
+        ids = t.ids
+        head = self._head(step) if not prefix and self._ask == A_MAIN else None
+        if head is not None:
+            kind, place, seat, way = head
+            if kind == 0:
+                return f"quest {t.lnames[place]} with …"
+            if kind == 2:
+                return f"develop {t.lnames[place]} with …"
+            by = COUNCIL if way == ids.ways - 1 else t.knames[t.aggression[way]]
+            land = f" {t.lnames[place]}" if place >= 0 else ""
+            return f"attack P{seat + 1}{land} with … by {by}"
+        if ids.lab <= step < ids.done:
+            return f"+ {t.knames[step - ids.lab]} as character"
+        return f"+ {t.knames[step - ids.card]}"
+
+    def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
+        o = self.observation(seat)
+        return repr(
+            (
+                o.player,
+                o.current_player,
+                o.turn_player,
+                o.turns,
+                o.ask,
+                o.args,
+                o.hand,
+                o.hand_sizes,
+                o.rooms,
+                o.mapped,
+                o.lands,
+                o.refugees,
+                o.points,
+                o.skips,
+                o.kpile_size,
+                o.kdiscard,
+                o.mpile_size,
+                o.mdiscard,
+                o.inplay,
+                o.archives,
+                o.archives_size,
+                o.ctx,
+                o.stack,
+                o.first_rolls,
+                o.end,
+                o.hot_done,
+                o.shown,
+                tuple(prefix) if seat == self.current_player else (),
+            )
+        )
+
+    def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
+        if not 0 <= seat < self._n:
+            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        t = self._t
+        ids = t.ids
+        n, K, L = self._n, t.K, t.L
+        seats = [(seat + r) % n for r in range(n)]
+
+        def counts(items: Sequence[int], size: int) -> list[float]:
+            out = [0.0] * size
+            for x in items:
+                out[x] += 1.0
+            return out
+
+        def one_hot(size: int, at: int) -> list[float]:
+            out = [0.0] * size
+            if 0 <= at < size:
+                out[at] = 1.0
+            return out
+
+        obs = self.observation(seat)
+        out = [float(c) for c in self._hands[seat]]
+        out += [float(self._hsize[s]) for s in seats]
+        for developed in (0, 1):
+            for s in seats:
+                out += counts([e >> 1 for e in self._lands[s] if e & 1 == developed], L)
+        out += [float(len(self._refugees[s])) for s in seats]
+        out += [float(self._pts[s]) for s in seats]
+        out += [float(self._skips[s]) for s in seats]
+        out += counts(self._rooms, L) + counts(self._mapped, L)
+        out += counts(self._kdisc, K) + counts(self._inplay, K) + counts(self._mdisc, L)
+        out += counts(obs.archives or (), K)
+        out += [float(len(self._kpile)), float(len(self._mpile))]
+        out += one_hot(len(DECISIONS), self._ask)
+        cp = self.current_player
+        out += one_hot(n, (cp - seat) % n if cp >= 0 else -1)
+        out += one_hot(n, (self._turn - seat) % n)
+        ctx = self._ctx or {}
+        kind_of = ctx.get("kind")
+        out += one_hot(len(_CONTEXT_KINDS), _CONTEXT_KINDS.index(kind_of) if kind_of in _CONTEXT_KINDS else -1)
+        dice = list(ctx.get("dice", ()))
+        for slot in (0, 1):
+            out += one_hot(6, dice[slot] - 1 if slot < len(dice) and dice[slot] else -1)
+        out += [float(ctx.get("swords", 0)), float(ctx.get("defence", 0)), float(ctx.get("level", 0))]
+        head = None
+        steps: Sequence[int] = prefix if seat == cp else ()
+        if steps and self._ask == A_MAIN:
+            head = self._head(steps[0])
+        kind = head[0] if head is not None else (3 if steps and self._ask == A_DEFEND else -1)
+        out += one_hot(4, kind)
+        out += one_hot(L, head[1] if head is not None else -1)
+        out += one_hot(n, (head[2] - seat) % n if head is not None and head[2] >= 0 else -1)
+        out += one_hot(ids.ways, head[3] if head is not None else -1)
+        cards, lab = self._composed(steps)
+        out += counts([t.kindex[c] for c in cards], K)
+        out += one_hot(K, t.kindex[lab] if lab is not None else -1)
+        out.append(float(self._turns))
+        return out
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> MeikyuState:
+        """The search agents' deal (:func:`cardbase.games.meikyu.agents.sample_hidden`): the other
+        hands, the piles and unseen Archives cards dealt from what ``seat`` has not seen."""
+        from cardbase.games.meikyu.agents import sample_hidden
+
+        obs = self.observation(seat)
+        hands, kpile, mpile, archives = sample_hidden(obs, rng)
+        return MeikyuState.from_parts(obs, hands, kpile, mpile, archives, seed=0)
 
     # -- a given position --
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache
 from itertools import combinations
 from math import comb
-from typing import Any, ClassVar, NoReturn, Self
+from typing import Any, ClassVar, NoReturn, Self, cast
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
@@ -227,6 +227,9 @@ def _bad(text: str) -> NoReturn:
 
 
 _COMB = tuple(tuple(comb(n, k) for k in range(14)) for n in range(14))
+ASIDE_IDS = 52
+"""The step id of setting a card aside in the split: 52 + the card's index. A split is six
+such steps, the cards in index order."""
 
 
 class SplitActions(Sequence[Split]):
@@ -350,6 +353,46 @@ class MeioRules(Rules):
         if unknown:
             raise InvalidRules(f"unknown Meio option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
         return cls(**dict(options))
+
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def num_distinct_actions(self) -> int:
+        """52 plays (the card's index), then 52 cards to set aside (:data:`ASIDE_IDS`): a split is
+        six steps, one per card set aside, in index order (as OpenSpiel's hearts passes cards)."""
+        return ASIDE_IDS + 52
+
+    def max_chance_outcomes(self) -> int:
+        """A deal is one step per card of the deck, in index order: the seat it goes to,
+        or ``players`` for the cards left aside."""
+        return self.players + (1 if len(self.deck) > HAND_SIZE * self.players else 0)
+
+    def max_game_length(self) -> int:
+        return self.rounds * (SECOND_HALF * self.players + HAND_SIZE * self.players)
+
+    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Seats counted from the viewer's (0: the viewer, 1: the next to play after it …);
+        card sets are 52 flags by card index; counts are scaled to 0 … 1. ``setting_aside``: the
+        cards the viewer's steps so far set aside, in the middle of its split."""
+        n = self.players
+        return (
+            ("hand", (52,)),
+            ("aside", (52,)),
+            ("dealt", (52,)),
+            ("setting_aside", (52,)),
+            ("played", (n, 52)),
+            ("trick", (n, 52)),
+            ("phase", (4,)),
+            ("half", (2,)),
+            ("current_player", (n,)),
+            ("leader", (n,)),
+            ("starting_player", (n,)),
+            ("split_done", (n,)),
+            ("hand_sizes", (n,)),
+            ("aside_sizes", (n,)),
+            ("tricks_won", (n, 2)),
+            ("totals", (n,)),
+            ("round", (1,)),
+        )
 
 
 @cache
@@ -855,6 +898,164 @@ class MeioState(State):
         return (
             f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {self.current_player}>"
         )
+
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        p = self.current_player
+        if p == TERMINAL:
+            return []
+        if p == CHANCE:
+            return [i for i, _ in self.chance_ids(prefix)]
+        if self._phase == _PLAY:
+            if prefix:
+                raise ValueError("a play is one step")
+            return [int(a) for a in cast("Sequence[Play]", self.legal_actions())]
+        last = prefix[-1] - ASIDE_IDS if prefix else -1
+        cards = [c for c in indices_of(self._hands[p]) if c > last]
+        more = SECOND_HALF - len(prefix)  # this card and more - 1 after it
+        return [ASIDE_IDS + c for c in cards[: len(cards) - more + 1]] if more > 0 else []
+
+    def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        if self.current_player != CHANCE:
+            return []
+        n = self._n
+        size = len(_deck(n)[0])
+        count = prefix.count if isinstance(prefix, list | tuple) else list(prefix).count
+        room = [HAND_SIZE - count(s) for s in range(n)]
+        room.append(size - HAND_SIZE * n - count(n))
+        left = size - len(prefix)
+        return [(s, r / left) for s, r in enumerate(room) if r]
+
+    def action_from_ids(self, ids: Sequence[int]) -> MeioAction | None:
+        if self.current_player == CHANCE:
+            deck = _deck(self._n)[0]
+            if len(ids) < len(deck):
+                return None
+            hands = [0] * self._n
+            for c, s in zip(deck, ids, strict=True):
+                if s < self._n:
+                    hands[s] |= _BIT[c]
+            return Deal(tuple(hands))
+        if ids[0] < ASIDE_IDS:
+            (step,) = ids
+            return PLAYS[step]
+        if len(ids) < SECOND_HALF:
+            return None
+        aside = 0
+        for step in ids:
+            aside |= _BIT[step - ASIDE_IDS]
+        return Split(self._hands[self.current_player] ^ aside, aside)
+
+    def action_ids(self, action: Any) -> tuple[int, ...]:
+        if isinstance(action, Deal):
+            n = self._n
+            seat_of = [n] * 52
+            for s, hand in enumerate(action.hands):
+                for c in indices_of(hand):
+                    seat_of[c] = s
+            return tuple(seat_of[c] for c in _deck(n)[0])
+        if isinstance(action, Split):
+            return tuple(ASIDE_IDS + c for c in indices_of(action.aside))
+        return (int(action),)
+
+    def step_text(self, prefix: Sequence[int], step: int) -> str:
+        action = self.action_from_ids((*prefix, step))
+        if action is not None:
+            return str(action)
+        if self.current_player == CHANCE:
+            card = CARDS[_deck(self._n)[0][len(prefix)]].notation
+            return f"{card} to P{step + 1}" if step < self._n else f"{card} left aside"
+        return f"aside {CARDS[step - ASIDE_IDS].notation}"
+
+    def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
+        o = self.observation(seat)
+        return repr(
+            (
+                o.player,
+                o.current_player,
+                o.phase,
+                o.round,
+                o.start,
+                o.hand,
+                o.aside,
+                o.dealt,
+                o.split_done,
+                o.hand_sizes,
+                o.aside_sizes,
+                o.leader,
+                o.trick,
+                o.tricks,
+                o.horizontal,
+                o.vertical,
+                o.round_scores,
+                o.totals,
+                tuple(prefix) if seat == self.current_player else (),
+            )
+        )
+
+    def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
+        if not 0 <= seat < self._n:
+            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        n = self._n
+
+        def rel(s: int) -> int:
+            return (s - seat) % n
+
+        def cards(mask: int) -> list[float]:
+            out = [0.0] * 52
+            for c in indices_of(mask):
+                out[c] = 1.0
+            return out
+
+        def one_hot(size: int, at: int) -> list[float]:
+            out = [0.0] * size
+            if 0 <= at < size:
+                out[at] = 1.0
+            return out
+
+        played = [[0.0] * 52 for _ in range(n)]
+        trick = [[0.0] * 52 for _ in range(n)]
+        for leader, cs, _ in self._log:
+            for i, c in enumerate(cs):
+                played[rel(leader + i)][c] = 1.0
+        for i, c in enumerate(self._trick):
+            played[rel(self._leader + i)][c] = 1.0
+            trick[rel(self._leader + i)][c] = 1.0
+        split_done = [1.0 if self._has_split(s) else 0.0 for s in range(n)]
+        setting = 0
+        if seat == self.current_player and self._phase == _SPLIT:
+            for step in prefix:
+                setting |= _BIT[step - ASIDE_IDS]
+        out = cards(self._hands[seat]) + cards(self._asides[seat]) + cards(self._dealt[seat]) + cards(setting)
+        for row in played + trick:
+            out += row
+        out += one_hot(4, self._phase)
+        out += one_hot(2, self.half - 1)
+        cp = self.current_player
+        out += one_hot(n, rel(cp) if cp >= 0 else -1)
+        out += one_hot(n, rel(self._leader) if self._phase == _PLAY else -1)
+        out += one_hot(n, rel(self._start))
+        out += [split_done[(seat + r) % n] for r in range(n)]
+        out += [self._hands[(seat + r) % n].bit_count() / HAND_SIZE for r in range(n)]
+        out += [self._asides[(seat + r) % n].bit_count() / SECOND_HALF for r in range(n)]
+        for r in range(n):
+            s = (seat + r) % n
+            out += [self._horiz[s] / HAND_SIZE, self._vert[s] / HAND_SIZE]
+        most = FIRST_HALF * self.rules.rounds
+        out += [self._totals[(seat + r) % n] / most for r in range(n)]
+        out.append(self._round / self.rules.rounds)
+        return out
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> MeioState:
+        """The search agents' deal (:func:`cardbase.games.meio.agents.sample_hidden`): unseen
+        cards placed at random within the sizes and the suits each seat has shown it lacks; a
+        split not seen is the heuristic's."""
+        from cardbase.games.meio.agents import card_weights, sample_hidden
+
+        obs = self.observation(seat)
+        hands, asides, leftover = sample_hidden(obs, rng, card_weights(self._n, self.rules.ace_high))
+        return MeioState.from_parts(obs, hands, asides, leftover)
 
     # -- reconstruction (for search agents that sample hidden cards) --
 

@@ -1,0 +1,385 @@
+"""cardbase's three games for OpenSpiel, and through Shimmy for PettingZoo and Gymnasium.
+
+Install the extra (``uv sync --extra spiel``, or ``pip install 'cardbase[spiel]'``), then::
+
+    import pyspiel
+    import cardbase.spiel  # registers cardbase_meio, cardbase_mea and cardbase_meikyu
+
+    game = pyspiel.load_game("cardbase_meio(players=3)")
+    state = game.new_initial_state()
+
+A thin adapter over the engine protocol's integer steps (:mod:`cardbase.games.base`): an
+OpenSpiel action is one step. Most of an engine's actions are one step; a deal or a shuffle is
+one chance step per card, and a Meikyu card set is a step for what it is for, then one per card,
+then ``done``. The engine's state moves by whole actions, so its history stays a cardbase game
+record (:func:`to_record`, :func:`from_record`).
+
+What each toolkit reads:
+
+- ``information_state_string(p)`` is seat ``p``'s knowledge as the engine keys it
+  (:meth:`~cardbase.games.base.State.information_state_key`: its observation, with the steps it
+  has taken towards its next action): equal strings give equal legal actions, so OpenSpiel's
+  ``ISMCTSBot`` can key its tree by it. It is what the seat sees now, not a perfect-recall history.
+- ``observation_tensor(p)`` is the engine's tensor, laid out as
+  ``rules.observation_tensor_layout()`` says (the observer's ``dict`` names the pieces).
+- ``returns()``: at the end, 1 shared by the winners (a shared victory splits it), 0 to the rest;
+  0 to all before the end (a constant-sum game with a terminal reward).
+- ``resample_from_infostate(p, sampler)`` deals the cards ``p`` cannot see with the engine's own
+  sampler (the one cardbase's search agents use).
+
+Parameters: every rules option of the game that is a number, a word or yes/no, by its own name
+(``docs/rules/<game>.md`` explains each), and:
+
+- ``cardbase_meio``: ``players`` (2-4).
+- ``cardbase_mea``: ``deck0``, ``deck1`` (deck files or the names of decks in the database; seat 0
+  goes first), ``db`` (the database URL or SQLite file; empty: cardbase's default),
+  ``drop_unknown`` (leave out cards whose stats are unknown), ``board_size`` (the board is kept
+  within a square of that many tiles a side around the starting grid, so that every tile has a
+  fixed id; 9 by default).
+- ``cardbase_meikyu``: ``players`` (2-5), ``assume`` (an assumption profile completing the values
+  the rulebook does not give: a shipped name or a file; empty: none), ``db`` (empty: the shipped
+  catalog; else a database whose imported values are used), ``set``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyspiel
+
+from cardbase.games.base import CHANCE, TERMINAL, GameError, Rules, State
+
+if TYPE_CHECKING:
+    from cardbase.sim.records import GameRecord
+
+MEA_BOARD_SIZE = 9
+"""The default ``board_size`` of ``cardbase_mea``: a 9×9 square around the 3×3 starting grid."""
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _rule_defaults(cls: type, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The rules options of ``cls`` that are yes/no, a whole number or a word, with their defaults."""
+    out: dict[str, Any] = {}
+    for f in fields(cls):
+        kind = {"bool": bool, "int": int, "str": str}.get(str(f.type))
+        if kind is not None and not f.name.startswith("_") and f.name not in skip:
+            out[f.name] = f.default
+    return out
+
+
+def _meio_rules(params: Mapping[str, Any]) -> Rules:
+    from cardbase.games.meio.engine import MeioRules
+
+    return MeioRules(**params)
+
+
+def _meio_defaults() -> dict[str, Any]:
+    from cardbase.games.meio.engine import MeioRules
+
+    return _rule_defaults(MeioRules)
+
+
+def _mea_defaults() -> dict[str, Any]:
+    from cardbase.games.mea.engine import MeaRules
+
+    return {
+        "deck0": "",
+        "deck1": "",
+        "db": "",
+        "drop_unknown": False,
+        **_rule_defaults(MeaRules, skip=("board_size",)),
+        "board_size": MEA_BOARD_SIZE,
+    }
+
+
+def _mea_rules(params: Mapping[str, Any]) -> Rules:
+    from pathlib import Path
+
+    from cardbase.db.engine import open_database
+    from cardbase.games.mea.engine import MeaRules
+    from cardbase.sim.mea import load_deck
+
+    options = dict(params)
+    paths = (options.pop("deck0"), options.pop("deck1"))
+    db = options.pop("db") or None
+    drop = options.pop("drop_unknown")
+    if not all(paths):
+        raise ValueError("cardbase_mea needs deck0 and deck1: deck files, or the names of decks in the database")
+    database = open_database(db)
+    try:
+        decks = [load_deck(database, Path(p), drop).deck for p in paths]
+    finally:
+        database.engine.dispose()
+    return MeaRules(decks=(decks[0], decks[1]), **options)
+
+
+def _meikyu_defaults() -> dict[str, Any]:
+    from cardbase.games.meikyu.engine import MeikyuRules
+
+    return {"assume": "default", "db": "", "set": "core", **_rule_defaults(MeikyuRules)}
+
+
+def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
+    from cardbase.games.meikyu.engine import MeikyuRules
+    from cardbase.sim.meikyu import pool_from_database, resolve
+
+    options = dict(params)
+    assume = options.pop("assume") or None
+    db = options.pop("db")
+    set_code = options.pop("set")
+    if db:
+        pool = pool_from_database(db, assume, set_code)
+    else:
+        from cardbase.catalog.meikyu_profiles import shipped_cards
+
+        pool = resolve([c for c in shipped_cards() if c.set == set_code], assume)
+    return MeikyuRules(pool=pool, **options)
+
+
+GAMES: dict[str, tuple[str, str, Callable[[], dict[str, Any]], Callable[[Mapping[str, Any]], Rules]]] = {
+    "cardbase_meio": ("meio", "Meio", _meio_defaults, _meio_rules),
+    "cardbase_mea": ("mea", "Méa: The Tiled Kingdom", _mea_defaults, _mea_rules),
+    "cardbase_meikyu": ("meikyu", "Meikyu Kingdom Card Game: Make You Conquest", _meikyu_defaults, _meikyu_rules),
+}
+"""OpenSpiel's name → (cardbase's game id, title, the parameters' defaults, rules from the parameters)."""
+
+_PLAYERS = {"meio": (2, 4), "mea": (2, 2), "meikyu": (2, 5)}
+
+
+def game_type(short_name: str) -> pyspiel.GameType:
+    """The OpenSpiel game type of ``short_name`` (one of :data:`GAMES`)."""
+    game_id, title, defaults, _ = GAMES[short_name]
+    low, high = _PLAYERS[game_id]
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"cardbase {title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=defaults(),
+    )
+
+
+class _Held:
+    """The engine's state and the steps taken towards its next action; copied by ``clone``."""
+
+    __slots__ = ("prefix", "state")
+
+    def __init__(self, state: State, prefix: list[int]):
+        self.state = state
+        self.prefix = prefix
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.clone(), list(self.prefix))
+
+
+class CardbaseGame(pyspiel.Game):
+    """One of cardbase's games as an OpenSpiel game; ``rules`` is the engine's rules object."""
+
+    short_name = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None):
+        _, _, defaults, make = GAMES[self.short_name]
+        values = {**defaults(), **dict(params or {})}
+        unknown = sorted(set(values) - set(defaults()))
+        if unknown:
+            raise ValueError(f"{self.short_name}: no parameter {unknown[0]!r} (known: {', '.join(sorted(defaults()))})")
+        try:
+            rules = make(values)
+        except (GameError, ValueError, TypeError, OSError) as error:
+            raise ValueError(f"{self.short_name}: {error}") from None
+        self.rules = rules
+        info = pyspiel.GameInfo(
+            num_distinct_actions=rules.num_distinct_actions(),
+            max_chance_outcomes=rules.max_chance_outcomes(),
+            num_players=rules.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=rules.max_game_length(),
+        )
+        super().__init__(game_type(self.short_name), info, dict(params or {}))
+
+    def new_initial_state(self) -> CardbaseState:
+        return CardbaseState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
+    ) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {dict(params)!r}")
+        perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        return Observer(self.rules, perfect_recall)
+
+
+class CardbaseState(pyspiel.State):
+    """An OpenSpiel state over an engine state (``engine``) and the steps taken towards its next action."""
+
+    def __init__(self, game: CardbaseGame, engine: State | None = None, prefix: Sequence[int] = ()):
+        super().__init__(game)
+        self._held = _Held(engine if engine is not None else game.rules.new_initial_state(0), list(prefix))
+
+    @property
+    def engine(self) -> State:
+        """The engine's state (it moves by whole actions)."""
+        return self._held.state
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The steps taken towards the next action."""
+        return tuple(self._held.prefix)
+
+    # Python callers reach these without a round trip through OpenSpiel's C++ (which calls
+    # back into Python for each): the same answers, at half the cost of a random game.
+
+    def current_player(self) -> int:
+        p = self._held.state.current_player
+        return _TERMINAL if p == TERMINAL else p
+
+    def is_chance_node(self) -> bool:
+        return bool(self._held.state.current_player == CHANCE)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        held = self._held
+        state = held.state
+        if player is not None and player != state.current_player:
+            return []
+        return state.legal_ids(held.prefix)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        held = self._held
+        return held.state.chance_ids(held.prefix)
+
+    def _apply_action(self, step: int) -> None:
+        held = self._held
+        held.prefix.append(step)
+        action = held.state.action_from_ids(held.prefix)
+        if action is not None:
+            held.state.apply_unchecked(action)
+            held.prefix = []
+
+    def _action_to_string(self, player: int, step: int) -> str:
+        held = self._held
+        return held.state.step_text(held.prefix, step)
+
+    def is_terminal(self) -> bool:
+        return bool(self._held.state.is_terminal)
+
+    def returns(self) -> list[float]:
+        state = self._held.state
+        outcome = state.outcome()
+        n = state.rules.players
+        if outcome is None:
+            return [0.0] * n
+        share = 1.0 / len(outcome.winners)
+        return [share if p in outcome.winners else 0.0 for p in range(n)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> CardbaseState:
+        rng = random.Random(int(probability_sampler() * 2**53))
+        held = self._held
+        world = held.state.resample_from_infostate(player_id, rng)
+        return CardbaseState(self.get_game(), world, held.prefix)
+
+    def __str__(self) -> str:
+        held = self._held
+        lines = [str(a) for a in held.state.history]
+        if held.prefix:
+            lines.append("steps: " + " ".join(map(str, held.prefix)))
+        return "\n".join(lines)
+
+
+class Observer:
+    """OpenSpiel's observer (``make_py_observer``): the engine's observation tensor, its pieces
+    named in ``dict``, and as text the seat's information-state key (``perfect_recall``) or its
+    observation described."""
+
+    def __init__(self, rules: Rules, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        layout = rules.observation_tensor_layout()
+        self.tensor = np.zeros(rules.observation_tensor_size(), np.float32)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        at = 0
+        for name, shape in layout:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def set_from(self, state: CardbaseState, player: int) -> None:
+        held = state._held
+        self.tensor[:] = held.state.observation_tensor(player, held.prefix)
+
+    def string_from(self, state: CardbaseState, player: int) -> str:
+        held = state._held
+        if self.perfect_recall:
+            return held.state.information_state_key(player, held.prefix)
+        text: str = held.state.observation(player).describe()
+        return text
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for short_name in GAMES:
+        if short_name in registered:
+            continue
+        cls = type(f"Game_{short_name}", (CardbaseGame,), {"short_name": short_name})
+        pyspiel.register_game(game_type(short_name), cls)
+
+
+_register()
+
+
+# --- game records, either way -------------------------------------------------------------
+
+
+def record_lines(state: CardbaseState, agents: Sequence[str] | None = None) -> list[str]:
+    """The cardbase game record (JSON Lines, as ``sim --records`` writes and ``cardbase replay``
+    reads) of the actions ``state`` has completed. Its seed is null and every chance action is
+    written out: the deals came from OpenSpiel, not from a seed."""
+    from cardbase.sim.records import record_lines as lines_of
+
+    engine = state.engine
+    return lines_of(engine.rules, None, engine.history, agents)
+
+
+def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
+    """The OpenSpiel state a cardbase game record reaches: the record replayed (every action
+    checked; an illegal one is :class:`~cardbase.errors.InvalidRecord`), then each action's steps
+    applied to a new state of ``game``, whose rules must be the record's."""
+    from cardbase.errors import InvalidRecord
+    from cardbase.sim.records import replay
+
+    if record.game != game.rules.game_id or record.rules != game.rules.to_options():
+        raise InvalidRecord(record.source, f"the record's game and rules are not those of {game}")
+    played = replay(record)
+    state = game.new_initial_state()
+    for action in played.state.history:
+        for step in state.engine.action_ids(action):
+            state.apply_action(step)
+    return state
+
+
+__all__ = [
+    "GAMES",
+    "CardbaseGame",
+    "CardbaseState",
+    "Observer",
+    "from_record",
+    "game_type",
+    "record_lines",
+]

@@ -1,0 +1,201 @@
+"""The three games through OpenSpiel (``cardbase.spiel``) and, through Shimmy, PettingZoo: OpenSpiel's
+own conformance test, its search bots, its RL environment, PettingZoo's API test, and game records
+both ways. The ``spiel`` extra is in the dev dependencies, so these run everywhere the suite does."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import ismcts, mcts
+from pettingzoo.test import api_test
+from shimmy import OpenSpielCompatibilityV0
+from typer.testing import CliRunner
+
+import cardbase.spiel
+from cardbase.cli.app import app
+from cardbase.errors import InvalidRecord
+from cardbase.sim.records import parse_records
+
+REPO = Path(__file__).resolve().parents[2]
+DECKS = REPO / "examples" / "decks"
+
+
+@pytest.fixture
+def mea_config(db_url: str) -> dict[str, object]:
+    """``cardbase_mea``'s parameters: the two example decks, read from a catalog database."""
+    return {
+        "deck0": str(DECKS / "mea-goblin-rush.txt"),
+        "deck1": str(DECKS / "mea-tile-control.txt"),
+        "db": db_url,
+    }
+
+
+def _config(name: str, mea_config: dict[str, object], **more: object) -> dict[str, object]:
+    return {**(mea_config if name == "cardbase_mea" else {}), **more}
+
+
+# (game, parameters for a short game) — short so that search bots finish it in a test's time.
+SHORT = {
+    "cardbase_meio": {"players": 3, "rounds": 1},
+    "cardbase_mea": {"max_turns": 8},
+    "cardbase_meikyu": {"players": 3, "goal": 4},
+}
+
+
+def test_the_three_games_are_registered():
+    names = set(pyspiel.registered_names())
+    assert {"cardbase_meio", "cardbase_mea", "cardbase_meikyu"} <= names
+    assert set(cardbase.spiel.GAMES) == {"cardbase_meio", "cardbase_mea", "cardbase_meikyu"}
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "sims"),
+    [
+        ("cardbase_meio", {"players": 2}, 1),
+        ("cardbase_meio", {"players": 4, "hearts_anytime": False, "rounds": 1}, 1),
+        ("cardbase_mea", {}, 3),
+        ("cardbase_mea", {"adjacency": "diagonal", "move_in": "first", "board_size": 5}, 3),
+        ("cardbase_meikyu", {"players": 2}, 1),
+        ("cardbase_meikyu", {"players": 5, "aggression_target": "defender", "grimoire": "stack"}, 1),
+    ],
+)
+def test_openspiel_random_sim_test_passes(name, params, sims, mea_config):
+    """OpenSpiel's conformance test: legal actions sorted and in range, chance outcomes summing to
+    1, clone and serialisation round trips, returns within the bounds, game length within the
+    bound, at every step of random games."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **params))
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+def _play(game: pyspiel.Game, bots: list[pyspiel.Bot], rng: np.random.RandomState) -> pyspiel.State:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choice(outcomes, p=probs))
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_openspiel_ismcts_and_mcts_bots_play_whole_games(name, mea_config):
+    """OpenSpiel's ISMCTSBot (keyed by our information-state strings, sampling worlds with our
+    ``resample_from_infostate``) and MCTSBot play every seat of a whole game."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    n = game.num_players()
+    bots: list[pyspiel.Bot] = [
+        ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rng) if seat % 2 == 0 else None  # type: ignore[misc]
+        for seat in range(n)
+    ]
+    for seat in range(n):
+        if bots[seat] is None:
+            bots[seat] = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=rng)
+    state = _play(game, bots, rng)
+    returns = state.returns()
+    assert abs(sum(returns) - 1.0) < 1e-9 and max(returns) > 0
+    winners = state.engine.outcome().winners
+    assert [p for p in range(n) if returns[p] > 0] == list(winners)
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_rl_environment_runs_episodes(name, mea_config):
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    env = rl_environment.Environment(game, seed=3)
+    size = game.observation_tensor_size()
+    rng = np.random.RandomState(3)
+    for _ in range(2):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            assert len(step.observations["info_state"][player]) == size
+            step = env.step([rng.choice(legal)])
+        assert abs(sum(step.rewards) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_pettingzoo_api_test_passes_through_shimmy(name, mea_config):
+    """PettingZoo's API test on Shimmy's wrapper, given the game by name and parameters (Shimmy
+    loads it again on every reset)."""
+    env = OpenSpielCompatibilityV0(game_name=name, config=_config(name, mea_config, **SHORT[name]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its notes on infinite observation bounds
+        api_test(env, num_cycles=200)
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_a_record_converts_to_a_cardbase_record_that_replay_accepts_and_back(name, mea_config, tmp_path):
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    rng = np.random.RandomState(11)
+    state = _play(game, [pyspiel.make_uniform_random_bot(p, 5) for p in range(game.num_players())], rng)
+    lines = cardbase.spiel.record_lines(state, agents=["openspiel random"] * game.num_players())
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replayed = CliRunner().invoke(app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    (result,) = json.loads(replayed.stdout)
+    assert result["finished"] and result["outcome"]["winners"] == list(state.engine.outcome().winners)
+    (record,) = parse_records(path.read_text(encoding="utf-8"), str(path))
+    back = cardbase.spiel.from_record(game, record)
+    assert back.history() == state.history()
+    assert back.returns() == state.returns()
+    # Serialised by OpenSpiel and back, too.
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.history() == state.history() and again.returns() == state.returns()
+
+
+def test_a_record_of_other_rules_is_refused(mea_config):
+    game = pyspiel.load_game("cardbase_meio", {"players": 3})
+    other = pyspiel.load_game("cardbase_meio", {"players": 2})
+    lines = cardbase.spiel.record_lines(other.new_initial_state())
+    (record,) = parse_records("\n".join(lines))
+    with pytest.raises(InvalidRecord, match="not those of"):
+        cardbase.spiel.from_record(game, record)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("cardbase_meio", {"players": 5}, "2, 3 or 4 players"),
+        ("cardbase_meikyu", {"farm": "fields"}, "farm must be one of"),
+        ("cardbase_meikyu", {"assume": ""}, "cannot play Meikyu Kingdom"),
+        ("cardbase_mea", {}, "needs deck0 and deck1"),
+        ("cardbase_mea", {"deck0": "nowhere.txt", "deck1": "nowhere.txt"}, "nowhere"),
+        ("cardbase_mea", {"board_size": 2}, "board_size must hold"),
+    ],
+)
+def test_bad_parameters_are_one_message(name, params, message, mea_config):
+    decks = name == "cardbase_mea" and params and "deck0" not in params
+    config = {**(mea_config if decks else {}), **params}
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(name, config)
+
+
+def test_an_unknown_parameter_is_refused():
+    with pytest.raises(pyspiel.SpielError, match="farm"):
+        pyspiel.load_game("cardbase_meio(farm=lands)")
+
+
+def test_the_observer_names_the_pieces_of_the_tensor(mea_config):
+    game = pyspiel.load_game("cardbase_meio", {"players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    observer = game.make_py_observer()
+    observer.set_from(state, 0)
+    hand = observer.dict["hand"]
+    assert hand.shape == (52,) and hand.sum() == 13  # the 13 cards just dealt to seat 0
+    assert observer.dict["played"].shape == (3, 52)
+    assert state.observation_tensor(0) == pytest.approx(list(observer.tensor))
+    assert "Your hand" in state.observation_string(0)
