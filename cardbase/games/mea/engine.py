@@ -2360,6 +2360,8 @@ class MeaState(State):
         return [(k, 1 / len(left)) for k in left]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeaAction | None:
+        if not ids:
+            return None
         if self.current_player == CHANCE:
             first = self.rules.decks[0].size
             if len(ids) < first + self.rules.decks[1].size:

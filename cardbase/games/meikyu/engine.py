@@ -2664,6 +2664,8 @@ class MeikyuState(State):
         return sorted((self.action_ids(a)[0], w) for a, w in self.chance_outcomes() or ())
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
+        if not ids:
+            return None
         t = self._t
         if self.current_player == CHANCE:
             (step,) = ids

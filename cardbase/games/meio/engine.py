@@ -928,6 +928,8 @@ class MeioState(State):
         return [(s, r / left) for s, r in enumerate(room) if r]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeioAction | None:
+        if not ids:
+            return None
         if self.current_player == CHANCE:
             deck = _deck(self._n)[0]
             if len(ids) < len(deck):
