@@ -12,7 +12,7 @@ A thin adapter over the engine protocol's integer steps (:mod:`cardbase.games.ba
 OpenSpiel action is one step. Most of an engine's actions are one step; a deal or a shuffle is
 one chance step per card, and a Meikyu card set is a step for what it is for, then one per card,
 then ``done``. The engine's state moves by whole actions, so its history stays a cardbase game
-record (:func:`to_record`, :func:`from_record`).
+record (:func:`record_lines`, :func:`from_record`).
 
 What each toolkit reads:
 
@@ -209,7 +209,9 @@ class CardbaseGame(pyspiel.Game):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=rules.max_game_length(),
+            # Shimmy's PettingZoo wrapper ends an episode once it has counted more nodes than
+            # this, the first node and chance nodes included: one more than the steps.
+            max_game_length=rules.max_game_length() + 1,
         )
         super().__init__(game_type(self.short_name), info, dict(params or {}))
 

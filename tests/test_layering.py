@@ -53,9 +53,7 @@ def test_the_check_finds_lazy_and_relative_imports() -> None:
     assert _under("cardbase.cli.common", FACES) and not _under("cardbase.client", FACES)
 
 
-@pytest.mark.parametrize(
-    "path", [*_modules(*LIBRARY), PACKAGE / "spiel.py"], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+@pytest.mark.parametrize("path", [*_modules(*LIBRARY), PACKAGE / "spiel.py"], ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_library_module_imports_a_face(path: Path) -> None:
     bad = [f"line {line}: {m}" for line, m in _imports_of(path) if _under(m, FACES)]
     assert not bad, f"{path.relative_to(PACKAGE)} imports the CLI or the web app: {bad}"

@@ -235,7 +235,8 @@ class Rules(ABC):
 
     @abstractmethod
     def max_game_length(self) -> int:
-        """An upper bound of the player steps in one game (for toolkits that size buffers by it)."""
+        """An upper bound of the steps in one game, player and chance steps together (toolkits size
+        buffers by it; Shimmy's PettingZoo wrapper cuts a game off there, counting both)."""
 
     @abstractmethod
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:

@@ -109,7 +109,7 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
     assert state.history == [] and state.outcome() is None
     rng = random.Random(seed)
     keys: dict[str, list[int]] = {}
-    decisions = 0
+    decisions = steps = 0
     while not state.is_terminal:
         p = state.current_player
         assert p == CHANCE or 0 <= p < rules.players
@@ -133,6 +133,7 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
             if decisions % 3 == 0:
                 _check_steps(state, rng, keys)
             decisions += 1
+        steps += len(state.action_ids(action))
         before = len(state.history)
         twin = state.clone()
         state.apply(action)
@@ -145,6 +146,7 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
             seat = state.current_player
             assert twin.information_state_key(seat) == state.information_state_key(seat)
     assert state.current_player == TERMINAL and state.legal_actions() == () and state.legal_ids() == []
+    assert steps <= rules.max_game_length()  # player and chance steps (Shimmy cuts a game off there)
     outcome = state.outcome()
     assert isinstance(outcome, Outcome)
     assert outcome.winners and set(outcome.winners) <= set(range(rules.players))

@@ -5,6 +5,11 @@ both ways. The ``spiel`` extra is in the dev dependencies, so these run everywhe
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -132,6 +137,42 @@ def test_pettingzoo_api_test_passes_through_shimmy(name, mea_config):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its notes on infinite observation bounds
         api_test(env, num_cycles=200)
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_a_pettingzoo_episode_ends_with_the_game(name, mea_config):
+    """Shimmy cuts an episode off at ``max_game_length``, counting chance steps too: a whole game
+    of the rules' default length (Meio: three rounds of 52 dealt cards) ends at its end."""
+    env = OpenSpielCompatibilityV0(game_name=name, config=_config(name, mea_config))
+    env.reset(seed=5)
+    for agent in env.agent_iter():
+        _, _, termination, truncation, info = env.last()
+        assert not truncation
+        env.step(None if termination else env.action_space(agent).sample(info["action_mask"]))
+    state = env.game_state
+    assert state.is_terminal() and abs(sum(state.returns()) - 1.0) < 1e-9
+
+
+def readme_examples(text: str) -> list[str]:
+    """The Python of the README's ``uv run --extra spiel python -c '…'`` blocks."""
+    return re.findall(r"```sh\nuv run --extra spiel python -c '\n(.*?)\n'\n```", text, re.S)
+
+
+def test_the_readme_examples_run(db_url, tmp_path):
+    """The README's OpenSpiel and PettingZoo examples, as written, from a clone's files (the Méa
+    decks read against the default database, here the test's), each playing the three games."""
+    examples = readme_examples((REPO / "README.md").read_text(encoding="utf-8"))
+    assert len(examples) == 2
+    shutil.copytree(DECKS, tmp_path / "examples" / "decks")
+    env = {**os.environ, "CARDBASE_DB": db_url}
+    for code in examples:
+        run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        lines = run.stdout.splitlines()
+        assert [line.split()[0] for line in lines] == ["cardbase_meio", "cardbase_mea", "cardbase_meikyu"]
+        for line in lines:  # the returns: 1 shared among the winners
+            returns = [float(x) for x in re.findall(r"[\d.]+", line.split(" ", 1)[1])]
+            assert abs(sum(returns) - 1.0) < 1e-9, line
 
 
 @pytest.mark.parametrize("name", sorted(SHORT))

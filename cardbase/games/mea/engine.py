@@ -836,10 +836,11 @@ class MeaRules(Rules):
         return max(d.size for d in self.decks)
 
     def max_game_length(self) -> int:
-        """The two opening draws and up to 500 steps a turn (a bound no game of the shipped
-        decks comes near: a turn's actions are limited by the cards, the mana and each monster's
-        one action, but abilities that return cards and give actions have no bound in the rules)."""
-        return 2 + 500 * self.max_turns
+        """The shuffle (a chance step per card), the two opening draws and up to 500 steps a turn
+        (a bound no game of the shipped decks comes near: a turn's actions are limited by the cards,
+        the mana and each monster's one action, but abilities that return cards and give actions
+        have no bound in the rules)."""
+        return self.decks[0].size + self.decks[1].size + 2 + 500 * self.max_turns
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """``tiles``: per cell of the board square (board order), mine, the other player's.

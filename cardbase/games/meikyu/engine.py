@@ -453,8 +453,9 @@ class MeikyuRules(Rules):
         return max(t.K, t.L, 6)
 
     def max_game_length(self) -> int:
-        """Up to 1,000 player steps a turn (a turn's decisions are bounded by the cards of the pool,
-        each card set by the hand; no game of the shipped pool comes near it)."""
+        """Up to 1,000 steps a turn, player and chance (a turn's decisions are bounded by the cards
+        of the pool, each card set by the hand, its chance steps by its draws and rolls; no game of
+        the shipped pool comes near it)."""
         return 1000 * self.turn_limit
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:

@@ -367,7 +367,9 @@ class MeioRules(Rules):
         return self.players + (1 if len(self.deck) > HAND_SIZE * self.players else 0)
 
     def max_game_length(self) -> int:
-        return self.rounds * (SECOND_HALF * self.players + HAND_SIZE * self.players)
+        """Per round: a chance step per card of the deck, a seat's split and its plays."""
+        deal = len(_deck(self.players)[0])
+        return self.rounds * (deal + SECOND_HALF * self.players + HAND_SIZE * self.players)
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Seats counted from the viewer's (0: the viewer, 1: the next to play after it …);

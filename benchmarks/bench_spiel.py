@@ -1,0 +1,120 @@
+"""Random play through OpenSpiel (``cardbase.spiel``) beside the same engine driven natively.
+
+    uv run --extra spiel python benchmarks/bench_spiel.py [--seconds 6] [--db cardbase.db]
+
+For each game, whole random games per second two ways, in interleaved slices (the median slice):
+natively (``legal_actions``, one drawn by ``randrange``, ``apply_unchecked``; chance by
+``sample_chance``), and through the adapter as an OpenSpiel user plays (``state.legal_actions()``
+ids, one drawn by ``randrange``, ``apply_action``; chance by ``chance_outcomes`` drawn by their
+probabilities). The adapter plays in steps (a deal is a step per card, a Meikyu card set a step
+per card), so the two draw from different distributions over actions; whole games per second is
+what a researcher's random play costs. Target (issue 29): the adapter ≤ 3× slower than native.
+Méa plays the two example decks (read from ``--db``). Not a test; never gates CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+import cardbase.spiel
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "decks"
+
+
+def native_runner(rules: Any) -> Callable[[float], tuple[float, int]]:
+    """Random games of the engine for about ``seconds``: (games per second, games)."""
+    seed = [0]
+
+    def run(seconds: float) -> tuple[float, int]:
+        rng = random.Random(seed[0])
+        games = 0
+        start = time.perf_counter()
+        while time.perf_counter() < start + seconds:
+            state = rules.new_initial_state(seed[0])
+            seed[0] += 1
+            while True:
+                p = state.current_player
+                if p >= 0:
+                    legal = state.legal_actions()
+                    state.apply_unchecked(legal[rng.randrange(len(legal))])
+                elif p == -1:
+                    state.apply_unchecked(state.sample_chance())
+                else:
+                    break
+            games += 1
+        return games / (time.perf_counter() - start), games
+
+    return run
+
+
+def spiel_runner(game: pyspiel.Game) -> Callable[[float], tuple[float, int]]:
+    """The same through OpenSpiel's API on the adapter."""
+    seed = [0]
+
+    def run(seconds: float) -> tuple[float, int]:
+        rng = random.Random(seed[0])
+        games = 0
+        start = time.perf_counter()
+        while time.perf_counter() < start + seconds:
+            seed[0] += 1
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    ids = [i for i, _ in outcomes]
+                    state.apply_action(rng.choices(ids, [w for _, w in outcomes])[0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+            games += 1
+        return games / (time.perf_counter() - start), games
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="per runner, in 6 interleaved slices")
+    parser.add_argument("--db", default="", help="the database the Méa decks are read against")
+    args = parser.parse_args()
+    decks = [str(EXAMPLES / name) for name in ("mea-goblin-rush.txt", "mea-tile-control.txt")]
+    mea = {"deck0": decks[0], "deck1": decks[1], "db": args.db}
+    configs = {
+        "meio 4p": ("cardbase_meio", {"players": 4}),
+        "mea (example decks)": ("cardbase_mea", mea),
+        "meikyu 3p": ("cardbase_meikyu", {"players": 3}),
+    }
+    assert set(cardbase.spiel.GAMES) == {name for name, _ in configs.values()}
+    runners: dict[str, Callable[[float], tuple[float, int]]] = {}
+    for label, (name, params) in configs.items():
+        game = pyspiel.load_game(name, params)
+        runners[f"{label} native"] = native_runner(game.rules)
+        runners[f"{label} openspiel"] = spiel_runner(game)
+    slices = 6
+    rates: dict[str, list[float]] = {name: [] for name in runners}
+    games = dict.fromkeys(runners, 0)
+    for _ in range(slices):
+        for name, run in runners.items():
+            rate, g = run(args.seconds / slices)
+            rates[name].append(rate)
+            games[name] += g
+    width = max(map(len, runners))
+    print(f"{'random play':<{width}}  games/s  games")
+    for name in runners:
+        print(f"{name:<{width}}  {statistics.median(rates[name]):>7.2f}  {games[name]:>5}")
+    for label in configs:
+        native = statistics.median(rates[f"{label} native"])
+        spiel = statistics.median(rates[f"{label} openspiel"])
+        print(f"{label}: openspiel {native / spiel:.2f}x slower than native (target <= 3x)")
+
+
+if __name__ == "__main__":
+    main()
