@@ -2662,7 +2662,14 @@ class MeikyuState(State):
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         if self.current_player != CHANCE:
             return []
-        return sorted((self.action_ids(a)[0], w) for a, w in self.chance_outcomes() or ())
+        outcomes = self.chance_outcomes() or ()
+        if self._ask == A_DRAW:  # as action_ids numbers them, without its dispatch per outcome
+            kindex = self._t.kindex
+            return sorted((kindex[a.card], w) for a, w in outcomes)
+        if self._ask == A_REVEAL:
+            lindex = self._t.lindex
+            return sorted((lindex[a.room], w) for a, w in outcomes)
+        return sorted((a.value - 1, w) for a, w in outcomes)
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
