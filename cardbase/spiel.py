@@ -186,7 +186,7 @@ class _Held:
         return _Held(self.state.clone(), list(self.prefix))
 
 
-class CardbaseGame(pyspiel.Game):
+class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     """One of cardbase's games as an OpenSpiel game; ``rules`` is the engine's rules object."""
 
     short_name = ""
@@ -227,7 +227,7 @@ class CardbaseGame(pyspiel.Game):
         return Observer(self.rules, perfect_recall)
 
 
-class CardbaseState(pyspiel.State):
+class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """An OpenSpiel state over an engine state (``engine``) and the steps taken towards its next action."""
 
     def __init__(self, game: CardbaseGame, engine: State | None = None, prefix: Sequence[int] = ()):

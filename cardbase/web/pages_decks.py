@@ -31,6 +31,7 @@ from cardbase.web.pages import (
 )
 
 if TYPE_CHECKING:  # imported where used, so that the app starts fast
+    from cardbase.db.engine import Database
     from cardbase.db.models import Card
     from cardbase.decks.model import Deck, DeckText
     from cardbase.decks.store import DeckInfo
@@ -361,7 +362,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     }
 
 
-def _card(database: Any, card_id: str) -> Card:
+def _card(database: Database, card_id: str) -> Card:
     from cardbase.db.models import Card
     from cardbase.errors import UnknownCard
 
