@@ -7,11 +7,13 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
     CardbaseError                 (exit 2 unless said)
     ├── UsageError                a bad option, argument or combination
     │   └── Conflict              the database holds what the command would make (a deck name taken)
+    │       └── Stale             the thing changed since the version a change was made from
     ├── UnreadableInput           a file that cannot be read or parsed (missing, folder, device,
     │                             too large, binary, not UTF-8, bad JSON/TOML, nested too deeply)
     ├── QueryError                a search query that does not parse; names the term
-    ├── DatabaseError             a database that cannot be used (foreign, damaged, newer, locked,
-    │                             read-only, unreachable)
+    ├── DatabaseError             a database that cannot be used (foreign, damaged, newer,
+    │   │                         read-only, unreachable)
+    │   └── DatabaseBusy          a lock (or a pooled connection) not had within its wait: try again
     ├── UnknownCard               exit 1: a card name not in the catalog, with the closest names
     ├── InvalidData               exit 1: a file read but holding invalid rows, every one listed
     ├── InvalidRecord             exit 1: a game record that breaks the rules; names line and rule
@@ -42,6 +44,17 @@ class Conflict(UsageError):
     """What the command would make is already there (a deck name another deck has)."""
 
     exit_code = 2
+
+
+class Stale(Conflict):
+    """A change made from a version of a thing (``kind`` ``key``: a deck and its id) that is no longer
+    its current one (``current``)."""
+
+    def __init__(self, message: str, current: int, kind: str = "", key: int | str = ""):
+        self.current = current
+        self.kind = kind
+        self.key = key
+        super().__init__(message)
 
 
 class UnreadableInput(CardbaseError, ValueError):
@@ -88,6 +101,10 @@ class DatabaseError(CardbaseError):
     """A database that cannot be opened or is of an unknown (newer) schema."""
 
     exit_code = 2
+
+
+class DatabaseBusy(DatabaseError):
+    """A lock (or a pooled connection) not had within its wait; the same write may succeed later."""
 
 
 class InvalidRecord(CardbaseError, ValueError):

@@ -6,7 +6,8 @@ Whatever a command raises ends here as one line on stderr and an exit code:
 - a usage error found by the option parser: its message and the command's ``--help``, exit 2;
 - Ctrl-C: ``cardbase: interrupted`` (long commands raise ``Interrupted`` saying what had finished), exit 130;
   SIGTERM alike, ``cardbase: terminated``, exit 143 (``cardbase.interrupts``);
-- a database the driver refuses mid-command (locked, read-only, damaged): exit 2;
+- a database the driver refuses mid-command (locked, read-only, damaged), an input nested too deeply or
+  too big for memory: the user error ``cardbase.faults`` makes of it;
 - anything else is a bug: a short line naming the file the full traceback was written to, exit 70.
 
 Every line is passed through ``mask_secrets`` so that a database password never reaches the terminal.
@@ -22,7 +23,7 @@ from typing import NoReturn
 import typer
 
 from cardbase import interrupts
-from cardbase.errors import CardbaseError, DatabaseError, Interrupted, UsageError, mask_secrets
+from cardbase.errors import CardbaseError, Interrupted, mask_secrets
 
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
 INTERRUPTED_EXIT = 130
@@ -53,7 +54,9 @@ def handle_command_error(error: BaseException) -> NoReturn:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         raise typer.Exit(1)
-    user_error = _as_user_error(error)
+    from cardbase.faults import user_error as translate
+
+    user_error = translate(error)
     if user_error is not None:
         fail(f"cardbase: error: {user_error}", user_error.exit_code)
     fail(_crash_report(error), INTERNAL_ERROR_EXIT)
@@ -72,23 +75,6 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
         hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"
     say(f"cardbase: error: {error.format_message()}{hint}")
     return error.exit_code
-
-
-def _as_user_error(error: BaseException) -> CardbaseError | None:
-    """The user-facing form of an error that a user's database or input causes deep in a library."""
-    from sqlalchemy.exc import DatabaseError as SADatabaseError
-    from sqlalchemy.exc import OperationalError
-
-    if isinstance(error, OperationalError | SADatabaseError):
-        reason = str(error.orig) if error.orig is not None else str(error).splitlines()[0]
-        from cardbase.db.engine import describe_database_error
-
-        return DatabaseError(describe_database_error(reason))
-    if isinstance(error, RecursionError):
-        return UsageError("the input is nested too deeply to read")
-    if isinstance(error, MemoryError):
-        return UsageError("the input needs more memory than this machine has; use a smaller one")
-    return None
 
 
 def _crash_report(error: BaseException) -> str:

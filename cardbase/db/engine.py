@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ from sqlmodel import Session, SQLModel
 
 from cardbase.db import models, search_index
 from cardbase.db.regex import regexp
-from cardbase.errors import DatabaseError, mask_secrets, quoted
+from cardbase.errors import CardbaseError, DatabaseBusy, DatabaseError, UsageError, mask_secrets, quoted
 
 DEFAULT_PATH = "cardbase.db"
 
@@ -159,11 +161,17 @@ def _v4_search_index(conn: Connection) -> str | None:
     return search_index.ensure(conn)
 
 
+def _v5_deck_version(conn: Connection) -> None:
+    """Schema 6: ``deck.version``, 1 for every deck kept so far; each write to a deck adds 1 (``decks.store``)."""
+    conn.execute(text("ALTER TABLE deck ADD COLUMN version INTEGER DEFAULT 1 NOT NULL"))
+
+
 MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
     3: _v3_long_short_ids,
     4: _v4_search_index,
+    5: _v5_deck_version,
 }
 """MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 
@@ -178,6 +186,40 @@ def database_url(db: str | None) -> str:
     return db
 
 
+LOCK_WAIT_SECONDS = 10
+"""How long a write waits in all for locks (another program's, another thread's) before it says the
+database is busy; a read waits as long for a pooled connection."""
+
+_budget: ContextVar[tuple[float, float] | None] = ContextVar("cardbase_lock_budget", default=None)
+"""The budget in force: (its deadline on the monotonic clock, its length in seconds)."""
+
+
+@contextmanager
+def lock_budget(seconds: float) -> Iterator[None]:
+    """Within the block, the writes of this context (and of the worker threads it starts) wait at most
+    ``seconds`` from now for locks, all of them together (a web request's budget)."""
+    token = _budget.set((time.monotonic() + seconds, seconds))
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def lock_wait_left() -> float:
+    """Seconds a write may still wait for a lock: what is left of the budget, else ``LOCK_WAIT_SECONDS``."""
+    budget = _budget.get()
+    return float(LOCK_WAIT_SECONDS) if budget is None else max(0.0, budget[0] - time.monotonic())
+
+
+def busy() -> DatabaseBusy:
+    """The error of a write that waited its whole budget for a lock (or of a full connection pool)."""
+    budget = _budget.get()
+    seconds = LOCK_WAIT_SECONDS if budget is None else budget[1]
+    return DatabaseBusy(
+        f"the database is locked by another program or request (waited {seconds:g} s); try again when it is done"
+    )
+
+
 @dataclass
 class Database:
     """An open card database."""
@@ -186,7 +228,8 @@ class Database:
     url: str
     # SQLite lets one writer in at a time, and a writer waiting for the lock polls for it (busy_timeout):
     # many threads of one process (the web server) could starve one of them past the timeout. They
-    # take turns on this lock first; other processes still queue on SQLite's own lock.
+    # take turns on this lock first (its wait counts in the write's budget); other processes still
+    # queue on SQLite's own lock.
     _writers: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     notes: list[str] = field(default_factory=list, compare=False)
     """What opening it found that the user should be told (once): a search index it cannot make."""
@@ -196,22 +239,29 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session whose work is committed at the end, or rolled back entirely on error."""
-        turn: AbstractContextManager[Any] = self._writers if self.engine.dialect.name == "sqlite" else nullcontext()
-        with (
-            turn,
-            Session(self.engine.execution_options(cardbase_begin="IMMEDIATE")) as session,
-            session.begin(),
-        ):
-            yield session
+        """A session whose work is committed at the end, or rolled back entirely on error.
+
+        It waits for locks at most ``lock_wait_left()`` seconds in all (the in-process turn, SQLite's
+        write lock, PostgreSQL's row and table locks), then raises ``DatabaseBusy``."""
+        budget = lock_wait_left()
+        if self.engine.dialect.name != "sqlite":
+            with Session(self.engine) as session, session.begin():
+                # lock_timeout 0 would mean no limit: at least 1 ms
+                session.execute(text(f"SET LOCAL lock_timeout = {max(1, int(budget * 1000))}"))
+                yield session
+            return
+        if not self._writers.acquire(timeout=budget):
+            raise busy()
+        try:
+            options = {"cardbase_begin": "IMMEDIATE", "cardbase_wait": lock_wait_left()}
+            with Session(self.engine.execution_options(**options)) as session, session.begin():
+                yield session
+        finally:
+            self._writers.release()
 
     @property
     def label(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
-
-
-LOCK_WAIT_SECONDS = 10
-"""How long a SQLite command waits for another program's lock before it says the database is locked."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -220,7 +270,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.create_function("regexp", 2, regexp, deterministic=True)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={LOCK_WAIT_SECONDS * 1000}")
     cursor.execute(f"PRAGMA cache_size={-PAGE_CACHE_KIB}")
     cursor.close()
 
@@ -234,8 +283,14 @@ the same pages from the file again and again (twice the time on a loaded machine
 def _sqlite_begin(conn: Connection) -> None:
     # A write transaction (Database.transaction) takes the write lock up front with
     # IMMEDIATE, so two writing processes queue (busy_timeout) instead of one failing
-    # when its read lock cannot be upgraded. Reads begin deferred.
-    conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get('cardbase_begin', '')}")
+    # when its read lock cannot be upgraded. Reads begin deferred. The lock wait is what
+    # is left of the write's budget (a read's is the whole of it), set only when it changes.
+    options = conn.get_execution_options()
+    wait_ms = int(options.get("cardbase_wait", LOCK_WAIT_SECONDS) * 1000)
+    if conn.info.get("busy_timeout") != wait_ms:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={wait_ms}")
+        conn.info["busy_timeout"] = wait_ms
+    conn.exec_driver_sql(f"BEGIN {options.get('cardbase_begin', '')}")
 
 
 def create_db_engine(url: str) -> Engine:
@@ -248,12 +303,15 @@ def create_db_engine(url: str) -> Engine:
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
         if path and path != ":memory:":
             _check_database_file(path)
-        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS})
+        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, pool_timeout=LOCK_WAIT_SECONDS)
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
+    # and a pooled connection as long: a full pool is "busy", not a wait without end.
+    args = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"} if url.startswith("postgresql") else {}
     try:
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
 
@@ -455,11 +513,32 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     return database
 
 
+BUSY = ("database is locked", "database table is locked", "lock timeout", "deadlock detected", "could not serialize")
+"""A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
+
+
+def database_error(error: BaseException) -> CardbaseError:
+    """A driver's refusal as a user error: ``DatabaseBusy`` for a lock not had in time or a full pool,
+    a usage error for a text holding NUL (which PostgreSQL cannot store), else ``DatabaseError``."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(error, PoolTimeout):
+        return busy()
+    orig = getattr(error, "orig", None)
+    reason = str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
+    low = reason.lower()
+    if any(phrase in low for phrase in BUSY):
+        return busy()
+    if "nul (0x00)" in low:
+        return UsageError("a text holds a NUL character (\\x00), which no name, query or value may hold")
+    return DatabaseError(describe_database_error(reason))
+
+
 def describe_database_error(reason: str) -> str:
     """A driver's error, said for a user: locked, read-only and damaged databases get their own words."""
     low = reason.lower()
-    if "database is locked" in low or "database table is locked" in low:
-        return f"the database is locked by another program (waited {LOCK_WAIT_SECONDS} s); try again when it is done"
+    if any(phrase in low for phrase in BUSY):
+        return str(busy())
     if "readonly database" in low or "read-only" in low:
         return "the database is read-only: cardbase cannot write to it (check the file's permissions)"
     if "not a database" in low or "malformed" in low or "disk image" in low:

@@ -119,8 +119,13 @@ def _too_large(path: Path, what: str, size: int, bound: int, unit: str = "bytes"
     return UnreadableInput(f"{path}: {what} is {size:,} {unit}, over the import bound of {bound:,} {unit}")
 
 
-def _read_bounded(path: Path) -> bytes:
-    """The bytes of a catalog file, refused before reading when over ``BOUNDS.file_bytes``."""
+def _read_bounded(path: Path, raw: bytes | None = None) -> bytes:
+    """The bytes of a catalog file, refused before reading when over ``BOUNDS.file_bytes``; ``raw``:
+    the bytes of a file named ``path`` already in memory (an upload), checked against the same bound."""
+    if raw is not None:
+        if len(raw) > BOUNDS.file_bytes:
+            raise _too_large(path, "the file", len(raw), BOUNDS.file_bytes)
+        return raw
     try:
         size = path.stat().st_size
     except OSError:
@@ -164,14 +169,16 @@ def detect_format(path: Path, given: str | None = None) -> str:
     return fmt
 
 
-def read_csv(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
+def read_csv(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of a CSV file (UTF-8 with or without BOM, CRLF or LF, `,` `;` or tab).
 
     Strict: a quote left open, text after a closing quote, or a row whose cells do not match
     the header's columns in number is an error naming the row (and the line it starts on).
     A line with nothing on it is skipped.
     """
-    text = decode_text(_read_bounded(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
+    text = decode_text(
+        _read_bounded(path, raw), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)"
+    )
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -253,11 +260,11 @@ def _check_zip(path: Path, raw: bytes) -> None:
         )
 
 
-def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
+def read_xlsx(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
     from openpyxl import load_workbook
 
-    raw = _read_bounded(path)
+    raw = _read_bounded(path, raw)
     _check_zip(path, raw)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
@@ -299,9 +306,11 @@ def read_xlsx(path: Path) -> tuple[list[str], Iterator[SourceRow]]:
     return header, rows()
 
 
-def read_json(path: Path) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
+def read_json(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
     """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
-    text = decode_text(_read_bounded(path), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)")
+    text = decode_text(
+        _read_bounded(path, raw), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)"
+    )
     depth = json_depth(text)
     if depth > BOUNDS.json_depth:
         raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")
@@ -605,16 +614,17 @@ def _check_abilities(data: list[Any], type_: str | None) -> str | None:
     return None
 
 
-def read_catalog_file(path: Path, game: str, fmt: str | None = None) -> ParsedFile:
-    """Read and check a catalog file of ``game`` in any supported format."""
+def read_catalog_file(path: Path, game: str, fmt: str | None = None, raw: bytes | None = None) -> ParsedFile:
+    """Read and check a catalog file of ``game`` in any supported format (``raw``: its bytes, already in
+    memory; ``path`` then only names it)."""
     fmt = detect_format(path, fmt)
     if fmt == "csv":
-        header, rows = read_csv(path)
+        header, rows = read_csv(path, raw)
         return parse_rows(game, str(path), header, rows)
     if fmt == "xlsx":
-        header, rows = read_xlsx(path)
+        header, rows = read_xlsx(path, raw)
         return parse_rows(game, str(path), header, rows)
-    header, rows, top = read_json(path)
+    header, rows, top = read_json(path, raw)
     for key in ("game", "set"):
         if top.get(key) is not None and not isinstance(top[key], str):
             raise UnreadableInput(
@@ -721,13 +731,14 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
 
 
 def import_catalog(
-    database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False
+    database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False, raw: bytes | None = None
 ) -> ImportResult:
-    """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing)."""
+    """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing). ``raw``:
+    the file's bytes already in memory (an upload); ``path`` then only names it in messages."""
 
     from cardbase.db.catalog import ensure_set, write_cards
 
-    parsed = read_catalog_file(path, game, fmt)
+    parsed = read_catalog_file(path, game, fmt, raw)
     if not parsed.problems and parsed.rows == 0:
         parsed.problems.append("the file has a header but no cards")
     with database.session() as session:

@@ -11,17 +11,18 @@ import hashlib
 import json
 from typing import Any
 
-from sqlalchemy import BigInteger, Index
+from sqlalchemy import BigInteger, Index, text
 from sqlmodel import Field, SQLModel
 
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
 are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
-index (``cardbase.db.search_index``)."""
+index (``cardbase.db.search_index``). 6: ``deck.version``, counting the writes to a deck (for HTTP
+ETag/If-Match)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
@@ -168,6 +169,8 @@ class DeckRow(SQLModel, table=True):
     format: str | None = None
     players: int | None = None
     updated_at: str = ""
+    version: int = Field(default=1, sa_column_kwargs={"server_default": text("1")})
+    """1 when made; every write to the deck or its cards adds 1 in its transaction (``decks.store``)."""
 
 
 class DeckCardRow(SQLModel, table=True):

@@ -4,13 +4,19 @@ A deck is named by its name (the CLI) or its database id (the web app); every fu
 one takes either. A write first locks the deck's row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite
 writes take the database's write lock up front), so writes to one deck run one after another and
 read-modify-write steps (the deck's total, a count) see every earlier write.
+
+Every write to a deck or its cards adds 1 to the deck's ``version`` in its transaction. A write
+given ``expected`` (the versions its maker saw, e.g. from HTTP ``If-Match``) is refused with
+``Stale`` when the deck is at another version, checked under the row lock: a change made from an
+old view of the deck never overwrites a newer one. Without ``expected`` writes apply as they come.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
@@ -19,7 +25,7 @@ from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
-from cardbase.errors import Conflict, UsageError, quoted
+from cardbase.errors import Conflict, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.names import fold
 
@@ -47,6 +53,7 @@ class DeckInfo:
     players: int | None
     updated: str
     cards: int
+    version: int = 1
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +64,7 @@ class DeckInfo:
             "players": self.players,
             "updated": self.updated,
             "cards": self.cards,
+            "version": self.version,
         }
 
 
@@ -83,6 +91,31 @@ def _get(session: Any, deck: DeckRef, *, lock: bool = False) -> DeckRow:
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
         )
     return row
+
+
+Expected = Collection[int] | None
+"""The versions of a deck a write was made from (None: any)."""
+
+
+def _check_version(row: DeckRow, expected: Expected) -> None:
+    """``Stale`` when the locked deck ``row`` is at none of the ``expected`` versions."""
+    if expected is not None and row.version not in expected:
+        seen = ", ".join(str(v) for v in sorted(expected)) or "another"
+        raise Stale(
+            f"deck {quoted(row.name)} changed elsewhere: it is at version {row.version}, the change was made "
+            f"from version {seen}; look at it again and redo the change",
+            row.version,
+            "deck",
+            row.id or 0,
+        )
+
+
+def _touch(session: Any, row: DeckRow) -> None:
+    """Mark the locked deck ``row`` changed: its next version and the time."""
+    session.execute(
+        update(DeckRow).where(col(DeckRow.id) == row.id).values(version=col(DeckRow.version) + 1, updated_at=_now())
+    )
+    session.refresh(row, ["version", "updated_at"])
 
 
 def _players(value: int | None, game: str) -> int | None:
@@ -142,7 +175,7 @@ def _name_free(session: Any, name: str) -> None:
 def _info(session: Any, row: DeckRow) -> DeckInfo:
     total = session.scalar(select(func.coalesce(func.sum(DeckCardRow.count), 0)).where(DeckCardRow.deck_id == row.id))
     assert row.id is not None
-    return DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, int(total or 0))
+    return DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, int(total or 0), row.version)
 
 
 def new_deck(
@@ -193,15 +226,17 @@ def update_deck(
     name: str = KEEP,
     fmt: str | None = KEEP,
     house: dict[tuple[str, str], Any] | None = None,
+    expected: Expected = None,
 ) -> DeckInfo:
     """Change a deck's name and/or the format it is checked against (``fmt`` none: the game's default for it),
     in one transaction. A name another deck has is a ``Conflict``; a format the game (or ``house``) lacks is a
-    usage error."""
+    usage error; a deck at none of the ``expected`` versions is ``Stale``."""
     if name is not KEEP:
         name = _deck_name(name)
     try:
         with database.transaction() as session:
             row = _get(session, deck, lock=True)
+            _check_version(row, expected)
             changed = False
             if fmt is not KEEP and row.format != (stored := _format(fmt, row.game, house)):
                 row.format, changed = stored, True
@@ -209,16 +244,16 @@ def update_deck(
                 _name_free(session, name)
                 row.name, changed = name, True
             if changed:
-                row.updated_at = _now()
                 session.flush()
+                _touch(session, row)
             return _info(session, row)
     except IntegrityError:
         raise _taken(name) from None
 
 
-def rename_deck(database: Any, deck: DeckRef, name: str) -> DeckInfo:
+def rename_deck(database: Any, deck: DeckRef, name: str, expected: Expected = None) -> DeckInfo:
     """Give a deck a new name (one transaction); a name another deck has is a ``Conflict``."""
-    return update_deck(database, deck, name=name)
+    return update_deck(database, deck, name=name, expected=expected)
 
 
 def _copy_name(session: Any, name: str) -> str:
@@ -273,102 +308,135 @@ def _check_total(session: Any, deck: DeckRow) -> None:
         )
 
 
-def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
-    """Make a deck hold exactly ``count`` copies (0 to 999; 0 removes the card) of ``card`` in ``section``.
+Edit = Literal["add", "set", "remove"]
 
-    One transaction; returns ``count``. Two writers setting one count at once: the later wins, whole.
-    """
-    if isinstance(count, bool) or not 0 <= count <= MAX_COPIES:
-        raise UsageError(f"count must be 0 to {MAX_COPIES}, not {quoted(count)}")
-    with database.transaction() as session:
-        row = _get(session, deck, lock=True)
-        _check_card_game(card, row)
-        stored = _section(section, row.game) or ""
-        where = (
-            col(DeckCardRow.deck_id) == row.id,
-            col(DeckCardRow.card_id) == card.id,
-            col(DeckCardRow.section) == stored,
-        )
-        if count == 0:
-            session.execute(delete(DeckCardRow).where(*where))
-        elif session.scalar(select(DeckCardRow.count).where(*where)) is None:
-            position = session.scalar(
-                select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == row.id)
+
+def _set_in(session: Any, row: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+    """Exactly ``count`` copies of ``card`` in ``section`` of the locked deck ``row`` (0 removes it)."""
+    assert count is not None
+    _check_card_game(card, row)
+    stored = _section(section, row.game) or ""
+    where = (
+        col(DeckCardRow.deck_id) == row.id,
+        col(DeckCardRow.card_id) == card.id,
+        col(DeckCardRow.section) == stored,
+    )
+    if count == 0:
+        session.execute(delete(DeckCardRow).where(*where))
+    elif session.scalar(select(DeckCardRow.count).where(*where)) is None:
+        position = session.scalar(select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == row.id))
+        assert row.id is not None
+        session.add(DeckCardRow(deck_id=row.id, card_id=card.id, section=stored, count=count, position=position))
+        session.flush()
+    else:
+        session.execute(update(DeckCardRow).where(*where).values(count=count))
+    _check_total(session, row)
+    return count
+
+
+def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+    """``count`` more copies of ``card`` in ``section`` of the locked deck; the copies now there."""
+    assert count is not None
+    _check_card_game(card, deck)
+    section = _section(section, deck.game)
+    dialect = session.get_bind().dialect.name
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    position = session.scalar(select(func.count()).select_from(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
+    stmt = insert(DeckCardRow).values(
+        deck_id=deck.id, card_id=card.id, section=section or "", count=count, position=position
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["deck_id", "card_id", "section"], set_={"count": col(DeckCardRow.count) + count}
+    )
+    session.execute(stmt)
+    _check_total(session, deck)
+    return int(
+        session.scalar(
+            select(DeckCardRow.count).where(
+                DeckCardRow.deck_id == deck.id,
+                DeckCardRow.card_id == card.id,
+                DeckCardRow.section == (section or ""),
             )
-            assert row.id is not None
-            session.add(DeckCardRow(deck_id=row.id, card_id=card.id, section=stored, count=count, position=position))
-            session.flush()
-        else:
-            session.execute(update(DeckCardRow).where(*where).values(count=count))
-        _check_total(session, row)
-        session.execute(update(DeckRow).where(col(DeckRow.id) == row.id).values(updated_at=_now()))
-        return count
+        )
+    )
+
+
+def _remove_in(session: Any, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+    """``count`` fewer copies (all when None) of ``card`` in ``section`` of the locked deck; the copies left."""
+    section = _section(section, deck.game)
+    where = (
+        col(DeckCardRow.deck_id) == deck.id,
+        col(DeckCardRow.card_id) == card.id,
+        col(DeckCardRow.section) == (section or ""),
+    )
+    have = session.scalar(select(DeckCardRow.count).where(*where).with_for_update())
+    if have is None:
+        raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}")
+    left = 0 if count is None else max(have - count, 0)
+    if left == 0:
+        session.execute(delete(DeckCardRow).where(*where))
+    else:
+        session.execute(update(DeckCardRow).where(*where).values(count=col(DeckCardRow.count) - count))
+    return left
+
+
+_EDITS = {"add": _add_in, "set": _set_in, "remove": _remove_in}
+_COUNTS = {"add": (1, False), "set": (0, False), "remove": (1, True)}  # (lowest count, None allowed)
+
+
+def edit_card(
+    database: Any,
+    deck_ref: DeckRef,
+    card: Card,
+    edit: Edit,
+    count: int | None = None,
+    section: str | None = None,
+    expected: Expected = None,
+) -> tuple[int, DeckInfo]:
+    """Add ``count`` copies of ``card`` to ``section`` (``add``), make it hold exactly ``count``
+    (``set``; 0 removes the card) or remove ``count`` copies (``remove``; all when None), in one
+    transaction under the deck's row lock; the copies there afterwards and the deck as it then is.
+
+    Concurrent adds all count; two writers setting one count at once: the later wins, whole. A deck
+    at none of the ``expected`` versions is ``Stale``."""
+    low, none_ok = _COUNTS[edit]
+    if not (count is None and none_ok) and (
+        not isinstance(count, int) or isinstance(count, bool) or not low <= count <= MAX_COPIES
+    ):
+        raise UsageError(f"count must be {low} to {MAX_COPIES}, not {quoted(count)}")
+    with database.transaction() as session:
+        row = _get(session, deck_ref, lock=True)
+        _check_version(row, expected)
+        now = _EDITS[edit](session, row, card, count, section)
+        _touch(session, row)
+        return now, _info(session, row)
+
+
+def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
+    """Make a deck hold exactly ``count`` copies (0 to 999; 0 removes the card) of ``card`` in ``section``;
+    returns ``count`` (``edit_card``)."""
+    return edit_card(database, deck, card, "set", count, section)[0]
 
 
 def add_card(database: Any, deck_ref: DeckRef, card: Card, count: int = 1, section: str | None = None) -> int:
     """Add ``count`` copies of ``card``; returns the copies now in the deck. Atomic under concurrency."""
-    if isinstance(count, bool) or not 1 <= count <= MAX_COPIES:
-        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {quoted(count)}")
-    with database.transaction() as session:
-        deck = _get(session, deck_ref, lock=True)
-        _check_card_game(card, deck)
-        section = _section(section, deck.game)
-        dialect = session.get_bind().dialect.name
-        from sqlalchemy.dialects import postgresql, sqlite
-
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        position = session.scalar(
-            select(func.count()).select_from(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id)
-        )
-        stmt = insert(DeckCardRow).values(
-            deck_id=deck.id, card_id=card.id, section=section or "", count=count, position=position
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["deck_id", "card_id", "section"], set_={"count": col(DeckCardRow.count) + count}
-        )
-        session.execute(stmt)
-        _check_total(session, deck)
-        session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
-        return int(
-            session.scalar(
-                select(DeckCardRow.count).where(
-                    DeckCardRow.deck_id == deck.id,
-                    DeckCardRow.card_id == card.id,
-                    DeckCardRow.section == (section or ""),
-                )
-            )
-        )
+    return edit_card(database, deck_ref, card, "add", count, section)[0]
 
 
 def remove_card(
     database: Any, deck_ref: DeckRef, card: Card, count: int | None = None, section: str | None = None
 ) -> int:
     """Remove ``count`` copies (all when None); returns the copies left."""
-    if count is not None and (isinstance(count, bool) or not 1 <= count <= MAX_COPIES):
-        raise UsageError(f"count must be 1 to {MAX_COPIES}, not {quoted(count)}")
-    with database.transaction() as session:
-        deck = _get(session, deck_ref, lock=True)
-        section = _section(section, deck.game)
-        where = (
-            col(DeckCardRow.deck_id) == deck.id,
-            col(DeckCardRow.card_id) == card.id,
-            col(DeckCardRow.section) == (section or ""),
-        )
-        have = session.scalar(select(DeckCardRow.count).where(*where).with_for_update())
-        if have is None:
-            raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}")
-        left = 0 if count is None else max(have - count, 0)
-        if left == 0:
-            session.execute(delete(DeckCardRow).where(*where))
-        else:
-            session.execute(update(DeckCardRow).where(*where).values(count=col(DeckCardRow.count) - count))
-        session.execute(update(DeckRow).where(col(DeckRow.id) == deck.id).values(updated_at=_now()))
-        return left
+    return edit_card(database, deck_ref, card, "remove", count, section)[0]
 
 
-def delete_deck(database: Any, deck_ref: DeckRef) -> None:
+def delete_deck(database: Any, deck_ref: DeckRef, expected: Expected = None) -> None:
+    """Delete a deck and its cards (one transaction)."""
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
+        _check_version(deck, expected)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
@@ -392,12 +460,13 @@ def list_decks(database: Any) -> list[dict[str, Any]]:
                 col(DeckRow.players),
                 col(DeckRow.updated_at),
                 func.coalesce(func.sum(DeckCardRow.count), 0),
+                col(DeckRow.version),
             )
             .join(DeckCardRow, col(DeckCardRow.deck_id) == DeckRow.id, isouter=True)
             .group_by(col(DeckRow.id))
             .order_by(col(DeckRow.name))
         ).all()
-    return [DeckInfo(i, n, g, f, p, u, int(c)).as_dict() for i, n, g, f, p, u, c in rows]
+    return [DeckInfo(i, n, g, f, p, u, int(c), v).as_dict() for i, n, g, f, p, u, c, v in rows]
 
 
 def load_deck(database: Any, deck_ref: DeckRef) -> Deck:

@@ -41,10 +41,17 @@ class FoundArt:
 
 
 def _inside(path: Path, root: Path, shown: str) -> Path:
+    """``path`` resolved, refused when it (a symlink) leads out of ``root``; messages name neither
+    the server's absolute paths nor where the link leads."""
     resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
-        raise UsageError(f"art path {shown} leads outside {root}/ (to {resolved}); refused")
+        raise UsageError(f"art path {shown} leads outside {root.name}/; refused")
     return resolved
+
+
+def _shown(path: Path, root: Path) -> str:
+    """``path`` (``root``/…) as messages name it: from the art folder's own name."""
+    return f"{root.name}/{path.relative_to(root).as_posix()}"
 
 
 def expected_path(root: Path, game: str, name: str) -> Path:
@@ -59,7 +66,7 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
             raise UsageError(f"art path for {quoted(name)}: {problem}")
         rel = Path(declared)
         if rel.is_absolute() or ".." in rel.parts:
-            raise UsageError(f"art path {quoted(declared)} for {quoted(name)} leads outside {root}/; refused")
+            raise UsageError(f"art path {quoted(declared)} for {quoted(name)} leads outside {root.name}/; refused")
         candidate = root / rel
         if not candidate.exists():
             return None
@@ -68,7 +75,7 @@ def find_art(root: Path, game: str, name: str, declared: str | None = None) -> P
     for suffix in SUFFIXES:
         candidate = base.with_suffix(suffix)
         if candidate.exists():
-            return _inside(candidate, root, str(candidate))
+            return _inside(candidate, root, _shown(candidate, root))
     return None
 
 
@@ -78,16 +85,20 @@ def find_full_art(root: Path, game: str, name: str) -> Path | None:
     for suffix in SUFFIXES:
         candidate = base.with_name(base.name + suffix)
         if candidate.exists():
-            return _inside(candidate, root, str(candidate))
+            return _inside(candidate, root, _shown(candidate, root))
     return None
 
 
 def art_signature(root: Path, game: str, name: str, declared: str | None = None) -> list[tuple[str, int, int]]:
     """Each art file the card's face is drawn from (its whole-face scan, its art) with its change time and
     size: a face drawn before is stale when this changes (art replaced, added or removed)."""
-    found = [find_full_art(root, game, name), find_art(root, game, name, declared)]
     out = []
-    for path in found:
+    for find in (lambda: find_full_art(root, game, name), lambda: find_art(root, game, name, declared)):
+        try:
+            path = find()
+        except UsageError as error:  # refused (drawn as a placeholder): its reason is the signature
+            out.append((str(error), 0, 0))
+            continue
         if path is not None:
             stat = path.stat()
             out.append((str(path), stat.st_mtime_ns, stat.st_size))

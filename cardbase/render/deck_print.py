@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,16 @@ def deck_entries_of(database: Any, resolved: ResolvedDeck) -> list[tuple[Any, in
     return [(cards[cid], n) for cid, n in counts.items()]
 
 
-def deck_pdf(database: Any, resolved: ResolvedDeck, sheet: SheetOptions, images: Path, title: str) -> bytes:
-    """The deck printed as ``cardbase print deck`` prints it, with ``sheet``'s options, as PDF bytes."""
+def deck_pdf(
+    database: Any,
+    resolved: ResolvedDeck,
+    sheet: SheetOptions,
+    images: Path,
+    title: str,
+    warn: Callable[[str], None] | None = None,
+) -> bytes:
+    """The deck printed as ``cardbase print deck`` prints it, with ``sheet``'s options, as PDF bytes;
+    ``warn`` hears of art that could not be used (drawn as placeholders)."""
     from cardbase.errors import UsageError
     from cardbase.render.art import declared_paths
     from cardbase.render.printing import print_cards
@@ -55,6 +64,7 @@ def deck_pdf(database: Any, resolved: ResolvedDeck, sheet: SheetOptions, images:
             options_line=sheet.command_line(),
             bleed_fill=sheet.bleed_fill,
             full_art=sheet.full_art,
+            warn=warn,
         )
         from cardbase.textfiles import read_bytes
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UsageError, quoted, shown
+from cardbase.errors import CardbaseError, UsageError, quoted, shown
 from cardbase.names import fold
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
@@ -112,7 +112,12 @@ class FaceBuilder:
     each fills a value the catalog lacks, and the face carries the ASSUMED mark.
     A card with a whole-face scan (``<slug>.full.png``, or any art with ``full_art``) is the scan;
     with ``bleed_fill="art"`` the scan is mirrored out into ``bleed``, else the bleed is the
-    layout's background colour (``"frame"``)."""
+    layout's background colour (``"frame"``).
+
+    ``art_fallback``: an art file that cannot be used (not an image, cut short, over the pixel
+    bound, leading out of the art folder) draws the placeholder and one warning naming the file
+    relative to the art folder, instead of an error (a deck's print, a face on a web page); the
+    warning is also passed to ``warn``, once per file."""
 
     def __init__(
         self,
@@ -127,10 +132,15 @@ class FaceBuilder:
         full_art: bool = False,
         assumed: Mapping[str, Mapping[str, Any]] | None = None,
         profile: str = "",
+        art_fallback: bool = False,
+        warn: Callable[[str], None] | None = None,
     ):
         self.images = images
         self.assumed = dict(assumed or {})
         self.profile = profile
+        self.art_fallback = art_fallback
+        self.warn = warn
+        self.unusable: dict[Path, str] = {}  # art files refused, with the warning said
         self.bleed = bleed
         self.bleed_fill = bleed_fill
         self.full_art = full_art
@@ -147,15 +157,72 @@ class FaceBuilder:
         self.art_sizes: dict[str, tuple[int, int]] = {}
         self.art_users: dict[str, str] = {}
 
-    def _register(self, card: Any, path: Path) -> str:
-        found = art_mod.inspect_art(path)
+    def shown(self, path: Path) -> str:
+        """``path`` as messages name it: inside the art folder (``card_images/mea/x.png``), never the
+        server's absolute path."""
+        try:
+            inside = path.resolve().relative_to(self.images.resolve()).as_posix()
+        except (ValueError, OSError):
+            inside = path.name
+        return f"{self.images.name}/{inside}"
+
+    def _refuse(self, card: Any, path: Path, error: CardbaseError) -> None:
+        """Take ``path`` as unusable art (``error`` says why); warn once, naming it inside the art folder."""
+        if path in self.unusable:
+            return
+        shown = self.shown(path)
+        reason = str(error).replace(f"{path}: ", "").replace(str(path), shown)
+        line = f"{card.name}: art {shown} cannot be used ({reason}); drew a placeholder"
+        self.unusable[path] = line
+        self.warnings.append(line)
+        if self.warn is not None:
+            self.warn(line)
+
+    def _find(self, card: Any, find: Callable[[], Path | None]) -> Path | None:
+        """An art file of ``card`` (``find``), or None when there is none or it was refused."""
+        try:
+            path = find()
+        except CardbaseError as error:
+            if not self.art_fallback:
+                raise
+            self._refuse(card, art_mod.expected_path(self.images, card.game, card.name), error)
+            return None
+        return None if path is None or path in self.unusable else path
+
+    def _register(self, card: Any, path: Path) -> str | None:
+        """The digest of the art at ``path`` for ``card``; None when it cannot be used (``art_fallback``)."""
+        try:
+            found = art_mod.inspect_art(path)
+        except CardbaseError as error:
+            if not self.art_fallback:
+                raise
+            self._refuse(card, path, error)
+            return None
         self.art_sources[found.digest] = found.path
         self.art_sizes[found.digest] = found.size
         self.art_users.setdefault(found.digest, card.name)
         return found.digest
 
+    def without_art(self, card: Any, face: Face, error: CardbaseError) -> tuple[str, Face]:
+        """``card``'s face again, without the art of ``face`` that failed to decode (``error``), which is
+        refused with its warning (``art_fallback``; else the error is raised)."""
+        if not self.art_fallback:
+            raise error
+        for op in face.art_boxes:
+            self._refuse(card, self.art_sources[op.key], error)
+        return self.face(card)
+
     def _art_slot(self, card: Any) -> ArtSlot:
-        path = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
+        declared = self.declared_art.get(card.id)
+        try:
+            path = art_mod.find_art(self.images, card.game, card.name, declared)
+        except CardbaseError as error:
+            if not self.art_fallback:
+                raise
+            self._refuse(card, art_mod.expected_path(self.images, card.game, card.name), error)
+            return ArtSlot(None)
+        if path is not None and path in self.unusable:
+            return ArtSlot(None)  # refused: its own warning, not "no art"
         if path is None:
             expected = art_mod.expected_path(self.images, card.game, card.name)
             self.missing.append(card.name)
@@ -181,11 +248,12 @@ class FaceBuilder:
         """The key and composed face of ``card`` (a whole-face scan when ``<slug>.full.png`` exists)."""
         values = face_values(card, self.assumed.get(fold(card.name)), self.profile)
         lname = layout_name(card.game, card.type, card.name)
-        full = art_mod.find_full_art(self.images, card.game, card.name)
+        full = self._find(card, lambda: art_mod.find_full_art(self.images, card.game, card.name))
         if full is None and self.full_art:
-            full = art_mod.find_art(self.images, card.game, card.name, self.declared_art.get(card.id))
-        if full is not None:
-            digest = self._register(card, full)
+            declared = self.declared_art.get(card.id)
+            full = self._find(card, lambda: art_mod.find_art(self.images, card.game, card.name, declared))
+        digest = self._register(card, full) if full is not None else None
+        if digest is not None:
             into = self.bleed if self.bleed_fill == "art" else 0.0
             face = full_art_face(self.size, digest, LAYOUTS[lname].background, into)
             return face_key({"full": digest, "into": into}, "full-art", self.size, digest), face
@@ -231,7 +299,7 @@ class FaceBuilder:
         if ppi < art_mod.LOW_PPI:
             need = (math.ceil(op.w / 25.4 * art_mod.LOW_PPI), math.ceil(op.h / 25.4 * art_mod.LOW_PPI))
             self.warnings.append(
-                f"{self.art_users.get(op.key, 'a card')}: art {self.art_sources[op.key].as_posix()} is "
+                f"{self.art_users.get(op.key, 'a card')}: art {self.shown(self.art_sources[op.key])} is "
                 f"{size[0]}×{size[1]} px, {int(ppi)} ppi at its printed size ({op.w:.1f}×{op.h:.1f} mm); under "
                 f"{art_mod.LOW_PPI} ppi it prints soft: supply at least {need[0]}×{need[1]} px"
             )
@@ -368,11 +436,13 @@ def print_cards(
     full_art: bool = False,
     assumed: Mapping[str, Mapping[str, Any]] | None = None,
     profile: str = "",
+    warn: Callable[[str], None] | None = None,
 ) -> PrintReport:
     """Print ``entries`` — (card, copies) pairs — to the PDF ``out`` on sheets described by ``spec``.
 
     ``one_per_page`` gives each card a page of its own (trim plus bleed, with TrimBox and
-    BleedBox) in ``back_order``; ``split_backs`` writes the back pages to ``<out>-backs.pdf``.
+    BleedBox) in ``back_order``; ``split_backs`` writes the back pages to ``<out>-backs.pdf``. An art
+    file that cannot be used draws the placeholder and a warning (also passed to ``warn``).
     """
     from cardbase.render import pdf
     from cardbase.render.options import DPI_RANGE
@@ -417,6 +487,8 @@ def print_cards(
             full_art=full_art,
             assumed=assumed,
             profile=profile,
+            art_fallback=True,
+            warn=warn,
         )
         fronts: dict[str, tuple[str, Face]] = {}
         backs: dict[str, tuple[str, Face]] = {}
@@ -425,9 +497,12 @@ def print_cards(
             if spec.backs:
                 backs[card.id] = builder.back(card)
             tick("composing faces")
-        for _, face in fronts.values():
-            for op in face.art_boxes:
-                builder.prepared_art(op)
+        for card in unique:
+            try:
+                for op in fronts[card.id][1].art_boxes:
+                    builder.prepared_art(op)
+            except CardbaseError as error:  # art that does not decode (cut short): the placeholder
+                fronts[card.id] = builder.without_art(card, fronts[card.id][1], error)
         report.unique_faces = len({key for key, _ in fronts.values()})
         report.art_images = len(builder.prepared)
         report.missing_art = list(builder.missing)

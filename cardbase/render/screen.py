@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import CardbaseError, UsageError, quoted
 
 WIDTH_RANGE = (40, 1200)
 """Pixels across a screen image: a thumbnail to a large full view (63 mm at 1200 px is 484 dpi)."""
 
 
-def screen_png(card: Any, width: int, images: Path, declared_art: Mapping[str, str] | None = None) -> bytes:
+def screen_png(
+    card: Any,
+    width: int,
+    images: Path,
+    declared_art: Mapping[str, str] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> bytes:
     """``card``'s face, ``width`` pixels wide (its height by the card's shape), as PNG bytes.
 
-    Art is looked up by the card inside ``images`` (never a path from outside); a card without art
-    gets its kind's placeholder; the face cache under ``images/.cache`` is used as by ``render``.
+    Art is looked up by the card inside ``images`` (never a path from outside); a card without art,
+    or whose art cannot be used (``warn`` is told why, naming the file inside ``images``), gets its
+    kind's placeholder; the face cache under ``images/.cache`` is used as by ``render``.
     """
     from cardbase.render.printing import FaceBuilder, open_cache
     from cardbase.render.raster import render_face
@@ -29,9 +36,13 @@ def screen_png(card: Any, width: int, images: Path, declared_art: Mapping[str, s
     size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
     dpi = width * 25.4 / size[0]
     with open_cache(images, images.is_dir()) as cache:
-        builder = FaceBuilder(images, cache, size, max(30, round(dpi)), declared_art)
+        builder = FaceBuilder(images, cache, size, max(30, round(dpi)), declared_art, art_fallback=True, warn=warn)
         _key, face = builder.face(card)
-        img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)
+        try:
+            img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)
+        except CardbaseError as error:  # art that does not decode (cut short): the placeholder
+            _key, face = builder.without_art(card, face, error)
+            img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)
     buffer = io.BytesIO()
     img.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
-from cardbase.web.settings import DECK_TEXT_BYTES, SPREADSHEET_BYTES, ServerSettings
+from cardbase.web.http import WriteTurn, download, expected, tag
+from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
 
 router = APIRouter()
 
@@ -178,18 +179,25 @@ def decks(settings: Settings) -> list[dict[str, Any]]:
     return list_decks(_db(settings))
 
 
+def _tagged(response: Response, info: Any) -> dict[str, Any]:
+    """A deck's fields (``DeckInfo``) as the answer, with the deck's ETag."""
+    tag(response, "deck", info.id, info.version)
+    data: dict[str, Any] = info.as_dict()
+    return data
+
+
 @router.post("/api/decks", tags=["decks"], status_code=201)
-def new(settings: Settings, body: NewDeck) -> dict[str, Any]:
+def new(settings: Settings, body: NewDeck, response: Response, turn: WriteTurn) -> dict[str, Any]:
     """Make an empty deck; 201 with the deck (its ``id``)."""
     from cardbase.decks.store import deck_by_id, new_deck
 
     game = _game(body.game) or ""
     deck_id = new_deck(_db(settings), body.name, game, body.format, body.players, settings.house)
-    return deck_by_id(_db(settings), deck_id).as_dict()
+    return _tagged(response, deck_by_id(_db(settings), deck_id))
 
 
 @router.post("/api/decks/import", tags=["decks"], status_code=201)
-def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
+def import_(settings: Settings, body: DeckImport, response: Response, turn: WriteTurn) -> dict[str, Any]:
     """Store a deck given as text, JSON or share code: all of it or nothing (400 listing every problem)."""
     from cardbase.decks.service import decode_code, import_deck, read_deck_data
     from cardbase.decks.store import deck_by_id
@@ -205,7 +213,7 @@ def import_(settings: Settings, body: DeckImport) -> dict[str, Any]:
         deck_id, _ = import_deck(database, decoded, name=body.name, replace=body.replace)
     else:
         deck_id, _ = import_deck(database, deck, name=body.name, replace=body.replace, game=_game(body.game))
-    return deck_by_id(database, deck_id).as_dict()
+    return _tagged(response, deck_by_id(database, deck_id))
 
 
 @router.get("/api/decks/diff", tags=["decks"])
@@ -233,44 +241,60 @@ def _check_id(deck_id: int) -> int:
 
 
 @router.get("/api/decks/{deck_id}", tags=["decks"])
-def deck(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, Any]:
-    """The deck with every entry and its validation (``deck show --json``), and its fields (id, name, …)."""
+def deck(settings: Settings, deck_id: int, response: Response, format: FormatQuery = None) -> dict[str, Any]:
+    """The deck with every entry and its validation (``deck show --json``), and its fields (id, name,
+    version, …); its ETag names the version, for ``If-Match`` on a change."""
     from cardbase.decks.service import show_dict, validate_resolved
     from cardbase.decks.store import deck_by_id
 
-    info = deck_by_id(_db(settings), _check_id(deck_id))
+    info = deck_by_id(_db(settings), _check_id(deck_id))  # before the entries: the ETag is never newer
     resolved = _resolved(settings, deck_id)
     report, _ = validate_resolved(resolved, format, settings.house)
-    return show_dict(resolved, report, info.name) | {"info": info.as_dict()}
+    return show_dict(resolved, report, info.name) | {"info": _tagged(response, info)}
 
 
 @router.patch("/api/decks/{deck_id}", tags=["decks"])
-def change(settings: Settings, deck_id: int, body: DeckChange) -> dict[str, Any]:
-    """Rename a deck (409 if another deck has the name) and/or set the format it is checked against."""
+def change(
+    settings: Settings, request: Request, deck_id: int, body: DeckChange, response: Response, turn: WriteTurn
+) -> dict[str, Any]:
+    """Rename a deck (409 if another deck has the name) and/or set the format it is checked against;
+    with ``If-Match``, only if the deck is still at that version (else 412)."""
     from cardbase.decks.store import KEEP, update_deck
 
     name = KEEP if body.name is None else body.name
     fmt = body.format if "format" in body.model_fields_set else KEEP
-    return update_deck(_db(settings), _check_id(deck_id), name=name, fmt=fmt, house=settings.house).as_dict()
+    info = update_deck(
+        _db(settings),
+        _check_id(deck_id),
+        name=name,
+        fmt=fmt,
+        house=settings.house,
+        expected=expected(request, "deck", deck_id),
+    )
+    return _tagged(response, info)
 
 
 @router.post("/api/decks/{deck_id}/duplicate", tags=["decks"], status_code=201)
-def duplicate(settings: Settings, deck_id: int, body: DeckChange | None = None) -> dict[str, Any]:
+def duplicate(
+    settings: Settings, deck_id: int, response: Response, turn: WriteTurn, body: DeckChange | None = None
+) -> dict[str, Any]:
     """A copy of the deck, named ``body.name`` or ``NAME (copy)``."""
     from cardbase.decks.store import duplicate_deck
 
-    return duplicate_deck(_db(settings), _check_id(deck_id), body.name if body else None).as_dict()
+    return _tagged(response, duplicate_deck(_db(settings), _check_id(deck_id), body.name if body else None))
 
 
 @router.delete("/api/decks/{deck_id}", tags=["decks"])
-def delete(settings: Settings, deck_id: int) -> dict[str, Any]:
-    """Delete a deck; the answer holds its JSON export, so a client can undo by importing it."""
+def delete(settings: Settings, request: Request, deck_id: int, turn: WriteTurn) -> dict[str, Any]:
+    """Delete a deck (with ``If-Match``, only at that version); the answer holds its JSON export, so a
+    client can undo by importing it."""
     from cardbase.decks.files import write_json
     from cardbase.decks.store import delete_deck, load_deck
 
     database = _db(settings)
-    kept = write_json(load_deck(database, _check_id(deck_id)))
-    delete_deck(database, deck_id)
+    versions = expected(request, "deck", _check_id(deck_id))
+    kept = write_json(load_deck(database, deck_id))
+    delete_deck(database, deck_id, versions)
     return {"deleted": deck_id, "export": kept}
 
 
@@ -289,50 +313,59 @@ def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[
         return info, find_card(session, body.name, info.game)
 
 
-def _entry(deck_id: int, found: Any, section: str | None, count: int, settings: ServerSettings) -> dict[str, Any]:
-    from cardbase.decks.store import deck_by_id
+def _edit(
+    settings: ServerSettings, request: Request, response: Response, deck_id: int, body: CardChange, edit: Any
+) -> dict[str, Any]:
+    """One change of a deck's cards (``decks.store.edit_card``), honouring ``If-Match``; the copies of the
+    card afterwards and the deck as it then is (its ETag on the answer)."""
+    from cardbase.decks.store import edit_card
 
-    info = deck_by_id(_db(settings), deck_id)
-    return {"card": found.id, "name": found.name, "section": section, "count": count, "deck": info.as_dict()}
+    _, found = _card_of(settings, deck_id, body)
+    count = body.count if edit != "add" else body.count or 1
+    now, info = edit_card(_db(settings), deck_id, found, edit, count, body.section, expected(request, "deck", deck_id))
+    return {
+        "card": found.id,
+        "name": found.name,
+        "section": body.section,
+        "count": now,
+        "deck": _tagged(response, info),
+    }
 
 
 @router.post("/api/decks/{deck_id}/cards", tags=["decks"])
-def add(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+def add(
+    settings: Settings, request: Request, deck_id: int, body: CardChange, response: Response, turn: WriteTurn
+) -> dict[str, Any]:
     """Add ``count`` (default 1) copies; ``count`` in the answer is the copies now in the deck."""
-    from cardbase.decks.store import add_card
     from cardbase.errors import UsageError
 
-    _, found = _card_of(settings, deck_id, body)
     if body.count == 0:
         raise UsageError("count: adding needs at least 1 copy")
-    now = add_card(_db(settings), deck_id, found, body.count or 1, body.section)
-    return _entry(deck_id, found, body.section, now, settings)
+    return _edit(settings, request, response, deck_id, body, "add")
 
 
 @router.put("/api/decks/{deck_id}/cards", tags=["decks"])
-def set_(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+def set_(
+    settings: Settings, request: Request, deck_id: int, body: CardChange, response: Response, turn: WriteTurn
+) -> dict[str, Any]:
     """Make the deck hold exactly ``count`` copies (0 removes the card)."""
-    from cardbase.decks.store import set_count
     from cardbase.errors import UsageError
 
-    _, found = _card_of(settings, deck_id, body)
     if body.count is None:
         raise UsageError("count: is required (0 to 999)")
-    now = set_count(_db(settings), deck_id, found, body.count, body.section)
-    return _entry(deck_id, found, body.section, now, settings)
+    return _edit(settings, request, response, deck_id, body, "set")
 
 
 @router.delete("/api/decks/{deck_id}/cards", tags=["decks"])
-def remove(settings: Settings, deck_id: int, body: CardChange) -> dict[str, Any]:
+def remove(
+    settings: Settings, request: Request, deck_id: int, body: CardChange, response: Response, turn: WriteTurn
+) -> dict[str, Any]:
     """Remove ``count`` copies (all when no count); ``count`` in the answer is the copies left."""
-    from cardbase.decks.store import remove_card
     from cardbase.errors import UsageError
 
-    _, found = _card_of(settings, deck_id, body)
     if body.count == 0:
         raise UsageError("count: removing needs at least 1 copy (or no count, for all)")
-    left = remove_card(_db(settings), deck_id, found, body.count, body.section)
-    return _entry(deck_id, found, body.section, left, settings)
+    return _edit(settings, request, response, deck_id, body, "remove")
 
 
 @router.get("/api/decks/{deck_id}/validation", tags=["decks"])
@@ -409,22 +442,17 @@ def export(
 ) -> Response:
     """The deck as a text list, JSON or a share code (as ``deck export``), sections included."""
     from cardbase.decks.files import write_deck
-    from cardbase.decks.service import resolve_stored
+    from cardbase.decks.store import deck_by_id
     from cardbase.names import file_slug
 
-    resolved = resolve_stored(_db(settings), _check_id(deck_id))
+    info = deck_by_id(_db(settings), _check_id(deck_id))
+    resolved = _resolved(settings, deck_id)
     text = write_deck(resolved.deck, format)
     suffix = {"text": "txt", "json": "json", "code": "code.txt"}[format]
-    name = f"{file_slug(resolved.deck.name or 'deck') or 'deck'}.{suffix}"
     media = "application/json" if format == "json" else "text/plain; charset=utf-8"
-    return Response(text, media_type=media, headers={"Content-Disposition": _attachment(name)})
-
-
-def _attachment(name: str) -> str:
-    from urllib.parse import quote
-
-    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+    response = download(text, f"{file_slug(info.name) or 'deck'}.{suffix}", media)
+    tag(response, "deck", info.id, info.version)
+    return response
 
 
 class PdfOptions(BaseModel):
@@ -452,7 +480,7 @@ class PdfOptions(BaseModel):
 
 
 @router.get("/api/decks/{deck_id}/pdf", tags=["decks"])
-def pdf(settings: Settings, deck_id: int, options: Annotated[PdfOptions, Query()]) -> Response:
+def pdf(settings: Settings, request: Request, deck_id: int, options: Annotated[PdfOptions, Query()]) -> Response:
     """The deck printed to PDF as ``print deck`` prints it (every section), with its sheet options."""
     from cardbase.names import file_slug
     from cardbase.render.deck_print import deck_pdf
@@ -462,9 +490,10 @@ def pdf(settings: Settings, deck_id: int, options: Annotated[PdfOptions, Query()
     sheet.spec(None)  # bad options fail before any work
     resolved = _resolved(settings, _check_id(deck_id))
     name = resolved.deck.name or "deck"
-    data = deck_pdf(_db(settings), resolved, sheet, settings.images, f"{name} — cardbase proxies")
-    headers = {"Content-Disposition": _attachment(f"{file_slug(name) or 'deck'}.pdf")}
-    return Response(data, media_type="application/pdf", headers=headers)
+    from cardbase.web.errors import warner
+
+    data = deck_pdf(_db(settings), resolved, sheet, settings.images, f"{name} — cardbase proxies", warner(request))
+    return download(data, f"{file_slug(name) or 'deck'}.pdf", "application/pdf")
 
 
 # --- catalog ----------------------------------------------------------------------------------
@@ -500,65 +529,21 @@ def catalog_export(
         "json": "application/json",
         "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     }[format]
-    return Response(data, media_type=media, headers={"Content-Disposition": _attachment(out.name)})
+    return download(data, out.name, media)
 
 
 @router.post("/api/catalog/import", tags=["catalog"])
-async def catalog_import(
-    request: Request,
+def catalog_import(
+    settings: Settings,
     file: Annotated[UploadFile, File(description="CSV, XLSX or JSON of cards; 5 MB at most.")],
     game: Annotated[str, Form(max_length=20)],
+    turn: WriteTurn,
     dry_run: Annotated[bool, Form()] = False,
     format: Annotated[Literal["csv", "json", "xlsx"] | None, Form()] = None,
-) -> JSONResponse:
+) -> dict[str, Any]:
     """Import a spreadsheet upload as ``catalog import`` does: every bad row listed (400) and nothing
     written unless all are good; ``dry_run`` checks and counts, writes nothing."""
-    from starlette.concurrency import run_in_threadpool
+    from cardbase.web.uploads import import_sheet, read_upload
 
-    data = await read_upload(file, SPREADSHEET_BYTES, "file")
-    settings: ServerSettings = request.app.state.settings
-    result = await run_in_threadpool(
-        import_upload, settings, data, file.filename or "upload.csv", game, dry_run=dry_run, fmt=format
-    )
-    return JSONResponse(result)
-
-
-async def read_upload(file: UploadFile, bound: int, field: str) -> bytes:
-    """An uploaded file's bytes, refused (413) past ``bound``."""
-    from cardbase.web.errors import TooLarge
-
-    data = await file.read(bound + 1)
-    if len(data) > bound:
-        raise TooLarge(f"{field}: the upload is over {bound:,} bytes, the bound for it")
-    return data
-
-
-def upload_name(filename: str) -> str:
-    """The upload's file name as the importer sees it: its last part, letters, digits, ``-_.`` only."""
-    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in base).lstrip(".")
-    return safe[:100] or "upload"
-
-
-def import_upload(
-    settings: ServerSettings, data: bytes, filename: str, game: str, *, dry_run: bool, fmt: str | None
-) -> dict[str, Any]:
-    """Run the CLI's importer on an uploaded file (written to a private temporary folder first);
-    messages name the upload, not the folder."""
-    from cardbase.db.io import import_catalog
-    from cardbase.errors import CardbaseError, InvalidData
-
-    game_id = _game(game)
-    assert game_id is not None
-    name = upload_name(filename)
-    with tempfile.TemporaryDirectory(prefix="cardbase-upload-") as tmp:
-        path = Path(tmp) / name
-        path.write_bytes(data)
-        try:
-            result = import_catalog(_db(settings), path, game_id, fmt=fmt, dry_run=dry_run)
-        except InvalidData as error:
-            raise InvalidData(name, [p.replace(str(path), name) for p in error.problems]) from None
-        except CardbaseError as error:
-            error.args = tuple(str(a).replace(str(path), name) for a in error.args)
-            raise
-    return result.as_dict(name, game_id)
+    data = read_upload(file, "file")
+    return import_sheet(_db(settings), data, file.filename or "upload.csv", game, dry_run=dry_run, fmt=format)

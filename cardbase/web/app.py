@@ -17,6 +17,8 @@ TEMPLATES = Jinja2Templates(directory=HERE / "templates")  # autoescape on for .
 
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
+    import anyio
+
     from cardbase.web import api, errors, images, pages, security
 
     app = FastAPI(
@@ -28,6 +30,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     )
     app.state.settings = settings
     app.state.faces = images.FaceLRU()
+    app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
     security.install(app, settings)
     errors.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -1,10 +1,13 @@
 """Errors as the web app says them: the CLI's one-line messages, as JSON for ``/api`` or as a page.
 
 Every ``CardbaseError`` a feature function raises gets a status by its kind (400 bad query or
-usage, 404 unknown card or deck, 409 conflict, 413 too big, 503 database unusable); FastAPI's
-own errors (a parameter out of its bound, an unknown route) get the same shape; anything else is a
-bug: one line naming the file its traceback was written to, as ``cardbase/cli/boundary.py`` does,
-and the server keeps serving. No traceback ever reaches the client.
+usage, 404 unknown card or deck, 409 conflict, 412 changed since the version the change was made
+from (with the current version and ETag), 413 too big, 503 database busy (with ``Retry-After``) or
+unusable); FastAPI's own errors (a parameter out of its bound, an unknown route) get the same shape;
+a library's fault that a user's input or database causes is made a user error by the one
+translator of both faces (``cardbase.faults``); anything else is a bug: one line naming the file its
+traceback was written to, as ``cardbase/cli/boundary.py`` does, and the server keeps serving. No
+traceback ever reaches the client.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,7 +23,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardbase.errors import CardbaseError, Conflict, DatabaseError, InvalidData, QueryError, UnknownCard, UsageError
+from cardbase.errors import (
+    CardbaseError,
+    Conflict,
+    DatabaseBusy,
+    DatabaseError,
+    InvalidData,
+    QueryError,
+    Stale,
+    UnknownCard,
+    UsageError,
+)
 from cardbase.errors import mask_secrets as _mask
 
 
@@ -43,6 +56,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     409: "Conflict",
+    412: "Changed elsewhere",
     413: "Too large",
     500: "Internal error",
     503: "Database unavailable",
@@ -60,6 +74,8 @@ def status_of(error: CardbaseError) -> int:
         return 403
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
+    if isinstance(error, Stale):
+        return 412
     if isinstance(error, Conflict):
         return 409
     if isinstance(error, DatabaseError):
@@ -136,8 +152,10 @@ def error_response(
     term: str | None = None,
     problems: list[str] | None = None,
     headers: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Response:
-    """The error as JSON ``{"error": {"message", "term"}}`` for the API, else as ``error.html``."""
+    """The error as JSON ``{"error": {"message", "term"}}`` (and ``extra`` fields) for the API, else as
+    ``error.html``."""
     message = mask(message, request)
     term = mask(term, request) if term is not None else None
     problems = [mask(p, request) for p in problems] if problems else None
@@ -145,6 +163,7 @@ def error_response(
         body: dict[str, Any] = {"message": message, "term": term}
         if problems:
             body["problems"] = problems
+        body |= extra or {}
         return JSONResponse({"error": body}, status_code=status, headers=headers)
     from cardbase.web.app import TEMPLATES
 
@@ -171,8 +190,26 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
         text = text.splitlines()[0].rstrip(":")
         problems = list(error.problems)
     term = query_term(text, request.query_params.get("q")) if isinstance(error, QueryError) else None
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return error_response(request, request.url.path, status, text, term=term, problems=problems, headers=headers)
+    headers, extra = error_headers(error)
+    return error_response(
+        request, request.url.path, status, text, term=term, problems=problems, headers=headers, extra=extra
+    )
+
+
+def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
+    """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
+    a busy database says when to try again, a stale change gives the current version."""
+    from cardbase.web.http import etag
+    from cardbase.web.settings import RETRY_AFTER_SECONDS
+
+    if isinstance(error, Unauthorized):
+        return {"WWW-Authenticate": "Bearer"}, {}
+    if isinstance(error, DatabaseBusy):
+        return {"Retry-After": str(RETRY_AFTER_SECONDS)}, {}
+    if isinstance(error, Stale):
+        current = etag(error.kind, error.key, error.current)
+        return {"ETag": current}, {"version": error.current, "etag": current}
+    return {}, {}
 
 
 def crash_line(error: BaseException, where: str) -> str:
@@ -180,21 +217,6 @@ def crash_line(error: BaseException, where: str) -> str:
     from cardbase.crash import crash_report
 
     return crash_report(error, f"cardbase serve: {where}")
-
-
-def _user_error(error: BaseException) -> CardbaseError | None:
-    """A driver's refusal (locked, read-only database) or too deep an input, as a user error."""
-    from sqlalchemy.exc import DatabaseError as SADatabaseError
-    from sqlalchemy.exc import OperationalError
-
-    if isinstance(error, OperationalError | SADatabaseError):
-        from cardbase.db.engine import describe_database_error
-
-        reason = str(error.orig) if error.orig is not None else str(error).splitlines()[0]
-        return DatabaseError(describe_database_error(reason))
-    if isinstance(error, RecursionError):
-        return UsageError("the input is nested too deeply to read")
-    return None
 
 
 def install(app: FastAPI) -> None:
@@ -219,10 +241,34 @@ def install(app: FastAPI) -> None:
         return error_response(request, request.url.path, error.status_code, detail, headers=headers)
 
 
+MAX_WARNED = 10_000
+"""Warnings remembered (each said once on the server's log); past it, the oldest are forgotten."""
+
+
+def warner(request: Request) -> Callable[[str], None]:
+    """A function saying a warning (art that cannot be used) on the server's log, once per text."""
+    state = request.app.state
+    if not hasattr(state, "warned"):
+        state.warned = {}
+    warned: dict[str, None] = state.warned
+
+    def warn(line: str) -> None:
+        if line in warned:
+            return
+        warned[line] = None
+        while len(warned) > MAX_WARNED:
+            warned.pop(next(iter(warned)))
+        print(f"cardbase: warning: {mask(line, request)}", file=sys.stderr)
+
+    return warn
+
+
 def crash_response(request: Request, error: BaseException) -> Response:
     """Any other exception: a user error if a driver or the input caused it, else a bug (500, one
     line naming the crash file, also printed to the server's log)."""
-    user = _user_error(error)
+    from cardbase.faults import user_error
+
+    user = user_error(error)
     if user is not None:
         return cardbase_error_response(request, user)
     line = crash_line(error, f"{request.method} {request.url.path}")

@@ -102,6 +102,8 @@ def image(
     key = (card.id, w, digest)
     data = faces.get(key)
     if data is None:
-        data = screen_png(card, w, settings.images, declared)
+        from cardbase.web.errors import warner
+
+        data = screen_png(card, w, settings.images, declared, warner(request))
         faces.put(key, data)
     return Response(data, media_type="image/png", headers=headers)

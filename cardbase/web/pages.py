@@ -16,10 +16,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from cardbase.errors import CardbaseError, InvalidData, UnknownCard
+from cardbase.errors import InvalidData, UnknownCard
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
+from cardbase.web.http import Form, WriteTurn, download
 
 if TYPE_CHECKING:
     from cardbase.decks.formats import HouseFormats
@@ -288,7 +289,8 @@ def cards(request: Request) -> HTMLResponse:
 
         info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
         fmt = info.format or default_format(info.game, info.players)
-        deck = {"id": info.id, "game": info.game, "types": deck_types(info.game, fmt, house_of(request))}
+        types = deck_types(info.game, fmt, house_of(request))
+        deck = {"id": info.id, "game": info.game, "types": types, "version": info.version}
     context, result = gallery_context(request, deck)
     template = "_results.html" if request.query_params.get("fragment") else "cards.html"
     return render(request, template, context, 400 if result.error else 200)
@@ -379,26 +381,16 @@ def catalog_context(request: Request, **extra: Any) -> dict[str, Any]:
     return {"rows": rows, "games": GAMES, "label": label, **extra}
 
 
-MAX_SHEET_BYTES = 5 * 1024 * 1024
-"""A spreadsheet upload: 5 MiB (the CLI reads up to 64 MiB from disk; a browser upload is a catalog's edits)."""
-
-
 @router.post("/catalog/import", response_class=HTMLResponse)
-async def catalog_import(request: Request) -> HTMLResponse:
-    """Upload a spreadsheet: a dry run lists every bad row and writes nothing; ``confirm`` imports it."""
+def catalog_import(request: Request, form: Form, turn: WriteTurn) -> HTMLResponse:
+    """Upload a spreadsheet: a dry run lists every bad row and writes nothing; ``confirm`` imports it
+    (the page sends the file back in base64, as the dry run showed it)."""
     import base64
     import binascii
-    import tempfile
-    from pathlib import Path
 
-    from cardbase.db.io import import_catalog
-    from cardbase.db.queries import check_game
-    from cardbase.errors import UsageError
+    from cardbase.errors import UnreadableInput, UsageError
+    from cardbase.web.uploads import import_sheet, read_upload, upload_name
 
-    form = await request.form(max_part_size=2 * MAX_SHEET_BYTES)
-    game = check_game(str(form.get("game") or "")) or ""
-    if not game:
-        raise UsageError("choose the game the spreadsheet is for")
     upload, payload = form.get("sheet"), form.get("payload")
     if isinstance(payload, str) and payload:  # the confirmation of a dry run: the same bytes again
         try:
@@ -407,29 +399,25 @@ async def catalog_import(request: Request) -> HTMLResponse:
             raise UsageError("the confirmation lost its file; upload the spreadsheet again") from None
         filename = str(form.get("filename") or "upload")
     elif upload is not None and not isinstance(upload, str) and upload.filename:
-        raw = await upload.read(MAX_SHEET_BYTES + 1)
-        filename = upload.filename
+        raw, filename = read_upload(upload, upload.filename), upload.filename
     else:
         raise UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
-    if len(raw) > MAX_SHEET_BYTES:
-        raise UsageError(f"{filename}: an upload has at most {MAX_SHEET_BYTES:,} bytes")
-    suffix = Path(filename).suffix.lower()
-    if suffix not in (".csv", ".xlsx", ".json"):
-        raise UsageError(f"{filename}: upload a .csv, .xlsx or .json file")
     confirm = form.get("confirm") == "1"
-    name = Path(filename).name
-    with tempfile.TemporaryDirectory(prefix="cardbase-upload-") as folder:
-        path = Path(folder) / f"upload{suffix}"
-        path.write_bytes(raw)
-        try:
-            result = import_catalog(database_of(request), path, game, dry_run=not confirm)
-            problems: list[str] = []
-        except InvalidData as error:
-            result, problems = None, [p.replace(str(path), name) for p in error.problems]
-        except CardbaseError as error:
-            result, problems = None, [str(error).replace(str(path), name)]
+    game = str(form.get("game") or "")
+    try:
+        result = import_sheet(database_of(request), raw, filename, game, dry_run=not confirm)
+        problems: list[str] = []
+    except InvalidData as error:
+        result, problems = None, list(error.problems)
+    except UnreadableInput as error:
+        result, problems = None, [str(error)]
     context = catalog_context(
-        request, preview=result, problems=problems, filename=name, game=game, confirmed=confirm and result is not None
+        request,
+        preview=result,
+        problems=problems,
+        filename=upload_name(filename),
+        game=game,
+        confirmed=confirm and result is not None,
     )
     if not confirm and result is not None:
         context["payload"] = base64.b64encode(raw).decode()
@@ -458,9 +446,7 @@ def catalog_template(request: Request, game: str, fmt: str) -> Response:
         out = Path(folder) / f"{game_id}-template.{fmt}"
         write_template(database_of(request), game_id, fmt, out)
         data = read_bytes(out, "template")
-    media = "text/csv; charset=utf-8" if fmt == "csv" else XLSX
-    disposition = {"Content-Disposition": f'attachment; filename="{game_id}-template.{fmt}"'}
-    return Response(data, media_type=media, headers=disposition)
+    return download(data, out.name, "text/csv; charset=utf-8" if fmt == "csv" else XLSX)
 
 
 def _pages_decks() -> None:

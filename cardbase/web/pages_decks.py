@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, UsageError
 from cardbase.games.base import is_demo
+from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
     GAME_TITLES,
     card_url,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.render.options import SheetOptions
 
 router = APIRouter()
+ResponseT = TypeVar("ResponseT", bound=Response)
 
 MAX_SEED = 2**64 - 1
 MAX_DECK_ID = 2**31 - 1
@@ -380,40 +382,43 @@ def _back(deck_id: int, value: object) -> str:
     return text if text == prefix or text.startswith(prefix + "?") or text.startswith(prefix + "#") else prefix
 
 
+EDITS = {"add": ("add", 1), "inc": ("add", 1), "dec": ("remove", 1), "set": ("set", None)}
+"""A builder form's ``op``: the deck store's edit and its count (``set`` takes the form's ``count``)."""
+
+
 def apply_change(database: Any, deck_id: int, form: Any) -> None:
-    """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section."""
-    from cardbase.decks.store import add_card, deck_by_id, remove_card, set_count
+    """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section;
+    with the form's ``version`` (the deck as the page showed it), only if the deck is still at it."""
+    from cardbase.decks.store import deck_by_id, edit_card
 
     action = str(form.get("op") or "add")
+    if action not in EDITS:
+        raise UsageError(f"unknown action {action[:40]!r}; use add, inc, dec or set")
     section = str(form.get("section") or "") or None
     info = deck_by_id(database, deck_id)
     card = _card(database, str(form.get("card") or ""))
     if card.game != info.game:
         raise UsageError(f"{card.name!r} is a {card.game} card, not {info.game}: this is a {info.game} deck")
-    if action in ("add", "inc"):
-        add_card(database, deck_id, card, 1, section)
-    elif action == "dec":
-        remove_card(database, deck_id, card, 1, section)
-    elif action == "set":
-        set_count(database, deck_id, card, _whole(str(form.get("count") or ""), "count", 0, 999, 0), section)
-    else:
-        raise UsageError(f"unknown action {action!r}; use add, inc, dec or set")
+    edit, count = EDITS[action]
+    if count is None:
+        count = _whole(str(form.get("count") or ""), "count", 0, 999, 0)
+    edit_card(database, deck_id, card, edit, count, section, form_versions(form))  # type: ignore[arg-type]
 
 
 @router.post("/decks/add", response_class=HTMLResponse)
-async def add_to_chosen_deck(request: Request) -> Response:
+def add_to_chosen_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     """The card page's "add to deck": the deck is a field of the form."""
-    form = await request.form()
     deck_id = _deck_id(str(form.get("deck") or ""))
     apply_change(database_of(request), deck_id, form)
     return see_other(f"/decks/{deck_id}")
 
 
 @router.post("/decks/{deck_text_id}/cards", response_class=HTMLResponse)
-async def change_cards(request: Request, deck_text_id: str) -> Response:
-    """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels."""
+def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
+    """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels.
+    A change made from an older version of the deck than its current one is refused (412, "changed
+    elsewhere") and the deck is shown as it now is."""
     deck_id = _deck_id(deck_text_id)
-    form = await request.form()
     database = database_of(request)
     fragment = form.get("fragment") == "1"
     try:
@@ -432,8 +437,14 @@ async def change_cards(request: Request, deck_text_id: str) -> Response:
         return builder_page(request, deck_id, params, message, status_of(error))
     if fragment:
         panels = deck_panels(database, deck_id, request.query_params, house_of(request))
-        return render(request, "_panels.html", panels_context(request, panels))
+        return tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
     return see_other(_back(deck_id, form.get("back")))
+
+
+def tagged(response: ResponseT, info: DeckInfo) -> ResponseT:
+    """``response`` (a page or panels of the deck ``info``) with the deck's ETag."""
+    tag(response, "deck", info.id, info.version)
+    return response
 
 
 # --- the list of decks --------------------------------------------------------------------------
@@ -474,11 +485,10 @@ def deck_checks(database: Any, rows: list[dict[str, Any]], house: Any = None) ->
 
 
 @router.post("/decks", response_class=HTMLResponse)
-async def create_deck(request: Request) -> Response:
+def create_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     from cardbase.db.queries import check_game
     from cardbase.decks.store import new_deck
 
-    form = await request.form()
     game = check_game(str(form.get("game") or "")) or ""
     if not game:
         raise UsageError("choose a game for the new deck")
@@ -489,33 +499,32 @@ async def create_deck(request: Request) -> Response:
 
 
 @router.post("/decks/{deck_text_id}/rename", response_class=HTMLResponse)
-async def rename(request: Request, deck_text_id: str) -> Response:
+def rename(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
     from urllib.parse import quote
 
     from cardbase.decks.store import rename_deck
 
-    form = await request.form()
-    info = rename_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or ""))
+    name = str(form.get("name") or "")
+    info = rename_deck(database_of(request), _deck_id(deck_text_id), name, form_versions(form))
     return see_other(f"/decks?done={quote('renamed to ' + info.name)}")
 
 
 @router.post("/decks/{deck_text_id}/format", response_class=HTMLResponse)
-async def set_format(request: Request, deck_text_id: str) -> Response:
+def set_format(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
     """Keep the format chosen in "Check against" as the deck's own (empty: the game's default for the deck)."""
     from cardbase.decks.store import update_deck
 
-    form = await request.form()
     chosen = str(form.get("format") or "")
     check_format_name(chosen, "format")
-    info = update_deck(database_of(request), _deck_id(deck_text_id), fmt=chosen or None, house=house_of(request))
+    deck_id, house = _deck_id(deck_text_id), house_of(request)
+    info = update_deck(database_of(request), deck_id, fmt=chosen or None, house=house, expected=form_versions(form))
     return see_other(f"/decks/{info.id}#validation")
 
 
 @router.post("/decks/{deck_text_id}/duplicate", response_class=HTMLResponse)
-async def duplicate(request: Request, deck_text_id: str) -> Response:
+def duplicate(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
     from cardbase.decks.store import duplicate_deck
 
-    form = await request.form()
     info = duplicate_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or "") or None)
     return see_other(f"/decks/{info.id}")
 
@@ -528,14 +537,14 @@ def confirm_delete(request: Request, deck_text_id: str) -> HTMLResponse:
 
 
 @router.post("/decks/{deck_text_id}/delete", response_class=HTMLResponse)
-def delete(request: Request, deck_text_id: str) -> Response:
+def delete(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
     from urllib.parse import quote
 
     from cardbase.decks.store import deck_by_id, delete_deck
 
     deck_id = _deck_id(deck_text_id)
     info = deck_by_id(database_of(request), deck_id)
-    delete_deck(database_of(request), deck_id)
+    delete_deck(database_of(request), deck_id, form_versions(form))
     return see_other(f"/decks?done={quote('deleted ' + info.name)}")
 
 
@@ -578,8 +587,7 @@ def export(request: Request, deck_text_id: str, kind: str) -> Response:
     info = deck_by_id(database, deck_id)
     text = write_deck(load_deck(database, deck_id), fmt)
     filename = f"{slug(info.name) or 'deck'}.{'txt' if kind == 'code' else kind}"
-    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    return Response(text, media_type=f"{media}; charset=utf-8", headers=disposition)
+    return tagged(download(text, filename, f"{media}; charset=utf-8"), info)
 
 
 PRINT_OPTIONS = ("paper", "card_size", "bleed", "crop_marks", "backs")
@@ -620,11 +628,11 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     info = deck_by_id(database, deck_id)
     sheet = sheet_of(request.query_params)
     images = settings_of(request).images
-    data = deck_pdf(database, resolve_stored(database, deck_id), sheet, images, f"{info.name} — cardbase proxies")
-    filename = f"{slug(info.name) or 'deck'}.pdf"
-    return Response(
-        data, media_type="application/pdf", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    from cardbase.web.errors import warner
+
+    resolved, title = resolve_stored(database, deck_id), f"{info.name} — cardbase proxies"
+    data = deck_pdf(database, resolved, sheet, images, title, warner(request))
+    return download(data, f"{slug(info.name) or 'deck'}.pdf", "application/pdf")
 
 
 def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
@@ -659,18 +667,17 @@ def import_form(request: Request) -> HTMLResponse:
 
 
 @router.post("/decks/import", response_class=HTMLResponse)
-async def import_deck(request: Request) -> Response:
+def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     """Store a pasted or uploaded deck: all of it, or nothing with every problem listed."""
     from cardbase.db.queries import check_game
     from cardbase.decks.service import import_deck
     from cardbase.decks.text import decode_deck_bytes
 
-    form = await request.form(max_part_size=MAX_DECK_TEXT + 1024)
     text = str(form.get("text") or "")
     source = "pasted deck"
     upload = form.get("file")
     if upload is not None and not isinstance(upload, str) and upload.filename:
-        raw = await upload.read(MAX_DECK_TEXT + 1)
+        raw = upload.file.read(MAX_DECK_TEXT + 1)
         if len(raw) > MAX_DECK_TEXT:
             raise UsageError(f"{upload.filename}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
         source = upload.filename
@@ -712,10 +719,9 @@ def shared_deck(request: Request) -> Response:
 
 
 @router.post("/decks/new", response_class=HTMLResponse)
-async def save_shared(request: Request) -> Response:
+def save_shared(request: Request, form: Form, turn: WriteTurn) -> Response:
     from cardbase.decks.service import import_deck
 
-    form = await request.form()
     database = database_of(request)
     deck = decode_code(str(form.get("code") or "").strip(), database)
     deck_id, _ = import_deck(database, deck, name=str(form.get("name") or "").strip() or None)
@@ -728,7 +734,7 @@ def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     deck_id = _deck_id(deck_text_id)
     if request.query_params.get("fragment") == "panels":
         panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request))
-        return render(request, "_panels.html", panels_context(request, panels))
+        return tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
     return builder_page(request, deck_id, request.query_params)
 
 
@@ -746,10 +752,18 @@ def builder_page(
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
     house = house_of(request)
     panels = deck_panels(database_of(request), deck_id, params, house)
-    deck = {"id": deck_id, "game": panels.info.game, "types": deck_types(panels.info.game, panels.report.format, house)}
+    info = panels.info
+    deck = {
+        "id": deck_id,
+        "game": info.game,
+        "types": deck_types(info.game, panels.report.format, house),
+        "version": info.version,
+    }
     context, _ = gallery_context(request, deck, params)
     in_deck: dict[str, int] = {}
     for c in panels.resolved.deck.cards:
         in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count
     context = {**context, **panels_context(request, panels), "action_error": action_error, "in_deck": in_deck}
-    return render(request, "deck.html", context, status)
+    response = render(request, "deck.html", context, status)
+    tag(response, "deck", panels.info.id, panels.info.version)
+    return response

@@ -13,6 +13,9 @@ Readings:
   TOKEN``, or the cookie that opening ``/?token=TOKEN`` sets (HttpOnly, SameSite=Strict), after which
   the page reloads without the token in its address. Compared with ``secrets.compare_digest``; it is
   never written into an answer or a log line.
+- **Addresses.** A path or query holding NUL (``%00``) is refused (400) on every backend alike; the
+  reload after the token link goes to a path on this server (``local_path``), whatever the path
+  sent (``//other.site/``, ``/\\other.site/``, their encoded forms).
 - **Origin.** A state-changing request (POST, PUT, PATCH, DELETE) whose ``Origin`` is not this
   server's (another site, or ``null``) is refused (403); so is one that a browser marks as coming
   from another site (``Sec-Fetch-Site: cross-site`` or ``same-site``). Without ``Origin`` the request
@@ -29,7 +32,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, unquote_plus, urlencode
 
 from fastapi import FastAPI
 from starlette.datastructures import Headers
@@ -40,7 +43,7 @@ from cardbase.web.settings import (
     DECK_TEXT_BYTES,
     LOOPBACK,
     MULTIPART_OVERHEAD,
-    SPREADSHEET_BYTES,
+    UPLOAD_BODY_BYTES,
     WILDCARD,
     ServerSettings,
 )
@@ -71,8 +74,17 @@ UPLOAD_PATHS = ("/catalog/import",)
 def body_bound(path: str) -> int:
     """The most bytes a request body to ``path`` may have."""
     if path.rstrip("/").endswith(UPLOAD_PATHS):
-        return SPREADSHEET_BYTES + MULTIPART_OVERHEAD
+        return UPLOAD_BODY_BYTES
     return DECK_TEXT_BYTES + MULTIPART_OVERHEAD
+
+
+def local_path(path: str) -> str:
+    """``path`` as an address on this server: one leading slash (``//host/x``, ``/\\host/x`` and their
+    encoded forms would lead browsers to another site), every character that is not plainly part of
+    a path percent-encoded (a backslash too)."""
+    from urllib.parse import quote
+
+    return "/" + quote(path.lstrip("/\\"), safe="/:@!$&'()*+,;=-._~")
 
 
 def _split_host(value: str) -> tuple[str, int | None] | None:
@@ -243,6 +255,9 @@ class Guard:
             problem = self.origin_problem(headers, host, by_cookie)
             if problem:
                 return self.refuse(request, 403, problem)
+        if "\x00" in request.url.path or "\x00" in unquote_plus(request.url.query):
+            # no id, name or query holds one, and PostgreSQL cannot even compare with one
+            return self.refuse(request, 400, "the address holds a NUL character (%00), which no path or parameter may")
         return None
 
     def origin_problem(self, headers: Headers, host: str, by_cookie: bool) -> str | None:
@@ -268,7 +283,7 @@ class Guard:
         if not self._matches(supplied):
             return self.refuse(request, 401, "the link's token is wrong: open the link `cardbase serve` printed")
         params = [(k, v) for k, v in parse_qsl(request.url.query, keep_blank_values=True) if k != "token"]
-        target = request.url.path + (f"?{urlencode(params)}" if params else "")
+        target = local_path(request.url.path) + (f"?{urlencode(params)}" if params else "")
         from html import escape
 
         page = (

@@ -16,10 +16,19 @@ WILDCARD = ("0.0.0.0", "::", "")  # every interface: the served address is whate
 DECK_TEXT_BYTES = 1_000_000
 """An uploaded or pasted deck: the deck file bound of the CLI's readers (``decks.text.MAX_BYTES``)."""
 SPREADSHEET_BYTES = 5_000_000
-"""An uploaded catalog spreadsheet. The CLI reads files up to 64 MiB from disk; over HTTP 5 MB is
-far above a real catalog (500 Méa cards with full text are about 140 KB of CSV)."""
+"""An uploaded catalog spreadsheet (the page's and the API's, one bound). The CLI reads files up to
+64 MiB from disk; over HTTP 5 MB is far above a real catalog (500 Méa cards with full text are
+about 140 KB of CSV)."""
 MULTIPART_OVERHEAD = 64 * 1024
 """Room for a form's other fields and the multipart boundaries around the one file."""
+UPLOAD_BODY_BYTES = -(-SPREADSHEET_BYTES // 3) * 4 + MULTIPART_OVERHEAD
+"""A request to an import path: the spreadsheet, or the page's confirmation that sends it back in base64."""
+WRITE_SLOTS = 4
+"""Requests that change something run at most this many at once (each holds a worker thread and a
+connection): reads always have threads and pooled connections left (40 threads; PostgreSQL's pool
+holds 15 connections)."""
+RETRY_AFTER_SECONDS = 2
+"""The ``Retry-After`` of a 503 for a busy database: a lock is rarely held for long."""
 
 
 def is_loopback(host: str) -> bool:
@@ -41,6 +50,8 @@ class ServerSettings:
     token: str | None = None  # required on every request when set; set whenever host is not loopback
     images: Path = Path("card_images")  # card art, looked up by card id inside it; never a client path
     house: HouseFormats | None = None  # the house formats of ``serve --formats``
+    lock_wait: float | None = None  # a write's whole wait for its turn and its locks (None: LOCK_WAIT_SECONDS)
+    write_slots: int = WRITE_SLOTS
 
     @property
     def loopback(self) -> bool:

@@ -159,5 +159,6 @@ def test_two_processes_adding_at_once_lose_nothing(db_url: str) -> None:
             "players": None,
             "updated": listed[0]["updated"],
             "cards": 50,
+            "version": 51,  # made at 1, and each of the 50 adds counted once
         }
     ]

@@ -146,7 +146,7 @@ def test_locked_database_says_so_after_waiting(hostile_db: str, monkeypatch: pyt
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        assert_refused(run_cli(WRITE, hostile_db), 2, "locked by another program (waited 1 s)")
+        assert_refused(run_cli(WRITE, hostile_db), 2, "locked by another program or request (waited 1 s)")
     finally:
         holder.kill()
         holder.wait()

@@ -180,16 +180,62 @@ def test_the_face_cache_makes_a_reprint_reuse_faces(cards, images: Path, tmp_pat
     assert again.cache_misses == 1 and again.cache_hits == 11
 
 
-def test_a_failed_print_leaves_the_earlier_file_alone(cards, images: Path, tmp_path: Path) -> None:
+def test_a_failed_print_leaves_the_earlier_file_alone(
+    cards, images: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardbase.render import pdf
+
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise UnreadableInput("the page could not be drawn")
+
     out = tmp_path / "deck.pdf"
     out.write_bytes(b"%PDF-1.4 the earlier print")
-    bad = images / "mea" / "creme-golem.jpg"
-    bad.parent.mkdir(parents=True)
-    bad.write_bytes(b"\xff\xd8\xff\xe0 nonsense")
-    with pytest.raises(UnreadableInput, match=r"creme-golem\.jpg"):
+    monkeypatch.setattr(pdf, "define_form", fail)
+    with pytest.raises(UnreadableInput, match="could not be drawn"):
         print_cards([(cards["Crème Golem"], 1)], out, SheetSpec(), title="t", images=images)
     assert out.read_bytes() == b"%PDF-1.4 the earlier print"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def bad_art(images: Path, tmp_path: Path) -> dict[str, str]:
+    """Art files of three demo cards that cannot be used, by card name: SVG bytes named .png, a JPEG cut
+    short (its header reads, its pixels do not), and a PNG over the pixel bound the caller sets."""
+    from PIL import Image
+
+    folder = images / "mea"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "creme-golem.png").write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>')
+    whole = tmp_path / "whole.jpg"
+    Image.effect_noise((300, 300), 40).convert("RGB").save(whole, quality=90)
+    (folder / "puddle-knight.jpg").write_bytes(whole.read_bytes()[:1500])
+    solid_png(folder / "crumb-goblin.png", size=(400, 300))
+    return {
+        "Crème Golem": "card_images/mea/creme-golem.png",
+        "Puddle Knight": "card_images/mea/puddle-knight.jpg",
+        "Crumb Goblin": "card_images/mea/crumb-goblin.png",
+    }
+
+
+def test_art_that_cannot_be_used_prints_the_placeholder_with_one_warning_each(
+    cards, images: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    bad = bad_art(images, tmp_path)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 50_000)  # the goblin's 400×300 is over it
+    solid_png(images / "mea" / "dizzy-bat.png", size=(200, 240))  # one good art file among them, under the bound
+    entries = [(cards[name], 2) for name in [*bad, "Dizzy Bat"]]
+    told: list[str] = []
+    report = print_cards(entries, tmp_path / "deck.pdf", SheetSpec(), title="t", images=images, warn=told.append)
+    reader = PdfReader(tmp_path / "deck.pdf")
+    assert len(reader.pages) == report.pages == 1
+    assert count_images(reader) == 1  # the bat's art; the three others are drawn placeholders
+    refused = [w for w in report.warnings if "cannot be used" in w]
+    assert told == refused and len(refused) == 3  # once per file, though each card is printed twice
+    for name, shown in bad.items():
+        [line] = [w for w in refused if w.startswith(f"{name}: art {shown} ")]
+        assert "drew a placeholder" in line
+    assert not any(str(tmp_path) in w for w in report.warnings)  # never the absolute path
 
 
 def test_registration_test_is_one_sheet_front_and_back(tmp_path: Path) -> None:

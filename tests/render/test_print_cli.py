@@ -99,14 +99,17 @@ def test_user_errors_are_one_message_and_an_exit_code(db_url: str, args, code: i
     assert "Traceback" not in result.output and result.stderr.count("\n") == 1
 
 
-def test_a_corrupt_art_file_is_named_and_nothing_is_written(db_url: str, in_tmp: Path) -> None:
+def test_a_corrupt_art_file_prints_a_placeholder_with_one_warning_naming_it(db_url: str, in_tmp: Path) -> None:
     bad = in_tmp / "card_images" / "mea" / "puddle-knight.png"
     bad.parent.mkdir(parents=True)
     bad.write_bytes(b"not a png at all")
-    result = run(db_url, "print", "set", "mea", "--set", "demo")
-    assert result.exit_code == 2
-    assert "puddle-knight.png" in result.stderr and "Traceback" not in result.output
-    assert not (in_tmp / "exports" / "mea-demo.pdf").exists()
+    result = run(db_url, "print", "set", "mea", "--set", "demo", "--copies", "2")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    [line] = [x for x in result.stderr.splitlines() if "puddle-knight" in x]
+    assert line.startswith("warning: Puddle Knight: art card_images/mea/puddle-knight.png cannot be used")
+    assert "drew a placeholder" in line and str(in_tmp) not in result.stderr
+    assert (in_tmp / "exports" / "mea-demo.pdf").is_file()
 
 
 def test_cli_modules_import_only_typer_at_start_up() -> None:

@@ -164,9 +164,21 @@
     else $("#deck-h")?.setAttribute("tabindex", "-1");
   }
 
-  async function change(form) {
+  // The version of the deck the page shows (the server's ETag "deck-ID-vN"): every change is sent
+  // with it, and the server refuses (412) a change made from an older version than the deck's.
+  const shownVersion = () => $("#panels")?.dataset.version || "";
+
+  // Changes go one after another, each with the version the previous one left, so quick clicks all count.
+  let queue = Promise.resolve();
+  function change(form) {
+    queue = queue.then(() => send(form)).catch(() => {});
+    return queue;
+  }
+
+  async function send(form) {
     const data = new FormData(form);
     data.set("fragment", "1");
+    if (shownVersion()) data.set("version", shownVersion());
     if (form.classList.contains("add-form")) {
       const section = $("#section");
       data.set("section", section ? section.value : "");
@@ -177,6 +189,8 @@
     try {
       result = await fetchHtml(form.getAttribute("action") + "?" + panelParams().toString(), { method: "POST", body: data });
     } catch (error) {
+      const field = form.querySelector('input[name="version"]');
+      if (field && shownVersion()) field.value = shownVersion();
       form.submit();
       return;
     }
@@ -184,6 +198,10 @@
       showPanels(result.doc);
       showError(new Document());
       refocus(data.get("card"), data.get("section") || "", cls);
+    } else if (result.status === 412) {
+      // changed elsewhere (another tab, another person): show the deck as it now is, never overwrite it
+      await refreshPanels(panelParams());
+      showError(result.doc);
     } else {
       showError(result.doc);
     }

@@ -1,0 +1,29 @@
+"""The one translation of a fault raised deep in a library into the user error it is, for both faces.
+
+A driver's refusal (a lock not had in time, a full connection pool, a read-only or damaged
+database, a text the database cannot hold), an input nested too deeply to read, an input too big
+for the machine's memory: each is a ``CardbaseError`` the CLI (``cli/boundary.py``) prints as one
+line with its exit code and the web app (``web/errors.py``) answers with its status. Anything
+else is a bug (None here), reported by ``cardbase.crash``.
+"""
+
+from __future__ import annotations
+
+from cardbase.errors import CardbaseError, UsageError
+
+
+def user_error(error: BaseException) -> CardbaseError | None:
+    """``error`` as the user error it is, or None when it is a bug."""
+    from sqlalchemy.exc import DatabaseError as SADatabaseError
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(error, PoolTimeout | OperationalError | SADatabaseError):
+        from cardbase.db.engine import database_error
+
+        return database_error(error)
+    if isinstance(error, RecursionError):
+        return UsageError("the input is nested too deeply to read")
+    if isinstance(error, MemoryError):
+        return UsageError("the input needs more memory than this machine has; use a smaller one")
+    return None

@@ -1,0 +1,143 @@
+"""The HTTP mechanisms every route shares: a change's turn, versions as ETag and If-Match, downloads.
+
+- **A change's turn** (``WriteTurn``, a dependency of every POST, PUT, PATCH and DELETE route; a
+  test walks the routes): at most ``settings.write_slots`` changes run at once, the others wait on
+  the event loop (no worker thread, no connection held), and the wait for the turn and every lock
+  the change then needs (``db.engine.lock_budget``) is one budget, ``settings.lock_wait`` (10 s):
+  past it the answer is 503 with ``Retry-After``. Reads never queue behind changes for a worker
+  thread or a pooled connection. The body is read before the turn is taken (a slow upload holds
+  no slot).
+- **Versions**: a thing with a version (a deck) answers with ``ETag: "deck-ID-vN"`` (``etag``,
+  ``tag``); a change sent with ``If-Match`` (``expected``, or a form's ``version`` field,
+  ``form_versions``) is made only if the thing is still at that version, checked under the row
+  lock in the change's transaction; else 412 with the current version and ETag. A change without
+  ``If-Match`` applies as it comes (concurrent ``+1`` adds all count).
+- **Downloads**: ``download`` answers a file under any name (any script, quotes, control
+  characters) with RFC 6266 ``Content-Disposition``: ``filename*=UTF-8''…`` and an ASCII fallback.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import Depends, Request, Response
+from starlette.datastructures import FormData
+
+from cardbase.web.app import settings_of
+
+MAX_TAGS = 20
+"""If-Match names at most this many versions (more is not a client's honest list)."""
+
+
+# --- a change's turn ------------------------------------------------------------------------------
+
+
+async def write_turn(request: Request) -> AsyncIterator[None]:
+    """Hold one of the server's change slots (waiting for it within the lock budget) while the route runs."""
+    import anyio
+
+    from cardbase.db import engine
+
+    settings = settings_of(request)
+    seconds = engine.LOCK_WAIT_SECONDS if settings.lock_wait is None else settings.lock_wait
+    slots = request.app.state.write_slots
+    with engine.lock_budget(seconds):
+        with anyio.move_on_after(seconds) as waiting:
+            await slots.acquire()
+        if waiting.cancelled_caught:
+            raise engine.busy()
+        try:
+            yield
+        finally:
+            slots.release()
+
+
+WriteTurn = Annotated[None, Depends(write_turn, scope="function")]
+"""Declare it on every route that changes something, after the parameters that read the body."""
+
+
+async def form_data(request: Request) -> FormData:
+    """The request's form (read on the event loop, before the route's worker thread runs), fields up to
+    the request's body bound (the Guard already refused a larger body)."""
+    from cardbase.web.security import body_bound
+
+    return await request.form(max_part_size=body_bound(request.url.path))
+
+
+Form = Annotated[FormData, Depends(form_data)]
+
+
+# --- versions: ETag and If-Match ------------------------------------------------------------------
+
+
+def etag(kind: str, key: int | str, version: int) -> str:
+    """The ETag of version ``version`` of thing ``kind`` ``key``: ``"deck-7-v3"``."""
+    return f'"{kind}-{key}-v{version}"'
+
+
+def tag(response: Response, kind: str, key: int | str, version: int) -> None:
+    """Put the thing's ETag on ``response`` (a route's ``Response`` parameter, or a response)."""
+    response.headers["ETag"] = etag(kind, key, version)
+
+
+def _versions(tags: list[str], kind: str, key: int | str) -> frozenset[int] | None:
+    if "*" in tags:
+        return None  # any version of a thing that exists
+    prefix = f'"{kind}-{key}-v'
+    out = set()
+    for text in tags[:MAX_TAGS]:
+        number = text[len(prefix) : -1]
+        if text.startswith(prefix) and text.endswith('"') and _whole(number):
+            out.add(int(number))
+    return frozenset(out)  # empty: a tag of no version of this thing, which never matches
+
+
+def _whole(text: str) -> bool:
+    return text.isascii() and text.isdecimal() and len(text) <= 18
+
+
+def expected(request: Request, kind: str, key: int | str) -> frozenset[int] | None:
+    """The versions ``If-Match`` accepts (None: no If-Match, or ``*``); a weak tag (``W/"…"``) never
+    matches, as RFC 9110 says (If-Match compares strongly)."""
+    header = request.headers.get("if-match")
+    if header is None:
+        return None
+    return _versions([t.strip() for t in header.split(",") if t.strip()], kind, key)
+
+
+def form_versions(form: Any) -> frozenset[int] | None:
+    """The version a page's form was made from (its hidden ``version`` field), or None without one."""
+    value = str(form.get("version") or "").strip()
+    if not value:
+        return None
+    return frozenset([int(value)]) if _whole(value) else frozenset()
+
+
+# --- downloads ------------------------------------------------------------------------------------
+
+
+def content_disposition(filename: str) -> str:
+    """``attachment`` with ``filename`` as RFC 6266 and RFC 5987 say: the name in UTF-8
+    (``filename*``), and an ASCII fallback for old clients; separators and control characters go."""
+    name = "".join("_" if c in '/\\"' else c for c in unicodedata.normalize("NFC", filename) if c.isprintable()).strip(
+        " ."
+    )
+    name = name[:150] or "download"
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        stem, suffix = name, ""
+    folded = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    plain = "".join(c if c.isalnum() or c in "-_" else "_" for c in folded).strip("_")
+    plain_suffix = "".join(c for c in suffix if c.isascii() and (c.isalnum() or c in "-_"))
+    fallback = (plain or "download") + (f".{plain_suffix}" if plain_suffix else "")
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def download(data: bytes | str, filename: str, media_type: str, headers: dict[str, str] | None = None) -> Response:
+    """A file to save, named ``filename`` (any script)."""
+    return Response(
+        data, media_type=media_type, headers={"Content-Disposition": content_disposition(filename), **(headers or {})}
+    )
