@@ -244,20 +244,25 @@ class Database:
         It waits for locks at most ``lock_wait_left()`` seconds in all (the in-process turn, SQLite's
         write lock, PostgreSQL's row and table locks), then raises ``DatabaseBusy``."""
         budget = lock_wait_left()
-        if self.engine.dialect.name != "sqlite":
-            with Session(self.engine) as session, session.begin():
-                # lock_timeout 0 would mean no limit: at least 1 ms
-                session.execute(text(f"SET LOCAL lock_timeout = {max(1, int(budget * 1000))}"))
-                yield session
-            return
-        if not self._writers.acquire(timeout=budget):
-            raise busy()
         try:
-            options = {"cardbase_begin": "IMMEDIATE", "cardbase_wait": lock_wait_left()}
-            with Session(self.engine.execution_options(**options)) as session, session.begin():
-                yield session
-        finally:
-            self._writers.release()
+            if self.engine.dialect.name != "sqlite":
+                with Session(self.engine) as session, session.begin():
+                    # lock_timeout 0 would mean no limit: at least 1 ms
+                    session.execute(text(f"SET LOCAL lock_timeout = {max(1, int(budget * 1000))}"))
+                    yield session
+                return
+            if not self._writers.acquire(timeout=budget):
+                raise busy()
+            try:
+                options = {"cardbase_begin": "IMMEDIATE", "cardbase_wait": lock_wait_left()}
+                with Session(self.engine.execution_options(**options)) as session, session.begin():
+                    yield session
+            finally:
+                self._writers.release()
+        except (OperationalError, SADatabaseError) as error:
+            if not is_busy(error):
+                raise
+            raise busy() from None  # said here, where the budget it waited is known
 
     @property
     def label(self) -> str:
@@ -517,19 +522,31 @@ BUSY = ("database is locked", "database table is locked", "lock timeout", "deadl
 """A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
 
 
+def is_busy(error: BaseException) -> bool:
+    """Whether a driver's error is a lock not had in time (or a full pool): the write may be tried again."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(error, PoolTimeout):
+        return True
+    orig = getattr(error, "orig", None)
+    reason = str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
+    return any(phrase in reason.lower() for phrase in BUSY)
+
+
 def database_error(error: BaseException) -> CardbaseError:
     """A driver's refusal as a user error: ``DatabaseBusy`` for a lock not had in time or a full pool,
     a usage error for a text holding NUL (which PostgreSQL cannot store), else ``DatabaseError``."""
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     if isinstance(error, PoolTimeout):
+        return DatabaseBusy(
+            f"every connection to the database is in use (waited {LOCK_WAIT_SECONDS} s); try again shortly"
+        )
+    if is_busy(error):
         return busy()
     orig = getattr(error, "orig", None)
     reason = str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
-    low = reason.lower()
-    if any(phrase in low for phrase in BUSY):
-        return busy()
-    if "nul (0x00)" in low:
+    if "nul (0x00)" in reason.lower():
         return UsageError("a text holds a NUL character (\\x00), which no name, query or value may hold")
     return DatabaseError(describe_database_error(reason))
 

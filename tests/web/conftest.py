@@ -68,3 +68,10 @@ def error_of(response: Any) -> str:
     message: str = body["error"]["message"]
     assert "Traceback" not in response.text and "\n" not in message
     return message
+
+
+def api_routes(app: Any) -> list[Any]:
+    """Every route of ``app`` with an endpoint (FastAPI's ``APIRoute``), routers included at any depth."""
+    from fastapi.routing import APIRoute, iter_route_contexts
+
+    return [c.original_route for c in iter_route_contexts(app.routes) if isinstance(c.original_route, APIRoute)]

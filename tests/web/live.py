@@ -8,13 +8,15 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from cardbase.web.settings import ServerSettings
 
 
 @contextmanager
-def live_server(settings: ServerSettings) -> Iterator[str]:
-    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL."""
+def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
+    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL and
+    the app (whose ``state`` a test may look into)."""
     import uvicorn
 
     from cardbase.web.app import create_app
@@ -23,7 +25,8 @@ def live_server(settings: ServerSettings) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings = dataclasses.replace(settings, host="127.0.0.1", port=port)
-    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
+    app = create_app(settings)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -33,8 +36,15 @@ def live_server(settings: ServerSettings) -> Iterator[str]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield settings.base_url
+        yield settings.base_url, app
     finally:
         server.should_exit = True
         thread.join(30)
         sock.close()
+
+
+@contextmanager
+def live_server(settings: ServerSettings) -> Iterator[str]:
+    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL."""
+    with live_app(settings) as (base, _app):
+        yield base

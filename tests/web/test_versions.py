@@ -1,0 +1,195 @@
+"""Stale edits are refused: a deck's version as ETag on every deck answer, If-Match honoured on every
+change of ``/api/decks/{id}`` and its cards (412 with the current version), and the pages' forms
+carrying the version they showed; on SQLite and (with CARDBASE_TEST_POSTGRES) PostgreSQL."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app as cli_app
+from tests.web.conftest import error_of, new_deck
+
+CARD = {"name": "Dizzy Bat"}
+
+
+def etag(client: TestClient, deck: int) -> str:
+    response = client.get(f"/api/decks/{deck}")
+    assert response.status_code == 200
+    tag: str = response.headers["etag"]
+    assert tag == f'"deck-{deck}-v{response.json()["info"]["version"]}"'
+    return tag
+
+
+def state(client: TestClient, deck: int) -> dict[str, Any]:
+    """The deck's fields and entries (what a stale change must leave alone)."""
+    data = client.get(f"/api/decks/{deck}").json()
+    return {"info": data["info"], "cards": [(c["name"], c["count"]) for c in data["cards"]]}
+
+
+def test_every_change_gives_the_next_version_and_its_etag(client: TestClient, db_url: str) -> None:
+    made = client.post("/api/decks", json={"game": "mea", "name": "Rush"})
+    deck = made.json()["id"]
+    assert made.headers["etag"] == f'"deck-{deck}-v1"' and made.json()["version"] == 1
+    answers = [
+        client.post(f"/api/decks/{deck}/cards", json=CARD),
+        client.post(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 3}),
+        client.put(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 2}),
+        client.request("DELETE", f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 1}),
+        client.patch(f"/api/decks/{deck}", json={"name": "Rush II"}),
+        client.patch(f"/api/decks/{deck}", json={"format": "standard"}),
+    ]
+    for version, response in enumerate(answers, start=2):
+        assert response.status_code == 200, response.text
+        assert response.headers["etag"] == f'"deck-{deck}-v{version}"'
+    assert etag(client, deck) == f'"deck-{deck}-v7"'
+    same = client.patch(f"/api/decks/{deck}", json={"name": "Rush II"})  # nothing changes: no new version
+    assert same.headers["etag"] == f'"deck-{deck}-v7"'
+    # the CLI's writes count too (one version per write, whoever makes it)
+    result = CliRunner().invoke(cli_app, ["deck", "add", "Rush II", "Dizzy Bat", "--db", db_url])
+    assert result.exit_code == 0, result.output
+    assert etag(client, deck) == f'"deck-{deck}-v8"'
+    for path in (
+        f"/api/decks/{deck}/export",
+        f"/decks/{deck}",
+        f"/decks/{deck}?fragment=panels",
+        f"/decks/{deck}/export.txt",
+    ):
+        assert client.get(path).headers["etag"] == f'"deck-{deck}-v8"', path
+    copy = client.post(f"/api/decks/{deck}/duplicate")
+    assert copy.status_code == 201 and copy.headers["etag"] == f'"deck-{copy.json()["id"]}-v1"'
+
+
+def test_a_stale_rename_is_412_and_the_other_change_stays(client: TestClient) -> None:
+    """A reads the deck, B renames it, A's rename made from what it read is refused."""
+    deck = new_deck(client, "Before")
+    seen = etag(client, deck)  # A reads
+    assert client.patch(f"/api/decks/{deck}", json={"name": "B's name"}).status_code == 200  # B renames
+    stale = client.patch(f"/api/decks/{deck}", json={"name": "A's name"}, headers={"If-Match": seen})
+    assert stale.status_code == 412
+    current = f'"deck-{deck}-v2"'
+    assert stale.headers["etag"] == current
+    body = stale.json()["error"]
+    assert (body["version"], body["etag"]) == (2, current) and "changed elsewhere" in error_of(stale)
+    assert state(client, deck)["info"]["name"] == "B's name"
+    fresh = client.patch(f"/api/decks/{deck}", json={"name": "A's name"}, headers={"If-Match": current})
+    assert fresh.status_code == 200 and fresh.json()["name"] == "A's name"
+
+
+def at_version_3(client: TestClient, name: str) -> int:
+    """A new deck with a Dizzy Bat and a Crumb Goblin, added one at a time: version 3."""
+    deck = new_deck(client, name)
+    for card in (CARD, {"name": "Crumb Goblin"}):
+        assert client.post(f"/api/decks/{deck}/cards", json=card).status_code == 200
+    return deck
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("PATCH", "", {"name": "Other"}),
+        ("DELETE", "", None),
+        ("POST", "/cards", CARD),
+        ("PUT", "/cards", {"name": "Dizzy Bat", "count": 4}),
+        ("DELETE", "/cards", {"name": "Dizzy Bat"}),
+    ],
+)
+def test_if_match_guards_every_change_of_a_deck(client: TestClient, method: str, path: str, body: Any) -> None:
+    deck = at_version_3(client, "Guarded")
+    before = state(client, deck)
+    seen = f'"deck-{deck}-v2"'  # what a client read before the last add
+    for stale in (seen, f'W/"deck-{deck}-v3"', '"stale"', f'"deck-{deck + 1}-v3"', '"deck-x-v3"', f'"deck-{deck}-v"'):
+        refused = client.request(method, f"/api/decks/{deck}{path}", json=body, headers={"If-Match": stale})
+        assert refused.status_code == 412, (stale, refused.text)
+        assert refused.headers["etag"] == f'"deck-{deck}-v3"'
+    assert state(client, deck) == before  # nothing written
+    for n, good in enumerate(('"deck-{}-v3"', '"deck-{}-v1", "deck-{}-v3"', "*")):
+        fresh = at_version_3(client, f"Fresh {n}")
+        sent = {**body, "name": f"{body['name']} {n}"} if method == "PATCH" else body
+        done = client.request(
+            method, f"/api/decks/{fresh}{path}", json=sent, headers={"If-Match": good.format(fresh, fresh)}
+        )
+        assert done.status_code == 200, (good, done.text)
+
+
+def test_without_if_match_changes_apply_as_they_come(client: TestClient) -> None:
+    deck = new_deck(client)
+    for _ in range(3):
+        assert client.post(f"/api/decks/{deck}/cards", json=CARD).status_code == 200
+    assert state(client, deck)["cards"] == [("Dizzy Bat", 3)]
+    assert client.request("DELETE", f"/api/decks/{deck}").status_code == 200
+
+
+def test_a_stale_delete_keeps_the_deck(client: TestClient) -> None:
+    deck = new_deck(client)
+    seen = etag(client, deck)
+    client.post(f"/api/decks/{deck}/cards", json=CARD)
+    assert client.request("DELETE", f"/api/decks/{deck}", headers={"If-Match": seen}).status_code == 412
+    assert client.get(f"/api/decks/{deck}").status_code == 200
+    assert client.request("DELETE", f"/api/decks/{deck}", headers={"If-Match": etag(client, deck)}).status_code == 200
+    assert client.get(f"/api/decks/{deck}").status_code == 404
+
+
+# --- the pages -------------------------------------------------------------------------------------
+
+
+def version_in(page: str) -> int:
+    m = re.search(r'id="panels" data-deck-id="\d+" data-version="(\d+)"', page)
+    assert m, page[:300]
+    return int(m.group(1))
+
+
+def action_error(page: str) -> str:
+    m = re.search(r'<p id="action-error"[^>]*>(.*?)</p>', page, re.S)
+    assert m, page[:500]
+    return html.unescape(m.group(1)).strip()
+
+
+def test_a_builder_form_from_an_older_page_is_refused_and_shows_the_deck_now(client: TestClient) -> None:
+    deck = new_deck(client)
+    page = client.get(f"/decks/{deck}")
+    shown = version_in(page.text)
+    assert page.headers["etag"] == f'"deck-{deck}-v{shown}"'
+    assert f'name="version" value="{shown}"' in page.text  # the no-JS forms carry it
+    client.post(f"/api/decks/{deck}/cards", json=CARD)  # elsewhere: another tab, another person
+    card = "mea/demo/crumb-goblin"
+    for fragment in ("", "1"):
+        data = {"card": card, "op": "add", "version": str(shown), "fragment": fragment}
+        refused = client.post(f"/decks/{deck}/cards", data=data, follow_redirects=False)
+        assert refused.status_code == 412
+        assert "changed elsewhere" in action_error(refused.text)
+        if not fragment:  # without JavaScript: the builder again, showing the deck as it now is
+            assert version_in(refused.text) == shown + 1 and "Dizzy Bat" in refused.text
+    assert state(client, deck)["cards"] == [("Dizzy Bat", 1)]
+    done = client.post(
+        f"/decks/{deck}/cards", data={"card": card, "op": "add", "version": str(shown + 1)}, follow_redirects=False
+    )
+    assert done.status_code == 303
+    assert sorted(state(client, deck)["cards"]) == [("Crumb Goblin", 1), ("Dizzy Bat", 1)]
+
+
+def test_page_forms_without_a_version_still_work(client: TestClient) -> None:
+    """The card page's "add to deck" does not show the deck: it adds whatever the deck holds."""
+    deck = new_deck(client)
+    client.post(f"/api/decks/{deck}/cards", json=CARD)
+    added = client.post("/decks/add", data={"deck": str(deck), "card": "mea/demo/dizzy-bat"}, follow_redirects=False)
+    assert added.status_code == 303 and state(client, deck)["cards"] == [("Dizzy Bat", 2)]
+
+
+@pytest.mark.parametrize(
+    ("path", "data"), [("rename", {"name": "Renamed"}), ("format", {"format": "standard"}), ("delete", {})]
+)
+def test_deck_forms_of_an_older_page_are_refused(client: TestClient, path: str, data: dict[str, str]) -> None:
+    deck = new_deck(client, "Kept")
+    client.post(f"/api/decks/{deck}/cards", json=CARD)  # version 2; the form was made at 1
+    refused = client.post(f"/decks/{deck}/{path}", data={**data, "version": "1"}, follow_redirects=False)
+    assert refused.status_code == 412 and "changed elsewhere" in refused.text and "Traceback" not in refused.text
+    info = state(client, deck)["info"]
+    assert (info["name"], info["format"], info["version"]) == ("Kept", None, 2)
+    done = client.post(f"/decks/{deck}/{path}", data={**data, "version": "2"}, follow_redirects=False)
+    assert done.status_code == 303
