@@ -1,7 +1,9 @@
 """Web benchmarks (issue 14): /api/cards against Datasette, card images, 20 concurrent builders,
-and the gallery page's DOMContentLoaded in headless Chromium.
+and the gallery page's DOMContentLoaded in headless Chromium; (issue 24) 16 clients × 100 mixed
+requests, and reads while writes wait on a lock another connection holds, on SQLite and PostgreSQL.
 
 Run: uv run --with datasette python benchmarks/bench_web.py [--requests 200]
+     uv run python benchmarks/bench_web.py --only load [--postgres postgresql://postgres@127.0.0.1:54329/postgres]
 
 Both servers run as their own processes over the same 10,000-card SQLite file (the shipped
 catalogs plus synthetic Méa cards of set ``bench``, made for this benchmark), both at once, each
@@ -25,11 +27,17 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_catalog import synthetic_csv
-from common import PYTHON, table
+from common import PYTHON, REPO, table
+
+sys.path.insert(0, str(REPO))
+from tests.web.live import lock_held
 
 CARDS = 10_000
 PAGE = 60
@@ -286,22 +294,214 @@ def bench_gallery(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
     return [("gallery /cards to DOMContentLoaded (20 loads)", f"p50 {p50:.0f} ms, p99 {p99:.0f} ms", "—", "≤ 300 ms")]
 
 
+# --- issue 24: mixed load, and reads while writes wait on a lock --------------------------------------
+
+CLIENTS = 16
+PER_CLIENT = 100
+LOAD_QUERIES = ["goblin", "t:monster cost<=3", "o:draw", "t:monster (atk>=5 or def>=6)", "game:mea order:cost"]
+
+
+def mixed_requests(base: str, own: int, shared: int, card: str, n: int) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """``n`` requests of one client, in a cycle of 20: 8 searches, 2 card pages, 2 deck answers, 2 deck
+    pages, 1 health check, 4 adds to its own deck and 1 to the deck all clients share."""
+    from urllib.parse import quote
+
+    cycle: list[tuple[str, str, dict[str, Any] | None]] = []
+    cycle += [("GET", f"/api/cards?q={quote(q)}&limit=60", None) for q in LOAD_QUERIES + LOAD_QUERIES[:3]]
+    cycle += [("GET", f"/api/cards/{card}", None), ("GET", f"/cards/{card}", None)]
+    cycle += [("GET", f"/api/decks/{own}", None), ("GET", f"/api/decks/{shared}", None)]
+    cycle += [("GET", f"/decks/{own}", None), ("GET", "/decks", None), ("GET", "/healthz", None)]
+    cycle += [("POST", f"/api/decks/{own}/cards", {"name": "Dizzy Bat"})] * 4
+    cycle += [("POST", f"/api/decks/{shared}/cards", {"name": "Crumb Goblin"})]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def run_clients(base: str, plans: list[list[tuple[str, str, Any]]]) -> tuple[list[tuple[str, float, float]], list[str]]:
+    """Each plan on its own keep-alive client, all at once: (kind, seconds, when it ended) per request,
+    and the errors."""
+    import httpx
+
+    timings: list[tuple[str, float, float]] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def client(plan: list[tuple[str, str, Any]]) -> None:
+        mine, bad = [], []
+        with httpx.Client(base_url=base, timeout=120) as http:
+            for method, path, body in plan:
+                start = time.perf_counter()
+                response = http.request(method, path, json=body)
+                end = time.perf_counter()
+                mine.append(("write" if method != "GET" else "read", end - start, end))
+                if response.status_code >= 400:
+                    bad.append(f"{method} {path}: {response.status_code} {response.text[:120]}")
+        with lock:
+            timings.extend(mine)
+            errors.extend(bad)
+
+    threads = [threading.Thread(target=client, args=(plan,)) for plan in plans]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return timings, errors
+
+
+def bench_load(url: str, folder: Path, label: str, rounds: int = 3) -> list[tuple[str, str, str, str]]:
+    """16 clients × 100 mixed requests (0 errors wanted); then reads of 16 clients while 8 writes wait
+    on a lock held elsewhere (each answers 503 with Retry-After after its 10 s), against the same reads
+    with no lock held: ``rounds`` interleaved rounds, medians."""
+    import httpx
+
+    port = free_port()
+    argv = [PYTHON, "-m", "cardbase", "serve", "--db", url, "--port", str(port)]
+    server = Server(argv, port, "/healthz", folder)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            stamp = int(time.time())
+            decks = [
+                http.post("/api/decks", json={"game": "mea", "name": f"Load {stamp} {i}"}).json()["id"]
+                for i in range(CLIENTS + 1)
+            ]
+            card = http.get("/api/cards", params={"q": "Dizzy Bat", "game": "mea"}).json()[0]["id"]
+        shared, own = decks[0], decks[1:]
+        plans = [mixed_requests(base, own[i], shared, card, PER_CLIENT) for i in range(CLIENTS)]
+        start = time.perf_counter()
+        timings, errors = run_clients(base, plans)
+        elapsed = time.perf_counter() - start
+        with httpx.Client(base_url=base, timeout=60) as http:
+            stored = http.get(f"/api/decks/{shared}").json()["info"]["cards"]
+        reads = [t for kind, t, _ in timings if kind == "read"]
+        writes = [t for kind, t, _ in timings if kind == "write"]
+        read_plans = [[r for r in plan if r[0] == "GET"][:25] for plan in plans]
+        free: list[float] = []
+        held: list[float] = []
+        late = 0  # reads that ended after the first waiting write had answered (not "while it waited")
+        write_answers: list[tuple[int, str, float]] = []
+
+        def waiting_write(answers: list[tuple[int, str, float, float]]) -> None:
+            begin = time.perf_counter()
+            response = httpx.post(f"{base}/api/decks/{shared}/cards", json={"name": "Dizzy Bat"}, timeout=120)
+            end = time.perf_counter()
+            answers.append((response.status_code, response.headers.get("retry-after", ""), end - begin, end))
+
+        for _ in range(rounds):
+            free += [t for _, t, _ in run_clients(base, read_plans)[0]]
+            with lock_held(url, "SELECT id FROM deck WHERE id = :id FOR UPDATE", {"id": shared}):
+                answers: list[tuple[int, str, float, float]] = []
+                writers = [threading.Thread(target=waiting_write, args=(answers,)) for _ in range(8)]
+                for t in writers:
+                    t.start()
+                time.sleep(0.5)  # the writes are in and waiting (they wait 10 s)
+                done = run_clients(base, read_plans)[0]
+                for t in writers:
+                    t.join()
+            first = min(end for *_, end in answers)
+            held += [t for _, t, end in done if end < first]
+            late += sum(1 for *_, end in done if end >= first)
+            write_answers += [(status, retry, waited) for status, retry, waited, _ in answers]
+    finally:
+        server.stop()
+    for text in sorted(set(errors))[:3]:
+        print(f"a request failed: {text}")
+    p50, p99 = percentiles([*reads, *writes])
+    r50, r99 = percentiles(reads)
+    w50, w99 = percentiles(writes)
+    f50, f99 = percentiles(free)
+    h50, h99 = percentiles(held)
+    statuses = sorted({s for s, _, _ in write_answers})
+    waited = sorted(w for _, _, w in write_answers)
+    retry = sorted({r for _, r, _ in write_answers})
+    want_adds = CLIENTS * (PER_CLIENT // 20)
+    return [
+        (
+            f"{label}: {CLIENTS} clients × {PER_CLIENT} mixed requests",
+            f"{len(errors)} errors of {len(timings):,}",
+            f"{len(timings) / elapsed:.0f} requests/s",
+            "0 errors",
+        ),
+        (f"{label}: shared-deck adds stored", f"{stored} of {want_adds}", "—", "all"),
+        (f"{label}: all requests p50 / p99", f"{p50:.1f} / {p99:.1f} ms", "—", "—"),
+        (
+            f"{label}: reads p50 / p99 (writes p50 / p99)",
+            f"{r50:.1f} / {r99:.1f} ms ({w50:.1f} / {w99:.1f} ms)",
+            "—",
+            "—",
+        ),
+        (
+            f"{label}: reads p50 / p99 while 8 writes wait on a held lock",
+            f"{h50:.1f} / {h99:.1f} ms ({len(held)} reads; {late} ended after a write answered, left out)",
+            f"p99 {h99 / f99:.2f}× the same reads without the lock ({f50:.1f} / {f99:.1f} ms)",
+            "reads keep answering",
+        ),
+        (
+            f"{label}: the waiting writes",
+            f"status {statuses}, Retry-After {retry}, answered after {waited[0]:.1f}–{waited[-1]:.1f} s",
+            "—",
+            "503 within about 10 s",
+        ),
+    ]
+
+
+@contextmanager
+def postgres_database(admin_url: str, folder: Path) -> Iterator[str]:
+    """A new PostgreSQL database on the server of ``admin_url`` with the bench catalog, dropped at the end."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from cardbase.db.engine import database_url, open_database
+    from cardbase.db.io import import_catalog
+    from cardbase.db.queries import card_count
+
+    admin = create_engine(database_url(admin_url), isolation_level="AUTOCOMMIT")
+    name = f"cardbase_bench_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = admin_url.rsplit("/", 1)[0] + "/" + name
+    try:
+        database = open_database(url)
+        with database.session() as session:
+            shipped = card_count(session)
+        csv = folder / "bench-cards-pg.csv"
+        synthetic_csv(csv, CARDS - shipped)
+        import_catalog(database, csv, "mea")
+        database.engine.dispose()
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+PARTS = ("search", "images", "concurrency", "gallery", "load")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200, help="Timed requests per query shape and server.")
+    parser.add_argument("--only", choices=PARTS, action="append", help="Run only these parts (repeatable).")
+    parser.add_argument("--postgres", help="A PostgreSQL maintenance URL: the load part runs there too.")
     args = parser.parse_args()
     if not 20 <= args.requests <= 100_000:
         raise SystemExit("--requests must be 20 to 100,000")
+    parts = set(args.only or PARTS)
     with tempfile.TemporaryDirectory(prefix="cardbase-bench-web-") as tmp:
         folder = Path(tmp)
         started = time.perf_counter()
         db = make_database(folder)
         print(f"made a {CARDS:,}-card SQLite catalog in {time.perf_counter() - started:.1f} s")
-        rows = bench_search(db, folder, args.requests)
-        rows += bench_images(db, folder)
-        rows += bench_concurrency(db, folder)
-        rows += bench_gallery(db, folder)
-    table("cardbase serve (SQLite, one machine; the peer measured in the same run)", rows)
+        rows = bench_search(db, folder, args.requests) if "search" in parts else []
+        rows += bench_images(db, folder) if "images" in parts else []
+        rows += bench_concurrency(db, folder) if "concurrency" in parts else []
+        rows += bench_gallery(db, folder) if "gallery" in parts else []
+        if "load" in parts:
+            rows += bench_load(f"sqlite:///{db}", folder, "SQLite")
+            if args.postgres:
+                with postgres_database(args.postgres, folder) as url:
+                    rows += bench_load(url, folder, "PostgreSQL")
+    table("cardbase serve (one machine; the peer measured in the same run)", rows)
 
 
 if __name__ == "__main__":

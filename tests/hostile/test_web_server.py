@@ -23,11 +23,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from cardbase.db.engine import Database
 from cardbase.web.settings import ServerSettings
-from tests.web.live import live_app
+from tests.web.live import live_app, lock_held
 
 GUARD = 120  # seconds: only a failed test waits this long
 ROWS = 5_000
@@ -44,24 +44,8 @@ def sheet(rows: int = ROWS) -> bytes:
 def holding_card_writes(database: Database) -> Iterator[None]:
     """Another connection keeps writes to the card table waiting (SQLite's write lock; on PostgreSQL a
     SHARE lock on ``card``, which reads pass)."""
-    if database.engine.dialect.name == "sqlite":
-        import sqlite3
-
-        holder = sqlite3.connect(database.engine.url.database or "", isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.rollback()
-            holder.close()
-        return
-    engine = create_engine(database.engine.url)
-    try:
-        with engine.connect() as conn, conn.begin():
-            conn.execute(text("LOCK TABLE card IN SHARE MODE"))
-            yield
-    finally:
-        engine.dispose()
+    with lock_held(database.engine.url.render_as_string(hide_password=False), "LOCK TABLE card IN SHARE MODE"):
+        yield
 
 
 def import_is_waiting(database: Database) -> bool:

@@ -48,3 +48,30 @@ def live_server(settings: ServerSettings) -> Iterator[str]:
     """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL."""
     with live_app(settings) as (base, _app):
         yield base
+
+
+@contextmanager
+def lock_held(url: str, postgres_lock: str, params: dict[str, Any] | None = None) -> Iterator[None]:
+    """Another connection holds a lock that writes need until the block ends: SQLite's write lock
+    (``BEGIN IMMEDIATE``; reads still go through, WAL), or on PostgreSQL the lock that the statement
+    ``postgres_lock`` takes (a row's ``SELECT … FOR UPDATE``, a table's ``LOCK … IN SHARE MODE``)."""
+    from sqlalchemy import create_engine, make_url, text
+
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        holder = sqlite3.connect(make_url(url).database or "", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            holder.rollback()
+            holder.close()
+        return
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn, conn.begin():
+            conn.execute(text(postgres_lock), params or {})
+            yield
+    finally:
+        engine.dispose()

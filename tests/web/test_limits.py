@@ -25,34 +25,18 @@ from cardbase.db.engine import Database
 from cardbase.web.app import create_app
 from cardbase.web.settings import ServerSettings
 from tests.web.conftest import MakeClient, api_routes, new_deck
-from tests.web.live import live_app
+from tests.web.live import live_app, lock_held
 
 GUARD = 120  # seconds: only a failed test ever waits this long
 
 
 @contextmanager
 def holding_lock(database: Database, deck_id: int) -> Iterator[None]:
-    """Another connection holds the lock a write to deck ``deck_id`` needs: SQLite's write lock
-    (``BEGIN IMMEDIATE``), or the deck's row lock on PostgreSQL (``SELECT … FOR UPDATE``). Reads
-    still go through (WAL on SQLite, MVCC on PostgreSQL)."""
-    if database.engine.dialect.name == "sqlite":
-        import sqlite3
-
-        holder = sqlite3.connect(database.engine.url.database or "", isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.rollback()
-            holder.close()
-        return
-    engine = create_engine(database.engine.url)
-    try:
-        with engine.connect() as conn, conn.begin():
-            conn.execute(text("SELECT id FROM deck WHERE id = :id FOR UPDATE"), {"id": deck_id})
-            yield
-    finally:
-        engine.dispose()
+    """Another connection holds the lock a write to deck ``deck_id`` needs: SQLite's write lock, or
+    the deck's row lock on PostgreSQL."""
+    sql = "SELECT id FROM deck WHERE id = :id FOR UPDATE"
+    with lock_held(database.engine.url.render_as_string(hide_password=False), sql, {"id": deck_id}):
+        yield
 
 
 def wait_until(condition: Callable[[], bool], what: str) -> None:
