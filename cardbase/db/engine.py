@@ -247,8 +247,12 @@ class Database:
         try:
             if self.engine.dialect.name != "sqlite":
                 with Session(self.engine) as session, session.begin():
-                    # lock_timeout 0 would mean no limit: at least 1 ms
-                    session.execute(text(f"SET LOCAL lock_timeout = {max(1, int(budget * 1000))}"))
+                    # lock_timeout bounds each lock a statement waits for (0 would mean no limit: at least
+                    # 1 ms); a row lock queued behind other waiters is two waits (the tuple's, then the
+                    # holder's), so statement_timeout bounds them together, a second of work on top
+                    wait_ms = int(budget * 1000)
+                    session.execute(text(f"SET LOCAL lock_timeout = {max(1, wait_ms)}"))
+                    session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):
@@ -518,7 +522,14 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     return database
 
 
-BUSY = ("database is locked", "database table is locked", "lock timeout", "deadlock detected", "could not serialize")
+BUSY = (
+    "database is locked",
+    "database table is locked",
+    "lock timeout",
+    "statement timeout",
+    "deadlock detected",
+    "could not serialize",
+)
 """A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
-from cardbase.web.http import WriteTurn, download, expected, tag
+from cardbase.web.http import WriteTurn, download, etag, expected, tag
 from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
 
 router = APIRouter()
@@ -368,22 +368,32 @@ def remove(
     return _edit(settings, request, response, deck_id, body, "remove")
 
 
+def _deck_etag(settings: ServerSettings, deck_id: int) -> str:
+    """The ETag of the deck an answer is computed from (read first: never newer than what it shows)."""
+    from cardbase.decks.store import deck_by_id
+
+    info = deck_by_id(_db(settings), _check_id(deck_id))
+    return etag("deck", info.id, info.version)
+
+
 @router.get("/api/decks/{deck_id}/validation", tags=["decks"])
-def validation(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, object]:
+def validation(settings: Settings, deck_id: int, response: Response, format: FormatQuery = None) -> dict[str, object]:
     """Every problem of the deck: the object of ``deck validate --json``."""
     from cardbase.decks.service import validate_resolved
 
-    report, _ = validate_resolved(_resolved(settings, _check_id(deck_id)), format, settings.house)
+    response.headers["ETag"] = _deck_etag(settings, deck_id)
+    report, _ = validate_resolved(_resolved(settings, deck_id), format, settings.house)
     return report.as_dict()
 
 
 @router.get("/api/decks/{deck_id}/stats", tags=["decks"])
-def stats(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[str, Any]:
+def stats(settings: Settings, deck_id: int, response: Response, format: FormatQuery = None) -> dict[str, Any]:
     """The deck's numbers: the object of ``deck stats --json``."""
     from cardbase.decks.service import choose_format
     from cardbase.decks.stats import deck_stats
 
-    resolved = _resolved(settings, _check_id(deck_id))
+    response.headers["ETag"] = _deck_etag(settings, deck_id)
+    resolved = _resolved(settings, deck_id)
     fmt, _ = choose_format(resolved, format, settings.house)
     return deck_stats(resolved, fmt)
 
@@ -392,6 +402,7 @@ def stats(settings: Settings, deck_id: int, format: FormatQuery = None) -> dict[
 def draws(
     settings: Settings,
     deck_id: int,
+    response: Response,
     need: Annotated[list[str], Query(max_length=MAX_NEEDS, description='At least: "COUNT QUERY".')] = [],  # noqa: B006
     at_most: Annotated[list[str], Query(max_length=MAX_NEEDS)] = [],  # noqa: B006
     exactly: Annotated[list[str], Query(max_length=MAX_NEEDS)] = [],  # noqa: B006
@@ -416,7 +427,8 @@ def draws(
     if cards is not None and by_turn is not None:
         raise UsageError("give cards or by_turn, not both")
     database = _db(settings)
-    resolved = _resolved(settings, _check_id(deck_id))
+    response.headers["ETag"] = _deck_etag(settings, deck_id)
+    resolved = _resolved(settings, deck_id)
     if not resolved.deck.main.cards:
         raise UsageError("the deck is empty: add cards to see its draws")
     deck = setup(database, resolved, needs, resolved.source)
@@ -488,12 +500,13 @@ def pdf(settings: Settings, request: Request, deck_id: int, options: Annotated[P
 
     sheet = SheetOptions(**options.model_dump())
     sheet.spec(None)  # bad options fail before any work
-    resolved = _resolved(settings, _check_id(deck_id))
+    current = {"ETag": _deck_etag(settings, deck_id)}
+    resolved = _resolved(settings, deck_id)
     name = resolved.deck.name or "deck"
     from cardbase.web.errors import warner
 
     data = deck_pdf(_db(settings), resolved, sheet, settings.images, f"{name} — cardbase proxies", warner(request))
-    return download(data, f"{file_slug(name) or 'deck'}.pdf", "application/pdf")
+    return download(data, f"{file_slug(name) or 'deck'}.pdf", "application/pdf", current)
 
 
 # --- catalog ----------------------------------------------------------------------------------

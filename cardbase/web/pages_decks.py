@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.decks.formats import check_format_name
-from cardbase.errors import CardbaseError, UsageError
+from cardbase.errors import CardbaseError, DatabaseError, UsageError
 from cardbase.games.base import is_demo
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
@@ -424,17 +424,19 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
     try:
         apply_change(database, deck_id, form)
     except CardbaseError as error:
-        from cardbase.web.errors import mask, status_of
+        from cardbase.web.errors import error_headers, mask, status_of
 
         message = mask(str(error), request)
         if fragment:
-            return render(request, "_action_error.html", {"message": message}, status_of(error))
-        # without JavaScript: the builder again, with the error where the script would put it
-        from starlette.datastructures import QueryParams
+            refused = render(request, "_action_error.html", {"message": message}, status_of(error))
+        else:  # without JavaScript: the builder again, with the error where the script would put it
+            from starlette.datastructures import QueryParams
 
-        back = _back(deck_id, form.get("back"))
-        params = QueryParams(back.partition("?")[2].partition("#")[0])
-        return builder_page(request, deck_id, params, message, status_of(error))
+            back = _back(deck_id, form.get("back"))
+            params = QueryParams(back.partition("?")[2].partition("#")[0])
+            refused = builder_page(request, deck_id, params, message, status_of(error))
+        refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
+        return refused
     if fragment:
         panels = deck_panels(database, deck_id, request.query_params, house_of(request))
         return tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
@@ -632,7 +634,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
 
     resolved, title = resolve_stored(database, deck_id), f"{info.name} — cardbase proxies"
     data = deck_pdf(database, resolved, sheet, images, title, warner(request))
-    return download(data, f"{slug(info.name) or 'deck'}.pdf", "application/pdf")
+    return tagged(download(data, f"{slug(info.name) or 'deck'}.pdf", "application/pdf"), info)
 
 
 def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
@@ -689,6 +691,8 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     database = database_of(request)
     try:
         deck_id, _ = import_deck(database, read_pasted(text, source, database), name=name or None, game=game)
+    except DatabaseError:
+        raise  # busy or unusable: its own status, not a problem of the deck
     except CardbaseError as error:
         context = {"text": text, "problems": problems_of(error), "name": name, "source": source}
         return render(request, "import.html", context, 400)
@@ -711,6 +715,8 @@ def shared_deck(request: Request) -> Response:
     try:
         resolved = resolve_text(database, deck_to_text(decode_code(code, database), "share code"))
         report = validate_resolved(resolved, None, house_of(request))[0]
+    except DatabaseError:
+        raise
     except CardbaseError as error:
         problems = problems_of(error)
     title = GAME_TITLES.get(resolved.game, "") if resolved else ""

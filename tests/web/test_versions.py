@@ -56,11 +56,17 @@ def test_every_change_gives_the_next_version_and_its_etag(client: TestClient, db
     assert etag(client, deck) == f'"deck-{deck}-v8"'
     for path in (
         f"/api/decks/{deck}/export",
+        f"/api/decks/{deck}/validation",
+        f"/api/decks/{deck}/stats",
+        f"/api/decks/{deck}/draws?need=1%20t:monster",
+        f"/api/decks/{deck}/pdf",
         f"/decks/{deck}",
         f"/decks/{deck}?fragment=panels",
         f"/decks/{deck}/export.txt",
+        f"/decks/{deck}/print.pdf",
     ):
-        assert client.get(path).headers["etag"] == f'"deck-{deck}-v8"', path
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.headers["etag"] == f'"deck-{deck}-v8"', path
     copy = client.post(f"/api/decks/{deck}/duplicate")
     assert copy.status_code == 201 and copy.headers["etag"] == f'"deck-{copy.json()["id"]}-v1"'
 
