@@ -172,3 +172,21 @@ def test_the_cli_says_a_mislabelled_database_is_left_unchanged(empty_db_url: str
     result = CliRunner().invoke(app, ["cards", "search", "goblin", "--db", empty_db_url])
     assert result.exit_code == 2
     assert result.stderr.startswith("cardbase: error: the table card has no column abilities: ")
+def test_decks_kept_before_schema_6_start_at_version_1(empty_db_url: str) -> None:
+    """Schema 6 gives every deck a version: 1 for those already kept, and the next write moves it on."""
+    old = _engine(empty_db_url)
+    with old.begin() as conn:
+        for statement in _statements((SCHEMAS / "v3.sql").read_text(encoding="utf-8"), old.dialect.name):
+            conn.execute(text(statement))
+        conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', '3')"))
+        conn.execute(text("INSERT INTO game (id, title, rulebook) VALUES ('zz', 'test game', 'none')"))
+        conn.execute(text("INSERT INTO deck (name, game, updated_at) VALUES ('Old', 'zz', 'then')"))
+    old.dispose()
+    database = open_database(empty_db_url)
+    try:
+        from cardbase.decks.store import deck_info, rename_deck
+
+        assert deck_info(database, "Old").version == 1
+        assert rename_deck(database, "Old", "Renamed").version == 2
+    finally:
+        database.engine.dispose()
