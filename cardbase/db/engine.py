@@ -249,10 +249,12 @@ class Database:
                 with Session(self.engine) as session, session.begin():
                     # lock_timeout bounds each lock a statement waits for (0 would mean no limit: at least
                     # 1 ms); a row lock queued behind other waiters is two waits (the tuple's, then the
-                    # holder's), so statement_timeout bounds them together, a second of work on top
+                    # holder's), so under a request's budget statement_timeout bounds them together, with
+                    # a second of work on top (a command's long import statements keep no such bound)
                     wait_ms = int(budget * 1000)
                     session.execute(text(f"SET LOCAL lock_timeout = {max(1, wait_ms)}"))
-                    session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
+                    if _budget.get() is not None:
+                        session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):
@@ -533,15 +535,17 @@ BUSY = (
 """A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
 
 
+def _reason(error: BaseException) -> str:
+    """A driver error's own words (SQLAlchemy's wrapper adds the statement and its parameters)."""
+    orig = getattr(error, "orig", None)
+    return str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
+
+
 def is_busy(error: BaseException) -> bool:
     """Whether a driver's error is a lock not had in time (or a full pool): the write may be tried again."""
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-    if isinstance(error, PoolTimeout):
-        return True
-    orig = getattr(error, "orig", None)
-    reason = str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
-    return any(phrase in reason.lower() for phrase in BUSY)
+    return isinstance(error, PoolTimeout) or any(phrase in _reason(error).lower() for phrase in BUSY)
 
 
 def database_error(error: BaseException) -> CardbaseError:
@@ -555,8 +559,7 @@ def database_error(error: BaseException) -> CardbaseError:
         )
     if is_busy(error):
         return busy()
-    orig = getattr(error, "orig", None)
-    reason = str(orig) if orig is not None else (str(error).splitlines() or [""])[0]
+    reason = _reason(error)
     if "nul (0x00)" in reason.lower():
         return UsageError("a text holds a NUL character (\\x00), which no name, query or value may hold")
     return DatabaseError(describe_database_error(reason))

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.db.engine import Database
     from cardbase.db.models import Card
     from cardbase.decks.model import Deck, DeckText
-    from cardbase.decks.store import DeckInfo
+    from cardbase.decks.store import DeckInfo, Edit
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
     from cardbase.draws.exact import Need
     from cardbase.draws.openings import Draws
@@ -382,7 +382,12 @@ def _back(deck_id: int, value: object) -> str:
     return text if text == prefix or text.startswith(prefix + "?") or text.startswith(prefix + "#") else prefix
 
 
-EDITS = {"add": ("add", 1), "inc": ("add", 1), "dec": ("remove", 1), "set": ("set", None)}
+EDITS: dict[str, tuple[Edit, int | None]] = {
+    "add": ("add", 1),
+    "inc": ("add", 1),
+    "dec": ("remove", 1),
+    "set": ("set", None),
+}
 """A builder form's ``op``: the deck store's edit and its count (``set`` takes the form's ``count``)."""
 
 
@@ -402,7 +407,7 @@ def apply_change(database: Any, deck_id: int, form: Any) -> None:
     edit, count = EDITS[action]
     if count is None:
         count = _whole(str(form.get("count") or ""), "count", 0, 999, 0)
-    edit_card(database, deck_id, card, edit, count, section, form_versions(form))  # type: ignore[arg-type]
+    edit_card(database, deck_id, card, edit, count, section, form_versions(form))
 
 
 @router.post("/decks/add", response_class=HTMLResponse)
