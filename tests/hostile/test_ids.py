@@ -188,7 +188,8 @@ def test_long_names_get_distinct_file_names() -> None:
 
 
 def _downgrade(url: str, moves: dict[str, str]) -> None:
-    """Make a database of today look as schema 2 made it: ``moves`` maps new ids to old ids."""
+    """Make a current database look as schema 2 made it: ``moves`` maps new ids to old ids, the short
+    ids go back to 31 bits and the columns of later steps go (schema 6's ``deck.version``)."""
     from cardbase.db.catalog import _search_names
 
     engine = create_engine(database_url(url))
@@ -207,6 +208,7 @@ def _downgrade(url: str, moves: dict[str, str]) -> None:
                 text("UPDATE card SET short_id = :sid WHERE id = :id"), {"sid": legacy_short_id(cid), "id": cid}
             )
         conn.execute(text("UPDATE card SET search_names = 'stale'"))
+        conn.execute(text("ALTER TABLE deck DROP COLUMN version"))
         conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema_version'"))
     engine.dispose()
     del _search_names
@@ -248,7 +250,7 @@ def test_the_migration_moves_every_changed_id_with_its_aliases_art_and_deck_entr
         deck = {r.card_id: r.count for r in session.scalars(select(DeckCardRow))}
         assert deck == {"mea/core/ørn": 2, "mea/core/crumb-goblin-x": 1}
         version = session.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar_one()
-    assert version == str(SCHEMA_VERSION)
+    assert version == str(SCHEMA_VERSION)  # upgraded through every step since 2
     database.engine.dispose()
     code = run_cli(["deck", "export", "D", "--format", "code"], loaded_db)
     assert code.exit_code == 0, code.stderr
@@ -299,6 +301,7 @@ def test_the_migration_makes_old_set_codes_legal_and_moves_their_cards(
             {"c": old, "i": old_id, "s": short_id(old_id)},
         )
         conn.execute(text("UPDATE deck_card SET card_id = :i WHERE card_id = 'mea/legal/set-mover'"), {"i": old_id})
+        conn.execute(text("ALTER TABLE deck DROP COLUMN version"))  # schema 6's
         conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema_version'"))
     engine.dispose()
     shown = run_cli(["deck", "export", "S"], loaded_db)

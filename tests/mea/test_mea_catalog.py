@@ -83,6 +83,7 @@ def make_version_1(url: str) -> None:
         write_cards(s, "mea", "mine", "file:mine.csv", [{"name": "Home Brew", "type": "monster", "cost": 2}])
     with database.engine.begin() as conn:
         conn.execute(text("ALTER TABLE card DROP COLUMN abilities"))
+        conn.execute(text("ALTER TABLE deck DROP COLUMN version"))  # schema 6's
         conn.execute(text("UPDATE meta SET value = '1' WHERE key = 'schema_version'"))
     database.engine.dispose()
 
