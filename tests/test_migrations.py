@@ -172,6 +172,8 @@ def test_the_cli_says_a_mislabelled_database_is_left_unchanged(empty_db_url: str
     result = CliRunner().invoke(app, ["cards", "search", "goblin", "--db", empty_db_url])
     assert result.exit_code == 2
     assert result.stderr.startswith("cardbase: error: the table card has no column abilities: ")
+
+
 def test_decks_kept_before_schema_6_start_at_version_1(empty_db_url: str) -> None:
     """Schema 6 gives every deck a version: 1 for those already kept, and the next write moves it on."""
     old = _engine(empty_db_url)

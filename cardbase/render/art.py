@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,11 @@ def art_signature(root: Path, game: str, name: str, declared: str | None = None)
     """Each art file the card's face is drawn from (its whole-face scan, its art) with its change time and
     size: a face drawn before is stale when this changes (art replaced, added or removed)."""
     out = []
-    for find in (lambda: find_full_art(root, game, name), lambda: find_art(root, game, name, declared)):
+    finders: tuple[Callable[[], Path | None], ...] = (
+        lambda: find_full_art(root, game, name),
+        lambda: find_art(root, game, name, declared),
+    )
+    for find in finders:
         try:
             path = find()
         except UsageError as error:  # refused (drawn as a placeholder): its reason is the signature

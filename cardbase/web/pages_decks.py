@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.decks.formats import check_format_name
-from cardbase.errors import CardbaseError, DatabaseError, UsageError
+from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
 from cardbase.games.base import is_demo
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
@@ -63,7 +63,7 @@ def _deck_id(text: str) -> int:
     from cardbase.decks.store import UnknownDeck
 
     if not (text.isascii() and text.isdecimal()) or len(text) > 10 or not 1 <= int(text) <= MAX_DECK_ID:
-        raise UnknownDeck(f"no deck with id {text!r}; the decks page lists them")
+        raise UnknownDeck(f"no deck with id {quoted(text)}; the decks page lists them")
     return int(text)
 
 
@@ -72,8 +72,8 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
     text = (value or "").strip()
     if not text:
         return default
-    if not (text.isascii() and text.isdecimal()) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
+    if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
     return int(text)
 
 
@@ -398,12 +398,12 @@ def apply_change(database: Any, deck_id: int, form: Any) -> None:
 
     action = str(form.get("op") or "add")
     if action not in EDITS:
-        raise UsageError(f"unknown action {action[:40]!r}; use add, inc, dec or set")
+        raise UsageError(f"unknown action {quoted(action)}; use add, inc, dec or set")
     section = str(form.get("section") or "") or None
     info = deck_by_id(database, deck_id)
     card = _card(database, str(form.get("card") or ""))
     if card.game != info.game:
-        raise UsageError(f"{card.name!r} is a {card.game} card, not {info.game}: this is a {info.game} deck")
+        raise UsageError(f"{quoted(card.name)} is a {card.game} card, not {info.game}: this is a {info.game} deck")
     edit, count = EDITS[action]
     if count is None:
         count = _whole(str(form.get("count") or ""), "count", 0, 999, 0)
@@ -614,7 +614,7 @@ def sheet_of(params: Any) -> SheetOptions:
             raise UsageError(f"{key} has at most 40 characters")
         if key in ("crop_marks", "backs"):
             if raw.lower() not in BOOLS:
-                raise UsageError(f"{key} must be true or false, not {raw!r}")
+                raise UsageError(f"{key} must be true or false, not {quoted(raw)}")
             values[key] = BOOLS[raw.lower()]
         else:
             values[key] = raw
