@@ -166,12 +166,18 @@ def _v5_deck_version(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE deck ADD COLUMN version INTEGER DEFAULT 1 NOT NULL"))
 
 
+def _v6_played_games(conn: Connection) -> None:
+    """Schema 7: the games played at the web server's tables. The three tables are new, so
+    ``create_all`` makes them in the same transaction; no existing row changes."""
+
+
 MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
     3: _v3_long_short_ids,
     4: _v4_search_index,
     5: _v5_deck_version,
+    6: _v6_played_games,
 }
 """MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 

@@ -17,12 +17,13 @@ from sqlmodel import Field, SQLModel
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
 are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
 index (``cardbase.db.search_index``). 6: ``deck.version``, counting the writes to a deck (for HTTP
-ETag/If-Match)."""
+ETag/If-Match). 7: games played at the server's tables (``play_game``, ``play_seat``,
+``play_action``)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
@@ -183,3 +184,44 @@ class DeckCardRow(SQLModel, table=True):
     section: str = Field(default="", primary_key=True, max_length=40)
     count: int
     position: int = 0
+
+
+class PlayGameRow(SQLModel, table=True):
+    """A game played at the web server's table (``/play``): its rules and seed; the actions are rows
+    of ``play_action``. ``status``: ``playing``, ``over`` or ``abandoned`` (left idle past the expiry)."""
+
+    __tablename__ = "play_game"
+
+    id: str = Field(primary_key=True, max_length=40)
+    game: str = Field(foreign_key="game.id", max_length=20)
+    rules: str = Field(description="The rules' options as JSON (rules.to_options(): decks and pool included).")
+    seed: str = Field(max_length=20, description="The seed, in decimal (0 to 2**64 - 1).")
+    status: str = Field(index=True, max_length=20)
+    version: int = Field(default=0, description="Changes so far (actions and undos); a move on another is stale.")
+    labels: str = Field(default="{}", description="What the pages show beside the game, as JSON (deck names, profile).")
+    outcome: str | None = Field(default=None, description="The outcome as JSON once the game is over.")
+    created_at: str = Field(max_length=40)
+    updated_at: str = Field(max_length=40)
+
+
+class PlaySeatRow(SQLModel, table=True):
+    """A seat of a played game: ``agent`` is ``human`` or an agent spec; a person's seat has the
+    SHA-256 of its key (the key itself is only in that seat's link)."""
+
+    __tablename__ = "play_seat"
+
+    game_id: str = Field(primary_key=True, foreign_key="play_game.id", max_length=40)
+    seat: int = Field(primary_key=True)
+    agent: str = Field(max_length=200)
+    key_hash: str | None = Field(default=None, max_length=64)
+
+
+class PlayActionRow(SQLModel, table=True):
+    """The ``number``-th action of a played game (1-based, chance included), as its record writes it."""
+
+    __tablename__ = "play_action"
+
+    game_id: str = Field(primary_key=True, foreign_key="play_game.id", max_length=40)
+    number: int = Field(primary_key=True)
+    player: str = Field(max_length=10, description="P1, P2, … or chance.")
+    action: str

@@ -73,6 +73,11 @@ CHANCE = -1
 TERMINAL = -2
 """``State.current_player`` once the game is over."""
 
+SPECTATOR = -3
+"""The viewer who is no player: ``state.observation(SPECTATOR)`` holds only what every player
+sees (no hand, no pile's order), and ``state.action_text(action, viewer=SPECTATOR)`` hides
+what a player would hide from the others."""
+
 
 class GameError(ValueError):
     """Base of the engine's errors."""
@@ -179,7 +184,7 @@ class Observation(Protocol):
 
     @property
     def player(self) -> int:
-        """The seat that sees this."""
+        """The seat that sees this, or :data:`SPECTATOR`."""
         ...
 
     def describe(self) -> str:
@@ -339,7 +344,8 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, player: int) -> Observation:
-        """What ``player`` can see now; hides every other player's hidden cards."""
+        """What ``player`` can see now; hides every other player's hidden cards.
+        :data:`SPECTATOR` sees only what is public (every hand hidden)."""
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
         """How ``action``, about to be applied here, reads to ``viewer`` (``None``:

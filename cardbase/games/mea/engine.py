@@ -32,6 +32,7 @@ from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
+    SPECTATOR,
     TERMINAL,
     IllegalAction,
     InvalidAction,
@@ -2236,30 +2237,30 @@ class MeaState(State):
         return new
 
     def observation(self, player: int) -> MeaObservation:
-        if player not in (0, 1):
+        if player not in (0, 1, SPECTATOR):
             raise ValueError(f"no seat {player} in a 2-player game")
         return MeaObservation(player, self._redacted(player))
 
     def _redacted(self, player: int) -> MeaState:
-        """A copy without what ``player`` cannot see: the other hand, both decks' order,
-        the seed, the RNG and the history (which holds the shuffle)."""
+        """A copy without what ``player`` cannot see: the other hand (both, for the
+        spectator), both decks' order, the seed, the RNG and the history (which holds the shuffle)."""
         view = self._copy()
         view._legal = None
         view.seed = None
         view.rng = _VIEW_RNG
         view.history = []
-        opp = 1 - player
         zone = view._zone
         owner = self._tab.owner
-        # A card of the viewer's own in the other hand got there in plain sight (a monster they
-        # had taken control of, displaced under displaced_to="controller"): it stays known.
-        for i in self._hand[opp]:
-            if owner[i] == opp:
-                zone[i] = UNKNOWN
+        # A card of one seat's own in another's hand got there in plain sight (a monster taken
+        # control of, displaced under displaced_to="controller"): it stays known.
         for seat in (0, 1):
+            if seat != player:
+                for i in self._hand[seat]:
+                    if owner[i] == seat:
+                        zone[i] = UNKNOWN
+                view._hand[seat] = [i if owner[i] != seat else -1 for i in self._hand[seat]]
             for i in self._deck[seat]:
                 zone[i] = UNKNOWN
-        view._hand[opp] = [i if owner[i] != opp else -1 for i in self._hand[opp]]
         view._deck = [[-1] * len(self._deck[0]), [-1] * len(self._deck[1])]
         return view
 
@@ -2860,7 +2861,8 @@ _VIEW_RNG = _ViewRandom(0)
 
 
 class MeaObservation:
-    """What one player sees: the board, their own hand, the sizes of the rest.
+    """What one player sees: the board, their own hand, the sizes of the rest (the
+    spectator, ``player`` :data:`~cardbase.games.base.SPECTATOR`: no hand at all).
 
     ``view`` is a copy of the state with the hidden parts removed (the other hand,
     the decks' order, the seed, the history); :meth:`public` is the whole of what
@@ -2882,7 +2884,8 @@ class MeaObservation:
         return self.view.current_player
 
     def hand_names(self) -> tuple[str, ...]:
-        return self.view.hand_names(self.player)
+        """The player's hand (the spectator's is empty)."""
+        return self.view.hand_names(self.player) if self.player != SPECTATOR else ()
 
     def public(self) -> dict[str, Any]:
         """Everything this player may know, as JSON-able data (for tests and tools)."""
@@ -2898,7 +2901,7 @@ class MeaObservation:
             "mana": v._mana,
             "tiles": {B.name(q): o for q, o in sorted(v._tiles.items())},
             "monsters": [self.monster(i) for i in v.monsters()],
-            "hand": list(v.hand_names(self.player)),
+            "hand": list(self.hand_names()),
             "hand_sizes": [len(v._hand[0]), len(v._hand[1])],
             "deck_sizes": [len(v._deck[0]), len(v._deck[1])],
             "out_of_play": [tab.names[i] for i in v._out],

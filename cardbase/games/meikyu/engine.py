@@ -32,6 +32,7 @@ from cardbase.errors import quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import (
     CHANCE,
+    SPECTATOR,
     TERMINAL,
     IllegalAction,
     InvalidAction,
@@ -2455,7 +2456,8 @@ class MeikyuState(State):
         return new
 
     def observation(self, player: int) -> MeikyuObservation:
-        if not 0 <= player < self._n:
+        seated = 0 <= player < self._n
+        if not seated and player != SPECTATOR:
             raise ValueError(f"no seat {player} in a {self._n}-player game")
         n = self._n
         drawer = self._args[0] if self._ask in (A_DRAW, A_KEEP) and self._args else None
@@ -2468,7 +2470,7 @@ class MeikyuState(State):
             turns=self._turns,
             ask=self._ask,
             args=self._args,
-            hand=tuple(self._hands[player]),
+            hand=tuple(self._hands[player]) if seated else (0,) * len(self._hands[0]),
             hand_sizes=tuple(self._hsize),
             rooms=tuple(self._rooms),
             mapped=tuple(self._mapped),
@@ -3137,7 +3139,8 @@ _APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
 class MeikyuObservation:
     """What one player sees: their own hand, every kingdom, the rooms, the discard piles,
     the action under way. Other hands and the piles are sizes only; the Archives' two
-    cards only to their drawer. ``stack``/``ask``/``args`` are the public turn machine,
+    cards only to their drawer. The spectator's (``player`` :data:`~cardbase.games.base.SPECTATOR`)
+    has no hand at all. ``stack``/``ask``/``args`` are the public turn machine,
     kept so that a search agent can rebuild a state."""
 
     rules: MeikyuRules
@@ -3259,7 +3262,8 @@ class MeikyuObservation:
                 + (", ".join(lands) or "no lands")
             )
         mine = [card(k) + (f" ×{self.hand[k]}" if self.hand[k] > 1 else "") for k in t.alpha if self.hand[k]]
-        lines.append("Your hand (characters: swords/seals): " + (", ".join(mine) or "empty"))
+        if me != SPECTATOR:
+            lines.append("Your hand (characters: swords/seals): " + (", ".join(mine) or "empty"))
         top = t.knames[self.kdiscard[-1]] if self.kdiscard else "—"
         lines.append(
             f"Kingdom pile {self.kpile_size} · discards {len(self.kdiscard)} (top: {top}) · "

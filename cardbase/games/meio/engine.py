@@ -22,6 +22,7 @@ from typing import Any, ClassVar, NoReturn, Self, cast
 from cardbase.errors import quoted
 from cardbase.games.base import (
     CHANCE,
+    SPECTATOR,
     TERMINAL,
     IllegalAction,
     InvalidAction,
@@ -844,7 +845,8 @@ class MeioState(State):
         return new
 
     def observation(self, player: int) -> MeioObservation:
-        if not 0 <= player < self._n:
+        seated = 0 <= player < self._n
+        if not seated and player != SPECTATOR:
             raise ValueError(f"no seat {player} in a {self._n}-player game")
         n = self._n
         return MeioObservation(
@@ -854,9 +856,9 @@ class MeioState(State):
             phase=PHASE_NAMES[self._phase],
             round=self._round,
             start=self._start,
-            hand=self._hands[player],
-            aside=self._asides[player],
-            dealt=self._dealt[player],
+            hand=self._hands[player] if seated else 0,
+            aside=self._asides[player] if seated else 0,
+            dealt=self._dealt[player] if seated else 0,
             split_done=tuple(
                 self._phase == _PLAY or (self._phase == _SPLIT and (i - self._start) % n < self._split_done)
                 for i in range(n)
@@ -1116,7 +1118,8 @@ class MeioObservation:
     """What one player sees: their own cards, the table, the tricks and the scores.
 
     Card sets are masks (see :func:`cards_of`); other players' hands, packs set
-    aside and the leftover cards are not here, only their sizes.
+    aside and the leftover cards are not here, only their sizes. The spectator's
+    (``player`` :data:`~cardbase.games.base.SPECTATOR`) has no hand at all.
     """
 
     rules: MeioRules
@@ -1209,7 +1212,8 @@ class MeioObservation:
                 lines.append(f"On the table: {shown}")
             else:
                 lines.append(f"On the table: nothing yet; {seat(self.leader)} leads")
-        lines.append(f"Your hand: {show(self.hand)}")
+        if me != SPECTATOR:
+            lines.append(f"Your hand: {show(self.hand)}")
         if self.aside:
             lines.append(f"Set aside for the second half: {show(self.aside)}")
         if 0 <= self.current_player < n and self.phase != "over":

@@ -1,0 +1,586 @@
+"""A game at a table: the rules, the seed, the seats (a person or an agent), the actions so far.
+
+Written once against the engine protocol, for every face that plays a game (the terminal's
+``cardbase play``, the web's ``/play``):
+
+- Every view of a seat is built from ``state.observation(seat)`` only, the spectator's from
+  ``observation(SPECTATOR)``; so is the narrated log each seat reads (the terminal's wording:
+  ``action_text(action, viewer=seat)`` and the game's effects read from that seat's observations
+  before and after each action).
+- An action is checked before it is applied: one the rules forbid raises
+  :class:`~cardbase.games.base.IllegalAction` (with its ``rule``) and changes nothing; one made
+  on an old view (``version`` is not the table's) raises :class:`Stale`; a seat that is not to
+  move, or is played by an agent, raises :class:`NotYourTurn`.
+- Chance (deals, shuffles, dice) comes from the state's seeded RNG: the same seed and the same
+  actions give the same game, which is how a table is rebuilt (:meth:`Table.restore`).
+- A seat may take back its own last actions while no one has acted since and nothing hidden was
+  shown by them (a draw, a deal, a die roll); :meth:`Table.undo` says why it refuses otherwise.
+- An agent's decision is taken in two steps, :meth:`Table.decision` (under the table's lock) and
+  :meth:`Table.apply_decision` (checks that nothing moved meanwhile), so that a caller can think
+  off its own thread.
+
+The table is pure of storage and of any face: persistence and the agents' threads are
+:mod:`cardbase.sim.hall`'s.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardbase.errors import CardbaseError, Conflict, UsageError
+from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalAction, InvalidAction, Rules, State
+from cardbase.sim.play import GameUI, expand_names
+from cardbase.sim.records import record_lines, seat_label
+from cardbase.sim.registry import derive_seed, game
+
+HUMAN = "human"
+"""The seat spec of a person (any other spec names an agent: ``search``, ``ismcts:iters=400``)."""
+
+MAX_LOG = 5_000
+"""A seat's log keeps its last this many entries (a long Méa game has about 1,000 actions)."""
+
+
+class Stale(Conflict):
+    """An action or undo made on an old view: another seat (or an agent) moved first."""
+
+    def __init__(self, given: int, current: int):
+        super().__init__(f"the table has moved on (your view is version {given}, the table's is {current}): reload it")
+        self.given = given
+        self.current = current
+
+
+class NotYourTurn(UsageError):
+    """A seat that may not act now: not its turn, an agent's seat, or a finished game."""
+
+
+class UndoRefused(UsageError):
+    """An undo the table does not allow; ``rule`` says which limit (as ``IllegalAction.rule``)."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(message)
+        self.rule = rule
+
+
+class Unplayable(CardbaseError):
+    """A stored game that no longer replays (an action the rules now refuse)."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One action as a seat reads it: ``number`` (1-based, chance included), the line
+    (``P2: play 7H``, ``P1 (you): summon …``, ``— the decks are shuffled —``) and what it did."""
+
+    number: int
+    text: str
+    effects: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.number, "text": self.text, "effects": list(self.effects)}
+
+    def lines(self) -> list[str]:
+        """The entry as the terminal prints it: the line, then each effect indented."""
+        return [self.text, *(f"  {line}" for line in self.effects)]
+
+
+@dataclass
+class Decision:
+    """An agent's turn, taken from the table to be thought about off its lock."""
+
+    version: int
+    seat: int
+    agent: Agent
+    observation: Any
+    legal: Sequence[Any]
+
+
+@dataclass
+class Seat:
+    """A seat: ``spec`` is :data:`HUMAN` or an agent spec; ``agent`` is made from the spec."""
+
+    spec: str
+    agent: Agent | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.spec == HUMAN
+
+
+def seat_name(seat: int) -> str:
+    return "spectator" if seat == SPECTATOR else f"P{seat + 1}"
+
+
+def table_ui(rules: Rules) -> GameUI:
+    """What a game adds to its table's log and prompt (effects, names, card text, commands)."""
+    game_id = rules.game_id
+    if game_id == "mea":
+        from cardbase.sim import mea_view
+
+        return mea_view.game_ui(rules)  # type: ignore[arg-type]
+    if game_id == "meio":
+        from cardbase.sim import meio_view
+
+        return meio_view.game_ui()
+    if game_id == "meikyu":
+        from cardbase.sim.meikyu import play_ui
+
+        ui: GameUI = play_ui(rules)
+        return ui
+    return GameUI()
+
+
+def budget_text(agent: Any) -> str:
+    """An agent's work per decision, in words (``24 samples per decision``)."""
+    seconds = getattr(agent, "seconds", None)
+    if seconds:
+        return f"{seconds * 1000:,.0f} ms per decision"
+    iterations = getattr(agent, "iterations", None)
+    if iterations:
+        return f"{iterations:,} iterations per decision"
+    samples = getattr(agent, "samples", None)
+    if samples:
+        return f"{samples:,} samples per decision"
+    return "no search: an instant decision"
+
+
+def board_view(game_id: str, observation: Any) -> dict[str, Any]:
+    """A seat's board as data, built from its observation only: the game's own view
+    (``cardbase.sim.boards``) where there is one, else the observation's text."""
+    try:
+        boards = importlib.import_module("cardbase.sim.boards")
+    except ImportError:
+        return {"text": observation.describe()}
+    view: dict[str, Any] = boards.board_view(game_id, observation)
+    return view
+
+
+def legal_view(observation: Any, legal: Sequence[Any]) -> list[dict[str, Any]]:
+    """The legal actions as data, each with its ``id`` (its index in ``legal``) and ``text``."""
+    try:
+        boards = importlib.import_module("cardbase.sim.boards")
+    except ImportError:
+        return [{"id": i, "text": str(a), "kind": str(a).split(" ", 1)[0].lower()} for i, a in enumerate(legal)]
+    out: list[dict[str, Any]] = boards.legal_view(observation, legal)
+    return out
+
+
+def _unseen(observation: Any) -> int:
+    """How many cards ``observation``'s seat cannot name (other hands, the piles): an action of
+    its own that lowers this showed it something (a Méa draw)."""
+    data = observation.public() if hasattr(observation, "public") else None
+    if data is not None:  # Méa
+        me = data["player"]
+        return int(sum(data["deck_sizes"]) + data["hand_sizes"][1 - me])
+    if hasattr(observation, "kpile_size"):  # Meikyu
+        return int(observation.kpile_size + observation.mpile_size + sum(observation.hand_sizes))
+    if hasattr(observation, "aside_sizes"):  # Meio: the hidden cards come only by deals
+        return int(sum(observation.hand_sizes) + sum(observation.aside_sizes))
+    return 0
+
+
+class Table:
+    """A game in play. Thread-safe: every method takes the table's lock.
+
+    ``version`` counts the changes (each action a seat or an agent takes, with the chance
+    actions that follow it, and each undo): a view carries it, and an action made on an
+    older one is :class:`Stale`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        seats: Sequence[str],
+        *,
+        labels: Mapping[str, Any] | None = None,
+    ) -> None:
+        if len(seats) != rules.players:
+            raise UsageError(f"{rules.players} seats are needed, not {len(seats)}")
+        self.rules = rules
+        self.game_id = rules.game_id
+        self.entry = game(self.game_id)
+        self.seed = seed
+        self.labels: dict[str, Any] = dict(labels or {})
+        """What a face shows beside the game: deck names, the assumption profile, …"""
+        self.seats = [Seat(spec) for spec in seats]
+        for s, seat in enumerate(self.seats):
+            if not seat.human:
+                seat.agent = self.entry.make_agent(seat.spec, rules, s, derive_seed(seed, "play", s))
+        self.ui = table_ui(rules)
+        self.lock = threading.RLock()
+        self.version = 0
+        self.abandoned = False
+        self.last_think: dict[int, float] = {}
+        """Seconds the last decision of each agent seat took."""
+        self.notes: list[str] = []
+        """What happened to the table itself (an agent over its budget)."""
+        self._start(rules.new_initial_state(seed))
+
+    # -- building ------------------------------------------------------------------------
+
+    def _start(self, state: State) -> None:
+        self.state = state
+        self.actions: list[Any] = []
+        self.movers: list[int] = []
+        """Who took each action: a seat, or ``CHANCE``."""
+        self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewers}
+        self._seen: dict[int, Any] = {v: state.observation(v) for v in self.viewers}
+        self._resolve_chance()
+
+    @property
+    def viewers(self) -> list[int]:
+        """Every seat, then the spectator."""
+        return [*range(self.rules.players), SPECTATOR]
+
+    @classmethod
+    def restore(
+        cls,
+        rules: Rules,
+        seed: int,
+        seats: Sequence[str],
+        actions: Sequence[str],
+        *,
+        version: int = 0,
+        labels: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """The table after ``actions`` (as written, chance included), each checked again; an
+        action the rules refuse is :class:`Unplayable` naming it and the rule."""
+        table = cls(rules, seed, seats, labels=labels)
+        with table.lock:
+            table._replay(actions)
+            table.version = version
+        return table
+
+    def _replay(self, texts: Sequence[str]) -> None:
+        """Apply the written actions after the first ``len(self.actions)`` (chance checked against the seed)."""
+        state = self.state
+        for number, text in enumerate(texts, start=1):
+            if number <= len(self.actions):  # chance before the first move, sampled already
+                if str(self.actions[number - 1]) != text:
+                    raise Unplayable(f"action {number} ({text!r}) is not the chance outcome seed {self.seed} gives")
+                continue
+            try:
+                action = state.parse_action(text)
+                if state.current_player == CHANCE:
+                    sampled = state.sample_chance()
+                    if sampled != action:
+                        raise IllegalAction(f"this is not the chance outcome seed {self.seed} gives", "seed")
+                    self._apply(action, resolve=False)
+                else:
+                    state.check(action)
+                    self._apply(action, resolve=False)
+            except GameError as error:
+                raise Unplayable(f"action {number} ({text!r}) no longer plays: {error}") from None
+        self._resolve_chance()
+
+    # -- applying ------------------------------------------------------------------------
+
+    def _apply(self, action: Any, resolve: bool = True) -> None:
+        """Apply a checked action and narrate it to every viewer; then the chance actions it leads to."""
+        state = self.state
+        player = state.current_player
+        texts = {v: state.action_text(action, viewer=v) for v in self.viewers}
+        state.apply_unchecked(action)
+        self.actions.append(action)
+        self.movers.append(player)
+        number = len(self.actions)
+        effects = self.ui.effects
+        for v in self.viewers:
+            after = state.observation(v)
+            text = texts[v]
+            if player == CHANCE:
+                done = f"— {text} —"
+            elif player == v:
+                done = f"{seat_name(player)} (you): {text}"
+            else:
+                done = f"{seat_name(player)}: {text}"
+            lines = tuple(effects(self._seen[v], after, done)) if effects is not None else ()
+            log = self.logs[v]
+            log.append(LogEntry(number, done, lines))
+            if len(log) > MAX_LOG:
+                del log[: len(log) - MAX_LOG]
+            self._seen[v] = after
+        if resolve:
+            self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        while self.state.current_player == CHANCE:
+            self._apply(self.state.sample_chance(), resolve=False)
+
+    def _rebuild(self, count: int) -> None:
+        """The table after its first ``count`` actions, replayed from the seed."""
+        kept = self.actions[:count]
+        self._start(self.rules.new_initial_state(self.seed))
+        for action in kept[len(self.actions) :]:
+            chance = self.state.current_player == CHANCE
+            self._apply(self.state.sample_chance() if chance else action, resolve=False)
+        self._resolve_chance()
+
+    def _state_before_last(self) -> State:
+        """The state before the last action, replayed from the seed (the RNG where the game had it)."""
+        state = self.rules.new_initial_state(self.seed)
+        for action in self.actions[:-1]:
+            if state.current_player == CHANCE:
+                state.sample_chance()
+            state.apply_unchecked(action)
+        return state
+
+    def _check_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise Stale(version, self.version)
+
+    def _check_seat(self, seat: int, doing: str) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise NotYourTurn(f"there is no seat {seat} at this table")
+        if self.state.is_terminal:
+            raise NotYourTurn(f"the game is over: no one can {doing}")
+        if self.abandoned:
+            raise NotYourTurn(f"the game was abandoned (left idle past the server's expiry): no one can {doing}")
+        if not self.seats[seat].human:
+            raise NotYourTurn(f"{seat_name(seat)} is played by the {self.seats[seat].spec} agent")
+
+    def parse(self, command: str) -> Any:
+        """The action ``command`` means: as written if that is legal, else with its name
+        fragments written out (``summon ferret b1`` → ``summon Pickpocket Ferret b1``)."""
+        state = self.state
+        first: GameError | None = None
+        action = None
+        try:
+            action = state.parse_action(command)
+            if state.is_legal(action):
+                return action
+        except GameError as error:
+            first = error
+        expanded = expand_names(command, self.ui.vocabulary)
+        if expanded == command:
+            if first is not None:
+                raise first
+            return action
+        try:
+            return state.parse_action(expanded)
+        except GameError:
+            if first is not None:
+                raise first from None
+            return action
+
+    def act(self, seat: int, action: str | int, version: int | None = None) -> Any:
+        """Seat ``seat`` takes ``action`` (its text, or its index in the legal actions), made on
+        the view of ``version`` (``None``: whatever the table's is). Returns the action taken.
+
+        Raises :class:`Stale`, :class:`NotYourTurn`, :class:`~cardbase.games.base.InvalidAction`
+        (not an action of this game) or :class:`~cardbase.games.base.IllegalAction` (the rule's
+        reason); each leaves the table as it was."""
+        with self.lock:
+            self._check_version(version)
+            self._check_seat(seat, "move")
+            state = self.state
+            if state.current_player != seat:
+                whose = seat_name(state.current_player) if state.current_player >= 0 else "no one"
+                raise NotYourTurn(f"it is {whose}'s turn, not {seat_name(seat)}'s")
+            if isinstance(action, int):
+                legal = state.legal_actions()
+                if not 0 <= action < len(legal):
+                    raise InvalidAction(f"there is no legal action number {action} (0 to {len(legal) - 1})")
+                chosen = legal[action]
+            else:
+                if not action.strip():
+                    raise InvalidAction("an action is needed (type one, or pick one of the legal actions)")
+                chosen = self.parse(" ".join(action.split()))
+                state.check(chosen)
+            self._apply(chosen)
+            self.version += 1
+            return chosen
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def undo_blocker(self, seat: int) -> UndoRefused | None:
+        """Why ``seat`` may not take back the last action now, or ``None`` if it may."""
+        if not self.actions:
+            return UndoRefused("nothing to undo: no action has been taken", "undo-nothing")
+        who = self.movers[-1]
+        if who == CHANCE:
+            shown = self.logs[seat][-1].text.strip("— ") if self.logs[seat] else "a chance action"
+            return UndoRefused(
+                f"cannot undo: hidden information has been revealed since your last action ({shown})", "undo-revealed"
+            )
+        if who != seat:
+            return UndoRefused(
+                f"cannot undo: {seat_name(who)} has acted since (only your own last actions, while no one "
+                "else has moved and nothing hidden has been shown, can be taken back)",
+                "undo-not-yours",
+            )
+        before = self._state_before_last().observation(seat)
+        if _unseen(self.state.observation(seat)) < _unseen(before):
+            return UndoRefused(f"cannot undo {self.actions[-1]}: it showed you hidden cards (a draw)", "undo-revealed")
+        return None
+
+    def undo(self, seat: int, version: int | None = None) -> Any:
+        """Take back ``seat``'s last action (see :meth:`undo_blocker`); returns it."""
+        with self.lock:
+            self._check_version(version)
+            if not 0 <= seat < self.rules.players or not self.seats[seat].human:
+                raise NotYourTurn(f"{seat_name(seat)} is not a person's seat: nothing to undo")
+            if self.state.is_terminal:
+                raise UndoRefused("cannot undo: the game is over", "undo-over")
+            refusal = self.undo_blocker(seat)
+            if refusal is not None:
+                raise refusal
+            taken = self.actions[-1]
+            self._rebuild(len(self.actions) - 1)
+            self.version += 1
+            return taken
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether the last action is ``seat``'s own (undo is offered; it may still be refused)."""
+        with self.lock:
+            return bool(self.movers) and self.movers[-1] == seat and not self.state.is_terminal
+
+    # -- agents --------------------------------------------------------------------------
+
+    def decision(self) -> Decision | None:
+        """The agent's turn to think about, or ``None`` if no agent is to move."""
+        with self.lock:
+            p = self.state.current_player
+            if p < 0 or self.abandoned or self.seats[p].human:
+                return None
+            agent = self.seats[p].agent
+            assert agent is not None
+            # the legal actions of a copy: a lazy list reads its state, which may move on meanwhile
+            return Decision(self.version, p, agent, self.state.observation(p), self.state.clone().legal_actions())
+
+    def apply_decision(self, decision: Decision, action: Any, seconds: float = 0.0) -> bool:
+        """Apply an agent's action if the table has not moved since ``decision`` (else ``False``)."""
+        with self.lock:
+            if decision.version != self.version or self.state.current_player != decision.seat:
+                return False
+            self.state.check(action)
+            self._apply(action)
+            self.version += 1
+            self.last_think[decision.seat] = seconds
+            return True
+
+    def think(self, decision: Decision) -> tuple[Any, float]:
+        """The agent's action for ``decision`` and the seconds it took (call off the lock)."""
+        started = time.perf_counter()
+        action = decision.agent.act(decision.observation, decision.legal)
+        return action, time.perf_counter() - started
+
+    def rollback(self, count: int, version: int) -> None:
+        """Back to the first ``count`` actions and ``version`` (a change its store refused)."""
+        with self.lock:
+            self._rebuild(count)
+            self.version = version
+
+    # -- what a seat sees ----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``over`` or ``abandoned``."""
+        if self.state.is_terminal:
+            return "over"
+        return "abandoned" if self.abandoned else "playing"
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        out = []
+        for s, seat in enumerate(self.seats):
+            item: dict[str, Any] = {"seat": s, "name": seat_name(s), "agent": seat.spec}
+            if seat.agent is not None:
+                item["budget"] = budget_text(seat.agent)
+                if s in self.last_think:
+                    item["last_decision_ms"] = round(self.last_think[s] * 1000)
+            out.append(item)
+        return out
+
+    def view(self, seat: int | None, *, log: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (``None``: the spectator) sees, as JSON-able data: the board from its
+        observation, its legal actions when it is to move, its log (the last ``log`` entries;
+        ``None``: all), the outcome once the game is over."""
+        viewer = SPECTATOR if seat is None else seat
+        with self.lock:
+            state = self.state
+            observation = state.observation(viewer)
+            p = state.current_player
+            data: dict[str, Any] = {
+                "game": self.game_id,
+                "title": self.entry.title,
+                "version": self.version,
+                "status": self.status,
+                "current_player": p if p >= 0 else None,
+                "you": seat,
+                "seats": self.seat_list(),
+                "view": board_view(self.game_id, observation),
+                "text": observation.describe(),
+                "legal": [],
+                "undo": False,
+            }
+            if seat is not None and p == seat and self.seats[seat].human and not self.abandoned:
+                data["legal"] = legal_view(observation, state.legal_actions())
+            if seat is not None and self.seats[seat].human:
+                data["undo"] = self.can_undo(seat)
+            entries = self.logs[viewer]
+            data["log"] = [e.to_dict() for e in (entries if log is None else entries[-log:] if log else [])]
+            data["notes"] = list(self.notes)
+            outcome = state.outcome()
+            if outcome is not None:
+                data["outcome"] = outcome.to_dict()
+                data["seed"] = self.seed
+            return data
+
+    def hint(self, seat: int) -> str:
+        """The search agent's advice for ``seat``, who is to move (the terminal's ``hint``)."""
+        with self.lock:
+            self._check_seat(seat, "ask for a hint")
+            if self.state.current_player != seat:
+                raise NotYourTurn(f"it is not {seat_name(seat)}'s turn: a hint is for the seat to move")
+            observation = self.state.observation(seat)
+            legal = self.state.clone().legal_actions()
+        return hinter(self.rules, self.seed)(observation, legal)
+
+    # -- the record ----------------------------------------------------------------------
+
+    def agent_names(self) -> list[str]:
+        return [seat.spec if seat.human else (seat.agent.name if seat.agent else seat.spec) for seat in self.seats]
+
+    def record(self) -> list[str]:
+        """The game's record (JSON Lines, as ``sim --records``; ``cardbase replay`` reads it)."""
+        with self.lock:
+            return record_lines(self.rules, self.seed, self.actions, self.agent_names())
+
+    def texts(self, start: int = 0) -> list[tuple[str, str]]:
+        """The actions from number ``start + 1`` on as (player, text): what a store keeps."""
+        with self.lock:
+            return [(seat_label(p), str(a)) for p, a in zip(self.movers[start:], self.actions[start:], strict=True)]
+
+
+def hinter(rules: Rules, seed: int) -> Callable[[Any, Any], str]:
+    """``hint(observation, legal)``: the terminal's hint (:func:`cardbase.sim.play.hinter`), seeded
+    by the game's seed and the position the seat sees."""
+    from cardbase.sim.play import hinter as play_hinter
+
+    return play_hinter(rules.game_id, rules, seed)
+
+
+@dataclass
+class NewTable:
+    """What a face asks for: the game's rules options, the seats, the seed (``None``: a new one)."""
+
+    rules: Rules
+    seats: list[str]
+    seed: int | None = None
+    labels: dict[str, Any] = field(default_factory=dict)
+
+    def make(self) -> Table:
+        import secrets
+
+        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        return Table(self.rules, seed, self.seats, labels=self.labels)
