@@ -30,8 +30,17 @@ def serve(
     ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the app in the browser.")] = False,
     formats: FormatsOption = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", min=1, max=10_000, help="Games in play at once (/play); more are refused.")
+    ] = 100,
+    idle_hours: Annotated[
+        float,
+        typer.Option(
+            "--idle-hours", min=0.01, max=24 * 365, help="A game no one moves for this long is abandoned (record kept)."
+        ),
+    ] = 24.0,
 ) -> None:
-    """Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).
+    """Serve the card gallery, deck builder and game tables at http://127.0.0.1:8765 (Ctrl-C stops).
 
     Example: uv run cardbase serve --port 8765 --open
     """
@@ -57,7 +66,15 @@ def serve(
     try:
         from cardbase.cli.common import open_db
 
-        settings = ServerSettings(database=open_db(db), host=host, port=port, token=token, house=house)
+        settings = ServerSettings(
+            database=open_db(db),
+            host=host,
+            port=port,
+            token=token,
+            house=house,
+            max_games=max_games,
+            idle_hours=idle_hours,
+        )
         _run(settings, sock, made, open_browser)
     finally:
         sock.close()
@@ -114,9 +131,19 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool) 
         import webbrowser
 
         webbrowser.open(link)
+    app = create_app(settings)
+    hall = app.state.hall
+    hall.ensure_resumed()  # every unfinished game carries on, its agents too
+    for problem in hall.problems:
+        typer.echo(f"cardbase: {problem}", err=True)
+    if hall.active:
+        typer.echo(f"cardbase: {hall.active} game(s) in play resumed")
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
+        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
     )
     # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
     # "cardbase: interrupted" and exits 130.
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        hall.close()

@@ -128,8 +128,25 @@ class Hall:
         self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="cardbase-agent")
         self._closed = False
         self._swept = 0.0
+        self._resumed = False
+        self.problems: list[str] = []
+        """What :meth:`resume` found: games that no longer replay."""
 
     # -- life ----------------------------------------------------------------------------
+
+    def ensure_resumed(self) -> None:
+        """:meth:`resume`, once."""
+        if self._resumed:
+            return
+        with self._lock:
+            if self._resumed:
+                return
+            self._resumed = True
+        self.problems = self.resume()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def resume(self) -> list[str]:
         """Bring back every game still being played (idle past the expiry: abandoned); the lines
@@ -356,6 +373,10 @@ class Hall:
         """Call ``callback()`` (from any thread) after each change of the game."""
         with self._lock:
             self._listeners.setdefault(game_id, []).append(callback)
+
+    def subscribers(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._listeners.get(game_id, ()))
 
     def unsubscribe(self, game_id: str, callback: Callable[[], None]) -> None:
         with self._lock:

@@ -87,15 +87,25 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
     listing them; so is a card with unknown stats, unless ``drop_unknown``.
     """
+    from cardbase.decks.service import resolve_file
+
+    return load_resolved(database, resolve_file(database, path, "mea"), str(path), drop_unknown, house)
+
+
+def load_resolved(
+    database: Any, resolved: Any, source: str, drop_unknown: bool = False, house: HouseFormats | None = None
+) -> LoadedDeck:
+    """A resolved Méa deck (a file, a database deck, a pasted list) checked and ready to play;
+    ``source`` names it in messages. See :func:`load_deck`."""
     from sqlmodel import col, select
 
     from cardbase.db.models import Card
-    from cardbase.decks.service import resolve_file, validate_resolved
+    from cardbase.decks.service import validate_resolved
 
-    resolved = resolve_file(database, path, "mea")
+    path = Path(source)
     report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
-        raise InvalidData(str(path), [str(p) for p in report.problems if p.severity == "error"], writes=False)
+        raise InvalidData(source, [str(p) for p in report.problems if p.severity == "error"], writes=False)
     ids = [c.card_id for c in resolved.deck.main.cards]
     with database.session() as session:
         rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
@@ -112,7 +122,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
         cards.append((card, n))
     if unknown and not drop_unknown:
         raise InvalidData(
-            str(path),
+            source,
             [
                 *unknown,
                 "a card with unknown stats cannot be simulated: import its values "
@@ -121,10 +131,10 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
             writes=False,
         )
     if not cards:
-        raise InvalidData(str(path), ["no card of the deck can be simulated"], writes=False)
+        raise InvalidData(source, ["no card of the deck can be simulated"], writes=False)
     name = resolved.deck.name or path.stem
     notes = [f"{p.message} ({p.hint})" for p in resolved.problems if p.code == "file-and-database-deck"]
-    return LoadedDeck(str(path), MeaDeck(name, tuple(cards)), unknown, notes)
+    return LoadedDeck(source, MeaDeck(name, tuple(cards)), unknown, notes)
 
 
 def prepare(

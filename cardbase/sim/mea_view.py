@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cardbase.games.base import SPECTATOR
 from cardbase.games.mea import board as B
 from cardbase.games.mea.cards import MeaCard, MeaCardType
 from cardbase.games.mea.engine import BOARD, HAND, HAND_LIMIT, OUT, UNKNOWN, Draw, MeaObservation, MeaRules, seat_name
@@ -171,14 +172,19 @@ def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[st
             lines.append(f"a new tile {B.name(q)} for {seat_name(b._tiles[q])}")
         elif a._tiles[q] != b._tiles[q]:
             lines.append(f"tile {B.name(q)} flips to {seat_name(b._tiles[q])} ({COLOURS[b._tiles[q]]})")
-    got = [i for i in b._hand[me] if i not in a._hand[me] and a._zone[i] != BOARD]
-    if got:
-        lines.append(f"you draw {', '.join(hand_entry(a._tab.cards[i]) for i in got)}")
-    opp = 1 - me
-    left = sum(1 for i in range(len(names)) if a._zone[i] == UNKNOWN and b._zone[i] in (BOARD, OUT))
-    drew = len(b._hand[opp]) - len(a._hand[opp]) + left
-    if drew > 0:
-        lines.append(f"{seat_name(opp)} draws {drew} card{'s' if drew != 1 else ''}")
+    if me != SPECTATOR:
+        got = [i for i in b._hand[me] if i not in a._hand[me] and a._zone[i] != BOARD]
+        if got:
+            lines.append(f"you draw {', '.join(hand_entry(a._tab.cards[i]) for i in got)}")
+    for opp in (0, 1) if me == SPECTATOR else (1 - me,):
+        left = sum(
+            1
+            for i in range(len(names))
+            if a._zone[i] == UNKNOWN and b._zone[i] in (BOARD, OUT) and (me != SPECTATOR or a._tab.owner[i] == opp)
+        )
+        drew = len(b._hand[opp]) - len(a._hand[opp]) + left
+        if drew > 0:
+            lines.append(f"{seat_name(opp)} draws {drew} card{'s' if drew != 1 else ''}")
     return lines
 
 

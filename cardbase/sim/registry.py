@@ -47,14 +47,7 @@ class GameEntry:
         that is a word, a whole number or yes/no (the player count, decks and card pools
         have their own flags), VALUE is read as that option's type; the rules object then
         checks the value itself (see ``docs/rules/<game>.md``)."""
-        cls = self.rules_class()
-        kinds = {"str": str, "int": int, "bool": bool}
-        settable: dict[str, type] = {}
-        if is_dataclass(cls):
-            for f in fields(cls):
-                kind = kinds.get(str(f.type))
-                if kind is not None and f.name != "players" and not f.name.startswith("_"):
-                    settable[f.name] = kind
+        settable = {name: kind for name, (kind, _) in self.rule_defaults().items()}
         out: dict[str, Any] = {}
         for text in texts:
             if len(text) > MAX_RULE_TEXT:
@@ -68,6 +61,18 @@ class GameEntry:
             if name in out:
                 raise UsageError(f"--rule {name} is given twice")
             out[name] = _rule_value(name, raw, settable[name])
+        return out
+
+    def rule_defaults(self) -> dict[str, tuple[type, Any]]:
+        """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
+        cls = self.rules_class()
+        kinds = {"str": str, "int": int, "bool": bool}
+        out: dict[str, tuple[type, Any]] = {}
+        if is_dataclass(cls):
+            for f in fields(cls):
+                kind = kinds.get(str(f.type))
+                if kind is not None and f.name != "players" and not f.name.startswith("_"):
+                    out[f.name] = (kind, f.default)
         return out
 
     def check_agents(self, names: list[str]) -> None:

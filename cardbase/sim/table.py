@@ -556,6 +556,32 @@ class Table:
         with self.lock:
             return record_lines(self.rules, self.seed, self.actions, self.agent_names())
 
+    def transcript(self, seat: int) -> list[str]:
+        """What ``seat`` has seen of the game so far, as JSON Lines: a header (the rules without
+        the decks and the card pool, no seed) and each action as that seat read it. Not a record
+        ``replay`` takes: the whole record is given once the game is over."""
+        import json
+
+        with self.lock:
+            options = {k: v for k, v in self.rules.to_options().items() if k not in ("decks", "pool")}
+            head = {
+                "record": "cardbase.game",
+                "version": 1,
+                "game": self.game_id,
+                "rules": options,
+                "seed": None,
+                "seat": seat_name(seat),
+                "unfinished": True,
+                "note": f"the game so far as {seat_name(seat)} saw it; the whole record comes when the game is over",
+            }
+            state = self.rules.new_initial_state(self.seed)
+            lines = [json.dumps(head, ensure_ascii=False)]
+            for mover, action in zip(self.movers, self.actions, strict=True):
+                text = state.action_text(action, viewer=seat)
+                lines.append(json.dumps({"player": seat_label(mover), "action": text}, ensure_ascii=False))
+                state.apply_unchecked(action)
+            return lines
+
     def texts(self, start: int = 0) -> list[tuple[str, str]]:
         """The actions from number ``start + 1`` on as (player, text): what a store keeps."""
         with self.lock:

@@ -19,7 +19,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
     import anyio
 
-    from cardbase.web import api, errors, images, pages, security
+    from cardbase.sim.hall import Hall
+    from cardbase.web import api, errors, images, pages, play, security
 
     app = FastAPI(
         title="cardbase",
@@ -31,12 +32,19 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.state.settings = settings
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
+    app.state.hall = Hall(
+        settings.database,
+        max_active=settings.max_games,
+        idle_hours=settings.idle_hours,
+        workers=settings.agent_threads,
+    )
     security.install(app, settings)
     errors.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router)
     app.include_router(images.router)
     app.include_router(pages.router)
+    app.include_router(play.router)
     return app
 
 

@@ -35,6 +35,7 @@ from cardbase.errors import (
     UsageError,
 )
 from cardbase.errors import mask_secrets as _mask
+from cardbase.games.base import GameError, InvalidAction
 
 
 class TooLarge(UsageError):
@@ -58,6 +59,7 @@ TITLES = {
     409: "Conflict",
     412: "Changed elsewhere",
     413: "Too large",
+    422: "Refused by the rules",
     500: "Internal error",
     503: "Database unavailable",
 }
@@ -65,7 +67,17 @@ TITLES = {
 
 def status_of(error: CardbaseError) -> int:
     from cardbase.decks.store import UnknownDeck
+    from cardbase.sim.hall import TooManyGames, UnknownGame
+    from cardbase.sim.table import NotYourTurn, UndoRefused
 
+    if isinstance(error, NotYourTurn):
+        return 403
+    if isinstance(error, UnknownGame):
+        return 404
+    if isinstance(error, UndoRefused):
+        return 422
+    if isinstance(error, TooManyGames):
+        return 503
     if isinstance(error, TooLarge):
         return 413
     if isinstance(error, Unauthorized):
@@ -153,14 +165,17 @@ def error_response(
     problems: list[str] | None = None,
     headers: dict[str, str] | None = None,
     extra: dict[str, Any] | None = None,
+    rule: str | None = None,
 ) -> Response:
-    """The error as JSON ``{"error": {"message", "term"}}`` (and ``extra`` fields) for the API, else as
-    ``error.html``."""
+    """The error as JSON ``{"error": {"message", "term"}}`` (with the ``rule`` of a move the rules
+    refuse, and ``extra`` fields) for the API, else as ``error.html``."""
     message = mask(message, request)
     term = mask(term, request) if term is not None else None
     problems = [mask(p, request) for p in problems] if problems else None
     if wants_json(path):
         body: dict[str, Any] = {"message": message, "term": term}
+        if rule is not None:
+            body["rule"] = rule
         if problems:
             body["problems"] = problems
         body |= extra or {}
@@ -191,25 +206,34 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
         problems = list(error.problems)
     term = query_term(text, request.query_params.get("q")) if isinstance(error, QueryError) else None
     headers, extra = error_headers(error)
+    rule = getattr(error, "rule", None)
     return error_response(
-        request, request.url.path, status, text, term=term, problems=problems, headers=headers, extra=extra
+        request, request.url.path, status, text, term=term, problems=problems, headers=headers, extra=extra, rule=rule
     )
 
 
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
-    a busy database says when to try again, a stale change gives the current version."""
+    a busy database or a full hall says when to try again, a stale change gives the current version."""
+    from cardbase.sim.hall import TooManyGames
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
-    if isinstance(error, DatabaseBusy):
+    if isinstance(error, DatabaseBusy | TooManyGames):
         return {"Retry-After": str(RETRY_AFTER_SECONDS)}, {}
     if isinstance(error, Stale):
         current = etag(error.kind, error.key, error.current)
         return {"ETag": current}, {"version": error.current, "etag": current}
     return {}, {}
+
+
+def game_error_response(request: Request, error: GameError) -> Response:
+    """A move the rules refuse (422): the rule's reason, and ``rule`` its short name (``notation``
+    for a text that is no action of the game)."""
+    rule = getattr(error, "rule", None) or ("notation" if isinstance(error, InvalidAction) else "")
+    return error_response(request, request.url.path, 422, str(error), rule=rule)
 
 
 def crash_line(error: BaseException, where: str) -> str:
@@ -225,6 +249,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(CardbaseError)
     async def on_cardbase_error(request: Request, error: CardbaseError) -> Response:
         return cardbase_error_response(request, error)
+
+    @app.exception_handler(GameError)
+    async def on_game_error(request: Request, error: GameError) -> Response:
+        return game_error_response(request, error)
 
     @app.exception_handler(RequestValidationError)
     async def on_bad_request(request: Request, error: RequestValidationError) -> Response:

@@ -52,6 +52,9 @@ class ServerSettings:
     house: HouseFormats | None = None  # the house formats of ``serve --formats``
     lock_wait: float | None = None  # a write's whole wait for its turn and its locks (None: LOCK_WAIT_SECONDS)
     write_slots: int = WRITE_SLOTS
+    max_games: int = 100  # games in play at once (``serve --max-games``)
+    idle_hours: float = 24.0  # a game no one moves for this long is abandoned (``serve --idle-hours``)
+    agent_threads: int = 2  # threads the agents of every table think in
 
     @property
     def loopback(self) -> bool:

@@ -1,0 +1,182 @@
+"""What a new table needs, from what a person chooses: the game, the players, each seat (a person
+or an agent), the Méa decks (a database deck, a shipped example, or a pasted list: each checked
+first), the Meikyu assumption profile, the rules options (``--rule`` readings) and the seed.
+
+Every choice is checked where it enters, with one message naming it; the faces (the web's
+``/play``, the API) only gather the choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import UsageError
+from cardbase.games.base import Rules
+from cardbase.sim.table import HUMAN
+
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"mea": (2,), "meio": (2, 3, 4), "meikyu": (2, 3, 4, 5)}
+DEFAULT_PLAYERS = {"mea": 2, "meio": 3, "meikyu": 3}
+MAX_RULE_TEXT = 200
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "decks"
+"""The shipped example decks (a source checkout); only their names are ever taken from a request."""
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    """One Méa deck: a database deck's ``deck_id``, a shipped ``example`` (its file name), or a pasted ``text``."""
+
+    deck_id: int | None = None
+    example: str | None = None
+    text: str | None = None
+
+
+@dataclass
+class TableChoice:
+    """The choices of a new table, as a person makes them."""
+
+    game: str
+    seats: list[str]
+    decks: list[DeckChoice] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)
+    assume: str | None = None
+    seed: int | None = None
+
+
+@dataclass
+class TableSetup:
+    """The rules a table plays, and what its pages show beside the game."""
+
+    rules: Rules
+    seats: list[str]
+    seed: int | None
+    labels: dict[str, Any]
+
+
+def example_decks(game_id: str = "mea") -> list[str]:
+    """The shipped example decks of a game (file names), if this is a source checkout."""
+    if not EXAMPLES.is_dir():
+        return []
+    return sorted(p.name for p in EXAMPLES.glob(f"{game_id}-*.txt") if p.is_file())
+
+
+def rule_fields(game_id: str) -> list[dict[str, Any]]:
+    """The rules options a table offers (those of ``--rule``): name, kind and default."""
+    from cardbase.sim.registry import game
+
+    kinds = {str: "text", int: "number", bool: "yes/no"}
+    return [
+        {"name": name, "kind": kinds[kind], "default": default}
+        for name, (kind, default) in game(game_id).rule_defaults().items()
+    ]
+
+
+def assume_profiles() -> list[str]:
+    """The shipped Meikyu assumption profiles (``--assume``)."""
+    from cardbase.catalog.meikyu_profiles import SHIPPED_PROFILES
+
+    return list(SHIPPED_PROFILES)
+
+
+def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
+    """Options as ``--rule NAME=VALUE`` texts (a value left as its default is left out)."""
+    from cardbase.sim.registry import game
+
+    defaults = game(game_id).rule_defaults()
+    texts = []
+    for name, value in options.items():
+        if value is None or value == "":
+            continue
+        text = ("yes" if value else "no") if isinstance(value, bool) else str(value).strip()
+        if len(text) > MAX_RULE_TEXT:
+            raise UsageError(f"rules option {name}: at most {MAX_RULE_TEXT} characters")
+        kind, default = defaults.get(name, (str, None))
+        if kind is not bool and text == str(default):
+            continue
+        texts.append(f"{name}={text}")
+    return texts
+
+
+def _load_deck(database: Any, choice: DeckChoice, which: str, house: Any) -> Any:
+    from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
+    from cardbase.sim.mea import load_resolved
+
+    if choice.deck_id is not None:
+        resolved = resolve_stored(database, choice.deck_id)
+        source = f"{which}: database deck {choice.deck_id}"
+    elif choice.example is not None:
+        if choice.example not in example_decks("mea"):
+            known = ", ".join(example_decks("mea")) or "none here"
+            raise UsageError(f"{which}: no example deck {choice.example!r} (known: {known})")
+        path = EXAMPLES / choice.example
+        resolved = resolve_text(database, read_deck_data(path.read_text(encoding="utf-8"), str(path)), "mea")
+        source = f"{which}: examples/decks/{choice.example}"
+    elif choice.text is not None and choice.text.strip():
+        resolved = resolve_text(database, read_deck_data(choice.text, which), "mea")
+        source = f"{which} (pasted)"
+    else:
+        raise UsageError(f"{which}: choose a deck (a database deck, an example, or a pasted list)")
+    return load_resolved(database, resolved, source, house=house)
+
+
+def setup(database: Any, choice: TableChoice, house: Any = None) -> TableSetup:
+    """Check ``choice`` and make its rules; the first problem is a :class:`UsageError` naming it
+    (an invalid Méa deck: :class:`~cardbase.errors.InvalidData` with every problem)."""
+    from cardbase.sim.registry import GAMES, game
+
+    if choice.game not in GAMES:
+        raise UsageError(f"no game {choice.game!r} (known: {', '.join(GAMES)})")
+    entry = game(choice.game)
+    counts = PLAYER_COUNTS[choice.game]
+    players = len(choice.seats)
+    if players not in counts:
+        raise UsageError(f"{entry.title} is for {counts[0]} to {counts[-1]} players, not {players}")
+    entry.check_agents([s for s in choice.seats if s != HUMAN])
+    options: dict[str, Any] = {"players": players, **entry.rule_options(_rule_texts(choice.game, choice.rules))}
+    labels: dict[str, Any] = {}
+    if choice.game == "mea":
+        if len(choice.decks) != 2:
+            raise UsageError(f"Méa needs two decks, one per seat, not {len(choice.decks)}")
+        loaded = [_load_deck(database, d, f"P{k + 1}'s deck", house) for k, d in enumerate(choice.decks)]
+        options["decks"] = [d.deck for d in loaded]
+        labels["decks"] = [d.label for d in loaded]
+        labels["notes"] = [note for d in loaded for note in d.notes]
+        from cardbase.sim.mea import make_rules
+
+        del options["players"]
+        decks = options.pop("decks")
+        rules: Rules = make_rules(decks, options)
+        # The notes every seat reads name no card; a seat's own deck's bare-stats cards are its own.
+        labels["notes"] += [n for n in rules.report_notes() if n.startswith("demo cards")]  # type: ignore[attr-defined]
+        labels["bare"] = [list(d.unexpressed) for d in decks]
+    elif choice.game == "meikyu":
+        from cardbase.sim.meikyu import assumptions_line, catalog_cards, resolve
+
+        if choice.assume is not None and choice.assume not in assume_profiles():
+            raise UsageError(
+                f"no assumption profile {choice.assume!r} at the server (known: {', '.join(assume_profiles())})"
+            )
+        pool = resolve(catalog_cards(database), choice.assume)
+        options["pool"] = pool
+        rules = entry.make_rules(options)
+        line = assumptions_line(pool)
+        labels["assumed"] = list(pool.assumed)
+        labels["profile"] = pool.profile
+        labels["notes"] = [line] if line else []
+    else:
+        rules = entry.make_rules(options)
+    from cardbase.sim.wording import rules_in_words
+
+    labels["rules"] = rules_in_words(choice.game, rules.to_options()) if choice.game != "mea" else ""
+    return TableSetup(rules, list(choice.seats), choice.seed, labels)
+
+
+def seats_from(game_id: str, players: int | None, agents: Sequence[str]) -> list[str]:
+    """The seats of a table: ``agents`` (one per seat), or the first seat a person and the rest
+    the heuristic agent when none are given."""
+    if agents:
+        return [a.strip() or HUMAN for a in agents]
+    n = players or DEFAULT_PLAYERS[game_id]
+    return [HUMAN] + ["heuristic"] * (n - 1)

@@ -1,0 +1,110 @@
+/* cardbase play: the seat page stays current without reloading.
+ * Every page works without this script (each legal action is a button in a form). With it:
+ * the table subscribes to the game's server-sent events and, when the table moves (another seat,
+ * an agent), fetches its part of the page again; forms are sent with fetch and the answer's
+ * table part is swapped in. The start form hides the seats a smaller game does not use.
+ * No library: EventSource, fetch and DOMParser. boards.js (the boards' clicks) fills and submits
+ * the same forms. */
+(() => {
+  "use strict";
+
+  // --- the start form -----------------------------------------------------------------------
+  const players = document.getElementById("players");
+  if (players) {
+    const show = () => {
+      const n = Number(players.value);
+      for (const row of document.querySelectorAll(".seat-choice")) {
+        const used = Number(row.dataset.seat) < n;
+        row.classList.toggle("hidden", !used);
+        row.toggleAttribute("data-unused", !used);
+      }
+    };
+    players.addEventListener("change", show);
+    show();
+  }
+
+  // --- the table ----------------------------------------------------------------------------
+  const table = document.getElementById("table");
+  if (!table) return;
+  let version = Number(table.dataset.version);
+  let sequence = 0;
+
+  const swap = (html) => {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const part = doc.getElementById("table") || doc.body;
+    if (!part) return;
+    table.innerHTML = part.innerHTML;
+    const stamp = table.querySelector(".table-stamp");
+    if (stamp) {
+      version = Number(stamp.dataset.tableVersion);
+      table.dataset.version = stamp.dataset.tableVersion;
+      table.dataset.status = stamp.dataset.tableStatus;
+      table.dataset.board = stamp.dataset.boardUrl;
+    }
+    document.dispatchEvent(new CustomEvent("cardbase:table", { detail: { version } }));
+  };
+
+  const refresh = async () => {
+    const mine = ++sequence;
+    table.classList.add("updating");
+    try {
+      const response = await fetch(table.dataset.board, { credentials: "same-origin", headers: { Accept: "text/html" } });
+      const html = await response.text();
+      if (mine === sequence && response.ok) swap(html);
+    } catch (error) {
+      // offline or the server restarted: the event stream reconnects and refreshes again
+    } finally {
+      if (mine === sequence) table.classList.remove("updating");
+    }
+  };
+
+  // Forms (a legal action, a typed one, undo) by fetch: the answer is the page, new or refused.
+  table.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    event.preventDefault();
+    const data = new FormData(form);
+    if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
+    const mine = ++sequence;
+    for (const button of form.querySelectorAll("button")) button.disabled = true;
+    try {
+      const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin" });
+      const html = await response.text();
+      if (mine === sequence) swap(html);
+    } catch (error) {
+      form.submit(); // the plain way
+    }
+  });
+
+  // The hand-off's confirm and the hint are links: follow them in place too.
+  table.addEventListener("click", async (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a#handoff-confirm, a#hint-link") : null;
+    if (!link) return;
+    event.preventDefault();
+    const url = new URL(link.href);
+    const mine = ++sequence;
+    try {
+      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
+      const html = await response.text();
+      if (mine === sequence) swap(html);
+      if (link.id === "handoff-confirm") history.replaceState(null, "", url.pathname + url.search);
+    } catch (error) {
+      window.location.href = url.href;
+    }
+  });
+
+  if (!window.EventSource || !table.dataset.events) return;
+  const events = new EventSource(table.dataset.events);
+  events.addEventListener("view", (message) => {
+    let view;
+    try {
+      view = JSON.parse(message.data);
+    } catch (error) {
+      return;
+    }
+    if (view.version !== version || table.dataset.status !== view.status) {
+      table.dataset.status = view.status;
+      refresh();
+    }
+  });
+})();
