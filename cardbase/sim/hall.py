@@ -129,6 +129,7 @@ class Hall:
         self._closed = False
         self._swept = 0.0
         self._resumed = False
+        self._settled = threading.Condition()
         self.problems: list[str] = []
         """What :meth:`resume` found: games that no longer replay."""
 
@@ -357,6 +358,8 @@ class Hall:
         finally:
             with table.lock:
                 live.thinking = False
+            with self._settled:
+                self._settled.notify_all()
         if retry:
             timer = threading.Timer(RETRY_SECONDS, self._kick, (live,))
             timer.daemon = True
@@ -366,6 +369,24 @@ class Hall:
             self._after_change(live)
         else:
             self._kick(live)
+
+    def wait_quiet(self, game_id: str, timeout: float = 120.0) -> bool:
+        """Wait until no agent of the game is to move or thinking (a person to move, or the end);
+        ``False`` if that takes longer than ``timeout`` seconds (for tests and benchmarks)."""
+        live = self.get(game_id)
+        deadline = time.monotonic() + timeout
+
+        def quiet() -> bool:
+            with live.table.lock:
+                return not live.thinking and (live.table.decision() is None or self._closed or live.error is not None)
+
+        with self._settled:
+            while not quiet():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._settled.wait(min(left, 1.0))
+        return True
 
     # -- listeners -----------------------------------------------------------------------
 

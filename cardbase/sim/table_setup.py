@@ -121,14 +121,19 @@ def _load_deck(database: Any, choice: DeckChoice, which: str, house: Any) -> Any
     return load_resolved(database, resolved, source, house=house)
 
 
+def check_game(game_id: str) -> str:
+    """``game_id`` if it is a game of the tables, else a :class:`UsageError` naming the known ones."""
+    if game_id not in PLAYER_COUNTS:
+        raise UsageError(f"no game {game_id[:40]!r} (known: {', '.join(PLAYER_COUNTS)})")
+    return game_id
+
+
 def setup(database: Any, choice: TableChoice, house: Any = None) -> TableSetup:
     """Check ``choice`` and make its rules; the first problem is a :class:`UsageError` naming it
     (an invalid Méa deck: :class:`~cardbase.errors.InvalidData` with every problem)."""
-    from cardbase.sim.registry import GAMES, game
+    from cardbase.sim.registry import game
 
-    if choice.game not in GAMES:
-        raise UsageError(f"no game {choice.game!r} (known: {', '.join(GAMES)})")
-    entry = game(choice.game)
+    entry = game(check_game(choice.game))
     counts = PLAYER_COUNTS[choice.game]
     players = len(choice.seats)
     if players not in counts:
@@ -178,5 +183,5 @@ def seats_from(game_id: str, players: int | None, agents: Sequence[str]) -> list
     the heuristic agent when none are given."""
     if agents:
         return [a.strip() or HUMAN for a in agents]
-    n = players or DEFAULT_PLAYERS[game_id]
+    n = players or DEFAULT_PLAYERS[check_game(game_id)]
     return [HUMAN] + ["heuristic"] * (n - 1)

@@ -400,22 +400,16 @@ def _bound(name: str) -> int:
 @router.get("/play", response_class=HTMLResponse)
 def start_page(request: Request, game: Annotated[str, Query(max_length=20)] = "meio") -> HTMLResponse:
     """Choose a game, its players and seats, decks, rules options and seed."""
-    from cardbase.sim.registry import GAMES
+    from cardbase.sim.table_setup import check_game
 
-    if game not in GAMES:
-        raise UsageError(f"no game {game!r} (known: {', '.join(GAMES)})")
-    return render(request, "play/start.html", _start_context(request, game))
+    return render(request, "play/start.html", _start_context(request, check_game(game)))
 
 
 def _form_choice(form: Any) -> Any:
     """The table the start form asks for."""
-    from cardbase.sim.table_setup import DeckChoice, TableChoice, rule_fields
+    from cardbase.sim.table_setup import DeckChoice, TableChoice, check_game, rule_fields
 
-    game = str(form.get("game", ""))[:20]
-    from cardbase.sim.registry import GAMES
-
-    if game not in GAMES:
-        raise UsageError(f"no game {game!r} (known: {', '.join(GAMES)})")
+    game = check_game(str(form.get("game", ""))[:20])
     players = _whole(form.get("players"), "players", 2, 5)
     seats = []
     for s in range(players):
@@ -469,10 +463,10 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
         game_id, keys = _create(request, choice)
     except CardbaseError as error:
         from cardbase.errors import InvalidData
-        from cardbase.sim.registry import GAMES
+        from cardbase.sim.table_setup import PLAYER_COUNTS
         from cardbase.web.errors import status_of
 
-        context = _start_context(request, game if game in GAMES else "meio", form)
+        context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = str(error).splitlines()[0].rstrip(":")
         context["problems"] = list(error.problems) if isinstance(error, InvalidData) else []
         return render(request, "play/start.html", context, status_code=status_of(error))

@@ -1,0 +1,360 @@
+"""The play API and pages on the suite's database (SQLite, and PostgreSQL when
+CARDBASE_TEST_POSTGRES is set): games started, seen per seat, moved, refused, undone, resumed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from cardbase.db.engine import Database
+from tests.web.conftest import MakeClient, error_of
+from tests.web.play_helpers import hall, keys_of, new_game, seat_header, settle, sse_views, view
+
+
+def state_of(client: TestClient, game_id: str, keys: dict[int, str]) -> list[Any]:
+    """Everything a refused request must leave as it was: each seat's view and the spectator's."""
+    out = []
+    for key in [None, *keys.values()]:
+        data = view(client, game_id, key)
+        out.append((data["version"], data["text"], [e["text"] for e in data["log"]], data["legal"]))
+    return out
+
+
+def test_a_new_game_gives_each_person_a_key_and_the_agents_none(client: TestClient, database: Database) -> None:
+    made = new_game(client, "meio", ["human", "heuristic", "human"])
+    assert [s["seat"] for s in made["seats"]] == [0, 1, 2]
+    keys = keys_of(made)
+    assert set(keys) == {0, 2} and "key" not in made["seats"][1]
+    for seat, key in keys.items():
+        assert len(key) >= 22 and re.fullmatch(r"[A-Za-z0-9_-]+", key)  # 128 bits and more, URL-safe
+        assert made["seats"][seat]["url"].endswith(f"/play/{made['id']}?key={key}")
+    assert keys[0] != keys[2]
+    # Only the keys' hashes are stored.
+    from sqlalchemy import text
+
+    with database.engine.connect() as conn:
+        stored = [str(v) for row in conn.execute(text("SELECT * FROM play_seat")) for v in row]
+        stored += [str(v) for row in conn.execute(text("SELECT * FROM play_game")) for v in row]
+    assert not any(key in value for key in keys.values() for value in stored)
+    watched = view(client, made["id"])
+    assert watched["you"] is None and watched["legal"] == [] and "Your hand" not in watched["text"]
+
+
+def test_a_seat_is_known_by_its_header_its_cookie_or_not_at_all(client: TestClient) -> None:
+    made = new_game(client, "meio", ["human", "human"])
+    game_id = made["id"]
+    keys = keys_of(made)
+    assert view(client, game_id, keys[1])["you"] == 1
+    other = client.get(f"/api/games/{game_id}", headers={"X-Seat-Key": keys[0]}).json()
+    assert other["you"] == 0
+    forged = client.get(f"/api/games/{game_id}", headers=seat_header("A" * 32))
+    assert forged.status_code == 403 and "opens no seat" in error_of(forged)
+    opened = client.get(f"/play/{game_id}?key={keys[1]}")
+    assert opened.status_code == 200 and 'http-equiv="refresh"' in opened.text and keys[1] not in opened.text
+    cookie = opened.headers["set-cookie"]
+    assert f"cardbase_seat_{game_id}=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert view(client, game_id)["you"] == 1  # the cookie now
+    page = client.get(f"/play/{game_id}")
+    assert "You are P2" in page.text and keys[1] not in page.text and keys[0] not in page.text
+    wrong = client.get(f"/play/{game_id}?key=nope")
+    assert wrong.status_code == 403
+
+
+def test_actions_by_id_and_by_text_and_what_is_refused(client: TestClient) -> None:
+    made = new_game(client, "meio", ["human", "human"])
+    game_id, keys = made["id"], keys_of(made)
+    first = view(client, game_id, keys[0])
+    seat = first["current_player"]
+    mover, waiter = keys[seat], keys[1 - seat]
+    moved = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": first["version"]}, headers=seat_header(mover)
+    )
+    assert moved.status_code == 200, moved.text
+    after = moved.json()
+    assert after["version"] == first["version"] + 1 and after["log"][-1]["text"].startswith(f"P{seat + 1} (you): split")
+    before = state_of(client, game_id, keys)
+    # 409: made on the old view
+    stale = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": first["version"]}, headers=seat_header(waiter)
+    )
+    assert stale.status_code == 409 and "moved on" in error_of(stale)
+    # 403: not this seat's turn; no key; a forged key; the seat asked for is not held
+    turn = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": after["version"]}, headers=seat_header(mover)
+    )
+    assert turn.status_code == 403 and "turn" in error_of(turn)
+    nobody = client.post(f"/api/games/{game_id}/actions", json={"id": 0, "version": after["version"]})
+    assert nobody.status_code == 403
+    forged = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": after["version"]}, headers=seat_header("x" * 32)
+    )
+    assert forged.status_code == 403
+    asked = client.post(
+        f"/api/games/{game_id}/actions?seat={1 - seat}",
+        json={"id": 0, "version": after["version"]},
+        headers=seat_header(mover),
+    )
+    assert asked.status_code == 403
+    # 422: the rules refuse it (with the rule), or it is no action of the game
+    illegal = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": "split " + " ".join(["AS"] * 6), "version": after["version"]},
+        headers=seat_header(waiter),
+    )
+    assert illegal.status_code == 422, illegal.text
+    body = illegal.json()["error"]
+    assert set(body) >= {"message", "rule"} and body["rule"] and "Traceback" not in illegal.text
+    gibberish = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": "fly away", "version": after["version"]},
+        headers=seat_header(waiter),
+    )
+    assert gibberish.status_code == 422 and gibberish.json()["error"]["rule"] == "notation"
+    both = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": "x", "id": 0, "version": after["version"]},
+        headers=seat_header(waiter),
+    )
+    assert both.status_code == 400
+    assert state_of(client, game_id, keys) == before
+    # and the seat to move takes its action by text
+    split = view(client, game_id, waiter)["legal"][3]["text"]
+    done = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": split, "version": after["version"]},
+        headers=seat_header(waiter),
+    )
+    assert done.status_code == 200 and done.json()["log"][-1]["text"].endswith(split)
+
+
+def test_undo_over_the_api_and_its_refusal_after_a_draw(client: TestClient) -> None:
+    made = new_game(client, "mea", ["human", "human"], seed=3)
+    game_id, keys = made["id"], keys_of(made)
+    undone = refused = False
+    for _ in range(300):
+        data = view(client, game_id)
+        if data["status"] != "playing" or (undone and refused):
+            break
+        seat = data["current_player"]
+        mine = view(client, game_id, keys[seat])
+        legal = [a["text"] for a in mine["legal"]]
+        pick = next((t for t in legal if t.startswith(("move", "summon"))), None) if not undone else None
+        pick = pick or next((t for t in legal if t.startswith("draw")), legal[0])
+        moved = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": pick, "version": mine["version"]},
+            headers=seat_header(keys[seat]),
+        ).json()
+        if not moved["undo"]:
+            continue
+        back = client.post(
+            f"/api/games/{game_id}/undo", json={"version": moved["version"]}, headers=seat_header(keys[seat])
+        )
+        if pick.startswith("draw"):
+            assert back.status_code == 422, back.text
+            assert back.json()["error"]["rule"] == "undo-revealed" and "hidden" in back.json()["error"]["message"]
+            assert view(client, game_id, keys[seat])["version"] == moved["version"]
+            refused = True
+        elif back.status_code == 200:
+            assert back.json()["version"] == moved["version"] + 1
+            assert [e["text"] for e in back.json()["log"]] == [e["text"] for e in mine["log"]][
+                -len(back.json()["log"]) :
+            ]
+            undone = True
+            client.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": pick, "version": back.json()["version"]},
+                headers=seat_header(keys[seat]),
+            )
+    assert undone and refused
+
+
+def test_the_event_stream_sends_each_seat_its_own_view(client: TestClient) -> None:
+    made = new_game(client, "meio", ["human", "human"])
+    game_id, keys = made["id"], keys_of(made)
+    for key in [None, *keys.values()]:
+        headers = seat_header(key) if key else {}
+        with client.stream("GET", f"/api/games/{game_id}/events", headers=headers) as events:
+            assert events.status_code == 200
+            assert events.headers["content-type"].startswith("text/event-stream")
+            text = ""
+            for line in events.iter_lines():
+                text += line + "\n"
+                if not line and "event: view" in text:
+                    break
+        (first,) = sse_views(text)
+        assert first["you"] == (None if key is None else next(s for s, k in keys.items() if k == key))
+        for other in keys.values():
+            if other != key:
+                assert other not in text
+
+
+def test_the_record_before_and_after_the_end(client: TestClient, tmp_path: Any) -> None:
+    from cardbase.cli.app import app as cli_app
+
+    made = new_game(client, "meio", ["human", "heuristic"], seed=5)
+    game_id, keys = made["id"], keys_of(made)
+    settle(client, game_id)
+    assert client.get(f"/api/games/{game_id}/record").status_code == 403
+    so_far = client.get(f"/api/games/{game_id}/record", headers=seat_header(keys[0]))
+    assert so_far.status_code == 200 and '"unfinished": true' in so_far.text
+    assert "attachment" in so_far.headers["content-disposition"]
+    # play to the end, always the first legal action
+    while (data := view(client, game_id, keys[0]))["status"] == "playing":
+        client.post(
+            f"/api/games/{game_id}/actions", json={"id": 0, "version": data["version"]}, headers=seat_header(keys[0])
+        )
+        settle(client, game_id)
+    assert data["status"] == "over" and data["seed"] == 5 and data["outcome"]["winners"]
+    record = client.get(f"/play/{game_id}/record")  # anyone's, now
+    assert record.status_code == 200 and record.text.startswith('{"record": "cardbase.game"')
+    path = tmp_path / "game.jsonl"
+    path.write_text(record.text, encoding="utf-8")
+    replayed = CliRunner().invoke(cli_app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    (game,) = json.loads(replayed.stdout)
+    assert game["finished"] and game["outcome"]["winners"] == data["outcome"]["winners"]
+    assert game["actions"] == data["log"][-1]["n"]
+
+
+def test_a_new_server_over_the_database_resumes_the_game(make_client: MakeClient) -> None:
+    first = make_client()
+    made = new_game(first, "meio", ["human", "heuristic", "human"], seed=8)
+    game_id, keys = made["id"], keys_of(made)
+    for _ in range(4):
+        settle(first, game_id)
+        data = view(first, game_id)
+        key = keys[data["current_player"]]
+        first.post(
+            f"/api/games/{game_id}/actions", json={"id": 0, "version": data["version"]}, headers=seat_header(key)
+        )
+    settle(first, game_id)
+    before = {s: view(first, game_id, k) for s, k in keys.items()}
+    hall(first).close()
+    second = make_client()
+    for seat, key in keys.items():
+        after = view(second, game_id, key)
+        assert (after["version"], after["text"], after["log"]) == (
+            before[seat]["version"],
+            before[seat]["text"],
+            before[seat]["log"],
+        )
+    data = view(second, game_id)
+    key = keys[data["current_player"]]
+    go_on = second.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": data["version"]}, headers=seat_header(key)
+    )
+    assert go_on.status_code == 200
+
+
+def test_the_bound_on_games_and_the_idle_expiry(make_client: MakeClient) -> None:
+    client = make_client(max_games=1)
+    made = new_game(client, "meio", ["human", "human"])
+    full = client.post("/api/games", json={"game": "meio", "players": 2})
+    assert full.status_code == 503 and "bound of 1" in error_of(full) and full.headers["retry-after"]
+    tables = hall(client)
+    later = tables.clock() + tables.idle_seconds + 1
+    tables.clock = lambda: later
+    assert tables.sweep(force=True) == [made["id"]]
+    gone = view(client, made["id"], keys_of(made)[0])
+    assert gone["status"] == "abandoned" and gone["legal"] == []
+    refused = client.post(
+        f"/api/games/{made['id']}/actions",
+        json={"id": 0, "version": gone["version"]},
+        headers=seat_header(keys_of(made)[0]),
+    )
+    assert refused.status_code == 403 and "abandoned" in error_of(refused)
+    assert client.get(f"/api/games/{made['id']}/record").status_code == 200  # kept, with its record
+    assert client.post("/api/games", json={"game": "meio", "players": 2}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"game": "chess"}, "no game 'chess'"),
+        ({"game": "meio", "players": 5}, "2 to 4 players"),
+        ({"game": "meio", "seats": [{"agent": "human"}, {"agent": "wizard"}]}, "unknown Meio agent 'wizard'"),
+        ({"game": "meio", "seats": [{"agent": "human"}, {"agent": "ismcts:iters=9000"}]}, "at most 4,000 iterations"),
+        ({"game": "meio", "players": 2, "rules": {"rounds": "many"}}, "rounds"),
+        ({"game": "meio", "players": 2, "rules": {"colour": "red"}}, "colour"),
+        ({"game": "meio", "players": 2, "seed": 2**64}, "seed"),
+        ({"game": "meikyu", "players": 2, "assume": "../../etc/passwd"}, "no assumption profile"),
+        ({"game": "mea", "players": 2}, "two decks"),
+        ({"game": "mea", "players": 2, "decks": [99999, 99998]}, "no deck"),
+    ],
+)
+def test_bad_choices_are_refused_with_one_line(client: TestClient, body: dict[str, Any], said: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code in (400, 404), response.text
+    assert said in error_of(response)
+    assert client.get("/api/games").json() == []
+
+
+def test_an_invalid_mea_deck_is_refused_with_its_problems(client: TestClient) -> None:
+    broken = (Path(__file__).resolve().parents[2] / "examples/decks/mea-broken.txt").read_text(encoding="utf-8")
+    response = client.post("/api/games", json={"game": "mea", "decks": [{"text": broken}, {"text": broken}]})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["problems"]
+    page = client.post(
+        "/play",
+        data={"game": "mea", "players": "2", "seat0": "human", "seat1": "heuristic", "deck0": "paste",
+              "deck0_text": broken, "deck1": "example:mea-tile-control.txt"},
+    )  # fmt: skip
+    assert page.status_code == 400 and 'class="problems"' in page.text
+
+
+def test_the_start_page_and_a_game_played_by_its_forms(client: TestClient) -> None:
+    for game in ("mea", "meio", "meikyu"):
+        page = client.get(f"/play?game={game}")
+        assert page.status_code == 200 and 'action="/play"' in page.text
+    assert "ASSUMED VALUES" in client.get("/play?game=meikyu").text
+    started = client.post(
+        "/play", data={"game": "meio", "players": "3", "seat0": "human", "seat1": "heuristic", "seat2": "random"},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert started.status_code == 303, started.text
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    settle(client, game_id)
+    page = client.get(f"/play/{game_id}")
+    assert "Your move" in page.text and 'name="action_id"' in page.text
+    version = re.search(r'name="version" value="(\d+)"', page.text)
+    assert version is not None
+    moved = client.post(
+        f"/play/{game_id}/act", data={"action_id": "0", "version": version.group(1)}, follow_redirects=False
+    )
+    assert moved.status_code == 303
+    stale = client.post(f"/play/{game_id}/act", data={"action_id": "0", "version": version.group(1)})
+    assert stale.status_code == 409 and "moved on" in stale.text and 'class="error"' in stale.text
+
+
+def test_hot_seat_hides_the_hand_until_the_next_player_confirms(client: TestClient) -> None:
+    started = client.post(
+        "/play", data={"game": "meio", "players": "2", "seat0": "human", "seat1": "human", "hotseat": "1"},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert started.status_code == 303
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    data = view(client, game_id)  # the cookie holds both keys; the API picks the seat to move
+    seat = data["current_player"]
+    assert data["you"] == seat
+    handoff = client.get(f"/play/{game_id}")
+    assert 'id="handoff"' in handoff.text and "Your hand" not in handoff.text
+    shown = client.get(f"/play/{game_id}?seat={seat}")
+    assert "Your hand" in shown.text and 'id="handoff"' not in shown.text
+    version = re.search(r'name="version" value="(\d+)"', shown.text)
+    assert version is not None
+    moved = client.post(
+        f"/play/{game_id}/act", data={"seat": str(seat), "action_id": "0", "version": version.group(1)},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert moved.status_code == 303
+    after = client.get(moved.headers["location"])
+    nxt = 1 - seat
+    assert 'id="handoff"' in after.text and f"Pass the device to P{nxt + 1}" in after.text
+    assert "Your hand" not in after.text
