@@ -26,7 +26,7 @@ def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
     port = sock.getsockname()[1]
     settings = dataclasses.replace(settings, host="127.0.0.1", port=port)
     app = create_app(settings)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -44,9 +44,12 @@ def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
 
 
 @contextmanager
-def live_server(settings: ServerSettings) -> Iterator[str]:
-    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL."""
-    with live_app(settings) as (base, _app):
+def live_server(settings: ServerSettings, apps: list[Any] | None = None) -> Iterator[str]:
+    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL
+    (and appends the app to ``apps``, for a test that looks inside it)."""
+    with live_app(settings) as (base, app):
+        if apps is not None:
+            apps.append(app)
         yield base
 
 

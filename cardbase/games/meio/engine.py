@@ -1221,9 +1221,15 @@ class MeioObservation:
                 what = (
                     "split: keep 7, set 6 aside (type: split <6 cards to set aside>)"
                     if self.phase == "split"
-                    else "play a card (type e.g. 7H)"
+                    else f"play a card (type e.g. {_example(self.hand, rules)})"
                 )
                 lines.append(f"Your turn: {what}")
             else:
                 lines.append(f"Waiting for {seat(self.current_player)}")
         return "\n".join(lines)
+
+
+def _example(hand: int, rules: MeioRules) -> str:
+    """A card of ``hand`` as typed (``7H``), for the prompt's example: the player's own."""
+    cards = sorted(indices_of(hand), key=rules.sort_key)
+    return CARDS[cards[0]].notation if cards else "7H"
