@@ -157,7 +157,7 @@ def setup(database: Any, choice: TableChoice, house: Any = None) -> TableSetup:
         labels["notes"] += [n for n in rules.report_notes() if n.startswith("demo cards")]  # type: ignore[attr-defined]
         labels["bare"] = [list(d.unexpressed) for d in decks]
     elif choice.game == "meikyu":
-        from cardbase.sim.meikyu import assumptions_line, catalog_cards, resolve
+        from cardbase.sim.meikyu import catalog_cards, resolve
 
         if choice.assume is not None and choice.assume not in assume_profiles():
             raise UsageError(
@@ -166,10 +166,8 @@ def setup(database: Any, choice: TableChoice, house: Any = None) -> TableSetup:
         pool = resolve(catalog_cards(database), choice.assume)
         options["pool"] = pool
         rules = entry.make_rules(options)
-        line = assumptions_line(pool)
         labels["assumed"] = list(pool.assumed)
         labels["profile"] = pool.profile
-        labels["notes"] = [line] if line else []
     else:
         rules = entry.make_rules(options)
     from cardbase.sim.wording import rules_in_words

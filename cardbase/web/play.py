@@ -43,6 +43,8 @@ SEAT_COOKIE_DAYS = 30
 LOG_SHOWN = 60
 """Entries of the log a page and an event show (the API's ``GET`` gives all unless ``log`` says)."""
 EVENT_LOG = 60
+SHOWN_PER_KIND = 300
+"""A kind of legal action with more (Meio's 1,716 splits) shows this many buttons and the typed form."""
 KEEPALIVE_SECONDS = 15.0
 MAX_SUBSCRIBERS = 50
 """Open event streams per game."""
@@ -375,6 +377,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
 
     database = request.app.state.settings.database
     entry = GAMES[game_id]
+    examples = example_decks("mea") if game_id == "mea" else []
     return {
         "game": game_id,
         "games": {g: e.title for g, e in GAMES.items()},
@@ -383,7 +386,8 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "agents": list(entry.agents),
         "rules": rule_fields(game_id),
         "decks": [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else [],
-        "examples": example_decks("mea") if game_id == "mea" else [],
+        "examples": examples,
+        "default_decks": [e for e in examples if "broken" not in e][:2] or examples[:2],
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
         "budget": {"iterations": _bound("MAX_ITERATIONS"), "samples": _bound("MAX_SAMPLES"), "ms": _bound("MAX_MS")},
@@ -527,6 +531,7 @@ def _page_context(
         "board": f"/play/{live.id}/board{query}",
         "events": f"/api/games/{live.id}/events{query}",
         "self_url": f"/play/{live.id}{query}",
+        "shown_per_kind": SHOWN_PER_KIND,
     }
 
 

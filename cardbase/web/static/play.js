@@ -23,6 +23,14 @@
     show();
   }
 
+  // A pasted list shows only when "the list pasted below" is chosen.
+  for (const source of document.querySelectorAll("select.deck-source")) {
+    const text = source.closest(".seat-choice").querySelector(".deck-text");
+    const show = () => text && text.classList.toggle("hidden", source.value !== "paste");
+    source.addEventListener("change", show);
+    show();
+  }
+
   // --- the table ----------------------------------------------------------------------------
   const table = document.getElementById("table");
   if (!table) return;

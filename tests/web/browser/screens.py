@@ -47,6 +47,28 @@ def pages(decks: dict[str, int], code: str) -> dict[str, str]:
     return out
 
 
+def play_pages(base: str) -> dict[str, str]:
+    """The play pages: the start form of each game, and a seat's page of each (a person against
+    agents, the agents' first moves made), opened by the seat's link; a spectator's page."""
+    import httpx
+
+    from tests.web.play_helpers import mea_decks
+
+    out = {f"play-start-{game}": f"/play?game={game}" for game in ("meio", "mea", "meikyu")}
+    bodies = {
+        "meio": {"game": "meio", "seats": [{"agent": "human"}, {"agent": "heuristic"}, {"agent": "search"}]},
+        "mea": {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": mea_decks()},
+        "meikyu": {"game": "meikyu", "players": 3, "assume": "default"},
+    }
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for game, body in bodies.items():
+            made = http.post("/api/games", json={**body, "seed": 7}).json()
+            seat = made["seats"][0]
+            out[f"play-seat-{game}"] = seat["url"].split(base, 1)[1]
+            out[f"play-watch-{game}"] = f"/play/{made['id']}"
+    return out
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="cardbase-screens-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -62,16 +84,18 @@ def main(argv: list[str]) -> int:
         encoded = runner.invoke(cli_app, ["deck", "encode", str(REPO / "examples/decks/mea-goblin-rush.txt")])
         code = encoded.output.strip().splitlines()[-1]
         decks = {d["name"]: d["id"] for d in list_decks(live.database)}
+        games = play_pages(live.url)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
                 page = context.new_page()
                 page.on("pageerror", lambda error: print(f"JS error: {error}"))
-                for name, path in pages(decks, code).items():
+                for name, path in {**pages(decks, code), **games}.items():
                     response = page.goto(path)
                     status = response.status if response else "?"
-                    page.wait_for_load_state("networkidle")
+                    # a seat page keeps its event stream open: never network-idle
+                    page.wait_for_load_state("load" if name.startswith("play-") else "networkidle")
                     target = out / f"{name}-{width}.png"
                     page.screenshot(path=str(target))  # the first screen: what a visitor sees
                     wide = page.evaluate("document.documentElement.scrollWidth")

@@ -1,0 +1,83 @@
+"""Playing in the browser with the generic table (its buttons; the boards' clicks are tested with
+the boards): a person plays a Meio round, split included, against agents, the agents' moves
+arriving without a reload; two people share one device through the hot seat's hand-off."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.web.browser.conftest import ContextMaker
+
+
+def start(page: Page, game: str, players: int, seats: dict[int, str], hot: bool = False) -> str:
+    """Start a game with the form of /play; the game's id."""
+    page.goto(f"/play?game={game}")
+    page.get_by_label("Number of players").select_option(str(players))
+    for seat, kind in seats.items():
+        page.locator(f'select[name="seat{seat}"]').select_option(kind)
+    if hot:
+        page.get_by_label(re.compile("hot seat")).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def version(page: Page) -> str:
+    return str(page.locator("#table").get_attribute("data-version"))
+
+
+def take_first_action(page: Page) -> None:
+    """Click the first legal action's button (opening its group if folded) and wait for the table to move."""
+    before = version(page)
+    folded = page.locator("#actions details:not([open]) summary").first
+    if folded.count() and not page.locator("#actions p.kind").count():
+        folded.click()
+    page.locator("#actions button.action").first.click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
+
+
+def test_a_person_plays_a_meio_round_against_agents(new_context: ContextMaker) -> None:
+    context: BrowserContext = new_context()
+    page = context.new_page()
+    start(page, "meio", 3, {0: "human", 1: "heuristic", 2: "random"})
+    page.evaluate("window.sameDocument = true")  # gone if the page reloads
+    status = page.locator("#status")
+    expect(status).to_contain_text("Your move")
+    expect(page.locator("#board")).to_contain_text("split")
+    take_first_action(page)  # the split: 7 kept, 6 set aside
+    log = page.locator("#log")
+    expect(log).to_contain_text("P1 (you): split")
+    for _ in range(14):
+        expect(status).to_contain_text("Your move")  # after the agents' cards
+        if "Round 1 over" in log.inner_text():
+            break
+        take_first_action(page)
+    expect(log).to_contain_text("Round 1 over")
+    expect(log).to_contain_text("wins trick 13")
+    expect(log).to_contain_text(re.compile(r"P[23]: play"))  # the agents' cards, arrived by the event stream
+    assert page.evaluate("window.sameDocument") is True  # no reload: moves and updates in place
+    expect(page.locator("#seats")).to_contain_text("heuristic")
+
+
+def test_hot_seat_hands_the_device_over(new_context: ContextMaker) -> None:
+    context = new_context()
+    page = context.new_page()
+    start(page, "meio", 2, {0: "human", 1: "human"}, hot=True)
+    handoff = page.locator("#handoff")
+    board = page.locator("#board")
+    expect(handoff).to_contain_text("Pass the device to P1")
+    expect(board).not_to_contain_text("Your hand")
+    page.locator("#handoff-confirm").click()
+    expect(handoff).to_have_count(0)
+    expect(board).to_contain_text("Your hand")
+    expect(page.locator("#status")).to_contain_text("Your move, P1")
+    take_first_action(page)
+    expect(handoff).to_contain_text("Pass the device to P2")
+    expect(board).not_to_contain_text("Your hand")
+    page.locator("#handoff-confirm").click()
+    expect(page.locator("#status")).to_contain_text("Your move, P2")
+    expect(board).to_contain_text("Your hand")
+    page.reload()  # the plain page agrees: P2's hand, asked for by the address
+    expect(page.locator("#status")).to_contain_text("Your move, P2")
