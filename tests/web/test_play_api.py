@@ -331,6 +331,17 @@ def test_the_start_page_and_a_game_played_by_its_forms(client: TestClient) -> No
     assert moved.status_code == 303
     stale = client.post(f"/play/{game_id}/act", data={"action_id": "0", "version": version.group(1)})
     assert stale.status_code == 409 and "moved on" in stale.text and 'class="error"' in stale.text
+    # a page of another site posting with this browser's cookie: refused before it reaches the table
+    settle(client, game_id)
+    before = view(client, game_id)
+    forged = client.post(
+        f"/play/{game_id}/act",
+        data={"action_id": "0", "version": str(before["version"])},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert forged.status_code == 403
+    after = view(client, game_id)
+    assert (after["version"], after["log"]) == (before["version"], before["log"])
 
 
 def test_hot_seat_hides_the_hand_until_the_next_player_confirms(client: TestClient) -> None:
