@@ -60,13 +60,17 @@ def play_pages(base: str) -> dict[str, str]:
         "mea": {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": mea_decks()},
         "meikyu": {"game": "meikyu", "players": 3, "assume": "default"},
     }
+    seats = {}
     with httpx.Client(base_url=base, timeout=60) as http:
         for game, body in bodies.items():
             made = http.post("/api/games", json={**body, "seed": 7}).json()
-            seat = made["seats"][0]
-            out[f"play-seat-{game}"] = seat["url"].split(base, 1)[1]
-            out[f"play-watch-{game}"] = f"/play/{made['id']}"
-    return out
+            out[f"play-watch-{game}"] = f"/play/{made['id']}"  # before the seat's link sets its cookie
+            seats[f"play-seat-{game}"] = made["seats"][0]["url"].split(base, 1)[1]
+        hot = http.post("/api/games", json={"game": "meio", "players": 2, "seats": [{"agent": "human"}] * 2}).json()
+    # the hot seat: both links opened in one browser, then the table asks for the hand-off
+    out["play-hot-open"] = hot["seats"][1]["url"].split(base, 1)[1]
+    out["play-handoff"] = hot["seats"][0]["url"].split(base, 1)[1]
+    return {**out, **seats}
 
 
 def main(argv: list[str]) -> int:
@@ -94,6 +98,8 @@ def main(argv: list[str]) -> int:
                 for name, path in {**pages(decks, code), **games}.items():
                     response = page.goto(path)
                     status = response.status if response else "?"
+                    if "key=" in path:  # a seat's link: the cookie, then a reload without the key
+                        page.wait_for_url(lambda url: "key=" not in url)
                     # a seat page keeps its event stream open: never network-idle
                     page.wait_for_load_state("load" if name.startswith("play-") else "networkidle")
                     target = out / f"{name}-{width}.png"
