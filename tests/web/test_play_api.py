@@ -369,3 +369,49 @@ def test_hot_seat_hides_the_hand_until_the_next_player_confirms(client: TestClie
     nxt = 1 - seat
     assert 'id="handoff"' in after.text and f"Pass the device to P{nxt + 1}" in after.text
     assert "Your hand" not in after.text
+
+
+def test_concurrent_moves_on_one_game_are_taken_one_at_a_time(database: Database, tmp_path: Path) -> None:
+    """Two requests with the same move on the same view, at once, 20 times: one is taken, the
+    other is stale, and what is stored is what the table holds."""
+    import threading
+
+    import httpx
+
+    from cardbase.sim.table_store import load_game
+    from cardbase.web.settings import ServerSettings
+    from tests.web.live import live_server
+
+    apps: list[Any] = []
+    with live_server(ServerSettings(database=database, images=tmp_path / "card_images"), apps) as base:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            made = http.post("/api/games", json={"game": "meio", "seats": [{"agent": "human"}] * 2})
+            game_id = made.json()["id"]
+            keys = {s["seat"]: s["key"] for s in made.json()["seats"]}
+            for _ in range(20):
+                data = http.get(f"/api/games/{game_id}").json()
+                seat = data["current_player"]
+                barrier = threading.Barrier(2)
+                codes: list[int] = []
+
+                def post(data: dict[str, Any] = data, seat: int = seat, barrier: threading.Barrier = barrier) -> None:
+                    with httpx.Client(base_url=base, timeout=60) as mine:
+                        barrier.wait()
+                        codes.append(
+                            mine.post(
+                                f"/api/games/{game_id}/actions",
+                                json={"id": 0, "version": data["version"]},
+                                headers=seat_header(keys[seat]),
+                            ).status_code
+                        )
+
+                threads = [threading.Thread(target=post) for _ in range(2)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                assert sorted(codes) == [200, 409], codes
+        table = apps[0].state.hall.get(game_id).table
+        stored = load_game(database, game_id)
+        assert stored is not None and stored.version == table.version == 20
+        assert stored.actions == [text for _, text in table.texts()]
