@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardbase.errors import CardbaseError, UsageError
 from cardbase.games.base import GameError
-from cardbase.sim.hall import Hall, LiveTable
+from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
 from cardbase.web.settings import DECK_TEXT_BYTES
@@ -390,15 +390,8 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "default_decks": [e for e in examples if "broken" not in e][:2] or examples[:2],
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
-        "budget": {"iterations": _bound("MAX_ITERATIONS"), "samples": _bound("MAX_SAMPLES"), "ms": _bound("MAX_MS")},
+        "budget": {"iterations": MAX_ITERATIONS, "samples": MAX_SAMPLES, "ms": MAX_MS},
     }
-
-
-def _bound(name: str) -> int:
-    from cardbase.sim import hall
-
-    value: int = getattr(hall, name)
-    return value
 
 
 @router.get("/play", response_class=HTMLResponse)
@@ -595,37 +588,31 @@ def _page_seat(request: Request, live: LiveTable, form: dict[str, Any]) -> int:
 async def act_form(request: Request, game_id: str) -> Response:
     """A legal action's button (``action_id``) or a typed ``action``, made on ``version``."""
     form = await _posted(request)
-    return await run_in_threadpool(_act_form, request, game_id, form)
+    return await run_in_threadpool(_form_change, request, game_id, form, "act")
 
 
-def _act_form(request: Request, game_id: str, form: dict[str, Any]) -> Response:
+@router.post("/play/{game_id}/undo", response_class=HTMLResponse)
+async def undo_form(request: Request, game_id: str) -> Response:
+    """Take back the seat's last action, made on ``version``."""
+    form = await _posted(request)
+    return await run_in_threadpool(_form_change, request, game_id, form, "undo")
+
+
+def _form_change(request: Request, game_id: str, form: dict[str, Any], change: str) -> Response:
+    """A form's move or undo: back to the seat's page (303), or the page with why it was refused."""
     hall = hall_of(request)
     live = hall.get(game_id)
     seat = _page_seat(request, live, form)
     try:
         version = _whole(form.get("version"), "version", 0, 2**31 - 1)
-        raw_id = form.get("action_id")
-        text = str(form.get("action", ""))[:MAX_ACTION_TEXT]
-        action = _whole(raw_id, "action_id", 0, 1_000_000) if raw_id not in (None, "") else text
-        hall.act(game_id, seat, action, version)
-    except (CardbaseError, GameError) as error:
-        return _refused(request, live, seat, error)
-    return RedirectResponse(_back(live, seat, request), status_code=303)
-
-
-@router.post("/play/{game_id}/undo", response_class=HTMLResponse)
-async def undo_form(request: Request, game_id: str) -> Response:
-    """Take back the seat's last action."""
-    form = await _posted(request)
-    return await run_in_threadpool(_undo_form, request, game_id, form)
-
-
-def _undo_form(request: Request, game_id: str, form: dict[str, Any]) -> Response:
-    hall = hall_of(request)
-    live = hall.get(game_id)
-    seat = _page_seat(request, live, form)
-    try:
-        hall.undo(game_id, seat, _whole(form.get("version"), "version", 0, 2**31 - 1))
+        if change == "undo":
+            hall.undo(game_id, seat, version)
+        else:
+            raw_id = form.get("action_id")
+            text = str(form.get("action", ""))[:MAX_ACTION_TEXT]
+            hall.act(
+                game_id, seat, _whole(raw_id, "action_id", 0, 1_000_000) if raw_id not in (None, "") else text, version
+            )
     except (CardbaseError, GameError) as error:
         return _refused(request, live, seat, error)
     return RedirectResponse(_back(live, seat, request), status_code=303)

@@ -415,3 +415,33 @@ def test_concurrent_moves_on_one_game_are_taken_one_at_a_time(database: Database
         stored = load_game(database, game_id)
         assert stored is not None and stored.version == table.version == 20
         assert stored.actions == [text for _, text in table.texts()]
+
+
+def test_an_agent_that_fails_stops_its_game_only(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in an agent: its game waits with one line saying so; the server and other games go on."""
+    from cardbase.games.meio.agents import HeuristicAgent
+
+    def broken(self: Any, observation: Any, legal: Any) -> Any:
+        raise RuntimeError("the agent broke")
+
+    monkeypatch.setattr(HeuristicAgent, "act", broken)
+    stuck = new_game(client, "meio", ["heuristic", "human"])
+    settle(client, stuck["id"])
+    data = view(client, stuck["id"])
+    assert data["status"] == "playing" and any("internal error" in note for note in data["notes"])
+    fine = new_game(client, "meio", ["random", "human"])
+    settle(client, fine["id"])
+    assert view(client, fine["id"], keys_of(fine)[1])["legal"]
+
+
+def test_a_game_idle_past_the_expiry_is_not_resumed(make_client: MakeClient, database: Database) -> None:
+    from sqlalchemy import text
+
+    first = make_client()
+    made = new_game(first, "meio", ["human", "human"])
+    hall(first).close()
+    with database.transaction() as session:
+        session.execute(text("UPDATE play_game SET updated_at = '2020-01-01T00:00:00+00:00'"))
+    second = make_client(idle_hours=1)
+    assert view(second, made["id"])["status"] == "abandoned"
+    assert hall(second).active == 0
