@@ -355,6 +355,8 @@ class Hall:
 
             live.error = crash_report(error, f"cardbase serve: agent of game {live.id}")
             print(f"cardbase: {live.error}", file=sys.stderr)
+            retry = False
+            self._notify(live.id)
         finally:
             with table.lock:
                 live.thinking = False
