@@ -394,7 +394,12 @@ def test_concurrent_moves_on_one_game_are_taken_one_at_a_time(database: Database
                 barrier = threading.Barrier(2)
                 codes: list[int] = []
 
-                def post(data: dict[str, Any] = data, seat: int = seat, barrier: threading.Barrier = barrier) -> None:
+                def post(
+                    data: dict[str, Any] = data,
+                    seat: int = seat,
+                    barrier: threading.Barrier = barrier,
+                    codes: list[int] = codes,
+                ) -> None:
                     with httpx.Client(base_url=base, timeout=60) as mine:
                         barrier.wait()
                         codes.append(
