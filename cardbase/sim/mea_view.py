@@ -24,6 +24,7 @@ HELP = """Commands:
   obliterate b2                   end your turn with an empty deck
   card <name>                     a card's cost, attack, defence and text
   hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
+  undo       take back your last action (until a card is drawn, a deal or a die roll, or another moves)
   legal      list your legal moves by kind (legal summon: every summon)
   show       show the table again
   help       this text

@@ -239,6 +239,7 @@ PLAY_HELP = """Commands:
   card <name>   a card's values (and which are assumed)
   assumptions   every assumed value
   hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
+  undo       take back your last action (until a card is drawn, a deal or a die roll, or another moves)
   legal      list your legal moves by kind (legal quest: every quest)
   show       show the table again
   help       this text

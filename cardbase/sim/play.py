@@ -19,12 +19,13 @@ from typing import Any
 
 from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
-from cardbase.games.base import CHANCE, Agent, GameError, IllegalAction, Rules, State
+from cardbase.games.base import Agent, GameError, IllegalAction, Rules, State
 from cardbase.names import fold
 
 HELP = """Commands:
   <action>   your move, e.g. 7H or play 7H (in the split: split <6 cards to set aside>)
   hint       the search agent's best move and the next, with 95% intervals (or: too close to call)
+  undo       take back your last action (until a card is drawn, a deal or a die roll, or another moves)
   legal      list your legal moves by kind (legal KIND: every one of that kind)
   show       show the table again
   help       this text
@@ -131,7 +132,9 @@ def play_interactive(
     help_text: str = HELP,
     ui: GameUI | None = None,
 ) -> Session:
-    """Play a game where seat ``human`` types its moves and ``agents`` play the rest.
+    """Play a game where seat ``human`` types its moves and ``agents`` play the rest, at a
+    :class:`~cardbase.sim.table.Table` (the same table the web's ``/play`` plays at: the turns,
+    the checks, the log's wording and undo are the table's).
 
     ``read(prompt)`` returns a line, or ``None`` when input ends (the game is then
     abandoned); ``write`` prints a block of text; ``hint(observation, legal)``
@@ -139,72 +142,73 @@ def play_interactive(
     instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints;
     ``ui`` is what the game adds (see :class:`GameUI`).
     """
-    state = rules.new_initial_state(seed)
+    import secrets
+
+    from cardbase.sim.table import HUMAN, Table
+
+    seats = [HUMAN if s == human else agents[s].name for s in range(rules.players)]
+    table = Table(
+        rules, seed if seed is not None else secrets.randbelow(2**31), seats, agents=agents, ui=ui or GameUI()
+    )
     try:
-        return _Loop(state, human, agents, read, write, hint, show, help_text, ui or GameUI()).run()
+        return _Loop(table, human, read, write, hint, show, help_text, table.ui).run()
     except KeyboardInterrupt:
-        return Session(state, abandoned=True, interrupted=True)
+        return Session(table.state, abandoned=True, interrupted=True)
 
 
 @dataclass
 class _Loop:
-    state: State
+    table: Any  # cardbase.sim.table.Table
     human: int
-    agents: Mapping[int, Agent]
     read: Callable[[str], str | None]
     write: Callable[[str], None]
     hint: Callable[[Any, Any], str] | None
     show: Callable[[Any], None] | None
     help_text: str
     ui: GameUI
+    written: int = 0
+    """The last action number of the human's log written."""
 
     def display(self) -> None:
-        observation = self.state.observation(self.human)
+        observation = self.table.state.observation(self.human)
         if self.show is None:
             self.write(observation.describe())
         else:
             self.show(observation)
 
-    def apply(self, action: Any, done: str, checked: bool = True) -> None:
-        """Apply ``action``, write ``done`` and what it did."""
-        state = self.state
-        effects = self.ui.effects
-        before = state.observation(self.human) if effects is not None else None
-        if checked:
-            state.apply(action)
-        else:
-            state.apply_unchecked(action)
-        self.write(done)
-        if effects is not None:
-            for line in effects(before, state.observation(self.human), done):
-                self.write(f"  {line}")
+    def write_log(self) -> None:
+        """Write the human's log since the last call: each action as the table narrates it to them."""
+        for entry in self.table.logs[self.human]:
+            if entry.number > self.written:
+                for line in entry.lines():
+                    self.write(line)
+                self.written = entry.number
 
     def run(self) -> Session:
-        state, human = self.state, self.human
+        table, human = self.table, self.human
         me = f"P{human + 1}"
-        shown = False
-        while not state.is_terminal:
-            p = state.current_player
-            if p == CHANCE:
-                action = state.sample_chance()
-                self.apply(action, f"— {state.action_text(action, viewer=human)} —")
-                shown = False
+        shown = -1
+        while True:
+            self.write_log()
+            if table.over:
+                break
+            decision = table.decision()
+            if decision is not None:
+                action, seconds = table.think(decision)
+                table.apply_decision(decision, action, seconds)
                 continue
-            if p != human:
-                action = self.agents[p].act(state.observation(p), state.legal_actions())
-                self.apply(action, f"P{p + 1}: {state.action_text(action, viewer=human)}")
-                continue
-            if not shown:
+            if shown != table.version:
                 self.display()
-                shown = True
+                shown = table.version
             line = self.read(f"{me}> ")
             if line is None:
-                return Session(state, abandoned=True)
+                return Session(table.state, abandoned=True)
             command = " ".join(line.split())
             if not command:
                 continue
             word, _, rest = command.partition(" ")
             word = word.lower()
+            state = table.state
             if command.lower() in ("quit", "exit", "q"):
                 return Session(state, abandoned=True)
             if word in ("help", "?") and not rest:
@@ -218,19 +222,20 @@ class _Loop:
                     self.write("no hint available")
                 else:
                     self.write("hint: " + self.hint(state.observation(human), state.legal_actions()))
+            elif word == "undo" and not rest:
+                self._undo()
             elif word == "card" and rest and self.ui.card is not None:
                 self.write(self._card(rest))
             elif command.lower() in self.ui.commands:
                 self.write(self.ui.commands[command.lower()](state.observation(human)))
             else:
-                if self._move(command, me):
-                    shown = False
+                self._move(command)
         self.display()
-        outcome = state.outcome()
+        outcome = table.state.outcome()
         if outcome is not None:
             winners = ", ".join(f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners)
             self.write(f"Game over: {outcome.reason}. Winner{'s' if outcome.shared else ''}: {winners}.")
-        return Session(state, abandoned=False)
+        return Session(table.state, abandoned=False)
 
     def _card(self, fragment: str) -> str:
         assert self.ui.card is not None
@@ -240,72 +245,40 @@ class _Loop:
             return str(error)
         if name is None:
             return f"no card named {quoted(fragment)} in this game"
-        return self.ui.card(self.state.observation(self.human), name)
+        return self.ui.card(self.table.state.observation(self.human), name)
 
-    def _move(self, command: str, me: str) -> bool:
-        """Parse, check and apply the human's move; ``False`` (with the reason written) if refused."""
-        state = self.state
+    def _move(self, command: str) -> bool:
+        """The human's move, checked by the table; ``False`` (with the reason written) if refused."""
+        table = self.table
         try:
-            several = self._several(command)
+            actions = table.moves(command)
         except IllegalAction as error:
             self.write(f"refused: {error}")
             return False
         except (GameError, AmbiguousName) as error:
             self.write(f"not understood: {error} (type help)")
             return False
-        if several is not None:
-            for action in several:
-                self.apply(action, f"{me} (you): {action}", checked=False)
-            return True
-        try:
-            action = self._parse(command)
-        except (GameError, AmbiguousName) as error:
-            self.write(f"not understood: {error} (type help)")
-            return False
-        try:
-            state.check(action)
-        except IllegalAction as error:
-            self.write(f"refused: {error}")
-            return False
-        if self.ui.confirm is not None:
-            question = self.ui.confirm(state.observation(self.human), action)
+        if self.ui.confirm is not None and len(actions) == 1:
+            question = self.ui.confirm(table.state.observation(self.human), actions[0])
             if question is not None:
                 answer = self.read(f"{question} [y/N] ")
                 if answer is None or answer.strip().lower() not in ("y", "yes"):
-                    self.write(f"not done: {action}")
+                    self.write(f"not done: {actions[0]}")
                     return False
-        self.apply(action, f"{me} (you): {action}", checked=False)
+        table.act(self.human, actions)
         return True
 
-    def _several(self, command: str) -> list[Any] | None:
-        """The actions ``command`` stands for if it names several (see :attr:`GameUI.several`)."""
-        if self.ui.several is None:
-            return None
-        return self.ui.several(self.state, command)
+    def _undo(self) -> None:
+        """Take back the human's last action, if the table allows it (else say why)."""
+        from cardbase.sim.table import UndoRefused
 
-    def _parse(self, command: str) -> Any:
-        """The action ``command`` means: as written if that is legal, else with its name
-        fragments written out (``summon ferret b1`` → ``summon Pickpocket Ferret b1``)."""
-        state = self.state
-        first: GameError | None = None
         try:
-            action = state.parse_action(command)
-            if state.is_legal(action):
-                return action
-        except GameError as error:
-            first = error
-            action = None
-        expanded = expand_names(command, self.ui.vocabulary)
-        if expanded == command:
-            if first is not None:
-                raise first
-            return action
-        try:
-            return state.parse_action(expanded)
-        except GameError:
-            if first is not None:
-                raise first from None
-            return action
+            taken = self.table.undo(self.human)
+        except UndoRefused as error:
+            self.write(str(error))
+            return
+        self.written = min(self.written, len(self.table.actions))
+        self.write(f"undone: {taken}")
 
 
 def legal_text(state: State, kind: str = "") -> str:

@@ -199,7 +199,14 @@ class Table:
         seats: Sequence[str],
         *,
         labels: Mapping[str, Any] | None = None,
+        agents: Mapping[int, Agent] | None = None,
+        ui: GameUI | None = None,
+        origin: State | None = None,
     ) -> None:
+        """``seats``: :data:`HUMAN` or an agent spec per seat; ``agents`` may give a seat's agent
+        itself (the spec then names it); ``ui``: what the game adds (default: :func:`table_ui`).
+        ``origin``: a position set up directly (scenario tests) to play on, in place of the
+        seed's first state; the table is then rebuilt from a copy of it (its record is not one)."""
         if len(seats) != rules.players:
             raise UsageError(f"{rules.players} seats are needed, not {len(seats)}")
         self.rules = rules
@@ -210,9 +217,11 @@ class Table:
         """What a face shows beside the game: deck names, the assumption profile, …"""
         self.seats = [Seat(spec) for spec in seats]
         for s, seat in enumerate(self.seats):
-            if not seat.human:
+            if agents is not None and s in agents:
+                seat.agent = agents[s]
+            elif not seat.human:
                 seat.agent = self.entry.make_agent(seat.spec, rules, s, derive_seed(seed, "play", s))
-        self.ui = table_ui(rules)
+        self.ui = ui if ui is not None else table_ui(rules)
         self.lock = threading.RLock()
         self.version = 0
         self.abandoned = False
@@ -220,9 +229,16 @@ class Table:
         """Seconds the last decision of each agent seat took."""
         self.notes: list[str] = []
         """What happened to the table itself (an agent over its budget)."""
-        self._start(rules.new_initial_state(seed))
+        self._origin = origin.clone() if origin is not None else None
+        self._start(origin if origin is not None else self._first_state())
 
     # -- building ------------------------------------------------------------------------
+
+    def _first_state(self) -> State:
+        """The game before any action: the seed's, or a copy of the position the table began at."""
+        if self._origin is not None:
+            return self._origin.clone()
+        return self.rules.new_initial_state(self.seed)
 
     def _start(self, state: State) -> None:
         self.state = state
@@ -316,7 +332,7 @@ class Table:
     def _rebuild(self, count: int) -> None:
         """The table after its first ``count`` actions, replayed from the seed."""
         kept = self.actions[:count]
-        self._start(self.rules.new_initial_state(self.seed))
+        self._start(self._first_state())
         for action in kept[len(self.actions) :]:
             chance = self.state.current_player == CHANCE
             self._apply(self.state.sample_chance() if chance else action, resolve=False)
@@ -324,7 +340,7 @@ class Table:
 
     def _state_before_last(self) -> State:
         """The state before the last action, replayed from the seed (the RNG where the game had it)."""
-        state = self.rules.new_initial_state(self.seed)
+        state = self._first_state()
         for action in self.actions[:-1]:
             if state.current_player == CHANCE:
                 state.sample_chance()
@@ -369,9 +385,27 @@ class Table:
                 raise first from None
             return action
 
-    def act(self, seat: int, action: str | int, version: int | None = None) -> Any:
-        """Seat ``seat`` takes ``action`` (its text, or its index in the legal actions), made on
-        the view of ``version`` (``None``: whatever the table's is). Returns the action taken.
+    def moves(self, command: str) -> list[Any]:
+        """The actions a typed line stands for, each checked (nothing applied): one, or several in
+        a row where the game takes them so (Meikyu: ``discard Bee, Sword, Cook``). Raises
+        :class:`~cardbase.games.base.IllegalAction` with the rule's reason, another
+        :class:`~cardbase.games.base.GameError` or :class:`~cardbase.fuzzy.AmbiguousName` for a
+        line that is no action."""
+        with self.lock:
+            command = " ".join(command.split())
+            if not command:
+                raise InvalidAction("an action is needed (type one, or pick one of the legal actions)")
+            several = self.ui.several(self.state, command) if self.ui.several is not None else None
+            if several is not None:
+                return several
+            action = self.parse(command)
+            self.state.check(action)
+            return [action]
+
+    def act(self, seat: int, action: str | int | Sequence[Any], version: int | None = None) -> list[Any]:
+        """Seat ``seat`` takes ``action``: its text (see :meth:`moves`), its index in the legal
+        actions, or actions :meth:`moves` gave; made on the view of ``version`` (``None``: whatever
+        the table's is). Returns the actions taken (one version for them all).
 
         Raises :class:`Stale`, :class:`NotYourTurn`, :class:`~cardbase.games.base.InvalidAction`
         (not an action of this game) or :class:`~cardbase.games.base.IllegalAction` (the rule's
@@ -387,13 +421,19 @@ class Table:
                 legal = state.legal_actions()
                 if not 0 <= action < len(legal):
                     raise InvalidAction(f"there is no legal action number {action} (0 to {len(legal) - 1})")
-                chosen = legal[action]
+                chosen = [legal[action]]
+            elif isinstance(action, str):
+                chosen = self.moves(action)
             else:
-                if not action.strip():
-                    raise InvalidAction("an action is needed (type one, or pick one of the legal actions)")
-                chosen = self.parse(" ".join(action.split()))
-                state.check(chosen)
-            self._apply(chosen)
+                chosen = list(action)
+            taken = len(self.actions)
+            try:
+                for one in chosen:
+                    self.state.check(one)
+                    self._apply(one)
+            except GameError:
+                self._rebuild(taken)  # all of them or none
+                raise
             self.version += 1
             return chosen
 

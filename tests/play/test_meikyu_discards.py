@@ -10,6 +10,7 @@ from cardbase.games.base import IllegalAction
 from cardbase.sim.meikyu import play_ui, several_discards
 from cardbase.sim.play import _Loop
 from cardbase.sim.registry import GAMES
+from cardbase.sim.table import HUMAN, Table
 from tests.meikyu.helpers import act, draw, position, roll
 
 
@@ -37,7 +38,8 @@ def _prompt(state, *lines: str) -> list[str]:
     out: list[str] = []
     ui = play_ui(state.rules)
     agents = {1: GAMES["meikyu"].make_agent("heuristic", state.rules, 1, 0)}
-    _Loop(state, 0, agents, lambda prompt: next(typed, None), out.append, None, lambda o: None, "", ui).run()
+    table = Table(state.rules, 0, [HUMAN, "heuristic"], agents=agents, ui=ui, origin=state)
+    _Loop(table, 0, lambda prompt: next(typed, None), out.append, None, lambda o: None, "", ui).run()
     return out
 
 

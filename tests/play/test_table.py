@@ -247,3 +247,40 @@ def test_the_spectator_sees_no_hand(game: str) -> None:
         steps += 1
     with pytest.raises(ValueError):
         state.observation(-7)
+
+
+def test_terminal_play_is_a_face_of_the_table_undo_included() -> None:
+    """``play_interactive`` plays at a Table: the same moves give the same log as the table's, and
+    ``undo`` takes back a summon, and is refused, with the table's reason, once another seat moved."""
+    from cardbase.sim.play import play_interactive
+    from cardbase.sim.registry import GAMES, derive_seed
+
+    rules = mea_rules()
+    seed = 5
+    shadow = Table(rules, seed, [HUMAN, "heuristic"])  # what the terminal's table will do
+    script: list[str] = []
+    while True:
+        decision = shadow.decision()
+        if decision is not None:
+            action, seconds = shadow.think(decision)
+            shadow.apply_decision(decision, action, seconds)
+            continue
+        legal = [str(a) for a in shadow.state.legal_actions()]
+        summon = next((t for t in legal if t.startswith("summon")), None)
+        if summon is not None:
+            break
+        pick = next((t for t in legal if t.startswith(("draw 3", "flip none"))), legal[0])
+        script.append(pick)
+        shadow.act(0, pick)
+    script += [summon, "undo", "undo", "draw 1", "undo", "quit"]
+    out: list[str] = []
+    lines = iter(script)
+    agents = {1: GAMES["mea"].make_agent("heuristic", rules, 1, derive_seed(seed, "play", 1))}
+    session = play_interactive(rules, seed, 0, agents, lambda prompt: next(lines, None), out.append)
+    assert session.abandoned and not session.interrupted
+    assert f"undone: {summon}" in out
+    after = out[out.index(f"undone: {summon}") :]
+    # undo again: the last action before the summon was the agent's; after "draw 1" the agent played at once
+    assert sum(line.startswith("cannot undo: P2 has acted since") for line in after) == 2
+    logged = [e.text for e in shadow.logs[0]]
+    assert [line for line in out if line in logged][: len(logged)] == logged  # the same narration, line for line
