@@ -77,6 +77,16 @@ PROMPTS = ("attack P2 <land> with <cards> by Gotcha!",)
 """The prompts' words that name a card (Meikyu's main action: what to type), not where one is."""
 
 
+def _every_name(rules: Any) -> set[str]:
+    """Every card name of a game's rules (its deck, decks or pool)."""
+    if rules.game_id == "meio":
+        return {name for card in rules.deck for name in _meio_names(card)}
+    if rules.game_id == "mea":
+        return {card.name for card in rules.tables().cards}
+    pool = rules.pool
+    return {c.name for c in pool.kingdom} | {n for land in pool.lands for n in (land.name, land.land_name) if n}
+
+
 def _found(names: set[str], text: str) -> list[str]:
     """The names of ``names`` that occur in ``text`` as whole words (the prompts aside)."""
     for prompt in PROMPTS:
@@ -174,12 +184,16 @@ def test_no_seat_sees_what_is_hidden_from_it(served: tuple[str, Any], game: str)
         checked = 0
         current_round = -1
         state = live.table.rules.new_initial_state(live.table.seed)  # the test's own copy, step by step
+        all_names = _every_name(state.rules)
         applied = 0
         for _ in range(3000):
             with live.table.lock:
                 actions = list(live.table.actions)
                 version = live.table.version
             for action in actions[applied:]:  # what each seat saw at every action, chance ones included
+                for viewer in browsers:  # a card the engine shows a seat as it moves (the drawer's draw)
+                    told = state.action_text(action, viewer=viewer)
+                    ever[viewer] |= set(_found(all_names, told))
                 if state.is_chance_node:
                     state.sample_chance()
                 state.apply_unchecked(action)
