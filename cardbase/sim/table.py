@@ -165,7 +165,8 @@ def legal_view(observation: Any, legal: Sequence[Any]) -> list[dict[str, Any]]:
     try:
         boards = importlib.import_module("cardbase.sim.boards")
     except ImportError:
-        return [{"id": i, "text": str(a), "kind": str(a).split(" ", 1)[0].lower()} for i, a in enumerate(legal)]
+        texts = [str(a) for a in legal]
+        return [{"id": i, "text": t, "kind": t.split(" ", 1)[0].lower()} for i, t in enumerate(texts)]
     out: list[dict[str, Any]] = boards.legal_view(observation, legal)
     return out
 
@@ -229,6 +230,7 @@ class Table:
         """Seconds the last decision of each agent seat took."""
         self.notes: list[str] = []
         """What happened to the table itself (an agent over its budget)."""
+        self._views: dict[Any, Any] = {}
         self._origin = origin.clone() if origin is not None else None
         self._start(origin if origin is not None else self._first_state())
 
@@ -546,6 +548,16 @@ class Table:
         observation, its legal actions when it is to move, its log (the last ``log`` entries;
         ``None``: all), the outcome once the game is over."""
         viewer = SPECTATOR if seat is None else seat
+        with self.lock:
+            key = (self.version, self.abandoned, viewer, log)
+            if self._views.get("at") != key[:2]:
+                self._views = {"at": key[:2]}  # a view holds until the table changes
+            kept = self._views.get(key)
+            if kept is None:
+                kept = self._views[key] = self._build_view(seat, viewer, log)
+            return dict(kept)
+
+    def _build_view(self, seat: int | None, viewer: int, log: int | None) -> dict[str, Any]:
         with self.lock:
             state = self.state
             observation = state.observation(viewer)
