@@ -91,7 +91,9 @@ class LiveTable:
     touched: float = field(default_factory=time.monotonic)
     thinking: bool = False
     error: str | None = None
-    """The database's refusal of the last agent move, while the hall tries again."""
+    """The database's refusal of the last agent move (while the hall tries again), or an agent's bug."""
+    broken: bool = False
+    """An agent failed (a bug): the game waits, its crash written once, not retried."""
 
     def seat_of(self, key: str | None) -> int | None:
         """The seat ``key`` opens, or ``None``."""
@@ -321,7 +323,7 @@ class Hall:
         if self._closed:
             return
         with live.table.lock:
-            if live.thinking or live.table.decision() is None:
+            if live.thinking or live.broken or live.table.decision() is None:
                 return
             live.thinking = True
         try:
@@ -353,6 +355,7 @@ class Hall:
         except Exception as error:  # a bug in an agent: this game waits, the server goes on
             from cardbase.crash import crash_report
 
+            live.broken = True
             live.error = crash_report(error, f"cardbase serve: agent of game {live.id}")
             print(f"cardbase: {live.error}", file=sys.stderr)
             retry = False
