@@ -74,6 +74,7 @@ def serve(
             house=house,
             max_games=max_games,
             idle_hours=idle_hours,
+            agent_processes=True,  # agents think in worker processes, below the pages' priority
         )
         _run(settings, sock, made, open_browser)
     finally:

@@ -29,12 +29,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import CardbaseError, UsageError
 from cardbase.games.base import Rules
 from cardbase.sim import table_store as store
 from cardbase.sim.table import HUMAN, Table, seat_name
+
+if TYPE_CHECKING:
+    from cardbase.sim.thinkers import ProcessThinkers
 
 MAX_ITERATIONS = 4_000
 """The most ISMCTS iterations per decision an agent at the server's tables may take (default 400)."""
@@ -50,6 +53,10 @@ RETRY_SECONDS = 2.0
 """After the database refused an agent's move, the hall tries that decision again this much later."""
 FINISHED_KEPT = 32
 """Finished games kept in memory after they were looked at (their pages and records)."""
+
+
+class _Retry(Exception):
+    """An agent's decision to take again a little later (its worker process stopped)."""
 
 
 class TooManyGames(CardbaseError):
@@ -117,8 +124,12 @@ class Hall:
         max_active: int = DEFAULT_MAX_ACTIVE,
         idle_hours: float = DEFAULT_IDLE_HOURS,
         workers: int = 2,
+        processes: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``workers``: how many agent decisions run at once; with ``processes``, each in a worker
+        process of lower priority (:mod:`cardbase.sim.thinkers`; what ``cardbase serve`` does), else
+        in a thread of this process."""
         self.database = database
         self.max_active = max_active
         self.idle_seconds = idle_hours * 3600
@@ -128,6 +139,11 @@ class Hall:
         self._lock = threading.Lock()
         self._listeners: dict[str, list[Callable[[], None]]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="cardbase-agent")
+        self._thinkers: ProcessThinkers | None = None
+        if processes:
+            from cardbase.sim.thinkers import ProcessThinkers
+
+            self._thinkers = ProcessThinkers(workers)
         self._closed = False
         self._swept = 0.0
         self._resumed = False
@@ -176,6 +192,8 @@ class Hall:
         """Stop taking agent decisions (those thinking finish, and their moves are dropped)."""
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._thinkers is not None:
+            self._thinkers.close()
 
     def _restore(self, stored: store.StoredGame) -> LiveTable:
         from cardbase.sim.registry import game
@@ -332,33 +350,36 @@ class Hall:
             live.thinking = False
 
     def _think(self, live: LiveTable) -> None:
-        """One agent decision of ``live``: thought about off the table's lock, applied if the
-        table has not moved meanwhile, stored, told; then the next one."""
+        """One agent decision of ``live``: thought about off the table's lock (in a worker process,
+        or this thread), applied if the table has not moved meanwhile, stored, told; then the next."""
         table = live.table
         changed = retry = False
         try:
             decision = table.decision()
-            if decision is None or self._closed:
-                return
-            action, seconds = table.think(decision)
-            if self._closed:
-                return
-            with table.lock:
-                before = table.version
-                if table.apply_decision(decision, action, seconds):
-                    try:
-                        self._store(live, before)
-                        changed = True
-                    except Exception as error:
-                        live.error = f"the database refused {seat_name(decision.seat)}'s move ({error}); trying again"
-                        retry = True
+            thought = self._decide(live, decision) if decision is not None and not self._closed else None
+            if thought is not None and not self._closed:
+                assert decision is not None
+                action, seconds = thought
+                with table.lock:
+                    before = table.version
+                    if table.apply_decision(decision, action, seconds):
+                        try:
+                            self._store(live, before)
+                            changed = True
+                        except Exception as error:
+                            live.error = (
+                                f"the database refused {seat_name(decision.seat)}'s move ({error}); trying again"
+                            )
+                            retry = True
+        except _Retry as again:
+            live.error = str(again)
+            retry = True
         except Exception as error:  # a bug in an agent: this game waits, the server goes on
             from cardbase.crash import crash_report
 
             live.broken = True
             live.error = crash_report(error, f"cardbase serve: agent of game {live.id}")
             print(f"cardbase: {live.error}", file=sys.stderr)
-            retry = False
             self._notify(live.id)
         finally:
             with table.lock:
@@ -374,6 +395,22 @@ class Hall:
             self._after_change(live)
         else:
             self._kick(live)
+
+    def _decide(self, live: LiveTable, decision: Any) -> tuple[Any, float] | None:
+        """The agent's action and its seconds, or ``None`` if the table moved first (an undo)."""
+        if self._thinkers is None:
+            return live.table.think(decision)
+        from concurrent.futures.process import BrokenProcessPool
+
+        from cardbase.sim.thinkers import Moved
+
+        try:
+            return self._thinkers.think(live.id, live.table, decision)
+        except Moved:
+            return None
+        except BrokenProcessPool:
+            self._thinkers.renew(live.id)
+            raise _Retry("an agent's worker process stopped; a new one takes over") from None
 
     def wait_quiet(self, game_id: str, timeout: float = 120.0) -> bool:
         """Wait until no agent of the game is to move or thinking (a person to move, or the end);

@@ -36,7 +36,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
         settings.database,
         max_active=settings.max_games,
         idle_hours=settings.idle_hours,
-        workers=settings.agent_threads,
+        workers=settings.agent_workers,
+        processes=settings.agent_processes,
     )
     security.install(app, settings)
     errors.install(app)

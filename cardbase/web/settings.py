@@ -54,7 +54,8 @@ class ServerSettings:
     write_slots: int = WRITE_SLOTS
     max_games: int = 100  # games in play at once (``serve --max-games``)
     idle_hours: float = 24.0  # a game no one moves for this long is abandoned (``serve --idle-hours``)
-    agent_threads: int = 2  # threads the agents of every table think in
+    agent_workers: int = 2  # agent decisions of every table at once
+    agent_processes: bool = False  # in worker processes of lower priority (``serve``), else in threads
 
     @property
     def loopback(self) -> bool:

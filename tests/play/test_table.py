@@ -284,3 +284,49 @@ def test_terminal_play_is_a_face_of_the_table_undo_included() -> None:
     assert sum(line.startswith("cannot undo: P2 has acted since") for line in after) == 2
     logged = [e.text for e in shadow.logs[0]]
     assert [line for line in out if line in logged][: len(logged)] == logged  # the same narration, line for line
+
+
+@pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
+def test_agents_in_worker_processes_play_the_game_they_would_in_threads(database: Any) -> None:
+    """``serve``'s agents think in worker processes (below the pages' priority); each game keeps
+    one worker, so its agents are the objects they would be in a thread: the same seed and the same
+    person's moves give the same game."""
+    from cardbase.sim.hall import Hall
+
+    records = []
+    for processes in (False, True):
+        hall = Hall(database, processes=processes)
+        try:
+            game_id, _ = hall.create(MeioRules(players=3, rounds=1), [HUMAN, "search", "heuristic"], seed=12)
+            live = hall.get(game_id)
+            while True:
+                assert hall.wait_quiet(game_id, 300) and live.error is None, live.error
+                if live.table.over:
+                    break
+                hall.act(game_id, 0, 0, live.table.version)
+            records.append(live.table.record())
+        finally:
+            hall.close()
+    assert records[0] == records[1] and '"outcome"' in records[0][-1]
+
+
+def test_a_worker_follows_a_game_taken_back() -> None:
+    """A worker that applied actions an undo then took back replays the game from its seed."""
+    from cardbase.sim import thinkers
+
+    rules = MeioRules(players=2)
+    table = Table(rules, 3, [HUMAN, HUMAN])
+    table.act(table.state.current_player, 0)
+    texts = [str(a) for a in table.actions]
+    options = rules.to_options()
+    first = thinkers.decide("g", options, "meio", 3, table.state.current_player, "heuristic", texts)
+    other = Table(rules, 3, [HUMAN, HUMAN])
+    other.act(other.state.current_player, 5)  # another split in its place
+    retold = [str(a) for a in other.actions]
+    again = thinkers.decide("g", options, "meio", 3, other.state.current_player, "heuristic", retold)
+    fresh = thinkers.decide("h", options, "meio", 3, other.state.current_player, "heuristic", retold)
+    assert texts != retold and first[0] and again[0] and fresh[0]
+    kept = thinkers._GAMES["g"]
+    assert kept.texts == retold
+    for seat in (0, 1):  # the worker's game is the table's again, not the one it had
+        assert kept.state.observation(seat).describe() == other.state.observation(seat).describe()

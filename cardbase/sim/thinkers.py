@@ -1,0 +1,152 @@
+"""Where the agents of a server's tables think: in worker processes at a lower priority, so that a
+page a person asks for is never queued behind an agent's search (threads of one process share one
+interpreter lock; measured, two busy agent threads make a page's work 2.5-3x slower, two busy
+worker processes at nice 10 leave it as it was).
+
+Each game goes to one worker (chosen by its id), which keeps the game's state and agents between
+decisions, so an agent is the same object with the same random stream for the whole game, as at
+the terminal; it is sent the game's actions as written and applies those it has not seen (a
+table taken back by an undo is replayed from its seed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+NICE = 10
+"""How much lower the workers' priority is than the server's (``nice``)."""
+KEPT = 200
+"""Games a worker keeps (state and agents); past it, the one unused longest is dropped and rebuilt
+from its actions if it comes back."""
+
+
+@dataclass
+class _Game:
+    """A game as a worker keeps it."""
+
+    rules: Any
+    seed: int
+    state: Any
+    texts: list[str] = field(default_factory=list)
+    agents: dict[int, Any] = field(default_factory=dict)
+
+
+_GAMES: OrderedDict[str, _Game] = OrderedDict()
+
+
+def _start_worker() -> None:
+    """A worker: lower priority, and Ctrl-C is the server's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):  # not allowed here: the worker still keeps agents off the server's lock
+        os.nice(NICE)
+
+
+def _replayed(rules: Any, seed: int, texts: Sequence[str]) -> Any:
+    from cardbase.games.base import CHANCE
+
+    state = rules.new_initial_state(seed)
+    for text in texts:
+        if state.current_player == CHANCE:
+            state.sample_chance()  # the RNG where the game had it
+        state.apply_unchecked(state.parse_action(text))
+    return state
+
+
+def decide(
+    game_id: str, options: dict[str, Any], game: str, seed: int, seat: int, spec: str, texts: Sequence[str]
+) -> tuple[str, float]:
+    """In a worker: the action (as written) of the agent ``spec`` at ``seat`` after ``texts``, and
+    the seconds it thought."""
+    from cardbase.sim.registry import derive_seed
+    from cardbase.sim.registry import game as entry_of
+
+    entry = entry_of(game)
+    kept = _GAMES.get(game_id)
+    if kept is None:
+        rules = entry.make_rules(options)
+        kept = _Game(rules, seed, rules.new_initial_state(seed))
+        _GAMES[game_id] = kept
+    _GAMES.move_to_end(game_id)
+    while len(_GAMES) > KEPT:
+        _GAMES.popitem(last=False)
+    if kept.texts != list(texts[: len(kept.texts)]):  # an undo took back what this worker had applied
+        kept.state = _replayed(kept.rules, seed, texts)
+    else:
+        from cardbase.games.base import CHANCE
+
+        for text in texts[len(kept.texts) :]:
+            if kept.state.current_player == CHANCE:
+                kept.state.sample_chance()
+            kept.state.apply_unchecked(kept.state.parse_action(text))
+    kept.texts = list(texts)
+    agent = kept.agents.get(seat)
+    if agent is None:
+        agent = kept.agents[seat] = entry.make_agent(spec, kept.rules, seat, derive_seed(seed, "play", seat))
+    state = kept.state
+    started = time.perf_counter()
+    action = agent.act(state.observation(seat), state.legal_actions())
+    return str(action), time.perf_counter() - started
+
+
+class ProcessThinkers:
+    """``workers`` worker processes, one game always to the same one."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")  # never fork a threaded server
+        self.pools = [
+            ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
+            for _ in range(max(1, workers))
+        ]
+
+    def _index(self, game_id: str) -> int:
+        return int.from_bytes(hashlib.blake2b(game_id.encode(), digest_size=4).digest(), "big") % len(self.pools)
+
+    def pool_of(self, game_id: str) -> ProcessPoolExecutor:
+        return self.pools[self._index(game_id)]
+
+    def renew(self, game_id: str) -> None:
+        """A new worker for ``game_id``'s (its process died: the games it kept are rebuilt from their actions)."""
+        index = self._index(game_id)
+        self.pools[index].shutdown(wait=False, cancel_futures=True)
+        context = multiprocessing.get_context("spawn")
+        self.pools[index] = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
+
+    def think(self, game_id: str, table: Any, decision: Any) -> tuple[Any, float]:
+        """The agent's action for ``decision`` at ``table``, thought in the game's worker (this
+        thread waits, holding no lock)."""
+        with table.lock:
+            if decision.version != table.version:
+                raise Moved
+            texts = [str(a) for a in table.actions]
+        spec = table.seats[decision.seat].spec
+        future = self.pool_of(game_id).submit(
+            decide, game_id, table.rules.to_options(), table.game_id, table.seed, decision.seat, spec, texts
+        )
+        text, seconds = future.result()
+        return _parse_at(table, decision, text), seconds
+
+    def close(self) -> None:
+        for pool in self.pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Moved(Exception):
+    """The table moved before the decision was sent: nothing to think about."""
+
+
+def _parse_at(table: Any, decision: Any, text: str) -> Any:
+    """The worker's action as this table's action object (read in the state it was decided in)."""
+    with table.lock:
+        if decision.version != table.version:
+            raise Moved
+        return table.state.parse_action(text)
