@@ -14,6 +14,9 @@ Run: uv run python benchmarks/bench_play.py [--moves 200] [--rounds 3] [--second
   rounds: ``seconds`` quiet (nothing else running), then ``seconds`` with 20 games of three
   ``search`` agents in play at once (a game that ends is replaced). The person's page p50/p95 in
   each phase; the ratio loaded/quiet is the figure.
+- **A page beside busy agents.** In this process: a seat's view built anew (a page's work), alone,
+  beside two agents thinking in threads of this process, and beside two in worker processes at
+  nice 10 (as ``serve`` runs them), interleaved; the ratio of medians to alone.
 - **Memory per game.** In this process: tracemalloc's growth for 50 tables of each game, fresh and
   after 60 actions, per table.
 """
@@ -29,6 +32,7 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import Server, free_port
@@ -218,6 +222,80 @@ def bench_load(base: str, rounds: int, seconds: float) -> list[tuple[str, str, s
     ]
 
 
+def _agent_loop(stop_at: float, nice: int) -> None:
+    """Meio search decisions, over and over, until ``stop_at`` (a busy agent)."""
+    import os
+
+    from cardbase.games.base import CHANCE
+    from cardbase.sim.registry import game
+
+    if nice:
+        os.nice(nice)
+    entry = game("meio")
+    rules = entry.make_rules({"players": 3})
+    k = 0
+    while time.time() < stop_at:
+        state = rules.new_initial_state(k)
+        agents = [entry.make_agent("search", rules, s, k) for s in range(3)]
+        while not state.is_terminal and time.time() < stop_at:
+            p = state.current_player
+            if p == CHANCE:
+                state.apply_unchecked(state.sample_chance())
+                continue
+            state.apply_unchecked(agents[p].act(state.observation(p), state.legal_actions()))
+        k += 1
+
+
+def bench_isolation(rounds: int, seconds: float = 8.0) -> list[tuple[str, str, str, str]]:
+    """A page's work (a Meio seat's view built anew) in this process: alone, beside two agents
+    thinking in threads of this process, and beside two in worker processes at nice 10 (as
+    ``serve`` runs them); the phases interleaved, ``rounds`` times."""
+    import multiprocessing
+
+    from cardbase.sim.registry import game
+    from cardbase.sim.table import HUMAN, Table
+    from cardbase.sim.thinkers import NICE
+
+    table = Table(game("meio").make_rules({"players": 3}), 1, [HUMAN, HUMAN, HUMAN])
+    seat = table.state.current_player
+
+    def page_work(until: float) -> list[float]:
+        out = []
+        while time.time() < until:
+            start = time.perf_counter()
+            table._build_view(seat, seat, 60)  # what a page of this version costs the first time
+            out.append(time.perf_counter() - start)
+        return out
+
+    phases: dict[str, list[float]] = {"alone": [], "threads": [], "processes": []}
+    medians: dict[str, list[float]] = {k: [] for k in phases}
+    context = multiprocessing.get_context("spawn")
+    for _ in range(rounds):
+        for phase in phases:
+            stop_at = time.time() + seconds
+            helpers: list[Any] = []
+            if phase == "threads":
+                helpers = [threading.Thread(target=_agent_loop, args=(stop_at, 0)) for _ in range(2)]
+            elif phase == "processes":
+                helpers = [context.Process(target=_agent_loop, args=(stop_at + 3, NICE)) for _ in range(2)]
+            for h in helpers:
+                h.start()
+            if phase == "processes":
+                time.sleep(3)  # the workers' start (imports) is not what is measured
+            times = page_work(stop_at)
+            for h in helpers:
+                h.join()
+            phases[phase] += times
+            medians[phase].append(statistics.median(times))
+    rows = []
+    alone = statistics.median(medians["alone"])
+    for phase, times in phases.items():
+        p50, p95 = p50_p95(times)
+        ratio = "—" if phase == "alone" else f"{statistics.median(medians[phase]) / alone:.2f}× alone"
+        rows.append((f"a page's view, {phase} ({len(times)} builds)", f"p50 {p50:.1f} / p95 {p95:.1f} ms", ratio, ""))
+    return rows
+
+
 def bench_memory(tables: int = 50, actions: int = 60) -> list[tuple[str, str, str, str]]:
     import random
 
@@ -287,6 +365,7 @@ def main() -> None:
         table("A person among 20 agent games", bench_load(base, args.rounds, args.seconds))
     finally:
         server.stop()
+    table("A page beside busy agents: threads or worker processes", bench_isolation(args.rounds))
     table("Memory per game (tracemalloc)", bench_memory())
     print(f"load average at the end: {os.getloadavg()}")
 
