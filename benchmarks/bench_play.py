@@ -12,8 +12,8 @@ Run: uv run python benchmarks/bench_play.py [--moves 200] [--rounds 3] [--second
 - **A person among 20 agent games.** The same server; a person plays Meio against the heuristic
   agent, each move a page load (``GET /play/{id}``, the seat's page) and a POST. In ``rounds``
   rounds: ``seconds`` quiet (nothing else running), then ``seconds`` with 20 games of three
-  ``search`` agents in play at once (a game that ends is replaced). The person's page p50/p95 in
-  each phase; the ratio loaded/quiet is the figure.
+  ``search`` agents (one round of Meio each) in play at once (a game that ends is replaced). The
+  person's page p50/p95 in each phase; the ratio loaded/quiet is the figure.
 - **A page beside busy agents.** In this process: a seat's view built anew (a page's work), alone,
   beside two agents thinking in threads of this process, and beside two in worker processes at
   nice 10 (as ``serve`` runs them), interleaved; the ratio of medians to alone.
@@ -164,11 +164,12 @@ def person_pages(base: str, seconds: float) -> list[float]:
 
 
 def agent_load(base: str, games: int, stop: threading.Event) -> int:
-    """Keep ``games`` games of three search agents in play until ``stop``; how many were started."""
+    """Keep ``games`` games of three search agents in play until ``stop`` (one round each, so that they
+    end soon after it); how many were started."""
     import httpx
 
     started = 0
-    body = {"game": "meio", "seats": [{"agent": "search"}] * 3}
+    body = {"game": "meio", "rules": {"rounds": 1}, "seats": [{"agent": "search"}] * 3}
     with httpx.Client(base_url=base, timeout=60) as http:
         while not stop.is_set():
             playing = len(http.get("/api/games", params={"status": "playing", "limit": 1000}).json())

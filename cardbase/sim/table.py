@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -596,7 +596,9 @@ class Table:
                 raise NotYourTurn(f"it is not {seat_name(seat)}'s turn: a hint is for the seat to move")
             observation = self.state.observation(seat)
             legal = self.state.clone().legal_actions()
-        return hinter(self.rules, self.seed)(observation, legal)
+        from cardbase.sim.play import hinter  # the terminal's hint, seeded by the seed and the position
+
+        return hinter(self.rules.game_id, self.rules, self.seed)(observation, legal)
 
     # -- the record ----------------------------------------------------------------------
 
@@ -638,14 +640,6 @@ class Table:
         """The actions from number ``start + 1`` on as (player, text): what a store keeps."""
         with self.lock:
             return [(seat_label(p), str(a)) for p, a in zip(self.movers[start:], self.actions[start:], strict=True)]
-
-
-def hinter(rules: Rules, seed: int) -> Callable[[Any, Any], str]:
-    """``hint(observation, legal)``: the terminal's hint (:func:`cardbase.sim.play.hinter`), seeded
-    by the game's seed and the position the seat sees."""
-    from cardbase.sim.play import hinter as play_hinter
-
-    return play_hinter(rules.game_id, rules, seed)
 
 
 @dataclass

@@ -14,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -45,10 +47,21 @@ _GAMES: OrderedDict[str, _Game] = OrderedDict()
 
 
 def _start_worker() -> None:
-    """A worker: lower priority, and Ctrl-C is the server's to handle (it stops the workers)."""
+    """A worker: lower priority, Ctrl-C is the server's to handle (it stops the workers), and it
+    ends when the server does, however it ended (killed, it cannot stop its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # not allowed here: the worker still keeps agents off the server's lock
         os.nice(NICE)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    """End this worker when the process behind ``sentinel`` ends (a worker holds its own end of the
+    pool's queue, so it would wait on it for ever; it also holds the server's output open)."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 def _replayed(rules: Any, seed: int, texts: Sequence[str]) -> Any:

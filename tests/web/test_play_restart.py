@@ -84,7 +84,9 @@ def test_a_killed_server_restarted_resumes_the_game(db_url: str, tmp_path: Path)
         before = http.get(f"/api/games/{game_id}", headers=me).json()
         first.kill()  # no shutdown: as a crash or a power cut
         first.wait(30)
-        out, err = first.communicate()
+        # The output ends only when every process holding it has: the agents' worker processes
+        # end with their server (a worker left behind would hold it open, and this times out).
+        out, err = first.communicate(timeout=60)
         assert key not in out + err
     with serving(db_url, port, tmp_path) as (second, base), httpx.Client(base_url=base, timeout=60) as http:
         after = http.get(f"/api/games/{game_id}", headers=me).json()
