@@ -24,11 +24,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from cardbase.errors import CardbaseError, UsageError
+from cardbase.errors import CardbaseError, UsageError, quoted
 from cardbase.games.base import GameError
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
+from cardbase.web.http import Form
 from cardbase.web.settings import DECK_TEXT_BYTES
 
 router = APIRouter()
@@ -305,11 +306,11 @@ def record_text(live: LiveTable, seat: int | None) -> tuple[str, str]:
 def api_record(request: Request, game_id: str, seat: SeatQuery = None) -> Response:
     """The game's record (JSON Lines, as ``sim --records``; ``cardbase replay`` reads it) once it is
     over; before that, to a seat, the actions as that seat saw them."""
-    from cardbase.web.api import _attachment
+    from cardbase.web.http import content_disposition
 
     live = hall_of(request).get(game_id)
     name, text = record_text(live, api_seat(request, live, seat))
-    headers = {"Content-Disposition": _attachment(name), "Cache-Control": "no-store"}
+    headers = {"Content-Disposition": content_disposition(name), "Cache-Control": "no-store"}
     return Response(text, media_type="application/x-ndjson; charset=utf-8", headers=headers)
 
 
@@ -442,15 +443,14 @@ def _form_choice(form: Any) -> Any:
 def _whole(raw: Any, name: str, low: int, high: int) -> int:
     text = str(raw if raw is not None else "").strip()
     if not (text.isascii() and text.isdecimal()) or len(text) > 20 or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {text[:30]!r}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
     return int(text)
 
 
 @router.post("/play", response_class=HTMLResponse)
-async def start(request: Request) -> Response:
+def start(request: Request, form: Form) -> Response:
     """Start the game of the form: the seat's page (one person, or a hot seat), else the seats' links."""
-    form = await request.form()
-    return await run_in_threadpool(_start, request, dict(form))
+    return _start(request, dict(form))
 
 
 def _start(request: Request, form: dict[str, Any]) -> Response:
@@ -570,10 +570,6 @@ def board_fragment(request: Request, game_id: str, seat: SeatQuery = None) -> HT
     return render(request, "play/_table.html", _page_context(request, live, seat))
 
 
-async def _posted(request: Request) -> dict[str, Any]:
-    return dict(await request.form())
-
-
 def _page_seat(request: Request, live: LiveTable, form: dict[str, Any]) -> int:
     held = held_seats(live, presented_keys(request, live.id), strict=False)
     raw = form.get("seat")
@@ -585,17 +581,15 @@ def _page_seat(request: Request, live: LiveTable, form: dict[str, Any]) -> int:
 
 
 @router.post("/play/{game_id}/act", response_class=HTMLResponse)
-async def act_form(request: Request, game_id: str) -> Response:
+def act_form(request: Request, game_id: str, form: Form) -> Response:
     """A legal action's button (``action_id``) or a typed ``action``, made on ``version``."""
-    form = await _posted(request)
-    return await run_in_threadpool(_form_change, request, game_id, form, "act")
+    return _form_change(request, game_id, dict(form), "act")
 
 
 @router.post("/play/{game_id}/undo", response_class=HTMLResponse)
-async def undo_form(request: Request, game_id: str) -> Response:
+def undo_form(request: Request, game_id: str, form: Form) -> Response:
     """Take back the seat's last action, made on ``version``."""
-    form = await _posted(request)
-    return await run_in_threadpool(_form_change, request, game_id, form, "undo")
+    return _form_change(request, game_id, dict(form), "undo")
 
 
 def _form_change(request: Request, game_id: str, form: dict[str, Any], change: str) -> Response:
