@@ -29,7 +29,7 @@ from cardbase.games.base import GameError
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
-from cardbase.web.http import Form
+from cardbase.web.http import Form, WriteTurn
 from cardbase.web.settings import DECK_TEXT_BYTES
 
 router = APIRouter()
@@ -186,7 +186,7 @@ def seat_url(request: Request, game_id: str, key: str | None = None) -> str:
 
 
 @router.post("/api/games", tags=["play"], status_code=201)
-def api_new_game(request: Request, body: NewGame) -> JSONResponse:
+def api_new_game(request: Request, body: NewGame, turn: WriteTurn) -> JSONResponse:
     """Start a game: 201 with its ``id`` and, per seat, its page's ``url`` (and ``key`` for a person's seat)."""
     game_id, keys = _create(request, _choice(body))
     live = hall_of(request).get(game_id)
@@ -251,7 +251,7 @@ def api_game(
 
 
 @router.post("/api/games/{game_id}/actions", tags=["play"])
-def api_act(request: Request, game_id: str, body: ActionIn, seat: SeatQuery = None) -> JSONResponse:
+def api_act(request: Request, game_id: str, body: ActionIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
     """Take an action (its text or id) on ``version``: the new view; 409 stale, 422 illegal, 403 not yours."""
     hall = hall_of(request)
     live = hall.get(game_id)
@@ -270,7 +270,7 @@ def _action_of(text: str | None, action_id: int | None) -> str | int:
 
 
 @router.post("/api/games/{game_id}/undo", tags=["play"])
-def api_undo(request: Request, game_id: str, body: UndoIn, seat: SeatQuery = None) -> JSONResponse:
+def api_undo(request: Request, game_id: str, body: UndoIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
     """Take back the seat's last action (refused, 422, once anything hidden was shown or another seat moved)."""
     hall = hall_of(request)
     live = hall.get(game_id)
@@ -448,7 +448,7 @@ def _whole(raw: Any, name: str, low: int, high: int) -> int:
 
 
 @router.post("/play", response_class=HTMLResponse)
-def start(request: Request, form: Form) -> Response:
+def start(request: Request, form: Form, turn: WriteTurn) -> Response:
     """Start the game of the form: the seat's page (one person, or a hot seat), else the seats' links."""
     return _start(request, dict(form))
 
@@ -581,13 +581,13 @@ def _page_seat(request: Request, live: LiveTable, form: dict[str, Any]) -> int:
 
 
 @router.post("/play/{game_id}/act", response_class=HTMLResponse)
-def act_form(request: Request, game_id: str, form: Form) -> Response:
+def act_form(request: Request, game_id: str, form: Form, turn: WriteTurn) -> Response:
     """A legal action's button (``action_id``) or a typed ``action``, made on ``version``."""
     return _form_change(request, game_id, dict(form), "act")
 
 
 @router.post("/play/{game_id}/undo", response_class=HTMLResponse)
-def undo_form(request: Request, game_id: str, form: Form) -> Response:
+def undo_form(request: Request, game_id: str, form: Form, turn: WriteTurn) -> Response:
     """Take back the seat's last action, made on ``version``."""
     return _form_change(request, game_id, dict(form), "undo")
 
