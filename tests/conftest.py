@@ -156,3 +156,44 @@ def database(db_url: str) -> Iterator[Database]:
 @pytest.fixture
 def backend() -> str:
     return "postgresql" if POSTGRES else "sqlite"
+
+
+SIM_RECORDS = {
+    "mea": [
+        "sim", "mea", "--deck", str(REPO / "examples/decks/mea-goblin-rush.txt"),
+        "--vs", str(REPO / "examples/decks/mea-tile-control.txt"), "--agents", "heuristic,heuristic",
+    ],
+    "meio": ["sim", "meio", "--players", "3", "--agents", "heuristic,heuristic,random", "--rule", "rounds=2"],
+    "meikyu": ["sim", "meikyu", "--players", "3", "--agents", "heuristic,heuristic,random", "--assume", "default"],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def sim_records(catalog_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    """One whole game of each game as ``cardbase sim --records`` writes it: game id → record file.
+    Heuristic agents and a fixed seed, so the games are the same on every run."""
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    folder = tmp_path_factory.mktemp("sim-records")
+    out: dict[str, Path] = {}
+    with new_database(folder, catalog_template) as url:
+        for game, args in SIM_RECORDS.items():
+            target = folder / game
+            result = CliRunner().invoke(
+                app,
+                [
+                    *args,
+                    "--games",
+                    "1",
+                    "--seed",
+                    "11",
+                    "--records",
+                    str(target),
+                    *(["--db", url] if game != "meio" else []),
+                ],
+            )
+            assert result.exit_code == 0, result.output
+            (out[game],) = target.glob("*.jsonl")
+        yield out

@@ -249,12 +249,17 @@ class ReplayResult:
     """(action number, player, action text), when asked for."""
 
 
-def replay(record: GameRecord, keep_moves: bool = False) -> ReplayResult:
+Watcher = Callable[[State, Any, str], None]
+"""Called with the state, the action about to be applied to it (checked) and who takes it."""
+
+
+def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None = None) -> ReplayResult:
     """Replay ``record`` through the rules, checking every action.
 
     The first action the rules refuse raises :class:`InvalidRecord` with its line,
     its number (1-based, deals included), its player and the rule's reason. A
     record that ends before the game does is not an error: ``finished`` is false.
+    ``watch`` sees each action, once checked, before it is applied (replay views use it).
     """
     entry = game(record.game)
     rules = entry.make_rules(record.rules)
@@ -293,6 +298,8 @@ def replay(record: GameRecord, keep_moves: bool = False) -> ReplayResult:
                 )
             if keep_moves:
                 moves.append((number, "chance", str(action)))
+            if watch is not None:
+                watch(state, action, "chance")
             state.apply_unchecked(action)
             continue
         if line is None:
@@ -307,9 +314,12 @@ def replay(record: GameRecord, keep_moves: bool = False) -> ReplayResult:
         try:
             action = state.parse_action(line.text)
             text = str(action)
-            state.apply(action)
+            state.check(action)
         except GameError as error:
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
+        if watch is not None:
+            watch(state, action, who)
+        state.apply_unchecked(action)
         if keep_moves:
             moves.append((number, who, text))
     outcome = state.outcome()

@@ -20,7 +20,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     import anyio
 
     from cardbase.sim.hall import Hall
-    from cardbase.web import api, errors, images, pages, play, security
+    from cardbase.web import api, errors, images, pages, play, replay, security
 
     app = FastAPI(
         title="cardbase",
@@ -46,6 +46,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.include_router(images.router)
     app.include_router(pages.router)
     app.include_router(play.router)
+    app.include_router(replay.router)
     return app
 
 

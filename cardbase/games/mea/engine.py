@@ -1153,6 +1153,12 @@ class MeaState(State):
     def defence_of(self, instance: int) -> int:
         return self._def[instance] + self._tmpd[instance]
 
+    def projected_mana(self, seat: int) -> int:
+        """The mana ``seat`` would count if its turn began now: tiles the opponent controls +
+        monsters ``seat`` controls, at least the minimum, then the second player's bonus if that
+        turn would be one of its first turns. Public: the board and the turns taken decide it."""
+        return self._compute_mana(seat, turns_taken=self._taken[seat] + 1)
+
     def can_move(self, instance: int) -> bool:
         return self._acts[instance] > 0
 
@@ -1200,10 +1206,11 @@ class MeaState(State):
         ctrl = self._ctrl
         return any(ctrl[i] != seat for i in self._occ[p])
 
-    def _compute_mana(self, seat: int, monsters: int | None = None) -> int:
+    def _compute_mana(self, seat: int, monsters: int | None = None, turns_taken: int | None = None) -> int:
         """``seat``'s mana for the turn: tiles the opponent controls + monsters ``seat``
         controls (``monsters``, when counted already), at least the minimum, then the
-        second player's bonus."""
+        second player's bonus (``turns_taken``: the turns ``seat`` has begun, this one
+        included; by default the state's count)."""
         rules = self.rules
         if monsters is None:
             ctrl = self._ctrl
@@ -1215,7 +1222,7 @@ class MeaState(State):
         mana = countOf(self._tiles.values(), 1 - seat) + monsters
         if mana < rules.mana_minimum:
             mana = rules.mana_minimum
-        if seat == 1 and self._taken[1] <= rules.bonus_turns:
+        if seat == 1 and (self._taken[1] if turns_taken is None else turns_taken) <= rules.bonus_turns:
             mana += rules.second_player_bonus
         return mana
 
@@ -2899,6 +2906,7 @@ class MeaObservation:
             "turn": v._turn,
             "turns_taken": list(v._taken),
             "mana": v._mana,
+            "projected_mana": [v.projected_mana(0), v.projected_mana(1)],
             "tiles": {B.name(q): o for q, o in sorted(v._tiles.items())},
             "monsters": [self.monster(i) for i in v.monsters()],
             "hand": list(self.hand_names()),

@@ -1236,8 +1236,7 @@ class MeikyuState(State):
     def land_count(self, seat: int) -> int:
         """The lands a seat holds for the land limit and the tie-break: its Meikyu lands, and
         its Refugees under ``refugee="land"``."""
-        held = len(self._lands[seat])
-        return held + len(self._refugees[seat]) if self.rules.refugees_are_lands else held
+        return lands_held(self.rules, self._lands[seat], self._refugees[seat])
 
     def skips(self, seat: int) -> int:
         """Turns a seat is yet to lose (the Mixed Area)."""
@@ -2387,21 +2386,9 @@ class MeikyuState(State):
         if self.current_player != TERMINAL:
             return None
         n = self._n
-        scores = tuple(float(self.points(s)) for s in range(n))
-        best = max(scores)
-        top = [s for s in range(n) if scores[s] == best]
-        reason = {
-            END_POINTS: f"a kingdom reached {self.rules.goal} points",
-            END_ROOMS: "no Meikyu rooms were left to conquer",
-            END_LIMIT: f"the turn limit ({self.rules.turn_limit} turns, not in the rulebook) was reached",
-        }[self._end]
-        if len(top) > 1:
-            most = max(self.land_count(s) for s in top)
-            top = [s for s in top if self.land_count(s) == most]
-            reason += "; tied on points, most lands wins"
-            if len(top) > 1:
-                reason += "; still tied: a shared victory"
-        return Outcome(winners=tuple(top), scores=scores, reason=reason, lower_is_better=False)
+        return final_outcome(
+            self.rules, self._end, [self.points(s) for s in range(n)], [self.land_count(s) for s in range(n)]
+        )
 
     def clone(self) -> MeikyuState:
         new = self._copy()
@@ -3055,6 +3042,32 @@ def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int
     return land_swords(sword_parts(t, kinds, labk), eff, deff, quest or t.fortress_in_aggression)
 
 
+def lands_held(rules: MeikyuRules, lands: Sequence[int], refugees: Sequence[int]) -> int:
+    """Lands for the land limit and the tie-break: the Meikyu lands, and the Refugees under ``refugee="land"``."""
+    return len(lands) + len(refugees) if rules.refugees_are_lands else len(lands)
+
+
+def final_outcome(rules: MeikyuRules, end: str, points: Sequence[int], land_counts: Sequence[int]) -> Outcome:
+    """How a finished game ended (``end``: why): the most points wins, then the most lands
+    (``land_counts``, as :meth:`MeikyuState.land_count` counts them); still tied, a shared victory."""
+    n = len(points)
+    scores = tuple(float(p) for p in points)
+    best = max(scores)
+    top = [s for s in range(n) if scores[s] == best]
+    reason = {
+        END_POINTS: f"a kingdom reached {rules.goal} points",
+        END_ROOMS: "no Meikyu rooms were left to conquer",
+        END_LIMIT: f"the turn limit ({rules.turn_limit} turns, not in the rulebook) was reached",
+    }[end]
+    if len(top) > 1:
+        most = max(land_counts[s] for s in top)
+        top = [s for s in top if land_counts[s] == most]
+        reason += "; tied on points, most lands wins"
+        if len(top) > 1:
+            reason += "; still tied: a shared victory"
+    return Outcome(winners=tuple(top), scores=scores, reason=reason, lower_is_better=False)
+
+
 _OPS = (
     MeikyuState._op_setup,
     MeikyuState._op_dealcheck,
@@ -3182,6 +3195,23 @@ class MeikyuObservation:
         t = self.rules.tables
         return {t.knames[k]: self.hand[k] for k in t.alpha if self.hand[k]}
 
+    @property
+    def prompt(self) -> str:
+        """What the current player is asked to decide, as a player reads it (a discard of several
+        cards in one line, :meth:`discards_prompt`)."""
+        return self.discards_prompt() or _PROMPTS.get(self.ask, self.decision)
+
+    def land_count(self, seat: int) -> int:
+        """The lands a seat holds for the land limit and the tie-break (as :meth:`MeikyuState.land_count`)."""
+        return lands_held(self.rules, self.lands[seat], self.refugees[seat])
+
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over (points and lands are public), else ``None``."""
+        if not self.end:
+            return None
+        n = self.rules.players
+        return final_outcome(self.rules, self.end, self.points, [self.land_count(s) for s in range(n)])
+
     def effects(self, seat: int) -> tuple[int, int]:
         """The land-effect bits of a seat's kingdom: (owned, developed)."""
         lbit = self.rules.tables.lbit
@@ -3275,7 +3305,7 @@ class MeikyuObservation:
         if self.archives:
             lines.append("Archives: you drew " + " and ".join(t.knames[k] for k in self.archives))
         if self.current_player == me and not self.end:
-            lines.append("Your move: " + (self.discards_prompt() or _PROMPTS.get(self.ask, self.decision)))
+            lines.append("Your move: " + self.prompt)
         elif self.current_player >= 0 and not self.end:
             lines.append(f"Waiting for P{self.current_player + 1} ({self.decision})")
         return "\n".join(lines)

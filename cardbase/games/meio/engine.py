@@ -434,6 +434,20 @@ def round_score(horizontal: int, vertical: int) -> int:
     return abs(horizontal - vertical)
 
 
+def final_outcome(rules: MeioRules, totals: tuple[int, ...], round_scores: Sequence[tuple[int, ...]]) -> Outcome:
+    """How a finished game ended: the lowest total wins; a tie is a shared victory."""
+    best = min(totals)
+    winners = tuple(i for i, t in enumerate(totals) if t == best)
+    reason = (
+        f"lowest total after {rules.rounds} rounds"
+        if len(winners) == 1
+        else f"tie for the lowest total after {rules.rounds} rounds: shared victory"
+    )
+    return Outcome(
+        winners=winners, scores=totals, reason=reason, lower_is_better=True, round_scores=tuple(round_scores)
+    )
+
+
 # --- state -------------------------------------------------------------------
 
 
@@ -805,20 +819,7 @@ class MeioState(State):
     def outcome(self) -> Outcome | None:
         if self.current_player != TERMINAL:
             return None
-        best = min(self._totals)
-        winners = tuple(i for i, t in enumerate(self._totals) if t == best)
-        reason = (
-            f"lowest total after {self.rules.rounds} rounds"
-            if len(winners) == 1
-            else f"tie for the lowest total after {self.rules.rounds} rounds: shared victory"
-        )
-        return Outcome(
-            winners=winners,
-            scores=tuple(self._totals),
-            reason=reason,
-            lower_is_better=True,
-            round_scores=tuple(self._round_scores),
-        )
+        return final_outcome(self.rules, tuple(self._totals), tuple(self._round_scores))
 
     def clone(self) -> MeioState:
         new = self._copy_round()
@@ -1164,6 +1165,12 @@ class MeioObservation:
         for c in self.trick:
             m |= _BIT[c]
         return m
+
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over (the scores are public), else ``None``."""
+        if self.phase != "over":
+            return None
+        return final_outcome(self.rules, self.totals, self.round_scores)
 
     def describe(self) -> str:
         rules = self.rules

@@ -1,0 +1,242 @@
+"""``/replay``: open a game record and step through it, the board as it was after each action,
+seen as one seat or as everything; the check ``cardbase replay`` runs shows the first illegal
+action with its reason. ``POST /api/replay`` gives the same steps as JSON. Also the Meio split
+advisor for the boards (``POST /api/meio/split-advice``).
+
+A record opened on the page is replayed once (:func:`cardbase.sim.replay_views.replay_log`) and
+kept in a small in-memory cache under a hash of its text, so stepping is a link per step (the
+page works without JavaScript) and costs at most :data:`CHECKPOINT_EVERY` actions per step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from cardbase.errors import UnreadableInput, UsageError
+from cardbase.web.pages import render
+from cardbase.web.settings import RECORD_BYTES
+
+if TYPE_CHECKING:
+    from cardbase.sim.replay_views import ReplayLog
+
+router = APIRouter()
+
+CACHED_REPLAYS = 16
+"""Replays the page keeps in memory (least recently opened dropped first)."""
+KEY_LENGTH = 24
+RECORD_MEDIA = "application/x-ndjson"
+
+
+class ReplayCache:
+    """Replay logs by key (a hash of the record's text and the game's number in it); thread-safe."""
+
+    def __init__(self, size: int = CACHED_REPLAYS) -> None:
+        self.size = size
+        self.items: OrderedDict[str, ReplayLog] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> ReplayLog | None:
+        with self.lock:
+            log = self.items.get(key)
+            if log is not None:
+                self.items.move_to_end(key)
+            return log
+
+    def put(self, key: str, log: ReplayLog) -> None:
+        with self.lock:
+            self.items[key] = log
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def cache_of(request: Request) -> ReplayCache:
+    cache: ReplayCache | None = getattr(request.app.state, "replays", None)
+    if cache is None:
+        cache = request.app.state.replays = ReplayCache()
+    return cache
+
+
+def record_text(data: bytes, source: str) -> str:
+    """An uploaded record's text: UTF-8, at most :data:`RECORD_BYTES` bytes."""
+    from cardbase.web.errors import TooLarge
+
+    if len(data) > RECORD_BYTES:
+        raise TooLarge(f"{source}: a record is at most {RECORD_BYTES:,} bytes over HTTP")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UnreadableInput(f"{source}: not UTF-8 text (byte {error.start + 1})") from None
+
+
+def open_replay(text: str, source: str, number: int = 1) -> ReplayLog:
+    """Game ``number`` (from 1) of the record ``text``, replayed and checked."""
+    from cardbase.sim.records import parse_records
+    from cardbase.sim.replay_views import replay_log
+
+    records = parse_records(text, source)
+    if not 1 <= number <= len(records):
+        raise UsageError(f"{source}: game {number}: the record holds {len(records)} game(s)")
+    return replay_log(records[number - 1])
+
+
+def seat_of(text: str | None, players: int) -> int | None:
+    """``all`` (or nothing): the all-seeing view; ``0`` … a seat."""
+    if text in (None, "", "all"):
+        return None
+    if not text.isdecimal() or not 0 <= int(text) < players:
+        raise UsageError(f"seat {text!r}: 'all' or a seat from 0 to {players - 1}")
+    return int(text)
+
+
+# --- the API ------------------------------------------------------------------------------------
+
+
+@router.post("/api/replay", tags=["games"])
+async def api_replay(
+    request: Request,
+    seat: Annotated[int | None, Query(ge=0, le=9, description="The seat to see it as; omitted: everything.")] = None,
+    game: Annotated[int, Query(ge=1, le=100_000, description="Which game of the record, from 1.")] = 1,
+) -> JSONResponse:
+    """Step through a record (the body: JSON Lines, as ``sim --records`` writes; at most 4 MB):
+    ``{"game", "actions", "finished", "outcome", "illegal"?: {"line", "number", "player", "reason"},
+    "steps": [{"n", "who", "action", "view"}]}``, step ``n`` being the board after ``n`` actions."""
+    from starlette.concurrency import run_in_threadpool
+
+    text = record_text(await request.body(), "the record")
+    result = await run_in_threadpool(_steps_json, text, seat, game)
+    return JSONResponse(result)
+
+
+def _steps_json(text: str, seat: int | None, number: int) -> dict[str, Any]:
+    log = open_replay(text, "the record", number)
+    log.check_seat(seat)
+    out: dict[str, Any] = {
+        "game": log.game,
+        "rules": log.record.rules,
+        "seed": log.record.seed,
+        "seat": seat,
+        "actions": log.length,
+        "finished": log.outcome is not None,
+        "outcome": log.outcome,
+    }
+    if log.illegal is not None:
+        out["illegal"] = log.illegal
+    out["steps"] = list(log.steps(seat))
+    return out
+
+
+class SplitAdviceRequest(BaseModel):
+    """A Meio hand to split and the game it is dealt in (all public to the player who holds it)."""
+
+    hand: list[str] = Field(min_length=13, max_length=13, description="The 13 cards, as 7H, AS, 10D.")
+    rules: dict[str, Any] = Field(default_factory=dict, description="The game's rules options (players, ace_high …).")
+    seat: int = Field(0, ge=0, le=3, description="Your seat.")
+    starts: int = Field(0, ge=0, le=3, description="The seat that splits first this round.")
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+
+
+ADVICE_SECONDS = 2.0
+"""The split advisor's time budget on a board: every split is scored, then the better ones again."""
+
+
+@router.post("/api/meio/split-advice", tags=["games"])
+def split_advice(body: SplitAdviceRequest) -> dict[str, Any]:
+    """The split advisor (``cardbase lab split``) for a hand: the best splits with their expected
+    round score and its 95% interval, heuristic agents on every seat, a 2-second budget."""
+    from cardbase.games.base import InvalidRules
+    from cardbase.games.meio.cards import PlayingCard
+    from cardbase.games.meio.engine import MeioRules, mask_of
+    from cardbase.lab.split import advise
+
+    try:
+        rules = MeioRules.from_options({**body.rules, "first_player": body.starts})
+        cards = [PlayingCard.parse(c) for c in body.hand]
+    except (InvalidRules, ValueError) as error:
+        raise UsageError(str(error)) from None
+    if len(set(cards)) != len(cards):
+        raise UsageError("hand: a card is named twice")
+    if body.seat >= rules.players:
+        raise UsageError(f"seat: {body.seat} is not a seat of a {rules.players}-player game")
+    agents = ["heuristic"] * rules.players
+    advice = advise(rules, mask_of(cards), body.seat, agents, ADVICE_SECONDS, body.seed, top=3)
+    return {
+        "hand": list(advice.hand),
+        "stopped_by": advice.stopped_by,
+        "seconds": ADVICE_SECONDS,
+        "agents": agents,
+        "top": [s.to_dict() for s in advice.top],
+    }
+
+
+# --- the pages ---------------------------------------------------------------------------------
+
+
+@router.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_start(request: Request) -> Response:
+    """The page to open a record: upload a file or paste its lines."""
+    return render(request, "replay/open.html", {"bound": RECORD_BYTES})
+
+
+@router.post("/replay", include_in_schema=False)
+def replay_open(
+    request: Request,
+    file: Annotated[UploadFile | None, File()] = None,
+    text: Annotated[str, Form(max_length=RECORD_BYTES)] = "",
+    game: Annotated[int, Form(ge=1, le=100_000)] = 1,
+) -> Response:
+    """Replay the uploaded (or pasted) record once, keep it, and go to its first step."""
+    if file is not None and file.filename:
+        source = file.filename.replace("\\", "/").rsplit("/", 1)[-1][:100] or "the record"
+        data = file.file.read(RECORD_BYTES + 1)
+    elif text.strip():
+        source, data = "the pasted record", text.encode()
+    else:
+        raise UsageError("choose a record file or paste its lines")
+    body = record_text(data, source)
+    key = hashlib.sha256(f"{game}\n{body}".encode()).hexdigest()[:KEY_LENGTH]
+    cache = cache_of(request)
+    if cache.get(key) is None:
+        cache.put(key, open_replay(body, source, game))
+    return RedirectResponse(f"/replay/{key}", status_code=303)
+
+
+@router.get("/replay/{key}", response_class=HTMLResponse, include_in_schema=False)
+def replay_page(
+    request: Request,
+    key: Annotated[str, PathParam(pattern=r"^[0-9a-f]{1,64}$")],
+    step: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+    seat: Annotated[str | None, Query(max_length=3)] = None,
+    turn: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+    fragment: Annotated[bool, Query()] = False,
+) -> Response:
+    """Step ``step`` of a replay (the last, by default), seen as ``seat`` (``all``: everything);
+    ``turn``: the first step of that turn. ``fragment``: only the part a step changes."""
+    log = cache_of(request).get(key)
+    if log is None:
+        raise UsageError("this replay is no longer kept by the server (it keeps the last 16): open the record again")
+    seat_no = seat_of(seat, log.players)
+    turns = log.turns
+    if turn is not None:
+        step = next((n for t, _, n in turns if t >= turn), log.length)
+    n = log.length if step is None else min(step, log.length)
+    entry = log.step(n, seat_no)
+    context = {
+        "key": key,
+        "log": log,
+        "n": n,
+        "entry": entry,
+        "seat": seat_no,
+        "seat_param": "all" if seat_no is None else str(seat_no),
+        "turns": turns,
+        "title": log.rules.game_id,
+    }
+    return render(request, "replay/_step.html" if fragment else "replay/replay.html", context)

@@ -1,0 +1,436 @@
+/* cardbase: clicking the game boards. Every click ends as ONE legal action posted with the version
+ * the board was drawn at, through the board's own form (form.board-act: action_id, or for a Meio
+ * split the action's text), so the server checks it like any other move. Without this script the
+ * page's plain buttons do the same.
+ * - Méa (and any board whose legal actions carry src/dst): pick a card in hand or a monster (two
+ *   monsters for a joint attack); the places it can go light up; click one.
+ * - Meio: the 7 + 6 split picker, with the split advisor as a hint.
+ * - Meikyu: the composer (a room, a land or an enemy land, then the cards; the total shown before
+ *   committing) and discards down to five in one step (sent as one discard after another).
+ * Boards replaced in place (a live page's update) are set up again. No library. */
+(() => {
+  "use strict";
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const boards = new WeakMap(); // board element -> its state
+  const QUEUE = "cardbase-discards:";
+
+  const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+  const sorted = (list) => [...list].sort();
+  const sameList = (a, b) => a.length === b.length && sorted(a).every((x, i) => x === sorted(b)[i]);
+
+  function legalOf(board) {
+    const data = $("script.board-legal", board);
+    if (!data) return [];
+    try {
+      return JSON.parse(data.textContent);
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function keyed(board, key) {
+    return $$(`[data-key="${CSS.escape(key)}"]`, board);
+  }
+
+  // --- sending one action -------------------------------------------------------------------------
+
+  function send(board, fields) {
+    const form = $("form.board-act", board);
+    const st = boards.get(board);
+    if (!form || (st && st.busy)) return;
+    if (st) st.busy = true;
+    board.classList.add("busy");
+    for (const name of ["action_id", "action"]) {
+      const input = form.elements.namedItem(name);
+      if (!input) continue;
+      input.disabled = !(name in fields);
+      input.value = name in fields ? String(fields[name]) : "";
+    }
+    form.requestSubmit();
+  }
+  const sendId = (board, entry) => send(board, { action_id: entry.id });
+  const sendText = (board, text) => send(board, { action: text });
+
+  // --- pick, then target (Méa; any action with src/dst) ------------------------------------------------
+
+  function describeKey(key) {
+    return key.replace(/^(card|mon|tile|room|land|seat):/, "");
+  }
+
+  function refreshPicking(board) {
+    const st = boards.get(board);
+    const acts = st.acts;
+    const sel = st.sel;
+    for (const el of $$("[data-key]", board)) el.classList.remove("pickable", "picked", "target", "addable");
+    const mark = (key, cls) => keyed(board, key).forEach((el) => el.classList.add(cls));
+    const bar = $(".picking", board);
+    const exact = [];
+    if (!sel.length) {
+      for (const a of acts) {
+        if (a.src) a.src.forEach((k) => mark(k, "pickable"));
+        else if (a.dst) mark(a.dst, "target");
+      }
+    } else {
+      sel.forEach((k) => mark(k, "picked"));
+      for (const a of acts) {
+        if (!a.src) continue;
+        if (sameSet(a.src, sel)) {
+          if (a.dst) mark(a.dst, "target");
+          else exact.push(a);
+        } else if (a.src.length > sel.length && sel.every((k) => a.src.includes(k))) {
+          a.src.filter((k) => !sel.includes(k)).forEach((k) => mark(k, "addable"));
+        }
+      }
+    }
+    board.classList.toggle("picking-on", sel.length > 0);
+    if (!bar) return;
+    bar.hidden = !sel.length;
+    if (!sel.length) return;
+    const targets = acts.some((a) => a.src && a.dst && sameSet(a.src, sel));
+    const more = $$(".addable", board).length > 0;
+    const names = sel.map(describeKey).join(" + ");
+    let text = `Picked: ${names}.`;
+    if (targets) text += " Click a lit place to " + (sel[0].startsWith("card:") ? "put it there." : "move there or attack it.");
+    if (more) text += " Or pick another of your monsters to attack together.";
+    if (!targets && !exact.length && !more) text += " Nothing can be done with that now.";
+    $(".picking-text", bar).textContent = text;
+    const box = $(".picking-acts", bar);
+    box.replaceChildren(
+      ...exact.map((a) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = a.text;
+        b.addEventListener("click", () => sendId(board, a));
+        return b;
+      }),
+    );
+    const card = sel.length === 1 ? keyed(board, sel[0]).find((el) => el.dataset.preview) : null;
+    if (card) {
+      const read = document.createElement("button");
+      read.type = "button";
+      read.className = "secondary";
+      read.textContent = "Read the card";
+      read.dataset.preview = card.dataset.preview;
+      box.append(read);
+    }
+  }
+
+  function choose(board, cands) {
+    if (cands.length === 1) {
+      sendId(board, cands[0]);
+      return;
+    }
+    // Two actions land on the same place (a move and an attack): ask which.
+    const bar = $(".picking", board);
+    if (!bar) return;
+    bar.hidden = false;
+    $(".picking-text", bar).textContent = "Which one?";
+    $(".picking-acts", bar).replaceChildren(
+      ...cands.map((a) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = a.text;
+        b.addEventListener("click", () => sendId(board, a));
+        return b;
+      }),
+    );
+  }
+
+  function pickClick(board, key) {
+    const st = boards.get(board);
+    const acts = st.acts;
+    const sel = st.sel;
+    if (sel.length) {
+      const cands = acts.filter((a) => a.src && a.dst === key && sameSet(a.src, sel));
+      if (cands.length) return choose(board, cands);
+      if (sel.includes(key)) {
+        st.sel = sel.filter((k) => k !== key);
+        return refreshPicking(board);
+      }
+      const grown = [...sel, key];
+      if (acts.some((a) => a.src && grown.every((k) => a.src.includes(k)))) {
+        st.sel = grown;
+        return refreshPicking(board);
+      }
+    }
+    if (acts.some((a) => a.src && a.src.includes(key))) {
+      st.sel = [key];
+      return refreshPicking(board);
+    }
+    const direct = acts.filter((a) => !a.src && a.dst === key);
+    if (direct.length) return choose(board, direct);
+    st.sel = [];
+    refreshPicking(board);
+  }
+
+  // --- Meio: the split picker -------------------------------------------------------------------------
+
+  function setupSplit(board, picker) {
+    const boxes = () => $$('input[name="aside"]', picker);
+    const go = $(".split-go", picker);
+    const count = () => {
+      const n = boxes().filter((b) => b.checked).length;
+      $(".split-count .n", picker).textContent = String(n);
+      go.disabled = n !== 6;
+      for (const b of boxes()) b.disabled = !b.checked && n >= 6;
+    };
+    picker.addEventListener("change", count);
+    count();
+    go.addEventListener("click", () => {
+      const hand = picker.dataset.hand.split(" ");
+      const aside = boxes().filter((b) => b.checked).map((b) => b.value);
+      const keep = hand.filter((c) => !aside.includes(c));
+      sendText(board, `split ${keep.join(" ")} | ${aside.join(" ")}`);
+    });
+    const ask = $(".split-advice", picker);
+    const out = $(".advice", picker);
+    if (!ask || !out) return;
+    ask.addEventListener("click", async () => {
+      ask.disabled = true;
+      out.hidden = false;
+      out.textContent = "The split advisor is playing every split out on sampled deals (about 2 seconds)…";
+      const body = {
+        hand: picker.dataset.hand.split(" "),
+        rules: JSON.parse(ask.dataset.rules || "{}"),
+        seat: Number(ask.dataset.seat),
+        starts: Number(ask.dataset.starts),
+      };
+      try {
+        const response = await fetch("/api/meio/split-advice", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        const data = await response.json();
+        if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
+        showAdvice(out, data, boxes, count);
+      } catch (error) {
+        out.textContent = `No advice: ${error.message}`;
+      } finally {
+        ask.disabled = false;
+      }
+    });
+  }
+
+  function showAdvice(out, data, boxes, count) {
+    const list = document.createElement("ol");
+    for (const s of data.top) {
+      const li = document.createElement("li");
+      const [low, high] = s.ci || [null, null];
+      const interval = low === null || high === null ? "" : `, 95% interval ${low}–${high}`;
+      li.append(
+        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: expected round score ${s.expected_round_score}${interval} over ${s.deals} deals `,
+      );
+      const use = document.createElement("button");
+      use.type = "button";
+      use.className = "secondary";
+      use.textContent = "Pick this split";
+      use.addEventListener("click", () => {
+        for (const b of boxes()) {
+          b.disabled = false;
+          b.checked = s.aside.includes(b.value);
+        }
+        count();
+      });
+      li.append(use);
+      list.append(li);
+    }
+    const note = document.createElement("p");
+    note.className = "muted small";
+    note.textContent =
+      "A hint, not a rule: lower is better (a round scores |horizontal − vertical| tricks); heuristic players on every seat, " +
+      `${data.seconds} s of simulation (lab split).`;
+    out.replaceChildren(list, note);
+  }
+
+  // --- Meikyu: the composer and the discards ---------------------------------------------------------
+
+  function counts(board) {
+    const out = [];
+    for (const li of $$(".meikyu-hand li[data-card]", board)) {
+      const n = Number($(".stepper output", li)?.textContent || "0");
+      for (let i = 0; i < n; i += 1) out.push(li.dataset.card);
+    }
+    return out;
+  }
+
+  function setupSteppers(board, changed) {
+    for (const li of $$(".meikyu-hand li[data-card]", board)) {
+      const out = $(".stepper output", li);
+      if (!out) continue;
+      const max = Number(li.dataset.count);
+      const set = (n) => {
+        out.textContent = String(Math.max(0, Math.min(max, n)));
+        li.classList.toggle("chosen", Number(out.textContent) > 0);
+        changed();
+      };
+      $(".stepper .inc", li).addEventListener("click", () => set(Number(out.textContent) + 1));
+      $(".stepper .dec", li).addEventListener("click", () => set(Number(out.textContent) - 1));
+    }
+  }
+
+  function targetKey(a, me) {
+    if (a.kind === "quest") return `room:${a.room}`;
+    if (a.kind === "develop") return `land:${me}:${a.land}`;
+    if (a.kind === "attack") return a.land ? `land:${a.target}:${a.land}` : `seat:${a.target}`;
+    return null;
+  }
+
+  function setupComposer(board, comp) {
+    const me = board.dataset.seat;
+    const defend = comp.dataset.decision === "defend";
+    const entries = legalOf(board).filter((a) => ["quest", "develop", "attack", "defend"].includes(a.kind));
+    const st = { target: null };
+    const total = $(".composer-total", comp);
+    const go = $(".composer-go", comp);
+    const bySelect = $('select[name="by"]', comp);
+    const labSelect = $('select[name="lab"]', comp);
+    const targets = [...new Set(entries.map((a) => targetKey(a, me)).filter(Boolean))];
+    for (const key of targets) {
+      keyed(board, key).forEach((el) => {
+        el.hidden = false;
+        el.classList.add("pickable");
+      });
+    }
+    const forTarget = () => entries.filter((a) => (defend ? a.kind === "defend" : targetKey(a, me) === st.target));
+    const fill = (select, values, first) => {
+      const keep = select.value;
+      select.replaceChildren(
+        ...(first ? [new Option(first, "")] : []),
+        ...values.map((v) => new Option(v, v)),
+      );
+      if (values.includes(keep)) select.value = keep;
+      select.closest("label").hidden = !values.length;
+    };
+    const update = () => {
+      const pool = forTarget();
+      fill(bySelect, [...new Set(pool.filter((a) => a.by).map((a) => a.by))], null);
+      fill(labSelect, [...new Set(pool.filter((a) => a.lab).map((a) => a.lab))], "no item");
+      const cards = counts(board);
+      const lab = labSelect.value || null;
+      const cands = pool.filter(
+        (a) => sameList(a.cards, cards) && (a.lab || null) === lab && (a.kind !== "attack" || a.by === bySelect.value),
+      );
+      go.disabled = cands.length !== 1;
+      total.classList.toggle("bad", cands.length !== 1);
+      st.chosen = cands[0];
+      if (!defend && !st.target) total.textContent = "First click a room, one of your lands, or an enemy land (or player).";
+      else if (cands.length === 1) total.textContent = summary(cands[0]);
+      else if (!cards.length && !lab) total.textContent = "Now pick the cards with the + buttons.";
+      else total.textContent = "Those cards cannot do that: a quest, an aggression or a defence needs a character (no more Grimoires than characters); a development takes characters only.";
+    };
+    const summary = (a) => {
+      if (a.kind === "quest") {
+        const chance = a.need > 6 ? "it cannot succeed (it needs more than a 6)" : `it succeeds on a ${a.need} or more (${7 - a.need} in 6)`;
+        return `Quest ${a.room}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die against level ${a.level} — ${chance}.`;
+      }
+      if (a.kind === "develop") return `Develop ${a.land}: ${a.total} seal${a.total === 1 ? "" : "s"} against ${a.cost} — ${a.total >= a.cost ? "it is developed" : "not enough: it fails"}.`;
+      if (a.kind === "attack") return `Attack P${a.target + 1}${a.land ? " for " + a.land : ""} by ${a.by}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die, against the defence + its die.`;
+      return `Defend with ${a.cards.length ? a.cards.join(", ") : "the die alone"}${a.lab ? " and " + a.lab + " as a character" : ""}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die.`;
+    };
+    board.addEventListener("click", (event) => {
+      const el = event.target instanceof Element ? event.target.closest("[data-key]") : null;
+      if (!el || !targets.includes(el.dataset.key)) return;
+      st.target = el.dataset.key;
+      for (const key of targets) keyed(board, key).forEach((e) => e.classList.toggle("picked", key === st.target));
+      update();
+    });
+    bySelect.addEventListener("change", update);
+    labSelect.addEventListener("change", update);
+    setupSteppers(board, update);
+    go.addEventListener("click", () => st.chosen && sendId(board, st.chosen));
+    $(".composer-clear", comp).addEventListener("click", () => {
+      for (const out of $$(".meikyu-hand .stepper output", board)) out.textContent = "0";
+      st.target = null;
+      for (const key of targets) keyed(board, key).forEach((e) => e.classList.remove("picked"));
+      update();
+    });
+    update();
+  }
+
+  function queueKey(board) {
+    const form = $("form.board-act", board);
+    return QUEUE + (form ? form.getAttribute("action") : "");
+  }
+
+  function nextDiscard(board, names) {
+    const left = [...names];
+    const name = left.shift();
+    const entry = legalOf(board).find((a) => a.kind === "discard" && a.card === name && a.verb === "discard");
+    if (!entry) {
+      sessionStorage.removeItem(queueKey(board));
+      return false;
+    }
+    if (left.length) sessionStorage.setItem(queueKey(board), JSON.stringify(left));
+    else sessionStorage.removeItem(queueKey(board));
+    sendId(board, entry);
+    return true;
+  }
+
+  function setupDiscarder(board, box) {
+    const pending = sessionStorage.getItem(queueKey(board));
+    if (pending) {
+      try {
+        if (nextDiscard(board, JSON.parse(pending))) return;
+      } catch (error) {
+        sessionStorage.removeItem(queueKey(board));
+      }
+    }
+    const need = Number($(".need", box).textContent);
+    const go = $(".discard-go", box);
+    setupSteppers(board, () => {
+      const n = counts(board).length;
+      go.disabled = n !== need;
+      go.textContent = n === need ? `Discard these ${n}` : `Pick ${need} (${n} picked)`;
+    });
+    go.textContent = `Pick ${need} (0 picked)`;
+    go.addEventListener("click", () => nextDiscard(board, counts(board)));
+  }
+
+  // --- setting a board up ---------------------------------------------------------------------------
+
+  function setup(board) {
+    if (boards.has(board)) return;
+    const st = { sel: [], acts: [], busy: false };
+    boards.set(board, st);
+    board.classList.add("js");
+    if (!board.classList.contains("live")) return;
+    st.acts = legalOf(board).filter((a) => a.src || a.dst);
+    const picker = $(".split-picker", board);
+    if (picker) setupSplit(board, picker);
+    const comp = $(".composer", board);
+    if (comp) setupComposer(board, comp);
+    const discarder = $(".discarder", board);
+    if (discarder) setupDiscarder(board, discarder);
+    else sessionStorage.removeItem(queueKey(board));
+    if (st.acts.length && !comp) {
+      refreshPicking(board);
+      board.addEventListener("click", (event) => {
+        const el = event.target instanceof Element ? event.target.closest("[data-key]") : null;
+        if (!el || !board.contains(el) || el.type === "submit" || st.busy) return;
+        event.preventDefault();
+        pickClick(board, el.dataset.key);
+      });
+      const cancel = $(".picking-cancel", board);
+      if (cancel) {
+        cancel.addEventListener("click", () => {
+          st.sel = [];
+          refreshPicking(board);
+        });
+      }
+      board.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && st.sel.length) {
+          st.sel = [];
+          refreshPicking(board);
+        }
+      });
+    }
+  }
+
+  const setupAll = () => $$("section.board").forEach(setup);
+  setupAll();
+  new MutationObserver(setupAll).observe(document.body, { childList: true, subtree: true });
+})();
