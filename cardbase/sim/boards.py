@@ -76,6 +76,12 @@ def seat_label(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+def _seat_of(observation: Any) -> int | None:
+    """The seat an observation is for; ``None`` for a spectator's (a negative ``player``)."""
+    player: int = observation.player
+    return player if player >= 0 else None
+
+
 def _card(game: str, set_code: str | None, name: str, *, catalogued: bool = True, demo: bool = False) -> dict[str, Any]:
     """A card as a board shows it: its name, its catalog id (for its face; ``None`` when the
     game made it up, e.g. an assumed unnamed room) and whether it is a demo card."""
@@ -111,7 +117,7 @@ def _mea_view(obs: Any) -> BoardView:
 
     pub = obs.public()
     view = obs.view
-    me = obs.player
+    me = _seat_of(obs)
     cards = _mea_cards(obs.rules)
     on_tile: dict[str, list[dict[str, Any]]] = {}
     for m in pub["monsters"]:
@@ -186,7 +192,7 @@ def _mea_view(obs: Any) -> BoardView:
         "columns": columns,
         "rows": rows,
         "players": players,
-        "hand": players[me]["hand"],
+        "hand": players[me]["hand"] if me is not None else None,
         "out_of_play": [_mea_card(cards[n]) for n in pub["out_of_play"]],
         "choice": pub["choice"],
         "queue": pub["queue"],
@@ -267,7 +273,7 @@ def _meio_view(obs: Any) -> BoardView:
 
     rules = obs.rules
     n = rules.players
-    me = obs.player
+    me = _seat_of(obs)
     over = obs.phase == "over"
     players = []
     for seat in range(n):
@@ -325,8 +331,8 @@ def _meio_view(obs: Any) -> BoardView:
         "turn_label": f"round {round_number + 1}, trick {trick_number}",
         "status": status,
         "players": players,
-        "hand": players[me]["hand"],
-        "aside": players[me]["aside"],
+        "hand": players[me]["hand"] if me is not None else None,
+        "aside": players[me]["aside"] if me is not None else None,
         "trick": trick,
         "last_trick": last,
         "tricks_done": tricks_done,
@@ -445,7 +451,7 @@ def _meikyu_view(obs: Any) -> BoardView:
     rules = obs.rules
     t = rules.tables
     n = rules.players
-    me = obs.player
+    me = _seat_of(obs)
     mapped = set(obs.mapped) if obs.turn_player == me else set()
     rooms = []
     for i, r in enumerate(obs.rooms, start=1):
@@ -490,6 +496,13 @@ def _meikyu_view(obs: Any) -> BoardView:
     over = bool(obs.end)
     head = f"turn {obs.turns + 1} · {seat_label(obs.turn_player)}'s turn"
     status = f"Meikyu Kingdom · game over after {obs.turns} turns ({obs.end})" if over else f"Meikyu Kingdom · {head}"
+    # Discards the player to act must make one after another (a board picks them at once).
+    discard = None
+    if obs.decision == "hand limit":
+        discard = {"count": obs.hand_sizes[obs.current_player] - _hand_limit(), "why": "hand limit"}
+    elif obs.decision == "refugee":
+        left = next((f[2] for f in reversed(obs.stack) if f[0] == _refugee_step()), 0)
+        discard = {"count": min(1 + left, obs.hand_sizes[obs.current_player]), "why": "refugee"}
     # What the player to act is asked (worded for them), or what they decide (for the others).
     prompt = None if over or obs.current_player < 0 else obs.prompt if obs.current_player == me else obs.decision
     outcome = obs.outcome()
@@ -507,8 +520,9 @@ def _meikyu_view(obs: Any) -> BoardView:
         "goal": rules.goal,
         "rooms": rooms,
         "players": players,
-        "hand": players[me]["hand"],
+        "hand": players[me]["hand"] if me is not None else None,
         "hand_limit": _hand_limit(),
+        "discard": discard,
         "piles": {
             "kingdom": obs.kpile_size,
             "discards": len(obs.kdiscard),
@@ -532,6 +546,12 @@ def _hand_limit() -> int:
     from cardbase.games.meikyu.engine import HAND_LIMIT
 
     return HAND_LIMIT
+
+
+def _refugee_step() -> int:
+    from cardbase.games.meikyu.engine import OP_REFDISC
+
+    return OP_REFDISC
 
 
 def _meikyu_hidden(state: Any) -> dict[str, Any]:

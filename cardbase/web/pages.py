@@ -63,6 +63,15 @@ def image_url(card_id: str, width: int = 300) -> str:
     return f"/cards/{quote(card_id, safe='/')}/image.png?w={width}"
 
 
+PREVIEW_WIDTH = 600
+"""The card preview's image (``static/preview.js``): twice a 300 px face, crisp at about 440 px wide."""
+
+
+def preview_url(card_id: str) -> str:
+    """The image a card's preview shows (an element's ``data-preview``)."""
+    return image_url(card_id, PREVIEW_WIDTH)
+
+
 def value_text(card: dict[str, Any], field_name: str) -> str:
     """A value as the CLI shows it: the value, ``?`` unknown, ``—`` not applicable."""
     from cardbase.catalog.fields import value_text as text
@@ -95,6 +104,7 @@ TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.globals.update(
     card_url=card_url,
     image_url=image_url,
+    preview_url=preview_url,
     meio_label=meio_label,
     value_text=value_text,
     link_query=link_query,

@@ -43,7 +43,7 @@
     if (st) st.busy = true;
     board.classList.add("busy");
     for (const name of ["action_id", "action"]) {
-      const input = form.elements.namedItem(name);
+      const input = form.querySelector(`input[type="hidden"][name="${name}"]`); // (the plain buttons share the name)
       if (!input) continue;
       input.disabled = !(name in fields);
       input.value = name in fields ? String(fields[name]) : "";
@@ -138,12 +138,14 @@
     );
   }
 
-  function pickClick(board, key) {
+  function pickClick(board, key, place) {
     const st = boards.get(board);
     const acts = st.acts;
     const sel = st.sel;
     if (sel.length) {
-      const cands = acts.filter((a) => a.src && a.dst === key && sameSet(a.src, sel));
+      let cands = acts.filter((a) => a.src && a.dst === key && sameSet(a.src, sel));
+      // a monster on a lit tile stands for its tile (an attack is aimed at the tile)
+      if (!cands.length && place) cands = acts.filter((a) => a.src && a.dst === place && sameSet(a.src, sel));
       if (cands.length) return choose(board, cands);
       if (sel.includes(key)) {
         st.sel = sel.filter((k) => k !== key);
@@ -412,7 +414,8 @@
         const el = event.target instanceof Element ? event.target.closest("[data-key]") : null;
         if (!el || !board.contains(el) || el.type === "submit" || st.busy) return;
         event.preventDefault();
-        pickClick(board, el.dataset.key);
+        const tile = el.closest("td")?.querySelector(".tile-hit");
+        pickClick(board, el.dataset.key, tile && tile !== el ? tile.dataset.key : null);
       });
       const cancel = $(".picking-cancel", board);
       if (cancel) {
@@ -430,7 +433,7 @@
     }
   }
 
-  const setupAll = () => $$("section.board").forEach(setup);
+  const setupAll = () => $$("section.game-board").forEach(setup);
   setupAll();
   new MutationObserver(setupAll).observe(document.body, { childList: true, subtree: true });
 })();

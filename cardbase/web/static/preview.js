@@ -67,21 +67,38 @@
     fig.style.top = `${Math.round(top)}px`;
   }
 
+  // The image at the width the screen shows it (a high-density screen asks for more pixels), in
+  // steps of 100 px so that faces are cached; never less than the page asked for.
+  function sized(url, shown) {
+    try {
+      const u = new URL(url, location.href);
+      const asked = Number(u.searchParams.get("w"));
+      if (!asked) return url;
+      const want = Math.min(1200, Math.ceil((shown * (window.devicePixelRatio || 1)) / 100) * 100);
+      if (want > asked) u.searchParams.set("w", String(want));
+      return u.pathname + u.search;
+    } catch (error) {
+      return url;
+    }
+  }
+
   function show(target, byTouch) {
-    const url = target.getAttribute("data-preview");
-    if (!url) return;
+    const asked = target.getAttribute("data-preview");
+    if (!asked) return;
     const fig = figure();
+    shownFor = target;
+    touchShown = byTouch;
+    fig.hidden = false;
+    const narrow = document.documentElement.clientWidth < 720;
+    place(target, byTouch || narrow);
+    fig.classList.toggle("tapped", byTouch);
+    const url = sized(asked, fig.getBoundingClientRect().width);
     const img = fig.querySelector("img");
     if (img.getAttribute("src") !== url) {
       fig.classList.add("loading");
       fig.classList.remove("failed");
       img.setAttribute("src", url);
     }
-    shownFor = target;
-    touchShown = byTouch;
-    fig.hidden = false;
-    const narrow = document.documentElement.clientWidth < 720;
-    place(target, byTouch || narrow);
     target.setAttribute("data-previewing", "");
   }
 
@@ -164,8 +181,7 @@
       }
       if (!el || lastPointer !== "touch" || el.getAttribute("data-preview-tap") === "hold") return;
       if (el === shownFor && touchShown) {
-        if (actionable(el)) hide(); // the second tap: follow the link or press the button
-        else hide();
+        hide(); // the second tap: the face closes, and a link or button does what it does
         return;
       }
       show(el, true);

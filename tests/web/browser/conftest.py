@@ -19,7 +19,7 @@ from __future__ import annotations
 import socket
 import threading
 import uuid
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import uvicorn
+from fastapi import APIRouter
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from cardbase.db.engine import Database, open_database
@@ -73,16 +74,20 @@ class LiveServer:
     server: uvicorn.Server = field(repr=False)
 
 
-def start_server(db_url: str) -> LiveServer:
+def start_server(db_url: str, routers: Sequence[APIRouter] = ()) -> LiveServer:
     """Serve the database at ``db_url`` on a free loopback port; the socket is bound before the
-    app is made, so the port the app's Host check expects is the one it serves (no race under xdist)."""
+    app is made, so the port the app's Host check expects is the one it serves (no race under xdist).
+    ``routers`` are added to the app (a test's own pages)."""
     database = open_database(db_url)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings = ServerSettings(database=database, host="127.0.0.1", port=port)
-    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    app = create_app(settings)
+    for router in routers:
+        app.include_router(router)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="cardbase-live-server", daemon=True)
     thread.start()

@@ -1,0 +1,251 @@
+"""The boards played by clicks in Chromium (boards.js): every click ends as one legal action posted
+with the version. Run on a minimal table (``board_harness``) that draws the same board partials and
+takes the same form; the chosen action is checked in the game's history after each click."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from cardbase.games.mea.engine import MeaDeck, MeaRules
+from cardbase.sim.boards import legal_view
+from cardbase.sim.registry import game
+from tests.conftest import new_database
+from tests.web.browser import board_harness
+from tests.web.browser.conftest import LAPTOP, PHONE, TIMEOUT_MS, LiveServer, start_server, stop_server
+
+
+@pytest.fixture(scope="module")
+def table_server(catalog_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with new_database(tmp_path_factory.mktemp("board-harness"), catalog_template) as url:
+        live = start_server(url, routers=[board_harness.router])
+        yield live
+        stop_server(live)
+
+
+@pytest.fixture
+def open_seat(browser: Browser, table_server: LiveServer) -> Iterator[Any]:
+    """``open_seat(key, seat, phone=False)``: a page of that seat in its own browser context; any
+    uncaught JavaScript error fails the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def open_(key: str, seat: int, phone: bool = False) -> Page:
+        options: dict[str, Any] = {"base_url": table_server.url, "viewport": PHONE if phone else LAPTOP}
+        if phone:
+            options.update(has_touch=True, is_mobile=True)
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        page.goto(f"/harness/{key}?seat={seat}")
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#harness-version").get_attribute("data-version"))
+
+
+def wait_version(page: Page, n: int) -> None:
+    """Wait for the table's page at version ``n`` (each action a person makes is one more)."""
+    expect(page.locator("#harness-version")).to_have_attribute("data-version", str(n))
+
+
+def key_of(text: str) -> str:
+    return f'[data-key="{text}"]'
+
+
+def click_key(page: Page, key: str) -> None:
+    """Click what has ``key``; a tile near its corner, where its name is (its monsters cover the middle)."""
+    target = page.locator(key_of(key)).first
+    target.click(position={"x": 6, "y": 6} if key.startswith("tile:") else None)
+
+
+# --- Méa: a whole game, two players, by clicks ------------------------------------------------------
+
+
+def mea_clicks(page: Page, action: Any, entries: list[dict[str, Any]]) -> None:
+    """Make ``action`` on the board by clicks: pick (a card, monsters), then the place; when two
+    actions land on one place (a move and an attack), pick the one meant from the menu."""
+    entry = next(e for e in entries if e["text"] == str(action))
+    src, dst = entry.get("src") or [], entry.get("dst")
+    if not src and not dst:
+        page.locator("button.plain-act", has_text=re.compile(f"^{re.escape(entry['text'])}$")).click()
+        return
+    for key in src:
+        click_key(page, key)
+    if not dst:
+        page.locator(".picking-acts button", has_text=entry["text"]).click()
+        return
+    click_key(page, dst)
+    same = [e for e in entries if e.get("dst") == dst and sorted(e.get("src") or []) == sorted(src)]
+    if len(same) > 1:
+        page.locator(".picking-acts button", has_text=re.compile(f"^{re.escape(entry['text'])}$")).click()
+
+
+def test_two_players_play_a_whole_mea_game_by_clicks(open_seat) -> None:
+    rules = mea_rules()
+    key = board_harness.new_table(rules.new_initial_state(21))
+    table = board_harness.TABLES[key]
+    pages = [open_seat(key, 0), open_seat(key, 1, phone=True)]
+    choosers = [game("mea").make_agent("heuristic", rules, seat, 5) for seat in (0, 1)]
+    rng = random.Random(4)
+    clicks: Counter[str] = Counter()
+    while not table.state.is_terminal:
+        seat = table.state.current_player
+        assert seat >= 0
+        page = pages[seat]
+        page.goto(f"/harness/{key}?seat={seat}")
+        legal = table.state.legal_actions()
+        obs = table.state.observation(seat)
+        action = choosers[seat].act(obs, legal) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
+        before = table.version
+        mea_clicks(page, action, legal_view(obs, legal))
+        wait_version(page, before + 1)
+        assert not table.errors, table.errors
+        assert str(table.state.history[-1]) == str(action)
+        clicks[str(action).split()[0]] += 1
+    assert table.state.outcome() is not None
+    assert {"draw", "summon", "move"} <= set(clicks), clicks
+    for page in pages:
+        page.reload()
+        expect(page.locator(".board-status")).to_contain_text("game over")
+
+
+def mea_rules() -> MeaRules:
+    from tests.mea.conftest import DEMO
+
+    names = ["Crumb Goblin", "Dizzy Bat", "Barrel Bandit", "Bramble Bear", "Berserk Beekeeper", "Pickpocket Ferret"]
+    deck = MeaDeck("clicks", tuple((DEMO[n], 3) for n in names))
+    return MeaRules(decks=(deck, deck))
+
+
+# --- Meio: the split picker and its advisor, then a round by clicks --------------------------------
+
+
+def test_a_meio_split_from_the_advisor_and_cards_played_by_clicks(open_seat) -> None:
+    rules = game("meio").make_rules({"players": 3, "rounds": 1})
+    state = rules.new_initial_state(8)
+    agents = {s: game("meio").make_agent("heuristic", rules, s, s) for s in (1, 2)}
+    key = board_harness.new_table(state, agents)
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0)
+    picker = page.locator(".split-picker")
+    expect(picker).to_be_visible()
+    go = picker.locator(".split-go")
+    expect(go).to_be_disabled()
+    picker.locator(".split-advice").click()
+    use = picker.locator(".advice button", has_text="Pick this split").first
+    expect(use).to_be_visible(timeout=30_000)
+    advice = picker.locator(".advice li").first.inner_text()
+    use.click()
+    expect(picker.locator(".split-count .n")).to_have_text("6")
+    chosen = picker.locator('input[name="aside"]:checked').evaluate_all("bs => bs.map(b => b.value)")
+    assert all(code in advice for code in chosen)
+    expect(go).to_be_enabled()
+    before = table.version
+    go.click()
+    wait_version(page, before + 1)
+    assert not table.errors
+    split = next(a for a in table.state.history if str(a).startswith("split ") and table_seat_of(a, table) == 0)
+    assert sorted(c.notation for c in split.aside_cards) == sorted(chosen)
+    played = 0
+    while not table.state.is_terminal:
+        assert table.state.current_player == 0
+        page.goto(f"/harness/{key}?seat=0")
+        cards = page.locator("button.face.playable")
+        assert cards.count() == len(table.state.legal_actions())
+        before = table.version
+        cards.first.click()
+        wait_version(page, before + 1)
+        played += 1
+    assert played == 13 and not table.errors
+
+
+def table_seat_of(action: Any, table: Any) -> int:
+    """The seat that made ``action`` in the table's game (replayed)."""
+    state = table.state.rules.new_initial_state(table.state.seed)
+    for a in table.state.history:
+        if a is action:
+            return state.current_player
+        state.apply(a)
+    raise AssertionError("not in the history")
+
+
+# --- Meikyu: a quest with an item, the die, an Amulet; discards down to five -------------------------
+
+
+def test_a_meikyu_quest_with_an_item_shows_its_total_then_the_die_and_an_amulet_reroll(open_seat) -> None:
+    from tests.meikyu.helpers import position
+
+    state = position(2, hands=[{"Executioner": 1, "Sword": 1, "Amulet": 1, "Bee": 1}, {"Cook": 1}], seed=3)
+    rules = state.rules
+    key = board_harness.new_table(state, {1: game("meikyu").make_agent("heuristic", rules, 1, 1)})
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0)
+    composer = page.locator(".composer")
+    expect(composer).to_be_visible()
+    room = "Unnamed room 3"  # level 6 (default profile)
+    click_key(page, f"room:{room}")
+    expect(composer.locator(".composer-total")).to_contain_text("pick the cards")
+    for name in ("Executioner", "Sword"):
+        page.locator(f'.meikyu-hand li[data-card="{name}"] .inc').click()
+    total = composer.locator(".composer-total")
+    expect(total).to_contain_text(f"Quest {room}: 4 swords + the die against level 6")  # 3 + 1 (default profile)
+    expect(total).to_contain_text("succeeds on a 2 or more (5 in 6)")
+    before = table.version
+    composer.locator(".composer-go").click()
+    wait_version(page, before + 1)
+    assert not table.errors
+    assert str(table.state.history[-2]) == f"quest {room} with Executioner, Sword"
+    rolled = table.state.history[-1]
+    assert str(rolled).startswith("roll ")
+    # the die on the board, and the Amulet it may still play
+    expect(page.locator(".under-way")).to_contain_text(f"4 swords + {rolled.value} = {4 + rolled.value}")
+    expect(page.locator(".board-prompt.yours").first).to_contain_text("amulet")
+    page.locator("button.plain-act", has_text=re.compile("^amulet$")).click()
+    wait_version(page, before + 2)
+    assert [str(a) for a in table.state.history].count("amulet") == 1
+    assert not table.errors
+
+
+def test_meikyu_discards_down_to_five_in_one_step(open_seat) -> None:
+    from tests.meikyu.helpers import position
+
+    hand = {"Bee": 2, "Cook": 2, "Sword": 2}
+    state = position(2, hands=[hand, {"Cook": 1}], seed=5, pile=["Drone"] * 3, discards=[])
+    rules = state.rules
+    key = board_harness.new_table(state, {1: game("meikyu").make_agent("heuristic", rules, 1, 1)})
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0)
+    before = table.version
+    page.locator("button.plain-act", has_text=re.compile("^resupply$")).click()  # draws one: 7 cards
+    wait_version(page, before + 1)
+    box = page.locator(".discarder")
+    expect(box).to_be_visible()
+    need = int(box.locator(".need").inner_text())
+    assert need == table.state.hand_size(0) - 5 == 2
+    go = box.locator(".discard-go")
+    expect(go).to_be_disabled()
+    page.locator('.meikyu-hand li[data-card="Bee"] .inc').click()
+    page.locator('.meikyu-hand li[data-card="Sword"] .inc').click()
+    expect(go).to_be_enabled()
+    go.click()  # two discards, one after the other
+    expect(page.locator("#harness-version")).to_have_attribute("data-version", str(before + 3))
+    assert not table.errors
+    discards = [str(a) for a in table.state.history if str(a).startswith("discard ")]
+    assert discards == ["discard Bee", "discard Sword"]
+    assert table.state.hand_size(0) <= 5
