@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from playwright.sync_api import sync_playwright
@@ -73,6 +74,38 @@ def play_pages(base: str) -> dict[str, str]:
     return {**out, **seats}
 
 
+SIM_RECORDS = {
+    "mea": ["sim", "mea", "--deck", str(REPO / "examples/decks/mea-goblin-rush.txt"),
+            "--vs", str(REPO / "examples/decks/mea-tile-control.txt"), "--agents", "heuristic,heuristic"],
+    "meio": ["sim", "meio", "--players", "3", "--agents", "heuristic,heuristic,random"],
+    "meikyu": ["sim", "meikyu", "--players", "3", "--agents", "heuristic,heuristic,random", "--assume", "default"],
+}  # fmt: skip
+"""Games whose records the replay pages open (one each, seed 1)."""
+
+
+def replay_pages(runner: CliRunner, db: Path, out: Path, page: Any) -> dict[str, str]:
+    """Page name → path of replay pages: each game's record opened in ``/replay``, at its middle
+    step as P1 saw it and at its end as everything."""
+    pages = {"replay-open": "/replay"}
+    for game, args in SIM_RECORDS.items():
+        folder = out / "records" / game
+        extra = ["--db", str(db)] if game != "meio" else []
+        made = runner.invoke(cli_app, [*args, "--games", "1", "--seed", "1", "--records", str(folder), *extra])
+        if made.exit_code != 0:
+            print(f"{game}: {made.output.strip()}")
+            continue
+        (record,) = folder.glob("*.jsonl")
+        page.goto("/replay")
+        page.set_input_files("#record-file", str(record))
+        page.locator("#replay-go").click()
+        page.wait_for_url("**/replay/*")
+        path = page.url.split("://", 1)[1].split("/", 1)[1].split("?")[0]
+        length = int(page.locator("#replay-controls").get_attribute("data-length") or "0")
+        pages[f"replay-{game}-p1"] = f"/{path}?step={length // 2}&seat=0"
+        pages[f"replay-{game}-all"] = f"/{path}?step={length}&seat=all"
+    return pages
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="cardbase-screens-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -91,11 +124,14 @@ def main(argv: list[str]) -> int:
         games = play_pages(live.url)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
+            opener = browser.new_context(base_url=live.url)
+            replays = replay_pages(runner, db, out, opener.new_page())  # kept by the server for both widths
+            opener.close()
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
                 page = context.new_page()
                 page.on("pageerror", lambda error: print(f"JS error: {error}"))
-                for name, path in {**pages(decks, code), **games}.items():
+                for name, path in {**pages(decks, code), **games, **replays}.items():
                     response = page.goto(path)
                     status = response.status if response else "?"
                     if "key=" in path:  # a seat's link: the cookie, then a reload without the key
