@@ -183,3 +183,22 @@ def where(state: MeaState, i: int) -> str:
 
 def legal_texts(state: MeaState) -> list[str]:
     return [str(a) for a in state.legal_actions()]
+
+
+def redealt(state: MeaState, me: int, rng: Any) -> MeaState:
+    """A copy of ``state`` with the cards seat ``me`` cannot see dealt again (``rng``: a
+    ``random.Random``): the other hand and deck shuffled together, ``me``'s own deck reordered.
+    To ``me`` it must look the same."""
+    twin = state.clone()
+    opp = 1 - me
+    unseen = twin._hand[opp] + twin._deck[opp]
+    rng.shuffle(unseen)
+    k = len(twin._hand[opp])
+    twin._hand[opp], twin._deck[opp] = unseen[:k], unseen[k:]
+    for i in twin._hand[opp]:
+        twin._zone[i] = HAND
+    for i in twin._deck[opp]:
+        twin._zone[i] = DECK
+    rng.shuffle(twin._deck[me])
+    twin._legal = None
+    return twin

@@ -29,7 +29,7 @@ from cardbase.games.mea.engine import (
     Summon,
 )
 from cardbase.sim.records import parse_records, record_lines, replay
-from tests.mea.conftest import DEMO
+from tests.mea.conftest import DEMO, redealt
 
 POOL = sorted(DEMO.values(), key=lambda c: c.name)
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
@@ -278,18 +278,7 @@ def test_observations_hide_the_other_hand_and_the_decks_order(seed):
                     view._zone[i] in (DECK, HAND) and state._tab.owner[i] == opp for i in range(len(view._zone))
                 )
                 # Another deal of the unseen cards looks the same to this player.
-                twin = state.clone()
-                unseen = twin._hand[opp] + twin._deck[opp]
-                rng.shuffle(unseen)
-                k = len(twin._hand[opp])
-                twin._hand[opp], twin._deck[opp] = unseen[:k], unseen[k:]
-                for i in twin._hand[opp]:
-                    twin._zone[i] = HAND
-                for i in twin._deck[opp]:
-                    twin._zone[i] = DECK
-                rng.shuffle(twin._deck[me])
-                twin._legal = None
-                assert twin.observation(me).public() == obs.public()
+                assert redealt(state, me, rng).observation(me).public() == obs.public()
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
 

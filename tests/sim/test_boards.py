@@ -14,13 +14,14 @@ import pytest
 
 from cardbase.errors import UsageError
 from cardbase.games.base import CHANCE, State
-from cardbase.games.mea.engine import DECK, HAND, MeaState
+from cardbase.games.mea.engine import MeaState
 from cardbase.games.meikyu.engine import MeikyuState
 from cardbase.games.meio.engine import INDEX, MeioState, indices_of
 from cardbase.sim import replay_views
 from cardbase.sim.boards import all_seeing_view, board_view, hand_counts, legal_view
 from cardbase.sim.records import parse_records, read_records, replay
 from cardbase.sim.registry import game
+from tests.mea.conftest import redealt
 
 GAMES = ("mea", "meio", "meikyu")
 
@@ -39,23 +40,6 @@ def states_along(path: Path, every: int = 1) -> list[State]:
 
 
 # --- hidden information --------------------------------------------------------------------------
-
-
-def twin_mea(state: MeaState, me: int, rng: random.Random) -> MeaState:
-    """The same game with the cards ``me`` cannot see dealt again: the other hand and both decks."""
-    twin = state.clone()
-    opp = 1 - me
-    unseen = twin._hand[opp] + twin._deck[opp]
-    rng.shuffle(unseen)
-    k = len(twin._hand[opp])
-    twin._hand[opp], twin._deck[opp] = unseen[:k], unseen[k:]
-    for i in twin._hand[opp]:
-        twin._zone[i] = HAND
-    for i in twin._deck[opp]:
-        twin._zone[i] = DECK
-    rng.shuffle(twin._deck[me])
-    twin._legal = None
-    return twin
 
 
 def twin_meio(state: MeioState, me: int, rng: random.Random) -> MeioState:
@@ -99,7 +83,7 @@ def twin_meikyu(state: MeikyuState, me: int, rng: random.Random) -> MeikyuState:
     return MeikyuState.from_parts(obs, hands, pool, list(state._mpile), list(state._arch))
 
 
-TWINS = {"mea": twin_mea, "meio": twin_meio, "meikyu": twin_meikyu}
+TWINS = {"mea": redealt, "meio": twin_meio, "meikyu": twin_meikyu}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

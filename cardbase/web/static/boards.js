@@ -97,15 +97,7 @@
     if (!targets && !exact.length && !more) text += " Nothing can be done with that now.";
     $(".picking-text", bar).textContent = text;
     const box = $(".picking-acts", bar);
-    box.replaceChildren(
-      ...exact.map((a) => {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = a.text;
-        b.addEventListener("click", () => sendId(board, a));
-        return b;
-      }),
-    );
+    box.replaceChildren(...exact.map((a) => actButton(board, a)));
     const card = sel.length === 1 ? keyed(board, sel[0]).find((el) => el.dataset.preview) : null;
     if (card) {
       const read = document.createElement("button");
@@ -115,6 +107,14 @@
       read.dataset.preview = card.dataset.preview;
       box.append(read);
     }
+  }
+
+  function actButton(board, entry) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = entry.text;
+    b.addEventListener("click", () => sendId(board, entry));
+    return b;
   }
 
   function choose(board, cands) {
@@ -127,15 +127,7 @@
     if (!bar) return;
     bar.hidden = false;
     $(".picking-text", bar).textContent = "Which one?";
-    $(".picking-acts", bar).replaceChildren(
-      ...cands.map((a) => {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = a.text;
-        b.addEventListener("click", () => sendId(board, a));
-        return b;
-      }),
-    );
+    $(".picking-acts", bar).replaceChildren(...cands.map((a) => actButton(board, a)));
   }
 
   function pickClick(board, key, place) {
