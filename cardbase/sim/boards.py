@@ -27,6 +27,14 @@ from typing import Any
 from cardbase.catalog.fields import DEFAULT_SET
 from cardbase.db.models import card_id
 from cardbase.games.base import State
+from cardbase.games.mea import board as B
+from cardbase.games.mea import engine as mea
+from cardbase.games.meikyu import engine as meikyu
+from cardbase.games.meikyu.pool import ASSUMED_CARD
+from cardbase.games.meio import engine as meio
+from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
+from cardbase.sim.mea_view import status_line
+from cardbase.sim.meio_view import card_label
 
 BoardView = dict[str, Any]
 LegalView = list[dict[str, Any]]
@@ -112,8 +120,6 @@ def _mea_card(card: Any) -> dict[str, Any]:
 
 
 def _mea_view(obs: Any) -> BoardView:
-    from cardbase.games.mea import board as B
-    from cardbase.sim.mea_view import status_line
 
     pub = obs.public()
     view = obs.view
@@ -209,34 +215,32 @@ def _mea_hidden(state: Any) -> dict[str, Any]:
 
 
 def _mea_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
-    from cardbase.games.mea import board as B
-    from cardbase.games.mea.engine import NONE_POS, Attack, Choose, Draw, Flip, Move, Obliterate, Play, Summon
 
     def tile(q: int) -> str | None:
-        return None if q == NONE_POS else B.name(q)
+        return None if q == mea.NONE_POS else B.name(q)
 
     def describe(action: Any) -> dict[str, Any]:
-        if isinstance(action, Draw):
+        if isinstance(action, mea.Draw):
             return {"k": action.k}
-        if isinstance(action, Summon):
+        if isinstance(action, mea.Summon):
             t = tile(action.pos)
             return {"card": action.card, "tile": t, "to": t, "src": [f"card:{action.card}"], "dst": f"tile:{t}"}
-        if isinstance(action, Play):
+        if isinstance(action, mea.Play):
             return {"card": action.card, "src": [f"card:{action.card}"], "dst": None}
-        if isinstance(action, Move):
+        if isinstance(action, mea.Move):
             ref = str(action.ref)
             t = tile(action.dst)
             return {"ref": ref, "card": action.ref.name, "from": tile(action.ref.pos), "to": t,
                     "src": [f"mon:{ref}"], "dst": f"tile:{t}"}  # fmt: skip
-        if isinstance(action, Attack):
+        if isinstance(action, mea.Attack):
             refs = [str(r) for r in action.refs]
             t = tile(action.target)
             return {"refs": refs, "from": [tile(r.pos) for r in action.refs], "tile": t, "to": t,
                     "src": [f"mon:{r}" for r in refs], "dst": f"tile:{t}"}  # fmt: skip
-        if isinstance(action, Flip | Obliterate):
+        if isinstance(action, mea.Flip | mea.Obliterate):
             t = tile(action.pos)
             return {"tile": t, "dst": f"tile:{t}" if t else None}
-        if isinstance(action, Choose):
+        if isinstance(action, mea.Choose):
             target = action.target
             if isinstance(target, int):
                 return {"tile": tile(target), "dst": f"tile:{tile(target)}"}
@@ -252,10 +256,8 @@ MEIO_RED = frozenset("HD")
 
 
 def _meio_card(c: int) -> dict[str, Any]:
-    from cardbase.games.meio.engine import CARDS
-    from cardbase.sim.meio_view import card_label
 
-    card = CARDS[c]
+    card = meio.CARDS[c]
     out = _card("meio", None, card.name)
     out.update(code=card.notation, label=card_label(card), suit=card.suit.value, red=card.suit.value in MEIO_RED)
     out["key"] = f"card:{card.notation}"
@@ -263,13 +265,11 @@ def _meio_card(c: int) -> dict[str, Any]:
 
 
 def _meio_cards(rules: Any, mask: int) -> list[dict[str, Any]]:
-    from cardbase.games.meio.engine import indices_of
 
-    return [_meio_card(c) for c in sorted(indices_of(mask), key=rules.sort_key)]
+    return [_meio_card(c) for c in sorted(meio.indices_of(mask), key=rules.sort_key)]
 
 
 def _meio_view(obs: Any) -> BoardView:
-    from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
 
     rules = obs.rules
     n = rules.players
@@ -342,22 +342,20 @@ def _meio_view(obs: Any) -> BoardView:
 
 
 def _meio_hidden(state: Any) -> dict[str, Any]:
-    from cardbase.games.meio.engine import mask_of
 
-    return {"leftover": _meio_cards(state.rules, mask_of(state.leftover()))}
+    return {"leftover": _meio_cards(state.rules, meio.mask_of(state.leftover()))}
 
 
 def _meio_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
-    from cardbase.games.meio.engine import CARDS, Play, Split, cards_of
 
     def describe(action: Any) -> dict[str, Any]:
-        if isinstance(action, Play):
-            code = CARDS[action].notation
+        if isinstance(action, meio.Play):
+            code = meio.CARDS[action].notation
             return {"card": code, "dst": f"card:{code}"}
-        if isinstance(action, Split):
+        if isinstance(action, meio.Split):
             return {
-                "keep": [c.notation for c in cards_of(action.keep)],
-                "aside": [c.notation for c in cards_of(action.aside)],
+                "keep": [c.notation for c in meio.cards_of(action.keep)],
+                "aside": [c.notation for c in meio.cards_of(action.aside)],
             }
         return {}
 
@@ -366,14 +364,10 @@ def _meio_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
 # --- Meikyu --------------------------------------------------------------------------------------
 
-MEIKYU_TYPES = ("character", "item", "aggression", "open")
-
 
 def _assumed_fields(rules: Any, name: str, fields: tuple[str, ...]) -> list[str]:
     """Which of a card's ``fields`` the assumption profile gave (``card``: the whole card, and so
     every value, is the profile's: it has no catalog entry and no face)."""
-    from cardbase.games.meikyu.pool import ASSUMED_CARD
-
     assumed = frozenset(rules.pool.assumed)
     if f"{name} {ASSUMED_CARD}" in assumed:
         return ["card", *fields]
@@ -499,9 +493,9 @@ def _meikyu_view(obs: Any) -> BoardView:
     # Discards the player to act must make one after another (a board picks them at once).
     discard = None
     if obs.decision == "hand limit":
-        discard = {"count": obs.hand_sizes[obs.current_player] - _hand_limit(), "why": "hand limit"}
+        discard = {"count": obs.hand_sizes[obs.current_player] - meikyu.HAND_LIMIT, "why": "hand limit"}
     elif obs.decision == "refugee":
-        left = next((f[2] for f in reversed(obs.stack) if f[0] == _refugee_step()), 0)
+        left = next((f[2] for f in reversed(obs.stack) if f[0] == meikyu.OP_REFDISC), 0)
         discard = {"count": min(1 + left, obs.hand_sizes[obs.current_player]), "why": "refugee"}
     # What the player to act is asked (worded for them), or what they decide (for the others).
     prompt = None if over or obs.current_player < 0 else obs.prompt if obs.current_player == me else obs.decision
@@ -521,7 +515,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "rooms": rooms,
         "players": players,
         "hand": players[me]["hand"] if me is not None else None,
-        "hand_limit": _hand_limit(),
+        "hand_limit": meikyu.HAND_LIMIT,
         "discard": discard,
         "piles": {
             "kingdom": obs.kpile_size,
@@ -542,18 +536,6 @@ def _meikyu_view(obs: Any) -> BoardView:
     }
 
 
-def _hand_limit() -> int:
-    from cardbase.games.meikyu.engine import HAND_LIMIT
-
-    return HAND_LIMIT
-
-
-def _refugee_step() -> int:
-    from cardbase.games.meikyu.engine import OP_REFDISC
-
-    return OP_REFDISC
-
-
 def _meikyu_hidden(state: Any) -> dict[str, Any]:
     rules = state.rules
     t = rules.tables
@@ -565,7 +547,6 @@ def _meikyu_hidden(state: Any) -> dict[str, Any]:
 
 
 def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
-    from cardbase.games.meikyu.engine import B_HAREM, Attack, Choose, Defend, Develop, MixedArea, Quest, sword_total
 
     rules = obs.rules
     t = rules.tables
@@ -574,28 +555,28 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
     def swords(cards: tuple[str, ...], lab: str | None, quest: bool) -> int:
         kinds = [t.kindex[c] for c in cards]
-        return sword_total(t, kinds, -1 if lab is None else t.kindex[lab], eff, deff, quest)
+        return meikyu.sword_total(t, kinds, -1 if lab is None else t.kindex[lab], eff, deff, quest)
 
     def describe(action: Any) -> dict[str, Any]:
-        if isinstance(action, Quest):
+        if isinstance(action, meikyu.Quest):
             room = t.lindex[action.room]
             level = t.level[room] - (2 if room in mapped else 0)
             total = swords(action.cards, action.lab, True)
             return {"room": action.room, "cards": list(action.cards), "lab": action.lab, "total": total,
                     "level": level, "need": max(1, level - total)}  # fmt: skip
-        if isinstance(action, Develop):
+        if isinstance(action, meikyu.Develop):
             land = t.lindex[action.land]
-            cost = t.level[land] - (1 if deff & B_HAREM else 0)
+            cost = t.level[land] - (1 if deff & meikyu.B_HAREM else 0)
             seals = sum(t.wits[t.kindex[c]] for c in action.cards)
             return {"land": action.land, "cards": list(action.cards), "total": seals, "cost": cost}
-        if isinstance(action, Attack):
+        if isinstance(action, meikyu.Attack):
             return {"target": action.target, "land": action.land, "cards": list(action.cards), "lab": action.lab,
                     "by": action.by, "total": swords(action.cards, action.lab, False)}  # fmt: skip
-        if isinstance(action, Defend):
+        if isinstance(action, meikyu.Defend):
             return {"cards": list(action.cards), "lab": action.lab, "total": swords(action.cards, action.lab, False)}
-        if isinstance(action, MixedArea):
+        if isinstance(action, meikyu.MixedArea):
             return {"target": action.target}
-        if isinstance(action, Choose):
+        if isinstance(action, meikyu.Choose):
             field = "land" if action.verb in ("give", "discard land") else "card"
             return {"verb": action.verb, field: action.name}
         return {}
