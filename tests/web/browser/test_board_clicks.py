@@ -249,3 +249,30 @@ def test_meikyu_discards_down_to_five_in_one_step(open_seat) -> None:
     discards = [str(a) for a in table.state.history if str(a).startswith("discard ")]
     assert discards == ["discard Bee", "discard Sword"]
     assert table.state.hand_size(0) <= 5
+
+
+def test_a_joint_attack_is_built_by_picking_two_monsters_then_the_enemy(open_seat) -> None:
+    from tests.mea.conftest import KNIGHT, PAWN, Table, monster, rules_for, started
+
+    lad = monster("Lad", 1, 2, 2)
+    state = started(rules_for([PAWN, lad], [KNIGHT]))
+    table_setup = Table(state)
+    table_setup.put(0, "Pawn", "a2")
+    table_setup.put(0, "Lad", "c2")
+    table_setup.put(1, "Knight", "b2")  # defence 3: neither alone (1, 2) beats it, both together do
+    assert state.current_player == 0 and state.phase == "main"
+    key = board_harness.new_table(state)
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0)
+    pawn, lad_key, target = key_of("mon:Pawn@a2"), key_of("mon:Lad@c2"), key_of("tile:b2")
+    expect(page.locator(pawn)).to_have_class(re.compile(r"\bpickable\b"))
+    page.locator(pawn).click()
+    expect(page.locator(pawn)).to_have_class(re.compile(r"\bpicked\b"))
+    expect(page.locator(lad_key)).to_have_class(re.compile(r"\baddable\b"))  # to attack together
+    expect(page.locator(target)).not_to_have_class(re.compile(r"\btarget\b"))  # the Pawn alone cannot
+    page.locator(lad_key).click()
+    expect(page.locator(target)).to_have_class(re.compile(r"\btarget\b"))
+    page.locator(key_of("mon:Knight@b2")).click()  # the enemy on the lit tile stands for its tile
+    wait_version(page, 1)
+    assert str(table.state.history[-1]) == "attack b2 with Pawn@a2 + Lad@c2"
+    assert not table.errors
