@@ -119,7 +119,9 @@ def test_two_players_play_a_whole_mea_game_by_clicks(open_seat) -> None:
         assert str(table.state.history[-1]) == str(action)
         clicks[str(action).split()[0]] += 1
     assert table.state.outcome() is not None
-    assert {"draw", "summon", "move"} <= set(clicks), clicks
+    # (seed 21 and these choices: draws, summons, moves, attacks, start-of-turn flips, a target
+    # chosen when an ability asks, and tiles obliterated with an empty deck)
+    assert {"draw", "summon", "move", "attack", "flip", "choose", "obliterate"} <= set(clicks), clicks
     for page in pages:
         page.reload()
         expect(page.locator(".board-status")).to_contain_text("game over")
