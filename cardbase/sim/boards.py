@@ -80,6 +80,28 @@ def legal_view(state_or_observation: Any, legal_actions: Sequence[Any]) -> Legal
     return out
 
 
+def turn_of(state: State) -> dict[str, Any]:
+    """``{"turn", "turn_label"}`` of ``state``, as its board views give them (a replay jumps to a
+    turn), read from the state's public counters without building a view."""
+    game = state.rules.game_id
+    if game == "meio":
+        return _turn(game, state.rules, state.round, len(state.tricks()))  # type: ignore[attr-defined]
+    return _turn(game, state.rules, state.turn if game == "mea" else state.turns, 0)  # type: ignore[attr-defined]
+
+
+def _turn(game: str, rules: Any, turn: int, tricks: int) -> dict[str, Any]:
+    """A number that grows along a game and its label: Méa's turn (0 before the first); Meio's
+    trick of the round (``turn`` the round from 0, ``tricks`` done in it); Meikyu's turn (``turn``
+    the turns finished)."""
+    if game == "meio":
+        round_number = min(turn, rules.rounds - 1)
+        trick = min(tricks + 1, HAND_SIZE)
+        return {"turn": round_number * HAND_SIZE + trick, "turn_label": f"round {round_number + 1}, trick {trick}"}
+    if game == "meikyu":
+        return {"turn": turn + 1, "turn_label": f"turn {turn + 1}"}
+    return {"turn": turn, "turn_label": f"turn {turn}" if turn else "before the first turn"}
+
+
 def seat_label(seat: int) -> str:
     return f"P{seat + 1}"
 
@@ -192,8 +214,7 @@ def _mea_view(obs: Any) -> BoardView:
         "current_player": pub["current_player"],
         "phase": pub["phase"],
         "active": pub["active"],
-        "turn": pub["turn"],
-        "turn_label": f"turn {pub['turn']}" if pub["turn"] else "before the first turn",
+        **_turn("mea", obs.rules, pub["turn"], 0),
         "status": status_line(obs),
         "columns": columns,
         "rows": rows,
@@ -315,7 +336,6 @@ def _meio_view(obs: Any) -> BoardView:
         }[obs.phase]
         status = f"Meio · round {obs.round + 1} of {rules.rounds} · {what}"
     round_number = min(obs.round, rules.rounds - 1)
-    trick_number = min(tricks_done + 1, HAND_SIZE)
     outcome = obs.outcome()
     return {
         "game": "meio",
@@ -327,8 +347,7 @@ def _meio_view(obs: Any) -> BoardView:
         "starts": obs.start,
         "leader": obs.leader,
         "half": half,
-        "turn": round_number * HAND_SIZE + trick_number,
-        "turn_label": f"round {round_number + 1}, trick {trick_number}",
+        **_turn("meio", rules, obs.round, tricks_done),
         "status": status,
         "players": players,
         "hand": players[me]["hand"] if me is not None else None,
@@ -508,8 +527,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "turn_player": obs.turn_player,
         "decision": obs.decision,
         "prompt": prompt,
-        "turn": obs.turns + 1,
-        "turn_label": f"turn {obs.turns + 1}",
+        **_turn("meikyu", rules, obs.turns, 0),
         "status": status,
         "goal": rules.goal,
         "rooms": rooms,

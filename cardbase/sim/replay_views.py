@@ -17,13 +17,14 @@ from typing import Any
 
 from cardbase.errors import InvalidRecord, UsageError
 from cardbase.games.base import Rules, State
-from cardbase.sim.boards import BoardView, all_seeing_view, board_view
+from cardbase.sim.boards import BoardView, all_seeing_view, board_view, turn_of
 from cardbase.sim.records import GameRecord, replay
 from cardbase.sim.registry import game
 
-MAX_REPLAY_ACTIONS = 20_000
-"""Actions a replay steps through at most. A Méa game to its turn limit is a few thousand; a
-record over it is refused, naming the bound."""
+MAX_REPLAY_ACTIONS = 5_000
+"""Actions a replay steps through at most; a record over it is refused, naming the bound. Games
+played out are far below it (the three games' ``sim`` records: 100 to 300 actions); its steps as
+JSON (``POST /api/replay``) are then at most about 50 MB for Méa."""
 CHECKPOINT_EVERY = 50
 """A copy of the game is kept every this many actions, so a step is at most this many actions
 away from one (a page shows any step without replaying the whole record)."""
@@ -87,11 +88,14 @@ class ReplayLog:
         """(turn, its label, the first step of that turn) for each turn the record reaches."""
         out: list[tuple[int, str, int]] = []
         seen: set[int] = set()
-        for entry in self.steps(None):
-            view = entry["view"]
-            if view["turn"] not in seen:
-                seen.add(view["turn"])
-                out.append((view["turn"], view["turn_label"], entry["n"]))
+        state = self.state_after(0)
+        for n in range(self.length + 1):
+            if n:
+                state.apply_unchecked(self.actions[n - 1][0])
+            turn = turn_of(state)
+            if turn["turn"] not in seen:
+                seen.add(turn["turn"])
+                out.append((turn["turn"], turn["turn_label"], n))
         return out
 
     def _apply(self, state: State, n: int, seat: int | None) -> dict[str, Any]:

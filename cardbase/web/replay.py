@@ -32,7 +32,6 @@ router = APIRouter()
 CACHED_REPLAYS = 16
 """Replays the page keeps in memory (least recently opened dropped first)."""
 KEY_LENGTH = 24
-RECORD_MEDIA = "application/x-ndjson"
 
 
 class ReplayCache:
@@ -106,7 +105,7 @@ async def api_replay(
     seat: Annotated[int | None, Query(ge=0, le=9, description="The seat to see it as; omitted: everything.")] = None,
     game: Annotated[int, Query(ge=1, le=100_000, description="Which game of the record, from 1.")] = 1,
 ) -> JSONResponse:
-    """Step through a record (the body: JSON Lines, as ``sim --records`` writes; at most 4 MB):
+    """Step through a record (the body: JSON Lines, as ``sim --records`` writes; at most 1 MB):
     ``{"game", "actions", "finished", "outcome", "illegal"?: {"line", "number", "player", "reason"},
     "steps": [{"n", "who", "action", "view"}]}``, step ``n`` being the board after ``n`` actions."""
     from starlette.concurrency import run_in_threadpool

@@ -43,7 +43,6 @@ from cardbase.web.settings import (
     DECK_TEXT_BYTES,
     LOOPBACK,
     MULTIPART_OVERHEAD,
-    RECORD_BYTES,
     UPLOAD_BODY_BYTES,
     WILDCARD,
     ServerSettings,
@@ -72,16 +71,10 @@ UPLOAD_PATHS = ("/catalog/import",)
 """Paths (ending so, under /api or a page) that take a spreadsheet upload: a larger body bound."""
 
 
-RECORD_PATHS = ("/replay",)
-"""Paths (ending so, under /api or a page) that take a game record: the record bound."""
-
-
 def body_bound(path: str) -> int:
     """The most bytes a request body to ``path`` may have."""
     if path.rstrip("/").endswith(UPLOAD_PATHS):
         return UPLOAD_BODY_BYTES
-    if path.rstrip("/").endswith(RECORD_PATHS):
-        return RECORD_BYTES + MULTIPART_OVERHEAD
     return DECK_TEXT_BYTES + MULTIPART_OVERHEAD
 
 

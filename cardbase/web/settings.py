@@ -19,10 +19,11 @@ SPREADSHEET_BYTES = 5_000_000
 """An uploaded catalog spreadsheet (the page's and the API's, one bound). The CLI reads files up to
 64 MiB from disk; over HTTP 5 MB is far above a real catalog (500 Méa cards with full text are
 about 140 KB of CSV)."""
-RECORD_BYTES = 4_000_000
+RECORD_BYTES = 1_000_000
 """A game record opened in ``/replay`` over HTTP (the CLI reads 64 MiB files from disk): past the
-bound of a replay's actions (``sim.replay_views.MAX_REPLAY_ACTIONS``, 20,000 lines of about 60
-bytes) with room for a Méa header's two decks."""
+bound of a replay's actions (``sim.replay_views.MAX_REPLAY_ACTIONS``, 5,000 lines of about 60
+bytes) with room for a Méa header's two decks (about 10 KB). The request body bound of every page
+and API route (``DECK_TEXT_BYTES`` and the multipart overhead) holds it."""
 MULTIPART_OVERHEAD = 64 * 1024
 """Room for a form's other fields and the multipart boundaries around the one file."""
 UPLOAD_BODY_BYTES = -(-SPREADSHEET_BYTES // 3) * 4 + MULTIPART_OVERHEAD

@@ -88,7 +88,7 @@ def test_a_bad_record_is_one_message(client, body, status, words):
 def test_records_are_bounded(client):
     response = client.post("/api/replay", content=b"x" * (RECORD_BYTES + 1))
     assert response.status_code == 413
-    assert "4,000,000 bytes" in response.json()["error"]["message"]
+    assert "1,000,000 bytes" in response.json()["error"]["message"]
     assert client.post("/api/replay?seat=12", content=b"").status_code == 400
 
 
