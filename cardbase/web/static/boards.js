@@ -1,6 +1,6 @@
 /* cardbase: clicking the game boards. Every click ends as ONE legal action posted with the version
- * the board was drawn at, through the board's own form (form.board-act: action_id, or for a Meio
- * split the action's text), so the server checks it like any other move. Without this script the
+ * the board was drawn at, through the board's own form (form.board-act: action_id), so the server
+ * checks it like any other move. Without this script the
  * page's plain buttons do the same.
  * - Méa (and any board whose legal actions carry src/dst): pick a card in hand or a monster (two
  *   monsters for a joint attack); the places it can go light up; click one.
@@ -172,11 +172,13 @@
     };
     picker.addEventListener("change", count);
     count();
+    const ids = JSON.parse($("script.split-ids", picker)?.textContent || "{}"); // the six set aside -> action id
     go.addEventListener("click", () => {
       const hand = picker.dataset.hand.split(" ");
       const aside = boxes().filter((b) => b.checked).map((b) => b.value);
-      const keep = hand.filter((c) => !aside.includes(c));
-      sendText(board, `split ${keep.join(" ")} | ${aside.join(" ")}`);
+      const id = ids[[...aside].sort().join(" ")];
+      if (id !== undefined) sendId(board, { id });
+      else sendText(board, `split ${hand.filter((c) => !aside.includes(c)).join(" ")} | ${aside.join(" ")}`);
     });
     const ask = $(".split-advice", picker);
     const out = $(".advice", picker);

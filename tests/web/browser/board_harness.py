@@ -31,6 +31,8 @@ class Table:
     agents: dict[int, Any] = field(default_factory=dict)
     version: int = 0
     errors: list[str] = field(default_factory=list)
+    posted: list[str] = field(default_factory=list)
+    """How each action came: ``id`` (a legal action's index) or ``text``."""
 
 
 TABLES: dict[str, Table] = {}
@@ -92,6 +94,7 @@ def act(
     error = ""
     with LOCK:
         state = table.state
+        table.posted.append("id" if action_id is not None else "text")
         if version != table.version:
             error = "stale"
         elif state.current_player != seat:

@@ -162,6 +162,7 @@ def test_a_meio_split_from_the_advisor_and_cards_played_by_clicks(open_seat) -> 
     go.click()
     wait_version(page, before + 1)
     assert not table.errors
+    assert table.posted == ["id"]  # the split's legal action id, as every click sends
     split = next(a for a in table.state.history if str(a).startswith("split ") and table_seat_of(a, table) == 0)
     assert sorted(c.notation for c in split.aside_cards) == sorted(chosen)
     played = 0
