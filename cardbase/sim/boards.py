@@ -511,11 +511,8 @@ def _meikyu_view(obs: Any) -> BoardView:
     status = f"Meikyu Kingdom · game over after {obs.turns} turns ({obs.end})" if over else f"Meikyu Kingdom · {head}"
     # Discards the player to act must make one after another (a board picks them at once).
     discard = None
-    if obs.decision == "hand limit":
-        discard = {"count": obs.hand_sizes[obs.current_player] - meikyu.HAND_LIMIT, "why": "hand limit"}
-    elif obs.decision == "refugee":
-        left = next((f[2] for f in reversed(obs.stack) if f[0] == meikyu.OP_REFDISC), 0)
-        discard = {"count": min(1 + left, obs.hand_sizes[obs.current_player]), "why": "refugee"}
+    if obs.decision in ("hand limit", "refugee") and obs.current_player == me:
+        discard = {"count": obs.discards_to_name(), "why": obs.decision}
     # What the player to act is asked (worded for them), or what they decide (for the others).
     prompt = None if over or obs.current_player < 0 else obs.prompt if obs.current_player == me else obs.decision
     outcome = obs.outcome()
