@@ -84,22 +84,25 @@ def turn_of(state: State) -> dict[str, Any]:
     """``{"turn", "turn_label"}`` of ``state``, as its board views give them (a replay jumps to a
     turn), read from the state's public counters without building a view."""
     game = state.rules.game_id
-    if game == "meio":
-        return _turn(game, state.rules, state.round, len(state.tricks()))  # type: ignore[attr-defined]
-    return _turn(game, state.rules, state.turn if game == "mea" else state.turns, 0)  # type: ignore[attr-defined]
+    if isinstance(state, mea.MeaState):
+        return _turn(game, state.rules, state.turn, 0, state.turn_label())
+    if isinstance(state, meio.MeioState):
+        return _turn(game, state.rules, state.round, len(state.tricks()))
+    assert isinstance(state, meikyu.MeikyuState)
+    return _turn(game, state.rules, state.turns, 0)
 
 
-def _turn(game: str, rules: Any, turn: int, tricks: int) -> dict[str, Any]:
-    """A number that grows along a game and its label: Méa's turn (0 before the first); Meio's
-    trick of the round (``turn`` the round from 0, ``tricks`` done in it); Meikyu's turn (``turn``
-    the turns finished)."""
+def _turn(game: str, rules: Any, turn: int, tricks: int, label: str = "") -> dict[str, Any]:
+    """A number that grows along a game and its label: Méa's turn (both players' together, 0
+    before the first; ``label`` as the player counts it, ``P2's turn 3``); Meio's trick of the round
+    (``turn`` the round from 0, ``tricks`` done in it); Meikyu's turn (``turn`` the turns finished)."""
     if game == "meio":
         round_number = min(turn, rules.rounds - 1)
         trick = min(tricks + 1, HAND_SIZE)
         return {"turn": round_number * HAND_SIZE + trick, "turn_label": f"round {round_number + 1}, trick {trick}"}
     if game == "meikyu":
         return {"turn": turn + 1, "turn_label": f"turn {turn + 1}"}
-    return {"turn": turn, "turn_label": f"turn {turn}" if turn else "before the first turn"}
+    return {"turn": turn, "turn_label": label if turn else "before the first turn"}
 
 
 def seat_label(seat: int) -> str:
@@ -214,7 +217,7 @@ def _mea_view(obs: Any) -> BoardView:
         "current_player": pub["current_player"],
         "phase": pub["phase"],
         "active": pub["active"],
-        **_turn("mea", obs.rules, pub["turn"], 0),
+        **_turn("mea", obs.rules, pub["turn"], 0, view.turn_label()),
         "status": status_line(obs),
         "columns": columns,
         "rows": rows,
