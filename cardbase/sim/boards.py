@@ -548,7 +548,9 @@ def _meikyu_view(obs: Any) -> BoardView:
         "amulet": amulet,
         "first_rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls],
         "archives": [_meikyu_kingdom(rules, k) for k in obs.archives] if obs.archives else None,
-        "assumed": list(rules.pool.assumed),
+        # (how many values are assumed, not which: the list names every card of the pool, those in
+        # the piles too; each card shown says which of its values are assumed)
+        "assumed_count": len(rules.pool.assumed),
         "profile": rules.pool.profile,
         "outcome": outcome.to_dict() if outcome else None,
     }

@@ -304,7 +304,7 @@
     const update = () => {
       const pool = forTarget();
       fill(bySelect, [...new Set(pool.filter((a) => a.by).map((a) => a.by))], null);
-      fill(labSelect, [...new Set(pool.filter((a) => a.lab).map((a) => a.lab))], "no item");
+      fill(labSelect, [...new Set(pool.filter((a) => a.lab).map((a) => a.lab))], "none");
       const cards = counts(board);
       const lab = labSelect.value || null;
       const cands = pool.filter(
