@@ -505,8 +505,8 @@ def _meikyu_view(obs: Any) -> BoardView:
             {"seat": seat, "value": value or None, "for": ctx["kind"]}
             for seat, value in zip(ctx["rollers"], ctx["dice"], strict=True)
         ]
-    amulet = None
-    if obs.decision == "amulet" and obs.args:
+    amulet = None  # (only to the seat asked: the engine asks a seat that holds an Amulet)
+    if obs.decision == "amulet" and obs.args and obs.current_player == me:
         roller, slot, _ = obs.args
         amulet = {"roller": roller, "value": ctx.get("dice", [0, 0])[slot] if ctx else None}
     over = bool(obs.end)
