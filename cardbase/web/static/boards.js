@@ -36,22 +36,17 @@
 
   // --- sending one action -------------------------------------------------------------------------
 
-  function send(board, fields) {
+  function sendId(board, entry) {
     const form = $("form.board-act", board);
     const st = boards.get(board);
-    if (!form || (st && st.busy)) return;
+    const input = form && form.querySelector('input[type="hidden"][name="action_id"]'); // (the plain buttons share the name)
+    if (!input || (st && st.busy)) return;
     if (st) st.busy = true;
     board.classList.add("busy");
-    for (const name of ["action_id", "action"]) {
-      const input = form.querySelector(`input[type="hidden"][name="${name}"]`); // (the plain buttons share the name)
-      if (!input) continue;
-      input.disabled = !(name in fields);
-      input.value = name in fields ? String(fields[name]) : "";
-    }
+    input.disabled = false;
+    input.value = String(entry.id);
     form.requestSubmit();
   }
-  const sendId = (board, entry) => send(board, { action_id: entry.id });
-  const sendText = (board, text) => send(board, { action: text });
 
   // --- pick, then target (Méa; any action with src/dst) ------------------------------------------------
 
@@ -174,11 +169,10 @@
     count();
     const ids = JSON.parse($("script.split-ids", picker)?.textContent || "{}"); // the six set aside -> action id
     go.addEventListener("click", () => {
-      const hand = picker.dataset.hand.split(" ");
       const aside = boxes().filter((b) => b.checked).map((b) => b.value);
       const id = ids[[...aside].sort().join(" ")];
       if (id !== undefined) sendId(board, { id });
-      else sendText(board, `split ${hand.filter((c) => !aside.includes(c)).join(" ")} | ${aside.join(" ")}`);
+      else $(".split-count", picker).textContent = "These six are not a split the rules allow now."; // (never: every 6 of 13 is)
     });
     const ask = $(".split-advice", picker);
     const out = $(".advice", picker);
