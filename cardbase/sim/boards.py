@@ -546,7 +546,8 @@ def _meikyu_view(obs: Any) -> BoardView:
         "under_way": _meikyu_under_way(obs),
         "dice": dice,
         "amulet": amulet,
-        "first_rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls],
+        # (who starts: shown until the first turn is over)
+        "first_rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls] if not obs.turns else [],
         "archives": [_meikyu_kingdom(rules, k) for k in obs.archives] if obs.archives else None,
         # (how many values are assumed, not which: the list names every card of the pool, those in
         # the piles too; each card shown says which of its values are assumed)

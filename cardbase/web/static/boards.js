@@ -305,12 +305,17 @@
         (a) => sameList(a.cards, cards) && (a.lab || null) === lab && (a.kind !== "attack" || a.by === bySelect.value),
       );
       go.disabled = cands.length !== 1;
-      total.classList.toggle("bad", cands.length !== 1);
       st.chosen = cands[0];
+      let bad = false;
       if (!defend && !st.target) total.textContent = "First click a room, one of your lands, or an enemy land (or player).";
       else if (cands.length === 1) total.textContent = summary(cands[0]);
       else if (!cards.length && !lab) total.textContent = "Now pick the cards with the + buttons.";
-      else total.textContent = "Those cards cannot do that: a quest, an aggression or a defence needs a character (no more Grimoires than characters); a development takes characters only.";
+      else {
+        bad = true;
+        total.textContent = "Those cards cannot do that: a quest, an aggression or a defence needs a character (no more Grimoires than characters); a development takes characters only.";
+      }
+      total.classList.toggle("bad", bad);
+      total.classList.toggle("ready", cands.length === 1);
     };
     const summary = (a) => {
       if (a.kind === "quest") {

@@ -152,8 +152,9 @@ def test_a_person_plays_a_meikyu_turn_with_a_quest_an_item_and_the_die_by_clicks
     click_key(page, f"room:{quest['room']}")
     for name in quest["cards"]:
         page.locator(f'.meikyu-hand li[data-card="{name}"] .inc').click()
+    swords = f"{quest['total']} sword{'' if quest['total'] == 1 else 's'}"
     expect(composer.locator(".composer-total")).to_contain_text(
-        f"Quest {quest['room']}: {quest['total']} sword{'' if quest['total'] == 1 else 's'} + the die against level {quest['level']}"
+        f"Quest {quest['room']}: {swords} + the die against level {quest['level']}"
     )
     composer.locator(".composer-go").click()
     wait_table(page, version + 1)
