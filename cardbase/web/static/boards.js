@@ -307,7 +307,7 @@
       go.disabled = cands.length !== 1;
       st.chosen = cands[0];
       let bad = false;
-      if (!defend && !st.target) total.textContent = "First click a room, one of your lands, or an enemy land (or player).";
+      if (!defend && !st.target) total.textContent = ""; // (the composer's first line says what to click)
       else if (cands.length === 1) total.textContent = summary(cands[0]);
       else if (!cards.length && !lab) total.textContent = "Now pick the cards with the + buttons.";
       else {
