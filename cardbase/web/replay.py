@@ -143,37 +143,39 @@ class SplitAdviceRequest(BaseModel):
     seed: int = Field(0, ge=0, le=2**63 - 1)
 
 
-ADVICE_SECONDS = 2.0
-"""The split advisor's time budget on a board: every split is scored, then the better ones again."""
-
-
 @router.post("/api/meio/split-advice", tags=["games"])
 def split_advice(body: SplitAdviceRequest) -> dict[str, Any]:
-    """The split advisor (``cardbase lab split``) for a hand: the best splits with their expected
-    round score and its 95% interval, heuristic agents on every seat, a 2-second budget."""
+    """The hint at Meio's split for a hand (``play meio``'s, from ``lab split``'s advisor): the best
+    split and the next, each with its expected round score and 95% interval, and whether the best is
+    clearly best. Everything it reads is the player's own (the hand, the rules, who splits first)."""
+    from types import SimpleNamespace
+
     from cardbase.games.base import InvalidRules
     from cardbase.games.meio.cards import PlayingCard
-    from cardbase.games.meio.engine import MeioRules, mask_of
-    from cardbase.lab.split import advise
+    from cardbase.games.meio.engine import MeioRules, cards_of, mask_of
+    from cardbase.sim.hints import split_hint
 
     try:
-        rules = MeioRules.from_options({**body.rules, "first_player": body.starts})
+        rules = MeioRules.from_options(body.rules)
         cards = [PlayingCard.parse(c) for c in body.hand]
     except (InvalidRules, ValueError) as error:
         raise UsageError(str(error)) from None
     if len(set(cards)) != len(cards):
         raise UsageError("hand: a card is named twice")
-    if body.seat >= rules.players:
-        raise UsageError(f"seat: {body.seat} is not a seat of a {rules.players}-player game")
-    agents = ["heuristic"] * rules.players
-    advice = advise(rules, mask_of(cards), body.seat, agents, ADVICE_SECONDS, body.seed, top=3)
-    return {
-        "hand": list(advice.hand),
-        "stopped_by": advice.stopped_by,
-        "seconds": ADVICE_SECONDS,
-        "agents": agents,
-        "top": [s.to_dict() for s in advice.top],
-    }
+    if body.seat >= rules.players or body.starts >= rules.players:
+        raise UsageError(f"seat and starts are seats of a {rules.players}-player game: 0 to {rules.players - 1}")
+    hand = mask_of(cards)
+    if hand & ~rules.deck_mask:
+        raise UsageError(f"hand: the 13 cards must be of the {rules.deck_label()}")
+    seen = SimpleNamespace(hand=hand, player=body.seat, start=body.starts)  # what the hint reads of a seat
+    hint = split_hint(rules, seen, body.seed)
+    splits = []
+    for estimate in (hint.best, hint.runner_up):
+        if estimate is not None:
+            split = estimate.action
+            keep, aside = [str(c) for c in cards_of(split.keep)], [str(c) for c in cards_of(split.aside)]
+            splits.append({"keep": keep, "aside": aside, **estimate.to_dict()})
+    return {"verdict": hint.verdict, "measure": hint.measure.words, "method": hint.method, "splits": splits}
 
 
 # --- the pages ---------------------------------------------------------------------------------

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
+from cardbase.games.meio.cards import PlayingCard
 from cardbase.sim.boards import all_seeing_view, board_view
 from cardbase.sim.records import parse_records, replay
 from cardbase.web.settings import RECORD_BYTES
@@ -111,16 +113,25 @@ def test_the_replay_page_steps_by_links_and_keeps_the_seat(client, sim_records):
     assert gone.status_code == 400 and "open the record again" in gone.text
 
 
-def test_the_split_advisor_answers_with_intervals(client: TestClient):
+def test_the_split_advisor_answers_with_intervals_and_a_verdict(client: TestClient):
+    from cardbase.games.meio.engine import MeioRules, mask_of
+    from cardbase.sim.hints import split_hint
+
     hand = ["AS", "2S", "3S", "4S", "AH", "2H", "3H", "4H", "AD", "2D", "3D", "AC", "2C"]
-    answer = client.post(
-        "/api/meio/split-advice", json={"hand": hand, "rules": {"players": 2, "rounds": 1}, "seat": 0, "starts": 0}
-    )
+    answer = client.post("/api/meio/split-advice", json={"hand": hand, "rules": {"players": 2}, "seat": 1, "starts": 1})
     assert answer.status_code == 200, answer.text
     data = answer.json()
-    assert data["top"] and all(len(s["keep"]) == 7 and len(s["aside"]) == 6 for s in data["top"])
-    assert all(sorted(s["keep"] + s["aside"]) == sorted(hand) for s in data["top"])
-    low, high = data["top"][0]["ci"]
-    assert low <= data["top"][0]["expected_round_score"] <= high
+    assert data["verdict"] in ("clear", "too close to call") and len(data["splits"]) == 2
+    for split in data["splits"]:
+        assert sorted(split["keep"] + split["aside"]) == sorted(hand) and len(split["aside"]) == 6
+        low, high = split["ci"]
+        assert 0 <= low <= split["estimate"] <= high <= 7
+    # the same hint as `play meio` gives this seat at the split (the engine's observation of that deal)
+    cards = mask_of(PlayingCard.parse(c) for c in hand)
+    seen = SimpleNamespace(hand=cards, player=1, start=1)
+    same = split_hint(MeioRules(players=2), seen, 0)
+    assert data["splits"][0]["action"] == same.best.text
     bad = client.post("/api/meio/split-advice", json={"hand": [*hand[:12], "KH"], "rules": {"players": 2}})
-    assert bad.status_code == 400 and "13 cards of the 2-player deck" in bad.json()["error"]["message"]
+    assert bad.status_code == 400 and "13 cards must be of the 2-player deck" in bad.json()["error"]["message"]
+    twice = client.post("/api/meio/split-advice", json={"hand": [*hand[:12], "AS"], "rules": {"players": 2}})
+    assert twice.status_code == 400 and "named twice" in twice.json()["error"]["message"]

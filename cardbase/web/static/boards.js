@@ -180,7 +180,7 @@
     ask.addEventListener("click", async () => {
       ask.disabled = true;
       out.hidden = false;
-      out.textContent = "The split advisor is playing every split out on sampled deals (about 2 seconds)…";
+      out.textContent = "The split advisor is playing the likeliest splits out on sampled deals (a few seconds)…";
       const body = {
         hand: picker.dataset.hand.split(" "),
         rules: JSON.parse(ask.dataset.rules || "{}"),
@@ -207,12 +207,12 @@
 
   function showAdvice(out, data, boxes, count) {
     const list = document.createElement("ol");
-    for (const s of data.top) {
+    for (const s of data.splits) {
       const li = document.createElement("li");
-      const [low, high] = s.ci || [null, null];
-      const interval = low === null || high === null ? "" : `, 95% interval ${low}–${high}`;
+      const [low, high] = s.ci;
       li.append(
-        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: expected round score ${s.expected_round_score}${interval} over ${s.deals} deals `,
+        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.estimate} ` +
+          `(95% interval ${low}–${high}, ${s.playouts} deals) `,
       );
       const use = document.createElement("button");
       use.type = "button";
@@ -228,12 +228,16 @@
       li.append(use);
       list.append(li);
     }
+    const said = document.createElement("p");
+    said.className = "advice-verdict";
+    said.textContent =
+      data.verdict === "clear"
+        ? "The first is clearly better than the second (their intervals are apart)."
+        : "Too close to call: the two intervals overlap.";
     const note = document.createElement("p");
     note.className = "muted small";
-    note.textContent =
-      "A hint, not a rule: lower is better (a round scores |horizontal − vertical| tricks); heuristic players on every seat, " +
-      `${data.seconds} s of simulation (lab split).`;
-    out.replaceChildren(list, note);
+    note.textContent = `A hint, not a rule: ${data.measure}; ${data.method}.`;
+    out.replaceChildren(said, list, note);
   }
 
   // --- Meikyu: the composer and the discards ---------------------------------------------------------

@@ -153,6 +153,7 @@ def test_a_meio_split_from_the_advisor_and_cards_played_by_clicks(open_seat) -> 
     use = picker.locator(".advice button", has_text="Pick this split").first
     expect(use).to_be_visible(timeout=30_000)
     advice = picker.locator(".advice li").first.inner_text()
+    expect(picker.locator(".advice-verdict")).to_contain_text(re.compile("clearly better|Too close to call"))
     use.click()
     expect(picker.locator(".split-count .n")).to_have_text("6")
     chosen = picker.locator('input[name="aside"]:checked').evaluate_all("bs => bs.map(b => b.value)")
