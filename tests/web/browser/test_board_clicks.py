@@ -280,3 +280,35 @@ def test_a_joint_attack_is_built_by_picking_two_monsters_then_the_enemy(open_sea
     wait_version(page, 1)
     assert str(table.state.history[-1]) == "attack b2 with Pawn@a2 + Lad@c2"
     assert not table.errors
+
+
+def test_on_a_phone_a_tap_picks_a_card_and_a_long_press_shows_it(open_seat) -> None:
+    rules = mea_rules()
+    state = rules.new_initial_state(2)
+    state.resolve_chance()
+    while (state.current_player == 0 and state.phase != "main") or state.current_player == 1:
+        state.apply(state.legal_actions()[0])  # the opening draws: the smallest
+        state.resolve_chance()
+    key = board_harness.new_table(state)
+    page = open_seat(key, 0, phone=True)
+    first = page.locator(".hand-row button.face.pickable").first
+    expect(first).to_be_visible()
+    card = page.locator(key_of(first.get_attribute("data-key") or "")).first
+    box = card.bounding_box()
+    assert box is not None
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 3}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(700)  # held past the long press (450 ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#card-preview")).to_be_visible()
+    expect(page.locator(".picking")).to_be_hidden()  # the long press only showed the card
+    assert page.evaluate("document.getElementById('card-preview').querySelector('img').naturalWidth") >= 400
+    page.locator(".legend").tap()  # a tap elsewhere closes it
+    expect(page.locator("#card-preview")).to_be_hidden()
+    card.tap()  # a tap picks the card: the tiles it can go to light up
+    expect(card).to_have_class(re.compile(r"\bpicked\b"))
+    expect(page.locator(".tile-hit.target").first).to_be_visible()
+    read = page.locator(".picking-acts button", has_text="Read the card")
+    read.tap()  # the picked card, read large
+    expect(page.locator("#card-preview")).to_be_visible()
