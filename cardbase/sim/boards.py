@@ -30,7 +30,7 @@ from cardbase.games.base import State
 from cardbase.games.mea import board as B
 from cardbase.games.mea import engine as mea
 from cardbase.games.meikyu import engine as meikyu
-from cardbase.games.meikyu.pool import ASSUMED_CARD
+from cardbase.games.meikyu.pool import ASSUMED_CARD, assumed_census
 from cardbase.games.meio import engine as meio
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
 from cardbase.sim.mea_view import status_line
@@ -549,9 +549,9 @@ def _meikyu_view(obs: Any) -> BoardView:
         # (who starts: shown until the first turn is over)
         "first_rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls] if not obs.turns else [],
         "archives": [_meikyu_kingdom(rules, k) for k in obs.archives] if obs.archives else None,
-        # (how many values are assumed, not which: the list names every card of the pool, those in
-        # the piles too; each card shown says which of its values are assumed)
-        "assumed_count": len(rules.pool.assumed),
+        # (how many are assumed, counted as every command counts them, not which: the list names
+        # every card of the pool, those in the piles too; each card shown says which are assumed)
+        "assumed": str(assumed_census(rules.pool.assumed)) if rules.pool.assumed else None,
         "profile": rules.pool.profile,
         "outcome": outcome.to_dict() if outcome else None,
     }

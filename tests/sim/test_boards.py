@@ -276,6 +276,13 @@ def test_meikyu_totals_are_what_the_engine_counts_once_committed(sim_records):
     assert seen["quest"] > 10 and seen["develop"] + seen["attack"] + seen["defend"] > 0, seen
 
 
+def test_the_meikyu_board_counts_the_assumed_values_as_every_command_does(sim_records):
+    (state,) = states_along(sim_records["meikyu"], every=10_000)[:1]
+    view = board_view("meikyu", state.observation(0))
+    # (the shipped catalog with the default profile: the count `sim meikyu --assume default` prints)
+    assert view["assumed"] == "84 values and 17 whole cards" and view["profile"] == "default"
+
+
 # --- replay ------------------------------------------------------------------------------------------
 
 

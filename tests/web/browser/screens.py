@@ -1,10 +1,12 @@
 """Screenshots of every page at a laptop and a phone width, for looking at them (not a test).
 
-    uv run python -m tests.web.browser.screens [OUTDIR]
+    uv run python -m tests.web.browser.screens [OUTDIR [NAME-PREFIX ...]]
 
 Starts a live server over a new SQLite database in OUTDIR (default: a new temporary folder),
 imports the example decks, and writes OUTDIR/<page>-<laptop|phone>.png (the first screen) for each page below, printing
 each page's height and any horizontal overflow; a deck page's panels also get a picture each.
+NAME-PREFIX: only the pages whose name starts with one (``board-``: the game boards).
+The pictures in docs/screens/ are the ``board-`` pages of this script.
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
 from cardbase.decks.store import list_decks
+from cardbase.sim.boards import legal_view
+from cardbase.sim.registry import game
+from tests.web.browser.board_harness import new_table
+from tests.web.browser.board_harness import router as harness
 from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_executable, start_server, stop_server
 
 REPO = Path(__file__).resolve().parents[3]
+MEA_DECKS = ["mea-goblin-rush.txt", "mea-tile-control.txt"]
 DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
 PANELS = ["validation", "stats", "odds", "sample-hand", "share"]  # the deck builder's panels, shot one by one
 CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
@@ -106,12 +113,69 @@ def replay_pages(runner: CliRunner, db: Path, out: Path, page: Any) -> dict[str,
     return pages
 
 
+def played_until(state: Any, agents: list[Any], done: Any, limit: int = 2_000) -> Any:
+    """``state`` played on by ``agents`` (chance sampled) until ``done(state)`` holds."""
+    for _ in range(limit):
+        if state.is_terminal or (state.current_player >= 0 and done(state)):
+            return state
+        if state.current_player < 0:
+            state.apply(state.sample_chance())
+        else:
+            seat = state.current_player
+            state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+    raise RuntimeError("no such position within the limit")
+
+
+def kinds(state: Any) -> set[str]:
+    return {entry["kind"] for entry in legal_view(state, state.legal_actions())}
+
+
+def board_pages(database: Any, db_url: str) -> dict[str, tuple[str, list[str]]]:
+    """Page name → (path, what to click first) of the boards as seat 0 sees them mid-game, on the
+    boards' test table: Méa with a monster picked (where it can go lit), Meio's split picker and a
+    trick, Meikyu's composer with a quest's total."""
+    from cardbase.sim.mea import load_deck
+    from cardbase.sim.meikyu import prepare
+
+    mea = game("mea")
+    decks = [load_deck(database, REPO / "examples/decks" / name).deck for name in MEA_DECKS]
+    rules = mea.make_rules({"decks": decks})
+    agents = [mea.make_agent("heuristic", rules, seat, seat) for seat in (0, 1)]
+
+    def mea_ready(state: Any) -> bool:
+        return state.current_player == 0 and state.turn >= 7 and "move" in kinds(state)
+
+    mea_state = played_until(rules.new_initial_state(3), agents, mea_ready)
+    mover = next(e for e in legal_view(mea_state, mea_state.legal_actions()) if e["kind"] == "move")
+    out = {"board-mea": (f"/harness/{new_table(mea_state)}?seat=0", [f'[data-key="{mover["src"][0]}"]'])}
+
+    meio = game("meio")
+    rules = meio.make_rules({"players": 3})
+    agents = [meio.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
+    split = played_until(rules.new_initial_state(5), agents, lambda s: s.current_player == 0)
+    out["board-meio-split"] = (f"/harness/{new_table(split, dict(enumerate(agents[1:], 1)))}?seat=0", [])
+    trick = played_until(rules.new_initial_state(5), agents, lambda s: s.current_player == 0 and "play" in kinds(s) and len(s.history) > 9)
+    out["board-meio"] = (f"/harness/{new_table(trick, dict(enumerate(agents[1:], 1)))}?seat=0", [])
+
+    rules = prepare(db_url, "default", 3, ["heuristic"] * 3)
+    meikyu = game("meikyu")
+    agents = [meikyu.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
+    ready = played_until(rules.new_initial_state(2), agents, lambda s: s.current_player == 0 and "quest" in kinds(s) and s.turns >= 4)
+    quests = [e for e in legal_view(ready, ready.legal_actions()) if e["kind"] == "quest" and e["cards"]]
+    quest = max(quests, key=lambda e: (e["total"] - e["level"], -len(e["cards"])))  # the likeliest to succeed
+    clicks = [f'[data-key="room:{quest["room"]}"]'] + [f'.meikyu-hand li[data-card="{c}"] .inc' for c in quest["cards"]]
+    out["board-meikyu"] = (f"/harness/{new_table(ready, dict(enumerate(agents[1:], 1)))}?seat=0", clicks)
+    return out
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="cardbase-screens-"))
+    only = tuple(argv[1:])
+    wanted = (lambda name: name.startswith(only)) if only else (lambda name: True)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "cards.db"
     db.unlink(missing_ok=True)
-    live = start_server(f"sqlite:///{db}")
+    live = start_server(f"sqlite:///{db}", routers=[harness])
     try:
         runner = CliRunner()
         for deck in DECKS:
@@ -122,22 +186,31 @@ def main(argv: list[str]) -> int:
         code = encoded.output.strip().splitlines()[-1]
         decks = {d["name"]: d["id"] for d in list_decks(live.database)}
         games = play_pages(live.url)
+        boards = board_pages(live.database, f"sqlite:///{db}")
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
             opener = browser.new_context(base_url=live.url)
-            replays = replay_pages(runner, db, out, opener.new_page())  # kept by the server for both widths
+            replays = replay_pages(runner, db, out, opener.new_page()) if wanted("replay-") else {}  # kept for both widths
             opener.close()
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
                 page = context.new_page()
                 page.on("pageerror", lambda error: print(f"JS error: {error}"))
-                for name, path in {**pages(decks, code), **games, **replays}.items():
+                plain = {name: (path, []) for name, path in {**pages(decks, code), **games, **replays}.items()}
+                for name, (path, clicks) in {**plain, **boards}.items():
+                    if not wanted(name):
+                        continue
                     response = page.goto(path)
                     status = response.status if response else "?"
                     if "key=" in path:  # a seat's link: the cookie, then a reload without the key
                         page.wait_for_url(lambda url: "key=" not in url)
                     # a seat page keeps its event stream open: never network-idle
                     page.wait_for_load_state("load" if name.startswith("play-") else "networkidle")
+                    for selector in clicks:
+                        page.locator(selector).first.click()
+                    if clicks:
+                        page.mouse.move(0, 0)  # the pointer away: no card face shown by hovering
+                        page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opened
                     target = out / f"{name}-{width}.png"
                     page.screenshot(path=str(target))  # the first screen: what a visitor sees
                     wide = page.evaluate("document.documentElement.scrollWidth")
