@@ -71,6 +71,25 @@ def test_an_illegal_action_is_named_with_its_line_and_reason(client, sim_records
     assert f"line {k + 1}" in page.text and "there is no tile z9" in page.text
 
 
+def test_a_record_of_terminal_play_opens_in_replay(client, db_url, tmp_path):
+    from tests.mea.test_mea_cli import CONTROL, RUSH
+
+    path = tmp_path / "played.jsonl"
+    args = ["play", "mea", "--deck", RUSH, "--vs-deck", CONTROL, "--vs", "random", "--seed", "2"]
+    played = CliRunner().invoke(cli_app, [*args, "--record", str(path), "--db", db_url], input="draw 5\nquit\n")
+    assert played.exit_code == 0, played.output
+    (record,) = parse_records(path.read_text(encoding="utf-8"), str(path))
+    state = replay(record).state
+    data = client.post("/api/replay?seat=0", content=path.read_bytes()).json()
+    assert data["game"] == "mea" and not data["finished"] and "illegal" not in data
+    assert data["actions"] == len(record.actions) > 1  # P1's draw 5 and at least P2's opening draw
+    assert data["steps"][-1]["view"] == board_view("mea", state.observation(0))
+    page = client.post("/replay", files={"file": ("played.jsonl", path.read_bytes())}, follow_redirects=True)
+    last = data["steps"][-1]["action"]
+    assert page.status_code == 200 and f"<strong>{data['actions']}</strong> of {data['actions']}" in page.text
+    assert f"— {last}" in page.text  # the last step, named with its action
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
