@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app as cli_app
 from cardbase.decks.store import list_decks
 from cardbase.sim.boards import legal_view
-from cardbase.sim.registry import game
+from cardbase.sim.registry import game as game_entry
 from tests.web.browser.board_harness import new_table
 from tests.web.browser.board_harness import router as harness
 from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_executable, start_server, stop_server
@@ -137,7 +137,7 @@ def board_pages(database: Any, db_url: str) -> dict[str, tuple[str, list[str]]]:
     from cardbase.sim.mea import load_deck
     from cardbase.sim.meikyu import prepare
 
-    mea = game("mea")
+    mea = game_entry("mea")
     decks = [load_deck(database, REPO / "examples/decks" / name).deck for name in MEA_DECKS]
     rules = mea.make_rules({"decks": decks})
     agents = [mea.make_agent("heuristic", rules, seat, seat) for seat in (0, 1)]
@@ -149,18 +149,24 @@ def board_pages(database: Any, db_url: str) -> dict[str, tuple[str, list[str]]]:
     mover = next(e for e in legal_view(mea_state, mea_state.legal_actions()) if e["kind"] == "move")
     out = {"board-mea": (f"/harness/{new_table(mea_state)}?seat=0", [f'[data-key="{mover["src"][0]}"]'])}
 
-    meio = game("meio")
+    meio = game_entry("meio")
     rules = meio.make_rules({"players": 3})
     agents = [meio.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
     split = played_until(rules.new_initial_state(5), agents, lambda s: s.current_player == 0)
     out["board-meio-split"] = (f"/harness/{new_table(split, dict(enumerate(agents[1:], 1)))}?seat=0", [])
-    trick = played_until(rules.new_initial_state(5), agents, lambda s: s.current_player == 0 and "play" in kinds(s) and len(s.history) > 9)
+    trick = played_until(
+        rules.new_initial_state(5),
+        agents,
+        lambda s: s.current_player == 0 and "play" in kinds(s) and len(s.history) > 9,
+    )
     out["board-meio"] = (f"/harness/{new_table(trick, dict(enumerate(agents[1:], 1)))}?seat=0", [])
 
     rules = prepare(db_url, "default", 3, ["heuristic"] * 3)
-    meikyu = game("meikyu")
+    meikyu = game_entry("meikyu")
     agents = [meikyu.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
-    ready = played_until(rules.new_initial_state(2), agents, lambda s: s.current_player == 0 and "quest" in kinds(s) and s.turns >= 4)
+    ready = played_until(
+        rules.new_initial_state(2), agents, lambda s: s.current_player == 0 and "quest" in kinds(s) and s.turns >= 4
+    )
     quests = [e for e in legal_view(ready, ready.legal_actions()) if e["kind"] == "quest" and e["cards"]]
     quest = max(quests, key=lambda e: (e["total"] - e["level"], -len(e["cards"])))  # the likeliest to succeed
     clicks = [f'[data-key="room:{quest["room"]}"]'] + [f'.meikyu-hand li[data-card="{c}"] .inc' for c in quest["cards"]]
@@ -190,7 +196,9 @@ def main(argv: list[str]) -> int:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
             opener = browser.new_context(base_url=live.url)
-            replays = replay_pages(runner, db, out, opener.new_page()) if wanted("replay-") else {}  # kept for both widths
+            replays = (
+                replay_pages(runner, db, out, opener.new_page()) if wanted("replay-") else {}
+            )  # kept for both widths
             opener.close()
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
