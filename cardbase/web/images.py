@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +19,7 @@ from fastapi.responses import Response
 
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.web.app import settings_of
+from cardbase.web.lru import LRU
 from cardbase.web.settings import ServerSettings
 
 router = APIRouter()
@@ -30,31 +29,11 @@ CACHE_ENTRIES = 2_000
 DEFAULT_WIDTH = 300
 
 
-class FaceLRU:
+class FaceLRU(LRU[tuple[str, int, str], bytes]):
     """PNG bytes by (card id, width, row hash); thread-safe, least recently used dropped first."""
 
     def __init__(self, size: int = CACHE_ENTRIES) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[str, int, str]) -> bytes | None:
-        with self.lock:
-            data = self.items.get(key)
-            if data is not None:
-                self.items.move_to_end(key)
-            return data
-
-    def put(self, key: tuple[str, int, str], data: bytes) -> None:
-        with self.lock:
-            self.items[key] = data
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
+        super().__init__(size)
 
 
 def _row_hash(card: Any, declared: dict[str, str], images: Path) -> str:

@@ -11,8 +11,6 @@ page works without JavaScript) and costs at most :data:`CHECKPOINT_EVERY` action
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
@@ -21,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from cardbase.errors import UnreadableInput, UsageError
+from cardbase.web.lru import LRU
 from cardbase.web.pages import render
 from cardbase.web.settings import RECORD_BYTES
 
@@ -34,27 +33,11 @@ CACHED_REPLAYS = 16
 KEY_LENGTH = 24
 
 
-class ReplayCache:
+class ReplayCache(LRU[str, "ReplayLog"]):
     """Replay logs by key (a hash of the record's text and the game's number in it); thread-safe."""
 
     def __init__(self, size: int = CACHED_REPLAYS) -> None:
-        self.size = size
-        self.items: OrderedDict[str, ReplayLog] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str) -> ReplayLog | None:
-        with self.lock:
-            log = self.items.get(key)
-            if log is not None:
-                self.items.move_to_end(key)
-            return log
-
-    def put(self, key: str, log: ReplayLog) -> None:
-        with self.lock:
-            self.items[key] = log
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        super().__init__(size)
 
 
 def cache_of(request: Request) -> ReplayCache:
