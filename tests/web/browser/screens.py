@@ -178,6 +178,10 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="cardbase-screens-"))
     only = tuple(argv[1:])
     wanted = (lambda name: name.startswith(only)) if only else (lambda name: True)
+
+    def some(kind: str) -> bool:  # pages of this kind wanted
+        return not only or any(p.startswith(kind) or kind.startswith(p) for p in only)
+
     out.mkdir(parents=True, exist_ok=True)
     db = out / "cards.db"
     db.unlink(missing_ok=True)
@@ -191,14 +195,12 @@ def main(argv: list[str]) -> int:
         encoded = runner.invoke(cli_app, ["deck", "encode", str(REPO / "examples/decks/mea-goblin-rush.txt")])
         code = encoded.output.strip().splitlines()[-1]
         decks = {d["name"]: d["id"] for d in list_decks(live.database)}
-        games = play_pages(live.url)
-        boards = board_pages(live.database, f"sqlite:///{db}")
+        games = play_pages(live.url) if some("play-") else {}
+        boards = board_pages(live.database, f"sqlite:///{db}") if some("board-") else {}
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
             opener = browser.new_context(base_url=live.url)
-            replays = (
-                replay_pages(runner, db, out, opener.new_page()) if wanted("replay-") else {}
-            )  # kept for both widths
+            replays = replay_pages(runner, db, out, opener.new_page()) if some("replay-") else {}  # for both widths
             opener.close()
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
