@@ -25,7 +25,6 @@ The table is pure of storage and of any face: persistence and the agents' thread
 
 from __future__ import annotations
 
-import importlib
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -34,6 +33,7 @@ from typing import Any
 
 from cardbase.errors import CardbaseError, Conflict, UsageError
 from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalAction, InvalidAction, Rules, State
+from cardbase.sim.boards import board_view, legal_view
 from cardbase.sim.play import GameUI, expand_names
 from cardbase.sim.records import record_lines, seat_label
 from cardbase.sim.registry import derive_seed, game
@@ -147,28 +147,6 @@ def budget_text(agent: Any) -> str:
     if samples:
         return f"{samples:,} samples per decision"
     return "no search: an instant decision"
-
-
-def board_view(game_id: str, observation: Any) -> dict[str, Any]:
-    """A seat's board as data, built from its observation only: the game's own view
-    (``cardbase.sim.boards``) where there is one, else the observation's text."""
-    try:
-        boards = importlib.import_module("cardbase.sim.boards")
-    except ImportError:
-        return {"text": observation.describe()}
-    view: dict[str, Any] = boards.board_view(game_id, observation)
-    return view
-
-
-def legal_view(observation: Any, legal: Sequence[Any]) -> list[dict[str, Any]]:
-    """The legal actions as data, each with its ``id`` (its index in ``legal``) and ``text``."""
-    try:
-        boards = importlib.import_module("cardbase.sim.boards")
-    except ImportError:
-        texts = [str(a) for a in legal]
-        return [{"id": i, "text": t, "kind": t.split(" ", 1)[0].lower()} for i, t in enumerate(texts)]
-    out: list[dict[str, Any]] = boards.legal_view(observation, legal)
-    return out
 
 
 def _unseen(observation: Any) -> int:
