@@ -24,12 +24,9 @@ from cardbase.cli.app import app as cli_app
 from cardbase.decks.store import list_decks
 from cardbase.sim.boards import legal_view
 from cardbase.sim.registry import game as game_entry
-from tests.web.browser.board_harness import new_table
-from tests.web.browser.board_harness import router as harness
 from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_executable, start_server, stop_server
 
 REPO = Path(__file__).resolve().parents[3]
-MEA_DECKS = ["mea-goblin-rush.txt", "mea-tile-control.txt"]
 DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
 PANELS = ["validation", "stats", "odds", "sample-hand", "share"]  # the deck builder's panels, shot one by one
 CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
@@ -113,64 +110,60 @@ def replay_pages(runner: CliRunner, db: Path, out: Path, page: Any) -> dict[str,
     return pages
 
 
-def played_until(state: Any, agents: list[Any], done: Any, limit: int = 2_000) -> Any:
-    """``state`` played on by ``agents`` (chance sampled) until ``done(state)`` holds."""
-    for _ in range(limit):
-        if state.is_terminal or (state.current_player >= 0 and done(state)):
-            return state
-        if state.current_player < 0:
-            state.apply(state.sample_chance())
-        else:
-            seat = state.current_player
-            state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
-    raise RuntimeError("no such position within the limit")
-
-
 def kinds(state: Any) -> set[str]:
     return {entry["kind"] for entry in legal_view(state, state.legal_actions())}
 
 
-def board_pages(database: Any, db_url: str) -> dict[str, tuple[str, list[str]]]:
-    """Page name → (path, what to click first) of the boards as seat 0 sees them mid-game, on the
-    boards' test table: Méa with a monster picked (where it can go lit), Meio's split picker and a
-    trick, Meikyu's composer with a quest's total."""
-    from cardbase.sim.mea import load_deck
-    from cardbase.sim.meikyu import prepare
+def seat_at(live: Any, body: dict[str, Any], done: Any, limit: int = 2_000) -> tuple[str, Any]:
+    """A game made through ``POST /api/games`` (seat 0 a person, agents on the others), seat 0's
+    moves chosen by a heuristic agent and made at the table until ``done(state)`` holds when it is
+    seat 0's turn: the seat's link and the table's state then."""
+    import httpx
 
-    mea = game_entry("mea")
-    decks = [load_deck(database, REPO / "examples/decks" / name).deck for name in MEA_DECKS]
-    rules = mea.make_rules({"decks": decks})
-    agents = [mea.make_agent("heuristic", rules, seat, seat) for seat in (0, 1)]
+    with httpx.Client(base_url=live.url, timeout=120) as http:
+        made = http.post("/api/games", json=body).json()
+    hall = live.server.config.app.state.hall
+    table = hall.get(made["id"]).table
+    chooser = game_entry(body["game"]).make_agent("heuristic", table.rules, 0, 0)
+    for _ in range(limit):
+        hall.wait_quiet(made["id"], 300)
+        with table.lock:
+            state = table.state.clone()
+            version = table.version
+        if state.is_terminal:
+            break
+        if state.current_player == 0:
+            if done(state):
+                return made["seats"][0]["url"].split(live.url, 1)[1], state
+            legal = state.legal_actions()
+            choice = chooser.act(state.observation(0), legal)
+            hall.act(made["id"], 0, legal.index(choice), version)
+    raise RuntimeError(f"no such position in a {body['game']} game within {limit} moves")
 
-    def mea_ready(state: Any) -> bool:
-        return state.current_player == 0 and state.turn >= 7 and "move" in kinds(state)
 
-    mea_state = played_until(rules.new_initial_state(3), agents, mea_ready)
-    mover = next(e for e in legal_view(mea_state, mea_state.legal_actions()) if e["kind"] == "move")
-    out = {"board-mea": (f"/harness/{new_table(mea_state)}?seat=0", [f'[data-key="{mover["src"][0]}"]'])}
+def board_pages(live: Any) -> dict[str, tuple[str, list[str]]]:
+    """Page name → (path, what to click first) of the boards at the table of ``/play`` as seat P1
+    (a person) sees them mid-game against heuristic agents: Méa with a monster picked (where it can
+    go lit), Meio's split picker and a trick, Meikyu's composer with a quest's total."""
+    from tests.web.play_helpers import mea_decks
 
-    meio = game_entry("meio")
-    rules = meio.make_rules({"players": 3})
-    agents = [meio.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
-    split = played_until(rules.new_initial_state(5), agents, lambda s: s.current_player == 0)
-    out["board-meio-split"] = (f"/harness/{new_table(split, dict(enumerate(agents[1:], 1)))}?seat=0", [])
-    trick = played_until(
-        rules.new_initial_state(5),
-        agents,
-        lambda s: s.current_player == 0 and "play" in kinds(s) and len(s.history) > 9,
-    )
-    out["board-meio"] = (f"/harness/{new_table(trick, dict(enumerate(agents[1:], 1)))}?seat=0", [])
+    agents = [{"agent": "human"}, {"agent": "heuristic"}, {"agent": "heuristic"}]
+    mea = {"game": "mea", "seats": agents[:2], "decks": mea_decks(), "seed": 3}
+    path, state = seat_at(live, mea, lambda s: s.turn >= 7 and "move" in kinds(s))
+    mover = next(e for e in legal_view(state, state.legal_actions()) if e["kind"] == "move")
+    out = {"board-mea": (path, [f'[data-key="{mover["src"][0]}"]'])}
 
-    rules = prepare(db_url, "default", 3, ["heuristic"] * 3)
-    meikyu = game_entry("meikyu")
-    agents = [meikyu.make_agent("heuristic", rules, seat, seat) for seat in range(3)]
-    ready = played_until(
-        rules.new_initial_state(2), agents, lambda s: s.current_player == 0 and "quest" in kinds(s) and s.turns >= 4
-    )
-    quests = [e for e in legal_view(ready, ready.legal_actions()) if e["kind"] == "quest" and e["cards"]]
+    meio = {"game": "meio", "players": 3, "seats": agents, "seed": 5}
+    out["board-meio-split"] = (seat_at(live, meio, lambda s: True)[0], [])
+    trick = seat_at(live, meio, lambda s: "play" in kinds(s) and len(s.history) > 9)[0]
+    out["board-meio"] = (trick, [])
+
+    meikyu = {"game": "meikyu", "players": 3, "seats": agents, "assume": "default", "seed": 2}
+    path, state = seat_at(live, meikyu, lambda s: "quest" in kinds(s) and s.turns >= 4)
+    quests = [e for e in legal_view(state, state.legal_actions()) if e["kind"] == "quest" and e["cards"]]
     quest = max(quests, key=lambda e: (e["total"] - e["level"], -len(e["cards"])))  # the likeliest to succeed
     clicks = [f'[data-key="room:{quest["room"]}"]'] + [f'.meikyu-hand li[data-card="{c}"] .inc' for c in quest["cards"]]
-    out["board-meikyu"] = (f"/harness/{new_table(ready, dict(enumerate(agents[1:], 1)))}?seat=0", clicks)
+    out["board-meikyu"] = (path, clicks)
     return out
 
 
@@ -185,7 +178,7 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     db = out / "cards.db"
     db.unlink(missing_ok=True)
-    live = start_server(f"sqlite:///{db}", routers=[harness])
+    live = start_server(f"sqlite:///{db}")
     try:
         runner = CliRunner()
         for deck in DECKS:
@@ -196,7 +189,7 @@ def main(argv: list[str]) -> int:
         code = encoded.output.strip().splitlines()[-1]
         decks = {d["name"]: d["id"] for d in list_decks(live.database)}
         games = play_pages(live.url) if some("play-") else {}
-        boards = board_pages(live.database, f"sqlite:///{db}") if some("board-") else {}
+        boards = board_pages(live) if some("board-") else {}
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS, headless=True)
             opener = browser.new_context(base_url=live.url)
@@ -214,13 +207,14 @@ def main(argv: list[str]) -> int:
                     status = response.status if response else "?"
                     if "key=" in path:  # a seat's link: the cookie, then a reload without the key
                         page.wait_for_url(lambda url: "key=" not in url)
-                    # a seat page keeps its event stream open: never network-idle
-                    page.wait_for_load_state("load" if name.startswith("play-") else "networkidle")
+                    # a table's page keeps its event stream open: never network-idle
+                    page.wait_for_load_state("load" if name.startswith(("play-", "board-")) else "networkidle")
                     for selector in clicks:
                         page.locator(selector).first.click()
                     if clicks:
                         page.mouse.move(0, 0)  # the pointer away: no card face shown by hovering
-                        page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opened
+                    if name.startswith("board-"):  # the board's first screen (the table's header above it)
+                        page.evaluate("document.getElementById('board').scrollIntoView()")
                     target = out / f"{name}-{width}.png"
                     page.screenshot(path=str(target))  # the first screen: what a visitor sees
                     wide = page.evaluate("document.documentElement.scrollWidth")
