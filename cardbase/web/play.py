@@ -228,7 +228,9 @@ def public_labels(live: LiveTable, seat: int | None) -> dict[str, Any]:
     labels = live.table.labels
     out: dict[str, Any] = {k: labels[k] for k in ("decks", "notes", "rules", "profile") if k in labels}
     if "assumed" in labels:
-        out["assumed_values"] = len(labels["assumed"])
+        from cardbase.games.meikyu.pool import assumed_census
+
+        out["assumed_values"] = str(assumed_census(labels["assumed"]))  # as every command counts them
     bare = labels.get("bare")
     if bare:
         seats = range(len(bare)) if live.table.over else [seat] if seat is not None else []
