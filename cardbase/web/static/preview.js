@@ -199,8 +199,13 @@
       event.stopPropagation();
     }
   });
+  // A scroll (the wheel, or the browser bringing a card into view as the pointer reaches it) moves
+  // the page under the face: the face of a card still under the pointer follows it, any other
+  // closes. A hover about to show is kept: its card is still under the pointer.
   window.addEventListener("scroll", () => {
-    if (!touchShown) hide();
+    if (touchShown || !box || box.hidden) return;
+    if (shownFor && shownFor.isConnected && shownFor.matches(":hover")) place(shownFor, box.classList.contains("centred"));
+    else hide();
   }, { passive: true });
   window.addEventListener("resize", () => hide());
 })();

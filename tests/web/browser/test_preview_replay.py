@@ -79,6 +79,23 @@ def test_the_keyboard_shows_the_face_on_focus_and_escape_hides_it(page: Page) ->
     expect(page.locator("#card-preview")).to_be_hidden()
 
 
+def test_a_scroll_while_the_pointer_rests_on_a_card_keeps_its_face(page: Page) -> None:
+    """A card far down a page (the compare page's diff below the deck lists) is scrolled into view
+    as the pointer reaches it, and the scroll event comes after the hover: it neither cancels the
+    face about to show nor closes the face shown (it closed both, and the compare page's preview
+    never came when its diff was below the fold)."""
+    page.goto("/cards?q=t:monster+game:mea")
+    card = page.locator("#results a.card-link").last  # below the fold: the hover scrolls to it
+    card.hover()
+    scrolled = "window.dispatchEvent(new Event('scroll'))"  # at once, whether the face is shown yet or not
+    page.evaluate(scrolled)
+    assert wait_preview(page)["natural"] >= READABLE
+    page.evaluate(scrolled)
+    expect(page.locator("#card-preview")).to_be_visible()  # the card is still under the pointer
+    page.mouse.move(2, 2)
+    expect(page.locator("#card-preview")).to_be_hidden()
+
+
 def phone(new_context: ContextMaker) -> BrowserContext:
     return new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
 
