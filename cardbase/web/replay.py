@@ -13,12 +13,13 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from cardbase.errors import UnreadableInput, UsageError
+from cardbase.web.http import WriteTurn
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
 from cardbase.web.settings import RECORD_BYTES
@@ -82,20 +83,23 @@ def seat_of(text: str | None, players: int) -> int | None:
 # --- the API ------------------------------------------------------------------------------------
 
 
+async def request_body(request: Request) -> bytes:
+    """The request's body, read on the event loop before the route's worker thread runs (the Guard
+    already refused one past the body bound)."""
+    return await request.body()
+
+
 @router.post("/api/replay", tags=["games"])
-async def api_replay(
-    request: Request,
+def api_replay(
+    body: Annotated[bytes, Depends(request_body)],
+    turn: WriteTurn,
     seat: Annotated[int | None, Query(ge=0, le=9, description="The seat to see it as; omitted: everything.")] = None,
     game: Annotated[int, Query(ge=1, le=100_000, description="Which game of the record, from 1.")] = 1,
 ) -> JSONResponse:
     """Step through a record (the body: JSON Lines, as ``sim --records`` writes; at most 1 MB):
     ``{"game", "actions", "finished", "outcome", "illegal"?: {"line", "number", "player", "reason"},
     "steps": [{"n", "who", "action", "view"}]}``, step ``n`` being the board after ``n`` actions."""
-    from starlette.concurrency import run_in_threadpool
-
-    text = record_text(await request.body(), "the record")
-    result = await run_in_threadpool(_steps_json, text, seat, game)
-    return JSONResponse(result)
+    return JSONResponse(_steps_json(record_text(body, "the record"), seat, game))
 
 
 def _steps_json(text: str, seat: int | None, number: int) -> dict[str, Any]:
@@ -127,7 +131,7 @@ class SplitAdviceRequest(BaseModel):
 
 
 @router.post("/api/meio/split-advice", tags=["games"])
-def split_advice(body: SplitAdviceRequest) -> dict[str, Any]:
+def split_advice(body: SplitAdviceRequest, turn: WriteTurn) -> dict[str, Any]:
     """The hint at Meio's split for a hand (``play meio``'s, from ``lab split``'s advisor): the best
     split and the next, each with its expected round score and 95% interval, and whether the best is
     clearly best. Everything it reads is the player's own (the hand, the rules, who splits first)."""
@@ -173,6 +177,7 @@ def replay_start(request: Request) -> Response:
 @router.post("/replay", include_in_schema=False)
 def replay_open(
     request: Request,
+    turn: WriteTurn,
     file: Annotated[UploadFile | None, File()] = None,
     text: Annotated[str, Form(max_length=RECORD_BYTES)] = "",
     game: Annotated[int, Form(ge=1, le=100_000)] = 1,
