@@ -85,8 +85,10 @@ def start_server(db_url: str, routers: Sequence[APIRouter] = ()) -> LiveServer:
     port = sock.getsockname()[1]
     settings = ServerSettings(database=database, host="127.0.0.1", port=port)
     app = create_app(settings)
-    for router in routers:
+    for router in routers:  # ahead of the app's own routes (the boards' test table answers /play/{id}/act)
+        count = len(app.router.routes)
         app.include_router(router)
+        app.router.routes[:] = app.router.routes[count:] + app.router.routes[:count]
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="cardbase-live-server", daemon=True)
