@@ -21,7 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "serve": (
         "cardbase.cli.serve:serve",
-        "Serve the card gallery and deck builder at http://127.0.0.1:8765 (Ctrl-C stops).",
+        "Serve the card gallery, deck builder and game tables at http://127.0.0.1:8765 (Ctrl-C stops).",
     ),
     "catalog": ("cardbase.cli.catalog:app", "The card catalog: status, import and export."),
     "cards": ("cardbase.cli.cards:app", "Search cards and show them."),

@@ -47,7 +47,7 @@ def handle_command_error(error: BaseException) -> NoReturn:
         fail(f"cardbase: {interrupts.word()}: {error}", interrupts.exit_code())
     if isinstance(error, CardbaseError):
         fail(f"cardbase: error: {error}", error.exit_code)
-    if isinstance(error, KeyboardInterrupt):
+    if isinstance(error, KeyboardInterrupt) or _while_interrupted(error):
         fail(f"cardbase: {interrupts.word()}", interrupts.exit_code())
     if isinstance(error, BrokenPipeError):
         # The reader of our output went away (`| head`): nothing left to say to it.
@@ -60,6 +60,19 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if user_error is not None:
         fail(f"cardbase: error: {user_error}", user_error.exit_code)
     fail(_crash_report(error), INTERNAL_ERROR_EXIT)
+
+
+def _while_interrupted(error: BaseException) -> bool:
+    """Whether ``error`` was raised while a Ctrl-C or SIGTERM unwound the command (a clean-up that
+    could not run on a transaction the interruption cut): the interruption is what to report."""
+    seen: set[int] = set()
+    context = error.__context__
+    while context is not None and id(context) not in seen:
+        if isinstance(context, KeyboardInterrupt):
+            return True
+        seen.add(id(context))
+        context = context.__context__
+    return False
 
 
 def handle_usage_error(error: typer.TyperException, command_path: str = "cardbase") -> int:

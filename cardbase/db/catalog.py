@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
@@ -195,8 +196,13 @@ def _roomy_cache(session: Session) -> Iterator[None]:
     connection.exec_driver_sql(f"PRAGMA cache_size = {-BULK_CACHE_KIB}")
     try:
         yield
-    finally:
-        connection.exec_driver_sql(f"PRAGMA cache_size = {before}")
+    except BaseException:
+        # The write failed or was cut (Ctrl-C): its transaction may be unusable until rolled back,
+        # which the session's owner does; the size goes back where the connection still allows it.
+        with suppress(SQLAlchemyError):
+            connection.exec_driver_sql(f"PRAGMA cache_size = {before}")
+        raise
+    connection.exec_driver_sql(f"PRAGMA cache_size = {before}")
 
 
 def _abilities_json(value: Any, type_: str, name: str, origin: str) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.games.base import Rules
 from cardbase.sim.table import HUMAN
 
@@ -102,6 +102,7 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
 def _load_deck(database: Any, choice: DeckChoice, which: str, house: Any) -> Any:
     from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
     from cardbase.sim.mea import load_resolved
+    from cardbase.textfiles import read_text
 
     if choice.deck_id is not None:
         resolved = resolve_stored(database, choice.deck_id)
@@ -109,9 +110,9 @@ def _load_deck(database: Any, choice: DeckChoice, which: str, house: Any) -> Any
     elif choice.example is not None:
         if choice.example not in example_decks("mea"):
             known = ", ".join(example_decks("mea")) or "none here"
-            raise UsageError(f"{which}: no example deck {choice.example!r} (known: {known})")
+            raise UsageError(f"{which}: no example deck {quoted(choice.example)} (known: {known})")
         path = EXAMPLES / choice.example
-        resolved = resolve_text(database, read_deck_data(path.read_text(encoding="utf-8"), str(path)), "mea")
+        resolved = resolve_text(database, read_deck_data(read_text(path, "deck list"), str(path)), "mea")
         source = f"{which}: examples/decks/{choice.example}"
     elif choice.text is not None and choice.text.strip():
         resolved = resolve_text(database, read_deck_data(choice.text, which), "mea")
