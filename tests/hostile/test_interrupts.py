@@ -327,3 +327,29 @@ def test_export_images_stopped_leaves_no_temporary_and_the_earlier_export(signum
     assert (tmp_path / "imgs" / "manifest.csv").read_bytes() == manifest  # the earlier export, whole
     time.sleep(0.5)
     assert _session_processes(process.pid) == []  # the drawing processes stopped too
+
+
+def test_a_clean_up_that_fails_while_ctrl_c_unwinds_is_reported_as_the_interruption(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A ``finally`` that runs SQL on the transaction Ctrl-C cut raises (SQLAlchemy's
+    PendingRollbackError): the user interrupted, so that is what is said, not an internal error."""
+    import typer
+
+    from cardbase.cli.boundary import handle_command_error
+
+    def cut() -> None:
+        try:
+            raise KeyboardInterrupt
+        finally:
+            raise RuntimeError("Can't reconnect until invalid transaction is rolled back")
+
+    with pytest.raises(RuntimeError) as caught:
+        cut()
+    with pytest.raises(typer.Exit) as ended:
+        handle_command_error(caught.value)
+    assert ended.value.exit_code == 130
+    assert capsys.readouterr().err == "cardbase: interrupted\n"
+    with pytest.raises(typer.Exit) as bug:  # the same error with no interruption behind it is a bug
+        handle_command_error(RuntimeError("boom"))
+    assert bug.value.exit_code == 70
