@@ -417,7 +417,12 @@ def parse_action(text: str) -> MeaAction:
         return Choose(_tile(rest))
     if verb == "shuffle":
         orders = []
-        for part in rest.split("/"):
+        parts = rest.split("/", 2)
+        if len(parts) > 2:  # one order per player's deck, two players
+            raise InvalidAction(
+                f"not an action: {quoted(text)} (a shuffle gives two orders: shuffle 3 0 1 … / 2 1 0 …)"
+            )
+        for part in parts:
             items = [whole_number(i, MOST) for i in part.split()]
             if None in items:
                 raise InvalidAction(f"not an action: {quoted(text)} (write: shuffle 3 0 1 … / 2 1 0 …)")
