@@ -36,9 +36,9 @@ def install() -> None:
     end an interrupted process right after the exit handlers (see ``_end_interrupted``)."""
     global _owner, _received
     _owner, _received = os.getpid(), None
+    atexit.register(_end_interrupted)  # registered first: runs last; and before a signal can arrive
     for signum in HANDLED:
         signal.signal(signum, _on_signal)
-    atexit.register(_end_interrupted)  # registered first: runs last
 
 
 def _end_interrupted() -> None:

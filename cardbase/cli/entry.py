@@ -16,12 +16,13 @@ from cardbase import interrupts
 
 def main() -> None:
     """Entry point of the ``cardbase`` console script and of ``python -m cardbase``."""
-    interrupts.install()
     try:
+        interrupts.install()  # inside the ``try``: a signal may land before ``install`` returns
         from cardbase.cli.app import main as run
 
         run()
     except KeyboardInterrupt:  # before the command's own boundary was in place, or after it
+        interrupts.quiet_exit()  # a second signal while the line is written: exit at once
         try:
             sys.stderr.write(f"cardbase: {interrupts.word()}\n")
             sys.stderr.flush()

@@ -353,3 +353,26 @@ def test_a_clean_up_that_fails_while_ctrl_c_unwinds_is_reported_as_the_interrupt
     with pytest.raises(typer.Exit) as bug:  # the same error with no interruption behind it is a bug
         handle_command_error(RuntimeError("boom"))
     assert bug.value.exit_code == 70
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_inside_install_itself_ends_in_one_line(signum: int, tmp_path: Path) -> None:
+    """The handler is in place before ``install`` returns: a signal landing in its last steps is
+    caught by the entry point like any other (CI once saw a traceback from that window)."""
+    script = (
+        "import os, signal\n"
+        "from cardbase import interrupts\n"
+        "from cardbase.cli import entry\n"
+        "real = interrupts.install\n"
+        "def install():\n"
+        "    real()\n"
+        f"    os.kill(os.getpid(), {int(signum)})\n"
+        "    for _ in range(1000): pass\n"
+        "interrupts.install = install\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
