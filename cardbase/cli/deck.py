@@ -335,23 +335,50 @@ def show(
     format: FormatOpt = None,
     formats: FormatsOption = None,
     game: GameOpt = None,
+    group: Annotated[
+        str | None,
+        typer.Option(
+            "--group",
+            shell_complete=complete.choices("type", "cost"),
+            help="List the cards in groups by type (Meio: suit) or cost, with subtotals.",
+        ),
+    ] = None,
+    sort: Annotated[
+        str | None,
+        typer.Option(
+            "--sort",
+            shell_complete=complete.choices("name", "cost", "count"),
+            help="Within groups: name, cost or count.",
+        ),
+    ] = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Show a deck (from the database or a file) with every section and its validation.
 
-    Example: cardbase deck show "Goblin Rush"
+    Example: cardbase deck show "Goblin Rush" --group type --sort cost
     """
     from cardbase.db.queries import check_game
+    from cardbase.decks.groups import GROUPINGS, SORTS, check_choice, grouped_deck, grouped_lines
     from cardbase.decks.service import resolve_file, show_dict, validate_resolved
     from cardbase.decks.text import write_text
 
+    by = check_choice(group, GROUPINGS, "--group") if group or sort else None
+    order = check_choice(sort, SORTS, "--sort")
     resolved = resolve_file(open_db(db), deck, check_game(game))
     report, _ = validate_resolved(resolved, format, _house(formats, db))
     if json:
-        print_json(show_dict(resolved, report, deck))
+        shown = show_dict(resolved, report, deck)
+        if by and resolved.game:
+            shown["groups"] = [
+                {"section": s, "groups": [g.as_dict() for g in groups]}
+                for s, groups in grouped_deck(resolved, by, order)
+            ]
+        print_json(shown)
         return
-    if resolved.game:
+    if resolved.game and by:
+        typer.echo("\n".join(grouped_lines(resolved, by, order)))
+    elif resolved.game:
         typer.echo(write_text(resolved.deck), nl=False)
     _print_problems(report)
 

@@ -488,6 +488,33 @@ def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
         ).canonical()
 
 
+def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expected = None) -> DeckInfo:
+    """Make a stored deck hold exactly ``deck``'s cards (every section, in order), format and player count,
+    keeping its name and id: one transaction, all or nothing. ``deck`` must be of the stored deck's game; a
+    deck at none of the ``expected`` versions is ``Stale``."""
+    if deck.size > MAX_DECK_CARDS:
+        raise UsageError(f"the deck would hold {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+    with database.transaction() as session:
+        row = _get(session, deck_ref, lock=True)
+        _check_version(row, expected)
+        if deck.game != row.game:
+            raise UsageError(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
+        row.format = _format(deck.format, row.game)
+        row.players = _players(deck.players, row.game)
+        session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
+        assert row.id is not None
+        for position, c in enumerate(deck.canonical().cards):
+            if isinstance(c.count, bool) or not 1 <= c.count <= MAX_COPIES:
+                raise UsageError(f"{c.name}: count must be 1 to {MAX_COPIES}, not {c.count}")
+            section = _section(c.section, row.game) or ""
+            session.add(
+                DeckCardRow(deck_id=row.id, card_id=c.card_id, section=section, count=c.count, position=position)
+            )
+        session.flush()
+        _touch(session, row)
+        return _info(session, row)
+
+
 def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, free_name: bool = False) -> int:
     """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked); its id.
 

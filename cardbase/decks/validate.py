@@ -160,6 +160,43 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[tuple[str, str, str | None]]:
+    """Why ``fmt`` refuses a card whatever its count (its type, set, pool, a ban): (code, message, hint) each.
+    The deck check reports them; the deck builder's gallery offers no "Add" for such a card and says why."""
+    out: list[tuple[str, str, str | None]] = []
+    key = fold(name)
+    if fmt.allowed_types is not None and kind not in fmt.allowed_types:
+        out.append(
+            (
+                "card-type",
+                f"{name} is a {kind}; {fmt.game} {fmt.name} decks hold only {', '.join(sorted(fmt.allowed_types))}",
+                "remove it from the deck",
+            )
+        )
+    if fmt.allowed_sets is not None and set_code not in fmt.allowed_sets:
+        out.append(
+            (
+                "set-not-allowed",
+                f"{name} is from set {quoted(set_code)}, not allowed in {fmt.name} "
+                f"({', '.join(sorted(fmt.allowed_sets))})",
+                None,
+            )
+        )
+    if fmt.allowed_cards is not None and key not in fmt.allowed_cards:
+        out.append(("not-allowed", f"{name} is not in the {fmt.name} card pool", fmt.description or None))
+    if key in fmt.banned:
+        out.append(("banned", f"{name} is banned in {fmt.name}", "remove it"))
+    return out
+
+
+def not_offered(fmt: Format | None, deck_game: str, game: str, name: str, kind: str, set_code: str) -> str | None:
+    """Why a deck of ``deck_game`` checked against ``fmt`` cannot take a card (None: it can), in words."""
+    if game != deck_game:
+        return f"a {game} card; this is a {deck_game} deck"
+    found = refusals(fmt, name, kind, set_code) if fmt is not None else []
+    return found[0][1] if found else None
+
+
 def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     """Every way the resolved deck breaks ``fmt`` (plus warnings that do not make it invalid)."""
     deck, problems = resolved.deck.main, []
@@ -191,31 +228,8 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     for card_id, count in totals.items():
         card = resolved.cards[card_id]
         key, line = fold(card.name), first_line(card_id)
-        if fmt.allowed_types is not None and card.type not in fmt.allowed_types:
-            problems.append(
-                Problem(
-                    "card-type",
-                    f"{card.name} is a {card.type}; {fmt.game} {fmt.name} decks hold "
-                    f"only {', '.join(sorted(fmt.allowed_types))}",
-                    line,
-                    "remove it from the deck",
-                )
-            )
-        if fmt.allowed_sets is not None and card.set not in fmt.allowed_sets:
-            problems.append(
-                Problem(
-                    "set-not-allowed",
-                    f"{card.name} is from set {quoted(card.set)}, not allowed in "
-                    f"{fmt.name} ({', '.join(sorted(fmt.allowed_sets))})",
-                    line,
-                )
-            )
-        if fmt.allowed_cards is not None and key not in fmt.allowed_cards:
-            problems.append(
-                Problem("not-allowed", f"{card.name} is not in the {fmt.name} card pool", line, fmt.description or None)
-            )
-        if key in fmt.banned:
-            problems.append(Problem("banned", f"{card.name} is banned in {fmt.name}", line, "remove it"))
+        for code, message, hint in refusals(fmt, card.name, card.type, card.set):
+            problems.append(Problem(code, message, line, hint))
         limits = []
         if fmt.copy_limit is not None:
             limits.append((fmt.copy_limit, f"{fmt.name} allows {fmt.copy_limit} of any card"))

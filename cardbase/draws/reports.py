@@ -153,6 +153,7 @@ class SampleHand:
     cards: list[str]
     redeals: int | None = None  # Meikyu: how many times the hand was redealt
     meets_needs: bool | None = None  # None without needs
+    ids: tuple[str, ...] = ()  # the catalog id of each card, in the same order
 
     def as_dict(self) -> dict[str, Any]:
         item: dict[str, Any] = {"cards": self.cards}
@@ -200,10 +201,25 @@ def sample_report(deck: Setup, model: Draws, hands: int, seed: int, cards: int |
     if deck.game == "meio":
         drawn = [sorted(h, key=lambda i: _meio_order(deck.infos[i])) for h in drawn]
     out = [
-        SampleHand([card_label(deck, i) for i in hand], r, _meets(deck, hand) if deck.needs else None)
+        SampleHand(
+            [card_label(deck, i) for i in hand],
+            r,
+            _meets(deck, hand) if deck.needs else None,
+            tuple(deck.infos[i].id for i in hand),
+        )
         for hand, r in zip(drawn, redeals, strict=True)
     ]
     return Samples(what, seed, out)
+
+
+def sample_hand(database: Any, resolved: Any, seed: int, cards: int, opening: int = 5) -> Samples:
+    """One seeded hand of ``cards`` cards seen, as ``draws DECK --sample 1 --seed SEED --cards CARDS`` draws
+    it: the top of one shuffle (Meikyu: the deal, redeals, then the turns' draws), so the same seed with one
+    card more adds the next card of the same shuffle."""
+    from cardbase.draws.service import setup
+
+    pile = setup(database, resolved, [], resolved.source)
+    return sample_report(pile, draw_model(pile, [], opening, None), 1, seed, cards)
 
 
 def _meio_order(info: Any) -> tuple[int, int]:

@@ -262,6 +262,11 @@ def gallery_context(
     page = _page_number(p.get("page"))
     query = full_query(q, set_, type_)
     result = run_gallery(database_of(request), query, game, order, direction, page, p.get("last", ""))
+    if deck:
+        from cardbase.decks.validate import not_offered
+
+        for c in result.cards:
+            c["refused"] = not_offered(deck["format"], deck["game"], c["game"], c["name"], c["type"], c["set"])
     with database_of(request).session() as session:
         sets = sorted({s.code for s in set_rows(session, game)})
     params = {"q": q, "game": raw_game if deck else game, "set": set_, "type": type_}
@@ -295,12 +300,11 @@ def cards(request: Request) -> HTMLResponse:
     if request.query_params.get("deck"):  # the deck builder's gallery: results with add buttons
         from cardbase.decks.formats import default_format
         from cardbase.decks.store import deck_by_id
-        from cardbase.web.pages_decks import _deck_id, deck_types
+        from cardbase.web.pages_decks import _deck_id, deck_offer
 
         info = deck_by_id(database_of(request), _deck_id(request.query_params["deck"]))
         fmt = info.format or default_format(info.game, info.players)
-        types = deck_types(info.game, fmt, house_of(request))
-        deck = {"id": info.id, "game": info.game, "types": types, "version": info.version}
+        deck = deck_offer(info.id, info.game, fmt, house_of(request), info.version)
     context, result = gallery_context(request, deck)
     template = "_results.html" if request.query_params.get("fragment") else "cards.html"
     return render(request, template, context, 400 if result.error else 200)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +35,7 @@ from cardbase.web.pages import (
 if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.db.engine import Database
     from cardbase.db.models import Card
+    from cardbase.decks.groups import Group
     from cardbase.decks.model import Deck, DeckText
     from cardbase.decks.store import DeckInfo, Edit
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
@@ -95,36 +97,59 @@ class Panels:
     resolved: ResolvedDeck
     report: ValidationReport
     stats: dict[str, Any] | None
-    sections: list[tuple[str | None, list[dict[str, Any]]]]
+    sections: list[tuple[str | None, list[Group]]]
+    listing: dict[str, str]
     odds: dict[str, Any] = field(default_factory=dict)
     sample: dict[str, Any] = field(default_factory=dict)
     share_code: str = ""
 
 
-def deck_sections(info: DeckInfo, resolved: ResolvedDeck) -> list[tuple[str | None, list[dict[str, Any]]]]:
-    """The deck's entries grouped by section, in the game's section order (main first)."""
+def deck_sections(
+    info: DeckInfo, resolved: ResolvedDeck, by: str = "type", sort: str = "name"
+) -> list[tuple[str | None, list[Group]]]:
+    """The deck's sections in the game's order (main first), each in groups by ``by`` sorted by ``sort``
+    (``decks.groups``, as ``deck show --group`` prints them)."""
+    from cardbase.decks.groups import entry_of, group_cards
     from cardbase.decks.validate import SECTIONS
 
     order: list[str | None] = [None, *(s for s in SECTIONS.get(info.game, ()) if s != "main")]
-    groups: dict[str | None, list[dict[str, Any]]] = {s: [] for s in order}
+    entries: dict[str | None, list[dict[str, Any]]] = {s: [] for s in order}
     for c in resolved.deck.cards:
-        card = resolved.cards.get(c.card_id)
-        groups.setdefault(c.section, []).append(
-            {
-                "id": c.card_id,
-                "name": c.name,
-                "count": c.count,
-                "section": c.section,
-                "type": card.type if card else "?",
-                "cost": getattr(card, "cost", None) if card else None,
-                "demo": is_demo(card),
-            }
-        )
+        entries.setdefault(c.section, []).append(entry_of(resolved, c.card_id, c.name, c.count, c.section))
     keep = [None] if info.game == "meikyu" else order  # Méa and Meio show every section, empty ones too
-    return [(s, groups.get(s, [])) for s in keep]
+    return [(s, group_cards(resolved, entries.get(s, []), by, sort)) for s in keep]
 
 
-def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None) -> Panels:
+LIST_COOKIE = "deck-list"
+"""The cookie (one per deck: its path is the deck's) that keeps how the deck list is shown."""
+LIST_VIEWS = ("list", "visual")
+
+
+def list_choice(params: Any, kept: str | None) -> dict[str, str]:
+    """How the deck list is shown: grouped by, sorted by, list or visual; from the URL, else from the
+    deck's cookie ``kept`` (``type.name.list``), else the defaults. A bad value in the URL is a usage error."""
+    from cardbase.decks.groups import GROUPINGS, SORTS, check_choice
+
+    get = params.get if params is not None else (lambda _k, _d=None: None)
+    saved = (kept or "").split(".")
+    saved += [""] * (3 - len(saved))
+    fallback = [v if v in allowed else "" for v, allowed in zip(saved, (GROUPINGS, SORTS, LIST_VIEWS), strict=False)]
+    return {
+        "group": check_choice(get("group") or fallback[0], GROUPINGS, "group"),
+        "sort": check_choice(get("sort") or fallback[1], SORTS, "sort"),
+        "view": check_choice(get("layout") or fallback[2], LIST_VIEWS, "layout"),
+    }
+
+
+def keep_list_choice(request: Request, response: Response, deck_id: int, choice: dict[str, str]) -> Response:
+    """Remember the deck list's choice for this deck (a cookie on its path) when the URL made one."""
+    if any(request.query_params.get(k) for k in ("group", "sort", "layout")):
+        value = ".".join(choice[k] for k in ("group", "sort", "view"))
+        response.set_cookie(LIST_COOKIE, value, max_age=365 * 86400, path=f"/decks/{deck_id}", samesite="lax")
+    return response
+
+
+def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kept: str | None = None) -> Panels:
     """The deck, its validation (``house``: the server's house formats), stats, odds and sample hand; bad odds
     or hand parameters are shown in their panel."""
     from cardbase.decks.files import write_deck
@@ -139,7 +164,10 @@ def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None) -> 
         check_format_name(chosen, "format")
     report, fmt = validate_resolved(resolved, chosen or None, house)
     stats = deck_stats(resolved, fmt) if resolved.deck.cards else None
-    panels = Panels(info, resolved, report, stats, deck_sections(info, resolved))
+    listing = list_choice(params, kept)
+    panels = Panels(
+        info, resolved, report, stats, deck_sections(info, resolved, listing["group"], listing["sort"]), listing
+    )
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
     panels.odds = odds_panel(database, resolved, info, params)
     panels.sample = sample_panel(database, resolved, info, params)
@@ -242,32 +270,33 @@ def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
-    """One seeded sample hand (``draws --sample 1 --seed S --cards N``); the seed is in the URL."""
-    from cardbase.draws.reports import draw_model, sample_report
-    from cardbase.draws.service import setup
+    """A goldfish: one seeded opening hand (``hand`` cards, the game's opening by default) and ``drawn``
+    cards drawn after it from the same shuffle, as ``draws --sample 1 --seed S --cards N`` draws them."""
+    from cardbase.draws.reports import sample_hand
 
     get = params.get if params is not None else (lambda _k, _d=None: None)
-    out: dict[str, Any] = {"cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game]}
+    out: dict[str, Any] = {"cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
     try:
         out["seed"] = seed = _whole(get("seed"), "seed", 0, MAX_SEED, 0)
         out["size"] = size = _whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
+        out["drawn"] = drawn = _whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0)
+        out["next_seed"] = secrets.randbelow(2**32)
         if not resolved.deck.main.cards:
             out["error"] = "add cards to the deck to draw a sample hand"
             return out
-        pile = setup(database, resolved, [], info.name)
-        model = draw_model(pile, [], 5, None)
-        samples = sample_report(pile, model, 1, seed, size)
+        samples = sample_hand(database, resolved, seed, size + drawn)
     except CardbaseError as error:
         out["error"] = str(error)
         return out
     hand = samples.hands[0]
-    by_name = {c.name: c for c in resolved.cards.values()}
     out["cards"] = [
-        {"name": n, "id": by_name[n].id if n in by_name else None, "demo": is_demo(by_name.get(n))} for n in hand.cards
+        {"name": name, "id": card_id, "demo": is_demo(resolved.cards.get(card_id)), "drawn": k >= size}
+        for k, (name, card_id) in enumerate(zip(hand.cards, hand.ids, strict=True))
     ]
     out["what"] = samples.what
     out["redeals"] = hand.redeals
-    out["next_seed"] = secrets.randbelow(2**32)
+    out["can_draw"] = info.game != "meio" and size + drawn < MAX_HAND  # Meio: no draws after the deal
+    out["command"] = f"cardbase draws {shlex.quote('db:' + info.name)} --sample 1 --seed {seed} --cards {size + drawn}"
     return out
 
 
@@ -443,8 +472,7 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
         return refused
     if fragment:
-        panels = deck_panels(database, deck_id, request.query_params, house_of(request))
-        return tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
+        return panels_fragment(request, deck_id)
     return see_other(_back(deck_id, form.get("back")))
 
 
@@ -739,22 +767,80 @@ def save_shared(request: Request, form: Form, turn: WriteTurn) -> Response:
     return see_other(f"/decks/{deck_id}")
 
 
+# --- the deck as text (bulk edit) -------------------------------------------------------------------
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def edit_page(request: Request, deck_id: int, text: str | None = None, step: str = "", checked: str = "") -> Response:
+    """The bulk edit: the deck's text; checked, the change it makes (``decks.bulk``); saved, all or nothing."""
+    from cardbase.decks.bulk import edit_text, read_edit, save_edit
+    from cardbase.decks.store import deck_by_id, load_deck
+
+    database = database_of(request)
+    info = deck_by_id(database, deck_id)
+    context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game), "problems": []}
+    context |= {"diff_lines": [], "changes": False, "checked": "", "stale": False}
+    if text is None:
+        return render(request, "edit.html", {**context, "text": edit_text(load_deck(database, deck_id))})
+    context["text"] = text
+    stale = step == "save" and checked != _digest(text)
+    try:
+        if step == "save" and not stale:
+            save_edit(database, deck_id, text)
+            return see_other(f"/decks/{deck_id}#deck-panel")
+        edit = read_edit(database, deck_id, text)
+    except CardbaseError as error:
+        return render(request, "edit.html", {**context, "problems": problems_of(error)}, 400)
+    context |= {"diff_lines": edit.lines(), "changes": edit.changes, "checked": _digest(text), "stale": stale}
+    return render(request, "edit.html", context)
+
+
+@router.get("/decks/{deck_text_id}/edit", response_class=HTMLResponse)
+def edit_form(request: Request, deck_text_id: str) -> Response:
+    return edit_page(request, _deck_id(deck_text_id))
+
+
+@router.post("/decks/{deck_text_id}/edit", response_class=HTMLResponse)
+def edit_deck(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
+    """Check the edited text (the change shown), or save it: the deck replaced in one transaction, or nothing."""
+    text = str(form.get("text") or "")
+    if len(text) > MAX_DECK_TEXT:
+        raise UsageError(f"the deck text has at most {MAX_DECK_TEXT:,} characters")
+    step, checked = str(form.get("step") or "check"), str(form.get("checked") or "")
+    return edit_page(request, _deck_id(deck_text_id), text, step, checked)
+
+
 # registered last: /decks/compare, /decks/import and /decks/new are not deck ids
 @router.get("/decks/{deck_text_id}", response_class=HTMLResponse)
 def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
     deck_id = _deck_id(deck_text_id)
     if request.query_params.get("fragment") == "panels":
-        panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request))
-        return tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
+        return panels_fragment(request, deck_id)
     return builder_page(request, deck_id, request.query_params)
 
 
-def deck_types(game: str, format_name: str, house: Any = None) -> tuple[str, ...] | None:
-    """The card types the deck's format takes (None: any), so the gallery offers "+ Add" only for them."""
+def panels_fragment(request: Request, deck_id: int) -> HTMLResponse:
+    """The deck's panels alone (what the builder's script swaps in), its list shown as chosen."""
+    panels = deck_panels(
+        database_of(request), deck_id, request.query_params, house_of(request), request.cookies.get(LIST_COOKIE)
+    )
+    response = tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
+    keep_list_choice(request, response, deck_id, panels.listing)
+    return response
+
+
+def deck_offer(deck_id: int, game: str, format_name: str | None, house: Any = None, version: int = 0) -> dict[str, Any]:
+    """What the gallery needs to offer "+ Add" only for the cards the deck's format takes (``not_offered``),
+    its forms made from the deck's ``version``."""
     from cardbase.decks.formats import find_format
 
     fmt = find_format(game, format_name, house) if format_name else None
-    return tuple(sorted(fmt.allowed_types)) if fmt is not None and fmt.allowed_types is not None else None
+    return {"id": deck_id, "game": game, "format": fmt, "format_name": format_name, "version": version}
 
 
 def builder_page(
@@ -762,14 +848,9 @@ def builder_page(
 ) -> HTMLResponse:
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
     house = house_of(request)
-    panels = deck_panels(database_of(request), deck_id, params, house)
+    panels = deck_panels(database_of(request), deck_id, params, house, request.cookies.get(LIST_COOKIE))
     info = panels.info
-    deck = {
-        "id": deck_id,
-        "game": info.game,
-        "types": deck_types(info.game, panels.report.format, house),
-        "version": info.version,
-    }
+    deck = deck_offer(deck_id, info.game, panels.report.format, house, info.version)
     context, _ = gallery_context(request, deck, params)
     in_deck: dict[str, int] = {}
     for c in panels.resolved.deck.cards:
@@ -777,4 +858,5 @@ def builder_page(
     context = {**context, **panels_context(request, panels), "action_error": action_error, "in_deck": in_deck}
     response = render(request, "deck.html", context, status)
     tag(response, "deck", panels.info.id, panels.info.version)
+    keep_list_choice(request, response, deck_id, panels.listing)
     return response

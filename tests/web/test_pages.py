@@ -420,11 +420,14 @@ def test_sample_hand_is_seeded_and_shareable(web: TestClient, database: Database
     def hand(**params: str) -> list[str]:
         text = web.get(f"/decks/{deck}", params={"fragment": "panels", **params}).text
         block = text.split('<ul id="hand"', 1)[1].split("</ul>", 1)[0]
-        return re.findall(r"<li><a [^>]*>([^<>]+)</a>", block)
+        return re.findall(r'<span class="hand-name">([^<>]+)</span>', block)
 
     first = hand(seed="7", hand="6")
     assert len(first) == 6 and hand(seed="7", hand="6") == first
     assert hand(seed="8", hand="6") != first or hand(seed="9", hand="6") != first
+    # a draw adds the next card of the same shuffle: the hand of 6 then 2 drawn is the top 8
+    drawn = hand(seed="7", hand="6", drawn="2")
+    assert drawn[:6] == first and drawn == hand(seed="7", hand="8")
     page = web.get(f"/decks/{deck}?seed=7&hand=6").text
     assert f'href="/decks/{deck}?seed=7&amp;hand=6#sample-hand"' in page
     bad = web.get(f"/decks/{deck}", params={"seed": "-1"})
@@ -477,9 +480,9 @@ def test_demo_cards_are_labelled_in_the_deck_the_hand_and_the_shared_deck(web: T
 
     page = web.get(f"/decks/{deck}?hand=4&seed=1").text
     assert labelled(page, r'<li data-card-id="') == {"mea/demo/crumb-goblin": True, "mea/core/selounticia": False}
-    hand = re.search(r'<ul id="hand" class="hand">(.*?)</ul>', page, re.S)
+    hand = re.search(r'<ul id="hand" class="hand-faces">(.*?)</ul>', page, re.S)
     assert hand, page[:300]
-    drawn = labelled(hand.group(1), r'<li><a href="/cards/')
+    drawn = labelled(hand.group(1), r'<li class="opening" data-card-id="')
     assert drawn and all(shown == (card.startswith("mea/demo/")) for card, shown in drawn.items()), drawn
     code = write_deck(load_deck(database, deck), "code").strip()
     shared = web.get("/decks/new", params={"code": code}).text
@@ -690,11 +693,29 @@ def test_builder_offers_add_only_for_cards_the_format_takes(web: TestClient, dat
     tile = search_ids(database, "t:tile", "mea", 1)[0]
     page = web.get(f"/decks/{deck}", params={"q": "t:tile"}).text
     item = page.split(f'data-card-id="{tile}"', 1)[1].split("</li>", 1)[0]
-    assert "tile: not a deck card" in item and 'class="add"' not in item
+    why = "Not offered: Blue Tile is a tile; mea standard decks hold only assist, monster"
+    assert why in item and 'class="add"' not in item
+    assert "2 of the cards shown are not offered for this deck (Méa standard): each says why." in html.unescape(page)
     live = web.get("/cards", params={"q": "t:tile", "deck": deck, "fragment": "1"}).text
-    assert "not a deck card" in live and 'class="add"' not in live
+    assert why in live and 'class="add"' not in live
+    offered = web.get(f"/decks/{deck}", params={"q": "t:monster"}).text
+    assert 'class="add"' in offered and "Not offered" not in offered and "not-offered-note" not in offered
     other = web.get(f"/decks/{deck}", params={"q": "grimoire", "game": "all"}).text
-    assert 'aria-label="Add Grimoire"' in other  # another game's card: the add says why it is refused
+    assert 'aria-label="Add Grimoire"' not in other  # another game's card is not offered either, and says why
+    assert "Not offered: a meikyu card; this is a mea deck" in other
+
+
+def test_a_format_that_bans_a_card_or_keeps_to_sets_offers_no_add_for_it(web: TestClient, database: Database) -> None:
+    from cardbase.decks.validate import not_offered
+    from cardbase.games.formats import Format
+
+    fmt = Format("mea", "house", allowed_sets=frozenset({"core"}), banned=frozenset({"selounticia"}))
+    assert not_offered(fmt, "mea", "mea", "Selounticia", "monster", "core") == "Selounticia is banned in house"
+    assert not_offered(fmt, "mea", "mea", "Crumb Goblin", "monster", "demo") == (
+        "Crumb Goblin is from set 'demo', not allowed in house (core)"
+    )
+    assert not_offered(fmt, "mea", "mea", "Bramble Bear", "monster", "core") is None
+    assert not_offered(None, "mea", "mea", "Blue Tile", "tile", "core") is None  # no format: any card
 
 
 def test_view_links_follow_the_search(web: TestClient) -> None:

@@ -110,8 +110,15 @@
       const field = $("#" + (key === "hand" ? "hand-size" : "seed"), sample);
       if (field) out.set(key, field.value);
     }
+    const drawn = $("#drawn");
+    if (drawn && drawn.value && drawn.value !== "0") out.set("drawn", drawn.value);
     const format = $("#format");
     if (format && format.value) out.set("format", format.value);
+    const listing = $("#list-form");
+    if (listing) for (const key of ["group", "sort", "layout"]) {
+      const field = listing.elements.namedItem(key);
+      if (field) out.set(key, field.value);
+    }
     return out;
   }
 
@@ -212,6 +219,7 @@
     const result = await fetchHtml(url);
     showPanels(result.doc);
     const page = new URLSearchParams(location.search);
+    if (!query.has("drawn")) page.delete("drawn");
     for (const [key, value] of query.entries()) page.set(key, value);
     history.replaceState(null, "", location.pathname + "?" + page.toString() + location.hash);
   }
@@ -222,10 +230,11 @@
     if (form.method.toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
-    } else if (form.id === "odds-form" || form.id === "sample-form" || form.id === "format-form") {
+    } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;
       if (submitter && submitter.name === "seed") $("#seed").value = submitter.value;
+      if (form.id === "sample-form") $("#drawn").value = submitter && submitter.name === "drawn" ? submitter.value : "0";
       refreshPanels(panelParams()).then(() => {
         const again = $("#" + (submitter && submitter.id ? submitter.id : form.id));
         if (again) again.focus();
@@ -234,9 +243,71 @@
   });
 
   document.addEventListener("change", (event) => {
-    if (event.target instanceof HTMLSelectElement && event.target.id === "format") {
-      refreshPanels(panelParams()).then(() => $("#format")?.focus());
+    const target = event.target;
+    if (target instanceof HTMLSelectElement && (target.id === "format" || target.form?.id === "list-form")) {
+      refreshPanels(panelParams()).then(() => $("#" + target.id)?.focus());
     }
+  });
+
+  // On a phone: the search and the deck are two tabs, the deck's other panels fold.
+  const tabs = $("#builder-tabs");
+  const phone = window.matchMedia("(max-width: 640px)");
+  function showTab(name) {
+    builder.dataset.tab = name;
+    for (const tab of $$("[role=tab]", tabs)) {
+      const on = tab.dataset.tab === name;
+      tab.setAttribute("aria-selected", on ? "true" : "false");
+      tab.tabIndex = on ? 0 : -1;
+    }
+  }
+  const folded = new Set(["stats", "odds", "sample-hand", "share"]); // folded on a phone until opened
+  function fold() {
+    for (const id of ["validation", "stats", "odds", "sample-hand", "share"]) {
+      const panel = $("#" + id);
+      if (!panel || panel.dataset.foldable) continue;
+      panel.dataset.foldable = "";
+      const heading = $("h2", panel);
+      if (!heading) continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "fold";
+      button.setAttribute("aria-controls", id);
+      heading.prepend(button);
+      const apply = () => {
+        const closed = phone.matches && folded.has(id);
+        panel.classList.toggle("folded", closed);
+        button.setAttribute("aria-expanded", closed ? "false" : "true");
+        button.setAttribute("aria-label", (closed ? "Open " : "Fold ") + heading.textContent.trim());
+      };
+      button.addEventListener("click", () => {
+        if (folded.has(id)) folded.delete(id);
+        else folded.add(id);
+        apply();
+      });
+      apply();
+    }
+  }
+  if (tabs) {
+    tabs.hidden = false;
+    showTab(builder.dataset.tab || "search");
+    tabs.addEventListener("click", (event) => {
+      const tab = event.target instanceof Element ? event.target.closest("[role=tab]") : null;
+      if (tab) showTab(tab.dataset.tab);
+    });
+    tabs.addEventListener("keydown", (event) => {
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      const next = builder.dataset.tab === "search" ? "deck" : "search";
+      showTab(next);
+      $(`[data-tab="${next}"]`, tabs)?.focus();
+    });
+    $("#deck-bar")?.addEventListener("click", () => showTab("deck"));
+  }
+  fold();
+  new MutationObserver(() => fold()).observe(builder, { childList: true, subtree: true });
+  phone.addEventListener("change", () => {
+    for (const panel of $$("[data-foldable]")) delete panel.dataset.foldable;
+    for (const button of $$("button.fold")) button.remove();
+    fold();
   });
 
   // The share code: a Copy button (only with JavaScript, which the clipboard needs).

@@ -1,0 +1,101 @@
+"""Edit a stored deck as text: the whole deck (every section) in the deck-list form, read back by the
+reader of ``deck import``, compared with the deck as stored, and saved in one transaction, all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase.decks.model import Deck, Problem
+from cardbase.decks.validate import ResolvedDeck
+
+MAX_EDIT_CHARS = 1_000_000
+"""The edit box holds at most this many characters (the bound of a deck file)."""
+
+
+def edit_text(deck: Deck) -> str:
+    """The deck as the edit box shows it: the deck-list text of ``deck export`` without its name
+    (the deck keeps its name; Rename changes it)."""
+    from cardbase.decks.text import write_text
+
+    return "".join(line for line in write_text(deck).splitlines(keepends=True) if not line.startswith("name: "))
+
+
+@dataclass
+class BulkEdit:
+    """An edit read and checked: the deck as stored, the deck the text makes, and what changes."""
+
+    before: ResolvedDeck
+    after: ResolvedDeck
+    diff: dict[str, Any]
+    notes: list[str]
+
+    @property
+    def changes(self) -> bool:
+        d = self.diff
+        same_header = (self.before.deck.format, self.before.deck.players) == (
+            self.after.deck.format,
+            self.after.deck.players,
+        )
+        return bool(d["added"] or d["removed"] or d["changed"]) or not same_header
+
+    def lines(self) -> list[str]:
+        """The change as a player reads it (``deck diff``'s lines), then any header change and notes."""
+        from cardbase.decks.diff import diff_lines
+
+        out = diff_lines(self.diff)
+        for word, old, new in (
+            ("format", self.before.deck.format, self.after.deck.format),
+            ("players", self.before.deck.players, self.after.deck.players),
+        ):
+            if old != new:
+                out.append(f"{word}: {old or 'the default'} → {new or 'the default'}")
+        return out + [f"note: {n}" for n in self.notes]
+
+
+def read_edit(database: Any, deck_id: int, text: str, source: str = "edit box") -> BulkEdit:
+    """The edit ``text`` makes to stored deck ``deck_id``, without saving it. Every problem of the text (each
+    with its line) is raised at once as ``InvalidData``; the deck's game is the stored deck's."""
+    from cardbase.decks.diff import deck_diff
+    from cardbase.decks.formats import find_format
+    from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
+    from cardbase.errors import InvalidData, UsageError
+
+    if len(text) > MAX_EDIT_CHARS:
+        raise UsageError(f"{source}: the deck text has at most {MAX_EDIT_CHARS:,} characters, not {len(text):,}")
+    before = resolve_stored(database, deck_id)
+    read = read_deck_data(text, source)
+    notes = []
+    if read.name is not None and read.name != before.deck.name:
+        notes.append(f"line {read.header_lines.get('name')}: the deck keeps its name (Rename changes it)")
+    after = resolve_text(database, read, before.game)
+    problems = [p for p in after.problems if p.severity == "error"]
+    if after.deck.format and find_format(after.game or before.game, after.deck.format) is None:
+        problems.append(
+            Problem(
+                "unknown-format", f"{before.game} has no format {after.deck.format!r}", read.header_lines.get("format")
+            )
+        )
+    if problems:
+        problems.sort(key=lambda p: (p.line is None, p.line or 0))
+        raise InvalidData(source, [str(p) for p in problems])
+    after.source = "edited"
+    before.source = "stored"
+    diff = deck_diff(before, after)
+    return BulkEdit(before, after, diff, notes)
+
+
+def save_edit(
+    database: Any, deck_id: int, text: str, source: str = "edit box", expected: Collection[int] | None = None
+) -> BulkEdit:
+    """Replace stored deck ``deck_id`` by the deck ``text`` makes, in one transaction; nothing changes if any
+    line has a problem (``InvalidData`` naming each line), or if the deck is at none of the ``expected``
+    versions (``Stale``: the text was read from an older deck)."""
+    from cardbase.decks.store import replace_cards
+
+    edit = read_edit(database, deck_id, text, source)
+    deck = edit.after.deck
+    new = Deck(deck.game, deck.cards, edit.before.deck.name, deck.format, deck.players)
+    replace_cards(database, deck_id, new, expected)
+    return edit
