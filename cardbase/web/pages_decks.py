@@ -293,7 +293,10 @@ def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: 
         {"name": name, "id": card_id, "demo": is_demo(resolved.cards.get(card_id)), "drawn": k >= size}
         for k, (name, card_id) in enumerate(zip(hand.cards, hand.ids, strict=True))
     ]
-    out["what"] = samples.what
+    out["what"] = {
+        "mea": f"Méa opening hand of {size}",
+        "meio": f"Meio deal of {size}",
+    }.get(info.game, samples.what.replace(f"{size + drawn} cards seen", f"{size} dealt"))
     out["redeals"] = hand.redeals
     out["can_draw"] = info.game != "meio" and size + drawn < MAX_HAND  # Meio: no draws after the deal
     out["command"] = f"cardbase draws {shlex.quote('db:' + info.name)} --sample 1 --seed {seed} --cards {size + drawn}"

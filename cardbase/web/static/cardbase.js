@@ -264,7 +264,7 @@
   function fold() {
     for (const id of ["validation", "stats", "odds", "sample-hand", "share"]) {
       const panel = $("#" + id);
-      if (!panel || panel.dataset.foldable) continue;
+      if (!panel || "foldable" in panel.dataset) continue;
       panel.dataset.foldable = "";
       const heading = $("h2", panel);
       if (!heading) continue;

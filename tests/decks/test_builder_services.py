@@ -1,0 +1,206 @@
+"""The deck builder's services: the list grouped with subtotals (``decks.groups``), the edit as text
+(``decks.bulk``), the goldfish hand (``draws.reports.sample_hand``) and the CLI's faces of them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app as cli_app
+from cardbase.db.engine import Database
+from cardbase.db.queries import find_card
+from cardbase.decks.bulk import edit_text, read_edit, save_edit
+from cardbase.decks.groups import grouped_deck, grouped_lines
+from cardbase.decks.service import resolve_stored
+from cardbase.decks.store import add_card, load_deck, new_deck
+from cardbase.decks.validate import ResolvedDeck
+from cardbase.draws.reports import sample_hand
+from cardbase.errors import InvalidData, UsageError
+
+runner = CliRunner()
+
+
+def _deck(database: Database, game: str, cards: dict[str, int], section: dict[str, str] | None = None) -> int:
+    deck_id = new_deck(database, f"{game} deck", game)
+    with database.session() as session:
+        found = {name: find_card(session, name, game) for name in cards}
+    for name, count in cards.items():
+        add_card(database, deck_id, found[name], count, (section or {}).get(name))
+    return deck_id
+
+
+MEA = {"Crumb Goblin": 3, "Selounticia": 2, "Bramble Bear": 1, "Pep Talk": 2, "Chemical Vial": 1}
+"""Selounticia and Chemical Vial: cards of the rulebook whose cost the catalog does not have (unknown)."""
+
+
+def _copies(resolved: ResolvedDeck, kind: str) -> list[tuple[int | None, int]]:
+    return [
+        (resolved.cards[c.card_id].cost, c.count) for c in resolved.deck.cards if resolved.cards[c.card_id].type == kind
+    ]
+
+
+def test_a_mea_deck_groups_into_monsters_then_assists_with_subtotals_that_keep_unknown_costs_unknown(
+    database: Database,
+) -> None:
+    resolved = resolve_stored(database, _deck(database, "mea", MEA))
+    ((section, groups),) = grouped_deck(resolved, "type", "name")
+    assert section is None and [g.label for g in groups] == ["Monsters", "Assists"]
+    for group, kind in zip(groups, ("monster", "assist"), strict=True):
+        copies = _copies(resolved, kind)
+        assert group.count == sum(n for _, n in copies)
+        mana = group.subtotals["mana"]
+        assert mana["total"] is None, "a group with an unknown cost has no exact total"
+        assert mana["at_least"] == sum(cost * n for cost, n in copies if cost is not None)
+        assert mana["unknown"] == sum(n for cost, n in copies if cost is None) > 0
+        assert "unknown (≥" in group.subtotal_text()
+        names = [e["name"] for e in group.entries]
+        assert names == sorted(names)
+    assert sum(g.count for g in groups) == resolved.deck.size
+
+
+def test_grouped_by_cost_the_unknown_cost_is_its_own_group_and_sorts_by_count_within(database: Database) -> None:
+    resolved = resolve_stored(database, _deck(database, "mea", MEA))
+    ((_, groups),) = grouped_deck(resolved, "cost", "count")
+    costs = sorted({resolved.cards[c.card_id].cost for c in resolved.deck.cards} - {None})
+    assert [g.key for g in groups] == [str(c) for c in costs] + ["?"]
+    assert groups[-1].label == "Cost unknown" and {e["name"] for e in groups[-1].entries} == {
+        "Selounticia",
+        "Chemical Vial",
+    }
+    for group in groups:
+        counts = [e["count"] for e in group.entries]
+        assert counts == sorted(counts, reverse=True)
+    by_cost = grouped_deck(resolved, "type", "cost")[0][1][0].entries
+    known = [e["cost"] for e in by_cost if e["cost"] != "?"]
+    assert known == sorted(known, key=int) and by_cost[-1]["cost"] == "?"  # unknown last
+
+
+def test_meikyu_groups_by_kind_and_meio_by_suit(database: Database) -> None:
+    meikyu = resolve_stored(database, _deck(database, "meikyu", {"Cook": 1, "Grimoire": 1, "Gotcha!": 2}))
+    assert [g.label for g in grouped_deck(meikyu)[0][1]] == ["Characters", "Items", "Gotcha!"]
+    meio = resolve_stored(
+        database, _deck(database, "meio", {"Seven of Hearts": 1, "Ace of Spades": 1, "Two of Clubs": 1})
+    )
+    groups = grouped_deck(meio)[0][1]
+    assert [(g.key, g.count) for g in groups] == [("S", 1), ("H", 1), ("C", 1)]
+    ranks = grouped_deck(meio, "cost")[0][1]
+    assert [g.label for g in ranks] == ["Rank 2", "Rank 7", "Rank A"]  # Meio's ace is high
+
+
+def test_every_section_is_grouped_and_a_bad_choice_is_a_usage_error(database: Database) -> None:
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Pep Talk": 1}, {"Pep Talk": "sideboard"})
+    resolved = resolve_stored(database, deck_id)
+    assert [(s, [g.label for g in gs]) for s, gs in grouped_deck(resolved)] == [
+        (None, ["Monsters"]),
+        ("sideboard", ["Assists"]),
+    ]
+    assert grouped_lines(resolved)[:2] == ["Monsters — 3 cards · mana 3", "  3 Crumb Goblin  (1)"]
+    with pytest.raises(UsageError, match="group must be one of type, cost"):
+        grouped_deck(resolved, "colour")
+
+
+def test_deck_show_group_prints_the_groups_and_their_json(database: Database) -> None:
+    _deck(database, "mea", MEA)
+    url = str(database.engine.url)
+    shown = runner.invoke(cli_app, ["deck", "show", "db:mea deck", "--group", "type", "--sort", "count", "--db", url])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0].startswith("Monsters — 6 cards · mana unknown (≥ 7, 2 unknown)")
+    data = runner.invoke(cli_app, ["deck", "show", "db:mea deck", "--group", "cost", "--json", "--db", url])
+    groups = json.loads(data.output)["groups"][0]["groups"]
+    assert sum(g["count"] for g in groups) == sum(MEA.values())
+    bad = runner.invoke(cli_app, ["deck", "show", "db:mea deck", "--sort", "colour", "--db", url])
+    assert bad.exit_code == 2 and "--sort must be one of name, cost, count" in bad.output
+
+
+# --- edit as text ---------------------------------------------------------------------------------
+
+
+def test_the_edit_box_holds_every_section_and_reads_back_to_the_same_deck(database: Database) -> None:
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Pep Talk": 1}, {"Pep Talk": "sideboard"})
+    text = edit_text(load_deck(database, deck_id))
+    assert "[sideboard]" in text and "name:" not in text
+    edit = read_edit(database, deck_id, text)
+    assert not edit.changes and edit.lines()[1] == "  the same cards"
+
+
+def test_saving_an_edit_replaces_the_deck_whole_and_shows_the_change_first(database: Database) -> None:
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Pep Talk": 1}, {"Pep Talk": "sideboard"})
+    text = "3 Crumb Goblin\n2 Bramble Bear\n[maybe]\n1 Pep Talk\n"
+    edit = read_edit(database, deck_id, text)
+    assert edit.changes and load_deck(database, deck_id).size == 4  # a check writes nothing
+    assert "  +2 Bramble Bear" in edit.lines() and "  -1 Pep Talk [sideboard]" in edit.lines()
+    save_edit(database, deck_id, text)
+    after = load_deck(database, deck_id)
+    assert [(c.name, c.count, c.section) for c in after.cards] == [
+        ("Crumb Goblin", 3, None),
+        ("Bramble Bear", 2, None),
+        ("Pep Talk", 1, "maybe"),
+    ]
+    assert after.name == "mea deck"
+
+
+def test_a_bad_edit_names_every_bad_line_and_changes_nothing(database: Database) -> None:
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3})
+    before = load_deck(database, deck_id)
+    text = "3 Crumb Goblin\n2 Crumb Goblim\nthree Pep Talk\n[graveyard]\n1 Pep Talk\n"
+    with pytest.raises(InvalidData) as caught:
+        save_edit(database, deck_id, text)
+    lines = [p.split(":", 1)[0] for p in caught.value.problems]
+    assert lines == ["line 2", "line 3", "line 5"], caught.value.problems
+    assert "did you mean" in caught.value.problems[0] and "Crumb Goblin" in caught.value.problems[0]
+    assert load_deck(database, deck_id) == before
+    with pytest.raises(InvalidData, match="line 1: wrong-game"):
+        save_edit(database, deck_id, "game: meio\n1 Ace of Spades\n")
+    with pytest.raises(InvalidData, match="line 1: unknown-format"):
+        save_edit(database, deck_id, "format: frobnitz\n1 Crumb Goblin\n")
+    assert load_deck(database, deck_id) == before
+
+
+# --- the goldfish ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "seen"),
+    [
+        ("mea", {"Crumb Goblin": 4, "Dizzy Bat": 4, "Barrel Bandit": 4, "Bramble Bear": 4, "Pep Talk": 4}, (5, 8)),
+        ("meikyu", None, (4, 6)),
+    ],
+)
+def test_a_sample_hand_is_the_cli_sample_and_a_draw_is_the_next_card_of_the_same_shuffle(
+    database: Database, game: str, cards: dict[str, int] | None, seen: tuple[int, int]
+) -> None:
+    if cards is None:  # Meikyu: the Kingdom pile of the rulebook's named cards (OPEN cards redealt)
+        url = str(database.engine.url)
+        made = runner.invoke(cli_app, ["deck", "import", "examples/decks/meikyu-rulebook-cards.txt", "--db", url])
+        assert made.exit_code == 0, made.output
+        name = "Named cards only"
+    else:
+        _deck(database, game, cards)
+        name = f"{game} deck"
+    resolved = resolve_stored(database, name)
+    opening, later = seen
+    for seed in (0, 7, 12345):
+        first = sample_hand(database, resolved, seed, opening).hands[0]
+        more = sample_hand(database, resolved, seed, later).hands[0]
+        assert len(first.cards) == opening and len(more.cards) == later
+        assert more.cards[:opening] == first.cards
+        cli = runner.invoke(
+            cli_app,
+            [
+                "draws",
+                f"db:{name}",
+                "--sample",
+                "1",
+                "--seed",
+                str(seed),
+                "--cards",
+                str(later),
+                "--json",
+                "--db",
+                str(database.engine.url),
+            ],
+        )
+        assert cli.exit_code == 0, cli.output
+        assert json.loads(cli.stdout)["hands"][0]["cards"] == more.cards
