@@ -28,7 +28,14 @@ from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_ex
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
-PANELS = ["validation", "stats", "odds", "sample-hand", "share"]  # the deck builder's panels, shot one by one
+PANELS = [
+    "deck-panel",
+    "validation",
+    "stats",
+    "odds",
+    "sample-hand",
+    "share",
+]  # the deck builder's panels, shot one by one
 CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
 
 
@@ -49,6 +56,13 @@ def pages(decks: dict[str, int], code: str) -> dict[str, str]:
     out.update({f"deck-{name.split()[0].lower()}": f"/decks/{deck_id}" for name, deck_id in decks.items()})
     first = next(iter(decks.values()))
     out["deck-delete"] = f"/decks/{first}/delete"
+    # the builder's views (issue 26): grouped by cost, the stacked faces, a goldfish with draws, the gallery's
+    # offer, the edit as text (its diff is shot by ``edit_diff``)
+    out["deck-by-cost"] = f"/decks/{first}?group=cost&sort=count&layout=list#deck-panel"
+    out["deck-faces"] = f"/decks/{first}?group=type&sort=name&layout=visual#deck-panel"
+    out["deck-goldfish"] = f"/decks/{first}?group=type&sort=name&layout=list&seed=3&hand=5&drawn=2#sample-hand"
+    out["deck-not-offered"] = f"/decks/{first}?q=t:tile"
+    out["deck-edit"] = f"/decks/{first}/edit"
     return out
 
 
@@ -76,6 +90,31 @@ def play_pages(base: str) -> dict[str, str]:
     out["play-hot-open"] = hot["seats"][1]["url"].split(base, 1)[1]
     out["play-handoff"] = hot["seats"][0]["url"].split(base, 1)[1]
     return {**out, **seats}
+
+
+def edit_diff(page: Any, deck_id: int, out: Path, width: str) -> None:
+    """The edit as text with the change it makes shown, and with a bad line refused."""
+    page.goto(f"/decks/{deck_id}/edit")
+    box = page.locator("#edit-box")
+    box.fill(box.input_value().replace("3 Crumb Goblin", "4 Crumb Goblin") + "[sideboard]\n2 Pep Talk (demo)\n")
+    page.locator("#edit-check").click()
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(out / f"deck-edit-diff-{width}.png"))
+    box = page.locator("#edit-box")
+    box.fill(box.input_value() + "2 Crumb Goblim\n")
+    page.locator("#edit-check").click()
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(out / f"deck-edit-refused-{width}.png"))
+    print(f"/decks/{deck_id}/edit: diff and refusal shot")
+
+
+def phone_deck_tab(page: Any, deck_id: int, out: Path) -> None:
+    """On a phone: the builder's Deck tab (the panels folded) and its height."""
+    page.goto(f"/decks/{deck_id}")
+    page.locator("#tab-deck").click()
+    page.screenshot(path=str(out / "deck-tab-phone.png"))
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    print(f"/decks/{deck_id} deck tab -> {out / 'deck-tab-phone.png'} ({tall} px tall)")
 
 
 SIM_RECORDS = {
@@ -223,8 +262,12 @@ def main(argv: list[str]) -> int:
                     print(f"{status} {path} -> {target} ({tall} px tall){overflow}")
                     for panel in PANELS if name.startswith("deck-") else ():
                         part = page.locator(f"#{panel}")
-                        if part.count():
+                        if part.count() and part.is_visible():
                             part.screenshot(path=str(out / f"{name}-{panel}-{width}.png"))
+                first = next(iter(decks.values()))
+                edit_diff(page, first, out, width)
+                if width == "phone":
+                    phone_deck_tab(page, first, out)
                 context.close()
             browser.close()
     finally:
