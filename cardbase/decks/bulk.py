@@ -60,7 +60,7 @@ def read_edit(database: Any, deck_id: int, text: str, source: str = "edit box") 
     from cardbase.decks.diff import deck_diff
     from cardbase.decks.formats import find_format
     from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
-    from cardbase.errors import InvalidData, UsageError
+    from cardbase.errors import InvalidData, UsageError, quoted
 
     if len(text) > MAX_EDIT_CHARS:
         raise UsageError(f"{source}: the deck text has at most {MAX_EDIT_CHARS:,} characters, not {len(text):,}")
@@ -74,7 +74,9 @@ def read_edit(database: Any, deck_id: int, text: str, source: str = "edit box") 
     if after.deck.format and find_format(after.game or before.game, after.deck.format) is None:
         problems.append(
             Problem(
-                "unknown-format", f"{before.game} has no format {after.deck.format!r}", read.header_lines.get("format")
+                "unknown-format",
+                f"{before.game} has no format {quoted(after.deck.format)}",
+                read.header_lines.get("format"),
             )
         )
     if problems:

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardbase.decks.stats import total, total_text
 from cardbase.decks.validate import ResolvedDeck
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.games.base import is_demo
 from cardbase.names import fold
 
@@ -79,7 +79,7 @@ def check_choice(value: str | None, allowed: tuple[str, ...], name: str) -> str:
     if not value:
         return allowed[0]
     if value not in allowed:
-        raise UsageError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        raise UsageError(f"{name} must be one of {', '.join(allowed)}, not {quoted(value)}")
     return value
 
 

@@ -177,8 +177,8 @@ def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[tuple[str
         out.append(
             (
                 "set-not-allowed",
-                f"{name} is from set {quoted(set_code)}, not allowed in {fmt.name} "
-                f"({', '.join(sorted(fmt.allowed_sets))})",
+                f"{name} is from set {quoted(set_code)}, not allowed in "
+                f"{fmt.name} ({', '.join(sorted(fmt.allowed_sets))})",
                 None,
             )
         )
