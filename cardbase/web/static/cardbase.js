@@ -147,6 +147,8 @@
     const valid = $("#bar-valid");
     const validation = $("#validation");
     if (count) count.textContent = $("#deck-count")?.textContent || "0";
+    const tab = $("#tab-deck");
+    if (tab) tab.textContent = `Deck (${$("#deck-count")?.textContent || "0"})`;
     if (valid && validation) {
       const ok = validation.classList.contains("valid");
       valid.textContent = ok ? "✓ valid" : "✗ not valid";
@@ -289,7 +291,19 @@
   }
   if (tabs) {
     tabs.hidden = false;
-    showTab(builder.dataset.tab || "search");
+    // a link to a panel (#sample-hand, #deck-panel) opens the Deck tab
+    let target = null;
+    try {
+      target = location.hash ? document.querySelector(location.hash) : null;
+    } catch (error) {
+      target = null; // not a selector
+    }
+    showTab(target && target.closest(".deck-side") ? "deck" : "search");
+    if (target && target.closest(".deck-side")) {
+      folded.delete(target.closest(".panel")?.id); // the panel linked to is open
+      fold();
+      target.scrollIntoView();
+    }
     tabs.addEventListener("click", (event) => {
       const tab = event.target instanceof Element ? event.target.closest("[role=tab]") : null;
       if (tab) showTab(tab.dataset.tab);

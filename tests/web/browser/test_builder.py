@@ -253,5 +253,9 @@ def test_on_a_phone_search_and_deck_are_tabs_panels_fold_and_the_deck_bar_stays(
     expect(page.locator("#bar-count")).to_have_text(str(total))
     page.locator("#results button.add").first.tap()
     expect(page.locator("#bar-count")).to_have_text(str(total + 1))
+    expect(page.locator("#tab-deck")).to_have_text(f"Deck ({total + 1})")
+    page.goto(f"/decks/{deck_id}?seed=3#sample-hand")  # a link to a deck panel opens the Deck tab
+    expect(page.locator("#hand")).to_be_visible()
+    expect(page.locator("#tab-deck")).to_have_attribute("aria-selected", "true")
     # the builder was 16,247 px tall at 390 px (issue 26); either tab is now far shorter
     assert tall_search < 12_000 and tall_deck < 8_000, (tall_search, tall_deck)
