@@ -779,28 +779,45 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def edit_page(request: Request, deck_id: int, text: str | None = None, step: str = "", checked: str = "") -> Response:
-    """The bulk edit: the deck's text; checked, the change it makes (``decks.bulk``); saved, all or nothing."""
+def edit_page(
+    request: Request, deck_id: int, text: str | None = None, form: Any = None, step: str = "check"
+) -> Response:
+    """The bulk edit: the deck's text, read at the deck's version (the page's ``version``); checked, the
+    change it makes (``decks.bulk``); saved, all or nothing, and only while the deck is still at that
+    version: else 412 ("changed elsewhere"), nothing written, the text kept and the change it would now
+    make shown, at the version now read."""
     from cardbase.decks.bulk import edit_text, read_edit, save_edit
     from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.errors import Stale
+    from cardbase.web.errors import error_headers, mask
 
     database = database_of(request)
-    info = deck_by_id(database, deck_id)
+    info = deck_by_id(database, deck_id)  # before the cards: a change in between makes the save refused
     context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game), "problems": []}
-    context |= {"diff_lines": [], "changes": False, "checked": "", "stale": False}
+    context |= {"diff_lines": [], "changes": False, "checked": "", "stale": False, "version": info.version}
     if text is None:
-        return render(request, "edit.html", {**context, "text": edit_text(load_deck(database, deck_id))})
-    context["text"] = text
+        return tagged(render(request, "edit.html", {**context, "text": edit_text(load_deck(database, deck_id))}), info)
+    context |= {"text": text, "version": str(form.get("version") or "")}
+    checked = str(form.get("checked") or "")
     stale = step == "save" and checked != _digest(text)
+    status, headers = 200, {}
     try:
         if step == "save" and not stale:
-            save_edit(database, deck_id, text)
-            return see_other(f"/decks/{deck_id}#deck-panel")
+            try:
+                save_edit(database, deck_id, text, expected=form_versions(form))
+                return see_other(f"/decks/{deck_id}#deck-panel")
+            except Stale as error:
+                status, headers = 412, error_headers(error)[0]
+                context |= {"problems": [mask(str(error), request)], "version": error.current}
         edit = read_edit(database, deck_id, text)
+    except DatabaseError:
+        raise  # busy or unusable: its own status, not a problem of the text
     except CardbaseError as error:
         return render(request, "edit.html", {**context, "problems": problems_of(error)}, 400)
     context |= {"diff_lines": edit.lines(), "changes": edit.changes, "checked": _digest(text), "stale": stale}
-    return render(request, "edit.html", context)
+    response = render(request, "edit.html", context, status)
+    response.headers.update(headers)
+    return response
 
 
 @router.get("/decks/{deck_text_id}/edit", response_class=HTMLResponse)
@@ -810,12 +827,12 @@ def edit_form(request: Request, deck_text_id: str) -> Response:
 
 @router.post("/decks/{deck_text_id}/edit", response_class=HTMLResponse)
 def edit_deck(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
-    """Check the edited text (the change shown), or save it: the deck replaced in one transaction, or nothing."""
+    """Check the edited text (the change shown), or save it: the deck replaced in one transaction, or nothing
+    (a problem of the text, or a deck changed since the text was read)."""
     text = str(form.get("text") or "")
     if len(text) > MAX_DECK_TEXT:
         raise UsageError(f"the deck text has at most {MAX_DECK_TEXT:,} characters")
-    step, checked = str(form.get("step") or "check"), str(form.get("checked") or "")
-    return edit_page(request, _deck_id(deck_text_id), text, step, checked)
+    return edit_page(request, _deck_id(deck_text_id), text, form, str(form.get("step") or "check"))
 
 
 # registered last: /decks/compare, /decks/import and /decks/new are not deck ids

@@ -199,3 +199,35 @@ def test_deck_forms_of_an_older_page_are_refused(client: TestClient, path: str, 
     assert (info["name"], info["format"], info["version"]) == ("Kept", None, 2)
     done = client.post(f"/decks/{deck}/{path}", data={**data, "version": "2"}, follow_redirects=False)
     assert done.status_code == 303
+
+
+def edit_fields(page: str) -> dict[str, str]:
+    """The edit-as-text form's text and hidden fields, as the browser would send them back."""
+    box = re.search(r'<textarea id="edit-box"[^>]*>(.*?)</textarea>', page, re.S)
+    assert box, page[:500]
+    fields = dict(re.findall(r'<input type="hidden" name="(checked|version)" value="([^"]*)">', page))
+    return {"text": html.unescape(box.group(1)), **fields}
+
+
+def test_edit_as_text_saves_only_on_the_version_it_was_read_at(client: TestClient) -> None:
+    deck = new_deck(client)
+    client.post(f"/api/decks/{deck}/cards", json=CARD)  # version 2
+    read = client.get(f"/decks/{deck}/edit")
+    assert read.headers["etag"] == f'"deck-{deck}-v2"' and edit_fields(read.text)["version"] == "2"
+    text = edit_fields(read.text)["text"].replace("1 Dizzy Bat", "3 Dizzy Bat")
+    checked = client.post(f"/decks/{deck}/edit", data={"text": text, "step": "check", "version": "2"})
+    assert checked.status_code == 200 and edit_fields(checked.text)["version"] == "2"  # still the version read
+    client.post(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin"})  # elsewhere, after the read: version 3
+    before = state(client, deck)
+    save = {**edit_fields(checked.text), "step": "save"}
+    refused = client.post(f"/decks/{deck}/edit", data=save, follow_redirects=False)
+    assert refused.status_code == 412 and refused.headers["etag"] == f'"deck-{deck}-v3"'
+    assert "changed elsewhere" in html.unescape(refused.text) and "Traceback" not in refused.text
+    assert state(client, deck) == before  # nothing written
+    again = edit_fields(refused.text)
+    assert again["text"] == text and again["version"] == "3"  # the text kept, the deck now read
+    assert "Crumb Goblin" in html.unescape(refused.text.split('id="edit-diff"', 1)[1])  # saving would remove it
+    done = client.post(f"/decks/{deck}/edit", data={**again, "step": "save"}, follow_redirects=False)
+    assert done.status_code == 303
+    after = state(client, deck)
+    assert after["cards"] == [("Dizzy Bat", 3)] and after["info"]["version"] == 4
