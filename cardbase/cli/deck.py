@@ -159,13 +159,13 @@ def encode(file: DeckFile, game: GameOpt = None, db: DbOption = None) -> None:
 
 @app.command()
 def decode(
-    code: Annotated[str, typer.Argument(help="A deck code.")],
+    code: Annotated[str, typer.Argument(help="A deck code, or a share link holding one (…/decks/new?code=…).")],
     to: Annotated[
         str, typer.Option("--to", shell_complete=complete.choices("text", "json"), help="text or json.")
     ] = "text",
     db: DbOption = None,
 ) -> None:
-    """Turn a share code back into the deck (as a text deck list, or JSON).
+    """Turn a share code or share link back into the deck (as a text deck list, or JSON).
 
     Example: cardbase deck decode AQACAAIB... --to json
     """
@@ -180,12 +180,17 @@ def decode(
 def convert(
     file: DeckFile,
     to: Annotated[
-        str, typer.Option("--to", shell_complete=complete.choices("text", "json", "code"), help="text, json or code.")
+        str,
+        typer.Option(
+            "--to",
+            shell_complete=complete.choices("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk"),
+            help="text, json, code, or another tool's form (as deck export --format).",
+        ),
     ] = "json",
     game: GameOpt = None,
     db: DbOption = None,
 ) -> None:
-    """Rewrite a deck file in another form (text, JSON or share code).
+    """Rewrite a deck file in another form (text, JSON, share code or another tool's list).
 
     Example: cardbase deck convert my-deck.txt --to json > my-deck.json
     """
@@ -388,7 +393,11 @@ def export(
     deck: DeckFile,
     format: Annotated[
         str,
-        typer.Option("--format", shell_complete=complete.choices("text", "json", "code"), help="text, json or code."),
+        typer.Option(
+            "--format",
+            shell_complete=complete.choices("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk"),
+            help="text, json, code, or another tool's form: arena, plain (or mtgo), cod (Cockatrice), ydk.",
+        ),
     ] = "text",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File (default: print).", callback=checked_path)
@@ -396,9 +405,9 @@ def export(
     game: GameOpt = None,
     db: DbOption = None,
 ) -> None:
-    """Export a deck (from the database or a file) as a text list, JSON or a share code, sections included.
+    """Export a deck (from the database or a file) as a text list, JSON, a share code or another tool's list.
 
-    Example: cardbase deck export "Goblin Rush" --format code
+    Example: cardbase deck export "Goblin Rush" --format arena
     """
     from cardbase.decks.files import write_deck
 

@@ -39,6 +39,13 @@ def serve(
             "--idle-hours", min=0.01, max=24 * 365, help="A game no one moves for this long is abandoned (record kept)."
         ),
     ] = 24.0,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address others open this server at (e.g. https://cards.example.org): share links start with it.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the card gallery, deck builder and game tables at http://127.0.0.1:8765 (Ctrl-C stops).
 
@@ -56,6 +63,13 @@ def serve(
         raise UsageError("--token must be 16 to 200 characters (long enough not to be guessed)")
     if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
         raise UsageError("--token must be printable ASCII (it goes in a link and a header)")
+    if public_url is not None:
+        from cardbase.web.settings import check_public_url
+
+        try:
+            public_url = check_public_url(public_url)
+        except ValueError as error:
+            raise UsageError(f"--public-url {quoted(public_url[:80])} {error}") from None
     from cardbase.decks.service import load_house
 
     house = load_house(formats, db)  # a bad file stops here, before the port is taken
@@ -75,6 +89,7 @@ def serve(
             max_games=max_games,
             idle_hours=idle_hours,
             agent_processes=True,  # agents think in worker processes, below the pages' priority
+            public_url=public_url,
         )
         _run(settings, sock, made, open_browser)
     finally:

@@ -72,12 +72,24 @@ def parse_json(text: str, source: str) -> DeckText:
 
 
 def read_deck(path: Path) -> DeckText:
-    """Read a deck file, text or JSON (by extension ``.json`` or a leading ``{``)."""
+    """Read a deck file: text, JSON (by extension ``.json`` or a leading ``{``) or Cockatrice XML."""
     raw = read_bytes(path, "deck file", MAX_BYTES)
     text = decode_deck_bytes(raw, str(path))
-    if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
+    if path.suffix.lower() == ".json":
         return parse_json(text, str(path))
-    return parse_text(text, str(path))
+    return parse_deck_text(text, str(path))
+
+
+def parse_deck_text(text: str, source: str) -> DeckText:
+    """A deck given as text in any form read: JSON (a leading ``{``), ``.cod`` XML (a leading ``<``),
+    else a deck list in our form or another tool's (``parse_text``)."""
+    from cardbase.decks.lists import looks_like_xml, parse_cod
+
+    if text.lstrip().startswith("{"):
+        return parse_json(text, source)
+    if looks_like_xml(text):
+        return parse_cod(text, source)
+    return parse_text(text, source)
 
 
 def write_json(deck: Deck) -> str:
@@ -96,14 +108,24 @@ def write_json(deck: Deck) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
+EXPORT_FORMATS = ("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk")
+"""The forms a deck is written in (``deck export --format``); ``cardbase.decks.lists`` says what the
+other tools' forms hold."""
+
+
 def write_deck(deck: Deck, fmt: str) -> str:
+    """The deck in the form ``fmt`` (one of ``EXPORT_FORMATS``)."""
+    from cardbase.decks.lists import WRITERS
+
     if fmt == "text":
         return write_text(deck)
     if fmt == "json":
         return write_json(deck)
     if fmt == "code":
         return encode(deck, None) + "\n"
-    raise UsageError(f"unknown deck format {quoted(fmt)}; use text, json or code")
+    if fmt in WRITERS:
+        return WRITERS[fmt](deck)
+    raise UsageError(f"unknown deck format {quoted(fmt[:40])}; use {', '.join(EXPORT_FORMATS)}")
 
 
 # --- share codes ----------------------------------------------------------------------------
@@ -206,9 +228,33 @@ class CodeContents:
         return self.version < 3
 
 
+MAX_CODE = 100_000
+"""The longest share code or share link read: a 10,000-card deck's code is far shorter."""
+
+
+def code_of(text: str) -> str:
+    """The share code in ``text``: the code itself, or the ``code=`` of a share link as the web app
+    makes it (``http://host:8765/decks/new?code=…``, also without the scheme and host)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    text = text.strip()
+    if len(text) > MAX_CODE:
+        raise UsageError(f"a deck code or link has at most {MAX_CODE:,} characters, not {len(text):,}")
+    if "?" not in text and "/" not in text:
+        return text
+    query = parse_qs(urlsplit(text).query)
+    codes = query.get("code", [])
+    if len(codes) != 1 or not codes[0].strip():
+        raise UsageError(
+            "not a deck code: a share link must carry one code=… (as the deck page's 'Link that opens this deck' does)"
+        )
+    return codes[0]
+
+
 def read_code(code: str) -> CodeContents:
-    """What a share code holds; a bad or foreign code is a usage error saying why."""
-    text = "".join(code.split())
+    """What a share code (or a share link, see ``code_of``) holds; a bad or foreign code is a usage
+    error saying why."""
+    text = "".join(code_of(code).split())
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):

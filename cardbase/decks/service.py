@@ -253,17 +253,15 @@ def show_dict(resolved: ResolvedDeck, report: ValidationReport, name: str) -> di
 
 
 def read_deck_data(text: str, source: str) -> DeckText:
-    """Deck text or deck JSON (a leading ``{``) given as text, e.g. pasted or uploaded; 1 MB at most."""
-    from cardbase.decks.files import parse_json
-    from cardbase.decks.text import MAX_BYTES, parse_text
+    """A deck given as text, e.g. pasted or uploaded, in any form ``parse_deck_text`` reads; 1 MB at most."""
+    from cardbase.decks.files import parse_deck_text
+    from cardbase.decks.text import MAX_BYTES
     from cardbase.errors import UnreadableInput
 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise UnreadableInput(f"{source}: {size:,} bytes; a deck may have at most {MAX_BYTES:,}")
-    if text.lstrip().startswith("{"):
-        return parse_json(text, source)
-    return parse_text(text, source)
+    return parse_deck_text(text, source)
 
 
 def import_deck(

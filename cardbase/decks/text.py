@@ -13,6 +13,12 @@
 Meio hand splits use sections: ``[first half]`` (7 cards) and ``[second half]`` (6).
 A ``(set)`` after a name picks the set: ``2 Crumb Goblin (demo)``.
 Every malformed line is reported (not just the first) with its line number.
+
+The forms other tools write read the same (see ``cardbase.decks.lists`` for the writers):
+``1x Name`` and ``Name x1``; ``1 Name (SET) 123`` (the collector number is not needed here and is
+skipped); ``SB: 2 Name`` (one sideboard line); a block header line ``Deck``, ``Sideboard``,
+``Maybeboard`` (MTG Arena), ``// Sideboard`` (Moxfield) or YDK's ``#main`` / ``#extra`` / ``!side``,
+each opening a section as ``[sideboard]`` does (``Deck`` and ``#main``: the main deck).
 """
 
 from __future__ import annotations
@@ -33,7 +39,22 @@ _HEADER = re.compile(r"^(?P<key>[A-Za-z]+)\s*:\s*(?P<value>.*)$")
 _SECTION = re.compile(r"^\[(?P<name>[^\]]*)\]$")
 _PLAIN_COUNT = re.compile(r"^\d+[xX×]?$")
 _NUMBER_LIKE = re.compile(r"^[-+]?[\d.][\d.,eE+-]*[xX×]?$")
-_SET = re.compile(rf"^(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)$")  # the importer's rule
+_SET = re.compile(  # the importer's rule, and Arena's collector number after it
+    rf"^(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)(?:\s+[A-Za-z0-9★*-]{{1,12}})?$"
+)
+_COUNT_AFTER = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s?(?P<count>\d{1,9})$")  # Name x1
+_SIDEBOARD_LINE = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)  # SB: 2 Name
+BLOCK_HEADERS: dict[str, str | None] = {
+    "deck": None,
+    "main": None,
+    "main deck": None,
+    "mainboard": None,
+    "sideboard": "sideboard",
+    "maybeboard": "maybe",
+}
+"""Other tools' block header lines (alone on a line, maybe after ``//``) and the section each opens."""
+YDK_HEADERS: dict[str, str | None] = {"#main": None, "#extra": "extra", "!side": "sideboard"}
+"""YDK's block headers; ``#extra`` has no place in our games' decks, and validation says so with its line."""
 
 
 def decode_deck_bytes(raw: bytes, source: str) -> str:
@@ -57,6 +78,10 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
                 )
             )
             continue
+        block = _block_header(line)
+        if block is not None:
+            section = block[0]
+            continue
         if not line or line.startswith(("#", "//")):
             continue
         header = _HEADER.match(line)
@@ -69,10 +94,24 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
             if section is None:  # reported; the cards below it count as the main deck's
                 deck.problems.append(Problem("bad-line", "a section needs a name", number, "e.g. [first half]"))
             continue
-        entry = _read_entry(line, number, section, deck)
+        entry_section = section
+        if sb := _SIDEBOARD_LINE.match(line):
+            line, entry_section = sb.group("rest").strip(), "sideboard"
+            if not line:
+                deck.problems.append(Problem("bad-line", "'SB:' names no card", number, "SB: 2 Pep Talk"))
+                continue
+        entry = _read_entry(line, number, entry_section, deck)
         if entry is not None:
             deck.lines.append(entry)
     return deck
+
+
+def _block_header(line: str) -> tuple[str | None] | None:
+    """The section a block header line opens (as a 1-tuple: the main deck is ``(None,)``), or None."""
+    if line.lower() in YDK_HEADERS:
+        return (YDK_HEADERS[line.lower()],)
+    key = " ".join(line.removeprefix("//").strip().rstrip(":").lower().split())
+    return (BLOCK_HEADERS[key],) if key in BLOCK_HEADERS else None
 
 
 def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
@@ -136,6 +175,8 @@ def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> 
                 )
             )
             return None
+    elif after := _COUNT_AFTER.match(line):
+        return _read_entry(f"{after.group('count')} {after.group('name')}", number, section, deck)
     elif rest and _NUMBER_LIKE.match(token):
         deck.problems.append(
             Problem(

@@ -375,8 +375,10 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         shown = ["by_type", *(key for key in panels.stats if key not in HEADLINE)]
         stats_rows = [(key.replace("_", " "), stat_cell(key, panels.stats[key])) for key in shown]
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
-    base = str(request.base_url).rstrip("/")
     from cardbase.decks.formats import format_names
+    from cardbase.web.app import settings_of
+
+    base = settings_of(request).public_url or str(request.base_url).rstrip("/")
     from cardbase.decks.validate import SECTIONS
 
     sections = list(SECTIONS.get(panels.info.game, ()))
@@ -680,7 +682,8 @@ def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
     stripped = text.strip()
     if not stripped:
         raise UsageError("the deck is empty: paste a deck list, JSON or a share code")
-    if re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):  # one word of base64url: a share code
+    link = stripped.startswith(("http://", "https://", "/decks/new?")) and len(stripped.split()) == 1
+    if link or re.fullmatch(r"[A-Za-z0-9_-]{8,}", stripped):  # a share link, or one word of base64url: a code
         return decode_code(stripped, database)
     return read_deck_data(text, source)
 

@@ -45,6 +45,32 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+MAX_PUBLIC_URL = 2_000
+"""``serve --public-url``: an address is far shorter; a link longer than this breaks in browsers."""
+
+
+def check_public_url(url: str) -> str:
+    """``url`` as the base of share links (no trailing ``/``), or ``ValueError`` saying why not:
+    an ``http`` or ``https`` URL with a host, no query or fragment, within ``MAX_PUBLIC_URL``."""
+    from urllib.parse import urlsplit
+
+    url = url.strip()
+    if len(url) > MAX_PUBLIC_URL:
+        raise ValueError(f"has at most {MAX_PUBLIC_URL:,} characters, not {len(url):,}")
+    if not url.isascii() or not url.isprintable() or " " in url:
+        raise ValueError("must be printable ASCII without spaces (encode other characters as %XX)")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a bad port raises here
+    except ValueError as error:
+        raise ValueError(f"is not a URL ({error})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("must be an http:// or https:// URL with a host, e.g. https://cards.example.org")
+    if parts.query or parts.fragment:
+        raise ValueError("must not hold a query (?…) or a fragment (#…): it is the base links start with")
+    return url.rstrip("/")
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """The options of ``cardbase serve`` that the app itself needs."""
@@ -61,6 +87,7 @@ class ServerSettings:
     idle_hours: float = 24.0  # a game no one moves for this long is abandoned (``serve --idle-hours``)
     agent_workers: int = 2  # agent decisions of every table at once
     agent_processes: bool = False  # in worker processes of lower priority (``serve``), else in threads
+    public_url: str | None = None  # the base of share links (``serve --public-url``), else the request's own
 
     @property
     def loopback(self) -> bool:

@@ -260,7 +260,7 @@ def test_export_and_import_round_trip_all_or_nothing(client: TestClient) -> None
     _fill(client, deck_id, RUSH)
     client.post(f"/api/decks/{deck_id}/cards", json={"name": "Tripwire", "count": 2, "section": "maybe"})
     original = client.get(f"/api/decks/{deck_id}").json()["cards"]
-    for fmt in ("text", "json", "code"):
+    for fmt in ("text", "json", "code", "arena", "plain", "mtgo"):
         exported = client.get(f"/api/decks/{deck_id}/export", params={"format": fmt})
         assert exported.status_code == 200
         body = {"code": exported.text} if fmt == "code" else {"text": exported.text}
@@ -268,6 +268,8 @@ def test_export_and_import_round_trip_all_or_nothing(client: TestClient) -> None
         assert made.status_code == 201, made.text
         back = client.get(f"/api/decks/{made.json()['id']}").json()["cards"]
         assert sorted(back, key=str) == sorted(original, key=str), fmt  # a code keeps the cards, not their order
+    no_maybe = client.get(f"/api/decks/{deck_id}/export", params={"format": "cod"})
+    assert no_maybe.status_code == 400 and "no place for the section [maybe]" in error_of(no_maybe)
     code = client.get(f"/api/decks/{deck_id}/export?format=code").text
     shared = client.post("/api/decks/import", json={"code": code})
     assert shared.json()["name"] == "Imported mea deck"  # a code carries no name

@@ -1,0 +1,84 @@
+"""`serve --public-url` (share links start with the address others open, checked where it enters),
+and the Import page reading other tools' lists, a `.cod` upload and a share link."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from cardbase.cli.app import app
+from cardbase.db.engine import Database
+from cardbase.web.app import create_app
+from cardbase.web.settings import ServerSettings, check_public_url
+
+
+def test_share_links_use_the_public_url(database: Database) -> None:
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.model import Deck, DeckCard
+    from cardbase.decks.store import save_deck
+
+    deck = Deck("mea", (DeckCard("mea/demo/crumb-goblin", "Crumb Goblin", 3),))
+    deck_id = save_deck(database, deck, "Shared", False)
+    code = write_deck(deck, "code").strip()
+    public = ServerSettings(database=database, public_url="https://cards.example.org/cb")
+    plain = ServerSettings(database=database)
+    for settings, base in ((public, "https://cards.example.org/cb"), (plain, plain.base_url)):
+        with TestClient(create_app(settings), base_url=settings.base_url) as web:
+            page = web.get(f"/decks/{deck_id}").text
+        assert f'id="share-link" href="{base}/decks/new?code={code}"' in page
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("ftp://cards.example.org", "http:// or https://"),
+        ("https://", "http:// or https://"),
+        ("cards.example.org", "http:// or https://"),
+        ("https://cards.example.org/?a=1", "must not hold a query"),
+        ("https://cards.example.org:99999", "is not a URL"),
+        ("https://cards example.org", "without spaces"),
+        ("https://x.org/" + "a" * 2_000, "at most 2,000 characters"),
+    ],
+)
+def test_a_bad_public_url_is_refused_saying_why(url: str, said: str, db_url: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        check_public_url(url)
+    result = CliRunner().invoke(app, ["serve", "--db", db_url, "--public-url", url])
+    assert result.exit_code == 2 and "--public-url" in result.output and said in result.output
+
+
+def test_a_good_public_url_loses_its_trailing_slash() -> None:
+    assert check_public_url(" https://cards.example.org/ ") == "https://cards.example.org"
+    assert check_public_url("http://10.0.0.5:8765") == "http://10.0.0.5:8765"
+
+
+def test_the_import_page_takes_other_tools_lists_a_cod_file_and_a_share_link(database: Database) -> None:
+    import re
+
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.model import Deck
+    from cardbase.decks.store import load_deck
+
+    settings = ServerSettings(database=database)
+    with TestClient(create_app(settings), base_url=settings.base_url) as web:
+
+        def stored(response) -> Deck:
+            assert response.status_code == 303, response.text[-2000:]
+            return load_deck(database, int(response.headers["location"].rsplit("/", 1)[1]))
+
+        arena = "Deck\n3 Crumb Goblin (demo) 1\n\nSideboard\n2 Pep Talk\n"
+        deck = stored(web.post("/decks/import", data={"text": arena, "name": "Arena"}, follow_redirects=False))
+        assert [(c.name, c.count, c.section) for c in deck.cards] == [
+            ("Crumb Goblin", 3, None),
+            ("Pep Talk", 2, "sideboard"),
+        ]
+        cod = write_deck(deck, "cod").encode()
+        upload = web.post("/decks/import", data={"name": "Cod"}, files={"file": ("d.cod", cod)}, follow_redirects=False)
+        assert stored(upload).cards == deck.cards
+        link = f"{settings.base_url}/decks/new?code={write_deck(deck, 'code').strip()}"
+        assert stored(web.post("/decks/import", data={"text": link, "name": "Linked"}, follow_redirects=False)).cards
+        bad = web.post("/decks/import", data={"text": "Deck\n3 Crumb Goblin\nSB: 1 Pep Tlak\n"})
+        assert bad.status_code == 400
+        problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
+        assert len(problems) == 1 and "line 3" in problems[0] and "Pep Talk" in problems[0]
