@@ -55,7 +55,7 @@ def test_agents_complete_the_last_name_of_a_list() -> None:
 def test_formats_complete() -> None:
     assert complete("catalog", "export", "--game", "mea", "--format", "") == ["csv", "json", "xlsx"]
     assert complete("catalog", "template", "--game", "mea", "--format", "x") == ["xlsx"]
-    assert complete("deck", "export", "x.txt", "--format", "c") == ["code"]
+    assert complete("deck", "export", "x.txt", "--format", "c") == ["code", "cod"]
     assert complete("cards", "search", "x", "--ace", "l") == ["low"]
     named = complete("deck", "validate", "x.txt", "--game", "mea", "--format", "")
     assert named and "standard" in named
