@@ -257,6 +257,8 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
         if hand.meets_needs is not None:
             extra += "  ✓ meets the needs" if hand.meets_needs else "  ✗ misses a need"
         typer.echo(f"{k:>3}. {', '.join(hand.cards)}{extra}")
+        if hand.split is not None:
+            typer.echo(f"     {hand.split.line()}")
 
 
 # --- per-game opening reports --------------------------------------------------------------------

@@ -154,6 +154,7 @@ class SampleHand:
     redeals: int | None = None  # Meikyu: how many times the hand was redealt
     meets_needs: bool | None = None  # None without needs
     ids: tuple[str, ...] = ()  # the catalog id of each card, in the same order
+    split: MeioSplit | None = None  # Meio: the 7 + 6 split of a 13-card deal, as the heuristic agent makes it
 
     def as_dict(self) -> dict[str, Any]:
         item: dict[str, Any] = {"cards": self.cards}
@@ -161,7 +162,29 @@ class SampleHand:
             item["redeals"] = self.redeals
         if self.meets_needs is not None:
             item["meets_needs"] = self.meets_needs
+        if self.split is not None:
+            item["split"] = self.split.as_dict()
         return item
+
+
+@dataclass(frozen=True, slots=True)
+class MeioSplit:
+    """Meio's split of the dealt 13 (rulebook, Phase 1): 7 cards kept in hand for the first half, 6 set
+    aside face down for the second, as cardbase's heuristic agent chooses them for ``players`` players
+    (its estimate, not a searched answer: ``lab split`` plays the splits out)."""
+
+    first: list[str]  # the 7 kept in hand, in deal order
+    aside: list[str]  # the 6 set aside
+    players: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"first_seven": self.first, "set_aside_six": self.aside, "players": self.players, "by": "heuristic"}
+
+    def line(self) -> str:
+        return (
+            f"split as the heuristic agent would ({self.players} players): keep {' '.join(self.first)}; "
+            f"set aside {' '.join(self.aside)}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,10 +229,38 @@ def sample_report(deck: Setup, model: Draws, hands: int, seed: int, cards: int |
             r,
             _meets(deck, hand) if deck.needs else None,
             tuple(deck.infos[i].id for i in hand),
+            meio_split([card_label(deck, i) for i in hand], deck.players) if deck.game == "meio" else None,
         )
         for hand, r in zip(drawn, redeals, strict=True)
     ]
     return Samples(what, seed, out)
+
+
+def meio_split(labels: list[str], players: int | None) -> MeioSplit | None:
+    """The heuristic agent's 7 + 6 split of a Meio deal of 13 distinct playing cards (None for any other
+    hand: fewer or more cards, a repeated card, a card that is not a playing card). Without ``players``,
+    the table the deal fits: 13 cards for each of 2 to 4 players in the deck's size."""
+    from cardbase.games.meio.agents import best_split, card_weights
+    from cardbase.games.meio.cards import HAND_SIZE, PlayingCard, min_players
+    from cardbase.games.meio.engine import cards_of, mask_of
+
+    if len(labels) != HAND_SIZE:
+        return None
+    try:
+        cards = [PlayingCard.parse(label) for label in labels]
+    except ValueError:
+        return None
+    if len(set(cards)) != HAND_SIZE:
+        return None
+    if players is None:  # the fewest players whose deck holds every card dealt
+        players = max(min_players(c.rank) for c in cards)
+    split = best_split(mask_of(cards), card_weights(min(4, max(2, players)), True))
+    keep, aside = set(cards_of(split.keep)), set(cards_of(split.aside))
+    return MeioSplit(
+        [label for label, c in zip(labels, cards, strict=True) if c in keep],
+        [label for label, c in zip(labels, cards, strict=True) if c in aside],
+        min(4, max(2, players)),
+    )
 
 
 def sample_hand(database: Any, resolved: Any, seed: int, cards: int, opening: int = 5) -> Samples:

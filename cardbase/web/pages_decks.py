@@ -298,6 +298,11 @@ def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: 
         "meio": f"Meio deal of {size}",
     }.get(info.game, samples.what.replace(f"{size + drawn} cards seen", f"{size} dealt"))
     out["redeals"] = hand.redeals
+    if hand.split is not None:  # Meio's deal of 13: the heuristic agent's 7 + 6, marked on the faces
+        aside = list(hand.split.aside)
+        for card in out["cards"]:
+            card["aside"] = card["name"] in aside
+        out["split"] = hand.split
     out["can_draw"] = info.game != "meio" and size + drawn < MAX_HAND  # Meio: no draws after the deal
     out["command"] = f"cardbase draws {shlex.quote('db:' + info.name)} --sample 1 --seed {seed} --cards {size + drawn}"
     return out

@@ -204,3 +204,47 @@ def test_a_sample_hand_is_the_cli_sample_and_a_draw_is_the_next_card_of_the_same
         )
         assert cli.exit_code == 0, cli.output
         assert json.loads(cli.stdout)["hands"][0]["cards"] == more.cards
+
+
+def test_a_meio_deal_of_thirteen_comes_with_the_heuristic_agents_seven_and_six() -> None:
+    from itertools import combinations
+
+    from cardbase.draws.reports import meio_split
+    from cardbase.games.meio.agents import card_weights, estimate
+    from cardbase.games.meio.cards import PlayingCard
+    from cardbase.games.meio.engine import mask_of
+
+    labels = ["AS", "9S", "4S", "KH", "7H", "2H", "QD", "10D", "5D", "3D", "JC", "8C", "6C"]
+    split = meio_split(labels, None)
+    assert split is not None and split.players == 4  # a king is only in the 4-player deck
+    assert len(split.first) == 7 and len(split.aside) == 6
+    assert sorted(split.first + split.aside) == sorted(labels)
+    # the heuristic's aim, scored here on its own: the two packs' estimated tricks as near as any split's
+    weights = card_weights(4, True)
+    cards = [PlayingCard.parse(label) for label in labels]
+
+    def gap(aside: list[PlayingCard]) -> float:
+        kept = [c for c in cards if c not in aside]
+        return abs(estimate(mask_of(kept), weights) - estimate(mask_of(aside), weights))
+
+    best = min(gap(list(six)) for six in combinations(cards, 6))
+    assert gap([PlayingCard.parse(label) for label in split.aside]) == pytest.approx(best)
+    assert meio_split(labels[:12], 4) is None  # not a deal of 13
+    assert meio_split([*labels[:12], "AS"], 4) is None  # a card twice
+    assert meio_split(labels, 2) is not None and meio_split(labels, 2).players == 2  # type: ignore[union-attr]
+
+
+def test_draws_sample_of_a_meio_deal_prints_and_writes_its_split() -> None:
+    shown = runner.invoke(cli_app, ["draws", "examples/decks/meio-3-players.txt", "--sample", "2", "--seed", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("split as the heuristic agent would (3 players): keep ") == 2
+    made = runner.invoke(
+        cli_app, ["draws", "examples/decks/meio-3-players.txt", "--sample", "1", "--seed", "3", "--json"]
+    )
+    hand = json.loads(made.output)["hands"][0]
+    assert sorted(hand["split"]["first_seven"] + hand["split"]["set_aside_six"]) == sorted(hand["cards"])
+    assert (len(hand["split"]["first_seven"]), hand["split"]["by"]) == (7, "heuristic")
+    fewer = runner.invoke(
+        cli_app, ["draws", "examples/decks/meio-3-players.txt", "--sample", "1", "--cards", "5", "--json"]
+    )
+    assert "split" not in json.loads(fewer.output)["hands"][0]  # 5 cards seen is not a deal to split

@@ -200,6 +200,11 @@ def test_meio_deals_thirteen_and_offers_no_draw(page: Page, live_server: LiveSer
     expect(page.locator("#hand li")).to_have_count(13)
     expect(page.locator("#draw-card")).to_have_count(0)
     assert hand_names(page) == cli_sample(live_server, name, 5, 13)  # by rank and suit, as the CLI: 7H
+    # the 7 + 6 split, as the CLI's sample prints it: six faces marked "set aside", the line names both packs
+    expect(page.locator("#hand li .aside-mark")).to_have_count(6)
+    expect(page.locator("#hand-split")).to_contain_text("Split 7 + 6 as cardbase's heuristic agent would")
+    aside = [li.get_attribute("data-card-id") for li in page.locator("#hand li:has(.aside-mark)").all()]
+    assert len(set(aside)) == 6
 
 
 def test_the_gallery_offers_only_what_the_format_takes_and_says_why(page: Page, live_server: LiveServer) -> None:
