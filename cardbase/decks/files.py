@@ -113,6 +113,19 @@ EXPORT_FORMATS = ("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk"
 other tools' forms hold."""
 
 
+EXPORT_FILES = {
+    "text": ("txt", "text/plain; charset=utf-8"),
+    "json": ("json", "application/json"),
+    "code": ("code.txt", "text/plain; charset=utf-8"),
+    "arena": ("arena.txt", "text/plain; charset=utf-8"),
+    "plain": ("plain.txt", "text/plain; charset=utf-8"),
+    "mtgo": ("mtgo.txt", "text/plain; charset=utf-8"),
+    "cod": ("cod", "application/xml"),
+    "ydk": ("ydk", "text/plain; charset=utf-8"),
+}
+"""Per export form: the file name's ending and the media type of a download of it."""
+
+
 def write_deck(deck: Deck, fmt: str) -> str:
     """The deck in the form ``fmt`` (one of ``EXPORT_FORMATS``)."""
     from cardbase.decks.lists import WRITERS

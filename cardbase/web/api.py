@@ -455,17 +455,14 @@ def export(
     format: Annotated[Literal["text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk"], Query()] = "text",
 ) -> Response:
     """The deck as a text list, JSON, a share code or another tool's list (as ``deck export``), sections included."""
-    from cardbase.decks.files import write_deck
+    from cardbase.decks.files import EXPORT_FILES, write_deck
     from cardbase.decks.store import deck_by_id
     from cardbase.names import file_slug
 
     info = deck_by_id(_db(settings), _check_id(deck_id))
     resolved = _resolved(settings, deck_id)
     text = write_deck(resolved.deck, format)
-    suffix = {"text": "txt", "json": "json", "code": "code.txt", "cod": "cod", "ydk": "ydk"}.get(
-        format, f"{format}.txt"
-    )
-    media = {"json": "application/json", "cod": "application/xml"}.get(format, "text/plain; charset=utf-8")
+    suffix, media = EXPORT_FILES[format]
     response = download(text, f"{file_slug(info.name) or 'deck'}.{suffix}", media)
     tag(response, "deck", info.id, info.version)
     return response

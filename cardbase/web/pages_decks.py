@@ -614,25 +614,27 @@ def compare(request: Request) -> HTMLResponse:
 
 # --- export, share, import ----------------------------------------------------------------------
 
-EXPORTS = {"txt": ("text", "text/plain"), "json": ("json", "application/json"), "code": ("code", "text/plain")}
+EXPORTS = {"txt": "text", "json": "json", "code": "code", "arena": "arena", "plain": "plain", "mtgo": "mtgo"}
+EXPORTS |= {"cod": "cod", "ydk": "ydk"}
+"""The page's download endings (``/decks/7/export.arena``) and the ``deck export --format`` each writes."""
 
 
 @router.get("/decks/{deck_text_id}/export.{kind}")
 def export(request: Request, deck_text_id: str, kind: str) -> Response:
-    """The deck as ``deck export --format text|json|code`` writes it, as a download."""
-    from cardbase.decks.files import write_deck
+    """The deck as ``deck export --format FORMAT`` writes it, as a download (file names as the API's)."""
+    from cardbase.decks.files import EXPORT_FILES, write_deck
     from cardbase.decks.store import deck_by_id, load_deck
-    from cardbase.names import slug
+    from cardbase.names import file_slug
 
     if kind not in EXPORTS:
-        raise UsageError(f"export as .txt, .json or .code, not .{kind}")
-    fmt, media = EXPORTS[kind]
+        raise UsageError(f"export as {', '.join('.' + k for k in EXPORTS)}, not {quoted('.' + kind)}")
+    fmt = EXPORTS[kind]
     database = database_of(request)
     deck_id = _deck_id(deck_text_id)
     info = deck_by_id(database, deck_id)
     text = write_deck(load_deck(database, deck_id), fmt)
-    filename = f"{slug(info.name) or 'deck'}.{'txt' if kind == 'code' else kind}"
-    return tagged(download(text, filename, f"{media}; charset=utf-8"), info)
+    suffix, media = EXPORT_FILES[fmt]
+    return tagged(download(text, f"{file_slug(info.name) or 'deck'}.{suffix}", media), info)
 
 
 PRINT_OPTIONS = ("paper", "card_size", "bleed", "crop_marks", "backs")

@@ -233,7 +233,10 @@ def test_downloads_of_decks_named_in_any_script(
         f"/api/decks/{deck}/pdf": f"{stem}.pdf",
         f"/decks/{deck}/export.txt": f"{stem}.txt",
         f"/decks/{deck}/export.json": f"{stem}.json",
-        f"/decks/{deck}/export.code": f"{stem}.txt",
+        f"/decks/{deck}/export.code": f"{stem}.code.txt",
+        f"/decks/{deck}/export.arena": f"{stem}.arena.txt",
+        f"/decks/{deck}/export.cod": f"{stem}.cod",
+        f"/decks/{deck}/export.ydk": f"{stem}.ydk",
         f"/decks/{deck}/print.pdf": f"{stem}.pdf",
     }
     for url, want in downloads.items():

@@ -445,10 +445,19 @@ def test_export_and_share_link_round_trip(web: TestClient, database: Database) -
     add(web, deck, "mea/demo/crumb-goblin", 3)
     add(web, deck, "mea/demo/puddle-knight", 1, section="sideboard")
     stored = load_deck(database, deck)
-    for kind, fmt in (("txt", "text"), ("json", "json"), ("code", "code")):
+    page = web.get(f"/decks/{deck}").text
+    kinds = (("txt", "text"), ("json", "json"), ("code", "code"), ("arena", "arena"), ("mtgo", "mtgo"))
+    for kind, fmt in (*kinds, ("plain", "plain"), ("cod", "cod"), ("ydk", "ydk")):
+        assert f'href="/decks/{deck}/export.{kind}"' in page, kind  # the deck page links every form
         response = web.get(f"/decks/{deck}/export.{kind}")
         assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
         assert response.text == write_deck(stored, fmt)
+        if fmt not in ("plain", "json"):  # read back whole, sections included (plain has no sections)
+            given = {"code": response.text.strip()} if fmt == "code" else {"text": response.text, "game": "mea"}
+            again = web.post("/api/decks/import", json={**given, "name": f"back {kind}"})
+            assert again.status_code == 201, (kind, again.text[:300])
+            assert load_deck(database, again.json()["id"]).cards == stored.cards, kind
+    assert web.get(f"/decks/{deck}/export.exe").status_code == 400
     code = write_deck(stored, "code").strip()
     page = web.get(f"/decks/{deck}").text
     assert f'id="share-code" class="code" readonly value="{code}"' in page
