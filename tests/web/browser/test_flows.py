@@ -25,7 +25,7 @@ from cardbase.db.queries import find_card
 from cardbase.db.search import search_cards
 from cardbase.decks.store import deck_names, load_deck
 from tests.hostile.conftest import db_dump
-from tests.web.browser.conftest import LiveServer
+from tests.web.browser.conftest import TIMEOUT_MS, LiveServer
 from tests.web.browser.test_pages import make_deck
 
 REPO = Path(__file__).resolve().parents[3]
@@ -463,7 +463,8 @@ def test_gallery_and_card_images_load(page: Page) -> None:
     page.wait_for_function(
         "() => { const shown = [...document.querySelectorAll('#results img')]"
         ".filter(i => i.getBoundingClientRect().top < innerHeight);"
-        " return shown.length > 0 && shown.every(i => i.complete && i.naturalWidth > 0); }"
+        " return shown.length > 0 && shown.every(i => i.complete && i.naturalWidth > 0); }",
+        timeout=4 * TIMEOUT_MS,  # the first screen's ~21 faces are each drawn on its first request
     )
     page.goto("/cards/meikyu/core/grimoire")
     image = page.locator("img#card-image")
