@@ -304,6 +304,9 @@ def test_on_a_phone_a_tap_picks_a_card_and_a_long_press_shows_it(open_seat) -> N
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     expect(page.locator("#card-preview")).to_be_visible()
     expect(page.locator(".picking")).to_be_hidden()  # the long press only showed the card
+    page.wait_for_function(  # the large face loads after the preview opens: wait for it, then measure it
+        "() => { const i = document.querySelector('#card-preview img'); return i && i.complete && i.naturalWidth > 0; }"
+    )
     assert page.evaluate("document.getElementById('card-preview').querySelector('img').naturalWidth") >= 400
     page.locator(".legend").tap()  # a tap elsewhere closes it
     expect(page.locator("#card-preview")).to_be_hidden()
