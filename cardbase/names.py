@@ -137,3 +137,44 @@ def name_problem(name: str) -> str | None:
     if " #" in name or name.startswith("#"):
         return "cannot start with '#' or hold ' #' (a deck list reads the rest of the line as a comment)"
     return None
+
+
+TAG_MAX = 40
+"""Characters in a tag (``removal``, ``combo piece``)."""
+TAGS_MAX = 100
+"""Tags on one card, or on one card's entries in one deck."""
+_TAG_PUNCTUATION = frozenset(" -_'./&+!?()")
+
+
+def tag_name(text: str) -> str:
+    """A tag as stored: spaces collapsed, lower case; 1 to ``TAG_MAX`` letters or digits of any script,
+    spaces and ``-_'./&+!?()``; anything else (``,`` ``;`` ``#`` ``:`` quotes, ``<``, control characters) is
+    a ``ValueError`` saying why (tags are listed with ``,`` and ``;`` and searched as ``tag:NAME``)."""
+    tag = " ".join(str(text).split()).lower()
+    if not tag:
+        raise ValueError("a tag needs a letter or digit")
+    if len(tag) > TAG_MAX:
+        raise ValueError(f"a tag has at most {TAG_MAX} characters, not {len(tag):,}")
+    for char in tag:
+        if not (char.isalnum() or char in _TAG_PUNCTUATION):
+            raise ValueError(
+                f"a tag holds letters, digits, spaces and -_'./&+!?() only, not {char!r} (in {tag[:TAG_MAX]!r})"
+            )
+    if not any(char.isalnum() for char in tag):
+        raise ValueError(f"a tag needs a letter or digit, not {tag!r}")
+    return tag
+
+
+def tag_list(values: object) -> list[str]:
+    """Tags given as a list or as text separated by ``,`` or ``;``: checked (``tag_name``), without
+    repeats, in order; more than ``TAGS_MAX`` is a ``ValueError``."""
+    if isinstance(values, str):
+        items: list[object] = [part for chunk in values.split(";") for part in chunk.split(",")]
+    elif isinstance(values, list | tuple | set | frozenset):
+        items = list(values)
+    else:
+        raise ValueError(f"tags are a list or text separated by ',' or ';', not {type(values).__name__}")
+    tags = list(dict.fromkeys(tag_name(str(v)) for v in items if str(v).strip()))
+    if len(tags) > TAGS_MAX:
+        raise ValueError(f"{len(tags):,} tags; a card has at most {TAGS_MAX}")
+    return tags

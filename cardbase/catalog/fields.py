@@ -30,6 +30,8 @@ ABILITIES = Field("abilities", list, ("abilities json", "ability data"))
 COPIES = Field("copies", int, ("count", "qty", "quantity", "number"))
 ALIASES = Field("aliases", str, ("alias", "aka", "also known as"))
 NOTES = Field("notes", str, ("note", "comment", "comments"))
+TAGS = Field("tags", str, ("tag", "labels", "categories"))
+"""Tags on the card (``removal; draw``), separated by ``;`` or ``,`` in a cell."""
 # Columns an export writes that an import reads past: they are derived, not values.
 READ_ONLY_COLUMNS = ("id", "short_id", "source", "game", "unknown")
 
@@ -47,6 +49,7 @@ GAME_FIELDS: dict[str, tuple[Field, ...]] = {
         SET,
         COPIES,
         ALIASES,
+        TAGS,
         NOTES,
     ),
     "meikyu": (
@@ -62,6 +65,7 @@ GAME_FIELDS: dict[str, tuple[Field, ...]] = {
         COPIES,
         SET,
         ALIASES,
+        TAGS,
         NOTES,
     ),
     "meio": (
@@ -72,6 +76,7 @@ GAME_FIELDS: dict[str, tuple[Field, ...]] = {
         Field("min_players", int, ("players",)),
         SET,
         ALIASES,
+        TAGS,
         NOTES,
     ),
 }
@@ -158,3 +163,22 @@ def value_text(game: str, type_: str, field: str, value: object) -> str:
     if value is not None:
         return str(value)
     return "?" if field in APPLICABLE.get((game, type_), ()) else NOT_APPLICABLE
+
+
+SOURCE_USER = "user"
+"""The source of a card added or edited in cardbase (``catalog add``/``edit``, the web's editor)."""
+
+
+def source_label(source: str) -> str:
+    """How a card's source is said wherever it shows (a face's footer, tables, the card page)."""
+    from cardbase.games.base import SOURCE_DEMO, SOURCE_FILE_PREFIX, SOURCE_RULEBOOK
+
+    if source == SOURCE_DEMO:
+        return "DEMO, not a published card"
+    if source == SOURCE_RULEBOOK:
+        return "from the rulebook"
+    if source == SOURCE_USER:
+        return "entered in cardbase"
+    if source.startswith(SOURCE_FILE_PREFIX):
+        return f"imported from {source[len(SOURCE_FILE_PREFIX) :]}"
+    return source

@@ -20,6 +20,11 @@ class _Card(BaseModel):
 
     name: str = Field(min_length=1, description="The card's name as printed.")
     aliases: list[str] = Field(default_factory=list, description="Other names that find this card.")
+    tags: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="The owner's tags on the card (removal, draw), for tag: queries.",
+    )
     notes: str | None = Field(default=None, description="Where a value comes from, or why it is unknown.")
     set: str | None = Field(default=None, description="The card's set, when not the file's set.")
     source: str | None = Field(

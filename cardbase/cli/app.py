@@ -26,6 +26,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "catalog": ("cardbase.cli.catalog:app", "The card catalog: status, import and export."),
     "cards": ("cardbase.cli.cards:app", "Search cards and show them."),
     "deck": ("cardbase.cli.deck:app", "Build, check and share decks."),
+    "collection": (
+        "cardbase.cli.collection:app",
+        "The cards you own: counts per card, files in and out, and what your decks miss.",
+    ),
     "schema": ("cardbase.cli.schema:app", "JSON Schemas of the catalog and deck files."),
     "sim": ("cardbase.cli.sim:app", "Simulate many games between agents."),
     "lab": (

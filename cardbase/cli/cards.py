@@ -140,13 +140,13 @@ def show(
     Example: cardbase cards show grimor
     """
     from cardbase.catalog.fields import APPLICABLE
-    from cardbase.db.queries import aliases_of, card_dict, check_game, find_card
+    from cardbase.db.queries import aliases_of, card_dict, check_game, find_card, tags_of
 
     game = check_game(game)
     database = open_db(db)
     with database.session() as session:
         card = find_card(session, name, game)
-        data = card_dict(card, aliases_of(session, card))
+        data = card_dict(card, aliases_of(session, card), tags_of(session, card))
     if json:
         print_json(data)
         return
@@ -176,3 +176,29 @@ def show(
             f"unknown: {', '.join(data['unknown'])} (the rulebook does not give them; "
             "import real values with `cardbase catalog import`)"
         )
+
+
+@app.command()
+def tag(
+    name: CardArg,
+    tags: Annotated[list[str] | None, typer.Argument(help="Tags to add (e.g. removal).", show_default=False)] = None,
+    remove: Annotated[list[str] | None, typer.Option("--remove", "-r", help="A tag to take off (repeatable).")] = None,
+    game: CardGameOpt = None,
+    db: DbOption = None,
+) -> None:
+    """Tag a card for the whole catalog (an edit, kept in `catalog history`); without tags, list its tags.
+
+    `tag:NAME` finds tagged cards in every query: cards search, the gallery, draws --need.
+
+    Example: cardbase cards tag "Pocket Sand" removal
+    """
+    from cardbase.db.edit import retag_card
+    from cardbase.db.queries import check_game, find_card, tags_of
+
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, name, check_game(game))
+        now = tags_of(session, found)
+    if tags or remove:
+        now = retag_card(database, found.id, tags or [], remove or [], "cli")
+    typer.echo(f"{found.name}: " + (", ".join(now) if now else "no tags"))

@@ -187,3 +187,124 @@ def template(
         f"wrote {out}: {count} {game_id} cards; fill in the empty cells, "
         f"then `cardbase catalog import {out} --game {game_id}`"
     )
+
+
+# --- one card at a time -----------------------------------------------------------------------
+
+FieldsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help="FIELD=VALUE pairs, e.g. cost=3 'text=Draw 1 card.' (fields and synonyms as in imports; "
+        "an empty value or ? makes it unknown).",
+        show_default=False,
+    ),
+]
+WHO_CLI = "cli"
+"""Who the history names for a change made by a command."""
+
+
+def _changes_line(changed: dict[str, tuple[object, object]]) -> str:
+    from cardbase.db.edit import shown_value
+
+    if not changed:
+        return "nothing changed"
+    parts = []
+    for name, (before, after) in changed.items():
+        parts.append(f"{name}: {shown_value(before, 60)} → {shown_value(after, 60)}")
+    return "; ".join(parts)
+
+
+@app.command()
+def add(
+    game: GameOption,
+    fields: FieldsArg,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Add one card to the catalog: a name and a type at least (set: the game's default), checked as imports are.
+
+    Its source is 'user'; `catalog history` shows the change.
+
+    Example: cardbase catalog add --game mea name=Ember Fox type=monster cost=2 atk=2 def=1 set=mine
+    """
+    from cardbase.db.edit import add_card, parse_assignments
+    from cardbase.db.queries import check_game
+
+    game_id = check_game(game)
+    assert game_id is not None
+    result = add_card(open_db(db), game_id, parse_assignments(fields), WHO_CLI)
+    if json:
+        print_json({"id": result.id, "name": result.name, "version": result.version})
+        return
+    typer.echo(f"added {result.name!r} ({result.id}): {_changes_line(result.changed)}")
+
+
+@app.command()
+def edit(
+    card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
+    fields: FieldsArg,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
+    ] = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Change a card's values (one transaction, kept in its history); name=… renames it and keeps the old
+    name as an alias, so decks and share codes still find it. Its set cannot change (it is part of its id).
+
+    Example: cardbase catalog edit "Crumb Goblin" cost=2 "text=When summoned: Draw 1 card."
+    """
+    from cardbase.db.edit import edit_card, parse_assignments
+    from cardbase.db.queries import check_game, find_card
+
+    values = parse_assignments(fields)
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, card, check_game(game))
+    result = edit_card(database, found.id, values, WHO_CLI)
+    if json:
+        changed = {k: {"before": b, "after": a} for k, (b, a) in result.changed.items()}
+        print_json({"id": result.id, "name": result.name, "version": result.version, "changed": changed})
+        return
+    typer.echo(f"{result.name} ({result.id}): {_changes_line(result.changed)}")
+
+
+@app.command()
+def history(
+    card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
+    ] = None,
+    revert: Annotated[
+        int | None, typer.Option("--revert", min=1, help="Put back the values this edit changed, as a new edit.")
+    ] = None,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Every change to a card, newest first: who (cli, or the web server's user), when and what changed.
+
+    Example: cardbase catalog history "Crumb Goblin"
+    """
+    from cardbase.db.edit import card_history, revert_edit
+    from cardbase.db.queries import check_game, find_card
+
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, card, check_game(game))
+    if revert is not None:
+        result = revert_edit(database, found.id, revert, WHO_CLI)
+        typer.echo(f"{result.name} ({result.id}): reverted edit {revert}: {_changes_line(result.changed)}")
+        return
+    edits = card_history(database, found.id)
+    if json:
+        print_json({"id": found.id, "name": found.name, "edits": edits})
+        return
+    if not edits:
+        typer.echo(f"{found.name} ({found.id}): no edits; its values are as {found.source!r} gave them")
+        return
+    typer.echo(f"{found.name} ({found.id}):")
+    for e in edits:
+        changed = {k: (e["before"].get(k), e["after"].get(k)) for k in e["after"]}
+        typer.echo(f"  {e['id']}  {e['at']}  {e['who']}  {e['action']}: {_changes_line(changed)}")

@@ -20,7 +20,9 @@ from cardbase.cli.common import (
 )
 
 if TYPE_CHECKING:  # imported lazily at run time
+    from cardbase.db.engine import Database
     from cardbase.decks.formats import HouseFormats
+    from cardbase.decks.owned import OwnedReport
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
 
 app = typer.Typer(
@@ -69,11 +71,22 @@ def _resolved_without_errors(db: str | None, file: str, game: str | None, writes
     return resolved
 
 
-def _finish(report: ValidationReport, json: bool) -> None:
+def _owned(database: Database, resolved: ResolvedDeck) -> OwnedReport | None:
+    """The deck against the collection, or None when the collection is empty (or the deck has no game)."""
+    from cardbase.decks.owned import collection_is_empty, deck_owned
+
+    if not resolved.game or collection_is_empty(database):
+        return None
+    return deck_owned(database, resolved.deck)
+
+
+def _finish(report: ValidationReport, json: bool, owned: OwnedReport | None = None) -> None:
     if json:
-        print_json(report.as_dict())
+        print_json(report.as_dict() | {"collection": owned.as_dict() if owned else None})
     else:
         _print_problems(report)
+        if owned:
+            typer.echo(owned.summary())
     if not report.valid:
         raise typer.Exit(1)
 
@@ -96,9 +109,10 @@ def validate(
     from cardbase.db.queries import check_game
     from cardbase.decks.service import resolve_file, validate_resolved
 
-    resolved = resolve_file(open_db(db), file, check_game(game))
+    database = open_db(db)
+    resolved = resolve_file(database, file, check_game(game))
     report, _ = validate_resolved(resolved, format, _house(formats, db))
-    _finish(report, json)
+    _finish(report, json, _owned(database, resolved))
 
 
 @app.command()
@@ -141,6 +155,8 @@ def stats(
             + ", ".join(f"[{k}] {n}" for k, n in data["side_sections"].items())
             + " (only the main deck is)"
         )
+    if data["by_tag"]:
+        out.print("by tag: " + ", ".join(f"{t} {n}" for t, n in data["by_tag"].items()))
     for line in stats_lines(data):
         out.print(line)
 
@@ -370,10 +386,12 @@ def show(
 
     by = check_choice(group, GROUPINGS, "--group") if group or sort else None
     order = check_choice(sort, SORTS, "--sort")
-    resolved = resolve_file(open_db(db), deck, check_game(game))
+    database = open_db(db)
+    resolved = resolve_file(database, deck, check_game(game))
     report, _ = validate_resolved(resolved, format, _house(formats, db))
+    owned = _owned(database, resolved)
     if json:
-        shown = show_dict(resolved, report, deck)
+        shown = show_dict(resolved, report, deck) | {"collection": owned.as_dict() if owned else None}
         if by and resolved.game:
             shown["groups"] = [
                 {"section": s, "groups": [g.as_dict() for g in groups]}
@@ -386,6 +404,8 @@ def show(
     elif resolved.game:
         typer.echo(write_text(resolved.deck), nl=False)
     _print_problems(report)
+    if owned:
+        typer.echo(owned.summary())
 
 
 @app.command()
@@ -402,6 +422,9 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File (default: print).", callback=checked_path)
     ] = None,
+    history: Annotated[
+        bool, typer.Option("--history", help="JSON of a database deck: with every kept version (deck history).")
+    ] = False,
     game: GameOpt = None,
     db: DbOption = None,
 ) -> None:
@@ -409,9 +432,21 @@ def export(
 
     Example: cardbase deck export "Goblin Rush" --format arena
     """
-    from cardbase.decks.files import write_deck
+    from cardbase.decks.files import write_deck, write_json
 
-    text = write_deck(_resolved_without_errors(db, deck, game).deck, format)
+    resolved = _resolved_without_errors(db, deck, game)
+    if history:
+        from cardbase.decks.history import history_payload
+        from cardbase.decks.store import deck_info
+        from cardbase.errors import UsageError
+
+        if format != "json" or not resolved.source.startswith("db:") or "@" in resolved.source:
+            raise UsageError("--history is for --format json of a database deck (its name, not NAME@N or a file)")
+        database = open_db(db)
+        versions = history_payload(database, deck_info(database, resolved.source.removeprefix("db:")).id)
+        text = write_json(resolved.deck, versions)
+    else:
+        text = write_deck(resolved.deck, format)
     if output:
         from cardbase.textfiles import write_text_output
 
@@ -464,8 +499,9 @@ def import_(
 
     resolved = _resolved_without_errors(db, file, game, writes=True)
     deck_name = name or resolved.deck.name or Path(file).stem
-    save_deck(open_db(db), resolved.deck, deck_name, replace)
-    typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards")
+    save_deck(open_db(db), resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
+    kept = f", with {len(resolved.history)} versions of history" if resolved.history else ""
+    typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards{kept}")
 
 
 @app.command()
@@ -480,3 +516,84 @@ def delete(
 
     delete_deck(open_db(db), name)
     typer.echo(f"deleted deck {name!r}")
+
+
+@app.command()
+def tag(
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
+    tags: Annotated[
+        list[str] | None, typer.Argument(help="Tags to add (e.g. 'combo piece').", show_default=False)
+    ] = None,
+    remove: Annotated[list[str] | None, typer.Option("--remove", "-r", help="A tag to take off (repeatable).")] = None,
+    db: DbOption = None,
+) -> None:
+    """Tag a card's entries in a database deck (tags of this deck only; `cards tag` tags the card everywhere).
+
+    `tag:NAME` then finds them in this deck's draws and odds; deck files keep them as '# tags: …'.
+
+    Example: cardbase deck tag "Goblin Rush" "Crumb Goblin" "combo piece"
+    """
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import _get, tag_entries
+
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, card, _get(session, name).game)
+    now = tag_entries(database, name, found, tags or [], remove or [])
+    typer.echo(f"{name}: {found.name}: " + (", ".join(now) if now else "no tags"))
+
+
+@app.command()
+def history(
+    name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1_000, help="Versions to list, newest first.")] = 50,
+    offset: Annotated[int, typer.Option("--offset", min=0, max=10**9, help="Skip this many of the newest.")] = 0,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Every version of a database deck, newest first: what changed, when, from where (cli or web).
+
+    NAME@N then names version N wherever a deck is read (deck show, diff, validate, export, draws, print).
+
+    Example: cardbase deck history "Goblin Rush"
+    """
+    from cardbase.decks.history import deck_history
+
+    deck_id, versions, total = deck_history(open_db(db), name, limit, offset)
+    if json:
+        print_json({"deck": name, "id": deck_id, "kept": total, "versions": [v.as_dict() for v in versions]})
+        return
+    typer.echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
+    for v in versions:
+        typer.echo(f"  @{v.number}  {v.at}  {v.origin:<4}  {v.cards:>4} cards  {v.change}")
+    if total > offset + len(versions):
+        typer.echo(f"  … {total - offset - len(versions):,} older (--offset {offset + len(versions)})")
+
+
+@app.command()
+def restore(
+    ref: Annotated[
+        str, typer.Argument(help="NAME@N: the version to go back to.", shell_complete=complete.stored_decks)
+    ],
+    db: DbOption = None,
+) -> None:
+    """Make a database deck what version N was (cards, tags, format; the name stays), as a new version.
+
+    Nothing is lost: the versions in between stay in `deck history`.
+
+    Example: cardbase deck restore "Goblin Rush@3"
+    """
+    from cardbase.decks.history import split_ref
+    from cardbase.decks.store import restore_version
+    from cardbase.errors import UsageError
+
+    parts = split_ref(ref.removeprefix("db:"))
+    if parts is None:
+        raise UsageError(f"{ref!r}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)")
+    name, number = parts
+    _deck_id, made = restore_version(open_db(db), name, number)
+    if made is None:
+        typer.echo(f"{name} already is what version {number} was; nothing changed")
+    else:
+        typer.echo(f"{name}: restored version {number} as version {made}")

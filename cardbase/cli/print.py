@@ -309,7 +309,9 @@ def _card_order(card: Any) -> tuple[Any, ...]:
     )
 
 
-def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tuple[Any, int]], str, list[str]]:
+def deck_entries(
+    database: Any, path: Path, game: str | None, missing: bool = False
+) -> tuple[list[tuple[Any, int]], str, list[str]]:
     """The catalog cards of the deck file at ``path`` with their counts, the deck's name, and warnings.
 
     A deck that names cards the catalog does not have (or cannot be read) is refused with every
@@ -319,7 +321,7 @@ def deck_entries(database: Any, path: Path, game: str | None) -> tuple[list[tupl
     from cardbase.render.deck_print import deck_entries_of
 
     resolved = resolve_file_or_fail(database, path, game)
-    entries = deck_entries_of(database, resolved)
+    entries = deck_entries_of(database, resolved, missing_only=missing)
     warnings = [str(p) for p in resolved.problems if p.severity != "error"]
     return entries, resolved.deck.name or path.stem, warnings
 
@@ -345,10 +347,13 @@ def print_deck(
     images: ImagesOption = Path("card_images"),
     no_cache: NoCacheOption = False,
     author: AuthorOption = "cardbase",
+    missing: Annotated[
+        bool, typer.Option("--missing", help="Only the copies your collection lacks (`cardbase collection`).")
+    ] = False,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Print a deck file: every card as many times as the deck has it.
+    """Print a deck file: every card as many times as the deck has it (--missing: only the copies you don't own).
 
     Names that are not in the catalog are listed (with their lines) and nothing is printed; use
     `cardbase deck validate` to check the deck against a format.
@@ -361,7 +366,7 @@ def print_deck(
     game_id = check_game(game)
     sheet.spec(game_id)  # bad options fail before the database is opened
     database = open_db(db)
-    entries, name, deck_warnings = deck_entries(database, file, game_id)
+    entries, name, deck_warnings = deck_entries(database, file, game_id, missing)
     for line in deck_warnings:
         warn(line)
     with database.session() as session:

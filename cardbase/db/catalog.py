@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +12,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
-from cardbase.db.models import Card, CardAlias, CardSet, CardType, Game, Meta, card_id, short_id
+from cardbase.db.models import Card, CardAlias, CardSet, CardTagRow, CardType, Game, Meta, card_id, short_id
+from cardbase.db.tags import replace_card_tags
 from cardbase.errors import InvalidData, quoted
 from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
 from cardbase.names import fold
@@ -96,14 +97,19 @@ def write_cards(
     for alias_card, alias in session.execute(alias_rows):
         aliases_of[alias_card].add(alias)
     by_alias = {fold(a): cid for cid, names in aliases_of.items() for a in names}
+    by_name = {fold(c["name"]): cid for cid, c in existing.items() if cid != card_id(game, set_code, c["name"])}
     taken = {sid: other for sid, other in session.execute(select(table.c.short_id, table.c.id))}  # short id -> its card
+    tags_of: dict[str, list[str]] | None = None  # the stored cards' tags, read when a record has tags
+    tag_changes: dict[str, list[str]] = {}
     new_ids: list[str] = []
     changed: set[str] = set()
     new_aliases_rows: list[dict[str, str]] = []
     problems: list[str] = []
     for record in records:
         cid = record.get("_id") or card_id(game, set_code, record["name"])
-        if cid not in existing and fold(record["name"]) in by_alias:
+        if cid not in existing and fold(record["name"]) in by_name:  # a card renamed in cardbase keeps its id
+            cid = by_name[fold(record["name"])]
+        elif cid not in existing and fold(record["name"]) in by_alias:
             cid = by_alias[fold(record["name"])]
         card = existing.get(cid)
         if (
@@ -141,21 +147,19 @@ def write_cards(
         else:
             before = dict(card)
             card["type"] = record.get("type") or card["type"]
-        old_text = card["text"]
-        for column in _VALUE_COLUMNS:
-            if column in record:
-                card[column] = record[column]
-        if "abilities" in record:
-            card["abilities"] = _abilities_json(record["abilities"], card["type"], record["name"], origin or set_code)
-        elif card["text"] != old_text:
-            card["abilities"] = None  # the text changed: its encoded abilities no longer say the same
         new_aliases = set(record.get("aliases") or ()) - aliases_of[cid]
         aliases_of[cid] |= new_aliases
-        card["unknown"] = ",".join(unknown_fields(game, card["type"], card))
-        card["search_names"] = _search_names(card["name"], sorted(aliases_of[cid]), card["land_name"])
+        apply_values(card, record, aliases_of[cid], origin or set_code)
+        if "tags" in record:
+            if tags_of is None:
+                tags_of = _set_tags(session, in_set)
+            retagged = sorted(record["tags"]) != tags_of.get(cid, [])
+            tag_changes[cid] = list(record["tags"])
+        else:
+            retagged = False
         if before is None:
             report.inserted.append(card["name"])
-        elif card != before or new_aliases:
+        elif card != before or new_aliases or retagged:
             card["source"] = source
             report.updated.append(card["name"])
             changed.add(cid)
@@ -176,7 +180,36 @@ def write_cards(
             session.execute(update(table).where(table.c.id == bindparam("key")), updates)
         if new_aliases_rows:
             session.execute(insert(CardAlias.__table__), new_aliases_rows)  # type: ignore[attr-defined]
+    for cid, tags in tag_changes.items():
+        replace_card_tags(session, cid, tags)
+    session.flush()
     return report
+
+
+def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
+    """The tags of the stored cards of one set (``in_set``: the card table's condition), each sorted."""
+    table = Card.__table__  # type: ignore[attr-defined]
+    query = select(CardTagRow.card_id, CardTagRow.tag).join(table, table.c.id == CardTagRow.card_id).where(in_set)
+    out: dict[str, list[str]] = {}
+    for cid, tag in session.execute(query.order_by(col(CardTagRow.card_id), col(CardTagRow.tag))):
+        out.setdefault(cid, []).append(tag)
+    return out
+
+
+def apply_values(card: MutableMapping[str, Any], record: Mapping[str, Any], aliases: Iterable[str], origin: str) -> None:
+    """Set ``card``'s values (its columns by name) from a checked ``record`` (only the keys it has) and
+    derive the rest: its abilities (dropped when the text changes without them), unknown fields and
+    search names. The one step every card write takes: shipped catalogs, imports and edits."""
+    old_text = card["text"]
+    for column in _VALUE_COLUMNS:
+        if column in record:
+            card[column] = record[column]
+    if "abilities" in record:
+        card["abilities"] = _abilities_json(record["abilities"], card["type"], card["name"], origin)
+    elif card["text"] != old_text:
+        card["abilities"] = None  # the text changed: its encoded abilities no longer say the same
+    card["unknown"] = ",".join(unknown_fields(card["game"], card["type"], card))
+    card["search_names"] = _search_names(card["name"], sorted(aliases), card["land_name"])
 
 
 BULK_CACHE_KIB = 64 * 1024

@@ -171,6 +171,11 @@ def _v6_played_games(conn: Connection) -> None:
     ``create_all`` makes them in the same transaction; no existing row changes."""
 
 
+def _v7_owners_tables(conn: Connection) -> None:
+    """Schema 8: the collection, card and deck-entry tags, card edits and deck versions: new tables only,
+    which ``create_all`` makes in the upgrade's transaction; no existing row changes."""
+
+
 MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
@@ -178,6 +183,7 @@ MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     4: _v4_search_index,
     5: _v5_deck_version,
     6: _v6_played_games,
+    7: _v7_owners_tables,
 }
 """MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 
@@ -239,6 +245,10 @@ class Database:
     _writers: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     notes: list[str] = field(default_factory=list, compare=False)
     """What opening it found that the user should be told (once): a search index it cannot make."""
+    origin: str = "cli"
+    """Where changes through this handle come from, as deck history records it (``cli``; the web app's is ``web``)."""
+    deck_history: int = 1_000
+    """Versions kept per deck (``CARDBASE_DECK_HISTORY``, 1 to 1,000,000)."""
 
     def session(self) -> Session:
         return Session(self.engine)
@@ -517,7 +527,7 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
-        database = Database(engine, url, notes=notes)
+        database = Database(engine, url, notes=notes, deck_history=deck_history_limit())
         if load_catalogs:
             from cardbase.db.catalog import load_shipped
 
@@ -569,6 +579,23 @@ def database_error(error: BaseException) -> CardbaseError:
     if "nul (0x00)" in reason.lower():
         return UsageError("a text holds a NUL character (\\x00), which no name, query or value may hold")
     return DatabaseError(describe_database_error(reason))
+
+
+DECK_HISTORY_ENV = "CARDBASE_DECK_HISTORY"
+
+
+def deck_history_limit() -> int:
+    """Versions kept per deck: ``CARDBASE_DECK_HISTORY`` (1 to 1,000,000), else 1,000."""
+    from cardbase.errors import UsageError
+
+    text = os.environ.get(DECK_HISTORY_ENV, "").strip()
+    if not text:
+        return 1_000
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= 1_000_000:
+        raise UsageError(
+            f"{DECK_HISTORY_ENV}={text[:20]!r}: the versions kept per deck are a whole number from 1 to 1,000,000"
+        )
+    return int(text)
 
 
 def describe_database_error(reason: str) -> str:

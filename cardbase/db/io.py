@@ -235,6 +235,8 @@ def _csv_reason(error: csv.Error, line: int) -> str:
 
 _BAD_ROW = "\0bad-row"
 """Key of a row that cannot be read cell by cell; its value says why."""
+NOT_OBJECT = "\0notobject"
+"""Key of a JSON row that is not an object."""
 
 
 def _check_zip(path: Path, raw: bytes) -> None:
@@ -343,7 +345,7 @@ def read_json(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator
         for i, card in enumerate(cards):
             where = f"{label}[{i}]"
             if not isinstance(card, dict):
-                yield SourceRow(where, {"\0notobject": card})
+                yield SourceRow(where, {NOT_OBJECT: card})
                 continue
             yield SourceRow(where, card)
 
@@ -429,6 +431,10 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
         if not isinstance(data, list):
             raise ValueError("must be a JSON list of ability sentences")
         return data
+    if f.name == "tags":
+        from cardbase.names import tag_list
+
+        return [] if value is None else tag_list(value)
     if f.name == "aliases":
         if isinstance(value, list):
             return [str(v).strip() for v in value if str(v).strip()]
@@ -495,7 +501,7 @@ def parse_rows(
         if _BAD_ROW in row.cells:
             parsed.problems.append(f"{row.where}: {row.cells[_BAD_ROW]}")
             continue
-        if "\0notobject" in row.cells:
+        if NOT_OBJECT in row.cells:
             parsed.problems.append(f"{row.where}: a card must be an object of field: value")
             continue
         if row.where == NOTE_ROW and _is_note(row.cells.get(name_column)):
@@ -713,9 +719,10 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
                 select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
             ).all()
         }
+        by_name = {fold(name): cid for cid, name in cards.items()}  # a card renamed in cardbase keeps its id
         first: dict[str, dict[str, Any]] = {}
         for r in records:
-            cid = r["_id"]
+            cid = by_name.get(fold(r["name"])) or r["_id"]
             if cid not in cards and fold(r["name"]) in by_alias:
                 cid = by_alias[fold(r["name"])]
             if cid in first:
@@ -776,12 +783,14 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
     from sqlmodel import select
 
     from cardbase.db.models import Card, CardAlias, abilities_data
+    from cardbase.db.tags import card_tags
 
     with database.session() as session:
         cards = session.scalars(select(Card).where(Card.game == game).order_by(Card.set_code, Card.name)).all()
         aliases: dict[str, list[str]] = {}
         for alias in session.scalars(select(CardAlias).order_by(CardAlias.alias)):
             aliases.setdefault(alias.card_id, []).append(alias.alias)
+        tags = card_tags(session)
     out = []
     for card in cards:
         record: dict[str, Any] = {}
@@ -790,6 +799,8 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
                 record["set"] = card.set_code
             elif f.name == "aliases":
                 record["aliases"] = aliases.get(card.id, [])
+            elif f.name == "tags":
+                record["tags"] = tags.get(card.id, [])
             elif f.name == "abilities":
                 record["abilities"] = abilities_data(card)
             else:
@@ -809,7 +820,7 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
         value = record[column]
         if column == "abilities":
             return None if value is None else neutralise(json.dumps(value, ensure_ascii=False))
-        return neutralise("; ".join(value) if column == "aliases" else value)
+        return neutralise("; ".join(value) if column in ("aliases", "tags") else value)
 
     if fmt == "json":
         cards = [{k: v for k, v in r.items() if v is not None and v != []} for r in records]
@@ -845,7 +856,7 @@ def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
 
 
 TEMPLATE_FORMATS = ("xlsx", "csv")
-_LEFT_OUT = ("abilities", "aliases", "notes")
+_LEFT_OUT = ("abilities", "aliases", "tags", "notes")
 _INT_NOTE = "whole number; leave empty (or ?) when unknown"
 _NOTES: dict[str, str] = {
     "name": "# the card's name (this note row, under the header, is skipped on import)",

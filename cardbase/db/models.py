@@ -17,13 +17,15 @@ from sqlmodel import Field, SQLModel
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
 are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
 index (``cardbase.db.search_index``). 6: ``deck.version``, counting the writes to a deck (for HTTP
 ETag/If-Match). 7: games played at the server's tables (``play_game``, ``play_seat``,
-``play_action``)."""
+``play_action``). 8: what owners keep: the collection, tags on cards and on deck entries, each
+card's edit history and each deck's versions (new tables only; a deck's version N is its history
+row N)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:
@@ -225,3 +227,63 @@ class PlayActionRow(SQLModel, table=True):
     number: int = Field(primary_key=True)
     player: str = Field(max_length=10, description="P1, P2, … or chance.")
     action: str
+
+
+# --- what owners keep (schema 8) ---------------------------------------------------------------
+
+
+class OwnedRow(SQLModel, table=True):
+    """Copies of a card the user owns (``cardbase collection``); a card not listed has none."""
+
+    __tablename__ = "collection"
+
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    count: int
+
+
+class CardTagRow(SQLModel, table=True):
+    """A tag on a card, for the whole catalog (``removal``, ``draw``)."""
+
+    __tablename__ = "card_tag"
+
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    tag: str = Field(primary_key=True, index=True, max_length=40)
+
+
+class DeckCardTagRow(SQLModel, table=True):
+    """A tag on a card's entries in one deck (``combo piece``), whatever their section."""
+
+    __tablename__ = "deck_card_tag"
+
+    deck_id: int = Field(primary_key=True, foreign_key="deck.id")
+    card_id: str = Field(primary_key=True, foreign_key="card.id", max_length=300)
+    tag: str = Field(primary_key=True, max_length=40)
+
+
+class CardEditRow(SQLModel, table=True):
+    """One change to a card's values (an add, an edit or a revert): who, when, and the fields' values
+    before and after, as JSON objects of the fields that changed."""
+
+    __tablename__ = "card_edit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    card_id: str = Field(foreign_key="card.id", index=True, max_length=300)
+    at: str = Field(max_length=40)
+    who: str = Field(max_length=200)
+    action: str = Field(max_length=20)
+    before: str
+    after: str
+
+
+class DeckVersionRow(SQLModel, table=True):
+    """One version of a database deck: the whole deck after a change (deck JSON), what changed, when and
+    from where (``cli``, ``web``)."""
+
+    __tablename__ = "deck_version"
+
+    deck_id: int = Field(primary_key=True, foreign_key="deck.id")
+    number: int = Field(primary_key=True)
+    at: str = Field(max_length=40)
+    origin: str = Field(max_length=40)
+    change: str
+    content: str

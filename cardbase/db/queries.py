@@ -30,8 +30,9 @@ def check_game(game: str | None) -> str | None:
     return key
 
 
-def card_dict(card: Card, aliases: list[str] | None = None) -> dict[str, Any]:
-    """A card as JSON-ready data: identity, provenance and its game's fields (None = unknown)."""
+def card_dict(card: Card, aliases: list[str] | None = None, tags: list[str] | None = None) -> dict[str, Any]:
+    """A card as JSON-ready data: identity, provenance and its game's fields (None = unknown); ``aliases``
+    and ``tags`` when given."""
     out: dict[str, Any] = {
         "id": card.id,
         "short_id": card.short_id,
@@ -45,10 +46,12 @@ def card_dict(card: Card, aliases: list[str] | None = None) -> dict[str, Any]:
     for f in GAME_FIELDS[card.game]:
         if f.name == "abilities":
             out["abilities"] = abilities_data(card)
-        elif f.name not in ("name", "type", "set", "aliases", "notes"):
+        elif f.name not in ("name", "type", "set", "aliases", "tags", "notes"):
             out[f.name] = getattr(card, f.name)
     if aliases is not None:
         out["aliases"] = aliases
+    if tags is not None:
+        out["tags"] = tags
     out["notes"] = card.notes
     out["unknown"] = [u for u in card.unknown.split(",") if u]
     if out["demo"]:
@@ -91,6 +94,13 @@ def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) 
         for key in names.strip("|").split("|"):
             by_key.setdefault(key, card_name)
     return closest(name, by_key, n=n, cutoff=0.5, partial=True)
+
+
+def tags_of(session: Any, card: Card) -> list[str]:
+    """The card's own tags, sorted."""
+    from cardbase.db.tags import card_tags
+
+    return card_tags(session, [card.id]).get(card.id, [])
 
 
 def aliases_of(session: Any, card: Card) -> list[str]:

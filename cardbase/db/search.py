@@ -45,6 +45,7 @@ from cardbase.db.models import Card
 from cardbase.db.regex import compile_pattern
 from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
+from cardbase.db.tags import EntryTags, tag_condition
 from cardbase.errors import QueryError, quoted
 from cardbase.names import fold
 
@@ -302,7 +303,7 @@ _SUITS = {
 KEYS_HELP = (
     "order:KEY, direction:asc|desc, "
     "name:, t:/type:, o:/text:, d:/desc:, land:, game:, set:, source:, is:unknown|demo|rulebook|imported, "
-    "unknown:FIELD, suit:, and numbers " + ", ".join(sorted(set(_NUMERIC))) + " with : = != < <= > >="
+    "unknown:FIELD, suit:, tag:, and numbers " + ", ".join(sorted(set(_NUMERIC))) + " with : = != < <= > >="
 )
 
 
@@ -505,6 +506,7 @@ _OTHER_KEYS = (
     "is",
     "unknown",
     "suit",
+    "tag",
 )
 
 
@@ -520,9 +522,14 @@ def _check_key(term: Term) -> None:
     raise QueryError(f"unknown field {quoted(key)} in {quoted(term.text)}{hint}")
 
 
-def _compile_term(term: Term, game: str | None, ace_high: bool = True) -> ColumnElement[bool]:
+def _compile_term(
+    term: Term, game: str | None, ace_high: bool = True, entry_tags: EntryTags | None = None
+) -> ColumnElement[bool]:
     key = term.key
     _check_key(term)
+    if key == "tag":
+        _text_op(term)
+        return _negate_if(term, tag_condition(term.value, term.text, entry_tags))
     if key is None or key in ("name", "n"):
         if term.regex:
             expr = _regex(_CARD.name, term.value)
@@ -602,21 +609,26 @@ def _negate_if(term: Term, expr: ColumnElement[bool]) -> ColumnElement[bool]:
 
 
 def compile_node(
-    node: Node, game: str | None = None, *, negated: bool = False, ace_high: bool = True
+    node: Node,
+    game: str | None = None,
+    *,
+    negated: bool = False,
+    ace_high: bool = True,
+    entry_tags: EntryTags | None = None,
 ) -> ColumnElement[bool]:
     """The SQL condition (bound parameters only) for a parsed query; ``ace_high``: how a Meio
     ace compares (``rank>=10`` holds for it when it ranks high).
 
     Outside any negation an unknown (NULL) term already acts as false in WHERE, so only
     terms under a ``-`` are wrapped in ``coalesce(…, false)``; the rest stay plain, which
-    lets SQL use indexes.
+    lets SQL use indexes. ``entry_tags``: a deck's entry tags, which ``tag:`` matches beside the cards' own.
     """
     if isinstance(node, Term):
-        expr = _compile_term(node, game, ace_high)
+        expr = _compile_term(node, game, ace_high, entry_tags)
         return _two_valued(expr) if negated else expr
     if isinstance(node, Not):
-        return not_(compile_node(node.item, game, negated=True, ace_high=ace_high))
-    parts = [compile_node(n, game, negated=negated, ace_high=ace_high) for n in node.items]
+        return not_(compile_node(node.item, game, negated=True, ace_high=ace_high, entry_tags=entry_tags))
+    parts = [compile_node(n, game, negated=negated, ace_high=ace_high, entry_tags=entry_tags) for n in node.items]
     return and_(*parts) if isinstance(node, And) else or_(*parts)
 
 

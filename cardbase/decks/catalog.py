@@ -38,6 +38,8 @@ class CardInfo:
     rank: int | None = None
     suit: str | None = None
     text: str | None = None
+    tags: tuple[str, ...] = ()
+    """The card's own tags (catalog-wide)."""
 
 
 _COLUMNS = (
@@ -139,11 +141,17 @@ def load_index(
         from cardbase.db.search import cards_named
 
         stmt = stmt.where(or_(cards_named(session, keys), card.id.in_(list(also_ids))))
+    from cardbase.db.tags import card_tags
+
     index = CatalogIndex()
-    for row in session.execute(stmt):
+    rows = session.execute(stmt).all()
+    some = ids is not None or code is not None or keys is not None  # else every tagged card's tags
+    tags = card_tags(session, [row[_COLUMNS.index("id")] for row in rows] if some else None)
+    for row in rows:
         values = dict(zip(_COLUMNS, row, strict=True))
         names = values.pop("search_names").strip("|").split("|")
         values["set"] = values.pop("set_code")
         values["unknown"] = tuple(u for u in values["unknown"].split(",") if u)
+        values["tags"] = tuple(tags.get(values["id"], ()))
         index.add(CardInfo(**values), names)
     return index

@@ -12,10 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
-from cardbase.decks.text import MAX_BYTES, decode_deck_bytes, parse_text, write_text
+from cardbase.decks.text import MAX_BYTES, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError, quoted
-from cardbase.names import fold, set_code
-from cardbase.textfiles import load_json, read_bytes
+from cardbase.names import fold, set_code, tag_list
+from cardbase.textfiles import decode_text, load_json, read_bytes
 
 
 class DeckEntryModel(BaseModel):
@@ -30,10 +30,25 @@ class DeckEntryModel(BaseModel):
         description='Meio hand splits: "first half" or "second half"; Méa: "main" (the default), '
         '"sideboard" or "maybe" (kept with the deck, not counted in it).',
     )
+    tags: list[str] | None = Field(
+        default=None, max_length=100, description="Tags on the card's entries in this deck (e.g. combo piece)."
+    )
+
+
+class DeckVersionModel(BaseModel):
+    """One version of a database deck, as ``deck export --format json --history`` writes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int = Field(ge=1, le=10**9)
+    at: str = Field(max_length=40)
+    origin: str = Field(max_length=40)
+    change: str = Field(max_length=2_000)
+    deck: dict[str, Any] = Field(description="The deck after the change, in this same form (without history).")
 
 
 class DeckFileModel(BaseModel):
-    """A deck as JSON: the same deck as the text form."""
+    """A deck as JSON: the same deck as the text form (and, from a database deck, its versions)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -42,6 +57,9 @@ class DeckFileModel(BaseModel):
     format: str | None = None
     players: int | None = Field(default=None, ge=2, le=4)
     cards: list[DeckEntryModel]
+    history: list[DeckVersionModel] | None = Field(
+        default=None, max_length=1_000_000, description="The deck's versions, oldest first (deck history)."
+    )
 
 
 def deck_schema() -> dict[str, Any]:
@@ -61,22 +79,41 @@ def parse_json(text: str, source: str) -> DeckText:
         where = ".".join(str(p) for p in first["loc"])
         raise UnreadableInput(f"{source}: {where}: {first['msg']}") from None
     deck = DeckText(source, model.game, model.name, model.format.lower() if model.format else None, model.players)
+    if model.history:
+        numbers = [v.number for v in model.history]
+        if numbers != sorted(set(numbers)):
+            raise UnreadableInput(f"{source}: history: the version numbers must rise, each once")
+        deck.history = [v.model_dump() for v in model.history]
     for i, entry in enumerate(model.cards):
         section = " ".join(entry.section.lower().split()) if entry.section else None
         try:
             set_ = None if entry.set is None else set_code(entry.set)
         except ValueError as error:
             raise UnreadableInput(f"{source}: cards.{i}.set: {error}") from None
-        deck.lines.append(DeckLine(entry.count, entry.name, None, section, set_, entry.id))
+        try:
+            tags = tuple(tag_list(entry.tags or []))
+        except ValueError as error:
+            raise UnreadableInput(f"{source}: cards.{i}.tags: {error}") from None
+        deck.lines.append(DeckLine(entry.count, entry.name, None, section, set_, entry.id, tags))
     return deck
 
 
+HISTORY_BYTES = 64 * 1024 * 1024
+"""A deck JSON that carries its history may be this large (1,000 versions of a 40-card deck are about 3 MB)."""
+
+
 def read_deck(path: Path) -> DeckText:
-    """Read a deck file: text, JSON (by extension ``.json`` or a leading ``{``) or Cockatrice XML."""
-    raw = read_bytes(path, "deck file", MAX_BYTES)
-    text = decode_deck_bytes(raw, str(path))
-    if path.suffix.lower() == ".json":
-        return parse_json(text, str(path))
+    """Read a deck file: text, JSON (by extension ``.json`` or a leading ``{``) or Cockatrice XML; 1 MB, or
+    64 MiB for a deck JSON that carries its history."""
+    raw = read_bytes(path, "deck file", HISTORY_BYTES if path.suffix.lower() == ".json" else MAX_BYTES)
+    text = decode_text(raw, str(path), "deck file", HISTORY_BYTES)
+    if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
+        deck = parse_json(text, str(path))
+        if len(raw) > MAX_BYTES and not deck.history:
+            raise UnreadableInput(f"{path}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
+        return deck
+    if len(raw) > MAX_BYTES:
+        raise UnreadableInput(f"{path}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
     return parse_deck_text(text, str(path))
 
 
@@ -92,19 +129,23 @@ def parse_deck_text(text: str, source: str) -> DeckText:
     return parse_text(text, source)
 
 
-def write_json(deck: Deck) -> str:
-    """The deck as JSON that ``parse_json`` reads back to the same deck."""
+def write_json(deck: Deck, history: list[dict[str, Any]] | None = None) -> str:
+    """The deck as JSON that ``parse_json`` reads back to the same deck (with ``history``: its versions)."""
     cards = []
     for c in deck.canonical().cards:
         entry: dict[str, Any] = {"count": c.count, "name": c.name, "id": c.card_id}
         if c.section:
             entry["section"] = c.section
+        if c.tags:
+            entry["tags"] = list(c.tags)
         cards.append(entry)
     data: dict[str, Any] = {"game": deck.game}
     for key in ("name", "format", "players"):
         if getattr(deck, key) is not None:
             data[key] = getattr(deck, key)
     data["cards"] = cards
+    if history is not None:
+        data["history"] = history
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -341,7 +382,7 @@ def decode(code: str | CodeContents, index: CatalogIndex) -> Deck:
 def deck_to_text(deck: Deck, source: str) -> DeckText:
     """A resolved deck as an unresolved one (by card id), to validate decks from codes and the database."""
     text = DeckText(source, deck.game, deck.name, deck.format, deck.players)
-    text.lines = [DeckLine(c.count, c.name, None, c.section, None, c.card_id) for c in deck.cards]
+    text.lines = [DeckLine(c.count, c.name, None, c.section, None, c.card_id, c.tags) for c in deck.cards]
     return text
 
 

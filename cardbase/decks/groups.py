@@ -132,8 +132,10 @@ def _sort_key(game: str, entry: dict[str, Any], card: Any, sort: str) -> tuple[A
     return name
 
 
-def entry_of(resolved: ResolvedDeck, card_id: str, name: str, count: int, section: str | None) -> dict[str, Any]:
-    """One line of the deck list: the card, its copies and what the list shows of it."""
+def entry_of(
+    resolved: ResolvedDeck, card_id: str, name: str, count: int, section: str | None, tags: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """One line of the deck list: the card, its copies, the entry's tags and what the list shows of it."""
     card = resolved.cards.get(card_id)
     applies, value = cost_of(resolved.game, card)
     return {
@@ -144,6 +146,7 @@ def entry_of(resolved: ResolvedDeck, card_id: str, name: str, count: int, sectio
         "type": card.type if card else "?",
         "cost": cost_label(resolved.game, value) if applies else None,
         "demo": is_demo(card),
+        "tags": tags,
     }
 
 
@@ -175,7 +178,7 @@ def grouped_deck(resolved: ResolvedDeck, by: str = "type", sort: str = "name") -
     """Every section of the deck (main first, as the deck orders them) with its groups."""
     sections: dict[str | None, list[dict[str, Any]]] = {}
     for c in resolved.deck.canonical().cards:
-        sections.setdefault(c.section, []).append(entry_of(resolved, c.card_id, c.name, c.count, c.section))
+        sections.setdefault(c.section, []).append(entry_of(resolved, c.card_id, c.name, c.count, c.section, c.tags))
     return [(section, group_cards(resolved, entries, by, sort)) for section, entries in sections.items()]
 
 

@@ -78,6 +78,7 @@ class DeckLine:
     section: str | None = None
     set: str | None = None
     card_id: str | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -92,6 +93,8 @@ class DeckText:
     lines: list[DeckLine] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     header_lines: dict[str, int] = field(default_factory=dict)
+    history: list[dict[str, Any]] | None = None
+    """The versions a deck JSON carried (``deck export --history``), kept when it is imported."""
 
     @property
     def sections(self) -> list[str]:
@@ -106,6 +109,8 @@ class DeckCard:
     name: str
     count: int
     section: str | None = None
+    tags: tuple[str, ...] = ()
+    """Tags on the card's entries in this deck (``combo piece``), the same on each of its sections."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +153,17 @@ class Deck:
         """The same deck with merged entries (same card and section), cards outside sections first."""
         merged: dict[tuple[str, str | None], DeckCard] = {}
         order = list(dict.fromkeys(c.section for c in self.cards if c.section))
+        tags: dict[str, list[str]] = {}
+        for c in self.cards:
+            tags.setdefault(c.card_id, []).extend(c.tags)
         for c in sorted(self.cards, key=lambda c: -1 if c.section is None else order.index(c.section)):
             key = (c.card_id, c.section)
             prev = merged.get(key)
-            merged[key] = DeckCard(c.card_id, c.name, c.count + (prev.count if prev else 0), c.section)
+            together = tuple(sorted(set(tags[c.card_id])))
+            merged[key] = DeckCard(c.card_id, c.name, c.count + (prev.count if prev else 0), c.section, together)
         return Deck(self.game, tuple(merged.values()), self.name, self.format, self.players)
+
+    @property
+    def entry_tags(self) -> dict[str, tuple[str, ...]]:
+        """Each tagged card's entry tags (card id → tags)."""
+        return {c.card_id: c.tags for c in self.cards if c.tags}

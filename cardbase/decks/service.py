@@ -63,10 +63,12 @@ DB_PREFIX = "db:"
 def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
     """The one resolver of a deck argument: a file path, or the name of a deck in the database.
 
-    ``db:NAME`` is always the database deck. Otherwise a file that exists wins; if the database
+    ``NAME@3`` (or ``db:NAME@3``) is version 3 of the database deck NAME (``deck history``), unless a file
+    of that name exists. ``db:NAME`` is always the database deck. Otherwise a file that exists wins; if the database
     also has a deck of that name, a warning says how to pick it. A name that is neither is an
     ``UnreadableInput`` listing the database decks of a close name (and the reverse for ``db:``).
     """
+    from cardbase.decks.history import split_ref
     from cardbase.decks.store import deck_names, load_deck
     from cardbase.errors import UnreadableInput
     from cardbase.fuzzy import closest
@@ -75,6 +77,12 @@ def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
 
     text = str(ref)
     names = deck_names(database)
+    version = split_ref(text.removeprefix(DB_PREFIX))
+    if version is not None and version[0] in names and not _exists(text):
+        from cardbase.decks.history import load_version
+
+        name, number = version
+        return deck_to_text(load_version(database, name, number), f"{DB_PREFIX}{name}@{number}")
     if not text.startswith(DB_PREFIX) and text not in names and (problem := path_problem(text)) is not None:
         raise UnreadableInput(f"{problem}; nor is it the name of a database deck")
     if text.startswith(DB_PREFIX):
@@ -239,6 +247,18 @@ def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
     return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)
 
 
+def resolve_version(database: Any, deck: int | str, number: int) -> ResolvedDeck:
+    """Version ``number`` of a database deck resolved as ``db:NAME@N`` (against an index of its own cards)."""
+    from cardbase.decks.history import load_version
+    from cardbase.decks.store import deck_info
+
+    name = deck_info(database, deck).name
+    old = load_version(database, deck, number)
+    with database.session() as session:
+        index = load_index(session, ids={c.card_id for c in old.cards})
+    return resolve_text(database, deck_to_text(old, f"{DB_PREFIX}{name}@{number}"), index=index)
+
+
 def show_dict(resolved: ResolvedDeck, report: ValidationReport, name: str) -> dict[str, Any]:
     """The object of ``deck show --json``: the deck, every entry with its section, and its validation."""
     return {
@@ -246,7 +266,15 @@ def show_dict(resolved: ResolvedDeck, report: ValidationReport, name: str) -> di
         "source": resolved.source,
         "game": resolved.game,
         "cards": [
-            {"count": c.count, "name": c.name, "id": c.card_id, "section": c.section} for c in resolved.deck.cards
+            {
+                "count": c.count,
+                "name": c.name,
+                "id": c.card_id,
+                "section": c.section,
+                "tags": list(c.tags),
+                "card_tags": list(resolved.cards[c.card_id].tags) if c.card_id in resolved.cards else [],
+            }
+            for c in resolved.deck.cards
         ],
         "validation": report.as_dict(),
     }
@@ -287,5 +315,7 @@ def import_deck(
             errors or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)"],
         )
     chosen = name or resolved.deck.name or f"Imported {resolved.game} deck"
-    deck_id = save_deck(database, resolved.deck, chosen, replace, free_name=name is None)
+    deck_id = save_deck(
+        database, resolved.deck, chosen, replace, free_name=name is None, history=resolved.history, change="imported"
+    )
     return deck_id, resolved

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from cardbase.decks.model import Deck
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.games.base import is_demo
 from cardbase.games.formats import Format
@@ -54,6 +55,7 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         "copy_limit": fmt.copy_limit_text if fmt else None,
         "demo_cards": sum(n for card, n in copies if is_demo(card)),
         "side_sections": resolved.deck.side,
+        "by_tag": tag_counts(deck, resolved),
     }
     if deck.game == "mea":
         monsters = [(c, n) for c, n in copies if c.type == "monster"]
@@ -101,7 +103,29 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
     return out
 
 
-HEADLINE = {"game", "name", "cards", "distinct", "by_type", "format", "copy_limit", "demo_cards", "side_sections"}
+HEADLINE = {
+    "game",
+    "name",
+    "cards",
+    "distinct",
+    "by_type",
+    "format",
+    "copy_limit",
+    "demo_cards",
+    "side_sections",
+    "by_tag",
+}
+
+
+def tag_counts(deck: Deck, resolved: ResolvedDeck) -> dict[str, int]:
+    """Cards of ``deck`` per tag, the card's own tags and its entry tags in the deck together (a card with
+    one tag both ways counts once), by tag name; untagged cards are not counted."""
+    counts: Counter[str] = Counter()
+    for c in deck.cards:
+        info = resolved.cards.get(c.card_id)
+        for tag in {*c.tags, *(info.tags if info else ())}:
+            counts[tag] += c.count
+    return dict(sorted(counts.items()))
 
 
 def stat_text(value: Any) -> str:

@@ -9,6 +9,8 @@ Every write to a deck or its cards adds 1 to the deck's ``version`` in its trans
 given ``expected`` (the versions its maker saw, e.g. from HTTP ``If-Match``) is refused with
 ``Stale`` when the deck is at another version, checked under the row lock: a change made from an
 old view of the deck never overwrites a newer one. Without ``expected`` writes apply as they come.
+Each version is also a row of the deck's history (``cardbase.decks.history``), written in the same
+transaction: version N of a deck is its history's version N.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow
+from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
+from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.errors import Conflict, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
@@ -198,6 +202,7 @@ def new_deck(
             session.add(row)
             session.flush()
             assert row.id is not None
+            record_version(session, row, database)
             return row.id
     except IntegrityError:  # another writer took the name between the check and the insert
         raise _taken(name) from None
@@ -246,6 +251,7 @@ def update_deck(
             if changed:
                 session.flush()
                 _touch(session, row)
+                record_version(session, row, database)
             return _info(session, row)
     except IntegrityError:
         raise _taken(name) from None
@@ -289,6 +295,11 @@ def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> Dec
                     )
                 )
             session.flush()
+            assert source.id is not None
+            for cid, tags in entry_tags(session, source.id).items():
+                replace_entry_tags(session, row.id, cid, tags)
+            session.flush()
+            record_version(session, row, database, change=f"copied from {source.name!r}")
             return _info(session, row)
     except IntegrityError:
         raise _taken(name or "") from None
@@ -411,6 +422,7 @@ def edit_card(
         _check_version(row, expected)
         now = _EDITS[edit](session, row, card, count, section)
         _touch(session, row)
+        record_version(session, row, database)
         return now, _info(session, row)
 
 
@@ -437,6 +449,9 @@ def delete_deck(database: Any, deck_ref: DeckRef, expected: Expected = None) -> 
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
         _check_version(deck, expected)
+        assert deck.id is not None
+        delete_deck_tags(session, deck.id)
+        delete_history(session, deck.id)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
@@ -479,9 +494,11 @@ def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
             .where(col(DeckCardRow.deck_id) == deck.id)
             .order_by(col(DeckCardRow.position), col(Card.name))
         ).all()
+        assert deck.id is not None
+        tags = entry_tags(session, deck.id)
         return Deck(
             deck.game,
-            tuple(DeckCard(cid, n, c, s or None) for cid, n, c, s in rows),
+            tuple(DeckCard(cid, n, c, s or None, tags.get(cid, ())) for cid, n, c, s in rows),
             deck.name,
             deck.format,
             deck.players,
@@ -489,9 +506,10 @@ def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
 
 
 def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expected = None) -> DeckInfo:
-    """Make a stored deck hold exactly ``deck``'s cards (every section, in order), format and player count,
-    keeping its name and id: one transaction, all or nothing. ``deck`` must be of the stored deck's game; a
-    deck at none of the ``expected`` versions is ``Stale``."""
+    """Make a stored deck hold exactly ``deck``'s cards (every section, in order, with their entry tags),
+    format and player count, keeping its name and id: one transaction, all or nothing, recorded as the
+    deck's next version. ``deck`` must be of the stored deck's game; a deck at none of the ``expected``
+    versions is ``Stale``."""
     if deck.size > MAX_DECK_CARDS:
         raise UsageError(f"the deck would hold {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
     with database.transaction() as session:
@@ -501,9 +519,11 @@ def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expect
             raise UsageError(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
         row.format = _format(deck.format, row.game)
         row.players = _players(deck.players, row.game)
-        session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
         assert row.id is not None
-        for position, c in enumerate(deck.canonical().cards):
+        delete_deck_tags(session, row.id)
+        session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
+        canonical = deck.canonical()
+        for position, c in enumerate(canonical.cards):
             if isinstance(c.count, bool) or not 1 <= c.count <= MAX_COPIES:
                 raise UsageError(f"{c.name}: count must be 1 to {MAX_COPIES}, not {c.count}")
             section = _section(c.section, row.game) or ""
@@ -511,14 +531,28 @@ def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expect
                 DeckCardRow(deck_id=row.id, card_id=c.card_id, section=section, count=c.count, position=position)
             )
         session.flush()
+        for cid, tags in canonical.entry_tags.items():
+            replace_entry_tags(session, row.id, cid, tags)
         _touch(session, row)
+        record_version(session, row, database)
         return _info(session, row)
 
 
-def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, free_name: bool = False) -> int:
+def save_deck(
+    database: Any,
+    deck: Deck,
+    name: str,
+    replace: bool = False,
+    *,
+    free_name: bool = False,
+    history: list[dict[str, Any]] | None = None,
+    change: str | None = None,
+) -> int:
     """Store ``deck`` under ``name`` in one transaction (replacing an existing one only if asked); its id.
 
-    ``free_name``: when ``name`` is taken, store it as ``NAME (copy)`` (``(copy 2)``, …) instead."""
+    ``free_name``: when ``name`` is taken, store it as ``NAME (copy)`` (``(copy 2)``, …) instead.
+    ``history``: the versions a deck JSON carried (``deck export --history``), kept as the deck's own.
+    A replaced deck of the same game keeps its versions, and the import is the next one."""
     _players(deck.players, deck.game)
     name = _deck_name(name)
     if deck.size > MAX_DECK_CARDS:
@@ -531,7 +565,14 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, fr
                 existing = None
             if existing is not None and not replace:
                 raise Conflict(f"a deck named {quoted(name)} already exists; pass --replace to overwrite it")
+            earlier: list[dict[str, Any]] = []
+            after = 0  # the version the stored deck's versions follow
             if existing is not None:
+                assert existing.id is not None
+                delete_deck_tags(session, existing.id)
+                if existing.game == deck.game:  # a replaced deck keeps its versions: nothing is lost
+                    earlier, after = history_payload_in(session, existing.id), existing.version
+                delete_history(session, existing.id)
                 session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
                 session.delete(existing)
                 session.flush()
@@ -545,6 +586,91 @@ def save_deck(database: Any, deck: Deck, name: str, replace: bool = False, *, fr
                         deck_id=row.id, card_id=c.card_id, section=c.section or "", count=c.count, position=position
                     )
                 )
+            session.flush()
+            for cid, tags in deck.canonical().entry_tags.items():
+                replace_entry_tags(session, row.id, cid, tags)
+            kept = history or earlier
+            if kept:
+                restore_history(session, row.id, kept)
+            after = max([after, *(int(v["number"]) for v in kept)])
+            if after:
+                row.version = after + 1
+                session.add(row)
+            record_version(session, row, database, change=change)
             return row.id
     except IntegrityError:
         raise _taken(name) from None
+
+
+def tag_entries(
+    database: Any,
+    deck_ref: DeckRef,
+    card: Card,
+    add: list[str] | None = None,
+    remove: list[str] | None = None,
+    expected: Expected = None,
+) -> tuple[str, ...]:
+    """Add and remove tags on ``card``'s entries in a deck (the card must be in it), in one transaction; the
+    tags it has now. Tags are checked by ``cardbase.names.tag_name``; at most ``TAGS_MAX`` per card. A deck
+    at none of the ``expected`` versions is ``Stale``."""
+    from cardbase.names import TAGS_MAX, tag_list
+
+    try:
+        adding, removing = tag_list(add or []), tag_list(remove or [])
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    with database.transaction() as session:
+        deck = _get(session, deck_ref, lock=True)
+        _check_version(deck, expected)
+        assert deck.id is not None
+        present = session.scalar(
+            select(func.count())
+            .select_from(DeckCardRow)
+            .where(DeckCardRow.deck_id == deck.id, DeckCardRow.card_id == card.id)
+        )
+        if not present:
+            raise UsageError(f"{card.name} is not in deck {deck.name!r}; add it before tagging it")
+        now = [t for t in (*entry_tags(session, deck.id).get(card.id, ()), *adding) if t not in removing]
+        now = list(dict.fromkeys(now))
+        if len(now) > TAGS_MAX:
+            raise UsageError(f"{card.name} would have {len(now):,} tags in deck {deck.name!r}; at most {TAGS_MAX}")
+        replace_entry_tags(session, deck.id, card.id, now)
+        _touch(session, deck)
+        record_version(session, deck, database)
+        return tuple(sorted(now))
+
+
+def restore_version(database: Any, deck_ref: DeckRef, number: int, expected: Expected = None) -> tuple[int, int | None]:
+    """Make a deck hold what version ``number`` held (its cards, entry tags, format and players; the name
+    stays), as its next version, in one transaction: a write like any other (``Stale`` when the deck is at
+    none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that."""
+    from cardbase.decks.history import deck_in_session, load_version
+
+    old = load_version(database, deck_ref, number)
+    with database.transaction() as session:
+        row = _get(session, deck_ref, lock=True)
+        _check_version(row, expected)
+        assert row.id is not None
+        now = deck_in_session(session, row)
+        if (now.cards, now.format, now.players) == (old.cards, old.format, old.players):
+            return row.id, None
+        delete_deck_tags(session, row.id)
+        session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
+        session.flush()
+        missing = [c.card_id for c in old.cards if session.get(Card, c.card_id) is None]
+        if missing:
+            raise UsageError(f"version {number} names cards the catalog no longer has: {', '.join(missing[:5])}")
+        for position, c in enumerate(old.cards):
+            session.add(
+                DeckCardRow(
+                    deck_id=row.id, card_id=c.card_id, section=c.section or "", count=c.count, position=position
+                )
+            )
+        session.flush()
+        for cid, tags in old.entry_tags.items():
+            replace_entry_tags(session, row.id, cid, tags)
+        row.format, row.players = old.format, old.players
+        session.add(row)
+        session.flush()
+        _touch(session, row)
+        return row.id, record_version(session, row, database, change=f"restored version {number}")

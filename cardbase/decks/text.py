@@ -9,6 +9,10 @@
     3 Selounticia
     2x Crème Golem
     Chemical Vial            # no count means 1
+    2 Pocket Sand            # tags: removal, cheap
+
+An entry's trailing comment ``# tags: a, b`` gives the entry tags in this deck: a comment to the
+readers of other tools (and to older cardbase), which skip it.
 
 Meio hand splits use sections: ``[first half]`` (7 cards) and ``[second half]`` (6).
 A ``(set)`` after a name picks the set: ``2 Crumb Goblin (demo)``.
@@ -24,6 +28,7 @@ each opening a section as ``[sideboard]`` does (``Deck`` and ``#main``: the main
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from cardbase.decks.model import Deck, DeckLine, DeckText, Problem, check_players
 from cardbase.errors import quoted
@@ -88,7 +93,8 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
         if header and header.group("key").lower() in HEADERS:  # a value may hold " #": "name: Goblins #2"
             _read_header(deck, header.group("key").lower(), header.group("value").strip(), number)
             continue
-        line = line.split(" #", 1)[0].rstrip()  # an entry's trailing comment
+        line, _, comment = line.partition(" #")  # an entry's trailing comment (``# tags: …`` gives its tags)
+        line = line.rstrip()
         if m := _SECTION.match(line):
             section = " ".join(m.group("name").lower().split()) or None
             if section is None:  # reported; the cards below it count as the main deck's
@@ -102,7 +108,8 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
                 continue
         entry = _read_entry(line, number, entry_section, deck)
         if entry is not None:
-            deck.lines.append(entry)
+            tags = _read_tags(comment, number, deck)
+            deck.lines.append(replace(entry, tags=tags) if tags else entry)
     return deck
 
 
@@ -112,6 +119,23 @@ def _block_header(line: str) -> tuple[str | None] | None:
         return (YDK_HEADERS[line.lower()],)
     key = " ".join(line.removeprefix("//").strip().rstrip(":").lower().split())
     return (BLOCK_HEADERS[key],) if key in BLOCK_HEADERS else None
+
+
+_TAGS = re.compile(r"^\s*tags\s*:(?P<tags>.*)$", re.IGNORECASE)
+
+
+def _read_tags(comment: str, number: int, deck: DeckText) -> tuple[str, ...]:
+    """The tags a ``# tags: removal, combo piece`` comment gives an entry (other comments give none)."""
+    from cardbase.names import tag_list
+
+    m = _TAGS.match(comment.lstrip("#"))
+    if m is None:
+        return ()
+    try:
+        return tuple(tag_list(m.group("tags")))
+    except ValueError as error:
+        deck.problems.append(Problem("bad-tag", str(error), number, "tags are separated by ','"))
+        return ()
 
 
 def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
@@ -208,5 +232,6 @@ def write_text(deck: Deck) -> str:
             out.append(f"[{card.section}]")
             section = card.section
         set_code = card.card_id.split("/")[1]
-        out.append(f"{card.count} {card.name} ({set_code})")
+        tags = f"  # tags: {', '.join(card.tags)}" if card.tags else ""
+        out.append(f"{card.count} {card.name} ({set_code}){tags}")
     return "\n".join(out) + "\n"

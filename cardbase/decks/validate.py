@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
 from cardbase.decks.model import MAIN_SECTION, MAX_DECK_CARDS, SIDE_SECTIONS, Deck, DeckCard, DeckText, Problem
@@ -24,6 +25,8 @@ class ResolvedDeck:
     cards: dict[str, CardInfo] = field(default_factory=dict)
     lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    history: list[dict[str, Any]] | None = None
+    """The versions a deck JSON carried (``deck export --history``)."""
 
     @property
     def game(self) -> str:
@@ -90,7 +93,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                 "remove the line",
             )
         )
-    resolved = ResolvedDeck(text.source, Deck(chosen, (), text.name, text.format, text.players))
+    resolved = ResolvedDeck(text.source, Deck(chosen, (), text.name, text.format, text.players), history=text.history)
     allowed_sections = SECTIONS.get(chosen, ())
     cards: list[DeckCard] = []
     for entry in text.lines:
@@ -150,7 +153,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         section = None if entry.section == MAIN_SECTION.get(chosen) else entry.section
         resolved.cards[card.id] = card
         resolved.lines.setdefault((card.id, section), entry.line)
-        cards.append(DeckCard(card.id, card.name, entry.count, section))
+        cards.append(DeckCard(card.id, card.name, entry.count, section, entry.tags))
     resolved.deck = Deck(chosen, tuple(cards), text.name, text.format, text.players).canonical()
     resolved.problems = problems
     return resolved

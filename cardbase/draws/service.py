@@ -94,14 +94,17 @@ def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
     return resolve_file_or_fail(database, path, game)
 
 
-def matching_ids(database: Any, query: str, game: str, ids: list[str]) -> set[str]:
-    """The ids among ``ids`` that ``query`` matches (the search language, run by the database)."""
+def matching_ids(
+    database: Any, query: str, game: str, ids: list[str], entry_tags: dict[str, set[str]] | None = None
+) -> set[str]:
+    """The ids among ``ids`` that ``query`` matches (the search language, run by the database); ``tag:``
+    also matches the deck's ``entry_tags`` (tag → card ids)."""
     from sqlmodel import col, select
 
     from cardbase.db.models import Card
     from cardbase.db.search import compile_node, parse
 
-    condition = compile_node(parse(query), game)
+    condition = compile_node(parse(query), game, entry_tags=entry_tags)
     stmt = select(Card.id).where(condition).where(col(Card.id).in_(ids))
     with database.session() as session:
         return set(session.scalars(stmt))
@@ -130,15 +133,18 @@ def setup(database: Any, resolved: ResolvedDeck, needs: list[Need], source: str)
     masks = dict.fromkeys(ids, 0)
     matching: list[int] = []
     unknown = _unknown(resolved, drawn)
+    from cardbase.db.tags import by_tag
+
+    tagged = by_tag(resolved.deck.entry_tags)
     for i, need in enumerate(needs):
-        hits = matching_ids(database, need.label, game, ids)
+        hits = matching_ids(database, need.label, game, ids, tagged)
         for card_id in hits:
             masks[card_id] |= 1 << i
         n = sum(drawn[c] for c in hits)
         if not n:
             where = " of the Kingdom pile" if game == "meikyu" else " of the deck"
             hint = ""
-            if left_out and matching_ids(database, need.label, game, left_out):
+            if left_out and matching_ids(database, need.label, game, left_out, tagged):
                 types = sorted({resolved.cards[c].type for c in left_out})
                 hint = f"; it matches only cards that are not drawn ({', '.join(NOT_DRAWN_WHY[t] for t in types)})"
             elif unknown and _compares(need.label):

@@ -8,6 +8,9 @@ leave ``card_images/`` (``..``, an absolute path, a symlink pointing out) is ref
 image over Pillow's decompression-bomb limit is refused; an image that cannot be decoded is
 an error naming the file. A card with no art gets a generated placeholder.
 
+Art may need a credit on the card (a licence's attribution): a ``credits.csv`` beside the art
+files (columns ``file``, ``credit``) gives one line per file, which faces print in their footer.
+
 Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
 transparency), RGB, RGBA, CMYK, YCbCr, LAB, HSV; 16- and 32-bit greyscale (``I;16``, ``I``,
 read as 0–65535) and float (``F``, read as 0–1 when no value exceeds 1, else 0–255) are scaled
@@ -17,6 +20,7 @@ embedded ICC profile is converted to sRGB.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import warnings
 from collections.abc import Callable
@@ -90,6 +94,51 @@ def find_full_art(root: Path, game: str, name: str) -> Path | None:
     return None
 
 
+CREDITS_FILE = "credits.csv"
+CREDIT_MAX = 120
+"""Characters of one credit line: it is printed in a card's footer."""
+
+
+def art_credit(path: Path) -> str | None:
+    """The credit line ``credits.csv`` beside the art file ``path`` gives it, or None."""
+    credits = path.parent / CREDITS_FILE
+    try:
+        stat = credits.stat()
+    except OSError:
+        return None
+    return _credits(credits, stat.st_mtime_ns, stat.st_size).get(path.name)
+
+
+@functools.lru_cache(maxsize=32)
+def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
+    """The credits of one folder's ``credits.csv``; a bad line is an error naming the file and line."""
+    import csv
+    import io
+
+    from cardbase.textfiles import decode_text
+
+    text = decode_text(read_bytes(path, "art credits file", 1_000_000), str(path), "art credits file")
+    rows = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip().lower() for h in next(rows, [])]
+    if "file" not in header or "credit" not in header:
+        raise UnreadableInput(f"{path}: line 1: the header must name the columns 'file' and 'credit'")
+    at_file, at_credit = header.index("file"), header.index("credit")
+    out: dict[str, str] = {}
+    for line, row in enumerate(rows, start=2):
+        if not row:
+            continue
+        if len(row) != len(header):
+            raise UnreadableInput(f"{path}: line {line}: {len(row)} cells, not {len(header)} as the header")
+        credit = row[at_credit].strip()
+        if len(credit) > CREDIT_MAX or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in credit):
+            raise UnreadableInput(
+                f"{path}: line {line}: a credit is one line of at most {CREDIT_MAX} characters, "
+                "without control characters"
+            )
+        out[row[at_file].strip()] = credit
+    return out
+
+
 def art_signature(root: Path, game: str, name: str, declared: str | None = None) -> list[tuple[str, int, int]]:
     """Each art file the card's face is drawn from (its whole-face scan, its art) with its change time and
     size: a face drawn before is stale when this changes (art replaced, added or removed)."""
@@ -105,8 +154,10 @@ def art_signature(root: Path, game: str, name: str, declared: str | None = None)
             out.append((str(error), 0, 0))
             continue
         if path is not None:
-            stat = path.stat()
-            out.append((str(path), stat.st_mtime_ns, stat.st_size))
+            for file in (path, path.parent / CREDITS_FILE):
+                if file.is_file():
+                    stat = file.stat()
+                    out.append((str(file), stat.st_mtime_ns, stat.st_size))
     return out
 
 

@@ -12,15 +12,22 @@ from cardbase.errors import quoted
 from cardbase.render.options import SheetOptions
 
 
-def deck_entries_of(database: Any, resolved: ResolvedDeck) -> list[tuple[Any, int]]:
+def deck_entries_of(database: Any, resolved: ResolvedDeck, *, missing_only: bool = False) -> list[tuple[Any, int]]:
     """The catalog cards of ``resolved`` with their counts (every section), in deck order; a card
-    the catalog no longer has is ``InvalidData``."""
+    the catalog no longer has is ``InvalidData``. ``missing_only``: only the copies the collection lacks
+    (a deck the collection covers whole is a ``UsageError``: nothing to print)."""
     from cardbase.db.models import Card
-    from cardbase.errors import InvalidData
+    from cardbase.errors import InvalidData, UsageError
 
     counts: dict[str, int] = {}
     for entry in resolved.deck.cards:
         counts[entry.card_id] = counts.get(entry.card_id, 0) + entry.count
+    if missing_only:
+        from cardbase.decks.owned import deck_owned
+
+        counts = deck_owned(database, resolved.deck).missing_counts()
+        if not counts:
+            raise UsageError(f"{resolved.source}: you own every card of this deck; no copy is missing to print")
     with database.session() as session:
         cards = {cid: session.get(Card, cid) for cid in counts}
     missing = [cid for cid, card in cards.items() if card is None]
@@ -36,9 +43,12 @@ def deck_pdf(
     images: Path,
     title: str,
     warn: Callable[[str], None] | None = None,
+    *,
+    missing: bool = False,
 ) -> bytes:
     """The deck printed as ``cardbase print deck`` prints it, with ``sheet``'s options, as PDF bytes;
-    ``warn`` hears of art that could not be used (drawn as placeholders)."""
+    ``warn`` hears of art that could not be used (drawn as placeholders); ``missing``: only the copies
+    the collection lacks."""
     from cardbase.errors import UsageError
     from cardbase.render.art import declared_paths
     from cardbase.render.printing import print_cards
@@ -46,7 +56,7 @@ def deck_pdf(
     if sheet.split_backs:
         raise UsageError("split_backs writes a second file; download the backs with backs and back_order=after")
     spec = sheet.spec(resolved.game)
-    entries = [(card, n * sheet.copies) for card, n in deck_entries_of(database, resolved)]
+    entries = [(card, n * sheet.copies) for card, n in deck_entries_of(database, resolved, missing_only=missing)]
     with database.session() as session:
         declared = declared_paths(session, [c.id for c, _ in entries])
     with tempfile.TemporaryDirectory(prefix="cardbase-pdf-") as tmp, sheet.layouts():

@@ -427,9 +427,11 @@ PLACEHOLDERS: dict[str, tuple[str, float, str]] = {
 }
 
 
-def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: float) -> list[Op]:
-    """Stand-in art for a card of ``kind``: a tinted field, the kind's motif and its name."""
-    motif, hue, label = PLACEHOLDERS.get(kind, PLACEHOLDERS["card"])
+def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: float, name: str) -> list[Op]:
+    """Stand-in art for a card of ``kind``: a tinted field, the kind's motif and the card's name (the
+    face prints its type elsewhere; the kind's word only when the card has no name)."""
+    motif, hue, kind_label = PLACEHOLDERS.get(kind, PLACEHOLDERS["card"])
+    label = name or kind_label
 
     def tint(lightness: float, saturation: float) -> str:
         r, g, b = colorsys.hls_to_rgb(hue, lightness, saturation)
@@ -445,13 +447,19 @@ def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: f
         )
     size = max(SMALL_TEXT, 8.0 * scale)
     width_pt = (w - 2) * PT_PER_MM
-    if fonts.text_width("sans-bold", label, size) <= width_pt and h * PT_PER_MM > 2 * size:
-        lw = fonts.text_width("sans-bold", label, size) / PT_PER_MM
-        ops.append(
-            TextOp(
-                round(x + (w - lw) / 2, 4), round(y + h - 1.6, 4), label, "sans-bold", round(size, 3), tint(0.3, 0.45)
+    lines = _wrap(label.split(), "sans-bold", size, width_pt)[:2] or [kind_label]  # a long name takes two lines
+    if len(lines) == 2 and " ".join(lines) != " ".join(label.split()):
+        lines[1] = _ellipsize(lines[1], "sans-bold", size, width_pt)
+    leading = size * 1.15 / PT_PER_MM
+    if h * PT_PER_MM > 2 * size * len(lines):
+        for row, line in enumerate(lines):
+            lw = fonts.text_width("sans-bold", line, size) / PT_PER_MM
+            baseline = y + h - 1.6 - leading * (len(lines) - 1 - row)
+            ops.append(
+                TextOp(
+                    round(x + (w - lw) / 2, 4), round(baseline, 4), line, "sans-bold", round(size, 3), tint(0.3, 0.45)
+                )
             )
-        )
     return ops
 
 
@@ -598,7 +606,7 @@ def compose(
             if slot.key:
                 ops = [ImageOp(x, y, w, h, slot.key, el.matte)]
             else:
-                ops = _placeholder_ops(x, y, w, h, el.kind, frame.type_scale)
+                ops = _placeholder_ops(x, y, w, h, el.kind, frame.type_scale, str(values.get("name", "")))
             if el.frame:
                 ops.append(RectOp(x, y, w, h, None, el.frame, 0.3, 0.0))
         elif isinstance(el, Pips):

@@ -42,7 +42,7 @@ from typing import Literal
 
 from cardbase.errors import quoted
 
-LAYOUT_VERSION = 5
+LAYOUT_VERSION = 6
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim
@@ -277,7 +277,7 @@ def _mea_card(name: str, title: str, frame: str, stats: bool) -> Layout:
                 valign="middle",
                 min_size=7,
             ),
-            _footer(Box(15.5, 77.5, 32, 6.5), "#6d5c4a"),
+            _footer(Box(15.5, 75.0, 32, 9.0), "#6d5c4a"),  # three lines: a footer may carry an art credit
         ]
     else:
         elements.append(_footer(Box(6, 79.0, 51, 5.5), "#6d5c4a"))

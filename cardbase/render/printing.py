@@ -258,6 +258,8 @@ class FaceBuilder:
             face = full_art_face(self.size, digest, LAYOUTS[lname].background, into)
             return face_key({"full": digest, "into": into}, "full-art", self.size, digest), face
         slot = self._art_slot(card) if LAYOUTS[lname].has_art else None
+        if slot is not None and slot.key is not None and (credit := art_mod.art_credit(self.art_sources[slot.key])):
+            values["footer"] = f"{values['footer']} · {credit}"
         return self._face(values, lname, slot)
 
     def back(self, card: Any) -> tuple[str, Face]:

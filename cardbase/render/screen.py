@@ -19,12 +19,15 @@ def screen_png(
     images: Path,
     declared_art: Mapping[str, str] | None = None,
     warn: Callable[[str], None] | None = None,
+    *,
+    cache: bool = True,
 ) -> bytes:
     """``card``'s face, ``width`` pixels wide (its height by the card's shape), as PNG bytes.
 
     Art is looked up by the card inside ``images`` (never a path from outside); a card without art,
     or whose art cannot be used (``warn`` is told why, naming the file inside ``images``), gets its
-    kind's placeholder; the face cache under ``images/.cache`` is used as by ``render``.
+    kind's placeholder; the face cache under ``images/.cache`` is used as by ``render`` (``cache``
+    False: a face drawn once, e.g. an editor's preview, is not kept).
     """
     from cardbase.render.printing import FaceBuilder, open_cache
     from cardbase.render.raster import render_face
@@ -35,8 +38,8 @@ def screen_png(
         raise UsageError(f"w must be {low} to {high} pixels, not {quoted(width)}")
     size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
     dpi = width * 25.4 / size[0]
-    with open_cache(images, images.is_dir()) as cache:
-        builder = FaceBuilder(images, cache, size, max(30, round(dpi)), declared_art, art_fallback=True, warn=warn)
+    with open_cache(images, cache and images.is_dir()) as faces:
+        builder = FaceBuilder(images, faces, size, max(30, round(dpi)), declared_art, art_fallback=True, warn=warn)
         _key, face = builder.face(card)
         try:
             img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardbase.catalog.fields import APPLICABLE
-from cardbase.games.base import SOURCE_DEMO, SOURCE_FILE_PREFIX, SOURCE_RULEBOOK
+from cardbase.catalog.fields import APPLICABLE, source_label
+from cardbase.games.base import SOURCE_DEMO
 from cardbase.render.shapes import SUIT_SHAPES
 
 UNKNOWN = "?"
@@ -49,16 +49,6 @@ _FIELDS = (
     "text",
     "description",
 )
-
-
-def _source_label(source: str) -> str:
-    if source == SOURCE_DEMO:
-        return "DEMO, not a published card"
-    if source == SOURCE_RULEBOOK:
-        return "from the rulebook"
-    if source.startswith(SOURCE_FILE_PREFIX):
-        return f"imported from {source[len(SOURCE_FILE_PREFIX) :]}"
-    return source
 
 
 def face_values(card: Any, assumed: Mapping[str, Any] | None = None, profile: str = "") -> dict[str, Any]:
@@ -98,7 +88,7 @@ def face_values(card: Any, assumed: Mapping[str, Any] | None = None, profile: st
         values["suit_colour"] = "#c8102e" if suit in RED_SUITS else "#111111"
         unknown = unknown or rank is None or suit not in SUIT_SHAPES
     values["assumed"] = ", ".join(from_profile)
-    parts = [GAME_SHORT.get(card.game, card.game), f"{card.set_code} set", _source_label(card.source)]
+    parts = [GAME_SHORT.get(card.game, card.game), f"{card.set_code} set", source_label(card.source)]
     if from_profile:
         parts.append(f"ASSUMED{NBSP}{'/'.join(from_profile)}" + (f" ({profile} profile)" if profile else ""))
     if unknown:

@@ -151,11 +151,11 @@ def count(settings: Settings, q: str = "", game: GameQuery = None) -> dict[str, 
 @router.get("/api/cards/{card_id:path}", tags=["cards"])
 def card(settings: Settings, card_id: Annotated[str, PathParam(max_length=300)]) -> dict[str, Any]:
     """One card with its aliases: the object of ``cards show --json``."""
-    from cardbase.db.queries import aliases_of, card_dict
+    from cardbase.db.queries import aliases_of, card_dict, tags_of
 
     with _db(settings).session() as session:
         found = _card_by_id(session, card_id)
-        return card_dict(found, aliases_of(session, found))
+        return card_dict(found, aliases_of(session, found), tags_of(session, found))
 
 
 def _card_by_id(session: Any, card_id: str, game: str | None = None) -> Any:

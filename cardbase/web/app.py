@@ -20,7 +20,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     import anyio
 
     from cardbase.sim.hall import Hall
-    from cardbase.web import api, errors, images, pages, play, replay, security
+    from cardbase.web import api, api_owners, errors, images, pages, pages_owners, play, replay, security
 
     app = FastAPI(
         title="cardbase",
@@ -30,6 +30,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
+    settings.database.origin = "web"  # deck history says where a change came from
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
     app.state.hall = Hall(
@@ -42,8 +43,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
     security.install(app, settings)
     errors.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(api_owners.router)  # before api: /api/cards/{id}/history is not a card id
     app.include_router(api.router)
     app.include_router(images.router)
+    app.include_router(pages_owners.router)  # before pages: /cards/{id}/edit is not a card id
     app.include_router(pages.router)
     app.include_router(play.router)
     app.include_router(replay.router)

@@ -86,7 +86,9 @@ def status_of(error: CardbaseError) -> int:
         return 403
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
-    if isinstance(error, Stale):
+    from cardbase.db.edit import StaleEdit
+
+    if isinstance(error, Stale | StaleEdit):
         return 412
     if isinstance(error, Conflict):
         return 409
@@ -226,6 +228,10 @@ def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]
     if isinstance(error, Stale):
         current = etag(error.kind, error.key, error.current)
         return {"ETag": current}, {"version": error.current, "etag": current}
+    from cardbase.db.edit import StaleEdit
+
+    if isinstance(error, StaleEdit):  # a card's version (``db.edit.card_state``)
+        return {"ETag": f'"card-{error.current}"'}, {"version": error.current}
     return {}, {}
 
 

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from cardbase.catalog.fields import source_label
 from cardbase.errors import InvalidData, UnknownCard
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
@@ -112,6 +113,7 @@ TEMPLATES.env.globals.update(
     SEARCH_HELP=SEARCH_HELP,
     demo_badge=demo_badge,
     is_demo=is_demo,
+    source_label=source_label,
 )
 
 
@@ -316,13 +318,13 @@ def cards(request: Request) -> HTMLResponse:
 def card_page_data(database: Any, card_id: str) -> dict[str, Any]:
     """``cards show --json``'s data of one card by id, and its abilities in words."""
     from cardbase.db.models import Card
-    from cardbase.db.queries import aliases_of, card_dict
+    from cardbase.db.queries import aliases_of, card_dict, tags_of
 
     with database.session() as session:
         card = session.get(Card, card_id)
         if card is None:
             raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
-        data = card_dict(card, aliases_of(session, card))
+        data = card_dict(card, aliases_of(session, card), tags_of(session, card))
     data["abilities_text"] = abilities_text(data)
     return data
 
@@ -354,6 +356,7 @@ HIDDEN_FIELDS = frozenset(
         "abilities",
         "abilities_text",
         "aliases",
+        "tags",
         "notes",
         "text",
         "description",
@@ -369,11 +372,18 @@ def card_page(request: Request, card_id: str) -> HTMLResponse:
     fields = [(k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS]  # every field of its game
     decks = [d for d in list_decks(database_of(request)) if d["game"] == card["game"]]
     from cardbase.decks.validate import SECTIONS
+    from cardbase.web.pages_owners import card_extras
 
     return render(
         request,
         "card.html",
-        {"card": card, "fields": fields, "decks": decks, "sections": SECTIONS.get(card["game"], ())},
+        {
+            "card": card,
+            "fields": fields,
+            "decks": decks,
+            "sections": SECTIONS.get(card["game"], ()),
+            **card_extras(database_of(request), card["id"]),
+        },
     )
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.db.models import Card
     from cardbase.decks.groups import Group
     from cardbase.decks.model import Deck, DeckText
+    from cardbase.decks.owned import OwnedReport
     from cardbase.decks.store import DeckInfo, Edit
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
     from cardbase.draws.exact import Need
@@ -102,6 +103,8 @@ class Panels:
     odds: dict[str, Any] = field(default_factory=dict)
     sample: dict[str, Any] = field(default_factory=dict)
     share_code: str = ""
+    owned: OwnedReport | None = None
+    """The deck against the collection (None while the collection is empty)."""
 
 
 def deck_sections(
@@ -115,7 +118,7 @@ def deck_sections(
     order: list[str | None] = [None, *(s for s in SECTIONS.get(info.game, ()) if s != "main")]
     entries: dict[str | None, list[dict[str, Any]]] = {s: [] for s in order}
     for c in resolved.deck.cards:
-        entries.setdefault(c.section, []).append(entry_of(resolved, c.card_id, c.name, c.count, c.section))
+        entries.setdefault(c.section, []).append(entry_of(resolved, c.card_id, c.name, c.count, c.section, c.tags))
     keep = [None] if info.game == "meikyu" else order  # Méa and Meio show every section, empty ones too
     return [(s, group_cards(resolved, entries.get(s, []), by, sort)) for s in keep]
 
@@ -171,7 +174,15 @@ def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kep
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
     panels.odds = odds_panel(database, resolved, info, params)
     panels.sample = sample_panel(database, resolved, info, params)
+    panels.owned = owned_of(database, resolved)
     return panels
+
+
+def owned_of(database: Any, resolved: ResolvedDeck) -> OwnedReport | None:
+    """``resolved`` against the collection, as ``deck show`` reports it (None while the collection is empty)."""
+    from cardbase.decks.owned import collection_is_empty, deck_owned
+
+    return None if collection_is_empty(database) else deck_owned(database, resolved.deck)
 
 
 def parse_needs(text: str) -> list[Need]:
@@ -371,6 +382,8 @@ def stat_cell(key: str, value: Any) -> str:
 
 
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
+    from cardbase.web.pages_owners import deck_versions
+
     names = {c.name: c.id for c in panels.resolved.cards.values()}
     problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
@@ -399,6 +412,8 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
+        "owned_lines": {line.card_id: line for line in panels.owned.lines} if panels.owned else {},
+        "history": deck_versions(database_of(request), panels.info.id),
         **extra,
     }
 
@@ -509,9 +524,36 @@ def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
     checks = deck_checks(database, rows, house_of(request)) if len(rows) <= MAX_CHECKED_DECKS else {}
     for row in rows:
         row["check"] = checks.get(row["id"])
+    buildable_only = request.query_params.get("buildable") in ("1", "on", "true")
+    owned = deck_owned_rows(database, rows)
+    for row in rows:
+        row["owned"] = owned.get(row["id"])
+    if buildable_only:
+        rows = [row for row in rows if row["owned"] is not None and row["owned"].buildable and row["cards"]]
     by_game = {g: [d for d in rows if d["game"] == g] for g in GAME_TITLES}
     notice = request.query_params.get("done")
-    return {"by_game": by_game, "all_decks": rows, "notice": notice, **extra}
+    return {
+        "by_game": by_game,
+        "all_decks": rows,
+        "notice": notice,
+        "buildable_only": buildable_only,
+        "has_collection": bool(owned),
+        **extra,
+    }
+
+
+def deck_owned_rows(database: Any, rows: list[dict[str, Any]]) -> dict[int, OwnedReport]:
+    """Each deck against the collection (none while the collection is empty), from one read of each deck."""
+    from cardbase.db.collection import owned_counts
+    from cardbase.decks.owned import collection_is_empty, owned_report
+    from cardbase.decks.store import load_deck
+
+    if collection_is_empty(database):
+        return {}
+    decks = {row["id"]: load_deck(database, row["id"]) for row in rows}
+    with database.session() as session:
+        owned = owned_counts(session, {c.card_id for deck in decks.values() for c in deck.cards})
+    return {deck_id: owned_report(deck, owned) for deck_id, deck in decks.items()}
 
 
 MAX_CHECKED_DECKS = 300
@@ -597,13 +639,19 @@ def delete(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> 
 def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
+    from cardbase.decks.service import resolve_version
     from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
     resolved = []
     for key in ("a", "b"):
-        deck_id = _deck_id(request.query_params.get(key, ""))
-        resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
+        text = request.query_params.get(key, "")
+        deck_part, at, number = text.partition("@")  # ID@N: version N of deck ID (deck history)
+        deck_id = _deck_id(deck_part)
+        if at:
+            resolved.append(resolve_version(database, deck_id, _whole(number, key, 1, 10**9, 1)))
+        else:
+            resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
     moved = [
         (s["stat"].replace("_", " "), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
@@ -677,9 +725,14 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     images = settings_of(request).images
     from cardbase.web.errors import warner
 
-    resolved, title = resolve_stored(database, deck_id), f"{info.name} — cardbase proxies"
-    data = deck_pdf(database, resolved, sheet, images, title, warner(request))
-    return tagged(download(data, f"{slug(info.name) or 'deck'}.pdf", "application/pdf"), info)
+    missing = BOOLS.get(str(request.query_params.get("missing") or "false").lower())
+    if missing is None:
+        raise UsageError("missing must be true or false")
+    title = f"{info.name} — cardbase proxies" + (" (missing copies)" if missing else "")
+    resolved = resolve_stored(database, deck_id)
+    data = deck_pdf(database, resolved, sheet, images, title, warner(request), missing=missing)
+    filename = f"{slug(info.name) or 'deck'}{'-missing' if missing else ''}.pdf"
+    return tagged(download(data, filename, "application/pdf"), info)
 
 
 def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:

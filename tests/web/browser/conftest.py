@@ -74,7 +74,7 @@ class LiveServer:
     server: uvicorn.Server = field(repr=False)
 
 
-def start_server(db_url: str, routers: Sequence[APIRouter] = ()) -> LiveServer:
+def start_server(db_url: str, routers: Sequence[APIRouter] = (), images: Path | None = None) -> LiveServer:
     """Serve the database at ``db_url`` on a free loopback port; the socket is bound before the
     app is made, so the port the app's Host check expects is the one it serves (no race under xdist).
     ``routers`` are added to the app (a test's own pages)."""
@@ -83,7 +83,7 @@ def start_server(db_url: str, routers: Sequence[APIRouter] = ()) -> LiveServer:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    settings = ServerSettings(database=database, host="127.0.0.1", port=port)
+    settings = ServerSettings(database=database, host="127.0.0.1", port=port, **({"images": images} if images else {}))
     app = create_app(settings)
     for router in routers:  # ahead of the app's own routes (the boards' test table answers /play/{id}/act)
         count = len(app.router.routes)

@@ -28,14 +28,8 @@ from tests.web.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE, chromium_ex
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = ["mea-goblin-rush.txt", "mea-broken.txt", "meio-hand.txt", "meikyu-rulebook-cards.txt"]
-PANELS = [
-    "deck-panel",
-    "validation",
-    "stats",
-    "odds",
-    "sample-hand",
-    "share",
-]  # the deck builder's panels, shot one by one
+# the deck builder's panels, shot one by one
+PANELS = ["deck-panel", "collection", "validation", "stats", "odds", "sample-hand", "history", "share"]
 CARDS = ["mea/demo/crumb-goblin", "meikyu/core/grimoire", "meio/standard/queen-of-hearts"]
 
 
@@ -63,6 +57,13 @@ def pages(decks: dict[str, int], code: str) -> dict[str, str]:
     out["deck-goldfish"] = f"/decks/{first}?group=type&sort=name&layout=list&seed=3&hand=5&drawn=2#sample-hand"
     out["deck-not-offered"] = f"/decks/{first}?q=t:tile"
     out["deck-edit"] = f"/decks/{first}/edit"
+    out["collection"] = "/collection"
+    out["card-new"] = "/cards/new?game=mea"
+    out["card-edit"] = f"/cards/{CARDS[0]}/edit"
+    out["card-history"] = f"/cards/{CARDS[0]}/history"
+    out["deck-history"] = f"/decks/{first}/history"
+    out["deck-version"] = f"/decks/{first}/versions/1"
+    out["cards-tag"] = "/cards?q=tag:removal"
     return out
 
 
@@ -224,6 +225,18 @@ def main(argv: list[str]) -> int:
             made = runner.invoke(cli_app, ["deck", "import", str(REPO / "examples/decks" / deck), "--db", str(db)])
             if made.exit_code != 0:
                 print(f"{deck}: {made.output.strip()}")
+        owner = [  # a collection, tags, an edit and a deck's second version, so the owners' pages have something
+            ["collection", "add", "Crumb Goblin", "3"],
+            ["collection", "add", "Puddle Knight", "1"],
+            ["cards", "tag", "Pocket Sand", "removal"],
+            ["cards", "tag", "Tripwire", "removal", "cheap"],
+            ["catalog", "edit", "Crumb Goblin", "notes=Counted twice in the box."],
+            ["deck", "tag", "Goblin Rush", "Crumb Goblin", "combo piece"],
+        ]
+        for args in owner:
+            made = runner.invoke(cli_app, [*args, "--db", str(db)])
+            if made.exit_code != 0:
+                print(f"{' '.join(args)}: {made.output.strip()}")
         encoded = runner.invoke(cli_app, ["deck", "encode", str(REPO / "examples/decks/mea-goblin-rush.txt")])
         code = encoded.output.strip().splitlines()[-1]
         decks = {d["name"]: d["id"] for d in list_decks(live.database)}

@@ -1,0 +1,159 @@
+"""``cardbase collection``: the cards you own, and which decks they build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import complete
+from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, open_db, print_json
+
+app = typer.Typer(
+    help="The cards you own: counts per card, files in and out, and what your decks miss.\n\n"
+    'Example: cardbase collection add "Crumb Goblin" 3',
+    no_args_is_help=True,
+)
+
+CountArg = Annotated[int, typer.Argument(help="Copies (1 to 99,999).", show_default=False)]
+GameFilter = Annotated[str | None, typer.Option("--game", "-g", shell_complete=complete.games, help="Only this game.")]
+
+
+def _change(card: str, count: int, how: str, game: str | None, db: str | None) -> None:
+    from cardbase.db.collection import change_owned
+    from cardbase.db.queries import check_game, find_card
+
+    database = open_db(db)
+    with database.session() as session:
+        found = find_card(session, card, check_game(game))
+    now = change_owned(database, found, count, how)  # type: ignore[arg-type]
+    typer.echo(f"you own {now} {found.name} ({found.game}, set {found.set_code})")
+
+
+@app.command()
+def add(card: CardArg, count: CountArg = 1, game: CardGameOpt = None, db: DbOption = None) -> None:
+    """Own more copies of a card.
+
+    Example: cardbase collection add "Crumb Goblin" 3
+    """
+    _change(card, count, "add", game, db)
+
+
+@app.command()
+def remove(card: CardArg, count: CountArg = 1, game: CardGameOpt = None, db: DbOption = None) -> None:
+    """Own fewer copies of a card (never fewer than none).
+
+    Example: cardbase collection remove "Crumb Goblin" 1
+    """
+    _change(card, count, "remove", game, db)
+
+
+@app.command("set")
+def set_(
+    card: CardArg,
+    count: Annotated[int, typer.Argument(help="Copies (0 to 99,999; 0: none).", show_default=False)],
+    game: CardGameOpt = None,
+    db: DbOption = None,
+) -> None:
+    """Own exactly this many copies of a card.
+
+    Example: cardbase collection set "Crumb Goblin" 4
+    """
+    _change(card, count, "set", game, db)
+
+
+@app.command()
+def show(game: GameFilter = None, db: DbOption = None, json: JsonOption = False) -> None:
+    """Every card you own, with totals per game and set.
+
+    Example: cardbase collection show --game mea
+    """
+    from cardbase.catalog.fields import source_label
+    from cardbase.db.collection import collection_cards, collection_totals
+    from cardbase.db.queries import check_game
+
+    cards = collection_cards(open_db(db), check_game(game))
+    totals = collection_totals(cards)
+    if json:
+        print_json({"cards": [c.as_dict() for c in cards], "totals": totals})
+        return
+    out = console()
+    if not cards:
+        out.print('the collection is empty: `cardbase collection add "Crumb Goblin" 3` or `collection import FILE`')
+        return
+    from rich.table import Table
+
+    table = Table()
+    for heading in ("count", "name", "game", "set", "source"):
+        table.add_column(heading, justify="right" if heading == "count" else "left")
+    for c in cards:
+        table.add_row(str(c.count), c.name, c.game, c.set, source_label(c.source))
+    out.print(table)
+    for t in totals:
+        out.print(f"{t['game']}, set {t['set']}: {t['cards']} cards, {t['copies']} copies")
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON: columns name, set, count (and game).")],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", shell_complete=complete.games, help="The game, when the file has no game column."),
+    ] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format", "-f", shell_complete=complete.choices("csv", "xlsx", "json"), help="csv, xlsx or json."
+        ),
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Own nothing of the file's games but what it lists.")
+    ] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report, write nothing.")] = False,
+    db: DbOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Set the counts a file gives: every bad row is reported and nothing is written unless all are good.
+
+    Example: cardbase collection import my-cards.csv --game mea --dry-run
+    """
+    from cardbase.db.collection import import_collection
+    from cardbase.db.queries import check_game
+
+    result = import_collection(open_db(db), file, check_game(game), fmt=format, replace=replace, dry_run=dry_run)
+    if json:
+        print_json(result.as_dict(str(file)))
+        return
+    verb = "would set" if dry_run else "set"
+    typer.echo(
+        f"{file}: {result.rows} rows checked; {verb} {result.cards} cards, {result.copies} copies"
+        + ("; replacing the rest" if replace else "")
+        + ("; dry run, nothing written" if dry_run else "")
+    )
+
+
+@app.command()
+def export(
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."
+        ),
+    ] = "csv",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/collection.<format>).")
+    ] = None,
+    game: GameFilter = None,
+    db: DbOption = None,
+) -> None:
+    """Write the collection to a file that `collection import` reads back.
+
+    Example: cardbase collection export -o exports/collection.csv
+    """
+    from cardbase.db.collection import export_collection
+    from cardbase.db.queries import check_game
+
+    out = output or Path("exports") / f"collection.{format}"
+    count = export_collection(open_db(db), out, format, check_game(game))
+    typer.echo(f"wrote {count} cards to {out}")

@@ -1,0 +1,86 @@
+"""Tags: on cards (the whole catalog: ``removal``, ``draw``) and on a card's entries in one deck
+(``combo piece``), and the ``tag:`` term of the search language that finds either.
+
+A tag is checked by ``cardbase.names.tag_name`` wherever it enters (a command, a form, a file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import delete, exists, false, or_
+from sqlalchemy.sql.elements import ColumnElement
+from sqlmodel import col, select
+
+from cardbase.db.models import Card, CardTagRow, DeckCardTagRow
+from cardbase.errors import QueryError
+
+EntryTags = Mapping[str, Iterable[str]]
+"""A deck's entry tags as a search needs them: tag → the ids of the cards whose entries have it."""
+
+
+def card_tags(session: Any, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """Each card's tags (sorted), for ``card_ids`` or every tagged card."""
+    query = select(CardTagRow.card_id, CardTagRow.tag).order_by(col(CardTagRow.card_id), col(CardTagRow.tag))
+    if card_ids is not None:
+        query = query.where(col(CardTagRow.card_id).in_(list(card_ids)))
+    out: dict[str, list[str]] = {}
+    for cid, tag in session.execute(query).all():
+        out.setdefault(cid, []).append(tag)
+    return out
+
+
+def replace_card_tags(session: Any, card_id: str, tags: Iterable[str]) -> None:
+    """Make ``card_id``'s tags exactly ``tags`` (checked already), in the caller's transaction."""
+    session.execute(delete(CardTagRow).where(col(CardTagRow.card_id) == card_id))
+    for tag in dict.fromkeys(tags):
+        session.add(CardTagRow(card_id=card_id, tag=tag))
+
+
+def entry_tags(session: Any, deck_id: int) -> dict[str, tuple[str, ...]]:
+    """The tags of each card's entries in deck ``deck_id`` (card id → tags, sorted)."""
+    rows = session.execute(
+        select(DeckCardTagRow.card_id, DeckCardTagRow.tag)
+        .where(col(DeckCardTagRow.deck_id) == deck_id)
+        .order_by(col(DeckCardTagRow.card_id), col(DeckCardTagRow.tag))
+    ).all()
+    out: dict[str, list[str]] = {}
+    for cid, tag in rows:
+        out.setdefault(cid, []).append(tag)
+    return {cid: tuple(tags) for cid, tags in out.items()}
+
+
+def replace_entry_tags(session: Any, deck_id: int, card_id: str, tags: Iterable[str]) -> None:
+    """Make the tags of ``card_id``'s entries in deck ``deck_id`` exactly ``tags``, in the caller's transaction."""
+    session.execute(
+        delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id, col(DeckCardTagRow.card_id) == card_id)
+    )
+    for tag in dict.fromkeys(tags):
+        session.add(DeckCardTagRow(deck_id=deck_id, card_id=card_id, tag=tag))
+
+
+def delete_deck_tags(session: Any, deck_id: int) -> None:
+    session.execute(delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id))
+
+
+def by_tag(tags_of: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
+    """``{card id: tags}`` turned around: ``{tag: card ids}``."""
+    out: dict[str, set[str]] = {}
+    for cid, tags in tags_of.items():
+        for tag in tags:
+            out.setdefault(tag, set()).add(cid)
+    return out
+
+
+def tag_condition(value: str, text: str, entry: EntryTags | None = None) -> ColumnElement[bool]:
+    """``tag:VALUE``: the card has the tag, or (with ``entry``, a deck's entry tags) its entries in the deck do."""
+    from cardbase.names import tag_name
+
+    try:
+        tag = tag_name(value)
+    except ValueError as error:
+        raise QueryError(f"{text!r}: {error}") from None
+    on_card = exists().where(col(CardTagRow.card_id) == Card.id, col(CardTagRow.tag) == tag)
+    in_deck = sorted((entry or {}).get(tag, ()))
+    return or_(on_card, col(Card.id).in_(in_deck)) if in_deck else or_(on_card, false())

@@ -1,0 +1,242 @@
+"""Every version of a database deck: what it held after each change, what changed, when and from where.
+
+Each write to a stored deck (``cardbase.decks.store``: new, add, remove, set, rename, format, tags,
+import, restore) records, in its own transaction, the whole deck after it as deck JSON (the
+``deck export --format json`` form, entry tags included) with a one-line description of the
+change, the time, and where it came from (``cli`` or ``web``: the ``origin`` of the database
+handle). A deck has one version counter (``deck.version``, which HTTP ETag/If-Match check): version
+N of a deck is its history's row N; ``NAME@N`` names one wherever a deck is read (a deck kept
+before its history began has none of its earlier versions). A restore is a write like any other
+(refused when made from a stale version), a new version with an old one's cards, tags, format and
+players (the name stays): nothing is lost. The newest ``history_limit`` versions of each deck are
+kept (the database handle's ``deck_history``, from ``CARDBASE_DECK_HISTORY``, default 1,000);
+older ones are dropped as new ones come.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func
+from sqlmodel import col, select
+
+from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
+from cardbase.decks.model import Deck, DeckCard
+from cardbase.errors import UsageError
+
+VERSION_REF = re.compile(r"^(?P<name>.+)@(?P<number>[0-9]{1,9})$")
+"""``NAME@3``: version 3 of the database deck NAME."""
+MAX_CHANGE = 2_000
+"""Characters of a change's description (a change of thousands of cards is summed up)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def deck_in_session(session: Any, row: DeckRow) -> Deck:
+    """The stored deck ``row`` as a ``Deck`` value, read in the caller's transaction (entry tags included)."""
+    from cardbase.db.tags import entry_tags
+
+    assert row.id is not None
+    rows = session.execute(
+        select(DeckCardRow.card_id, Card.name, DeckCardRow.count, DeckCardRow.section)
+        .join(Card, col(Card.id) == DeckCardRow.card_id)
+        .where(col(DeckCardRow.deck_id) == row.id)
+        .order_by(col(DeckCardRow.position), col(Card.name))
+    ).all()
+    tags = entry_tags(session, row.id)
+    cards = tuple(DeckCard(cid, n, c, s or None, tags.get(cid, ())) for cid, n, c, s in rows)
+    return Deck(row.game, cards, row.name, row.format, row.players).canonical()
+
+
+def describe(before: Deck | None, after: Deck) -> str:
+    """What changed from ``before`` to ``after`` in one line: ``+2 Crumb Goblin, −1 Tile Mole [sideboard]``."""
+    if before is None:
+        return f"made ({after.size} cards)" if after.size else "made"
+    parts: list[str] = []
+    if before.name != after.name:
+        parts.append(f"renamed {before.name!r} → {after.name!r}")
+    if before.format != after.format:
+        parts.append(f"format {before.format or 'default'} → {after.format or 'default'}")
+    if before.players != after.players:
+        parts.append(f"players {before.players} → {after.players}")
+    counts_before = {(c.card_id, c.section): c for c in before.cards}
+    counts_after = {(c.card_id, c.section): c for c in after.cards}
+    for key in dict.fromkeys([*counts_before, *counts_after]):
+        old, new = counts_before.get(key), counts_after.get(key)
+        n = (new.count if new else 0) - (old.count if old else 0)
+        if n:
+            card = new or old
+            assert card is not None
+            parts.append(f"{'+' if n > 0 else '−'}{abs(n)} {card.name}" + (f" [{key[1]}]" if key[1] else ""))
+    tags_before, tags_after = before.entry_tags, after.entry_tags
+    for cid in dict.fromkeys([*tags_before, *tags_after]):
+        if set(tags_before.get(cid, ())) != set(tags_after.get(cid, ())):
+            name = next((c.name for c in (*after.cards, *before.cards) if c.card_id == cid), cid)
+            parts.append(f"tags of {name}: {', '.join(tags_after.get(cid, ())) or 'none'}")
+    text = "; ".join(parts) or "no change"
+    return text if len(text) <= MAX_CHANGE else text[: MAX_CHANGE - 1] + "…"
+
+
+def _latest(session: Any, deck_id: int) -> DeckVersionRow | None:
+    row: DeckVersionRow | None = session.scalars(
+        select(DeckVersionRow)
+        .where(DeckVersionRow.deck_id == deck_id)
+        .order_by(col(DeckVersionRow.number).desc())
+        .limit(1)
+    ).first()
+    return row
+
+
+def record_version(session: Any, row: DeckRow, database: Any, *, change: str | None = None) -> int:
+    """Record the deck ``row`` as it is now (in the caller's transaction, after the write that gave it its
+    ``version``) as that version of its history, from ``database``'s origin; keep its newest
+    ``deck_history`` versions. Returns the version's number."""
+    origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
+    from cardbase.decks.files import parse_json, write_json
+
+    assert row.id is not None
+    session.flush()
+    deck = deck_in_session(session, row)
+    latest = _latest(session, row.id)
+    before = None
+    if latest is not None:
+        before = _deck_of(parse_json(latest.content, "history"), row.game)
+    number = row.version
+    if before is None and number > 1 and change is None:  # a deck kept before its history began
+        change = f"the first version kept ({deck.size} cards)"
+    session.add(
+        DeckVersionRow(
+            deck_id=row.id,
+            number=number,
+            at=_now(),
+            origin=origin[:40],
+            change=change or describe(before, deck),
+            content=write_json(deck),
+        )
+    )
+    session.execute(
+        delete(DeckVersionRow).where(
+            col(DeckVersionRow.deck_id) == row.id, col(DeckVersionRow.number) <= number - limit
+        )
+    )
+    return number
+
+
+def _deck_of(text: Any, game: str) -> Deck:
+    """A version's deck JSON (read back) as a ``Deck`` (by card id: it never needs the catalog)."""
+    cards = tuple(DeckCard(line.card_id or "", line.name, line.count, line.section, line.tags) for line in text.lines)
+    return Deck(text.game or game, cards, text.name, text.format, text.players).canonical()
+
+
+def delete_history(session: Any, deck_id: int) -> None:
+    session.execute(delete(DeckVersionRow).where(col(DeckVersionRow.deck_id) == deck_id))
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a deck, without its content."""
+
+    number: int
+    at: str
+    origin: str
+    change: str
+    cards: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "at": self.at, "origin": self.origin, "change": self.change, "cards": self.cards}
+
+
+MAX_LISTED = 1_000
+"""Versions one history listing returns at most (newest first); ``offset`` pages on."""
+
+
+def deck_history(database: Any, deck: str | int, limit: int = 50, offset: int = 0) -> tuple[int, list[Version], int]:
+    """The deck's id, its versions newest first (``limit`` from ``offset``), and how many are kept."""
+    from cardbase.decks.files import parse_json
+    from cardbase.decks.store import _get
+
+    if not 1 <= limit <= MAX_LISTED or not 0 <= offset <= 10**9:
+        raise UsageError(f"a history lists 1 to {MAX_LISTED:,} versions from an offset of 0 or more")
+    with database.session() as session:
+        row = _get(session, deck)
+        assert row.id is not None
+        total = int(
+            session.scalar(select(func.count()).select_from(DeckVersionRow).where(DeckVersionRow.deck_id == row.id))
+            or 0
+        )
+        rows = session.scalars(
+            select(DeckVersionRow)
+            .where(DeckVersionRow.deck_id == row.id)
+            .order_by(col(DeckVersionRow.number).desc())
+            .offset(offset)
+            .limit(limit)
+        ).all()
+        out = []
+        for v in rows:
+            size = sum(line.count for line in parse_json(v.content, "history").lines)
+            out.append(Version(v.number, v.at, v.origin, v.change, size))
+        return row.id, out, total
+
+
+def load_version(database: Any, deck: str | int, number: int) -> Deck:
+    """Version ``number`` of a deck as a ``Deck`` (a number not kept is a usage error naming the kept range)."""
+    from cardbase.decks.files import parse_json
+    from cardbase.decks.store import _get
+
+    with database.session() as session:
+        row = _get(session, deck)
+        version = session.get(DeckVersionRow, (row.id, number))
+        if version is None:
+            kept = session.execute(
+                select(func.min(DeckVersionRow.number), func.max(DeckVersionRow.number)).where(
+                    DeckVersionRow.deck_id == row.id
+                )
+            ).one()
+            have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
+            raise UsageError(f"deck {row.name!r} has no version {number}; {have} (`cardbase deck history`)")
+        return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
+
+
+def split_ref(text: str) -> tuple[str, int] | None:
+    """``("NAME", 3)`` for ``NAME@3``, else None."""
+    m = VERSION_REF.match(text)
+    return (m.group("name"), int(m.group("number"))) if m else None
+
+
+def history_payload(database: Any, deck_id: int) -> list[dict[str, Any]]:
+    """Every kept version of a deck with its content (for deck JSON that carries its history)."""
+    with database.session() as session:
+        return history_payload_in(session, deck_id)
+
+
+def history_payload_in(session: Any, deck_id: int) -> list[dict[str, Any]]:
+    """``history_payload`` read in the caller's transaction."""
+    rows = session.scalars(
+        select(DeckVersionRow).where(DeckVersionRow.deck_id == deck_id).order_by(col(DeckVersionRow.number))
+    ).all()
+    return [
+        {"number": v.number, "at": v.at, "origin": v.origin, "change": v.change, "deck": json.loads(v.content)}
+        for v in rows
+    ]
+
+
+def restore_history(session: Any, deck_id: int, versions: list[dict[str, Any]]) -> None:
+    """Keep the versions a deck JSON carried as the deck's own (in the caller's transaction), replacing any."""
+    from cardbase.decks.files import parse_json, write_json
+
+    delete_history(session, deck_id)
+    for v in versions:
+        text = parse_json(json.dumps(v["deck"], ensure_ascii=False), f"history version {v['number']}")
+        content = write_json(_deck_of(text, text.game or ""))
+        session.add(
+            DeckVersionRow(
+                deck_id=deck_id, number=v["number"], at=v["at"], origin=v["origin"], change=v["change"], content=content
+            )
+        )
+    session.flush()

@@ -1,0 +1,257 @@
+"""The owners' pages in Chromium: the card editor's live preview and art upload, the card history,
+the collection; on a server of their own whose art folder is the test's (uploads never touch the
+repository's card_images/)."""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, Page, expect
+
+from cardbase.db.edit import card_history
+from cardbase.db.queries import find_card
+from cardbase.decks.store import load_deck
+from tests.web.browser.conftest import LAPTOP, TIMEOUT_MS, LiveServer, start_server, stop_server
+
+
+@pytest.fixture(scope="module")
+def owners_server(live_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Path]]:
+    images = tmp_path_factory.mktemp("owners-images")
+    live = start_server(live_db_url, images)
+    yield live, images
+    stop_server(live)
+
+
+@pytest.fixture
+def owner_page(browser: Browser, owners_server: tuple[LiveServer, Path]) -> Iterator[Page]:
+    errors: list[str] = []
+    context = browser.new_context(base_url=owners_server[0].url, viewport=LAPTOP)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def _shot(page: Page) -> bytes:
+    return page.locator("#preview").screenshot()
+
+
+def test_a_new_card_is_drawn_as_typed_then_saved_with_art(owner_page: Page, owners_server, tmp_path: Path) -> None:
+    live, images = owners_server
+    page = owner_page
+    name = f"Ember Fox {uuid.uuid4().hex[:6]}"
+    page.goto("/cards/new?game=mea")
+    page.fill("#f-name", name)
+    page.select_option("#f-type", "monster")
+    page.fill("#f-set", "mine")
+    page.fill("#f-cost", "2")
+    expect(page.locator("#preview-status")).to_have_text("Drawn as typed (not saved yet).")
+    first = page.locator("#preview").get_attribute("src") or ""
+    assert first.startswith("data:image/png;base64,")
+    page.fill("#f-cost", "7")
+    expect(page.locator("#preview")).not_to_have_attribute("src", first)  # drawn again for the new cost
+    page.fill("#f-attack", "x")
+    expect(page.locator("#preview-problems")).to_contain_text("column 'attack': a whole number")
+    page.fill("#f-attack", "3")
+    expect(page.locator("#preview-problems")).to_be_hidden()
+    page.click("#save-card")
+    expect(page.locator("#flash")).to_have_text("Card added.")
+    with live.database.session() as session:
+        card = find_card(session, name)
+        assert (card.cost, card.attack, card.source) == (7, 3, "user")
+    # art: a real PNG through the file input, stored where the CLI looks for it
+    art = tmp_path / "art.png"
+    Image.new("RGB", (530, 360), "#aa3322").save(art)
+    page.click("#edit-card")
+    page.set_input_files("#art", str(art))
+    page.click("#upload-art")
+    expect(page.locator("#flash")).to_have_text("Art saved.")
+    stored = images / "mea" / f"{card.id.rsplit('/', 1)[1]}.png"
+    assert stored.is_file()
+    thumb = page.locator("#preview")
+    expect(thumb).to_have_js_property("complete", True)
+    pixels = Image.open(io.BytesIO(thumb.screenshot())).convert("RGB")
+    data = pixels.tobytes()
+    red = sum(1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 80 and data[i + 2] < 80)
+    assert red > pixels.width * pixels.height // 10  # the art shows on the face
+    # a file that is not an image is refused with one line, and nothing changes
+    fake = tmp_path / "fake.png"
+    fake.write_text("<svg xmlns='http://www.w3.org/2000/svg'></svg>")
+    page.set_input_files("#art", str(fake))
+    page.click("#upload-art")
+    expect(page.locator("main")).to_contain_text("not a PNG, JPEG or WebP image")
+    assert stored.read_bytes() == art.read_bytes()  # the refused upload left the stored art as it was
+
+
+def test_history_shows_changes_and_puts_one_back(owner_page: Page, owners_server) -> None:
+    live, _ = owners_server
+    page = owner_page
+    page.goto("/cards/new?game=mea")
+    name = f"Ash Newt {uuid.uuid4().hex[:6]}"
+    page.fill("#f-name", name)
+    page.select_option("#f-type", "monster")
+    page.fill("#f-set", "mine")
+    page.fill("#f-cost", "1")
+    page.click("#save-card")
+    page.click("#edit-card")
+    page.fill("#f-cost", "4")
+    page.fill("#f-text", "<b>bold</b> When summoned: Draw 1 card.")
+    page.click("#save-card")
+    expect(page.locator("#flash")).to_have_text("Saved.")
+    page.click("#card-history")
+    edits = page.locator("#edits > li")
+    expect(edits).to_have_count(2)
+    expect(edits.first).to_contain_text("edit")
+    expect(edits.first.locator("tr", has_text="cost")).to_contain_text("1")
+    expect(edits.first).to_contain_text("<b>bold</b>")  # shown as text, not markup
+    edits.first.locator("button.revert").click()
+    expect(page.locator("#flash")).to_have_text("Reverted.")
+    with live.database.session() as session:
+        card = find_card(session, name)
+        assert card.cost == 1 and card.text is None
+    assert [e["action"] for e in card_history(live.database, card.id)] == ["revert", "edit", "add"]
+
+
+def test_tags_on_a_card_and_on_a_deck_entry_then_the_deck_history(owner_page: Page, owners_server) -> None:
+    live, _ = owners_server
+    page = owner_page
+    page.goto("/cards/mea/demo/falling-piano")
+    page.fill("#tag-input", "Removal, <b>heavy</b>")
+    page.click("#tag-form button")
+    expect(page.locator("main")).to_contain_text("a tag holds letters")  # '<' is not in a tag: one line, nothing kept
+    page.goto("/cards/mea/demo/falling-piano")
+    page.fill("#tag-input", "Removal, heavy")
+    page.click("#tag-form button")
+    expect(page.locator("#card-tags li")).to_have_count(2)
+    page.locator("#card-tags a", has_text="removal").click()
+    expect(page.locator("#results")).to_contain_text("Falling Piano")
+    assert "tag" in page.url
+    # a deck: tag an entry in the builder, see its history, compare two versions, restore one
+    name = f"Hist {uuid.uuid4().hex[:6]}"
+    page.goto("/decks")
+    form = page.locator("form#new-deck")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Game").select_option("mea")
+    form.get_by_role("button").click()
+    deck_url = page.url.split("?")[0]
+    deck_id = int(deck_url.rstrip("/").rsplit("/", 1)[1])
+    for _ in range(2):
+        page.request.post(f"/api/decks/{deck_id}/cards", data={"name": "Crumb Goblin", "count": 3})
+    page.request.post(f"/api/decks/{deck_id}/cards", data={"name": "Falling Piano", "count": 2})
+    page.goto(deck_url)
+    entry = page.locator('#deck li[data-card-id="mea/demo/crumb-goblin"]')
+    entry.locator("details summary").click()
+    entry.locator('input[name="add"]').fill("combo piece")
+    entry.locator("details button", has_text="Tag").click()
+    expect(page.locator('#deck li[data-card-id="mea/demo/crumb-goblin"] .entry-tags')).to_have_text("combo piece")
+    expect(page.locator("#recent-versions li").first).to_contain_text("tags of Crumb Goblin: combo piece")
+    page.click("#history-link")
+    expect(page.locator("#versions tbody tr")).to_have_count(5)
+    page.select_option('#compare-versions select[name="a"]', f"{deck_id}@2")
+    page.select_option('#compare-versions select[name="b"]', f"{deck_id}@4")
+    page.click("#compare-versions button")
+    expect(page.locator("#diff")).to_contain_text("Falling Piano")
+    page.goto(f"/decks/{deck_id}/history")
+    page.locator('#versions tr[data-version="2"] button.restore').click()
+    expect(page.locator("#flash")).to_have_text("Restored version 2.")
+    deck = load_deck(live.database, deck_id)
+    assert [(c.name, c.count) for c in deck.cards] == [("Crumb Goblin", 3)]
+
+
+def test_done_when_a_mea_owner_enters_tags_asks_builds_prints_and_goes_back(
+    owner_page: Page, owners_server, tmp_path: Path
+) -> None:
+    """The issue's "done when", in the browser only: ten cards of one's own with art, three tagged
+    `removal`, the odds of two of them by turn 3, the decks one can build, a print of only the
+    missing copies, and an earlier version of a deck back."""
+    live, images = owners_server
+    page = owner_page
+    mine = uuid.uuid4().hex[:6]
+    names = [f"Own {mine} {i}" for i in range(10)]
+    ids: list[str] = []
+    for i, name in enumerate(names):
+        page.goto("/cards/new?game=mea")
+        page.fill("#f-name", name)
+        page.select_option("#f-type", "monster")
+        page.fill("#f-set", f"own-{mine}")
+        page.fill("#f-cost", str(1 + i % 4))
+        page.click("#save-card")
+        expect(page.locator("#flash")).to_have_text("Card added.")
+        art = tmp_path / f"art{i}.webp" if i % 2 else tmp_path / f"art{i}.jpg"
+        Image.new("RGB", (400, 300), (20 * i, 120, 200 - 15 * i)).save(art)
+        page.click("#edit-card")
+        page.set_input_files("#art", str(art))
+        page.click("#upload-art")
+        expect(page.locator("#flash")).to_have_text("Art saved.")
+        with live.database.session() as session:
+            ids.append(find_card(session, name).id)
+    assert len(set(ids)) == 10 and all(any((images / "mea").glob(f"{i.rsplit('/', 1)[1]}.*")) for i in ids)
+    # three tagged removal on their pages; two copies of each of the ten owned
+    for card_id in ids:
+        page.goto(f"/cards/{card_id}")
+        if card_id in ids[:3]:
+            page.fill("#tag-input", "removal")
+            page.click("#tag-form button")
+            expect(page.locator("#card-tags a")).to_have_text(["removal"])
+        page.fill("#owned-count", "2")
+        page.locator("#owned-form button").click()
+        expect(page.locator("#owned-count")).to_have_value("2")
+    # two decks: one of two copies of each (buildable), one of three (a copy of each missing)
+    deck_ids = {}
+    for copies in (2, 3):
+        page.goto("/decks")
+        form = page.locator("form#new-deck")
+        form.get_by_label("Name").fill(f"Own {mine} x{copies}")
+        form.get_by_label("Game").select_option("mea")
+        form.get_by_role("button").click()
+        deck_ids[copies] = int(page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
+        for name in names:
+            answer = page.request.post(f"/api/decks/{deck_ids[copies]}/cards", data={"name": name, "count": copies})
+            assert answer.ok, answer.text()
+    # the odds of two removal cards by turn 3, checked against scipy's hypergeometric law
+    page.goto(f"/decks/{deck_ids[3]}")
+    page.fill("#needs", "2 tag:removal")
+    page.locator("#odds-form button").click()
+    turn3 = page.locator("#odds-turns tbody tr", has=page.locator("th", has_text=re.compile(r"^3$")))
+    seen = int(turn3.locator("td").first.text_content() or "")
+    from scipy.stats import hypergeom
+
+    from cardbase.stats import percent
+
+    assert (turn3.locator("td").nth(1).text_content() or "").strip() == percent(float(hypergeom.sf(1, 30, 9, seen)))
+    # the decks page lists only the buildable one when asked
+    page.goto("/decks")
+    page.locator("#buildable-filter input[name=buildable]").check()
+    page.locator("#buildable-filter button").click()
+    expect(page.locator(f'tr[data-deck-id="{deck_ids[2]}"]')).to_have_count(1)
+    expect(page.locator(f'tr[data-deck-id="{deck_ids[3]}"]')).to_have_count(0)
+    # the builder prints only the ten missing copies
+    page.goto(f"/decks/{deck_ids[3]}")
+    expect(page.locator("#owned-h")).to_have_text("Collection: 10 missing")
+    form = page.locator("form#print-form")
+    form.locator('select[name="missing"]').select_option("true")
+    with page.expect_download() as info:
+        form.get_by_role("button").click()
+    pdf = pypdf.PdfReader(io.BytesIO(Path(info.value.path()).read_bytes()))
+    text = "".join(p.extract_text() or "" for p in pdf.pages)
+    assert [text.count(name) for name in names] == [1] * 10, text[:500]
+    # a change, then the first full version back: the deck is what it was
+    first = load_deck(live.database, deck_ids[3])
+    page.request.post(f"/api/decks/{deck_ids[3]}/cards", data={"name": "Crumb Goblin", "count": 4})
+    assert load_deck(live.database, deck_ids[3]) != first
+    page.goto(f"/decks/{deck_ids[3]}/history")
+    full = page.locator("#versions tbody tr", has_text=names[-1]).first
+    number = full.get_attribute("data-version")
+    full.locator("button.restore").click()
+    expect(page.locator("#flash")).to_have_text(f"Restored version {number}.")
+    assert load_deck(live.database, deck_ids[3]).cards == first.cards
