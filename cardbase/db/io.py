@@ -402,7 +402,7 @@ def _json_type_problem(f: Field, value: Any) -> str | None:
     if f.kind is list:
         ok = isinstance(value, list | str)
         want = "a list of abilities"
-    elif f.name == "aliases":
+    elif f.name in ("aliases", "tags"):
         ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
         want = "text or a list of texts"
     elif f.kind is int:

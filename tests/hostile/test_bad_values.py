@@ -123,6 +123,7 @@ CARD = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1}
         ({"game": "mea", "cards": [CARD | {"text": True}]}, 1, "column 'text': text (a JSON string), not true/false"),
         ({"game": "mea", "cards": [CARD | {"cost": [1]}]}, 1, "column 'cost': a whole number, not a list"),
         ({"game": "mea", "cards": [CARD | {"aliases": [1, 2]}]}, 1, "column 'aliases': text or a list of texts"),
+        ({"game": "mea", "cards": [CARD | {"tags": [{"a": 1}]}]}, 1, "column 'tags': text or a list of texts"),
         ({"game": "mea", "cards": [CARD | {"abilities": {"a": 1}}]}, 1, "column 'abilities': a list of abilities"),
         ({"game": "mea", "set": 5, "cards": [CARD]}, 2, "the file's 'set' must be text (a JSON string), not a number"),
         (
