@@ -158,10 +158,10 @@ def tag_name(text: str) -> str:
     for char in tag:
         if not (char.isalnum() or char in _TAG_PUNCTUATION):
             raise ValueError(
-                f"a tag holds letters, digits, spaces and -_'./&+!?() only, not {char!r} (in {tag[:TAG_MAX]!r})"
+                f"a tag holds letters, digits, spaces and -_'./&+!?() only, not {quoted(char)} (in {quoted(tag)})"
             )
     if not any(char.isalnum() for char in tag):
-        raise ValueError(f"a tag needs a letter or digit, not {tag!r}")
+        raise ValueError(f"a tag needs a letter or digit, not {quoted(tag)}")
     return tag
 
 

@@ -196,14 +196,14 @@ def test_decks_kept_before_schema_6_start_at_version_1(empty_db_url: str) -> Non
         database.engine.dispose()
 
 
-def test_a_deck_of_schema_4_keeps_its_version_and_its_history_starts_at_the_next(empty_db_url: str) -> None:
-    """Schema 5 adds the deck history; a deck at version 7 before it is at 7 after, and its next write is
+def test_a_deck_of_schema_7_keeps_its_version_and_its_history_starts_at_the_next(empty_db_url: str) -> None:
+    """Schema 8 adds the deck history; a deck at version 7 before it is at 7 after, and its next write is
     version 8 of both the deck and its history (one counter)."""
     old = _engine(empty_db_url)
     with old.begin() as conn:
-        for statement in _statements((SCHEMAS / "v4.sql").read_text(encoding="utf-8"), old.dialect.name):
+        for statement in _statements((SCHEMAS / "v7.sql").read_text(encoding="utf-8"), old.dialect.name):
             conn.execute(text(statement))
-        conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', '4')"))
+        conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', '7')"))
         conn.execute(text("INSERT INTO game (id, title, rulebook) VALUES ('zz', 'test game', 'none')"))
         conn.execute(text("INSERT INTO deck (name, game, updated_at, version) VALUES ('Old', 'zz', 'then', 7)"))
     old.dispose()

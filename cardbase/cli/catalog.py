@@ -236,7 +236,7 @@ def add(
     if json:
         print_json({"id": result.id, "name": result.name, "version": result.version})
         return
-    typer.echo(f"added {result.name!r} ({result.id}): {_changes_line(result.changed)}")
+    typer.echo(f"added {quoted(result.name)} ({result.id}): {_changes_line(result.changed)}")
 
 
 @app.command()
@@ -302,7 +302,7 @@ def history(
         print_json({"id": found.id, "name": found.name, "edits": edits})
         return
     if not edits:
-        typer.echo(f"{found.name} ({found.id}): no edits; its values are as {found.source!r} gave them")
+        typer.echo(f"{found.name} ({found.id}): no edits; its values are as {quoted(found.source)} gave them")
         return
     typer.echo(f"{found.name} ({found.id}):")
     for e in edits:

@@ -496,12 +496,13 @@ def import_(
     Example: cardbase deck import examples/decks/mea-goblin-rush.txt
     """
     from cardbase.decks.store import save_deck
+    from cardbase.errors import quoted
 
     resolved = _resolved_without_errors(db, file, game, writes=True)
     deck_name = name or resolved.deck.name or Path(file).stem
     save_deck(open_db(db), resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
     kept = f", with {len(resolved.history)} versions of history" if resolved.history else ""
-    typer.echo(f"stored deck {deck_name!r}: {resolved.deck.size} cards{kept}")
+    typer.echo(f"stored deck {quoted(deck_name)}: {resolved.deck.size} cards{kept}")
 
 
 @app.command()
@@ -586,11 +587,13 @@ def restore(
     """
     from cardbase.decks.history import split_ref
     from cardbase.decks.store import restore_version
-    from cardbase.errors import UsageError
+    from cardbase.errors import UsageError, quoted
 
     parts = split_ref(ref.removeprefix("db:"))
     if parts is None:
-        raise UsageError(f"{ref!r}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)")
+        raise UsageError(
+            f"{quoted(ref)}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)"
+        )
     name, number = parts
     _deck_id, made = restore_version(open_db(db), name, number)
     if made is None:

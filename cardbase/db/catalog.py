@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -196,7 +196,7 @@ def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
     return out
 
 
-def apply_values(card: MutableMapping[str, Any], record: Mapping[str, Any], aliases: Iterable[str], origin: str) -> None:
+def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Iterable[str], origin: str) -> None:
     """Set ``card``'s values (its columns by name) from a checked ``record`` (only the keys it has) and
     derive the rest: its abilities (dropped when the text changes without them), unknown fields and
     search names. The one step every card write takes: shipped catalogs, imports and edits."""

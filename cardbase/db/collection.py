@@ -19,7 +19,7 @@ from sqlmodel import col, select
 
 from cardbase.catalog.fields import GAME_FIELDS, Field
 from cardbase.db.models import Card, CardAlias, OwnedRow
-from cardbase.errors import InvalidData, UnreadableInput, UsageError
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold
 
 MAX_OWNED = 99_999
@@ -35,7 +35,7 @@ COLUMNS = (GAME_FIELDS["mea"][0], GAME, next(f for f in GAME_FIELDS["mea"] if f.
 
 def _check_count(count: object, low: int) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= MAX_OWNED:
-        raise UsageError(f"a count must be a whole number from {low} to {MAX_OWNED:,}, not {count!r}")
+        raise UsageError(f"a count must be a whole number from {low} to {MAX_OWNED:,}, not {quoted(count)}")
     return count
 
 
@@ -180,10 +180,10 @@ class _Names:
             return found[0][0], None
         if found:
             sets = ", ".join(sorted({f[1] for f in found}))
-            return None, f"{name!r} is in several sets ({sets}); give its set"
+            return None, f"{quoted(name)} is in several sets ({sets}); give its set"
         near = closest(name, {k: v[0][2] for k, v in self.by_name.items()}, n=3, cutoff=0.6)
-        where = f" in set {set_code!r}" if set_code else ""
-        return None, f"no card named {name!r}{where}" + (
+        where = f" in set {quoted(set_code)}" if set_code else ""
+        return None, f"no card named {quoted(name)}{where}" + (
             f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
         )
 
@@ -213,15 +213,15 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
         f = next((c for c in COLUMNS if key in {c.name, *(s.replace("_", " ") for s in c.synonyms)}), None)
         if f is None:
             if str(heading).strip():
-                problems.append(f"row 1, column {heading!r}: not a collection column (name, set, count, game)")
+                problems.append(f"row 1, column {quoted(heading)}: not a collection column (name, set, count, game)")
         elif f in columns.values():
-            problems.append(f"row 1, column {heading!r}: a second column for {f.name!r}")
+            problems.append(f"row 1, column {quoted(heading)}: a second column for {quoted(f.name)}")
         else:
             columns[heading] = f
     given = {f.name for f in columns.values()}
     for needed in ("name", "count"):
         if needed not in given:
-            problems.append(f"row 1: no {needed!r} column")
+            problems.append(f"row 1: no {quoted(needed)} column")
     if game is None and "game" not in given:
         problems.append("row 1: no 'game' column; add one or pass --game")
     if problems:
@@ -246,7 +246,7 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
                     continue
                 if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
                     problems.append(
-                        f"{row.where}, column {heading!r}: over the bound of {BOUNDS.cell_chars:,} characters"
+                        f"{row.where}, column {quoted(heading)}: over the bound of {BOUNDS.cell_chars:,} characters"
                     )
                     bad = True
                     continue
@@ -257,7 +257,7 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
                         else (str(value).strip() if value is not None else None) or None
                     )
                 except ValueError as error:
-                    problems.append(f"{row.where}, column {heading!r}: {error}")
+                    problems.append(f"{row.where}, column {quoted(heading)}: {error}")
                     bad = True
             name = values.get("name")
             if row.where == NOTE_ROW and _is_note(name):
@@ -270,7 +270,7 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
             row_game = fold(values.get("game") or game or "")
             if row_game not in GAMES:
                 problems.append(
-                    f"{row.where}, column 'game': {values.get('game')!r} is not a game ({', '.join(GAMES)})"
+                    f"{row.where}, column 'game': {quoted(values.get('game'))} is not a game ({', '.join(GAMES)})"
                 )
                 continue
             count = values.get("count")
@@ -288,7 +288,7 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
                 continue
             if card_id in counts:
                 problems.append(
-                    f"{row.where}, column 'name': {name!r} is the card of {where_of[card_id]}; keep one row"
+                    f"{row.where}, column 'name': {quoted(name)} is the card of {where_of[card_id]}; keep one row"
                 )
                 continue
             counts[card_id], where_of[card_id] = count, row.where
@@ -356,7 +356,7 @@ def export_collection(database: Any, out: Path, fmt: str, game: str | None = Non
                 sheet.append([neutralise(v) for v in row])
             workbook.save(temporary)
     else:
-        raise UsageError(f"--format {fmt!r}: a collection is written as csv, json or xlsx")
+        raise UsageError(f"--format {quoted(fmt)}: a collection is written as csv, json or xlsx")
     return len(rows)
 
 

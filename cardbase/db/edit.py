@@ -28,7 +28,7 @@ from sqlmodel import col, select
 
 from cardbase.catalog.fields import DEFAULT_SET, GAME_FIELDS, SOURCE_USER
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
-from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError
+from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
 from cardbase.names import fold
 
@@ -101,9 +101,9 @@ def parse_assignments(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         field, sep, value = pair.partition("=")
         if not sep or not field.strip():
-            raise UsageError(f"{pair[:60]!r}: write FIELD=VALUE, e.g. cost=3 (an empty value makes it unknown)")
+            raise UsageError(f"{quoted(pair)}: write FIELD=VALUE, e.g. cost=3 (an empty value makes it unknown)")
         if field.strip() in out:
-            raise UsageError(f"{field.strip()!r} is given twice")
+            raise UsageError(f"{quoted(field.strip())} is given twice")
         out[field.strip()] = value
     return out
 
@@ -126,13 +126,13 @@ def check_values(
         f = field_for_header(game, str(heading))
         if f is None:
             editable = ", ".join(EDITABLE[game])
-            problems.append(f"{str(heading)[:40]!r} is not a {game} card field ({editable})")
+            problems.append(f"{quoted(str(heading))} is not a {game} card field ({editable})")
             continue
         if f.name == "set" and not new:
             problems.append("column 'set': a card's set is part of its id; add the card to the other set instead")
             continue
         if f.name in cells:
-            problems.append(f"column {f.name!r}: given twice")
+            problems.append(f"column {quoted(f.name)}: given twice")
             continue
         if isinstance(value, str) and value.strip().lower() in CLEARABLE_MARKERS and f.name not in ("name", "set"):
             if f.name == "type":
@@ -187,6 +187,7 @@ def _name_taken(session: Any, card: Card, name: str) -> str | None:
         col(Card.search_names).contains(f"|{key}|", autoescape=True),
         Card.id != card.id,
     )
+    other: Card
     for other in session.scalars(query):
         if fold(other.name) == key or key in {fold(a) for a in _aliases(session, other.id)}:
             return other.name
@@ -220,7 +221,9 @@ def _apply(
         tags = sorted(set(tag_list))
     if new_name != card.name:
         if (taken := _name_taken(session, card, new_name)) is not None:
-            raise Conflict(f"{new_name!r}: the card {taken!r} of set {card.set_code!r} already has this name")
+            raise Conflict(
+                f"{quoted(new_name)}: the card {quoted(taken)} of set {quoted(card.set_code)} already has this name"
+            )
         old = card.name
         card.name = new_name
         if fold(old) != fold(new_name):
@@ -229,7 +232,7 @@ def _apply(
         wanted = {a for a in alias_list if fold(a) != fold(card.name)}
         for alias in wanted:
             if (taken := _name_taken(session, card, alias)) is not None:
-                raise Conflict(f"the alias {alias!r} is already the name or an alias of {taken!r}")
+                raise Conflict(f"the alias {quoted(alias)} is already the name or an alias of {quoted(taken)}")
         for row in session.scalars(select(CardAlias).where(CardAlias.card_id == card.id)):
             if row.alias not in wanted:
                 session.delete(row)
@@ -256,7 +259,7 @@ def _apply(
 
 
 def _locked(session: Any, cid: str) -> Card:
-    card = session.scalars(select(Card).where(Card.id == cid).with_for_update()).first()
+    card: Card | None = session.scalars(select(Card).where(Card.id == cid).with_for_update()).first()
     if card is None:
         raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
     return card
@@ -274,9 +277,9 @@ def edit_card(
         current = _version(session, card)
         if expected is not None and expected != current:
             raise StaleEdit(
-                f"{card.name!r} changed since you read it (version {current}); reload it and edit again", current
+                f"{quoted(card.name)} changed since you read it (version {current}); reload it and edit again", current
             )
-        where = f"card {card.name!r}"
+        where = f"card {quoted(card.name)}"
         record, cleared = check_values(card.game, values, where, new=False, name=card.name)
         changed = _apply(session, card, record, cleared, who, "edit", origin=where)
         return EditResult(card.id, card.name, _version(session, card), changed)
@@ -288,7 +291,7 @@ def add_card(database: Any, game: str, values: Mapping[str, Any], who: str) -> E
     already has (as a name or an alias) is a ``Conflict``."""
     from cardbase.db.catalog import ensure_games, ensure_set
 
-    where = f"new card {str(values.get('name', ''))[:60]!r}"
+    where = f"new card {quoted(str(values.get('name', '')))}"
     record, cleared = check_values(game, values, where, new=True)
     if "type" not in record:
         raise InvalidData(where, [f"a new card needs a type ({', '.join(_types(game))})"])
@@ -304,12 +307,13 @@ def add_card(database: Any, game: str, values: Mapping[str, Any], who: str) -> E
         if existing is not None or (taken := _name_taken(session, probe, record["name"])) is not None:
             other = existing.name if existing is not None else taken
             raise Conflict(
-                f"{record['name']!r}: set {set_code!r} of {game} already has the card {other!r} ({cid}); "
+                f"{quoted(record['name'])}: set {quoted(set_code)} of {game} already has the card {quoted(other)} "
+                f"({cid}); "
                 "edit it with `cardbase catalog edit`"
             )
         sid = short_id(cid)
         if session.scalars(select(Card.id).where(Card.short_id == sid)).first() is not None:
-            raise Conflict(f"{record['name']!r}: its short id {sid} is another card's; choose another name")
+            raise Conflict(f"{quoted(record['name'])}: its short id {sid} is another card's; choose another name")
         card = Card(
             id=cid,
             short_id=sid,
@@ -363,10 +367,10 @@ def revert_edit(database: Any, cid: str, edit_id: int, who: str, *, expected: st
         card = _locked(session, cid)
         current = _version(session, card)
         if expected is not None and expected != current:
-            raise StaleEdit(f"{card.name!r} changed since you read it (version {current}); reload it", current)
+            raise StaleEdit(f"{quoted(card.name)} changed since you read it (version {current}); reload it", current)
         row = session.get(CardEditRow, edit_id)
         if row is None or row.card_id != cid:
-            raise UsageError(f"{card.name!r} has no edit {edit_id}; `cardbase catalog history` lists them")
+            raise UsageError(f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them")
         before: dict[str, Any] = json.loads(row.before)
         if row.action == "add" or not before:
             raise UsageError(f"edit {edit_id} made the card; there is nothing before it to put back")
@@ -380,7 +384,7 @@ def revert_edit(database: Any, cid: str, edit_id: int, who: str, *, expected: st
                 typed[name] = "; ".join(value or []) or ""
             else:
                 typed[name] = "" if value is None else value
-        record, cleared = check_values(card.game, typed, f"card {card.name!r}", new=False, name=card.name)
+        record, cleared = check_values(card.game, typed, f"card {quoted(card.name)}", new=False, name=card.name)
         changed = _apply(session, card, record, cleared, who, "revert", origin=f"edit {edit_id}")
         return EditResult(card.id, card.name, _version(session, card), changed)
 

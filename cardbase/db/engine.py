@@ -593,7 +593,7 @@ def deck_history_limit() -> int:
         return 1_000
     if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= 1_000_000:
         raise UsageError(
-            f"{DECK_HISTORY_ENV}={text[:20]!r}: the versions kept per deck are a whole number from 1 to 1,000,000"
+            f"{DECK_HISTORY_ENV}={quoted(text)}: the versions kept per deck are a whole number from 1 to 1,000,000"
         )
     return int(text)
 

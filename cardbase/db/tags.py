@@ -14,7 +14,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, CardTagRow, DeckCardTagRow
-from cardbase.errors import QueryError
+from cardbase.errors import QueryError, quoted
 
 EntryTags = Mapping[str, Iterable[str]]
 """A deck's entry tags as a search needs them: tag → the ids of the cards whose entries have it."""
@@ -80,7 +80,7 @@ def tag_condition(value: str, text: str, entry: EntryTags | None = None) -> Colu
     try:
         tag = tag_name(value)
     except ValueError as error:
-        raise QueryError(f"{text!r}: {error}") from None
+        raise QueryError(f"{quoted(text)}: {error}") from None
     on_card = exists().where(col(CardTagRow.card_id) == Card.id, col(CardTagRow.tag) == tag)
     in_deck = sorted((entry or {}).get(tag, ()))
     return or_(on_card, col(Card.id).in_(in_deck)) if in_deck else or_(on_card, false())

@@ -26,7 +26,7 @@ from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
 from cardbase.decks.model import Deck, DeckCard
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 
 VERSION_REF = re.compile(r"^(?P<name>.+)@(?P<number>[0-9]{1,9})$")
 """``NAME@3``: version 3 of the database deck NAME."""
@@ -60,7 +60,7 @@ def describe(before: Deck | None, after: Deck) -> str:
         return f"made ({after.size} cards)" if after.size else "made"
     parts: list[str] = []
     if before.name != after.name:
-        parts.append(f"renamed {before.name!r} → {after.name!r}")
+        parts.append(f"renamed {quoted(before.name)} → {quoted(after.name)}")
     if before.format != after.format:
         parts.append(f"format {before.format or 'default'} → {after.format or 'default'}")
     if before.players != after.players:
@@ -199,7 +199,7 @@ def load_version(database: Any, deck: str | int, number: int) -> Deck:
                 )
             ).one()
             have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
-            raise UsageError(f"deck {row.name!r} has no version {number}; {have} (`cardbase deck history`)")
+            raise UsageError(f"deck {quoted(row.name)} has no version {number}; {have} (`cardbase deck history`)")
         return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
 
 

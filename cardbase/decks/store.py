@@ -299,7 +299,7 @@ def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> Dec
             for cid, tags in entry_tags(session, source.id).items():
                 replace_entry_tags(session, row.id, cid, tags)
             session.flush()
-            record_version(session, row, database, change=f"copied from {source.name!r}")
+            record_version(session, row, database, change=f"copied from {quoted(source.name)}")
             return _info(session, row)
     except IntegrityError:
         raise _taken(name or "") from None
@@ -629,11 +629,13 @@ def tag_entries(
             .where(DeckCardRow.deck_id == deck.id, DeckCardRow.card_id == card.id)
         )
         if not present:
-            raise UsageError(f"{card.name} is not in deck {deck.name!r}; add it before tagging it")
+            raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
         now = [t for t in (*entry_tags(session, deck.id).get(card.id, ()), *adding) if t not in removing]
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
-            raise UsageError(f"{card.name} would have {len(now):,} tags in deck {deck.name!r}; at most {TAGS_MAX}")
+            raise UsageError(
+                f"{card.name} would have {len(now):,} tags in deck {quoted(deck.name)}; at most {TAGS_MAX}"
+            )
         replace_entry_tags(session, deck.id, card.id, now)
         _touch(session, deck)
         record_version(session, deck, database)

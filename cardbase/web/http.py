@@ -70,6 +70,21 @@ async def form_data(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(form_data)]
 
 
+def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
+    """Field ``name`` of a form as text (``default`` when it is absent), or a usage error naming the
+    field when it is a file or longer than ``bound`` characters."""
+    from cardbase.errors import UsageError
+
+    value = form.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise UsageError(f"the field {name} is text, not a file")
+    if len(value) > bound:
+        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}")
+    return value
+
+
 # --- versions: ETag and If-Match ------------------------------------------------------------------
 
 

@@ -6,14 +6,14 @@ Every number comes from the functions the CLI prints (``cardbase.db.collection``
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted
 from cardbase.web.http import Form as Body
-from cardbase.web.http import WriteTurn, form_versions
+from cardbase.web.http import WriteTurn, form_text, form_versions
 from cardbase.web.pages import database_of, render, see_other
 
 router = APIRouter()
@@ -26,7 +26,7 @@ def whole(value: object, name: str, low: int, high: int) -> int:
     """A whole number typed in a form, within its bound, or a usage error naming it."""
     text = str(value if value is not None else "").strip()
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {str(value)[:40]!r}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(str(value))}")
     return int(text)
 
 
@@ -84,17 +84,16 @@ def collection_page(request: Request) -> HTMLResponse:
 @router.post("/collection/card", response_class=HTMLResponse)
 def change_owned_form(
     request: Request,
+    form: Body,
     turn: WriteTurn,
-    card: Annotated[str, Form(max_length=300)] = "",
-    op: Annotated[str, Form(max_length=20)] = "set",
-    count: Annotated[str, Form(max_length=20)] = "",
-    back: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
     """The card page's "I own N" form (``op`` add, remove or set), one transaction; back to where it came from."""
+    card, op = form_text(form, "card", 300), form_text(form, "op", 20, "set")
+    count, back = form_text(form, "count", 20), form_text(form, "back", 2000)
     from cardbase.db.collection import MAX_OWNED, change_owned
 
     if op not in ("add", "remove", "set"):
-        raise UsageError(f"op must be add, remove or set, not {op[:20]!r}")
+        raise UsageError(f"op must be add, remove or set, not {quoted(op)}")
     found = card_of(database_of(request), card)
     change_owned(database_of(request), found, whole(count, "count", 0 if op == "set" else 1, MAX_OWNED), op)  # type: ignore[arg-type]
     target = back if back.startswith("/") and not back.startswith("//") and "\\" not in back else "/collection"
@@ -186,7 +185,7 @@ def _editor(
     from cardbase.db.queries import GAMES
 
     if game not in GAMES:
-        raise UsageError(f"game must be one of {', '.join(GAMES)}, not {game[:20]!r}")
+        raise UsageError(f"game must be one of {', '.join(GAMES)}, not {quoted(game)}")
     return render(
         request,
         "card_edit.html",
@@ -288,7 +287,7 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
         if changes:
             edit_card(database_of(request), cid, changes, server_user(), expected=expected)
         elif expected is not None and expected != version:
-            raise StaleEdit(f"{card.name!r} changed since you opened it; reload it", version)
+            raise StaleEdit(f"{quoted(card.name)} changed since you opened it; reload it", version)
     except StaleEdit as error:
         fresh, _fresh_aliases, now = card_state(database_of(request), cid)
         message = f"Changed elsewhere: {error} Your values are below; the card's current ones are on its page."
@@ -336,10 +335,11 @@ def revert_page(
     set_code: str,
     slug: str,
     edit_id: int,
+    form: Body,
     turn: WriteTurn,
-    version: Annotated[str, Form(max_length=40)] = "",
 ) -> Response:
     """Put back what one edit changed, as a new edit (if the card is still at the version the page showed)."""
+    version = form_text(form, "version", 40)
     from cardbase.db.edit import revert_edit
 
     cid = _card_id(game, set_code, slug)
@@ -407,7 +407,7 @@ def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> di
 
             raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
         name, game = card.name, card.game
-    suffix, size = check_art(data, f"art for {name!r}")
+    suffix, size = check_art(data, f"art for {quoted(name)}")
     digest = hashlib.sha256(data).hexdigest()
     folder = Path(images) / game
     folder.mkdir(parents=True, exist_ok=True)
@@ -534,11 +534,11 @@ def tag_card_form(
     game: str,
     set_code: str,
     slug: str,
+    form: Body,
     turn: WriteTurn,
-    add: Annotated[str, Form(max_length=5_000)] = "",
-    remove: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
     """The card page's tag form: add the tags typed (``,`` between them), or take one off (``cards tag``)."""
+    add, remove = form_text(form, "add", 5_000), form_text(form, "remove", 200)
     from cardbase.db.edit import retag_card
 
     cid = _card_id(game, set_code, slug)
@@ -550,20 +550,18 @@ def tag_card_form(
 def tag_entry_form(
     request: Request,
     deck_id: int,
+    form: Body,
     turn: WriteTurn,
-    card: Annotated[str, Form(max_length=300)] = "",
-    add: Annotated[str, Form(max_length=5_000)] = "",
-    remove: Annotated[str, Form(max_length=200)] = "",
-    version: Annotated[str, Form(max_length=40)] = "",
 ) -> Response:
     """The builder's tag form on one entry (``deck tag``): tags of this deck only, if the deck is still at
     the version the builder showed; back to the builder."""
+    card, add, remove = form_text(form, "card", 300), form_text(form, "add", 5_000), form_text(form, "remove", 200)
     from cardbase.decks.store import tag_entries
 
     if not 1 <= deck_id <= 2**31 - 1:
         raise UsageError(f"no deck with id {deck_id}")
     found = card_of(database_of(request), card)
-    expected = form_versions({"version": version})
+    expected = form_versions(form)
     tag_entries(database_of(request), deck_id, found, _tag_words(add), _tag_words(remove), expected)
     return see_other(f"/decks/{deck_id}#deck-panel")
 
