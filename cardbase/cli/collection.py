@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, open_db, print_json
+from cardbase.cli.common import (
+    CardArg,
+    CardGameOpt,
+    DbOption,
+    JsonOption,
+    checked_path,
+    console,
+    open_db,
+    print_json,
+)
 
 app = typer.Typer(
     help="The cards you own: counts per card, files in and out, and what your decks miss.\n\n"
@@ -96,7 +105,9 @@ def show(game: GameFilter = None, db: DbOption = None, json: JsonOption = False)
 
 @app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON: columns name, set, count (and game).")],
+    file: Annotated[
+        Path, typer.Argument(help="CSV, XLSX or JSON: columns name, set, count (and game).", callback=checked_path)
+    ],
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", shell_complete=complete.games, help="The game, when the file has no game column."),
@@ -142,7 +153,10 @@ def export(
         ),
     ] = "csv",
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="File to write (default: exports/collection.<format>).")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="File to write (default: exports/collection.<format>).", callback=checked_path
+        ),
     ] = None,
     game: GameFilter = None,
     db: DbOption = None,

@@ -182,7 +182,11 @@ def _execute(url: str, *statements: str) -> None:
 @pytest.mark.parametrize(
     ("damage", "said"),
     [
-        ("DROP TABLE card_alias; DROP TABLE card_image; DROP TABLE deck_card; DROP TABLE card", "no table card"),
+        (
+            "DROP TABLE card_alias; DROP TABLE card_image; DROP TABLE deck_card; DROP TABLE card_tag; "
+            "DROP TABLE deck_card_tag; DROP TABLE collection; DROP TABLE card_edit; DROP TABLE card",
+            "no table card",
+        ),
         ("DROP TABLE deck_card", "no table deck_card"),
         ("ALTER TABLE deck DROP COLUMN format", "the table deck has no column format"),
     ],

@@ -70,6 +70,19 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("odds", "meikyu", "quest"): ["--swords", "3", "--level", "7"],
     ("odds", "meikyu", "attack"): ["--swords", "3", "--defence", "2"],
     ("odds", "meikyu", "develop"): ["--wits", "3", "--level", "7"],
+    ("cards", "tag"): ["Crumb Goblin", "removal"],
+    ("catalog", "add"): ["--game", "mea", "name=Sweep Fox", "type=monster", "cost=2", "set=mine"],
+    ("catalog", "edit"): ["Crumb Goblin", "cost=2"],
+    ("catalog", "history"): ["Crumb Goblin"],
+    ("collection", "add"): ["Crumb Goblin", "3"],
+    ("collection", "remove"): ["Crumb Goblin", "1"],
+    ("collection", "set"): ["Crumb Goblin", "2"],
+    ("collection", "show"): [],
+    ("collection", "import"): ["{collection}", "--game", "mea", "--dry-run"],
+    ("collection", "export"): ["-o", "{out}/collection.csv"],
+    ("deck", "history"): ["D"],
+    ("deck", "restore"): ["D@1"],
+    ("deck", "tag"): ["D", "Crumb Goblin", "combo piece"],
 }
 SKIPPED_OPTIONS = {"--db", "--help", "--dask"}  # --dask addresses: the Dask hardening's own tests (issue 24, class 5)
 
@@ -164,7 +177,9 @@ def sweep_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     catalog.write_text("name,type,cost,attack,defence\nZed,monster,1,1,1\n", encoding="utf-8")
     small = folder / "small.txt"
     small.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
-    return {"record": str(record), "catalog": str(catalog), "small_deck": str(small)}
+    collection = folder / "collection.csv"
+    collection.write_text("name,count\nCrumb Goblin,2\n", encoding="utf-8")
+    return {"record": str(record), "catalog": str(catalog), "small_deck": str(small), "collection": str(collection)}
 
 
 @pytest.mark.timeout(1800)
