@@ -38,7 +38,18 @@ class BulkEdit:
             self.after.deck.format,
             self.after.deck.players,
         )
-        return bool(d["added"] or d["removed"] or d["changed"]) or not same_header
+        return bool(d["added"] or d["removed"] or d["changed"] or self.retagged()) or not same_header
+
+    def retagged(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """The entries whose tags the edit changes: (card name, tags before, tags after)."""
+        before, after = self.before.deck.canonical(), self.after.deck.canonical()
+        old, new = before.entry_tags, after.entry_tags
+        names = {c.card_id: c.name for c in (*before.cards, *after.cards)}
+        return [
+            (names[cid], old.get(cid, ()), new.get(cid, ()))
+            for cid in sorted(old.keys() | new.keys())
+            if old.get(cid, ()) != new.get(cid, ())
+        ]
 
     def lines(self) -> list[str]:
         """The change as a player reads it (``deck diff``'s lines), then any header change and notes."""
@@ -51,6 +62,8 @@ class BulkEdit:
         ):
             if old != new:
                 out.append(f"{word}: {old or 'the default'} → {new or 'the default'}")
+        for name, old_tags, new_tags in self.retagged():
+            out.append(f"tags of {name}: {', '.join(old_tags) or 'none'} → {', '.join(new_tags) or 'none'}")
         return out + [f"note: {n}" for n in self.notes]
 
 

@@ -141,6 +141,25 @@ def test_saving_an_edit_replaces_the_deck_whole_and_shows_the_change_first(datab
     assert after.name == "mea deck"
 
 
+def test_an_edit_is_the_decks_next_version_and_carries_the_entry_tags(database: Database) -> None:
+    from cardbase.decks.history import deck_history, load_version
+    from cardbase.decks.store import deck_by_id
+
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Pep Talk": 1})
+    before = deck_by_id(database, deck_id).version
+    text = edit_text(load_deck(database, deck_id)).replace("Pep Talk (demo)", "Pep Talk (demo)  # tags: removal, cheap")
+    edit = read_edit(database, deck_id, text)
+    assert edit.changes and "tags of Pep Talk: none → cheap, removal" in edit.lines()  # tags alone are a change
+    save_edit(database, deck_id, text, expected=[before])
+    after = load_deck(database, deck_id)
+    assert {c.name: set(c.tags) for c in after.cards} == {"Crumb Goblin": set(), "Pep Talk": {"removal", "cheap"}}
+    _, versions, _ = deck_history(database, deck_id)
+    assert versions[0].number == before + 1 == deck_by_id(database, deck_id).version  # one counter
+    assert "Pep Talk" in versions[0].change
+    assert load_version(database, deck_id, before + 1).entry_tags  # the version holds the tags it saved
+    assert edit_text(after).count("# tags: cheap, removal") == 1  # and the box shows them again
+
+
 def test_a_bad_edit_names_every_bad_line_and_changes_nothing(database: Database) -> None:
     deck_id = _deck(database, "mea", {"Crumb Goblin": 3})
     before = load_deck(database, deck_id)
