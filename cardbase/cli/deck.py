@@ -360,8 +360,8 @@ def show(
         str | None,
         typer.Option(
             "--group",
-            shell_complete=complete.choices("type", "cost"),
-            help="List the cards in groups by type (Meio: suit) or cost, with subtotals.",
+            shell_complete=complete.choices("type", "cost", "tag"),
+            help="List the cards in groups by type (Meio: suit), cost or tag (the entry's first, else the card's), with subtotals.",
         ),
     ] = None,
     sort: Annotated[

@@ -1,5 +1,5 @@
 """A deck's list grouped by type (Méa monsters and assists; Meikyu characters, items, Gotcha!, OPEN,
-lands; Meio by suit) or by cost, sorted within each group, with subtotals that keep unknown values
+lands; Meio by suit), by cost or by tag, sorted within each group, with subtotals that keep unknown values
 unknown. ``deck show --group`` prints it; the deck builder shows it as a list and as stacked faces."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from cardbase.errors import UsageError, quoted
 from cardbase.games.base import is_demo
 from cardbase.names import fold
 
-GROUPINGS = ("type", "cost")
+GROUPINGS = ("type", "cost", "tag")
 SORTS = ("name", "cost", "count")
 
 TYPE_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -97,8 +97,20 @@ def cost_label(game: str, value: int | None) -> str:
     return RANK_LABELS.get(value, str(value)) if game == "meio" else str(value)
 
 
-def _group_key(game: str, card: Any, by: str) -> tuple[tuple[int, int, str], str, str]:
-    """The group of ``card``: its sort key, its key and its label."""
+def primary_tag(entry: dict[str, Any], card: Any) -> str | None:
+    """The tag a card is grouped under: the entry's first tag in this deck, else its first catalog tag
+    (by name); None when it has neither. One group per card, so the groups add up to the deck."""
+    if entry.get("tags"):
+        return str(entry["tags"][0])
+    tags = sorted(getattr(card, "tags", None) or (), key=fold)
+    return tags[0] if tags else None
+
+
+def _group_key(game: str, card: Any, by: str, entry: dict[str, Any]) -> tuple[tuple[int, int, str], str, str]:
+    """The group of ``card`` (``entry`` in the deck): its sort key, its key and its label."""
+    if by == "tag":
+        tag = primary_tag(entry, card)
+        return ((0, 0, fold(tag)), f"tag:{tag}", tag) if tag else ((1, 0, ""), "untagged", "Untagged")
     if by == "cost":
         applies, value = cost_of(game, card)
         word = COST[game][1]
@@ -157,7 +169,7 @@ def group_cards(resolved: ResolvedDeck, entries: list[dict[str, Any]], by: str, 
     found: dict[str, tuple[tuple[int, int, str], Group]] = {}
     for entry in entries:
         card = resolved.cards.get(entry["id"])
-        order, key, label = _group_key(game, card, by)
+        order, key, label = _group_key(game, card, by, entry)
         found.setdefault(key, (order, Group(key, label)))[1].entries.append(entry)
     groups = [g for _, g in sorted(found.values(), key=lambda item: item[0])]
     for group in groups:

@@ -89,6 +89,30 @@ def test_meikyu_groups_by_kind_and_meio_by_suit(database: Database) -> None:
     assert [g.label for g in ranks] == ["Rank 2", "Rank 7", "Rank A"]  # Meio's ace is high
 
 
+def test_grouped_by_tag_a_card_is_under_its_entry_tag_else_its_catalog_tag_and_the_groups_add_up(
+    database: Database,
+) -> None:
+    from cardbase.db.tags import replace_card_tags
+    from cardbase.decks.store import tag_entries
+
+    with database.transaction() as session:
+        replace_card_tags(session, "mea/demo/pep-talk", ["removal", "cheap"])
+        replace_card_tags(session, "mea/demo/bramble-bear", ["beef"])
+    deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Bramble Bear": 2, "Pep Talk": 1})
+    with database.session() as session:
+        bear = find_card(session, "Bramble Bear", "mea")
+    tag_entries(database, deck_id, bear, add=["combo piece"])  # the deck's tag comes before the catalog's
+    groups = grouped_deck(resolve_stored(database, deck_id), "tag")[0][1]
+    assert [(g.label, [e["name"] for e in g.entries]) for g in groups] == [
+        ("cheap", ["Pep Talk"]),  # its catalog tags by name: cheap before removal
+        ("combo piece", ["Bramble Bear"]),
+        ("Untagged", ["Crumb Goblin"]),
+    ]
+    assert sum(g.count for g in groups) == 6
+    shown = runner.invoke(cli_app, ["deck", "show", "mea deck", "--group", "tag", "--db", str(database.engine.url)])
+    assert shown.exit_code == 0 and "combo piece — 2 cards" in shown.output, shown.output
+
+
 def test_every_section_is_grouped_and_a_bad_choice_is_a_usage_error(database: Database) -> None:
     deck_id = _deck(database, "mea", {"Crumb Goblin": 3, "Pep Talk": 1}, {"Pep Talk": "sideboard"})
     resolved = resolve_stored(database, deck_id)

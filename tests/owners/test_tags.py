@@ -200,4 +200,7 @@ def test_web_tags_forms_api_and_escaping(client: TestClient, database: Database)
     assert goblin["tags"] == ["combo piece", "finisher"]
     odds = client.get(f"/decks/{deck_id}", params={"needs": '1 tag:"combo piece"'}).text
     assert "(3 match)" in odds
+    by_tag = client.get(f"/decks/{deck_id}", params={"group": "tag"}).text  # the builder's list grouped by tag
+    assert '<option value="tag" selected>tag</option>' in by_tag
+    assert '<ul class="deck-list" data-group="tag:combo piece">' in by_tag
     assert "<script>x" not in client.get("/cards", params={"q": f"tag:{evil}"}).text
