@@ -361,7 +361,7 @@ def show(
         typer.Option(
             "--group",
             shell_complete=complete.choices("type", "cost", "tag"),
-            help="List the cards in groups by type (Meio: suit), cost or tag (the entry's first, else the card's), with subtotals.",
+            help="List the cards in groups by type (Meio: suit), cost or tag, with subtotals.",
         ),
     ] = None,
     sort: Annotated[
