@@ -278,7 +278,8 @@ def history(
         typer.Option("--game", "-g", shell_complete=complete.games, help="Game, when the name is in several."),
     ] = None,
     revert: Annotated[
-        int | None, typer.Option("--revert", min=1, help="Put back the values this edit changed, as a new edit.")
+        int | None,
+        typer.Option("--revert", min=1, max=2**31 - 1, help="Put back the values this edit changed, as a new edit."),
     ] = None,
     db: DbOption = None,
     json: JsonOption = False,

@@ -73,11 +73,9 @@ def _resolved_without_errors(db: str | None, file: str, game: str | None, writes
 
 def _owned(database: Database, resolved: ResolvedDeck) -> OwnedReport | None:
     """The deck against the collection, or None when the collection is empty (or the deck has no game)."""
-    from cardbase.decks.owned import collection_is_empty, deck_owned
+    from cardbase.decks.owned import owned_if_any
 
-    if not resolved.game or collection_is_empty(database):
-        return None
-    return deck_owned(database, resolved.deck)
+    return owned_if_any(database, resolved.game, resolved.deck)
 
 
 def _finish(report: ValidationReport, json: bool, owned: OwnedReport | None = None) -> None:

@@ -108,3 +108,17 @@ def collection_is_empty(database: Any) -> bool:
 
     with database.session() as session:
         return session.scalars(select(OwnedRow.card_id).limit(1)).first() is None
+
+
+def owned_if_any(database: Any, game: str | None, deck: Deck) -> OwnedReport | None:
+    """``deck`` against the collection, or None when the collection is empty or the deck has no game:
+    the ``collection`` of ``deck show``/``deck validate`` (CLI and API alike)."""
+    if not game or collection_is_empty(database):
+        return None
+    return deck_owned(database, deck)
+
+
+def collection_field(database: Any, game: str | None, deck: Deck) -> dict[str, Any]:
+    """The ``collection`` field the deck's JSON objects carry (None without a collection)."""
+    owned = owned_if_any(database, game, deck)
+    return {"collection": owned.as_dict() if owned else None}

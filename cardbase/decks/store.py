@@ -363,7 +363,7 @@ def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section:
     )
     session.execute(stmt)
     _check_total(session, deck)
-    return int(
+    now = int(
         session.scalar(
             select(DeckCardRow.count).where(
                 DeckCardRow.deck_id == deck.id,
@@ -372,6 +372,11 @@ def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section:
             )
         )
     )
+    if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
+        raise UsageError(
+            f"{card.name} would have {now:,} copies in deck {quoted(deck.name)}; an entry holds at most {MAX_COPIES}"
+        )
+    return now
 
 
 def _remove_in(session: Any, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:

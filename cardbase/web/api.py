@@ -244,13 +244,15 @@ def _check_id(deck_id: int) -> int:
 def deck(settings: Settings, deck_id: int, response: Response, format: FormatQuery = None) -> dict[str, Any]:
     """The deck with every entry and its validation (``deck show --json``), and its fields (id, name,
     version, …); its ETag names the version, for ``If-Match`` on a change."""
+    from cardbase.decks.owned import collection_field
     from cardbase.decks.service import show_dict, validate_resolved
     from cardbase.decks.store import deck_by_id
 
     info = deck_by_id(_db(settings), _check_id(deck_id))  # before the entries: the ETag is never newer
     resolved = _resolved(settings, deck_id)
     report, _ = validate_resolved(resolved, format, settings.house)
-    return show_dict(resolved, report, info.name) | {"info": _tagged(response, info)}
+    owned = collection_field(_db(settings), resolved.game, resolved.deck)
+    return show_dict(resolved, report, info.name) | owned | {"info": _tagged(response, info)}
 
 
 @router.patch("/api/decks/{deck_id}", tags=["decks"])
@@ -379,11 +381,13 @@ def _deck_etag(settings: ServerSettings, deck_id: int) -> str:
 @router.get("/api/decks/{deck_id}/validation", tags=["decks"])
 def validation(settings: Settings, deck_id: int, response: Response, format: FormatQuery = None) -> dict[str, object]:
     """Every problem of the deck: the object of ``deck validate --json``."""
+    from cardbase.decks.owned import collection_field
     from cardbase.decks.service import validate_resolved
 
     response.headers["ETag"] = _deck_etag(settings, deck_id)
-    report, _ = validate_resolved(_resolved(settings, deck_id), format, settings.house)
-    return report.as_dict()
+    resolved = _resolved(settings, deck_id)
+    report, _ = validate_resolved(resolved, format, settings.house)
+    return report.as_dict() | collection_field(_db(settings), resolved.game, resolved.deck)
 
 
 @router.get("/api/decks/{deck_id}/stats", tags=["decks"])

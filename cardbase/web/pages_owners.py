@@ -398,7 +398,7 @@ def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> di
     from cardbase.db.models import Card, CardImage
     from cardbase.names import file_slug
     from cardbase.render.art import SUFFIXES
-    from cardbase.textfiles import output_file
+    from cardbase.textfiles import output_file, read_bytes
 
     with database.session() as session:
         card = session.get(Card, cid)
@@ -414,7 +414,7 @@ def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> di
     stem = file_slug(name)
     target = folder / f"{stem}{suffix}"
     relative = f"{game}/{target.name}"
-    previous = target.read_bytes() if target.is_file() else None
+    previous = read_bytes(target, "card art", 8 * ART_BYTES) if target.is_file() else None  # put back on failure
     try:
         with database.transaction() as session:
             row = session.scalars(select(CardImage).where(CardImage.card_id == cid).with_for_update()).first()

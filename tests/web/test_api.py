@@ -185,7 +185,16 @@ def test_adding_setting_and_removing_cards(client: TestClient) -> None:
     cleared = client.request("DELETE", f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin"})
     assert cleared.json()["count"] == 0
     shown = client.get(f"/api/decks/{deck_id}").json()
-    assert shown["cards"] == [{"count": 1, "name": "Dizzy Bat", "id": "mea/demo/dizzy-bat", "section": "sideboard"}]
+    assert shown["cards"] == [
+        {
+            "count": 1,
+            "name": "Dizzy Bat",
+            "id": "mea/demo/dizzy-bat",
+            "section": "sideboard",
+            "tags": [],
+            "card_tags": [],
+        }
+    ]
     # errors: another game's card, an unknown card, bad counts, sections, neither or both of name and card
     other = client.post(f"/api/decks/{deck_id}/cards", json={"name": "Grimoire"})
     assert other.status_code == 404 and "unknown card 'Grimoire' in mea" in error_of(other)
