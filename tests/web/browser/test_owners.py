@@ -24,7 +24,7 @@ from tests.web.browser.conftest import LAPTOP, TIMEOUT_MS, LiveServer, start_ser
 @pytest.fixture(scope="module")
 def owners_server(live_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Path]]:
     images = tmp_path_factory.mktemp("owners-images")
-    live = start_server(live_db_url, images)
+    live = start_server(live_db_url, images=images)
     yield live, images
     stop_server(live)
 
