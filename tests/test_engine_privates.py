@@ -19,7 +19,7 @@ ENGINES = tuple(sorted((REPO / "cardbase" / "games").glob("*/engine.py")))
 
 # file → reads of engine-private attributes it still makes (2026-12-02).
 KNOWN = {
-    "cardbase/games/mea/agents.py": 80,
+    "cardbase/games/mea/agents.py": 76,
     "cardbase/games/meikyu/agents.py": 16,
     "cardbase/games/meio/agents.py": 14,
     "cardbase/sim/mea_view.py": 53,

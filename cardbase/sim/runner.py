@@ -96,9 +96,29 @@ chunks finish close together, so workers idle little at the end; a chunk still c
 overhead many games over."""
 
 
+_CHUNK_RULES: dict[tuple[str, str], Rules] = {}
+"""A worker's rules by game and options (as JSON): the chunks of one batch share them, as a chunk's games do."""
+
+
+def _chunk_rules(game_id: str, options: dict[str, Any]) -> Rules:
+    """The rules of a chunk, made once per worker for the same game and options."""
+    import json
+
+    try:
+        key = (game_id, json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):  # options that are not plain data: made each time
+        return game(game_id).make_rules(options)
+    rules = _CHUNK_RULES.get(key)
+    if rules is None:
+        if len(_CHUNK_RULES) >= 16:
+            _CHUNK_RULES.clear()
+        rules = _CHUNK_RULES[key] = game(game_id).make_rules(options)
+    return rules
+
+
 def _play_chunk(args: tuple[str, dict[str, Any], tuple[str, ...], int, int, int, bool]) -> list[GameResult]:
     game_id, options, agent_names, seed, start, stop, keep = args
-    rules = game(game_id).make_rules(options)
+    rules = _chunk_rules(game_id, options)
     return [play_game(game_id, rules, agent_names, seed, i, keep) for i in range(start, stop)]
 
 

@@ -114,3 +114,42 @@ def test_evaluate_favours_the_winner():
     state.resolve_chance()
     state.apply_text("draw 11")
     assert evaluate(state, 1) == 1000 and evaluate(state, 0) == -1000
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"move_in": "first"}, {"attack_rule": "all", "move_onto_enemy": "allowed"}, {"adjacency": "diagonal"}],
+    ids=["default", "move-in-first", "attack-all-share", "diagonal"],
+)
+def test_the_heuristic_scores_the_lazy_main_actions_as_it_scores_each_built_one(options, monkeypatch):
+    """The heuristic's walk over a ``MainActions`` (no action built) picks the action that scoring
+    every built action picks; and membership found by kind agrees with the built list's."""
+    from cardbase.games.mea.agents import heuristic_action
+    from cardbase.games.mea.engine import MainActions, Move, Ref
+
+    compared = 0
+    for g in range(12):
+        rules = random_rules(100 + g, **options)
+        state = rules.new_initial_state(g)
+        agents = [HeuristicAgent(rules, s, g + s) for s in (0, 1)]
+        while not state.is_terminal and compared < 400 * (g + 1):
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            p = state.current_player
+            legal = state.legal_actions()
+            if type(legal) is MainActions:
+                view = state.observation(p).view
+                built = list(legal)
+                expected = heuristic_action(view, built, 5, 5)
+                with monkeypatch.context() as m:
+                    m.setattr(MainActions, "_build_all", lambda self: pytest.fail("every action was built"))
+                    assert heuristic_action(view, MainActions(state), 5, 5) == expected
+                    for action in built:
+                        assert action in MainActions(state)
+                    ref = Ref("Nobody", 0, 0)
+                    for other in (Move(ref, 1), ("move", ref, 1), ("summon", "Nobody", 0), ("play", "Nobody"), ("x",)):
+                        assert other not in MainActions(state)
+                compared += 1
+            state.apply(agents[p].act(state.observation(p), legal))
+    assert compared > 500

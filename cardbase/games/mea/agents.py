@@ -37,6 +37,7 @@ from cardbase.games.mea.engine import (
     UNKNOWN,
     Choose,
     Draw,
+    MainActions,
     MeaObservation,
     MeaRules,
     MeaState,
@@ -183,14 +184,39 @@ class _Scores:
     worth on a tile) is worked out once. The same sums in the same order: the scores are
     ``score_action``'s to the bit."""
 
-    __slots__ = ("crowded", "movers", "p", "state", "summons", "threats", "values", "worths")
+    __slots__ = (
+        "adj",
+        "attack_printed",
+        "borders",
+        "cost",
+        "crowded",
+        "ctrl",
+        "defence",
+        "movers",
+        "occ",
+        "p",
+        "pos",
+        "reach",
+        "state",
+        "summons",
+        "threats",
+        "tiles",
+        "values",
+        "worths",
+    )
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
+        tab = state._tab
+        self.attack_printed, self.defence, self.cost = tab.attack, tab.defence, tab.cost
+        self.tiles, self.occ, self.adj = state._tiles, state._occ, state._adj
+        self.ctrl, self.pos = state._ctrl, state._pos
+        self.borders: dict[int, bool] = {}
+        self.reach: dict[int, int] = {}  # per card: 0 no ability on play or summon, 1 one worth, 2 one per tile
         self.threats: dict[int, int] = {}
         self.values: dict[int, float] = {}
         self.summons: dict[str, tuple[int, int, float]] = {}
-        self.movers: dict[Any, tuple[int, int, float, bool]] = {}
+        self.movers: dict[int, tuple[int, float, bool]] = {}
         self.worths: dict[tuple[int, int | None], float] = {}
         self.crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
 
@@ -211,14 +237,23 @@ class _Scores:
         names = self.state._tab.names
         return next(j for j in self.state._hand[self.p] if names[j] == name)
 
+    def reach_of(self, i: int) -> int:
+        """Card ``i``'s abilities on play or summon: 0 none, 1 whose worth is the same on any
+        tile, 2 some look at the tiles next to it."""
+        reach = self.reach.get(i)
+        if reach is None:
+            trig = self.state._tab.triggers[i]
+            abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
+            reach = self.reach[i] = 2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0
+        return reach
+
     def worth(self, i: int, q: int) -> float:
         """``_card_worth``: 0.0 for a card with no ability on play or summon, and worked out once
         per card when none of its abilities looks at the tiles next to ``q``."""
-        trig = self.state._tab.triggers[i]
-        if not trig or ("summoned" not in trig and "play" not in trig):
+        reach = self.reach_of(i)
+        if not reach:
             return 0.0
-        abilities = trig.get("summoned", ()) + trig.get("play", ())
-        key = (i, q if any(ab.filter.adjacent for ab in abilities) else None)
+        key = (i, q if reach == 2 else None)
         found = self.worths.get(key)
         if found is None:
             found = self.worths[key] = _card_worth(self.state, i, self.p, q)
@@ -227,67 +262,142 @@ class _Scores:
     def score(self, action: Any) -> float:
         kind = action[0]
         if kind == "move":
-            mover = self.movers.get(action[1])
-            if mover is None:
-                mover = self.movers[action[1]] = self._mover(action[1])
-            _, dval, v, here = mover
-            d = action[2]
-            there = self.threat(d) >= dval
-            score = 0.0
-            if self.state._tiles[d] != self.p:
-                score += 3.0 - (0.8 * v if there else 0.0)
-            elif here and not there:
-                score += 0.4 * v
-            else:
-                score -= 0.2
-            return score
+            i = self.state._resolve_ref(action[1], self.p)
+            assert i is not None
+            return self.move(i, action[2])
         if kind == "summon":
-            summoned = self.summons.get(action[1])
-            if summoned is None:
-                summoned = self.summons[action[1]] = self._summoned(action[1])
-            i, value, score = summoned
-            q = action[2]
-            if self.threat(q) >= self.state._tab.defence[i]:
-                score -= 0.6 * value
-            if any(self.state._tiles[d] != self.p for d in self.state._adj[q]):
-                score += 0.3
-            return score + self.worth(i, q)
-        state, p = self.state, self.p
-        tab = state._tab
+            return self.summon(action[1], action[2])
         if kind == "attack":
-            t = action[1]
             # A legal attack's refs all resolve.
-            ids = cast("list[int]", [state._resolve_ref(r, p) for r in action[2]])
-            total = sum(state.attack_of(i) for i in ids)
-            defenders = [j for j in state._occ[t] if state._ctrl[j] != p]
-            retaliation = sum(state.attack_of(j) for j in defenders)
-            killed = [j for j in defenders if state.defence_of(j) <= total]
-            lost = [i for i in ids if state.defence_of(i) <= retaliation]
-            score = sum(self.value(j) for j in killed) - sum(self.value(i) for i in lost)
-            score += 1.5 * len(killed)
-            if len(killed) == len(defenders) and len(lost) < len(ids):
-                score += 4.0 if state._tiles[t] != p else 1.0
-            if len(ids) == 2:
-                score -= 0.5
-            return score
+            return self.attack(action[1], cast("list[int]", [self.state._resolve_ref(r, self.p) for r in action[2]]))
         if kind == "play":
-            i = self.card(action[1])
-            return self.worth(i, -1) - 0.3 * tab.cost[i] + self.crowded
+            return self.play(action[1])
         return -1.0
 
-    def _mover(self, ref: Any) -> tuple[int, int, float, bool]:
-        """A moving monster's instance, defence, worth, and whether it is under threat where it stands."""
-        i = self.state._resolve_ref(ref, self.p)
-        assert i is not None
+    def move(self, i: int, d: int) -> float:
+        """Moving monster instance ``i`` onto tile ``d``."""
+        mover = self.movers.get(i)
+        if mover is None:
+            mover = self.movers[i] = self._mover(i)
+        dval, v, here = mover
+        there = self.threat(d) >= dval
+        if self.tiles[d] != self.p:
+            return 3.0 - (0.8 * v if there else 0.0)
+        if here and not there:
+            return 0.4 * v
+        return -0.2
+
+    def summon(self, name: str, q: int) -> float:
+        """Summoning the first ``name`` in the hand onto tile ``q``."""
+        summoned = self.summons.get(name)
+        if summoned is None:
+            summoned = self.summons[name] = self._summoned(name)
+        i, value, score = summoned
+        if self.threat(q) >= self.defence[i]:
+            score -= 0.6 * value
+        if self.border(q):
+            score += 0.3
+        return score + self.worth(i, q)
+
+    def border(self, q: int) -> bool:
+        """Whether a tile next to ``q`` is not the player's."""
+        border = self.borders.get(q)
+        if border is None:
+            tiles, p = self.tiles, self.p
+            border = self.borders[q] = any(tiles[d] != p for d in self.adj[q])
+        return border
+
+    def attack(self, t: int, ids: Sequence[int]) -> float:
+        """Attacking tile ``t`` with monster instances ``ids``."""
+        state, p = self.state, self.p
+        ctrl = self.ctrl
+        total = sum(state.attack_of(i) for i in ids)
+        defenders = [j for j in self.occ[t] if ctrl[j] != p]
+        retaliation = sum(state.attack_of(j) for j in defenders)
+        killed = [j for j in defenders if state.defence_of(j) <= total]
+        lost = [i for i in ids if state.defence_of(i) <= retaliation]
+        score = sum(self.value(j) for j in killed) - sum(self.value(i) for i in lost)
+        score += 1.5 * len(killed)
+        if len(killed) == len(defenders) and len(lost) < len(ids):
+            score += 4.0 if self.tiles[t] != p else 1.0
+        if len(ids) == 2:
+            score -= 0.5
+        return score
+
+    def play(self, name: str) -> float:
+        """Playing the first assist ``name`` in the hand."""
+        i = self.card(name)
+        return self.worth(i, -1) - 0.3 * self.cost[i] + self.crowded
+
+    def _mover(self, i: int) -> tuple[int, float, bool]:
+        """A moving monster's defence, worth, and whether it is under threat where it stands."""
         dval = self.state.defence_of(i)
-        return i, dval, self.value(i), self.threat(self.state._pos[i]) >= dval
+        return dval, self.value(i), self.threat(self.pos[i]) >= dval
 
     def _summoned(self, name: str) -> tuple[int, int, float]:
         """A summoned card's instance, attack plus defence, and score before its tile counts."""
-        tab = self.state._tab
         i = self.card(name)
-        value = tab.attack[i] + tab.defence[i]
-        return i, value, 1.0 + 0.5 * value + 0.3 * tab.cost[i] + self.crowded
+        value = self.attack_printed[i] + self.defence[i]
+        return i, value, 1.0 + 0.5 * value + 0.3 * self.cost[i] + self.crowded
+
+    def best(self, legal: MainActions, threshold: float) -> int | None:
+        """The index in ``legal`` of the first action scoring most, above ``threshold`` (the
+        turn-ending actions are not scored): :meth:`score` of each, the same sums in the same
+        order, without building the actions."""
+        best, best_score = None, threshold
+        k = 0
+        threats, tiles, p = self.threats, self.tiles, self.p
+        names = legal.summon_cards
+        if names:
+            places = [(q, self.threat(q), self.border(q)) for q in legal.summon_tiles]
+            for name in names:
+                summoned = self.summons.get(name)
+                if summoned is None:
+                    summoned = self.summons[name] = self._summoned(name)
+                i, value, base = summoned
+                defence = self.defence[i]
+                reach = self.reach_of(i)
+                worth = self.worth(i, -1) if reach == 1 else 0.0
+                for q, threat, border in places:
+                    score = base
+                    if threat >= defence:
+                        score -= 0.6 * value
+                    if border:
+                        score += 0.3
+                    s = score + (_card_worth(self.state, i, p, q) if reach == 2 else worth)
+                    if s > best_score:
+                        best, best_score = k, s
+                    k += 1
+        for name in legal.assists:
+            s = self.play(name)
+            if s > best_score:
+                best, best_score = k, s
+            k += 1
+        for i, dests in legal.moves_by_monster():
+            mover = self.movers.get(i)
+            if mover is None:
+                mover = self.movers[i] = self._mover(i)
+            dval, v, here = mover
+            for d in dests:
+                on_d = threats.get(d)
+                if on_d is None:
+                    on_d = threats[d] = threat_on(self.state, d, p)
+                there = on_d >= dval
+                if tiles[d] != p:
+                    s = 3.0 - (0.8 * v if there else 0.0)
+                elif here and not there:
+                    s = 0.4 * v
+                else:
+                    s = -0.2
+                if s > best_score:
+                    best, best_score = k, s
+                k += 1
+        for spec in legal.attack_specs:
+            s = self.attack(spec[0], spec[1:])
+            if s > best_score:
+                best, best_score = k, s
+            k += 1
+        return best
 
 
 def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
@@ -372,8 +482,11 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
         return legal[0]
     if phase == _CHOICE:
         return choose_target(state, legal, p)
-    best, best_score = None, ACT_THRESHOLD
     scores = _Scores(state, p)
+    if type(legal) is MainActions:
+        k = scores.best(legal, ACT_THRESHOLD)
+        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
+    best, best_score = None, ACT_THRESHOLD
     for a in legal:
         kind = a[0]
         if kind in ("draw", "obliterate"):

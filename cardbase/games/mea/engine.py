@@ -2811,6 +2811,68 @@ class MainActions(_LazyActions):
                 k -= n
         return self._attack(self._attacks[k - b3])
 
+    def __contains__(self, action: object) -> bool:
+        """Whether ``action`` is one of these, found by its kind without building them all."""
+        if self._all is not None:
+            return action in self._all
+        if not isinstance(action, tuple) or len(action) < 2:
+            return False
+        kind = action[0]
+        if kind == "summon":
+            return len(action) == 3 and action[1] in self._summon_names and action[2] in self._summon_tiles
+        if kind == "play":
+            return len(action) == 2 and action[1] in self._plays
+        if kind == "move":
+            if len(action) != 3:
+                return False
+            ref, dst = action[1], action[2]
+            ref_of, blocked = self._state.ref_of, self._blocked
+            return any(
+                ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs) for i, _, nbrs in self._movers
+            )
+        if kind == "attack":
+            return len(action) == 3 and any(
+                spec[0] == action[1] and self._attack(spec) == action for spec in self._attacks
+            )
+        return action in self._ends
+
+    # What the actions are made of, in their order, without building them (for agents that
+    # score every action): monsters are the state's (and any copy's) card instance numbers.
+
+    @property
+    def summon_cards(self) -> Sequence[str]:
+        """The monsters that can be summoned, by name in hand order: the summons are each of
+        these onto each of :attr:`summon_tiles`, first in the sequence."""
+        return self._summon_names
+
+    @property
+    def summon_tiles(self) -> Sequence[int]:
+        """The tiles a monster can be summoned onto, in board order."""
+        return self._summon_tiles
+
+    @property
+    def assists(self) -> Sequence[str]:
+        """The assists that can be played, by name in hand order: after the summons."""
+        return self._plays
+
+    def moves_by_monster(self) -> Iterator[tuple[int, Sequence[int]]]:
+        """Each monster that can move (an instance) with the tiles it can move to, in the
+        sequence's order: after the assists."""
+        blocked = self._blocked
+        for i, n, nbrs in self._movers:
+            yield i, (nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked])
+
+    @property
+    def ends(self) -> Sequence[MeaAction]:
+        """The turn-ending actions (draws, or obliterations with an empty deck), last."""
+        return self._ends
+
+    @property
+    def attack_specs(self) -> Sequence[tuple[int, ...]]:
+        """The attacks as ``(tile, instance[, instance])`` in the sequence's order (after the
+        moves; the attackers in the order the action lists them under ``move_in="first"``)."""
+        return self._attacks
+
     def _moves(self) -> list[Move]:
         state = self._state
         out: list[Move] = []
