@@ -2826,9 +2826,13 @@ class MainActions(_LazyActions):
             if len(action) != 3:
                 return False
             ref, dst = action[1], action[2]
-            ref_of, blocked = self._state.ref_of, self._blocked
+            if not isinstance(ref, tuple) or len(ref) != 3:
+                return False  # not a monster: no move's
+            state, blocked = self._state, self._blocked
+            pos = state._pos
             return any(
-                ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs) for i, _, nbrs in self._movers
+                pos[i] == ref[1] and state.ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs)
+                for i, _, nbrs in self._movers
             )
         if kind == "attack":
             return len(action) == 3 and any(
