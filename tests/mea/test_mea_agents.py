@@ -148,7 +148,14 @@ def test_the_heuristic_scores_the_lazy_main_actions_as_it_scores_each_built_one(
                     for action in built:
                         assert action in MainActions(state)
                     ref = Ref("Nobody", 0, 0)
-                    for other in (Move(ref, 1), ("move", ref, 1), ("move", 5, 1), ("summon", "Nobody", 0), ("play", "Nobody"), ("x",)):
+                    strangers = (
+                        Move(ref, 1),
+                        ("move", ref, 1),
+                        ("move", 5, 1),
+                        ("summon", "Nobody", 0),
+                        ("play", "Nobody"),
+                    )
+                    for other in (*strangers, ("x",)):
                         assert other not in MainActions(state)
                 compared += 1
             state.apply(agents[p].act(state.observation(p), legal))
