@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from xml.parsers import expat
-from xml.sax.saxutils import escape, quoteattr
 
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import MAX_COUNT, MAX_LINE
@@ -85,6 +84,8 @@ _COD_ZONES = {None: "main", "sideboard": "side"}
 
 def write_cod(deck: Deck) -> str:
     """Cockatrice's ``.cod`` XML: the deck's name, zone ``main`` and zone ``side``."""
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib.request, 0.1 s a deck read need not pay
+
     out = ['<?xml version="1.0" encoding="UTF-8"?>', '<cockatrice_deck version="1">']
     out.append(f"    <deckname>{escape(deck.name or '')}</deckname>")
     out.append("    <comments></comments>")
