@@ -196,6 +196,17 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
     assert out.strip() == "[]"
 
 
+def test_reading_a_deck_does_not_import_urllib() -> None:
+    # xml.sax.saxutils imports urllib.request, http.client and email: only a .cod deck written needs it
+    deck = Path(__file__).resolve().parent.parent / "examples" / "decks" / "mea-goblin-rush.txt"
+    code = (
+        "import sys; from pathlib import Path; from cardbase.decks.files import read_deck; "
+        f"read_deck(Path({str(deck)!r})); print('urllib.request' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
 def test_python_dash_m_runs_the_cli() -> None:
     out = subprocess.run([sys.executable, "-m", "cardbase", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "catalog" in out.stdout
