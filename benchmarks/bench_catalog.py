@@ -59,15 +59,16 @@ def load() -> str:
     return f"load average {one:.1f}, {five:.1f}, {fifteen:.1f} (2 cores)"
 
 
-def imported(url: str, csv: Path) -> tuple[Any, float, int]:
-    """A database at ``url`` holding the shipped catalogs and ``csv`` (its import timed)."""
+def imported(url: str, csv: Path) -> tuple[Any, float, int, float]:
+    """A database at ``url`` holding the shipped catalogs and ``csv``, the import's wall time, its
+    rows, and this process's CPU time in it (which a loaded machine inflates far less)."""
     from cardbase.db.engine import open_database
     from cardbase.db.io import import_catalog
 
     database = open_database(url)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = import_catalog(database, csv, "mea")
-    return database, time.perf_counter() - start, result.inserted
+    return database, time.perf_counter() - start, result.inserted, time.process_time() - cpu
 
 
 def search_p50s(database: Any, calls: int) -> dict[str, float]:
@@ -206,8 +207,9 @@ def main() -> None:
             csv = folder / f"synthetic-{n}.csv"
             synthetic_csv(csv, n)
             path = folder / f"bench{n}.db"
-            database, seconds, rows = imported(str(path), csv)
-            imports.append((f"SQLite: import {rows:,} cards", f"{seconds:.1f} s", f"{rows / seconds:,.0f} cards/s", ""))
+            database, seconds, rows, cpu = imported(str(path), csv)
+            rate = f"{rows / seconds:,.0f} cards/s; {cpu:.1f} s CPU"
+            imports.append((f"SQLite: import {rows:,} cards", f"{seconds:.1f} s", rate, "≤ 30 s at 200k"))
             searches["SQLite"][n] = search_p50s(database, args.calls)
             peers[n] = against_datasette(database, path, args.calls)
             database.engine.dispose()
@@ -216,10 +218,9 @@ def main() -> None:
             if args.postgres:
                 url = postgres_database(args.postgres)
                 try:
-                    database, seconds, rows = imported(url, csv)
-                    imports.append(
-                        (f"PostgreSQL: import {rows:,} cards", f"{seconds:.1f} s", f"{rows / seconds:,.0f} cards/s", "")
-                    )
+                    database, seconds, rows, _ = imported(url, csv)  # the server's CPU is not this process's
+                    rate = f"{rows / seconds:,.0f} cards/s"
+                    imports.append((f"PostgreSQL: import {rows:,} cards", f"{seconds:.1f} s", rate, "≤ 30 s at 200k"))
                     searches["PostgreSQL"][n] = search_p50s(database, args.calls)
                     database.engine.dispose()
                 finally:
