@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -174,16 +174,27 @@ def write_cards(
         {"key": cid} | {c: v for c, v in existing[cid].items() if c != "id"} for cid in sorted(changed - inserted)
     ]
     with _roomy_cache(session):
-        if new_ids:  # in id order: the primary key's pages are filled in turn
-            session.execute(insert(table), [existing[cid] for cid in sorted(new_ids)])
-        if updates:  # SET takes every column the rows give (all but the id)
-            session.execute(update(table).where(table.c.id == bindparam("key")), updates)
-        if new_aliases_rows:
-            session.execute(insert(CardAlias.__table__), new_aliases_rows)  # type: ignore[attr-defined]
+        # in id order (the primary key's pages are filled in turn), in batches: a Ctrl-C waits for one
+        # batch, not for a C loop over every row of the file
+        for batch in _batches([existing[cid] for cid in sorted(new_ids)]):
+            session.execute(insert(table), batch)
+        for batch in _batches(updates):  # SET takes every column the rows give (all but the id)
+            session.execute(update(table).where(table.c.id == bindparam("key")), batch)
+        for batch in _batches(new_aliases_rows):
+            session.execute(insert(CardAlias.__table__), batch)  # type: ignore[attr-defined]
     for cid, tags in tag_changes.items():
         replace_card_tags(session, cid, tags)
     session.flush()
     return report
+
+
+WRITE_BATCH = 2_000
+"""Rows per statement of a catalog write (each statement's rows run in one C loop, deaf to Ctrl-C)."""
+
+
+def _batches(rows: Sequence[Mapping[str, Any]]) -> Iterator[Sequence[Mapping[str, Any]]]:
+    for start in range(0, len(rows), WRITE_BATCH):
+        yield rows[start : start + WRITE_BATCH]
 
 
 def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
