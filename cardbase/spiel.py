@@ -14,6 +14,12 @@ one chance step per card, and a Meikyu card set is a step for what it is for, th
 then ``done``. The engine's state moves by whole actions, so its history stays a cardbase game
 record (:func:`record_lines`, :func:`from_record`).
 
+``apply_action`` checks its id against the node's legal steps (:class:`IllegalStep`, a
+``ValueError`` naming the id, and the state unchanged); ``apply_unchecked`` is the fast path for
+an id just taken from ``legal_actions()`` or ``chance_outcomes()``, as the engines' own
+``apply_unchecked`` is. A node's legal steps and chance outcomes are computed once, when first
+asked (for the check if not before), and the lists handed out are copies.
+
 What each toolkit reads:
 
 - ``information_state_string(p)`` is seat ``p``'s knowledge as the engine keys it
@@ -51,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyspiel
 
-from cardbase.games.base import CHANCE, TERMINAL, GameError, Rules, State
+from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, Rules, State
 
 if TYPE_CHECKING:
     from cardbase.sim.records import GameRecord
@@ -173,17 +179,78 @@ def game_type(short_name: str) -> pyspiel.GameType:
     )
 
 
-class _Held:
-    """The engine's state and the steps taken towards its next action; copied by ``clone``."""
+class IllegalStep(IllegalAction):
+    """An OpenSpiel action id that is not a legal step at this node (``apply_action`` with an id
+    ``legal_actions()`` does not list); a ``ValueError``. ``step`` is the id."""
 
-    __slots__ = ("prefix", "state")
+    def __init__(self, step: int, player: int, legal: Sequence[int]):
+        shown = ", ".join(map(str, legal[:12])) + (", …" if len(legal) > 12 else "")
+        who = "chance" if player == CHANCE else "the game is over" if player == TERMINAL else f"player {player}"
+        super().__init__(
+            f"action id {step} is not a legal step here ({who}; legal: {shown or 'none'})", "legal-step", player
+        )
+        self.step = step
+
+
+class _Held:
+    """The engine's state, the steps taken towards its next action, and this node's legal
+    steps (``legal``) and chance outcomes (``chance``) once asked; copied by ``clone``."""
+
+    __slots__ = ("chance", "legal", "prefix", "state", "unchecked")
 
     def __init__(self, state: State, prefix: list[int]):
         self.state = state
         self.prefix = prefix
+        self.legal: list[int] | None = None
+        self.chance: list[tuple[int, float]] | None = None
+        self.unchecked = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone(), list(self.prefix))
+        copy = _Held(self.state.clone(), self.prefix[:])
+        copy.legal = self.legal
+        copy.chance = self.chance
+        return copy
+
+    def legal_ids(self) -> list[int]:
+        """This node's legal steps (chance steps at a chance node), computed once."""
+        legal = self.legal
+        if legal is None:
+            state = self.state
+            if state.current_player == CHANCE:
+                legal = [i for i, _ in self.chance_ids()]
+            else:
+                legal = state.legal_ids(self.prefix)
+            self.legal = legal
+        return legal
+
+    def chance_ids(self) -> list[tuple[int, float]]:
+        """This node's chance outcomes, computed once."""
+        chance = self.chance
+        if chance is None:
+            chance = self.chance = self.state.chance_ids(self.prefix)
+        return chance
+
+    def step(self, step: int, checked: bool) -> None:
+        """Take ``step``; with ``checked``, an id not among this node's legal steps is :class:`IllegalStep`."""
+        state = self.state
+        if checked:
+            legal = self.legal
+            if legal is not None:
+                ok = step in legal
+            elif self.chance is not None:
+                ok = step in dict(self.chance)
+            else:
+                ok = step in self.legal_ids()
+            if not ok:
+                raise IllegalStep(step, state.current_player, self.legal_ids())
+        prefix = self.prefix
+        prefix.append(step)
+        self.legal = None
+        self.chance = None
+        action = state.action_from_ids(prefix)
+        if action is not None:
+            state.apply_unchecked(action)
+            self.prefix = []
 
 
 class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
@@ -256,25 +323,36 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         held = self._held
-        state = held.state
-        if player is not None and player != state.current_player:
+        if player is not None and player != held.state.current_player:
             return []
-        return state.legal_ids(held.prefix)
+        return held.legal_ids()[:]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        held = self._held
-        return held.state.chance_ids(held.prefix)
+        return self._held.chance_ids()[:]
 
     def _apply_action(self, step: int) -> None:
+        # OpenSpiel's apply_action calls this: checked unless apply_unchecked asked otherwise.
         held = self._held
-        held.prefix.append(step)
-        action = held.state.action_from_ids(held.prefix)
-        if action is not None:
-            held.state.apply_unchecked(action)
-            held.prefix = []
+        if held.unchecked:
+            held.unchecked = False
+            held.step(step, False)
+        else:
+            held.step(step, True)
+
+    def apply_unchecked(self, step: int) -> None:
+        """``apply_action`` without the check that ``step`` is legal: the fast path, only for an id
+        taken from ``legal_actions()`` or ``chance_outcomes()`` of this node; any other id leaves
+        the state undefined. ``apply_action`` checks (:class:`IllegalStep`); the check costs a
+        membership test once the legal steps are known."""
+        held = self._held
+        held.unchecked = True
+        try:
+            self.apply_action(step)
+        finally:
+            held.unchecked = False
 
     def _action_to_string(self, player: int, step: int) -> str:
         held = self._held
@@ -380,6 +458,7 @@ __all__ = [
     "GAMES",
     "CardbaseGame",
     "CardbaseState",
+    "IllegalStep",
     "Observer",
     "from_record",
     "game_type",

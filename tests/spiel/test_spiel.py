@@ -240,3 +240,49 @@ def test_the_observer_names_the_pieces_of_the_tensor(mea_config):
     assert observer.dict["played"].shape == (3, 52)
     assert state.observation_tensor(0) == pytest.approx(list(observer.tensor))
     assert "Your hand" in state.observation_string(0)
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_apply_action_refuses_an_id_that_is_not_a_legal_step(name, mea_config):
+    """``apply_action`` checks: an id outside ``legal_actions()`` (a player's, then chance's) is
+    ``IllegalStep``, a ``ValueError`` naming the id, and the state is as it was."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    state = game.new_initial_state()
+    rng = np.random.RandomState(11)
+    refused = {"chance": 0, "player": 0}
+    while not state.is_terminal() and min(refused.values()) == 0:
+        kind = "chance" if state.is_chance_node() else "player"
+        size = game.max_chance_outcomes() if kind == "chance" else game.num_distinct_actions()
+        legal = state.legal_actions()
+        illegal = [i for i in range(size) if i not in legal]
+        if illegal and refused[kind] == 0:
+            before = (str(state), state.history(), legal)
+            step = illegal[len(illegal) // 2]
+            with pytest.raises(cardbase.spiel.IllegalStep, match=rf"action id {step} is not a legal step") as caught:
+                state.apply_action(step)
+            assert isinstance(caught.value, ValueError) and caught.value.step == step
+            assert (str(state), state.history(), state.legal_actions()) == before
+            refused[kind] += 1
+        state.apply_action(int(rng.choice(legal)))
+    assert min(refused.values()) == 1
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_apply_unchecked_plays_the_same_game_as_apply_action(name, mea_config):
+    """The unchecked fast path takes the same steps to the same states, OpenSpiel's history
+    included; and the legal steps it hands out are a copy the caller may change."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    checked, unchecked = game.new_initial_state(), game.new_initial_state()
+    rng = np.random.RandomState(5)
+    while not checked.is_terminal():
+        legal = checked.legal_actions()
+        assert unchecked.legal_actions() == legal
+        if checked.is_chance_node():
+            assert unchecked.chance_outcomes() == checked.chance_outcomes()
+        step = int(rng.choice(legal))
+        legal.clear()  # the caller's copy: the state's own list is untouched
+        assert checked.legal_actions()
+        checked.apply_action(step)
+        unchecked.apply_unchecked(step)
+        assert str(unchecked) == str(checked) and unchecked.history() == checked.history()
+    assert unchecked.is_terminal() and unchecked.returns() == checked.returns()

@@ -23,6 +23,7 @@ character through the Laboratory. See ``docs/rules/meikyu.md`` for every reading
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
@@ -2649,16 +2650,18 @@ class MeikyuState(State):
         return sorted(self._step_id(a) for a in self.legal_actions())
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        # Counted straight from the pile: a draw's step is the card's kind index, a reveal's
+        # the land's index, a roll's the value - 1 (as action_from_ids reads them).
         if self.current_player != CHANCE:
             return []
-        outcomes = self.chance_outcomes() or ()
-        if self._ask == A_DRAW:  # as action_ids numbers them, without its dispatch per outcome
-            kindex = self._t.kindex
-            return sorted((kindex[a.card], w) for a, w in outcomes)
-        if self._ask == A_REVEAL:
-            lindex = self._t.lindex
-            return sorted((lindex[a.room], w) for a, w in outcomes)
-        return sorted((a.value - 1, w) for a, w in outcomes)
+        ask = self._ask
+        if ask == A_ROLL:
+            return [(v, 1 / 6) for v in range(6)]
+        pile = self._kpile if ask == A_DRAW else self._mpile if ask == A_REVEAL else None
+        if not pile:
+            return []
+        size = len(pile)
+        return [(k, c / size) for k, c in sorted(Counter(pile).items())]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:

@@ -915,7 +915,7 @@ class MeioState(State):
         if self._phase == _PLAY:
             if prefix:
                 raise ValueError("a play is one step")
-            return [int(a) for a in cast("Sequence[Play]", self.legal_actions())]
+            return list(map(int, cast("Sequence[Play]", self.legal_actions())))
         last = prefix[-1] - ASIDE_IDS if prefix else -1
         cards = [c for c in indices_of(self._hands[p]) if c > last]
         more = SECOND_HALF - len(prefix)  # this card and more - 1 after it
@@ -926,11 +926,17 @@ class MeioState(State):
             return []
         n = self._n
         size = len(_deck(n)[0])
-        count = prefix.count if isinstance(prefix, list | tuple) else list(prefix).count
-        room = [HAND_SIZE - count(s) for s in range(n)]
-        room.append(size - HAND_SIZE * n - count(n))
+        count = prefix.count if isinstance(prefix, list) else list(prefix).count
         left = size - len(prefix)
-        return [(s, r / left) for s, r in enumerate(room) if r]
+        out = []
+        for s in range(n):
+            room = HAND_SIZE - count(s)
+            if room:
+                out.append((s, room / left))
+        room = size - HAND_SIZE * n - count(n)
+        if room:
+            out.append((n, room / left))
+        return out
 
     def action_from_ids(self, ids: Sequence[int]) -> MeioAction | None:
         if not ids:
