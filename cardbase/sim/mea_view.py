@@ -40,11 +40,11 @@ def table(observation: MeaObservation) -> Any:
 
     v = observation.view
     me = observation.player
-    tab = v._tab
+    tiles = v.tiles()
     grid = Table(show_header=False, show_lines=True, box=None, padding=(0, 1))
-    if v._tiles:
-        xs = [B.xy(q)[0] for q in v._tiles]
-        ys = [B.xy(q)[1] for q in v._tiles]
+    if tiles:
+        xs = [B.xy(q)[0] for q in tiles]
+        ys = [B.xy(q)[1] for q in tiles]
         columns = range(min(xs), max(xs) + 1)
         grid.add_column("", justify="right", style="dim")
         for _ in columns:
@@ -53,18 +53,18 @@ def table(observation: MeaObservation) -> Any:
             cells: list[Any] = [Text(str(y + 1))]
             for x in columns:
                 q = B.pos(x, y)
-                if q not in v._tiles:
+                if q not in tiles:
                     cells.append(Text(""))
                     continue
-                owner = v._tiles[q]
+                owner = tiles[q]
                 colour = COLOURS[owner]
                 cell = Text()
                 cell.append(f" {B.name(q)} ", style=f"bold black on {colour}")
                 cell.append(f" {seat_name(owner)}", style=colour)
-                for i in v._occ[q]:
-                    c = v._ctrl[i]
-                    mark = "" if v.can_attack(i) or c != v._active else " ·"
-                    cell.append(f"\n{tab.names[i]} ", style=f"bold {COLOURS[c]}")  # wraps at spaces in the cell
+                for i in v.on_tile(q):
+                    c = v.controller(i)
+                    mark = "" if v.can_attack(i) or c != v.active else " ·"
+                    cell.append(f"\n{v.card(i).name} ", style=f"bold {COLOURS[c]}")  # wraps at spaces in the cell
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)
@@ -73,16 +73,16 @@ def table(observation: MeaObservation) -> Any:
     for seat in (0, 1):
         t = Text()
         t.append(f"{seat_name(seat)} ({COLOURS[seat]})", style=f"bold {COLOURS[seat]}")
-        t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v._deck[seat])}, hand ")
+        t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v.deck(seat))}, hand ")
         if seat == me:
-            t.append(", ".join(hand_entry(tab.cards[i]) for i in v._hand[seat]) or "—")
+            t.append(", ".join(hand_entry(v.card(i)) for i in v.hand(seat)) or "—")
         else:
-            t.append(f"{len(v._hand[seat])} cards")
+            t.append(f"{len(v.hand(seat))} cards")
         lines.append(t)
     choice = v.choice()
     if choice is not None:
         lines.append(Text(f"{seat_name(choice['player'])} chooses {choice['for']}", style="bold"))
-    if v._end is None and v.current_player == me:
+    if v.end_reason is None and v.current_player == me:
         lines.append(Text("Your move (legal: the options; help: the commands)", style="dim"))
     lines.append(
         Text(
@@ -98,8 +98,8 @@ def status_line(observation: MeaObservation) -> str:
     """The table's first line: the phase, whose turn it is, numbered as that player counts their
     turns (``P1's turn 2``), and the mana left."""
     v = observation.view
-    if v._end is not None:
-        return f"Méa · game over: {v._end[1]}"
+    if v.end_reason is not None:
+        return f"Méa · game over: {v.end_reason}"
     if v.phase == "opening":  # before the first turn: whoever draws their opening hand
         return f"Méa · opening draws · {seat_name(v.current_player)} draws"
     mana = f" · mana {v.mana}" if v.phase in ("main", "choice", "flip") else ""
@@ -144,46 +144,48 @@ def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[st
     into one's own hand)."""
     a, b = before.view, after.view
     me = before.player
-    names = a._tab.names
+    names = [a.card(i).name for i in range(a.card_count)]
     lines: list[str] = [f"{card} ({seat_name(p)}) — {ability}" for card, ability, p in b.abilities_fired()]
     moved_by_action = done.split(": ", 1)[-1].startswith("move ")
     summoned = done.split(": ", 1)[-1].startswith("summon ")
     for i in range(len(names)):
-        was, now = a._zone[i], b._zone[i]
-        who = f"{names[i]} ({seat_name(a._ctrl[i])})"
+        was, now = a.zone(i), b.zone(i)
+        who = f"{names[i]} ({seat_name(a.controller(i))})"
         if was == BOARD and now == OUT:
-            lines.append(f"{who} dies on {B.name(a._pos[i])}")
+            lines.append(f"{who} dies on {B.name(a.position(i))}")
         elif was == BOARD and now == HAND:
-            lines.append(f"{who} returns to {seat_name(b._ctrl[i])}'s hand")
+            lines.append(f"{who} returns to {seat_name(b.controller(i))}'s hand")
         elif was != BOARD and now == BOARD and not summoned:
-            lines.append(f"{names[i]} ({seat_name(b._ctrl[i])}) comes onto {B.name(b._pos[i])}")
+            lines.append(f"{names[i]} ({seat_name(b.controller(i))}) comes onto {B.name(b.position(i))}")
         elif was == BOARD and now == BOARD:
-            if a._pos[i] != b._pos[i] and not moved_by_action:
-                lines.append(f"{who} goes from {B.name(a._pos[i])} to {B.name(b._pos[i])}")
-            if a._ctrl[i] != b._ctrl[i]:
-                lines.append(f"{names[i]} is now controlled by {seat_name(b._ctrl[i])}")
+            if a.position(i) != b.position(i) and not moved_by_action:
+                lines.append(f"{who} goes from {B.name(a.position(i))} to {B.name(b.position(i))}")
+            if a.controller(i) != b.controller(i):
+                lines.append(f"{names[i]} is now controlled by {seat_name(b.controller(i))}")
             old = (a.attack_of(i), a.defence_of(i))
             new = (b.attack_of(i), b.defence_of(i))
             if old != new:
-                lines.append(f"{names[i]} ({seat_name(b._ctrl[i])}): {old[0]}/{old[1]} → {new[0]}/{new[1]}")
-    for q in sorted(set(a._tiles) | set(b._tiles)):
-        if q in a._tiles and q not in b._tiles:
-            lines.append(f"tile {B.name(q)} ({seat_name(a._tiles[q])}) is removed from the board")
-        elif q not in a._tiles:
-            lines.append(f"a new tile {B.name(q)} for {seat_name(b._tiles[q])}")
-        elif a._tiles[q] != b._tiles[q]:
-            lines.append(f"tile {B.name(q)} flips to {seat_name(b._tiles[q])} ({COLOURS[b._tiles[q]]})")
+                lines.append(f"{names[i]} ({seat_name(b.controller(i))}): {old[0]}/{old[1]} → {new[0]}/{new[1]}")
+    tiles_a, tiles_b = a.tiles(), b.tiles()
+    for q in sorted(set(tiles_a) | set(tiles_b)):
+        if q in tiles_a and q not in tiles_b:
+            lines.append(f"tile {B.name(q)} ({seat_name(tiles_a[q])}) is removed from the board")
+        elif q not in tiles_a:
+            lines.append(f"a new tile {B.name(q)} for {seat_name(tiles_b[q])}")
+        elif tiles_a[q] != tiles_b[q]:
+            lines.append(f"tile {B.name(q)} flips to {seat_name(tiles_b[q])} ({COLOURS[tiles_b[q]]})")
     if me != SPECTATOR:
-        got = [i for i in b._hand[me] if i not in a._hand[me] and a._zone[i] != BOARD]
+        had = a.hand(me)
+        got = [i for i in b.hand(me) if i not in had and a.zone(i) != BOARD]
         if got:
-            lines.append(f"you draw {', '.join(hand_entry(a._tab.cards[i]) for i in got)}")
+            lines.append(f"you draw {', '.join(hand_entry(a.card(i)) for i in got)}")
     for opp in (0, 1) if me == SPECTATOR else (1 - me,):
         left = sum(
             1
             for i in range(len(names))
-            if a._zone[i] == UNKNOWN and b._zone[i] in (BOARD, OUT) and (me != SPECTATOR or a._tab.owner[i] == opp)
+            if a.zone(i) == UNKNOWN and b.zone(i) in (BOARD, OUT) and (me != SPECTATOR or a.owner(i) == opp)
         )
-        drew = len(b._hand[opp]) - len(a._hand[opp]) + left
+        drew = len(b.hand(opp)) - len(a.hand(opp)) + left
         if drew > 0:
             lines.append(f"{seat_name(opp)} draws {drew} card{'s' if drew != 1 else ''}")
     return lines
@@ -195,7 +197,7 @@ def confirm(observation: MeaObservation, action: Any) -> str | None:
         return None
     v = observation.view
     seat = observation.player
-    total = len(v._hand[seat]) + min(action.k, len(v._deck[seat]))
+    total = len(v.hand(seat)) + min(action.k, len(v.deck(seat)))
     if total < HAND_LIMIT:
         return None
     return f"Drawing {action.k} gives you {total} cards in hand: with {HAND_LIMIT} you lose at once. Draw anyway?"

@@ -63,39 +63,39 @@ def random_rules(seed: int, **options) -> MeaRules:
 
 
 def check_invariants(state: MeaState) -> None:
-    n = len(state._tab.cards)
+    n = state.card_count
     places: Counter[int] = Counter()
     for seat in (0, 1):
-        for i in state._deck[seat]:
-            assert state._zone[i] == DECK and state._tab.owner[i] == seat
+        for i in state.deck(seat):
+            assert state.zone(i) == DECK and state.owner(i) == seat
             places[i] += 1
-        for i in state._hand[seat]:
-            assert state._zone[i] == HAND and state._tab.owner[i] == seat
+        for i in state.hand(seat):
+            assert state.zone(i) == HAND and state.owner(i) == seat
             places[i] += 1
-    assert set(state._occ) == set(state._tiles)  # no monster on a missing tile
+    assert set(state._occ) == set(state.tiles())  # no monster on a missing tile
     assert list(state._occ) == sorted(state._occ)  # kept in board order (the engine iterates it)
     for q, here in state._occ.items():
         assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
         for i in here:
-            assert state._zone[i] == BOARD and state._pos[i] == q and state._tab.monster[i]
+            assert state.zone(i) == BOARD and state.position(i) == q and state._tab.monster[i]
             places[i] += 1
-    for i in state._out:
-        assert state._zone[i] == OUT
+    for i in state.out_of_play():
+        assert state.zone(i) == OUT
         places[i] += 1
     assert all(places[i] == 1 for i in range(n)), "every card is in exactly one zone"
     assert len(places) == n
     for i in range(n):
-        if state._zone[i] != BOARD:
-            assert state._pos[i] == -1
+        if state.zone(i) != BOARD:
+            assert state.position(i) == -1
     if not state.is_terminal:
-        assert max(len(h) for h in state._hand) < HAND_LIMIT  # hands ≤ 10 in a live game
-        assert state._mana >= 0
+        assert max(len(state.hand(seat)) for seat in (0, 1)) < HAND_LIMIT  # hands ≤ 10 in a live game
+        assert state.mana >= 0
         assert state.current_player in (0, 1)
         assert len(state.legal_actions()) > 0
-        assert all(o in (0, 1) for o in state._tiles.values())
+        assert all(o in (0, 1) for o in state.tiles().values())
         if state.rules.tiles_per_colour:  # each player's tiles: at most the cap
             assert max(state.tile_count(0), state.tile_count(1)) <= state.rules.tiles_per_colour
-        assert any(o == 0 for o in state._tiles.values()) or state.rules.elimination == "turn-start"
+        assert any(o == 0 for o in state.tiles().values()) or state.rules.elimination == "turn-start"
 
 
 def play_random(
@@ -273,9 +273,9 @@ def test_observations_hide_the_other_hand_and_the_decks_order(seed):
                 obs = state.observation(me)
                 view = obs.view
                 assert view.seed is None and view.history == []
-                assert all(i == -1 for i in view._hand[opp]) and all(i == -1 for d in view._deck for i in d)
+                assert all(i == -1 for i in view.hand(opp)) and all(i == -1 for d in (0, 1) for i in view.deck(d))
                 assert not any(
-                    view._zone[i] in (DECK, HAND) and state._tab.owner[i] == opp for i in range(len(view._zone))
+                    view.zone(i) in (DECK, HAND) and state.owner(i) == opp for i in range(view.card_count)
                 )
                 # Another deal of the unseen cards looks the same to this player.
                 assert redealt(state, me, rng).observation(me).public() == obs.public()
@@ -333,3 +333,18 @@ def test_heuristic_games_with_small_decks_reach_deck_out_and_keep_the_invariants
             check_invariants(state)
         obliterations += sum(1 for a in state.history if a[0] == "obliterate")
     assert obliterations > 0
+
+
+def test_the_public_reads_name_each_card_and_how_the_game_ended():
+    """``card_count``, ``owner`` and ``end_reason``: what the table view and the invariants read
+    instead of the state's private fields."""
+    for seed in range(5):
+        rules = random_rules(seed)
+        state = rules.new_initial_state(seed)
+        state.resolve_chance()
+        decks = [state.deck(seat) for seat in (0, 1)]
+        assert state.card_count == sum(len(d) + len(state.hand(s)) for s, d in enumerate(decks))
+        assert all(state.owner(i) == seat for seat in (0, 1) for i in (*decks[seat], *state.hand(seat)))
+        assert state.end_reason is None
+        state = play_random(rules, seed, check_every=False)
+        assert state.is_terminal and state.end_reason == state.outcome().reason

@@ -1105,8 +1105,22 @@ class MeaState(State):
         """How the game ended: ``no-tiles``, ``hand-of-11``, ``deck-out`` or ``turn-limit``."""
         return self._end[2] if self._end else None
 
+    @property
+    def end_reason(self) -> str | None:
+        """How the game ended, as the sentence a player reads; ``None`` while it goes on."""
+        return self._end[1] if self._end else None
+
+    @property
+    def card_count(self) -> int:
+        """How many card instances the game holds (both decks); instances are ``0 … card_count - 1``."""
+        return len(self._tab.cards)
+
     def card(self, instance: int) -> MeaCard:
         return self._tab.cards[instance]
+
+    def owner(self, instance: int) -> int:
+        """The seat whose deck ``instance`` came from (its controller may be the other)."""
+        return self._tab.owner[instance]
 
     def tiles(self) -> dict[int, int]:
         """Position → owner seat, for every tile on the board."""
