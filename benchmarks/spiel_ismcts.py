@@ -14,7 +14,8 @@ once per action, whose steps are then applied. Chance steps are drawn by their p
 Each game's seed fixes the deal and both searchers' random streams, so a run is reproducible.
 
 Reported per game: cardbase's score (1 a win, 0.5 a shared win, 0 a loss) with its 95% interval
-(``cardbase.stats.bounded_mean_interval``: for wins and losses only, the Jeffreys interval), and the seconds each side spent choosing. Not a test; never gates CI.
+(``cardbase.stats.bounded_mean_interval``: for wins and losses only, the Jeffreys interval), and
+the seconds each side spent choosing. Not a test; never gates CI.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import cardbase.spiel
+import cardbase.spiel  # noqa: F401  (registers the games with pyspiel)
 from cardbase.sim.registry import GAMES
 from cardbase.stats import bounded_mean_interval
 
