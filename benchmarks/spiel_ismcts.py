@@ -46,8 +46,9 @@ def configs(db: str) -> dict[str, tuple[str, dict[str, Any]]]:
     }
 
 
-def play(game: pyspiel.Game, ours_seat: int, iters: int, seed: int) -> tuple[float, float, float]:
-    """One game, cardbase's agent in ``ours_seat``: (its score, its seconds, OpenSpiel's seconds)."""
+def play(game: pyspiel.Game, ours_seat: int, iters: int, seed: int) -> tuple[float, float, float, Any]:
+    """One game, cardbase's agent in ``ours_seat``: (its score, its seconds, OpenSpiel's seconds,
+    the final state)."""
     rules = game.rules
     rng = random.Random(seed)
     theirs = ismcts.ISMCTSBot(
@@ -77,7 +78,7 @@ def play(game: pyspiel.Game, ours_seat: int, iters: int, seed: int) -> tuple[flo
             step = theirs.step(state)
             spent[1] += time.perf_counter() - start
             state.apply_action(step)
-    return state.returns()[ours_seat], spent[0], spent[1]
+    return state.returns()[ours_seat], spent[0], spent[1], state
 
 
 def main() -> None:
@@ -98,7 +99,7 @@ def main() -> None:
         spent = [0.0, 0.0]
         for g in range(args.games):
             seat = g % 2
-            score, ours, theirs = play(game, seat, args.iters, args.seed + g)
+            score, ours, theirs, _ = play(game, seat, args.iters, args.seed + g)
             scores[seat].append(score)
             spent[0] += ours
             spent[1] += theirs

@@ -286,3 +286,20 @@ def test_apply_unchecked_plays_the_same_game_as_apply_action(name, mea_config):
         unchecked.apply_unchecked(step)
         assert str(unchecked) == str(checked) and unchecked.history() == checked.history()
     assert unchecked.is_terminal() and unchecked.returns() == checked.returns()
+
+
+def test_the_ismcts_match_plays_reproducible_games_in_either_seat():
+    """``benchmarks/spiel_ismcts.py``: cardbase's ismcts and OpenSpiel's ISMCTSBot finish a game
+    in either seat, the score is the seat's return, and a seed gives the same game again."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import spiel_ismcts
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    game = pyspiel.load_game("cardbase_meio", {"players": 2, "rounds": 1})
+    for seat in (0, 1):
+        score, ours, theirs, state = spiel_ismcts.play(game, seat, 3, 7)
+        assert state.is_terminal() and score == state.returns()[seat] and score in (0.0, 0.5, 1.0)
+        assert ours > 0 and theirs > 0
+        again = spiel_ismcts.play(game, seat, 3, 7)[3]
+        assert again.history() == state.history()
