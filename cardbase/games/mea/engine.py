@@ -2385,7 +2385,8 @@ class MeaState(State):
         if self.current_player != CHANCE:
             return []
         _, left = self._shuffle_left(prefix)
-        return [(k, 1 / len(left)) for k in left]
+        chance = 1 / len(left)
+        return [(k, chance) for k in left]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeaAction | None:
         if not ids:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import comb
 from typing import Any, ClassVar, NoReturn, Self, cast
@@ -396,6 +396,12 @@ class MeioRules(Rules):
             ("totals", (n,)),
             ("round", (1,)),
         )
+
+
+@lru_cache(maxsize=1024)
+def _hand_indices(hand: int) -> tuple[int, ...]:
+    """:func:`indices_of` a hand, remembered: a split's steps ask for the same hand six times."""
+    return tuple(indices_of(hand))
 
 
 @cache
@@ -917,7 +923,7 @@ class MeioState(State):
                 raise ValueError("a play is one step")
             return list(map(int, cast("Sequence[Play]", self.legal_actions())))
         last = prefix[-1] - ASIDE_IDS if prefix else -1
-        cards = [c for c in indices_of(self._hands[p]) if c > last]
+        cards = [c for c in _hand_indices(self._hands[p]) if c > last]
         more = SECOND_HALF - len(prefix)  # this card and more - 1 after it
         return [ASIDE_IDS + c for c in cards[: len(cards) - more + 1]] if more > 0 else []
 
