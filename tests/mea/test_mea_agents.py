@@ -88,11 +88,11 @@ def test_determinise_keeps_what_the_player_sees_and_deals_the_rest():
     obs = state.observation(0)
     full = obs.view.determinise(0, random.Random(1))
     check_invariants(full)
-    assert UNKNOWN not in full._zone
-    assert full._hand[0] == state._hand[0] and len(full._hand[1]) == len(state._hand[1])
-    assert len(full._deck[0]) == len(state._deck[0]) and len(full._deck[1]) == len(state._deck[1])
-    assert sorted(full._deck[0]) == sorted(state._deck[0])  # own deck: the same cards, order unknown
-    assert all(full._zone[i] == HAND for i in full._hand[1])
+    assert UNKNOWN not in [full.zone(i) for i in range(full.card_count)]
+    assert full.hand(0) == state.hand(0) and len(full.hand(1)) == len(state.hand(1))
+    assert len(full.deck(0)) == len(state.deck(0)) and len(full.deck(1)) == len(state.deck(1))
+    assert sorted(full.deck(0)) == sorted(state.deck(0))  # own deck: the same cards, order unknown
+    assert all(full.zone(i) == HAND for i in full.hand(1))
     assert full.observation(0).public() == obs.public()
 
 
