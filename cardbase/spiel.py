@@ -196,14 +196,15 @@ class _Held:
     """The engine's state, the steps taken towards its next action, and this node's legal
     steps (``legal``) and chance outcomes (``chance``) once asked; copied by ``clone``."""
 
-    __slots__ = ("chance", "legal", "prefix", "state", "unchecked")
+    __slots__ = ("chance", "legal", "prefix", "shared", "state", "unchecked")
 
-    def __init__(self, state: State, prefix: list[int]):
+    def __init__(self, state: State, prefix: list[int], shared: bool = False):
         self.state = state
         self.prefix = prefix
         self.legal: list[int] | None = None
         self.chance: list[tuple[int, float]] | None = None
         self.unchecked = False
+        self.shared = shared  # the game's initial node, read by every new state until it moves
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         copy = _Held(self.state.clone(), self.prefix[:])
@@ -229,6 +230,10 @@ class _Held:
         if chance is None:
             chance = self.chance = self.state.chance_ids(self.prefix)
         return chance
+
+    def own(self) -> _Held:
+        """This held state, or a copy of it to move if it is the game's shared initial node."""
+        return self.__deepcopy__({}) if self.shared else self
 
     def step(self, step: int, checked: bool) -> None:
         """Take ``step``; with ``checked``, an id not among this node's legal steps is :class:`IllegalStep`."""
@@ -281,6 +286,9 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             max_game_length=rules.max_game_length() + 1,
         )
         super().__init__(game_type(self.short_name), info, dict(params or {}))
+        # New states read this until their first step: OpenSpiel's clone of a Python state makes
+        # a new initial state and then replaces its fields, so a new state should cost nothing.
+        self.initial = _Held(rules.new_initial_state(0), [], shared=True)
 
     def new_initial_state(self) -> CardbaseState:
         return CardbaseState(self)
@@ -299,12 +307,13 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
 
     def __init__(self, game: CardbaseGame, engine: State | None = None, prefix: Sequence[int] = ()):
         super().__init__(game)
-        self._held = _Held(engine if engine is not None else game.rules.new_initial_state(0), list(prefix))
+        self._held = game.initial if engine is None else _Held(engine, list(prefix))
 
     @property
     def engine(self) -> State:
         """The engine's state (it moves by whole actions)."""
-        return self._held.state
+        held = self._held = self._held.own()
+        return held.state
 
     @property
     def prefix(self) -> tuple[int, ...]:
@@ -336,6 +345,8 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
     def _apply_action(self, step: int) -> None:
         # OpenSpiel's apply_action calls this: checked unless apply_unchecked asked otherwise.
         held = self._held
+        if held.shared:
+            held = self._held = held.own()
         if held.unchecked:
             held.unchecked = False
             held.step(step, False)
@@ -347,7 +358,7 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         taken from ``legal_actions()`` or ``chance_outcomes()`` of this node; any other id leaves
         the state undefined. ``apply_action`` checks (:class:`IllegalStep`); the check costs a
         membership test once the legal steps are known."""
-        held = self._held
+        held = self._held = self._held.own()
         held.unchecked = True
         try:
             self.apply_action(step)

@@ -303,3 +303,22 @@ def test_the_ismcts_match_plays_reproducible_games_in_either_seat():
         assert ours > 0 and theirs > 0
         again = spiel_ismcts.play(game, seat, 3, 7)[3]
         assert again.history() == state.history()
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_new_states_and_clones_are_independent(name, mea_config):
+    """New states read the game's one initial node until they move (a clone makes a new state
+    first): moving one, through OpenSpiel or through its engine, leaves every other as it was."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    fresh = str(game.new_initial_state())
+    a, b = game.new_initial_state(), game.new_initial_state()
+    a.apply_action(a.legal_actions()[0])
+    twin = b.clone()
+    engine = b.engine
+    engine.apply_unchecked(engine.sample_chance())
+    assert len(b.engine.history) == 1 and str(b) != fresh
+    c = game.new_initial_state()
+    assert str(c) == str(twin) == fresh and c.history() == twin.history() == [] and len(a.history()) == 1
+    assert c.legal_actions() == twin.legal_actions()
+    twin.apply_unchecked(twin.legal_actions()[-1])
+    assert str(game.new_initial_state()) == fresh and twin.history() != a.history()
