@@ -274,9 +274,7 @@ def test_observations_hide_the_other_hand_and_the_decks_order(seed):
                 view = obs.view
                 assert view.seed is None and view.history == []
                 assert all(i == -1 for i in view.hand(opp)) and all(i == -1 for d in (0, 1) for i in view.deck(d))
-                assert not any(
-                    view.zone(i) in (DECK, HAND) and state.owner(i) == opp for i in range(view.card_count)
-                )
+                assert not any(view.zone(i) in (DECK, HAND) and state.owner(i) == opp for i in range(view.card_count))
                 # Another deal of the unseen cards looks the same to this player.
                 assert redealt(state, me, rng).observation(me).public() == obs.public()
         legal = state.legal_actions()
