@@ -15,13 +15,15 @@ threads started inside it (a Dask cluster's workers), and delivers it here when 
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
+from typing import Any
 
 HANDLED = (signal.SIGINT, signal.SIGTERM)
 
@@ -37,8 +39,24 @@ def install() -> None:
     global _owner, _received
     _owner, _received = os.getpid(), None
     atexit.register(_end_interrupted)  # registered first: runs last; and before a signal can arrive
+    sys.unraisablehook = _make_unraisable_hook(sys.unraisablehook)
     for signum in HANDLED:
         signal.signal(signum, _on_signal)
+
+
+def _make_unraisable_hook(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """A ``KeyboardInterrupt`` raised by ``_on_signal`` inside code whose exceptions Python ignores (a
+    weakref or gc callback, ``__del__``: the import system's module locks use one) would be printed as
+    "Exception ignored" and lost. Instead: silence, and the signal sent again from another thread, so
+    the main thread raises it at its next step, where the command's boundary catches it."""
+
+    def hook(unraisable: Any) -> object:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _received is not None and os.getpid() == _owner:
+            _thread.start_new_thread(os.kill, (os.getpid(), _received))
+            return None
+        return previous(unraisable)
+
+    return hook
 
 
 def _end_interrupted() -> None:

@@ -376,3 +376,35 @@ def test_a_signal_inside_install_itself_ends_in_one_line(signum: int, tmp_path: 
     )
     assert "Traceback" not in result.stderr, result.stderr
     assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_landing_in_a_callback_python_ignores_still_ends_the_command(signum: int) -> None:
+    """A signal whose KeyboardInterrupt is raised inside a weakref callback (the import system's module
+    locks use one; CI saw "Exception ignored in: <function _get_module_lock.<locals>.cb>") is not lost
+    nor printed: the command still ends with its one line and exit code."""
+    script = (
+        "import os, weakref\n"
+        "from cardbase import interrupts\n"
+        "from cardbase.cli import entry\n"
+        "real = interrupts.install\n"
+        "class Held: pass\n"
+        "def install():\n"
+        "    real()\n"
+        "    held = Held()\n"
+        f"    ref = weakref.ref(held, lambda _: os.kill(os.getpid(), {int(signum)}))\n"
+        "    del held\n"
+        "    for _ in range(100_000): pass\n"
+        "interrupts.install = install\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, "cards", "search", "t:monster", "--db", ":memory:"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
