@@ -64,6 +64,7 @@
     } catch (error) {
       data = {};
     }
+    if (mine !== sequence) return;
     const err = data.error || {};
     status.textContent = err.message || "The values cannot be drawn yet.";
     showProblems(err.problems || []);

@@ -49,7 +49,9 @@
       location.href = `/replay/${key}?${query}&seat=${encodeURIComponent(seat)}`; // the page says why
       return;
     }
-    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const text = await response.text();
+    if (mine !== sequence) return; // a later step was asked for while this one was read
+    const doc = new DOMParser().parseFromString(text, "text/html");
     const body = doc.getElementById("step-body");
     if (!body) return;
     region.replaceChildren(document.adoptNode(body));

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
@@ -202,12 +202,32 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     page.locator("#step-slider").fill(str(middle))
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(middle))
     check_board(page, game_id, state)
+    # The seat's answer is held back while a turn is chosen: the later request wins, and the
+    # earlier answer, when it comes, changes nothing.
+    held: list[Route] = []
+    seat_step = re.compile(r".*[?&]step=\d+&seat=1&fragment=1$")
+    page.route(seat_step, lambda route: held.append(route))
     page.locator("#seat-select").select_option("1")
-    expect(page.locator("#step-body")).to_have_attribute("data-step", str(middle))
-    page.locator("#turn-select").select_option(index=2)
-    page.wait_for_function("n => Number(document.querySelector('#step-body').dataset.step) !== n", arg=middle)
-    chosen = page.locator("#turn-select").input_value()
-    assert page.locator("#step-body").get_attribute("data-turn") == chosen
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "choosing a seat fetched no step"
+    turn, first = next(
+        (value, int(re.search(r"\(step (\d+)\)", label).group(1)))
+        for value, label in page.eval_on_selector_all(
+            "#turn-select option", "os => os.map(o => [o.value, o.textContent])"
+        )[1:]
+        if int(re.search(r"\(step (\d+)\)", label).group(1)) != middle
+    )
+    page.locator("#turn-select").select_option(turn)
+    expect(page.locator("#step-body")).to_have_attribute("data-step", str(first))
+    expect(page.locator("#step-body")).to_have_attribute("data-turn", turn)
+    for route in held:
+        route.continue_()
+    page.unroute(seat_step)
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#step-body")).to_have_attribute("data-step", str(first))
     page.locator("#step-last").click()
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(last))
     page.reload()  # the address keeps the step and the seat
