@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json
+from cardbase.cli.common import (
+    DbOption,
+    JsonOption,
+    SheetFormatIn,
+    SheetFormatOut,
+    checked_path,
+    console,
+    open_db,
+    print_json,
+)
 from cardbase.errors import quoted
 
 app = typer.Typer(
@@ -87,15 +96,7 @@ def status(
 def import_(
     file: Annotated[Path, typer.Argument(help="CSV, XLSX or JSON file of cards.", callback=checked_path)],
     game: GameOption,
-    format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            shell_complete=complete.choices("csv", "xlsx", "json"),
-            help="csv, xlsx or json (default: from the extension).",
-        ),
-    ] = None,
+    format: SheetFormatIn = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report, write nothing.")] = False,
     db: DbOption = None,
     json: JsonOption = False,
@@ -128,12 +129,7 @@ def import_(
 @app.command()
 def export(
     game: GameOption,
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."
-        ),
-    ] = "csv",
+    format: SheetFormatOut = "csv",
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).", callback=checked_path),

@@ -13,6 +13,8 @@ from cardbase.cli.common import (
     CardGameOpt,
     DbOption,
     JsonOption,
+    SheetFormatIn,
+    SheetFormatOut,
     checked_path,
     console,
     open_db,
@@ -112,12 +114,7 @@ def import_(
         str | None,
         typer.Option("--game", "-g", shell_complete=complete.games, help="The game, when the file has no game column."),
     ] = None,
-    format: Annotated[
-        str | None,
-        typer.Option(
-            "--format", "-f", shell_complete=complete.choices("csv", "xlsx", "json"), help="csv, xlsx or json."
-        ),
-    ] = None,
+    format: SheetFormatIn = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Own nothing of the file's games but what it lists.")
     ] = False,
@@ -146,12 +143,7 @@ def import_(
 
 @app.command()
 def export(
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."
-        ),
-    ] = "csv",
+    format: SheetFormatOut = "csv",
     output: Annotated[
         Path | None,
         typer.Option(

@@ -42,6 +42,21 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
+SheetFormatIn = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        shell_complete=complete.choices("csv", "xlsx", "json"),
+        help="csv, xlsx or json (default: from the extension).",
+    ),
+]
+"""The form of a table file read (catalog and collection imports)."""
+SheetFormatOut = Annotated[
+    str,
+    typer.Option("--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."),
+]
+"""The form of a table file written (catalog and collection exports)."""
 FormatsOption = Annotated[
     Path | None,
     typer.Option(

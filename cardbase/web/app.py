@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -29,9 +30,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.state.settings = settings
     if settings.database is not None:  # None: only the routes are wanted (tests list them)
-        settings.database.origin = "web"  # deck history says where a change came from
+        # The app's own handle on the same engine and writer lock: deck history says "web" for its
+        # changes, while the caller's handle keeps saying where its own come from.
+        settings = replace(settings, database=replace(settings.database, origin="web"))
+    app.state.settings = settings
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
     app.state.hall = Hall(

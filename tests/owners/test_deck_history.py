@@ -244,3 +244,16 @@ def test_one_version_counter_and_a_restore_is_a_versioned_write(client: TestClie
     assert [v["number"] for v in client.get(f"/api/decks/{deck_id}/history").json()["versions"]] == [5, 4, 3, 2, 1]
     again = client.post(f"/api/decks/{deck_id}/versions/2/restore", headers={"If-Match": f'"deck-{deck_id}-v5"'})
     assert again.json()["version"] is None and deck_info(database, deck_id).version == 5  # nothing to change
+
+
+def test_the_app_says_web_and_leaves_the_callers_handle_saying_cli(client: TestClient, database: Database) -> None:
+    from tests.web.conftest import new_deck as make
+
+    deck_id = make(client, "Both")
+    client.post(f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin", "count": 3})
+    assert database.origin == "cli"  # the app made its own handle; the test's is unchanged
+    with database.session() as session:
+        goblin = find_card(session, "Crumb Goblin", "mea")
+    add_card(database, "Both", goblin, 1)
+    origins = [v["origin"] for v in client.get(f"/api/decks/{deck_id}/history").json()["versions"]]
+    assert sorted(origins) == ["cli", "web", "web"]
