@@ -208,7 +208,8 @@ def _probe(address: str) -> None:
 
     host, _, port = address.split("://", 1)[1].rpartition(":")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS) as conn:
+        where = _resolved(host.strip("[]"), int(port))
+        with socket.create_connection(where, timeout=CONNECT_SECONDS) as conn:
             if address.startswith("tcp://"):
                 greeting = _greeting(conn)
                 if greeting is None:
@@ -218,8 +219,33 @@ def _probe(address: str) -> None:
                 if not greeting:
                     raise UnreadableInput(f"--dask {address}: what answered there is not a Dask scheduler")
     except OSError as error:
-        reason = "timed out" if isinstance(error, TimeoutError) else error.strerror or str(error)
+        reason = (str(error) or "timed out") if isinstance(error, TimeoutError) else error.strerror or str(error)
         raise UnreadableInput(f"--dask {address}: cannot reach the Dask scheduler: {reason}") from None
+
+
+def _resolved(host: str, port: int) -> tuple[str, int]:
+    """``host``'s first address, looked up within ``CONNECT_SECONDS`` (the system's resolver has
+    no timeout of its own: an unreachable DNS server would hold the command for its retries)."""
+    import socket
+    import threading
+
+    found: list[Any] = []
+
+    def look_up() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as error:
+            found.append(error)
+
+    thread = threading.Thread(target=look_up, name="dask-address", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS)
+    if not found:
+        raise TimeoutError(f"looking up {host} timed out")
+    if isinstance(found[0], OSError):
+        raise found[0]
+    address = found[0][0][4]
+    return str(address[0]), int(address[1])
 
 
 def _greeting(conn: Any) -> bool | None:

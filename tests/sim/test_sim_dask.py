@@ -59,3 +59,20 @@ def test_sim_dask_refuses_an_unreachable_scheduler_in_one_line() -> None:
     result = runner.invoke(app, ["sim", "meio", "--games", "2", "--dask", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_scheduler_whose_name_never_resolves_is_refused_within_the_connect_budget(monkeypatch) -> None:
+    import socket
+    import threading
+
+    from cardbase.sim import dask_backend
+
+    never = threading.Event()  # a resolver that does not answer (a DNS server gone quiet)
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kw: never.wait(60) and [])
+    monkeypatch.setattr(dask_backend, "CONNECT_SECONDS", 0.2)
+    try:
+        result = runner.invoke(app, ["sim", "meio", "--games", "2", "--dask", "tcp://scheduler.example:8786"])
+    finally:
+        never.set()
+    assert result.exit_code == 2, result.output
+    assert "cannot reach the Dask scheduler: looking up scheduler.example timed out" in result.stderr
