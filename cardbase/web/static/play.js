@@ -37,11 +37,24 @@
   let version = Number(table.dataset.version);
   let sequence = 0;
 
+  // Who plays and by which rules: closed at first on a narrow screen, then as the player left it.
+  let infoOpen = !window.matchMedia("(max-width: 40rem)").matches;
+  const keepInfo = () => {
+    const info = document.getElementById("table-info");
+    if (!info) return;
+    info.open = infoOpen;
+    info.addEventListener("toggle", () => {
+      infoOpen = info.open;
+    });
+  };
+  keepInfo();
+
   const swap = (html) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const part = doc.getElementById("table") || doc.body;
     if (!part) return;
     table.innerHTML = part.innerHTML;
+    keepInfo();
     const stamp = table.querySelector(".table-stamp");
     if (stamp) {
       version = Number(stamp.dataset.tableVersion);

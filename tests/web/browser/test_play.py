@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.web.browser.conftest import ContextMaker
+from tests.web.browser.conftest import PHONE, ContextMaker
 
 
 def start(page: Page, game: str, players: int, seats: dict[int, str], hot: bool = False) -> str:
@@ -81,3 +81,25 @@ def test_hot_seat_hands_the_device_over(new_context: ContextMaker) -> None:
     expect(board).to_contain_text("Your hand")
     page.reload()  # the plain page agrees: P2's hand, asked for by the address
     expect(page.locator("#status")).to_contain_text("Your move, P2")
+
+
+def test_on_a_phone_the_board_is_on_the_first_screen_and_the_players_a_tap_away(new_context: ContextMaker) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    start(page, "meio", 3, {0: "human", 1: "heuristic", 2: "random"})
+    info, seats = page.locator("#table-info"), page.locator("#seats")
+    expect(info).not_to_have_attribute("open", "")
+    expect(seats).to_be_hidden()
+    board_top = page.locator("#board").evaluate("b => b.getBoundingClientRect().top")
+    assert board_top < PHONE["height"] / 2, board_top
+    page.locator("#table-info > summary").click()
+    expect(seats).to_be_visible()
+    take_first_action(page)  # the table part is swapped in: the players stay shown as the player left them
+    expect(seats).to_be_visible()
+    expect(seats).to_contain_text("heuristic")
+
+
+def test_on_a_laptop_the_players_and_rules_show_at_once(new_context: ContextMaker) -> None:
+    page = new_context().new_page()
+    start(page, "meio", 2, {0: "human", 1: "heuristic"})
+    expect(page.locator("#seats")).to_be_visible()
+    expect(page.locator("#table-info")).to_contain_text("Rules:")
