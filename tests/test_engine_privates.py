@@ -15,7 +15,10 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-ENGINES = tuple(sorted((REPO / "cardbase" / "games").glob("*/engine.py")))
+GAMES = REPO / "cardbase" / "games"
+ENGINE_PARTS = ("engine", "codes", "actions", "rules", "tables", "notation", "observation")
+"""An engine's modules (Meikyu's engine is split into these; the others are one engine.py)."""
+ENGINES = tuple(sorted(f for f in GAMES.glob("*/*.py") if f.stem in ENGINE_PARTS))
 
 # file → reads of engine-private attributes it still makes (2026-12-02; mea_view.py and most of
 # the Méa property test moved onto MeaState's public reads).

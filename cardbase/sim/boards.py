@@ -29,7 +29,10 @@ from cardbase.db.models import card_id
 from cardbase.games.base import State
 from cardbase.games.mea import board as B
 from cardbase.games.mea import engine as mea
+from cardbase.games.meikyu import codes as meikyu_codes
 from cardbase.games.meikyu import engine as meikyu
+from cardbase.games.meikyu import rules as meikyu_rules
+from cardbase.games.meikyu import tables as meikyu_tables
 from cardbase.games.meikyu.pool import ASSUMED_CARD, assumed_census
 from cardbase.games.meio import engine as meio
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
@@ -533,7 +536,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "rooms": rooms,
         "players": players,
         "hand": players[me]["hand"] if me is not None else None,
-        "hand_limit": meikyu.HAND_LIMIT,
+        "hand_limit": meikyu_rules.HAND_LIMIT,
         "discard": discard,
         "piles": {
             "kingdom": obs.kpile_size,
@@ -576,7 +579,7 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
     def swords(cards: tuple[str, ...], lab: str | None, quest: bool) -> int:
         kinds = [t.kindex[c] for c in cards]
-        return meikyu.sword_total(t, kinds, -1 if lab is None else t.kindex[lab], eff, deff, quest)
+        return meikyu_tables.sword_total(t, kinds, -1 if lab is None else t.kindex[lab], eff, deff, quest)
 
     def describe(action: Any) -> dict[str, Any]:
         if isinstance(action, meikyu.Quest):
@@ -587,7 +590,7 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
                     "level": level, "need": max(1, level - total)}  # fmt: skip
         if isinstance(action, meikyu.Develop):
             land = t.lindex[action.land]
-            cost = t.level[land] - (1 if deff & meikyu.B_HAREM else 0)
+            cost = t.level[land] - (1 if deff & meikyu_codes.B_HAREM else 0)
             seals = sum(t.wits[t.kindex[c]] for c in action.cards)
             return {"land": action.land, "cards": list(action.cards), "total": seals, "cost": cost}
         if isinstance(action, meikyu.Attack):

@@ -16,7 +16,8 @@ from typing import Any
 
 from cardbase.errors import CardbaseError, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
-from cardbase.games.meikyu.engine import A_ORDER, OPEN, MeikyuObservation
+from cardbase.games.meikyu.codes import A_ORDER, OPEN
+from cardbase.games.meikyu.engine import MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
 

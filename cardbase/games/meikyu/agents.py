@@ -15,7 +15,21 @@ from cardbase.errors import quoted
 from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
-from cardbase.games.meikyu.engine import (
+from cardbase.games.meikyu.actions import (
+    AMULET,
+    COUNCIL,
+    DRAW,
+    MAP,
+    PASS,
+    RESUPPLY,
+    TOMB,
+    Attack,
+    Defend,
+    Develop,
+    MixedArea,
+    Quest,
+)
+from cardbase.games.meikyu.codes import (
     A_AMULET,
     A_CASINO,
     A_DEFEND,
@@ -30,7 +44,6 @@ from cardbase.games.meikyu.engine import (
     A_REFUGEE,
     A_TOMB,
     A_TSUNAMI,
-    AMULET,
     B_ARCHIVES,
     B_BAR,
     B_CASINO,
@@ -46,29 +59,17 @@ from cardbase.games.meikyu.engine import (
     B_SMITH,
     B_TOMB,
     CHAR,
-    COUNCIL,
-    DRAW,
-    MAP,
-    PASS,
-    RESUPPLY,
-    TOMB,
     X_AMULET,
     X_GOTCHA,
     X_GRIMOIRE,
     X_MAP,
     X_SWORD,
-    Attack,
-    Defend,
-    Develop,
-    MeikyuObservation,
-    MeikyuRules,
-    MeikyuState,
-    MixedArea,
-    Quest,
-    _Tables,
-    sword_total,
 )
+from cardbase.games.meikyu.engine import MeikyuState
+from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
+from cardbase.games.meikyu.rules import MeikyuRules
+from cardbase.games.meikyu.tables import _Tables, sword_total
 
 EFFECT_VALUE = {
     B_MARKET: 0.2,

@@ -18,6 +18,15 @@ kind of choice it is (``decision``). Player actions:
 ``return <card>``, ``discard <card>``, ``discard land <land>``, ``give <land>``.
 A card list is comma-separated names; ``Amulet as character`` plays an item as a
 character through the Laboratory. See ``docs/rules/meikyu.md`` for every reading.
+
+The engine is a package of modules, one concept each: ``codes`` (the integers it runs on and the
+turn's stack of steps), ``actions`` (the action values and their notation), ``notation`` (reading
+it back), ``rules`` (the options and the outcome), ``tables`` (per-pool look-up tables, action ids,
+the sword arithmetic), ``observation`` (what a seat sees). This module is the state: it stays one
+class of about 1,900 lines because its steps and its move generation share the state's flat
+per-seat lists and stack, and read as one turn machine (``_OPS``, ``_LEGAL`` at the end map each
+step and each decision to its method); split into mixins it would send a reader through several
+files for one turn. It re-exports the public surface (``__all__``).
 """
 
 from __future__ import annotations
@@ -25,981 +34,139 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
-from functools import cached_property
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any
 
 from cardbase.errors import quoted
-from cardbase.fuzzy import closest
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
     TERMINAL,
     IllegalAction,
     InvalidAction,
-    InvalidRules,
     Outcome,
-    Rules,
     State,
     check_notation,
     whole_number,
 )
-from cardbase.games.meikyu.pool import CardPool
-from cardbase.names import fold
-
-PLAYER_COUNTS = (2, 3, 4, 5)
-READINGS: dict[str, tuple[str, ...]] = {
-    "farm": ("lands", "points"),
-    "aggression_target": ("attacker", "defender"),
-    "map_room": ("stays", "discarded"),
-    "refugee": ("apart", "land"),
-    "casino": ("final", "every"),
-    "grimoire": ("one", "stack"),
-    "fortress": ("quests", "aggressions"),
-    "open_draw": ("counts", "replaced"),
-    "castle_tsunami": ("passes", "stays"),
-}
-GOAL = 10
-MAX_LANDS = 5
-HAND_LIMIT = 5
-DEAL = 4
-ROOMS = 4
-MAX_OPTION_NUMBER = 10_000
-"""Bound of the goal and the turn limit: past it a game is a typo, not a variant."""
-
-# Kingdom card types and effects, as small ints.
-CHAR, ITEM, AGGR, OPEN = 0, 1, 2, 3
-_TYPE_CODES = {"character": CHAR, "item": ITEM, "aggression": AGGR, "open": OPEN}
-X_NONE, X_SWORD, X_GRIMOIRE, X_AMULET, X_MAP, X_GOTCHA, X_REFUGEE, X_STORM, X_TSUNAMI = range(9)
-_X_CODES = {
-    None: X_NONE,
-    "sword": X_SWORD,
-    "grimoire": X_GRIMOIRE,
-    "amulet": X_AMULET,
-    "map": X_MAP,
-    "gotcha": X_GOTCHA,
-    "refugee": X_REFUGEE,
-    "storm": X_STORM,
-    "tsunami": X_TSUNAMI,
-}
-# Land effects, as bits of a per-player mask.
-L_EFFECTS = (
-    "marketplace",
-    "council chamber",
-    "casino",
-    "blacksmith",
-    "bar",
-    "mixed area",
-    "hospital",
-    "farm",
-    "laboratory",
-    "harem",
-    "fortress",
-    "tomb",
-    "hot springs",
-    "archives",
-    "castle tower",
-    "great excavation",
+from cardbase.games.meikyu.actions import (
+    _ACTION_CLASSES,
+    _CHOICE_VERBS,
+    AMULET,
+    COUNCIL,
+    DRAW,
+    MAP,
+    PASS,
+    RESUPPLY,
+    TOMB,
+    WORDS,
+    Attack,
+    Choose,
+    Defend,
+    Develop,
+    DrawCard,
+    MeikyuAction,
+    MixedArea,
+    Quest,
+    Reveal,
+    Roll,
+    Word,
 )
-_LBIT = {name: 1 << i for i, name in enumerate(L_EFFECTS)}
-B_MARKET, B_COUNCIL, B_CASINO, B_SMITH, B_BAR, B_MIXED, B_HOSPITAL, B_FARM = (_LBIT[n] for n in L_EFFECTS[:8])
-B_LAB, B_HAREM, B_FORTRESS, B_TOMB, B_HOT, B_ARCHIVES, B_CASTLE, B_GREAT = (_LBIT[n] for n in L_EFFECTS[8:])
-
-# Card-choice modes.
-QUEST, ATTACK, DEFEND, DEVELOP = 0, 1, 2, 3
-
-# What the state is waiting for.
-(
-    A_NONE,
-    A_DRAW,  # chance: a card from the Kingdom pile
-    A_REVEAL,  # chance: a room from the Meikyu pile
-    A_ROLL,  # chance: a die
-    A_MAIN,
-    A_TOMB,
-    A_KEEP,
-    A_DEFEND,
+from cardbase.games.meikyu.codes import (
+    _CONTEXT_KINDS,
     A_AMULET,
     A_CASINO,
-    A_HOSPITAL,
-    A_ORDER,
-    A_HANDLIMIT,
-    A_REFUGEE,
-    A_TSUNAMI,
-    A_LANDCAP,
-    A_HOT,
+    A_DEFEND,
+    A_DRAW,
     A_GIVE,
-) = range(18)
-DECISIONS = {
-    A_NONE: "over",
-    A_DRAW: "chance",
-    A_REVEAL: "chance",
-    A_ROLL: "chance",
-    A_MAIN: "action",
-    A_TOMB: "tomb",
-    A_KEEP: "archives",
-    A_DEFEND: "defend",
-    A_AMULET: "amulet",
-    A_CASINO: "casino",
-    A_HOSPITAL: "hospital",
-    A_ORDER: "discard order",
-    A_HANDLIMIT: "hand limit",
-    A_REFUGEE: "refugee",
-    A_TSUNAMI: "tsunami",
-    A_LANDCAP: "land limit",
-    A_HOT: "hot springs",
-    A_GIVE: "give land",
-}
-# Where a drawn card goes.
-TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2
-
-# Steps of the turn machine (first item of each stack frame).
-(
-    OP_SETUP,
-    OP_DEALCHECK,
-    OP_FIRSTROLL,
-    OP_SETUPROLL,
-    OP_FIRSTDECIDE,
-    OP_TURN,
+    A_HANDLIMIT,
+    A_HOSPITAL,
+    A_HOT,
+    A_KEEP,
+    A_LANDCAP,
+    A_MAIN,
+    A_NONE,
+    A_ORDER,
+    A_REFUGEE,
+    A_REVEAL,
+    A_ROLL,
+    A_TOMB,
+    A_TSUNAMI,
+    AGGR,
+    ATTACK,
+    B_ARCHIVES,
+    B_CASINO,
+    B_COUNCIL,
+    B_FARM,
+    B_HAREM,
+    B_HOSPITAL,
+    B_HOT,
+    B_LAB,
+    B_MARKET,
+    B_MIXED,
+    B_TOMB,
+    CHAR,
+    DECISIONS,
+    DEFEND,
+    DEVELOP,
+    END_LIMIT,
+    END_POINTS,
+    END_ROOMS,
+    F_AFTER,
+    F_ARESOLVE,
+    F_ENDTURN,
+    F_MAIN,
+    F_QRESOLVE,
+    ITEM,
+    OP_CAPACITY,
+    OP_CASINO,
     OP_CDRAW,
+    OP_DEALCHECK,
+    OP_FIRSTDECIDE,
+    OP_FIRSTROLL,
     OP_KEEP,
     OP_OPEN,
     OP_REFDISC,
     OP_REVEAL,
-    OP_MAIN,
     OP_ROLL,
-    OP_QRESOLVE,
-    OP_ARESOLVE,
-    OP_AFTER,
-    OP_CASINO,
-    OP_CAPACITY,
+    OP_SETUP,
+    OP_SETUPROLL,
     OP_TSUNAMI,
-    OP_ENDTURN,
-) = range(20)
-
-# Stack frames without arguments, shared.
-F_MAIN, F_AFTER, F_ENDTURN = (OP_MAIN,), (OP_AFTER,), (OP_ENDTURN,)
-F_QRESOLVE, F_ARESOLVE = (OP_QRESOLVE,), (OP_ARESOLVE,)
-
-END_POINTS, END_ROOMS, END_LIMIT = "points", "rooms", "turn limit"
-_CONTEXT_KINDS = ("quest", "develop", "attack", "resupply", "lost turn")
-
-
-# --- actions -----------------------------------------------------------------------
-
-
-def _cards_text(cards: tuple[str, ...], lab: str | None) -> str:
-    return ", ".join([*cards, *([f"{lab} as character"] if lab else [])])
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Chance: a die shows ``value``."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"roll {self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawCard:
-    """Chance: ``card`` comes off the Kingdom pile."""
-
-    card: str
-
-    def __str__(self) -> str:
-        return f"draw {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """Chance: ``room`` is turned face up from the Meikyu pile."""
-
-    room: str
-
-    def __str__(self) -> str:
-        return f"reveal {self.room}"
-
-
-@dataclass(frozen=True, slots=True)
-class Quest:
-    """Quest a face-up room with cards (names in alphabetical order); ``lab``: an item
-    played as a 2-sword character through the Laboratory."""
-
-    room: str
-    cards: tuple[str, ...]
-    lab: str | None = None
-
-    def __str__(self) -> str:
-        return f"quest {self.room} with {_cards_text(self.cards, self.lab)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Develop:
-    """Develop one of your lands (by room name) with character cards."""
-
-    land: str
-    cards: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"develop {self.land} with {', '.join(self.cards)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """Aggression on seat ``target``: for ``land`` (None when the defender chooses),
-    with cards, made possible ``by`` an aggression card's name or ``Council Chamber``."""
-
-    target: int
-    land: str | None
-    cards: tuple[str, ...]
-    lab: str | None
-    by: str
-
-    def __str__(self) -> str:
-        where = f" {self.land}" if self.land else ""
-        return f"attack P{self.target + 1}{where} with {_cards_text(self.cards, self.lab)} by {self.by}"
-
-
-@dataclass(frozen=True, slots=True)
-class Defend:
-    """The defender's cards (none: the die alone)."""
-
-    cards: tuple[str, ...] = ()
-    lab: str | None = None
-
-    def __str__(self) -> str:
-        return f"defend with {_cards_text(self.cards, self.lab)}" if self.cards or self.lab else "defend"
-
-
-@dataclass(frozen=True, slots=True)
-class MixedArea:
-    """Discard the Mixed Area: seat ``target`` loses a turn."""
-
-    target: int
-
-    def __str__(self) -> str:
-        return f"mixed area P{self.target + 1}"
-
-
-@dataclass(frozen=True, slots=True)
-class Word:
-    """An action that is one word: resupply, map, amulet, pass, draw, tomb."""
-
-    word: str
-
-    def __str__(self) -> str:
-        return self.word
-
-
-@dataclass(frozen=True, slots=True)
-class Choose:
-    """Pick one card or land: ``keep``, ``return``, ``discard`` (a Kingdom card),
-    ``discard land``, ``give`` (a land, by room name)."""
-
-    verb: str
-    name: str
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.name}"
-
-
-RESUPPLY = Word("resupply")
-MAP = Word("map")
-AMULET = Word("amulet")
-PASS = Word("pass")
-DRAW = Word("draw")
-TOMB = Word("tomb")
-WORDS = {w.word: w for w in (RESUPPLY, MAP, AMULET, PASS, DRAW, TOMB)}
-CARD_VERBS = ("keep", "return", "discard")
-LAND_VERBS = ("discard land", "give")
-COUNCIL = "Council Chamber"
-_CHOICE_VERBS = {
-    A_KEEP: "keep",
-    A_HOSPITAL: "return",
-    A_ORDER: "discard",
-    A_HANDLIMIT: "discard",
-    A_REFUGEE: "discard",
-    A_TSUNAMI: "give",
-    A_GIVE: "give",
-    A_LANDCAP: "discard land",
-}
-
-MeikyuAction = Roll | DrawCard | Reveal | Quest | Develop | Attack | Defend | MixedArea | Word | Choose
-_ACTION_CLASSES = (Roll, DrawCard, Reveal, Quest, Develop, Attack, Defend, MixedArea, Word, Choose)
-
-
-# --- rules -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MeikyuRules(Rules):
-    """Meikyu Kingdom for 2–5 players with a resolved card pool and the readings the
-    rulebook leaves open as options.
-
-    ``farm``: the Farm's "+1 Capacity" adds a point (``points``) or raises the land limit
-    to 6 (``lands``). ``aggression_target``: the attacker names the land at stake
-    (``attacker``), or a beaten defender chooses which land to give (``defender``).
-    ``map_room``: the Map's extra room stays face up after the turn (``stays``) or is
-    discarded if nobody took it (``discarded``, before step 4 refills the rooms).
-    ``refugee``: a Refugee is not a land (``apart``) or counts as one for the land limit
-    and the most-lands tie-break (``land``). ``casino``: the Casino draws for a 6 as the
-    die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
-    away included (``every``). ``grimoire``: each Grimoire goes on a character of its own
-    (``one``), or several may go on one character, each adding its seals (``stack``).
-    ``fortress``: the Fortress's +2 for two or more characters counts in quests only
-    (``quests``), or in aggressions too, attacking and defending (``aggressions``).
-    ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
-    drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
-    the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
-    ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
-    turns (the report says so).
-    """
-
-    game_id: ClassVar[str] = "meikyu"
-    title: ClassVar[str] = "Meikyu Kingdom"
-    lower_is_better: ClassVar[bool] = False
-
-    pool: CardPool
-    players: int = 4
-    farm: str = "points"
-    aggression_target: str = "attacker"
-    map_room: str = "stays"
-    refugee: str = "apart"
-    casino: str = "final"
-    grimoire: str = "one"
-    fortress: str = "quests"
-    open_draw: str = "counts"
-    castle_tsunami: str = "passes"
-    goal: int = GOAL
-    turn_limit: int = 1000
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.pool, CardPool):
-            raise InvalidRules("Meikyu needs a card pool (resolved from the catalog, or --assume PROFILE)")
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidRules(f"Meikyu is for 2 to 5 players, not {self.players}")
-        for name, choices in READINGS.items():
-            if getattr(self, name) not in choices:
-                raise InvalidRules(
-                    f"Meikyu option {name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}"
-                )
-        for name in ("goal", "turn_limit"):
-            value = getattr(self, name)
-            if type(value) is not int or not 1 <= value <= MAX_OPTION_NUMBER:
-                raise InvalidRules(
-                    f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {quoted(value)}"
-                )
-        pool = self.pool
-        if pool.land_count < ROOMS:
-            raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")
-        plain = sum(k.copies for k in pool.kingdom if k.type != "open")
-        if plain < DEAL * self.players + 1:
-            raise InvalidRules(f"the card pool has {plain} Kingdom cards besides OPEN cards; too few to deal")
-        if not any(k.type == "character" and k.copies for k in pool.kingdom):
-            raise InvalidRules("the card pool has no character cards")
-
-    @cached_property
-    def tables(self) -> _Tables:
-        """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
-        key = (self.pool, self.players, self.grimoire, self.fortress)
-        tables = _TABLES.get(key)
-        if tables is None:
-            if len(_TABLES) > 64:
-                _TABLES.clear()
-            tables = _TABLES[key] = _Tables(self)
-        return tables
-
-    def new_initial_state(self, seed: int | None = None) -> MeikyuState:
-        return MeikyuState(self, seed)
-
-    def parse_action(self, text: str) -> MeikyuAction:
-        return parse_action(self, text)
-
-    def to_options(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"players": self.players}
-        for f in fields(self):
-            if f.name not in ("pool", "players"):
-                out[f.name] = getattr(self, f.name)
-        out["pool"] = self.pool.to_dict()
-        return out
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meikyu option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
-        if "pool" not in options:
-            raise InvalidRules(
-                "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "
-                "missing) or with an assumption profile (--assume default)"
-            )
-        values = dict(options)
-        if not isinstance(values["pool"], CardPool):
-            try:
-                values["pool"] = CardPool.from_dict(values["pool"])
-            except ValueError as error:
-                raise InvalidRules(f"Meikyu card pool: {error}") from None
-        return cls(**values)
-
-    # -- integer steps and tensors (see cardbase.games.base) --
-
-    def num_distinct_actions(self) -> int:
-        """One-step actions, the steps that start a card set and the card steps: see :class:`StepIds`."""
-        return self.tables.ids.total
-
-    def max_chance_outcomes(self) -> int:
-        """A card drawn (its kind), a room turned up (its kind) or a die (its value - 1)."""
-        t = self.tables
-        return max(t.K, t.L, 6)
-
-    def max_game_length(self) -> int:
-        """Up to 1,000 steps a turn, player and chance (a turn's decisions are bounded by the cards
-        of the pool, each card set by the hand, its chance steps by its draws and rolls; no game of
-        the shipped pool comes near it)."""
-        return 1000 * self.turn_limit
-
-    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """Seats counted from the viewer's (0: the viewer, 1: the next in turn order …); cards by
-        kind, lands by kind, counts as they are. ``hand``: my cards; ``lands`` and ``developed``:
-        each kingdom's lands; ``rooms``, ``mapped``: the face-up rooms (a Map's extra room);
-        ``discards``, ``in_play``, ``meikyu_discards``; ``archives``: the two cards the Archives
-        drew, if mine to see; ``piles``: the Kingdom and Meikyu piles' sizes; ``decision``: what is
-        waited for (:data:`DECISIONS` by code); ``current``, ``turn``: who acts, whose turn;
-        ``action``: the action under way (quest, develop, attack, resupply, lost turn), its
-        ``dice`` (the attacker's, the defender's; one-hot 1-6) and ``numbers`` (swords, defence,
-        level); ``composing``: what my steps so far choose a card set for (quest, attack, develop,
-        defend), the room or land, the seat, the way, the cards and the item played as a character;
-        ``turns``: turns finished."""
-        t = self.tables
-        n, k, lands, ways = self.players, t.K, t.L, t.ids.ways
-        return (
-            ("hand", (k,)),
-            ("hand_sizes", (n,)),
-            ("lands", (n, lands)),
-            ("developed", (n, lands)),
-            ("refugees", (n,)),
-            ("points", (n,)),
-            ("skips", (n,)),
-            ("rooms", (lands,)),
-            ("mapped", (lands,)),
-            ("discards", (k,)),
-            ("in_play", (k,)),
-            ("meikyu_discards", (lands,)),
-            ("archives", (k,)),
-            ("piles", (2,)),
-            ("decision", (len(DECISIONS),)),
-            ("current", (n,)),
-            ("turn", (n,)),
-            ("action", (len(_CONTEXT_KINDS),)),
-            ("dice", (2, 6)),
-            ("numbers", (3,)),
-            ("composing", (4,)),
-            ("composing_place", (lands,)),
-            ("composing_seat", (n,)),
-            ("composing_way", (ways,)),
-            ("composing_cards", (k,)),
-            ("composing_lab", (k,)),
-            ("turns", (1,)),
-        )
-
-    @property
-    def assumed(self) -> tuple[str, ...]:
-        return self.pool.assumed
-
-    def report_notes(self) -> list[str]:
-        """What every report of a game under these rules must say: which values are assumed."""
-        if not self.pool.assumed:
-            return []
-        from cardbase.games.meikyu.pool import assumed_census, assumed_summary
-
-        return [
-            f"ASSUMED VALUES: {assumed_census(self.pool.assumed)} come from the assumption profile "
-            f"{quoted(self.pool.profile)}, not from the rulebook or the catalog: "
-            + "; ".join(assumed_summary(self.pool.assumed))
-        ]
-
-    def capacity(self, has_farm: bool) -> int:
-        return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
-
-    @property
-    def refugees_are_lands(self) -> bool:
-        """Whether Refugees count as lands (the land limit, the most-lands tie-break)."""
-        return self.refugee == "land"
-
-
-@dataclass(frozen=True, slots=True)
-class StepIds:
-    """Meikyu's integer steps (see :mod:`cardbase.games.base`): where each block of ids starts.
-
-    One-step actions: ``word`` (resupply, map, amulet, pass, draw, tomb), ``mixed`` (the seat
-    that loses a turn), ``keep``, ``return``, ``discard`` (a Kingdom card's kind), ``discard_land``,
-    ``give`` (a land's kind). A card set is chosen in steps: first what it is for, ``quest`` (the
-    room's kind), ``attack`` ((seat × (lands + 1) + the land's kind, or lands for the defender's
-    choice) × the way: an aggression card's kind in :attr:`_Tables.aggression` order, then the
-    Council Chamber), ``develop`` (the land's kind), or nothing for a defence; then ``card`` (a
-    card's kind) once per card, in the action's order (alphabetical), then ``lab`` (the item
-    played as a character through the Laboratory), if any, then ``done``.
-    """
-
-    word: int
-    mixed: int
-    keep: int
-    give_back: int
-    discard: int
-    discard_land: int
-    give: int
-    quest: int
-    attack: int
-    develop: int
-    card: int
-    lab: int
-    done: int
-    ways: int
-    """The ways an aggression is made possible: the aggression kinds, then the Council Chamber."""
-    lands: int
-
-    @classmethod
-    def of(cls, t: _Tables, players: int) -> StepIds:
-        ways = len(t.aggression) + 1
-        sizes = [len(WORDS), players, t.K, t.K, t.K, t.L, t.L, t.L, players * (t.L + 1) * ways, t.L, t.K, t.K]
-        at = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
-        word, mixed, keep, give_back, discard, discard_land, give, quest, attack, develop, card, lab, done = at
-        return cls(
-            word,
-            mixed,
-            keep,
-            give_back,
-            discard,
-            discard_land,
-            give,
-            quest,
-            attack,
-            develop,
-            card,
-            lab,
-            done,
-            ways,
-            t.L,
-        )
-
-    @property
-    def total(self) -> int:
-        return self.done + 1
-
-
-_WORD_IDS = {w: k for k, w in enumerate(WORDS.values())}
-_WORD_LIST = tuple(WORDS.values())
-
-_TABLES: dict[tuple[CardPool, int, str, str], _Tables] = {}
-MEMO_LIMIT = 100_000
-"""Entries a memo of the tables holds before it starts afresh."""
-_A = TypeVar("_A")
-
-CardSet = tuple[tuple[str, ...], str | None]
-"""Cards for a quest, an attack, a defence or a development: (names, the name of an item
-played as a character through the Laboratory or None)."""
-CardSets = tuple[CardSet, ...]
-Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
-"""Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
-Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
-"""What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
-SwordParts = tuple[int, int, int, int]
-"""See :func:`sword_parts`."""
-Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
-"""Cards played, by kind (see :meth:`_Tables.played`)."""
-
-
-class _Tables:
-    """Look-up tables of a pool: names, values and effects by index, interned actions, and
-    memos of what a hand may play (each cleared when it outgrows :data:`MEMO_LIMIT`)."""
-
-    def __init__(self, rules: MeikyuRules):
-        pool = rules.pool
-        kingdom = pool.kingdom
-        self.K = len(kingdom)
-        self.knames = tuple(k.name for k in kingdom)
-        self.ktype = tuple(_TYPE_CODES[k.type] for k in kingdom)
-        self.brav = tuple(k.bravery for k in kingdom)
-        self.wits = tuple(k.wits for k in kingdom)
-        self.keff = tuple(_X_CODES[k.effect] for k in kingdom)
-        self.kindex = {k.name: i for i, k in enumerate(kingdom)}
-        self.klookup: dict[str, int] = {}
-        for i, k in enumerate(kingdom):
-            self.klookup[fold(k.name)] = i
-            self.klookup.setdefault(fold(k.name).rstrip("!"), i)
-        alpha = sorted(range(self.K), key=lambda i: (kingdom[i].name.casefold(), i))
-        self.alpha = tuple(alpha)
-        self.rank = tuple(alpha.index(i) for i in range(self.K))
-        self.chars = tuple(i for i in alpha if self.ktype[i] == CHAR)
-        self.boosters = tuple(i for i in alpha if self.keff[i] in (X_SWORD, X_GRIMOIRE))
-        self.items = tuple(i for i in alpha if self.ktype[i] == ITEM)
-        self.amulets = tuple(i for i in alpha if self.keff[i] == X_AMULET)
-        self.maps = tuple(i for i in alpha if self.keff[i] == X_MAP)
-        self.aggression = tuple(i for i in alpha if self.ktype[i] == AGGR)
-        self.opens = tuple(i for i in alpha if self.ktype[i] == OPEN)
-        self.quest_kinds = tuple(i for i in alpha if i in self.chars or i in self.boosters)
-        # The kinds whose counts make the card sets, by (develop?, Laboratory?).
-        self.set_kinds = (
-            (self.quest_kinds, self.quest_kinds + self.items),
-            (self.chars, self.chars),
-        )
-        self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
-        self.stack_grimoires = rules.grimoire == "stack"
-        self.fortress_in_aggression = rules.fortress == "aggressions"
-        # A hand's key (see hand_key): its counts as the digits of one number, a kind's digit
-        # below its copies + 1 (no hand holds more copies than the pool has).
-        weights = [1]
-        for k in kingdom[:-1]:
-            weights.append(weights[-1] * (k.copies + 1))
-        self.hand_weight = tuple(weights)
-        lands = pool.lands
-        self.L = len(lands)
-        self.lnames = tuple(land.name for land in lands)
-        self.llabels = tuple(land.label for land in lands)
-        self.level = tuple(land.level for land in lands)
-        self.points = tuple(land.points for land in lands)
-        self.dev_points = tuple(land.developed_points for land in lands)
-        self.lbit = tuple(_LBIT[land.effect] if land.effect else 0 for land in lands)
-        self.lindex = {land.name: i for i, land in enumerate(lands)}
-        self.llookup: dict[str, int] = {}
-        for i, land in enumerate(lands):
-            self.llookup[fold(land.name)] = i
-        for i, land in enumerate(lands):
-            if land.land_name:
-                self.llookup.setdefault(fold(land.land_name), i)
-        self.land_cards = tuple(i for i, land in enumerate(lands) for _ in range(land.copies))
-        self.land_copies = tuple(land.copies for land in lands)
-        self.unique_lands = all(c <= 1 for c in self.land_copies)  # no two face-up rooms alike
-        self.castle = frozenset(i for i in range(self.L) if self.lbit[i] & B_CASTLE)
-        self.tomb_lands = tuple(i for i in range(self.L) if self.lbit[i] & B_TOMB)
-        self.by_bit = {bit: tuple(i for i in range(self.L) if self.lbit[i] & bit) for bit in _LBIT.values()}
-        # Interned actions.
-        self.draw_act = tuple(DrawCard(n) for n in self.knames)
-        self.reveal_act = tuple(Reveal(n) for n in self.lnames)
-        self.roll_act = (None, *(Roll(v) for v in range(1, 7)))
-        self.keep_act = tuple(Choose("keep", n) for n in self.knames)
-        self.return_act = tuple(Choose("return", n) for n in self.knames)
-        self.discard_act = tuple(Choose("discard", n) for n in self.knames)
-        self.give_act = tuple(Choose("give", n) for n in self.lnames)
-        self.discard_land_act = tuple(Choose("discard land", n) for n in self.lnames)
-        self.mixed_act = tuple(MixedArea(q) for q in range(rules.players))
-        # The other seats, by seat, in seat order.
-        self.others = tuple(tuple(q for q in range(rules.players) if q != p) for p in range(rules.players))
-        # Aggression targets (seat, land name), by seat and land.
-        self.named_targets = tuple(tuple((q, name) for name in self.lnames) for q in range(rules.players))
-        self.free_plain = (RESUPPLY,)
-        self.free_map = (MAP, RESUPPLY)
-        self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
-        self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
-        # Keyed by the hand's key; one memo without the Laboratory, one with it.
-        self.main_cache: tuple[dict[int, Menu], dict[int, Menu]] = ({}, {})
-        self.defend_cache: tuple[dict[int, tuple[Defend, ...]], dict[int, tuple[Defend, ...]]] = ({}, {})
-        # Interned actions by key: (room, names, lab) a Quest, (seat, land, names, lab, by) an
-        # Attack, (land, names) a Develop, (names, lab) (a card set) a Defend.
-        self.action_cache: dict[tuple[Any, ...], Any] = {}
-        self.played_cache: dict[tuple[tuple[str, ...], str | None], Played] = {}
-        self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by the cards in play, in order
-        self.order_lists: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by their kinds, alphabetically
-        self.ids = StepIds.of(self, rules.players)
-
-    def hand_key(self, hand: Sequence[int]) -> int:
-        """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
-        up to date as cards come and go (``MeikyuState._hkey``)."""
-        return sum(map(int.__mul__, hand, self.hand_weight))
-
-    def played(self, names: tuple[str, ...], lab: str | None) -> Played:
-        """Cards named in an action: (their kinds, the Laboratory item's kind or -1, the
-        characters among them with that item, their seals, their :func:`sword_parts`, what
-        they weigh in the hand's key)."""
-        key = (names, lab)
-        hit = self.played_cache.get(key)
-        if hit is None:
-            if len(self.played_cache) > MEMO_LIMIT:
-                self.played_cache.clear()
-            kinds = tuple(self.kindex[c] for c in names)
-            labk = -1 if lab is None else self.kindex[lab]
-            chars = tuple(k for k in kinds if self.ktype[k] == CHAR) + ((labk,) if labk >= 0 else ())
-            seals = sum(self.wits[k] for k in kinds)
-            weight = sum(self.hand_weight[k] for k in (*kinds, labk) if k >= 0)
-            hit = self.played_cache[key] = (kinds, labk, chars, seals, sword_parts(self, kinds, labk), weight)
-        return hit
-
-    # Interned step-2 actions (a frozen dataclass costs more to build than to look up).
-
-    def quest(self, room: int, names: tuple[str, ...], lab: str | None) -> Quest:
-        key = (room, names, lab)
-        return self.action_cache.get(key) or self._intern(key, Quest(self.lnames[room], names, lab))
-
-    def attack(self, q: int, land: str | None, names: tuple[str, ...], lab: str | None, by: str) -> Attack:
-        key = (q, land, names, lab, by)
-        return self.action_cache.get(key) or self._intern(key, Attack(q, land, names, lab, by))
-
-    def develop(self, land: int, names: tuple[str, ...]) -> Develop:
-        key = (land, names)
-        return self.action_cache.get(key) or self._intern(key, Develop(self.lnames[land], names))
-
-    def defend(self, cards: CardSet) -> Defend:
-        return self.action_cache.get(cards) or self._intern(cards, Defend(*cards))
-
-    def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
-        if len(self.action_cache) > 2 * MEMO_LIMIT:
-            self.action_cache.clear()
-        self.action_cache[key] = action
-        return action
-
-    def discard_order(self, inplay: Sequence[int]) -> tuple[Choose, ...]:
-        """The cards in play that may go to the discard pile next, alphabetically, as actions."""
-        key = tuple(inplay)
-        hit = self.order_cache.get(key)
-        if hit is None:
-            if len(self.order_cache) > MEMO_LIMIT:
-                self.order_cache.clear()
-            kinds = tuple(sorted(set(inplay), key=self.rank.__getitem__))
-            # (Equal lists are one object: the entry adds nothing the garbage collector must follow.)
-            hit = self.order_lists.get(kinds)
-            if hit is None:
-                hit = self.order_lists[kinds] = tuple(map(self.discard_act.__getitem__, kinds))
-            self.order_cache[key] = hit
-        return hit
-
-    def main_choices(self, hand: Sequence[int], key: int, lab: bool) -> Menu:
-        """What ``hand`` (whose :meth:`hand_key` is ``key``) offers for step 2: the card sets
-        for a quest or an attack, the card sets for a development, the names of the aggression
-        cards held, whether a Map is held. (MeikyuState._main_actions reads the memo first.)"""
-        cache = self.main_cache[lab]
-        hit = cache.get(key)
-        if hit is None:
-            if len(cache) > MEMO_LIMIT:
-                cache.clear()
-            hit = cache[key] = (
-                self.choices(hand, QUEST, lab),
-                self.choices(hand, DEVELOP, False),
-                tuple(self.knames[k] for k in self.aggression if hand[k]),
-                any(hand[m] for m in self.maps),
-            )
-        return hit
-
-    def defences(self, hand: Sequence[int], key: int, lab: bool) -> tuple[Defend, ...]:
-        """The defender's choices from ``hand`` (whose :meth:`hand_key` is ``key``), as actions."""
-        cache = self.defend_cache[lab]
-        hit = cache.get(key)
-        if hit is None:
-            if len(cache) > MEMO_LIMIT:
-                cache.clear()
-            hit = cache[key] = tuple(map(self.defend, self.choices(hand, DEFEND, lab)))
-        return hit
-
-    def choices(self, hand: Sequence[int], mode: int, lab: bool) -> CardSets:
-        """Every legal card set from ``hand`` for ``mode``.
-
-        Quest and attack: at least one character (a Laboratory item counts), any Swords
-        and Grimoires, no more Grimoires than characters (any number under ``grimoire="stack"``).
-        Defend: no card at all, then the same as a quest. Develop: one or more characters only.
-        """
-        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
-            return (((), None), *self.choices(hand, QUEST, lab))
-        kinds = self.set_kinds[mode == DEVELOP][lab]
-        # Only the cards that can be part of a set matter (hands differing elsewhere share).
-        key = (mode, lab, *map(hand.__getitem__, kinds))
-        hit = self.choice_cache.get(key)
-        if hit is not None:
-            return hit
-        if len(self.choice_cache) > MEMO_LIMIT:
-            self.choice_cache.clear()
-        if mode == DEVELOP:
-            slots = [k for k in self.chars if hand[k]]
-            labs: list[int] = []
-        else:
-            slots = [k for k in self.quest_kinds if hand[k]]
-            labs = [k for k in self.items if hand[k]] if lab else []
-        # Every multiset of the slots' cards in alphabetical order of the slots, the last
-        # varying fastest: each of the first half's multisets followed by each of the second's.
-        half = len(slots) // 2
-        head, tail = self._multisets(hand, slots[:half]), self._multisets(hand, slots[half:])
-        out: list[CardSet]
-        if not labs:
-            stack = self.stack_grimoires  # (then a character takes any number of Grimoires)
-            out = [
-                (hn + tn, None)
-                for hn, hc, hg in head
-                for tn, tc, tg in tail
-                if hc + tc and (stack or hg + tg <= hc + tc)
-            ]
-        else:
-            out = []
-            names = self.knames
-            stack = self.stack_grimoires
-            for hn, hc, hg in head:
-                for tn, tc, tg in tail:
-                    cards, nch, ng = hn + tn, hc + tc, hg + tg
-                    if nch and (stack or ng <= nch):
-                        out.append((cards, None))
-                    if stack or ng <= nch + 1:  # an item played as a character, with a copy left over
-                        out.extend((cards, names[i]) for i in labs if hand[i] > cards.count(names[i]))
-        # (A tuple: memo values hold no mutable object, which the garbage collector can skip.)
-        hit = self.choice_cache[key] = tuple(out)
-        return hit
-
-    def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
-        """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
-        slot varying fastest): (names, characters, Grimoires). Memoised: hands share them."""
-        key = (*slots, *map(hand.__getitem__, slots))
-        hit = self.multiset_cache.get(key)
-        if hit is not None:
-            return hit
-        if len(self.multiset_cache) > MEMO_LIMIT:
-            self.multiset_cache.clear()
-        names, ktype, keff = self.knames, self.ktype, self.keff
-        sets: Multisets = (((), 0, 0),)
-        for k in slots:
-            name = names[k]
-            char, grim = ktype[k] == CHAR, keff[k] == X_GRIMOIRE
-            steps = [((name,) * c, c if char else 0, c if grim else 0) for c in range(hand[k] + 1)]
-            sets = tuple([(tn + sn, nch + sc, ng + sg) for tn, nch, ng in sets for sn, sc, sg in steps])
-        self.multiset_cache[key] = sets
-        return sets
-
-
-# --- parsing -----------------------------------------------------------------------
-
-
-def _strip_quotes(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1].strip()
-    return text
-
-
-def _kingdom_name(t: _Tables, text: str) -> str:
-    key = fold(_strip_quotes(text))
-    if key in t.klookup:
-        return t.knames[t.klookup[key]]
-    close = closest(key, t.klookup, n=1)
-    hint = f" (did you mean {quoted(t.knames[close[0]])}?)" if close else ""
-    raise InvalidAction(f"no Kingdom card is called {quoted(text.strip())}{hint}")
-
-
-def _land_name(t: _Tables, text: str) -> str:
-    key = fold(_strip_quotes(text))
-    if key in t.llookup:
-        return t.lnames[t.llookup[key]]
-    close = closest(key, t.llookup, n=1)
-    hint = f" (did you mean {quoted(t.lnames[close[0]])}?)" if close else ""
-    raise InvalidAction(f"no Meikyu card (room or land) is called {quoted(text.strip())}{hint}")
-
-
-def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
-    cards: list[str] = []
-    lab: str | None = None
-    for raw in text.split(","):
-        token = raw.strip()
-        if not token:
-            continue
-        count = 1
-        head, _, rest = token.partition(" ")
-        digits = head.rstrip("x×")
-        if rest and digits.isdecimal():
-            number = whole_number(digits, len(t.knames))
-            if number is None:
-                raise InvalidAction(f"{quoted(head)} copies: the pool has {len(t.knames)} Kingdom cards")
-            count = number
-            token = rest.strip()
-        if fold(token).endswith(" as character"):
-            if lab is not None or count != 1:
-                raise InvalidAction("only one item can be played as a character (the Laboratory's effect)")
-            lab = _kingdom_name(t, token[: -len(" as character")])
-            continue
-        cards.extend([_kingdom_name(t, token)] * count)
-    order = {name: i for i, name in enumerate(t.knames[k] for k in t.alpha)}
-    return tuple(sorted(cards, key=order.__getitem__)), lab
-
-
-def _seat(text: str, players: int) -> int:
-    token = text.strip().upper()
-    if not (token.startswith("P") and token[1:].isdecimal()):
-        raise InvalidAction(f"a player is written P1 … P{players}, not {quoted(text.strip())}")
-    number = whole_number(token[1:], players)
-    if not number:
-        raise InvalidAction(f"there is no player {quoted(token)} in a {players}-player game")
-    return number - 1
-
-
-def parse_action(rules: MeikyuRules, text: str) -> MeikyuAction:
-    """The action written as ``text`` (see the module docstring); raises :class:`InvalidAction`."""
-    t = rules.tables
-    raw = " ".join(check_notation(text).split())
-    low = raw.lower()
-    head, _, rest = raw.partition(" ")
-    verb = head.lower()
-    if low in WORDS:
-        return WORDS[low]
-    if verb == "roll":
-        if rest.strip() in ("1", "2", "3", "4", "5", "6"):
-            return t.roll_act[int(rest)]  # type: ignore[return-value]
-        raise InvalidAction(f"a die shows 1 to 6: {quoted(text)}")
-    if verb == "draw" and rest:
-        return t.draw_act[t.kindex[_kingdom_name(t, rest)]]
-    if verb == "reveal" and rest:
-        return t.reveal_act[t.lindex[_land_name(t, rest)]]
-    if verb in ("quest", "develop"):
-        room, sep, cards = _split_with(rest)
-        if not sep or not room:
-            raise InvalidAction(
-                f"write: {verb} <{'room' if verb == 'quest' else 'land'}> with <cards>, not {quoted(text)}"
-            )
-        names, lab = _card_list(t, cards)
-        if verb == "quest":
-            return Quest(_land_name(t, room), names, lab)
-        if lab is not None:
-            raise InvalidAction("a development spends character cards only (no item as character)")
-        return Develop(_land_name(t, room), names)
-    if verb == "attack":
-        seat_text, _, more = rest.partition(" ")
-        target = _seat(seat_text, rules.players)
-        land_text, sep, tail = _split_with(" " + more)
-        cards_text, by_sep, by = tail.rpartition(" by ")
-        if not sep or not by_sep:
-            raise InvalidAction(
-                f"write: attack P2 <land> with <cards> by Gotcha! (or by Council Chamber), not {quoted(text)}"
-            )
-        names, lab = _card_list(t, cards_text)
-        by_name = COUNCIL if fold(by) == fold(COUNCIL) else _kingdom_name(t, by)
-        land = _land_name(t, land_text) if land_text.strip() else None
-        return Attack(target, land, names, lab, by_name)
-    if verb == "defend":
-        if not rest:
-            return Defend()
-        if not rest.lower().startswith("with "):
-            raise InvalidAction(f"write: defend, or defend with <cards>, not {quoted(text)}")
-        names, lab = _card_list(t, rest[5:])
-        return Defend(names, lab)
-    if low.startswith("mixed area "):
-        return MixedArea(_seat(raw[len("mixed area ") :], rules.players))
-    if low.startswith("discard land ") and len(raw) > len("discard land "):
-        return t.discard_land_act[t.lindex[_land_name(t, raw[len("discard land ") :])]]
-    if verb == "give" and rest:
-        return t.give_act[t.lindex[_land_name(t, rest)]]
-    if verb in CARD_VERBS and rest:
-        k = t.kindex[_kingdom_name(t, rest)]
-        return {"keep": t.keep_act, "return": t.return_act, "discard": t.discard_act}[verb][k]
-    raise InvalidAction(
-        f"not a Meikyu action: {quoted(text)} (e.g. quest <room> with <cards>, develop <land> with <characters>, "
-        "attack P2 <land> with <cards> by Gotcha!, resupply, map, defend with <cards>, pass; type help)"
-    )
-
-
-def _split_with(text: str) -> tuple[str, bool, str]:
-    """``"<left> with <right>"`` → (left, True, right); the first `` with `` splits."""
-    low = text.lower()
-    i = low.find(" with ")
-    if i < 0:
-        if low.startswith("with "):
-            return "", True, text[5:]
-        return text.strip(), False, ""
-    return text[:i].strip(), True, text[i + 6 :]
-
+    OP_TURN,
+    OPEN,
+    QUEST,
+    TO_ARCHIVES,
+    TO_HAND,
+    TO_SETUP,
+    X_GRIMOIRE,
+    X_REFUGEE,
+    X_STORM,
+    X_SWORD,
+    X_TSUNAMI,
+)
+from cardbase.games.meikyu.notation import _seat, parse_action
+from cardbase.games.meikyu.observation import MeikyuObservation, describe_legal
+from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, MeikyuRules, final_outcome, lands_held
+from cardbase.games.meikyu.tables import _WORD_IDS, _WORD_LIST, CardSets, Played, _Tables, land_swords
+
+__all__ = [  # the engine's public surface; the integer codes are in codes.py, the rules in rules.py
+    "ActionList",
+    "Attack",
+    "Choose",
+    "Defend",
+    "Develop",
+    "DrawCard",
+    "MeikyuAction",
+    "MeikyuObservation",
+    "MeikyuRules",
+    "MeikyuState",
+    "MixedArea",
+    "Quest",
+    "Reveal",
+    "Roll",
+    "Word",
+    "describe_legal",
+    "parse_action",
+]
 
 # --- legal-action listing ----------------------------------------------------------------
 
@@ -2989,88 +2156,6 @@ class MeikyuState(State):
         return state
 
 
-def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
-    """What the swords of the cards ``kinds`` (+ a Laboratory item ``labk``, a 2-sword
-    character, unless -1) are made of before land effects: (swords, characters with 0
-    swords, Sword cards, characters). Each Sword adds 1; each Grimoire adds the seals of a
-    character of its own (the most seals first), or, under ``grimoire="stack"``, of the
-    character with the most seals."""
-    s = weak = sword_cards = nch = grims = 0
-    wits: list[int] = []
-    ktype, brav, keff, kwits = t.ktype, t.brav, t.keff, t.wits
-    for k in kinds:
-        if ktype[k] == CHAR:
-            b = brav[k]
-            s += b
-            if b == 0:
-                weak += 1
-            nch += 1
-            wits.append(kwits[k])
-        else:
-            e = keff[k]
-            if e == X_SWORD:
-                s += 1
-                sword_cards += 1
-            elif e == X_GRIMOIRE:
-                grims += 1
-    if labk >= 0:
-        s += 2
-        nch += 1
-        wits.append(0)
-    if grims and wits:
-        wits.sort(reverse=True)
-        s += grims * wits[0] if t.stack_grimoires else sum(wits[:grims])
-    return s, weak, sword_cards, nch
-
-
-def land_swords(parts: SwordParts, eff: int, deff: int, fortress: bool) -> int:
-    """Swords of cards made of ``parts`` (see :func:`sword_parts`) for a player whose lands
-    give ``eff`` (and, developed, ``deff``): Bar (developed) lifts 0-sword characters to 1;
-    Blacksmith adds 1 per Sword; Fortress adds 2 for two or more characters where it counts
-    (``fortress``: a quest, or an aggression under ``fortress="aggressions"``)."""
-    s, weak, sword_cards, nch = parts
-    if deff & B_BAR:
-        s += weak
-    if eff & B_SMITH:
-        s += sword_cards
-    if fortress and nch >= 2 and eff & B_FORTRESS:
-        s += 2
-    return s
-
-
-def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
-    """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
-    lands give ``eff`` (and, developed, ``deff``), in a quest or an aggression:
-    :func:`sword_parts` with :func:`land_swords`."""
-    return land_swords(sword_parts(t, kinds, labk), eff, deff, quest or t.fortress_in_aggression)
-
-
-def lands_held(rules: MeikyuRules, lands: Sequence[int], refugees: Sequence[int]) -> int:
-    """Lands for the land limit and the tie-break: the Meikyu lands, and the Refugees under ``refugee="land"``."""
-    return len(lands) + len(refugees) if rules.refugees_are_lands else len(lands)
-
-
-def final_outcome(rules: MeikyuRules, end: str, points: Sequence[int], land_counts: Sequence[int]) -> Outcome:
-    """How a finished game ended (``end``: why): the most points wins, then the most lands
-    (``land_counts``, as :meth:`MeikyuState.land_count` counts them); still tied, a shared victory."""
-    n = len(points)
-    scores = tuple(float(p) for p in points)
-    best = max(scores)
-    top = [s for s in range(n) if scores[s] == best]
-    reason = {
-        END_POINTS: f"a kingdom reached {rules.goal} points",
-        END_ROOMS: "no Meikyu rooms were left to conquer",
-        END_LIMIT: f"the turn limit ({rules.turn_limit} turns, not in the rulebook) was reached",
-    }[end]
-    if len(top) > 1:
-        most = max(land_counts[s] for s in top)
-        top = [s for s in top if land_counts[s] == most]
-        reason += "; tied on points, most lands wins"
-        if len(top) > 1:
-            reason += "; still tied: a shared victory"
-    return Outcome(winners=tuple(top), scores=scores, reason=reason, lower_is_better=False)
-
-
 _OPS = (
     MeikyuState._op_setup,
     MeikyuState._op_dealcheck,
@@ -3146,223 +2231,3 @@ _APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
     MeikyuState._apply_yes_draw,  # A_HOT
     MeikyuState._apply_give,  # A_GIVE
 )
-
-
-# --- observation ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MeikyuObservation:
-    """What one player sees: their own hand, every kingdom, the rooms, the discard piles,
-    the action under way. Other hands and the piles are sizes only; the Archives' two
-    cards only to their drawer. The spectator's (``player`` :data:`~cardbase.games.base.SPECTATOR`)
-    has no hand at all. ``stack``/``ask``/``args`` are the public turn machine,
-    kept so that a search agent can rebuild a state."""
-
-    rules: MeikyuRules
-    player: int
-    current_player: int
-    turn_player: int
-    turns: int
-    ask: int
-    args: tuple[Any, ...]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    rooms: tuple[int, ...]
-    mapped: tuple[int, ...]
-    lands: tuple[tuple[int, ...], ...]
-    refugees: tuple[tuple[int, ...], ...]
-    points: tuple[int, ...]
-    skips: tuple[int, ...]
-    kpile_size: int
-    kdiscard: tuple[int, ...]
-    mpile_size: int
-    mdiscard: tuple[int, ...]
-    inplay: tuple[int, ...]
-    archives: tuple[int, ...] | None
-    archives_size: int
-    ctx: dict[str, Any] | None
-    stack: tuple[tuple[Any, ...], ...]
-    first_rolls: tuple[tuple[int, int], ...]
-    end: str
-    hot_done: bool = False
-    shown: tuple[tuple[int, ...], ...] = ()
-    """Per seat, kinds seen going into that hand face up (the Hospital's return) and not
-    seen leaving it since."""
-
-    @property
-    def decision(self) -> str:
-        return DECISIONS[self.ask]
-
-    def hand_cards(self) -> dict[str, int]:
-        t = self.rules.tables
-        return {t.knames[k]: self.hand[k] for k in t.alpha if self.hand[k]}
-
-    @property
-    def prompt(self) -> str:
-        """What the current player is asked to decide, as a player reads it (a discard of several
-        cards in one line, :meth:`discards_prompt`)."""
-        return self.discards_prompt() or _PROMPTS.get(self.ask, self.decision)
-
-    def land_count(self, seat: int) -> int:
-        """The lands a seat holds for the land limit and the tie-break (as :meth:`MeikyuState.land_count`)."""
-        return lands_held(self.rules, self.lands[seat], self.refugees[seat])
-
-    def outcome(self) -> Outcome | None:
-        """The outcome once the game is over (points and lands are public), else ``None``."""
-        if not self.end:
-            return None
-        n = self.rules.players
-        return final_outcome(self.rules, self.end, self.points, [self.land_count(s) for s in range(n)])
-
-    def effects(self, seat: int) -> tuple[int, int]:
-        """The land-effect bits of a seat's kingdom: (owned, developed)."""
-        lbit = self.rules.tables.lbit
-        eff = deff = 0
-        for e in self.lands[seat]:
-            eff |= lbit[e >> 1]
-            if e & 1:
-                deff |= lbit[e >> 1]
-        return eff, deff
-
-    def discards_to_name(self) -> int:
-        """At a decision that discards this player's Kingdom cards one at a time (the used cards'
-        order, step 3's discard down to five, the Refugee's two): how many cards it discards
-        (of the used cards, the last ones go without asking once they are all one card); else 0."""
-        if self.current_player != self.player:
-            return 0
-        if self.ask == A_ORDER:
-            return len(self.inplay)
-        if self.ask == A_HANDLIMIT:
-            return self.hand_sizes[self.player] - HAND_LIMIT
-        if self.ask == A_REFUGEE:
-            later = self.stack[-1][2] if self.stack and self.stack[-1][0] == OP_REFDISC else 0
-            return min(1 + later, self.hand_sizes[self.player])
-        return 0
-
-    def discards_prompt(self) -> str | None:
-        """What this player is asked to discard, all in one line: ``discard <card>, <card>``."""
-        n = self.discards_to_name()
-        if not n:
-            return None
-        t = self.rules.tables
-        if self.ask == A_ORDER:
-            used = ", ".join(t.knames[k] for k in self.inplay)
-            return f"discard {used} — the used cards go on the discard pile in the order you name them, the last on top"
-        why = "down to 5" if self.ask == A_HANDLIMIT else "the Refugee"
-        return f"discard <card>, … ({n} card{'s' if n != 1 else ''}: {why})"
-
-    def describe(self) -> str:
-        rules = self.rules
-        t = rules.tables
-        n = rules.players
-        me = self.player
-
-        def seat(i: int) -> str:
-            return f"P{i + 1}" + (" (you)" if i == me else "")
-
-        def card(k: int) -> str:
-            if t.ktype[k] == CHAR:
-                return f"{t.knames[k]} {t.brav[k]}/{t.wits[k]}"
-            return t.knames[k]
-
-        lines = []
-        head = f"Meikyu Kingdom · turn {self.turns + 1} · {seat(self.turn_player)}'s turn"
-        if self.end:
-            head = f"Meikyu Kingdom · game over after {self.turns} turns"
-        lines.append(head)
-        rooms = []
-        for i, r in enumerate(self.rooms, 1):
-            level = t.level[r]
-            extra = f" → {level - 2} this turn (Map)" if r in self.mapped and self.turn_player == me else ""
-            owned = t.llabels[r].split(" (")[0]
-            land = f", land: {owned}" if owned != t.lnames[r] else ""
-            rooms.append(f"[{i}] {t.lnames[r]} (level {level}{extra}, {t.points[r]}/{t.dev_points[r]} pts{land})")
-        lines.append("Rooms: " + ("  ".join(rooms) if rooms else "none face up"))
-        for s in range(n):
-            lands = []
-            for i, e in enumerate(self.lands[s], 1):
-                li = e >> 1
-                dev = e & 1
-                pts = t.dev_points[li] if dev else t.points[li]
-                name = t.llabels[li].split(" (")[0]
-                lands.append(f"[{i}] {name} (L{t.level[li]}{', developed' if dev else ''}, {pts} pt)")
-            if self.refugees[s]:
-                lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
-            skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""
-            lines.append(
-                f"{seat(s)}: {self.points[s]} pts · {self.hand_sizes[s]} cards{skip} · kingdom: "
-                + (", ".join(lands) or "no lands")
-            )
-        mine = [card(k) + (f" ×{self.hand[k]}" if self.hand[k] > 1 else "") for k in t.alpha if self.hand[k]]
-        if me != SPECTATOR:
-            lines.append("Your hand (characters: swords/seals): " + (", ".join(mine) or "empty"))
-        top = t.knames[self.kdiscard[-1]] if self.kdiscard else "—"
-        lines.append(
-            f"Kingdom pile {self.kpile_size} · discards {len(self.kdiscard)} (top: {top}) · "
-            f"Meikyu pile {self.mpile_size} · rooms discarded {len(self.mdiscard)}"
-        )
-        ctx = self.ctx
-        if ctx is not None and ctx.get("kind") in ("quest", "attack", "develop"):
-            lines.append("Under way: " + _describe_ctx(t, ctx))
-        if self.archives:
-            lines.append("Archives: you drew " + " and ".join(t.knames[k] for k in self.archives))
-        if self.current_player == me and not self.end:
-            lines.append("Your move: " + self.prompt)
-        elif self.current_player >= 0 and not self.end:
-            lines.append(f"Waiting for P{self.current_player + 1} ({self.decision})")
-        return "\n".join(lines)
-
-
-def _describe_ctx(t: _Tables, ctx: Mapping[str, Any]) -> str:
-    kind = ctx["kind"]
-    if kind == "quest":
-        die = ctx["dice"][0]
-        roll = f" + die {die} = {ctx['swords'] + die}" if die else " + a die"
-        return (
-            f"P{ctx['player'] + 1} quests {t.lnames[ctx['room']]} (level {ctx['level']}): {ctx['swords']} swords{roll}"
-        )
-    if kind == "develop":
-        return f"P{ctx['player'] + 1} develops {t.lnames[ctx['land']]}: {ctx['wits']} seals against {ctx['cost']}"
-    land = t.lnames[ctx["land"]] if ctx["land"] >= 0 else "a land of the defender's choice"
-    a, d = ctx["dice"]
-    att = f"{ctx['swords']} swords" + (f" + die {a} = {ctx['swords'] + a}" if a else "")
-    dfn = f"{ctx['defence']} swords" + (f" + die {d} = {ctx['defence'] + d}" if d else "")
-    return f"P{ctx['attacker'] + 1} attacks P{ctx['defender'] + 1} for {land} (by {ctx['by']}): {att} against {dfn}"
-
-
-_PROMPTS = {
-    A_MAIN: "quest <room> with <cards> · develop <land> with <characters> · attack P2 <land> with <cards> by Gotcha! "
-    "· resupply (also: map, mixed area P2; type legal for the choices)",
-    A_DEFEND: "defend with <cards>, or defend (the die alone)",
-    A_AMULET: "amulet (reroll that die) or pass",
-    A_CASINO: "draw (Casino: you rolled a 6) or pass",
-    A_HOT: "draw (Hot Springs: your hand is empty) or pass",
-    A_TOMB: "draw (from the pile) or tomb (take the top discard)",
-    A_KEEP: "keep <card> (Archives)",
-    A_HOSPITAL: "return <character> (Hospital) or pass",
-    A_ORDER: "discard <card>: put the used cards on the discard pile, one at a time (the last is on top)",
-    A_HANDLIMIT: "discard <card> (down to 5 cards)",
-    A_REFUGEE: "discard <card> (the Refugee: discard two)",
-    A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left)",
-    A_LANDCAP: "discard land <land> (too many lands)",
-    A_GIVE: "give <land> (you lost the aggression)",
-}
-
-
-def describe_legal(state: MeikyuState) -> str:
-    """The legal actions, summarised for a terminal (the main action has hundreds)."""
-    legal = state.legal_actions()
-    if not isinstance(legal, ActionList) or len(legal) <= 20:
-        return "legal: " + ", ".join(str(a) for a in legal)
-    groups: dict[str, list[str]] = {}
-    for a in legal:
-        key = type(a).__name__.lower()
-        groups.setdefault(key, []).append(str(a))
-    parts = []
-    for key, items in groups.items():
-        if key in ("word", "mixedarea"):
-            parts.extend(items)
-        else:
-            parts.append(f"{len(items)} {key} actions, e.g. {items[0]}")
-    return f"{len(legal)} legal actions: " + "; ".join(parts)

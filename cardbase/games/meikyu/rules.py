@@ -1,0 +1,275 @@
+"""Meikyu's rules options (``--rule`` readings where the rulebook is ambiguous, the goal, the
+turn limit, the card pool with its assumption profile); see ``docs/rules/meikyu.md``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from cardbase.errors import quoted
+from cardbase.games.base import (
+    InvalidRules,
+    Outcome,
+    Rules,
+)
+from cardbase.games.meikyu.actions import MeikyuAction
+from cardbase.games.meikyu.codes import _CONTEXT_KINDS, DECISIONS, END_LIMIT, END_POINTS, END_ROOMS
+from cardbase.games.meikyu.pool import CardPool
+
+if TYPE_CHECKING:  # the state and the tables are built from the rules, which name them lazily
+    from cardbase.games.meikyu.engine import MeikyuState
+    from cardbase.games.meikyu.tables import _Tables
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+READINGS: dict[str, tuple[str, ...]] = {
+    "farm": ("lands", "points"),
+    "aggression_target": ("attacker", "defender"),
+    "map_room": ("stays", "discarded"),
+    "refugee": ("apart", "land"),
+    "casino": ("final", "every"),
+    "grimoire": ("one", "stack"),
+    "fortress": ("quests", "aggressions"),
+    "open_draw": ("counts", "replaced"),
+    "castle_tsunami": ("passes", "stays"),
+}
+GOAL = 10
+MAX_LANDS = 5
+HAND_LIMIT = 5
+DEAL = 4
+ROOMS = 4
+MAX_OPTION_NUMBER = 10_000
+"""Bound of the goal and the turn limit: past it a game is a typo, not a variant."""
+
+
+# --- rules -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeikyuRules(Rules):
+    """Meikyu Kingdom for 2–5 players with a resolved card pool and the readings the
+    rulebook leaves open as options.
+
+    ``farm``: the Farm's "+1 Capacity" adds a point (``points``) or raises the land limit
+    to 6 (``lands``). ``aggression_target``: the attacker names the land at stake
+    (``attacker``), or a beaten defender chooses which land to give (``defender``).
+    ``map_room``: the Map's extra room stays face up after the turn (``stays``) or is
+    discarded if nobody took it (``discarded``, before step 4 refills the rooms).
+    ``refugee``: a Refugee is not a land (``apart``) or counts as one for the land limit
+    and the most-lands tie-break (``land``). ``casino``: the Casino draws for a 6 as the
+    die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
+    away included (``every``). ``grimoire``: each Grimoire goes on a character of its own
+    (``one``), or several may go on one character, each adding its seals (``stack``).
+    ``fortress``: the Fortress's +2 for two or more characters counts in quests only
+    (``quests``), or in aggressions too, attacking and defending (``aggressions``).
+    ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
+    drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
+    the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
+    ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
+    turns (the report says so).
+    """
+
+    game_id: ClassVar[str] = "meikyu"
+    title: ClassVar[str] = "Meikyu Kingdom"
+    lower_is_better: ClassVar[bool] = False
+
+    pool: CardPool
+    players: int = 4
+    farm: str = "points"
+    aggression_target: str = "attacker"
+    map_room: str = "stays"
+    refugee: str = "apart"
+    casino: str = "final"
+    grimoire: str = "one"
+    fortress: str = "quests"
+    open_draw: str = "counts"
+    castle_tsunami: str = "passes"
+    goal: int = GOAL
+    turn_limit: int = 1000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pool, CardPool):
+            raise InvalidRules("Meikyu needs a card pool (resolved from the catalog, or --assume PROFILE)")
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise InvalidRules(f"Meikyu is for 2 to 5 players, not {self.players}")
+        for name, choices in READINGS.items():
+            if getattr(self, name) not in choices:
+                raise InvalidRules(
+                    f"Meikyu option {name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}"
+                )
+        for name in ("goal", "turn_limit"):
+            value = getattr(self, name)
+            if type(value) is not int or not 1 <= value <= MAX_OPTION_NUMBER:
+                raise InvalidRules(
+                    f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {quoted(value)}"
+                )
+        pool = self.pool
+        if pool.land_count < ROOMS:
+            raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")
+        plain = sum(k.copies for k in pool.kingdom if k.type != "open")
+        if plain < DEAL * self.players + 1:
+            raise InvalidRules(f"the card pool has {plain} Kingdom cards besides OPEN cards; too few to deal")
+        if not any(k.type == "character" and k.copies for k in pool.kingdom):
+            raise InvalidRules("the card pool has no character cards")
+
+    @cached_property
+    def tables(self) -> _Tables:
+        """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
+        key = (self.pool, self.players, self.grimoire, self.fortress)
+        from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
+
+        tables = _TABLES.get(key)
+        if tables is None:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            tables = _TABLES[key] = _Tables(self)
+        return tables
+
+    def new_initial_state(self, seed: int | None = None) -> MeikyuState:
+        from cardbase.games.meikyu.engine import MeikyuState
+
+        return MeikyuState(self, seed)
+
+    def parse_action(self, text: str) -> MeikyuAction:
+        from cardbase.games.meikyu.notation import parse_action
+
+        return parse_action(self, text)
+
+    def to_options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": self.players}
+        for f in fields(self):
+            if f.name not in ("pool", "players"):
+                out[f.name] = getattr(self, f.name)
+        out["pool"] = self.pool.to_dict()
+        return out
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidRules(f"unknown Meikyu option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        if "pool" not in options:
+            raise InvalidRules(
+                "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "
+                "missing) or with an assumption profile (--assume default)"
+            )
+        values = dict(options)
+        if not isinstance(values["pool"], CardPool):
+            try:
+                values["pool"] = CardPool.from_dict(values["pool"])
+            except ValueError as error:
+                raise InvalidRules(f"Meikyu card pool: {error}") from None
+        return cls(**values)
+
+    # -- integer steps and tensors (see cardbase.games.base) --
+
+    def num_distinct_actions(self) -> int:
+        """One-step actions, the steps that start a card set and the card steps: see :class:`StepIds`."""
+        return self.tables.ids.total
+
+    def max_chance_outcomes(self) -> int:
+        """A card drawn (its kind), a room turned up (its kind) or a die (its value - 1)."""
+        t = self.tables
+        return max(t.K, t.L, 6)
+
+    def max_game_length(self) -> int:
+        """Up to 1,000 steps a turn, player and chance (a turn's decisions are bounded by the cards
+        of the pool, each card set by the hand, its chance steps by its draws and rolls; no game of
+        the shipped pool comes near it)."""
+        return 1000 * self.turn_limit
+
+    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Seats counted from the viewer's (0: the viewer, 1: the next in turn order …); cards by
+        kind, lands by kind, counts as they are. ``hand``: my cards; ``lands`` and ``developed``:
+        each kingdom's lands; ``rooms``, ``mapped``: the face-up rooms (a Map's extra room);
+        ``discards``, ``in_play``, ``meikyu_discards``; ``archives``: the two cards the Archives
+        drew, if mine to see; ``piles``: the Kingdom and Meikyu piles' sizes; ``decision``: what is
+        waited for (:data:`DECISIONS` by code); ``current``, ``turn``: who acts, whose turn;
+        ``action``: the action under way (quest, develop, attack, resupply, lost turn), its
+        ``dice`` (the attacker's, the defender's; one-hot 1-6) and ``numbers`` (swords, defence,
+        level); ``composing``: what my steps so far choose a card set for (quest, attack, develop,
+        defend), the room or land, the seat, the way, the cards and the item played as a character;
+        ``turns``: turns finished."""
+        t = self.tables
+        n, k, lands, ways = self.players, t.K, t.L, t.ids.ways
+        return (
+            ("hand", (k,)),
+            ("hand_sizes", (n,)),
+            ("lands", (n, lands)),
+            ("developed", (n, lands)),
+            ("refugees", (n,)),
+            ("points", (n,)),
+            ("skips", (n,)),
+            ("rooms", (lands,)),
+            ("mapped", (lands,)),
+            ("discards", (k,)),
+            ("in_play", (k,)),
+            ("meikyu_discards", (lands,)),
+            ("archives", (k,)),
+            ("piles", (2,)),
+            ("decision", (len(DECISIONS),)),
+            ("current", (n,)),
+            ("turn", (n,)),
+            ("action", (len(_CONTEXT_KINDS),)),
+            ("dice", (2, 6)),
+            ("numbers", (3,)),
+            ("composing", (4,)),
+            ("composing_place", (lands,)),
+            ("composing_seat", (n,)),
+            ("composing_way", (ways,)),
+            ("composing_cards", (k,)),
+            ("composing_lab", (k,)),
+            ("turns", (1,)),
+        )
+
+    @property
+    def assumed(self) -> tuple[str, ...]:
+        return self.pool.assumed
+
+    def report_notes(self) -> list[str]:
+        """What every report of a game under these rules must say: which values are assumed."""
+        if not self.pool.assumed:
+            return []
+        from cardbase.games.meikyu.pool import assumed_census, assumed_summary
+
+        return [
+            f"ASSUMED VALUES: {assumed_census(self.pool.assumed)} come from the assumption profile "
+            f"{quoted(self.pool.profile)}, not from the rulebook or the catalog: "
+            + "; ".join(assumed_summary(self.pool.assumed))
+        ]
+
+    def capacity(self, has_farm: bool) -> int:
+        return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
+
+    @property
+    def refugees_are_lands(self) -> bool:
+        """Whether Refugees count as lands (the land limit, the most-lands tie-break)."""
+        return self.refugee == "land"
+
+
+def lands_held(rules: MeikyuRules, lands: Sequence[int], refugees: Sequence[int]) -> int:
+    """Lands for the land limit and the tie-break: the Meikyu lands, and the Refugees under ``refugee="land"``."""
+    return len(lands) + len(refugees) if rules.refugees_are_lands else len(lands)
+
+
+def final_outcome(rules: MeikyuRules, end: str, points: Sequence[int], land_counts: Sequence[int]) -> Outcome:
+    """How a finished game ended (``end``: why): the most points wins, then the most lands
+    (``land_counts``, as :meth:`MeikyuState.land_count` counts them); still tied, a shared victory."""
+    n = len(points)
+    scores = tuple(float(p) for p in points)
+    best = max(scores)
+    top = [s for s in range(n) if scores[s] == best]
+    reason = {
+        END_POINTS: f"a kingdom reached {rules.goal} points",
+        END_ROOMS: "no Meikyu rooms were left to conquer",
+        END_LIMIT: f"the turn limit ({rules.turn_limit} turns, not in the rulebook) was reached",
+    }[end]
+    if len(top) > 1:
+        most = max(land_counts[s] for s in top)
+        top = [s for s in top if land_counts[s] == most]
+        reason += "; tied on points, most lands wins"
+        if len(top) > 1:
+            reason += "; still tied: a shared victory"
+    return Outcome(winners=tuple(top), scores=scores, reason=reason, lower_is_better=False)
