@@ -79,13 +79,13 @@ def _rule_defaults(cls: type, skip: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def _meio_rules(params: Mapping[str, Any]) -> Rules:
-    from cardbase.games.meio.engine import MeioRules
+    from cardbase.games.meio.rules import MeioRules
 
     return MeioRules(**params)
 
 
 def _meio_defaults() -> dict[str, Any]:
-    from cardbase.games.meio.engine import MeioRules
+    from cardbase.games.meio.rules import MeioRules
 
     return _rule_defaults(MeioRules)
 

@@ -425,7 +425,7 @@ def split(
     Example: cardbase lab split examples/decks/meio-hand.txt --players 3 --levels 10 --top 3
     """
     from cardbase.errors import UsageError
-    from cardbase.games.meio.engine import mask_of
+    from cardbase.games.meio.masks import mask_of
     from cardbase.lab.common import backend
     from cardbase.lab.split import advise, read_hand
     from cardbase.sim.registry import game

@@ -242,7 +242,7 @@ def meio_split(labels: list[str], players: int | None) -> MeioSplit | None:
     the table the deal fits: 13 cards for each of 2 to 4 players in the deck's size."""
     from cardbase.games.meio.agents import best_split, card_weights
     from cardbase.games.meio.cards import HAND_SIZE, PlayingCard, min_players
-    from cardbase.games.meio.engine import cards_of, mask_of
+    from cardbase.games.meio.masks import cards_of, mask_of
 
     if len(labels) != HAND_SIZE:
         return None

@@ -17,7 +17,8 @@ def read_hand(path: Path, players: int | None = None) -> list[Any]:
     ``players``, each must be in that table's deck."""
     from cardbase.decks.files import read_deck
     from cardbase.games.meio.cards import PlayingCard
-    from cardbase.games.meio.engine import MeioRules, cards_of
+    from cardbase.games.meio.masks import cards_of
+    from cardbase.games.meio.rules import MeioRules
 
     text = read_deck(path)
     if text.game and text.game != "meio":

@@ -34,7 +34,9 @@ from cardbase.games.meikyu import engine as meikyu
 from cardbase.games.meikyu import rules as meikyu_rules
 from cardbase.games.meikyu import tables as meikyu_tables
 from cardbase.games.meikyu.pool import ASSUMED_CARD, assumed_census
+from cardbase.games.meio import actions as meio_actions
 from cardbase.games.meio import engine as meio
+from cardbase.games.meio import masks as meio_masks
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
 from cardbase.sim.mea_view import status_line
 from cardbase.sim.meio_view import card_label
@@ -284,7 +286,7 @@ MEIO_RED = frozenset("HD")
 
 def _meio_card(c: int) -> dict[str, Any]:
 
-    card = meio.CARDS[c]
+    card = meio_masks.CARDS[c]
     out = _card("meio", None, card.name)
     out.update(code=card.notation, label=card_label(card), suit=card.suit.value, red=card.suit.value in MEIO_RED)
     out["key"] = f"card:{card.notation}"
@@ -293,7 +295,7 @@ def _meio_card(c: int) -> dict[str, Any]:
 
 def _meio_cards(rules: Any, mask: int) -> list[dict[str, Any]]:
 
-    return [_meio_card(c) for c in sorted(meio.indices_of(mask), key=rules.sort_key)]
+    return [_meio_card(c) for c in sorted(meio_masks.indices_of(mask), key=rules.sort_key)]
 
 
 def _meio_view(obs: Any) -> BoardView:
@@ -368,19 +370,19 @@ def _meio_view(obs: Any) -> BoardView:
 
 def _meio_hidden(state: Any) -> dict[str, Any]:
 
-    return {"leftover": _meio_cards(state.rules, meio.mask_of(state.leftover()))}
+    return {"leftover": _meio_cards(state.rules, meio_masks.mask_of(state.leftover()))}
 
 
 def _meio_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
     def describe(action: Any) -> dict[str, Any]:
-        if isinstance(action, meio.Play):
-            code = meio.CARDS[action].notation
+        if isinstance(action, meio_actions.Play):
+            code = meio_masks.CARDS[action].notation
             return {"card": code, "dst": f"card:{code}"}
-        if isinstance(action, meio.Split):
+        if isinstance(action, meio_actions.Split):
             return {
-                "keep": [c.notation for c in meio.cards_of(action.keep)],
-                "aside": [c.notation for c in meio.cards_of(action.aside)],
+                "keep": [c.notation for c in meio_masks.cards_of(action.keep)],
+                "aside": [c.notation for c in meio_masks.cards_of(action.aside)],
             }
         return {}
 

@@ -65,6 +65,18 @@ class TooManyGames(CardbaseError):
     exit_code = 2
 
 
+class HintsBusy(CardbaseError):
+    """Every hint slot of the server is working out a hint (503: try again in a moment)."""
+
+    exit_code = 2
+
+
+HINT_WAIT_SECONDS = 5.0
+"""How long a hint waits for a free slot before the answer says to try again."""
+HINTS_KEPT = 256
+"""Hints remembered (by game, version and seat): asking again for the same position costs nothing."""
+
+
 class UnknownGame(UsageError):
     """No game with this id (404)."""
 
@@ -144,6 +156,8 @@ class Hall:
             from cardbase.sim.thinkers import ProcessThinkers
 
             self._thinkers = ProcessThinkers(workers)
+        self._hint_slots = threading.BoundedSemaphore(max(1, workers))
+        self._hints: OrderedDict[tuple[str, int, int], str] = OrderedDict()
         self._closed = False
         self._swept = 0.0
         self._resumed = False
@@ -411,6 +425,36 @@ class Hall:
         except BrokenProcessPool:
             self._thinkers.renew(live.id)
             raise _Retry("an agent's worker process stopped; a new one takes over") from None
+
+    def hint(self, live: LiveTable, seat: int) -> str:
+        """The hint for ``seat``, who is to move at ``live``: worked out where the agents think (a
+        worker process under ``cardbase serve``), at most as many at once as agents' decisions,
+        and remembered for the position (the same position gives the same hint)."""
+        key = (live.id, live.table.version, seat)
+        with self._lock:
+            if key in self._hints:
+                return self._hints[key]
+        live.table.hint_position(seat)  # refused at once if it is not that seat's turn
+        if not self._hint_slots.acquire(timeout=HINT_WAIT_SECONDS):
+            raise HintsBusy(f"the server is working out other hints (waited {HINT_WAIT_SECONDS:g} s); try again")
+        try:
+            if self._thinkers is None:
+                text = live.table.hint(seat)
+            else:
+                from concurrent.futures.process import BrokenProcessPool
+
+                try:
+                    text = self._thinkers.hint(live.id, live.table, seat)
+                except BrokenProcessPool:
+                    self._thinkers.renew(live.id)
+                    raise HintsBusy("the hint's worker process stopped; a new one takes over: try again") from None
+        finally:
+            self._hint_slots.release()
+        with self._lock:
+            self._hints[key] = text
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.popitem(last=False)
+        return text
 
     def wait_quiet(self, game_id: str, timeout: float = 120.0) -> bool:
         """Wait until no agent of the game is to move or thinking (a person to move, or the end);

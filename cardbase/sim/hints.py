@@ -209,8 +209,8 @@ def hint(
 
 def split_hint(rules: Any, observation: Any, seed: int, text: Any = str) -> Hint:
     """Meio's hint at the split: ``lab split``'s advisor over the heuristic's best splits."""
+    from cardbase.games.meio.actions import SplitActions
     from cardbase.games.meio.agents import card_weights, heuristic_splits
-    from cardbase.games.meio.engine import SplitActions
     from cardbase.sim.split import advise
 
     start = type(rules).from_options({**rules.to_options(), "first_player": observation.start})
@@ -243,6 +243,6 @@ def split_hint(rules: Any, observation: Any, seed: int, text: Any = str) -> Hint
 
 
 def _cards(mask: int) -> list[Any]:
-    from cardbase.games.meio.engine import cards_of
+    from cardbase.games.meio.masks import cards_of
 
     return list(cards_of(mask))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardbase.games.meio.cards import PlayingCard
-from cardbase.games.meio.engine import CARDS, MeioObservation
+from cardbase.games.meio.masks import CARDS
+from cardbase.games.meio.observation import MeioObservation
 from cardbase.sim.play import HELP, GameUI, Vocabulary
 
 __all__ = ["HELP", "effects", "game_ui", "show", "styled", "write"]

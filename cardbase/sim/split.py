@@ -168,7 +168,7 @@ def _play_chunk(
     args: tuple[dict[str, Any], tuple[str, ...], int, int, int, list[tuple[int, int | str, Any, Any]]],
 ) -> list[tuple[int, int | str, int]]:
     """A chunk of plays ``(split index, deal index, deal, their splits)``: each one's score."""
-    from cardbase.games.meio.engine import SplitActions
+    from cardbase.games.meio.actions import SplitActions
 
     options, agents, seed, seat, hand, work = args
     rules = game("meio").make_rules(options)
@@ -211,7 +211,8 @@ def advise(
     (``--levels``), if the time budget has not stopped it before. ``candidates``: the splits to
     consider (indices into :class:`~cardbase.games.meio.engine.SplitActions`; default all
     1,716), each first played on ``first_deals`` deals."""
-    from cardbase.games.meio.engine import Deal, SplitActions, cards_of
+    from cardbase.games.meio.actions import Deal, SplitActions
+    from cardbase.games.meio.masks import cards_of
 
     started = time.perf_counter()
     n = rules.players

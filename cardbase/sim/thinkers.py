@@ -75,12 +75,8 @@ def _replayed(rules: Any, seed: int, texts: Sequence[str]) -> Any:
     return state
 
 
-def decide(
-    game_id: str, options: dict[str, Any], game: str, seed: int, seat: int, spec: str, texts: Sequence[str]
-) -> tuple[str, float]:
-    """In a worker: the action (as written) of the agent ``spec`` at ``seat`` after ``texts``, and
-    the seconds it thought."""
-    from cardbase.sim.registry import derive_seed
+def _kept(game_id: str, options: dict[str, Any], game: str, seed: int, texts: Sequence[str]) -> _Game:
+    """In a worker: the game as it is after ``texts``, from what this worker kept of it."""
     from cardbase.sim.registry import game as entry_of
 
     entry = entry_of(game)
@@ -102,13 +98,33 @@ def decide(
                 kept.state.sample_chance()
             kept.state.apply_unchecked(kept.state.parse_action(text))
     kept.texts = list(texts)
+    return kept
+
+
+def decide(
+    game_id: str, options: dict[str, Any], game: str, seed: int, seat: int, spec: str, texts: Sequence[str]
+) -> tuple[str, float]:
+    """In a worker: the action (as written) of the agent ``spec`` at ``seat`` after ``texts``, and
+    the seconds it thought."""
+    from cardbase.sim.registry import derive_seed
+    from cardbase.sim.registry import game as entry_of
+
+    kept = _kept(game_id, options, game, seed, texts)
     agent = kept.agents.get(seat)
     if agent is None:
-        agent = kept.agents[seat] = entry.make_agent(spec, kept.rules, seat, derive_seed(seed, "play", seat))
+        agent = kept.agents[seat] = entry_of(game).make_agent(spec, kept.rules, seat, derive_seed(seed, "play", seat))
     state = kept.state
     started = time.perf_counter()
     action = agent.act(state.observation(seat), state.legal_actions())
     return str(action), time.perf_counter() - started
+
+
+def advise(game_id: str, options: dict[str, Any], game: str, seed: int, seat: int, texts: Sequence[str]) -> str:
+    """In a worker: the hint for ``seat`` after ``texts`` (the terminal's, in words)."""
+    from cardbase.sim.play import hinter
+
+    state = _kept(game_id, options, game, seed, texts).state
+    return hinter(game, state.rules, seed)(state.observation(seat), state.clone().legal_actions())
 
 
 class ProcessThinkers:
@@ -147,6 +163,15 @@ class ProcessThinkers:
         )
         text, seconds = future.result()
         return _parse_at(table, decision, text), seconds
+
+    def hint(self, game_id: str, table: Any, seat: int) -> str:
+        """The hint for ``seat`` at ``table`` (its turn: :meth:`Table.hint_position` checks), worked
+        out in the game's worker as an agent's decision is."""
+        texts = table.hint_position(seat)
+        future = self.pool_of(game_id).submit(
+            advise, game_id, table.rules.to_options(), table.game_id, table.seed, seat, texts
+        )
+        return str(future.result())
 
     def close(self) -> None:
         for pool in self.pools:

@@ -67,7 +67,7 @@ TITLES = {
 
 def status_of(error: CardbaseError) -> int:
     from cardbase.decks.store import UnknownDeck
-    from cardbase.sim.hall import TooManyGames, UnknownGame
+    from cardbase.sim.hall import HintsBusy, TooManyGames, UnknownGame
     from cardbase.sim.table import NotYourTurn, UndoRefused
 
     if isinstance(error, NotYourTurn):
@@ -76,7 +76,7 @@ def status_of(error: CardbaseError) -> int:
         return 404
     if isinstance(error, UndoRefused):
         return 422
-    if isinstance(error, TooManyGames):
+    if isinstance(error, TooManyGames | HintsBusy):
         return 503
     if isinstance(error, TooLarge):
         return 413
@@ -217,13 +217,13 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
     a busy database or a full hall says when to try again, a stale change gives the current version."""
-    from cardbase.sim.hall import TooManyGames
+    from cardbase.sim.hall import HintsBusy, TooManyGames
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
-    if isinstance(error, DatabaseBusy | TooManyGames):
+    if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):
         return {"Retry-After": str(RETRY_AFTER_SECONDS)}, {}
     if isinstance(error, Stale):
         current = etag(error.kind, error.key, error.current)

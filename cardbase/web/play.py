@@ -290,7 +290,7 @@ def api_hint(request: Request, game_id: str, seat: SeatQuery = None) -> dict[str
     acting = api_seat(request, live, seat)
     if acting is None:
         raise NotYourTurn("a hint is for a seat: send Authorization: Seat KEY")
-    return {"hint": live.table.hint(acting)}
+    return {"hint": hall_of(request).hint(live, acting)}
 
 
 def record_text(live: LiveTable, seat: int | None) -> tuple[str, str]:
@@ -511,7 +511,7 @@ def _page_context(
     hint_text = None
     if hint and seat is not None and to_move == seat and not table.over:
         try:
-            hint_text = table.hint(seat)
+            hint_text = hall_of(request).hint(live, seat)
         except CardbaseError as refused:
             error = str(refused)
     query = f"?seat={seat}" if seat is not None and len(held) > 1 else ""

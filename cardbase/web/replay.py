@@ -139,7 +139,8 @@ def split_advice(body: SplitAdviceRequest, turn: WriteTurn) -> dict[str, Any]:
 
     from cardbase.games.base import InvalidRules
     from cardbase.games.meio.cards import PlayingCard
-    from cardbase.games.meio.engine import MeioRules, cards_of, mask_of
+    from cardbase.games.meio.masks import cards_of, mask_of
+    from cardbase.games.meio.rules import MeioRules
     from cardbase.sim.hints import split_hint
 
     try:

@@ -255,7 +255,7 @@ def test_a_meio_deal_of_thirteen_comes_with_the_heuristic_agents_seven_and_six()
     from cardbase.draws.reports import meio_split
     from cardbase.games.meio.agents import card_weights, estimate
     from cardbase.games.meio.cards import PlayingCard
-    from cardbase.games.meio.engine import mask_of
+    from cardbase.games.meio.masks import mask_of
 
     labels = ["AS", "9S", "4S", "KH", "7H", "2H", "QD", "10D", "5D", "3D", "JC", "8C", "6C"]
     split = meio_split(labels, None)

@@ -301,7 +301,7 @@ def test_split_advisor_scores_every_split_and_is_reproducible(tmp_path: Path) ->
 
 
 def test_split_advisor_stops_at_the_time_budget_after_level_zero() -> None:
-    from cardbase.games.meio.engine import mask_of
+    from cardbase.games.meio.masks import mask_of
     from cardbase.lab.split import advise, read_hand
 
     rules = game("meio").make_rules({"players": 3})
@@ -313,7 +313,7 @@ def test_split_advisor_stops_at_the_time_budget_after_level_zero() -> None:
 
 
 def test_split_advisor_prunes_by_halving_and_scores_the_same_on_any_number_of_processes() -> None:
-    from cardbase.games.meio.engine import mask_of
+    from cardbase.games.meio.masks import mask_of
     from cardbase.lab.split import advise, read_hand
     from cardbase.sim.runner import LocalProcesses
 
@@ -440,8 +440,9 @@ def test_split_from_two_deals_is_an_honest_interval_and_says_it_cannot_tell() ->
 
 def test_split_advice_names_the_clear_best_when_its_interval_stands_apart() -> None:
     from cardbase.cli.lab import split_verdict
+    from cardbase.games.meio.actions import SplitActions
     from cardbase.games.meio.agents import card_weights, heuristic_splits
-    from cardbase.games.meio.engine import SplitActions, indices_of, mask_of
+    from cardbase.games.meio.masks import indices_of, mask_of
     from cardbase.lab.split import advise, read_hand
 
     rules = game("meio").make_rules({"players": 3})

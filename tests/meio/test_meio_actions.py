@@ -7,8 +7,10 @@ import pickle
 import pytest
 
 from cardbase.games.base import Action, InvalidAction
+from cardbase.games.meio.actions import Deal, Play, Split, SplitActions, parse_action
 from cardbase.games.meio.cards import PlayingCard
-from cardbase.games.meio.engine import Deal, MeioRules, Play, Split, SplitActions, mask_of, parse_action
+from cardbase.games.meio.masks import mask_of
+from cardbase.games.meio.rules import MeioRules
 from tests.meio.conftest import ASIDE_2P, KEEP_2P, cards, dealt
 
 

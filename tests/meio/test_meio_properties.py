@@ -8,8 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardbase.games.base import CHANCE, IllegalAction
+from cardbase.games.meio.actions import Deal, Play, Split
 from cardbase.games.meio.cards import PlayingCard, Suit
-from cardbase.games.meio.engine import CARDS, Deal, MeioRules, Play, Split, mask_of
+from cardbase.games.meio.masks import CARDS, mask_of
+from cardbase.games.meio.rules import MeioRules
 from cardbase.sim.records import parse_records, record_lines, replay
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)

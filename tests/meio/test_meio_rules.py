@@ -5,17 +5,10 @@ from __future__ import annotations
 import pytest
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidRules
+from cardbase.games.meio.actions import Deal, Play, Split
 from cardbase.games.meio.cards import PlayingCard
-from cardbase.games.meio.engine import (
-    CARDS,
-    Deal,
-    MeioRules,
-    Play,
-    Split,
-    cards_of,
-    mask_of,
-    round_score,
-)
+from cardbase.games.meio.masks import CARDS, cards_of, mask_of
+from cardbase.games.meio.rules import MeioRules, round_score
 from tests.meio.conftest import ASIDE_2P, ASIDE_4P, KEEP_2P, KEEP_4P, cards, dealt, play, table
 
 # Three players, deck A–10. Leftover: 10C.

@@ -330,3 +330,22 @@ def test_a_worker_follows_a_game_taken_back() -> None:
     assert kept.texts == retold
     for seat in (0, 1):  # the worker's game is the table's again, not the one it had
         assert kept.state.observation(seat).describe() == other.state.observation(seat).describe()
+
+
+def test_a_hint_worked_out_in_a_worker_process_is_the_one_worked_out_here(database: Any) -> None:
+    """``serve`` works out a hint where its agents think (a worker process, below the pages'
+    priority): the same position gives the same hint as in the server's own thread."""
+    from cardbase.sim.hall import Hall
+
+    hints = []
+    for processes in (False, True):
+        hall = Hall(database, processes=processes)
+        try:
+            game_id, _ = hall.create(MeioRules(players=2, rounds=1), [HUMAN, HUMAN], seed=5)
+            live = hall.get(game_id)
+            for _ in range(2):  # both splits, then the first card to play
+                hall.act(game_id, live.table.state.current_player, 0, live.table.version)
+            hints.append(hall.hint(live, live.table.state.current_player))
+        finally:
+            hall.close()
+    assert hints[0] == hints[1] and hints[0].startswith("play ")

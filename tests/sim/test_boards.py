@@ -16,7 +16,8 @@ from cardbase.errors import UsageError
 from cardbase.games.base import CHANCE, State
 from cardbase.games.mea.engine import MeaState
 from cardbase.games.meikyu.engine import MeikyuState
-from cardbase.games.meio.engine import INDEX, MeioState, indices_of
+from cardbase.games.meio.engine import MeioState
+from cardbase.games.meio.masks import INDEX, indices_of
 from cardbase.sim import replay_views
 from cardbase.sim.boards import all_seeing_view, board_view, hand_counts, legal_view
 from cardbase.sim.records import parse_records, read_records, replay

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from typer.testing import CliRunner
 
 from cardbase.db.engine import Database
@@ -450,3 +451,59 @@ def test_a_game_idle_past_the_expiry_is_not_resumed(make_client: MakeClient, dat
     second = make_client(idle_hours=1)
     assert view(second, made["id"])["status"] == "abandoned"
     assert hall(second).active == 0
+
+
+def _at_first_card(client: TestClient) -> tuple[str, dict[int, str], int]:
+    """A two-person Meio game past both splits: (its id, the keys, the seat to play the first card)."""
+    made = new_game(client, "meio", ["human", "human"], seed=5)
+    game_id, keys = made["id"], keys_of(made)
+    for _ in range(2):
+        now = view(client, game_id, keys[0])
+        seat = now["current_player"]
+        moved = client.post(
+            f"/api/games/{game_id}/actions", json={"id": 0, "version": now["version"]}, headers=seat_header(keys[seat])
+        )
+        assert moved.status_code == 200, moved.text
+    return game_id, keys, view(client, game_id, keys[0])["current_player"]
+
+
+def test_a_hint_is_for_the_seat_to_move_and_worked_out_once_per_position(client: TestClient, monkeypatch) -> None:
+    from cardbase.sim import play
+
+    game_id, keys, seat = _at_first_card(client)
+    asked: list[int] = []
+    real = play.hinter
+    monkeypatch.setattr(play, "hinter", lambda *args: (asked.append(1), real(*args))[1])
+    first = client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[seat]))
+    assert first.status_code == 200, first.text
+    text = first.json()["hint"]
+    assert text.startswith("play ")
+    again = client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[seat]))
+    assert again.json()["hint"] == text and len(asked) == 1  # the same position: remembered
+    other = client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[1 - seat]))
+    assert other.status_code == 403 and "turn" in error_of(other)
+    watcher = client.get(f"/api/games/{game_id}/hint")
+    assert watcher.status_code == 403
+    assert client.get(f"/play/{game_id}?key={keys[seat]}").status_code == 200  # the seat's cookie
+    page = client.get(f"/play/{game_id}", params={"hint": 1})
+    assert page.status_code == 200 and 'id="hint"' in page.text
+    assert str(escape(text)) in page.text and len(asked) == 1  # as the page escapes it
+
+
+def test_hints_past_the_servers_slots_are_answered_503_with_retry_after(client: TestClient, monkeypatch) -> None:
+    from cardbase.sim import hall as hall_module
+
+    game_id, keys, seat = _at_first_card(client)
+    monkeypatch.setattr(hall_module, "HINT_WAIT_SECONDS", 0.05)
+    slots = hall(client)._hint_slots
+    taken = 0
+    while slots.acquire(blocking=False):  # every slot busy with another hint
+        taken += 1
+    try:
+        busy = client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[seat]))
+    finally:
+        for _ in range(taken):
+            slots.release()
+    assert taken >= 1 and busy.status_code == 503 and busy.headers["Retry-After"]
+    assert "other hints" in error_of(busy)
+    assert client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[seat])).status_code == 200

@@ -133,7 +133,8 @@ def test_the_replay_page_steps_by_links_and_keeps_the_seat(client, sim_records):
 
 
 def test_the_split_advisor_answers_with_intervals_and_a_verdict(client: TestClient):
-    from cardbase.games.meio.engine import MeioRules, mask_of
+    from cardbase.games.meio.masks import mask_of
+    from cardbase.games.meio.rules import MeioRules
     from cardbase.sim.hints import split_hint
 
     hand = ["AS", "2S", "3S", "4S", "AH", "2H", "3H", "4H", "AD", "2D", "3D", "AC", "2C"]

@@ -18,22 +18,12 @@ from cardbase.errors import quoted
 from cardbase.games.base import State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
+from cardbase.games.meio.actions import Play, Split
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
-from cardbase.games.meio.engine import (
-    _BIT,
-    _SPLIT,
-    _SUIT,
-    HEARTS,
-    SUIT_MASKS,
-    MeioObservation,
-    MeioRules,
-    MeioState,
-    Play,
-    Split,
-    _deck,
-    _tables,
-    indices_of,
-)
+from cardbase.games.meio.engine import MeioState
+from cardbase.games.meio.masks import _BIT, _SPLIT, _SUIT, HEARTS, SUIT_MASKS, indices_of
+from cardbase.games.meio.observation import MeioObservation
+from cardbase.games.meio.rules import MeioRules, _deck, _tables
 
 # --- trick-taking estimates --------------------------------------------------
 

@@ -7,17 +7,17 @@ that the fast path, :meth:`MeioState.apply_unchecked`, and
 
 Actions: :class:`Play` (``play 7H``), :class:`Split` (``split <7 kept> | <6 aside>``)
 and the chance action :class:`Deal` (``deal <13 cards> / <13 cards> / …``).
+
+The engine's modules: ``masks`` (cards as small ints and hands as masks), ``actions`` (the actions,
+their notation and the lazy list of splits), ``rules`` (the options, the play tables, the scoring),
+``observation`` (what a seat sees); this module is the state.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
-from functools import cache, lru_cache
-from itertools import combinations
-from math import comb
-from typing import Any, ClassVar, NoReturn, Self, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
@@ -25,434 +25,47 @@ from cardbase.games.base import (
     SPECTATOR,
     TERMINAL,
     IllegalAction,
-    InvalidAction,
-    InvalidRules,
     Outcome,
-    Rules,
     State,
     check_notation,
+)
+from cardbase.games.meio.actions import (
+    ASIDE_IDS,
+    PLAYS,
+    Deal,
+    MeioAction,
+    Play,
+    Split,
+    SplitActions,
+    _parse_cards,
+    parse_action,
 )
 from cardbase.games.meio.cards import (
     FIRST_HALF,
     HAND_SIZE,
-    PLAYER_COUNTS,
     SECOND_HALF,
     SUITS,
     PlayingCard,
-    Suit,
-    deck_for,
-    highest_rank_for,
 )
-
-# --- cards as small ints -----------------------------------------------------
-
-CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(r, s) for s in SUITS for r in range(1, 14))
-"""Every card by index: ``CARDS[13 * suit_index + rank - 1]``."""
-INDEX: dict[PlayingCard, int] = {card: i for i, card in enumerate(CARDS)}
-_CARD_NAMES: tuple[str, ...] = tuple(f"{c.notation[:-1]}{c.suit.symbol}" for c in CARDS)  # 7♥, as messages say it
-HEARTS = SUITS.index(Suit.HEARTS)
-SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
-_SUIT: tuple[int, ...] = tuple(c // 13 for c in range(52))
-_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-_HEARTS_MASK = SUIT_MASKS[HEARTS]
-
-# Phases of a round.
-_DEAL, _SPLIT, _PLAY, _OVER = 0, 1, 2, 3
-PHASE_NAMES = ("deal", "split", "play", "over")
-MAX_ROUNDS = 100
-
-
-def mask_of(cards: Iterable[PlayingCard]) -> int:
-    """The bit mask of ``cards``."""
-    m = 0
-    for card in cards:
-        m |= 1 << INDEX[card]
-    return m
-
-
-def indices_of(mask: int) -> list[int]:
-    """The card indices in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def cards_of(mask: int) -> tuple[PlayingCard, ...]:
-    """The cards in ``mask``, in index order (suit S, H, D, C; then rank)."""
-    return tuple(CARDS[i] for i in indices_of(mask))
-
-
-def _notation(mask: int) -> str:
-    return " ".join(CARDS[i].notation for i in indices_of(mask))
-
-
-def _pretty(cards: Iterable[int]) -> str:
-    return ", ".join(_CARD_NAMES[c] for c in cards)
-
-
-# --- actions -----------------------------------------------------------------
-
-
-class Play(int):
-    """Play one card: ``play 7H``. An ``int`` (the card's index), interned, so
-    the fast path indexes tables with it directly."""
-
-    __slots__ = ()
-
-    def __new__(cls, card: PlayingCard | str | int) -> Play:
-        if isinstance(card, PlayingCard):
-            return PLAYS[INDEX[card]]
-        if isinstance(card, str):
-            return PLAYS[INDEX[PlayingCard.parse(card)]]
-        if not 0 <= int(card) < 52:
-            raise ValueError(f"card index must be 0 to 51, not {card}")
-        return PLAYS[int(card)]
-
-    def __getnewargs__(self) -> tuple[int]:
-        return (int(self),)
-
-    @property
-    def card(self) -> PlayingCard:
-        return CARDS[self]
-
-    def __str__(self) -> str:
-        return "play " + CARDS[self].notation
-
-    def __repr__(self) -> str:
-        return f"Play({CARDS[self].notation!r})"
-
-
-PLAYS: tuple[Play, ...] = tuple(int.__new__(Play, c) for c in range(52))
-
-
-@dataclass(frozen=True, slots=True)
-class Split:
-    """Split a 13-card hand: ``split <7 cards kept> | <6 cards set aside>``."""
-
-    keep: int
-    aside: int
-
-    @classmethod
-    def of(cls, keep: Iterable[PlayingCard], aside: Iterable[PlayingCard]) -> Split:
-        return cls(mask_of(keep), mask_of(aside))
-
-    @property
-    def kept_cards(self) -> tuple[PlayingCard, ...]:
-        return cards_of(self.keep)
-
-    @property
-    def aside_cards(self) -> tuple[PlayingCard, ...]:
-        return cards_of(self.aside)
-
-    def __str__(self) -> str:
-        return f"split {_notation(self.keep)} | {_notation(self.aside)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """The chance action that starts a round: each seat's 13 cards, seat 0 first.
-    The cards of the deck not dealt are the ones left aside face down."""
-
-    hands: tuple[int, ...]
-
-    @classmethod
-    def of(cls, hands: Iterable[Iterable[PlayingCard]]) -> Deal:
-        return cls(tuple(mask_of(h) for h in hands))
-
-    def __str__(self) -> str:
-        return "deal " + " / ".join(_notation(h) for h in self.hands)
-
-
-MeioAction = Play | Split | Deal
-
-
-def _parse_cards(text: str, what: str) -> int:
-    mask = 0
-    for token in text.replace(",", " ").split():
-        try:
-            card = PlayingCard.parse(token)
-        except ValueError as error:
-            raise InvalidAction(f"{what}: {error}") from None
-        bit = 1 << INDEX[card]
-        if mask & bit:
-            raise InvalidAction(f"{what}: {card} is written twice")
-        mask |= bit
-    return mask
-
-
-def parse_action(text: str) -> MeioAction:
-    """Parse ``play 7H`` (or just ``7H``), ``split … | …`` or ``deal … / … / …``."""
-    t = check_notation(text).strip()
-    head, _, rest = t.partition(" ")
-    verb = head.lower()
-    if verb == "play":
-        cards = rest.split()
-        if len(cards) != 1:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: play 7H)")
-        try:
-            return Play(PlayingCard.parse(cards[0]))
-        except ValueError as error:
-            raise InvalidAction(f"play: {error}") from None
-    if verb == "split":
-        if rest.count("|") != 1:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: split <7 cards kept> | <6 cards set aside>)")
-        keep_text, aside_text = rest.split("|")
-        keep = _parse_cards(keep_text, "split")
-        aside = _parse_cards(aside_text, "split")
-        return Split(keep, aside)
-    if verb == "deal":
-        parts = rest.split("/")
-        if len(parts) not in PLAYER_COUNTS:
-            raise InvalidAction(f"a deal gives one hand per player (2, 3 or 4, split by /), not {len(parts):,}")
-        return Deal(tuple(_parse_cards(part, "deal") for part in parts))
-    if _is_card(t):
-        return Play(PlayingCard.parse(t))
-    return _bad(text)
-
-
-def _is_card(text: str) -> bool:
-    try:
-        PlayingCard.parse(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _bad(text: str) -> NoReturn:
-    raise InvalidAction(
-        f"not a Meio action: {quoted(text)} (write: play 7H, split <7 kept> | <6 aside>, or deal <hand> / <hand> …)"
-    )
-
-
-_COMB = tuple(tuple(comb(n, k) for k in range(14)) for n in range(14))
-ASIDE_IDS = 52
-"""The step id of setting a card aside in the split: 52 + the card's index. A split is six
-such steps, the cards in index order."""
-
-
-class SplitActions(Sequence[Split]):
-    """The legal splits of a 13-card hand, lazily: ``len`` is C(13, 6) = 1716 and
-    ``splits[i]`` builds only the i-th (aside sets in lexicographic order)."""
-
-    __slots__ = ("_cards", "_hand")
-
-    def __init__(self, hand: int):
-        self._hand = hand
-        self._cards = indices_of(hand)
-
-    def __len__(self) -> int:
-        return _COMB[len(self._cards)][SECOND_HALF]
-
-    def __getitem__(self, i: int) -> Split:  # type: ignore[override]
-        cards = self._cards
-        n, k = len(cards), SECOND_HALF
-        total = _COMB[n][k]
-        if i < 0:
-            i += total
-        if not 0 <= i < total:
-            raise IndexError(i)
-        aside = 0
-        j = 0
-        while k:
-            below = _COMB[n - j - 1][k - 1]
-            if i < below:
-                aside |= 1 << cards[j]
-                k -= 1
-            else:
-                i -= below
-            j += 1
-        return Split(self._hand ^ aside, aside)
-
-    def __iter__(self) -> Iterator[Split]:
-        for chosen in combinations(self._cards, SECOND_HALF):
-            aside = 0
-            for c in chosen:
-                aside |= 1 << c
-            yield Split(self._hand ^ aside, aside)
-
-    def __contains__(self, action: object) -> bool:
-        return (
-            isinstance(action, Split)
-            and action.keep | action.aside == self._hand
-            and not action.keep & action.aside
-            and action.aside.bit_count() == SECOND_HALF
-        )
-
-
-# --- rules -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MeioRules(Rules):
-    """Meio for 2–4 players, with the readings that the rulebook leaves open as options.
-
-    ``ace_high``: the ace ranks above the king (default) or below the two.
-    ``hearts_anytime``: hearts may be led at any time (default, the rulebook sets
-    no restriction); if false, not until a heart has been played in the round,
-    unless the leader holds only hearts. ``rounds``: 3 in the rulebook.
-    ``first_player``: the seat that starts round 1 ("a starting player of your choice").
-    """
-
-    game_id: ClassVar[str] = "meio"
-    title: ClassVar[str] = "Meio"
-
-    players: int = 4
-    ace_high: bool = True
-    hearts_anytime: bool = True
-    rounds: int = 3
-    first_player: int = 0
-
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            want = bool if f.type in ("bool", bool) else int
-            if type(value) is not want:
-                raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {quoted(value)}")
-        if self.players not in PLAYER_COUNTS:
-            raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
-        if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise InvalidRules(f"Meio is played in 1 to {MAX_ROUNDS} rounds, not {self.rounds}")
-        if not 0 <= self.first_player < self.players:
-            raise InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
-
-    @property
-    def deck(self) -> tuple[PlayingCard, ...]:
-        return deck_for(self.players)
-
-    @property
-    def deck_mask(self) -> int:
-        return _deck(self.players)[1]
-
-    def deck_label(self) -> str:
-        top = highest_rank_for(self.players)
-        return f"{self.players}-player deck (A–{ {7: '7', 10: '10', 13: 'K'}[top] })"
-
-    def strength(self, card: PlayingCard) -> int:
-        """How high ``card`` ranks within its suit: 2 … 13, ace 14 (ace high) or 1."""
-        return 14 if card.rank == 1 and self.ace_high else card.rank
-
-    def sort_key(self, index: int) -> tuple[int, int]:
-        """Display order: by suit, then by strength."""
-        return (_SUIT[index], self.strength(CARDS[index]))
-
-    def new_initial_state(self, seed: int | None = None) -> MeioState:
-        return MeioState(self, seed)
-
-    def parse_action(self, text: str) -> MeioAction:
-        return parse_action(text)
-
-    def to_options(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meio option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
-        return cls(**dict(options))
-
-    # -- integer steps and tensors (see cardbase.games.base) --
-
-    def num_distinct_actions(self) -> int:
-        """52 plays (the card's index), then 52 cards to set aside (:data:`ASIDE_IDS`): a split is
-        six steps, one per card set aside, in index order (as OpenSpiel's hearts passes cards)."""
-        return ASIDE_IDS + 52
-
-    def max_chance_outcomes(self) -> int:
-        """A deal is one step per card of the deck, in index order: the seat it goes to,
-        or ``players`` for the cards left aside."""
-        return self.players + (1 if len(self.deck) > HAND_SIZE * self.players else 0)
-
-    def max_game_length(self) -> int:
-        """Per round: a chance step per card of the deck, a seat's split and its plays."""
-        deal = len(_deck(self.players)[0])
-        return self.rounds * (deal + SECOND_HALF * self.players + HAND_SIZE * self.players)
-
-    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """Seats counted from the viewer's (0: the viewer, 1: the next to play after it …);
-        card sets are 52 flags by card index; counts are scaled to 0 … 1. ``setting_aside``: the
-        cards the viewer's steps so far set aside, in the middle of its split."""
-        n = self.players
-        return (
-            ("hand", (52,)),
-            ("aside", (52,)),
-            ("dealt", (52,)),
-            ("setting_aside", (52,)),
-            ("played", (n, 52)),
-            ("trick", (n, 52)),
-            ("phase", (4,)),
-            ("half", (2,)),
-            ("current_player", (n,)),
-            ("leader", (n,)),
-            ("starting_player", (n,)),
-            ("split_done", (n,)),
-            ("hand_sizes", (n,)),
-            ("aside_sizes", (n,)),
-            ("tricks_won", (n, 2)),
-            ("totals", (n,)),
-            ("round", (1,)),
-        )
-
-
-@lru_cache(maxsize=1024)
-def _hand_indices(hand: int) -> tuple[int, ...]:
-    """:func:`indices_of` a hand, remembered: a split's steps ask for the same hand six times."""
-    return tuple(indices_of(hand))
-
-
-@cache
-def _deck(players: int) -> tuple[tuple[int, ...], int]:
-    """The deck for ``players`` as card indices, and as a mask."""
-    idx = tuple(INDEX[c] for c in deck_for(players))
-    return idx, sum(_BIT[c] for c in idx)
-
-
-@cache
-def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[Play, ...], ...], ...]]:
-    """Per rules: the trick keys ``keys[led][card]`` (higher wins; -1 cannot win) and
-    the plays of each 13-bit suit pattern ``suit_plays[suit][pattern]``."""
-    keys = []
-    for led in range(4):
-        row = []
-        for c in range(52):
-            rank = c % 13 + 1
-            strength = 14 if rank == 1 and ace_high else rank
-            suit = _SUIT[c]
-            row.append(100 + strength if suit == HEARTS else strength if suit == led else -1)
-        keys.append(tuple(row))
-    suit_plays = []
-    for s in range(4):
-        base = 13 * s
-        table = []
-        for pattern in range(1 << 13):
-            table.append(tuple(PLAYS[base + r] for r in range(13) if pattern >> r & 1))
-        suit_plays.append(tuple(table))
-    return tuple(keys), tuple(suit_plays)
-
-
-def round_score(horizontal: int, vertical: int) -> int:
-    """A player's score for a round: the difference between the tricks won in the
-    first half (horizontal) and in the second (vertical), whichever is higher."""
-    return abs(horizontal - vertical)
-
-
-def final_outcome(rules: MeioRules, totals: tuple[int, ...], round_scores: Sequence[tuple[int, ...]]) -> Outcome:
-    """How a finished game ended: the lowest total wins; a tie is a shared victory."""
-    best = min(totals)
-    winners = tuple(i for i, t in enumerate(totals) if t == best)
-    reason = (
-        f"lowest total after {rules.rounds} rounds"
-        if len(winners) == 1
-        else f"tie for the lowest total after {rules.rounds} rounds: shared victory"
-    )
-    return Outcome(
-        winners=winners, scores=totals, reason=reason, lower_is_better=True, round_scores=tuple(round_scores)
-    )
-
+from cardbase.games.meio.masks import (
+    _BIT,
+    _CARD_NAMES,
+    _DEAL,
+    _HEARTS_MASK,
+    _OVER,
+    _PLAY,
+    _SPLIT,
+    _SUIT,
+    CARDS,
+    HEARTS,
+    PHASE_NAMES,
+    SUIT_MASKS,
+    _pretty,
+    cards_of,
+    indices_of,
+)
+from cardbase.games.meio.observation import MeioObservation
+from cardbase.games.meio.rules import MeioRules, _deck, _hand_indices, _tables, final_outcome, round_score
 
 # --- state -------------------------------------------------------------------
 
@@ -1121,134 +734,3 @@ class MeioState(State):
                     state._winner = (obs.leader + i) % state._n
             state._win_key = best
         return state
-
-
-# --- observation ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MeioObservation:
-    """What one player sees: their own cards, the table, the tricks and the scores.
-
-    Card sets are masks (see :func:`cards_of`); other players' hands, packs set
-    aside and the leftover cards are not here, only their sizes. The spectator's
-    (``player`` :data:`~cardbase.games.base.SPECTATOR`) has no hand at all.
-    """
-
-    rules: MeioRules
-    player: int
-    current_player: int
-    phase: str
-    round: int
-    start: int
-    hand: int
-    aside: int
-    dealt: int
-    split_done: tuple[bool, ...]
-    hand_sizes: tuple[int, ...]
-    aside_sizes: tuple[int, ...]
-    leader: int
-    trick: tuple[int, ...]
-    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
-    horizontal: tuple[int, ...]
-    vertical: tuple[int, ...]
-    round_scores: tuple[tuple[int, ...], ...]
-    totals: tuple[int, ...]
-
-    @property
-    def hand_cards(self) -> tuple[PlayingCard, ...]:
-        return cards_of(self.hand)
-
-    @property
-    def aside_cards(self) -> tuple[PlayingCard, ...]:
-        return cards_of(self.aside)
-
-    @property
-    def half(self) -> int:
-        return 1 if len(self.tricks) < FIRST_HALF else 2
-
-    @property
-    def played(self) -> int:
-        """Mask of the cards played so far this round, the trick on the table included."""
-        m = 0
-        for _, cards, _ in self.tricks:
-            for c in cards:
-                m |= _BIT[c]
-        for c in self.trick:
-            m |= _BIT[c]
-        return m
-
-    def outcome(self) -> Outcome | None:
-        """The outcome once the game is over (the scores are public), else ``None``."""
-        if self.phase != "over":
-            return None
-        return final_outcome(self.rules, self.totals, self.round_scores)
-
-    def describe(self) -> str:
-        rules = self.rules
-        n = rules.players
-        me = self.player
-
-        def show(mask: int) -> str:
-            idx = sorted(indices_of(mask), key=rules.sort_key)
-            return " ".join(f"{CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for c in idx) or "—"
-
-        def seat(i: int) -> str:
-            return f"P{i + 1}" + (" (you)" if i == me else "")
-
-        lines = []
-        if self.phase == "over":
-            lines.append(f"Meio · game over after {rules.rounds} rounds")
-        else:
-            half = (
-                ""
-                if self.phase != "play"
-                else (" · first half (tricks horizontal)" if self.half == 1 else " · second half (tricks vertical)")
-            )
-            started = f"{seat(self.start)} started"
-            lines.append(f"Meio · round {self.round + 1} of {rules.rounds} · {started}{half}")
-        scores = "  ".join(
-            f"{seat(i)}: {self.totals[i]}"
-            + (f" ({' + '.join(str(r[i]) for r in self.round_scores)})" if self.round_scores else "")
-            for i in range(n)
-        )
-        lines.append(f"Scores: {scores}")
-        if self.phase in ("play", "split"):
-            won = "  ".join(f"{seat(i)}: {self.horizontal[i]} / {self.vertical[i]}" for i in range(n))
-            lines.append(f"Tricks won (horizontal / vertical): {won}")
-        if self.tricks:
-            ld, cards, w = self.tricks[-1]
-            shown = ", ".join(
-                f"{seat((ld + i) % n)} {CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}" for i, c in enumerate(cards)
-            )
-            lines.append(f"Last trick ({len(self.tricks)} of 13): {shown} → won by {seat(w)}")
-        if self.phase == "play":
-            if self.trick:
-                shown = ", ".join(
-                    f"{seat((self.leader + i) % n)} {CARDS[c].notation[:-1]}{CARDS[c].suit.symbol}"
-                    for i, c in enumerate(self.trick)
-                )
-                lines.append(f"On the table: {shown}")
-            else:
-                lines.append(f"On the table: nothing yet; {seat(self.leader)} leads")
-        if me != SPECTATOR:
-            lines.append(f"Your hand: {show(self.hand)}")
-        if self.aside:
-            lines.append(f"Set aside for the second half: {show(self.aside)}")
-        if 0 <= self.current_player < n and self.phase != "over":
-            if self.current_player == me:
-                what = (
-                    "split: keep 7, set 6 aside (type: split <6 cards to set aside>)"
-                    if self.phase == "split"
-                    else f"play a card (type e.g. {_example(self.hand, rules)})"
-                )
-                lines.append(f"Your turn: {what}")
-            else:
-                lines.append(f"Waiting for {seat(self.current_player)}")
-        return "\n".join(lines)
-
-
-def _example(hand: int, rules: MeioRules) -> str:
-    """A card of ``hand`` as typed (``7H``), for the prompt's example: the player's own."""
-    cards = sorted(indices_of(hand), key=rules.sort_key)
-    return CARDS[cards[0]].notation if cards else "7H"
