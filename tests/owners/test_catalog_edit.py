@@ -248,3 +248,43 @@ def test_hostile_text_is_escaped_everywhere(client: TestClient) -> None:
         assert "<script>alert(1)" not in client.get(url).text, url
     too_many = client.post("/api/cards", json={"game": "mea", "values": {f"f{n}": "1" for n in range(41)}})
     assert too_many.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "edit", "field", "other_games_field"),
+    [
+        (
+            "meikyu",
+            {"name": "Brave Owl", "type": "character", "bravery": 2, "wits": 1, "set": "mine"},
+            {"wits": 3},
+            "wits",
+            "cost",
+        ),
+        (
+            "meio",
+            {"name": "Star Ace", "type": "playing card", "rank": 1, "suit": "S", "set": "mine"},
+            {"rank": 13},
+            "rank",
+            "text",
+        ),
+    ],
+)
+def test_the_editor_takes_every_games_fields(
+    client: TestClient, database: Database, game, values, edit, field, other_games_field
+) -> None:
+    page = client.get(f"/cards/new?game={game}")
+    assert page.status_code == 200 and f'name="{field}"' in page.text
+    made = client.post("/api/cards", json={"game": game, "values": values})
+    assert made.status_code == 201, made.text
+    cid = made.json()["id"]
+    assert cid == f"{game}/mine/{values['name'].lower().replace(' ', '-')}"
+    edited = client.patch(f"/api/cards/{cid}", json={"values": edit}, headers={"If-Match": made.headers["etag"]})
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["changed"] == {field: {"before": values[field], "after": edit[field]}}
+    refused = client.patch(f"/api/cards/{cid}", json={"values": {other_games_field: 1}})
+    assert refused.status_code == 400 and f"not a {game} card field" in json.dumps(refused.json()["error"])
+    assert client.get(f"/cards/{cid}/edit").status_code == 200
+    history = client.get(f"/api/cards/{cid}/history").json()
+    assert [e["action"] for e in history["edits"]] == ["edit", "add"]
+    with database.session() as session:
+        assert getattr(find_card(session, values["name"], game), field) == edit[field]
