@@ -4,7 +4,9 @@ arriving without a reload; two people share one device through the hot seat's ha
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -103,3 +105,36 @@ def test_on_a_laptop_the_players_and_rules_show_at_once(new_context: ContextMake
     start(page, "meio", 2, {0: "human", 1: "heuristic"})
     expect(page.locator("#seats")).to_be_visible()
     expect(page.locator("#table-info")).to_contain_text("Rules:")
+
+
+def test_undo_takes_back_a_split_and_the_seat_downloads_what_it_has_seen(new_context: ContextMaker) -> None:
+    page = new_context().new_page()
+    page.goto("/play?game=meio")
+    page.get_by_label("Number of players").select_option("2")
+    for seat in (0, 1):
+        page.locator(f'select[name="seat{seat}"]').select_option("human")
+    page.get_by_role("button", name="Start the game").click()
+    links = page.locator("#seat-links a")
+    expect(links).to_have_count(2)
+    first_seat = links.nth(0).get_attribute("href")
+    other = new_context().new_page()
+    other.goto(str(links.nth(1).get_attribute("href")))  # P2 in a browser of their own
+    page.goto(str(first_seat))
+    expect(page.locator("#status")).to_contain_text("Your move, P1")
+    log = page.locator("#log")
+    take_first_action(page)  # P1 splits
+    expect(log).to_contain_text("P1 (you): split")
+    expect(other.locator("#status")).to_contain_text("Your move, P2")  # the event stream told P2
+    before = version(page)
+    page.locator("#undo button").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
+    expect(log).not_to_contain_text("P1 (you): split")
+    expect(page.locator("#status")).to_contain_text("Your move, P1")
+    expect(page.locator("#undo")).to_have_count(0)  # nothing of P1's left to take back
+    with page.expect_download() as download:
+        page.locator("#record-link").click()
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    assert head["seed"] is None and head["seat"] == "P1" and head["unfinished"]  # no seed before the end
+    assert len(lines) == 2 and "dealt" in lines[1]
+    assert not any("split" in line for line in lines)  # the split taken back is not in it
