@@ -29,6 +29,26 @@ def test_share_links_use_the_public_url(database: Database) -> None:
         assert f'id="share-link" href="{base}/decks/new?code={code}"' in page
 
 
+def test_a_token_protected_server_shares_links_under_the_address_it_was_reached_at(database: Database) -> None:
+    """Served on every interface with a token and no --public-url: a share link starts with the
+    address the player's browser used (the Host the server checked), so it opens on another machine."""
+    from cardbase.decks.files import write_deck
+    from cardbase.decks.model import Deck, DeckCard
+    from cardbase.decks.store import save_deck
+
+    deck = Deck("mea", (DeckCard("mea/demo/crumb-goblin", "Crumb Goblin", 2),))
+    deck_id = save_deck(database, deck, "Reached", False)
+    code = write_deck(deck, "code").strip()
+    settings = ServerSettings(database=database, host="0.0.0.0", port=8765, token="s3cret-token")
+    for reached in ("http://10.0.0.5:8765", "http://192.168.1.20:8765"):
+        with TestClient(create_app(settings), base_url=reached) as web:
+            refused = web.get(f"/decks/{deck_id}")
+            page = web.get(f"/decks/{deck_id}", headers={"Authorization": "Bearer s3cret-token"})
+        assert refused.status_code == 401
+        assert page.status_code == 200 and f'id="share-link" href="{reached}/decks/new?code={code}"' in page.text
+        assert "s3cret-token" not in page.text
+
+
 @pytest.mark.parametrize(
     ("url", "said"),
     [
