@@ -176,6 +176,14 @@ def _name_free(session: Any, name: str) -> None:
         raise _taken(name)
 
 
+def deck_version(session: Any, deck_id: int) -> int:
+    """The version of the deck with id ``deck_id`` (``UnknownDeck`` if there is none), in one read."""
+    version = session.scalar(select(DeckRow.version).where(DeckRow.id == deck_id))
+    if version is None:
+        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks")
+    return int(version)
+
+
 def _info(session: Any, row: DeckRow) -> DeckInfo:
     total = session.scalar(select(func.coalesce(func.sum(DeckCardRow.count), 0)).where(DeckCardRow.deck_id == row.id))
     assert row.id is not None
