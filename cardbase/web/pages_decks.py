@@ -172,10 +172,36 @@ def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kep
         info, resolved, report, stats, deck_sections(info, resolved, listing["group"], listing["sort"]), listing
     )
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
-    panels.odds = odds_panel(database, resolved, info, params)
-    panels.sample = sample_panel(database, resolved, info, params)
+    shown = opened_panels(params)
+    panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info, params)
+    panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
     panels.owned = owned_of(database, resolved)
     return panels
+
+
+LAZY_PANELS = {"odds": ("needs", "opening"), "sample": ("seed", "hand", "drawn")}
+"""The panels computed only when opened (``?open=odds``, or a parameter of their own in the URL)."""
+
+
+def opened_panels(params: Any) -> set[str]:
+    """Which of the lazy panels to compute: those ``open`` names (``open=odds,sample``, or repeated), and
+    those whose own parameters the URL has (their forms, a link to a hand)."""
+    if params is None:
+        return set()
+    values = params.getlist("open") if hasattr(params, "getlist") else [params.get("open") or ""]
+    named = {part.strip() for value in values for part in str(value).split(",")}
+    named |= {panel for panel, keys in LAZY_PANELS.items() if any(params.get(k) is not None for k in keys)}
+    return named & LAZY_PANELS.keys()
+
+
+def closed_odds(info: DeckInfo, params: Any) -> dict[str, Any]:
+    """The odds panel before it is opened: its form with the game's needs, nothing computed."""
+    return {"closed": True, "needs_text": DEFAULT_NEEDS[info.game], "opening": 5, "rows": [], "error": None}
+
+
+def closed_sample(info: DeckInfo) -> dict[str, Any]:
+    """The sample hand panel before it is opened: its form, no hand dealt."""
+    return {"closed": True, "cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
 
 
 def owned_of(database: Any, resolved: ResolvedDeck) -> OwnedReport | None:
