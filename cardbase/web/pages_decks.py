@@ -926,11 +926,16 @@ def edit_deck(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) 
 
 # registered last: /decks/compare, /decks/import and /decks/new are not deck ids
 @router.get("/decks/{deck_text_id}", response_class=HTMLResponse)
-def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
+def deck_page(request: Request, deck_text_id: str) -> Response:
+    from cardbase.web.deck_views import cached_page, page_key
+
     deck_id = _deck_id(deck_text_id)
-    if request.query_params.get("fragment") == "panels":
-        return panels_fragment(request, deck_id)
-    return builder_page(request, deck_id, request.query_params)
+    panels_only = request.query_params.get("fragment") == "panels"
+    kind = "panels" if panels_only else "builder"
+    key = page_key(request, database_of(request), deck_id, kind, request.cookies.get(LIST_COOKIE))
+    if panels_only:
+        return cached_page(request, key, lambda: panels_fragment(request, deck_id))
+    return cached_page(request, key, lambda: builder_page(request, deck_id, request.query_params))
 
 
 def panels_fragment(request: Request, deck_id: int) -> HTMLResponse:
