@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.web.lru import LRU
 
-Kept = tuple[int, bytes, list[tuple[bytes, bytes]]]
-"""A rendered page: its status, body and headers."""
+Kept = Any
+"""A rendered page (status, body, headers), or a part of one (``pages_decks.PanelsView``)."""
+T = TypeVar("T")
 SIZE = 128
 """Pages kept per app: 128 builder pages are about 15 MB."""
 _made = threading.Lock()
@@ -34,25 +35,38 @@ def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
     return pages
 
 
-def page_key(request: Request, database: Any, deck_id: int, kind: str, cookie: str | None) -> tuple[Any, ...]:
-    """What a deck page is made from (``UnknownDeck`` if there is no such deck)."""
+def page_key(
+    request: Request, database: Any, deck_id: int, kind: str, cookie: str | None, keys: tuple[str, ...] | None = None
+) -> tuple[Any, ...]:
+    """What a deck page is made from (``UnknownDeck`` if there is no such deck); ``keys``: the query
+    parameters it reads (all when None)."""
     from cardbase.db.stamps import read_stamps
     from cardbase.decks.store import deck_version
 
     with database.session() as session:
         version = deck_version(session, deck_id)
         stamps = read_stamps(session)
-    query = tuple(sorted(request.query_params.multi_items()))
+    query = tuple(sorted(kv for kv in request.query_params.multi_items() if keys is None or kv[0] in keys))
     host = request.headers.get("host")  # share links are made from it (without ``serve --public-url``)
     return (deck_id, version, stamps, kind, query, cookie, host)
+
+
+def kept(request: Request, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """What is kept under ``key``, else ``make()``'s, kept."""
+    pages = pages_of(request)
+    found = pages.get(key)
+    if found is None:
+        found = make()
+        pages.put(key, found)
+    return cast(T, found)
 
 
 def cached_page(request: Request, key: tuple[Any, ...], render: Callable[[], Response]) -> Response:
     """The page kept under ``key``, else ``render()``'s, kept when it is a 200."""
     pages = pages_of(request)
-    kept = pages.get(key)
-    if kept is not None:
-        status, body, headers = kept
+    found = pages.get(key)
+    if found is not None:
+        status, body, headers = found
         again = HTMLResponse(body, status)
         again.raw_headers = list(headers)
         return again

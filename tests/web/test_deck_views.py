@@ -80,12 +80,16 @@ def test_a_page_is_kept_until_its_deck_changes(web: TestClient, database: Databa
     add(web, deck, first, 2)
     page = web.get(f"/decks/{deck}")
     kept = web.app.state.deck_pages  # type: ignore[attr-defined]
-    assert len(kept.items) == 1 and web.get(f"/decks/{deck}").text == page.text
-    assert len(kept.items) == 1  # the second load was the kept page
+    assert len(kept.items) == 2 and web.get(f"/decks/{deck}").text == page.text  # the page and its panels
+    assert len(kept.items) == 2  # the second load was the kept page
     assert page.headers["etag"] == web.get(f"/decks/{deck}").headers["etag"]
-    add(web, deck, second)
+    # the panels alone are those of the page (made once), with the same ETag
+    panels = web.get(f"/decks/{deck}?fragment=panels")
+    assert panels.text in page.text and panels.headers["etag"] == page.headers["etag"] and len(kept.items) == 2
+    answer = add(web, deck, second, fragment=True)  # an edit's answer: the panels the next page shows
+    assert f'<li data-card-id="{second}"' in answer.text and len(kept.items) == 3
     again = web.get(f"/decks/{deck}").text
-    assert f'<li data-card-id="{second}"' in again and again != page.text and len(kept.items) == 2
+    assert answer.text in again and again != page.text and len(kept.items) == 4
 
 
 def test_a_catalog_change_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:
