@@ -1017,7 +1017,7 @@ def builder_page(
     context, _ = gallery_context(request, deck, params)
     context |= {
         "info": info,
-        "view": view,
+        "deck_view": view,
         "panels_html": Markup(view.html),  # rendered by the same template, escaped there
         "section_choices": list(SECTIONS.get(info.game, ())),
         "game_title": GAME_TITLES.get(info.game, info.game),

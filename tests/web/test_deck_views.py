@@ -79,6 +79,7 @@ def test_a_page_is_kept_until_its_deck_changes(web: TestClient, database: Databa
     first, second = monsters(database, 2)
     add(web, deck, first, 2)
     page = web.get(f"/decks/{deck}")
+    assert f'id="view-grid" href="/decks/{deck}" aria-current="true"' in page.text  # the gallery's own "view"
     kept = web.app.state.deck_pages  # type: ignore[attr-defined]
     assert len(kept.items) == 2 and web.get(f"/decks/{deck}").text == page.text  # the page and its panels
     assert len(kept.items) == 2  # the second load was the kept page
