@@ -40,12 +40,10 @@ def page_key(
 ) -> tuple[Any, ...]:
     """What a deck page is made from (``UnknownDeck`` if there is no such deck); ``keys``: the query
     parameters it reads (all when None)."""
-    from cardbase.db.stamps import read_stamps
-    from cardbase.decks.store import deck_version
+    from cardbase.decks.store import version_and_stamps
 
     with database.session() as session:
-        version = deck_version(session, deck_id)
-        stamps = read_stamps(session)
+        version, stamps = version_and_stamps(session, deck_id)
     query = tuple(sorted(kv for kv in request.query_params.multi_items() if keys is None or kv[0] in keys))
     host = request.headers.get("host")  # share links are made from it (without ``serve --public-url``)
     return (deck_id, version, stamps, kind, query, cookie, host)
