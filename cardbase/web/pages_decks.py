@@ -173,7 +173,7 @@ def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kep
     )
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
     shown = opened_panels(params)
-    panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info, params)
+    panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info)
     panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
     panels.owned = owned_of(database, resolved)
     return panels
@@ -194,7 +194,7 @@ def opened_panels(params: Any) -> set[str]:
     return named & LAZY_PANELS.keys()
 
 
-def closed_odds(info: DeckInfo, params: Any) -> dict[str, Any]:
+def closed_odds(info: DeckInfo) -> dict[str, Any]:
     """The odds panel before it is opened: its form with the game's needs, nothing computed."""
     return {"closed": True, "needs_text": DEFAULT_NEEDS[info.game], "opening": 5, "rows": [], "error": None}
 

@@ -162,3 +162,25 @@ def test_the_stamps_are_renewed_only_by_what_a_transaction_writes(database: Data
     except RuntimeError:
         pass
     assert stamps() == after
+
+
+@pytest.mark.parametrize(
+    ("statement", "stamp"),
+    [
+        ("INSERT INTO card (id, name) VALUES (?, ?)", "cards"),
+        ("INSERT OR IGNORE INTO card_alias (card_id, alias) VALUES (?, ?)", "cards"),
+        ('UPDATE "card" SET cost=? WHERE card.id = ?', "cards"),
+        ("\n  DELETE FROM collection WHERE collection.card_id = ?", "collection"),
+        ("INSERT INTO collection (card_id, count) VALUES (%(card_id)s, %(count)s) ON CONFLICT", "collection"),
+        ("DELETE FROM card_tag WHERE card_tag.card_id = ?", "tags"),
+        ("INSERT INTO deck_card (deck_id) VALUES (?)", None),
+        ("UPDATE deck SET version=(deck.version + ?)", None),
+        ("SELECT card.id FROM card", None),
+        ("INSERT INTO meta (key, value) VALUES (?, ?)", None),
+    ],
+)
+def test_which_writes_renew_which_stamp(statement: str, stamp: str | None) -> None:
+    from cardbase.db.stamps import STAMPED, WRITE
+
+    found = WRITE.match(statement)
+    assert (STAMPED.get(found.group(1).lower()) if found else None) == stamp
