@@ -22,7 +22,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel
 
-from cardbase.db import models, search_index
+from cardbase.db import models, search_index, stamps
 from cardbase.db.regex import regexp
 from cardbase.errors import CardbaseError, DatabaseBusy, DatabaseError, UsageError, mask_secrets, quoted
 
@@ -298,6 +298,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA cache_size={-PAGE_CACHE_KIB}")
+    # In WAL mode NORMAL syncs the log at checkpoints, not at every commit: a commit survives a
+    # crash of the program, but the last commits may be lost if the machine loses power (README).
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
 
@@ -333,14 +336,17 @@ def create_db_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, pool_timeout=LOCK_WAIT_SECONDS)
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
+        stamps.watch(engine)
         return engine
     # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
     # and a pooled connection as long: a full pool is "busy", not a wait without end.
     args = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"} if url.startswith("postgresql") else {}
     try:
-        return create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
+        engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+    stamps.watch(engine)
+    return engine
 
 
 def _check_database_file(path: str) -> None:

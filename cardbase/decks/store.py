@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -174,6 +174,21 @@ def _taken(name: str) -> Conflict:
 def _name_free(session: Any, name: str) -> None:
     if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
         raise _taken(name)
+
+
+def version_and_stamps(session: Any, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """The version of the deck with id ``deck_id`` and every stamp (``db.stamps``), in one query
+    (``UnknownDeck`` if there is no such deck)."""
+    rows = session.execute(
+        text(
+            "SELECT d.version, m.key, m.value FROM deck d LEFT JOIN meta m ON m.key LIKE 'stamp:%' "
+            "WHERE d.id = :id ORDER BY m.key"
+        ),
+        {"id": deck_id},
+    ).all()
+    if not rows:
+        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks")
+    return int(rows[0][0]), tuple((str(k), str(v)) for _, k, v in rows if k is not None)
 
 
 def _info(session: Any, row: DeckRow) -> DeckInfo:

@@ -172,10 +172,36 @@ def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kep
         info, resolved, report, stats, deck_sections(info, resolved, listing["group"], listing["sort"]), listing
     )
     panels.share_code = write_deck(resolved.deck, "code").strip() if resolved.deck.cards else ""
-    panels.odds = odds_panel(database, resolved, info, params)
-    panels.sample = sample_panel(database, resolved, info, params)
+    shown = opened_panels(params)
+    panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info)
+    panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
     panels.owned = owned_of(database, resolved)
     return panels
+
+
+LAZY_PANELS = {"odds": ("needs", "opening"), "sample": ("seed", "hand", "drawn")}
+"""The panels computed only when opened (``?open=odds``, or a parameter of their own in the URL)."""
+
+
+def opened_panels(params: Any) -> set[str]:
+    """Which of the lazy panels to compute: those ``open`` names (``open=odds,sample``, or repeated), and
+    those whose own parameters the URL has (their forms, a link to a hand)."""
+    if params is None:
+        return set()
+    values = params.getlist("open") if hasattr(params, "getlist") else [params.get("open") or ""]
+    named = {part.strip() for value in values for part in str(value).split(",")}
+    named |= {panel for panel, keys in LAZY_PANELS.items() if any(params.get(k) is not None for k in keys)}
+    return named & LAZY_PANELS.keys()
+
+
+def closed_odds(info: DeckInfo) -> dict[str, Any]:
+    """The odds panel before it is opened: its form with the game's needs, nothing computed."""
+    return {"closed": True, "needs_text": DEFAULT_NEEDS[info.game], "opening": 5, "rows": [], "error": None}
+
+
+def closed_sample(info: DeckInfo) -> dict[str, Any]:
+    """The sample hand panel before it is opened: its form, no hand dealt."""
+    return {"closed": True, "cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
 
 
 def owned_of(database: Any, resolved: ResolvedDeck) -> OwnedReport | None:
@@ -900,20 +926,66 @@ def edit_deck(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) 
 
 # registered last: /decks/compare, /decks/import and /decks/new are not deck ids
 @router.get("/decks/{deck_text_id}", response_class=HTMLResponse)
-def deck_page(request: Request, deck_text_id: str) -> HTMLResponse:
+def deck_page(request: Request, deck_text_id: str) -> Response:
+    from cardbase.web.deck_views import cached_page, page_key
+
     deck_id = _deck_id(deck_text_id)
     if request.query_params.get("fragment") == "panels":
-        return panels_fragment(request, deck_id)
-    return builder_page(request, deck_id, request.query_params)
+        return panels_fragment(request, deck_id)  # kept as the panels' view
+    key = page_key(request, database_of(request), deck_id, "builder", request.cookies.get(LIST_COOKIE))
+    return cached_page(request, key, lambda: builder_page(request, deck_id, request.query_params))
+
+
+@dataclass
+class PanelsView:
+    """The deck's panels rendered, and what the builder page around them shows of the deck."""
+
+    html: str
+    info: DeckInfo
+    listing: dict[str, str]
+    format: str | None
+    valid: bool
+    main_size: int
+    in_deck: dict[str, int]
+
+
+PANEL_KEYS = ("format", "group", "sort", "layout", "open", *(k for keys in LAZY_PANELS.values() for k in keys))
+"""The query parameters the panels read (the gallery's are not among them)."""
+
+
+def panels_view(request: Request, deck_id: int) -> PanelsView:
+    """The deck's panels as the URL asks for them, made once per version of what they show
+    (``deck_views``): an edit's answer makes the panels the next page load shows."""
+    from cardbase.web.deck_views import kept, page_key
+
+    database = database_of(request)
+    key = page_key(request, database, deck_id, "panels-view", request.cookies.get(LIST_COOKIE), PANEL_KEYS)
+
+    def make() -> PanelsView:
+        cookie = request.cookies.get(LIST_COOKIE)
+        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie))
+
+    view: PanelsView = kept(request, key, make)
+    return view
+
+
+def view_of(request: Request, panels: Panels) -> PanelsView:
+    """``panels`` rendered (``_panels.html``), with what the builder page shows of the deck."""
+    from cardbase.web.app import TEMPLATES
+
+    html = TEMPLATES.get_template("_panels.html").render({"request": request, **panels_context(request, panels)})
+    in_deck: dict[str, int] = {}
+    for c in panels.resolved.deck.cards:
+        in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count
+    main = panels.resolved.deck.main.size
+    return PanelsView(html, panels.info, panels.listing, panels.report.format, panels.report.valid, main, in_deck)
 
 
 def panels_fragment(request: Request, deck_id: int) -> HTMLResponse:
     """The deck's panels alone (what the builder's script swaps in), its list shown as chosen."""
-    panels = deck_panels(
-        database_of(request), deck_id, request.query_params, house_of(request), request.cookies.get(LIST_COOKIE)
-    )
-    response = tagged(render(request, "_panels.html", panels_context(request, panels)), panels.info)
-    keep_list_choice(request, response, deck_id, panels.listing)
+    view = panels_view(request, deck_id)
+    response = tagged(HTMLResponse(view.html), view.info)
+    keep_list_choice(request, response, deck_id, view.listing)
     return response
 
 
@@ -930,16 +1002,29 @@ def builder_page(
     request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
 ) -> HTMLResponse:
     """The deck builder: the gallery (``params`` hold its search) beside the deck's panels."""
+    from markupsafe import Markup
+
+    from cardbase.decks.validate import SECTIONS
+
     house = house_of(request)
-    panels = deck_panels(database_of(request), deck_id, params, house, request.cookies.get(LIST_COOKIE))
-    info = panels.info
-    deck = deck_offer(deck_id, info.game, panels.report.format, house, info.version)
+    if params is request.query_params:
+        view = panels_view(request, deck_id)
+    else:  # a refused change without JavaScript: the panels of the page it came from
+        cookie = request.cookies.get(LIST_COOKIE)
+        view = view_of(request, deck_panels(database_of(request), deck_id, params, house, cookie))
+    info = view.info
+    deck = deck_offer(deck_id, info.game, view.format, house, info.version)
     context, _ = gallery_context(request, deck, params)
-    in_deck: dict[str, int] = {}
-    for c in panels.resolved.deck.cards:
-        in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count
-    context = {**context, **panels_context(request, panels), "action_error": action_error, "in_deck": in_deck}
+    context |= {
+        "info": info,
+        "deck_view": view,
+        "panels_html": Markup(view.html),  # rendered by the same template, escaped there
+        "section_choices": list(SECTIONS.get(info.game, ())),
+        "game_title": GAME_TITLES.get(info.game, info.game),
+        "action_error": action_error,
+        "in_deck": view.in_deck,
+    }
     response = render(request, "deck.html", context, status)
-    tag(response, "deck", panels.info.id, panels.info.version)
-    keep_list_choice(request, response, deck_id, panels.listing)
+    tag(response, "deck", info.id, info.version)
+    keep_list_choice(request, response, deck_id, view.listing)
     return response

@@ -98,20 +98,24 @@
   if (!builder) return;
   const deckId = builder.dataset.deckId;
 
-  function panelParams() {
+  // The odds and the sample hand are computed only once opened (``data-open``) or asked for (``opening``).
+  function panelParams(opening = []) {
     const out = new URLSearchParams();
     const odds = $("#odds-form");
     const sample = $("#sample-form");
-    if (odds) for (const key of ["needs", "opening"]) {
+    const open = (panel, name) => opening.includes(name) || $(panel)?.hasAttribute("data-open");
+    if (odds && open("#odds", "odds")) for (const key of ["needs", "opening"]) {
       const field = odds.elements.namedItem(key);
       if (field && field.value !== undefined) out.set(key, field.value);
     }
-    if (sample) for (const key of ["hand", "seed"]) {
-      const field = $("#" + (key === "hand" ? "hand-size" : "seed"), sample);
-      if (field) out.set(key, field.value);
+    if (sample && open("#sample-hand", "sample")) {
+      for (const key of ["hand", "seed"]) {
+        const field = $("#" + (key === "hand" ? "hand-size" : "seed"), sample);
+        if (field) out.set(key, field.value);
+      }
+      const drawn = $("#drawn");
+      if (drawn && drawn.value && drawn.value !== "0") out.set("drawn", drawn.value);
     }
-    const drawn = $("#drawn");
-    if (drawn && drawn.value && drawn.value !== "0") out.set("drawn", drawn.value);
     const format = $("#format");
     if (format && format.value) out.set("format", format.value);
     const listing = $("#list-form");
@@ -237,11 +241,24 @@
       const submitter = event.submitter;
       if (submitter && submitter.name === "seed") $("#seed").value = submitter.value;
       if (form.id === "sample-form") $("#drawn").value = submitter && submitter.name === "drawn" ? submitter.value : "0";
-      refreshPanels(panelParams()).then(() => {
+      const opening = form.id === "odds-form" ? ["odds"] : form.id === "sample-form" ? ["sample"] : [];
+      refreshPanels(panelParams(opening)).then(() => {
         const again = $("#" + (submitter && submitter.id ? submitter.id : form.id));
         if (again) again.focus();
       });
     }
+  });
+
+  // "show the odds", "deal a sample hand": the panel computed in place (the link works without JavaScript)
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("#odds-open, #hand-open") : null;
+    if (!link || !builder.contains(link)) return;
+    event.preventDefault();
+    const id = link.id === "odds-open" ? "odds" : "sample-hand";
+    refreshPanels(panelParams([id === "odds" ? "odds" : "sample"])).then(() => {
+      const panel = $("#" + id);
+      if (panel) $("input, textarea", panel)?.focus();
+    });
   });
 
   document.addEventListener("change", (event) => {

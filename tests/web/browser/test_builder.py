@@ -245,7 +245,10 @@ def test_on_a_phone_search_and_deck_are_tabs_panels_fold_and_the_deck_bar_stays(
         expect(page.locator(f"#{panel} h2")).to_be_visible()
     expect(page.locator("#validation")).not_to_have_class(re.compile(r"\bfolded\b"))
     page.locator("#sample-hand button.fold").tap()
+    expect(page.locator("#hand-open")).to_be_visible()
+    page.locator("#hand-open").tap()  # dealt when asked for, in place
     expect(page.locator("#hand")).to_be_visible()
+    expect(page.locator("#sample-hand")).not_to_have_class(re.compile(r"\bfolded\b"))
     tall_deck = page.evaluate("document.documentElement.scrollHeight")
     page.locator("#tab-search").tap()
     # the deck bar stays in view at the bottom while the gallery scrolls, and adds update it
@@ -264,3 +267,28 @@ def test_on_a_phone_search_and_deck_are_tabs_panels_fold_and_the_deck_bar_stays(
     expect(page.locator("#tab-deck")).to_have_attribute("aria-selected", "true")
     # the builder was 16,247 px tall at 390 px (issue 26); either tab is now far shorter
     assert tall_search < 12_000 and tall_deck < 8_000, (tall_search, tall_deck)
+
+
+def test_odds_open_in_place_stay_open_across_edits_and_open_without_javascript(
+    page: Page, new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The odds are computed when asked for (issue 30): in place with the script, kept open while the
+    deck changes; by the link's own page without it."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 4, "Dizzy Bat": 8})
+    page.goto(f"/decks/{deck_id}")
+    expect(page.locator("#odds-table")).to_have_count(0)
+    page.fill("#needs", '1 "Crumb Goblin"')
+    page.locator("#odds-open").click()
+    expect(page.locator("#odds-table tr[data-seen]")).to_have_count(10)
+    assert page.url.split("?")[0].endswith(f"/decks/{deck_id}")  # the same page, the query says what is open
+    first = page.locator("#odds-table tr[data-seen='1'] td").first
+    before = first.inner_text()
+    page.locator("#deck li[data-card-id] button.inc").first.click()  # one more Crumb Goblin
+    expect(first).not_to_have_text(before)
+    expect(page.locator("#deck-count")).to_have_text("13")
+    plain = new_context(java_script_enabled=False).new_page()
+    plain.goto(f"/decks/{deck_id}")
+    expect(plain.locator("#hand li")).to_have_count(0)
+    plain.locator("#hand-open").click()
+    expect(plain.locator("#hand li")).to_have_count(5)
+    assert "open=sample" in plain.url

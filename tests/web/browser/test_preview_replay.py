@@ -129,7 +129,8 @@ def test_the_deck_list_sample_hand_compare_and_shared_deck_have_previews(page: P
     page.locator("#deck li[data-card-id] a[data-preview]").first.hover()
     assert wait_preview(page)["natural"] >= READABLE
     page.mouse.move(2, 2)
-    page.locator("#hand a[data-preview]").first.hover()  # the sample hand
+    page.locator("#hand-open").click()  # the sample hand, dealt when asked for
+    page.locator("#hand a[data-preview]").first.hover()
     assert wait_preview(page)["natural"] >= READABLE
     code = page.locator("#share-code").input_value()
     page.goto(f"/decks/compare?a={other}&b={full}")

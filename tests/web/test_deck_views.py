@@ -1,0 +1,186 @@
+"""The deck builder serves a team (issue 30): the odds and the sample hand computed when opened, and
+the deck's pages kept while nothing they show has changed — the deck (its version), the catalog,
+the collection and card tags (their stamps, renewed by any writer: here another open handle of the
+same database, as the CLI's would be)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.db.engine import Database, open_database
+from cardbase.web.app import create_app
+from cardbase.web.settings import ServerSettings
+from tests.web.test_pages import add, make_deck, monsters
+
+
+@pytest.fixture
+def web(database: Database) -> Iterator[TestClient]:
+    settings = ServerSettings(database=database)
+    with TestClient(create_app(settings), base_url=settings.base_url) as client:
+        yield client
+
+
+@pytest.fixture
+def other(db_url: str, database: Database) -> Iterator[Database]:
+    """A second handle on the test's database: a writer the server's process does not see."""
+    handle = open_database(db_url)
+    yield handle
+    handle.engine.dispose()
+
+
+def entry(page: str, card_id: str) -> str:
+    """The deck list's line of ``card_id``."""
+    return page.split(f'<li data-card-id="{card_id}"', 1)[1].split("</li>", 1)[0]
+
+
+def test_odds_and_sample_hand_are_computed_when_opened(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    for card in monsters(database, 10):
+        add(web, deck, card, 2)
+    page = web.get(f"/decks/{deck}").text
+    assert 'id="odds-form"' in page and 'id="sample-form"' in page  # the forms, nothing computed
+    assert 'id="odds-table"' not in page and '<ul id="hand"' not in page
+    assert f'href="/decks/{deck}?open=odds#odds"' in page and f'href="/decks/{deck}?open=sample#sample-hand"' in page
+    odds = web.get(f"/decks/{deck}", params={"open": "odds"}).text  # the game's needs: no assist in the deck
+    assert (
+        "t:assist&#39; matches no card of the deck" in odds
+        and "data-open" in odds.split('id="odds"', 1)[1].split(">", 1)[0]
+    )
+    assert '<ul id="hand"' not in odds
+    both = web.get(f"/decks/{deck}?open=odds&open=sample&fragment=panels&needs=1+t:monster").text
+    assert 'id="odds-table"' in both and len(re.findall(r'class="hand-name"', both)) == 5
+    # a panel's own parameter opens it (its form sent without JavaScript, a link to a hand)
+    assert 'id="odds-table"' in web.get(f"/decks/{deck}", params={"needs": "1 t:monster"}).text
+    assert '<ul id="hand"' in web.get(f"/decks/{deck}", params={"seed": "3"}).text
+    # an edit's answer (the panels the script swaps in) computes only the panels open in the page
+    answer = web.post(f"/decks/{deck}/cards", data={"card": monsters(database, 1)[0], "op": "add", "fragment": "1"})
+    assert answer.status_code == 200 and 'id="odds-table"' not in answer.text
+    answer = web.post(
+        f"/decks/{deck}/cards?open=odds&needs=1+t:monster",
+        data={"card": monsters(database, 1)[0], "op": "add", "fragment": "1"},
+    )
+    assert 'id="odds-table"' in answer.text
+
+
+def test_an_unknown_panel_name_opens_nothing(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    add(web, deck, monsters(database, 1)[0], 4)
+    page = web.get(f"/decks/{deck}", params={"open": "odds-table,<b>"})
+    assert page.status_code == 200 and 'id="odds-table"' not in page.text and "<b>" not in page.text
+
+
+def test_a_page_is_kept_until_its_deck_changes(web: TestClient, database: Database) -> None:
+    deck = make_deck(web)
+    first, second = monsters(database, 2)
+    add(web, deck, first, 2)
+    page = web.get(f"/decks/{deck}")
+    assert f'id="view-grid" href="/decks/{deck}" aria-current="true"' in page.text  # the gallery's own "view"
+    kept = web.app.state.deck_pages  # type: ignore[attr-defined]
+    assert len(kept.items) == 2 and web.get(f"/decks/{deck}").text == page.text  # the page and its panels
+    assert len(kept.items) == 2  # the second load was the kept page
+    assert page.headers["etag"] == web.get(f"/decks/{deck}").headers["etag"]
+    # the panels alone are those of the page (made once), with the same ETag
+    panels = web.get(f"/decks/{deck}?fragment=panels")
+    assert panels.text in page.text and panels.headers["etag"] == page.headers["etag"] and len(kept.items) == 2
+    answer = add(web, deck, second, fragment=True)  # an edit's answer: the panels the next page shows
+    assert f'<li data-card-id="{second}"' in answer.text and len(kept.items) == 3
+    again = web.get(f"/decks/{deck}").text
+    assert answer.text in again and again != page.text and len(kept.items) == 4
+
+
+def test_a_catalog_change_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:
+    from cardbase.db.edit import edit_card
+
+    deck = make_deck(web)
+    card = monsters(database, 1)[0]
+    add(web, deck, card, 2)
+    before = entry(web.get(f"/decks/{deck}").text, card)
+    assert "· 9</span>" not in before
+    edit_card(other, card, {"cost": "9"}, "tester")
+    after = entry(web.get(f"/decks/{deck}").text, card)
+    assert "· 9</span>" in after
+
+
+def test_a_collection_change_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:
+    from cardbase.db.collection import change_owned
+    from cardbase.db.models import Card
+
+    deck = make_deck(web)
+    card_id = monsters(database, 1)[0]
+    add(web, deck, card_id, 3)
+    assert 'id="collection"' not in web.get(f"/decks/{deck}").text  # an empty collection: no panel
+    with other.session() as session:
+        card = session.get(Card, card_id)
+    assert card is not None
+    change_owned(other, card, 1)
+    assert "own 1/3" in entry(web.get(f"/decks/{deck}").text, card_id)
+    change_owned(other, card, 2)
+    assert "own 3/3" in entry(web.get(f"/decks/{deck}").text, card_id)
+
+
+def test_a_card_tag_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:
+    from cardbase.db.edit import edit_card
+
+    deck = make_deck(web)
+    card = monsters(database, 1)[0]
+    add(web, deck, card, 2)
+    url = f"/decks/{deck}?needs=1+tag:teamwork"
+    assert "tag:teamwork' matches no card of the deck" in html.unescape(web.get(url).text)
+    edit_card(other, card, {"tags": "teamwork"}, "tester")
+    assert "(2 match)" in html.unescape(web.get(url).text)
+
+
+def test_the_stamps_are_renewed_only_by_what_a_transaction_writes(database: Database, other: Database) -> None:
+    from sqlalchemy import text
+    from sqlmodel import select
+
+    from cardbase.db.collection import change_owned
+    from cardbase.db.models import Card
+    from cardbase.db.stamps import read_stamps
+
+    def stamps() -> dict[str, str]:
+        with database.session() as session:
+            return dict(read_stamps(session))
+
+    before = stamps()
+    with other.session() as session:
+        card = session.scalars(select(Card).limit(1)).first()
+    assert card is not None
+    change_owned(other, card, 1)
+    after = stamps()
+    assert after["stamp:collection"] != before.get("stamp:collection")
+    assert after.get("stamp:cards") == before.get("stamp:cards") and after.get("stamp:tags") == before.get("stamp:tags")
+    try:
+        with other.transaction() as session:  # a write rolled back renews nothing
+            session.execute(text("DELETE FROM collection"))
+            raise RuntimeError("undo")
+    except RuntimeError:
+        pass
+    assert stamps() == after
+
+
+@pytest.mark.parametrize(
+    ("statement", "stamp"),
+    [
+        ("INSERT INTO card (id, name) VALUES (?, ?)", "cards"),
+        ("INSERT OR IGNORE INTO card_alias (card_id, alias) VALUES (?, ?)", "cards"),
+        ('UPDATE "card" SET cost=? WHERE card.id = ?', "cards"),
+        ("\n  DELETE FROM collection WHERE collection.card_id = ?", "collection"),
+        ("INSERT INTO collection (card_id, count) VALUES (%(card_id)s, %(count)s) ON CONFLICT", "collection"),
+        ("DELETE FROM card_tag WHERE card_tag.card_id = ?", "tags"),
+        ("INSERT INTO deck_card (deck_id) VALUES (?)", None),
+        ("UPDATE deck SET version=(deck.version + ?)", None),
+        ("SELECT card.id FROM card", None),
+        ("INSERT INTO meta (key, value) VALUES (?, ?)", None),
+    ],
+)
+def test_which_writes_renew_which_stamp(statement: str, stamp: str | None) -> None:
+    from cardbase.db.stamps import STAMPED, WRITE
+
+    found = WRITE.match(statement)
+    assert (STAMPED.get(found.group(1).lower()) if found else None) == stamp
