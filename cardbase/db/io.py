@@ -776,7 +776,7 @@ def import_catalog(
     """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing). ``raw``:
     the file's bytes already in memory (an upload); ``path`` then only names it in messages."""
 
-    from cardbase.db.catalog import ensure_set, write_cards
+    from cardbase.db.catalog import ensure_set, refresh_statistics, write_cards
 
     parsed = read_catalog_file(path, game, fmt, raw)
     if not parsed.problems and parsed.rows == 0:
@@ -807,7 +807,8 @@ def import_catalog(
             if dry_run:
                 raise _DryRun
     except _DryRun:
-        pass
+        return result
+    refresh_statistics(database, result.inserted + result.updated)
     return result
 
 
