@@ -323,6 +323,17 @@ def test_an_import_of_more_rows_than_a_statement_takes_writes_them_all_and_index
         assert [r.name for r in search_cards(session, 'o:"39 times"', "mea", limit=None)] == ["Batch Beast 39"]
         if database.engine.dialect.name == "sqlite":  # FTS5's own check of the index against the cards
             session.execute(text("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"))
+    # the same cards again with a new text: updated (on SQLite through a temporary table, a batch at a time)
+    rows = "".join(f"Batch Beast {i},monster,{i % 5},1,1,Whispers {i} times.\n" for i in range(40))
+    result = import_catalog(database, write_csv(tmp_path / "again.csv", "name,type,cost,atk,def,text\n" + rows), "mea")
+    assert (result.inserted, result.updated) == (0, 40)
+    with database.session() as session:
+        assert search_cards(session, "o:roars", "mea", limit=None) == []
+        assert len(search_cards(session, "o:whispers", "mea", limit=None)) == 40
+        assert [r.name for r in search_cards(session, 'o:"39 times"', "mea", limit=None)] == ["Batch Beast 39"]
+        if database.engine.dialect.name == "sqlite":
+            session.execute(text("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"))
+            assert "card_update" not in {r[0] for r in session.execute(text("SELECT name FROM temp.sqlite_master"))}
 
 
 def test_a_large_import_refreshes_postgresqls_statistics(database, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -176,8 +176,7 @@ def write_cards(
         # in id order (the primary key's pages are filled in turn), in batches: a Ctrl-C waits for one
         # batch, not for a C loop over every row of the file
         _insert_rows(session, table, [existing[cid] for cid in sorted(new_ids)])
-        for batch in _batches(updates):  # SET takes every column the rows give (all but the id)
-            session.execute(update(table).where(table.c.id == bindparam("key")), batch)
+        _update_rows(session, table, updates)
         for batch in _batches(new_aliases_rows):
             session.execute(insert(CardAlias.__table__), batch)  # type: ignore[attr-defined]
     for cid, tags in tag_changes.items():
@@ -222,19 +221,46 @@ def _insert_rows(session: Session, table: Any, rows: Sequence[Mapping[str, Any]]
         for batch in _batches(rows):
             session.execute(insert(table), batch)
         return
+    _insert_values(connection, table.name, list(table.c.keys()), rows)
+
+
+def _insert_values(connection: Any, table: str, columns: list[str], rows: Sequence[Mapping[str, Any]]) -> None:
+    """SQLite: insert ``rows`` into ``table``, as many rows per statement as its variables allow (at most
+    ``WRITE_BATCH``): a Ctrl-C waits for one statement."""
     import sqlite3
 
-    columns = list(table.c.keys())
     driver = connection.connection.driver_connection
     assert driver is not None  # a connection in use has its driver's
     limit = driver.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
     per_statement = max(1, min(WRITE_BATCH, limit // len(columns)))
     one_row = "(" + ", ".join("?" * len(columns)) + ")"
-    head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
+    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
     for start in range(0, len(rows), per_statement):
         batch = rows[start : start + per_statement]
         values = tuple(row[c] for row in batch for c in columns)
         connection.exec_driver_sql(head + ", ".join([one_row] * len(batch)), values)
+
+
+def _update_rows(session: Session, table: Any, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Update cards from ``rows`` (``key``: the card's id; SET takes every other column the rows give).
+    On SQLite, one statement per batch for FTS5's sake (``_insert_rows``): the batch goes to a
+    temporary table, and one ``UPDATE … FROM`` (SQLite 3.33) sets the cards from it."""
+    import sqlite3
+
+    connection = session.connection()
+    if connection.dialect.name != "sqlite" or sqlite3.sqlite_version_info < (3, 33) or not rows:
+        for batch in _batches(rows):
+            session.execute(update(table).where(table.c.id == bindparam("key")), batch)
+        return
+    columns = [column.key for column in table.c if column.key != "id"]
+    # made and dropped in the caller's transaction: a failed write's rollback takes it away too
+    connection.exec_driver_sql(f"CREATE TEMP TABLE card_update (key PRIMARY KEY, {', '.join(columns)})")
+    sets = ", ".join(f"{c} = u.{c}" for c in columns)
+    for batch in _batches(rows):
+        _insert_values(connection, "temp.card_update", ["key", *columns], batch)
+        connection.exec_driver_sql(f"UPDATE card SET {sets} FROM temp.card_update AS u WHERE card.id = u.key")
+        connection.exec_driver_sql("DELETE FROM temp.card_update")
+    connection.exec_driver_sql("DROP TABLE temp.card_update")
 
 
 def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
