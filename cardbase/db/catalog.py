@@ -191,9 +191,10 @@ ANALYZE_AFTER = 1_000
 
 def refresh_statistics(database: Any, written: int) -> None:
     """PostgreSQL: ``ANALYZE card`` after an import that wrote ``ANALYZE_AFTER`` cards or more. Until
-    autovacuum gets to it the planner reads the table as it was (empty, for a new catalog) and reads
-    a text search from the whole pg_trgm candidate set, or walks the name index row by row: 30 to 200
-    times slower at 100,000 cards. SQLite plans without statistics (``search`` chooses for it)."""
+    autovacuum gets to it the planner reads the table with the statistics it had before (of an empty
+    table, for a new catalog): at 100,000 cards the bare word, number and regex searches of
+    ``benchmarks/bench_catalog.py`` took 27 to 90 times as long. SQLite plans without statistics
+    (``search`` chooses for it)."""
     if written < ANALYZE_AFTER or database.engine.dialect.name != "postgresql":
         return
     from sqlalchemy import text
@@ -215,7 +216,7 @@ def _insert_rows(session: Session, table: Any, rows: Sequence[Mapping[str, Any]]
     """Insert ``rows`` (every column of ``table`` by name) in batches. On SQLite each batch is one
     statement of many ``VALUES`` rows: a statement is where FTS5 writes out what it has gathered
     (``search_index``), so one statement per row (``executemany``) would write a segment per card and
-    spend most of an import merging them (3× the CPU time of the whole SQLite side at 100,000 cards)."""
+    spend most of an import merging them (twice the CPU time of the whole SQLite side at 100,000 cards)."""
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         for batch in _batches(rows):
