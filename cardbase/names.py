@@ -124,15 +124,15 @@ def set_code(text: str) -> str:
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def name_problem(name: str) -> str | None:
+def name_problem(name: str, slugged: str | None = None) -> str | None:
     """Why ``name`` cannot be a card name (None when it can): a control character, no letter or
     digit (its id would be empty), or a ``#`` that starts it or follows a space (the deck text
-    format reads the rest of the line as a comment)."""
+    format reads the rest of the line as a comment). ``slugged``: ``slug(name)``, when the caller has it."""
     if not (name.isascii() and name.isprintable()):  # printable ASCII holds none of them
         for position, char in enumerate(name, start=1):
             if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
                 return f"holds the control character U+{ord(char):04X} at character {position}"
-    if not slug(name):
+    if not (slug(name) if slugged is None else slugged):
         return "needs at least one letter or digit"
     if " #" in name or name.startswith("#"):
         return "cannot start with '#' or hold ' #' (a deck list reads the rest of the line as a comment)"

@@ -276,3 +276,79 @@ def test_missing_file_and_unknown_format(database, tmp_path: Path) -> None:
     (tmp_path / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(UnreadableInput, match="not a readable XLSX"):
         import_catalog(database, tmp_path / "broken.xlsx", "mea")
+
+
+CELLS = ["", " ", "0", "7", "07", " 7 ", "12", "1000000", "1000001", "3.0", "3.5", "-1", "?", "Unknown", "n/a",
+         "٣", "５", "²", "1e3", "x", "  text  ", "'=1", "S", "hearts", "♠", "a; b", "[]", '["Draw 1 card."]', 3, 2.0,
+         None, True]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["mea", "meio", "meikyu"])
+def test_a_column_converter_gives_what_convert_gives(game: str) -> None:
+    """``parse_rows`` converts a column's cells with a converter chosen once for the column, with a
+    short cut for plain text and digits; every cell gives the value (or the reason) ``_convert`` gives."""
+    from cardbase.catalog.fields import GAME_FIELDS
+    from cardbase.db.io import _convert, _converter
+
+    def outcome(convert, value):  # type: ignore[no-untyped-def]
+        try:
+            return convert(value)
+        except ValueError as error:
+            return f"ValueError: {error}"
+
+    for field in GAME_FIELDS[game]:
+        converter = _converter(field, typed=False)
+        for cell in CELLS:
+            assert outcome(converter, cell) == outcome(lambda v, f=field: _convert(f, v), cell), (field.name, cell)
+
+
+def test_an_import_of_more_rows_than_a_statement_takes_writes_them_all_and_indexes_them(
+    database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite an import inserts many rows per statement (``catalog.WRITE_BATCH`` at most): a file of
+    several statements' rows is written whole, the search index in step with it."""
+    from sqlalchemy import text
+
+    from cardbase.db import catalog
+    from cardbase.db.search import search_cards
+
+    monkeypatch.setattr(catalog, "WRITE_BATCH", 7)
+    rows = "".join(f"Batch Beast {i},monster,{i % 5},1,1,Roars {i} times.\n" for i in range(40))
+    path = write_csv(tmp_path / "many.csv", "name,type,cost,atk,def,text\n" + rows)
+    result = import_catalog(database, path, "mea")
+    assert result.inserted == 40
+    with database.session() as session:
+        found = {r.name for r in search_cards(session, "o:roars", "mea", limit=None)}
+        assert found == {f"Batch Beast {i}" for i in range(40)}
+        assert [r.name for r in search_cards(session, 'o:"39 times"', "mea", limit=None)] == ["Batch Beast 39"]
+        if database.engine.dialect.name == "sqlite":  # FTS5's own check of the index against the cards
+            session.execute(text("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"))
+    # the same cards again with a new text: updated (on SQLite through a temporary table, a batch at a time)
+    rows = "".join(f"Batch Beast {i},monster,{i % 5},1,1,Whispers {i} times.\n" for i in range(40))
+    result = import_catalog(database, write_csv(tmp_path / "again.csv", "name,type,cost,atk,def,text\n" + rows), "mea")
+    assert (result.inserted, result.updated) == (0, 40)
+    with database.session() as session:
+        assert search_cards(session, "o:roars", "mea", limit=None) == []
+        assert len(search_cards(session, "o:whispers", "mea", limit=None)) == 40
+        assert [r.name for r in search_cards(session, 'o:"39 times"', "mea", limit=None)] == ["Batch Beast 39"]
+        if database.engine.dialect.name == "sqlite":
+            session.execute(text("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"))
+            assert "card_update" not in {r[0] for r in session.execute(text("SELECT name FROM temp.sqlite_master"))}
+
+
+def test_a_large_import_refreshes_postgresqls_statistics(database, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import text
+
+    from cardbase.db import catalog
+
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's planner statistics (CARDBASE_TEST_POSTGRES is not set)")
+    monkeypatch.setattr(catalog, "ANALYZE_AFTER", 3)
+    stats = "SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'card'"
+    with database.engine.connect() as conn:
+        before = conn.execute(text(stats)).scalar()
+    path = write_csv(tmp_path / "few.csv", "name,type\nStat One,assist\nStat Two,assist\nStat Three,assist\n")
+    import_catalog(database, path, "mea")
+    with database.engine.connect() as conn:
+        after = conn.execute(text(stats)).scalar()
+    assert after is not None and after != before

@@ -129,6 +129,21 @@ def test_a_database_of_every_earlier_version_upgrades(version: int, empty_db_url
         database.engine.dispose()
 
 
+def test_schema_9_adds_the_name_orders_with_the_text_on_sqlite_only(empty_db_url: str) -> None:
+    engine = _made_at(empty_db_url, 8, 8)
+    with engine.begin() as conn:
+        search_index.ensure(conn)
+    before = {i["name"] for i in inspect(engine).get_indexes("card")}
+    assert not before & set(search_index.ORDER_INDEXES)
+    assert ensure_schema(engine) == models.SCHEMA_VERSION
+    after = {i["name"] for i in inspect(create_engine(engine.url)).get_indexes("card")}
+    if engine.dialect.name == "sqlite":
+        assert after == before | set(search_index.ORDER_INDEXES)
+    else:
+        assert after == before
+    engine.dispose()
+
+
 def _made_at(url: str, version: int, label: int) -> Engine:
     """A database with the tables of schema ``version`` and a meta row saying ``label``."""
     engine = _engine(url)

@@ -187,11 +187,33 @@ def test_the_index_drives_a_rare_term_and_a_walk_serves_a_common_one(database) -
         assert [r.name for r in search_cards(session, "grimoire")] == ["Grimoire"]
 
 
-def _sql(session: Any, query: str) -> str:
+@pytest.mark.parametrize("game", [None, "mea"])
+def test_a_walk_tests_the_text_in_the_order_index(database, game: str | None) -> None:  # type: ignore[no-untyped-def]
+    """SQLite's walk in name order (a term on many cards) reads an index holding the text beside the
+    name: the text is tested there, and ties are ordered without a sort; the results are the same."""
+    if POSTGRES:
+        pytest.skip("SQLite's plan: PostgreSQL's planner chooses its own")
+    common = [{"name": f"Common {i}", "type": "assist", "text": "Draw a card."} for i in range(FTS_CANDIDATES + 1)]
+    _write(database, common, "many")
+    with database.session() as session:
+        assert _driven_by_index(session, _parsed("o:draw")[0]) is None
+        plan = [str(row[-1]) for row in session.execute(text("EXPLAIN QUERY PLAN " + _sql(session, "o:draw", game)))]
+        assert len(plan) == 1 and set(plan[0].split()) & set(search_index.ORDER_INDEXES), plan
+        found = [r.name for r in search_cards(session, "o:draw", game)]
+    with database.engine.connect() as conn:  # the same cards when the walk reads every card's row
+        for name in search_index.ORDER_INDEXES:
+            conn.execute(text(f"DROP INDEX {name}"))
+        conn.commit()
+    with database.session() as session:
+        assert [r.name for r in search_cards(session, "o:draw", game)] == found
+    assert [n for n in found if n.startswith("Common")][:3] == ["Common 0", "Common 1", "Common 10"]
+
+
+def _sql(session: Any, query: str, game: str | None = None) -> str:
     from cardbase.db.search import _select
 
     node, sort = _parsed(query)
-    stmt = _select(node, sort, None, 50, 0, _driven_by_index(session, node))
+    stmt = _select(node, sort, game, 50, 0, _driven_by_index(session, node))
     return str(stmt.compile(dialect=session.get_bind().dialect, compile_kwargs={"literal_binds": True}))
 
 

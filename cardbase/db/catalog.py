@@ -105,18 +105,16 @@ def write_cards(
     changed: set[str] = set()
     new_aliases_rows: list[dict[str, str]] = []
     problems: list[str] = []
+    blank = dict.fromkeys(table.c.keys())
     for record in records:
         cid = record.get("_id") or card_id(game, set_code, record["name"])
-        if cid not in existing and fold(record["name"]) in by_name:  # a card renamed in cardbase keeps its id
-            cid = by_name[fold(record["name"])]
-        elif cid not in existing and fold(record["name"]) in by_alias:
-            cid = by_alias[fold(record["name"])]
+        folded = fold(record["name"])
+        if cid not in existing and folded in by_name:  # a card renamed in cardbase keeps its id
+            cid = by_name[folded]
+        elif cid not in existing and folded in by_alias:
+            cid = by_alias[folded]
         card = existing.get(cid)
-        if (
-            card is not None
-            and fold(card["name"]) != fold(record["name"])
-            and by_alias.get(fold(record["name"])) != cid
-        ):
+        if card is not None and fold(card["name"]) != folded and by_alias.get(folded) != cid:
             # Different names, one id ("Crème-Golem X" and "Creme Golem X!"): two cards, never merged.
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems.append(
@@ -134,7 +132,7 @@ def write_cards(
                 )
                 continue
             taken[sid] = cid
-            card = dict.fromkeys(table.c.keys())
+            card = blank.copy()
             card |= {"id": cid, "short_id": sid, "game": game, "set_code": set_code, "name": record["name"]}
             card |= {"type": record["type"], "source": source, "search_names": "", "unknown": ""}
             existing[cid] = card
@@ -147,7 +145,7 @@ def write_cards(
         else:
             before = dict(card)
             card["type"] = record.get("type") or card["type"]
-        new_aliases = set(record.get("aliases") or ()) - aliases_of[cid]
+        new_aliases = set(record["aliases"]) - aliases_of[cid] if record.get("aliases") else set()
         aliases_of[cid] |= new_aliases
         apply_values(card, record, aliases_of[cid], origin or set_code)
         if "tags" in record:
@@ -165,7 +163,8 @@ def write_cards(
             changed.add(cid)
         else:
             report.unchanged.append(card["name"])
-        new_aliases_rows += ({"card_id": cid, "alias": alias} for alias in sorted(new_aliases))
+        if new_aliases:
+            new_aliases_rows += ({"card_id": cid, "alias": alias} for alias in sorted(new_aliases))
     if problems:
         raise InvalidData(origin or set_code, problems)
     session.flush()  # the set row the cards refer to
@@ -176,16 +175,32 @@ def write_cards(
     with _roomy_cache(session):
         # in id order (the primary key's pages are filled in turn), in batches: a Ctrl-C waits for one
         # batch, not for a C loop over every row of the file
-        for batch in _batches([existing[cid] for cid in sorted(new_ids)]):
-            session.execute(insert(table), batch)
-        for batch in _batches(updates):  # SET takes every column the rows give (all but the id)
-            session.execute(update(table).where(table.c.id == bindparam("key")), batch)
+        _insert_rows(session, table, [existing[cid] for cid in sorted(new_ids)])
+        _update_rows(session, table, updates)
         for batch in _batches(new_aliases_rows):
             session.execute(insert(CardAlias.__table__), batch)  # type: ignore[attr-defined]
     for cid, tags in tag_changes.items():
         replace_card_tags(session, cid, tags)
     session.flush()
     return report
+
+
+ANALYZE_AFTER = 1_000
+"""Cards written by one import from which PostgreSQL's planner statistics are refreshed at once."""
+
+
+def refresh_statistics(database: Any, written: int) -> None:
+    """PostgreSQL: ``ANALYZE card`` after an import that wrote ``ANALYZE_AFTER`` cards or more. Until
+    autovacuum gets to it the planner reads the table with the statistics it had before (of an empty
+    table, for a new catalog): at 100,000 cards the bare word, number and regex searches of
+    ``benchmarks/bench_catalog.py`` took 27 to 90 times as long. SQLite plans without statistics
+    (``search`` chooses for it)."""
+    if written < ANALYZE_AFTER or database.engine.dialect.name != "postgresql":
+        return
+    from sqlalchemy import text
+
+    with database.engine.begin() as connection:
+        connection.execute(text("ANALYZE card"))
 
 
 WRITE_BATCH = 2_000
@@ -195,6 +210,58 @@ WRITE_BATCH = 2_000
 def _batches(rows: Sequence[Mapping[str, Any]]) -> Iterator[Sequence[Mapping[str, Any]]]:
     for start in range(0, len(rows), WRITE_BATCH):
         yield rows[start : start + WRITE_BATCH]
+
+
+def _insert_rows(session: Session, table: Any, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``rows`` (every column of ``table`` by name) in batches. On SQLite each batch is one
+    statement of many ``VALUES`` rows: a statement is where FTS5 writes out what it has gathered
+    (``search_index``), so one statement per row (``executemany``) would write a segment per card and
+    spend most of an import merging them (twice the CPU time of the whole SQLite side at 100,000 cards)."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        for batch in _batches(rows):
+            session.execute(insert(table), batch)
+        return
+    _insert_values(connection, table.name, list(table.c.keys()), rows)
+
+
+def _insert_values(connection: Any, table: str, columns: list[str], rows: Sequence[Mapping[str, Any]]) -> None:
+    """SQLite: insert ``rows`` into ``table``, as many rows per statement as its variables allow (at most
+    ``WRITE_BATCH``): a Ctrl-C waits for one statement."""
+    import sqlite3
+
+    driver = connection.connection.driver_connection
+    assert driver is not None  # a connection in use has its driver's
+    limit = driver.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    per_statement = max(1, min(WRITE_BATCH, limit // len(columns)))
+    one_row = "(" + ", ".join("?" * len(columns)) + ")"
+    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    for start in range(0, len(rows), per_statement):
+        batch = rows[start : start + per_statement]
+        values = tuple(row[c] for row in batch for c in columns)
+        connection.exec_driver_sql(head + ", ".join([one_row] * len(batch)), values)
+
+
+def _update_rows(session: Session, table: Any, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Update cards from ``rows`` (``key``: the card's id; SET takes every other column the rows give).
+    On SQLite, one statement per batch for FTS5's sake (``_insert_rows``): the batch goes to a
+    temporary table, and one ``UPDATE … FROM`` (SQLite 3.33) sets the cards from it."""
+    import sqlite3
+
+    connection = session.connection()
+    if connection.dialect.name != "sqlite" or sqlite3.sqlite_version_info < (3, 33) or not rows:
+        for batch in _batches(rows):
+            session.execute(update(table).where(table.c.id == bindparam("key")), batch)
+        return
+    columns = [column.key for column in table.c if column.key != "id"]
+    # made and dropped in the caller's transaction: a failed write's rollback takes it away too
+    connection.exec_driver_sql(f"CREATE TEMP TABLE card_update (key PRIMARY KEY, {', '.join(columns)})")
+    sets = ", ".join(f"{c} = u.{c}" for c in columns)
+    for batch in _batches(rows):
+        _insert_values(connection, "temp.card_update", ["key", *columns], batch)
+        connection.exec_driver_sql(f"UPDATE card SET {sets} FROM temp.card_update AS u WHERE card.id = u.key")
+        connection.exec_driver_sql("DELETE FROM temp.card_update")
+    connection.exec_driver_sql("DROP TABLE temp.card_update")
 
 
 def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
@@ -223,7 +290,7 @@ def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Itera
     card["search_names"] = _search_names(card["name"], sorted(aliases), card["land_name"])
 
 
-BULK_CACHE_KIB = 64 * 1024
+BULK_CACHE_KIB = 256 * 1024
 """SQLite's page cache for a bulk write, in KiB: with the default 2 MiB a 100,000-card import
 spills the card table's index pages to the WAL and reads them back, at twice the CPU time."""
 
@@ -320,4 +387,12 @@ def delete_set(session: Session, game: str, set_code: str) -> int:
     return len(ids)
 
 
-__all__ = ["DEFAULT_SET", "WriteReport", "ensure_games", "ensure_set", "load_shipped", "write_cards"]
+__all__ = [
+    "DEFAULT_SET",
+    "WriteReport",
+    "ensure_games",
+    "ensure_set",
+    "load_shipped",
+    "refresh_statistics",
+    "write_cards",
+]

@@ -176,6 +176,12 @@ def _v7_owners_tables(conn: Connection) -> None:
     which ``create_all`` makes in the upgrade's transaction; no existing row changes."""
 
 
+def _v8_text_order_index(conn: Connection) -> None:
+    """Schema 9: on SQLite, the indexes of the name orders with the text beside the name
+    (``search_index.ORDER_INDEXES``), which text search walks; PostgreSQL is unchanged."""
+    search_index.ensure_order_indexes(conn)
+
+
 MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
@@ -184,6 +190,7 @@ MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     5: _v5_deck_version,
     6: _v6_played_games,
     7: _v7_owners_tables,
+    8: _v8_text_order_index,
 }
 """MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 
@@ -409,6 +416,7 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
             conn.execute(
                 text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(models.SCHEMA_VERSION)}
             )
+            search_index.ensure_order_indexes(conn)
             _say(said, search_index.ensure(conn))
             return models.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()

@@ -25,7 +25,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,7 +216,8 @@ def read_csv(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[
                 continue
             if not any(c.strip() for c in cells):
                 continue
-            yield SourceRow(f"row {number}", dict(zip(header, map(unneutralise, cells), strict=True)))
+            cells = [unneutralise(c) if c[:1] == "'" else c for c in cells]
+            yield SourceRow(f"row {number}", dict(zip(header, cells, strict=True)))
 
     return header, rows()
 
@@ -455,6 +456,33 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
     return text
 
 
+def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
+    """``_convert`` for the cells of one column, with a short cut for the common cell of a spreadsheet
+    (text, and for a number plain ASCII digits) that gives what ``_convert`` gives."""
+    if typed or f.kind is list or f.name in ("tags", "aliases", "suit"):
+        return lambda value: _convert(f, value, typed)
+    if f.kind is int:
+        low, high = _RANGES.get(f.name, (0, 10**6))
+
+        def to_int(value: Any) -> int | None:
+            if value == "":
+                return None
+            if isinstance(value, str) and value.isdigit() and value.isascii():
+                number: int | None = int(value)
+            else:
+                number = _parse_int(value)
+            if number is not None and not low <= number <= high:
+                raise ValueError(f"must be from {low} to {high}, not {number}")
+            return number
+
+        return to_int
+
+    def to_text(value: Any) -> str | None:
+        return (value.strip() or None) if isinstance(value, str) else _parse_text(value)
+
+    return to_text
+
+
 def parse_rows(
     game: str,
     origin: str,
@@ -488,6 +516,9 @@ def parse_rows(
     seen: dict[str, tuple[str, str]] = {}  # card id: (row, name) of the first row with it
     name_column = next(h for h, f in columns.items() if f.name == "name")
     set_default = default_set or DEFAULT_SET[game]
+    converters = {heading: _converter(f, typed) for heading, f in columns.items()}
+    field_names = {heading: f.name for heading, f in columns.items()}
+    set_codes: dict[str, str] = {}  # a set cell as given: its code (the few a file names, checked once each)
     cells = 0
     for row in rows:
         parsed.rows += 1
@@ -510,8 +541,8 @@ def parse_rows(
         record: dict[str, Any] = {}
         bad = False
         for heading, value in row.cells.items():
-            f = columns.get(heading)
-            if f is None:
+            convert = converters.get(heading)
+            if convert is None:
                 continue
             if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
                 parsed.problems.append(
@@ -521,15 +552,15 @@ def parse_rows(
                 bad = True
                 continue
             try:
-                converted = _convert(f, value, typed)
+                converted = convert(value)
             except ValueError as error:
                 parsed.problems.append(f"{row.where}, column {quoted(heading)}: {error}")
                 bad = True
                 continue
             if converted is not None and converted != []:
-                record[f.name] = converted
+                record[field_names[heading]] = converted
         name = record.get("name")
-        name_heading = next(h for h, f in columns.items() if f.name == "name")
+        name_heading = name_column
         if not name:
             if not bad:
                 parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the card has no name")
@@ -537,7 +568,8 @@ def parse_rows(
         if len(name) > MAX_NAME:
             parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: longer than {MAX_NAME} characters")
             continue
-        if problem := name_problem(name):
+        name_slug = slug(name)
+        if problem := name_problem(name, name_slug):
             parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the name {quoted(name)} {problem}")
             continue
         for text_field in ("text", "description", "land_name", "notes"):
@@ -567,13 +599,14 @@ def parse_rows(
                 heading = next(h for h, f in columns.items() if f.name == "abilities")
                 parsed.problems.append(f"{row.where}, column {quoted(heading)}: {problem}")
                 bad = True
+        given_set = record.pop("set", None) or set_default
         try:
-            code = set_code(record.pop("set", None) or set_default)
+            code = set_codes.get(given_set) or set_codes.setdefault(given_set, set_code(given_set))
         except ValueError as error:
             heading = next((h for h, f in columns.items() if f.name == "set"), "set")
             parsed.problems.append(f"{row.where}, column {quoted(heading)}: {error}")
             continue
-        key = f"{game}/{code}/{slug(name)}"
+        key = f"{game}/{code}/{name_slug}"
         if key in seen:
             first_where, first_name = seen[key]
             same = "is already on" if first_name == name else f"has the same card id ({key}) as {quoted(first_name)} on"
@@ -743,7 +776,7 @@ def import_catalog(
     """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing). ``raw``:
     the file's bytes already in memory (an upload); ``path`` then only names it in messages."""
 
-    from cardbase.db.catalog import ensure_set, write_cards
+    from cardbase.db.catalog import ensure_set, refresh_statistics, write_cards
 
     parsed = read_catalog_file(path, game, fmt, raw)
     if not parsed.problems and parsed.rows == 0:
@@ -774,7 +807,8 @@ def import_catalog(
             if dry_run:
                 raise _DryRun
     except _DryRun:
-        pass
+        return result
+    refresh_statistics(database, result.inserted + result.updated)
     return result
 
 

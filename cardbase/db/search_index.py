@@ -52,6 +52,26 @@ _POSTGRESQL = [
 ]
 
 
+ORDER_INDEXES = {
+    "ix_card_game_name_text": "game, name, set_code, text",
+    "ix_card_name_text": "name, game, set_code, text",
+}
+"""SQLite: the name orders search walks (within one game, and across games) with each card's text
+beside the name. A term the search index finds on many cards (``o:draw`` on a third of them) is read
+by walking the cards in name order until the page is full; with the text in the index the walk tests
+it without reading the card's row (about three times faster where the first matching name comes
+after tens of thousands that do not), and ties are ordered without a sort. Not on PostgreSQL: a
+b-tree entry there holds at most about 2,700 bytes, and a card's text may be longer."""
+ORDER_INDEX_DDL = [f"CREATE INDEX IF NOT EXISTS {name} ON card ({columns})" for name, columns in ORDER_INDEXES.items()]
+
+
+def ensure_order_indexes(conn: Connection) -> None:
+    """Make ``ORDER_INDEXES`` on SQLite where they are missing (a new database, the upgrade to schema 9)."""
+    if conn.dialect.name == "sqlite":
+        for statement in ORDER_INDEX_DDL:
+            conn.execute(text(statement))
+
+
 def ddl(dialect: str) -> list[str]:
     """The statements that make the index on ``dialect`` (``sqlite`` or ``postgresql``)."""
     return {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}.get(dialect, [])

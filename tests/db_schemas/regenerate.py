@@ -31,6 +31,8 @@ def current_ddl() -> str:
     for dialect in ("sqlite", "postgresql"):  # made by cardbase.db.search_index, not the models
         out.append(f"-- the search index on {dialect}:")
         out.extend(f"-- {statement};" for statement in search_index.ddl(dialect))
+    out.append("-- and on sqlite the name orders with the text (schema 9):")
+    out.extend(f"-- {statement};" for statement in search_index.ORDER_INDEX_DDL)
     return "\n".join(line.rstrip() for line in "\n".join(out).splitlines()) + "\n"
 
 
