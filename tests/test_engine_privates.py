@@ -20,7 +20,6 @@ ENGINES = tuple(sorted((REPO / "cardbase" / "games").glob("*/engine.py")))
 # file → reads of engine-private attributes it still makes (2026-12-02; mea_view.py and most of
 # the Méa property test moved onto MeaState's public reads).
 KNOWN = {
-    "cardbase/games/mea/agents.py": 76,
     "cardbase/games/meikyu/agents.py": 16,
     "cardbase/games/meio/agents.py": 14,
     "tests/mea/conftest.py": 50,

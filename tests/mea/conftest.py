@@ -178,7 +178,7 @@ def names_on(state: MeaState, tile_name: str) -> list[str]:
 
 
 def where(state: MeaState, i: int) -> str:
-    return B.name(state.position(i)) if state.zone(i) == BOARD else ["deck", "hand", "board", "out"][state.zone(i)]
+    return B.name(state.tile_of(i)) if state.zone(i) == BOARD else ["deck", "hand", "board", "out"][state.zone(i)]
 
 
 def legal_texts(state: MeaState) -> list[str]:

@@ -167,7 +167,7 @@ def test_flip_with_no_monster_goblin_surveyor_and_displacement_by_ability_flip()
     assert state.tiles()[tile("b2")] == 0
     assert state.current_player == 1 and legal_texts(state) == ["choose b3", "choose c2"]
     state.apply_text("choose b3")
-    assert state.position(pawn) == tile("b3") and state.current_player == 0
+    assert state.tile_of(pawn) == tile("b3") and state.current_player == 0
     state = started(rules_for([demo("Goblin Surveyor")], [PAWN]))
     t = Table(state)
     t.put(1, "Pawn", "b2")
@@ -309,7 +309,7 @@ def test_extra_attack_jalapeno_imp_attacks_twice_but_cannot_move_after():
     imp = state.on_tile(tile("a1"))[0]
     assert state.can_attack(imp) and not state.can_move(imp)
     state.apply_text("attack a2 with Jalapeño Imp@a1")
-    assert state.position(imp) == tile("a2") and not state.can_attack(imp)
+    assert state.tile_of(imp) == tile("a2") and not state.can_attack(imp)
     assert state.tiles()[tile("a1")] == 0
 
 
@@ -324,7 +324,7 @@ def test_extra_action_strong_coffee_moves_then_attacks():
     assert not state.can_move(k)
     state.apply_text("play Strong Coffee")
     state.apply_text("attack b3 with Knight@b2")
-    assert state.position(k) == tile("b3")
+    assert state.tile_of(k) == tile("b3")
 
 
 def test_conditions_knight_of_the_soggy_table_needs_five_tiles():

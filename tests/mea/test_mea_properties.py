@@ -77,7 +77,7 @@ def check_invariants(state: MeaState) -> None:
     for q, here in state._occ.items():
         assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
         for i in here:
-            assert state.zone(i) == BOARD and state.position(i) == q and state._tab.monster[i]
+            assert state.zone(i) == BOARD and state.tile_of(i) == q and state._tab.monster[i]
             places[i] += 1
     for i in state.out_of_play():
         assert state.zone(i) == OUT
@@ -86,7 +86,7 @@ def check_invariants(state: MeaState) -> None:
     assert len(places) == n
     for i in range(n):
         if state.zone(i) != BOARD:
-            assert state.position(i) == -1
+            assert state.tile_of(i) == -1
     if not state.is_terminal:
         assert max(len(state.hand(seat)) for seat in (0, 1)) < HAND_LIMIT  # hands ≤ 10 in a live game
         assert state.mana >= 0
@@ -182,14 +182,14 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     mine = state.monsters(p)
     for i in mine:
         if state.can_move(i):
-            out.update(Move(state.ref_of(i), d) for d in neighbours(state.position(i)) if move_room(d))
+            out.update(Move(state.ref_of(i), d) for d in neighbours(state.tile_of(i)) if move_room(d))
     attackers = [i for i in mine if state.can_attack(i)]
     for t in tiles:
         foes = [state.defence_of(j) for j in state.on_tile(t) if state.controller(j) != p]
         if not foes:
             continue
         need = max(foes) if state.rules.attack_rule == "all" else min(foes)
-        near = [i for i in attackers if t in neighbours(state.position(i))]
+        near = [i for i in attackers if t in neighbours(state.tile_of(i))]
         for k, i in enumerate(near):
             if state.attack_of(i) >= need:
                 out.add(Attack(t, [state.ref_of(i)]))

@@ -22,11 +22,11 @@ in flat lists so that :meth:`MeaState.clone` and the fast path are cheap.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 from operator import countOf, itemgetter
-from typing import Any, ClassVar, Self, cast
+from typing import Any, ClassVar, NamedTuple, Self, cast
 
 from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
@@ -534,7 +534,7 @@ def game_card(card: MeaCard) -> MeaCard:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tables:
+class MeaTables:
     """Per-rules constant tables, by card instance."""
 
     cards: tuple[MeaCard, ...]
@@ -608,7 +608,7 @@ class _Ids:
     total: int
 
     @classmethod
-    def of(cls, tab: _Tables, deck_max: int) -> _Ids:
+    def of(cls, tab: MeaTables, deck_max: int) -> _Ids:
         monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
         assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
         names = monsters + assists
@@ -776,7 +776,7 @@ class MeaRules(Rules):
     def players(self) -> int:
         return 2
 
-    def tables(self) -> _Tables:
+    def tables(self) -> MeaTables:
         """Per-instance constants (built once per rules object)."""
         cached = self.__dict__.get("_tables")
         if cached is None:
@@ -890,7 +890,7 @@ class MeaRules(Rules):
         return notes
 
 
-def _build_tables(rules: MeaRules) -> _Tables:
+def _build_tables(rules: MeaRules) -> MeaTables:
     cards: list[MeaCard] = []
     owner: list[int] = []
     offset = []
@@ -909,7 +909,7 @@ def _build_tables(rules: MeaRules) -> _Tables:
     cells = B.square(B.parse_layout(rules.layout), rules.board_size) if rules.board_size else ()
     turn_start = tuple(t.get("turn_start", ()) for t in triggers)
     turn_end = tuple(t.get("turn_end", ()) for t in triggers)
-    return _Tables(
+    return MeaTables(
         cards=tuple(cards),
         owner=tuple(owner),
         offset=(offset[0], offset[1]),
@@ -941,7 +941,7 @@ def _build_tables(rules: MeaRules) -> _Tables:
     )
 
 
-def _canonical(action: MeaAction, tables: _Tables) -> MeaAction:
+def _canonical(action: MeaAction, tables: MeaTables) -> MeaAction:
     """``action`` as the rules list it: an attack's attackers in board order unless the order
     is part of it (``move_in="first"``)."""
     if type(action) is Attack and not tables.first_moves_in:
@@ -972,6 +972,28 @@ def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaActi
 
 
 # --- state ---------------------------------------------------------------------
+
+
+class MeaBoard(NamedTuple):
+    """:meth:`MeaState.board_view`: the engine's own containers, not copies (cheap to take,
+    changed by the next action; never modify them)."""
+
+    tile_owners: Mapping[int, int]
+    """Tile position → the seat that owns it (:meth:`MeaState.tiles` is a copy)."""
+    occupants: Mapping[int, tuple[int, ...]]
+    """Tile position → the instances on it in arrival order, for every tile, in board order."""
+    neighbours: Mapping[int, tuple[int, ...]]
+    """Tile position → the positions of the tiles next to it, in board order."""
+    controllers: Sequence[int]
+    """By instance, as the lists below."""
+    positions: Sequence[int]
+    """The position of the tile each instance is on (``NONE_POS`` off the board)."""
+    attacks: Sequence[int]
+    """Attack without this turn's bonuses (the printed value and lasting gains)."""
+    defences: Sequence[int]
+    attack_bonuses: Sequence[int]
+    """This turn's bonuses (:meth:`MeaState.attack_of` is ``attacks[i] + attack_bonuses[i]``)."""
+    defence_bonuses: Sequence[int]
 
 
 class MeaState(State):
@@ -1162,7 +1184,8 @@ class MeaState(State):
     def controller(self, instance: int) -> int:
         return self._ctrl[instance]
 
-    def position(self, instance: int) -> int:
+    def tile_of(self, instance: int) -> int:
+        """The position of the tile ``instance`` is on (``NONE_POS`` off the board)."""
         return self._pos[instance]
 
     def attack_of(self, instance: int) -> int:
@@ -1212,6 +1235,45 @@ class MeaState(State):
             card = self._tab.names[source] if source >= 0 else "?"
             what = f"{card}: {ability.text()}"
         return {"player": chooser, "for": what, "options": list(options)}
+
+    def pending(self) -> tuple[Ability | None, int]:
+        """What the choice phase's decision is for: ``(ability, the card it comes from)``, or
+        ``(None, the monster)`` for where a displaced monster goes. Only in the choice phase."""
+        item = self._queue[0]
+        if item[0] == "disp":
+            return None, item[1]
+        return item[1], item[3]
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hand[seat])
+
+    def deck_size(self, seat: int) -> int:
+        return len(self._deck[seat])
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won (both: a draw); ``None`` while the game goes on."""
+        return self._end[0] if self._end else None
+
+    # -- live read-only views, for agents and views that read the whole board often: the
+    # engine's own containers, not copies (cheap to take, changed by the next action; never
+    # modify them). Per card instance unless said. --
+
+    @property
+    def tables(self) -> MeaTables:
+        """The rules' constant per-instance tables (``names``, ``owner``, ``cost``, ``triggers``, …;
+        the same object as ``rules.tables()``)."""
+        return self._tab
+
+    @property
+    def zones(self) -> Sequence[int]:
+        """Each instance's zone (``DECK``, ``HAND``, ``BOARD``, ``OUT``; ``UNKNOWN`` in a view)."""
+        return self._zone
+
+    def board_view(self) -> MeaBoard:
+        """The board and the cards' per-instance values, as live views, in one call."""
+        views = (self._tiles, self._occ, self._adj, self._ctrl, self._pos, self._atk, self._def, self._tmp, self._tmpd)
+        return tuple.__new__(MeaBoard, views)  # (without the generated __new__'s Python frame)
 
     # -- the rules, as used by the engine --
 
@@ -1476,8 +1538,9 @@ class MeaState(State):
             )
         return IllegalAction(f"at most {MAX_PER_TILE} monsters on a tile: {B.name(q)} is full", "two-per-tile", p)
 
-    def _resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
-        """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given)."""
+    def resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
+        """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given);
+        ``None`` when none is there."""
         occ = self._occ.get(ref[1])
         if not occ:
             return None
@@ -1511,7 +1574,7 @@ class MeaState(State):
         ambiguous = self._ambiguous([ref], p)
         if ambiguous is not None:
             return ambiguous
-        i = self._resolve_ref(ref, p)
+        i = self.resolve_ref(ref, p)
         if i is None or self._ctrl[i] != p:
             return IllegalAction(f"you have no monster {ref}", "own-monster", p)
         if self._acts[i] <= 0:
@@ -1551,7 +1614,7 @@ class MeaState(State):
             return IllegalAction(f"there is no enemy monster on {B.name(t)}", "attack-enemy", p)
         ids = []
         for ref in refs:
-            i = self._resolve_ref(ref, p)
+            i = self.resolve_ref(ref, p)
             if i is None or self._ctrl[i] != p:
                 return IllegalAction(f"you have no monster {ref}", "own-monster", p)
             if i in ids:
@@ -1723,7 +1786,7 @@ class MeaState(State):
 
     def _move(self, action: Move) -> None:
         p = self._active
-        i = self._resolve_ref(action[1], p)
+        i = self.resolve_ref(action[1], p)
         assert i is not None
         self._lift(i)
         self._occ[action[2]] = (*self._occ[action[2]], i)
@@ -1735,7 +1798,7 @@ class MeaState(State):
         p = self._active
         t = action[1]
         # A legal attack's refs all resolve (asserted below).
-        ids = cast("list[int]", [self._resolve_ref(r, p) for r in action[2]])
+        ids = cast("list[int]", [self.resolve_ref(r, p) for r in action[2]])
         ctrl = self._ctrl
         total = 0
         for i in ids:
@@ -1895,7 +1958,7 @@ class MeaState(State):
         if isinstance(target, int):  # a tile; a monster is a Ref (a tuple)
             self._run(target)
             return
-        i = self._resolve_ref(target)
+        i = self.resolve_ref(target)
         assert i is not None
         self._run((i,))
 
@@ -2002,7 +2065,8 @@ class MeaState(State):
                 and (self._zone[src] != BOARD or self._ctrl[src] != p)
             ):
                 return None  # the monster is gone (or no longer theirs): the ability does not activate
-            if not done and ab.condition is not None and not ab.condition.holds(self._count(ab.condition.count, p)):
+            condition = ab.condition
+            if not done and condition is not None and not condition.holds(self.condition_count(condition.count, p)):
                 return None
             if not done:
                 self._fired += ((src, ab, p),)
@@ -2015,7 +2079,7 @@ class MeaState(State):
                 self._apply_to_monster(ab, p, src)
             return None
         if chosen is None:
-            options = [t for t in self._targets(ab, p, src, where) if t not in done]
+            options = [t for t in self.targets(ab, p, src, where) if t not in done]
             if not options:
                 return None  # no valid target (left): the ability, or what is left of it, is ignored
             if len(options) > 1:
@@ -2030,7 +2094,9 @@ class MeaState(State):
             return ("ab", ab, p, src, where, left - 1, (*done, chosen))
         return None
 
-    def _count(self, what: str, p: int) -> int:
+    def condition_count(self, what: str, p: int) -> int:
+        """What an ability's condition counts for seat ``p`` (``friendly_tiles``, ``enemy_monsters``,
+        …; anything else: ``p``'s hand)."""
         if what == "friendly_tiles":
             return self.tile_count(p)
         if what == "enemy_tiles":
@@ -2041,8 +2107,10 @@ class MeaState(State):
             return len(self.monsters(1 - p))
         return len(self._hand[p])
 
-    def _targets(self, ab: Ability, p: int, src: int, where: int) -> list[Any]:
-        """Valid targets: tile positions (``int``) or monsters (``(instance,)``), in board order."""
+    def targets(self, ab: Ability, p: int, src: int, where: int) -> list[Any]:
+        """The valid targets of ``ab`` resolving now for seat ``p`` from card ``src`` (``where``:
+        its tile, when it is not on the board): tile positions (``int``) or monsters
+        (``(instance,)``), in board order."""
         target = ab.target
         f = ab.filter
         adj_src = None
@@ -2224,6 +2292,13 @@ class MeaState(State):
         new.history = list(self.history)
         return new
 
+    def search_copy(self) -> MeaState:
+        """A copy for a search's playout: its own position, the RNG shared with this state, an
+        empty history (cheaper than :meth:`clone`; not a record of the game)."""
+        new = self._copy()
+        new.history = []
+        return new
+
     def _copy(self) -> MeaState:
         """A copy sharing the RNG and history (for search rollouts)."""
         new = object.__new__(MeaState)
@@ -2317,7 +2392,7 @@ class MeaState(State):
                 for t in self._choice[1]:  # the option with that name on that tile
                     if type(t) is not int and self._pos[t[0]] == ref[1] and self._tab.names[t[0]] == ref[0]:
                         return Choose(self.ref_of(t[0]))
-            i = self._resolve_ref(ref)
+            i = self.resolve_ref(ref)
             if i is not None:
                 return Choose(self.ref_of(i))
         return action
@@ -2326,7 +2401,7 @@ class MeaState(State):
         occ = self._occ.get(ref[1], ())
         same = [i for i in occ if self._tab.names[i] == ref[0] and self._ctrl[i] == p]
         if ref[2] or len(same) < 2:
-            return self._resolve_ref(ref, p)
+            return self.resolve_ref(ref, p)
         for i in same:
             if self.can_attack(i):
                 return i
@@ -2447,13 +2522,13 @@ class MeaState(State):
             return (t.play + t.name_index[action[1]] - t.monsters,)
         p = self.current_player
         if kind == "move":
-            i = self._resolve_ref(action[1], p)
+            i = self.resolve_ref(action[1], p)
             assert i is not None, f"{action} names no monster"
             q = self._pos[i]
             where = cell_of[q] * 2 + self._occ[q].index(i)
             return (t.move + where * len(t.dirs) + t.dir_index[action[2] - q],)
         if kind == "attack":
-            ids = [self._resolve_ref(r, p) for r in action[2]]
+            ids = [self.resolve_ref(r, p) for r in action[2]]
             assert None not in ids, f"{action} names no monster"
             return (self._attack_id(action[1], cast("list[int]", ids)),)
         if kind in ("flip", "obliterate"):
@@ -2462,7 +2537,7 @@ class MeaState(State):
         target = action[1]
         if type(target) is int:
             return (t.choose_tile + cell_of[target],)
-        i = self._resolve_ref(target)
+        i = self.resolve_ref(target)
         assert i is not None, f"{action} names no monster"
         q = self._pos[i]
         return (t.choose_monster + cell_of[q] * 2 + self._occ[q].index(i),)
@@ -2531,10 +2606,13 @@ class MeaState(State):
 
     # -- for determinised search --
 
-    def determinise(self, player: int, rng: random.Random) -> MeaState:
+    def determinise(self, player: int, rng: random.Random, known: Collection[int] = ()) -> MeaState:
         """From a redacted view (an observation's), a full state: the unseen cards
         dealt at random into the other hand and both decks. Pure sampling, no
-        inference from play. The result's history and seed are empty."""
+        inference from play, but for ``known``: cards of the other seat's known to be in its
+        hand (seen going back to it), each swapped in (when the deal left it in the deck)
+        for a random card of the deal's that is not known. The result's history and seed are
+        empty."""
         state = self._copy()
         state._legal = None
         state.rng = random.Random(rng.getrandbits(32))
@@ -2548,9 +2626,9 @@ class MeaState(State):
                 pools[owner[i]].append(i)
         for seat in (0, 1):
             rng.shuffle(pools[seat])
-        known = [i for i in self._hand[opp] if i >= 0]
-        hand_size = len(self._hand[opp]) - len(known)
-        hand = known + pools[opp][:hand_size]
+        seen = [i for i in self._hand[opp] if i >= 0]
+        hand_size = len(self._hand[opp]) - len(seen)
+        hand = seen + pools[opp][:hand_size]
         for i in hand:
             zone[i] = HAND
         state._hand = [self._hand[0][:], self._hand[1][:]]
@@ -2562,6 +2640,17 @@ class MeaState(State):
             for i in decks[seat]:
                 zone[i] = DECK
         state._deck = decks
+        if known:
+            deck = decks[opp]
+            spare = [k for k, j in enumerate(hand) if j not in known and owner[j] == opp]
+            for i in sorted(known):
+                if zone[i] == HAND or not spare or i not in deck:
+                    continue
+                k = spare.pop(rng.randrange(len(spare)))
+                j = hand[k]
+                hand[k] = i
+                deck[deck.index(i)] = j
+                zone[i], zone[j] = HAND, DECK
         return state
 
 
