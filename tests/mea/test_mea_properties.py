@@ -72,12 +72,13 @@ def check_invariants(state: MeaState) -> None:
         for i in state.hand(seat):
             assert state.zone(i) == HAND and state.owner(i) == seat
             places[i] += 1
-    assert set(state._occ) == set(state.tiles())  # no monster on a missing tile
-    assert list(state._occ) == sorted(state._occ)  # kept in board order (the engine iterates it)
-    for q, here in state._occ.items():
+    occupants = state.board_view().occupants
+    assert set(occupants) == set(state.tiles())  # no monster on a missing tile
+    assert list(occupants) == sorted(occupants)  # kept in board order (the engine iterates it)
+    for q, here in occupants.items():
         assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
         for i in here:
-            assert state.zone(i) == BOARD and state.tile_of(i) == q and state._tab.monster[i]
+            assert state.zone(i) == BOARD and state.tile_of(i) == q and state.tables.monster[i]
             places[i] += 1
     for i in state.out_of_play():
         assert state.zone(i) == OUT
@@ -154,7 +155,7 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     engine's fast, lazy listing (:class:`MainActions`)."""
     p = state.active
     tiles = state.tiles()
-    tab = state._tab
+    tab = state.tables
 
     def enemy_on(q: int) -> bool:
         return any(state.controller(i) != p for i in state.on_tile(q))

@@ -1207,6 +1207,14 @@ class MeaState(State):
     def can_attack(self, instance: int) -> bool:
         return self._acts[instance] > 0 or self._xatt[instance] > 0
 
+    def actions_left(self, instance: int) -> int:
+        """The actions (a move or an attack) ``instance`` has left this turn."""
+        return self._acts[instance]
+
+    def extra_attacks(self, instance: int) -> int:
+        """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
+        return self._xatt[instance]
+
     def summoned_this_turn(self, instance: int) -> bool:
         return self._fresh[instance]
 
@@ -1274,6 +1282,217 @@ class MeaState(State):
         """The board and the cards' per-instance values, as live views, in one call."""
         views = (self._tiles, self._occ, self._adj, self._ctrl, self._pos, self._atk, self._def, self._tmp, self._tmpd)
         return tuple.__new__(MeaBoard, views)  # (without the generated __new__'s Python frame)
+
+    # -- setting up a position (scenarios, games typed up from a real table): each change keeps
+    # the state whole (every card in one place, the board's indexes, the legal actions worked out
+    # again). On a full state, not an observation's view. --
+
+    @classmethod
+    def position(
+        cls,
+        rules: MeaRules,
+        *,
+        hands: Sequence[Sequence[str]] = ((), ()),
+        board: Sequence[Mapping[str | int, Sequence[str]]] = ({}, {}),
+        out: Sequence[Sequence[str]] = ((), ()),
+        decks: Sequence[Sequence[str] | None] = (None, None),
+        tiles: Mapping[str | int, int] | None = None,
+        active: int = 0,
+        mana: int | None = None,
+        turns_taken: tuple[int, int] | None = None,
+        seed: int | None = 0,
+    ) -> MeaState:
+        """A game at a given position: seat ``active``'s main phase, with ``mana`` to spend (by
+        default the mana its turn counts).
+
+        Per seat, cards by name, each the first copy of its deck list not placed yet: ``hands[s]``
+        (in order), ``board[s]`` (tile → the seat's monsters there, which it controls; ready to move
+        and attack), ``out[s]`` (out of play); ``decks[s]``: the cards left in its deck, top first
+        (by default the rest in deck-list order, the first on top). ``tiles``: every tile and its
+        owner (default: the rules' layout). ``turns_taken``: each seat's turns begun (default 1 for
+        the seats that have played: ``(1, 0)`` when ``active`` is 0, else ``(1, 1)``). The history
+        is empty (no record replays to it). For scenarios and for games typed up from a real table;
+        :meth:`place_card`, :meth:`set_tile` and :meth:`set_main_phase` change it further.
+        """
+        if not isinstance(rules, MeaRules):
+            raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
+        if active not in (0, 1):
+            raise InvalidAction(f"no seat {active} in a 2-player game")
+        state = cls(rules, seed)
+        names = state._tab.names
+        canonical = state._tab.canonical
+
+        def take(seat: int, name: str) -> int:
+            card = canonical.get(fold(name), name)
+            for i in reversed(state._deck[seat]):  # top first: the deck list's order
+                if names[i] == card:
+                    return i
+            if card in names[state._tab.offset[seat] : state._tab.offset[seat] + rules.decks[seat].size]:
+                raise InvalidAction(f"more copies of {card} than {seat_name(seat)}'s deck has")
+            raise InvalidAction(f"no {quoted(name)} in {seat_name(seat)}'s deck")
+
+        if tiles is not None:
+            wanted = {_tile(t) if isinstance(t, str) else t: owner for t, owner in tiles.items()}
+            for q in [q for q in state._tiles if q not in wanted]:
+                state.set_tile(q, None)
+            for q, owner in sorted(wanted.items()):
+                state.set_tile(q, owner)
+        for seat in (0, 1):
+            for t, monsters in board[seat].items():
+                q = _tile(t) if isinstance(t, str) else t
+                for name in monsters:
+                    state.place_card(take(seat, name), BOARD, q)
+            for name in hands[seat]:
+                state.place_card(take(seat, name), HAND)
+            for name in out[seat]:
+                state.place_card(take(seat, name), OUT)
+            deck = decks[seat]
+            if deck is not None:
+                left = [names[i] for i in reversed(state._deck[seat])]
+                if sorted(canonical.get(fold(n), n) for n in deck) != sorted(left):
+                    raise InvalidAction(f"{seat_name(seat)}'s deck is not the cards left: {', '.join(sorted(left))}")
+                order: list[int] = []
+                for name in deck:
+                    card = canonical.get(fold(name), name)
+                    order.append(next(i for i in reversed(state._deck[seat]) if names[i] == card and i not in order))
+                state.arrange(seat, state.hand(seat), order)
+        state._taken = list(turns_taken) if turns_taken is not None else [1, 0 if active == 0 else 1]
+        state._turn = sum(state._taken)
+        state.set_main_phase(active, mana)
+        return state
+
+    def place_card(self, instance: int, zone: int, tile: int = NONE_POS, seat: int | None = None) -> None:
+        """Put card ``instance`` from wherever it is into ``zone``: ``HAND`` (the end of ``seat``'s
+        hand; by default its owner's), ``DECK`` (the bottom of its owner's deck), ``OUT`` (out of
+        play), or ``BOARD`` (on ``tile``, controlled by ``seat``, by default its owner, ready to
+        move and attack: not summoned this turn). A monster taken off the board is reset to its
+        printed values (as when it leaves the board in play); one moved between tiles keeps them."""
+        tab = self._tab
+        if not 0 <= instance < len(tab.cards):
+            raise InvalidAction(f"no card {instance} in this game (0 to {len(tab.cards) - 1})")
+        if zone not in (DECK, HAND, BOARD, OUT):
+            raise InvalidAction(f"a card goes to the deck, hand, board or out of play, not zone {zone}")
+        if seat is not None and seat not in (0, 1):
+            raise InvalidAction(f"no seat {seat} in a 2-player game")
+        owner = tab.owner[instance]
+        if zone == BOARD:
+            if not tab.monster[instance]:
+                raise InvalidAction(f"{tab.names[instance]} is an assist: only monsters go on the board")
+            here = self._occ.get(tile)
+            if here is None:
+                raise InvalidAction(f"no tile at {B.name(tile)}")
+            if len(here) >= MAX_PER_TILE and instance not in here:
+                raise InvalidAction(f"{B.name(tile)} has {MAX_PER_TILE} monsters on it already")
+        where = self._zone[instance]
+        if where == BOARD:
+            self._lift(instance)
+            if zone != BOARD:
+                self._reset(instance)
+        elif where == HAND:
+            next(h for h in self._hand if instance in h).remove(instance)
+        elif where == DECK:
+            next(d for d in self._deck if instance in d).remove(instance)
+        elif where == OUT:
+            self._out.remove(instance)
+        else:
+            raise InvalidAction("a view's hidden cards cannot be placed: set up a full state")
+        if zone == BOARD:
+            self._place(instance, tile, owner if seat is None else seat)
+            self._acts[instance] = 1
+            self._xatt[instance] = 0
+            self._fresh[instance] = False
+        elif zone == HAND:
+            self._zone[instance] = HAND
+            self._hand[owner if seat is None else seat].append(instance)
+        elif zone == DECK:
+            self._zone[instance] = DECK
+            self._deck[owner].insert(0, instance)
+        else:
+            self._zone[instance] = OUT
+            self._out.append(instance)
+        self._legal = None
+
+    def set_monster(
+        self,
+        instance: int,
+        *,
+        attack: int | None = None,
+        defence: int | None = None,
+        actions: int | None = None,
+        extra_attacks: int | None = None,
+        summoned: bool | None = None,
+    ) -> None:
+        """Change a monster on the board: its attack and defence without this turn's bonuses (as
+        after a lasting gain), the actions it has left this turn (a move or an attack; 0 or 1),
+        its extra attacks left, whether it was summoned this turn."""
+        if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
+            raise InvalidAction(f"card {instance} is not a monster on the board")
+        if attack is not None:
+            self._atk[instance] = attack
+        if defence is not None:
+            self._def[instance] = defence
+        if actions is not None:
+            self._acts[instance] = actions
+        if extra_attacks is not None:
+            self._xatt[instance] = extra_attacks
+        if summoned is not None:
+            self._fresh[instance] = summoned
+        self._legal = None
+
+    def arrange(self, seat: int, hand: Sequence[int], deck: Sequence[int]) -> None:
+        """``seat``'s hand and deck (top first) as given: together the cards they hold now."""
+        if sorted([*hand, *deck]) != sorted([*self._hand[seat], *self._deck[seat]]):
+            raise InvalidAction(f"{seat_name(seat)}'s hand and deck are rearranged from the cards they hold")
+        zone = self._zone
+        for i in hand:
+            zone[i] = HAND
+        for i in deck:
+            zone[i] = DECK
+        self._hand[seat] = list(hand)
+        self._deck[seat] = list(reversed(deck))
+        self._legal = None
+
+    def set_tile(self, tile: int, owner: int | None) -> None:
+        """Give the tile at ``tile`` to seat ``owner``, adding it if there is none (within the
+        board's bounds); ``owner=None`` removes it (it must be empty)."""
+        tiles = self._tiles
+        if owner is None:
+            if tile not in tiles:
+                raise InvalidAction(f"no tile at {B.name(tile)}")
+            if self._occ[tile]:
+                raise InvalidAction(f"{B.name(tile)} has monsters on it: take them off first")
+            self._remove_tile(tile, obliterate=False)
+        else:
+            if owner not in (0, 1):
+                raise InvalidAction(f"no seat {owner} in a 2-player game")
+            if tile not in tiles:
+                inside = self._tab.cell_of
+                if not (tile in inside if inside else B.in_bounds(tile)):
+                    raise InvalidAction(f"{B.name(tile)} is off the board")
+                tiles[tile] = owner
+                occ = self._occ
+                occ[tile] = ()
+                self._occ = {p: occ[p] for p in sorted(occ)}
+                self._rebuild_adjacency()
+            tiles[tile] = owner
+        self._legal = None
+
+    def set_main_phase(self, seat: int, mana: int | None = None) -> None:
+        """Make it ``seat``'s main phase with ``mana`` to spend (by default what its turn counts):
+        nothing pending, no choice open; ``seat``'s turns taken at least 1."""
+        if seat not in (0, 1):
+            raise InvalidAction(f"no seat {seat} in a 2-player game")
+        if self._end is not None:
+            raise InvalidAction("the game is over")
+        self._active = seat
+        self.current_player = seat
+        self._phase = _MAIN
+        if self._taken[seat] == 0:
+            self._taken[seat] = 1
+        self._mana = self._compute_mana(seat) if mana is None else mana
+        self._queue.clear()
+        self._choice = None
+        self._legal = None
 
     # -- the rules, as used by the engine --
 
