@@ -92,6 +92,8 @@ def check_invariants(state: MeaState) -> None:
         assert max(len(state.hand(seat)) for seat in (0, 1)) < HAND_LIMIT  # hands ≤ 10 in a live game
         assert state.mana >= 0
         assert state.current_player in (0, 1)
+        if state.phase in ("flip", "main"):  # the agents rely on it
+            assert state.current_player == state.active
         assert len(state.legal_actions()) > 0
         assert all(o in (0, 1) for o in state.tiles().values())
         if state.rules.tiles_per_colour:  # each player's tiles: at most the cap

@@ -35,6 +35,7 @@ from cardbase.games.mea.engine import (
     MeaObservation,
     MeaRules,
     MeaState,
+    MeaTables,
     Obliterate,
 )
 
@@ -128,6 +129,24 @@ def evaluate(state: MeaState, me: int) -> float:
 # --- the heuristic's rules of thumb ----------------------------------------------
 
 
+_REACHES: dict[int, tuple[MeaTables, tuple[int, ...]]] = {}
+
+
+def _reaches(tab: MeaTables) -> tuple[int, ...]:
+    """Per card instance, its abilities on play or summon: 0 none, 1 whose worth is the same on
+    any tile, 2 some look at the tiles next to it. Worked out once per rules' tables."""
+    found = _REACHES.get(id(tab))
+    if found is None or found[0] is not tab:
+        out = []
+        for trig in tab.triggers:
+            abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
+            out.append(2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0)
+        if len(_REACHES) > 64:  # rules come and go (a lab run makes a few): keep the last ones
+            _REACHES.clear()
+        found = _REACHES[id(tab)] = (tab, tuple(out))
+    return found[1]
+
+
 def score_action(state: MeaState, action: Any, p: int) -> float:
     """The heuristic's score of a main-phase action for ``p`` (higher is better;
     ending the turn is not scored here)."""
@@ -153,7 +172,6 @@ class _Scores:
         "def_bonus",
         "defence",
         "hand",
-        "hand_size",
         "movers",
         "names",
         "occ",
@@ -177,16 +195,15 @@ class _Scores:
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
-        self.hand: tuple[int, ...] | None = None
+        self.hand: tuple[int, ...] | None = None  # read when first needed, with ``crowded``
         self.borders: dict[int, bool] = {}
-        self.reach: dict[int, int] = {}  # per card: 0 no ability on play or summon, 1 one worth, 2 one per tile
+        self.reach = _reaches(tab)
         self.threats: dict[int, int] = {}
         self.values: dict[int, float] = {}
         self.summons: dict[str, tuple[int, int, float]] = {}
         self.movers: dict[int, tuple[int, float, bool]] = {}
         self.worths: dict[tuple[int, int | None], float] = {}
-        self.hand_size = state.hand_size(p)
-        self.crowded = max(0, self.hand_size - CROWDED_HAND) * 1.0  # a full hand must be played down
+        self.crowded = 0.0  # a full hand must be played down: see _hand
 
     def threat(self, q: int) -> int:
         found = self.threats.get(q)
@@ -203,21 +220,17 @@ class _Scores:
 
     def card(self, name: str) -> int:
         """The first instance of ``name`` in the hand."""
+        names = self.names
+        return next(j for j in self._hand() if names[j] == name)
+
+    def _hand(self) -> tuple[int, ...]:
+        """The player's hand, read once (and ``crowded`` worked out from it): only summons, plays
+        and their abilities need it, each after :meth:`card`."""
         hand = self.hand
         if hand is None:
             hand = self.hand = self.state.hand(self.p)
-        names = self.names
-        return next(j for j in hand if names[j] == name)
-
-    def reach_of(self, i: int) -> int:
-        """Card ``i``'s abilities on play or summon: 0 none, 1 whose worth is the same on any
-        tile, 2 some look at the tiles next to it."""
-        reach = self.reach.get(i)
-        if reach is None:
-            trig = self.triggers[i]
-            abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
-            reach = self.reach[i] = 2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0
-        return reach
+            self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
+        return hand
 
     def ability_worth(self, ab: Ability, q: int, src: int) -> float:
         """A rough worth of an ability of card ``src`` resolving now for the player (``q``: the
@@ -227,7 +240,7 @@ class _Scores:
         if ab.condition is not None and not ab.condition.holds(state.condition_count(ab.condition.count, p)):
             return 0.0
         if e == "draw":
-            room = HAND_LIMIT - 2 - self.hand_size
+            room = HAND_LIMIT - 2 - len(self._hand())
             n = min(ab.amount, room, state.deck_size(p))
             return 0.9 * n if ab.target == "you" else -0.5 * n
         if e == "extra_attack" or e == "extra_action":
@@ -271,7 +284,7 @@ class _Scores:
     def worth(self, i: int, q: int) -> float:
         """:meth:`card_worth`: 0.0 for a card with no ability on play or summon, and worked out once
         per card when none of its abilities looks at the tiles next to ``q``."""
-        reach = self.reach_of(i)
+        reach = self.reach[i]
         if not reach:
             return 0.0
         key = (i, q if reach == 2 else None)
@@ -377,7 +390,7 @@ class _Scores:
                     summoned = self.summons[name] = self._summoned(name)
                 i, value, base = summoned
                 defence = self.defence[i]
-                reach = self.reach_of(i)
+                reach = self.reach[i]
                 worth = self.worth(i, -1) if reach == 1 else 0.0
                 for q, threat, border in places:
                     score = base
@@ -496,6 +509,9 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
     p = state.current_player
     if len(legal) == 1:
         return legal[0]
+    if type(legal) is MainActions:  # the main phase's own listing (the common case)
+        k = _Scores(state, p).best(legal, ACT_THRESHOLD)
+        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
     phase = state.phase
     if phase == "opening":
         want = min(opening, len(legal))
@@ -505,9 +521,6 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
     if phase == "choice":
         return choose_target(state, legal, p)
     scores = _Scores(state, p)
-    if type(legal) is MainActions:
-        k = scores.best(legal, ACT_THRESHOLD)
-        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
     best, best_score = None, ACT_THRESHOLD
     for a in legal:
         kind = a[0]
@@ -597,7 +610,8 @@ def rollout(state: MeaState, me: int, openings: tuple[int, int], target_hand: in
         p = state.current_player
         if p == TERMINAL:
             return
-        if state.active == me and state.turns_taken[1 - me] > start_turns and state.phase in ("flip", "main"):
+        # (In the flip and main phases the current player is the active one.)
+        if p == me and state.turns_taken[1 - me] > start_turns and state.phase in ("flip", "main"):
             return
         legal = state.legal_actions()
         state.apply_unchecked(heuristic_action(state, legal, openings[p], target_hand))
@@ -837,7 +851,8 @@ class IsmctsAgent(BaseIsmcts):
             return self.cut_off_screen(state)
         s = cast(MeaState, state)
         me = self.seat
-        return s.active == me and s.turns_taken[1 - me] > self._start_turns and s.phase in ("flip", "main")
+        # (In the flip and main phases the current player is the active one.)
+        return s.current_player == me and s.turns_taken[1 - me] > self._start_turns and s.phase in ("flip", "main")
 
     def cut_off_screen(self, state: State) -> bool:
         """The end of this seat's turn (the other's has begun): ``horizon=turn``'s cut-off, and

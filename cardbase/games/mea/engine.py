@@ -17,6 +17,12 @@ the interpreter below; a target chosen among several is a decision of its own
 Cards are instances numbered 0 … N-1 (seat 0's deck list, then seat 1's); their
 per-game values (zone, controller, tile, attack, defence, actions left) are kept
 in flat lists so that :meth:`MeaState.clone` and the fast path are cheap.
+
+Code outside this module reads a state through :class:`MeaState`'s public methods (and, where it
+reads the whole board often, the live views :attr:`MeaState.tables`, :attr:`MeaState.zones` and
+:meth:`MeaState.board_view`), and sets one up with :meth:`MeaState.position` and the set-up methods
+(:meth:`MeaState.place_card`, ``set_tile``, ``set_monster``, ``arrange``, ``set_main_phase``);
+``docs/rules/mea.md`` lists them. The ``_`` names are the engine's.
 """
 
 from __future__ import annotations
@@ -999,8 +1005,9 @@ class MeaBoard(NamedTuple):
 class MeaState(State):
     """A Méa game in progress. See :class:`cardbase.games.base.State` for the protocol.
 
-    Read the position through the methods below (``tiles``, ``monsters``, ``hand``, …)
-    or an :meth:`observation`; the ``_`` attributes are the engine's.
+    Read the position through the methods below (``tiles``, ``monsters``, ``hand``, …), the
+    live views (``tables``, ``zones``, :meth:`board_view`) or an :meth:`observation`; set one up
+    with :meth:`position` and the set-up methods. The ``_`` attributes are the engine's.
     """
 
     __slots__ = (
