@@ -289,7 +289,7 @@ def test_mea_the_abilities_named_come_from_cards_the_viewer_sees():
     for seed in range(6):
         for _, before, after, _, _ in _mea_games(seed):
             a, b = before.view, after.view
-            for i, _, _ in b._fired:
+            for i in b.fired_from():
                 assert a.zone(i) in (BOARD, OUT) or b.zone(i) in (BOARD, OUT), (seed, a.card(i).name)
                 named += 1
     assert named > 0

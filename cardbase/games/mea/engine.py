@@ -1115,6 +1115,10 @@ class MeaState(State):
         names = self._tab.names
         return tuple((names[i], ab, p) for i, ab, p in self._fired)
 
+    def fired_from(self) -> tuple[int, ...]:
+        """The card instances of :meth:`abilities_fired`, in the same order."""
+        return tuple(i for i, _, _ in self._fired)
+
     @property
     def turns_taken(self) -> tuple[int, int]:
         return (self._taken[0], self._taken[1])
