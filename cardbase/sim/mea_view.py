@@ -152,14 +152,14 @@ def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[st
         was, now = a.zone(i), b.zone(i)
         who = f"{names[i]} ({seat_name(a.controller(i))})"
         if was == BOARD and now == OUT:
-            lines.append(f"{who} dies on {B.name(a.position(i))}")
+            lines.append(f"{who} dies on {B.name(a.tile_of(i))}")
         elif was == BOARD and now == HAND:
             lines.append(f"{who} returns to {seat_name(b.controller(i))}'s hand")
         elif was != BOARD and now == BOARD and not summoned:
-            lines.append(f"{names[i]} ({seat_name(b.controller(i))}) comes onto {B.name(b.position(i))}")
+            lines.append(f"{names[i]} ({seat_name(b.controller(i))}) comes onto {B.name(b.tile_of(i))}")
         elif was == BOARD and now == BOARD:
-            if a.position(i) != b.position(i) and not moved_by_action:
-                lines.append(f"{who} goes from {B.name(a.position(i))} to {B.name(b.position(i))}")
+            if a.tile_of(i) != b.tile_of(i) and not moved_by_action:
+                lines.append(f"{who} goes from {B.name(a.tile_of(i))} to {B.name(b.tile_of(i))}")
             if a.controller(i) != b.controller(i):
                 lines.append(f"{names[i]} is now controlled by {seat_name(b.controller(i))}")
             old = (a.attack_of(i), a.defence_of(i))

@@ -14,7 +14,7 @@ from cardbase.catalog.loader import game_cards
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import parse_abilities
 from cardbase.games.mea.cards import MeaCard, MeaCardType
-from cardbase.games.mea.engine import _MAIN, BOARD, DECK, HAND, MeaDeck, MeaRules, MeaState, Shuffle
+from cardbase.games.mea.engine import BOARD, DECK, HAND, OUT, MeaDeck, MeaRules, MeaState, Shuffle
 
 
 def monster(name: str, cost: int, attack: int, defence: int, abilities: Sequence[dict[str, Any]] = ()) -> MeaCard:
@@ -85,88 +85,56 @@ def started(rules: MeaRules, openings: tuple[int, int] = (1, 1), seed: int = 0) 
 
 
 class Table:
-    """Sets up a position on a started game: cards moved from decks to hands and tiles."""
+    """Sets up a position on a started game, in place, through :class:`MeaState`'s set-up methods
+    (:meth:`~MeaState.place_card`, :meth:`~MeaState.set_tile`, :meth:`~MeaState.set_main_phase`):
+    cards moved from decks to hands and tiles."""
 
     def __init__(self, state: MeaState):
         self.state = state
 
     def _take(self, seat: int, name: str) -> int:
+        """``seat``'s topmost ``name`` in its deck, else the first in its hand."""
         s = self.state
-        for k, i in enumerate(reversed(s._deck[seat])):
-            if s._tab.names[i] == name:
-                del s._deck[seat][len(s._deck[seat]) - 1 - k]
-                return i
-        for k, i in enumerate(s._hand[seat]):
-            if s._tab.names[i] == name:
-                del s._hand[seat][k]
+        names = s.tables.names
+        for i in (*s.deck(seat), *s.hand(seat)):
+            if names[i] == name:
                 return i
         raise AssertionError(f"no {name} left in seat {seat}'s deck or hand")
 
     def put(self, seat: int, name: str, tile: str, controller: int | None = None) -> int:
         """Put ``seat``'s ``name`` on ``tile`` (controlled by ``controller``, default its owner)."""
-        s = self.state
         i = self._take(seat, name)
-        s._place(i, B.parse(tile), seat if controller is None else controller)
-        s._acts[i] = 1
-        s._xatt[i] = 0
-        s._fresh[i] = False
-        s._legal = None
+        self.state.place_card(i, BOARD, B.parse(tile), seat if controller is None else controller)
         return i
 
     def give(self, seat: int, *names: str) -> list[int]:
-        s = self.state
         out = []
         for name in names:
             i = self._take(seat, name)
-            s._hand[seat].append(i)
-            s._zone[i] = HAND
+            self.state.place_card(i, HAND, seat=seat)
             out.append(i)
-        s._legal = None
         return out
 
     def empty_hand(self, seat: int) -> None:
-        s = self.state
-        for i in s._hand[seat]:
-            s._zone[i] = DECK
-            s._deck[seat].insert(0, i)
-        s._hand[seat] = []
-        s._legal = None
+        """Put ``seat``'s hand at the bottom of its deck."""
+        for i in self.state.hand(seat):
+            self.state.place_card(i, DECK)
 
     def empty_deck(self, seat: int) -> None:
         """Put ``seat``'s whole deck out of play (as if drawn and played long ago)."""
-        s = self.state
-        for i in s._deck[seat]:
-            s._zone[i] = 3
-            s._out.append(i)
-        s._deck[seat] = []
-        s._legal = None
+        for i in reversed(self.state.deck(seat)):  # bottom first
+            self.state.place_card(i, OUT)
 
     def owner(self, tile: str, seat: int) -> None:
-        self.state._tiles[B.parse(tile)] = seat
-        self.state._legal = None
+        self.state.set_tile(B.parse(tile), seat)
 
     def remove_tile(self, tile: str) -> None:
-        s = self.state
-        q = B.parse(tile)
-        assert not s._occ[q]
-        del s._tiles[q]
-        del s._occ[q]
-        s._rebuild_adjacency()
-        s._legal = None
+        self.state.set_tile(B.parse(tile), None)
 
     def turn(self, seat: int, mana: int = 20) -> MeaState:
         """Make it ``seat``'s main phase with ``mana`` to spend."""
-        s = self.state
-        s._active = seat
-        s.current_player = seat
-        s._phase = _MAIN
-        s._mana = mana
-        s._queue.clear()
-        s._choice = None
-        if s._taken[seat] == 0:
-            s._taken[seat] = 1
-        s._legal = None
-        return s
+        self.state.set_main_phase(seat, mana)
+        return self.state
 
 
 def tile(name: str) -> int:
@@ -174,11 +142,12 @@ def tile(name: str) -> int:
 
 
 def names_on(state: MeaState, tile_name: str) -> list[str]:
-    return [state._tab.names[i] for i in state.on_tile(B.parse(tile_name))]
+    names = state.tables.names
+    return [names[i] for i in state.on_tile(B.parse(tile_name))]
 
 
 def where(state: MeaState, i: int) -> str:
-    return B.name(state.position(i)) if state.zone(i) == BOARD else ["deck", "hand", "board", "out"][state.zone(i)]
+    return B.name(state.tile_of(i)) if state.zone(i) == BOARD else ["deck", "hand", "board", "out"][state.zone(i)]
 
 
 def legal_texts(state: MeaState) -> list[str]:
@@ -191,14 +160,11 @@ def redealt(state: MeaState, me: int, rng: Any) -> MeaState:
     To ``me`` it must look the same."""
     twin = state.clone()
     opp = 1 - me
-    unseen = twin._hand[opp] + twin._deck[opp]
+    unseen = [*twin.hand(opp), *reversed(twin.deck(opp))]  # the deck bottom first, as it is kept
     rng.shuffle(unseen)
-    k = len(twin._hand[opp])
-    twin._hand[opp], twin._deck[opp] = unseen[:k], unseen[k:]
-    for i in twin._hand[opp]:
-        twin._zone[i] = HAND
-    for i in twin._deck[opp]:
-        twin._zone[i] = DECK
-    rng.shuffle(twin._deck[me])
-    twin._legal = None
+    k = twin.hand_size(opp)
+    twin.arrange(opp, unseen[:k], unseen[k:][::-1])
+    mine = list(reversed(twin.deck(me)))
+    rng.shuffle(mine)
+    twin.arrange(me, twin.hand(me), mine[::-1])
     return twin

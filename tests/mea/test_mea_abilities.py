@@ -16,7 +16,7 @@ from cardbase.games.mea.abilities import (
     parse_ability,
     render_card,
 )
-from cardbase.games.mea.engine import _CHOICE, _MAIN, BOARD, HAND, OUT
+from cardbase.games.mea.engine import BOARD, HAND, OUT
 from tests.conftest import REPO
 from tests.mea.conftest import (
     DEMO,
@@ -167,7 +167,7 @@ def test_flip_with_no_monster_goblin_surveyor_and_displacement_by_ability_flip()
     assert state.tiles()[tile("b2")] == 0
     assert state.current_player == 1 and legal_texts(state) == ["choose b3", "choose c2"]
     state.apply_text("choose b3")
-    assert state.position(pawn) == tile("b3") and state.current_player == 0
+    assert state.tile_of(pawn) == tile("b3") and state.current_player == 0
     state = started(rules_for([demo("Goblin Surveyor")], [PAWN]))
     t = Table(state)
     t.put(1, "Pawn", "b2")
@@ -246,7 +246,7 @@ def test_return_to_hand_tidal_nanny_and_bard_of_bad_tidings_when_killed():
     t = Table(state)
     k = t.put(1, "Knight", "b2")
     state = t.turn(0)
-    state._atk[k] += 2  # a buff is lost on the way back
+    state.set_monster(k, attack=state.board_view().attacks[k] + 2)  # a buff is lost on the way back
     state.apply_text("summon Tidal Nanny b1")
     assert state.zone(k) == HAND and k in state.hand(1) and state.attack_of(k) == 3
     state = started(rules_for([GIANT, PAWN], [demo("Bard of Bad Tidings")]))
@@ -280,7 +280,6 @@ def test_gain_attack_permanent_at_turn_start_and_until_end_of_turn():
     state.apply_text("draw 1")
     assert state.attack_of(newt) == 2  # +1 at the start of P1's turn, for good
     t.give(0, "Pep Talk")
-    state._legal = None
     state.apply_text("play Pep Talk")  # one friendly monster: no choice
     assert state.attack_of(newt) == 4
     state.apply_text("draw 1")
@@ -309,7 +308,7 @@ def test_extra_attack_jalapeno_imp_attacks_twice_but_cannot_move_after():
     imp = state.on_tile(tile("a1"))[0]
     assert state.can_attack(imp) and not state.can_move(imp)
     state.apply_text("attack a2 with Jalapeño Imp@a1")
-    assert state.position(imp) == tile("a2") and not state.can_attack(imp)
+    assert state.tile_of(imp) == tile("a2") and not state.can_attack(imp)
     assert state.tiles()[tile("a1")] == 0
 
 
@@ -324,7 +323,7 @@ def test_extra_action_strong_coffee_moves_then_attacks():
     assert not state.can_move(k)
     state.apply_text("play Strong Coffee")
     state.apply_text("attack b3 with Knight@b2")
-    assert state.position(k) == tile("b3")
+    assert state.tile_of(k) == tile("b3")
 
 
 def test_conditions_knight_of_the_soggy_table_needs_five_tiles():
@@ -349,7 +348,7 @@ def test_tile_titan_kills_then_may_attack_twice_with_five_tiles():
     state = t.turn(0)
     state.apply_text("summon Tile Titan b1")  # adjacent: the Pawn on a1 only
     titan = state.on_tile(tile("b1"))[0]
-    assert names_on(state, "a1") == [] and state._xatt[titan] == 1
+    assert names_on(state, "a1") == [] and state.extra_attacks(titan) == 1
 
 
 def test_every_demo_card_resolves_in_a_busy_position():
@@ -366,6 +365,6 @@ def test_every_demo_card_resolves_in_a_busy_position():
         state = t.turn(0)
         action = next(a for a in state.legal_actions() if a[0] in ("summon", "play") and a[1] == name)
         state.apply(action)
-        while state.current_player != CHANCE and state._phase == _CHOICE:
+        while state.current_player != CHANCE and state.phase == "choice":
             state.apply(state.legal_actions()[0])
-        assert state.is_terminal or state._phase == _MAIN, name
+        assert state.is_terminal or state.phase == "main", name

@@ -72,12 +72,13 @@ def check_invariants(state: MeaState) -> None:
         for i in state.hand(seat):
             assert state.zone(i) == HAND and state.owner(i) == seat
             places[i] += 1
-    assert set(state._occ) == set(state.tiles())  # no monster on a missing tile
-    assert list(state._occ) == sorted(state._occ)  # kept in board order (the engine iterates it)
-    for q, here in state._occ.items():
+    occupants = state.board_view().occupants
+    assert set(occupants) == set(state.tiles())  # no monster on a missing tile
+    assert list(occupants) == sorted(occupants)  # kept in board order (the engine iterates it)
+    for q, here in occupants.items():
         assert len(here) <= MAX_PER_TILE  # at most 2 monsters on a tile
         for i in here:
-            assert state.zone(i) == BOARD and state.position(i) == q and state._tab.monster[i]
+            assert state.zone(i) == BOARD and state.tile_of(i) == q and state.tables.monster[i]
             places[i] += 1
     for i in state.out_of_play():
         assert state.zone(i) == OUT
@@ -86,11 +87,13 @@ def check_invariants(state: MeaState) -> None:
     assert len(places) == n
     for i in range(n):
         if state.zone(i) != BOARD:
-            assert state.position(i) == -1
+            assert state.tile_of(i) == -1
     if not state.is_terminal:
         assert max(len(state.hand(seat)) for seat in (0, 1)) < HAND_LIMIT  # hands ≤ 10 in a live game
         assert state.mana >= 0
         assert state.current_player in (0, 1)
+        if state.phase in ("flip", "main"):  # the agents rely on it
+            assert state.current_player == state.active
         assert len(state.legal_actions()) > 0
         assert all(o in (0, 1) for o in state.tiles().values())
         if state.rules.tiles_per_colour:  # each player's tiles: at most the cap
@@ -154,7 +157,7 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     engine's fast, lazy listing (:class:`MainActions`)."""
     p = state.active
     tiles = state.tiles()
-    tab = state._tab
+    tab = state.tables
 
     def enemy_on(q: int) -> bool:
         return any(state.controller(i) != p for i in state.on_tile(q))
@@ -182,14 +185,14 @@ def reference_main_actions(state: MeaState) -> set[MeaAction]:
     mine = state.monsters(p)
     for i in mine:
         if state.can_move(i):
-            out.update(Move(state.ref_of(i), d) for d in neighbours(state.position(i)) if move_room(d))
+            out.update(Move(state.ref_of(i), d) for d in neighbours(state.tile_of(i)) if move_room(d))
     attackers = [i for i in mine if state.can_attack(i)]
     for t in tiles:
         foes = [state.defence_of(j) for j in state.on_tile(t) if state.controller(j) != p]
         if not foes:
             continue
         need = max(foes) if state.rules.attack_rule == "all" else min(foes)
-        near = [i for i in attackers if t in neighbours(state.position(i))]
+        near = [i for i in attackers if t in neighbours(state.tile_of(i))]
         for k, i in enumerate(near):
             if state.attack_of(i) >= need:
                 out.add(Attack(t, [state.ref_of(i)]))

@@ -153,8 +153,7 @@ def test_state_parse_action_accepts_any_case_and_a_missing_slot():
     t.put(0, "Filler", "b1")
     t.put(0, "Filler", "b1")
     state = t.turn(0)
-    state._acts[state.on_tile(B.parse("b1"))[0]] = 0
-    state._legal = None
+    state.set_monster(state.on_tile(B.parse("b1"))[0], actions=0)
     action = state.parse_action("move filler@B1 a1")
     assert str(action) == "move Filler@b1#2 a1"  # the one that can still act
     state.apply(action)

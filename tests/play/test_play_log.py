@@ -77,15 +77,15 @@ def test_mea_a_flipped_tile_and_a_displaced_monster_are_named():
 
     def displaced(action, before, after, s0, s1):
         return not str(action).startswith("move ") and any(
-            s0.zone(i) == BOARD and s1.zone(i) == BOARD and s0.position(i) != s1.position(i) for i in s0.monsters()
+            s0.zone(i) == BOARD and s1.zone(i) == BOARD and s0.tile_of(i) != s1.tile_of(i) for i in s0.monsters()
         )
 
     action, before, after, s0, s1 = _find(_mea_games, displaced)
     lines = mea_view.effects(before, after, str(action))
-    moved = [i for i in s0.monsters() if s1.zone(i) == BOARD and s0.position(i) != s1.position(i)]
+    moved = [i for i in s0.monsters() if s1.zone(i) == BOARD and s0.tile_of(i) != s1.tile_of(i)]
     for i in moved:
         assert any(
-            f"{s0.card(i).name} " in ln and f"goes from {B.name(s0.position(i))} to {B.name(s1.position(i))}" in ln
+            f"{s0.card(i).name} " in ln and f"goes from {B.name(s0.tile_of(i))} to {B.name(s1.tile_of(i))}" in ln
             for ln in lines
         )
 
@@ -289,7 +289,7 @@ def test_mea_the_abilities_named_come_from_cards_the_viewer_sees():
     for seed in range(6):
         for _, before, after, _, _ in _mea_games(seed):
             a, b = before.view, after.view
-            for i, _, _ in b._fired:
+            for i in b.fired_from():
                 assert a.zone(i) in (BOARD, OUT) or b.zone(i) in (BOARD, OUT), (seed, a.card(i).name)
                 named += 1
     assert named > 0

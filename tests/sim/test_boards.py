@@ -169,7 +169,7 @@ def test_the_mea_board_is_the_engines_tiles_and_monsters(sim_records):
         assert monsters == {
             (
                 state.card(i).name,
-                B.name(state.position(i)),
+                B.name(state.tile_of(i)),
                 state.attack_of(i),
                 state.defence_of(i),
                 state.controller(i),

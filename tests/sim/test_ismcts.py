@@ -241,7 +241,7 @@ def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_han
     agent = mea_agents.IsmctsAgent(rules, 0, 1, iters=4)
 
     def theirs_on_board() -> list[int]:
-        return [i for i, z in enumerate(state._zone) if z == BOARD and state._tab.owner[i] == 1]
+        return [i for i, z in enumerate(state.zones) if z == BOARD and state.owner(i) == 1]
 
     while not theirs_on_board():
         if state.current_player == CHANCE:
@@ -251,16 +251,16 @@ def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_han
         state.apply(heuristic[p].act(state.observation(p), state.legal_actions()))
     agent.remember(state.observation(0))
     returned = theirs_on_board()[0]
-    state._return_to_hand(returned)  # as a "return to hand" ability does
+    state.place_card(returned, HAND)  # as a "return to hand" ability does
     obs = state.observation(0)
     agent.remember(obs)
     plain = [obs.view.determinise(0, random.Random(r)) for r in range(30)]
-    assert any(returned not in d._hand[1] for d in plain)  # the plain deal forgets it
+    assert any(returned not in d.hand(1) for d in plain)  # the plain deal forgets it
     for r in range(30):
         dealt = agent.determinise(obs, random.Random(r))
-        assert returned in dealt._hand[1] and dealt._zone[returned] == HAND
-        assert sorted(dealt._hand[1] + dealt._deck[1]) == sorted(plain[r]._hand[1] + plain[r]._deck[1])
-        assert len(dealt._hand[1]) == len(state._hand[1])
+        assert returned in dealt.hand(1) and dealt.zone(returned) == HAND
+        assert sorted(dealt.hand(1) + dealt.deck(1)) == sorted(plain[r].hand(1) + plain[r].deck(1))
+        assert dealt.hand_size(1) == state.hand_size(1)
 
 
 @pytest.mark.xdist_group("pools")  # starts worker processes: one such test at a time
@@ -349,7 +349,7 @@ class _KeptMea(mea_agents.IsmctsAgent):
 
     def search(self, observation: Any, root: Any = None) -> Any:
         before = sum(ch.visits for ch in root.children.values()) if root is not None else 0
-        self.roots.append((observation.view._turn, before, self.iterations or 0))
+        self.roots.append((observation.view.turn, before, self.iterations or 0))
         return super().search(observation, root)
 
 

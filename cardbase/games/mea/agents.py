@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -26,13 +26,7 @@ from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.engine import (
-    _CHOICE,
-    _FLIP,
-    _MAIN,
-    _OPENING,
     BOARD,
-    DECK,
-    HAND,
     HAND_LIMIT,
     UNKNOWN,
     Choose,
@@ -41,6 +35,7 @@ from cardbase.games.mea.engine import (
     MeaObservation,
     MeaRules,
     MeaState,
+    MeaTables,
     Obliterate,
 )
 
@@ -55,22 +50,36 @@ ACT_THRESHOLD = 0.5
 
 def monster_value(state: MeaState, i: int) -> float:
     """A monster's worth on the board: attack and defence, and a little for lasting abilities."""
-    tab = state._tab
+    return _worth(state.tables.triggers[i], state.attack_of(i) + state.defence_of(i))
+
+
+def _worth(trig: Mapping[str, tuple[Ability, ...]], stats: int) -> float:
+    """:func:`monster_value` of a monster with these abilities and attack + defence."""
     bonus = 0.0
-    trig = tab.triggers[i]
     if trig:
         bonus += 1.0 * (len(trig.get("turn_start", ())) + len(trig.get("turn_end", ())))
         bonus += 0.5 * len(trig.get("killed", ()))
-    return state._atk[i] + state._tmp[i] + state._def[i] + state._tmpd[i] + bonus
+    return stats + bonus
 
 
 def threat_on(state: MeaState, q: int, seat: int) -> int:
     """The most attack the other player can bring onto tile ``q`` next turn: the two
     strongest of their monsters on tiles adjacent to it (a combined attack)."""
+    view = state.board_view()
+    return _threat(q, seat, view.controllers, view.attacks, view.occupants, view.neighbours)
+
+
+def _threat(
+    q: int,
+    seat: int,
+    ctrl: Sequence[int],
+    atk: Sequence[int],
+    occ: Mapping[int, tuple[int, ...]],
+    adj: Mapping[int, tuple[int, ...]],
+) -> int:
+    """:func:`threat_on`, with the state's views taken once."""
     best = second = 0
-    ctrl, atk = state._ctrl, state._atk
-    occ = state._occ
-    for d in state._adj.get(q, ()):
+    for d in adj.get(q, ()):
         for j in occ[d]:
             if ctrl[j] != seat:
                 a = atk[j]
@@ -83,38 +92,35 @@ def threat_on(state: MeaState, q: int, seat: int) -> int:
 
 def evaluate(state: MeaState, me: int) -> float:
     """How good the position is for ``me`` (positive: better than the opponent's)."""
-    end = state._end
-    if end is not None:
-        winners = end[0]
+    winners = state.winners
+    if winners is not None:
         if len(winners) == 2:
             return 0.0
         return 1000.0 if winners[0] == me else -1000.0
     opp = 1 - me
     tiles = [0, 0]
-    for o in state._tiles.values():
+    owners, occ, adj, ctrl, _, atk, defence, atk_bonus, def_bonus = state.board_view()
+    for o in owners.values():
         tiles[o] += 1
     score = 3.0 * (tiles[me] - tiles[opp]) + 8.0 / (tiles[opp] + 0.5) - 8.0 / (tiles[me] + 0.5)
-    ctrl = state._ctrl
-    occ = state._occ
-    defence = state._def
+    triggers = state.tables.triggers
     for q, here in occ.items():
-        owner = state._tiles[q]
+        owner = owners[q]
         for i in here:
-            v = monster_value(state, i)
+            v = _worth(triggers[i], atk[i] + atk_bonus[i] + defence[i] + def_bonus[i])
             c = ctrl[i]
             sign = 1.0 if c == me else -1.0
             score += sign * v
             if owner != c:
                 score += sign * 2.0  # standing on an enemy tile: it can be flipped next turn
-            if threat_on(state, q, c) >= defence[i]:
+            if _threat(q, c, ctrl, atk, occ, adj) >= defence[i]:
                 score -= sign * 0.4 * v
-    hands = state._hand
     for seat, sign in ((me, 1.0), (opp, -1.0)):
-        h = len(hands[seat])
+        h = state.hand_size(seat)
         score += sign * 0.8 * min(h, 7)
         if h >= HAND_LIMIT - 2:
             score -= sign * 3.0 * (h - HAND_LIMIT + 3)
-        d = len(state._deck[seat])
+        d = state.deck_size(seat)
         if d < 4:
             score -= sign * (4 - d)
     return score
@@ -123,53 +129,22 @@ def evaluate(state: MeaState, me: int) -> float:
 # --- the heuristic's rules of thumb ----------------------------------------------
 
 
-def _ability_worth(state: MeaState, ab: Ability, p: int, q: int, src: int) -> float:
-    """A rough worth of an ability resolving now for ``p`` (``q``: the source's tile)."""
-    e = ab.effect
-    if ab.condition is not None and not ab.condition.holds(state._count(ab.condition.count, p)):
-        return 0.0
-    if e == "draw":
-        room = HAND_LIMIT - 2 - len(state._hand[p])
-        n = min(ab.amount, room, len(state._deck[p]))
-        return 0.9 * n if ab.target == "you" else -0.5 * n
-    if e == "extra_attack" or e == "extra_action":
-        return 1.0
-    if e in ("gain_attack", "gain_defence"):
-        return (0.6 if ab.until else 1.0) * ab.amount
-    if e == "add_tile":
-        return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
-    options = state._targets(ab, p, src, q)
-    if not options:
-        return 0.0
-    if e in ("flip_tile",):
-        return 5.0
-    if e in ("destroy_tile", "obliterate_tile"):
-        best = 4.0
-        if e == "obliterate_tile":
-            best += max(
-                sum(monster_value(state, j) * (1 if state._ctrl[j] != p else -1) for j in state._occ[t])
-                for t in options
-            )
-        return best
-    values = [monster_value(state, t[0]) for t in options]
-    if ab.target == "friendly_monster":
-        return -min(values)
-    if e == "kill":
-        return max(values) + 1.0
-    if e == "return_to_hand":
-        return 0.7 * max(values) + 0.5
-    if e == "take_control":
-        return 2.0 * max(values)
-    return 0.0
+_REACHES: dict[int, tuple[MeaTables, tuple[int, ...]]] = {}
 
 
-def _card_worth(state: MeaState, i: int, p: int, q: int) -> float:
-    """What summoning or playing card instance ``i`` is worth (abilities on play/summon)."""
-    tab = state._tab
-    worth = 0.0
-    for ab in tab.triggers[i].get("summoned", ()) + tab.triggers[i].get("play", ()):
-        worth += _ability_worth(state, ab, p, q, i)
-    return worth
+def _reaches(tab: MeaTables) -> tuple[int, ...]:
+    """Per card instance, its abilities on play or summon: 0 none, 1 whose worth is the same on
+    any tile, 2 some look at the tiles next to it. Worked out once per rules' tables."""
+    found = _REACHES.get(id(tab))
+    if found is None or found[0] is not tab:
+        out = []
+        for trig in tab.triggers:
+            abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
+            out.append(2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0)
+        if len(_REACHES) > 64:  # rules come and go (a lab run makes a few): keep the last ones
+            _REACHES.clear()
+        found = _REACHES[id(tab)] = (tab, tuple(out))
+    return found[1]
 
 
 def score_action(state: MeaState, action: Any, p: int) -> float:
@@ -181,18 +156,24 @@ def score_action(state: MeaState, action: Any, p: int) -> float:
 class _Scores:
     """``score_action`` over the actions of one decision: what several of them share (the threat
     on a tile, a monster's worth, what a moving monster risks where it stands, a summoned card's
-    worth on a tile) is worked out once. The same sums in the same order: the scores are
-    ``score_action``'s to the bit."""
+    worth on a tile) is worked out once, and the state's views taken once. The same sums in the
+    same order: the scores are ``score_action``'s to the bit."""
 
     __slots__ = (
         "adj",
+        "atk",
+        "atk_bonus",
         "attack_printed",
         "borders",
         "cost",
         "crowded",
         "ctrl",
+        "def_",
+        "def_bonus",
         "defence",
+        "hand",
         "movers",
+        "names",
         "occ",
         "p",
         "pos",
@@ -201,75 +182,128 @@ class _Scores:
         "summons",
         "threats",
         "tiles",
+        "triggers",
         "values",
         "worths",
     )
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
-        tab = state._tab
+        tab = state.tables
         self.attack_printed, self.defence, self.cost = tab.attack, tab.defence, tab.cost
-        self.tiles, self.occ, self.adj = state._tiles, state._occ, state._adj
-        self.ctrl, self.pos = state._ctrl, state._pos
+        self.names, self.triggers = tab.names, tab.triggers
+        self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
+            state.board_view()
+        )
+        self.hand: tuple[int, ...] | None = None  # read when first needed, with ``crowded``
         self.borders: dict[int, bool] = {}
-        self.reach: dict[int, int] = {}  # per card: 0 no ability on play or summon, 1 one worth, 2 one per tile
+        self.reach = _reaches(tab)
         self.threats: dict[int, int] = {}
         self.values: dict[int, float] = {}
         self.summons: dict[str, tuple[int, int, float]] = {}
         self.movers: dict[int, tuple[int, float, bool]] = {}
         self.worths: dict[tuple[int, int | None], float] = {}
-        self.crowded = max(0, len(state._hand[p]) - CROWDED_HAND) * 1.0  # a full hand must be played down
+        self.crowded = 0.0  # a full hand must be played down: see _hand
 
     def threat(self, q: int) -> int:
         found = self.threats.get(q)
         if found is None:
-            found = self.threats[q] = threat_on(self.state, q, self.p)
+            found = self.threats[q] = _threat(q, self.p, self.ctrl, self.atk, self.occ, self.adj)
         return found
 
     def value(self, i: int) -> float:
         found = self.values.get(i)
         if found is None:
-            found = self.values[i] = monster_value(self.state, i)
+            stats = self.atk[i] + self.atk_bonus[i] + self.def_[i] + self.def_bonus[i]
+            found = self.values[i] = _worth(self.triggers[i], stats)
         return found
 
     def card(self, name: str) -> int:
         """The first instance of ``name`` in the hand."""
-        names = self.state._tab.names
-        return next(j for j in self.state._hand[self.p] if names[j] == name)
+        names = self.names
+        return next(j for j in self._hand() if names[j] == name)
 
-    def reach_of(self, i: int) -> int:
-        """Card ``i``'s abilities on play or summon: 0 none, 1 whose worth is the same on any
-        tile, 2 some look at the tiles next to it."""
-        reach = self.reach.get(i)
-        if reach is None:
-            trig = self.state._tab.triggers[i]
-            abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
-            reach = self.reach[i] = 2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0
-        return reach
+    def _hand(self) -> tuple[int, ...]:
+        """The player's hand, read once (and ``crowded`` worked out from it): only summons, plays
+        and their abilities need it, each after :meth:`card`."""
+        hand = self.hand
+        if hand is None:
+            hand = self.hand = self.state.hand(self.p)
+            self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
+        return hand
+
+    def ability_worth(self, ab: Ability, q: int, src: int) -> float:
+        """A rough worth of an ability of card ``src`` resolving now for the player (``q``: the
+        source's tile)."""
+        state, p = self.state, self.p
+        e = ab.effect
+        if ab.condition is not None and not ab.condition.holds(state.condition_count(ab.condition.count, p)):
+            return 0.0
+        if e == "draw":
+            room = HAND_LIMIT - 2 - len(self._hand())
+            n = min(ab.amount, room, state.deck_size(p))
+            return 0.9 * n if ab.target == "you" else -0.5 * n
+        if e == "extra_attack" or e == "extra_action":
+            return 1.0
+        if e in ("gain_attack", "gain_defence"):
+            return (0.6 if ab.until else 1.0) * ab.amount
+        if e == "add_tile":
+            return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+        options = state.targets(ab, p, src, q)
+        if not options:
+            return 0.0
+        if e in ("flip_tile",):
+            return 5.0
+        value = self.value
+        if e in ("destroy_tile", "obliterate_tile"):
+            best = 4.0
+            if e == "obliterate_tile":
+                ctrl, occ = self.ctrl, self.occ
+                best += max(sum(value(j) * (1 if ctrl[j] != p else -1) for j in occ[t]) for t in options)
+            return best
+        values = [value(t[0]) for t in options]
+        if ab.target == "friendly_monster":
+            return -min(values)
+        if e == "kill":
+            return max(values) + 1.0
+        if e == "return_to_hand":
+            return 0.7 * max(values) + 0.5
+        if e == "take_control":
+            return 2.0 * max(values)
+        return 0.0
+
+    def card_worth(self, i: int, q: int) -> float:
+        """What summoning or playing card instance ``i`` onto ``q`` is worth (its abilities on play
+        or summon)."""
+        trig = self.triggers[i]
+        worth = 0.0
+        for ab in trig.get("summoned", ()) + trig.get("play", ()):
+            worth += self.ability_worth(ab, q, i)
+        return worth
 
     def worth(self, i: int, q: int) -> float:
-        """``_card_worth``: 0.0 for a card with no ability on play or summon, and worked out once
+        """:meth:`card_worth`: 0.0 for a card with no ability on play or summon, and worked out once
         per card when none of its abilities looks at the tiles next to ``q``."""
-        reach = self.reach_of(i)
+        reach = self.reach[i]
         if not reach:
             return 0.0
         key = (i, q if reach == 2 else None)
         found = self.worths.get(key)
         if found is None:
-            found = self.worths[key] = _card_worth(self.state, i, self.p, q)
+            found = self.worths[key] = self.card_worth(i, q)
         return found
 
     def score(self, action: Any) -> float:
         kind = action[0]
         if kind == "move":
-            i = self.state._resolve_ref(action[1], self.p)
+            i = self.state.resolve_ref(action[1], self.p)
             assert i is not None
             return self.move(i, action[2])
         if kind == "summon":
             return self.summon(action[1], action[2])
         if kind == "attack":
             # A legal attack's refs all resolve.
-            return self.attack(action[1], cast("list[int]", [self.state._resolve_ref(r, self.p) for r in action[2]]))
+            return self.attack(action[1], cast("list[int]", [self.state.resolve_ref(r, self.p) for r in action[2]]))
         if kind == "play":
             return self.play(action[1])
         return -1.0
@@ -356,7 +390,7 @@ class _Scores:
                     summoned = self.summons[name] = self._summoned(name)
                 i, value, base = summoned
                 defence = self.defence[i]
-                reach = self.reach_of(i)
+                reach = self.reach[i]
                 worth = self.worth(i, -1) if reach == 1 else 0.0
                 for q, threat, border in places:
                     score = base
@@ -364,7 +398,7 @@ class _Scores:
                         score -= 0.6 * value
                     if border:
                         score += 0.3
-                    s = score + (_card_worth(self.state, i, p, q) if reach == 2 else worth)
+                    s = score + (self.card_worth(i, q) if reach == 2 else worth)
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
@@ -381,7 +415,7 @@ class _Scores:
             for d in dests:
                 on_d = threats.get(d)
                 if on_d is None:
-                    on_d = threats[d] = threat_on(self.state, d, p)
+                    on_d = threats[d] = _threat(d, p, self.ctrl, self.atk, self.occ, self.adj)
                 there = on_d >= dval
                 if tiles[d] != p:
                     s = 3.0 - (0.8 * v if there else 0.0)
@@ -402,15 +436,14 @@ class _Scores:
 
 def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     """The heuristic's choice of a target for the ability (or displacement) pending."""
-    item = state._queue[0]
-    if item[0] == "disp":
-        i = item[1]
-        return min(legal, key=lambda a: threat_on(state, a[1], p) - state.defence_of(i))
-    ab: Ability = item[1]
+    ab, source = state.pending()
+    owners, occ, adj, ctrl, pos, atk, *_ = state.board_view()
+    if ab is None:  # where a displaced monster goes
+        return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
 
     def monster(a: Choose) -> int:
-        i = state._resolve_ref(a[1])
+        i = state.resolve_ref(a[1])
         assert i is not None
         return i
 
@@ -420,26 +453,27 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
                 def useful(a: Choose) -> float:
                     i = monster(a)
-                    near = threat_on(state, state._pos[i], 1 - p) > 0  # enemies adjacent
+                    near = _threat(pos[i], 1 - p, ctrl, atk, occ, adj) > 0  # enemies adjacent
                     return state.attack_of(i) + (5 if state.can_attack(i) and near else 0)
 
                 return max(legal, key=useful)
             if e == "gain_defence":
                 return max(legal, key=lambda a: monster_value(state, monster(a)))
             return min(legal, key=lambda a: monster_value(state, monster(a)))
-        return max(legal, key=lambda a: monster_value(state, monster(a)) * (1 if state._ctrl[monster(a)] != p else -1))
+        return max(legal, key=lambda a: monster_value(state, monster(a)) * (1 if ctrl[monster(a)] != p else -1))
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
-            return sum(monster_value(state, j) * (1 if state._ctrl[j] != p else -1) for j in state._occ[a[1]])
+            return sum(monster_value(state, j) * (1 if ctrl[j] != p else -1) for j in occ[a[1]])
 
         return max(legal, key=loss)
     if e == "add_tile":
         owner = p if ab.target == "you" else 1 - p
+        dirs = state.tables.dirs
 
         def friends(a: Choose) -> int:
             q = a[1]
-            n = sum(1 for d in state._tab.dirs if state._tiles.get(q + d) == owner)
+            n = sum(1 for d in dirs if owners.get(q + d) == owner)
             return n if owner == p else -n
 
         return max(legal, key=friends)
@@ -451,7 +485,7 @@ def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: 
     reaching 11), or obliterate its least valuable tile when its deck is empty."""
     draws = [a for a in legal if isinstance(a, Draw)]
     if draws:
-        h = len(state._hand[p])
+        h = state.hand_size(p)
         want = max(1, target_hand - h)
         best = draws[0]
         for a in draws:
@@ -459,12 +493,13 @@ def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: 
                 best = a
         return best
     obl = [a for a in legal if isinstance(a, Obliterate)]
+    _, occ, _, ctrl, *_ = state.board_view()
 
     def cost(a: Obliterate) -> float:
         q = a[1]
         if q < 0:
             return 0.0
-        return sum(monster_value(state, j) * (1 if state._ctrl[j] == p else -1) for j in state._occ[q])
+        return sum(monster_value(state, j) * (1 if ctrl[j] == p else -1) for j in occ[q])
 
     return min(obl, key=cost)
 
@@ -472,20 +507,20 @@ def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: 
 def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target_hand: int) -> Any:
     """The heuristic's action for the current player of a full ``state``."""
     p = state.current_player
-    phase = state._phase
     if len(legal) == 1:
         return legal[0]
-    if phase == _OPENING:
+    if type(legal) is MainActions:  # the main phase's own listing (the common case)
+        k = _Scores(state, p).best(legal, ACT_THRESHOLD)
+        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
+    phase = state.phase
+    if phase == "opening":
         want = min(opening, len(legal))
         return legal[want - 1]
-    if phase == _FLIP:
+    if phase == "flip":
         return legal[0]
-    if phase == _CHOICE:
+    if phase == "choice":
         return choose_target(state, legal, p)
     scores = _Scores(state, p)
-    if type(legal) is MainActions:
-        k = scores.best(legal, ACT_THRESHOLD)
-        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
     best, best_score = None, ACT_THRESHOLD
     for a in legal:
         kind = a[0]
@@ -570,12 +605,13 @@ class HeuristicAgent:
 def rollout(state: MeaState, me: int, openings: tuple[int, int], target_hand: int, max_decisions: int = 400) -> None:
     """Play on with the heuristic for both seats until the end of ``me``'s opponent's
     next turn (when ``me`` is to start a turn again), or the game's end."""
-    start_turns = state._taken[1 - me]
+    start_turns = state.turns_taken[1 - me]
     for _ in range(max_decisions):
         p = state.current_player
         if p == TERMINAL:
             return
-        if state._active == me and state._taken[1 - me] > start_turns and state._phase in (_FLIP, _MAIN):
+        # (In the flip and main phases the current player is the active one.)
+        if p == me and state.turns_taken[1 - me] > start_turns and state.phase in ("flip", "main"):
             return
         legal = state.legal_actions()
         state.apply_unchecked(heuristic_action(state, legal, openings[p], target_hand))
@@ -631,11 +667,11 @@ class SearchAgent:
         legal = list(legal_actions)
         if len(legal) == 1:
             return [(legal[0], [])]
-        phase = view._phase
-        if phase == _OPENING:
+        phase = view.phase
+        if phase == "opening":
             return [(legal[min(self.openings[me], len(legal)) - 1], [])]
         base = view.determinise(me, self.rng)
-        if phase == _MAIN:
+        if phase == "main":
             candidates = ranked_actions(base, legal, me, self.target_hand)[: self.candidates + 1]
             end = end_turn_action(base, legal, me, self.target_hand)
             if end not in candidates:
@@ -648,8 +684,7 @@ class SearchAgent:
         for s in range(self.samples):
             state = base if s == 0 else view.determinise(me, self.rng)
             for k, action in enumerate(candidates):
-                trial = state._copy()
-                trial.history = []
+                trial = state.search_copy()
                 trial.apply_unchecked(action)
                 rollout(trial, me, self.openings, self.target_hand)
                 values[k].append(evaluate(trial, me))
@@ -744,23 +779,23 @@ class IsmctsAgent(BaseIsmcts):
         of theirs seen on the board and hidden now was returned to it (nothing else takes a
         card from the board out of sight); it is known to be there until it shows again."""
         view = observation.view
-        zone = view._zone
-        owner = view._tab.owner
+        zone = view.zones
+        owner = view.tables.owner
         opp = 1 - observation.player
         self._known = {i for i in self._known | self._on_board if zone[i] == UNKNOWN}
         self._on_board = {i for i, z in enumerate(zone) if z == BOARD and owner[i] == opp}
 
     def shortcut(self, observation: Any, legal_actions: Sequence[Any]) -> Any | None:
         obs: MeaObservation = observation
-        if obs.view._phase == _OPENING:
+        if obs.view.phase == "opening":
             return legal_actions[min(self.openings[obs.player], len(legal_actions)) - 1]
         return None
 
     def start(self, observation: Any) -> None:
         obs: MeaObservation = observation
-        self._start_turns = obs.view._taken[1 - obs.player]
-        decks = obs.view._deck
-        self._root_decks = (len(decks[0]), len(decks[1]))
+        view = obs.view
+        self._start_turns = view.turns_taken[1 - obs.player]
+        self._root_decks = (view.deck_size(0), view.deck_size(1))
 
     def settled(self, state: State) -> bool:
         """This seat's turn still, with no card drawn from either deck since the root: a Méa
@@ -770,10 +805,10 @@ class IsmctsAgent(BaseIsmcts):
         me = self.seat
         return (
             self.cache
-            and s._active == me
-            and s._taken[1 - me] == self._start_turns
-            and len(s._deck[0]) == self._root_decks[0]
-            and len(s._deck[1]) == self._root_decks[1]
+            and s.active == me
+            and s.turns_taken[1 - me] == self._start_turns
+            and s.deck_size(0) == self._root_decks[0]
+            and s.deck_size(1) == self._root_decks[1]
         )
 
     def follows(self, previous: Any, action: Any, observation: Any) -> bool:
@@ -782,32 +817,17 @@ class IsmctsAgent(BaseIsmcts):
         a, b = cast(MeaObservation, previous).view, cast(MeaObservation, observation).view
         me = cast(MeaObservation, observation).player
         return (
-            a._turn == b._turn
-            and a._active == me == b._active
-            and a._zone.count(UNKNOWN) == b._zone.count(UNKNOWN)
-            and len(a._hand[1 - me]) == len(b._hand[1 - me])
+            a.turn == b.turn
+            and a.active == me == b.active
+            and a.zones.count(UNKNOWN) == b.zones.count(UNKNOWN)
+            and a.hand_size(1 - me) == b.hand_size(1 - me)
         )
 
     def determinise(self, observation: Any, rng: random.Random) -> MeaState:
         """The search agent's deal (:meth:`MeaState.determinise`), then every card known to
         be in the other hand (:meth:`remember`) swapped into it for an unknown one."""
         obs: MeaObservation = observation
-        state = obs.view.determinise(obs.player, rng)
-        if not self._known:
-            return state
-        opp = 1 - obs.player
-        hand, deck, zone = state._hand[opp], state._deck[opp], state._zone
-        owner = state._tab.owner  # (a card of this seat's own in that hand is known already)
-        spare = [k for k, j in enumerate(hand) if j not in self._known and owner[j] == opp]
-        for i in sorted(self._known):
-            if zone[i] == HAND or not spare or i not in deck:
-                continue
-            k = spare.pop(rng.randrange(len(spare)))
-            j = hand[k]
-            hand[k] = i
-            deck[deck.index(i)] = j
-            zone[i], zone[j] = HAND, DECK
-        return state
+        return obs.view.determinise(obs.player, rng, self._known)
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeaState, state)
@@ -815,10 +835,10 @@ class IsmctsAgent(BaseIsmcts):
         if len(legal) == 1:
             return legal
         p = s.current_player
-        phase = s._phase
-        if phase == _OPENING or (p != self.seat and self.opponents == "heuristic"):
+        phase = s.phase
+        if phase == "opening" or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(s, legal, self.openings[p], self.target_hand),)
-        if phase != _MAIN:
+        if phase != "main":
             return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
         out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]
         end = end_turn_action(s, legal, p, self.target_hand)
@@ -831,14 +851,15 @@ class IsmctsAgent(BaseIsmcts):
             return self.cut_off_screen(state)
         s = cast(MeaState, state)
         me = self.seat
-        return s._active == me and s._taken[1 - me] > self._start_turns and s._phase in (_FLIP, _MAIN)
+        # (In the flip and main phases the current player is the active one.)
+        return s.current_player == me and s.turns_taken[1 - me] > self._start_turns and s.phase in ("flip", "main")
 
     def cut_off_screen(self, state: State) -> bool:
         """The end of this seat's turn (the other's has begun): ``horizon=turn``'s cut-off, and
         where ``screen`` looks at the root's actions."""
         s = cast(MeaState, state)
         me = self.seat
-        return s._active != me and s._taken[1 - me] > self._start_turns
+        return s.active != me and s.turns_taken[1 - me] > self._start_turns
 
     def rollout(self, state: State) -> None:
         s = cast(MeaState, state)

@@ -17,16 +17,22 @@ the interpreter below; a target chosen among several is a decision of its own
 Cards are instances numbered 0 … N-1 (seat 0's deck list, then seat 1's); their
 per-game values (zone, controller, tile, attack, defence, actions left) are kept
 in flat lists so that :meth:`MeaState.clone` and the fast path are cheap.
+
+Code outside this module reads a state through :class:`MeaState`'s public methods (and, where it
+reads the whole board often, the live views :attr:`MeaState.tables`, :attr:`MeaState.zones` and
+:meth:`MeaState.board_view`), and sets one up with :meth:`MeaState.position` and the set-up methods
+(:meth:`MeaState.place_card`, ``set_tile``, ``set_monster``, ``arrange``, ``set_main_phase``);
+``docs/rules/mea.md`` lists them. The ``_`` names are the engine's.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 from operator import countOf, itemgetter
-from typing import Any, ClassVar, Self, cast
+from typing import Any, ClassVar, NamedTuple, Self, cast
 
 from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
@@ -534,7 +540,7 @@ def game_card(card: MeaCard) -> MeaCard:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tables:
+class MeaTables:
     """Per-rules constant tables, by card instance."""
 
     cards: tuple[MeaCard, ...]
@@ -608,7 +614,7 @@ class _Ids:
     total: int
 
     @classmethod
-    def of(cls, tab: _Tables, deck_max: int) -> _Ids:
+    def of(cls, tab: MeaTables, deck_max: int) -> _Ids:
         monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
         assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
         names = monsters + assists
@@ -776,7 +782,7 @@ class MeaRules(Rules):
     def players(self) -> int:
         return 2
 
-    def tables(self) -> _Tables:
+    def tables(self) -> MeaTables:
         """Per-instance constants (built once per rules object)."""
         cached = self.__dict__.get("_tables")
         if cached is None:
@@ -890,7 +896,7 @@ class MeaRules(Rules):
         return notes
 
 
-def _build_tables(rules: MeaRules) -> _Tables:
+def _build_tables(rules: MeaRules) -> MeaTables:
     cards: list[MeaCard] = []
     owner: list[int] = []
     offset = []
@@ -909,7 +915,7 @@ def _build_tables(rules: MeaRules) -> _Tables:
     cells = B.square(B.parse_layout(rules.layout), rules.board_size) if rules.board_size else ()
     turn_start = tuple(t.get("turn_start", ()) for t in triggers)
     turn_end = tuple(t.get("turn_end", ()) for t in triggers)
-    return _Tables(
+    return MeaTables(
         cards=tuple(cards),
         owner=tuple(owner),
         offset=(offset[0], offset[1]),
@@ -941,7 +947,7 @@ def _build_tables(rules: MeaRules) -> _Tables:
     )
 
 
-def _canonical(action: MeaAction, tables: _Tables) -> MeaAction:
+def _canonical(action: MeaAction, tables: MeaTables) -> MeaAction:
     """``action`` as the rules list it: an attack's attackers in board order unless the order
     is part of it (``move_in="first"``)."""
     if type(action) is Attack and not tables.first_moves_in:
@@ -974,11 +980,34 @@ def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaActi
 # --- state ---------------------------------------------------------------------
 
 
+class MeaBoard(NamedTuple):
+    """:meth:`MeaState.board_view`: the engine's own containers, not copies (cheap to take,
+    changed by the next action; never modify them)."""
+
+    tile_owners: Mapping[int, int]
+    """Tile position → the seat that owns it (:meth:`MeaState.tiles` is a copy)."""
+    occupants: Mapping[int, tuple[int, ...]]
+    """Tile position → the instances on it in arrival order, for every tile, in board order."""
+    neighbours: Mapping[int, tuple[int, ...]]
+    """Tile position → the positions of the tiles next to it, in board order."""
+    controllers: Sequence[int]
+    """By instance, as the lists below."""
+    positions: Sequence[int]
+    """The position of the tile each instance is on (``NONE_POS`` off the board)."""
+    attacks: Sequence[int]
+    """Attack without this turn's bonuses (the printed value and lasting gains)."""
+    defences: Sequence[int]
+    attack_bonuses: Sequence[int]
+    """This turn's bonuses (:meth:`MeaState.attack_of` is ``attacks[i] + attack_bonuses[i]``)."""
+    defence_bonuses: Sequence[int]
+
+
 class MeaState(State):
     """A Méa game in progress. See :class:`cardbase.games.base.State` for the protocol.
 
-    Read the position through the methods below (``tiles``, ``monsters``, ``hand``, …)
-    or an :meth:`observation`; the ``_`` attributes are the engine's.
+    Read the position through the methods below (``tiles``, ``monsters``, ``hand``, …), the
+    live views (``tables``, ``zones``, :meth:`board_view`) or an :meth:`observation`; set one up
+    with :meth:`position` and the set-up methods. The ``_`` attributes are the engine's.
     """
 
     __slots__ = (
@@ -1086,6 +1115,10 @@ class MeaState(State):
         names = self._tab.names
         return tuple((names[i], ab, p) for i, ab, p in self._fired)
 
+    def fired_from(self) -> tuple[int, ...]:
+        """The card instances of :meth:`abilities_fired`, in the same order."""
+        return tuple(i for i, _, _ in self._fired)
+
     @property
     def turns_taken(self) -> tuple[int, int]:
         return (self._taken[0], self._taken[1])
@@ -1162,7 +1195,8 @@ class MeaState(State):
     def controller(self, instance: int) -> int:
         return self._ctrl[instance]
 
-    def position(self, instance: int) -> int:
+    def tile_of(self, instance: int) -> int:
+        """The position of the tile ``instance`` is on (``NONE_POS`` off the board)."""
         return self._pos[instance]
 
     def attack_of(self, instance: int) -> int:
@@ -1183,6 +1217,14 @@ class MeaState(State):
 
     def can_attack(self, instance: int) -> bool:
         return self._acts[instance] > 0 or self._xatt[instance] > 0
+
+    def actions_left(self, instance: int) -> int:
+        """The actions (a move or an attack) ``instance`` has left this turn."""
+        return self._acts[instance]
+
+    def extra_attacks(self, instance: int) -> int:
+        """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
+        return self._xatt[instance]
 
     def summoned_this_turn(self, instance: int) -> bool:
         return self._fresh[instance]
@@ -1212,6 +1254,256 @@ class MeaState(State):
             card = self._tab.names[source] if source >= 0 else "?"
             what = f"{card}: {ability.text()}"
         return {"player": chooser, "for": what, "options": list(options)}
+
+    def pending(self) -> tuple[Ability | None, int]:
+        """What the choice phase's decision is for: ``(ability, the card it comes from)``, or
+        ``(None, the monster)`` for where a displaced monster goes. Only in the choice phase."""
+        item = self._queue[0]
+        if item[0] == "disp":
+            return None, item[1]
+        return item[1], item[3]
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hand[seat])
+
+    def deck_size(self, seat: int) -> int:
+        return len(self._deck[seat])
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won (both: a draw); ``None`` while the game goes on."""
+        return self._end[0] if self._end else None
+
+    # -- live read-only views, for agents and views that read the whole board often: the
+    # engine's own containers, not copies (cheap to take, changed by the next action; never
+    # modify them). Per card instance unless said. --
+
+    @property
+    def tables(self) -> MeaTables:
+        """The rules' constant per-instance tables (``names``, ``owner``, ``cost``, ``triggers``, …;
+        the same object as ``rules.tables()``)."""
+        return self._tab
+
+    @property
+    def zones(self) -> Sequence[int]:
+        """Each instance's zone (``DECK``, ``HAND``, ``BOARD``, ``OUT``; ``UNKNOWN`` in a view)."""
+        return self._zone
+
+    def board_view(self) -> MeaBoard:
+        """The board and the cards' per-instance values, as live views, in one call."""
+        views = (self._tiles, self._occ, self._adj, self._ctrl, self._pos, self._atk, self._def, self._tmp, self._tmpd)
+        return tuple.__new__(MeaBoard, views)  # (without the generated __new__'s Python frame)
+
+    # -- setting up a position (scenarios, games typed up from a real table): each change keeps
+    # the state whole (every card in one place, the board's indexes, the legal actions worked out
+    # again). On a full state, not an observation's view. --
+
+    @classmethod
+    def position(
+        cls,
+        rules: MeaRules,
+        *,
+        hands: Sequence[Sequence[str]] = ((), ()),
+        board: Sequence[Mapping[str | int, Sequence[str]]] = ({}, {}),
+        out: Sequence[Sequence[str]] = ((), ()),
+        decks: Sequence[Sequence[str] | None] = (None, None),
+        tiles: Mapping[str | int, int] | None = None,
+        active: int = 0,
+        mana: int | None = None,
+        turns_taken: tuple[int, int] | None = None,
+        seed: int | None = 0,
+    ) -> MeaState:
+        """A game at a given position: seat ``active``'s main phase, with ``mana`` to spend (by
+        default the mana its turn counts).
+
+        Per seat, cards by name, each the first copy of its deck list not placed yet: ``hands[s]``
+        (in order), ``board[s]`` (tile → the seat's monsters there, which it controls; ready to move
+        and attack), ``out[s]`` (out of play); ``decks[s]``: the cards left in its deck, top first
+        (by default the rest in deck-list order, the first on top). ``tiles``: every tile and its
+        owner (default: the rules' layout). ``turns_taken``: each seat's turns begun (default 1 for
+        the seats that have played: ``(1, 0)`` when ``active`` is 0, else ``(1, 1)``). The history
+        is empty (no record replays to it). For scenarios and for games typed up from a real table;
+        :meth:`place_card`, :meth:`set_tile` and :meth:`set_main_phase` change it further.
+        """
+        if not isinstance(rules, MeaRules):
+            raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
+        if active not in (0, 1):
+            raise InvalidAction(f"no seat {active} in a 2-player game")
+        state = cls(rules, seed)
+        names = state._tab.names
+        canonical = state._tab.canonical
+
+        def take(seat: int, name: str) -> int:
+            card = canonical.get(fold(name), name)
+            for i in reversed(state._deck[seat]):  # top first: the deck list's order
+                if names[i] == card:
+                    return i
+            if card in names[state._tab.offset[seat] : state._tab.offset[seat] + rules.decks[seat].size]:
+                raise InvalidAction(f"more copies of {card} than {seat_name(seat)}'s deck has")
+            raise InvalidAction(f"no {quoted(name)} in {seat_name(seat)}'s deck")
+
+        if tiles is not None:
+            wanted = {_tile(t) if isinstance(t, str) else t: owner for t, owner in tiles.items()}
+            for q in [q for q in state._tiles if q not in wanted]:
+                state.set_tile(q, None)
+            for q, owner in sorted(wanted.items()):
+                state.set_tile(q, owner)
+        for seat in (0, 1):
+            for t, monsters in board[seat].items():
+                q = _tile(t) if isinstance(t, str) else t
+                for name in monsters:
+                    state.place_card(take(seat, name), BOARD, q)
+            for name in hands[seat]:
+                state.place_card(take(seat, name), HAND)
+            for name in out[seat]:
+                state.place_card(take(seat, name), OUT)
+            deck = decks[seat]
+            if deck is not None:
+                left = [names[i] for i in reversed(state._deck[seat])]
+                if sorted(canonical.get(fold(n), n) for n in deck) != sorted(left):
+                    raise InvalidAction(f"{seat_name(seat)}'s deck is not the cards left: {', '.join(sorted(left))}")
+                order: list[int] = []
+                for name in deck:
+                    card = canonical.get(fold(name), name)
+                    order.append(next(i for i in reversed(state._deck[seat]) if names[i] == card and i not in order))
+                state.arrange(seat, state.hand(seat), order)
+        state._taken = list(turns_taken) if turns_taken is not None else [1, 0 if active == 0 else 1]
+        state._turn = sum(state._taken)
+        state.set_main_phase(active, mana)
+        return state
+
+    def place_card(self, instance: int, zone: int, tile: int = NONE_POS, seat: int | None = None) -> None:
+        """Put card ``instance`` from wherever it is into ``zone``: ``HAND`` (the end of ``seat``'s
+        hand; by default its owner's), ``DECK`` (the bottom of its owner's deck), ``OUT`` (out of
+        play), or ``BOARD`` (on ``tile``, controlled by ``seat``, by default its owner, ready to
+        move and attack: not summoned this turn). A monster taken off the board is reset to its
+        printed values (as when it leaves the board in play); one moved between tiles keeps them."""
+        tab = self._tab
+        if not 0 <= instance < len(tab.cards):
+            raise InvalidAction(f"no card {instance} in this game (0 to {len(tab.cards) - 1})")
+        if zone not in (DECK, HAND, BOARD, OUT):
+            raise InvalidAction(f"a card goes to the deck, hand, board or out of play, not zone {zone}")
+        if seat is not None and seat not in (0, 1):
+            raise InvalidAction(f"no seat {seat} in a 2-player game")
+        owner = tab.owner[instance]
+        if zone == BOARD:
+            if not tab.monster[instance]:
+                raise InvalidAction(f"{tab.names[instance]} is an assist: only monsters go on the board")
+            here = self._occ.get(tile)
+            if here is None:
+                raise InvalidAction(f"no tile at {B.name(tile)}")
+            if len(here) >= MAX_PER_TILE and instance not in here:
+                raise InvalidAction(f"{B.name(tile)} has {MAX_PER_TILE} monsters on it already")
+        where = self._zone[instance]
+        if where == BOARD:
+            self._lift(instance)
+            if zone != BOARD:
+                self._reset(instance)
+        elif where == HAND:
+            next(h for h in self._hand if instance in h).remove(instance)
+        elif where == DECK:
+            next(d for d in self._deck if instance in d).remove(instance)
+        elif where == OUT:
+            self._out.remove(instance)
+        else:
+            raise InvalidAction("a view's hidden cards cannot be placed: set up a full state")
+        if zone == BOARD:
+            self._place(instance, tile, owner if seat is None else seat)
+            self._acts[instance] = 1
+            self._xatt[instance] = 0
+            self._fresh[instance] = False
+        elif zone == HAND:
+            self._zone[instance] = HAND
+            self._hand[owner if seat is None else seat].append(instance)
+        elif zone == DECK:
+            self._zone[instance] = DECK
+            self._deck[owner].insert(0, instance)
+        else:
+            self._zone[instance] = OUT
+            self._out.append(instance)
+        self._legal = None
+
+    def set_monster(
+        self,
+        instance: int,
+        *,
+        attack: int | None = None,
+        defence: int | None = None,
+        actions: int | None = None,
+        extra_attacks: int | None = None,
+        summoned: bool | None = None,
+    ) -> None:
+        """Change a monster on the board: its attack and defence without this turn's bonuses (as
+        after a lasting gain), the actions it has left this turn (a move or an attack; 0 or 1),
+        its extra attacks left, whether it was summoned this turn."""
+        if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
+            raise InvalidAction(f"card {instance} is not a monster on the board")
+        if attack is not None:
+            self._atk[instance] = attack
+        if defence is not None:
+            self._def[instance] = defence
+        if actions is not None:
+            self._acts[instance] = actions
+        if extra_attacks is not None:
+            self._xatt[instance] = extra_attacks
+        if summoned is not None:
+            self._fresh[instance] = summoned
+        self._legal = None
+
+    def arrange(self, seat: int, hand: Sequence[int], deck: Sequence[int]) -> None:
+        """``seat``'s hand and deck (top first) as given: together the cards they hold now."""
+        if sorted([*hand, *deck]) != sorted([*self._hand[seat], *self._deck[seat]]):
+            raise InvalidAction(f"{seat_name(seat)}'s hand and deck are rearranged from the cards they hold")
+        zone = self._zone
+        for i in hand:
+            zone[i] = HAND
+        for i in deck:
+            zone[i] = DECK
+        self._hand[seat] = list(hand)
+        self._deck[seat] = list(reversed(deck))
+        self._legal = None
+
+    def set_tile(self, tile: int, owner: int | None) -> None:
+        """Give the tile at ``tile`` to seat ``owner``, adding it if there is none (within the
+        board's bounds); ``owner=None`` removes it (it must be empty)."""
+        tiles = self._tiles
+        if owner is None:
+            if tile not in tiles:
+                raise InvalidAction(f"no tile at {B.name(tile)}")
+            if self._occ[tile]:
+                raise InvalidAction(f"{B.name(tile)} has monsters on it: take them off first")
+            self._remove_tile(tile, obliterate=False)
+        else:
+            if owner not in (0, 1):
+                raise InvalidAction(f"no seat {owner} in a 2-player game")
+            if tile not in tiles:
+                inside = self._tab.cell_of
+                if not (tile in inside if inside else B.in_bounds(tile)):
+                    raise InvalidAction(f"{B.name(tile)} is off the board")
+                tiles[tile] = owner
+                occ = self._occ
+                occ[tile] = ()
+                self._occ = {p: occ[p] for p in sorted(occ)}
+                self._rebuild_adjacency()
+            tiles[tile] = owner
+        self._legal = None
+
+    def set_main_phase(self, seat: int, mana: int | None = None) -> None:
+        """Make it ``seat``'s main phase with ``mana`` to spend (by default what its turn counts):
+        nothing pending, no choice open; ``seat``'s turns taken at least 1."""
+        if seat not in (0, 1):
+            raise InvalidAction(f"no seat {seat} in a 2-player game")
+        if self._end is not None:
+            raise InvalidAction("the game is over")
+        self._active = seat
+        self.current_player = seat
+        self._phase = _MAIN
+        if self._taken[seat] == 0:
+            self._taken[seat] = 1
+        self._mana = self._compute_mana(seat) if mana is None else mana
+        self._queue.clear()
+        self._choice = None
+        self._legal = None
 
     # -- the rules, as used by the engine --
 
@@ -1476,8 +1768,9 @@ class MeaState(State):
             )
         return IllegalAction(f"at most {MAX_PER_TILE} monsters on a tile: {B.name(q)} is full", "two-per-tile", p)
 
-    def _resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
-        """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given)."""
+    def resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
+        """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given);
+        ``None`` when none is there."""
         occ = self._occ.get(ref[1])
         if not occ:
             return None
@@ -1511,7 +1804,7 @@ class MeaState(State):
         ambiguous = self._ambiguous([ref], p)
         if ambiguous is not None:
             return ambiguous
-        i = self._resolve_ref(ref, p)
+        i = self.resolve_ref(ref, p)
         if i is None or self._ctrl[i] != p:
             return IllegalAction(f"you have no monster {ref}", "own-monster", p)
         if self._acts[i] <= 0:
@@ -1551,7 +1844,7 @@ class MeaState(State):
             return IllegalAction(f"there is no enemy monster on {B.name(t)}", "attack-enemy", p)
         ids = []
         for ref in refs:
-            i = self._resolve_ref(ref, p)
+            i = self.resolve_ref(ref, p)
             if i is None or self._ctrl[i] != p:
                 return IllegalAction(f"you have no monster {ref}", "own-monster", p)
             if i in ids:
@@ -1723,7 +2016,7 @@ class MeaState(State):
 
     def _move(self, action: Move) -> None:
         p = self._active
-        i = self._resolve_ref(action[1], p)
+        i = self.resolve_ref(action[1], p)
         assert i is not None
         self._lift(i)
         self._occ[action[2]] = (*self._occ[action[2]], i)
@@ -1735,7 +2028,7 @@ class MeaState(State):
         p = self._active
         t = action[1]
         # A legal attack's refs all resolve (asserted below).
-        ids = cast("list[int]", [self._resolve_ref(r, p) for r in action[2]])
+        ids = cast("list[int]", [self.resolve_ref(r, p) for r in action[2]])
         ctrl = self._ctrl
         total = 0
         for i in ids:
@@ -1895,7 +2188,7 @@ class MeaState(State):
         if isinstance(target, int):  # a tile; a monster is a Ref (a tuple)
             self._run(target)
             return
-        i = self._resolve_ref(target)
+        i = self.resolve_ref(target)
         assert i is not None
         self._run((i,))
 
@@ -2002,7 +2295,8 @@ class MeaState(State):
                 and (self._zone[src] != BOARD or self._ctrl[src] != p)
             ):
                 return None  # the monster is gone (or no longer theirs): the ability does not activate
-            if not done and ab.condition is not None and not ab.condition.holds(self._count(ab.condition.count, p)):
+            condition = ab.condition
+            if not done and condition is not None and not condition.holds(self.condition_count(condition.count, p)):
                 return None
             if not done:
                 self._fired += ((src, ab, p),)
@@ -2015,7 +2309,7 @@ class MeaState(State):
                 self._apply_to_monster(ab, p, src)
             return None
         if chosen is None:
-            options = [t for t in self._targets(ab, p, src, where) if t not in done]
+            options = [t for t in self.targets(ab, p, src, where) if t not in done]
             if not options:
                 return None  # no valid target (left): the ability, or what is left of it, is ignored
             if len(options) > 1:
@@ -2030,7 +2324,9 @@ class MeaState(State):
             return ("ab", ab, p, src, where, left - 1, (*done, chosen))
         return None
 
-    def _count(self, what: str, p: int) -> int:
+    def condition_count(self, what: str, p: int) -> int:
+        """What an ability's condition counts for seat ``p`` (``friendly_tiles``, ``enemy_monsters``,
+        …; anything else: ``p``'s hand)."""
         if what == "friendly_tiles":
             return self.tile_count(p)
         if what == "enemy_tiles":
@@ -2041,8 +2337,10 @@ class MeaState(State):
             return len(self.monsters(1 - p))
         return len(self._hand[p])
 
-    def _targets(self, ab: Ability, p: int, src: int, where: int) -> list[Any]:
-        """Valid targets: tile positions (``int``) or monsters (``(instance,)``), in board order."""
+    def targets(self, ab: Ability, p: int, src: int, where: int) -> list[Any]:
+        """The valid targets of ``ab`` resolving now for seat ``p`` from card ``src`` (``where``:
+        its tile, when it is not on the board): tile positions (``int``) or monsters
+        (``(instance,)``), in board order."""
         target = ab.target
         f = ab.filter
         adj_src = None
@@ -2224,6 +2522,13 @@ class MeaState(State):
         new.history = list(self.history)
         return new
 
+    def search_copy(self) -> MeaState:
+        """A copy for a search's playout: its own position, the RNG shared with this state, an
+        empty history (cheaper than :meth:`clone`; not a record of the game)."""
+        new = self._copy()
+        new.history = []
+        return new
+
     def _copy(self) -> MeaState:
         """A copy sharing the RNG and history (for search rollouts)."""
         new = object.__new__(MeaState)
@@ -2317,7 +2622,7 @@ class MeaState(State):
                 for t in self._choice[1]:  # the option with that name on that tile
                     if type(t) is not int and self._pos[t[0]] == ref[1] and self._tab.names[t[0]] == ref[0]:
                         return Choose(self.ref_of(t[0]))
-            i = self._resolve_ref(ref)
+            i = self.resolve_ref(ref)
             if i is not None:
                 return Choose(self.ref_of(i))
         return action
@@ -2326,7 +2631,7 @@ class MeaState(State):
         occ = self._occ.get(ref[1], ())
         same = [i for i in occ if self._tab.names[i] == ref[0] and self._ctrl[i] == p]
         if ref[2] or len(same) < 2:
-            return self._resolve_ref(ref, p)
+            return self.resolve_ref(ref, p)
         for i in same:
             if self.can_attack(i):
                 return i
@@ -2447,13 +2752,13 @@ class MeaState(State):
             return (t.play + t.name_index[action[1]] - t.monsters,)
         p = self.current_player
         if kind == "move":
-            i = self._resolve_ref(action[1], p)
+            i = self.resolve_ref(action[1], p)
             assert i is not None, f"{action} names no monster"
             q = self._pos[i]
             where = cell_of[q] * 2 + self._occ[q].index(i)
             return (t.move + where * len(t.dirs) + t.dir_index[action[2] - q],)
         if kind == "attack":
-            ids = [self._resolve_ref(r, p) for r in action[2]]
+            ids = [self.resolve_ref(r, p) for r in action[2]]
             assert None not in ids, f"{action} names no monster"
             return (self._attack_id(action[1], cast("list[int]", ids)),)
         if kind in ("flip", "obliterate"):
@@ -2462,7 +2767,7 @@ class MeaState(State):
         target = action[1]
         if type(target) is int:
             return (t.choose_tile + cell_of[target],)
-        i = self._resolve_ref(target)
+        i = self.resolve_ref(target)
         assert i is not None, f"{action} names no monster"
         q = self._pos[i]
         return (t.choose_monster + cell_of[q] * 2 + self._occ[q].index(i),)
@@ -2531,10 +2836,13 @@ class MeaState(State):
 
     # -- for determinised search --
 
-    def determinise(self, player: int, rng: random.Random) -> MeaState:
+    def determinise(self, player: int, rng: random.Random, known: Collection[int] = ()) -> MeaState:
         """From a redacted view (an observation's), a full state: the unseen cards
         dealt at random into the other hand and both decks. Pure sampling, no
-        inference from play. The result's history and seed are empty."""
+        inference from play, but for ``known``: cards of the other seat's known to be in its
+        hand (seen going back to it), each swapped in (when the deal left it in the deck)
+        for a random card of the deal's that is not known. The result's history and seed are
+        empty."""
         state = self._copy()
         state._legal = None
         state.rng = random.Random(rng.getrandbits(32))
@@ -2548,9 +2856,9 @@ class MeaState(State):
                 pools[owner[i]].append(i)
         for seat in (0, 1):
             rng.shuffle(pools[seat])
-        known = [i for i in self._hand[opp] if i >= 0]
-        hand_size = len(self._hand[opp]) - len(known)
-        hand = known + pools[opp][:hand_size]
+        seen = [i for i in self._hand[opp] if i >= 0]
+        hand_size = len(self._hand[opp]) - len(seen)
+        hand = seen + pools[opp][:hand_size]
         for i in hand:
             zone[i] = HAND
         state._hand = [self._hand[0][:], self._hand[1][:]]
@@ -2562,6 +2870,17 @@ class MeaState(State):
             for i in decks[seat]:
                 zone[i] = DECK
         state._deck = decks
+        if known:
+            deck = decks[opp]
+            spare = [k for k, j in enumerate(hand) if j not in known and owner[j] == opp]
+            for i in sorted(known):
+                if zone[i] == HAND or not spare or i not in deck:
+                    continue
+                k = spare.pop(rng.randrange(len(spare)))
+                j = hand[k]
+                hand[k] = i
+                deck[deck.index(i)] = j
+                zone[i], zone[j] = HAND, DECK
         return state
 
 

@@ -243,7 +243,7 @@ def check_board(page: Page, game_id: str, state: Any) -> None:
         tiles, monsters = mea_board(page)
         assert tiles == {B.name(q): o for q, o in state.tiles().items()}
         assert monsters == {
-            (B.name(state.position(i)), state.card(i).name, f"{state.attack_of(i)}/{state.defence_of(i)}")
+            (B.name(state.tile_of(i)), state.card(i).name, f"{state.attack_of(i)}/{state.defence_of(i)}")
             for i in state.monsters()
         }
     elif game_id == "meio":

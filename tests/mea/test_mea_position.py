@@ -1,0 +1,163 @@
+"""``MeaState.position(...)`` and the set-up methods (``place_card``, ``set_tile``, ``set_monster``,
+``arrange``, ``set_main_phase``): a position built from a description, changed in place, keeps
+every invariant of a played game, and bad input is one clear message."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardbase.games.base import CHANCE, InvalidAction
+from cardbase.games.mea import board as B
+from cardbase.games.mea.engine import BOARD, DECK, HAND, HAND_LIMIT, OUT, MeaState
+from tests.mea.conftest import BRUTE, KNIGHT, PAWN, WALL, Table, legal_texts, names_on, rules_for, started
+from tests.mea.test_mea_properties import check_invariants, random_rules, reference_main_actions
+
+RULES = rules_for([KNIGHT, PAWN, WALL, BRUTE], [KNIGHT, WALL, PAWN], filler=6)
+
+
+def test_a_position_is_what_it_describes():
+    state = MeaState.position(
+        RULES,
+        hands=(["Wall", "Filler"], ["Wall"]),
+        board=({"b1": ["Knight", "Filler"]}, {"b2": ["Pawn"]}),
+        out=(["Brute"], []),
+        active=0,
+        mana=7,
+    )
+    check_invariants(state)
+    names = state.tables.names
+    assert [names[i] for i in state.hand(0)] == ["Wall", "Filler"]
+    assert [names[i] for i in state.hand(1)] == ["Wall"]
+    assert names_on(state, "b1") == ["Knight", "Filler"] and names_on(state, "b2") == ["Pawn"]
+    assert [names[i] for i in state.out_of_play()] == ["Brute"]
+    # The rest stays in deck-list order, the first left on top; the first Filler went to the board.
+    assert [names[i] for i in state.deck(0)] == ["Pawn"] + ["Filler"] * 4
+    assert (state.phase, state.active, state.current_player, state.mana) == ("main", 0, 0, 7)
+    assert state.turns_taken == (1, 0) and state.history == []
+    assert "attack b2 with Knight@b1" in legal_texts(state)  # monsters placed are ready to act
+    assert "summon Wall a2" in legal_texts(state)
+
+
+def test_a_position_matches_the_same_position_set_up_on_a_started_game():
+    """The builder and the tests' Table (a started game changed in place) agree on what is legal."""
+    rules = rules_for([KNIGHT, PAWN, WALL], [KNIGHT, BRUTE], filler=4)
+    built = MeaState.position(rules, hands=(["Wall"], []), board=({"b1": ["Knight"]}, {"b2": ["Brute"]}), mana=20)
+    state = started(rules, openings=(1, 1))  # draws the Knight and P2's Knight
+    table = Table(state)
+    table.empty_hand(0)
+    table.empty_hand(1)
+    table.put(0, "Knight", "b1")
+    table.give(0, "Wall")
+    table.put(1, "Brute", "b2")
+    table.turn(0, mana=20)
+    assert legal_texts(built) == legal_texts(state)
+    assert built.tiles() == state.tiles()
+
+
+def test_the_default_mana_is_what_the_turn_counts_and_the_tiles_can_be_given():
+    tiles = {"a1": 0, "b1": 0, "b2": 1, "c2": 1, "c3": 1}
+    state = MeaState.position(RULES, tiles=tiles, board=({"b1": ["Knight"]}, {}), active=1, turns_taken=(2, 2))
+    check_invariants(state)
+    assert state.tiles() == {B.parse(t): s for t, s in tiles.items()}
+    assert state.active == 1 and state.turns_taken == (2, 2)
+    # P2 counts P1's 2 tiles and no monster of its own: the minimum, 3, then its early-turns bonus
+    assert state.mana == 3 + RULES.second_player_bonus
+    assert MeaState.position(RULES, tiles=tiles, active=1, mana=0).mana == 0
+
+
+def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
+    state = MeaState.position(RULES, hands=(["Knight", "Pawn", "Wall"], []), decks=(["Filler"] * 6 + ["Brute"], None))
+    names = state.tables.names
+    assert [names[i] for i in state.deck(0)] == ["Filler"] * 6 + ["Brute"]
+    state.apply_text("draw 1")  # the end of P1's turn draws the top card
+    assert names[state.hand(0)[-1]] == "Filler"
+    with pytest.raises(InvalidAction, match="not the cards left"):
+        MeaState.position(RULES, decks=(["Brute"], None))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"hands": (["Dragon"], [])}, "no 'Dragon' in P1's deck"),
+        ({"hands": (["Knight", "Knight"], [])}, "more copies of Knight than P1's deck has"),
+        ({"board": ({"b1": ["Knight", "Pawn", "Wall"]}, {})}, "b1 has 2 monsters on it already"),
+        ({"board": ({"z9": ["Knight"]}, {})}, "no tile at z9"),
+        ({"tiles": {"bz1": 0}}, "off the board's coordinates"),
+        ({"tiles": {"a1": 2}}, "no seat 2"),
+        ({"active": 3}, "no seat 3"),
+    ],
+)
+def test_a_bad_position_is_one_clear_message(kwargs, message):
+    with pytest.raises(InvalidAction, match=message):
+        MeaState.position(RULES, **kwargs)
+
+
+def test_a_tile_outside_the_boards_square_is_refused():
+    rules = rules_for([KNIGHT], [KNIGHT], board_size=3)
+    with pytest.raises(InvalidAction, match="d1 is off the board"):
+        MeaState.position(rules, tiles={"a1": 0, "b2": 1, "d1": 0})
+
+
+def test_position_on_a_state_says_what_it_is():
+    state = MeaState.position(RULES)
+    with pytest.raises(TypeError, match="tile_of"):
+        state.position(3)  # type: ignore[arg-type]
+
+
+def test_set_up_changes_refuse_what_would_break_the_state():
+    state = MeaState.position(RULES, board=({"b1": ["Knight"]}, {}))
+    knight = state.on_tile(B.parse("b1"))[0]
+    with pytest.raises(InvalidAction, match="take them off first"):
+        state.set_tile(B.parse("b1"), None)
+    with pytest.raises(InvalidAction, match="no card 99"):
+        state.place_card(99, HAND)
+    with pytest.raises(InvalidAction, match="not a monster on the board"):
+        state.set_monster(state.deck(0)[0], attack=9)
+    with pytest.raises(InvalidAction, match="rearranged from the cards"):
+        state.arrange(0, [knight], [])
+    view = state.observation(0).view
+    with pytest.raises(InvalidAction, match="hidden"):
+        view.place_card(state.deck(1)[0], HAND)
+
+
+def test_each_set_up_change_keeps_the_invariants_and_the_legal_actions_fresh():
+    """Random set-up changes in the middle of random games: the state stays whole, and its legal
+    actions (asked for before each change, so cached) are those the rules give afterwards."""
+    checked = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = random_rules(seed).new_initial_state(seed)
+        for _ in range(rng.randint(5, 80)):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        if state.is_terminal:
+            continue
+        state.set_main_phase(state.active, mana=rng.randint(0, 9))
+        for _ in range(10):
+            state.legal_actions()
+            i = rng.randrange(state.card_count)
+            tile = rng.choice(list(state.tiles()))
+            kind = rng.choice(["card", "card", "tile", "monster"])
+            try:
+                if kind == "card":
+                    zone = rng.choice([DECK, HAND, BOARD, OUT])
+                    state.place_card(i, zone, tile, None if zone == DECK else rng.choice([None, 0, 1]))
+                elif kind == "tile":
+                    state.set_tile(tile + rng.choice((0, *state.tables.dirs)), rng.choice([None, 0, 1]))
+                elif state.monsters():
+                    state.set_monster(rng.choice(state.monsters()), actions=rng.randint(0, 1), attack=rng.randint(0, 5))
+            except InvalidAction:
+                continue
+            if max(state.hand_size(0), state.hand_size(1)) >= HAND_LIMIT or 0 not in state.tiles().values():
+                break  # a game would have ended here
+            check_invariants(state)
+            assert set(state.legal_actions()) == reference_main_actions(state)
+            checked += 1
+    assert checked > 50
