@@ -467,7 +467,7 @@ def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
         def to_int(value: Any) -> int | None:
             if value == "":
                 return None
-            if isinstance(value, str) and value.isdigit() and value.isascii():
+            if isinstance(value, str) and value.isascii() and value.isdecimal():
                 number: int | None = int(value)
             else:
                 number = _parse_int(value)

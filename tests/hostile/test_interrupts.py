@@ -198,18 +198,21 @@ def test_import_interrupted_writes_nothing(tmp_path: Path) -> None:
     subprocess.run([*CARDBASE, "catalog", "status", "--db", str(db)], check=True, capture_output=True)
     rows = ["name,type,cost,attack,defence,text"]
     short_ids: set[int] = set()
-    for i in range(40_000):  # names whose 31-bit short ids differ, so the whole file is valid
+    for i in range(150_000):  # names whose 31-bit short ids differ, so the whole file is valid
         if (number := short_id(f"mea/core/card-{i}")) not in short_ids:
             short_ids.add(number)
             rows.append(f"Card {i},monster,{i % 9},{i % 5},{i % 4},Some text number {i}")
     (tmp_path / "big.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     before = db_dump(str(db))
     argv = ["catalog", "import", str(tmp_path / "big.csv"), "--game", "mea", "--db", str(db)]
-    # Past the imports (about 1 s of CPU) and into the rows (about 9 s in all).
+    # Past the imports (about 1 s of CPU) and into the rows (about 8 s in all since rows go in many
+    # to a statement; 40,000 rows took 9 s before).
     code, out, err, _ = _interrupt(argv, tmp_path, "", busy=main_busy(3.0), settle=0)
     assert "Traceback" not in err
-    if code == 0:  # the machine was quick enough to finish first: then every row is in
-        assert f"inserted {len(rows) - 1}" in out.replace(",", "")
+    if f"inserted {len(rows) - 1}" in out.replace(",", ""):
+        # The import finished first (a quick machine): every row is in, and the signal landed in the
+        # interpreter's last moments (exit 0, or ended by SIGINT once Python has put its default back).
+        assert code in (0, -signal.SIGINT), (code, err)
         return
     assert code == 130, err
     assert err.strip().splitlines()[-1] == "cardbase: interrupted"
