@@ -280,7 +280,7 @@ def test_missing_file_and_unknown_format(database, tmp_path: Path) -> None:
 
 CELLS = ["", " ", "0", "7", "07", " 7 ", "12", "1000000", "1000001", "3.0", "3.5", "-1", "?", "Unknown", "n/a",
          "٣", "５", "²", "1e3", "x", "  text  ", "'=1", "S", "hearts", "♠", "a; b", "[]", '["Draw 1 card."]', 3, 2.0,
-         None, True]  # fmt: skip
+         None, True, "9" * 5000, "0" * 20 + "7"]  # fmt: skip
 
 
 @pytest.mark.parametrize("game", ["mea", "meio", "meikyu"])

@@ -172,13 +172,18 @@ def test_indexed_search_gives_what_search_without_the_index_gives(pair, seed: in
         assert used_index >= 50  # the comparison went through the index, not around it
 
 
+def _write_common(database) -> None:  # type: ignore[no-untyped-def]
+    """One card more than ``FTS_CANDIDATES`` holding "draw": a term the walk in name order serves."""
+    common = [{"name": f"Common {i}", "type": "assist", "text": "Draw a card."} for i in range(FTS_CANDIDATES + 1)]
+    _write(database, common, "many")
+
+
 def test_the_index_drives_a_rare_term_and_a_walk_serves_a_common_one(database) -> None:  # type: ignore[no-untyped-def]
     """SQLite reads a term the index finds on few cards from its candidates (by the short-id
     index), and a term on many cards by the name-ordered walk (``FTS_CANDIDATES``)."""
     if POSTGRES:
         pytest.skip("SQLite's plan: PostgreSQL's planner chooses its own")
-    common = [{"name": f"Common {i}", "type": "assist", "text": "Draw a card."} for i in range(FTS_CANDIDATES + 1)]
-    _write(database, common, "many")
+    _write_common(database)
     with database.session() as session:
         assert _driven_by_index(session, _parsed("o:draw")[0]) is None
         assert _driven_by_index(session, _parsed("grimoire")[0]) == 'search_names : "grimoire"'
@@ -193,8 +198,7 @@ def test_a_walk_tests_the_text_in_the_order_index(database, game: str | None) ->
     name: the text is tested there, and ties are ordered without a sort; the results are the same."""
     if POSTGRES:
         pytest.skip("SQLite's plan: PostgreSQL's planner chooses its own")
-    common = [{"name": f"Common {i}", "type": "assist", "text": "Draw a card."} for i in range(FTS_CANDIDATES + 1)]
-    _write(database, common, "many")
+    _write_common(database)
     with database.session() as session:
         assert _driven_by_index(session, _parsed("o:draw")[0]) is None
         plan = [str(row[-1]) for row in session.execute(text("EXPLAIN QUERY PLAN " + _sql(session, "o:draw", game)))]

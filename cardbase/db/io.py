@@ -467,7 +467,8 @@ def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
         def to_int(value: Any) -> int | None:
             if value == "":
                 return None
-            if isinstance(value, str) and value.isascii() and value.isdecimal():
+            # (a long run of digits goes the long way, which names the cell's bound in its refusal)
+            if isinstance(value, str) and len(value) <= 9 and value.isascii() and value.isdecimal():
                 number: int | None = int(value)
             else:
                 number = _parse_int(value)
@@ -560,17 +561,16 @@ def parse_rows(
             if converted is not None and converted != []:
                 record[field_names[heading]] = converted
         name = record.get("name")
-        name_heading = name_column
         if not name:
             if not bad:
-                parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the card has no name")
+                parsed.problems.append(f"{row.where}, column {quoted(name_column)}: the card has no name")
             continue
         if len(name) > MAX_NAME:
-            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: longer than {MAX_NAME} characters")
+            parsed.problems.append(f"{row.where}, column {quoted(name_column)}: longer than {MAX_NAME} characters")
             continue
         name_slug = slug(name)
         if problem := name_problem(name, name_slug):
-            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: the name {quoted(name)} {problem}")
+            parsed.problems.append(f"{row.where}, column {quoted(name_column)}: the name {quoted(name)} {problem}")
             continue
         for text_field in ("text", "description", "land_name", "notes"):
             value = record.get(text_field)
@@ -610,7 +610,7 @@ def parse_rows(
         if key in seen:
             first_where, first_name = seen[key]
             same = "is already on" if first_name == name else f"has the same card id ({key}) as {quoted(first_name)} on"
-            parsed.problems.append(f"{row.where}, column {quoted(name_heading)}: {quoted(name)} {same} {first_where}")
+            parsed.problems.append(f"{row.where}, column {quoted(name_column)}: {quoted(name)} {same} {first_where}")
             bad = True
         else:
             seen[key] = (row.where, name)

@@ -434,7 +434,7 @@ class Hall:
         with self._lock:
             if key in self._hints:
                 return self._hints[key]
-        live.table.hint_position(seat)  # refused at once if it is not that seat's turn
+        texts = live.table.hint_position(seat)  # refused at once if it is not that seat's turn
         if not self._hint_slots.acquire(timeout=HINT_WAIT_SECONDS):
             raise HintsBusy(f"the server is working out other hints (waited {HINT_WAIT_SECONDS:g} s); try again")
         try:
@@ -444,7 +444,7 @@ class Hall:
                 from concurrent.futures.process import BrokenProcessPool
 
                 try:
-                    text = self._thinkers.hint(live.id, live.table, seat)
+                    text = self._thinkers.hint(live.id, live.table, seat, texts)
                 except BrokenProcessPool:
                     self._thinkers.renew(live.id)
                     raise HintsBusy("the hint's worker process stopped; a new one takes over: try again") from None

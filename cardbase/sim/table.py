@@ -566,18 +566,22 @@ class Table:
                 data["seed"] = self.seed
             return data
 
+    def _check_hint(self, seat: int) -> None:
+        """A hint is for a seat of this table, the one to move (the caller holds the lock)."""
+        self._check_seat(seat, "ask for a hint")
+        if self.state.current_player != seat:
+            raise NotYourTurn(f"it is not {seat_name(seat)}'s turn: a hint is for the seat to move")
+
     def hint_position(self, seat: int) -> list[str]:
         """The actions so far (as written), once ``seat`` is found to be the seat to move."""
         with self.lock:
-            self._check_seat(seat, "ask for a hint")
-            if self.state.current_player != seat:
-                raise NotYourTurn(f"it is not {seat_name(seat)}'s turn: a hint is for the seat to move")
+            self._check_hint(seat)
             return [str(a) for a in self.actions]
 
     def hint(self, seat: int) -> str:
         """The search agent's advice for ``seat``, who is to move (the terminal's ``hint``)."""
         with self.lock:
-            self.hint_position(seat)
+            self._check_hint(seat)
             observation = self.state.observation(seat)
             legal = self.state.clone().legal_actions()
         from cardbase.sim.play import hinter  # the terminal's hint, seeded by the seed and the position

@@ -164,10 +164,9 @@ class ProcessThinkers:
         text, seconds = future.result()
         return _parse_at(table, decision, text), seconds
 
-    def hint(self, game_id: str, table: Any, seat: int) -> str:
-        """The hint for ``seat`` at ``table`` (its turn: :meth:`Table.hint_position` checks), worked
+    def hint(self, game_id: str, table: Any, seat: int, texts: Sequence[str]) -> str:
+        """The hint for ``seat`` at ``table`` after ``texts`` (:meth:`Table.hint_position`), worked
         out in the game's worker as an agent's decision is."""
-        texts = table.hint_position(seat)
         future = self.pool_of(game_id).submit(
             advise, game_id, table.rules.to_options(), table.game_id, table.seed, seat, texts
         )
