@@ -14,9 +14,10 @@ import secrets
 import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
@@ -317,7 +318,6 @@ def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: 
         out["seed"] = seed = _whole(get("seed"), "seed", 0, MAX_SEED, 0)
         out["size"] = size = _whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
         out["drawn"] = drawn = _whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0)
-        out["next_seed"] = secrets.randbelow(2**32)
         if not resolved.deck.main.cards:
             out["error"] = "add cards to the deck to draw a sample hand"
             return out
@@ -930,10 +930,24 @@ def deck_page(request: Request, deck_text_id: str) -> Response:
     from cardbase.web.deck_views import cached_page, page_key
 
     deck_id = _deck_id(deck_text_id)
+    if request.query_params.get("seed") == NEW_SEED:
+        return new_hand(request)
     if request.query_params.get("fragment") == "panels":
         return panels_fragment(request, deck_id)  # kept as the panels' view
     key = page_key(request, database_of(request), deck_id, "builder", request.cookies.get(LIST_COOKIE))
     return cached_page(request, key, lambda: builder_page(request, deck_id, request.query_params))
+
+
+NEW_SEED = "new"
+"""The sample hand's ``seed=new`` ("New hand"): a fresh seed, chosen when asked for, never one kept
+in a page (a kept page would offer the same "new" hand every time)."""
+
+
+def new_hand(request: Request) -> RedirectResponse:
+    """The same URL with ``seed=new`` replaced by a random seed (303: a reload shows that hand again)."""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != "seed"]
+    params.append(("seed", str(secrets.randbelow(2**32))))
+    return RedirectResponse(f"{request.url.path}?{urlencode(params)}", status_code=303)
 
 
 @dataclass

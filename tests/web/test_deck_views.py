@@ -67,6 +67,33 @@ def test_odds_and_sample_hand_are_computed_when_opened(web: TestClient, database
     assert 'id="odds-table"' in answer.text
 
 
+def test_new_hand_draws_a_fresh_seed_each_time_though_the_page_is_kept(web: TestClient, database: Database) -> None:
+    """ "New hand" asks for ``seed=new``, answered by a redirect to a seed drawn then: a kept page offers
+    no fixed "next" seed (it once did, so the same page led to the same "new" hand until the deck changed)."""
+    deck = make_deck(web)
+    for card in monsters(database, 10):
+        add(web, deck, card, 2)
+    first, kept = (web.get(f"/decks/{deck}", params={"seed": "7", "hand": "5"}).text for _ in range(2))
+    assert first == kept  # the page is kept …
+    button = re.search(r'<button id="new-hand"[^>]*>', kept)
+    assert button and 'name="seed" value="new"' in button.group(0)  # … and its button names no seed
+    seeds = []
+    for fragment in ("", "panels"):  # the page without the script; the panels the script asks for
+        for _ in range(2):
+            params = {"seed": "new", "hand": "5", **({"fragment": fragment} if fragment else {})}
+            answer = web.get(f"/decks/{deck}", params=params, follow_redirects=False)
+            assert answer.status_code == 303
+            target = answer.headers["location"]
+            assert target.startswith(f"/decks/{deck}?") and "hand=5" in target and "seed=new" not in target
+            assert ("fragment=panels" in target) == bool(fragment)
+            seed = re.search(r"seed=(\d+)", target)
+            assert seed is not None
+            seeds.append(int(seed.group(1)))
+            shown = web.get(target).text
+            assert f"seed {seed.group(1)}" in shown and len(re.findall(r'class="hand-name"', shown)) == 5
+    assert len(set(seeds)) == len(seeds)  # four draws of 2**32 seeds: equal ones by chance about once in 10**9
+
+
 def test_an_unknown_panel_name_opens_nothing(web: TestClient, database: Database) -> None:
     deck = make_deck(web)
     add(web, deck, monsters(database, 1)[0], 4)

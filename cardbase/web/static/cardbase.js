@@ -220,6 +220,9 @@
     }
   }
 
+  // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
+  const newSeed = () => String(crypto.getRandomValues(new Uint32Array(1))[0]);
+
   async function refreshPanels(query) {
     const url = "/decks/" + deckId + "?fragment=panels&" + query.toString();
     const result = await fetchHtml(url);
@@ -239,7 +242,7 @@
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;
-      if (submitter && submitter.name === "seed") $("#seed").value = submitter.value;
+      if (submitter && submitter.name === "seed") $("#seed").value = submitter.value === "new" ? newSeed() : submitter.value;
       if (form.id === "sample-form") $("#drawn").value = submitter && submitter.name === "drawn" ? submitter.value : "0";
       const opening = form.id === "odds-form" ? ["odds"] : form.id === "sample-form" ? ["sample"] : [];
       refreshPanels(panelParams(opening)).then(() => {

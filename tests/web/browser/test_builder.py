@@ -190,6 +190,12 @@ def test_the_goldfish_shows_faces_draws_from_the_same_shuffle_and_matches_draws_
     expect(page.locator("#hand li")).to_have_count(5)  # a new hand: the opening again, a new seed
     seed = int(page.locator("#seed").input_value())
     assert seed != 41 and hand_names(page) == cli_sample(live_server, name, seed, 5)
+    assert f"seed={seed}" in page.url
+    page.locator("#new-hand").click()  # again: another seed, though the panels came from one kept page
+    expect(page.locator("#seed")).not_to_have_value(str(seed))
+    again = int(page.locator("#seed").input_value())
+    expect(page.locator("#hand-command")).to_contain_text(f"--seed {again} ")
+    assert hand_names(page) == cli_sample(live_server, name, again, 5) and f"seed={again}" in page.url
 
 
 def test_meio_deals_thirteen_and_offers_no_draw(page: Page, live_server: LiveServer) -> None:
@@ -292,3 +298,11 @@ def test_odds_open_in_place_stay_open_across_edits_and_open_without_javascript(
     plain.locator("#hand-open").click()
     expect(plain.locator("#hand li")).to_have_count(5)
     assert "open=sample" in plain.url
+    seeds = set()
+    for _ in range(2):  # "New hand" without the script: the server draws the seed, the URL holds it
+        plain.locator("#new-hand").click()
+        expect(plain.locator("#hand li")).to_have_count(5)
+        seed = plain.locator("#seed").input_value()
+        assert f"seed={seed}" in plain.url and "seed=new" not in plain.url
+        seeds.add(seed)
+    assert len(seeds) == 2
