@@ -626,6 +626,21 @@ def layout_name(game: str, type_: str, name: str) -> str:
         raise ValueError(f"no layout for {game} cards of type {quoted(type_)}") from None
 
 
+def no_art_note(game: str, type_: str, name: str) -> str | None:
+    """What to tell whoever gives art to a card whose layout draws none (Meio's playing cards: pips),
+    or None when its layout has an art box."""
+    try:
+        layout = LAYOUTS[layout_name(game, type_, name)]
+    except ValueError:
+        return None
+    if layout.has_art:
+        return None
+    return (
+        f"the {layout.title} layout draws no art: it is kept for a layout file with an art box "
+        f"(cardbase print … --layout FILE, replacing {layout.name})"
+    )
+
+
 @cache
 def fingerprint(name: str) -> str:
     """A digest of layout ``name``'s data and ``LAYOUT_VERSION``: part of every face's cache key."""

@@ -183,6 +183,7 @@ def _editor(
     status: int = 200,
 ) -> HTMLResponse:
     from cardbase.db.queries import GAMES
+    from cardbase.render.layout import no_art_note
 
     if game not in GAMES:
         raise UsageError(f"game must be one of {', '.join(GAMES)}, not {quoted(game)}")
@@ -199,6 +200,7 @@ def _editor(
             "message": message,
             "art_bytes": ART_BYTES,
             "face_tag": face_tag(request.app.state.settings.database, card.id) if card is not None else "",
+            "art_note": no_art_note(game, card.type, card.name) if card is not None else None,
         },
         status,
     )
@@ -406,7 +408,7 @@ def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> di
             from cardbase.errors import UnknownCard
 
             raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
-        name, game = card.name, card.game
+        name, game, card_type = card.name, card.game, card.type
     suffix, size = check_art(data, f"art for {quoted(name)}")
     digest = hashlib.sha256(data).hexdigest()
     folder = Path(images) / game
@@ -437,7 +439,10 @@ def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> di
         stale = folder / f"{stem}{other}"
         if stale != target and stale.is_file():
             stale.unlink()
-    return {"id": cid, "path": relative, "sha256": digest, "width": size[0], "height": size[1]}
+    from cardbase.render.layout import no_art_note
+
+    note = no_art_note(game, card_type, name)
+    return {"id": cid, "path": relative, "sha256": digest, "width": size[0], "height": size[1], "note": note}
 
 
 @router.post("/cards/{game}/{set_code}/{slug}/art", response_class=HTMLResponse)

@@ -3,6 +3,7 @@ revert, ETag/412 on concurrent edits, art uploads judged by content; CLI and web
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import threading
@@ -228,6 +229,38 @@ def test_web_editor_history_etag_and_art(client: TestClient, database: Database,
     assert client.get(f"/cards/{cid}/image.png?w=200").status_code == 200
     page = client.get(f"/cards/{cid}")
     assert "entered in cardbase" in page.text and 'id="edit-card"' in page.text
+
+
+@pytest.mark.parametrize(("game", "query"), [("meikyu", "t:character"), ("meio", "hearts")])
+def test_art_for_a_published_card_of_meikyu_and_meio(client: TestClient, game: str, query: str, tmp_path: Path) -> None:
+    """Art is kept per game: a shipped Meikyu or Meio card gets its art beside the card's slug and the
+    card's values (published, not entered here) are untouched. A Meikyu face is drawn with the art; a
+    Meio playing card's layout has no art box (pips), which the answer and the editor say."""
+    card = client.get("/api/cards", params={"q": f"game:{game} {query}", "limit": 1}).json()[0]
+    cid = card["id"]
+    values = client.get(f"/api/cards/{cid}").json()
+    face = client.get(f"/cards/{cid}/image.png?w=200")
+    assert face.status_code == 200 and face.content.startswith(b"\x89PNG")
+    art = _png(fmt="JPEG")
+    stored = client.put(f"/api/cards/{cid}/art", files={"file": ("art.jpg", art, "image/jpeg")})
+    assert stored.status_code == 200, stored.text
+    path = stored.json()["path"]
+    assert path.startswith(f"{game}/") and path.endswith(".jpg")
+    assert (tmp_path / "card_images" / path).is_file()
+    drawn = client.get(f"/cards/{cid}/image.png?w=200")
+    assert drawn.status_code == 200
+    editor = client.get(f"/cards/{cid}/edit").text
+    if game == "meio":
+        assert drawn.content == face.content and "Meio playing card layout draws no art" in stored.json()["note"]
+        assert 'id="art-note"' in editor and "--layout FILE" in editor
+    else:
+        assert drawn.content != face.content and stored.json()["note"] is None  # the face shows the art
+        assert 'id="art-note"' not in editor
+    with Image.open(io.BytesIO(drawn.content)) as image:
+        assert image.width == 200
+    assert client.get(f"/api/cards/{cid}").json() == values
+    arts = [e for e in client.get(f"/api/cards/{cid}/history").json()["edits"] if e["action"] == "art"]
+    assert len(arts) == 1 and arts[0]["after"]["art"] == hashlib.sha256(art).hexdigest()
 
 
 def test_hostile_text_is_escaped_everywhere(client: TestClient) -> None:
