@@ -7,13 +7,16 @@ One command per game (``play meio``; other games add theirs), all driving
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cardbase.cli import complete, sim
 from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path
 from cardbase.errors import quoted
+
+if TYPE_CHECKING:
+    from cardbase.sim.play import Session as PlaySession
 
 app = typer.Typer(
     help="Play a game in the terminal against agents.\n\nExample: cardbase play meio --players 3 --vs search",
@@ -294,7 +297,7 @@ def meikyu(
     _stop_if_interrupted(session, path)
 
 
-def _stop_if_interrupted(session: Any, record: Path | None) -> None:
+def _stop_if_interrupted(session: PlaySession, record: Path | None) -> None:
     """After Ctrl-C the game was saved like ``quit``; the command still ends as interrupted (130)."""
     from cardbase.errors import Interrupted
 

@@ -20,6 +20,9 @@ from cardbase.cli.common import DbOption, JsonOption, checked_path, console, ope
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
     from cardbase.render.options import SheetOptions
 
 app = typer.Typer(
@@ -310,7 +313,7 @@ def _card_order(card: Any) -> tuple[Any, ...]:
 
 
 def deck_entries(
-    database: Any, path: Path, game: str | None, missing: bool = False
+    database: Database, path: Path, game: str | None, missing: bool = False
 ) -> tuple[list[tuple[Any, int]], str, list[str]]:
     """The catalog cards of the deck file at ``path`` with their counts, the deck's name, and warnings.
 
@@ -625,7 +628,7 @@ def print_registration(
     typer.echo(f"wrote {out}: registration test, 1 sheet (2 pages) on {spec.paper_name}, flip {spec.flip}")
 
 
-def _declared_art(session: Any, card_ids: list[str]) -> dict[str, str]:
+def _declared_art(session: Session, card_ids: list[str]) -> dict[str, str]:
     from cardbase.render.art import declared_paths
 
     return declared_paths(session, card_ids)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.exc import SQLAlchemyError
@@ -17,6 +17,9 @@ from cardbase.db.tags import replace_card_tags
 from cardbase.errors import InvalidData, quoted
 from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 _RULEBOOKS = {"mea": "mea.txt", "meio": "meio.txt", "meikyu": "meikyu.txt"}
 # Values that a record may give; everything else on a Card is derived.
@@ -189,7 +192,7 @@ ANALYZE_AFTER = 1_000
 """Cards written by one import from which PostgreSQL's planner statistics are refreshed at once."""
 
 
-def refresh_statistics(database: Any, written: int) -> None:
+def refresh_statistics(database: Database, written: int) -> None:
     """PostgreSQL: ``ANALYZE card`` after an import that wrote ``ANALYZE_AFTER`` cards or more. Until
     autovacuum gets to it the planner reads the table with the statistics it had before (of an empty
     table, for a new catalog): at 100,000 cards the bare word, number and regex searches of
@@ -338,7 +341,7 @@ def ensure_set(session: Session, game: str, code: str, name: str | None, source:
         session.flush()
 
 
-def load_shipped(database: Any) -> list[str]:
+def load_shipped(database: Database) -> list[str]:
     """Load the shipped catalog files whose contents changed since the last load; idempotent.
 
     Returns the names of the files loaded. Cards whose values a user imported are kept.

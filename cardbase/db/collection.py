@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import delete, func
 from sqlalchemy import select as sa_select
@@ -21,6 +21,11 @@ from cardbase.catalog.fields import GAME_FIELDS, Field
 from cardbase.db.models import Card, CardAlias, OwnedRow
 from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 MAX_OWNED = 99_999
 """The most copies of one card a collection holds: more than any printing run a player owns."""
@@ -39,7 +44,7 @@ def _check_count(count: object, low: int) -> int:
     return count
 
 
-def owned_counts(session: Any, card_ids: Iterable[str] | None = None) -> dict[str, int]:
+def owned_counts(session: Session, card_ids: Iterable[str] | None = None) -> dict[str, int]:
     """Copies owned per card id (only cards owned at least once), for ``card_ids`` or every card."""
     query = select(OwnedRow.card_id, OwnedRow.count)
     if card_ids is not None:
@@ -47,7 +52,7 @@ def owned_counts(session: Any, card_ids: Iterable[str] | None = None) -> dict[st
     return {cid: n for cid, n in session.execute(query).all()}
 
 
-def _write(session: Any, card_id: str, count: int, *, add: bool = False) -> int:
+def _write(session: Session, card_id: str, count: int, *, add: bool = False) -> int:
     """Own ``count`` copies of ``card_id`` (``add``: ``count`` more), in the caller's transaction, as one
     statement (an upsert), so concurrent writers never collide on a new row; the copies owned now."""
     from sqlalchemy.dialects import postgresql, sqlite
@@ -65,7 +70,7 @@ def _write(session: Any, card_id: str, count: int, *, add: bool = False) -> int:
     return now
 
 
-def change_owned(database: Any, card: Card, count: int, how: Change = "add") -> int:
+def change_owned(database: Database, card: Card, count: int, how: Change = "add") -> int:
     """Own ``count`` more (``add``), fewer (``remove``, not below 0) or exactly (``set``) copies of
     ``card``, in one transaction; returns the copies owned now. Concurrent adds all count."""
     _check_count(count, 0 if how == "set" else 1)
@@ -101,7 +106,7 @@ class OwnedCard:
         }
 
 
-def collection_cards(database: Any, game: str | None = None) -> list[OwnedCard]:
+def collection_cards(database: Database, game: str | None = None) -> list[OwnedCard]:
     """Every owned card (of ``game``), by game, set and name."""
     with database.session() as session:
         query = (
@@ -154,7 +159,7 @@ class CollectionImport:
 class _Names:
     """Cards of one game by folded name or alias: what a collection row's name may mean."""
 
-    def __init__(self, session: Any, game: str):
+    def __init__(self, session: Session, game: str):
         self.by_name: dict[str, list[tuple[str, str, str]]] = {}
         cards = session.execute(select(Card.id, Card.set_code, Card.name).where(Card.game == game)).all()
         for cid, code, name in cards:
@@ -200,7 +205,7 @@ def _rows(path: Path, fmt: str | None) -> tuple[list[str], Iterator[Any]]:
     return header, rows
 
 
-def read_collection_file(database: Any, path: Path, game: str | None, fmt: str | None = None) -> dict[str, int]:
+def read_collection_file(database: Database, path: Path, game: str | None, fmt: str | None = None) -> dict[str, int]:
     """The counts a collection file gives per card id, or ``InvalidData`` naming every bad row."""
     from cardbase.db.io import _BAD_ROW, BOUNDS, NOT_OBJECT, NOTE_ROW, _convert, _is_note
     from cardbase.db.queries import GAMES
@@ -298,7 +303,7 @@ def read_collection_file(database: Any, path: Path, game: str | None, fmt: str |
 
 
 def import_collection(
-    database: Any,
+    database: Database,
     path: Path,
     game: str | None = None,
     *,
@@ -323,7 +328,7 @@ def import_collection(
     return result
 
 
-def export_collection(database: Any, out: Path, fmt: str, game: str | None = None) -> int:
+def export_collection(database: Database, out: Path, fmt: str, game: str | None = None) -> int:
     """Write the collection (of ``game``) as CSV, XLSX or JSON that ``import_collection`` reads back."""
     import csv
     import json
@@ -360,6 +365,6 @@ def export_collection(database: Any, out: Path, fmt: str, game: str | None = Non
     return len(rows)
 
 
-def owned_total(session: Any) -> int:
+def owned_total(session: Session) -> int:
     """Copies in the whole collection."""
     return int(session.scalar(select(func.coalesce(func.sum(OwnedRow.count), 0))) or 0)

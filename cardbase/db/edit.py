@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
 
@@ -31,6 +31,11 @@ from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
 from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 MAX_FIELDS = 40
 """Fields one edit may give (a game has at most 16)."""
@@ -79,17 +84,17 @@ def card_version(card: Card, aliases: list[str], tags: list[str] | None = None) 
     return hashlib.sha256(data.encode()).hexdigest()[:20]
 
 
-def _aliases(session: Any, cid: str) -> list[str]:
+def _aliases(session: Session, cid: str) -> list[str]:
     return sorted(session.scalars(select(CardAlias.alias).where(CardAlias.card_id == cid)))
 
 
-def _tags(session: Any, cid: str) -> list[str]:
+def _tags(session: Session, cid: str) -> list[str]:
     from cardbase.db.tags import card_tags
 
     return card_tags(session, [cid]).get(cid, [])
 
 
-def _version(session: Any, card: Card) -> str:
+def _version(session: Session, card: Card) -> str:
     return card_version(card, _aliases(session, card.id), _tags(session, card.id))
 
 
@@ -164,7 +169,7 @@ class EditResult:
     changed: dict[str, tuple[Any, Any]]
 
 
-def record_edit(session: Any, cid: str, who: str, action: str, changed: dict[str, tuple[Any, Any]]) -> None:
+def record_edit(session: Session, cid: str, who: str, action: str, changed: dict[str, tuple[Any, Any]]) -> None:
     """Add the history row of a change to card ``cid`` (in the caller's transaction)."""
     session.add(
         CardEditRow(
@@ -178,7 +183,7 @@ def record_edit(session: Any, cid: str, who: str, action: str, changed: dict[str
     )
 
 
-def _name_taken(session: Any, card: Card, name: str) -> str | None:
+def _name_taken(session: Session, card: Card, name: str) -> str | None:
     """The card of ``card``'s game and set that already has ``name`` as its name or an alias (not ``card``)."""
     key = fold(name)
     query = select(Card).where(
@@ -195,7 +200,7 @@ def _name_taken(session: Any, card: Card, name: str) -> str | None:
 
 
 def _apply(
-    session: Any, card: Card, record: dict[str, Any], cleared: set[str], who: str, action: str, *, origin: str
+    session: Session, card: Card, record: dict[str, Any], cleared: set[str], who: str, action: str, *, origin: str
 ) -> dict[str, tuple[Any, Any]]:
     """Write a checked record onto ``card`` in the caller's transaction, with its history row (``action``);
     returns what changed (nothing: no row)."""
@@ -258,7 +263,7 @@ def _apply(
     return changed
 
 
-def _locked(session: Any, cid: str) -> Card:
+def _locked(session: Session, cid: str) -> Card:
     card: Card | None = session.scalars(select(Card).where(Card.id == cid).with_for_update()).first()
     if card is None:
         raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
@@ -266,7 +271,7 @@ def _locked(session: Any, cid: str) -> Card:
 
 
 def edit_card(
-    database: Any, cid: str, values: Mapping[str, Any], who: str, *, expected: str | None = None
+    database: Database, cid: str, values: Mapping[str, Any], who: str, *, expected: str | None = None
 ) -> EditResult:
     """Change a card's fields (``values``: field → typed text; empty or ``?`` makes a value unknown), in one
     transaction with its history row. ``expected``: the version the writer saw (``StaleEdit`` otherwise)."""
@@ -285,7 +290,7 @@ def edit_card(
         return EditResult(card.id, card.name, _version(session, card), changed)
 
 
-def add_card(database: Any, game: str, values: Mapping[str, Any], who: str) -> EditResult:
+def add_card(database: Database, game: str, values: Mapping[str, Any], who: str) -> EditResult:
     """A new card of ``game`` from ``values`` (a name and a type at least; the set defaults to the game's
     import default), with source ``user`` and its ``add`` history row, in one transaction. A name its set
     already has (as a name or an alias) is a ``Conflict``."""
@@ -340,7 +345,7 @@ MAX_HISTORY_SHOWN = 1_000
 """Edits ``card_history`` returns at most (newest first); the rest stay stored."""
 
 
-def card_history(database: Any, cid: str, limit: int = MAX_HISTORY_SHOWN) -> list[dict[str, Any]]:
+def card_history(database: Database, cid: str, limit: int = MAX_HISTORY_SHOWN) -> list[dict[str, Any]]:
     """A card's edits, newest first: ``{"id", "at", "who", "action", "before", "after"}``."""
     with database.session() as session:
         if session.get(Card, cid) is None:
@@ -361,7 +366,7 @@ def card_history(database: Any, cid: str, limit: int = MAX_HISTORY_SHOWN) -> lis
         ]
 
 
-def revert_edit(database: Any, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
+def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
     """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost."""
     with database.transaction() as session:
         card = _locked(session, cid)
@@ -389,7 +394,7 @@ def revert_edit(database: Any, cid: str, edit_id: int, who: str, *, expected: st
         return EditResult(card.id, card.name, _version(session, card), changed)
 
 
-def card_state(database: Any, cid: str) -> tuple[Card, list[str], str]:
+def card_state(database: Database, cid: str) -> tuple[Card, list[str], str]:
     """A card, its aliases and its version (to edit it)."""
     with database.session() as session:
         card = session.get(Card, cid)
@@ -401,7 +406,7 @@ def card_state(database: Any, cid: str) -> tuple[Card, list[str], str]:
         return card, aliases, version
 
 
-def retag_card(database: Any, cid: str, add: list[str], remove: list[str], who: str) -> list[str]:
+def retag_card(database: Database, cid: str, add: list[str], remove: list[str], who: str) -> list[str]:
     """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted."""
     from cardbase.db.tags import card_tags
     from cardbase.names import tag_list

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.catalog.fields import (
     DEFAULT_SET,
@@ -51,6 +51,11 @@ from cardbase.textfiles import (
     refuse_duplicate_keys,
     write_text_output,
 )
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 FORMATS = ("csv", "json", "xlsx")
 _UNKNOWN_MARKERS = {"", "?", "unknown", "null", "none", "n/a", "na"}
@@ -707,7 +712,7 @@ def _row_number(problem: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]:
+def _new_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
     """Every row that would make a new card without a type. A row names a known card by its name
     or an alias, matched as search matches them (folded: ``Cock`` is Cook, ``Grimor`` Grimoire);
     an unknown name gets the closest known names."""
@@ -736,7 +741,7 @@ def _new_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]
     return problems
 
 
-def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str]:
+def _same_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
     """Two rows that name one card, one by its name and one by an alias (``Cook`` and ``Cock``),
     as the import matches them: the second would overwrite the first, so both are named."""
     from sqlmodel import col, select
@@ -771,7 +776,13 @@ def _same_card_problems(session: Any, game: str, parsed: ParsedFile) -> list[str
 
 
 def import_catalog(
-    database: Any, path: Path, game: str, *, fmt: str | None = None, dry_run: bool = False, raw: bytes | None = None
+    database: Database,
+    path: Path,
+    game: str,
+    *,
+    fmt: str | None = None,
+    dry_run: bool = False,
+    raw: bytes | None = None,
 ) -> ImportResult:
     """Import ``path`` into the ``game`` catalog: all rows or none (``dry_run`` writes nothing). ``raw``:
     the file's bytes already in memory (an upload); ``path`` then only names it in messages."""
@@ -812,7 +823,7 @@ def import_catalog(
     return result
 
 
-def card_records(database: Any, game: str) -> list[dict[str, Any]]:
+def card_records(database: Database, game: str) -> list[dict[str, Any]]:
     """Every card of ``game`` as a record of its fields (for export), in set and name order."""
     from sqlmodel import select
 
@@ -844,7 +855,7 @@ def card_records(database: Any, game: str) -> list[dict[str, Any]]:
     return out
 
 
-def export_catalog(database: Any, game: str, fmt: str, out: Path) -> int:
+def export_catalog(database: Database, game: str, fmt: str, out: Path) -> int:
     """Write the ``game`` catalog to ``out``; returns the number of cards written."""
     records = card_records(database, game)
     columns = [f.name for f in GAME_FIELDS[game]] + ["source"]
@@ -910,7 +921,7 @@ _NOTES: dict[str, str] = {
 }
 
 
-def template_rows(database: Any, game: str) -> tuple[list[str], list[str], list[list[Any]]]:
+def template_rows(database: Database, game: str) -> tuple[list[str], list[str], list[list[Any]]]:
     """The columns of ``game``'s template, its note row (units and allowed values) and one row per
     catalogued card with the values known (unknown and not-applicable cells are empty)."""
     columns = [f.name for f in GAME_FIELDS[game] if f.name not in _LEFT_OUT]
@@ -925,7 +936,7 @@ def template_rows(database: Any, game: str) -> tuple[list[str], list[str], list[
     return columns, notes, rows
 
 
-def write_template(database: Any, game: str, fmt: str, out: Path) -> int:
+def write_template(database: Database, game: str, fmt: str, out: Path) -> int:
     """Write ``game``'s import template (``catalog template``) to ``out``; returns the cards in it."""
     if fmt not in TEMPLATE_FORMATS:
         raise UsageError(f"--format {quoted(fmt)}: a template is xlsx or csv")

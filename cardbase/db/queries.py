@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -15,6 +15,9 @@ from cardbase.errors import UnknownCard, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 GAMES = tuple(GAME_FIELDS)
 DEMO_LABEL = "demo card made for cardbase, not a published card"
@@ -59,7 +62,7 @@ def card_dict(card: Card, aliases: list[str] | None = None, tags: list[str] | No
     return out
 
 
-def find_card(session: Any, name: str, game: str | None = None) -> Card:
+def find_card(session: Session, name: str, game: str | None = None) -> Card:
     """The card named ``name`` (or an alias of it), case- and accent-insensitively.
 
     A name found in several games or sets must be narrowed; a miss raises ``UnknownCard``
@@ -84,7 +87,7 @@ def find_card(session: Any, name: str, game: str | None = None) -> Card:
     raise UnknownCard(name, game, closest_names(session, name, game))
 
 
-def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) -> list[str]:
+def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[str]:
     """The ``n`` card names (or aliases) closest to ``name``."""
     stmt = select(Card.name, Card.search_names)
     if game:
@@ -96,14 +99,14 @@ def closest_names(session: Any, name: str, game: str | None = None, n: int = 3) 
     return closest(name, by_key, n=n, cutoff=0.5, partial=True)
 
 
-def tags_of(session: Any, card: Card) -> list[str]:
+def tags_of(session: Session, card: Card) -> list[str]:
     """The card's own tags, sorted."""
     from cardbase.db.tags import card_tags
 
     return card_tags(session, [card.id]).get(card.id, [])
 
 
-def aliases_of(session: Any, card: Card) -> list[str]:
+def aliases_of(session: Session, card: Card) -> list[str]:
     return list(session.scalars(select(CardAlias.alias).where(CardAlias.card_id == card.id).order_by(CardAlias.alias)))
 
 
@@ -132,7 +135,7 @@ class TypeStatus:
         }
 
 
-def catalog_status(session: Any, game: str | None = None) -> list[TypeStatus]:
+def catalog_status(session: Session, game: str | None = None) -> list[TypeStatus]:
     """Per game and card type: cards catalogued against the rulebook's count, unknown fields."""
     types = session.scalars(select(CardType).order_by(CardType.game, CardType.name)).all()
     out = []
@@ -156,12 +159,12 @@ def catalog_status(session: Any, game: str | None = None) -> list[TypeStatus]:
     return out
 
 
-def set_rows(session: Any, game: str | None = None) -> list[CardSet]:
+def set_rows(session: Session, game: str | None = None) -> list[CardSet]:
     stmt = select(CardSet).order_by(CardSet.game, CardSet.code)
     if game:
         stmt = stmt.where(CardSet.game == game)
     return list(session.scalars(stmt))
 
 
-def card_count(session: Any) -> int:
-    return int(session.scalar(select(func.count()).select_from(Card)))
+def card_count(session: Session) -> int:
+    return int(session.execute(select(func.count()).select_from(Card)).scalar_one())

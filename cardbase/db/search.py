@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     Boolean,
@@ -48,6 +48,9 @@ from cardbase.db.search_index import TEXT_START
 from cardbase.db.tags import EntryTags, tag_condition
 from cardbase.errors import QueryError, quoted
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 _CARD_TABLE = Card.__table__  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
 _CARD = _CARD_TABLE.c
@@ -761,7 +764,7 @@ def _condition(node: Node | None, game: str | None, sort: Order) -> ColumnElemen
 
 
 def search_cards(
-    session: Any,
+    session: Session,
     query: str,
     game: str | None = None,
     limit: int | None = 50,
@@ -782,7 +785,7 @@ def search_cards(
     return rows
 
 
-def count_cards(session: Any, query: str, game: str | None = None, ace: str | None = None) -> int:
+def count_cards(session: Session, query: str, game: str | None = None, ace: str | None = None) -> int:
     """How many cards match ``query``."""
     node, sort = _parsed(query, ace=ace)
     match = _driven_by_index(session, node)
@@ -878,7 +881,7 @@ def _by_short_id_sqlite(element: _ByShortId, compiler: Any, **kw: Any) -> str:
     return forced
 
 
-def _driven_by_index(session: Any, node: Node | None) -> str | None:
+def _driven_by_index(session: Session, node: Node | None) -> str | None:
     """The FTS5 query to read this search from (SQLite, with the index), when it finds few cards."""
     if node is None:
         return None
@@ -890,11 +893,11 @@ def _driven_by_index(session: Any, node: Node | None) -> str | None:
     probe = select(func.count()).select_from(
         select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match")).limit(FTS_CANDIDATES).subquery()
     )
-    found = session.connection().execute(probe, {"match": match}).scalar()
+    found = session.connection().execute(probe, {"match": match}).scalar_one()
     return match if found < FTS_CANDIDATES else None
 
 
-def cards_named(session: Any, keys: Collection[str]) -> ColumnElement[bool]:
+def cards_named(session: Session, keys: Collection[str]) -> ColumnElement[bool]:
     """The cards one of whose folded names (name, aliases, land name) is one of ``keys``; read from
     the search index when the database has one (a deck's names, not the whole catalog)."""
     wanted = sorted(keys)
@@ -908,7 +911,7 @@ def cards_named(session: Any, keys: Collection[str]) -> ColumnElement[bool]:
     return and_(_CARD.short_id.in_(hits), exact)
 
 
-def _has_fts(session: Any) -> bool:
+def _has_fts(session: Session) -> bool:
     """Whether the session's database is SQLite with its FTS5 search index."""
     connection = session.connection()
     if connection.dialect.name != "sqlite":

@@ -7,7 +7,7 @@ A tag is checked by ``cardbase.names.tag_name`` wherever it enters (a command, a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, exists, false, or_
 from sqlalchemy.sql.elements import ColumnElement
@@ -16,11 +16,14 @@ from sqlmodel import col, select
 from cardbase.db.models import Card, CardTagRow, DeckCardTagRow
 from cardbase.errors import QueryError, quoted
 
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
 EntryTags = Mapping[str, Iterable[str]]
 """A deck's entry tags as a search needs them: tag → the ids of the cards whose entries have it."""
 
 
-def card_tags(session: Any, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
+def card_tags(session: Session, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
     """Each card's tags (sorted), for ``card_ids`` or every tagged card."""
     query = select(CardTagRow.card_id, CardTagRow.tag).order_by(col(CardTagRow.card_id), col(CardTagRow.tag))
     if card_ids is not None:
@@ -31,14 +34,14 @@ def card_tags(session: Any, card_ids: Iterable[str] | None = None) -> dict[str, 
     return out
 
 
-def replace_card_tags(session: Any, card_id: str, tags: Iterable[str]) -> None:
+def replace_card_tags(session: Session, card_id: str, tags: Iterable[str]) -> None:
     """Make ``card_id``'s tags exactly ``tags`` (checked already), in the caller's transaction."""
     session.execute(delete(CardTagRow).where(col(CardTagRow.card_id) == card_id))
     for tag in dict.fromkeys(tags):
         session.add(CardTagRow(card_id=card_id, tag=tag))
 
 
-def entry_tags(session: Any, deck_id: int) -> dict[str, tuple[str, ...]]:
+def entry_tags(session: Session, deck_id: int) -> dict[str, tuple[str, ...]]:
     """The tags of each card's entries in deck ``deck_id`` (card id → tags, sorted)."""
     rows = session.execute(
         select(DeckCardTagRow.card_id, DeckCardTagRow.tag)
@@ -51,7 +54,7 @@ def entry_tags(session: Any, deck_id: int) -> dict[str, tuple[str, ...]]:
     return {cid: tuple(tags) for cid, tags in out.items()}
 
 
-def replace_entry_tags(session: Any, deck_id: int, card_id: str, tags: Iterable[str]) -> None:
+def replace_entry_tags(session: Session, deck_id: int, card_id: str, tags: Iterable[str]) -> None:
     """Make the tags of ``card_id``'s entries in deck ``deck_id`` exactly ``tags``, in the caller's transaction."""
     session.execute(
         delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id, col(DeckCardTagRow.card_id) == card_id)
@@ -60,7 +63,7 @@ def replace_entry_tags(session: Any, deck_id: int, card_id: str, tags: Iterable[
         session.add(DeckCardTagRow(deck_id=deck_id, card_id=card_id, tag=tag))
 
 
-def delete_deck_tags(session: Any, deck_id: int) -> None:
+def delete_deck_tags(session: Session, deck_id: int) -> None:
     session.execute(delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id))
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.model import Deck, Problem
 from cardbase.decks.validate import ResolvedDeck
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 MAX_EDIT_CHARS = 1_000_000
 """The edit box holds at most this many characters (the bound of a deck file)."""
@@ -67,7 +70,7 @@ class BulkEdit:
         return out + [f"note: {n}" for n in self.notes]
 
 
-def read_edit(database: Any, deck_id: int, text: str, source: str = "edit box") -> BulkEdit:
+def read_edit(database: Database, deck_id: int, text: str, source: str = "edit box") -> BulkEdit:
     """The edit ``text`` makes to stored deck ``deck_id``, without saving it. Every problem of the text (each
     with its line) is raised at once as ``InvalidData``; the deck's game is the stored deck's."""
     from cardbase.decks.diff import deck_diff
@@ -102,7 +105,7 @@ def read_edit(database: Any, deck_id: int, text: str, source: str = "edit box") 
 
 
 def save_edit(
-    database: Any, deck_id: int, text: str, source: str = "edit box", expected: Collection[int] | None = None
+    database: Database, deck_id: int, text: str, source: str = "edit box", expected: Collection[int] | None = None
 ) -> BulkEdit:
     """Replace stored deck ``deck_id`` by the deck ``text`` makes, in one transaction; nothing changes if any
     line has a problem (``InvalidData`` naming each line), or if the deck is at none of the ``expected``

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlmodel import select
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from cardbase.decks.files import CodeContents
 
 from cardbase.fuzzy import closest
@@ -108,7 +110,7 @@ class CatalogIndex:
 
 
 def load_index(
-    session: Any,
+    session: Session,
     games: tuple[str, ...] | None = None,
     ids: Collection[str] | None = None,
     code: CodeContents | None = None,

@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func
 from sqlmodel import col, select
@@ -27,6 +27,11 @@ from sqlmodel import col, select
 from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.errors import UsageError, quoted
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 VERSION_REF = re.compile(r"^(?P<name>.+)@(?P<number>[0-9]{1,9})$")
 """``NAME@3``: version 3 of the database deck NAME."""
@@ -38,7 +43,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def deck_in_session(session: Any, row: DeckRow) -> Deck:
+def deck_in_session(session: Session, row: DeckRow) -> Deck:
     """The stored deck ``row`` as a ``Deck`` value, read in the caller's transaction (entry tags included)."""
     from cardbase.db.tags import entry_tags
 
@@ -83,7 +88,7 @@ def describe(before: Deck | None, after: Deck) -> str:
     return text if len(text) <= MAX_CHANGE else text[: MAX_CHANGE - 1] + "…"
 
 
-def _latest(session: Any, deck_id: int) -> DeckVersionRow | None:
+def _latest(session: Session, deck_id: int) -> DeckVersionRow | None:
     row: DeckVersionRow | None = session.scalars(
         select(DeckVersionRow)
         .where(DeckVersionRow.deck_id == deck_id)
@@ -93,7 +98,7 @@ def _latest(session: Any, deck_id: int) -> DeckVersionRow | None:
     return row
 
 
-def record_version(session: Any, row: DeckRow, database: Any, *, change: str | None = None) -> int:
+def record_version(session: Session, row: DeckRow, database: Database, *, change: str | None = None) -> int:
     """Record the deck ``row`` as it is now (in the caller's transaction, after the write that gave it its
     ``version``) as that version of its history, from ``database``'s origin; keep its newest
     ``deck_history`` versions. Returns the version's number."""
@@ -134,7 +139,7 @@ def _deck_of(text: Any, game: str) -> Deck:
     return Deck(text.game or game, cards, text.name, text.format, text.players).canonical()
 
 
-def delete_history(session: Any, deck_id: int) -> None:
+def delete_history(session: Session, deck_id: int) -> None:
     session.execute(delete(DeckVersionRow).where(col(DeckVersionRow.deck_id) == deck_id))
 
 
@@ -156,7 +161,9 @@ MAX_LISTED = 1_000
 """Versions one history listing returns at most (newest first); ``offset`` pages on."""
 
 
-def deck_history(database: Any, deck: str | int, limit: int = 50, offset: int = 0) -> tuple[int, list[Version], int]:
+def deck_history(
+    database: Database, deck: str | int, limit: int = 50, offset: int = 0
+) -> tuple[int, list[Version], int]:
     """The deck's id, its versions newest first (``limit`` from ``offset``), and how many are kept."""
     from cardbase.decks.store import _get
 
@@ -192,7 +199,7 @@ def _size(content: str) -> int:
         return sum(line.count for line in parse_json(content, "history").lines)
 
 
-def load_version(database: Any, deck: str | int, number: int) -> Deck:
+def load_version(database: Database, deck: str | int, number: int) -> Deck:
     """Version ``number`` of a deck as a ``Deck`` (a number not kept is a usage error naming the kept range)."""
     from cardbase.decks.files import parse_json
     from cardbase.decks.store import _get
@@ -217,13 +224,13 @@ def split_ref(text: str) -> tuple[str, int] | None:
     return (m.group("name"), int(m.group("number"))) if m else None
 
 
-def history_payload(database: Any, deck_id: int) -> list[dict[str, Any]]:
+def history_payload(database: Database, deck_id: int) -> list[dict[str, Any]]:
     """Every kept version of a deck with its content (for deck JSON that carries its history)."""
     with database.session() as session:
         return history_payload_in(session, deck_id)
 
 
-def history_payload_in(session: Any, deck_id: int) -> list[dict[str, Any]]:
+def history_payload_in(session: Session, deck_id: int) -> list[dict[str, Any]]:
     """``history_payload`` read in the caller's transaction."""
     rows = session.scalars(
         select(DeckVersionRow).where(DeckVersionRow.deck_id == deck_id).order_by(col(DeckVersionRow.number))
@@ -234,7 +241,7 @@ def history_payload_in(session: Any, deck_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def restore_history(session: Any, deck_id: int, versions: list[dict[str, Any]]) -> None:
+def restore_history(session: Session, deck_id: int, versions: list[dict[str, Any]]) -> None:
     """Keep the versions a deck JSON carried as the deck's own (in the caller's transaction), replacing any."""
     from cardbase.decks.files import parse_json, write_json
 

@@ -7,9 +7,12 @@ its box and what ``print deck`` prints); a card in two sections needs both count
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.model import Deck
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +95,7 @@ def owned_report(deck: Deck, owned: dict[str, int]) -> OwnedReport:
     return OwnedReport(tuple(OwnedLine(cid, names[cid], n, owned.get(cid, 0)) for cid, n in needed.items()))
 
 
-def deck_owned(database: Any, deck: Deck) -> OwnedReport:
+def deck_owned(database: Database, deck: Deck) -> OwnedReport:
     """``deck`` against the database's collection."""
     from cardbase.db.collection import owned_counts
 
@@ -100,7 +103,7 @@ def deck_owned(database: Any, deck: Deck) -> OwnedReport:
         return owned_report(deck, owned_counts(session, {c.card_id for c in deck.cards}))
 
 
-def collection_is_empty(database: Any) -> bool:
+def collection_is_empty(database: Database) -> bool:
     """Whether the collection holds no card (then reports leave the collection out)."""
     from sqlmodel import select
 
@@ -110,7 +113,7 @@ def collection_is_empty(database: Any) -> bool:
         return session.scalars(select(OwnedRow.card_id).limit(1)).first() is None
 
 
-def owned_if_any(database: Any, game: str | None, deck: Deck) -> OwnedReport | None:
+def owned_if_any(database: Database, game: str | None, deck: Deck) -> OwnedReport | None:
     """``deck`` against the collection, or None when the collection is empty or the deck has no game:
     the ``collection`` of ``deck show``/``deck validate`` (CLI and API alike)."""
     if not game or collection_is_empty(database):
@@ -118,7 +121,7 @@ def owned_if_any(database: Any, game: str | None, deck: Deck) -> OwnedReport | N
     return deck_owned(database, deck)
 
 
-def collection_field(database: Any, game: str | None, deck: Deck) -> dict[str, Any]:
+def collection_field(database: Database, game: str | None, deck: Deck) -> dict[str, Any]:
     """The ``collection`` field the deck's JSON objects carry (None without a collection)."""
     owned = owned_if_any(database, game, deck)
     return {"collection": owned.as_dict() if owned else None}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.draws.exact import Groups, Need
 from cardbase.draws.montecarlo import DealEstimate, Estimate
@@ -29,6 +29,9 @@ from cardbase.draws.openings import (
 )
 from cardbase.draws.service import Setup
 from cardbase.errors import UsageError
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 # --- the deck's model and labels ------------------------------------------------------------------
 
@@ -263,7 +266,7 @@ def meio_split(labels: list[str], players: int | None) -> MeioSplit | None:
     )
 
 
-def sample_hand(database: Any, resolved: Any, seed: int, cards: int, opening: int = 5) -> Samples:
+def sample_hand(database: Database, resolved: Any, seed: int, cards: int, opening: int = 5) -> Samples:
     """One seeded hand of ``cards`` cards seen, as ``draws DECK --sample 1 --seed SEED --cards CARDS`` draws
     it: the top of one shuffle (Meikyu: the deal, redeals, then the turns' draws), so the same seed with one
     card more adds the next card of the same shuffle."""
@@ -315,7 +318,7 @@ class MeaReport:
         }
 
 
-def mea_report(database: Any, deck: Setup, mana: Sequence[int]) -> MeaReport:
+def mea_report(database: Database, deck: Setup, mana: Sequence[int]) -> MeaReport:
     from cardbase.draws.openings import mea_openings
     from cardbase.draws.service import castable_counts
 
@@ -451,7 +454,7 @@ def meio_report(deck: Setup) -> MeioReport:
 
 
 def draws_data(
-    database: Any,
+    database: Database,
     deck: Setup,
     model: Draws,
     *,

@@ -11,13 +11,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import whole_number
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 # A count, an optional x, space, then the query. Possessive, so each text is read one way in linear
 # time (the backtracking ``\s*(\d+)\s*[x×]?\s+(.*\S)`` took 98 s on a count followed by 2,000 spaces).
@@ -87,7 +90,7 @@ def _option(kind: Kind) -> str:
     return {Kind.AT_LEAST: "need", Kind.AT_MOST: "at-most", Kind.EXACTLY: "exactly"}[kind]
 
 
-def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
+def load(database: Database, path: Path, game: str | None = None) -> ResolvedDeck:
     """Read and resolve a deck file; a deck with errors is ``InvalidData`` (exit 1) listing them."""
     from cardbase.decks.service import resolve_file_or_fail
 
@@ -95,7 +98,7 @@ def load(database: Any, path: Path, game: str | None = None) -> ResolvedDeck:
 
 
 def matching_ids(
-    database: Any, query: str, game: str, ids: list[str], entry_tags: dict[str, set[str]] | None = None
+    database: Database, query: str, game: str, ids: list[str], entry_tags: dict[str, set[str]] | None = None
 ) -> set[str]:
     """The ids among ``ids`` that ``query`` matches (the search language, run by the database); ``tag:``
     also matches the deck's ``entry_tags`` (tag → card ids)."""
@@ -110,7 +113,7 @@ def matching_ids(
         return set(session.scalars(stmt))
 
 
-def setup(database: Any, resolved: ResolvedDeck, needs: list[Need], source: str) -> Setup:
+def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source: str) -> Setup:
     """The deck's pile with each card's needs mask; a bad need is a ``UsageError`` (exit 2)."""
     game = resolved.game
     counts: Counter[str] = Counter()
@@ -188,7 +191,7 @@ def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:
     )
 
 
-def castable_counts(database: Any, setup: Setup, mana: list[int]) -> dict[int, int]:
+def castable_counts(database: Database, setup: Setup, mana: list[int]) -> dict[int, int]:
     """Méa: how many pile cards match ``t:monster cost<=m`` (the search language) for each mana ``m``."""
     count = {info.id: card.count for info, card in zip(setup.infos, setup.cards, strict=True)}
     ids = list(count)

@@ -26,11 +26,14 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.names import file_slug
 from cardbase.textfiles import path_problem, read_bytes
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 LOW_PPI = 200  # art printed at fewer pixels per inch than this draws a warning
@@ -326,7 +329,7 @@ def fit_art(img: Any, op: Any, width_px: int, height_px: int) -> Any:
     return picture
 
 
-def declared_paths(session: Any, card_ids: list[str]) -> dict[str, str]:
+def declared_paths(session: Session, card_ids: list[str]) -> dict[str, str]:
     """Art paths the database records (``card_image`` rows, relative to ``card_images/``) by card id."""
     from sqlmodel import col, select
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.errors import quoted
 from cardbase.render.options import SheetOptions
 
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
-def deck_entries_of(database: Any, resolved: ResolvedDeck, *, missing_only: bool = False) -> list[tuple[Any, int]]:
+
+def deck_entries_of(database: Database, resolved: ResolvedDeck, *, missing_only: bool = False) -> list[tuple[Any, int]]:
     """The catalog cards of ``resolved`` with their counts (every section), in deck order; a card
     the catalog no longer has is ``InvalidData``. ``missing_only``: only the copies the collection lacks
     (a deck the collection covers whole is a ``UsageError``: nothing to print)."""
@@ -37,7 +40,7 @@ def deck_entries_of(database: Any, resolved: ResolvedDeck, *, missing_only: bool
 
 
 def deck_pdf(
-    database: Any,
+    database: Database,
     resolved: ResolvedDeck,
     sheet: SheetOptions,
     images: Path,

@@ -37,6 +37,7 @@ from cardbase.sim import table_store as store
 from cardbase.sim.table import HUMAN, Table, seat_name
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.sim.thinkers import ProcessThinkers
 
 MAX_ITERATIONS = 4_000
@@ -131,7 +132,7 @@ class Hall:
 
     def __init__(
         self,
-        database: Any,
+        database: Database,
         *,
         max_active: int = DEFAULT_MAX_ACTIVE,
         idle_hours: float = DEFAULT_IDLE_HOURS,

@@ -28,6 +28,7 @@ from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import mean_interval, wilson_interval
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.decks.formats import HouseFormats
     from cardbase.sim.runner import ChunkMapper
 
@@ -81,7 +82,9 @@ def card_from_row(row: Any) -> MeaCard:
     )
 
 
-def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: HouseFormats | None = None) -> LoadedDeck:
+def load_deck(
+    database: Database, path: Path, drop_unknown: bool = False, house: HouseFormats | None = None
+) -> LoadedDeck:
     """Read, resolve and check a Méa deck file; its cards with their values from the database.
 
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
@@ -93,7 +96,7 @@ def load_deck(database: Any, path: Path, drop_unknown: bool = False, house: Hous
 
 
 def load_resolved(
-    database: Any, resolved: Any, source: str, drop_unknown: bool = False, house: HouseFormats | None = None
+    database: Database, resolved: Any, source: str, drop_unknown: bool = False, house: HouseFormats | None = None
 ) -> LoadedDeck:
     """A resolved Méa deck (a file, a database deck, a pasted list) checked and ready to play;
     ``source`` names it in messages. See :func:`load_deck`."""

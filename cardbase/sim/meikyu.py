@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import CardbaseError, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
@@ -20,6 +20,9 @@ from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
 from cardbase.sim.stats import mean_interval
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 IMPORT_HINT = (
     "Import the real values from your spreadsheet (cardbase catalog import FILE --game meikyu; columns name, "
@@ -51,7 +54,7 @@ class MissingCardValues(CardbaseError, ValueError):
         super().__init__(f"{head}\n{shown}{hint}")
 
 
-def catalog_cards(database: Any, set_code: str = "core") -> list[MeikyuCard]:
+def catalog_cards(database: Database, set_code: str = "core") -> list[MeikyuCard]:
     """The Meikyu cards of one set of the catalog database, as card definitions."""
     from sqlmodel import col, select
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import Rules
 from cardbase.sim.table import HUMAN
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"mea": (2,), "meio": (2, 3, 4), "meikyu": (2, 3, 4, 5)}
 DEFAULT_PLAYERS = {"mea": 2, "meio": 3, "meikyu": 3}
@@ -99,7 +102,7 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
     return texts
 
 
-def _load_deck(database: Any, choice: DeckChoice, which: str, house: Any) -> Any:
+def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -> Any:
     from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
     from cardbase.sim.mea import load_resolved
     from cardbase.textfiles import read_text
@@ -129,7 +132,7 @@ def check_game(game_id: str) -> str:
     return game_id
 
 
-def setup(database: Any, choice: TableChoice, house: Any = None) -> TableSetup:
+def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSetup:
     """Check ``choice`` and make its rules; the first problem is a :class:`UsageError` naming it
     (an invalid Méa deck: :class:`~cardbase.errors.InvalidData` with every problem)."""
     from cardbase.sim.registry import game

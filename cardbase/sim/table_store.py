@@ -12,13 +12,19 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, update
 from sqlmodel import col, select
 
 from cardbase.db.models import PlayActionRow, PlayGameRow, PlaySeatRow
 from cardbase.sim.table import Stale
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import CursorResult
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 PLAYING = "playing"
 OVER = "over"
@@ -61,7 +67,7 @@ class StoredGame:
 
 
 def insert_game(
-    database: Any,
+    database: Database,
     game_id: str,
     game: str,
     rules: dict[str, Any],
@@ -97,7 +103,7 @@ def insert_game(
 
 
 def save_progress(
-    database: Any,
+    database: Database,
     game_id: str,
     version: int,
     new_version: int,
@@ -109,7 +115,7 @@ def save_progress(
     """Keep the first ``keep`` actions, add ``actions`` after them, and set the version and the
     status: all in one transaction, and only if the stored version is still ``version``."""
     with database.transaction() as session:
-        moved = session.execute(
+        moved: CursorResult[Any] = session.execute(  # type: ignore[assignment]  # an UPDATE's result is a cursor's
             update(PlayGameRow)
             .where(col(PlayGameRow.id) == game_id, col(PlayGameRow.version) == version)
             .values(
@@ -129,7 +135,7 @@ def save_progress(
             session.add(PlayActionRow(game_id=game_id, number=number, player=player, action=text))
 
 
-def set_status(database: Any, game_id: str, status: str) -> None:
+def set_status(database: Database, game_id: str, status: str) -> None:
     """Mark a game (``abandoned`` when left idle past the expiry)."""
     with database.transaction() as session:
         session.execute(
@@ -137,7 +143,7 @@ def set_status(database: Any, game_id: str, status: str) -> None:
         )
 
 
-def _stored(session: Any, row: PlayGameRow) -> StoredGame:
+def _stored(session: Session, row: PlayGameRow) -> StoredGame:
     seats = session.scalars(
         select(PlaySeatRow).where(col(PlaySeatRow.game_id) == row.id).order_by(col(PlaySeatRow.seat))
     ).all()
@@ -161,14 +167,14 @@ def _stored(session: Any, row: PlayGameRow) -> StoredGame:
     )
 
 
-def load_game(database: Any, game_id: str) -> StoredGame | None:
+def load_game(database: Database, game_id: str) -> StoredGame | None:
     """The game ``game_id`` with its seats and actions, or ``None``."""
     with database.session() as session:
         row = session.get(PlayGameRow, game_id)
         return _stored(session, row) if row is not None else None
 
 
-def unfinished_games(database: Any) -> list[StoredGame]:
+def unfinished_games(database: Database) -> list[StoredGame]:
     """Every game still being played, oldest first."""
     with database.session() as session:
         rows = session.scalars(
@@ -177,7 +183,7 @@ def unfinished_games(database: Any) -> list[StoredGame]:
         return [_stored(session, row) for row in rows]
 
 
-def list_games(database: Any, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+def list_games(database: Database, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
     """The latest games (newest first), without their actions: id, game, status, seats, times, outcome."""
     with database.session() as session:
         query = select(PlayGameRow).order_by(col(PlayGameRow.updated_at).desc()).limit(limit)
