@@ -129,6 +129,30 @@ def test_help_reads_no_command_module_and_a_command_only_its_own(tmp_path):
     assert not heavy & {m.split(".")[0] for m in searched} | {m for m in searched if m.startswith("cardbase.sim")}
 
 
+def test_reading_commands_configure_no_orm_mapper(tmp_path):
+    """``deck validate`` and ``cards search`` read through the tables' columns: configuring the ORM's
+    mappers (all of them, on the first read through a mapped class) is start-up work they skip."""
+    deck = tmp_path / "deck.txt"
+    example = Path(__file__).resolve().parents[1] / "examples" / "decks" / "mea-goblin-rush.txt"
+    deck.write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    db = str(tmp_path / "c.db")
+    code = (
+        "import sys\n"
+        "from cardbase.cli.app import main\n"
+        "for argv in (['deck', 'validate', 'deck.txt', '--db', 'c.db'], ['cards', 'search', 't:monster', '--db', 'c.db']):\n"
+        "    sys.argv = ['cardbase', *argv]\n"
+        "    try:\n        main()\n    except SystemExit:\n        pass\n"
+        "from sqlmodel import SQLModel\n"
+        "sys.stderr.write(' '.join(m.class_.__name__ for m in SQLModel._sa_registry.mappers if m.configured))\n"
+    )
+    subprocess.run(
+        [sys.executable, "-m", "cardbase", "cards", "search", "x", "--db", db], cwd=tmp_path, capture_output=True
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert "Goblin Rush" in done.stdout or "valid" in done.stdout, done.stdout
+    assert done.stderr == "", f"configured mappers: {done.stderr}"
+
+
 def test_root_completion_offers_what_the_built_commands_would(monkeypatch, capfd):
     """Completing ``cardbase <TAB>`` in a fresh process (no command built) offers the same names
     and summaries as a root whose every command is built."""

@@ -25,9 +25,10 @@ EntryTags = Mapping[str, Iterable[str]]
 
 def card_tags(session: Session, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
     """Each card's tags (sorted), for ``card_ids`` or every tagged card."""
-    query = select(CardTagRow.card_id, CardTagRow.tag).order_by(col(CardTagRow.card_id), col(CardTagRow.tag))
+    tags = CardTagRow.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
+    query = select(tags.card_id, tags.tag).order_by(tags.card_id, tags.tag)
     if card_ids is not None:
-        query = query.where(col(CardTagRow.card_id).in_(list(card_ids)))
+        query = query.where(tags.card_id.in_(list(card_ids)))
     out: dict[str, list[str]] = {}
     for cid, tag in session.execute(query).all():
         out.setdefault(cid, []).append(tag)

@@ -109,8 +109,9 @@ def collection_is_empty(database: Database) -> bool:
 
     from cardbase.db.models import OwnedRow
 
+    owned = OwnedRow.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
     with database.session() as session:
-        return session.scalars(select(OwnedRow.card_id).limit(1)).first() is None
+        return session.scalars(select(owned.card_id).limit(1)).first() is None
 
 
 def owned_if_any(database: Database, game: str | None, deck: Deck) -> OwnedReport | None:
