@@ -22,6 +22,7 @@ from cardbase.names import fold
 if TYPE_CHECKING:
     from cardbase.games.mea.engine import MeaState
 
+# The rulebook's numbers (the state's, and MeaRules' defaults), and the bound of the options.
 HAND_LIMIT = 11
 """Holding this many cards loses the game at once."""
 MANA_MINIMUM = 3
