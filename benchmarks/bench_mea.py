@@ -32,7 +32,7 @@ DECKS = ("mea-goblin-rush.txt", "mea-tile-control.txt")
 def demo_rules():  # type: ignore[no-untyped-def]
     """Méa rules for the two example decks, read from the shipped demo catalog."""
     from cardbase.catalog.loader import game_cards
-    from cardbase.games.mea.engine import MeaDeck, MeaRules
+    from cardbase.games.mea.rules import MeaDeck, MeaRules
 
     cards = {c.name: c for c in game_cards("mea")}
     decks = []

@@ -91,7 +91,7 @@ def _meio_defaults() -> dict[str, Any]:
 
 
 def _mea_defaults() -> dict[str, Any]:
-    from cardbase.games.mea.engine import MeaRules
+    from cardbase.games.mea.rules import MeaRules
 
     return {
         "deck0": "",
@@ -107,7 +107,7 @@ def _mea_rules(params: Mapping[str, Any]) -> Rules:
     from pathlib import Path
 
     from cardbase.db.engine import open_database
-    from cardbase.games.mea.engine import MeaRules
+    from cardbase.games.mea.rules import MeaRules
     from cardbase.sim.mea import load_deck
 
     options = dict(params)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = REPO / "cardbase" / "games"
-ENGINE_PARTS = ("engine", "codes", "masks", "actions", "rules", "tables", "notation", "observation")
-"""An engine's modules (Meikyu's and Meio's engines are split into these; Méa's is one engine.py)."""
+ENGINE_PARTS = ("engine", "codes", "masks", "actions", "rules", "tables", "notation", "legal", "observation")
+"""An engine's modules (each game's engine is split into some of these)."""
 ENGINES = tuple(sorted(f for f in GAMES.glob("*/*.py") if f.stem in ENGINE_PARTS))
 
 # file → reads of engine-private attributes it still makes (2026-12-02; the Méa view, agents and

@@ -27,6 +27,7 @@ from typing import Any
 from cardbase.catalog.fields import DEFAULT_SET
 from cardbase.db.models import card_id
 from cardbase.games.base import State
+from cardbase.games.mea import actions as mea_actions
 from cardbase.games.mea import board as B
 from cardbase.games.mea import engine as mea
 from cardbase.games.meikyu import codes as meikyu_codes
@@ -246,30 +247,30 @@ def _mea_hidden(state: Any) -> dict[str, Any]:
 def _mea_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
     def tile(q: int) -> str | None:
-        return None if q == mea.NONE_POS else B.name(q)
+        return None if q == mea_actions.NONE_POS else B.name(q)
 
     def describe(action: Any) -> dict[str, Any]:
-        if isinstance(action, mea.Draw):
+        if isinstance(action, mea_actions.Draw):
             return {"k": action.k}
-        if isinstance(action, mea.Summon):
+        if isinstance(action, mea_actions.Summon):
             t = tile(action.pos)
             return {"card": action.card, "tile": t, "to": t, "src": [f"card:{action.card}"], "dst": f"tile:{t}"}
-        if isinstance(action, mea.Play):
+        if isinstance(action, mea_actions.Play):
             return {"card": action.card, "src": [f"card:{action.card}"], "dst": None}
-        if isinstance(action, mea.Move):
+        if isinstance(action, mea_actions.Move):
             ref = str(action.ref)
             t = tile(action.dst)
             return {"ref": ref, "card": action.ref.name, "from": tile(action.ref.pos), "to": t,
                     "src": [f"mon:{ref}"], "dst": f"tile:{t}"}  # fmt: skip
-        if isinstance(action, mea.Attack):
+        if isinstance(action, mea_actions.Attack):
             refs = [str(r) for r in action.refs]
             t = tile(action.target)
             return {"refs": refs, "from": [tile(r.pos) for r in action.refs], "tile": t, "to": t,
                     "src": [f"mon:{r}" for r in refs], "dst": f"tile:{t}"}  # fmt: skip
-        if isinstance(action, mea.Flip | mea.Obliterate):
+        if isinstance(action, mea_actions.Flip | mea_actions.Obliterate):
             t = tile(action.pos)
             return {"tile": t, "dst": f"tile:{t}" if t else None}
-        if isinstance(action, mea.Choose):
+        if isinstance(action, mea_actions.Choose):
             target = action.target
             if isinstance(target, int):
                 return {"tile": tile(target), "dst": f"tile:{tile(target)}"}

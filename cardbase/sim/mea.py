@@ -23,7 +23,8 @@ from cardbase.errors import InvalidData, UsageError
 from cardbase.games.base import InvalidRules
 from cardbase.games.mea.abilities import AbilityError, parse_abilities
 from cardbase.games.mea.cards import MeaCard, MeaCardType
-from cardbase.games.mea.engine import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT, MeaDeck, MeaRules
+from cardbase.games.mea.codes import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT
+from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import mean_interval, wilson_interval
 

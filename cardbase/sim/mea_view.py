@@ -8,8 +8,11 @@ from typing import Any
 
 from cardbase.games.base import SPECTATOR
 from cardbase.games.mea import board as B
+from cardbase.games.mea.actions import Draw
 from cardbase.games.mea.cards import MeaCard, MeaCardType
-from cardbase.games.mea.engine import BOARD, HAND, HAND_LIMIT, OUT, UNKNOWN, Draw, MeaObservation, MeaRules, seat_name
+from cardbase.games.mea.codes import BOARD, HAND, OUT, UNKNOWN, seat_name
+from cardbase.games.mea.observation import MeaObservation
+from cardbase.games.mea.rules import HAND_LIMIT, MeaRules
 from cardbase.sim.play import GameUI, Vocabulary
 
 COLOURS = ("yellow", "blue")

@@ -55,7 +55,7 @@ MEA_DECKS = ("mea-goblin-rush.txt", "mea-tile-control.txt")
 @cache
 def _mea_decks() -> tuple[Any, Any]:
     from cardbase.catalog.loader import game_cards
-    from cardbase.games.mea.engine import MeaDeck
+    from cardbase.games.mea.rules import MeaDeck
 
     cards = {c.name: c for c in game_cards("mea")}
     decks = []
@@ -77,7 +77,7 @@ def rules_of(game: str, options: dict[str, Any]) -> Rules:
 
         return MeioRules(**options)
     if game == "mea":
-        from cardbase.games.mea.engine import MeaRules
+        from cardbase.games.mea.rules import MeaRules
 
         return MeaRules(decks=_mea_decks(), **options)
     from cardbase.catalog.meikyu_profiles import shipped_pool

@@ -13,8 +13,11 @@ from typing import Any
 from cardbase.catalog.loader import game_cards
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import parse_abilities
+from cardbase.games.mea.actions import Shuffle
 from cardbase.games.mea.cards import MeaCard, MeaCardType
-from cardbase.games.mea.engine import BOARD, DECK, HAND, OUT, MeaDeck, MeaRules, MeaState, Shuffle
+from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
+from cardbase.games.mea.engine import MeaState
+from cardbase.games.mea.rules import MeaDeck, MeaRules
 
 
 def monster(name: str, cost: int, attack: int, defence: int, abilities: Sequence[dict[str, Any]] = ()) -> MeaCard:

@@ -16,7 +16,7 @@ from cardbase.games.mea.abilities import (
     parse_ability,
     render_card,
 )
-from cardbase.games.mea.engine import BOARD, HAND, OUT
+from cardbase.games.mea.codes import BOARD, HAND, OUT
 from tests.conftest import REPO
 from tests.mea.conftest import (
     DEMO,

@@ -9,7 +9,8 @@ import pytest
 
 from cardbase.games.base import CHANCE
 from cardbase.games.mea.agents import HeuristicAgent, SearchAgent, choose_opening, evaluate, opening_size
-from cardbase.games.mea.engine import HAND, UNKNOWN, MeaRules
+from cardbase.games.mea.codes import HAND, UNKNOWN
+from cardbase.games.mea.rules import MeaRules
 from cardbase.sim.agents import RandomAgent
 from tests.mea.test_mea_properties import check_invariants, random_rules
 
@@ -124,8 +125,9 @@ def test_evaluate_favours_the_winner():
 def test_the_heuristic_scores_the_lazy_main_actions_as_it_scores_each_built_one(options, monkeypatch):
     """The heuristic's walk over a ``MainActions`` (no action built) picks the action that scoring
     every built action picks; and membership found by kind agrees with the built list's."""
+    from cardbase.games.mea.actions import Move, Ref
     from cardbase.games.mea.agents import heuristic_action
-    from cardbase.games.mea.engine import MainActions, Move, Ref
+    from cardbase.games.mea.legal import MainActions
 
     compared = 0
     for g in range(12):

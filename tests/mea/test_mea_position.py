@@ -10,7 +10,9 @@ import pytest
 
 from cardbase.games.base import CHANCE, InvalidAction
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import BOARD, DECK, HAND, HAND_LIMIT, OUT, MeaState
+from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
+from cardbase.games.mea.engine import MeaState
+from cardbase.games.mea.rules import HAND_LIMIT
 from tests.mea.conftest import BRUTE, KNIGHT, PAWN, WALL, Table, legal_texts, names_on, rules_for, started
 from tests.mea.test_mea_properties import check_invariants, random_rules, reference_main_actions
 

@@ -10,24 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardbase.games.base import CHANCE, IllegalAction
-from cardbase.games.mea.engine import (
-    BOARD,
-    DECK,
-    HAND,
-    HAND_LIMIT,
-    MAX_PER_TILE,
-    OUT,
-    Attack,
-    Draw,
-    MeaAction,
-    MeaDeck,
-    MeaRules,
-    MeaState,
-    Move,
-    Obliterate,
-    Play,
-    Summon,
-)
+from cardbase.games.mea.actions import Attack, Draw, MeaAction, Move, Obliterate, Play, Summon
+from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
+from cardbase.games.mea.engine import MeaState
+from cardbase.games.mea.rules import HAND_LIMIT, MAX_PER_TILE, MeaDeck, MeaRules
 from cardbase.sim.records import parse_records, record_lines, replay
 from tests.mea.conftest import DEMO, redealt
 

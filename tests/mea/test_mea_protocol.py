@@ -9,12 +9,11 @@ import pytest
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import (
+from cardbase.games.mea.actions import (
     Attack,
     Choose,
     Draw,
     Flip,
-    MeaRules,
     Move,
     Obliterate,
     Play,
@@ -23,6 +22,7 @@ from cardbase.games.mea.engine import (
     Summon,
     parse_action,
 )
+from cardbase.games.mea.rules import MeaRules
 from cardbase.sim.registry import GAMES
 from tests.mea.conftest import DEMO, KNIGHT, Table, rules_for, started
 from tests.mea.test_mea_properties import random_rules
@@ -36,7 +36,7 @@ def test_rules_round_trip_through_json_options():
 
 
 def test_rules_keep_only_what_the_game_needs_of_a_card():
-    from cardbase.games.mea.engine import MeaDeck
+    from cardbase.games.mea.rules import MeaDeck
 
     squire = DEMO["Naïve Squire"]
     assert squire.description  # the catalog's card has flavour text
@@ -160,7 +160,7 @@ def test_state_parse_action_accepts_any_case_and_a_missing_slot():
 
 
 def test_two_monsters_of_the_same_name_on_a_tile_need_their_slot():
-    from cardbase.games.mea.engine import Move, Ref
+    from cardbase.games.mea.actions import Move, Ref
 
     state = started(rules_for([KNIGHT], [KNIGHT]))
     t = Table(state)

@@ -6,16 +6,9 @@ import pytest
 
 from cardbase.games.base import TERMINAL, IllegalAction, InvalidRules
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import (
-    END_DECK_OUT,
-    END_HAND,
-    END_NO_TILES,
-    END_TURN_LIMIT,
-    OUT,
-    Draw,
-    MeaRules,
-    Shuffle,
-)
+from cardbase.games.mea.actions import Draw, Shuffle
+from cardbase.games.mea.codes import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT, OUT
+from cardbase.games.mea.rules import MeaRules
 from tests.mea.conftest import (
     BRUTE,
     GIANT,

@@ -9,7 +9,9 @@ from typing import Any
 
 from cardbase.games.base import CHANCE, State
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import BOARD, HAND, OUT, Attack, Draw, MeaDeck, MeaRules, Summon
+from cardbase.games.mea.actions import Attack, Draw, Summon
+from cardbase.games.mea.codes import BOARD, HAND, OUT
+from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.games.meio.engine import MeioRules
 from cardbase.sim import mea_view, meio_view
 from cardbase.sim.meikyu import assumptions_line, make_rules, play_effects

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cardbase.games.base import SPECTATOR, IllegalAction, InvalidAction
-from cardbase.games.mea.engine import MeaRules
+from cardbase.games.mea.rules import MeaRules
 from cardbase.games.meikyu.engine import MeikyuRules
 from cardbase.games.meio.engine import MeioRules
 from cardbase.sim.records import parse_records, replay
@@ -20,7 +20,7 @@ from tests.meikyu.helpers import default_pool
 
 def mea_rules() -> MeaRules:
     cards = sorted(DEMO.values(), key=lambda c: c.name)
-    from cardbase.games.mea.engine import MeaDeck
+    from cardbase.games.mea.rules import MeaDeck
 
     return MeaRules(
         decks=(MeaDeck("A", tuple((c, 1) for c in cards[0::2])), MeaDeck("B", tuple((c, 1) for c in cards[1::2])))

@@ -9,7 +9,7 @@ import pytest
 
 from cardbase.fuzzy import AmbiguousName, begins, match
 from cardbase.games.mea import board as B
-from cardbase.games.mea.engine import Summon
+from cardbase.games.mea.actions import Summon
 from cardbase.sim import mea_view
 from cardbase.sim.play import Vocabulary, expand_names, play_interactive
 from cardbase.sim.prompt import completions

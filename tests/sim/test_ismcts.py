@@ -233,7 +233,7 @@ def test_a_tiny_budget_ismcts_beats_random_at_meio() -> None:
 
 
 def test_mea_ismcts_deals_a_card_it_saw_returned_to_the_other_hand_into_that_hand() -> None:
-    from cardbase.games.mea.engine import BOARD, HAND
+    from cardbase.games.mea.codes import BOARD, HAND
 
     rules = mea_rules()
     state = rules.new_initial_state(6)

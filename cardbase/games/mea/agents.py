@@ -25,19 +25,12 @@ from cardbase.games.base import TERMINAL, State, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
-from cardbase.games.mea.engine import (
-    BOARD,
-    HAND_LIMIT,
-    UNKNOWN,
-    Choose,
-    Draw,
-    MainActions,
-    MeaObservation,
-    MeaRules,
-    MeaState,
-    MeaTables,
-    Obliterate,
-)
+from cardbase.games.mea.actions import Choose, Draw, Obliterate
+from cardbase.games.mea.codes import BOARD, UNKNOWN
+from cardbase.games.mea.engine import MeaState
+from cardbase.games.mea.legal import MainActions
+from cardbase.games.mea.observation import MeaObservation
+from cardbase.games.mea.rules import HAND_LIMIT, MeaRules, MeaTables
 
 DEFAULT_OPENING = 5
 TARGET_HAND = 5

@@ -11,438 +11,156 @@ turns: count mana, optionally flip one enemy tile your monster stands on, resolv
 start-of-turn abilities, then summon, play assists, move and attack in any order,
 and end the turn by drawing (or, with an empty deck, obliterating one of your
 tiles). Card abilities are data (:mod:`cardbase.games.mea.abilities`) resolved by
-the interpreter below; a target chosen among several is a decision of its own
+the interpreter in :class:`MeaState`; a target chosen among several is a decision of its own
 (:class:`Choose`), made by the player the rules name.
 
 Cards are instances numbered 0 … N-1 (seat 0's deck list, then seat 1's); their
 per-game values (zone, controller, tile, attack, defence, actions left) are kept
 in flat lists so that :meth:`MeaState.clone` and the fast path are cheap.
 
-Code outside this module reads a state through :class:`MeaState`'s public methods (and, where it
-reads the whole board often, the live views :attr:`MeaState.tables`, :attr:`MeaState.zones` and
-:meth:`MeaState.board_view`), and sets one up with :meth:`MeaState.position` and the set-up methods
-(:meth:`MeaState.place_card`, ``set_tile``, ``set_monster``, ``arrange``, ``set_main_phase``);
-``docs/rules/mea.md`` lists them. The ``_`` names are the engine's.
+Code outside the engine's modules reads a state through :class:`MeaState`'s public methods (and,
+where it reads the whole board often, the live views :attr:`MeaState.tables`, :attr:`MeaState.zones`
+and :meth:`MeaState.board_view`), and sets one up with :meth:`MeaState.position` and the set-up
+methods (:meth:`MeaState.place_card`, ``set_tile``, ``set_monster``, ``arrange``,
+``set_main_phase``); ``docs/rules/mea.md`` lists them. The ``_`` names are the engine's.
 
-Why one file of about 3,400 lines: its sections (actions and notation; decks, tables and rules;
-the state; the lazy lists of legal actions; the observation) are marked below, and the state —
-about 1,900 lines of them — is one class because the ability interpreter, combat and move
-generation share its flat lists and caches. Meikyu's and Meio's engines were split into one module
-per section in December 2026 (``cardbase.games.meikyu.codes`` … ``observation``); the same split
-of this file is the next step, not yet taken: its actions, rules and observation would leave the
-state and its action lists (about 2,300 lines) here.
+The engine is a package of modules, one concept each: ``codes`` (zones, phases, how a game ended,
+the seats' names), ``actions`` (the action values, their shared instances and :func:`parse_action`),
+``rules`` (decks, the rule numbers, :class:`MeaRules` with its per-instance tables and action ids),
+``legal`` (the lazy lists of legal actions: the main phase's move generation and the choices),
+``observation`` (what a seat sees, and the board as text). This module is the state: it stays one
+class of about 1,900 lines because the ability interpreter, combat and the checks share its flat
+per-instance lists and caches (zone, controller, tile, attack, defence, actions left, the ability
+queue), and one action runs through all of them; split into mixins it would send a reader through
+several files for one action. The move generation in ``legal`` reads the same lists (as an engine
+module may). This module re-exports the public surface (``__all__``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from functools import cache, lru_cache
-from operator import countOf, itemgetter
-from typing import Any, ClassVar, NamedTuple, Self, cast
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from operator import countOf
+from typing import Any, NamedTuple, cast
 
 from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
-from cardbase.games.base import (
-    CHANCE,
-    SPECTATOR,
-    TERMINAL,
-    IllegalAction,
-    InvalidAction,
-    InvalidRules,
-    Outcome,
-    Rules,
-    State,
-    check_card_name,
-    check_notation,
-    whole_number,
-)
+from cardbase.games.base import CHANCE, SPECTATOR, TERMINAL, IllegalAction, InvalidAction, Outcome, State
 from cardbase.games.mea import board as B
-from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
-from cardbase.games.mea.cards import DECK_MAX, TILES_PER_PLAYER, MeaCard, MeaCardType
+from cardbase.games.mea.abilities import Ability
+from cardbase.games.mea.actions import (
+    _DRAW_RANGES,
+    _DRAWS,
+    MOST,
+    NONE_POS,
+    Attack,
+    Choose,
+    Draw,
+    Flip,
+    MeaAction,
+    Move,
+    Obliterate,
+    Play,
+    Ref,
+    Shuffle,
+    Summon,
+    _Action,
+    _choose_tile,
+    _flip,
+    _summon,
+    _tile,
+    parse_action,
+)
+from cardbase.games.mea.cards import MeaCard
+from cardbase.games.mea.codes import (
+    _CHOICE,
+    _FLIP,
+    _MAIN,
+    _OPENING,
+    _OVER,
+    _SHUFFLE,
+    BOARD,
+    DECK,
+    END_DECK_OUT,
+    END_HAND,
+    END_NO_TILES,
+    END_TURN_LIMIT,
+    HAND,
+    OUT,
+    PHASE_NAMES,
+    SEAT_NAMES,
+    UNKNOWN,
+    ZONE_NAMES,
+    seat_name,
+)
+from cardbase.games.mea.legal import ChoiceActions, MainActions
+from cardbase.games.mea.observation import _VIEW_RNG, MeaObservation, describe_state
+from cardbase.games.mea.rules import (
+    HAND_LIMIT,
+    MANA_MINIMUM,
+    MAX_OPTION_NUMBER,
+    MAX_PER_TILE,
+    SECOND_PLAYER_BONUS_TURNS,
+    MeaDeck,
+    MeaRules,
+    MeaTables,
+    _canonical,
+    _Ids,
+    card_from_dict,
+    card_to_dict,
+    game_card,
+)
 from cardbase.names import fold
 
-HAND_LIMIT = 11
-"""Holding this many cards loses the game at once."""
-MANA_MINIMUM = 3
-SECOND_PLAYER_BONUS_TURNS = 3
-MAX_PER_TILE = 2
-MAX_OPTION_NUMBER = 10_000
-"""Bound of every whole-number rules option (turn limits, tile caps): past it a game is a typo, not a variant."""
-
-# Zones of a card.
-DECK, HAND, BOARD, OUT, UNKNOWN = 0, 1, 2, 3, 4
-ZONE_NAMES = ("deck", "hand", "board", "out of play", "unknown")
-
-# Phases.
-_SHUFFLE, _OPENING, _FLIP, _MAIN, _CHOICE, _OVER = range(6)
-PHASE_NAMES = ("shuffle", "opening", "flip", "main", "choice", "over")
-
-# How a game ended (Outcome.reason is the sentence; these are stable codes).
-END_NO_TILES = "no-tiles"
-END_HAND = "hand-of-11"
-END_DECK_OUT = "deck-out"
-END_TURN_LIMIT = "turn-limit"
-
-SEAT_NAMES = ("P1", "P2")
-
-
-def seat_name(seat: int) -> str:
-    return SEAT_NAMES[seat]
-
-
-# --- actions -----------------------------------------------------------------
-
-
-class Ref(tuple[str, int, int]):
-    """A monster on the board, by name and tile: ``Crumb Goblin@b2``; ``#2`` picks the
-    second monster of that name on the tile when two are there."""
-
-    __slots__ = ()
-
-    def __new__(cls, name: str, pos: int, nth: int = 0) -> Ref:
-        return tuple.__new__(cls, (name, pos, nth))
-
-    @property
-    def name(self) -> str:
-        return self[0]
-
-    @property
-    def pos(self) -> int:
-        return self[1]
-
-    @property
-    def nth(self) -> int:
-        return self[2]
-
-    def __str__(self) -> str:
-        suffix = f"#{self[2]}" if self[2] else ""
-        return f"{self[0]}@{B.name(self[1])}{suffix}"
-
-    def __repr__(self) -> str:
-        return f"Ref({str(self)!r})"
-
-    def __reduce__(self) -> tuple[type[Ref], tuple[str, int, int]]:
-        return (Ref, (self[0], self[1], self[2]))  # pickled as made (tuple's own way calls __new__ with one tuple)
-
-    @classmethod
-    def parse(cls, text: str) -> Ref:
-        t = text.strip()
-        if "@" not in t:
-            raise InvalidAction(f"not a monster: {quoted(text)} (write Name@tile, e.g. Crumb Goblin@b2)")
-        name, _, where = t.rpartition("@")
-        nth = 0
-        if "#" in where:
-            where, _, k = where.partition("#")
-            number = whole_number(k, MOST)
-            if not number:
-                raise InvalidAction(f"not a monster: {quoted(text)} (#k counts from 1)")
-            nth = number
-        try:
-            p = B.parse(where)
-        except ValueError as error:
-            raise InvalidAction(str(error)) from None
-        if not name.strip():
-            raise InvalidAction(f"not a monster: {quoted(text)} (a name goes before @)")
-        return cls(check_card_name(" ".join(name.split())), p, nth)
-
-
-_REF_ORDER = itemgetter(1, 0, 2)
-"""Refs in board order: tile, then name, then ``#k``."""
-
-
-class _Action(tuple[Any, ...]):
-    """Base of Méa's actions: immutable tuples whose first item names the kind.
-
-    The properties type their item through an annotated local (``k: int = self[1]``), which costs
-    nothing at run time, unlike ``typing.cast``."""
-
-    __slots__ = ()
-    kind: ClassVar[str] = ""
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self)!r})"
-
-    def __reduce__(self) -> tuple[type[_Action], tuple[Any, ...]]:
-        return (type(self), tuple(self[1:]))  # pickled as made: the arguments after the kind
-
-
-class Draw(_Action):
-    """Draw ``k`` cards: the opening draw, or the end of a turn (``draw 2``)."""
-
-    __slots__ = ()
-    kind = "draw"
-
-    def __new__(cls, k: int) -> Draw:
-        return tuple.__new__(cls, ("draw", k))
-
-    @property
-    def k(self) -> int:
-        k: int = self[1]
-        return k
-
-    def __str__(self) -> str:
-        return f"draw {self[1]}"
-
-
-class Summon(_Action):
-    """Summon a monster from your hand onto a tile: ``summon Crumb Goblin b2``."""
-
-    __slots__ = ()
-    kind = "summon"
-
-    def __new__(cls, card: str, pos: int) -> Summon:
-        return tuple.__new__(cls, ("summon", card, pos))
-
-    @property
-    def card(self) -> str:
-        card: str = self[1]
-        return card
-
-    @property
-    def pos(self) -> int:
-        pos: int = self[2]
-        return pos
-
-    def __str__(self) -> str:
-        return f"summon {self[1]} {B.name(self[2])}"
-
-
-class Play(_Action):
-    """Play an assist from your hand: ``play Pep Talk``."""
-
-    __slots__ = ()
-    kind = "play"
-
-    def __new__(cls, card: str) -> Play:
-        return tuple.__new__(cls, ("play", card))
-
-    @property
-    def card(self) -> str:
-        card: str = self[1]
-        return card
-
-    def __str__(self) -> str:
-        return f"play {self[1]}"
-
-
-class Move(_Action):
-    """Move a monster to an adjacent tile: ``move Crumb Goblin@b1 b2``."""
-
-    __slots__ = ()
-    kind = "move"
-
-    def __new__(cls, ref: Ref, dst: int) -> Move:
-        return tuple.__new__(cls, ("move", ref, dst))
-
-    @property
-    def ref(self) -> Ref:
-        ref: Ref = self[1]
-        return ref
-
-    @property
-    def dst(self) -> int:
-        dst: int = self[2]
-        return dst
-
-    def __str__(self) -> str:
-        return f"move {self[1]} {B.name(self[2])}"
-
-
-class Attack(_Action):
-    """Attack every enemy monster on a tile with one or two monsters:
-    ``attack b2 with Crumb Goblin@a2 + Puddle Knight@b1``.
-
-    The attackers keep the order given: under ``move_in="first"`` the first is the one that moves
-    in. Under ``move_in="all"`` the order does not matter and the rules write them in board order
-    (:meth:`in_board_order`), so that one attack is one action."""
-
-    __slots__ = ()
-    kind = "attack"
-
-    def __new__(cls, target: int, refs: Iterable[Ref]) -> Attack:
-        return tuple.__new__(cls, ("attack", target, tuple(refs)))
-
-    def in_board_order(self) -> Attack:
-        """This attack with its attackers in board order (tile, then name, then ``#k``)."""
-        refs: tuple[Ref, ...] = self[2]
-        if len(refs) < 2 or _REF_ORDER(refs[0]) <= _REF_ORDER(refs[1]):
-            return self
-        return Attack(self[1], sorted(refs, key=_REF_ORDER))
-
-    @property
-    def target(self) -> int:
-        target: int = self[1]
-        return target
-
-    @property
-    def refs(self) -> tuple[Ref, ...]:
-        refs: tuple[Ref, ...] = self[2]
-        return refs
-
-    def __str__(self) -> str:
-        return f"attack {B.name(self[1])} with " + " + ".join(str(r) for r in self[2])
-
-
-NONE_POS = -1
-
-
-class Flip(_Action):
-    """At the start of your turn: flip one enemy tile a monster of yours is on
-    (``flip b2``), or not (``flip none``)."""
-
-    __slots__ = ()
-    kind = "flip"
-
-    def __new__(cls, pos: int = NONE_POS) -> Flip:
-        return tuple.__new__(cls, ("flip", pos))
-
-    @property
-    def pos(self) -> int:
-        pos: int = self[1]
-        return pos
-
-    def __str__(self) -> str:
-        return "flip none" if self[1] == NONE_POS else f"flip {B.name(self[1])}"
-
-
-class Obliterate(_Action):
-    """End your turn with an empty deck: obliterate one of your tiles (``obliterate b2``);
-    ``obliterate none`` when you have no tile left (you lose)."""
-
-    __slots__ = ()
-    kind = "obliterate"
-
-    def __new__(cls, pos: int = NONE_POS) -> Obliterate:
-        return tuple.__new__(cls, ("obliterate", pos))
-
-    @property
-    def pos(self) -> int:
-        pos: int = self[1]
-        return pos
-
-    def __str__(self) -> str:
-        return "obliterate none" if self[1] == NONE_POS else f"obliterate {B.name(self[1])}"
-
-
-class Choose(_Action):
-    """Choose a target, a tile (``choose c2``) or a monster (``choose Crumb Goblin@b2``), for
-    the ability being resolved, or where a displaced monster goes."""
-
-    __slots__ = ()
-    kind = "choose"
-
-    def __new__(cls, target: int | Ref) -> Choose:
-        return tuple.__new__(cls, ("choose", target))
-
-    @property
-    def target(self) -> int | Ref:
-        target: int | Ref = self[1]
-        return target
-
-    def __str__(self) -> str:
-        t = self[1]
-        return f"choose {t}" if isinstance(t, Ref) else f"choose {B.name(t)}"
-
-
-class Shuffle(_Action):
-    """The chance action that starts a game: each deck's order, top card first, as
-    positions in its deck list (``shuffle 3 0 2 1 / 1 0 …``)."""
-
-    __slots__ = ()
-    kind = "shuffle"
-
-    def __new__(cls, orders: Iterable[Iterable[int]]) -> Shuffle:
-        return tuple.__new__(cls, ("shuffle", tuple(tuple(o) for o in orders)))
-
-    @property
-    def orders(self) -> tuple[tuple[int, ...], ...]:
-        orders: tuple[tuple[int, ...], ...] = self[1]
-        return orders
-
-    def __str__(self) -> str:
-        return "shuffle " + " / ".join(" ".join(str(i) for i in o) for o in self[1])
-
-
-MeaAction = Draw | Summon | Play | Move | Attack | Flip | Obliterate | Choose | Shuffle
-# Actions are immutable values: the engine makes the common ones once and shares them.
-_summon = lru_cache(maxsize=1 << 16)(Summon)
-_flip = cache(Flip)
-_choose_tile = cache(Choose)
-_DRAWS: tuple[Draw, ...] = tuple(Draw(k) for k in range(2 * DECK_MAX + 1))
-_DRAW_RANGES: tuple[tuple[Draw, ...], ...] = tuple(_DRAWS[1 : k + 1] for k in range(len(_DRAWS)))
-"""``_DRAW_RANGES[k]``: draw 1 … draw k."""
-
-MOST = 10**9
-"""The largest number an action's notation is read with (a draw, a shuffle's positions, ``#k``);
-any of them is far smaller in a game."""
-
-_NOTATION_HELP = (
-    "write: draw 2, summon <card> b2, play <card>, move <card>@b1 b2, attack b2 with <card>@a2 [+ <card>@b1], "
-    "flip b2 / flip none, obliterate b2, choose b2 / choose <card>@b2"
-)
-
-
-def _tile(text: str) -> int:
-    try:
-        return B.parse(text)
-    except ValueError as error:
-        raise InvalidAction(str(error)) from None
-
-
-def parse_action(text: str) -> MeaAction:
-    """Parse an action's notation (see :data:`_NOTATION_HELP`); raises :class:`InvalidAction`."""
-    t = " ".join(check_notation(text).split())
-    verb, _, rest = t.partition(" ")
-    verb = verb.lower()
-    if verb == "draw":
-        count = whole_number(rest, MOST)
-        if count is None:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: draw 2)")
-        return Draw(count)
-    if verb == "summon":
-        card, _, where = rest.rpartition(" ")
-        if not card:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: summon <card> b2)")
-        return Summon(check_card_name(card), _tile(where))
-    if verb == "play":
-        if not rest:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: play <card>)")
-        return Play(check_card_name(rest))
-    if verb == "move":
-        ref, _, where = rest.rpartition(" ")
-        if not ref:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: move <card>@b1 b2)")
-        return Move(Ref.parse(ref), _tile(where))
-    if verb == "attack":
-        where, sep, attackers = rest.partition(" with ")
-        if not sep or not attackers:
-            raise InvalidAction(f"not an action: {quoted(text)} (write: attack b2 with <card>@a2 [+ <card>@b1])")
-        return Attack(_tile(where), [Ref.parse(r) for r in attackers.split(" + ")])
-    if verb in ("flip", "obliterate"):
-        cls = Flip if verb == "flip" else Obliterate
-        if rest.lower() == "none":
-            return cls(NONE_POS)
-        return cls(_tile(rest))
-    if verb == "choose":
-        if "@" in rest:
-            return Choose(Ref.parse(rest))
-        return Choose(_tile(rest))
-    if verb == "shuffle":
-        orders = []
-        parts = rest.split("/", 2)
-        if len(parts) > 2:  # one order per player's deck, two players
-            raise InvalidAction(
-                f"not an action: {quoted(text)} (a shuffle gives two orders: shuffle 3 0 1 … / 2 1 0 …)"
-            )
-        for part in parts:
-            items = [whole_number(i, MOST) for i in part.split()]
-            if None in items:
-                raise InvalidAction(f"not an action: {quoted(text)} (write: shuffle 3 0 1 … / 2 1 0 …)")
-            orders.append(tuple(cast(list[int], items)))
-        return Shuffle(orders)
-    raise InvalidAction(f"not a Méa action: {quoted(text)} ({_NOTATION_HELP})")
+__all__ = [  # the engine's public surface, re-exported from the modules it lives in
+    "BOARD",
+    "DECK",
+    "END_DECK_OUT",
+    "END_HAND",
+    "END_NO_TILES",
+    "END_TURN_LIMIT",
+    "HAND",
+    "HAND_LIMIT",
+    "MANA_MINIMUM",
+    "MAX_OPTION_NUMBER",
+    "MAX_PER_TILE",
+    "MOST",
+    "NONE_POS",
+    "OUT",
+    "PHASE_NAMES",
+    "SEAT_NAMES",
+    "SECOND_PLAYER_BONUS_TURNS",
+    "UNKNOWN",
+    "ZONE_NAMES",
+    "Attack",
+    "ChoiceActions",
+    "Choose",
+    "Draw",
+    "Flip",
+    "MainActions",
+    "MeaAction",
+    "MeaBoard",
+    "MeaDeck",
+    "MeaObservation",
+    "MeaRules",
+    "MeaState",
+    "MeaTables",
+    "Move",
+    "Obliterate",
+    "Play",
+    "Ref",
+    "Shuffle",
+    "Summon",
+    "card_from_dict",
+    "card_to_dict",
+    "describe_state",
+    "game_card",
+    "parse_action",
+    "seat_name",
+]
+
+
+# The ability queue's items (the state's ``_queue``).
 
 
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
@@ -450,539 +168,9 @@ def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]
     return ("ab", ab, seat, source, where, ab.amount if ab.effect == "add_tile" else ab.count, ())
 
 
-# --- decks and rules -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MeaDeck:
-    """A deck for the engine: distinct cards with their counts, in list order."""
-
-    name: str
-    cards: tuple[tuple[MeaCard, int], ...]
-
-    @property
-    def size(self) -> int:
-        return sum(n for _, n in self.cards)
-
-    def expanded(self) -> list[MeaCard]:
-        return [card for card, n in self.cards for _ in range(n)]
-
-    @property
-    def unexpressed(self) -> tuple[str, ...]:
-        """Names of the cards whose abilities are not expressed (they play as bare stats)."""
-        return tuple(c.name for c, _ in self.cards if c.unexpressed)
-
-    @property
-    def demo_cards(self) -> int:
-        return sum(n for c, n in self.cards if c.is_demo)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "cards": [{"count": n, **card_to_dict(c)} for c, n in self.cards]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "deck") -> MeaDeck:
-        if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
-            raise InvalidRules(f"{where}: a deck is {{'name': …, 'cards': [{{'count': 3, 'name': …}}, …]}}")
-        out = []
-        for i, item in enumerate(data["cards"]):
-            if not isinstance(item, Mapping):
-                raise InvalidRules(f"{where}.cards[{i}]: a card is an object")
-            count = item.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise InvalidRules(f"{where}.cards[{i}].count: a whole number 1 or more")
-            out.append((card_from_dict(item, f"{where}.cards[{i}]"), count))
-        return cls(str(data.get("name") or ""), tuple(out))
-
-
-def card_to_dict(card: MeaCard) -> dict[str, Any]:
-    """What a game record keeps of a card: enough to play it again."""
-    out: dict[str, Any] = {"name": card.name, "type": str(card.type), "cost": card.cost}
-    if card.type is MeaCardType.MONSTER:
-        out["attack"] = card.attack
-        out["defence"] = card.defence
-    out["text"] = card.text
-    out["abilities"] = abilities_to_json(card.abilities)
-    out["set"] = card.set
-    out["source"] = card.source
-    return out
-
-
-def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
-    try:
-        type_ = MeaCardType(str(data.get("type")))
-    except ValueError:
-        raise InvalidRules(f"{where}.type: monster or assist, not {quoted(data.get('type'))}") from None
-    abilities = data.get("abilities")
-    try:
-        parsed = None if abilities is None else parse_abilities(abilities, str(type_), f"{where}.abilities")
-    except AbilityError as error:
-        raise InvalidRules(str(error)) from None
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidRules(f"{where}.name: the card's name")
-    values: dict[str, int | None] = {}
-    for stat in ("cost", "attack", "defence"):
-        v = data.get(stat)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-            raise InvalidRules(f"{where}.{stat}: a whole number 0 or more, or null (unknown)")
-        values[stat] = v
-    text = data.get("text")
-    return MeaCard(
-        name=name,
-        type=type_,
-        set=str(data.get("set") or "core"),
-        source=str(data.get("source") or "rulebook"),
-        text=text if isinstance(text, str) else None,
-        abilities=parsed,
-        cost=values["cost"],
-        attack=values["attack"],
-        defence=values["defence"],
-    )
-
-
-def game_card(card: MeaCard) -> MeaCard:
-    """``card`` with only what a game needs (and a record keeps): no flavour, notes or aliases."""
-    if card.description is None and card.copies is None and not card.aliases and card.notes is None:
-        return card
-    return replace(card, description=None, copies=None, aliases=(), notes=None)
-
-
-@dataclass(frozen=True, slots=True)
-class MeaTables:
-    """Per-rules constant tables, by card instance."""
-
-    cards: tuple[MeaCard, ...]
-    owner: tuple[int, ...]
-    offset: tuple[int, int]
-    names: tuple[str, ...]
-    cost: tuple[int, ...]
-    attack: tuple[int, ...]
-    defence: tuple[int, ...]
-    monster: tuple[bool, ...]
-    triggers: tuple[dict[str, tuple[Ability, ...]], ...]
-    turn_start: tuple[tuple[Ability, ...], ...]
-    summoned: tuple[tuple[Ability, ...], ...]
-    turn_end: tuple[tuple[Ability, ...], ...]
-    turn_start_cards: tuple[int, ...]
-    """The instances with an At the start of your turn ability (likewise ``turn_end_cards``)."""
-    turn_end_cards: tuple[int, ...]
-    canonical: dict[str, str]
-    start_tiles: dict[int, int]
-    dirs: tuple[int, ...]
-    attack_all: bool
-    """``attack_rule == "all"``."""
-    list_losing_draws: bool
-    move_onto_enemy: bool
-    """``move_onto_enemy == "allowed"``."""
-    tile_total_filters: bool
-    """``tile_attack == "filters"``."""
-    colour_cap: int
-    """``tiles_per_colour`` (0: no cap)."""
-    obliterate_kills: bool
-    """``obliterated == "killed"``."""
-    first_moves_in: bool
-    """``move_in == "first"``: an attack's order of attackers is part of it."""
-    killed_first: bool
-    """``elimination_killed == "resolved"``."""
-    displaced_to_controller: bool
-    """``displaced_to == "controller"``."""
-    cells: tuple[int, ...]
-    """With ``board_size``: the positions of the square the tiles stay in, in board order (a
-    position's cell is its index here); else empty."""
-    cell_of: dict[int, int]
-    """Position → cell, for the positions of :attr:`cells`."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Ids:
-    """The integer ids of Méa's actions: where each kind's block starts, and the tables that
-    number names, cells and directions. Blocks, in order: ``draw`` (k - 1), ``summon`` (monster
-    name × cell), ``play`` (assist name), ``move`` ((cell × 2 + place) × direction), ``attack``
-    (target cell × (2·directions)², the attackers coded as direction × 2 + place, from the target:
-    one attacker x is (x, x), two are (x, y), in the action's order under ``move_in="first"``,
-    else the lower code first), ``flip`` and ``obliterate`` (cell, then none), ``choose_tile``
-    (cell), ``choose_monster`` (cell × 2 + place)."""
-
-    cells: int
-    dirs: tuple[int, ...]
-    dir_index: dict[int, int]
-    names: tuple[str, ...]
-    """The decks' distinct card names: monsters, then assists."""
-    monsters: int
-    name_index: dict[str, int]
-    draw: int
-    summon: int
-    play: int
-    move: int
-    attack: int
-    flip: int
-    obliterate: int
-    choose_tile: int
-    choose_monster: int
-    total: int
-
-    @classmethod
-    def of(cls, tab: MeaTables, deck_max: int) -> _Ids:
-        monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
-        assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
-        names = monsters + assists
-        n, d = len(tab.cells), len(tab.dirs)
-        sizes = [deck_max, len(monsters) * n, len(assists), n * 2 * d, n * (2 * d) ** 2, n + 1, n + 1, n, 2 * n]
-        starts = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
-        return cls(
-            cells=n,
-            dirs=tab.dirs,
-            dir_index={x: k for k, x in enumerate(tab.dirs)},
-            names=names,
-            monsters=len(monsters),
-            name_index={x: k for k, x in enumerate(names)},
-            draw=starts[0],
-            summon=starts[1],
-            play=starts[2],
-            move=starts[3],
-            attack=starts[4],
-            flip=starts[5],
-            obliterate=starts[6],
-            choose_tile=starts[7],
-            choose_monster=starts[8],
-            total=starts[9],
-        )
-
-
-@dataclass(frozen=True)
-class MeaRules(Rules):
-    """Méa for two players, with the readings the rulebook leaves open as options.
-
-    ``decks``: seat 0's deck (goes first, yellow) and seat 1's (blue).
-    ``layout``: the starting tiles, a name (``checkerboard``, ``sides``) or a grid
-    like ``BYB/YBY/BYB`` (top row first; see :func:`cardbase.games.mea.board.parse_layout`).
-    ``adjacency``: ``orthogonal`` or ``diagonal`` (the 8 surrounding positions).
-    ``attack_rule``: an attack is allowed if it can kill ``one`` of the enemy monsters
-    on the tile (each monster with defence ≤ the attack dies), or only if it kills ``all``.
-    ``move_in``: after a kill that empties the tile, ``all`` surviving attackers move in,
-    or only the ``first`` of them in the action's order (``attack b2 with A@a2 + B@b1``: A
-    moves in; both orders are legal actions).
-    ``elimination``: a player who controls no tile loses ``immediate``-ly, or at the
-    ``turn-start`` (after the start-of-turn flip).
-    ``mana_count``: mana is counted at ``turn-start`` (before the flip) or ``after-flip``.
-    ``mana_minimum`` (3), ``second_player_bonus`` (+1) on the second player's first
-    ``bonus_turns`` (3) turns. ``tile_supply``: the most tiles on the board at once
-    (18, both players' 9; 0 for no limit). ``max_turns``: a game that reaches it ends
-    with the player controlling more tiles winning (a tie is shared). ``list_losing_draws``:
-    also list draws that reach 11 cards (legal, but lose at once) among the legal actions.
-    ``tile_attack``: the tile's total attack on the opponent's turn ("REMEMBER …") counts for
-    ``retaliation`` only, or for ability ``filters`` (``attack 2 or less``) too.
-    ``move_onto_enemy``: moving onto a tile with an enemy monster is ``refused`` or
-    ``allowed`` (they share it; the start-of-turn flip then displaces the enemy).
-    ``tiles_per_colour``: the most tiles a player may control at once (9: the tiles each
-    brought; 0 for no cap); a flip or an add beyond it does not happen. ``obliterated``:
-    monsters on an obliterated tile are ``removed``, or ``killed`` (When killed triggers).
-    ``elimination_killed``: when a death leaves a player without tiles (``immediate``
-    elimination), the game ends at once and the dead monsters' When killed abilities are
-    ``skipped``, or they are ``resolved`` first and the game ends only if the player still has
-    no tile. ``displaced_to``: a monster displaced from a flipped tile with nowhere to go returns
-    to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
-    by "Take control" then stays with the player who took it). ``board_size``: the tiles stay
-    within a square of that many tiles a side around the starting grid (an add outside it has no
-    place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
-    The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
-    cells.
-    """
-
-    game_id: ClassVar[str] = "mea"
-    title: ClassVar[str] = "Méa"
-
-    decks: tuple[MeaDeck, MeaDeck] = field(default=(MeaDeck("", ()), MeaDeck("", ())))
-    layout: str = "checkerboard"
-    adjacency: str = B.ORTHOGONAL
-    attack_rule: str = "one"
-    move_in: str = "all"
-    elimination: str = "immediate"
-    mana_count: str = "turn-start"
-    mana_minimum: int = MANA_MINIMUM
-    second_player_bonus: int = 1
-    bonus_turns: int = SECOND_PLAYER_BONUS_TURNS
-    tile_supply: int = 2 * TILES_PER_PLAYER
-    max_turns: int = 200
-    list_losing_draws: bool = False
-    tile_attack: str = "retaliation"
-    move_onto_enemy: str = "refused"
-    tiles_per_colour: int = 0
-    obliterated: str = "removed"
-    elimination_killed: str = "skipped"
-    displaced_to: str = "owner"
-    board_size: int = 0
-
-    _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
-        "attack_rule": ("one", "all"),
-        "move_in": ("all", "first"),
-        "elimination": ("immediate", "turn-start"),
-        "mana_count": ("turn-start", "after-flip"),
-        "tile_attack": ("retaliation", "filters"),
-        "move_onto_enemy": ("refused", "allowed"),
-        "obliterated": ("removed", "killed"),
-        "elimination_killed": ("skipped", "resolved"),
-        "displaced_to": ("owner", "controller"),
-    }
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.decks, tuple) or len(self.decks) != 2:
-            raise InvalidRules("Méa is for 2 players: give exactly two decks")
-        decks = tuple(MeaDeck(d.name, tuple((game_card(c), n) for c, n in d.cards)) for d in self.decks)
-        object.__setattr__(self, "decks", decks)  # so that to_options/from_options round-trip
-        for f in fields(self):
-            if f.name == "decks":
-                continue
-            value = getattr(self, f.name)
-            want = {"bool": bool, "int": int, "str": str}[str(f.type)]
-            if type(value) is not want:
-                raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
-            if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
-                raise InvalidRules(
-                    f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {quoted(value)}"
-                )
-            if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
-                raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
-        if self.max_turns < 1:
-            raise InvalidRules("max_turns must be at least 1")
-        try:
-            start = B.parse_layout(self.layout)
-        except ValueError as error:
-            raise InvalidRules(str(error)) from None
-        if self.board_size:
-            width, height = B.extent(start)
-            if self.board_size > 2 * B.BOUND or self.board_size < max(width, height):
-                raise InvalidRules(
-                    f"board_size must hold the {width}×{height} starting layout and be at most {2 * B.BOUND}, "
-                    f"not {self.board_size}"
-                )
-        if self.tile_supply and len(start) > self.tile_supply:
-            raise InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
-        for seat in (0, 1):
-            held = countOf(start.values(), seat)
-            if self.tiles_per_colour and held > self.tiles_per_colour:
-                raise InvalidRules(
-                    f"the layout gives {seat_name(seat)} {held} tiles, "
-                    f"more than tiles_per_colour {self.tiles_per_colour}"
-                )
-        problems = []
-        for seat, deck in enumerate(self.decks):
-            who = f"{seat_name(seat)}'s deck{f' ({deck.name})' if deck.name else ''}"
-            if deck.size < 1:
-                problems.append(f"{who} is empty")
-            names: dict[str, MeaCard] = {}
-            for card, _ in deck.cards:
-                if card.type is MeaCardType.TILE:
-                    problems.append(f"{who}: {card.name} is a tile; tiles are not part of a deck")
-                    continue
-                unknown = card.unknown_stats
-                if unknown:
-                    problems.append(f"{who}: {card.name} has unknown {', '.join(unknown)}")
-                key = fold(card.name)
-                if key in names and names[key] != card:
-                    problems.append(f"{who}: two different cards are called {card.name}")
-                names[key] = card
-        if problems:
-            raise InvalidRules("cannot play these decks: " + "; ".join(problems))
-
-    @property
-    def players(self) -> int:
-        return 2
-
-    def tables(self) -> MeaTables:
-        """Per-instance constants (built once per rules object)."""
-        cached = self.__dict__.get("_tables")
-        if cached is None:
-            cached = _build_tables(self)
-            object.__setattr__(self, "_tables", cached)
-        return cached
-
-    def new_initial_state(self, seed: int | None = None) -> MeaState:
-        return MeaState(self, seed)
-
-    def parse_action(self, text: str) -> MeaAction:
-        tables = self.tables()
-        return _canonical(_canonical_names(parse_action(text), tables.canonical), tables)
-
-    def to_options(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"players": 2}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = [d.to_dict() for d in value] if f.name == "decks" else value
-        return out
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)} | {"players"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Méa option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
-        values = dict(options)
-        if values.pop("players", 2) != 2:
-            raise InvalidRules("Méa is for 2 players")
-        decks = values.pop("decks", None)
-        if not isinstance(decks, list | tuple) or len(decks) != 2:
-            raise InvalidRules("Méa rules need 'decks': a list of the two players' decks")
-        parsed = tuple(
-            d if isinstance(d, MeaDeck) else MeaDeck.from_dict(d, f"decks[{i}]") for i, d in enumerate(decks)
-        )
-        return cls(decks=parsed, **values)  # type: ignore[arg-type]
-
-    # -- integer steps and tensors (see cardbase.games.base) --
-
-    def ids(self) -> _Ids:
-        """Where each kind of action's ids start (built once per rules object); needs ``board_size``."""
-        cached = self.__dict__.get("_ids")
-        if cached is None:
-            if not self.board_size:
-                raise InvalidRules(
-                    "Méa's integer ids and tensors number the cells of a bounded board: set board_size (e.g. 9)"
-                )
-            cached = _Ids.of(self.tables(), max(d.size for d in self.decks))
-            object.__setattr__(self, "_ids", cached)
-        return cached
-
-    def num_distinct_actions(self) -> int:
-        """Draws (``draw k``: k - 1), summons (name × cell), assists (name), moves (cell × which
-        of its two monsters, in arrival order × direction), attacks (target cell × the attacker's
-        direction from it and place on its tile, for one attacker or two), flips and obliterations
-        (cell, or none), choices (a cell, or a monster: cell × place). See :class:`_Ids`."""
-        return self.ids().total
-
-    def max_chance_outcomes(self) -> int:
-        """The shuffle is one step per card, both decks' in turn, top card first: the position in
-        its deck list of the card that comes next."""
-        return max(d.size for d in self.decks)
-
-    def max_game_length(self) -> int:
-        """The shuffle (a chance step per card), the two opening draws and up to 500 steps a turn
-        (a bound no game of the shipped decks comes near: a turn's actions are limited by the cards,
-        the mana and each monster's one action, but abilities that return cards and give actions
-        have no bound in the rules)."""
-        return self.decks[0].size + self.decks[1].size + 2 + 500 * self.max_turns
-
-    def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """``tiles``: per cell of the board square (board order), mine, the other player's.
-        ``monsters``: per cell and place on it (arrival order): there, controlled by me, owned by me,
-        attack, defence, can move, can attack, summoned this turn. ``names``: per cell and place,
-        which card (the decks' distinct names, monsters then assists). ``hand``: my hand, copies by
-        name; ``out_of_play``: likewise. ``sizes``: my hand, the other hand, my deck, the other
-        deck. ``mana``, ``turns`` (mine, the other's), ``phase`` (shuffle, opening, flip, main,
-        choice, over), ``active`` (it is my turn), ``to_act`` (I am to act). Numbers as they are."""
-        ids = self.ids()
-        names = len(ids.names)
-        return (
-            ("tiles", (ids.cells, 2)),
-            ("monsters", (ids.cells, 2, 8)),
-            ("names", (ids.cells, 2, names)),
-            ("hand", (names,)),
-            ("out_of_play", (names,)),
-            ("sizes", (4,)),
-            ("mana", (1,)),
-            ("turns", (2,)),
-            ("phase", (len(PHASE_NAMES),)),
-            ("active", (1,)),
-            ("to_act", (1,)),
-        )
-
-    def unexpressed_cards(self) -> tuple[str, ...]:
-        """Cards in either deck that play as their bare stats (abilities not expressed)."""
-        return tuple(dict.fromkeys(n for d in self.decks for n in d.unexpressed))
-
-    def report_notes(self) -> list[str]:
-        """What every report using these decks must say: demo cards, bare-stats cards."""
-        notes = []
-        labels = [d.name or f"{seat_name(k)}'s deck" for k, d in enumerate(self.decks)]
-        demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
-        if demo:
-            shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
-            notes.append(f"demo cards: {shown} (cardbase's demo set, not published Méa cards)")
-        bare = self.unexpressed_cards()
-        if bare:
-            notes.append(f"played as bare stats (abilities not expressed as data): {', '.join(bare)}")
-        return notes
-
-
-def _build_tables(rules: MeaRules) -> MeaTables:
-    cards: list[MeaCard] = []
-    owner: list[int] = []
-    offset = []
-    for seat, deck in enumerate(rules.decks):
-        offset.append(len(cards))
-        for card in deck.expanded():
-            cards.append(card)
-            owner.append(seat)
-    triggers = []
-    for card in cards:
-        by: dict[str, list[Ability]] = {}
-        for a in card.abilities or ():
-            by.setdefault(a.trigger, []).append(a)
-        triggers.append({k: tuple(v) for k, v in by.items()})
-    canonical = {fold(c.name): c.name for c in cards}
-    cells = B.square(B.parse_layout(rules.layout), rules.board_size) if rules.board_size else ()
-    turn_start = tuple(t.get("turn_start", ()) for t in triggers)
-    turn_end = tuple(t.get("turn_end", ()) for t in triggers)
-    return MeaTables(
-        cards=tuple(cards),
-        owner=tuple(owner),
-        offset=(offset[0], offset[1]),
-        names=tuple(c.name for c in cards),
-        cost=tuple(c.cost or 0 for c in cards),
-        attack=tuple(c.attack or 0 for c in cards),
-        defence=tuple(c.defence or 0 for c in cards),
-        monster=tuple(c.type is MeaCardType.MONSTER for c in cards),
-        triggers=tuple(triggers),
-        turn_start=turn_start,
-        summoned=tuple(t.get("summoned", ()) for t in triggers),
-        turn_end=turn_end,
-        turn_start_cards=tuple(i for i, t in enumerate(turn_start) if t),
-        turn_end_cards=tuple(i for i, t in enumerate(turn_end) if t),
-        canonical=canonical,
-        start_tiles=B.parse_layout(rules.layout),
-        dirs=B.directions(rules.adjacency),
-        attack_all=rules.attack_rule == "all",
-        list_losing_draws=rules.list_losing_draws,
-        move_onto_enemy=rules.move_onto_enemy == "allowed",
-        tile_total_filters=rules.tile_attack == "filters",
-        colour_cap=rules.tiles_per_colour,
-        obliterate_kills=rules.obliterated == "killed",
-        first_moves_in=rules.move_in == "first",
-        killed_first=rules.elimination_killed == "resolved",
-        displaced_to_controller=rules.displaced_to == "controller",
-        cells=cells,
-        cell_of={q: k for k, q in enumerate(cells)},
-    )
-
-
-def _canonical(action: MeaAction, tables: MeaTables) -> MeaAction:
-    """``action`` as the rules list it: an attack's attackers in board order unless the order
-    is part of it (``move_in="first"``)."""
-    if type(action) is Attack and not tables.first_moves_in:
-        return action.in_board_order()
-    return action
-
-
-def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaAction:
-    """``action`` with card names spelt as the cards are (any case or accents typed)."""
-
-    def nm(n: str) -> str:
-        return canonical.get(fold(n), n)
-
-    def rf(r: Ref) -> Ref:
-        return Ref(nm(r[0]), r[1], r[2])
-
-    if isinstance(action, Summon):
-        return Summon(nm(action[1]), action[2])
-    if isinstance(action, Play):
-        return Play(nm(action[1]))
-    if isinstance(action, Move):
-        return Move(rf(action[1]), action[2])
-    if isinstance(action, Attack):
-        return Attack(action[1], [rf(r) for r in action[2]])
-    if isinstance(action, Choose) and isinstance(action[1], Ref):
-        return Choose(rf(action[1]))
-    return action
+def _is_killed_item(item: tuple[Any, ...]) -> bool:
+    """Whether a queued item is a When killed ability."""
+    return item[0] == "ab" and bool(item[1].trigger == "killed")
 
 
 # --- state ---------------------------------------------------------------------
@@ -2890,532 +2078,3 @@ class MeaState(State):
                 deck[deck.index(i)] = j
                 zone[i], zone[j] = HAND, DECK
         return state
-
-
-def _is_killed_item(item: tuple[Any, ...]) -> bool:
-    """Whether a queued item is a When killed ability."""
-    return item[0] == "ab" and bool(item[1].trigger == "killed")
-
-
-class _LazyActions(Sequence[MeaAction]):
-    """Legal actions listed lazily: ``len`` and indexing build only the actions asked
-    for (all a random player needs); iterating, ``in`` and ``==`` build them all, once.
-    A lazy list reads its state: it is valid until the state changes."""
-
-    __slots__ = ("_all", "_state")
-
-    _state: MeaState
-    _all: tuple[MeaAction, ...] | None
-
-    def _build_all(self) -> list[MeaAction]:
-        raise NotImplementedError
-
-    def materialise(self) -> tuple[MeaAction, ...]:
-        """Every action, built once."""
-        if self._all is None:
-            self._all = tuple(self._build_all())
-        return self._all
-
-    def __iter__(self) -> Iterator[MeaAction]:
-        return iter(self.materialise())
-
-    def __contains__(self, action: object) -> bool:
-        return action in self.materialise()
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _LazyActions):
-            return self.materialise() == other.materialise()
-        if isinstance(other, tuple | list):
-            return list(self.materialise()) == list(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.materialise())
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} legal actions>"
-
-
-class ChoiceActions(_LazyActions):
-    """The choice phase's legal actions: ``choose`` each option in turn (tiles, or
-    monsters in board order)."""
-
-    __slots__ = ("_options",)
-
-    def __init__(self, state: MeaState, options: tuple[Any, ...]):
-        self._state = state
-        self._all = None
-        self._options = options
-
-    def __len__(self) -> int:
-        return len(self._options)
-
-    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
-        t = self._options[k]
-        return _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
-
-    def _build_all(self) -> list[MeaAction]:
-        return [self[k] for k in range(len(self._options))]
-
-    def ids(self) -> list[int]:
-        """The actions' integer ids (see :class:`_Ids`), in this order."""
-        state = self._state
-        t = state._tab_ids
-        cell_of = state._tab.cell_of
-        out = []
-        for option in self._options:
-            if type(option) is int:
-                out.append(t.choose_tile + cell_of[option])
-            else:
-                i = option[0]
-                q = state._pos[i]
-                out.append(t.choose_monster + cell_of[q] * 2 + state._occ[q].index(i))
-        return out
-
-
-class MainActions(_LazyActions):
-    """The main phase's legal actions. In order: summons (by card in hand order, then
-    tile), assists, moves (by monster in board order, then tile), attacks (by target
-    tile; single attackers, then pairs, each pair in both orders under ``move_in="first"``), then
-    the turn-ending draws or obliterations."""
-
-    __slots__ = (
-        "_attacks",
-        "_blocked",
-        "_bounds",
-        "_ends",
-        "_movers",
-        "_n",
-        "_plays",
-        "_summon_names",
-        "_summon_tiles",
-    )
-
-    def __init__(self, state: MeaState):
-        self._state = state
-        self._all: tuple[MeaAction, ...] | None = None
-        p = state._active
-        tab = state._tab
-        ctrl = state._ctrl
-        tiles = state._tiles
-        # One pass over the tiles: where p may summon, where p's monsters may not go,
-        # which tiles hold enemy monsters, and p's monsters in board order.
-        summon_tiles = []
-        blocked = set()
-        enemy_tiles: dict[int, tuple[int, ...]] = {}
-        share = tab.move_onto_enemy  # a lone enemy monster does not block a move
-        mine: list[int] = []
-        for q, here in state._occ.items():  # board order
-            if not here:
-                if tiles[q] == p:
-                    summon_tiles.append(q)
-            elif len(here) == 1:
-                a = here[0]
-                if ctrl[a] == p:
-                    mine.append(a)
-                    if tiles[q] == p:
-                        summon_tiles.append(q)
-                else:
-                    if not share:
-                        blocked.add(q)
-                    enemy_tiles[q] = here
-            else:
-                a, b = here
-                blocked.add(q)
-                if ctrl[a] == p:
-                    mine.append(a)
-                    if ctrl[b] == p:
-                        mine.append(b)
-                    else:
-                        enemy_tiles[q] = (b,)
-                elif ctrl[b] == p:
-                    enemy_tiles[q] = (a,)
-                    mine.append(b)
-                else:
-                    enemy_tiles[q] = here
-        summon_names: list[str] = []
-        plays: list[str] = []
-        mana = state._mana
-        cost, names, monster = tab.cost, tab.names, tab.monster
-        for i in state._hand[p]:
-            if cost[i] <= mana:
-                nm = names[i]
-                if monster[i]:
-                    if summon_tiles and nm not in summon_names:
-                        summon_names.append(nm)
-                elif nm not in plays:
-                    plays.append(nm)
-        adj, acts, pos, xatt = state._adj, state._acts, state._pos, state._xatt
-        # Moves are counted here and built on demand; attackers are grouped by the enemy
-        # tile they touch (enemy tiles are blocked tiles: a monster with no blocked
-        # neighbour has nothing to attack).
-        movers: list[Any] = []
-        n_moves = 0
-        near: dict[int, list[int]] = {}
-        for i in mine:
-            if acts[i] > 0:
-                nbrs = adj[pos[i]]
-                if blocked.isdisjoint(nbrs):
-                    movers.append((i, len(nbrs), nbrs))
-                    n_moves += len(nbrs)
-                    if not share:  # no blocked neighbour: no enemy next to it
-                        continue
-                else:
-                    k = len(nbrs) - len(blocked.intersection(nbrs))
-                    if k:
-                        movers.append((i, k, nbrs))
-                        n_moves += k
-            elif xatt[i] > 0:
-                nbrs = adj[pos[i]]
-            else:
-                continue
-            for t in nbrs:
-                if t in enemy_tiles:
-                    if t in near:
-                        near[t].append(i)
-                    else:
-                        near[t] = [i]
-        attacks: list[tuple[int, ...]] = []
-        if near:
-            atk, tmp, fresh = state._atk, state._tmp, state._fresh
-            defence, tmpd = state._def, state._tmpd
-            attack_all, first_moves_in = tab.attack_all, tab.first_moves_in
-            for t, foes in enemy_tiles.items():  # board order
-                cands = near.get(t)
-                if cands is None:
-                    continue
-                if len(foes) == 1:
-                    j = foes[0]
-                    need = defence[j] + tmpd[j]
-                else:
-                    d0 = defence[foes[0]] + tmpd[foes[0]]
-                    d1 = defence[foes[1]] + tmpd[foes[1]]
-                    need = (d0 if d0 > d1 else d1) if attack_all else (d0 if d0 < d1 else d1)
-                if len(cands) == 1:
-                    i = cands[0]
-                    if atk[i] + tmp[i] >= need:
-                        attacks.append((t, i))
-                    continue
-                for k, i in enumerate(cands):
-                    a = atk[i] + tmp[i]
-                    if a >= need:
-                        attacks.append((t, i))
-                    for j in cands[k + 1 :]:
-                        if fresh[i] and fresh[j]:
-                            continue
-                        if a + atk[j] + tmp[j] >= need:
-                            attacks.append((t, i, j))
-                            if first_moves_in:  # which of the two moves in is the player's choice
-                                attacks.append((t, j, i))
-        ends: Sequence[MeaAction] = state._draws(p)
-        if not ends:
-            own = [q for q in state._occ if tiles[q] == p]  # board order
-            ends = tuple(Obliterate(q) for q in own) if own else (Obliterate(NONE_POS),)
-        self._summon_names = summon_names
-        self._summon_tiles = summon_tiles
-        self._plays = plays
-        self._movers = movers
-        self._blocked = blocked
-        self._attacks = attacks
-        self._ends = ends
-        # Where each kind of action starts and ends in the sequence.
-        b1 = len(summon_names) * len(summon_tiles)
-        b2 = b1 + len(plays)
-        b3 = b2 + n_moves
-        b4 = b3 + len(attacks)
-        self._bounds = (b1, b2, b3, b4)
-        self._n = b4 + len(ends)
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
-        if k < 0:
-            k += self._n
-        if not 0 <= k < self._n:
-            raise IndexError(k)
-        b1, b2, b3, b4 = self._bounds
-        if k >= b4:
-            return self._ends[k - b4]
-        if k < b1:
-            nt = len(self._summon_tiles)
-            return _summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
-        if k < b2:
-            return Play(self._plays[k - b1])
-        if k < b3:
-            k -= b2
-            for i, n, nbrs in self._movers:
-                if k < n:
-                    if n < len(nbrs):
-                        blocked = self._blocked
-                        nbrs = [d for d in nbrs if d not in blocked]
-                    return Move(self._state.ref_of(i), nbrs[k])
-                k -= n
-        return self._attack(self._attacks[k - b3])
-
-    def __contains__(self, action: object) -> bool:
-        """Whether ``action`` is one of these, found by its kind without building them all."""
-        if self._all is not None:
-            return action in self._all
-        if not isinstance(action, tuple) or len(action) < 2:
-            return False
-        kind = action[0]
-        if kind == "summon":
-            return len(action) == 3 and action[1] in self._summon_names and action[2] in self._summon_tiles
-        if kind == "play":
-            return len(action) == 2 and action[1] in self._plays
-        if kind == "move":
-            if len(action) != 3:
-                return False
-            ref, dst = action[1], action[2]
-            if not isinstance(ref, tuple) or len(ref) != 3:
-                return False  # not a monster: no move's
-            state, blocked = self._state, self._blocked
-            pos = state._pos
-            return any(
-                pos[i] == ref[1] and state.ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs)
-                for i, _, nbrs in self._movers
-            )
-        if kind == "attack":
-            return len(action) == 3 and any(
-                spec[0] == action[1] and self._attack(spec) == action for spec in self._attacks
-            )
-        return action in self._ends
-
-    # What the actions are made of, in their order, without building them (for agents that
-    # score every action): monsters are the state's (and any copy's) card instance numbers.
-
-    @property
-    def summon_cards(self) -> Sequence[str]:
-        """The monsters that can be summoned, by name in hand order: the summons are each of
-        these onto each of :attr:`summon_tiles`, first in the sequence."""
-        return self._summon_names
-
-    @property
-    def summon_tiles(self) -> Sequence[int]:
-        """The tiles a monster can be summoned onto, in board order."""
-        return self._summon_tiles
-
-    @property
-    def assists(self) -> Sequence[str]:
-        """The assists that can be played, by name in hand order: after the summons."""
-        return self._plays
-
-    def moves_by_monster(self) -> Iterator[tuple[int, Sequence[int]]]:
-        """Each monster that can move (an instance) with the tiles it can move to, in the
-        sequence's order: after the assists."""
-        blocked = self._blocked
-        for i, n, nbrs in self._movers:
-            yield i, (nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked])
-
-    @property
-    def ends(self) -> Sequence[MeaAction]:
-        """The turn-ending actions (draws, or obliterations with an empty deck), last."""
-        return self._ends
-
-    @property
-    def attack_specs(self) -> Sequence[tuple[int, ...]]:
-        """The attacks as ``(tile, instance[, instance])`` in the sequence's order (after the
-        moves; the attackers in the order the action lists them under ``move_in="first"``)."""
-        return self._attacks
-
-    def _moves(self) -> list[Move]:
-        state = self._state
-        out: list[Move] = []
-        for i, _, nbrs in self._movers:
-            ref = state.ref_of(i)
-            out.extend(Move(ref, d) for d in nbrs if d not in self._blocked)
-        return out
-
-    def _attack(self, spec: tuple[int, ...]) -> Attack:
-        """The attack ``(tile, attacker[, attacker])``: attackers in the spec's order under
-        ``move_in="first"`` (both orders are listed), else in board order."""
-        ref_of = self._state.ref_of
-        attack = Attack(spec[0], [ref_of(i) for i in spec[1:]])
-        return attack if self._state._tab.first_moves_in else attack.in_board_order()
-
-    def ids(self) -> list[int]:
-        """The actions' integer ids (see :class:`_Ids`), in this order, without building them."""
-        state = self._state
-        t = state._tab_ids
-        cell_of = state._tab.cell_of
-        out = [
-            t.summon + t.name_index[n] * t.cells + cell_of[q] for n in self._summon_names for q in self._summon_tiles
-        ]
-        out.extend(t.play + t.name_index[n] - t.monsters for n in self._plays)
-        pos, occ, dirs = state._pos, state._occ, len(t.dirs)
-        for i, _, nbrs in self._movers:
-            q = pos[i]
-            base = t.move + (cell_of[q] * 2 + occ[q].index(i)) * dirs
-            out.extend(base + t.dir_index[d - q] for d in nbrs if d not in self._blocked)
-        out.extend(state._attack_id(spec[0], spec[1:]) for spec in self._attacks)
-        out.extend(state.action_ids(a)[0] for a in self._ends)
-        return out
-
-    def _build_all(self) -> list[MeaAction]:
-        out: list[MeaAction] = [_summon(n, q) for n in self._summon_names for q in self._summon_tiles]
-        out.extend(Play(n) for n in self._plays)
-        out.extend(self._moves())
-        out.extend(self._attack(a) for a in self._attacks)
-        out.extend(self._ends)
-        return out
-
-
-# --- observation -----------------------------------------------------------------
-
-
-class _ViewRandom(random.Random):
-    """The RNG of a view (an observation's redacted state): one shared instance, in the state
-    ``random.Random(0)`` has (which ``clone`` copies), that refuses to draw: a view deals nothing
-    (``determinise`` deals with the agent's RNG), and a fresh ``Random(0)`` per observation was a
-    third of an observation's cost."""
-
-    def random(self) -> float:
-        raise RuntimeError("a view's RNG deals nothing: determinise the view first")
-
-    def getrandbits(self, k: int) -> int:
-        raise RuntimeError("a view's RNG deals nothing: determinise the view first")
-
-
-_VIEW_RNG = _ViewRandom(0)
-
-
-class MeaObservation:
-    """What one player sees: the board, their own hand, the sizes of the rest (the
-    spectator, ``player`` :data:`~cardbase.games.base.SPECTATOR`: no hand at all).
-
-    ``view`` is a copy of the state with the hidden parts removed (the other hand,
-    the decks' order, the seed, the history); :meth:`public` is the whole of what
-    the player knows, as plain data.
-    """
-
-    __slots__ = ("player", "view")
-
-    def __init__(self, player: int, view: MeaState):
-        self.player = player
-        self.view = view
-
-    @property
-    def rules(self) -> MeaRules:
-        return self.view.rules
-
-    @property
-    def current_player(self) -> int:
-        return self.view.current_player
-
-    def hand_names(self) -> tuple[str, ...]:
-        """The player's hand (the spectator's is empty)."""
-        return self.view.hand_names(self.player) if self.player != SPECTATOR else ()
-
-    def public(self) -> dict[str, Any]:
-        """Everything this player may know, as JSON-able data (for tests and tools)."""
-        v = self.view
-        tab = v._tab
-        return {
-            "player": self.player,
-            "current_player": v.current_player,
-            "phase": v.phase,
-            "active": v._active,
-            "turn": v._turn,
-            "turns_taken": list(v._taken),
-            "mana": v._mana,
-            "projected_mana": [v.projected_mana(0), v.projected_mana(1)],
-            "tiles": {B.name(q): o for q, o in sorted(v._tiles.items())},
-            "monsters": [self.monster(i) for i in v.monsters()],
-            "hand": list(self.hand_names()),
-            "hand_sizes": [len(v._hand[0]), len(v._hand[1])],
-            "deck_sizes": [len(v._deck[0]), len(v._deck[1])],
-            "out_of_play": [tab.names[i] for i in v._out],
-            "openings": list(v._openings),
-            "choice": _choice_text(v.choice()),
-            "queue": [_item_text(v, item) for item in v._queue],
-            "end": v._end[1] if v._end else None,
-        }
-
-    def monster(self, i: int) -> dict[str, Any]:
-        v = self.view
-        tab = v._tab
-        return {
-            "ref": str(v.ref_of(i)),
-            "name": tab.names[i],
-            "tile": B.name(v._pos[i]),
-            "owner": tab.owner[i],
-            "controller": v._ctrl[i],
-            "attack": v.attack_of(i),
-            "defence": v.defence_of(i),
-            "can_move": v.can_move(i),
-            "can_attack": v.can_attack(i),
-            "summoned_this_turn": v._fresh[i],
-        }
-
-    def describe(self) -> str:
-        return describe_state(self.view, self.player)
-
-
-def _choice_text(choice: dict[str, Any] | None) -> dict[str, Any] | None:
-    if choice is None:
-        return None
-    return {
-        "player": choice["player"],
-        "for": choice["for"],
-        "options": [B.name(t) if type(t) is int else t[0] for t in choice["options"]],
-    }
-
-
-def _item_text(state: MeaState, item: tuple[Any, ...]) -> str:
-    if item[0] == "ab":
-        return f"{state._tab.names[item[3]]}: {item[1].text()}"
-    if item[0] == "disp":
-        return f"displace {state._tab.names[item[1]]}"
-    return str(item[0])
-
-
-def describe_state(state: MeaState, me: int | None) -> str:
-    """The board as text: a grid of tiles (owner Y/B) with their monsters, then hands and mana."""
-    tab = state._tab
-    lines = []
-    if state._end is not None:
-        lines.append(f"Méa · game over: {state._end[1]}")
-    else:
-        lines.append(
-            f"Méa · {state.turn_label()} · phase {state.phase}"
-            + (f" · mana {state._mana}" if state._phase in (_MAIN, _CHOICE, _FLIP) else "")
-        )
-    lines.append("Board (Y: P1 yellow, B: P2 blue; monster attack/defence, * = controlled by the other player):")
-    if state._tiles:
-        xs = [B.xy(q)[0] for q in state._tiles]
-        ys = [B.xy(q)[1] for q in state._tiles]
-        width = 26
-        for y in range(max(ys), min(ys) - 1, -1):
-            cells = []
-            for x in range(min(xs), max(xs) + 1):
-                q = B.pos(x, y)
-                if q not in state._tiles:
-                    cells.append(" " * width)
-                    continue
-                owner = "YB"[state._tiles[q]]
-                mons = []
-                for i in state._occ[q]:
-                    star = "*" if state._ctrl[i] != state._tiles[q] else ""
-                    mons.append(f"{tab.names[i][:8]}{star} {state.attack_of(i)}/{state.defence_of(i)}")
-                cells.append(f"{B.name(q):>3} {owner} {'; '.join(mons)}"[:width].ljust(width))
-            lines.append(f"{y + 1:>3} |" + "|".join(cells) + "|")
-    for seat in (0, 1):
-        hand = state._hand[seat]
-        if me == seat:
-            shown = ", ".join(f"{tab.names[i]} ({tab.cost[i]})" for i in hand) or "—"
-        else:
-            shown = f"{len(hand)} cards"
-        tag = " (you)" if seat == me else ""
-        lines.append(
-            f"{seat_name(seat)}{tag}: {state.tile_count(seat)} tiles, deck {len(state._deck[seat])}, hand: {shown}"
-        )
-    choice = state.choice()
-    if choice is not None:
-        lines.append(f"{seat_name(choice['player'])} chooses {choice['for']}")
-    if state._end is None and me is not None:
-        if state.current_player == me:
-            lines.append("Your move (type legal for the options, help for the commands).")
-        elif state.current_player >= 0:
-            lines.append(f"Waiting for {seat_name(state.current_player)}")
-    return "\n".join(lines)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from cardbase.games.mea.engine import MeaDeck, MeaRules
+from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.sim.boards import legal_view
 from cardbase.sim.registry import game
 from tests.conftest import new_database

@@ -1,0 +1,388 @@
+"""The legal actions of a Méa position as lazy sequences: :class:`MainActions` (the main phase:
+the move generation, one pass over the state's flat per-instance lists) and :class:`ChoiceActions`
+(a target or a place to choose). :meth:`MeaState.legal_actions` makes them; a list reads its
+state and is valid until the state changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardbase.games.mea.actions import (
+    NONE_POS,
+    Attack,
+    Choose,
+    MeaAction,
+    Move,
+    Obliterate,
+    Play,
+    _choose_tile,
+    _summon,
+)
+
+if TYPE_CHECKING:
+    from cardbase.games.mea.engine import MeaState
+
+
+class _LazyActions(Sequence[MeaAction]):
+    """Legal actions listed lazily: ``len`` and indexing build only the actions asked
+    for (all a random player needs); iterating, ``in`` and ``==`` build them all, once.
+    A lazy list reads its state: it is valid until the state changes."""
+
+    __slots__ = ("_all", "_state")
+
+    _state: MeaState
+    _all: tuple[MeaAction, ...] | None
+
+    def _build_all(self) -> list[MeaAction]:
+        raise NotImplementedError
+
+    def materialise(self) -> tuple[MeaAction, ...]:
+        """Every action, built once."""
+        if self._all is None:
+            self._all = tuple(self._build_all())
+        return self._all
+
+    def __iter__(self) -> Iterator[MeaAction]:
+        return iter(self.materialise())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.materialise()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _LazyActions):
+            return self.materialise() == other.materialise()
+        if isinstance(other, tuple | list):
+            return list(self.materialise()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.materialise())
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal actions>"
+
+
+class ChoiceActions(_LazyActions):
+    """The choice phase's legal actions: ``choose`` each option in turn (tiles, or
+    monsters in board order)."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, state: MeaState, options: tuple[Any, ...]):
+        self._state = state
+        self._all = None
+        self._options = options
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+        t = self._options[k]
+        return _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
+
+    def _build_all(self) -> list[MeaAction]:
+        return [self[k] for k in range(len(self._options))]
+
+    def ids(self) -> list[int]:
+        """The actions' integer ids (see :class:`_Ids`), in this order."""
+        state = self._state
+        t = state._tab_ids
+        cell_of = state._tab.cell_of
+        out = []
+        for option in self._options:
+            if type(option) is int:
+                out.append(t.choose_tile + cell_of[option])
+            else:
+                i = option[0]
+                q = state._pos[i]
+                out.append(t.choose_monster + cell_of[q] * 2 + state._occ[q].index(i))
+        return out
+
+
+class MainActions(_LazyActions):
+    """The main phase's legal actions. In order: summons (by card in hand order, then
+    tile), assists, moves (by monster in board order, then tile), attacks (by target
+    tile; single attackers, then pairs, each pair in both orders under ``move_in="first"``), then
+    the turn-ending draws or obliterations."""
+
+    __slots__ = (
+        "_attacks",
+        "_blocked",
+        "_bounds",
+        "_ends",
+        "_movers",
+        "_n",
+        "_plays",
+        "_summon_names",
+        "_summon_tiles",
+    )
+
+    def __init__(self, state: MeaState):
+        self._state = state
+        self._all: tuple[MeaAction, ...] | None = None
+        p = state._active
+        tab = state._tab
+        ctrl = state._ctrl
+        tiles = state._tiles
+        # One pass over the tiles: where p may summon, where p's monsters may not go,
+        # which tiles hold enemy monsters, and p's monsters in board order.
+        summon_tiles = []
+        blocked = set()
+        enemy_tiles: dict[int, tuple[int, ...]] = {}
+        share = tab.move_onto_enemy  # a lone enemy monster does not block a move
+        mine: list[int] = []
+        for q, here in state._occ.items():  # board order
+            if not here:
+                if tiles[q] == p:
+                    summon_tiles.append(q)
+            elif len(here) == 1:
+                a = here[0]
+                if ctrl[a] == p:
+                    mine.append(a)
+                    if tiles[q] == p:
+                        summon_tiles.append(q)
+                else:
+                    if not share:
+                        blocked.add(q)
+                    enemy_tiles[q] = here
+            else:
+                a, b = here
+                blocked.add(q)
+                if ctrl[a] == p:
+                    mine.append(a)
+                    if ctrl[b] == p:
+                        mine.append(b)
+                    else:
+                        enemy_tiles[q] = (b,)
+                elif ctrl[b] == p:
+                    enemy_tiles[q] = (a,)
+                    mine.append(b)
+                else:
+                    enemy_tiles[q] = here
+        summon_names: list[str] = []
+        plays: list[str] = []
+        mana = state._mana
+        cost, names, monster = tab.cost, tab.names, tab.monster
+        for i in state._hand[p]:
+            if cost[i] <= mana:
+                nm = names[i]
+                if monster[i]:
+                    if summon_tiles and nm not in summon_names:
+                        summon_names.append(nm)
+                elif nm not in plays:
+                    plays.append(nm)
+        adj, acts, pos, xatt = state._adj, state._acts, state._pos, state._xatt
+        # Moves are counted here and built on demand; attackers are grouped by the enemy
+        # tile they touch (enemy tiles are blocked tiles: a monster with no blocked
+        # neighbour has nothing to attack).
+        movers: list[Any] = []
+        n_moves = 0
+        near: dict[int, list[int]] = {}
+        for i in mine:
+            if acts[i] > 0:
+                nbrs = adj[pos[i]]
+                if blocked.isdisjoint(nbrs):
+                    movers.append((i, len(nbrs), nbrs))
+                    n_moves += len(nbrs)
+                    if not share:  # no blocked neighbour: no enemy next to it
+                        continue
+                else:
+                    k = len(nbrs) - len(blocked.intersection(nbrs))
+                    if k:
+                        movers.append((i, k, nbrs))
+                        n_moves += k
+            elif xatt[i] > 0:
+                nbrs = adj[pos[i]]
+            else:
+                continue
+            for t in nbrs:
+                if t in enemy_tiles:
+                    if t in near:
+                        near[t].append(i)
+                    else:
+                        near[t] = [i]
+        attacks: list[tuple[int, ...]] = []
+        if near:
+            atk, tmp, fresh = state._atk, state._tmp, state._fresh
+            defence, tmpd = state._def, state._tmpd
+            attack_all, first_moves_in = tab.attack_all, tab.first_moves_in
+            for t, foes in enemy_tiles.items():  # board order
+                cands = near.get(t)
+                if cands is None:
+                    continue
+                if len(foes) == 1:
+                    j = foes[0]
+                    need = defence[j] + tmpd[j]
+                else:
+                    d0 = defence[foes[0]] + tmpd[foes[0]]
+                    d1 = defence[foes[1]] + tmpd[foes[1]]
+                    need = (d0 if d0 > d1 else d1) if attack_all else (d0 if d0 < d1 else d1)
+                if len(cands) == 1:
+                    i = cands[0]
+                    if atk[i] + tmp[i] >= need:
+                        attacks.append((t, i))
+                    continue
+                for k, i in enumerate(cands):
+                    a = atk[i] + tmp[i]
+                    if a >= need:
+                        attacks.append((t, i))
+                    for j in cands[k + 1 :]:
+                        if fresh[i] and fresh[j]:
+                            continue
+                        if a + atk[j] + tmp[j] >= need:
+                            attacks.append((t, i, j))
+                            if first_moves_in:  # which of the two moves in is the player's choice
+                                attacks.append((t, j, i))
+        ends: Sequence[MeaAction] = state._draws(p)
+        if not ends:
+            own = [q for q in state._occ if tiles[q] == p]  # board order
+            ends = tuple(Obliterate(q) for q in own) if own else (Obliterate(NONE_POS),)
+        self._summon_names = summon_names
+        self._summon_tiles = summon_tiles
+        self._plays = plays
+        self._movers = movers
+        self._blocked = blocked
+        self._attacks = attacks
+        self._ends = ends
+        # Where each kind of action starts and ends in the sequence.
+        b1 = len(summon_names) * len(summon_tiles)
+        b2 = b1 + len(plays)
+        b3 = b2 + n_moves
+        b4 = b3 + len(attacks)
+        self._bounds = (b1, b2, b3, b4)
+        self._n = b4 + len(ends)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        b1, b2, b3, b4 = self._bounds
+        if k >= b4:
+            return self._ends[k - b4]
+        if k < b1:
+            nt = len(self._summon_tiles)
+            return _summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
+        if k < b2:
+            return Play(self._plays[k - b1])
+        if k < b3:
+            k -= b2
+            for i, n, nbrs in self._movers:
+                if k < n:
+                    if n < len(nbrs):
+                        blocked = self._blocked
+                        nbrs = [d for d in nbrs if d not in blocked]
+                    return Move(self._state.ref_of(i), nbrs[k])
+                k -= n
+        return self._attack(self._attacks[k - b3])
+
+    def __contains__(self, action: object) -> bool:
+        """Whether ``action`` is one of these, found by its kind without building them all."""
+        if self._all is not None:
+            return action in self._all
+        if not isinstance(action, tuple) or len(action) < 2:
+            return False
+        kind = action[0]
+        if kind == "summon":
+            return len(action) == 3 and action[1] in self._summon_names and action[2] in self._summon_tiles
+        if kind == "play":
+            return len(action) == 2 and action[1] in self._plays
+        if kind == "move":
+            if len(action) != 3:
+                return False
+            ref, dst = action[1], action[2]
+            if not isinstance(ref, tuple) or len(ref) != 3:
+                return False  # not a monster: no move's
+            state, blocked = self._state, self._blocked
+            pos = state._pos
+            return any(
+                pos[i] == ref[1] and state.ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs)
+                for i, _, nbrs in self._movers
+            )
+        if kind == "attack":
+            return len(action) == 3 and any(
+                spec[0] == action[1] and self._attack(spec) == action for spec in self._attacks
+            )
+        return action in self._ends
+
+    # What the actions are made of, in their order, without building them (for agents that
+    # score every action): monsters are the state's (and any copy's) card instance numbers.
+
+    @property
+    def summon_cards(self) -> Sequence[str]:
+        """The monsters that can be summoned, by name in hand order: the summons are each of
+        these onto each of :attr:`summon_tiles`, first in the sequence."""
+        return self._summon_names
+
+    @property
+    def summon_tiles(self) -> Sequence[int]:
+        """The tiles a monster can be summoned onto, in board order."""
+        return self._summon_tiles
+
+    @property
+    def assists(self) -> Sequence[str]:
+        """The assists that can be played, by name in hand order: after the summons."""
+        return self._plays
+
+    def moves_by_monster(self) -> Iterator[tuple[int, Sequence[int]]]:
+        """Each monster that can move (an instance) with the tiles it can move to, in the
+        sequence's order: after the assists."""
+        blocked = self._blocked
+        for i, n, nbrs in self._movers:
+            yield i, (nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked])
+
+    @property
+    def ends(self) -> Sequence[MeaAction]:
+        """The turn-ending actions (draws, or obliterations with an empty deck), last."""
+        return self._ends
+
+    @property
+    def attack_specs(self) -> Sequence[tuple[int, ...]]:
+        """The attacks as ``(tile, instance[, instance])`` in the sequence's order (after the
+        moves; the attackers in the order the action lists them under ``move_in="first"``)."""
+        return self._attacks
+
+    def _moves(self) -> list[Move]:
+        state = self._state
+        out: list[Move] = []
+        for i, _, nbrs in self._movers:
+            ref = state.ref_of(i)
+            out.extend(Move(ref, d) for d in nbrs if d not in self._blocked)
+        return out
+
+    def _attack(self, spec: tuple[int, ...]) -> Attack:
+        """The attack ``(tile, attacker[, attacker])``: attackers in the spec's order under
+        ``move_in="first"`` (both orders are listed), else in board order."""
+        ref_of = self._state.ref_of
+        attack = Attack(spec[0], [ref_of(i) for i in spec[1:]])
+        return attack if self._state._tab.first_moves_in else attack.in_board_order()
+
+    def ids(self) -> list[int]:
+        """The actions' integer ids (see :class:`_Ids`), in this order, without building them."""
+        state = self._state
+        t = state._tab_ids
+        cell_of = state._tab.cell_of
+        out = [
+            t.summon + t.name_index[n] * t.cells + cell_of[q] for n in self._summon_names for q in self._summon_tiles
+        ]
+        out.extend(t.play + t.name_index[n] - t.monsters for n in self._plays)
+        pos, occ, dirs = state._pos, state._occ, len(t.dirs)
+        for i, _, nbrs in self._movers:
+            q = pos[i]
+            base = t.move + (cell_of[q] * 2 + occ[q].index(i)) * dirs
+            out.extend(base + t.dir_index[d - q] for d in nbrs if d not in self._blocked)
+        out.extend(state._attack_id(spec[0], spec[1:]) for spec in self._attacks)
+        out.extend(state.action_ids(a)[0] for a in self._ends)
+        return out
+
+    def _build_all(self) -> list[MeaAction]:
+        out: list[MeaAction] = [_summon(n, q) for n in self._summon_names for q in self._summon_tiles]
+        out.extend(Play(n) for n in self._plays)
+        out.extend(self._moves())
+        out.extend(self._attack(a) for a in self._attacks)
+        out.extend(self._ends)
+        return out
