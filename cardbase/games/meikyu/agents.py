@@ -8,7 +8,7 @@ random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`. Pure.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -70,6 +70,7 @@ from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
 from cardbase.games.meikyu.rules import MeikyuRules
 from cardbase.games.meikyu.tables import _Tables, sword_total
+from cardbase.games.montecarlo import MonteCarloAgent
 
 EFFECT_VALUE = {
     B_MARKET: 0.2,
@@ -626,12 +627,12 @@ def potential_value(state: MeikyuState, seat: int) -> float:
     return 0.5 + 0.5 * math.tanh((potential(seat) - best) / 4.0)
 
 
-class SearchAgent:
-    """Determinised Monte Carlo: for its step-2 action, samples the hidden cards (other
-    hands, the piles) consistently with what it has seen, plays each of the heuristic's
-    best candidates on with the heuristic for every seat and random dice for ``rounds``
-    rounds, scores the position reached with :func:`value` (a chance of winning fitted on
-    heuristic self-play), and picks the best mean. The same hidden cards and dice seed serve
+class SearchAgent(MonteCarloAgent):
+    """Determinised Monte Carlo (:mod:`cardbase.games.montecarlo`): for its step-2 action, samples
+    the hidden cards (other hands, the piles) consistently with what it has seen, plays each of
+    the heuristic's best candidates on with the heuristic for every seat and random dice for
+    ``rounds`` rounds, scores the position reached with :func:`value` (a chance of winning fitted
+    on heuristic self-play), and picks the best mean. The same hidden cards and dice seed serve
     every candidate of a sample. Other decisions are the heuristic's.
 
     ``samples``: determinisations per decision; ``candidates``: how many of the heuristic's
@@ -639,7 +640,6 @@ class SearchAgent:
     candidate must beat the heuristic's own choice.
     """
 
-    name = "search"
     score_label = "estimated value (0 = lost, 1 = won)"
 
     def __init__(
@@ -653,76 +653,46 @@ class SearchAgent:
         prior: float = 0.01,
         confidence: float = 1.0,
     ):
-        self.rules = rules
         check_at_least_one(samples=samples, candidates=candidates)
-        self.seat = seat
-        self.rng = random.Random(seed)
-        self.samples = samples
-        self.candidates = candidates
+        super().__init__(rules, seat, seed, samples)
+        self.searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self.prior = float(prior)
         self.confidence = float(confidence)
 
-    def act(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> Any:
+    def candidates(
+        self, observation: MeikyuObservation, legal_actions: Sequence[Any], first_deal: Callable[[], Any]
+    ) -> Sequence[Any]:
+        """At step 2 the heuristic's ``candidates`` best options (its choice first) and resupplying;
+        any other decision: the heuristic's action, not searched."""
         if observation.ask != A_MAIN:
-            return heuristic_action(observation, legal_actions)
-        return self.evaluate(observation, legal_actions)[0][0]
-
-    def evaluate(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
-        """Candidates with their mean value for this seat, best first (step 2 only)."""
-        played = self.playouts(observation, legal_actions)
-        candidates = [action for action, _ in played]
-        values = [v for _, v in played]
-        if len(candidates) == 1:
-            return [(candidates[0], float("nan"))]
-        means = [sum(v) / len(v) for v in values]
-        # The heuristic's own choice (candidate 0) stands unless another beats it clearly: by
-        # ``prior`` on average and by ``confidence`` standard errors of the paired differences
-        # (the same hidden cards and dice serve every candidate of a sample).
-        best = 0
-        for i in range(1, len(candidates)):
-            if means[i] - self.prior <= means[best]:
-                continue
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
-            mean = sum(diffs) / len(diffs)
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-            if mean > self.confidence * (var / len(diffs)) ** 0.5:
-                best = i
-        ranked = sorted(range(len(candidates)), key=lambda i: (i != best, -means[i]))
-        return [(candidates[i], means[i]) for i in ranked]
-
-    def playouts(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
-        """The step-2 candidates (the heuristic's choice first), each with its value for this seat
-        after each of the ``samples`` playouts (the same hidden cards and dice for every
-        candidate of a sample); any other decision: the heuristic's action, without values."""
-        obs = observation
-        if obs.ask != A_MAIN:
-            return [(heuristic_action(obs, legal_actions), [])]
-        options = main_options(obs, self.candidates * 3)
-        candidates: list[Any] = []
-        for _, action in options:
-            if action not in candidates:
-                candidates.append(action)
-            if len(candidates) >= self.candidates:
+            return [heuristic_action(observation, legal_actions)]
+        out: list[Any] = []
+        for _, action in main_options(observation, self.searched * 3):
+            if action not in out:
+                out.append(action)
+            if len(out) >= self.searched:
                 break
-        if RESUPPLY not in candidates:
-            candidates.append(RESUPPLY)
-        if len(candidates) == 1:
-            return [(candidates[0], [])]
-        me = obs.player
-        values: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.samples):
-            hands, kpile, mpile, archives = sample_hidden(obs, self.rng)
-            base = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
-            seed = self.rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                s = base._copy()
-                s.rng = random.Random(seed)
-                s.history = []
-                s.apply_unchecked(action)
-                rollout(s, self.horizon)
-                values[i].append(value(s, me))
-        return list(zip(candidates, values, strict=True))
+        if RESUPPLY not in out:
+            out.append(RESUPPLY)
+        return out
+
+    def deal(self, observation: MeikyuObservation) -> tuple[MeikyuState, int]:
+        """The hidden cards dealt, and the seed of the dice every candidate meets on them."""
+        hands, kpile, mpile, archives = sample_hidden(observation, self.rng)
+        return MeikyuState.from_parts(observation, hands, kpile, mpile, archives), self.rng.getrandbits(32)
+
+    def copy(self, world: tuple[MeikyuState, int]) -> MeikyuState:
+        state, dice = world
+        s = state.search_copy()
+        s.rng = random.Random(dice)
+        return s
+
+    def rollout(self, state: State) -> None:
+        rollout(cast(MeikyuState, state), self.horizon)
+
+    def value(self, state: State) -> float:
+        return value(cast(MeikyuState, state), self.seat)
 
 
 __all__ = ["HeuristicAgent", "IsmctsAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]

@@ -1566,6 +1566,13 @@ class MeikyuState(State):
         new.history = list(self.history)
         return new
 
+    def search_copy(self) -> MeikyuState:
+        """A copy for a search's playout: its own position, the RNG shared with this state, an
+        empty history (cheaper than :meth:`clone`; not a record of the game)."""
+        new = self._copy()
+        new.history = []
+        return new
+
     def _copy(self) -> MeikyuState:
         """A copy that shares the RNG and the history (for search rollouts)."""
         new = object.__new__(MeikyuState)
