@@ -537,7 +537,7 @@ def rollout(state: MeikyuState, turns: int) -> None:
         if p == -1:
             state.apply_unchecked(state.sample_chance())
         else:
-            legal = () if state._ask == A_MAIN else state.legal_actions()
+            legal = () if state.ask == A_MAIN else state.legal_actions()
             state.apply_unchecked(heuristic_action(state.observation(p), legal))
 
 
@@ -563,23 +563,23 @@ def features(state: MeikyuState, seat: int) -> list[float]:
     t = state.rules.tables
     n = state.rules.players
     goal = state.rules.goal
-    pts = state._pts
-    rival = max((q for q in range(n) if q != seat), key=lambda q: (pts[q], state._hsize[q]))
+    pts = [state.points(q) for q in range(n)]
+    rival = max((q for q in range(n) if q != seat), key=lambda q: (pts[q], state.hand_size(q)))
 
     def hand_value(q: int) -> float:
-        eff, deff = state._eff[q], state._deff[q]
-        return sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
+        eff, deff = state.effects(q)
+        return sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state.hand_counts(q)) if c)
 
-    gain = sum(t.dev_points[e >> 1] - t.points[e >> 1] for e in state._lands[seat] if not e & 1)
-    wait = (seat - state._turn) % n
+    gain = sum(t.dev_points[e >> 1] - t.points[e >> 1] for e in state.lands(seat) if not e & 1)
+    wait = (seat - state.turn_player) % n
     return [
         1.0,
         pts[seat] / goal,
         pts[rival] / goal,
         hand_value(seat) / 10,
         hand_value(rival) / 10,
-        state._hsize[seat] / 5,
-        len(state._lands[seat]) / 5,
+        state.hand_size(seat) / 5,
+        len(state.lands(seat)) / 5,
         gain / 5,
         max(0, pts[seat] - (goal - 4)) / 4,
         max(0, pts[rival] - (goal - 4)) / 4,
@@ -618,9 +618,9 @@ def potential_value(state: MeikyuState, seat: int) -> float:
     t = state.rules.tables
 
     def potential(q: int) -> float:
-        eff, deff = state._eff[q], state._deff[q]
-        cards = sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
-        return state._pts[q] + CARD_COST * cards
+        eff, deff = state.effects(q)
+        cards = sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state.hand_counts(q)) if c)
+        return state.points(q) + CARD_COST * cards
 
     n = state.rules.players
     best = max(potential(q) for q in range(n) if q != seat)
@@ -765,9 +765,8 @@ class IsmctsAgent(BaseIsmcts):
         return state
 
     def copy_deal(self, state: State) -> State:
-        new = cast(MeikyuState, state)._copy()  # shares nothing it changes but the RNG and history
+        new = cast(MeikyuState, state).search_copy()  # shares nothing it changes but the RNG
         new.rng = random.Random(0)  # reseeded before use
-        new.history = []
         return new
 
     def candidates(self, state: State) -> Sequence[Any]:
@@ -776,8 +775,9 @@ class IsmctsAgent(BaseIsmcts):
         if not s.history:  # the root itself (a deal, nothing played on it yet): its options
             return self._root
         obs = s.observation(p)
-        if s._ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
-            return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
+        ask = s.ask
+        if ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(obs, () if ask == A_MAIN else s.legal_actions()),)
         return self._main_candidates(obs)
 
     def _main_candidates(self, obs: MeikyuObservation) -> list[Any]:

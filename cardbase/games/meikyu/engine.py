@@ -373,6 +373,42 @@ class MeikyuState(State):
         """Turns finished (lost turns included)."""
         return self._turns
 
+    @property
+    def ask(self) -> int:
+        """The code of what is being decided (``codes.A_MAIN``, ``A_DEFEND`` …; :attr:`decision` is
+        its name), as an observation's ``ask``."""
+        return self._ask
+
+    def hand_counts(self, seat: int) -> Sequence[int]:
+        """A seat's hand as copies per Kingdom card kind (the pool tables' index), as an
+        observation's ``hand``: the engine's own list, changed by the next action (never modify it)."""
+        return self._hands[seat]
+
+    def lands(self, seat: int) -> Sequence[int]:
+        """A seat's lands, each ``kind << 1 | developed`` (the pool tables' land index), as an
+        observation's ``lands``: the engine's own list, changed by the next action (never modify it)."""
+        return self._lands[seat]
+
+    def effects(self, seat: int) -> tuple[int, int]:
+        """The land-effect bits of a seat's kingdom: (owned, developed), as an observation's."""
+        return self._eff[seat], self._deff[seat]
+
+    def takeable(self, seat: int) -> tuple[int, ...]:
+        """The lands of a seat's kingdom an aggression may take (the pool tables' land index),
+        each once, in the order first held."""
+        return self._takeable[seat]
+
+    def undeveloped(self, seat: int) -> tuple[int, ...]:
+        """The lands of a seat's kingdom it may develop (the pool tables' land index), each once,
+        in the order first held."""
+        return self._undev[seat]
+
+    def parts(self) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+        """The cards :meth:`from_parts` places, as they lie (copies): every hand as copies per
+        Kingdom card kind, the Kingdom pile and the Meikyu pile as lists of kinds, and the
+        Archives' draw."""
+        return [list(h) for h in self._hands], list(self._kpile), list(self._mpile), list(self._arch)
+
     def hand(self, seat: int) -> dict[str, int]:
         """A seat's hand: card name → copies."""
         t = self._t

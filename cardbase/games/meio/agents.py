@@ -21,7 +21,7 @@ from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.actions import Play, Split
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
 from cardbase.games.meio.engine import MeioState
-from cardbase.games.meio.masks import _BIT, _SPLIT, _SUIT, HEARTS, SUIT_MASKS, indices_of
+from cardbase.games.meio.masks import _BIT, _SUIT, HEARTS, SUIT_MASKS, indices_of
 from cardbase.games.meio.observation import MeioObservation
 from cardbase.games.meio.rules import MeioRules, _deck, _tables
 from cardbase.games.montecarlo import MonteCarloAgent
@@ -205,21 +205,21 @@ def _heuristic_play_fast(state: MeioState, weights: Sequence[float], strengths: 
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]  # type: ignore[return-value]
-    half = 1 if state._tricks_done < FIRST_HALF else 2
+    hands, asides, horizontal, vertical, trick, win_key, tricks_done, keys = state.play_view()
+    half = 1 if tricks_done < FIRST_HALF else 2
     aside_est = 0.0
     if half == 1:
-        for c in indices_of(state._asides[p]):
+        for c in indices_of(asides[p]):
             aside_est += weights[c]
-    want = want_trick(half, state._horiz[p], state._vert[p], aside_est)
-    trick = state._trick
+    want = want_trick(half, horizontal[p], vertical[p], aside_est)
     return choose_play(
         legal,  # type: ignore[arg-type]
         trick,
-        state._keys,
+        keys,
         strengths,
-        state._win_key if trick else -1,
+        win_key if trick else -1,
         want,
-        len(trick) == state._n - 1,
+        len(trick) == len(hands) - 1,
     )
 
 
@@ -227,8 +227,8 @@ def rollout_round(state: MeioState, weights: Sequence[float]) -> None:
     """Play the current round to its end with the heuristic for every seat."""
     strengths = card_strengths(state.rules.ace_high)
     while state.current_player >= 0:
-        if state._phase == _SPLIT:
-            state.apply_unchecked(best_split(state._hands[state.current_player], weights))
+        if state.phase == "split":
+            state.apply_unchecked(best_split(state.hand_mask(state.current_player), weights))
         else:
             state.apply_unchecked(_heuristic_play_fast(state, weights, strengths))
 
@@ -448,15 +448,15 @@ class IsmctsAgent(BaseIsmcts):
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeioState, state)
-        if s._phase == _SPLIT:
+        if s.phase == "split":
             p = s.current_player
             if p == self.seat:
                 return self._own_splits
-            return (best_split(s._hands[p], self._weights),)
+            return (best_split(s.hand_mask(p), self._weights),)
         return s.legal_actions()
 
     def cut_off(self, state: State) -> bool:
-        return cast(MeioState, state)._round != self._round
+        return cast(MeioState, state).round != self._round
 
     def rollout(self, state: State) -> None:
         rollout_round(cast(MeioState, state), self._weights)
@@ -464,8 +464,8 @@ class IsmctsAgent(BaseIsmcts):
     def rewards(self, state: State) -> Sequence[float]:
         s = cast(MeioState, state)
         if self.objective == "score":
-            return [1.0 - score / MAX_ROUND_SCORE for score in s._round_scores[self._round]]
-        totals = s._totals
+            return [1.0 - score / MAX_ROUND_SCORE for score in s.round_scores()[self._round]]
+        totals = s.totals()
         out = []
         for p, own in enumerate(totals):
             rival = min(t for q, t in enumerate(totals) if q != p)

@@ -70,6 +70,24 @@ from cardbase.games.meio.rules import MeioRules, _deck, _hand_indices, _tables, 
 # --- state -------------------------------------------------------------------
 
 
+MeioPlay = tuple[
+    Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int], int, int, Sequence[Sequence[int]]
+]
+"""What :meth:`MeioState.play_view` returns, in this order (a plain tuple: a named one took twice as
+long to build, and a playout takes one per card):
+
+``hands``: per seat, the cards it plays from now (the pack of 7, then the 6 set aside), as masks;
+``asides``: per seat, the pack set aside for the second half (none once it is reached);
+``horizontal`` and ``vertical``: per seat, the tricks won in the first and in the second half;
+``trick``: the cards of the trick on the table, in play order (the leader's first);
+``win_key``: the key, in ``trick_keys[led suit]``, of the card winning it (stale between tricks:
+read it only when ``trick`` holds cards); ``tricks_done``: the tricks completed this round;
+``trick_keys``: per led suit, per card, its key in a trick (the highest wins; -1: it cannot).
+
+The lists are the engine's own, not copies: changed by the next action; never modify them.
+Cards are indices and sets of cards masks (:mod:`cardbase.games.meio.masks`)."""
+
+
 class MeioState(State):
     """A Meio game in progress. See :class:`cardbase.games.base.State` for the protocol."""
 
@@ -184,6 +202,32 @@ class MeioState(State):
     def tricks_won(self) -> tuple[tuple[int, int], ...]:
         """Per seat: (horizontal, vertical) tricks won this round."""
         return tuple(zip(self._horiz, self._vert, strict=True))
+
+    def hand_mask(self, seat: int) -> int:
+        """The cards a seat holds as a mask (:meth:`hand` names them)."""
+        return self._hands[seat]
+
+    def aside_mask(self, seat: int) -> int:
+        """The pack a seat set aside, as a mask (:meth:`aside` names it)."""
+        return self._asides[seat]
+
+    def leftover_mask(self) -> int:
+        """The cards dealt to no one this round, as a mask (:meth:`leftover` names them)."""
+        return self._leftover
+
+    def play_view(self) -> MeioPlay:
+        """The round's hands, packs, tricks won and the trick on the table, as live views, in one
+        call (what a playout's choice of card reads): see :data:`MeioPlay` for the order."""
+        return (
+            self._hands,
+            self._asides,
+            self._horiz,
+            self._vert,
+            self._trick,
+            self._win_key,
+            self._tricks_done,
+            self._keys,
+        )
 
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
         return tuple(self._round_scores)
