@@ -46,6 +46,10 @@ from cardbase.games.base import (
     Outcome,
     State,
     check_notation,
+    check_seat,
+    counts,
+    ids_without_choice,
+    one_hot,
     whole_number,
 )
 from cardbase.games.meikyu.actions import (
@@ -1815,11 +1819,9 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
-        p = self.current_player
-        if p == TERMINAL:
-            return []
-        if p == CHANCE:
-            return [i for i, _ in self.chance_ids(prefix)]
+        unchosen = ids_without_choice(self, prefix)
+        if unchosen is not None:
+            return unchosen
         t = self._t
         ids = t.ids
         ask = self._ask
@@ -1997,24 +1999,11 @@ class MeikyuState(State):
         )
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
-        if not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        check_seat(seat, self._n)
         t = self._t
         ids = t.ids
         n, K, L = self._n, t.K, t.L
         seats = [(seat + r) % n for r in range(n)]
-
-        def counts(items: Sequence[int], size: int) -> list[float]:
-            out = [0.0] * size
-            for x in items:
-                out[x] += 1.0
-            return out
-
-        def one_hot(size: int, at: int) -> list[float]:
-            out = [0.0] * size
-            if 0 <= at < size:
-                out[at] = 1.0
-            return out
 
         obs = self.observation(seat)
         out = [float(c) for c in self._hands[seat]]

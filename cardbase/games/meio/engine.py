@@ -28,6 +28,10 @@ from cardbase.games.base import (
     Outcome,
     State,
     check_notation,
+    check_seat,
+    counts,
+    ids_without_choice,
+    one_hot,
 )
 from cardbase.games.meio.actions import (
     ASIDE_IDS,
@@ -577,11 +581,10 @@ class MeioState(State):
     # -- integer steps and tensors (see cardbase.games.base) --
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        unchosen = ids_without_choice(self, prefix)
+        if unchosen is not None:
+            return unchosen
         p = self.current_player
-        if p == TERMINAL:
-            return []
-        if p == CHANCE:
-            return [i for i, _ in self.chance_ids(prefix)]
         if self._phase == _PLAY:
             if prefix:
                 raise ValueError("a play is one step")
@@ -678,24 +681,14 @@ class MeioState(State):
         )
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
-        if not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        check_seat(seat, self._n)
         n = self._n
 
         def rel(s: int) -> int:
             return (s - seat) % n
 
         def cards(mask: int) -> list[float]:
-            out = [0.0] * 52
-            for c in indices_of(mask):
-                out[c] = 1.0
-            return out
-
-        def one_hot(size: int, at: int) -> list[float]:
-            out = [0.0] * size
-            if 0 <= at < size:
-                out[at] = 1.0
-            return out
+            return counts(indices_of(mask), 52)
 
         played = [[0.0] * 52 for _ in range(n)]
         trick = [[0.0] * 52 for _ in range(n)]
