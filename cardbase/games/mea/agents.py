@@ -618,6 +618,19 @@ def rollout(state: MeaState, me: int, openings: tuple[int, int], target_hand: in
         state.apply_unchecked(heuristic_action(state, legal, openings[p], target_hand))
 
 
+def searched_actions(state: MeaState, legal: Sequence[Any], p: int, count: int, target_hand: int) -> list[Any]:
+    """The search agents' candidates at ``p``'s decision: in the main phase the heuristic's
+    ``count`` best actions (and one more) and its turn-ending one; otherwise the first 8 (or
+    ``count + 1``) legal actions."""
+    if state.phase != "main":
+        return [legal[k] for k in range(min(len(legal), max(count + 1, 8)))]
+    out = ranked_actions(state, legal, p, target_hand)[: count + 1]
+    end = end_turn_action(state, legal, p, target_hand)
+    if end not in out:
+        out.append(end)
+    return out
+
+
 class SearchAgent(MonteCarloAgent):
     """Determinised Monte Carlo search (:mod:`cardbase.games.montecarlo`): deals the unseen cards
     at random ``samples`` times; in each deal tries the heuristic's ``candidates`` best actions
@@ -636,7 +649,7 @@ class SearchAgent(MonteCarloAgent):
     ):
         check_at_least_one(samples=samples, candidates=candidates)
         super().__init__(rules, seat, seed, samples)
-        self.searched = candidates
+        self.candidates_searched = candidates
         self.target_hand = target_hand
         openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
         openings[seat] = opening_size(rules, seat, opening, self.rng)
@@ -651,19 +664,10 @@ class SearchAgent(MonteCarloAgent):
         legal = list(legal_actions)
         if len(legal) == 1:
             return legal
-        view = observation.view
-        phase = view.phase
         me = observation.player
-        if phase == "opening":
+        if observation.view.phase == "opening":
             return [legal[min(self.openings[me], len(legal)) - 1]]
-        base = first_deal()
-        if phase != "main":
-            return legal[: max(self.searched + 1, 8)]
-        out = ranked_actions(base, legal, me, self.target_hand)[: self.searched + 1]
-        end = end_turn_action(base, legal, me, self.target_hand)
-        if end not in out:
-            out.append(end)
-        return out
+        return searched_actions(first_deal(), legal, me, self.candidates_searched, self.target_hand)
 
     def deal(self, observation: MeaObservation) -> MeaState:
         return observation.view.determinise(observation.player, self.rng)
@@ -825,13 +829,7 @@ class IsmctsAgent(BaseIsmcts):
         phase = s.phase
         if phase == "opening" or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(s, legal, self.openings[p], self.target_hand),)
-        if phase != "main":
-            return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
-        out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]
-        end = end_turn_action(s, legal, p, self.target_hand)
-        if end not in out:
-            out.append(end)
-        return out
+        return searched_actions(s, legal, p, self.candidates_searched, self.target_hand)
 
     def cut_off(self, state: State) -> bool:
         if self.horizon == "turn":

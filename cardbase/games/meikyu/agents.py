@@ -347,6 +347,20 @@ def main_options(obs: MeikyuObservation, limit: int | None = None) -> list[tuple
     return out
 
 
+def main_candidates(obs: MeikyuObservation, count: int) -> list[Any]:
+    """The search agents' step-2 candidates: the heuristic's ``count`` best options, its own
+    choice first, and resupplying."""
+    out: list[Any] = []
+    for _, action in main_options(obs, count * 3):
+        if action not in out:
+            out.append(action)
+        if len(out) >= count:
+            break
+    if RESUPPLY not in out:
+        out.append(RESUPPLY)
+    return out
+
+
 def _land_values(t: _Tables) -> tuple[float, ...]:
     cache = _cache(t, "land_values")
     if not cache:
@@ -655,7 +669,7 @@ class SearchAgent(MonteCarloAgent):
     ):
         check_at_least_one(samples=samples, candidates=candidates)
         super().__init__(rules, seat, seed, samples)
-        self.searched = candidates
+        self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self.prior = float(prior)
         self.confidence = float(confidence)
@@ -667,15 +681,7 @@ class SearchAgent(MonteCarloAgent):
         any other decision: the heuristic's action, not searched."""
         if observation.ask != A_MAIN:
             return [heuristic_action(observation, legal_actions)]
-        out: list[Any] = []
-        for _, action in main_options(observation, self.searched * 3):
-            if action not in out:
-                out.append(action)
-            if len(out) >= self.searched:
-                break
-        if RESUPPLY not in out:
-            out.append(RESUPPLY)
-        return out
+        return main_candidates(observation, self.candidates_searched)
 
     def deal(self, observation: MeikyuObservation) -> tuple[MeikyuState, int]:
         """The hidden cards dealt, and the seed of the dice every candidate meets on them."""
@@ -755,7 +761,7 @@ class IsmctsAgent(BaseIsmcts):
     def start(self, observation: Any) -> None:
         obs = cast(MeikyuObservation, observation)
         self._stop = obs.turns + self.horizon
-        self._root = tuple(self._main_candidates(obs))
+        self._root = tuple(main_candidates(obs, self.candidates_searched))
 
     def determinise(self, observation: Any, rng: random.Random) -> MeikyuState:
         obs: MeikyuObservation = observation
@@ -778,19 +784,7 @@ class IsmctsAgent(BaseIsmcts):
         ask = s.ask
         if ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(obs, () if ask == A_MAIN else s.legal_actions()),)
-        return self._main_candidates(obs)
-
-    def _main_candidates(self, obs: MeikyuObservation) -> list[Any]:
-        """The heuristic's best step-2 options and resupplying."""
-        out: list[Any] = []
-        for _, action in main_options(obs, self.candidates_searched * 3):
-            if action not in out:
-                out.append(action)
-            if len(out) >= self.candidates_searched:
-                break
-        if RESUPPLY not in out:
-            out.append(RESUPPLY)
-        return out
+        return main_candidates(obs, self.candidates_searched)
 
     def cut_off(self, state: State) -> bool:
         return cast(MeikyuState, state).turns >= self._stop
