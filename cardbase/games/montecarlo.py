@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from cardbase.games.base import State, check_at_least_one
 
@@ -63,7 +63,7 @@ class MonteCarloAgent(ABC):
     ``confidence``): see :func:`rank`; ``None``: the best mean wins outright."""
 
     name = "search"
-    lower_is_better: ClassVar[bool] = False
+    lower_is_better: bool = False
     prior: float | None = None
     confidence: float = 0.0
 
