@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
@@ -396,6 +396,42 @@ class State(ABC):
         """A state ``seat`` cannot tell from this one (equal :meth:`information_state_key`):
         what it cannot see dealt at random from ``rng``, consistently with what it has seen.
         Its history is empty and its RNG fresh: for search, not for records."""
+
+
+# -- what the engines' integer steps and tensors share --
+
+
+def ids_without_choice(state: State, prefix: Sequence[int]) -> list[int] | None:
+    """:meth:`State.legal_ids` where no player chooses: none once the game is over, the chance
+    steps (:meth:`State.chance_ids`) at a chance node; ``None`` when a player is to choose."""
+    p = state.current_player
+    if p == TERMINAL:
+        return []
+    if p == CHANCE:
+        return [i for i, _ in state.chance_ids(prefix)]
+    return None
+
+
+def check_seat(seat: int, players: int) -> None:
+    """An observation tensor is a seat's: a ``ValueError`` naming ``seat`` when it is not one."""
+    if not 0 <= seat < players:
+        raise ValueError(f"no seat {seat} in a {players}-player game")
+
+
+def one_hot(size: int, at: int) -> list[float]:
+    """``size`` zeros with 1.0 at ``at``; all zeros when ``at`` is outside (none, such as -1)."""
+    out = [0.0] * size
+    if 0 <= at < size:
+        out[at] = 1.0
+    return out
+
+
+def counts(items: Iterable[int], size: int) -> list[float]:
+    """How many times each of ``0 … size - 1`` is among ``items``, as floats."""
+    out = [0.0] * size
+    for x in items:
+        out[x] += 1.0
+    return out
 
 
 class Agent(Protocol):

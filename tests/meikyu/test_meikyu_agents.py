@@ -148,7 +148,7 @@ def test_a_character_the_hospital_returned_is_dealt_into_that_hand_until_it_is_p
             t.kingdom_cards
         )
     dealt = IsmctsAgent(state.rules, 1, 1, iters=1).determinise(seen, random.Random(3))
-    assert dealt._hands[0][cook] >= 1 and dealt.observation(1).shown == seen.shown
+    assert dealt.hand_counts(0)[cook] >= 1 and dealt.observation(1).shown == seen.shown
     # Without the fix the deal forgot it: some deals left Cook out of P1's hand.
     forgetful = dataclasses.replace(seen, shown=())
     assert any(sample_hidden(forgetful, random.Random(s))[0][0][cook] == 0 for s in range(40))

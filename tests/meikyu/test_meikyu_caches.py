@@ -50,24 +50,25 @@ def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
     """Step 2's actions from the raw state: free plays, quests (room × card set), attacks
     (way × target × card set), developments (land × characters)."""
     p = state.turn_player
-    hand = state._hands[p]
-    lands = state._lands
+    n = state.rules.players
+    hand = state.hand_counts(p)
+    lands = [state.lands(q) for q in range(n)]
     eff = 0
     for e in lands[p]:
         eff |= fresh.lbit[e >> 1]
     qc = fresh.choices(hand, QUEST, bool(eff & B_LAB))
     dc = fresh.choices(hand, DEVELOP, False)
     out: list[Any] = []
-    if state._mpile and any(hand[m] for m in fresh.maps):
+    if state.meikyu_pile_size() and any(hand[m] for m in fresh.maps):
         out.append(MAP)
     if eff & B_MIXED:
-        out.extend(MixedArea(q) for q in range(state._n) if q != p)
+        out.extend(MixedArea(q) for q in range(n) if q != p)
     out.append(RESUPPLY)
-    rooms = list(dict.fromkeys(state._rooms))
-    out.extend(Quest(fresh.lnames[r], names, lab) for r in rooms for names, lab in qc)
+    rooms = list(dict.fromkeys(state.rooms()))  # a land's name is its kind's
+    out.extend(Quest(room, names, lab) for room in rooms for names, lab in qc)
     ways = [fresh.knames[k] for k in fresh.aggression if hand[k]] + ([COUNCIL] if eff & B_COUNCIL else [])
     targets: list[tuple[int, str | None]] = []
-    for q in range(state._n):
+    for q in range(n):
         if q == p:
             continue
         takeable = list(dict.fromkeys(e >> 1 for e in lands[q] if e >> 1 not in fresh.castle))
@@ -84,35 +85,36 @@ def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
 
 
 def fresh_legal(state: MeikyuState, fresh: _Tables) -> list[Any]:
-    ask = state._ask
+    ask = state.ask
     p = state.current_player
     if ask == A_MAIN:
         return fresh_main_actions(state, fresh)
     if ask == A_DEFEND:
-        lab = any(fresh.lbit[e >> 1] & B_LAB for e in state._lands[p])
-        return [Defend(names, lab_name) for names, lab_name in fresh.choices(state._hands[p], DEFEND, lab)]
+        lab = any(fresh.lbit[e >> 1] & B_LAB for e in state.lands(p))
+        return [Defend(names, lab_name) for names, lab_name in fresh.choices(state.hand_counts(p), DEFEND, lab)]
     if ask == A_ORDER:
-        kinds = sorted(set(state._inplay), key=fresh.rank.__getitem__)
+        kinds = sorted({fresh.kindex[name] for name in state.in_play()}, key=fresh.rank.__getitem__)
         return [Choose("discard", fresh.knames[k]) for k in kinds]
     return list(state.legal_actions())  # the other choices keep no memo
 
 
 def check_derived(state: MeikyuState) -> None:
-    t = state._t
-    for seat in range(state._n):
-        lands = state._lands[seat]
+    t = state.rules.tables
+    for seat in range(state.rules.players):
+        lands = state.lands(seat)
         eff = deff = 0
         for e in lands:
             eff |= t.lbit[e >> 1]
             deff |= t.lbit[e >> 1] if e & 1 else 0
-        points = len(state._refugees[seat]) + sum(t.dev_points[e >> 1] if e & 1 else t.points[e >> 1] for e in lands)
+        points = state.refugees(seat) + sum(t.dev_points[e >> 1] if e & 1 else t.points[e >> 1] for e in lands)
         points += 1 if eff & B_FARM and state.rules.farm == "points" else 0
-        assert (state._eff[seat], state._deff[seat], state._pts[seat]) == (eff, deff, points)
+        assert (*state.effects(seat), state.points(seat)) == (eff, deff, points)
         takeable = tuple(dict.fromkeys(e >> 1 for e in lands if e >> 1 not in t.castle))
-        assert state._stealable(seat) == takeable
-        assert state._undev[seat] == tuple(dict.fromkeys(e >> 1 for e in lands if not e & 1))
-        hand = state._hands[seat]
-        assert (state._hsize[seat], state._hkey[seat]) == (sum(hand), t.hand_key(hand))
+        assert state.takeable(seat) == takeable
+        assert state.undeveloped(seat) == tuple(dict.fromkeys(e >> 1 for e in lands if not e & 1))
+        hand = state.hand_counts(seat)
+        # (the hand's key in the memos is the engine's own: the one private read left here)
+        assert (state.hand_size(seat), state._hkey[seat]) == (sum(hand), t.hand_key(hand))
 
 
 def play_and_compare(rules: MeikyuRules, seed: int) -> int:

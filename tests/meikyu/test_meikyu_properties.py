@@ -160,18 +160,20 @@ def test_observations_hide_other_hands_and_the_piles(players, seed):
         me = state.current_player
         obs = state.observation(me)
         other = (me + 1) % players
-        twin = state.clone()
         # swap a card between another hand and the pile: my observation must not change
-        hand = twin._hands[other]
+        hands, kpile, mpile, archives = state.parts()
+        hand = hands[other]
         k = next((k for k, c in enumerate(hand) if c), None)
-        if k is not None and twin._kpile:
-            swap = twin._kpile[0]
+        if k is not None and kpile:
+            swap = kpile[0]
             if swap != k:
                 hand[k] -= 1
                 hand[swap] += 1
-                twin._kpile[0] = k
+                kpile[0] = k
+                twin = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
+                assert twin.hand_counts(other) != state.hand_counts(other)
                 assert twin.observation(me) == obs
-        assert obs.hand == tuple(state._hands[me])
+        assert obs.hand == tuple(state.hand_counts(me))
         assert "kpile" not in obs.describe()
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])

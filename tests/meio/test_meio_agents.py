@@ -120,12 +120,12 @@ def test_sampled_hidden_cards_fit_what_the_player_has_seen(players, seed, steps)
         for seat, void in enumerate(voids(obs)):
             if seat != me:
                 # the sampler falls back only when no consistent placement was found
-                true_hand = state._hands[seat]
+                true_hand = state.hand_mask(seat)
                 assert not true_hand & void  # the inference itself is sound
                 assert not hands[seat] & void
     # the real deal is one of the worlds the sampler can produce: sizes all match
     for seat in range(players):
-        assert hands[seat].bit_count() == state._hands[seat].bit_count()
+        assert hands[seat].bit_count() == state.hand_mask(seat).bit_count()
 
 
 def test_voids_are_read_from_the_current_half_only():
@@ -139,7 +139,7 @@ def test_voids_are_read_from_the_current_half_only():
     for seat, void in enumerate(voids(obs)):
         for s in range(4):
             if void & SUIT_MASKS[s]:
-                assert not state._hands[seat] & SUIT_MASKS[s]
+                assert not state.hand_mask(seat) & SUIT_MASKS[s]
 
 
 def test_search_agent_plays_the_only_legal_card_without_searching():

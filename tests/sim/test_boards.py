@@ -46,10 +46,11 @@ def states_along(path: Path, every: int = 1) -> list[State]:
 def twin_meio(state: MeioState, me: int, rng: random.Random) -> MeioState:
     """The same round with the other hands, packs set aside and leftover cards dealt again."""
     n = state.players
-    unseen = [c for s in range(n) if s != me for m in (state._hands[s], state._asides[s]) for c in indices_of(m)]
-    unseen += indices_of(state._leftover)
+    hands = [state.hand_mask(s) for s in range(n)]
+    asides = [state.aside_mask(s) for s in range(n)]
+    unseen = [c for s in range(n) if s != me for m in (hands[s], asides[s]) for c in indices_of(m)]
+    unseen += indices_of(state.leftover_mask())
     rng.shuffle(unseen)
-    hands, asides = list(state._hands), list(state._asides)
     k = 0
     for s in range(n):
         if s == me:
@@ -66,22 +67,22 @@ def twin_meikyu(state: MeikyuState, me: int, rng: random.Random) -> MeikyuState:
     """The same game with the other hands and the Kingdom pile dealt again (sizes kept)."""
     obs = state.observation(me)
     n = state.rules.players
-    pool = list(state._kpile)
+    held, pool, mpile, archives = state.parts()
     for s in range(n):
         if s != me:
-            pool += [k for k, c in enumerate(state._hands[s]) for _ in range(c)]
+            pool += [k for k, c in enumerate(held[s]) for _ in range(c)]
     rng.shuffle(pool)
     hands = []
     for s in range(n):
         if s == me:
-            hands.append(list(state._hands[s]))
+            hands.append(held[s])
             continue
-        hand = [0] * len(state._hands[s])
+        hand = [0] * len(held[s])
         for k in pool[: state.hand_size(s)]:
             hand[k] += 1
         pool = pool[state.hand_size(s) :]
         hands.append(hand)
-    return MeikyuState.from_parts(obs, hands, pool, list(state._mpile), list(state._arch))
+    return MeikyuState.from_parts(obs, hands, pool, mpile, archives)
 
 
 TWINS = {"mea": redealt, "meio": twin_meio, "meikyu": twin_meikyu}

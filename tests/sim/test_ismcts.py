@@ -130,7 +130,7 @@ def _meio_twins(seed: int) -> tuple[MeioState, MeioState, int]:
 def test_meio_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
     a, b, me = _meio_twins(7)
     assert a.observation(me) == b.observation(me)
-    assert a._hands[1] != b._hands[1]  # the opponents' cards do differ
+    assert a.hand_mask(1) != b.hand_mask(1)  # the opponents' cards do differ
     for seed in (1, 2, 3):
         choices = [
             meio_agents.IsmctsAgent(s.rules, me, seed, iters=60).act(s.observation(me), s.legal_actions())
@@ -143,7 +143,7 @@ def test_meikyu_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
     rules = meikyu_rules(3)
     state = rules.new_initial_state(4)
     heuristic = [meikyu_agents.HeuristicAgent(rules, s, s) for s in range(3)]
-    while not (state.current_player == 0 and state._ask == A_MAIN and state.turns >= 3):
+    while not (state.current_player == 0 and state.ask == A_MAIN and state.turns >= 3):
         if state.current_player == CHANCE:
             state.apply(state.sample_chance())
             continue
@@ -152,7 +152,7 @@ def test_meikyu_ismcts_decides_the_same_when_only_hidden_cards_differ() -> None:
     obs = state.observation(0)
     twins = [MeikyuState.from_parts(obs, *meikyu_agents.sample_hidden(obs, random.Random(r))) for r in (1, 2)]
     assert twins[0].observation(0) == twins[1].observation(0)
-    assert twins[0]._hands[1:] != twins[1]._hands[1:]
+    assert [twins[0].hand_counts(s) for s in (1, 2)] != [twins[1].hand_counts(s) for s in (1, 2)]
     for seed in (1, 2):
         choices = [
             meikyu_agents.IsmctsAgent(rules, 0, seed, iters=20).act(t.observation(0), t.legal_actions()) for t in twins
@@ -203,7 +203,9 @@ def test_every_determinised_meio_state_shows_the_observation() -> None:
     agent.act(obs, a.legal_actions())
     assert len(agent.seen) == 40
     assert all(s.observation(me) == obs for s in agent.seen)
-    assert len({tuple(s._hands) for s in agent.seen}) > 1  # the hidden cards are really sampled
+    assert (
+        len({tuple(s.hand_mask(q) for q in range(s.players)) for s in agent.seen}) > 1
+    )  # the hidden cards are really sampled
 
 
 # --- strength ---------------------------------------------------------------------------
@@ -405,7 +407,7 @@ def test_halving_spends_the_budget_on_the_better_half_and_keeps_the_heuristics_c
     rules = meikyu_rules(2)
     for seed in range(3):
         state = rules.new_initial_state(seed)
-        while state.is_chance_node or state.current_player < 0 or state._ask != A_MAIN:
+        while state.is_chance_node or state.current_player < 0 or state.ask != A_MAIN:
             state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
         obs = state.observation(state.current_player)
         agent = meikyu_agents.IsmctsAgent(rules, obs.player, seed, iters=60, root="halving")

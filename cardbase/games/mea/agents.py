@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -31,6 +31,7 @@ from cardbase.games.mea.engine import MeaState
 from cardbase.games.mea.legal import MainActions
 from cardbase.games.mea.observation import MeaObservation
 from cardbase.games.mea.rules import HAND_LIMIT, MeaRules, MeaTables
+from cardbase.games.montecarlo import MonteCarloAgent
 
 DEFAULT_OPENING = 5
 TARGET_HAND = 5
@@ -610,13 +611,24 @@ def rollout(state: MeaState, me: int, openings: tuple[int, int], target_hand: in
         state.apply_unchecked(heuristic_action(state, legal, openings[p], target_hand))
 
 
-class SearchAgent:
-    """Determinised Monte Carlo search: deals the unseen cards at random ``samples``
-    times; in each deal tries the heuristic's ``candidates`` best actions (and its
-    turn-ending one), plays on with the heuristic for both seats to the end of the
-    opponent's next turn, and picks the action with the best mean evaluation."""
+def searched_actions(state: MeaState, legal: Sequence[Any], p: int, count: int, target_hand: int) -> list[Any]:
+    """The search agents' candidates at ``p``'s decision: in the main phase the heuristic's
+    ``count`` best actions (and one more) and its turn-ending one; otherwise the first 8 (or
+    ``count + 1``) legal actions."""
+    if state.phase != "main":
+        return [legal[k] for k in range(min(len(legal), max(count + 1, 8)))]
+    out = ranked_actions(state, legal, p, target_hand)[: count + 1]
+    end = end_turn_action(state, legal, p, target_hand)
+    if end not in out:
+        out.append(end)
+    return out
 
-    name = "search"
+
+class SearchAgent(MonteCarloAgent):
+    """Determinised Monte Carlo search (:mod:`cardbase.games.montecarlo`): deals the unseen cards
+    at random ``samples`` times; in each deal tries the heuristic's ``candidates`` best actions
+    (and its turn-ending one), plays on with the heuristic for both seats to the end of the
+    opponent's next turn, and picks the action with the best mean evaluation."""
 
     def __init__(
         self,
@@ -629,59 +641,38 @@ class SearchAgent:
         opening: int | str | None = None,
     ):
         check_at_least_one(samples=samples, candidates=candidates)
-        self.rules = rules
-        self.seat = seat
-        self.rng = random.Random(seed)
-        self.samples = samples
-        self.candidates = candidates
+        super().__init__(rules, seat, seed, samples)
+        self.candidates_searched = candidates
         self.target_hand = target_hand
         openings = [choose_opening(rules, 0), choose_opening(rules, 1)]
         openings[seat] = opening_size(rules, seat, opening, self.rng)
         self.openings = (openings[0], openings[1])
 
-    def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
-        return self.evaluate(observation, legal_actions)[0][0]
-
-    def evaluate(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
-        """Candidates with their mean evaluation for this seat, best first (NaN: not searched)."""
-        played = self.playouts(observation, legal_actions)
-        if len(played) == 1:
-            return [(played[0][0], float("nan"))]
-        totals = [sum(values) for _, values in played]
-        order = sorted(range(len(played)), key=lambda k: -totals[k])
-        return [(played[k][0], totals[k] / self.samples) for k in order]
-
-    def playouts(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
-        """The candidates, each with its evaluation for this seat after each of the ``samples``
-        guesses of the hidden cards (the same guesses for every candidate); a decision it does not
-        search (one option, the opening's size): that one action, without values."""
-        me = observation.player
-        view = observation.view
+    def candidates(
+        self, observation: MeaObservation, legal_actions: Sequence[Any], first_deal: Callable[[], Any]
+    ) -> Sequence[Any]:
+        """One option, or the opening's size: not searched. In the main phase the heuristic's
+        ``candidates`` best actions and its turn-ending one, ranked on the first deal; otherwise the
+        first 8 (or ``candidates + 1``) legal actions."""
         legal = list(legal_actions)
         if len(legal) == 1:
-            return [(legal[0], [])]
-        phase = view.phase
-        if phase == "opening":
-            return [(legal[min(self.openings[me], len(legal)) - 1], [])]
-        base = view.determinise(me, self.rng)
-        if phase == "main":
-            candidates = ranked_actions(base, legal, me, self.target_hand)[: self.candidates + 1]
-            end = end_turn_action(base, legal, me, self.target_hand)
-            if end not in candidates:
-                candidates.append(end)
-        else:
-            candidates = legal[: max(self.candidates + 1, 8)]
-        if len(candidates) == 1:
-            return [(candidates[0], [])]
-        values: list[list[float]] = [[] for _ in candidates]
-        for s in range(self.samples):
-            state = base if s == 0 else view.determinise(me, self.rng)
-            for k, action in enumerate(candidates):
-                trial = state.search_copy()
-                trial.apply_unchecked(action)
-                rollout(trial, me, self.openings, self.target_hand)
-                values[k].append(evaluate(trial, me))
-        return list(zip(candidates, values, strict=True))
+            return legal
+        me = observation.player
+        if observation.view.phase == "opening":
+            return [legal[min(self.openings[me], len(legal)) - 1]]
+        return searched_actions(first_deal(), legal, me, self.candidates_searched, self.target_hand)
+
+    def deal(self, observation: MeaObservation) -> MeaState:
+        return observation.view.determinise(observation.player, self.rng)
+
+    def copy(self, world: MeaState) -> MeaState:
+        return world.search_copy()
+
+    def rollout(self, state: State) -> None:
+        rollout(cast(MeaState, state), self.seat, self.openings, self.target_hand)
+
+    def value(self, state: State) -> float:
+        return evaluate(cast(MeaState, state), self.seat)
 
 
 # --- information-set Monte Carlo tree search -------------------------------------------
@@ -831,13 +822,7 @@ class IsmctsAgent(BaseIsmcts):
         phase = s.phase
         if phase == "opening" or (p != self.seat and self.opponents == "heuristic"):
             return (heuristic_action(s, legal, self.openings[p], self.target_hand),)
-        if phase != "main":
-            return [legal[k] for k in range(min(len(legal), max(self.candidates_searched + 1, 8)))]
-        out = ranked_actions(s, legal, p, self.target_hand)[: self.candidates_searched + 1]
-        end = end_turn_action(s, legal, p, self.target_hand)
-        if end not in out:
-            out.append(end)
-        return out
+        return searched_actions(s, legal, p, self.candidates_searched, self.target_hand)
 
     def cut_off(self, state: State) -> bool:
         if self.horizon == "turn":

@@ -8,7 +8,7 @@ random agent is game-agnostic and lives in :mod:`cardbase.sim.agents`. Pure.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -70,6 +70,7 @@ from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
 from cardbase.games.meikyu.rules import MeikyuRules
 from cardbase.games.meikyu.tables import _Tables, sword_total
+from cardbase.games.montecarlo import MonteCarloAgent
 
 EFFECT_VALUE = {
     B_MARKET: 0.2,
@@ -346,6 +347,20 @@ def main_options(obs: MeikyuObservation, limit: int | None = None) -> list[tuple
     return out
 
 
+def main_candidates(obs: MeikyuObservation, count: int) -> list[Any]:
+    """The search agents' step-2 candidates: the heuristic's ``count`` best options, its own
+    choice first, and resupplying."""
+    out: list[Any] = []
+    for _, action in main_options(obs, count * 3):
+        if action not in out:
+            out.append(action)
+        if len(out) >= count:
+            break
+    if RESUPPLY not in out:
+        out.append(RESUPPLY)
+    return out
+
+
 def _land_values(t: _Tables) -> tuple[float, ...]:
     cache = _cache(t, "land_values")
     if not cache:
@@ -536,7 +551,7 @@ def rollout(state: MeikyuState, turns: int) -> None:
         if p == -1:
             state.apply_unchecked(state.sample_chance())
         else:
-            legal = () if state._ask == A_MAIN else state.legal_actions()
+            legal = () if state.ask == A_MAIN else state.legal_actions()
             state.apply_unchecked(heuristic_action(state.observation(p), legal))
 
 
@@ -562,23 +577,23 @@ def features(state: MeikyuState, seat: int) -> list[float]:
     t = state.rules.tables
     n = state.rules.players
     goal = state.rules.goal
-    pts = state._pts
-    rival = max((q for q in range(n) if q != seat), key=lambda q: (pts[q], state._hsize[q]))
+    pts = [state.points(q) for q in range(n)]
+    rival = max((q for q in range(n) if q != seat), key=lambda q: (pts[q], state.hand_size(q)))
 
     def hand_value(q: int) -> float:
-        eff, deff = state._eff[q], state._deff[q]
-        return sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
+        eff, deff = state.effects(q)
+        return sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state.hand_counts(q)) if c)
 
-    gain = sum(t.dev_points[e >> 1] - t.points[e >> 1] for e in state._lands[seat] if not e & 1)
-    wait = (seat - state._turn) % n
+    gain = sum(t.dev_points[e >> 1] - t.points[e >> 1] for e in state.lands(seat) if not e & 1)
+    wait = (seat - state.turn_player) % n
     return [
         1.0,
         pts[seat] / goal,
         pts[rival] / goal,
         hand_value(seat) / 10,
         hand_value(rival) / 10,
-        state._hsize[seat] / 5,
-        len(state._lands[seat]) / 5,
+        state.hand_size(seat) / 5,
+        len(state.lands(seat)) / 5,
         gain / 5,
         max(0, pts[seat] - (goal - 4)) / 4,
         max(0, pts[rival] - (goal - 4)) / 4,
@@ -617,21 +632,21 @@ def potential_value(state: MeikyuState, seat: int) -> float:
     t = state.rules.tables
 
     def potential(q: int) -> float:
-        eff, deff = state._eff[q], state._deff[q]
-        cards = sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state._hands[q]) if c)
-        return state._pts[q] + CARD_COST * cards
+        eff, deff = state.effects(q)
+        cards = sum(card_value(t, k, eff, deff) * c for k, c in enumerate(state.hand_counts(q)) if c)
+        return state.points(q) + CARD_COST * cards
 
     n = state.rules.players
     best = max(potential(q) for q in range(n) if q != seat)
     return 0.5 + 0.5 * math.tanh((potential(seat) - best) / 4.0)
 
 
-class SearchAgent:
-    """Determinised Monte Carlo: for its step-2 action, samples the hidden cards (other
-    hands, the piles) consistently with what it has seen, plays each of the heuristic's
-    best candidates on with the heuristic for every seat and random dice for ``rounds``
-    rounds, scores the position reached with :func:`value` (a chance of winning fitted on
-    heuristic self-play), and picks the best mean. The same hidden cards and dice seed serve
+class SearchAgent(MonteCarloAgent):
+    """Determinised Monte Carlo (:mod:`cardbase.games.montecarlo`): for its step-2 action, samples
+    the hidden cards (other hands, the piles) consistently with what it has seen, plays each of
+    the heuristic's best candidates on with the heuristic for every seat and random dice for
+    ``rounds`` rounds, scores the position reached with :func:`value` (a chance of winning fitted
+    on heuristic self-play), and picks the best mean. The same hidden cards and dice seed serve
     every candidate of a sample. Other decisions are the heuristic's.
 
     ``samples``: determinisations per decision; ``candidates``: how many of the heuristic's
@@ -639,7 +654,6 @@ class SearchAgent:
     candidate must beat the heuristic's own choice.
     """
 
-    name = "search"
     score_label = "estimated value (0 = lost, 1 = won)"
 
     def __init__(
@@ -653,76 +667,38 @@ class SearchAgent:
         prior: float = 0.01,
         confidence: float = 1.0,
     ):
-        self.rules = rules
         check_at_least_one(samples=samples, candidates=candidates)
-        self.seat = seat
-        self.rng = random.Random(seed)
-        self.samples = samples
-        self.candidates = candidates
+        super().__init__(rules, seat, seed, samples)
+        self.candidates_searched = candidates
         self.horizon = max(1, round(float(rounds) * rules.players))
         self.prior = float(prior)
         self.confidence = float(confidence)
 
-    def act(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> Any:
+    def candidates(
+        self, observation: MeikyuObservation, legal_actions: Sequence[Any], first_deal: Callable[[], Any]
+    ) -> Sequence[Any]:
+        """At step 2 the heuristic's ``candidates`` best options (its choice first) and resupplying;
+        any other decision: the heuristic's action, not searched."""
         if observation.ask != A_MAIN:
-            return heuristic_action(observation, legal_actions)
-        return self.evaluate(observation, legal_actions)[0][0]
+            return [heuristic_action(observation, legal_actions)]
+        return main_candidates(observation, self.candidates_searched)
 
-    def evaluate(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
-        """Candidates with their mean value for this seat, best first (step 2 only)."""
-        played = self.playouts(observation, legal_actions)
-        candidates = [action for action, _ in played]
-        values = [v for _, v in played]
-        if len(candidates) == 1:
-            return [(candidates[0], float("nan"))]
-        means = [sum(v) / len(v) for v in values]
-        # The heuristic's own choice (candidate 0) stands unless another beats it clearly: by
-        # ``prior`` on average and by ``confidence`` standard errors of the paired differences
-        # (the same hidden cards and dice serve every candidate of a sample).
-        best = 0
-        for i in range(1, len(candidates)):
-            if means[i] - self.prior <= means[best]:
-                continue
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
-            mean = sum(diffs) / len(diffs)
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-            if mean > self.confidence * (var / len(diffs)) ** 0.5:
-                best = i
-        ranked = sorted(range(len(candidates)), key=lambda i: (i != best, -means[i]))
-        return [(candidates[i], means[i]) for i in ranked]
+    def deal(self, observation: MeikyuObservation) -> tuple[MeikyuState, int]:
+        """The hidden cards dealt, and the seed of the dice every candidate meets on them."""
+        hands, kpile, mpile, archives = sample_hidden(observation, self.rng)
+        return MeikyuState.from_parts(observation, hands, kpile, mpile, archives), self.rng.getrandbits(32)
 
-    def playouts(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
-        """The step-2 candidates (the heuristic's choice first), each with its value for this seat
-        after each of the ``samples`` playouts (the same hidden cards and dice for every
-        candidate of a sample); any other decision: the heuristic's action, without values."""
-        obs = observation
-        if obs.ask != A_MAIN:
-            return [(heuristic_action(obs, legal_actions), [])]
-        options = main_options(obs, self.candidates * 3)
-        candidates: list[Any] = []
-        for _, action in options:
-            if action not in candidates:
-                candidates.append(action)
-            if len(candidates) >= self.candidates:
-                break
-        if RESUPPLY not in candidates:
-            candidates.append(RESUPPLY)
-        if len(candidates) == 1:
-            return [(candidates[0], [])]
-        me = obs.player
-        values: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.samples):
-            hands, kpile, mpile, archives = sample_hidden(obs, self.rng)
-            base = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
-            seed = self.rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                s = base._copy()
-                s.rng = random.Random(seed)
-                s.history = []
-                s.apply_unchecked(action)
-                rollout(s, self.horizon)
-                values[i].append(value(s, me))
-        return list(zip(candidates, values, strict=True))
+    def copy(self, world: tuple[MeikyuState, int]) -> MeikyuState:
+        state, dice = world
+        s = state.search_copy()
+        s.rng = random.Random(dice)
+        return s
+
+    def rollout(self, state: State) -> None:
+        rollout(cast(MeikyuState, state), self.horizon)
+
+    def value(self, state: State) -> float:
+        return value(cast(MeikyuState, state), self.seat)
 
 
 __all__ = ["HeuristicAgent", "IsmctsAgent", "SearchAgent", "heuristic_action", "main_options", "sample_hidden"]
@@ -785,7 +761,7 @@ class IsmctsAgent(BaseIsmcts):
     def start(self, observation: Any) -> None:
         obs = cast(MeikyuObservation, observation)
         self._stop = obs.turns + self.horizon
-        self._root = tuple(self._main_candidates(obs))
+        self._root = tuple(main_candidates(obs, self.candidates_searched))
 
     def determinise(self, observation: Any, rng: random.Random) -> MeikyuState:
         obs: MeikyuObservation = observation
@@ -795,9 +771,8 @@ class IsmctsAgent(BaseIsmcts):
         return state
 
     def copy_deal(self, state: State) -> State:
-        new = cast(MeikyuState, state)._copy()  # shares nothing it changes but the RNG and history
+        new = cast(MeikyuState, state).search_copy()  # shares nothing it changes but the RNG
         new.rng = random.Random(0)  # reseeded before use
-        new.history = []
         return new
 
     def candidates(self, state: State) -> Sequence[Any]:
@@ -806,21 +781,10 @@ class IsmctsAgent(BaseIsmcts):
         if not s.history:  # the root itself (a deal, nothing played on it yet): its options
             return self._root
         obs = s.observation(p)
-        if s._ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
-            return (heuristic_action(obs, () if s._ask == A_MAIN else s.legal_actions()),)
-        return self._main_candidates(obs)
-
-    def _main_candidates(self, obs: MeikyuObservation) -> list[Any]:
-        """The heuristic's best step-2 options and resupplying."""
-        out: list[Any] = []
-        for _, action in main_options(obs, self.candidates_searched * 3):
-            if action not in out:
-                out.append(action)
-            if len(out) >= self.candidates_searched:
-                break
-        if RESUPPLY not in out:
-            out.append(RESUPPLY)
-        return out
+        ask = s.ask
+        if ask != A_MAIN or (p != self.seat and self.opponents == "heuristic"):
+            return (heuristic_action(obs, () if ask == A_MAIN else s.legal_actions()),)
+        return main_candidates(obs, self.candidates_searched)
 
     def cut_off(self, state: State) -> bool:
         return cast(MeikyuState, state).turns >= self._stop

@@ -46,6 +46,10 @@ from cardbase.games.base import (
     Outcome,
     State,
     check_notation,
+    check_seat,
+    counts,
+    ids_without_choice,
+    one_hot,
     whole_number,
 )
 from cardbase.games.meikyu.actions import (
@@ -372,6 +376,42 @@ class MeikyuState(State):
     def turns(self) -> int:
         """Turns finished (lost turns included)."""
         return self._turns
+
+    @property
+    def ask(self) -> int:
+        """The code of what is being decided (``codes.A_MAIN``, ``A_DEFEND`` …; :attr:`decision` is
+        its name), as an observation's ``ask``."""
+        return self._ask
+
+    def hand_counts(self, seat: int) -> Sequence[int]:
+        """A seat's hand as copies per Kingdom card kind (the pool tables' index), as an
+        observation's ``hand``: the engine's own list, changed by the next action (never modify it)."""
+        return self._hands[seat]
+
+    def lands(self, seat: int) -> Sequence[int]:
+        """A seat's lands, each ``kind << 1 | developed`` (the pool tables' land index), as an
+        observation's ``lands``: the engine's own list, changed by the next action (never modify it)."""
+        return self._lands[seat]
+
+    def effects(self, seat: int) -> tuple[int, int]:
+        """The land-effect bits of a seat's kingdom: (owned, developed), as an observation's."""
+        return self._eff[seat], self._deff[seat]
+
+    def takeable(self, seat: int) -> tuple[int, ...]:
+        """The lands of a seat's kingdom an aggression may take (the pool tables' land index),
+        each once, in the order first held."""
+        return self._takeable[seat]
+
+    def undeveloped(self, seat: int) -> tuple[int, ...]:
+        """The lands of a seat's kingdom it may develop (the pool tables' land index), each once,
+        in the order first held."""
+        return self._undev[seat]
+
+    def parts(self) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+        """The cards :meth:`from_parts` places, as they lie (copies): every hand as copies per
+        Kingdom card kind, the Kingdom pile and the Meikyu pile as lists of kinds, and the
+        Archives' draw."""
+        return [list(h) for h in self._hands], list(self._kpile), list(self._mpile), list(self._arch)
 
     def hand(self, seat: int) -> dict[str, int]:
         """A seat's hand: card name → copies."""
@@ -1566,6 +1606,13 @@ class MeikyuState(State):
         new.history = list(self.history)
         return new
 
+    def search_copy(self) -> MeikyuState:
+        """A copy for a search's playout: its own position, the RNG shared with this state, an
+        empty history (cheaper than :meth:`clone`; not a record of the game)."""
+        new = self._copy()
+        new.history = []
+        return new
+
     def _copy(self) -> MeikyuState:
         """A copy that shares the RNG and the history (for search rollouts)."""
         new = object.__new__(MeikyuState)
@@ -1772,11 +1819,9 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
-        p = self.current_player
-        if p == TERMINAL:
-            return []
-        if p == CHANCE:
-            return [i for i, _ in self.chance_ids(prefix)]
+        unchosen = ids_without_choice(self, prefix)
+        if unchosen is not None:
+            return unchosen
         t = self._t
         ids = t.ids
         ask = self._ask
@@ -1954,24 +1999,11 @@ class MeikyuState(State):
         )
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
-        if not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        check_seat(seat, self._n)
         t = self._t
         ids = t.ids
         n, K, L = self._n, t.K, t.L
         seats = [(seat + r) % n for r in range(n)]
-
-        def counts(items: Sequence[int], size: int) -> list[float]:
-            out = [0.0] * size
-            for x in items:
-                out[x] += 1.0
-            return out
-
-        def one_hot(size: int, at: int) -> list[float]:
-            out = [0.0] * size
-            if 0 <= at < size:
-                out[at] = 1.0
-            return out
 
         obs = self.observation(seat)
         out = [float(c) for c in self._hands[seat]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 from typing import Any, cast
@@ -21,9 +21,10 @@ from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.actions import Play, Split
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, SECOND_HALF, highest_rank_for
 from cardbase.games.meio.engine import MeioState
-from cardbase.games.meio.masks import _BIT, _SPLIT, _SUIT, HEARTS, SUIT_MASKS, indices_of
+from cardbase.games.meio.masks import _BIT, _SUIT, HEARTS, SUIT_MASKS, indices_of
 from cardbase.games.meio.observation import MeioObservation
 from cardbase.games.meio.rules import MeioRules, _deck, _tables
+from cardbase.games.montecarlo import MonteCarloAgent
 
 # --- trick-taking estimates --------------------------------------------------
 
@@ -204,21 +205,21 @@ def _heuristic_play_fast(state: MeioState, weights: Sequence[float], strengths: 
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]  # type: ignore[return-value]
-    half = 1 if state._tricks_done < FIRST_HALF else 2
+    hands, asides, horizontal, vertical, trick, win_key, tricks_done, keys = state.play_view()
+    half = 1 if tricks_done < FIRST_HALF else 2
     aside_est = 0.0
     if half == 1:
-        for c in indices_of(state._asides[p]):
+        for c in indices_of(asides[p]):
             aside_est += weights[c]
-    want = want_trick(half, state._horiz[p], state._vert[p], aside_est)
-    trick = state._trick
+    want = want_trick(half, horizontal[p], vertical[p], aside_est)
     return choose_play(
         legal,  # type: ignore[arg-type]
         trick,
-        state._keys,
+        keys,
         strengths,
-        state._win_key if trick else -1,
+        win_key if trick else -1,
         want,
-        len(trick) == state._n - 1,
+        len(trick) == len(hands) - 1,
     )
 
 
@@ -226,8 +227,8 @@ def rollout_round(state: MeioState, weights: Sequence[float]) -> None:
     """Play the current round to its end with the heuristic for every seat."""
     strengths = card_strengths(state.rules.ace_high)
     while state.current_player >= 0:
-        if state._phase == _SPLIT:
-            state.apply_unchecked(best_split(state._hands[state.current_player], weights))
+        if state.phase == "split":
+            state.apply_unchecked(best_split(state.hand_mask(state.current_player), weights))
         else:
             state.apply_unchecked(_heuristic_play_fast(state, weights, strengths))
 
@@ -340,16 +341,16 @@ def _place(
     return masks
 
 
-class SearchAgent:
-    """Determinised Monte Carlo: samples the hidden cards consistent with what it
-    has seen, plays each candidate out to the end of the round with the
+class SearchAgent(MonteCarloAgent):
+    """Determinised Monte Carlo (:mod:`cardbase.games.montecarlo`): samples the hidden cards
+    consistent with what it has seen, plays each candidate out to the end of the round with the
     heuristic for every seat, and picks the lowest mean score for itself.
 
     ``samples``: determinisations per decision. ``split_candidates``: how many
     of the heuristic's best splits are searched.
     """
 
-    name = "search"
+    lower_is_better = True
 
     def __init__(
         self,
@@ -360,52 +361,31 @@ class SearchAgent:
         split_candidates: int = 8,
     ):
         check_at_least_one(samples=samples, split_candidates=split_candidates)
-        self.rules = rules
-        self.seat = seat
-        self.rng = random.Random(seed)
-        self.samples = samples
+        super().__init__(rules, seat, seed, samples)
         self.split_candidates = split_candidates
         self._weights = card_weights(rules.players, rules.ace_high)
 
-    def act(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> Any:
-        return self.evaluate(observation, legal_actions)[0][0]
+    def candidates(
+        self, observation: MeioObservation, legal_actions: Sequence[Any], first_deal: Callable[[], Any]
+    ) -> Sequence[Any]:
+        """At the split the heuristic's ``split_candidates`` best splits; in play every legal card."""
+        if observation.phase == "split":
+            return heuristic_splits(observation.hand, self._weights, self.split_candidates)
+        return legal_actions
 
-    def evaluate(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:
-        """Candidates with their mean round score for this seat, best first."""
-        played = self.playouts(observation, legal_actions)
-        if len(played) == 1:
-            return [(played[0][0], float("nan"))]
-        totals = [sum(scores) for _, scores in played]
-        ranked = sorted(range(len(played)), key=lambda i: totals[i])
-        return [(played[i][0], totals[i] / self.samples) for i in ranked]
+    def deal(self, observation: MeioObservation) -> MeioState:
+        hands, asides, leftover = sample_hidden(observation, self.rng, self._weights)
+        return MeioState.from_parts(observation, hands, asides, leftover)
 
-    def playouts(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> list[tuple[Any, list[float]]]:
-        """The candidates, each with its round score for this seat in each of the ``samples``
-        deals of the hidden cards (the same deals for every candidate); one candidate: no scores."""
-        obs = observation
-        if obs.phase == "split":
-            candidates: list[Any] = heuristic_splits(obs.hand, self._weights, self.split_candidates)
-        else:
-            candidates = list(legal_actions)
-        if len(candidates) == 1:
-            return [(candidates[0], [])]
-        me = obs.player
-        scores: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.samples):
-            hands, asides, leftover = sample_hidden(obs, self.rng, self._weights)
-            base = MeioState.from_parts(obs, hands, asides, leftover)
-            for i, action in enumerate(candidates):
-                s = base._copy_round()
-                s.history = []
-                s.apply_unchecked(action)
-                rollout_round(s, self._weights)
-                scores[i].append(float(_round_score(s, me)))
-        return list(zip(candidates, scores, strict=True))
+    def copy(self, world: MeioState) -> MeioState:
+        return world.search_copy()
 
+    def rollout(self, state: State) -> None:
+        rollout_round(cast(MeioState, state), self._weights)
 
-def _round_score(state: MeioState, seat: int) -> int:
-    # A rollout always ends its round, whose score is the last one recorded.
-    return state._round_scores[-1][seat]
+    def value(self, state: State) -> float:
+        # A rollout always ends its round, whose score is the last one recorded.
+        return float(cast(MeioState, state).round_scores()[-1][self.seat])
 
 
 # --- information-set Monte Carlo tree search -------------------------------------------
@@ -468,15 +448,15 @@ class IsmctsAgent(BaseIsmcts):
 
     def candidates(self, state: State) -> Sequence[Any]:
         s = cast(MeioState, state)
-        if s._phase == _SPLIT:
+        if s.phase == "split":
             p = s.current_player
             if p == self.seat:
                 return self._own_splits
-            return (best_split(s._hands[p], self._weights),)
+            return (best_split(s.hand_mask(p), self._weights),)
         return s.legal_actions()
 
     def cut_off(self, state: State) -> bool:
-        return cast(MeioState, state)._round != self._round
+        return cast(MeioState, state).round != self._round
 
     def rollout(self, state: State) -> None:
         rollout_round(cast(MeioState, state), self._weights)
@@ -484,8 +464,8 @@ class IsmctsAgent(BaseIsmcts):
     def rewards(self, state: State) -> Sequence[float]:
         s = cast(MeioState, state)
         if self.objective == "score":
-            return [1.0 - score / MAX_ROUND_SCORE for score in s._round_scores[self._round]]
-        totals = s._totals
+            return [1.0 - score / MAX_ROUND_SCORE for score in s.round_scores()[self._round]]
+        totals = s.totals()
         out = []
         for p, own in enumerate(totals):
             rival = min(t for q, t in enumerate(totals) if q != p)

@@ -28,6 +28,10 @@ from cardbase.games.base import (
     Outcome,
     State,
     check_notation,
+    check_seat,
+    counts,
+    ids_without_choice,
+    one_hot,
 )
 from cardbase.games.meio.actions import (
     ASIDE_IDS,
@@ -68,6 +72,24 @@ from cardbase.games.meio.observation import MeioObservation
 from cardbase.games.meio.rules import MeioRules, _deck, _hand_indices, _tables, final_outcome, round_score
 
 # --- state -------------------------------------------------------------------
+
+
+MeioPlay = tuple[
+    Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int], int, int, Sequence[Sequence[int]]
+]
+"""What :meth:`MeioState.play_view` returns, in this order (a plain tuple: a named one took twice as
+long to build, and a playout takes one per card):
+
+``hands``: per seat, the cards it plays from now (the pack of 7, then the 6 set aside), as masks;
+``asides``: per seat, the pack set aside for the second half (none once it is reached);
+``horizontal`` and ``vertical``: per seat, the tricks won in the first and in the second half;
+``trick``: the cards of the trick on the table, in play order (the leader's first);
+``win_key``: the key, in ``trick_keys[led suit]``, of the card winning it (stale between tricks:
+read it only when ``trick`` holds cards); ``tricks_done``: the tricks completed this round;
+``trick_keys``: per led suit, per card, its key in a trick (the highest wins; -1: it cannot).
+
+The lists are the engine's own, not copies: changed by the next action; never modify them.
+Cards are indices and sets of cards masks (:mod:`cardbase.games.meio.masks`)."""
 
 
 class MeioState(State):
@@ -184,6 +206,32 @@ class MeioState(State):
     def tricks_won(self) -> tuple[tuple[int, int], ...]:
         """Per seat: (horizontal, vertical) tricks won this round."""
         return tuple(zip(self._horiz, self._vert, strict=True))
+
+    def hand_mask(self, seat: int) -> int:
+        """The cards a seat holds as a mask (:meth:`hand` names them)."""
+        return self._hands[seat]
+
+    def aside_mask(self, seat: int) -> int:
+        """The pack a seat set aside, as a mask (:meth:`aside` names it)."""
+        return self._asides[seat]
+
+    def leftover_mask(self) -> int:
+        """The cards dealt to no one this round, as a mask (:meth:`leftover` names them)."""
+        return self._leftover
+
+    def play_view(self) -> MeioPlay:
+        """The round's hands, packs, tricks won and the trick on the table, as live views, in one
+        call (what a playout's choice of card reads): see :data:`MeioPlay` for the order."""
+        return (
+            self._hands,
+            self._asides,
+            self._horiz,
+            self._vert,
+            self._trick,
+            self._win_key,
+            self._tricks_done,
+            self._keys,
+        )
 
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
         return tuple(self._round_scores)
@@ -448,6 +496,13 @@ class MeioState(State):
         new.history = list(self.history)
         return new
 
+    def search_copy(self) -> MeioState:
+        """A copy for a search's playout: its own position, the RNG shared with this state, an
+        empty history (cheaper than :meth:`clone`; not a record of the game)."""
+        new = self._copy_round()
+        new.history = []
+        return new
+
     def _copy_round(self) -> MeioState:
         """A copy sharing the RNG and the history list (for search rollouts)."""
         new = object.__new__(MeioState)
@@ -526,11 +581,10 @@ class MeioState(State):
     # -- integer steps and tensors (see cardbase.games.base) --
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        unchosen = ids_without_choice(self, prefix)
+        if unchosen is not None:
+            return unchosen
         p = self.current_player
-        if p == TERMINAL:
-            return []
-        if p == CHANCE:
-            return [i for i, _ in self.chance_ids(prefix)]
         if self._phase == _PLAY:
             if prefix:
                 raise ValueError("a play is one step")
@@ -627,24 +681,14 @@ class MeioState(State):
         )
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
-        if not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat} in a {self._n}-player game")
+        check_seat(seat, self._n)
         n = self._n
 
         def rel(s: int) -> int:
             return (s - seat) % n
 
         def cards(mask: int) -> list[float]:
-            out = [0.0] * 52
-            for c in indices_of(mask):
-                out[c] = 1.0
-            return out
-
-        def one_hot(size: int, at: int) -> list[float]:
-            out = [0.0] * size
-            if 0 <= at < size:
-                out[at] = 1.0
-            return out
+            return counts(indices_of(mask), 52)
 
         played = [[0.0] * 52 for _ in range(n)]
         trick = [[0.0] * 52 for _ in range(n)]

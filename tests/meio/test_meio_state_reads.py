@@ -1,0 +1,65 @@
+"""MeioState's public reads for agents and tests (issue 29): at every decision of seeded random
+games they say what each seat's observation shows and what the named reads (``hand``, ``aside``,
+``leftover``, ``tricks_won``, ``trick``) name; ``search_copy`` is a copy of its own."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardbase.games.base import CHANCE
+from cardbase.games.meio.engine import FIRST_HALF, MeioRules, MeioState, _deck
+from cardbase.games.meio.masks import _SUIT, CARDS, cards_of
+
+
+def check_reads(state: MeioState) -> None:
+    n = state.players
+    hands, asides, horizontal, vertical, trick, win_key, tricks_done, keys = state.play_view()
+    assert len(hands) == len(asides) == n
+    for seat in range(n):
+        obs = state.observation(seat)
+        assert state.hand_mask(seat) == hands[seat] == obs.hand
+        assert state.aside_mask(seat) == asides[seat] == obs.aside
+        assert cards_of(hands[seat]) == state.hand(seat) and cards_of(asides[seat]) == state.aside(seat)
+    assert cards_of(state.leftover_mask()) == state.leftover()
+    assert tuple(zip(horizontal, vertical, strict=True)) == state.tricks_won()
+    assert tuple(CARDS[c] for c in trick) == tuple(card for _, card in state.trick())
+    assert tricks_done == len(state.tricks()) and state.half == (1 if tricks_done < FIRST_HALF else 2)
+    if state.phase == "play":  # every card dealt is held, set aside or played, once
+        held = 0
+        for seat in range(n):
+            assert not held & (hands[seat] | asides[seat])
+            held |= hands[seat] | asides[seat]
+        played = state.observation(0).played
+        assert not held & played and held | played | state.leftover_mask() == _deck(n)[1]
+    if trick:  # the key of the card winning the trick on the table
+        assert win_key == max(keys[_SUIT[trick[0]]][c] for c in trick)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_public_reads_say_what_the_observations_and_named_reads_show(players: int) -> None:
+    rules = MeioRules(players=players)
+    for seed in range(4):
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            check_reads(state)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        check_reads(state)
+
+
+def test_a_search_copy_is_its_own_position_with_no_history() -> None:
+    state = MeioRules(players=3).new_initial_state(5)
+    state.resolve_chance()
+    before = state.observation(0)
+    copy = state.search_copy()
+    assert copy.history == [] and state.history and copy.rng is state.rng
+    assert copy.observation(0) == before
+    while not copy.round:  # play the copy's round out: the state is untouched
+        copy.apply(copy.legal_actions()[0])
+    assert state.observation(0) == before and copy.round_scores() and not state.round_scores()
