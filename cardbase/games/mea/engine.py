@@ -45,7 +45,17 @@ from typing import Any, NamedTuple, cast
 
 from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
-from cardbase.games.base import CHANCE, SPECTATOR, TERMINAL, IllegalAction, InvalidAction, Outcome, State
+from cardbase.games.base import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    IllegalAction,
+    InvalidAction,
+    Outcome,
+    State,
+    check_seat,
+    ids_without_choice,
+)
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.actions import (
@@ -1861,11 +1871,9 @@ class MeaState(State):
         return ids.attack + self._tab.cell_of[t] * width * width + x * width + y
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
-        p = self.current_player
-        if p == TERMINAL:
-            return []
-        if p == CHANCE:
-            return [i for i, _ in self.chance_ids(prefix)]
+        chosen_by_none = ids_without_choice(self, prefix)
+        if chosen_by_none is not None:
+            return chosen_by_none
         if prefix:
             raise ValueError("a Méa action is one step")
         legal = self.legal_actions()
@@ -1973,8 +1981,7 @@ class MeaState(State):
         return repr(sorted(self.observation(seat).public().items()))
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
-        if seat not in (0, 1):
-            raise ValueError(f"no seat {seat} in a 2-player game")
+        check_seat(seat, 2)
         ids = self._tab_ids
         tab = self._tab
         names = len(ids.names)
