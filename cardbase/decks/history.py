@@ -128,6 +128,51 @@ def record_version(session: Any, row: DeckRow, database: Any, *, change: str | N
     return number
 
 
+def record_edit_version(conn: Any, row: Any, database: Any, deck: Deck, before: DeckCard) -> int:
+    """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
+    until this write (``decks.store.edit_entry``): the change is described from that, without reading
+    the previous version's JSON back, when the previous version is the one before this; on the
+    connection ``conn`` of the caller's transaction."""
+    from cardbase.decks.files import parse_json, write_json
+
+    table = DeckVersionRow.__table__  # type: ignore[attr-defined]
+    origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
+    number = int(row.version)
+    latest = conn.execute(
+        select(table.c.number).where(table.c.deck_id == row.id).order_by(table.c.number.desc()).limit(1)
+    ).scalar()
+    if latest is None:
+        change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
+    elif latest == number - 1:
+        change = describe(_undone(deck, before), deck)
+    else:  # versions not in a row: the previous one as kept
+        content = conn.execute(
+            select(table.c.content).where(table.c.deck_id == row.id, table.c.number == latest)
+        ).scalar_one()
+        change = describe(_deck_of(parse_json(content, "history"), row.game), deck)
+    values = {"at": _now(), "origin": origin[:40], "change": change, "content": write_json(deck)}
+    conn.execute(table.insert().values(deck_id=row.id, number=number, **values))
+    if number - limit >= 1:
+        conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit))
+    return number
+
+
+def _undone(deck: Deck, before: DeckCard) -> Deck:
+    """``deck`` with the entry of ``before``'s card and section as ``before`` has it (count 0: none)."""
+    cards: list[DeckCard] = []
+    found = False
+    for c in deck.cards:
+        if (c.card_id, c.section) == (before.card_id, before.section):
+            found = True
+            if before.count:
+                cards.append(before)
+        else:
+            cards.append(c)
+    if not found and before.count:
+        cards.append(before)
+    return Deck(deck.game, tuple(cards), deck.name, deck.format, deck.players).canonical()
+
+
 def _deck_of(text: Any, game: str) -> Deck:
     """A version's deck JSON (read back) as a ``Deck`` (by card id: it never needs the catalog)."""
     cards = tuple(DeckCard(line.card_id or "", line.name, line.count, line.section, line.tags) for line in text.lines)
