@@ -1010,6 +1010,47 @@ def deck_offer(deck_id: int, game: str, format_name: str | None, house: Any = No
     return {"id": deck_id, "game": game, "format": fmt, "format_name": format_name, "version": version}
 
 
+VERSION_HERE = "deck-version-here"
+"""What the kept gallery's add forms hold where the deck's version goes (``kept_gallery``)."""
+ADD_FORM_CARD = re.compile(
+    r'(<input type="hidden" name="card" value="([^"]*)">(?:(?!</form>).)*?<span class="in-deck">)(</span>)', re.S
+)
+"""A card's add form in the gallery, up to its "in deck" badge (empty in the kept gallery)."""
+
+
+def kept_gallery(request: Request, deck: dict[str, Any], in_deck: dict[str, int]) -> dict[str, Any]:
+    """The builder's gallery: its search and its results rendered once for every version of the deck
+    (``deck_views``: keyed by the URL's query and the stamps of the catalog, collection and tags, the
+    deck's game and format, not its version), then the deck's version and "in deck" counts put in."""
+    import html
+
+    from markupsafe import Markup
+
+    from cardbase.web.app import TEMPLATES
+    from cardbase.web.deck_views import kept, page_key
+
+    database = database_of(request)
+    key = (*page_key(request, database, deck["id"], "gallery", None, None, 0), deck["game"], deck["format_name"])
+
+    def make() -> tuple[dict[str, Any], str]:
+        context, _ = gallery_context(request, {**deck, "version": VERSION_HERE}, request.query_params)
+        template = TEMPLATES.get_template("_results.html")
+        return context, template.render({**context, "request": request, "in_deck": {}})
+
+    context, results = kept(request, key, make)
+    results = results.replace(
+        f'name="version" value="{VERSION_HERE}"', f'name="version" value="{int(deck["version"])}"'
+    )
+
+    def badge(found: re.Match[str]) -> str:
+        count = in_deck.get(html.unescape(found.group(2)))
+        return found.group(1) + (f"in deck: {count}" if count else "") + found.group(3)
+
+    if in_deck:
+        results = ADD_FORM_CARD.sub(badge, results)
+    return {**context, "deck": deck, "results_html": Markup(results)}  # rendered by the template, escaped there
+
+
 def builder_page(
     request: Request, deck_id: int, params: Any, action_error: str | None = None, status: int = 200
 ) -> HTMLResponse:
@@ -1026,7 +1067,10 @@ def builder_page(
         view = view_of(request, deck_panels(database_of(request), deck_id, params, house, cookie))
     info = view.info
     deck = deck_offer(deck_id, info.game, view.format, house, info.version)
-    context, _ = gallery_context(request, deck, params)
+    if params is request.query_params:
+        context = kept_gallery(request, deck, view.in_deck)
+    else:
+        context, _ = gallery_context(request, deck, params)
     context |= {
         "info": info,
         "deck_view": view,
