@@ -196,6 +196,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
     private = _bind("127.0.0.1", 0)
     relay = f"http://127.0.0.1:{private.getsockname()[1]}"
     pids = []
+    first = os.getpid()
     for _ in range(workers - 1):
         pid = os.fork()
         if pid:
@@ -203,6 +204,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             continue
         code = 0
         try:  # a worker: its own connections (not the first process's), no play tables
+            _end_with(first)
             private.close()
             settings.database.engine.dispose(close=False)
             app = create_app(replace(settings, play_relay=relay))
@@ -220,6 +222,20 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
         finally:
             os._exit(code)
     return pids, private
+
+
+def _end_with(first: int) -> None:
+    """On Linux, this worker is stopped (SIGTERM: uvicorn shuts down) when the first process ends, however
+    it ends (killed too); elsewhere ``_stop_workers`` stops it when the first process shuts down."""
+    import signal
+    import sys
+
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != first:  # it ended before that was set
+        os._exit(0)
 
 
 def _stop_workers(pids: list[int]) -> None:

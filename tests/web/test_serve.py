@@ -170,3 +170,30 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     assert "Traceback" not in err, err
     with pytest.raises(httpx.TransportError):  # no process is left listening
         httpx.get(f"{base}/healthz", timeout=2)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers end with the first process through Linux's prctl")
+def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
+    port = _free_port()
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen([*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.2)
+    proc.kill()
+    proc.wait(10)
+    deadline = time.monotonic() + 20
+    while True:  # the worker, which shares the socket, ends too: nothing answers on the port
+        try:
+            httpx.get(f"{base}/healthz", timeout=1)
+        except httpx.TransportError:
+            break
+        assert time.monotonic() < deadline, "a worker still answers after the first process was killed"
+        time.sleep(0.2)
