@@ -1,12 +1,12 @@
 """The deck builder under a team (issue 30): 8 clients at once, each on its own deck, reading the
 deck page and editing the deck as the builder's script does, on SQLite and PostgreSQL.
 
-Run: uv run python benchmarks/bench_team.py [--rounds 30] [--runs 3]
+Run: uv run python benchmarks/bench_team.py [--rounds 30] [--runs 3] [--workers N]
      [--postgres postgresql://postgres@127.0.0.1:54329/postgres]
 
-``cardbase serve`` runs as its own process over the 10,000-card catalog of ``bench_web.py``. Each
-client has a keep-alive HTTP client and a deck of 40 Méa cards (20 names × 2). A run has two
-phases, both with all clients at once:
+``cardbase serve`` runs as its own process (``--workers N``: N processes) over the 10,000-card
+catalog of ``bench_web.py``. Each client has a keep-alive HTTP client and a deck of 40 Méa cards
+(20 names × 2). A run has two phases, both with all clients at once:
 
 - pages: each client GETs its deck page (``/decks/ID``, the page a browser asks for first: the
   gallery's 60 results and the deck's panels) ``rounds`` times: pages/s and p50/p99;
@@ -110,9 +110,12 @@ def run_phase(base: str, decks: list[int], extra: list[str], rounds: int, edits:
     return {"pages": pages, "edits": changes, "errors": errors, "elapsed": elapsed, "size": max(sizes or [0])}
 
 
-def bench(url: str, folder: Path, label: str, rounds: int, runs: int) -> list[tuple[str, str, str, str]]:
+def bench(
+    url: str, folder: Path, label: str, rounds: int, runs: int, workers: int = 1
+) -> list[tuple[str, str, str, str]]:
     port = free_port()
-    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", url, "--port", str(port)], port, "/healthz", folder)
+    argv = [PYTHON, "-m", "cardbase", "serve", "--db", url, "--port", str(port)]
+    server = Server(argv + (["--workers", str(workers)] if workers > 1 else []), port, "/healthz", folder)
     base = f"http://127.0.0.1:{port}"
     results = []
     try:
@@ -165,6 +168,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="Runs per database (medians reported).")
     parser.add_argument("--postgres", help="A PostgreSQL maintenance URL: the same benchmark there too.")
     parser.add_argument("--no-sqlite", action="store_true", help="Only PostgreSQL.")
+    parser.add_argument("--workers", type=int, default=1, help="Server processes (serve --workers).")
     args = parser.parse_args()
     if not 2 <= args.rounds <= 10_000 or not 1 <= args.runs <= 20:
         raise SystemExit("--rounds must be 2 to 10,000 and --runs 1 to 20")
@@ -173,11 +177,13 @@ def main() -> None:
         started = time.perf_counter()
         db = make_database(folder)
         print(f"made a 10,000-card SQLite catalog in {time.perf_counter() - started:.1f} s; load {load()}")
-        rows = [] if args.no_sqlite else bench(f"sqlite:///{db}", folder, "SQLite", args.rounds, args.runs)
+        sqlite = f"sqlite:///{db}"
+        rows = [] if args.no_sqlite else bench(sqlite, folder, "SQLite", args.rounds, args.runs, args.workers)
         if args.postgres:
             with postgres_database(args.postgres, folder) as url:
-                rows += bench(url, folder, "PostgreSQL", args.rounds, args.runs)
-    table(f"{CLIENTS} clients of the deck builder, {os.cpu_count()} cores", rows)
+                rows += bench(url, folder, "PostgreSQL", args.rounds, args.runs, args.workers)
+    processes = f", {args.workers} server processes" if args.workers > 1 else ""
+    table(f"{CLIENTS} clients of the deck builder, {os.cpu_count()} cores{processes}", rows)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -46,6 +48,15 @@ def serve(
             help="The address others open this server at (e.g. https://cards.example.org): share links start with it.",
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=16,
+            help="Server processes (one per core helps a team in the deck builder; the play tables stay in the first).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the card gallery, deck builder and game tables at http://127.0.0.1:8765 (Ctrl-C stops).
 
@@ -63,6 +74,8 @@ def serve(
         raise UsageError("--token must be 16 to 200 characters (long enough not to be guessed)")
     if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
         raise UsageError("--token must be printable ASCII (it goes in a link and a header)")
+    if workers > 1 and not hasattr(os, "fork"):
+        raise UsageError("--workers: more than one server process needs fork (Linux, macOS); leave it out here")
     if public_url is not None:
         from cardbase.web.settings import check_public_url
 
@@ -91,7 +104,7 @@ def serve(
             agent_processes=True,  # agents think in worker processes, below the pages' priority
             public_url=public_url,
         )
-        _run(settings, sock, made, open_browser)
+        _run(settings, sock, made, open_browser, workers)
     finally:
         sock.close()
 
@@ -126,7 +139,7 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool) -> None:
+def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, workers: int = 1) -> None:
     import uvicorn
 
     from cardbase.web.app import create_app
@@ -147,6 +160,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool) 
         import webbrowser
 
         webbrowser.open(link)
+    children = _fork_workers(settings, sock, workers) if workers > 1 else ([], None)
     app = create_app(settings)
     hall = app.state.hall
     hall.ensure_resumed()  # every unfinished game carries on, its agents too
@@ -159,7 +173,78 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool) 
     )
     # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
     # "cardbase: interrupted" and exits 130.
+    pids, private = children
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=[sock] if private is None else [sock, private])
     finally:
         hall.close()
+        _stop_workers(pids)
+
+
+def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[list[int], socket.socket]:
+    """``workers - 1`` more server processes on ``sock`` (forked: they share the listening socket, and the
+    kernel hands each connection to one of them), whose play requests go to this process through a
+    loopback socket only it listens on (``cardbase.web.relay``); their ids, and that socket."""
+    from dataclasses import replace
+
+    import uvicorn
+
+    from cardbase.web.app import create_app
+    from cardbase.web.settings import ServerSettings
+
+    assert isinstance(settings, ServerSettings)
+    private = _bind("127.0.0.1", 0)
+    relay = f"http://127.0.0.1:{private.getsockname()[1]}"
+    pids = []
+    first = os.getpid()
+    for _ in range(workers - 1):
+        pid = os.fork()
+        if pid:
+            pids.append(pid)
+            continue
+        code = 0
+        try:  # a worker: its own connections (not the first process's), no play tables
+            _end_with(first)
+            private.close()
+            settings.database.engine.dispose(close=False)
+            app = create_app(replace(settings, play_relay=relay))
+            config = uvicorn.Config(
+                app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
+            )
+            uvicorn.Server(config).run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+        except BaseException:  # said; the process ends without the first one's clean-up
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    return pids, private
+
+
+def _end_with(first: int) -> None:
+    """On Linux, this worker is stopped (SIGTERM: uvicorn shuts down) when the first process ends, however
+    it ends (killed too); elsewhere ``_stop_workers`` stops it when the first process shuts down."""
+    import signal
+    import sys
+
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != first:  # it ended before that was set
+        os._exit(0)
+
+
+def _stop_workers(pids: list[int]) -> None:
+    """Stop the other server processes (Ctrl-C reaches them all; a SIGINT to the first alone, too) and wait."""
+    import signal
+
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGINT)
+    for pid in pids:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)

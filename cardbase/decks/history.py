@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
@@ -133,6 +134,51 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
+def record_edit_version(conn: Any, row: Any, database: Any, deck: Deck, before: DeckCard) -> int:
+    """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
+    until this write (``decks.store.edit_entry``): the change is described from that, without reading
+    the previous version's JSON back, when the previous version is the one before this; on the
+    connection ``conn`` of the caller's transaction."""
+    from cardbase.decks.files import parse_json, write_json
+
+    table = DeckVersionRow.__table__  # type: ignore[attr-defined]
+    origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
+    number = int(row.version)
+    latest = conn.execute(
+        sa_select(table.c.number).where(table.c.deck_id == row.id).order_by(table.c.number.desc()).limit(1)
+    ).scalar()
+    if latest is None:
+        change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
+    elif latest == number - 1:
+        change = describe(_undone(deck, before), deck)
+    else:  # versions not in a row: the previous one as kept
+        content = conn.execute(
+            sa_select(table.c.content).where(table.c.deck_id == row.id, table.c.number == latest)
+        ).scalar_one()
+        change = describe(_deck_of(parse_json(content, "history"), row.game), deck)
+    values = {"at": _now(), "origin": origin[:40], "change": change, "content": write_json(deck)}
+    conn.execute(table.insert().values(deck_id=row.id, number=number, **values))
+    if number - limit >= 1:
+        conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit))
+    return number
+
+
+def _undone(deck: Deck, before: DeckCard) -> Deck:
+    """``deck`` with the entry of ``before``'s card and section as ``before`` has it (count 0: none)."""
+    cards: list[DeckCard] = []
+    found = False
+    for c in deck.cards:
+        if (c.card_id, c.section) == (before.card_id, before.section):
+            found = True
+            if before.count:
+                cards.append(before)
+        else:
+            cards.append(c)
+    if not found and before.count:
+        cards.append(before)
+    return Deck(deck.game, tuple(cards), deck.name, deck.format, deck.players).canonical()
+
+
 def _deck_of(text: Any, game: str) -> Deck:
     """A version's deck JSON (read back) as a ``Deck`` (by card id: it never needs the catalog)."""
     cards = tuple(DeckCard(line.card_id or "", line.name, line.count, line.section, line.tags) for line in text.lines)
@@ -165,26 +211,36 @@ def deck_history(
     database: Database, deck: str | int, limit: int = 50, offset: int = 0
 ) -> tuple[int, list[Version], int]:
     """The deck's id, its versions newest first (``limit`` from ``offset``), and how many are kept."""
-    from cardbase.decks.store import _get
+    from cardbase.decks.store import UnknownDeck, _get
 
     if not 1 <= limit <= MAX_LISTED or not 0 <= offset <= 10**9:
         raise UsageError(f"a history lists 1 to {MAX_LISTED:,} versions from an offset of 0 or more")
+    table = DeckVersionRow.__table__  # type: ignore[attr-defined]  # SQL on the table: no ORM objects to build
     with database.session() as session:
-        row = _get(session, deck)
-        assert row.id is not None
-        total = int(
-            session.scalar(select(func.count()).select_from(DeckVersionRow).where(DeckVersionRow.deck_id == row.id))
-            or 0
-        )
-        rows = session.scalars(
-            select(DeckVersionRow)
-            .where(DeckVersionRow.deck_id == row.id)
-            .order_by(col(DeckVersionRow.number).desc())
+        conn = session.connection()
+        if isinstance(deck, int):  # one query for the deck and its count
+            decks = DeckRow.__table__  # type: ignore[attr-defined]
+            found = conn.execute(
+                sa_select(decks.c.id, func.count(table.c.number))
+                .select_from(decks.outerjoin(table, table.c.deck_id == decks.c.id))
+                .where(decks.c.id == deck)
+                .group_by(decks.c.id)
+            ).first()
+            if found is None:
+                raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks")
+            deck_id, total = int(found[0]), int(found[1])
+        else:
+            deck_id = _get(session, deck).id or 0
+            total = int(conn.execute(sa_select(func.count()).where(table.c.deck_id == deck_id)).scalar() or 0)
+        rows = conn.execute(
+            sa_select(table.c.number, table.c.at, table.c.origin, table.c.change, table.c.content)
+            .where(table.c.deck_id == deck_id)
+            .order_by(table.c.number.desc())
             .offset(offset)
             .limit(limit)
         ).all()
-        out = [Version(v.number, v.at, v.origin, v.change, _size(v.content)) for v in rows]
-        return row.id, out, total
+        out = [Version(n, at, origin, change, _size(content)) for n, at, origin, change, content in rows]
+        return deck_id, out, total
 
 
 def _size(content: str) -> int:

@@ -241,7 +241,11 @@ def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
     (a stored deck names its cards by id, so resolving it costs its size, not the catalog's)."""
     from cardbase.decks.store import load_deck
 
-    stored = load_deck(database, deck)
+    return resolve_loaded(database, load_deck(database, deck))
+
+
+def resolve_loaded(database: Any, stored: Deck) -> ResolvedDeck:
+    """``resolve_stored`` of a database deck already read (``decks.store.edit_entry`` answers one)."""
     with database.session() as session:
         index = load_index(session, ids={c.card_id for c in stored.cards})
     return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)

@@ -101,14 +101,16 @@ Expected = Collection[int] | None
 """The versions of a deck a write was made from (None: any)."""
 
 
-def _check_version(row: DeckRow, expected: Expected) -> None:
-    """``Stale`` when the locked deck ``row`` is at none of the ``expected`` versions."""
-    if expected is not None and row.version not in expected:
+def _check_version(row: Any, expected: Expected, before: int | None = None) -> None:
+    """``Stale`` when the locked deck ``row`` is at none of the ``expected`` versions (``before``: the
+    version it was at, when the write has bumped it already)."""
+    version = row.version if before is None else before
+    if expected is not None and version not in expected:
         seen = ", ".join(str(v) for v in sorted(expected)) or "another"
         raise Stale(
-            f"deck {quoted(row.name)} changed elsewhere: it is at version {row.version}, the change was made "
+            f"deck {quoted(row.name)} changed elsewhere: it is at version {version}, the change was made "
             f"from version {seen}; look at it again and redo the change",
-            row.version,
+            version,
             "deck",
             row.id or 0,
         )
@@ -417,6 +419,24 @@ _EDITS = {"add": _add_in, "set": _set_in, "remove": _remove_in}
 _COUNTS = {"add": (1, False), "set": (0, False), "remove": (1, True)}  # (lowest count, None allowed)
 
 
+class WrongGame(UsageError):
+    """A card of another game than the deck's."""
+
+    def __init__(self, card: str, card_game: str, deck: str, deck_game: str) -> None:
+        self.card, self.card_game, self.deck, self.deck_game = card, card_game, deck, deck_game
+        super().__init__(f"{card} is a {card_game} card; deck {quoted(deck)} is a {deck_game} deck")
+
+
+@dataclass(frozen=True, slots=True)
+class Edited:
+    """One edit of a deck's cards done: the copies of the card there now, the deck's fields and the deck."""
+
+    copies: int
+    info: DeckInfo
+    deck: Deck
+    """The whole deck after the edit (entry tags included), as its history records it."""
+
+
 def edit_card(
     database: Any,
     deck_ref: DeckRef,
@@ -432,18 +452,187 @@ def edit_card(
 
     Concurrent adds all count; two writers setting one count at once: the later wins, whole. A deck
     at none of the ``expected`` versions is ``Stale``."""
+    done = edit_entry(database, deck_ref, card, edit, count, section, expected)
+    return done.copies, done.info
+
+
+_DECK = DeckRow.__table__  # type: ignore[attr-defined]  # SQL on the tables: the ORM's work is not needed here
+_ENTRY = DeckCardRow.__table__  # type: ignore[attr-defined]
+_CARD = Card.__table__  # type: ignore[attr-defined]
+
+
+def edit_entry(
+    database: Any,
+    deck_ref: DeckRef,
+    card: Card | str,
+    edit: Edit,
+    count: int | None = None,
+    section: str | None = None,
+    expected: Expected = None,
+) -> Edited:
+    """``edit_card`` of ``card`` (a card, or its id: an unknown id is ``UnknownCard``), answering the
+    deck after the edit as well. One transaction of few statements: the deck's version bumped (which
+    takes its row lock) and its fields read in one, the entry changed in one where the backend returns
+    the count, the deck read back once for its history row, whose description comes from the edit
+    (the previous version's JSON is not read back)."""
+    from cardbase.decks.history import record_edit_version
+
     low, none_ok = _COUNTS[edit]
     if not (count is None and none_ok) and (
         not isinstance(count, int) or isinstance(count, bool) or not low <= count <= MAX_COPIES
     ):
         raise UsageError(f"count must be {low} to {MAX_COPIES}, not {quoted(count)}")
     with database.transaction() as session:
-        row = _get(session, deck_ref, lock=True)
-        _check_version(row, expected)
-        now = _EDITS[edit](session, row, card, count, section)
-        _touch(session, row)
-        record_version(session, row, database)
-        return now, _info(session, row)
+        conn = session.connection()
+        row = _bump(session, conn, deck_ref)
+        card_id, card_name, card_game = _card_of(conn, card)
+        if card_game != row.game:
+            raise WrongGame(card_name, card_game, row.name, row.game)
+        _check_version(row, expected, before=row.version - 1)
+        stored = _section(section, row.game) or ""
+        before, now = _ENTRY_EDITS[edit](conn, row, card_id, card_name, count, stored)
+        deck, tags = _deck_read(conn, row)
+        total = sum(c.count for c in deck.cards)
+        if total > MAX_DECK_CARDS:
+            raise UsageError(
+                f"deck {quoted(row.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
+            )
+        entry = DeckCard(card_id, card_name, before, stored or None, tags.get(card_id, ()))
+        record_edit_version(conn, row, database, deck, entry)
+        info = DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, total, row.version)
+        return Edited(now, info, deck)
+
+
+@dataclass(slots=True)
+class _Row:
+    """The fields of a locked deck row, after its version was bumped."""
+
+    id: int
+    name: str
+    game: str
+    format: str | None
+    players: int | None
+    updated_at: str
+    version: int
+
+
+def _bump(session: Any, conn: Any, deck_ref: DeckRef) -> _Row:
+    """The deck's next version and time, which takes its row lock (SQLite: the write lock is held
+    already), and its fields; ``UnknownDeck`` when there is none."""
+    deck_id = deck_ref if isinstance(deck_ref, int) else _get(session, deck_ref).id or 0  # a name: its id
+    columns = (_DECK.c.id, _DECK.c.name, _DECK.c.game, _DECK.c.format, _DECK.c.players, _DECK.c.updated_at)
+    bump = update(_DECK).where(_DECK.c.id == deck_id).values(version=_DECK.c.version + 1, updated_at=_now())
+    if conn.dialect.update_returning:
+        found = conn.execute(bump.returning(*columns, _DECK.c.version)).first()
+    else:  # SQLite before 3.35
+        found = conn.execute(sa_select(*columns, _DECK.c.version).where(_DECK.c.id == deck_id)).first()
+        if found is not None:
+            conn.execute(bump)
+            found = (*found[:-1], found[-1] + 1)
+    if found is None:
+        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks")
+    return _Row(*found)
+
+
+def _card_of(conn: Any, card: Card | str) -> tuple[str, str, str]:
+    """The card's id, name and game."""
+    from cardbase.errors import UnknownCard
+
+    if not isinstance(card, str):
+        return card.id, card.name, card.game
+    found = conn.execute(sa_select(_CARD.c.name, _CARD.c.game).where(_CARD.c.id == card)).first()
+    if found is None:
+        raise UnknownCard(card.rsplit("/", 1)[-1], None, [])
+    return card, found[0], found[1]
+
+
+def _entry_where(row: _Row, card_id: str, section: str) -> tuple[Any, ...]:
+    return (_ENTRY.c.deck_id == row.id, _ENTRY.c.card_id == card_id, _ENTRY.c.section == section)
+
+
+def _entry_add(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
+    """``count`` more copies (a new entry goes last); the copies before and after."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    assert count is not None
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    position = sa_select(func.count()).select_from(_ENTRY).where(_ENTRY.c.deck_id == row.id).scalar_subquery()
+    stmt = insert(_ENTRY).values(deck_id=row.id, card_id=card_id, section=section, count=count, position=position)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["deck_id", "card_id", "section"], set_={"count": _ENTRY.c.count + count}
+    )
+    if conn.dialect.insert_returning:
+        now = int(conn.execute(stmt.returning(_ENTRY.c.count)).scalar_one())
+    else:
+        conn.execute(stmt)
+        now = int(conn.execute(sa_select(_ENTRY.c.count).where(*_entry_where(row, card_id, section))).scalar_one())
+    if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
+        raise UsageError(
+            f"{name} would have {now:,} copies in deck {quoted(row.name)}; an entry holds at most {MAX_COPIES}"
+        )
+    return now - count, now
+
+
+def _entry_remove(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
+    """``count`` fewer copies (all when None); the copies before and after."""
+    where = _entry_where(row, card_id, section)
+    have = conn.execute(sa_select(_ENTRY.c.count).where(*where)).scalar()  # under the deck's row lock
+    if have is None:
+        raise UsageError(f"{name} is not in deck {quoted(row.name)}")
+    left = 0 if count is None else max(have - count, 0)
+    if left == 0:
+        conn.execute(delete(_ENTRY).where(*where))
+    else:
+        conn.execute(update(_ENTRY).where(*where).values(count=left))
+    return int(have), left
+
+
+def _entry_set(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
+    """Exactly ``count`` copies (0 removes the entry); the copies before and after."""
+    assert count is not None
+    where = _entry_where(row, card_id, section)
+    have = conn.execute(sa_select(_ENTRY.c.count).where(*where)).scalar()
+    if count == 0:
+        if have is not None:
+            conn.execute(delete(_ENTRY).where(*where))
+    elif have is None:
+        position = conn.execute(
+            sa_select(func.count()).select_from(_ENTRY).where(_ENTRY.c.deck_id == row.id)
+        ).scalar_one()
+        conn.execute(
+            _ENTRY.insert().values(deck_id=row.id, card_id=card_id, section=section, count=count, position=position)
+        )
+    elif have != count:
+        conn.execute(update(_ENTRY).where(*where).values(count=count))
+    return int(have or 0), count
+
+
+_ENTRY_EDITS = {"add": _entry_add, "set": _entry_set, "remove": _entry_remove}
+
+
+def _deck_read(conn: Any, row: _Row) -> tuple[Deck, dict[str, tuple[str, ...]]]:
+    """The deck ``row`` as a ``Deck`` value (entry tags included), read in the caller's transaction, and the
+    entry tags of every card (those of a card no longer in the deck too: they stay for when it comes back)."""
+    from cardbase.db.models import DeckCardTagRow
+
+    tag_table = DeckCardTagRow.__table__  # type: ignore[attr-defined]
+    rows = conn.execute(
+        sa_select(_ENTRY.c.card_id, _CARD.c.name, _ENTRY.c.count, _ENTRY.c.section)
+        .join(_CARD, _CARD.c.id == _ENTRY.c.card_id)
+        .where(_ENTRY.c.deck_id == row.id)
+        .order_by(_ENTRY.c.position, _CARD.c.name)
+    ).all()
+    tags: dict[str, list[str]] = {}
+    for cid, tag in conn.execute(
+        sa_select(tag_table.c.card_id, tag_table.c.tag)
+        .where(tag_table.c.deck_id == row.id)
+        .order_by(tag_table.c.card_id, tag_table.c.tag)
+    ):
+        tags.setdefault(cid, []).append(tag)
+    cards = tuple(DeckCard(cid, n, c, s or None, tuple(tags.get(cid, ()))) for cid, n, c, s in rows)
+    return Deck(row.game, cards, row.name, row.format, row.players).canonical(), {
+        cid: tuple(t) for cid, t in tags.items()
+    }
 
 
 def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:

@@ -37,14 +37,20 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.state.settings = settings
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
-    app.state.hall = Hall(
-        settings.database,
-        max_active=settings.max_games,
-        idle_hours=settings.idle_hours,
-        workers=settings.agent_workers,
-        processes=settings.agent_processes,
-    )
+    app.state.hall = None  # the play tables are another process's (cardbase.web.relay)
+    if settings.play_relay is None:
+        app.state.hall = Hall(
+            settings.database,
+            max_active=settings.max_games,
+            idle_hours=settings.idle_hours,
+            workers=settings.agent_workers,
+            processes=settings.agent_processes,
+        )
     security.install(app, settings)
+    if settings.play_relay is not None:
+        from cardbase.web.relay import Relay
+
+        app.add_middleware(Relay, target=settings.play_relay)  # outermost: that process checks them
     errors.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api_owners.router)  # before api: /api/cards/{id}/history is not a card id

@@ -36,14 +36,22 @@ def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
 
 
 def page_key(
-    request: Request, database: Any, deck_id: int, kind: str, cookie: str | None, keys: tuple[str, ...] | None = None
+    request: Request,
+    database: Any,
+    deck_id: int,
+    kind: str,
+    cookie: str | None,
+    keys: tuple[str, ...] | None = None,
+    version: int | None = None,
 ) -> tuple[Any, ...]:
     """What a deck page is made from (``UnknownDeck`` if there is no such deck); ``keys``: the query
-    parameters it reads (all when None)."""
+    parameters it reads (all when None); ``version``: the deck's version the page is made from (an edit's,
+    whose deck is in hand), else the deck's version now."""
     from cardbase.decks.store import version_and_stamps
 
     with database.session() as session:
-        version, stamps = version_and_stamps(session, deck_id)
+        now, stamps = version_and_stamps(session, deck_id)
+    version = now if version is None else version
     query = tuple(sorted(kv for kv in request.query_params.multi_items() if keys is None or kv[0] in keys))
     host = request.headers.get("host")  # share links are made from it (without ``serve --public-url``)
     return (deck_id, version, stamps, kind, query, cookie, host)

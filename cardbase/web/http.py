@@ -35,8 +35,29 @@ MAX_TAGS = 20
 # --- a change's turn ------------------------------------------------------------------------------
 
 
-async def write_turn(request: Request) -> AsyncIterator[None]:
-    """Hold one of the server's change slots (waiting for it within the lock budget) while the route runs."""
+class Turn:
+    """A change's turn, held while the route runs; ``release`` gives it back sooner (from the route's
+    worker thread), e.g. once the write is committed and only the answer is left to make."""
+
+    def __init__(self, slots: Any) -> None:
+        self._slots = slots
+        self.held = True
+
+    def _give_back(self) -> None:  # on the event loop
+        if self.held:
+            self.held = False
+            self._slots.release()
+
+    def release(self) -> None:
+        """Give the turn back now (called from the route's worker thread)."""
+        from anyio import from_thread
+
+        from_thread.run_sync(self._give_back)
+
+
+async def write_turn(request: Request) -> AsyncIterator[Turn]:
+    """Hold one of the server's change slots (waiting for it within the lock budget) while the route runs,
+    or until it gives it back (``Turn.release``)."""
     import anyio
 
     from cardbase.db import engine
@@ -49,13 +70,14 @@ async def write_turn(request: Request) -> AsyncIterator[None]:
             await slots.acquire()
         if waiting.cancelled_caught:
             raise engine.busy()
+        turn = Turn(slots)
         try:
-            yield
+            yield turn
         finally:
-            slots.release()
+            turn._give_back()
 
 
-WriteTurn = Annotated[None, Depends(write_turn, scope="function")]
+WriteTurn = Annotated[Turn, Depends(write_turn, scope="function")]
 """Declare it on every route that changes something, after the parameters that read the body."""
 
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.decks.groups import Group
     from cardbase.decks.model import Deck, DeckText
     from cardbase.decks.owned import OwnedReport
-    from cardbase.decks.store import DeckInfo, Edit
+    from cardbase.decks.store import DeckInfo, Edit, Edited
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
     from cardbase.draws.exact import Need
     from cardbase.draws.openings import Draws
@@ -153,16 +153,21 @@ def keep_list_choice(request: Request, response: Response, deck_id: int, choice:
     return response
 
 
-def deck_panels(database: Any, deck_id: int, params: Any, house: Any = None, kept: str | None = None) -> Panels:
+def deck_panels(
+    database: Any, deck_id: int, params: Any, house: Any = None, kept: str | None = None, edited: Edited | None = None
+) -> Panels:
     """The deck, its validation (``house``: the server's house formats), stats, odds and sample hand; bad odds
-    or hand parameters are shown in their panel."""
+    or hand parameters are shown in their panel. ``edited``: the deck as an edit left it (not read again)."""
     from cardbase.decks.files import write_deck
-    from cardbase.decks.service import validate_resolved
+    from cardbase.decks.service import resolve_loaded, validate_resolved
     from cardbase.decks.stats import deck_stats
     from cardbase.decks.store import deck_by_id
 
-    info = deck_by_id(database, deck_id)
-    resolved = resolve_deck(database, deck_id, info.name)
+    if edited is not None:
+        info, resolved = edited.info, resolve_loaded(database, edited.deck)
+    else:
+        info = deck_by_id(database, deck_id)
+        resolved = resolve_deck(database, deck_id, info.name)
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
     if chosen:
         check_format_name(chosen, "format")
@@ -471,23 +476,25 @@ EDITS: dict[str, tuple[Edit, int | None]] = {
 """A builder form's ``op``: the deck store's edit and its count (``set`` takes the form's ``count``)."""
 
 
-def apply_change(database: Any, deck_id: int, form: Any) -> None:
+def apply_change(database: Any, deck_id: int, form: Any) -> Edited:
     """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section;
-    with the form's ``version`` (the deck as the page showed it), only if the deck is still at it."""
-    from cardbase.decks.store import deck_by_id, edit_card
+    with the form's ``version`` (the deck as the page showed it), only if the deck is still at it. One
+    transaction (``decks.store.edit_entry``), which answers the deck as the edit left it."""
+    from cardbase.decks.store import WrongGame, edit_entry
 
     action = str(form.get("op") or "add")
     if action not in EDITS:
         raise UsageError(f"unknown action {quoted(action)}; use add, inc, dec or set")
     section = str(form.get("section") or "") or None
-    info = deck_by_id(database, deck_id)
-    card = _card(database, str(form.get("card") or ""))
-    if card.game != info.game:
-        raise UsageError(f"{quoted(card.name)} is a {card.game} card, not {info.game}: this is a {info.game} deck")
     edit, count = EDITS[action]
     if count is None:
         count = _whole(str(form.get("count") or ""), "count", 0, 999, 0)
-    edit_card(database, deck_id, card, edit, count, section, form_versions(form))
+    try:
+        return edit_entry(database, deck_id, str(form.get("card") or ""), edit, count, section, form_versions(form))
+    except WrongGame as error:
+        raise UsageError(
+            f"{quoted(error.card)} is a {error.card_game} card, not {error.deck_game}: this is a {error.deck_game} deck"
+        ) from None
 
 
 @router.post("/decks/add", response_class=HTMLResponse)
@@ -500,15 +507,17 @@ def add_to_chosen_deck(request: Request, form: Form, turn: WriteTurn) -> Respons
 
 @router.post("/decks/{deck_text_id}/cards", response_class=HTMLResponse)
 def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
-    """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels.
-    A change made from an older version of the deck than its current one is refused (412, "changed
-    elsewhere") and the deck is shown as it now is."""
+    """A change of the deck builder; with ``fragment=1`` (JavaScript) the answer is the deck's panels
+    at the version the change made. A change made from an older version of the deck than its current
+    one is refused (412, "changed elsewhere") and the deck is shown as it now is. The change's turn is
+    held for the write only, not while the answer is made."""
     deck_id = _deck_id(deck_text_id)
     database = database_of(request)
     fragment = form.get("fragment") == "1"
     try:
-        apply_change(database, deck_id, form)
+        edited = apply_change(database, deck_id, form)
     except CardbaseError as error:
+        turn.release()  # the answer is made without the turn
         from cardbase.web.errors import error_headers, mask, status_of
 
         message = mask(str(error), request)
@@ -522,8 +531,9 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
             refused = builder_page(request, deck_id, params, message, status_of(error))
         refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
         return refused
+    turn.release()
     if fragment:
-        return panels_fragment(request, deck_id)
+        return panels_fragment(request, deck_id, edited)
     return see_other(_back(deck_id, form.get("back")))
 
 
@@ -967,17 +977,19 @@ PANEL_KEYS = ("format", "group", "sort", "layout", "open", *(k for keys in LAZY_
 """The query parameters the panels read (the gallery's are not among them)."""
 
 
-def panels_view(request: Request, deck_id: int) -> PanelsView:
+def panels_view(request: Request, deck_id: int, edited: Edited | None = None) -> PanelsView:
     """The deck's panels as the URL asks for them, made once per version of what they show
-    (``deck_views``): an edit's answer makes the panels the next page load shows."""
+    (``deck_views``): an edit's answer (``edited``: the deck as the edit left it, not read again)
+    makes the panels the next page load shows."""
     from cardbase.web.deck_views import kept, page_key
 
     database = database_of(request)
-    key = page_key(request, database, deck_id, "panels-view", request.cookies.get(LIST_COOKIE), PANEL_KEYS)
+    version = edited.info.version if edited else None
+    cookie = request.cookies.get(LIST_COOKIE)
+    key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, version)
 
     def make() -> PanelsView:
-        cookie = request.cookies.get(LIST_COOKIE)
-        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie))
+        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited))
 
     view: PanelsView = kept(request, key, make)
     return view
@@ -995,9 +1007,9 @@ def view_of(request: Request, panels: Panels) -> PanelsView:
     return PanelsView(html, panels.info, panels.listing, panels.report.format, panels.report.valid, main, in_deck)
 
 
-def panels_fragment(request: Request, deck_id: int) -> HTMLResponse:
+def panels_fragment(request: Request, deck_id: int, edited: Edited | None = None) -> HTMLResponse:
     """The deck's panels alone (what the builder's script swaps in), its list shown as chosen."""
-    view = panels_view(request, deck_id)
+    view = panels_view(request, deck_id, edited)
     response = tagged(HTMLResponse(view.html), view.info)
     keep_list_choice(request, response, deck_id, view.listing)
     return response
@@ -1010,6 +1022,47 @@ def deck_offer(deck_id: int, game: str, format_name: str | None, house: Any = No
 
     fmt = find_format(game, format_name, house) if format_name else None
     return {"id": deck_id, "game": game, "format": fmt, "format_name": format_name, "version": version}
+
+
+VERSION_HERE = "deck-version-here"
+"""What the kept gallery's add forms hold where the deck's version goes (``kept_gallery``)."""
+ADD_FORM_CARD = re.compile(
+    r'(<input type="hidden" name="card" value="([^"]*)">(?:(?!</form>).)*?<span class="in-deck">)(</span>)', re.S
+)
+"""A card's add form in the gallery, up to its "in deck" badge (empty in the kept gallery)."""
+
+
+def kept_gallery(request: Request, deck: dict[str, Any], in_deck: dict[str, int]) -> dict[str, Any]:
+    """The builder's gallery: its search and its results rendered once for every version of the deck
+    (``deck_views``: keyed by the URL's query and the stamps of the catalog, collection and tags, the
+    deck's game and format, not its version), then the deck's version and "in deck" counts put in."""
+    import html
+
+    from markupsafe import Markup
+
+    from cardbase.web.app import TEMPLATES
+    from cardbase.web.deck_views import kept, page_key
+
+    database = database_of(request)
+    key = (*page_key(request, database, deck["id"], "gallery", None, None, 0), deck["game"], deck["format_name"])
+
+    def make() -> tuple[dict[str, Any], str]:
+        context, _ = gallery_context(request, {**deck, "version": VERSION_HERE}, request.query_params)
+        template = TEMPLATES.get_template("_results.html")
+        return context, template.render({**context, "request": request, "in_deck": {}})
+
+    context, results = kept(request, key, make)
+    results = results.replace(
+        f'name="version" value="{VERSION_HERE}"', f'name="version" value="{int(deck["version"])}"'
+    )
+
+    def badge(found: re.Match[str]) -> str:
+        count = in_deck.get(html.unescape(found.group(2)))
+        return found.group(1) + (f"in deck: {count}" if count else "") + found.group(3)
+
+    if in_deck:
+        results = ADD_FORM_CARD.sub(badge, results)
+    return {**context, "deck": deck, "results_html": Markup(results)}  # rendered by the template, escaped there
 
 
 def builder_page(
@@ -1028,7 +1081,10 @@ def builder_page(
         view = view_of(request, deck_panels(database_of(request), deck_id, params, house, cookie))
     info = view.info
     deck = deck_offer(deck_id, info.game, view.format, house, info.version)
-    context, _ = gallery_context(request, deck, params)
+    if params is request.query_params:
+        context = kept_gallery(request, deck, view.in_deck)
+    else:
+        context, _ = gallery_context(request, deck, params)
     context |= {
         "info": info,
         "deck_view": view,

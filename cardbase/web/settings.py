@@ -88,6 +88,7 @@ class ServerSettings:
     agent_workers: int = 2  # agent decisions of every table at once
     agent_processes: bool = False  # in worker processes of lower priority (``serve``), else in threads
     public_url: str | None = None  # the base of share links (``serve --public-url``), else the request's own
+    play_relay: str | None = None  # another process has the play tables (``serve --workers``): its loopback URL
 
     @property
     def loopback(self) -> bool:

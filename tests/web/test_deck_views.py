@@ -108,16 +108,62 @@ def test_a_page_is_kept_until_its_deck_changes(web: TestClient, database: Databa
     page = web.get(f"/decks/{deck}")
     assert f'id="view-grid" href="/decks/{deck}" aria-current="true"' in page.text  # the gallery's own "view"
     kept = web.app.state.deck_pages  # type: ignore[attr-defined]
-    assert len(kept.items) == 2 and web.get(f"/decks/{deck}").text == page.text  # the page and its panels
-    assert len(kept.items) == 2  # the second load was the kept page
+    # the page, its panels and its gallery
+    assert len(kept.items) == 3 and web.get(f"/decks/{deck}").text == page.text
+    assert len(kept.items) == 3  # the second load was the kept page
     assert page.headers["etag"] == web.get(f"/decks/{deck}").headers["etag"]
     # the panels alone are those of the page (made once), with the same ETag
     panels = web.get(f"/decks/{deck}?fragment=panels")
-    assert panels.text in page.text and panels.headers["etag"] == page.headers["etag"] and len(kept.items) == 2
+    assert panels.text in page.text and panels.headers["etag"] == page.headers["etag"] and len(kept.items) == 3
     answer = add(web, deck, second, fragment=True)  # an edit's answer: the panels the next page shows
-    assert f'<li data-card-id="{second}"' in answer.text and len(kept.items) == 3
+    assert f'<li data-card-id="{second}"' in answer.text and len(kept.items) == 4
     again = web.get(f"/decks/{deck}").text
-    assert answer.text in again and again != page.text and len(kept.items) == 4
+    assert answer.text in again and again != page.text and len(kept.items) == 5  # the gallery was kept
+
+
+def gallery_of(page: str) -> str:
+    """The builder's search results."""
+    return page.split('<div id="results-region"', 1)[1].split('<section class="deck-side"', 1)[0]
+
+
+def add_form_of(page: str, card_id: str) -> str:
+    """The gallery's add form of ``card_id``."""
+    return page.split(f'<input type="hidden" name="card" value="{card_id}">', 1)[1].split("</form>", 1)[0]
+
+
+def test_the_gallery_is_kept_across_versions_with_the_new_version_and_counts(
+    web: TestClient, database: Database, other: Database
+) -> None:
+    from cardbase.db.edit import edit_card
+
+    deck = make_deck(web)
+    shown = re.findall(r'<li class="card" data-card-id="([^"]+)"', web.get(f"/decks/{deck}").text)
+    first, second = shown[0], shown[1]
+    add(web, deck, first, 2)
+    page = web.get(f"/decks/{deck}")
+    version = int(page.headers["etag"].rsplit("-v", 1)[1].strip('"'))
+    assert f'name="version" value="{version}"' in add_form_of(page.text, first)
+    assert (
+        "in deck: 2" in add_form_of(page.text, first)
+        and "in deck" not in add_form_of(page.text, second).split('<span class="in-deck">', 1)[1].split("</span>")[0]
+    )
+    kept = web.app.state.deck_pages  # type: ignore[attr-defined]
+    galleries = [key for key in kept.items if "gallery" in key]
+    add(web, deck, second)  # a new version: the same gallery, its forms and counts filled in anew
+    after = web.get(f"/decks/{deck}")
+    assert [key for key in kept.items if "gallery" in key] == galleries
+    results = gallery_of(after.text)
+    assert results.count(f'name="version" value="{version + 1}"') == results.count('name="op" value="add"') > 50
+    assert 'name="version"' not in results.replace(f'name="version" value="{version + 1}"', "")
+    assert "in deck: 2" in add_form_of(after.text, first) and "in deck: 1" in add_form_of(after.text, second)
+    # without JavaScript, an add form of the kept gallery is taken at the new version
+    form = {"card": second, "op": "add", "section": "", "version": str(version + 1)}
+    assert web.post(f"/decks/{deck}/cards", data=form, follow_redirects=False).status_code == 303
+    # a catalog change (by another writer) makes the gallery again
+    edit_card(other, first, {"cost": "9"}, "tester")
+    changed = web.get(f"/decks/{deck}")
+    assert len([key for key in kept.items if "gallery" in key]) == len(galleries) + 1
+    assert "cost 9" in changed.text.split(f'data-card-id="{first}"', 1)[1].split("</li>", 1)[0]
 
 
 def test_a_catalog_change_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:

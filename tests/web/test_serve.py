@@ -106,3 +106,94 @@ def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) 
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "cardbase: interrupted" and "Traceback" not in err
     assert (lines[1] + out + err).count(token) == 1  # printed once, never logged
+
+
+def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: Path) -> None:
+    """``--workers 3``: every connection (a new one each time, handed to any of the processes) finds a game
+    made through another; its moves and event stream work from any of them; a deck change shows at once
+    on every process; SIGINT to the first stops them all."""
+    from tests.web.play_helpers import sse_views
+
+    port = _free_port()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(
+        [*argv, "--workers", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.2)
+        body = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}
+        made = httpx.post(f"{base}/api/games", json=body)
+        assert made.status_code == 201, made.text
+        game_id = made.json()["id"]
+        keys = {s["seat"]: s["key"] for s in made.json()["seats"]}
+        seen = [httpx.get(f"{base}/api/games/{game_id}").status_code for _ in range(12)]
+        assert seen == [200] * 12  # a process without the table would answer 404
+        assert httpx.get(f"{base}/play/{game_id}", params={"key": keys[0]}).status_code == 200
+        for _ in range(3):
+            with httpx.stream("GET", f"{base}/api/games/{game_id}/events") as events:
+                assert events.status_code == 200 and events.headers["content-type"].startswith("text/event-stream")
+                text = ""
+                for line in events.iter_lines():
+                    text += line + "\n"
+                    if not line and "event: view" in text:
+                        break
+            assert len(sse_views(text)) == 1
+        for _ in range(4):  # moves, each on a new connection
+            now = httpx.get(f"{base}/api/games/{game_id}").json()
+            mover = keys[now["current_player"]]
+            move = {"id": 0, "version": now["version"]}
+            moved = httpx.post(
+                f"{base}/api/games/{game_id}/actions", json=move, headers={"Authorization": f"Seat {mover}"}
+            )
+            assert moved.status_code == 200, moved.text
+            assert httpx.get(f"{base}/api/games/{game_id}").json()["version"] > now["version"]
+        deck = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
+        for n in range(1, 7):
+            added = httpx.post(f"{base}/api/decks/{deck}/cards", json={"name": "Selounticia"})
+            assert added.status_code == 200, added.text
+            page = httpx.get(f"{base}/decks/{deck}")
+            assert f'data-version="{n + 1}"' in page.text  # no process shows an older version
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    with pytest.raises(httpx.TransportError):  # no process is left listening
+        httpx.get(f"{base}/healthz", timeout=2)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers end with the first process through Linux's prctl")
+def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
+    port = _free_port()
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen([*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.2)
+    proc.kill()
+    proc.wait(10)
+    deadline = time.monotonic() + 20
+    while True:  # the worker, which shares the socket, ends too: nothing answers on the port
+        try:
+            httpx.get(f"{base}/healthz", timeout=1)
+        except httpx.TransportError:
+            break
+        assert time.monotonic() < deadline, "a worker still answers after the first process was killed"
+        time.sleep(0.2)
