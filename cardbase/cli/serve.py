@@ -214,10 +214,15 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             uvicorn.Server(config).run(sockets=[sock])
         except KeyboardInterrupt:
             pass
-        except BaseException:  # said; the process ends without the first one's clean-up
-            import traceback
+        except BaseException as error:  # said in one line; the process ends without the first one's clean-up
+            import sys
 
-            traceback.print_exc()
+            from cardbase.crash import crash_report
+            from cardbase.faults import user_error
+
+            known = user_error(error)
+            said = f"error: {known}" if known is not None else crash_report(error, "cardbase serve: a server process")
+            print(f"cardbase: server process {os.getpid()} stopped: {said}", file=sys.stderr)
             code = 1
         finally:
             os._exit(code)
