@@ -134,7 +134,7 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
-def record_edit_version(conn: Any, row: Any, database: Any, deck: Deck, before: DeckCard) -> int:
+def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard) -> int:
     """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
     until this write (``decks.store.edit_entry``): the change is described from that, without reading
     the previous version's JSON back, when the previous version is the one before this; on the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.catalog import CatalogIndex, load_index
 from cardbase.decks.files import deck_to_text, read_deck
@@ -21,13 +21,16 @@ from cardbase.decks.validate import ResolvedDeck, ValidationReport, check_format
 from cardbase.errors import quoted, shown
 from cardbase.games.formats import Format
 
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
-def catalog_index(database: Any) -> CatalogIndex:
+
+def catalog_index(database: Database) -> CatalogIndex:
     with database.session() as session:
         return load_index(session)
 
 
-def decode_code(database: Any, code: str) -> Deck:
+def decode_code(database: Database, code: str) -> Deck:
     """The deck a share code stands for, reading only the cards it names from ``database``."""
     from cardbase.decks.files import decode, read_code
 
@@ -37,7 +40,7 @@ def decode_code(database: Any, code: str) -> Deck:
 
 
 def resolve_text(
-    database: Any, text: DeckText, game: str | None = None, index: CatalogIndex | None = None
+    database: Database, text: DeckText, game: str | None = None, index: CatalogIndex | None = None
 ) -> ResolvedDeck:
     """``text`` resolved against ``index``, or against the cards it names, read by name from the
     database (a deck's size, not the catalog's); a name the catalog lacks needs every name for its
@@ -60,7 +63,7 @@ DB_PREFIX = "db:"
 """``db:NAME`` names a deck in the database even when a file of that name exists."""
 
 
-def read_deck_ref(database: Any, ref: str | Path) -> DeckText:
+def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     """The one resolver of a deck argument: a file path, or the name of a deck in the database.
 
     ``NAME@3`` (or ``db:NAME@3``) is version 3 of the database deck NAME (``deck history``), unless a file
@@ -139,7 +142,7 @@ def _is_file(path: str) -> bool:
 
 
 def resolve_file(
-    database: Any, path: str | Path, game: str | None = None, index: CatalogIndex | None = None
+    database: Database, path: str | Path, game: str | None = None, index: CatalogIndex | None = None
 ) -> ResolvedDeck:
     """Read and resolve a deck (a file or a database deck, see ``read_deck_ref``); errors reading
     it are raised, problems in it are collected."""
@@ -147,7 +150,12 @@ def resolve_file(
 
 
 def resolve_file_or_fail(
-    database: Any, path: str | Path, game: str | None = None, *, writes: bool = False, index: CatalogIndex | None = None
+    database: Database,
+    path: str | Path,
+    game: str | None = None,
+    *,
+    writes: bool = False,
+    index: CatalogIndex | None = None,
 ) -> ResolvedDeck:
     """Like ``resolve_file``, but a deck with any error (an unknown card, a bad line, no game) is
     refused with every problem listed: ``InvalidData``, exit 1. Warnings do not stop it."""
@@ -236,7 +244,7 @@ def validate_resolved(
 # --- decks in the database, for both faces ---------------------------------------------------
 
 
-def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
+def resolve_stored(database: Database, deck: int | str) -> ResolvedDeck:
     """A database deck (by id or name) resolved as ``db:NAME``, against an index of its own cards only
     (a stored deck names its cards by id, so resolving it costs its size, not the catalog's)."""
     from cardbase.decks.store import load_deck
@@ -244,14 +252,14 @@ def resolve_stored(database: Any, deck: int | str) -> ResolvedDeck:
     return resolve_loaded(database, load_deck(database, deck))
 
 
-def resolve_loaded(database: Any, stored: Deck) -> ResolvedDeck:
+def resolve_loaded(database: Database, stored: Deck) -> ResolvedDeck:
     """``resolve_stored`` of a database deck already read (``decks.store.edit_entry`` answers one)."""
     with database.session() as session:
         index = load_index(session, ids={c.card_id for c in stored.cards})
     return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)
 
 
-def resolve_version(database: Any, deck: int | str, number: int) -> ResolvedDeck:
+def resolve_version(database: Database, deck: int | str, number: int) -> ResolvedDeck:
     """Version ``number`` of a database deck resolved as ``db:NAME@N`` (against an index of its own cards)."""
     from cardbase.decks.history import load_version
     from cardbase.decks.store import deck_info
@@ -297,7 +305,7 @@ def read_deck_data(text: str, source: str) -> DeckText:
 
 
 def import_deck(
-    database: Any,
+    database: Database,
     deck: DeckText | Deck,
     *,
     name: str | None = None,

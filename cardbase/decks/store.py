@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import delete, func, text, update
 from sqlalchemy import select as sa_select
@@ -32,6 +32,11 @@ from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.errors import Conflict, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.names import fold
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from cardbase.db.engine import Database
 
 MAX_COPIES = 999
 """The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
@@ -76,7 +81,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _get(session: Any, deck: DeckRef, *, lock: bool = False) -> DeckRow:
+def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
     """The deck row named by ``deck`` (a name or an id); ``lock`` takes its row lock for a write."""
     if isinstance(deck, int):
         query = select(DeckRow).where(DeckRow.id == deck)
@@ -116,7 +121,7 @@ def _check_version(row: Any, expected: Expected, before: int | None = None) -> N
         )
 
 
-def _touch(session: Any, row: DeckRow) -> None:
+def _touch(session: Session, row: DeckRow) -> None:
     """Mark the locked deck ``row`` changed: its next version and the time."""
     session.execute(
         update(DeckRow).where(col(DeckRow.id) == row.id).values(version=col(DeckRow.version) + 1, updated_at=_now())
@@ -173,12 +178,12 @@ def _taken(name: str) -> Conflict:
     return Conflict(f"a deck named {quoted(name)} already exists")
 
 
-def _name_free(session: Any, name: str) -> None:
+def _name_free(session: Session, name: str) -> None:
     if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
         raise _taken(name)
 
 
-def version_and_stamps(session: Any, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
+def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
     """The version of the deck with id ``deck_id`` and every stamp (``db.stamps``), in one query
     (``UnknownDeck`` if there is no such deck)."""
     rows = session.execute(
@@ -193,14 +198,14 @@ def version_and_stamps(session: Any, deck_id: int) -> tuple[int, tuple[tuple[str
     return int(rows[0][0]), tuple((str(k), str(v)) for _, k, v in rows if k is not None)
 
 
-def _info(session: Any, row: DeckRow) -> DeckInfo:
+def _info(session: Session, row: DeckRow) -> DeckInfo:
     total = session.scalar(select(func.coalesce(func.sum(DeckCardRow.count), 0)).where(DeckCardRow.deck_id == row.id))
     assert row.id is not None
     return DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, int(total or 0), row.version)
 
 
 def new_deck(
-    database: Any,
+    database: Database,
     name: str,
     game: str,
     fmt: str | None = None,
@@ -225,13 +230,13 @@ def new_deck(
         raise _taken(name) from None
 
 
-def deck_by_id(database: Any, deck_id: int) -> DeckInfo:
+def deck_by_id(database: Database, deck_id: int) -> DeckInfo:
     """The deck with database id ``deck_id`` (``UnknownDeck`` if there is none)."""
     with database.session() as session:
         return _info(session, _get(session, deck_id))
 
 
-def deck_info(database: Any, deck: DeckRef) -> DeckInfo:
+def deck_info(database: Database, deck: DeckRef) -> DeckInfo:
     """The deck named by ``deck`` (a name or an id)."""
     with database.session() as session:
         return _info(session, _get(session, deck))
@@ -242,7 +247,7 @@ KEEP: Any = object()
 
 
 def update_deck(
-    database: Any,
+    database: Database,
     deck: DeckRef,
     *,
     name: str = KEEP,
@@ -274,12 +279,12 @@ def update_deck(
         raise _taken(name) from None
 
 
-def rename_deck(database: Any, deck: DeckRef, name: str, expected: Expected = None) -> DeckInfo:
+def rename_deck(database: Database, deck: DeckRef, name: str, expected: Expected = None) -> DeckInfo:
     """Give a deck a new name (one transaction); a name another deck has is a ``Conflict``."""
     return update_deck(database, deck, name=name, expected=expected)
 
 
-def _copy_name(session: Any, name: str) -> str:
+def _copy_name(session: Session, name: str) -> str:
     """The first of ``NAME (copy)``, ``NAME (copy 2)``, … that no deck has, within the name bound."""
     for n in range(1, 10_000):
         suffix = " (copy)" if n == 1 else f" (copy {n})"
@@ -289,7 +294,7 @@ def _copy_name(session: Any, name: str) -> str:
     raise Conflict(f"deck {quoted(name)} has too many copies already; give the copy a name")
 
 
-def duplicate_deck(database: Any, deck: DeckRef, name: str | None = None) -> DeckInfo:
+def duplicate_deck(database: Database, deck: DeckRef, name: str | None = None) -> DeckInfo:
     """A copy of a deck (every section, same order) under ``name`` (default ``NAME (copy)``), in one transaction."""
     if name is not None:
         name = _deck_name(name)
@@ -327,7 +332,7 @@ def _check_card_game(card: Card, deck: DeckRow) -> None:
         raise UsageError(f"{card.name} is a {card.game} card; deck {quoted(deck.name)} is a {deck.game} deck")
 
 
-def _check_total(session: Any, deck: DeckRow) -> None:
+def _check_total(session: Session, deck: DeckRow) -> None:
     """Raised inside the write's transaction, so the write that went past the bound is rolled back."""
     total = int(session.scalar(select(func.sum(DeckCardRow.count)).where(col(DeckCardRow.deck_id) == deck.id)) or 0)
     if total > MAX_DECK_CARDS:
@@ -339,7 +344,7 @@ def _check_total(session: Any, deck: DeckRow) -> None:
 Edit = Literal["add", "set", "remove"]
 
 
-def _set_in(session: Any, row: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+def _set_in(session: Session, row: DeckRow, card: Card, count: int | None, section: str | None) -> int:
     """Exactly ``count`` copies of ``card`` in ``section`` of the locked deck ``row`` (0 removes it)."""
     assert count is not None
     _check_card_game(card, row)
@@ -352,7 +357,9 @@ def _set_in(session: Any, row: DeckRow, card: Card, count: int | None, section: 
     if count == 0:
         session.execute(delete(DeckCardRow).where(*where))
     elif session.scalar(select(DeckCardRow.count).where(*where)) is None:
-        position = session.scalar(select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == row.id))
+        position = session.execute(
+            select(func.count()).select_from(DeckCardRow).where(DeckCardRow.deck_id == row.id)
+        ).scalar_one()
         assert row.id is not None
         session.add(DeckCardRow(deck_id=row.id, card_id=card.id, section=stored, count=count, position=position))
         session.flush()
@@ -362,7 +369,7 @@ def _set_in(session: Any, row: DeckRow, card: Card, count: int | None, section: 
     return count
 
 
-def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+def _add_in(session: Session, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
     """``count`` more copies of ``card`` in ``section`` of the locked deck; the copies now there."""
     assert count is not None
     _check_card_game(card, deck)
@@ -380,15 +387,13 @@ def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section:
     )
     session.execute(stmt)
     _check_total(session, deck)
-    now = int(
-        session.scalar(
-            select(DeckCardRow.count).where(
-                DeckCardRow.deck_id == deck.id,
-                DeckCardRow.card_id == card.id,
-                DeckCardRow.section == (section or ""),
-            )
+    now: int = session.execute(
+        select(DeckCardRow.count).where(
+            DeckCardRow.deck_id == deck.id,
+            DeckCardRow.card_id == card.id,
+            DeckCardRow.section == (section or ""),
         )
-    )
+    ).scalar_one()
     if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
         raise UsageError(
             f"{card.name} would have {now:,} copies in deck {quoted(deck.name)}; an entry holds at most {MAX_COPIES}"
@@ -396,7 +401,7 @@ def _add_in(session: Any, deck: DeckRow, card: Card, count: int | None, section:
     return now
 
 
-def _remove_in(session: Any, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
+def _remove_in(session: Session, deck: DeckRow, card: Card, count: int | None, section: str | None) -> int:
     """``count`` fewer copies (all when None) of ``card`` in ``section`` of the locked deck; the copies left."""
     section = _section(section, deck.game)
     where = (
@@ -438,7 +443,7 @@ class Edited:
 
 
 def edit_card(
-    database: Any,
+    database: Database,
     deck_ref: DeckRef,
     card: Card,
     edit: Edit,
@@ -462,7 +467,7 @@ _CARD = Card.__table__  # type: ignore[attr-defined]
 
 
 def edit_entry(
-    database: Any,
+    database: Database,
     deck_ref: DeckRef,
     card: Card | str,
     edit: Edit,
@@ -516,7 +521,7 @@ class _Row:
     version: int
 
 
-def _bump(session: Any, conn: Any, deck_ref: DeckRef) -> _Row:
+def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
     """The deck's next version and time, which takes its row lock (SQLite: the write lock is held
     already), and its fields; ``UnknownDeck`` when there is none."""
     deck_id = deck_ref if isinstance(deck_ref, int) else _get(session, deck_ref).id or 0  # a name: its id
@@ -635,25 +640,25 @@ def _deck_read(conn: Any, row: _Row) -> tuple[Deck, dict[str, tuple[str, ...]]]:
     }
 
 
-def set_count(database: Any, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
+def set_count(database: Database, deck: DeckRef, card: Card, count: int, section: str | None = None) -> int:
     """Make a deck hold exactly ``count`` copies (0 to 999; 0 removes the card) of ``card`` in ``section``;
     returns ``count`` (``edit_card``)."""
     return edit_card(database, deck, card, "set", count, section)[0]
 
 
-def add_card(database: Any, deck_ref: DeckRef, card: Card, count: int = 1, section: str | None = None) -> int:
+def add_card(database: Database, deck_ref: DeckRef, card: Card, count: int = 1, section: str | None = None) -> int:
     """Add ``count`` copies of ``card``; returns the copies now in the deck. Atomic under concurrency."""
     return edit_card(database, deck_ref, card, "add", count, section)[0]
 
 
 def remove_card(
-    database: Any, deck_ref: DeckRef, card: Card, count: int | None = None, section: str | None = None
+    database: Database, deck_ref: DeckRef, card: Card, count: int | None = None, section: str | None = None
 ) -> int:
     """Remove ``count`` copies (all when None); returns the copies left."""
     return edit_card(database, deck_ref, card, "remove", count, section)[0]
 
 
-def delete_deck(database: Any, deck_ref: DeckRef, expected: Expected = None) -> None:
+def delete_deck(database: Database, deck_ref: DeckRef, expected: Expected = None) -> None:
     """Delete a deck and its cards (one transaction)."""
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
@@ -665,14 +670,14 @@ def delete_deck(database: Any, deck_ref: DeckRef, expected: Expected = None) -> 
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
 
 
-def deck_names(database: Any) -> list[str]:
+def deck_names(database: Database) -> list[str]:
     """The names of the decks in the database, in order."""
     name = DeckRow.__table__.c.name  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
     with database.session() as session:
         return list(session.scalars(select(name).order_by(name)))
 
 
-def list_decks(database: Any) -> list[dict[str, Any]]:
+def list_decks(database: Database) -> list[dict[str, Any]]:
     """Every database deck (``DeckInfo.as_dict``), by name: the rows of ``deck list --json``."""
     with database.session() as session:
         rows = session.execute(
@@ -693,7 +698,7 @@ def list_decks(database: Any) -> list[dict[str, Any]]:
     return [DeckInfo(i, n, g, f, p, u, int(c), v).as_dict() for i, n, g, f, p, u, c, v in rows]
 
 
-def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
+def load_deck(database: Database, deck_ref: DeckRef) -> Deck:
     """A deck from the database as a ``Deck`` value."""
     with database.session() as session:
         deck = _get(session, deck_ref)
@@ -714,7 +719,7 @@ def load_deck(database: Any, deck_ref: DeckRef) -> Deck:
         ).canonical()
 
 
-def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expected = None) -> DeckInfo:
+def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: Expected = None) -> DeckInfo:
     """Make a stored deck hold exactly ``deck``'s cards (every section, in order, with their entry tags),
     format and player count, keeping its name and id: one transaction, all or nothing, recorded as the
     deck's next version. ``deck`` must be of the stored deck's game; a deck at none of the ``expected``
@@ -748,7 +753,7 @@ def replace_cards(database: Any, deck_ref: DeckRef, deck: Deck, expected: Expect
 
 
 def save_deck(
-    database: Any,
+    database: Database,
     deck: Deck,
     name: str,
     replace: bool = False,
@@ -812,7 +817,7 @@ def save_deck(
 
 
 def tag_entries(
-    database: Any,
+    database: Database,
     deck_ref: DeckRef,
     card: Card,
     add: list[str] | None = None,
@@ -851,7 +856,9 @@ def tag_entries(
         return tuple(sorted(now))
 
 
-def restore_version(database: Any, deck_ref: DeckRef, number: int, expected: Expected = None) -> tuple[int, int | None]:
+def restore_version(
+    database: Database, deck_ref: DeckRef, number: int, expected: Expected = None
+) -> tuple[int, int | None]:
     """Make a deck hold what version ``number`` held (its cards, entry tags, format and players; the name
     stays), as its next version, in one transaction: a write like any other (``Stale`` when the deck is at
     none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
@@ -19,6 +19,9 @@ from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
 from cardbase.web.http import WriteTurn, download, etag, expected, tag
 from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 router = APIRouter()
 
@@ -158,7 +161,7 @@ def card(settings: Settings, card_id: Annotated[str, PathParam(max_length=300)])
         return card_dict(found, aliases_of(session, found), tags_of(session, found))
 
 
-def _card_by_id(session: Any, card_id: str, game: str | None = None) -> Any:
+def _card_by_id(session: Session, card_id: str, game: str | None = None) -> Any:
     from cardbase.db.models import Card
     from cardbase.errors import UnknownCard
 

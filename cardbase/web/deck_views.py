@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.web.lru import LRU
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 Kept = Any
 """A rendered page (status, body, headers), or a part of one (``pages_decks.PanelsView``)."""
@@ -37,7 +40,7 @@ def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
 
 def page_key(
     request: Request,
-    database: Any,
+    database: Database,
     deck_id: int,
     kind: str,
     cookie: str | None,

@@ -24,6 +24,7 @@ from cardbase.web.app import TEMPLATES, settings_of
 from cardbase.web.http import Form, WriteTurn, download
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.decks.formats import HouseFormats
 
 router = APIRouter()
@@ -200,7 +201,7 @@ def full_query(q: str, set_: str = "", type_: str = "") -> str:
 
 
 def search_page(
-    database: Any, query: str, game: str | None, order: str | None, direction: str | None, page: int
+    database: Database, query: str, game: str | None, order: str | None, direction: str | None, page: int
 ) -> Gallery:
     """The ``page``-th 60 cards of ``cards search QUERY`` (the same parser, the same order)."""
     from cardbase.db.queries import card_dict
@@ -214,7 +215,7 @@ def search_page(
 
 
 def run_gallery(
-    database: Any,
+    database: Database,
     query: str,
     game: str | None,
     order: str | None,
@@ -315,7 +316,7 @@ def cards(request: Request) -> HTMLResponse:
 # --- one card -----------------------------------------------------------------------------------
 
 
-def card_page_data(database: Any, card_id: str) -> dict[str, Any]:
+def card_page_data(database: Database, card_id: str) -> dict[str, Any]:
     """``cards show --json``'s data of one card by id, and its abilities in words."""
     from cardbase.db.models import Card
     from cardbase.db.queries import aliases_of, card_dict, tags_of

@@ -84,7 +84,7 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
 # --- one deck and its panels --------------------------------------------------------------------
 
 
-def resolve_deck(database: Any, deck_id: int, name: str) -> ResolvedDeck:
+def resolve_deck(database: Database, deck_id: int, name: str) -> ResolvedDeck:
     """A stored deck resolved as ``deck validate db:NAME`` resolves it (``decks.service.resolve_stored``)."""
     from cardbase.decks.service import resolve_stored
 
@@ -154,7 +154,12 @@ def keep_list_choice(request: Request, response: Response, deck_id: int, choice:
 
 
 def deck_panels(
-    database: Any, deck_id: int, params: Any, house: Any = None, kept: str | None = None, edited: Edited | None = None
+    database: Database,
+    deck_id: int,
+    params: Any,
+    house: Any = None,
+    kept: str | None = None,
+    edited: Edited | None = None,
 ) -> Panels:
     """The deck, its validation (``house``: the server's house formats), stats, odds and sample hand; bad odds
     or hand parameters are shown in their panel. ``edited``: the deck as an edit left it (not read again)."""
@@ -210,7 +215,7 @@ def closed_sample(info: DeckInfo) -> dict[str, Any]:
     return {"closed": True, "cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
 
 
-def owned_of(database: Any, resolved: ResolvedDeck) -> OwnedReport | None:
+def owned_of(database: Database, resolved: ResolvedDeck) -> OwnedReport | None:
     """``resolved`` against the collection, as ``deck show`` reports it (None while the collection is empty)."""
     from cardbase.decks.owned import collection_is_empty, deck_owned
 
@@ -237,7 +242,7 @@ def parse_needs(text: str) -> list[Need]:
     return needs
 
 
-def odds_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
+def odds_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
     """The exact chances of the needs for 1–10 cards seen and by turn (``draws --need``), or why there are none."""
     from cardbase.draws.reports import draw_model, needs_report, seen_rule
     from cardbase.draws.service import setup
@@ -312,7 +317,7 @@ def odds_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def sample_panel(database: Any, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
+def sample_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, params: Any) -> dict[str, Any]:
     """A goldfish: one seeded opening hand (``hand`` cards, the game's opening by default) and ``drawn``
     cards drawn after it from the same shuffle, as ``draws --sample 1 --seed S --cards N`` draws them."""
     from cardbase.draws.reports import sample_hand
@@ -476,7 +481,7 @@ EDITS: dict[str, tuple[Edit, int | None]] = {
 """A builder form's ``op``: the deck store's edit and its count (``set`` takes the form's ``count``)."""
 
 
-def apply_change(database: Any, deck_id: int, form: Any) -> Edited:
+def apply_change(database: Database, deck_id: int, form: Any) -> Edited:
     """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section;
     with the form's ``version`` (the deck as the page showed it), only if the deck is still at it. One
     transaction (``decks.store.edit_entry``), which answers the deck as the edit left it."""
@@ -578,7 +583,7 @@ def decks_context(request: Request, **extra: Any) -> dict[str, Any]:
     }
 
 
-def deck_owned_rows(database: Any, rows: list[dict[str, Any]]) -> dict[int, OwnedReport]:
+def deck_owned_rows(database: Database, rows: list[dict[str, Any]]) -> dict[int, OwnedReport]:
     """Each deck against the collection (none while the collection is empty), from one read of each deck."""
     from cardbase.db.collection import owned_counts
     from cardbase.decks.owned import collection_is_empty, owned_report
@@ -596,7 +601,7 @@ MAX_CHECKED_DECKS = 300
 """The decks page validates every deck (to show the format checked and whether it holds) up to this many."""
 
 
-def deck_checks(database: Any, rows: list[dict[str, Any]], house: Any = None) -> dict[int, tuple[str, bool]]:
+def deck_checks(database: Database, rows: list[dict[str, Any]], house: Any = None) -> dict[int, tuple[str, bool]]:
     """Each deck's format as ``deck validate`` checks it, and whether it is valid."""
     from cardbase.decks.service import validate_resolved
 
@@ -771,7 +776,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     return tagged(download(data, filename, "application/pdf"), info)
 
 
-def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
+def read_pasted(text: str, source: str, database: Database) -> DeckText | Deck:
     """A deck pasted or uploaded, read by the CLI's readers: deck text, deck JSON, or a share code."""
     from cardbase.decks.service import read_deck_data
 
@@ -784,7 +789,7 @@ def read_pasted(text: str, source: str, database: Any) -> DeckText | Deck:
     return read_deck_data(text, source)
 
 
-def decode_code(code: str, database: Any) -> Deck:
+def decode_code(code: str, database: Database) -> Deck:
     """The deck of a share code (``deck decode``); anything else is an ``UnreadableInput``."""
     from cardbase.decks.service import decode_code as decode_share_code
 

@@ -6,7 +6,7 @@ Every number comes from the functions the CLI prints (``cardbase.db.collection``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -15,6 +15,9 @@ from cardbase.errors import UsageError, quoted
 from cardbase.web.http import Form as Body
 from cardbase.web.http import WriteTurn, form_text, form_versions
 from cardbase.web.pages import database_of, render, see_other
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 router = APIRouter()
 
@@ -30,7 +33,7 @@ def whole(value: object, name: str, low: int, high: int) -> int:
     return int(text)
 
 
-def card_of(database: Any, card_id: str) -> Any:
+def card_of(database: Database, card_id: str) -> Any:
     """The catalog card with id ``card_id`` (``UnknownCard`` if none)."""
     from cardbase.db.models import Card
     from cardbase.errors import UnknownCard
@@ -42,7 +45,7 @@ def card_of(database: Any, card_id: str) -> Any:
     return card
 
 
-def face_tag(database: Any, card_id: str) -> str:
+def face_tag(database: Database, card_id: str) -> str:
     """A short tag of a card's stored values and art, put in its image's URL so a browser never shows
     a face cached from before an edit or an upload."""
     import hashlib
@@ -57,7 +60,7 @@ def face_tag(database: Any, card_id: str) -> str:
     return hashlib.sha256(f"{version}:{sha}".encode()).hexdigest()[:12]
 
 
-def card_extras(database: Any, card_id: str) -> dict[str, Any]:
+def card_extras(database: Database, card_id: str) -> dict[str, Any]:
     """What the card page shows for its owner: copies owned, and the tag of its face's image URL."""
     from cardbase.db.collection import owned_counts
 
@@ -150,7 +153,7 @@ def editor_fields(game: str) -> list[dict[str, Any]]:
     return out
 
 
-def form_values(database: Any, card: Any, aliases: list[str]) -> dict[str, str]:
+def form_values(database: Database, card: Any, aliases: list[str]) -> dict[str, str]:
     """A stored card's values as the editor shows them (unknown: empty)."""
     import json
 
@@ -387,7 +390,7 @@ def check_art(data: bytes, where: str) -> tuple[str, tuple[int, int]]:
     return ART_FORMATS[fmt], size
 
 
-def store_art(database: Any, images: Any, cid: str, data: bytes, who: str) -> dict[str, Any]:
+def store_art(database: Database, images: Any, cid: str, data: bytes, who: str) -> dict[str, Any]:
     """Store checked art for card ``cid`` as ``<game>/<card-slug>.<ext>`` under ``images`` (where the CLI
     looks), replacing the card's other art files, with its ``card_image`` row and an ``art`` history row,
     in one transaction (the file is renamed into place before the commit; a failed commit removes it)."""
@@ -463,7 +466,7 @@ PREVIEW_WIDTH = 420
 """Pixels across the editor's preview (the card page shows faces 420 px wide)."""
 
 
-def preview_png(database: Any, images: Any, game: str, values: dict[str, Any], cid: str | None) -> bytes:
+def preview_png(database: Database, images: Any, game: str, values: dict[str, Any], cid: str | None) -> bytes:
     """The face a card would have with ``values`` (checked as an edit is; a problem is ``InvalidData``),
     drawn by the renderer with the card's art, without storing anything."""
     from pathlib import Path
@@ -577,7 +580,7 @@ HISTORY_PAGE = 100
 """Versions one history page lists."""
 
 
-def deck_versions(database: Any, deck_id: int, limit: int = 10) -> dict[str, Any]:
+def deck_versions(database: Database, deck_id: int, limit: int = 10) -> dict[str, Any]:
     """The newest ``limit`` versions of a deck and how many are kept (the builder's history panel)."""
     from cardbase.decks.history import deck_history
 

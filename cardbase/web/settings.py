@@ -5,9 +5,10 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.decks.formats import HouseFormats
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -75,7 +76,7 @@ def check_public_url(url: str) -> str:
 class ServerSettings:
     """The options of ``cardbase serve`` that the app itself needs."""
 
-    database: Any  # cardbase.db.engine.Database
+    database: Database
     host: str = "127.0.0.1"
     port: int = 8765
     token: str | None = None  # required on every request when set; set whenever host is not loopback

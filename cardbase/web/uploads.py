@@ -8,10 +8,13 @@ run it in a worker thread (plain ``def`` routes), never on the event loop.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError
 from cardbase.web.settings import SPREADSHEET_BYTES
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 SUFFIXES = (".csv", ".xlsx", ".json")
 
@@ -39,7 +42,7 @@ def upload_name(filename: str) -> str:
 
 
 def import_sheet(
-    database: Any, data: bytes, filename: str, game: str, *, dry_run: bool, fmt: str | None = None
+    database: Database, data: bytes, filename: str, game: str, *, dry_run: bool, fmt: str | None = None
 ) -> dict[str, Any]:
     """``catalog import`` of the upload ``data`` named ``filename``: every bad row listed (``InvalidData``)
     and nothing written unless all are good; ``dry_run`` checks and counts. The object of
