@@ -1,9 +1,8 @@
 """Code outside an engine module does not read its private state (issue 29): the engines' ``_``
 attributes are theirs to change. Read from the sources (ast), not by running them.
 
-Not yet true everywhere: ``KNOWN`` counts, per file, the reads that are left (one: the test of
-Meikyu's memos reads a hand's key in them). A file may only lose reads — the count must then be
-lowered here — and no other file may gain any, so the table can only shrink towards empty. A
+True everywhere since 2026-12-02 (the Méa view, agents and tests moved onto ``MeaState``'s public
+reads and set-up methods, Meio's and Meikyu's agents and tests onto theirs). A
 private name is one an engine assigns on ``self`` (``self._hand = …``) or defines as a method
 (``def _copy``) and no other module of the package does (``spiel.py``'s own ``_held`` is not
 Meikyu's)."""
@@ -19,13 +18,6 @@ GAMES = REPO / "cardbase" / "games"
 ENGINE_PARTS = ("engine", "codes", "masks", "actions", "rules", "tables", "notation", "legal", "observation")
 """An engine's modules (each game's engine is split into some of these)."""
 ENGINES = tuple(sorted(f for f in GAMES.glob("*/*.py") if f.stem in ENGINE_PARTS))
-
-# file → reads of engine-private attributes it still makes (2026-12-02; the Méa view, agents and
-# tests moved onto MeaState's public reads and set-up methods, Meio's and Meikyu's agents and tests
-# onto theirs). The caches test checks the engine's own memos: a hand's key in them is no public fact.
-KNOWN = {
-    "tests/meikyu/test_meikyu_caches.py": 1,
-}
 
 
 def _self_privates(tree: ast.AST) -> set[str]:
@@ -92,9 +84,8 @@ def test_the_scan_counts_reads_of_an_engines_private_state():
     assert private_reads(sources, {"engine.py"}) == Counter({"view.py": 3})
 
 
-def test_no_code_outside_an_engine_reads_more_of_its_private_state():
+def test_no_code_outside_an_engine_reads_its_private_state():
     reads = private_reads(_sources(), {str(f.relative_to(REPO)) for f in ENGINES})
-    grown = {f: (n, KNOWN.get(f, 0)) for f, n in reads.items() if n > KNOWN.get(f, 0)}
-    assert not grown, f"reads of engine-private attributes (file: (now, allowed)); use the public surface: {grown}"
-    shrunk = {f: (reads.get(f, 0), n) for f, n in KNOWN.items() if reads.get(f, 0) < n}
-    assert not shrunk, f"fewer reads than KNOWN says (file: (now, table)): lower the table to match {shrunk}"
+    assert not reads, (
+        f"reads of engine-private attributes (file: count); use the engine's public surface: {dict(reads)}"
+    )

@@ -113,8 +113,7 @@ def check_derived(state: MeikyuState) -> None:
         assert state.takeable(seat) == takeable
         assert state.undeveloped(seat) == tuple(dict.fromkeys(e >> 1 for e in lands if not e & 1))
         hand = state.hand_counts(seat)
-        # (the hand's key in the memos is the engine's own: the one private read left here)
-        assert (state.hand_size(seat), state._hkey[seat]) == (sum(hand), t.hand_key(hand))
+        assert (state.hand_size(seat), state.hand_key(seat)) == (sum(hand), t.hand_key(hand))
 
 
 def play_and_compare(rules: MeikyuRules, seed: int) -> int:

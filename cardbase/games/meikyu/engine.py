@@ -388,6 +388,11 @@ class MeikyuState(State):
         observation's ``hand``: the engine's own list, changed by the next action (never modify it)."""
         return self._hands[seat]
 
+    def hand_key(self, seat: int) -> int:
+        """The key of a seat's hand in the pool tables' memos (``tables.hand_key`` of
+        :meth:`hand_counts`), kept in step as cards come and go rather than worked out again."""
+        return self._hkey[seat]
+
     def lands(self, seat: int) -> Sequence[int]:
         """A seat's lands, each ``kind << 1 | developed`` (the pool tables' land index), as an
         observation's ``lands``: the engine's own list, changed by the next action (never modify it)."""
