@@ -134,9 +134,11 @@ class _Profile:
     """What the heuristic reads of each card instance of a rules' tables, worked out once per
     tables: the abilities it has on play or summon (``on_play``); their reach (0 none, 1 whose
     worth is the same on any tile, 2 some look at the tiles next to it); the bonus
-    :func:`_worth` adds to its attack and defence for its lasting abilities."""
+    :func:`_worth` adds to its attack and defence for its lasting abilities; ``fixed``: what
+    :meth:`_Scores.card_worth` gives for it whatever the position (when each of those abilities is
+    worth the same anywhere: no condition, a :func:`_fixed_worth`), else ``None``."""
 
-    __slots__ = ("bonus", "on_play", "reach")
+    __slots__ = ("bonus", "fixed", "on_play", "reach")
 
     def __init__(self, tab: MeaTables):
         on_play: list[tuple[Ability, ...]] = []
@@ -147,7 +149,31 @@ class _Profile:
             reach.append(2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0)
         self.on_play = tuple(on_play)
         self.reach = tuple(reach)
+        fixed: list[float | None] = []
+        for abilities in on_play:
+            worth: float | None = 0.0
+            for ab in abilities:
+                w = _fixed_worth(ab) if ab.condition is None else None
+                if w is None or worth is None:
+                    worth = None
+                    break
+                worth += w  # card_worth's sum, in its order
+            fixed.append(worth)
+        self.fixed = tuple(fixed)
         self.bonus = tuple(_bonus(trig) for trig in tab.triggers)
+
+
+def _fixed_worth(ab: Ability) -> float | None:
+    """:meth:`_Scores.ability_worth` of an ability whose worth does not depend on the position
+    (when its condition holds), else ``None``."""
+    e = ab.effect
+    if e == "extra_attack" or e == "extra_action":
+        return 1.0
+    if e in ("gain_attack", "gain_defence"):
+        return (0.6 if ab.until else 1.0) * ab.amount
+    if e == "add_tile":
+        return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+    return None
 
 
 def _profile(tab: MeaTables) -> _Profile:
@@ -192,6 +218,7 @@ class _Scores:
         "def_bonus",
         "defence",
         "first",
+        "fixed",
         "hand_size",
         "movers",
         "names",
@@ -212,7 +239,7 @@ class _Scores:
         tab = state.tables
         profile = _profile(tab)
         self.attack_printed, self.defence, self.cost, self.names = tab.attack, tab.defence, tab.cost, tab.names
-        self.reach, self.bonus, self.on_play = profile.reach, profile.bonus, profile.on_play
+        self.reach, self.bonus, self.on_play, self.fixed = profile.reach, profile.bonus, profile.on_play, profile.fixed
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
@@ -269,12 +296,9 @@ class _Scores:
             room = HAND_LIMIT - 2 - self.hand_size
             n = min(ab.amount, room, state.deck_size(p))
             return 0.9 * n if ab.target == "you" else -0.5 * n
-        if e == "extra_attack" or e == "extra_action":
-            return 1.0
-        if e in ("gain_attack", "gain_defence"):
-            return (0.6 if ab.until else 1.0) * ab.amount
-        if e == "add_tile":
-            return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+        fixed = _fixed_worth(ab)
+        if fixed is not None:
+            return fixed
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -312,6 +336,9 @@ class _Scores:
         reach = self.reach[i]
         if not reach:
             return 0.0
+        fixed = self.fixed[i]
+        if fixed is not None:
+            return fixed
         key = (i, q if reach == 2 else None)
         found = self.worths.get(key)
         if found is None:
@@ -414,8 +441,17 @@ class _Scores:
         ctrl, atk, occ, adj = self.ctrl, self.atk, self.occ, self.adj
         names = legal.summon_cards
         if names:
-            threat, border = self.threat, self.border
-            places = [(q, threat(q), border(q)) for q in legal.summon_tiles]
+            places = []  # each tile's threat and whether it borders a tile not the player's
+            for q in legal.summon_tiles:
+                on_q = threats.get(q)
+                if on_q is None:
+                    on_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
+                next_to_enemy = False
+                for d in adj[q]:
+                    if tiles[d] != p:
+                        next_to_enemy = True
+                        break
+                places.append((q, on_q, next_to_enemy))
             defence, reaches, card_worth = self.defence, self.reach, self.card_worth
             for name in names:
                 i, value, base = self._summoned(name)
