@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -28,7 +28,7 @@ from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.actions import Choose, Draw, Obliterate
 from cardbase.games.mea.codes import BOARD, UNKNOWN
 from cardbase.games.mea.engine import MeaState
-from cardbase.games.mea.legal import MainActions
+from cardbase.games.mea.legal import ChoiceActions, MainActions
 from cardbase.games.mea.observation import MeaObservation
 from cardbase.games.mea.rules import HAND_LIMIT, MeaRules, MeaTables
 
@@ -514,26 +514,25 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     if ab is None:  # where a displaced monster goes
         return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
-
-    def monster(a: Choose) -> int:
-        i = state.resolve_ref(a[1])
-        assert i is not None
-        return i
-
     if ab.target in ("friendly_monster", "enemy_monster", "any_monster"):
+        # The monsters chosen among, in the actions' order: the list's own when it is the engine's
+        # (without building the actions and reading their references back).
+        if type(legal) is ChoiceActions:
+            chosen = [t[0] for t in legal.options]
+        else:
+            chosen = [cast("int", state.resolve_ref(a[1])) for a in legal]
         if ab.target == "friendly_monster":
             if e in ("gain_attack", "extra_action", "extra_attack"):
 
-                def useful(a: Choose) -> float:
-                    i = monster(a)
+                def useful(i: int) -> float:
                     near = _threat(pos[i], 1 - p, ctrl, atk, occ, adj) > 0  # enemies adjacent
                     return state.attack_of(i) + (5 if state.can_attack(i) and near else 0)
 
-                return max(legal, key=useful)
+                return legal[_first_best(chosen, useful, max)]
             if e == "gain_defence":
-                return max(legal, key=lambda a: monster_value(state, monster(a)))
-            return min(legal, key=lambda a: monster_value(state, monster(a)))
-        return max(legal, key=lambda a: monster_value(state, monster(a)) * (1 if ctrl[monster(a)] != p else -1))
+                return legal[_first_best(chosen, lambda i: monster_value(state, i), max)]
+            return legal[_first_best(chosen, lambda i: monster_value(state, i), min)]
+        return legal[_first_best(chosen, lambda i: monster_value(state, i) * (1 if ctrl[i] != p else -1), max)]
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
@@ -551,6 +550,13 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
         return max(legal, key=friends)
     return legal[0]
+
+
+def _first_best(items: Sequence[int], key: Callable[[int], float], pick: Callable[..., Any]) -> int:
+    """The index of the first of ``items`` whose ``key`` is the ``pick`` (``max`` or ``min``), as
+    ``pick(items, key=key)`` finds it."""
+    keys = [key(i) for i in items]
+    return cast("int", pick(range(len(keys)), key=keys.__getitem__))
 
 
 def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> Any:

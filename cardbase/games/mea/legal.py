@@ -84,6 +84,12 @@ class ChoiceActions(_LazyActions):
     def _build_all(self) -> list[MeaAction]:
         return [self[k] for k in range(len(self._options))]
 
+    @property
+    def options(self) -> Sequence[Any]:
+        """What each action chooses, in their order: a tile's position (``int``) or a monster as
+        ``(instance,)`` (the state's card instance number)."""
+        return self._options
+
     def ids(self) -> list[int]:
         """The actions' integer ids (see :class:`_Ids`), in this order."""
         state = self._state
