@@ -186,12 +186,6 @@ def _profile(tab: MeaTables) -> _Profile:
     return found[1]
 
 
-def _reaches(tab: MeaTables) -> tuple[int, ...]:
-    """Per card instance, its abilities on play or summon: 0 none, 1 whose worth is the same on
-    any tile, 2 some look at the tiles next to it. Worked out once per rules' tables."""
-    return _profile(tab).reach
-
-
 def score_action(state: MeaState, action: Any, p: int) -> float:
     """The heuristic's score of a main-phase action for ``p`` (higher is better;
     ending the turn is not scored here)."""
