@@ -28,7 +28,7 @@ from cardbase.games.mea.abilities import Ability
 from cardbase.games.mea.actions import Choose, Draw, Obliterate
 from cardbase.games.mea.codes import BOARD, UNKNOWN
 from cardbase.games.mea.engine import MeaState
-from cardbase.games.mea.legal import MainActions
+from cardbase.games.mea.legal import ChoiceActions, MainActions
 from cardbase.games.mea.observation import MeaObservation
 from cardbase.games.mea.rules import HAND_LIMIT, MeaRules, MeaTables
 from cardbase.games.montecarlo import MonteCarloAgent
@@ -49,11 +49,16 @@ def monster_value(state: MeaState, i: int) -> float:
 
 def _worth(trig: Mapping[str, tuple[Ability, ...]], stats: int) -> float:
     """:func:`monster_value` of a monster with these abilities and attack + defence."""
+    return stats + _bonus(trig)
+
+
+def _bonus(trig: Mapping[str, tuple[Ability, ...]]) -> float:
+    """What :func:`_worth` adds to a monster's attack + defence for these abilities."""
     bonus = 0.0
     if trig:
         bonus += 1.0 * (len(trig.get("turn_start", ())) + len(trig.get("turn_end", ())))
         bonus += 0.5 * len(trig.get("killed", ()))
-    return stats + bonus
+    return bonus
 
 
 def threat_on(state: MeaState, q: int, seat: int) -> int:
@@ -123,21 +128,62 @@ def evaluate(state: MeaState, me: int) -> float:
 # --- the heuristic's rules of thumb ----------------------------------------------
 
 
-_REACHES: dict[int, tuple[MeaTables, tuple[int, ...]]] = {}
+_PROFILES: dict[int, tuple[MeaTables, _Profile]] = {}
 
 
-def _reaches(tab: MeaTables) -> tuple[int, ...]:
-    """Per card instance, its abilities on play or summon: 0 none, 1 whose worth is the same on
-    any tile, 2 some look at the tiles next to it. Worked out once per rules' tables."""
-    found = _REACHES.get(id(tab))
-    if found is None or found[0] is not tab:
-        out = []
+class _Profile:
+    """What the heuristic reads of each card instance of a rules' tables, worked out once per
+    tables: the abilities it has on play or summon (``on_play``); their reach (0 none, 1 whose
+    worth is the same on any tile, 2 some look at the tiles next to it); the bonus
+    :func:`_worth` adds to its attack and defence for its lasting abilities; ``fixed``: what
+    :meth:`_Scores.card_worth` gives for it whatever the position (when each of those abilities is
+    worth the same anywhere: no condition, a :func:`_fixed_worth`), else ``None``."""
+
+    __slots__ = ("bonus", "fixed", "on_play", "reach")
+
+    def __init__(self, tab: MeaTables):
+        on_play: list[tuple[Ability, ...]] = []
+        reach: list[int] = []
         for trig in tab.triggers:
             abilities = trig.get("summoned", ()) + trig.get("play", ()) if trig else ()
-            out.append(2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0)
-        if len(_REACHES) > 64:  # rules come and go (a lab run makes a few): keep the last ones
-            _REACHES.clear()
-        found = _REACHES[id(tab)] = (tab, tuple(out))
+            on_play.append(abilities)
+            reach.append(2 if any(ab.filter.adjacent for ab in abilities) else 1 if abilities else 0)
+        self.on_play = tuple(on_play)
+        self.reach = tuple(reach)
+        fixed: list[float | None] = []
+        for abilities in on_play:
+            worth: float | None = 0.0
+            for ab in abilities:
+                w = _fixed_worth(ab) if ab.condition is None else None
+                if w is None or worth is None:
+                    worth = None
+                    break
+                worth += w  # card_worth's sum, in its order
+            fixed.append(worth)
+        self.fixed = tuple(fixed)
+        self.bonus = tuple(_bonus(trig) for trig in tab.triggers)
+
+
+def _fixed_worth(ab: Ability) -> float | None:
+    """:meth:`_Scores.ability_worth` of an ability whose worth does not depend on the position
+    (when its condition holds), else ``None``."""
+    e = ab.effect
+    if e == "extra_attack" or e == "extra_action":
+        return 1.0
+    if e in ("gain_attack", "gain_defence"):
+        return (0.6 if ab.until else 1.0) * ab.amount
+    if e == "add_tile":
+        return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+    return None
+
+
+def _profile(tab: MeaTables) -> _Profile:
+    """The :class:`_Profile` of ``tab``, kept for the rules' lifetime in this process."""
+    found = _PROFILES.get(id(tab))
+    if found is None or found[0] is not tab:
+        if len(_PROFILES) > 64:  # rules come and go (a lab run makes a few): keep the last ones
+            _PROFILES.clear()
+        found = _PROFILES[id(tab)] = (tab, _Profile(tab))
     return found[1]
 
 
@@ -149,15 +195,16 @@ def score_action(state: MeaState, action: Any, p: int) -> float:
 
 class _Scores:
     """``score_action`` over the actions of one decision: what several of them share (the threat
-    on a tile, a monster's worth, what a moving monster risks where it stands, a summoned card's
-    worth on a tile) is worked out once, and the state's views taken once. The same sums in the
-    same order: the scores are ``score_action``'s to the bit."""
+    on a tile, what a moving monster risks where it stands, a summoned card's worth on a tile) is
+    worked out once, and the state's views taken once. The same sums in the same order: the
+    scores are ``score_action``'s to the bit."""
 
     __slots__ = (
         "adj",
         "atk",
         "atk_bonus",
         "attack_printed",
+        "bonus",
         "borders",
         "cost",
         "crowded",
@@ -165,10 +212,13 @@ class _Scores:
         "def_",
         "def_bonus",
         "defence",
-        "hand",
+        "first",
+        "fixed",
+        "hand_size",
         "movers",
         "names",
         "occ",
+        "on_play",
         "p",
         "pos",
         "reach",
@@ -176,55 +226,57 @@ class _Scores:
         "summons",
         "threats",
         "tiles",
-        "triggers",
-        "values",
         "worths",
     )
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
         tab = state.tables
-        self.attack_printed, self.defence, self.cost = tab.attack, tab.defence, tab.cost
-        self.names, self.triggers = tab.names, tab.triggers
+        profile = _profile(tab)
+        self.attack_printed, self.defence, self.cost, self.names = tab.attack, tab.defence, tab.cost, tab.names
+        self.reach, self.bonus, self.on_play, self.fixed = profile.reach, profile.bonus, profile.on_play, profile.fixed
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
-        self.hand: tuple[int, ...] | None = None  # read when first needed, with ``crowded``
-        self.borders: dict[int, bool] = {}
-        self.reach = _reaches(tab)
+        self.first: dict[str, int] | None = None  # the hand's first instance of each name, when first needed
+        self.hand_size = 0
+        self.crowded = 0.0  # a full hand must be played down: see card
         self.threats: dict[int, int] = {}
-        self.values: dict[int, float] = {}
+        self.borders: dict[int, bool] = {}
         self.summons: dict[str, tuple[int, int, float]] = {}
         self.movers: dict[int, tuple[int, float, bool]] = {}
         self.worths: dict[tuple[int, int | None], float] = {}
-        self.crowded = 0.0  # a full hand must be played down: see _hand
 
     def threat(self, q: int) -> int:
+        """:func:`threat_on` tile ``q``, worked out once per tile."""
         found = self.threats.get(q)
         if found is None:
             found = self.threats[q] = _threat(q, self.p, self.ctrl, self.atk, self.occ, self.adj)
         return found
 
     def value(self, i: int) -> float:
-        found = self.values.get(i)
-        if found is None:
-            stats = self.atk[i] + self.atk_bonus[i] + self.def_[i] + self.def_bonus[i]
-            found = self.values[i] = _worth(self.triggers[i], stats)
-        return found
+        """:func:`monster_value` of monster instance ``i``."""
+        return self.atk[i] + self.atk_bonus[i] + self.def_[i] + self.def_bonus[i] + self.bonus[i]
 
     def card(self, name: str) -> int:
         """The first instance of ``name`` in the hand."""
-        names = self.names
-        return next(j for j in self._hand() if names[j] == name)
+        first = self.first
+        if first is None:
+            first = self._read_hand()
+        return first[name]
 
-    def _hand(self) -> tuple[int, ...]:
-        """The player's hand, read once (and ``crowded`` worked out from it): only summons, plays
-        and their abilities need it, each after :meth:`card`."""
-        hand = self.hand
-        if hand is None:
-            hand = self.hand = self.state.hand(self.p)
-            self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
-        return hand
+    def _read_hand(self) -> dict[str, int]:
+        """The player's hand, read once (with its size and ``crowded``): only summons, plays and
+        their abilities need it, each after :meth:`card`."""
+        hand = self.state.hand(self.p)
+        names = self.names
+        first: dict[str, int] = {}
+        for j in reversed(hand):  # the first of each name is the one kept
+            first[names[j]] = j
+        self.first = first
+        self.hand_size = len(hand)
+        self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
+        return first
 
     def ability_worth(self, ab: Ability, q: int, src: int) -> float:
         """A rough worth of an ability of card ``src`` resolving now for the player (``q``: the
@@ -234,15 +286,14 @@ class _Scores:
         if ab.condition is not None and not ab.condition.holds(state.condition_count(ab.condition.count, p)):
             return 0.0
         if e == "draw":
-            room = HAND_LIMIT - 2 - len(self._hand())
+            if self.first is None:
+                self._read_hand()
+            room = HAND_LIMIT - 2 - self.hand_size
             n = min(ab.amount, room, state.deck_size(p))
             return 0.9 * n if ab.target == "you" else -0.5 * n
-        if e == "extra_attack" or e == "extra_action":
-            return 1.0
-        if e in ("gain_attack", "gain_defence"):
-            return (0.6 if ab.until else 1.0) * ab.amount
-        if e == "add_tile":
-            return 2.0 * ab.amount if ab.target == "you" else -1.5 * ab.amount
+        fixed = _fixed_worth(ab)
+        if fixed is not None:
+            return fixed
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -269,9 +320,8 @@ class _Scores:
     def card_worth(self, i: int, q: int) -> float:
         """What summoning or playing card instance ``i`` onto ``q`` is worth (its abilities on play
         or summon)."""
-        trig = self.triggers[i]
         worth = 0.0
-        for ab in trig.get("summoned", ()) + trig.get("play", ()):
+        for ab in self.on_play[i]:
             worth += self.ability_worth(ab, q, i)
         return worth
 
@@ -281,6 +331,9 @@ class _Scores:
         reach = self.reach[i]
         if not reach:
             return 0.0
+        fixed = self.fixed[i]
+        if fixed is not None:
+            return fixed
         key = (i, q if reach == 2 else None)
         found = self.worths.get(key)
         if found is None:
@@ -337,14 +390,19 @@ class _Scores:
 
     def attack(self, t: int, ids: Sequence[int]) -> float:
         """Attacking tile ``t`` with monster instances ``ids``."""
-        state, p = self.state, self.p
-        ctrl = self.ctrl
-        total = sum(state.attack_of(i) for i in ids)
+        p, ctrl = self.p, self.ctrl
+        atk, atk_bonus, def_, def_bonus = self.atk, self.atk_bonus, self.def_, self.def_bonus
+        total = 0
+        for i in ids:
+            total += atk[i] + atk_bonus[i]
         defenders = [j for j in self.occ[t] if ctrl[j] != p]
-        retaliation = sum(state.attack_of(j) for j in defenders)
-        killed = [j for j in defenders if state.defence_of(j) <= total]
-        lost = [i for i in ids if state.defence_of(i) <= retaliation]
-        score = sum(self.value(j) for j in killed) - sum(self.value(i) for i in lost)
+        retaliation = 0
+        for j in defenders:
+            retaliation += atk[j] + atk_bonus[j]
+        killed = [j for j in defenders if def_[j] + def_bonus[j] <= total]
+        lost = [i for i in ids if def_[i] + def_bonus[i] <= retaliation]
+        value = self.value
+        score = sum([value(j) for j in killed]) - sum([value(i) for i in lost])
         score += 1.5 * len(killed)
         if len(killed) == len(defenders) and len(lost) < len(ids):
             score += 4.0 if self.tiles[t] != p else 1.0
@@ -359,7 +417,7 @@ class _Scores:
 
     def _mover(self, i: int) -> tuple[int, float, bool]:
         """A moving monster's defence, worth, and whether it is under threat where it stands."""
-        dval = self.state.defence_of(i)
+        dval = self.def_[i] + self.def_bonus[i]
         return dval, self.value(i), self.threat(self.pos[i]) >= dval
 
     def _summoned(self, name: str) -> tuple[int, int, float]:
@@ -375,24 +433,33 @@ class _Scores:
         best, best_score = None, threshold
         k = 0
         threats, tiles, p = self.threats, self.tiles, self.p
+        ctrl, atk, occ, adj = self.ctrl, self.atk, self.occ, self.adj
         names = legal.summon_cards
         if names:
-            places = [(q, self.threat(q), self.border(q)) for q in legal.summon_tiles]
+            places = []  # each tile's threat and whether it borders a tile not the player's
+            for q in legal.summon_tiles:
+                on_q = threats.get(q)
+                if on_q is None:
+                    on_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
+                next_to_enemy = False
+                for d in adj[q]:
+                    if tiles[d] != p:
+                        next_to_enemy = True
+                        break
+                places.append((q, on_q, next_to_enemy))
+            defence, reaches, card_worth = self.defence, self.reach, self.card_worth
             for name in names:
-                summoned = self.summons.get(name)
-                if summoned is None:
-                    summoned = self.summons[name] = self._summoned(name)
-                i, value, base = summoned
-                defence = self.defence[i]
-                reach = self.reach[i]
+                i, value, base = self._summoned(name)
+                low = defence[i]
+                reach = reaches[i]
                 worth = self.worth(i, -1) if reach == 1 else 0.0
-                for q, threat, border in places:
+                for q, on_q, next_to_enemy in places:
                     score = base
-                    if threat >= defence:
+                    if on_q >= low:
                         score -= 0.6 * value
-                    if border:
+                    if next_to_enemy:
                         score += 0.3
-                    s = score + (self.card_worth(i, q) if reach == 2 else worth)
+                    s = score + (card_worth(i, q) if reach == 2 else worth)
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
@@ -401,27 +468,34 @@ class _Scores:
             if s > best_score:
                 best, best_score = k, s
             k += 1
-        for i, dests in legal.moves_by_monster():
-            mover = self.movers.get(i)
-            if mover is None:
-                mover = self.movers[i] = self._mover(i)
-            dval, v, here = mover
-            for d in dests:
-                on_d = threats.get(d)
-                if on_d is None:
-                    on_d = threats[d] = _threat(d, p, self.ctrl, self.atk, self.occ, self.adj)
-                there = on_d >= dval
-                if tiles[d] != p:
-                    s = 3.0 - (0.8 * v if there else 0.0)
-                elif here and not there:
-                    s = 0.4 * v
-                else:
-                    s = -0.2
-                if s > best_score:
-                    best, best_score = k, s
-                k += 1
+        moves = legal.moves_by_monster()
+        if moves:
+            atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
+            for i, dests in moves:
+                dval = def_[i] + def_bonus[i]
+                v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
+                q = pos[i]
+                at_q = threats.get(q)
+                if at_q is None:
+                    at_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
+                here = at_q >= dval
+                for d in dests:
+                    on_d = threats.get(d)
+                    if on_d is None:
+                        on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
+                    there = on_d >= dval
+                    if tiles[d] != p:
+                        s = 3.0 - (0.8 * v if there else 0.0)
+                    elif here and not there:
+                        s = 0.4 * v
+                    else:
+                        s = -0.2
+                    if s > best_score:
+                        best, best_score = k, s
+                    k += 1
+        attack = self.attack
         for spec in legal.attack_specs:
-            s = self.attack(spec[0], spec[1:])
+            s = attack(spec[0], spec[1:])
             if s > best_score:
                 best, best_score = k, s
             k += 1
@@ -435,26 +509,25 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     if ab is None:  # where a displaced monster goes
         return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
-
-    def monster(a: Choose) -> int:
-        i = state.resolve_ref(a[1])
-        assert i is not None
-        return i
-
     if ab.target in ("friendly_monster", "enemy_monster", "any_monster"):
+        # The monsters chosen among, in the actions' order: the list's own when it is the engine's
+        # (without building the actions and reading their references back).
+        if type(legal) is ChoiceActions:
+            chosen = [t[0] for t in legal.options]
+        else:
+            chosen = [cast("int", state.resolve_ref(a[1])) for a in legal]
         if ab.target == "friendly_monster":
             if e in ("gain_attack", "extra_action", "extra_attack"):
 
-                def useful(a: Choose) -> float:
-                    i = monster(a)
+                def useful(i: int) -> float:
                     near = _threat(pos[i], 1 - p, ctrl, atk, occ, adj) > 0  # enemies adjacent
                     return state.attack_of(i) + (5 if state.can_attack(i) and near else 0)
 
-                return max(legal, key=useful)
+                return legal[_first_best(chosen, useful, max)]
             if e == "gain_defence":
-                return max(legal, key=lambda a: monster_value(state, monster(a)))
-            return min(legal, key=lambda a: monster_value(state, monster(a)))
-        return max(legal, key=lambda a: monster_value(state, monster(a)) * (1 if ctrl[monster(a)] != p else -1))
+                return legal[_first_best(chosen, lambda i: monster_value(state, i), max)]
+            return legal[_first_best(chosen, lambda i: monster_value(state, i), min)]
+        return legal[_first_best(chosen, lambda i: monster_value(state, i) * (1 if ctrl[i] != p else -1), max)]
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
@@ -472,6 +545,13 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
         return max(legal, key=friends)
     return legal[0]
+
+
+def _first_best(items: Sequence[int], key: Callable[[int], float], pick: Callable[..., Any]) -> int:
+    """The index of the first of ``items`` whose ``key`` is the ``pick`` (``max`` or ``min``), as
+    ``pick(items, key=key)`` finds it."""
+    keys = [key(i) for i in items]
+    return cast("int", pick(range(len(keys)), key=keys.__getitem__))
 
 
 def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> Any:

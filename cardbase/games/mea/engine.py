@@ -208,6 +208,10 @@ class MeaBoard(NamedTuple):
     defence_bonuses: Sequence[int]
 
 
+_HIDE_DECK = bytes(UNKNOWN if z == DECK else z for z in range(256))
+"""A translation table of zone codes: ``DECK`` becomes ``UNKNOWN``, the others stay."""
+
+
 class MeaState(State):
     """A Méa game in progress. See :class:`cardbase.games.base.State` for the protocol.
 
@@ -1560,28 +1564,31 @@ class MeaState(State):
             return self._add_positions(p if target == "you" else 1 - p)
         if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
             return []  # p has no tile of its colour left to flip with
-        out: list[Any] = []
+        occ = self._occ
+        # The tiles to look at, in board order (position order, as the board's dicts keep it).
+        cells: Iterable[int] = occ if adj_src is None else sorted(q for q in adj_src if q in occ)
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
-            for q in self._occ:  # board order
-                o = self._tiles[q]
-                if (target == "friendly_tile" and o != p) or (target == "enemy_tile" and o == p):
+            tiles = self._tiles
+            if f.empty or e == "destroy_tile":
+                cells = [q for q in cells if not occ[q]]
+            if target == "friendly_tile":
+                return [q for q in cells if tiles[q] == p]
+            if target == "enemy_tile":
+                return [q for q in cells if tiles[q] != p]
+            return list(cells)
+        mine, theirs = target == "friendly_monster", target == "enemy_monster"
+        ctrl = self._ctrl
+        most_attack, most_defence = f.attack_at_most, f.defence_at_most
+        defence, tmpd = self._def, self._tmpd
+        out: list[Any] = []
+        for q in cells:
+            for i in occ[q]:
+                c = ctrl[i]
+                if (mine and c != p) or (theirs and c == p):
                     continue
-                if (f.empty or e == "destroy_tile") and self._occ[q]:
+                if most_attack is not None and self._filter_attack(i) > most_attack:
                     continue
-                if adj_src is not None and q not in adj_src:
-                    continue
-                out.append(q)
-            return out
-        for q, on_tile in self._occ.items():  # board order
-            if adj_src is not None and q not in adj_src:
-                continue
-            for i in on_tile:
-                c = self._ctrl[i]
-                if (target == "friendly_monster" and c != p) or (target == "enemy_monster" and c == p):
-                    continue
-                if f.attack_at_most is not None and self._filter_attack(i) > f.attack_at_most:
-                    continue
-                if f.defence_at_most is not None and self.defence_of(i) > f.defence_at_most:
+                if most_defence is not None and defence[i] + tmpd[i] > most_defence:
                     continue
                 out.append((i,))
         return out
@@ -1780,25 +1787,57 @@ class MeaState(State):
 
     def _redacted(self, player: int) -> MeaState:
         """A copy without what ``player`` cannot see: the other hand (both, for the
-        spectator), both decks' order, the seed, the RNG and the history (which holds the shuffle)."""
-        view = self._copy()
-        view._legal = None
+        spectator), both decks' order, the seed, the RNG and the history (which holds the shuffle).
+        :meth:`_copy`'s fields, made here without copying the hands and decks it replaces."""
+        view = object.__new__(MeaState)
+        view.rules = self.rules
         view.seed = None
         view.rng = _VIEW_RNG
         view.history = []
-        zone = view._zone
-        owner = self._tab.owner
+        view._tab = tab = self._tab
+        # Every card in a deck is hidden: its zone is DECK (the state keeps them together), made
+        # UNKNOWN by one byte translation of the zone codes.
+        zone = view._zone = list(bytes(self._zone).translate(_HIDE_DECK))
+        view._ctrl = self._ctrl[:]
+        view._pos = self._pos[:]
+        view._atk = self._atk[:]
+        view._def = self._def[:]
+        view._tmp = self._tmp[:]
+        view._tmpd = self._tmpd[:]
+        view._acts = self._acts[:]
+        view._xatt = self._xatt[:]
+        view._fresh = self._fresh[:]
+        view._deck = [[-1] * len(self._deck[0]), [-1] * len(self._deck[1])]
         # A card of one seat's own in another's hand got there in plain sight (a monster taken
         # control of, displaced under displaced_to="controller"): it stays known.
+        owner = tab.owner
+        hands = []
         for seat in (0, 1):
-            if seat != player:
-                for i in self._hand[seat]:
-                    if owner[i] == seat:
-                        zone[i] = UNKNOWN
-                view._hand[seat] = [i if owner[i] != seat else -1 for i in self._hand[seat]]
-            for i in self._deck[seat]:
-                zone[i] = UNKNOWN
-        view._deck = [[-1] * len(self._deck[0]), [-1] * len(self._deck[1])]
+            hand = self._hand[seat]
+            if seat == player:
+                hands.append(hand[:])
+                continue
+            for i in hand:
+                if owner[i] == seat:
+                    zone[i] = UNKNOWN
+            hands.append([i if owner[i] != seat else -1 for i in hand])
+        view._hand = hands
+        view._out = self._out[:]
+        view._tiles = self._tiles.copy()
+        view._occ = self._occ.copy()
+        view._adj = self._adj
+        view._queue = self._queue[:]
+        view._fired = self._fired
+        view._choice = self._choice
+        view._openings = self._openings[:]
+        view._taken = self._taken[:]
+        view._turn = self._turn
+        view._mana = self._mana
+        view._active = self._active
+        view._end = self._end
+        view._legal = None
+        view._phase = self._phase
+        view.current_player = self.current_player
         return view
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:

@@ -84,6 +84,12 @@ class ChoiceActions(_LazyActions):
     def _build_all(self) -> list[MeaAction]:
         return [self[k] for k in range(len(self._options))]
 
+    @property
+    def options(self) -> Sequence[Any]:
+        """What each action chooses, in their order: a tile's position (``int``) or a monster as
+        ``(instance,)`` (the state's card instance number)."""
+        return self._options
+
     def ids(self) -> list[int]:
         """The actions' integer ids (see :class:`_Ids`), in this order."""
         state = self._state
@@ -111,6 +117,7 @@ class MainActions(_LazyActions):
         "_blocked",
         "_bounds",
         "_ends",
+        "_given",
         "_movers",
         "_n",
         "_plays",
@@ -121,6 +128,7 @@ class MainActions(_LazyActions):
     def __init__(self, state: MeaState):
         self._state = state
         self._all: tuple[MeaAction, ...] | None = None
+        self._given: MeaAction | None = None
         p = state._active
         tab = state._tab
         ctrl = state._ctrl
@@ -257,6 +265,10 @@ class MainActions(_LazyActions):
         return self._n
 
     def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+        action = self._given = self._build(k)  # (checked next, as a player's choice is: see __contains__)
+        return action
+
+    def _build(self, k: int) -> MeaAction:
         if k < 0:
             k += self._n
         if not 0 <= k < self._n:
@@ -281,7 +293,10 @@ class MainActions(_LazyActions):
         return self._attack(self._attacks[k - b3])
 
     def __contains__(self, action: object) -> bool:
-        """Whether ``action`` is one of these, found by its kind without building them all."""
+        """Whether ``action`` is one of these, found by its kind without building them all (the
+        action last taken from this list by index is: actions are immutable)."""
+        if action is self._given and action is not None:
+            return True
         if self._all is not None:
             return action in self._all
         if not isinstance(action, tuple) or len(action) < 2:
@@ -328,12 +343,11 @@ class MainActions(_LazyActions):
         """The assists that can be played, by name in hand order: after the summons."""
         return self._plays
 
-    def moves_by_monster(self) -> Iterator[tuple[int, Sequence[int]]]:
+    def moves_by_monster(self) -> list[tuple[int, Sequence[int]]]:
         """Each monster that can move (an instance) with the tiles it can move to, in the
         sequence's order: after the assists."""
         blocked = self._blocked
-        for i, n, nbrs in self._movers:
-            yield i, (nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked])
+        return [(i, nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked]) for i, n, nbrs in self._movers]
 
     @property
     def ends(self) -> Sequence[MeaAction]:
