@@ -78,3 +78,20 @@ def lock_held(url: str, postgres_lock: str, params: dict[str, Any] | None = None
             yield
     finally:
         engine.dispose()
+
+
+def wait_until_serving(base: str, proc: Any, seconds: float) -> None:
+    """Wait for ``cardbase serve`` (the process ``proc``) to answer ``/healthz`` at ``base``; a test
+    failure if the process ends or ``seconds`` pass first, with what it wrote to stderr if it ended."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"cardbase serve did not answer at {base} within {seconds} s"
+        time.sleep(0.2)

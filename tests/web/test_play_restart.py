@@ -17,6 +17,7 @@ import httpx
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import MakeClient
+from tests.web.live import wait_until_serving
 from tests.web.test_serve import _free_port
 
 
@@ -34,16 +35,7 @@ def serving(db_url: str, port: int, cwd: Path) -> Iterator[tuple[subprocess.Pope
         cwd=cwd,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "cardbase serve did not start"
-        time.sleep(0.2)
+    wait_until_serving(base, proc, 120)
     try:
         yield proc, base
     finally:

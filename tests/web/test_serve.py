@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
+from tests.web.live import wait_until_serving
 
 
 def _free_port() -> int:
@@ -122,15 +123,7 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.2)
+        wait_until_serving(base, proc, 60)
         body = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}
         made = httpx.post(f"{base}/api/games", json=body)
         assert made.status_code == 201, made.text
@@ -178,15 +171,7 @@ def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
     proc = subprocess.Popen([*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.2)
+    wait_until_serving(base, proc, 60)
     proc.kill()
     proc.wait(10)
     deadline = time.monotonic() + 20
