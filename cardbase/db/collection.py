@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -363,8 +363,3 @@ def export_collection(database: Database, out: Path, fmt: str, game: str | None 
     else:
         raise UsageError(f"--format {quoted(fmt)}: a collection is written as csv, json or xlsx")
     return len(rows)
-
-
-def owned_total(session: Session) -> int:
-    """Copies in the whole collection."""
-    return int(session.scalar(select(func.coalesce(func.sum(OwnedRow.count), 0))) or 0)

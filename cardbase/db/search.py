@@ -687,12 +687,6 @@ def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
     return (rest[0] if len(rest) == 1 else And(tuple(rest))), settings
 
 
-def split_order(node: Node) -> tuple[Node | None, str | None, str | None]:
-    """The query without its settings terms, and its ``order:`` and ``direction:`` values."""
-    rest, settings = split_settings(node)
-    return rest, settings.get("order"), settings.get("direction")
-
-
 def _no_order_inside(node: Node) -> None:
     if isinstance(node, Term):
         if node.key in _SETTINGS:
