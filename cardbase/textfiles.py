@@ -377,6 +377,8 @@ def output_files(paths: Sequence[Path | str], what: str = "file") -> Iterator[li
 
 
 def _output_files(targets: list[OutputTarget], what: str, single: bool) -> Iterator[Any]:
+    from cardbase import interrupts
+
     temporaries: list[Path] = []
     try:
         for target in targets:
@@ -387,13 +389,13 @@ def _output_files(targets: list[OutputTarget], what: str, single: bool) -> Itera
             else:  # never beside a device: in the temporary folder
                 folder, prefix, suffix = None, "cardbase-output-", target.path.suffix
             try:
-                fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
-                os.close(fd)
+                with interrupts.deferred():  # a signal right after mkstemp would leave its file
+                    fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+                    temporaries.append(Path(name))
+                    os.close(fd)
             except OSError as error:
                 raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror}") from None
-            temporaries.append(Path(name))
         yield temporaries[0] if single else list(temporaries)
-        from cardbase import interrupts
 
         with interrupts.deferred():  # all of them or none
             for target, temporary in zip(targets, temporaries, strict=True):
@@ -474,24 +476,35 @@ def open_output(path: Path | str, what: str = "file") -> Iterator[TextIO]:
 
 
 @contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A new folder in the system's temporary folder for the block, removed when it ends; a
+    signal that lands the moment it is made is held until the block holds it (nothing left behind)."""
+    from cardbase import interrupts
+
+    with interrupts.deferred():
+        holder = tempfile.TemporaryDirectory(prefix=prefix)
+    with holder as name:
+        yield Path(name)
+
+
+@contextmanager
 def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
     write into; when the block ends without error it takes the folder's place (the old one is
     removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
     temporary. A link to a folder stays a link: the folder it points to is replaced."""
+    from cardbase import interrupts
+
     real = output_folder_target(path, what)
     where = shown(str(path))
     parent = real.absolute().parent
+    temporary: Path | None = None
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
+        with interrupts.deferred():  # a signal right after mkdtemp would leave its folder
+            parent.mkdir(parents=True, exist_ok=True)
+            temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
-    except OSError as error:
-        raise UnreadableInput(f"cannot write {where}: {error.strerror or error}") from None
-    try:
         yield temporary
-        from cardbase import interrupts
-
         with interrupts.deferred():  # the two renames are one step
             if real.exists():
                 old = parent / f".{real.name}.old-{os.getpid()}"
@@ -503,7 +516,8 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     except OSError as error:
         raise UnreadableInput(f"cannot write {where}: {error.strerror or error}") from None
     finally:
-        shutil.rmtree(temporary, ignore_errors=True)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def write_text_output(path: Path, text: str, what: str = "file") -> None:

@@ -140,3 +140,23 @@ def test_default_database_is_cardbase_db_in_the_working_directory(tmp_path: Path
 def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DatabaseError, match="does not exist"):
         open_database(str(tmp_path / "no" / "such" / "x.db"))
+
+
+@pytest.mark.parametrize("where", [":memory:", "sqlite://", "sqlite:///:memory:", "sqlite:///file::memory:?uri=true"])
+def test_an_in_memory_database_opens_with_the_shipped_cards(where: str, tmp_path: Path, monkeypatch) -> None:
+    """Every spelling of SQLite's in-memory database works (it once crashed: no pool to wait on)
+    and leaves no file behind."""
+    monkeypatch.chdir(tmp_path)
+    database = open_database(where)
+    try:
+        with database.session() as session:
+            counts = dict(session.execute(select(Card.game, func.count()).group_by(Card.game)).all())
+        assert counts["meio"] == 52
+    finally:
+        database.engine.dispose()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_malformed_database_url_is_a_clear_error() -> None:
+    with pytest.raises(DatabaseError, match="cannot use database URL"):
+        open_database("sqlite+pysqlite://user@:x/db")

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
-from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel
 
 from cardbase.db import models, search_index, stamps
@@ -333,14 +333,21 @@ def _sqlite_begin(conn: Connection) -> None:
 def create_db_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url`` with cardbase's connection settings."""
     if url.startswith("sqlite"):
-        path = url.split(":///", 1)[-1]
+        try:
+            parsed = make_url(url)
+        except (ArgumentError, ValueError) as error:  # ValueError: a port that is not a number
+            raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+        path = parsed.database or ""
         if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
             path = path[len("file:") :].split("?", 1)[0]
-        if path and path != ":memory:" and not Path(path).parent.exists():
+        in_memory = path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+        if not in_memory and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
-        if path and path != ":memory:":
+        if not in_memory:
             _check_database_file(path)
-        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, pool_timeout=LOCK_WAIT_SECONDS)
+        # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
+        pooling = {} if in_memory else {"pool_timeout": LOCK_WAIT_SECONDS}
+        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         stamps.watch(engine)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.errors import quoted
 from cardbase.render.options import SheetOptions
+from cardbase.textfiles import scratch_folder
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -62,7 +62,7 @@ def deck_pdf(
     entries = [(card, n * sheet.copies) for card, n in deck_entries_of(database, resolved, missing_only=missing)]
     with database.session() as session:
         declared = declared_paths(session, [c.id for c, _ in entries])
-    with tempfile.TemporaryDirectory(prefix="cardbase-pdf-") as tmp, sheet.layouts():
+    with scratch_folder("cardbase-pdf-") as tmp, sheet.layouts():
         out = Path(tmp) / "deck.pdf"
         print_cards(
             entries,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -29,7 +28,7 @@ from cardbase.render.layout import LAYOUTS, fields_used, fingerprint, layout_nam
 from cardbase.render.sheet import MIN_MARK, Grid, Segment, SheetSpec, Slot, bleed_cost, impose
 from cardbase.render.units import format_mm
 from cardbase.render.values import face_values
-from cardbase.textfiles import output_files, output_target
+from cardbase.textfiles import output_files, output_target, scratch_folder
 
 Entry = tuple[Any, int]
 Progress = Callable[[str, int, int], None]
@@ -101,7 +100,7 @@ def open_cache(images: Path, use_cache: bool = True) -> Iterator[FaceCache]:
     if use_cache:
         yield FaceCache(images / CACHE_DIRNAME)
         return
-    with tempfile.TemporaryDirectory(prefix="cardbase-render-") as tmp:
+    with scratch_folder("cardbase-render-") as tmp:
         yield FaceCache(Path(tmp))
 
 

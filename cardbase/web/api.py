@@ -6,7 +6,6 @@ feature packages and returns what they return. Errors are ``cardbase.web.errors`
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -537,11 +536,11 @@ def catalog_export(
 ) -> Response:
     """A game's whole catalog as a file ``catalog import`` reads back (as ``catalog export``)."""
     from cardbase.db.io import export_catalog
-    from cardbase.textfiles import read_bytes
+    from cardbase.textfiles import read_bytes, scratch_folder
 
     game_id = _game(game)
     assert game_id is not None
-    with tempfile.TemporaryDirectory(prefix="cardbase-export-") as tmp:
+    with scratch_folder("cardbase-export-") as tmp:
         out = Path(tmp) / f"{game_id}.{format}"
         export_catalog(_db(settings), game_id, format, out)
         data = read_bytes(out, "catalog export", 1 << 31)

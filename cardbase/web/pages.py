@@ -455,7 +455,6 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 @router.get("/catalog/template/{game}.{fmt}")
 def catalog_template(request: Request, game: str, fmt: str) -> Response:
     """``catalog template --game GAME --format FMT`` as a download: the spreadsheet to fill in."""
-    import tempfile
     from pathlib import Path
 
     from cardbase.db.io import TEMPLATE_FORMATS, write_template
@@ -465,9 +464,9 @@ def catalog_template(request: Request, game: str, fmt: str) -> Response:
     game_id = check_game(game) or ""
     if fmt not in TEMPLATE_FORMATS:
         raise UsageError(f"unknown template format {fmt!r}; use xlsx or csv")
-    from cardbase.textfiles import read_bytes
+    from cardbase.textfiles import read_bytes, scratch_folder
 
-    with tempfile.TemporaryDirectory(prefix="cardbase-template-") as folder:
+    with scratch_folder("cardbase-template-") as folder:
         out = Path(folder) / f"{game_id}-template.{fmt}"
         write_template(database_of(request), game_id, fmt, out)
         data = read_bytes(out, "template")

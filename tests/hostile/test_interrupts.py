@@ -411,3 +411,43 @@ def test_a_signal_landing_in_a_callback_python_ignores_still_ends_the_command(si
     )
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr, result.stderr
     assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    ("maker", "argv"),
+    [
+        ("mkdtemp", ["export", "images", GOBLINS, "-o", "imgs", "--dpi", "30", "--db", ":memory:"]),
+        ("mkstemp", ["deck", "export", GOBLINS, "--format", "arena", "-o", "deck.txt", "--db", ":memory:"]),
+    ],
+    ids=["folder", "file"],
+)
+def test_a_signal_right_after_the_temporary_is_made_leaves_none(
+    maker: str, argv: list[str], signum: int, tmp_path: Path
+) -> None:
+    """A signal that lands the moment ``tempfile`` has made the output's temporary (before the
+    command holds its name: CI once left ``.imgs.<random>`` so) still removes it."""
+    script = (
+        "import os, tempfile\n"
+        "from cardbase.cli import entry\n"
+        f"real = tempfile.{maker}\n"
+        "def made(*args, **kwargs):\n"
+        "    result = real(*args, **kwargs)\n"
+        f"    os.kill(os.getpid(), {int(signum)})\n"
+        "    for _ in range(1000): pass\n"
+        "    return result\n"
+        f"tempfile.{maker} = made\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary, and no output
