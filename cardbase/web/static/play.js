@@ -49,15 +49,27 @@
   };
   keepInfo();
 
-  const swap = (html) => {
+  // Answers can arrive out of order (an event's refresh may be served before a move sent earlier):
+  // a newer table always wins; otherwise only the latest request's answer is shown, and never one
+  // older than a table shown since that request began. A refresh that brings the table already
+  // shown leaves its elements alone (a click may be landing on them).
+  let swaps = 0;
+  let shown = "";
+  const answer = (html, mine, started, fromEvent) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const part = doc.getElementById("table") || doc.body;
     if (!part) return;
+    const stamp = part.querySelector(".table-stamp");
+    const at = stamp ? Number(stamp.dataset.tableVersion) : NaN;
+    const older = at < version && swaps !== started;
+    if (!(at > version || (mine === sequence && !older))) return;
+    if (fromEvent && part.innerHTML === shown) return;
+    shown = part.innerHTML;
+    swaps += 1;
     table.innerHTML = part.innerHTML;
     keepInfo();
-    const stamp = table.querySelector(".table-stamp");
     if (stamp) {
-      version = Number(stamp.dataset.tableVersion);
+      version = at;
       table.dataset.version = stamp.dataset.tableVersion;
       table.dataset.status = stamp.dataset.tableStatus;
       table.dataset.board = stamp.dataset.boardUrl;
@@ -65,17 +77,21 @@
     document.dispatchEvent(new CustomEvent("cardbase:table", { detail: { version } }));
   };
 
+  let refreshing = 0;
   const refresh = async () => {
     const mine = ++sequence;
+    const started = swaps;
+    refreshing += 1;
     table.classList.add("updating");
     try {
       const response = await fetch(table.dataset.board, { credentials: "same-origin", headers: { Accept: "text/html" } });
       const html = await response.text();
-      if (mine === sequence && response.ok) swap(html);
+      if (response.ok) answer(html, mine, started, true);
     } catch (error) {
       // offline or the server restarted: the event stream reconnects and refreshes again
     } finally {
-      if (mine === sequence) table.classList.remove("updating");
+      refreshing -= 1;
+      if (!refreshing) table.classList.remove("updating");
     }
   };
 
@@ -87,11 +103,13 @@
     const data = new FormData(form);
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
     const mine = ++sequence;
+    const started = swaps;
     for (const button of form.querySelectorAll("button")) button.disabled = true;
     try {
       const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin" });
       const html = await response.text();
-      if (mine === sequence) swap(html);
+      answer(html, mine, started, false);
+      if (form.isConnected) for (const button of form.querySelectorAll("button")) button.disabled = false; // its answer not shown
     } catch (error) {
       form.submit(); // the plain way
     }
@@ -104,10 +122,11 @@
     event.preventDefault();
     const url = new URL(link.href);
     const mine = ++sequence;
+    const started = swaps;
     try {
       const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
       const html = await response.text();
-      if (mine === sequence) swap(html);
+      answer(html, mine, started, false);
       if (link.id === "handoff-confirm") history.replaceState(null, "", url.pathname + url.search);
     } catch (error) {
       window.location.href = url.href;

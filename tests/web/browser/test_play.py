@@ -8,7 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, Page, expect
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.web.browser.conftest import PHONE, ContextMaker
 
@@ -33,11 +34,15 @@ def version(page: Page) -> str:
 def take_first_action(page: Page) -> None:
     """Click the first legal action's button (opening its group if folded) and wait for the table to move."""
     before = version(page)
+    click_first_action(page)
+    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
+
+
+def click_first_action(page: Page) -> None:
     folded = page.locator("#actions details:not([open]) summary").first
     if folded.count() and not page.locator("#actions p.kind").count():
         folded.click()
     page.locator("#actions button.action").first.click()
-    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
 
 
 def test_a_person_plays_a_meio_round_against_agents(new_context: ContextMaker) -> None:
@@ -138,3 +143,62 @@ def test_undo_takes_back_a_split_and_the_seat_downloads_what_it_has_seen(new_con
     assert head["seed"] is None and head["seat"] == "P1" and head["unfinished"]  # no seed before the end
     assert len(lines) == 2 and "dealt" in lines[1]
     assert not any("split" in line for line in lines)  # the split taken back is not in it
+
+
+# A stand-in for the page's EventSource, so that a test says when an event arrives.
+FAKE_EVENTS = """
+window.EventSource = class {
+  constructor(url) { this.url = url; this.listeners = {}; window.fakeEvents = this; }
+  addEventListener(name, listener) { (this.listeners[name] = this.listeners[name] || []).push(listener); }
+  fire(name, data) { for (const listener of this.listeners[name] || []) listener({ data: JSON.stringify(data) }); }
+  close() {}
+};
+"""
+
+
+@pytest.mark.parametrize("first", ["the event's refresh", "the move"])
+def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_context: ContextMaker, first: str) -> None:
+    """A move is sent; an event then asks for the table, and that refresh is served the table from
+    before the move. Whichever answer arrives first, the page ends on the table the move's answer
+    brings (it once kept the refresh's older table for good: the later request won)."""
+    context = new_context()
+    context.add_init_script(FAKE_EVENTS)
+    page = context.new_page()
+    start(page, "meio", 2, {0: "human", 1: "random"})
+    expect(page.locator("#status")).to_contain_text("Your move")
+    before = int(version(page))
+    board = str(page.locator("#table").get_attribute("data-board"))
+    stale = page.request.get(board).text()  # the table as it is before the move
+    assert f'data-table-version="{before}"' in stale
+    held: dict[str, Route] = {}
+
+    def hold(route: Route) -> None:
+        held["move" if route.request.method == "POST" else "refresh"] = route
+
+    def answer_move() -> int:
+        response = held["move"].fetch()
+        moved = int(re.findall(r'data-table-version="(\d+)"', response.text())[0])
+        held["move"].fulfill(response=response)
+        return moved
+
+    page.route(re.compile(r"/play/[\w-]+/(board|act)"), hold)
+    click_first_action(page)
+    page.wait_for_function("() => document.querySelector('#actions button.action').disabled")
+    assert list(held) == ["move"]  # sent, held before the server
+    page.evaluate("v => window.fakeEvents.fire('view', {version: v + 50, status: 'playing'})", before)
+    page.wait_for_function("() => document.querySelector('#table').classList.contains('updating')")
+    page.wait_for_timeout(200)
+    assert sorted(held) == ["move", "refresh"]  # the refresh was asked for after the move
+    if first == "the move":
+        moved = answer_move()
+        expect(page.locator("#table")).to_have_attribute("data-version", str(moved))
+        held["refresh"].fulfill(status=200, content_type="text/html", body=stale)
+    else:
+        held["refresh"].fulfill(status=200, content_type="text/html", body=stale)
+        page.wait_for_function("() => !document.querySelector('#table').classList.contains('updating')")
+        moved = answer_move()
+    assert moved > before
+    expect(page.locator("#table")).to_have_attribute("data-version", str(moved))
+    page.wait_for_timeout(300)  # a late answer would show by now
+    assert version(page) == str(moved)
+    expect(page.locator("#log")).to_contain_text(re.compile(r"P1 \(you\): split"))
