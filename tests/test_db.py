@@ -157,6 +157,7 @@ def test_an_in_memory_database_opens_with_the_shipped_cards(where: str, tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_malformed_database_url_is_a_clear_error() -> None:
+@pytest.mark.parametrize("url", ["sqlite+pysqlite://user@:x/db", "sqlite:///%00", "sqlite:///a%00b.db"])
+def test_a_malformed_database_url_is_a_clear_error(url: str) -> None:
     with pytest.raises(DatabaseError, match="cannot use database URL"):
-        open_database("sqlite+pysqlite://user@:x/db")
+        open_database(url)

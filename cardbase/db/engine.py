@@ -341,6 +341,8 @@ def create_db_engine(url: str) -> Engine:
         if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
             path = path[len("file:") :].split("?", 1)[0]
         in_memory = path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+        if "\x00" in path:
+            raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: the path holds a NUL byte")
         if not in_memory and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
         if not in_memory:
