@@ -23,6 +23,7 @@ from cardbase.db.tables import card_id as card_id
 from cardbase.db.tables import legacy_short_id as legacy_short_id
 from cardbase.db.tables import short_id as short_id
 
+
 class Meta(SQLModel, table=True):
     """Key/value facts about the database: schema version, loaded catalog digests."""
 
