@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import PYTHON, REPO, interleaved_medians, per_call, table
+from common import PYTHON, REPO, interleaved_times, per_call, table
 
 QUERIES = {
     "bare word": "dragon",
@@ -153,7 +153,7 @@ def drop_postgres(url: str, base: str) -> None:
 def startup(folder: Path, db_path: Path, runs: int) -> list[tuple[str, str, str, str]]:
     cardbase = [PYTHON, "-m", "cardbase"]
     deck = REPO / "examples" / "decks" / "mea-goblin-rush.txt"
-    medians = interleaved_medians(
+    medians, cpu = interleaved_times(
         {
             "typer": [PYTHON, "-c", "import typer"],
             "sqlmodel": [PYTHON, "-c", "import sqlmodel"],
@@ -177,7 +177,13 @@ def startup(folder: Path, db_path: Path, runs: int) -> list[tuple[str, str, str,
 
     def row(name: str, key: str, peer: str, target: str) -> tuple[str, str, str, str]:
         ratio = medians[key] / medians[peer]
-        return (name, f"{medians[key] * 1000:.0f} ms", f"{ratio:.2f}× {peer} ({medians[peer] * 1000:.0f} ms)", target)
+        return (
+            name,
+            f"{medians[key] * 1000:.0f} ms; {cpu[key] * 1000:.0f} ms CPU",
+            f"{ratio:.2f}× {peer} ({medians[peer] * 1000:.0f} ms); CPU {cpu[key] / cpu[peer]:.2f}× "
+            f"({cpu[peer] * 1000:.0f} ms)",
+            target,
+        )
 
     return [
         row("`cardbase --help`", "help", "typer", "≤ 1.5×"),

@@ -7,6 +7,7 @@ The CLI is compared with `python -c "import sqlmodel"` measured in the same run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -15,7 +16,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import PYTHON, interleaved_medians, per_call, table
+from common import PYTHON, interleaved_times, per_call, table
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f}, {five:.1f}, {fifteen:.1f}"
 
 
 def main() -> None:
@@ -28,6 +34,7 @@ def main() -> None:
     from cardbase.decks.service import catalog_index, resolve_text, validate_resolved
     from cardbase.decks.text import parse_text
 
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; at the start: {load()}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -73,7 +80,7 @@ def main() -> None:
         )
         database.engine.dispose()
 
-        medians = interleaved_medians(
+        medians, cpu = interleaved_times(
             {
                 "sqlmodel": [PYTHON, "-c", "import sqlmodel"],
                 "validate": [PYTHON, "-m", "cardbase", "deck", "validate", str(deck_file), "--db", str(db_path)],
@@ -84,13 +91,15 @@ def main() -> None:
         rows.append(
             (
                 "`cardbase deck validate` (40 cards)",
-                f"{medians['validate'] * 1000:.0f} ms",
+                f"{medians['validate'] * 1000:.0f} ms; {cpu['validate'] * 1000:.0f} ms CPU",
                 f"{medians['validate'] / medians['sqlmodel']:.2f}× import sqlmodel "
-                f"({medians['sqlmodel'] * 1000:.0f} ms)",
+                f"({medians['sqlmodel'] * 1000:.0f} ms); CPU {cpu['validate'] / cpu['sqlmodel']:.2f}× "
+                f"({cpu['sqlmodel'] * 1000:.0f} ms)",
                 "≤ 1.3×",
             )
         )
     table(f"cardbase deck benchmarks (median of {args.runs} interleaved runs for commands)", rows)
+    print(f"at the end: {load()}")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,20 @@ _CACHING = {key: value for key, value in os.environ.items() if key != "PYTHONDON
 
 def wall(argv: Sequence[str], cwd: Path | None = None) -> float:
     """Seconds one run of ``argv`` takes, start to exit (output discarded)."""
+    return timed(argv, cwd)[0]
+
+
+def timed(argv: Sequence[str], cwd: Path | None = None) -> tuple[float, float]:
+    """One run of ``argv``: its wall time and its CPU time (user and system, of the process and its
+    children), in seconds. On a loaded machine the wall time also counts the waits for a core."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(list(argv), cwd=cwd, env=_CACHING, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def cache_bytecode() -> None:
@@ -35,16 +46,27 @@ def cache_bytecode() -> None:
 
 
 def interleaved_medians(commands: dict[str, Sequence[str]], runs: int, cwd: Path | None = None) -> dict[str, float]:
-    """Median wall time of each command, the runs interleaved so drift hits all alike; bytecode
-    cached first (``cache_bytecode``) and one untimed run of each (file cache)."""
+    """Median wall time of each command (``interleaved_times``)."""
+    return interleaved_times(commands, runs, cwd)[0]
+
+
+def interleaved_times(
+    commands: dict[str, Sequence[str]], runs: int, cwd: Path | None = None
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall time and median CPU time of each command, the runs interleaved so drift hits all
+    alike; bytecode cached first (``cache_bytecode``) and one untimed run of each (file cache)."""
     cache_bytecode()
     for argv in commands.values():
         wall(argv, cwd)
-    times: dict[str, list[float]] = {name: [] for name in commands}
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            times[name].append(wall(argv, cwd))
-    return {name: statistics.median(t) for name, t in times.items()}
+            seconds, cpu = timed(argv, cwd)
+            walls[name].append(seconds)
+            cpus[name].append(cpu)
+    median = statistics.median
+    return {name: median(t) for name, t in walls.items()}, {name: median(t) for name, t in cpus.items()}
 
 
 def per_call(fn: Callable[[], object], repeat: int) -> list[float]:

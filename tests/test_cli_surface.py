@@ -129,6 +129,30 @@ def test_help_reads_no_command_module_and_a_command_only_its_own(tmp_path):
     assert not heavy & {m.split(".")[0] for m in searched} | {m for m in searched if m.startswith("cardbase.sim")}
 
 
+def test_reading_commands_import_no_orm(tmp_path):
+    """``deck validate`` and ``cards search`` on a database that is up to date read through the Core
+    tables (``cardbase.db.tables``): importing ``sqlmodel``, ``sqlalchemy.orm`` and building the
+    SQLModel classes would cost more than the commands' own work. Making the database may import them."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "decks" / "mea-goblin-rush.txt"
+    db = str(tmp_path / "c.db")
+    made = _modules_after("deck", "validate", str(example), "--db", db, cwd=tmp_path)
+    assert "cardbase.decks.validate" in made  # the command ran
+    orm = ("sqlmodel", "sqlalchemy.orm", "cardbase.db.models")
+    for argv in (
+        ("deck", "validate", str(example), "--db", db),
+        ("deck", "validate", str(example), "--db", db, "--json"),
+        ("cards", "search", "t:monster cost<=3", "--json", "--db", db),
+        ("cards", "search", "tag:removal o:draw", "--db", db),
+    ):
+        loaded = _modules_after(*argv, cwd=tmp_path)
+        assert "cardbase.db.engine" in loaded, argv  # it opened the database
+        assert not {m for m in loaded if _under(m, orm)}, f"{argv} imported {sorted(m for m in loaded if _under(m, orm))}"
+
+
+def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
 def test_reading_commands_configure_no_orm_mapper(tmp_path):
     """``deck validate`` and ``cards search`` read through the tables' columns: configuring the ORM's
     mappers (all of them, on the first read through a mapped class) is start-up work they skip."""

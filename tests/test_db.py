@@ -76,7 +76,7 @@ def test_old_schema_is_upgraded_by_its_migrations(database, db_url: str, monkeyp
     def add_column(conn) -> None:
         conn.execute(text("ALTER TABLE card ADD COLUMN migrated_marker INTEGER"))
 
-    monkeypatch.setattr(db_engine.models, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(db_engine.tables, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     monkeypatch.setitem(db_engine.MIGRATIONS, SCHEMA_VERSION, add_column)
     database.engine.dispose()
     upgraded = open_database(db_url)
@@ -91,7 +91,7 @@ def test_a_failed_migration_leaves_the_database_as_it_was(database, db_url: str,
         conn.execute(text("ALTER TABLE card ADD COLUMN half_done INTEGER"))
         raise RuntimeError("migration failed half-way")
 
-    monkeypatch.setattr(db_engine.models, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(db_engine.tables, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     monkeypatch.setitem(db_engine.MIGRATIONS, SCHEMA_VERSION, broken)
     database.engine.dispose()
     with pytest.raises(RuntimeError):

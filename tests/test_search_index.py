@@ -243,8 +243,8 @@ def test_postgresql_reads_the_trigram_indexes(database) -> None:  # type: ignore
         pytest.skip("PostgreSQL's pg_trgm indexes (CARDBASE_TEST_POSTGRES is not set)")
     from sqlalchemy import func, select
 
-    from cardbase.db.models import Card
     from cardbase.db.search import compile_node, parse
+    from cardbase.db.tables import card as Card  # the table search's conditions are made on
 
     many = [{"name": f"Card {i}", "type": "monster", "text": f"Text {i}"} for i in range(5_000)]
     _write(database, many, "many")  # enough cards that the planner weighs the indexes as it would

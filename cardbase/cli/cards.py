@@ -114,9 +114,9 @@ def search(
 
     game = check_game(game)
     database = open_db(db)
-    with database.session() as session:
-        cards = [card_dict(c) for c in search_cards(session, query, game, limit, order, direction, ace)]
-        total = count_cards(session, query, game, ace) if len(cards) == limit and not json else len(cards)
+    with database.read() as conn:
+        cards = [card_dict(c) for c in search_cards(conn, query, game, limit, order, direction, ace)]
+        total = count_cards(conn, query, game, ace) if len(cards) == limit and not json else len(cards)
     if json:
         print_json(cards)
         return

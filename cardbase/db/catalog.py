@@ -341,18 +341,17 @@ def ensure_set(session: Session, game: str, code: str, name: str | None, source:
         session.flush()
 
 
-def load_shipped(database: Database) -> list[str]:
-    """Load the shipped catalog files whose contents changed since the last load; idempotent.
+def load_shipped(database: Database, pending: list[str] | None = None) -> list[str]:
+    """Load the shipped catalog files whose contents changed since the last load (``pending``, when
+    the caller has just read them with ``shipped_pending``); idempotent.
 
     Returns the names of the files loaded. Cards whose values a user imported are kept.
     """
-    from cardbase.catalog.loader import SHIPPED_FILES, read_shipped, shipped_path
+    from cardbase.catalog.loader import read_shipped
+    from cardbase.db.engine import shipped_pending
 
-    meta = Meta.__table__  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
-    with database.session() as session:
-        rows = session.execute(select(meta.c.key, meta.c.value).where(meta.c.key.like("catalog:%")))
-        known = {key: value for key, value in rows}
-    pending = [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != _file_digest(shipped_path(f))]
+    if pending is None:
+        pending = shipped_pending(database)
     if not pending:
         return []
     with database.transaction() as session:
@@ -374,12 +373,6 @@ def load_shipped(database: Database) -> list[str]:
             meta.value = data.digest
             session.add(meta)
     return pending
-
-
-def _file_digest(path: Any) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def delete_set(session: Session, game: str, set_code: str) -> int:

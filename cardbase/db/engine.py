@@ -14,17 +14,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
-from sqlmodel import Session, SQLModel
 
-from cardbase.db import models, search_index, stamps
+from cardbase.db import search_index, stamps, tables
 from cardbase.db.regex import regexp
 from cardbase.errors import CardbaseError, DatabaseBusy, DatabaseError, UsageError, mask_secrets, quoted
+
+if TYPE_CHECKING:  # sqlmodel is imported when a session is made: the reads of start-up use none
+    from sqlmodel import Session
 
 DEFAULT_PATH = "cardbase.db"
 
@@ -62,7 +64,7 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
     short_ids = {row.short_id for row in cards}
     moves: dict[str, str] = {}
     for row in cards:
-        new = models.card_id(row.game, row.set_code, row.name)
+        new = tables.card_id(row.game, row.set_code, row.name)
         if new == row.id:
             continue
         if new in ids or new in moves.values():
@@ -75,7 +77,7 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
     referring = [t for t in ("card_alias", "card_image", "deck_card") if t in present]
     listed = ", ".join(columns)
     for old, new in moves.items():
-        sid = models.legacy_short_id(new)  # schema 3's short ids (schema 4 makes them longer)
+        sid = tables.legacy_short_id(new)  # schema 3's short ids (schema 4 makes them longer)
         if sid in short_ids:
             raise DatabaseError(f"cannot upgrade: the new id {new} has a short id another card has")
         short_ids.add(sid)
@@ -130,7 +132,7 @@ def _v2_legal_set_codes(conn: Connection) -> None:
 
 
 def _v3_long_short_ids(conn: Connection) -> None:
-    """Schema 4: every card's short id is recomputed from its id as 53 bits (``models.short_id``,
+    """Schema 4: every card's short id is recomputed from its id as 53 bits (``tables.short_id``,
     whose high 31 bits are the old short id); on PostgreSQL the column becomes BIGINT. Cards that
     would share one are all named and the upgrade refused (about 2 in a million 200,000-card
     catalogs have a pair)."""
@@ -140,7 +142,7 @@ def _v3_long_short_ids(conn: Connection) -> None:
     clashes: list[str] = []
     rows = []
     for (cid,) in conn.execute(text("SELECT id FROM card ORDER BY id")):
-        sid = models.short_id(cid)
+        sid = tables.short_id(cid)
         if sid in owner:
             clashes.append(f"{owner[sid]} and {cid}")
         owner[sid] = cid
@@ -258,7 +260,18 @@ class Database:
     """Versions kept per deck (``CARDBASE_DECK_HISTORY``, 1 to 1,000,000)."""
 
     def session(self) -> Session:
+        """An ORM session (``sqlmodel`` is imported then); ``read`` is enough for SQL on the tables."""
+        from sqlmodel import Session
+
         return Session(self.engine)
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection for reads through ``cardbase.db.tables`` (SQLAlchemy Core): no ORM session, so a
+        command that only reads never imports ``sqlmodel`` or ``sqlalchemy.orm``. Its transaction
+        is rolled back at the end."""
+        with self.engine.connect() as conn:
+            yield conn
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
@@ -266,6 +279,8 @@ class Database:
 
         It waits for locks at most ``lock_wait_left()`` seconds in all (the in-process turn, SQLite's
         write lock, PostgreSQL's row and table locks), then raises ``DatabaseBusy``."""
+        from sqlmodel import Session
+
         budget = lock_wait_left()
         try:
             if self.engine.dialect.name != "sqlite":
@@ -406,28 +421,28 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     said = notes if notes is not None else []
     with engine.begin() as conn:
         current, index = _current_version(conn)
-        if current == models.SCHEMA_VERSION:  # the common case: two reads, no reflection
+        if current == tables.SCHEMA_VERSION:  # the common case: two reads, no reflection
             present = _columns(conn)
-            if all(name in present for name in SQLModel.metadata.tables):
+            if all(name in present for name in tables.METADATA.tables):
                 _check_columns(conn, current, present)
                 if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
                     _say(said, search_index.ensure(conn))
                 return current
-        tables = set(inspect(conn).get_table_names())
-        if "meta" not in tables:
-            if tables:
-                shown = ", ".join(sorted(tables)[:5]) + (", …" if len(tables) > 5 else "")
+        existing = set(inspect(conn).get_table_names())
+        if "meta" not in existing:
+            if existing:
+                shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
                 raise DatabaseError(
                     f"not a cardbase database: it already holds other tables ({shown}); "
                     "give a new file or an empty database"
                 )
-            SQLModel.metadata.create_all(conn)
+            _create_all(conn)
             conn.execute(
-                text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(models.SCHEMA_VERSION)}
+                text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
             )
             search_index.ensure_order_indexes(conn)
             _say(said, search_index.ensure(conn))
-            return models.SCHEMA_VERSION
+            return tables.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
         if row is None:
             raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
@@ -437,14 +452,14 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
             raise DatabaseError(
                 f"the schema version {quoted(row[0])} is not a number: the database is damaged"
             ) from None
-        if version > models.SCHEMA_VERSION:
+        if version > tables.SCHEMA_VERSION:
             raise DatabaseError(
                 f"the database has schema version {version}, newer than this cardbase "
-                f"understands ({models.SCHEMA_VERSION}); upgrade cardbase to use it"
+                f"understands ({tables.SCHEMA_VERSION}); upgrade cardbase to use it"
             )
         label = version
-        _check_tables(tables, label)
-        while version < models.SCHEMA_VERSION:
+        _check_tables(existing, label)
+        while version < tables.SCHEMA_VERSION:
             if version not in MIGRATIONS:
                 raise DatabaseError(f"no migration from schema version {version}")
             try:
@@ -457,8 +472,18 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
             version += 1
             conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
         _check_columns(conn, label)
-        SQLModel.metadata.create_all(conn)
+        _create_all(conn)
         return version
+
+
+def _create_all(conn: Connection) -> None:
+    """Make the tables the database lacks, as the SQLModel classes describe them (``cardbase.db.tables``
+    describes the same; the classes are imported only here, when a database is made or upgraded)."""
+    from sqlmodel import SQLModel
+
+    from cardbase.db import models  # noqa: F401  # the classes put their tables in SQLModel.metadata
+
+    SQLModel.metadata.create_all(conn)
 
 
 SCHEMA_1_TABLES = ("card", "card_alias", "card_image", "card_set", "card_type", "deck", "deck_card", "game", "meta")
@@ -484,7 +509,7 @@ def _check_columns(conn: Connection, label: int, present: dict[str, set[str]] | 
     ``present`` is the tables' columns when the caller has just read them."""
     if present is None:
         present = _columns(conn)
-    for name, table in SQLModel.metadata.tables.items():
+    for name, table in tables.METADATA.tables.items():
         if name not in present:
             continue  # a table newer than every step: create_all makes it
         missing = [c.name for c in table.columns if c.name not in present[name]]
@@ -551,16 +576,33 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
         database = Database(engine, url, notes=notes, deck_history=deck_history_limit())
-        if load_catalogs:
+        if load_catalogs and (pending := shipped_pending(database)):
             from cardbase.db.catalog import load_shipped
 
-            load_shipped(database)
+            load_shipped(database, pending)
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
         raise DatabaseError(
             f"cannot open database {engine.url.render_as_string(hide_password=True)}: {describe_database_error(reason)}"
         ) from None
     return database
+
+
+def shipped_pending(database: Database) -> list[str]:
+    """The shipped catalog files whose contents changed since they were last loaded (``meta`` keeps
+    each file's digest): what ``load_shipped`` would load. Read through the Core tables, so that an
+    open that finds nothing to load builds no ORM classes."""
+    import hashlib
+
+    from sqlalchemy import select
+
+    from cardbase.catalog.loader import SHIPPED_FILES, shipped_path
+
+    meta = tables.meta.c
+    with database.read() as conn:
+        known = dict(conn.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%"))).tuples().all())
+    digests = {f: hashlib.sha256(shipped_path(f).read_bytes()).hexdigest() for f in SHIPPED_FILES}
+    return [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != digests[f]]
 
 
 BUSY = (

@@ -1,4 +1,9 @@
-"""SQLModel tables of the card database.
+"""SQLModel tables of the card database: the ORM's classes, for writes and the reads that want objects.
+
+``cardbase.db.tables`` describes the same tables as SQLAlchemy Core ``Table`` objects, which reads
+use without building these classes (start-up work a ``deck validate`` need not pay);
+``tests/test_db_tables.py`` keeps the two identical. The schema version and the ids' helpers are
+defined there and named here too.
 
 A card's ``id`` is ``<game>/<set>/<slug of name>``: stable across databases, so deck
 files and share codes can refer to it. ``short_id`` is a 53-bit hash of ``id`` for
@@ -7,54 +12,16 @@ compact share codes. Stat columns are typed and nullable: NULL means unknown.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from typing import Any
-
 from sqlalchemy import BigInteger, Index, text
 from sqlmodel import Field, SQLModel
 
-from cardbase.errors import DatabaseError, quoted
-from cardbase.names import slug
-
-SCHEMA_VERSION = 9
-"""1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
-letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
-are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
-index (``cardbase.db.search_index``). 6: ``deck.version``, counting the writes to a deck (for HTTP
-ETag/If-Match). 7: games played at the server's tables (``play_game``, ``play_seat``,
-``play_action``). 8: what owners keep: the collection, tags on cards and on deck entries, each
-card's edit history and each deck's versions (new tables only; a deck's version N is its history
-row N). 9: on SQLite, indexes of the name orders with each card's text (``search_index.ORDER_INDEXES``)."""
-
-
-def card_id(game: str, set_code: str, name: str) -> str:
-    """The stable id of a card: ``Crème Golem`` in ``mea/demo`` → ``mea/demo/creme-golem``."""
-    return f"{game}/{set_code}/{slug(name)}"
-
-
-LEGACY_BITS = 31
-"""The short ids of schemas 1–3, and of share codes of versions 1 and 2."""
-LOW_BITS = 22
-"""Bits a short id adds below its legacy short id: 53 in all, the integers a JSON number (a
-JavaScript double) holds exactly."""
-
-
-def legacy_short_id(card_id: str) -> int:
-    """The 31-bit short id of schemas 1–3 (what share codes of versions 1 and 2 hold): two cards
-    share one by chance about once in 2**31 pairs, so a 50,000-card catalog often has a pair."""
-    return int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=4).digest(), "big") & (1 << LEGACY_BITS) - 1
-
-
-def short_id(card_id: str) -> int:
-    """A stable 53-bit number for ``card_id``, unique within a database (checked on write).
-
-    Its high 31 bits are ``legacy_short_id`` (so an old share code finds its card by a range of
-    short ids) and its low 22 bits come from a second hash: two cards of a 200,000-card catalog
-    share one with a chance of about 2 in a million.
-    """
-    low = int.from_bytes(hashlib.blake2b(card_id.encode(), digest_size=8).digest(), "big") & (1 << LOW_BITS) - 1
-    return legacy_short_id(card_id) << LOW_BITS | low
+from cardbase.db.tables import LEGACY_BITS as LEGACY_BITS
+from cardbase.db.tables import LOW_BITS as LOW_BITS
+from cardbase.db.tables import SCHEMA_VERSION as SCHEMA_VERSION
+from cardbase.db.tables import abilities_data as abilities_data
+from cardbase.db.tables import card_id as card_id
+from cardbase.db.tables import legacy_short_id as legacy_short_id
+from cardbase.db.tables import short_id as short_id
 
 
 class Meta(SQLModel, table=True):
@@ -121,26 +88,6 @@ class Card(SQLModel, table=True):
     abilities: str | None = Field(
         default=None,
         description="Méa: the text's abilities as JSON (cardbase.games.mea.abilities); NULL: not expressed.",
-    )
-
-
-def abilities_data(card: Any) -> list[Any] | None:
-    """A card's (a ``Card`` or a row of its columns) stored abilities as JSON data (``None``: not
-    expressed). Text that is not a JSON list is a damaged row: a :class:`DatabaseError` naming the
-    card, never a card shown, played or exported as if it had no abilities."""
-    if not card.abilities:
-        return None
-    try:
-        data = json.loads(card.abilities)
-    except (ValueError, RecursionError) as error:  # JSONDecodeError, a number of over 4,300 digits
-        problem = f"not JSON ({error.msg if isinstance(error, json.JSONDecodeError) else 'too deep or too long'})"
-    else:
-        if isinstance(data, list):
-            return data
-        problem = f"not a JSON list but {type(data).__name__}"
-    raise DatabaseError(
-        f"the database is damaged: card {quoted(card.name)} ({card.id}) has abilities that are {problem}; "
-        "import the card again to repair it"
     )
 
 

@@ -6,18 +6,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func
-from sqlmodel import col, select
-
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
-from cardbase.db.models import Card, CardAlias, CardSet, CardType, abilities_data
+from cardbase.db.tables import abilities_data
 from cardbase.errors import UnknownCard, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import fold
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # sqlmodel and the ORM classes are imported by the queries that use them, not by
+    # check_game and card_dict (what ``cards search`` and ``deck validate`` need of this module)
     from sqlmodel import Session
+
+    from cardbase.db.models import Card, CardSet
 
 GAMES = tuple(GAME_FIELDS)
 DEMO_LABEL = "demo card made for cardbase, not a published card"
@@ -33,9 +33,9 @@ def check_game(game: str | None) -> str | None:
     return key
 
 
-def card_dict(card: Card, aliases: list[str] | None = None, tags: list[str] | None = None) -> dict[str, Any]:
-    """A card as JSON-ready data: identity, provenance and its game's fields (None = unknown); ``aliases``
-    and ``tags`` when given."""
+def card_dict(card: Any, aliases: list[str] | None = None, tags: list[str] | None = None) -> dict[str, Any]:
+    """A card (a ``Card`` or a row of the card table) as JSON-ready data: identity, provenance and its
+    game's fields (None = unknown); ``aliases`` and ``tags`` when given."""
     out: dict[str, Any] = {
         "id": card.id,
         "short_id": card.short_id,
@@ -68,7 +68,10 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
     A name found in several games or sets must be narrowed; a miss raises ``UnknownCard``
     with the closest names (a name longer than any card's is one without asking the database).
     """
+    from sqlmodel import col, select
+
     from cardbase.db.io import MAX_NAME
+    from cardbase.db.models import Card
 
     if len(name) > MAX_NAME:
         raise UnknownCard(name, game)
@@ -89,6 +92,10 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
 
 def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[str]:
     """The ``n`` card names (or aliases) closest to ``name``."""
+    from sqlmodel import select
+
+    from cardbase.db.models import Card
+
     stmt = select(Card.name, Card.search_names)
     if game:
         stmt = stmt.where(Card.game == game)
@@ -107,6 +114,10 @@ def tags_of(session: Session, card: Card) -> list[str]:
 
 
 def aliases_of(session: Session, card: Card) -> list[str]:
+    from sqlmodel import select
+
+    from cardbase.db.models import CardAlias
+
     return list(session.scalars(select(CardAlias.alias).where(CardAlias.card_id == card.id).order_by(CardAlias.alias)))
 
 
@@ -137,6 +148,10 @@ class TypeStatus:
 
 def catalog_status(session: Session, game: str | None = None) -> list[TypeStatus]:
     """Per game and card type: cards catalogued against the rulebook's count, unknown fields."""
+    from sqlmodel import select
+
+    from cardbase.db.models import Card, CardType
+
     types = session.scalars(select(CardType).order_by(CardType.game, CardType.name)).all()
     out = []
     for t in types:
@@ -160,6 +175,10 @@ def catalog_status(session: Session, game: str | None = None) -> list[TypeStatus
 
 
 def set_rows(session: Session, game: str | None = None) -> list[CardSet]:
+    from sqlmodel import select
+
+    from cardbase.db.models import CardSet
+
     stmt = select(CardSet).order_by(CardSet.game, CardSet.code)
     if game:
         stmt = stmt.where(CardSet.game == game)
@@ -167,4 +186,9 @@ def set_rows(session: Session, game: str | None = None) -> list[CardSet]:
 
 
 def card_count(session: Session) -> int:
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from cardbase.db.models import Card
+
     return int(session.execute(select(func.count()).select_from(Card)).scalar_one())

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sqlalchemy import (
     Boolean,
     ColumnElement,
+    Connection,
     and_,
     case,
     column,
@@ -40,8 +41,7 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.visitors import InternalTraversal
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
-from cardbase.db import search_index
-from cardbase.db.models import Card
+from cardbase.db import search_index, tables
 from cardbase.db.regex import compile_pattern
 from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
@@ -52,9 +52,14 @@ from cardbase.names import fold
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-_CARD_TABLE = Card.__table__  # type: ignore[attr-defined]  # SQLModel's stubs omit __table__
+    Reader = Session | Connection
+    """What search reads through: an ORM session (the web app's) or a connection (``Database.read``)."""
+
+_CARD_TABLE = tables.card
 _CARD = _CARD_TABLE.c
-"""The card table's columns: search is SQL on the table (no ORM mapping to configure for it)."""
+"""The card table's columns (``cardbase.db.tables``): search is SQL on the table, and needs neither
+the ORM nor SQLModel's classes. A statement that adds a search's condition takes its tables from
+there too."""
 
 # --- syntax -------------------------------------------------------------------------------
 
@@ -758,7 +763,7 @@ def _condition(node: Node | None, game: str | None, sort: Order) -> ColumnElemen
 
 
 def search_cards(
-    session: Session,
+    session: Reader,
     query: str,
     game: str | None = None,
     limit: int | None = 50,
@@ -779,7 +784,7 @@ def search_cards(
     return rows
 
 
-def count_cards(session: Session, query: str, game: str | None = None, ace: str | None = None) -> int:
+def count_cards(session: Reader, query: str, game: str | None = None, ace: str | None = None) -> int:
     """How many cards match ``query``."""
     node, sort = _parsed(query, ace=ace)
     match = _driven_by_index(session, node)
@@ -875,7 +880,7 @@ def _by_short_id_sqlite(element: _ByShortId, compiler: Any, **kw: Any) -> str:
     return forced
 
 
-def _driven_by_index(session: Session, node: Node | None) -> str | None:
+def _driven_by_index(session: Reader, node: Node | None) -> str | None:
     """The FTS5 query to read this search from (SQLite, with the index), when it finds few cards."""
     if node is None:
         return None
@@ -887,11 +892,11 @@ def _driven_by_index(session: Session, node: Node | None) -> str | None:
     probe = select(func.count()).select_from(
         select(_SEARCH_TABLE.c.rowid).where(text("card_search MATCH :match")).limit(FTS_CANDIDATES).subquery()
     )
-    found = session.connection().execute(probe, {"match": match}).scalar_one()
+    found = _connection(session).execute(probe, {"match": match}).scalar_one()
     return match if found < FTS_CANDIDATES else None
 
 
-def cards_named(session: Session, keys: Collection[str]) -> ColumnElement[bool]:
+def cards_named(session: Reader, keys: Collection[str]) -> ColumnElement[bool]:
     """The cards one of whose folded names (name, aliases, land name) is one of ``keys``; read from
     the search index when the database has one (a deck's names, not the whole catalog)."""
     wanted = sorted(keys)
@@ -905,9 +910,13 @@ def cards_named(session: Session, keys: Collection[str]) -> ColumnElement[bool]:
     return and_(_CARD.short_id.in_(hits), exact)
 
 
-def _has_fts(session: Session) -> bool:
+def _connection(reader: Reader) -> Connection:
+    return reader if isinstance(reader, Connection) else reader.connection()
+
+
+def _has_fts(session: Reader) -> bool:
     """Whether the session's database is SQLite with its FTS5 search index."""
-    connection = session.connection()
+    connection = _connection(session)
     if connection.dialect.name != "sqlite":
         return False
     if "search_index" not in connection.info:

@@ -9,23 +9,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, exists, false, or_
+from sqlalchemy import exists, false, or_, select
 from sqlalchemy.sql.elements import ColumnElement
-from sqlmodel import col, select
 
-from cardbase.db.models import Card, CardTagRow, DeckCardTagRow
+from cardbase.db import tables
 from cardbase.errors import QueryError, quoted
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the writes below import sqlmodel and the ORM classes; the reads use the Core tables
     from sqlmodel import Session
+
+    from cardbase.db.search import Reader
 
 EntryTags = Mapping[str, Iterable[str]]
 """A deck's entry tags as a search needs them: tag → the ids of the cards whose entries have it."""
 
 
-def card_tags(session: Session, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
+def card_tags(session: Reader, card_ids: Iterable[str] | None = None) -> dict[str, list[str]]:
     """Each card's tags (sorted), for ``card_ids`` or every tagged card."""
-    tags = CardTagRow.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
+    tags = tables.card_tag.c
     query = select(tags.card_id, tags.tag).order_by(tags.card_id, tags.tag)
     if card_ids is not None:
         query = query.where(tags.card_id.in_(list(card_ids)))
@@ -37,6 +38,11 @@ def card_tags(session: Session, card_ids: Iterable[str] | None = None) -> dict[s
 
 def replace_card_tags(session: Session, card_id: str, tags: Iterable[str]) -> None:
     """Make ``card_id``'s tags exactly ``tags`` (checked already), in the caller's transaction."""
+    from sqlalchemy import delete
+    from sqlmodel import col
+
+    from cardbase.db.models import CardTagRow
+
     session.execute(delete(CardTagRow).where(col(CardTagRow.card_id) == card_id))
     for tag in dict.fromkeys(tags):
         session.add(CardTagRow(card_id=card_id, tag=tag))
@@ -44,6 +50,10 @@ def replace_card_tags(session: Session, card_id: str, tags: Iterable[str]) -> No
 
 def entry_tags(session: Session, deck_id: int) -> dict[str, tuple[str, ...]]:
     """The tags of each card's entries in deck ``deck_id`` (card id → tags, sorted)."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import DeckCardTagRow
+
     rows = session.execute(
         select(DeckCardTagRow.card_id, DeckCardTagRow.tag)
         .where(col(DeckCardTagRow.deck_id) == deck_id)
@@ -57,6 +67,11 @@ def entry_tags(session: Session, deck_id: int) -> dict[str, tuple[str, ...]]:
 
 def replace_entry_tags(session: Session, deck_id: int, card_id: str, tags: Iterable[str]) -> None:
     """Make the tags of ``card_id``'s entries in deck ``deck_id`` exactly ``tags``, in the caller's transaction."""
+    from sqlalchemy import delete
+    from sqlmodel import col
+
+    from cardbase.db.models import DeckCardTagRow
+
     session.execute(
         delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id, col(DeckCardTagRow.card_id) == card_id)
     )
@@ -65,6 +80,11 @@ def replace_entry_tags(session: Session, deck_id: int, card_id: str, tags: Itera
 
 
 def delete_deck_tags(session: Session, deck_id: int) -> None:
+    from sqlalchemy import delete
+    from sqlmodel import col
+
+    from cardbase.db.models import DeckCardTagRow
+
     session.execute(delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id))
 
 
@@ -85,6 +105,7 @@ def tag_condition(value: str, text: str, entry: EntryTags | None = None) -> Colu
         tag = tag_name(value)
     except ValueError as error:
         raise QueryError(f"{quoted(text)}: {error}") from None
-    on_card = exists().where(col(CardTagRow.card_id) == Card.id, col(CardTagRow.tag) == tag)
+    card, tags = tables.card.c, tables.card_tag.c  # the Core tables, as search's statements are made of
+    on_card = exists().where(tags.card_id == card.id, tags.tag == tag)
     in_deck = sorted((entry or {}).get(tag, ()))
-    return or_(on_card, col(Card.id).in_(in_deck)) if in_deck else or_(on_card, false())
+    return or_(on_card, card.id.in_(in_deck)) if in_deck else or_(on_card, false())

@@ -6,11 +6,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sqlmodel import select
+from sqlalchemy import select
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
-
+    from cardbase.db.search import Reader
     from cardbase.decks.files import CodeContents
 
 from cardbase.fuzzy import closest
@@ -96,7 +95,7 @@ class CatalogIndex:
     def by_code_number(self, number: int, legacy: bool) -> list[CardInfo]:
         """The cards a share code's number names: the card of that short id, or (``legacy``, a
         code of version 1 or 2) every card whose short id's high bits are that 31-bit number."""
-        from cardbase.db.models import LOW_BITS
+        from cardbase.db.tables import LOW_BITS
 
         if not legacy:
             return [self.by_short[number]] if number in self.by_short else []
@@ -110,7 +109,7 @@ class CatalogIndex:
 
 
 def load_index(
-    session: Session,
+    session: Reader,
     games: tuple[str, ...] | None = None,
     ids: Collection[str] | None = None,
     code: CodeContents | None = None,
@@ -123,9 +122,10 @@ def load_index(
     number, not the catalog's size."""
     from sqlalchemy import and_, or_
 
-    from cardbase.db.models import LOW_BITS, Card
+    from cardbase.db.tables import LOW_BITS
+    from cardbase.db.tables import card as card_table
 
-    card = Card.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
+    card = card_table.c  # the Core table (as cards_named's condition is made of): no ORM classes to build
     stmt = select(*[card[c] for c in _COLUMNS])
     if games:
         stmt = stmt.where(card.game.in_(games))

@@ -6,9 +6,7 @@ import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any
 
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
@@ -18,51 +16,9 @@ from cardbase.names import fold, set_code, tag_list
 from cardbase.textfiles import decode_text, load_json, read_bytes
 
 
-class DeckEntryModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    count: int = Field(ge=1, le=999)
-    name: str = Field(min_length=1, max_length=300)
-    id: str | None = Field(default=None, description="The stable card id (game/set/slug); wins over the name.")
-    set: str | None = None
-    section: str | None = Field(
-        default=None,
-        description='Meio hand splits: "first half" or "second half"; Méa: "main" (the default), '
-        '"sideboard" or "maybe" (kept with the deck, not counted in it).',
-    )
-    tags: list[str] | None = Field(
-        default=None, max_length=100, description="Tags on the card's entries in this deck (e.g. combo piece)."
-    )
-
-
-class DeckVersionModel(BaseModel):
-    """One version of a database deck, as ``deck export --format json --history`` writes it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    number: int = Field(ge=1, le=10**9)
-    at: str = Field(max_length=40)
-    origin: str = Field(max_length=40)
-    change: str = Field(max_length=2_000)
-    deck: dict[str, Any] = Field(description="The deck after the change, in this same form (without history).")
-
-
-class DeckFileModel(BaseModel):
-    """A deck as JSON: the same deck as the text form (and, from a database deck, its versions)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    game: Literal["mea", "meio", "meikyu"]
-    name: str | None = None
-    format: str | None = None
-    players: int | None = Field(default=None, ge=2, le=4)
-    cards: list[DeckEntryModel]
-    history: list[DeckVersionModel] | None = Field(
-        default=None, max_length=1_000_000, description="The deck's versions, oldest first (deck history)."
-    )
-
-
 def deck_schema() -> dict[str, Any]:
+    from cardbase.decks.json_form import DeckFileModel
+
     schema = DeckFileModel.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "cardbase deck file"
@@ -71,6 +27,10 @@ def deck_schema() -> dict[str, Any]:
 
 def parse_json(text: str, source: str) -> DeckText:
     """Read the JSON deck form; a file that does not match the schema is unreadable."""
+    from pydantic import ValidationError
+
+    from cardbase.decks.json_form import DeckFileModel
+
     data = load_json(text, source)
     try:
         model = DeckFileModel.model_validate(data)
@@ -386,4 +346,4 @@ def deck_to_text(deck: Deck, source: str) -> DeckText:
     return text
 
 
-__all__ = ["DeckFileModel", "Problem", "deck_schema", "decode", "encode", "fold", "read_deck", "write_deck"]
+__all__ = ["Problem", "deck_schema", "decode", "encode", "fold", "read_deck", "write_deck"]

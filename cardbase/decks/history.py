@@ -16,7 +16,6 @@ older ones are dropped as new ones come.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,8 @@ from sqlmodel import col, select
 
 from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
 from cardbase.decks.model import Deck, DeckCard
+from cardbase.decks.refs import VERSION_REF as VERSION_REF
+from cardbase.decks.refs import split_ref as split_ref
 from cardbase.errors import UsageError, quoted
 
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 
     from cardbase.db.engine import Database
 
-VERSION_REF = re.compile(r"^(?P<name>.+)@(?P<number>[0-9]{1,9})$")
-"""``NAME@3``: version 3 of the database deck NAME."""
 MAX_CHANGE = 2_000
 """Characters of a change's description (a change of thousands of cards is summed up)."""
 
@@ -272,12 +271,6 @@ def load_version(database: Database, deck: str | int, number: int) -> Deck:
             have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
             raise UsageError(f"deck {quoted(row.name)} has no version {number}; {have} (`cardbase deck history`)")
         return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
-
-
-def split_ref(text: str) -> tuple[str, int] | None:
-    """``("NAME", 3)`` for ``NAME@3``, else None."""
-    m = VERSION_REF.match(text)
-    return (m.group("name"), int(m.group("number"))) if m else None
 
 
 def history_payload(database: Database, deck_id: int) -> list[dict[str, Any]]:

@@ -97,21 +97,24 @@ def owned_report(deck: Deck, owned: dict[str, int]) -> OwnedReport:
 
 def deck_owned(database: Database, deck: Deck) -> OwnedReport:
     """``deck`` against the database's collection."""
-    from cardbase.db.collection import owned_counts
+    from sqlalchemy import select
 
-    with database.session() as session:
-        return owned_report(deck, owned_counts(session, {c.card_id for c in deck.cards}))
+    from cardbase.db.tables import collection
+
+    owned = collection.c  # the Core table: a report that only reads builds no ORM classes
+    query = select(owned.card_id, owned.count).where(owned.card_id.in_(sorted({c.card_id for c in deck.cards})))
+    with database.read() as conn:
+        return owned_report(deck, dict(conn.execute(query).tuples().all()))
 
 
 def collection_is_empty(database: Database) -> bool:
     """Whether the collection holds no card (then reports leave the collection out)."""
-    from sqlmodel import select
+    from sqlalchemy import select
 
-    from cardbase.db.models import OwnedRow
+    from cardbase.db.tables import collection
 
-    owned = OwnedRow.__table__.c  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
-    with database.session() as session:
-        return session.scalars(select(owned.card_id).limit(1)).first() is None
+    with database.read() as conn:
+        return conn.scalars(select(collection.c.card_id).limit(1)).first() is None
 
 
 def owned_if_any(database: Database, game: str | None, deck: Deck) -> OwnedReport | None:

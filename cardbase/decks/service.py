@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 
 def catalog_index(database: Database) -> CatalogIndex:
-    with database.session() as session:
-        return load_index(session)
+    with database.read() as conn:
+        return load_index(conn)
 
 
 def decode_code(database: Database, code: str) -> Deck:
@@ -35,8 +35,8 @@ def decode_code(database: Database, code: str) -> Deck:
     from cardbase.decks.files import decode, read_code
 
     contents = read_code(code)
-    with database.session() as session:
-        return decode(contents, load_index(session, code=contents))
+    with database.read() as conn:
+        return decode(contents, load_index(conn, code=contents))
 
 
 def resolve_text(
@@ -51,8 +51,8 @@ def resolve_text(
 
     keys = {fold(line.name) for line in text.lines if line.card_id is None}
     ids = {line.card_id for line in text.lines if line.card_id is not None}
-    with database.session() as session:
-        named = load_index(session, keys=keys, also_ids=ids)
+    with database.read() as conn:
+        named = load_index(conn, keys=keys, also_ids=ids)
     resolved = resolve(text, named, game)
     if any(problem.code == "unknown-card" for problem in resolved.problems):
         return resolve(text, catalog_index(database), game)
@@ -71,8 +71,7 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     also has a deck of that name, a warning says how to pick it. A name that is neither is an
     ``UnreadableInput`` listing the database decks of a close name (and the reverse for ``db:``).
     """
-    from cardbase.decks.history import split_ref
-    from cardbase.decks.store import deck_names, load_deck
+    from cardbase.decks.refs import deck_names, split_ref
     from cardbase.errors import UnreadableInput
     from cardbase.fuzzy import closest
     from cardbase.names import fold
@@ -99,6 +98,8 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
                 f"{shown(text)}: no deck named {quoted(name)} in the database"
                 f"{hint or '; `cardbase deck list` shows the decks'}"
             )
+        from cardbase.decks.store import load_deck
+
         return deck_to_text(load_deck(database, name), text)
     if _exists(text) or text not in names:
         try:
@@ -124,6 +125,8 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
                 )
             )
         return deck
+    from cardbase.decks.store import load_deck
+
     return deck_to_text(load_deck(database, text), DB_PREFIX + text)
 
 
@@ -183,8 +186,8 @@ def load_house(formats_file: Path | None, db: Any) -> HouseFormats | None:
     from cardbase.names import fold
 
     database = db if isinstance(db, Database) else open_database(db)
-    with database.session() as session:
-        index = load_index(session)
+    with database.read() as conn:
+        index = load_index(conn)
 
     def check_card(game: str, card: str) -> str | None:
         found = index.lookup(card, game)
@@ -254,8 +257,8 @@ def resolve_stored(database: Database, deck: int | str) -> ResolvedDeck:
 
 def resolve_loaded(database: Database, stored: Deck) -> ResolvedDeck:
     """``resolve_stored`` of a database deck already read (``decks.store.edit_entry`` answers one)."""
-    with database.session() as session:
-        index = load_index(session, ids={c.card_id for c in stored.cards})
+    with database.read() as conn:
+        index = load_index(conn, ids={c.card_id for c in stored.cards})
     return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)
 
 
@@ -266,8 +269,8 @@ def resolve_version(database: Database, deck: int | str, number: int) -> Resolve
 
     name = deck_info(database, deck).name
     old = load_version(database, deck, number)
-    with database.session() as session:
-        index = load_index(session, ids={c.card_id for c in old.cards})
+    with database.read() as conn:
+        index = load_index(conn, ids={c.card_id for c in old.cards})
     return resolve_text(database, deck_to_text(old, f"{DB_PREFIX}{name}@{number}"), index=index)
 
 

@@ -29,6 +29,7 @@ from cardbase.db.models import Card, DeckCardRow, DeckRow
 from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
 from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
+from cardbase.decks.refs import deck_names as deck_names
 from cardbase.errors import Conflict, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.names import fold
@@ -577,13 +578,6 @@ def delete_deck(database: Database, deck_ref: DeckRef, expected: Expected = None
         delete_history(session, deck.id)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == deck.id))
         session.execute(delete(DeckRow).where(col(DeckRow.id) == deck.id))
-
-
-def deck_names(database: Database) -> list[str]:
-    """The names of the decks in the database, in order."""
-    name = DeckRow.__table__.c.name  # type: ignore[attr-defined]  # SQL on the table: no ORM mapping to configure
-    with database.session() as session:
-        return list(session.scalars(select(name).order_by(name)))
 
 
 def list_decks(database: Database) -> list[dict[str, Any]]:

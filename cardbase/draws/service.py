@@ -102,15 +102,15 @@ def matching_ids(
 ) -> set[str]:
     """The ids among ``ids`` that ``query`` matches (the search language, run by the database); ``tag:``
     also matches the deck's ``entry_tags`` (tag → card ids)."""
-    from sqlmodel import col, select
+    from sqlalchemy import select
 
-    from cardbase.db.models import Card
     from cardbase.db.search import compile_node, parse
+    from cardbase.db.tables import card
 
-    condition = compile_node(parse(query), game, entry_tags=entry_tags)
-    stmt = select(Card.id).where(condition).where(col(Card.id).in_(ids))
-    with database.session() as session:
-        return set(session.scalars(stmt))
+    condition = compile_node(parse(query), game, entry_tags=entry_tags)  # on the Core card table
+    stmt = select(card.c.id).where(condition).where(card.c.id.in_(ids))
+    with database.read() as conn:
+        return set(conn.scalars(stmt))
 
 
 def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source: str) -> Setup:
