@@ -146,7 +146,8 @@ def test_reading_commands_import_no_orm(tmp_path):
     ):
         loaded = _modules_after(*argv, cwd=tmp_path)
         assert "cardbase.db.engine" in loaded, argv  # it opened the database
-        assert not {m for m in loaded if _under(m, orm)}, f"{argv} imported {sorted(m for m in loaded if _under(m, orm))}"
+        imported = sorted(m for m in loaded if _under(m, orm))
+        assert not imported, f"{argv} imported {imported}"
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:

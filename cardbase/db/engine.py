@@ -600,7 +600,9 @@ def shipped_pending(database: Database) -> list[str]:
 
     meta = tables.meta.c
     with database.read() as conn:
-        known = dict(conn.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%"))).tuples().all())
+        known = dict(
+            (row.key, row.value) for row in conn.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%")))
+        )
     digests = {f: hashlib.sha256(shipped_path(f).read_bytes()).hexdigest() for f in SHIPPED_FILES}
     return [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != digests[f]]
 

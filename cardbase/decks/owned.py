@@ -104,7 +104,7 @@ def deck_owned(database: Database, deck: Deck) -> OwnedReport:
     owned = collection.c  # the Core table: a report that only reads builds no ORM classes
     query = select(owned.card_id, owned.count).where(owned.card_id.in_(sorted({c.card_id for c in deck.cards})))
     with database.read() as conn:
-        return owned_report(deck, dict(conn.execute(query).tuples().all()))
+        return owned_report(deck, {card_id: count for card_id, count in conn.execute(query)})
 
 
 def collection_is_empty(database: Database) -> bool:
