@@ -150,7 +150,16 @@ from cardbase.games.meikyu.codes import (
 from cardbase.games.meikyu.notation import _seat, parse_action
 from cardbase.games.meikyu.observation import MeikyuObservation, describe_legal
 from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, MeikyuRules, final_outcome, lands_held
-from cardbase.games.meikyu.tables import _WORD_IDS, _WORD_LIST, CardSets, Played, _Tables, land_swords
+from cardbase.games.meikyu.tables import (
+    _WORD_IDS,
+    _WORD_LIST,
+    CardSets,
+    Played,
+    StepNode,
+    _Tables,
+    land_swords,
+    next_steps,
+)
 
 __all__ = [  # the engine's public surface; the integer codes are in codes.py, the rules in rules.py
     "ActionList",
@@ -282,6 +291,7 @@ class MeikyuState(State):
         "_hot_done",
         "_hsize",
         "_inplay",
+        "_kcount",
         "_kdisc",
         "_kpile",
         "_lands",
@@ -321,6 +331,9 @@ class MeikyuState(State):
         n = rules.players
         self._n = n
         self._kpile: list[int] = list(t.kingdom_cards)
+        # The Kingdom pile's counts by kind for chance_ids, once asked: [the pile, its size,
+        # the counts], kept by a draw; stale (recounted) once the pile is another or resized.
+        self._kcount: list[Any] | None = None
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
         self._held = [0] * n  # per seat, a bit per kingdom card ever in the hand (for reports)
@@ -1086,7 +1099,12 @@ class MeikyuState(State):
         t = self._t
         k = t.kindex[action.card]
         p, dest = self._args
-        self._kpile.remove(k)
+        pile = self._kpile
+        pile.remove(k)
+        kc = self._kcount
+        if kc is not None and kc[0] is pile and kc[1] == len(pile) + 1:
+            kc[1] -= 1
+            kc[2][k] -= 1
         if not self._kpile and self._kdisc:
             self._kpile = self._kdisc
             self._kdisc = []
@@ -1628,6 +1646,7 @@ class MeikyuState(State):
         new._t = self._t
         new._n = self._n
         new._kpile = list(self._kpile)
+        new._kcount = None
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
         new._held = list(self._held)
@@ -1846,6 +1865,13 @@ class MeikyuState(State):
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
             sets = self._card_sets(head)
+            if head is not None or ask == A_DEFEND:
+                # The memoised tree of the sets' steps; a prefix off it is answered below.
+                node: StepNode | None = t.set_steps(sets)
+                for step in prefix[0 if head is None else 1 :]:
+                    node = node.get(step) if node is not None and step >= 0 else None
+                if node is not None:
+                    return next_steps(node)[:]
             cards, lab = self._composed(prefix)
             j = len(cards)
             nexts = set()
@@ -1874,11 +1900,23 @@ class MeikyuState(State):
         ask = self._ask
         if ask == A_ROLL:
             return [(v, 1 / 6) for v in range(6)]
-        pile = self._kpile if ask == A_DRAW else self._mpile if ask == A_REVEAL else None
-        if not pile:
+        if ask == A_DRAW:
+            pile = self._kpile
+            size = len(pile)
+            if not size:
+                return []
+            kc = self._kcount
+            if kc is None or kc[0] is not pile or kc[1] != size:
+                counts = [0] * self._t.K
+                for k, c in Counter(pile).items():
+                    counts[k] = c
+                kc = self._kcount = [pile, size, counts]
+            return [(k, c / size) for k, c in enumerate(kc[2]) if c]
+        lands = self._mpile if ask == A_REVEAL else None
+        if not lands:
             return []
-        size = len(pile)
-        return [(k, c / size) for k, c in sorted(Counter(pile).items())]
+        size = len(lands)
+        return [(k, c / size) for k, c in sorted(Counter(lands).items())]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:

@@ -122,6 +122,9 @@ played as a character through the Laboratory or None)."""
 CardSets = tuple[CardSet, ...]
 Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
 """Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
+StepNode = dict[int, Any]
+"""A node of :meth:`_Tables.set_steps`' tree: each step that may follow → its node (None after
+``done``); under -1, once asked (:func:`next_steps`), those steps in ascending order."""
 Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
 """What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
 SwordParts = tuple[int, int, int, int]
@@ -212,6 +215,8 @@ class _Tables:
         self.free_map = (MAP, RESUPPLY)
         self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
         self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
+        # By the id of a CardSets memo value, kept in the entry (so the id is not reused).
+        self.step_cache: dict[int, tuple[CardSets, StepNode]] = {}
         # Keyed by the hand's key; one memo without the Laboratory, one with it.
         self.main_cache: tuple[dict[int, Menu], dict[int, Menu]] = ({}, {})
         self.defend_cache: tuple[dict[int, tuple[Defend, ...]], dict[int, tuple[Defend, ...]]] = ({}, {})
@@ -317,8 +322,6 @@ class _Tables:
         and Grimoires, no more Grimoires than characters (any number under ``grimoire="stack"``).
         Defend: no card at all, then the same as a quest. Develop: one or more characters only.
         """
-        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
-            return (((), None), *self.choices(hand, QUEST, lab))
         kinds = self.set_kinds[mode == DEVELOP][lab]
         # Only the cards that can be part of a set matter (hands differing elsewhere share).
         key = (mode, lab, *map(hand.__getitem__, kinds))
@@ -327,6 +330,9 @@ class _Tables:
             return hit
         if len(self.choice_cache) > MEMO_LIMIT:
             self.choice_cache.clear()
+        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
+            hit = self.choice_cache[key] = (((), None), *self.choices(hand, QUEST, lab))
+            return hit
         if mode == DEVELOP:
             slots = [k for k in self.chars if hand[k]]
             labs: list[int] = []
@@ -361,6 +367,37 @@ class _Tables:
         hit = self.choice_cache[key] = tuple(out)
         return hit
 
+    def set_steps(self, sets: CardSets) -> StepNode:
+        """The steps that choose one of ``sets`` (a value of :meth:`choices`), as a tree: a card
+        step per card in order, the Laboratory step if any, then ``done`` (see :class:`StepIds`).
+        Memoised by the identity of ``sets``: OpenSpiel's card-set steps walk it."""
+        hit = self.step_cache.get(id(sets))
+        if hit is not None and hit[0] is sets:
+            return hit[1]
+        if len(self.step_cache) > MEMO_LIMIT:
+            self.step_cache.clear()
+        ids = self.ids
+        card, lab_at, done = ids.card, ids.lab, ids.done
+        kindex = self.kindex
+        root: StepNode = {}
+        for names, lab in sets:
+            node = root
+            for name in names:
+                step = card + kindex[name]
+                child = node.get(step)
+                if child is None:
+                    child = node[step] = {}
+                node = child
+            if lab is not None:
+                step = lab_at + kindex[lab]
+                child = node.get(step)
+                if child is None:
+                    child = node[step] = {}
+                node = child
+            node[done] = None
+        self.step_cache[id(sets)] = (sets, root)
+        return root
+
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
         """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
         slot varying fastest): (names, characters, Grimoires). Memoised: hands share them."""
@@ -379,6 +416,14 @@ class _Tables:
             sets = tuple([(tn + sn, nch + sc, ng + sg) for tn, nch, ng in sets for sn, sc, sg in steps])
         self.multiset_cache[key] = sets
         return sets
+
+
+def next_steps(node: StepNode) -> list[int]:
+    """The steps that may follow at ``node`` (of :meth:`_Tables.set_steps`), ascending; kept in it."""
+    out: list[int] | None = node.get(-1)
+    if out is None:
+        out = node[-1] = sorted(node)
+    return out
 
 
 def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
