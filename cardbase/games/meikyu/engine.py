@@ -153,6 +153,7 @@ from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, Meik
 from cardbase.games.meikyu.tables import (
     _WORD_IDS,
     _WORD_LIST,
+    MEMO_LIMIT,
     CardSets,
     Played,
     StepNode,
@@ -1829,6 +1830,21 @@ class MeikyuState(State):
             return t.choices(hand, DEVELOP, False)
         return t.choices(hand, QUEST, lab)
 
+    def _set_tree(self, head: tuple[int, int, int, int] | None) -> StepNode:
+        """The tree of the steps of the card sets legal after ``head`` (None: a defence), kept in
+        the tables by the hand's key (the sets are :meth:`_card_sets`)."""
+        t = self._t
+        p = self.current_player
+        mode = DEFEND if head is None else DEVELOP if head[0] == 2 else QUEST
+        key = (mode, mode != DEVELOP and bool(self._eff[p] & B_LAB), self._hkey[p])
+        cache = t.tree_cache
+        tree = cache.get(key)
+        if tree is None:
+            if len(cache) > MEMO_LIMIT:
+                cache.clear()
+            tree = cache[key] = t.set_steps(self._card_sets(head))
+        return tree
+
     def _composed(self, steps: Sequence[int]) -> tuple[list[str], str | None]:
         """The cards and the Laboratory item that card steps name."""
         t = self._t
@@ -1843,35 +1859,52 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        ask = self._ask
+        if self.current_player >= 0 and (ask == A_DEFEND or (ask == A_MAIN and prefix)):
+            # A card set's steps: a walk down the tree of the legal sets' steps.
+            head = self._head(prefix[0]) if ask == A_MAIN else None
+            if head is not None or ask == A_DEFEND:
+                node: StepNode | None = self._set_tree(head)
+                for step in prefix[0 if head is None else 1 :]:
+                    node = node.get(step) if node is not None and step >= 0 else None
+                if node is not None:
+                    return next_steps(node)[:]
         unchosen = ids_without_choice(self, prefix)
         if unchosen is not None:
             return unchosen
         t = self._t
         ids = t.ids
-        ask = self._ask
         if ask == A_MAIN and not prefix:
             legal = self._main_actions()
-            out = [self._step_id(a) for a in legal._free]
+            free = legal._free
+            if free is t.free_plain:
+                out = list(t.free_plain_ids)
+            elif free is t.free_map:
+                out = list(t.free_map_ids)
+            else:
+                out = [self._step_id(a) for a in free]
             if legal._qc:
-                out.extend(ids.quest + room for room in legal._rooms)
-                for by in legal._by:
-                    way = ids.ways - 1 if by == COUNCIL else t.aggression.index(t.kindex[by])
-                    for q, land in legal._targets:
-                        where = ids.lands if land is None else t.lindex[land]
-                        out.append(ids.attack + (q * (ids.lands + 1) + where) * ids.ways + way)
+                base = ids.quest
+                out.extend([base + room for room in legal._rooms])
+                by = legal._by
+                if by:
+                    ways, lands, lindex, way_of = ids.ways, ids.lands, t.lindex, t.way_of
+                    # (q × (lands + 1) + where) × ways + way, from ids.attack
+                    at = [
+                        ids.attack + (q * (lands + 1) + (lands if land is None else lindex[land])) * ways
+                        for q, land in legal._targets
+                    ]
+                    for name in by:
+                        way = ways - 1 if name == COUNCIL else way_of[name]
+                        out.extend([a + way for a in at])
             if legal._dc:
-                out.extend(ids.develop + land for land in legal._undeveloped)
-            return sorted(out)
+                base = ids.develop
+                out.extend([base + land for land in legal._undeveloped])
+            out.sort()
+            return out
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
-            sets = self._card_sets(head)
-            if head is not None or ask == A_DEFEND:
-                # The memoised tree of the sets' steps; a prefix off it is answered below.
-                node: StepNode | None = t.set_steps(sets)
-                for step in prefix[0 if head is None else 1 :]:
-                    node = node.get(step) if node is not None and step >= 0 else None
-                if node is not None:
-                    return next_steps(node)[:]
+            sets = self._card_sets(head)  # (a prefix off the tree of the sets' steps)
             cards, lab = self._composed(prefix)
             j = len(cards)
             nexts = set()

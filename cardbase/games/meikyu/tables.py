@@ -215,8 +215,8 @@ class _Tables:
         self.free_map = (MAP, RESUPPLY)
         self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
         self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
-        # By the id of a CardSets memo value, kept in the entry (so the id is not reused).
-        self.step_cache: dict[int, tuple[CardSets, StepNode]] = {}
+        # The card sets' step trees (set_steps), by (mode, Laboratory?, the hand's key).
+        self.tree_cache: dict[tuple[int, bool, int], StepNode] = {}
         # Keyed by the hand's key; one memo without the Laboratory, one with it.
         self.main_cache: tuple[dict[int, Menu], dict[int, Menu]] = ({}, {})
         self.defend_cache: tuple[dict[int, tuple[Defend, ...]], dict[int, tuple[Defend, ...]]] = ({}, {})
@@ -227,6 +227,10 @@ class _Tables:
         self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by the cards in play, in order
         self.order_lists: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by their kinds, alphabetically
         self.ids = StepIds.of(self, rules.players)
+        # For the main choice's steps: the free plays' ids, and each way's index by name.
+        self.free_plain_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_plain)
+        self.free_map_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_map)
+        self.way_of = {self.knames[k]: w for w, k in enumerate(self.aggression)}
 
     def hand_key(self, hand: Sequence[int]) -> int:
         """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
@@ -322,6 +326,8 @@ class _Tables:
         and Grimoires, no more Grimoires than characters (any number under ``grimoire="stack"``).
         Defend: no card at all, then the same as a quest. Develop: one or more characters only.
         """
+        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
+            return (((), None), *self.choices(hand, QUEST, lab))
         kinds = self.set_kinds[mode == DEVELOP][lab]
         # Only the cards that can be part of a set matter (hands differing elsewhere share).
         key = (mode, lab, *map(hand.__getitem__, kinds))
@@ -330,9 +336,6 @@ class _Tables:
             return hit
         if len(self.choice_cache) > MEMO_LIMIT:
             self.choice_cache.clear()
-        if mode == DEFEND:  # (the die alone comes first: it is the empty set of the enumeration)
-            hit = self.choice_cache[key] = (((), None), *self.choices(hand, QUEST, lab))
-            return hit
         if mode == DEVELOP:
             slots = [k for k in self.chars if hand[k]]
             labs: list[int] = []
@@ -370,12 +373,7 @@ class _Tables:
     def set_steps(self, sets: CardSets) -> StepNode:
         """The steps that choose one of ``sets`` (a value of :meth:`choices`), as a tree: a card
         step per card in order, the Laboratory step if any, then ``done`` (see :class:`StepIds`).
-        Memoised by the identity of ``sets``: OpenSpiel's card-set steps walk it."""
-        hit = self.step_cache.get(id(sets))
-        if hit is not None and hit[0] is sets:
-            return hit[1]
-        if len(self.step_cache) > MEMO_LIMIT:
-            self.step_cache.clear()
+        OpenSpiel's card-set steps walk it (``MeikyuState`` keeps them in :attr:`tree_cache`)."""
         ids = self.ids
         card, lab_at, done = ids.card, ids.lab, ids.done
         kindex = self.kindex
@@ -395,7 +393,6 @@ class _Tables:
                     child = node[step] = {}
                 node = child
             node[done] = None
-        self.step_cache[id(sets)] = (sets, root)
         return root
 
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
