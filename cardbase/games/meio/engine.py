@@ -599,7 +599,10 @@ class MeioState(State):
             return []
         n = self._n
         size = len(_deck(n)[0])
-        count = prefix.count if isinstance(prefix, list) else list(prefix).count
+        try:  # (the steps are seats, 0 to n: bytes count them in C)
+            count = bytes(prefix).count
+        except (ValueError, TypeError):
+            count = list(prefix).count
         left = size - len(prefix)
         out = []
         for s in range(n):
