@@ -238,29 +238,19 @@ class _Held:
         """This held state, or a copy of it to move if it is the game's shared initial node."""
         return self.__deepcopy__({}) if self.shared else self
 
-    def step(self, step: int, checked: bool) -> None:
-        """Take ``step``; with ``checked``, an id not among this node's legal steps is :class:`IllegalStep`."""
-        state = self.state
-        if checked:
-            legal = self.legal
-            chance = self.chance
-            if legal is not None:
-                ok = step in legal
-            elif chance is not None:  # ascending ids: a binary search, a scan if it misses
-                at = bisect_left(chance, step, key=_first)
-                ok = (at < len(chance) and chance[at][0] == step) or step in dict(chance)
-            else:
-                ok = step in self.legal_ids()
-            if not ok:
-                raise IllegalStep(step, state.current_player, self.legal_ids())
-        prefix = self.prefix
-        prefix.append(step)
-        self.legal = None
-        self.chance = None
-        action = state.action_from_ids(prefix)
-        if action is not None:
-            state.apply_unchecked(action)
-            self.prefix = []
+    def check(self, step: int) -> None:
+        """:class:`IllegalStep` unless ``step`` is among this node's legal steps."""
+        legal = self.legal
+        chance = self.chance
+        if legal is not None:
+            ok = step in legal
+        elif chance is not None:  # ascending ids: a binary search, a scan if it misses
+            at = bisect_left(chance, step, key=_first)
+            ok = (at < len(chance) and chance[at][0] == step) or step in dict(chance)
+        else:
+            ok = step in self.legal_ids()
+        if not ok:
+            raise IllegalStep(step, self.state.current_player, self.legal_ids())
 
 
 class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
@@ -357,9 +347,20 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
             held = self._held = held.own()
         if held.unchecked:
             held.unchecked = False
-            held.step(step, False)
         else:
-            held.step(step, True)
+            legal = held.legal
+            if legal is None or step not in legal:
+                held.check(step)
+        # Take the step (inlined: the hot path of every OpenSpiel user).
+        prefix = held.prefix
+        prefix.append(step)
+        held.legal = None
+        held.chance = None
+        state = held.state
+        action = state.action_from_ids(prefix)
+        if action is not None:
+            state.apply_unchecked(action)
+            held.prefix = []
 
     def apply_unchecked(self, step: int) -> None:
         """``apply_action`` without the check that ``step`` is legal: the fast path, only for an id
