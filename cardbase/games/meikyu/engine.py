@@ -159,7 +159,6 @@ from cardbase.games.meikyu.tables import (
     StepNode,
     _Tables,
     land_swords,
-    next_steps,
 )
 
 __all__ = [  # the engine's public surface; the integer codes are in codes.py, the rules in rules.py
@@ -1866,9 +1865,12 @@ class MeikyuState(State):
             if head is not None or ask == A_DEFEND:
                 node: StepNode | None = self._set_tree(head)
                 for step in prefix[0 if head is None else 1 :]:
-                    node = node.get(step) if node is not None and step >= 0 else None
+                    if node is None or step not in node[0]:
+                        node = None
+                        break
+                    node = node[1][node[0].index(step)]
                 if node is not None:
-                    return next_steps(node)[:]
+                    return list(node[0])
         unchosen = ids_without_choice(self, prefix)
         if unchosen is not None:
             return unchosen

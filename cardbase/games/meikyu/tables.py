@@ -122,9 +122,10 @@ played as a character through the Laboratory or None)."""
 CardSets = tuple[CardSet, ...]
 Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
 """Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
-StepNode = dict[int, Any]
-"""A node of :meth:`_Tables.set_steps`' tree: each step that may follow → its node (None after
-``done``); under -1, once asked (:func:`next_steps`), those steps in ascending order."""
+StepNode = tuple[tuple[int, ...], tuple[Any, ...]]
+"""A node of :meth:`_Tables.set_steps`' tree: (the steps that may follow, ascending; the node
+each leads to, in the same order, None after ``done``). Tuples of numbers: once the garbage
+collector has seen them it no longer tracks them, however many the memo keeps."""
 Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
 """What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
 SwordParts = tuple[int, int, int, int]
@@ -377,7 +378,7 @@ class _Tables:
         ids = self.ids
         card, lab_at, done = ids.card, ids.lab, ids.done
         kindex = self.kindex
-        root: StepNode = {}
+        root: dict[int, Any] = {}
         for names, lab in sets:
             node = root
             for name in names:
@@ -393,7 +394,7 @@ class _Tables:
                     child = node[step] = {}
                 node = child
             node[done] = None
-        return root
+        return _frozen(root)
 
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
         """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
@@ -415,12 +416,10 @@ class _Tables:
         return sets
 
 
-def next_steps(node: StepNode) -> list[int]:
-    """The steps that may follow at ``node`` (of :meth:`_Tables.set_steps`), ascending; kept in it."""
-    out: list[int] | None = node.get(-1)
-    if out is None:
-        out = node[-1] = sorted(node)
-    return out
+def _frozen(node: dict[int, Any]) -> StepNode:
+    """A tree of dicts (step → node) as :data:`StepNode` tuples."""
+    steps = tuple(sorted(node))
+    return steps, tuple(None if node[step] is None else _frozen(node[step]) for step in steps)
 
 
 def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
