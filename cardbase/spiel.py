@@ -50,8 +50,10 @@ Parameters: every rules option of the game that is a number, a word or yes/no, b
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +68,7 @@ MEA_BOARD_SIZE = 9
 """The default ``board_size`` of ``cardbase_mea``: a 9×9 square around the 3×3 starting grid."""
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_first = itemgetter(0)
 
 
 def _rule_defaults(cls: type, skip: Sequence[str] = ()) -> dict[str, Any]:
@@ -235,27 +238,19 @@ class _Held:
         """This held state, or a copy of it to move if it is the game's shared initial node."""
         return self.__deepcopy__({}) if self.shared else self
 
-    def step(self, step: int, checked: bool) -> None:
-        """Take ``step``; with ``checked``, an id not among this node's legal steps is :class:`IllegalStep`."""
-        state = self.state
-        if checked:
-            legal = self.legal
-            if legal is not None:
-                ok = step in legal
-            elif self.chance is not None:
-                ok = step in dict(self.chance)
-            else:
-                ok = step in self.legal_ids()
-            if not ok:
-                raise IllegalStep(step, state.current_player, self.legal_ids())
-        prefix = self.prefix
-        prefix.append(step)
-        self.legal = None
-        self.chance = None
-        action = state.action_from_ids(prefix)
-        if action is not None:
-            state.apply_unchecked(action)
-            self.prefix = []
+    def check(self, step: int) -> None:
+        """:class:`IllegalStep` unless ``step`` is among this node's legal steps."""
+        legal = self.legal
+        chance = self.chance
+        if legal is not None:
+            ok = step in legal
+        elif chance is not None:  # ascending ids: a binary search, a scan if it misses
+            at = bisect_left(chance, step, key=_first)
+            ok = (at < len(chance) and chance[at][0] == step) or step in dict(chance)
+        else:
+            ok = step in self.legal_ids()
+        if not ok:
+            raise IllegalStep(step, self.state.current_player, self.legal_ids())
 
 
 class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
@@ -328,19 +323,22 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return _TERMINAL if p == TERMINAL else p
 
     def is_chance_node(self) -> bool:
-        return bool(self._held.state.current_player == CHANCE)
+        return self._held.state.current_player == CHANCE
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         held = self._held
         if player is not None and player != held.state.current_player:
             return []
-        return held.legal_ids()[:]
+        legal = held.legal
+        return (held.legal_ids() if legal is None else legal)[:]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._held.chance_ids()[:]
+        held = self._held
+        chance = held.chance
+        return (held.chance_ids() if chance is None else chance)[:]
 
     def _apply_action(self, step: int) -> None:
         # OpenSpiel's apply_action calls this: checked unless apply_unchecked asked otherwise.
@@ -349,9 +347,20 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
             held = self._held = held.own()
         if held.unchecked:
             held.unchecked = False
-            held.step(step, False)
         else:
-            held.step(step, True)
+            legal = held.legal
+            if legal is None or step not in legal:
+                held.check(step)
+        # Take the step (inlined: the hot path of every OpenSpiel user).
+        prefix = held.prefix
+        prefix.append(step)
+        held.legal = None
+        held.chance = None
+        state = held.state
+        action = state.action_from_ids(prefix)
+        if action is not None:
+            state.apply_unchecked(action)
+            held.prefix = []
 
     def apply_unchecked(self, step: int) -> None:
         """``apply_action`` without the check that ``step`` is legal: the fast path, only for an id
@@ -370,7 +379,7 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return held.state.step_text(held.prefix, step)
 
     def is_terminal(self) -> bool:
-        return bool(self._held.state.is_terminal)
+        return self._held.state.current_player == TERMINAL  # (the engines' is_terminal)
 
     def returns(self) -> list[float]:
         state = self._held.state

@@ -1924,10 +1924,13 @@ class MeaState(State):
 
     def _shuffle_left(self, prefix: Sequence[int]) -> tuple[int, list[int]]:
         """Which deck the next shuffle step orders (0 or 1) and its positions not placed yet."""
-        first = self.rules.decks[0].size
-        seat = 0 if len(prefix) < first else 1
-        placed = set(prefix[:first] if seat == 0 else prefix[first:])
-        return seat, [k for k in range(self.rules.decks[seat].size) if k not in placed]
+        tab = self._tab
+        first = tab.offset[1]  # the first deck's size (the second's cards follow it)
+        if len(prefix) < first:
+            seat, size, placed = 0, first, set(prefix)
+        else:
+            seat, size, placed = 1, len(tab.cards) - first, set(prefix[first:])
+        return seat, [k for k in range(size) if k not in placed]
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         if self.current_player != CHANCE:
@@ -1940,9 +1943,10 @@ class MeaState(State):
         if not ids:
             return None
         if self.current_player == CHANCE:
-            first = self.rules.decks[0].size
-            if len(ids) < first + self.rules.decks[1].size:
+            tab = self._tab
+            if len(ids) < len(tab.cards):  # both decks' sizes
                 return None
+            first = tab.offset[1]
             return Shuffle([ids[:first], ids[first:]])
         (step,) = ids
         t = self._tab_ids

@@ -150,7 +150,16 @@ from cardbase.games.meikyu.codes import (
 from cardbase.games.meikyu.notation import _seat, parse_action
 from cardbase.games.meikyu.observation import MeikyuObservation, describe_legal
 from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, MeikyuRules, final_outcome, lands_held
-from cardbase.games.meikyu.tables import _WORD_IDS, _WORD_LIST, CardSets, Played, _Tables, land_swords
+from cardbase.games.meikyu.tables import (
+    _WORD_IDS,
+    _WORD_LIST,
+    MEMO_LIMIT,
+    CardSets,
+    Played,
+    StepNode,
+    _Tables,
+    land_swords,
+)
 
 __all__ = [  # the engine's public surface; the integer codes are in codes.py, the rules in rules.py
     "ActionList",
@@ -282,6 +291,7 @@ class MeikyuState(State):
         "_hot_done",
         "_hsize",
         "_inplay",
+        "_kcount",
         "_kdisc",
         "_kpile",
         "_lands",
@@ -321,6 +331,9 @@ class MeikyuState(State):
         n = rules.players
         self._n = n
         self._kpile: list[int] = list(t.kingdom_cards)
+        # The Kingdom pile's counts by kind for chance_ids, once asked: [the pile, its size,
+        # the counts], kept by a draw; stale (recounted) once the pile is another or resized.
+        self._kcount: list[Any] | None = None
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
         self._held = [0] * n  # per seat, a bit per kingdom card ever in the hand (for reports)
@@ -1086,7 +1099,12 @@ class MeikyuState(State):
         t = self._t
         k = t.kindex[action.card]
         p, dest = self._args
-        self._kpile.remove(k)
+        pile = self._kpile
+        pile.remove(k)
+        kc = self._kcount
+        if kc is not None and kc[0] is pile and kc[1] == len(pile) + 1:
+            kc[1] -= 1
+            kc[2][k] -= 1
         if not self._kpile and self._kdisc:
             self._kpile = self._kdisc
             self._kdisc = []
@@ -1628,6 +1646,7 @@ class MeikyuState(State):
         new._t = self._t
         new._n = self._n
         new._kpile = list(self._kpile)
+        new._kcount = None
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
         new._held = list(self._held)
@@ -1810,6 +1829,21 @@ class MeikyuState(State):
             return t.choices(hand, DEVELOP, False)
         return t.choices(hand, QUEST, lab)
 
+    def _set_tree(self, head: tuple[int, int, int, int] | None) -> StepNode:
+        """The tree of the steps of the card sets legal after ``head`` (None: a defence), kept in
+        the tables by the hand's key (the sets are :meth:`_card_sets`)."""
+        t = self._t
+        p = self.current_player
+        mode = DEFEND if head is None else DEVELOP if head[0] == 2 else QUEST
+        key = (mode, mode != DEVELOP and bool(self._eff[p] & B_LAB), self._hkey[p])
+        cache = t.tree_cache
+        tree = cache.get(key)
+        if tree is None:
+            if len(cache) > MEMO_LIMIT:
+                cache.clear()
+            tree = cache[key] = t.set_steps(self._card_sets(head))
+        return tree
+
     def _composed(self, steps: Sequence[int]) -> tuple[list[str], str | None]:
         """The cards and the Laboratory item that card steps name."""
         t = self._t
@@ -1824,28 +1858,55 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        ask = self._ask
+        if self.current_player >= 0 and (ask == A_DEFEND or (ask == A_MAIN and prefix)):
+            # A card set's steps: a walk down the tree of the legal sets' steps.
+            head = self._head(prefix[0]) if ask == A_MAIN else None
+            if head is not None or ask == A_DEFEND:
+                node: StepNode | None = self._set_tree(head)
+                for step in prefix[0 if head is None else 1 :]:
+                    if node is None or step not in node[0]:
+                        node = None
+                        break
+                    node = node[1][node[0].index(step)]
+                if node is not None:
+                    return list(node[0])
         unchosen = ids_without_choice(self, prefix)
         if unchosen is not None:
             return unchosen
         t = self._t
         ids = t.ids
-        ask = self._ask
         if ask == A_MAIN and not prefix:
             legal = self._main_actions()
-            out = [self._step_id(a) for a in legal._free]
+            free = legal._free
+            if free is t.free_plain:
+                out = list(t.free_plain_ids)
+            elif free is t.free_map:
+                out = list(t.free_map_ids)
+            else:
+                out = [self._step_id(a) for a in free]
             if legal._qc:
-                out.extend(ids.quest + room for room in legal._rooms)
-                for by in legal._by:
-                    way = ids.ways - 1 if by == COUNCIL else t.aggression.index(t.kindex[by])
-                    for q, land in legal._targets:
-                        where = ids.lands if land is None else t.lindex[land]
-                        out.append(ids.attack + (q * (ids.lands + 1) + where) * ids.ways + way)
+                base = ids.quest
+                out.extend([base + room for room in legal._rooms])
+                by = legal._by
+                if by:
+                    ways, lands, lindex, way_of = ids.ways, ids.lands, t.lindex, t.way_of
+                    # (q × (lands + 1) + where) × ways + way, from ids.attack
+                    at = [
+                        ids.attack + (q * (lands + 1) + (lands if land is None else lindex[land])) * ways
+                        for q, land in legal._targets
+                    ]
+                    for name in by:
+                        way = ways - 1 if name == COUNCIL else way_of[name]
+                        out.extend([a + way for a in at])
             if legal._dc:
-                out.extend(ids.develop + land for land in legal._undeveloped)
-            return sorted(out)
+                base = ids.develop
+                out.extend([base + land for land in legal._undeveloped])
+            out.sort()
+            return out
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
-            sets = self._card_sets(head)
+            sets = self._card_sets(head)  # (a prefix off the tree of the sets' steps)
             cards, lab = self._composed(prefix)
             j = len(cards)
             nexts = set()
@@ -1874,11 +1935,23 @@ class MeikyuState(State):
         ask = self._ask
         if ask == A_ROLL:
             return [(v, 1 / 6) for v in range(6)]
-        pile = self._kpile if ask == A_DRAW else self._mpile if ask == A_REVEAL else None
-        if not pile:
+        if ask == A_DRAW:
+            pile = self._kpile
+            size = len(pile)
+            if not size:
+                return []
+            kc = self._kcount
+            if kc is None or kc[0] is not pile or kc[1] != size:
+                counts = [0] * self._t.K
+                for k, c in Counter(pile).items():
+                    counts[k] = c
+                kc = self._kcount = [pile, size, counts]
+            return [(k, c / size) for k, c in enumerate(kc[2]) if c]
+        lands = self._mpile if ask == A_REVEAL else None
+        if not lands:
             return []
-        size = len(pile)
-        return [(k, c / size) for k, c in sorted(Counter(pile).items())]
+        size = len(lands)
+        return [(k, c / size) for k, c in sorted(Counter(lands).items())]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:

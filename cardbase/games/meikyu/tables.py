@@ -122,6 +122,10 @@ played as a character through the Laboratory or None)."""
 CardSets = tuple[CardSet, ...]
 Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
 """Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
+StepNode = tuple[tuple[int, ...], tuple[Any, ...]]
+"""A node of :meth:`_Tables.set_steps`' tree: (the steps that may follow, ascending; the node
+each leads to, in the same order, None after ``done``). Tuples of numbers: once the garbage
+collector has seen them it no longer tracks them, however many the memo keeps."""
 Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
 """What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
 SwordParts = tuple[int, int, int, int]
@@ -212,6 +216,8 @@ class _Tables:
         self.free_map = (MAP, RESUPPLY)
         self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
         self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
+        # The card sets' step trees (set_steps), by (mode, Laboratory?, the hand's key).
+        self.tree_cache: dict[tuple[int, bool, int], StepNode] = {}
         # Keyed by the hand's key; one memo without the Laboratory, one with it.
         self.main_cache: tuple[dict[int, Menu], dict[int, Menu]] = ({}, {})
         self.defend_cache: tuple[dict[int, tuple[Defend, ...]], dict[int, tuple[Defend, ...]]] = ({}, {})
@@ -222,6 +228,10 @@ class _Tables:
         self.order_cache: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by the cards in play, in order
         self.order_lists: dict[tuple[int, ...], tuple[Choose, ...]] = {}  # by their kinds, alphabetically
         self.ids = StepIds.of(self, rules.players)
+        # For the main choice's steps: the free plays' ids, and each way's index by name.
+        self.free_plain_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_plain)
+        self.free_map_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_map)
+        self.way_of = {self.knames[k]: w for w, k in enumerate(self.aggression)}
 
     def hand_key(self, hand: Sequence[int]) -> int:
         """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
@@ -361,6 +371,31 @@ class _Tables:
         hit = self.choice_cache[key] = tuple(out)
         return hit
 
+    def set_steps(self, sets: CardSets) -> StepNode:
+        """The steps that choose one of ``sets`` (a value of :meth:`choices`), as a tree: a card
+        step per card in order, the Laboratory step if any, then ``done`` (see :class:`StepIds`).
+        OpenSpiel's card-set steps walk it (``MeikyuState`` keeps them in :attr:`tree_cache`)."""
+        ids = self.ids
+        card, lab_at, done = ids.card, ids.lab, ids.done
+        kindex = self.kindex
+        root: dict[int, Any] = {}
+        for names, lab in sets:
+            node = root
+            for name in names:
+                step = card + kindex[name]
+                child = node.get(step)
+                if child is None:
+                    child = node[step] = {}
+                node = child
+            if lab is not None:
+                step = lab_at + kindex[lab]
+                child = node.get(step)
+                if child is None:
+                    child = node[step] = {}
+                node = child
+            node[done] = None
+        return _frozen(root)
+
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
         """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
         slot varying fastest): (names, characters, Grimoires). Memoised: hands share them."""
@@ -379,6 +414,12 @@ class _Tables:
             sets = tuple([(tn + sn, nch + sc, ng + sg) for tn, nch, ng in sets for sn, sc, sg in steps])
         self.multiset_cache[key] = sets
         return sets
+
+
+def _frozen(node: dict[int, Any]) -> StepNode:
+    """A tree of dicts (step → node) as :data:`StepNode` tuples."""
+    steps = tuple(sorted(node))
+    return steps, tuple(None if node[step] is None else _frozen(node[step]) for step in steps)
 
 
 def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:

@@ -16,7 +16,7 @@ their notation and the lazy list of splits), ``rules`` (the options, the play ta
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
@@ -599,7 +599,11 @@ class MeioState(State):
             return []
         n = self._n
         size = len(_deck(n)[0])
-        count = prefix.count if isinstance(prefix, list) else list(prefix).count
+        count: Callable[[int], int]
+        try:  # (the steps are seats, 0 to n: bytes count them in C)
+            count = bytes(prefix).count
+        except (ValueError, TypeError):
+            count = list(prefix).count
         left = size - len(prefix)
         out = []
         for s in range(n):
