@@ -669,8 +669,12 @@ class HeuristicAgent:
         if len(legal_actions) == 1:
             return legal_actions[0]
         # Its rules of thumb read the board, its own hand and how many cards each hand and deck
-        # holds, never which cards are hidden: the view serves, with no world dealt for it.
-        return heuristic_action(observation.view, legal_actions, self.opening, self.target_hand)
+        # holds, never which cards are hidden: the view serves, with no world dealt for it, and so
+        # does the observed state while unchanged (the same reads, without the view's copy).
+        state = observation.unchanged_state()
+        return heuristic_action(
+            observation.view if state is None else state, legal_actions, self.opening, self.target_hand
+        )
 
 
 # --- search ------------------------------------------------------------------------
