@@ -468,10 +468,10 @@ class _Scores:
             if s > best_score:
                 best, best_score = k, s
             k += 1
-        moves = legal.moves_by_monster()
-        if moves:
+        movers = legal.movers
+        if movers:
             atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
-            for i, dests in moves:
+            for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
                 dval = def_[i] + def_bonus[i]
                 v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
                 q = pos[i]

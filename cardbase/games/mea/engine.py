@@ -846,7 +846,8 @@ class MeaState(State):
                 raise IllegalAction("the decks must be shuffled first (shuffle …)", "shuffle-first")
             self._check_shuffle(action)
             return
-        if _canonical(cast("MeaAction", action), self._tab) in self.legal_actions():
+        listed = action.in_board_order() if type(action) is Attack and not self._tab.first_moves_in else action
+        if listed in self.legal_actions():  # (as the rules list it: _canonical)
             return
         if isinstance(action, Draw) and self._phase in (_OPENING, _MAIN) and 1 <= action.k <= len(self._deck[p]):
             return  # a draw that reaches 11 cards: legal, and it loses
@@ -1568,20 +1569,23 @@ class MeaState(State):
         (``(instance,)``), in board order."""
         target = ab.target
         f = ab.filter
-        adj_src = None
+        here = NONE_POS
         if f.adjacent:
             here = self._pos[src] if self._zone[src] == BOARD else where
             if here == NONE_POS:
                 return []
-            adj_src = {here + d for d in self._tab.dirs}
         e = ab.effect
         if e == "add_tile":
             return self._add_positions(p if target == "you" else 1 - p)
         if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
             return []  # p has no tile of its colour left to flip with
         occ = self._occ
-        # The tiles to look at, in board order (position order, as the board's dicts keep it).
-        cells: Iterable[int] = occ if adj_src is None else sorted(q for q in adj_src if q in occ)
+        # The tiles to look at, in board order (position order, as the board's dicts keep it):
+        # next to a tile, its neighbours (the tiles among the positions next to it).
+        cells: Iterable[int] = occ
+        if here != NONE_POS:
+            near = self._adj.get(here)
+            cells = sorted(near) if near is not None else sorted(q for q in {here + d for d in self._tab.dirs} if q in occ)
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
             tiles = self._tiles
             if f.empty or e == "destroy_tile":
