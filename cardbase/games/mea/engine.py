@@ -1585,7 +1585,9 @@ class MeaState(State):
         cells: Iterable[int] = occ
         if here != NONE_POS:
             near = self._adj.get(here)
-            cells = sorted(near) if near is not None else sorted(q for q in {here + d for d in self._tab.dirs} if q in occ)
+            if near is None:  # (not a tile)
+                near = tuple(q for q in {here + d for d in self._tab.dirs} if q in occ)
+            cells = sorted(near)
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
             tiles = self._tiles
             if f.empty or e == "destroy_tile":
