@@ -242,9 +242,10 @@ class _Scores:
         self.hand_size = 0
         self.crowded = 0.0  # a full hand must be played down: see card
         self.threats: dict[int, int] = {}
-        self.borders: dict[int, bool] = {}
-        self.summons: dict[str, tuple[int, int, float]] = {}
-        self.movers: dict[int, tuple[int, float, bool]] = {}
+        # score()'s own memos, made when first needed (best() does without them)
+        self.borders: dict[int, bool] | None = None
+        self.summons: dict[str, tuple[int, int, float]] | None = None
+        self.movers: dict[int, tuple[int, float, bool]] | None = None
         self.worths: dict[tuple[int, int | None], float] = {}
 
     def threat(self, q: int) -> int:
@@ -357,9 +358,12 @@ class _Scores:
 
     def move(self, i: int, d: int) -> float:
         """Moving monster instance ``i`` onto tile ``d``."""
-        mover = self.movers.get(i)
+        movers = self.movers
+        if movers is None:
+            movers = self.movers = {}
+        mover = movers.get(i)
         if mover is None:
-            mover = self.movers[i] = self._mover(i)
+            mover = movers[i] = self._mover(i)
         dval, v, here = mover
         there = self.threat(d) >= dval
         if self.tiles[d] != self.p:
@@ -370,9 +374,12 @@ class _Scores:
 
     def summon(self, name: str, q: int) -> float:
         """Summoning the first ``name`` in the hand onto tile ``q``."""
-        summoned = self.summons.get(name)
+        summons = self.summons
+        if summons is None:
+            summons = self.summons = {}
+        summoned = summons.get(name)
         if summoned is None:
-            summoned = self.summons[name] = self._summoned(name)
+            summoned = summons[name] = self._summoned(name)
         i, value, score = summoned
         if self.threat(q) >= self.defence[i]:
             score -= 0.6 * value
@@ -382,10 +389,13 @@ class _Scores:
 
     def border(self, q: int) -> bool:
         """Whether a tile next to ``q`` is not the player's."""
-        border = self.borders.get(q)
+        borders = self.borders
+        if borders is None:
+            borders = self.borders = {}
+        border = borders.get(q)
         if border is None:
             tiles, p = self.tiles, self.p
-            border = self.borders[q] = any(tiles[d] != p for d in self.adj[q])
+            border = borders[q] = any(tiles[d] != p for d in self.adj[q])
         return border
 
     def attack(self, t: int, ids: Sequence[int]) -> float:
@@ -474,22 +484,28 @@ class _Scores:
             for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
                 dval = def_[i] + def_bonus[i]
                 v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
-                q = pos[i]
-                at_q = threats.get(q)
-                if at_q is None:
-                    at_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
-                here = at_q >= dval
+                here = None  # under threat where it stands: worked out when a move needs it
                 for d in dests:
-                    on_d = threats.get(d)
-                    if on_d is None:
-                        on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
-                    there = on_d >= dval
+                    # move()'s score; a threat is worked out only where the score depends on it.
                     if tiles[d] != p:
-                        s = 3.0 - (0.8 * v if there else 0.0)
-                    elif here and not there:
-                        s = 0.4 * v
+                        on_d = threats.get(d)
+                        if on_d is None:
+                            on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
+                        s = 3.0 - (0.8 * v if on_d >= dval else 0.0)
                     else:
-                        s = -0.2
+                        if here is None:
+                            q = pos[i]
+                            at_q = threats.get(q)
+                            if at_q is None:
+                                at_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
+                            here = at_q >= dval
+                        if here:
+                            on_d = threats.get(d)
+                            if on_d is None:
+                                on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
+                            s = 0.4 * v if on_d < dval else -0.2
+                        else:
+                            s = -0.2
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
@@ -666,8 +682,7 @@ class HeuristicAgent:
         self.target_hand = target_hand
 
     def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        # (A single legal action is taken without reading the state: see heuristic_action.)
         # Its rules of thumb read the board, its own hand and how many cards each hand and deck
         # holds, never which cards are hidden: the view serves, with no world dealt for it, and so
         # does the observed state while unchanged (the same reads, without the view's copy).

@@ -1111,6 +1111,10 @@ class MeaState(State):
 
     def apply(self, action: Any) -> None:
         """Check ``action`` and apply it (an attack's attackers in any order under ``move_in="all"``)."""
+        legal = self._legal
+        if (type(legal) is MainActions or type(legal) is ChoiceActions) and action is legal._given is not None:
+            self.apply_unchecked(action)  # the action just taken from the legal list by index: legal
+            return
         if type(action) is Attack:
             action = _canonical(action, self._tab)
         self.check(action)

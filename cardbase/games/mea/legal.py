@@ -29,10 +29,12 @@ class _LazyActions(Sequence[MeaAction]):
     for (all a random player needs); iterating, ``in`` and ``==`` build them all, once.
     A lazy list reads its state: it is valid until the state changes."""
 
-    __slots__ = ("_all", "_state")
+    __slots__ = ("_all", "_given", "_state")
 
     _state: MeaState
     _all: tuple[MeaAction, ...] | None
+    _given: MeaAction | None
+    """The action last taken from the list by index (it is in the list: actions are immutable)."""
 
     def _build_all(self) -> list[MeaAction]:
         raise NotImplementedError
@@ -67,7 +69,7 @@ class ChoiceActions(_LazyActions):
     """The choice phase's legal actions: ``choose`` each option in turn (tiles, or
     monsters in board order)."""
 
-    __slots__ = ("_given", "_options")
+    __slots__ = ("_options",)
 
     def __init__(self, state: MeaState, options: tuple[Any, ...]):
         self._state = state
@@ -124,7 +126,6 @@ class MainActions(_LazyActions):
         "_attacks",
         "_bounds",
         "_ends",
-        "_given",
         "_movers",
         "_n",
         "_plays",
@@ -203,7 +204,10 @@ class MainActions(_LazyActions):
                     if not share:  # no blocked neighbour: no enemy next to it
                         continue
                 else:
-                    dests = [d for d in nbrs if d not in blocked]
+                    dests = []  # (a loop, not a list comprehension: no function call)
+                    for d in nbrs:
+                        if d not in blocked:
+                            dests.append(d)
                     if dests:
                         movers.append((i, dests))
                         n_moves += len(dests)
