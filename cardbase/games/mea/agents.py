@@ -164,6 +164,10 @@ class _Profile:
         self.bonus = tuple(_bonus(trig) for trig in tab.triggers)
 
 
+_FIXED_EFFECTS = frozenset(("extra_attack", "extra_action", "gain_attack", "gain_defence", "add_tile"))
+"""The effects :func:`_fixed_worth` gives a worth for (whatever the ability's other fields)."""
+
+
 def _fixed_worth(ab: Ability) -> float | None:
     """:meth:`_Scores.ability_worth` of an ability whose worth does not depend on the position
     (when its condition holds), else ``None``."""
@@ -292,9 +296,8 @@ class _Scores:
             room = HAND_LIMIT - 2 - self.hand_size
             n = min(ab.amount, room, state.deck_size(p))
             return 0.9 * n if ab.target == "you" else -0.5 * n
-        fixed = _fixed_worth(ab)
-        if fixed is not None:
-            return fixed
+        if e in _FIXED_EFFECTS:
+            return cast("float", _fixed_worth(ab))
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -402,19 +405,33 @@ class _Scores:
         """Attacking tile ``t`` with monster instances ``ids``."""
         p, ctrl = self.p, self.ctrl
         atk, atk_bonus, def_, def_bonus = self.atk, self.atk_bonus, self.def_, self.def_bonus
+        bonus = self.bonus
         total = 0
         for i in ids:
             total += atk[i] + atk_bonus[i]
-        defenders = [j for j in self.occ[t] if ctrl[j] != p]
+        here = self.occ[t]
+        defenders = 0
         retaliation = 0
-        for j in defenders:
-            retaliation += atk[j] + atk_bonus[j]
-        killed = [j for j in defenders if def_[j] + def_bonus[j] <= total]
-        lost = [i for i in ids if def_[i] + def_bonus[i] <= retaliation]
-        value = self.value
-        score = sum([value(j) for j in killed]) - sum([value(i) for i in lost])
-        score += 1.5 * len(killed)
-        if len(killed) == len(defenders) and len(lost) < len(ids):
+        for j in here:
+            if ctrl[j] != p:
+                defenders += 1
+                retaliation += atk[j] + atk_bonus[j]
+        # The worth (value()) of what is killed and of what is lost, each summed in order.
+        killed = 0
+        gained = 0
+        for j in here:
+            if ctrl[j] != p and def_[j] + def_bonus[j] <= total:
+                killed += 1
+                gained += atk[j] + atk_bonus[j] + def_[j] + def_bonus[j] + bonus[j]
+        lost = 0
+        given = 0
+        for i in ids:
+            if def_[i] + def_bonus[i] <= retaliation:
+                lost += 1
+                given += atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
+        score = gained - given
+        score += 1.5 * killed
+        if killed == defenders and lost < len(ids):
             score += 4.0 if self.tiles[t] != p else 1.0
         if len(ids) == 2:
             score -= 0.5
@@ -422,7 +439,8 @@ class _Scores:
 
     def play(self, name: str) -> float:
         """Playing the first assist ``name`` in the hand."""
-        i = self.card(name)
+        first = self.first
+        i = (self._read_hand() if first is None else first)[name]  # (card())
         return self.worth(i, -1) - 0.3 * self.cost[i] + self.crowded
 
     def _mover(self, i: int) -> tuple[int, float, bool]:
@@ -432,7 +450,8 @@ class _Scores:
 
     def _summoned(self, name: str) -> tuple[int, int, float]:
         """A summoned card's instance, attack plus defence, and score before its tile counts."""
-        i = self.card(name)
+        first = self.first
+        i = (self._read_hand() if first is None else first)[name]  # (card(), read before crowded)
         value = self.attack_printed[i] + self.defence[i]
         return i, value, 1.0 + 0.5 * value + 0.3 * self.cost[i] + self.crowded
 
