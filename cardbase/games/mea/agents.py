@@ -139,7 +139,7 @@ class _Profile:
     :meth:`_Scores.card_worth` gives for it whatever the position (when each of those abilities is
     worth the same anywhere: no condition, a :func:`_fixed_worth`), else ``None``."""
 
-    __slots__ = ("bonus", "fixed", "on_play", "reach")
+    __slots__ = ("bonus", "fixed", "on_play", "reach", "tables")
 
     def __init__(self, tab: MeaTables):
         on_play: list[tuple[Ability, ...]] = []
@@ -162,6 +162,8 @@ class _Profile:
             fixed.append(worth)
         self.fixed = tuple(fixed)
         self.bonus = tuple(_bonus(trig) for trig in tab.triggers)
+        self.tables = (tab.attack, tab.defence, tab.cost, tab.names, self.reach, self.bonus, self.on_play, self.fixed)
+        """What :class:`_Scores` reads of these and of the rules' tables, in one tuple."""
 
 
 _FIXED_EFFECTS = frozenset(("extra_attack", "extra_action", "gain_attack", "gain_defence", "add_tile"))
@@ -235,10 +237,16 @@ class _Scores:
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
-        tab = state.tables
-        profile = _profile(tab)
-        self.attack_printed, self.defence, self.cost, self.names = tab.attack, tab.defence, tab.cost, tab.names
-        self.reach, self.bonus, self.on_play, self.fixed = profile.reach, profile.bonus, profile.on_play, profile.fixed
+        (
+            self.attack_printed,
+            self.defence,
+            self.cost,
+            self.names,
+            self.reach,
+            self.bonus,
+            self.on_play,
+            self.fixed,
+        ) = _profile(state.tables).tables
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
@@ -540,7 +548,13 @@ class _Scores:
 def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     """The heuristic's choice of a target for the ability (or displacement) pending."""
     ab, source = state.pending()
-    owners, occ, adj, ctrl, pos, atk, *_ = state.board_view()
+    owners, occ, adj, ctrl, pos, atk, defence, atk_bonus, def_bonus = state.board_view()
+    bonus = _profile(state.tables).bonus
+
+    def value(i: int) -> float:
+        """:func:`monster_value` (the same sum: attack and defence, then the bonus)."""
+        return atk[i] + atk_bonus[i] + defence[i] + def_bonus[i] + bonus[i]
+
     if ab is None:  # where a displaced monster goes
         return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
@@ -560,25 +574,31 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
                 return legal[_first_best(chosen, useful, max)]
             if e == "gain_defence":
-                return legal[_first_best(chosen, lambda i: monster_value(state, i), max)]
-            return legal[_first_best(chosen, lambda i: monster_value(state, i), min)]
-        return legal[_first_best(chosen, lambda i: monster_value(state, i) * (1 if ctrl[i] != p else -1), max)]
+                return legal[_first_best(chosen, value, max)]
+            return legal[_first_best(chosen, value, min)]
+        return legal[_first_best(chosen, lambda i: value(i) * (1 if ctrl[i] != p else -1), max)]
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
-            return sum(monster_value(state, j) * (1 if ctrl[j] != p else -1) for j in occ[a[1]])
+            return sum(value(j) * (1 if ctrl[j] != p else -1) for j in occ[a[1]])
 
         return max(legal, key=loss)
     if e == "add_tile":
         owner = p if ab.target == "you" else 1 - p
         dirs = state.tables.dirs
-
-        def friends(a: Choose) -> int:
-            q = a[1]
-            n = sum(1 for d in dirs if owners.get(q + d) == owner)
-            return n if owner == p else -n
-
-        return max(legal, key=friends)
+        places = legal.options if type(legal) is ChoiceActions else [a[1] for a in legal]
+        # The first place with the most of owner's tiles next to it (the fewest, for the opponent's).
+        best, most = 0, None
+        for k, q in enumerate(places):
+            n = 0
+            for d in dirs:
+                if owners.get(q + d) == owner:
+                    n += 1
+            if owner != p:
+                n = -n
+            if most is None or n > most:
+                best, most = k, n
+        return legal[best]
     return legal[0]
 
 
