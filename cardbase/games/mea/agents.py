@@ -426,18 +426,18 @@ class _Scores:
                 retaliation += atk[j] + atk_bonus[j]
         # The worth (value()) of what is killed and of what is lost, each summed in order.
         killed = 0
-        gained = 0
+        gained: float = 0  # (an int 0 until a worth is added, as sum() starts)
         for j in here:
             if ctrl[j] != p and def_[j] + def_bonus[j] <= total:
                 killed += 1
                 gained += atk[j] + atk_bonus[j] + def_[j] + def_bonus[j] + bonus[j]
         lost = 0
-        given = 0
+        given: float = 0
         for i in ids:
             if def_[i] + def_bonus[i] <= retaliation:
                 lost += 1
                 given += atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
-        score = gained - given
+        score: float = gained - given
         score += 1.5 * killed
         if killed == defenders and lost < len(ids):
             score += 4.0 if self.tiles[t] != p else 1.0
