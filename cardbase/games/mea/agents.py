@@ -471,10 +471,10 @@ class _Scores:
         k = 0
         threats, tiles, p = self.threats, self.tiles, self.p
         ctrl, atk, occ, adj = self.ctrl, self.atk, self.occ, self.adj
-        names = legal.summon_cards
+        names, summon_tiles, assists, movers, attack_specs = legal.makings()
         if names:
             places = []  # each tile's threat and whether it borders a tile not the player's
-            for q in legal.summon_tiles:
+            for q in summon_tiles:
                 on_q = threats.get(q)
                 if on_q is None:
                     on_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
@@ -500,12 +500,11 @@ class _Scores:
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
-        for name in legal.assists:
+        for name in assists:
             s = self.play(name)
             if s > best_score:
                 best, best_score = k, s
             k += 1
-        movers = legal.movers
         if movers:
             atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
             for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
@@ -537,7 +536,7 @@ class _Scores:
                         best, best_score = k, s
                     k += 1
         attack = self.attack
-        for spec in legal.attack_specs:
+        for spec in attack_specs:
             s = attack(spec[0], spec[1:])
             if s > best_score:
                 best, best_score = k, s

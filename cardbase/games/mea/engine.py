@@ -209,6 +209,8 @@ class MeaBoard(NamedTuple):
     defence_bonuses: Sequence[int]
 
 
+_new_observation = object.__new__
+
 _HIDE_DECK = bytes(UNKNOWN if z == DECK else z for z in range(256))
 """A translation table of zone codes: ``DECK`` becomes ``UNKNOWN``, the others stay."""
 
@@ -1812,7 +1814,10 @@ class MeaState(State):
         observation nobody reads the view of, dropped before the next action, costs no copy."""
         if player not in (0, 1, SPECTATOR):
             raise ValueError(f"no seat {player} in a 2-player game")
-        seen = MeaObservation._of(player, self)
+        seen = _new_observation(MeaObservation)  # lazy: no view yet (see MeaObservation.view)
+        seen.player = player
+        seen._view = None
+        seen._state = self
         if self._seen is None:
             self._seen = [weakref.ref(seen)]
         else:

@@ -352,6 +352,15 @@ class MainActions(_LazyActions):
         sequence's order: after the assists."""
         return list(self._movers)
 
+    def makings(
+        self,
+    ) -> tuple[
+        Sequence[str], Sequence[int], Sequence[str], Sequence[tuple[int, Sequence[int]]], Sequence[tuple[int, ...]]
+    ]:
+        """:attr:`summon_cards`, :attr:`summon_tiles`, :attr:`assists`, :attr:`movers` and
+        :attr:`attack_specs` in one call (for an agent that scores every action)."""
+        return self._summon_names, self._summon_tiles, self._plays, self._movers, self._attacks
+
     @property
     def movers(self) -> Sequence[tuple[int, Sequence[int]]]:
         """:meth:`moves_by_monster`'s pairs, without a copy of their list."""

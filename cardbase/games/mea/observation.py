@@ -52,16 +52,6 @@ class MeaObservation:
         self._view: MeaState | None = view
         self._state: MeaState | None = None
 
-    @classmethod
-    def _of(cls, player: int, state: MeaState) -> MeaObservation:
-        """What ``player`` sees of ``state``, its view made when first needed (the state makes it
-        before it changes: see :meth:`MeaState.observation`)."""
-        seen = object.__new__(cls)
-        seen.player = player
-        seen._view = None
-        seen._state = state
-        return seen
-
     @property
     def view(self) -> MeaState:
         """The state with what the player cannot see removed."""
