@@ -202,3 +202,22 @@ def test_an_observation_read_after_the_state_changed_sees_it_as_it_was():
         assert held[0].unchanged_state() is None, name
         after = [json.dumps(state.observation(s).public(), sort_keys=True) for s in (0, 1, SPECTATOR)]
         assert after != now, f"{name} changed nothing seen: the test proves nothing"
+
+
+def test_a_state_with_an_observation_held_pickles_and_copies():
+    """The weak references a state keeps to its observations do not stop it pickling, and its copy
+    (pickled or deep-copied) plays on as the state does."""
+    import copy
+    import pickle
+
+    rules = rules_for()
+    state = rules.new_initial_state(5)
+    state.apply(state.sample_chance())
+    held = state.observation(0)
+    seen = state.observation(1).public()
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        action = state.legal_actions()[0]
+        assert twin.legal_actions()[0] == action and twin.observation(1).public() == seen
+        twin.apply(action)
+        assert twin.observation(1).public() != seen
+    assert held.unchanged_state() is state  # the copies' changes are not this state's

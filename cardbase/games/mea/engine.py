@@ -1824,6 +1824,14 @@ class MeaState(State):
             self._seen.append(weakref.ref(seen))
         return seen
 
+    def __getstate__(self) -> Any:
+        """Pickled without the weak references to the observations of it still held (they are not
+        picklable, and they stay with this state)."""
+        data = super().__getstate__()
+        if type(data) is tuple and len(data) == 2 and isinstance(data[1], dict) and data[1].get("_seen"):
+            data = (data[0], {**data[1], "_seen": None})
+        return data
+
     def _settle(self) -> None:
         """Before the state changes: the observations of it still held make their views (of the
         state as they observed it)."""
