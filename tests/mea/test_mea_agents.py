@@ -162,3 +162,34 @@ def test_the_heuristic_scores_the_lazy_main_actions_as_it_scores_each_built_one(
                 compared += 1
             state.apply(agents[p].act(state.observation(p), legal))
     assert compared > 500
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_heuristic_reads_the_observed_state_as_it_reads_the_view(seed):
+    """The heuristic on the full state (an observation's ``unchanged_state``, no view copied) picks
+    what it picks on the redacted view, at every decision of every phase: it reads nothing hidden."""
+    from cardbase.games.mea.agents import heuristic_action
+
+    decisions = 0
+    for game in range(3):
+        rules = random_rules(200 + 3 * seed + game)
+        state = rules.new_initial_state(seed)
+        agents = [RandomAgent(rules, s, seed + s) for s in (0, 1)]
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            p = state.current_player
+            seen = state.observation(p)
+            assert seen.unchanged_state() is state
+            legal = state.legal_actions()
+            for opening, target in ((5, 5), (3, 7)):
+                on_state = heuristic_action(state, legal, opening, target)
+                assert heuristic_action(state.observation(p).view, legal, opening, target) == on_state
+            assert seen.unchanged_state() is state  # another observation's view was made, not this one's
+            decisions += 1
+            # Half heuristic, half random: positions the heuristic would not reach on its own.
+            agent = HeuristicAgent(rules, p, seed) if decisions % 2 else agents[p]
+            state.apply(agent.act(seen, legal))
+            assert seen.unchanged_state() is None  # the state changed: the observation holds its view
+    assert decisions > 60

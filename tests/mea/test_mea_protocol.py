@@ -171,3 +171,53 @@ def test_two_monsters_of_the_same_name_on_a_tile_need_their_slot():
     with pytest.raises(IllegalAction) as error:
         state.apply(Move(Ref("Filler", B.parse("b1")), B.parse("a1")))
     assert error.value.rule == "which-monster" and "Filler@b1#1" in str(error.value)
+
+
+def test_an_observation_read_after_the_state_changed_sees_it_as_it_was():
+    """An observation's view is made when first read or before the state changes: one read after
+    any kind of change (an action, a set-up method) is the state as observed, not as it is."""
+    from cardbase.games.base import SPECTATOR
+    from cardbase.games.mea.codes import BOARD, HAND
+
+    rules = rules_for()
+    state = rules.new_initial_state(3)
+    while state.current_player == CHANCE or state.phase != "main":
+        state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
+    first_tile = sorted(state.tiles())[0]
+    changes = {
+        "action": lambda: state.apply(state.legal_actions()[len(state.legal_actions()) - 1]),
+        "set_main_phase": lambda: state.set_main_phase(state.current_player, 9),
+        "place_card": lambda: state.place_card(state.deck(0)[0], HAND),
+        "place on the board": lambda: state.place_card(state.hand(0)[0], BOARD, first_tile),
+        "set_monster": lambda: state.set_monster(state.monsters()[0], attack=9),
+        "set_tile": lambda: state.set_tile(first_tile, 1 - state.tiles()[first_tile]),
+        "arrange": lambda: state.arrange(0, state.hand(0)[:-1], [*state.hand(0)[-1:], *state.deck(0)]),
+    }
+    for name, change in changes.items():
+        now = [json.dumps(state.observation(s).public(), sort_keys=True) for s in (0, 1, SPECTATOR)]
+        held = [state.observation(s) for s in (0, 1, SPECTATOR)]
+        assert held[0].unchanged_state() is state
+        change()
+        assert [json.dumps(h.public(), sort_keys=True) for h in held] == now, name
+        assert held[0].unchanged_state() is None, name
+        after = [json.dumps(state.observation(s).public(), sort_keys=True) for s in (0, 1, SPECTATOR)]
+        assert after != now, f"{name} changed nothing seen: the test proves nothing"
+
+
+def test_a_state_with_an_observation_held_pickles_and_copies():
+    """The weak references a state keeps to its observations do not stop it pickling, and its copy
+    (pickled or deep-copied) plays on as the state does."""
+    import copy
+    import pickle
+
+    rules = rules_for()
+    state = rules.new_initial_state(5)
+    state.apply(state.sample_chance())
+    held = state.observation(0)
+    seen = state.observation(1).public()
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        action = state.legal_actions()[0]
+        assert twin.legal_actions()[0] == action and twin.observation(1).public() == seen
+        twin.apply(action)
+        assert twin.observation(1).public() != seen
+    assert held.unchanged_state() is state  # the copies' changes are not this state's

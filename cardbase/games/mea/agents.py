@@ -139,7 +139,7 @@ class _Profile:
     :meth:`_Scores.card_worth` gives for it whatever the position (when each of those abilities is
     worth the same anywhere: no condition, a :func:`_fixed_worth`), else ``None``."""
 
-    __slots__ = ("bonus", "fixed", "on_play", "reach")
+    __slots__ = ("bonus", "fixed", "on_play", "reach", "tables")
 
     def __init__(self, tab: MeaTables):
         on_play: list[tuple[Ability, ...]] = []
@@ -162,6 +162,12 @@ class _Profile:
             fixed.append(worth)
         self.fixed = tuple(fixed)
         self.bonus = tuple(_bonus(trig) for trig in tab.triggers)
+        self.tables = (tab.attack, tab.defence, tab.cost, tab.names, self.reach, self.bonus, self.on_play, self.fixed)
+        """What :class:`_Scores` reads of these and of the rules' tables, in one tuple."""
+
+
+_FIXED_EFFECTS = frozenset(("extra_attack", "extra_action", "gain_attack", "gain_defence", "add_tile"))
+"""The effects :func:`_fixed_worth` gives a worth for (whatever the ability's other fields)."""
 
 
 def _fixed_worth(ab: Ability) -> float | None:
@@ -231,10 +237,16 @@ class _Scores:
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
-        tab = state.tables
-        profile = _profile(tab)
-        self.attack_printed, self.defence, self.cost, self.names = tab.attack, tab.defence, tab.cost, tab.names
-        self.reach, self.bonus, self.on_play, self.fixed = profile.reach, profile.bonus, profile.on_play, profile.fixed
+        (
+            self.attack_printed,
+            self.defence,
+            self.cost,
+            self.names,
+            self.reach,
+            self.bonus,
+            self.on_play,
+            self.fixed,
+        ) = _profile(state.tables).tables
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
@@ -242,9 +254,10 @@ class _Scores:
         self.hand_size = 0
         self.crowded = 0.0  # a full hand must be played down: see card
         self.threats: dict[int, int] = {}
-        self.borders: dict[int, bool] = {}
-        self.summons: dict[str, tuple[int, int, float]] = {}
-        self.movers: dict[int, tuple[int, float, bool]] = {}
+        # score()'s own memos, made when first needed (best() does without them)
+        self.borders: dict[int, bool] | None = None
+        self.summons: dict[str, tuple[int, int, float]] | None = None
+        self.movers: dict[int, tuple[int, float, bool]] | None = None
         self.worths: dict[tuple[int, int | None], float] = {}
 
     def threat(self, q: int) -> int:
@@ -291,9 +304,8 @@ class _Scores:
             room = HAND_LIMIT - 2 - self.hand_size
             n = min(ab.amount, room, state.deck_size(p))
             return 0.9 * n if ab.target == "you" else -0.5 * n
-        fixed = _fixed_worth(ab)
-        if fixed is not None:
-            return fixed
+        if e in _FIXED_EFFECTS:
+            return cast("float", _fixed_worth(ab))
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -357,9 +369,12 @@ class _Scores:
 
     def move(self, i: int, d: int) -> float:
         """Moving monster instance ``i`` onto tile ``d``."""
-        mover = self.movers.get(i)
+        movers = self.movers
+        if movers is None:
+            movers = self.movers = {}
+        mover = movers.get(i)
         if mover is None:
-            mover = self.movers[i] = self._mover(i)
+            mover = movers[i] = self._mover(i)
         dval, v, here = mover
         there = self.threat(d) >= dval
         if self.tiles[d] != self.p:
@@ -370,9 +385,12 @@ class _Scores:
 
     def summon(self, name: str, q: int) -> float:
         """Summoning the first ``name`` in the hand onto tile ``q``."""
-        summoned = self.summons.get(name)
+        summons = self.summons
+        if summons is None:
+            summons = self.summons = {}
+        summoned = summons.get(name)
         if summoned is None:
-            summoned = self.summons[name] = self._summoned(name)
+            summoned = summons[name] = self._summoned(name)
         i, value, score = summoned
         if self.threat(q) >= self.defence[i]:
             score -= 0.6 * value
@@ -382,29 +400,46 @@ class _Scores:
 
     def border(self, q: int) -> bool:
         """Whether a tile next to ``q`` is not the player's."""
-        border = self.borders.get(q)
+        borders = self.borders
+        if borders is None:
+            borders = self.borders = {}
+        border = borders.get(q)
         if border is None:
             tiles, p = self.tiles, self.p
-            border = self.borders[q] = any(tiles[d] != p for d in self.adj[q])
+            border = borders[q] = any(tiles[d] != p for d in self.adj[q])
         return border
 
     def attack(self, t: int, ids: Sequence[int]) -> float:
         """Attacking tile ``t`` with monster instances ``ids``."""
         p, ctrl = self.p, self.ctrl
         atk, atk_bonus, def_, def_bonus = self.atk, self.atk_bonus, self.def_, self.def_bonus
+        bonus = self.bonus
         total = 0
         for i in ids:
             total += atk[i] + atk_bonus[i]
-        defenders = [j for j in self.occ[t] if ctrl[j] != p]
+        here = self.occ[t]
+        defenders = 0
         retaliation = 0
-        for j in defenders:
-            retaliation += atk[j] + atk_bonus[j]
-        killed = [j for j in defenders if def_[j] + def_bonus[j] <= total]
-        lost = [i for i in ids if def_[i] + def_bonus[i] <= retaliation]
-        value = self.value
-        score = sum([value(j) for j in killed]) - sum([value(i) for i in lost])
-        score += 1.5 * len(killed)
-        if len(killed) == len(defenders) and len(lost) < len(ids):
+        for j in here:
+            if ctrl[j] != p:
+                defenders += 1
+                retaliation += atk[j] + atk_bonus[j]
+        # The worth (value()) of what is killed and of what is lost, each summed in order.
+        killed = 0
+        gained: float = 0  # (an int 0 until a worth is added, as sum() starts)
+        for j in here:
+            if ctrl[j] != p and def_[j] + def_bonus[j] <= total:
+                killed += 1
+                gained += atk[j] + atk_bonus[j] + def_[j] + def_bonus[j] + bonus[j]
+        lost = 0
+        given: float = 0
+        for i in ids:
+            if def_[i] + def_bonus[i] <= retaliation:
+                lost += 1
+                given += atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
+        score: float = gained - given
+        score += 1.5 * killed
+        if killed == defenders and lost < len(ids):
             score += 4.0 if self.tiles[t] != p else 1.0
         if len(ids) == 2:
             score -= 0.5
@@ -412,7 +447,8 @@ class _Scores:
 
     def play(self, name: str) -> float:
         """Playing the first assist ``name`` in the hand."""
-        i = self.card(name)
+        first = self.first
+        i = (self._read_hand() if first is None else first)[name]  # (card())
         return self.worth(i, -1) - 0.3 * self.cost[i] + self.crowded
 
     def _mover(self, i: int) -> tuple[int, float, bool]:
@@ -422,7 +458,8 @@ class _Scores:
 
     def _summoned(self, name: str) -> tuple[int, int, float]:
         """A summoned card's instance, attack plus defence, and score before its tile counts."""
-        i = self.card(name)
+        first = self.first
+        i = (self._read_hand() if first is None else first)[name]  # (card(), read before crowded)
         value = self.attack_printed[i] + self.defence[i]
         return i, value, 1.0 + 0.5 * value + 0.3 * self.cost[i] + self.crowded
 
@@ -434,10 +471,10 @@ class _Scores:
         k = 0
         threats, tiles, p = self.threats, self.tiles, self.p
         ctrl, atk, occ, adj = self.ctrl, self.atk, self.occ, self.adj
-        names = legal.summon_cards
+        names, summon_tiles, assists, movers, attack_specs = legal.makings()
         if names:
             places = []  # each tile's threat and whether it borders a tile not the player's
-            for q in legal.summon_tiles:
+            for q in summon_tiles:
                 on_q = threats.get(q)
                 if on_q is None:
                     on_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
@@ -463,38 +500,43 @@ class _Scores:
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
-        for name in legal.assists:
+        for name in assists:
             s = self.play(name)
             if s > best_score:
                 best, best_score = k, s
             k += 1
-        moves = legal.moves_by_monster()
-        if moves:
+        if movers:
             atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
-            for i, dests in moves:
+            for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
                 dval = def_[i] + def_bonus[i]
                 v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
-                q = pos[i]
-                at_q = threats.get(q)
-                if at_q is None:
-                    at_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
-                here = at_q >= dval
+                here = None  # under threat where it stands: worked out when a move needs it
                 for d in dests:
-                    on_d = threats.get(d)
-                    if on_d is None:
-                        on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
-                    there = on_d >= dval
+                    # move()'s score; a threat is worked out only where the score depends on it.
                     if tiles[d] != p:
-                        s = 3.0 - (0.8 * v if there else 0.0)
-                    elif here and not there:
-                        s = 0.4 * v
+                        on_d = threats.get(d)
+                        if on_d is None:
+                            on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
+                        s = 3.0 - (0.8 * v if on_d >= dval else 0.0)
                     else:
-                        s = -0.2
+                        if here is None:
+                            q = pos[i]
+                            at_q = threats.get(q)
+                            if at_q is None:
+                                at_q = threats[q] = _threat(q, p, ctrl, atk, occ, adj)
+                            here = at_q >= dval
+                        if here:
+                            on_d = threats.get(d)
+                            if on_d is None:
+                                on_d = threats[d] = _threat(d, p, ctrl, atk, occ, adj)
+                            s = 0.4 * v if on_d < dval else -0.2
+                        else:
+                            s = -0.2
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
         attack = self.attack
-        for spec in legal.attack_specs:
+        for spec in attack_specs:
             s = attack(spec[0], spec[1:])
             if s > best_score:
                 best, best_score = k, s
@@ -505,7 +547,13 @@ class _Scores:
 def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
     """The heuristic's choice of a target for the ability (or displacement) pending."""
     ab, source = state.pending()
-    owners, occ, adj, ctrl, pos, atk, *_ = state.board_view()
+    owners, occ, adj, ctrl, pos, atk, defence, atk_bonus, def_bonus = state.board_view()
+    bonus = _profile(state.tables).bonus
+
+    def value(i: int) -> float:
+        """:func:`monster_value` (the same sum: attack and defence, then the bonus)."""
+        return atk[i] + atk_bonus[i] + defence[i] + def_bonus[i] + bonus[i]
+
     if ab is None:  # where a displaced monster goes
         return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
@@ -525,25 +573,31 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
 
                 return legal[_first_best(chosen, useful, max)]
             if e == "gain_defence":
-                return legal[_first_best(chosen, lambda i: monster_value(state, i), max)]
-            return legal[_first_best(chosen, lambda i: monster_value(state, i), min)]
-        return legal[_first_best(chosen, lambda i: monster_value(state, i) * (1 if ctrl[i] != p else -1), max)]
+                return legal[_first_best(chosen, value, max)]
+            return legal[_first_best(chosen, value, min)]
+        return legal[_first_best(chosen, lambda i: value(i) * (1 if ctrl[i] != p else -1), max)]
     if e == "obliterate_tile":
 
         def loss(a: Choose) -> float:
-            return sum(monster_value(state, j) * (1 if ctrl[j] != p else -1) for j in occ[a[1]])
+            return sum(value(j) * (1 if ctrl[j] != p else -1) for j in occ[a[1]])
 
         return max(legal, key=loss)
     if e == "add_tile":
         owner = p if ab.target == "you" else 1 - p
         dirs = state.tables.dirs
-
-        def friends(a: Choose) -> int:
-            q = a[1]
-            n = sum(1 for d in dirs if owners.get(q + d) == owner)
-            return n if owner == p else -n
-
-        return max(legal, key=friends)
+        places = legal.options if type(legal) is ChoiceActions else [a[1] for a in legal]
+        # The first place with the most of owner's tiles next to it (the fewest, for the opponent's).
+        best, most = 0, None
+        for k, q in enumerate(places):
+            n = 0
+            for d in dirs:
+                if owners.get(q + d) == owner:
+                    n += 1
+            if owner != p:
+                n = -n
+            if most is None or n > most:
+                best, most = k, n
+        return legal[best]
     return legal[0]
 
 
@@ -666,11 +720,14 @@ class HeuristicAgent:
         self.target_hand = target_hand
 
     def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        # (A single legal action is taken without reading the state: see heuristic_action.)
         # Its rules of thumb read the board, its own hand and how many cards each hand and deck
-        # holds, never which cards are hidden: the view serves, with no world dealt for it.
-        return heuristic_action(observation.view, legal_actions, self.opening, self.target_hand)
+        # holds, never which cards are hidden: the view serves, with no world dealt for it, and so
+        # does the observed state while unchanged (the same reads, without the view's copy).
+        state = observation.unchanged_state()
+        return heuristic_action(
+            observation.view if state is None else state, legal_actions, self.opening, self.target_hand
+        )
 
 
 # --- search ------------------------------------------------------------------------

@@ -39,6 +39,7 @@ module may). This module re-exports the public surface (``__all__``).
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from operator import countOf
 from typing import Any, NamedTuple, cast
@@ -208,6 +209,8 @@ class MeaBoard(NamedTuple):
     defence_bonuses: Sequence[int]
 
 
+_new_observation = object.__new__
+
 _HIDE_DECK = bytes(UNKNOWN if z == DECK else z for z in range(256))
 """A translation table of zone codes: ``DECK`` becomes ``UNKNOWN``, the others stay."""
 
@@ -241,6 +244,7 @@ class MeaState(State):
         "_phase",
         "_pos",
         "_queue",
+        "_seen",
         "_tab",
         "_taken",
         "_tiles",
@@ -295,6 +299,7 @@ class MeaState(State):
         self._active = 0
         self._end: tuple[tuple[int, ...], str, str] | None = None
         self._legal: Sequence[MeaAction] | None = None
+        self._seen: list[weakref.ref[MeaObservation]] | None = None
         self._phase = _SHUFFLE
         self.current_player = CHANCE
 
@@ -588,6 +593,8 @@ class MeaState(State):
         play), or ``BOARD`` (on ``tile``, controlled by ``seat``, by default its owner, ready to
         move and attack: not summoned this turn). A monster taken off the board is reset to its
         printed values (as when it leaves the board in play); one moved between tiles keeps them."""
+        if self._seen is not None:
+            self._settle()
         tab = self._tab
         if not 0 <= instance < len(tab.cards):
             raise InvalidAction(f"no card {instance} in this game (0 to {len(tab.cards) - 1})")
@@ -646,6 +653,8 @@ class MeaState(State):
         """Change a monster on the board: its attack and defence without this turn's bonuses (as
         after a lasting gain), the actions it has left this turn (a move or an attack; 0 or 1),
         its extra attacks left, whether it was summoned this turn."""
+        if self._seen is not None:
+            self._settle()
         if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
             raise InvalidAction(f"card {instance} is not a monster on the board")
         if attack is not None:
@@ -662,6 +671,8 @@ class MeaState(State):
 
     def arrange(self, seat: int, hand: Sequence[int], deck: Sequence[int]) -> None:
         """``seat``'s hand and deck (top first) as given: together the cards they hold now."""
+        if self._seen is not None:
+            self._settle()
         if sorted([*hand, *deck]) != sorted([*self._hand[seat], *self._deck[seat]]):
             raise InvalidAction(f"{seat_name(seat)}'s hand and deck are rearranged from the cards they hold")
         zone = self._zone
@@ -676,6 +687,8 @@ class MeaState(State):
     def set_tile(self, tile: int, owner: int | None) -> None:
         """Give the tile at ``tile`` to seat ``owner``, adding it if there is none (within the
         board's bounds); ``owner=None`` removes it (it must be empty)."""
+        if self._seen is not None:
+            self._settle()
         tiles = self._tiles
         if owner is None:
             if tile not in tiles:
@@ -701,6 +714,8 @@ class MeaState(State):
     def set_main_phase(self, seat: int, mana: int | None = None) -> None:
         """Make it ``seat``'s main phase with ``mana`` to spend (by default what its turn counts):
         nothing pending, no choice open; ``seat``'s turns taken at least 1."""
+        if self._seen is not None:
+            self._settle()
         if seat not in (0, 1):
             raise InvalidAction(f"no seat {seat} in a 2-player game")
         if self._end is not None:
@@ -833,7 +848,8 @@ class MeaState(State):
                 raise IllegalAction("the decks must be shuffled first (shuffle …)", "shuffle-first")
             self._check_shuffle(action)
             return
-        if _canonical(cast("MeaAction", action), self._tab) in self.legal_actions():
+        listed = action.in_board_order() if type(action) is Attack and not self._tab.first_moves_in else action
+        if listed in self.legal_actions():  # (as the rules list it: _canonical)
             return
         if isinstance(action, Draw) and self._phase in (_OPENING, _MAIN) and 1 <= action.k <= len(self._deck[p]):
             return  # a draw that reaches 11 cards: legal, and it loses
@@ -1097,12 +1113,18 @@ class MeaState(State):
 
     def apply(self, action: Any) -> None:
         """Check ``action`` and apply it (an attack's attackers in any order under ``move_in="all"``)."""
+        legal = self._legal
+        if (type(legal) is MainActions or type(legal) is ChoiceActions) and action is legal._given is not None:
+            self.apply_unchecked(action)  # the action just taken from the legal list by index: legal
+            return
         if type(action) is Attack:
             action = _canonical(action, self._tab)
         self.check(action)
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Any) -> None:
+        if self._seen is not None:
+            self._settle()
         self.history.append(action)
         self._legal = None
         if self._fired:
@@ -1553,20 +1575,25 @@ class MeaState(State):
         (``(instance,)``), in board order."""
         target = ab.target
         f = ab.filter
-        adj_src = None
+        here = NONE_POS
         if f.adjacent:
             here = self._pos[src] if self._zone[src] == BOARD else where
             if here == NONE_POS:
                 return []
-            adj_src = {here + d for d in self._tab.dirs}
         e = ab.effect
         if e == "add_tile":
             return self._add_positions(p if target == "you" else 1 - p)
         if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
             return []  # p has no tile of its colour left to flip with
         occ = self._occ
-        # The tiles to look at, in board order (position order, as the board's dicts keep it).
-        cells: Iterable[int] = occ if adj_src is None else sorted(q for q in adj_src if q in occ)
+        # The tiles to look at, in board order (position order, as the board's dicts keep it):
+        # next to a tile, its neighbours (the tiles among the positions next to it).
+        cells: Iterable[int] = occ
+        if here != NONE_POS:
+            near = self._adj.get(here)
+            if near is None:  # (not a tile)
+                near = tuple(q for q in {here + d for d in self._tab.dirs} if q in occ)
+            cells = sorted(near)
         if target in ("friendly_tile", "enemy_tile", "any_tile"):
             tiles = self._tiles
             if f.empty or e == "destroy_tile":
@@ -1776,14 +1803,43 @@ class MeaState(State):
         new._active = self._active
         new._end = self._end
         new._legal = self._legal if type(self._legal) is tuple else None  # a lazy list reads its state
+        new._seen = None
         new._phase = self._phase
         new.current_player = self.current_player
         return new
 
     def observation(self, player: int) -> MeaObservation:
+        """What ``player`` sees now. Its view (a copy) is made when first read, or before this state
+        next changes (every change goes through :meth:`_settle`), whichever comes first: so an
+        observation nobody reads the view of, dropped before the next action, costs no copy."""
         if player not in (0, 1, SPECTATOR):
             raise ValueError(f"no seat {player} in a 2-player game")
-        return MeaObservation(player, self._redacted(player))
+        seen = _new_observation(MeaObservation)  # lazy: no view yet (see MeaObservation.view)
+        seen.player = player
+        seen._view = None
+        seen._state = self
+        if self._seen is None:
+            self._seen = [weakref.ref(seen)]
+        else:
+            self._seen.append(weakref.ref(seen))
+        return seen
+
+    def __getstate__(self) -> Any:
+        """Pickled without the weak references to the observations of it still held (they are not
+        picklable, and they stay with this state)."""
+        data = super().__getstate__()
+        if type(data) is tuple and len(data) == 2 and isinstance(data[1], dict) and data[1].get("_seen"):
+            data = (data[0], {**data[1], "_seen": None})
+        return data
+
+    def _settle(self) -> None:
+        """Before the state changes: the observations of it still held make their views (of the
+        state as they observed it)."""
+        seen, self._seen = self._seen, None
+        for ref in seen or ():
+            observation = ref()
+            if observation is not None:
+                observation._settle()
 
     def _redacted(self, player: int) -> MeaState:
         """A copy without what ``player`` cannot see: the other hand (both, for the
@@ -1836,6 +1892,7 @@ class MeaState(State):
         view._active = self._active
         view._end = self._end
         view._legal = None
+        view._seen = None
         view._phase = self._phase
         view.current_player = self.current_player
         return view

@@ -29,10 +29,12 @@ class _LazyActions(Sequence[MeaAction]):
     for (all a random player needs); iterating, ``in`` and ``==`` build them all, once.
     A lazy list reads its state: it is valid until the state changes."""
 
-    __slots__ = ("_all", "_state")
+    __slots__ = ("_all", "_given", "_state")
 
     _state: MeaState
     _all: tuple[MeaAction, ...] | None
+    _given: MeaAction | None
+    """The action last taken from the list by index (it is in the list: actions are immutable)."""
 
     def _build_all(self) -> list[MeaAction]:
         raise NotImplementedError
@@ -72,6 +74,7 @@ class ChoiceActions(_LazyActions):
     def __init__(self, state: MeaState, options: tuple[Any, ...]):
         self._state = state
         self._all = None
+        self._given: MeaAction | None = None
         self._options = options
 
     def __len__(self) -> int:
@@ -79,10 +82,17 @@ class ChoiceActions(_LazyActions):
 
     def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
         t = self._options[k]
-        return _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
+        action = self._given = _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
+        return action
+
+    def __contains__(self, action: object) -> bool:
+        """Whether ``action`` is one of these (the action last taken from this list by index is:
+        actions are immutable; else they are built, once)."""
+        return (action is self._given and action is not None) or action in self.materialise()
 
     def _build_all(self) -> list[MeaAction]:
-        return [self[k] for k in range(len(self._options))]
+        state = self._state
+        return [_choose_tile(t) if type(t) is int else Choose(state.ref_of(t[0])) for t in self._options]
 
     @property
     def options(self) -> Sequence[Any]:
@@ -114,10 +124,8 @@ class MainActions(_LazyActions):
 
     __slots__ = (
         "_attacks",
-        "_blocked",
         "_bounds",
         "_ends",
-        "_given",
         "_movers",
         "_n",
         "_plays",
@@ -191,15 +199,18 @@ class MainActions(_LazyActions):
             if acts[i] > 0:
                 nbrs = adj[pos[i]]
                 if blocked.isdisjoint(nbrs):
-                    movers.append((i, len(nbrs), nbrs))
+                    movers.append((i, nbrs))
                     n_moves += len(nbrs)
                     if not share:  # no blocked neighbour: no enemy next to it
                         continue
                 else:
-                    k = len(nbrs) - len(blocked.intersection(nbrs))
-                    if k:
-                        movers.append((i, k, nbrs))
-                        n_moves += k
+                    dests = []  # (a loop, not a list comprehension: no function call)
+                    for d in nbrs:
+                        if d not in blocked:
+                            dests.append(d)
+                    if dests:
+                        movers.append((i, dests))
+                        n_moves += len(dests)
             elif xatt[i] > 0:
                 nbrs = adj[pos[i]]
             else:
@@ -250,7 +261,6 @@ class MainActions(_LazyActions):
         self._summon_tiles = summon_tiles
         self._plays = plays
         self._movers = movers
-        self._blocked = blocked
         self._attacks = attacks
         self._ends = ends
         # Where each kind of action starts and ends in the sequence.
@@ -283,13 +293,10 @@ class MainActions(_LazyActions):
             return Play(self._plays[k - b1])
         if k < b3:
             k -= b2
-            for i, n, nbrs in self._movers:
-                if k < n:
-                    if n < len(nbrs):
-                        blocked = self._blocked
-                        nbrs = [d for d in nbrs if d not in blocked]
-                    return Move(self._state.ref_of(i), nbrs[k])
-                k -= n
+            for i, dests in self._movers:
+                if k < len(dests):
+                    return Move(self._state.ref_of(i), dests[k])
+                k -= len(dests)
         return self._attack(self._attacks[k - b3])
 
     def __contains__(self, action: object) -> bool:
@@ -312,12 +319,9 @@ class MainActions(_LazyActions):
             ref, dst = action[1], action[2]
             if not isinstance(ref, tuple) or len(ref) != 3:
                 return False  # not a monster: no move's
-            state, blocked = self._state, self._blocked
+            state = self._state
             pos = state._pos
-            return any(
-                pos[i] == ref[1] and state.ref_of(i) == ref and any(d == dst and d not in blocked for d in nbrs)
-                for i, _, nbrs in self._movers
-            )
+            return any(pos[i] == ref[1] and state.ref_of(i) == ref and dst in dests for i, dests in self._movers)
         if kind == "attack":
             return len(action) == 3 and any(
                 spec[0] == action[1] and self._attack(spec) == action for spec in self._attacks
@@ -346,8 +350,21 @@ class MainActions(_LazyActions):
     def moves_by_monster(self) -> list[tuple[int, Sequence[int]]]:
         """Each monster that can move (an instance) with the tiles it can move to, in the
         sequence's order: after the assists."""
-        blocked = self._blocked
-        return [(i, nbrs if n == len(nbrs) else [d for d in nbrs if d not in blocked]) for i, n, nbrs in self._movers]
+        return list(self._movers)
+
+    def makings(
+        self,
+    ) -> tuple[
+        Sequence[str], Sequence[int], Sequence[str], Sequence[tuple[int, Sequence[int]]], Sequence[tuple[int, ...]]
+    ]:
+        """:attr:`summon_cards`, :attr:`summon_tiles`, :attr:`assists`, :attr:`movers` and
+        :attr:`attack_specs` in one call (for an agent that scores every action)."""
+        return self._summon_names, self._summon_tiles, self._plays, self._movers, self._attacks
+
+    @property
+    def movers(self) -> Sequence[tuple[int, Sequence[int]]]:
+        """:meth:`moves_by_monster`'s pairs, without a copy of their list."""
+        return self._movers
 
     @property
     def ends(self) -> Sequence[MeaAction]:
@@ -363,9 +380,9 @@ class MainActions(_LazyActions):
     def _moves(self) -> list[Move]:
         state = self._state
         out: list[Move] = []
-        for i, _, nbrs in self._movers:
+        for i, dests in self._movers:
             ref = state.ref_of(i)
-            out.extend(Move(ref, d) for d in nbrs if d not in self._blocked)
+            out.extend(Move(ref, d) for d in dests)
         return out
 
     def _attack(self, spec: tuple[int, ...]) -> Attack:
@@ -385,10 +402,10 @@ class MainActions(_LazyActions):
         ]
         out.extend(t.play + t.name_index[n] - t.monsters for n in self._plays)
         pos, occ, dirs = state._pos, state._occ, len(t.dirs)
-        for i, _, nbrs in self._movers:
+        for i, dests in self._movers:
             q = pos[i]
             base = t.move + (cell_of[q] * 2 + occ[q].index(i)) * dirs
-            out.extend(base + t.dir_index[d - q] for d in nbrs if d not in self._blocked)
+            out.extend(base + t.dir_index[d - q] for d in dests)
         out.extend(state._attack_id(spec[0], spec[1:]) for spec in self._attacks)
         out.extend(state.action_ids(a)[0] for a in self._ends)
         return out

@@ -38,13 +38,43 @@ class MeaObservation:
     ``view`` is a copy of the state with the hidden parts removed (the other hand,
     the decks' order, the seed, the history); :meth:`public` is the whole of what
     the player knows, as plain data.
+
+    An observation made by :meth:`MeaState.observation` makes its view when it is first read, or
+    when the state is about to change (whichever comes first): the view is the state as it was
+    observed either way, and one never read (an agent that reads :meth:`unchanged_state` or nothing)
+    costs no copy.
     """
 
-    __slots__ = ("player", "view")
+    __slots__ = ("__weakref__", "_state", "_view", "player")
 
     def __init__(self, player: int, view: MeaState):
         self.player = player
-        self.view = view
+        self._view: MeaState | None = view
+        self._state: MeaState | None = None
+
+    @property
+    def view(self) -> MeaState:
+        """The state with what the player cannot see removed."""
+        view = self._view
+        if view is None:
+            state = self._state
+            assert state is not None
+            view = self._view = state._redacted(self.player)
+            self._state = None
+        return view
+
+    def _settle(self) -> None:
+        """Make the view now: the state is about to change."""
+        if self._view is None:
+            self.view  # noqa: B018 (made and kept)
+
+    def unchanged_state(self) -> MeaState | None:
+        """The observed state itself while it has not changed since (and no view was made of it),
+        else ``None``: for an agent whose reads of a state are all of what the player sees (the
+        board, its own hand, how many cards the other hand and the decks hold, what is pending),
+        which then reads the same as in :attr:`view` without a copy being made. Anything else
+        reads :attr:`view`."""
+        return self._state
 
     @property
     def rules(self) -> MeaRules:
