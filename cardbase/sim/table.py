@@ -471,8 +471,10 @@ class Table:
                 return None
             agent = self.seats[p].agent
             assert agent is not None
-            # the legal actions of a copy: a lazy list reads its state, which may move on meanwhile
-            return Decision(self.version, p, agent, self.state.observation(p), self.state.clone().legal_actions())
+            # Observed on a copy: the agent thinks off the lock, and a lazy list or observation (Méa's
+            # makes its view when first read) reads its state, which may move on meanwhile.
+            state = self.state.clone()
+            return Decision(self.version, p, agent, state.observation(p), state.legal_actions())
 
     def apply_decision(self, decision: Decision, action: Any, seconds: float = 0.0) -> bool:
         """Apply an agent's action if the table has not moved since ``decision`` (else ``False``)."""
@@ -582,8 +584,8 @@ class Table:
         """The search agent's advice for ``seat``, who is to move (the terminal's ``hint``)."""
         with self.lock:
             self._check_hint(seat)
-            observation = self.state.observation(seat)
-            legal = self.state.clone().legal_actions()
+            state = self.state.clone()  # read off the lock (see decision)
+            observation, legal = state.observation(seat), state.legal_actions()
         from cardbase.sim.play import hinter  # the terminal's hint, seeded by the seed and the position
 
         return hinter(self.rules.game_id, self.rules, self.seed)(observation, legal)
