@@ -450,6 +450,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
         "owned_lines": {line.card_id: line for line in panels.owned.lines} if panels.owned else {},
         "history": deck_versions(database_of(request), panels.info.id),
+        "delta": None,
         **extra,
     }
 
@@ -537,6 +538,8 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
         return refused
     turn.release()
+    if fragment and form_versions(form) == frozenset([edited.info.version - 1]):  # from the version before
+        return edit_fragment(request, deck_id, edited, str(form.get("card") or ""))
     if fragment:
         return panels_fragment(request, deck_id, edited)
     return see_other(_back(deck_id, form.get("back")))
@@ -983,10 +986,9 @@ PANEL_KEYS = ("format", "group", "sort", "layout", "open", *(k for keys in LAZY_
 
 
 def panels_view(request: Request, deck_id: int, edited: Edited | None = None) -> PanelsView:
-    """The deck's panels as the URL asks for them, made once per version of what they show
-    (``deck_views``): an edit's answer (``edited``: the deck as the edit left it, not read again)
-    makes the panels the next page load shows."""
-    from cardbase.web.deck_views import kept, page_key
+    """The deck's panels as the URL asks for them, rendered once per version of what they show
+    (``deck_views``), from the panels' values an edit's answer kept (``panels_data``) when it did."""
+    from cardbase.web.deck_views import kept, page_key, pages_of
 
     database = database_of(request)
     version = edited.info.version if edited else None
@@ -994,10 +996,45 @@ def panels_view(request: Request, deck_id: int, edited: Edited | None = None) ->
     key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, version)
 
     def make() -> PanelsView:
-        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited))
+        panels = pages_of(request).get(("panels-data", *key))
+        if panels is None:
+            panels = deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited)
+        return view_of(request, panels)
 
     view: PanelsView = kept(request, key, make)
     return view
+
+
+def panels_data(request: Request, deck_id: int, edited: Edited) -> Panels:
+    """The deck's panels' values as the URL asks for them after an edit (``edited``: the deck as the edit left
+    it, not read again), kept for the next page load (``deck_views``), which renders them (``panels_view``)."""
+    from cardbase.web.deck_views import kept, page_key
+
+    database = database_of(request)
+    cookie = request.cookies.get(LIST_COOKIE)
+    key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, edited.info.version)
+
+    def make() -> Panels:
+        return deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited)
+
+    panels: Panels = kept(request, ("panels-data", *key), make)
+    return panels
+
+
+def edit_fragment(request: Request, deck_id: int, edited: Edited, card_id: str) -> HTMLResponse:
+    """An edit's answer to the builder's script, which shows the version before it: only what the edit changed
+    (``_panels.html`` with ``delta``): the deck list's entries of the card edited (every section's: the
+    collection's counts are the card's) with every group's order, the headings and the panels, not the closed
+    odds and sample hand. Its panels' values are kept for the next page load, which renders them whole."""
+    from cardbase.web.app import TEMPLATES
+
+    panels = panels_data(request, deck_id, edited)
+    context = panels_context(request, panels, delta=frozenset([card_id]))
+    response = tagged(
+        HTMLResponse(TEMPLATES.get_template("_panels.html").render({"request": request, **context})), edited.info
+    )
+    keep_list_choice(request, response, deck_id, panels.listing)
+    return response
 
 
 def view_of(request: Request, panels: Panels) -> PanelsView:
