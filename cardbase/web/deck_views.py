@@ -52,8 +52,15 @@ def page_key(
     whose deck is in hand), else the deck's version now."""
     from cardbase.decks.store import version_and_stamps
 
-    with database.session() as session:
-        now, stamps = version_and_stamps(session, deck_id)
+    read: dict[tuple[int, int], Any] = {}  # a page's parts read them once (a read changes nothing), a change anew
+    if request.method in ("GET", "HEAD"):
+        read = getattr(request.state, "deck_stamps", None) or read
+        request.state.deck_stamps = read
+    found = read.get((id(database), deck_id))
+    if found is None:
+        with database.session() as session:
+            found = read[(id(database), deck_id)] = version_and_stamps(session, deck_id)
+    now, stamps = found
     version = now if version is None else version
     query = tuple(sorted(kv for kv in request.query_params.multi_items() if keys is None or kv[0] in keys))
     host = request.headers.get("host")  # share links are made from it (without ``serve --public-url``)

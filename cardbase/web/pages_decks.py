@@ -106,6 +106,8 @@ class Panels:
     share_code: str = ""
     owned: OwnedReport | None = None
     """The deck against the collection (None while the collection is empty)."""
+    history: dict[str, Any] = field(default_factory=dict)
+    """The newest versions (``pages_owners.deck_versions``): those of this version's deck, made with it."""
 
 
 def deck_sections(
@@ -187,6 +189,9 @@ def deck_panels(
     panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info)
     panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
     panels.owned = owned_of(database, resolved)
+    from cardbase.web.pages_owners import deck_versions
+
+    panels.history = deck_versions(database, info.id)
     return panels
 
 
@@ -418,8 +423,6 @@ def stat_cell(key: str, value: Any) -> str:
 
 
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
-    from cardbase.web.pages_owners import deck_versions
-
     names = {c.name: c.id for c in panels.resolved.cards.values()}
     problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
@@ -449,7 +452,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
         "owned_lines": {line.card_id: line for line in panels.owned.lines} if panels.owned else {},
-        "history": deck_versions(database_of(request), panels.info.id),
+        "history": panels.history,
         "delta": None,
         **extra,
     }
