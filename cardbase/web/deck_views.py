@@ -38,6 +38,20 @@ def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
     return pages
 
 
+ENTRIES = 4096
+"""Deck-list entries kept per app (``pages_decks.deck_entries``): about 1.2 KB each."""
+
+
+def entries_of(request: Request) -> LRU[tuple[Any, ...], str]:
+    """The app's kept deck-list entries."""
+    state = request.app.state
+    with _made:
+        if getattr(state, "deck_entries", None) is None:
+            state.deck_entries = LRU(ENTRIES)
+    entries: LRU[tuple[Any, ...], str] = state.deck_entries
+    return entries
+
+
 def page_key(
     request: Request,
     database: Database,

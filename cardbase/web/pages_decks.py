@@ -439,6 +439,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     from cardbase.decks.validate import SECTIONS
 
     sections = list(SECTIONS.get(panels.info.game, ()))
+    owned_lines = {line.card_id: line for line in panels.owned.lines} if panels.owned else {}
     return {
         "info": panels.info,
         "panels": panels,
@@ -451,11 +452,43 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
-        "owned_lines": {line.card_id: line for line in panels.owned.lines} if panels.owned else {},
+        "owned_lines": owned_lines,
+        "deck_entry": deck_entries(request, panels.listing["view"], panels.info, owned_lines),
         "history": panels.history,
         "delta": None,
         **extra,
     }
+
+
+ENTRY_VERSION = "deck-entry-version"
+"""What a kept deck-list entry's forms hold where the deck's version goes (``deck_entries``)."""
+
+
+def deck_entries(request: Request, view: str, info: DeckInfo, owned: dict[str, Any]) -> Any:
+    """The deck list's entries of ``info``'s deck as ``view`` shows them (``_deck_entry.html``), each rendered
+    once for every version of the deck that shows it alike (kept by what it shows: the entry, its collection
+    counts), the version then put in its forms."""
+    from markupsafe import Markup
+
+    from cardbase.web.app import TEMPLATES
+    from cardbase.web.deck_views import entries_of
+
+    kept = entries_of(request)
+    mark = f'name="version" value="{ENTRY_VERSION}"'
+    here = f'name="version" value="{int(info.version)}"'
+
+    def entry(e: dict[str, Any]) -> Markup:
+        line = owned.get(e["id"])
+        shown = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in e.items())
+        key = (view, info.id, shown, (line.owned, line.needed) if line else None)
+        html = kept.get(key)
+        if html is None:
+            context = {"e": e, "ol": line, "view": view, "deck_id": info.id, "version": ENTRY_VERSION}
+            html = TEMPLATES.get_template("_deck_entry.html").render(context)
+            kept.put(key, html)
+        return Markup(html.replace(mark, here))  # rendered by the template, escaped there
+
+    return entry
 
 
 def _card(database: Database, card_id: str) -> Card:

@@ -336,3 +336,26 @@ def test_an_edit_not_made_from_the_version_before_answers_the_whole_panels(web: 
     opened = web.post(f"/decks/{deck}/cards?open=odds&needs=1+t:monster", data=data)
     assert "data-delta" in opened.text and 'id="odds-table"' in opened.text  # an open panel is answered …
     assert '<section id="sample-hand" data-kept></section>' in opened.text  # … a closed one kept
+
+
+def test_a_deck_list_entry_is_rendered_once_for_the_versions_that_show_it_alike(
+    web: TestClient, database: Database
+) -> None:
+    deck = make_deck(web)
+    first, second = monsters(database, 2)
+    add(web, deck, first, 2)
+    add(web, deck, second)
+    before = web.get(f"/decks/{deck}").text
+    kept = web.app.state.deck_entries  # type: ignore[attr-defined]
+    made = len(kept.items)
+    shown = version_of(before)
+    add(web, deck, second)  # a new version: the first card's entry is the same but for its forms' version
+    after = web.get(f"/decks/{deck}").text
+    assert version_of(after) == shown + 1 and len(kept.items) == made + 1  # the second card's, with 2 copies
+    old, new = entry(before, first), entry(after, first)
+    assert old != new and new.count(f'name="version" value="{shown + 1}"') == 3
+    assert old.replace(f'name="version" value="{shown}"', f'name="version" value="{shown + 1}"') == new
+    assert "deck-entry-version" not in after
+    tagged = web.post(f"/decks/{deck}/tags", data={"card": first, "add": "combo"}, follow_redirects=False)
+    assert tagged.status_code == 303
+    assert '<span class="tag">combo</span>' in entry(web.get(f"/decks/{deck}").text, first)
