@@ -455,7 +455,6 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "owned_lines": owned_lines,
         "deck_entry": deck_entries(request, panels.listing["view"], panels.info, owned_lines),
         "history": panels.history,
-        "delta": None,
         **extra,
     }
 
@@ -1022,62 +1021,81 @@ PANEL_KEYS = ("format", "group", "sort", "layout", "open", *(k for keys in LAZY_
 
 
 def panels_view(request: Request, deck_id: int, edited: Edited | None = None) -> PanelsView:
-    """The deck's panels as the URL asks for them, rendered once per version of what they show
-    (``deck_views``), from the panels' values an edit's answer kept (``panels_data``) when it did."""
-    from cardbase.web.deck_views import kept, page_key, pages_of
+    """The deck's panels as the URL asks for them, made once per version of what they show (``deck_views``;
+    an edit's answer makes those of its version: ``edited``, the deck as the edit left it, not read again)."""
+    from cardbase.web.deck_views import kept
 
     database = database_of(request)
-    version = edited.info.version if edited else None
     cookie = request.cookies.get(LIST_COOKIE)
-    key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, version)
+    key = panels_key(request, deck_id, edited.info.version if edited else None)
 
     def make() -> PanelsView:
-        panels = pages_of(request).get(("panels-data", *key))
-        if panels is None:
-            panels = deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited)
-        return view_of(request, panels)
+        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited))
 
     view: PanelsView = kept(request, key, make)
     return view
 
 
-def panels_data(request: Request, deck_id: int, edited: Edited) -> Panels:
-    """The deck's panels' values as the URL asks for them after an edit (``edited``: the deck as the edit left
-    it, not read again), kept for the next page load (``deck_views``), which renders them (``panels_view``)."""
-    from cardbase.web.deck_views import kept, page_key
+def panels_key(request: Request, deck_id: int, version: int | None = None) -> tuple[Any, ...]:
+    """What the panels of ``deck_id`` as the URL asks for them are kept under (``version``: an edit's)."""
+    from cardbase.web.deck_views import page_key
 
-    database = database_of(request)
     cookie = request.cookies.get(LIST_COOKIE)
-    key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, edited.info.version)
+    return page_key(request, database_of(request), deck_id, "panels-view", cookie, PANEL_KEYS, version)
 
-    def make() -> Panels:
-        return deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited)
 
-    panels: Panels = kept(request, ("panels-data", *key), make)
-    return panels
+DECK_LIST = "<!-- the deck list -->"
+"""Where ``_panels.html`` puts the deck list, rendered apart (``render_panels``)."""
+
+
+def render_panels(request: Request, panels: Panels, edited_card: str | None = None) -> tuple[str, str]:
+    """``panels`` rendered whole (``_panels.html``), and, for an edit of ``edited_card``, the edit's answer to
+    the builder's script, which shows the version before it: the same panels with the deck list cut to what
+    the edit changed (``_deck_list.html`` with ``delta``: the card's entries, every group's order and the
+    headings) and the closed odds and sample hand marked kept (``data-kept``), which the edit leaves alone."""
+    from markupsafe import Markup
+
+    from cardbase.web.app import TEMPLATES
+
+    context = {"request": request, **panels_context(request, panels), "listing": panels.listing}
+    html = TEMPLATES.get_template("_panels.html").render({**context, "deck_list": Markup(DECK_LIST)})
+    deck_list = TEMPLATES.get_template("_deck_list.html")
+    whole = html.replace(DECK_LIST, deck_list.render({**context, "delta": None}), 1)
+    if edited_card is None:
+        return whole, ""
+    answer = html.replace(DECK_LIST, deck_list.render({**context, "delta": frozenset([edited_card])}), 1)
+    head = f'<div id="panels" data-deck-id="{panels.info.id}" data-version="{panels.info.version}"'
+    answer = answer.replace(head, head + " data-delta", 1)
+    for panel, closed in (("odds", panels.odds.get("closed")), ("sample-hand", panels.sample.get("closed"))):
+        start = answer.find(f'<section id="{panel}" ')
+        end = answer.find("</section>", start)
+        if closed and start >= 0 and end >= 0:  # neither holds a section of its own
+            answer = answer[:start] + f'<section id="{panel}" data-kept>' + answer[end:]
+    return whole, answer
 
 
 def edit_fragment(request: Request, deck_id: int, edited: Edited, card_id: str) -> HTMLResponse:
-    """An edit's answer to the builder's script, which shows the version before it: only what the edit changed
-    (``_panels.html`` with ``delta``): the deck list's entries of the card edited (every section's: the
-    collection's counts are the card's) with every group's order, the headings and the panels, not the closed
-    odds and sample hand. Its panels' values are kept for the next page load, which renders them whole."""
-    from cardbase.web.app import TEMPLATES
+    """An edit's answer to the builder's script, which shows the version before it: what the edit changed
+    (``render_panels``); the whole panels of the edit's version are kept for the next page load."""
+    from cardbase.web.deck_views import pages_of
 
-    panels = panels_data(request, deck_id, edited)
-    context = panels_context(request, panels, delta=frozenset([card_id]))
-    response = tagged(
-        HTMLResponse(TEMPLATES.get_template("_panels.html").render({"request": request, **context})), edited.info
-    )
+    cookie = request.cookies.get(LIST_COOKIE)
+    key = panels_key(request, deck_id, edited.info.version)
+    panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request), cookie, edited)
+    whole, answer = render_panels(request, panels, card_id)
+    pages_of(request).put(key, view_from(panels, whole))
+    response = tagged(HTMLResponse(answer), edited.info)
     keep_list_choice(request, response, deck_id, panels.listing)
     return response
 
 
 def view_of(request: Request, panels: Panels) -> PanelsView:
-    """``panels`` rendered (``_panels.html``), with what the builder page shows of the deck."""
-    from cardbase.web.app import TEMPLATES
+    """``panels`` rendered (``render_panels``), with what the builder page shows of the deck."""
+    return view_from(panels, render_panels(request, panels)[0])
 
-    html = TEMPLATES.get_template("_panels.html").render({"request": request, **panels_context(request, panels)})
+
+def view_from(panels: Panels, html: str) -> PanelsView:
+    """The panels ``html`` rendered from ``panels``, with what the builder page shows of the deck."""
     in_deck: dict[str, int] = {}
     for c in panels.resolved.deck.cards:
         in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count

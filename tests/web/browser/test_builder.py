@@ -322,13 +322,14 @@ def test_an_edit_answers_what_it_changed_and_the_page_then_shows_what_a_reload_s
     and going, sorted by count in the list and in the faces, the page is the one a reload shows."""
     deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 2, "Dizzy Bat": 1, "Pep Talk": 1})
     answers: list[str] = []
-    page.on("response", lambda r: answers.append(r.text()) if r.request.method == "POST" else None)
     page.goto(f"/decks/{deck_id}?sort=count")
     version = int(page.get_attribute("#panels", "data-version") or 0)
 
     def edit(click: str) -> None:
         nonlocal version
-        page.locator(click).click()
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator(click).click()
+        answers.append(answer.value.text())
         version += 1
         expect(page.locator("#panels")).to_have_attribute("data-version", str(version))
         assert "data-delta" in answers[-1] and "data-delta" not in page.content()
