@@ -12,7 +12,10 @@ catalog of ``bench_web.py``. Each client has a keep-alive HTTP client and a deck
   gallery's 60 results and the deck's panels) ``rounds`` times: pages/s and p50/p99;
 - mixed: each client, ``rounds`` times, GETs its deck page, then sends one change as the builder's
   script sends it (``POST /decks/ID/cards`` with ``fragment=1`` and the version the page showed),
-  adding a card in even rounds and removing it in odd ones: p50/p99 of pages and of edits, answers/s.
+  adding a card in even rounds and removing it in odd ones: p50/p99 of pages and of edits, answers/s,
+  and the CPU time of the server's processes (``psutil``) and of the clients (this process) per round
+  (a page and an edit): what the 2 cores spend, which the load of other jobs does not inflate as it
+  does the times.
 
 Every answer must be 200 (an error is counted, never retried). The machine's load (``os.getloadavg``)
 is printed before and after each run. Medians over ``runs`` runs are printed at the end.
@@ -62,8 +65,19 @@ def make_decks(base: str, stamp: str) -> tuple[list[int], list[str]]:
     return decks, extra
 
 
-def run_phase(base: str, decks: list[int], extra: list[str], rounds: int, edits: bool) -> dict[str, object]:
-    """All clients at once; the pages' and edits' seconds, the errors, the elapsed time."""
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of the server process ``pid`` and its worker processes so far."""
+    import psutil
+
+    server = psutil.Process(pid)
+    return sum(sum(p.cpu_times()[:2]) for p in [server, *server.children(recursive=True)])
+
+
+def run_phase(
+    base: str, decks: list[int], extra: list[str], rounds: int, edits: bool, pid: int = 0
+) -> dict[str, object]:
+    """All clients at once; the pages' and edits' seconds, the errors, the elapsed time, the CPU seconds
+    of the server (``pid``) and of the clients (this process), the largest edit answer."""
     import httpx
 
     pages: list[float] = []
@@ -71,6 +85,7 @@ def run_phase(base: str, decks: list[int], extra: list[str], rounds: int, edits:
     errors: list[str] = []
     lock = threading.Lock()
     sizes: list[int] = []
+    answer_sizes: list[int] = [0]
 
     def client(i: int) -> None:
         mine_pages, mine_edits, bad = [], [], []
@@ -95,19 +110,31 @@ def run_phase(base: str, decks: list[int], extra: list[str], rounds: int, edits:
                 mine_edits.append(time.perf_counter() - start)
                 if answer.status_code != 200:
                     bad.append(f"edit {answer.status_code} {answer.text[:120]}")
+                answer_sizes.append(len(answer.content))
         with lock:
             pages.extend(mine_pages)
             changes.extend(mine_edits)
             errors.extend(bad)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
+    cpu, clients_cpu = server_cpu(pid) if pid else 0.0, time.process_time()
     start = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - start
-    return {"pages": pages, "edits": changes, "errors": errors, "elapsed": elapsed, "size": max(sizes or [0])}
+    cpu, clients_cpu = (server_cpu(pid) - cpu if pid else 0.0), time.process_time() - clients_cpu
+    return {
+        "pages": pages,
+        "edits": changes,
+        "errors": errors,
+        "elapsed": elapsed,
+        "size": max(sizes or [0]),
+        "cpu": cpu,
+        "clients_cpu": clients_cpu,
+        "answer": max(answer_sizes),
+    }
 
 
 def bench(
@@ -124,7 +151,7 @@ def bench(
         for run in range(runs):
             before = load()
             only_pages = run_phase(base, decks, extra, rounds, False)
-            mixed = run_phase(base, decks, extra, rounds, True)
+            mixed = run_phase(base, decks, extra, rounds, True, server.proc.pid)
             after = load()
             p50, p99 = percentiles(only_pages["pages"])  # type: ignore[arg-type]
             m50, m99 = percentiles(mixed["pages"])  # type: ignore[arg-type]
@@ -136,12 +163,20 @@ def bench(
             for text in sorted(set(only_pages["errors"] + mixed["errors"]))[:3]:  # type: ignore[operator]
                 print(f"  an answer failed: {text}")
             size = int(only_pages["size"]) / 1000  # type: ignore[call-overload]
+            answer_size = int(mixed["answer"]) / 1000  # type: ignore[call-overload]
+            rounds_done = len(mixed["edits"]) or 1  # type: ignore[arg-type]
+            per_round = float(mixed["cpu"]) / rounds_done * 1000  # type: ignore[arg-type]
+            clients_per_round = float(mixed["clients_cpu"]) / rounds_done * 1000  # type: ignore[arg-type]
             print(
                 f"{label} run {run + 1}: pages alone p50 {p50:.1f} p99 {p99:.1f} ms, {pages_per_s:.0f} pages/s; "
                 f"mixed: page p50 {m50:.1f} p99 {m99:.1f} ms, edit p50 {e50:.1f} p99 {e99:.1f} ms, "
-                f"{answers_per_s:.0f} answers/s; {errors} errors; page {size:.0f} KB; load {before} → {after}"
+                f"{answers_per_s:.0f} answers/s, CPU per page and edit: server {per_round:.1f} ms, "
+                f"clients {clients_per_round:.1f} ms; {errors} errors; page {size:.0f} KB, edit answer "
+                f"{answer_size:.1f} KB; load {before} → {after}"
             )
-            results.append((p50, p99, pages_per_s, m50, m99, e50, e99, answers_per_s, errors, size, after))
+            results.append(
+                (p50, p99, pages_per_s, m50, m99, e50, e99, answers_per_s, errors, size, after, per_round, answer_size)
+            )
     finally:
         server.stop()
 
@@ -157,7 +192,8 @@ def bench(
             "≤ 50 ms, ≥ 100/s",
         ),
         (f"{label}: page while editing p50 / p99", f"{med(3):.1f} / {med(4):.1f} ms", f"{med(7):.0f} answers/s", "—"),
-        (f"{label}: edit p50 / p99", f"{med(5):.1f} / {med(6):.1f} ms", f"page {med(9):.0f} KB", "≤ 30 ms"),
+        (f"{label}: edit p50 / p99", f"{med(5):.1f} / {med(6):.1f} ms", f"answer {med(12):.1f} KB", "≤ 30 ms"),
+        (f"{label}: server CPU per page and edit (mixed)", f"{med(11):.1f} ms", f"page {med(9):.0f} KB", "—"),
         (f"{label}: errors (all runs)", f"{sum(int(r[8]) for r in results)}", f"load after each run: {loads}", "0"),
     ]
 

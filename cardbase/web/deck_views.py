@@ -38,6 +38,20 @@ def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
     return pages
 
 
+ENTRIES = 4096
+"""Deck-list entries kept per app (``pages_decks.deck_entries``): about 1.2 KB each."""
+
+
+def entries_of(request: Request) -> LRU[tuple[Any, ...], str]:
+    """The app's kept deck-list entries."""
+    state = request.app.state
+    with _made:
+        if getattr(state, "deck_entries", None) is None:
+            state.deck_entries = LRU(ENTRIES)
+    entries: LRU[tuple[Any, ...], str] = state.deck_entries
+    return entries
+
+
 def page_key(
     request: Request,
     database: Database,
@@ -52,8 +66,15 @@ def page_key(
     whose deck is in hand), else the deck's version now."""
     from cardbase.decks.store import version_and_stamps
 
-    with database.session() as session:
-        now, stamps = version_and_stamps(session, deck_id)
+    read: dict[tuple[int, int], Any] = {}  # a page's parts read them once (a read changes nothing), a change anew
+    if request.method in ("GET", "HEAD"):
+        read = getattr(request.state, "deck_stamps", None) or read
+        request.state.deck_stamps = read
+    found = read.get((id(database), deck_id))
+    if found is None:
+        with database.session() as session:
+            found = read[(id(database), deck_id)] = version_and_stamps(session, deck_id)
+    now, stamps = found
     version = now if version is None else version
     query = tuple(sorted(kv for kv in request.query_params.multi_items() if keys is None or kv[0] in keys))
     host = request.headers.get("host")  # share links are made from it (without ``serve --public-url``)

@@ -106,6 +106,8 @@ class Panels:
     share_code: str = ""
     owned: OwnedReport | None = None
     """The deck against the collection (None while the collection is empty)."""
+    history: dict[str, Any] = field(default_factory=dict)
+    """The newest versions (``pages_owners.deck_versions``): those of this version's deck, made with it."""
 
 
 def deck_sections(
@@ -187,6 +189,9 @@ def deck_panels(
     panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info)
     panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
     panels.owned = owned_of(database, resolved)
+    from cardbase.web.pages_owners import deck_versions
+
+    panels.history = deck_versions(database, info.id)
     return panels
 
 
@@ -418,8 +423,6 @@ def stat_cell(key: str, value: Any) -> str:
 
 
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
-    from cardbase.web.pages_owners import deck_versions
-
     names = {c.name: c.id for c in panels.resolved.cards.values()}
     problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
@@ -436,6 +439,7 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     from cardbase.decks.validate import SECTIONS
 
     sections = list(SECTIONS.get(panels.info.game, ()))
+    owned_lines = {line.card_id: line for line in panels.owned.lines} if panels.owned else {}
     return {
         "info": panels.info,
         "panels": panels,
@@ -448,10 +452,42 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
         "chosen_format": request.query_params.get("format", ""),
         "section_labels": SECTION_LABELS,
         "game_title": GAME_TITLES.get(panels.info.game, panels.info.game),
-        "owned_lines": {line.card_id: line for line in panels.owned.lines} if panels.owned else {},
-        "history": deck_versions(database_of(request), panels.info.id),
+        "owned_lines": owned_lines,
+        "deck_entry": deck_entries(request, panels.listing["view"], panels.info, owned_lines),
+        "history": panels.history,
         **extra,
     }
+
+
+ENTRY_VERSION = "deck-entry-version"
+"""What a kept deck-list entry's forms hold where the deck's version goes (``deck_entries``)."""
+
+
+def deck_entries(request: Request, view: str, info: DeckInfo, owned: dict[str, Any]) -> Any:
+    """The deck list's entries of ``info``'s deck as ``view`` shows them (``_deck_entry.html``), each rendered
+    once for every version of the deck that shows it alike (kept by what it shows: the entry, its collection
+    counts), the version then put in its forms."""
+    from markupsafe import Markup
+
+    from cardbase.web.app import TEMPLATES
+    from cardbase.web.deck_views import entries_of
+
+    kept = entries_of(request)
+    mark = f'name="version" value="{ENTRY_VERSION}"'
+    here = f'name="version" value="{int(info.version)}"'
+
+    def entry(e: dict[str, Any]) -> Markup:
+        line = owned.get(e["id"])
+        shown = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in e.items())
+        key = (view, info.id, shown, (line.owned, line.needed) if line else None)
+        html = kept.get(key)
+        if html is None:
+            context = {"e": e, "ol": line, "view": view, "deck_id": info.id, "version": ENTRY_VERSION}
+            html = TEMPLATES.get_template("_deck_entry.html").render(context)
+            kept.put(key, html)
+        return Markup(html.replace(mark, here))  # rendered by the template, escaped there
+
+    return entry
 
 
 def _card(database: Database, card_id: str) -> Card:
@@ -537,6 +573,8 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
         return refused
     turn.release()
+    if fragment and form_versions(form) == frozenset([edited.info.version - 1]):  # from the version before
+        return edit_fragment(request, deck_id, edited, str(form.get("card") or ""))
     if fragment:
         return panels_fragment(request, deck_id, edited)
     return see_other(_back(deck_id, form.get("back")))
@@ -983,15 +1021,13 @@ PANEL_KEYS = ("format", "group", "sort", "layout", "open", *(k for keys in LAZY_
 
 
 def panels_view(request: Request, deck_id: int, edited: Edited | None = None) -> PanelsView:
-    """The deck's panels as the URL asks for them, made once per version of what they show
-    (``deck_views``): an edit's answer (``edited``: the deck as the edit left it, not read again)
-    makes the panels the next page load shows."""
-    from cardbase.web.deck_views import kept, page_key
+    """The deck's panels as the URL asks for them, made once per version of what they show (``deck_views``;
+    an edit's answer makes those of its version: ``edited``, the deck as the edit left it, not read again)."""
+    from cardbase.web.deck_views import kept
 
     database = database_of(request)
-    version = edited.info.version if edited else None
     cookie = request.cookies.get(LIST_COOKIE)
-    key = page_key(request, database, deck_id, "panels-view", cookie, PANEL_KEYS, version)
+    key = panels_key(request, deck_id, edited.info.version if edited else None)
 
     def make() -> PanelsView:
         return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited))
@@ -1000,11 +1036,66 @@ def panels_view(request: Request, deck_id: int, edited: Edited | None = None) ->
     return view
 
 
-def view_of(request: Request, panels: Panels) -> PanelsView:
-    """``panels`` rendered (``_panels.html``), with what the builder page shows of the deck."""
+def panels_key(request: Request, deck_id: int, version: int | None = None) -> tuple[Any, ...]:
+    """What the panels of ``deck_id`` as the URL asks for them are kept under (``version``: an edit's)."""
+    from cardbase.web.deck_views import page_key
+
+    cookie = request.cookies.get(LIST_COOKIE)
+    return page_key(request, database_of(request), deck_id, "panels-view", cookie, PANEL_KEYS, version)
+
+
+DECK_LIST = "<!-- the deck list -->"
+"""Where ``_panels.html`` puts the deck list, rendered apart (``render_panels``)."""
+
+
+def render_panels(request: Request, panels: Panels, edited_card: str | None = None) -> tuple[str, str]:
+    """``panels`` rendered whole (``_panels.html``), and, for an edit of ``edited_card``, the edit's answer to
+    the builder's script, which shows the version before it: the same panels with the deck list cut to what
+    the edit changed (``_deck_list.html`` with ``delta``: the card's entries, every group's order and the
+    headings) and the closed odds and sample hand marked kept (``data-kept``), which the edit leaves alone."""
+    from markupsafe import Markup
+
     from cardbase.web.app import TEMPLATES
 
-    html = TEMPLATES.get_template("_panels.html").render({"request": request, **panels_context(request, panels)})
+    context = {"request": request, **panels_context(request, panels), "listing": panels.listing}
+    html = TEMPLATES.get_template("_panels.html").render({**context, "deck_list": Markup(DECK_LIST)})
+    deck_list = TEMPLATES.get_template("_deck_list.html")
+    whole = html.replace(DECK_LIST, deck_list.render({**context, "delta": None}), 1)
+    if edited_card is None:
+        return whole, ""
+    answer = html.replace(DECK_LIST, deck_list.render({**context, "delta": frozenset([edited_card])}), 1)
+    head = f'<div id="panels" data-deck-id="{panels.info.id}" data-version="{panels.info.version}"'
+    answer = answer.replace(head, head + " data-delta", 1)
+    for panel, closed in (("odds", panels.odds.get("closed")), ("sample-hand", panels.sample.get("closed"))):
+        start = answer.find(f'<section id="{panel}" ')
+        end = answer.find("</section>", start)
+        if closed and start >= 0 and end >= 0:  # neither holds a section of its own
+            answer = answer[:start] + f'<section id="{panel}" data-kept>' + answer[end:]
+    return whole, answer
+
+
+def edit_fragment(request: Request, deck_id: int, edited: Edited, card_id: str) -> HTMLResponse:
+    """An edit's answer to the builder's script, which shows the version before it: what the edit changed
+    (``render_panels``); the whole panels of the edit's version are kept for the next page load."""
+    from cardbase.web.deck_views import pages_of
+
+    cookie = request.cookies.get(LIST_COOKIE)
+    key = panels_key(request, deck_id, edited.info.version)
+    panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request), cookie, edited)
+    whole, answer = render_panels(request, panels, card_id)
+    pages_of(request).put(key, view_from(panels, whole))
+    response = tagged(HTMLResponse(answer), edited.info)
+    keep_list_choice(request, response, deck_id, panels.listing)
+    return response
+
+
+def view_of(request: Request, panels: Panels) -> PanelsView:
+    """``panels`` rendered (``render_panels``), with what the builder page shows of the deck."""
+    return view_from(panels, render_panels(request, panels)[0])
+
+
+def view_from(panels: Panels, html: str) -> PanelsView:
+    """The panels ``html`` rendered from ``panels``, with what the builder page shows of the deck."""
     in_deck: dict[str, int] = {}
     for c in panels.resolved.deck.cards:
         in_deck[c.card_id] = in_deck.get(c.card_id, 0) + c.count

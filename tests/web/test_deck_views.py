@@ -6,6 +6,7 @@ same database, as the CLI's would be)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterator
 
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 from cardbase.db.engine import Database, open_database
 from cardbase.web.app import create_app
 from cardbase.web.settings import ServerSettings
-from tests.web.test_pages import add, make_deck, monsters
+from tests.web.test_pages import add, make_deck, monsters, search_ids
 
 
 @pytest.fixture
@@ -257,3 +258,104 @@ def test_which_writes_renew_which_stamp(statement: str, stamp: str | None) -> No
 
     found = WRITE.match(statement)
     assert (STAMPED.get(found.group(1).lower()) if found else None) == stamp
+
+
+def version_of(page: str) -> int:
+    found = re.search(r'id="panels" data-deck-id="\d+" data-version="(\d+)"', page)
+    assert found, page[:300]
+    return int(found.group(1))
+
+
+def lists_of(page: str) -> list[tuple[str, list[str]]]:
+    """Each group's list of the deck list: its group key (a list's; a stack's has none) and the card ids in
+    its order (``data-order`` in an edit's answer, the entries themselves in a page)."""
+    found = []
+    for head, body in re.findall(r'(<ul class="(?:deck-list|stack)"[^>]*>)(.*?)</ul>', page, re.S):
+        order = re.search(r"data-order='([^']*)'", head)
+        ids = json.loads(html.unescape(order.group(1))) if order else re.findall(r'<li data-card-id="([^"]+)"', body)
+        group = re.search(r'data-group="([^"]*)"', head)
+        found.append((group.group(1) if group else "", ids))
+    return found
+
+
+def panel(page: str, panel_id: str) -> str:
+    return page.split(f'<section id="{panel_id}"', 1)[1].split("</section>", 1)[0]
+
+
+@pytest.mark.parametrize("layout", ["list", "visual"])
+def test_an_edit_made_from_the_version_before_answers_only_what_it_changed(
+    web: TestClient, database: Database, layout: str
+) -> None:
+    """The builder's script sends the version its page shows: the answer holds the edited card's entries,
+    every group's order, the headings and the other panels (the next page's, byte for byte), and marks
+    the closed odds and sample hand as kept; the next page renders the whole list from the same values."""
+    deck = make_deck(web)
+    cards = monsters(database, 6)
+    for n, card in enumerate(cards[:5]):
+        add(web, deck, card, n + 1)
+    assist = search_ids(database, "t:assist", "mea", 1)[0]
+    query = f"?sort=count&layout={layout}"
+    for card, op in [(cards[0], "inc"), (cards[0], "inc"), (cards[5], "add"), (assist, "add"), (assist, "dec")]:
+        shown = version_of(web.get(f"/decks/{deck}{query}").text)
+        data = {"card": card, "op": op, "section": "", "fragment": "1", "version": str(shown)}
+        answer = web.post(f"/decks/{deck}/cards{query}", data=data)
+        assert answer.status_code == 200 and answer.headers["etag"] == f'"deck-{deck}-v{shown + 1}"'
+        page = web.get(f"/decks/{deck}{query}").text
+        assert "data-delta" in answer.text and version_of(answer.text) == shown + 1 == version_of(page)
+        assert set(re.findall(r'<li data-card-id="([^"]+)"', answer.text)) <= {card}
+        assert (f'<li data-card-id="{card}"' in answer.text) == (f'<li data-card-id="{card}"' in page)
+        if f'<li data-card-id="{card}"' in page:
+            assert entry(answer.text, card) == entry(page, card)
+        assert lists_of(answer.text) == lists_of(page) and lists_of(page)
+        headings = r"<h[234][^>]*>.*?</h[234]>"
+        assert re.findall(headings, panel(answer.text, "deck-panel"), re.S) == re.findall(
+            headings, panel(page, "deck-panel"), re.S
+        )
+        for other_panel in ("validation", "stats", "history", "share"):
+            assert panel(answer.text, other_panel) == panel(page, other_panel)
+        assert '<section id="odds" data-kept></section>' in answer.text and 'id="odds-form"' not in answer.text
+        assert '<section id="sample-hand" data-kept></section>' in answer.text
+        assert "data-order" not in page and "data-kept" not in page and "data-delta" not in page
+    ((group, ids),) = lists_of(page)  # the assist's group came and went; the sideboard is empty
+    assert group == ("monster" if layout == "list" else "") and ids[:2] == [
+        cards[4],
+        cards[3],
+    ]  # the most copies first (5, 4; the edited 3)
+
+
+def test_an_edit_not_made_from_the_version_before_answers_the_whole_panels(web: TestClient, database: Database) -> None:
+    """Without the version (or with an open panel), what the page needs is all there."""
+    deck = make_deck(web)
+    first, second = monsters(database, 2)
+    add(web, deck, first, 2)
+    whole = web.post(f"/decks/{deck}/cards", data={"card": second, "op": "add", "fragment": "1"})
+    assert "data-delta" not in whole.text and f'<li data-card-id="{first}"' in whole.text
+    assert whole.text in web.get(f"/decks/{deck}").text
+    shown = version_of(whole.text)
+    data = {"card": second, "op": "add", "fragment": "1", "version": str(shown)}
+    opened = web.post(f"/decks/{deck}/cards?open=odds&needs=1+t:monster", data=data)
+    assert "data-delta" in opened.text and 'id="odds-table"' in opened.text  # an open panel is answered …
+    assert '<section id="sample-hand" data-kept></section>' in opened.text  # … a closed one kept
+
+
+def test_a_deck_list_entry_is_rendered_once_for_the_versions_that_show_it_alike(
+    web: TestClient, database: Database
+) -> None:
+    deck = make_deck(web)
+    first, second = monsters(database, 2)
+    add(web, deck, first, 2)
+    add(web, deck, second)
+    before = web.get(f"/decks/{deck}").text
+    kept = web.app.state.deck_entries  # type: ignore[attr-defined]
+    made = len(kept.items)
+    shown = version_of(before)
+    add(web, deck, second)  # a new version: the first card's entry is the same but for its forms' version
+    after = web.get(f"/decks/{deck}").text
+    assert version_of(after) == shown + 1 and len(kept.items) == made + 1  # the second card's, with 2 copies
+    old, new = entry(before, first), entry(after, first)
+    assert old != new and new.count(f'name="version" value="{shown + 1}"') == 3
+    assert old.replace(f'name="version" value="{shown}"', f'name="version" value="{shown + 1}"') == new
+    assert "deck-entry-version" not in after
+    tagged = web.post(f"/decks/{deck}/tags", data={"card": first, "add": "combo"}, follow_redirects=False)
+    assert tagged.status_code == 303
+    assert '<span class="tag">combo</span>' in entry(web.get(f"/decks/{deck}").text, first)

@@ -142,9 +142,44 @@
   }
   new MutationObserver(markInDeck).observe(builder, { childList: true, subtree: true });
 
+  // An edit's answer (``data-delta``) holds only what the edit changed: the edited card's entries, each
+  // group's order of card ids (``data-order``), the headings and panels, and a ``data-kept`` mark for each
+  // panel left alone. The page's other entries and kept panels are moved into it; false (the page
+  // changed nothing) when the page lacks one of them.
+  function fillIn(fresh, old) {
+    const moves = [];
+    for (const list of $$("ul[data-order]", fresh)) {
+      const section = list.dataset.section || "";
+      const items = [];
+      for (const id of JSON.parse(list.dataset.order)) {
+        const mine = (li) => li.dataset.cardId === id && (li.dataset.section || "") === section;
+        const item = Array.from(list.children).find(mine) || $$("#deck li[data-card-id]", old).find(mine);
+        if (!item) return false;
+        items.push(item);
+      }
+      moves.push(() => {
+        const children = [document.createTextNode("\n")];
+        for (const item of items) children.push(item, document.createTextNode("\n"));
+        list.replaceChildren(...children);
+        delete list.dataset.order;
+        delete list.dataset.section;
+      });
+    }
+    for (const mark of $$("[data-kept]", fresh)) {
+      const panel = old.querySelector("#" + CSS.escape(mark.id));
+      if (!panel) return false;
+      moves.push(() => mark.replaceWith(panel));
+    }
+    for (const move of moves) move();
+    for (const field of $$('#deck input[name="version"]', fresh)) field.value = fresh.dataset.version;
+    delete fresh.dataset.delta;
+    return true;
+  }
+
   function showPanels(doc) {
     const fresh = $("#panels", doc);
     const old = $("#panels");
+    if (fresh && old && "delta" in fresh.dataset && !fillIn(fresh, old)) return false;
     if (fresh && old) old.replaceWith(fresh);
     // the phone's sticky headline follows the deck
     const count = $("#bar-count");
@@ -158,6 +193,7 @@
       valid.textContent = ok ? "✓ valid" : "✗ not valid";
       valid.className = ok ? "bar-valid" : "bar-invalid";
     }
+    return true;
   }
 
   function showError(doc) {
@@ -208,7 +244,7 @@
       return;
     }
     if (result.ok) {
-      showPanels(result.doc);
+      if (!showPanels(result.doc)) await refreshPanels(panelParams()); // the page was not the version before
       showError(new Document());
       refocus(data.get("card"), data.get("section") || "", cls);
     } else if (result.status === 412) {

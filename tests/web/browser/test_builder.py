@@ -306,3 +306,55 @@ def test_odds_open_in_place_stay_open_across_edits_and_open_without_javascript(
         assert f"seed={seed}" in plain.url and "seed=new" not in plain.url
         seeds.add(seed)
     assert len(seeds) == 2
+
+
+def shown_panels(page: Page) -> tuple[str, str]:
+    """The deck list as the page has it (its HTML, the white space between tags aside), and every panel's text."""
+    deck = page.eval_on_selector("#deck", "d => d.outerHTML")
+    return re.sub(r">\s+<", "><", deck), page.inner_text("#panels")
+
+
+def test_an_edit_answers_what_it_changed_and_the_page_then_shows_what_a_reload_shows(
+    page: Page, live_server: LiveServer
+) -> None:
+    """An edit's answer holds the edited card's entries and each group's order (issue 30); the script puts
+    the page's other entries in place: after adds, steps up and down, a card's removal, a group's coming
+    and going, sorted by count in the list and in the faces, the page is the one a reload shows."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 2, "Dizzy Bat": 1, "Pep Talk": 1})
+    answers: list[str] = []
+    page.goto(f"/decks/{deck_id}?sort=count")
+    version = int(page.get_attribute("#panels", "data-version") or 0)
+
+    def edit(click: str) -> None:
+        nonlocal version
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator(click).click()
+        answers.append(answer.value.text())
+        version += 1
+        expect(page.locator("#panels")).to_have_attribute("data-version", str(version))
+        assert "data-delta" in answers[-1] and "data-delta" not in page.content()
+        edited = shown_panels(page)
+        page.reload()
+        assert shown_panels(page) == edited
+
+    row = '#deck li[data-card-id="mea/demo/{}"] button.{}'
+    for _ in range(2):  # Dizzy Bat passes Crumb Goblin
+        edit(row.format("dizzy-bat", "inc"))
+    assert shown_groups(page) == expected_groups(live_server, deck_id, "type", "count")
+    assert shown_groups(page)[0][2][0] == "Dizzy Bat"
+    edit(row.format("pep-talk", "dec"))  # the last assist: its group goes
+    assert [g[0] for g in shown_groups(page)] == ["Monsters"]
+    page.fill("#q", "Pep Talk")
+    add = '#results [data-card-id="mea/demo/pep-talk"] form.add-form button'
+    expect(page.locator(add)).to_have_count(1)
+    edit(add)  # from the gallery: the group comes back
+    assert shown_groups(page) == expected_groups(live_server, deck_id, "type", "count")
+    page.locator("#list-layout").select_option("visual")
+    expect(page.locator("#deck.deck-visual")).to_be_visible()
+    page.fill("#q", "Bramble Bear")
+    add = '#results [data-card-id="mea/demo/bramble-bear"] form.add-form button'
+    expect(page.locator(add)).to_have_count(1)
+    edit(add)  # a new entry among the faces
+    edit(add)
+    expect(page.locator('#deck li[data-card-id="mea/demo/bramble-bear"] .face-count')).to_have_text("2")
+    assert len(answers) == 6 and all(len(a) < 20_000 for a in answers)
