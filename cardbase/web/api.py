@@ -531,7 +531,7 @@ def catalog_status(settings: Settings, game: GameQuery = None) -> list[dict[str,
 @router.get("/api/catalog/export", tags=["catalog"])
 def catalog_export(
     settings: Settings,
-    game: Annotated[str, Query(max_length=20)],
+    game: Annotated[str, Query(min_length=1, max_length=20)],
     format: Annotated[Literal["csv", "json", "xlsx"], Query()] = "csv",
 ) -> Response:
     """A game's whole catalog as a file ``catalog import`` reads back (as ``catalog export``)."""
