@@ -349,7 +349,10 @@ def create_db_engine(url: str) -> Engine:
             _check_database_file(path)
         # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
         pooling = {} if in_memory else {"pool_timeout": LOCK_WAIT_SECONDS}
-        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
+        try:
+            engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
+        except Exception as error:  # a driver not installed (sqlite+aiosqlite), a query value it refuses (?timeout=x)
+            raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         stamps.watch(engine)
