@@ -167,6 +167,8 @@ def test_an_in_memory_database_opens_with_the_shipped_cards(where: str, tmp_path
         "sqlite:///never-made.db?timeout=abc",
         "sqlite:///never-made.db?check_same_thread=banana",
         "sqlite+aiosqlite:///never-made.db",
+        # refused by the driver as it connects
+        "sqlite:///never-made.db?cached_statements=99999999999999999999",
     ],
 )
 def test_a_malformed_database_url_is_a_clear_error(url: str) -> None:

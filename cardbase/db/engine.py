@@ -543,6 +543,18 @@ def _current_version(conn: Connection) -> tuple[int | None, str | None]:
     return version, rows.get(search_index.META_KEY)
 
 
+def _first_connection(engine: Engine, url: str) -> None:
+    """Connect once (the connection stays in the pool): a value of the URL the driver checks only as it
+    connects (``?cached_statements=`` past a C int) is a clear error; the driver's own refusals
+    (``OperationalError``) are left to the caller, which names the reason."""
+    try:
+        engine.connect().close()
+    except (OperationalError, SADatabaseError):
+        raise
+    except Exception as error:  # OverflowError, ValueError, TypeError from the driver's connect()
+        raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+
+
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
     """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it;
     ``Database.notes`` holds what the user should be told about it."""
@@ -550,6 +562,7 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     engine = create_db_engine(url)
     notes: list[str] = []
     try:
+        _first_connection(engine, url)
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
