@@ -190,6 +190,11 @@ BODIES: list[tuple[str, bytes | None, str]] = [
         "application/json",
     ),
     ("lone surrogate", b'{"name": "\\ud800", "game": "mea", "card": "\\udfff"}', "application/json"),
+    (
+        "lone surrogate in a free field",
+        b'{"game": "mea", "values": {"name": "Zed", "type": "monster", "cost": 1, "text": "a\\ud800"}}',
+        "application/json",
+    ),
     ("deep", b"[" * 5000 + b"]" * 5000, "application/json"),
     (
         "long text",
