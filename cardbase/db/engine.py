@@ -626,15 +626,17 @@ DECK_HISTORY_ENV = "CARDBASE_DECK_HISTORY"
 def deck_history_limit() -> int:
     """Versions kept per deck: ``CARDBASE_DECK_HISTORY`` (1 to 1,000,000), else 1,000."""
     from cardbase.errors import UsageError
+    from cardbase.games.base import whole_number
 
     text = os.environ.get(DECK_HISTORY_ENV, "").strip()
     if not text:
         return 1_000
-    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= 1_000_000:
+    number = whole_number(text, 1_000_000) if text.isascii() else None
+    if not number:
         raise UsageError(
             f"{DECK_HISTORY_ENV}={quoted(text)}: the versions kept per deck are a whole number from 1 to 1,000,000"
         )
-    return int(text)
+    return number
 
 
 def describe_database_error(reason: str) -> str:

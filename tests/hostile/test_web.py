@@ -127,8 +127,21 @@ def test_every_route_with_odd_ids_and_methods(
         check(client.request(method, url + query), tmp_path, f"{method} {url}{query[:40]}")
 
 
-ALONE = ["", "-1", "0", "99999999999999999999999", "9223372036854775808", "NaN", "1e309", "%00", "%ff", "x" * 3000]
-"""Values given to one parameter at a time (the others naming real things)."""
+ALONE = [
+    "",
+    "-1",
+    "0",
+    "99999999999999999999999",
+    "9223372036854775808",
+    "NaN",
+    "1e309",
+    "%00",
+    "%ff",
+    "x" * 3000,
+    "1" * 5000,
+]
+"""Values given to one parameter at a time (the others naming real things); 5,000 digits is past what
+``int()`` converts."""
 
 UNDECLARED = ("page", "q", "game", "done", "seat", "key", "w", "format")
 """Query parameters some pages read without declaring them (``request.query_params``)."""
