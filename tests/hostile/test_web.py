@@ -175,6 +175,8 @@ def test_every_parameter_alone_with_odd_values(
         for odd in ALONE:
             url = concrete(path, {**real, name: odd})
             check(client.request(method, url), tmp_path, f"{method} {url[:100]}")
+    if path.endswith("/events"):
+        return  # with a real game and a seat, an event stream that stays open (its odd ids are tried above)
     url = concrete(path, real)
     for name in dict.fromkeys([*query_params, *UNDECLARED]):
         for odd in ALONE:
