@@ -157,8 +157,11 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
 
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` as a message shows it bare (a path, a deck argument): whole when it is short, else
-    cut as :func:`quoted` cuts it."""
-    return text if len(text) <= limit else quoted(text, limit)
+    cut as :func:`quoted` cuts it; quoted too when it holds a line break or another control character
+    (a path named ``a<newline>b`` stays on the message's one line, its break shown as ``\\n``)."""
+    if len(text) > limit or any(c < " " or "\x7f" <= c < "\xa0" for c in text):
+        return quoted(text, limit)
+    return text
 
 
 # Secrets in messages, found in time linear in the message: every pattern below is anchored on a

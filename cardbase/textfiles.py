@@ -112,7 +112,7 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
 
 def read_text(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES, hint: str = "") -> str:
     """The UTF-8 text of the regular file ``path`` (see :func:`read_bytes` and :func:`decode_text`)."""
-    return decode_text(read_bytes(path, what, max_bytes), str(path), what, hint=hint)
+    return decode_text(read_bytes(path, what, max_bytes), shown(str(path)), what, hint=hint)
 
 
 def _refuse_constant(name: str) -> Any:

@@ -157,7 +157,20 @@ def test_an_in_memory_database_opens_with_the_shipped_cards(where: str, tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("url", ["sqlite+pysqlite://user@:x/db", "sqlite:///%00", "sqlite:///a%00b.db"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite+pysqlite://user@:x/db",
+        "sqlite:///%00",
+        "sqlite:///a%00b.db",
+        # refused by the driver as the engine is made: a query value of the wrong type, a driver not installed
+        "sqlite:///never-made.db?timeout=abc",
+        "sqlite:///never-made.db?check_same_thread=banana",
+        "sqlite+aiosqlite:///never-made.db",
+        # refused by the driver as it connects
+        "sqlite:///never-made.db?cached_statements=99999999999999999999",
+    ],
+)
 def test_a_malformed_database_url_is_a_clear_error(url: str) -> None:
     with pytest.raises(DatabaseError, match="cannot use database URL"):
         open_database(url)

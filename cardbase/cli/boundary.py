@@ -30,8 +30,17 @@ INTERRUPTED_EXIT = 130
 
 
 def say(message: str) -> None:
-    """One ``cardbase: …`` message on stderr, secrets masked."""
-    typer.echo(mask_secrets(message), err=True)
+    """One ``cardbase: …`` message on stderr, secrets masked and every character a terminal would act
+    on (an escape or a bell in a path the user gave) shown as a visible escape. The lines a message
+    lists below its first are indented; any other line break (in a path or a name it quotes bare) is
+    shown as ``\\n``, so that the message stays one line."""
+    from cardbase.cli.common import safe_text
+
+    typer.echo(_LONE_BREAK.sub(r"\\n", safe_text(mask_secrets(message))), err=True)
+
+
+_LONE_BREAK = re.compile(r"\n(?=[^ \t])")
+"""A line break that does not start an indented line of a message's list."""
 
 
 def fail(message: str, code: int) -> NoReturn:

@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     console,
     open_db,
     print_json,
+    say_done,
 )
 from cardbase.errors import quoted
 
@@ -150,7 +151,7 @@ def export(
         raise UsageError(f"unknown format {quoted(format)}; use csv, json or xlsx")
     out = output or Path("exports") / f"{game_id}.{format}"
     count = export_catalog(open_db(db), game_id, format, out)
-    typer.echo(f"wrote {count} {game_id} cards to {out}")
+    say_done(f"wrote {count} {game_id} cards to {out}")
 
 
 @app.command()
@@ -179,7 +180,7 @@ def template(
     assert game_id is not None
     out = output or Path("exports") / f"{game_id}-template.{format}"
     count = write_template(open_db(db), game_id, format, out)
-    typer.echo(
+    say_done(
         f"wrote {out}: {count} {game_id} cards; fill in the empty cells, "
         f"then `cardbase catalog import {out} --game {game_id}`"
     )

@@ -19,6 +19,7 @@ from cardbase.cli.common import (
     console,
     open_db,
     print_json,
+    say_done,
 )
 
 app = typer.Typer(
@@ -162,4 +163,4 @@ def export(
 
     out = output or Path("exports") / f"collection.{format}"
     count = export_collection(open_db(db), out, format, check_game(game))
-    typer.echo(f"wrote {count} cards to {out}")
+    say_done(f"wrote {count} cards to {out}")

@@ -103,6 +103,12 @@ MAX_SEED = 2**64 - 1
 """Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""
 
 
+def say_done(line: str) -> None:
+    """One line on stdout saying what was done (``wrote PATH``), with every character a terminal would
+    act on (in a path the user typed) shown as a visible escape."""
+    typer.echo(safe_text(line))
+
+
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON (UTF-8, keys in the order given)."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
@@ -144,13 +150,13 @@ def console(stderr: bool = False) -> Console:
 
 
 def warn(message: str) -> None:
-    """One warning line on stderr."""
-    typer.echo(f"warning: {message}", err=True)
+    """One warning line on stderr (control characters shown as escapes, as every line printed)."""
+    typer.echo(safe_text(f"warning: {message}"), err=True)
 
 
 def note(message: str) -> None:
     """One note on stderr: something the user should know that is not a problem."""
-    typer.echo(f"note: {message}", err=True)
+    typer.echo(safe_text(f"note: {message}"), err=True)
 
 
 def deck_notes(resolved: Any) -> None:

@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     deck_notes,
     open_db,
     print_json,
+    say_done,
 )
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -449,7 +450,7 @@ def export(
         from cardbase.textfiles import write_text_output
 
         write_text_output(output, text, "deck file")
-        typer.echo(f"wrote {output}")
+        say_done(f"wrote {output}")
     else:
         typer.echo(text, nl=False)
 

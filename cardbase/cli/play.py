@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete, sim
-from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path, say_done
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def run_play(
             ["human" if s == human else agents[s].name for s in range(n)],
         )
         save_record(record, lines)
-        typer.echo(f"Record: {record} (replay it: cardbase replay {record})")
+        say_done(f"Record: {record} (replay it: cardbase replay {record})")
     _stop_if_interrupted(session, record)
 
 
@@ -240,7 +240,7 @@ def mea(
         names[other] = agents[other].name
         lines = record_lines(rules, seed, session.state.history, names)
         save_record(path, lines)
-        typer.echo(f"Record: {path} (replay it: cardbase replay {path})")
+        say_done(f"Record: {path} (replay it: cardbase replay {path})")
     _stop_if_interrupted(session, path)
 
 

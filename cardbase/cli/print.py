@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json, warn
+from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json, say_done, warn
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -291,7 +291,7 @@ def _report(
             f"{report.pages} page(s); {grid.cols}×{grid.rows} per sheet on {spec.paper_name}"
         )
     extra = f"; backs in {report.backs_path}" if report.backs_path else ""
-    typer.echo(
+    say_done(
         f"wrote {out}: {report.cards} cards ({report.unique_faces} different) {where}, "
         f"{format_mm(spec.card[0])}×{format_mm(spec.card[1])} mm, {format_mm(spec.bleed)} mm bleed{backs}; "
         f"{report.size_bytes / 1024:.0f} KB{extra}. Print at 100 % (actual size)."
@@ -625,7 +625,7 @@ def print_registration(
     if json:
         print_json(report.as_dict())
         return
-    typer.echo(f"wrote {out}: registration test, 1 sheet (2 pages) on {spec.paper_name}, flip {spec.flip}")
+    say_done(f"wrote {out}: registration test, 1 sheet (2 pages) on {spec.paper_name}, flip {spec.flip}")
 
 
 def _declared_art(session: Session, card_ids: list[str]) -> dict[str, str]:

@@ -12,7 +12,17 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, checked_path, open_db, print_json, warn
+from cardbase.cli.common import (
+    CardArg,
+    CardGameOpt,
+    DbOption,
+    JsonOption,
+    checked_path,
+    open_db,
+    print_json,
+    say_done,
+    warn,
+)
 from cardbase.cli.print import AssumeOption, assumed_values
 
 app = typer.Typer(
@@ -98,7 +108,7 @@ def card(
         print_json(report.as_dict())
         return
     what = f"{report.width_px}×{report.height_px} px at {dpi} DPI" if out.suffix.lower() == ".png" else "vector PDF"
-    typer.echo(f"wrote {out}: {found.name} ({what})")
+    say_done(f"wrote {out}: {found.name} ({what})")
 
 
 export_app = typer.Typer(
@@ -183,7 +193,7 @@ def export_images(
     if json:
         print_json(report.as_dict())
         return
-    typer.echo(
+    say_done(
         f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
         f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
     )

@@ -121,9 +121,11 @@ def check_values(
     ``?``). Every bad field is named in one ``InvalidData``."""
     from cardbase.catalog.fields import field_for_header
     from cardbase.db.io import SourceRow, parse_rows
+    from cardbase.textfiles import check_characters
 
     if len(values) > MAX_FIELDS:
         raise UsageError(f"{len(values)} fields; one edit gives at most {MAX_FIELDS}")
+    check_characters(dict(values), where)  # JSON can write a lone surrogate, which no text can hold or store
     problems: list[str] = []
     cells: dict[str, Any] = {}
     cleared: set[str] = set()

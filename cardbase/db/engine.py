@@ -364,7 +364,10 @@ def create_db_engine(url: str) -> Engine:
             _check_database_file(path)
         # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
         pooling = {} if in_memory else {"pool_timeout": LOCK_WAIT_SECONDS}
-        engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
+        try:
+            engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
+        except Exception as error:  # a driver not installed (sqlite+aiosqlite), a query value it refuses (?timeout=x)
+            raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         stamps.watch(engine)
@@ -565,6 +568,18 @@ def _current_version(conn: Connection) -> tuple[int | None, str | None]:
     return version, rows.get(search_index.META_KEY)
 
 
+def _first_connection(engine: Engine, url: str) -> None:
+    """Connect once (the connection stays in the pool): a value of the URL the driver checks only as it
+    connects (``?cached_statements=`` past a C int) is a clear error; the driver's own refusals
+    (``OperationalError``) are left to the caller, which names the reason."""
+    try:
+        engine.connect().close()
+    except (OperationalError, SADatabaseError):
+        raise
+    except Exception as error:  # OverflowError, ValueError, TypeError from the driver's connect()
+        raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+
+
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
     """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it;
     ``Database.notes`` holds what the user should be told about it."""
@@ -572,6 +587,7 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     engine = create_db_engine(url)
     notes: list[str] = []
     try:
+        _first_connection(engine, url)
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
@@ -654,15 +670,17 @@ DECK_HISTORY_ENV = "CARDBASE_DECK_HISTORY"
 def deck_history_limit() -> int:
     """Versions kept per deck: ``CARDBASE_DECK_HISTORY`` (1 to 1,000,000), else 1,000."""
     from cardbase.errors import UsageError
+    from cardbase.games.base import whole_number
 
     text = os.environ.get(DECK_HISTORY_ENV, "").strip()
     if not text:
         return 1_000
-    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= 1_000_000:
+    number = whole_number(text, 1_000_000) if text.isascii() else None
+    if not number:
         raise UsageError(
             f"{DECK_HISTORY_ENV}={quoted(text)}: the versions kept per deck are a whole number from 1 to 1,000,000"
         )
-    return int(text)
+    return number
 
 
 def describe_database_error(reason: str) -> str:

@@ -24,6 +24,7 @@ from xml.parsers import expat
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import MAX_COUNT, MAX_LINE
 from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.games.base import whole_number
 
 MAX_XML_DEPTH = 8
 """A ``.cod`` file is three elements deep; deeper nesting is not a deck."""
@@ -195,7 +196,7 @@ def _read_card(deck: DeckText, attrs: dict[str, str], line: int, section: str | 
             Problem("bad-line", f"a card needs a name of 1 to {MAX_LINE} characters", line, 'name="Crumb Goblin"')
         )
         return
-    if not (number.isascii() and number.isdecimal() and 1 <= int(number) <= MAX_COUNT):
+    if not (number.isascii() and whole_number(number, MAX_COUNT)):
         deck.problems.append(
             Problem(
                 "bad-count",

@@ -7,14 +7,14 @@ from typing import Any
 
 from cardbase.decks.model import Deck
 from cardbase.decks.validate import ResolvedDeck
-from cardbase.games.base import is_demo
+from cardbase.games.base import is_demo, whole_number
 from cardbase.games.formats import Format
 
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def _int(text: str) -> int:
-    return int(text) if text.isascii() and text.isdecimal() else 0
+    return (whole_number(text, 10**6) or 0) if text.isascii() else 0
 
 
 def _mean(values: list[int]) -> float | None:

@@ -447,11 +447,12 @@ def draws(
 
 def _mana(text: str) -> list[int]:
     from cardbase.errors import UsageError
+    from cardbase.games.base import whole_number
 
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or len(parts) > 2 or not all(p.isascii() and p.isdecimal() and int(p) <= 99 for p in parts):
+    if not parts or len(parts) > 2 or not all(p.isascii() and whole_number(p, 99) is not None for p in parts):
         raise UsageError(f"mana {text!r}: give one or two whole numbers from 0 to 99, e.g. 3,4")
-    return [int(p) for p in parts]
+    return [int(p) for p in parts]  # checked above: at most two digits each
 
 
 @router.get("/api/decks/{deck_id}/export", tags=["decks"])
@@ -531,7 +532,7 @@ def catalog_status(settings: Settings, game: GameQuery = None) -> list[dict[str,
 @router.get("/api/catalog/export", tags=["catalog"])
 def catalog_export(
     settings: Settings,
-    game: Annotated[str, Query(max_length=20)],
+    game: Annotated[str, Query(min_length=1, max_length=20)],
     format: Annotated[Literal["csv", "json", "xlsx"], Query()] = "csv",
 ) -> Response:
     """A game's whole catalog as a file ``catalog import`` reads back (as ``catalog export``)."""

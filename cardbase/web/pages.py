@@ -239,12 +239,14 @@ def run_gallery(
 
 
 def _page_number(page: str | None) -> int:
-    from cardbase.errors import UsageError
+    from cardbase.errors import UsageError, quoted
+    from cardbase.games.base import whole_number
 
     text = (page or "1").strip()
-    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= MAX_PAGE:
-        raise UsageError(f"page must be a whole number from 1 to {MAX_PAGE:,}, not {page!r}")
-    return int(text)
+    number = whole_number(text, MAX_PAGE) if text.isascii() else None
+    if not number:
+        raise UsageError(f"page must be a whole number from 1 to {MAX_PAGE:,}, not {quoted(page)}")
+    return number
 
 
 def gallery_context(

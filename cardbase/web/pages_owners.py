@@ -6,9 +6,10 @@ Every number comes from the functions the CLI prints (``cardbase.db.collection``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.errors import UsageError, quoted
@@ -339,7 +340,7 @@ def revert_page(
     game: str,
     set_code: str,
     slug: str,
-    edit_id: int,
+    edit_id: Annotated[int, PathParam(ge=1, le=2**63 - 1)],
     form: Body,
     turn: WriteTurn,
 ) -> Response:

@@ -18,7 +18,8 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from cardbase.errors import UnreadableInput, UsageError
+from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.games.base import whole_number
 from cardbase.web.http import WriteTurn
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
@@ -75,9 +76,10 @@ def seat_of(text: str | None, players: int) -> int | None:
     """``all`` (or nothing): the all-seeing view; ``0`` … a seat."""
     if text in (None, "", "all"):
         return None
-    if not text.isdecimal() or not 0 <= int(text) < players:
-        raise UsageError(f"seat {text!r}: 'all' or a seat from 0 to {players - 1}")
-    return int(text)
+    seat = whole_number(text, players - 1) if text.isascii() else None
+    if seat is None:
+        raise UsageError(f"seat {quoted(text)}: 'all' or a seat from 0 to {players - 1}")
+    return seat
 
 
 # --- the API ------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from cardbase.games.base import whole_number
 from cardbase.web.settings import (
     DECK_TEXT_BYTES,
     LOOPBACK,
@@ -188,7 +189,7 @@ class Guard:
         refusal = self.refusal(request, headers)
         bound = body_bound(path)
         length = headers.get("content-length")
-        too_big = length is not None and (not (length.isascii() and length.isdecimal()) or int(length) > bound)
+        too_big = length is not None and (not (length.isascii() and whole_number(length, bound) is not None))
         if refusal is None and too_big:
             refusal = self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")
         if refusal is not None:

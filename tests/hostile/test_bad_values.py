@@ -222,3 +222,39 @@ def test_a_toml_number_of_5000_digits_is_unreadable(hostile_db: str, tmp_path: P
     layout.write_text(PLAIN.replace("min_size = 7", f"min_size = {'9' * 5000}", 1), encoding="utf-8")
     argv = ["render", "card", "Crumb Goblin", "--layout", str(layout), "-o", str(tmp_path / "c.png")]
     assert_refused(run_cli(argv, hostile_db), 2, "layout.toml: not valid TOML: a number of over 4,300 digits")
+
+
+FIVE_THOUSAND_DIGITS = "1" * 5000
+"""Past ``int()``'s 4,300 digits: a text that passes ``isdecimal()`` and then makes ``int()`` raise."""
+
+
+@pytest.mark.parametrize("value", [FIVE_THOUSAND_DIGITS, "0", "1000001", "٣", "1e3"])
+def test_a_bad_deck_history_setting_names_the_variable(
+    value: str, shared_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDBASE_DECK_HISTORY", value)
+    assert_refused_unchanged(["deck", "list"], shared_db, 2, contains="CARDBASE_DECK_HISTORY")
+
+
+def test_a_count_of_5000_digits_in_a_cockatrice_deck_is_a_problem_of_its_line(tmp_path: Path) -> None:
+    deck = tmp_path / "big.cod"
+    deck.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><zone name="main">'
+        f'<card number="{FIVE_THOUSAND_DIGITS}" name="Crumb Goblin"/></zone></cockatrice_deck>\n',
+        encoding="utf-8",
+    )
+    result = run_cli(["deck", "validate", str(deck), "--game", "mea"], str(tmp_path / "x.db"))
+    assert result.exit_code == 1, result.output
+    assert "is not a whole number from 1 to" in result.output and "Traceback" not in result.output
+
+
+def test_an_opening_range_of_5000_digits_is_refused_naming_the_agent() -> None:
+    import random
+    from typing import Any, cast
+
+    from cardbase.games.mea.agents import opening_size
+
+    for opening in (f"1-{FIVE_THOUSAND_DIGITS}", f"{FIVE_THOUSAND_DIGITS}-3"):
+        with pytest.raises(ValueError, match="opening is a number or a range"):
+            opening_size(cast(Any, None), 0, opening, random.Random(0))
+    assert opening_size(cast(Any, None), 0, "3-3", random.Random(0)) == 3

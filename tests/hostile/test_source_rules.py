@@ -46,6 +46,18 @@ def test_no_isdigit_in_the_package() -> None:
     assert offenders == []
 
 
+def test_a_decimal_text_is_bounded_before_int() -> None:
+    # isdecimal() passes 5,000 digits, which int() refuses (over 4,300) with a ValueError no one caught:
+    # a line that tests isdecimal() and converts with int() bounds the length (or uses whole_number).
+    offenders = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted((REPO / "cardbase").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if ".isdecimal()" in line and re.search(r"\bint\(", line) and "len(" not in line
+    ]
+    assert offenders == [], "bound the digits before int() (cardbase.games.base.whole_number): " + ", ".join(offenders)
+
+
 @pytest.mark.parametrize(("where", "param"), _int_options(), ids=[w for w, _ in _int_options()])
 def test_every_whole_number_option_has_a_range(where: str, param: Any) -> None:
     if param.opts[0] in CHECKED_IN_CODE:

@@ -130,3 +130,48 @@ def test_a_name_already_in_an_old_database_is_shown_escaped(loaded_db: str, case
 @pytest.mark.parametrize("name", ["\x1b[2JDeck", "Deck\x07", "De\u202eck", "Deck\nTwo", ""])
 def test_a_deck_name_with_a_control_character_is_refused(loaded_db: str, name: str) -> None:
     assert_refused_unchanged(["deck", "new", name, "--game", "mea"], loaded_db, 2, contains="deck name")
+
+
+PATH_ESCAPES = "\x1b]0;pwned\x07\x1b[2J\r\u202e"
+"""A path typed by a user that would retitle the terminal, clear the screen and reorder the line."""
+
+
+def _raw_escapes(shown: str) -> list[str]:
+    return [c for c in UNSAFE if c in shown]
+
+
+def test_a_path_in_an_error_line_is_shown_escaped(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    missing = str(tmp_path / f"deck{PATH_ESCAPES}.txt")
+    result = CliRunner().invoke(app, ["deck", "validate", missing, "--db", str(tmp_path / "x.db")], color=True)
+    assert result.exit_code == 2 and result.stderr.startswith("cardbase: error:"), result.stderr
+    assert _raw_escapes(result.stderr) == [], repr(result.stderr)
+    assert "\\x1b]0;pwned\\x07" in result.stderr
+
+
+def test_a_path_in_a_done_line_is_shown_escaped(loaded_db: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli.app import app
+
+    out = tmp_path / f"meio{PATH_ESCAPES}.csv"
+    args = ["catalog", "export", "--game", "meio", "-o", str(out), "--db", loaded_db]
+    result = CliRunner().invoke(app, args, color=True)
+    assert result.exit_code == 0 and out.is_file(), result.output
+    assert _raw_escapes(result.stdout) == [], repr(result.stdout)
+    assert "wrote 52 meio cards to" in result.stdout and "\\x1b[2J" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["deck", "validate"], ["catalog", "import", "--game", "meio", "--dry-run"]])
+def test_a_path_with_a_line_break_stays_on_the_error_line(tmp_path: Path, args: list[str]) -> None:
+    for name in ("missing\nhere.txt", "folder\nhere"):
+        path = tmp_path / name
+        if name.startswith("folder"):
+            path.mkdir()
+        result = run_cli([*args, str(path)], str(tmp_path / "x.db"))
+        assert result.exit_code == 2, result.stderr
+        assert len(result.stderr.splitlines()) == 1, repr(result.stderr)
+        assert "\\n" in result.stderr

@@ -127,6 +127,62 @@ def test_every_route_with_odd_ids_and_methods(
         check(client.request(method, url + query), tmp_path, f"{method} {url}{query[:40]}")
 
 
+ALONE = [
+    "",
+    "-1",
+    "0",
+    "99999999999999999999999",
+    "9223372036854775808",
+    "NaN",
+    "1e309",
+    "%00",
+    "%ff",
+    "x" * 3000,
+    "1" * 5000,
+]
+"""Values given to one parameter at a time (the others naming real things); 5,000 digits is past what
+``int()`` converts."""
+
+UNDECLARED = ("page", "q", "game", "done", "seat", "key", "w", "format")
+"""Query parameters some pages read without declaring them (``request.query_params``)."""
+
+
+def route_params(path: str) -> tuple[list[str], list[str]]:
+    """The path and query parameter names of the route at ``path`` (from the app, so a new one is tried too)."""
+    app = create_app(ServerSettings(database=None))
+    for route in api_routes(app):
+        if route.path == path:
+            return [p.alias for p in route.dependant.path_params], [p.alias for p in route.dependant.query_params]
+    raise AssertionError(path)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_parameter_alone_with_odd_values(
+    route: str, served: tuple[TestClient, dict[str, str]], tmp_path: Path
+) -> None:
+    """Each path and query parameter given odd values while every other one names a real thing: a
+    parameter read only once the others have found their card, deck or game (an edit id after a real
+    card, a number after a real deck) is reached too — an odd value everywhere stops at the first."""
+    client, fill = served
+    game, set_code, slug = CARD.split("/")
+    made = client.post("/api/games", json={"game": "meio", "players": 2})
+    real = {**fill, "set_code": set_code, "slug": slug, "game_id": made.json().get("id", "1"), "edit_id": "1"}
+    real["game"] = game
+    methods, path = route.split(" ", 1)
+    method = methods.split("|")[0]
+    path_params, query_params = route_params(path)
+    for name in path_params:
+        for odd in ALONE:
+            url = concrete(path, {**real, name: odd})
+            check(client.request(method, url), tmp_path, f"{method} {url[:100]}")
+    if path.endswith("/events"):
+        return  # with a real game and a seat, an event stream that stays open (its odd ids are tried above)
+    url = concrete(path, real)
+    for name in dict.fromkeys([*query_params, *UNDECLARED]):
+        for odd in ALONE:
+            check(client.request(method, f"{url}?{name}={odd}"), tmp_path, f"{method} {url}?{name}={odd[:20]}")
+
+
 BODIES: list[tuple[str, bytes | None, str]] = [
     ("none", None, "application/json"),
     ("empty", b"", "application/json"),
@@ -149,6 +205,11 @@ BODIES: list[tuple[str, bytes | None, str]] = [
         "application/json",
     ),
     ("lone surrogate", b'{"name": "\\ud800", "game": "mea", "card": "\\udfff"}', "application/json"),
+    (
+        "lone surrogate in a free field",
+        b'{"game": "mea", "values": {"name": "Zed", "type": "monster", "cost": 1, "text": "a\\ud800"}}',
+        "application/json",
+    ),
     ("deep", b"[" * 5000 + b"]" * 5000, "application/json"),
     (
         "long text",

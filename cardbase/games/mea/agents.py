@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import TERMINAL, State, check_at_least_one
+from cardbase.games.base import TERMINAL, State, check_at_least_one, whole_number
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
@@ -692,9 +692,10 @@ def opening_size(rules: MeaRules, seat: int, opening: int | str | None, rng: ran
             raise ValueError(f"opening is 1 to {HAND_LIMIT - 1} cards, not {opening}")
         return opening
     low, dash, high = str(opening).partition("-")
-    if not dash or not low.isdecimal() or not high.isdecimal() or not 1 <= int(low) <= int(high) <= HAND_LIMIT - 1:
+    least, most = whole_number(low, HAND_LIMIT - 1), whole_number(high, HAND_LIMIT - 1)
+    if not dash or not least or most is None or not least <= most:
         raise ValueError(f"opening is a number or a range like 3-7 (1 to {HAND_LIMIT - 1}), not {quoted(opening)}")
-    return rng.randint(int(low), int(high))
+    return rng.randint(least, most)
 
 
 class HeuristicAgent:
