@@ -28,14 +28,19 @@ SIZE = 128
 _made = threading.Lock()
 
 
-def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
-    """The app's kept pages."""
+def _kept_on_app(request: Request, name: str, size: int) -> LRU[tuple[Any, ...], Any]:
+    """The app's LRU called ``name`` (made on first use, ``size`` entries at most)."""
     state = request.app.state
     with _made:
-        if getattr(state, "deck_pages", None) is None:
-            state.deck_pages = LRU(SIZE)
-    pages: LRU[tuple[Any, ...], Kept] = state.deck_pages
-    return pages
+        if getattr(state, name, None) is None:
+            setattr(state, name, LRU(size))
+    kept: LRU[tuple[Any, ...], Any] = getattr(state, name)
+    return kept
+
+
+def pages_of(request: Request) -> LRU[tuple[Any, ...], Kept]:
+    """The app's kept pages."""
+    return _kept_on_app(request, "deck_pages", SIZE)
 
 
 ENTRIES = 4096
@@ -44,12 +49,7 @@ ENTRIES = 4096
 
 def entries_of(request: Request) -> LRU[tuple[Any, ...], str]:
     """The app's kept deck-list entries."""
-    state = request.app.state
-    with _made:
-        if getattr(state, "deck_entries", None) is None:
-            state.deck_entries = LRU(ENTRIES)
-    entries: LRU[tuple[Any, ...], str] = state.deck_entries
-    return entries
+    return _kept_on_app(request, "deck_entries", ENTRIES)
 
 
 def page_key(
