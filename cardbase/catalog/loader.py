@@ -32,6 +32,11 @@ def shipped_path(filename: str) -> Path:
     return Path(str(resources.files("cardbase.catalog") / "data" / filename))
 
 
+def shipped_digest(filename: str) -> str:
+    """The SHA-256 (hex) of a shipped catalog file: what the database notes when it loads it."""
+    return hashlib.sha256(shipped_path(filename).read_bytes()).hexdigest()
+
+
 def parse_catalog(raw: bytes, origin: str) -> CatalogData:
     """Check ``raw`` (a catalog file's bytes) against its game's model; errors name ``origin``."""
     from pydantic import ValidationError

@@ -608,18 +608,16 @@ def shipped_pending(database: Database) -> list[str]:
     """The shipped catalog files whose contents changed since they were last loaded (``meta`` keeps
     each file's digest): what ``load_shipped`` would load. Read through the Core tables, so that an
     open that finds nothing to load builds no ORM classes."""
-    import hashlib
-
     from sqlalchemy import select
 
-    from cardbase.catalog.loader import SHIPPED_FILES, shipped_path
+    from cardbase.catalog.loader import SHIPPED_FILES, shipped_digest
 
     meta = tables.meta.c
     with database.read() as conn:
         known = dict(
             (row.key, row.value) for row in conn.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%")))
         )
-    digests = {f: hashlib.sha256(shipped_path(f).read_bytes()).hexdigest() for f in SHIPPED_FILES}
+    digests = {f: shipped_digest(f) for f in SHIPPED_FILES}
     return [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != digests[f]]
 
 
