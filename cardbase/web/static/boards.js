@@ -430,6 +430,15 @@
     }
   }
 
+  // play.js: a move's answer was not shown (a later answer is): the boards take clicks again.
+  document.addEventListener("cardbase:idle", () => {
+    for (const board of $$("section.game-board")) {
+      const st = boards.get(board);
+      if (st) st.busy = false;
+      board.classList.remove("busy");
+    }
+  });
+
   const setupAll = () => $$("section.game-board").forEach(setup);
   setupAll();
   new MutationObserver(setupAll).observe(document.body, { childList: true, subtree: true });

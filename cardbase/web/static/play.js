@@ -51,20 +51,19 @@
 
   // Answers can arrive out of order (an event's refresh may be served before a move sent earlier):
   // a newer table always wins; otherwise only the latest request's answer is shown, and never one
-  // older than a table shown since that request began. A refresh that brings the table already
-  // shown leaves its elements alone (a click may be landing on them).
+  // older than a table shown since that request began. A refresh that brings the table as shown
+  // (its version and status) leaves its elements alone: a click may be landing on them.
+  // Whether the answer was shown.
   let swaps = 0;
-  let shown = "";
   const answer = (html, mine, started, fromEvent) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const part = doc.getElementById("table") || doc.body;
-    if (!part) return;
+    if (!part) return false;
     const stamp = part.querySelector(".table-stamp");
     const at = stamp ? Number(stamp.dataset.tableVersion) : NaN;
     const older = at < version && swaps !== started;
-    if (!(at > version || (mine === sequence && !older))) return;
-    if (fromEvent && part.innerHTML === shown) return;
-    shown = part.innerHTML;
+    if (!(at > version || (mine === sequence && !older))) return false;
+    if (fromEvent && at === version && stamp.dataset.tableStatus === table.dataset.status) return false;
     swaps += 1;
     table.innerHTML = part.innerHTML;
     keepInfo();
@@ -75,6 +74,7 @@
       table.dataset.board = stamp.dataset.boardUrl;
     }
     document.dispatchEvent(new CustomEvent("cardbase:table", { detail: { version } }));
+    return true;
   };
 
   let refreshing = 0;
@@ -108,8 +108,11 @@
     try {
       const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin" });
       const html = await response.text();
-      answer(html, mine, started, false);
-      if (form.isConnected) for (const button of form.querySelectorAll("button")) button.disabled = false; // its answer not shown
+      if (!answer(html, mine, started, false) && form.isConnected) {
+        // Its answer not shown (a later one is, or was): the form and the board take clicks again.
+        for (const button of form.querySelectorAll("button")) button.disabled = false;
+        document.dispatchEvent(new CustomEvent("cardbase:idle"));
+      }
     } catch (error) {
       form.submit(); // the plain way
     }
@@ -142,9 +145,6 @@
     } catch (error) {
       return;
     }
-    if (view.version !== version || table.dataset.status !== view.status) {
-      table.dataset.status = view.status;
-      refresh();
-    }
+    if (view.version !== version || table.dataset.status !== view.status) refresh();
   });
 })();
