@@ -170,6 +170,10 @@ _FIXED_EFFECTS = frozenset(("extra_attack", "extra_action", "gain_attack", "gain
 """The effects :func:`_fixed_worth` gives a worth for (whatever the ability's other fields)."""
 
 
+_MONSTER_TARGETS = frozenset(("friendly_monster", "enemy_monster", "any_monster"))
+"""The targets :meth:`MeaState.targets` lists monsters for."""
+
+
 def _fixed_worth(ab: Ability) -> float | None:
     """:meth:`_Scores.ability_worth` of an ability whose worth does not depend on the position
     (when its condition holds), else ``None``."""
@@ -306,6 +310,15 @@ class _Scores:
             return 0.9 * n if ab.target == "you" else -0.5 * n
         if e in _FIXED_EFFECTS:
             return cast("float", _fixed_worth(ab))
+        # Without the list of targets where the worth does not need it: whether there is one (a
+        # tile), or the monsters' worths read in board order as the list would give them.
+        if e == "flip_tile" or e == "destroy_tile":
+            if not state.has_target(ab, p, src, q):
+                return 0.0
+            return 5.0 if e == "flip_tile" else 4.0
+        f = ab.filter
+        if not f.adjacent and f.attack_at_most is None and ab.target in _MONSTER_TARGETS:
+            return self._monster_worth(e, ab.target, f.defence_at_most)
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -327,6 +340,40 @@ class _Scores:
             return 0.7 * max(values) + 0.5
         if e == "take_control":
             return 2.0 * max(values)
+        return 0.0
+
+    def _monster_worth(self, e: str, target: str, most_defence: int | None) -> float:
+        """:meth:`ability_worth` of a monster-targeting ability with no adjacency or attack filter:
+        the worths of its targets (:meth:`value`) read in board order, without listing them."""
+        p, ctrl = self.p, self.ctrl
+        mine, theirs = target == "friendly_monster", target == "enemy_monster"
+        atk, atk_bonus, def_, def_bonus, bonus = self.atk, self.atk_bonus, self.def_, self.def_bonus, self.bonus
+        low = high = None
+        for here in self.occ.values():  # board order
+            for i in here:
+                c = ctrl[i]
+                if (mine and c != p) or (theirs and c == p):
+                    continue
+                d = def_[i] + def_bonus[i]
+                if most_defence is not None and d > most_defence:
+                    continue
+                v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]  # (value(i))
+                if high is None:
+                    low = high = v
+                elif v > high:
+                    high = v
+                elif v < low:  # type: ignore[operator]
+                    low = v
+        if high is None:
+            return 0.0
+        if mine:
+            return -low  # type: ignore[operator]
+        if e == "kill":
+            return high + 1.0
+        if e == "return_to_hand":
+            return 0.7 * high + 0.5
+        if e == "take_control":
+            return 2.0 * high
         return 0.0
 
     def card_worth(self, i: int, q: int) -> float:
