@@ -253,3 +253,31 @@ def test_an_abilitys_worth_without_its_list_of_targets_is_the_listed_one(seed):
                         checked += 1
             state.apply(agents[p].act(state.observation(p), state.legal_actions()))
     assert checked > 1000
+
+
+def test_the_runner_plays_the_heuristic_on_the_state_as_on_its_observation(monkeypatch):
+    """``play_game`` calls the heuristic's ``act_on_state`` (no observation made): the same games as
+    through ``act`` on an observation, record for record."""
+    from cardbase.sim.registry import GameEntry
+    from cardbase.sim.runner import play_game
+
+    class ThroughObservation:
+        """The heuristic without ``act_on_state``: the runner hands it observations."""
+
+        name = "heuristic"
+
+        def __init__(self, agent: HeuristicAgent):
+            self.agent = agent
+
+        def act(self, observation, legal_actions):  # type: ignore[no-untyped-def]
+            return self.agent.act(observation, legal_actions)
+
+    made = GameEntry.make_agent
+    for g in range(4):
+        rules = random_rules(400 + g)
+        direct = play_game("mea", rules, ("heuristic", "heuristic"), g, 0, keep_record=True)
+        with monkeypatch.context() as m:
+            m.setattr(GameEntry, "make_agent", lambda *a: ThroughObservation(made(*a)))
+            observed = play_game("mea", rules, ("heuristic", "heuristic"), g, 0, keep_record=True)
+        assert direct.decisions > 20
+        assert observed == direct

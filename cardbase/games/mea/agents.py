@@ -686,7 +686,18 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
         return legal[0]
     if type(legal) is MainActions:  # the main phase's own listing (the common case)
         k = _Scores(state, p).best(legal, ACT_THRESHOLD)
-        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
+        if k is not None:
+            return legal[k]
+        ends = legal.ends  # (draw 1 … draw k in order, or obliterations: see MainActions)
+        if type(ends[0]) is not Draw:
+            return end_turn_action(state, ends, p, target_hand)
+        h = state.hand_size(p)  # end_turn_action's draw, without sorting the draws out first
+        want = max(1, target_hand - h)
+        best = ends[0]
+        for a in ends:
+            if a[1] <= want and h + a[1] < HAND_LIMIT:
+                best = a
+        return best
     phase = state.phase
     if phase == "opening":
         want = min(opening, len(legal))
@@ -766,6 +777,11 @@ class HeuristicAgent:
         self.rng = random.Random(seed)
         self.opening = opening_size(rules, seat, opening, self.rng)
         self.target_hand = target_hand
+
+    def act_on_state(self, state: MeaState, legal_actions: Sequence[Any]) -> Any:
+        """:meth:`act` on the observed state itself (a game's runner calls it, with no observation
+        made): the same reads as ``act``'s of :meth:`MeaObservation.unchanged_state`, the same action."""
+        return heuristic_action(state, legal_actions, self.opening, self.target_hand)
 
     def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
         # (A single legal action is taken without reading the state: see heuristic_action.)

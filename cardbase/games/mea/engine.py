@@ -1545,7 +1545,9 @@ class MeaState(State):
                 self._apply_to_monster(ab, p, src)
             return None
         if chosen is None:
-            options = [t for t in self.targets(ab, p, src, where) if t not in done]
+            options = self.targets(ab, p, src, where)
+            if done:
+                options = [t for t in options if t not in done]
             if not options:
                 return None  # no valid target (left): the ability, or what is left of it, is ignored
             if len(options) > 1:
