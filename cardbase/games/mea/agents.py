@@ -693,11 +693,11 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
             return end_turn_action(state, ends, p, target_hand)
         h = state.hand_size(p)  # end_turn_action's draw, without sorting the draws out first
         want = max(1, target_hand - h)
-        best = ends[0]
+        draw: Any = ends[0]
         for a in ends:
             if a[1] <= want and h + a[1] < HAND_LIMIT:
-                best = a
-        return best
+                draw = a
+        return draw
     phase = state.phase
     if phase == "opening":
         want = min(opening, len(legal))
