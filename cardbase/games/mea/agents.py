@@ -241,6 +241,8 @@ class _Scores:
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
+        tab = state._tab
+        found = _PROFILES.get(id(tab))  # (_profile(tab), without its call while it is kept)
         (
             self.attack_printed,
             self.defence,
@@ -250,7 +252,7 @@ class _Scores:
             self.bonus,
             self.on_play,
             self.fixed,
-        ) = _profile(state.tables).tables
+        ) = (found[1] if found is not None and found[0] is tab else _profile(tab)).tables
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
@@ -547,16 +549,41 @@ class _Scores:
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
-        for name in assists:
-            s = self.play(name)
-            if s > best_score:
-                best, best_score = k, s
-            k += 1
+        if assists:
+            # play()'s score: the first of each name in the hand, worth(i, -1) without its call when
+            # the card has a worth for any position (none, or fixed).
+            first = self.first
+            if first is None:
+                first = self._read_hand()
+            cost, reaches, fixed, crowded = self.cost, self.reach, self.fixed, self.crowded
+            for name in assists:
+                i = first[name]
+                if not reaches[i]:
+                    w = 0.0
+                else:
+                    w = fixed[i]  # type: ignore[assignment]
+                    if w is None:
+                        w = self.worth(i, -1)
+                s = w - 0.3 * cost[i] + crowded
+                if s > best_score:
+                    best, best_score = k, s
+                k += 1
         if movers:
             atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
             for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
-                dval = def_[i] + def_bonus[i]
                 v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
+                # The most a move of it can score (3.0, 3.0 - 0.8 * v or 0.4 * v): when that does not
+                # beat the best so far, none of its moves is the first best, and none is scored.
+                if v < 0:
+                    top = 3.0 - 0.8 * v
+                else:
+                    top = 0.4 * v
+                    if top < 3.0:
+                        top = 3.0
+                if top <= best_score:
+                    k += len(dests)
+                    continue
+                dval = def_[i] + def_bonus[i]
                 here = None  # under threat where it stands: worked out when a move needs it
                 for d in dests:
                     # move()'s score; a threat is worked out only where the score depends on it.
