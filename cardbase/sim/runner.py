@@ -62,16 +62,17 @@ def play_game(
     # reads an observation's unchanged state): no observation is made for it.
     on_state = [getattr(agent, "act_on_state", None) for agent in agents]
     state = rules.new_initial_state(game_seed)
+    legal_actions, apply = state.legal_actions, state.apply
     decisions = 0
     while True:
         p = state.current_player
         if p >= 0:
             decide = on_state[p]
             if decide is not None:
-                action = decide(state, state.legal_actions())
+                action = decide(state, legal_actions())
             else:
-                action = agents[p].act(state.observation(p), state.legal_actions())
-            state.apply(action)
+                action = agents[p].act(state.observation(p), legal_actions())
+            apply(action)
             decisions += 1
         elif p == CHANCE:
             state.apply_unchecked(state.sample_chance())

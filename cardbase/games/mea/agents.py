@@ -253,9 +253,15 @@ class _Scores:
             self.on_play,
             self.fixed,
         ) = (found[1] if found is not None and found[0] is tab else _profile(tab)).tables
-        self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
-            state.board_view()
+        # (state.board_view()'s containers, read without making the view)
+        self.tiles, self.occ, self.adj, self.ctrl, self.pos = (
+            state._tiles,
+            state._occ,
+            state._adj,
+            state._ctrl,
+            state._pos,
         )
+        self.atk, self.def_, self.atk_bonus, self.def_bonus = state._atk, state._def, state._tmp, state._tmpd
         self.first: dict[str, int] | None = None  # the hand's first instance of each name, when first needed
         self.hand_size = 0
         self.crowded = 0.0  # a full hand must be played down: see card
@@ -287,14 +293,14 @@ class _Scores:
     def _read_hand(self) -> dict[str, int]:
         """The player's hand, read once (with its size and ``crowded``): only summons, plays and
         their abilities need it, each after :meth:`card`."""
-        hand = self.state.hand(self.p)
+        hand = self.state._hand[self.p]  # (state.hand(p), without its copy: read here only)
         names = self.names
         first: dict[str, int] = {}
         for j in reversed(hand):  # the first of each name is the one kept
             first[names[j]] = j
         self.first = first
-        self.hand_size = len(hand)
-        self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
+        n = self.hand_size = len(hand)
+        self.crowded = (n - CROWDED_HAND) * 1.0 if n > CROWDED_HAND else 0.0  # (max(0, n - 7) * 1.0)
         return first
 
     def ability_worth(self, ab: Ability, q: int, src: int) -> float:
@@ -533,12 +539,23 @@ class _Scores:
                         next_to_enemy = True
                         break
                 places.append((q, on_q, next_to_enemy))
-            defence, reaches, card_worth = self.defence, self.reach, self.card_worth
+            defence, reaches, card_worth, fixed = self.defence, self.reach, self.card_worth, self.fixed
+            attack_printed, cost = self.attack_printed, self.cost
+            first = self.first
+            if first is None:
+                first = self._read_hand()
+            crowded = self.crowded
             for name in names:
-                i, value, base = self._summoned(name)
+                i = first[name]  # _summoned(name), without its call
+                value = attack_printed[i] + defence[i]
+                base = 1.0 + 0.5 * value + 0.3 * cost[i] + crowded
                 low = defence[i]
                 reach = reaches[i]
-                worth = self.worth(i, -1) if reach == 1 else 0.0
+                worth = 0.0
+                if reach == 1:  # worth(i, -1), without its call for a fixed worth
+                    worth = fixed[i]  # type: ignore[assignment]
+                    if worth is None:
+                        worth = self.worth(i, -1)
                 for q, on_q, next_to_enemy in places:
                     score = base
                     if on_q >= low:
