@@ -241,7 +241,7 @@ class _Scores:
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
-        tab = state._tab
+        tab = state.tables
         found = _PROFILES.get(id(tab))  # (_profile(tab), without its call while it is kept)
         (
             self.attack_printed,
@@ -253,15 +253,9 @@ class _Scores:
             self.on_play,
             self.fixed,
         ) = (found[1] if found is not None and found[0] is tab else _profile(tab)).tables
-        # (state.board_view()'s containers, read without making the view)
-        self.tiles, self.occ, self.adj, self.ctrl, self.pos = (
-            state._tiles,
-            state._occ,
-            state._adj,
-            state._ctrl,
-            state._pos,
+        self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
+            state.board_view()
         )
-        self.atk, self.def_, self.atk_bonus, self.def_bonus = state._atk, state._def, state._tmp, state._tmpd
         self.first: dict[str, int] | None = None  # the hand's first instance of each name, when first needed
         self.hand_size = 0
         self.crowded = 0.0  # a full hand must be played down: see card
@@ -293,7 +287,7 @@ class _Scores:
     def _read_hand(self) -> dict[str, int]:
         """The player's hand, read once (with its size and ``crowded``): only summons, plays and
         their abilities need it, each after :meth:`card`."""
-        hand = self.state._hand[self.p]  # (state.hand(p), without its copy: read here only)
+        hand = self.state.hand(self.p)
         names = self.names
         first: dict[str, int] = {}
         for j in reversed(hand):  # the first of each name is the one kept
