@@ -812,9 +812,20 @@ class HeuristicAgent:
     ):
         self.rules = rules
         self.seat = seat
-        self.rng = random.Random(seed)
-        self.opening = opening_size(rules, seat, opening, self.rng)
+        self._seed = seed
+        self._rng: random.Random | None = None
+        # (opening_size's own choice for None, without the RNG it does not draw from)
+        self.opening = choose_opening(rules, seat) if opening is None else opening_size(rules, seat, opening, self.rng)
         self.target_hand = target_hand
+
+    @property
+    def rng(self) -> random.Random:
+        """The agent's RNG, seeded with its seed, made when first read (only an opening drawn from a
+        range reads it: an agent is made for every game)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
     def act_on_state(self, state: MeaState, legal_actions: Sequence[Any]) -> Any:
         """:meth:`act` on the observed state itself (a game's runner calls it, with no observation
