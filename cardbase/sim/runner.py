@@ -58,13 +58,21 @@ def play_game(
     agents = [
         entry.make_agent(name, rules, seat, derive_seed(seed, index, seat)) for seat, name in enumerate(agent_names)
     ]
+    # An agent with ``act_on_state`` reads the state itself, only what its seat sees (as ``act``
+    # reads an observation's unchanged state): no observation is made for it.
+    on_state = [getattr(agent, "act_on_state", None) for agent in agents]
     state = rules.new_initial_state(game_seed)
+    legal_actions, apply = state.legal_actions, state.apply
     decisions = 0
     while True:
         p = state.current_player
         if p >= 0:
-            action = agents[p].act(state.observation(p), state.legal_actions())
-            state.apply(action)
+            decide = on_state[p]
+            if decide is not None:
+                action = decide(state, legal_actions())
+            else:
+                action = agents[p].act(state.observation(p), legal_actions())
+            apply(action)
             decisions += 1
         elif p == CHANCE:
             state.apply_unchecked(state.sample_chance())

@@ -193,3 +193,91 @@ def test_the_heuristic_reads_the_observed_state_as_it_reads_the_view(seed):
             state.apply(agent.act(seen, legal))
             assert seen.unchanged_state() is None  # the state changed: the observation holds its view
     assert decisions > 60
+
+
+def _listed_worth(scores, ab, q, src):  # type: ignore[no-untyped-def]
+    """``_Scores.ability_worth`` as worked out from the list of targets (``MeaState.targets``)."""
+    from cardbase.games.mea.agents import _FIXED_EFFECTS
+
+    state, p, e = scores.state, scores.p, ab.effect
+    if ab.condition is not None and not ab.condition.holds(state.condition_count(ab.condition.count, p)):
+        return 0.0
+    if e == "draw" or e in _FIXED_EFFECTS:
+        return scores.ability_worth(ab, q, src)
+    options = state.targets(ab, p, src, q)
+    if not options:
+        return 0.0
+    if e == "flip_tile":
+        return 5.0
+    if e in ("destroy_tile", "obliterate_tile"):
+        best = 4.0
+        if e == "obliterate_tile":
+            best += max(
+                sum(scores.value(j) * (1 if scores.ctrl[j] != p else -1) for j in scores.occ[t]) for t in options
+            )
+        return best
+    values = [scores.value(t[0]) for t in options]
+    if ab.target == "friendly_monster":
+        return -min(values)
+    return {
+        "kill": max(values) + 1.0,
+        "return_to_hand": 0.7 * max(values) + 0.5,
+        "take_control": 2.0 * max(values),
+    }.get(e, 0.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_abilitys_worth_without_its_list_of_targets_is_the_listed_one(seed):
+    """``has_target`` is whether ``targets`` lists any, and the heuristic's worth of every ability
+    of every card (its own and the opponent's, from each tile and from the hand) is the one worked
+    out from the list of targets, at every decision of random-rules games."""
+    from cardbase.games.mea.agents import _Scores
+
+    checked = 0
+    for game in range(3):
+        rules = random_rules(300 + 3 * seed + game)
+        state = rules.new_initial_state(seed)
+        agents = [RandomAgent(rules, s, seed + s) for s in (0, 1)]
+        tab = state.tables
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            p = state.current_player
+            scores = _Scores(state, p)
+            for i, trig in enumerate(tab.triggers):
+                for ab in (ab for abilities in trig.values() for ab in abilities):
+                    for q in (-1, *state.board_view().tile_owners):
+                        assert state.has_target(ab, p, i, q) == bool(state.targets(ab, p, i, q))
+                        assert scores.ability_worth(ab, q, i) == _listed_worth(scores, ab, q, i)
+                        checked += 1
+            state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+    assert checked > 1000
+
+
+def test_the_runner_plays_the_heuristic_on_the_state_as_on_its_observation(monkeypatch):
+    """``play_game`` calls the heuristic's ``act_on_state`` (no observation made): the same games as
+    through ``act`` on an observation, record for record."""
+    from cardbase.sim.registry import GameEntry
+    from cardbase.sim.runner import play_game
+
+    class ThroughObservation:
+        """The heuristic without ``act_on_state``: the runner hands it observations."""
+
+        name = "heuristic"
+
+        def __init__(self, agent: HeuristicAgent):
+            self.agent = agent
+
+        def act(self, observation, legal_actions):  # type: ignore[no-untyped-def]
+            return self.agent.act(observation, legal_actions)
+
+    made = GameEntry.make_agent
+    for g in range(4):
+        rules = random_rules(400 + g)
+        direct = play_game("mea", rules, ("heuristic", "heuristic"), g, 0, keep_record=True)
+        with monkeypatch.context() as m:
+            m.setattr(GameEntry, "make_agent", lambda *a: ThroughObservation(made(*a)))
+            observed = play_game("mea", rules, ("heuristic", "heuristic"), g, 0, keep_record=True)
+        assert direct.decisions > 20
+        assert observed == direct

@@ -170,6 +170,10 @@ _FIXED_EFFECTS = frozenset(("extra_attack", "extra_action", "gain_attack", "gain
 """The effects :func:`_fixed_worth` gives a worth for (whatever the ability's other fields)."""
 
 
+_MONSTER_TARGETS = frozenset(("friendly_monster", "enemy_monster", "any_monster"))
+"""The targets :meth:`MeaState.targets` lists monsters for."""
+
+
 def _fixed_worth(ab: Ability) -> float | None:
     """:meth:`_Scores.ability_worth` of an ability whose worth does not depend on the position
     (when its condition holds), else ``None``."""
@@ -237,6 +241,8 @@ class _Scores:
 
     def __init__(self, state: MeaState, p: int):
         self.state, self.p = state, p
+        tab = state.tables
+        found = _PROFILES.get(id(tab))  # (_profile(tab), without its call while it is kept)
         (
             self.attack_printed,
             self.defence,
@@ -246,7 +252,7 @@ class _Scores:
             self.bonus,
             self.on_play,
             self.fixed,
-        ) = _profile(state.tables).tables
+        ) = (found[1] if found is not None and found[0] is tab else _profile(tab)).tables
         self.tiles, self.occ, self.adj, self.ctrl, self.pos, self.atk, self.def_, self.atk_bonus, self.def_bonus = (
             state.board_view()
         )
@@ -287,8 +293,8 @@ class _Scores:
         for j in reversed(hand):  # the first of each name is the one kept
             first[names[j]] = j
         self.first = first
-        self.hand_size = len(hand)
-        self.crowded = max(0, len(hand) - CROWDED_HAND) * 1.0
+        n = self.hand_size = len(hand)
+        self.crowded = (n - CROWDED_HAND) * 1.0 if n > CROWDED_HAND else 0.0  # (max(0, n - 7) * 1.0)
         return first
 
     def ability_worth(self, ab: Ability, q: int, src: int) -> float:
@@ -306,6 +312,15 @@ class _Scores:
             return 0.9 * n if ab.target == "you" else -0.5 * n
         if e in _FIXED_EFFECTS:
             return cast("float", _fixed_worth(ab))
+        # Without the list of targets where the worth does not need it: whether there is one (a
+        # tile), or the monsters' worths read in board order as the list would give them.
+        if e == "flip_tile" or e == "destroy_tile":
+            if not state.has_target(ab, p, src, q):
+                return 0.0
+            return 5.0 if e == "flip_tile" else 4.0
+        f = ab.filter
+        if not f.adjacent and f.attack_at_most is None and ab.target in _MONSTER_TARGETS:
+            return self._monster_worth(e, ab.target, f.defence_at_most)
         options = state.targets(ab, p, src, q)
         if not options:
             return 0.0
@@ -327,6 +342,40 @@ class _Scores:
             return 0.7 * max(values) + 0.5
         if e == "take_control":
             return 2.0 * max(values)
+        return 0.0
+
+    def _monster_worth(self, e: str, target: str, most_defence: int | None) -> float:
+        """:meth:`ability_worth` of a monster-targeting ability with no adjacency or attack filter:
+        the worths of its targets (:meth:`value`) read in board order, without listing them."""
+        p, ctrl = self.p, self.ctrl
+        mine, theirs = target == "friendly_monster", target == "enemy_monster"
+        atk, atk_bonus, def_, def_bonus, bonus = self.atk, self.atk_bonus, self.def_, self.def_bonus, self.bonus
+        low = high = None
+        for here in self.occ.values():  # board order
+            for i in here:
+                c = ctrl[i]
+                if (mine and c != p) or (theirs and c == p):
+                    continue
+                d = def_[i] + def_bonus[i]
+                if most_defence is not None and d > most_defence:
+                    continue
+                v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]  # (value(i))
+                if high is None:
+                    low = high = v
+                elif v > high:
+                    high = v
+                elif v < low:  # type: ignore[operator]
+                    low = v
+        if high is None:
+            return 0.0
+        if mine:
+            return -low  # type: ignore[operator]
+        if e == "kill":
+            return high + 1.0
+        if e == "return_to_hand":
+            return 0.7 * high + 0.5
+        if e == "take_control":
+            return 2.0 * high
         return 0.0
 
     def card_worth(self, i: int, q: int) -> float:
@@ -484,12 +533,23 @@ class _Scores:
                         next_to_enemy = True
                         break
                 places.append((q, on_q, next_to_enemy))
-            defence, reaches, card_worth = self.defence, self.reach, self.card_worth
+            defence, reaches, card_worth, fixed = self.defence, self.reach, self.card_worth, self.fixed
+            attack_printed, cost = self.attack_printed, self.cost
+            first = self.first
+            if first is None:
+                first = self._read_hand()
+            crowded = self.crowded
             for name in names:
-                i, value, base = self._summoned(name)
+                i = first[name]  # _summoned(name), without its call
+                value = attack_printed[i] + defence[i]
+                base = 1.0 + 0.5 * value + 0.3 * cost[i] + crowded
                 low = defence[i]
                 reach = reaches[i]
-                worth = self.worth(i, -1) if reach == 1 else 0.0
+                worth = 0.0
+                if reach == 1:  # worth(i, -1), without its call for a fixed worth
+                    worth = fixed[i]  # type: ignore[assignment]
+                    if worth is None:
+                        worth = self.worth(i, -1)
                 for q, on_q, next_to_enemy in places:
                     score = base
                     if on_q >= low:
@@ -500,16 +560,41 @@ class _Scores:
                     if s > best_score:
                         best, best_score = k, s
                     k += 1
-        for name in assists:
-            s = self.play(name)
-            if s > best_score:
-                best, best_score = k, s
-            k += 1
+        if assists:
+            # play()'s score: the first of each name in the hand, worth(i, -1) without its call when
+            # the card has a worth for any position (none, or fixed).
+            first = self.first
+            if first is None:
+                first = self._read_hand()
+            cost, reaches, fixed, crowded = self.cost, self.reach, self.fixed, self.crowded
+            for name in assists:
+                i = first[name]
+                if not reaches[i]:
+                    w = 0.0
+                else:
+                    w = fixed[i]  # type: ignore[assignment]
+                    if w is None:
+                        w = self.worth(i, -1)
+                s = w - 0.3 * cost[i] + crowded
+                if s > best_score:
+                    best, best_score = k, s
+                k += 1
         if movers:
             atk_bonus, def_, def_bonus, bonus, pos = self.atk_bonus, self.def_, self.def_bonus, self.bonus, self.pos
             for i, dests in movers:  # (legal.moves_by_monster(), without copying its list)
-                dval = def_[i] + def_bonus[i]
                 v = atk[i] + atk_bonus[i] + def_[i] + def_bonus[i] + bonus[i]
+                # The most a move of it can score (3.0, 3.0 - 0.8 * v or 0.4 * v): when that does not
+                # beat the best so far, none of its moves is the first best, and none is scored.
+                if v < 0:
+                    top = 3.0 - 0.8 * v
+                else:
+                    top = 0.4 * v
+                    if top < 3.0:
+                        top = 3.0
+                if top <= best_score:
+                    k += len(dests)
+                    continue
+                dval = def_[i] + def_bonus[i]
                 here = None  # under threat where it stands: worked out when a move needs it
                 for d in dests:
                     # move()'s score; a threat is worked out only where the score depends on it.
@@ -639,7 +724,18 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
         return legal[0]
     if type(legal) is MainActions:  # the main phase's own listing (the common case)
         k = _Scores(state, p).best(legal, ACT_THRESHOLD)
-        return legal[k] if k is not None else end_turn_action(state, legal.ends, p, target_hand)
+        if k is not None:
+            return legal[k]
+        ends = legal.ends  # (draw 1 … draw k in order, or obliterations: see MainActions)
+        if type(ends[0]) is not Draw:
+            return end_turn_action(state, ends, p, target_hand)
+        h = state.hand_size(p)  # end_turn_action's draw, without sorting the draws out first
+        want = max(1, target_hand - h)
+        draw: Any = ends[0]
+        for a in ends:
+            if a[1] <= want and h + a[1] < HAND_LIMIT:
+                draw = a
+        return draw
     phase = state.phase
     if phase == "opening":
         want = min(opening, len(legal))
@@ -716,9 +812,25 @@ class HeuristicAgent:
     ):
         self.rules = rules
         self.seat = seat
-        self.rng = random.Random(seed)
-        self.opening = opening_size(rules, seat, opening, self.rng)
+        self._seed = seed
+        self._rng: random.Random | None = None
+        # (opening_size's own choice for None, without the RNG it does not draw from)
+        self.opening = choose_opening(rules, seat) if opening is None else opening_size(rules, seat, opening, self.rng)
         self.target_hand = target_hand
+
+    @property
+    def rng(self) -> random.Random:
+        """The agent's RNG, seeded with its seed, made when first read (only an opening drawn from a
+        range reads it: an agent is made for every game)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    def act_on_state(self, state: MeaState, legal_actions: Sequence[Any]) -> Any:
+        """:meth:`act` on the observed state itself (a game's runner calls it, with no observation
+        made): the same reads as ``act``'s of :meth:`MeaObservation.unchanged_state`, the same action."""
+        return heuristic_action(state, legal_actions, self.opening, self.target_hand)
 
     def act(self, observation: MeaObservation, legal_actions: Sequence[Any]) -> Any:
         # (A single legal action is taken without reading the state: see heuristic_action.)

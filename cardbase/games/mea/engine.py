@@ -174,6 +174,10 @@ __all__ = [  # the engine's public surface, re-exported from the modules it live
 # The ability queue's items (the state's ``_queue``).
 
 
+_TILE_TARGETS = frozenset(("friendly_tile", "enemy_tile", "any_tile"))
+"""The targets :meth:`MeaState.targets` lists tiles for."""
+
+
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
     """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done)."""
     return ("ab", ab, seat, source, where, ab.amount if ab.effect == "add_tile" else ab.count, ())
@@ -1541,7 +1545,9 @@ class MeaState(State):
                 self._apply_to_monster(ab, p, src)
             return None
         if chosen is None:
-            options = [t for t in self.targets(ab, p, src, where) if t not in done]
+            options = self.targets(ab, p, src, where)
+            if done:
+                options = [t for t in options if t not in done]
             if not options:
                 return None  # no valid target (left): the ability, or what is left of it, is ignored
             if len(options) > 1:
@@ -1619,6 +1625,34 @@ class MeaState(State):
                     continue
                 out.append((i,))
         return out
+
+    def has_target(self, ab: Ability, p: int, src: int, where: int) -> bool:
+        """Whether :meth:`targets` lists any (found without listing them for a tile target)."""
+        target = ab.target
+        e = ab.effect
+        if e == "add_tile" or target not in _TILE_TARGETS:
+            return bool(self.targets(ab, p, src, where))
+        f = ab.filter
+        occ = self._occ
+        cells: Iterable[int] = occ
+        if f.adjacent:
+            here = self._pos[src] if self._zone[src] == BOARD else where
+            if here == NONE_POS:
+                return False
+            near = self._adj.get(here)
+            if near is None:  # (not a tile)
+                return bool(self.targets(ab, p, src, where))
+            cells = near
+        if e == "flip_tile" and self._tab.colour_cap and self._at_cap(p):
+            return False
+        tiles = self._tiles
+        empty = f.empty or e == "destroy_tile"
+        for q in cells:
+            if empty and occ[q]:
+                continue
+            if target == "any_tile" or (tiles[q] == p) == (target == "friendly_tile"):
+                return True
+        return False
 
     def _filter_attack(self, i: int) -> int:
         """Monster ``i``'s attack as an ability filter sees it: its own, or under

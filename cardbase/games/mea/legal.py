@@ -198,7 +198,7 @@ class MainActions(_LazyActions):
         for i in mine:
             if acts[i] > 0:
                 nbrs = adj[pos[i]]
-                if blocked.isdisjoint(nbrs):
+                if not blocked or blocked.isdisjoint(nbrs):
                     movers.append((i, nbrs))
                     n_moves += len(nbrs)
                     if not share:  # no blocked neighbour: no enemy next to it
