@@ -133,7 +133,7 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
-def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard) -> int:
+def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard) -> Recorded:
     """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
     until this write (``decks.store.edit_entry``): the change is described from that, without reading
     the previous version's JSON back, when the previous version is the one before this; on the
@@ -157,9 +157,36 @@ def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, bef
         change = describe(_deck_of(parse_json(content, "history"), row.game), deck)
     values = {"at": _now(), "origin": origin[:40], "change": change, "content": write_json(deck)}
     conn.execute(table.insert().values(deck_id=row.id, number=number, **values))
+    pruned = 0
     if number - limit >= 1:
-        conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit))
-    return number
+        pruned = conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit)).rowcount
+    listed = Version(number, values["at"], values["origin"], change, _size(values["content"]))
+    return Recorded(listed, latest == number - 1, int(pruned), limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The version an edit recorded (``record_edit_version``): its row as a listing shows it, whether the
+    newest version kept before it was the one before, how many old versions it dropped, and the bound
+    it kept them to."""
+
+    version: Version
+    follows: bool
+    pruned: int
+    limit: int
+
+
+def listed_after(
+    versions: list[Version], kept: int, recorded: Recorded, limit: int
+) -> tuple[list[Version], int] | None:
+    """``deck_history``'s newest ``limit`` versions and count after ``recorded``, from those of the version
+    before it (``versions``, ``kept``): what the listing would read again, or None when the listing given is
+    not of the version before (the history was not in a row)."""
+    number = recorded.version.number
+    if not recorded.follows or not versions or versions[0].number != number - 1:
+        return None
+    left = [v for v in versions if v.number > number - recorded.limit]
+    return [recorded.version, *left][:limit], kept + 1 - recorded.pruned
 
 
 def _undone(deck: Deck, before: DeckCard) -> Deck:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from cardbase.db.engine import Database
+    from cardbase.decks.history import Recorded
 
 MAX_COPIES = 999
 """The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
@@ -350,6 +351,8 @@ class Edited:
     info: DeckInfo
     deck: Deck
     """The whole deck after the edit (entry tags included), as its history records it."""
+    recorded: Recorded | None = None
+    """The history row the edit added (``decks.history.record_edit_version``)."""
 
 
 def edit_card(
@@ -413,9 +416,9 @@ def edit_entry(
                 f"deck {quoted(row.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
             )
         entry = DeckCard(card_id, card_name, before, stored or None, tags.get(card_id, ()))
-        record_edit_version(conn, row, database, deck, entry)
+        recorded = record_edit_version(conn, row, database, deck, entry)
         info = DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, total, row.version)
-        return Edited(now, info, deck)
+        return Edited(now, info, deck, recorded)
 
 
 @dataclass(slots=True)
