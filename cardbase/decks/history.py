@@ -133,19 +133,25 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
-def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard) -> Recorded:
+UNREAD = -1
+"""``record_edit_version``'s ``latest`` when the caller has not read it (a version number is 1 or more)."""
+
+
+def record_edit_version(
+    conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard, latest: int | None = UNREAD
+) -> Recorded:
     """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
     until this write (``decks.store.edit_entry``): the change is described from that, without reading
     the previous version's JSON back, when the previous version is the one before this; on the
-    connection ``conn`` of the caller's transaction."""
+    connection ``conn`` of the caller's transaction. ``latest``: the newest version kept before this one (None:
+    none), read by the caller under the deck's row lock, else read here."""
     from cardbase.decks.files import parse_json, write_json
 
     table = DeckVersionRow.__table__  # type: ignore[attr-defined]
     origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
     number = int(row.version)
-    latest = conn.execute(
-        sa_select(table.c.number).where(table.c.deck_id == row.id).order_by(table.c.number.desc()).limit(1)
-    ).scalar()
+    if latest == UNREAD:
+        latest = newest_kept(conn, row.id).scalar()
     if latest is None:
         change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
     elif latest == number - 1:
@@ -162,6 +168,15 @@ def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, bef
         pruned = conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit)).rowcount
     listed = Version(number, values["at"], values["origin"], change, _size(values["content"]))
     return Recorded(listed, latest == number - 1, int(pruned), limit)
+
+
+def newest_kept(conn: Any, deck_id: int, *columns: Any, where: Any = None) -> Any:
+    """The result of one query: the number of the newest version kept of the deck (NULL: none) and ``columns``
+    (their rows ``where`` says)."""
+    table = DeckVersionRow.__table__  # type: ignore[attr-defined]
+    newest = sa_select(func.max(table.c.number)).where(table.c.deck_id == deck_id)
+    query = sa_select(newest.scalar_subquery(), *columns) if columns else newest
+    return conn.execute(query if where is None else query.where(where))
 
 
 @dataclass(frozen=True, slots=True)

@@ -403,7 +403,7 @@ def edit_entry(
     with database.transaction() as session:
         conn = session.connection()
         row = _bump(session, conn, deck_ref)
-        card_id, card_name, card_game = _card_of(conn, card)
+        card_id, card_name, card_game, latest = _card_of(conn, card, row.id)
         if card_game != row.game:
             raise WrongGame(card_name, card_game, row.name, row.game)
         _check_version(row, expected, before=row.version - 1)
@@ -416,7 +416,7 @@ def edit_entry(
                 f"deck {quoted(row.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
             )
         entry = DeckCard(card_id, card_name, before, stored or None, tags.get(card_id, ()))
-        recorded = record_edit_version(conn, row, database, deck, entry)
+        recorded = record_edit_version(conn, row, database, deck, entry, latest)
         info = DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, total, row.version)
         return Edited(now, info, deck, recorded)
 
@@ -452,16 +452,18 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
     return _Row(*found)
 
 
-def _card_of(conn: Any, card: Card | str) -> tuple[str, str, str]:
-    """The card's id, name and game."""
+def _card_of(conn: Any, card: Card | str, deck_id: int) -> tuple[str, str, str, int | None]:
+    """The card's id, name and game, and the newest version of the deck kept in its history (None: none), read
+    in one query under the deck's row lock (``decks.history.record_edit_version``)."""
+    from cardbase.decks.history import newest_kept
     from cardbase.errors import UnknownCard
 
     if not isinstance(card, str):
-        return card.id, card.name, card.game
-    found = conn.execute(sa_select(_CARD.c.name, _CARD.c.game).where(_CARD.c.id == card)).first()
+        return card.id, card.name, card.game, newest_kept(conn, deck_id).scalar()
+    found = newest_kept(conn, deck_id, _CARD.c.name, _CARD.c.game, where=_CARD.c.id == card).first()
     if found is None:
         raise UnknownCard(card.rsplit("/", 1)[-1], None, [])
-    return card, found[0], found[1]
+    return card, found[1], found[2], found[0]
 
 
 def _entry_where(row: _Row, card_id: str, section: str) -> tuple[Any, ...]:
