@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, text
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -133,6 +133,14 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
+_RECORD = text(
+    "INSERT INTO deck_version (deck_id, number, at, origin, change, content) "
+    "VALUES (:deck, :number, :at, :origin, :change, :content)"
+)
+_PRUNE = text("DELETE FROM deck_version WHERE deck_id = :deck AND number <= :number")
+_NEWEST = text("SELECT max(number) FROM deck_version WHERE deck_id = :deck")
+"""``record_edit_version``'s statements, made once (``decks.store``'s edit statements)."""
+
 UNREAD = -1
 """``record_edit_version``'s ``latest`` when the caller has not read it (a version number is 1 or more)."""
 
@@ -151,7 +159,7 @@ def record_edit_version(
     origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
     number = int(row.version)
     if latest == UNREAD:
-        latest = newest_kept(conn, row.id).scalar()
+        latest = newest_kept(conn, row.id)
     if latest is None:
         change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
     elif latest == number - 1:
@@ -162,21 +170,18 @@ def record_edit_version(
         ).scalar_one()
         change = describe(_deck_of(parse_json(content, "history"), row.game), deck)
     values = {"at": _now(), "origin": origin[:40], "change": change, "content": write_json(deck)}
-    conn.execute(table.insert().values(deck_id=row.id, number=number, **values))
+    conn.execute(_RECORD, {"deck": row.id, "number": number, **values})
     pruned = 0
     if number - limit >= 1:
-        pruned = conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit)).rowcount
+        pruned = conn.execute(_PRUNE, {"deck": row.id, "number": number - limit}).rowcount
     listed = Version(number, values["at"], values["origin"], change, _size(values["content"]))
     return Recorded(listed, latest == number - 1, int(pruned), limit)
 
 
-def newest_kept(conn: Any, deck_id: int, *columns: Any, where: Any = None) -> Any:
-    """The result of one query: the number of the newest version kept of the deck (NULL: none) and ``columns``
-    (their rows ``where`` says)."""
-    table = DeckVersionRow.__table__  # type: ignore[attr-defined]
-    newest = sa_select(func.max(table.c.number)).where(table.c.deck_id == deck_id)
-    query = sa_select(newest.scalar_subquery(), *columns) if columns else newest
-    return conn.execute(query if where is None else query.where(where))
+def newest_kept(conn: Any, deck_id: int) -> int | None:
+    """The number of the newest version kept of the deck (None: none)."""
+    found = conn.execute(_NEWEST, {"deck": deck_id}).scalar()
+    return None if found is None else int(found)
 
 
 @dataclass(frozen=True, slots=True)
