@@ -149,7 +149,7 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
                 f"{base}/api/games/{game_id}/actions", json=move, headers={"Authorization": f"Seat {mover}"}
             )
             assert moved.status_code == 200, moved.text
-            assert httpx.get(f"{base}/api/games/{game_id}").json()["info"]["version"] > now["version"]
+            assert httpx.get(f"{base}/api/games/{game_id}").json()["version"] > now["version"]
         deck = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
         for n in range(1, 7):
             added = httpx.post(f"{base}/api/decks/{deck}/cards", json={"name": "Selounticia"})
