@@ -67,6 +67,10 @@ _COLUMNS = (
 )
 
 
+IndexEntry = tuple[CardInfo, list[str]]
+"""A card of an index and the folded names it is found by."""
+
+
 @dataclass
 class CatalogIndex:
     """Cards of one or more games, findable by folded name or alias, id and short id."""
@@ -74,6 +78,8 @@ class CatalogIndex:
     by_key: dict[str, list[CardInfo]] = field(default_factory=dict)
     by_id: dict[str, CardInfo] = field(default_factory=dict)
     by_short: dict[int, CardInfo] = field(default_factory=dict)
+    entries: dict[str, IndexEntry] = field(default_factory=dict)
+    """The cards with the names they are found by, by id, as read (``index_of``; ``add`` leaves it alone)."""
 
     def add(self, info: CardInfo, keys: list[str]) -> None:
         self.by_id[info.id] = info
@@ -145,15 +151,29 @@ def load_index(
         stmt = stmt.where(or_(cards_named(session, keys), card.id.in_(list(also_ids))))
     from cardbase.db.tags import card_tags
 
-    index = CatalogIndex()
     rows = session.execute(stmt).all()
     some = ids is not None or code is not None or keys is not None  # else every tagged card's tags
     tags = card_tags(session, [row[_COLUMNS.index("id")] for row in rows] if some else None)
+    entries: dict[str, IndexEntry] = {}
     for row in rows:
         values = dict(zip(_COLUMNS, row, strict=True))
         names = values.pop("search_names").strip("|").split("|")
         values["set"] = values.pop("set_code")
         values["unknown"] = tuple(u for u in values["unknown"].split(",") if u)
         values["tags"] = tuple(tags.get(values["id"], ()))
-        index.add(CardInfo(**values), names)
+        entries[values["id"]] = (CardInfo(**values), names)
+    return index_of(entries)
+
+
+def index_of(entries: dict[str, IndexEntry]) -> CatalogIndex:
+    """An index of ``entries`` (by card id), kept with it (``CatalogIndex.entries``)."""
+    index = CatalogIndex()
+    for info, names in entries.values():
+        index.add(info, names)
+    index.entries = entries
     return index
+
+
+def load_cards(session: Reader, ids: Collection[str]) -> dict[str, IndexEntry]:
+    """The cards ``ids`` (those the catalog has) as index entries, by id: ``load_index`` of ``ids``."""
+    return load_index(session, ids=ids).entries

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, text
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -133,19 +133,33 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
     return number
 
 
-def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard) -> int:
+_RECORD = text(
+    "INSERT INTO deck_version (deck_id, number, at, origin, change, content) "
+    "VALUES (:deck, :number, :at, :origin, :change, :content)"
+)
+_PRUNE = text("DELETE FROM deck_version WHERE deck_id = :deck AND number <= :number")
+_NEWEST = text("SELECT max(number) FROM deck_version WHERE deck_id = :deck")
+"""``record_edit_version``'s statements, made once (``decks.store``'s edit statements)."""
+
+UNREAD = -1
+"""``record_edit_version``'s ``latest`` when the caller has not read it (a version number is 1 or more)."""
+
+
+def record_edit_version(
+    conn: Any, row: Any, database: Database, deck: Deck, before: DeckCard, latest: int | None = UNREAD
+) -> Recorded:
     """``record_version`` of a deck ``deck`` whose one entry was ``before`` (its count then, 0: none)
     until this write (``decks.store.edit_entry``): the change is described from that, without reading
     the previous version's JSON back, when the previous version is the one before this; on the
-    connection ``conn`` of the caller's transaction."""
+    connection ``conn`` of the caller's transaction. ``latest``: the newest version kept before this one (None:
+    none), read by the caller under the deck's row lock, else read here."""
     from cardbase.decks.files import parse_json, write_json
 
     table = DeckVersionRow.__table__  # type: ignore[attr-defined]
     origin, limit = getattr(database, "origin", "cli"), getattr(database, "deck_history", 1_000)
     number = int(row.version)
-    latest = conn.execute(
-        sa_select(table.c.number).where(table.c.deck_id == row.id).order_by(table.c.number.desc()).limit(1)
-    ).scalar()
+    if latest == UNREAD:
+        latest = newest_kept(conn, row.id)
     if latest is None:
         change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
     elif latest == number - 1:
@@ -156,10 +170,43 @@ def record_edit_version(conn: Any, row: Any, database: Database, deck: Deck, bef
         ).scalar_one()
         change = describe(_deck_of(parse_json(content, "history"), row.game), deck)
     values = {"at": _now(), "origin": origin[:40], "change": change, "content": write_json(deck)}
-    conn.execute(table.insert().values(deck_id=row.id, number=number, **values))
+    conn.execute(_RECORD, {"deck": row.id, "number": number, **values})
+    pruned = 0
     if number - limit >= 1:
-        conn.execute(delete(table).where(table.c.deck_id == row.id, table.c.number <= number - limit))
-    return number
+        pruned = conn.execute(_PRUNE, {"deck": row.id, "number": number - limit}).rowcount
+    listed = Version(number, values["at"], values["origin"], change, _size(values["content"]))
+    return Recorded(listed, latest == number - 1, int(pruned), limit)
+
+
+def newest_kept(conn: Any, deck_id: int) -> int | None:
+    """The number of the newest version kept of the deck (None: none)."""
+    found = conn.execute(_NEWEST, {"deck": deck_id}).scalar()
+    return None if found is None else int(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The version an edit recorded (``record_edit_version``): its row as a listing shows it, whether the
+    newest version kept before it was the one before, how many old versions it dropped, and the bound
+    it kept them to."""
+
+    version: Version
+    follows: bool
+    pruned: int
+    limit: int
+
+
+def listed_after(
+    versions: list[Version], kept: int, recorded: Recorded, limit: int
+) -> tuple[list[Version], int] | None:
+    """``deck_history``'s newest ``limit`` versions and count after ``recorded``, from those of the version
+    before it (``versions``, ``kept``): what the listing would read again, or None when the listing given is
+    not of the version before (the history was not in a row)."""
+    number = recorded.version.number
+    if not recorded.follows or not versions or versions[0].number != number - 1:
+        return None
+    left = [v for v in versions if v.number > number - recorded.limit]
+    return [recorded.version, *left][:limit], kept + 1 - recorded.pruned
 
 
 def _undone(deck: Deck, before: DeckCard) -> Deck:

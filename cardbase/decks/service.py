@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.decks.catalog import CatalogIndex, load_index
+from cardbase.decks.catalog import CatalogIndex, IndexEntry, index_of, load_cards, load_index
 from cardbase.decks.files import deck_to_text, read_deck
 from cardbase.decks.formats import (
     HouseFormats,
@@ -257,9 +258,22 @@ def resolve_stored(database: Database, deck: int | str) -> ResolvedDeck:
 
 def resolve_loaded(database: Database, stored: Deck) -> ResolvedDeck:
     """``resolve_stored`` of a database deck already read (``decks.store.edit_entry`` answers one)."""
-    with database.read() as conn:
-        index = load_index(conn, ids={c.card_id for c in stored.cards})
-    return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index)
+    return resolve_known(database, stored)[0]
+
+
+def resolve_known(
+    database: Database, stored: Deck, known: Mapping[str, IndexEntry] | None = None
+) -> tuple[ResolvedDeck, CatalogIndex]:
+    """``resolve_loaded``, and the index of its cards it was resolved against. ``known``: cards read before
+    (``CatalogIndex.entries`` of an earlier version's index, while the catalog and card tags have not changed
+    since), not read again: an edit's deck reads only a card the version before lacked."""
+    ids = {c.card_id for c in stored.cards}
+    entries = {i: known[i] for i in ids if i in known} if known else {}
+    if len(entries) < len(ids):
+        with database.read() as conn:
+            entries |= load_cards(conn, ids - entries.keys())
+    index = index_of(entries)
+    return resolve_text(database, deck_to_text(stored, DB_PREFIX + (stored.name or "")), index=index), index
 
 
 def resolve_version(database: Database, deck: int | str, number: int) -> ResolvedDeck:

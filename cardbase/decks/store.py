@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from cardbase.db.engine import Database
+    from cardbase.decks.history import Recorded
 
 MAX_COPIES = 999
 """The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
@@ -350,6 +351,8 @@ class Edited:
     info: DeckInfo
     deck: Deck
     """The whole deck after the edit (entry tags included), as its history records it."""
+    recorded: Recorded | None = None
+    """The history row the edit added (``decks.history.record_edit_version``)."""
 
 
 def edit_card(
@@ -400,7 +403,7 @@ def edit_entry(
     with database.transaction() as session:
         conn = session.connection()
         row = _bump(session, conn, deck_ref)
-        card_id, card_name, card_game = _card_of(conn, card)
+        card_id, card_name, card_game, latest = _card_of(conn, card, row.id)
         if card_game != row.game:
             raise WrongGame(card_name, card_game, row.name, row.game)
         _check_version(row, expected, before=row.version - 1)
@@ -413,9 +416,9 @@ def edit_entry(
                 f"deck {quoted(row.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
             )
         entry = DeckCard(card_id, card_name, before, stored or None, tags.get(card_id, ()))
-        record_edit_version(conn, row, database, deck, entry)
+        recorded = record_edit_version(conn, row, database, deck, entry, latest)
         info = DeckInfo(row.id, row.name, row.game, row.format, row.players, row.updated_at, total, row.version)
-        return Edited(now, info, deck)
+        return Edited(now, info, deck, recorded)
 
 
 @dataclass(slots=True)
@@ -436,10 +439,10 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
     already), and its fields; ``UnknownDeck`` when there is none."""
     deck_id = deck_ref if isinstance(deck_ref, int) else _get(session, deck_ref).id or 0  # a name: its id
     columns = (_DECK.c.id, _DECK.c.name, _DECK.c.game, _DECK.c.format, _DECK.c.players, _DECK.c.updated_at)
-    bump = update(_DECK).where(_DECK.c.id == deck_id).values(version=_DECK.c.version + 1, updated_at=_now())
     if conn.dialect.update_returning:
-        found = conn.execute(bump.returning(*columns, _DECK.c.version)).first()
+        found = conn.execute(_BUMP, {"id": deck_id, "at": _now()}).first()
     else:  # SQLite before 3.35
+        bump = update(_DECK).where(_DECK.c.id == deck_id).values(version=_DECK.c.version + 1, updated_at=_now())
         found = conn.execute(sa_select(*columns, _DECK.c.version).where(_DECK.c.id == deck_id)).first()
         if found is not None:
             conn.execute(bump)
@@ -449,20 +452,50 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
     return _Row(*found)
 
 
-def _card_of(conn: Any, card: Card | str) -> tuple[str, str, str]:
-    """The card's id, name and game."""
+def _card_of(conn: Any, card: Card | str, deck_id: int) -> tuple[str, str, str, int | None]:
+    """The card's id, name and game, and the newest version of the deck kept in its history (None: none), read
+    in one query under the deck's row lock (``decks.history.record_edit_version``)."""
+    from cardbase.decks.history import newest_kept
     from cardbase.errors import UnknownCard
 
     if not isinstance(card, str):
-        return card.id, card.name, card.game
-    found = conn.execute(sa_select(_CARD.c.name, _CARD.c.game).where(_CARD.c.id == card)).first()
+        return card.id, card.name, card.game, newest_kept(conn, deck_id)
+    found = conn.execute(_CARD_AND_NEWEST, {"deck": deck_id, "card": card}).first()
     if found is None:
         raise UnknownCard(card.rsplit("/", 1)[-1], None, [])
-    return card, found[0], found[1]
+    return card, found[1], found[2], found[0]
 
 
-def _entry_where(row: _Row, card_id: str, section: str) -> tuple[Any, ...]:
-    return (_ENTRY.c.deck_id == row.id, _ENTRY.c.card_id == card_id, _ENTRY.c.section == section)
+def _entry_params(row: _Row, card_id: str, section: str) -> dict[str, Any]:
+    return {"deck": row.id, "card": card_id, "section": section}
+
+
+# The edit's statements, made once (a statement built per call costs more than its execution on SQLite).
+_BUMP = text(
+    "UPDATE deck SET version = version + 1, updated_at = :at WHERE id = :id "
+    "RETURNING id, name, game, format, players, updated_at, version"
+)
+_CARD_AND_NEWEST = text(
+    "SELECT (SELECT max(number) FROM deck_version WHERE deck_id = :deck), name, game FROM card WHERE id = :card"
+)
+_ENTRY_IS = "deck_id = :deck AND card_id = :card AND section = :section"
+_COUNT = text(f"SELECT count FROM deck_card WHERE {_ENTRY_IS}")
+_DELETE = text(f"DELETE FROM deck_card WHERE {_ENTRY_IS}")
+_SET = text(f"UPDATE deck_card SET count = :count WHERE {_ENTRY_IS}")
+_INSERT = text(
+    "INSERT INTO deck_card (deck_id, card_id, section, count, position) "
+    "VALUES (:deck, :card, :section, :count, (SELECT count(*) FROM deck_card WHERE deck_id = :deck))"
+)
+"""A new entry, last (its position: the deck's entries before it)."""
+_ADD = text(
+    _INSERT.text + " ON CONFLICT (deck_id, card_id, section) DO UPDATE SET count = deck_card.count + excluded.count "
+    "RETURNING count"
+)
+_ENTRIES = text(
+    "SELECT e.card_id, c.name, e.count, e.section FROM deck_card e JOIN card c ON c.id = e.card_id "
+    "WHERE e.deck_id = :deck ORDER BY e.position, c.name"
+)
+_ENTRY_TAGS = text("SELECT card_id, tag FROM deck_card_tag WHERE deck_id = :deck ORDER BY card_id, tag")
 
 
 def _entry_add(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
@@ -470,17 +503,21 @@ def _entry_add(conn: Any, row: _Row, card_id: str, name: str, count: int | None,
     from sqlalchemy.dialects import postgresql, sqlite
 
     assert count is not None
+    if conn.dialect.insert_returning:
+        values = {"deck": row.id, "card": card_id, "section": section, "count": count}
+        return _copies(row, name, count, int(conn.execute(_ADD, values).scalar_one()))
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
     position = sa_select(func.count()).select_from(_ENTRY).where(_ENTRY.c.deck_id == row.id).scalar_subquery()
     stmt = insert(_ENTRY).values(deck_id=row.id, card_id=card_id, section=section, count=count, position=position)
     stmt = stmt.on_conflict_do_update(
         index_elements=["deck_id", "card_id", "section"], set_={"count": _ENTRY.c.count + count}
     )
-    if conn.dialect.insert_returning:
-        now = int(conn.execute(stmt.returning(_ENTRY.c.count)).scalar_one())
-    else:
-        conn.execute(stmt)
-        now = int(conn.execute(sa_select(_ENTRY.c.count).where(*_entry_where(row, card_id, section))).scalar_one())
+    conn.execute(stmt)  # SQLite before 3.35
+    return _copies(row, name, count, int(conn.execute(_COUNT, _entry_params(row, card_id, section)).scalar_one()))
+
+
+def _copies(row: _Row, name: str, count: int, now: int) -> tuple[int, int]:
+    """The copies before and after an add of ``count`` that left ``now``."""
     if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
         raise UsageError(
             f"{name} would have {now:,} copies in deck {quoted(row.name)}; an entry holds at most {MAX_COPIES}"
@@ -490,35 +527,30 @@ def _entry_add(conn: Any, row: _Row, card_id: str, name: str, count: int | None,
 
 def _entry_remove(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
     """``count`` fewer copies (all when None); the copies before and after."""
-    where = _entry_where(row, card_id, section)
-    have = conn.execute(sa_select(_ENTRY.c.count).where(*where)).scalar()  # under the deck's row lock
+    where = _entry_params(row, card_id, section)
+    have = conn.execute(_COUNT, where).scalar()  # under the deck's row lock
     if have is None:
         raise UsageError(f"{name} is not in deck {quoted(row.name)}")
     left = 0 if count is None else max(have - count, 0)
     if left == 0:
-        conn.execute(delete(_ENTRY).where(*where))
+        conn.execute(_DELETE, where)
     else:
-        conn.execute(update(_ENTRY).where(*where).values(count=left))
+        conn.execute(_SET, {**where, "count": left})
     return int(have), left
 
 
 def _entry_set(conn: Any, row: _Row, card_id: str, name: str, count: int | None, section: str) -> tuple[int, int]:
     """Exactly ``count`` copies (0 removes the entry); the copies before and after."""
     assert count is not None
-    where = _entry_where(row, card_id, section)
-    have = conn.execute(sa_select(_ENTRY.c.count).where(*where)).scalar()
+    where = _entry_params(row, card_id, section)
+    have = conn.execute(_COUNT, where).scalar()
     if count == 0:
         if have is not None:
-            conn.execute(delete(_ENTRY).where(*where))
+            conn.execute(_DELETE, where)
     elif have is None:
-        position = conn.execute(
-            sa_select(func.count()).select_from(_ENTRY).where(_ENTRY.c.deck_id == row.id)
-        ).scalar_one()
-        conn.execute(
-            _ENTRY.insert().values(deck_id=row.id, card_id=card_id, section=section, count=count, position=position)
-        )
+        conn.execute(_INSERT, {**where, "count": count})
     elif have != count:
-        conn.execute(update(_ENTRY).where(*where).values(count=count))
+        conn.execute(_SET, {**where, "count": count})
     return int(have or 0), count
 
 
@@ -528,21 +560,9 @@ _ENTRY_EDITS = {"add": _entry_add, "set": _entry_set, "remove": _entry_remove}
 def _deck_read(conn: Any, row: _Row) -> tuple[Deck, dict[str, tuple[str, ...]]]:
     """The deck ``row`` as a ``Deck`` value (entry tags included), read in the caller's transaction, and the
     entry tags of every card (those of a card no longer in the deck too: they stay for when it comes back)."""
-    from cardbase.db.models import DeckCardTagRow
-
-    tag_table = DeckCardTagRow.__table__  # type: ignore[attr-defined]
-    rows = conn.execute(
-        sa_select(_ENTRY.c.card_id, _CARD.c.name, _ENTRY.c.count, _ENTRY.c.section)
-        .join(_CARD, _CARD.c.id == _ENTRY.c.card_id)
-        .where(_ENTRY.c.deck_id == row.id)
-        .order_by(_ENTRY.c.position, _CARD.c.name)
-    ).all()
+    rows = conn.execute(_ENTRIES, {"deck": row.id}).all()
     tags: dict[str, list[str]] = {}
-    for cid, tag in conn.execute(
-        sa_select(tag_table.c.card_id, tag_table.c.tag)
-        .where(tag_table.c.deck_id == row.id)
-        .order_by(tag_table.c.card_id, tag_table.c.tag)
-    ):
+    for cid, tag in conn.execute(_ENTRY_TAGS, {"deck": row.id}):
         tags.setdefault(cid, []).append(tag)
     cards = tuple(DeckCard(cid, n, c, s or None, tuple(tags.get(cid, ()))) for cid, n, c, s in rows)
     return Deck(row.game, cards, row.name, row.format, row.players).canonical(), {

@@ -52,6 +52,16 @@ def entries_of(request: Request) -> LRU[tuple[Any, ...], str]:
     return _kept_on_app(request, "deck_entries", ENTRIES)
 
 
+READS = 256
+"""Versions of decks whose panels' reads are kept per app (``pages_decks.DeckReads``: a deck's cards, its
+history listing)."""
+
+
+def reads_of(request: Request) -> LRU[tuple[Any, ...], Any]:
+    """The app's kept ``pages_decks.DeckReads``, by deck id, version and stamps."""
+    return _kept_on_app(request, "deck_reads", READS)
+
+
 def page_key(
     request: Request,
     database: Database,

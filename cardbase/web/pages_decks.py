@@ -36,6 +36,7 @@ from cardbase.web.pages import (
 if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.db.engine import Database
     from cardbase.db.models import Card
+    from cardbase.decks.catalog import IndexEntry
     from cardbase.decks.groups import Group
     from cardbase.decks.model import Deck, DeckText
     from cardbase.decks.owned import OwnedReport
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.draws.reports import NeedsReport
     from cardbase.draws.service import Setup
     from cardbase.render.options import SheetOptions
+    from cardbase.web.lru import LRU
 
 router = APIRouter()
 ResponseT = TypeVar("ResponseT", bound=Response)
@@ -155,6 +157,32 @@ def keep_list_choice(request: Request, response: Response, deck_id: int, choice:
     return response
 
 
+@dataclass(frozen=True, slots=True)
+class DeckReads:
+    """What a deck's panels read of the database besides the deck, kept per version of the deck and stamps
+    (``Reads``), so that the panels of the version after it (an edit's) read only what changed: its cards
+    as the index has them, its history listing, and whether the collection is empty."""
+
+    cards: dict[str, IndexEntry]
+    """The deck's cards (and those of its versions before, ``KNOWN_CARDS`` at most), by id."""
+    history: dict[str, Any]
+    collection_empty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """The app's kept ``DeckReads`` (``deck_views.reads_of``) and the stamps read before the panels' data."""
+
+    kept: LRU[tuple[Any, ...], DeckReads]
+    stamps: tuple[tuple[str, str], ...]
+
+    def get(self, deck_id: int, version: int) -> DeckReads | None:
+        return self.kept.get((deck_id, version, self.stamps))
+
+    def put(self, deck_id: int, version: int, reads: DeckReads) -> None:
+        self.kept.put((deck_id, version, self.stamps), reads)
+
+
 def deck_panels(
     database: Database,
     deck_id: int,
@@ -162,19 +190,26 @@ def deck_panels(
     house: Any = None,
     kept: str | None = None,
     edited: Edited | None = None,
+    reads: Reads | None = None,
 ) -> Panels:
     """The deck, its validation (``house``: the server's house formats), stats, odds and sample hand; bad odds
-    or hand parameters are shown in their panel. ``edited``: the deck as an edit left it (not read again)."""
+    or hand parameters are shown in their panel. ``edited``: the deck as an edit left it (not read again).
+    ``reads``: what the panels of the version before read (its cards, history, the collection's emptiness),
+    kept under the stamps read before them; with ``edited``, only what the edit changed is read again."""
     from cardbase.decks.files import write_deck
-    from cardbase.decks.service import resolve_loaded, validate_resolved
+    from cardbase.decks.history import listed_after
+    from cardbase.decks.service import resolve_known, validate_resolved
     from cardbase.decks.stats import deck_stats
-    from cardbase.decks.store import deck_by_id
+    from cardbase.decks.store import deck_by_id, load_deck
+    from cardbase.web.pages_owners import deck_versions
 
+    prior = reads.get(deck_id, edited.info.version - 1) if reads is not None and edited is not None else None
     if edited is not None:
-        info, resolved = edited.info, resolve_loaded(database, edited.deck)
+        info = edited.info
+        resolved, index = resolve_known(database, edited.deck, prior.cards if prior else None)
     else:
         info = deck_by_id(database, deck_id)
-        resolved = resolve_deck(database, deck_id, info.name)
+        resolved, index = resolve_known(database, load_deck(database, deck_id))
     chosen = params.get("format") if params is not None else None  # ``deck validate --format``, a view choice
     if chosen:
         check_format_name(chosen, "format")
@@ -188,11 +223,33 @@ def deck_panels(
     shown = opened_panels(params)
     panels.odds = odds_panel(database, resolved, info, params) if "odds" in shown else closed_odds(info)
     panels.sample = sample_panel(database, resolved, info, params) if "sample" in shown else closed_sample(info)
-    panels.owned = owned_of(database, resolved)
-    from cardbase.web.pages_owners import deck_versions
+    empty = prior.collection_empty if prior else collection_empty(database)
+    if not empty:
+        from cardbase.decks.owned import deck_owned
 
-    panels.history = deck_versions(database, info.id)
+        panels.owned = deck_owned(database, resolved.deck)
+    after = None
+    if prior is not None and edited is not None and edited.recorded is not None:
+        after = listed_after(prior.history["versions"], prior.history["kept"], edited.recorded, HISTORY_LISTED)
+    panels.history = {"versions": after[0], "kept": after[1]} if after else deck_versions(database, info.id)
+    if reads is not None:  # the cards read before stay known (an add after a removal reads none)
+        known = {**prior.cards, **index.entries} if prior and len(prior.cards) < KNOWN_CARDS else index.entries
+        reads.put(deck_id, info.version, DeckReads(known, panels.history, empty))
     return panels
+
+
+KNOWN_CARDS = 500
+"""Cards a deck's kept reads hold at most besides its own: those of its earlier versions, while the stamps hold."""
+
+
+HISTORY_LISTED = 10
+"""Versions the history panel lists (``pages_owners.deck_versions``' default)."""
+
+
+def collection_empty(database: Database) -> bool:
+    from cardbase.decks.owned import collection_is_empty
+
+    return collection_is_empty(database)
 
 
 LAZY_PANELS = {"odds": ("needs", "opening"), "sample": ("seed", "hand", "drawn")}
@@ -222,9 +279,9 @@ def closed_sample(info: DeckInfo) -> dict[str, Any]:
 
 def owned_of(database: Database, resolved: ResolvedDeck) -> OwnedReport | None:
     """``resolved`` against the collection, as ``deck show`` reports it (None while the collection is empty)."""
-    from cardbase.decks.owned import collection_is_empty, deck_owned
+    from cardbase.decks.owned import deck_owned
 
-    return None if collection_is_empty(database) else deck_owned(database, resolved.deck)
+    return None if collection_empty(database) else deck_owned(database, resolved.deck)
 
 
 def parse_needs(text: str) -> list[Need]:
@@ -1030,7 +1087,8 @@ def panels_view(request: Request, deck_id: int, edited: Edited | None = None) ->
     key = panels_key(request, deck_id, edited.info.version if edited else None)
 
     def make() -> PanelsView:
-        return view_of(request, deck_panels(database, deck_id, request.query_params, house_of(request), cookie, edited))
+        params, house = request.query_params, house_of(request)
+        return view_of(request, deck_panels(database, deck_id, params, house, cookie, edited, reads_at(request, key)))
 
     view: PanelsView = kept(request, key, make)
     return view
@@ -1042,6 +1100,13 @@ def panels_key(request: Request, deck_id: int, version: int | None = None) -> tu
 
     cookie = request.cookies.get(LIST_COOKIE)
     return page_key(request, database_of(request), deck_id, "panels-view", cookie, PANEL_KEYS, version)
+
+
+def reads_at(request: Request, key: tuple[Any, ...]) -> Reads:
+    """The app's kept ``DeckReads`` under the stamps of ``key`` (``panels_key``'s, read before the panels)."""
+    from cardbase.web.deck_views import reads_of
+
+    return Reads(reads_of(request), key[2])
 
 
 DECK_LIST = "<!-- the deck list -->"
@@ -1081,7 +1146,8 @@ def edit_fragment(request: Request, deck_id: int, edited: Edited, card_id: str) 
 
     cookie = request.cookies.get(LIST_COOKIE)
     key = panels_key(request, deck_id, edited.info.version)
-    panels = deck_panels(database_of(request), deck_id, request.query_params, house_of(request), cookie, edited)
+    params, house, reads = request.query_params, house_of(request), reads_at(request, key)
+    panels = deck_panels(database_of(request), deck_id, params, house, cookie, edited, reads)
     whole, answer = render_panels(request, panels, card_id)
     pages_of(request).put(key, view_from(panels, whole))
     response = tagged(HTMLResponse(answer), edited.info)

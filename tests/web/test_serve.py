@@ -165,6 +165,55 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
         httpx.get(f"{base}/healthz", timeout=2)
 
 
+def test_workers_take_the_builders_edits_in_turn(tmp_path: Path) -> None:
+    """``--workers 2``: edits sent at once from one version of a deck, each on its own connection (handed to
+    either process), make one version: one is taken, the others are refused as made from an old version
+    (412), checked under the deck's row lock whichever process takes them. Edits made one after another,
+    each from the version the last answer showed, are all taken, through either process, and every process
+    then shows the same panels."""
+    import threading
+
+    port = _free_port()
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(
+        [*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(base, proc, 60)
+        deck = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
+        card = httpx.get(f"{base}/api/cards", params={"q": "game:mea t:monster", "limit": 1}).json()[0]["id"]
+        taken = 0
+        for _ in range(4):
+            shown = httpx.get(f"{base}/api/decks/{deck}").json()["info"]["version"]
+            form = {"card": card, "op": "add", "fragment": "1", "version": str(shown)}
+            codes: list[int] = []
+
+            def send(form: dict[str, str] = form, codes: list[int] = codes) -> None:
+                codes.append(httpx.post(f"{base}/decks/{deck}/cards", data=form).status_code)
+
+            threads = [threading.Thread(target=send) for _ in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert sorted(codes) == [200] + [412] * 5, codes
+            taken += 1
+        shown = httpx.get(f"{base}/api/decks/{deck}").json()["info"]["version"]
+        for n in range(8):  # each from the version the answer before showed, alternately adding and removing
+            form = {"card": card, "op": "dec" if n % 2 else "add", "fragment": "1", "version": str(shown)}
+            answer = httpx.post(f"{base}/decks/{deck}/cards", data=form)
+            assert answer.status_code == 200 and f'data-version="{shown + 1}"' in answer.text, answer.text[:300]
+            shown += 1
+        assert httpx.get(f"{base}/api/decks/{deck}").json()["cards"][0]["count"] == taken
+        panels = {httpx.get(f"{base}/decks/{deck}", params={"fragment": "panels"}).text for _ in range(8)}
+        assert len(panels) == 1 and f'data-version="{shown}"' in panels.pop()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err, err
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="workers end with the first process through Linux's prctl")
 def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
     port = _free_port()
