@@ -148,9 +148,20 @@ class MeioRules(Rules):
 
 
 @lru_cache(maxsize=1024)
-def _hand_indices(hand: int) -> tuple[int, ...]:
-    """:func:`indices_of` a hand, remembered: a split's steps ask for the same hand six times."""
-    return tuple(indices_of(hand))
+def _aside_ids(hand: int) -> tuple[int, ...]:
+    """The split's step ids of a hand's cards (``ASIDE_IDS`` + the index), ascending, remembered:
+    a split's steps ask for the same hand six times."""
+    return tuple([ASIDE_IDS + c for c in indices_of(hand)])
+
+
+@cache
+def _play_ids() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The play steps' ids of each 13-bit suit pattern, ``play_ids[suit][pattern]`` (the card
+    indices, ascending: the ids of ``_tables``' ``suit_plays``, which do not depend on the rules)."""
+    return tuple(
+        tuple(tuple([13 * s + r for r in range(13) if pattern >> r & 1]) for pattern in range(1 << 13))
+        for s in range(4)
+    )
 
 
 @cache
