@@ -1941,11 +1941,11 @@ class MeikyuState(State):
             return sorted(nexts)
         if prefix:
             raise ValueError(f"a Meikyu {self.decision} is one step")
-        legal = self.legal_actions()
+        actions = self.legal_actions()
         get = t.step_of.get
-        out = [get(id(a), -1) for a in legal]  # the interned actions' ids by table lookup
+        out = [get(id(a), -1) for a in actions]  # the interned actions' ids by table lookup
         if -1 in out:
-            out = [self._step_id(a) for a in legal]
+            out = [self._step_id(a) for a in actions]
         out.sort()
         return out
 

@@ -70,12 +70,13 @@ from cardbase.games.meio.masks import (
 )
 from cardbase.games.meio.observation import MeioObservation
 from cardbase.games.meio.rules import (
+    PLAY_IDS,
     MeioRules,
     _aside_ids,
     _deck,
-    _play_ids,
     _tables,
     final_outcome,
+    play_ids,
     round_score,
 )
 
@@ -596,20 +597,25 @@ class MeioState(State):
         if self._phase == _PLAY:  # legal_actions' cards, their ids read from a table
             if prefix:
                 raise ValueError("a play is one step")
-            ids = _play_ids()
+            get = PLAY_IDS.get
             if self._trick:
                 led = self._led
                 m = hand & SUIT_MASKS[led]
-                if m:
-                    return list(ids[led][m >> (13 * led)])
+                if m:  # (suit << 13 | pattern: the suit's bits shifted down by 13 × suit)
+                    key = led << 13 | m >> (13 * led)
+                    return list(get(key) or play_ids(key))
             elif not self.rules.hearts_anytime and hand & ~_HEARTS_MASK and not self._hearts_broken():
                 hand &= ~_HEARTS_MASK
-            return [
-                *ids[0][hand & 0x1FFF],
-                *ids[1][(hand >> 13) & 0x1FFF],
-                *ids[2][(hand >> 26) & 0x1FFF],
-                *ids[3][hand >> 39],
-            ]
+            out: list[int] = []
+            for key in (
+                hand & 0x1FFF,
+                1 << 13 | (hand >> 13) & 0x1FFF,
+                2 << 13 | (hand >> 26) & 0x1FFF,
+                3 << 13 | hand >> 39,
+            ):
+                ids = get(key)
+                out.extend(play_ids(key) if ids is None else ids)
+            return out
         # The split: the hand's cards after the last set aside, leaving room for the rest.
         more = SECOND_HALF - len(prefix)  # this card and more - 1 after it
         if more <= 0:

@@ -154,14 +154,19 @@ def _aside_ids(hand: int) -> tuple[int, ...]:
     return tuple([ASIDE_IDS + c for c in indices_of(hand)])
 
 
-@cache
-def _play_ids() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The play steps' ids of each 13-bit suit pattern, ``play_ids[suit][pattern]`` (the card
-    indices, ascending: the ids of ``_tables``' ``suit_plays``, which do not depend on the rules)."""
-    return tuple(
-        tuple(tuple([13 * s + r for r in range(13) if pattern >> r & 1]) for pattern in range(1 << 13))
-        for s in range(4)
-    )
+PLAY_IDS: dict[int, tuple[int, ...]] = {s << 13: () for s in range(4)}
+"""The play steps' ids of a suit's 13-bit pattern of cards, by ``suit << 13 | pattern`` (the card
+indices, ascending: the ids of ``_tables``' ``suit_plays``, which do not depend on the rules);
+filled as patterns come (:func:`play_ids`), the empty ones from the start."""
+
+
+def play_ids(key: int) -> tuple[int, ...]:
+    """:data:`PLAY_IDS` at ``key`` (``suit << 13 | pattern``), computed and kept when new."""
+    hit = PLAY_IDS.get(key)
+    if hit is None:
+        suit, pattern = key >> 13, key & 0x1FFF
+        hit = PLAY_IDS[key] = tuple([13 * suit + r for r in range(13) if pattern >> r & 1])
+    return hit
 
 
 @cache
