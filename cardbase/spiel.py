@@ -348,9 +348,13 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         if held.unchecked:
             held.unchecked = False
         else:
-            legal = held.legal
-            if legal is None or step not in legal:
+            legal = held.legal  # ascending (OpenSpiel's rule): a binary search
+            if legal is None:
                 held.check(step)
+            else:
+                at = bisect_left(legal, step)
+                if at == len(legal) or legal[at] != step:
+                    held.check(step)
         # Take the step (inlined: the hot path of every OpenSpiel user).
         prefix = held.prefix
         prefix.append(step)

@@ -296,6 +296,7 @@ class MeikyuState(State):
         "_kpile",
         "_lands",
         "_mapped",
+        "_mcount",
         "_mdisc",
         "_mpile",
         "_n",
@@ -334,6 +335,7 @@ class MeikyuState(State):
         # The Kingdom pile's counts by kind for chance_ids, once asked: [the pile, its size,
         # the counts], kept by a draw; stale (recounted) once the pile is another or resized.
         self._kcount: list[Any] | None = None
+        self._mcount: list[Any] | None = None  # the same for the Meikyu pile's lands, by a reveal
         self._kdisc: list[int] = []
         self._hands: list[list[int]] = [[0] * t.K for _ in range(n)]
         self._held = [0] * n  # per seat, a bit per kingdom card ever in the hand (for reports)
@@ -1128,7 +1130,12 @@ class MeikyuState(State):
 
     def _apply_reveal(self, action: Reveal) -> None:
         land = self._t.lindex[action.room]
-        self._mpile.remove(land)
+        pile = self._mpile
+        pile.remove(land)
+        mc = self._mcount
+        if mc is not None and mc[0] is pile and mc[1] == len(pile) + 1:
+            mc[1] -= 1
+            mc[2][land] -= 1
         self._rooms.append(land)
         if self._args[0]:
             self._mapped.append(land)
@@ -1647,6 +1654,7 @@ class MeikyuState(State):
         new._n = self._n
         new._kpile = list(self._kpile)
         new._kcount = None
+        new._mcount = None
         new._kdisc = list(self._kdisc)
         new._hands = [list(h) for h in self._hands]
         new._held = list(self._held)
@@ -1841,7 +1849,15 @@ class MeikyuState(State):
         if tree is None:
             if len(cache) > MEMO_LIMIT:
                 cache.clear()
-            tree = cache[key] = t.set_steps(self._card_sets(head))
+            # A defence's sets are the quest's after the empty set: keyed by the quest's sets.
+            sets = t.choices(self._hands[p], QUEST if mode == DEFEND else mode, key[1])
+            by_sets = t.tree_by_sets
+            hit = by_sets.get((mode, id(sets)))
+            if hit is None or hit[0] is not sets:
+                if len(by_sets) > MEMO_LIMIT:
+                    by_sets.clear()
+                hit = by_sets[mode, id(sets)] = (sets, t.set_steps(self._card_sets(head)))
+            tree = cache[key] = hit[1]
         return tree
 
     def _composed(self, steps: Sequence[int]) -> tuple[list[str], str | None]:
@@ -1884,7 +1900,7 @@ class MeikyuState(State):
             elif free is t.free_map:
                 out = list(t.free_map_ids)
             else:
-                out = [self._step_id(a) for a in free]
+                out = list(map(t.step_of.__getitem__, map(id, free)))
             if legal._qc:
                 base = ids.quest
                 out.extend([base + room for room in legal._rooms])
@@ -1925,7 +1941,13 @@ class MeikyuState(State):
             return sorted(nexts)
         if prefix:
             raise ValueError(f"a Meikyu {self.decision} is one step")
-        return sorted(self._step_id(a) for a in self.legal_actions())
+        actions = self.legal_actions()
+        get = t.step_of.get
+        out = [get(id(a), -1) for a in actions]  # the interned actions' ids by table lookup
+        if -1 in out:
+            out = [self._step_id(a) for a in actions]
+        out.sort()
+        return out
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         # Counted straight from the pile: a draw's step is the card's kind index, a reveal's
@@ -1951,7 +1973,13 @@ class MeikyuState(State):
         if not lands:
             return []
         size = len(lands)
-        return [(k, c / size) for k, c in sorted(Counter(lands).items())]
+        mc = self._mcount
+        if mc is None or mc[0] is not lands or mc[1] != size:
+            counts = [0] * self._t.L
+            for k in lands:
+                counts[k] += 1
+            mc = self._mcount = [lands, size, counts]
+        return [(k, c / size) for k, c in enumerate(mc[2]) if c]
 
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
@@ -1966,6 +1994,8 @@ class MeikyuState(State):
                 return t.reveal_act[step]
             return t.roll_act[step + 1]
         layout = t.ids
+        if len(ids) > 1 and ids[-1] != layout.done:
+            return None  # (only a card set takes several steps; it ends with done)
         first = ids[0]
         head = self._head(first) if self._ask == A_MAIN else None
         if self._ask != A_DEFEND and head is None:

@@ -232,6 +232,24 @@ class _Tables:
         self.free_plain_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_plain)
         self.free_map_ids = tuple(self.ids.word + _WORD_IDS[WORDS[a.word]] for a in self.free_map)
         self.way_of = {self.knames[k]: w for w, k in enumerate(self.aggression)}
+        # A one-step action's id by the identity of its interned instance (the words and the
+        # tables' Choose and MixedArea actions): legal_ids reads them without _step_id's tests.
+        ids = self.ids
+        step_of: dict[int, int] = {id(w): ids.word + _WORD_IDS[w] for w in WORDS.values()}
+        for base, acts in (
+            (ids.mixed, self.mixed_act),
+            (ids.keep, self.keep_act),
+            (ids.give_back, self.return_act),
+            (ids.discard, self.discard_act),
+            (ids.discard_land, self.discard_land_act),
+            (ids.give, self.give_act),
+        ):
+            step_of.update((id(a), base + i) for i, a in enumerate(acts))
+        self.step_of = step_of
+        # The card sets' step trees by the card sets themselves (a value of :meth:`choices`,
+        # by its identity, kept beside the tree): hands that differ only in cards no set
+        # holds share one tree; tree_cache finds it by the hand's key first.
+        self.tree_by_sets: dict[tuple[int, int], tuple[CardSets, StepNode]] = {}
 
     def hand_key(self, hand: Sequence[int]) -> int:
         """The key of a hand (counts by kind) in the memos; the state keeps each hand's key
@@ -419,7 +437,7 @@ class _Tables:
 def _frozen(node: dict[int, Any]) -> StepNode:
     """A tree of dicts (step → node) as :data:`StepNode` tuples."""
     steps = tuple(sorted(node))
-    return steps, tuple(None if node[step] is None else _frozen(node[step]) for step in steps)
+    return steps, tuple([None if node[step] is None else _frozen(node[step]) for step in steps])
 
 
 def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:

@@ -16,8 +16,9 @@ their notation and the lazy list of splits), ``rules`` (the options, the play ta
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
@@ -30,7 +31,6 @@ from cardbase.games.base import (
     check_notation,
     check_seat,
     counts,
-    ids_without_choice,
     one_hot,
 )
 from cardbase.games.meio.actions import (
@@ -69,7 +69,16 @@ from cardbase.games.meio.masks import (
     indices_of,
 )
 from cardbase.games.meio.observation import MeioObservation
-from cardbase.games.meio.rules import MeioRules, _deck, _hand_indices, _tables, final_outcome, round_score
+from cardbase.games.meio.rules import (
+    PLAY_IDS,
+    MeioRules,
+    _aside_ids,
+    _deck,
+    _tables,
+    final_outcome,
+    play_ids,
+    round_score,
+)
 
 # --- state -------------------------------------------------------------------
 
@@ -581,20 +590,44 @@ class MeioState(State):
     # -- integer steps and tensors (see cardbase.games.base) --
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
-        unchosen = ids_without_choice(self, prefix)
-        if unchosen is not None:
-            return unchosen
         p = self.current_player
-        if self._phase == _PLAY:
+        if p < 0:
+            return [i for i, _ in self.chance_ids(prefix)] if p == CHANCE else []
+        hand = self._hands[p]
+        if self._phase == _PLAY:  # legal_actions' cards, their ids read from a table
             if prefix:
                 raise ValueError("a play is one step")
-            return list(map(int, cast("Sequence[Play]", self.legal_actions())))
-        last = prefix[-1] - ASIDE_IDS if prefix else -1
-        cards = [c for c in _hand_indices(self._hands[p]) if c > last]
+            get = PLAY_IDS.get
+            if self._trick:
+                led = self._led
+                m = hand & SUIT_MASKS[led]
+                if m:  # (suit << 13 | pattern: the suit's bits shifted down by 13 × suit)
+                    key = led << 13 | m >> (13 * led)
+                    return list(get(key) or play_ids(key))
+            elif not self.rules.hearts_anytime and hand & ~_HEARTS_MASK and not self._hearts_broken():
+                hand &= ~_HEARTS_MASK
+            out: list[int] = []
+            for key in (
+                hand & 0x1FFF,
+                1 << 13 | (hand >> 13) & 0x1FFF,
+                2 << 13 | (hand >> 26) & 0x1FFF,
+                3 << 13 | hand >> 39,
+            ):
+                ids = get(key)
+                out.extend(play_ids(key) if ids is None else ids)
+            return out
+        # The split: the hand's cards after the last set aside, leaving room for the rest.
         more = SECOND_HALF - len(prefix)  # this card and more - 1 after it
-        return [ASIDE_IDS + c for c in cards[: len(cards) - more + 1]] if more > 0 else []
+        if more <= 0:
+            return []
+        cards = _aside_ids(hand)
+        if prefix:
+            cards = cards[bisect_right(cards, prefix[-1]) :]
+        return list(cards[: len(cards) - more + 1])
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        # A deal step gives the deck's next card to a seat (n: left aside): a seat's share is
+        # the room it has left, counted in C over the steps as bytes.
         if self.current_player != CHANCE:
             return []
         n = self._n

@@ -148,9 +148,25 @@ class MeioRules(Rules):
 
 
 @lru_cache(maxsize=1024)
-def _hand_indices(hand: int) -> tuple[int, ...]:
-    """:func:`indices_of` a hand, remembered: a split's steps ask for the same hand six times."""
-    return tuple(indices_of(hand))
+def _aside_ids(hand: int) -> tuple[int, ...]:
+    """The split's step ids of a hand's cards (``ASIDE_IDS`` + the index), ascending, remembered:
+    a split's steps ask for the same hand six times."""
+    return tuple([ASIDE_IDS + c for c in indices_of(hand)])
+
+
+PLAY_IDS: dict[int, tuple[int, ...]] = {s << 13: () for s in range(4)}
+"""The play steps' ids of a suit's 13-bit pattern of cards, by ``suit << 13 | pattern`` (the card
+indices, ascending: the ids of ``_tables``' ``suit_plays``, which do not depend on the rules);
+filled as patterns come (:func:`play_ids`), the empty ones from the start."""
+
+
+def play_ids(key: int) -> tuple[int, ...]:
+    """:data:`PLAY_IDS` at ``key`` (``suit << 13 | pattern``), computed and kept when new."""
+    hit = PLAY_IDS.get(key)
+    if hit is None:
+        suit, pattern = key >> 13, key & 0x1FFF
+        hit = PLAY_IDS[key] = tuple([13 * suit + r for r in range(13) if pattern >> r & 1])
+    return hit
 
 
 @cache
