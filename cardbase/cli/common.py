@@ -6,9 +6,11 @@ Only ``typer`` is imported at module level so that ``cardbase --help`` stays fas
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -30,6 +32,49 @@ def checked_path(value: Any) -> Any:
         if path is not None and (problem := path_problem(path)) is not None:
             raise typer.BadParameter(problem)
     return value
+
+
+class Number:
+    """The parser of every option that takes a number with a fraction (``typer.Option(parser=Number(…))``):
+    plain decimal digits (``2``, ``0.5``, ``1e-2``) from ``low`` to ``high``. ``nan``, ``inf``, a
+    negative zero and a number too large for a float (``1e309``, which Python reads as infinity) are
+    each refused with their own reason, never compared as numbers (a NaN passes or fails every range
+    check at random, and Click's own range check named the bound, not the problem)."""
+
+    _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+    _MAX_CHARS = 40
+
+    def __init__(self, low: float, high: float, unit: str = "") -> None:
+        self.low, self.high, self.unit = low, high, unit
+
+    def __call__(self, value: Any) -> float:
+        if isinstance(value, int | float) and not isinstance(value, bool):  # the default, already a number
+            return float(value)
+        from cardbase.errors import quoted
+
+        text = str(value).strip()
+        span = f"{self.low:g}{self.unit} to {self.high:g}{self.unit}"
+        word = text.lower().lstrip("+-")
+        if word in ("nan", "snan", "qnan"):
+            self._refuse(f"{quoted(text)} is not a number (NaN): give a number from {span}")
+        if word in ("inf", "infinity"):
+            self._refuse(f"{quoted(text)} is infinite: give a number from {span}")
+        if len(text) > self._MAX_CHARS or not self._DECIMAL.fullmatch(text):
+            self._refuse(f"{quoted(text, self._MAX_CHARS)} is not a number: give a number from {span} (digits, '.')")
+        number = float(text)
+        if math.isinf(number):
+            self._refuse(f"{text} is too large to be a number here: give a number from {span}")
+        if number == 0 and math.copysign(1.0, number) < 0 and self.low <= 0:
+            self._refuse(f"{text} is a negative zero: give 0 (numbers from {span})")
+        if not self.low <= number <= self.high:
+            self._refuse(f"{text}{self.unit} is out of range: give a number from {span}")
+        return number
+
+    @staticmethod
+    def _refuse(message: str) -> NoReturn:
+        from pydantic_core import PydanticCustomError
+
+        raise PydanticCustomError("number", message)  # the option parser shows this message as it is
 
 
 DbOption = Annotated[

@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     DbOption,
     FormatsOption,
     JsonOption,
+    Number,
     checked_path,
     console,
     loaded_notes,
@@ -387,8 +388,7 @@ def split(
         typer.Option(
             "--seconds",
             "-t",
-            min=0.5,
-            max=600.0,
+            parser=Number(0.5, 600.0),
             help="Time budget (every split gets at least 2 deals; when it runs out, the advice says so).",
         ),
     ] = 30.0,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardbase.cli.common import DbOption, FormatsOption
+from cardbase.cli.common import DbOption, FormatsOption, Number
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ def serve(
     idle_hours: Annotated[
         float,
         typer.Option(
-            "--idle-hours", min=0.01, max=24 * 365, help="A game no one moves for this long is abandoned (record kept)."
+            "--idle-hours",
+            parser=Number(0.01, 24 * 365),
+            help="A game no one moves for this long is abandoned (record kept): 0.01 to 8760.",
         ),
     ] = 24.0,
     public_url: Annotated[

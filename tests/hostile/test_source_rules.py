@@ -83,3 +83,21 @@ def test_user_files_are_read_through_textfiles() -> None:
         if readers.search(line)
     ]
     assert offenders == [], "read users' files with cardbase.textfiles: " + ", ".join(offenders)
+
+
+def test_every_float_option_is_parsed_by_the_shared_number_type() -> None:
+    # nan, inf, -0 and 1e309 get their own reasons only through cardbase.cli.common.Number (Click's
+    # range check says 'less than or equal to 8760' for nan); the print scale agrees with SheetOptions'.
+    from cardbase.cli.common import Number
+    from cardbase.cli.print import SCALE
+    from cardbase.render.options import SCALE_RANGE
+    from tests.hostile.test_options import FLOAT_OPTIONS
+
+    assert FLOAT_OPTIONS
+    offenders = [
+        " ".join((*path, option))
+        for path, option, param in FLOAT_OPTIONS
+        if not isinstance(param.type_descriptor.parameter_info.parser, Number)
+    ]
+    assert offenders == [], "give these typer.Option(parser=Number(low, high)): " + ", ".join(offenders)
+    assert (SCALE.low, SCALE.high) == SCALE_RANGE
