@@ -148,15 +148,37 @@ MAX_SEED = 2**64 - 1
 """Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""
 
 
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """The one way the command line writes text (``typer.echo`` and ``print`` are kept out of
+    ``cardbase/cli`` by a source rule): every character a terminal would act on — in a path, card,
+    deck or file name the text quotes — shown as a visible escape (``\\x1b``); line breaks and tabs are
+    kept, for the program's own multi-line blocks. A message of one line is :func:`say_done`,
+    :func:`warn` or :func:`note`, which show a line break in a value as ``\\n`` too."""
+    typer.echo(safe_text(text), err=err, nl=nl)
+
+
+def one_line(text: str) -> str:
+    """``text`` made terminal-safe (:func:`safe_text`) on one line: a line break or tab in it (a path
+    named ``a<newline>  b``) is shown as ``\\n`` or ``\\t`` instead of splitting the line."""
+    return safe_text(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def say_done(line: str) -> None:
     """One line on stdout saying what was done (``wrote PATH``), with every character a terminal would
-    act on (in a path the user typed) shown as a visible escape."""
-    typer.echo(safe_text(line))
+    act on (in a path the user typed) shown as a visible escape, a line break as ``\\n``."""
+    typer.echo(one_line(line))
+
+
+_JSON_UNSAFE: dict[int, str] = {}
 
 
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON (UTF-8, keys in the order given)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    """Print ``data`` as indented JSON (UTF-8, keys in the order given). ``json`` writes C0 controls as
+    ``\\u00XX`` already; DEL, C1 controls and bidirectional overrides, which it leaves raw, are written
+    so too: valid JSON holding the same data, with nothing a terminal would act on."""
+    if not _JSON_UNSAFE:
+        _JSON_UNSAFE.update({c: f"\\u{c:04x}" for c in _UNSAFE})
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
 
 
 # Characters a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1
@@ -195,13 +217,13 @@ def console(stderr: bool = False) -> Console:
 
 
 def warn(message: str) -> None:
-    """One warning line on stderr (control characters shown as escapes, as every line printed)."""
-    typer.echo(safe_text(f"warning: {message}"), err=True)
+    """One warning line on stderr (control characters and line breaks shown as escapes: :func:`one_line`)."""
+    typer.echo(one_line(f"warning: {message}"), err=True)
 
 
 def note(message: str) -> None:
     """One note on stderr: something the user should know that is not a problem."""
-    typer.echo(safe_text(f"note: {message}"), err=True)
+    typer.echo(one_line(f"note: {message}"), err=True)
 
 
 def deck_notes(resolved: Any) -> None:

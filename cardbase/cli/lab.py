@@ -22,6 +22,7 @@ from cardbase.cli.common import (
     console,
     loaded_notes,
     note,
+    one_line,
     print_json,
 )
 
@@ -285,7 +286,7 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
         f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
     )
     if plot is not None:
-        con.print(f"plot: {plot}", soft_wrap=True)  # a path is copied whole: never wrapped
+        con.print(f"plot: {one_line(str(plot))}", soft_wrap=True)  # a path is copied whole: never wrapped
 
 
 @app.command()

@@ -16,7 +16,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, Number, checked_path, console, open_db, print_json, say_done, warn
+from cardbase.cli.common import (
+    DbOption,
+    JsonOption,
+    Number,
+    checked_path,
+    console,
+    echo,
+    open_db,
+    print_json,
+    say_done,
+    warn,
+)
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -281,7 +292,7 @@ def _report(
         warn(line)
     notes = [*report.notes, *(notes or [])]
     for line in notes:
-        typer.echo(f"note: {line}", err=True)
+        echo(f"note: {line}", err=True)
     if json:
         print_json(report.as_dict() | {"notes": notes})
         return

@@ -52,6 +52,7 @@ class MissingCardValues(CardbaseError, ValueError):
             head = "cannot play Meikyu Kingdom: the card pool is inconsistent:"
         hint = f"\n{IMPORT_HINT}" if profile is None else ""
         super().__init__(f"{head}\n{shown}{hint}")
+        self.listed = (head, (*lines, *([IMPORT_HINT] if profile is None else [])))
 
 
 def catalog_cards(database: Database, set_code: str = "core") -> list[MeikyuCard]:
