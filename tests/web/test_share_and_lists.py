@@ -65,7 +65,7 @@ def test_a_token_protected_server_shares_links_under_the_address_it_was_reached_
         ("http://x/%zz", "not an escape %XX"),
         ("http://x/%", "not an escape %XX"),
         ("http://x/%FF", "not UTF-8"),
-        ("http://x/a\"b", "writes as %22"),
+        ('http://x/a"b', "writes as %22"),
         ("http://x/<script>", "writes as %3C"),
         ("http://x\\y/", "writes as %5C"),
         ("https://user:secret@cards.example.org", "user name or password"),
