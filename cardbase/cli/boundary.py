@@ -53,8 +53,10 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if isinstance(error, Interrupted):
         fail(f"cardbase: {interrupts.word()}: {error}", interrupts.exit_code())
     if isinstance(error, CardbaseError):
-        if error.listed is not None:
-            head, items = error.listed
+        if error.listed is not None and str(error) == "\n".join(
+            [error.listed[0], *(f"  {i}" for i in error.listed[1])]
+        ):
+            head, items = error.listed  # a listing only as the message still is one (not replaced by a subclass)
             fail(f"cardbase: error: {head}", error.exit_code, items)
         fail(f"cardbase: error: {error}", error.exit_code)
     if isinstance(error, KeyboardInterrupt) or _while_interrupted(error):

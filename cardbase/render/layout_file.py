@@ -139,6 +139,7 @@ class LayoutFileError(InvalidData):
     def __init__(self, source: str, problem: str):
         super().__init__(source, [problem], writes=False)
         Exception.__init__(self, f"{source}: {problem}")
+        self.listed = None  # one line, not a list
 
 
 class _Errors:
