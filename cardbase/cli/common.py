@@ -67,7 +67,7 @@ class Number:
         if number == 0 and math.copysign(1.0, number) < 0 and self.low <= 0:
             self._refuse(f"{text} is a negative zero: give 0 (numbers from {span})")
         if not self.low <= number <= self.high:
-            self._refuse(f"{text}{self.unit} is out of range: give a number from {span}")
+            self._refuse(f"{text}{self.unit} is out of range: use {span}")
         return number
 
     @staticmethod
