@@ -32,6 +32,16 @@ class CardbaseError(Exception):
     """Base of every error a user can cause; the CLI prints its message, no traceback."""
 
     exit_code: int = 2
+    listed: tuple[str, tuple[str, ...]] | None = None
+    """A message that lists items: its first line and the items, which the CLI shows as lines of their
+    own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""
+
+    def _listing(self, head: str, items: list[str], limit: int) -> str:
+        """The message ``head`` with ``items`` below it (at most ``limit``, then how many more), kept in
+        ``listed`` too."""
+        shown_items = [*items[:limit], *([f"… and {len(items) - limit} more"] if len(items) > limit else [])]
+        self.listed = (head, tuple(shown_items))
+        return "\n".join([head, *(f"  {item}" for item in shown_items)])
 
 
 class UsageError(CardbaseError, ValueError):
@@ -91,10 +101,8 @@ class InvalidData(CardbaseError, ValueError):
     def __init__(self, source: str, problems: list[str], *, writes: bool = True):
         self.source = source
         self.problems = problems
-        shown = "\n".join(f"  {p}" for p in problems[:200])
-        more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
         written = ", nothing was written" if writes else ""
-        super().__init__(f"{source}: {len(problems)} problem(s){written}:\n{shown}{more}")
+        super().__init__(self._listing(f"{source}: {len(problems)} problem(s){written}:", problems, 200))
 
 
 class DatabaseError(CardbaseError):

@@ -97,11 +97,49 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     return raw
 
 
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16"),
+)
+"""The byte order marks of the Unicode encodings other than UTF-8 a text file may start with (UTF-32's
+before UTF-16's: UTF-32 LE's mark starts with UTF-16 LE's), with the codec that reads the rest."""
+
+
+def _looks_utf16(raw: bytes) -> bool:
+    """Whether ``raw`` (with NULs, no BOM) looks like UTF-16 text: NULs in most of its first 100 odd or even bytes."""
+    head = raw[:200]
+    half = len(head) // 2
+    return half >= 2 and max(head[0::2].count(0), head[1::2].count(0)) * 4 >= half * 3
+
+
 def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | None = None, hint: str = "") -> str:
-    """``raw`` as UTF-8 text (a BOM is dropped); too large, binary or not UTF-8 is ``UnreadableInput``."""
+    """``raw`` as text: UTF-8 (a BOM is dropped), or UTF-16 or UTF-32 when it starts with their byte
+    order mark (Notepad's "Unicode"); too large, binary, UTF-16 without a mark or not UTF-8 is
+    ``UnreadableInput``."""
     if max_bytes is not None and len(raw) > max_bytes:
         raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for a {what} (at most {max_bytes:,})")
+    for bom, codec, name in _BOMS:
+        if raw.startswith(bom):
+            try:
+                text = raw[len(bom) :].decode(codec)
+            except UnicodeDecodeError as error:
+                unit = 4 if name == "UTF-32" else 2
+                at = (len(bom) + error.start) // unit
+                raise UnreadableInput(
+                    f"{source}: not valid {name} text (it starts with a {name} byte order mark; character {at:,} "
+                    f"cannot be read): save the {what} as UTF-8"
+                ) from None
+            if "\x00" in text:
+                raise UnreadableInput(f"{source}: a binary file, not a text {what}{hint}")
+            return text
     if b"\x00" in raw:
+        if _looks_utf16(raw):
+            raise UnreadableInput(
+                f"{source}: looks like UTF-16 text without a byte order mark, which cardbase cannot tell apart: "
+                f"save the {what} as UTF-8"
+            )
         raise UnreadableInput(f"{source}: a binary file, not a text {what}{hint}")
     try:
         return raw.decode("utf-8-sig")

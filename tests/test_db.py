@@ -174,3 +174,36 @@ def test_an_in_memory_database_opens_with_the_shipped_cards(where: str, tmp_path
 def test_a_malformed_database_url_is_a_clear_error(url: str) -> None:
     with pytest.raises(DatabaseError, match="cannot use database URL"):
         open_database(url)
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        # options the driver ignores, or that cardbase sets itself: they did nothing, silently
+        ("isolation_level=BANANA", "option 'isolation_level': cardbase begins and ends its own transactions"),
+        ("poolclass=x", "option 'poolclass' is not a SQLite option cardbase uses"),
+        ("timeout=5", "option 'timeout': cardbase waits"),
+        ("detect_types=1", "option 'detect_types'"),
+        ("check_same_thread=1", "option 'check_same_thread'"),
+        ("mode=ro", "option 'mode' works only with uri=true"),
+        ("uri=true&mode=banana", "option 'mode' is one of ro, rw, rwc, memory, not 'banana'"),
+        ("uri=maybe", "option 'uri' is true or false"),
+        ("cached_statements=-1", "option 'cached_statements' is a whole number"),
+        ("cached_statements=²", "option 'cached_statements' is a whole number"),
+        ("foo=1&foo=2", "option 'foo' is given 2 times"),
+    ],
+)
+def test_a_sqlite_url_option_that_would_do_nothing_is_refused_naming_it(query: str, said: str, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}?{query}"
+    with pytest.raises(DatabaseError, match="cannot use database URL") as error:
+        open_database(url)
+    assert said in str(error.value)
+    assert list(tmp_path.iterdir()) == []  # refused before the file is made
+
+
+def test_the_sqlite_url_options_cardbase_uses_are_taken(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    for url in (f"sqlite:///{path}?cached_statements=50", f"sqlite:///file:{path}?mode=rwc&cache=private&uri=true"):
+        database = open_database(url)
+        database.engine.dispose()
+    assert path.exists()

@@ -85,6 +85,8 @@ def test_or_and_parentheses(database) -> None:
         ("(t:monster", "'('"),
         ("t:monster)", "')'"),
         ("/[unclosed/", "regular expression"),
+        ("/a\\/", "unclosed regular expression"),  # its last / is escaped
+        ("o:/x\\\\\\/", "unclosed regular expression"),  # an escaped backslash, then an escaped /
         ("or t:item", "'or'"),
         ("t:item or", "'or'"),
         ("t:wizard", "'wizard'"),
@@ -99,6 +101,21 @@ def test_bad_queries_name_the_offending_term(query: str, names_term: str) -> Non
     with pytest.raises(QueryError) as error:
         parse(query) and _compile(query)
     assert names_term in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("query", "pattern", "text"),
+    [
+        ("/\\\\/", "\\\\", "a\\b"),  # one backslash, escaped: the closing / is not escaped
+        ("o:/a\\/b/", "a\\/b", "a/b"),
+        ("/x\\\\\\\\/", "x\\\\\\\\", "x\\\\"),
+    ],
+)
+def test_a_regex_ending_in_an_escaped_backslash_is_closed(database, query: str, pattern: str, text: str) -> None:
+    term = parse(query)
+    assert isinstance(term, Term) and term.regex and term.value == pattern
+    assert re.search(pattern, text)
+    names(database, query)  # runs as SQL, finding what it finds
 
 
 def _compile(query: str) -> None:

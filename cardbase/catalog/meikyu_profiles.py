@@ -29,9 +29,7 @@ class InvalidProfile(CardbaseError, ValueError):
     def __init__(self, origin: str, problems: list[str]):
         self.origin = origin
         self.problems = problems
-        shown = "\n".join(f"  {p}" for p in problems[:100])
-        more = f"\n  … and {len(problems) - 100} more" if len(problems) > 100 else ""
-        super().__init__(f"assumption profile {origin}: {len(problems)} problem(s):\n{shown}{more}")
+        super().__init__(self._listing(f"assumption profile {origin}: {len(problems)} problem(s):", problems, 100))
 
 
 def profile_path(name: str) -> Path:

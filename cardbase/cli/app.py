@@ -252,7 +252,9 @@ def version_text(db: str | None) -> str:
 def _show_version(ctx: typer.Context, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    typer.echo(version_text(None))
+    from cardbase.cli.common import echo
+
+    echo(version_text(None))
     raise typer.Exit()
 
 

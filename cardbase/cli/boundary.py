@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import NoReturn
 
 import typer
@@ -29,22 +30,19 @@ INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
 INTERRUPTED_EXIT = 130
 
 
-def say(message: str) -> None:
+def say(message: str, items: Sequence[str] = ()) -> None:
     """One ``cardbase: …`` message on stderr, secrets masked and every character a terminal would act
-    on (an escape or a bell in a path the user gave) shown as a visible escape. The lines a message
-    lists below its first are indented; any other line break (in a path or a name it quotes bare) is
-    shown as ``\\n``, so that the message stays one line."""
-    from cardbase.cli.common import safe_text
+    on (an escape or a bell in a path the user gave) shown as a visible escape, every line break as
+    ``\\n`` (a path named ``a<newline>  b`` stays on the line). The ``items`` a message lists (an
+    error's ``listed``) are lines of their own below it, indented, each made safe alike."""
+    from cardbase.cli.common import one_line
 
-    typer.echo(_LONE_BREAK.sub(r"\\n", safe_text(mask_secrets(message))), err=True)
-
-
-_LONE_BREAK = re.compile(r"\n(?=[^ \t])")
-"""A line break that does not start an indented line of a message's list."""
+    lines = [one_line(mask_secrets(message)), *(f"  {one_line(mask_secrets(item))}" for item in items)]
+    typer.echo("\n".join(lines), err=True)
 
 
-def fail(message: str, code: int) -> NoReturn:
-    say(message)
+def fail(message: str, code: int, items: Sequence[str] = ()) -> NoReturn:
+    say(message, items)
     raise typer.Exit(code)
 
 
@@ -55,6 +53,11 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if isinstance(error, Interrupted):
         fail(f"cardbase: {interrupts.word()}: {error}", interrupts.exit_code())
     if isinstance(error, CardbaseError):
+        if error.listed is not None and str(error) == "\n".join(
+            [error.listed[0], *(f"  {i}" for i in error.listed[1])]
+        ):
+            head, items = error.listed  # a listing only as the message still is one (not replaced by a subclass)
+            fail(f"cardbase: error: {head}", error.exit_code, items)
         fail(f"cardbase: error: {error}", error.exit_code)
     if isinstance(error, KeyboardInterrupt) or _while_interrupted(error):
         fail(f"cardbase: {interrupts.word()}", interrupts.exit_code())
@@ -89,7 +92,9 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
     ``command_path``); its exit code."""
     ctx = getattr(error, "ctx", None)
     if type(error).__name__ == "NoArgsIsHelpError":  # a bare group name: its help is the answer
-        typer.echo(error.format_message(), err=True)
+        from cardbase.cli.common import echo
+
+        echo(error.format_message(), err=True)
         return error.exit_code
     hint = f" (see '{ctx.command_path if ctx is not None else command_path} --help')"
     option = getattr(error, "option_name", "")

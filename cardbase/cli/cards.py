@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, open_db, print_json
+from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, echo, open_db, print_json
 
 app = typer.Typer(
     help="Search cards and show them.\n\nExample: cardbase cards search 't:monster cost<=3' --game mea",
@@ -121,7 +121,7 @@ def search(
         print_json(cards)
         return
     if not cards:
-        typer.echo(f"no cards match {query!r}", err=True)
+        echo(f"no cards match {query!r}", err=True)
         raise typer.Exit(1)
     console().print(_table(cards, total, console().width))
     if any(c["demo"] for c in cards):
@@ -201,4 +201,4 @@ def tag(
         now = tags_of(session, found)
     if tags or remove:
         now = retag_card(database, found.id, tags or [], remove or [], "cli")
-    typer.echo(f"{found.name}: " + (", ".join(now) if now else "no tags"))
+    echo(f"{found.name}: " + (", ".join(now) if now else "no tags"))

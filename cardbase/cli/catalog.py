@@ -15,6 +15,7 @@ from cardbase.cli.common import (
     SheetFormatOut,
     checked_path,
     console,
+    echo,
     open_db,
     print_json,
     say_done,
@@ -120,7 +121,7 @@ def import_(
         print_json(result.as_dict(str(file), game_id))
         return
     verb = "would insert" if dry_run else "inserted"
-    typer.echo(
+    echo(
         f"{file}: {result.rows} rows checked; {verb} {result.inserted}, "
         f"{'would update' if dry_run else 'updated'} {result.updated}, unchanged {result.unchanged} "
         f"(sets: {', '.join(result.sets)})" + ("; dry run, nothing written" if dry_run else "")
@@ -233,7 +234,7 @@ def add(
     if json:
         print_json({"id": result.id, "name": result.name, "version": result.version})
         return
-    typer.echo(f"added {quoted(result.name)} ({result.id}): {_changes_line(result.changed)}")
+    echo(f"added {quoted(result.name)} ({result.id}): {_changes_line(result.changed)}")
 
 
 @app.command()
@@ -264,7 +265,7 @@ def edit(
         changed = {k: {"before": b, "after": a} for k, (b, a) in result.changed.items()}
         print_json({"id": result.id, "name": result.name, "version": result.version, "changed": changed})
         return
-    typer.echo(f"{result.name} ({result.id}): {_changes_line(result.changed)}")
+    echo(f"{result.name} ({result.id}): {_changes_line(result.changed)}")
 
 
 @app.command()
@@ -293,16 +294,16 @@ def history(
         found = find_card(session, card, check_game(game))
     if revert is not None:
         result = revert_edit(database, found.id, revert, WHO_CLI)
-        typer.echo(f"{result.name} ({result.id}): reverted edit {revert}: {_changes_line(result.changed)}")
+        echo(f"{result.name} ({result.id}): reverted edit {revert}: {_changes_line(result.changed)}")
         return
     edits = card_history(database, found.id)
     if json:
         print_json({"id": found.id, "name": found.name, "edits": edits})
         return
     if not edits:
-        typer.echo(f"{found.name} ({found.id}): no edits; its values are as {quoted(found.source)} gave them")
+        echo(f"{found.name} ({found.id}): no edits; its values are as {quoted(found.source)} gave them")
         return
-    typer.echo(f"{found.name} ({found.id}):")
+    echo(f"{found.name} ({found.id}):")
     for e in edits:
         changed = {k: (e["before"].get(k), e["after"].get(k)) for k in e["after"]}
-        typer.echo(f"  {e['id']}  {e['at']}  {e['who']}  {e['action']}: {_changes_line(changed)}")
+        echo(f"  {e['id']}  {e['at']}  {e['who']}  {e['action']}: {_changes_line(changed)}")

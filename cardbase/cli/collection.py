@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     SheetFormatOut,
     checked_path,
     console,
+    echo,
     open_db,
     print_json,
     say_done,
@@ -40,7 +41,7 @@ def _change(card: str, count: int, how: str, game: str | None, db: str | None) -
     with database.session() as session:
         found = find_card(session, card, check_game(game))
     now = change_owned(database, found, count, how)  # type: ignore[arg-type]
-    typer.echo(f"you own {now} {found.name} ({found.game}, set {found.set_code})")
+    echo(f"you own {now} {found.name} ({found.game}, set {found.set_code})")
 
 
 @app.command()
@@ -135,7 +136,7 @@ def import_(
         print_json(result.as_dict(str(file)))
         return
     verb = "would set" if dry_run else "set"
-    typer.echo(
+    echo(
         f"{file}: {result.rows} rows checked; {verb} {result.cards} cards, {result.copies} copies"
         + ("; replacing the rest" if replace else "")
         + ("; dry run, nothing written" if dry_run else "")

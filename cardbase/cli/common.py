@@ -6,9 +6,11 @@ Only ``typer`` is imported at module level so that ``cardbase --help`` stays fas
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -30,6 +32,49 @@ def checked_path(value: Any) -> Any:
         if path is not None and (problem := path_problem(path)) is not None:
             raise typer.BadParameter(problem)
     return value
+
+
+class Number:
+    """The parser of every option that takes a number with a fraction (``typer.Option(parser=Number(…))``):
+    plain decimal digits (``2``, ``0.5``, ``1e-2``) from ``low`` to ``high``. ``nan``, ``inf``, a
+    negative zero and a number too large for a float (``1e309``, which Python reads as infinity) are
+    each refused with their own reason, never compared as numbers (a NaN passes or fails every range
+    check at random, and Click's own range check named the bound, not the problem)."""
+
+    _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+    _MAX_CHARS = 40
+
+    def __init__(self, low: float, high: float, unit: str = "") -> None:
+        self.low, self.high, self.unit = low, high, unit
+
+    def __call__(self, value: Any) -> float:
+        if isinstance(value, int | float) and not isinstance(value, bool):  # the default, already a number
+            return float(value)
+        from cardbase.errors import quoted
+
+        text = str(value).strip()
+        span = f"{self.low:g}{self.unit} to {self.high:g}{self.unit}"
+        word = text.lower().lstrip("+-")
+        if word in ("nan", "snan", "qnan"):
+            self._refuse(f"{quoted(text)} is not a number (NaN): give a number from {span}")
+        if word in ("inf", "infinity"):
+            self._refuse(f"{quoted(text)} is infinite: give a number from {span}")
+        if len(text) > self._MAX_CHARS or not self._DECIMAL.fullmatch(text):
+            self._refuse(f"{quoted(text, self._MAX_CHARS)} is not a number: give a number from {span} (digits, '.')")
+        number = float(text)
+        if math.isinf(number):
+            self._refuse(f"{text} is too large to be a number here: give a number from {span}")
+        if number == 0 and math.copysign(1.0, number) < 0 and self.low <= 0:
+            self._refuse(f"{text} is a negative zero: give 0 (numbers from {span})")
+        if not self.low <= number <= self.high:
+            self._refuse(f"{text}{self.unit} is out of range: use {span}")
+        return number
+
+    @staticmethod
+    def _refuse(message: str) -> NoReturn:
+        from pydantic_core import PydanticCustomError
+
+        raise PydanticCustomError("number", message)  # the option parser shows this message as it is
 
 
 DbOption = Annotated[
@@ -103,15 +148,37 @@ MAX_SEED = 2**64 - 1
 """Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""
 
 
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """The one way the command line writes text (``typer.echo`` and ``print`` are kept out of
+    ``cardbase/cli`` by a source rule): every character a terminal would act on — in a path, card,
+    deck or file name the text quotes — shown as a visible escape (``\\x1b``); line breaks and tabs are
+    kept, for the program's own multi-line blocks. A message of one line is :func:`say_done`,
+    :func:`warn` or :func:`note`, which show a line break in a value as ``\\n`` too."""
+    typer.echo(safe_text(text), err=err, nl=nl)
+
+
+def one_line(text: str) -> str:
+    """``text`` made terminal-safe (:func:`safe_text`) on one line: a line break or tab in it (a path
+    named ``a<newline>  b``) is shown as ``\\n`` or ``\\t`` instead of splitting the line."""
+    return safe_text(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def say_done(line: str) -> None:
     """One line on stdout saying what was done (``wrote PATH``), with every character a terminal would
-    act on (in a path the user typed) shown as a visible escape."""
-    typer.echo(safe_text(line))
+    act on (in a path the user typed) shown as a visible escape, a line break as ``\\n``."""
+    typer.echo(one_line(line))
+
+
+_JSON_UNSAFE: dict[int, str] = {}
 
 
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON (UTF-8, keys in the order given)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    """Print ``data`` as indented JSON (UTF-8, keys in the order given). ``json`` writes C0 controls as
+    ``\\u00XX`` already; DEL, C1 controls and bidirectional overrides, which it leaves raw, are written
+    so too: valid JSON holding the same data, with nothing a terminal would act on."""
+    if not _JSON_UNSAFE:
+        _JSON_UNSAFE.update({c: f"\\u{c:04x}" for c in _UNSAFE})
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
 
 
 # Characters a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1
@@ -150,13 +217,13 @@ def console(stderr: bool = False) -> Console:
 
 
 def warn(message: str) -> None:
-    """One warning line on stderr (control characters shown as escapes, as every line printed)."""
-    typer.echo(safe_text(f"warning: {message}"), err=True)
+    """One warning line on stderr (control characters and line breaks shown as escapes: :func:`one_line`)."""
+    typer.echo(one_line(f"warning: {message}"), err=True)
 
 
 def note(message: str) -> None:
     """One note on stderr: something the user should know that is not a problem."""
-    typer.echo(safe_text(f"note: {message}"), err=True)
+    typer.echo(one_line(f"note: {message}"), err=True)
 
 
 def deck_notes(resolved: Any) -> None:

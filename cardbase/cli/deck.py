@@ -15,6 +15,8 @@ from cardbase.cli.common import (
     checked_path,
     console,
     deck_notes,
+    echo,
+    one_line,
     open_db,
     print_json,
     say_done,
@@ -55,12 +57,10 @@ FormatOpt = Annotated[
 
 def _print_problems(report: ValidationReport) -> None:
     status = "valid" if report.valid else "INVALID"
-    typer.echo(
-        f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}"
-    )
+    echo(f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}")
     for p in report.problems:
         where = f"line {p.line}: " if p.line else ""
-        typer.echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
+        echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
 
 
 def _resolved_without_errors(db: str | None, file: str, game: str | None, writes: bool = False) -> ResolvedDeck:
@@ -85,7 +85,7 @@ def _finish(report: ValidationReport, json: bool, owned: OwnedReport | None = No
     else:
         _print_problems(report)
         if owned:
-            typer.echo(owned.summary())
+            echo(owned.summary())
     if not report.valid:
         raise typer.Exit(1)
 
@@ -139,7 +139,8 @@ def stats(
         print_json(data)
         return
     out = console()
-    out.print(f"{data['name'] or resolved.source}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
+    title = data["name"] or one_line(resolved.source)
+    out.print(f"{title}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
     out.print("by type: " + ", ".join(f"{t} {n}" for t, n in data["by_type"].items()))
     if data["copy_limit"]:
         out.print(
@@ -169,7 +170,7 @@ def encode(file: DeckFile, game: GameOpt = None, db: DbOption = None) -> None:
     from cardbase.decks.files import encode as encode_deck
 
     resolved = _resolved_without_errors(db, file, game)
-    typer.echo(encode_deck(resolved.deck, {cid: c.short_id for cid, c in resolved.cards.items()}))
+    echo(encode_deck(resolved.deck, {cid: c.short_id for cid, c in resolved.cards.items()}))
 
 
 @app.command()
@@ -188,7 +189,7 @@ def decode(
     from cardbase.decks.service import decode_code
 
     deck = decode_code(open_db(db), code)
-    typer.echo(write_deck(deck, to), nl=False)
+    echo(write_deck(deck, to), nl=False)
 
 
 @app.command()
@@ -212,7 +213,7 @@ def convert(
     from cardbase.decks.files import write_deck
 
     resolved = _resolved_without_errors(db, file, game)
-    typer.echo(write_deck(resolved.deck, to), nl=False)
+    echo(write_deck(resolved.deck, to), nl=False)
 
 
 # --- decks in the database -------------------------------------------------------------------
@@ -236,7 +237,7 @@ def new(
 
     game = check_game(game) or ""
     new_deck(open_db(db), name, game, format, players, _house(formats, db))
-    typer.echo(f"made deck {name!r}")
+    echo(f"made deck {name!r}")
 
 
 def _house(formats: Path | None, db: str | None) -> HouseFormats | None:
@@ -271,7 +272,7 @@ def set_(
         raise UsageError("deck set: give --name and/or --format")
     fmt = KEEP if format is None else (None if format.strip().lower() == "default" else format)
     info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats, db))
-    typer.echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {info.cards} cards")
+    echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {info.cards} cards")
 
 
 @app.command()
@@ -300,7 +301,7 @@ def add(
         game = _get(session, name).game
         found = find_card(session, card, game)
     total = add_card(database, name, found, n, section)
-    typer.echo(f"{name}: {total} {found.name}")
+    echo(f"{name}: {total} {found.name}")
 
 
 @app.command()
@@ -324,7 +325,7 @@ def remove(
     with database.session() as session:
         found = find_card(session, card, _get(session, name).game)
     left = remove_card(database, name, found, n, section)
-    typer.echo(f"{name}: {left} {found.name} left")
+    echo(f"{name}: {left} {found.name} left")
 
 
 @app.command("list")
@@ -399,12 +400,12 @@ def show(
         print_json(shown)
         return
     if resolved.game and by:
-        typer.echo("\n".join(grouped_lines(resolved, by, order)))
+        echo("\n".join(grouped_lines(resolved, by, order)))
     elif resolved.game:
-        typer.echo(write_text(resolved.deck), nl=False)
+        echo(write_text(resolved.deck), nl=False)
     _print_problems(report)
     if owned:
-        typer.echo(owned.summary())
+        echo(owned.summary())
 
 
 @app.command()
@@ -452,7 +453,7 @@ def export(
         write_text_output(output, text, "deck file")
         say_done(f"wrote {output}")
     else:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
 
 
 @app.command()
@@ -501,7 +502,7 @@ def import_(
     deck_name = name or resolved.deck.name or Path(file).stem
     save_deck(open_db(db), resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
     kept = f", with {len(resolved.history)} versions of history" if resolved.history else ""
-    typer.echo(f"stored deck {quoted(deck_name)}: {resolved.deck.size} cards{kept}")
+    echo(f"stored deck {quoted(deck_name)}: {resolved.deck.size} cards{kept}")
 
 
 @app.command()
@@ -515,7 +516,7 @@ def delete(
     from cardbase.decks.store import delete_deck
 
     delete_deck(open_db(db), name)
-    typer.echo(f"deleted deck {name!r}")
+    echo(f"deleted deck {name!r}")
 
 
 @app.command()
@@ -541,7 +542,7 @@ def tag(
     with database.session() as session:
         found = find_card(session, card, _get(session, name).game)
     now = tag_entries(database, name, found, tags or [], remove or [])
-    typer.echo(f"{name}: {found.name}: " + (", ".join(now) if now else "no tags"))
+    echo(f"{name}: {found.name}: " + (", ".join(now) if now else "no tags"))
 
 
 @app.command()
@@ -564,11 +565,11 @@ def history(
     if json:
         print_json({"deck": name, "id": deck_id, "kept": total, "versions": [v.as_dict() for v in versions]})
         return
-    typer.echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
+    echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
     for v in versions:
-        typer.echo(f"  @{v.number}  {v.at}  {v.origin:<4}  {v.cards:>4} cards  {v.change}")
+        echo(f"  @{v.number}  {v.at}  {v.origin:<4}  {v.cards:>4} cards  {v.change}")
     if total > offset + len(versions):
-        typer.echo(f"  … {total - offset - len(versions):,} older (--offset {offset + len(versions)})")
+        echo(f"  … {total - offset - len(versions):,} older (--offset {offset + len(versions)})")
 
 
 @app.command()
@@ -596,6 +597,6 @@ def restore(
     name, number = parts
     _deck_id, made = restore_version(open_db(db), name, number)
     if made is None:
-        typer.echo(f"{name} already is what version {number} was; nothing changed")
+        echo(f"{name} already is what version {number} was; nothing changed")
     else:
-        typer.echo(f"{name}: restored version {number} as version {made}")
+        echo(f"{name}: restored version {number} as version {made}")

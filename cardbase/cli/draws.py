@@ -15,8 +15,11 @@ from cardbase.cli.common import (
     checked_path,
     console,
     deck_notes,
+    echo,
+    one_line,
     open_db,
     print_json,
+    say_done,
     warn,
 )
 from cardbase.errors import quoted
@@ -145,7 +148,7 @@ def _notes(deck: Setup, json: bool, extra: list[str] | None = None) -> None:
         if json:
             warn(note)
         else:
-            typer.echo(f"note: {note}")
+            echo(f"note: {note}")
 
 
 # --- needs ---------------------------------------------------------------------------------------
@@ -181,12 +184,12 @@ def _needs(
         print_json(report.as_json())
         _notes(deck, True, report.notes)
         if plot_note:
-            typer.echo(plot_note, err=True)
+            echo(one_line(plot_note), err=True)
         return
     _print_needs(deck, model, report, by_turn is not None, trials, seed)
     _notes(deck, False, report.notes)
     if plot_note:
-        typer.echo(plot_note)
+        say_done(plot_note)
 
 
 def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, trials: int | None, seed: int) -> None:
@@ -195,19 +198,19 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
     out = console()
     rows: list[dict[str, Any]] = report.rows
     answers: list[Answer] = report.answers
-    typer.echo(deck_title(deck))
-    typer.echo(seen_rule(deck, model, 1 if by_turn else None))
+    echo(deck_title(deck))
+    echo(seen_rule(deck, model, 1 if by_turn else None))
     if report.single:
         row, answer = rows[0], answers[0]
         for d in row["needs"]:
             need = f"{d['kind']} {d['count']} × {d['query']}"
-            typer.echo(f"  {need}  ({d['matching']} cards match): {percent(d['probability'])}")
+            echo(f"  {need}  ({d['matching']} cards match): {percent(d['probability'])}")
         where = f"on turn {answer.turn} ({answer.seen} cards seen)" if answer.turn else f"in {answer.seen} cards seen"
         label = "all needs together" if len(deck.needs) > 1 else "the need"
-        typer.echo(f"{label} {where}: {row['probability']:.6f} = {percent(row['probability'])} (exact)")
+        echo(f"{label} {where}: {row['probability']:.6f} = {percent(row['probability'])} (exact)")
         if trials:
             mc = row["monte_carlo"]
-            typer.echo(
+            echo(
                 f"Monte Carlo: {mc['probability']:.6f} (95% interval {mc['low']:.6f}–{mc['high']:.6f}, "
                 f"{trials} hands, seed {seed})"
             )
@@ -249,16 +252,16 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
     if json:
         print_json(samples.as_dict())
         return
-    typer.echo(f"{deck_title(deck)}: {hands} sample {samples.what}, seed {seed}")
+    echo(f"{deck_title(deck)}: {hands} sample {samples.what}, seed {seed}")
     for k, hand in enumerate(samples.hands, 1):
         extra = ""
         if hand.redeals:
             extra += f"  (redealt {hand.redeals}×)"
         if hand.meets_needs is not None:
             extra += "  ✓ meets the needs" if hand.meets_needs else "  ✗ misses a need"
-        typer.echo(f"{k:>3}. {', '.join(hand.cards)}{extra}")
+        echo(f"{k:>3}. {', '.join(hand.cards)}{extra}")
         if hand.split is not None:
-            typer.echo(f"     {hand.split.line()}")
+            echo(f"     {hand.split.line()}")
 
 
 # --- per-game opening reports --------------------------------------------------------------------
@@ -314,8 +317,8 @@ def _print_mea(deck: Setup, report: MeaReport) -> None:
     from cardbase.draws.reports import deck_title
 
     out = console()
-    typer.echo(deck_title(deck) + ": opening hands")
-    typer.echo("Draw 1–10 opening cards (11 or more in hand loses), then at least 1 at the end of each turn.")
+    echo(deck_title(deck) + ": opening hands")
+    echo("Draw 1–10 opening cards (11 or more in hand loses), then at least 1 at the end of each turn.")
     table = Table(caption="exact; castable: matches t:monster cost<=MANA")
     table.add_column("opening", justify="right")
     for seat, m in zip(report.seats, report.mana, strict=False):
@@ -324,12 +327,12 @@ def _print_mea(deck: Setup, report: MeaReport) -> None:
         table.add_row(str(r.opening), *[percent(float(r.no_castable[m])) for m in report.mana])
     out.print(table)
     castable = report.castable
-    typer.echo(
+    echo(
         f"{report.monsters} monsters; castable with "
         + ", ".join(f"{m} mana: {castable[m]}" for m in sorted(castable))
         + (f"; {report.unknown_cost} of unknown cost, counted as not castable" if report.unknown_cost else "")
     )
-    typer.echo(
+    echo(
         "First-turn mana is the opponent's tiles + your monsters, at least 3: on the rulebook's board the first "
         "player (yellow) counts 5 blue tiles, the second (blue) 4 yellow tiles + 1 for going second. "
         "Other boards: --mana A,B."
@@ -344,21 +347,21 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
 
     deal, sim, runs, seed = report.deal, report.simulated, report.runs, report.seed
     out = console()
-    typer.echo(f"{deck_title(deck)}: the deal, {deal.players} players, {deal.open_cards} OPEN cards")
-    typer.echo(
+    echo(f"{deck_title(deck)}: the deal, {deal.players} players, {deal.open_cards} OPEN cards")
+    echo(
         "4 cards each; a player dealt an OPEN card returns their hand, the pile is shuffled and they draw 4 again, "
         "until no player holds one."
     )
-    typer.echo(
+    echo(
         f"you (one given player) are dealt an OPEN card at the first deal: "
         f"{percent(float(deal.player_redeals))} (exact)"
     )
-    typer.echo(
+    echo(
         f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
         f"{percent(float(deal.deal_redeals))} (exact)"
     )
     low, high = sim.any_redeal.interval
-    typer.echo(
+    echo(
         f"redeals per deal: mean {sim.redeals_mean:.3f} (Monte Carlo, {runs} deals, seed {seed}; at least one: "
         f"{percent(sim.any_redeal.p)}, 95% interval {percent(low)}–{percent(high)})"
     )
@@ -372,7 +375,7 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         mean = sum(k * p for k, p in enumerate(pmf))
         table.add_row(t, *[percent(float(p)) for p in pmf], f"{float(mean):.2f}")
     out.print(table)
-    typer.echo(f"no character in the opening hand (a quest needs one): {percent(report.no_character)} (exact)")
+    echo(f"no character in the opening hand (a quest needs one): {percent(report.no_character)} (exact)")
 
 
 def _print_meio(deck: Setup, report: MeioReport) -> None:
@@ -384,7 +387,7 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
     out = console()
     if report.is_hand:
         data = report.as_dict()
-        typer.echo(
+        echo(
             f"{deck_title(deck)}: this is one hand, not a deck to deal from, so a deal's chances do not apply. "
             f"It holds {data['hearts']} hearts (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
             f"and {data['void_suits']} void suits. For a deal's chances, give the deck it is dealt from "
@@ -392,7 +395,7 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
         )
         return
     who = f"{players} players, {left} card{'s' if left != 1 else ''} left aside" if players else "players unknown"
-    typer.echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
+    echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")
     for heading in ("cards", "hearts (trumps)", f"high cards ({' '.join(high)})", "void suits"):
         table.add_column(heading, justify="right")

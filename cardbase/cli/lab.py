@@ -17,10 +17,12 @@ from cardbase.cli.common import (
     DbOption,
     FormatsOption,
     JsonOption,
+    Number,
     checked_path,
     console,
     loaded_notes,
     note,
+    one_line,
     print_json,
 )
 
@@ -284,7 +286,7 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
         f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
     )
     if plot is not None:
-        con.print(f"plot: {plot}", soft_wrap=True)  # a path is copied whole: never wrapped
+        con.print(f"plot: {one_line(str(plot))}", soft_wrap=True)  # a path is copied whole: never wrapped
 
 
 @app.command()
@@ -387,8 +389,7 @@ def split(
         typer.Option(
             "--seconds",
             "-t",
-            min=0.5,
-            max=600.0,
+            parser=Number(0.5, 600.0),
             help="Time budget (every split gets at least 2 deals; when it runs out, the advice says so).",
         ),
     ] = 30.0,

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cardbase.cli.common import JsonOption, print_json
+from cardbase.cli.common import JsonOption, echo, print_json
 
 app = typer.Typer(
     help="Exact chances of the dice in a game's rules.\n\nExample: cardbase odds meikyu quest --swords 3 --level 7",
@@ -100,8 +100,8 @@ def quest(
         needed = f"a die of {odds.need}: impossible"
     else:
         needed = f"a die of {odds.need} or more"
-    typer.echo(f"Quest: {shown} against {level_text}: {needed}.")
-    typer.echo(
+    echo(f"Quest: {shown} against {level_text}: {needed}.")
+    echo(
         f"Chance of success: {odds.chance} = {_pct(odds.chance)}"
         + (
             f" (without Amulets: {odds.without_amulets} = {_pct(odds.without_amulets)})"
@@ -110,7 +110,7 @@ def quest(
         )
     )
     rivals = f", rivals holding {rival_amulets}" if rival_amulets else ""
-    typer.echo(f"By Amulets in your hand{rivals}: " + "; ".join(f"{a}: {c} = {_pct(c)}" for a, c in table))
+    echo(f"By Amulets in your hand{rivals}: " + "; ".join(f"{a}: {c} = {_pct(c)}" for a, c in table))
 
 
 @meikyu_app.command()
@@ -147,9 +147,9 @@ def attack(
             }
         )
         return
-    typer.echo(f"Aggression: {swords} swords + die against {defence} swords + die; ties go to the defender.")
+    echo(f"Aggression: {swords} swords + die against {defence} swords + die; ties go to the defender.")
     extra = f" (without Amulets: {plain} = {_pct(plain)})" if chance != plain else ""
-    typer.echo(f"Chance the attacker takes the land: {chance} = {_pct(chance)}{extra}")
+    echo(f"Chance the attacker takes the land: {chance} = {_pct(chance)}{extra}")
 
 
 @meikyu_app.command()
@@ -168,6 +168,4 @@ def develop(
     if json:
         print_json({"wits": wits, "cost": cost, "chance": "1" if ok else "0", "chance_float": 1.0 if ok else 0.0})
         return
-    typer.echo(
-        f"Development: {wits} seals against a cost of {cost}: {'succeeds (certain)' if ok else 'fails (certain)'}."
-    )
+    echo(f"Development: {wits} seals against a cost of {cost}: {'succeeds (certain)' if ok else 'fails (certain)'}.")

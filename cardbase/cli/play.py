@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete, sim
-from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path, say_done
+from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path, echo, say_done
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -65,13 +65,13 @@ def run_play(
     read = make_reader(ui.vocabulary, history=history_path())
 
     seat_names = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
-    typer.echo(f"{entry.title}, {n} players, seed {seed}. You are P{seat}; {seat_names}.")
-    typer.echo("Type help for the commands.")
+    echo(f"{entry.title}, {n} players, seed {seed}. You are P{seat}; {seat_names}.")
+    echo("Type help for the commands.")
     session = play_interactive(
         rules, seed, human, agents, read, meio_view.write, hint, show=meio_view.show, help_text=meio_view.HELP, ui=ui
     )
     if session.abandoned:
-        typer.echo("Game left unfinished.")
+        echo("Game left unfinished.")
     if record is not None:
         lines = record_lines(
             rules,
@@ -222,18 +222,18 @@ def mea(
     ui = mea_view.game_ui(rules)
     read = make_reader(ui.vocabulary, history=history_path())
 
-    typer.echo(
+    echo(
         f"Méa: you are P{seat} ({'yellow, first' if human == 0 else 'blue, second'}) with {mine.label}; "
         f"P{other + 1} {agents[other].name} plays {theirs.label}. Seed {seed}."
     )
     for note in rules.report_notes():
-        typer.echo(f"Note: {note}")
-    typer.echo("Type help for the commands.")
+        echo(f"Note: {note}")
+    echo("Type help for the commands.")
     session = play_interactive(
         rules, seed, human, agents, read, writer(), hint, show=mea_view.show, help_text=mea_view.HELP, ui=ui
     )
     if session.abandoned:
-        typer.echo("Game left unfinished.")
+        echo("Game left unfinished.")
     path = None if no_record else (record or Path("exports") / f"mea-seed{seed}.jsonl")
     if path is not None:
         names = ["human", "human"]

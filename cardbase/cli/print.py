@@ -16,7 +16,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardbase.cli import complete
-from cardbase.cli.common import DbOption, JsonOption, checked_path, console, open_db, print_json, say_done, warn
+from cardbase.cli.common import (
+    DbOption,
+    JsonOption,
+    Number,
+    checked_path,
+    console,
+    echo,
+    open_db,
+    print_json,
+    say_done,
+    warn,
+)
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -72,6 +83,9 @@ def assumed_values(assume: str | None, game: str | None) -> tuple[dict[str, Any]
 
 # The sheet options, declared once: (field of SheetOptions, its type, its typer.Option). Every
 # command decorated with ``sheet_options`` takes them and receives one ``SheetOptions``.
+SCALE = Number(90.0, 110.0, "%")
+"""--scale-x and --scale-y: render.options.SCALE_RANGE (not imported here: it loads ReportLab)."""
+
 _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
     "paper": (str, typer.Option("--paper", help="a4, letter, a3, a5, legal, tabloid, or WxH such as 297x210mm.")),
     "card_size": (
@@ -95,9 +109,12 @@ _SHEET_PARAMS: dict[str, tuple[Any, Any]] = {
     "flip": (str, typer.Option("--flip", help="How the printer turns the sheet: long-edge or short-edge.")),
     "scale_x": (
         float,
-        typer.Option("--scale-x", help="What the registration test's 100 mm across bar measured, in %."),
+        typer.Option("--scale-x", parser=SCALE, help="What the registration test's 100 mm across bar measured, in %."),
     ),
-    "scale_y": (float, typer.Option("--scale-y", help="What the registration test's 100 mm down bar measured, in %.")),
+    "scale_y": (
+        float,
+        typer.Option("--scale-y", parser=SCALE, help="What the registration test's 100 mm down bar measured, in %."),
+    ),
     "back_offset": (
         str,
         typer.Option("--back-offset", help="X,Y mm the back lands off (right, down on the back), from the test."),
@@ -275,7 +292,7 @@ def _report(
         warn(line)
     notes = [*report.notes, *(notes or [])]
     for line in notes:
-        typer.echo(f"note: {line}", err=True)
+        echo(f"note: {line}", err=True)
     if json:
         print_json(report.as_dict() | {"notes": notes})
         return

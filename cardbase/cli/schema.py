@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cardbase.cli.common import checked_path
+from cardbase.cli.common import checked_path, echo
 
 app = typer.Typer(
     help="JSON Schemas of the catalog and deck files.\n\nExample: cardbase schema generate --check",
@@ -57,6 +57,6 @@ def generate(
         if not check:
             write_text_output(path, text, "schema")
     if check and stale:
-        typer.echo(f"out of date: {', '.join(stale)}; run `cardbase schema generate`", err=True)
+        echo(f"out of date: {', '.join(stale)}; run `cardbase schema generate`", err=True)
         raise typer.Exit(1)
-    typer.echo("schemas are current" if not stale else f"wrote {', '.join(stale)}")
+    echo("schemas are current" if not stale else f"wrote {', '.join(stale)}")

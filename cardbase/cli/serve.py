@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardbase.cli.common import DbOption, FormatsOption
+from cardbase.cli.common import DbOption, FormatsOption, Number, echo
 from cardbase.errors import quoted
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ def serve(
     idle_hours: Annotated[
         float,
         typer.Option(
-            "--idle-hours", min=0.01, max=24 * 365, help="A game no one moves for this long is abandoned (record kept)."
+            "--idle-hours",
+            parser=Number(0.01, 24 * 365),
+            help="A game no one moves for this long is abandoned (record kept): 0.01 to 8760.",
         ),
     ] = 24.0,
     public_url: Annotated[
@@ -152,10 +154,10 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
 
         base = f"http://{socket.gethostname()}:{settings.port}"
     link = f"{base}/?token={settings.token}" if settings.token else f"{base}/"
-    typer.echo(f"cardbase: serving on {base}/ (Ctrl-C stops)")
+    echo(f"cardbase: serving on {base}/ (Ctrl-C stops)")
     if settings.token:
         said = "a token made for this run" if made else "its token"
-        typer.echo(f"cardbase: every request needs {said}; open {link} once (it sets a cookie)")
+        echo(f"cardbase: every request needs {said}; open {link} once (it sets a cookie)")
     if open_browser:
         import webbrowser
 
@@ -165,9 +167,9 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     hall = app.state.hall
     hall.ensure_resumed()  # every unfinished game carries on, its agents too
     for problem in hall.problems:
-        typer.echo(f"cardbase: {problem}", err=True)
+        echo(f"cardbase: {problem}", err=True)
     if hall.active:
-        typer.echo(f"cardbase: {hall.active} game(s) in play resumed")
+        echo(f"cardbase: {hall.active} game(s) in play resumed")
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
     )
@@ -215,14 +217,12 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
         except KeyboardInterrupt:
             pass
         except BaseException as error:  # said in one line; the process ends without the first one's clean-up
-            import sys
-
             from cardbase.crash import crash_report
             from cardbase.faults import user_error
 
             known = user_error(error)
             said = f"error: {known}" if known is not None else crash_report(error, "cardbase serve: a server process")
-            print(f"cardbase: server process {os.getpid()} stopped: {said}", file=sys.stderr)
+            echo(f"cardbase: server process {os.getpid()} stopped: {said}", err=True)
             code = 1
         finally:
             os._exit(code)

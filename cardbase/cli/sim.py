@@ -24,6 +24,7 @@ from cardbase.cli.common import (
     console,
     loaded_notes,
     note,
+    one_line,
     print_json,
 )
 from cardbase.errors import quoted
@@ -169,7 +170,7 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
         f"process{'es' if batch.jobs > 1 else ''}"
     )
     if record_path is not None:
-        con.print(f"records: {record_path}")
+        con.print(f"records: {one_line(str(record_path))}")
 
 
 @app.command()
@@ -504,7 +505,7 @@ def _print_mea(data: dict[str, Any]) -> None:
     speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
     con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({speed:,.0f}/s)")
     if data.get("records"):
-        con.print(f"records: {data['records']}")
+        con.print(f"records: {one_line(str(data['records']))}")
 
 
 # --- Meikyu Kingdom ----------------------------------------------------------------
@@ -674,4 +675,4 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
         f"process{'es' if batch.jobs > 1 else ''}"
     )
     if record_path is not None:
-        con.print(f"records: {record_path}")
+        con.print(f"records: {one_line(str(record_path))}")

@@ -345,6 +345,53 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql(f"BEGIN {options.get('cardbase_begin', '')}")
 
 
+_SQLITE_URI_OPTIONS = {
+    "mode": ("ro", "rw", "rwc", "memory"),
+    "cache": ("shared", "private"),
+    "immutable": ("0", "1"),
+    "nolock": ("0", "1"),
+}
+"""The options of a SQLite URI filename (``sqlite:///file:PATH?mode=ro&uri=true``) cardbase passes on,
+with their values; the driver passes them to SQLite only with ``uri=true``."""
+_SQLITE_SET_BY_CARDBASE = {
+    "timeout": f"cardbase waits {LOCK_WAIT_SECONDS} s for a lock itself",
+    "isolation_level": "cardbase begins and ends its own transactions",
+    "check_same_thread": "cardbase shares connections between threads safely itself",
+    "detect_types": "cardbase reads the columns' types itself",
+}
+"""Options the driver knows that cardbase sets itself (the URL's value would be overridden or break it)."""
+
+
+def _check_sqlite_query(query: dict[str, str | tuple[str, ...]], url: str) -> None:
+    """The query options of a SQLite URL, each one the driver uses with a value it takes, or
+    ``DatabaseError`` naming the option: the driver ignores the options it does not know
+    (``?poolclass=x``) and some of its own only fail later, so an option that would do nothing or
+    break cardbase is refused as the URL is read."""
+    where = f"cannot use database URL {quoted(mask_password(url))}"
+    for key, value in query.items():
+        if not isinstance(value, str):
+            raise DatabaseError(f"{where}: option {quoted(key)} is given {len(value)} times")
+        if key in _SQLITE_SET_BY_CARDBASE:
+            raise DatabaseError(f"{where}: option {quoted(key)}: {_SQLITE_SET_BY_CARDBASE[key]}; leave it out")
+        if key == "uri":
+            if value.lower() not in ("true", "false", "1", "0"):
+                raise DatabaseError(f"{where}: option 'uri' is true or false, not {quoted(value, 40)}")
+        elif key == "cached_statements":
+            if not (value.isascii() and value.isdecimal() and len(value) <= 6 and int(value) <= 100_000):
+                raise DatabaseError(f"{where}: option 'cached_statements' is a whole number from 0 to 100,000")
+        elif key in _SQLITE_URI_OPTIONS:
+            if str(query.get("uri", "")).lower() not in ("true", "1"):
+                raise DatabaseError(f"{where}: option {quoted(key)} works only with uri=true and a file: path")
+            if value not in _SQLITE_URI_OPTIONS[key]:
+                allowed = ", ".join(_SQLITE_URI_OPTIONS[key])
+                raise DatabaseError(f"{where}: option {quoted(key)} is one of {allowed}, not {quoted(value, 40)}")
+        else:
+            known = ", ".join(["uri", "cached_statements", *_SQLITE_URI_OPTIONS])
+            raise DatabaseError(
+                f"{where}: option {quoted(key, 60)} is not a SQLite option cardbase uses (those are {known})"
+            )
+
+
 def create_db_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url`` with cardbase's connection settings."""
     if url.startswith("sqlite"):
@@ -352,6 +399,7 @@ def create_db_engine(url: str) -> Engine:
             parsed = make_url(url)
         except (ArgumentError, ValueError) as error:  # ValueError: a port that is not a number
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+        _check_sqlite_query(dict(parsed.query), url)
         path = parsed.database or ""
         if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
             path = path[len("file:") :].split("?", 1)[0]

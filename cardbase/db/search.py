@@ -110,6 +110,11 @@ class Or:
 Node = Term | Not | And | Or
 
 
+_REGEX = re.compile(r"/((?:\\.|[^/\\])*)/", re.S)
+"""A whole regular expression term: ``/``, then escaped characters (``\\/``, ``\\\\``) or any but ``/`` and
+``\\``, then the closing ``/`` (``/\\\\/``, matching one backslash, is closed; ``/a\\/`` is not)."""
+
+
 def _split_term(raw: str) -> Term:
     text = raw
     exact = raw.startswith("!")
@@ -121,9 +126,10 @@ def _split_term(raw: str) -> Term:
     if m and not raw.startswith(('"', "/")):
         key, op, raw = m.group(1).lower(), m.group(2), m.group(3)
     if raw.startswith("/"):
-        if len(raw) < 2 or not raw.endswith("/") or raw.endswith("\\/"):
+        closed = _REGEX.fullmatch(raw)
+        if closed is None:
             raise QueryError(f"unclosed regular expression in {quoted(text)}: end it with /")
-        pattern = raw[1:-1]
+        pattern = closed.group(1)
         compile_pattern(_ci(pattern))
         return Term(key, op, pattern, regex=True, text=text)
     if raw.startswith('"'):

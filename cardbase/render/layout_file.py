@@ -34,12 +34,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, shown
 from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
 from cardbase.render.layout import MARKS, Art, Box, Element, Ellipse, Layout, Mark, Para, Rect, Shape, Text
 from cardbase.render.units import MM_PER_UNIT, NUMBER, parse_length
-from cardbase.textfiles import load_toml, path_problem, read_bytes
+from cardbase.textfiles import decode_text, load_toml, path_problem, read_bytes
 
 Length = str | float
 MAX_FILE_BYTES = 1_000_000
@@ -139,6 +139,7 @@ class LayoutFileError(InvalidData):
     def __init__(self, source: str, problem: str):
         super().__init__(source, [problem], writes=False)
         Exception.__init__(self, f"{source}: {problem}")
+        self.listed = None  # one line, not a list
 
 
 class _Errors:
@@ -288,10 +289,7 @@ def load_layout_file(path: Path) -> dict[str, Layout]:
         raw = read_bytes(path, "layout file", MAX_FILE_BYTES)
     except UnreadableInput as error:
         raise UnreadableInput(f"cannot read layout file {error}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise UnreadableInput(f"{path}: not UTF-8 text") from None
+    text = decode_text(raw, shown(str(path)), "layout file")
     data = load_toml(text, str(path))
     named = data.get("layouts")
     for name in named if isinstance(named, dict) else ():

@@ -41,7 +41,6 @@ class MissingCardValues(CardbaseError, ValueError):
         self.resolution = resolution
         self.profile = profile
         lines = [*resolution.problems, *resolution.missing]
-        shown = "\n".join(f"  {line}" for line in lines)
         if resolution.missing:
             where = "the catalog" if profile is None else f"the catalog and the profile {quoted(profile)} together"
             head = (
@@ -50,8 +49,8 @@ class MissingCardValues(CardbaseError, ValueError):
             )
         else:
             head = "cannot play Meikyu Kingdom: the card pool is inconsistent:"
-        hint = f"\n{IMPORT_HINT}" if profile is None else ""
-        super().__init__(f"{head}\n{shown}{hint}")
+        hint = [IMPORT_HINT] if profile is None else []
+        super().__init__(self._listing(head, [*lines, *hint], len(lines) + len(hint)))
 
 
 def catalog_cards(database: Database, set_code: str = "core") -> list[MeikyuCard]:

@@ -18,8 +18,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import UsageError, quoted
 from cardbase.games.base import whole_number
+from cardbase.textfiles import decode_text
 from cardbase.web.http import WriteTurn
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
@@ -55,10 +56,7 @@ def record_text(data: bytes, source: str) -> str:
 
     if len(data) > RECORD_BYTES:
         raise TooLarge(f"{source}: a record is at most {RECORD_BYTES:,} bytes over HTTP")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise UnreadableInput(f"{source}: not UTF-8 text (byte {error.start + 1})") from None
+    return decode_text(data, source, "game record")
 
 
 def open_replay(text: str, source: str, number: int = 1) -> ReplayLog:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,16 +51,35 @@ MAX_PUBLIC_URL = 2_000
 """``serve --public-url``: an address is far shorter; a link longer than this breaks in browsers."""
 
 
+_URL_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*")
+"""The characters RFC 3986 lets a URL hold as they are (every other is written ``%XX``)."""
+_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
 def check_public_url(url: str) -> str:
     """``url`` as the base of share links (no trailing ``/``), or ``ValueError`` saying why not:
-    an ``http`` or ``https`` URL with a host, no query or fragment, within ``MAX_PUBLIC_URL``."""
-    from urllib.parse import urlsplit
+    an ``http`` or ``https`` URL with a host (a name of letters, digits, ``-`` and dots, or an IP
+    address), no user or password, no query or fragment, within ``MAX_PUBLIC_URL``; only the
+    characters a URL holds, and no ``%XX`` that decodes to a control character (``%00``, ``%0a``)."""
+    from urllib.parse import unquote, urlsplit
 
     url = url.strip()
     if len(url) > MAX_PUBLIC_URL:
         raise ValueError(f"has at most {MAX_PUBLIC_URL:,} characters, not {len(url):,}")
     if not url.isascii() or not url.isprintable() or " " in url:
         raise ValueError("must be printable ASCII without spaces (encode other characters as %XX)")
+    if not _URL_CHARACTERS.fullmatch(url):
+        bad = next(c for c in url if not _URL_CHARACTERS.fullmatch(c))
+        raise ValueError(f"holds {bad!r}, which a URL writes as %{ord(bad):02X}")
+    if _PERCENT.search(url):
+        raise ValueError("holds a '%' that is not an escape %XX of two hex digits")
+    try:
+        decoded = unquote(url, errors="strict")
+    except UnicodeDecodeError:
+        raise ValueError("holds %XX escapes that are not UTF-8 text") from None
+    if any(c < " " or "\x7f" <= c < "\xa0" for c in decoded):
+        raise ValueError("holds an escape of a control character (%00 to %1F, %7F to %C2%9F): a link cannot carry it")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - a bad port raises here
@@ -67,8 +87,20 @@ def check_public_url(url: str) -> str:
         raise ValueError(f"is not a URL ({error})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("must be an http:// or https:// URL with a host, e.g. https://cards.example.org")
-    if parts.query or parts.fragment:
+    if "@" in parts.netloc:
+        raise ValueError("must not hold a user name or password (user@): share links would show them")
+    if parts.query or parts.fragment or "?" in url or "#" in url:
         raise ValueError("must not hold a query (?…) or a fragment (#…): it is the base links start with")
+    host = parts.hostname
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        labels = host.removesuffix(".").split(".")
+        if len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+            raise ValueError(
+                f"has the host {host!r}: a host name is letters, digits and '-' in dot-separated parts "
+                "(of 1 to 63 characters), or an IP address"
+            ) from None
     return url.rstrip("/")
 
 

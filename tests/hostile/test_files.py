@@ -136,3 +136,57 @@ def test_unreadable_file_is_refused(
         expected.append(Path(path).name)
     assert_refused(run, 2, *expected)
     assert db_dump(shared_db) == before
+
+
+UNICODE_WITH_BOM = [
+    ("utf-16-le", b"\xff\xfe"),
+    ("utf-16-be", b"\xfe\xff"),
+    ("utf-32-le", b"\xff\xfe\x00\x00"),
+    ("utf-32-be", b"\x00\x00\xfe\xff"),
+]
+
+
+@pytest.mark.parametrize(("codec", "bom"), UNICODE_WITH_BOM, ids=[c for c, _ in UNICODE_WITH_BOM])
+def test_text_in_utf16_or_utf32_with_its_mark_is_read_as_utf8_is(
+    tmp_path: Path, codec: str, bom: bytes, shared_db: str
+) -> None:
+    # Notepad's "Unicode" deck: read as its UTF-8 twin is, by every reader (they share decode_text).
+    from cardbase.render.layout_file import load_layout_file
+    from cardbase.textfiles import decode_text
+    from cardbase.web.replay import record_text
+
+    deck = Path(GOBLINS).read_text(encoding="utf-8")
+    path = tmp_path / "deck.txt"
+    path.write_bytes(bom + deck.encode(codec))
+    as_utf8 = run_cli(["deck", "validate", GOBLINS], shared_db)
+    result = run_cli(["deck", "validate", str(path)], shared_db)
+    assert (result.exit_code, result.stdout.replace(str(path), "DECK")) == (
+        as_utf8.exit_code,
+        as_utf8.stdout.replace(GOBLINS, "DECK"),
+    ), result.stderr
+    text = "name,type\nCrème Golem,monster\n"
+    assert decode_text(bom + text.encode(codec), "cards.csv") == text
+    assert record_text(bom + text.encode(codec), "record") == text
+    layout = (REPO / "examples/layouts/mea-plain.toml").read_text(encoding="utf-8")
+    (tmp_path / "layout.toml").write_bytes(bom + layout.encode(codec))
+    assert (
+        load_layout_file(tmp_path / "layout.toml").keys()
+        == load_layout_file(REPO / "examples/layouts/mea-plain.toml").keys()
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ("game: mea\n".encode("utf-16-le"), "UTF-16 text without a byte order mark"),
+        ("game: mea\n".encode("utf-16-be"), "UTF-16 text without a byte order mark"),
+        (b"\xff\xfe" + "game: mea".encode("utf-16-le")[:-1], "not valid UTF-16 text"),
+        (b"\xff\xfe\x00\x00" + b"\xff\xff\xff\xff", "not valid UTF-32 text"),
+        (b"\xff\xfe" + "a\0b".encode("utf-16-le"), "a binary file"),
+    ],
+)
+def test_utf16_that_cannot_be_read_says_so(tmp_path: Path, raw: bytes, words: str, shared_db: str) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_bytes(raw)
+    line = assert_refused(run_cli(["deck", "validate", str(path)], shared_db), 2, words)
+    assert str(path) in line and ("save the deck file as UTF-8" in line or "binary" in words)

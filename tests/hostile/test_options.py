@@ -3,6 +3,8 @@ absurd, not a number, a Unicode digit — is refused naming the option, exit 2, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.conftest import REPO
@@ -116,3 +118,80 @@ def test_bad_agent_is_refused(game: str, agent: str, phrase: str, shared_db: str
         argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
         argv += ["--db", shared_db]
     assert_refused(run_cli(argv), 2, phrase)
+
+
+def _float_options() -> list[tuple[tuple[str, ...], str, Any]]:
+    """Every option of the command tree that takes a number with a fraction: (command path, option, its param)."""
+    import typer.main
+
+    from cardbase.cli.app import app
+
+    found: list[tuple[tuple[str, ...], str, Any]] = []
+
+    def walk(command: Any, path: tuple[str, ...]) -> None:
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            walk(sub, (*path, name))
+        for param in getattr(command, "params", []):
+            annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            if param.param_type_name == "option" and annotation in (float, float | None):
+                found.append((path, param.opts[0], param))
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+FLOAT_OPTIONS = _float_options()
+# Each hostile number with the reason its message must give (not only the bound it misses).
+FLOAT_VALUES = [
+    ("nan", "is not a number (NaN)"),
+    ("-NaN", "is not a number (NaN)"),
+    ("inf", "is infinite"),
+    ("-Infinity", "is infinite"),
+    ("1e309", "too large to be a number"),
+    ("-1e309", "too large to be a number"),
+    ("-0", "out of range"),
+    ("1e-400", "out of range"),
+    ("١", "is not a number"),
+    ("1_0", "is not a number"),
+    ("0x10", "is not a number"),
+    ("9" * 5000, "is not a number"),
+]
+
+
+def test_every_float_option_is_found() -> None:
+    # The walk can fail: it finds the four options that take a fraction today.
+    names = {" ".join((*path, option)) for path, option, _ in FLOAT_OPTIONS}
+    assert {"serve --idle-hours", "lab split --seconds", "print deck --scale-x", "print deck --scale-y"} <= names
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("value", "reason"), FLOAT_VALUES, ids=[v[:12] for v, _ in FLOAT_VALUES])
+@pytest.mark.parametrize(
+    ("path", "option"), [f[:2] for f in FLOAT_OPTIONS], ids=[" ".join((*f[0], f[1])) for f in FLOAT_OPTIONS]
+)
+def test_every_float_option_refuses_nan_inf_and_overflow_for_its_reason(
+    path: tuple[str, ...], option: str, value: str, reason: str
+) -> None:
+    # The option given is parsed before a missing argument is noticed: its own message is the answer.
+    # serve has no argument to miss: a blank --host stops it should the value pass (it would serve).
+    stop = ["--host", " "] if path == ("serve",) else []
+    line = assert_refused(run_cli([*path, option, value, *stop]), 2, option, reason)
+    assert len(line) < 300
+
+
+def test_a_float_option_takes_its_range() -> None:
+    from cardbase.cli.common import Number
+
+    number = Number(0.5, 600.0)
+    assert [number(v) for v in ("0.5", "600", "+2", "1e1", ".75", " 3 ", 24.0)] == [
+        0.5,
+        600.0,
+        2.0,
+        10.0,
+        0.75,
+        3.0,
+        24.0,
+    ]
+    assert Number(0, 1)("0") == 0.0
+    with pytest.raises(Exception, match="negative zero"):
+        Number(0, 1)("-0")

@@ -83,3 +83,72 @@ def test_user_files_are_read_through_textfiles() -> None:
         if readers.search(line)
     ]
     assert offenders == [], "read users' files with cardbase.textfiles: " + ", ".join(offenders)
+
+
+def test_every_float_option_is_parsed_by_the_shared_number_type() -> None:
+    # nan, inf, -0 and 1e309 get their own reasons only through cardbase.cli.common.Number (Click's
+    # range check says 'less than or equal to 8760' for nan); the print scale agrees with SheetOptions'.
+    from cardbase.cli.common import Number
+    from cardbase.cli.print import SCALE
+    from cardbase.render.options import SCALE_RANGE
+    from tests.hostile.test_options import FLOAT_OPTIONS
+
+    assert FLOAT_OPTIONS
+    offenders = [
+        " ".join((*path, option))
+        for path, option, param in FLOAT_OPTIONS
+        if not isinstance(param.type_descriptor.parameter_info.parser, Number)
+    ]
+    assert offenders == [], "give these typer.Option(parser=Number(low, high)): " + ", ".join(offenders)
+    assert (SCALE.low, SCALE.high) == SCALE_RANGE
+
+
+# The functions that write to the terminal for the whole command line (cardbase.cli.common's echo and
+# its one-line kin, the boundary's say, the entry point's fixed interrupted line): every other line
+# goes through them, so a path, name or file text it quotes is shown with its control characters
+# escaped (a Rich console is common.console, which escapes every cell).
+_WRITERS = {
+    "cardbase/cli/common.py": {"echo", "say_done", "warn", "note", "print_json", "console"},
+    "cardbase/cli/boundary.py": {"say"},
+    "cardbase/cli/entry.py": {"main"},
+}
+
+
+def _raw_writes(source: str, allowed: set[str]) -> list[int]:
+    """The lines of ``source`` that write to the terminal outside the functions ``allowed``: a call
+    of ``typer.echo``, ``click.echo``, ``print``, ``rich.print``, ``sys.stdout/stderr.write`` or
+    ``Console(``."""
+    import ast
+
+    found: list[int] = []
+
+    def visit(node: ast.AST, inside: str | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inside = node.name if inside is None else inside
+        if isinstance(node, ast.Call) and inside not in allowed:
+            called = ast.unparse(node.func)
+            if called in ("print", "Console", "rprint") or called.endswith(
+                ("typer.echo", "click.echo", "secho", "rich.print", "stdout.write", "stderr.write")
+            ):
+                found.append(node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    visit(ast.parse(source), None)
+    return found
+
+
+def test_the_raw_write_rule_can_fail() -> None:
+    bad = 'import typer, sys\ndef f(p):\n    typer.echo(f"wrote {p}")\n    print(p)\n    sys.stderr.write(p)\n'
+    assert _raw_writes(bad, set()) == [3, 4, 5]
+    assert _raw_writes(bad, {"f"}) == []
+    assert _raw_writes("def g(c):\n    c.print('x')\n    echo('y')\n", set()) == []
+
+
+def test_the_command_line_writes_only_through_the_escaping_helpers() -> None:
+    offenders = [
+        f"{path.relative_to(REPO)}:{line}"
+        for path in sorted((REPO / "cardbase" / "cli").rglob("*.py"))
+        for line in _raw_writes(path.read_text(encoding="utf-8"), _WRITERS.get(str(path.relative_to(REPO)), set()))
+    ]
+    assert offenders == [], "write with cardbase.cli.common.echo / say_done / warn / note: " + ", ".join(offenders)

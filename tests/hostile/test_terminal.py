@@ -175,3 +175,76 @@ def test_a_path_with_a_line_break_stays_on_the_error_line(tmp_path: Path, args: 
         assert result.exit_code == 2, result.stderr
         assert len(result.stderr.splitlines()) == 1, repr(result.stderr)
         assert "\\n" in result.stderr
+
+
+def _deck_at(tmp_path: Path, name: str) -> str:
+    path = tmp_path / name
+    path.write_text((Path(__file__).parents[2] / "examples/decks/mea-goblin-rush.txt").read_text(encoding="utf-8"))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deck", "validate", "{deck}"],
+        ["deck", "stats", "{deck}"],
+        ["deck", "show", "{deck}"],
+        ["draws", "{deck}"],
+        ["draws", "{deck}", "--sample", "2"],
+        ["draws", "{deck}", "--by-turn", "2"],
+    ],
+    ids=" ".join,
+)
+def test_a_path_in_any_output_line_is_shown_escaped(loaded_db: str, tmp_path: Path, args: list[str]) -> None:
+    # The lines these commands print name the deck file: every one goes through cli.common's echo.
+    deck = _deck_at(tmp_path, f"deck{PATH_ESCAPES}.txt")
+    result = run_cli([a.replace("{deck}", deck) for a in args], loaded_db)
+    assert result.exit_code in (0, 1), result.stderr
+    assert _raw_escapes(result.stdout + result.stderr) == [], repr(result.stdout)
+
+
+@pytest.mark.parametrize("name", ["a\n  b", "a\n\tb", "a\r\n  b"])
+def test_a_path_with_a_line_break_and_indent_stays_on_its_line(loaded_db: str, tmp_path: Path, name: str) -> None:
+    # An indented line below an error is one of the items it lists: a path's own break must not make one.
+    missing = run_cli(["deck", "validate", str(tmp_path / f"{name}.txt")], loaded_db)
+    assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1, repr(missing.stderr)
+    folder = tmp_path / f"folder{name}"
+    folder.mkdir()
+    refused = run_cli(["catalog", "import", str(folder), "--game", "meio", "--format", "csv"], loaded_db)
+    assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1, repr(refused.stderr)
+    out = tmp_path / f"export{name}.csv"
+    done = run_cli(["catalog", "export", "--game", "meio", "-o", str(out)], loaded_db)
+    assert done.exit_code == 0 and out.is_file() and len(done.stdout.splitlines()) == 1, repr(done.stdout)
+    assert "\\n" in missing.stderr + refused.stderr + done.stdout
+
+
+def test_an_error_that_lists_problems_still_lists_them_one_a_line(loaded_db: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad\n  name.csv"
+    bad.write_text("name,type\nOne,wizard\nTwo,sorcerer\n", encoding="utf-8")
+    result = run_cli(["catalog", "import", str(bad), "--game", "mea", "--dry-run"], loaded_db)
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 1 and lines[0].startswith("cardbase: error:") and "\\n" in lines[0], lines
+    assert len(lines) == 3 and all(line.startswith("  ") for line in lines[1:]), lines
+
+
+@pytest.mark.parametrize("case", ["csi", "c1 csi", "bidi override", "del"])
+def test_json_output_keeps_the_data_and_escapes_what_a_terminal_acts_on(loaded_db: str, case: str) -> None:
+    name = {"csi": "Goblin\x1b[2J", "c1 csi": "Goblin\x9b2J", "bidi override": "Gob\u202elin", "del": "Gob\x7flin"}[
+        case
+    ]
+    cid = "mea/core/escape-json"
+    engine = create_engine(database_url(loaded_db))
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO card (id, short_id, game, set_code, name, search_names, type, source, unknown, text)"
+                " VALUES (:id, :sid, 'mea', 'core', :name, '|escapegoblin|', 'monster', 'x', '', 'x')"
+            ),
+            {"id": cid, "sid": short_id(cid), "name": name},
+        )
+    engine.dispose()
+    result = run_cli(["cards", "search", "escapegoblin", "--game", "mea", "--json"], loaded_db)
+    assert result.exit_code == 0, result.stderr
+    assert _raw_escapes(result.stdout) == [], repr(result.stdout)
+    data = json.loads(result.stdout)  # still JSON, holding the name unchanged
+    assert [card["name"] for card in data] == [name]

@@ -96,7 +96,8 @@ def test_a_record_of_terminal_play_opens_in_replay(client, db_url, tmp_path):
         (b"not json", 400, "line 1: not JSON"),
         (b'{"record": "cardbase.game", "game": "chess", "rules": {}, "seed": 1}\n', 400, "chess"),
         (b'"play 7H"\n', 400, "starts with a header line"),
-        (b"\xff\xfe\x00", 400, "not UTF-8"),
+        (b"\xc3(\n", 400, "not UTF-8"),
+        (b"\xff\xfe\x00", 400, "not valid UTF-16 text"),
     ],
 )
 def test_a_bad_record_is_one_message(client, body, status, words):

@@ -59,6 +59,21 @@ def test_a_token_protected_server_shares_links_under_the_address_it_was_reached_
         ("https://cards.example.org:99999", "is not a URL"),
         ("https://cards example.org", "without spaces"),
         ("https://x.org/" + "a" * 2_000, "at most 2,000 characters"),
+        ("http://x/%00", "control character"),
+        ("http://x/a%0Ab", "control character"),
+        ("http://x/%C2%9B", "control character"),
+        ("http://x/%zz", "not an escape %XX"),
+        ("http://x/%", "not an escape %XX"),
+        ("http://x/%FF", "not UTF-8"),
+        ('http://x/a"b', "writes as %22"),
+        ("http://x/<script>", "writes as %3C"),
+        ("http://x\\y/", "writes as %5C"),
+        ("https://user:secret@cards.example.org", "user name or password"),
+        ("http://-x-/", "has the host '-x-'"),
+        ("http://a..b/", "has the host 'a..b'"),
+        ("http://" + "a" * 64 + ".org/", "1 to 63 characters"),
+        ("http://x/?", "must not hold a query"),
+        ("http://x/#", "must not hold a query"),
     ],
 )
 def test_a_bad_public_url_is_refused_saying_why(url: str, said: str, db_url: str) -> None:
@@ -71,6 +86,9 @@ def test_a_bad_public_url_is_refused_saying_why(url: str, said: str, db_url: str
 def test_a_good_public_url_loses_its_trailing_slash() -> None:
     assert check_public_url(" https://cards.example.org/ ") == "https://cards.example.org"
     assert check_public_url("http://10.0.0.5:8765") == "http://10.0.0.5:8765"
+    assert check_public_url("http://[::1]:8080/") == "http://[::1]:8080"
+    assert check_public_url("https://cards.example.org/caf%C3%A9/") == "https://cards.example.org/caf%C3%A9"
+    assert check_public_url("http://my-host.local.:80/a_b~c") == "http://my-host.local.:80/a_b~c"
 
 
 def test_the_import_page_takes_other_tools_lists_a_cod_file_and_a_share_link(database: Database) -> None:
