@@ -232,6 +232,20 @@ def test_the_index_drives_a_rare_term_and_a_walk_serves_a_common_one(database) -
         assert [r.name for r in search_cards(session, "grimoire")] == ["Grimoire"]
 
 
+def test_the_plan_follows_the_catalog_after_a_write(database) -> None:  # type: ignore[no-untyped-def]
+    """The index's answer on how many cards a term has is kept per catalog stamp: a write of cards
+    renews the stamp, so the next search asks again and walks a term that has become common."""
+    if POSTGRES:
+        pytest.skip("SQLite's plan: PostgreSQL's planner chooses its own")
+    with database.session() as session:
+        assert _driven_by_index(session, _parsed("o:draw")[0]) == 'text : "draw"'  # few: the candidates
+        assert _driven_by_index(session, _parsed("o:draw")[0]) == 'text : "draw"'  # (kept, asked again)
+    _write_common(database)
+    with database.session() as session:
+        assert _driven_by_index(session, _parsed("o:draw")[0]) is None
+        assert len(search_cards(session, "o:draw", limit=None)) > FTS_CANDIDATES
+
+
 @pytest.mark.parametrize("game", [None, "mea"])
 def test_a_walk_tests_the_text_in_the_order_index(database, game: str | None) -> None:  # type: ignore[no-untyped-def]
     """SQLite's walk in name order (a term on many cards) reads an index holding the text beside the
