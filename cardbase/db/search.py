@@ -872,8 +872,10 @@ def _run(reader: Reader, sql: str, args: Any) -> list[Any]:
     no statement cache key per call. A driver's error is raised as SQLAlchemy raises it
     (``OperationalError``, ``DataError``…), so callers see what they saw. On PostgreSQL the
     statement is never prepared (psycopg prepares a statement run five times): a prepared one
-    may get a generic plan, which cannot read a ``LIKE`` or regex pattern, so not the trigram
-    indexes (the regex search took 246 ms at 100,000 cards so, against 0.4 ms)."""
+    may get a generic plan, made without the ``LIKE`` or regex pattern that decides whether the
+    trigram indexes or the name order serve it best. (A precaution: the 246 ms the regex took at
+    100,000 cards one morning was not reproduced, and a generic plan forced by hand still read
+    the trigram indexes.)"""
     connection = _connection(reader)
     if not connection.in_transaction():
         connection.begin()
