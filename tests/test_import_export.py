@@ -352,3 +352,30 @@ def test_a_large_import_refreshes_postgresqls_statistics(database, tmp_path: Pat
     with database.engine.connect() as conn:
         after = conn.execute(text(stats)).scalar()
     assert after is not None and after != before
+
+
+def test_a_large_import_leaves_no_pending_trigram_entries(database, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL: a GIN index keeps new entries in a pending list that every search reads through
+    until it is merged; an import merges it (``refresh_statistics``)."""
+    from sqlalchemy import text
+
+    from cardbase.db import catalog
+
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's GIN pending lists (CARDBASE_TEST_POSTGRES is not set)")
+    monkeypatch.setattr(catalog, "ANALYZE_AFTER", 3)
+    pending = "SELECT sum((pgstatginindex('ix_card_trgm_text')).pending_tuples)"
+    with database.engine.begin() as conn:
+        conn.execute(text("CREATE EXTENSION IF NOT EXISTS pgstattuple"))
+    rows = "".join(f"Pending {i},assist,Draw {i} cards\n" for i in range(40))
+    path = write_csv(tmp_path / "few.csv", "name,type,text\n" + rows)
+    with monkeypatch.context() as patch:  # the import without the merge leaves entries pending
+        patch.setattr(catalog, "_CLEAN_GIN", "SELECT 1")
+        import_catalog(database, path, "mea")
+    with database.engine.connect() as conn:
+        assert conn.execute(text(pending)).scalar() > 0
+    import_catalog(
+        database, write_csv(tmp_path / "more.csv", "name,type,text\n" + rows.replace("Pending", "More")), "mea"
+    )
+    with database.engine.connect() as conn:
+        assert conn.execute(text(pending)).scalar() == 0

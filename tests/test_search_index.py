@@ -172,6 +172,46 @@ def test_indexed_search_gives_what_search_without_the_index_gives(pair, seed: in
         assert used_index >= 50  # the comparison went through the index, not around it
 
 
+PAGES = [(1, 0), (5, 0), (7, 3), (50, 0), (20, 40)]
+"""Limits and offsets: pages short enough that a walk in name order serves a term on many of the
+cards, and long enough that the index's candidates do."""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_page_is_the_same_by_the_index_or_by_the_walk(pair, seed: int) -> None:
+    """SQLite chooses per search between reading the index's candidates and walking the cards in
+    name order (``_driven_by_index``: by the candidates' share of the catalog and the page's end);
+    every page is the page search gives without the index, in the same order."""
+    indexed = pair[0]
+    rng = random.Random(1000 + seed)
+    records = _catalog(rng, 200)
+    for database in pair:
+        _write(database, records)
+    plans: set[bool] = set()
+    for query in [_query(rng) for _ in range(80)]:
+        for limit, offset in PAGES:
+            pages = []
+            for database in pair:
+                with database.session() as session:
+                    try:
+                        rows = search_cards(session, query, "mea", limit, offset=offset)
+                    except QueryError as error:
+                        pages.append(f"QueryError: {error}")
+                        continue
+                    except DataError as error:  # PostgreSQL refuses some RE2 patterns
+                        pages.append(f"DataError: {error.orig}")
+                        continue
+                    pages.append([(row.id, row.name) for row in rows])
+            assert pages[0] == pages[1], (query, limit, offset)
+            if indexed.engine.dialect.name == "sqlite" and not isinstance(pages[0], str):
+                with indexed.session() as session:
+                    node = _parsed(query)[0]
+                    if _driven_by_index(session, node) is not None:  # the index finds few: which plan?
+                        plans.add(_driven_by_index(session, node, limit + offset) is None)
+    if indexed.engine.dialect.name == "sqlite":
+        assert plans == {True, False}  # both plans served a page of few candidates
+
+
 def _write_common(database) -> None:  # type: ignore[no-untyped-def]
     """One card more than ``FTS_CANDIDATES`` holding "draw": a term the walk in name order serves."""
     common = [{"name": f"Common {i}", "type": "assist", "text": "Draw a card."} for i in range(FTS_CANDIDATES + 1)]
@@ -190,6 +230,20 @@ def test_the_index_drives_a_rare_term_and_a_walk_serves_a_common_one(database) -
         plan = session.execute(text("EXPLAIN QUERY PLAN " + _sql(session, "grimoire"))).all()
         assert any("ix_card_short_id" in str(row[-1]) for row in plan), plan
         assert [r.name for r in search_cards(session, "grimoire")] == ["Grimoire"]
+
+
+def test_the_plan_follows_the_catalog_after_a_write(database) -> None:  # type: ignore[no-untyped-def]
+    """The index's answer on how many cards a term has is kept per catalog stamp: a write of cards
+    renews the stamp, so the next search asks again and walks a term that has become common."""
+    if POSTGRES:
+        pytest.skip("SQLite's plan: PostgreSQL's planner chooses its own")
+    with database.session() as session:
+        assert _driven_by_index(session, _parsed("o:draw")[0]) == 'text : "draw"'  # few: the candidates
+        assert _driven_by_index(session, _parsed("o:draw")[0]) == 'text : "draw"'  # (kept, asked again)
+    _write_common(database)
+    with database.session() as session:
+        assert _driven_by_index(session, _parsed("o:draw")[0]) is None
+        assert len(search_cards(session, "o:draw", limit=None)) > FTS_CANDIDATES
 
 
 @pytest.mark.parametrize("game", [None, "mea"])
@@ -296,3 +350,34 @@ def test_a_user_who_may_not_make_the_extension_still_searches(tmp_path: Path) ->
                 conn.execute(text(f"DROP OWNED BY {role} CASCADE"))
                 conn.execute(text(f"DROP ROLE {role}"))
             admin.dispose()
+
+
+def test_postgresql_searches_are_planned_each_time(database) -> None:  # type: ignore[no-untyped-def]
+    """psycopg prepares a statement run five times, and PostgreSQL may then plan it once for any
+    pattern, which cannot read the trigram indexes (a regex search read every card so): search runs
+    its statements unprepared."""
+    if not POSTGRES:
+        pytest.skip("psycopg's prepared statements (CARDBASE_TEST_POSTGRES is not set)")
+    with database.session() as session:
+        for _ in range(8):
+            assert "Grimoire" in [r.name for r in search_cards(session, "/^gr.*e$/")]
+            count_cards(session, "/^gr.*e$/")
+        prepared = session.execute(text("SELECT count(*) FROM pg_prepared_statements")).scalar_one()
+    assert prepared == 0
+
+
+def test_a_regex_prefilter_without_a_trigram_is_left_to_sqlite() -> None:
+    """``/^gr.*[lk]$/`` must hold ``gr``: SQLite tests ``LIKE '%gr%'`` before the regex (cheaper per
+    row); PostgreSQL leaves it out, as pg_trgm takes no trigram from two characters and its index
+    would read every entry for it (the anchored ``gr%`` has padded trigrams, and stays)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    from cardbase.db.search import compile_node, parse
+
+    condition = compile_node(parse("o:/^gr.*[lk]$/"))
+    for dialect, kept in ((sqlite.dialect(), ["%gr%", "gr%"]), (postgresql.psycopg.dialect(), ["gr%"])):
+        compiled = condition.compile(dialect=dialect)
+        assert [v for v in compiled.params.values() if "%" in v] == kept
+        assert ("true" in compiled.string) is (kept == ["gr%"]), compiled.string
+    long_literal = compile_node(parse("o:/^gr.*draw/")).compile(dialect=postgresql.psycopg.dialect())
+    assert "%draw%" in long_literal.params.values()  # three characters or more: pg_trgm reads it

@@ -197,13 +197,32 @@ def refresh_statistics(database: Database, written: int) -> None:
     autovacuum gets to it the planner reads the table with the statistics it had before (of an empty
     table, for a new catalog): at 100,000 cards the bare word, number and regex searches of
     ``benchmarks/bench_catalog.py`` took 27 to 90 times as long. SQLite plans without statistics
-    (``search`` chooses for it)."""
+    (``search`` chooses for it).
+
+    Then the GIN indexes' pending lists are merged into them (``gin_clean_pending_list``): a GIN
+    index takes new entries into an unsorted list that every search reads through until
+    (auto)vacuum merges it, so right after an import of 10,000 cards the regex search took 19.5 ms
+    instead of 0.72 (and 246 ms once at 100,000). A server that refuses it (a user who does not
+    own the indexes) leaves it to autovacuum: only speed depends on it."""
     if written < ANALYZE_AFTER or database.engine.dialect.name != "postgresql":
         return
     from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
 
     with database.engine.begin() as connection:
         connection.execute(text("ANALYZE card"))
+    try:
+        with database.engine.begin() as connection:
+            connection.execute(text(_CLEAN_GIN))
+    except DBAPIError:
+        pass
+
+
+_CLEAN_GIN = (
+    "SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+    "JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = 'card'::regclass AND a.amname = 'gin'"
+)
+"""Merge the pending list of each GIN index of the card table (the pg_trgm indexes)."""
 
 
 WRITE_BATCH = 2_000
