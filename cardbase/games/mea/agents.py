@@ -720,9 +720,8 @@ def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: 
 def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target_hand: int) -> Any:
     """The heuristic's action for the current player of a full ``state``."""
     p = state.current_player
-    if len(legal) == 1:
-        return legal[0]
     if type(legal) is MainActions:  # the main phase's own listing (the common case)
+        # (A single legal action, a turn-ending one, is the one chosen below: no other to score.)
         k = _Scores(state, p).best(legal, ACT_THRESHOLD)
         if k is not None:
             return legal[k]
@@ -736,6 +735,8 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
             if a[1] <= want and h + a[1] < HAND_LIMIT:
                 draw = a
         return draw
+    if len(legal) == 1:
+        return legal[0]
     phase = state.phase
     if phase == "opening":
         want = min(opening, len(legal))

@@ -203,8 +203,24 @@ class MainActions(_LazyActions):
                     n_moves += len(nbrs)
                     if not share:  # no blocked neighbour: no enemy next to it
                         continue
-                else:
+                elif not share:
+                    # Its destinations and, in the same pass, the enemy tiles it touches (each
+                    # blocked, as every enemy tile is when a lone enemy monster blocks a move).
                     dests = []  # (a loop, not a list comprehension: no function call)
+                    for d in nbrs:
+                        if d not in blocked:
+                            dests.append(d)
+                        elif d in enemy_tiles:
+                            if d in near:
+                                near[d].append(i)
+                            else:
+                                near[d] = [i]
+                    if dests:
+                        movers.append((i, dests))
+                        n_moves += len(dests)
+                    continue
+                else:
+                    dests = []
                     for d in nbrs:
                         if d not in blocked:
                             dests.append(d)
@@ -275,29 +291,32 @@ class MainActions(_LazyActions):
         return self._n
 
     def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
-        action = self._given = self._build(k)  # (checked next, as a player's choice is: see __contains__)
-        return action
-
-    def _build(self, k: int) -> MeaAction:
+        # The action is kept as the one handed out (checked next, as a player's choice is: see
+        # __contains__); built here, without a call per action.
         if k < 0:
             k += self._n
         if not 0 <= k < self._n:
             raise IndexError(k)
         b1, b2, b3, b4 = self._bounds
+        action: MeaAction
         if k >= b4:
-            return self._ends[k - b4]
-        if k < b1:
+            action = self._ends[k - b4]
+        elif k < b1:
             nt = len(self._summon_tiles)
-            return _summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
-        if k < b2:
-            return Play(self._plays[k - b1])
-        if k < b3:
+            action = _summon(self._summon_names[k // nt], self._summon_tiles[k % nt])
+        elif k < b2:
+            action = Play(self._plays[k - b1])
+        elif k < b3:
             k -= b2
             for i, dests in self._movers:
                 if k < len(dests):
-                    return Move(self._state.ref_of(i), dests[k])
+                    action = Move(self._state.ref_of(i), dests[k])
+                    break
                 k -= len(dests)
-        return self._attack(self._attacks[k - b3])
+        else:
+            action = self._attack(self._attacks[k - b3])
+        self._given = action
+        return action
 
     def __contains__(self, action: object) -> bool:
         """Whether ``action`` is one of these, found by its kind without building them all (the
