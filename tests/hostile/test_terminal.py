@@ -60,6 +60,16 @@ def test_no_control_character_is_printed_raw_in_a_table_or_a_line(char: str) -> 
         assert "\\x" in shown or "\\u" in shown
 
 
+def test_the_console_shows_markup_and_emoji_codes_in_a_name_as_text() -> None:
+    # A card imported as ':smile: [bold]Grin[/]' is shown as those characters in every table and line.
+    name = ":smile: [bold]Grin[/] [link=file:///etc/passwd]x"
+    table = Table(title=name)
+    table.add_column(name)
+    table.add_row(name)
+    for shown in (_printed(table), _printed(name)):
+        assert name in shown and "😄" not in shown
+
+
 def test_safe_text_keeps_ordinary_text() -> None:
     assert safe_text("勇者 Crème\tGolem\n") == "勇者 Crème\tGolem\n"
 
@@ -248,3 +258,4 @@ def test_json_output_keeps_the_data_and_escapes_what_a_terminal_acts_on(loaded_d
     assert _raw_escapes(result.stdout) == [], repr(result.stdout)
     data = json.loads(result.stdout)  # still JSON, holding the name unchanged
     assert [card["name"] for card in data] == [name]
+
