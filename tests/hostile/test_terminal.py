@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.table import Table
@@ -325,9 +325,8 @@ def test_the_mea_table_shows_hostile_names_as_text(capsys: pytest.CaptureFixture
     the hand's names literally, the ESC, CR and bidi override as escapes."""
     from rich.console import Console
 
-    from cardbase.sim import mea_view
-
     from cardbase.games.base import CHANCE
+    from cardbase.sim import mea_view
 
     rules: Any = _hostile_mea_rules()
     state = rules.new_initial_state(7)
