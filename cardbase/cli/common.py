@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from cardbase.cli import complete
+from cardbase.terminal import UNSAFE as _UNSAFE
+from cardbase.terminal import console as console  # the escaping helpers live there, shared with sim and web
+from cardbase.terminal import one_line as one_line
+from cardbase.terminal import safe_text as safe_text
 
 if TYPE_CHECKING:  # imported lazily at run time
-    from rich.console import Console
-
     from cardbase.db.engine import Database
 
 
@@ -157,12 +159,6 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
     typer.echo(safe_text(text), err=err, nl=nl)
 
 
-def one_line(text: str) -> str:
-    """``text`` made terminal-safe (:func:`safe_text`) on one line: a line break or tab in it (a path
-    named ``a<newline>  b``) is shown as ``\\n`` or ``\\t`` instead of splitting the line."""
-    return safe_text(text).replace("\n", "\\n").replace("\t", "\\t")
-
-
 def say_done(line: str) -> None:
     """One line on stdout saying what was done (``wrote PATH``), with every character a terminal would
     act on (in a path the user typed) shown as a visible escape, a line break as ``\\n``."""
@@ -179,41 +175,6 @@ def print_json(data: Any) -> None:
     if not _JSON_UNSAFE:
         _JSON_UNSAFE.update({c: f"\\u{c:04x}" for c in _UNSAFE})
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
-
-
-# Characters a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1
-# controls (ESC and CSI start escape sequences), and the bidirectional overrides that reorder text.
-_UNSAFE = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
-_UNSAFE.update({c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))})
-
-
-def safe_text(text: str) -> str:
-    """``text`` with every character a terminal would act on shown as a visible escape (``\\x1b``)."""
-    return text.translate(_UNSAFE)
-
-
-def console(stderr: bool = False) -> Console:
-    """A Rich console (imported on first use) that never lets a control character reach the terminal.
-
-    Every string it prints, and every table cell, title and caption, becomes text through
-    ``render_str``, where ``safe_text`` is applied before layout (so widths stay right); text
-    already made into Rich ``Text`` is made safe segment by segment as a last guard.
-    """
-    from rich.console import Console
-    from rich.segment import Segment
-
-    class _SafeConsole(Console):
-        def render_str(self, text: str, **kwargs: Any) -> Any:
-            return super().render_str(safe_text(text), **kwargs)
-
-        def render(self, renderable: Any, options: Any = None) -> Any:
-            for segment in super().render(renderable, options):
-                if segment.control is None and segment.text != safe_text(segment.text):
-                    yield Segment(safe_text(segment.text), segment.style)
-                else:
-                    yield segment
-
-    return _SafeConsole(stderr=stderr, highlight=False, markup=False, soft_wrap=False)
 
 
 def warn(message: str) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -35,6 +34,7 @@ from cardbase.errors import CardbaseError, UsageError
 from cardbase.games.base import Rules
 from cardbase.sim import table_store as store
 from cardbase.sim.table import HUMAN, Table, seat_name
+from cardbase.terminal import log_line
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -394,7 +394,7 @@ class Hall:
 
             live.broken = True
             live.error = crash_report(error, f"cardbase serve: agent of game {live.id}")
-            print(f"cardbase: {live.error}", file=sys.stderr)
+            log_line(f"cardbase: {live.error}")
             self._notify(live.id)
         finally:
             with table.lock:

@@ -14,6 +14,7 @@ from cardbase.games.mea.codes import BOARD, HAND, OUT, UNKNOWN, seat_name
 from cardbase.games.mea.observation import MeaObservation
 from cardbase.games.mea.rules import HAND_LIMIT, MeaRules
 from cardbase.sim.play import GameUI, Vocabulary
+from cardbase.terminal import console, safe_text
 
 COLOURS = ("yellow", "blue")
 HELP = """Commands:
@@ -36,7 +37,10 @@ A unique start or a close spelling of a card name is enough (summon ferret b1); 
 
 
 def table(observation: MeaObservation) -> Any:
-    """A Rich renderable of what ``observation``'s player sees."""
+    """A Rich renderable of what ``observation``'s player sees. Every text in it is a Rich ``Text``
+    (never read as markup), and what comes from the game's cards is made terminal-safe first
+    (:func:`cardbase.terminal.safe_text`, before layout so widths stay right): a card named
+    ``[bold]x`` or holding an ESC is shown as those characters, the ESC as ``\\x1b``."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -67,24 +71,25 @@ def table(observation: MeaObservation) -> Any:
                 for i in v.on_tile(q):
                     c = v.controller(i)
                     mark = "" if v.can_attack(i) or c != v.active else " ·"
-                    cell.append(f"\n{v.card(i).name} ", style=f"bold {COLOURS[c]}")  # wraps at spaces in the cell
+                    # the name wraps at spaces in the cell
+                    cell.append(f"\n{safe_text(v.card(i).name)} ", style=f"bold {COLOURS[c]}")
                     cell.append(f"{v.attack_of(i)}/{v.defence_of(i)}{mark}")
                 cells.append(cell)
             grid.add_row(*cells)
-    lines: list[Any] = [Text(status_line(observation))]
+    lines: list[Any] = [Text(safe_text(status_line(observation)))]
     lines.append(grid)
     for seat in (0, 1):
         t = Text()
         t.append(f"{seat_name(seat)} ({COLOURS[seat]})", style=f"bold {COLOURS[seat]}")
         t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v.deck(seat))}, hand ")
         if seat == me:
-            t.append(", ".join(hand_entry(v.card(i)) for i in v.hand(seat)) or "—")
+            t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "—")
         else:
             t.append(f"{len(v.hand(seat))} cards")
         lines.append(t)
     choice = v.choice()
     if choice is not None:
-        lines.append(Text(f"{seat_name(choice['player'])} chooses {choice['for']}", style="bold"))
+        lines.append(Text(safe_text(f"{seat_name(choice['player'])} chooses {choice['for']}"), style="bold"))
     if v.end_reason is None and v.current_player == me:
         lines.append(Text("Your move (legal: the options; help: the commands)", style="dim"))
     lines.append(
@@ -111,9 +116,7 @@ def status_line(observation: MeaObservation) -> str:
 
 def show(observation: MeaObservation) -> None:
     """Draw the table on the terminal."""
-    from rich.console import Console
-
-    Console(highlight=False).print(table(observation))
+    console().print(table(observation))
 
 
 def hand_entry(card: MeaCard) -> str:

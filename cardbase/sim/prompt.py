@@ -15,6 +15,7 @@ from typing import Any
 from cardbase.fuzzy import begins
 from cardbase.names import fold
 from cardbase.sim.play import Vocabulary
+from cardbase.terminal import console, safe_text
 
 _SEPARATORS = re.compile(r"[,+@]")
 
@@ -118,7 +119,7 @@ def make_reader(
 
     def read(prompt: str) -> str | None:
         try:
-            return session.prompt(prompt)
+            return session.prompt(safe_text(prompt))
         except EOFError:
             return None
 
@@ -127,7 +128,7 @@ def make_reader(
 
 def _plain_read(prompt: str) -> str | None:
     try:
-        return builtins.input(prompt)
+        return builtins.input(safe_text(prompt))
     except EOFError:
         return None
 
@@ -135,12 +136,14 @@ def _plain_read(prompt: str) -> str | None:
 def writer(styled: Callable[[str], Any] | None = None) -> Callable[[str], None]:
     """``write(text)`` for the game's log: on a terminal, Rich wraps long lines at spaces
     (and ``styled`` may colour them; none under NO_COLOR); elsewhere each line is printed
-    as it is, unwrapped and uncoloured."""
-    from rich.console import Console
-
-    console = Console(highlight=False, markup=False, emoji=False)
+    as it is, unwrapped and uncoloured. The text (card, deck and player names from imported
+    catalogs and decks among it) is shown as it is: no markup or emoji code read into it, every
+    character a terminal would act on shown as a visible escape (:func:`cardbase.terminal.safe_text`),
+    before ``styled`` sees it so that widths stay right."""
+    out = console()
 
     def write(text: str) -> None:
-        console.print(styled(text) if styled is not None else text, soft_wrap=not console.is_terminal)
+        shown = safe_text(text)
+        out.print(styled(shown) if styled is not None else shown, soft_wrap=not out.is_terminal)
 
     return write

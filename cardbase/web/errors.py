@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -36,6 +35,7 @@ from cardbase.errors import (
 )
 from cardbase.errors import mask_secrets as _mask
 from cardbase.games.base import GameError, InvalidAction
+from cardbase.terminal import log_line
 
 
 class TooLarge(UsageError):
@@ -292,7 +292,7 @@ def warner(request: Request) -> Callable[[str], None]:
         warned[line] = None
         while len(warned) > MAX_WARNED:
             warned.pop(next(iter(warned)))
-        print(f"cardbase: warning: {mask(line, request)}", file=sys.stderr)
+        log_line(f"cardbase: warning: {mask(line, request)}")
 
     return warn
 
@@ -306,7 +306,7 @@ def crash_response(request: Request, error: BaseException) -> Response:
     if user is not None:
         return cardbase_error_response(request, user)
     line = crash_line(error, f"{request.method} {request.url.path}")
-    print(f"cardbase: {mask(line, request)}", file=sys.stderr)
+    log_line(f"cardbase: {mask(line, request)}")
     return error_response(request, request.url.path, 500, line)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.table import Table
@@ -58,6 +59,16 @@ def test_no_control_character_is_printed_raw_in_a_table_or_a_line(char: str) -> 
     for shown in (_printed(table), _printed(f"line {char} end")):
         assert char not in shown
         assert "\\x" in shown or "\\u" in shown
+
+
+def test_the_console_shows_markup_and_emoji_codes_in_a_name_as_text() -> None:
+    # A card imported as ':smile: [bold]Grin[/]' is shown as those characters in every table and line.
+    name = ":smile: [bold]Grin[/] [link=file:///etc/passwd]x"
+    table = Table(title=name)
+    table.add_column(name)
+    table.add_row(name)
+    for shown in (_printed(table), _printed(name)):
+        assert name in shown and "😄" not in shown
 
 
 def test_safe_text_keeps_ordinary_text() -> None:
@@ -248,3 +259,88 @@ def test_json_output_keeps_the_data_and_escapes_what_a_terminal_acts_on(loaded_d
     assert _raw_escapes(result.stdout) == [], repr(result.stdout)
     data = json.loads(result.stdout)  # still JSON, holding the name unchanged
     assert [card["name"] for card in data] == [name]
+
+
+# --- the play prompt and the Méa table: imported names shown as text, never as markup or escapes ---
+
+HOSTILE_NAMES = (
+    "[bold]Bold",
+    "Closing [/] Tag",
+    "[link=file:///etc/passwd]Link",
+    ":smile: Grin",
+    "\x1b[2JClear\x1b]0;owned\x07",
+    "Evil\u202eGNP",
+    "Fake\rReal",
+)
+"""Card and deck names that Rich would read as markup (or refuse with a MarkupError), as an emoji
+code, or that a terminal would act on (clear the screen, retitle it, reorder or overwrite the line)."""
+
+
+def _hostile_mea_rules() -> object:
+    from dataclasses import replace
+
+    from cardbase.games.mea.rules import MeaDeck, MeaRules
+    from tests.mea.conftest import DEMO
+
+    cards = [
+        replace(card, name=f"{HOSTILE_NAMES[k % len(HOSTILE_NAMES)]} {card.name}")
+        for k, card in enumerate(sorted(DEMO.values(), key=lambda c: c.name))
+    ]
+    a = MeaDeck(HOSTILE_NAMES[0] + HOSTILE_NAMES[4], tuple((c, 2) for c in cards[0::2]))
+    b = MeaDeck(HOSTILE_NAMES[2] + HOSTILE_NAMES[5], tuple((c, 2) for c in cards[1::2]))
+    return MeaRules(decks=(a, b))
+
+
+def test_a_mea_game_with_hostile_names_is_played_and_shown_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """Played through the prompt's writer and the Méa table (``play mea``'s own pieces): every name is
+    shown literally, its control characters as visible escapes; no markup, emoji or traceback."""
+    from cardbase.sim import mea_view
+    from cardbase.sim.play import play_interactive
+    from cardbase.sim.prompt import writer
+    from cardbase.sim.registry import GAMES
+
+    rules: Any = _hostile_mea_rules()
+    names = sorted({c.name for deck in rules.decks for c, _ in deck.cards})
+    typed = iter(["show", "legal", *(f"card {name}" for name in names), "draw 3", "show", "legal summon", "quit"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(typed, None)
+
+    agents = {1: GAMES["mea"].make_agent("random", rules, 1, 0)}
+    ui = mea_view.game_ui(rules)
+    session = play_interactive(rules, 5, 0, agents, read, writer(), show=mea_view.show, ui=ui)
+    assert session.abandoned and prompts
+    out = capsys.readouterr().out
+    assert _raw_escapes(out) == [], [c for c in _raw_escapes(out)]
+    assert "\\x1b[2JClear\\x1b]0;owned\\x07" in out and "Evil\\u202eGNP" in out and "Fake\\x0dReal" in out
+    for name in names:  # ``card NAME`` prints each name whole, as text
+        assert f"{safe_text(name)} — " in out, name
+    assert "😄" not in out and "Traceback" not in out
+
+
+def test_the_mea_table_shows_hostile_names_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table as ``show`` draws it, and on a wide console of Rich's defaults (markup and emoji on):
+    the hand's names literally, the ESC, CR and bidi override as escapes."""
+    from rich.console import Console
+
+    from cardbase.games.base import CHANCE
+    from cardbase.sim import mea_view
+
+    rules: Any = _hostile_mea_rules()
+    state = rules.new_initial_state(7)
+    while state.current_player == CHANCE or state.observation(0).view.phase == "opening":  # draw 10 to open
+        state.apply(state.sample_chance() if state.current_player == CHANCE else state.legal_actions()[-1])
+    observation = state.observation(0)
+    hand = [observation.view.card(i).name for i in observation.view.hand(0)]
+    assert {h for h in HOSTILE_NAMES if any(name.startswith(h) for name in hand)} == set(HOSTILE_NAMES)
+    mea_view.show(observation)
+    drawn = capsys.readouterr().out
+    assert _raw_escapes(drawn) == [] and "\\x1b" in drawn and "\\u202e" in drawn and "Traceback" not in drawn
+    wide = io.StringIO()
+    Console(file=wide, width=400, color_system=None).print(mea_view.table(observation))
+    shown = wide.getvalue()
+    assert _raw_escapes(shown) == [] and "😄" not in shown
+    for name in hand:
+        assert safe_text(name) in shown, (name, shown)

@@ -237,3 +237,28 @@ def test_an_imported_name_is_escaped_in_html(client: TestClient) -> None:
     page = error_response(Request(scope), "/decks", 400, message)
     html = bytes(page.body).decode()
     assert evil not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_crash_quoting_request_text_is_logged_as_text(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server's log line of a bug shows the request's text (here a query value the error quotes)
+    with its ESC sequences and bidi override as visible escapes: nothing for the terminal to act on."""
+    from urllib.parse import quote
+
+    import cardbase.decks.service as service
+
+    def crash(_resolved: object, format: str | None, _house: object) -> None:
+        raise RuntimeError(f"no format {format}")
+
+    deck_id = new_deck(client)
+    monkeypatch.setattr(service, "validate_resolved", crash)
+    hostile = "\x1b]0;owned\x07\x1b[2J[bold]x\u202eGNP\x9b31m"
+    response = client.get(f"/api/decks/{deck_id}?format={quote(hostile)}")
+    assert response.status_code == 500
+    logged = [line for line in capsys.readouterr().err.splitlines() if "internal error" in line]
+    assert len(logged) == 1, logged
+    line = logged[0]
+    assert line.startswith("cardbase: internal error: RuntimeError: no format ")
+    assert "\\x1b]0;owned\\x07\\x1b[2J[bold]x\\u202eGNP\\x9b31m" in line, line
+    assert not any(c in line for c in "\x1b\x07\u202e\x9b"), repr(line)
