@@ -693,18 +693,23 @@ def _first_best(items: Sequence[int], key: Callable[[int], float], pick: Callabl
     return cast("int", pick(range(len(keys)), key=keys.__getitem__))
 
 
+def chosen_draw(draws: Sequence[Any], hand: int, target_hand: int) -> Any:
+    """The heuristic's draw among ``draws`` (``draw 1`` … ``draw k`` in order) for a hand of ``hand``
+    cards: up to ``target_hand`` cards, at least 1, never reaching the hand limit."""
+    want = max(1, target_hand - hand)
+    best = draws[0]
+    for a in draws:
+        if a[1] <= want and hand + a[1] < HAND_LIMIT:
+            best = a
+    return best
+
+
 def end_turn_action(state: MeaState, legal: Sequence[Any], p: int, target_hand: int) -> Any:
     """How the heuristic ends its turn: draw up to ``target_hand`` cards (at least 1, never
     reaching 11), or obliterate its least valuable tile when its deck is empty."""
     draws = [a for a in legal if isinstance(a, Draw)]
     if draws:
-        h = state.hand_size(p)
-        want = max(1, target_hand - h)
-        best = draws[0]
-        for a in draws:
-            if a[1] <= want and h + a[1] < HAND_LIMIT:
-                best = a
-        return best
+        return chosen_draw(draws, state.hand_size(p), target_hand)
     obl = [a for a in legal if isinstance(a, Obliterate)]
     _, occ, _, ctrl, *_ = state.board_view()
 
@@ -726,15 +731,9 @@ def heuristic_action(state: MeaState, legal: Sequence[Any], opening: int, target
         if k is not None:
             return legal[k]
         ends = legal.ends  # (draw 1 … draw k in order, or obliterations: see MainActions)
-        if type(ends[0]) is not Draw:
-            return end_turn_action(state, ends, p, target_hand)
-        h = state.hand_size(p)  # end_turn_action's draw, without sorting the draws out first
-        want = max(1, target_hand - h)
-        draw: Any = ends[0]
-        for a in ends:
-            if a[1] <= want and h + a[1] < HAND_LIMIT:
-                draw = a
-        return draw
+        if type(ends[0]) is Draw:  # end_turn_action's draw, without sorting the draws out first
+            return chosen_draw(ends, state.hand_size(p), target_hand)
+        return end_turn_action(state, ends, p, target_hand)
     if len(legal) == 1:
         return legal[0]
     phase = state.phase
