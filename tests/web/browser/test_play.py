@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.web.browser.conftest import PHONE, ContextMaker
+from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker
 
 
 def start(page: Page, game: str, players: int, seats: dict[int, str], hot: bool = False) -> str:
@@ -212,3 +213,52 @@ def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_cont
     page.wait_for_timeout(300)  # a late answer would show by now
     assert version(page) == str(moved)
     expect(page.locator("#log")).to_contain_text(re.compile(r"P1 \(you\): split"))
+
+
+# Where each button of the table is, to the pixel.
+BUTTON_BOXES = """() => [...document.querySelectorAll('#table button')].map(b => {
+  const r = b.getBoundingClientRect();
+  return [b.textContent.trim(), Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+})"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_card_images_arriving_late_do_not_move_the_buttons(new_context: ContextMaker, viewport: dict[str, int]) -> None:
+    """A card's picture takes its place before it arrives: the buttons do not jump under the
+    pointer when the pictures come (they once grew from nothing and moved the actions ~160 px,
+    and a click begun on one button ended on the text above it, lost)."""
+    first = new_context(viewport=viewport)
+    page = first.new_page()
+    game = start(page, "meio", 3, {0: "human", 1: "heuristic", 2: "random"})
+    take_first_action(page)  # the split: the hand shows its 7 faces
+    expect(page.locator("#status")).to_contain_text("Your move")
+    # The same seat in a browser with nothing cached, its card pictures held back.
+    fresh = new_context(viewport=viewport, storage_state=first.storage_state())
+    other = fresh.new_page()
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    other.route(re.compile(r"/image\.png"), hold)
+    other.goto(f"/play/{game}", wait_until="domcontentloaded")
+    expect(other.locator("#status")).to_contain_text("Your move")
+    expect(other.locator("#board button.face")).not_to_have_count(0)
+    for _ in range(300):  # until the page asks for its pictures (at most 15 s)
+        if held:
+            break
+        other.wait_for_timeout(50)
+    assert held, "no card picture was asked for"
+    before = other.evaluate(BUTTON_BOXES)
+    loaded = "() => [...document.querySelectorAll('#board img')].filter(i => i.complete && i.naturalWidth).length"
+    assert other.evaluate(loaded) == 0
+    for route in held:
+        route.continue_()
+    other.wait_for_function(f"n => ({loaded})() >= n", arg=len(held))
+    after = other.evaluate(BUTTON_BOXES)
+
+    def far(b: list[Any], a: list[Any]) -> bool:  # another button, or moved by more than a pixel's rounding
+        return bool(b[0] != a[0] or max(abs(x - y) for x, y in zip(b[1:], a[1:], strict=True)) > 1)
+
+    moved = [(b, a) for b, a in zip(before, after, strict=True) if far(b, a)]
+    assert not moved, moved
