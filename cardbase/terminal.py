@@ -1,10 +1,11 @@
 """Text shown on a terminal: every character a terminal would act on made visible, never acted on.
 
 The one escaper of the package (the command line's ``cardbase.cli.common.echo``, the play prompt,
-the Méa table and the web server's log lines all use it): a card, deck or player name, a note or a
-request path from outside is shown as the text it is — ``\\x1b`` for an ESC, ``\\u202e`` for a bidi
-override — and, through :func:`console`, never read as Rich markup (``[bold]``, ``[link=…]``) or an
-emoji code (``:smile:``). Rich is imported on first use.
+the Méa table, the web server's log lines and uvicorn's own, ``cardbase.web.serverlog``, all use
+it): a card, deck or player name, a note or a request path from outside is shown as the text it
+is — ``\\x1b`` for an ESC, ``\\u202e`` for a bidi override — and, through :func:`console`, never
+read as Rich markup (``[bold]``, ``[link=…]``) or an emoji code (``:smile:``). Rich is imported on
+first use.
 """
 
 from __future__ import annotations

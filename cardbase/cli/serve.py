@@ -14,6 +14,9 @@ from cardbase.errors import quoted
 if TYPE_CHECKING:
     import socket
 
+    import uvicorn
+    from fastapi import FastAPI
+
 
 def serve(
     db: DbOption = None,
@@ -170,9 +173,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
         echo(f"cardbase: {problem}", err=True)
     if hall.active:
         echo(f"cardbase: {hall.active} game(s) in play resumed")
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
-    )
+    config = _uvicorn_config(app)
     # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
     # "cardbase: interrupted" and exits 130.
     pids, private = children
@@ -181,6 +182,24 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     finally:
         hall.close()
         _stop_workers(pids)
+
+
+def _uvicorn_config(app: FastAPI) -> uvicorn.Config:
+    """uvicorn's settings for ``app``: warnings and errors only, no access log (a ``?token=`` link would be
+    written there), and its log lines terminal-safe (``cardbase.web.serverlog``: a request's text in them
+    is shown as escapes)."""
+    import uvicorn
+
+    from cardbase.web.serverlog import log_config
+
+    return uvicorn.Config(
+        app,
+        log_config=log_config(),
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
 
 
 def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[list[int], socket.socket]:
@@ -210,10 +229,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             private.close()
             settings.database.engine.dispose(close=False)
             app = create_app(replace(settings, play_relay=relay))
-            config = uvicorn.Config(
-                app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=5
-            )
-            uvicorn.Server(config).run(sockets=[sock])
+            uvicorn.Server(_uvicorn_config(app)).run(sockets=[sock])
         except KeyboardInterrupt:
             pass
         except BaseException as error:  # said in one line; the process ends without the first one's clean-up
