@@ -72,7 +72,9 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
                 f"cannot upgrade: card {quoted(row.name)} ({row.id}) would take the id {new}, already used"
             )
         moves[row.id] = new
-    columns = [c["name"] for c in inspect(conn).get_columns("card")]
+    # every column the row has, but one the server computes (schema 10's text_folded on PostgreSQL,
+    # there when a newer database is relabelled): it takes no value
+    columns = [c["name"] for c in inspect(conn).get_columns("card") if not c.get("computed")]
     present = set(inspect(conn).get_table_names())
     referring = [t for t in ("card_alias", "card_image", "deck_card") if t in present]
     listed = ", ".join(columns)
