@@ -50,8 +50,11 @@ def _value(type_: Any, n: int) -> Any:
 def _shape(engine: Engine) -> dict[str, dict[str, tuple[bool, type]]]:
     """Per table: each column's nullability and Python type (TEXT and VARCHAR are both str)."""
     insp = inspect(engine)
+    own = {search_index.FOLDED_TEXT}  # PostgreSQL's generated column: not the models' (checked apart)
     return {
-        t: {c["name"]: (bool(c["nullable"]), c["type"].python_type) for c in insp.get_columns(t)}
+        t: {
+            c["name"]: (bool(c["nullable"]), c["type"].python_type) for c in insp.get_columns(t) if c["name"] not in own
+        }
         for t in insp.get_table_names()
         if t in SQLModel.metadata.tables  # the search index's tables are SQLite's own (checked apart)
     }
@@ -141,6 +144,37 @@ def test_schema_9_adds_the_name_orders_with_the_text_on_sqlite_only(empty_db_url
         assert after == before | set(search_index.ORDER_INDEXES)
     else:
         assert after == before
+    engine.dispose()
+
+
+def test_schema_10_adds_the_folded_text_on_postgresql_only(empty_db_url: str) -> None:
+    """Schema 10: ``card.text_folded`` (``lower(text)``, generated) on PostgreSQL, filled for the
+    cards already there and kept in step with later writes; SQLite's tables are unchanged."""
+    engine = _made_at(empty_db_url, 9, 9)
+    with engine.begin() as conn:
+        search_index.ensure(conn)
+        conn.execute(
+            text(
+                "INSERT INTO card (id, short_id, game, set_code, name, search_names, type, source, text, unknown) "
+                "VALUES ('zz/s/a', 1, 'zz', 's', 'A', '|a|', 'monster', 'file:x', 'DRAW Élan King', '')"
+            )
+        )
+    before = {c["name"] for c in inspect(engine).get_columns("card")}
+    assert search_index.FOLDED_TEXT not in before
+    assert ensure_schema(engine) == models.SCHEMA_VERSION
+    engine.dispose()
+    engine = create_engine(engine.url)
+    after = {c["name"] for c in inspect(engine).get_columns("card")}
+    if engine.dialect.name == "sqlite":
+        assert after == before
+    else:
+        assert after == before | {search_index.FOLDED_TEXT}
+        with engine.begin() as conn:
+            folded = "SELECT text_folded, lower(text) FROM card WHERE id = 'zz/s/a'"
+            old_card = conn.execute(text(folded)).one()
+            assert old_card[0] == old_card[1] and old_card[0].startswith("draw élan")
+            conn.execute(text("UPDATE card SET text = 'Kill ONE' WHERE id = 'zz/s/a'"))
+            assert conn.execute(text(folded)).one()[0] == "kill one"
     engine.dispose()
 
 

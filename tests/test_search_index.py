@@ -315,6 +315,34 @@ def test_postgresql_reads_the_trigram_indexes(database) -> None:  # type: ignore
             assert f"Bitmap Index Scan on ix_card_trgm_{index} " in plan, plan
 
 
+def test_postgresql_tests_the_folded_text_with_the_answer_of_ilike(database) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL: a text term reads ``text_folded LIKE lower(pattern)`` before ``text ILIKE
+    pattern`` (``search_index.FOLDED_TEXT``); each card it turns away is one ``ILIKE`` alone turns
+    away, and the column follows every write: the texts of random cards (accents, ligatures, ß, the
+    Kelvin sign, the long s), some rewritten, searched for every fragment, against ``ILIKE`` alone."""
+    if not POSTGRES:
+        pytest.skip("PostgreSQL's folded text column (CARDBASE_TEST_POSTGRES is not set)")
+    rng = random.Random(30)
+    records = _catalog(rng, 200)
+    _write(database, records)
+    _write(database, [dict(r, text=rng.choice(TEXTS) or None) for r in rng.sample(records, 80)])
+    with database.session() as session:
+        assert f"{search_index.FOLDED_TEXT} LIKE lower(" in _sql(session, "o:draw")
+        assert search_index.FOLDED_TEXT not in _sql(session, "d:draw")  # the text only
+        fragments = sorted({f.replace('"', "") for f in [*FRAGMENTS, *WORDS, *TEXTS]} - {""})
+        finds = 0
+        for fragment in fragments:
+            pattern = "%" + fragment.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
+            for negated in (False, True):
+                test = f"{'NOT ' if negated else ''}coalesce(text ILIKE :p ESCAPE '/', false)"  # two-valued
+                expected = sorted(session.execute(text(f"SELECT id FROM card WHERE {test}"), {"p": pattern}).scalars())
+                query = f'{"-" if negated else ""}o:"{fragment}"'
+                found = sorted(row.id for row in search_cards(session, query, limit=None))
+                assert found == expected, query
+                finds += not negated and bool(found)
+        assert finds >= len(fragments) // 2  # not a comparison of empty answers
+
+
 def _compiled(session: Any, stmt: Any) -> str:
     dialect = session.get_bind().dialect
     return str(stmt.compile(dialect=dialect, compile_kwargs={"literal_binds": True})).replace("%%", "%")

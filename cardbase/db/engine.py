@@ -72,7 +72,9 @@ def _v2_unicode_card_ids(conn: Connection) -> None:
                 f"cannot upgrade: card {quoted(row.name)} ({row.id}) would take the id {new}, already used"
             )
         moves[row.id] = new
-    columns = [c["name"] for c in inspect(conn).get_columns("card")]
+    # every column the row has, but one the server computes (schema 10's text_folded on PostgreSQL,
+    # there when a newer database is relabelled): it takes no value
+    columns = [c["name"] for c in inspect(conn).get_columns("card") if not c.get("computed")]
     present = set(inspect(conn).get_table_names())
     referring = [t for t in ("card_alias", "card_image", "deck_card") if t in present]
     listed = ", ".join(columns)
@@ -184,6 +186,13 @@ def _v8_text_order_index(conn: Connection) -> None:
     search_index.ensure_order_indexes(conn)
 
 
+def _v9_folded_text(conn: Connection) -> None:
+    """Schema 10: on PostgreSQL, the card's text in lower case (``search_index.FOLDED_TEXT``, a
+    generated column the server fills for every card now and keeps in step), which text search
+    tests before its ``ILIKE``; SQLite is unchanged."""
+    search_index.ensure_folded_text(conn)
+
+
 MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     1: _v1_add_card_abilities,
     2: _v2_unicode_card_ids,
@@ -193,6 +202,7 @@ MIGRATIONS: dict[int, Callable[[Connection], str | None]] = {
     6: _v6_played_games,
     7: _v7_owners_tables,
     8: _v8_text_order_index,
+    9: _v9_folded_text,
 }
 """MIGRATIONS[n] upgrades schema n to n + 1; what it returns is said to the user once."""
 
@@ -478,6 +488,8 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
                 _check_columns(conn, current, present)
                 if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
                     _say(said, search_index.ensure(conn))
+                if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
+                    search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
                 return current
         existing = set(inspect(conn).get_table_names())
         if "meta" not in existing:
@@ -492,6 +504,7 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
                 text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
             )
             search_index.ensure_order_indexes(conn)
+            search_index.ensure_folded_text(conn)
             _say(said, search_index.ensure(conn))
             return tables.SCHEMA_VERSION
         row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()

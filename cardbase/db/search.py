@@ -33,6 +33,7 @@ from sqlalchemy import (
     false,
     func,
     literal,
+    literal_column,
     not_,
     or_,
     select,
@@ -397,6 +398,23 @@ class _ShortPrefilter(_ContainsCI):
 @compiles(_ShortPrefilter)
 def _short_prefilter_default(element: _ShortPrefilter, compiler: Any, **kw: Any) -> str:
     return "true"
+
+
+_FOLDED_TEXT: ColumnElement[Any] = literal_column(f"{_CARD_TABLE.name}.{search_index.FOLDED_TEXT}")
+
+
+@compiles(_ContainsCI, "postgresql")
+def _contains_ci_postgresql(element: _ContainsCI, compiler: Any, **kw: Any) -> str:
+    """``ILIKE``; on the card's text, behind ``text_folded LIKE lower(pattern)``, which gives the same
+    answer without lowering each text it tests (``search_index.FOLDED_TEXT``): a card it turns away
+    is never given to ``ILIKE``. At 100,000 cards ``o:draw`` passes 25,000 cards before its first
+    match."""
+    ilike = _contains_ci_default(element, compiler, **kw)
+    column = element.column
+    if getattr(column, "table", None) is not _CARD_TABLE or column.name != "text":
+        return ilike
+    folded = compiler.process(_FOLDED_TEXT, **kw)
+    return f"({folded} LIKE lower({compiler.process(element.pattern, **kw)}) ESCAPE '/' AND {ilike})"
 
 
 @compiles(_ContainsCI, "sqlite")

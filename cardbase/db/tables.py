@@ -22,7 +22,7 @@ from sqlalchemy import BigInteger, Column, ForeignKey, Index, Integer, MetaData,
 from cardbase.errors import DatabaseError, quoted
 from cardbase.names import slug
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """1: the first schema. 2: ``card.abilities`` (Méa abilities as JSON text). 3: card ids keep the
 letters of every script (``meikyu/core/勇者``); ids of names in Latin letters that fold to ASCII
 are unchanged. 4: short ids of 53 bits (``short_id``), a BIGINT on PostgreSQL. 5: the search
@@ -30,7 +30,9 @@ index (``cardbase.db.search_index``). 6: ``deck.version``, counting the writes t
 ETag/If-Match). 7: games played at the server's tables (``play_game``, ``play_seat``,
 ``play_action``). 8: what owners keep: the collection, tags on cards and on deck entries, each
 card's edit history and each deck's versions (new tables only; a deck's version N is its history
-row N). 9: on SQLite, indexes of the name orders with each card's text (``search_index.ORDER_INDEXES``)."""
+row N). 9: on SQLite, indexes of the name orders with each card's text (``search_index.ORDER_INDEXES``).
+10: on PostgreSQL, ``card.text_folded``, the text in lower case (``search_index.FOLDED_TEXT``: a
+generated column, not in the models)."""
 
 
 def card_id(game: str, set_code: str, name: str) -> str:

@@ -33,6 +33,8 @@ def current_ddl() -> str:
         out.extend(f"-- {statement};" for statement in search_index.ddl(dialect))
     out.append("-- and on sqlite the name orders with the text (schema 9):")
     out.extend(f"-- {statement};" for statement in search_index.ORDER_INDEX_DDL)
+    out.append("-- and on postgresql the text in lower case (schema 10):")
+    out.append(f"-- {search_index.FOLDED_TEXT_DDL};")
     return "\n".join(line.rstrip() for line in "\n".join(out).splitlines()) + "\n"
 
 
