@@ -115,6 +115,11 @@ def deferred() -> Iterator[None]:
             _on_signal(signum, None)
 
 
+def holding() -> bool:
+    """Whether signals are being held back (inside :func:`deferred`)."""
+    return _holding
+
+
 @contextmanager
 def blocked_for_children() -> Iterator[None]:
     """Block SIGINT in this thread inside the block: threads and processes started meanwhile

@@ -1,0 +1,86 @@
+"""``cores.map_in_processes``: results in chunk order, errors carried back, workers never left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from cardbase import cores
+
+
+@pytest.fixture
+def no_worker_left() -> Iterator[None]:
+    """The test's maps leave no process of theirs running (children this process had before are not theirs)."""
+    before = set(_children())
+    yield
+    assert set(_children()) - before == set()
+
+
+def _children() -> list[int]:
+    """This process's children still running (not ended and waiting to be reaped)."""
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if entry.isdecimal():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _uneven(x: int) -> int:
+    time.sleep(0.02 if x % 3 == 0 else 0.0)  # later chunks finish first
+    return x * x
+
+
+def _fails_at_5(x: int) -> int:
+    if x == 5:
+        raise ValueError(f"chunk {x} is bad")
+    return x
+
+
+def _dies_at_4(x: int) -> int:
+    if x == 4:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def test_results_come_in_chunk_order(no_worker_left: None) -> None:
+    assert list(cores.map_in_processes(_uneven, range(40), 3)) == [x * x for x in range(40)]
+
+
+def test_at_most_two_chunks_per_worker_are_taken_ahead(no_worker_left: None) -> None:
+    taken = []
+
+    def chunks() -> Iterator[int]:
+        for x in range(100):
+            taken.append(x)
+            yield x
+
+    results = cores.map_in_processes(_uneven, chunks(), 2)
+    assert next(results) == 0
+    assert len(taken) <= 2 * 2 + 1  # the 4 in flight, and the one refilled after the first answer
+    results.close()
+
+
+def test_a_chunks_error_is_raised_here_and_the_workers_stop(no_worker_left: None) -> None:
+    with pytest.raises(ValueError, match="chunk 5 is bad"):
+        list(cores.map_in_processes(_fails_at_5, range(30), 2))
+
+
+def test_a_worker_killed_outright_is_an_error_not_a_hang(no_worker_left: None) -> None:
+    with pytest.raises(cores.WorkerStopped, match="exit code -9"):
+        list(cores.map_in_processes(_dies_at_4, range(30), 2))
+
+
+def test_a_map_left_early_kills_its_workers(no_worker_left: None) -> None:
+    results = cores.map_in_processes(_uneven, range(1000), 2)
+    assert [next(results) for _ in range(3)] == [0, 1, 4]
+    results.close()
