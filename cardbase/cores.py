@@ -7,6 +7,8 @@ from collections.abc import Callable, Generator, Iterable
 from contextlib import suppress
 from typing import Any, TypeVar, cast
 
+from cardbase.errors import WorkerStopped
+
 R = TypeVar("R")
 
 
@@ -16,10 +18,6 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-class WorkerStopped(RuntimeError):
-    """A worker process ended without giving its chunk's result (killed, out of memory)."""
 
 
 def _serve_chunks(work: Callable[[Any], Any], inbox: Any, parents: list[Any]) -> None:

@@ -14,6 +14,7 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
     ├── DatabaseError             a database that cannot be used (foreign, damaged, newer,
     │   │                         read-only, unreachable)
     │   └── DatabaseBusy          a lock (or a pooled connection) not had within its wait: try again
+    ├── WorkerStopped             a worker process ended without its result (killed, out of memory)
     ├── UnknownCard               exit 1: a card name not in the catalog, with the closest names
     ├── InvalidData               exit 1: a file read but holding invalid rows, every one listed
     ├── InvalidRecord             exit 1: a game record that breaks the rules; names line and rule
@@ -137,6 +138,12 @@ class InvalidRecord(CardbaseError, ValueError):
         self.reason = message
         where = f"{source} line {line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+
+class WorkerStopped(CardbaseError):
+    """A worker process of a command ended without giving its result (killed, out of memory)."""
+
+    exit_code = 2
 
 
 class Interrupted(CardbaseError):

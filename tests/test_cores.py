@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from cardbase import cores
+from cardbase.errors import WorkerStopped
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_a_chunks_error_is_raised_here_and_the_workers_stop(no_worker_left: None
 
 
 def test_a_worker_killed_outright_is_an_error_not_a_hang(no_worker_left: None) -> None:
-    with pytest.raises(cores.WorkerStopped, match="exit code -9"):
+    with pytest.raises(WorkerStopped, match="exit code -9"):
         list(cores.map_in_processes(_dies_at_4, range(30), 2))
 
 
