@@ -539,9 +539,13 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
         with temporary.open("rb") as source:
             if target.stream == "device":
                 with _open_device(target) as sink:
+                    if sink.isatty():
+                        _refuse_on_terminal(target, source, what)
                     shutil.copyfileobj(source, sink)
                 return
             stream = sys.stdout if target.stream == "stdout" else sys.stderr
+            if _isatty(stream):
+                _refuse_on_terminal(target, source, what)
             stream.flush()
             shutil.copyfileobj(source, stream.buffer)
             stream.buffer.flush()
@@ -554,6 +558,41 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
         raise  # the reader went away (`| head`): the boundary ends quietly
     except OSError as error:
         raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror or error}") from None
+
+
+_TERMINAL_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
+"""Bytes a terminal acts on rather than shows: C0 controls but tab and line ends, DEL, and the C1
+controls in UTF-8 (U+0080 to U+009F: U+009B is the CSI that starts an escape sequence)."""
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _refuse_on_terminal(target: OutputTarget, source: BinaryIO, what: str) -> None:
+    """``UnreadableInput`` unless the file in ``source`` is text a terminal shows as it is: a PDF, a
+    PNG or an XLSX (or text holding escapes) written to a terminal would garble it or drive it."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    tail = b""
+    try:
+        while chunk := source.read(1 << 20):
+            decoder.decode(chunk)
+            if _TERMINAL_CONTROL.search(tail + chunk):
+                raise UnicodeDecodeError("utf-8", chunk, 0, 1, "control")
+            tail = chunk[-1:]
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        where = "- (standard output)" if target.stream == "stdout" else target.named
+        raise UnreadableInput(
+            f"{where}: is a terminal, and the {what} is binary or holds terminal controls; "
+            "not written: redirect it to a file (> FILE) or give a file name"
+        ) from None
+    source.seek(0)
 
 
 def _open_device(target: OutputTarget) -> BinaryIO:
