@@ -36,6 +36,26 @@ def checked_path(value: Any) -> Any:
     return value
 
 
+def art_folder(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
+    """The callback of ``--images`` (a folder of card art, read, with the face cache written inside
+    it): :func:`checked_path`, and a folder the user named must be one. A mistyped or missing one
+    would draw every card as a placeholder, exit 0, and leave a new folder (its ``.cache``) at the
+    typo; the default ``card_images`` may be absent (it is made for the cache)."""
+    from cardbase.errors import quoted
+
+    checked_path(value)
+    source = ctx.get_parameter_source(param.name or "")  # Typer's own Click: compared by name
+    if value is None or source is None or source.name in ("DEFAULT", "DEFAULT_MAP"):
+        return value
+    if not Path(value).is_dir():
+        kind = "no such folder" if not Path(value).exists() else "not a folder"
+        raise typer.BadParameter(f"{quoted(str(value))}: {kind} (give the folder of card art: <game>/<card-slug>.png)")
+    return value
+
+
+art_folder.checks_path = checked_path  # type: ignore[attr-defined]  # (not __wrapped__: Typer reads the signature through it)
+
+
 class Number:
     """The parser of every option that takes a number with a fraction (``typer.Option(parser=Number(…))``):
     plain decimal digits (``2``, ``0.5``, ``1e-2``) from ``low`` to ``high``. ``nan``, ``inf``, a
