@@ -421,6 +421,19 @@ def _stat_output(path: Path, what: str) -> tuple[os.stat_result | None, bool]:
         raise UnreadableInput(f"{shown(str(path))}: cannot write the {what} there: {error.strerror}") from None
 
 
+def _refuse_dangling(given: Path, what: str) -> None:
+    """A link to nothing is not written through (as ``cp`` does not): the file, and the folders
+    to it, would be made wherever the link points, which the user may never have meant."""
+    try:
+        points = shown(os.readlink(given))
+    except OSError:
+        points = "nothing"
+    raise UnreadableInput(
+        f"{shown(str(given))}: is a link to {points}, which does not exist; the {what} is not written "
+        "through it: give the path itself"
+    )
+
+
 def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     """Where the file output ``path`` goes, checked before anything is written: a regular file or a
     new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
@@ -431,6 +444,8 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
         return OutputTarget(given, given, "stdout")
     info, is_link = _stat_output(given, what)
     real = Path(os.path.realpath(given)) if is_link else given
+    if info is None and is_link:
+        _refuse_dangling(given, what)
     if info is None:
         target = OutputTarget(given, real)
         _refuse_kept(target, None, what)
@@ -460,6 +475,8 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
         raise UnreadableInput(f"- (standard output) cannot hold the {what}; give a folder")
     info, is_link = _stat_output(given, what)
     real = Path(os.path.realpath(given)) if is_link else given
+    if info is None and is_link:
+        _refuse_dangling(given, what)
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
     kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)

@@ -137,3 +137,25 @@ def test_files_are_kept_only_while_a_command_runs(tmp_path: Path) -> None:
     with output_file(art) as temporary:  # the command over: kept no more
         temporary.write_bytes(b"newest")
     assert art.read_bytes() == b"newest"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["catalog", "export", "--game", "meio", "-o", "{out}"],
+        ["print", "registration", "-o", "{out}"],
+        ["sim", "meio", "--players", "2", "--games", "1", "--records", "{out}"],
+    ],
+    ids=["catalog export", "print registration", "sim --records (a folder)"],
+)
+def test_an_output_through_a_link_to_nothing_is_refused(argv: list[str], hostile_db: str, in_tmp: Path) -> None:
+    """A dangling link is not written through (``cp`` does not either): the file, and the folders to
+    it, would be made where the link points (third sweep's driver made them outside the folder)."""
+    elsewhere = in_tmp / "elsewhere" / "deeper" / "out.pdf"
+    link = in_tmp / "out.pdf"
+    link.symlink_to(elsewhere)
+    db = ["--db", hostile_db] if argv[0] == "catalog" else []
+    result = run_cli([*(a.replace("{out}", str(link)) for a in argv), *db])
+    assert_refused(result, 2, str(link), "does not exist")
+    assert not (in_tmp / "elsewhere").exists()
+    assert link.is_symlink()
