@@ -36,20 +36,24 @@ def checked_path(value: Any) -> Any:
     return value
 
 
-def art_folder(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
+def art_folder(value: Any) -> Any:
     """The callback of ``--images`` (a folder of card art, read, with the face cache written inside
-    it): :func:`checked_path`, and a folder the user named must be one. A mistyped or missing one
-    would draw every card as a placeholder, exit 0, and leave a new folder (its ``.cache``) at the
-    typo; the default ``card_images`` may be absent (it is made for the cache)."""
+    it): :func:`checked_path`, and a path that is there must be a folder. A file, a FIFO, a device or
+    a link to nothing was an internal error when the cache was written inside it. A missing folder
+    means no art (every card a placeholder; the folder is made for the cache)."""
+    import os
+
     from cardbase.errors import quoted
 
     checked_path(value)
-    source = ctx.get_parameter_source(param.name or "")  # Typer's own Click: compared by name
-    if value is None or source is None or source.name in ("DEFAULT", "DEFAULT_MAP"):
-        return value
-    if not Path(value).is_dir():
-        kind = "no such folder" if not Path(value).exists() else "not a folder"
-        raise typer.BadParameter(f"{quoted(str(value))}: {kind} (give the folder of card art: <game>/<card-slug>.png)")
+    if value is not None and os.path.lexists(value) and not os.path.isdir(value):
+        from cardbase.textfiles import what_it_is
+
+        try:
+            kind = "a file" if os.path.isfile(value) else what_it_is(os.stat(value).st_mode)
+        except OSError:
+            kind = "a link to nothing"
+        raise typer.BadParameter(f"{quoted(str(value))}: is {kind}, not a folder (give the folder of card art)")
     return value
 
 
