@@ -68,6 +68,83 @@ def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
 
+@dataclass
+class _Kept:
+    """Files no output may replace while one command runs: the files it has read (a deck, a catalog,
+    a record, ...) by (device, inode), and its open database by real path (its ``-wal`` and
+    ``-journal`` may not exist yet), each with what it is for the message."""
+
+    files: dict[tuple[int, int], str]
+    paths: dict[str, str]
+
+
+_kept: _Kept | None = None
+"""The running command's kept files (None outside a command: a server reads art for days and
+replaces it when asked, so it keeps nothing)."""
+
+
+@contextmanager
+def keeping_inputs() -> Iterator[None]:
+    """While the block runs (one CLI command), no output replaces a file read or the database opened."""
+    global _kept
+    outer, _kept = _kept, _Kept({}, {})
+    try:
+        yield
+    finally:
+        _kept = outer
+
+
+def keep_nothing() -> None:
+    """Forget the kept files and keep no more (``serve``: the web app replaces art it has shown)."""
+    global _kept
+    _kept = None
+
+
+def _keep_file(info: os.stat_result, role: str) -> None:
+    if _kept is not None:
+        _kept.files.setdefault((info.st_dev, info.st_ino), role)
+
+
+def keep_safe(path: str | os.PathLike[str], role: str) -> None:
+    """Let no output of the running command replace ``path`` (nor a link to it, nor a hard link):
+    ``role`` says what it is in the refusal (``the database``)."""
+    if _kept is None:
+        return
+    real = os.path.realpath(path)
+    _kept.paths.setdefault(real, role)
+    try:
+        info = os.stat(real)
+    except (OSError, ValueError):
+        return
+    _keep_file(info, role)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def _refuse_kept(target: OutputTarget, info: os.stat_result | None, what: str) -> None:
+    """``UnreadableInput`` if writing ``target`` would replace a file this command reads or its
+    database (a link to one, or a hard link, alike), or an existing SQLite database (no output of
+    cardbase is one: it is a database given by mistake)."""
+    role = None
+    if _kept is not None:
+        role = _kept.paths.get(os.path.realpath(target.path))
+        if role is None and info is not None:
+            role = _kept.files.get((info.st_dev, info.st_ino))
+    if role is None and info is not None and stat.S_ISREG(info.st_mode) and _is_sqlite(target.path):
+        role = "a SQLite database"
+    if role is not None:
+        raise UnreadableInput(f"{target.named}: is {role}; not replaced by the {what}: give another file name")
+
+
 def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes``; anything else is ``UnreadableInput``."""
     where = shown(str(path))
@@ -94,6 +171,7 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
         raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
         raise UnreadableInput(f"{where}: too large for a {what} (the bound is {_size(max_bytes)})")
+    _keep_file(info, f"the {what} this command reads")
     return raw
 
 
@@ -343,6 +421,19 @@ def _stat_output(path: Path, what: str) -> tuple[os.stat_result | None, bool]:
         raise UnreadableInput(f"{shown(str(path))}: cannot write the {what} there: {error.strerror}") from None
 
 
+def _refuse_dangling(given: Path, what: str) -> None:
+    """A link to nothing is not written through (as ``cp`` does not): the file, and the folders
+    to it, would be made wherever the link points, which the user may never have meant."""
+    try:
+        points = shown(os.readlink(given))
+    except OSError:
+        points = "nothing"
+    raise UnreadableInput(
+        f"{shown(str(given))}: is a link to {points}, which does not exist; the {what} is not written "
+        "through it: give the path itself"
+    )
+
+
 def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     """Where the file output ``path`` goes, checked before anything is written: a regular file or a
     new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
@@ -353,13 +444,19 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
         return OutputTarget(given, given, "stdout")
     info, is_link = _stat_output(given, what)
     real = Path(os.path.realpath(given)) if is_link else given
+    if info is None and is_link:
+        _refuse_dangling(given, what)
     if info is None:
-        return OutputTarget(given, real)
+        target = OutputTarget(given, real)
+        _refuse_kept(target, None, what)
+        return target
     for fd, name in ((1, "stdout"), (2, "stderr")):
         if _same_file(info, fd):  # /dev/stdout, or the file the shell sent our output to
             return OutputTarget(given, real, name)
     if stat.S_ISREG(info.st_mode):
-        return OutputTarget(given, real)
+        target = OutputTarget(given, real)
+        _refuse_kept(target, info, what)
+        return target
     if stat.S_ISCHR(info.st_mode):
         return OutputTarget(given, real, "device")
     kind = what_it_is(info.st_mode)
@@ -378,6 +475,8 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
         raise UnreadableInput(f"- (standard output) cannot hold the {what}; give a folder")
     info, is_link = _stat_output(given, what)
     real = Path(os.path.realpath(given)) if is_link else given
+    if info is None and is_link:
+        _refuse_dangling(given, what)
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
     kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)
@@ -450,15 +549,20 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
             info, _ = _stat_output(target.path, what)
             if info is not None and not stat.S_ISREG(info.st_mode):  # changed while we wrote
                 raise UnreadableInput(f"{target.named}: is now {what_it_is(info.st_mode)}; not replaced")
+            _refuse_kept(target, info, what)  # an input read, or the database opened, since the first check
             open_mode(temporary)
             os.replace(temporary, target.path)
             return
         with temporary.open("rb") as source:
             if target.stream == "device":
                 with _open_device(target) as sink:
+                    if sink.isatty():
+                        _refuse_on_terminal(target, source, what)
                     shutil.copyfileobj(source, sink)
                 return
             stream = sys.stdout if target.stream == "stdout" else sys.stderr
+            if _isatty(stream):
+                _refuse_on_terminal(target, source, what)
             stream.flush()
             shutil.copyfileobj(source, stream.buffer)
             stream.buffer.flush()
@@ -471,6 +575,41 @@ def _commit(target: OutputTarget, temporary: Path, what: str) -> None:
         raise  # the reader went away (`| head`): the boundary ends quietly
     except OSError as error:
         raise UnreadableInput(f"{target.named}: cannot write the {what}: {error.strerror or error}") from None
+
+
+_TERMINAL_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
+"""Bytes a terminal acts on rather than shows: C0 controls but tab and line ends, DEL, and the C1
+controls in UTF-8 (U+0080 to U+009F: U+009B is the CSI that starts an escape sequence)."""
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _refuse_on_terminal(target: OutputTarget, source: BinaryIO, what: str) -> None:
+    """``UnreadableInput`` unless the file in ``source`` is text a terminal shows as it is: a PDF, a
+    PNG or an XLSX (or text holding escapes) written to a terminal would garble it or drive it."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    tail = b""
+    try:
+        while chunk := source.read(1 << 20):
+            decoder.decode(chunk)
+            if _TERMINAL_CONTROL.search(tail + chunk):
+                raise UnicodeDecodeError("utf-8", chunk, 0, 1, "control")
+            tail = chunk[-1:]
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        where = "- (standard output)" if target.stream == "stdout" else target.named
+        raise UnreadableInput(
+            f"{where}: is a terminal, and the {what} is binary or holds terminal controls; "
+            "not written: redirect it to a file (> FILE) or give a file name"
+        ) from None
+    source.seek(0)
 
 
 def _open_device(target: OutputTarget) -> BinaryIO:
@@ -506,6 +645,7 @@ def open_output(path: Path | str, what: str = "file") -> Iterator[TextIO]:
             with _open_device(target) as raw, io.TextIOWrapper(raw, encoding="utf-8") as text:
                 yield text
             return
+        _refuse_kept(target, _stat_output(target.path, what)[0], what)
         _make_parent(target)
         with open(target.path, "w", encoding="utf-8") as handle:
             yield handle

@@ -146,8 +146,11 @@ class _Root(TyperGroup):
         return names + super(TyperGroup, self).shell_complete(ctx, incomplete)
 
     def invoke(self, ctx: Any) -> Any:
+        from cardbase.textfiles import keeping_inputs
+
         try:
-            return super().invoke(ctx)
+            with keeping_inputs():  # no output replaces a file the command read or its database
+                return super().invoke(ctx)
         except BaseException as error:
             if isinstance(error, SystemExit | GeneratorExit):
                 raise

@@ -36,6 +36,30 @@ def checked_path(value: Any) -> Any:
     return value
 
 
+def art_folder(value: Any) -> Any:
+    """The callback of ``--images`` (a folder of card art, read, with the face cache written inside
+    it): :func:`checked_path`, and a path that is there must be a folder. A file, a FIFO, a device or
+    a link to nothing was an internal error when the cache was written inside it. A missing folder
+    means no art (every card a placeholder; the folder is made for the cache)."""
+    import os
+
+    from cardbase.errors import quoted
+
+    checked_path(value)
+    if value is not None and os.path.lexists(value) and not os.path.isdir(value):
+        from cardbase.textfiles import what_it_is
+
+        try:
+            kind = "a file" if os.path.isfile(value) else what_it_is(os.stat(value).st_mode)
+        except OSError:
+            kind = "a link to nothing"
+        raise typer.BadParameter(f"{quoted(str(value))}: is {kind}, not a folder (give the folder of card art)")
+    return value
+
+
+art_folder.checks_path = checked_path  # type: ignore[attr-defined]  # (not __wrapped__: Typer reads the signature through it)
+
+
 class Number:
     """The parser of every option that takes a number with a fraction (``typer.Option(parser=Number(…))``):
     plain decimal digits (``2``, ``0.5``, ``1e-2``) from ``low`` to ``high``. ``nan``, ``inf``, a

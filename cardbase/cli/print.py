@@ -20,6 +20,7 @@ from cardbase.cli.common import (
     DbOption,
     JsonOption,
     Number,
+    art_folder,
     checked_path,
     console,
     echo,
@@ -49,7 +50,7 @@ OutputOption = Annotated[
     ),
 ]
 ImagesOption = Annotated[
-    Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg|webp.", callback=checked_path)
+    Path, typer.Option("--images", help="Folder of card art: <game>/<card-slug>.png|jpg|webp.", callback=art_folder)
 ]
 NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")]
 AuthorOption = Annotated[str, typer.Option("--author", help="Author recorded in the PDF.")]

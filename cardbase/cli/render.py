@@ -17,6 +17,7 @@ from cardbase.cli.common import (
     CardGameOpt,
     DbOption,
     JsonOption,
+    art_folder,
     checked_path,
     open_db,
     print_json,
@@ -52,9 +53,7 @@ def card(
     back: Annotated[bool, typer.Option("--back", help="Draw the card's back instead of its face.")] = False,
     images: Annotated[
         Path,
-        typer.Option(
-            "--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.", callback=checked_path
-        ),
+        typer.Option("--images", help="Folder of card art, <game>/<card-slug>.png|jpg inside it.", callback=art_folder),
     ] = Path("card_images"),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,
     layout: Annotated[
@@ -155,7 +154,7 @@ def export_images(
         Path | None,
         typer.Option("--layout", help="A TOML file of layouts replacing any card kind's.", callback=checked_path),
     ] = None,
-    images: Annotated[Path, typer.Option("--images", help="Folder of card art.", callback=checked_path)] = Path(
+    images: Annotated[Path, typer.Option("--images", help="Folder of card art.", callback=art_folder)] = Path(
         "card_images"
     ),
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write card_images/.cache.")] = False,

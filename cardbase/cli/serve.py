@@ -91,6 +91,9 @@ def serve(
     from cardbase.decks.service import load_house
 
     house = load_house(formats, db)  # a bad file stops here, before the port is taken
+    from cardbase.textfiles import keep_nothing
+
+    keep_nothing()  # the server replaces card art it has read and shown (an upload): no command's guard
     made = token is None and not is_loopback(host)
     if made:
         token = secrets.token_urlsafe(24)

@@ -641,6 +641,18 @@ def _first_connection(engine: Engine, url: str) -> None:
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
 
 
+def _keep_safe(engine: Engine) -> None:
+    """No output of this process replaces the SQLite database file or its journals (``-o`` naming
+    the database, or a link to it, is refused: the data would be gone)."""
+    from cardbase import textfiles
+
+    path = engine.url.database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        textfiles.keep_safe(path + suffix, "the database")
+
+
 def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Database:
     """Open (creating if needed) the database at ``db`` and load the shipped catalogs into it;
     ``Database.notes`` holds what the user should be told about it."""
@@ -652,6 +664,7 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
+            _keep_safe(engine)
         database = Database(engine, url, notes=notes, deck_history=deck_history_limit())
         if load_catalogs and (pending := shipped_pending(database)):
             from cardbase.db.catalog import load_shipped
