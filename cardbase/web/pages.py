@@ -400,7 +400,6 @@ def catalog(request: Request) -> HTMLResponse:
 
 def catalog_context(request: Request, **extra: Any) -> dict[str, Any]:
     from cardbase.db.queries import GAMES, catalog_status
-
     from cardbase.games.meikyu.pool import missing_census
     from cardbase.sim.meikyu import catalog_cards
 

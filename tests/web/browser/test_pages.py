@@ -119,7 +119,9 @@ def test_decks_and_catalog_controls_have_accessible_names(page: Page, decks: dic
     expect(page.get_by_role("textbox", name=re.compile("^Deck text"))).to_be_visible()
 
 
-def test_catalog_page_says_what_meikyu_lacks_as_catalog_status_does(new_context: ContextMaker, live_server: LiveServer) -> None:
+def test_catalog_page_says_what_meikyu_lacks_as_catalog_status_does(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
     """The Catalog page is `catalog status`: under the table, the count of what Meikyu's rules need
     and the rulebook does not give (84 values and at least 16 whole cards), in the command's words."""
     from cardbase.games.meikyu.pool import missing_census
