@@ -169,6 +169,9 @@ def _mea_view(obs: Any) -> BoardView:
             "colour": MEA_COLOURS[m["controller"]],
             # Whether it has acted this turn (moved or attacked): only the active player's monsters act.
             "spent": m["controller"] == pub["active"] and not m["can_attack"] and not m["summoned_this_turn"],
+            # The engine clears the flag when its controller's next turn begins; in the other
+            # player's turn a monster summoned in the turn before was not summoned *this* turn.
+            "summoned_this_turn": m["summoned_this_turn"] and m["controller"] == pub["active"],
         }
         on_tile.setdefault(m["tile"], []).append(entry)
     tiles = view.tiles()

@@ -83,7 +83,7 @@ def table(observation: MeaObservation) -> Any:
         t.append(f"{seat_name(seat)} ({COLOURS[seat]})", style=f"bold {COLOURS[seat]}")
         t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v.deck(seat))}, hand ")
         if seat == me:
-            t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "—")
+            t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "no cards")  # "—": n/a
         else:
             t.append(f"{len(v.hand(seat))} cards")
         lines.append(t)

@@ -400,12 +400,15 @@ def catalog(request: Request) -> HTMLResponse:
 
 def catalog_context(request: Request, **extra: Any) -> dict[str, Any]:
     from cardbase.db.queries import GAMES, catalog_status
+    from cardbase.games.meikyu.pool import missing_census
+    from cardbase.sim.meikyu import catalog_cards
 
     database = database_of(request)
     with database.session() as session:
         rows = catalog_status(session, None)
+    census = missing_census(catalog_cards(database))  # what `catalog status` says under its table
     label = database.label if settings_of(request).loopback else ""  # off loopback, no server paths
-    return {"rows": rows, "games": GAMES, "label": label, **extra}
+    return {"rows": rows, "games": GAMES, "label": label, "meikyu_census": str(census) if census.total else "", **extra}
 
 
 @router.post("/catalog/import", response_class=HTMLResponse)

@@ -130,6 +130,20 @@ def test_mea_draws_name_my_cards_and_count_the_opponents():
     assert "P2 draws 1 card" in mea_view.effects(before, state.observation(0), "P2: draw 1")
 
 
+def test_mea_an_empty_hand_reads_no_cards_not_the_does_not_apply_dash():
+    """Before the opening draw my hand is empty: "no cards", as the opponent's "0 cards" and the
+    browser's table say; "—" means a value that does not apply everywhere else."""
+    from rich.console import Console
+
+    state = _mea_rules().new_initial_state(1)
+    state.resolve_chance()
+    assert state.phase == "opening" and not state.hand(0)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(mea_view.table(state.observation(0)))
+    mine = next(line for line in console.export_text().splitlines() if "(you):" in line)
+    assert mine.endswith("hand no cards"), mine
+
+
 def test_mea_drawing_the_eleventh_card_asks_first():
     state = _mea_rules().new_initial_state(1)
     state.resolve_chance()

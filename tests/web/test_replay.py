@@ -114,6 +114,15 @@ def test_records_are_bounded(client):
     assert client.post("/api/replay?seat=12", content=b"").status_code == 400
 
 
+def test_the_replay_page_counts_one_action_in_the_singular(client, sim_records):
+    one = truncated(sim_records["mea"], 1)
+    opened = client.post("/replay", files={"file": ("mea.jsonl", one.encode(), "application/x-ndjson")})
+    said = " ".join(re.sub(r"<[^>]+>", " ", opened.text).split())
+    assert "Every action is legal: 1 action; the record stops before the end of the game." in said
+    whole = client.post("/replay", files={"file": ("mea.jsonl", sim_records["mea"].read_bytes(), "text/plain")})
+    assert re.search(r"Every action is legal: [\d,]+ actions, to the end of the game", whole.text)
+
+
 def test_the_replay_page_steps_by_links_and_keeps_the_seat(client, sim_records):
     text = sim_records["meio"].read_text(encoding="utf-8")
     opened = client.post("/replay", files={"file": ("meio.jsonl", text.encode(), "application/x-ndjson")})

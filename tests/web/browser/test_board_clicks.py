@@ -283,6 +283,33 @@ def test_a_joint_attack_is_built_by_picking_two_monsters_then_the_enemy(open_sea
     assert not table.errors
 
 
+def test_new_marks_only_the_monsters_summoned_in_the_turn_being_played(open_seat) -> None:
+    """The board's legend says NEW is "summoned this turn": the opponent's monster summoned in its
+    last turn is not new in mine (the engine keeps its flag until its controller's next turn)."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    def after_p2_summons(end_turn: bool) -> str:
+        state = started(rules_for([PAWN], [KNIGHT]))
+        table = Table(state)
+        table.give(1, "Knight")
+        table.turn(1)
+        state.apply_text("summon Knight a1")
+        if end_turn:
+            state.apply_text("draw 1")
+            assert state.current_player == 0 and state.phase == "main"
+        return board_harness.new_table(state)
+
+    knight = key_of("mon:Knight@a1")
+    in_its_turn = open_seat(after_p2_summons(end_turn=False), 0)
+    expect(in_its_turn.locator(knight)).to_have_class(re.compile(r"\bfresh\b"))
+    expect(in_its_turn.locator(knight)).to_contain_text("new")
+    in_mine = open_seat(after_p2_summons(end_turn=True), 0)
+    expect(in_mine.locator(knight)).to_be_visible()
+    expect(in_mine.locator(knight)).not_to_have_class(re.compile(r"\bfresh\b"))
+    expect(in_mine.locator(f"{knight} .mark")).to_have_count(0)
+    assert "summoned this turn" not in str(in_mine.locator(knight).get_attribute("aria-label"))
+
+
 def test_on_a_phone_a_tap_picks_a_card_and_a_long_press_shows_it(open_seat) -> None:
     rules = mea_rules()
     state = rules.new_initial_state(2)

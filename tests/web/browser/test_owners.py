@@ -255,3 +255,26 @@ def test_done_when_a_mea_owner_enters_tags_asks_builds_prints_and_goes_back(
     full.locator("button.restore").click()
     expect(page.locator("#flash")).to_have_text(f"Restored version {number}.")
     assert load_deck(live.database, deck_ids[3]).cards == first.cards
+
+
+def test_the_decks_table_gives_the_collection_column_room_at_a_laptops_width(owner_page: Page) -> None:
+    """With a collection the decks table has a Collection column: at 1,366 px it had no width, so
+    its header and "N missing" were drawn over Updated's header and date."""
+    page = owner_page
+    assert page.request.post("/api/collection", data={"name": "Crumb Goblin", "count": 1, "op": "add"}).ok
+    made = page.request.post("/api/decks", data={"game": "mea", "name": f"Wide {uuid.uuid4().hex[:8]}"})
+    assert made.ok, made.text()
+    deck_id = made.json()["id"]
+    assert page.request.post(f"/api/decks/{deck_id}/cards", data={"name": "Dizzy Bat", "count": 2}).ok
+    page.goto("/decks")
+    table = page.locator("table.decks-table").first
+    headers = {name: table.get_by_role("columnheader", name=name).bounding_box() for name in ("Collection", "Updated")}
+    row = table.locator(f'tr[data-deck-id="{deck_id}"]')
+    expect(row.locator("td.owned-cell")).to_contain_text("2 missing")
+    cells = {"Collection": row.locator("td.owned-cell").bounding_box(), "Updated": row.locator("time").bounding_box()}
+    for boxes in (headers, cells):
+        owned, updated = boxes["Collection"], boxes["Updated"]
+        assert owned and updated and owned["width"] > 40, boxes
+        assert owned["x"] + owned["width"] <= updated["x"] + 0.5, boxes  # side by side, not one over the other
+    text = row.locator("td.owned-cell span")
+    assert text.evaluate("e => e.scrollWidth <= e.parentElement.clientWidth"), "the cell's text fits its column"

@@ -119,6 +119,24 @@ def test_decks_and_catalog_controls_have_accessible_names(page: Page, decks: dic
     expect(page.get_by_role("textbox", name=re.compile("^Deck text"))).to_be_visible()
 
 
+def test_catalog_page_says_what_meikyu_lacks_as_catalog_status_does(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The Catalog page is `catalog status`: under the table, the count of what Meikyu's rules need
+    and the rulebook does not give (84 values and at least 16 whole cards), in the command's words."""
+    from cardbase.games.meikyu.pool import missing_census
+    from cardbase.sim.meikyu import catalog_cards
+
+    census = missing_census(catalog_cards(live_server.database))
+    assert census.total  # the shipped catalog lacks them: the rulebook does not give them
+    page = new_context(viewport=PHONE).new_page()
+    page.goto("/catalog")
+    said = page.locator("#meikyu-census")
+    expect(said).to_be_visible()
+    expect(said).to_contain_text(f"Meikyu Kingdom: the catalog lacks {census} the rules need")
+    assert "at least" in str(census)  # the fourth OPEN card waits on the counts: never a made-up exact number
+
+
 def test_phone_builder_shows_the_deck_bar_and_updates_it(new_context: ContextMaker, live_server: LiveServer) -> None:
     """On a phone the deck panel is far below the gallery: the sticky bar says what an add did."""
     deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 17})
