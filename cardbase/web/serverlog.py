@@ -1,6 +1,6 @@
 """uvicorn's own log lines under ``cardbase serve``, made terminal-safe by ``cardbase.terminal``.
 
-What uvicorn (h11) says about a request can carry the client's text: the access line (client, method,
+What uvicorn (httptools) says about a request can carry the client's text: the access line (client, method,
 path with query, HTTP version, status), and an exception's traceback when a bug lets one through, whose
 message may hold the request's percent-decoded path or a header as sent (an ESC, a carriage return, a
 line break, a bidi override, a NUL). :func:`log_config` is uvicorn's own logging config with its two

@@ -27,6 +27,22 @@ def _free_port() -> int:
         return port
 
 
+def test_serve_runs_on_httptools_and_uvloop() -> None:
+    """uvicorn's C parser (httptools) and, off Windows, libuv's event loop (uvloop), both dependencies, not
+    the pure-Python h11 and asyncio's own loop that uvicorn falls back to (benchmarks/README.md, bench_team)."""
+    from fastapi import FastAPI
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from cardbase.cli.serve import _uvicorn_config
+
+    config = _uvicorn_config(FastAPI())
+    config.load()
+    assert config.http_protocol_class is HttpToolsProtocol
+    if sys.platform != "win32":
+        factory = config.get_loop_factory()
+        assert factory is not None and factory.__module__ == "uvloop", factory
+
+
 def test_a_port_in_use_is_one_line(db_url: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
