@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -131,6 +132,10 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     on every process; SIGINT to the first stops them all."""
     from tests.web.play_helpers import sse_views
 
+    # A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
+    # on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
+    get, post = partial(httpx.get, timeout=60), partial(httpx.post, timeout=60)
+
     port = _free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
@@ -141,15 +146,15 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     try:
         wait_until_serving(base, proc, 60)
         body = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}
-        made = httpx.post(f"{base}/api/games", json=body)
+        made = post(f"{base}/api/games", json=body)
         assert made.status_code == 201, made.text
         game_id = made.json()["id"]
         keys = {s["seat"]: s["key"] for s in made.json()["seats"]}
-        seen = [httpx.get(f"{base}/api/games/{game_id}").status_code for _ in range(12)]
+        seen = [get(f"{base}/api/games/{game_id}").status_code for _ in range(12)]
         assert seen == [200] * 12  # a process without the table would answer 404
-        assert httpx.get(f"{base}/play/{game_id}", params={"key": keys[0]}).status_code == 200
+        assert get(f"{base}/play/{game_id}", params={"key": keys[0]}).status_code == 200
         for _ in range(3):
-            with httpx.stream("GET", f"{base}/api/games/{game_id}/events") as events:
+            with httpx.stream("GET", f"{base}/api/games/{game_id}/events", timeout=60) as events:
                 assert events.status_code == 200 and events.headers["content-type"].startswith("text/event-stream")
                 text = ""
                 for line in events.iter_lines():
@@ -158,19 +163,17 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
                         break
             assert len(sse_views(text)) == 1
         for _ in range(4):  # moves, each on a new connection
-            now = httpx.get(f"{base}/api/games/{game_id}").json()
+            now = get(f"{base}/api/games/{game_id}").json()
             mover = keys[now["current_player"]]
             move = {"id": 0, "version": now["version"]}
-            moved = httpx.post(
-                f"{base}/api/games/{game_id}/actions", json=move, headers={"Authorization": f"Seat {mover}"}
-            )
+            moved = post(f"{base}/api/games/{game_id}/actions", json=move, headers={"Authorization": f"Seat {mover}"})
             assert moved.status_code == 200, moved.text
-            assert httpx.get(f"{base}/api/games/{game_id}").json()["version"] > now["version"]
-        deck = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
+            assert get(f"{base}/api/games/{game_id}").json()["version"] > now["version"]
+        deck = post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
         for n in range(1, 7):
-            added = httpx.post(f"{base}/api/decks/{deck}/cards", json={"name": "Selounticia"})
+            added = post(f"{base}/api/decks/{deck}/cards", json={"name": "Selounticia"})
             assert added.status_code == 200, added.text
-            page = httpx.get(f"{base}/decks/{deck}")
+            page = get(f"{base}/decks/{deck}")
             assert f'data-version="{n + 1}"' in page.text  # no process shows an older version
     finally:
         proc.send_signal(signal.SIGINT)
