@@ -14,9 +14,6 @@ from cardbase.errors import quoted
 if TYPE_CHECKING:
     import socket
 
-    import uvicorn
-    from fastapi import FastAPI
-
 
 def serve(
     db: DbOption = None,
@@ -151,6 +148,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     import uvicorn
 
     from cardbase.web.app import create_app
+    from cardbase.web.serverlog import uvicorn_config
     from cardbase.web.settings import WILDCARD, ServerSettings
 
     assert isinstance(settings, ServerSettings)
@@ -176,7 +174,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
         echo(f"cardbase: {problem}", err=True)
     if hall.active:
         echo(f"cardbase: {hall.active} game(s) in play resumed")
-    config = _uvicorn_config(app)
+    config = uvicorn_config(app)
     # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
     # "cardbase: interrupted" and exits 130.
     pids, private = children
@@ -185,24 +183,6 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     finally:
         hall.close()
         _stop_workers(pids)
-
-
-def _uvicorn_config(app: FastAPI) -> uvicorn.Config:
-    """uvicorn's settings for ``app``: warnings and errors only, no access log (a ``?token=`` link would be
-    written there), and its log lines terminal-safe (``cardbase.web.serverlog``: a request's text in them
-    is shown as escapes)."""
-    import uvicorn
-
-    from cardbase.web.serverlog import log_config
-
-    return uvicorn.Config(
-        app,
-        log_config=log_config(),
-        log_level="warning",
-        access_log=False,
-        server_header=False,
-        timeout_graceful_shutdown=5,
-    )
 
 
 def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[list[int], socket.socket]:
@@ -214,6 +194,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
     import uvicorn
 
     from cardbase.web.app import create_app
+    from cardbase.web.serverlog import uvicorn_config
     from cardbase.web.settings import ServerSettings
 
     assert isinstance(settings, ServerSettings)
@@ -232,7 +213,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             private.close()
             settings.database.engine.dispose(close=False)
             app = create_app(replace(settings, play_relay=relay))
-            uvicorn.Server(_uvicorn_config(app)).run(sockets=[sock])
+            uvicorn.Server(uvicorn_config(app)).run(sockets=[sock])
         except KeyboardInterrupt:
             pass
         except BaseException as error:  # said in one line; the process ends without the first one's clean-up

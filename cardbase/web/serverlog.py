@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
+import uvicorn
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 
 from cardbase.terminal import one_line, safe_text
@@ -95,3 +96,17 @@ def log_config() -> dict[str, Any]:
     config["formatters"]["default"]["()"] = f"{__name__}.SafeDefaultFormatter"
     config["formatters"]["access"]["()"] = f"{__name__}.SafeAccessFormatter"
     return config
+
+
+def uvicorn_config(app: Any, graceful_seconds: int = 5) -> uvicorn.Config:
+    """uvicorn's settings for cardbase's ``app`` (``cardbase serve``, and the tests' live servers): warnings
+    and errors only, no access log (a ``?token=`` link would be written there), its log lines
+    terminal-safe (:func:`log_config`); ``graceful_seconds`` for open requests when it stops."""
+    return uvicorn.Config(
+        app,
+        log_config=log_config(),
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        timeout_graceful_shutdown=graceful_seconds,
+    )

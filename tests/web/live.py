@@ -20,14 +20,14 @@ def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
     import uvicorn
 
     from cardbase.web.app import create_app
+    from cardbase.web.serverlog import uvicorn_config
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings = dataclasses.replace(settings, host="127.0.0.1", port=port)
     app = create_app(settings)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, graceful_seconds=2))  # as cardbase serve
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

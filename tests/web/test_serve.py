@@ -34,9 +34,9 @@ def test_serve_runs_on_httptools_and_uvloop() -> None:
     from fastapi import FastAPI
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    from cardbase.cli.serve import _uvicorn_config
+    from cardbase.web.serverlog import uvicorn_config
 
-    config = _uvicorn_config(FastAPI())
+    config = uvicorn_config(FastAPI())
     config.load()
     assert config.http_protocol_class is HttpToolsProtocol
     if sys.platform != "win32":
