@@ -61,8 +61,9 @@ def map_in_processes(work: Callable[[Any], R], chunks: Iterable[Any], jobs: int)
     ``select``): no helper thread and no lock here. ``multiprocessing.Pool`` hands results over
     through a thread and a ``threading.Event``; a Ctrl-C that lands in ``AsyncResult.get`` just as
     it takes the event's lock leaves the lock taken, the result thread then blocks on it for
-    good, and ``Pool.terminate`` waits for that thread: the command hung after Ctrl-C (seen under
-    load). ``ProcessPoolExecutor`` (3.11) has its own thread, and no way to stop a running task.
+    good, and ``Pool.terminate`` waits for that thread, so the command never ends (found by
+    ``tests/hostile/interrupt_anywhere.py``; likely what a ``sim --jobs 2`` that did not stop under
+    load met). ``ProcessPoolExecutor`` (3.11) has its own thread, and no way to stop a running task.
     """
     import multiprocessing
     from multiprocessing.connection import Connection, wait
