@@ -34,7 +34,7 @@ def _serve_chunks(work: Callable[[Any], Any], inbox: Any, parents: list[Any]) ->
     while True:
         try:
             task = inbox.recv()
-        except EOFError:  # the parent is gone
+        except (EOFError, OSError):  # the parent is gone
             return
         if task is None:
             return
@@ -45,6 +45,8 @@ def _serve_chunks(work: Callable[[Any], Any], inbox: Any, parents: list[Any]) ->
             answer = (index, False, error)
         try:
             inbox.send(answer)
+        except OSError:  # the parent is gone
+            return
         except Exception as error:  # the result or the exception cannot be pickled
             inbox.send((index, False, RuntimeError(f"{type(error).__name__}: {error}")))
 

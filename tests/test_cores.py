@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from cardbase import cores
 from cardbase.errors import WorkerStopped
+from tests.conftest import REPO
 
 
 @pytest.fixture
@@ -85,3 +89,54 @@ def test_a_map_left_early_kills_its_workers(no_worker_left: None) -> None:
     results = cores.map_in_processes(_uneven, range(1000), 2)
     assert [next(results) for _ in range(3)] == [0, 1, 4]
     results.close()
+
+
+def test_workers_end_when_their_parent_is_killed_outright(tmp_path: Path) -> None:
+    """A parent killed outright (``kill -9``: no cleanup runs) leaves no worker behind: each ends at
+    its next answer or wait, its pipe closed (the parent's ends it inherited are closed in it)."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from cardbase import cores\n"
+        "def slow(x):\n"
+        "    time.sleep(0.2)\n"
+        "    return x\n"
+        "for i, _ in enumerate(cores.map_in_processes(slow, range(1000), 2)):\n"
+        "    if i == 2:\n"
+        "        print('running', flush=True)\n"
+        "        time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=REPO)
+    assert parent.stdout is not None
+    assert parent.stdout.readline().strip() == "running"
+    workers = [pid for pid in _all_processes() if _parent_of(pid) == parent.pid]
+    assert len(workers) == 2
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in workers)
+
+
+def _all_processes() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdecimal()]
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _parent_of(pid: int) -> int | None:
+    fields = _stat(pid)
+    return int(fields[1]) if fields else None
+
+
+def _running(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
