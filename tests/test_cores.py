@@ -15,29 +15,15 @@ import pytest
 from cardbase import cores
 from cardbase.errors import WorkerStopped
 from tests.conftest import REPO
+from tests.processes import children, running
 
 
 @pytest.fixture
 def no_worker_left() -> Iterator[None]:
     """The test's maps leave no process of theirs running (children this process had before are not theirs)."""
-    before = set(_children())
+    before = set(children())
     yield
-    assert set(_children()) - before == set()
-
-
-def _children() -> list[int]:
-    """This process's children still running (not ended and waiting to be reaped)."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
-        if entry.isdecimal():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == me and fields[0] != "Z":
-                found.append(int(entry))
-    return found
+    assert set(children()) - before == set()
 
 
 def _uneven(x: int) -> int:
@@ -110,33 +96,11 @@ def test_workers_end_when_their_parent_is_killed_outright(tmp_path: Path) -> Non
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=REPO)
     assert parent.stdout is not None
     assert parent.stdout.readline().strip() == "running"
-    workers = [pid for pid in _all_processes() if _parent_of(pid) == parent.pid]
+    workers = children(parent.pid)
     assert len(workers) == 2
     parent.kill()
     parent.wait()
     deadline = time.monotonic() + 10
-    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_running(pid) for pid in workers)
-
-
-def _all_processes() -> list[int]:
-    return [int(entry) for entry in os.listdir("/proc") if entry.isdecimal()]
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def _parent_of(pid: int) -> int | None:
-    fields = _stat(pid)
-    return int(fields[1]) if fields else None
-
-
-def _running(pid: int) -> bool:
-    fields = _stat(pid)
-    return fields is not None and fields[0] != "Z"
+    assert not any(running(pid) for pid in workers)

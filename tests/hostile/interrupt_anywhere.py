@@ -1,14 +1,14 @@
 """Raise ``KeyboardInterrupt`` at one traced point after another of the parent's side of
 ``map_in_processes`` (its own lines and the standard library's it runs), each time in a new map:
-what a Ctrl-C landing there does. Run as a script (``python interrupt_anywhere.py MODULE``, with
-``sys.settrace`` of its own, away from pytest); prints ``points N`` and one line per point where the
-interrupt did not come out as ``KeyboardInterrupt``; a point where the map hangs never returns
-(the caller's timeout says so).
+what a Ctrl-C landing there does. Run from the repository, away from pytest (it sets its own
+``sys.settrace``): ``python -m tests.hostile.interrupt_anywhere MODULE [STEP]``. Prints ``points N``
+and one line per point where the interrupt did not come out as ``KeyboardInterrupt``; a point where
+the map hangs never returns (the caller's timeout says so).
 
 Why a trace function: a signal is taken between two bytecodes of the main thread, anywhere,
 including inside a library between taking a lock and entering the ``try`` that frees it. A test
 that sends real signals finds such a window once in hundreds of runs under load; this visits
-every line (or every ``--step``-th) once.
+every line (or every STEP-th) once.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from types import FrameType
 from typing import Any
 
 from cardbase import interrupts
+from tests.processes import children
 
 WATCHED = (
     "cores.py",
@@ -42,21 +43,6 @@ and ``multiprocessing.Pool``'s)."""
 def _square(x: int) -> int:
     time.sleep(0.001)
     return x * x
-
-
-def _children() -> list[int]:
-    """This process's children still running (not ended and waiting to be reaped)."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
-        if entry.isdecimal():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == me and fields[0] != "Z":
-                found.append(int(entry))
-    return found
 
 
 def _run(map_in_processes: Any, point: int) -> tuple[int, str]:
@@ -90,10 +76,10 @@ def _run(map_in_processes: Any, point: int) -> tuple[int, str]:
     finally:
         sys.settrace(None)
     deadline = time.monotonic() + 5
-    while _children() and time.monotonic() < deadline:
+    while children() and time.monotonic() < deadline:
         time.sleep(0.01)
-    if _children():
-        outcome += f"; {len(_children())} worker(s) left running"
+    if children():
+        outcome += f"; {len(children())} worker(s) left running"
     return seen, outcome
 
 

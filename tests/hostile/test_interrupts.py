@@ -468,10 +468,9 @@ def test_an_interrupt_anywhere_in_the_process_map_stops_it() -> None:
     ``interrupt_anywhere.py``) comes out as ``KeyboardInterrupt``, leaves no worker running and
     never hangs. With ``multiprocessing.Pool`` some points hung for good (the event lock of
     ``AsyncResult.get`` left taken) and others raised ``RuntimeError: release unlocked lock``."""
-    script = Path(__file__).with_name("interrupt_anywhere.py")
     try:
         done = subprocess.run(
-            [sys.executable, str(script), "cardbase.cores", "7"],
+            [sys.executable, "-m", "tests.hostile.interrupt_anywhere", "cardbase.cores", "7"],
             capture_output=True,
             text=True,
             timeout=900,
