@@ -8,8 +8,10 @@ pending are cancelled. Games are seeded by their index, so the results are those
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 from cardbase.errors import UnreadableInput, UsageError, quoted
@@ -105,6 +107,7 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
         raise UsageError(
             "--dask needs the optional dask packages: uv run --extra dask cardbase … (or pip install 'cardbase[dask]')"
         ) from None
+    quiet_known_dask_faults()
     cluster: Any = None
     client: Any = None
     finished = False
@@ -129,13 +132,40 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
                 _stop_at_once(client, cluster)
 
 
+class _SyncCancelFault(logging.Filter):
+    """Drops the traceback that ``distributed.utils.sync`` logs when a Ctrl-C lands before its
+    coroutine has started: its ``cancel`` callback then reads a variable not yet set (NameError,
+    logged by Tornado's ``tornado.application`` logger; seen in distributed 2026.8.0). The stop
+    itself works: the KeyboardInterrupt is raised as it should be."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, NameError):
+            return True
+        frame = error.__traceback__
+        while frame is not None and frame.tb_next is not None:
+            frame = frame.tb_next
+        code = frame.tb_frame.f_code if frame is not None else None
+        return not (code is not None and code.co_name == "cancel" and code.co_filename.endswith(_SYNC_FILE))
+
+
+_SYNC_FILE = str(Path("distributed", "utils.py"))
+_SYNC_CANCEL_FAULT = _SyncCancelFault()
+
+
+def quiet_known_dask_faults() -> None:
+    """Keep a Ctrl-C quiet: install :class:`_SyncCancelFault` (once) on Tornado's logger."""
+    logger = logging.getLogger("tornado.application")
+    if _SYNC_CANCEL_FAULT not in logger.filters:
+        logger.addFilter(_SYNC_CANCEL_FAULT)
+
+
 def _start_local_cluster(workers: int) -> Any:
     """A LocalCluster of ``workers`` processes, started in a thread while this one waits, so that
     a Ctrl-C meanwhile stops it at once (its workers killed) rather than after the start.
 
     Ctrl-C reaches the whole process group: the cluster's threads and workers are started with
     SIGINT blocked (kept across exec), so only this process sees it, and it stops them."""
-    import logging
     import threading
 
     from distributed import LocalCluster
@@ -188,7 +218,6 @@ def _stop_at_once(client: Any, cluster: Any) -> None:
 def _kill_local_workers() -> None:
     """Kill the worker processes this process started (a LocalCluster's): at once, mid-chunk.
     Dask's own complaints as they go (a nanny's traceback for a worker it was starting) are silenced."""
-    import logging
     import multiprocessing
 
     for name in ["distributed", *logging.root.manager.loggerDict]:
