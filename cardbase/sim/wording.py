@@ -35,6 +35,9 @@ _MEIKYU: dict[str, Phrase] = {
     "castle_tsunami": lambda v: (
         "a Tsunami may pass the Castle Tower" if v == "passes" else "a Tsunami never passes the Castle Tower"
     ),
+    "amulet_ask": lambda v: (
+        "only Amulet holders are asked after a die" if v == "holders" else "every player is asked after a die"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction
 from cardbase.games.meikyu.engine import MeikyuState
+from cardbase.games.meikyu.rules import READINGS as RULE_READINGS
 from cardbase.sim.records import parse_records, record_lines, replay
 from tests.meikyu.helpers import rules
 
@@ -17,15 +18,7 @@ SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 PLAYERS = st.sampled_from([2, 3, 4, 5])
 MANY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SOME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-READINGS = st.fixed_dictionaries(
-    {
-        "farm": st.sampled_from(["lands", "points"]),
-        "aggression_target": st.sampled_from(["attacker", "defender"]),
-        "map_room": st.sampled_from(["stays", "discarded"]),
-        "refugee": st.sampled_from(["apart", "land"]),
-        "casino": st.sampled_from(["final", "every"]),
-    }
-)
+READINGS = st.fixed_dictionaries({name: st.sampled_from(choices) for name, choices in RULE_READINGS.items()})
 
 
 def play_random(state: MeikyuState, seed: int, check_each=None) -> MeikyuState:

@@ -526,6 +526,39 @@ def test_amulet_rerolls_any_die_just_rolled_by_anyone():
     assert "Amulet" in state.in_play() or "Amulet" in state.discard_pile()
 
 
+@pytest.mark.parametrize("amulet_ask", ["holders", "everyone"])
+def test_who_is_asked_about_an_amulet_after_a_die(amulet_ask):
+    """``holders``: only P2, who holds one, is asked (and so seen to hold one). ``everyone``: P1,
+    then P2, are asked in turn order; P1, without an Amulet, may only pass."""
+    state = position(2, rules_options={"amulet_ask": amulet_ask}, hands=[{"Executioner": 1}, {"Amulet": 1}])
+    act(state, "quest Unnamed room 2 with Executioner")
+    roll(state, 6)
+    if amulet_ask == "everyone":
+        assert state.decision == "amulet" and state.current_player == 0
+        assert [str(a) for a in state.legal_actions()] == ["pass"]
+        refused(state, "amulet", "hold-cards", "P1 holds no Amulet")
+        act(state, "pass")
+    assert state.decision == "amulet" and state.current_player == 1
+    assert [str(a) for a in state.legal_actions()] == ["amulet", "pass"]
+    act(state, "pass")
+    assert state.decision != "amulet"
+
+
+@pytest.mark.parametrize("amulet_ask", ["holders", "everyone"])
+def test_a_die_that_finds_no_amulet_anywhere(amulet_ask):
+    """No Amulet in any hand: ``holders`` asks nobody; ``everyone`` still asks each player (so
+    that a question asked tells nothing), and each may only pass."""
+    state = position(3, rules_options={"amulet_ask": amulet_ask}, hands=[{"Executioner": 1}, {}, {}])
+    act(state, "quest Unnamed room 2 with Executioner")
+    roll(state, 2)
+    asked = []
+    while state.decision == "amulet":
+        asked.append(state.current_player)
+        assert [str(a) for a in state.legal_actions()] == ["pass"]
+        act(state, "pass")
+    assert asked == ([0, 1, 2] if amulet_ask == "everyone" else [])
+
+
 def test_sword_adds_one():
     state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
     act(state, "quest Unnamed room 4 with Bee, Sword")
@@ -828,7 +861,13 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
     from cardbase.games.base import InvalidRules
     from cardbase.games.meikyu.engine import MeikyuRules
 
-    chosen = {"grimoire": "stack", "fortress": "aggressions", "open_draw": "replaced", "castle_tsunami": "stays"}
+    chosen = {
+        "grimoire": "stack",
+        "fortress": "aggressions",
+        "open_draw": "replaced",
+        "castle_tsunami": "stays",
+        "amulet_ask": "everyone",
+    }
     r = rules(3, **chosen)
     again = MeikyuRules.from_options(r.to_options())
     assert {k: getattr(again, k) for k in chosen} == chosen

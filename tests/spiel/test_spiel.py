@@ -68,6 +68,7 @@ def test_the_three_games_are_registered():
         ("cardbase_mea", {"adjacency": "diagonal", "move_in": "first", "board_size": 5}, 3),
         ("cardbase_meikyu", {"players": 2}, 1),
         ("cardbase_meikyu", {"players": 5, "aggression_target": "defender", "grimoire": "stack"}, 1),
+        ("cardbase_meikyu", {"players": 3, "amulet_ask": "everyone"}, 1),
     ],
 )
 def test_openspiel_random_sim_test_passes(name, params, sims, mea_config):

@@ -4,6 +4,7 @@ CARDBASE_TEST_POSTGRES is set): games started, seen per seat, moved, refused, un
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -507,3 +508,35 @@ def test_hints_past_the_servers_slots_are_answered_503_with_retry_after(client: 
     assert taken >= 1 and busy.status_code == 503 and busy.headers["Retry-After"]
     assert "other hints" in error_of(busy)
     assert client.get(f"/api/games/{game_id}/hint", headers=seat_header(keys[seat])).status_code == 200
+
+
+def test_a_meikyu_table_that_asks_everyone_about_amulets(client: TestClient) -> None:
+    """``amulet_ask=everyone`` chosen at the table: after a die every seat is asked in turn, and a
+    seat without an Amulet is offered only ``pass`` (so being asked tells the others nothing)."""
+    made = new_game(client, "meikyu", ["human", "human"], rules={"amulet_ask": "everyone"}, seed=4)
+    game_id, keys = made["id"], keys_of(made)
+    table = hall(client).get(game_id).table
+    assert table.rules.amulet_ask == "everyone" and "every player is asked after a die" in table.labels["rules"]
+    asked: list[int] = []
+    rng = random.Random(3)
+    for _ in range(2000):
+        state = table.state
+        if state.is_terminal or (state.decision == "amulet" and len(asked) == 2):
+            break
+        seat = state.current_player
+        data = view(client, game_id, keys[seat])
+        if state.decision == "amulet":
+            asked.append(seat)
+            holds = any(card == "Amulet" for card in state.hand(seat))
+            assert [a["text"] for a in data["legal"]] == (["amulet", "pass"] if holds else ["pass"]), data["legal"]
+            choice = len(data["legal"]) - 1  # pass
+        else:
+            asked.clear()
+            choice = rng.randrange(len(data["legal"]))
+        moved = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"id": choice, "version": data["version"]},
+            headers=seat_header(keys[seat]),
+        )
+        assert moved.status_code == 200, moved.text
+    assert asked == [state.turn_player, 1 - state.turn_player], asked

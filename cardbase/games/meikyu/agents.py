@@ -379,7 +379,7 @@ def heuristic_action(obs: MeikyuObservation, legal: Sequence[Any]) -> Any:
     if ask == A_DEFEND:
         return _defend(obs)
     if ask == A_AMULET:
-        return AMULET if _want_amulet(obs) else PASS
+        return AMULET if len(legal) > 1 and _want_amulet(obs) else PASS
     if ask in (A_CASINO, A_HOT):
         return DRAW
     if ask == A_TOMB:

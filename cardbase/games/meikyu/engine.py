@@ -772,8 +772,12 @@ class MeikyuState(State):
 
     def _window(self, roller: int, slot: int, i: int) -> bool:
         """After a die (``roller``'s, in ``slot`` of the dice): the seats from the ``i``-th in
-        turn order on may play an Amulet to have it rerolled."""
+        turn order on may play an Amulet to have it rerolled (asked: the holders, or everyone)."""
         n = self._n
+        if self.rules.amulet_ask == "everyone":
+            if i < n:
+                return self._wait(A_AMULET, (self._turn + i) % n, (roller, slot, i))
+            return False
         amulets = self._t.amulets
         for j in range(i, n):
             seat = (self._turn + j) % n
@@ -1008,8 +1012,12 @@ class MeikyuState(State):
         p = self.current_player
         return self._t.defences(self._hands[p], self._hkey[p], bool(self._eff[p] & B_LAB))
 
-    def _legal_amulet(self) -> tuple[Word, Word]:
-        return (AMULET, PASS)
+    def _legal_amulet(self) -> tuple[Word, ...]:
+        hand = self._hands[self.current_player]
+        for a in self._t.amulets:
+            if hand[a]:
+                return (AMULET, PASS)
+        return (PASS,)  # asked all the same (rule amulet_ask=everyone)
 
     def _legal_draw_or_pass(self) -> tuple[Word, Word]:
         return (DRAW, PASS)
@@ -1150,6 +1158,8 @@ class MeikyuState(State):
         ctx["dice"][slot] = action.value
         if action.value == 6 and self.rules.casino == "every":  # every 6 rolled, kept or not
             ctx.setdefault("sixes", []).append(slot)
+        if self.rules.amulet_ask == "everyone":
+            return self._window(roller, slot, 0)
         amulets = self._t.amulets
         for hand in self._hands:  # (a quick look: most dice find no Amulet anywhere)
             for a in amulets:
@@ -1420,6 +1430,8 @@ class MeikyuState(State):
             "cannot be taken",
         }[ask]
         options = ", ".join(str(a) for a in self.legal_actions())
+        if ask == A_AMULET and action is AMULET:
+            raise IllegalAction(f"{seat} holds no Amulet: pass", "hold-cards", p)
         if isinstance(action, Choose) and action.verb == _CHOICE_VERBS.get(ask):
             if ask in (A_HANDLIMIT, A_REFUGEE):
                 raise IllegalAction(f"you do not hold {action.name}", "hold-cards", p)

@@ -33,6 +33,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "fortress": ("quests", "aggressions"),
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
+    "amulet_ask": ("holders", "everyone"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -66,6 +67,10 @@ class MeikyuRules(Rules):
     ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
     drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
     the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
+    ``amulet_ask``: after a die, the players holding an Amulet are asked whether to play it
+    (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
+    order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
+    only pass, and nobody learns who holds one, as at a real table).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -85,6 +90,7 @@ class MeikyuRules(Rules):
     fortress: str = "quests"
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
+    amulet_ask: str = "holders"
     goal: int = GOAL
     turn_limit: int = 1000
 
