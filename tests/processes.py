@@ -31,3 +31,20 @@ def children(of: int | None = None) -> list[int]:
             if fields is not None and int(fields[1]) == parent and fields[0] != "Z":
                 found.append(int(entry))
     return found
+
+
+def cmdline(pid: int) -> bytes:
+    """The command line of ``pid`` (NUL-separated), or ``b""`` if it is gone."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as line:
+            return line.read()
+    except OSError:
+        return b""
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time ``pid`` has used (user and system), or 0.0 if it is gone."""
+    fields = stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -3,7 +3,6 @@ workers (local processes or a Dask LocalCluster) stopped and no traceback."""
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from cardbase.cores import available_cores
 from tests.conftest import REPO
 from tests.hostile.conftest import assert_refused, run_cli
 from tests.hostile.test_interrupts import _finish, _interrupt, _session_processes, _start, workers_busy
+from tests.processes import cmdline, cpu_seconds
 
 RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
 CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
@@ -128,10 +128,10 @@ def test_dask_local_stopped_at_any_moment_leaves_no_worker(moment: str, tmp_path
     process = _start([*argv, "--db", str(tmp_path / "c.db")], tmp_path)
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:
-        workers = [pid for pid in _session_processes(process.pid) if b"spawn_main" in _cmdline(pid)]
+        workers = [pid for pid in _session_processes(process.pid) if b"spawn_main" in cmdline(pid)]
         if moment == "starting" and workers:
             break
-        if moment == "playing" and workers and min(_cpu(pid) for pid in workers) >= 3.0:
+        if moment == "playing" and workers and min(cpu_seconds(pid) for pid in workers) >= 3.0:
             break
         time.sleep(0.01)
     assert process.poll() is None, process.communicate()
@@ -178,21 +178,6 @@ def test_a_ctrl_c_before_a_dask_call_has_begun_prints_no_traceback(guard: str) -
         assert "Traceback" not in done.stderr, done.stderr
     else:
         assert "NameError: cannot access free variable 'future'" in done.stderr, done.stderr
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
-    except OSError:
-        return b""
-
-
-def _cpu(pid: int) -> float:
-    try:
-        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.mark.xdist_group("pools")  # worker processes; how fast it stops: benchmarks/bench_interrupts.py
