@@ -52,6 +52,15 @@ def test_agents_complete_the_last_name_of_a_list() -> None:
     assert complete("lab", "gauntlet", "x", "--agents", "heuristic,r") == ["heuristic,random"]
 
 
+def test_rules_options_complete_their_names_then_their_words() -> None:
+    assert complete("sim", "meikyu", "--rule", "amu") == ["amulet_ask="]
+    assert complete("sim", "meikyu", "--rule", "amulet_ask=") == ["amulet_ask=holders", "amulet_ask=everyone"]
+    assert complete("play", "mea", "--rule", "move_in=f") == ["move_in=first"]
+    assert complete("sim", "meio", "--rule", "ace_high=") == ["ace_high=yes", "ace_high=no"]
+    assert complete("sim", "meio", "--rule", "rounds=") == []  # a number: nothing to offer
+    assert complete("lab", "gauntlet", "x", "--rule", "adj") == ["adjacency="]  # the lab's decks are Méa's
+
+
 def test_formats_complete() -> None:
     assert complete("catalog", "export", "--game", "mea", "--format", "") == ["csv", "json", "xlsx"]
     assert complete("catalog", "template", "--game", "mea", "--format", "x") == ["xlsx"]

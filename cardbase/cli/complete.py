@@ -85,6 +85,25 @@ def agents(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
     return _items([prefix + n for n in _safely(names)], prefix + last)
 
 
+def rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``--rule NAME=VALUE`` of the command's game (Méa's when it has none: the lab's): the names
+    with ``=``, then after ``NAME=`` the words it takes (``amulet_ask=everyone``, ``yes``/``no``).
+    Bash splits a word at ``=`` (its ``COMP_WORDBREAKS``), so there only the names complete."""
+    from cardbase.sim.registry import game
+
+    def known() -> list[str]:
+        entry = game(_game_of(ctx) or "mea")
+        choices = entry.rules_class().option_choices
+        name, eq, _ = incomplete.partition("=")
+        if not eq:
+            return [f"{n}=" for n in entry.rule_defaults()]
+        kind = entry.rule_defaults().get(name, (None, None))[0]
+        words = ("yes", "no") if kind is bool else choices.get(name, ())
+        return [f"{name}={w}" for w in words]
+
+    return _items(_safely(known), incomplete)
+
+
 def deck_formats(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The shipped formats of the command's game (of every game when it is not known yet)."""
     from cardbase.decks.formats import format_names

@@ -74,7 +74,11 @@ PlotOption = Annotated[
 RuleOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--rule", "-r", help="Any Méa rules option as NAME=VALUE (see docs/rules/mea.md).", show_default=False
+        "--rule",
+        "-r",
+        shell_complete=complete.rules,
+        help="Any Méa rules option as NAME=VALUE (see docs/rules/mea.md).",
+        show_default=False,
     ),
 ]
 DropOption = Annotated[

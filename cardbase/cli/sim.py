@@ -70,6 +70,7 @@ RuleOption = Annotated[
     typer.Option(
         "--rule",
         "-r",
+        shell_complete=complete.rules,
         help="Any rules option as NAME=VALUE, repeatable (e.g. --rule tiles_per_colour=9); the options and "
         "their readings are in docs/rules/<game>.md. Applied after the other flags; kept in game records.",
         show_default=False,

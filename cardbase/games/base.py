@@ -200,6 +200,9 @@ class Rules(ABC):
     """
 
     game_id: ClassVar[str]
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """The options that take one of a few words (name → the words, the default first among them
+    or not): what a form offers as a list and ``--rule`` completes."""
 
     @property
     @abstractmethod

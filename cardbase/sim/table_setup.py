@@ -66,14 +66,20 @@ def example_decks(game_id: str = "mea") -> list[str]:
 
 
 def rule_fields(game_id: str) -> list[dict[str, Any]]:
-    """The rules options a table offers (those of ``--rule``): name, kind and default."""
+    """The rules options a table offers (those of ``--rule``): name, kind (``choice`` for one of
+    a few words, then ``choices`` lists them), and default."""
     from cardbase.sim.registry import game
 
     kinds = {str: "text", int: "number", bool: "yes/no"}
-    return [
-        {"name": name, "kind": kinds[kind], "default": default}
-        for name, (kind, default) in game(game_id).rule_defaults().items()
-    ]
+    entry = game(game_id)
+    choices = entry.rules_class().option_choices
+    out: list[dict[str, Any]] = []
+    for name, (kind, default) in entry.rule_defaults().items():
+        if name in choices:
+            out.append({"name": name, "kind": "choice", "default": default, "choices": list(choices[name])})
+        else:
+            out.append({"name": name, "kind": kinds[kind], "default": default})
+    return out
 
 
 def assume_profiles() -> list[str]:

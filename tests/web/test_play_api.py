@@ -346,6 +346,28 @@ def test_the_start_page_and_a_game_played_by_its_forms(client: TestClient) -> No
     assert (after["version"], after["log"]) == (before["version"], before["log"])
 
 
+def test_the_start_page_offers_a_reading_as_a_list_of_its_words(client: TestClient) -> None:
+    """A rules option that takes one of a few words is a select of them, its default marked and
+    chosen; the word chosen reaches the table."""
+    page = client.get("/play?game=meikyu").text
+    select = re.search(r'<select name="rule_amulet_ask">(.*?)</select>', page)
+    assert select is not None, "amulet_ask is not offered as a list"
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]*)</option>', select.group(1))
+    assert options == [("holders", " selected", "holders (default)"), ("everyone", "", "everyone")]
+    mea = client.get("/play?game=mea").text
+    assert re.search(r'<select name="rule_adjacency"><option value="orthogonal" selected>', mea)
+    assert '<input name="rule_max_turns"' in mea  # a number stays a field
+    started = client.post(
+        "/play",
+        data={"game": "meikyu", "players": "2", "seat0": "human", "seat1": "random", "assume": "default",
+              "rule_amulet_ask": "everyone", "rule_casino": "every"},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert started.status_code == 303, started.text
+    rules = hall(client).get(started.headers["location"].rsplit("/", 1)[1]).table.rules
+    assert (rules.amulet_ask, rules.casino, rules.grimoire) == ("everyone", "every", "one")
+
+
 def test_hot_seat_hides_the_hand_until_the_next_player_confirms(client: TestClient) -> None:
     started = client.post(
         "/play", data={"game": "meio", "players": "2", "seat0": "human", "seat1": "human", "hotseat": "1"},

@@ -292,7 +292,7 @@ class MeaRules(Rules):
     displaced_to: str = "owner"
     board_size: int = 0
 
-    _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
         "attack_rule": ("one", "all"),
         "move_in": ("all", "first"),
@@ -317,9 +317,9 @@ class MeaRules(Rules):
             want = {"bool": bool, "int": int, "str": str}[str(f.type)]
             if type(value) is not want:
                 raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
-            if f.name in self._CHOICES and value not in self._CHOICES[f.name]:
+            if f.name in self.option_choices and value not in self.option_choices[f.name]:
                 raise InvalidRules(
-                    f"Méa option {f.name} is one of {', '.join(self._CHOICES[f.name])}, not {quoted(value)}"
+                    f"Méa option {f.name} is one of {', '.join(self.option_choices[f.name])}, not {quoted(value)}"
                 )
             if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")

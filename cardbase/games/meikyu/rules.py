@@ -76,6 +76,7 @@ class MeikyuRules(Rules):
     """
 
     game_id: ClassVar[str] = "meikyu"
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = READINGS
     title: ClassVar[str] = "Meikyu Kingdom"
     lower_is_better: ClassVar[bool] = False
 
