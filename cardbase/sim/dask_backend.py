@@ -9,6 +9,7 @@ pending are cancelled. Games are seeded by their index, so the results are those
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -36,7 +37,7 @@ class DaskBackend:
         from distributed import as_completed
 
         pending: set[Any] = set()
-        finished = as_completed()
+        finished = as_completed(loop=self.client.loop)
         try:
             for chunk in chunks:
                 future = self.client.submit(work, chunk, pure=False, retries=RETRIES)
@@ -58,8 +59,8 @@ MAX_ADDRESS = 300
 """The longest ``--dask`` address read: a host name is at most 253 characters."""
 CONNECT_SECONDS = 5
 """How long to wait for a remote scheduler: with start-up, a bad address fails within 10 s."""
-CLOSE_SECONDS = 5
-"""How long closing the client, and the cluster, may take after a stop (Ctrl-C, an error)."""
+CLOSE_SECONDS = 4
+"""How long closing the client and the cluster may take, together, after a stop (Ctrl-C, an error)."""
 
 
 def scheduler_address(text: str) -> str:
@@ -114,7 +115,7 @@ def dask_backend(address: str, local_workers: int) -> Iterator[DaskBackend]:
     try:
         if address == "local":
             cluster = _start_local_cluster(local_workers)
-            client = Client(cluster)
+            client = Client(cluster, set_as_default=False)
         else:
             client = _connect(Client, address)
         yield DaskBackend(client, sum(client.nthreads().values()))
@@ -205,14 +206,22 @@ def _start_local_cluster(workers: int) -> Any:
 
 def _stop_at_once(client: Any, cluster: Any) -> None:
     """Close ``client`` and ``cluster`` (either may be None) after a stop, within ``CLOSE_SECONDS``
-    each: the local workers are killed first, and a close that takes longer is given up."""
+    together: the local workers are killed first, and a close that takes longer is given up.
+
+    Given up for good: distributed's exit hook would close a cluster not yet closed again, for up
+    to 10 s more (seen at a load of 5: the command hung 10 s after its last line), and a nanny
+    may have started a worker again after the kill, so the workers are killed once more."""
     if cluster is not None:
         _kill_local_workers()
+    deadline = time.monotonic() + CLOSE_SECONDS
     for part in (client, cluster):
         if part is not None:
             # What is left of a local cluster ends with this process (its workers watch it).
             with suppress(TimeoutError, OSError, RuntimeError):
-                part.close(timeout=CLOSE_SECONDS)
+                part.close(timeout=max(0.5, deadline - time.monotonic()))
+    if cluster is not None:
+        cluster.shutdown_on_close = False  # distributed.deploy.spec.close_clusters, at exit
+        _kill_local_workers()
 
 
 def _kill_local_workers() -> None:
@@ -280,8 +289,6 @@ def _resolved(host: str, port: int) -> tuple[str, int]:
 def _greeting(conn: Any) -> bool | None:
     """Whether the first bytes a server sent are a Dask handshake (a little-endian byte count, then
     a message naming its pickle protocol); None if it sent nothing within ``CONNECT_SECONDS``."""
-    import time
-
     deadline = time.monotonic() + CONNECT_SECONDS
     data = b""
     while time.monotonic() < deadline:
@@ -318,7 +325,7 @@ def _check_tls_settings(address: str) -> None:
 def _connect(client_class: Any, address: str) -> Any:
     """A client of the scheduler at ``address``; anything that stops it is one error naming the address."""
     try:
-        return client_class(address, timeout=f"{CONNECT_SECONDS}s")
+        return client_class(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
     except MemoryError:  # the frame length a server that does not speak Dask's protocol sent
         raise UnreadableInput(f"--dask {address}: what answered there is not a Dask scheduler") from None
     except Exception as error:  # a timeout, a refused connection, an unknown host, a TLS failure

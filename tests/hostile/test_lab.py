@@ -144,6 +144,40 @@ def test_dask_local_stopped_at_any_moment_leaves_no_worker(moment: str, tmp_path
     assert _session_processes(process.pid) == []
 
 
+_SLOW_CLOSE = """
+import time
+from distributed.deploy.spec import SpecCluster
+
+
+def slow_close(self, timeout=None):  # a close that runs out of its time, as one did at a load of 5
+    print("close", flush=True)
+    time.sleep(min(timeout or 10, 10))
+    raise TimeoutError
+
+
+if __name__ == "__main__":
+    SpecCluster.close = slow_close
+    from cardbase.sim.dask_backend import dask_backend
+
+    try:
+        with dask_backend("local", 1):
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        print("stopped", flush=True)
+"""
+
+
+@pytest.mark.xdist_group("pools")
+def test_a_cluster_whose_close_runs_out_of_time_is_not_closed_again_at_exit(tmp_path: Path) -> None:
+    """After a stop the cluster's close is tried once, within CLOSE_SECONDS; distributed's exit hook
+    must not try it again (10 s more: a Ctrl-C test once hung there)."""
+    script = tmp_path / "slow_close.py"
+    script.write_text(_SLOW_CLOSE, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["close", "stopped"], done.stdout
+
+
 # A Ctrl-C that lands while the Dask client's loop is busy, before sync()'s coroutine has begun:
 # distributed's cancel callback then reads an unset variable and Tornado logs the NameError.
 _SYNC_INTERRUPTED = """
