@@ -850,7 +850,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     """``print deck`` of a database deck with the form's sheet options, as a PDF download."""
     from cardbase.decks.service import resolve_stored
     from cardbase.decks.store import deck_by_id
-    from cardbase.names import slug
+    from cardbase.names import file_slug
     from cardbase.render.deck_print import deck_pdf
     from cardbase.web.app import settings_of
 
@@ -867,7 +867,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     title = f"{info.name} — cardbase proxies" + (" (missing copies)" if missing else "")
     resolved = resolve_stored(database, deck_id)
     data = deck_pdf(database, resolved, sheet, images, title, warner(request), missing=missing)
-    filename = f"{slug(info.name) or 'deck'}{'-missing' if missing else ''}.pdf"
+    filename = f"{file_slug(info.name) or 'deck'}{'-missing' if missing else ''}.pdf"
     return tagged(download(data, filename, "application/pdf"), info)
 
 
