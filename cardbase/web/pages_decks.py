@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
-from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
+from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
 from cardbase.games.base import is_demo
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
@@ -916,8 +916,8 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     if upload is not None and not isinstance(upload, str) and upload.filename:
         raw = upload.file.read(MAX_DECK_TEXT + 1)
         if len(raw) > MAX_DECK_TEXT:
-            raise UsageError(f"{upload.filename}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
-        source = upload.filename
+            raise UsageError(f"{shown(upload.filename)}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
+        source = shown(upload.filename)
         text = decode_deck_bytes(raw, source)
     if len(text) > MAX_DECK_TEXT:
         raise UsageError(f"a pasted deck has at most {MAX_DECK_TEXT:,} characters")

@@ -121,6 +121,39 @@ def test_bad_query_names_the_term_and_keeps_the_last_results(web: TestClient, da
     assert ids_in(good.text) == search_ids(database, "goblin")
 
 
+ESC = "bad\x1b[31mred\u202e"
+"""A value with a raw ESC (a terminal's colour) and a right-to-left override: both print nothing."""
+
+
+def refusal_of(text: str, region: str) -> str:
+    """The element of a page whose id is ``region`` (its text, as the page has it)."""
+    found = re.search(rf'<(div|p) id="{region}"[^>]*>.*?</\1>', text, re.S)
+    assert found, text[:500]
+    return found.group(0)
+
+
+def test_a_refused_query_shows_its_control_characters_as_escapes(web: TestClient) -> None:
+    """The search page's refusal marks the bad term in the query: it showed the raw ESC (the message
+    beside it already wrote it ``\\x1b``, as ``quoted`` does); both now write it so."""
+    page = web.get("/cards", params={"q": f"goblin t:{ESC}"})
+    assert page.status_code == 400
+    refusal = refusal_of(page.text, "query-error")
+    assert "\x1b" not in refusal and "\u202e" not in refusal, refusal
+    assert f"&#39;t:bad\\x1b[31mred\\u202e&#39;: unknown card type" in refusal  # the message, by quoted
+    assert '<code>goblin <mark class="term">t:bad\\x1b[31mred\\u202e</mark></code>' in refusal
+
+
+def test_an_uploaded_deck_files_name_is_shown_with_its_control_characters_as_escapes(web: TestClient) -> None:
+    """A deck file named with a raw ESC: the refusal named it bare ("Nothing was stored from bad␛[31m…")."""
+    for data in (b"2 No Such Card\n", b"x" * 1_000_001):
+        page = web.post(
+            "/decks/import", data={"game": "mea", "name": "Up"}, files={"file": (f"{ESC}.txt", data, "text/plain")}
+        )
+        assert page.status_code in (400, 413) and "\x1b" not in page.text and "\u202e" not in page.text
+        said = html.unescape(page.text)
+        assert "'bad\\x1b[31mred\\u202e.txt'" in said, page.text[:800]
+
+
 @pytest.mark.parametrize("page", ["0", "x", "10001", "²"])
 def test_bad_page_is_one_line_error(web: TestClient, page: str) -> None:
     response = web.get("/cards", params={"page": page})
