@@ -139,7 +139,7 @@ def test_a_refused_query_shows_its_control_characters_as_escapes(web: TestClient
     assert page.status_code == 400
     refusal = refusal_of(page.text, "query-error")
     assert "\x1b" not in refusal and "\u202e" not in refusal, refusal
-    assert f"&#39;t:bad\\x1b[31mred\\u202e&#39;: unknown card type" in refusal  # the message, by quoted
+    assert "&#39;t:bad\\x1b[31mred\\u202e&#39;: unknown card type" in refusal  # the message, by quoted
     assert '<code>goblin <mark class="term">t:bad\\x1b[31mred\\u202e</mark></code>' in refusal
 
 
