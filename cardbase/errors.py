@@ -170,6 +170,15 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
+def visible(text: str) -> str:
+    """``text`` with each character that prints nothing (a raw ESC, a line break, a direction mark)
+    written as the escape :func:`quoted` gives it (``\\x1b``, ``\\n``, ``\\u202e``), the rest as
+    it is: for a user's own text shown bare beside a message (the query a search refused)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` as a message shows it bare (a path, a deck argument): whole when it is short, else
     cut as :func:`quoted` cuts it; quoted too when it holds a line break or another control character

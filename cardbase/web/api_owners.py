@@ -115,7 +115,7 @@ class CardValues(BaseModel):
 
 def _bounded(values: dict[str, Any]) -> dict[str, Any]:
     """Each value a string, a whole number or null, of at most ``MAX_VALUE`` characters."""
-    from cardbase.errors import UsageError
+    from cardbase.errors import UsageError, shown
 
     out: dict[str, Any] = {}
     for key, value in values.items():
@@ -124,9 +124,9 @@ def _bounded(values: dict[str, Any]) -> dict[str, Any]:
         if value is None:
             value = ""
         if isinstance(value, bool) or not isinstance(value, str | int | list):
-            raise UsageError(f"values.{key[:40]}: a text or a whole number")
+            raise UsageError(f"values.{shown(key)}: a text or a whole number")
         if isinstance(value, str) and len(value) > MAX_VALUE:
-            raise UsageError(f"values.{key[:40]}: {len(value):,} characters, over the bound of {MAX_VALUE:,}")
+            raise UsageError(f"values.{shown(key)}: {len(value):,} characters, over the bound of {MAX_VALUE:,}")
         out[key] = value
     return out
 

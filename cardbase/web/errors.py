@@ -32,6 +32,7 @@ from cardbase.errors import (
     Stale,
     UnknownCard,
     UsageError,
+    shown,
 )
 from cardbase.errors import mask_secrets as _mask
 from cardbase.games.base import GameError, InvalidAction
@@ -316,7 +317,7 @@ def validation_message(error: RequestValidationError) -> str:
     loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body", "header", "cookie", "form")]
     if first.get("type") == "json_invalid":
         return "the request body is not valid JSON"
-    name = ".".join(loc) or "request"
+    name = shown(".".join(loc)) if loc else "request"
     msg = str(first.get("msg", "is not valid"))
     if first.get("type") == "missing":
         return f"{name}: is required"

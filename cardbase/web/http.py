@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -156,21 +157,41 @@ def form_versions(form: Any) -> frozenset[int] | None:
 # --- downloads ------------------------------------------------------------------------------------
 
 
+NAME_LIMIT = 150
+"""A download's name has at most this many characters (its ending kept whole; file systems allow 255 bytes)."""
+
+_ENDING = re.compile(r"(?:\.[A-Za-z0-9]{1,8}){1,2}$")
+"""A file name's ending: one or two short ASCII parts (``.txt``, ``.plain.txt``, ``.code.txt``)."""
+
+_LATIN = str.maketrans(
+    {"Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Ø": "O", "ø": "o", "ß": "ss", "ẞ": "SS", "Đ": "D", "đ": "d"}
+    | {"Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "Ł": "L", "ł": "l", "Ħ": "H", "ħ": "h", "ı": "i", "ŀ": "l"}
+)
+"""Latin letters that NFKD does not take apart into an ASCII letter and accents."""
+
+_NOT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
 def content_disposition(filename: str) -> str:
     """``attachment`` with ``filename`` as RFC 6266 and RFC 5987 say: the name in UTF-8
-    (``filename*``), and an ASCII fallback for old clients; separators and control characters go."""
-    name = "".join("_" if c in '/\\"' else c for c in unicodedata.normalize("NFC", filename) if c.isprintable()).strip(
-        " ."
-    )
-    name = name[:150] or "download"
-    stem, dot, suffix = name.rpartition(".")
-    if not dot:
-        stem, suffix = name, ""
-    folded = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-    plain = "".join(c if c.isalnum() or c in "-_" else "_" for c in folded).strip("_")
-    plain_suffix = "".join(c for c in suffix if c.isascii() and (c.isalnum() or c in "-_"))
-    fallback = (plain or "download") + (f".{plain_suffix}" if plain_suffix else "")
-    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+    (``filename*``), and an ASCII fallback for old clients; separators and control characters go.
+
+    One rule gives both from the same name: the same base and the same whole ending (``.plain.txt``
+    in both, never ``_plain.txt``); the fallback spells the base in ASCII (``Crème brûlée`` →
+    ``Creme_brulee``, ``Ærø`` → ``AEro``), each run of what ASCII cannot spell one ``_``, and a base
+    with no ASCII letter or digit at all (``勇者の山札``) ``download``. A name longer than
+    ``NAME_LIMIT`` characters loses the end of its base, never its ending."""
+    name = "".join("_" if c in '/\\"' else c for c in unicodedata.normalize("NFC", filename) if c.isprintable())
+    name = name.strip(" .")
+    ending_found = _ENDING.search(name)
+    ending = ending_found.group(0) if ending_found and ending_found.start() > 0 else ""
+    base = name[: len(name) - len(ending)].rstrip(" .")[: NAME_LIMIT - len(ending)].rstrip(" .") or "download"
+    folded = unicodedata.normalize("NFKD", base.translate(_LATIN))
+    spelt = "".join(c if c.isascii() else "" if unicodedata.combining(c) else "_" for c in folded)
+    plain = _NOT_NAME.sub("_", spelt).strip("._-")[: NAME_LIMIT - len(ending)]
+    if not any(c.isalnum() for c in plain):
+        plain = "download"
+    return f"attachment; filename=\"{plain}{ending}\"; filename*=UTF-8''{quote(base + ending, safe='')}"
 
 
 def download(data: bytes | str, filename: str, media_type: str, headers: dict[str, str] | None = None) -> Response:

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from cardbase.catalog.fields import source_label
-from cardbase.errors import InvalidData, UnknownCard
+from cardbase.errors import InvalidData, UnknownCard, visible
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
@@ -183,7 +183,7 @@ class Gallery:
         if not self.term or self.term not in self.bad_query:
             return None
         before, _, after = self.bad_query.partition(self.term)
-        return before, self.term, after
+        return visible(before), visible(self.term), visible(after)
 
     @property
     def pages(self) -> int:

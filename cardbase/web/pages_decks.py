@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
-from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
+from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
 from cardbase.games.base import is_demo
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
@@ -850,7 +850,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     """``print deck`` of a database deck with the form's sheet options, as a PDF download."""
     from cardbase.decks.service import resolve_stored
     from cardbase.decks.store import deck_by_id
-    from cardbase.names import slug
+    from cardbase.names import file_slug
     from cardbase.render.deck_print import deck_pdf
     from cardbase.web.app import settings_of
 
@@ -867,7 +867,7 @@ def print_pdf(request: Request, deck_text_id: str) -> Response:
     title = f"{info.name} — cardbase proxies" + (" (missing copies)" if missing else "")
     resolved = resolve_stored(database, deck_id)
     data = deck_pdf(database, resolved, sheet, images, title, warner(request), missing=missing)
-    filename = f"{slug(info.name) or 'deck'}{'-missing' if missing else ''}.pdf"
+    filename = f"{file_slug(info.name) or 'deck'}{'-missing' if missing else ''}.pdf"
     return tagged(download(data, filename, "application/pdf"), info)
 
 
@@ -916,8 +916,8 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     if upload is not None and not isinstance(upload, str) and upload.filename:
         raw = upload.file.read(MAX_DECK_TEXT + 1)
         if len(raw) > MAX_DECK_TEXT:
-            raise UsageError(f"{upload.filename}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
-        source = upload.filename
+            raise UsageError(f"{shown(upload.filename)}: a deck file has at most {MAX_DECK_TEXT:,} bytes")
+        source = shown(upload.filename)
         text = decode_deck_bytes(raw, source)
     if len(text) > MAX_DECK_TEXT:
         raise UsageError(f"a pasted deck has at most {MAX_DECK_TEXT:,} characters")

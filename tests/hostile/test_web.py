@@ -320,6 +320,12 @@ def test_downloads_of_decks_named_in_any_script(
         ("tab\there\nnew\x00line\x7f.txt", "tabherenewline.txt", "tabherenewline.txt"),
         ("\u202eevil.txt", "evil.txt", "evil.txt"),
         ("..", "download", "download"),
+        ("creme-brulee.plain.txt", "creme-brulee.plain.txt", "creme-brulee.plain.txt"),
+        ("勇者の山札.plain.txt", "勇者の山札.plain.txt", "download.plain.txt"),
+        ("δράκοσ-φωτιάσ.txt", "δράκοσ-φωτιάσ.txt", "download.txt"),
+        ("Straße Ærø.txt", "Straße Ærø.txt", "Strasse_AEro.txt"),
+        ("a勇b.txt", "a勇b.txt", "a_b.txt"),
+        ("x" * 300 + ".code.txt", "x" * 141 + ".code.txt", "x" * 141 + ".code.txt"),
         ("", "download", "download"),
     ],
 )

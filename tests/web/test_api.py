@@ -379,3 +379,14 @@ def test_unknown_route_and_method(client: TestClient) -> None:
     missing = client.get("/api/nothing")
     assert missing.status_code == 404 and "/api/nothing" in error_of(missing)
     assert client.put("/api/decks").status_code == 405
+
+
+def test_a_field_name_with_control_characters_is_named_with_escapes(client: TestClient) -> None:
+    """A JSON key the client chose, refused: the message named it with its raw ESC (sent as \\u001b,
+    shown raw by any client); it is quoted as every refused value is (``\\x1b``)."""
+    extra = client.post("/api/decks", json={"game": "mea", "name": "Rush", "bad\x1b[2J": 1})
+    assert extra.status_code == 400
+    assert error_of(extra) == "'bad\\x1b[2J': extra inputs are not permitted"
+    value = client.post("/api/cards/preview", json={"game": "mea", "values": {"name\x1b[2J": {"a": 1}}})
+    assert value.status_code == 400
+    assert error_of(value) == "values.'name\\x1b[2J': a text or a whole number"

@@ -121,6 +121,39 @@ def test_bad_query_names_the_term_and_keeps_the_last_results(web: TestClient, da
     assert ids_in(good.text) == search_ids(database, "goblin")
 
 
+ESC = "bad\x1b[31mred\u202e"
+"""A value with a raw ESC (a terminal's colour) and a right-to-left override: both print nothing."""
+
+
+def refusal_of(text: str, region: str) -> str:
+    """The element of a page whose id is ``region`` (its text, as the page has it)."""
+    found = re.search(rf'<(div|p) id="{region}"[^>]*>.*?</\1>', text, re.S)
+    assert found, text[:500]
+    return found.group(0)
+
+
+def test_a_refused_query_shows_its_control_characters_as_escapes(web: TestClient) -> None:
+    """The search page's refusal marks the bad term in the query: it showed the raw ESC (the message
+    beside it already wrote it ``\\x1b``, as ``quoted`` does); both now write it so."""
+    page = web.get("/cards", params={"q": f"goblin t:{ESC}"})
+    assert page.status_code == 400
+    refusal = refusal_of(page.text, "query-error")
+    assert "\x1b" not in refusal and "\u202e" not in refusal, refusal
+    assert "&#39;t:bad\\x1b[31mred\\u202e&#39;: unknown card type" in refusal  # the message, by quoted
+    assert '<code>goblin <mark class="term">t:bad\\x1b[31mred\\u202e</mark></code>' in refusal
+
+
+def test_an_uploaded_deck_files_name_is_shown_with_its_control_characters_as_escapes(web: TestClient) -> None:
+    """A deck file named with a raw ESC: the refusal named it bare ("Nothing was stored from bad␛[31m…")."""
+    for data in (b"2 No Such Card\n", b"x" * 1_000_001):
+        page = web.post(
+            "/decks/import", data={"game": "mea", "name": "Up"}, files={"file": (f"{ESC}.txt", data, "text/plain")}
+        )
+        assert page.status_code in (400, 413) and "\x1b" not in page.text and "\u202e" not in page.text
+        said = html.unescape(page.text)
+        assert "'bad\\x1b[31mred\\u202e.txt'" in said, page.text[:800]
+
+
 @pytest.mark.parametrize("page", ["0", "x", "10001", "²"])
 def test_bad_page_is_one_line_error(web: TestClient, page: str) -> None:
     response = web.get("/cards", params={"page": page})
@@ -468,6 +501,57 @@ def test_export_and_share_link_round_trip(web: TestClient, database: Database) -
     assert saved.status_code == 303
     copy = int(saved.headers["location"].rsplit("/", 1)[1])
     assert load_deck(database, copy).cards == stored.cards
+
+
+LONG_NAME = "勇者の山札" * 40
+DOWNLOAD_NAMES = {
+    "Crème Brûlée": ("creme-brulee", "creme-brulee"),
+    "Straße Ærø": ("strasse-ærø", "strasse-aero"),
+    "Dragon 勇者": ("dragon-勇者", "dragon"),
+    "勇者の山札": ("勇者の山札", "download"),
+    "Δράκος Φωτιάς": ("δράκοσ-φωτιάσ", "download"),
+    LONG_NAME: ("", ""),  # cut to 200 bytes with a hash (file_slug): below
+}
+"""Deck names → the base of their downloads' names: in UTF-8 (``filename*``) and in ASCII (``filename``)."""
+
+
+def names_of(disposition: str) -> tuple[str, str]:
+    """The ``filename*`` (UTF-8, decoded) and the ``filename`` (ASCII) of an RFC 6266 attachment."""
+    from urllib.parse import unquote
+
+    assert disposition.isascii() and disposition.startswith("attachment;"), disposition
+    star = re.fullmatch(r'attachment; filename="([^"\\]+)"; filename\*=UTF-8\'\'([^;\s"]+)', disposition)
+    assert star, disposition
+    return unquote(star.group(2), encoding="utf-8", errors="strict"), star.group(1)
+
+
+@pytest.mark.parametrize("name", list(DOWNLOAD_NAMES), ids=range(len(DOWNLOAD_NAMES)))
+def test_a_decks_downloads_have_one_name_in_utf8_and_ascii_on_both_routes(web: TestClient, name: str) -> None:
+    """The plain ``filename=`` and the UTF-8 ``filename*=`` name the same file: one base and the whole
+    ending (``.plain.txt`` was ``_plain.txt`` in the ASCII name, ``plain.txt`` for a Japanese name,
+    ``-.txt`` for a Greek one), on the API's export and the page's, and on both PDF routes."""
+    from cardbase.decks.files import EXPORT_FILES
+    from cardbase.names import file_slug
+
+    utf8, ascii_base = DOWNLOAD_NAMES[name]
+    if name == LONG_NAME:
+        utf8 = file_slug(name)
+        assert len(utf8.encode()) <= 200 and utf8 != name
+        ascii_base = utf8.rsplit("-", 1)[1]  # the hash's hex digits: all of the base ASCII can spell
+    deck = web.post("/api/decks", json={"game": "mea", "name": name}).json()["id"]
+    assert web.post(f"/api/decks/{deck}/cards", json={"card": "mea/demo/crumb-goblin"}).status_code == 200
+    pages = {"text": "txt"}  # the page's ending for each export form: its name elsewhere
+    for fmt, (ending, _media) in EXPORT_FILES.items():
+        api = web.get(f"/api/decks/{deck}/export", params={"format": fmt})
+        page = web.get(f"/decks/{deck}/export.{pages.get(fmt, fmt)}")
+        assert api.status_code == page.status_code == 200, (fmt, api.text[:200], page.text[:200])
+        header = api.headers["content-disposition"]
+        assert page.headers["content-disposition"] == header, fmt
+        assert names_of(header) == (f"{utf8}.{ending}", f"{ascii_base}.{ending}"), fmt
+    api_pdf, page_pdf = web.get(f"/api/decks/{deck}/pdf"), web.get(f"/decks/{deck}/print.pdf")
+    assert api_pdf.status_code == page_pdf.status_code == 200
+    assert api_pdf.headers["content-disposition"] == page_pdf.headers["content-disposition"]
+    assert names_of(page_pdf.headers["content-disposition"]) == (f"{utf8}.pdf", f"{ascii_base}.pdf")
     for bad in ("AAAAAAAAAAAA", "hello world", "3 Crumb Goblin", "{}", "é" * 50):
         broken = web.get("/decks/new", params={"code": bad})
         assert broken.status_code == 400 and 'id="import-problems"' in broken.text, bad

@@ -562,3 +562,40 @@ def test_a_meikyu_table_that_asks_everyone_about_amulets(client: TestClient) -> 
         )
         assert moved.status_code == 200, moved.text
     assert asked == [state.turn_player, 1 - state.turn_player], asked
+
+
+def meio_center(html: str) -> str:
+    """The middle of a Meio board (what is on the table), as the page has it."""
+    found = re.search(r'<div class="meio-center">(.*?)\n  </div>', html, re.S)
+    assert found, html[:500]
+    return found.group(1)
+
+
+def test_a_finished_meio_game_shows_its_result_and_final_trick_not_an_empty_table(client: TestClient) -> None:
+    """Once a Meio game was over its table still said "On the table" and "no card yet"; it says the
+    game is over, who won with the totals, and the final trick, to the seat and to a spectator."""
+    made = new_game(client, "meio", ["human", "random"], seed=11)
+    game_id, keys = made["id"], keys_of(made)
+    settle(client, game_id)
+    while (data := view(client, game_id, keys[0]))["status"] == "playing":
+        client.post(
+            f"/api/games/{game_id}/actions", json={"id": 0, "version": data["version"]}, headers=seat_header(keys[0])
+        )
+        settle(client, game_id)
+    board = data["view"]
+    assert data["status"] == "over" and board["phase"] == "over" and not board["trick"] and board["last_trick"]
+    (winner,) = board["outcome"]["winners"]
+    totals = ", ".join(f"P{p['seat'] + 1} {p['total']}" for p in board["players"])
+    last = board["last_trick"]
+    cards = [str(escape(e["card"]["label"])) for e in last["cards"]]
+    for key, you in ((keys[0], " (you)" if winner == 0 else ""), (None, "")):
+        page = client.get(f"/play/{game_id}", headers=seat_header(key) if key else {})
+        assert page.status_code == 200
+        center = meio_center(page.text)
+        assert "no card yet" not in center and "On the table" not in center, center
+        assert "<h3>Game over</h3>" in center
+        assert f"<strong>Won by P{winner + 1}{you}</strong>: {board['outcome']['reason']}. Totals: {totals}." in center
+        summary = f"Final trick (13 of 13, round {board['rounds']}): won by P{last['winner'] + 1}"
+        assert summary in center and 'last-trick" open' in center
+        shown = re.findall(r'<span class="face-name">([^<]*)</span>', center)
+        assert shown == cards, (shown, cards)

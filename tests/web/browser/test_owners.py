@@ -278,3 +278,32 @@ def test_the_decks_table_gives_the_collection_column_room_at_a_laptops_width(own
         assert owned["x"] + owned["width"] <= updated["x"] + 0.5, boxes  # side by side, not one over the other
     text = row.locator("td.owned-cell span")
     assert text.evaluate("e => e.scrollWidth <= e.parentElement.clientWidth"), "the cell's text fits its column"
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 390, "height": 844}], ids=["laptop", "phone"])
+def test_the_buildable_checkbox_sits_on_its_labels_line(owner_page: Page, viewport: dict[str, int]) -> None:
+    """The decks page's "Only the decks I can build" checkbox: it was drawn on a line of its own,
+    above its words (labels stack their parts as a column); it belongs at the start of their first line."""
+    page = owner_page
+    page.set_viewport_size(viewport)
+    assert page.request.post("/api/collection", data={"name": "Crumb Goblin", "count": 1, "op": "add"}).ok
+    made = page.request.post("/api/decks", data={"game": "mea", "name": f"Line {uuid.uuid4().hex[:8]}"})
+    assert made.ok, made.text()  # the filter is offered once there are a collection and a deck
+    page.goto("/decks")
+    box = page.locator("#buildable-filter input[name=buildable]").bounding_box()
+    # the first line of the label's words: the box of their first character
+    words = page.locator("#buildable-filter label").evaluate(
+        """label => {
+            const text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+            const range = document.createRange();
+            const at = text.textContent.indexOf("Only");
+            range.setStart(text, at);
+            range.setEnd(text, at + 1);
+            const r = range.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        }"""
+    )
+    assert box and words["height"] > 0, (box, words)
+    middle = box["y"] + box["height"] / 2
+    assert words["y"] <= middle <= words["y"] + words["height"], (box, words)  # on the words' first line
+    assert box["x"] + box["width"] <= words["x"], (box, words)  # and before them
