@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, File, Header, Query, Request, Response, 
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardbase.db.collection import PASTE_CHARS
 from cardbase.web.app import settings_of
 from cardbase.web.http import WriteTurn, expected
 from cardbase.web.settings import ServerSettings
@@ -86,6 +87,35 @@ def change(settings: Settings, body: OwnedChange, turn: WriteTurn) -> dict[str, 
         raise UsageError("count must be at least 1 to add or remove")
     now = change_owned(settings.database, found, body.count, body.op)
     return {"id": found.id, "name": found.name, "count": now}
+
+
+class CollectionList(BaseModel):
+    """A pasted list (``3 Crumb Goblin`` a line) for ``game``, owned as ``mode`` says."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(
+        max_length=PASTE_CHARS, description="One card a line: 3 Crumb Goblin, 3x Name, Name x3, Name (set)."
+    )
+    game: str = Field(min_length=1, max_length=20)
+    mode: Literal["set", "add", "replace"] = "set"
+    dry_run: bool = False
+
+
+@router.post("/api/collection/import", tags=["collection"])
+def collection_import(settings: Settings, body: CollectionList, turn: WriteTurn) -> dict[str, Any]:
+    """Own what a pasted list says (``collection import list.txt [--add|--replace] [--dry-run]``): every
+    bad line named with its number (400) and nothing written unless all are good; ``dry_run`` says
+    what would change (``changes``: every card's count before and after) and writes nothing."""
+    from cardbase.db.collection import import_collection_text
+    from cardbase.db.queries import check_game
+
+    result = import_collection_text(
+        settings.database, body.text, check_game(body.game), mode=body.mode, dry_run=body.dry_run
+    )
+    answer = result.as_dict("")
+    del answer["file"]
+    return answer
 
 
 @router.get("/api/decks/{deck_id}/collection", tags=["decks"])
