@@ -395,25 +395,26 @@ def read_collection_file(
 
 
 def _changes(session: Session, counts: dict[str, int], games: set[str], mode: Mode) -> list[CountChange]:
-    """Every card whose count the import changes, by game, set and name: before and after."""
-    owned = owned_counts(session, counts)
-    if mode == "replace" and games:
-        query = (
-            select(OwnedRow.card_id, OwnedRow.count)
-            .join(Card, col(Card.id) == OwnedRow.card_id)
-            .where(col(Card.game).in_(sorted(games)))
-        )
-        owned.update({cid: n for cid, n in session.execute(query).all()})
+    """Every card whose count the import changes, by game, set and name: before and after. The cards
+    are read by game and in batches (an import names up to 200,000 cards: more than one statement
+    may bind)."""
+    from cardbase.db.catalog import WRITE_BATCH
+
+    query = (
+        select(OwnedRow.card_id, OwnedRow.count)
+        .join(Card, col(Card.id) == OwnedRow.card_id)
+        .where(col(Card.game).in_(sorted(games)))
+    )
+    owned = {cid: n for cid, n in session.execute(query).all()}  # games holds every game of counts
     after = {cid: owned.get(cid, 0) + n if mode == "add" else n for cid, n in counts.items()}
     if mode == "replace":
         after.update({cid: 0 for cid in owned if cid not in counts})
     changed = [cid for cid, n in after.items() if owned.get(cid, 0) != n]
-    cards = {
-        cid: (code, name)
-        for cid, code, name in session.execute(
-            select(Card.id, Card.set_code, Card.name).where(col(Card.id).in_(changed))
-        ).all()
-    }
+    cards: dict[str, tuple[str, str]] = {}
+    for start in range(0, len(changed), WRITE_BATCH):
+        batch = changed[start : start + WRITE_BATCH]
+        rows = session.execute(select(Card.id, Card.set_code, Card.name).where(col(Card.id).in_(batch))).all()
+        cards.update({cid: (code, name) for cid, code, name in rows})
     out = [CountChange(cid, cards[cid][1], cards[cid][0], owned.get(cid, 0), after[cid]) for cid in changed]
     return sorted(out, key=lambda c: (c.id.split("/", 1)[0], c.set, fold(c.name)))
 

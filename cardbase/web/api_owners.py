@@ -12,7 +12,6 @@ from fastapi import APIRouter, Depends, File, Header, Query, Request, Response, 
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardbase.db.collection import PASTE_CHARS
 from cardbase.web.app import settings_of
 from cardbase.web.http import WriteTurn, expected
 from cardbase.web.settings import ServerSettings
@@ -95,7 +94,7 @@ class CollectionList(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(
-        max_length=PASTE_CHARS, description="One card a line: 3 Crumb Goblin, 3x Name, Name x3, Name (set)."
+        description="One card a line: 3 Crumb Goblin, 3x Name, Name x3, Name (set); 200,000 characters at most."
     )
     game: str = Field(min_length=1, max_length=20)
     mode: Literal["set", "add", "replace"] = "set"

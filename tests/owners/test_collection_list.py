@@ -138,7 +138,10 @@ def test_a_name_in_two_sets_needs_its_set(db_url: str, database: Database, tmp_p
     }
 
 
-def test_modes_set_add_replace_and_what_changes(database: Database) -> None:
+def test_modes_set_add_replace_and_what_changes(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardbase.db.catalog as catalog
+
+    monkeypatch.setattr(catalog, "WRITE_BATCH", 1)  # the cards that change are named in batches: one a batch
     result = import_collection_text(database, "3 Crumb Goblin\n2 Tile Mole\n", "mea")
     assert owned(database) == {GOBLIN: 3, MOLE: 2}
     assert [(c.id, c.before, c.after) for c in result.changes] == [(GOBLIN, 0, 3), (MOLE, 0, 2)]
@@ -236,8 +239,10 @@ def test_page_previews_then_saves_a_paste(client: TestClient, database: Database
     assert owned(database) == {GOBLIN: 3, MOLE: 3}
     after = client.get(saved.headers["location"]).text
     assert "Saved: 2 cards changed." in after and re.search(r"<td>3</td><td><a [^>]*>Crumb Goblin</a>", after)
-    direct = form(client, text="1 Crumb Goblin\n", action="save")  # Save straight from the form
+    direct = form(client, text="1 Crumb Goblin\r\n", action="save")  # Save straight from the form
     assert direct.status_code == 303 and owned(database) == {GOBLIN: 1, MOLE: 3}
+    crlf = form(client, text="Tile Mole\r\n" * (PASTE_CHARS // 10))  # a browser's line ends: the box counts one
+    assert crlf.status_code == 200 and f"→ {PASTE_CHARS // 10}<" in crlf.text
 
 
 def test_page_lists_bad_lines_and_escapes_what_was_pasted(client: TestClient, database: Database) -> None:
