@@ -13,7 +13,6 @@ from cardbase.cli.common import (
     CardGameOpt,
     DbOption,
     JsonOption,
-    SheetFormatIn,
     SheetFormatOut,
     checked_path,
     console,
@@ -107,37 +106,65 @@ def show(game: GameFilter = None, db: DbOption = None, json: JsonOption = False)
         out.print(f"{t['game']}, set {t['set']}: {t['cards']} cards, {t['copies']} copies")
 
 
+ListFormatIn = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        shell_complete=complete.choices("csv", "xlsx", "json", "text"),
+        help="csv, xlsx, json or text (default: from the extension; .txt is text).",
+    ),
+]
+SHOWN_CHANGES = 50
+"""A dry run lists at most this many changed cards (``--json`` lists every one)."""
+
+
 @app.command("import")
 def import_(
     file: Annotated[
-        Path, typer.Argument(help="CSV, XLSX or JSON: columns name, set, count (and game).", callback=checked_path)
+        Path,
+        typer.Argument(
+            help="CSV, XLSX or JSON (columns name, set, count, and game), or a text list: '3 Crumb Goblin' a line.",
+            callback=checked_path,
+        ),
     ],
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", shell_complete=complete.games, help="The game, when the file has no game column."),
     ] = None,
-    format: SheetFormatIn = None,
+    format: ListFormatIn = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Own nothing of the file's games but what it lists.")
     ] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report, write nothing.")] = False,
+    add: Annotated[bool, typer.Option("--add", help="Add the counts to what you own instead of setting them.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Check the file and list what would change, write nothing.")
+    ] = False,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Set the counts a file gives: every bad row is reported and nothing is written unless all are good.
+    """Set (or --add) the counts a file gives; every bad row or line is reported, nothing written unless all are good.
 
-    Example: cardbase collection import my-cards.csv --game mea --dry-run
+    Example: cardbase collection import my-cards.txt --game mea --dry-run
     """
     from cardbase.db.collection import import_collection
     from cardbase.db.queries import check_game
 
-    result = import_collection(open_db(db), file, check_game(game), fmt=format, replace=replace, dry_run=dry_run)
+    result = import_collection(
+        open_db(db), file, check_game(game), fmt=format, replace=replace, add=add, dry_run=dry_run
+    )
     if json:
         print_json(result.as_dict(str(file)))
         return
-    verb = "would set" if dry_run else "set"
+    if dry_run:
+        for c in result.changes[:SHOWN_CHANGES]:
+            echo(f"  {c.name} ({c.set}): {c.before} -> {c.after}")
+        if len(result.changes) > SHOWN_CHANGES:
+            echo(f"  … and {len(result.changes) - SHOWN_CHANGES} more (--json lists every one)")
+    verb = ("would add" if add else "would set") if dry_run else ("added" if add else "set")
     echo(
-        f"{file}: {result.rows} rows checked; {verb} {result.cards} cards, {result.copies} copies"
+        f"{file}: {result.rows} rows checked; {verb} {result.cards} cards, {result.copies} copies; "
+        f"{len(result.changes)} cards change"
         + ("; replacing the rest" if replace else "")
         + ("; dry run, nothing written" if dry_run else "")
     )

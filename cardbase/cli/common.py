@@ -122,7 +122,7 @@ SheetFormatIn = Annotated[
         help="csv, xlsx or json (default: from the extension).",
     ),
 ]
-"""The form of a table file read (catalog and collection imports)."""
+"""The form of a table file read (catalog imports; collection import adds text)."""
 SheetFormatOut = Annotated[
     str,
     typer.Option("--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."),

@@ -3,7 +3,11 @@
 A card the collection does not list is owned 0 times. Every change is one transaction. Files are
 read as catalog files are (``cardbase.db.io``: CSV, XLSX or JSON, every bad row named with its row
 and column, nothing written unless the whole file is good) with the columns ``name``, ``set`` and
-``count`` (and ``game`` when ``--game`` is not given).
+``count`` (and ``game`` when ``--game`` is not given), or as a plain-text list (``3 Crumb Goblin`` a
+line, read by the deck-list reader ``cardbase.decks.text.parse_text`` with the collection's count
+bounds; lines naming one card add up). An import sets the counts it gives (``set``), adds them to
+what is owned (``add``) or also owns nothing else of its games (``replace``); ``plan`` says what
+changes, card by card, before anything is written.
 """
 
 from __future__ import annotations
@@ -31,6 +35,15 @@ MAX_OWNED = 99_999
 """The most copies of one card a collection holds: more than any printing run a player owns."""
 
 Change = Literal["add", "remove", "set"]
+Mode = Literal["set", "add", "replace"]
+MODES: tuple[Mode, ...] = ("set", "add", "replace")
+"""How an import treats what is owned: set the counts it gives, add them, or set them and own nothing
+else of its games."""
+TEXT_FORMATS = ("txt", "text")
+"""The names (``--format`` or a file's suffix) of the plain-text list."""
+PASTE_CHARS = 200_000
+"""A list pasted in the browser or sent to the API: at most this many characters (about 10,000 lines
+of ``3 Crumb Goblin (demo)``; a larger collection goes as a file)."""
 
 COUNT = Field("count", int, ("qty", "quantity", "owned", "copies", "number", "have"))
 GAME = Field("game", str, ())
@@ -134,9 +147,24 @@ def collection_totals(cards: Iterable[OwnedCard]) -> list[dict[str, Any]]:
 # --- files ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class CountChange:
+    """One card an import changes: copies owned before it and after it."""
+
+    id: str
+    name: str
+    set: str
+    before: int
+    after: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "set": self.set, "before": self.before, "after": self.after}
+
+
 @dataclass
 class CollectionImport:
-    """What an import did (or, for a dry run, would do)."""
+    """What an import did (or, for a dry run, would do): the rows (cards named), the cards and copies
+    they give, and every card whose count changes."""
 
     rows: int = 0
     cards: int = 0
@@ -144,6 +172,8 @@ class CollectionImport:
     dry_run: bool = False
     replaced: bool = False
     problems: list[str] = field(default_factory=list)
+    mode: Mode = "set"
+    changes: list[CountChange] = field(default_factory=list)
 
     def as_dict(self, file: str) -> dict[str, Any]:
         return {
@@ -152,7 +182,9 @@ class CollectionImport:
             "cards": self.cards,
             "copies": self.copies,
             "replace": self.replaced,
+            "mode": self.mode,
             "dry_run": self.dry_run,
+            "changes": [c.as_dict() for c in self.changes],
         }
 
 
@@ -193,24 +225,84 @@ class _Names:
         )
 
 
-def _rows(path: Path, fmt: str | None) -> tuple[list[str], Iterator[Any]]:
+def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[str], Iterator[Any]]:
     from cardbase.db.io import detect_format, read_csv, read_json, read_xlsx
 
     kind = detect_format(path, fmt)
     if kind == "csv":
-        return read_csv(path)
+        return read_csv(path, raw)
     if kind == "xlsx":
-        return read_xlsx(path)
-    header, rows, _top = read_json(path)
+        return read_xlsx(path, raw)
+    header, rows, _top = read_json(path, raw)
     return header, rows
 
 
-def read_collection_file(database: Database, path: Path, game: str | None, fmt: str | None = None) -> dict[str, int]:
-    """The counts a collection file gives per card id, or ``InvalidData`` naming every bad row."""
-    from cardbase.db.io import _BAD_ROW, BOUNDS, NOT_OBJECT, NOTE_ROW, _convert, _is_note
+def is_text_list(path: Path, fmt: str | None) -> bool:
+    """Whether ``path`` (or ``--format fmt``) is a plain-text list rather than CSV, XLSX or JSON."""
+    return (fmt or path.suffix.lstrip(".")).lower() in TEXT_FORMATS
+
+
+def read_collection_text(database: Database, text: str, game: str | None, source: str = "<list>") -> dict[str, int]:
+    """The counts a plain-text list gives per card id (lines naming one card add up), or
+    ``InvalidData`` naming every bad line by its number. A ``game:`` line (a deck list's header) gives
+    the game when ``game`` is None; a deck list's other headers, sections and comments are skipped."""
+    from cardbase.db.io import BOUNDS
+    from cardbase.db.queries import GAMES
+    from cardbase.decks.text import parse_text
+
+    parsed = parse_text(text, source, low=0, high=MAX_OWNED)
+    if len(parsed.lines) > BOUNDS.rows:
+        raise UnreadableInput(f"{source}: more than {BOUNDS.rows:,} card lines, over the import bound (rows)")
+    problems = [(p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems]
+    the_game = game or parsed.game
+    if game and parsed.game and parsed.game != game:
+        problems.append((parsed.header_lines["game"], f"the list is for {quoted(parsed.game)}, not {quoted(game)}"))
+    counts: dict[str, int] = {}
+    if not the_game:
+        raise UsageError(f"{source}: which game is the list for? give --game (or a 'game: mea' line)")
+    if the_game not in GAMES:
+        problems.append((parsed.header_lines.get("game", 0), f"{quoted(the_game)} is not a game ({', '.join(GAMES)})"))
+    elif not parsed.lines and not problems:
+        problems.append((0, "the list names no card; write one card a line: 3 Crumb Goblin"))
+    else:
+        with database.session() as session:
+            names = _Names(session, the_game)
+            for entry in parsed.lines:
+                card_id, why = names.find(entry.name, entry.set)
+                if card_id is None:
+                    problems.append((entry.line or 0, str(why)))
+                    continue
+                total = counts.get(card_id, 0) + entry.count
+                if total > MAX_OWNED:
+                    problems.append(
+                        (
+                            entry.line or 0,
+                            f"{quoted(entry.name)} adds up to {total:,} copies with the lines before it, "
+                            f"over the bound of {MAX_OWNED:,}",
+                        )
+                    )
+                    continue
+                counts[card_id] = total
+    if problems:
+        problems.sort(key=lambda p: p[0])
+        raise InvalidData(source, [f"line {n}: {why}" if n else why for n, why in problems])
+    return counts
+
+
+def read_collection_file(
+    database: Database, path: Path, game: str | None, fmt: str | None = None, raw: bytes | None = None
+) -> dict[str, int]:
+    """The counts a collection file gives per card id, or ``InvalidData`` naming every bad row (a text
+    list: every bad line). ``raw``: the bytes of a file named ``path`` already in memory (an upload)."""
+    from cardbase.db.io import _BAD_ROW, BOUNDS, NOT_OBJECT, NOTE_ROW, _convert, _is_note, _read_bounded
     from cardbase.db.queries import GAMES
 
-    header, rows = _rows(path, fmt)
+    if is_text_list(path, fmt):
+        from cardbase.textfiles import decode_text
+
+        text = decode_text(_read_bounded(path, raw), str(path), "collection list")
+        return read_collection_text(database, text, game, str(path))
+    header, rows = _rows(path, fmt, raw)
     columns: dict[str, Field] = {}
     problems: list[str] = []
     for heading in header:
@@ -302,6 +394,84 @@ def read_collection_file(database: Database, path: Path, game: str | None, fmt: 
     return counts
 
 
+def _changes(session: Session, counts: dict[str, int], games: set[str], mode: Mode) -> list[CountChange]:
+    """Every card whose count the import changes, by game, set and name: before and after. The cards
+    are read by game and in batches (an import names up to 200,000 cards: more than one statement
+    may bind)."""
+    from cardbase.db.catalog import WRITE_BATCH
+
+    query = (
+        select(OwnedRow.card_id, OwnedRow.count)
+        .join(Card, col(Card.id) == OwnedRow.card_id)
+        .where(col(Card.game).in_(sorted(games)))
+    )
+    owned = {cid: n for cid, n in session.execute(query).all()}  # games holds every game of counts
+    after = {cid: owned.get(cid, 0) + n if mode == "add" else n for cid, n in counts.items()}
+    if mode == "replace":
+        after.update({cid: 0 for cid in owned if cid not in counts})
+    changed = [cid for cid, n in after.items() if owned.get(cid, 0) != n]
+    cards: dict[str, tuple[str, str]] = {}
+    for start in range(0, len(changed), WRITE_BATCH):
+        batch = changed[start : start + WRITE_BATCH]
+        rows = session.execute(select(Card.id, Card.set_code, Card.name).where(col(Card.id).in_(batch))).all()
+        cards.update({cid: (code, name) for cid, code, name in rows})
+    out = [CountChange(cid, cards[cid][1], cards[cid][0], owned.get(cid, 0), after[cid]) for cid in changed]
+    return sorted(out, key=lambda c: (c.id.split("/", 1)[0], c.set, fold(c.name)))
+
+
+def _over_bound(changes: list[CountChange]) -> list[str]:
+    return [
+        f"{c.name} ({c.set}): {c.before:,} owned and {c.after - c.before:,} more is {c.after:,}, over the bound "
+        f"of {MAX_OWNED:,}"
+        for c in changes
+        if c.after > MAX_OWNED
+    ]
+
+
+def apply_counts(
+    database: Database,
+    counts: dict[str, int],
+    game: str | None = None,
+    *,
+    mode: Mode = "set",
+    dry_run: bool = False,
+    source: str = "<list>",
+) -> CollectionImport:
+    """Own what ``counts`` (copies per card id, as a reader gives them) says, as ``mode`` says, in one
+    transaction; ``dry_run`` only says what would change. Adding past the bound changes nothing
+    (``InvalidData`` names every card over it)."""
+    if mode not in MODES:
+        raise UsageError(f"mode must be one of {', '.join(MODES)}, not {quoted(mode)}")
+    result = CollectionImport(
+        len(counts),
+        sum(1 for n in counts.values() if n),
+        sum(counts.values()),
+        dry_run,
+        mode == "replace",
+        mode=mode,
+    )
+    games = {cid.split("/", 1)[0] for cid in counts} | ({game} if game else set())
+    if dry_run:
+        with database.session() as session:
+            result.changes = _changes(session, counts, games, mode)
+        if over := _over_bound(result.changes):
+            raise InvalidData(source, over)
+        return result
+    with database.transaction() as session:
+        result.changes = _changes(session, counts, games, mode)
+        if over := _over_bound(result.changes):
+            raise InvalidData(source, over)
+        if mode == "replace":
+            owned = select(Card.id).where(col(Card.game).in_(sorted(games)))
+            session.execute(delete(OwnedRow).where(col(OwnedRow.card_id).in_(owned)))
+            session.flush()
+        for card_id, count in counts.items():
+            now = _write(session, card_id, count, add=mode == "add")
+            if now > MAX_OWNED:  # another writer added in between
+                raise UsageError(f"{card_id}: {now:,} copies is over the bound of {MAX_OWNED:,} for one card")
+    return result
+
+
 def import_collection(
     database: Database,
     path: Path,
@@ -309,23 +479,30 @@ def import_collection(
     *,
     fmt: str | None = None,
     replace: bool = False,
+    add: bool = False,
     dry_run: bool = False,
+    raw: bytes | None = None,
 ) -> CollectionImport:
-    """Set the count of every card a file names (``replace``: and own nothing else of those games), in
-    one transaction; a file with any bad row changes nothing (``InvalidData`` lists them all)."""
-    counts = read_collection_file(database, path, game, fmt)
-    result = CollectionImport(len(counts), sum(1 for n in counts.values() if n), sum(counts.values()), dry_run, replace)
-    if dry_run:
-        return result
-    with database.transaction() as session:
-        if replace:
-            games = {cid.split("/", 1)[0] for cid in counts} | ({game} if game else set())
-            owned = select(Card.id).where(col(Card.game).in_(sorted(games)))
-            session.execute(delete(OwnedRow).where(col(OwnedRow.card_id).in_(owned)))
-            session.flush()
-        for card_id, count in counts.items():
-            _write(session, card_id, count)
-    return result
+    """Set the count of every card a file names (``add``: add to what is owned; ``replace``: and own
+    nothing else of those games), in one transaction; a file with any bad row changes nothing
+    (``InvalidData`` lists them all). ``raw``: the file's bytes, already in memory (an upload)."""
+    if add and replace:
+        raise UsageError("--add and --replace: choose one (--replace sets the counts the file gives)")
+    counts = read_collection_file(database, path, game, fmt, raw)
+    mode: Mode = "add" if add else "replace" if replace else "set"
+    return apply_counts(database, counts, game, mode=mode, dry_run=dry_run, source=str(path))
+
+
+def import_collection_text(
+    database: Database, text: str, game: str | None, *, mode: Mode = "set", dry_run: bool = False
+) -> CollectionImport:
+    """A pasted list (at most ``PASTE_CHARS`` characters) read and owned as ``mode`` says: the
+    service behind the collection page's paste box and ``POST /api/collection/import``."""
+    if len(text) > PASTE_CHARS:
+        raise UsageError(f"the list is {len(text):,} characters long; at most {PASTE_CHARS:,} (send a file instead)")
+    source = "the pasted list"
+    counts = read_collection_text(database, text, game, source)
+    return apply_counts(database, counts, game, mode=mode, dry_run=dry_run, source=source)
 
 
 def export_collection(database: Database, out: Path, fmt: str, game: str | None = None) -> int:

@@ -67,8 +67,9 @@ def decode_deck_bytes(raw: bytes, source: str) -> str:
     return decode_text(raw, source, "deck file", MAX_BYTES)
 
 
-def parse_text(text: str, source: str = "<deck>") -> DeckText:
-    """Read a text deck list; problems with lines are collected in ``DeckText.problems``."""
+def parse_text(text: str, source: str = "<deck>", *, low: int = 1, high: int = MAX_COUNT) -> DeckText:
+    """Read a text deck list; problems with lines are collected in ``DeckText.problems``. A count is
+    ``low`` to ``high`` (a deck: 1 to ``MAX_COUNT``; a collection list reads with its own bounds)."""
     deck = DeckText(source)
     section: str | None = None
     for number, raw_line in enumerate(text.splitlines(), start=1):
@@ -106,7 +107,7 @@ def parse_text(text: str, source: str = "<deck>") -> DeckText:
             if not line:
                 deck.problems.append(Problem("bad-line", "'SB:' names no card", number, "SB: 2 Pep Talk"))
                 continue
-        entry = _read_entry(line, number, entry_section, deck)
+        entry = _read_entry(line, number, entry_section, deck, low, high)
         if entry is not None:
             tags = _read_tags(comment, number, deck)
             deck.lines.append(replace(entry, tags=tags) if tags else entry)
@@ -168,7 +169,9 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
             deck.problems.append(Problem("bad-header", str(error), number))
 
 
-def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> DeckLine | None:
+def _read_entry(
+    line: str, number: int, section: str | None, deck: DeckText, low: int = 1, high: int = MAX_COUNT
+) -> DeckLine | None:
     token, _, rest = line.partition(" ")
     rest = rest.strip()
     count, name = 1, line
@@ -184,30 +187,30 @@ def _read_entry(line: str, number: int, section: str | None, deck: DeckText) -> 
             )
             return None
         count, name = int(token.rstrip("xX×")), rest
-        if count < 1:
+        if count < low:
             deck.problems.append(
-                Problem("bad-count", "count must be at least 1", number, "remove the line to leave the card out")
+                Problem("bad-count", f"count must be at least {low}", number, "remove the line to leave the card out")
             )
             return None
-        if count > MAX_COUNT:
+        if count > high:
             deck.problems.append(
                 Problem(
                     "bad-count",
-                    f"count {token} is more than {MAX_COUNT}",
+                    f"count {token} is more than {high:,}",
                     number,
-                    f"write a count from 1 to {MAX_COUNT}",
+                    f"write a count from {low} to {high:,}",
                 )
             )
             return None
     elif after := _COUNT_AFTER.match(line):
-        return _read_entry(f"{after.group('count')} {after.group('name')}", number, section, deck)
+        return _read_entry(f"{after.group('count')} {after.group('name')}", number, section, deck, low, high)
     elif rest and _NUMBER_LIKE.match(token):
         deck.problems.append(
             Problem(
                 "bad-count",
                 f"count {quoted(token)} is not a whole number",
                 number,
-                f"write a count from 1 to {MAX_COUNT} before the name",
+                f"write a count from {low} to {high:,} before the name",
             )
         )
         return None

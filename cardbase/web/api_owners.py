@@ -88,6 +88,35 @@ def change(settings: Settings, body: OwnedChange, turn: WriteTurn) -> dict[str, 
     return {"id": found.id, "name": found.name, "count": now}
 
 
+class CollectionList(BaseModel):
+    """A pasted list (``3 Crumb Goblin`` a line) for ``game``, owned as ``mode`` says."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(
+        description="One card a line: 3 Crumb Goblin, 3x Name, Name x3, Name (set); 200,000 characters at most."
+    )
+    game: str = Field(min_length=1, max_length=20)
+    mode: Literal["set", "add", "replace"] = "set"
+    dry_run: bool = False
+
+
+@router.post("/api/collection/import", tags=["collection"])
+def collection_import(settings: Settings, body: CollectionList, turn: WriteTurn) -> dict[str, Any]:
+    """Own what a pasted list says (``collection import list.txt [--add|--replace] [--dry-run]``): every
+    bad line named with its number (400) and nothing written unless all are good; ``dry_run`` says
+    what would change (``changes``: every card's count before and after) and writes nothing."""
+    from cardbase.db.collection import import_collection_text
+    from cardbase.db.queries import check_game
+
+    result = import_collection_text(
+        settings.database, body.text, check_game(body.game), mode=body.mode, dry_run=body.dry_run
+    )
+    answer = result.as_dict("")
+    del answer["file"]
+    return answer
+
+
 @router.get("/api/decks/{deck_id}/collection", tags=["decks"])
 def deck_collection(settings: Settings, deck_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)]) -> dict[str, Any]:
     """The deck against the collection: per card needed, owned and missing, and the totals."""

@@ -70,19 +70,107 @@ def card_extras(database: Database, card_id: str) -> dict[str, Any]:
     return {"owned": owned, "face_tag": face_tag(database, card_id)}
 
 
+PREVIEW_ROWS = 500
+"""The dry run's table shows at most this many changed cards (the count of the rest follows it)."""
+LIST_SUFFIXES = (".txt", ".csv", ".xlsx", ".json")
+
+
+def collection_context(request: Request, game: str | None, **extra: Any) -> dict[str, Any]:
+    """What the collection page shows: the cards owned (of ``game``), their totals, and ``extra`` (the
+    "Add cards" form's state)."""
+    from cardbase.db.collection import PASTE_CHARS, collection_cards, collection_totals
+
+    cards = collection_cards(database_of(request), game)
+    saved = request.query_params.get("saved", "")
+    return {
+        "cards": cards,
+        "totals": collection_totals(cards),
+        "game": game,
+        "saved": int(saved) if saved.isascii() and saved.isdecimal() and len(saved) <= 7 else None,
+        "paste_chars": PASTE_CHARS,
+        "preview_rows": PREVIEW_ROWS,
+        "bulk": {"game": game or "mea", "mode": "set", "text": ""},
+        **extra,
+    }
+
+
 @router.get("/collection", response_class=HTMLResponse)
 def collection_page(request: Request) -> HTMLResponse:
-    """Every card owned, with totals per game and set (``collection show``)."""
-    from cardbase.db.collection import collection_cards, collection_totals
+    """Every card owned, with totals per game and set (``collection show``), and the "Add cards" form."""
     from cardbase.db.queries import check_game
 
     game = check_game(request.query_params.get("game") or None)
-    cards = collection_cards(database_of(request), game)
-    return render(
-        request,
-        "collection.html",
-        {"cards": cards, "totals": collection_totals(cards), "game": game, "notice": request.query_params.get("done")},
-    )
+    return render(request, "collection.html", collection_context(request, game))
+
+
+@router.post("/collection/import", response_class=HTMLResponse)
+def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response:
+    """The "Add cards" form: a pasted list or a file (text, CSV, XLSX or JSON), read and resolved by
+    ``collection import``'s service; "Show what changes" (a dry run: every change, or every bad line)
+    or "Save" (one transaction, then back to the collection with a notice). The dry run's own Save
+    sends the same bytes again (base64)."""
+    import base64
+    import binascii
+    from pathlib import Path
+
+    from cardbase.db.collection import MODES, PASTE_CHARS, import_collection, import_collection_text
+    from cardbase.db.queries import check_game
+    from cardbase.errors import InvalidData, UnreadableInput
+    from cardbase.web.settings import SPREADSHEET_BYTES
+    from cardbase.web.uploads import read_upload, upload_name
+
+    game = check_game(form_text(form, "game", 20).strip() or None)
+    if not game:
+        raise UsageError("game: choose the game the cards are of")
+    mode = form_text(form, "mode", 20, "set")
+    if mode not in MODES:
+        raise UsageError(f"mode must be one of {', '.join(MODES)}, not {quoted(mode)}")
+    save = form_text(form, "action", 20, "preview") == "save"
+    # a browser sends a textarea's line ends as CRLF: counted as one character, as the box counts them
+    text = form_text(form, "text", 2 * PASTE_CHARS).replace("\r\n", "\n")
+    payload = form_text(form, "payload", -(-SPREADSHEET_BYTES // 3) * 4)
+    upload = form.get("file")
+    raw: bytes | None = None
+    filename = ""
+    if payload:  # the dry run's Save: the same list or file again
+        try:
+            raw = base64.b64decode(payload, validate=True)
+        except (binascii.Error, ValueError):
+            raise UsageError("the confirmation lost its list; paste it or choose the file again") from None
+        filename = form_text(form, "filename", 200)
+        if filename:
+            filename = upload_name(filename)
+        else:  # a pasted list
+            text, raw = raw.decode("utf-8", "replace"), None
+    elif upload is not None and not isinstance(upload, str) and upload.filename:
+        if text.strip():
+            raise UsageError("paste a list or choose a file, not both")
+        raw, filename = read_upload(upload, "file"), upload_name(upload.filename)
+        if Path(filename).suffix.lower() not in LIST_SUFFIXES:
+            raise UsageError(f"{filename}: choose a .txt, .csv, .xlsx or .json file")
+    elif not text.strip():
+        raise UsageError("paste a list (3 Crumb Goblin a line) or choose a file")
+    database = database_of(request)
+    problems: list[str] = []
+    result = None
+    try:
+        if raw is not None:
+            result = import_collection(
+                database, Path(filename), game, add=mode == "add", replace=mode == "replace", dry_run=not save, raw=raw
+            )
+        else:
+            result = import_collection_text(database, text, game, mode=mode, dry_run=not save)
+    except InvalidData as error:
+        problems = list(error.problems)
+    except UnreadableInput as error:
+        problems = [str(error)]
+    if save and result is not None:
+        return see_other(f"/collection?game={game}&saved={len(result.changes)}")
+    bulk = {"game": game, "mode": mode, "text": text if raw is None else "", "filename": filename}
+    context = collection_context(request, game, bulk=bulk, preview=result, problems=problems)
+    if result is not None:
+        context["payload"] = base64.b64encode(raw if raw is not None else text.encode()).decode()
+    return render(request, "collection.html", context, 400 if problems else 200)
 
 
 @router.post("/collection/card", response_class=HTMLResponse)

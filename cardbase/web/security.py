@@ -68,8 +68,9 @@ SECURITY_HEADERS = [
     ),
 ]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-UPLOAD_PATHS = ("/catalog/import",)
-"""Paths (ending so, under /api or a page) that take a spreadsheet upload: a larger body bound."""
+UPLOAD_PATHS = ("/catalog/import", "/collection/import")
+"""Paths (ending so, under /api or a page) that take a spreadsheet upload (or a collection list, which
+may be one): a larger body bound."""
 
 
 def body_bound(path: str) -> int:

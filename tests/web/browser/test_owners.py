@@ -307,3 +307,28 @@ def test_the_buildable_checkbox_sits_on_its_labels_line(owner_page: Page, viewpo
     middle = box["y"] + box["height"] / 2
     assert words["y"] <= middle <= words["y"] + words["height"], (box, words)  # on the words' first line
     assert box["x"] + box["width"] <= words["x"], (box, words)  # and before them
+
+
+def test_a_pasted_list_is_previewed_then_saved(owner_page: Page) -> None:
+    """The collection page's "Add cards": paste, "Show what changes" (nothing written), then Save."""
+    page = owner_page
+    mole = "mea/demo/tile-mole"
+    listing = page.request.get("/api/collection", params={"game": "mea"}).json()
+    before = {c["id"]: c["count"] for c in listing["cards"]}.get(mole, 0)
+    page.goto("/collection")
+    page.select_option("#bulk-game", "mea")
+    page.check("input[name=mode][value=add]")
+    page.fill("#bulk-text", "# from the binder\n2 Tile Mole\nTile Mole x1\n")
+    page.click("#bulk-preview")
+    cells = page.locator(f'#bulk-changes tr[data-card-id="{mole}"] td')
+    expect(cells.nth(2)).to_have_text(str(before))
+    expect(cells.nth(3)).to_have_text(f"→ {before + 3}")
+    expect(page.locator("#bulk-text")).to_have_value("# from the binder\n2 Tile Mole\nTile Mole x1\n")
+    listing = page.request.get("/api/collection", params={"game": "mea"}).json()
+    assert {c["id"]: c["count"] for c in listing["cards"]}.get(mole, 0) == before  # the preview wrote nothing
+    page.locator("#bulk-confirm button").click()
+    expect(page.locator("#flash")).to_have_text("Saved: 1 card changed.")
+    expect(page.locator(f'#owned tr[data-card-id="{mole}"] td').first).to_have_text(str(before + 3))
+    page.fill("#bulk-text", "2 Tile Moel\n")
+    page.click("#bulk-preview")
+    expect(page.locator("#bad-lines li")).to_have_text(["line 1: no card named 'Tile Moel'; did you mean 'Tile Mole'?"])
