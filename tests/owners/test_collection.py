@@ -10,22 +10,13 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
-from cardbase.db.collection import MAX_OWNED, owned_counts
+from cardbase.db.collection import MAX_OWNED
 from cardbase.db.engine import Database
+from tests.owners.helpers import owned, run
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
 RUSH = str(REPO / "examples" / "decks" / "mea-goblin-rush.txt")
-
-
-def run(db_url: str, *args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, [*args, "--db", db_url])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def owned(database: Database) -> dict[str, int]:
-    with database.session() as session:
-        return owned_counts(session)
 
 
 def test_add_remove_set_and_show(db_url: str, database: Database) -> None:

@@ -12,20 +12,16 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
-from typer.testing import CliRunner
 
-from cardbase.cli.app import app
 from cardbase.db.collection import (
     MAX_OWNED,
     PASTE_CHARS,
     import_collection_text,
-    owned_counts,
     read_collection_text,
 )
 from cardbase.db.engine import Database
 from cardbase.errors import InvalidData, UnreadableInput, UsageError
-
-runner = CliRunner()
+from tests.owners.helpers import owned, run
 
 GOBLIN, KNIGHT, MOLE, SELOUNTICIA = (
     "mea/demo/crumb-goblin",
@@ -33,16 +29,6 @@ GOBLIN, KNIGHT, MOLE, SELOUNTICIA = (
     "mea/demo/tile-mole",
     "mea/core/selounticia",
 )
-
-
-def run(db_url: str, *args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, [*args, "--db", db_url])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def owned(database: Database) -> dict[str, int]:
-    with database.session() as session:
-        return owned_counts(session)
 
 
 def problems_of(database: Database, text: str, game: str | None = "mea") -> list[str]:
