@@ -39,6 +39,8 @@ Mode = Literal["set", "add", "replace"]
 MODES: tuple[Mode, ...] = ("set", "add", "replace")
 """How an import treats what is owned: set the counts it gives, add them, or set them and own nothing
 else of its games."""
+COLLECTION_FILE = "collection file"
+"""What a refusal calls a collection's CSV, XLSX or JSON file."""
 TEXT_FORMATS = ("txt", "text")
 """The names (``--format`` or a file's suffix) of the plain-text list."""
 PASTE_CHARS = 200_000
@@ -228,12 +230,12 @@ class _Names:
 def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[str], Iterator[Any]]:
     from cardbase.db.io import detect_format, read_csv, read_json, read_xlsx
 
-    kind = detect_format(path, fmt)
+    kind = detect_format(path, fmt, ("csv", "json", "xlsx", "text"))
     if kind == "csv":
-        return read_csv(path, raw)
+        return read_csv(path, raw, COLLECTION_FILE)
     if kind == "xlsx":
-        return read_xlsx(path, raw)
-    header, rows, _top = read_json(path, raw)
+        return read_xlsx(path, raw, COLLECTION_FILE)
+    header, rows, _top = read_json(path, raw, COLLECTION_FILE)
     return header, rows
 
 
@@ -300,7 +302,7 @@ def read_collection_file(
     if is_text_list(path, fmt):
         from cardbase.textfiles import decode_text
 
-        text = decode_text(_read_bounded(path, raw), str(path), "collection list")
+        text = decode_text(_read_bounded(path, raw, "collection list"), str(path), "collection list")
         return read_collection_text(database, text, game, str(path))
     header, rows = _rows(path, fmt, raw)
     columns: dict[str, Field] = {}

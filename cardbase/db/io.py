@@ -124,9 +124,9 @@ def _too_large(path: Path, what: str, size: int, bound: int, unit: str = "bytes"
     return UnreadableInput(f"{path}: {what} is {size:,} {unit}, over the import bound of {bound:,} {unit}")
 
 
-def _read_bounded(path: Path, raw: bytes | None = None) -> bytes:
-    """The bytes of a catalog file, refused before reading when over ``BOUNDS.file_bytes``; ``raw``:
-    the bytes of a file named ``path`` already in memory (an upload), checked against the same bound."""
+def _read_bounded(path: Path, raw: bytes | None = None, what: str = "catalog file") -> bytes:
+    """The bytes of a ``what`` (a catalog file), refused before reading when over ``BOUNDS.file_bytes``;
+    ``raw``: the bytes of a file named ``path`` already in memory (an upload), checked against the same bound."""
     if raw is not None:
         if len(raw) > BOUNDS.file_bytes:
             raise _too_large(path, "the file", len(raw), BOUNDS.file_bytes)
@@ -137,7 +137,7 @@ def _read_bounded(path: Path, raw: bytes | None = None) -> bytes:
         size = 0  # read_bytes gives the error
     if size > BOUNDS.file_bytes:
         raise _too_large(path, "the file", size, BOUNDS.file_bytes)
-    raw = read_bytes(path, "catalog file")
+    raw = read_bytes(path, what)
     if len(raw) > BOUNDS.file_bytes:
         raise _too_large(path, "the file", len(raw), BOUNDS.file_bytes)
     return raw
@@ -166,24 +166,24 @@ class ParsedFile:
     rows: int = 0
 
 
-def detect_format(path: Path, given: str | None = None) -> str:
-    """The file format from ``given`` or the file's extension."""
+def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] = FORMATS) -> str:
+    """The file format from ``given`` or the file's extension: one of ``FORMATS`` (a refusal names
+    ``known``, the formats the command reads: the collection's include its text list)."""
     fmt = (given or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format csv, json or xlsx")
+        names = ", ".join(known[:-1]) + f" or {known[-1]}"
+        raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format {names}")
     return fmt
 
 
-def read_csv(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow]]:
+def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of a CSV file (UTF-8 with or without BOM, CRLF or LF, `,` `;` or tab).
 
     Strict: a quote left open, text after a closing quote, or a row whose cells do not match
     the header's columns in number is an error naming the row (and the line it starts on).
     A line with nothing on it is skipped.
     """
-    text = decode_text(
-        _read_bounded(path, raw), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)"
-    )
+    text = decode_text(_read_bounded(path, raw, what), str(path), what, hint=" (is it an .xlsx? use that extension)")
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -268,11 +268,13 @@ def _check_zip(path: Path, raw: bytes) -> None:
         )
 
 
-def read_xlsx(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow]]:
+def read_xlsx(
+    path: Path, raw: bytes | None = None, what: str = "catalog file"
+) -> tuple[list[str], Iterator[SourceRow]]:
     """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
     from openpyxl import load_workbook
 
-    raw = _read_bounded(path, raw)
+    raw = _read_bounded(path, raw, what)
     _check_zip(path, raw)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
@@ -314,11 +316,11 @@ def read_xlsx(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator
     return header, rows()
 
 
-def read_json(path: Path, raw: bytes | None = None) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
+def read_json(
+    path: Path, raw: bytes | None = None, what: str = "catalog file"
+) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
     """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
-    text = decode_text(
-        _read_bounded(path, raw), str(path), "catalog file", hint=" (is it an .xlsx? use that extension)"
-    )
+    text = decode_text(_read_bounded(path, raw, what), str(path), what, hint=" (is it an .xlsx? use that extension)")
     depth = json_depth(text)
     if depth > BOUNDS.json_depth:
         raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")

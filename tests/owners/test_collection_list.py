@@ -195,6 +195,29 @@ def test_cli_refuses_a_bad_list_whole(db_url: str, database: Database, tmp_path:
     assert code == 2 and "binary" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("name", "fmt", "said"),
+    [
+        ("ok.txt", "texty", "unknown format 'texty'; use --format csv, json, xlsx or text"),
+        ("folder.txt", None, "is a folder, not a collection list"),
+        ("folder.csv", None, "is a folder, not a collection file"),
+        ("binary.json", None, "a binary file, not a text collection file"),
+    ],
+)
+def test_cli_calls_a_collection_file_so(db_url: str, tmp_path: Path, name: str, fmt: str | None, said: str) -> None:
+    """The readers it shares with catalog import name what they read: a collection file or list,
+    not a "catalog file", and a bad --format lists the text list too."""
+    path = tmp_path / name
+    if name.startswith("folder"):
+        path.mkdir()
+    elif name.startswith("binary"):
+        path.write_bytes(b"\x00\x01\x02")
+    else:
+        path.write_text("3 Crumb Goblin\n", encoding="utf-8")
+    code, _, err = run(db_url, "collection", "import", str(path), "-g", "mea", *(["--format", fmt] if fmt else []))
+    assert code == 2 and said in err, err
+
+
 # --- the web ---------------------------------------------------------------------------------------
 
 
