@@ -181,14 +181,13 @@
     const old = $("#panels");
     if (fresh && old && "delta" in fresh.dataset && !fillIn(fresh, old)) return false;
     if (fresh && old) old.replaceWith(fresh);
-    // the phone's sticky headline follows the deck
+    // the phone's sticky headline and the laptop's panel links follow the deck
     const count = $("#bar-count");
-    const valid = $("#bar-valid");
     const validation = $("#validation");
     if (count) count.textContent = $("#deck-count")?.textContent || "0";
     const tab = $("#tab-deck");
     if (tab) tab.textContent = `Deck (${$("#deck-count")?.textContent || "0"})`;
-    if (valid && validation) {
+    for (const valid of validation ? $$("[data-valid-mark]") : []) {
       const ok = validation.classList.contains("valid");
       valid.textContent = ok ? "✓ valid" : "✗ not valid";
       valid.className = ok ? "bar-valid" : "bar-invalid";

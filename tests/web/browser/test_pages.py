@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from cardbase.db.queries import find_card
 from cardbase.db.search import search_cards
 from cardbase.decks.store import add_card, load_deck, new_deck
-from tests.web.browser.conftest import PHONE, ContextMaker, LiveServer
+from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, LiveServer
 
 
 def make_deck(live: LiveServer, game: str, cards: dict[str, int]) -> tuple[int, str]:
@@ -154,6 +154,35 @@ def test_phone_builder_shows_the_deck_bar_and_updates_it(new_context: ContextMak
     expect(bar).to_be_in_viewport()
     bar.tap()
     expect(page.locator("#panels")).to_be_in_viewport()
+
+
+def test_laptop_builder_shows_validity_and_panel_links_above_the_deck(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """At a laptop's width the phone's bar is hidden and the panels are below a long deck list: the top of
+    the deck's column says whether the deck is valid, follows edits, and links to each panel."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 17})
+    page = new_context(viewport=LAPTOP).new_page()
+    page.goto(f"/decks/{deck_id}")
+    expect(page.locator("a#deck-bar")).to_be_hidden()
+    mark = page.locator("#panel-nav #nav-valid")
+    expect(mark).to_be_in_viewport()
+    expect(mark).to_have_text("✗ not valid")
+    page.get_by_role("searchbox", name="Search").fill('"Dizzy Bat"')
+    expect(page.locator("#results [data-card-id]")).to_have_count(1)
+    page.get_by_role("button", name="Add Dizzy Bat", exact=True).click()
+    expect(page.locator("#deck-count")).to_have_text("18")
+    expect(mark).to_have_text("✓ valid")
+    expect(mark).to_have_class("bar-valid")
+    page.locator("#panel-nav").get_by_role("link", name="Stats").click()
+    expect(page.locator("#stats h2")).to_be_in_viewport()
+    # the column scrolled to the panel; the links stay at its top, not over the panel's heading
+    offset = page.evaluate(
+        "() => { const top = (s) => document.querySelector(s).getBoundingClientRect();"
+        " return [top('#panel-nav').top - top('#deck-side').top, top('#stats h2').top - top('#panel-nav').bottom]; }"
+    )
+    assert page.evaluate("document.querySelector('#deck-side').scrollTop") > 0
+    assert abs(offset[0]) < 1 and offset[1] >= 0, offset
 
 
 def test_gallery_pages_table_view_and_game_filter(page: Page, live_server: LiveServer) -> None:
