@@ -582,6 +582,11 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
     t = rules.tables
     eff, deff = obs.effects(obs.current_player)
     mapped = set(obs.mapped)
+    given = frozenset(rules.pool.assumed)
+
+    def guessed(names: tuple[str | None, ...], field: str) -> bool:
+        """Whether a value the total reads is the assumption profile's, not the rulebook's."""
+        return any(n is not None and {f"{n} {field}", f"{n} {ASSUMED_CARD}"} & given for n in names)
 
     def swords(cards: tuple[str, ...], lab: str | None, quest: bool) -> int:
         kinds = [t.kindex[c] for c in cards]
@@ -592,18 +597,23 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
             room = t.lindex[action.room]
             level = t.level[room] - (2 if room in mapped else 0)
             total = swords(action.cards, action.lab, True)
+            room_name = rules.pool.lands[room].name
+            assumed = guessed((*action.cards, action.lab), "bravery") or guessed((room_name,), "level")
             return {"room": action.room, "cards": list(action.cards), "lab": action.lab, "total": total,
-                    "level": level, "need": max(1, level - total)}  # fmt: skip
+                    "level": level, "need": max(1, level - total), "assumed": assumed}  # fmt: skip
         if isinstance(action, meikyu.Develop):
             land = t.lindex[action.land]
             cost = t.level[land] - (1 if deff & meikyu_codes.B_HAREM else 0)
             seals = sum(t.wits[t.kindex[c]] for c in action.cards)
-            return {"land": action.land, "cards": list(action.cards), "total": seals, "cost": cost}
+            assumed = guessed(action.cards, "wits") or guessed((rules.pool.lands[land].name,), "level")
+            return {"land": action.land, "cards": list(action.cards), "total": seals, "cost": cost, "assumed": assumed}
         if isinstance(action, meikyu.Attack):
             return {"target": action.target, "land": action.land, "cards": list(action.cards), "lab": action.lab,
-                    "by": action.by, "total": swords(action.cards, action.lab, False)}  # fmt: skip
+                    "by": action.by, "total": swords(action.cards, action.lab, False),
+                    "assumed": guessed((*action.cards, action.lab), "bravery")}  # fmt: skip
         if isinstance(action, meikyu.Defend):
-            return {"cards": list(action.cards), "lab": action.lab, "total": swords(action.cards, action.lab, False)}
+            return {"cards": list(action.cards), "lab": action.lab, "total": swords(action.cards, action.lab, False),
+                    "assumed": guessed((*action.cards, action.lab), "bravery")}  # fmt: skip
         if isinstance(action, meikyu.MixedArea):
             return {"target": action.target}
         if isinstance(action, meikyu.Choose):

@@ -278,6 +278,41 @@ def test_meikyu_totals_are_what_the_engine_counts_once_committed(sim_records):
     assert seen["quest"] > 10 and seen["develop"] + seen["attack"] + seen["defend"] > 0, seen
 
 
+@pytest.mark.parametrize(
+    ("assumed", "room3", "room1"),
+    [
+        ((), False, False),  # every value published: no total says "assumed"
+        (("Unnamed room 3 (card not in the rulebook)",), True, False),  # the room's level
+        (("Executioner bravery",), True, True),  # a card's swords, in every room
+        (("Executioner wits",), False, False),  # wits count for developments, not quests
+    ],
+)
+def test_a_meikyu_total_says_whether_it_reads_a_value_the_profile_assumed(assumed, room3, room1):
+    """The table's composer adds "counted with assumed values" to a quest's odds when the room's level or
+    a card's swords came from the assumption profile, not the rulebook (issue: advice without certainty)."""
+    from dataclasses import replace
+
+    from cardbase.games.meikyu.engine import MeikyuRules
+    from tests.meikyu.helpers import ROOMS4, default_pool
+
+    pool = replace(default_pool(), assumed=assumed)
+    state = MeikyuState.position(
+        MeikyuRules(pool, players=2), rooms=ROOMS4, hands=[{"Executioner": 1, "Sword": 1}, {"Cook": 1}], seed=3
+    )
+    quests = {
+        entry["room"]: entry["assumed"]
+        for entry in legal_view(state, state.legal_actions())
+        if entry["kind"] == "quest" and entry["cards"] == ["Executioner"]
+    }
+    assert quests["Unnamed room 3"] is room3 and quests["Unnamed room 1"] is room1, quests
+    # with the shipped profile every character's bravery is assumed: every quest says so
+    state = MeikyuState.position(
+        MeikyuRules(default_pool(), players=2), rooms=ROOMS4, hands=[{"Executioner": 1}, {"Cook": 1}], seed=3
+    )
+    kinds = [e for e in legal_view(state, state.legal_actions()) if e["kind"] in ("quest", "develop")]
+    assert kinds and all(e["assumed"] for e in kinds)
+
+
 def test_the_meikyu_board_counts_the_assumed_values_as_every_command_does(sim_records):
     (state,) = states_along(sim_records["meikyu"], every=10_000)[:1]
     view = board_view("meikyu", state.observation(0))

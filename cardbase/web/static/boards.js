@@ -321,7 +321,9 @@
       total.classList.toggle("bad", bad);
       total.classList.toggle("ready", cands.length === 1);
     };
-    const summary = (a) => {
+    // a total that reads a value the assumption profile gave (shown with *) says so: not the rulebook's
+    const summary = (a) => summaryOf(a) + (a.assumed ? " Counted with assumed values (*), not published ones." : "");
+    const summaryOf = (a) => {
       if (a.kind === "quest") {
         const chance = a.need > 6 ? "it cannot succeed (it needs more than a 6)" : `it succeeds on a ${a.need} or more (${7 - a.need} in 6)`;
         return `Quest ${a.room}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die against level ${a.level} — ${chance}.`;
