@@ -208,7 +208,7 @@ def _read_entry(
         deck.problems.append(
             Problem(
                 "bad-count",
-                f"count {quoted(token)} is not a whole number",
+                f"count {quoted(token)} is {'below zero' if token.startswith('-') else 'not a whole number'}",
                 number,
                 f"write a count from {low} to {high:,} before the name",
             )

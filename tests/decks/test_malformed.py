@@ -20,7 +20,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "binary.txt": (2, "a binary file"),
     "latin1.txt": (2, "line 2: not UTF-8"),
     "count-zero.txt": (1, "[bad-count] line 2: count must be at least 1"),
-    "count-negative.txt": (1, "[bad-count] line 2: count '-2' is not a whole number"),
+    "count-negative.txt": (1, "[bad-count] line 2: count '-2' is below zero"),
     "count-exponent.txt": (1, "[bad-count] line 2: count '1e3' is not a whole number"),
     "count-huge.txt": (1, "[bad-count] line 2: count 99999999999 is more than 999"),
     "count-fraction.txt": (1, "[bad-count] line 2: count '2.5' is not a whole number"),
