@@ -3,7 +3,10 @@
 Which interval for what:
 
 * a proportion (wins of games): :func:`wilson`; a difference of two: :func:`difference_interval`;
-* the mean of many values (hundreds of games' scores): :func:`mean_interval`, mean ± 1.96·s/√n;
+* the mean of many values: :func:`mean_interval`, mean ± 1.96·s/√n;
+* a mean game score or length, from any number of games: :func:`score_interval`, within the
+  range the rules allow (the bounded interval where both ends are known, else Student's t cut at
+  the known end: two games do not give a point, nor a negative count);
 * the mean of a **bounded** score from few samples (a split's round score over a handful of deals,
   a hint's playouts): :func:`bounded_mean_interval`, which is never a point and stays honest
   when every sample so far is the same;
@@ -103,6 +106,26 @@ def bounded_mean_interval(
     lo = min(beta_quantile(tail, a, b), sample_mean)
     hi = max(beta_quantile(1 - tail, a, b), sample_mean)
     return (low + sample_mean * span, low + max(0.0, lo) * span, low + min(1.0, hi) * span)
+
+
+def score_interval(
+    values: Sequence[float], low: float | None, high: float | None, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Mean and a 95% interval of a mean score that lies in ``[low, high]`` (None: no bound at that
+    end). Both ends known: :func:`bounded_mean_interval`; else the Student t interval cut at the end
+    that is known (a handful of games gives a wide interval, never one below the least possible
+    score). Samples that are all the same say nothing of the spread, and without both ends nothing
+    else does: then the interval is the whole range, the ends not known infinite (as for one game)."""
+    if low is not None and high is not None:
+        return bounded_mean_interval(values, low, high, confidence)
+    mean, lo, hi = t_interval(values, confidence)
+    if values and lo == hi:
+        lo, hi = -math.inf, math.inf
+    if low is not None and not math.isnan(lo):
+        lo = max(lo, low)
+    if high is not None and not math.isnan(hi):
+        hi = min(hi, high)
+    return (mean, lo, hi)
 
 
 def intervals_overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:

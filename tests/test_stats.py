@@ -14,6 +14,7 @@ from cardbase.stats import (
     beta_quantile,
     bounded_mean_interval,
     intervals_overlap,
+    score_interval,
     t_interval,
     t_quantile,
 )
@@ -40,6 +41,20 @@ def test_t_interval_is_students() -> None:
     assert (low, high) == pytest.approx(want)
     assert t_interval([4.0])[1:] == (-math.inf, math.inf)  # one value says nothing of the spread
     assert all(math.isnan(x) for x in t_interval([]))
+
+
+def test_a_mean_score_interval_stays_in_the_scores_range() -> None:
+    """``sim``'s mean score: two games of a score that is never negative do not give a negative end
+    (the normal interval gave -0.84–14.84 for 0 and 14 points), nor a point when they agree."""
+    mean, low, high = score_interval([0.0, 14.0], 0.0, None)
+    assert (mean, low) == (7.0, 0.0) and high == pytest.approx(t_interval([0.0, 14.0])[2])
+    assert score_interval([5.0, 5.0], 0.0, None) == (5.0, 0.0, math.inf)  # no spread seen: no upper end
+    assert score_interval([4.0], 0.0, None) == (4.0, 0.0, math.inf)
+    assert score_interval([3.0, 5.0, 4.0], None, None) == t_interval([3.0, 5.0, 4.0])
+    assert score_interval([1.0, 2.0, 2.0], 0.0, 21.0) == bounded_mean_interval([1.0, 2.0, 2.0], 0.0, 21.0)
+    many = [float(x % 9) for x in range(500)]
+    mean, low, high = score_interval(many, 0.0, None)
+    assert (low, high) == t_interval(many)[1:] and low > 0  # far from the bound: Student's t as it is
 
 
 @pytest.mark.parametrize("k", [0, 1, 7, 10])

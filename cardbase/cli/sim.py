@@ -6,6 +6,7 @@ own variant options and calls :func:`run_sim`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -32,6 +33,7 @@ from cardbase.errors import quoted
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
 
+    from cardbase.games.base import Rules
     from cardbase.sim.runner import BatchResult
 
 app = typer.Typer(
@@ -131,6 +133,21 @@ def run_sim(
     _print_table(batch, record_path)
 
 
+def _score_method(rules: Rules) -> str:
+    """How the mean score's interval is made (``cardbase.stats.score_interval``), in words."""
+    low, high = rules.score_range
+    if low is not None and high is not None:
+        return f"the mean of a score from {low:g} to {high:g}, kept inside that range"
+    return "mean ± t·s/√n (Student's t)" + (f", never below {low:g}" if low is not None else "")
+
+
+def _span(low: float | None, high: float | None, digits: int) -> str:
+    """An interval for the terminal, ``?`` at an end the games do not bound (None or infinite: one
+    game, or games that all scored the same, bound a mean only by the least possible score)."""
+    ends = [f"{x:.{digits}f}" if x is not None and math.isfinite(x) else "?" for x in (low, high)]
+    return "–".join(ends)
+
+
 def _print_table(batch: BatchResult, record_path: Path | None) -> None:
     from rich.table import Table
 
@@ -143,22 +160,22 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
     options = rules_in_words(batch.game_id, rules.to_options())
     table = Table(
         title=f"{title}: {batch.games} games, {rules.players} players, seed {batch.seed}\n{options}",
-        caption="Scores: lower is better. 95% intervals: mean ± 1.96·s/√n; win rate by Wilson. "
+        caption=f"Scores: lower is better. 95% intervals: {_score_method(rules)}; win rate by Wilson. "
         f"Shared victories ({batch.shared}) count as a win for each seat sharing them.",
     )
     table.add_column("seat")
     table.add_column("agent")
     table.add_column("mean score", justify="right")
-    table.add_column("95% interval", justify="right")
+    table.add_column("95% interval", justify="right", no_wrap=True)
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
-    table.add_column("95% interval", justify="right")
+    table.add_column("95% interval", justify="right", no_wrap=True)
     for s in batch.seats():
         table.add_row(
             f"P{s.seat + 1}",
             s.agent,
             f"{s.mean_score:.3f}",
-            f"{s.score_low:.3f}–{s.score_high:.3f}",
+            _span(s.score_low, s.score_high, 3),
             str(s.wins),
             f"{s.win_rate:.1%}",
             f"{s.win_low:.1%}–{s.win_high:.1%}",
@@ -490,7 +507,7 @@ def _print_mea(data: dict[str, Any]) -> None:
         con.print(f"By agent, {how}: {line}")
     t = data["turns"]
     con.print(
-        f"Game length: {t['mean']:.1f} turns (95% {t['mean_95'][0]:.1f}–{t['mean_95'][1]:.1f}), "
+        f"Game length: {t['mean']:.1f} turns (95% {_span(t['mean_95'][0], t['mean_95'][1], 1)}), "
         f"median {t['median']:g}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
     )
     ends = Table(title="How the games ended")
@@ -615,8 +632,9 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
     out: list[RenderableType] = []
     length = data["game_length_turns"]
     out.append(
-        f"Game length: {length['mean']:.1f} turns on average (95% interval {length['mean_95'][0]:.1f}–"
-        f"{length['mean_95'][1]:.1f}); shortest {length['min']}, median {length['median']}, longest {length['max']}."
+        f"Game length: {length['mean']:.1f} turns on average "
+        f"(95% interval {_span(length['mean_95'][0], length['mean_95'][1], 1)}); "
+        f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
     )
     games = batch.games
     ended = ", ".join(f"{_END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
@@ -651,17 +669,19 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
     readings = rules_in_words("meikyu", rules.to_options())
     table = Table(
         title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
-        caption="Score: a kingdom's points at the end (higher is better). 95% intervals: mean ± 1.96·s/√n; "
+        caption="Score: a kingdom's points at the end (higher is better). "
+        f"95% intervals: {_score_method(rules)}; "
         f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
     )
     for col in ("seat", "agent", "mean points", "95% interval", "wins", "win rate", "95% interval"):
-        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
+        # (the intervals stay whole on an 80-column terminal: the headings wrap instead)
+        table.add_column(col, justify="left" if col in ("seat", "agent") else "right", no_wrap=col == "95% interval")
     for s in batch.seats():
         table.add_row(
             f"P{s.seat + 1}",
             s.agent,
             f"{s.mean_score:.2f}",
-            f"{s.score_low:.2f}–{s.score_high:.2f}",
+            _span(s.score_low, s.score_high, 2),
             str(s.wins),
             f"{s.win_rate:.1%}",
             f"{s.win_low:.1%}–{s.win_high:.1%}",

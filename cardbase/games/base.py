@@ -209,6 +209,12 @@ class Rules(ABC):
     def players(self) -> int:
         """Number of seats, numbered 0 … players-1."""
 
+    @property
+    def score_range(self) -> tuple[float | None, float | None]:
+        """The least and the most a seat's final score (:attr:`Outcome.scores`) can be, None where the
+        rules set no bound: a mean score's interval stays inside it."""
+        return (None, None)
+
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State:
         """A new game. Its chance events draw from ``random.Random(seed)``.

@@ -26,7 +26,8 @@ from cardbase.games.mea.cards import MeaCard, MeaCardType
 from cardbase.games.mea.codes import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT
 from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.sim.registry import derive_seed
-from cardbase.sim.stats import mean_interval, wilson_interval
+from cardbase.sim.stats import number, wilson_interval
+from cardbase.stats import score_interval
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -291,7 +292,7 @@ class MeaBatch:
             rate, lo, hi = wilson_interval(wins, len(played))
             agents[name] = {"games": len(played), "wins": wins, "win_rate": rate, "win_rate_95": [lo, hi]}
         turns = [float(g.turns) for g in games]
-        mean, lo, hi = mean_interval(turns)
+        mean, lo, hi = score_interval(turns, 0.0, None)
         ordered = sorted(turns)
         ends: dict[str, dict[str, Any]] = {}
         for code in sorted({g.end for g in games}):
@@ -317,7 +318,7 @@ class MeaBatch:
             "shared_results": sum(1 for g in games if len(g.winners) == 2),
             "turns": {
                 "mean": mean,
-                "mean_95": [lo, hi],
+                "mean_95": [number(lo), number(hi)],
                 "median": statistics.median(ordered) if ordered else None,  # even count: the middle two's mean
                 "min": ordered[0] if ordered else None,
                 "max": ordered[-1] if ordered else None,

@@ -19,7 +19,8 @@ from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
 from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
-from cardbase.sim.stats import mean_interval
+from cardbase.sim.stats import number
+from cardbase.stats import score_interval
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -136,7 +137,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
     played = [r for r in batch.results if r.facts]
     summaries = [dict(r.facts) for r in played]
     turns = [s["turns"] for s in summaries]
-    mean, low, high = mean_interval([float(t) for t in turns])
+    mean, low, high = score_interval([float(t) for t in turns], 0.0, None)
     ended: dict[str, int] = {}
     for s in summaries:
         ended[s["end"]] = ended.get(s["end"], 0) + 1
@@ -171,7 +172,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
         },
         "game_length_turns": {
             "mean": mean,
-            "mean_95": [low, high],
+            "mean_95": [number(low), number(high)],
             "min": min(turns) if turns else None,
             "median": statistics.median(turns) if turns else None,
             "max": max(turns) if turns else None,

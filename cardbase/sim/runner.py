@@ -20,7 +20,8 @@ from cardbase import cores
 from cardbase.errors import UsageError
 from cardbase.games.base import CHANCE, Rules
 from cardbase.sim.registry import derive_seed, game
-from cardbase.sim.stats import mean_interval, wilson_interval
+from cardbase.sim.stats import number, wilson_interval
+from cardbase.stats import score_interval
 
 MAX_JOBS = 64
 """The most processes (``--jobs``) a run may use."""
@@ -157,7 +158,7 @@ class SeatSummary:
             "seat": f"P{self.seat + 1}",
             "agent": self.agent,
             "mean_score": self.mean_score,
-            "mean_score_95": [self.score_low, self.score_high],
+            "mean_score_95": [number(self.score_low), number(self.score_high)],
             "wins": self.wins,
             "win_rate": self.win_rate,
             "win_rate_95": [self.win_low, self.win_high],
@@ -187,12 +188,14 @@ class BatchResult:
         return sum(1 for r in self.results if len(r.winners) > 1)
 
     def seats(self) -> list[SeatSummary]:
-        """Per seat: mean score (mean ± 1.96·s/√n) and win rate (Wilson); a
-        shared victory counts as a win for each seat sharing it."""
+        """Per seat: mean score (:func:`cardbase.stats.score_interval` over the rules'
+        ``score_range``) and win rate (Wilson); a shared victory counts as a win for each seat
+        sharing it."""
         out = []
         n = len(self.results)
+        low, high = self.rules.score_range
         for seat, name in enumerate(self.agents):
-            mean, lo, hi = mean_interval([r.scores[seat] for r in self.results])
+            mean, lo, hi = score_interval([r.scores[seat] for r in self.results], low, high)
             wins = sum(1 for r in self.results if seat in r.winners)
             rate, wlo, whi = wilson_interval(wins, n)
             out.append(SeatSummary(seat, name, mean, lo, hi, wins, rate, wlo, whi))

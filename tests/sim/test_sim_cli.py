@@ -47,8 +47,26 @@ def test_sim_meio_json_is_the_same_whatever_the_jobs():
 def test_sim_meio_prints_a_table_with_intervals():
     result = run("sim", "meio", "--players", "2", "--agents", "heuristic,random", "--games", "20")
     assert result.exit_code == 0, result.output
-    for text in ("mean score", "95% interval", "win rate", "heuristic", "random", "Wilson"):
+    for text in ("mean", "score", "95% interval", "win rate", "heuristic", "random", "Wilson"):
         assert text in result.stdout
+
+
+def test_sim_of_a_few_games_gives_no_interval_outside_the_possible_scores():
+    """Two Meio games: each seat's interval lies in 0 to 7 a round and is never a point; one game of
+    Meikyu: a mean of points bounded below by 0 and above by nothing the game shows (``?``)."""
+    result = run("sim", "meio", "--players", "2", "--agents", "heuristic,random", "--games", "2", "--json")
+    assert result.exit_code == 0, result.output
+    for seat in json.loads(result.stdout)["seats"]:
+        low, high = seat["mean_score_95"]
+        assert 0 <= low <= seat["mean_score"] <= high <= 21 and low < high
+    args = ["sim", "meikyu", "--players", "2", "--agents", "heuristic,random", "--games", "1", "--assume", "default"]
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [s["mean_score_95"] for s in data["seats"]] == [[0.0, None], [0.0, None]]
+    assert data["meikyu"]["game_length_turns"]["mean_95"] == [0.0, None]
+    shown = run(*args)
+    assert shown.exit_code == 0 and "0.00–?" in shown.stdout and "never below 0" in " ".join(shown.stdout.split())
 
 
 def test_sim_meio_bad_options_exit_2_with_one_message():

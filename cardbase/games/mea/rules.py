@@ -369,6 +369,11 @@ class MeaRules(Rules):
     def players(self) -> int:
         return 2
 
+    @property
+    def score_range(self) -> tuple[float | None, float | None]:
+        """A score is the tiles a seat controls at the end: none or more."""
+        return (0.0, None)
+
     def tables(self) -> MeaTables:
         """Per-instance constants (built once per rules object)."""
         cached = self.__dict__.get("_tables")

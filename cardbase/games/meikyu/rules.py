@@ -247,6 +247,11 @@ class MeikyuRules(Rules):
             + "; ".join(assumed_summary(self.pool.assumed))
         ]
 
+    @property
+    def score_range(self) -> tuple[float | None, float | None]:
+        """A score is a kingdom's points at the end: none or more."""
+        return (0.0, None)
+
     def capacity(self, has_farm: bool) -> int:
         return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
 

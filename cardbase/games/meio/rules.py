@@ -16,6 +16,7 @@ from cardbase.games.base import (
 )
 from cardbase.games.meio.actions import ASIDE_IDS, PLAYS, MeioAction, Play, parse_action
 from cardbase.games.meio.cards import (
+    FIRST_HALF,
     HAND_SIZE,
     PLAYER_COUNTS,
     SECOND_HALF,
@@ -68,6 +69,11 @@ class MeioRules(Rules):
     @property
     def deck(self) -> tuple[PlayingCard, ...]:
         return deck_for(self.players)
+
+    @property
+    def score_range(self) -> tuple[float | None, float | None]:
+        """A round scores 0 (as many tricks in each half) to 7 (all seven of the first half, none after)."""
+        return (0.0, float(FIRST_HALF * self.rounds))
 
     @property
     def deck_mask(self) -> int:
