@@ -392,6 +392,56 @@ def test_casino_draws_on_a_six():
     assert other.decision != "casino"
 
 
+@pytest.mark.parametrize("casino", ["final", "every"])
+def test_the_casino_counts_a_six_rolled_while_owning_it(casino):
+    """Room of the Money Eater — Casino: Any time that you roll a "6" on the die, you may take an additional
+    Kingdom card. A land's effect is its owner's ("the land's effect when owned"): the 6 of the quest that takes
+    the Casino, or of the aggression that steals it, was rolled before it was owned; a defender who rolled a 6
+    while owning it keeps the draw though the aggression takes the Casino away."""
+    options = {"casino": casino}
+    casino_room = ["Room of the Money Eater", "Unnamed room 2", "Unnamed room 3", "Unnamed room 4"]
+    quest = position(2, rules_options=options, hands=[{"Executioner": 1}, {}], rooms=casino_room)
+    act(quest, "quest Room of the Money Eater with Executioner")
+    roll(quest, 6)  # 3 + 6 >= 4: the Casino is taken with this 6
+    assert quest.kingdom(0) == (("Room of the Money Eater", False),)
+    assert quest.decision == "chance" and quest.turn_player == 0  # step 4's room, no Casino draw
+    reveal(quest, "Unnamed room 5")
+    assert quest.turn_player == 1 and quest.hand(0) == {}
+
+    steal = position(2, rules_options=options, hands=[{"Executioner": 1, "Gotcha!": 1}, {}],
+                     lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(steal, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(steal, 6, 1)  # 9 against 1: the Casino changes hands with this 6
+    act(steal, "discard Executioner")  # the order of the used cards
+    assert steal.kingdom(0) == (("Room of the Money Eater", False),)
+    assert steal.decision == "chance" and steal.turn_player == 1  # P2's step 1: no Casino draw for P1
+
+    lose = position(2, rules_options=options, hands=[{"Executioner": 2, "Sword": 3, "Gotcha!": 1}, {}],
+                    lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(lose, "attack P2 Room of the Money Eater with Executioner, Executioner, Sword, Sword, Sword by Gotcha!")
+    act(lose, "defend")
+    roll(lose, 6, 6)  # 15 against 6: P1 takes the Casino; both rolled a 6, only P2 owned it then
+    while lose.decision == "discard order":
+        act(lose, str(lose.legal_actions()[0]))
+    assert lose.kingdom(0) == (("Room of the Money Eater", False),) and lose.kingdom(1) == ()
+    assert lose.decision == "casino" and lose.current_player == 1
+    act(lose, "draw")
+    draw(lose, "Cook")
+    assert lose.hand(1) == {"Cook": 1} and lose.decision != "casino"
+
+
+def test_a_copy_does_not_change_the_sixes_counted_by_the_state_it_was_copied_from():
+    state = position(
+        2, rules_options={"casino": "every"}, hands=[{"Bee": 1}, {"Amulet": 1}], lands=[["Room of the Money Eater"], []]
+    )
+    act(state, "quest Unnamed room 4 with Bee")
+    roll(state, 6)
+    copy = state.clone()
+    act(copy, "amulet")
+    roll(copy, 6)
+    assert copy.context()["sixes"] == (0, 0) and state.context()["sixes"] == (0,)
+
+
 def test_blacksmith_adds_one_per_sword():
     state = position(2, hands=[{"Bee": 1, "Sword": 2}, {}], lands=[["Workshop of the Dwarves"], []])
     act(state, "quest Unnamed room 4 with Bee, Sword, Sword")

@@ -854,13 +854,16 @@ class MeikyuState(State):
     def _op_after(self, frame: tuple[Any, ...]) -> bool:
         ctx = self._ctx
         stack = self._stack
+        # The Casino: a draw for a 6 rolled by a player who owned the Casino when rolling it
+        # (not one who takes it with that die, but one who loses it to that aggression).
         if ctx is not None and "sixes" in ctx:  # casino="every": one draw per 6 rolled
             for slot in reversed(ctx["sixes"]):
                 stack.append((OP_CASINO, ctx["rollers"][slot]))
         elif ctx is not None and "rollers" in ctx and 6 in ctx["dice"]:
             dice = ctx["dice"]
+            casinos = ctx["casinos"]
             for slot in reversed(range(len(ctx["rollers"]))):
-                if dice[slot] == 6:
+                if dice[slot] == 6 and casinos[slot]:
                     stack.append((OP_CASINO, ctx["rollers"][slot]))
         return self._discard_batch()
 
@@ -889,7 +892,7 @@ class MeikyuState(State):
 
     def _op_casino(self, frame: tuple[Any, ...]) -> bool:
         r = frame[1]
-        if self._eff[r] & B_CASINO and (self._kpile or self._kdisc):
+        if self._kpile or self._kdisc:  # (the Casino was owned when the 6 was rolled: _op_after)
             return self._wait(A_CASINO, r, (r,))
         return False
 
@@ -1156,8 +1159,8 @@ class MeikyuState(State):
         ctx = self._ctx
         assert ctx is not None
         ctx["dice"][slot] = action.value
-        if action.value == 6 and self.rules.casino == "every":  # every 6 rolled, kept or not
-            ctx.setdefault("sixes", []).append(slot)
+        if action.value == 6 and self.rules.casino == "every" and ctx["casinos"][slot]:  # every 6, kept or not
+            ctx["sixes"] = (*ctx.get("sixes", ()), slot)  # (a tuple: copies of the state share the context's values)
         if self.rules.amulet_ask == "everyone":
             return self._window(roller, slot, 0)
         amulets = self._t.amulets
@@ -1211,6 +1214,7 @@ class MeikyuState(State):
             "chars": list(chars),
             "dice": [0],
             "rollers": [p],
+            "casinos": (bool(self._eff[p] & B_CASINO),),  # who owns the Casino as the dice are rolled
         }
         self._stack.append(F_QRESOLVE)
         return self._wait(A_ROLL, CHANCE, (p, 0))
@@ -1259,6 +1263,7 @@ class MeikyuState(State):
             "defence": 0,
             "dice": [0, 0],
             "rollers": [p, q],
+            "casinos": (bool(self._eff[p] & B_CASINO), bool(self._eff[q] & B_CASINO)),
         }
         stack = self._stack
         stack.append(F_ARESOLVE)
