@@ -609,6 +609,28 @@ def test_a_die_that_finds_no_amulet_anywhere(amulet_ask):
     assert asked == ([0, 1, 2] if amulet_ask == "everyone" else [])
 
 
+@pytest.mark.parametrize("amulet_first_roll", ["no", "yes"])
+def test_an_amulet_on_a_first_player_roll(amulet_first_roll):
+    """Amulet — You may play it when anyone has just rolled a die. That person rerolls their die. (The roll for
+    the first player too? no: setting up is not a turn; yes: any die, the Amulet then discarded.)"""
+    state = rules(2, amulet_first_roll=amulet_first_roll).new_initial_state(0)
+    reveal(state, *ROOMS4)
+    draw(state, "Bee", "Cook", "Jehu", "Drone")  # P1
+    draw(state, "Amulet", "Cook", "Jehu", "Drone")  # P2
+    roll(state, 6)  # P1's roll
+    if amulet_first_roll == "no":
+        assert state.decision == "chance"
+        roll(state, 2)
+        assert state.turn_player == 0 and state.hand(1)["Amulet"] == 1
+        return
+    assert state.decision == "amulet" and state.current_player == 1
+    act(state, "amulet")
+    roll(state, 1)  # P1 rerolls: 1
+    assert state.decision == "chance" and state.discard_pile() == ("Amulet",) and "Amulet" not in state.hand(1)
+    roll(state, 2)  # P2's roll: 2 beats 1
+    assert state.turn_player == 1
+
+
 def test_sword_adds_one():
     state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
     act(state, "quest Unnamed room 4 with Bee, Sword")
@@ -917,6 +939,7 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
         "open_draw": "replaced",
         "castle_tsunami": "stays",
         "amulet_ask": "everyone",
+        "amulet_first_roll": "yes",
     }
     r = rules(3, **chosen)
     again = MeikyuRules.from_options(r.to_options())

@@ -1155,12 +1155,18 @@ class MeikyuState(State):
         roller, slot = self._args
         if slot < 0:
             self._rolls[roller] = action.value
+            if self.rules.amulet_first_roll == "yes":  # (the other reading: setting up is not a turn)
+                return self._amulet_window(roller, slot)
             return False
         ctx = self._ctx
         assert ctx is not None
         ctx["dice"][slot] = action.value
         if action.value == 6 and self.rules.casino == "every" and ctx["casinos"][slot]:  # every 6, kept or not
             ctx["sixes"] = (*ctx.get("sixes", ()), slot)  # (a tuple: copies of the state share the context's values)
+        return self._amulet_window(roller, slot)
+
+    def _amulet_window(self, roller: int, slot: int) -> bool:
+        """After a die: the first seat asked about an Amulet, if any (see :meth:`_window`)."""
         if self.rules.amulet_ask == "everyone":
             return self._window(roller, slot, 0)
         amulets = self._t.amulets
@@ -1314,7 +1320,10 @@ class MeikyuState(State):
         if action.word == "amulet":
             a = next(a for a in self._t.amulets if self._hands[seat][a])
             self._take_card(seat, a)
-            self._inplay.append(a)
+            if slot < 0:  # a first-player roll (amulet_first_roll="yes"): no action to discard it after
+                self._kdisc.append(a)
+            else:
+                self._inplay.append(a)
             ctx = self._ctx
             if ctx is not None:
                 ctx["amulets"] = ctx.get("amulets", 0) + 1

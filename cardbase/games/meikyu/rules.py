@@ -34,6 +34,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
     "amulet_ask": ("holders", "everyone"),
+    "amulet_first_roll": ("no", "yes"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -71,6 +72,9 @@ class MeikyuRules(Rules):
     (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
     order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
     only pass, and nobody learns who holds one, as at a real table).
+    ``amulet_first_roll``: the Amulet may be played after the dice of a quest or an aggression
+    only (``no``: the first-player roll is setting up, not a turn), or after a first-player roll
+    too (``yes``: "when anyone has just rolled a die"; the Amulet goes to the discard pile).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -92,6 +96,7 @@ class MeikyuRules(Rules):
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
     amulet_ask: str = "holders"
+    amulet_first_roll: str = "no"
     goal: int = GOAL
     turn_limit: int = 1000
 
