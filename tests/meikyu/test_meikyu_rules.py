@@ -468,6 +468,22 @@ def test_mixed_area_makes_a_player_lose_a_turn():
     assert state.skips(1) == 0
 
 
+def test_a_lost_turn_is_lost_whole_its_hand_limit_and_hot_springs_too():
+    """Tunnel of the Valaraukar — Mixed Area: … that player loses a turn. The turn's four steps are lost: no
+    draw, no action, and at its end no discarding down to five (step 3) and no Hot Springs draw."""
+    crowded = position(3, hands=[{"Bee": 1}, {"Cook": 3, "Jehu": 3, "Drone": 1}, {}],
+                       lands=[["Tunnel of the Valaraukar"], [], []])  # fmt: skip
+    act(crowded, "mixed area P2", "resupply")
+    draw(crowded, "Master")
+    assert crowded.turn_player == 2 and crowded.decision == "chance"  # P3's draw: P2 was not asked to discard
+    assert crowded.hand_size(1) == 7 and crowded.turns == 2
+    empty = position(3, hands=[{"Bee": 1}, {}, {}],
+                     lands=[["Tunnel of the Valaraukar"], ["Spring of the Mayonnaise King"], []])  # fmt: skip
+    act(empty, "mixed area P2", "resupply")
+    draw(empty, "Master")
+    assert empty.decision != "hot springs" and empty.turn_player == 2 and empty.hand_size(1) == 0
+
+
 def test_hospital_returns_a_character_after_a_failed_quest():
     state = position(2, hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Altar of the Nightingale"], []])
     act(state, "quest Unnamed room 4 with Bee, Cook")

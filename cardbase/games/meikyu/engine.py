@@ -656,9 +656,10 @@ class MeikyuState(State):
         p = self._turn
         self._ctx = None
         stack = self._stack
-        if self._skips[p]:
+        if self._skips[p]:  # the Mixed Area: the whole turn is lost, its steps 3 and 4 and the Hot Springs too
             self._skips[p] -= 1
             self._ctx = {"kind": "lost turn", "player": p}
+            self._hot_done = True
             stack.append(F_ENDTURN)
             return False
         self._hot_done = False
@@ -932,7 +933,9 @@ class MeikyuState(State):
         until nothing is left to do)."""
         p = self._turn
         stack = self._stack
-        if self._hsize[p] > HAND_LIMIT:  # 3. discard excess cards
+        ctx = self._ctx
+        lost = ctx is not None and ctx["kind"] == "lost turn"
+        if self._hsize[p] > HAND_LIMIT and not lost:  # 3. discard excess cards
             stack.append(frame)
             return self._wait(A_HANDLIMIT, p, (p,))
         if self._mapped and self.rules.map_room == "discarded":  # before step 4 refills
