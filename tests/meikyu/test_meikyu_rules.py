@@ -203,8 +203,9 @@ def test_a_sixth_land_means_discarding_one_of_the_existing_ones():
 def test_development_needs_wits_reaching_the_level_and_no_die():
     state = position(2, hands=[{"Valeel": 1, "Bee": 1}, {}], lands=[["Unnamed room 9"], []])
     act(state, "develop Unnamed room 9 with Bee, Valeel")  # 4 seals, level 4
-    assert state.decision != "chance" or state.context()["kind"] != "develop"
-    assert state.kingdom(0) == (("Unnamed room 9", True),)
+    # no die: developed at once, and the next decision is the order of the used cards, not a roll
+    assert state.kingdom(0) == (("Unnamed room 9", True),) and state.context()["success"] is True
+    assert state.decision == "discard order" and not any(isinstance(a, Roll) for a in state.history)
     assert state.points(0) == 2  # the developed points replace the points
 
 
