@@ -41,6 +41,8 @@ _MEIKYU: dict[str, Phrase] = {
     "amulet_first_roll": lambda v: (
         "no Amulet on the first-player roll" if v == "no" else "an Amulet may reroll a first-player roll"
     ),
+    "bar": lambda v: "a developed Bar helps its owner" if v == "owner" else "a developed Bar helps every player",
+    "harem": lambda v: "a developed Harem helps its owner" if v == "owner" else "a developed Harem helps every player",
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

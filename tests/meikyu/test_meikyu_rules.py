@@ -458,6 +458,38 @@ def test_bar_developed_gives_zero_sword_characters_one():
         assert state.context()["swords"] == swords
 
 
+@pytest.mark.parametrize(("bar", "swords"), [("owner", 0), ("everyone", 2)])
+def test_another_players_developed_bar(bar, swords):
+    """Stage of the Airt Piper — Bar: When this land is developed, all characters with 0 swords receive a +1
+    sword. (Its owner's characters; or, under bar="everyone", every player's: P1 quests with two 0-sword
+    characters while P2 holds the Bar, developed; P2 defends with one against P1's Bar.)"""
+    stage = [("Stage of the Airt Piper", True)]
+    quest = position(2, rules_options={"bar": bar}, hands=[{"Valeel": 1, "Merchant": 1}, {}], lands=[[], stage])
+    act(quest, "quest Unnamed room 4 with Merchant, Valeel")
+    assert quest.context()["swords"] == swords
+    own = position(2, rules_options={"bar": bar}, hands=[{"Valeel": 1, "Merchant": 1}, {}], lands=[stage, []])
+    act(own, "quest Unnamed room 4 with Merchant, Valeel")
+    assert own.context()["swords"] == 2  # the owner's: always
+    defence = position(2, rules_options={"bar": bar}, hands=[{"Bee": 1, "Gotcha!": 1}, {"Valeel": 1}],
+                       lands=[stage, ["Unnamed room 9"]])  # fmt: skip
+    act(defence, "attack P2 Unnamed room 9 with Bee by Gotcha!", "defend with Valeel")
+    assert defence.context()["defence"] == swords // 2
+
+
+@pytest.mark.parametrize(("harem", "developed"), [("owner", False), ("everyone", True)])
+def test_another_players_developed_harem(harem, developed):
+    """Mansion of the Lamia — Harem: When this land has been Developed, the cost to Develop any land in the
+    future is reduced by one. (For its owner; or, under harem="everyone", for every player's developments.)"""
+    state = position(2, rules_options={"harem": harem}, hands=[{"Valeel": 1}, {}],
+                     lands=[["Unnamed room 9"], [("Mansion of the Lamia", True)]])  # fmt: skip
+    act(state, "develop Unnamed room 9 with Valeel")  # 3 seals against level 4 (3 with the Harem)
+    assert state.kingdom(0) == (("Unnamed room 9", developed),)
+    own = position(2, rules_options={"harem": harem}, hands=[{"Valeel": 1}, {}],
+                   lands=[["Unnamed room 9", ("Mansion of the Lamia", True)], []])  # fmt: skip
+    act(own, "develop Unnamed room 9 with Valeel")
+    assert ("Unnamed room 9", True) in own.kingdom(0)  # the owner's: always
+
+
 def test_mixed_area_makes_a_player_lose_a_turn():
     state = position(3, hands=[{"Bee": 1}, {}, {}], lands=[["Tunnel of the Valaraukar"], [], []])
     act(state, "mixed area P2")
@@ -957,6 +989,8 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
         "castle_tsunami": "stays",
         "amulet_ask": "everyone",
         "amulet_first_roll": "yes",
+        "bar": "everyone",
+        "harem": "everyone",
     }
     r = rules(3, **chosen)
     again = MeikyuRules.from_options(r.to_options())

@@ -149,7 +149,16 @@ from cardbase.games.meikyu.codes import (
 )
 from cardbase.games.meikyu.notation import _seat, parse_action
 from cardbase.games.meikyu.observation import MeikyuObservation, describe_legal
-from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, MeikyuRules, final_outcome, lands_held
+from cardbase.games.meikyu.rules import (
+    DEAL,
+    HAND_LIMIT,
+    MAX_LANDS,
+    ROOMS,
+    MeikyuRules,
+    final_outcome,
+    lands_held,
+    shared_developed,
+)
 from cardbase.games.meikyu.tables import (
     _WORD_IDS,
     _WORD_LIST,
@@ -1219,7 +1228,7 @@ class MeikyuState(State):
             "player": p,
             "room": room,
             "level": t.level[room] - (2 if room in self._mapped else 0),
-            "swords": land_swords(parts, self._eff[p], self._deff[p], True),
+            "swords": land_swords(parts, self._eff[p], shared_developed(self.rules, self._deff, p), True),
             "chars": list(chars),
             "dice": [0],
             "rollers": [p],
@@ -1235,7 +1244,7 @@ class MeikyuState(State):
         played = t.played(action.cards, None)
         self._play(p, played)
         _, _, _, wits, _, _ = played
-        cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)  # the Harem, developed
+        cost = t.level[land] - (1 if shared_developed(self.rules, self._deff, p) & B_HAREM else 0)  # the Harem
         success = wits >= cost
         self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
         if success:
@@ -1268,7 +1277,9 @@ class MeikyuState(State):
             "defender": q,
             "land": t.lindex[action.land] if action.land else -1,
             "by": action.by,
-            "swords": land_swords(parts, self._eff[p], self._deff[p], self._t.fortress_in_aggression),
+            "swords": land_swords(
+                parts, self._eff[p], shared_developed(self.rules, self._deff, p), self._t.fortress_in_aggression
+            ),
             "defence": 0,
             "dice": [0, 0],
             "rollers": [p, q],
@@ -1314,7 +1325,9 @@ class MeikyuState(State):
         played = self._t.played(action.cards, action.lab)
         self._play(q, played)
         kinds, labk, _, _, parts, _ = played
-        ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], self._t.fortress_in_aggression)
+        ctx["defence"] = land_swords(
+            parts, self._eff[q], shared_developed(self.rules, self._deff, q), self._t.fortress_in_aggression
+        )
         ctx["defended_with"] = len(kinds) + (labk >= 0)
 
     def _apply_amulet(self, action: Word) -> bool:
