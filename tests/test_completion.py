@@ -53,7 +53,8 @@ def test_agents_complete_the_last_name_of_a_list() -> None:
 
 
 def test_rules_options_complete_their_names_then_their_words() -> None:
-    assert complete("sim", "meikyu", "--rule", "amu") == ["amulet_ask="]
+    assert complete("sim", "meikyu", "--rule", "amu") == ["amulet_ask=", "amulet_first_roll="]
+    assert complete("sim", "meikyu", "--rule", "amulet_a") == ["amulet_ask="]
     assert complete("sim", "meikyu", "--rule", "amulet_ask=") == ["amulet_ask=holders", "amulet_ask=everyone"]
     assert complete("play", "mea", "--rule", "move_in=f") == ["move_in=first"]
     assert complete("sim", "meio", "--rule", "ace_high=") == ["ace_high=yes", "ace_high=no"]

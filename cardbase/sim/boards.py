@@ -580,7 +580,8 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 
     rules = obs.rules
     t = rules.tables
-    eff, deff = obs.effects(obs.current_player)
+    eff, _ = obs.effects(obs.current_player)
+    deff = meikyu_rules.shared_developed(rules, [obs.effects(s)[1] for s in range(rules.players)], obs.current_player)
     mapped = set(obs.mapped)
     given = frozenset(rules.pool.assumed)
 

@@ -38,6 +38,11 @@ _MEIKYU: dict[str, Phrase] = {
     "amulet_ask": lambda v: (
         "only Amulet holders are asked after a die" if v == "holders" else "every player is asked after a die"
     ),
+    "amulet_first_roll": lambda v: (
+        "no Amulet on the first-player roll" if v == "no" else "an Amulet may reroll a first-player roll"
+    ),
+    "bar": lambda v: "a developed Bar helps its owner" if v == "owner" else "a developed Bar helps every player",
+    "harem": lambda v: "a developed Harem helps its owner" if v == "owner" else "a developed Harem helps every player",
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

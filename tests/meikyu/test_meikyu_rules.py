@@ -203,8 +203,9 @@ def test_a_sixth_land_means_discarding_one_of_the_existing_ones():
 def test_development_needs_wits_reaching_the_level_and_no_die():
     state = position(2, hands=[{"Valeel": 1, "Bee": 1}, {}], lands=[["Unnamed room 9"], []])
     act(state, "develop Unnamed room 9 with Bee, Valeel")  # 4 seals, level 4
-    assert state.decision != "chance" or state.context()["kind"] != "develop"
-    assert state.kingdom(0) == (("Unnamed room 9", True),)
+    # no die: developed at once, and the next decision is the order of the used cards, not a roll
+    assert state.kingdom(0) == (("Unnamed room 9", True),) and state.context()["success"] is True
+    assert state.decision == "discard order" and not any(isinstance(a, Roll) for a in state.history)
     assert state.points(0) == 2  # the developed points replace the points
 
 
@@ -392,6 +393,56 @@ def test_casino_draws_on_a_six():
     assert other.decision != "casino"
 
 
+@pytest.mark.parametrize("casino", ["final", "every"])
+def test_the_casino_counts_a_six_rolled_while_owning_it(casino):
+    """Room of the Money Eater — Casino: Any time that you roll a "6" on the die, you may take an additional
+    Kingdom card. A land's effect is its owner's ("the land's effect when owned"): the 6 of the quest that takes
+    the Casino, or of the aggression that steals it, was rolled before it was owned; a defender who rolled a 6
+    while owning it keeps the draw though the aggression takes the Casino away."""
+    options = {"casino": casino}
+    casino_room = ["Room of the Money Eater", "Unnamed room 2", "Unnamed room 3", "Unnamed room 4"]
+    quest = position(2, rules_options=options, hands=[{"Executioner": 1}, {}], rooms=casino_room)
+    act(quest, "quest Room of the Money Eater with Executioner")
+    roll(quest, 6)  # 3 + 6 >= 4: the Casino is taken with this 6
+    assert quest.kingdom(0) == (("Room of the Money Eater", False),)
+    assert quest.decision == "chance" and quest.turn_player == 0  # step 4's room, no Casino draw
+    reveal(quest, "Unnamed room 5")
+    assert quest.turn_player == 1 and quest.hand(0) == {}
+
+    steal = position(2, rules_options=options, hands=[{"Executioner": 1, "Gotcha!": 1}, {}],
+                     lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(steal, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(steal, 6, 1)  # 9 against 1: the Casino changes hands with this 6
+    act(steal, "discard Executioner")  # the order of the used cards
+    assert steal.kingdom(0) == (("Room of the Money Eater", False),)
+    assert steal.decision == "chance" and steal.turn_player == 1  # P2's step 1: no Casino draw for P1
+
+    lose = position(2, rules_options=options, hands=[{"Executioner": 2, "Sword": 3, "Gotcha!": 1}, {}],
+                    lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(lose, "attack P2 Room of the Money Eater with Executioner, Executioner, Sword, Sword, Sword by Gotcha!")
+    act(lose, "defend")
+    roll(lose, 6, 6)  # 15 against 6: P1 takes the Casino; both rolled a 6, only P2 owned it then
+    while lose.decision == "discard order":
+        act(lose, str(lose.legal_actions()[0]))
+    assert lose.kingdom(0) == (("Room of the Money Eater", False),) and lose.kingdom(1) == ()
+    assert lose.decision == "casino" and lose.current_player == 1
+    act(lose, "draw")
+    draw(lose, "Cook")
+    assert lose.hand(1) == {"Cook": 1} and lose.decision != "casino"
+
+
+def test_a_copy_does_not_change_the_sixes_counted_by_the_state_it_was_copied_from():
+    state = position(
+        2, rules_options={"casino": "every"}, hands=[{"Bee": 1}, {"Amulet": 1}], lands=[["Room of the Money Eater"], []]
+    )
+    act(state, "quest Unnamed room 4 with Bee")
+    roll(state, 6)
+    copy = state.clone()
+    act(copy, "amulet")
+    roll(copy, 6)
+    assert copy.context()["sixes"] == (0, 0) and state.context()["sixes"] == (0,)
+
+
 def test_blacksmith_adds_one_per_sword():
     state = position(2, hands=[{"Bee": 1, "Sword": 2}, {}], lands=[["Workshop of the Dwarves"], []])
     act(state, "quest Unnamed room 4 with Bee, Sword, Sword")
@@ -407,6 +458,38 @@ def test_bar_developed_gives_zero_sword_characters_one():
         assert state.context()["swords"] == swords
 
 
+@pytest.mark.parametrize(("bar", "swords"), [("owner", 0), ("everyone", 2)])
+def test_another_players_developed_bar(bar, swords):
+    """Stage of the Airt Piper — Bar: When this land is developed, all characters with 0 swords receive a +1
+    sword. (Its owner's characters; or, under bar="everyone", every player's: P1 quests with two 0-sword
+    characters while P2 holds the Bar, developed; P2 defends with one against P1's Bar.)"""
+    stage = [("Stage of the Airt Piper", True)]
+    quest = position(2, rules_options={"bar": bar}, hands=[{"Valeel": 1, "Merchant": 1}, {}], lands=[[], stage])
+    act(quest, "quest Unnamed room 4 with Merchant, Valeel")
+    assert quest.context()["swords"] == swords
+    own = position(2, rules_options={"bar": bar}, hands=[{"Valeel": 1, "Merchant": 1}, {}], lands=[stage, []])
+    act(own, "quest Unnamed room 4 with Merchant, Valeel")
+    assert own.context()["swords"] == 2  # the owner's: always
+    defence = position(2, rules_options={"bar": bar}, hands=[{"Bee": 1, "Gotcha!": 1}, {"Valeel": 1}],
+                       lands=[stage, ["Unnamed room 9"]])  # fmt: skip
+    act(defence, "attack P2 Unnamed room 9 with Bee by Gotcha!", "defend with Valeel")
+    assert defence.context()["defence"] == swords // 2
+
+
+@pytest.mark.parametrize(("harem", "developed"), [("owner", False), ("everyone", True)])
+def test_another_players_developed_harem(harem, developed):
+    """Mansion of the Lamia — Harem: When this land has been Developed, the cost to Develop any land in the
+    future is reduced by one. (For its owner; or, under harem="everyone", for every player's developments.)"""
+    state = position(2, rules_options={"harem": harem}, hands=[{"Valeel": 1}, {}],
+                     lands=[["Unnamed room 9"], [("Mansion of the Lamia", True)]])  # fmt: skip
+    act(state, "develop Unnamed room 9 with Valeel")  # 3 seals against level 4 (3 with the Harem)
+    assert state.kingdom(0) == (("Unnamed room 9", developed),)
+    own = position(2, rules_options={"harem": harem}, hands=[{"Valeel": 1}, {}],
+                   lands=[["Unnamed room 9", ("Mansion of the Lamia", True)], []])  # fmt: skip
+    act(own, "develop Unnamed room 9 with Valeel")
+    assert ("Unnamed room 9", True) in own.kingdom(0)  # the owner's: always
+
+
 def test_mixed_area_makes_a_player_lose_a_turn():
     state = position(3, hands=[{"Bee": 1}, {}, {}], lands=[["Tunnel of the Valaraukar"], [], []])
     act(state, "mixed area P2")
@@ -416,6 +499,22 @@ def test_mixed_area_makes_a_player_lose_a_turn():
     settle(state)
     assert state.turn_player == 2  # P2 lost the turn
     assert state.skips(1) == 0
+
+
+def test_a_lost_turn_is_lost_whole_its_hand_limit_and_hot_springs_too():
+    """Tunnel of the Valaraukar — Mixed Area: … that player loses a turn. The turn's four steps are lost: no
+    draw, no action, and at its end no discarding down to five (step 3) and no Hot Springs draw."""
+    crowded = position(3, hands=[{"Bee": 1}, {"Cook": 3, "Jehu": 3, "Drone": 1}, {}],
+                       lands=[["Tunnel of the Valaraukar"], [], []])  # fmt: skip
+    act(crowded, "mixed area P2", "resupply")
+    draw(crowded, "Master")
+    assert crowded.turn_player == 2 and crowded.decision == "chance"  # P3's draw: P2 was not asked to discard
+    assert crowded.hand_size(1) == 7 and crowded.turns == 2
+    empty = position(3, hands=[{"Bee": 1}, {}, {}],
+                     lands=[["Tunnel of the Valaraukar"], ["Spring of the Mayonnaise King"], []])  # fmt: skip
+    act(empty, "mixed area P2", "resupply")
+    draw(empty, "Master")
+    assert empty.decision != "hot springs" and empty.turn_player == 2 and empty.hand_size(1) == 0
 
 
 def test_hospital_returns_a_character_after_a_failed_quest():
@@ -557,6 +656,28 @@ def test_a_die_that_finds_no_amulet_anywhere(amulet_ask):
         assert [str(a) for a in state.legal_actions()] == ["pass"]
         act(state, "pass")
     assert asked == ([0, 1, 2] if amulet_ask == "everyone" else [])
+
+
+@pytest.mark.parametrize("amulet_first_roll", ["no", "yes"])
+def test_an_amulet_on_a_first_player_roll(amulet_first_roll):
+    """Amulet — You may play it when anyone has just rolled a die. That person rerolls their die. (The roll for
+    the first player too? no: setting up is not a turn; yes: any die, the Amulet then discarded.)"""
+    state = rules(2, amulet_first_roll=amulet_first_roll).new_initial_state(0)
+    reveal(state, *ROOMS4)
+    draw(state, "Bee", "Cook", "Jehu", "Drone")  # P1
+    draw(state, "Amulet", "Cook", "Jehu", "Drone")  # P2
+    roll(state, 6)  # P1's roll
+    if amulet_first_roll == "no":
+        assert state.decision == "chance"
+        roll(state, 2)
+        assert state.turn_player == 0 and state.hand(1)["Amulet"] == 1
+        return
+    assert state.decision == "amulet" and state.current_player == 1
+    act(state, "amulet")
+    roll(state, 1)  # P1 rerolls: 1
+    assert state.decision == "chance" and state.discard_pile() == ("Amulet",) and "Amulet" not in state.hand(1)
+    roll(state, 2)  # P2's roll: 2 beats 1
+    assert state.turn_player == 1
 
 
 def test_sword_adds_one():
@@ -867,6 +988,9 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
         "open_draw": "replaced",
         "castle_tsunami": "stays",
         "amulet_ask": "everyone",
+        "amulet_first_roll": "yes",
+        "bar": "everyone",
+        "harem": "everyone",
     }
     r = rules(3, **chosen)
     again = MeikyuRules.from_options(r.to_options())

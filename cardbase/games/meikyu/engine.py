@@ -149,7 +149,16 @@ from cardbase.games.meikyu.codes import (
 )
 from cardbase.games.meikyu.notation import _seat, parse_action
 from cardbase.games.meikyu.observation import MeikyuObservation, describe_legal
-from cardbase.games.meikyu.rules import DEAL, HAND_LIMIT, MAX_LANDS, ROOMS, MeikyuRules, final_outcome, lands_held
+from cardbase.games.meikyu.rules import (
+    DEAL,
+    HAND_LIMIT,
+    MAX_LANDS,
+    ROOMS,
+    MeikyuRules,
+    final_outcome,
+    lands_held,
+    shared_developed,
+)
 from cardbase.games.meikyu.tables import (
     _WORD_IDS,
     _WORD_LIST,
@@ -656,9 +665,10 @@ class MeikyuState(State):
         p = self._turn
         self._ctx = None
         stack = self._stack
-        if self._skips[p]:
+        if self._skips[p]:  # the Mixed Area: the whole turn is lost, its steps 3 and 4 and the Hot Springs too
             self._skips[p] -= 1
             self._ctx = {"kind": "lost turn", "player": p}
+            self._hot_done = True
             stack.append(F_ENDTURN)
             return False
         self._hot_done = False
@@ -854,13 +864,16 @@ class MeikyuState(State):
     def _op_after(self, frame: tuple[Any, ...]) -> bool:
         ctx = self._ctx
         stack = self._stack
+        # The Casino: a draw for a 6 rolled by a player who owned the Casino when rolling it
+        # (not one who takes it with that die, but one who loses it to that aggression).
         if ctx is not None and "sixes" in ctx:  # casino="every": one draw per 6 rolled
             for slot in reversed(ctx["sixes"]):
                 stack.append((OP_CASINO, ctx["rollers"][slot]))
         elif ctx is not None and "rollers" in ctx and 6 in ctx["dice"]:
             dice = ctx["dice"]
+            casinos = ctx["casinos"]
             for slot in reversed(range(len(ctx["rollers"]))):
-                if dice[slot] == 6:
+                if dice[slot] == 6 and casinos[slot]:
                     stack.append((OP_CASINO, ctx["rollers"][slot]))
         return self._discard_batch()
 
@@ -889,7 +902,7 @@ class MeikyuState(State):
 
     def _op_casino(self, frame: tuple[Any, ...]) -> bool:
         r = frame[1]
-        if self._eff[r] & B_CASINO and (self._kpile or self._kdisc):
+        if self._kpile or self._kdisc:  # (the Casino was owned when the 6 was rolled: _op_after)
             return self._wait(A_CASINO, r, (r,))
         return False
 
@@ -929,7 +942,9 @@ class MeikyuState(State):
         until nothing is left to do)."""
         p = self._turn
         stack = self._stack
-        if self._hsize[p] > HAND_LIMIT:  # 3. discard excess cards
+        ctx = self._ctx
+        lost = ctx is not None and ctx["kind"] == "lost turn"
+        if self._hsize[p] > HAND_LIMIT and not lost:  # 3. discard excess cards
             stack.append(frame)
             return self._wait(A_HANDLIMIT, p, (p,))
         if self._mapped and self.rules.map_room == "discarded":  # before step 4 refills
@@ -1152,12 +1167,18 @@ class MeikyuState(State):
         roller, slot = self._args
         if slot < 0:
             self._rolls[roller] = action.value
+            if self.rules.amulet_first_roll == "yes":  # (the other reading: setting up is not a turn)
+                return self._amulet_window(roller, slot)
             return False
         ctx = self._ctx
         assert ctx is not None
         ctx["dice"][slot] = action.value
-        if action.value == 6 and self.rules.casino == "every":  # every 6 rolled, kept or not
-            ctx.setdefault("sixes", []).append(slot)
+        if action.value == 6 and self.rules.casino == "every" and ctx["casinos"][slot]:  # every 6, kept or not
+            ctx["sixes"] = (*ctx.get("sixes", ()), slot)  # (a tuple: copies of the state share the context's values)
+        return self._amulet_window(roller, slot)
+
+    def _amulet_window(self, roller: int, slot: int) -> bool:
+        """After a die: the first seat asked about an Amulet, if any (see :meth:`_window`)."""
         if self.rules.amulet_ask == "everyone":
             return self._window(roller, slot, 0)
         amulets = self._t.amulets
@@ -1207,10 +1228,11 @@ class MeikyuState(State):
             "player": p,
             "room": room,
             "level": t.level[room] - (2 if room in self._mapped else 0),
-            "swords": land_swords(parts, self._eff[p], self._deff[p], True),
+            "swords": land_swords(parts, self._eff[p], shared_developed(self.rules, self._deff, p), True),
             "chars": list(chars),
             "dice": [0],
             "rollers": [p],
+            "casinos": (bool(self._eff[p] & B_CASINO),),  # who owns the Casino as the dice are rolled
         }
         self._stack.append(F_QRESOLVE)
         return self._wait(A_ROLL, CHANCE, (p, 0))
@@ -1222,7 +1244,7 @@ class MeikyuState(State):
         played = t.played(action.cards, None)
         self._play(p, played)
         _, _, _, wits, _, _ = played
-        cost = t.level[land] - (1 if self._deff[p] & B_HAREM else 0)  # the Harem, developed
+        cost = t.level[land] - (1 if shared_developed(self.rules, self._deff, p) & B_HAREM else 0)  # the Harem
         success = wits >= cost
         self._ctx = {"kind": "develop", "player": p, "land": land, "wits": wits, "cost": cost, "success": success}
         if success:
@@ -1255,10 +1277,13 @@ class MeikyuState(State):
             "defender": q,
             "land": t.lindex[action.land] if action.land else -1,
             "by": action.by,
-            "swords": land_swords(parts, self._eff[p], self._deff[p], self._t.fortress_in_aggression),
+            "swords": land_swords(
+                parts, self._eff[p], shared_developed(self.rules, self._deff, p), self._t.fortress_in_aggression
+            ),
             "defence": 0,
             "dice": [0, 0],
             "rollers": [p, q],
+            "casinos": (bool(self._eff[p] & B_CASINO), bool(self._eff[q] & B_CASINO)),
         }
         stack = self._stack
         stack.append(F_ARESOLVE)
@@ -1300,7 +1325,9 @@ class MeikyuState(State):
         played = self._t.played(action.cards, action.lab)
         self._play(q, played)
         kinds, labk, _, _, parts, _ = played
-        ctx["defence"] = land_swords(parts, self._eff[q], self._deff[q], self._t.fortress_in_aggression)
+        ctx["defence"] = land_swords(
+            parts, self._eff[q], shared_developed(self.rules, self._deff, q), self._t.fortress_in_aggression
+        )
         ctx["defended_with"] = len(kinds) + (labk >= 0)
 
     def _apply_amulet(self, action: Word) -> bool:
@@ -1309,7 +1336,10 @@ class MeikyuState(State):
         if action.word == "amulet":
             a = next(a for a in self._t.amulets if self._hands[seat][a])
             self._take_card(seat, a)
-            self._inplay.append(a)
+            if slot < 0:  # a first-player roll (amulet_first_roll="yes"): no action to discard it after
+                self._kdisc.append(a)
+            else:
+                self._inplay.append(a)
             ctx = self._ctx
             if ctx is not None:
                 ctx["amulets"] = ctx.get("amulets", 0) + 1

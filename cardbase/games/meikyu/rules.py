@@ -15,7 +15,7 @@ from cardbase.games.base import (
     Rules,
 )
 from cardbase.games.meikyu.actions import MeikyuAction
-from cardbase.games.meikyu.codes import _CONTEXT_KINDS, DECISIONS, END_LIMIT, END_POINTS, END_ROOMS
+from cardbase.games.meikyu.codes import _CONTEXT_KINDS, B_BAR, B_HAREM, DECISIONS, END_LIMIT, END_POINTS, END_ROOMS
 from cardbase.games.meikyu.pool import CardPool
 
 if TYPE_CHECKING:  # the state and the tables are built from the rules, which name them lazily
@@ -34,6 +34,9 @@ READINGS: dict[str, tuple[str, ...]] = {
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
     "amulet_ask": ("holders", "everyone"),
+    "amulet_first_roll": ("no", "yes"),
+    "bar": ("owner", "everyone"),
+    "harem": ("owner", "everyone"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -71,6 +74,12 @@ class MeikyuRules(Rules):
     (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
     order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
     only pass, and nobody learns who holds one, as at a real table).
+    ``amulet_first_roll``: the Amulet may be played after the dice of a quest or an aggression
+    only (``no``: the first-player roll is setting up, not a turn), or after a first-player roll
+    too (``yes``: "when anyone has just rolled a die"; the Amulet goes to the discard pile).
+    ``bar``, ``harem``: a developed Bar (0-sword characters +1) and a developed Harem (developments
+    cost 1 less) help their owner (``owner``), or every player once any kingdom holds one
+    developed (``everyone``: the cards say "all characters", "any land", and name no owner).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -92,6 +101,9 @@ class MeikyuRules(Rules):
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
     amulet_ask: str = "holders"
+    amulet_first_roll: str = "no"
+    bar: str = "owner"
+    harem: str = "owner"
     goal: int = GOAL
     turn_limit: int = 1000
 
@@ -259,6 +271,21 @@ class MeikyuRules(Rules):
     def refugees_are_lands(self) -> bool:
         """Whether Refugees count as lands (the land limit, the most-lands tie-break)."""
         return self.refugee == "land"
+
+
+def shared_developed(rules: MeikyuRules, deffs: Sequence[int], seat: int) -> int:
+    """The developed-land bits that count for ``seat`` (``deffs``: every seat's): its own, and
+    the Bar's and the Harem's of any kingdom under ``bar="everyone"`` / ``harem="everyone"``."""
+    deff = deffs[seat]
+    if rules.bar == "everyone" or rules.harem == "everyone":
+        anyone = 0
+        for d in deffs:
+            anyone |= d
+        if rules.bar == "everyone":
+            deff |= anyone & B_BAR
+        if rules.harem == "everyone":
+            deff |= anyone & B_HAREM
+    return deff
 
 
 def lands_held(rules: MeikyuRules, lands: Sequence[int], refugees: Sequence[int]) -> int:
