@@ -590,6 +590,58 @@ def test_a_displaced_monster_without_room_returns_to_its_owners_hand():
     assert pawn in state.hand(1)
 
 
+def test_two_displaced_monsters_with_room_for_one_their_controller_chooses_which_moves():
+    """the opponent must move it to an adjacent enemy tile with less than 2 monsters on (if this is not possible,
+    the monster is returned to the owner's hand): an ability flips a tile with two enemy monsters and their
+    side has room for one next to it. Moving either is possible; the opponent, who must move them, chooses
+    which; the other returns to its owner's hand."""
+    ferret = monster(
+        "Ferret",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    for kept in ("Knight", "Pawn"):
+        state = started(rules_for([ferret], [KNIGHT, PAWN, WALL]))
+        t = Table(state)
+        t.give(0, "Ferret")
+        t.owner("a2", 1)  # P2's a2, next to b2, has room for one more
+        t.put(1, "Wall", "a2")
+        knight = t.put(1, "Knight", "b2")
+        pawn = t.put(1, "Pawn", "b2")
+        state = t.turn(0)
+        state.apply_text("summon Ferret b1")
+        state.apply_text("choose b2")  # flips b2: both of P2's monsters must leave it
+        assert state.phase == "choice" and state.current_player == 1
+        assert legal_texts(state) == ["choose Knight@b2", "choose Pawn@b2"]
+        assert "which" in state.choice()["for"]
+        state.apply_text(f"choose {kept}@b2")
+        moved, back = (knight, pawn) if kept == "Knight" else (pawn, knight)
+        assert where(state, moved) == "a2" and back in state.hand(1)
+        assert state.phase == "main" and state.current_player == 0
+
+
+def test_two_displaced_monsters_with_room_for_both_or_none_need_no_choice_of_which():
+    ferret = monster(
+        "Ferret",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = started(rules_for([ferret], [KNIGHT, PAWN]))
+    t = Table(state)
+    t.give(0, "Ferret")
+    t.owner("a2", 1)  # room for two
+    knight = t.put(1, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Ferret b1")
+    state.apply_text("choose b2")
+    assert where(state, knight) == "a2" and where(state, pawn) == "a2" and state.phase == "main"
+
+
 # --- tiles: adding, destroying, obliterating -----------------------------------------
 
 
@@ -851,6 +903,30 @@ def test_take_control_makes_it_yours_and_the_card_says_whether_it_acts():
     assert state.can_move(k)
 
 
+def test_take_control_without_a_word_on_acting_leaves_it_one_action_as_any_of_your_monsters():
+    """Take control - … whether it can move/attack this turn will be stated on the card. A card that states
+    nothing: "Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn" — the
+    same whether the monster acted on its former controller's last turn or not, and it was not summoned this
+    turn."""
+    taker = monster("Taker", 1, 1, 1, [{"trigger": "summoned", "effect": "take_control", "target": "enemy_monster"}])
+    for acted in (False, True):
+        state = started(rules_for([taker], [KNIGHT, PAWN]))
+        t = Table(state)
+        t.give(0, "Taker")
+        k = t.put(1, "Knight", "c2")  # P2's Knight on P1's c2
+        t.put(1, "Pawn", "c3")
+        if acted:  # P2's Knight moved or attacked on P2's last turn, and was summoned then
+            state.set_monster(k, actions=0, summoned=True)
+        state = t.turn(0)
+        state.apply_text("summon Taker b3")
+        state.apply_text("choose Knight@c2")
+        assert state.controller(k) == 0
+        assert state.can_move(k) and state.can_attack(k) and not state.summoned_this_turn(k), acted
+        # it may attack with the Taker, summoned this turn, as one not summoned this turn
+        assert "attack c3 with Taker@b3 + Knight@c2" in legal_texts(state), acted
+        assert "move Knight@c2 b2" in legal_texts(state), acted
+
+
 # --- abilities that cannot activate ---------------------------------------------------------
 
 
@@ -894,6 +970,35 @@ def test_multiple_targets_as_many_as_possible():
     state.apply_text("choose Knight@b2")
     assert state.zone(k) == OUT and state.zone(p) == OUT  # the second is the only one left: no choice
     assert state.phase == "main"
+
+
+def test_the_when_killed_of_several_targets_resolve_after_the_ability_in_the_order_they_died():
+    """If multiple targets are required, activate it on as many as possible. / When killed – AFTER this card has
+    been killed: "Kill 2 enemy monsters" kills both, then their When killed abilities resolve in the order they
+    died (as an attack's do), not the last first."""
+    from tests.mea.conftest import assist
+
+    double = assist("Double", 1, [{"trigger": "play", "effect": "kill", "target": "enemy_monster", "count": 2}])
+    adder = monster("Adder", 1, 1, 1, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    drawer = monster("Drawer", 1, 1, 1, [{"trigger": "killed", "effect": "draw", "amount": 1}])
+    state = started(rules_for([double], [adder, drawer]))
+    t = Table(state)
+    t.give(0, "Double")
+    a = t.put(1, "Adder", "a1")
+    d = t.put(1, "Drawer", "c3")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("play Double")
+    state.apply_text("choose Adder@a1")  # the Drawer is the only target left: killed at once
+    assert state.zone(a) == OUT and state.zone(d) == OUT
+    # The Adder died first: its When killed (P2 chooses where the tile goes) comes before the Drawer's draw.
+    assert state.phase == "choice" and state.current_player == 1
+    assert len(state.hand(1)) == hand
+    tiles = len(state.tiles())
+    state.apply_text(str(state.legal_actions()[0]))
+    assert len(state.tiles()) == tiles + 1 and len(state.hand(1)) == hand + 1
+    assert [name for name, _, _ in state.abilities_fired()] == ["Drawer"]
+    assert state.phase == "main" and state.current_player == 0
 
 
 # --- winning (the rulebook does not say; our reading) -----------------------------------
