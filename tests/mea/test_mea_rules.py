@@ -1301,6 +1301,28 @@ def test_a_taken_monster_displaced_without_room_goes_to_the_owners_or_the_contro
     assert len(dealt.hand(0)) == len(state.hand(0)) and (pawn in dealt.hand(0)) == (displaced_to == "controller")
 
 
+@pytest.mark.parametrize(("killed_order", "first"), [("defender-first", "Bat"), ("attacker-first", "Mole")])
+def test_the_when_killed_of_both_sides_in_one_attack_in_the_order_the_option_says(killed_order, first):
+    """When killed – AFTER this card has been killed: an attack kills the defender and, by retaliation, the
+    attacker at once; the rulebook does not say whose When killed comes first. defender-first (the default):
+    the attacked monster's; attacker-first: the attacker's."""
+    mole = monster("Mole", 1, 3, 1, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    bat = monster("Bat", 1, 3, 3, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    state = started(rules_for([mole], [bat], killed_order=killed_order))
+    t = Table(state)
+    m = t.put(0, "Mole", "b1")
+    b = t.put(1, "Bat", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Mole@b1")  # 3 ≥ 3 kills the Bat; 1 ≤ 3: the Mole dies too
+    assert state.zone(m) == OUT and state.zone(b) == OUT
+    # Each adds a tile for its controller, who chooses where: the first to choose is the first to resolve.
+    assert state.phase == "choice" and state.current_player == (1 if first == "Bat" else 0)
+    assert state.choice()["for"].startswith(first)
+    state.apply_text(str(state.legal_actions()[0]))
+    assert state.phase == "choice" and state.current_player == (0 if first == "Bat" else 1)
+    assert MeaRules.from_options(state.rules.to_options()).killed_order == killed_order
+
+
 def test_the_new_options_round_trip_and_refuse_bad_values():
     rules = rules_for([KNIGHT], [KNIGHT], elimination_killed="resolved", displaced_to="controller")
     again = MeaRules.from_options(rules.to_options())

@@ -1302,6 +1302,8 @@ class MeaState(State):
             if self._tiles[t] != p and not (self._tab.colour_cap and self._at_cap(p)):
                 self._tiles[t] = p
                 flipped = True
+        if self._tab.attacker_killed_first:  # killed_order="attacker-first": the attackers' When killed first
+            deaths = deaths[len(killed) :] + deaths[: len(killed)]
         for j, owner, where in deaths:
             self._killed_triggers(j, owner, where)
         if flipped:  # after the deaths' When killed are queued: elimination_killed decides whether they count

@@ -165,6 +165,8 @@ class MeaTables:
     """``elimination_killed == "resolved"``."""
     displaced_to_controller: bool
     """``displaced_to == "controller"``."""
+    attacker_killed_first: bool
+    """``killed_order == "attacker-first"``."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -261,7 +263,9 @@ class MeaRules(Rules):
     ``skipped``, or they are ``resolved`` first and the game ends only if the player still has
     no tile. ``displaced_to``: a monster displaced from a flipped tile with nowhere to go returns
     to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
-    by "Take control" then stays with the player who took it). ``board_size``: the tiles stay
+    by "Take control" then stays with the player who took it). ``killed_order``: when an attack kills
+    monsters of both players, the When killed abilities of the ``defender-first`` (the attacked
+    monsters', then the attackers'), or ``attacker-first``. ``board_size``: the tiles stay
     within a square of that many tiles a side around the starting grid (an add outside it has no
     place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
     The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
@@ -290,6 +294,7 @@ class MeaRules(Rules):
     obliterated: str = "removed"
     elimination_killed: str = "skipped"
     displaced_to: str = "owner"
+    killed_order: str = "defender-first"
     board_size: int = 0
 
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -303,6 +308,7 @@ class MeaRules(Rules):
         "obliterated": ("removed", "killed"),
         "elimination_killed": ("skipped", "resolved"),
         "displaced_to": ("owner", "controller"),
+        "killed_order": ("defender-first", "attacker-first"),
     }
 
     def __post_init__(self) -> None:
@@ -531,6 +537,7 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         first_moves_in=rules.move_in == "first",
         killed_first=rules.elimination_killed == "resolved",
         displaced_to_controller=rules.displaced_to == "controller",
+        attacker_killed_first=rules.killed_order == "attacker-first",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
