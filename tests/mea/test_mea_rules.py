@@ -744,6 +744,19 @@ def test_mana_is_at_least_three_and_the_second_player_adds_one_on_their_first_th
     assert state.mana == 3 + 1  # P2: 1 tile → 3, then +1
 
 
+@pytest.mark.parametrize(("bonus_turns", "expected"), [(3, [9, 9, 9, 8]), (1, [9, 8, 8, 8])])
+def test_the_second_players_bonus_turns_are_an_option(bonus_turns, expected):
+    """For the first three turns the player that went second has 1 EXTRA mana: P2's own first three turns (the
+    default), or the game's first three turns (P1, P2, P1: P2's first turn only, bonus_turns=1)."""
+    state = started(rules_for([], [], layout="YYY/YYY/YYB", bonus_turns=bonus_turns))
+    mana = []
+    for _ in range(4):
+        state.apply_text("draw 1")
+        mana.append(state.mana)
+        state.apply_text("draw 1")
+    assert mana == expected
+
+
 def test_summon_only_on_your_tile_without_an_enemy_monster_and_pay_its_cost():
     """You can summon monsters on any tile that you control without an enemy monster on"""
     state = started(rules_for([KNIGHT, GIANT], [PAWN]))
