@@ -413,6 +413,24 @@ def test_a_summoned_monster_acts_alone_or_joins_one_not_summoned_this_turn():
     assert state.tiles()[tile("b2")] == 0
 
 
+def test_summoned_this_turn_is_this_turn_for_both_seats_and_both_views():
+    """they move or attack alone on this turn: "summoned this turn" ends with the turn, for every monster — the
+    opponent's monster summoned on their turn is not "summoned this turn" on mine, in the state or in what
+    either seat sees."""
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    t.give(1, "Pawn")
+    state = t.turn(1, mana=5)
+    state.apply_text("summon Pawn a1")
+    pawn = state.on_tile(tile("a1"))[0]
+    assert state.summoned_this_turn(pawn)
+    state.apply_text("draw 1")  # P1's turn
+    assert state.active == 0 and not state.summoned_this_turn(pawn)
+    for seat in (0, 1):
+        seen = [m for m in state.observation(seat).public()["monsters"] if m["name"] == "Pawn"]
+        assert [m["summoned_this_turn"] for m in seen] == [False], seat
+
+
 def test_retaliation_kills_an_attacker_whose_defence_is_at_most_the_defenders_attack():
     """If your monster's defence is equal to or lower than the attack of the monster you're attacking then your
     monster is also killed."""

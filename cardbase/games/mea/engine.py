@@ -1390,15 +1390,16 @@ class MeaState(State):
         self._taken[p] += 1
         self._turn += 1
         acts, xatt, fresh, ctrl, tiles = self._acts, self._xatt, self._fresh, self._ctrl, self._tiles
-        # One pass: ready p's monsters, count them (mana), see whether one stands on an enemy tile (flip).
+        # One pass: ready p's monsters, count them (mana), see whether one stands on an enemy tile (flip);
+        # no monster of either seat was summoned this turn.
         monsters = 0
         flip = False
         for q, here in self._occ.items():
             for i in here:
+                fresh[i] = False
                 if ctrl[i] == p:
                     acts[i] = 1
                     xatt[i] = 0
-                    fresh[i] = False
                     monsters += 1
                     if tiles[q] != p:
                         flip = True
