@@ -401,7 +401,13 @@ _SAID = {
         ["choose -a2"],
         lambda s, m, b: s.tiles()[tile("-a2")] == 0 and s.hand_size(0) == b[0] - 1 + 1,
     ),
-    "Hungry Hydra": ("b3", [], lambda s, m, b: s.zone(m["P2 Pawn"]) == OUT),  # c3 is b3's only enemy neighbour
+    "Hungry Hydra": (  # c3 is b3's only enemy neighbour; an ability's kill moves nothing in and flips nothing
+        "b3",
+        [],
+        lambda s, m, b: (
+            s.zone(m["P2 Pawn"]) == OUT and s.tiles()[tile("c3")] == 1 and names_on(s, "b3") == ["Hungry Hydra"]
+        ),
+    ),
     "Tidal Nanny": ("a2", ["choose Knight@b1"], lambda s, m, b: m["P2 Knight"] in s.hand(1)),
     "Goblin Surveyor": ("a2", ["choose a3"], lambda s, m, b: s.tiles()[tile("a3")] == 0),
     "Earthquake Elephant": (
