@@ -1060,6 +1060,32 @@ def test_option_turn_start_elimination_allows_a_comeback_flip():
     assert state.is_terminal and "at the start of their turn" in state.outcome().reason
 
 
+@pytest.mark.parametrize("elimination", ["immediate", "turn-start"])
+def test_a_player_without_tiles_but_a_monster_on_an_enemy_tile_flips_back_only_under_turn_start(elimination):
+    """The comeback the turn-start option allows: P2 loses its last tile but has a monster on P1's c1; at the
+    start of its turn it flips c1 (AFTER the flip the tile check) and plays on. Under immediate elimination the
+    game ended with the last tile."""
+    state = started(rules_for([GIANT], [PAWN, KNIGHT], layout="YBY", elimination=elimination))
+    t = Table(state)
+    t.put(0, "Giant", "a1")
+    t.put(1, "Pawn", "b1")
+    t.put(1, "Knight", "c1")  # P2's Knight on P1's c1
+    state = t.turn(0)
+    state.apply_text("attack b1 with Giant@a1")  # b1 flips: P2 controls no tile
+    assert state.tile_count(1) == 0
+    if elimination == "immediate":
+        assert state.end_code == END_NO_TILES and state.outcome().winners == (0,)
+        return
+    assert not state.is_terminal
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and state.current_player == 1 and legal_texts(state) == ["flip c1", "flip none"]
+    declined = state.clone()
+    declined.apply_text("flip none")
+    assert declined.end_code == END_NO_TILES and declined.outcome().winners == (0,)
+    state.apply_text("flip c1")
+    assert not state.is_terminal and state.phase == "main" and state.tile_count(1) == 1
+
+
 def test_the_turn_limit_gives_the_game_to_the_player_with_more_tiles():
     state = started(rules_for([], [], max_turns=3))
     for _ in range(3):
