@@ -34,6 +34,7 @@ OPTIONS = st.fixed_dictionaries(
         "tiles_per_colour": st.sampled_from([0, 9]),
         "obliterated": st.sampled_from(["removed", "killed"]),
         "killed_order": st.sampled_from(["defender-first", "attacker-first"]),
+        "displaced_onto": st.sampled_from(["any", "no-enemy"]),
     }
 )
 

@@ -608,6 +608,22 @@ def test_a_displaced_monster_without_room_returns_to_its_owners_hand():
     assert pawn in state.hand(1)
 
 
+@pytest.mark.parametrize(("displaced_onto", "goes"), [("any", "a2"), ("no-enemy", "hand")])
+def test_a_displaced_monster_beside_an_enemy_monster_as_the_option_says(displaced_onto, goes):
+    """the opponent must move it to an adjacent enemy tile with less than 2 monsters on: P2's only tile next to
+    the flipped b2 is a2, which holds one monster — P1's. "less than 2 monsters" (any, the default) lets the Pawn
+    go there and share it; no-enemy treats the displacement as a move (move_onto_enemy="refused"): to hand."""
+    state = started(rules_for([KNIGHT, PAWN], [PAWN], displaced_onto=displaced_onto))
+    t = Table(state)
+    t.owner("a2", 1)
+    t.put(0, "Pawn", "a2")  # P1's Pawn on P2's a2
+    t.put(0, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")  # a mixed tile (e.g. after a take control)
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    assert where(state, pawn) == goes
+
+
 def test_two_displaced_monsters_with_room_for_one_their_controller_chooses_which_moves():
     """the opponent must move it to an adjacent enemy tile with less than 2 monsters on (if this is not possible,
     the monster is returned to the owner's hand): an ability flips a tile with two enemy monsters and their

@@ -1761,6 +1761,8 @@ class MeaState(State):
             options = sorted(
                 d for d in self._adj.get(q, ()) if self._tiles[d] == seat and len(self._occ[d]) < MAX_PER_TILE
             )
+            if options and not self._tab.displace_beside_enemy:  # displaced_onto="no-enemy"
+                options = [d for d in options if not self._enemy_on(d, seat)]
             if not options:
                 self._return_to_hand(i, seat if self._tab.displaced_to_controller else None)
                 return None

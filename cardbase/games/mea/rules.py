@@ -167,6 +167,8 @@ class MeaTables:
     """``displaced_to == "controller"``."""
     attacker_killed_first: bool
     """``killed_order == "attacker-first"``."""
+    displace_beside_enemy: bool
+    """``displaced_onto == "any"``: a displaced monster may go to a tile with an enemy monster on it."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -265,7 +267,9 @@ class MeaRules(Rules):
     to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
     by "Take control" then stays with the player who took it). ``killed_order``: when an attack kills
     monsters of both players, the When killed abilities of the ``defender-first`` (the attacked
-    monsters', then the attackers'), or ``attacker-first``. ``board_size``: the tiles stay
+    monsters', then the attackers'), or ``attacker-first``. ``displaced_onto``: a monster displaced from
+    a flipped tile goes to ``any`` adjacent tile of its side with fewer than 2 monsters, or only to one
+    with ``no-enemy`` monster on it (as a move under ``move_onto_enemy="refused"``). ``board_size``: the tiles stay
     within a square of that many tiles a side around the starting grid (an add outside it has no
     place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
     The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
@@ -295,6 +299,7 @@ class MeaRules(Rules):
     elimination_killed: str = "skipped"
     displaced_to: str = "owner"
     killed_order: str = "defender-first"
+    displaced_onto: str = "any"
     board_size: int = 0
 
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -309,6 +314,7 @@ class MeaRules(Rules):
         "elimination_killed": ("skipped", "resolved"),
         "displaced_to": ("owner", "controller"),
         "killed_order": ("defender-first", "attacker-first"),
+        "displaced_onto": ("any", "no-enemy"),
     }
 
     def __post_init__(self) -> None:
@@ -538,6 +544,7 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         killed_first=rules.elimination_killed == "resolved",
         displaced_to_controller=rules.displaced_to == "controller",
         attacker_killed_first=rules.killed_order == "attacker-first",
+        displace_beside_enemy=rules.displaced_onto == "any",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
