@@ -368,3 +368,141 @@ def test_every_demo_card_resolves_in_a_busy_position():
         while state.current_player != CHANCE and state.phase == "choice":
             state.apply(state.legal_actions()[0])
         assert state.is_terminal or state.phase == "main", name
+
+
+# Each demo card with an ability, played in one position, and what its text says must follow.
+# P1 (to play): Knight 3/3 on c2, Pawn 1/1 on P2's b2. P2: Knight 3/3 on P1's b1, Pawn 1/1 on c3, Wall 1/6 on c1.
+# Empty enemy tiles: a1, a3. ``tile``: where a monster is summoned (None: an assist); ``choices``: typed in turn.
+# ``check(state, ids, before)``: ids by "P1 Knight", …; before: (P1 hand, P1 tiles, P2 tiles, P2 hand).
+_SAID = {
+    "Naïve Squire": ("a2", [], lambda s, m, b: s.hand_size(0) == b[0] - 1 + 1),
+    "Lantern Sprite": ("a2", [], lambda s, m, b: s.hand_size(0) == b[0] - 1 + 1),
+    "Scroll-Hoarding Owl": ("a2", [], lambda s, m, b: s.hand_size(0) == b[0] - 1 + 2),
+    "Pickpocket Ferret": (
+        "b3",
+        ["choose c3"],  # c3 flips; P2's Pawn has no blue tile next to c3: back to P2's hand
+        lambda s, m, b: s.tiles()[tile("c3")] == 0 and m["P2 Pawn"] in s.hand(1),
+    ),
+    "Fence-Hopping Sheep": ("b3", ["choose a3"], lambda s, m, b: s.tiles()[tile("a3")] == 0),
+    "Doorstop Troll": ("a2", ["choose Knight@c2"], lambda s, m, b: s.defence_of(m["P1 Knight"]) == 4),
+    "Tiny Shovel Gnome": ("a2", ["choose a1"], lambda s, m, b: tile("a1") not in s.tiles() and len(s.tiles()) == 8),
+    "Overly Generous Gnome": ("a2", ["choose d1"], lambda s, m, b: s.tiles()[tile("d1")] == 1),
+    "Goose of Reckoning": ("a2", [], lambda s, m, b: s.zone(m["P2 Pawn"]) == OUT),  # the only defence ≤ 1
+    "Jalapeño Imp": ("a2", [], lambda s, m, b: s.extra_attacks(s.on_tile(tile("a2"))[0]) == 1),
+    "Drill Sergeant Badger": ("a2", ["choose Knight@c2"], lambda s, m, b: s.actions_left(m["P1 Knight"]) == 2),
+    "Tax Collector Toad": (
+        "a2",
+        ["choose Wall@c1"],  # attack 1 or less: P2's Pawn and Wall
+        lambda s, m, b: s.controller(m["P2 Wall"]) == 0 and not s.can_move(m["P2 Wall"]),
+    ),
+    "Knight of the Soggy Table": ("a2", [], lambda s, m, b: s.hand_size(0) == b[0] - 1),  # 4 tiles: no draw
+    "Royal Cartographer": (
+        "a2",
+        ["choose -a2"],
+        lambda s, m, b: s.tiles()[tile("-a2")] == 0 and s.hand_size(0) == b[0] - 1 + 1,
+    ),
+    "Hungry Hydra": (  # c3 is b3's only enemy neighbour; an ability's kill moves nothing in and flips nothing
+        "b3",
+        [],
+        lambda s, m, b: (
+            s.zone(m["P2 Pawn"]) == OUT and s.tiles()[tile("c3")] == 1 and names_on(s, "b3") == ["Hungry Hydra"]
+        ),
+    ),
+    "Tidal Nanny": ("a2", ["choose Knight@b1"], lambda s, m, b: m["P2 Knight"] in s.hand(1)),
+    "Goblin Surveyor": ("a2", ["choose a3"], lambda s, m, b: s.tiles()[tile("a3")] == 0),
+    "Earthquake Elephant": (
+        "b3",
+        ["choose c3"],
+        lambda s, m, b: tile("c3") not in s.tiles() and s.zone(m["P2 Pawn"]) == OUT and s.hand_size(1) == b[3],
+    ),
+    "Land-Eating Leviathan": ("b3", ["choose a3"], lambda s, m, b: tile("a3") not in s.tiles()),
+    "Mesmerist Moth": (
+        "a2",
+        ["choose Knight@b1"],
+        lambda s, m, b: s.controller(m["P2 Knight"]) == 0 and not s.can_attack(m["P2 Knight"]),
+    ),
+    "Dragon of Mild Inconvenience": ("a2", ["choose Knight@b1"], lambda s, m, b: s.zone(m["P2 Knight"]) == OUT),
+    "Tile Titan": (
+        "b3",
+        [],  # kills the Pawn on c3; 4 tiles: no second attack
+        lambda s, m, b: s.zone(m["P2 Pawn"]) == OUT and s.extra_attacks(s.on_tile(tile("b3"))[0]) == 0,
+    ),
+    "Pocket Sand": (None, [], lambda s, m, b: s.zone(m["P2 Pawn"]) == OUT),
+    "Strong Coffee": (None, ["choose Knight@c2"], lambda s, m, b: s.actions_left(m["P1 Knight"]) == 2),
+    "Pep Talk": (None, ["choose Knight@c2"], lambda s, m, b: s.attack_of(m["P1 Knight"]) == 5),
+    "Extra Blanket": (None, ["choose Knight@c2"], lambda s, m, b: s.defence_of(m["P1 Knight"]) == 5),
+    "Fortune Cookie": (None, [], lambda s, m, b: s.hand_size(0) == b[0] - 1 + 1),  # 4 tiles: one card
+    "Shortcut Through the Hedge": (None, ["choose a1"], lambda s, m, b: s.tiles()[tile("a1")] == 0),
+    "Sudden Sinkhole": (None, ["choose a3"], lambda s, m, b: tile("a3") not in s.tiles()),
+    "Library Card": (None, [], lambda s, m, b: s.hand_size(0) == b[0] - 1 + 2),
+    "Goblin Real Estate": (None, ["choose b0"], lambda s, m, b: s.tiles()[tile("b0")] == 0),
+    "Charity Parade": (
+        None,
+        ["choose d1", "choose Knight@c2"],
+        lambda s, m, b: s.tiles()[tile("d1")] == 1 and s.attack_of(m["P1 Knight"]) == 6,
+    ),
+    "Tripwire": (None, [], lambda s, m, b: s.zone(m["P2 Pawn"]) == OUT),  # defence ≤ 2: the Pawn alone
+    "Sugar Rush": (
+        None,
+        ["choose Knight@c2", "choose Pawn@b2"],
+        lambda s, m, b: s.attack_of(m["P1 Knight"]) == 5 and s.actions_left(m["P1 Pawn"]) == 2,
+    ),
+    "Bucket of Cold Water": (None, ["choose Wall@c1"], lambda s, m, b: m["P2 Wall"] in s.hand(1)),
+    "Bribe of Biscuits": (None, ["choose Pawn@c3"], lambda s, m, b: s.controller(m["P2 Pawn"]) == 0),
+    "Falling Piano": (None, ["choose Knight@b1"], lambda s, m, b: s.zone(m["P2 Knight"]) == OUT),
+    "Battle Hymn": (None, ["choose Pawn@b2"], lambda s, m, b: s.attack_of(m["P1 Pawn"]) == 4),  # 4 tiles ≥ 3
+    "Mortgage Papers": (
+        None,
+        ["choose b0", "choose a1"],
+        lambda s, m, b: s.tiles()[tile("b0")] == 0 and s.tiles()[tile("a1")] == 0,
+    ),
+    "Reinforced Pants": (
+        None,
+        ["choose Pawn@b2"],
+        lambda s, m, b: s.defence_of(m["P1 Pawn"]) == 4 and s.hand_size(0) == b[0] - 1 + 1,
+    ),
+    "Surprise Trapdoor": (
+        None,
+        ["choose a1"],
+        lambda s, m, b: tile("a1") not in s.tiles() and s.hand_size(0) == b[0] - 1 + 1,
+    ),
+    # The flip makes 5 tiles, then "If you control 5 or more tiles" is counted: the card is drawn.
+    "Scout's Honour": (
+        None,
+        ["choose a3"],
+        lambda s, m, b: s.tiles()[tile("a3")] == 0 and s.hand_size(0) == b[0] - 1 + 1,
+    ),
+    "Anvil Drop": (None, ["choose Knight@b1"], lambda s, m, b: s.zone(m["P2 Knight"]) == OUT),
+    "Very Long Nap": (
+        None,
+        ["choose Pawn@c3"],
+        lambda s, m, b: m["P2 Pawn"] in s.hand(1) and s.hand_size(0) == b[0] - 1 + 1,
+    ),
+    "Grand Heist": (None, ["choose Knight@b1"], lambda s, m, b: s.controller(m["P2 Knight"]) == 0),
+    "Dragon Sneeze": (None, ["choose Wall@c1"], lambda s, m, b: s.zone(m["P2 Wall"]) == OUT),  # defence 6 ≤ 9
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAID))
+def test_a_demo_card_does_what_its_text_says(name):
+    """A sample of the demo cards' texts (every kind of effect, target, filter and condition), each checked
+    against what the engine does with it in one position: the choices offered are the text's targets."""
+    where_to, choices, check = _SAID[name]
+    state = started(rules_for([DEMO[name], KNIGHT, PAWN], [KNIGHT, PAWN, WALL]))
+    t = Table(state)
+    ids = {
+        "P1 Knight": t.put(0, "Knight", "c2"),
+        "P1 Pawn": t.put(0, "Pawn", "b2"),
+        "P2 Knight": t.put(1, "Knight", "b1"),
+        "P2 Pawn": t.put(1, "Pawn", "c3"),
+        "P2 Wall": t.put(1, "Wall", "c1"),
+    }
+    t.give(0, name)
+    state = t.turn(0)
+    before = (state.hand_size(0), state.tile_count(0), state.tile_count(1), state.hand_size(1))
+    state.apply_text(f"summon {name} {where_to}" if where_to else f"play {name}")
+    for choice in choices:
+        assert state.phase == "choice" and choice in legal_texts(state), (choice, legal_texts(state))
+        state.apply_text(choice)
+    assert state.phase == "main" and state.current_player == 0
+    assert check(state, ids, before)

@@ -33,6 +33,8 @@ OPTIONS = st.fixed_dictionaries(
         "move_onto_enemy": st.sampled_from(["refused", "allowed"]),
         "tiles_per_colour": st.sampled_from([0, 9]),
         "obliterated": st.sampled_from(["removed", "killed"]),
+        "killed_order": st.sampled_from(["defender-first", "attacker-first"]),
+        "displaced_onto": st.sampled_from(["any", "no-enemy"]),
     }
 )
 

@@ -413,6 +413,24 @@ def test_a_summoned_monster_acts_alone_or_joins_one_not_summoned_this_turn():
     assert state.tiles()[tile("b2")] == 0
 
 
+def test_summoned_this_turn_is_this_turn_for_both_seats_and_both_views():
+    """they move or attack alone on this turn: "summoned this turn" ends with the turn, for every monster — the
+    opponent's monster summoned on their turn is not "summoned this turn" on mine, in the state or in what
+    either seat sees."""
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    t.give(1, "Pawn")
+    state = t.turn(1, mana=5)
+    state.apply_text("summon Pawn a1")
+    pawn = state.on_tile(tile("a1"))[0]
+    assert state.summoned_this_turn(pawn)
+    state.apply_text("draw 1")  # P1's turn
+    assert state.active == 0 and not state.summoned_this_turn(pawn)
+    for seat in (0, 1):
+        seen = [m for m in state.observation(seat).public()["monsters"] if m["name"] == "Pawn"]
+        assert [m["summoned_this_turn"] for m in seen] == [False], seat
+
+
 def test_retaliation_kills_an_attacker_whose_defence_is_at_most_the_defenders_attack():
     """If your monster's defence is equal to or lower than the attack of the monster you're attacking then your
     monster is also killed."""
@@ -590,6 +608,74 @@ def test_a_displaced_monster_without_room_returns_to_its_owners_hand():
     assert pawn in state.hand(1)
 
 
+@pytest.mark.parametrize(("displaced_onto", "goes"), [("any", "a2"), ("no-enemy", "hand")])
+def test_a_displaced_monster_beside_an_enemy_monster_as_the_option_says(displaced_onto, goes):
+    """the opponent must move it to an adjacent enemy tile with less than 2 monsters on: P2's only tile next to
+    the flipped b2 is a2, which holds one monster — P1's. "less than 2 monsters" (any, the default) lets the Pawn
+    go there and share it; no-enemy treats the displacement as a move (move_onto_enemy="refused"): to hand."""
+    state = started(rules_for([KNIGHT, PAWN], [PAWN], displaced_onto=displaced_onto))
+    t = Table(state)
+    t.owner("a2", 1)
+    t.put(0, "Pawn", "a2")  # P1's Pawn on P2's a2
+    t.put(0, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")  # a mixed tile (e.g. after a take control)
+    state = start_of_turn(state, 0)
+    state.apply_text("flip b2")
+    assert where(state, pawn) == goes
+
+
+def test_two_displaced_monsters_with_room_for_one_their_controller_chooses_which_moves():
+    """the opponent must move it to an adjacent enemy tile with less than 2 monsters on (if this is not possible,
+    the monster is returned to the owner's hand): an ability flips a tile with two enemy monsters and their
+    side has room for one next to it. Moving either is possible; the opponent, who must move them, chooses
+    which; the other returns to its owner's hand."""
+    ferret = monster(
+        "Ferret",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    for kept in ("Knight", "Pawn"):
+        state = started(rules_for([ferret], [KNIGHT, PAWN, WALL]))
+        t = Table(state)
+        t.give(0, "Ferret")
+        t.owner("a2", 1)  # P2's a2, next to b2, has room for one more
+        t.put(1, "Wall", "a2")
+        knight = t.put(1, "Knight", "b2")
+        pawn = t.put(1, "Pawn", "b2")
+        state = t.turn(0)
+        state.apply_text("summon Ferret b1")
+        state.apply_text("choose b2")  # flips b2: both of P2's monsters must leave it
+        assert state.phase == "choice" and state.current_player == 1
+        assert legal_texts(state) == ["choose Knight@b2", "choose Pawn@b2"]
+        assert "which" in state.choice()["for"]
+        state.apply_text(f"choose {kept}@b2")
+        moved, back = (knight, pawn) if kept == "Knight" else (pawn, knight)
+        assert where(state, moved) == "a2" and back in state.hand(1)
+        assert state.phase == "main" and state.current_player == 0
+
+
+def test_two_displaced_monsters_with_room_for_both_or_none_need_no_choice_of_which():
+    ferret = monster(
+        "Ferret",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = started(rules_for([ferret], [KNIGHT, PAWN]))
+    t = Table(state)
+    t.give(0, "Ferret")
+    t.owner("a2", 1)  # room for two
+    knight = t.put(1, "Knight", "b2")
+    pawn = t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Ferret b1")
+    state.apply_text("choose b2")
+    assert where(state, knight) == "a2" and where(state, pawn) == "a2" and state.phase == "main"
+
+
 # --- tiles: adding, destroying, obliterating -----------------------------------------
 
 
@@ -690,6 +776,19 @@ def test_mana_is_at_least_three_and_the_second_player_adds_one_on_their_first_th
     state = started(rules_for([], [], layout="BBB/BBB/BBY"))
     state.apply_text("draw 1")
     assert state.mana == 3 + 1  # P2: 1 tile → 3, then +1
+
+
+@pytest.mark.parametrize(("bonus_turns", "expected"), [(3, [9, 9, 9, 8]), (1, [9, 8, 8, 8])])
+def test_the_second_players_bonus_turns_are_an_option(bonus_turns, expected):
+    """For the first three turns the player that went second has 1 EXTRA mana: P2's own first three turns (the
+    default), or the game's first three turns (P1, P2, P1: P2's first turn only, bonus_turns=1)."""
+    state = started(rules_for([], [], layout="YYY/YYY/YYB", bonus_turns=bonus_turns))
+    mana = []
+    for _ in range(4):
+        state.apply_text("draw 1")
+        mana.append(state.mana)
+        state.apply_text("draw 1")
+    assert mana == expected
 
 
 def test_summon_only_on_your_tile_without_an_enemy_monster_and_pay_its_cost():
@@ -851,6 +950,30 @@ def test_take_control_makes_it_yours_and_the_card_says_whether_it_acts():
     assert state.can_move(k)
 
 
+def test_take_control_without_a_word_on_acting_leaves_it_one_action_as_any_of_your_monsters():
+    """Take control - … whether it can move/attack this turn will be stated on the card. A card that states
+    nothing: "Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn" — the
+    same whether the monster acted on its former controller's last turn or not, and it was not summoned this
+    turn."""
+    taker = monster("Taker", 1, 1, 1, [{"trigger": "summoned", "effect": "take_control", "target": "enemy_monster"}])
+    for acted in (False, True):
+        state = started(rules_for([taker], [KNIGHT, PAWN]))
+        t = Table(state)
+        t.give(0, "Taker")
+        k = t.put(1, "Knight", "c2")  # P2's Knight on P1's c2
+        t.put(1, "Pawn", "c3")
+        if acted:  # P2's Knight moved or attacked on P2's last turn, and was summoned then
+            state.set_monster(k, actions=0, summoned=True)
+        state = t.turn(0)
+        state.apply_text("summon Taker b3")
+        state.apply_text("choose Knight@c2")
+        assert state.controller(k) == 0
+        assert state.can_move(k) and state.can_attack(k) and not state.summoned_this_turn(k), acted
+        # it may attack with the Taker, summoned this turn, as one not summoned this turn
+        assert "attack c3 with Taker@b3 + Knight@c2" in legal_texts(state), acted
+        assert "move Knight@c2 b2" in legal_texts(state), acted
+
+
 # --- abilities that cannot activate ---------------------------------------------------------
 
 
@@ -896,6 +1019,35 @@ def test_multiple_targets_as_many_as_possible():
     assert state.phase == "main"
 
 
+def test_the_when_killed_of_several_targets_resolve_after_the_ability_in_the_order_they_died():
+    """If multiple targets are required, activate it on as many as possible. / When killed – AFTER this card has
+    been killed: "Kill 2 enemy monsters" kills both, then their When killed abilities resolve in the order they
+    died (as an attack's do), not the last first."""
+    from tests.mea.conftest import assist
+
+    double = assist("Double", 1, [{"trigger": "play", "effect": "kill", "target": "enemy_monster", "count": 2}])
+    adder = monster("Adder", 1, 1, 1, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    drawer = monster("Drawer", 1, 1, 1, [{"trigger": "killed", "effect": "draw", "amount": 1}])
+    state = started(rules_for([double], [adder, drawer]))
+    t = Table(state)
+    t.give(0, "Double")
+    a = t.put(1, "Adder", "a1")
+    d = t.put(1, "Drawer", "c3")
+    state = t.turn(0)
+    hand = len(state.hand(1))
+    state.apply_text("play Double")
+    state.apply_text("choose Adder@a1")  # the Drawer is the only target left: killed at once
+    assert state.zone(a) == OUT and state.zone(d) == OUT
+    # The Adder died first: its When killed (P2 chooses where the tile goes) comes before the Drawer's draw.
+    assert state.phase == "choice" and state.current_player == 1
+    assert len(state.hand(1)) == hand
+    tiles = len(state.tiles())
+    state.apply_text(str(state.legal_actions()[0]))
+    assert len(state.tiles()) == tiles + 1 and len(state.hand(1)) == hand + 1
+    assert [name for name, _, _ in state.abilities_fired()] == ["Drawer"]
+    assert state.phase == "main" and state.current_player == 0
+
+
 # --- winning (the rulebook does not say; our reading) -----------------------------------
 
 
@@ -922,6 +1074,32 @@ def test_option_turn_start_elimination_allows_a_comeback_flip():
     assert not state.is_terminal
     state.apply_text("draw 1")
     assert state.is_terminal and "at the start of their turn" in state.outcome().reason
+
+
+@pytest.mark.parametrize("elimination", ["immediate", "turn-start"])
+def test_a_player_without_tiles_but_a_monster_on_an_enemy_tile_flips_back_only_under_turn_start(elimination):
+    """The comeback the turn-start option allows: P2 loses its last tile but has a monster on P1's c1; at the
+    start of its turn it flips c1 (AFTER the flip the tile check) and plays on. Under immediate elimination the
+    game ended with the last tile."""
+    state = started(rules_for([GIANT], [PAWN, KNIGHT], layout="YBY", elimination=elimination))
+    t = Table(state)
+    t.put(0, "Giant", "a1")
+    t.put(1, "Pawn", "b1")
+    t.put(1, "Knight", "c1")  # P2's Knight on P1's c1
+    state = t.turn(0)
+    state.apply_text("attack b1 with Giant@a1")  # b1 flips: P2 controls no tile
+    assert state.tile_count(1) == 0
+    if elimination == "immediate":
+        assert state.end_code == END_NO_TILES and state.outcome().winners == (0,)
+        return
+    assert not state.is_terminal
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and state.current_player == 1 and legal_texts(state) == ["flip c1", "flip none"]
+    declined = state.clone()
+    declined.apply_text("flip none")
+    assert declined.end_code == END_NO_TILES and declined.outcome().winners == (0,)
+    state.apply_text("flip c1")
+    assert not state.is_terminal and state.phase == "main" and state.tile_count(1) == 1
 
 
 def test_the_turn_limit_gives_the_game_to_the_player_with_more_tiles():
@@ -1194,6 +1372,28 @@ def test_a_taken_monster_displaced_without_room_goes_to_the_owners_or_the_contro
 
     dealt = state.observation(1).view.determinise(1, random.Random(1))
     assert len(dealt.hand(0)) == len(state.hand(0)) and (pawn in dealt.hand(0)) == (displaced_to == "controller")
+
+
+@pytest.mark.parametrize(("killed_order", "first"), [("defender-first", "Bat"), ("attacker-first", "Mole")])
+def test_the_when_killed_of_both_sides_in_one_attack_in_the_order_the_option_says(killed_order, first):
+    """When killed – AFTER this card has been killed: an attack kills the defender and, by retaliation, the
+    attacker at once; the rulebook does not say whose When killed comes first. defender-first (the default):
+    the attacked monster's; attacker-first: the attacker's."""
+    mole = monster("Mole", 1, 3, 1, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    bat = monster("Bat", 1, 3, 3, [{"trigger": "killed", "effect": "add_tile", "target": "you"}])
+    state = started(rules_for([mole], [bat], killed_order=killed_order))
+    t = Table(state)
+    m = t.put(0, "Mole", "b1")
+    b = t.put(1, "Bat", "b2")
+    state = t.turn(0)
+    state.apply_text("attack b2 with Mole@b1")  # 3 ≥ 3 kills the Bat; 1 ≤ 3: the Mole dies too
+    assert state.zone(m) == OUT and state.zone(b) == OUT
+    # Each adds a tile for its controller, who chooses where: the first to choose is the first to resolve.
+    assert state.phase == "choice" and state.current_player == (1 if first == "Bat" else 0)
+    assert state.choice()["for"].startswith(first)
+    state.apply_text(str(state.legal_actions()[0]))
+    assert state.phase == "choice" and state.current_player == (0 if first == "Bat" else 1)
+    assert MeaRules.from_options(state.rules.to_options()).killed_order == killed_order
 
 
 def test_the_new_options_round_trip_and_refuse_bad_values():

@@ -639,7 +639,9 @@ def choose_target(state: MeaState, legal: Sequence[Choose], p: int) -> Choose:
         """:func:`monster_value` (the same sum: attack and defence, then the bonus)."""
         return atk[i] + atk_bonus[i] + defence[i] + def_bonus[i] + bonus[i]
 
-    if ab is None:  # where a displaced monster goes
+    if ab is None:  # where a displaced monster goes, or which of two moves to the one tile with room
+        if type(legal[0][1]) is not int:  # which: the more valuable stays on the board
+            return max(legal, key=lambda a: value(cast("int", state.resolve_ref(a[1]))))
         return min(legal, key=lambda a: _threat(a[1], p, ctrl, atk, occ, adj) - state.defence_of(source))
     e = ab.effect
     if ab.target in ("friendly_monster", "enemy_monster", "any_monster"):

@@ -179,8 +179,9 @@ _TILE_TARGETS = frozenset(("friendly_tile", "enemy_tile", "any_tile"))
 
 
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
-    """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done)."""
-    return ("ab", ab, seat, source, where, ab.amount if ab.effect == "add_tile" else ab.count, ())
+    """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done, behind):
+    ``behind``, the items its targets done so far triggered, which wait right behind it in the queue."""
+    return ("ab", ab, seat, source, where, ab.amount if ab.effect == "add_tile" else ab.count, (), 0)
 
 
 def _is_killed_item(item: tuple[Any, ...]) -> bool:
@@ -465,7 +466,12 @@ class MeaState(State):
             return None
         chooser, options = self._choice
         item = self._queue[0]
-        if item[0] == "disp":
+        if item[0] == "disp" and type(options[0]) is tuple:
+            what = (
+                f"which of your monsters on {B.name(item[2])} moves to the one tile of yours next to it with "
+                "room (the other returns to its owner's hand): the tile was flipped"
+            )
+        elif item[0] == "disp":
             i = item[1]
             what = f"where {self._tab.names[i]} goes: the tile it is on was flipped"
         else:
@@ -476,7 +482,8 @@ class MeaState(State):
 
     def pending(self) -> tuple[Ability | None, int]:
         """What the choice phase's decision is for: ``(ability, the card it comes from)``, or
-        ``(None, the monster)`` for where a displaced monster goes. Only in the choice phase."""
+        ``(None, the monster)`` for where a displaced monster goes (or which of two moves to the one
+        tile with room: the options are then monsters). Only in the choice phase."""
         item = self._queue[0]
         if item[0] == "disp":
             return None, item[1]
@@ -1295,6 +1302,8 @@ class MeaState(State):
             if self._tiles[t] != p and not (self._tab.colour_cap and self._at_cap(p)):
                 self._tiles[t] = p
                 flipped = True
+        if self._tab.attacker_killed_first:  # killed_order="attacker-first": the attackers' When killed first
+            deaths = deaths[len(killed) :] + deaths[: len(killed)]
         for j, owner, where in deaths:
             self._killed_triggers(j, owner, where)
         if flipped:  # after the deaths' When killed are queued: elimination_killed decides whether they count
@@ -1381,15 +1390,16 @@ class MeaState(State):
         self._taken[p] += 1
         self._turn += 1
         acts, xatt, fresh, ctrl, tiles = self._acts, self._xatt, self._fresh, self._ctrl, self._tiles
-        # One pass: ready p's monsters, count them (mana), see whether one stands on an enemy tile (flip).
+        # One pass: ready p's monsters, count them (mana), see whether one stands on an enemy tile (flip);
+        # no monster of either seat was summoned this turn.
         monsters = 0
         flip = False
         for q, here in self._occ.items():
             for i in here:
+                fresh[i] = False
                 if ctrl[i] == p:
                     acts[i] = 1
                     xatt[i] = 0
-                    fresh[i] = False
                     monsters += 1
                     if tiles[q] != p:
                         flip = True
@@ -1432,7 +1442,9 @@ class MeaState(State):
         """Resolve queued abilities and turn steps until a player must decide.
 
         The front item is resolved first (with ``chosen``, the target just chosen for
-        it, if any); what it triggers is resolved next, before the rest of the queue.
+        it, if any); what it triggers is resolved next, before the rest of the queue. An
+        ability with several targets resolves them all first; what each triggered waits
+        behind it, in the order of its targets (as an attack's deaths), not the last first.
         """
         queue = self._queue
         while queue and self._end is None:
@@ -1453,13 +1465,15 @@ class MeaState(State):
             chosen = None
             if self._end is not None:
                 break
-            if len(queue) > mark:  # what the item queued goes first
+            behind = item[7] if kind == "ab" else 0  # what its earlier targets triggered, first in the queue
+            if len(queue) > mark:  # what the item queued goes first, after that
                 new = queue[mark:]
                 del queue[mark:]
-                if follow is not None:
-                    new.insert(0, follow)
-                queue[0:0] = new
-            elif follow is not None:
+                queue[behind:behind] = new
+                behind += len(new)
+            if follow is not None:
+                if follow[0] == "ab" and follow[7] != behind:
+                    follow = (*follow[:7], behind)
                 queue.insert(0, follow)
             if self._phase == _CHOICE or self._phase == _FLIP:
                 return
@@ -1523,7 +1537,7 @@ class MeaState(State):
     def _resolve(self, item: tuple[Any, ...], chosen: Any) -> tuple[Any, ...] | None:
         """Resolve one ability step. Returns what must come next: the same item again
         (waiting for a choice, or for its next target), or ``None`` when it is done."""
-        _, ab, p, src, where, left, done = item
+        _, ab, p, src, where, left, done, behind = item
         if chosen is None:
             if (
                 not done
@@ -1559,7 +1573,7 @@ class MeaState(State):
         else:
             self._apply_to_monster(ab, p, chosen[0])
         if left > 1:
-            return ("ab", ab, p, src, where, left - 1, (*done, chosen))
+            return ("ab", ab, p, src, where, left - 1, (*done, chosen), behind)
         return None
 
     def condition_count(self, what: str, p: int) -> int:
@@ -1695,9 +1709,13 @@ class MeaState(State):
         elif e == "return_to_hand":
             self._return_to_hand(i)
         elif e == "take_control":
+            # "whether it can move/attack this turn will be stated on the card": exhausted, it cannot;
+            # else it has the one action of any of its new controller's monsters ("Unless stated
+            # otherwise …"), whatever it did on its former controller's turn. Not summoned this turn.
             self._ctrl[i] = p
-            if ab.exhausted:
-                self._acts[i] = self._xatt[i] = 0
+            self._acts[i] = 0 if ab.exhausted else 1
+            self._xatt[i] = 0
+            self._fresh[i] = False
         elif e == "gain_attack":
             if ab.until:
                 self._tmp[i] += ab.amount
@@ -1728,6 +1746,14 @@ class MeaState(State):
         """A monster on a tile just flipped by the enemy: its controller moves it to an
         adjacent tile of theirs with room, else it returns to its owner's hand."""
         _, i, q = item
+        asked = type(chosen) is tuple  # which of two monsters moves, chosen: it goes first
+        if asked:
+            k = chosen[0]
+            if k != i:
+                queue = self._queue
+                queue[next(n for n, x in enumerate(queue) if x[0] == "disp" and x[1] == k and x[2] == q)] = item
+                i, item = k, ("disp", k, q)
+            chosen = None
         if self._zone[i] != BOARD or self._pos[i] != q or self._tiles.get(q) == self._ctrl[i]:
             return None
         seat = self._ctrl[i]
@@ -1735,9 +1761,18 @@ class MeaState(State):
             options = sorted(
                 d for d in self._adj.get(q, ()) if self._tiles[d] == seat and len(self._occ[d]) < MAX_PER_TILE
             )
+            if options and not self._tab.displace_beside_enemy:  # displaced_onto="no-enemy"
+                options = [d for d in options if not self._enemy_on(d, seat)]
             if not options:
                 self._return_to_hand(i, seat if self._tab.displaced_to_controller else None)
                 return None
+            if not asked and len(options) == 1 and len(self._occ[options[0]]) == MAX_PER_TILE - 1:
+                # Room for one, and another of seat's monsters on q must move too: seat chooses which moves
+                # (the other returns to its owner's hand).
+                other = self._displaced_with(i, q, seat)
+                if other is not None:
+                    self._wait(seat, [(i,), (other,)])
+                    return item
             if len(options) > 1:
                 self._wait(seat, options)
                 return item
@@ -1745,6 +1780,16 @@ class MeaState(State):
         self._lift(i)
         self._occ[chosen] = (*self._occ[chosen], i)
         self._pos[i] = chosen
+        return None
+
+    def _displaced_with(self, i: int, q: int, seat: int) -> int | None:
+        """The other monster of ``seat``'s waiting to be displaced from ``q`` with ``i``, if any."""
+        zone, pos, ctrl = self._zone, self._pos, self._ctrl
+        for x in self._queue:
+            if x[0] == "disp" and x[2] == q and x[1] != i:
+                j = x[1]
+                if zone[j] == BOARD and pos[j] == q and ctrl[j] == seat:
+                    return int(j)
         return None
 
     # -- the rest of the protocol --

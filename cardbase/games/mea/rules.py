@@ -165,6 +165,10 @@ class MeaTables:
     """``elimination_killed == "resolved"``."""
     displaced_to_controller: bool
     """``displaced_to == "controller"``."""
+    attacker_killed_first: bool
+    """``killed_order == "attacker-first"``."""
+    displace_beside_enemy: bool
+    """``displaced_onto == "any"``: a displaced monster may go to a tile with an enemy monster on it."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -261,7 +265,11 @@ class MeaRules(Rules):
     ``skipped``, or they are ``resolved`` first and the game ends only if the player still has
     no tile. ``displaced_to``: a monster displaced from a flipped tile with nowhere to go returns
     to its ``owner``'s hand (whoever controls it), or to its ``controller``'s (a monster taken
-    by "Take control" then stays with the player who took it). ``board_size``: the tiles stay
+    by "Take control" then stays with the player who took it). ``killed_order``: when an attack kills
+    monsters of both players, the When killed abilities of the ``defender-first`` (the attacked
+    monsters', then the attackers'), or ``attacker-first``. ``displaced_onto``: a monster displaced from
+    a flipped tile goes to ``any`` adjacent tile of its side with fewer than 2 monsters, or only to one
+    with ``no-enemy`` monster on it (as a move under ``move_onto_enemy="refused"``). ``board_size``: the tiles stay
     within a square of that many tiles a side around the starting grid (an add outside it has no
     place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
     The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
@@ -290,6 +298,8 @@ class MeaRules(Rules):
     obliterated: str = "removed"
     elimination_killed: str = "skipped"
     displaced_to: str = "owner"
+    killed_order: str = "defender-first"
+    displaced_onto: str = "any"
     board_size: int = 0
 
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -303,6 +313,8 @@ class MeaRules(Rules):
         "obliterated": ("removed", "killed"),
         "elimination_killed": ("skipped", "resolved"),
         "displaced_to": ("owner", "controller"),
+        "killed_order": ("defender-first", "attacker-first"),
+        "displaced_onto": ("any", "no-enemy"),
     }
 
     def __post_init__(self) -> None:
@@ -536,6 +548,8 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         first_moves_in=rules.move_in == "first",
         killed_first=rules.elimination_killed == "resolved",
         displaced_to_controller=rules.displaced_to == "controller",
+        attacker_killed_first=rules.killed_order == "attacker-first",
+        displace_beside_enemy=rules.displaced_onto == "any",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
