@@ -7,12 +7,17 @@ notation: the engine's actions are read as text, the reference's moves are given
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import re
 
 import pytest
 
-from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, Outcome
+from cardbase.games.base import CHANCE, SPECTATOR, TERMINAL, IllegalAction, Outcome
+from cardbase.games.meio.engine import MeioState
+from cardbase.games.meio.masks import cards_of
 from cardbase.games.meio.rules import MeioRules
+from cardbase.sim.boards import board_view
 from tests.meio.meio_reference import Reference, deck, read, write
 
 OPTIONS = [
@@ -21,10 +26,12 @@ OPTIONS = [
     for ace, anytime in itertools.product((True, False), repeat=2)
     for first in range(p)
 ]
-GAMES_PER_OPTION = 3
+GAMES_PER_OPTION = 2
 SPLITS_COMPARED = 1
 """Splits are 1,716 per hand: the whole set is compared at this many split decisions per game;
 at the others, its size and every split the engine lists are checked against the reference's."""
+SEEN_SHARE = 0.1
+"""The share of decisions at which what every seat is shown is checked."""
 
 
 def _seed(options: dict[str, object], game: int) -> int:
@@ -41,7 +48,10 @@ def play_both(options: dict[str, object], seed: int) -> tuple[Reference, Outcome
     while True:
         if state.current_player == CHANCE:
             assert ref.to_act == "chance"
-            text = str(state.sample_chance())
+            deal = state.sample_chance()
+            for seat in (*range(ref.players), SPECTATOR):  # the log says a deal, never a card
+                assert not _cards_named(state.action_text(deal, viewer=seat), deck(ref.players))
+            text = str(deal)
             ref.apply(read(text))
             state.apply(rules.parse_action(text))
             continue
@@ -62,6 +72,13 @@ def play_both(options: dict[str, object], seed: int) -> tuple[Reference, Outcome
             for i in rng.sample(range(len(legal)), 40):
                 assert ref.is_legal(read(str(legal[i])))
             choice = read(str(legal[rng.randrange(len(legal))]))
+        if rng.random() < SEEN_SHARE:
+            _check_what_each_seat_sees(state, ref)
+        if splitting:  # the others' log says that the player split, not how
+            move = state.parse_action(write(choice))
+            for seat in (*range(ref.players), SPECTATOR):
+                if seat != ref.to_act:
+                    assert not _cards_named(state.action_text(move, viewer=seat), deck(ref.players))
         refused = _an_illegal_move(ref, splitting, rng)
         assert not ref.is_legal(read(refused))
         with pytest.raises(IllegalAction):
@@ -78,6 +95,35 @@ def play_both(options: dict[str, object], seed: int) -> tuple[Reference, Outcome
     assert tuple(outcome.winners) == ref.winners()
     assert outcome.shared == (len(ref.winners()) > 1)
     return ref, outcome
+
+
+def _cards_named(text: str, cards: list[str]) -> set[str]:
+    """The cards of ``cards`` that ``text`` names, as a code (``7H``) or a label (``7♥``)."""
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    words = set(re.findall(r"\b([0-9AJQK]{1,2}[SHDC♠♥♦♣])(?![A-Za-z0-9])", text))
+    return {c for c in cards if c in words or c[:-1] + symbols[c[-1]] in words}
+
+
+def _check_what_each_seat_sees(state: MeioState, ref: Reference) -> None:
+    """What a seat (or a spectator) is shown — its observation's cards, the terminal's table and
+    the browser's board — names no card face down to it: another player's hand or pack of 6, or
+    the cards left aside; and it shows the seat's own hand and pack as the reference has them."""
+    for seat in (*range(ref.players), SPECTATOR):
+        hidden = set(ref.left_aside)
+        for other in range(ref.players):
+            if other != seat:
+                hidden |= ref.hands[other] | ref.packs[other]
+        obs = state.observation(seat)
+        if seat != SPECTATOR:
+            assert {c.notation for c in obs.hand_cards} == ref.hands[seat]
+            assert {c.notation for c in obs.aside_cards} == ref.packs[seat]
+        shown = " ".join(c.notation for c in (*obs.hand_cards, *obs.aside_cards, *cards_of(obs.dealt | obs.played)))
+        board = json.dumps(board_view("meio", obs), ensure_ascii=False)
+        assert not _cards_named(shown, sorted(hidden)), seat
+        assert not _cards_named(obs.describe(), sorted(hidden)), seat
+        assert not _cards_named(" ".join(re.findall(r'"(?:code|label)": "([^"]+)"', board)), sorted(hidden)), seat
+        # the piles of tricks are face down, but who won how many, in which half, is on the table
+        assert list(obs.horizontal) == ref.horizontal and list(obs.vertical) == ref.vertical
 
 
 def _an_illegal_move(ref: Reference, splitting: bool, rng: random.Random) -> str:
