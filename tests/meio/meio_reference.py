@@ -12,8 +12,8 @@ The readings (each the engine's documented default, or its option):
   all 52; 13 cards to each player; the rest (2 and 1) are left aside, face down.
 - The ace ranks above the king (``ace_high``, default) or below the two.
 - "Set a starting player of your choice": ``first_player``.
-- Phase 1: each player splits 13 cards into 7 kept and 6 set aside, in turn from the starting
-  player (nobody sees another's split, so the order changes nothing).
+- Phase 1: each player splits 13 cards into 7 kept and 6 set aside, in no set order: the turn
+  goes round from the starting player, and a player may split before their turn comes.
 - Phase 2: the starting player leads the first trick with any card (``hearts_anytime=False``:
   not a heart until a heart has been played this round, unless the leader holds only hearts);
   the others follow the led suit if they can, else play any card. The highest heart wins a trick
@@ -104,6 +104,7 @@ class Reference:
     packs: list[set[str]] = field(default_factory=list)
     left_aside: set[str] = field(default_factory=set)
     splits: int = 0
+    split_seats: set[int] = field(default_factory=set)
     trick: list[tuple[int, str]] = field(default_factory=list)
     tricks_done: int = 0
     horizontal: list[int] = field(default_factory=list)
@@ -135,11 +136,23 @@ class Reference:
         return {("play", c) for c in hand}
 
     def is_legal(self, action: Action) -> bool:
-        """``action in self.legal()``, without listing the 1,716 splits."""
+        """``action in self.legal()``, without listing the 1,716 splits; a split of any hand not
+        split yet (out of turn) too."""
         if action[0] == "split" and isinstance(self.to_act, int) and self.splits < self.players:
-            _, keep, aside = action
-            return len(keep) == KEEP and len(aside) == ASIDE and keep | aside == self.hands[self.to_act]
+            return self.split_owner(action) is not None
         return action in self.legal()
+
+    def split_owner(self, action: Action) -> int | None:
+        """The player, not split yet, whose 13 cards the split divides into 7 and 6."""
+        _, keep, aside = action
+        for seat in range(self.players):
+            if (
+                seat not in self.split_seats
+                and (len(keep), len(aside)) == (KEEP, ASIDE)
+                and keep | aside == self.hands[seat]
+            ):
+                return seat
+        return None
 
     def split_count(self) -> int:
         """How many splits the player to act has: 6 of 13 set aside, C(13, 6)."""
@@ -167,10 +180,17 @@ class Reference:
         assert isinstance(seat, int)
         if action[0] == "split":
             _, keep, aside = action
-            self.hands[seat] = set(keep)
-            self.packs[seat] = set(aside)
+            owner = self.split_owner(action)
+            assert owner is not None
+            self.hands[owner] = set(keep)
+            self.packs[owner] = set(aside)
             self.splits += 1
-            self.to_act = (seat + 1) % self.players  # the start again once all have split
+            self.split_seats.add(owner)
+            if self.splits == self.players:
+                self.to_act = self.start
+            elif owner == seat:
+                while self.to_act in self.split_seats:
+                    self.to_act = (self.to_act + 1) % self.players
             return
         card = action[1]
         assert isinstance(card, str)
@@ -204,6 +224,7 @@ class Reference:
         self.left_aside = set(deck(self.players)) - {c for h in hands for c in h}
         assert len(self.left_aside) == {2: 2, 3: 1, 4: 0}[self.players]
         self.splits = 0
+        self.split_seats = set()
         self.trick = []
         self.tricks_done = 0
         self.horizontal = [0] * self.players

@@ -30,6 +30,8 @@ GAMES_PER_OPTION = 2
 SPLITS_COMPARED = 1
 """Splits are 1,716 per hand: the whole set is compared at this many split decisions per game;
 at the others, its size and every split the engine lists are checked against the reference's."""
+OUT_OF_TURN_SHARE = 0.3
+"""The share of split decisions at which another player, not split yet, splits first."""
 SEEN_SHARE = 0.1
 """The share of decisions at which what every seat is shown is checked."""
 
@@ -72,12 +74,20 @@ def play_both(options: dict[str, object], seed: int) -> tuple[Reference, Outcome
             for i in rng.sample(range(len(legal)), 40):
                 assert ref.is_legal(read(str(legal[i])))
             choice = read(str(legal[rng.randrange(len(legal))]))
+        waiting = [s for s in range(ref.players) if s != ref.to_act and s not in ref.split_seats]
+        if splitting and waiting and rng.random() < OUT_OF_TURN_SHARE:  # another player splits first
+            seat = rng.choice(waiting)
+            hand = sorted(ref.hands[seat])
+            aside = frozenset(rng.sample(hand, 6))
+            choice = ("split", frozenset(hand) - aside, aside)
+            assert state.actor(state.parse_action(write(choice))) == seat
         if rng.random() < SEEN_SHARE:
             _check_what_each_seat_sees(state, ref)
         if splitting:  # the others' log says that the player split, not how
             move = state.parse_action(write(choice))
+            owner = ref.split_owner(choice)
             for seat in (*range(ref.players), SPECTATOR):
-                if seat != ref.to_act:
+                if seat != owner:
                     assert not _cards_named(state.action_text(move, viewer=seat), deck(ref.players))
         refused = _an_illegal_move(ref, splitting, rng)
         assert not ref.is_legal(read(refused))

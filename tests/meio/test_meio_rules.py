@@ -126,6 +126,44 @@ def test_every_player_splits_before_the_first_trick():
         state.apply(Split.of(cards(KEEP_2P[0]), cards(ASIDE_2P[0])))
 
 
+def test_the_players_split_in_any_order():
+    """The rulebook sets no order for the split (each player splits their own hand, face down):
+    a split out of turn is taken, for the player whose cards it divides; the turn stays with the
+    player who has not split yet."""
+    state = dealt(3, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], first_player=1)
+    assert state.current_player == 1
+    p1 = Split.of(cards(KEEP_3P[0]), cards(ASIDE_3P[0]))
+    assert state.action_text(p1, viewer=1) == state.action_text(p1, viewer=2) == "splits their hand"
+    assert state.action_text(p1, viewer=0) == str(p1)
+    assert state.actor(p1) == 0
+    state.apply(p1)
+    assert state.current_player == 1 and state.phase == "split"
+    assert state.observation(2).split_done == (True, False, False)
+    assert sorted(state.hand(0)) == sorted(cards(KEEP_3P[0]))
+    with pytest.raises(IllegalAction, match="you do not hold"):  # P1 has split: the cards are P2's to check
+        state.apply(Split.of(cards(KEEP_3P[0]), cards(ASIDE_3P[0])))
+    state.apply(Split.of(cards(KEEP_3P[1]), cards(ASIDE_3P[1])))
+    assert state.current_player == 2  # the one left to split
+    state.apply(Split.of(cards(KEEP_3P[2]), cards(ASIDE_3P[2])))
+    assert state.phase == "play" and state.current_player == 1  # the starting player leads
+
+
+def test_a_record_with_the_splits_in_another_order_replays():
+    from cardbase.sim.records import parse_records, record_lines, replay
+
+    rules = MeioRules(players=3, first_player=2, rounds=1)
+    state = dealt(3, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], first_player=2, rounds=1)
+    for seat in (0, 1, 2):  # in seat order, though P3 starts
+        state.apply(Split.of(cards(KEEP_3P[seat]), cards(ASIDE_3P[seat])))
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    lines = record_lines(rules, None, state.history)
+    assert [line.split('"')[3] for line in lines[2:5]] == ["P1", "P2", "P3"]
+    result = replay(parse_records("\n".join(lines))[0], keep_moves=True)
+    assert result.finished and result.outcome == state.outcome()
+    assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
+
+
 def test_the_pack_of_six_is_not_played_in_the_first_half():
     state = table(2, KEEP_2P, ASIDE_2P)
     with pytest.raises(IllegalAction, match="pack of 6 set aside") as e:
