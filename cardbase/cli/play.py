@@ -93,7 +93,9 @@ def run_play(
 @app.command()
 def meio(
     players: Annotated[int, typer.Option("--players", "-p", help="2, 3 or 4.")] = 3,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat: 1 = P1, who starts.")] = 1,
+    seat: Annotated[
+        int, typer.Option("--seat", help="Your seat: 1 = P1, who starts round 1 (unless --rule first_player=…).")
+    ] = 1,
     vs: Annotated[
         str,
         typer.Option(
