@@ -329,6 +329,7 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
             state.check(action)
         except GameError as error:
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
+        who = seat_label(state.actor(action))  # a line without a player may be a split out of turn
         if watch is not None:
             watch(state, action, who)
         state.apply_unchecked(action)

@@ -162,6 +162,9 @@ def test_a_record_with_the_splits_in_another_order_replays():
     result = replay(parse_records("\n".join(lines))[0], keep_moves=True)
     assert result.finished and result.outcome == state.outcome()
     assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
+    unnamed = [line.replace('"player": "P1", ', "") for line in lines]  # a line need not name its player
+    result = replay(parse_records("\n".join(unnamed))[0], keep_moves=True)
+    assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
 
 
 def test_the_pack_of_six_is_not_played_in_the_first_half():
