@@ -31,8 +31,11 @@ def run_play(
     vs: str,
     seed: int | None,
     record: Path | None,
+    seed_chosen: bool = True,
 ) -> None:
-    """Play one game with a person at ``seat`` (1-based) and agents elsewhere."""
+    """Play one game with a person at ``seat`` (1-based) and agents elsewhere. A seed the person
+    did not choose (``seed_chosen`` false) is named only once the game is over: it decides every
+    deal, so it would tell where every card face down is."""
     import secrets
 
     from cardbase.errors import UsageError
@@ -65,13 +68,16 @@ def run_play(
     read = make_reader(ui.vocabulary, history=history_path())
 
     seat_names = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
-    echo(f"{entry.title}, {n} players, seed {seed}. You are P{seat}; {seat_names}.")
+    told = f"seed {seed}" if seed_chosen else "a new seed (named when the game is over)"
+    echo(f"{entry.title}, {n} players, {told}. You are P{seat}; {seat_names}.")
     echo("Type help for the commands.")
     session = play_interactive(
         rules, seed, human, agents, read, meio_view.write, hint, show=meio_view.show, help_text=meio_view.HELP, ui=ui
     )
     if session.abandoned:
         echo("Game left unfinished.")
+    if not seed_chosen:
+        echo(f"The game's seed was {seed}.")
     if record is not None:
         lines = record_lines(
             rules,
@@ -87,7 +93,9 @@ def run_play(
 @app.command()
 def meio(
     players: Annotated[int, typer.Option("--players", "-p", help="2, 3 or 4.")] = 3,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat: 1 = P1, who starts.")] = 1,
+    seat: Annotated[
+        int, typer.Option("--seat", help="Your seat: 1 = P1, who starts round 1 (unless --rule first_player=…).")
+    ] = 1,
     vs: Annotated[
         str,
         typer.Option(
@@ -121,12 +129,13 @@ def meio(
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
     flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
     options = sim.rules_options("meio", flags, rule)
+    chosen = seed is not None
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meio-seed{seed}.jsonl")
-    run_play("meio", options, seat, vs, seed, path)
+    run_play("meio", options, seat, vs, seed, path, seed_chosen=chosen)
 
 
 @app.command()

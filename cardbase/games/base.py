@@ -361,6 +361,18 @@ class State(ABC):
         to an all-seeing record). Games hide what the viewer may not see."""
         return str(action)
 
+    def actor(self, action: Any) -> int:
+        """The seat that takes ``action`` here: the current player, unless the game lets a player
+        take it out of turn (Meio's split, which every player makes with their own hand, in no
+        order); records and replays name that seat."""
+        return self.current_player
+
+    def out_of_turn_refusal(self, action: Any) -> IllegalAction:
+        """Why the current player may not take ``action``, which :meth:`actor` gives to another
+        seat: a table refuses it so (a seat acts for itself only), worded as the game's refusal of
+        the current player's own attempt so that it tells nothing hidden."""
+        return IllegalAction(f"{action} is not yours to take", "not-yours", self.current_player)
+
     # -- integer steps and tensors, for other toolkits (see the top of this section) --
 
     @abstractmethod

@@ -94,7 +94,7 @@ def record_lines(
     for action in history:
         lines.append(
             json.dumps(
-                {"player": seat_label(state.current_player), "action": str(action)},
+                {"player": seat_label(state.actor(action)), "action": str(action)},
                 ensure_ascii=False,
             )
         )
@@ -253,6 +253,16 @@ Watcher = Callable[[State, Any, str], None]
 """Called with the state, the action about to be applied to it (checked) and who takes it."""
 
 
+def _out_of_turn(state: State, text: str) -> str | None:
+    """The seat that the action ``text`` belongs to when the rules let it be taken out of turn
+    (:meth:`State.actor`; Meio's split), else ``None``."""
+    try:
+        actor = state.actor(state.parse_action(text))
+    except GameError:
+        return None
+    return None if actor == state.current_player else seat_label(actor)
+
+
 def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None = None) -> ReplayResult:
     """Replay ``record`` through the rules, checking every action.
 
@@ -310,13 +320,16 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
             raise fail("the game is already over", line, None)
         who = seat_label(state.current_player)
         if line.player is not None and line.player != who:
-            raise fail(f"it is {who}'s turn, not {line.player}'s", line, who)
+            if _out_of_turn(state, line.text) != line.player:
+                raise fail(f"it is {who}'s turn, not {line.player}'s", line, who)
+            who = line.player
         try:
             action = state.parse_action(line.text)
             text = str(action)
             state.check(action)
         except GameError as error:
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
+        who = seat_label(state.actor(action))  # a line without a player may be a split out of turn
         if watch is not None:
             watch(state, action, who)
         state.apply_unchecked(action)

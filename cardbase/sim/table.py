@@ -380,6 +380,8 @@ class Table:
                 return several
             action = self.parse(command)
             self.state.check(action)
+            if self.state.actor(action) != self.state.current_player:  # each seat acts for itself
+                raise self.state.out_of_turn_refusal(action)
             return [action]
 
     def act(self, seat: int, action: str | int | Sequence[Any], version: int | None = None) -> list[Any]:
@@ -409,6 +411,8 @@ class Table:
             taken = len(self.actions)
             try:
                 for one in chosen:
+                    if self.state.actor(one) != seat:  # each seat acts for itself
+                        raise self.state.out_of_turn_refusal(one)
                     self.state.check(one)
                     self._apply(one)
             except GameError:

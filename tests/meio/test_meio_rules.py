@@ -126,6 +126,47 @@ def test_every_player_splits_before_the_first_trick():
         state.apply(Split.of(cards(KEEP_2P[0]), cards(ASIDE_2P[0])))
 
 
+def test_the_players_split_in_any_order():
+    """The rulebook sets no order for the split (each player splits their own hand, face down):
+    a split out of turn is taken, for the player whose cards it divides; the turn stays with the
+    player who has not split yet."""
+    state = dealt(3, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], first_player=1)
+    assert state.current_player == 1
+    p1 = Split.of(cards(KEEP_3P[0]), cards(ASIDE_3P[0]))
+    assert state.action_text(p1, viewer=1) == state.action_text(p1, viewer=2) == "splits their hand"
+    assert state.action_text(p1, viewer=0) == str(p1)
+    assert state.actor(p1) == 0
+    state.apply(p1)
+    assert state.current_player == 1 and state.phase == "split"
+    assert state.observation(2).split_done == (True, False, False)
+    assert sorted(state.hand(0)) == sorted(cards(KEEP_3P[0]))
+    with pytest.raises(IllegalAction, match="you do not hold"):  # P1 has split: the cards are P2's to check
+        state.apply(Split.of(cards(KEEP_3P[0]), cards(ASIDE_3P[0])))
+    state.apply(Split.of(cards(KEEP_3P[1]), cards(ASIDE_3P[1])))
+    assert state.current_player == 2  # the one left to split
+    state.apply(Split.of(cards(KEEP_3P[2]), cards(ASIDE_3P[2])))
+    assert state.phase == "play" and state.current_player == 1  # the starting player leads
+
+
+def test_a_record_with_the_splits_in_another_order_replays():
+    from cardbase.sim.records import parse_records, record_lines, replay
+
+    rules = MeioRules(players=3, first_player=2, rounds=1)
+    state = dealt(3, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], first_player=2, rounds=1)
+    for seat in (0, 1, 2):  # in seat order, though P3 starts
+        state.apply(Split.of(cards(KEEP_3P[seat]), cards(ASIDE_3P[seat])))
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    lines = record_lines(rules, None, state.history)
+    assert [line.split('"')[3] for line in lines[2:5]] == ["P1", "P2", "P3"]
+    result = replay(parse_records("\n".join(lines))[0], keep_moves=True)
+    assert result.finished and result.outcome == state.outcome()
+    assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
+    unnamed = [line.replace('"player": "P1", ', "") for line in lines]  # a line need not name its player
+    result = replay(parse_records("\n".join(unnamed))[0], keep_moves=True)
+    assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
+
+
 def test_the_pack_of_six_is_not_played_in_the_first_half():
     state = table(2, KEEP_2P, ASIDE_2P)
     with pytest.raises(IllegalAction, match="pack of 6 set aside") as e:
@@ -197,6 +238,83 @@ def test_ace_high_or_low(ace_high, winner):
     state = table(2, KEEP_2P, ASIDE_2P, ace_high=ace_high)
     play(state, "AS", "4S")
     assert state.tricks()[-1][2] == winner
+
+
+@pytest.mark.parametrize(
+    ("players", "lead", "ace_high", "winner"),
+    [
+        # 2 players, A–7: P1 leads A♠ against 4♠ (the ace above the seven, or below the two)
+        (2, ["AS", "4S"], True, 0),
+        (2, ["AS", "4S"], False, 1),
+        # 3 players, A–10: A♠ against 8♠ and 7♠
+        (3, ["AS", "8S", "7S"], True, 0),
+        (3, ["AS", "8S", "7S"], False, 1),
+        # 4 players, all 52: A♠ against Q♠, 10♠, 2♠
+        (4, ["AS", "QS", "10S", "2S"], True, 0),
+        (4, ["AS", "QS", "10S", "2S"], False, 1),
+    ],
+)
+def test_the_ace_ranks_the_same_way_in_every_deck(players, lead, ace_high, winner):
+    keep, aside = {2: (KEEP_2P, ASIDE_2P), 3: (KEEP_3P, ASIDE_3P), 4: (KEEP_4P, ASIDE_4P)}[players]
+    state = table(players, keep, aside, ace_high=ace_high)
+    play(state, *lead)
+    assert state.tricks()[-1][2] == winner
+
+
+@pytest.mark.parametrize(("ace_high", "winner"), [(True, 1), (False, 2)])
+def test_the_ace_of_hearts_ranks_as_the_other_aces(ace_high, winner):
+    state = table(4, KEEP_4P, ASIDE_4P, ace_high=ace_high)
+    play(state, "3H", "AH", "QH", "5S")  # P2's ace wins, or (ace low) P3's queen
+    assert state.tricks()[-1][2] == winner
+
+
+def test_a_heart_led_must_be_followed_with_a_heart():
+    state = table(4, KEEP_4P, ASIDE_4P)
+    play(state, "2H")
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards("AH KH"))
+    with pytest.raises(IllegalAction, match="must follow ♥"):
+        play(state, "QS")
+    play(state, "KH")
+    assert [a.card for a in state.legal_actions()] == cards("QH")
+    play(state, "QH")
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards(KEEP_4P[3]))  # no heart: any card
+    play(state, "9D")
+    assert state.tricks()[-1][2] == 1  # the highest heart, not the led card
+
+
+# The first half of a 2-player round, trick by trick (P1 starts): P2 holds no diamond in its 7
+# but three in its 6; P1 wins tricks 1–5, P2 tricks 6 and 7.
+FIRST_HALF_2P = ["6D", "2C", "AS", "4S", "2S", "AC", "3S", "3C", "7C", "4C", "4H", "6H", "7H", "5H"]
+
+
+def test_the_pack_set_aside_does_not_count_for_following_in_the_first_half():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    play(state, "6D")
+    assert set(cards("4D 5D 7D")) <= set(state.aside(1))
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards(KEEP_2P[1]))
+
+
+def test_the_winner_of_the_seventh_trick_leads_the_second_half():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    play(state, *FIRST_HALF_2P)
+    assert [w for _, _, w in state.tricks()] == [0, 0, 0, 0, 0, 1, 1]
+    assert state.starting_player == 0
+    assert state.current_player == 1  # the winner of trick 7, not the round's starting player
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards(ASIDE_2P[1]))
+    assert state.tricks_won() == ((5, 0), (2, 0))
+
+
+def test_following_suit_after_the_pick_up_reads_the_pack_of_six():
+    state = table(2, KEEP_2P, ASIDE_2P)
+    play(state, *FIRST_HALF_2P)
+    play(state, "4D")  # P2 void in diamonds in its 7, leads one from its 6
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards("AD 2D 3D"))
+    play(state, "3D")
+    play(state, "5C")  # P1 holds no club in its 6: any card, and a diamond cannot win
+    assert sorted(a.card for a in state.legal_actions()) == sorted(cards("5S 6S 7S AD 2D"))
+    play(state, "AD")
+    assert [w for _, _, w in state.tricks()][7:] == [1, 1]
+    assert state.tricks_won() == ((5, 0), (2, 2))
 
 
 def test_the_winner_leads_the_next_trick():

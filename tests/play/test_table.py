@@ -349,3 +349,30 @@ def test_a_hint_worked_out_in_a_worker_process_is_the_one_worked_out_here(databa
         finally:
             hall.close()
     assert hints[0] == hints[1] and hints[0].startswith("play ")
+
+
+def test_a_seat_splits_only_its_own_hand_and_a_guess_of_another_tells_nothing():
+    """Meio's split may be made out of turn (a record in any order replays), but at a table each
+    seat acts for itself: typing another player's exact 13 cards as a split is refused with the
+    words any split of cards not held gets, and changes nothing."""
+    table = Table(MeioRules(players=2), 4, [HUMAN, HUMAN])
+    me = table.state.current_player
+    other = 1 - me
+    theirs = table.state.hand(other)
+    guess = f"split {' '.join(c.notation for c in theirs[:7])} | {' '.join(c.notation for c in theirs[7:])}"
+    assert table.state.actor(table.state.parse_action(guess)) == other  # the engine would take it as theirs
+    before = snapshot(table)
+    with pytest.raises(IllegalAction) as refused:
+        table.act(me, guess, table.version)
+    with pytest.raises(IllegalAction) as wrong:
+        table.moves(guess)
+    assert snapshot(table) == before
+    assert str(refused.value) == str(wrong.value)
+    # the same words as a wrong guess: 12 of their cards and one left out of the deal
+    left_out = table.state.leftover()[0].notation
+    near = guess.replace(theirs[0].notation + " ", left_out + " ", 1)
+    assert table.state.actor(table.state.parse_action(near)) == me
+    with pytest.raises(IllegalAction) as missed:
+        table.act(me, near, table.version)
+    for e in (refused.value, missed.value):
+        assert str(e).startswith("you do not hold ") and e.rule == "hold-card" and str(e).count(",") == 12

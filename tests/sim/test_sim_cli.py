@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -228,6 +229,27 @@ def test_play_meio_rejects_nonsense_and_lists_legal_moves():
     assert "not understood" in result.stdout
     assert "1716 legal moves" in result.stdout
     assert "hint" in result.stdout
+
+
+def test_play_meio_keeps_a_new_seed_secret_until_the_game_is_over():
+    """The seed decides every deal: shown during the game it would tell where every card face
+    down is (the others' hands, their packs of 6, the cards left aside). A seed the player did
+    not choose is shown only once the game ends (here, left at the first prompt)."""
+    result = run("play", "meio", "--players", "2", "--no-record", "--vs", "random", input="quit\n")
+    assert result.exit_code == 0, result.output
+    during, _, after = result.stdout.partition("Game left unfinished.")
+    assert after, result.stdout
+    assert not re.search(r"[Ss]eed \d", during), during
+    seed = int(re.search(r"seed was (\d+)", after).group(1))
+    state = MeioRules(players=2).new_initial_state(seed)
+    state.resolve_chance()  # the seed shown at the end is the game's: it deals the hand shown
+    hand = re.search(r"Your hand: (.*)", during).group(1).split()
+    assert sorted(hand) == sorted(f"{c.notation[:-1]}{c.suit.symbol}" for c in state.hand(0))
+
+
+def test_play_meio_names_a_seed_the_player_chose():
+    result = run("play", "meio", "--players", "2", "--seed", "41", "--no-record", "--vs", "random", input="quit\n")
+    assert result.exit_code == 0 and "seed 41" in result.stdout.partition("Your hand")[0]
 
 
 def test_play_meio_bad_seat_exits_2():

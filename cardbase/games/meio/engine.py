@@ -118,7 +118,7 @@ class MeioState(State):
         "_phase",
         "_round",
         "_round_scores",
-        "_split_done",
+        "_split_mask",
         "_start",
         "_suit_plays",
         "_totals",
@@ -167,7 +167,7 @@ class MeioState(State):
         self._win_key = -1
         self._winner = -1
         self._tricks_done = 0
-        self._split_done = 0
+        self._split_mask = 0
 
     # -- queries --
 
@@ -354,15 +354,47 @@ class MeioState(State):
 
     def _apply_split(self, split: Split) -> None:
         p = self.current_player
-        self._hands[p] = split.keep
-        self._asides[p] = split.aside
-        self._split_done += 1
-        if self._split_done == self._n:
+        seat = p if split.keep | split.aside == self._hands[p] else self._split_seat(split)
+        self._hands[seat] = split.keep
+        self._asides[seat] = split.aside
+        n = self._n
+        done = self._split_mask | 1 << seat
+        self._split_mask = done
+        if done == (1 << n) - 1:
             self._phase = _PLAY
             self._leader = self._start
             self.current_player = self._start
-        else:
-            self.current_player = (p + 1) % self._n
+        elif seat == p:  # the next in turn who has not split (one may have split out of turn)
+            q = (p + 1) % n
+            while done >> q & 1:
+                q = (q + 1) % n
+            self.current_player = q
+
+    def _split_seat(self, split: Split) -> int:
+        """The seat whose hand ``split`` divides: another player's who has not split yet when its
+        cards are exactly that hand (the rulebook sets no order for the split), else the current
+        player's (whose checks then say what is wrong with it)."""
+        p = self.current_player
+        cards = split.keep | split.aside
+        if self._phase == _SPLIT and cards != self._hands[p]:
+            for seat in range(self._n):
+                if seat != p and not self._split_mask >> seat & 1 and cards == self._hands[seat]:
+                    return seat
+        return p
+
+    def actor(self, action: Any) -> int:
+        """The current player, or for a split out of turn the player whose hand it divides."""
+        return self._split_seat(action) if isinstance(action, Split) else self.current_player
+
+    def out_of_turn_refusal(self, action: Any) -> IllegalAction:
+        """The current player's refusal of a split that another player may make out of turn:
+        what it would be if that hand were unknown (a table says this, so that guessing another
+        player's 13 cards tells nothing)."""
+        try:
+            self._check_split(action, self.current_player)
+        except IllegalAction as refusal:
+            return refusal
+        return super().out_of_turn_refusal(action)
 
     def sample_chance(self) -> Deal:
         if self.current_player != CHANCE:
@@ -398,7 +430,7 @@ class MeioState(State):
                     "split-first",
                     p,
                 )
-            self._check_split(action, p)
+            self._check_split(action, self._split_seat(action))
             return
         if isinstance(action, Split):
             raise IllegalAction(
@@ -544,8 +576,7 @@ class MeioState(State):
             aside=self._asides[player] if seated else 0,
             dealt=self._dealt[player] if seated else 0,
             split_done=tuple(
-                self._phase == _PLAY or (self._phase == _SPLIT and (i - self._start) % n < self._split_done)
-                for i in range(n)
+                self._phase == _PLAY or (self._phase == _SPLIT and bool(self._split_mask >> i & 1)) for i in range(n)
             ),
             hand_sizes=tuple(h.bit_count() for h in self._hands),
             aside_sizes=tuple(a.bit_count() for a in self._asides),
@@ -561,8 +592,7 @@ class MeioState(State):
     def _has_split(self, seat: int) -> bool:
         if self._phase == _PLAY:
             return True
-        done = (seat - self._start) % self._n < self._split_done
-        return self._phase == _SPLIT and done
+        return self._phase == _SPLIT and bool(self._split_mask >> seat & 1)
 
     def parse_action(self, text: str) -> MeioAction:
         """Like :func:`parse_action`, and in the split, ``split`` or ``aside``
@@ -575,8 +605,7 @@ class MeioState(State):
         return parse_action(text)
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
-        p = self.current_player
-        if isinstance(action, Split) and viewer is not None and viewer != p:
+        if isinstance(action, Split) and viewer is not None and viewer != self.actor(action):
             return "splits their hand"
         if isinstance(action, Deal) and viewer is not None:
             return f"round {self._round + 1}: the cards are dealt"
@@ -803,7 +832,7 @@ class MeioState(State):
         state._trick = list(obs.trick)
         state._leader = obs.leader
         state._tricks_done = len(obs.tricks)
-        state._split_done = sum(obs.split_done)
+        state._split_mask = sum(1 << i for i, done in enumerate(obs.split_done) if done)
         if obs.trick:
             led = _SUIT[obs.trick[0]]
             state._led = led
