@@ -40,7 +40,7 @@ def run_play(
 
     from cardbase.errors import UsageError
     from cardbase.sim import meio_view
-    from cardbase.sim.play import hinter, play_interactive
+    from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.prompt import history_path, make_reader
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
@@ -68,16 +68,15 @@ def run_play(
     read = make_reader(ui.vocabulary, history=history_path())
 
     seat_names = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
-    told = f"seed {seed}" if seed_chosen else "a new seed (named when the game is over)"
-    echo(f"{entry.title}, {n} players, {told}. You are P{seat}; {seat_names}.")
+    echo(f"{entry.title}, {n} players, {seed_words(seed, seed_chosen)}. You are P{seat}; {seat_names}.")
     echo("Type help for the commands.")
     session = play_interactive(
         rules, seed, human, agents, read, meio_view.write, hint, show=meio_view.show, help_text=meio_view.HELP, ui=ui
     )
     if session.abandoned:
         echo("Game left unfinished.")
-    if not seed_chosen:
-        echo(f"The game's seed was {seed}.")
+    if told := seed_after(seed, seed_chosen):
+        echo(told)
     if record is not None:
         lines = record_lines(
             rules,
@@ -201,7 +200,7 @@ def mea(
     from cardbase.errors import UsageError
     from cardbase.sim import mea_view
     from cardbase.sim.mea import load_deck, make_rules
-    from cardbase.sim.play import hinter, play_interactive
+    from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.prompt import history_path, make_reader, writer
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
@@ -223,6 +222,7 @@ def mea(
     human = seat - 1
     decks = [mine.deck, theirs.deck] if human == 0 else [theirs.deck, mine.deck]
     rules = make_rules(decks, options)
+    chosen = seed is not None
     if seed is None:
         seed = secrets.randbelow(2**31)
     other = 1 - human
@@ -233,7 +233,7 @@ def mea(
 
     echo(
         f"Méa: you are P{seat} ({'yellow, first' if human == 0 else 'blue, second'}) with {mine.label}; "
-        f"P{other + 1} {agents[other].name} plays {theirs.label}. Seed {seed}."
+        f"P{other + 1} {agents[other].name} plays {theirs.label}. {seed_words(seed, chosen).capitalize()}."
     )
     for note in rules.report_notes():
         echo(f"Note: {note}")
@@ -243,6 +243,8 @@ def mea(
     )
     if session.abandoned:
         echo("Game left unfinished.")
+    if told := seed_after(seed, chosen):
+        echo(told)
     path = None if no_record else (record or Path("exports") / f"mea-seed{seed}.jsonl")
     if path is not None:
         names = ["human", "human"]
@@ -299,10 +301,11 @@ def meikyu(
     readings = sim.rules_options("meikyu", sim.meikyu_readings(farm, aggression_target, map_room), rule)
     pool = pool_from_database(db, assume)
     rules = make_rules(pool, players, **readings)
+    chosen = seed is not None
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
-    session = play_session(rules, seat, vs, seed, path, writer())
+    session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen)
     _stop_if_interrupted(session, path)
 
 

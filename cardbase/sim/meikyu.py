@@ -259,11 +259,13 @@ def play_session(
     record: Any,
     echo: Any,
     read: Any = None,
+    seed_chosen: bool = True,
 ) -> Any:
     """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere.
-    ``read`` defaults to the prompt (:func:`cardbase.sim.prompt.make_reader`)."""
+    ``read`` defaults to the prompt (:func:`cardbase.sim.prompt.make_reader`); a seed the person did
+    not choose is named when the game is over (:func:`cardbase.sim.play.seed_words`)."""
     from cardbase.errors import UsageError
-    from cardbase.sim.play import hinter, play_interactive
+    from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.records import record_lines, save_record
     from cardbase.sim.registry import derive_seed, game
 
@@ -284,7 +286,10 @@ def play_session(
     hint = hinter("meikyu", rules, seed)
 
     seats = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
-    echo(f"Meikyu Kingdom, {n} players, seed {seed}. You are P{seat}; {seats}. The highest roll goes first.")
+    echo(
+        f"Meikyu Kingdom, {n} players, {seed_words(seed, seed_chosen)}. You are P{seat}; {seats}. "
+        "The highest roll goes first."
+    )
     assumed = assumptions_line(rules.pool)
     if assumed is not None:
         echo(f"Note: {assumed}")
@@ -297,6 +302,8 @@ def play_session(
     session = play_interactive(rules, seed, human, agents, read, echo, hint, help_text=PLAY_HELP, ui=ui)
     if session.abandoned:
         echo("Game left unfinished.")
+    if told := seed_after(seed, seed_chosen):
+        echo(told)
     if record is not None:
         labels = ["human" if s == human else agents[s].name for s in range(n)]
         lines = record_lines(rules, seed, session.state.history, labels)

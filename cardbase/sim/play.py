@@ -303,6 +303,18 @@ def legal_text(state: State, kind: str = "") -> str:
     return "\n".join(lines)
 
 
+def seed_words(seed: int, chosen: bool) -> str:
+    """How a game's first line names its seed. A seed the player did not choose is named only when
+    the game is over (:func:`seed_after`): it decides every shuffle, deal and die, so naming it
+    before tells where every card face down is."""
+    return f"seed {seed}" if chosen else "a new seed (named when the game is over)"
+
+
+def seed_after(seed: int, chosen: bool) -> str | None:
+    """The line that names a seed the player did not choose, once the game is over (or left)."""
+    return None if chosen else f"The game's seed was {seed}."
+
+
 def hinter(game_id: str, rules: Rules, seed: int) -> Callable[[Any, Any], str]:
     """``hint`` at the prompt: :func:`cardbase.sim.hints.hint` in words, seeded by the game's
     ``seed`` and the position the player sees (the same position, the same hint)."""

@@ -252,6 +252,31 @@ def test_play_meio_names_a_seed_the_player_chose():
     assert result.exit_code == 0 and "seed 41" in result.stdout.partition("Your hand")[0]
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["mea", "--deck", "examples/decks/mea-goblin-rush.txt", "--vs-deck", "examples/decks/mea-tile-control.txt"],
+        ["meikyu", "--players", "2", "--assume", "default"],
+    ],
+    ids=["mea", "meikyu"],
+)
+def test_play_keeps_a_new_seed_secret_in_every_game(args, monkeypatch):
+    """As for Meio: Méa's shuffled decks and Meikyu's piles and dice come from the seed, so a seed the
+    player did not choose is named only after the game; one they chose is named at the start."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    result = run("play", *args, "--no-record", "--vs", "random", input="quit\n")
+    assert result.exit_code == 0, result.output
+    during, _, after = result.stdout.partition("Game left unfinished.")
+    assert "a new seed (named when the game is over)" in during.lower() and after, result.stdout
+    assert not re.search(r"[Ss]eed \d", during), during
+    assert re.search(r"The game's seed was \d+\.", after), after
+    chosen = run("play", *args, "--no-record", "--vs", "random", "--seed", "41", input="quit\n")
+    assert chosen.exit_code == 0 and re.search(r"[Ss]eed 41\b", chosen.stdout.partition("\n")[0]), chosen.stdout
+    assert "seed was" not in chosen.stdout
+
+
 def test_play_meio_bad_seat_exits_2():
     result = run("play", "meio", "--players", "2", "--seat", "3", "--no-record", input="")
     assert result.exit_code == 2 and "--seat must be 1 to 2" in result.stderr
