@@ -39,6 +39,7 @@ from cardbase.games.meio import actions as meio_actions
 from cardbase.games.meio import engine as meio
 from cardbase.games.meio import masks as meio_masks
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE
+from cardbase.games.meio.rules import rounds_text
 from cardbase.sim.mea_view import status_line
 from cardbase.sim.meio_view import card_label
 
@@ -338,7 +339,7 @@ def _meio_view(obs: Any) -> BoardView:
     tricks_done = len(obs.tricks)
     half = 1 if tricks_done < FIRST_HALF else 2
     if over:
-        status = f"Meio · game over after {rules.rounds} rounds (lowest total wins)"
+        status = f"Meio · game over after {rounds_text(rules.rounds)} (lowest total wins)"
     else:
         what = {
             "deal": "the cards are dealt",

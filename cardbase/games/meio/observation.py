@@ -14,7 +14,7 @@ from cardbase.games.meio.cards import (
     PlayingCard,
 )
 from cardbase.games.meio.masks import _BIT, CARDS, cards_of, indices_of
-from cardbase.games.meio.rules import MeioRules, final_outcome
+from cardbase.games.meio.rules import MeioRules, final_outcome, rounds_text
 
 # --- observation ---------------------------------------------------------------
 
@@ -91,7 +91,7 @@ class MeioObservation:
 
         lines = []
         if self.phase == "over":
-            lines.append(f"Meio · game over after {rules.rounds} rounds")
+            lines.append(f"Meio · game over after {rounds_text(rules.rounds)}")
         else:
             half = (
                 ""

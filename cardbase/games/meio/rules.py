@@ -205,6 +205,11 @@ def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tu
     return tuple(keys), tuple(suit_plays)
 
 
+def rounds_text(rounds: int) -> str:
+    """``3 rounds``, ``1 round``."""
+    return f"{rounds} round{'' if rounds == 1 else 's'}"
+
+
 def round_score(horizontal: int, vertical: int) -> int:
     """A player's score for a round: the difference between the tricks won in the
     first half (horizontal) and in the second (vertical), whichever is higher."""
@@ -216,9 +221,9 @@ def final_outcome(rules: MeioRules, totals: tuple[int, ...], round_scores: Seque
     best = min(totals)
     winners = tuple(i for i, t in enumerate(totals) if t == best)
     reason = (
-        f"lowest total after {rules.rounds} rounds"
+        f"lowest total after {rounds_text(rules.rounds)}"
         if len(winners) == 1
-        else f"tie for the lowest total after {rules.rounds} rounds: shared victory"
+        else f"tie for the lowest total after {rounds_text(rules.rounds)}: shared victory"
     )
     return Outcome(
         winners=winners, scores=totals, reason=reason, lower_is_better=True, round_scores=tuple(round_scores)
