@@ -329,7 +329,10 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
             state.check(action)
         except GameError as error:
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
-        who = seat_label(state.actor(action))  # a line without a player may be a split out of turn
+        actor = seat_label(state.actor(action))  # a line without a player may be a split out of turn
+        if line.player is not None and line.player != actor:  # (the current player named for another's split)
+            raise fail(f"{quoted(line.text)} is {actor}'s to take, not {line.player}'s", line, actor)
+        who = actor
         if watch is not None:
             watch(state, action, who)
         state.apply_unchecked(action)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidRules
@@ -148,23 +150,43 @@ def test_the_players_split_in_any_order():
     assert state.phase == "play" and state.current_player == 1  # the starting player leads
 
 
-def test_a_record_with_the_splits_in_another_order_replays():
-    from cardbase.sim.records import parse_records, record_lines, replay
+def _splits_in_seat_order_while_p3_starts() -> tuple[MeioRules, list[str]]:
+    """The record lines of a 3-player round whose splits are in seat order, though P3 starts."""
+    from cardbase.sim.records import record_lines
 
     rules = MeioRules(players=3, first_player=2, rounds=1)
     state = dealt(3, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], first_player=2, rounds=1)
-    for seat in (0, 1, 2):  # in seat order, though P3 starts
+    for seat in (0, 1, 2):
         state.apply(Split.of(cards(KEEP_3P[seat]), cards(ASIDE_3P[seat])))
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
-    lines = record_lines(rules, None, state.history)
+    return rules, record_lines(rules, None, state.history)
+
+
+def test_a_record_with_the_splits_in_another_order_replays():
+    from cardbase.sim.records import parse_records, replay
+
+    _, lines = _splits_in_seat_order_while_p3_starts()
     assert [line.split('"')[3] for line in lines[2:5]] == ["P1", "P2", "P3"]
     result = replay(parse_records("\n".join(lines))[0], keep_moves=True)
-    assert result.finished and result.outcome == state.outcome()
+    assert result.finished and result.outcome is not None
+    assert result.outcome.to_dict() == json.loads(lines[-1])["outcome"]
     assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
     unnamed = [line.replace('"player": "P1", ', "") for line in lines]  # a line need not name its player
     result = replay(parse_records("\n".join(unnamed))[0], keep_moves=True)
     assert [who for _, who, _ in result.moves[1:4]] == ["P1", "P2", "P3"]
+
+
+def test_a_record_naming_the_current_player_for_another_players_split_is_refused():
+    """P3 is to act, but the line's split divides P1's hand: the record says P3 took it, which is false."""
+    from cardbase.errors import InvalidRecord
+    from cardbase.sim.records import parse_records, replay
+
+    _, lines = _splits_in_seat_order_while_p3_starts()
+    assert '"player": "P1"' in lines[2] and '"split ' in lines[2]
+    lines[2] = lines[2].replace('"player": "P1"', '"player": "P3"')
+    with pytest.raises(InvalidRecord, match="is P1's to take, not P3's"):
+        replay(parse_records("\n".join(lines))[0])
 
 
 def test_the_pack_of_six_is_not_played_in_the_first_half():
