@@ -464,7 +464,9 @@ def record_lines(state: CardbaseState, agents: Sequence[str] | None = None) -> l
 def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
     """The OpenSpiel state a cardbase game record reaches: the record replayed (every action
     checked; an illegal one is :class:`~cardbase.errors.InvalidRecord`), then each action's steps
-    applied to a new state of ``game``, whose rules must be the record's."""
+    applied to a new state of ``game``, whose rules must be the record's. An action the record
+    takes out of turn (a Meio split, :meth:`~cardbase.games.base.State.actor`) waits for its
+    player's turn: OpenSpiel's steps are the current player's, and the state reached is the same."""
     from cardbase.errors import InvalidRecord
     from cardbase.sim.records import replay
 
@@ -472,10 +474,26 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
         raise InvalidRecord(record.source, f"the record's game and rules are not those of {game}")
     played = replay(record)
     state = game.new_initial_state()
+    waiting: list[Any] = []
     for action in played.state.history:
-        for step in state.engine.action_ids(action):
-            state.apply_action(step)
+        if _out_of_turn(state, action):
+            waiting.append(action)
+            continue
+        _apply_steps(state, action)
+        while ready := [a for a in waiting if not _out_of_turn(state, a)]:
+            waiting.remove(ready[0])
+            _apply_steps(state, ready[0])
     return state
+
+
+def _out_of_turn(state: CardbaseState, action: Any) -> bool:
+    engine = state.engine
+    return engine.actor(action) != engine.current_player
+
+
+def _apply_steps(state: CardbaseState, action: Any) -> None:
+    for step in state.engine.action_ids(action):
+        state.apply_action(step)
 
 
 __all__ = [

@@ -504,3 +504,19 @@ def test_cards_of_and_mask_of_round_trip():
     hand = cards("AS 10H 2D KC")
     assert cards_of(mask_of(hand)) == tuple(sorted(hand, key=lambda c: CARDS.index(c)))
     assert PlayingCard.parse("10H") in cards_of(mask_of(hand))
+
+
+def test_a_record_with_the_splits_in_another_order_converts_to_openspiel():
+    """OpenSpiel's steps are the current player's: a split out of turn waits for its player's turn."""
+    import pyspiel
+
+    import cardbase.spiel
+    from cardbase.sim.records import parse_records, replay
+
+    rules, lines = _splits_in_seat_order_while_p3_starts()
+    record = parse_records("\n".join(lines))[0]
+    game = pyspiel.load_game("cardbase_meio", rules.to_options())
+    state = cardbase.spiel.from_record(game, record)
+    assert state.is_terminal() and state.engine.outcome() == replay(record).outcome
+    splits = [line.split('"')[7] for line in lines[2:5]]  # P1's, P2's, P3's: P3 starts
+    assert [str(a) for a in state.engine.history[1:4]] == [splits[2], splits[0], splits[1]]
