@@ -502,8 +502,9 @@ def test_mixed_area_makes_a_player_lose_a_turn():
 
 
 def test_a_lost_turn_is_lost_whole_its_hand_limit_and_hot_springs_too():
-    """Tunnel of the Valaraukar — Mixed Area: … that player loses a turn. The turn's four steps are lost: no
-    draw, no action, and at its end no discarding down to five (step 3) and no Hot Springs draw."""
+    """Tunnel of the Valaraukar — Mixed Area: … that player loses a turn. The turn is lost: no draw, no
+    action, and at its end no discarding down to five (step 3) and no Hot Springs draw (step 4 still refills the
+    rooms, as at the end of every turn)."""
     crowded = position(3, hands=[{"Bee": 1}, {"Cook": 3, "Jehu": 3, "Drone": 1}, {}],
                        lands=[["Tunnel of the Valaraukar"], [], []])  # fmt: skip
     act(crowded, "mixed area P2", "resupply")

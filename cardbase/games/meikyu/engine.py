@@ -665,7 +665,7 @@ class MeikyuState(State):
         p = self._turn
         self._ctx = None
         stack = self._stack
-        if self._skips[p]:  # the Mixed Area: the whole turn is lost, its steps 3 and 4 and the Hot Springs too
+        if self._skips[p]:  # the Mixed Area: the turn is lost, its step 3 and Hot Springs too (step 4 still refills)
             self._skips[p] -= 1
             self._ctx = {"kind": "lost turn", "player": p}
             self._hot_done = True
