@@ -297,14 +297,16 @@ class State(ABC):
 
     @abstractmethod
     def check(self, action: Any) -> None:
-        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now: one of
+        :meth:`legal_actions`, or an action another seat may take out of turn (:meth:`actor` names
+        that seat; Meio's split), which ``legal_actions`` (the current player's) does not list."""
 
     @abstractmethod
     def apply_unchecked(self, action: Any) -> None:
         """Apply ``action`` without checking it: the fast path for simulation.
 
-        Only for actions taken from ``legal_actions()`` or ``sample_chance()``;
-        anything else leaves the state undefined.
+        Only for actions taken from ``legal_actions()`` or ``sample_chance()``, or that
+        :meth:`check` accepted; anything else leaves the state undefined.
         """
 
     def apply(self, action: Any) -> None:

@@ -270,6 +270,8 @@ class Table:
                     self._apply(action, resolve=False)
                 else:
                     state.check(action)
+                    if state.actor(action) != state.current_player:  # a table's seats act for themselves
+                        raise state.out_of_turn_refusal(action)
                     self._apply(action, resolve=False)
             except GameError as error:
                 raise Unplayable(f"action {number} ({text!r}) no longer plays: {error}") from None

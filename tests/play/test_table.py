@@ -376,3 +376,22 @@ def test_a_seat_splits_only_its_own_hand_and_a_guess_of_another_tells_nothing():
         table.act(me, near, table.version)
     for e in (refused.value, missed.value):
         assert str(e).startswith("you do not hold ") and e.rule == "hold-card" and str(e).count(",") == 12
+
+
+def test_a_stored_game_with_a_split_out_of_turn_does_not_restore():
+    """A table's own actions are never out of turn (each seat acts for itself), so a stored game that has one
+    was not written by a table: it is refused, not restored with the split put down to the seat to act."""
+    from cardbase.sim.table import Unplayable
+
+    table = Table(MeioRules(players=2), 4, [HUMAN, HUMAN])
+    me = table.state.current_player
+    theirs = table.state.hand(1 - me)
+    split = f"split {' '.join(c.notation for c in theirs[:7])} | {' '.join(c.notation for c in theirs[7:])}"
+    texts = [str(a) for a in table.actions]
+    assert table.state.actor(table.state.parse_action(split)) == 1 - me  # a record would take it, for them
+    with pytest.raises(Unplayable, match="you do not hold"):
+        Table.restore(MeioRules(players=2), 4, [HUMAN, HUMAN], [*texts, split])
+    mine = table.state.hand(me)
+    own = f"split {' '.join(c.notation for c in mine[:7])} | {' '.join(c.notation for c in mine[7:])}"
+    restored = Table.restore(MeioRules(players=2), 4, [HUMAN, HUMAN], [*texts, own, split])
+    assert restored.movers[-2:] == [me, 1 - me] and restored.state.phase == "play"
