@@ -180,11 +180,11 @@ def _rule_value(name: str, raw: str, kind: type, flag: str = "--rule") -> Any:
         if raw.lower() in _TRUE + _FALSE:
             return raw.lower() in _TRUE
         raise UsageError(f"{flag} {name}: {quoted(raw)} is not yes or no (true/false)")
-    if kind is int:
-        try:
-            return int(raw)
-        except ValueError:
-            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number") from None
+    if kind is int:  # ASCII digits only: int() also reads 1_0 as 10 and other scripts' digits
+        digits = raw.removeprefix("-")
+        if not (digits.isascii() and digits.isdecimal()):
+            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number")
+        return int(raw)
     return raw
 
 
