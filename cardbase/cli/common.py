@@ -5,7 +5,6 @@ Only ``typer`` is imported at module level so that ``cardbase --help`` stays fas
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from cardbase import jsonout
 from cardbase.cli import complete
 from cardbase.terminal import UNSAFE as _UNSAFE
 from cardbase.terminal import console as console  # the escaping helpers live there, shared with sim and web
@@ -195,10 +195,11 @@ _JSON_UNSAFE: dict[int, str] = {}
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON (UTF-8, keys in the order given). ``json`` writes C0 controls as
     ``\\u00XX`` already; DEL, C1 controls and bidirectional overrides, which it leaves raw, are written
-    so too: valid JSON holding the same data, with nothing a terminal would act on."""
+    so too: valid JSON holding the same data, with nothing a terminal would act on. A float that is
+    not finite (no games to count, an unbounded interval's end) is ``null`` (:mod:`cardbase.jsonout`)."""
     if not _JSON_UNSAFE:
         _JSON_UNSAFE.update({c: f"\\u{c:04x}" for c in _UNSAFE})
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
+    sys.stdout.write(jsonout.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
 
 
 def warn(message: str) -> None:

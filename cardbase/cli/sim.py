@@ -472,8 +472,15 @@ def _print_mea(data: dict[str, Any]) -> None:
     con = console()
     decks = data["decks"]
     who = " vs ".join(f"{d['deck']} ({d['agent']})" for d in decks)
+    firsts = [d["going_first"]["games"] for d in decks]
+    first = (  # an odd count cannot be halved: say who went first once more (one game: only one did)
+        "each deck goes first in half of them"
+        if firsts[0] == firsts[1]
+        else f"{decks[0]['deck']} goes first in {firsts[0]}, {decks[1]['deck']} in {firsts[1]}"
+    )
+    games = data["games"]
     table = Table(
-        title=f"Méa: {who}\n{data['games']} games, seed {data['seed']}; each deck goes first in half of them\n"
+        title=f"Méa: {who}\n{games} game{'' if games == 1 else 's'}, seed {data['seed']}; {first}\n"
         f"This {data['comparison']}.",
         caption="Win rates with 95% intervals (Wilson). A shared result (a tie) is a win for neither.",
     )

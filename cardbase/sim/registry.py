@@ -42,25 +42,26 @@ class GameEntry:
         except InvalidRules as error:
             raise UsageError(str(error)) from None
 
-    def rule_options(self, texts: Sequence[str]) -> dict[str, Any]:
+    def rule_options(self, texts: Sequence[str], flag: str = "--rule") -> dict[str, Any]:
         """``--rule NAME=VALUE`` texts as rules options: NAME is any option of the rules class
         that is a word, a whole number or yes/no (the player count, decks and card pools
         have their own flags), VALUE is read as that option's type; the rules object then
-        checks the value itself (see ``docs/rules/<game>.md``)."""
+        checks the value itself (see ``docs/rules/<game>.md``). ``flag`` names the options in a
+        refusal (the web table's form and API: ``rules option``)."""
         settable = {name: kind for name, (kind, _) in self.rule_defaults().items()}
         out: dict[str, Any] = {}
         for text in texts:
             if len(text) > MAX_RULE_TEXT:
-                raise UsageError(f"--rule {quoted(text)}: at most {MAX_RULE_TEXT:,} characters")
+                raise UsageError(f"{flag} {quoted(text)}: at most {MAX_RULE_TEXT:,} characters")
             name, eq, raw = (part.strip() for part in text.partition("="))
             if not eq or not name:
-                raise UsageError(f"--rule takes NAME=VALUE, not {quoted(text)}")
+                raise UsageError(f"{flag} takes NAME=VALUE, not {quoted(text)}")
             if name not in settable:
                 known = ", ".join(sorted(settable)) or "none"
-                raise UsageError(f"--rule {quoted(name)}: not a {self.title} rules option (known: {known})")
+                raise UsageError(f"{flag} {quoted(name)}: not a {self.title} rules option (known: {known})")
             if name in out:
-                raise UsageError(f"--rule {name} is given twice")
-            out[name] = _rule_value(name, raw, settable[name])
+                raise UsageError(f"{flag} {name} is given twice")
+            out[name] = _rule_value(name, raw, settable[name], flag)
         return out
 
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
@@ -173,17 +174,17 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-def _rule_value(name: str, raw: str, kind: type) -> Any:
+def _rule_value(name: str, raw: str, kind: type, flag: str = "--rule") -> Any:
     """``raw`` read as a ``kind`` value for the rules option ``name``; a :class:`UsageError` if it is not one."""
     if kind is bool:
         if raw.lower() in _TRUE + _FALSE:
             return raw.lower() in _TRUE
-        raise UsageError(f"--rule {name}: {quoted(raw)} is not yes or no (true/false)")
-    if kind is int:
-        try:
-            return int(raw)
-        except ValueError:
-            raise UsageError(f"--rule {name}: {quoted(raw)} is not a whole number") from None
+        raise UsageError(f"{flag} {name}: {quoted(raw)} is not yes or no (true/false)")
+    if kind is int:  # ASCII digits only: int() also reads 1_0 as 10 and other scripts' digits
+        digits = raw.removeprefix("-")
+        if not (digits.isascii() and digits.isdecimal()):
+            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number")
+        return int(raw)
     return raw
 
 

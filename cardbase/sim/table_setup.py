@@ -90,12 +90,18 @@ def assume_profiles() -> list[str]:
 
 
 def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
-    """Options as ``--rule NAME=VALUE`` texts (a value left as its default is left out)."""
+    """Options as ``--rule NAME=VALUE`` texts (a value left as its default is left out). Every name
+    must be one of the game's options, even with an empty value (the form's 'the default'): an
+    unknown one is refused, quoted and cut, not dropped unseen nor read up to an ``=`` inside it."""
     from cardbase.sim.registry import game
 
-    defaults = game(game_id).rule_defaults()
+    entry = game(game_id)
+    defaults = entry.rule_defaults()
     texts = []
     for name, value in options.items():
+        if name not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise UsageError(f"rules option {quoted(name)}: not a {entry.title} rules option (known: {known})")
         if value is None or value == "":
             continue
         text = ("yes" if value else "no") if isinstance(value, bool) else str(value).strip()
@@ -149,7 +155,8 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     if players not in counts:
         raise UsageError(f"{entry.title} is for {counts[0]} to {counts[-1]} players, not {players}")
     entry.check_agents([s for s in choice.seats if s != HUMAN])
-    options: dict[str, Any] = {"players": players, **entry.rule_options(_rule_texts(choice.game, choice.rules))}
+    chosen = entry.rule_options(_rule_texts(choice.game, choice.rules), "rules option")
+    options: dict[str, Any] = {"players": players, **chosen}
     labels: dict[str, Any] = {}
     if choice.game == "mea":
         if len(choice.decks) != 2:

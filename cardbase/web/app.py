@@ -22,9 +22,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     from cardbase.sim.hall import Hall
     from cardbase.web import api, api_owners, errors, images, pages, pages_owners, play, replay, security
+    from cardbase.web.jsonresponse import JSONResponse
 
     app = FastAPI(
         title="cardbase",
+        default_response_class=JSONResponse,  # a figure of nothing (NaN) is null, never a 500
         version=__version__,
         docs_url=None,  # FastAPI's Swagger page loads its script from a CDN; ours is served here (api.docs)
         redoc_url=None,

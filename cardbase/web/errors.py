@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardbase.errors import (
@@ -37,6 +37,7 @@ from cardbase.errors import (
 from cardbase.errors import mask_secrets as _mask
 from cardbase.games.base import GameError, InvalidAction
 from cardbase.terminal import log_line
+from cardbase.web.jsonresponse import JSONResponse
 
 
 class TooLarge(UsageError):

@@ -14,22 +14,23 @@ seat"), behind a hand-off screen. Without a key: the spectator, who sees what ev
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from cardbase import jsonout
 from cardbase.errors import CardbaseError, UsageError, quoted
 from cardbase.games.base import GameError
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
 from cardbase.web.http import Form, WriteTurn
+from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES
 
 router = APIRouter()
@@ -345,7 +346,7 @@ async def api_events(request: Request, game_id: str, seat: SeatQuery = None) -> 
                 mark = (data["version"], data["status"], len(data["notes"]))
                 if mark != sent:
                     sent = mark
-                    yield f"event: view\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+                    yield f"event: view\ndata: {jsonout.dumps(data, ensure_ascii=False)}\n\n"
                 try:
                     await asyncio.wait_for(moved.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import whole_number
 from cardbase.textfiles import decode_text
 from cardbase.web.http import WriteTurn
+from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
 from cardbase.web.settings import RECORD_BYTES

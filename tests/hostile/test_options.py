@@ -74,6 +74,15 @@ RULES = [
     ("mea", ["layout=nowhere"], "layout"),
     ("meikyu", ["turn_limit=99999999999"], "turn_limit"),
     ("meikyu", ["farm=sideways"], "farm"),
+    # whole numbers are ASCII digits: Python's int() read 1_0 as 10 and ٣ or ３ as 3
+    ("meio", ["rounds=1_0"], "rounds: '1_0' is not a whole number"),
+    ("mea", ["bonus_turns=٣"], "bonus_turns: '٣' is not a whole number"),
+    ("mea", ["bonus_turns=３"], "bonus_turns: '３' is not a whole number"),
+    # today's options: a reading's words as written, once each
+    ("mea", ["killed_order=Attacker-First"], "killed_order"),
+    ("mea", ["displaced_onto=any", "displaced_onto=no-enemy"], "twice"),
+    ("meikyu", ["amulet_ask="], "amulet_ask"),
+    ("meikyu", ["harem=everyone\x1b[2J"], "harem"),
 ]
 
 

@@ -46,6 +46,21 @@ def test_sim_mea_json_report_is_the_same_whatever_the_jobs(db_url):
     assert any("demo cards" in n for n in a["notes"])
 
 
+@pytest.mark.parametrize(
+    ("games", "said"),
+    [
+        ("1", "1 game, seed 0; Goblin Rush goes first in 1, Tile Control in 0"),
+        ("3", "3 games, seed 0; Goblin Rush goes first in 2, Tile Control in 1"),
+        ("2", "2 games, seed 0; each deck goes first in half of them"),
+    ],
+)
+def test_sim_mea_title_says_who_went_first_when_the_games_do_not_halve(db_url, games, said):
+    """One game: one deck went first (the title said each did in half of them, and '1 games')."""
+    result = sim(db_url, "--games", games)
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.stdout.split()), result.stdout
+
+
 def test_sim_mea_table_says_who_wins_and_why(db_url):
     result = sim(db_url, "--games", "8", "--agents", "heuristic:opening=2-6,random")
     assert result.exit_code == 0, result.output

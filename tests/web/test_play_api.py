@@ -295,6 +295,29 @@ def test_bad_choices_are_refused_with_one_line(client: TestClient, body: dict[st
     response = client.post("/api/games", json=body)
     assert response.status_code in (400, 404), response.text
     assert said in error_of(response)
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ({"nope": ""}, "rules option 'nope': not a Meio rules option"),  # was dropped unseen: the default
+        ({"": ""}, "rules option '': not a Meio rules option"),
+        ({"players": ""}, "rules option 'players': not a Meio rules option"),
+        ({"a=b": "c"}, "rules option 'a=b'"),  # was read as option 'a'
+        ({"x" * 100_000: "y" * 300}, "rules option 'xxx"),  # the whole name was sent back
+        ({"rounds": True}, "rules option rounds: 'yes' is not a whole number"),  # it said --rule, the CLI's flag
+    ],
+)
+def test_a_rules_option_the_game_lacks_is_refused_by_name_cut(
+    client: TestClient, rules: dict[str, Any], said: str
+) -> None:
+    """A table's rules name only the game's options, even with an empty value (the form's 'the
+    default'); the refusal names the option as the API calls it, quoted and cut."""
+    response = client.post("/api/games", json={"game": "meio", "players": 3, "rules": rules})
+    assert response.status_code == 400, response.text
+    message = error_of(response)
+    assert said in message and "--rule" not in message
+    assert len(message) < 500, len(message)
     assert client.get("/api/games").json() == []
 
 
