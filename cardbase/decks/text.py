@@ -47,6 +47,8 @@ _NUMBER_LIKE = re.compile(r"^[-+]?[\d.][\d.,eE+-]*[xX×]?$")
 _SET = re.compile(  # the importer's rule, and Arena's collector number after it
     rf"^(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)(?:\s+[A-Za-z0-9★*-]{{1,12}})?$"
 )
+_NEGATIVE = re.compile(r"-0*[1-9]\d*")
+"""A count below zero (``-2``; not ``-0`` or ``-.``, which are not counts at all)."""
 _COUNT_AFTER = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s?(?P<count>\d{1,9})$")  # Name x1
 _SIDEBOARD_LINE = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)  # SB: 2 Name
 BLOCK_HEADERS: dict[str, str | None] = {
@@ -208,7 +210,7 @@ def _read_entry(
         deck.problems.append(
             Problem(
                 "bad-count",
-                f"count {quoted(token)} is {'below zero' if token.startswith('-') else 'not a whole number'}",
+                f"count {quoted(token)} is {'below zero' if _NEGATIVE.fullmatch(token) else 'not a whole number'}",
                 number,
                 f"write a count from {low} to {high:,} before the name",
             )
