@@ -170,6 +170,11 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def visible(text: str) -> str:
     """``text`` with each character that prints nothing (a raw ESC, a line break, a direction mark)
     written as the escape :func:`quoted` gives it (``\\x1b``, ``\\n``, ``\\u202e``), the rest as

@@ -128,7 +128,8 @@ def test_catalog_import_errors_and_exit_codes(db_url: str, tmp_path: Path) -> No
     dry = run("catalog", "import", str(good), "--game", "mea", "--dry-run", "--json", db=db_url)
     assert json.loads(dry.stdout)["inserted"] == 1
     assert run("cards", "search", "!A", "--game", "mea", db=db_url).exit_code == 1  # dry run wrote nothing
-    assert run("catalog", "import", str(good), "--game", "mea", db=db_url).exit_code == 0
+    imported = run("catalog", "import", str(good), "--game", "mea", db=db_url)
+    assert imported.exit_code == 0 and "good.csv: 1 row checked; inserted 1," in imported.stdout
     assert run("cards", "show", "A", "--game", "mea", db=db_url).exit_code == 0
 
 

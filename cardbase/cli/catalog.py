@@ -20,7 +20,7 @@ from cardbase.cli.common import (
     print_json,
     say_done,
 )
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 
 app = typer.Typer(
     help="The card catalog: status, import and export.\n\nExample: cardbase catalog status --game meikyu",
@@ -122,7 +122,7 @@ def import_(
         return
     verb = "would insert" if dry_run else "inserted"
     echo(
-        f"{file}: {result.rows} rows checked; {verb} {result.inserted}, "
+        f"{file}: {counted(result.rows, 'row')} checked; {verb} {result.inserted}, "
         f"{'would update' if dry_run else 'updated'} {result.updated}, unchanged {result.unchanged} "
         f"(sets: {', '.join(result.sets)})" + ("; dry run, nothing written" if dry_run else "")
     )

@@ -21,6 +21,7 @@ from cardbase.cli.common import (
     print_json,
     say_done,
 )
+from cardbase.errors import counted
 
 app = typer.Typer(
     help="The cards you own: counts per card, files in and out, and what your decks miss.\n\n"
@@ -163,8 +164,9 @@ def import_(
             echo(f"  … and {len(result.changes) - SHOWN_CHANGES} more (--json lists every one)")
     verb = ("would add" if add else "would set") if dry_run else ("added" if add else "set")
     echo(
-        f"{file}: {result.rows} rows checked; {verb} {result.cards} cards, {result.copies} copies; "
-        f"{len(result.changes)} cards change"
+        f"{file}: {counted(result.rows, 'row')} checked; {verb} {counted(result.cards, 'card')}, "
+        f"{counted(result.copies, 'copy', 'copies')}; "
+        f"{counted(len(result.changes), 'card')} {'changes' if len(result.changes) == 1 else 'change'}"
         + ("; replacing the rest" if replace else "")
         + ("; dry run, nothing written" if dry_run else "")
     )

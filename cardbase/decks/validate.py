@@ -8,7 +8,7 @@ from typing import Any
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
 from cardbase.decks.model import MAIN_SECTION, MAX_DECK_CARDS, SIDE_SECTIONS, Deck, DeckCard, DeckText, Problem
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
@@ -159,10 +159,6 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     return resolved
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[tuple[str, str, str | None]]:
     """Why ``fmt`` refuses a card whatever its count (its type, set, pool, a ban): (code, message, hint) each.
     The deck check reports them; the deck builder's gallery offers no "Add" for such a card and says why."""
@@ -213,14 +209,14 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     low, high = fmt.min_cards, fmt.max_cards
     if (low is not None and size < low) or (high is not None and size > high):
         if low is not None and size < low:
-            need = f"add {_plural(low - size, 'card')}"
+            need = f"add {counted(low - size, 'card')}"
         else:
             assert high is not None
-            need = f"remove {_plural(size - high, 'card')}"
+            need = f"remove {counted(size - high, 'card')}"
         problems.append(
             Problem(
                 "deck-size",
-                f"the deck has {_plural(size, 'card')}; {fmt.game} {fmt.name} needs {fmt.size_text}",
+                f"the deck has {counted(size, 'card')}; {fmt.game} {fmt.name} needs {fmt.size_text}",
                 None,
                 need,
             )
@@ -250,7 +246,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                         code,
                         f"{count} {card.name}: {why}",
                         line,
-                        f"remove {_plural(count - limit, 'copy')}".replace("copys", "copies"),
+                        f"remove {counted(count - limit, 'copy', 'copies')}",
                     )
                 )
                 break
@@ -264,14 +260,14 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                 problems.append(
                     Problem(
                         "composition",
-                        f"{_plural(have, type_ + ' card')}; {fmt.name} needs {want}",
+                        f"{counted(have, type_ + ' card')}; {fmt.name} needs {want}",
                         None,
                         f"{'add' if have < want else 'remove'} {abs(want - have)}",
                     )
                 )
         for type_, have in by_type.items():
             if type_ not in fmt.composition:
-                problems.append(Problem("composition", f"{_plural(have, type_ + ' card')}; {fmt.name} has none", None))
+                problems.append(Problem("composition", f"{counted(have, type_ + ' card')}; {fmt.name} has none", None))
     if fmt.sections:
         by_section: Counter[str | None] = Counter()
         for c in deck.cards:
@@ -282,7 +278,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                 problems.append(
                     Problem(
                         "split",
-                        f"[{section}] has {_plural(have, 'card')}; it needs {want}",
+                        f"[{section}] has {counted(have, 'card')}; it needs {want}",
                         None,
                         f"{'add' if have < want else 'move out'} {abs(want - have)}",
                     )
@@ -291,7 +287,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
             problems.append(
                 Problem(
                     "split",
-                    f"{_plural(by_section[None], 'card')} outside the sections "
+                    f"{counted(by_section[None], 'card')} outside the sections "
                     f"{', '.join(f'[{s}]' for s in fmt.sections)}",
                     None,
                     "put every card under a section",
@@ -309,7 +305,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
         problems.append(
             Problem(
                 "unknown-stats",
-                f"{_plural(len(unknown), 'card')} with unknown values: {shown}",
+                f"{counted(len(unknown), 'card')} with unknown values: {shown}",
                 None,
                 "import real values with `cardbase catalog import`",
                 "warning",

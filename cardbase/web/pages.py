@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from cardbase.catalog.fields import source_label
-from cardbase.errors import InvalidData, UnknownCard, visible
+from cardbase.errors import InvalidData, UnknownCard, counted, visible
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
@@ -103,6 +103,7 @@ def demo_badge() -> Markup:
 
 
 TEMPLATES.env.filters["percent"] = percent
+TEMPLATES.env.filters["counted"] = counted
 TEMPLATES.env.globals.update(
     card_url=card_url,
     image_url=image_url,

@@ -68,10 +68,13 @@ def test_import_export_round_trip(db_url: str, database: Database, tmp_path: Pat
     source.write_text("name,set,count\nCrumb Goblin,demo,3\nSelounticia,core,1\n", encoding="utf-8")
     code, out, err = run(db_url, "collection", "import", str(source), "--game", "mea", "--dry-run")
     assert code == 0 and "dry run" in out and owned(database) == {}
+    assert "2 rows checked; would set 2 cards, 4 copies; 2 cards change" in out, out
     assert run(db_url, "collection", "import", str(source), "--game", "mea")[0] == 0
     meikyu = tmp_path / "meikyu.json"
     meikyu.write_text(json.dumps([{"game": "meikyu", "name": "Cock", "qty": 2}]), encoding="utf-8")
-    assert run(db_url, "collection", "import", str(meikyu))[0] == 0  # the alias finds Cook
+    code, out, _ = run(db_url, "collection", "import", str(meikyu))
+    assert code == 0  # the alias finds Cook
+    assert "1 row checked; set 1 card, 2 copies; 1 card changes" in out, out
     before = owned(database)
     assert before == {"mea/demo/crumb-goblin": 3, "mea/core/selounticia": 1, "meikyu/core/cook": 2}
     for fmt in ("csv", "json", "xlsx"):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.meikyu.cards import RULEBOOK_COUNTS, MeikyuCard, MeikyuCardType
 from cardbase.names import fold
@@ -413,17 +413,13 @@ class Census:
 
     def __str__(self) -> str:
         least = "at least " if self.uncounted else ""
-        return f"{_plural(self.values, 'value')} and {least}{_plural(self.cards, 'whole card')}"
+        return f"{counted(self.values, 'value')} and {least}{counted(self.cards, 'whole card')}"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"values": self.values, "whole_cards": self.cards}
         if self.uncounted:
             out["whole_cards_at_least"] = True
         return out
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 ASSUMED_CARD = "(card not in the rulebook)"
