@@ -35,6 +35,7 @@ OPTIONS = st.fixed_dictionaries(
         "obliterated": st.sampled_from(["removed", "killed"]),
         "killed_order": st.sampled_from(["defender-first", "attacker-first"]),
         "displaced_onto": st.sampled_from(["any", "no-enemy"]),
+        "left_play": st.sampled_from(["ignored", "resolved"]),
     }
 )
 

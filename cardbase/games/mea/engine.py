@@ -1543,6 +1543,7 @@ class MeaState(State):
                 not done
                 and ab.trigger in ("summoned", "turn_start", "turn_end")
                 and (self._zone[src] != BOARD or self._ctrl[src] != p)
+                and not self._tab.left_play_resolves
             ):
                 return None  # the monster is gone (or no longer theirs): the ability does not activate
             condition = ab.condition
