@@ -36,6 +36,7 @@ OPTIONS = st.fixed_dictionaries(
         "killed_order": st.sampled_from(["defender-first", "attacker-first"]),
         "displaced_onto": st.sampled_from(["any", "no-enemy"]),
         "left_play": st.sampled_from(["ignored", "resolved"]),
+        "triggered_after": st.sampled_from(["sentence", "card"]),
     }
 )
 

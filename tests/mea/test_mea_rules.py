@@ -1632,3 +1632,87 @@ def test_an_ability_whose_monster_left_play_before_it_resolved_as_the_option_say
     state.apply_text("draw 1")
     assert state.active == 0 and names_on(state, "b1") == [] and state.hand_size(0) == hand + drawn
     assert MeaRules.from_options(state.rules.to_options()).left_play == left_play
+
+
+@pytest.mark.parametrize(("triggered_after", "drawn", "p1_tiles"), [("sentence", 0, 3), ("card", 1, 3)])
+def test_what_a_sentence_triggers_resolves_after_it_or_after_the_cards_text_as_the_option_says(
+    triggered_after, drawn, p1_tiles
+):
+    """When killed – AFTER this card has been killed / If an ability cannot activate … then ignore it, or just
+    that part of the ability: a card's text for one trigger is one ability in parts (its sentences). What a part
+    sets off (the Spite's When killed, flipping one of P1's tiles) resolves right after that part (default
+    ``sentence``), before the Raid's next part counts P1's tiles — or after the Raid's whole text
+    (``triggered_after="card"``), when P1 still has its 4 tiles."""
+    from tests.mea.conftest import assist
+
+    raid = assist(
+        "Raid",
+        0,
+        [
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster"},
+            {"trigger": "play", "condition": {"count": "friendly_tiles", "at_least": 4}, "effect": "draw"},
+        ],
+    )
+    spite = monster("Spite", 1, 1, 1, [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile"}])
+    state = MeaState.position(
+        rules_for([raid], [spite], triggered_after=triggered_after),
+        hands=(("Raid",), ()),
+        board=({}, {"b2": ["Spite"]}),
+    )
+    hand = state.hand_size(0)
+    state.apply_text("play Raid")
+    assert state.phase == "choice" and state.current_player == 1  # P2 chooses which of P1's 4 tiles flips
+    assert state.hand_size(0) == hand - 1 + drawn
+    state.apply_text("choose b1")
+    assert state.tile_count(0) == p1_tiles and state.hand_size(0) == hand - 1 + drawn
+    assert MeaRules.from_options(state.rules.to_options()).triggered_after == triggered_after
+
+
+@pytest.mark.parametrize(
+    ("triggered_after", "order"),
+    [
+        ("sentence", ["Purge", "Bat", "Purge", "Mole", "Purge"]),
+        ("card", ["Purge", "Purge", "Purge", "Bat", "Mole"]),
+    ],
+)
+def test_what_each_sentence_sets_off_keeps_its_order_under_either_reading(triggered_after, order):
+    """Under ``triggered_after="card"`` what the card's parts set off waits for its last part, in the order the
+    parts set it off (the Bat's When killed, then the Mole's), as an attack's deaths."""
+    from tests.mea.conftest import assist
+
+    purge = assist(
+        "Purge",
+        0,
+        [
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster", "filter": {"attack_at_most": 1}},
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster", "filter": {"defence_at_most": 1}},
+            {"trigger": "play", "effect": "draw"},
+        ],
+    )
+    bat = monster("Bat", 1, 1, 1, [{"trigger": "killed", "effect": "draw"}])
+    mole = monster("Mole", 1, 2, 1, [{"trigger": "killed", "effect": "draw"}])
+    state = MeaState.position(
+        rules_for([purge], [bat, mole], triggered_after=triggered_after),
+        hands=(("Purge",), ()),
+        board=({}, {"b2": ["Bat"], "c3": ["Mole"]}),
+    )
+    hands = (state.hand_size(0), state.hand_size(1))
+    state.apply_text("play Purge")
+    assert [state.tables.names[i] for i in state.fired_from()] == order
+    assert (state.hand_size(0), state.hand_size(1)) == (hands[0], hands[1] + 2)
+
+
+def test_at_the_end_of_a_turn_that_obliterates_a_tile_the_abilities_come_after_and_not_from_that_tile():
+    """When you have no cards in your deck, instead of drawing a card at the end of your turn you must OBLITERATE
+    a friendly tile / At the end of your turn - AFTER you have drawn the card(s): the obliteration stands in for
+    the draw, so the end-of-turn abilities come after it — and a monster obliterated with the tile is no longer
+    there to have one."""
+    lich = monster("Lich", 1, 1, 1, [{"trigger": "turn_end", "effect": "gain_attack", "target": "self"}])
+    state = MeaState.position(
+        rules_for([lich, lich], [PAWN], filler=0), board=({"b1": ["Lich"], "a2": ["Lich"]}, {}), decks=([], None)
+    )
+    kept, gone = state.on_tile(tile("a2"))[0], state.on_tile(tile("b1"))[0]
+    assert state.deck_size(0) == 0 and legal_texts(state)[-1].startswith("obliterate")
+    state.apply_text("obliterate b1")
+    assert state.zone(gone) == OUT and tile("b1") not in state.tiles()
+    assert state.attack_of(kept) == 2 and state.active == 1

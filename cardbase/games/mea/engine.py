@@ -1466,7 +1466,9 @@ class MeaState(State):
             if self._end is not None:
                 break
             behind = item[7] if kind == "ab" else 0  # what its earlier targets triggered, first in the queue
-            if len(queue) > mark:  # what the item queued goes first, after that
+            if kind == "ab" and self._tab.after_card:
+                behind = self._queue_after_card(item, mark, behind)
+            elif len(queue) > mark:  # what the item queued goes first, after that
                 new = queue[mark:]
                 del queue[mark:]
                 queue[behind:behind] = new
@@ -1480,6 +1482,34 @@ class MeaState(State):
         if self._end is None and self._phase not in (_FLIP, _OPENING, _SHUFFLE):
             self._phase = _MAIN
             self.current_player = self._active
+
+    def _queue_after_card(self, item: tuple[Any, ...], mark: int, behind: int) -> int:
+        """``triggered_after="card"``: place what the ability ``item`` just queued (``queue[mark:]``).
+        Displacements (part of a flip) go first; the rest (the abilities it set off) waits behind
+        the other sentences of the same card for the same trigger still queued ("siblings") and
+        behind what they set off so far (``behind`` of them); the siblings learn the new count,
+        which is returned (for ``item``'s own next target)."""
+        queue = self._queue
+        new = queue[mark:]
+        del queue[mark:]
+        disp = [x for x in new if x[0] == "disp"]
+        rest = [x for x in new if x[0] != "disp"]
+        src, trigger = item[3], item[1].trigger
+        lead = 0
+        while lead < len(queue) and queue[lead][0] == "disp":
+            lead += 1
+        siblings = [
+            k
+            for k, x in enumerate(queue)
+            if x[0] == "ab" and x[3] == src and x[1].trigger == trigger and not x[6] and x[2] == item[2]
+        ]
+        at = max(lead, siblings[-1] + 1 if siblings else 0) + behind
+        queue[at:at] = rest
+        behind += len(rest)
+        for k in siblings:
+            queue[k] = (*queue[k][:7], behind)
+        queue[0:0] = disp
+        return behind
 
     def _start_of_turn(self) -> None:
         p = self._active
