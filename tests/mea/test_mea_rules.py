@@ -1716,3 +1716,40 @@ def test_at_the_end_of_a_turn_that_obliterates_a_tile_the_abilities_come_after_a
     state.apply_text("obliterate b1")
     assert state.zone(gone) == OUT and tile("b1") not in state.tiles()
     assert state.attack_of(kept) == 2 and state.active == 1
+
+
+def test_a_bonus_until_the_end_of_your_turn_given_on_the_other_players_turn_ends_with_that_turn():
+    """ "until the end of your turn" (our reading, docs/rules/mea.md): a bonus ends when the turn it was given in
+    ends — also one a When killed gives on the other player's turn, which then counts for that turn's
+    retaliation and is gone by its controller's own turn."""
+    rally = monster(
+        "Rally",
+        1,
+        0,
+        1,
+        [
+            {
+                "trigger": "killed",
+                "effect": "gain_attack",
+                "target": "friendly_monster",
+                "amount": 3,
+                "until": "end_of_turn",
+            }
+        ],
+    )
+    state = MeaState.position(
+        rules_for([GIANT, KNIGHT], [rally, PAWN]),
+        board=({"b1": ["Giant"], "c3": ["Knight"]}, {"b2": ["Rally"], "b3": ["Pawn"]}),
+    )
+    pawn = state.on_tile(tile("b3"))[0]
+    state.apply_text("attack b2 with Giant@b1")  # the Rally dies: P2's Pawn gets +3 until the end of the turn
+    assert state.attack_of(pawn) == 4
+    state.apply_text("attack b3 with Knight@c3")  # the Pawn hits back with 4: the Knight (defence 3) dies too
+    assert names_on(state, "b3") == [] and names_on(state, "c3") == []
+    state = MeaState.position(
+        rules_for([GIANT], [rally, PAWN]), board=({"b1": ["Giant"]}, {"b2": ["Rally"], "b3": ["Pawn"]})
+    )
+    pawn = state.on_tile(tile("b3"))[0]
+    state.apply_text("attack b2 with Giant@b1")
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.attack_of(pawn) == 1
