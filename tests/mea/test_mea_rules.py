@@ -1753,3 +1753,46 @@ def test_a_bonus_until_the_end_of_your_turn_given_on_the_other_players_turn_ends
     state.apply_text("attack b2 with Giant@b1")
     state.apply_text("draw 1")
     assert state.active == 1 and state.attack_of(pawn) == 1
+
+
+REFUSALS = [
+    # (action, rule, the one message's words): each rule of the main phase a typed action can break
+    ("attack b2 with Knight@b1", "attack-must-kill", "you may attack only if you can kill: attack 3"),
+    ("attack b2 with Knight@b1 + Knight@b1", "combined-two", "Knight@b1 is named twice"),
+    ("attack b2 with Knight@b1 + Knight@a2 + Knight@a2", "combined-two", "one monster attacks, or two together"),
+    ("attack c1 with Knight@a2", "adjacent", "Knight is not adjacent to c1"),
+    ("attack a1 with Knight@a2", "attack-enemy", "there is no enemy monster on a1"),
+    ("move Wall@b2 b3", "own-monster", "you have no monster Wall@b2"),
+    ("move Knight@b1 c1", "move-no-enemy", "a monster cannot move onto a tile with an enemy monster on it (c1)"),
+    ("move Knight@b1 b1", "adjacent", "b1 is not next to b1"),
+    ("move Knight@b1 z9", "no-tile", "there is no tile z9"),
+    ("summon Wall a2", "mana", "Wall costs 3 mana and you have 2 left this turn"),
+    ("play Pawn", "summon-monster", "Pawn is a monster: summon it onto a tile"),
+    ("summon Nap b1", "play-assist", "Nap is an assist: play it"),
+    ("summon Pawn c1", "summon-own", "you can summon only onto a tile you control; c1 is not yours"),
+    ("summon Zorro b1", "hold-card", "no card in this game is called 'Zorro'"),
+    ("flip b2", "start-flip-only", "you may flip a tile only at the start of your turn"),
+    ("choose b2", "nothing-to-choose", "there is nothing to choose now"),
+    ("obliterate b1", "deck-out", "you obliterate a tile only when your deck is empty"),
+    ("draw 0", "draw-at-least-1", "you must draw at least 1 card"),
+    ("draw 99", "draw-from-deck", "your deck has only 20 cards"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "words"), REFUSALS, ids=[r[1] + ":" + r[0] for r in REFUSALS])
+def test_every_main_phase_refusal_names_its_rule_in_one_message_and_changes_nothing(text, rule, words):
+    """What `play mea` shows after "refused:" and `replay` after the record's line: the rule an action breaks,
+    one message, and the position as it was."""
+    from tests.mea.conftest import assist
+
+    nap = assist("Nap", 0, [{"trigger": "play", "effect": "draw"}])
+    state = MeaState.position(
+        rules_for([KNIGHT, KNIGHT, WALL, PAWN, nap], [WALL, PAWN]),
+        hands=(("Wall", "Pawn", "Nap"), ()),
+        board=({"b1": ["Knight"], "a2": ["Knight"]}, {"b2": ["Wall"], "c1": ["Pawn"]}),
+        mana=2,
+    )
+    before = (legal_texts(state), state.hand(0), state.tiles(), state.mana)
+    error = refused(state, text, rule)
+    assert words in str(error) and "\n" not in str(error)
+    assert (legal_texts(state), state.hand(0), state.tiles(), state.mana) == before
