@@ -1796,3 +1796,29 @@ def test_every_main_phase_refusal_names_its_rule_in_one_message_and_changes_noth
     error = refused(state, text, rule)
     assert words in str(error) and "\n" not in str(error)
     assert (legal_texts(state), state.hand(0), state.tiles(), state.mana) == before
+
+
+def test_refusals_outside_the_main_phase_name_their_rule():
+    """The opening draw, the start-of-turn flip, a choice and the game's end each refuse what does not belong
+    there with one message naming what is expected."""
+    rules = rules_for([KNIGHT], [PAWN])
+    state = rules.new_initial_state(0)
+    state.apply(Shuffle([range(d.size) for d in rules.decks]))
+    assert "first draws their opening hand" in str(refused(state, "summon Knight b1", "opening-draw"))
+    refused(state, "draw 0", "draw-at-least-1")
+    state = started(rules_for([KNIGHT], [PAWN]))
+    Table(state).put(0, "Knight", "b2")
+    state = start_of_turn(state, 0)
+    assert "b2 or flip none" in str(refused(state, "draw 1", "start-flip-first"))
+    refused(state, "flip a2", "flip-enemy-tile")
+    refused(state, "flip z9", "no-tile")
+    spite = monster("Spite", 1, 1, 1, [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile"}])
+    state = MeaState.position(rules_for([GIANT], [spite]), board=({"b1": ["Giant"]}, {"b2": ["Spite"]}))
+    state.apply_text("attack b2 with Giant@b1")  # the Spite's When killed: P2 chooses which of P1's tiles flips
+    assert state.phase == "choice" and state.current_player == 1
+    assert "must first choose" in str(refused(state, "draw 1", "choose-first"))
+    refused(state, "choose z9", "choice-target")
+    state = MeaState.position(rules_for([GIANT], [PAWN], layout="YB"), board=({"a1": ["Giant"]}, {"b1": ["Pawn"]}))
+    state.apply_text("attack b1 with Giant@a1")
+    assert state.is_terminal
+    refused(state, "draw 1", "game-over")
