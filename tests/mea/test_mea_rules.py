@@ -1822,3 +1822,31 @@ def test_refusals_outside_the_main_phase_name_their_rule():
     state.apply_text("attack b1 with Giant@a1")
     assert state.is_terminal
     refused(state, "draw 1", "game-over")
+
+
+def test_a_removed_tile_frees_its_place_in_the_supply_and_may_be_added_again():
+    """9 tiles each (tile_supply, docs/rules/mea.md): with the board at its supply an add cannot activate; a tile
+    destroyed frees a place, and the add may put a tile back where it was."""
+    from tests.mea.conftest import assist
+
+    grow = assist("Grow", 0, [{"trigger": "play", "effect": "add_tile", "target": "you"}])
+    swap = assist(
+        "Swap",
+        0,
+        [
+            {"trigger": "play", "effect": "destroy_tile", "target": "enemy_tile"},
+            {"trigger": "play", "effect": "add_tile", "target": "you"},
+        ],
+    )
+    state = MeaState.position(
+        rules_for([grow, swap], [PAWN], layout="YBB", tile_supply=3),
+        hands=(("Grow", "Swap"), ()),
+        board=({}, {"c1": ["Pawn"]}),
+    )
+    state.apply_text("play Grow")  # 3 tiles of 3: no place for a fourth
+    assert len(state.tiles()) == 3 and state.phase == "main"
+    state.apply_text("play Swap")  # b1, the one empty enemy tile, is destroyed; then P1 adds one next to a1
+    assert tile("b1") not in state.tiles() and state.phase == "choice"
+    assert "choose b1" in legal_texts(state)
+    state.apply_text("choose b1")
+    assert state.tiles() == {tile("a1"): 0, tile("b1"): 0, tile("c1"): 1}
