@@ -1850,3 +1850,34 @@ def test_a_removed_tile_frees_its_place_in_the_supply_and_may_be_added_again():
     assert "choose b1" in legal_texts(state)
     state.apply_text("choose b1")
     assert state.tiles() == {tile("a1"): 0, tile("b1"): 0, tile("c1"): 1}
+
+
+def test_may_attack_twice_given_after_a_move_gives_no_attack():
+    """Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn — and a card that
+    says "may attack twice this turn" changes the attacking, not the either-or (docs/rules/mea.md: an attack-only
+    action, lost if the monster moves). A monster that has moved and is then told it may attack twice has no
+    attack; one that has attacked may attack once more; one that has done nothing may attack twice."""
+    from tests.mea.conftest import assist
+
+    frenzy = assist("Frenzy", 0, [{"trigger": "play", "effect": "extra_attack", "target": "friendly_monster"}])
+    state = MeaState.position(
+        rules_for([KNIGHT, frenzy], [PAWN, PAWN]), hands=(("Frenzy",), ()), board=({"b1": ["Knight"]}, {"c2": ["Pawn"]})
+    )
+    knight = state.on_tile(tile("b1"))[0]
+    state.apply_text("move Knight@b1 c1")  # next to the Pawn on c2
+    state.apply_text("play Frenzy")  # the Knight, the one friendly monster
+    assert not state.can_attack(knight) and state.extra_attacks(knight) == 0
+    assert "attack c2 with Knight@c1" not in legal_texts(state)
+    refused(state, "attack c2 with Knight@c1", "move-or-attack-once")
+    # Attacked first: one attack more.
+    state = MeaState.position(
+        rules_for([KNIGHT, frenzy], [PAWN, PAWN]),
+        hands=(("Frenzy",), ()),
+        board=({"b1": ["Knight"]}, {"b2": ["Pawn"], "c2": ["Pawn"]}),
+    )
+    knight = state.on_tile(tile("b1"))[0]
+    state.apply_text("attack b2 with Knight@b1")  # kills the Pawn, moves in to b2
+    state.apply_text("play Frenzy")
+    assert state.can_attack(knight) and not state.can_move(knight)
+    state.apply_text("attack c2 with Knight@b2")
+    assert where(state, knight) == "c2" and not state.can_attack(knight)

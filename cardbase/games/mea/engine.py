@@ -178,6 +178,10 @@ _TILE_TARGETS = frozenset(("friendly_tile", "enemy_tile", "any_tile"))
 """The targets :meth:`MeaState.targets` lists tiles for."""
 
 
+_MOVED = -1
+"""A monster's extra attacks (``_xatt``) after it moved this turn: none, and none can be given."""
+
+
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
     """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done, behind):
     ``behind``, the items its targets done so far triggered, which wait right behind it in the queue."""
@@ -444,7 +448,8 @@ class MeaState(State):
 
     def extra_attacks(self, instance: int) -> int:
         """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
-        return self._xatt[instance]
+        x = self._xatt[instance]
+        return 0 if x == _MOVED else x
 
     def summoned_this_turn(self, instance: int) -> bool:
         return self._fresh[instance]
@@ -1265,7 +1270,7 @@ class MeaState(State):
         self._occ[action[2]] = (*self._occ[action[2]], i)
         self._pos[i] = action[2]
         self._acts[i] -= 1
-        self._xatt[i] = 0
+        self._xatt[i] = _MOVED  # its extra attacks are lost, and none can be given this turn
 
     def _attack(self, action: Attack) -> None:
         p = self._active
@@ -1758,7 +1763,10 @@ class MeaState(State):
             else:
                 self._def[i] += ab.amount
         elif e == "extra_attack":
-            self._xatt[i] += ab.amount
+            # "may attack twice" changes the attacking of "EITHER move once OR attack once": a monster that
+            # has moved this turn gets no attack from it (an extra action, "move or attack again", is another thing)
+            if self._xatt[i] != _MOVED:
+                self._xatt[i] += ab.amount
         elif e == "extra_action":
             self._acts[i] += ab.amount
 
