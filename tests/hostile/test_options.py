@@ -81,6 +81,8 @@ RULES = [
     # today's options: a reading's words as written, once each
     ("mea", ["killed_order=Attacker-First"], "killed_order"),
     ("mea", ["displaced_onto=any", "displaced_onto=no-enemy"], "twice"),
+    ("mea", ["left_play=Resolved"], "left_play"),
+    ("mea", ["triggered_after=card", "triggered_after=sentence"], "twice"),
     ("meikyu", ["amulet_ask="], "amulet_ask"),
     ("meikyu", ["harem=everyone\x1b[2J"], "harem"),
 ]

@@ -298,3 +298,44 @@ def test_sim_mea_says_what_its_table_compares(db_url, deck, vs, agents, compares
     swapped = json.loads(runner.invoke(app, [*args, "--swap-agents", "--json"]).stdout)
     if compares == "decks and agents":
         assert "each deck is played by heuristic and by random" in swapped["comparison"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "refusal"),
+    [
+        ("move_onto_enemy", "refused", "a monster cannot move onto a tile with an enemy monster on it (b1)"),
+        ("left_play", "ignored", None),
+    ],
+)
+def test_replay_plays_a_record_under_its_own_rules_and_refuses_a_move_those_rules_forbid(
+    tmp_path, option, value, refusal
+):
+    """replay checks every action under the rules options the record was played with: a move onto a tile with
+    an enemy monster on it, legal under move_onto_enemy=allowed, is refused with the rule's one message (and
+    its line) once the header says refused; a new option (left_play) in a record round-trips."""
+    from cardbase.games.mea.actions import Shuffle
+    from cardbase.sim.records import record_lines
+    from tests.mea.conftest import KNIGHT, PAWN, rules_for
+
+    rules = rules_for([KNIGHT], [PAWN], move_onto_enemy="allowed", left_play="resolved", triggered_after="card")
+    state = rules.new_initial_state(0)
+    state.apply(Shuffle([range(d.size) for d in rules.decks]))
+    for text in ["draw 1", "draw 1", "summon Knight b1", "draw 1", "summon Pawn b2", "move Pawn@b2 b1"]:
+        state.apply_text(text)
+    lines = record_lines(rules, None, state.history, ["human", "human"])  # the deal is given, not seeded
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ok = runner.invoke(app, ["replay", str(path)])
+    assert ok.exit_code == 0 and "every action legal" in ok.stdout, ok.output
+    head = json.loads(lines[0])
+    assert head["rules"][option] != value
+    head["rules"][option] = value
+    path.write_text("\n".join([json.dumps(head, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    again = runner.invoke(app, ["replay", str(path)])
+    assert "Traceback" not in again.output
+    if refusal is None:
+        assert again.exit_code == 0, again.output
+        return
+    assert again.exit_code == 1
+    assert f"line {len(lines)}" in again.stderr and refusal in again.stderr
+    assert again.stderr.count(refusal) == 1

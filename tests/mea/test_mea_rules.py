@@ -8,6 +8,7 @@ from cardbase.games.base import TERMINAL, IllegalAction, InvalidRules
 from cardbase.games.mea import board as B
 from cardbase.games.mea.actions import Draw, Shuffle
 from cardbase.games.mea.codes import END_DECK_OUT, END_HAND, END_NO_TILES, END_TURN_LIMIT, OUT
+from cardbase.games.mea.engine import MeaState
 from cardbase.games.mea.rules import MeaRules
 from tests.mea.conftest import (
     BRUTE,
@@ -1406,3 +1407,477 @@ def test_the_new_options_round_trip_and_refuse_bad_values():
         rules_for([KNIGHT], [KNIGHT], elimination_killed="later")
     with pytest.raises(InvalidRules, match="displaced_to is one of owner, controller"):
         rules_for([KNIGHT], [KNIGHT], displaced_to="anyone")
+
+
+# --- edges found reading the rulebook sentence by sentence beside this file's scenarios ------------
+
+
+def test_ties_at_zero_an_attack_of_0_kills_a_defence_of_0_and_dies_to_an_attack_of_0():
+    """if your monster's attack is equal to or higher than the other monster's defence / If your monster's defence
+    is equal to or lower than the attack of the monster you're attacking then your monster is also killed: 0 ≥ 0
+    and 0 ≤ 0 both hold."""
+    zero = monster("Zero", 0, 0, 0)
+    state = MeaState.position(rules_for([zero], [zero]), board=({"b1": ["Zero"]}, {"b2": ["Zero"]}))
+    assert [a for a in legal_texts(state) if a.startswith("attack")] == ["attack b2 with Zero@b1"]
+    state.apply_text("attack b2 with Zero@b1")
+    assert names_on(state, "b1") == [] and names_on(state, "b2") == []
+    assert state.tiles()[tile("b2")] == 1  # no survivor: no move-in, no flip
+
+
+def test_of_two_attackers_the_one_that_survives_moves_in_alone_and_flips_the_tile():
+    """If your monster's defence is equal to or lower than the attack ... your monster is also killed / When you
+    kill an enemy monster if the tile it was on is now empty and your monster survived: Move your monster onto
+    the tile and if it was an enemy tile, flip it — per attacker: the Pawn (defence 1) dies to the Guard's 2,
+    the Knight (defence 3) survives and moves in."""
+    guard = monster("Guard", 1, 2, 4)
+    state = MeaState.position(
+        rules_for([KNIGHT, PAWN], [guard]), board=({"b1": ["Knight"], "a2": ["Pawn"]}, {"b2": ["Guard"]})
+    )
+    state.apply_text("attack b2 with Knight@b1 + Pawn@a2")  # 3 + 1 = 4 ≥ 4
+    assert names_on(state, "b2") == ["Knight"] and names_on(state, "a2") == [] and names_on(state, "b1") == []
+    assert state.tiles()[tile("b2")] == 0
+
+
+def test_flipping_the_last_enemy_tile_at_the_start_of_the_turn_ends_the_game_before_the_turns_abilities():
+    """At the start of your turn you may flip ONE enemy tile that has a monster belonging to you on it / At the
+    start of your turn - AFTER you have flipped …: the flip takes the other player's last tile, and the game is
+    over before the start-of-turn abilities (a player who controls no tiles loses at once)."""
+    newt = monster("Newt", 1, 1, 3, [{"trigger": "turn_start", "effect": "draw", "amount": 1}])
+    state = MeaState.position(
+        rules_for([newt], [PAWN]), tiles={"a1": 0, "b1": 1}, board=({"b1": ["Newt"]}, {}), active=1
+    )
+    hand = state.hand_size(0)
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and legal_texts(state) == ["flip b1", "flip none"]
+    state.apply_text("flip b1")
+    assert state.is_terminal and state.winners == (0,) and state.end_code == END_NO_TILES
+    assert state.hand_size(0) == hand  # the Newt's draw did not happen: the game was over
+
+
+def test_a_card_costing_exactly_the_mana_left_is_playable_and_unspent_mana_is_not_kept():
+    """count the amount of mana you have to spend this turn: a cost equal to the mana left is payable, one more
+    is not; what is left at the end of the turn is not carried to the next (each turn counts afresh)."""
+    state = MeaState.position(rules_for([KNIGHT, KNIGHT], []), hands=(("Knight", "Knight"), ()), mana=3)
+    state.apply_text("summon Knight b1")  # 2 of 3
+    assert state.mana == 1
+    refused(state, "summon Knight a2", "mana")
+    state.apply_text("draw 1")
+    state.apply_text("draw 1")  # P1's next turn: 5 P2 tiles + 1 monster; the 1 left over is gone
+    assert state.active == 0 and state.mana == 6
+
+
+def test_a_monster_cannot_move_onto_or_be_summoned_onto_a_removed_tile():
+    """Obliterating: Remove a tile from the board …: where it was is no tile — nothing moves or is summoned
+    there, and the tiles around it are not joined through it."""
+    state = MeaState.position(rules_for([KNIGHT, PAWN], []), hands=(("Pawn",), ()), board=({"b1": ["Knight"]}, {}))
+    state.set_tile(tile("b2"), None)
+    state.set_tile(tile("a2"), 0)
+    state.set_main_phase(0, 5)
+    assert "move Knight@b1 b2" not in legal_texts(state)
+    error = refused(state, "move Knight@b1 b2", "no-tile")
+    assert "there is no tile b2" in str(error)
+    refused(state, "summon Pawn b2", "no-tile")
+
+
+def test_an_ability_draw_from_an_empty_deck_draws_nothing_and_the_turn_still_ends_by_obliterating():
+    """When you have no cards in your deck, instead of drawing a card at the end of your turn you must OBLITERATE
+    a friendly tile — an ability's draw from an empty deck draws nothing (it cannot activate, rule 47); only the
+    end-of-turn draw turns into an obliteration."""
+    from tests.mea.conftest import assist
+
+    nap = assist("Nap", 0, [{"trigger": "play", "effect": "draw", "amount": 2}])
+    state = started(rules_for([nap], [], filler=3))
+    t = Table(state)
+    t.give(0, "Nap")
+    t.empty_deck(0)
+    state = t.turn(0)
+    hand = state.hand_size(0)
+    state.apply_text("play Nap")
+    assert state.hand_size(0) == hand - 1 and not state.is_terminal
+    assert not [a for a in legal_texts(state) if a.startswith("draw")]
+    refused(state, "draw 1", "deck-out")
+    state.apply_text("obliterate b1")
+    assert tile("b1") not in state.tiles() and state.active == 1
+
+
+def test_an_ability_that_makes_the_opponent_draw_to_eleven_makes_the_opponent_lose():
+    """If you EVER have 11 cards in your hand, you lose the game immediately: whoever's turn it is, the player
+    holding the 11 cards loses."""
+    from tests.mea.conftest import assist
+
+    gift = assist("Gift", 0, [{"trigger": "play", "effect": "draw", "target": "opponent", "amount": 3}])
+    state = started(rules_for([gift], []), openings=(1, 8))
+    t = Table(state)
+    t.give(0, "Gift")
+    state = t.turn(0)
+    assert state.hand_size(1) == 8
+    state.apply_text("play Gift")
+    assert state.is_terminal and state.winners == (0,) and state.end_code == END_HAND
+    assert state.hand_size(1) == 11
+
+
+def test_no_summon_when_every_tile_you_could_use_is_full():
+    """You can have a maximum of 2 monsters on 1 tile (a full board) / You can summon monsters on any tile that
+    you control without an enemy monster on: with each of your tiles full or holding an enemy monster, no
+    summon is legal, and one typed is refused naming the rule."""
+    state = MeaState.position(
+        rules_for([PAWN] * 5, [PAWN]),
+        tiles={"a1": 0, "b1": 0, "c1": 0, "c2": 1},
+        hands=(("Pawn",), ()),
+        board=({"a1": ["Pawn", "Pawn"], "b1": ["Pawn", "Pawn"]}, {"c1": ["Pawn"]}),
+    )
+    assert not [a for a in legal_texts(state) if a.startswith("summon")]
+    refused(state, "summon Pawn a1", "two-per-tile")
+    refused(state, "summon Pawn c1", "summon-own")
+
+
+def test_start_of_turn_abilities_resolve_in_board_order():
+    """At the start of your turn - … BEFORE any other actions: several such abilities at once resolve in board
+    order (by tile: a1, a2, a3, b1, …; on one tile, the first to arrive first), our reading (docs/rules/mea.md,
+    "Order of simultaneous abilities")."""
+    lamp = monster(
+        "Lamp",
+        1,
+        0,
+        3,
+        [
+            {
+                "trigger": "turn_start",
+                "effect": "gain_attack",
+                "target": "friendly_monster",
+                "filter": {"adjacent": True},
+            }
+        ],
+    )
+    # a2's neighbours are a1, a3, b2; b2's are a2, b1, b3, c2. a2's Lamp, first, has one friend next to it (b2's
+    # Lamp); b2's Lamp, second, has two (a2's Lamp and the Pawn on c2) and its controller chooses.
+    state = MeaState.position(
+        rules_for([lamp, lamp, PAWN], []), board=({"a2": ["Lamp"], "b2": ["Lamp"], "c2": ["Pawn"]}, {})
+    )
+    first, second = state.on_tile(tile("a2"))[0], state.on_tile(tile("b2"))[0]
+    state.apply_text("draw 1")
+    state.apply_text("draw 1")
+    assert state.phase == "flip"  # P1's Lamp stands on P2's b2
+    state.apply_text("flip none")
+    assert state.attack_of(second) == 1 and state.phase == "choice"
+    assert sorted(legal_texts(state)) == ["choose Lamp@a2", "choose Pawn@c2"]
+    state.apply_text("choose Pawn@c2")
+    assert state.attack_of(first) == 0
+
+
+def test_a_monster_displaced_on_its_controllers_turn_keeps_the_action_it_had_left():
+    """If you happen to flip a tile with an enemy monster on it, the opponent must move it to an adjacent enemy
+    tile …: when that happens on the monster's controller's own turn (here P2's When killed flips P1's tile
+    under P1's Knight during P1's attack), being moved is not the Knight's move: it may still move or attack
+    this turn (our reading, docs/rules/mea.md)."""
+    flipper = monster(
+        "Flipper",
+        1,
+        1,
+        1,
+        [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = MeaState.position(
+        rules_for([GIANT, KNIGHT], [flipper, PAWN]),
+        board=({"b1": ["Giant"], "a2": ["Knight"]}, {"b2": ["Flipper"], "a1": ["Pawn"]}),
+    )
+    knight = state.on_tile(tile("a2"))[0]
+    state.apply_text("attack b2 with Giant@b1")  # the Giant moves onto b2 and flips it; the Flipper's flip follows
+    assert state.phase == "choice" and state.current_player == 1
+    state.apply_text("choose a2")  # P2 flips a2: P1 moves the Knight to its only tile next to a2 with room, b2
+    assert state.tiles()[tile("a2")] == 1 and where(state, knight) == "b2"
+    assert state.can_move(knight) and state.can_attack(knight)
+    assert "attack a1 with Knight@b2" not in legal_texts(state)  # (b2 is not next to a1)
+    assert "move Knight@b2 b1" in legal_texts(state)
+
+
+@pytest.mark.parametrize(("left_play", "drawn"), [("ignored", 0), ("resolved", 1)])
+def test_an_ability_whose_monster_left_play_before_it_resolved_as_the_option_says(left_play, drawn):
+    """When summoned – AFTER you play this card. Does not activate if the monster is destroyed as it comes onto
+    the board / At the start of your turn …: the rulebook does not say what happens to an ability that has
+    activated (the card's When summoned has begun, the turn has started) when its monster leaves play before
+    the ability resolves. Default (``ignored``): it does not resolve. ``left_play="resolved"``: it resolves for
+    the player it activated for; only what it does to "this monster" is ignored (rule 47)."""
+    doomed = monster(
+        "Doomed",
+        1,
+        1,
+        1,
+        [
+            {"trigger": "summoned", "effect": "kill", "target": "friendly_monster"},  # itself, the only one
+            {"trigger": "summoned", "effect": "draw", "amount": 1},
+            {"trigger": "summoned", "effect": "gain_attack", "target": "self"},
+        ],
+    )
+    state = MeaState.position(rules_for([doomed], [], left_play=left_play), hands=(("Doomed",), ()))
+    hand = state.hand_size(0)
+    state.apply_text("summon Doomed b1")
+    assert names_on(state, "b1") == [] and state.hand_size(0) == hand - 1 + drawn
+    # At the start of the turn: the Assassin (a1, first in board order) kills the Squire (b1) before its draw.
+    assassin = monster(
+        "Assassin",
+        1,
+        1,
+        5,
+        [{"trigger": "turn_start", "effect": "kill", "target": "friendly_monster", "filter": {"defence_at_most": 1}}],
+    )
+    squire = monster("Squire", 1, 1, 1, [{"trigger": "turn_start", "effect": "draw", "amount": 1}])
+    state = MeaState.position(
+        rules_for([assassin, squire], [], left_play=left_play),
+        tiles={"a1": 0, "b1": 0, "c1": 1},
+        board=({"a1": ["Assassin"], "b1": ["Squire"]}, {}),
+        active=1,
+    )
+    hand = state.hand_size(0)
+    state.apply_text("draw 1")
+    assert state.active == 0 and names_on(state, "b1") == [] and state.hand_size(0) == hand + drawn
+    assert MeaRules.from_options(state.rules.to_options()).left_play == left_play
+
+
+@pytest.mark.parametrize(("triggered_after", "drawn", "p1_tiles"), [("sentence", 0, 3), ("card", 1, 3)])
+def test_what_a_sentence_triggers_resolves_after_it_or_after_the_cards_text_as_the_option_says(
+    triggered_after, drawn, p1_tiles
+):
+    """When killed – AFTER this card has been killed / If an ability cannot activate … then ignore it, or just
+    that part of the ability: a card's text for one trigger is one ability in parts (its sentences). What a part
+    sets off (the Spite's When killed, flipping one of P1's tiles) resolves right after that part (default
+    ``sentence``), before the Raid's next part counts P1's tiles — or after the Raid's whole text
+    (``triggered_after="card"``), when P1 still has its 4 tiles."""
+    from tests.mea.conftest import assist
+
+    raid = assist(
+        "Raid",
+        0,
+        [
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster"},
+            {"trigger": "play", "condition": {"count": "friendly_tiles", "at_least": 4}, "effect": "draw"},
+        ],
+    )
+    spite = monster("Spite", 1, 1, 1, [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile"}])
+    state = MeaState.position(
+        rules_for([raid], [spite], triggered_after=triggered_after),
+        hands=(("Raid",), ()),
+        board=({}, {"b2": ["Spite"]}),
+    )
+    hand = state.hand_size(0)
+    state.apply_text("play Raid")
+    assert state.phase == "choice" and state.current_player == 1  # P2 chooses which of P1's 4 tiles flips
+    assert state.hand_size(0) == hand - 1 + drawn
+    state.apply_text("choose b1")
+    assert state.tile_count(0) == p1_tiles and state.hand_size(0) == hand - 1 + drawn
+    assert MeaRules.from_options(state.rules.to_options()).triggered_after == triggered_after
+
+
+@pytest.mark.parametrize(
+    ("triggered_after", "order"),
+    [
+        ("sentence", ["Purge", "Bat", "Purge", "Mole", "Purge"]),
+        ("card", ["Purge", "Purge", "Purge", "Bat", "Mole"]),
+    ],
+)
+def test_what_each_sentence_sets_off_keeps_its_order_under_either_reading(triggered_after, order):
+    """Under ``triggered_after="card"`` what the card's parts set off waits for its last part, in the order the
+    parts set it off (the Bat's When killed, then the Mole's), as an attack's deaths."""
+    from tests.mea.conftest import assist
+
+    purge = assist(
+        "Purge",
+        0,
+        [
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster", "filter": {"attack_at_most": 1}},
+            {"trigger": "play", "effect": "kill", "target": "enemy_monster", "filter": {"defence_at_most": 1}},
+            {"trigger": "play", "effect": "draw"},
+        ],
+    )
+    bat = monster("Bat", 1, 1, 1, [{"trigger": "killed", "effect": "draw"}])
+    mole = monster("Mole", 1, 2, 1, [{"trigger": "killed", "effect": "draw"}])
+    state = MeaState.position(
+        rules_for([purge], [bat, mole], triggered_after=triggered_after),
+        hands=(("Purge",), ()),
+        board=({}, {"b2": ["Bat"], "c3": ["Mole"]}),
+    )
+    hands = (state.hand_size(0), state.hand_size(1))
+    state.apply_text("play Purge")
+    assert [state.tables.names[i] for i in state.fired_from()] == order
+    assert (state.hand_size(0), state.hand_size(1)) == (hands[0], hands[1] + 2)
+
+
+def test_at_the_end_of_a_turn_that_obliterates_a_tile_the_abilities_come_after_and_not_from_that_tile():
+    """When you have no cards in your deck, instead of drawing a card at the end of your turn you must OBLITERATE
+    a friendly tile / At the end of your turn - AFTER you have drawn the card(s): the obliteration stands in for
+    the draw, so the end-of-turn abilities come after it — and a monster obliterated with the tile is no longer
+    there to have one."""
+    lich = monster("Lich", 1, 1, 1, [{"trigger": "turn_end", "effect": "gain_attack", "target": "self"}])
+    state = MeaState.position(
+        rules_for([lich, lich], [PAWN], filler=0), board=({"b1": ["Lich"], "a2": ["Lich"]}, {}), decks=([], None)
+    )
+    kept, gone = state.on_tile(tile("a2"))[0], state.on_tile(tile("b1"))[0]
+    assert state.deck_size(0) == 0 and legal_texts(state)[-1].startswith("obliterate")
+    state.apply_text("obliterate b1")
+    assert state.zone(gone) == OUT and tile("b1") not in state.tiles()
+    assert state.attack_of(kept) == 2 and state.active == 1
+
+
+def test_a_bonus_until_the_end_of_your_turn_given_on_the_other_players_turn_ends_with_that_turn():
+    """ "until the end of your turn" (our reading, docs/rules/mea.md): a bonus ends when the turn it was given in
+    ends — also one a When killed gives on the other player's turn, which then counts for that turn's
+    retaliation and is gone by its controller's own turn."""
+    rally = monster(
+        "Rally",
+        1,
+        0,
+        1,
+        [
+            {
+                "trigger": "killed",
+                "effect": "gain_attack",
+                "target": "friendly_monster",
+                "amount": 3,
+                "until": "end_of_turn",
+            }
+        ],
+    )
+    state = MeaState.position(
+        rules_for([GIANT, KNIGHT], [rally, PAWN]),
+        board=({"b1": ["Giant"], "c3": ["Knight"]}, {"b2": ["Rally"], "b3": ["Pawn"]}),
+    )
+    pawn = state.on_tile(tile("b3"))[0]
+    state.apply_text("attack b2 with Giant@b1")  # the Rally dies: P2's Pawn gets +3 until the end of the turn
+    assert state.attack_of(pawn) == 4
+    state.apply_text("attack b3 with Knight@c3")  # the Pawn hits back with 4: the Knight (defence 3) dies too
+    assert names_on(state, "b3") == [] and names_on(state, "c3") == []
+    state = MeaState.position(
+        rules_for([GIANT], [rally, PAWN]), board=({"b1": ["Giant"]}, {"b2": ["Rally"], "b3": ["Pawn"]})
+    )
+    pawn = state.on_tile(tile("b3"))[0]
+    state.apply_text("attack b2 with Giant@b1")
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.attack_of(pawn) == 1
+
+
+REFUSALS = [
+    # (action, rule, the one message's words): each rule of the main phase a typed action can break
+    ("attack b2 with Knight@b1", "attack-must-kill", "you may attack only if you can kill: attack 3"),
+    ("attack b2 with Knight@b1 + Knight@b1", "combined-two", "Knight@b1 is named twice"),
+    ("attack b2 with Knight@b1 + Knight@a2 + Knight@a2", "combined-two", "one monster attacks, or two together"),
+    ("attack c1 with Knight@a2", "adjacent", "Knight is not adjacent to c1"),
+    ("attack a1 with Knight@a2", "attack-enemy", "there is no enemy monster on a1"),
+    ("move Wall@b2 b3", "own-monster", "you have no monster Wall@b2"),
+    ("move Knight@b1 c1", "move-no-enemy", "a monster cannot move onto a tile with an enemy monster on it (c1)"),
+    ("move Knight@b1 b1", "adjacent", "b1 is not next to b1"),
+    ("move Knight@b1 z9", "no-tile", "there is no tile z9"),
+    ("summon Wall a2", "mana", "Wall costs 3 mana and you have 2 left this turn"),
+    ("play Pawn", "summon-monster", "Pawn is a monster: summon it onto a tile"),
+    ("summon Nap b1", "play-assist", "Nap is an assist: play it"),
+    ("summon Pawn c1", "summon-own", "you can summon only onto a tile you control; c1 is not yours"),
+    ("summon Zorro b1", "hold-card", "no card in this game is called 'Zorro'"),
+    ("flip b2", "start-flip-only", "you may flip a tile only at the start of your turn"),
+    ("choose b2", "nothing-to-choose", "there is nothing to choose now"),
+    ("obliterate b1", "deck-out", "you obliterate a tile only when your deck is empty"),
+    ("draw 0", "draw-at-least-1", "you must draw at least 1 card"),
+    ("draw 99", "draw-from-deck", "your deck has only 20 cards"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "words"), REFUSALS, ids=[r[1] + ":" + r[0] for r in REFUSALS])
+def test_every_main_phase_refusal_names_its_rule_in_one_message_and_changes_nothing(text, rule, words):
+    """What `play mea` shows after "refused:" and `replay` after the record's line: the rule an action breaks,
+    one message, and the position as it was."""
+    from tests.mea.conftest import assist
+
+    nap = assist("Nap", 0, [{"trigger": "play", "effect": "draw"}])
+    state = MeaState.position(
+        rules_for([KNIGHT, KNIGHT, WALL, PAWN, nap], [WALL, PAWN]),
+        hands=(("Wall", "Pawn", "Nap"), ()),
+        board=({"b1": ["Knight"], "a2": ["Knight"]}, {"b2": ["Wall"], "c1": ["Pawn"]}),
+        mana=2,
+    )
+    before = (legal_texts(state), state.hand(0), state.tiles(), state.mana)
+    error = refused(state, text, rule)
+    assert words in str(error) and "\n" not in str(error)
+    assert (legal_texts(state), state.hand(0), state.tiles(), state.mana) == before
+
+
+def test_refusals_outside_the_main_phase_name_their_rule():
+    """The opening draw, the start-of-turn flip, a choice and the game's end each refuse what does not belong
+    there with one message naming what is expected."""
+    rules = rules_for([KNIGHT], [PAWN])
+    state = rules.new_initial_state(0)
+    state.apply(Shuffle([range(d.size) for d in rules.decks]))
+    assert "first draws their opening hand" in str(refused(state, "summon Knight b1", "opening-draw"))
+    refused(state, "draw 0", "draw-at-least-1")
+    state = started(rules_for([KNIGHT], [PAWN]))
+    Table(state).put(0, "Knight", "b2")
+    state = start_of_turn(state, 0)
+    assert "b2 or flip none" in str(refused(state, "draw 1", "start-flip-first"))
+    refused(state, "flip a2", "flip-enemy-tile")
+    refused(state, "flip z9", "no-tile")
+    spite = monster("Spite", 1, 1, 1, [{"trigger": "killed", "effect": "flip_tile", "target": "enemy_tile"}])
+    state = MeaState.position(rules_for([GIANT], [spite]), board=({"b1": ["Giant"]}, {"b2": ["Spite"]}))
+    state.apply_text("attack b2 with Giant@b1")  # the Spite's When killed: P2 chooses which of P1's tiles flips
+    assert state.phase == "choice" and state.current_player == 1
+    assert "must first choose" in str(refused(state, "draw 1", "choose-first"))
+    refused(state, "choose z9", "choice-target")
+    state = MeaState.position(rules_for([GIANT], [PAWN], layout="YB"), board=({"a1": ["Giant"]}, {"b1": ["Pawn"]}))
+    state.apply_text("attack b1 with Giant@a1")
+    assert state.is_terminal
+    refused(state, "draw 1", "game-over")
+
+
+def test_a_removed_tile_frees_its_place_in_the_supply_and_may_be_added_again():
+    """9 tiles each (tile_supply, docs/rules/mea.md): with the board at its supply an add cannot activate; a tile
+    destroyed frees a place, and the add may put a tile back where it was."""
+    from tests.mea.conftest import assist
+
+    grow = assist("Grow", 0, [{"trigger": "play", "effect": "add_tile", "target": "you"}])
+    swap = assist(
+        "Swap",
+        0,
+        [
+            {"trigger": "play", "effect": "destroy_tile", "target": "enemy_tile"},
+            {"trigger": "play", "effect": "add_tile", "target": "you"},
+        ],
+    )
+    state = MeaState.position(
+        rules_for([grow, swap], [PAWN], layout="YBB", tile_supply=3),
+        hands=(("Grow", "Swap"), ()),
+        board=({}, {"c1": ["Pawn"]}),
+    )
+    state.apply_text("play Grow")  # 3 tiles of 3: no place for a fourth
+    assert len(state.tiles()) == 3 and state.phase == "main"
+    state.apply_text("play Swap")  # b1, the one empty enemy tile, is destroyed; then P1 adds one next to a1
+    assert tile("b1") not in state.tiles() and state.phase == "choice"
+    assert "choose b1" in legal_texts(state)
+    state.apply_text("choose b1")
+    assert state.tiles() == {tile("a1"): 0, tile("b1"): 0, tile("c1"): 1}
+
+
+def test_may_attack_twice_given_after_a_move_gives_no_attack():
+    """Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn — and a card that
+    says "may attack twice this turn" changes the attacking, not the either-or (docs/rules/mea.md: an attack-only
+    action, lost if the monster moves). A monster that has moved and is then told it may attack twice has no
+    attack; one that has attacked may attack once more; one that has done nothing may attack twice."""
+    from tests.mea.conftest import assist
+
+    frenzy = assist("Frenzy", 0, [{"trigger": "play", "effect": "extra_attack", "target": "friendly_monster"}])
+    state = MeaState.position(
+        rules_for([KNIGHT, frenzy], [PAWN, PAWN]), hands=(("Frenzy",), ()), board=({"b1": ["Knight"]}, {"c2": ["Pawn"]})
+    )
+    knight = state.on_tile(tile("b1"))[0]
+    state.apply_text("move Knight@b1 c1")  # next to the Pawn on c2
+    state.apply_text("play Frenzy")  # the Knight, the one friendly monster
+    assert not state.can_attack(knight) and state.extra_attacks(knight) == 0
+    assert "attack c2 with Knight@c1" not in legal_texts(state)
+    refused(state, "attack c2 with Knight@c1", "move-or-attack-once")
+    # Attacked first: one attack more.
+    state = MeaState.position(
+        rules_for([KNIGHT, frenzy], [PAWN, PAWN]),
+        hands=(("Frenzy",), ()),
+        board=({"b1": ["Knight"]}, {"b2": ["Pawn"], "c2": ["Pawn"]}),
+    )
+    knight = state.on_tile(tile("b1"))[0]
+    state.apply_text("attack b2 with Knight@b1")  # kills the Pawn, moves in to b2
+    state.apply_text("play Frenzy")
+    assert state.can_attack(knight) and not state.can_move(knight)
+    state.apply_text("attack c2 with Knight@b2")
+    assert where(state, knight) == "c2" and not state.can_attack(knight)

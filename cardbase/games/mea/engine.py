@@ -178,6 +178,10 @@ _TILE_TARGETS = frozenset(("friendly_tile", "enemy_tile", "any_tile"))
 """The targets :meth:`MeaState.targets` lists tiles for."""
 
 
+_MOVED = -1
+"""A monster's extra attacks (``_xatt``) after it moved this turn: none, and none can be given."""
+
+
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
     """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done, behind):
     ``behind``, the items its targets done so far triggered, which wait right behind it in the queue."""
@@ -444,7 +448,8 @@ class MeaState(State):
 
     def extra_attacks(self, instance: int) -> int:
         """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
-        return self._xatt[instance]
+        x = self._xatt[instance]
+        return 0 if x == _MOVED else x
 
     def summoned_this_turn(self, instance: int) -> bool:
         return self._fresh[instance]
@@ -1265,7 +1270,7 @@ class MeaState(State):
         self._occ[action[2]] = (*self._occ[action[2]], i)
         self._pos[i] = action[2]
         self._acts[i] -= 1
-        self._xatt[i] = 0
+        self._xatt[i] = _MOVED  # its extra attacks are lost, and none can be given this turn
 
     def _attack(self, action: Attack) -> None:
         p = self._active
@@ -1466,7 +1471,9 @@ class MeaState(State):
             if self._end is not None:
                 break
             behind = item[7] if kind == "ab" else 0  # what its earlier targets triggered, first in the queue
-            if len(queue) > mark:  # what the item queued goes first, after that
+            if kind == "ab" and self._tab.after_card:
+                behind = self._queue_after_card(item, mark, behind)
+            elif len(queue) > mark:  # what the item queued goes first, after that
                 new = queue[mark:]
                 del queue[mark:]
                 queue[behind:behind] = new
@@ -1480,6 +1487,34 @@ class MeaState(State):
         if self._end is None and self._phase not in (_FLIP, _OPENING, _SHUFFLE):
             self._phase = _MAIN
             self.current_player = self._active
+
+    def _queue_after_card(self, item: tuple[Any, ...], mark: int, behind: int) -> int:
+        """``triggered_after="card"``: place what the ability ``item`` just queued (``queue[mark:]``).
+        Displacements (part of a flip) go first; the rest (the abilities it set off) waits behind
+        the other sentences of the same card for the same trigger still queued ("siblings") and
+        behind what they set off so far (``behind`` of them); the siblings learn the new count,
+        which is returned (for ``item``'s own next target)."""
+        queue = self._queue
+        new = queue[mark:]
+        del queue[mark:]
+        disp = [x for x in new if x[0] == "disp"]
+        rest = [x for x in new if x[0] != "disp"]
+        src, trigger = item[3], item[1].trigger
+        lead = 0
+        while lead < len(queue) and queue[lead][0] == "disp":
+            lead += 1
+        siblings = [
+            k
+            for k, x in enumerate(queue)
+            if x[0] == "ab" and x[3] == src and x[1].trigger == trigger and not x[6] and x[2] == item[2]
+        ]
+        at = max(lead, siblings[-1] + 1 if siblings else 0) + behind
+        queue[at:at] = rest
+        behind += len(rest)
+        for k in siblings:
+            queue[k] = (*queue[k][:7], behind)
+        queue[0:0] = disp
+        return behind
 
     def _start_of_turn(self) -> None:
         p = self._active
@@ -1543,6 +1578,7 @@ class MeaState(State):
                 not done
                 and ab.trigger in ("summoned", "turn_start", "turn_end")
                 and (self._zone[src] != BOARD or self._ctrl[src] != p)
+                and not self._tab.left_play_resolves
             ):
                 return None  # the monster is gone (or no longer theirs): the ability does not activate
             condition = ab.condition
@@ -1727,7 +1763,10 @@ class MeaState(State):
             else:
                 self._def[i] += ab.amount
         elif e == "extra_attack":
-            self._xatt[i] += ab.amount
+            # "may attack twice" changes the attacking of "EITHER move once OR attack once": a monster that
+            # has moved this turn gets no attack from it (an extra action, "move or attack again", is another thing)
+            if self._xatt[i] != _MOVED:
+                self._xatt[i] += ab.amount
         elif e == "extra_action":
             self._acts[i] += ab.amount
 

@@ -169,6 +169,11 @@ class MeaTables:
     """``killed_order == "attacker-first"``."""
     displace_beside_enemy: bool
     """``displaced_onto == "any"``: a displaced monster may go to a tile with an enemy monster on it."""
+    left_play_resolves: bool
+    """``left_play == "resolved"``: a monster's ability that has activated resolves after the monster left."""
+    after_card: bool
+    """``triggered_after == "card"``: what a card's sentence sets off waits for the card's other sentences."""
+    """``left_play == "resolved"``: a monster's ability that has activated resolves after the monster left."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -269,11 +274,17 @@ class MeaRules(Rules):
     monsters of both players, the When killed abilities of the ``defender-first`` (the attacked
     monsters', then the attackers'), or ``attacker-first``. ``displaced_onto``: a monster displaced from
     a flipped tile goes to ``any`` adjacent tile of its side with fewer than 2 monsters, or only to one
-    with ``no-enemy`` monster on it (as a move under ``move_onto_enemy="refused"``). ``board_size``: the tiles stay
-    within a square of that many tiles a side around the starting grid (an add outside it has no
-    place, as beyond the tile supply); 0 (the default) for the engine's whole board, 128 a side.
-    The integer ids and tensors (:meth:`num_distinct_actions`) need a square: they number its
-    cells.
+    with ``no-enemy`` monster on it (as a move under ``move_onto_enemy="refused"``). ``left_play``: a
+    monster's When summoned, At the start of your turn or At the end of your turn ability that has activated,
+    when the monster leaves the board (or its control) before the ability resolves, is ``ignored``, or
+    ``resolved`` for the player it activated for (what it does to "this monster" is then ignored).
+    ``triggered_after``: what a sentence of a card's text sets off (When killed abilities) resolves
+    right after that ``sentence``, or after the ``card``'s whole text for that trigger (a flip's
+    displacement still comes at once).
+    ``board_size``: the tiles stay within a square of that many tiles a side around the starting
+    grid (an add outside it has no place, as beyond the tile supply); 0 (the default) for the
+    engine's whole board, 128 a side. The integer ids and tensors (:meth:`num_distinct_actions`)
+    need a square: they number its cells.
     """
 
     game_id: ClassVar[str] = "mea"
@@ -300,6 +311,8 @@ class MeaRules(Rules):
     displaced_to: str = "owner"
     killed_order: str = "defender-first"
     displaced_onto: str = "any"
+    left_play: str = "ignored"
+    triggered_after: str = "sentence"
     board_size: int = 0
 
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -315,6 +328,8 @@ class MeaRules(Rules):
         "displaced_to": ("owner", "controller"),
         "killed_order": ("defender-first", "attacker-first"),
         "displaced_onto": ("any", "no-enemy"),
+        "left_play": ("ignored", "resolved"),
+        "triggered_after": ("sentence", "card"),
     }
 
     def __post_init__(self) -> None:
@@ -550,6 +565,8 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         displaced_to_controller=rules.displaced_to == "controller",
         attacker_killed_first=rules.killed_order == "attacker-first",
         displace_beside_enemy=rules.displaced_onto == "any",
+        left_play_resolves=rules.left_play == "resolved",
+        after_card=rules.triggered_after == "card",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
