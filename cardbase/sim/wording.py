@@ -43,6 +43,9 @@ _MEIKYU: dict[str, Phrase] = {
     ),
     "bar": lambda v: "a developed Bar helps its owner" if v == "owner" else "a developed Bar helps every player",
     "harem": lambda v: "a developed Harem helps its owner" if v == "owner" else "a developed Harem helps every player",
+    "goal_check": lambda v: (
+        "the goal is checked at the end of each turn" if v == "end" else "reaching the goal during a turn ends the game"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -232,3 +232,21 @@ def test_the_harem_does_not_lower_the_cost_of_its_own_development():
     state = position(2, hands=[{"Valeel": 1, "Merchant": 1, "Highlord": 1}, {}], lands=[["Mansion of the Lamia"], []])
     act(state, "develop Mansion of the Lamia with Merchant, Valeel")  # 2 + 3 = 5 < 6
     assert state.context()["cost"] == 6 and state.context()["success"] is False
+
+
+# --- items on one character ---------------------------------------------------------------------
+
+
+def test_two_swords_on_one_character_add_two():
+    """Sword: "add +1 sword to a single character": each Sword adds its +1, on the same character or not."""
+    state = position(2, hands=[{"Bee": 1, "Sword": 2}, {}])
+    act(state, "quest Unnamed room 1 with Bee, Sword, Sword")
+    assert state.context()["swords"] == 1 + 2
+
+
+def test_the_bar_reads_a_characters_printed_swords_under_a_sword():
+    """Bar (developed): "all characters with 0 swords receive a +1 sword": Valeel (0 swords) with a Sword
+    still counts as a 0-sword character: 0 + 1 + 1."""
+    state = position(2, hands=[{"Valeel": 1, "Sword": 1}, {}], lands=[[("Stage of the Airt Piper", True)], []])
+    act(state, "quest Unnamed room 1 with Sword, Valeel")
+    assert state.context()["swords"] == 2

@@ -1000,3 +1000,41 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
     assert MeikyuRules.from_options(old).grimoire == "one"  # a record from before keeps the defaults
     with pytest.raises(InvalidRules, match="grimoire must be one of one, stack"):
         rules(2, grimoire="two")
+
+
+@pytest.mark.parametrize(("goal_check", "ends"), [("end", False), ("reached", True)])
+def test_ten_points_reached_then_lost_in_the_same_turn(goal_check, ends):
+    """End of the Game: "When one or more players meets the following conditions, the game ends after the
+    current player's turn: A. The sum of all of one kingdom's lands equals ten or more." P1 reaches 10 with a
+    quest, draws a Dungeon Tsunami for the Casino's 6 and passes a land: 7 at the end of the turn. By default
+    the condition is read as it stands at the end of the turn (the game goes on); under goal_check="reached",
+    meeting it at any moment of the turn ends the game after it (most points still wins)."""
+    lands = [["Room of the Money Eater", "Unnamed room 15", "Unnamed room 12"], ["Unnamed room 13"]]
+    state = position(2, rules_options={"goal_check": goal_check}, hands=[{"Executioner": 1}, {}], lands=lands)
+    assert state.points(0) == 7
+    act(state, "quest Unnamed room 4 with Executioner")  # level 8: 3 + 6; +3 points
+    roll(state, 6)
+    assert state.points(0) == 10 and state.decision == "casino"
+    act(state, "draw")
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 4", "give Unnamed room 13")
+    assert state.points(0) == 8 and state.points(1) == 3
+    reveal(state, "Unnamed room 5")  # step 4
+    assert state.is_terminal is ends
+    if ends:
+        outcome = state.outcome()
+        assert outcome.winners == (0,) and "reached 10 points" in outcome.reason
+
+
+@pytest.mark.parametrize("goal_check", ["end", "reached"])
+def test_ten_points_only_while_over_the_land_limit_do_not_end_the_game(goal_check):
+    """A sixth land is discarded at once ("she must discard one of the existing lands"): the moment over the
+    limit is no kingdom of 10 points under either reading."""
+    five = ["Unnamed room 15", "Unnamed room 12", "Unnamed room 5", "Unnamed room 6", "Unnamed room 9"]  # 9 points
+    state = position(2, rules_options={"goal_check": goal_check}, hands=[{"Executioner": 1}, {}], lands=[five, []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 1)  # 3 + 1 = 4: the level; 10 points on six lands
+    assert state.decision == "land limit"
+    act(state, "discard land Unnamed room 15")
+    reveal(state, "Unnamed room 7")  # step 4
+    assert state.points(0) == 7 and not state.is_terminal

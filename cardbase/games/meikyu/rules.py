@@ -37,6 +37,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "amulet_first_roll": ("no", "yes"),
     "bar": ("owner", "everyone"),
     "harem": ("owner", "everyone"),
+    "goal_check": ("end", "reached"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -80,6 +81,10 @@ class MeikyuRules(Rules):
     ``bar``, ``harem``: a developed Bar (0-sword characters +1) and a developed Harem (developments
     cost 1 less) help their owner (``owner``), or every player once any kingdom holds one
     developed (``everyone``: the cards say "all characters", "any land", and name no owner).
+    ``goal_check``: the End of the Game's condition A ("the sum of all of one kingdom's lands equals ten
+    or more") read as it stands at the end of the turn (``end``), or met at any moment of the turn
+    (``reached``: a kingdom that reached the goal, within its land limit, ends the game after that turn
+    even if it fell below by its end).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -104,6 +109,7 @@ class MeikyuRules(Rules):
     amulet_first_roll: str = "no"
     bar: str = "owner"
     harem: str = "owner"
+    goal_check: str = "end"
     goal: int = GOAL
     turn_limit: int = 1000
 
