@@ -26,6 +26,7 @@ _MEIKYU: dict[str, Phrase] = {
         "the Casino counts the final 6 of a roll" if v == "final" else "the Casino counts every 6 rolled"
     ),
     "grimoire": lambda v: "one Grimoire per character" if v == "one" else "Grimoires may stack on one character",
+    "sword": lambda v: "Swords may stack on one character" if v == "stack" else "one Sword per character",
     "fortress": lambda v: (
         "the Fortress counts in quests" if v == "quests" else "the Fortress counts in quests and aggressions"
     ),

@@ -908,6 +908,28 @@ def test_two_grimoires_on_one_character(grimoire, swords):
     assert state.context()["swords"] == swords  # Highlord 1/3: 1 sword + 3 seals per Grimoire
 
 
+@pytest.mark.parametrize(("sword", "swords"), [("stack", 1 + 1 + 1), ("one", None)])
+def test_two_swords_on_one_character(sword, swords):
+    """Sword — During Land Quests or Aggression actions, add +1 sword to a single character. (Two on one
+    character: stack, the default: each adds +1; one: each Sword needs a character of its own, refused.)"""
+    state = position(2, rules_options={"sword": sword}, hands=[{"Bee": 1, "Sword": 2, "Cook": 1}, {}])
+    two = "quest Unnamed room 4 with Bee, Sword, Sword"
+    listed = {str(a) for a in state.legal_actions()}
+    assert "quest Unnamed room 4 with Bee, Cook, Sword, Sword" in listed  # two characters, a Sword each
+    if swords is None:
+        assert two not in listed
+        refused(state, two, "sword-character")
+        hands = [{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 2}]
+        defended = position(2, rules_options={"sword": sword}, hands=hands, lands=[[], ["Unnamed room 9"]])
+        act(defended, "attack P2 Unnamed room 9 with Bee by Gotcha!")
+        assert "defend with Cook, Sword, Sword" not in {str(a) for a in defended.legal_actions()}
+        refused(defended, "defend with Cook, Sword, Sword", "sword-character")
+        return
+    assert two in listed
+    act(state, two)
+    assert state.context()["swords"] == swords
+
+
 @pytest.mark.parametrize(("fortress", "bonus"), [("quests", 0), ("aggressions", 2)])
 def test_fortress_in_an_aggression_as_in_a_quest(fortress, bonus):
     """Dojo of the Rust Samurai — Fortress: When two or more characters embark on a quest together, you may add

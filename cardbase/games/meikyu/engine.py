@@ -1631,7 +1631,7 @@ class MeikyuState(State):
             if hand[k] < c:
                 held = f"you hold {hand[k]}" if hand[k] else "you hold none"
                 raise IllegalAction(f"{what} uses {c} {t.knames[k]}; {held}", "hold-cards", p)
-        chars = grims = 0
+        chars = grims = swords = 0
         for name in cards:
             k = t.kindex[name]
             if t.ktype[k] == CHAR:
@@ -1642,7 +1642,9 @@ class MeikyuState(State):
                 )
             elif t.keff[k] == X_GRIMOIRE:
                 grims += 1
-            elif t.keff[k] != X_SWORD:
+            elif t.keff[k] == X_SWORD:
+                swords += 1
+            else:
                 raise IllegalAction(
                     f"{name} adds no swords to {what}: use characters, Sword and Grimoire"
                     + (f" (or {name} as character, with the Laboratory)" if t.ktype[k] == ITEM else ""),
@@ -1668,6 +1670,13 @@ class MeikyuState(State):
             raise IllegalAction(
                 f"each Grimoire is played on a character of its own: {grims} Grimoires, {total} character(s)",
                 "grimoire-character",
+                p,
+            )
+        if swords > total and t.one_sword:
+            raise IllegalAction(
+                f"each Sword is played on a character of its own (option sword=one): "
+                f"{swords} Swords, {total} character(s)",
+                "sword-character",
                 p,
             )
 

@@ -30,6 +30,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "refugee": ("apart", "land"),
     "casino": ("final", "every"),
     "grimoire": ("one", "stack"),
+    "sword": ("stack", "one"),
     "fortress": ("quests", "aggressions"),
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
@@ -66,6 +67,8 @@ class MeikyuRules(Rules):
     die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
     away included (``every``). ``grimoire``: each Grimoire goes on a character of its own
     (``one``), or several may go on one character, each adding its seals (``stack``).
+    ``sword``: several Swords may go on one character, each adding +1 (``stack``), or each Sword goes
+    on a character of its own (``one``: no more Swords than characters in a set of cards).
     ``fortress``: the Fortress's +2 for two or more characters counts in quests only
     (``quests``), or in aggressions too, attacking and defending (``aggressions``).
     ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
@@ -102,6 +105,7 @@ class MeikyuRules(Rules):
     refugee: str = "apart"
     casino: str = "final"
     grimoire: str = "one"
+    sword: str = "stack"
     fortress: str = "quests"
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
@@ -141,7 +145,7 @@ class MeikyuRules(Rules):
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
-        key = (self.pool, self.players, self.grimoire, self.fortress)
+        key = (self.pool, self.players, self.grimoire, self.sword, self.fortress)
         from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
 
         tables = _TABLES.get(key)
