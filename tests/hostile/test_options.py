@@ -83,6 +83,8 @@ RULES = [
     ("mea", ["displaced_onto=any", "displaced_onto=no-enemy"], "twice"),
     ("meikyu", ["amulet_ask="], "amulet_ask"),
     ("meikyu", ["harem=everyone\x1b[2J"], "harem"),
+    ("meikyu", ["sword=One"], "sword"),
+    ("meikyu", ["goal_check=mid-turn"], "goal_check"),
 ]
 
 
