@@ -250,3 +250,12 @@ def test_the_bar_reads_a_characters_printed_swords_under_a_sword():
     state = position(2, hands=[{"Valeel": 1, "Sword": 1}, {}], lands=[[("Stage of the Airt Piper", True)], []])
     act(state, "quest Unnamed room 1 with Sword, Valeel")
     assert state.context()["swords"] == 2
+
+
+def test_the_hot_springs_do_not_draw_for_a_hand_of_one_card():
+    """Hot Springs: "If you have no Kingdom Cards at the end of your turn": one card left is not none."""
+    state = position(2, hands=[{"Executioner": 1, "Bee": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    reveal(state, "Unnamed room 5")
+    assert state.decision != "hot springs" and state.turn_player == 1 and state.hand(0) == {"Bee": 1}
