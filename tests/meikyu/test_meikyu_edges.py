@@ -259,3 +259,16 @@ def test_the_hot_springs_do_not_draw_for_a_hand_of_one_card():
     roll(state, 6)
     reveal(state, "Unnamed room 5")
     assert state.decision != "hot springs" and state.turn_player == 1 and state.hand(0) == {"Bee": 1}
+
+
+def test_the_defenders_cards_are_discarded_too():
+    """2-3: "All characters and items used are discarded regardless of success or failure": the defender's
+    as well as the attacker's, in the order the player whose turn it is chooses."""
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Cook": 1, "Sword": 1, "Jehu": 1}],
+                     lands=[[], ["Unnamed room 11"]])  # fmt: skip
+    act(state, "attack P2 Unnamed room 11 with Bee by Gotcha!", "defend with Cook, Sword")
+    roll(state, 3, 3)  # 1 + 3 against 2 + 3: held
+    assert state.hand(1) == {"Jehu": 1} and state.kingdom(1) == (("Unnamed room 11", False),)
+    assert state.decision == "discard order" and state.current_player == 0  # the attacker's turn: P1 orders
+    act(state, "discard Sword", "discard Cook", "discard Bee")
+    assert state.discard_pile()[-4:] == ("Sword", "Cook", "Bee", "Gotcha!")
