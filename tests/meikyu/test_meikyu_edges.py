@@ -272,3 +272,42 @@ def test_the_defenders_cards_are_discarded_too():
     assert state.decision == "discard order" and state.current_player == 0  # the attacker's turn: P1 orders
     act(state, "discard Sword", "discard Cook", "discard Bee")
     assert state.discard_pile()[-4:] == ("Sword", "Cook", "Bee", "Gotcha!")
+
+
+def test_the_map_rooms_lower_level_ends_with_the_turn():
+    """Map: "Until the end of your turn, this single new Land's Quest Level is reduced by two points": on the
+    next player's turn the room left face up is back at its printed level."""
+    state = position(2, hands=[{"Bee": 1, "Map": 1}, {"Cook": 1}], meikyu_pile=["Unnamed room 12", "Unnamed room 5"])
+    act(state, "map")
+    reveal(state, "Unnamed room 12")  # level 8, 6 this turn
+    act(state, "resupply")
+    draw(state, "Jehu")
+    draw(state, "Master")  # P2's step 1
+    assert state.turn_player == 1 and state.decision == "action"
+    act(state, "quest Unnamed room 12 with Cook")
+    assert state.context()["level"] == 8
+
+
+def test_amulet_holders_are_asked_in_turn_order_from_the_player_whose_turn_it_is():
+    """Amulet: "You may play it when anyone has just rolled a die": P3 quests in a 4-player game and the
+    holders P1, P2 and P4 are asked in turn order from P3: P4, P1, P2."""
+    state = position(4, turn=2, hands=[{"Amulet": 1}, {"Amulet": 1}, {"Executioner": 1}, {"Amulet": 1}])
+    act(state, "quest Unnamed room 4 with Executioner")
+    roll(state, 1)
+    asked = []
+    while state.decision == "amulet":
+        asked.append(state.current_player)
+        act(state, "pass")
+    assert asked == [3, 0, 1]  # P4, P1, P2: from P3, whose turn it is
+
+
+def test_the_hot_springs_draw_once_even_if_it_brings_no_card():
+    """Hot Springs: one draw at the end of the turn ("you may draw a Kingdom Card"), even when the card drawn
+    is an OPEN card played at once and the hand is still empty."""
+    state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 6)
+    reveal(state, "Unnamed room 5")
+    act(state, "draw")
+    draw(state, "Unknown OPEN card")
+    assert state.hand(0) == {} and state.decision != "hot springs" and state.turn_player == 1
