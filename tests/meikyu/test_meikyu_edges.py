@@ -311,3 +311,11 @@ def test_the_hot_springs_draw_once_even_if_it_brings_no_card():
     act(state, "draw")
     draw(state, "Unknown OPEN card")
     assert state.hand(0) == {} and state.decision != "hot springs" and state.turn_player == 1
+
+
+def test_a_grimoire_goes_on_the_used_character_with_the_most_seals():
+    """Grimoire: "Choose one Character card: its swords increase by the amount of its seals": the player's
+    best choice among the characters used, Highlord (1/3) rather than Bee (1/1)."""
+    state = position(2, hands=[{"Bee": 1, "Highlord": 1, "Grimoire": 1}, {}])
+    act(state, "quest Unnamed room 4 with Bee, Grimoire, Highlord")
+    assert state.context()["swords"] == 1 + 1 + 3
