@@ -319,3 +319,32 @@ def test_a_grimoire_goes_on_the_used_character_with_the_most_seals():
     state = position(2, hands=[{"Bee": 1, "Highlord": 1, "Grimoire": 1}, {}])
     act(state, "quest Unnamed room 4 with Bee, Grimoire, Highlord")
     assert state.context()["swords"] == 1 + 1 + 3
+
+
+# --- refusals at the edges ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_a_map_with_an_empty_meikyu_pile_is_refused(mixed):
+    """Map: "Draw one extra (fifth) area from the Meikyu card pile": nothing to draw, no Map (with or without
+    the Mixed Area, whose owner's free plays are listed apart)."""
+    lands = [["Tunnel of the Valaraukar"] if mixed else [], []]
+    state = position(2, hands=[{"Bee": 1, "Map": 1}, {}], lands=lands, meikyu_pile=[])
+    assert "map" not in words(state)
+    refused(state, "map", "map-pile")
+
+
+def test_a_development_without_a_character_is_refused():
+    """2-2: "The player spends any number of character cards": at least one."""
+    from cardbase.games.meikyu.actions import Develop
+
+    state = position(2, hands=[{"Bee": 1}, {}], lands=[["Unnamed room 9"], []])
+    with pytest.raises(IllegalAction) as error:
+        state.apply(Develop("Unnamed room 9", ()))
+    assert error.value.rule == "develop-characters"
+
+
+def test_the_mixed_area_is_only_its_owners():
+    state = position(3, hands=[{"Bee": 1}, {}, {}], lands=[[], ["Tunnel of the Valaraukar"], []])
+    assert not any(w.startswith("mixed area") for w in words(state))
+    refused(state, "mixed area P2", "mixed-area")
