@@ -348,3 +348,15 @@ def test_the_mixed_area_is_only_its_owners():
     state = position(3, hands=[{"Bee": 1}, {}, {}], lands=[[], ["Tunnel of the Valaraukar"], []])
     assert not any(w.startswith("mixed area") for w in words(state))
     refused(state, "mixed area P2", "mixed-area")
+
+
+def test_a_beaten_defender_choosing_the_land_may_not_give_the_castle_tower():
+    """Castle Tower: "other players may not steal this land by using Aggression", also when the beaten
+    defender chooses the land (aggression_target="defender")."""
+    state = position(2, rules_options={"aggression_target": "defender"},
+                     hands=[{"Executioner": 1, "Gotcha!": 1}, {}],
+                     lands=[[], ["Castle of the Tyrant", "Unnamed room 9"]])  # fmt: skip
+    act(state, "attack P2 with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    assert state.decision == "give land" and words(state) == {"give Unnamed room 9"}
+    refused(state, "give Castle of the Tyrant", "choose-among")
