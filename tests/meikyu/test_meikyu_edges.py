@@ -360,3 +360,17 @@ def test_a_beaten_defender_choosing_the_land_may_not_give_the_castle_tower():
     roll(state, 6, 1)
     assert state.decision == "give land" and words(state) == {"give Unnamed room 9"}
     refused(state, "give Castle of the Tyrant", "choose-among")
+
+
+def test_after_a_tsunami_a_kingdom_over_its_land_limit_discards_down():
+    """Under farm="lands" a kingdom of six lands holds the Farm; passing the Farm to a Tsunami and receiving
+    a land leaves six lands for a limit of five: "she must discard one of the existing lands"."""
+    six = ["Forest of the Manitou", "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8",
+           "Unnamed room 9"]  # fmt: skip
+    state = position(2, rules_options={"farm": "lands"}, step="draw", hands=[{}, {}],
+                     lands=[six, ["Unnamed room 10"]])  # fmt: skip
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Forest of the Manitou", "give Unnamed room 10")
+    assert state.decision == "land limit" and state.current_player == 0 and len(state.kingdom(0)) == 6
+    act(state, "discard land Unnamed room 5")
+    assert len(state.kingdom(0)) == 5 and state.decision == "action"
