@@ -369,6 +369,12 @@ class State(ABC):
         order); records and replays name that seat."""
         return self.current_player
 
+    def wrong_player(self, action: Any, seat: int) -> str:
+        """Why ``seat`` may not take ``action`` here, when :meth:`actor` gives it to another seat: what
+        a replay says of a record that names ``seat`` for it (the game says what is expected when
+        its rules let a player act out of turn, as Meio's split)."""
+        return f"it is P{self.current_player + 1}'s turn, not P{seat + 1}'s"
+
     def out_of_turn_refusal(self, action: Any) -> IllegalAction:
         """Why the current player may not take ``action``, which :meth:`actor` gives to another
         seat: a table refuses it so (a seat acts for itself only), worded as the game's refusal of

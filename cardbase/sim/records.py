@@ -253,14 +253,20 @@ Watcher = Callable[[State, Any, str], None]
 """Called with the state, the action about to be applied to it (checked) and who takes it."""
 
 
-def _out_of_turn(state: State, text: str) -> str | None:
-    """The seat that the action ``text`` belongs to when the rules let it be taken out of turn
-    (:meth:`State.actor`; Meio's split), else ``None``."""
+def _wrong_player(state: State, text: str, player: str) -> str | None:
+    """Why the record's ``player`` (not the current player) may not take the action ``text`` here, or
+    ``None`` when the rules let that player take it out of turn (:meth:`State.actor`; Meio's split).
+    The game says what is expected (:meth:`State.wrong_player`): whose split it is, say."""
+    current = seat_label(state.current_player)
     try:
-        actor = state.actor(state.parse_action(text))
+        action = state.parse_action(text)
+        if seat_label(state.actor(action)) == player:
+            return None
     except GameError:
-        return None
-    return None if actor == state.current_player else seat_label(actor)
+        return f"it is {current}'s turn, not {player}'s"
+    if player == "chance":
+        return f"it is {current}'s turn, not {player}'s"
+    return state.wrong_player(action, int(player[1:]) - 1)
 
 
 def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None = None) -> ReplayResult:
@@ -320,8 +326,9 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
             raise fail("the game is already over", line, None)
         who = seat_label(state.current_player)
         if line.player is not None and line.player != who:
-            if _out_of_turn(state, line.text) != line.player:
-                raise fail(f"it is {who}'s turn, not {line.player}'s", line, who)
+            wrong = _wrong_player(state, line.text, line.player)
+            if wrong is not None:
+                raise fail(wrong, line, who)
             who = line.player
         try:
             action = state.parse_action(line.text)

@@ -26,6 +26,7 @@ _MEIKYU: dict[str, Phrase] = {
         "the Casino counts the final 6 of a roll" if v == "final" else "the Casino counts every 6 rolled"
     ),
     "grimoire": lambda v: "one Grimoire per character" if v == "one" else "Grimoires may stack on one character",
+    "sword": lambda v: "Swords may stack on one character" if v == "stack" else "one Sword per character",
     "fortress": lambda v: (
         "the Fortress counts in quests" if v == "quests" else "the Fortress counts in quests and aggressions"
     ),
@@ -43,6 +44,9 @@ _MEIKYU: dict[str, Phrase] = {
     ),
     "bar": lambda v: "a developed Bar helps its owner" if v == "owner" else "a developed Bar helps every player",
     "harem": lambda v: "a developed Harem helps its owner" if v == "owner" else "a developed Harem helps every player",
+    "goal_check": lambda v: (
+        "the goal is checked at the end of each turn" if v == "end" else "reaching the goal during a turn ends the game"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -85,6 +85,8 @@ RULES = [
     ("mea", ["triggered_after=card", "triggered_after=sentence"], "twice"),
     ("meikyu", ["amulet_ask="], "amulet_ask"),
     ("meikyu", ["harem=everyone\x1b[2J"], "harem"),
+    ("meikyu", ["sword=One"], "sword"),
+    ("meikyu", ["goal_check=mid-turn"], "goal_check"),
 ]
 
 

@@ -908,6 +908,28 @@ def test_two_grimoires_on_one_character(grimoire, swords):
     assert state.context()["swords"] == swords  # Highlord 1/3: 1 sword + 3 seals per Grimoire
 
 
+@pytest.mark.parametrize(("sword", "swords"), [("stack", 1 + 1 + 1), ("one", None)])
+def test_two_swords_on_one_character(sword, swords):
+    """Sword — During Land Quests or Aggression actions, add +1 sword to a single character. (Two on one
+    character: stack, the default: each adds +1; one: each Sword needs a character of its own, refused.)"""
+    state = position(2, rules_options={"sword": sword}, hands=[{"Bee": 1, "Sword": 2, "Cook": 1}, {}])
+    two = "quest Unnamed room 4 with Bee, Sword, Sword"
+    listed = {str(a) for a in state.legal_actions()}
+    assert "quest Unnamed room 4 with Bee, Cook, Sword, Sword" in listed  # two characters, a Sword each
+    if swords is None:
+        assert two not in listed
+        refused(state, two, "sword-character")
+        hands = [{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 2}]
+        defended = position(2, rules_options={"sword": sword}, hands=hands, lands=[[], ["Unnamed room 9"]])
+        act(defended, "attack P2 Unnamed room 9 with Bee by Gotcha!")
+        assert "defend with Cook, Sword, Sword" not in {str(a) for a in defended.legal_actions()}
+        refused(defended, "defend with Cook, Sword, Sword", "sword-character")
+        return
+    assert two in listed
+    act(state, two)
+    assert state.context()["swords"] == swords
+
+
 @pytest.mark.parametrize(("fortress", "bonus"), [("quests", 0), ("aggressions", 2)])
 def test_fortress_in_an_aggression_as_in_a_quest(fortress, bonus):
     """Dojo of the Rust Samurai — Fortress: When two or more characters embark on a quest together, you may add
@@ -1000,3 +1022,41 @@ def test_the_new_readings_round_trip_and_refuse_bad_values():
     assert MeikyuRules.from_options(old).grimoire == "one"  # a record from before keeps the defaults
     with pytest.raises(InvalidRules, match="grimoire must be one of one, stack"):
         rules(2, grimoire="two")
+
+
+@pytest.mark.parametrize(("goal_check", "ends"), [("end", False), ("reached", True)])
+def test_ten_points_reached_then_lost_in_the_same_turn(goal_check, ends):
+    """End of the Game: "When one or more players meets the following conditions, the game ends after the
+    current player's turn: A. The sum of all of one kingdom's lands equals ten or more." P1 reaches 10 with a
+    quest, draws a Dungeon Tsunami for the Casino's 6 and passes a land: 7 at the end of the turn. By default
+    the condition is read as it stands at the end of the turn (the game goes on); under goal_check="reached",
+    meeting it at any moment of the turn ends the game after it (most points still wins)."""
+    lands = [["Room of the Money Eater", "Unnamed room 15", "Unnamed room 12"], ["Unnamed room 13"]]
+    state = position(2, rules_options={"goal_check": goal_check}, hands=[{"Executioner": 1}, {}], lands=lands)
+    assert state.points(0) == 7
+    act(state, "quest Unnamed room 4 with Executioner")  # level 8: 3 + 6; +3 points
+    roll(state, 6)
+    assert state.points(0) == 10 and state.decision == "casino"
+    act(state, "draw")
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 4", "give Unnamed room 13")
+    assert state.points(0) == 8 and state.points(1) == 3
+    reveal(state, "Unnamed room 5")  # step 4
+    assert state.is_terminal is ends
+    if ends:
+        outcome = state.outcome()
+        assert outcome.winners == (0,) and "reached 10 points" in outcome.reason
+
+
+@pytest.mark.parametrize("goal_check", ["end", "reached"])
+def test_ten_points_only_while_over_the_land_limit_do_not_end_the_game(goal_check):
+    """A sixth land is discarded at once ("she must discard one of the existing lands"): the moment over the
+    limit is no kingdom of 10 points under either reading."""
+    five = ["Unnamed room 15", "Unnamed room 12", "Unnamed room 5", "Unnamed room 6", "Unnamed room 9"]  # 9 points
+    state = position(2, rules_options={"goal_check": goal_check}, hands=[{"Executioner": 1}, {}], lands=[five, []])
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 1)  # 3 + 1 = 4: the level; 10 points on six lands
+    assert state.decision == "land limit"
+    act(state, "discard land Unnamed room 15")
+    reveal(state, "Unnamed room 7")  # step 4
+    assert state.points(0) == 7 and not state.is_terminal

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardbase.games.base import CHANCE, IllegalAction
-from cardbase.games.meio.actions import Deal, Play, Split
+from cardbase.games.meio.actions import Deal, Play, Split, SplitActions
 from cardbase.games.meio.cards import PlayingCard, Suit
 from cardbase.games.meio.masks import CARDS, mask_of
 from cardbase.games.meio.rules import MeioRules
@@ -235,3 +236,110 @@ def test_observations_show_only_what_a_player_may_see(players, seed):
                     assert f"{c.notation[:-1]}{c.suit.symbol} " not in text + " "
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
+
+
+def _oracle_split_owner(split: Split, hands: list[int], done: set[int]) -> int | None:
+    """The seat this split is legal for, read straight from the rulebook ("split their hand into
+    two parts: one with 7 cards, and one with 6 cards"), with no order among the players: a seat
+    that has not split yet, whose 13 cards are exactly the split's, 7 kept and 6 set aside."""
+    if split.keep & split.aside or split.keep.bit_count() != 7 or split.aside.bit_count() != 6:
+        return None
+    for seat, hand in enumerate(hands):
+        if seat not in done and split.keep | split.aside == hand:
+            return seat
+    return None
+
+
+@st.composite
+def split_positions(draw):
+    """A state in the split phase (some seats already split, in any order) and a candidate split:
+    a legal one or one a card, a count or an owner away from legal, or any two masks at all."""
+    players = draw(PLAYERS)
+    state = MeioRules(players=players).new_initial_state(draw(SEEDS))
+    state.resolve_chance()
+    rng = random.Random(draw(SEEDS))
+    order = draw(st.permutations(range(players)))
+    for seat in order[: draw(st.integers(0, players - 1))]:
+        splits = SplitActions(state.hand_mask(seat))
+        state.apply(splits[rng.randrange(len(splits))])
+    hands = [state.hand_mask(s) if not state.observation(s).split_done[s] else 0 for s in range(players)]
+    seat = draw(st.integers(0, players - 1))
+    hand = mask_of(state.hand(seat)) | mask_of(state.aside(seat))
+    held = [c for c in range(52) if hand >> c & 1]
+    deck = [c for c in range(52) if state.rules.deck_mask >> c & 1]
+    rng.shuffle(held)
+    keep = sum(1 << c for c in held[:7])
+    aside = sum(1 << c for c in held[7:])
+    kind = draw(st.sampled_from(["legal", "swap-out", "move", "overlap", "drop", "outside", "random"]))
+    if kind == "swap-out":  # one card of another hand, the pack left aside or the deck for another count
+        other = draw(st.sampled_from([c for c in range(52) if not hand >> c & 1]))
+        if draw(st.booleans()):
+            keep = keep & ~(1 << held[0]) | 1 << other
+        else:
+            aside = aside & ~(1 << held[7]) | 1 << other
+    elif kind == "move":  # 8 and 5, or 6 and 7, of the right 13
+        if draw(st.booleans()):
+            keep, aside = keep | 1 << held[7], aside & ~(1 << held[7])
+        else:
+            keep, aside = keep & ~(1 << held[0]), aside | 1 << held[0]
+    elif kind == "overlap":
+        aside |= 1 << held[0]
+    elif kind == "drop":
+        keep &= ~(1 << held[0])
+    elif kind == "outside":  # a card outside this player count's deck
+        outside = [c for c in range(52) if not state.rules.deck_mask >> c & 1]
+        if outside:
+            keep = keep & ~(1 << held[0]) | 1 << draw(st.sampled_from(outside))
+    elif kind == "random":
+        keep = sum(1 << c for c in draw(st.lists(st.sampled_from(deck), max_size=9)))
+        aside = sum(1 << c for c in draw(st.lists(st.sampled_from(deck), max_size=8)))
+    return state, hands, Split(keep, aside)
+
+
+@SLOWER
+@given(position=split_positions())
+def test_the_split_phase_refuses_every_split_not_legal_for_some_player(position):
+    """Meio's split phase accepts exactly the splits in ``legal_actions()`` of the current player
+    and, since the rulebook sets no order, of a player who has not split yet (what ``legal_actions``
+    would list on their turn): any other is refused with a reason and leaves the state as it was."""
+    state, hands, split = position
+    done = {s for s in range(state.players) if state.observation(s).split_done[s]}
+    owner = _oracle_split_owner(split, hands, done)
+    p = state.current_player
+    in_legal = split in state.legal_actions()
+    assert in_legal == (owner == p)
+    before = (state.history[:], [state.hand_mask(s) for s in range(state.players)], p)
+    if owner is None:
+        try:
+            state.apply(split)
+        except IllegalAction as refusal:
+            assert refusal.rule in ("split-7-6", "hold-card") and str(refusal)
+        else:
+            raise AssertionError(f"{split} accepted: no player may make it")
+        assert (state.history, [state.hand_mask(s) for s in range(state.players)], state.current_player) == before
+    else:
+        # the split is in the legal actions of its owner: the list their turn would give
+        assert split in SplitActions(hands[owner]) and owner not in done
+        assert state.actor(split) == owner
+        state.apply(split)
+        assert state.hand_mask(owner) == split.keep and state.aside_mask(owner) == split.aside
+        assert state.observation(owner).split_done[owner] or state.phase == "play"
+        with pytest.raises(IllegalAction):  # and never twice
+            state.apply(split)
+
+
+@FEW
+@given(players=PLAYERS, seed=SEEDS)
+def test_no_split_is_accepted_once_the_tricks_have_begun(players, seed):
+    state = MeioRules(players=players).new_initial_state(seed)
+    state.resolve_chance()
+    dealt = [state.hand_mask(s) for s in range(players)]
+    rng = random.Random(seed)
+    while state.phase == "split":
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    for hand in dealt:
+        splits = SplitActions(hand)
+        with pytest.raises(IllegalAction) as e:
+            state.apply(splits[rng.randrange(len(splits))])
+        assert e.value.rule == "split-over"

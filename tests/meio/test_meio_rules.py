@@ -520,3 +520,55 @@ def test_a_record_with_the_splits_in_another_order_converts_to_openspiel():
     assert state.is_terminal() and state.engine.outcome() == replay(record).outcome
     splits = [line.split('"')[7] for line in lines[2:5]]  # P1's, P2's, P3's: P3 starts
     assert [str(a) for a in state.engine.history[1:4]] == [splits[2], splits[0], splits[1]]
+
+
+def _split_round_lines(players: int = 3) -> list[str]:
+    """A 3-player record (P1 starts) whose three splits are lines 2, 3 and 4, in seat order."""
+    from cardbase.sim.records import record_lines
+
+    rules = MeioRules(players=players, rounds=1)
+    state = dealt(players, [k + " " + a for k, a in zip(KEEP_3P, ASIDE_3P, strict=True)], rounds=1)
+    for seat in range(players):
+        state.apply(Split.of(cards(KEEP_3P[seat]), cards(ASIDE_3P[seat])))
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    return record_lines(rules, None, state.history)
+
+
+def _replay_error(lines: list[str]) -> str:
+    from cardbase.errors import InvalidRecord
+    from cardbase.sim.records import parse_records, replay
+
+    with pytest.raises(InvalidRecord) as e:
+        replay(parse_records("\n".join(lines))[0])
+    return str(e.value)
+
+
+def test_a_record_giving_a_players_split_to_another_says_whose_split_it_is():
+    """P1 is to split and the line's split divides P1's hand, but the record names P2: the reason is
+    whose hand the split divides, not "it is P1's turn" (P2 may split now too, out of turn)."""
+    lines = _split_round_lines()
+    lines[2] = lines[2].replace('"player": "P1"', '"player": "P2"')
+    message = _replay_error(lines)
+    assert "divides P1's hand: it is P1's to take, not P2's" in message, message
+    assert "turn" not in message
+
+
+def test_a_record_with_a_split_of_cards_not_held_by_the_named_player_says_what_is_wrong():
+    """P2 may split out of turn: a split named P2's is checked against P2's hand."""
+    lines = _split_round_lines()
+    p2 = json.loads(lines[3])
+    assert p2["player"] == "P2"
+    one_p1_card = KEEP_3P[0].split()[0]
+    one_p2_card = KEEP_3P[1].split()[0]
+    lines[2] = json.dumps({"player": "P2", "action": p2["action"].replace(one_p2_card, one_p1_card, 1)})
+    message = _replay_error(lines)
+    assert "P2's split: you do not hold" in message, message
+    assert "turn" not in message
+
+
+def test_a_record_with_a_second_split_by_one_player_says_who_is_still_to_split():
+    lines = _split_round_lines()
+    lines[3] = lines[2]  # P1's split again where P2's was
+    message = _replay_error(lines)
+    assert "P1 has already split their hand" in message and "P2, P3" in message, message

@@ -105,6 +105,25 @@ def test_records_from_sim_replay_and_a_tampered_one_exits_1(tmp_path):
     assert "Traceback" not in bad.output
 
 
+def test_replay_of_a_split_given_to_the_wrong_player_says_whose_split_it_is(tmp_path):
+    """``cardbase replay``: a split that divides P1's hand, recorded as P2's, is refused (exit 1) naming
+    whose split it is, not "it is P1's turn" (P2 may split before their turn)."""
+    result = run("sim", "meio", "--players", "3", "--agents", "random,random,random", "--games", "1",
+                 "--records", str(tmp_path))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (path,) = tmp_path.glob("*.jsonl")
+    lines = path.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if '"action": "split' in line)
+    record = json.loads(lines[first])
+    assert record["player"] == "P1"
+    lines[first] = json.dumps({"player": "P2", "action": record["action"]})
+    path.write_text("\n".join(lines) + "\n")
+    bad = run("replay", str(path))
+    assert bad.exit_code == 1 and "Traceback" not in bad.output
+    assert "divides P1's hand: it is P1's to take, not P2's" in bad.stderr
+    assert "turn" not in bad.stderr.split("(P1):", 1)[1]
+
+
 def test_replay_unreadable_file_exits_2(tmp_path):
     result = run("replay", str(tmp_path / "missing.jsonl"))
     assert result.exit_code == 2 and "cannot read record" in result.stderr

@@ -88,7 +88,12 @@ def test_wrong_player_tampered_deal_and_outcome_are_refused():
     rules, state = finished_game()
     lines = record_lines(rules, 7, state.history)
     bad = list(lines)
-    bad[2] = bad[2].replace('"P1"', '"P2"')
+    bad[2] = bad[2].replace('"P1"', '"P2"')  # P1's split given to P2, who may split out of turn
+    with pytest.raises(InvalidRecord, match="divides P1's hand: it is P1's to take, not P2's"):
+        replay(parse_records("\n".join(bad))[0])
+    bad = list(lines)
+    assert json.loads(bad[4])["player"] == "P1" and "play" in bad[4]  # the first trick's lead
+    bad[4] = bad[4].replace('"P1"', '"P2"')
     with pytest.raises(InvalidRecord, match="it is P1's turn, not P2's"):
         replay(parse_records("\n".join(bad))[0])
     _other_rules, other = finished_game(seed=8)

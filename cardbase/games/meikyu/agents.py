@@ -192,6 +192,13 @@ class _Planner:
                     1 for x in trial if t.ktype[x] == CHAR
                 ) + (labk >= 0):
                     continue
+                if (
+                    t.one_sword
+                    and t.keff[k] == X_SWORD
+                    and sum(1 for x in trial if t.keff[x] == X_SWORD)
+                    > sum(1 for x in trial if t.ktype[x] == CHAR) + (labk >= 0)
+                ):
+                    continue
                 if t.ktype[k] != CHAR and not any(t.ktype[x] == CHAR for x in used) and labk < 0:
                     continue
                 gain = sword_total(t, trial, labk, eff, deff, quest) - base

@@ -310,6 +310,8 @@ class MeikyuState(State):
         "_mpile",
         "_n",
         "_pts",
+        "_reach",
+        "_reached",
         "_refugees",
         "_rolls",
         "_rooms",
@@ -362,6 +364,10 @@ class MeikyuState(State):
         self._deff = [0] * n
         self._refugees: list[list[int]] = [[] for _ in range(n)]
         self._pts = [0] * n
+        # goal_check="reached": the points at which a kingdom (within its land limit) ends the game
+        # after this turn, whatever it holds at the turn's end, and whether one has this turn.
+        self._reach = rules.goal if rules.goal_check == "reached" else 1 << 30
+        self._reached = False
         # Derived from each kingdom by _recount: the lands an aggression may take and the
         # lands its owner may develop.
         self._takeable: list[tuple[int, ...]] = [()] * n
@@ -577,6 +583,10 @@ class MeikyuState(State):
                 takeable.append(land)
         if eff & B_FARM and self.rules.farm == "points":
             pts += 1
+        if pts >= self._reach and lands_held(self.rules, self._lands[p], self._refugees[p]) <= self.rules.capacity(
+            bool(eff & B_FARM)
+        ):  # (goal_check="reached"; a moment over the land limit, before its discard, does not count)
+            self._reached = True
         self._eff[p] = eff
         self._deff[p] = deff
         self._pts[p] = pts
@@ -664,6 +674,7 @@ class MeikyuState(State):
     def _op_turn(self, frame: tuple[Any, ...]) -> bool:
         p = self._turn
         self._ctx = None
+        self._reached = False
         stack = self._stack
         if self._skips[p]:  # the Mixed Area: the turn is lost, its step 3 and Hot Springs too (step 4 still refills)
             self._skips[p] -= 1
@@ -963,7 +974,7 @@ class MeikyuState(State):
         self._mapped.clear()
         self._turns += 1
         n = self._n
-        if max(self._pts) >= self.rules.goal:
+        if max(self._pts) >= self.rules.goal or self._reached:
             self._end = END_POINTS
         elif not self._rooms and not self._mpile:
             self._end = END_ROOMS
@@ -1620,7 +1631,7 @@ class MeikyuState(State):
             if hand[k] < c:
                 held = f"you hold {hand[k]}" if hand[k] else "you hold none"
                 raise IllegalAction(f"{what} uses {c} {t.knames[k]}; {held}", "hold-cards", p)
-        chars = grims = 0
+        chars = grims = swords = 0
         for name in cards:
             k = t.kindex[name]
             if t.ktype[k] == CHAR:
@@ -1631,7 +1642,9 @@ class MeikyuState(State):
                 )
             elif t.keff[k] == X_GRIMOIRE:
                 grims += 1
-            elif t.keff[k] != X_SWORD:
+            elif t.keff[k] == X_SWORD:
+                swords += 1
+            else:
                 raise IllegalAction(
                     f"{name} adds no swords to {what}: use characters, Sword and Grimoire"
                     + (f" (or {name} as character, with the Laboratory)" if t.ktype[k] == ITEM else ""),
@@ -1657,6 +1670,13 @@ class MeikyuState(State):
             raise IllegalAction(
                 f"each Grimoire is played on a character of its own: {grims} Grimoires, {total} character(s)",
                 "grimoire-character",
+                p,
+            )
+        if swords > total and t.one_sword:
+            raise IllegalAction(
+                f"each Sword is played on a character of its own (option sword=one): "
+                f"{swords} Swords, {total} character(s)",
+                "sword-character",
                 p,
             )
 
@@ -1711,6 +1731,8 @@ class MeikyuState(State):
         new._deff = list(self._deff)
         new._refugees = [list(r) for r in self._refugees]
         new._pts = list(self._pts)
+        new._reach = self._reach
+        new._reached = self._reached
         new._takeable = list(self._takeable)
         new._undev = list(self._undev)
         new._skips = list(self._skips)
@@ -1766,6 +1788,7 @@ class MeikyuState(State):
             first_rolls=tuple(sorted(self._rolls.items())),
             end=self._end,
             hot_done=self._hot_done,
+            reached=self._reached,
             shown=tuple(tuple(x) for x in self._shown),
         )
 
@@ -2321,6 +2344,7 @@ class MeikyuState(State):
         for s in range(n):
             state._recount(s)
         state._hot_done = obs.hot_done
+        state._reached = obs.reached
         state._skips = list(obs.skips)
         state._turn = obs.turn_player
         state._turns = obs.turns

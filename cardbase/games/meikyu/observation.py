@@ -74,6 +74,8 @@ class MeikyuObservation:
     first_rolls: tuple[tuple[int, int], ...]
     end: str
     hot_done: bool = False
+    reached: bool = False
+    """Under ``goal_check="reached"``: a kingdom has reached the goal this turn (public: points are)."""
     shown: tuple[tuple[int, ...], ...] = ()
     """Per seat, kinds seen going into that hand face up (the Hospital's return) and not
     seen leaving it since."""

@@ -30,6 +30,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "refugee": ("apart", "land"),
     "casino": ("final", "every"),
     "grimoire": ("one", "stack"),
+    "sword": ("stack", "one"),
     "fortress": ("quests", "aggressions"),
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
@@ -37,6 +38,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "amulet_first_roll": ("no", "yes"),
     "bar": ("owner", "everyone"),
     "harem": ("owner", "everyone"),
+    "goal_check": ("end", "reached"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -65,6 +67,8 @@ class MeikyuRules(Rules):
     die stands after any Amulet rerolls (``final``) or for every 6 rolled, one rerolled
     away included (``every``). ``grimoire``: each Grimoire goes on a character of its own
     (``one``), or several may go on one character, each adding its seals (``stack``).
+    ``sword``: several Swords may go on one character, each adding +1 (``stack``), or each Sword goes
+    on a character of its own (``one``: no more Swords than characters in a set of cards).
     ``fortress``: the Fortress's +2 for two or more characters counts in quests only
     (``quests``), or in aggressions too, attacking and defending (``aggressions``).
     ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
@@ -80,6 +84,10 @@ class MeikyuRules(Rules):
     ``bar``, ``harem``: a developed Bar (0-sword characters +1) and a developed Harem (developments
     cost 1 less) help their owner (``owner``), or every player once any kingdom holds one
     developed (``everyone``: the cards say "all characters", "any land", and name no owner).
+    ``goal_check``: the End of the Game's condition A ("the sum of all of one kingdom's lands equals ten
+    or more") read as it stands at the end of the turn (``end``), or met at any moment of the turn
+    (``reached``: a kingdom that reached the goal, within its land limit, ends the game after that turn
+    even if it fell below by its end).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -97,6 +105,7 @@ class MeikyuRules(Rules):
     refugee: str = "apart"
     casino: str = "final"
     grimoire: str = "one"
+    sword: str = "stack"
     fortress: str = "quests"
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
@@ -104,6 +113,7 @@ class MeikyuRules(Rules):
     amulet_first_roll: str = "no"
     bar: str = "owner"
     harem: str = "owner"
+    goal_check: str = "end"
     goal: int = GOAL
     turn_limit: int = 1000
 
@@ -135,7 +145,7 @@ class MeikyuRules(Rules):
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
-        key = (self.pool, self.players, self.grimoire, self.fortress)
+        key = (self.pool, self.players, self.grimoire, self.sword, self.fortress)
         from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
 
         tables = _TABLES.get(key)

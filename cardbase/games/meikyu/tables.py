@@ -111,7 +111,7 @@ class StepIds:
 _WORD_IDS = {w: k for k, w in enumerate(WORDS.values())}
 _WORD_LIST = tuple(WORDS.values())
 
-_TABLES: dict[tuple[CardPool, int, str, str], _Tables] = {}
+_TABLES: dict[tuple[CardPool, int, str, str, str], _Tables] = {}
 MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it starts afresh."""
 _A = TypeVar("_A")
@@ -170,6 +170,8 @@ class _Tables:
         )
         self.kingdom_cards = tuple(i for i, k in enumerate(kingdom) for _ in range(k.copies))
         self.stack_grimoires = rules.grimoire == "stack"
+        self.one_sword = rules.sword == "one"  # (then no more Swords than characters in a set)
+        self.sword_names = frozenset(self.knames[i] for i in alpha if self.keff[i] == X_SWORD)
         self.fortress_in_aggression = rules.fortress == "aggressions"
         # A hand's key (see hand_key): its counts as the digits of one number, a kind's digit
         # below its copies + 1 (no hand holds more copies than the pool has).
@@ -385,9 +387,20 @@ class _Tables:
                         out.append((cards, None))
                     if stack or ng <= nch + 1:  # an item played as a character, with a copy left over
                         out.extend((cards, names[i]) for i in labs if hand[i] > cards.count(names[i]))
+        if self.one_sword:  # each Sword on a character of its own (the Laboratory's item is one)
+            swords = self.sword_names
+            out = [
+                (names, lab)
+                for names, lab in out
+                if sum(1 for n in names if n in swords) <= self._characters(names) + (lab is not None)
+            ]
         # (A tuple: memo values hold no mutable object, which the garbage collector can skip.)
         hit = self.choice_cache[key] = tuple(out)
         return hit
+
+    def _characters(self, names: Sequence[str]) -> int:
+        kindex, ktype = self.kindex, self.ktype
+        return sum(1 for n in names if ktype[kindex[n]] == CHAR)
 
     def set_steps(self, sets: CardSets) -> StepNode:
         """The steps that choose one of ``sets`` (a value of :meth:`choices`), as a tree: a card

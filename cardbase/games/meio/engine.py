@@ -396,6 +396,24 @@ class MeioState(State):
             return refusal
         return super().out_of_turn_refusal(action)
 
+    def wrong_player(self, action: Any, seat: int) -> str:
+        """In the split, whose split ``action`` is or what is wrong with it as ``seat``'s: any player
+        who has not split may split now (the rulebook sets no order), so "it is P1's turn" is no reason."""
+        if self._phase == _SPLIT and 0 <= seat < self._n:
+            if self._split_mask >> seat & 1:
+                waiting = ", ".join(f"P{q + 1}" for q in range(self._n) if not self._split_mask >> q & 1)
+                return f"P{seat + 1} has already split their hand this round; {waiting} still to split"
+            if not isinstance(action, Split):
+                return f"P{seat + 1} must first split their hand: keep 7 cards and set 6 aside"
+            owner = self.actor(action)
+            if owner != seat and action.keep | action.aside == self._hands[owner]:
+                return f"{action} divides P{owner + 1}'s hand: it is P{owner + 1}'s to take, not P{seat + 1}'s"
+            try:
+                self._check_split(action, seat)
+            except IllegalAction as refusal:
+                return f"P{seat + 1}'s split: {refusal}"
+        return super().wrong_player(action, seat)
+
     def sample_chance(self) -> Deal:
         if self.current_player != CHANCE:
             raise IllegalAction("no cards are to be dealt now", "not-chance")
