@@ -173,7 +173,6 @@ class MeaTables:
     """``left_play == "resolved"``: a monster's ability that has activated resolves after the monster left."""
     after_card: bool
     """``triggered_after == "card"``: what a card's sentence sets off waits for the card's other sentences."""
-    """``left_play == "resolved"``: a monster's ability that has activated resolves after the monster left."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
