@@ -880,3 +880,15 @@ def test_a_server_with_house_formats_offers_checks_and_keeps_them(database: Data
         assert made.status_code == 201 and made.json()["format"] == "highlander"
         refused = web.patch(f"/api/decks/{deck}", json={"format": "named-cards"})  # a Meikyu house format
         assert refused.status_code == 400 and "mea has no format 'named-cards'" in refused.json()["error"]["message"]
+
+
+def test_builder_stats_show_an_average_over_unknown_values_as_unknown(web: TestClient) -> None:
+    """Selounticia's attack and defence are unknown (the rulebook does not give them): the panel's
+    averages say unknown, with the mean of the known values beside it, never a bare number."""
+    deck = make_deck(web)
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    add(web, deck, "mea/core/selounticia")
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    row = re.search(r"<th[^>]*>average attack</th>\s*<td[^>]*>([^<]*)</td>", panels)
+    assert row, panels
+    assert row.group(1) == "unknown (1 over the 3 known, 1 unknown)"
