@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardbase.decks.diff import deck_diff, diff_lines
 from cardbase.decks.files import decode, encode, parse_json, write_deck
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.decks.service import catalog_index, resolve_file, resolve_text, validate_resolved
-from cardbase.decks.diff import deck_diff, diff_lines
 from cardbase.decks.stats import deck_stats, stats_lines
 from cardbase.decks.text import parse_text
 from cardbase.errors import UnreadableInput, UsageError
