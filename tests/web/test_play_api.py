@@ -622,3 +622,13 @@ def test_a_finished_meio_game_shows_its_result_and_final_trick_not_an_empty_tabl
         assert summary in center and 'last-trick" open' in center
         shown = re.findall(r'<span class="face-name">([^<]*)</span>', center)
         assert shown == cards, (shown, cards)
+
+
+def test_the_start_page_marks_a_yes_no_options_default_as_every_other_default(client: TestClient) -> None:
+    """The rules options say "each shows its default": a yes/no option (Méa's list_losing_draws, off
+    by default) marks its default word as a list of words does."""
+    page = client.get("/play?game=mea").text
+    select = re.search(r'<select name="rule_list_losing_draws">(.*?)</select>', page)
+    assert select is not None
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]*)</option>', select.group(1))
+    assert options == [("yes", "", "yes"), ("no", " selected", "no (default)")]
