@@ -271,7 +271,7 @@
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !builder.contains(form)) return;
-    if (form.method.toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
+    if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
