@@ -4,6 +4,7 @@ human's observations before and after an action (Méa, Meio, Meikyu)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -208,6 +209,9 @@ def test_meikyu_a_conquest_and_a_failed_quest_are_said():
     lines = play_effects(before, after, str(action))
     (new,) = [room for room, _ in s1.kingdom(0) if room not in {r for r, _ in s0.kingdom(0)}]
     assert any(ln.startswith("P1 (you) conquers " + new) or ln.startswith("P1 (you) takes ") for ln in lines), lines
+    # the land's points come from the assumption profile (the rulebook gives none): the log says so, as the board does
+    conquest = [ln for ln in lines if " conquers " in ln]
+    assert all(re.search(r"\(\d+\* pt, assumed\)$", ln) for ln in conquest), conquest
     assert f"P1 (you): {s0.points(0)} → {s1.points(0)} pts" in lines
 
     def failed(action, before, after, s0, s1):
