@@ -439,3 +439,74 @@
     });
   }
 })();
+
+/* Card names in narrow boxes (a phone's hand and board, the builder's grid): a word wider than its
+ * box is set smaller, down to 60%, so that it shows whole instead of broken mid-word ("Pickpocke/t").
+ * Past that the CSS's overflow-wrap still breaks it rather than letting it spill. Run on load, on a
+ * resize and whenever a part of the page is swapped in (the builder's panels, the table's moves). */
+(() => {
+  "use strict";
+
+  const NAMES = ".card-name, .placeholder, .face-name, .mon-name, .hand-name";
+  const WORD = /[^\s\-\u2010-\u2014/]+/g; // a line may break after a hyphen: that is between words
+  const SMALLEST = 0.6;
+
+  function room(el) {
+    // an inline name's room is its parent's line; a block's, its own content box
+    const box = getComputedStyle(el).display === "inline" ? el.parentElement : el;
+    if (!box) return 0;
+    const style = getComputedStyle(box);
+    return box.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
+  }
+
+  function widestWord(el) {
+    // as drawn: a word broken over two lines is as wide as its pieces together
+    let widest = 0;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(WORD)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        let width = 0;
+        for (const rect of range.getClientRects()) width += rect.width;
+        widest = Math.max(widest, width);
+      }
+    }
+    return widest;
+  }
+
+  function fit(el) {
+    el.style.fontSize = "";
+    const width = room(el);
+    if (width <= 0) return;
+    const widest = widestWord(el);
+    if (widest > width) {
+      const scale = Math.max(SMALLEST, (width / widest) * 0.97);
+      el.style.fontSize = `${parseFloat(getComputedStyle(el).fontSize) * scale}px`;
+    }
+  }
+
+  function fitAll(root) {
+    if (root instanceof Element && root.matches(NAMES)) fit(root);
+    if (root.querySelectorAll) for (const el of root.querySelectorAll(NAMES)) fit(el);
+  }
+
+  let pending = false;
+  const later = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fitAll(document);
+    });
+  };
+  const start = () => {
+    fitAll(document);
+    new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+    window.addEventListener("resize", later);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(later);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
