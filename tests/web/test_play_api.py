@@ -632,3 +632,17 @@ def test_the_start_page_marks_a_yes_no_options_default_as_every_other_default(cl
     assert select is not None
     options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]*)</option>', select.group(1))
     assert options == [("yes", "", "yes"), ("no", " selected", "no (default)")]
+
+
+def test_a_kingdoms_land_marks_every_assumed_value_as_the_rooms_do(client: TestClient) -> None:
+    """A land the assumption profile adds whole (an "Unnamed room") has an assumed level as well as
+    assumed points: in a kingdom it reads ``2 pt* · L6*``, as a face-up room marks its level, never a
+    bare ``L6`` that reads as a rulebook value."""
+    made = new_game(client, "meikyu", ["heuristic", "heuristic"], seed=2)
+    settle(client, made["id"])
+    page = client.get(f"/play/{made['id']}").text  # the game is over: every kingdom shown
+    lands = re.findall(r'<span class="land-name">([^<]*)</span>.*?<span class="land-pts">(.*?)</span>', page, re.S)
+    unnamed = [pts for name, pts in lands if name.startswith("Unnamed room")]
+    assert unnamed, lands  # seed 2: a kingdom holds one
+    for pts in unnamed:
+        assert re.search(r"(· L\d+<abbr class=\"assumed\"|developed)", pts), pts
