@@ -892,3 +892,14 @@ def test_builder_stats_show_an_average_over_unknown_values_as_unknown(web: TestC
     row = re.search(r"<th[^>]*>average attack</th>\s*<td[^>]*>([^<]*)</td>", panels)
     assert row, panels
     assert row.group(1) == "unknown (1 over the 3 known, 1 unknown)"
+
+
+def test_a_bad_query_with_no_good_one_before_says_what_the_cards_shown_are(web: TestClient) -> None:
+    """Opened from a link (or the form without JavaScript), a bad query has no last good query to
+    keep: the page shows every card and must say so, not list them under the error as if they were
+    its results."""
+    page = html.unescape(web.get("/cards", params={"q": "t:monster frob:3"}).text)
+    assert "That query does not work:" in page
+    assert "Showing every card: no query has worked yet." in page
+    kept = html.unescape(web.get("/cards", params={"q": "t:monster frob:3", "last": "t:monster"}).text)
+    assert "Showing the results of the last good query" in kept and "Showing every card" not in kept
