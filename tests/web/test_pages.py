@@ -903,3 +903,20 @@ def test_a_bad_query_with_no_good_one_before_says_what_the_cards_shown_are(web: 
     assert "Showing every card: no query has worked yet." in page
     kept = html.unescape(web.get("/cards", params={"q": "t:monster frob:3", "last": "t:monster"}).text)
     assert "Showing the results of the last good query" in kept and "Showing every card" not in kept
+
+
+def test_an_empty_deck_is_not_said_to_be_owned(web: TestClient, database: Database) -> None:
+    """With cards in the collection, a deck with no cards yet is not "✓ you own every card"."""
+    from cardbase.db.collection import change_owned
+    from cardbase.db.queries import find_card
+
+    with database.session() as session:
+        goblin = find_card(session, "Crumb Goblin", "mea")
+    change_owned(database, goblin, 2, "set")
+    deck = make_deck(web)
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    heading = re.search(r'<h2 id="owned-h">([^<]*)</h2>', panels)
+    assert heading is not None and heading.group(1) == "Collection: no cards in the deck yet"
+    add(web, deck, "mea/demo/crumb-goblin")
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    assert '<h2 id="owned-h">Collection: ✓ you own every card</h2>' in panels
