@@ -134,7 +134,7 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
         source = f"{which} (pasted)"
     else:
         raise UsageError(f"{which}: choose a deck (a database deck, an example, or a pasted list)")
-    return load_resolved(database, resolved, source, house=house)
+    return load_resolved(database, resolved, source, house=house, drop_hint="remove it from the deck to leave it out")
 
 
 def check_game(game_id: str) -> str:

@@ -646,3 +646,15 @@ def test_a_kingdoms_land_marks_every_assumed_value_as_the_rooms_do(client: TestC
     assert unnamed, lands  # seed 2: a kingdom holds one
     for pts in unnamed:
         assert re.search(r"(· L\d+<abbr class=\"assumed\"|developed)", pts), pts
+
+
+def test_a_deck_with_a_card_of_unknown_stats_is_refused_with_a_remedy_the_page_offers(client: TestClient) -> None:
+    """The table cannot play Selounticia (the rulebook gives no cost, attack or defence): the refusal
+    says so and how to go on at the table, not with the command line's --drop-unknown."""
+    deck = "game: mea\n18 Crumb Goblin\n1 Selounticia\n"
+    body = {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": [{"text": deck}] * 2}
+    refused = client.post("/api/games", json=body)
+    assert refused.status_code in (400, 422), refused.text
+    said = " ".join(refused.json()["error"]["problems"])
+    assert "Selounticia (core): unknown cost" in said
+    assert "--drop-unknown" not in said and "remove it from the deck" in said
