@@ -476,20 +476,21 @@
     return widest;
   }
 
-  function fit(el) {
-    el.style.fontSize = "";
-    const width = room(el);
-    if (width <= 0) return;
-    const widest = widestWord(el);
-    if (widest > width) {
-      const scale = Math.max(SMALLEST, (width / widest) * 0.97);
-      el.style.fontSize = `${parseFloat(getComputedStyle(el).fontSize) * scale}px`;
-    }
-  }
-
   function fitAll(root) {
-    if (root instanceof Element && root.matches(NAMES)) fit(root);
-    if (root.querySelectorAll) for (const el of root.querySelectorAll(NAMES)) fit(el);
+    // every name reset, then every one measured, then the small ones set: one layout, not one per name
+    const names = Array.from(root.querySelectorAll ? root.querySelectorAll(NAMES) : []);
+    if (root instanceof Element && root.matches(NAMES)) names.push(root);
+    for (const el of names) el.style.fontSize = "";
+    const sizes = names.map((el) => {
+      const width = room(el);
+      const widest = width > 0 ? widestWord(el) : 0;
+      if (widest <= width) return "";
+      const scale = Math.max(SMALLEST, (width / widest) * 0.97);
+      return `${parseFloat(getComputedStyle(el).fontSize) * scale}px`;
+    });
+    names.forEach((el, k) => {
+      if (sizes[k]) el.style.fontSize = sizes[k];
+    });
   }
 
   let pending = false;
