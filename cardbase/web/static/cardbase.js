@@ -442,8 +442,9 @@
 
 /* Card names in narrow boxes (a phone's hand and board, the builder's grid): a word wider than its
  * box is set smaller, down to 60%, so that it shows whole instead of broken mid-word ("Pickpocke/t").
- * Past that the CSS's overflow-wrap still breaks it rather than letting it spill. Run on load, on a
- * resize and whenever a part of the page is swapped in (the builder's panels, the table's moves). */
+ * Past that the CSS's overflow-wrap still breaks it rather than letting it spill. Run on load, when a
+ * part of the page is swapped in (the builder's panels, the table's moves) and when a name's box
+ * changes size (the window, a tab or panel shown). */
 (() => {
   "use strict";
 
@@ -490,6 +491,10 @@
     });
     names.forEach((el, k) => {
       if (sizes[k]) el.style.fontSize = sizes[k];
+      if (resized && !watched.has(el)) {
+        watched.add(el);
+        resized.observe(el); // shown later (a tab, a folded panel) or its box resized: fitted again
+      }
     });
   }
 
@@ -502,6 +507,8 @@
       fitAll(document);
     });
   };
+  const watched = new WeakSet();
+  const resized = typeof ResizeObserver === "function" ? new ResizeObserver(later) : null;
   const start = () => {
     fitAll(document);
     new MutationObserver(later).observe(document.body, { childList: true, subtree: true });

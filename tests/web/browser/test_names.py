@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.web.browser.conftest import PHONE, ContextMaker, LiveServer
+from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, LiveServer
 from tests.web.browser.test_pages import make_deck
 
 BROKEN_WORDS = """(selector) => {
@@ -49,6 +49,11 @@ def test_the_builders_grid_keeps_long_words_whole_on_a_phone(
     page.goto(f"/decks/{deck_id}?layout=visual#deck-panel")
     page.wait_for_load_state("networkidle")
     assert broken(page) == []
+    laptop = new_context(viewport=LAPTOP).new_page()  # the deck's faces, laid out after the names are read
+    laptop.goto(f"/decks/{deck_id}?layout=visual")
+    laptop.wait_for_load_state("networkidle")
+    expect(laptop.locator("#deck .placeholder").first).to_be_visible()
+    assert broken(laptop) == []
 
 
 def test_a_phones_hand_and_board_keep_long_words_whole(new_context: ContextMaker, live_server: LiveServer) -> None:
