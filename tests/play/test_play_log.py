@@ -145,6 +145,16 @@ def test_mea_an_empty_hand_reads_no_cards_not_the_does_not_apply_dash():
     assert mine.endswith("hand no cards"), mine
 
 
+def test_mea_an_opponent_with_one_card_holds_1_card_not_1_cards():
+    from rich.console import Console
+
+    *_, s1 = _find(_mea_games, lambda action, before, after, s0, s1: len(s1.hand(1)) == 1)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(mea_view.table(s1.observation(0)))
+    theirs = next(line for line in console.export_text().splitlines() if line.startswith("P2 (blue):"))
+    assert theirs.endswith("hand 1 card"), theirs
+
+
 def test_mea_drawing_the_eleventh_card_asks_first():
     state = _mea_rules().new_initial_state(1)
     state.resolve_chance()
