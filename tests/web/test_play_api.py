@@ -658,3 +658,19 @@ def test_a_deck_with_a_card_of_unknown_stats_is_refused_with_a_remedy_the_page_o
     said = " ".join(refused.json()["error"]["problems"])
     assert "Selounticia (core): unknown cost" in said
     assert "--drop-unknown" not in said and "remove it from the deck" in said
+
+
+def test_a_number_option_whose_value_reads_oddly_says_what_it_means(client: TestClient) -> None:
+    """A rules option whose default is 0 meaning "none" (Méa's tiles_per_colour, board_size) or a seat
+    counted from 0 (Meio's first_player: 0 is P1) says so beside its field, not a bare 0."""
+    mea = client.get("/play?game=mea").text
+    for name, note in (
+        ("tiles_per_colour", "0: no cap"),
+        ("board_size", "0: the whole board"),
+        ("tile_supply", "0: no limit"),
+    ):
+        field = re.search(rf'<input name="rule_{name}"[^>]*>\s*<span class="muted small">([^<]*)</span>', mea)
+        assert field is not None and field.group(1) == note, name
+    meio = client.get("/play?game=meio").text
+    field = re.search(r'<input name="rule_first_player"[^>]*>\s*<span class="muted small">([^<]*)</span>', meio)
+    assert field is not None and field.group(1) == "0 is P1, 1 is P2, …"
