@@ -182,3 +182,18 @@ def source_label(source: str) -> str:
     if source.startswith(SOURCE_FILE_PREFIX):
         return f"imported from {source[len(SOURCE_FILE_PREFIX) :]}"
     return source
+
+
+def unknown_reason(source: str) -> tuple[str, str]:
+    """Why a card's values are unknown, by its source, and what gives them: (reason, remedy key).
+    The remedy key is ``import`` (bring real values from a file) or ``edit`` (the card was entered in
+    cardbase, so its values are the user's to type)."""
+    from cardbase.games.base import SOURCE_FILE_PREFIX, SOURCE_RULEBOOK
+
+    if source == SOURCE_RULEBOOK:
+        return "the rulebook does not give them", "import"
+    if source == SOURCE_USER:
+        return "not entered yet", "edit"
+    if source.startswith(SOURCE_FILE_PREFIX):
+        return f"left empty in {source[len(SOURCE_FILE_PREFIX) :]}", "import"
+    return "its source does not give them", "import"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -172,10 +173,15 @@ def show(
         )
     console().print(table)
     if data["unknown"]:
-        console().print(
-            f"unknown: {', '.join(data['unknown'])} (the rulebook does not give them; "
-            "import real values with `cardbase catalog import`)"
+        from cardbase.catalog.fields import unknown_reason
+
+        reason, remedy = unknown_reason(str(data["source"]))
+        how = (
+            f"give them with `cardbase catalog edit {shlex.quote(str(data['name']))} FIELD=VALUE`"
+            if remedy == "edit"
+            else "import real values with `cardbase catalog import`"
         )
+        console().print(f"unknown: {', '.join(data['unknown'])} ({reason}; {how})")
 
 
 @app.command()

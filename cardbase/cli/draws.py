@@ -252,7 +252,7 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
     if json:
         print_json(samples.as_dict())
         return
-    echo(f"{deck_title(deck)}: {hands} sample {samples.what}, seed {seed}")
+    echo(f"{deck_title(deck)}: {samples.what}; {hands} sample{'' if hands == 1 else 's'}, seed {seed}")
     for k, hand in enumerate(samples.hands, 1):
         extra = ""
         if hand.redeals:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardbase.decks.service import choose_format
-from cardbase.decks.stats import deck_stats, stat_text
+from cardbase.decks.stats import deck_stats, is_summary, stat_text
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.errors import UsageError
 
@@ -26,7 +26,7 @@ def _flat(data: dict[str, Any]) -> dict[str, Any]:
     for key, value in data.items():
         if key in _SKIP:
             continue
-        if isinstance(value, dict) and set(value) != {"total", "at_least", "unknown"}:
+        if isinstance(value, dict) and not is_summary(value):
             for k, v in value.items():
                 out[f"{key}.{k}"] = v
         else:

@@ -74,6 +74,8 @@ class OwnedReport:
 
     def summary(self) -> str:
         """One line: ``you own 28 of 32 cards; missing 4: 2 Crumb Goblin, 2 Tile Mole``."""
+        if not self.needed:
+            return "collection: no cards in the deck yet"
         if self.buildable:
             return f"collection: you own every card of it ({self.needed})"
         shown = [f"{line.missing} {line.name}" for line in self.lines if line.missing]

@@ -17,8 +17,34 @@ def _int(text: str) -> int:
     return (whole_number(text, 10**6) or 0) if text.isascii() else 0
 
 
-def _mean(values: list[int]) -> float | None:
-    return round(sum(values) / len(values), 2) if values else None
+def average(values: list[int | None]) -> dict[str, Any]:
+    """A mean that never looks exact when it is not: ``average`` is None when a value is unknown,
+    ``of_known`` is the mean of the known ones (None when there are none), ``known`` and ``unknown``
+    count them."""
+    known = [v for v in values if v is not None]
+    unknown = len(values) - len(known)
+    of_known = round(sum(known) / len(known), 2) if known else None
+    return {"average": None if unknown else of_known, "of_known": of_known, "known": len(known), "unknown": unknown}
+
+
+def average_text(a: dict[str, Any], nothing: str = "none") -> str:
+    """``2.5``, ``unknown (2.6 over the 5 known, 1 unknown)``, ``unknown (3 unknown)`` or, with no value to
+    average, ``— (NOTHING)``: an average with unknown parts never reads as exact."""
+    if a["average"] is not None:
+        return f"{a['average']:g}"
+    if not a["unknown"]:
+        return f"— ({nothing})"
+    if a["of_known"] is None:
+        return f"unknown ({a['unknown']} unknown)"
+    return f"unknown ({a['of_known']:g} over the {a['known']} known, {a['unknown']} unknown)"
+
+
+SUMMARY_KEYS = ({"total", "at_least", "unknown"}, {"average", "of_known", "known", "unknown"})
+
+
+def is_summary(value: Any) -> bool:
+    """Whether ``value`` is a ``total`` or an ``average`` (one statistic, not a table of counts)."""
+    return isinstance(value, dict) and set(value) in SUMMARY_KEYS
 
 
 def total(values: list[int | None]) -> dict[str, int | None]:
@@ -66,10 +92,8 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         out["mana_curve"] = dict(
             sorted(curve.items(), key=lambda kv: (kv[0] == "?", int(kv[0]) if kv[0] != "?" else 0))
         )
-        attack = [c.attack for c, n in monsters for _ in range(n) if c.attack is not None]
-        defence = [c.defence for c, n in monsters for _ in range(n) if c.defence is not None]
-        out["average_attack"] = _mean(attack)
-        out["average_defence"] = _mean(defence)
+        out["average_attack"] = average([c.attack for c, n in monsters for _ in range(n)])
+        out["average_defence"] = average([c.defence for c, n in monsters for _ in range(n)])
         out["monsters_with_unknown_attack"] = sum(n for c, n in monsters if c.attack is None)
         out["monsters_with_unknown_defence"] = sum(n for c, n in monsters if c.defence is None)
         out["cost_unknown"] = curve.get("?", 0)
@@ -130,8 +154,10 @@ def tag_counts(deck: Deck, resolved: ResolvedDeck) -> dict[str, int]:
 
 def stat_text(value: Any) -> str:
     """One statistic in words: totals with unknown parts say so, counts read ``4:1  5:2``, none is ``—``."""
-    if isinstance(value, dict) and set(value) == {"total", "at_least", "unknown"}:
+    if isinstance(value, dict) and set(value) == SUMMARY_KEYS[0]:
         return total_text(value)
+    if isinstance(value, dict) and set(value) == SUMMARY_KEYS[1]:
+        return average_text(value, "no monsters")
     if isinstance(value, dict):
         return "  ".join(f"{k}:{v}" for k, v in value.items()) or "—"
     return "unknown" if value is None else str(value)

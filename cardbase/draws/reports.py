@@ -222,6 +222,8 @@ def sample_report(deck: Setup, model: Draws, hands: int, seed: int, cards: int |
             model.check(size)
             drawn = sample_hands(copies, size, hands, seed)
             what = {"meio": "Meio deals", "mea": "Méa opening hands"}.get(deck.game, "hands") + f" of {size}"
+            if deck.game == "mea" and size > opening:  # the cards past the opening are drawn, a turn at a time
+                what = f"Méa hands: the opening {opening}, then {size - opening} drawn"
     except ValueError as error:
         raise UsageError(f"{deck.source}: {error}") from None
     if deck.game == "meio":

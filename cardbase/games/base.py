@@ -203,6 +203,9 @@ class Rules(ABC):
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """The options that take one of a few words (name → the words, the default first among them
     or not): what a form offers as a list and ``--rule`` completes."""
+    option_notes: ClassVar[Mapping[str, str]] = {}
+    """A few words beside an option whose value reads oddly on its own (a 0 that means none, a seat
+    counted from 0), as a form shows it."""
 
     @property
     @abstractmethod

@@ -97,11 +97,21 @@ def load_deck(
     return load_resolved(database, resolve_file(database, path, "mea"), str(path), drop_unknown, house)
 
 
+DROP_HINT = "pass --drop-unknown to leave it out"
+"""How a command leaves out a card of unknown stats (``sim``, ``play``, ``lab``)."""
+
+
 def load_resolved(
-    database: Database, resolved: Any, source: str, drop_unknown: bool = False, house: HouseFormats | None = None
+    database: Database,
+    resolved: Any,
+    source: str,
+    drop_unknown: bool = False,
+    house: HouseFormats | None = None,
+    drop_hint: str = DROP_HINT,
 ) -> LoadedDeck:
     """A resolved Méa deck (a file, a database deck, a pasted list) checked and ready to play;
-    ``source`` names it in messages. See :func:`load_deck`."""
+    ``source`` names it in messages, ``drop_hint`` says how the caller leaves out a card of unknown
+    stats (the table has no --drop-unknown). See :func:`load_deck`."""
     from sqlmodel import col, select
 
     from cardbase.db.models import Card
@@ -131,7 +141,7 @@ def load_resolved(
             [
                 *unknown,
                 "a card with unknown stats cannot be simulated: import its values "
-                "(cardbase catalog import FILE --game mea) or pass --drop-unknown to leave it out",
+                f"(cardbase catalog import FILE --game mea) or {drop_hint}",
             ],
             writes=False,
         )

@@ -85,7 +85,8 @@ def table(observation: MeaObservation) -> Any:
         if seat == me:
             t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "no cards")  # "—": n/a
         else:
-            t.append(f"{len(v.hand(seat))} cards")
+            held = len(v.hand(seat))
+            t.append(f"{held} card{'' if held == 1 else 's'}")
         lines.append(t)
     choice = v.choice()
     if choice is not None:

@@ -18,7 +18,14 @@ from cardbase.errors import CardbaseError, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
-from cardbase.games.meikyu.pool import CardPool, Resolution, assumed_census, assumed_summary, resolve_pool
+from cardbase.games.meikyu.pool import (
+    ASSUMED_CARD,
+    CardPool,
+    Resolution,
+    assumed_census,
+    assumed_summary,
+    resolve_pool,
+)
 from cardbase.sim.stats import number
 from cardbase.stats import score_interval
 
@@ -364,6 +371,15 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
         label: str = t.llabels[e >> 1] or t.lnames[e >> 1]
         return label.split(" (")[0]
 
+    assumed = frozenset(before.rules.pool.assumed)
+
+    def worth(k: int, field: str, value: int) -> str:
+        """A land's points, marked as the board marks them when the assumption profile gave them."""
+        name = t.lnames[k]
+        if f"{name} {field}" in assumed or f"{name} {ASSUMED_CARD}" in assumed:
+            return f"{value}* pt, assumed"
+        return f"{value} pt"
+
     held_before = {e >> 1: s for s in range(n) for e in before.lands[s]}
     for s in range(n):
         old = {e >> 1: e for e in before.lands[s]}
@@ -373,9 +389,11 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
                 if k in held_before:
                     lines.append(f"{seat(s)} takes {land(e)} from {seat(held_before[k])}")
                 else:
-                    lines.append(f"{seat(s)} conquers {t.lnames[k]}: the land {land(e)} ({t.points[k]} pt)")
+                    lines.append(
+                        f"{seat(s)} conquers {t.lnames[k]}: the land {land(e)} ({worth(k, 'points', t.points[k])})"
+                    )
             elif e & 1 and not old[k] & 1:
-                lines.append(f"{seat(s)} develops {land(e)}: now {t.dev_points[k]} pt")
+                lines.append(f"{seat(s)} develops {land(e)}: now {worth(k, 'developed_points', t.dev_points[k])}")
         for k, e in old.items():
             if k not in new and not any(k in {x >> 1 for x in after.lands[r]} for r in range(n)):
                 lines.append(f"{seat(s)} loses {land(e)}")

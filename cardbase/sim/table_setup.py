@@ -67,18 +67,20 @@ def example_decks(game_id: str = "mea") -> list[str]:
 
 def rule_fields(game_id: str) -> list[dict[str, Any]]:
     """The rules options a table offers (those of ``--rule``): name, kind (``choice`` for one of
-    a few words, then ``choices`` lists them), and default."""
+    a few words, then ``choices`` lists them), default, and a note (what a bare 0 means; or "")."""
     from cardbase.sim.registry import game
 
     kinds = {str: "text", int: "number", bool: "yes/no"}
     entry = game(game_id)
     choices = entry.rules_class().option_choices
+    notes = entry.rules_class().option_notes
     out: list[dict[str, Any]] = []
     for name, (kind, default) in entry.rule_defaults().items():
         if name in choices:
             out.append({"name": name, "kind": "choice", "default": default, "choices": list(choices[name])})
         else:
             out.append({"name": name, "kind": kinds[kind], "default": default})
+        out[-1]["note"] = notes.get(name, "")
     return out
 
 
@@ -134,7 +136,7 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
         source = f"{which} (pasted)"
     else:
         raise UsageError(f"{which}: choose a deck (a database deck, an example, or a pasted list)")
-    return load_resolved(database, resolved, source, house=house)
+    return load_resolved(database, resolved, source, house=house, drop_hint="remove it from the deck to leave it out")
 
 
 def check_game(game_id: str) -> str:

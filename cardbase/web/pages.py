@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from cardbase.catalog.fields import source_label
+from cardbase.catalog.fields import source_label, unknown_reason
 from cardbase.errors import InvalidData, UnknownCard, counted, visible
 from cardbase.games.base import is_demo
 from cardbase.stats import percent
@@ -116,6 +116,7 @@ TEMPLATES.env.globals.update(
     demo_badge=demo_badge,
     is_demo=is_demo,
     source_label=source_label,
+    unknown_reason=unknown_reason,
 )
 
 

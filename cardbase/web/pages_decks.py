@@ -469,9 +469,9 @@ SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def stat_cell(key: str, value: Any) -> str:
     """A statistic as the stats panel shows it: counts read ``1: 12 · 2: 11`` (suits by their signs), totals
     with unknown parts say so (as ``deck stats`` prints them)."""
-    from cardbase.decks.stats import stat_text
+    from cardbase.decks.stats import is_summary, stat_text
 
-    if isinstance(value, dict) and value and "total" not in value:
+    if isinstance(value, dict) and value and not is_summary(value):
         signs = SUIT_SIGNS if key == "suits" else {}
         return " · ".join(
             f"{signs.get(str(k), k)}:\u00a0{n}" for k, n in value.items()

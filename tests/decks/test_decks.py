@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardbase.decks.diff import deck_diff, diff_lines
 from cardbase.decks.files import decode, encode, parse_json, write_deck
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.decks.service import catalog_index, resolve_file, resolve_text, validate_resolved
-from cardbase.decks.stats import deck_stats
+from cardbase.decks.stats import deck_stats, stats_lines
 from cardbase.decks.text import parse_text
 from cardbase.errors import UnreadableInput, UsageError
 from tests.conftest import REPO
@@ -251,9 +252,25 @@ def test_mea_stats_against_a_hand_count(database) -> None:
     # Crumb Goblin 1/1/2, Bramble Bear 4/5/4, Selounticia unknown, Pep Talk assist cost 1
     assert stats["by_type"] == {"assist": 2, "monster": 6}
     assert stats["mana_curve"] == {"1": 5, "4": 2, "?": 1}
-    assert stats["average_attack"] == round((3 * 1 + 2 * 5) / 5, 2)
-    assert stats["average_defence"] == round((3 * 2 + 2 * 4) / 5, 2)
+    # Selounticia's attack and defence are unknown: the averages are unknown too, with what is known beside
+    assert stats["average_attack"] == {"average": None, "of_known": round(13 / 5, 2), "known": 5, "unknown": 1}
+    assert stats["average_defence"] == {"average": None, "of_known": round(14 / 5, 2), "known": 5, "unknown": 1}
     assert stats["monsters_with_unknown_attack"] == 1
+    assert "average attack: unknown (2.6 over the 5 known, 1 unknown)" in stats_lines(stats)
+
+
+def test_mea_averages_are_numbers_only_when_every_value_is_known(database) -> None:
+    known = deck_stats(resolve_text(database, parse_text("game: mea\n3 Crumb Goblin\n2 Bramble Bear\n")), None)
+    assert known["average_attack"] == {"average": 2.6, "of_known": 2.6, "known": 5, "unknown": 0}
+    assert "average attack: 2.6" in stats_lines(known)
+    unknown = deck_stats(resolve_text(database, parse_text("game: mea\n1 Selounticia\n")), None)
+    assert "average attack: unknown (1 unknown)" in stats_lines(unknown)
+    assists = deck_stats(resolve_text(database, parse_text("game: mea\n2 Pep Talk\n")), None)
+    assert "average attack: — (no monsters)" in stats_lines(assists)  # not unknown: nothing to average
+    a = resolve_text(database, parse_text("game: mea\n3 Crumb Goblin\n2 Bramble Bear\n"))
+    b = resolve_text(database, parse_text("game: mea\n3 Crumb Goblin\n2 Bramble Bear\n1 Selounticia\n"))
+    moved = "\n".join(diff_lines(deck_diff(a, b)))
+    assert "average attack: 2.6 → unknown (2.6 over the 5 known, 1 unknown)" in moved
 
 
 def test_meikyu_stats_count_unknowns(database) -> None:

@@ -183,3 +183,14 @@ def test_a_deck_with_errors_exits_1_listing_them(db_url: str) -> None:
 def test_help_has_an_example(db_url: str) -> None:
     result = runner.invoke(app, ["draws", "--help"])
     assert result.exit_code == 0 and "Example: cardbase draws" in result.stdout
+
+
+def test_a_mea_sample_past_the_opening_says_what_was_drawn(db_url: str) -> None:
+    """``--sample 1 --cards 7`` is Méa's opening 5 and then 2 cards drawn (the builder's goldfish):
+    the heading says so, and one sample is not "hands"."""
+    result = run(db_url, GOBLIN, "--sample", "1", "--seed", "1", "--cards", "7")
+    assert result.exit_code == 0, result.output
+    head = result.stdout.splitlines()[0]
+    assert head.endswith(": Méa hands: the opening 5, then 2 drawn; 1 sample, seed 1"), head
+    head = run(db_url, GOBLIN, "--sample", "5", "--seed", "1").stdout.splitlines()[0]
+    assert head.endswith(": Méa opening hands of 5; 5 samples, seed 1"), head

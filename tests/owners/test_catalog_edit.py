@@ -321,3 +321,22 @@ def test_the_editor_takes_every_games_fields(
     assert [e["action"] for e in history["edits"]] == ["edit", "add"]
     with database.session() as session:
         assert getattr(find_card(session, values["name"], game), field) == edit[field]
+
+
+def test_an_unknown_value_says_why_by_the_cards_source(db_url: str, client: TestClient) -> None:
+    """A card entered in cardbase whose cost was left empty is not missing from a rulebook: the card's
+    page and ``cards show`` say the value was not entered, and how to give it; a rulebook card still
+    says the rulebook does not give it."""
+    code, _, err = run(
+        db_url, "catalog", "add", "--game", "mea", "name=Mystery Imp", "type=monster", "def=2", "set=mine"
+    )
+    assert code == 0, err
+    code, out, _ = run(db_url, "cards", "show", "Mystery Imp")
+    said = " ".join(out.split())
+    assert "unknown: cost, attack (not entered yet;" in said and "the rulebook" not in said
+    assert "cardbase catalog edit" in said
+    code, out, _ = run(db_url, "cards", "show", "grimor")
+    assert "unknown: copies (the rulebook does not give them;" in " ".join(out.split())
+    page = client.get("/cards/mea/mine/mystery-imp").text
+    assert "Unknown: cost, attack (not entered yet;" in page and "the rulebook does not give" not in page
+    assert "Unknown: copies (the rulebook does not give them;" in client.get("/cards/meikyu/core/grimoire").text

@@ -4,6 +4,7 @@ human's observations before and after an action (Méa, Meio, Meikyu)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -144,6 +145,16 @@ def test_mea_an_empty_hand_reads_no_cards_not_the_does_not_apply_dash():
     assert mine.endswith("hand no cards"), mine
 
 
+def test_mea_an_opponent_with_one_card_holds_1_card_not_1_cards():
+    from rich.console import Console
+
+    *_, s1 = _find(_mea_games, lambda action, before, after, s0, s1: len(s1.hand(1)) == 1)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(mea_view.table(s1.observation(0)))
+    theirs = next(line for line in console.export_text().splitlines() if line.startswith("P2 (blue):"))
+    assert theirs.endswith("hand 1 card"), theirs
+
+
 def test_mea_drawing_the_eleventh_card_asks_first():
     state = _mea_rules().new_initial_state(1)
     state.resolve_chance()
@@ -208,6 +219,9 @@ def test_meikyu_a_conquest_and_a_failed_quest_are_said():
     lines = play_effects(before, after, str(action))
     (new,) = [room for room, _ in s1.kingdom(0) if room not in {r for r, _ in s0.kingdom(0)}]
     assert any(ln.startswith("P1 (you) conquers " + new) or ln.startswith("P1 (you) takes ") for ln in lines), lines
+    # the land's points come from the assumption profile (the rulebook gives none): the log says so, as the board does
+    conquest = [ln for ln in lines if " conquers " in ln]
+    assert all(re.search(r"\(\d+\* pt, assumed\)$", ln) for ln in conquest), conquest
     assert f"P1 (you): {s0.points(0)} → {s1.points(0)} pts" in lines
 
     def failed(action, before, after, s0, s1):

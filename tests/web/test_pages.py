@@ -880,3 +880,43 @@ def test_a_server_with_house_formats_offers_checks_and_keeps_them(database: Data
         assert made.status_code == 201 and made.json()["format"] == "highlander"
         refused = web.patch(f"/api/decks/{deck}", json={"format": "named-cards"})  # a Meikyu house format
         assert refused.status_code == 400 and "mea has no format 'named-cards'" in refused.json()["error"]["message"]
+
+
+def test_builder_stats_show_an_average_over_unknown_values_as_unknown(web: TestClient) -> None:
+    """Selounticia's attack and defence are unknown (the rulebook does not give them): the panel's
+    averages say unknown, with the mean of the known values beside it, never a bare number."""
+    deck = make_deck(web)
+    add(web, deck, "mea/demo/crumb-goblin", 3)
+    add(web, deck, "mea/core/selounticia")
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    row = re.search(r"<th[^>]*>average attack</th>\s*<td[^>]*>([^<]*)</td>", panels)
+    assert row, panels
+    assert row.group(1) == "unknown (1 over the 3 known, 1 unknown)"
+
+
+def test_a_bad_query_with_no_good_one_before_says_what_the_cards_shown_are(web: TestClient) -> None:
+    """Opened from a link (or the form without JavaScript), a bad query has no last good query to
+    keep: the page shows every card and must say so, not list them under the error as if they were
+    its results."""
+    page = html.unescape(web.get("/cards", params={"q": "t:monster frob:3"}).text)
+    assert "That query does not work:" in page
+    assert "Showing every card: no query has worked yet." in page
+    kept = html.unescape(web.get("/cards", params={"q": "t:monster frob:3", "last": "t:monster"}).text)
+    assert "Showing the results of the last good query" in kept and "Showing every card" not in kept
+
+
+def test_an_empty_deck_is_not_said_to_be_owned(web: TestClient, database: Database) -> None:
+    """With cards in the collection, a deck with no cards yet is not "✓ you own every card"."""
+    from cardbase.db.collection import change_owned
+    from cardbase.db.queries import find_card
+
+    with database.session() as session:
+        goblin = find_card(session, "Crumb Goblin", "mea")
+    change_owned(database, goblin, 2, "set")
+    deck = make_deck(web)
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    heading = re.search(r'<h2 id="owned-h">([^<]*)</h2>', panels)
+    assert heading is not None and heading.group(1) == "Collection: no cards in the deck yet"
+    add(web, deck, "mea/demo/crumb-goblin")
+    panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
+    assert '<h2 id="owned-h">Collection: ✓ you own every card</h2>' in panels

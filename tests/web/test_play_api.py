@@ -622,3 +622,55 @@ def test_a_finished_meio_game_shows_its_result_and_final_trick_not_an_empty_tabl
         assert summary in center and 'last-trick" open' in center
         shown = re.findall(r'<span class="face-name">([^<]*)</span>', center)
         assert shown == cards, (shown, cards)
+
+
+def test_the_start_page_marks_a_yes_no_options_default_as_every_other_default(client: TestClient) -> None:
+    """The rules options say "each shows its default": a yes/no option (Méa's list_losing_draws, off
+    by default) marks its default word as a list of words does."""
+    page = client.get("/play?game=mea").text
+    select = re.search(r'<select name="rule_list_losing_draws">(.*?)</select>', page)
+    assert select is not None
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]*)</option>', select.group(1))
+    assert options == [("yes", "", "yes"), ("no", " selected", "no (default)")]
+
+
+def test_a_kingdoms_land_marks_every_assumed_value_as_the_rooms_do(client: TestClient) -> None:
+    """A land the assumption profile adds whole (an "Unnamed room") has an assumed level as well as
+    assumed points: in a kingdom it reads ``2 pt* · L6*``, as a face-up room marks its level, never a
+    bare ``L6`` that reads as a rulebook value."""
+    made = new_game(client, "meikyu", ["heuristic", "heuristic"], seed=2)
+    settle(client, made["id"])
+    page = client.get(f"/play/{made['id']}").text  # the game is over: every kingdom shown
+    lands = re.findall(r'<span class="land-name">([^<]*)</span>.*?<span class="land-pts">(.*?)</span>', page, re.S)
+    unnamed = [pts for name, pts in lands if name.startswith("Unnamed room")]
+    assert unnamed, lands  # seed 2: a kingdom holds one
+    for pts in unnamed:
+        assert re.search(r"(· L\d+<abbr class=\"assumed\"|developed)", pts), pts
+
+
+def test_a_deck_with_a_card_of_unknown_stats_is_refused_with_a_remedy_the_page_offers(client: TestClient) -> None:
+    """The table cannot play Selounticia (the rulebook gives no cost, attack or defence): the refusal
+    says so and how to go on at the table, not with the command line's --drop-unknown."""
+    deck = "game: mea\n18 Crumb Goblin\n1 Selounticia\n"
+    body = {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": [{"text": deck}] * 2}
+    refused = client.post("/api/games", json=body)
+    assert refused.status_code in (400, 422), refused.text
+    said = " ".join(refused.json()["error"]["problems"])
+    assert "Selounticia (core): unknown cost" in said
+    assert "--drop-unknown" not in said and "remove it from the deck" in said
+
+
+def test_a_number_option_whose_value_reads_oddly_says_what_it_means(client: TestClient) -> None:
+    """A rules option whose default is 0 meaning "none" (Méa's tiles_per_colour, board_size) or a seat
+    counted from 0 (Meio's first_player: 0 is P1) says so beside its field, not a bare 0."""
+    mea = client.get("/play?game=mea").text
+    for name, note in (
+        ("tiles_per_colour", "0: no cap"),
+        ("board_size", "0: the whole board"),
+        ("tile_supply", "0: no limit"),
+    ):
+        field = re.search(rf'<input name="rule_{name}"[^>]*>\s*<span class="muted small">([^<]*)</span>', mea)
+        assert field is not None and field.group(1) == note, name
+    meio = client.get("/play?game=meio").text
+    field = re.search(r'<input name="rule_first_player"[^>]*>\s*<span class="muted small">([^<]*)</span>', meio)
+    assert field is not None and field.group(1) == "0 is P1, 1 is P2, …"

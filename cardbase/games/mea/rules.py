@@ -314,6 +314,11 @@ class MeaRules(Rules):
     triggered_after: str = "sentence"
     board_size: int = 0
 
+    option_notes: ClassVar[Mapping[str, str]] = {
+        "tile_supply": "0: no limit",
+        "tiles_per_colour": "0: no cap",
+        "board_size": "0: the whole board",
+    }
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "adjacency": (B.ORTHOGONAL, B.DIAGONAL),
         "attack_rule": ("one", "all"),

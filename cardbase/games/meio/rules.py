@@ -45,6 +45,7 @@ class MeioRules(Rules):
     """
 
     game_id: ClassVar[str] = "meio"
+    option_notes: ClassVar[Mapping[str, str]] = {"first_player": "0 is P1, 1 is P2, …"}
     title: ClassVar[str] = "Meio"
 
     players: int = 4

@@ -271,7 +271,7 @@
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !builder.contains(form)) return;
-    if (form.method.toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
+    if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
@@ -438,4 +438,83 @@
       }
     });
   }
+})();
+
+/* Card names in narrow boxes (a phone's hand and board, the builder's grid): a word wider than its
+ * box is set smaller, down to 60%, so that it shows whole instead of broken mid-word ("Pickpocke/t").
+ * Past that the CSS's overflow-wrap still breaks it rather than letting it spill. Run on load, when a
+ * part of the page is swapped in (the builder's panels, the table's moves) and when a name's box
+ * changes size (the window, a tab or panel shown). */
+(() => {
+  "use strict";
+
+  const NAMES = ".card-name, .placeholder, .face-name, .mon-name, .hand-name";
+  const WORD = /[^\s\-\u2010-\u2014/]+/g; // a line may break after a hyphen: that is between words
+  const SMALLEST = 0.6;
+
+  function room(el) {
+    // an inline name's room is its parent's line; a block's, its own content box
+    const box = getComputedStyle(el).display === "inline" ? el.parentElement : el;
+    if (!box) return 0;
+    const style = getComputedStyle(box);
+    return box.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
+  }
+
+  function widestWord(el) {
+    // as drawn: a word broken over two lines is as wide as its pieces together
+    let widest = 0;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(WORD)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        let width = 0;
+        for (const rect of range.getClientRects()) width += rect.width;
+        widest = Math.max(widest, width);
+      }
+    }
+    return widest;
+  }
+
+  function fitAll(root) {
+    // every name reset, then every one measured, then the small ones set: one layout, not one per name
+    const names = Array.from(root.querySelectorAll ? root.querySelectorAll(NAMES) : []);
+    if (root instanceof Element && root.matches(NAMES)) names.push(root);
+    for (const el of names) el.style.fontSize = "";
+    const sizes = names.map((el) => {
+      const width = room(el);
+      const widest = width > 0 ? widestWord(el) : 0;
+      if (widest <= width) return "";
+      const scale = Math.max(SMALLEST, (width / widest) * 0.97);
+      return `${parseFloat(getComputedStyle(el).fontSize) * scale}px`;
+    });
+    names.forEach((el, k) => {
+      if (sizes[k]) el.style.fontSize = sizes[k];
+      if (resized && !watched.has(el)) {
+        watched.add(el);
+        resized.observe(el); // shown later (a tab, a folded panel) or its box resized: fitted again
+      }
+    });
+  }
+
+  let pending = false;
+  const later = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fitAll(document);
+    });
+  };
+  const watched = new WeakSet();
+  const resized = typeof ResizeObserver === "function" ? new ResizeObserver(later) : null;
+  const start = () => {
+    fitAll(document);
+    new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+    window.addEventListener("resize", later);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(later);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -98,7 +98,10 @@
   // Forms (a legal action, a typed one, undo) by fetch: the answer is the page, new or refused.
   table.addEventListener("submit", async (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    // The attributes, not form.action / form.method: a field named "action" (the typed action's box)
+    // or "method" shadows those properties.
+    if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    const address = new URL(form.getAttribute("action") || window.location.href, window.location.href).href;
     event.preventDefault();
     const data = new FormData(form);
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
@@ -106,7 +109,7 @@
     const started = swaps;
     for (const button of form.querySelectorAll("button")) button.disabled = true;
     try {
-      const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin" });
+      const response = await fetch(address, { method: "POST", body: data, credentials: "same-origin" });
       const html = await response.text();
       if (!answer(html, mine, started, false) && form.isConnected) {
         // Its answer not shown (a later one is, or was): the form and the board take clicks again.

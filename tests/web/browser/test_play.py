@@ -69,6 +69,25 @@ def test_a_person_plays_a_meio_round_against_agents(new_context: ContextMaker) -
     expect(page.locator("#seats")).to_contain_text("heuristic")
 
 
+def test_an_action_typed_in_the_box_is_played_in_place(new_context: ContextMaker) -> None:
+    """The "Or type an action" form holds an input named ``action``, which shadows the form's own
+    ``action`` property: the page must post to the form's address (it posted to
+    ``/play/[object HTMLInputElement]``, 405), and a typed move is played like a clicked one."""
+    context: BrowserContext = new_context()
+    page = context.new_page()
+    start(page, "meio", 3, {0: "human", 1: "heuristic", 2: "random"})
+    page.evaluate("window.sameDocument = true")
+    expect(page.locator("#status")).to_contain_text("Your move")
+    first = str(page.locator("#actions button.action").first.text_content()).strip()
+    assert first.startswith("split"), first
+    before = version(page)
+    page.locator("#typed input[name=action]").fill(first)
+    page.locator("#typed button[type=submit]").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
+    expect(page.locator("#log")).to_contain_text("P1 (you): split")
+    assert page.evaluate("window.sameDocument") is True  # played in place, not by the plain form's reload
+
+
 def test_hot_seat_hands_the_device_over(new_context: ContextMaker) -> None:
     context = new_context()
     page = context.new_page()

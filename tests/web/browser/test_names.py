@@ -1,0 +1,77 @@
+"""Card names in narrow boxes (a phone's hand and board, the builder's grid) keep their words whole:
+a word longer than its box is set smaller rather than broken mid-word ("Pickpocke/t Ferret")."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, LiveServer
+from tests.web.browser.test_pages import make_deck
+
+BROKEN_WORDS = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const words = /[^\\s\\-\\u2010-\\u2014\\/]+/g;  // a break after a hyphen is a break between words
+      let m;
+      while ((m = words.exec(node.textContent))) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        const box = node.parentElement;
+        if (lines.size > 1) out.push(`${m[0]} in .${box.className} (${box.clientWidth} px)`);
+      }
+    }
+  }
+  return out;
+}"""
+NAMES = ".card-name, .placeholder, .face-name, .mon-name, .hand-name"
+LONG = {"Royal Cartographer": 10, "Pickpocket Ferret": 10, "Dragon of Mild Inconvenience": 2}
+
+
+def broken(page: Page) -> list[str]:
+    return list(page.evaluate(BROKEN_WORDS, NAMES))
+
+
+def test_the_builders_grid_keeps_long_words_whole_on_a_phone(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    deck_id, _ = make_deck(live_server, "mea", LONG)
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(f"/decks/{deck_id}?q=cartographer+or+pickpocket+or+inconvenience")
+    expect(page.locator("#results .card-name")).to_have_count(3)
+    page.wait_for_load_state("networkidle")
+    assert broken(page) == []
+    page.goto(f"/decks/{deck_id}?layout=visual#deck-panel")
+    page.wait_for_load_state("networkidle")
+    assert broken(page) == []
+    laptop = new_context(viewport=LAPTOP).new_page()  # the deck's faces, laid out after the names are read
+    laptop.goto(f"/decks/{deck_id}?layout=visual")
+    laptop.wait_for_load_state("networkidle")
+    expect(laptop.locator("#deck .placeholder").first).to_be_visible()
+    assert broken(laptop) == []
+
+
+def test_a_phones_hand_and_board_keep_long_words_whole(new_context: ContextMaker, live_server: LiveServer) -> None:
+    deck = "".join(f"{n} {name}\n" for name, n in LONG.items())
+    body = {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "seed": 1}
+    with httpx.Client(base_url=live_server.url, timeout=60) as http:
+        made = http.post("/api/games", json={**body, "decks": [{"text": deck}, {"text": deck}]}).json()
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(made["seats"][0]["url"].split(live_server.url, 1)[1])
+    page.wait_for_url(lambda url: "key=" not in url)
+    expect(page.locator("#status")).to_contain_text("Your move")
+    before = page.locator("#table").get_attribute("data-version")
+    page.locator("#actions button.action", has_text="draw 5").click()  # the opening hand: names in the hand
+    expect(page.locator("#table")).not_to_have_attribute("data-version", str(before))
+    expect(page.locator(".face-name").first).to_be_visible()
+    assert broken(page) == []
+    before = page.locator("#table").get_attribute("data-version")
+    page.locator("#actions button.action", has_text="summon Royal Cartographer").first.click()  # a name on the board
+    expect(page.locator("#table")).not_to_have_attribute("data-version", str(before))
+    expect(page.locator(".mon-name", has_text="Royal Cartographer").first).to_be_visible()
+    assert broken(page) == []
