@@ -47,6 +47,9 @@ _MEIKYU: dict[str, Phrase] = {
     "goal_check": lambda v: (
         "the goal is checked at the end of each turn" if v == "end" else "reaching the goal during a turn ends the game"
     ),
+    "refugee_order": lambda v: (
+        "the turn's player orders a Refugee's discards" if v == "turn" else "a Refugee's drawer orders its discards"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -87,6 +87,7 @@ RULES = [
     ("meikyu", ["harem=everyone\x1b[2J"], "harem"),
     ("meikyu", ["sword=One"], "sword"),
     ("meikyu", ["goal_check=mid-turn"], "goal_check"),
+    ("meikyu", ["refugee_order=defender"], "refugee_order"),
 ]
 
 

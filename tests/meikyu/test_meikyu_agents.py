@@ -177,3 +177,39 @@ def test_ismcts_searches_a_second_action_after_mixed_area_with_that_decisions_ow
     for seed in range(6):
         agent = IsmctsAgent(state.rules, 0, seed, iters=60, candidates=30, prior=0, confidence=0)
         assert agent.act(obs, legal) in legal
+
+
+def test_every_agent_orders_a_refugee_drawn_out_of_turn_and_the_sample_keeps_the_set_aside_cards():
+    """P2's Casino draw in P1's turn is a Refugee (refugee_order="turn"): P2 picks the cards one at a time,
+    they are set aside face up, and P1 orders them. The agents decide from the observation alone."""
+    from cardbase.games.meikyu.agents import IsmctsAgent
+    from tests.meikyu.helpers import act, draw, roll
+
+    state = position(2, hands=[{"Executioner": 1, "Gotcha!": 1}, {"Bee": 1, "Cook": 1, "Jehu": 1}],
+                     lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(state, 1, 6)
+    act(state, "discard Executioner", "draw")
+    draw(state, "Refugee")
+    act(state, "discard Jehu")  # one set aside, one to go
+    rng = random.Random(5)
+    for step in ("refugee", "discard order"):
+        assert state.decision == step
+        me = state.current_player
+        obs = state.observation(me)
+        legal = state.legal_actions()
+        for _ in range(5):
+            hands, kpile, mpile, archives = sample_hidden(obs, rng)
+            rebuilt = MeikyuState.from_parts(obs, hands, kpile, mpile, archives)
+            assert rebuilt.observation(me) == obs and rebuilt.legal_actions() == legal
+            assert rebuilt.in_play() == state.in_play()
+        agents = [
+            RandomAgent(state.rules, me, 1),
+            HeuristicAgent(state.rules, me, 1),
+            SearchAgent(state.rules, me, 1, **FAST_SEARCH),
+            IsmctsAgent(state.rules, me, 1, iters=30),
+        ]
+        for agent in agents:
+            assert agent.act(obs, legal) in legal
+        act(state, "discard Bee")
+    assert state.decision != "discard order" and state.in_play() == ()

@@ -151,6 +151,41 @@ def test_refugee_with_an_empty_hand_discards_nothing():
     assert state.decision == "action" and state.refugees(0) == 1
 
 
+def _casino_refugee_for_p2(p2_hand, **options):
+    """P1's failed aggression; P2 rolled a 6 with the Casino and draws a Refugee (the Tomb still in the pile)."""
+    lands = [[], ["Room of the Money Eater", *options.pop("p2_lands", ())]]
+    state = position(2, rules_options=options, hands=[{"Executioner": 1, "Gotcha!": 1}, p2_hand], lands=lands)
+    act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(state, 1, 6)
+    act(state, "discard Executioner", "draw")
+    draw(state, "Refugee")
+    return state
+
+
+def test_a_refugee_drawn_out_of_turn_with_one_card_in_hand_goes_without_an_order():
+    state = _casino_refugee_for_p2({"Bee": 1})
+    assert words(state) == {"discard Bee"} and state.current_player == 1
+    act(state, "discard Bee")
+    assert state.decision != "discard order" and state.in_play() == () and state.discard_pile()[-1] == "Bee"
+
+
+def test_a_refugee_drawn_out_of_turn_with_two_of_one_card_goes_without_an_order():
+    state = _casino_refugee_for_p2({"Bee": 2, "Cook": 1})
+    act(state, "discard Bee", "discard Bee")
+    assert state.decision != "discard order" and state.in_play() == () and state.hand(1) == {"Cook": 1}
+
+
+def test_a_refugee_as_a_land_drawn_out_of_turn_is_ordered_before_the_land_limit():
+    """refugee=land: the two cards go first (ordered by the turn's player), then the land over the limit."""
+    more = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8"]
+    state = _casino_refugee_for_p2({"Bee": 1, "Cook": 1}, refugee="land", p2_lands=more)
+    act(state, "discard Cook", "discard Bee")
+    assert state.decision == "discard order" and state.current_player == 0
+    act(state, "discard Cook")
+    assert state.decision == "land limit" and state.current_player == 1 and state.land_count(1) == 6
+    assert state.discard_pile()[-2:] == ("Cook", "Bee")
+
+
 # --- 3. Discard excess cards: the bound -------------------------------------------------------
 
 

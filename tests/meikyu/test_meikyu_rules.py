@@ -844,6 +844,57 @@ def test_refugee_as_a_land_counts_for_the_land_limit(refugee):
     assert state.decision == "action" and state.land_count(0) == 5 and state.refugees(0) == 1
 
 
+def _defender_draws_a_refugee(refugee_order: str) -> MeikyuState:
+    """P1 attacks P2, who owns the Casino and rolls a 6; after the used cards, P2's Casino draw is a Refugee
+    (the Tomb is still in the Meikyu pile: the order of discards matters)."""
+    state = position(2, rules_options={"refugee_order": refugee_order},
+                     hands=[{"Executioner": 1, "Gotcha!": 1}, {"Bee": 1, "Cook": 1, "Jehu": 1}],
+                     lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(state, 1, 6)  # 3 + 1 against 6: the aggression fails; P2 rolled a 6 with the Casino
+    act(state, "discard Executioner")  # P1 orders the used cards
+    assert state.decision == "casino" and state.current_player == 1
+    act(state, "draw")
+    draw(state, "Refugee")
+    assert state.decision == "refugee" and state.current_player == 1 and state.refugees(1) == 1
+    act(state, "discard Jehu", "discard Bee")  # the drawer chooses which two cards
+    return state
+
+
+def test_a_refugee_drawn_out_of_turn_the_turn_player_orders_its_two_discards():
+    """Refugee — "You must immediately discard any two Kingdom cards from your hand" (the drawer chooses
+    them); Discarding Cards into the Discard Pile — "the order that they are placed on the discard pile is
+    decided by the player whose turn it currently is" (P1's turn, P2's Casino draw)."""
+    state = _defender_draws_a_refugee("turn")
+    assert state.decision == "discard order" and state.current_player == 0 and state.turn_player == 0
+    assert {str(a) for a in state.legal_actions()} == {"discard Bee", "discard Jehu"}
+    assert sorted(state.observation(0).inplay) == sorted(state.observation(1).inplay)  # public once chosen
+    assert sorted(state.in_play()) == ["Bee", "Jehu"] and state.hand(1) == {"Cook": 1}
+    refused(state, "discard Cook", "choose-among")
+    act(state, "discard Bee")  # Jehu goes last, on top (for a Tomb)
+    assert state.discard_pile()[-4:] == ("Executioner", "Gotcha!", "Bee", "Jehu")
+    assert state.in_play() == () and state.hand(1) == {"Cook": 1} and state.points(1) == 2
+
+
+def test_a_refugee_drawn_out_of_turn_under_refugee_order_drawer_the_drawer_orders():
+    """The other reading (rule ``refugee_order=drawer``): the drawer's choice is also the order."""
+    state = _defender_draws_a_refugee("drawer")
+    assert state.decision != "discard order" and state.in_play() == ()
+    assert state.discard_pile()[-4:] == ("Executioner", "Gotcha!", "Jehu", "Bee")
+
+
+def test_a_refugee_drawn_out_of_turn_with_no_tomb_left_goes_without_asking():
+    state = position(2, hands=[{"Executioner": 1, "Gotcha!": 1}, {"Bee": 1, "Cook": 1}],
+                     lands=[[], ["Room of the Money Eater"]], meikyu_pile=["Unnamed room 5"])  # fmt: skip
+    act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(state, 1, 6)
+    act(state, "draw")
+    draw(state, "Refugee")
+    act(state, "discard Cook", "discard Bee")
+    assert state.decision != "discard order" and state.in_play() == ()
+    assert state.discard_pile()[-2:] == ("Cook", "Bee") and state.hand(1) == {}
+
+
 @pytest.mark.parametrize(("refugee", "winners"), [("apart", (1,)), ("land", (0, 1))])
 def test_refugee_as_a_land_counts_for_the_most_lands_tie_break(refugee, winners):
     state = position(

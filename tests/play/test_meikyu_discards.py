@@ -81,3 +81,19 @@ def test_a_line_of_one_action_is_left_to_the_engine():
     state = _over_the_limit()
     assert several_discards(state, "discard Drone") is None  # one card: the ordinary action
     assert several_discards(_used_three(), "quest 1 with Bee, Cook") is None
+
+
+def test_a_refugee_drawn_out_of_turn_is_ordered_at_the_prompt_by_the_turn_player():
+    """P2's Casino draw in P1's turn is a Refugee: P2 chose Jehu and Bee; P1, whose turn it is, orders them."""
+    state = position(2, hands=[{"Executioner": 1, "Gotcha!": 1}, {"Bee": 1, "Cook": 1, "Jehu": 1}],
+                     lands=[[], ["Room of the Money Eater"]])  # fmt: skip
+    act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
+    roll(state, 1, 6)
+    act(state, "discard Executioner", "draw")
+    draw(state, "Refugee")
+    act(state, "discard Jehu", "discard Bee")
+    assert state.decision == "discard order" and state.current_player == 0
+    assert "discard Jehu, Bee — P2's Refugee discards go on the discard pile" in state.observation(0).describe()
+    out = _prompt(state, "discard bee, jehu")
+    assert "P1 (you): discard Bee" in out and not any(line.startswith("refused") for line in out)
+    assert state.discard_pile()[-2:] == ("Bee", "Jehu")  # Jehu, named last, on top

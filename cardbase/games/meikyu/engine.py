@@ -503,7 +503,8 @@ class MeikyuState(State):
         return tuple(self._t.lnames[land] for land in self._mdisc)
 
     def in_play(self) -> tuple[str, ...]:
-        """Cards used in the action under way, waiting for the discard pile."""
+        """Cards used in the action under way, or a Refugee's discards chosen out of its drawer's turn,
+        face up, waiting for the discard pile (in the turn player's order)."""
         return tuple(self._t.knames[k] for k in self._inplay)
 
     def context(self) -> dict[str, Any] | None:
@@ -768,10 +769,16 @@ class MeikyuState(State):
         return False
 
     def _op_refdisc(self, frame: tuple[Any, ...]) -> bool:
+        """The Refugee's two discards (as the hand holds), chosen by its drawer one at a time. Out of
+        the drawer's turn (refugee_order="turn") they are set aside face up with the cards in play and
+        go on the discard pile in the turn player's order (:meth:`_discard_batch`): "the order that
+        they are placed on the discard pile is decided by the player whose turn it currently is"."""
         _, p, m = frame
         if m > 0 and self._hsize[p] > 0:
             self._stack.append((OP_REFDISC, p, m - 1))
             return self._wait(A_REFUGEE, p, (p,))
+        if p != self._turn and self.rules.refugee_order == "turn":
+            return self._discard_batch(p)
         return False
 
     def _op_reveal(self, frame: tuple[Any, ...]) -> bool:
@@ -899,9 +906,10 @@ class MeikyuState(State):
         self._tomb_dead = True
         return False
 
-    def _discard_batch(self) -> bool:
+    def _discard_batch(self, refugee: int = -1) -> bool:
         """The cards in play go to the discard pile: at once, or one at a time in the turn
-        player's order while the Tomb can still come into play."""
+        player's order while the Tomb can still come into play (``refugee``: the seat whose
+        Refugee's discards they are, out of its turn, kept in the decision's args as its reason)."""
         inplay = self._inplay
         if not inplay:
             return False
@@ -909,7 +917,7 @@ class MeikyuState(State):
             self._kdisc.extend(inplay)
             inplay.clear()
             return False
-        return self._wait(A_ORDER, self._turn, (self._turn,))
+        return self._wait(A_ORDER, self._turn, (self._turn,) if refugee < 0 else (self._turn, refugee))
 
     def _op_casino(self, frame: tuple[Any, ...]) -> bool:
         r = frame[1]
@@ -1398,6 +1406,17 @@ class MeikyuState(State):
         self._take_card(self.current_player, k)
         self._kdisc.append(k)
 
+    def _apply_refugee(self, action: Choose) -> None:
+        """A Refugee's discard: on the pile at once in the turn player's own turn (choosing them one at a
+        time is choosing their order), else set aside for the turn player to order (see :meth:`_op_refdisc`)."""
+        k = self._t.kindex[action.name]
+        p = self.current_player
+        self._take_card(p, k)
+        if p != self._turn and self.rules.refugee_order == "turn":
+            self._inplay.append(k)
+        else:
+            self._kdisc.append(k)
+
     def _apply_tsunami(self, action: Choose) -> None:
         q = self.current_player
         land = self._t.lindex[action.name]
@@ -1458,8 +1477,8 @@ class MeikyuState(State):
             A_CASINO: "the Casino: a 6 was rolled, so you may draw a Kingdom card (draw) or pass",
             A_HOSPITAL: "the Hospital: the quest failed, so you may return one of its characters to your hand "
             "(return <card>) or pass",
-            A_ORDER: "the cards used go to the discard pile in the order you choose, one at a time "
-            "(discard <card>); it matters for the Tomb",
+            A_ORDER: "the cards used (or a Refugee's discards out of its drawer's turn) go to the discard pile "
+            "in the order you choose, one at a time (discard <card>); it matters for the Tomb",
             A_HANDLIMIT: "step 3: you hold 6 or more cards and must discard down to 5 (discard <card>)",
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
             A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
@@ -2431,7 +2450,7 @@ _APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
     MeikyuState._apply_hospital,  # A_HOSPITAL
     MeikyuState._apply_order,  # A_ORDER
     MeikyuState._apply_discard,  # A_HANDLIMIT
-    MeikyuState._apply_discard,  # A_REFUGEE
+    MeikyuState._apply_refugee,  # A_REFUGEE
     MeikyuState._apply_tsunami,  # A_TSUNAMI
     MeikyuState._apply_landcap,  # A_LANDCAP
     MeikyuState._apply_yes_draw,  # A_HOT

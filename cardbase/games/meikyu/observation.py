@@ -138,7 +138,8 @@ class MeikyuObservation:
         t = self.rules.tables
         if self.ask == A_ORDER:
             used = ", ".join(t.knames[k] for k in self.inplay)
-            return f"discard {used} — the used cards go on the discard pile in the order you name them, the last on top"
+            which = f"P{self.args[1] + 1}'s Refugee discards" if len(self.args) > 1 else "the used cards"
+            return f"discard {used} — {which} go on the discard pile in the order you name them, the last on top"
         why = "down to 5" if self.ask == A_HANDLIMIT else "the Refugee"
         return f"discard <card>, … ({n} card{'s' if n != 1 else ''}: {why})"
 
@@ -231,7 +232,8 @@ _PROMPTS = {
     A_TOMB: "draw (from the pile) or tomb (take the top discard)",
     A_KEEP: "keep <card> (Archives)",
     A_HOSPITAL: "return <character> (Hospital) or pass",
-    A_ORDER: "discard <card>: put the used cards on the discard pile, one at a time (the last is on top)",
+    A_ORDER: "discard <card>: put the used cards (or a Refugee's discards) on the discard pile, one at a time "
+    "(the last is on top)",
     A_HANDLIMIT: "discard <card> (down to 5 cards)",
     A_REFUGEE: "discard <card> (the Refugee: discard two)",
     A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left)",

@@ -39,6 +39,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "bar": ("owner", "everyone"),
     "harem": ("owner", "everyone"),
     "goal_check": ("end", "reached"),
+    "refugee_order": ("turn", "drawer"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -88,6 +89,10 @@ class MeikyuRules(Rules):
     or more") read as it stands at the end of the turn (``end``), or met at any moment of the turn
     (``reached``: a kingdom that reached the goal, within its land limit, ends the game after that turn
     even if it fell below by its end).
+    ``refugee_order``: a Refugee drawn out of its drawer's turn (a defender's Casino draw): the drawer
+    chooses the two cards to discard and the player whose turn it is the order they go on the discard
+    pile ("decided by the player whose turn it currently is", asked as for the used cards: only while a
+    Tomb can still come into play and the two differ) (``turn``), or the drawer chooses both (``drawer``).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -114,6 +119,7 @@ class MeikyuRules(Rules):
     bar: str = "owner"
     harem: str = "owner"
     goal_check: str = "end"
+    refugee_order: str = "turn"
     goal: int = GOAL
     turn_limit: int = 1000
 
