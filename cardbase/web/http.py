@@ -93,6 +93,76 @@ async def form_data(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(form_data)]
 
 
+LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside"})
+"""The parameters and form fields meant as lists, which may be given any number of times (the odds'
+needs, the deck page's panels to open, Meio's cards set aside); every other one takes one value."""
+
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def refuse_repeats(names: Any, where: str) -> None:
+    """A usage error (400) naming the first of ``names`` given more than once that is not a list
+    field (:data:`LIST_FIELDS`): a second value, taken silently, would be half of what was sent."""
+    from cardbase.errors import UsageError, quoted
+
+    seen: set[str] = set()
+    for name in names:
+        if name in seen and name not in LIST_FIELDS:
+            raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
+        seen.add(name)
+
+
+def _body_reading(route: Any) -> str | None:
+    """How ``route`` reads a request body: ``"form"`` (FastAPI ``Form``/``File`` fields, or the
+    :data:`Form` dependency), ``"json"`` (a model or value FastAPI reads as JSON), or None (none, or
+    the raw bytes: ``POST /api/replay`` takes a record whatever its content type says)."""
+    from fastapi import params
+
+    found: str | None = None
+    pending = [getattr(route, "dependant", None)]
+    while pending:
+        dependant = pending.pop()
+        if dependant is None:
+            continue
+        if dependant.call is form_data:
+            return "form"
+        for field in dependant.body_params:
+            if isinstance(field.field_info, params.Form):  # File is a Form
+                return "form"
+            found = "json"
+        pending.extend(dependant.dependencies)
+    return found
+
+
+async def single_values(request: Request) -> None:
+    """Refuse a request that gives a one-value parameter twice: in the address, or in the body the
+    route reads, a form (URL-encoded or multipart, through FastAPI or :data:`Form`) or a JSON object
+    (at any depth). An app-wide dependency, run before each route's own; the form read here is the
+    one the route then gets."""
+    import json
+
+    from cardbase.errors import UsageError
+    from cardbase.textfiles import refuse_duplicate_keys
+
+    refuse_repeats((key for key, _ in request.query_params.multi_items()), "parameter")
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return
+    reading = _body_reading(request.scope.get("route"))
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if reading == "form" and kind in _FORM_TYPES:
+        form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
+        refuse_repeats((key for key, _ in form.multi_items()), "form field")
+    elif reading == "json":
+        body = await request.body()
+        try:
+            json.loads(body, object_pairs_hook=refuse_duplicate_keys)
+        except ValueError as error:
+            if "given twice" in str(error):
+                raise UsageError(f"the request body: {error}") from None
+        except RecursionError:
+            pass  # not JSON FastAPI reads: it refused it already
+
+
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     """Field ``name`` of a form as text (``default`` when it is absent), or a usage error naming the
     field when it is a file or longer than ``bound`` characters."""
