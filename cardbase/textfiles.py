@@ -665,6 +665,49 @@ def scratch_folder(prefix: str) -> Iterator[Path]:
         yield Path(name)
 
 
+MAX_KEPT_WALK = 100_000
+"""Entries of an output folder looked at for a file this command reads (an export holds a few thousand)."""
+
+
+def refuse_replacing(real: Path, given: Path | str, what: str = "files") -> None:
+    """``UnreadableInput`` if replacing the folder ``real`` whole (:func:`output_folder`) would take
+    the current folder (or one holding it) with it, or a file this command reads or its database
+    (kept by :func:`keeping_inputs`), at any depth inside it: each is named, and nothing is written."""
+    where = shown(str(given))
+    try:
+        folder = real.resolve()
+        here = Path.cwd().resolve()
+    except (OSError, RuntimeError):
+        return  # a folder that cannot be resolved is said when it is written
+    if folder == here or folder in here.parents:
+        held = "is the current folder" if folder == here else "holds the current folder"
+        raise UnreadableInput(
+            f"{where}: {held}; the {what} replace the folder they are written to whole: give a new folder"
+        )
+    if _kept is None or not folder.is_dir():
+        return
+    seen = 0
+    for top, folders, files in os.walk(folder):
+        for name in (*files, *folders):
+            seen += 1
+            if seen > MAX_KEPT_WALK:
+                return
+            path = Path(top) / name
+            role = _kept.paths.get(str(path))
+            if role is None:
+                try:
+                    info = os.stat(path, follow_symlinks=False)
+                except OSError:
+                    continue
+                role = _kept.files.get((info.st_dev, info.st_ino))
+            if role is not None:
+                inside = shown(str(path.relative_to(folder)))
+                raise UnreadableInput(
+                    f"{where}: holds {inside}, {role}; the {what} replace the folder whole, so it would be "
+                    "deleted: give a new folder"
+                )
+
+
 @contextmanager
 def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
@@ -674,6 +717,7 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     from cardbase import interrupts
 
     real = output_folder_target(path, what)
+    refuse_replacing(real, path, what)
     where = shown(str(path))
     parent = real.absolute().parent
     temporary: Path | None = None
