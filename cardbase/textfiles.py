@@ -64,6 +64,11 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
+def _a(what: str) -> str:
+    """``what`` with its article: ``a deck file``, ``an assumption profile``."""
+    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+
+
 def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
@@ -157,12 +162,12 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     except ValueError:  # a NUL in the path: no file can have that name
         raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
     if stat.S_ISDIR(info.st_mode):
-        raise UnreadableInput(f"{where}: is a folder, not a {what}")
+        raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not a {what}")
+        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
     if info.st_size > max_bytes:
         raise UnreadableInput(
-            f"{where}: {_size(info.st_size)} is too large for a {what} (the bound is {_size(max_bytes)})"
+            f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
         )
     try:
         with open(path, "rb") as f:
@@ -170,7 +175,7 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     except OSError as error:
         raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
-        raise UnreadableInput(f"{where}: too large for a {what} (the bound is {_size(max_bytes)})")
+        raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")
     return raw
 
@@ -197,7 +202,7 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
     order mark (Notepad's "Unicode"); too large, binary, UTF-16 without a mark or not UTF-8 is
     ``UnreadableInput``."""
     if max_bytes is not None and len(raw) > max_bytes:
-        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for a {what} (at most {max_bytes:,})")
+        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for {_a(what)} (at most {max_bytes:,})")
     for bom, codec, name in _BOMS:
         if raw.startswith(bom):
             try:
