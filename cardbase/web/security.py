@@ -80,6 +80,43 @@ def body_bound(path: str) -> int:
     return DECK_TEXT_BYTES + MULTIPART_OVERHEAD
 
 
+FORM_URLENCODED = "application/x-www-form-urlencoded"
+
+
+def _field_name(pair: bytes) -> str:
+    from urllib.parse import unquote_to_bytes
+
+    return unquote_to_bytes(pair.partition(b"=")[0].replace(b"+", b" ")).decode("utf-8", "replace")
+
+
+def form_body_problem(body: bytes) -> str | None:
+    """Why a URL-encoded form body is not UTF-8 text (None when it is), naming the field: raw bytes
+    that are no UTF-8 (a Latin-1 ``è``), or a percent-escape of such bytes (``%FF``, half a character)."""
+    from urllib.parse import unquote_to_bytes
+
+    from cardbase.errors import quoted
+
+    for pair in body.split(b"&"):
+        for part in pair.split(b"=", 1):
+            try:
+                part.decode("utf-8")
+                unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                return (
+                    f"the form field {quoted(_field_name(pair), 60)} is not UTF-8 text (bytes that are no "
+                    "character): send the form as UTF-8"
+                )
+    return None
+
+
+def ascii_form(body: bytes) -> bytes:
+    """A UTF-8 form body with every non-ASCII byte percent-encoded: what a browser sends, and what
+    the form parser reads as UTF-8 (raw bytes, as ``curl -d 'name=Crème'`` sends them, it reads as Latin-1)."""
+    if body.isascii():
+        return body
+    return b"".join(b"%%%02X" % byte if byte >= 0x80 else bytes([byte]) for byte in body)
+
+
 def local_path(path: str) -> str:
     """``path`` as an address on this server: one leading slash (``//host/x``, ``/\\host/x`` and their
     encoded forms would lead browsers to another site), every character that is not plainly part of
@@ -211,8 +248,32 @@ class Guard:
                     raise TooLarge(said)
             return message
 
+        app_receive: Receive = bounded_receive
+        kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+        if request.method in STATE_CHANGING and kind == FORM_URLENCODED:
+            # Read whole (it is small: the bound holds) to check it is UTF-8 before any route reads it.
+            from cardbase.web.errors import TooLarge
+
+            chunks: list[bytes] = []
+            try:
+                while True:
+                    message = await bounded_receive()
+                    if message["type"] != "http.request":
+                        break
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        break
+            except TooLarge:
+                await overflow[0](scope, receive, send_with_headers)
+                return
+            body = b"".join(chunks)
+            problem = form_body_problem(body)
+            if problem is not None:
+                await self.refuse(request, 400, problem)(scope, receive, send_with_headers)
+                return
+            app_receive = _replay(ascii_form(body), receive)
         try:
-            await self.app(scope, bounded_receive, watched_send)
+            await self.app(scope, app_receive, watched_send)
         except Exception as error:  # the last resort: a bug becomes one line, the server keeps serving
             if started:
                 raise
@@ -303,6 +364,20 @@ class Guard:
         from cardbase.web.errors import error_response
 
         return error_response(request, request.url.path, status, message, headers=headers)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole first, then what ``receive`` gives (a disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
 
 
 def install(app: FastAPI, settings: ServerSettings) -> None:

@@ -1,0 +1,63 @@
+"""Class 4 (encodings) on the web: a form body that is not UTF-8 (raw Latin-1 bytes, or a
+percent-escape of bytes that are no UTF-8 character, ``%FF``) is one 400 naming the field, and
+nothing is stored. Before, the server decoded raw bytes as Latin-1 (``\\xff`` became ``ÿ``) and a
+bad escape as U+FFFD, and stored that as the deck's name: a value the user never sent."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.db.engine import Database
+from cardbase.web.app import create_app
+from cardbase.web.settings import ServerSettings
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+@pytest.fixture
+def client(database: Database, tmp_path: Path) -> Iterator[tuple[TestClient, int]]:
+    settings = ServerSettings(database=database, images=tmp_path / "card_images", lock_wait=2)
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
+        deck = client.post("/api/decks", json={"game": "mea", "name": "Target"}).json()["id"]
+        yield client, deck
+
+
+def _names(client: TestClient) -> list[str]:
+    return sorted(d["name"] for d in client.get("/api/decks").json())
+
+
+# (what, path with {deck}, body, the field named)
+NOT_UTF8: list[tuple[str, str, bytes, str]] = [
+    ("an escape of no character", "/decks/{deck}/rename", b"name=%FF%FEab", "name"),
+    ("a lone continuation byte", "/decks/{deck}/rename", b"name=ab%80", "name"),
+    ("half a character", "/decks/{deck}/rename", b"name=Cr%C3", "name"),
+    ("raw Latin-1 bytes", "/decks/{deck}/rename", b"name=Cr\xe8me", "name"),
+    ("in a field's name", "/decks/{deck}/rename", b"na%FFme=x&name=y", "na"),
+    ("a pasted deck", "/decks/import", b"name=Imp&text=game%3A+mea%0A1+Cr%E8me+Golem", "text"),
+    ("FastAPI's own form", "/replay", b"text=%FF", "text"),
+]
+
+
+@pytest.mark.parametrize(("what", "path", "body", "field"), NOT_UTF8, ids=[n[0] for n in NOT_UTF8])
+def test_a_form_that_is_not_utf8_is_400_naming_the_field(
+    what: str, path: str, body: bytes, field: str, client: tuple[TestClient, int]
+) -> None:
+    http, deck = client
+    before = _names(http)
+    response = http.post(path.replace("{deck}", str(deck)), content=body, headers=FORM)
+    assert response.status_code == 400, f"{what}: {response.status_code} {response.text[:300]}"
+    text = html.unescape(response.text)
+    assert "UTF-8" in text and f"'{field}" in text, f"{what}: {text[:500]}"
+    assert _names(http) == before, f"{what}: stored {_names(http)}"
+
+
+def test_a_utf8_form_is_taken_as_sent(client: tuple[TestClient, int]) -> None:
+    http, deck = client
+    response = http.post(f"/decks/{deck}/rename", content="name=Crème+%E5%8B%87%E8%80%85".encode(), headers=FORM)
+    assert response.status_code < 400, response.text[:300]
+    assert _names(http) == ["Crème 勇者"]
