@@ -366,6 +366,40 @@ class Guard:
         return error_response(request, request.url.path, status, message, headers=headers)
 
 
+def strict_multipart() -> None:
+    """Make every multipart form read by the app refuse a text field that is not in its charset
+    (UTF-8, or the ``charset`` its Content-Type names) with a 400 naming the field: Starlette's
+    parser would read it as Latin-1 (``Cr\\xe8me`` as ``Crème``, ``\\xff\\xfe`` as ``ÿþ``) and
+    the route store that. Starlette makes its parser in ``starlette.requests``; a subclass put
+    there checks each text part as it ends (files are bytes, unchecked)."""
+    import starlette.requests
+    from starlette.formparsers import MultiPartException, MultiPartParser
+
+    from cardbase.errors import quoted
+
+    made_by = vars(starlette.requests)  # where Request.form() finds the parser it makes
+    if getattr(made_by["MultiPartParser"], "strict", False):
+        return
+
+    class StrictMultiPartParser(MultiPartParser):
+        strict = True
+
+        def on_part_end(self) -> None:
+            part = self._current_part
+            if part.file is None:
+                try:
+                    bytes(part.data).decode(self._charset or "utf-8")
+                except (UnicodeDecodeError, LookupError):
+                    said = "UTF-8" if self._charset in ("", "utf-8", "utf8") else quoted(self._charset)
+                    raise MultiPartException(
+                        f"the form field {quoted(part.field_name, 60)} is not {said} text (bytes that are no "
+                        "character): send the form as UTF-8"
+                    ) from None
+            super().on_part_end()
+
+    made_by["MultiPartParser"] = StrictMultiPartParser
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that gives ``body`` whole first, then what ``receive`` gives (a disconnect)."""
     sent = False
@@ -382,4 +416,5 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 def install(app: FastAPI, settings: ServerSettings) -> None:
     """Add the checks to ``app`` (outermost of the app's own middleware)."""
+    strict_multipart()
     app.add_middleware(Guard, settings=settings)

@@ -61,3 +61,29 @@ def test_a_utf8_form_is_taken_as_sent(client: tuple[TestClient, int]) -> None:
     response = http.post(f"/decks/{deck}/rename", content="name=Crème+%E5%8B%87%E8%80%85".encode(), headers=FORM)
     assert response.status_code < 400, response.text[:300]
     assert _names(http) == ["Crème 勇者"]
+
+
+def _multipart(name: str, value: bytes) -> bytes:
+    return f'--B\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n--B--\r\n"
+
+
+MULTIPART = {"Content-Type": "multipart/form-data; boundary=B"}
+
+
+@pytest.mark.parametrize("value", [b"Cr\xe8me", b"\xff\xfeZ", b"Cr\xc3"], ids=["latin-1", "utf-16 mark", "half"])
+def test_a_multipart_field_that_is_not_utf8_is_400_naming_it(value: bytes, client: tuple[TestClient, int]) -> None:
+    http, deck = client
+    before = _names(http)
+    response = http.post(f"/decks/{deck}/rename", content=_multipart("name", value), headers=MULTIPART)
+    assert response.status_code == 400, f"{response.status_code} {response.text[:300]}"
+    text = html.unescape(response.text)
+    assert "UTF-8" in text and "'name'" in text, text[:500]
+    assert _names(http) == before
+
+
+def test_a_multipart_form_that_says_its_charset_is_read_in_it(client: tuple[TestClient, int]) -> None:
+    http, deck = client
+    headers = {"Content-Type": "multipart/form-data; boundary=B; charset=iso-8859-1"}
+    response = http.post(f"/decks/{deck}/rename", content=_multipart("name", b"Cr\xe8me"), headers=headers)
+    assert response.status_code < 400, response.text[:300]
+    assert _names(http) == ["Crème"]
