@@ -100,16 +100,27 @@ needs, the deck page's panels to open, Meio's cards set aside); every other one 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def refuse_repeats(names: Any, where: str) -> None:
-    """A usage error (400) naming the first of ``names`` given more than once that is not a list
-    field (:data:`LIST_FIELDS`): a second value, taken silently, would be half of what was sent."""
+BUTTON_OVERRIDES = frozenset({("seed", "new")})
+"""A submit button's (name, value) that may come beside a field of the same name in its form, which
+it overrides: the sample hand's "New hand" (``seed=new``) beside the seed typed in, as a browser
+without the page's script sends them (the script sends only the button's)."""
+
+
+def refuse_repeats(pairs: Any, where: str) -> None:
+    """A usage error (400) naming the first name of ``pairs`` (name, value) given more than once that
+    is not a list field (:data:`LIST_FIELDS`), nor a field and the button that overrides it
+    (:data:`BUTTON_OVERRIDES`): a second value, taken silently, would be half of what was sent."""
     from cardbase.errors import UsageError, quoted
 
-    seen: set[str] = set()
-    for name in names:
-        if name in seen and name not in LIST_FIELDS:
-            raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
-        seen.add(name)
+    values: dict[str, list[Any]] = {}
+    for name, value in pairs:
+        values.setdefault(name, []).append(value)
+    for name, given in values.items():
+        if len(given) < 2 or name in LIST_FIELDS:
+            continue
+        if len(given) == 2 and any((name, value) in BUTTON_OVERRIDES for value in given):
+            continue
+        raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
 
 
 def _body_reading(route: Any) -> str | None:
@@ -144,14 +155,14 @@ async def single_values(request: Request) -> None:
     from cardbase.errors import UsageError
     from cardbase.textfiles import refuse_duplicate_keys
 
-    refuse_repeats((key for key, _ in request.query_params.multi_items()), "parameter")
+    refuse_repeats(request.query_params.multi_items(), "parameter")
     if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return
     reading = _body_reading(request.scope.get("route"))
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
-        refuse_repeats((key for key, _ in form.multi_items()), "form field")
+        refuse_repeats(form.multi_items(), "form field")
     elif reading == "json":
         body = await request.body()
         try:

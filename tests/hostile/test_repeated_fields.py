@@ -90,6 +90,17 @@ LISTS: list[tuple[str, str]] = [
 ]
 
 
+def test_new_hand_beside_the_typed_seed_is_a_new_hand(client: tuple[TestClient, int]) -> None:
+    """Without the page's script, "New hand" (a button seed=new) comes beside the seed field of its form."""
+    http, deck = client
+    for query in ("hand=5&seed=12&seed=new", "hand=5&seed=new&seed=12"):
+        response = http.get(f"/decks/{deck}?{query}", follow_redirects=False)
+        assert response.status_code == 303, f"{query}: {response.status_code} {response.text[:200]}"
+        assert "seed=new" not in response.headers["location"] and "seed=12" not in response.headers["location"]
+    response = http.get(f"/decks/{deck}?hand=5&seed=12&seed=13")
+    assert response.status_code == 400 and "'seed' is given more than once" in html.unescape(response.text)
+
+
 @pytest.mark.parametrize(("what", "path"), LISTS, ids=[t[0] for t in LISTS])
 def test_a_list_parameter_takes_every_value(what: str, path: str, client: tuple[TestClient, int]) -> None:
     http, deck = client
