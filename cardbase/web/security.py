@@ -81,6 +81,9 @@ def body_bound(path: str) -> int:
 
 
 FORM_URLENCODED = "application/x-www-form-urlencoded"
+RAW_BODY_PATHS = frozenset({"/api/replay"})
+"""Routes that read the body as it came, whatever its Content-Type says (a record sent with ``curl
+--data-binary``, which calls it a form): their body is neither checked nor rewritten as a form's."""
 
 
 def _field_name(pair: bytes) -> str:
@@ -250,7 +253,7 @@ class Guard:
 
         app_receive: Receive = bounded_receive
         kind = headers.get("content-type", "").partition(";")[0].strip().lower()
-        if request.method in STATE_CHANGING and kind == FORM_URLENCODED:
+        if request.method in STATE_CHANGING and kind == FORM_URLENCODED and path.rstrip("/") not in RAW_BODY_PATHS:
             # Read whole (it is small: the bound holds) to check it is UTF-8 before any route reads it.
             from cardbase.web.errors import TooLarge
 

@@ -87,3 +87,34 @@ def test_a_multipart_form_that_says_its_charset_is_read_in_it(client: tuple[Test
     response = http.post(f"/decks/{deck}/rename", content=_multipart("name", b"Cr\xe8me"), headers=headers)
     assert response.status_code < 400, response.text[:300]
     assert _names(http) == ["Crème"]
+
+
+def test_a_raw_body_is_read_as_sent_whatever_its_content_type(client: tuple[TestClient, int], tmp_path: Path) -> None:
+    """``curl --data-binary @game.jsonl`` calls a record a form: the record is not rewritten as one."""
+    from cardbase.sim.records import header
+    from tests.golden.walks import rules_of
+
+    http, _ = client
+    body = (header(rules_of("meio", {"players": 2}), 1, None) + '\n"play Crème"\n').encode()
+    answers = [
+        http.post("/api/replay", content=body, headers={"Content-Type": kind}).json()
+        for kind in ("application/json", "application/x-www-form-urlencoded")
+    ]
+    assert answers[0] == answers[1] and "Crème" in str(answers[0]), answers
+
+
+def test_the_raw_body_routes_are_named() -> None:
+    """Every route that reads the body as it came (``replay.request_body``) is one the Guard leaves be."""
+    from cardbase.web import replay
+    from cardbase.web.security import RAW_BODY_PATHS
+    from tests.web.conftest import api_routes
+
+    raw = set()
+    for route in api_routes(create_app(ServerSettings(database=None))):
+        pending = [route.dependant]
+        while pending:
+            dependant = pending.pop()
+            if dependant.call is replay.request_body:
+                raw.add(route.path)
+            pending.extend(dependant.dependencies)
+    assert raw == RAW_BODY_PATHS
