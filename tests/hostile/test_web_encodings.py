@@ -103,14 +103,14 @@ def test_a_raw_body_is_read_as_sent_whatever_its_content_type(client: tuple[Test
     assert answers[0] == answers[1] and "Crème" in str(answers[0]), answers
 
 
-def test_the_raw_body_routes_are_named() -> None:
+def test_the_raw_body_routes_are_named(client: tuple[TestClient, int]) -> None:
     """Every route that reads the body as it came (``replay.request_body``) is one the Guard leaves be."""
     from cardbase.web import replay
     from cardbase.web.security import RAW_BODY_PATHS
     from tests.web.conftest import api_routes
 
     raw = set()
-    for route in api_routes(create_app(ServerSettings(database=None))):
+    for route in api_routes(client[0].app):
         pending = [route.dependant]
         while pending:
             dependant = pending.pop()
