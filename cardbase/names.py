@@ -122,6 +122,10 @@ def set_code(text: str) -> str:
 # Characters a card name may not hold: C0 and C1 controls, DEL (terminal escapes start with ESC),
 # line and paragraph separators, and the bidirectional overrides that reorder what a terminal shows.
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_JOINERS = frozenset("\u200c\u200d")
+"""The format characters a name may hold: the zero-width non-joiner and joiner, which Persian, the
+Indic scripts and emoji sequences spell with. Every other one (a zero-width space U+200B, a word
+joiner U+2060, U+FEFF, a soft hyphen U+00AD) is invisible and makes a name that looks like another."""
 
 
 def name_problem(name: str, slugged: str | None = None) -> str | None:
@@ -130,8 +134,14 @@ def name_problem(name: str, slugged: str | None = None) -> str | None:
     format reads the rest of the line as a comment). ``slugged``: ``slug(name)``, when the caller has it."""
     if not (name.isascii() and name.isprintable()):  # printable ASCII holds none of them
         for position, char in enumerate(name, start=1):
-            if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
+            category = unicodedata.category(char)
+            if category in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
                 return f"holds the control character U+{ord(char):04X} at character {position}"
+            if category == "Cf" and char not in _JOINERS:
+                return (
+                    f"holds the invisible character U+{ord(char):04X} at character {position} "
+                    "(it would look like a name without it)"
+                )
     if not (slug(name) if slugged is None else slugged):
         return "needs at least one letter or digit"
     if " #" in name or name.startswith("#"):

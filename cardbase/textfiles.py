@@ -64,6 +64,11 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
+def _a(what: str) -> str:
+    """``what`` with its article: ``a deck file``, ``an assumption profile``."""
+    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+
+
 def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
@@ -157,12 +162,12 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     except ValueError:  # a NUL in the path: no file can have that name
         raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
     if stat.S_ISDIR(info.st_mode):
-        raise UnreadableInput(f"{where}: is a folder, not a {what}")
+        raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not a {what}")
+        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
     if info.st_size > max_bytes:
         raise UnreadableInput(
-            f"{where}: {_size(info.st_size)} is too large for a {what} (the bound is {_size(max_bytes)})"
+            f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
         )
     try:
         with open(path, "rb") as f:
@@ -170,7 +175,7 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     except OSError as error:
         raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
-        raise UnreadableInput(f"{where}: too large for a {what} (the bound is {_size(max_bytes)})")
+        raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")
     return raw
 
@@ -197,7 +202,7 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
     order mark (Notepad's "Unicode"); too large, binary, UTF-16 without a mark or not UTF-8 is
     ``UnreadableInput``."""
     if max_bytes is not None and len(raw) > max_bytes:
-        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for a {what} (at most {max_bytes:,})")
+        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for {_a(what)} (at most {max_bytes:,})")
     for bom, codec, name in _BOMS:
         if raw.startswith(bom):
             try:
@@ -665,6 +670,49 @@ def scratch_folder(prefix: str) -> Iterator[Path]:
         yield Path(name)
 
 
+MAX_KEPT_WALK = 100_000
+"""Entries of an output folder looked at for a file this command reads (an export holds a few thousand)."""
+
+
+def refuse_replacing(real: Path, given: Path | str, what: str = "files") -> None:
+    """``UnreadableInput`` if replacing the folder ``real`` whole (:func:`output_folder`) would take
+    the current folder (or one holding it) with it, or a file this command reads or its database
+    (kept by :func:`keeping_inputs`), at any depth inside it: each is named, and nothing is written."""
+    where = shown(str(given))
+    try:
+        folder = real.resolve()
+        here = Path.cwd().resolve()
+    except (OSError, RuntimeError):
+        return  # a folder that cannot be resolved is said when it is written
+    if folder == here or folder in here.parents:
+        held = "is the current folder" if folder == here else "holds the current folder"
+        raise UnreadableInput(
+            f"{where}: {held}; the {what} replace the folder they are written to whole: give a new folder"
+        )
+    if _kept is None or not folder.is_dir():
+        return
+    seen = 0
+    for top, folders, files in os.walk(folder):
+        for name in (*files, *folders):
+            seen += 1
+            if seen > MAX_KEPT_WALK:
+                return
+            path = Path(top) / name
+            role = _kept.paths.get(str(path))
+            if role is None:
+                try:
+                    info = os.stat(path, follow_symlinks=False)
+                except OSError:
+                    continue
+                role = _kept.files.get((info.st_dev, info.st_ino))
+            if role is not None:
+                inside = shown(str(path.relative_to(folder)))
+                raise UnreadableInput(
+                    f"{where}: holds {inside}, {role}; the {what} replace the folder whole, so it would be "
+                    "deleted: give a new folder"
+                )
+
+
 @contextmanager
 def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
@@ -674,6 +722,7 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
     from cardbase import interrupts
 
     real = output_folder_target(path, what)
+    refuse_replacing(real, path, what)
     where = shown(str(path))
     parent = real.absolute().parent
     temporary: Path | None = None

@@ -103,6 +103,16 @@ class Number:
         raise PydanticCustomError("number", message)  # the option parser shows this message as it is
 
 
+def _db_given(value: str | None) -> str | None:
+    """``--db`` checked as it is parsed: a blank value (a script's ``--db "$DB"`` with DB unset) is
+    refused, not taken as the default ./cardbase.db (made anew if it is not there)."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter(
+            f"{value!r} is blank: give a SQLite file path or a database URL (leave --db out for ./cardbase.db)"
+        )
+    return value
+
+
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -110,6 +120,7 @@ DbOption = Annotated[
         envvar="CARDBASE_DB",
         help="Database: a SQLite file path or any SQLAlchemy URL (default: ./cardbase.db).",
         show_default=False,
+        callback=_db_given,
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]

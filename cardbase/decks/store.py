@@ -140,13 +140,13 @@ def _players(value: int | None, game: str) -> int | None:
 
 
 def _deck_name(name: str) -> str:
-    """A deck name as stored: 1 to 200 characters, none of them a control character."""
+    """A deck name as stored: 1 to 200 characters, none of them a control character or an invisible one."""
     from cardbase.names import name_problem
 
     if not name.strip() or len(name) > 200:
         raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
     problem = name_problem(name)
-    if problem and "control character" in problem:
+    if problem and ("control character" in problem or "invisible character" in problem):
         raise UsageError(f"the deck name {quoted(name)} {problem}")
     return name
 

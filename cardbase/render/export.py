@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from cardbase import cores
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, quoted, shown
 from cardbase.names import slug
 from cardbase.render.cache import cache_key
 from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
 from cardbase.render.raster import render_face, save_png
-from cardbase.textfiles import output_folder, output_folder_target
+from cardbase.textfiles import output_folder, output_folder_target, refuse_replacing
 
 MANIFEST = "manifest.csv"
 
@@ -97,6 +97,30 @@ def _draw_all(
             progress("drawing images", done, len(todo))
 
 
+def _refuse_foreign(real: Path, folder: Path) -> None:
+    """A ``UsageError`` unless the folder ``real`` is new, empty, or holds an earlier export and only
+    that (its manifest and PNG files): the new export replaces it whole, so anything else in it (a
+    deck, notes, a folder) would be deleted."""
+    if not real.is_dir():
+        return
+    entries = sorted(real.iterdir())
+    if not entries:
+        return
+    if not (real / MANIFEST).is_file():
+        raise UsageError(f"{folder} is not empty and holds no earlier export ({MANIFEST}); give a new folder")
+    foreign = [e for e in entries if not (e.name == MANIFEST or (e.suffix.lower() == ".png" and _plain_file(e)))]
+    if foreign:
+        more = f" and {len(foreign) - 1:,} more" if len(foreign) > 1 else ""
+        raise UsageError(
+            f"{shown(str(folder))}: holds {quoted(foreign[0].name)}{more}, which no export writes; an export "
+            "replaces the whole folder, so it would be deleted: move it out or give a new folder"
+        )
+
+
+def _plain_file(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
 def export_images(
     entries: Sequence[Entry],
     folder: Path,
@@ -119,8 +143,8 @@ def export_images(
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
     check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
     real = output_folder_target(folder, "images")  # a link to a folder: the folder it points to
-    if real.is_dir() and any(real.iterdir()) and not (real / MANIFEST).is_file():
-        raise UsageError(f"{folder} is not empty and holds no earlier export ({MANIFEST}); give a new folder")
+    refuse_replacing(real, folder, "images")  # the current folder, the deck or the database inside
+    _refuse_foreign(real, folder)
     counts: dict[str, int] = {}
     order: dict[str, Any] = {}
     for card, copies in entries:

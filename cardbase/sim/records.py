@@ -138,13 +138,18 @@ MAX_SEED = 2**64 - 1
 _PLAYER = re.compile(r"chance|P[1-9][0-9]?")
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     """Parse the JSON Lines of a record (see the module docstring). Every field is checked for its
     type here, where the file is read: a record that does not fit is :class:`UnreadableInput`
     naming the line and the field."""
     records: list[GameRecord] = []
     current: GameRecord | None = None
-    for number, raw in enumerate(text.split("\n"), start=1):  # JSON Lines: only \n ends a line
+    # A line ends in \n, \r\n or a lone \r (JSON text holds no raw CR, so it can be nothing else);
+    # never in U+2028 or U+0085, which a JSON string may hold as they are.
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
         if not raw.strip():
             continue
         where = f"{source} line {number}"

@@ -19,9 +19,11 @@ TEMPLATES = Jinja2Templates(directory=HERE / "templates")  # autoescape on for .
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
     import anyio
+    from fastapi import Depends
 
     from cardbase.sim.hall import Hall
     from cardbase.web import api, api_owners, errors, images, pages, pages_owners, play, replay, security
+    from cardbase.web.http import single_values
     from cardbase.web.jsonresponse import JSONResponse
 
     app = FastAPI(
@@ -31,6 +33,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         docs_url=None,  # FastAPI's Swagger page loads its script from a CDN; ours is served here (api.docs)
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        dependencies=[Depends(single_values)],  # a one-value field sent twice is 400, never half taken
     )
     if settings.database is not None:  # None: only the routes are wanted (tests list them)
         # The app's own handle on the same engine and writer lock: deck history says "web" for its

@@ -93,6 +93,87 @@ async def form_data(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(form_data)]
 
 
+LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside"})
+"""The parameters and form fields meant as lists, which may be given any number of times (the odds'
+needs, the deck page's panels to open, Meio's cards set aside); every other one takes one value."""
+
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+BUTTON_OVERRIDES = frozenset({("seed", "new")})
+"""A submit button's (name, value) that may come beside a field of the same name in its form, which
+it overrides: the sample hand's "New hand" (``seed=new``) beside the seed typed in, as a browser
+without the page's script sends them (the script sends only the button's)."""
+
+
+def refuse_repeats(pairs: Any, where: str) -> None:
+    """A usage error (400) naming the first name of ``pairs`` (name, value) given more than once that
+    is not a list field (:data:`LIST_FIELDS`), nor a field and the button that overrides it
+    (:data:`BUTTON_OVERRIDES`): a second value, taken silently, would be half of what was sent."""
+    from cardbase.errors import UsageError, quoted
+
+    values: dict[str, list[Any]] = {}
+    for name, value in pairs:
+        values.setdefault(name, []).append(value)
+    for name, given in values.items():
+        if len(given) < 2 or name in LIST_FIELDS:
+            continue
+        if len(given) == 2 and any((name, value) in BUTTON_OVERRIDES for value in given):
+            continue
+        raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
+
+
+def _body_reading(route: Any) -> str | None:
+    """How ``route`` reads a request body: ``"form"`` (FastAPI ``Form``/``File`` fields, or the
+    :data:`Form` dependency), ``"json"`` (a model or value FastAPI reads as JSON), or None (none, or
+    the raw bytes: ``POST /api/replay`` takes a record whatever its content type says)."""
+    from fastapi import params
+
+    found: str | None = None
+    pending = [getattr(route, "dependant", None)]
+    while pending:
+        dependant = pending.pop()
+        if dependant is None:
+            continue
+        if dependant.call is form_data:
+            return "form"
+        for field in dependant.body_params:
+            if isinstance(field.field_info, params.Form):  # File is a Form
+                return "form"
+            found = "json"
+        pending.extend(dependant.dependencies)
+    return found
+
+
+async def single_values(request: Request) -> None:
+    """Refuse a request that gives a one-value parameter twice: in the address, or in the body the
+    route reads, a form (URL-encoded or multipart, through FastAPI or :data:`Form`) or a JSON object
+    (at any depth). An app-wide dependency, run before each route's own; the form read here is the
+    one the route then gets."""
+    import json
+
+    from cardbase.errors import UsageError
+    from cardbase.textfiles import refuse_duplicate_keys
+
+    refuse_repeats(request.query_params.multi_items(), "parameter")
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return
+    reading = _body_reading(request.scope.get("route"))
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if reading == "form" and kind in _FORM_TYPES:
+        form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
+        refuse_repeats(form.multi_items(), "form field")
+    elif reading == "json":
+        body = await request.body()
+        try:
+            json.loads(body, object_pairs_hook=refuse_duplicate_keys)
+        except ValueError as error:
+            if "given twice" in str(error):
+                raise UsageError(f"the request body: {error}") from None
+        except RecursionError:
+            pass  # not JSON FastAPI reads: it refused it already
+
+
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     """Field ``name`` of a form as text (``default`` when it is absent), or a usage error naming the
     field when it is a file or longer than ``bound`` characters."""

@@ -1040,7 +1040,7 @@ def deck_page(request: Request, deck_text_id: str) -> Response:
     from cardbase.web.deck_views import cached_page, page_key
 
     deck_id = _deck_id(deck_text_id)
-    if request.query_params.get("seed") == NEW_SEED:
+    if NEW_SEED in request.query_params.getlist("seed"):  # the button, beside the typed seed without the script
         return new_hand(request)
     if request.query_params.get("fragment") == "panels":
         return panels_fragment(request, deck_id)  # kept as the panels' view

@@ -80,6 +80,46 @@ def body_bound(path: str) -> int:
     return DECK_TEXT_BYTES + MULTIPART_OVERHEAD
 
 
+FORM_URLENCODED = "application/x-www-form-urlencoded"
+RAW_BODY_PATHS = frozenset({"/api/replay"})
+"""Routes that read the body as it came, whatever its Content-Type says (a record sent with ``curl
+--data-binary``, which calls it a form): their body is neither checked nor rewritten as a form's."""
+
+
+def _field_name(pair: bytes) -> str:
+    from urllib.parse import unquote_to_bytes
+
+    return unquote_to_bytes(pair.partition(b"=")[0].replace(b"+", b" ")).decode("utf-8", "replace")
+
+
+def form_body_problem(body: bytes) -> str | None:
+    """Why a URL-encoded form body is not UTF-8 text (None when it is), naming the field: raw bytes
+    that are no UTF-8 (a Latin-1 ``è``), or a percent-escape of such bytes (``%FF``, half a character)."""
+    from urllib.parse import unquote_to_bytes
+
+    from cardbase.errors import quoted
+
+    for pair in body.split(b"&"):
+        for part in pair.split(b"=", 1):
+            try:
+                part.decode("utf-8")
+                unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                return (
+                    f"the form field {quoted(_field_name(pair), 60)} is not UTF-8 text (bytes that are no "
+                    "character): send the form as UTF-8"
+                )
+    return None
+
+
+def ascii_form(body: bytes) -> bytes:
+    """A UTF-8 form body with every non-ASCII byte percent-encoded: what a browser sends, and what
+    the form parser reads as UTF-8 (raw bytes, as ``curl -d 'name=Crème'`` sends them, it reads as Latin-1)."""
+    if body.isascii():
+        return body
+    return b"".join(b"%%%02X" % byte if byte >= 0x80 else bytes([byte]) for byte in body)
+
+
 def local_path(path: str) -> str:
     """``path`` as an address on this server: one leading slash (``//host/x``, ``/\\host/x`` and their
     encoded forms would lead browsers to another site), every character that is not plainly part of
@@ -211,8 +251,32 @@ class Guard:
                     raise TooLarge(said)
             return message
 
+        app_receive: Receive = bounded_receive
+        kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+        if request.method in STATE_CHANGING and kind == FORM_URLENCODED and path.rstrip("/") not in RAW_BODY_PATHS:
+            # Read whole (it is small: the bound holds) to check it is UTF-8 before any route reads it.
+            from cardbase.web.errors import TooLarge
+
+            chunks: list[bytes] = []
+            try:
+                while True:
+                    message = await bounded_receive()
+                    if message["type"] != "http.request":
+                        break
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        break
+            except TooLarge:
+                await overflow[0](scope, receive, send_with_headers)
+                return
+            body = b"".join(chunks)
+            problem = form_body_problem(body)
+            if problem is not None:
+                await self.refuse(request, 400, problem)(scope, receive, send_with_headers)
+                return
+            app_receive = _replay(ascii_form(body), receive)
         try:
-            await self.app(scope, bounded_receive, watched_send)
+            await self.app(scope, app_receive, watched_send)
         except Exception as error:  # the last resort: a bug becomes one line, the server keeps serving
             if started:
                 raise
@@ -305,6 +369,55 @@ class Guard:
         return error_response(request, request.url.path, status, message, headers=headers)
 
 
+def strict_multipart() -> None:
+    """Make every multipart form read by the app refuse a text field that is not in its charset
+    (UTF-8, or the ``charset`` its Content-Type names) with a 400 naming the field: Starlette's
+    parser would read it as Latin-1 (``Cr\\xe8me`` as ``Crème``, ``\\xff\\xfe`` as ``ÿþ``) and
+    the route store that. Starlette makes its parser in ``starlette.requests``; a subclass put
+    there checks each text part as it ends (files are bytes, unchecked)."""
+    import starlette.requests
+    from starlette.formparsers import MultiPartException, MultiPartParser
+
+    from cardbase.errors import quoted
+
+    made_by = vars(starlette.requests)  # where Request.form() finds the parser it makes
+    if getattr(made_by["MultiPartParser"], "strict", False):
+        return
+
+    class StrictMultiPartParser(MultiPartParser):
+        strict = True
+
+        def on_part_end(self) -> None:
+            part = self._current_part
+            if part.file is None:
+                try:
+                    bytes(part.data).decode(self._charset or "utf-8")
+                except (UnicodeDecodeError, LookupError):
+                    said = "UTF-8" if self._charset in ("", "utf-8", "utf8") else quoted(self._charset)
+                    raise MultiPartException(
+                        f"the form field {quoted(part.field_name, 60)} is not {said} text (bytes that are no "
+                        "character): send the form as UTF-8"
+                    ) from None
+            super().on_part_end()
+
+    made_by["MultiPartParser"] = StrictMultiPartParser
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole first, then what ``receive`` gives (a disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
 def install(app: FastAPI, settings: ServerSettings) -> None:
     """Add the checks to ``app`` (outermost of the app's own middleware)."""
+    strict_multipart()
     app.add_middleware(Guard, settings=settings)

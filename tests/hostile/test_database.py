@@ -156,3 +156,11 @@ def test_locked_database_says_so_after_waiting(hostile_db: str, monkeypatch: pyt
 
 def test_a_folder_is_not_a_database(tmp_path: Path) -> None:
     assert_refused(run_cli(READ, str(tmp_path)), 2)
+
+
+@pytest.mark.parametrize("given", ["", "   ", "\t"])
+@pytest.mark.parametrize("argv", [["deck", "list"], ["deck", "new", "Mine", "--game", "mea"]], ids=["read", "write"])
+def test_an_empty_db_option_is_refused_not_taken_as_the_default(given: str, argv: list[str], in_tmp: Path) -> None:
+    """``--db ""`` (a script's ``--db "$DB"`` with DB unset) is not the default ./cardbase.db, made anew."""
+    assert_refused(run_cli([*argv, "--db", given]), 2, "--db")
+    assert sorted(p.name for p in in_tmp.iterdir()) == []

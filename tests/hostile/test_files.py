@@ -190,3 +190,16 @@ def test_utf16_that_cannot_be_read_says_so(tmp_path: Path, raw: bytes, words: st
     path.write_bytes(raw)
     line = assert_refused(run_cli(["deck", "validate", str(path)], shared_db), 2, words)
     assert str(path) in line and ("save the deck file as UTF-8" in line or "binary" in words)
+
+
+@pytest.mark.parametrize(("what", "said"), [("assumption profile", "an assumption"), ("deck file", "a deck file")])
+def test_a_refusal_gives_the_input_its_article(what: str, said: str, tmp_path: Path) -> None:
+    from cardbase.errors import UnreadableInput
+    from cardbase.textfiles import read_bytes
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "big").write_bytes(b"x" * 11)
+    for path, bound in ((tmp_path, 10), (tmp_path / "pipe", 10), (tmp_path / "big", 10)):
+        with pytest.raises(UnreadableInput) as refused:
+            read_bytes(path, what, bound)
+        assert f" {said}" in str(refused.value) and " a an " not in str(refused.value), str(refused.value)

@@ -1,0 +1,92 @@
+"""Class 1 (outputs that harm what they are pointed at): an output folder is replaced whole (the
+new export takes the old one's place in one step), so it may hold only what an earlier export
+wrote. A folder that also holds the deck being exported, the database in use, or any other file
+of the user's is refused naming it, exit 2, and keeps every file; before, an earlier export's
+``manifest.csv`` was enough for the whole folder, the user's files with it, to be deleted."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import POSTGRES, REPO
+from tests.hostile.conftest import assert_refused, run_cli
+
+GOBLINS = REPO / "examples/decks/mea-goblin-rush.txt"
+EXPORT = ["export", "images", "--dpi", "30"]
+
+
+def _earlier_export(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "manifest.csv").write_text("file,side,name,game,count,back\n", encoding="utf-8")
+    (folder / "001-old.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+
+
+def _deck_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    shutil.copy(GOBLINS, tmp / "out" / "mine.txt")
+    return [*EXPORT, str(tmp / "out" / "mine.txt"), "-o", "out", "--db", db], tmp / "out" / "mine.txt", "mine.txt"
+
+
+def _database_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    inside = tmp / "out" / "cards.db"
+    shutil.copy(db, inside)
+    return [*EXPORT, str(GOBLINS), "-o", "out", "--db", str(inside)], inside, "cards.db"
+
+
+def _notes_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    (tmp / "out" / "notes.txt").write_text("my notes", encoding="utf-8")
+    return [*EXPORT, str(GOBLINS), "-o", "out", "--db", db], tmp / "out" / "notes.txt", "notes.txt"
+
+
+def _subfolder_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    (tmp / "out" / "keep").mkdir()
+    (tmp / "out" / "keep" / "a.png").write_bytes(b"\x89PNG")
+    return [*EXPORT, str(GOBLINS), "-o", "out", "--db", db], tmp / "out" / "keep" / "a.png", "keep"
+
+
+def _deck_in_a_subfolder(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    (tmp / "out" / "decks").mkdir()
+    shutil.copy(GOBLINS, tmp / "out" / "decks" / "mine.txt")
+    deck = tmp / "out" / "decks" / "mine.txt"
+    return [*EXPORT, str(deck), "-o", "out", "--db", db], deck, "decks"
+
+
+INSIDE: list[tuple[str, Callable[[Path, str], tuple[list[str], Path, str]]]] = [
+    ("the deck exported", _deck_inside),
+    ("the database in use", _database_inside),
+    ("a file of the user's", _notes_inside),
+    ("a folder of the user's", _subfolder_inside),
+    ("the deck, in a folder inside", _deck_in_a_subfolder),
+]
+
+
+@pytest.mark.parametrize(("what", "make"), INSIDE, ids=[i[0] for i in INSIDE])
+def test_an_export_folder_holding_more_than_an_export_is_refused_and_kept(
+    what: str, make: Callable[[Path, str], tuple[list[str], Path, str]], hostile_db: str, in_tmp: Path
+) -> None:
+    if POSTGRES and make is _database_inside:
+        pytest.skip("the database is a PostgreSQL one, not a file")
+    _earlier_export(in_tmp / "out")
+    argv, kept, named = make(in_tmp, hostile_db)
+    before = kept.read_bytes()
+    assert_refused(run_cli(argv), 2, named)
+    assert kept.read_bytes() == before, f"{what} changed"
+    assert (in_tmp / "out" / "manifest.csv").is_file() and (in_tmp / "out" / "001-old.png").is_file()
+
+
+def test_an_earlier_export_is_replaced(hostile_db: str, in_tmp: Path) -> None:
+    _earlier_export(in_tmp / "out")
+    result = run_cli([*EXPORT, str(GOBLINS), "-o", "out", "--db", hostile_db])
+    assert result.exit_code == 0, result.output
+    assert not (in_tmp / "out" / "001-old.png").exists() and (in_tmp / "out" / "manifest.csv").is_file()
+
+
+@pytest.mark.parametrize("given", [".", "./", "here/.."])
+def test_the_current_folder_as_the_export_folder_is_refused(given: str, hostile_db: str, in_tmp: Path) -> None:
+    (in_tmp / "here").mkdir()
+    (in_tmp / "manifest.csv").write_text("file,side,name,game,count,back\n", encoding="utf-8")
+    assert_refused(run_cli([*EXPORT, str(GOBLINS), "-o", given, "--db", hostile_db]), 2, "current folder")
+    assert (in_tmp / "manifest.csv").is_file() and (in_tmp / "here").is_dir()
