@@ -61,4 +61,9 @@ def console(stderr: bool = False) -> Console:
                 else:
                     yield segment
 
+        def on_broken_pipe(self) -> None:
+            # Rich would exit 1 ("checked and invalid" here): let the command's boundary end it (141).
+            self.quiet = True
+            raise BrokenPipeError
+
     return _SafeConsole(stderr=stderr, highlight=False, markup=False, emoji=False, soft_wrap=False)

@@ -27,6 +27,7 @@ from cardbase import interrupts
 from cardbase.errors import CardbaseError, Interrupted, mask_secrets
 
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
+BROKEN_PIPE_EXIT = 141  # 128 + SIGPIPE, as a shell reports a program the signal stopped
 INTERRUPTED_EXIT = 130
 
 
@@ -62,10 +63,11 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if isinstance(error, KeyboardInterrupt) or _while_interrupted(error):
         fail(f"cardbase: {interrupts.word()}", interrupts.exit_code())
     if isinstance(error, BrokenPipeError):
-        # The reader of our output went away (`| head`): nothing left to say to it.
+        # The reader of our output went away (`| head`): nothing left to say to it. Exit as a program
+        # that SIGPIPE stopped (128 + 13, what `yes | head` gives), not 1, which says "checked and invalid".
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(1)
+        raise typer.Exit(BROKEN_PIPE_EXIT)
     from cardbase.faults import user_error as translate
 
     user_error = translate(error)

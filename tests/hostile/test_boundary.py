@@ -34,6 +34,23 @@ def test_a_bug_prints_one_line_and_writes_the_traceback_to_a_file(
     assert "Traceback (most recent call last)" in report and "the bug we planted" in report
 
 
+@pytest.mark.parametrize(
+    "args", [["cards", "search", "", "--limit", "10000"], ["cards", "search", "", "--limit", "10000", "--json"]]
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args: list[str], tmp_path: Path) -> None:
+    """``cardbase … | head``: the reader closes the pipe; the command stops without a word and exits as
+    a program SIGPIPE stopped (141), not 1 ("checked and invalid"), so a script's pipefail reads it right."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "cardbase", *args, "--db", str(tmp_path / "c.db")]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # before the command writes a line: its first write meets a closed pipe
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=600) == 141 and err == "", err
+
+
 def test_ctrl_c_inside_a_command_is_130_with_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import cardbase.db.search as search
 
