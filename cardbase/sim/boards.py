@@ -497,6 +497,11 @@ def _meikyu_view(obs: Any) -> BoardView:
                 "name": seat_label(seat),
                 "you": seat == me,
                 "points": obs.points[seat],
+                # the total adds a land's points that the assumption profile gave (shown with a *)
+                "points_assumed": any(
+                    "card" in x["assumed"] or ("developed_points" if x["developed"] else "points") in x["assumed"]
+                    for x in lands
+                ),
                 "hand_size": obs.hand_sizes[seat],
                 "skips": obs.skips[seat],
                 "lands": lands,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -311,6 +312,33 @@ def test_a_meikyu_total_says_whether_it_reads_a_value_the_profile_assumed(assume
     )
     kinds = [e for e in legal_view(state, state.legal_actions()) if e["kind"] in ("quest", "develop")]
     assert kinds and all(e["assumed"] for e in kinds)
+
+
+@pytest.mark.parametrize(
+    ("assumed", "lands", "marked"),
+    [
+        ((), ["Unnamed room 1"], False),  # every value published
+        (("Unnamed room 1 points",), ["Unnamed room 1"], True),
+        (("Unnamed room 1 points",), [("Unnamed room 1", True)], False),  # developed: its developed points count
+        (("Unnamed room 1 developed_points",), [("Unnamed room 1", True)], True),
+        (("Unnamed room 3 (card not in the rulebook)",), ["Unnamed room 1", "Unnamed room 3"], True),
+    ],
+)
+def test_a_meikyu_kingdoms_points_say_when_they_add_an_assumed_value(assumed, lands, marked):
+    """The total in "3 of 10 pts" adds the lands' points: when one of them came from the assumption profile, the total
+    is marked as the land is (honest data: assumed values are labelled wherever they show)."""
+    from dataclasses import replace
+
+    from cardbase.games.meikyu.engine import MeikyuRules
+    from tests.meikyu.helpers import default_pool
+
+    pool = replace(default_pool(), assumed=assumed)
+    state = MeikyuState.position(MeikyuRules(pool, players=2), lands=[lands, []], hands=[{"Cook": 1}, {"Cook": 1}])
+    view = board_view("meikyu", state.observation(0))
+    assert [p["points_assumed"] for p in view["players"]] == [marked, False]
+    text = state.observation(0).describe()  # the board `play meikyu` prints marks it the same way
+    assert re.search(r"P1 \(you\): \d+\* pts" if marked else r"P1 \(you\): \d+ pts", text), text
+    assert ("*" in text) is marked
 
 
 def test_the_meikyu_board_counts_the_assumed_values_as_every_command_does(sim_records):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cardbase.errors import counted
 from cardbase.games.base import (
     SPECTATOR,
     Outcome,
@@ -30,6 +31,7 @@ from cardbase.games.meikyu.codes import (
     DECISIONS,
     OP_REFDISC,
 )
+from cardbase.games.meikyu.pool import ASSUMED_CARD
 from cardbase.games.meikyu.rules import HAND_LIMIT, MeikyuRules, final_outcome, lands_held
 from cardbase.games.meikyu.tables import _Tables
 
@@ -152,9 +154,16 @@ class MeikyuObservation:
         def seat(i: int) -> str:
             return f"P{i + 1}" + (" (you)" if i == me else "")
 
+        assumed = frozenset(rules.pool.assumed)
+
+        def star(name: str, field: str) -> str:
+            """``*`` after a value the assumption profile gave (as the web board marks it)."""
+            return "*" if f"{name} {field}" in assumed or f"{name} {ASSUMED_CARD}" in assumed else ""
+
         def card(k: int) -> str:
             if t.ktype[k] == CHAR:
-                return f"{t.knames[k]} {t.brav[k]}/{t.wits[k]}"
+                name = t.knames[k]
+                return f"{name} {t.brav[k]}{star(name, 'bravery')}/{t.wits[k]}{star(name, 'wits')}"
             return t.knames[k]
 
         lines = []
@@ -168,21 +177,30 @@ class MeikyuObservation:
             extra = f" → {level - 2} this turn (Map)" if r in self.mapped and self.turn_player == me else ""
             owned = t.llabels[r].split(" (")[0]
             land = f", land: {owned}" if owned != t.lnames[r] else ""
-            rooms.append(f"[{i}] {t.lnames[r]} (level {level}{extra}, {t.points[r]}/{t.dev_points[r]} pts{land})")
+            name = t.lnames[r]
+            rooms.append(
+                f"[{i}] {name} (level {level}{star(name, 'level')}{extra}, {t.points[r]}{star(name, 'points')}"
+                f"/{t.dev_points[r]}{star(name, 'developed_points')} pts{land})"
+            )
         lines.append("Rooms: " + ("  ".join(rooms) if rooms else "none face up"))
         for s in range(n):
             lands = []
+            marked = ""  # the total adds a value the profile gave
             for i, e in enumerate(self.lands[s], 1):
                 li = e >> 1
                 dev = e & 1
                 pts = t.dev_points[li] if dev else t.points[li]
+                room = t.lnames[li]
+                pts_star = star(room, "developed_points" if dev else "points")
+                marked = marked or pts_star
                 name = t.llabels[li].split(" (")[0]
-                lands.append(f"[{i}] {name} (L{t.level[li]}{', developed' if dev else ''}, {pts} pt)")
+                state = ", developed" if dev else ""
+                lands.append(f"[{i}] {name} (L{t.level[li]}{star(room, 'level')}{state}, {pts}{pts_star} pt)")
             if self.refugees[s]:
                 lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
             skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""
             lines.append(
-                f"{seat(s)}: {self.points[s]} pts · {self.hand_sizes[s]} cards{skip} · kingdom: "
+                f"{seat(s)}: {self.points[s]}{marked} pts · {counted(self.hand_sizes[s], 'card')}{skip} · kingdom: "
                 + (", ".join(lands) or "no lands")
             )
         mine = [card(k) + (f" ×{self.hand[k]}" if self.hand[k] > 1 else "") for k in t.alpha if self.hand[k]]
