@@ -208,7 +208,7 @@ def _changes_line(changed: dict[str, tuple[object, object]]) -> str:
         return "nothing changed"
     parts = []
     for name, (before, after) in changed.items():
-        parts.append(f"{name}: {shown_value(before, 60)} → {shown_value(after, 60)}")
+        parts.append(f"{name}: {shown_value(before, 60, name)} → {shown_value(after, 60, name)}")
     return "; ".join(parts)
 
 

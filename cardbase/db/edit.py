@@ -425,10 +425,12 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
     return sorted(wanted)
 
 
-def shown_value(value: Any, limit: int = 300) -> str:
-    """A stored value as a history shows it: ``?`` for unknown, lists joined, abilities counted, long text cut."""
+def shown_value(value: Any, limit: int = 300, field: str | None = None) -> str:
+    """A stored value of ``field`` as a history shows it: ``?`` for unknown — but ``(none)`` for the owner's
+    notes, tags and aliases, which are never unknown, only absent —, lists joined, abilities counted,
+    long text cut."""
     if value is None:
-        return "?"
+        return "(none)" if field in KEEP_SOURCE else "?"
     if isinstance(value, list):
         if any(isinstance(v, dict | list) for v in value):
             return f"{len(value)} sentence(s) as data"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -340,3 +341,28 @@ def test_an_unknown_value_says_why_by_the_cards_source(db_url: str, client: Test
     page = client.get("/cards/mea/mine/mystery-imp").text
     assert "Unknown: cost, attack (not entered yet;" in page and "the rulebook does not give" not in page
     assert "Unknown: copies (the rulebook does not give them;" in client.get("/cards/meikyu/core/grimoire").text
+
+
+def test_history_shows_absent_notes_as_none_and_unknown_values_as_unknown(
+    client: TestClient, database: Database
+) -> None:
+    """A card's notes, tags and aliases are the owner's: absent, never unknown — the history says
+    ``(none)`` for them and keeps ``?`` for a value that is unknown (the web page and the command)."""
+    from cardbase.db.edit import shown_value
+
+    made = client.post(
+        "/api/cards", json={"game": "mea", "values": {"name": "Note Fox", "type": "monster", "set": "mine"}}
+    )
+    cid = made.json()["id"]
+    edited = client.patch(
+        f"/api/cards/{cid}",
+        json={"values": {"notes": "from the 2016 box", "cost": 2}},
+        headers={"If-Match": made.headers["etag"]},
+    )
+    assert edited.status_code == 200, edited.text
+    page = client.get(f"/cards/{cid}/history")
+    row = re.search(r"<th scope=\"row\">notes</th><td>(.*?)</td><td>(.*?)</td>", page.text)
+    assert row is not None and row.groups() == ("(none)", "from the 2016 box"), page.text
+    cost = re.search(r"<th scope=\"row\">cost</th><td>(.*?)</td><td>(.*?)</td>", page.text)
+    assert cost is not None and cost.groups() == ("?", "2")
+    assert shown_value(None, field="tags") == "(none)" and shown_value(None, field="cost") == "?"
