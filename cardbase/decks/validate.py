@@ -307,7 +307,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                 "unknown-stats",
                 f"{counted(len(unknown), 'card')} with unknown values: {shown}",
                 None,
-                "import real values with `cardbase catalog import`",
+                "give them with `cardbase catalog edit NAME FIELD=VALUE` or import them with `cardbase catalog import`",
                 "warning",
             )
         )

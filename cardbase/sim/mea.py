@@ -140,8 +140,9 @@ def load_resolved(
             source,
             [
                 *unknown,
-                "a card with unknown stats cannot be simulated: import its values "
-                f"(cardbase catalog import FILE --game mea) or {drop_hint}",
+                "a card with unknown stats cannot be simulated: give its values "
+                "(cardbase catalog edit NAME FIELD=VALUE), import them (cardbase catalog import FILE --game mea) "
+                f"or {drop_hint}",
             ],
             writes=False,
         )

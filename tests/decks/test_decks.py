@@ -87,6 +87,7 @@ def test_unknown_stats_are_a_warning_not_an_error(database) -> None:
     report = validate_text(database, "game: mea\n17 Crumb Goblin\n1 Selounticia\n")
     assert report.valid
     assert [p.code for p in report.problems] == ["unknown-stats"]
+    assert "cardbase catalog edit" in report.problems[0].hint and "cardbase catalog import" in report.problems[0].hint
 
 
 def test_meikyu_full_set_composition(database, tmp_path: Path) -> None:

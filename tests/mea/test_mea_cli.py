@@ -125,7 +125,7 @@ def test_cards_with_unknown_stats_are_refused_with_a_list_unless_dropped(db_url,
     result = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2")
     assert result.exit_code == 1
     assert "Selounticia (core): unknown cost, attack, defence" in result.stderr
-    assert "--drop-unknown" in result.stderr
+    assert "--drop-unknown" in result.stderr and "cardbase catalog edit NAME FIELD=VALUE" in result.stderr
     result = run(db_url, "sim", "mea", "--deck", str(deck), "--vs", CONTROL, "--games", "2", "--drop-unknown", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
