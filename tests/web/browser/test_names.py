@@ -33,8 +33,14 @@ NAMES = ".card-name, .placeholder, .face-name, .mon-name, .hand-name"
 LONG = {"Royal Cartographer": 10, "Pickpocket Ferret": 10, "Dragon of Mild Inconvenience": 2}
 
 
+WORDS = {word for name in LONG for word in name.split()}
+
+
 def broken(page: Page) -> list[str]:
-    return list(page.evaluate(BROKEN_WORDS, NAMES))
+    """The words of these tests' cards broken across lines (the live server's catalog is shared: another
+    test's card, such as the hostile tests' one-word markup, may be in the gallery, and a word wider than
+    its box at the smallest size breaks, as it must)."""
+    return [hit for hit in page.evaluate(BROKEN_WORDS, NAMES) if hit.split(" in .", 1)[0] in WORDS]
 
 
 def test_the_builders_grid_keeps_long_words_whole_on_a_phone(
