@@ -163,6 +163,10 @@ class _Root(TyperGroup):
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:  # while parsing: Typer would exit 130 silently
             raise typer.Abort() from None
+        except BrokenPipeError as error:  # `cardbase --help | head`: Typer would exit 1 ("checked and invalid")
+            from cardbase.cli.boundary import handle_command_error
+
+            handle_command_error(error)
 
     def command_path_of(self, args: list[str]) -> str:
         """``cardbase`` and the command names that lead ``args`` (for where to find help)."""

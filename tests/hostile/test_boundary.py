@@ -35,7 +35,13 @@ def test_a_bug_prints_one_line_and_writes_the_traceback_to_a_file(
 
 
 @pytest.mark.parametrize(
-    "args", [["cards", "search", "", "--limit", "10000"], ["cards", "search", "", "--limit", "10000", "--json"]]
+    "args",
+    [
+        ["cards", "search", "", "--limit", "10000", "--db", "c.db"],
+        ["cards", "search", "", "--limit", "10000", "--json", "--db", "c.db"],
+        ["--help"],  # Typer's own help: it would exit 1
+        ["sim", "meio", "--help"],
+    ],
 )
 def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args: list[str], tmp_path: Path) -> None:
     """``cardbase … | head``: the reader closes the pipe; the command stops without a word and exits as
@@ -43,7 +49,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args: list[st
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "cardbase", *args, "--db", str(tmp_path / "c.db")]
+    command = [sys.executable, "-m", "cardbase", *args]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     assert child.stdout is not None and child.stderr is not None
     child.stdout.close()  # before the command writes a line: its first write meets a closed pipe
