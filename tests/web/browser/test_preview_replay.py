@@ -257,7 +257,8 @@ def check_board(page: Page, game_id: str, state: Any) -> None:
         assert horizontal == [h for h, _ in state.tricks_won()]
     else:
         points = page.eval_on_selector_all(
-            "#step-body .kingdom .pts", "ps => ps.map(p => Number(p.textContent.split(' ')[0]))"
+            "#step-body .kingdom .pts",
+            "ps => ps.map(p => parseInt(p.textContent, 10))",  # "4* of 10 pts": 4
         )
         assert points == [state.points(s) for s in range(state.rules.players)]
         rooms = page.eval_on_selector_all("#step-body .room-row .face-name", "rs => rs.map(r => r.textContent.trim())")
