@@ -22,7 +22,7 @@ from cardbase.cli.common import (
     say_done,
     warn,
 )
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.stats import percent
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -252,7 +252,7 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
     if json:
         print_json(samples.as_dict())
         return
-    echo(f"{deck_title(deck)}: {samples.what}; {hands} sample{'' if hands == 1 else 's'}, seed {seed}")
+    echo(f"{deck_title(deck)}: {samples.what}; {counted(hands, 'sample')}, seed {seed}")
     for k, hand in enumerate(samples.hands, 1):
         extra = ""
         if hand.redeals:

@@ -34,7 +34,7 @@ from cardbase.games.meikyu import codes as meikyu_codes
 from cardbase.games.meikyu import engine as meikyu
 from cardbase.games.meikyu import rules as meikyu_rules
 from cardbase.games.meikyu import tables as meikyu_tables
-from cardbase.games.meikyu.pool import ASSUMED_CARD, assumed_census
+from cardbase.games.meikyu.pool import assumed_census, assumed_fields, is_assumed
 from cardbase.games.meio import actions as meio_actions
 from cardbase.games.meio import engine as meio
 from cardbase.games.meio import masks as meio_masks
@@ -397,18 +397,9 @@ def _meio_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
 # --- Meikyu --------------------------------------------------------------------------------------
 
 
-def _assumed_fields(rules: Any, name: str, fields: tuple[str, ...]) -> list[str]:
-    """Which of a card's ``fields`` the assumption profile gave (``card``: the whole card, and so
-    every value, is the profile's: it has no catalog entry and no face)."""
-    assumed = frozenset(rules.pool.assumed)
-    if f"{name} {ASSUMED_CARD}" in assumed:
-        return ["card", *fields]
-    return [f for f in fields if f"{name} {f}" in assumed]
-
-
 def _meikyu_kingdom(rules: Any, k: int, count: int | None = None) -> dict[str, Any]:
     kind = rules.pool.kingdom[k]
-    assumed = _assumed_fields(rules, kind.name, ("bravery", "wits"))
+    assumed = assumed_fields(rules.pool, kind.name, ("bravery", "wits"))
     out = _card("meikyu", None, kind.name, catalogued="card" not in assumed)
     out.update(type=kind.type, effect=kind.effect, key=f"card:{kind.name}", assumed=assumed)
     if kind.type == "character":
@@ -420,7 +411,7 @@ def _meikyu_kingdom(rules: Any, k: int, count: int | None = None) -> dict[str, A
 
 def _meikyu_land(rules: Any, land: int, *, developed: bool | None = None) -> dict[str, Any]:
     kind = rules.pool.lands[land]
-    assumed = _assumed_fields(rules, kind.name, ("level", "points", "developed_points"))
+    assumed = assumed_fields(rules.pool, kind.name, ("level", "points", "developed_points"))
     out = _card("meikyu", None, kind.name, catalogued="card" not in assumed)
     out.update(
         room=kind.name,
@@ -589,11 +580,10 @@ def _meikyu_legal(obs: Any) -> Callable[[Any], dict[str, Any]]:
     eff, _ = obs.effects(obs.current_player)
     deff = meikyu_rules.shared_developed(rules, [obs.effects(s)[1] for s in range(rules.players)], obs.current_player)
     mapped = set(obs.mapped)
-    given = frozenset(rules.pool.assumed)
 
     def guessed(names: tuple[str | None, ...], field: str) -> bool:
         """Whether a value the total reads is the assumption profile's, not the rulebook's."""
-        return any(n is not None and {f"{n} {field}", f"{n} {ASSUMED_CARD}"} & given for n in names)
+        return any(n is not None and is_assumed(rules.pool, n, field) for n in names)
 
     def swords(cards: tuple[str, ...], lab: str | None, quest: bool) -> int:
         kinds = [t.kindex[c] for c in cards]

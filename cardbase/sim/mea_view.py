@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cardbase.errors import counted
 from cardbase.games.base import SPECTATOR
 from cardbase.games.mea import board as B
 from cardbase.games.mea.actions import Draw
@@ -85,8 +86,7 @@ def table(observation: MeaObservation) -> Any:
         if seat == me:
             t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "no cards")  # "—": n/a
         else:
-            held = len(v.hand(seat))
-            t.append(f"{held} card{'' if held == 1 else 's'}")
+            t.append(counted(len(v.hand(seat)), "card"))
         lines.append(t)
     choice = v.choice()
     if choice is not None:

@@ -19,11 +19,11 @@ from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
 from cardbase.games.meikyu.pool import (
-    ASSUMED_CARD,
     CardPool,
     Resolution,
     assumed_census,
     assumed_summary,
+    is_assumed,
     resolve_pool,
 )
 from cardbase.sim.stats import number
@@ -371,14 +371,9 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
         label: str = t.llabels[e >> 1] or t.lnames[e >> 1]
         return label.split(" (")[0]
 
-    assumed = frozenset(before.rules.pool.assumed)
-
     def worth(k: int, field: str, value: int) -> str:
         """A land's points, marked as the board marks them when the assumption profile gave them."""
-        name = t.lnames[k]
-        if f"{name} {field}" in assumed or f"{name} {ASSUMED_CARD}" in assumed:
-            return f"{value}* pt, assumed"
-        return f"{value} pt"
+        return f"{value}* pt, assumed" if is_assumed(before.rules.pool, t.lnames[k], field) else f"{value} pt"
 
     held_before = {e >> 1: s for s in range(n) for e in before.lands[s]}
     for s in range(n):

@@ -31,7 +31,7 @@ from cardbase.games.meikyu.codes import (
     DECISIONS,
     OP_REFDISC,
 )
-from cardbase.games.meikyu.pool import ASSUMED_CARD
+from cardbase.games.meikyu.pool import is_assumed
 from cardbase.games.meikyu.rules import HAND_LIMIT, MeikyuRules, final_outcome, lands_held
 from cardbase.games.meikyu.tables import _Tables
 
@@ -154,11 +154,9 @@ class MeikyuObservation:
         def seat(i: int) -> str:
             return f"P{i + 1}" + (" (you)" if i == me else "")
 
-        assumed = frozenset(rules.pool.assumed)
-
         def star(name: str, field: str) -> str:
             """``*`` after a value the assumption profile gave (as the web board marks it)."""
-            return "*" if f"{name} {field}" in assumed or f"{name} {ASSUMED_CARD}" in assumed else ""
+            return "*" if is_assumed(rules.pool, name, field) else ""
 
         def card(k: int) -> str:
             if t.ktype[k] == CHAR:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from cardbase.errors import counted, quoted
@@ -424,6 +425,26 @@ class Census:
 
 ASSUMED_CARD = "(card not in the rulebook)"
 """How ``CardPool.assumed`` marks a whole card a profile added (the rest are single values)."""
+
+
+@lru_cache(maxsize=16)
+def _assumed_set(assumed: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(assumed)
+
+
+def assumed_fields(pool: CardPool, name: str, fields: Sequence[str]) -> list[str]:
+    """Which of the card ``name``'s ``fields`` the assumption profile gave: ``card`` first and every
+    field when it added the whole card (it has no catalog entry and no face)."""
+    given = _assumed_set(pool.assumed)
+    if f"{name} {ASSUMED_CARD}" in given:
+        return ["card", *fields]
+    return [f for f in fields if f"{name} {f}" in given]
+
+
+def is_assumed(pool: CardPool, name: str, field: str) -> bool:
+    """Whether the value ``field`` of the card ``name`` came from the assumption profile (so is shown
+    with a ``*``), the whole card's included."""
+    return bool(assumed_fields(pool, name, (field,)))
 
 
 def assumed_census(assumed: Sequence[str]) -> Census:
