@@ -22,7 +22,7 @@ def crash_report(error: BaseException, heading: str) -> str:
         said = f"the traceback is in {path}"
     except OSError:
         said = "the traceback could not be written"
-    summary = str(error).splitlines()[0][:200] if str(error) else ""
+    summary = mask_secrets(str(error).splitlines()[0])[:200] if str(error) else ""
     return (
         f"internal error: {type(error).__name__}{': ' + summary if summary else ''} "
         f"(a bug in cardbase; {said}, please report it)"

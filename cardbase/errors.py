@@ -237,7 +237,23 @@ def _mask_url_passwords(text: str) -> str:
     return "".join(out) + text[done:] if out else text
 
 
+_SECRETS: set[str] = set()  # the running server's token: masked in every message and crash file
+MIN_SECRET_LENGTH = 16  # a shorter value would blank ordinary words (`serve --token` asks for 16+)
+
+
+def register_secret(value: str) -> None:
+    """Mask ``value`` wherever :func:`mask_secrets` runs from now on in this process (the server's
+    token, which a crash's traceback may hold); a value under ``MIN_SECRET_LENGTH`` characters is
+    not kept (masking it would blank ordinary words; ``serve --token`` refuses one)."""
+    if len(value) >= MIN_SECRET_LENGTH:
+        _SECRETS.add(value)
+
+
 def mask_secrets(text: str) -> str:
-    """``text`` with the password of every URL (``scheme://user:secret@``) and ``password=`` shown as
-    ``***``; linear in the length of ``text``."""
-    return _PASSWORD_PARAM.sub(r"\1***", _mask_url_passwords(text))
+    """``text`` with the password of every URL (``scheme://user:secret@``), ``password=`` and every
+    registered secret (:func:`register_secret`) shown as ``***``; linear in the length of ``text``
+    for each registered secret."""
+    text = _PASSWORD_PARAM.sub(r"\1***", _mask_url_passwords(text))
+    for secret in _SECRETS:
+        text = text.replace(secret, "***")
+    return text

@@ -40,6 +40,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
         # changes, while the caller's handle keeps saying where its own come from.
         settings = replace(settings, database=replace(settings.database, origin="web"))
     app.state.settings = settings
+    if settings.token:
+        from cardbase.errors import register_secret
+
+        register_secret(settings.token)  # a crash file or a log line never holds it
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
     app.state.hall = None  # the play tables are another process's (cardbase.web.relay)

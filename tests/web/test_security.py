@@ -172,6 +172,13 @@ def test_errors_never_echo_the_token(guarded: TestClient, monkeypatch: pytest.Mo
     monkeypatch.setattr(store, "list_decks", crash)
     crashed = guarded.get("/api/decks", headers=auth)
     assert crashed.status_code == 500 and TOKEN not in crashed.text
+    import re
+
+    crash_file = re.search(r"the traceback is in (\S+\.txt)", crashed.text)
+    assert crash_file is not None
+    with open(crash_file.group(1), encoding="utf-8") as written:
+        kept = written.read()
+    assert "RuntimeError: boom ***" in kept and TOKEN not in kept  # the file a user is asked to send
 
 
 # --- errors, bounds, escaping ---------------------------------------------------------------------
