@@ -152,6 +152,9 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     from cardbase.web.settings import WILDCARD, ServerSettings
 
     assert isinstance(settings, ServerSettings)
+    from cardbase.web.deadlines import raise_open_file_limit
+
+    raise_open_file_limit()  # a connection is a file: room for many clients before the limit
     base = settings.base_url
     if settings.host in WILDCARD:
         import socket

@@ -101,9 +101,13 @@ def log_config() -> dict[str, Any]:
 def uvicorn_config(app: Any, graceful_seconds: int = 5) -> uvicorn.Config:
     """uvicorn's settings for cardbase's ``app`` (``cardbase serve``, and the tests' live servers): warnings
     and errors only, no access log (a ``?token=`` link would be written there), its log lines
-    terminal-safe (:func:`log_config`); ``graceful_seconds`` for open requests when it stops."""
+    terminal-safe (:func:`log_config`); ``graceful_seconds`` for open requests when it stops; slow
+    clients cut off (:mod:`cardbase.web.deadlines`)."""
+    from cardbase.web.deadlines import DeadlineProtocol
+
     return uvicorn.Config(
         app,
+        http=DeadlineProtocol,
         log_config=log_config(),
         log_level="warning",
         access_log=False,

@@ -34,11 +34,12 @@ def test_serve_runs_on_httptools_and_uvloop() -> None:
     from fastapi import FastAPI
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+    from cardbase.web.deadlines import DeadlineProtocol
     from cardbase.web.serverlog import uvicorn_config
 
     config = uvicorn_config(FastAPI())
     config.load()
-    assert config.http_protocol_class is HttpToolsProtocol
+    assert config.http_protocol_class is DeadlineProtocol and issubclass(DeadlineProtocol, HttpToolsProtocol)
     if sys.platform != "win32":
         factory = config.get_loop_factory()
         assert factory is not None and factory.__module__ == "uvloop", factory

@@ -1,0 +1,125 @@
+"""Slow clients cannot hold the server (``cardbase.web.deadlines``): a request's headers must arrive in
+time, a body may not stall, a connection that says nothing is closed; the server keeps serving, and
+none of it is a crash. The deadlines are shortened here; the real ones are tens of seconds."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardbase.db.engine import Database
+from cardbase.web.deadlines import DeadlineProtocol, raise_open_file_limit
+from cardbase.web.settings import ServerSettings
+from tests.web.live import live_server
+
+SHORT = 0.6
+PATIENCE = 30.0  # how long a test waits for the server to act (a bound on a hang, not a timing)
+
+
+@pytest.fixture
+def base(database: Database, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setattr(DeadlineProtocol, "header_seconds", SHORT)
+    monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", SHORT)
+    with live_server(ServerSettings(database=database)) as url:
+        yield url
+
+
+def _connect(base: str) -> socket.socket:
+    host, port = base.removeprefix("http://").rstrip("/").rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=PATIENCE)
+    return sock
+
+
+def _read_to_end(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (a hang fails at PATIENCE)."""
+    got = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return got
+        got += chunk
+
+
+def _crash_files() -> set[str]:
+    folder = Path(os.environ.get("TMPDIR", "/tmp"))
+    return {p.name for p in folder.glob("cardbase-crash-*")}
+
+
+def test_headers_that_never_finish_get_408_and_the_connection_closed(base: str) -> None:
+    with _connect(base) as slow:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+        answer = _read_to_end(slow)
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert b"did not arrive within" in answer
+    assert httpx.get(f"{base}/healthz").status_code == 200
+
+
+def test_a_header_line_now_and_then_does_not_extend_the_deadline(base: str) -> None:
+    with _connect(base) as slow:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        closed_after = None
+        for beat in range(40):  # a line every 0.2 s: 8 s of a slowloris unless cut off
+            time.sleep(SHORT / 3)
+            try:
+                slow.sendall(f"X-Beat-{beat}: 1\r\n".encode())
+            except OSError:
+                closed_after = beat
+                break
+            slow.settimeout(0.01)
+            try:
+                if slow.recv(65536) == b"":
+                    closed_after = beat
+                    break
+            except TimeoutError:
+                pass
+            except OSError:
+                closed_after = beat
+                break
+            finally:
+                slow.settimeout(PATIENCE)
+    assert closed_after is not None and closed_after < 39, "a slowloris kept its connection"
+
+
+def test_a_silent_connection_is_closed_without_an_answer(base: str) -> None:
+    with _connect(base) as silent:
+        assert _read_to_end(silent) == b""
+
+
+def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str) -> None:
+    before = _crash_files()
+    with _connect(base) as slow:
+        slow.sendall(
+            b"POST /decks HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nname=half"
+        )
+        answer = _read_to_end(slow)
+    assert b" 500 " not in answer.split(b"\r\n", 1)[0], answer[:300]
+    assert _crash_files() == before
+    assert httpx.get(f"{base}/healthz").status_code == 200
+
+
+def test_kept_alive_requests_each_get_their_own_deadline(base: str) -> None:
+    with httpx.Client() as client:
+        for _ in range(3):  # longer together than one deadline: each request is timed alone
+            assert client.get(f"{base}/healthz").status_code == 200
+            time.sleep(SHORT / 2)
+
+
+def test_serve_raises_its_open_file_limit() -> None:
+    resource = pytest.importorskip("resource", reason="no open-file limit on this platform")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        lower = min(soft, 256) if soft != resource.RLIM_INFINITY else 256
+        resource.setrlimit(resource.RLIMIT_NOFILE, (lower, hard))
+        raised = raise_open_file_limit(ceiling=4096)
+        now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        expected = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+        assert raised == now == expected
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
