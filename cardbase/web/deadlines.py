@@ -5,9 +5,11 @@ finishes its request: a client that opens connections and sends a header line no
 "slowloris") holds each one for as long as it likes, and at the process's open-file limit (1,024 on
 many systems) the server can accept no one else. So a connection must send its request's headers
 within ``header_seconds`` of its first byte (or of connecting), and a request's body may not stall
-for ``body_idle_seconds`` while the app waits for it. A connection that sent part of a request and
+for ``body_idle_seconds`` while the app waits for it, and a client that stops reading an answer (its
+buffers full) has ``write_stall_seconds`` to read on. A connection that sent part of a request and
 ran out of time is answered 408 and closed; one that sent nothing is closed without an answer (as a
-browser's idle pre-connection is); a stalled body ends the request as if the client had left.
+browser's idle pre-connection is); a stalled body or a stalled reader ends the request as if the
+client had left.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 HEADER_SECONDS = 20.0
 BODY_IDLE_SECONDS = 30.0
+WRITE_STALL_SECONDS = 60.0
 
 
 class DeadlineProtocol(HttpToolsProtocol):
@@ -26,7 +29,9 @@ class DeadlineProtocol(HttpToolsProtocol):
 
     header_seconds = HEADER_SECONDS
     body_idle_seconds = BODY_IDLE_SECONDS
+    write_stall_seconds = WRITE_STALL_SECONDS
     _deadline: asyncio.TimerHandle | None = None
+    _write_deadline: asyncio.TimerHandle | None = None
     _reading_body = False
     _heard = False  # any byte of the request that is due
 
@@ -36,7 +41,22 @@ class DeadlineProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._writable()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_deadline is None:
+            self._write_deadline = self.loop.call_later(self.write_stall_seconds, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        self._writable()
+        super().resume_writing()
+
+    def _writable(self) -> None:
+        if self._write_deadline is not None:
+            self._write_deadline.cancel()
+            self._write_deadline = None
 
     def data_received(self, data: bytes) -> None:
         self._heard = True

@@ -123,3 +123,64 @@ def test_serve_raises_its_open_file_limit() -> None:
         assert raised == now == expected
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_client_that_stops_reading_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer larger than every buffer on the way, to a client that reads none of it: the server
+    drops the connection once writing has stalled for the deadline (its task would wait forever)."""
+    import threading
+
+    import uvicorn
+    from starlette.types import Receive, Scope, Send
+
+    from cardbase.web.serverlog import uvicorn_config
+
+    monkeypatch.setattr(DeadlineProtocol, "write_stall_seconds", SHORT)
+    size = 64 << 20
+    finished: list[bool] = []
+
+    async def big(scope: Scope, receive: Receive, send: Send) -> None:
+        assert scope["type"] in ("http", "lifespan")
+        if scope["type"] == "lifespan":
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(size).encode())]})
+        chunk = b"x" * (1 << 20)
+        try:
+            for _ in range(size >> 20):
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            finished.append(True)
+
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    config = uvicorn_config(big)
+    config.lifespan = "off"
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        reader = socket.socket()
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        reader.settimeout(PATIENCE)
+        reader.connect(("127.0.0.1", port))
+        with reader:
+            reader.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            while not finished and time.monotonic() < deadline:  # the app's task ends: the server gave up
+                time.sleep(0.05)
+            assert finished, "the server still waits on a client that reads nothing"
+            got = 0
+            try:
+                while chunk := reader.recv(1 << 20):
+                    got += len(chunk)
+            except ConnectionResetError:
+                pass
+            assert got < size
+    finally:
+        server.should_exit = True
+        thread.join(PATIENCE)
+        listening.close()
