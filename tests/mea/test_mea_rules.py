@@ -248,6 +248,30 @@ def test_with_an_empty_deck_you_obliterate_a_friendly_tile_instead_of_drawing():
     assert state.active == 1
 
 
+def test_a_hand_of_ten_with_an_empty_deck_obliterates_instead_of_drawing_and_does_not_lose():
+    """When you have no cards in your deck, instead of drawing a card at the end of your turn you must
+    OBLITERATE a friendly tile: no card comes in, so a hand of ten stays at ten (the 11-card rule is not met)."""
+    state = started(rules_for([], []))
+    t = Table(state)
+    t.give(0, *["Filler"] * 9)
+    t.empty_deck(0)
+    state = t.turn(0, mana=0)
+    assert len(state.hand(0)) == 10
+    assert not any(a.startswith("draw") for a in legal_texts(state))
+    state.apply_text("obliterate a2")
+    assert not state.is_terminal and state.active == 1 and len(state.hand(0)) == 10
+
+
+def test_the_end_of_turn_draw_takes_at_most_the_cards_left_in_the_deck():
+    """you must draw at least 1 card, but you can draw more: as many as the deck still holds."""
+    state = started(rules_for([], [], filler=3))  # 3 cards, 1 drawn in the opening: 2 left
+    state = Table(state).turn(0, mana=0)
+    assert state.deck_size(0) == 2 and legal_texts(state) == ["draw 1", "draw 2"]
+    refused(state, "draw 3", "draw-from-deck")
+    state.apply_text("draw 2")
+    assert state.deck_size(0) == 0 and state.active == 1
+
+
 def test_deck_out_with_no_tile_left_loses():
     state = started(rules_for([], [], elimination="turn-start"))
     t = Table(state)
@@ -411,6 +435,33 @@ def test_a_summoned_monster_acts_alone_or_joins_one_not_summoned_this_turn():
     state = t.turn(0)
     state.apply_text("summon Brute a2")
     state.apply_text("attack b2 with Brute@a2 + Knight@b1")
+    assert state.tiles()[tile("b2")] == 0
+
+
+def test_a_monster_summoned_this_turn_may_attack_alone():
+    """they move or attack alone on this turn: a monster may attack on the turn it is summoned."""
+    state = started(rules_for([GIANT], [PAWN]))
+    t = Table(state)
+    t.give(0, "Giant")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Giant b1")
+    giant = state.on_tile(tile("b1"))[0]
+    state.apply_text("attack b2 with Giant@b1")
+    assert where(state, giant) == "b2" and state.tiles()[tile("b2")] == 0
+
+
+def test_two_monsters_on_one_tile_adjacent_to_another_may_attack_it_together():
+    """If you have two monsters adjacent to the same tile, you can attack with both of them simultaneously:
+    two monsters standing on one tile are both adjacent to its neighbours."""
+    state = started(rules_for([KNIGHT, BRUTE], [WALL]))
+    t = Table(state)
+    t.put(0, "Knight", "b1")
+    t.put(0, "Brute", "b1")
+    t.put(1, "Wall", "b2")  # 3 + 5 = 8 ≥ 6; the Wall's 1 kills neither (3, 2 > 1)
+    state = t.turn(0)
+    state.apply_text("attack b2 with Knight@b1 + Brute@b1")
+    assert sorted(names_on(state, "b2")) == ["Brute", "Knight"] and names_on(state, "b1") == []
     assert state.tiles()[tile("b2")] == 0
 
 

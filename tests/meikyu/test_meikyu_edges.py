@@ -99,6 +99,20 @@ def test_a_stolen_sixth_land_is_kept_and_one_of_the_five_held_before_is_discarde
     assert ("Unnamed room 9", False) in state.kingdom(0) and len(state.kingdom(0)) == 5
 
 
+def test_an_aggression_by_the_council_chamber_from_five_lands_keeps_the_stolen_land_without_a_discard():
+    """ "b. Discard the "Council Chamber" card" is how the aggression is made, so it leaves the kingdom
+    before the land is taken: a kingdom of five with it holds five after a win, and nothing is discarded
+    for "a sixth land"."""
+    four = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8"]
+    state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Nest of the Ogrekin", *four], ["Unnamed room 13"]])
+    act(state, "attack P2 Unnamed room 13 with Executioner by Council Chamber")
+    assert [name for name, _ in state.kingdom(0)] == four  # discarded as the aggression is made
+    act(state, "defend")
+    roll(state, 5, 1)
+    assert state.decision != "land limit"
+    assert [name for name, _ in state.kingdom(0)] == [*four, "Unnamed room 13"] and state.kingdom(1) == ()
+
+
 def test_the_mixed_area_on_oneself_is_refused_and_in_two_players_the_owner_plays_again():
     state = position(2, hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Tunnel of the Valaraukar"], []])
     refused(state, "mixed area P1", "mixed-area")
@@ -208,6 +222,21 @@ def test_dungeon_storm_with_fewer_than_four_meikyu_cards_left_lays_out_what_ther
     draw(state, "Dungeon Storm")
     reveal(state, "Unnamed room 5", "Unnamed room 6")
     assert state.decision == "action" and len(state.rooms()) == 2
+
+
+def test_dungeon_storm_discards_the_maps_fifth_room_too_and_lays_out_four():
+    """Dungeon Storm: "Immediately discard all of the face up unclaimed Lands. Draw four new Meikyu cards and
+    lay them out in their place": five rooms up after a Map (its room included) make four new ones."""
+    state = position(2, hands=[{"Bee": 1, "Map": 1}, {}])
+    act(state, "map")
+    reveal(state, "Unnamed room 16")
+    assert len(state.rooms()) == 5
+    act(state, "resupply")
+    draw(state, "Dungeon Storm")
+    assert state.rooms() == ()
+    reveal(state, "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8")
+    assert state.rooms() == ("Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8")
+    assert state.meikyu_pile_size() == 32 - 9
 
 
 def test_dungeon_storm_with_an_empty_meikyu_pile_ends_the_game_after_the_turn():

@@ -247,6 +247,17 @@ def test_the_highest_heart_wins():
     assert state.tricks()[-1][2] == 1
 
 
+def test_of_two_hearts_played_on_another_suit_the_higher_heart_wins():
+    """If one or more hearts (trump cards) are played, the highest heart wins: a second player void in the led
+    suit overtrumps the first; the led suit's ace wins nothing."""
+    keep = ["AC 2C 3C 4C 5C 6C 7C", "2H 3H 4H 5H 6H 7S 8S", "8H 9H 10H AH 5D 6D 7D"]
+    aside = ["AS 2S 3S 4S 5S 6S", "9S 10S AD 2D 3D 4D", "8D 9D 10D 8C 9C 10C"]  # leftover: 7H
+    state = table(3, keep, aside)
+    assert state.leftover() == tuple(cards("7H"))
+    play(state, "AC", "2H", "8H")  # P2 trumps, P3 overtrumps
+    assert state.tricks()[-1][2] == 2
+
+
 def test_otherwise_the_highest_card_of_the_led_suit_wins():
     state = table(4, KEEP_4P, ASIDE_4P)
     play(state, "2C", "3C", "4C", "5C")
