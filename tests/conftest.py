@@ -25,28 +25,35 @@ REPO = Path(__file__).resolve().parents[1]
 POSTGRES = os.environ.get("CARDBASE_TEST_POSTGRES")
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")  # gw0, gw1, … under pytest-xdist
 ALL_CORES = cores.available_cores
-_OWN_TEMP = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist, each worker gets its share of the cores, so that a command that runs on
     "the machine's cores" by default does not start a pool per worker (2 workers × 2 processes on 2
-    cores); the tests that pass ``--jobs 2`` still start their pools. The temporary files of the
-    process and of the commands it starts (crash reports among them) go to a folder of its own,
-    removed at the end, not into the machine's temporary folder."""
-    own = tempfile.mkdtemp(prefix=f"cardbase-tests-{WORKER}-")
-    config.stash[_OWN_TEMP] = own
-    os.environ["TMPDIR"] = tempfile.tempdir = own
+    cores); the tests that pass ``--jobs 2`` still start their pools."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         share = max(1, ALL_CORES() // workers)
         cores.available_cores = lambda: share
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    own = config.stash.get(_OWN_TEMP, None)
-    if own is not None:
-        shutil.rmtree(own, ignore_errors=True)
+@pytest.fixture(scope="session", autouse=True)
+def _own_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The temporary files of the tests and of the commands they start (crash reports among them) go
+    to a folder of their own, removed at the end, not into the machine's temporary folder. Its name
+    is short (a path in a command's output wraps at 80 columns); pytest's ``tmp_path`` folders stay
+    where they were (their base is made first)."""
+    tmp_path_factory.getbasetemp()
+    own = tempfile.mkdtemp(prefix="cbt-")
+    before = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = tempfile.tempdir = own
+    yield
+    tempfile.tempdir = None
+    if before is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = before
+    shutil.rmtree(own, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
