@@ -1,0 +1,427 @@
+"""An independent reading of the *Meikyu Kingdom* rulebook, for the differential test
+(``test_meikyu_reference.py``): the core game written from the rulebook and ``docs/rules/meikyu.md``'s
+readings, sharing nothing with the engine but the notation of actions (``quest Unnamed room 4 with
+Bee, Sword``, ``defend``, ``discard land …``, ``draw Bee``, ``reveal …``, ``roll 4``), which it reads
+and writes itself. Nothing here imports ``cardbase``: a bug in the engine's tables, masks or parser
+cannot hide here too.
+
+The game is one plain generator (:meth:`Reference._game`), read top to bottom like the rulebook; it
+yields what it waits for — a chance step (``("chance", "draw")``) or a player's decision
+(``("decide", seat, {notation, …})``) — and is sent the action taken, as text. It is slow on
+purpose (every card set is listed from the hand) and keeps every card in a plain multiset.
+
+Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
+Storm, Dungeon Tsunami; lands without an effect, the Fortress and the Castle Tower.
+
+The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
+
+- Setup: 4 rooms face up, then 4 cards to each player in seat order; a player holding an OPEN card
+  returns the hand to the pile and draws four anew, seat by seat, until no hand holds one. Each
+  player rolls the die in seat order; the highest goes first; only the tied highest reroll.
+- Turn: 1. draw (an OPEN card drawn is played at once and was the draw); 2. one action (quest,
+  develop, aggression, resupply; Maps are free plays before it); 3. while 6 or more cards, discard
+  one (down to 5); 4. 3 or fewer rooms face up: turn up rooms until 4 (or the pile is empty). Then
+  the game ends if a kingdom has the goal's points or no room is left (none face up, pile empty).
+- Quest: a face-up room, at least one character, any Swords and Grimoires; a die is added;
+  total ≥ level succeeds. Sword +1 each, any number on one character. Grimoire: one per character,
+  adding that character's seals (best: the ones with the most seals) [mine: a Grimoire needs a
+  character of its own, so no more Grimoires than characters]. Fortress: +2 to the owner's quest
+  with two or more characters (quests only).
+- Sixth land: one of the lands held before the new one is discarded, never the Castle Tower;
+  discarded lands leave the game [mine too: "one of the existing lands"].
+- Development: one's own undeveloped land, one or more characters (only), Wits ≥ level, no die.
+- Aggression: by a Gotcha! (it is spent); the attacker names the defender and the land (not a
+  Castle Tower), at least one character and any Swords/Grimoires; the defender then answers with
+  no card, or at least one character and items; attacker's die, then defender's; strictly higher
+  takes the land, undeveloped (a sixth land as in a quest). Every card used is discarded.
+- Resupply: draw one more card.
+- Map: reveals one more room, two levels easier to quest until the end of the turn; the room stays
+  face up after (at its printed level); not when the Meikyu pile is empty; the Map is spent.
+- Refugee: 1 point, not a land; its drawer discards two cards (as many as the hand holds).
+- Dungeon Storm: the face-up rooms are discarded, four new ones are turned up.
+- Dungeon Tsunami: from the drawer in turn order, each player holding lands when it is played passes
+  one of those lands to the next player (undeveloped); then kingdoms over five lands discard down.
+- Kingdom pile: when its last card is taken the discards become the pile; a draw from an empty pile
+  with no discards draws nothing.
+- End: most points; tie → most lands (Refugees are not lands); still tied → shared victory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+HAND_LIMIT = 5
+MAX_LANDS = 5
+ROOMS = 4
+DEAL = 4
+
+Wait = tuple[Any, ...]
+"""What the game waits for: ``("chance", "draw" | "reveal" | "roll")`` or ``("decide", seat, legal)``."""
+Game = Generator[Wait, str, None]
+
+
+@dataclass(frozen=True)
+class Land:
+    level: int
+    points: int
+    developed_points: int
+    effect: str | None = None
+
+
+@dataclass(frozen=True)
+class Kard:
+    """A Kingdom card: ``type`` character/item/aggression/open; ``effect`` sword, grimoire, map,
+    gotcha, refugee, storm, tsunami or None."""
+
+    type: str
+    bravery: int = 0
+    wits: int = 0
+    effect: str | None = None
+
+
+def cards_text(cards: Counter[str]) -> str:
+    return ", ".join(sorted(cards.elements()))
+
+
+def sub_multisets(cards: Counter[str]) -> Iterator[Counter[str]]:
+    names = sorted(cards)
+    for counts in product(*(range(cards[n] + 1) for n in names)):
+        yield Counter({n: c for n, c in zip(names, counts, strict=True) if c})
+
+
+@dataclass
+class Reference:
+    """A Meikyu game read from the rulebook. ``waiting`` is what it waits for (see :data:`Wait`);
+    ``over`` once the game has ended."""
+
+    players: int
+    lands: dict[str, Land]
+    kingdom_cards: dict[str, tuple[Kard, int]]
+    goal: int = 10
+    hands: list[Counter[str]] = field(default_factory=list)
+    kingdoms: list[list[tuple[str, bool]]] = field(default_factory=list)
+    refugees: list[int] = field(default_factory=list)
+    rooms: list[str] = field(default_factory=list)
+    pile: Counter[str] = field(default_factory=Counter)
+    discards: Counter[str] = field(default_factory=Counter)
+    in_play: Counter[str] = field(default_factory=Counter)
+    meikyu_pile: Counter[str] = field(default_factory=Counter)
+    meikyu_discards: Counter[str] = field(default_factory=Counter)
+    mapped: set[str] = field(default_factory=set)
+    turn_player: int = 0
+    turns: int = 0
+    over: bool = False
+    waiting: Wait = ()
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.hands = [Counter() for _ in range(self.players)]
+        self.kingdoms = [[] for _ in range(self.players)]
+        self.refugees = [0] * self.players
+        self.pile = Counter({name: copies for name, (_, copies) in self.kingdom_cards.items() if copies})
+        self.meikyu_pile = Counter(self.lands.keys())
+        self._gen = self._game()
+        self.waiting = next(self._gen)
+
+    # -- the outside --
+
+    def apply(self, text: str) -> None:
+        """Take an action (notation); a decision must be one of the legal ones."""
+        assert not self.over, text
+        if self.waiting[0] == "decide":
+            assert text in self.waiting[2], (text, sorted(self.waiting[2]))
+        self.log.append(text)
+        try:
+            self.waiting = self._gen.send(text)
+        except StopIteration:
+            self.over = True
+            self.waiting = ()
+
+    def chance_weights(self) -> dict[str, float]:
+        """The chance step's outcomes with their probabilities."""
+        kind = self.waiting[1]
+        bag: Counter[str]
+        if kind == "roll":
+            return {f"roll {v}": 1 / 6 for v in range(1, 7)}
+        bag = self.pile if kind == "draw" else self.meikyu_pile
+        total = sum(bag.values())
+        return {f"{kind} {name}": n / total for name, n in bag.items()}
+
+    def points(self, seat: int) -> int:
+        return self.refugees[seat] + sum(
+            self.lands[room].developed_points if dev else self.lands[room].points for room, dev in self.kingdoms[seat]
+        )
+
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.points(s) for s in range(self.players))
+        top = [s for s in range(self.players) if self.points(s) == best]
+        most = max(len(self.kingdoms[s]) for s in top)
+        return tuple(s for s in top if len(self.kingdoms[s]) == most)
+
+    # -- small reads --
+
+    def kard(self, name: str) -> Kard:
+        return self.kingdom_cards[name][0]
+
+    def owns(self, seat: int, effect: str) -> bool:
+        return any(self.lands[room].effect == effect for room, _ in self.kingdoms[seat])
+
+    def swords(self, seat: int, cards: Counter[str], quest: bool) -> int:
+        chars = [self.kard(c) for c in cards.elements() if self.kard(c).type == "character"]
+        total = sum(c.bravery for c in chars)
+        total += sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
+        grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
+        total += sum(sorted((c.wits for c in chars), reverse=True)[:grimoires])
+        if quest and len(chars) >= 2 and self.owns(seat, "fortress"):
+            total += 2
+        return total
+
+    def fighting_sets(self, hand: Counter[str]) -> list[Counter[str]]:
+        """Card sets for a quest, an attack or a defence: one or more characters, any Swords and
+        Grimoires, no more Grimoires than characters."""
+        usable = Counter(
+            {c: n for c, n in hand.items() if self.kard(c).type == "character" or self.kard(c).effect in ("sword", "grimoire")}
+        )
+        out = []
+        for cards in sub_multisets(usable):
+            chars = sum(n for c, n in cards.items() if self.kard(c).type == "character")
+            grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
+            if chars >= 1 and grimoires <= chars:
+                out.append(cards)
+        return out
+
+    def holding(self, hand: Counter[str], effect: str) -> str | None:
+        return next((c for c in sorted(hand) if self.kard(c).effect == effect), None)
+
+    # -- the game --
+
+    def _game(self) -> Game:
+        for _ in range(ROOMS):
+            yield from self._reveal()
+        for seat in range(self.players):
+            for _ in range(DEAL):
+                self.hands[seat][(yield from self._take())] += 1
+        while any(self._has_open(h) for h in self.hands):
+            for seat in range(self.players):
+                while self._has_open(self.hands[seat]):
+                    self.pile += self.hands[seat]
+                    self.hands[seat] = Counter()
+                    for _ in range(DEAL):
+                        self.hands[seat][(yield from self._take())] += 1
+        rollers = list(range(self.players))
+        while len(rollers) > 1:
+            rolls = []
+            for _ in rollers:
+                rolls.append((yield from self._roll()))
+            best = max(rolls)
+            rollers = [s for s, r in zip(rollers, rolls, strict=True) if r == best]
+        self.turn_player = rollers[0]
+        while True:
+            yield from self._turn(self.turn_player)
+            self.turns += 1
+            if any(self.points(s) >= self.goal for s in range(self.players)) or (
+                not self.rooms and not self.meikyu_pile
+            ):
+                return
+            self.turn_player = (self.turn_player + 1) % self.players
+
+    def _has_open(self, hand: Counter[str]) -> bool:
+        return any(self.kard(c).type == "open" for c in hand)
+
+    def _take(self) -> Generator[Wait, str, str]:
+        """One card off the Kingdom pile (a chance step); the discards become the pile at once when
+        it runs out."""
+        text = yield ("chance", "draw")
+        verb, _, name = text.partition(" ")
+        assert verb == "draw" and self.pile[name] > 0, (text, self.pile)
+        self.pile[name] -= 1
+        self.pile += Counter()
+        if not self.pile:
+            self.pile, self.discards = self.discards, Counter()
+        return name
+
+    def _reveal(self) -> Generator[Wait, str, str]:
+        text = yield ("chance", "reveal")
+        verb, _, room = text.partition(" ")
+        assert verb == "reveal" and self.meikyu_pile[room] > 0, text
+        self.meikyu_pile[room] -= 1
+        self.meikyu_pile += Counter()
+        self.rooms.append(room)
+        return room
+
+    def _roll(self) -> Generator[Wait, str, int]:
+        text = yield ("chance", "roll")
+        verb, _, value = text.partition(" ")
+        assert verb == "roll" and value in {"1", "2", "3", "4", "5", "6"}, text
+        return int(value)
+
+    def _decide(self, seat: int, legal: set[str]) -> Generator[Wait, str, str]:
+        assert legal
+        return (yield ("decide", seat, frozenset(legal)))
+
+    def _draw(self, seat: int) -> Game:
+        """Draw from the Kingdom pile into the hand; an OPEN card is played at once."""
+        if not self.pile and self.discards:
+            self.pile, self.discards = self.discards, Counter()
+        if not self.pile:
+            return
+        name = yield from self._take()
+        if self.kard(name).type == "open":
+            yield from self._open(seat, name)
+        else:
+            self.hands[seat][name] += 1
+
+    def _open(self, seat: int, name: str) -> Game:
+        effect = self.kard(name).effect
+        if effect == "refugee":
+            self.refugees[seat] += 1
+            for _ in range(2):
+                if not self.hands[seat]:
+                    break
+                text = yield from self._decide(seat, {f"discard {c}" for c in self.hands[seat]})
+                self._discard_from_hand(seat, text.removeprefix("discard "))
+            return
+        self.discards[name] += 1  # played: it goes at once to the discard pile
+        if effect == "storm":
+            self.meikyu_discards.update(self.rooms)
+            self.rooms = []
+            self.mapped = set()
+            for _ in range(ROOMS):
+                if self.meikyu_pile:
+                    yield from self._reveal()
+        elif effect == "tsunami":
+            order = [(seat + i) % self.players for i in range(self.players)]
+            held = {s: [room for room, _ in self.kingdoms[s]] for s in order}
+            for s in order:
+                if held[s]:
+                    text = yield from self._decide(s, {f"give {room}" for room in held[s]})
+                    room = text.removeprefix("give ")
+                    self._remove_land(s, room)
+                    self.kingdoms[(s + 1) % self.players].append((room, False))
+            for s in order:
+                while len(self.kingdoms[s]) > MAX_LANDS:
+                    yield from self._land_limit(s, [room for room, _ in self.kingdoms[s]])
+
+    def _discard_from_hand(self, seat: int, name: str) -> None:
+        assert self.hands[seat][name] > 0
+        self.hands[seat][name] -= 1
+        self.hands[seat] += Counter()
+        self.discards[name] += 1
+
+    def _remove_land(self, seat: int, room: str) -> bool:
+        for i, (r, dev) in enumerate(self.kingdoms[seat]):
+            if r == room:
+                del self.kingdoms[seat][i]
+                return dev
+        raise AssertionError(room)
+
+    def _land_limit(self, seat: int, choices: list[str]) -> Game:
+        legal = {f"discard land {r}" for r in choices if self.lands[r].effect != "castle tower"}
+        text = yield from self._decide(seat, legal)
+        room = text.removeprefix("discard land ")
+        self._remove_land(seat, room)
+        self.meikyu_discards[room] += 1
+
+    def _turn(self, p: int) -> Game:
+        self.mapped = set()
+        yield from self._draw(p)
+        while True:
+            text = yield from self._decide(p, self._main_actions(p))
+            if text != "map":
+                break
+            self._use(p, Counter({self.holding(self.hands[p], "map") or "": 1}))  # spent with the action's cards
+            self.mapped.add((yield from self._reveal()))
+        if text == "resupply":
+            yield from self._draw(p)
+            self._spend()
+        elif text.startswith("quest "):
+            yield from self._quest(p, text)
+        elif text.startswith("develop "):
+            room, cards = self._read_with(text.removeprefix("develop "))
+            self._use(p, cards)
+            wits = sum(self.kard(c).wits for c in cards.elements())
+            if wits >= self.lands[room].level:
+                at = self.kingdoms[p].index((room, False))
+                self.kingdoms[p][at] = (room, True)
+            self._spend()
+        else:
+            yield from self._attack(p, text)
+        while sum(self.hands[p].values()) > HAND_LIMIT:
+            text = yield from self._decide(p, {f"discard {c}" for c in self.hands[p]})
+            self._discard_from_hand(p, text.removeprefix("discard "))
+        if len(self.rooms) <= ROOMS - 1:
+            while len(self.rooms) < ROOMS and self.meikyu_pile:
+                yield from self._reveal()
+        self.mapped = set()
+
+    def _main_actions(self, p: int) -> set[str]:
+        hand = self.hands[p]
+        legal = {"resupply"}
+        if self.holding(hand, "map") and self.meikyu_pile:
+            legal.add("map")
+        sets = [cards_text(c) for c in self.fighting_sets(hand)]
+        for room in set(self.rooms):
+            legal |= {f"quest {room} with {cards}" for cards in sets}
+        chars = Counter({c: n for c, n in hand.items() if self.kard(c).type == "character"})
+        for room, dev in self.kingdoms[p]:
+            if not dev:
+                legal |= {f"develop {room} with {cards_text(c)}" for c in sub_multisets(chars) if c}
+        gotcha = self.holding(hand, "gotcha")
+        if gotcha:
+            for q in range(self.players):
+                for room, _ in self.kingdoms[q] if q != p else ():
+                    if self.lands[room].effect != "castle tower":
+                        legal |= {f"attack P{q + 1} {room} with {cards} by {gotcha}" for cards in sets}
+        return legal
+
+    def _read_with(self, text: str) -> tuple[str, Counter[str]]:
+        place, _, cards = text.partition(" with ")
+        return place, Counter(cards.split(", "))
+
+    def _use(self, seat: int, cards: Counter[str]) -> None:
+        assert not cards - self.hands[seat], (cards, self.hands[seat])
+        self.hands[seat] -= cards
+        self.in_play += cards
+
+    def _spend(self) -> None:
+        self.discards += self.in_play
+        self.in_play = Counter()
+
+    def _gain_land(self, p: int, room: str) -> Game:
+        before = [r for r, _ in self.kingdoms[p]]
+        self.kingdoms[p].append((room, False))
+        if len(self.kingdoms[p]) > MAX_LANDS:
+            yield from self._land_limit(p, before)
+
+    def _quest(self, p: int, text: str) -> Game:
+        room, cards = self._read_with(text.removeprefix("quest "))
+        self._use(p, cards)
+        die = yield from self._roll()
+        level = self.lands[room].level - (2 if room in self.mapped else 0)
+        if self.swords(p, cards, quest=True) + die >= level:
+            self.rooms.remove(room)
+            self.mapped.discard(room)
+            yield from self._gain_land(p, room)
+        self._spend()
+
+    def _attack(self, p: int, text: str) -> Game:
+        head, _, by = text.removeprefix("attack P").partition(" by ")
+        seat, _, rest = head.partition(" ")
+        q = int(seat) - 1
+        room, cards = self._read_with(rest)
+        self._use(p, cards + Counter({by: 1}))
+        defence = Counter({c: n for c, n in self.hands[q].items()})
+        legal = {"defend"} | {f"defend with {cards_text(c)}" for c in self.fighting_sets(defence)}
+        answer = yield from self._decide(q, legal)
+        used: Counter[str] = Counter(answer.removeprefix("defend with ").split(", ")) if answer != "defend" else Counter()
+        self._use(q, used)
+        attack = self.swords(p, cards, quest=False) + (yield from self._roll())
+        defend = self.swords(q, used, quest=False) + (yield from self._roll())
+        if attack > defend:
+            self._remove_land(q, room)
+            yield from self._gain_land(p, room)
+        self._spend()
