@@ -11,7 +11,8 @@ yields what it waits for — a chance step (``("chance", "draw")``) or a player'
 purpose (every card set is listed from the hand) and keeps every card in a plain multiset.
 
 Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
-Storm, Dungeon Tsunami; lands without an effect, the Fortress and the Castle Tower.
+Storm, Dungeon Tsunami; lands without an effect and those with the effects below (not the Tomb, the
+Archives; no Amulet).
 
 The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
 
@@ -35,6 +36,15 @@ The readings (each the engine's documented default; where mine differed, ``[mine
   no card, or at least one character and items; attacker's die, then defender's; strictly higher
   takes the land, undeveloped (a sixth land as in a quest). Every card used is discarded.
 - Resupply: draw one more card.
+- Lands' effects, each for its owner: Farm +1 point; Great Excavation none; Blacksmith +1 a Sword;
+  Bar (developed) +1 to a character of printed 0 swords; Harem (developed) developments cost 1
+  less; Marketplace: one draw when it becomes developed; Laboratory: one item of a quest, attack
+  or defence as a 2/0 character (not in developments); Council Chamber: discarded to make an
+  aggression; Mixed Area: discarded before the action, the player named loses the next turn whole
+  (no draw, action, hand limit); Hospital: after a failed quest, one of its characters (or the
+  Laboratory's item) may go back to the hand; Casino: a 6 rolled while owning it (quest, attack or
+  defence) allows one draw once the action is resolved; Hot Springs: an empty hand at the end of
+  one's turn (after steps 3 and 4) may draw one card.
 - Map: reveals one more room, two levels easier to quest until the end of the turn; the room stays
   face up after (at its printed level); not when the Meikyu pile is empty; the Map is spent.
 - Refugee: 1 point, not a land; its drawer discards two cards (as many as the hand holds).
@@ -83,8 +93,23 @@ class Kard:
     effect: str | None = None
 
 
-def cards_text(cards: Counter[str]) -> str:
-    return ", ".join(sorted(cards.elements()))
+Fight = tuple[Counter[str], str | None]
+"""Cards used in a quest, an attack or a defence, and the item played as a character (Laboratory)."""
+
+
+def cards_text(cards: Counter[str], lab: str | None = None) -> str:
+    return ", ".join([*sorted(cards.elements()), *([f"{lab} as character"] if lab else [])])
+
+
+def read_cards(text: str) -> Fight:
+    cards: Counter[str] = Counter()
+    lab = None
+    for part in text.split(", "):
+        if part.endswith(" as character"):
+            lab = part.removesuffix(" as character")
+        else:
+            cards[part] += 1
+    return cards, lab
 
 
 def sub_multisets(cards: Counter[str]) -> Iterator[Counter[str]]:
@@ -112,6 +137,8 @@ class Reference:
     meikyu_pile: Counter[str] = field(default_factory=Counter)
     meikyu_discards: Counter[str] = field(default_factory=Counter)
     mapped: set[str] = field(default_factory=set)
+    skips: list[int] = field(default_factory=list)
+    casino_draws: list[int] = field(default_factory=list)
     turn_player: int = 0
     turns: int = 0
     over: bool = False
@@ -122,6 +149,7 @@ class Reference:
         self.hands = [Counter() for _ in range(self.players)]
         self.kingdoms = [[] for _ in range(self.players)]
         self.refugees = [0] * self.players
+        self.skips = [0] * self.players
         self.pile = Counter({name: copies for name, (_, copies) in self.kingdom_cards.items() if copies})
         self.meikyu_pile = Counter(self.lands.keys())
         self._gen = self._game()
@@ -152,8 +180,13 @@ class Reference:
         return {f"{kind} {name}": n / total for name, n in bag.items()}
 
     def points(self, seat: int) -> int:
-        return self.refugees[seat] + sum(
-            self.lands[room].developed_points if dev else self.lands[room].points for room, dev in self.kingdoms[seat]
+        return (
+            self.refugees[seat]
+            + self.owns(seat, "farm")
+            + sum(
+                self.lands[room].developed_points if dev else self.lands[room].points
+                for room, dev in self.kingdoms[seat]
+            )
         )
 
     def winners(self) -> tuple[int, ...]:
@@ -167,31 +200,53 @@ class Reference:
     def kard(self, name: str) -> Kard:
         return self.kingdom_cards[name][0]
 
-    def owns(self, seat: int, effect: str) -> bool:
-        return any(self.lands[room].effect == effect for room, _ in self.kingdoms[seat])
+    def owns(self, seat: int, effect: str, developed: bool = False) -> bool:
+        return any(self.lands[room].effect == effect and (dev or not developed) for room, dev in self.kingdoms[seat])
 
-    def swords(self, seat: int, cards: Counter[str], quest: bool) -> int:
-        chars = [self.kard(c) for c in cards.elements() if self.kard(c).type == "character"]
-        total = sum(c.bravery for c in chars)
-        total += sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
+    def swords(self, seat: int, fight: Fight, quest: bool) -> int:
+        """The swords of a set of cards: Bravery (+1 for a printed 0 with one's developed Bar),
+        +1 a Sword (+2 with one's Blacksmith), a Grimoire adds a character's seals (one each, on the
+        most seals), an item played through the Laboratory is a 2/0 character, the Fortress +2 to a
+        quest of two or more characters."""
+        cards, lab = fight
+        chars = [
+            (self.kard(c).bravery, self.kard(c).wits) for c in cards.elements() if self.kard(c).type == "character"
+        ]
+        if lab:
+            chars.append((2, 0))
+        bar = self.owns(seat, "bar", developed=True)
+        total = sum(b + (1 if bar and b == 0 else 0) for b, _ in chars)
+        per_sword = 2 if self.owns(seat, "blacksmith") else 1
+        total += per_sword * sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
         grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
-        total += sum(sorted((c.wits for c in chars), reverse=True)[:grimoires])
+        total += sum(sorted((w for _, w in chars), reverse=True)[:grimoires])
         if quest and len(chars) >= 2 and self.owns(seat, "fortress"):
             total += 2
         return total
 
-    def fighting_sets(self, hand: Counter[str]) -> list[Counter[str]]:
-        """Card sets for a quest, an attack or a defence: one or more characters, any Swords and
-        Grimoires, no more Grimoires than characters."""
+    def fighting_sets(self, seat: int) -> list[Fight]:
+        """Card sets for a quest, an attack or a defence from the seat's hand: one or more
+        characters, any Swords and Grimoires, no more Grimoires than characters; with the
+        Laboratory, one item of the hand may be played as a character."""
+        hand = self.hands[seat]
         usable = Counter(
-            {c: n for c, n in hand.items() if self.kard(c).type == "character" or self.kard(c).effect in ("sword", "grimoire")}
+            {
+                c: n
+                for c, n in hand.items()
+                if self.kard(c).type == "character" or self.kard(c).effect in ("sword", "grimoire")
+            }
         )
+        labs: list[str | None] = [None]
+        if self.owns(seat, "laboratory"):
+            labs += sorted(c for c in hand if self.kard(c).type == "item")
         out = []
-        for cards in sub_multisets(usable):
-            chars = sum(n for c, n in cards.items() if self.kard(c).type == "character")
-            grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
-            if chars >= 1 and grimoires <= chars:
-                out.append(cards)
+        for lab in labs:
+            rest = usable - Counter({lab: 1}) if lab else usable
+            for cards in sub_multisets(rest):
+                chars = sum(n for c, n in cards.items() if self.kard(c).type == "character") + (lab is not None)
+                grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
+                if chars >= 1 and grimoires <= chars:
+                    out.append((cards, lab))
         return out
 
     def holding(self, hand: Counter[str], effect: str) -> str | None:
@@ -259,6 +314,14 @@ class Reference:
         assert verb == "roll" and value in {"1", "2", "3", "4", "5", "6"}, text
         return int(value)
 
+    def _die(self, seat: int) -> Generator[Wait, str, int]:
+        """A quest's or an aggression's die, rolled by ``seat``; a 6 rolled while owning the
+        Casino gives that seat a card once the action is resolved."""
+        die = yield from self._roll()
+        if die == 6 and self.owns(seat, "casino"):
+            self.casino_draws.append(seat)
+        return die
+
     def _decide(self, seat: int, legal: set[str]) -> Generator[Wait, str, str]:
         assert legal
         return (yield ("decide", seat, frozenset(legal)))
@@ -322,31 +385,39 @@ class Reference:
     def _land_limit(self, seat: int, choices: list[str]) -> Game:
         legal = {f"discard land {r}" for r in choices if self.lands[r].effect != "castle tower"}
         text = yield from self._decide(seat, legal)
-        room = text.removeprefix("discard land ")
-        self._remove_land(seat, room)
-        self.meikyu_discards[room] += 1
+        self._discard_land(seat, text.removeprefix("discard land "))
 
     def _turn(self, p: int) -> Game:
         self.mapped = set()
+        if self.skips[p]:  # Mixed Area: the turn is lost whole
+            self.skips[p] -= 1
+            return
         yield from self._draw(p)
         while True:
             text = yield from self._decide(p, self._main_actions(p))
-            if text != "map":
+            if text == "map":
+                self._use(p, Counter({self.holding(self.hands[p], "map") or "": 1}))  # spent with the action's cards
+                self.mapped.add((yield from self._reveal()))
+            elif text.startswith("mixed area P"):
+                self._discard_land(p, self._effect_land(p, "mixed area"))
+                self.skips[int(text.removeprefix("mixed area P")) - 1] += 1
+            else:
                 break
-            self._use(p, Counter({self.holding(self.hands[p], "map") or "": 1}))  # spent with the action's cards
-            self.mapped.add((yield from self._reveal()))
         if text == "resupply":
             yield from self._draw(p)
             self._spend()
         elif text.startswith("quest "):
             yield from self._quest(p, text)
         elif text.startswith("develop "):
-            room, cards = self._read_with(text.removeprefix("develop "))
+            room, (cards, _) = self._read_with(text.removeprefix("develop "))
             self._use(p, cards)
             wits = sum(self.kard(c).wits for c in cards.elements())
-            if wits >= self.lands[room].level:
+            harem = 1 if self.owns(p, "harem", developed=True) else 0
+            if wits >= self.lands[room].level - harem:
                 at = self.kingdoms[p].index((room, False))
                 self.kingdoms[p][at] = (room, True)
+                if self.lands[room].effect == "marketplace":
+                    yield from self._draw(p)
             self._spend()
         else:
             yield from self._attack(p, text)
@@ -356,6 +427,9 @@ class Reference:
         if len(self.rooms) <= ROOMS - 1:
             while len(self.rooms) < ROOMS and self.meikyu_pile:
                 yield from self._reveal()
+        hot_springs = self.owns(p, "hot springs") and not self.hands[p]
+        if hot_springs and (yield from self._decide(p, {"draw", "pass"})) == "draw":
+            yield from self._draw(p)
         self.mapped = set()
 
     def _main_actions(self, p: int) -> set[str]:
@@ -363,24 +437,37 @@ class Reference:
         legal = {"resupply"}
         if self.holding(hand, "map") and self.meikyu_pile:
             legal.add("map")
-        sets = [cards_text(c) for c in self.fighting_sets(hand)]
+        if self.owns(p, "mixed area"):
+            legal |= {f"mixed area P{q + 1}" for q in range(self.players) if q != p}
+        sets = [cards_text(*f) for f in self.fighting_sets(p)]
         for room in set(self.rooms):
             legal |= {f"quest {room} with {cards}" for cards in sets}
         chars = Counter({c: n for c, n in hand.items() if self.kard(c).type == "character"})
         for room, dev in self.kingdoms[p]:
             if not dev:
                 legal |= {f"develop {room} with {cards_text(c)}" for c in sub_multisets(chars) if c}
-        gotcha = self.holding(hand, "gotcha")
-        if gotcha:
+        ways = [
+            w
+            for w in (self.holding(hand, "gotcha"), "Council Chamber" if self.owns(p, "council chamber") else None)
+            if w
+        ]
+        for way in ways:
             for q in range(self.players):
                 for room, _ in self.kingdoms[q] if q != p else ():
                     if self.lands[room].effect != "castle tower":
-                        legal |= {f"attack P{q + 1} {room} with {cards} by {gotcha}" for cards in sets}
+                        legal |= {f"attack P{q + 1} {room} with {cards} by {way}" for cards in sets}
         return legal
 
-    def _read_with(self, text: str) -> tuple[str, Counter[str]]:
+    def _read_with(self, text: str) -> tuple[str, Fight]:
         place, _, cards = text.partition(" with ")
-        return place, Counter(cards.split(", "))
+        return place, read_cards(cards)
+
+    def _effect_land(self, seat: int, effect: str) -> str:
+        return next(room for room, _ in self.kingdoms[seat] if self.lands[room].effect == effect)
+
+    def _discard_land(self, seat: int, room: str) -> None:
+        self._remove_land(seat, room)
+        self.meikyu_discards[room] += 1
 
     def _use(self, seat: int, cards: Counter[str]) -> None:
         assert not cards - self.hands[seat], (cards, self.hands[seat])
@@ -398,30 +485,51 @@ class Reference:
             yield from self._land_limit(p, before)
 
     def _quest(self, p: int, text: str) -> Game:
-        room, cards = self._read_with(text.removeprefix("quest "))
-        self._use(p, cards)
-        die = yield from self._roll()
+        room, fight = self._read_with(text.removeprefix("quest "))
+        cards, lab = fight
+        self._use(p, cards + Counter([lab] if lab else []))
+        die = yield from self._die(p)
         level = self.lands[room].level - (2 if room in self.mapped else 0)
-        if self.swords(p, cards, quest=True) + die >= level:
+        if self.swords(p, fight, quest=True) + die >= level:
             self.rooms.remove(room)
             self.mapped.discard(room)
             yield from self._gain_land(p, room)
+        elif self.owns(p, "hospital"):
+            chars = {c for c in cards if self.kard(c).type == "character"} | ({lab} if lab else set())
+            answer = yield from self._decide(p, {"pass"} | {f"return {c}" for c in chars})
+            if answer != "pass":
+                back = answer.removeprefix("return ")
+                self.in_play[back] -= 1
+                self.in_play += Counter()
+                self.hands[p][back] += 1
         self._spend()
+        yield from self._casino()
+
+    def _casino(self) -> Game:
+        draws, self.casino_draws = self.casino_draws, []
+        for seat in draws:
+            if (yield from self._decide(seat, {"draw", "pass"})) == "draw":
+                yield from self._draw(seat)
 
     def _attack(self, p: int, text: str) -> Game:
         head, _, by = text.removeprefix("attack P").partition(" by ")
         seat, _, rest = head.partition(" ")
         q = int(seat) - 1
-        room, cards = self._read_with(rest)
-        self._use(p, cards + Counter({by: 1}))
-        defence = Counter({c: n for c, n in self.hands[q].items()})
-        legal = {"defend"} | {f"defend with {cards_text(c)}" for c in self.fighting_sets(defence)}
+        room, fight = self._read_with(rest)
+        cards, lab = fight
+        if by == "Council Chamber":
+            self._discard_land(p, self._effect_land(p, "council chamber"))
+            self._use(p, cards + Counter([lab] if lab else []))
+        else:
+            self._use(p, cards + Counter([lab] if lab else []) + Counter({by: 1}))
+        legal = {"defend"} | {f"defend with {cards_text(*f)}" for f in self.fighting_sets(q)}
         answer = yield from self._decide(q, legal)
-        used: Counter[str] = Counter(answer.removeprefix("defend with ").split(", ")) if answer != "defend" else Counter()
-        self._use(q, used)
-        attack = self.swords(p, cards, quest=False) + (yield from self._roll())
-        defend = self.swords(q, used, quest=False) + (yield from self._roll())
+        used: Fight = read_cards(answer.removeprefix("defend with ")) if answer != "defend" else (Counter(), None)
+        self._use(q, used[0] + Counter([used[1]] if used[1] else []))
+        attack = self.swords(p, fight, quest=False) + (yield from self._die(p))
+        defend = self.swords(q, used, quest=False) + (yield from self._die(q))
         if attack > defend:
             self._remove_land(q, room)
             yield from self._gain_land(p, room)
         self._spend()
+        yield from self._casino()

@@ -26,7 +26,31 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
     "items": ({"gotcha", "sword", "grimoire", "map"}, set()),
     "open": ({"gotcha", "refugee", "storm", "tsunami"}, set()),
     "lands": ({"gotcha", "sword"}, {"fortress", "castle tower"}),
-    "all": ({"gotcha", "sword", "grimoire", "map", "refugee", "storm", "tsunami"}, {"fortress", "castle tower"}),
+    "effects": (
+        {"gotcha", "sword", "grimoire", "map"},
+        {"fortress", "castle tower", "farm", "great excavation", "blacksmith", "bar", "harem", "marketplace"},
+    ),
+    "council": ({"gotcha", "sword", "grimoire"}, {"council chamber", "laboratory", "hospital", "casino"}),
+    "turns": ({"gotcha", "sword", "refugee"}, {"mixed area", "hot springs", "casino", "council chamber"}),
+    "all": (
+        {"gotcha", "sword", "grimoire", "map", "refugee", "storm", "tsunami"},
+        {
+            "fortress",
+            "castle tower",
+            "farm",
+            "great excavation",
+            "blacksmith",
+            "bar",
+            "harem",
+            "marketplace",
+            "council chamber",
+            "laboratory",
+            "hospital",
+            "casino",
+            "mixed area",
+            "hot springs",
+        },
+    ),
 }
 
 
@@ -53,7 +77,8 @@ def canonical(text: str) -> str:
     if not sep:
         return text
     cards, by_sep, by = rest.partition(" by ")
-    return f"{head} with {', '.join(sorted(cards.split(', ')))}{by_sep}{by}"
+    parts = sorted(cards.split(", "), key=lambda part: (part.endswith(" as character"), part))
+    return f"{head} with {', '.join(parts)}{by_sep}{by}"
 
 
 def table(state: MeikyuState, n: int) -> dict[str, object]:
@@ -69,6 +94,7 @@ def table(state: MeikyuState, n: int) -> dict[str, object]:
         "meikyu pile": state.meikyu_pile_size(),
         "meikyu discards": dict(Counter(state.meikyu_discards())),
         "turn": state.turn_player,
+        "skips": [state.skips(s) for s in range(n)],
     }
 
 
@@ -86,6 +112,7 @@ def ref_table(ref: Reference) -> dict[str, object]:
         "meikyu pile": sum(ref.meikyu_pile.values()),
         "meikyu discards": dict(ref.meikyu_discards),
         "turn": ref.turn_player,
+        "skips": list(ref.skips),
     }
 
 
