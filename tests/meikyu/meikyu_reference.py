@@ -12,7 +12,7 @@ purpose (every card set is listed from the hand) and keeps every card in a plain
 
 Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
 Storm, Dungeon Tsunami; lands without an effect and those with the effects below (not the Tomb, the
-Archives; no Amulet).
+Archives).
 
 The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
 
@@ -36,6 +36,9 @@ The readings (each the engine's documented default; where mine differed, ``[mine
   no card, or at least one character and items; attacker's die, then defender's; strictly higher
   takes the land, undeveloped (a sixth land as in a quest). Every card used is discarded.
 - Resupply: draw one more card.
+- Amulet: after every die of a quest or an aggression (not the first-player roll), the players
+  holding one are asked in turn order from the player whose turn it is; one played (spent with the
+  action's cards) rerolls that die and the asking starts again. The Casino reads the final die.
 - Lands' effects, each for its owner: Farm +1 point; Great Excavation none; Blacksmith +1 a Sword;
   Bar (developed) +1 to a character of printed 0 swords; Harem (developed) developments cost 1
   less; Marketplace: one draw when it becomes developed; Laboratory: one item of a quest, attack
@@ -318,6 +321,16 @@ class Reference:
         """A quest's or an aggression's die, rolled by ``seat``; a 6 rolled while owning the
         Casino gives that seat a card once the action is resolved."""
         die = yield from self._roll()
+        asking = True
+        while asking:  # after every die, the Amulets' holders in turn order; a reroll asks again
+            asking = False
+            for s in [(self.turn_player + i) % self.players for i in range(self.players)]:
+                amulet = self.holding(self.hands[s], "amulet")
+                if amulet and (yield from self._decide(s, {"amulet", "pass"})) == "amulet":
+                    self._use(s, Counter({amulet: 1}))
+                    die = yield from self._roll()
+                    asking = True
+                    break
         if die == 6 and self.owns(seat, "casino"):
             self.casino_draws.append(seat)
         return die

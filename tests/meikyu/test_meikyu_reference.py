@@ -23,17 +23,17 @@ from tests.meikyu.meikyu_reference import Kard, Land, Reference
 DECKS: dict[str, tuple[set[str], set[str | None]]] = {
     # name: (the Kingdom cards' effects besides characters, the lands' effects besides none)
     "plain": ({"gotcha"}, set()),
-    "items": ({"gotcha", "sword", "grimoire", "map"}, set()),
+    "items": ({"gotcha", "sword", "grimoire", "map", "amulet"}, set()),
     "open": ({"gotcha", "refugee", "storm", "tsunami"}, set()),
     "lands": ({"gotcha", "sword"}, {"fortress", "castle tower"}),
     "effects": (
         {"gotcha", "sword", "grimoire", "map"},
         {"fortress", "castle tower", "farm", "great excavation", "blacksmith", "bar", "harem", "marketplace"},
     ),
-    "council": ({"gotcha", "sword", "grimoire"}, {"council chamber", "laboratory", "hospital", "casino"}),
+    "council": ({"gotcha", "sword", "grimoire", "amulet"}, {"council chamber", "laboratory", "hospital", "casino"}),
     "turns": ({"gotcha", "sword", "refugee"}, {"mixed area", "hot springs", "casino", "council chamber"}),
     "all": (
-        {"gotcha", "sword", "grimoire", "map", "refugee", "storm", "tsunami"},
+        {"gotcha", "sword", "grimoire", "map", "amulet", "refugee", "storm", "tsunami"},
         {
             "fortress",
             "castle tower",
