@@ -11,7 +11,7 @@ yields what it waits for — a chance step (``("chance", "draw")``) or a player'
 purpose (every card set is listed from the hand) and keeps every card in a plain multiset.
 
 Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
-Storm, Dungeon Tsunami; lands without an effect and those with the effects below (not the Tomb, the
+Storm, Dungeon Tsunami, Amulet; lands without an effect and those with the effects below (not the
 Archives).
 
 The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
@@ -36,6 +36,9 @@ The readings (each the engine's documented default; where mine differed, ``[mine
   no card, or at least one character and items; attacker's die, then defender's; strictly higher
   takes the land, undeveloped (a sixth land as in a quest). Every card used is discarded.
 - Resupply: draw one more card.
+- Tomb: at every draw from the Kingdom pile its owner may take the top discard instead (not an
+  OPEN card). Discards go one at a time, the order chosen by the turn's player, asked only while a
+  Tomb is still in the game (not among the discarded lands) and the cards left are not all one card.
 - Amulet: after every die of a quest or an aggression (not the first-player roll), the players
   holding one are asked in turn order from the player whose turn it is; one played (spent with the
   action's cards) rerolls that die and the asking starts again. The Casino reads the final die.
@@ -135,7 +138,9 @@ class Reference:
     refugees: list[int] = field(default_factory=list)
     rooms: list[str] = field(default_factory=list)
     pile: Counter[str] = field(default_factory=Counter)
-    discards: Counter[str] = field(default_factory=Counter)
+    discards: list[str] = field(default_factory=list)
+    """The Kingdom discard pile, bottom first."""
+    archives: Counter[str] = field(default_factory=Counter)
     in_play: Counter[str] = field(default_factory=Counter)
     meikyu_pile: Counter[str] = field(default_factory=Counter)
     meikyu_discards: Counter[str] = field(default_factory=Counter)
@@ -299,7 +304,7 @@ class Reference:
         self.pile[name] -= 1
         self.pile += Counter()
         if not self.pile:
-            self.pile, self.discards = self.discards, Counter()
+            self.pile, self.discards = Counter(self.discards), []
         return name
 
     def _reveal(self) -> Generator[Wait, str, str]:
@@ -340,9 +345,16 @@ class Reference:
         return (yield ("decide", seat, frozenset(legal)))
 
     def _draw(self, seat: int) -> Game:
-        """Draw from the Kingdom pile into the hand; an OPEN card is played at once."""
+        """Draw from the Kingdom pile into the hand; an OPEN card is played at once. The Tomb may
+        take the top discard instead (not an OPEN card); the Archives draw two and keep one."""
+        top = self.discards[-1] if self.discards else None
+        tomb = top is not None and self.kard(top).type != "open" and self.owns(seat, "tomb")
+        if tomb and top and (yield from self._decide(seat, {"draw", "tomb"})) == "tomb":
+            self.discards.pop()
+            self.hands[seat][top] += 1
+            return
         if not self.pile and self.discards:
-            self.pile, self.discards = self.discards, Counter()
+            self.pile, self.discards = Counter(self.discards), []
         if not self.pile:
             return
         name = yield from self._take()
@@ -361,7 +373,7 @@ class Reference:
                 text = yield from self._decide(seat, {f"discard {c}" for c in self.hands[seat]})
                 self._discard_from_hand(seat, text.removeprefix("discard "))
             return
-        self.discards[name] += 1  # played: it goes at once to the discard pile
+        self.discards.append(name)  # played: it goes at once to the discard pile
         if effect == "storm":
             self.meikyu_discards.update(self.rooms)
             self.rooms = []
@@ -386,7 +398,7 @@ class Reference:
         assert self.hands[seat][name] > 0
         self.hands[seat][name] -= 1
         self.hands[seat] += Counter()
-        self.discards[name] += 1
+        self.discards.append(name)
 
     def _remove_land(self, seat: int, room: str) -> bool:
         for i, (r, dev) in enumerate(self.kingdoms[seat]):
@@ -418,7 +430,7 @@ class Reference:
                 break
         if text == "resupply":
             yield from self._draw(p)
-            self._spend()
+            yield from self._spend()
         elif text.startswith("quest "):
             yield from self._quest(p, text)
         elif text.startswith("develop "):
@@ -431,7 +443,7 @@ class Reference:
                 self.kingdoms[p][at] = (room, True)
                 if self.lands[room].effect == "marketplace":
                     yield from self._draw(p)
-            self._spend()
+            yield from self._spend()
         else:
             yield from self._attack(p, text)
         while sum(self.hands[p].values()) > HAND_LIMIT:
@@ -487,8 +499,21 @@ class Reference:
         self.hands[seat] -= cards
         self.in_play += cards
 
-    def _spend(self) -> None:
-        self.discards += self.in_play
+    def tomb_may_come(self) -> bool:
+        """Whether a Tomb is still in the game (in the Meikyu pile, face up or in a kingdom)."""
+        tombs = [r for r, land in self.lands.items() if land.effect == "tomb"]
+        return any(self.meikyu_discards[r] == 0 for r in tombs)
+
+    def _spend(self) -> Game:
+        """The cards in play go to the discard pile, in the order the turn's player chooses while
+        a Tomb may still come into play (not asked once the cards left are all one card)."""
+        while len(self.in_play) > 1 and self.tomb_may_come():
+            text = yield from self._decide(self.turn_player, {f"discard {c}" for c in self.in_play})
+            name = text.removeprefix("discard ")
+            self.in_play[name] -= 1
+            self.in_play += Counter()
+            self.discards.append(name)
+        self.discards += sorted(self.in_play.elements())
         self.in_play = Counter()
 
     def _gain_land(self, p: int, room: str) -> Game:
@@ -515,7 +540,7 @@ class Reference:
                 self.in_play[back] -= 1
                 self.in_play += Counter()
                 self.hands[p][back] += 1
-        self._spend()
+        yield from self._spend()
         yield from self._casino()
 
     def _casino(self) -> Game:
@@ -544,5 +569,5 @@ class Reference:
         if attack > defend:
             self._remove_land(q, room)
             yield from self._gain_land(p, room)
-        self._spend()
+        yield from self._spend()
         yield from self._casino()

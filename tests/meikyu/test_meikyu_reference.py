@@ -32,6 +32,10 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
     ),
     "council": ({"gotcha", "sword", "grimoire", "amulet"}, {"council chamber", "laboratory", "hospital", "casino"}),
     "turns": ({"gotcha", "sword", "refugee"}, {"mixed area", "hot springs", "casino", "council chamber"}),
+    "tomb": (
+        {"gotcha", "sword", "grimoire", "amulet", "refugee", "storm"},
+        {"tomb", "casino", "hospital", "laboratory"},
+    ),
     "all": (
         {"gotcha", "sword", "grimoire", "map", "amulet", "refugee", "storm", "tsunami"},
         {
@@ -49,6 +53,7 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
             "casino",
             "mixed area",
             "hot springs",
+            "tomb",
         },
     ),
 }
@@ -90,6 +95,7 @@ def table(state: MeikyuState, n: int) -> dict[str, object]:
         "rooms": sorted(state.rooms()),
         "pile": dict(state.kingdom_pile()),
         "discards": dict(Counter(state.discard_pile())),
+        "top discard": list(state.discard_pile()[-1:]),
         "in play": dict(Counter(state.in_play())),
         "meikyu pile": state.meikyu_pile_size(),
         "meikyu discards": dict(Counter(state.meikyu_discards())),
@@ -98,7 +104,9 @@ def table(state: MeikyuState, n: int) -> dict[str, object]:
     }
 
 
-def ref_table(ref: Reference) -> dict[str, object]:
+def ref_table(ref: Reference, state_top: list[str]) -> dict[str, object]:
+    """The reference's table; the order of the discard pile counts only while a Tomb may come into
+    play (the top card is what the Tomb takes; otherwise the order is not asked)."""
     n = ref.players
     return {
         "hands": [dict(ref.hands[s]) for s in range(n)],
@@ -107,7 +115,8 @@ def ref_table(ref: Reference) -> dict[str, object]:
         "points": [ref.points(s) for s in range(n)],
         "rooms": sorted(ref.rooms),
         "pile": dict(ref.pile),
-        "discards": dict(ref.discards),
+        "discards": dict(Counter(ref.discards)),
+        "top discard": ref.discards[-1:] if ref.tomb_may_come() else state_top,
         "in play": dict(ref.in_play),
         "meikyu pile": sum(ref.meikyu_pile.values()),
         "meikyu discards": dict(ref.meikyu_discards),
@@ -124,7 +133,7 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10) -> Reference:
     rng = random.Random(seed)
     started = False
     while not state.is_terminal:
-        where = f"{deck} {players}p seed {seed}, after {ref.log[-8:]}"
+        where = f"{deck} {players}p seed {seed}, after {ref.log[-20:]}"
         assert not ref.over, where
         if state.current_player == CHANCE:
             assert ref.waiting[0] == "chance", (where, ref.waiting)
@@ -140,7 +149,7 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10) -> Reference:
         assert state.current_player == ref.waiting[1], where
         started = True
         if started:
-            mine, theirs = table(state, players), ref_table(ref)
+            mine, theirs = table(state, players), ref_table(ref, list(state.discard_pile()[-1:]))
             assert mine == theirs, (where, {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]})
         legal = state.legal_actions()
         engine = {canonical(str(legal[i])) for i in range(len(legal))}
@@ -151,7 +160,7 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10) -> Reference:
         state.apply(state.parse_action(choice))
         ref.apply(choice)
     assert ref.over, (deck, players, seed, ref.waiting)
-    assert table(state, players) == ref_table(ref)
+    assert table(state, players) == ref_table(ref, list(state.discard_pile()[-1:]))
     outcome = state.outcome()
     assert outcome is not None
     assert "turn limit" not in outcome.reason
