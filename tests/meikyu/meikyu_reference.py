@@ -11,8 +11,7 @@ yields what it waits for — a chance step (``("chance", "draw")``) or a player'
 purpose (every card set is listed from the hand) and keeps every card in a plain multiset.
 
 Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
-Storm, Dungeon Tsunami, Amulet; lands without an effect and those with the effects below (not the
-Archives).
+Storm, Dungeon Tsunami, Amulet; lands without an effect and those with the effects below.
 
 The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
 
@@ -39,6 +38,9 @@ The readings (each the engine's documented default; where mine differed, ``[mine
 - Tomb: at every draw from the Kingdom pile its owner may take the top discard instead (not an
   OPEN card). Discards go one at a time, the order chosen by the turn's player, asked only while a
   Tomb is still in the game (not among the discarded lands) and the cards left are not all one card.
+- Archives: every draw from the Kingdom pile (not a Tomb's pick-up) takes two cards; an OPEN card
+  among them is played as it is drawn (before the second); of two others, one is kept (asked if
+  they differ), the other discarded.
 - Amulet: after every die of a quest or an aggression (not the first-player roll), the players
   holding one are asked in turn order from the player whose turn it is; one played (spent with the
   action's cards) rerolls that die and the asking starts again. The Casino reads the final die.
@@ -353,15 +355,27 @@ class Reference:
             self.discards.pop()
             self.hands[seat][top] += 1
             return
-        if not self.pile and self.discards:
-            self.pile, self.discards = Counter(self.discards), []
-        if not self.pile:
-            return
-        name = yield from self._take()
-        if self.kard(name).type == "open":
-            yield from self._open(seat, name)
-        else:
-            self.hands[seat][name] += 1
+        kept = []
+        for _ in range(2 if self.owns(seat, "archives") else 1):
+            if not self.pile and self.discards:
+                self.pile, self.discards = Counter(self.discards), []
+            if not self.pile:
+                break
+            name = yield from self._take()
+            if self.kard(name).type == "open":
+                yield from self._open(seat, name)
+            else:
+                kept.append(name)
+                self.archives[name] += 1
+        if len(set(kept)) == 2:
+            text = yield from self._decide(seat, {f"keep {name}" for name in kept})
+            kept.remove(text.removeprefix("keep "))
+            kept.insert(0, text.removeprefix("keep "))
+        if len(kept) == 2:
+            self.discards.append(kept.pop())
+        if kept:
+            self.hands[seat][kept[0]] += 1
+        self.archives = Counter()
 
     def _open(self, seat: int, name: str) -> Game:
         effect = self.kard(name).effect

@@ -36,6 +36,10 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
         {"gotcha", "sword", "grimoire", "amulet", "refugee", "storm"},
         {"tomb", "casino", "hospital", "laboratory"},
     ),
+    "archives": (
+        {"gotcha", "sword", "refugee", "storm", "tsunami"},
+        {"archives", "tomb", "marketplace", "casino", "hot springs"},
+    ),
     "all": (
         {"gotcha", "sword", "grimoire", "map", "amulet", "refugee", "storm", "tsunami"},
         {
@@ -54,6 +58,7 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
             "mixed area",
             "hot springs",
             "tomb",
+            "archives",
         },
     ),
 }
