@@ -154,6 +154,8 @@ class Reference:
     over: bool = False
     waiting: Wait = ()
     log: list[str] = field(default_factory=list)
+    events: Counter[str] = field(default_factory=Counter)
+    """What happened that the log does not say: ``reshuffle``, ``draw skipped``, ``redeal``."""
 
     def __post_init__(self) -> None:
         self.hands = [Counter() for _ in range(self.players)]
@@ -274,6 +276,7 @@ class Reference:
             for seat in range(self.players):
                 while self._has_open(self.hands[seat]):
                     self.pile += self.hands[seat]
+                    self.events["redeal"] += 1
                     self.hands[seat] = Counter()
                     for _ in range(DEAL):
                         self.hands[seat][(yield from self._take())] += 1
@@ -307,6 +310,7 @@ class Reference:
         self.pile += Counter()
         if not self.pile:
             self.pile, self.discards = Counter(self.discards), []
+            self.events["reshuffle"] += 1
         return name
 
     def _reveal(self) -> Generator[Wait, str, str]:
@@ -359,7 +363,9 @@ class Reference:
         for _ in range(2 if self.owns(seat, "archives") else 1):
             if not self.pile and self.discards:
                 self.pile, self.discards = Counter(self.discards), []
+            self.events["reshuffle"] += 1
             if not self.pile:
+                self.events["draw skipped"] += 1
                 break
             name = yield from self._take()
             if self.kard(name).type == "open":

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
-from cardbase.games.base import CHANCE
+from cardbase.games.base import CHANCE, IllegalAction, InvalidAction
 from cardbase.games.meikyu.engine import MeikyuRules, MeikyuState
 from cardbase.games.meikyu.pool import CardPool
 from tests.meikyu.helpers import default_pool
@@ -62,15 +63,32 @@ DECKS: dict[str, tuple[set[str], set[str | None]]] = {
         },
     ),
 }
+SMALL_DECKS: dict[str, tuple[str, int, int, int]] = {
+    # name: (the deck cut down further, the most copies of each Kingdom card, the most lands, the
+    # most kinds of Kingdom cards)
+    "short": ("all", 1, 7, 99),
+    "few rooms": ("plain", 3, 5, 99),
+    "thin": ("open", 1, 32, 99),
+    "tiny": ("plain", 1, 8, 9),  # for 2 players: 9 Kingdom cards, 4 × 2 + 1
+}
+"""Small decks reach what long games rarely do: the Kingdom pile run out with no discards, the
+redeal of hands with OPEN cards, no rooms left, Maps and Storms with an empty Meikyu pile, and
+ties on points decided by the lands or shared."""
 
 
 @cache
 def deck_pool(deck: str) -> CardPool:
     """The default profile's pool, cut down to the cards the reference plays."""
-    kingdom_effects, land_effects = DECKS[deck]
+    base, copies, most_lands, kinds = SMALL_DECKS.get(deck, (deck, 99, 99, 99))
+    kingdom_effects, land_effects = DECKS[base]
     pool = default_pool()
     lands = tuple(land for land in pool.lands if land.effect is None or land.effect in land_effects)
-    kingdom = tuple(k for k in pool.kingdom if k.type == "character" or k.effect in kingdom_effects)
+    lands = tuple(sorted(lands, key=lambda land: (land.effect is None, land.name))[:most_lands])
+    kingdom = tuple(
+        replace(k, copies=min(k.copies, copies))
+        for k in pool.kingdom
+        if k.type == "character" or k.effect in kingdom_effects
+    )[-kinds:]
     return CardPool(lands, kingdom, pool.assumed, pool.profile)
 
 
@@ -161,6 +179,8 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10) -> Reference:
         expected = set(ref.waiting[2])
         assert engine == expected, (where, sorted(engine - expected)[:5], sorted(expected - engine)[:5])
         assert len(legal) == len(expected), where
+        if rng.random() < REFUSED_SHARE:
+            _check_a_refusal(state, ref, rng, expected)
         choice = rng.choice(sorted(expected))
         state.apply(state.parse_action(choice))
         ref.apply(choice)
@@ -174,8 +194,109 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10) -> Reference:
     return ref
 
 
+REFUSED_SHARE = 0.3
+"""The share of decisions at which an action the reference does not allow is tried on the engine."""
+
+WORDS = ("resupply", "map", "amulet", "pass", "draw", "tomb", "defend")
+
+
+def _an_illegal_action(ref: Reference, rng: random.Random, legal: set[str]) -> str:
+    """An action the reference does not allow now: often a legal one with a card added or a place
+    changed (a second Grimoire, a Gotcha! in a quest, a Castle Tower attacked, a developed land…),
+    else a word or a choice out of place."""
+    cards = sorted(ref.kingdom_cards)
+    places = sorted(ref.lands)
+    seat = rng.randrange(ref.players) + 1
+    with_cards = sorted(a for a in legal if " with " in a)
+    roll = rng.random()
+    if with_cards and roll < 0.4:
+        head, _, rest = rng.choice(with_cards).partition(" with ")
+        listed, by_sep, by = rest.partition(" by ")
+        return f"{head} with {listed}, {rng.choice(cards)}{by_sep}{by}"
+    if roll < 0.6:
+        verb = rng.choice(["quest", "develop", f"attack P{seat}"])
+        place = "" if verb.startswith("attack") and rng.random() < 0.2 else f" {rng.choice(places)}"
+        chosen = ", ".join(rng.sample(cards, rng.randint(1, 3)))
+        lab = f", {rng.choice(cards)} as character" if rng.random() < 0.2 else ""
+        by = f" by {rng.choice(['Gotcha!', 'Council Chamber'])}" if verb.startswith("attack") else ""
+        return f"{verb}{place} with {chosen}{lab}{by}"
+    return rng.choice(
+        [
+            *WORDS,
+            f"defend with {rng.choice(cards)}",
+            f"keep {rng.choice(cards)}",
+            f"discard {rng.choice(cards)}",
+            f"return {rng.choice(cards)}",
+            f"discard land {rng.choice(places)}",
+            f"give {rng.choice(places)}",
+            f"mixed area P{seat}",
+        ]
+    )
+
+
+def _check_a_refusal(state: MeikyuState, ref: Reference, rng: random.Random, legal: set[str]) -> None:
+    """An action outside the reference's legal set is refused by the engine (when it parses) and
+    changes nothing."""
+    for _ in range(20):
+        text = _an_illegal_action(ref, rng, legal)
+        if canonical(text) in legal:
+            continue
+        try:
+            action = state.parse_action(text)
+        except InvalidAction:
+            continue
+        before = table(state, ref.players)
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+        assert table(state, ref.players) == before, text
+        return
+
+
 @pytest.mark.parametrize("deck", sorted(DECKS))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_engine_agrees_with_the_reference(deck: str, players: int) -> None:
     for game in range(2):
         play_both(deck, players, 1000 * game + 10 * players + len(deck), goal=(10, 6)[game % 2])
+
+
+@pytest.mark.parametrize(
+    ("deck", "players"),
+    [(deck, players) for deck in sorted(SMALL_DECKS) for players in (2, 3) if (deck, players) != ("tiny", 3)],
+)
+def test_engine_agrees_with_the_reference_with_small_decks(deck: str, players: int) -> None:
+    for game in range(4):
+        play_both(deck, players, 100 * game + players, goal=(10, 6)[game % 2])
+
+
+def test_the_games_compared_reach_the_cases_that_matter() -> None:
+    """The random games compared cover what the rules single out."""
+    seen: Counter[str] = Counter()
+    words = (
+        "amulet", "tomb", "keep ", "return ", "mixed area", "by Council Chamber", "as character", "map",
+        "give ", "discard land", "draw Refugee", "draw Dungeon Storm", "draw Dungeon Tsunami", "defend with",
+    )  # fmt: skip
+    decks = ("short", "thin", "few rooms", "all", "council", "turns", "tomb", "archives")
+    games = [(decks[g % len(decks)], 2 + g % 2, 7 * g + 1, (10, 6)[g % 2]) for g in range(16)]
+    games += [("tiny", 2, 2, 10), ("tiny", 2, 12, 10)]  # a draw from no cards; a shared victory
+    for deck, players, seed, goal in games:
+        ref = play_both(deck, players, seed, goal=goal)
+        seen.update(ref.events)
+        for text in ref.log:
+            seen.update(w for w in words if w in text or text == w.strip())
+        points = [ref.points(s) for s in range(ref.players)]
+        tied = [s for s in range(ref.players) if points[s] == max(points)]
+        seen["tie on points"] += len(tied) > 1
+        seen["shared victory"] += len(ref.winners()) > 1
+        seen["no rooms left"] += not ref.rooms and not ref.meikyu_pile
+        seen["goal reached"] += max(points) >= ref.goal
+    expected = {
+        *words,
+        "redeal",
+        "reshuffle",
+        "draw skipped",
+        "tie on points",
+        "shared victory",
+        "no rooms left",
+        "goal reached",
+    }
+    assert {k for k in expected if not seen[k]} == set(), seen
