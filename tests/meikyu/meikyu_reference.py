@@ -73,6 +73,21 @@ from itertools import product
 from typing import Any
 
 HAND_LIMIT = 5
+DEFAULTS = {
+    "farm": "points",
+    "aggression_target": "attacker",
+    "map_room": "stays",
+    "refugee": "apart",
+    "casino": "final",
+    "grimoire": "one",
+    "sword": "stack",
+    "fortress": "quests",
+    "open_draw": "counts",
+    "castle_tsunami": "passes",
+    "amulet_ask": "holders",
+    "bar": "owner",
+    "harem": "owner",
+}
 MAX_LANDS = 5
 ROOMS = 4
 DEAL = 4
@@ -135,6 +150,8 @@ class Reference:
     lands: dict[str, Land]
     kingdom_cards: dict[str, tuple[Kard, int]]
     goal: int = 10
+    options: dict[str, str] = field(default_factory=dict)
+    """Readings other than the defaults (``MeikyuRules``' options), as the engine names them."""
     hands: list[Counter[str]] = field(default_factory=list)
     kingdoms: list[list[tuple[str, bool]]] = field(default_factory=list)
     refugees: list[int] = field(default_factory=list)
@@ -194,7 +211,7 @@ class Reference:
     def points(self, seat: int) -> int:
         return (
             self.refugees[seat]
-            + self.owns(seat, "farm")
+            + (self.owns(seat, "farm") and self.opt("farm") == "points")
             + sum(
                 self.lands[room].developed_points if dev else self.lands[room].points
                 for room, dev in self.kingdoms[seat]
@@ -204,10 +221,26 @@ class Reference:
     def winners(self) -> tuple[int, ...]:
         best = max(self.points(s) for s in range(self.players))
         top = [s for s in range(self.players) if self.points(s) == best]
-        most = max(len(self.kingdoms[s]) for s in top)
-        return tuple(s for s in top if len(self.kingdoms[s]) == most)
+        most = max(self.land_count(s) for s in top)
+        return tuple(s for s in top if self.land_count(s) == most)
 
     # -- small reads --
+
+    def opt(self, name: str) -> str:
+        return self.options.get(name, DEFAULTS[name])
+
+    def capacity(self, seat: int) -> int:
+        return MAX_LANDS + (1 if self.opt("farm") == "lands" and self.owns(seat, "farm") else 0)
+
+    def land_count(self, seat: int) -> int:
+        """Lands for the land limit and the tie-break (Refugees too under ``refugee=land``)."""
+        return len(self.kingdoms[seat]) + (self.refugees[seat] if self.opt("refugee") == "land" else 0)
+
+    def developed_anywhere(self, seat: int, effect: str) -> bool:
+        """A developed Bar or Harem that helps ``seat``: its own, or anyone's under ``everyone``."""
+        if self.opt(effect) == "everyone":
+            return any(self.owns(s, effect, developed=True) for s in range(self.players))
+        return self.owns(seat, effect, developed=True)
 
     def kard(self, name: str) -> Kard:
         return self.kingdom_cards[name][0]
@@ -226,13 +259,17 @@ class Reference:
         ]
         if lab:
             chars.append((2, 0))
-        bar = self.owns(seat, "bar", developed=True)
+        bar = self.developed_anywhere(seat, "bar")
         total = sum(b + (1 if bar and b == 0 else 0) for b, _ in chars)
         per_sword = 2 if self.owns(seat, "blacksmith") else 1
         total += per_sword * sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
         grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
-        total += sum(sorted((w for _, w in chars), reverse=True)[:grimoires])
-        if quest and len(chars) >= 2 and self.owns(seat, "fortress"):
+        if self.opt("grimoire") == "stack":
+            total += grimoires * max((w for _, w in chars), default=0)
+        else:
+            total += sum(sorted((w for _, w in chars), reverse=True)[:grimoires])
+        fortress = quest or self.opt("fortress") == "aggressions"
+        if fortress and len(chars) >= 2 and self.owns(seat, "fortress"):
             total += 2
         return total
 
@@ -257,7 +294,12 @@ class Reference:
             for cards in sub_multisets(rest):
                 chars = sum(n for c, n in cards.items() if self.kard(c).type == "character") + (lab is not None)
                 grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
-                if chars >= 1 and grimoires <= chars:
+                swords = sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
+                if self.opt("grimoire") == "stack":
+                    grimoires = min(grimoires, chars)
+                if self.opt("sword") == "stack":
+                    swords = min(swords, chars)
+                if chars >= 1 and grimoires <= chars and swords <= chars:
                     out.append((cards, lab))
         return out
 
@@ -331,18 +373,23 @@ class Reference:
     def _die(self, seat: int) -> Generator[Wait, str, int]:
         """A quest's or an aggression's die, rolled by ``seat``; a 6 rolled while owning the
         Casino gives that seat a card once the action is resolved."""
+        casino = self.owns(seat, "casino")
         die = yield from self._roll()
         asking = True
         while asking:  # after every die, the Amulets' holders in turn order; a reroll asks again
             asking = False
             for s in [(self.turn_player + i) % self.players for i in range(self.players)]:
                 amulet = self.holding(self.hands[s], "amulet")
+                if amulet is None and self.opt("amulet_ask") == "everyone":
+                    yield from self._decide(s, {"pass"})
                 if amulet and (yield from self._decide(s, {"amulet", "pass"})) == "amulet":
                     self._use(s, Counter({amulet: 1}))
+                    if die == 6 and casino and self.opt("casino") == "every":
+                        self.casino_draws.append(seat)
                     die = yield from self._roll()
                     asking = True
                     break
-        if die == 6 and self.owns(seat, "casino"):
+        if die == 6 and casino:
             self.casino_draws.append(seat)
         return die
 
@@ -359,17 +406,24 @@ class Reference:
             self.discards.pop()
             self.hands[seat][top] += 1
             return
-        kept = []
-        for _ in range(2 if self.owns(seat, "archives") else 1):
+        kept: list[str] = []
+        wanted = 2 if self.owns(seat, "archives") else 1
+        while len(kept) < wanted:
+            if self.opt("open_draw") == "replaced" and all(
+                self.kard(c).type == "open" for c in [*self.pile, *self.discards]
+            ):
+                break
             if not self.pile and self.discards:
                 self.pile, self.discards = Counter(self.discards), []
-            self.events["reshuffle"] += 1
+                self.events["reshuffle"] += 1
             if not self.pile:
                 self.events["draw skipped"] += 1
                 break
             name = yield from self._take()
             if self.kard(name).type == "open":
                 yield from self._open(seat, name)
+                if self.opt("open_draw") == "counts":
+                    wanted -= 1
             else:
                 kept.append(name)
                 self.archives[name] += 1
@@ -392,6 +446,8 @@ class Reference:
                     break
                 text = yield from self._decide(seat, {f"discard {c}" for c in self.hands[seat]})
                 self._discard_from_hand(seat, text.removeprefix("discard "))
+            while self.land_count(seat) > self.capacity(seat):
+                yield from self._land_limit(seat, [room for room, _ in self.kingdoms[seat]])
             return
         self.discards.append(name)  # played: it goes at once to the discard pile
         if effect == "storm":
@@ -404,6 +460,11 @@ class Reference:
         elif effect == "tsunami":
             order = [(seat + i) % self.players for i in range(self.players)]
             held = {s: [room for room, _ in self.kingdoms[s]] for s in order}
+            if self.opt("castle_tsunami") == "stays":
+                held = {
+                    s: [room for room in rooms if self.lands[room].effect != "castle tower"]
+                    for s, rooms in held.items()
+                }
             for s in order:
                 if held[s]:
                     text = yield from self._decide(s, {f"give {room}" for room in held[s]})
@@ -411,7 +472,7 @@ class Reference:
                     self._remove_land(s, room)
                     self.kingdoms[(s + 1) % self.players].append((room, False))
             for s in order:
-                while len(self.kingdoms[s]) > MAX_LANDS:
+                while self.land_count(s) > self.capacity(s):
                     yield from self._land_limit(s, [room for room, _ in self.kingdoms[s]])
 
     def _discard_from_hand(self, seat: int, name: str) -> None:
@@ -457,7 +518,7 @@ class Reference:
             room, (cards, _) = self._read_with(text.removeprefix("develop "))
             self._use(p, cards)
             wits = sum(self.kard(c).wits for c in cards.elements())
-            harem = 1 if self.owns(p, "harem", developed=True) else 0
+            harem = 1 if self.developed_anywhere(p, "harem") else 0
             if wits >= self.lands[room].level - harem:
                 at = self.kingdoms[p].index((room, False))
                 self.kingdoms[p][at] = (room, True)
@@ -469,6 +530,10 @@ class Reference:
         while sum(self.hands[p].values()) > HAND_LIMIT:
             text = yield from self._decide(p, {f"discard {c}" for c in self.hands[p]})
             self._discard_from_hand(p, text.removeprefix("discard "))
+        if self.opt("map_room") == "discarded":
+            for room in sorted(self.mapped & set(self.rooms)):
+                self.rooms.remove(room)
+                self.meikyu_discards[room] += 1
         if len(self.rooms) <= ROOMS - 1:
             while len(self.rooms) < ROOMS and self.meikyu_pile:
                 yield from self._reveal()
@@ -498,9 +563,12 @@ class Reference:
         ]
         for way in ways:
             for q in range(self.players):
-                for room, _ in self.kingdoms[q] if q != p else ():
-                    if self.lands[room].effect != "castle tower":
-                        legal |= {f"attack P{q + 1} {room} with {cards} by {way}" for cards in sets}
+                stealable = [r for r, _ in self.kingdoms[q] if q != p and self.lands[r].effect != "castle tower"]
+                if self.opt("aggression_target") == "defender":
+                    stealable = [""] if stealable else []
+                for room in stealable:
+                    at = f" {room}" if room else ""
+                    legal |= {f"attack P{q + 1}{at} with {cards} by {way}" for cards in sets}
         return legal
 
     def _read_with(self, text: str) -> tuple[str, Fight]:
@@ -537,10 +605,10 @@ class Reference:
         self.in_play = Counter()
 
     def _gain_land(self, p: int, room: str) -> Game:
-        before = [r for r, _ in self.kingdoms[p]]
+        before = {r for r, _ in self.kingdoms[p]}
         self.kingdoms[p].append((room, False))
-        if len(self.kingdoms[p]) > MAX_LANDS:
-            yield from self._land_limit(p, before)
+        while self.land_count(p) > self.capacity(p):  # (discarding the Farm under farm=lands may ask twice)
+            yield from self._land_limit(p, [r for r, _ in self.kingdoms[p] if r in before])
 
     def _quest(self, p: int, text: str) -> Game:
         room, fight = self._read_with(text.removeprefix("quest "))
@@ -573,7 +641,11 @@ class Reference:
         head, _, by = text.removeprefix("attack P").partition(" by ")
         seat, _, rest = head.partition(" ")
         q = int(seat) - 1
-        room, fight = self._read_with(rest)
+        room: str | None
+        if rest.startswith("with "):  # aggression_target=defender
+            room, fight = None, read_cards(rest.removeprefix("with "))
+        else:
+            room, fight = self._read_with(rest)
         cards, lab = fight
         if by == "Council Chamber":
             self._discard_land(p, self._effect_land(p, "council chamber"))
@@ -587,6 +659,9 @@ class Reference:
         attack = self.swords(p, fight, quest=False) + (yield from self._die(p))
         defend = self.swords(q, used, quest=False) + (yield from self._die(q))
         if attack > defend:
+            if room is None:
+                stealable = {r for r, _ in self.kingdoms[q] if self.lands[r].effect != "castle tower"}
+                room = (yield from self._decide(q, {f"give {r}" for r in stealable})).removeprefix("give ")
             self._remove_land(q, room)
             yield from self._gain_land(p, room)
         yield from self._spend()
