@@ -87,6 +87,8 @@ DEFAULTS = {
     "amulet_ask": "holders",
     "bar": "owner",
     "harem": "owner",
+    "refugee_order": "turn",
+    "goal_check": "end",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -171,6 +173,7 @@ class Reference:
     over: bool = False
     waiting: Wait = ()
     log: list[str] = field(default_factory=list)
+    reached: bool = False
     events: Counter[str] = field(default_factory=Counter)
     """What happened that the log does not say: ``reshuffle``, ``draw skipped``, ``redeal``."""
 
@@ -331,9 +334,11 @@ class Reference:
             rollers = [s for s, r in zip(rollers, rolls, strict=True) if r == best]
         self.turn_player = rollers[0]
         while True:
+            self.reached = False
             yield from self._turn(self.turn_player)
             self.turns += 1
-            if any(self.points(s) >= self.goal for s in range(self.players)) or (
+            self._note_goal()
+            if (self.reached if self.opt("goal_check") == "reached" else self._goal_now()) or (
                 not self.rooms and not self.meikyu_pile
             ):
                 return
@@ -345,6 +350,7 @@ class Reference:
     def _take(self) -> Generator[Wait, str, str]:
         """One card off the Kingdom pile (a chance step); the discards become the pile at once when
         it runs out."""
+        self._note_goal()
         text = yield ("chance", "draw")
         verb, _, name = text.partition(" ")
         assert verb == "draw" and self.pile[name] > 0, (text, self.pile)
@@ -356,6 +362,7 @@ class Reference:
         return name
 
     def _reveal(self) -> Generator[Wait, str, str]:
+        self._note_goal()
         text = yield ("chance", "reveal")
         verb, _, room = text.partition(" ")
         assert verb == "reveal" and self.meikyu_pile[room] > 0, text
@@ -365,6 +372,7 @@ class Reference:
         return room
 
     def _roll(self) -> Generator[Wait, str, int]:
+        self._note_goal()
         text = yield ("chance", "roll")
         verb, _, value = text.partition(" ")
         assert verb == "roll" and value in {"1", "2", "3", "4", "5", "6"}, text
@@ -395,7 +403,16 @@ class Reference:
 
     def _decide(self, seat: int, legal: set[str]) -> Generator[Wait, str, str]:
         assert legal
+        self._note_goal()
         return (yield ("decide", seat, frozenset(legal)))
+
+    def _goal_now(self) -> bool:
+        """A kingdom, within its land limit, has the goal's points."""
+        return any(self.points(s) >= self.goal and self.land_count(s) <= self.capacity(s) for s in range(self.players))
+
+    def _note_goal(self) -> None:
+        """``goal_check=reached``: the goal met at any moment of the turn (every step is a moment)."""
+        self.reached = self.reached or self._goal_now()
 
     def _draw(self, seat: int) -> Game:
         """Draw from the Kingdom pile into the hand; an OPEN card is played at once. The Tomb may
@@ -441,11 +458,21 @@ class Reference:
         effect = self.kard(name).effect
         if effect == "refugee":
             self.refugees[seat] += 1
+            out_of_turn = seat != self.turn_player and self.opt("refugee_order") == "turn"
+            held = self.in_play
+            if out_of_turn:  # (a Casino's draw: after the action's cards are discarded)
+                self.in_play = Counter()
             for _ in range(2):
                 if not self.hands[seat]:
                     break
                 text = yield from self._decide(seat, {f"discard {c}" for c in self.hands[seat]})
-                self._discard_from_hand(seat, text.removeprefix("discard "))
+                if out_of_turn:  # set aside face up; the turn's player orders them onto the pile
+                    self._use(seat, Counter([text.removeprefix("discard ")]))
+                else:
+                    self._discard_from_hand(seat, text.removeprefix("discard "))
+            if out_of_turn:
+                yield from self._spend()
+                self.in_play = held
             while self.land_count(seat) > self.capacity(seat):
                 yield from self._land_limit(seat, [room for room, _ in self.kingdoms[seat]])
             return

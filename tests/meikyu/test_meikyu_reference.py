@@ -148,8 +148,16 @@ def ref_table(ref: Reference, state_top: list[str]) -> dict[str, object]:
     }
 
 
-def play_both(deck: str, players: int, seed: int, goal: int = 10, options: dict[str, str] | None = None) -> Reference:
-    """One seeded random game on the engine and on the reference, compared at every step."""
+def play_both(
+    deck: str,
+    players: int,
+    seed: int,
+    goal: int = 10,
+    options: dict[str, str] | None = None,
+    style: str | None = None,
+) -> Reference:
+    """One seeded random game on the engine and on the reference, compared at every step; with a
+    ``style``, the players take an action that starts with it, when they can, half the time."""
     pool = deck_pool(deck)
     state = MeikyuRules(pool, players=players, goal=goal, **(options or {})).new_initial_state(seed)
     ref = reference(pool, players, goal, options)
@@ -157,7 +165,7 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10, options: dict[
     checks = random.Random(-seed)  # the checks' own: the game played does not depend on them
     started = False
     while not state.is_terminal:
-        where = f"{deck} {players}p seed {seed} {options or ''}, after {ref.log[-20:]}"
+        where = f"{deck} {players}p seed {seed} {options or ''}, after {ref.log[-30:]}"
         assert not ref.over, where
         if state.current_player == CHANCE:
             assert ref.waiting[0] == "chance", (where, ref.waiting)
@@ -187,7 +195,8 @@ def play_both(deck: str, players: int, seed: int, goal: int = 10, options: dict[
             assert {canonical(str(again[i])) for i in range(len(again))} == expected, where
         if checks.random() < REFUSED_SHARE:
             _check_a_refusal(state, ref, checks, expected)
-        choice = rng.choice(sorted(expected))
+        preferred = sorted(a for a in expected if style and a.startswith(style))
+        choice = rng.choice(preferred if preferred and rng.random() < 0.5 else sorted(expected))
         state.apply(state.parse_action(choice))
         ref.apply(choice)
     assert ref.over, (deck, players, seed, ref.waiting)
@@ -323,12 +332,24 @@ OPTIONS = {
     "amulet_ask": "everyone",
     "bar": "everyone",
     "harem": "everyone",
+    "refugee_order": "drawer",
+    "goal_check": "reached",
 }
-"""The other readings the reference plays (``MeikyuRules``' options; not ``goal_check``,
-``refugee_order``, ``amulet_first_roll``)."""
+"""The other readings the reference plays (``MeikyuRules``' options; not ``amulet_first_roll``)."""
 
 
 @pytest.mark.parametrize("option", sorted(OPTIONS))
 def test_engine_agrees_with_the_reference_under_other_readings(option: str) -> None:
     for game, deck in enumerate(("all", "short")):
         play_both(deck, 3 - game, 31 * game + len(option), goal=(10, 6)[game % 2], options={option: OPTIONS[option]})
+
+
+STYLES = ("attack", "defend with", "amulet", "tomb", "map", "mixed area", "draw", "resupply", "develop", "keep")
+"""Players who take one kind of action when they can reach positions uniform play rarely does:
+long aggressions with many cards, rerolls upon rerolls, Tomb pick-ups, lost turns, big hands."""
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_engine_agrees_with_the_reference_for_players_of_one_style(style: str) -> None:
+    deck = ("all", "archives", "council", "tomb", "turns")[len(style) % 5]
+    play_both(deck, 2 + len(style) % 2, 97 * len(style), goal=10, style=style)
