@@ -89,6 +89,7 @@ DEFAULTS = {
     "harem": "owner",
     "refugee_order": "turn",
     "goal_check": "end",
+    "amulet_first_roll": "no",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -329,7 +330,10 @@ class Reference:
         while len(rollers) > 1:
             rolls = []
             for _ in rollers:
-                rolls.append((yield from self._roll()))
+                die = yield from self._roll()
+                if self.opt("amulet_first_roll") == "yes":
+                    die = yield from self._amulets(die, first_roll=True)
+                rolls.append(die)
             best = max(rolls)
             rollers = [s for s, r in zip(rollers, rolls, strict=True) if r == best]
         self.turn_player = rollers[0]
@@ -383,6 +387,16 @@ class Reference:
         Casino gives that seat a card once the action is resolved."""
         casino = self.owns(seat, "casino")
         die = yield from self._roll()
+        die = yield from self._amulets(die, casino=casino, seat=seat)
+        if die == 6 and casino:
+            self.casino_draws.append(seat)
+        return die
+
+    def _amulets(
+        self, die: int, casino: bool = False, seat: int = 0, first_roll: bool = False
+    ) -> Generator[Wait, str, int]:
+        """The Amulet window after a die: the die as it finally stands. On the first-player roll
+        (``amulet_first_roll=yes``) the Amulet goes straight to the discard pile."""
         asking = True
         while asking:  # after every die, the Amulets' holders in turn order; a reroll asks again
             asking = False
@@ -391,14 +405,15 @@ class Reference:
                 if amulet is None and self.opt("amulet_ask") == "everyone":
                     yield from self._decide(s, {"pass"})
                 if amulet and (yield from self._decide(s, {"amulet", "pass"})) == "amulet":
-                    self._use(s, Counter({amulet: 1}))
+                    if first_roll:
+                        self._discard_from_hand(s, amulet)
+                    else:
+                        self._use(s, Counter({amulet: 1}))
                     if die == 6 and casino and self.opt("casino") == "every":
                         self.casino_draws.append(seat)
                     die = yield from self._roll()
                     asking = True
                     break
-        if die == 6 and casino:
-            self.casino_draws.append(seat)
         return die
 
     def _decide(self, seat: int, legal: set[str]) -> Generator[Wait, str, str]:
@@ -459,7 +474,7 @@ class Reference:
         if effect == "refugee":
             self.refugees[seat] += 1
             out_of_turn = seat != self.turn_player and self.opt("refugee_order") == "turn"
-            held = self.in_play
+            in_play = self.in_play
             if out_of_turn:  # (a Casino's draw: after the action's cards are discarded)
                 self.in_play = Counter()
             for _ in range(2):
@@ -472,7 +487,7 @@ class Reference:
                     self._discard_from_hand(seat, text.removeprefix("discard "))
             if out_of_turn:
                 yield from self._spend()
-                self.in_play = held
+                self.in_play = in_play
             while self.land_count(seat) > self.capacity(seat):
                 yield from self._land_limit(seat, [room for room, _ in self.kingdoms[seat]])
             return

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -159,7 +160,8 @@ def play_both(
     """One seeded random game on the engine and on the reference, compared at every step; with a
     ``style``, the players take an action that starts with it, when they can, half the time."""
     pool = deck_pool(deck)
-    state = MeikyuRules(pool, players=players, goal=goal, **(options or {})).new_initial_state(seed)
+    readings: dict[str, Any] = dict(options or {})
+    state = MeikyuRules(pool, players=players, goal=goal, **readings).new_initial_state(seed)
     ref = reference(pool, players, goal, options)
     rng = random.Random(seed)
     checks = random.Random(-seed)  # the checks' own: the game played does not depend on them
@@ -170,9 +172,9 @@ def play_both(
         if state.current_player == CHANCE:
             assert ref.waiting[0] == "chance", (where, ref.waiting)
             odds = {str(a): p for a, p in state.chance_outcomes() or ()}
-            expected = ref.chance_weights()
-            assert odds.keys() == expected.keys(), where
-            assert all(abs(odds[k] - expected[k]) < 1e-9 for k in odds), where
+            weights = ref.chance_weights()
+            assert odds.keys() == weights.keys(), where
+            assert all(abs(odds[k] - weights[k]) < 1e-9 for k in odds), where
             text = str(state.sample_chance())
             state.apply(state.parse_action(text))
             ref.apply(text)
@@ -334,8 +336,9 @@ OPTIONS = {
     "harem": "everyone",
     "refugee_order": "drawer",
     "goal_check": "reached",
+    "amulet_first_roll": "yes",
 }
-"""The other readings the reference plays (``MeikyuRules``' options; not ``amulet_first_roll``)."""
+"""The other readings the reference plays: every option of ``MeikyuRules``."""
 
 
 @pytest.mark.parametrize("option", sorted(OPTIONS))
