@@ -188,6 +188,30 @@ class Reference:
         self._gen = self._game()
         self.waiting = next(self._gen)
 
+    def start_at(
+        self,
+        turn: int,
+        hands: list[Counter[str]],
+        kingdoms: list[list[tuple[str, bool]]],
+        rooms: list[str],
+        discards: list[str],
+        refugees: list[int],
+    ) -> None:
+        """Begin at a position instead, at the start of ``turn``'s turn: every other Kingdom card
+        in the Kingdom pile, every other land in the Meikyu pile (as ``MeikyuState.position``)."""
+        self.hands = [Counter(h) for h in hands]
+        self.kingdoms = [list(k) for k in kingdoms]
+        self.rooms = list(rooms)
+        self.discards = list(discards)
+        self.refugees = list(refugees)
+        refugee_cards = Counter({c: 1 for c in self.kingdom_cards if self.kard(c).effect == "refugee"})
+        placed = Counter({c: n * sum(refugees) for c, n in refugee_cards.items()})
+        assert len(refugee_cards) <= 1
+        self.pile -= sum(self.hands, Counter()) + Counter(discards) + placed
+        self.meikyu_pile -= Counter(rooms) + Counter(r for k in kingdoms for r, _ in k)
+        self._gen = self._turns(turn)
+        self.waiting = next(self._gen)
+
     # -- the outside --
 
     def apply(self, text: str) -> None:
@@ -336,7 +360,11 @@ class Reference:
                 rolls.append(die)
             best = max(rolls)
             rollers = [s for s, r in zip(rollers, rolls, strict=True) if r == best]
-        self.turn_player = rollers[0]
+        yield from self._turns(rollers[0])
+
+    def _turns(self, first: int) -> Game:
+        """Turns from ``first``'s on, until the game ends."""
+        self.turn_player = first
         while True:
             self.reached = False
             yield from self._turn(self.turn_player)

@@ -163,11 +163,17 @@ def play_both(
     readings: dict[str, Any] = dict(options or {})
     state = MeikyuRules(pool, players=players, goal=goal, **readings).new_initial_state(seed)
     ref = reference(pool, players, goal, options)
+    return compare(state, ref, seed, f"{deck} {players}p seed {seed} {options or ''}", style)
+
+
+def compare(state: MeikyuState, ref: Reference, seed: int, label: str, style: str | None = None) -> Reference:
+    """Play the engine's state and the reference on to the end at random (``seed``), compared at
+    every step."""
+    players = ref.players
     rng = random.Random(seed)
     checks = random.Random(-seed)  # the checks' own: the game played does not depend on them
-    started = False
     while not state.is_terminal:
-        where = f"{deck} {players}p seed {seed} {options or ''}, after {ref.log[-30:]}"
+        where = f"{label}, after {ref.log[-30:]}"
         assert not ref.over, where
         if state.current_player == CHANCE:
             assert ref.waiting[0] == "chance", (where, ref.waiting)
@@ -181,10 +187,8 @@ def play_both(
             continue
         assert ref.waiting[0] == "decide", (where, ref.waiting)
         assert state.current_player == ref.waiting[1], where
-        started = True
-        if started:
-            mine, theirs = table(state, players), ref_table(ref, list(state.discard_pile()[-1:]))
-            assert mine == theirs, (where, {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]})
+        mine, theirs = table(state, players), ref_table(ref, list(state.discard_pile()[-1:]))
+        assert mine == theirs, (where, {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]})
         legal = state.legal_actions()
         engine = {canonical(str(legal[i])) for i in range(len(legal))}
         expected = set(ref.waiting[2])
@@ -201,7 +205,7 @@ def play_both(
         choice = rng.choice(preferred if preferred and rng.random() < 0.5 else sorted(expected))
         state.apply(state.parse_action(choice))
         ref.apply(choice)
-    assert ref.over, (deck, players, seed, ref.waiting)
+    assert ref.over, (label, ref.waiting)
     assert table(state, players) == ref_table(ref, list(state.discard_pile()[-1:]))
     outcome = state.outcome()
     assert outcome is not None
@@ -356,3 +360,83 @@ long aggressions with many cards, rerolls upon rerolls, Tomb pick-ups, lost turn
 def test_engine_agrees_with_the_reference_for_players_of_one_style(style: str) -> None:
     deck = ("all", "archives", "council", "tomb", "turns")[len(style) % 5]
     play_both(deck, 2 + len(style) % 2, 97 * len(style), goal=10, style=style)
+
+
+def random_position(deck: str, players: int, seed: int) -> dict[str, Any]:
+    """A position of cards dealt at random: hands of up to 5, kingdoms of up to 5 lands (some
+    developed), up to four rooms, a discard pile and Refugees placed."""
+    pool = deck_pool(deck)
+    rng = random.Random(seed)
+    cards = [k.name for k in pool.kingdom for _ in range(k.copies)]
+    rng.shuffle(cards)
+    refugee = [k.name for k in pool.kingdom if k.effect == "refugee"]
+    refugees = [0] * players
+    if refugee and refugee[0] in cards:
+        cards.remove(refugee[0])
+        refugees[rng.randrange(players)] = 1
+    held = [c for c in cards if not any(k.name == c and k.type == "open" for k in pool.kingdom)]
+    hands: list[Counter[str]] = []
+    for _ in range(players):
+        hand = Counter(held[: rng.randint(0, 5)])
+        del held[: sum(hand.values())]
+        hands.append(hand)
+    dealt = sum(hands, Counter())
+    rest = list((Counter(cards) - dealt).elements())
+    rng.shuffle(rest)
+    discards = rest[: rng.randint(0, min(12, len(rest) - 1))]
+    lands = [land.name for land in pool.lands]
+    rng.shuffle(lands)
+    kingdoms = []
+    for seat in range(players):  # within the land limit under either Refugee reading; a room left
+        most = min(5 - refugees[seat], len(lands) - 1)
+        kingdom = [(room, rng.random() < 0.4) for room in lands[: rng.randint(0, most)]]
+        del lands[: len(kingdom)]
+        while _points(pool, kingdom) + refugees[seat] >= 8:  # short of the goal, as a game's turn starts
+            lands.append(kingdom.pop()[0])
+        kingdoms.append(kingdom)
+    rooms = lands[: rng.randint(1, min(4, len(lands)))]
+    return {
+        "turn": rng.randrange(players),
+        "hands": hands,
+        "kingdoms": kingdoms,
+        "rooms": rooms,
+        "discards": discards,
+        "refugees": refugees,
+    }
+
+
+def _points(pool: CardPool, kingdom: list[tuple[str, bool]]) -> int:
+    """A kingdom's points at most (the Farm counted as a point)."""
+    lands = {land.name: land for land in pool.lands}
+    points = [lands[room].developed_points if dev else lands[room].points for room, dev in kingdom]
+    return sum(points) + any(lands[room].effect == "farm" for room, _ in kingdom)
+
+
+def play_both_from(deck: str, players: int, seed: int, options: dict[str, str] | None = None) -> Reference:
+    """A game from a random position (``MeikyuState.position`` at the start of a turn), compared
+    at every step as :func:`play_both` does."""
+    at = random_position(deck, players, seed)
+    pool = deck_pool(deck)
+    readings: dict[str, Any] = dict(options or {})
+    state = MeikyuState.position(
+        MeikyuRules(pool, players=players, **readings),
+        turn=at["turn"],
+        step="draw",
+        hands=[dict(h) for h in at["hands"]],
+        lands=at["kingdoms"],
+        rooms=at["rooms"],
+        discards=at["discards"],
+        refugees=at["refugees"],
+        seed=seed,
+    )
+    ref = reference(pool, players, 10, options)
+    ref.start_at(**at)
+    return compare(state, ref, seed, f"{deck} {players}p position {seed} {options or ''}")
+
+
+@pytest.mark.parametrize("deck", ["all", "archives"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_engine_agrees_with_the_reference_from_random_positions(deck: str, players: int) -> None:
+    """Positions set up with ``MeikyuState.position`` (kingdoms full, lands developed, Refugees
+    placed, a discard pile to pick from) reach what a game from the start rarely does."""
+    play_both_from(deck, players, 7 * players + len(deck))
