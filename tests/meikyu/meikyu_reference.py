@@ -13,7 +13,8 @@ purpose (every card set is listed from the hand) and keeps every card in a plain
 Cards supported: characters (Bravery, Wits), Sword, Grimoire, Map, Gotcha!, Refugee, Dungeon
 Storm, Dungeon Tsunami, Amulet; lands without an effect and those with the effects below.
 
-The readings (each the engine's documented default; where mine differed, ``[mine: …]``):
+The readings (each the engine's documented default, the other readings as ``options``; where my
+own reading, written down before looking at the documented ones, differed: ``[mine: …]``):
 
 - Setup: 4 rooms face up, then 4 cards to each player in seat order; a player holding an OPEN card
   returns the hand to the pile and draws four anew, seat by seat, until no hand holds one. Each
@@ -24,9 +25,9 @@ The readings (each the engine's documented default; where mine differed, ``[mine
   the game ends if a kingdom has the goal's points or no room is left (none face up, pile empty).
 - Quest: a face-up room, at least one character, any Swords and Grimoires; a die is added;
   total ≥ level succeeds. Sword +1 each, any number on one character. Grimoire: one per character,
-  adding that character's seals (best: the ones with the most seals) [mine: a Grimoire needs a
-  character of its own, so no more Grimoires than characters]. Fortress: +2 to the owner's quest
-  with two or more characters (quests only).
+  adding that character's seals (best: the ones with the most seals), so no more Grimoires than
+  characters [mine too]. Fortress: +2 to the owner's quest with two or more characters (quests
+  only).
 - Sixth land: one of the lands held before the new one is discarded, never the Castle Tower;
   discarded lands leave the game [mine too: "one of the existing lands"].
 - Development: one's own undeveloped land, one or more characters (only), Wits ≥ level, no die.
@@ -44,7 +45,8 @@ The readings (each the engine's documented default; where mine differed, ``[mine
 - Amulet: after every die of a quest or an aggression (not the first-player roll), the players
   holding one are asked in turn order from the player whose turn it is; one played (spent with the
   action's cards) rerolls that die and the asking starts again. The Casino reads the final die.
-- Lands' effects, each for its owner: Farm +1 point; Great Excavation none; Blacksmith +1 a Sword;
+- Lands' effects, each for its owner: Farm +1 point [mine: "+1 Capacity" a sixth land, the
+  ``farm=lands`` option]; Great Excavation none; Blacksmith +1 a Sword;
   Bar (developed) +1 to a character of printed 0 swords; Harem (developed) developments cost 1
   less; Marketplace: one draw when it becomes developed; Laboratory: one item of a quest, attack
   or defence as a 2/0 character (not in developments); Council Chamber: discarded to make an
@@ -54,9 +56,14 @@ The readings (each the engine's documented default; where mine differed, ``[mine
   defence) allows one draw once the action is resolved; Hot Springs: an empty hand at the end of
   one's turn (after steps 3 and 4) may draw one card.
 - Map: reveals one more room, two levels easier to quest until the end of the turn; the room stays
-  face up after (at its printed level); not when the Meikyu pile is empty; the Map is spent.
-- Refugee: 1 point, not a land; its drawer discards two cards (as many as the hand holds).
-- Dungeon Storm: the face-up rooms are discarded, four new ones are turned up.
+  face up after (at its printed level); not when the Meikyu pile is empty; several Maps may be
+  played in a turn [mine: one "extra (fifth) area", so one Map a turn, and none with five rooms
+  face up]; the Map stays in play until the action's cards are discarded [mine: discarded at once;
+  only the Tomb could tell].
+- Refugee: 1 point, not a land [mine: a land, beside "your other claimed Lands": the
+  ``refugee=land`` option]; its drawer discards two cards (as many as the hand holds).
+- Dungeon Storm: the face-up rooms are discarded, four new ones are turned up. A Storm or a
+  Tsunami goes to the discard pile as it is played [mine: after its effect; nothing tells apart].
 - Dungeon Tsunami: from the drawer in turn order, each player holding lands when it is played passes
   one of those lands to the next player (undeveloped); then kingdoms over five lands discard down.
 - Kingdom pile: when its last card is taken the discards become the pile; a draw from an empty pile
