@@ -94,7 +94,9 @@ class _LazyCommands(MutableMapping[str, Any]):
         if name not in self._built:
             if name not in self._builders:
                 raise KeyError(name)
-            self._built[name] = self._builders[name]()
+            from cardbase.cli.common import refuse_blank_paths
+
+            self._built[name] = refuse_blank_paths(self._builders[name]())
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
