@@ -64,6 +64,61 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a line ends in every line-based text input (deck and collection lists, a Meio hand, CSV and
+TSV sheets, game records, art credits, the web's needs): LF, CRLF or a lone CR, and nowhere else —
+where CSV, JSON Lines and TOML end lines too. :func:`split_lines` and :func:`stray_break` apply it."""
+
+_STRAY_BREAKS = {
+    "\v": "a vertical tab (VT, U+000B)",
+    "\f": "a form feed (FF, U+000C)",
+    "\x1c": "a file separator (FS, U+001C)",
+    "\x1d": "a group separator (GS, U+001D)",
+    "\x1e": "a record separator (RS, U+001E)",
+    "\x85": "a next-line character (NEL, U+0085)",
+    "\u2028": "a line separator (LS, U+2028)",
+    "\u2029": "a paragraph separator (PS, U+2029)",
+}
+"""The characters ``str.splitlines`` breaks lines at besides CR and LF. They end no line in cardbase's
+files (CSV keeps them inside a row, JSON inside a string), so a file holding one is refused where
+it is read, naming the line and the character, rather than read one way here and another there."""
+_STRAY_BREAK = re.compile("[" + "".join(_STRAY_BREAKS) + "]")
+
+
+JSON_LINE_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""``str.translate`` table for JSON written ``ensure_ascii=False`` (where ``json`` leaves NEL, LS and PS
+raw; it escapes the C0 breaks itself): each written as its escape, the same JSON text, so that what
+cardbase writes line by line holds no stray break (:data:`_STRAY_BREAKS`) and reads back."""
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` by :data:`LINE_END` (a line end after the last line ends it: no empty
+    line follows), for every line-based reader. Line ``n`` of a message is ``split_lines(text)[n - 1]``."""
+    lines = LINE_END.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def stray_break(text: str) -> tuple[int, str] | None:
+    """The line (from 1, counted by :data:`LINE_END`) and the name of the first character in ``text``
+    that other programs take for a line end and cardbase does not (:data:`_STRAY_BREAKS`), or None."""
+    if (match := _STRAY_BREAK.search(text)) is None:
+        return None
+    return len(LINE_END.findall(text, 0, match.start())) + 1, _STRAY_BREAKS[match.group()]
+
+
+def stray_break_reason(what: str) -> str:
+    """What a message says of a stray break ``what`` (from :func:`stray_break`): the one wording."""
+    return f"holds {what}, which does not end a line here (lines end with LF, CRLF or CR): remove it or break the line"
+
+
+def check_line_ends(text: str, source: str) -> None:
+    """Refuse ``text`` (from ``source``) holding a stray break: ``UnreadableInput`` naming its line."""
+    if (found := stray_break(text)) is not None:
+        raise UnreadableInput(f"{source}: line {found[0]}: {stray_break_reason(found[1])}")
+
+
 def _a(what: str) -> str:
     """``what`` with its article: ``a deck file``, ``an assumption profile``."""
     return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
