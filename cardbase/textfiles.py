@@ -26,9 +26,9 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, NoReturn, TextIO
 
 from cardbase.errors import UnreadableInput, quoted, shown
 
@@ -132,10 +132,13 @@ def _size(n: int) -> str:
 class _Kept:
     """Files no output may replace while one command runs: the files it has read (a deck, a catalog,
     a record, ...) by (device, inode), and its open database by real path (its ``-wal`` and
-    ``-journal`` may not exist yet), each with what it is for the message."""
+    ``-journal`` may not exist yet), each with what it is for the message; ``read``: the real path
+    and role of each file read, in order (an output folder checked earlier checks those read since
+    by name, without walking itself again: :func:`output_folder`)."""
 
     files: dict[tuple[int, int], str]
     paths: dict[str, str]
+    read: list[tuple[str, str]] = field(default_factory=list)
 
 
 _kept: _Kept | None = None
@@ -232,6 +235,8 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     if len(raw) > max_bytes:
         raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")
+    if _kept is not None:
+        _kept.read.append((os.path.realpath(path), f"the {what} this command reads"))
     return raw
 
 
@@ -761,23 +766,64 @@ def refuse_replacing(real: Path, given: Path | str, what: str = "files") -> None
                     continue
                 role = _kept.files.get((info.st_dev, info.st_ino))
             if role is not None:
-                inside = shown(str(path.relative_to(folder)))
-                raise UnreadableInput(
-                    f"{where}: holds {inside}, {role}; the {what} replace the folder whole, so it would be "
-                    "deleted: give a new folder"
-                )
+                _refuse_held(where, path.relative_to(folder), role, what)
+
+
+def _refuse_held(where: str, inside: Path, role: str, what: str) -> NoReturn:
+    raise UnreadableInput(
+        f"{where}: holds {shown(str(inside))}, {role}; the {what} replace the folder whole, so it would be "
+        "deleted: give a new folder"
+    )
+
+
+@dataclass(frozen=True)
+class CheckedFolder:
+    """An output folder checked once, before any work (:func:`checked_folder`): what
+    :func:`output_folder` takes to write it without looking through it again."""
+
+    real: Path
+    given: Path | str
+    what: str
+    reads: int
+    """How many files the command had read when it was checked (``_Kept.read``)."""
+
+
+def checked_folder(path: Path | str, what: str = "files") -> CheckedFolder:
+    """The output folder ``path`` checked (:func:`output_folder_target`, :func:`refuse_replacing`:
+    one walk through it), for a command that says so before its other checks and its work."""
+    real = output_folder_target(path, what)
+    refuse_replacing(real, path, what)
+    return CheckedFolder(real, path, what, len(_kept.read) if _kept is not None else 0)
+
+
+def _refuse_read_since(checked: CheckedFolder) -> None:
+    """``UnreadableInput`` if a file the command read after ``checked`` was made (art read while an
+    export was drawn) lies inside the folder about to be replaced: checked by the names the files
+    were read at, so the folder is walked once in all."""
+    if _kept is None or len(_kept.read) == checked.reads:
+        return
+    try:
+        folder = checked.real.resolve()
+    except (OSError, RuntimeError):
+        return
+    for path, role in _kept.read[checked.reads :]:
+        inside = Path(path)
+        if folder in inside.parents:
+            _refuse_held(shown(str(checked.given)), inside.relative_to(folder), role, checked.what)
 
 
 @contextmanager
-def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
+def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
     write into; when the block ends without error it takes the folder's place (the old one is
     removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
-    temporary. A link to a folder stays a link: the folder it points to is replaced."""
+    temporary. A link to a folder stays a link: the folder it points to is replaced. ``path`` may be
+    a :func:`checked_folder` made earlier (its ``what`` is then its own): it is not walked again, and
+    a file read since (inside the block too) that lies in the folder is refused before the swap."""
     from cardbase import interrupts
 
-    real = output_folder_target(path, what)
-    refuse_replacing(real, path, what)
+    checked = path if isinstance(path, CheckedFolder) else checked_folder(path, what)
+    real, path, what = checked.real, checked.given, checked.what
     where = shown(str(path))
     parent = real.absolute().parent
     temporary: Path | None = None
@@ -787,6 +833,7 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
             temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
         yield temporary
+        _refuse_read_since(checked)
         with interrupts.deferred():  # the two renames are one step
             if real.exists():
                 old = parent / f".{real.name}.old-{os.getpid()}"
