@@ -47,8 +47,11 @@ PATH_MAX = 4096
 
 def path_problem(path: str | os.PathLike[str]) -> str | None:
     """Why no file system can hold ``path`` (``None`` if one can): a NUL, a name over
-    :data:`NAME_MAX` bytes, or over :data:`PATH_MAX` bytes in all. The one check where a path enters."""
+    :data:`NAME_MAX` bytes, or over :data:`PATH_MAX` bytes in all; or why it is no path a user means:
+    blank (empty or spaces only, a script's unset variable). The one check where a path enters."""
     text = os.fspath(path)
+    if not text.strip():  # (a Path made of '' is '.': the command line refuses those as they are parsed)
+        return f"{quoted(text)} is blank: give a path"
     if "\0" in text:
         return f"{quoted(text)}: a path cannot hold a NUL character"
     try:

@@ -48,8 +48,10 @@ def load_profile(name: str) -> Profile:
     """
     path = profile_path(name)
     origin = name if name in SHIPPED_PROFILES else str(path)
-    if name not in SHIPPED_PROFILES and (path_problem(name) is not None or not path.exists()):
+    if name not in SHIPPED_PROFILES and ((problem := path_problem(name)) is not None or not path.exists()):
         known = ", ".join(SHIPPED_PROFILES)
+        if not name.strip():
+            raise UnreadableInput(f"the assumption profile {quoted(name)} is blank: give {known} or a profile file")
         raise UnreadableInput(f"no assumption profile {quoted(name)}: not a shipped profile ({known}) and no such file")
     text = read_text(path, "assumption profile", MAX_PROFILE_BYTES)
     data = load_json(text, f"assumption profile {origin}", bad="not JSON")

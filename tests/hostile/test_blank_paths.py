@@ -67,3 +67,22 @@ def test_a_blank_path_is_refused_naming_the_parameter(
     line = assert_refused(result, 2, f"'{name}'", "blank")
     assert repr(value) in line
     assert os.listdir(work) == [], "a blank path made something on disk"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deck", "validate", "{blank}"],
+        ["deck", "diff", "{blank}", "x"],
+        ["deck", "import", "{blank}"],
+        ["sim", "meikyu", "--games", "1", "--assume", "{blank}"],
+    ],
+    ids=["deck validate", "deck diff", "deck import", "sim meikyu --assume"],
+)
+@pytest.mark.parametrize("value", ["", "  "], ids=["empty", "spaces"])
+def test_a_blank_file_or_name_is_refused_as_blank(argv: list[str], value: str, shared_db: str, in_tmp: Path) -> None:
+    """A parameter that takes a file or a name (a deck, an assumption profile) is text, not a path,
+    so Typer leaves it as given: a blank one is refused as blank where paths enter
+    (``textfiles.path_problem``), not read as the working folder ('.: is a folder')."""
+    line = assert_refused(run_cli([w.format(blank=value) for w in argv], shared_db), 2, "blank")
+    assert "is a folder" not in line
