@@ -48,7 +48,7 @@ def load_profile(name: str) -> Profile:
     """
     path = profile_path(name)
     origin = name if name in SHIPPED_PROFILES else str(path)
-    if name not in SHIPPED_PROFILES and ((problem := path_problem(name)) is not None or not path.exists()):
+    if name not in SHIPPED_PROFILES and (path_problem(name) is not None or not path.exists()):
         known = ", ".join(SHIPPED_PROFILES)
         if not name.strip():
             raise UnreadableInput(f"the assumption profile {quoted(name)} is blank: give {known} or a profile file")
