@@ -51,6 +51,8 @@ from cardbase.textfiles import (
     read_bytes,
     refuse_duplicate_keys,
     split_lines,
+    stray_break,
+    stray_break_reason,
     write_text_output,
 )
 
@@ -467,6 +469,22 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
 
 
 def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
+    """``_convert`` for the cells of one column (:func:`_plain_converter`); a value holding a character
+    that ends no line (``textfiles.stray_break``: NEL, LS, PS, …) is refused from every source, as a
+    CSV file holding one is, so that what ``catalog export`` writes as CSV reads back."""
+    convert = _plain_converter(f, typed)
+
+    def checked(value: Any) -> Any:
+        converted = convert(value)
+        for text in converted if isinstance(converted, list) else [converted]:
+            if isinstance(text, str) and (found := stray_break(text)) is not None:
+                raise ValueError(stray_break_reason(found[1]))
+        return converted
+
+    return checked
+
+
+def _plain_converter(f: Field, typed: bool) -> Callable[[Any], Any]:
     """``_convert`` for the cells of one column, with a short cut for the common cell of a spreadsheet
     (text, and for a number plain ASCII digits) that gives what ``_convert`` gives."""
     if typed or f.kind is list or f.name in ("tags", "aliases", "suit"):

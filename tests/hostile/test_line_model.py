@@ -144,3 +144,18 @@ def test_the_web_needs_name_the_line_and_the_character() -> None:
 
     with pytest.raises(UsageError, match=r"line 2: .*U\+2029"):
         parse_needs("1 t:monster\n2 t:spell\u2029cost<=3")
+
+
+@pytest.mark.parametrize("name", ["NEL", "LS", "PS"])
+def test_a_card_value_may_not_hold_one_from_any_source(name: str, tmp_path: Path, shared_db: str) -> None:
+    """A JSON or XLSX catalog, or ``catalog add``, has no lines, but what it gives a card is written
+    to CSV by ``catalog export``: refused there too, so every export reads back."""
+    cards = tmp_path / "cards.json"
+    card = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1, "text": f"a{STRAY[name]}b"}
+    cards.write_text(json.dumps({"cards": [card]}, ensure_ascii=False), encoding="utf-8")
+    run = run_cli(["catalog", "import", str(cards), "--game", "mea", "--dry-run"], shared_db)
+    assert run.exit_code == 1, run.stderr
+    assert "text" in run.stderr and CODES[name] in run.stderr, run.stderr
+    added = ["catalog", "add", "--game", "mea", "name=Yan", "type=monster", "cost=1", f"text=a{STRAY[name]}b"]
+    run = run_cli(added, shared_db)
+    assert run.exit_code in (1, 2) and CODES[name] in run.stderr, run.stderr
