@@ -475,11 +475,10 @@ def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
     convert = _plain_converter(f, typed)
 
     def checked(value: Any) -> Any:
-        converted = convert(value)
-        for text in converted if isinstance(converted, list) else [converted]:
+        for text in value if isinstance(value, list) else [value]:  # as given: ``strip`` takes them for spaces
             if isinstance(text, str) and (found := stray_break(text)) is not None:
                 raise ValueError(stray_break_reason(found[1]))
-        return converted
+        return convert(value)
 
     return checked
 

@@ -76,7 +76,7 @@ def parse_text(text: str, source: str = "<deck>", *, low: int = 1, high: int = M
     section: str | None = None
     for number, raw_line in enumerate(split_lines(text), start=1):
         line = raw_line.strip()
-        if (stray := stray_break(line)) is not None:  # a line ends at LF, CRLF or CR only (textfiles.LINE_END)
+        if (stray := stray_break(raw_line)) is not None:  # a line ends at LF, CRLF or CR only (textfiles.LINE_END)
             deck.problems.append(Problem("bad-line", stray_break_reason(stray[1]), number))
             continue
         if len(line) > MAX_LINE:

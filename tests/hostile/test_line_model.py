@@ -86,6 +86,15 @@ def test_a_deck_file_names_the_line_and_the_character(name: str, tmp_path: Path,
     assert "line 2" in run.stdout + run.stderr and CODES[name] in run.stdout + run.stderr, run.stdout + run.stderr
 
 
+@pytest.mark.parametrize("name", ["NEL", "LS", "FF"])
+def test_one_at_the_end_of_a_deck_line_is_refused_too(name: str) -> None:
+    """``str.strip`` takes these characters for spaces: a line is checked as read, not as stripped."""
+    from cardbase.decks.text import parse_text
+
+    deck = parse_text(f"game: mea\n1 Crumb Goblin{STRAY[name]}\n2 Puddle Knight\n")
+    assert [(p.line, CODES[name] in p.message) for p in deck.problems] == [(2, True)]
+
+
 def test_a_meio_hand_names_the_line_and_the_character(tmp_path: Path) -> None:
     hand = tmp_path / "hand.txt"
     hand.write_text("game: meio\nAH\n2H\u20283H\n", encoding="utf-8")
@@ -151,7 +160,7 @@ def test_a_card_value_may_not_hold_one_from_any_source(name: str, tmp_path: Path
     """A JSON or XLSX catalog, or ``catalog add``, has no lines, but what it gives a card is written
     to CSV by ``catalog export``: refused there too, so every export reads back."""
     cards = tmp_path / "cards.json"
-    card = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1, "text": f"a{STRAY[name]}b"}
+    card = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1, "text": f"ab{STRAY[name]}"}
     cards.write_text(json.dumps({"cards": [card]}, ensure_ascii=False), encoding="utf-8")
     run = run_cli(["catalog", "import", str(cards), "--game", "mea", "--dry-run"], shared_db)
     assert run.exit_code == 1, run.stderr
