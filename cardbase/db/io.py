@@ -51,8 +51,6 @@ from cardbase.textfiles import (
     read_bytes,
     refuse_duplicate_keys,
     split_lines,
-    stray_break,
-    stray_break_reason,
     write_text_output,
 )
 
@@ -469,21 +467,6 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
 
 
 def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
-    """``_convert`` for the cells of one column (:func:`_plain_converter`); a value holding a character
-    that ends no line (``textfiles.stray_break``: NEL, LS, PS, …) is refused from every source, as a
-    CSV file holding one is, so that what ``catalog export`` writes as CSV reads back."""
-    convert = _plain_converter(f, typed)
-
-    def checked(value: Any) -> Any:
-        for text in value if isinstance(value, list) else [value]:  # as given: ``strip`` takes them for spaces
-            if isinstance(text, str) and (found := stray_break(text)) is not None:
-                raise ValueError(stray_break_reason(found[1]))
-        return convert(value)
-
-    return checked
-
-
-def _plain_converter(f: Field, typed: bool) -> Callable[[Any], Any]:
     """``_convert`` for the cells of one column, with a short cut for the common cell of a spreadsheet
     (text, and for a number plain ASCII digits) that gives what ``_convert`` gives."""
     if typed or f.kind is list or f.name in ("tags", "aliases", "suit"):
@@ -648,9 +631,11 @@ def parse_rows(
     return parsed
 
 
-_TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""What a text cell may not hold: controls other than tab and line breaks, and the bidirectional
-embeddings, overrides and isolates (the marks U+200E, U+200F and U+061C are kept)."""
+_TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What a text cell may not hold: controls other than tab and line breaks (CR and LF: NEL, LS and PS
+end no line in cardbase's files, ``textfiles.LINE_END``, so a value holding one would not read back
+from the CSV ``catalog export`` writes), and the bidirectional embeddings, overrides and isolates
+(the marks U+200E, U+200F and U+061C are kept)."""
 
 
 NOTE_ROW = "row 2"

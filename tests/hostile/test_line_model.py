@@ -158,9 +158,10 @@ def test_the_web_needs_name_the_line_and_the_character() -> None:
 @pytest.mark.parametrize("name", ["NEL", "LS", "PS"])
 def test_a_card_value_may_not_hold_one_from_any_source(name: str, tmp_path: Path, shared_db: str) -> None:
     """A JSON or XLSX catalog, or ``catalog add``, has no lines, but what it gives a card is written
-    to CSV by ``catalog export``: refused there too, so every export reads back."""
+    to CSV by ``catalog export``: refused there too (NEL always was, as a control character; LS and PS
+    were stored), so every export reads back."""
     cards = tmp_path / "cards.json"
-    card = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1, "text": f"ab{STRAY[name]}"}
+    card = {"name": "Zed", "type": "monster", "cost": 1, "attack": 1, "defence": 1, "text": f"a{STRAY[name]}b"}
     cards.write_text(json.dumps({"cards": [card]}, ensure_ascii=False), encoding="utf-8")
     run = run_cli(["catalog", "import", str(cards), "--game", "mea", "--dry-run"], shared_db)
     assert run.exit_code == 1, run.stderr
