@@ -67,3 +67,11 @@ def console(stderr: bool = False) -> Console:
             raise BrokenPipeError
 
     return _SafeConsole(stderr=stderr, highlight=False, markup=False, emoji=False, soft_wrap=False)
+
+
+def progress_console() -> Console | None:
+    """The console a progress display is drawn on (stderr), or None where stderr is not a terminal
+    that can draw one (a pipe, a log file, a dumb terminal): there a bar shows nothing, and Rich's
+    display wrote a blank line as it closed — after every run, and before a ``| head`` exit (141)."""
+    err = console(stderr=True)
+    return err if err.is_terminal and not err.is_dumb_terminal else None

@@ -26,9 +26,9 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, NoReturn, TextIO
 
 from cardbase.errors import UnreadableInput, quoted, shown
 
@@ -47,8 +47,11 @@ PATH_MAX = 4096
 
 def path_problem(path: str | os.PathLike[str]) -> str | None:
     """Why no file system can hold ``path`` (``None`` if one can): a NUL, a name over
-    :data:`NAME_MAX` bytes, or over :data:`PATH_MAX` bytes in all. The one check where a path enters."""
+    :data:`NAME_MAX` bytes, or over :data:`PATH_MAX` bytes in all; or why it is no path a user means:
+    blank (empty or spaces only, a script's unset variable). The one check where a path enters."""
     text = os.fspath(path)
+    if not text.strip():  # (a Path made of '' is '.': the command line refuses those as they are parsed)
+        return f"{quoted(text)} is blank: give a path"
     if "\0" in text:
         return f"{quoted(text)}: a path cannot hold a NUL character"
     try:
@@ -64,6 +67,61 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a line ends in every line-based text input (deck and collection lists, a Meio hand, CSV and
+TSV sheets, game records, art credits, the web's needs): LF, CRLF or a lone CR, and nowhere else —
+where CSV, JSON Lines and TOML end lines too. :func:`split_lines` and :func:`stray_break` apply it."""
+
+_STRAY_BREAKS = {
+    "\v": "a vertical tab (VT, U+000B)",
+    "\f": "a form feed (FF, U+000C)",
+    "\x1c": "a file separator (FS, U+001C)",
+    "\x1d": "a group separator (GS, U+001D)",
+    "\x1e": "a record separator (RS, U+001E)",
+    "\x85": "a next-line character (NEL, U+0085)",
+    "\u2028": "a line separator (LS, U+2028)",
+    "\u2029": "a paragraph separator (PS, U+2029)",
+}
+"""The characters ``str.splitlines`` breaks lines at besides CR and LF. They end no line in cardbase's
+files (CSV keeps them inside a row, JSON inside a string), so a file holding one is refused where
+it is read, naming the line and the character, rather than read one way here and another there."""
+_STRAY_BREAK = re.compile("[" + "".join(_STRAY_BREAKS) + "]")
+
+
+JSON_LINE_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""``str.translate`` table for JSON written ``ensure_ascii=False`` (where ``json`` leaves NEL, LS and PS
+raw; it escapes the C0 breaks itself): each written as its escape, the same JSON text, so that what
+cardbase writes line by line holds no stray break (:data:`_STRAY_BREAKS`) and reads back."""
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` by :data:`LINE_END` (a line end after the last line ends it: no empty
+    line follows), for every line-based reader. Line ``n`` of a message is ``split_lines(text)[n - 1]``."""
+    lines = LINE_END.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def stray_break(text: str) -> tuple[int, str] | None:
+    """The line (from 1, counted by :data:`LINE_END`) and the name of the first character in ``text``
+    that other programs take for a line end and cardbase does not (:data:`_STRAY_BREAKS`), or None."""
+    if (match := _STRAY_BREAK.search(text)) is None:
+        return None
+    return len(LINE_END.findall(text, 0, match.start())) + 1, _STRAY_BREAKS[match.group()]
+
+
+def stray_break_reason(what: str) -> str:
+    """What a message says of a stray break ``what`` (from :func:`stray_break`): the one wording."""
+    return f"holds {what}, which does not end a line here (lines end with LF, CRLF or CR): remove it or break the line"
+
+
+def check_line_ends(text: str, source: str) -> None:
+    """Refuse ``text`` (from ``source``) holding a stray break: ``UnreadableInput`` naming its line."""
+    if (found := stray_break(text)) is not None:
+        raise UnreadableInput(f"{source}: line {found[0]}: {stray_break_reason(found[1])}")
+
+
 def _a(what: str) -> str:
     """``what`` with its article: ``a deck file``, ``an assumption profile``."""
     return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
@@ -77,10 +135,13 @@ def _size(n: int) -> str:
 class _Kept:
     """Files no output may replace while one command runs: the files it has read (a deck, a catalog,
     a record, ...) by (device, inode), and its open database by real path (its ``-wal`` and
-    ``-journal`` may not exist yet), each with what it is for the message."""
+    ``-journal`` may not exist yet), each with what it is for the message; ``read``: the real path
+    and role of each file read, in order (an output folder checked earlier checks those read since
+    by name, without walking itself again: :func:`output_folder`)."""
 
     files: dict[tuple[int, int], str]
     paths: dict[str, str]
+    read: list[tuple[str, str]] = field(default_factory=list)
 
 
 _kept: _Kept | None = None
@@ -177,6 +238,8 @@ def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTE
     if len(raw) > max_bytes:
         raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")
+    if _kept is not None:
+        _kept.read.append((os.path.realpath(path), f"the {what} this command reads"))
     return raw
 
 
@@ -706,23 +769,64 @@ def refuse_replacing(real: Path, given: Path | str, what: str = "files") -> None
                     continue
                 role = _kept.files.get((info.st_dev, info.st_ino))
             if role is not None:
-                inside = shown(str(path.relative_to(folder)))
-                raise UnreadableInput(
-                    f"{where}: holds {inside}, {role}; the {what} replace the folder whole, so it would be "
-                    "deleted: give a new folder"
-                )
+                _refuse_held(where, path.relative_to(folder), role, what)
+
+
+def _refuse_held(where: str, inside: Path, role: str, what: str) -> NoReturn:
+    raise UnreadableInput(
+        f"{where}: holds {shown(str(inside))}, {role}; the {what} replace the folder whole, so it would be "
+        "deleted: give a new folder"
+    )
+
+
+@dataclass(frozen=True)
+class CheckedFolder:
+    """An output folder checked once, before any work (:func:`checked_folder`): what
+    :func:`output_folder` takes to write it without looking through it again."""
+
+    real: Path
+    given: Path | str
+    what: str
+    reads: int
+    """How many files the command had read when it was checked (``_Kept.read``)."""
+
+
+def checked_folder(path: Path | str, what: str = "files") -> CheckedFolder:
+    """The output folder ``path`` checked (:func:`output_folder_target`, :func:`refuse_replacing`:
+    one walk through it), for a command that says so before its other checks and its work."""
+    real = output_folder_target(path, what)
+    refuse_replacing(real, path, what)
+    return CheckedFolder(real, path, what, len(_kept.read) if _kept is not None else 0)
+
+
+def _refuse_read_since(checked: CheckedFolder) -> None:
+    """``UnreadableInput`` if a file the command read after ``checked`` was made (art read while an
+    export was drawn) lies inside the folder about to be replaced: checked by the names the files
+    were read at, so the folder is walked once in all."""
+    if _kept is None or len(_kept.read) == checked.reads:
+        return
+    try:
+        folder = checked.real.resolve()
+    except (OSError, RuntimeError):
+        return
+    for path, role in _kept.read[checked.reads :]:
+        inside = Path(path)
+        if folder in inside.parents:
+            _refuse_held(shown(str(checked.given)), inside.relative_to(folder), role, checked.what)
 
 
 @contextmanager
-def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
+def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
     write into; when the block ends without error it takes the folder's place (the old one is
     removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
-    temporary. A link to a folder stays a link: the folder it points to is replaced."""
+    temporary. A link to a folder stays a link: the folder it points to is replaced. ``path`` may be
+    a :func:`checked_folder` made earlier (its ``what`` is then its own): it is not walked again, and
+    a file read since (inside the block too) that lies in the folder is refused before the swap."""
     from cardbase import interrupts
 
-    real = output_folder_target(path, what)
-    refuse_replacing(real, path, what)
+    checked = path if isinstance(path, CheckedFolder) else checked_folder(path, what)
+    real, path, what = checked.real, checked.given, checked.what
     where = shown(str(path))
     parent = real.absolute().parent
     temporary: Path | None = None
@@ -732,6 +836,7 @@ def output_folder(path: Path | str, what: str = "files") -> Iterator[Path]:
             temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
         yield temporary
+        _refuse_read_since(checked)
         with interrupts.deferred():  # the two renames are one step
             if real.exists():
                 old = parent / f".{real.name}.old-{os.getpid()}"

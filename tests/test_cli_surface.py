@@ -49,9 +49,13 @@ def test_version_names_the_package_the_schema_and_the_database_with_the_password
     assert "database: sqlite:///some/where.db" in plain.stdout
 
 
-def test_the_progress_bar_prints_its_description_not_markup():
+def test_the_progress_bar_prints_its_description_not_markup(monkeypatch):
+    import io
+
     from cardbase.cli.sim import _progress
 
+    terminal = Console(file=io.StringIO(), force_terminal=True)  # a bar is drawn on a terminal only
+    monkeypatch.setattr("cardbase.terminal.progress_console", lambda: terminal)
     progress, _advance, stop = _progress("Méa [demo] deck", 4)
     con = Console(record=True, width=100, force_terminal=False)
     con.print(progress.make_tasks_table(progress.tasks))

@@ -50,6 +50,8 @@ def load_profile(name: str) -> Profile:
     origin = name if name in SHIPPED_PROFILES else str(path)
     if name not in SHIPPED_PROFILES and (path_problem(name) is not None or not path.exists()):
         known = ", ".join(SHIPPED_PROFILES)
+        if not name.strip():
+            raise UnreadableInput(f"the assumption profile {quoted(name)} is blank: give {known} or a profile file")
         raise UnreadableInput(f"no assumption profile {quoted(name)}: not a shipped profile ({known}) and no such file")
     text = read_text(path, "assumption profile", MAX_PROFILE_BYTES)
     data = load_json(text, f"assumption profile {origin}", bad="not JSON")

@@ -94,11 +94,13 @@ class _LazyCommands(MutableMapping[str, Any]):
         if name not in self._built:
             if name not in self._builders:
                 raise KeyError(name)
-            self._built[name] = self._builders[name]()
+            self[name] = self._builders[name]()
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
-        self._built[name] = command
+        from cardbase.cli.common import refuse_blank_paths
+
+        self._built[name] = refuse_blank_paths(command)  # every command as it is built: the one place
 
     def __delitem__(self, name: str) -> None:
         del self._built[name]

@@ -22,7 +22,6 @@ from cardbase.cli.common import (
     Number,
     art_folder,
     checked_path,
-    console,
     echo,
     open_db,
     print_json,
@@ -183,9 +182,12 @@ def sheet_options(*only: str) -> Callable[[Callable[..., None]], Callable[..., N
 
 
 def _progress_printer(total_hint: int) -> tuple[Any, Any]:
-    """A Rich progress bar on stderr for long prints (a no-op when stderr is not a terminal)."""
-    err = console(stderr=True)
-    if total_hint < 40 or not err.is_terminal:
+    """A Rich progress bar on stderr for long prints (a no-op when stderr is not a terminal:
+    :func:`cardbase.terminal.progress_console`)."""
+    from cardbase.terminal import progress_console
+
+    err = progress_console()
+    if total_hint < 40 or err is None:
         return None, None
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -432,15 +432,21 @@ def _batch_output(
 
 
 def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:
-    """A progress bar on stderr that starts with the first finished game."""
+    """A progress bar on stderr that starts with the first finished game (none where stderr is not a
+    terminal: :func:`cardbase.terminal.progress_console`)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from cardbase.terminal import progress_console
+
+    err = progress_console()
+    if err is None:
+        return None, lambda k: None, lambda: None
     progress = Progress(
         TextColumn("{task.description}", style="progress.description", markup=False),  # a deck name is not markup
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console(stderr=True),
+        console=err,
         transient=True,
     )
     task = progress.add_task(f"{title} ×{total}", total=total)

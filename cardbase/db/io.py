@@ -43,12 +43,14 @@ from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.textfiles import (
     check_characters,
+    check_line_ends,
     decode_text,
     json_depth,
     json_type,
     output_file,
     read_bytes,
     refuse_duplicate_keys,
+    split_lines,
     write_text_output,
 )
 
@@ -184,7 +186,8 @@ def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -
     A line with nothing on it is skipped.
     """
     text = decode_text(_read_bounded(path, raw, what), str(path), what, hint=" (is it an .xlsx? use that extension)")
-    first_line = text.split("\n", 1)[0]
+    check_line_ends(text, str(path))  # a row ends where a line does, and a NEL, LS or PS ends none
+    first_line = next(iter(split_lines(text)), "")
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
@@ -628,9 +631,11 @@ def parse_rows(
     return parsed
 
 
-_TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""What a text cell may not hold: controls other than tab and line breaks, and the bidirectional
-embeddings, overrides and isolates (the marks U+200E, U+200F and U+061C are kept)."""
+_TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What a text cell may not hold: controls other than tab and line breaks (CR and LF: NEL, LS and PS
+end no line in cardbase's files, ``textfiles.LINE_END``, so a value holding one would not read back
+from the CSV ``catalog export`` writes), and the bidirectional embeddings, overrides and isolates
+(the marks U+200E, U+200F and U+061C are kept)."""
 
 
 NOTE_ROW = "row 2"

@@ -27,7 +27,7 @@ def read_hand(path: Path, players: int | None = None) -> list[Any]:
         )
     cards: list[Any] = []
     seen: set[Any] = set()
-    problems: list[str] = []
+    problems = [f"line {p.line}: {p.message}" for p in text.problems if p.severity == "error" and p.line]
     for line in text.lines:
         try:
             card = PlayingCard.parse(line.name)

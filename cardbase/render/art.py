@@ -118,9 +118,10 @@ def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
     import csv
     import io
 
-    from cardbase.textfiles import decode_text
+    from cardbase.textfiles import check_line_ends, decode_text
 
     text = decode_text(read_bytes(path, "art credits file", 1_000_000), str(path), "art credits file")
+    check_line_ends(text, str(path))
     rows = csv.reader(io.StringIO(text, newline=""))
     header = [h.strip().lower() for h in next(rows, [])]
     if "file" not in header or "credit" not in header:

@@ -25,7 +25,7 @@ from cardbase.names import slug
 from cardbase.render.cache import cache_key
 from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
 from cardbase.render.raster import render_face, save_png
-from cardbase.textfiles import output_folder, output_folder_target, refuse_replacing
+from cardbase.textfiles import checked_folder, output_folder
 
 MANIFEST = "manifest.csv"
 
@@ -142,9 +142,10 @@ def export_images(
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"--dpi {dpi} is out of range; use {DPI_RANGE[0]} to {DPI_RANGE[1]}")
     check_pixels(size[0] + 2 * bleed, size[1] + 2 * bleed, dpi, "a card")
-    real = output_folder_target(folder, "images")  # a link to a folder: the folder it points to
-    refuse_replacing(real, folder, "images")  # the current folder, the deck or the database inside
-    _refuse_foreign(real, folder)
+    # A link to a folder: the folder it points to; the current folder, the deck or the database inside
+    # it are refused first (the one walk through it), then anything no export writes.
+    checked = checked_folder(folder, "images")
+    _refuse_foreign(checked.real, folder)
     counts: dict[str, int] = {}
     order: dict[str, Any] = {}
     for card, copies in entries:
@@ -155,7 +156,7 @@ def export_images(
         raise UsageError("nothing to export: no cards (or only 0 copies)")
     report = ExportReport(folder, cards=sum(counts.values()))
     rows: list[dict[str, Any]] = []
-    with output_folder(folder, "images") as tmp:
+    with output_folder(checked) as tmp:
         with open_cache(images, use_cache) as cache:
             builder = FaceBuilder(
                 images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art

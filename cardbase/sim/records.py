@@ -30,7 +30,7 @@ from typing import Any
 from cardbase.errors import InvalidRecord, UnreadableInput, quoted
 from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
 from cardbase.sim.registry import GAMES, game
-from cardbase.textfiles import json_type, load_json, read_text
+from cardbase.textfiles import JSON_LINE_ESCAPES, LINE_END, check_line_ends, json_type, load_json, read_text
 
 RECORD_TAG = "cardbase.game"
 RECORD_VERSION = 1
@@ -77,7 +77,13 @@ def header(rules: Rules, seed: int | None, agents: Sequence[str] | None = None, 
     if agents is not None:
         data["agents"] = list(agents)
     data.update(extra)
-    return json.dumps(data, ensure_ascii=False)
+    return json_line(data)
+
+
+def json_line(data: Any) -> str:
+    """One JSON line of a record: UTF-8 text as it is, but NEL, LS and PS escaped (``JSON_LINE_ESCAPES``),
+    so that no reader, this one included, takes them for a line end or refuses them."""
+    return json.dumps(data, ensure_ascii=False).translate(JSON_LINE_ESCAPES)
 
 
 def record_lines(
@@ -92,12 +98,7 @@ def record_lines(
     state = rules.new_initial_state(seed)
     lines = [header(rules, seed, agents, **extra)]
     for action in history:
-        lines.append(
-            json.dumps(
-                {"player": seat_label(state.actor(action)), "action": str(action)},
-                ensure_ascii=False,
-            )
-        )
+        lines.append(json_line({"player": seat_label(state.actor(action)), "action": str(action)}))
         state.apply_unchecked(action)
     outcome = state.outcome()
     if outcome is not None:
@@ -138,18 +139,17 @@ MAX_SEED = 2**64 - 1
 _PLAYER = re.compile(r"chance|P[1-9][0-9]?")
 
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
 def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     """Parse the JSON Lines of a record (see the module docstring). Every field is checked for its
     type here, where the file is read: a record that does not fit is :class:`UnreadableInput`
     naming the line and the field."""
     records: list[GameRecord] = []
     current: GameRecord | None = None
-    # A line ends in \n, \r\n or a lone \r (JSON text holds no raw CR, so it can be nothing else);
-    # never in U+2028 or U+0085, which a JSON string may hold as they are.
-    for number, raw in enumerate(_LINE_END.split(text), start=1):
+    # A line ends in \n, \r\n or a lone \r (JSON text holds no raw CR, so it can be nothing else),
+    # as every line-based input's does (textfiles.LINE_END); a raw NEL, LS or PS, which a JSON string
+    # could hold, is refused as everywhere (cardbase writes them escaped: json_line).
+    check_line_ends(text, source)
+    for number, raw in enumerate(LINE_END.split(text), start=1):
         if not raw.strip():
             continue
         where = f"{source} line {number}"

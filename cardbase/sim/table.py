@@ -35,7 +35,7 @@ from cardbase.errors import CardbaseError, Conflict, UsageError
 from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalAction, InvalidAction, Rules, State
 from cardbase.sim.boards import board_view, legal_view
 from cardbase.sim.play import GameUI, expand_names
-from cardbase.sim.records import record_lines, seat_label
+from cardbase.sim.records import json_line, record_lines, seat_label
 from cardbase.sim.registry import derive_seed, game
 
 HUMAN = "human"
@@ -610,8 +610,6 @@ class Table:
         """What ``seat`` has seen of the game so far, as JSON Lines: a header (the rules without
         the decks and the card pool, no seed) and each action as that seat read it. Not a record
         ``replay`` takes: the whole record is given once the game is over."""
-        import json
-
         with self.lock:
             options = {k: v for k, v in self.rules.to_options().items() if k not in ("decks", "pool")}
             head = {
@@ -625,10 +623,10 @@ class Table:
                 "note": f"the game so far as {seat_name(seat)} saw it; the whole record comes when the game is over",
             }
             state = self.rules.new_initial_state(self.seed)
-            lines = [json.dumps(head, ensure_ascii=False)]
+            lines = [json_line(head)]
             for mover, action in zip(self.movers, self.actions, strict=True):
                 text = state.action_text(action, viewer=seat)
-                lines.append(json.dumps({"player": seat_label(mover), "action": text}, ensure_ascii=False))
+                lines.append(json_line({"player": seat_label(mover), "action": text}))
                 state.apply_unchecked(action)
             return lines
 

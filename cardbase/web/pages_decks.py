@@ -288,9 +288,12 @@ def parse_needs(text: str) -> list[Need]:
     """One need a line, as ``draws --need`` reads it: ``2 t:monster cost<=3``; ``at most 1 …``, ``exactly 2 …``."""
     from cardbase.draws.exact import Kind
     from cardbase.draws.service import parse_need
+    from cardbase.textfiles import split_lines, stray_break, stray_break_reason
 
     needs = []
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if (stray := stray_break(text)) is not None:
+        raise UsageError(f"line {stray[0]}: {stray_break_reason(stray[1])}")
+    lines = [line.strip() for line in split_lines(text) if line.strip()]
     if len(lines) > MAX_NEEDS:
         raise UsageError(f"give at most {MAX_NEEDS} needs, not {len(lines)}")
     for line in lines:

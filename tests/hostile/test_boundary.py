@@ -41,6 +41,8 @@ def test_a_bug_prints_one_line_and_writes_the_traceback_to_a_file(
         ["cards", "search", "", "--limit", "10000", "--json", "--db", "c.db"],
         ["--help"],  # Typer's own help: it would exit 1
         ["sim", "meio", "--help"],
+        ["sim", "meio", "--games", "4", "--players", "2"],  # its progress display closing said a blank line
+        ["sim", "meio", "--games", "4", "--players", "2", "--json"],
     ],
 )
 def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args: list[str], tmp_path: Path) -> None:
@@ -55,6 +57,17 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args: list[st
     child.stdout.close()  # before the command writes a line: its first write meets a closed pipe
     err = child.stderr.read().decode()
     assert child.wait(timeout=600) == 141 and err == "", err
+
+
+def test_a_progress_display_says_nothing_where_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    """A long command's progress bar is drawn on a terminal only: on a pipe or in a log file it wrote
+    a blank line (Rich's display closing), after every run and before the ``| head`` exit alike."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "cardbase", "sim", "meio", "--games", "4", "--players", "2"]
+    ran = subprocess.run(command, capture_output=True, cwd=tmp_path, check=False, timeout=600)
+    assert ran.returncode == 0 and ran.stdout and ran.stderr == b"", ran.stderr
 
 
 def test_ctrl_c_inside_a_command_is_130_with_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -90,3 +90,42 @@ def test_the_current_folder_as_the_export_folder_is_refused(given: str, hostile_
     (in_tmp / "manifest.csv").write_text("file,side,name,game,count,back\n", encoding="utf-8")
     assert_refused(run_cli([*EXPORT, str(GOBLINS), "-o", given, "--db", hostile_db]), 2, "current folder")
     assert (in_tmp / "manifest.csv").is_file() and (in_tmp / "here").is_dir()
+
+
+def test_the_export_folder_is_walked_once(hostile_db: str, in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its check for kept inputs walks the folder once, before any work (the messages in the order
+    they were); the files read while the export is drawn are checked by the names they were read at."""
+    import os
+
+    import cardbase.textfiles
+
+    _earlier_export(in_tmp / "out")
+    for i in range(5):
+        (in_tmp / "out" / f"00{i}-x.png").write_bytes(b"\x89PNG")
+    walked: list[str] = []
+    real_walk = os.walk
+
+    def counted(top: object, *args: object, **kwargs: object) -> object:
+        walked.append(str(top))
+        return real_walk(top, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(cardbase.textfiles.os, "walk", counted)
+    result = run_cli([*EXPORT, str(GOBLINS), "-o", "out", "--db", hostile_db])
+    assert result.exit_code == 0, result.output
+    assert len(walked) == 1, walked
+
+
+def test_art_read_from_inside_the_export_folder_is_refused_and_kept(hostile_db: str, in_tmp: Path) -> None:
+    """``--images exports -o exports/mea``: the art of a card (``mea/<slug>.png``) lies in the folder
+    the export replaces whole; it is read while the faces are drawn, so it is refused then, kept."""
+    (in_tmp / "art").mkdir()
+    _earlier_export(in_tmp / "art" / "mea")
+    art = in_tmp / "art" / "mea" / "crumb-goblin.png"
+    from PIL import Image
+
+    Image.new("RGB", (40, 60), "red").save(art)
+    before = art.read_bytes()
+    result = run_cli([*EXPORT, str(GOBLINS), "-o", "art/mea", "--images", "art", "--no-cache", "--db", hostile_db])
+    assert_refused(result, 2, "crumb-goblin.png", "card image")
+    assert art.read_bytes() == before
+    assert sorted(p.name for p in (in_tmp / "art").iterdir()) == ["mea"], "a temporary folder was left"
