@@ -140,6 +140,9 @@ class Reference:
     mana_minimum: int = 3
     second_player_bonus: int = 1
     bonus_turns: int = 3
+    move_onto_enemy: str = "refused"
+    displaced_onto: str = "any"
+    elimination: str = "immediate"
 
     phase: str = "shuffle"
     to_act: int | str = "chance"
@@ -219,7 +222,13 @@ class Reference:
         ]
 
     def displacement_options(self, m: Monster) -> list[str]:
-        return [t for t in self.neighbours(m.tile) if self.tiles[t] == m.controller and len(self.on(t)) < PER_TILE]
+        return [
+            t
+            for t in self.neighbours(m.tile)
+            if self.tiles[t] == m.controller
+            and len(self.on(t)) < PER_TILE
+            and (self.displaced_onto == "any" or not self.enemy_on(t, m.controller))
+        ]
 
     def legal(self) -> set[Action]:
         if self.phase == "opening":
@@ -245,7 +254,7 @@ class Reference:
         ready = [m for m in self.monsters if m.controller == me and not m.acted]
         for m in ready:
             for t in self.neighbours(m.tile):
-                if len(self.on(t)) < PER_TILE and not self.enemy_on(t, me):
+                if len(self.on(t)) < PER_TILE and (self.move_onto_enemy == "allowed" or not self.enemy_on(t, me)):
                     out.add(("move", m.ref(), t))
         for t in self.tiles:
             enemies = self.enemy_on(t, me)
@@ -374,7 +383,10 @@ class Reference:
         self.phase, self.to_act = "over", "over"
 
     def _eliminated(self) -> bool:
-        """A player who controls no tile loses at once (both at once: shared)."""
+        """A player who controls no tile loses at once (both at once: shared); under
+        ``elimination="turn-start"`` only at the start of their turn (:meth:`_to_main`)."""
+        if self.elimination == "turn-start":
+            return False
         gone = tuple(s for s in (0, 1) if self.tile_count(s) == 0)
         if gone:
             self._over((0, 1) if len(gone) == 2 else (1 - gone[0],), "no-tiles")
@@ -406,6 +418,9 @@ class Reference:
     def _to_main(self) -> None:
         self.phase = "main"
         self.to_act = self.active
+        if self.elimination == "turn-start" and not self.tile_count(self.active):
+            self._lose(self.active, "no-tiles")
+            return
         if self.mana_count == "after-flip":
             self.mana = self._mana()
 

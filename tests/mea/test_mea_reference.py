@@ -30,7 +30,15 @@ OPTIONS: list[dict[str, Any]] = [
     {"adjacency": "diagonal"},
     {"layout": "sides"},
     {"max_turns": 12},
+    {"move_onto_enemy": "allowed"},
+    {"move_onto_enemy": "allowed", "displaced_onto": "no-enemy"},
+    {"move_onto_enemy": "allowed", "adjacency": "diagonal", "move_in": "first"},
+    {"elimination": "turn-start"},
+    {"elimination": "turn-start", "move_onto_enemy": "allowed", "list_losing_draws": True},
 ]
+PLAY_ON_SHARE = 0.8
+"""The share of main-phase decisions at which the random player, when it can, does something
+other than end the turn (so that games last and boards fill up)."""
 GAMES_PER_OPTION = 30
 LAYOUTS = {"checkerboard": "BYB/YBY/BYB", "sides": "BBB/YBB/YYY"}
 
@@ -124,11 +132,19 @@ def play_both(options: dict[str, Any], seed: int) -> Reference:
                 sorted(map(write, engine_legal - ref_legal)),
                 sorted(map(write, ref_legal - engine_legal)),
             )
-            text = write(rng.choice(sorted(ref_legal, key=write)))
+            text = write(_choose(ref_legal, rng))
         history.append(text)
         ref.apply(read(text, order_matters))
         state.apply(state.parse_action(text))
     return ref
+
+
+def _choose(legal: set[tuple[object, ...]], rng: random.Random) -> tuple[object, ...]:
+    actions = sorted(legal, key=write)
+    on = [a for a in actions if a[0] not in ("draw", "obliterate")]
+    if on and rng.random() < PLAY_ON_SHARE:
+        return rng.choice(on)
+    return rng.choice(actions)
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()) or "default")
