@@ -175,6 +175,32 @@ class Reference:
                 self.cards[c.name] = c
                 self.owners[c.name] = seat
 
+    def set_position(
+        self,
+        tiles: dict[str, int],
+        board: list[tuple[str, int, str]],
+        hands: list[list[str]],
+        out: list[list[str]],
+        active: int,
+        turns_taken: tuple[int, int],
+    ) -> None:
+        """A game at seat ``active``'s main phase: ``board`` is (card, controller, tile), every
+        monster ready to act; each deck holds the cards not placed, in list order, the first on top;
+        ``turns_taken``: each seat's turns begun; the mana is what the turn counts."""
+        self.tiles = dict(tiles)
+        self.monsters = [
+            Monster(n, self.owners[n], c, t, self.cards[n].attack, self.cards[n].defence) for n, c, t in board
+        ]
+        self.hands = [list(h) for h in hands]
+        self.out = [n for o in out for n in o]
+        placed = {m.name for m in self.monsters} | set(self.out) | {n for h in hands for n in h}
+        self.decks = [[c.name for c in cards if c.name not in placed] for cards in self.deck_lists]
+        self.active = self.to_act = active
+        self.own_turns = list(turns_taken)
+        self.turns = sum(turns_taken) - 1
+        self.phase = "main"
+        self.mana = self._mana()
+
     # -- the board --
 
     def neighbours(self, t: str) -> list[str]:
@@ -276,6 +302,38 @@ class Reference:
                             out.add(("attack", t, (b.ref(), a.ref())))
                         else:
                             out.add(("attack", t, tuple(sorted((a.ref(), b.ref())))))
+        return out
+
+    def is_legal(self, action: Action, listed: set[Action] | None = None) -> bool:
+        """Listed (``listed``: :meth:`legal`, if known), or a draw the list leaves out because it
+        only loses (1 ≤ k ≤ the deck)."""
+        if action in (self.legal() if listed is None else listed):
+            return True
+        if action[0] != "draw" or self.phase not in ("opening", "main"):
+            return False
+        seat = self.active if self.phase == "main" else self.to_act
+        assert isinstance(seat, int)
+        k = action[1]
+        assert isinstance(k, int)
+        return 1 <= k <= len(self.decks[seat])
+
+    def candidates(self) -> list[Action]:
+        """Well-formed actions of every kind on this board and these cards, legal or not: every
+        card of the acting player's side summoned on every tile, every monster moved to every tile,
+        every tile attacked by every monster and pair, draws 0 to deck + 1, every flip, choice and
+        obliteration; for the refusal check."""
+        seat = self.to_act
+        assert isinstance(seat, int)
+        everywhere = [tile_name(x, y) for x in range(3) for y in range(3)]
+        out: list[Action] = [("draw", k) for k in range(0, len(self.decks[seat]) + 2)]
+        out += [(verb, t) for verb in ("flip", "obliterate") for t in [*everywhere, "none"]]
+        out += [("choose", t) for t in everywhere]
+        out += [("summon", c.name, t) for c in self.deck_lists[seat] for t in everywhere]
+        refs = [m.ref() for m in self.monsters]
+        out += [("move", r, t) for r in refs for t in everywhere]
+        for t in everywhere:
+            out += [("attack", t, (r,)) for r in refs]
+            out += [("attack", t, (a, b)) for a in refs for b in refs if a != b]
         return out
 
     # -- doing it --

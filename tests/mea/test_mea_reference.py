@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cardbase.games.base import CHANCE, TERMINAL
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction
 from cardbase.games.mea import board as B
 from cardbase.games.mea.engine import MeaState
 from cardbase.games.mea.rules import MeaDeck, MeaRules
@@ -39,7 +39,7 @@ OPTIONS: list[dict[str, Any]] = [
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
 other than end the turn (so that games last and boards fill up)."""
-GAMES_PER_OPTION = 30
+GAMES_PER_OPTION = 20
 LAYOUTS = {"checkerboard": "BYB/YBY/BYB", "sides": "BBB/YBB/YYY"}
 
 
@@ -107,13 +107,18 @@ def play_both(options: dict[str, Any], seed: int) -> Reference:
     """One seeded random game on the engine and on the reference, compared at every step."""
     rng = random.Random(seed)
     decks = (_cards(rng, 0), _cards(rng, 1))
-    rules = _rules(options, decks)
-    state = rules.new_initial_state(seed)
+    state = _rules(options, decks).new_initial_state(seed)
     ref = _reference(options, decks)
+    return play_on(state, ref, rng, options, f"game seed {seed}")
+
+
+def play_on(state: MeaState, ref: Reference, rng: random.Random, options: dict[str, Any], what: str) -> Reference:
+    """Random legal actions (the reference's list) to the end of the game, comparing the two at
+    every step."""
     order_matters = options.get("move_in") == "first"
     history: list[str] = []
     while True:
-        where = f"seed {seed}, options {options}, after {history[-6:]}"
+        where = f"{what}, options {options}, after {history[-6:]}"
         assert _engine_view(state) == _reference_view(ref), where
         if state.current_player == CHANCE:
             assert ref.to_act == "chance", where
@@ -132,11 +137,34 @@ def play_both(options: dict[str, Any], seed: int) -> Reference:
                 sorted(map(write, engine_legal - ref_legal)),
                 sorted(map(write, ref_legal - engine_legal)),
             )
+            _check_refusals(state, ref, ref_legal, rng, order_matters, where)
             text = write(_choose(ref_legal, rng))
         history.append(text)
         ref.apply(read(text, order_matters))
         state.apply(state.parse_action(text))
     return ref
+
+
+REFUSALS_PER_STEP = 4
+
+
+def _check_refusals(
+    state: MeaState, ref: Reference, listed: set[tuple[object, ...]], rng: random.Random, order_matters: bool, where: str
+) -> None:
+    """A few well-formed actions: the engine accepts exactly those the reference says are legal
+    (the listed ones and the draws that only lose), refuses the others with ``IllegalAction``,
+    and a refusal changes nothing."""
+    before = _engine_view(state)
+    for action in rng.sample(ref.candidates(), REFUSALS_PER_STEP):
+        if not order_matters and action[0] == "attack":
+            action = (action[0], action[1], tuple(sorted(action[2])))  # type: ignore[call-overload]
+        try:
+            state.check(state.parse_action(write(action)))
+        except IllegalAction:
+            assert not ref.is_legal(action, listed), (where, write(action))
+        else:
+            assert ref.is_legal(action, listed), (where, write(action))
+    assert _engine_view(state) == before, where
 
 
 def _choose(legal: set[tuple[object, ...]], rng: random.Random) -> tuple[object, ...]:
@@ -147,7 +175,55 @@ def _choose(legal: set[tuple[object, ...]], rng: random.Random) -> tuple[object,
     return rng.choice(actions)
 
 
+def random_position(
+    options: dict[str, Any], seed: int
+) -> tuple[MeaState, Reference, random.Random]:
+    """A random main-phase position (``MeaState.position``) and the same on the reference: tiles
+    missing, owners at random, 0–2 monsters a tile of either player (tiles shared), hands of 0–9,
+    decks short or empty, a turn of either seat early or late in the game."""
+    rng = random.Random(seed)
+    decks = (_cards(rng, 0), _cards(rng, 1))
+    tiles: dict[str, int] = {}
+    while {*tiles.values()} != {0, 1}:
+        tiles = {f"{x}{y}": rng.randrange(2) for x in "abc" for y in "123" if rng.random() < 0.85}
+    free = [list(d) for d in decks]
+    for f in free:
+        rng.shuffle(f)
+    board: list[tuple[str, int, str]] = []
+    for t in tiles:
+        for _ in range(rng.choice([0, 0, 1, 1, 2])):
+            seat = rng.randrange(2)
+            if free[seat]:
+                board.append((free[seat].pop().name, seat, t))
+    hands = [[free[s].pop().name for _ in range(min(rng.randint(0, 9), len(free[s])))] for s in (0, 1)]
+    out = [[free[s].pop().name for _ in range(len(free[s]) - rng.choice([0, 1, 2, len(free[s])]))] for s in (0, 1)]
+    active = rng.randrange(2)
+    k = rng.randint(1, 6)
+    taken = (k, k - 1 if active == 0 else k)
+    state = MeaState.position(
+        _rules(options, decks),
+        hands=hands,
+        board=[{t: [n for n, c, where in board if c == s and where == t] for t in tiles} for s in (0, 1)],
+        out=out,
+        tiles=tiles,
+        active=active,
+        turns_taken=taken,
+        seed=seed,
+    )
+    ref = _reference(options, decks)
+    ref.set_position(tiles, board, hands, out, active, taken)
+    return state, ref, rng
+
+
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_engine_agrees_with_the_reference(options):
     for game in range(GAMES_PER_OPTION):
         play_both(options, 1000 * game + len(repr(options)))
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_engine_agrees_with_the_reference_from_random_positions(options):
+    for game in range(GAMES_PER_OPTION):
+        seed = 7 + 1000 * game + len(repr(options))
+        state, ref, rng = random_position(options, seed)
+        play_on(state, ref, rng, options, f"position seed {seed}")
