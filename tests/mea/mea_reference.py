@@ -143,6 +143,7 @@ class Reference:
     move_onto_enemy: str = "refused"
     displaced_onto: str = "any"
     elimination: str = "immediate"
+    tiles_per_colour: int = 0
 
     phase: str = "shuffle"
     to_act: int | str = "chance"
@@ -240,7 +241,13 @@ class Reference:
         listed = [k for k in ks if self.list_losing_draws or k <= room]
         return {("draw", k) for k in (listed or [1])}
 
+    def at_cap(self, seat: int) -> bool:
+        """``tiles_per_colour``: a player controls at most that many tiles; no flip gives more."""
+        return bool(self.tiles_per_colour) and self.tile_count(seat) >= self.tiles_per_colour
+
     def flips(self) -> list[str]:
+        if self.at_cap(self.active):
+            return []
         return [
             t
             for t, o in self.tiles.items()
@@ -421,7 +428,7 @@ class Reference:
         if survivors and not self.on(t):
             for a in survivors[:1] if self.move_in == "first" else survivors:
                 a.tile = t
-            if self.tiles[t] != me:
+            if self.tiles[t] != me and not self.at_cap(me):
                 self.tiles[t] = me
                 self._eliminated()
 

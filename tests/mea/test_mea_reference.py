@@ -35,6 +35,9 @@ OPTIONS: list[dict[str, Any]] = [
     {"move_onto_enemy": "allowed", "adjacency": "diagonal", "move_in": "first"},
     {"elimination": "turn-start"},
     {"elimination": "turn-start", "move_onto_enemy": "allowed", "list_losing_draws": True},
+    {"tiles_per_colour": 5},
+    {"tiles_per_colour": 5, "move_onto_enemy": "allowed", "layout": "sides"},
+    {"mana_minimum": 0, "second_player_bonus": 2, "bonus_turns": 1},
 ]
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
@@ -183,9 +186,13 @@ def random_position(
     decks short or empty, a turn of either seat early or late in the game."""
     rng = random.Random(seed)
     decks = (_cards(rng, 0), _cards(rng, 1))
+    cap = options.get("tiles_per_colour") or 9
+    active = rng.randrange(2)
     tiles: dict[str, int] = {}
-    while {*tiles.values()} != {0, 1}:
+    while not (tiles and max(map(list(tiles.values()).count, (0, 1))) <= cap and 1 - active in tiles.values()):
         tiles = {f"{x}{y}": rng.randrange(2) for x in "abc" for y in "123" if rng.random() < 0.85}
+    if options.get("elimination") == "turn-start" and rng.random() < 0.3:  # the active seat has lost its tiles
+        tiles = {t: 1 - active for t in list(tiles)[:cap]}
     free = [list(d) for d in decks]
     for f in free:
         rng.shuffle(f)
@@ -197,7 +204,6 @@ def random_position(
                 board.append((free[seat].pop().name, seat, t))
     hands = [[free[s].pop().name for _ in range(min(rng.randint(0, 9), len(free[s])))] for s in (0, 1)]
     out = [[free[s].pop().name for _ in range(len(free[s]) - rng.choice([0, 1, 2, len(free[s])]))] for s in (0, 1)]
-    active = rng.randrange(2)
     k = rng.randint(1, 6)
     taken = (k, k - 1 if active == 0 else k)
     state = MeaState.position(
