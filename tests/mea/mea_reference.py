@@ -75,12 +75,18 @@ class Monster:
     defence: int
     acted: bool = False
     summoned: bool = False
-
-    def ref(self) -> str:
-        return f"{self.name}@{self.tile}"
+    arrived: int = 0
+    """When it came onto its tile (a count of arrivals): ``Name@tile#2`` is the later of two."""
 
 
 Action = tuple[object, ...]
+
+
+def _ref(text: str) -> str:
+    """``Name@tile`` is ``Name@tile#1`` (the reference always writes ``#k``: the engine's
+    ``parse_action`` reads a ``Name@tile`` without it as the one of two that can act)."""
+    text = text.strip()
+    return text if "#" in text else f"{text}#1"
 
 
 def read(text: str, attack_order_matters: bool = False) -> Action:
@@ -93,10 +99,10 @@ def read(text: str, attack_order_matters: bool = False) -> Action:
         return ("summon", name, where)
     if verb == "move":
         ref, _, where = rest.rpartition(" ")
-        return ("move", ref, where)
+        return ("move", _ref(ref), where)
     if verb == "attack":
         where, _, who = rest.partition(" with ")
-        refs = tuple(r.strip() for r in who.split("+"))
+        refs = tuple(_ref(r) for r in who.split("+"))
         return ("attack", where, refs if attack_order_matters else tuple(sorted(refs)))
     if verb in ("flip", "obliterate", "choose"):
         return (verb, rest.strip())
@@ -116,7 +122,7 @@ def write(action: Action) -> str:
     if kind == "attack":
         refs = action[2]
         assert isinstance(refs, tuple)
-        return f"attack {action[1]} with {' + '.join(refs)}"
+        return f"attack {action[1]} with {' + '.join(str(r) for r in refs)}"
     if kind == "shuffle":
         orders = action[1]
         assert isinstance(orders, tuple)
@@ -157,7 +163,7 @@ class Reference:
     decks: list[list[str]] = field(default_factory=lambda: [[], []])
     out: list[str] = field(default_factory=list)
     cards: dict[str, Card] = field(default_factory=dict)
-    owners: dict[str, int] = field(default_factory=dict)
+    arrivals: int = 0
     winners: tuple[int, ...] | None = None
     end: str | None = None
     displaced: list[Monster] = field(default_factory=list)
@@ -172,9 +178,7 @@ class Reference:
         for seat, cards in enumerate(self.deck_lists):
             self.decks[seat] = [c.name for c in cards]  # unshuffled: in list order
             for c in cards:
-                assert c.name not in self.cards, "every card of a game has its own name"
-                self.cards[c.name] = c
-                self.owners[c.name] = seat
+                assert self.cards.setdefault(c.name, c) == c, "a name is one card"
 
     def set_position(
         self,
@@ -189,13 +193,20 @@ class Reference:
         monster ready to act; each deck holds the cards not placed, in list order, the first on top;
         ``turns_taken``: each seat's turns begun; the mana is what the turn counts."""
         self.tiles = dict(tiles)
-        self.monsters = [
-            Monster(n, self.owners[n], c, t, self.cards[n].attack, self.cards[n].defence) for n, c, t in board
-        ]
+        self.monsters = []
+        for seat in (0, 1):  # seat 0's monsters, then seat 1's, tile by tile
+            for t in tiles:
+                for n in [n for n, c, where in board if c == seat and where == t]:
+                    self.monsters.append(Monster(n, seat, seat, t, self.cards[n].attack, self.cards[n].defence))
+                    self.monsters[-1].arrived = self._arrival()
         self.hands = [list(h) for h in hands]
         self.out = [n for o in out for n in o]
-        placed = {m.name for m in self.monsters} | set(self.out) | {n for h in hands for n in h}
-        self.decks = [[c.name for c in cards if c.name not in placed] for cards in self.deck_lists]
+        for seat in (0, 1):
+            left = [c.name for c in self.deck_lists[seat]]
+            placed = [n for n, c, _ in board if c == seat] + list(hands[seat]) + list(out[seat])
+            for n in placed:
+                left.remove(n)
+            self.decks[seat] = left
         self.active = self.to_act = active
         self.own_turns = list(turns_taken)
         self.turns = sum(turns_taken) - 1
@@ -226,10 +237,21 @@ class Reference:
     def tile_count(self, seat: int) -> int:
         return sum(1 for o in self.tiles.values() if o == seat)
 
+    def _arrival(self) -> int:
+        self.arrivals += 1
+        return self.arrivals
+
+    def ref(self, m: Monster) -> str:
+        """``Name@tile#k``: the k-th of that name on the tile, in the order they came."""
+        same = sorted((o for o in self.on(m.tile) if o.name == m.name), key=lambda o: o.arrived)
+        return f"{m.name}@{m.tile}#{same.index(m) + 1}"
+
     def by_ref(self, ref: str) -> Monster:
-        name, _, t = ref.rpartition("@")
-        (m,) = [m for m in self.monsters if m.name == name and m.tile == t]
+        (m,) = [m for m in self.monsters if self.ref(m) == ref]
         return m
+
+    def arrive(self, m: Monster, t: str) -> None:
+        m.tile, m.arrived = t, self._arrival()
 
     # -- what may be done --
 
@@ -288,7 +310,7 @@ class Reference:
         for m in ready:
             for t in self.neighbours(m.tile):
                 if len(self.on(t)) < PER_TILE and (self.move_onto_enemy == "allowed" or not self.enemy_on(t, me)):
-                    out.add(("move", m.ref(), t))
+                    out.add(("move", self.ref(m), t))
         for t in self.tiles:
             enemies = self.enemy_on(t, me)
             if not enemies:
@@ -298,17 +320,17 @@ class Reference:
             near = [m for m in ready if t in self.neighbours(m.tile)]
             for m in near:
                 if m.attack >= need:
-                    out.add(("attack", t, (m.ref(),)))
+                    out.add(("attack", t, (self.ref(m),)))
             for i, a in enumerate(near):
                 for b in near[i + 1 :]:
                     if a.summoned and b.summoned:
                         continue
                     if a.attack + b.attack >= need:
                         if self.move_in == "first":
-                            out.add(("attack", t, (a.ref(), b.ref())))
-                            out.add(("attack", t, (b.ref(), a.ref())))
+                            out.add(("attack", t, (self.ref(a), self.ref(b))))
+                            out.add(("attack", t, (self.ref(b), self.ref(a))))
                         else:
-                            out.add(("attack", t, tuple(sorted((a.ref(), b.ref())))))
+                            out.add(("attack", t, tuple(sorted((self.ref(a), self.ref(b))))))
         return out
 
     def is_legal(self, action: Action, listed: set[Action] | None = None) -> bool:
@@ -336,7 +358,7 @@ class Reference:
         out += [(verb, t) for verb in ("flip", "obliterate") for t in [*everywhere, "none"]]
         out += [("choose", t) for t in everywhere]
         out += [("summon", c.name, t) for c in self.deck_lists[seat] for t in everywhere]
-        refs = [m.ref() for m in self.monsters]
+        refs = [self.ref(m) for m in self.monsters]
         out += [("move", r, t) for r in refs for t in everywhere]
         for t in everywhere:
             out += [("attack", t, (r,)) for r in refs]
@@ -377,7 +399,7 @@ class Reference:
             return
         if kind == "choose":
             m = self.displaced.pop(0)
-            m.tile = str(action[1])
+            self.arrive(m, str(action[1]))
             self._after_displacement()
             return
         me = self.active
@@ -403,11 +425,12 @@ class Reference:
             card = self.cards[name]
             self.hands[me].remove(name)
             self.mana -= card.cost
-            self.monsters.append(Monster(name, self.owners[name], me, t, card.attack, card.defence, summoned=True))
+            self.monsters.append(Monster(name, me, me, t, card.attack, card.defence, summoned=True))
+            self.monsters[-1].arrived = self._arrival()
             return
         if kind == "move":
             m = self.by_ref(str(action[1]))
-            m.tile = str(action[2])
+            self.arrive(m, str(action[2]))
             m.acted = True
             return
         assert kind == "attack"
@@ -427,7 +450,7 @@ class Reference:
         survivors = [a for a in attackers if a not in dead]
         if survivors and not self.on(t):
             for a in survivors[:1] if self.move_in == "first" else survivors:
-                a.tile = t
+                self.arrive(a, t)
             if self.tiles[t] != me and not self.at_cap(me):
                 self.tiles[t] = me
                 self._eliminated()
@@ -505,7 +528,7 @@ class Reference:
                 return
             self.displaced.pop(0)
             if options:
-                m.tile = options[0]
+                self.arrive(m, options[0])
             else:
                 self.monsters.remove(m)
                 self.hands[m.owner].append(m.name)

@@ -38,6 +38,9 @@ OPTIONS: list[dict[str, Any]] = [
     {"tiles_per_colour": 5},
     {"tiles_per_colour": 5, "move_onto_enemy": "allowed", "layout": "sides"},
     {"mana_minimum": 0, "second_player_bonus": 2, "bonus_turns": 1},
+    {"copies": True},
+    {"copies": True, "move_onto_enemy": "allowed", "move_in": "first"},
+    {"copies": True, "move_onto_enemy": "allowed", "adjacency": "diagonal", "tiles_per_colour": 5},
 ]
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
@@ -46,29 +49,41 @@ GAMES_PER_OPTION = 20
 LAYOUTS = {"checkerboard": "BYB/YBY/BYB", "sides": "BBB/YBB/YYY"}
 
 
-def _cards(rng: random.Random, seat: int) -> list[Card]:
-    """A deck of 8–22 made-up vanilla monsters, each with its own name; small decks reach the
-    end of the deck (obliteration), 0 attack and 0 defence happen."""
-    size = rng.randint(8, 22)
-    return [
-        Card(f"{'YB'[seat]}{i:02d} Beast", rng.randint(1, 5), rng.randint(0, 6), rng.randint(0, 6))
-        for i in range(size)
-    ]
+def _decks(rng: random.Random, options: dict[str, Any]) -> tuple[list[Card], list[Card]]:
+    """Two decks of 8–22 made-up vanilla monsters; small decks reach the end of the deck
+    (obliteration), 0 attack and 0 defence happen. Each card has its own name, or, with the
+    pseudo-option ``copies``, both decks are copies of 5 cards (two of a name on a tile, of either
+    seat: ``Name@tile#2``)."""
+
+    def card(name: str) -> Card:
+        return Card(name, rng.randint(1, 5), rng.randint(0, 6), rng.randint(0, 6))
+
+    if options.get("copies"):
+        pool = [card(f"Beast {i}") for i in range(5)]
+        return ([rng.choice(pool) for _ in range(rng.randint(8, 22))], [rng.choice(pool) for _ in range(rng.randint(8, 22))])
+    return ([card(f"Y{i:02d} Beast") for i in range(rng.randint(8, 22))], [card(f"B{i:02d} Beast") for i in range(rng.randint(8, 22))])
 
 
 def _rules(options: dict[str, Any], decks: tuple[list[Card], list[Card]]) -> MeaRules:
-    engine_decks = tuple(
-        MeaDeck(f"seat{s}", tuple((monster(c.name, c.cost, c.attack, c.defence), 1) for c in cards))
-        for s, cards in enumerate(decks)
-    )
-    return MeaRules(decks=engine_decks, **options)  # type: ignore[arg-type]
+    """The engine's rules: each deck's list in the order of first appearance, copies counted; the
+    reference's deck list is in the same order (``MeaDeck.expanded``)."""
+    engine_decks = []
+    for s, cards in enumerate(decks):
+        counts: dict[Card, int] = {}
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+        entries = tuple((monster(c.name, c.cost, c.attack, c.defence), n) for c, n in counts.items())
+        engine_decks.append(MeaDeck(f"seat{s}", entries))
+    opts = {k: v for k, v in options.items() if k != "copies"}
+    return MeaRules(decks=(engine_decks[0], engine_decks[1]), **opts)
 
 
 def _reference(options: dict[str, Any], decks: tuple[list[Card], list[Card]]) -> Reference:
-    opts = dict(options)
+    grouped = tuple(sorted(cards, key=list(dict.fromkeys(cards)).index) for cards in decks)
+    opts = {k: v for k, v in options.items() if k != "copies"}
     if "layout" in opts:
         opts["layout"] = LAYOUTS[opts["layout"]]
-    return Reference(decks, **opts)
+    return Reference((grouped[0], grouped[1]), **opts)
 
 
 def _engine_view(state: MeaState) -> dict[str, Any]:
@@ -109,7 +124,7 @@ def _reference_view(ref: Reference) -> dict[str, Any]:
 def play_both(options: dict[str, Any], seed: int) -> Reference:
     """One seeded random game on the engine and on the reference, compared at every step."""
     rng = random.Random(seed)
-    decks = (_cards(rng, 0), _cards(rng, 1))
+    decks = _decks(rng, options)
     state = _rules(options, decks).new_initial_state(seed)
     ref = _reference(options, decks)
     return play_on(state, ref, rng, options, f"game seed {seed}")
@@ -185,7 +200,7 @@ def random_position(
     missing, owners at random, 0–2 monsters a tile of either player (tiles shared), hands of 0–9,
     decks short or empty, a turn of either seat early or late in the game."""
     rng = random.Random(seed)
-    decks = (_cards(rng, 0), _cards(rng, 1))
+    decks = _decks(rng, options)
     cap = options.get("tiles_per_colour") or 9
     active = rng.randrange(2)
     tiles: dict[str, int] = {}
