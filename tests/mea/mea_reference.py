@@ -42,6 +42,7 @@ The readings (rulebook sentence → what is done here):
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 HAND_LIMIT = 11
@@ -167,6 +168,8 @@ class Reference:
     winners: tuple[int, ...] | None = None
     end: str | None = None
     displaced: list[Monster] = field(default_factory=list)
+    seen: Counter[str] = field(default_factory=Counter)
+    """What happened in the game (for the test that the games reach the cases that matter)."""
 
     def __post_init__(self) -> None:
         rows = self.layout.upper().split("/")
@@ -379,14 +382,17 @@ class Reference:
             self.phase, self.to_act = "opening", 0
             return
         assert action in self.legal(), (action, sorted(map(write, self.legal())))
-        kind = action[0]
+        kind = str(action[0])
+        self.seen[kind] += 1
+        if "#2" in str(action[1:]):
+            self.seen["#2"] += 1
         if self.phase == "opening":
-            seat = self.to_act
-            assert isinstance(seat, int)
-            self._draw(seat, int(action[1]))  # type: ignore[call-overload]
+            drawer = self.to_act
+            assert isinstance(drawer, int)
+            self._draw(drawer, int(action[1]))  # type: ignore[call-overload]
             if self.phase == "over":
                 return
-            if seat == 0:
+            if drawer == 0:
                 self.to_act = 1
             else:
                 self._begin_turn(0)
@@ -411,6 +417,7 @@ class Reference:
         if kind == "obliterate":
             t = str(action[1])
             if t == "none":
+                self.seen["obliterate none"] += 1
                 self._lose(me, "deck-out")
                 return
             for m in self.on(t):
@@ -448,10 +455,19 @@ class Reference:
             self.monsters.remove(m)
             self.out.append(m.name)
         survivors = [a for a in attackers if a not in dead]
+        self.seen[f"attack by {len(attackers)}"] += 1
+        self.seen["attacker killed"] += len(attackers) - len(survivors)
+        self.seen["defender survived"] += len(enemies) - sum(e in dead for e in enemies)
+        if any(m.controller == me for m in self.on(t)):
+            self.seen["attack on a shared tile"] += 1
         if survivors and not self.on(t):
+            self.seen[f"{len(survivors[:1] if self.move_in == 'first' else survivors)} moved in"] += 1
             for a in survivors[:1] if self.move_in == "first" else survivors:
                 self.arrive(a, t)
+            if self.tiles[t] != me and self.at_cap(me):
+                self.seen["move-in without a flip (cap)"] += 1
             if self.tiles[t] != me and not self.at_cap(me):
+                self.seen["move-in flip"] += 1
                 self.tiles[t] = me
                 self._eliminated()
 
@@ -468,6 +484,7 @@ class Reference:
 
     def _over(self, winners: tuple[int, ...], why: str) -> None:
         self.winners, self.end = winners, why
+        self.seen[f"end {why}{' shared' if len(winners) == 2 else ''}"] += 1
         self.phase, self.to_act = "over", "over"
 
     def _eliminated(self) -> bool:
@@ -523,13 +540,16 @@ class Reference:
         while self.displaced:
             m = self.displaced[0]
             options = self.displacement_options(m)
+            self.seen["displaced"] += 1
             if len(options) > 1:
+                self.seen["displacement choice"] += 1
                 self.phase, self.to_act = "choice", m.controller
                 return
             self.displaced.pop(0)
             if options:
                 self.arrive(m, options[0])
             else:
+                self.seen["displaced to hand"] += 1
                 self.monsters.remove(m)
                 self.hands[m.owner].append(m.name)
                 if len(self.hands[m.owner]) >= HAND_LIMIT:

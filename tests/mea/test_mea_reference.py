@@ -10,6 +10,7 @@ reference's choice is given to the engine as text."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -60,8 +61,14 @@ def _decks(rng: random.Random, options: dict[str, Any]) -> tuple[list[Card], lis
 
     if options.get("copies"):
         pool = [card(f"Beast {i}") for i in range(5)]
-        return ([rng.choice(pool) for _ in range(rng.randint(8, 22))], [rng.choice(pool) for _ in range(rng.randint(8, 22))])
-    return ([card(f"Y{i:02d} Beast") for i in range(rng.randint(8, 22))], [card(f"B{i:02d} Beast") for i in range(rng.randint(8, 22))])
+        return (
+            [rng.choice(pool) for _ in range(rng.randint(8, 22))],
+            [rng.choice(pool) for _ in range(rng.randint(8, 22))],
+        )
+    return (
+        [card(f"Y{i:02d} Beast") for i in range(rng.randint(8, 22))],
+        [card(f"B{i:02d} Beast") for i in range(rng.randint(8, 22))],
+    )
 
 
 def _rules(options: dict[str, Any], decks: tuple[list[Card], list[Card]]) -> MeaRules:
@@ -167,7 +174,12 @@ REFUSALS_PER_STEP = 4
 
 
 def _check_refusals(
-    state: MeaState, ref: Reference, listed: set[tuple[object, ...]], rng: random.Random, order_matters: bool, where: str
+    state: MeaState,
+    ref: Reference,
+    listed: set[tuple[object, ...]],
+    rng: random.Random,
+    order_matters: bool,
+    where: str,
 ) -> None:
     """A few well-formed actions: the engine accepts exactly those the reference says are legal
     (the listed ones and the draws that only lose), refuses the others with ``IllegalAction``,
@@ -193,9 +205,7 @@ def _choose(legal: set[tuple[object, ...]], rng: random.Random) -> tuple[object,
     return rng.choice(actions)
 
 
-def random_position(
-    options: dict[str, Any], seed: int
-) -> tuple[MeaState, Reference, random.Random]:
+def random_position(options: dict[str, Any], seed: int) -> tuple[MeaState, Reference, random.Random]:
     """A random main-phase position (``MeaState.position``) and the same on the reference: tiles
     missing, owners at random, 0–2 monsters a tile of either player (tiles shared), hands of 0–9,
     decks short or empty, a turn of either seat early or late in the game."""
@@ -218,7 +228,10 @@ def random_position(
             if free[seat]:
                 board.append((free[seat].pop().name, seat, t))
     hands = [[free[s].pop().name for _ in range(min(rng.randint(0, 9), len(free[s])))] for s in (0, 1)]
-    out = [[free[s].pop().name for _ in range(len(free[s]) - rng.choice([0, 1, 2, len(free[s])]))] for s in (0, 1)]
+    kept = [rng.choice([0, 1, 2, len(free[s])]) for s in (0, 1)]
+    if active not in tiles.values():
+        kept[active] = rng.choice([0, 1])  # without tiles, and soon without cards: obliterate none
+    out = [[free[s].pop().name for _ in range(len(free[s]) - kept[s])] for s in (0, 1)]
     k = rng.randint(1, 6)
     taken = (k, k - 1 if active == 0 else k)
     state = MeaState.position(
@@ -248,3 +261,28 @@ def test_engine_agrees_with_the_reference_from_random_positions(options):
         seed = 7 + 1000 * game + len(repr(options))
         state, ref, rng = random_position(options, seed)
         play_on(state, ref, rng, options, f"position seed {seed}")
+
+
+def test_the_games_compared_reach_the_cases_that_matter():
+    """The random games and positions reach what the rules single out: attacks alone and by two,
+    attackers killed by the retaliation, defenders left standing, a move-in by one and by two, the
+    flip it makes or (at the cap) does not, attacks on a shared tile, start-of-turn flips that
+    displace a monster (to a tile, by its controller's choice, back to the hand), obliterations,
+    ``#2``, and every way a game ends."""
+    seen: Counter[str] = Counter()
+    for options in (
+        {},
+        {"move_onto_enemy": "allowed", "copies": True, "tiles_per_colour": 5},
+        {"elimination": "turn-start"},
+    ):
+        for game in range(12):
+            seen += play_both(options, 31 * game).seen
+            state, ref, rng = random_position(options, 37 * game)
+            seen += play_on(state, ref, rng, options, "position").seen
+    wanted = [
+        "attack by 1", "attack by 2", "attacker killed", "defender survived", "1 moved in", "2 moved in",
+        "move-in flip", "move-in without a flip (cap)", "attack on a shared tile", "flip", "displaced",
+        "displacement choice", "displaced to hand", "obliterate", "obliterate none", "#2",
+        "end no-tiles", "end hand-of-11", "end deck-out",
+    ]  # fmt: skip
+    assert not [w for w in wanted if not seen[w]], dict(seen)
