@@ -7,13 +7,16 @@ actions (``draw 3``, ``summon Imp b2``, ``move Imp@b1 b2``, ``attack b2 with Imp
 reads and writes itself. Nothing here imports ``cardbase``.
 
 Tiles are named ``a1`` … ``c3`` (column letter, row number; ``a1`` bottom left). Monsters are
-:class:`Monster` records; a card in a hand or deck is its name (the test gives every card of a
-game a different name, so ``Name@tile`` never needs ``#2``).
+:class:`Monster` records; a card in a hand or deck is its name (a name is one card: copies, and
+both players' copies, share it). Two monsters of one name on a tile are ``Name@tile#1`` and
+``#2`` in the order they came onto it; the reference always writes the ``#k``.
 
 The readings (rulebook sentence → what is done here):
 
 - "Before you start both players draw at least 1 card each": ``draw k``, the first player then
-  the second; 11 or more in hand loses at once.
+  the second; 11 or more in hand loses at once (the draw stops at the 11th card). A draw that
+  only loses is legal but listed only with ``list_losing_draws`` (a hand of 10 is offered
+  ``draw 1``).
 - Board: 3 × 3, 4 yellow (the first player's) and 5 blue; the picture is lost: the layout is a
   grid string (default checkerboard ``BYB/YBY/BYB``, rows top first). Adjacent: sharing an edge
   (or the 8 around, ``adjacency="diagonal"``).
@@ -26,17 +29,24 @@ The readings (rulebook sentence → what is done here):
   or, with none, goes back to its owner's hand.
 - Main phase, in any order: ``summon`` (cost ≤ mana left, on your tile without an enemy monster,
   fewer than 2 monsters there); each monster moves once OR attacks once (a monster summoned this
-  turn too, but a pair may not be two summoned this turn); a move is one step to an adjacent tile
-  with fewer than 2 monsters and no enemy monster, and flips nothing.
+  turn too, but a pair may not be two summoned this turn: the engine's reading of "they move or
+  attack alone on this turn"; mine was that a monster summoned this turn cannot act alone and
+  can only join a pair, see docs/rules/mea.md); a move is one step to an adjacent tile with
+  fewer than 2 monsters and no enemy monster (``move_onto_enemy="allowed"``: one enemy monster
+  may be there), and flips nothing.
 - Attack an adjacent tile with enemy monsters if the attack (one monster's, or two adjacent to
-  it combined) is ≥ the lowest enemy defence there (``attack_rule="all"``: the highest); it hits
+  it combined) is ≥ the lowest enemy defence there (``attack_rule="all"``, my own reading of "if
+  you can kill them … you must attack every monster on the tile": the highest); it hits
   every enemy monster there: each with defence ≤ the attack dies; each attacker with defence ≤
   the defenders' total attack dies too. If the tile is then empty, the surviving attacker(s) move
   in (``move_in="first"``: only the first named), and an enemy tile flips.
 - The turn ends with ``draw k`` (1 ≤ k ≤ the deck; 11 in hand loses) or, with an empty deck,
   ``obliterate <tile>`` (a tile of yours and every monster on it; none left: ``obliterate none``,
   and you lose).
-- The game ends: 11 cards in hand; a player who controls no tile loses at once; after
+- ``tiles_per_colour=n``: a player never controls more than n tiles: no start-of-turn flip is
+  offered at n, and a move-in leaves the tile the enemy's.
+- The game ends: 11 cards in hand; a player who controls no tile loses at once
+  (``elimination="turn-start"``: only when their turn starts, after the flip phase); after
   ``max_turns`` turns (both players' counted) the player with more tiles wins (equal: shared).
 """
 

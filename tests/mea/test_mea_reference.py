@@ -46,7 +46,7 @@ OPTIONS: list[dict[str, Any]] = [
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
 other than end the turn (so that games last and boards fill up)."""
-GAMES_PER_OPTION = 20
+GAMES_PER_OPTION = 12
 LAYOUTS = {"checkerboard": "BYB/YBY/BYB", "sides": "BBB/YBB/YYY"}
 
 
@@ -170,7 +170,7 @@ def play_on(state: MeaState, ref: Reference, rng: random.Random, options: dict[s
     return ref
 
 
-REFUSALS_PER_STEP = 4
+REFUSALS_PER_STEP = 3
 
 
 def _check_refusals(
