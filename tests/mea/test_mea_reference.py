@@ -89,7 +89,7 @@ def _reference(options: dict[str, Any], decks: tuple[list[Card], list[Card]]) ->
     grouped = tuple(sorted(cards, key=list(dict.fromkeys(cards)).index) for cards in decks)
     opts = {k: v for k, v in options.items() if k != "copies"}
     if "layout" in opts:
-        opts["layout"] = LAYOUTS[opts["layout"]]
+        opts["layout"] = LAYOUTS.get(opts["layout"], opts["layout"])
     return Reference((grouped[0], grouped[1]), **opts)
 
 
@@ -286,3 +286,32 @@ def test_the_games_compared_reach_the_cases_that_matter():
         "end no-tiles", "end hand-of-11", "end deck-out",
     ]  # fmt: skip
     assert not [w for w in wanted if not seen[w]], dict(seen)
+
+
+CHOICES: dict[str, list[Any]] = {
+    "list_losing_draws": [False, True],
+    "attack_rule": ["one", "all"],
+    "move_in": ["all", "first"],
+    "mana_count": ["turn-start", "after-flip"],
+    "adjacency": ["orthogonal", "diagonal"],
+    "layout": ["checkerboard", "sides", "YBY/B.B/YBY", "BB./YBY/.YY"],
+    "max_turns": [200, 9, 16],
+    "move_onto_enemy": ["refused", "allowed"],
+    "displaced_onto": ["any", "no-enemy"],
+    "elimination": ["immediate", "turn-start"],
+    "tiles_per_colour": [0, 5],
+    "mana_minimum": [3, 0, 5],
+    "bonus_turns": [3, 1],
+    "copies": [False, True],
+}
+MIXES = 40
+
+
+@pytest.mark.parametrize("mix", range(MIXES))
+def test_engine_agrees_with_the_reference_under_mixed_options(mix):
+    """Options drawn at random together, a game from the start and one from a random position."""
+    rng = random.Random(mix)
+    options = {k: rng.choice(v) for k, v in CHOICES.items() if rng.random() < 0.5}
+    play_both(options, 5000 + mix)
+    state, ref, play_rng = random_position(options, 6000 + mix)
+    play_on(state, ref, play_rng, options, f"position seed {6000 + mix}")
