@@ -153,8 +153,8 @@ def play_on(state: MeaState, ref: Reference, rng: random.Random, options: dict[s
             break
         else:
             assert state.current_player == ref.to_act, where
-            if ref.phase == "main":
-                assert state.active == ref.active and state.mana == ref.mana, where
+            if ref.phase in ("flip", "main", "choice"):
+                assert (state.active, state.mana) == (ref.active, ref.mana), where
             engine_legal = {read(str(a), order_matters) for a in state.legal_actions()}
             ref_legal = ref.legal()
             assert engine_legal == ref_legal, (
