@@ -46,7 +46,7 @@ OPTIONS: list[dict[str, Any]] = [
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
 other than end the turn (so that games last and boards fill up)."""
-GAMES_PER_OPTION = 12
+GAMES_PER_OPTION = 8
 LAYOUTS = {"checkerboard": "BYB/YBY/BYB", "sides": "BBB/YBB/YYY"}
 
 
@@ -275,7 +275,7 @@ def test_the_games_compared_reach_the_cases_that_matter():
         {"move_onto_enemy": "allowed", "copies": True, "tiles_per_colour": 5},
         {"elimination": "turn-start"},
     ):
-        for game in range(12):
+        for game in range(8):
             seen += play_both(options, 31 * game).seen
             state, ref, rng = random_position(options, 37 * game)
             seen += play_on(state, ref, rng, options, "position").seen
@@ -304,7 +304,7 @@ CHOICES: dict[str, list[Any]] = {
     "bonus_turns": [3, 1],
     "copies": [False, True],
 }
-MIXES = 40
+MIXES = 30
 
 
 @pytest.mark.parametrize("mix", range(MIXES))
