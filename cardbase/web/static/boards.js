@@ -148,7 +148,10 @@
       st.sel = [key];
       return refreshPicking(board);
     }
-    const direct = acts.filter((a) => !a.src && a.dst === key);
+    let direct = acts.filter((a) => !a.src && a.dst === key);
+    // nothing picked: a monster on a lit tile stands for its tile too (a start-of-turn flip, a tile
+    // an ability asks for), as it does for an attack; on a phone the monster covers nearly all of it
+    if (!direct.length && place) direct = acts.filter((a) => !a.src && a.dst === place);
     if (direct.length) return choose(board, direct);
     st.sel = [];
     refreshPicking(board);

@@ -343,3 +343,24 @@ def test_on_a_phone_a_tap_picks_a_card_and_a_long_press_shows_it(open_seat) -> N
     read = page.locator(".picking-acts button", has_text="Read the card")
     read.tap()  # the picked card, read large
     expect(page.locator("#card-preview")).to_be_visible()
+
+
+def test_a_monster_on_a_lit_tile_stands_for_its_tile_when_nothing_is_picked(open_seat) -> None:
+    """At the start of a turn (nothing picked) the tiles to flip are lit; a monster covers most of
+    its tile, on a phone nearly all of it: a tap on the monster flips the tile under it."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([KNIGHT, PAWN], []))
+    setup = Table(state)
+    setup.put(0, "Knight", "b2")  # on P2's tile
+    setup.turn(1, mana=0)
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and state.current_player == 0
+    key = board_harness.new_table(state)
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0, phone=True)
+    expect(page.locator(key_of("tile:b2"))).to_have_class(re.compile(r"\btarget\b"))
+    page.locator(key_of("mon:Knight@b2")).tap()  # its middle: the monster, not the tile's corner
+    wait_version(page, 1)
+    assert str(table.state.history[-1]) == "flip b2"
+    assert not table.errors
