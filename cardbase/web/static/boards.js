@@ -208,14 +208,17 @@
     });
   }
 
+  // A round score as the terminal's hint writes it: two decimals (the JSON keeps every digit).
+  const two = (x) => (typeof x === "number" ? x.toFixed(2) : "?");
+
   function showAdvice(out, data, boxes, count) {
     const list = document.createElement("ol");
     for (const s of data.splits) {
       const li = document.createElement("li");
-      const [low, high] = s.ci;
+      const [low, high] = s.ci.map(two);
       li.append(
-        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.estimate} ` +
-          `(95% interval ${low}–${high}, ${s.playouts} deals) `,
+        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${two(s.estimate)} ` +
+          `(95% ${low}–${high}, ${s.playouts.toLocaleString("en")} deals) `,
       );
       const use = document.createElement("button");
       use.type = "button";
