@@ -674,3 +674,14 @@ def test_a_number_option_whose_value_reads_oddly_says_what_it_means(client: Test
     meio = client.get("/play?game=meio").text
     field = re.search(r'<input name="rule_first_player"[^>]*>\s*<span class="muted small">([^<]*)</span>', meio)
     assert field is not None and field.group(1) == "0 is P1, 1 is P2, …"
+
+
+def test_the_end_of_a_mea_game_gives_its_scores_as_whole_tiles(client: TestClient) -> None:
+    """Méa's outcome counts tiles (floats in :class:`Outcome`); the page wrote "P1 0.0, P2 9.0"."""
+    made = new_game(client, "mea", ["heuristic", "heuristic"], seed=3)
+    settle(client, made["id"])
+    data = view(client, made["id"])
+    assert data["status"] == "over"
+    page = client.get(f"/play/{made['id']}").text
+    tiles = ", ".join(f"P{i + 1} {int(s)}" for i, s in enumerate(data["outcome"]["scores"]))
+    assert f"Scores: {tiles}." in page
