@@ -685,3 +685,21 @@ def test_the_end_of_a_mea_game_gives_its_scores_as_whole_tiles(client: TestClien
     page = client.get(f"/play/{made['id']}").text
     tiles = ", ".join(f"P{i + 1} {int(s)}" for i, s in enumerate(data["outcome"]["scores"]))
     assert f"Scores: {tiles}." in page
+
+
+def test_the_mea_board_says_that_drawing_ends_the_turn(client: TestClient) -> None:
+    """Rule 37: drawing "signifies that your turn is done". The main phase's draw buttons sat under
+    the hand as "draw 1 … draw 5" with nothing saying that they end the turn."""
+    made = new_game(client, "mea", ["human", "heuristic"], seed=3)
+    game_id, key = made["id"], keys_of(made)[0]
+    opening = view(client, game_id, key)
+    assert "Drawing ends your turn" not in client.get(f"/play/{game_id}", headers=seat_header(key)).text
+    (draw5,) = [a for a in opening["legal"] if a["text"] == "draw 5"]
+    client.post(
+        f"/api/games/{game_id}/actions", json={"id": draw5["id"], "version": opening["version"]}, headers=seat_header(key)
+    )
+    settle(client, game_id)
+    data = view(client, game_id, key)
+    assert data["current_player"] == 0 and data["view"]["phase"] == "main"
+    page = client.get(f"/play/{game_id}", headers=seat_header(key)).text
+    assert "Drawing ends your turn: at least 1 card (11 in your hand loses)." in page
