@@ -295,6 +295,7 @@ def test_spreadsheet_with_a_bad_row_is_listed_and_nothing_written(
     form.get_by_role("button", name=re.compile("dry run", re.I)).click()
     bad = page.locator("#preview #bad-rows li")
     expect(bad).to_have_count(1)
+    expect(page.locator("#preview")).to_be_in_viewport()  # the page opens at the answer, below the fold
     expect(bad.first).to_contain_text(f"row {bad_row}")
     expect(bad.first).to_contain_text("level")
     expect(page.locator("form#confirm-import")).to_have_count(0)
