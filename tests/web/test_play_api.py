@@ -695,9 +695,8 @@ def test_the_mea_board_says_that_drawing_ends_the_turn(client: TestClient) -> No
     opening = view(client, game_id, key)
     assert "Drawing ends your turn" not in client.get(f"/play/{game_id}", headers=seat_header(key)).text
     (draw5,) = [a for a in opening["legal"] if a["text"] == "draw 5"]
-    client.post(
-        f"/api/games/{game_id}/actions", json={"id": draw5["id"], "version": opening["version"]}, headers=seat_header(key)
-    )
+    body = {"id": draw5["id"], "version": opening["version"]}
+    client.post(f"/api/games/{game_id}/actions", json=body, headers=seat_header(key))
     settle(client, game_id)
     data = view(client, game_id, key)
     assert data["current_player"] == 0 and data["view"]["phase"] == "main"
