@@ -118,7 +118,7 @@ def _mea_rules(params: Mapping[str, Any]) -> Rules:
     db = options.pop("db") or None
     drop = options.pop("drop_unknown")
     if not all(paths):
-        raise ValueError("cardbase_mea needs deck0 and deck1: deck files, or the names of decks in the database")
+        raise ValueError("needs deck0 and deck1: deck files, or the names of decks in the database")
     database = open_database(db)
     try:
         decks = [load_deck(database, Path(p), drop).deck for p in paths]

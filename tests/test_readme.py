@@ -206,3 +206,23 @@ def test_no_path_outside_the_repository() -> None:
         if _OUTSIDE.search(line)
     ]
     assert found == []
+
+
+def test_the_readme_python_without_a_toolkit_runs_as_written(tmp_path: Path) -> None:
+    """The README's ``uv run python -c '…'`` blocks (the engines without OpenSpiel) run, shell
+    quoting and all: each is read by the shell as the README shows it (an apostrophe in a comment
+    would end the quoted program)."""
+    import subprocess
+    import sys
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(uv run python -c '\n.*?\n')\n```", text, re.S)
+    assert blocks, "the README shows the engines played without a toolkit"
+    for block in blocks:
+        args = shlex.split(block)
+        assert args[:4] == ["uv", "run", "python", "-c"] and len(args) == 5, args[:6]
+        run = subprocess.run(
+            [sys.executable, "-c", args[4]], cwd=tmp_path, capture_output=True, text=True, timeout=HANG_SECONDS
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith("Outcome(winners="), run.stdout

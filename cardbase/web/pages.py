@@ -102,7 +102,14 @@ def demo_badge() -> Markup:
     return Markup(f' <span class="badge demo" title="{escape(DEMO_LABEL)}">demo</span>')
 
 
+def score(x: float) -> str:
+    """A game's score as players say it: whole tiles, tricks or points without ``.0``; a share of
+    a point (an average) in at most two decimals."""
+    return str(int(x)) if float(x).is_integer() else f"{x:.2f}".rstrip("0")
+
+
 TEMPLATES.env.filters["percent"] = percent
+TEMPLATES.env.filters["score"] = score
 TEMPLATES.env.filters["counted"] = counted
 TEMPLATES.env.globals.update(
     card_url=card_url,

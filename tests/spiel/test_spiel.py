@@ -212,7 +212,7 @@ def test_a_record_of_other_rules_is_refused(mea_config):
         ("cardbase_meio", {"players": 5}, "2, 3 or 4 players"),
         ("cardbase_meikyu", {"farm": "fields"}, "farm must be one of"),
         ("cardbase_meikyu", {"assume": ""}, "cannot play Meikyu Kingdom"),
-        ("cardbase_mea", {}, "needs deck0 and deck1"),
+        ("cardbase_mea", {}, "^cardbase_mea: needs deck0 and deck1"),  # the game named once
         ("cardbase_mea", {"deck0": "nowhere.txt", "deck1": "nowhere.txt"}, "nowhere"),
         ("cardbase_mea", {"board_size": 2}, "board_size must hold"),
     ],

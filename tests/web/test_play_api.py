@@ -674,3 +674,31 @@ def test_a_number_option_whose_value_reads_oddly_says_what_it_means(client: Test
     meio = client.get("/play?game=meio").text
     field = re.search(r'<input name="rule_first_player"[^>]*>\s*<span class="muted small">([^<]*)</span>', meio)
     assert field is not None and field.group(1) == "0 is P1, 1 is P2, …"
+
+
+def test_the_end_of_a_mea_game_gives_its_scores_as_whole_tiles(client: TestClient) -> None:
+    """Méa's outcome counts tiles (floats in :class:`Outcome`); the page wrote "P1 0.0, P2 9.0"."""
+    made = new_game(client, "mea", ["heuristic", "heuristic"], seed=3)
+    settle(client, made["id"])
+    data = view(client, made["id"])
+    assert data["status"] == "over"
+    page = client.get(f"/play/{made['id']}").text
+    tiles = ", ".join(f"P{i + 1} {int(s)}" for i, s in enumerate(data["outcome"]["scores"]))
+    assert f"Scores: {tiles}." in page
+
+
+def test_the_mea_board_says_that_drawing_ends_the_turn(client: TestClient) -> None:
+    """Rule 37: drawing "signifies that your turn is done". The main phase's draw buttons sat under
+    the hand as "draw 1 … draw 5" with nothing saying that they end the turn."""
+    made = new_game(client, "mea", ["human", "heuristic"], seed=3)
+    game_id, key = made["id"], keys_of(made)[0]
+    opening = view(client, game_id, key)
+    assert "Drawing ends your turn" not in client.get(f"/play/{game_id}", headers=seat_header(key)).text
+    (draw5,) = [a for a in opening["legal"] if a["text"] == "draw 5"]
+    body = {"id": draw5["id"], "version": opening["version"]}
+    client.post(f"/api/games/{game_id}/actions", json=body, headers=seat_header(key))
+    settle(client, game_id)
+    data = view(client, game_id, key)
+    assert data["current_player"] == 0 and data["view"]["phase"] == "main"
+    page = client.get(f"/play/{game_id}", headers=seat_header(key)).text
+    assert "Drawing ends your turn: at least 1 card (11 in your hand loses)." in page

@@ -148,7 +148,10 @@
       st.sel = [key];
       return refreshPicking(board);
     }
-    const direct = acts.filter((a) => !a.src && a.dst === key);
+    let direct = acts.filter((a) => !a.src && a.dst === key);
+    // nothing picked: a monster on a lit tile stands for its tile too (a start-of-turn flip, a tile
+    // an ability asks for), as it does for an attack; on a phone the monster covers nearly all of it
+    if (!direct.length && place) direct = acts.filter((a) => !a.src && a.dst === place);
     if (direct.length) return choose(board, direct);
     st.sel = [];
     refreshPicking(board);
@@ -205,14 +208,17 @@
     });
   }
 
+  // A round score as the terminal's hint writes it: two decimals (the JSON keeps every digit).
+  const two = (x) => (typeof x === "number" ? x.toFixed(2) : "?");
+
   function showAdvice(out, data, boxes, count) {
     const list = document.createElement("ol");
     for (const s of data.splits) {
       const li = document.createElement("li");
-      const [low, high] = s.ci;
+      const [low, high] = s.ci.map(two);
       li.append(
-        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.estimate} ` +
-          `(95% interval ${low}–${high}, ${s.playouts} deals) `,
+        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${two(s.estimate)} ` +
+          `(95% ${low}–${high}, ${s.playouts.toLocaleString("en")} deals) `,
       );
       const use = document.createElement("button");
       use.type = "button";

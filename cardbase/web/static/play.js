@@ -95,6 +95,15 @@
     }
   };
 
+  // A refused move's reason is written at the top of the table; the move may have been made far
+  // below it (the typed box, a phone's long page): bring the reason to where the player looks.
+  const showRefusal = () => {
+    const error = document.getElementById("error");
+    if (!error) return;
+    const box = error.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) error.scrollIntoView({ block: "center" });
+  };
+
   // Forms (a legal action, a typed one, undo) by fetch: the answer is the page, new or refused.
   table.addEventListener("submit", async (event) => {
     const form = event.target;
@@ -111,7 +120,9 @@
     try {
       const response = await fetch(address, { method: "POST", body: data, credentials: "same-origin" });
       const html = await response.text();
-      if (!answer(html, mine, started, false) && form.isConnected) {
+      if (answer(html, mine, started, false)) {
+        showRefusal();
+      } else if (form.isConnected) {
         // Its answer not shown (a later one is, or was): the form and the board take clicks again.
         for (const button of form.querySelectorAll("button")) button.disabled = false;
         document.dispatchEvent(new CustomEvent("cardbase:idle"));

@@ -154,6 +154,8 @@ def test_a_meio_split_from_the_advisor_and_cards_played_by_clicks(open_seat) -> 
     # (the advisor plays a few thousand deals: seconds alone, more than 30 s on a loaded machine)
     expect(use).to_be_visible(timeout=120_000)
     advice = picker.locator(".advice li").first.inner_text()
+    # read as the terminal's hint reads: two decimals, not a float's seventeen digits
+    assert re.search(r"round score \d\.\d\d \(95% \d\.\d\d–\d\.\d\d, [\d,]+ deals\)", advice), advice
     expect(picker.locator(".advice-verdict")).to_contain_text(re.compile("clearly better|Too close to call"))
     use.click()
     expect(picker.locator(".split-count .n")).to_have_text("6")
@@ -343,3 +345,24 @@ def test_on_a_phone_a_tap_picks_a_card_and_a_long_press_shows_it(open_seat) -> N
     read = page.locator(".picking-acts button", has_text="Read the card")
     read.tap()  # the picked card, read large
     expect(page.locator("#card-preview")).to_be_visible()
+
+
+def test_a_monster_on_a_lit_tile_stands_for_its_tile_when_nothing_is_picked(open_seat) -> None:
+    """At the start of a turn (nothing picked) the tiles to flip are lit; a monster covers most of
+    its tile, on a phone nearly all of it: a tap on the monster flips the tile under it."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([KNIGHT, PAWN], []))
+    setup = Table(state)
+    setup.put(0, "Knight", "b2")  # on P2's tile
+    setup.turn(1, mana=0)
+    state.apply_text("draw 1")
+    assert state.phase == "flip" and state.current_player == 0
+    key = board_harness.new_table(state)
+    table = board_harness.TABLES[key]
+    page = open_seat(key, 0, phone=True)
+    expect(page.locator(key_of("tile:b2"))).to_have_class(re.compile(r"\btarget\b"))
+    page.locator(key_of("mon:Knight@b2")).tap()  # its middle: the monster, not the tile's corner
+    wait_version(page, 1)
+    assert str(table.state.history[-1]) == "flip b2"
+    assert not table.errors

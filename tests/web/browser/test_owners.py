@@ -332,3 +332,18 @@ def test_a_pasted_list_is_previewed_then_saved(owner_page: Page) -> None:
     page.fill("#bulk-text", "2 Tile Moel\n")
     page.click("#bulk-preview")
     expect(page.locator("#bad-lines li")).to_have_text(["line 1: no card named 'Tile Moel'; did you mean 'Tile Mole'?"])
+
+
+def test_on_a_phone_what_a_pasted_list_would_change_shows_without_scrolling(owner_page: Page) -> None:
+    """The answer to "Show what changes" (the bad lines, or the changes) is written under the form,
+    a page and more below the top on a phone: the page opens at it, not at its top."""
+    page = owner_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/collection")
+    page.select_option("#bulk-game", "mea")
+    page.fill("#bulk-text", "2 Tile Moel\n")
+    page.click("#bulk-preview")
+    expect(page.locator("#bad-lines")).to_be_in_viewport()
+    page.fill("#bulk-text", "2 Tile Mole\n")
+    page.click("#bulk-preview")
+    expect(page.locator("#bulk-changes")).to_be_in_viewport()

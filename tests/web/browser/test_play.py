@@ -88,6 +88,20 @@ def test_an_action_typed_in_the_box_is_played_in_place(new_context: ContextMaker
     assert page.evaluate("window.sameDocument") is True  # played in place, not by the plain form's reload
 
 
+def test_on_a_phone_a_refused_move_shows_why_where_the_player_is(new_context: ContextMaker) -> None:
+    """The refusal is written at the top of the table; a move typed (or clicked) far below it, on a
+    phone, must still show the player why: the page brings the message into view."""
+    page = new_context(viewport=PHONE).new_page()
+    start(page, "meio", 3, {0: "human", 1: "heuristic", 2: "random"})
+    expect(page.locator("#status")).to_contain_text("Your move")
+    typed = page.locator("#typed input[name=action]")
+    typed.fill("play 99X")
+    page.locator("#typed button[type=submit]").click()
+    error = page.locator("#error")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+
+
 def test_hot_seat_hands_the_device_over(new_context: ContextMaker) -> None:
     context = new_context()
     page = context.new_page()
