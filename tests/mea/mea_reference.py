@@ -31,9 +31,9 @@ The readings (rulebook sentence → what is done here):
   fewer than 2 monsters there); each monster moves once OR attacks once (a monster summoned this
   turn too, but a pair may not be two summoned this turn: the engine's reading of "they move or
   attack alone on this turn"; mine was that a monster summoned this turn cannot act alone and
-  can only join a pair, see docs/rules/mea.md); a move is one step to an adjacent tile with
-  fewer than 2 monsters and no enemy monster (``move_onto_enemy="allowed"``: one enemy monster
-  may be there), and flips nothing.
+  can only join a pair: option ``summoned_alone="refused"``, which this follows too); a move is
+  one step to an adjacent tile with fewer than 2 monsters and no enemy monster
+  (``move_onto_enemy="allowed"``: one enemy monster may be there), and flips nothing.
 - Attack an adjacent tile with enemy monsters if the attack (one monster's, or two adjacent to
   it combined) is ≥ the lowest enemy defence there (``attack_rule="all"``, my own reading of "if
   you can kill them … you must attack every monster on the tile": the highest); it hits
@@ -161,6 +161,7 @@ class Reference:
     displaced_onto: str = "any"
     elimination: str = "immediate"
     tiles_per_colour: int = 0
+    summoned_alone: str = "allowed"
 
     phase: str = "shuffle"
     to_act: int | str = "chance"
@@ -320,7 +321,10 @@ class Reference:
                     if o == me and not self.enemy_on(t, me) and len(self.on(t)) < PER_TILE:
                         out.add(("summon", name, t))
         ready = [m for m in self.monsters if m.controller == me and not m.acted]
+        sick = self.summoned_alone == "refused"  # summoned this turn: only in a pair with one that was not
         for m in ready:
+            if sick and m.summoned:
+                continue
             for t in self.neighbours(m.tile):
                 if len(self.on(t)) < PER_TILE and (self.move_onto_enemy == "allowed" or not self.enemy_on(t, me)):
                     out.add(("move", self.ref(m), t))
@@ -332,7 +336,7 @@ class Reference:
             need = max(defences) if self.attack_rule == "all" else min(defences)
             near = [m for m in ready if t in self.neighbours(m.tile)]
             for m in near:
-                if m.attack >= need:
+                if m.attack >= need and not (sick and m.summoned):
                     out.add(("attack", t, (self.ref(m),)))
             for i, a in enumerate(near):
                 for b in near[i + 1 :]:

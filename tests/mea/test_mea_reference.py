@@ -42,6 +42,8 @@ OPTIONS: list[dict[str, Any]] = [
     {"copies": True},
     {"copies": True, "move_onto_enemy": "allowed", "move_in": "first"},
     {"copies": True, "move_onto_enemy": "allowed", "adjacency": "diagonal", "tiles_per_colour": 5},
+    {"summoned_alone": "refused"},
+    {"summoned_alone": "refused", "move_in": "first", "move_onto_enemy": "allowed"},
 ]
 PLAY_ON_SHARE = 0.8
 """The share of main-phase decisions at which the random player, when it can, does something
@@ -303,6 +305,7 @@ CHOICES: dict[str, list[Any]] = {
     "mana_minimum": [3, 0, 5],
     "bonus_turns": [3, 1],
     "copies": [False, True],
+    "summoned_alone": ["allowed", "refused"],
 }
 MIXES = 30
 

@@ -438,6 +438,52 @@ def test_a_summoned_monster_acts_alone_or_joins_one_not_summoned_this_turn():
     assert state.tiles()[tile("b2")] == 0
 
 
+def test_under_summoned_alone_refused_a_summoned_monster_only_joins_a_pair():
+    """The other reading of "they move or attack alone on this turn. However, they can attack simultaneously with
+    a monster that ... was not summoned this turn" (option summoned_alone=refused, summoning sickness): a monster
+    summoned this turn neither moves nor attacks by itself; it attacks together with one not summoned this turn;
+    next turn it acts as any other."""
+    state = started(rules_for([GIANT, KNIGHT], [PAWN, WALL], summoned_alone="refused"))
+    t = Table(state)
+    t.give(0, "Giant")
+    t.put(0, "Knight", "a2")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Giant b1")
+    giant = state.on_tile(tile("b1"))[0]
+    legal = legal_texts(state)
+    assert not any(a.startswith("move Giant") for a in legal) and "attack b2 with Giant@b1" not in legal
+    assert "attack b2 with Knight@a2" in legal and "attack b2 with Knight@a2 + Giant@b1" in legal
+    assert not state.can_move(giant)
+    move = refused(state, "move Giant@b1 c1", "summoned-alone")
+    assert "summoned this turn" in str(move) and "summoned_alone=refused" in str(move)
+    refused(state, "attack b2 with Giant@b1", "summoned-alone")
+    state.apply_text("attack b2 with Giant@b1 + Knight@a2")  # any order
+    assert state.tiles()[tile("b2")] == 0
+    # Under the default the same summon may move or attack at once.
+    state = started(rules_for([GIANT, KNIGHT], [PAWN, WALL]))
+    t = Table(state)
+    t.give(0, "Giant")
+    t.put(1, "Pawn", "b2")
+    state = t.turn(0)
+    state.apply_text("summon Giant b1")
+    assert {"move Giant@b1 c1", "attack b2 with Giant@b1"} <= set(legal_texts(state))
+
+
+def test_under_summoned_alone_refused_the_monster_acts_alone_from_its_next_turn():
+    state = started(rules_for([GIANT], [PAWN, WALL], summoned_alone="refused"))
+    t = Table(state)
+    t.give(0, "Giant")
+    t.put(1, "Wall", "c3")
+    state = t.turn(0)
+    state.apply_text("summon Giant b1")
+    assert not any(a.startswith(("move Giant", "attack")) for a in legal_texts(state))
+    state.apply_text("draw 1")
+    while state.current_player == 1:  # the opponent's turn: it only draws
+        state.apply_text("flip none" if "flip none" in legal_texts(state) else "draw 1")
+    assert state.current_player == 0 and "move Giant@b1 c1" in legal_texts(state)
+
+
 def test_a_monster_summoned_this_turn_may_attack_alone():
     """they move or attack alone on this turn: a monster may attack on the turn it is summoned."""
     state = started(rules_for([GIANT], [PAWN]))

@@ -224,6 +224,12 @@ _HIDE_DECK = bytes(UNKNOWN if z == DECK else z for z in range(256))
 """A translation table of zone codes: ``DECK`` becomes ``UNKNOWN``, the others stay."""
 
 
+_SUMMONED_WAITS = (
+    "{name} was summoned this turn: it neither moves nor attacks alone, only together with a monster that "
+    "was not summoned this turn (option summoned_alone=refused)"
+)
+
+
 class MeaState(State):
     """A Méa game in progress. See :class:`cardbase.games.base.State` for the protocol.
 
@@ -437,7 +443,7 @@ class MeaState(State):
         return self._compute_mana(seat, turns_taken=self._taken[seat] + 1)
 
     def can_move(self, instance: int) -> bool:
-        return self._acts[instance] > 0
+        return self._acts[instance] > 0 and not (self._tab.summoned_wait and self._fresh[instance])
 
     def can_attack(self, instance: int) -> bool:
         return self._acts[instance] > 0 or self._xatt[instance] > 0
@@ -1055,6 +1061,8 @@ class MeaState(State):
                 "move-or-attack-once",
                 p,
             )
+        if self._tab.summoned_wait and self._fresh[i]:
+            return IllegalAction(_SUMMONED_WAITS.format(name=ref[0]), "summoned-alone", p)
         if dst not in self._tiles:
             return IllegalAction(f"there is no tile {B.name(dst)}", "no-tile", p)
         if dst not in self._adj[ref[1]]:
@@ -1102,6 +1110,8 @@ class MeaState(State):
                     "move-or-attack-once",
                     p,
                 )
+        if len(ids) == 1 and self._tab.summoned_wait and self._fresh[ids[0]]:
+            return IllegalAction(_SUMMONED_WAITS.format(name=refs[0][0]), "summoned-alone", p)
         if len(ids) == 2 and self._fresh[ids[0]] and self._fresh[ids[1]]:
             return IllegalAction(
                 "two monsters summoned this turn cannot attack together: a summoned monster attacks alone or with "

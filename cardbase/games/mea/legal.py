@@ -188,7 +188,8 @@ class MainActions(_LazyActions):
                         summon_names.append(nm)
                 elif nm not in plays:
                     plays.append(nm)
-        adj, acts, pos, xatt = state._adj, state._acts, state._pos, state._xatt
+        adj, acts, pos, xatt, fresh = state._adj, state._acts, state._pos, state._xatt, state._fresh
+        wait = tab.summoned_wait  # a monster summoned this turn only joins a pair: no move, no lone attack
         # Moves are counted here and built on demand; attackers are grouped by the enemy
         # tile they touch (enemy tiles are blocked tiles: a monster with no blocked
         # neighbour has nothing to attack).
@@ -196,7 +197,7 @@ class MainActions(_LazyActions):
         n_moves = 0
         near: dict[int, list[int]] = {}
         for i in mine:
-            if acts[i] > 0:
+            if acts[i] > 0 and not (wait and fresh[i]):
                 nbrs = adj[pos[i]]
                 if not blocked or blocked.isdisjoint(nbrs):
                     movers.append((i, nbrs))
@@ -227,7 +228,7 @@ class MainActions(_LazyActions):
                     if dests:
                         movers.append((i, dests))
                         n_moves += len(dests)
-            elif xatt[i] > 0:
+            elif acts[i] > 0 or xatt[i] > 0:
                 nbrs = adj[pos[i]]
             else:
                 continue
@@ -239,7 +240,7 @@ class MainActions(_LazyActions):
                         near[t] = [i]
         attacks: list[tuple[int, ...]] = []
         if near:
-            atk, tmp, fresh = state._atk, state._tmp, state._fresh
+            atk, tmp = state._atk, state._tmp
             defence, tmpd = state._def, state._tmpd
             attack_all, first_moves_in = tab.attack_all, tab.first_moves_in
             for t, foes in enemy_tiles.items():  # board order
@@ -255,12 +256,12 @@ class MainActions(_LazyActions):
                     need = (d0 if d0 > d1 else d1) if attack_all else (d0 if d0 < d1 else d1)
                 if len(cands) == 1:
                     i = cands[0]
-                    if atk[i] + tmp[i] >= need:
+                    if atk[i] + tmp[i] >= need and not (wait and fresh[i]):
                         attacks.append((t, i))
                     continue
                 for k, i in enumerate(cands):
                     a = atk[i] + tmp[i]
-                    if a >= need:
+                    if a >= need and not (wait and fresh[i]):
                         attacks.append((t, i))
                     for j in cands[k + 1 :]:
                         if fresh[i] and fresh[j]:

@@ -173,6 +173,8 @@ class MeaTables:
     """``left_play == "resolved"``: a monster's ability that has activated resolves after the monster left."""
     after_card: bool
     """``triggered_after == "card"``: what a card's sentence sets off waits for the card's other sentences."""
+    summoned_wait: bool
+    """``summoned_alone == "refused"``: a monster summoned this turn only joins a pair (no move, no lone attack)."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -280,6 +282,10 @@ class MeaRules(Rules):
     ``triggered_after``: what a sentence of a card's text sets off (When killed abilities) resolves
     right after that ``sentence``, or after the ``card``'s whole text for that trigger (a flip's
     displacement still comes at once).
+    ``summoned_alone``: a monster summoned this turn moves or attacks by itself (``allowed``: "alone"
+    only bars a pair of two monsters summoned this turn), or it is ``refused`` (summoning sickness:
+    "they [can't] move or attack alone on this turn"; it only attacks together with a monster that was
+    not summoned this turn).
     ``board_size``: the tiles stay within a square of that many tiles a side around the starting
     grid (an add outside it has no place, as beyond the tile supply); 0 (the default) for the
     engine's whole board, 128 a side. The integer ids and tensors (:meth:`num_distinct_actions`)
@@ -312,6 +318,7 @@ class MeaRules(Rules):
     displaced_onto: str = "any"
     left_play: str = "ignored"
     triggered_after: str = "sentence"
+    summoned_alone: str = "allowed"
     board_size: int = 0
 
     option_notes: ClassVar[Mapping[str, str]] = {
@@ -334,6 +341,7 @@ class MeaRules(Rules):
         "displaced_onto": ("any", "no-enemy"),
         "left_play": ("ignored", "resolved"),
         "triggered_after": ("sentence", "card"),
+        "summoned_alone": ("allowed", "refused"),
     }
 
     def __post_init__(self) -> None:
@@ -571,6 +579,7 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         displace_beside_enemy=rules.displaced_onto == "any",
         left_play_resolves=rules.left_play == "resolved",
         after_card=rules.triggered_after == "card",
+        summoned_wait=rules.summoned_alone == "refused",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
