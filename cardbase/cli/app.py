@@ -81,6 +81,36 @@ def _build(name: str) -> Any:
     return group
 
 
+def whole_numbers_strict(command: Any) -> Any:
+    """``command`` with every parameter typed ``int`` (its sub-commands' too) reading a whole number
+    as ASCII digits, with a ``-`` in front at most, refused as it is parsed otherwise (exit 2, naming
+    the parameter): Pydantic's lax integers, which Typer parses with, read ``1_0`` as 10 and ``1.0``,
+    `` 1`` or ``+1`` as 1, which ``--rule`` and the web's forms refuse. The range (``min``/``max``)
+    is then checked as before. A group whose commands are built lazily gets them checked as built."""
+    for param in getattr(command, "params", ()):
+        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int and not getattr(
+            param, "_whole_checked", False
+        ):
+            param.process_value = functools.partial(_whole_first, param.process_value, param)
+            param._whole_checked = True
+    commands = getattr(command, "commands", None)
+    if commands is not None and not isinstance(commands, _LazyCommands):
+        for sub in commands.values():
+            whole_numbers_strict(sub)
+    return command
+
+
+def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:
+    """``param.process_value``, after refusing text that is not ``-`` and ASCII digits."""
+    if isinstance(value, str) and not (value.removeprefix("-").isascii() and value.removeprefix("-").isdecimal()):
+        from cardbase.errors import quoted
+
+        raise typer.BadParameter(
+            f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
+        )
+    return process_value(ctx, value)
+
+
 class _LazyCommands(MutableMapping[str, Any]):
     """A group's commands, each built (its module imported, its signature read by Typer) only when
     it is run, completed, listed or walked; ``summaries`` list them without building (the root's)."""
@@ -94,7 +124,7 @@ class _LazyCommands(MutableMapping[str, Any]):
         if name not in self._built:
             if name not in self._builders:
                 raise KeyError(name)
-            self._built[name] = self._builders[name]()
+            self._built[name] = whole_numbers_strict(self._builders[name]())
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
