@@ -81,22 +81,32 @@ def _build(name: str) -> Any:
     return group
 
 
-def whole_numbers_strict(command: Any) -> Any:
-    """``command`` with every parameter typed ``int`` (its sub-commands' too) reading a whole number
-    as ASCII digits, with a ``-`` in front at most, refused as it is parsed otherwise (exit 2, naming
-    the parameter): Pydantic's lax integers, which Typer parses with, read ``1_0`` as 10 and ``1.0``,
-    `` 1`` or ``+1`` as 1, which ``--rule`` and the web's forms refuse. The range (``min``/``max``)
-    is then checked as before. A group whose commands are built lazily gets them checked as built."""
+def strict_parameters(command: Any) -> Any:
+    """``command`` (its sub-commands too) with two kinds of parameter checked as they are parsed, by
+    one rule each, before Typer reads them (a value refused is a usage error naming the parameter,
+    exit 2; a group whose commands are built lazily gets them checked as they are built):
+
+    - one typed ``int`` reads a whole number as ASCII digits, with a ``-`` in front at most:
+      Pydantic's lax integers, which Typer parses with, read ``1_0`` as 10 and ``1.0``, `` 1`` or
+      ``+1`` as 1, which ``--rule`` and the web's forms refuse. Its range is then checked as before;
+    - one completed from a fixed list of words (``complete.choices``) takes those words and no
+      other, in any case and with spaces around, given to the command as the list spells them: each
+      command had checked its own (``catalog export`` refused ``--format CSV``, ``catalog import``
+      read it; ``--direction ASC`` was read, `` asc`` refused), naming the value but not the option.
+    """
     for param in getattr(command, "params", ()):
-        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int and not getattr(
-            param, "_whole_checked", False
-        ):
+        if getattr(param, "_strict", False):
+            continue
+        words = getattr(getattr(param, "_custom_shell_complete", None), "values", None)
+        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int:
             param.process_value = functools.partial(_whole_first, param.process_value, param)
-            param._whole_checked = True
+        elif words:
+            param.process_value = functools.partial(_word_first, param.process_value, param, tuple(words))
+        param._strict = True
     commands = getattr(command, "commands", None)
     if commands is not None and not isinstance(commands, _LazyCommands):
         for sub in commands.values():
-            whole_numbers_strict(sub)
+            strict_parameters(sub)
     return command
 
 
@@ -108,6 +118,20 @@ def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any,
         raise typer.BadParameter(
             f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
         )
+    return process_value(ctx, value)
+
+
+def _word_first(
+    process_value: Callable[[Any, Any], Any], param: Any, words: tuple[str, ...], ctx: Any, value: Any
+) -> Any:
+    """``param.process_value`` of the word in ``words`` that ``value`` is in any case, or a refusal."""
+    if isinstance(value, str):
+        word = next((w for w in words if w.casefold() == value.strip().casefold()), None)
+        if word is None:
+            from cardbase.errors import quoted
+
+            raise typer.BadParameter(f"{quoted(value)} is not one of {', '.join(words)}", ctx=ctx, param=param)
+        value = word
     return process_value(ctx, value)
 
 
@@ -124,7 +148,7 @@ class _LazyCommands(MutableMapping[str, Any]):
         if name not in self._built:
             if name not in self._builders:
                 raise KeyError(name)
-            self._built[name] = whole_numbers_strict(self._builders[name]())
+            self._built[name] = strict_parameters(self._builders[name]())
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:

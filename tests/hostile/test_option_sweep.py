@@ -251,3 +251,48 @@ def test_whole_numbers_are_ascii_digits(
                 raise AssertionError(f"cardbase {' '.join(path)} {name} {value!r}: {error}"[:2000]) from None
     assert db_dump(hostile_db) == before
     assert not (in_tmp / "out").exists()
+
+
+def _word_runs() -> list[tuple[tuple[str, ...], Any, tuple[str, ...]]]:
+    """(command, parameter, its words) for every parameter completed from a fixed list of words
+    (``complete.choices``): the words it takes."""
+    return [
+        (path, param, words)
+        for path, command in sorted(COMMANDS.items())
+        for param in command.params
+        if (words := getattr(getattr(param, "_custom_shell_complete", None), "values", None))
+    ]
+
+
+def test_every_fixed_word_parameter_is_swept() -> None:
+    assert len(_word_runs()) >= 10
+
+
+@pytest.mark.parametrize("path", sorted({path for path, _, _ in _word_runs()}), ids=" ".join)
+def test_fixed_words_read_in_any_case_and_others_are_refused_naming_the_option(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """Every option that takes one of a fixed list of words (its completion's): the word in any case
+    and with spaces around is that word, as it is parsed; any other is refused as it is parsed (exit
+    2, the option and the words named), before any work. Each command had its own check (catalog
+    export refused --format CSV, catalog import read it; --to JSON refused; --direction ' asc'
+    refused, ASC read), in messages that did not name the option."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    before = db_dump(hostile_db)
+    for _, param, words in (run for run in _word_runs() if run[0] == path):
+        for word in words:
+            for typed in (word.upper(), f" {word.title()} "):
+                argv = _argv(path, param.opts[0], typed, fill)[len(path) :]
+                with COMMANDS[path].make_context(path[-1], [*argv, *(["--db", hostile_db] if takes_db else [])]) as ctx:
+                    assert ctx.params[param.name] == word, (path, param.opts[0], typed)
+        for typed in (f"{words[0]}x", "", "\u0130"):
+            run = run_cli(_argv(path, param.opts[0], typed, fill), hostile_db if takes_db else None)
+            try:
+                assert_refused(run, 2, param.opts[0], f"{typed!r} is not one of", ", ".join(words))
+            except AssertionError as error:
+                raise AssertionError(f"cardbase {' '.join(path)} {param.opts[0]} {typed!r}: {error}"[:2000]) from None
+    assert db_dump(hostile_db) == before
+    assert not (in_tmp / "out").exists()
