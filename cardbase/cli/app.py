@@ -93,7 +93,13 @@ def strict_parameters(command: Any) -> Any:
       other, in any case and with spaces around, given to the command as the list spells them: each
       command had checked its own (``catalog export`` refused ``--format CSV``, ``catalog import``
       read it; ``--direction ASC`` was read, `` asc`` refused), naming the value but not the option.
+
+    And an option that takes one value (not a list, not a flag) may be given once: Click kept the
+    last of ``--games 2 --games 3`` (or ``--games 2 -g 3``) and dropped the first without a word.
     """
+    if getattr(command, "params", None) is not None and not getattr(command, "_strict", False):
+        command.make_parser = functools.partial(_once_each, command.make_parser)
+        command._strict = True
     for param in getattr(command, "params", ()):
         if getattr(param, "_strict", False):
             continue
@@ -108,6 +114,26 @@ def strict_parameters(command: Any) -> Any:
         for sub in commands.values():
             strict_parameters(sub)
     return command
+
+
+def _once_each(make_parser: Callable[[Any], Any], ctx: Any) -> Any:
+    """The command's option parser, refusing an option of one value seen twice on the command line."""
+    parser = make_parser(ctx)
+    parse_args = parser.parse_args
+
+    def parse_once(args: list[str]) -> Any:
+        opts, rest, order = parse_args(args)
+        seen: set[str] = set()
+        for param in order:
+            if param.param_type_name != "option" or param.is_flag or param.multiple or param.count:
+                continue
+            if param.name in seen and not ctx.resilient_parsing:
+                raise typer.BadParameter("given more than once: give it once", ctx=ctx, param=param)
+            seen.add(param.name)
+        return opts, rest, order
+
+    parser.parse_args = parse_once
+    return parser
 
 
 def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:

@@ -296,3 +296,33 @@ def test_fixed_words_read_in_any_case_and_others_are_refused_naming_the_option(
                 raise AssertionError(f"cardbase {' '.join(path)} {param.opts[0]} {typed!r}: {error}"[:2000]) from None
     assert db_dump(hostile_db) == before
     assert not (in_tmp / "out").exists()
+
+
+@pytest.mark.parametrize("path", sorted(BASE), ids=" ".join)
+def test_an_option_of_one_value_given_twice_is_refused(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """Every option of every command that takes one value (not a list, not a flag), given twice
+    (``--games 2 --games 3``, or by its long and short names): refused as it is parsed, naming the
+    option (exit 2), before any work. Click kept the last and dropped the first without a word."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    before = db_dump(hostile_db)
+    single = [
+        p
+        for p in COMMANDS[path].params
+        if p.param_type_name == "option" and not (p.is_flag or p.multiple or p.count) and p.opts[0] != "--db"
+    ]
+    for param in single:
+        argv = _argv(path, param.opts[0], "1", fill)
+        at = next(i for i, word in enumerate(argv) if word in param.opts)
+        twice = [*argv[: at + 2], param.opts[-1], argv[at + 1], *argv[at + 2 :]]
+        run = run_cli(twice, hostile_db if takes_db else None)
+        try:
+            assert_refused(run, 2, param.opts[0], "given more than once")
+        except AssertionError as error:
+            raise AssertionError(f"cardbase {' '.join(twice)}: {error}"[:2000]) from None
+    assert db_dump(hostile_db) == before
+    assert not (in_tmp / "out").exists()
