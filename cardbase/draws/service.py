@@ -81,7 +81,7 @@ def parse_need(text: str, kind: Kind) -> Need:
         if count is None:
             raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is at most {MAX_NEED_COUNT:,}")
         return Need(count, kind, m.group(2).strip())
-    if (m := re.match(r"\s*(\S+)\s", text)) and m.group(1).isdecimal():  # another script's digits (٣)
+    if (m := re.match(r"\s*(\S+)\s", text)) and m.group(1).isdecimal() and not m.group(1).isascii():  # ٣ (Arabic 3)
         raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is written in digits 0-9")
     if re.fullmatch(r"\s*\d+\s*", text):
         raise UsageError(f'--{_option(kind)} {quoted(text.strip())}: a count needs a query after it, e.g. "2 t:assist"')
