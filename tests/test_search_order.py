@@ -85,7 +85,12 @@ def test_bad_order_is_one_error(db_url: str, query: str, fragment: str) -> None:
 
 
 def test_bad_ace_option_is_one_error(db_url: str) -> None:
-    assert_refused(run_cli(["cards", "search", "suit:s", "--ace", "sideways"], db_url), 2, "high or low")
+    assert_refused(
+        run_cli(["cards", "search", "suit:s", "--ace", "sideways"], db_url),
+        2,
+        "--ace",
+        "'sideways' is not one of high, low",
+    )
 
 
 def test_search_help_names_ace_low() -> None:

@@ -81,6 +81,86 @@ def _build(name: str) -> Any:
     return group
 
 
+def strict_parameters(command: Any) -> Any:
+    """``command`` (its sub-commands too) with two kinds of parameter checked as they are parsed, by
+    one rule each, before Typer reads them (a value refused is a usage error naming the parameter,
+    exit 2; a group whose commands are built lazily gets them checked as they are built):
+
+    - one typed ``int`` reads a whole number as ASCII digits, with a ``-`` in front at most:
+      Pydantic's lax integers, which Typer parses with, read ``1_0`` as 10 and ``1.0``, `` 1`` or
+      ``+1`` as 1, which ``--rule`` and the web's forms refuse. Its range is then checked as before;
+    - one completed from a fixed list of words (``complete.choices``) takes those words and no
+      other, in any case and with spaces around, given to the command as the list spells them: each
+      command had checked its own (``catalog export`` refused ``--format CSV``, ``catalog import``
+      read it; ``--direction ASC`` was read, `` asc`` refused), naming the value but not the option.
+
+    And an option that takes one value (not a list, not a flag) may be given once: Click kept the
+    last of ``--games 2 --games 3`` (or ``--games 2 -g 3``) and dropped the first without a word.
+    """
+    if getattr(command, "params", None) is not None and not getattr(command, "_strict", False):
+        command.make_parser = functools.partial(_once_each, command.make_parser)
+        command._strict = True
+    for param in getattr(command, "params", ()):
+        if getattr(param, "_strict", False):
+            continue
+        words = getattr(getattr(param, "_custom_shell_complete", None), "values", None)
+        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int:
+            param.process_value = functools.partial(_whole_first, param.process_value, param)
+        elif words:
+            param.process_value = functools.partial(_word_first, param.process_value, param, tuple(words))
+        param._strict = True
+    commands = getattr(command, "commands", None)
+    if commands is not None and not isinstance(commands, _LazyCommands):
+        for sub in commands.values():
+            strict_parameters(sub)
+    return command
+
+
+def _once_each(make_parser: Callable[[Any], Any], ctx: Any) -> Any:
+    """The command's option parser, refusing an option of one value seen twice on the command line."""
+    parser = make_parser(ctx)
+    parse_args = parser.parse_args
+
+    def parse_once(args: list[str]) -> Any:
+        opts, rest, order = parse_args(args)
+        seen: set[str] = set()
+        for param in order:
+            if param.param_type_name != "option" or param.is_flag or param.multiple or param.count:
+                continue
+            if param.name in seen and not ctx.resilient_parsing:
+                raise typer.BadParameter("given more than once: give it once", ctx=ctx, param=param)
+            seen.add(param.name)
+        return opts, rest, order
+
+    parser.parse_args = parse_once
+    return parser
+
+
+def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:
+    """``param.process_value``, after refusing text that is not ``-`` and ASCII digits."""
+    if isinstance(value, str) and not (value.removeprefix("-").isascii() and value.removeprefix("-").isdecimal()):
+        from cardbase.errors import quoted
+
+        raise typer.BadParameter(
+            f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
+        )
+    return process_value(ctx, value)
+
+
+def _word_first(
+    process_value: Callable[[Any, Any], Any], param: Any, words: tuple[str, ...], ctx: Any, value: Any
+) -> Any:
+    """``param.process_value`` of the word in ``words`` that ``value`` is in any case, or a refusal."""
+    if isinstance(value, str):
+        word = next((w for w in words if w.casefold() == value.strip().casefold()), None)
+        if word is None:
+            from cardbase.errors import quoted
+
+            raise typer.BadParameter(f"{quoted(value)} is not one of {', '.join(words)}", ctx=ctx, param=param)
+        value = word
+    return process_value(ctx, value)
+
+
 class _LazyCommands(MutableMapping[str, Any]):
     """A group's commands, each built (its module imported, its signature read by Typer) only when
     it is run, completed, listed or walked; ``summaries`` list them without building (the root's)."""
@@ -100,7 +180,7 @@ class _LazyCommands(MutableMapping[str, Any]):
     def __setitem__(self, name: str, command: Any) -> None:
         from cardbase.cli.common import refuse_blank_paths
 
-        self._built[name] = refuse_blank_paths(command)  # every command as it is built: the one place
+        self._built[name] = refuse_blank_paths(strict_parameters(command))  # every command as built: the one place
 
     def __delitem__(self, name: str) -> None:
         del self._built[name]

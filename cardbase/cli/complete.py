@@ -58,11 +58,14 @@ def _game_of(ctx: click.Context) -> str | None:
 
 
 def choices(*values: str) -> Completer:
-    """Complete one of ``values`` (output formats and the like)."""
+    """Complete one of ``values`` (output formats and the like): the words the option takes, and
+    the only ones (``complete.values``; the CLI refuses any other as it is parsed, and reads these
+    in any case: ``cardbase.cli.app.strict_parameters``)."""
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         return _items(values, incomplete)
 
+    complete.values = values  # type: ignore[attr-defined]
     return complete
 
 

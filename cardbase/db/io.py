@@ -367,6 +367,9 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
+
+
 def _parse_int(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         if isinstance(value, bool):
@@ -382,6 +385,8 @@ def _parse_int(value: Any) -> int | None:
     if text.lower() in _UNKNOWN_MARKERS:
         return None
     try:
+        if not _PLAIN_NUMBER.fullmatch(text):  # float() and int() read 1_0 as 10 and ٣ (another script's 3) as 3
+            raise ValueError(text)
         number = float(text) if "." in text else int(text)
     except ValueError:
         raise ValueError(f"a whole number (or empty or ? for unknown), not {quoted(text)}") from None

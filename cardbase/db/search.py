@@ -337,6 +337,8 @@ def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnEleme
         value = _RANK_LETTERS[value_text.lower()]
     else:
         try:
+            if not (value_text.removeprefix("-").isascii() and value_text.removeprefix("-").isdecimal()):
+                raise ValueError(value_text)  # int() reads 1_0 as 10 and another script's digits (٣) as ours
             value = int(value_text)
         except ValueError:
             raise QueryError(

@@ -42,14 +42,14 @@ HEADERS = ("game", "name", "format", "players", "author", "description")
 
 _HEADER = re.compile(r"^(?P<key>[A-Za-z]+)\s*:\s*(?P<value>.*)$")
 _SECTION = re.compile(r"^\[(?P<name>[^\]]*)\]$")
-_PLAIN_COUNT = re.compile(r"^\d+[xX×]?$")
+_PLAIN_COUNT = re.compile(r"^[0-9]+[xX×]?$")  # ASCII digits: \d takes every script's (٣ Name: a bad count)
 _NUMBER_LIKE = re.compile(r"^[-+]?[\d.][\d.,eE+-]*[xX×]?$")
 _SET = re.compile(  # the importer's rule, and Arena's collector number after it
     rf"^(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)(?:\s+[A-Za-z0-9★*-]{{1,12}})?$"
 )
 _NEGATIVE = re.compile(r"-0*[1-9]\d*")
 """A count below zero (``-2``; not ``-0`` or ``-.``, which are not counts at all)."""
-_COUNT_AFTER = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s?(?P<count>\d{1,9})$")  # Name x1
+_COUNT_AFTER = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s?(?P<count>[0-9]{1,9})$")  # Name x1
 _SIDEBOARD_LINE = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)  # SB: 2 Name
 BLOCK_HEADERS: dict[str, str | None] = {
     "deck": None,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # A count, an optional x, space, then the query. Possessive, so each text is read one way in linear
 # time (the backtracking ``\s*(\d+)\s*[x×]?\s+(.*\S)`` took 98 s on a count followed by 2,000 spaces).
-_NEED = re.compile(r"\s*+(\d++)(?:\s*+[x×]\s++|\s++)(.*\S)\s*+", re.S)
+_NEED = re.compile(r"\s*+([0-9]++)(?:\s*+[x×]\s++|\s++)(.*\S)\s*+", re.S)
 MAX_NEED_COUNT = 10**6
 """The largest count a need is read with (a deck holds at most 10,000 cards)."""
 # Cards that are not drawn: Méa tiles are the board, Meikyu lands are the Meikyu pile, not the Kingdom pile.
@@ -81,6 +81,8 @@ def parse_need(text: str, kind: Kind) -> Need:
         if count is None:
             raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is at most {MAX_NEED_COUNT:,}")
         return Need(count, kind, m.group(2).strip())
+    if (m := re.match(r"\s*(\S+)\s", text)) and m.group(1).isdecimal() and not m.group(1).isascii():  # ٣ (Arabic 3)
+        raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is written in digits 0-9")
     if re.fullmatch(r"\s*\d+\s*", text):
         raise UsageError(f'--{_option(kind)} {quoted(text.strip())}: a count needs a query after it, e.g. "2 t:assist"')
     return Need(1, kind, text.strip())

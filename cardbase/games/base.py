@@ -128,10 +128,11 @@ def check_notation(text: str) -> str:
 
 
 def whole_number(text: str, most: int) -> int | None:
-    """``text`` read as a whole number from 0 to ``most``, if it is written in decimal digits and
-    is one; else ``None``. A text of more digits than ``most`` has is not converted at all
-    (``int()`` refuses more than 4,300 digits, and is slow work below that for a number refused anyway)."""
-    if not text.isdecimal() or len(text.lstrip("0")) > len(str(most)):
+    """``text`` read as a whole number from 0 to ``most``, if it is written in ASCII digits and
+    is one; else ``None`` (``int()`` would read the digits of every script, ``٣`` or ``３`` as 3). A
+    text of more digits than ``most`` has is not converted at all (``int()`` refuses more than 4,300
+    digits, and is slow work below that for a number refused anyway)."""
+    if not (text.isascii() and text.isdecimal()) or len(text.lstrip("0")) > len(str(most)):
         return None
     number = int(text.lstrip("0") or "0")
     return number if number <= most else None

@@ -99,7 +99,7 @@ class GameEntry:
             if key.strip() in kwargs:  # the later would silently win
                 raise UsageError(f"agent {quoted(name)}: option {quoted(key.strip())} is given twice")
             value = value.strip()
-            if value.lstrip("-").isdecimal():
+            if value.lstrip("-").isascii() and value.lstrip("-").isdecimal():
                 if len(value) > 7 or abs(int(value)) > MAX_AGENT_NUMBER:
                     raise UsageError(
                         f"agent {quoted(name)}: {quoted(key.strip())} must be at most {MAX_AGENT_NUMBER:,}"

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
-from cardbase.web.http import WriteTurn, download, etag, expected, tag
+from cardbase.web.http import JsonBody, WriteTurn, download, etag, expected, tag
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
 
@@ -39,8 +39,7 @@ FormatQuery = Annotated[
 ]
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+Strict = JsonBody
 
 
 class NewDeck(Strict):

@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Header, Query, Request, Response, UploadFile
 from fastapi import Path as PathParam
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cardbase.web.app import settings_of
-from cardbase.web.http import WriteTurn, expected
+from cardbase.web.http import JsonBody, WriteTurn, expected
 from cardbase.web.settings import ServerSettings
 
 router = APIRouter()
@@ -33,10 +33,8 @@ def card_path(
 CardPath = Annotated[str, Depends(card_path)]
 
 
-class OwnedChange(BaseModel):
+class OwnedChange(JsonBody):
     """A card by ``name`` (or alias) or ``card`` id, and copies to ``add``, ``remove`` or ``set``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(default=None, min_length=1, max_length=300)
     card: str | None = Field(default=None, min_length=1, max_length=300)
@@ -88,10 +86,8 @@ def change(settings: Settings, body: OwnedChange, turn: WriteTurn) -> dict[str, 
     return {"id": found.id, "name": found.name, "count": now}
 
 
-class CollectionList(BaseModel):
+class CollectionList(JsonBody):
     """A pasted list (``3 Crumb Goblin`` a line) for ``game``, owned as ``mode`` says."""
-
-    model_config = ConfigDict(extra="forbid")
 
     text: str = Field(
         description="One card a line: 3 Crumb Goblin, 3x Name, Name x3, Name (set); 200,000 characters at most."
@@ -132,10 +128,8 @@ MAX_VALUE = 10_000
 """Characters of one typed value (a catalog import's cell bound)."""
 
 
-class CardValues(BaseModel):
+class CardValues(JsonBody):
     """A card's fields as typed (field name or synonym → text or number; empty or ``?``: unknown)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     values: dict[str, Any] = Field(max_length=40)
     game: str | None = Field(default=None, max_length=20)
@@ -280,10 +274,8 @@ def art(
 # --- tags ----------------------------------------------------------------------------------------
 
 
-class TagChange(BaseModel):
+class TagChange(JsonBody):
     """Tags to add and to take off (each 1–40 characters; at most 100 on a card)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     add: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=1_000)
     remove: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=1_000)

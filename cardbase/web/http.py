@@ -12,6 +12,10 @@
   ``form_versions``) is made only if the thing is still at that version, checked under the row
   lock in the change's transaction; else 412 with the current version and ETag. A change without
   ``If-Match`` applies as it comes (concurrent ``+1`` adds all count).
+- **JSON bodies** (``JsonBody``, the base of every route's body model; a test walks the routes):
+  read strictly, as JSON gives them: a whole-number field takes a JSON integer, not a text
+  (Pydantic's lax mode read ``"1_0"`` as 10 and ``" 3"``, ``"+3"``, ``"3.0"`` as 3), not ``true``
+  (1) and not ``3.0``; a yes/no field takes ``true`` or ``false``, not ``"yes"`` or ``1``.
 - **Downloads**: ``download`` answers a file under any name (any script, quotes, control
   characters) with RFC 6266 ``Content-Disposition``: ``filename*=UTF-8''…`` and an ASCII fallback.
 """
@@ -25,9 +29,18 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import Depends, Request, Response
+from pydantic import BaseModel, ConfigDict
 from starlette.datastructures import FormData
 
 from cardbase.web.app import settings_of
+
+
+class JsonBody(BaseModel):
+    """The base of every JSON body the API reads: strict (no text, ``true`` or ``3.0`` for a whole
+    number) and, as ``extra="forbid"``, no field it does not know."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
 
 MAX_TAGS = 20
 """If-Match names at most this many versions (more is not a client's honest list)."""

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from cardbase import jsonout
@@ -29,7 +29,7 @@ from cardbase.games.base import GameError
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
-from cardbase.web.http import Form, WriteTurn
+from cardbase.web.http import Form, JsonBody, WriteTurn
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES
 
@@ -115,8 +115,7 @@ def api_seat(request: Request, live: LiveTable, seat: int | None) -> int | None:
 # --- the JSON API ----------------------------------------------------------------------------
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+Strict = JsonBody
 
 
 class SeatIn(Strict):

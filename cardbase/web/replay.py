@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import whole_number
 from cardbase.textfiles import decode_text
-from cardbase.web.http import WriteTurn
+from cardbase.web.http import JsonBody, WriteTurn
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
@@ -121,7 +121,7 @@ def _steps_json(text: str, seat: int | None, number: int) -> dict[str, Any]:
     return out
 
 
-class SplitAdviceRequest(BaseModel):
+class SplitAdviceRequest(JsonBody):
     """A Meio hand to split and the game it is dealt in (all public to the player who holds it)."""
 
     hand: list[str] = Field(min_length=13, max_length=13, description="The 13 cards, as 7H, AS, 10D.")

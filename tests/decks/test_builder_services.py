@@ -135,7 +135,7 @@ def test_deck_show_group_prints_the_groups_and_their_json(database: Database) ->
     groups = json.loads(data.output)["groups"][0]["groups"]
     assert sum(g["count"] for g in groups) == sum(MEA.values())
     bad = runner.invoke(cli_app, ["deck", "show", "db:mea deck", "--sort", "colour", "--db", url])
-    assert bad.exit_code == 2 and "--sort must be one of name, cost, count" in bad.output
+    assert bad.exit_code == 2 and "'--sort': 'colour' is not one of name, cost, count" in bad.output
 
 
 # --- edit as text ---------------------------------------------------------------------------------

@@ -228,4 +228,4 @@ def test_deck_decode_takes_the_web_apps_share_link_and_export_writes_each_form(d
         assert run("deck", "export", deck, "--format", form, "-o", str(path)).exit_code == 0
         assert run("deck", "validate", str(path)).exit_code == 0, form
     unknown = run("deck", "export", deck, "--format", "dek")
-    assert unknown.exit_code == 2 and "use text, json, code, arena" in unknown.output
+    assert unknown.exit_code == 2 and "'--format': 'dek' is not one of text, json, code, arena" in unknown.output

@@ -25,6 +25,7 @@ from cardbase.decks.formats import load_house_formats
 from cardbase.decks.service import catalog_index
 from cardbase.decks.text import parse_text
 from cardbase.errors import CardbaseError
+from tests.conftest import REPO
 
 EXAMPLES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 GAMES = ["mea", "meio", "meikyu"]
@@ -301,3 +302,43 @@ def test_badly_typed_format_keys_are_a_cardbase_error(spec: str) -> None:
             load_house_formats(path)
     finally:
         path.unlink()
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside ``data`` (keys of objects, indexes of lists)."""
+    inner = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else []
+    return [prefix] + [path for key, value in inner for path in _paths(value, (*prefix, key))]
+
+
+_PROFILE = json.loads((REPO / "cardbase/catalog/data/meikyu_profile_default.json").read_text(encoding="utf-8"))
+_PROFILE_PATHS = [path for path in _paths(_PROFILE) if path and path[0] != "reasoning"]
+
+
+@EXAMPLES
+@given(
+    where=st.lists(st.sampled_from(_PROFILE_PATHS), min_size=1, max_size=3),
+    values=st.lists(_JSON | st.sampled_from([[], {}, [["land"]], {"land": 1}]), min_size=3, max_size=3),
+)
+def test_any_value_anywhere_in_an_assumption_profile_gives_a_profile_or_its_problems(
+    where: list[tuple[Any, ...]], values: list[Any]
+) -> None:
+    """The shipped profile with a value replaced anywhere (a list or an object where a word goes, a
+    huge number, a text where a number goes): a profile, or ProfileProblems naming each problem
+    (a list as an extra card's type was an unhashable TypeError, an internal error at exit 70)."""
+    import copy
+
+    from cardbase.games.meikyu.pool import ProfileProblems, parse_profile
+
+    data = copy.deepcopy(_PROFILE)
+    for path, value in zip(where, values, strict=False):
+        holder = data
+        try:
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = value
+        except (KeyError, IndexError, TypeError):  # an earlier change replaced what held this path
+            continue
+    try:
+        parse_profile(data, "fuzzed.json")
+    except ProfileProblems as error:
+        assert error.problems and all(isinstance(p, str) and p for p in error.problems)

@@ -209,3 +209,120 @@ def test_every_parameter_takes_hostile_values(
             assert all(len(line) < 2_000 for line in error_lines(run)), "an error line quotes the whole value"
         except AssertionError as error:
             raise AssertionError(f"cardbase {shown}: {error}"[:3000]) from None
+
+
+NOT_WHOLE = ["1_0", "1.0", " 1", "1 ", "+1", "٣", "１", "0x1", "1e1", "1-"]
+"""Not a whole number in ASCII digits: Python's ``int()`` and Pydantic's lax integers read ``1_0`` as
+10, ``1.0``, `` 1`` and ``+1`` as 1 (``--rule`` and the web's forms already refuse them)."""
+
+
+def _whole_number_runs() -> list[tuple[tuple[str, ...], str]]:
+    return [
+        (path, param.opts[0] if param.param_type_name == "option" else param.name)
+        for path, command in sorted(COMMANDS.items())
+        for param in command.params
+        if param.type_descriptor.annotation is int
+    ]
+
+
+def test_every_whole_number_parameter_is_swept() -> None:
+    assert len(_whole_number_runs()) > 60  # the walk still finds them (Typer's type descriptor)
+
+
+@pytest.mark.parametrize("path", sorted({path for path, _ in _whole_number_runs()}), ids=" ".join)
+def test_whole_numbers_are_ascii_digits(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """Every parameter typed ``int``, of every command: a value that is not ``-`` and ASCII digits is
+    refused as it is parsed (exit 2, the parameter named, the value quoted), before any work."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    run_cli(["deck", "new", "D", "--game", "mea"], hostile_db)
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    before = db_dump(hostile_db)
+    for name in (name for where, name in _whole_number_runs() if where == path):
+        label = name if name.startswith("-") else name.upper()
+        for value in NOT_WHOLE:
+            run = run_cli(_argv(path, name, value, fill), hostile_db if takes_db else None, input="quit\n")
+            try:
+                assert_refused(run, 2, label, f"{value!r} is not a whole number")
+            except AssertionError as error:
+                raise AssertionError(f"cardbase {' '.join(path)} {name} {value!r}: {error}"[:2000]) from None
+    assert db_dump(hostile_db) == before
+    assert not (in_tmp / "out").exists()
+
+
+def _word_runs() -> list[tuple[tuple[str, ...], Any, tuple[str, ...]]]:
+    """(command, parameter, its words) for every parameter completed from a fixed list of words
+    (``complete.choices``): the words it takes."""
+    return [
+        (path, param, words)
+        for path, command in sorted(COMMANDS.items())
+        for param in command.params
+        if (words := getattr(getattr(param, "_custom_shell_complete", None), "values", None))
+    ]
+
+
+def test_every_fixed_word_parameter_is_swept() -> None:
+    assert len(_word_runs()) >= 10
+
+
+@pytest.mark.parametrize("path", sorted({path for path, _, _ in _word_runs()}), ids=" ".join)
+def test_fixed_words_read_in_any_case_and_others_are_refused_naming_the_option(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """Every option that takes one of a fixed list of words (its completion's): the word in any case
+    and with spaces around is that word, as it is parsed; any other is refused as it is parsed (exit
+    2, the option and the words named), before any work. Each command had its own check (catalog
+    export refused --format CSV, catalog import read it; --to JSON refused; --direction ' asc'
+    refused, ASC read), in messages that did not name the option."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    before = db_dump(hostile_db)
+    for _, param, words in (run for run in _word_runs() if run[0] == path):
+        for word in words:
+            for typed in (word.upper(), f" {word.title()} "):
+                argv = _argv(path, param.opts[0], typed, fill)[len(path) :]
+                with COMMANDS[path].make_context(path[-1], [*argv, *(["--db", hostile_db] if takes_db else [])]) as ctx:
+                    assert ctx.params[param.name] == word, (path, param.opts[0], typed)
+        for typed in (f"{words[0]}x", "", "\u0130"):
+            run = run_cli(_argv(path, param.opts[0], typed, fill), hostile_db if takes_db else None)
+            try:
+                assert_refused(run, 2, param.opts[0], f"{typed!r} is not one of", ", ".join(words))
+            except AssertionError as error:
+                raise AssertionError(f"cardbase {' '.join(path)} {param.opts[0]} {typed!r}: {error}"[:2000]) from None
+    assert db_dump(hostile_db) == before
+    assert not (in_tmp / "out").exists()
+
+
+@pytest.mark.parametrize("path", sorted(BASE), ids=" ".join)
+def test_an_option_of_one_value_given_twice_is_refused(
+    path: tuple[str, ...], sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """Every option of every command that takes one value (not a list, not a flag), given twice
+    (``--games 2 --games 3``, or by its long and short names): refused as it is parsed, naming the
+    option (exit 2), before any work. Click kept the last and dropped the first without a word."""
+    from tests.hostile.conftest import assert_refused, db_dump
+
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    before = db_dump(hostile_db)
+    single = [
+        p
+        for p in COMMANDS[path].params
+        if p.param_type_name == "option" and not (p.is_flag or p.multiple or p.count) and p.opts[0] != "--db"
+    ]
+    for param in single:
+        argv = _argv(path, param.opts[0], "1", fill)
+        at = next(i for i, word in enumerate(argv) if word in param.opts)
+        twice = [*argv[: at + 2], param.opts[-1], argv[at + 1], *argv[at + 2 :]]
+        run = run_cli(twice, hostile_db if takes_db else None)
+        try:
+            assert_refused(run, 2, param.opts[0], "given more than once")
+        except AssertionError as error:
+            raise AssertionError(f"cardbase {' '.join(twice)}: {error}"[:2000]) from None
+    assert db_dump(hostile_db) == before
+    assert not (in_tmp / "out").exists()

@@ -198,7 +198,7 @@ def test_cli_refuses_a_bad_list_whole(db_url: str, database: Database, tmp_path:
 @pytest.mark.parametrize(
     ("name", "fmt", "said"),
     [
-        ("ok.txt", "texty", "unknown format 'texty'; use --format csv, json, xlsx or text"),
+        ("ok.txt", "texty", "'--format' / '-f': 'texty' is not one of csv, xlsx, json, text"),
         ("folder.txt", None, "is a folder, not a collection list"),
         ("folder.csv", None, "is a folder, not a collection file"),
         ("binary.json", None, "a binary file, not a text collection file"),

@@ -344,7 +344,7 @@ def parse_profile(data: Any, origin: str) -> Profile:
             problems.append(f"{where}: needs a 'name'")
             continue
         where = f"extra_cards[{i}] ({card_name})"
-        if type_ not in PROFILE_FIELDS:
+        if not isinstance(type_, str) or type_ not in PROFILE_FIELDS:  # (a list or object: no key to look up)
             problems.append(f"{where}: 'type' must be one of {', '.join(PROFILE_FIELDS)}, not {quoted(type_)}")
             continue
         allowed = {"name", "type", "why", "land_name", *PROFILE_FIELDS[type_]}
