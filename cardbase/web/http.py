@@ -136,6 +136,56 @@ def refuse_repeats(pairs: Any, where: str) -> None:
         raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def refuse_lax_integer(value: str | None, what: str) -> None:
+    """A usage error (400) naming ``what`` when ``value`` is not a whole number in ASCII digits (a
+    ``-`` in front at most): FastAPI reads integers as Pydantic's lax mode does, ``1_0`` as 10 and
+    ``+3``, `` 3`` or ``3.0`` as 3, which the CLI and the JSON bodies refuse."""
+    if value is not None and not _WHOLE.fullmatch(value):
+        from cardbase.errors import UsageError, quoted
+
+        raise UsageError(f"{what} is a whole number in digits 0–9, not {quoted(value[:40])}")
+
+
+def _whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:
+    """``route``'s parameters typed ``int`` (or ``int | None``) in the query or the path, its
+    dependencies' included, as (``"query"`` or ``"path"``, name); kept on the route (a route is not
+    hashable)."""
+    kept: tuple[tuple[str, str], ...] | None = getattr(route, "_whole_number_params", None)
+    if kept is None:
+        kept = _find_whole_number_params(route)
+        if route is not None:
+            route._whole_number_params = kept
+    return kept
+
+
+def _find_whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:
+    import types
+    import typing
+
+    names: list[tuple[str, str]] = []
+    pending = [getattr(route, "dependant", None)]
+    while pending:
+        dependant = pending.pop()
+        if dependant is None:
+            continue
+        for place, field in [("query", f) for f in dependant.query_params] + [
+            ("path", f) for f in dependant.path_params
+        ]:
+            annotation = field.field_info.annotation
+            kinds = (
+                typing.get_args(annotation)
+                if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union
+                else (annotation,)
+            )
+            if int in kinds and bool not in kinds:
+                names.append((place, field.alias))
+        pending.extend(dependant.dependencies)
+    return tuple(names)
+
+
 def _body_reading(route: Any) -> str | None:
     """How ``route`` reads a request body: ``"form"`` (FastAPI ``Form``/``File`` fields, or the
     :data:`Form` dependency), ``"json"`` (a model or value FastAPI reads as JSON), or None (none, or
@@ -169,6 +219,9 @@ async def single_values(request: Request) -> None:
     from cardbase.textfiles import refuse_duplicate_keys
 
     refuse_repeats(request.query_params.multi_items(), "parameter")
+    for place, name in _whole_number_params(request.scope.get("route")):
+        given = request.query_params.get(name) if place == "query" else request.path_params.get(name)
+        refuse_lax_integer(given, f"the parameter {name}" if place == "query" else f"the address's {name}")
     if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return
     reading = _body_reading(request.scope.get("route"))

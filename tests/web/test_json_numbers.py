@@ -64,3 +64,33 @@ def test_a_whole_number_field_takes_a_json_integer_only(
         assert field in error_of(response), response.text
     assert (client.get(f"/api/decks/{deck}").json(), client.get("/api/collection").json()) == before
     assert client.post(url, json={**body, field: 3 if field != "seat" else 1}).status_code in (200, 201)
+
+
+def _int_params(route: Any) -> list[tuple[str, str]]:
+    from cardbase.web.http import _whole_number_params
+
+    return list(_whole_number_params(route))
+
+
+def test_every_whole_number_in_the_address_is_strict(client: TestClient) -> None:
+    """Every route's integer query and path parameters (pages and API alike) read ASCII digits only:
+    FastAPI's lax integers took ``limit=1_0`` for 10 and ``+3``, `` 3``, ``3.0`` for 3."""
+    import re
+
+    checked = 0
+    for route in api_routes(client.app):
+        params = _int_params(route)
+        method = sorted(route.methods)[0]
+        for place, name in params:
+            for lax in ("1_0", "+3", " 3", "3.0", "٣"):
+                path = route.path_format
+                for other in re.findall(r"{([^}]+)}", path):
+                    value = lax if (place, other) == ("path", name) else ("1" if ("path", other) in params else "x")
+                    path = path.replace("{" + other + "}", value.replace(" ", "%20"))
+                query = {name: lax} if place == "query" else {}
+                response = client.request(method, path, params=query)
+                assert response.status_code == 400, (method, path, query, response.status_code, response.text[:200])
+                said = error_of(response) if path.startswith("/api/") else response.text  # a page says it in HTML
+                assert name in said and "whole number" in said, (path, said[:300])
+                checked += 1
+    assert checked >= 5 * 10  # the API's limits, offsets, deck ids, counts … (a route list that shrank fails)
