@@ -140,13 +140,14 @@ _WHOLE = re.compile(r"-?[0-9]+")
 
 
 def refuse_lax_integer(value: str | None, what: str) -> None:
-    """A usage error (400) naming ``what`` when ``value`` is not a whole number in ASCII digits (a
-    ``-`` in front at most): FastAPI reads integers as Pydantic's lax mode does, ``1_0`` as 10 and
-    ``+3``, `` 3`` or ``3.0`` as 3, which the CLI and the JSON bodies refuse."""
+    """A usage error (400) starting with ``what`` (the parameter's name, as FastAPI's own messages
+    do) when ``value`` is not a whole number in ASCII digits (a ``-`` in front at most): FastAPI reads
+    integers as Pydantic's lax mode does, ``1_0`` as 10 and ``+3``, `` 3`` or ``3.0`` as 3, which the
+    CLI and the JSON bodies refuse."""
     if value is not None and not _WHOLE.fullmatch(value):
         from cardbase.errors import UsageError, quoted
 
-        raise UsageError(f"{what} is a whole number in digits 0–9, not {quoted(value[:40])}")
+        raise UsageError(f"{what}: give a whole number in digits 0–9, not {quoted(value[:40])}")
 
 
 def _whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:
@@ -221,7 +222,7 @@ async def single_values(request: Request) -> None:
     refuse_repeats(request.query_params.multi_items(), "parameter")
     for place, name in _whole_number_params(request.scope.get("route")):
         given = request.query_params.get(name) if place == "query" else request.path_params.get(name)
-        refuse_lax_integer(given, f"the parameter {name}" if place == "query" else f"the address's {name}")
+        refuse_lax_integer(given, name)
     if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return
     reading = _body_reading(request.scope.get("route"))
