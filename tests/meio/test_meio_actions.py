@@ -78,3 +78,22 @@ def test_split_actions_is_a_lazy_sequence_of_every_split():
     assert Split(hand, 0) not in splits
     with pytest.raises(IndexError):
         splits[1716]
+
+
+@pytest.mark.parametrize(
+    "mask", [-1, -(1 << 60), 1 << 52, (1 << 52) | 1, 1 << 4000], ids=["-1", "-2**60", "2**52", "2**52+1", "2**4000"]
+)
+def test_a_split_or_deal_whose_masks_are_no_set_of_cards_is_refused_not_a_crash_or_a_hang(mask: int) -> None:
+    """A mask with a bit past the 52 cards named a card past the deck (IndexError); a negative one has
+    bits without end (its cards were listed forever). Both are no Meio action."""
+    from cardbase.games.base import IllegalAction
+
+    state = MeioRules(players=2).new_initial_state(0)
+    with pytest.raises(IllegalAction, match="mask of the 52 cards"):
+        state.apply(Deal((mask, 0)))
+    state = MeioRules(players=2).new_initial_state(0)
+    state.apply(state.sample_chance())
+    for split in (Split(mask, 0), Split(0, mask)):
+        with pytest.raises(IllegalAction, match="mask of the 52 cards") as refused:
+            state.apply(split)
+        assert refused.value.rule == "not-an-action"

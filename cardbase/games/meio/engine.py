@@ -101,6 +101,26 @@ The lists are the engine's own, not copies: changed by the next action; never mo
 Cards are indices and sets of cards masks (:mod:`cardbase.games.meio.masks`)."""
 
 
+_ALL_CARDS = (1 << 52) - 1
+
+
+def _check_masks(action: Split | Deal, p: int) -> None:
+    """A split's or a deal's hands are masks of the 52 cards' bits: a negative number or a bit past
+    the 52nd is no set of cards (its names would be looked up past the deck, and a negative mask's
+    bits never end), refused as no Meio action before anything reads them."""
+    masks = (action.keep, action.aside) if isinstance(action, Split) else action.hands
+    for mask in masks if isinstance(masks, tuple) else ():
+        if type(mask) is not int or mask & ~_ALL_CARDS:
+            kind = "split" if isinstance(action, Split) else "deal"
+            raise IllegalAction(
+                f"a {kind}'s cards are a mask of the 52 cards' bits (0 to 2**52 - 1); this one holds other bits",
+                "not-an-action",
+                p,
+            )
+    if not isinstance(masks, tuple):
+        raise IllegalAction("a deal's hands are a tuple of masks", "not-an-action", p)
+
+
 class MeioState(State):
     """A Meio game in progress. See :class:`cardbase.games.base.State` for the protocol."""
 
@@ -433,6 +453,8 @@ class MeioState(State):
             raise IllegalAction("the game is over", "game-over")
         if not isinstance(action, Play | Split | Deal):
             raise IllegalAction(f"{quoted(action)} is not a Meio action", "not-an-action", p)
+        if not isinstance(action, Play):
+            _check_masks(action, p)
         if p == CHANCE:
             if not isinstance(action, Deal):
                 raise IllegalAction(
