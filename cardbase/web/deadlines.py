@@ -107,7 +107,8 @@ class DeadlineProtocol(HttpToolsProtocol):
         self._deadline = None
         if not self._reading_body or self.transport.is_closing():
             return
-        if self.flow.read_paused:  # the app has not read what came: the wait is the app's, not the client's
+        waiting_for_app = self.flow.read_paused or (self.cycle is not None and self.cycle.waiting_for_100_continue)
+        if waiting_for_app:  # the app has not read what came, or not asked for the body yet (100 Continue)
             self._arm(self.body_idle_seconds, self._body_stalled)
             return
         self.transport.close()  # the app's next receive says the client left

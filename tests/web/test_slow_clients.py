@@ -184,3 +184,55 @@ def test_a_client_that_stops_reading_is_cut_off(monkeypatch: pytest.MonkeyPatch)
         server.should_exit = True
         thread.join(PATIENCE)
         listening.close()
+
+
+def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Expect: 100-continue`` (curl sends it for bodies over 1 MB): the client sends its body only once
+    the app asks for it, so the time before that is the app's, not a stalled body."""
+    import asyncio
+    import threading
+
+    import uvicorn
+    from starlette.types import Receive, Scope, Send
+
+    from cardbase.web.serverlog import uvicorn_config
+
+    monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", SHORT)
+
+    async def slow_reader(scope: Scope, receive: Receive, send: Send) -> None:
+        await asyncio.sleep(SHORT * 3)  # busy (a write turn, say) before it reads the body
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        said = str(len(body)).encode()
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(len(said)).encode())]}
+        )
+        await send({"type": "http.response.body", "body": said})
+
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    config = uvicorn_config(slow_reader)
+    config.lifespan = "off"
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as client:
+            client.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            assert client.recv(65536).startswith(b"HTTP/1.1 100 ")
+            client.sendall(b"hello")
+            client.shutdown(socket.SHUT_WR)
+            answer = _read_to_end(client)
+        assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n5"), answer
+    finally:
+        server.should_exit = True
+        thread.join(PATIENCE)
+        listening.close()
