@@ -94,6 +94,10 @@ def strict_parameters(command: Any) -> Any:
       command had checked its own (``catalog export`` refused ``--format CSV``, ``catalog import``
       read it; ``--direction ASC`` was read, `` asc`` refused), naming the value but not the option.
 
+    - one typed ``Path`` (or a list of them) refuses a blank value, ``''`` or spaces only (a
+      script's ``-o "$OUT"`` with OUT unset): Typer makes ``''`` ``Path('.')``, the working folder,
+      before any callback could tell it from ``.``; a name of spaces only is legal but never meant.
+
     And an option that takes one value (not a list, not a flag) may be given once: Click kept the
     last of ``--games 2 --games 3`` (or ``--games 2 -g 3``) and dropped the first without a word.
     """
@@ -104,10 +108,13 @@ def strict_parameters(command: Any) -> Any:
         if getattr(param, "_strict", False):
             continue
         words = getattr(getattr(param, "_custom_shell_complete", None), "values", None)
-        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int:
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if annotation is int:
             param.process_value = functools.partial(_whole_first, param.process_value, param)
         elif words:
             param.process_value = functools.partial(_word_first, param.process_value, param, tuple(words))
+        elif _is_path(annotation):
+            param.process_value = functools.partial(_path_first, param.process_value, param)
         param._strict = True
     commands = getattr(command, "commands", None)
     if commands is not None and not isinstance(commands, _LazyCommands):
@@ -138,12 +145,31 @@ def _once_each(make_parser: Callable[[Any], Any], ctx: Any) -> Any:
 
 def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:
     """``param.process_value``, after refusing text that is not ``-`` and ASCII digits."""
-    if isinstance(value, str) and not (value.removeprefix("-").isascii() and value.removeprefix("-").isdecimal()):
+    from cardbase.games.base import is_whole_number
+
+    if isinstance(value, str) and not is_whole_number(value):
         from cardbase.errors import quoted
 
         raise typer.BadParameter(
             f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
         )
+    return process_value(ctx, value)
+
+
+def _is_path(annotation: Any) -> bool:
+    """Whether a parameter typed ``annotation`` takes paths (``Path``, or a list or tuple of them)."""
+    from pathlib import PurePath
+    from typing import get_args, get_origin
+
+    kinds = get_args(annotation) if get_origin(annotation) in (list, tuple) else (annotation,)
+    return any(isinstance(k, type) and issubclass(k, PurePath) for k in kinds)
+
+
+def _path_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:
+    """``param.process_value``, after refusing a blank path as given (``''`` or spaces only)."""
+    for item in value if isinstance(value, list | tuple) else [value]:
+        if isinstance(item, str) and not item.strip():
+            raise typer.BadParameter(f"{item!r} is blank: give a path", ctx=ctx, param=param)
     return process_value(ctx, value)
 
 
@@ -178,9 +204,7 @@ class _LazyCommands(MutableMapping[str, Any]):
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
-        from cardbase.cli.common import refuse_blank_paths
-
-        self._built[name] = refuse_blank_paths(strict_parameters(command))  # every command as built: the one place
+        self._built[name] = strict_parameters(command)  # every command as it is built: the one place
 
     def __delitem__(self, name: str) -> None:
         del self._built[name]

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperArgument, TyperOption
 
 from cardbase import jsonout
 from cardbase.cli import complete
@@ -59,50 +58,6 @@ def art_folder(value: Any) -> Any:
 
 
 art_folder.checks_path = checked_path  # type: ignore[attr-defined]  # (not __wrapped__: Typer reads the signature through it)
-
-
-def _refuse_blank_path(ctx: Any, param: Any, value: Any) -> None:
-    """A blank path, as given (``''`` or only spaces: a script's ``-o "$OUT"`` with OUT unset), is a
-    usage error naming the parameter. Typer would make ``''`` ``Path('.')``, the working folder,
-    before any callback could tell it from ``.``; a name of spaces only is legal but never meant."""
-    for item in value if isinstance(value, list | tuple) else [value]:
-        if isinstance(item, str) and not item.strip():
-            raise typer.BadParameter(f"{item!r} is blank: give a path", ctx=ctx, param=param)
-
-
-class _PathOption(TyperOption):
-    def process_value(self, ctx: Any, value: Any) -> Any:
-        _refuse_blank_path(ctx, self, value)
-        return super().process_value(ctx, value)
-
-
-class _PathArgument(TyperArgument):
-    def process_value(self, ctx: Any, value: Any) -> Any:
-        _refuse_blank_path(ctx, self, value)
-        return super().process_value(ctx, value)
-
-
-_PATH_PARAMETERS: dict[type, type] = {TyperOption: _PathOption, TyperArgument: _PathArgument}
-
-
-def refuse_blank_paths(command: Any) -> Any:
-    """``command`` with every path parameter (typed ``Path`` or a list or tuple of them) refusing a
-    blank value as it is parsed (:func:`_refuse_blank_path`), before Typer converts it; the groups
-    it holds already built alike (a lazy group's commands get it as each is built). Applied where
-    ``cli.app`` builds each command, so that no command, present or future, is left out."""
-    from pathlib import PurePath
-    from typing import get_args, get_origin
-
-    for param in command.params:
-        annotation = param.type_descriptor.annotation if hasattr(param, "type_descriptor") else None
-        types = get_args(annotation) if get_origin(annotation) in (list, tuple) else (annotation,)
-        if type(param) in _PATH_PARAMETERS and any(isinstance(t, type) and issubclass(t, PurePath) for t in types):
-            param.__class__ = _PATH_PARAMETERS[type(param)]
-    commands = getattr(command, "commands", None)
-    if type(commands) is dict:
-        for sub in commands.values():
-            refuse_blank_paths(sub)
-    return command
 
 
 class Number:

@@ -127,6 +127,14 @@ def check_notation(text: str) -> str:
     return text
 
 
+def is_whole_number(text: str) -> bool:
+    """Whether ``text`` is written as a whole number: ASCII digits, with a ``-`` in front at most (the
+    one spelling the command line, the web's addresses and :func:`whole_number` read: never ``1_0``,
+    ``+1``, `` 1``, ``1.0`` or ``٣``, which ``int()`` and Pydantic's lax mode would)."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdecimal()
+
+
 def whole_number(text: str, most: int) -> int | None:
     """``text`` read as a whole number from 0 to ``most``, if it is written in ASCII digits and
     is one; else ``None`` (``int()`` would read the digits of every script, ``٣`` or ``３`` as 3). A

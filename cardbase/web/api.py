@@ -39,24 +39,21 @@ FormatQuery = Annotated[
 ]
 
 
-Strict = JsonBody
-
-
-class NewDeck(Strict):
+class NewDeck(JsonBody):
     game: str = Field(max_length=20)
     name: str = Field(min_length=1, max_length=200)
     format: str | None = Field(default=None, max_length=MAX_FORMAT_NAME)
     players: int | None = Field(default=None, ge=2, le=4)
 
 
-class DeckChange(Strict):
+class DeckChange(JsonBody):
     """A deck's new ``name`` and/or ``format`` (``null``: the game's default for the deck); absent fields stay."""
 
     name: str | None = Field(default=None, min_length=1, max_length=200)
     format: str | None = Field(default=None, max_length=MAX_FORMAT_NAME)
 
 
-class CardChange(Strict):
+class CardChange(JsonBody):
     """A card by ``name`` (or alias, any case) or by ``card`` id, copies and a section."""
 
     name: str | None = Field(default=None, min_length=1, max_length=300)
@@ -65,7 +62,7 @@ class CardChange(Strict):
     section: str | None = Field(default=None, max_length=40)
 
 
-class DeckImport(Strict):
+class DeckImport(JsonBody):
     """A deck as ``text`` (a deck list or deck JSON) or as a share ``code``."""
 
     text: str | None = Field(default=None, max_length=DECK_TEXT_BYTES)

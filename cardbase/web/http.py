@@ -136,15 +136,14 @@ def refuse_repeats(pairs: Any, where: str) -> None:
         raise UsageError(f"the {where} {quoted(name)} is given more than once; it takes one value")
 
 
-_WHOLE = re.compile(r"-?[0-9]+")
-
-
 def refuse_lax_integer(value: str | None, what: str) -> None:
     """A usage error (400) starting with ``what`` (the parameter's name, as FastAPI's own messages
     do) when ``value`` is not a whole number in ASCII digits (a ``-`` in front at most): FastAPI reads
     integers as Pydantic's lax mode does, ``1_0`` as 10 and ``+3``, `` 3`` or ``3.0`` as 3, which the
     CLI and the JSON bodies refuse."""
-    if value is not None and not _WHOLE.fullmatch(value):
+    from cardbase.games.base import is_whole_number
+
+    if value is not None and not is_whole_number(value):
         from cardbase.errors import UsageError, quoted
 
         raise UsageError(f"{what}: give a whole number in digits 0–9, not {quoted(value[:40])}")
