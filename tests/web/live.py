@@ -14,20 +14,17 @@ from cardbase.web.settings import ServerSettings
 
 
 @contextmanager
-def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
-    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL and
-    the app (whose ``state`` a test may look into)."""
+def serving(app: Any, sock: socket.socket) -> Iterator[None]:
+    """Serve the ASGI ``app`` on the listening ``sock`` with ``cardbase serve``'s uvicorn settings (its
+    HTTP protocol and deadlines included) in a thread of this process, until the block ends."""
     import uvicorn
 
-    from cardbase.web.app import create_app
     from cardbase.web.serverlog import uvicorn_config
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    settings = dataclasses.replace(settings, host="127.0.0.1", port=port)
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn_config(app, graceful_seconds=2))  # as cardbase serve
+    config = uvicorn_config(app, graceful_seconds=2)
+    if not hasattr(app, "router"):
+        config.lifespan = "off"  # a bare ASGI function of a test: no lifespan events
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -36,11 +33,30 @@ def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield settings.base_url, app
+        yield
     finally:
         server.should_exit = True
         thread.join(30)
-        sock.close()
+
+
+def free_socket() -> socket.socket:
+    """A socket bound to a free loopback port (``getsockname()[1]``), for :func:`serving`."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+@contextmanager
+def live_app(settings: ServerSettings) -> Iterator[tuple[str, Any]]:
+    """Serve ``settings``'s app on a free loopback port until the block ends; yields its base URL and
+    the app (whose ``state`` a test may look into)."""
+    from cardbase.web.app import create_app
+
+    with free_socket() as sock:
+        settings = dataclasses.replace(settings, host="127.0.0.1", port=sock.getsockname()[1])
+        app = create_app(settings)
+        with serving(app, sock):  # as cardbase serve
+            yield settings.base_url, app
 
 
 @contextmanager

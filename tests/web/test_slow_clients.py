@@ -4,6 +4,7 @@ none of it is a crash. The deadlines are shortened here; the real ones are tens 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import time
@@ -12,11 +13,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.types import Receive, Scope, Send
 
 from cardbase.db.engine import Database
 from cardbase.web.deadlines import DeadlineProtocol, raise_open_file_limit
 from cardbase.web.settings import ServerSettings
-from tests.web.live import live_server
+from tests.web.live import free_socket, live_server, serving
 
 SHORT = 0.6
 PATIENCE = 30.0  # how long a test waits for the server to act (a bound on a hang, not a timing)
@@ -128,21 +130,11 @@ def test_serve_raises_its_open_file_limit() -> None:
 def test_a_client_that_stops_reading_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
     """An answer larger than every buffer on the way, to a client that reads none of it: the server
     drops the connection once writing has stalled for the deadline (its task would wait forever)."""
-    import threading
-
-    import uvicorn
-    from starlette.types import Receive, Scope, Send
-
-    from cardbase.web.serverlog import uvicorn_config
-
     monkeypatch.setattr(DeadlineProtocol, "write_stall_seconds", SHORT)
     size = 64 << 20
     finished: list[bool] = []
 
     async def big(scope: Scope, receive: Receive, send: Send) -> None:
-        assert scope["type"] in ("http", "lifespan")
-        if scope["type"] == "lifespan":
-            return
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(size).encode())]})
         chunk = b"x" * (1 << 20)
         try:
@@ -152,24 +144,14 @@ def test_a_client_that_stops_reading_is_cut_off(monkeypatch: pytest.MonkeyPatch)
         finally:
             finished.append(True)
 
-    listening = socket.socket()
-    listening.bind(("127.0.0.1", 0))
-    port = listening.getsockname()[1]
-    config = uvicorn_config(big)
-    config.lifespan = "off"
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + PATIENCE
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+    with free_socket() as listening, serving(big, listening):
         reader = socket.socket()
         reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         reader.settimeout(PATIENCE)
-        reader.connect(("127.0.0.1", port))
+        reader.connect(listening.getsockname())
         with reader:
             reader.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            deadline = time.monotonic() + PATIENCE
             while not finished and time.monotonic() < deadline:  # the app's task ends: the server gave up
                 time.sleep(0.05)
             assert finished, "the server still waits on a client that reads nothing"
@@ -180,23 +162,11 @@ def test_a_client_that_stops_reading_is_cut_off(monkeypatch: pytest.MonkeyPatch)
             except ConnectionResetError:
                 pass
             assert got < size
-    finally:
-        server.should_exit = True
-        thread.join(PATIENCE)
-        listening.close()
 
 
 def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     """``Expect: 100-continue`` (curl sends it for bodies over 1 MB): the client sends its body only once
     the app asks for it, so the time before that is the app's, not a stalled body."""
-    import asyncio
-    import threading
-
-    import uvicorn
-    from starlette.types import Receive, Scope, Send
-
-    from cardbase.web.serverlog import uvicorn_config
-
     monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", SHORT)
 
     async def slow_reader(scope: Scope, receive: Receive, send: Send) -> None:
@@ -213,26 +183,11 @@ def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(mo
         )
         await send({"type": "http.response.body", "body": said})
 
-    listening = socket.socket()
-    listening.bind(("127.0.0.1", 0))
-    port = listening.getsockname()[1]
-    config = uvicorn_config(slow_reader)
-    config.lifespan = "off"
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + PATIENCE
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as client:
+    with free_socket() as listening, serving(slow_reader, listening):
+        with socket.create_connection(listening.getsockname(), timeout=PATIENCE) as client:
             client.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
             assert client.recv(65536).startswith(b"HTTP/1.1 100 ")
             client.sendall(b"hello")
             client.shutdown(socket.SHUT_WR)
             answer = _read_to_end(client)
         assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n5"), answer
-    finally:
-        server.should_exit = True
-        thread.join(PATIENCE)
-        listening.close()
