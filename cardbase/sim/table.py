@@ -446,15 +446,21 @@ class Table:
             return UndoRefused(f"cannot undo {self.actions[-1]}: it showed you hidden cards (a draw)", "undo-revealed")
         return None
 
+    def undo_refusal(self, seat: int) -> UsageError | None:
+        """Why ``seat`` may not take back the last action now (the error :meth:`undo` raises), or
+        ``None`` if it may: the one rule of undo, which the views' ``undo`` (the button) reads too."""
+        with self.lock:
+            if not 0 <= seat < self.rules.players or not self.seats[seat].human:
+                return NotYourTurn(f"{seat_name(seat)} is not a person's seat: nothing to undo")
+            if self.state.is_terminal:
+                return UndoRefused("cannot undo: the game is over", "undo-over")
+            return self.undo_blocker(seat)
+
     def undo(self, seat: int, version: int | None = None) -> Any:
-        """Take back ``seat``'s last action (see :meth:`undo_blocker`); returns it."""
+        """Take back ``seat``'s last action (see :meth:`undo_refusal`); returns it."""
         with self.lock:
             self._check_version(version)
-            if not 0 <= seat < self.rules.players or not self.seats[seat].human:
-                raise NotYourTurn(f"{seat_name(seat)} is not a person's seat: nothing to undo")
-            if self.state.is_terminal:
-                raise UndoRefused("cannot undo: the game is over", "undo-over")
-            refusal = self.undo_blocker(seat)
+            refusal = self.undo_refusal(seat)
             if refusal is not None:
                 raise refusal
             taken = self.actions[-1]
@@ -463,9 +469,9 @@ class Table:
             return taken
 
     def can_undo(self, seat: int) -> bool:
-        """Whether the last action is ``seat``'s own (undo is offered; it may still be refused)."""
+        """Whether :meth:`undo` would take back ``seat``'s last action now (the same rule, not a guess)."""
         with self.lock:
-            return bool(self.movers) and self.movers[-1] == seat and not self.state.is_terminal
+            return self.undo_refusal(seat) is None
 
     # -- agents --------------------------------------------------------------------------
 

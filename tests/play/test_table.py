@@ -195,6 +195,38 @@ def test_undo_is_refused_after_a_deal_a_die_roll_or_another_seat() -> None:
         raise AssertionError("no quest in 200 actions")
 
 
+@pytest.mark.parametrize("game", ["mea", "meio", "meikyu"])
+def test_a_seat_is_offered_undo_exactly_when_the_table_would_take_it_back(game: str) -> None:
+    """The view's ``undo`` (the page's button) is the table's own rule: offered after a seat's own
+    move, never after a draw it made, a deal, a die roll or another seat's move, nor at the end."""
+    rules: Any = {
+        "mea": mea_rules(),
+        "meio": MeioRules(players=2),
+        "meikyu": MeikyuRules(default_pool(), players=2),
+    }[game]
+    table = Table(rules, 3, [HUMAN, HUMAN])
+    rng = random.Random(5)
+    offered = {True: 0, False: 0}
+    for _ in range(80):
+        texts = [text for _, text in table.texts()]
+        for seat in (0, 1):
+            shown = table.view(seat)["undo"]
+            copy = Table.restore(rules, 3, [HUMAN, HUMAN], texts, version=table.version)
+            try:
+                copy.undo(seat, copy.version)
+                taken = True
+            except UndoRefused:
+                taken = False
+            assert shown == taken, (seat, texts[-3:])
+            offered[shown] += 1
+        if table.over:
+            break
+        seat = table.state.current_player
+        legal = table.view(seat)["legal"]
+        table.act(seat, rng.randrange(len(legal)), table.version)
+    assert offered[True] and offered[False], offered
+
+
 def test_a_seat_log_is_built_from_its_own_observations() -> None:
     table = Table(MeioRules(players=3), 9, [HUMAN, HUMAN, HUMAN])
     play_out(table, 9)
