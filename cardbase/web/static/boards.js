@@ -81,8 +81,15 @@
     }
     board.classList.toggle("picking-on", sel.length > 0);
     if (!bar) return;
-    bar.hidden = !sel.length;
-    if (!sel.length) return;
+    if (!sel.length) {
+      // the bar keeps its place in the page (picking moves nothing) and says what to do first
+      const cards = acts.some((a) => a.src && a.src.some((k) => k.startsWith("card:")));
+      const mons = acts.some((a) => a.src && a.src.some((k) => k.startsWith("mon:")));
+      const what = [mons && "monster", cards && "card in your hand"].filter(Boolean).join(" or ");
+      $(".picking-text", bar).textContent = what ? `Pick a lit ${what}; where it can go lights up.` : "Click a lit place.";
+      $(".picking-acts", bar).replaceChildren();
+      return;
+    }
     const targets = acts.some((a) => a.src && a.dst && sameSet(a.src, sel));
     const more = $$(".addable", board).length > 0;
     const names = sel.map(describeKey).join(" + ");
@@ -413,6 +420,8 @@
     const discarder = $(".discarder", board);
     if (discarder) setupDiscarder(board, discarder);
     else sessionStorage.removeItem(queueKey(board));
+    const bar = $(".picking", board);
+    if (bar) bar.hidden = !st.acts.length || Boolean(comp); // nothing to pick now (the opening draw): no bar
     if (st.acts.length && !comp) {
       refreshPicking(board);
       board.addEventListener("click", (event) => {

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, LiveServer
+from tests.web.browser.conftest import PHONE, ContextMaker, LiveServer
 from tests.web.browser.test_play_boards import create, hall, open_link, table_version, wait_table
 from tests.web.play_helpers import mea_decks
 
@@ -28,3 +28,91 @@ def test_undo_is_not_offered_after_a_draw_the_table_would_not_take_back(
         refusal = hall(live_server).get(made["id"]).table.undo_refusal(0)
     assert refusal is not None  # the table refuses it ...
     expect(page.locator("#undo")).to_have_count(0)  # ... so the page does not offer it
+
+
+def mea_main_turn(live: LiveServer) -> tuple[str, list[dict[str, Any]]]:
+    """A Méa game (P1 a person, a heuristic agent on P2) at P1's main phase with a card to put on a
+    tile: P1's link and P1's legal actions (as the board has them)."""
+    from tests.web.browser.screens import kinds, seat_at
+    from cardbase.sim.boards import legal_view
+
+    body = {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": mea_decks(), "seed": 3}
+    path, state = seat_at(live, body, lambda s: s.turn >= 3 and "summon" in kinds(s))
+    return path, legal_view(state, state.legal_actions())
+
+
+BAR_COVERS = """bar => {
+  const box = bar.getBoundingClientRect();
+  const needed = '.hand-row .face, [data-key], .plain-acts button, .mea-player, .board-prompt, #actions, #log';
+  const hits = [];
+  for (const el of document.querySelectorAll(needed)) {
+    if (bar.contains(el) || el.contains(bar)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const w = Math.min(r.right, box.right) - Math.max(r.left, box.left);
+    const h = Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top);
+    if (w > 1 && h > 1) hits.push((el.dataset.key || el.className || el.id) + ' at ' + Math.round(scrollY));
+  }
+  return hits;
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE], ids=["laptop", "phone"])
+def test_the_picking_bar_covers_nothing_a_player_needs(
+    new_context: ContextMaker, live_server: LiveServer, size: dict[str, int]
+) -> None:
+    path, legal = mea_main_turn(live_server)
+    phone = size == PHONE
+    page = new_context(viewport=size, **({"has_touch": True, "is_mobile": True} if phone else {})).new_page()
+    page.goto(path)
+    page.wait_for_url(lambda url: "key=" not in url)
+    summon = next(e for e in legal if e["kind"] == "summon")
+    card = page.locator(f'#table .hand-row [data-key="{summon["src"][0]}"]').first
+    # the hand at the bottom of the window, where a bar along the window's bottom edge would be
+    page.locator("#table .hand-row").evaluate("row => row.scrollIntoView({block: 'end'})")
+    before = card.bounding_box()
+    card.click()
+    bar = page.locator("#table .picking")
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("Picked")
+    after = card.bounding_box()
+    assert before and after and abs(before["y"] - after["y"]) <= 1, (before, after)  # the card stays where it was
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, tall, size["height"] // 3):  # wherever the page is scrolled
+        page.evaluate(f"window.scrollTo(0, {y})")
+        assert bar.evaluate(BAR_COVERS) == []
+    target = page.locator(f'#table [data-key="{summon["dst"]}"]').first
+    target.scroll_into_view_if_needed()
+    version = table_version(page)
+    target.click(position={"x": 6, "y": 6})
+    wait_table(page, version + 1)  # the pick still ends in its action
+
+
+SEATS_LEFT_OF_SUMMARY = """info => {
+  const summary = info.querySelector('summary');
+  const text = Array.from(summary.childNodes).find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const start = range.getBoundingClientRect().left;  // where the summary's words begin, right of its triangle
+  return Array.from(info.querySelectorAll('#seats li'))
+    .filter((li) => li.getBoundingClientRect().left < start - 0.5)
+    .map((li) => li.textContent.trim().slice(0, 30) + ' at ' + Math.round(li.getBoundingClientRect().left) + ' < ' + Math.round(start));
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 700, "height": 800}, PHONE], ids=str)
+def test_the_seat_to_move_is_marked_clear_of_the_players_summary_triangle(
+    new_context: ContextMaker, live_server: LiveServer, size: dict[str, int]
+) -> None:
+    made = create(live_server, {"game": "meio", "players": 3, "seats": [{"agent": "human"}, {"agent": "heuristic"}, {"agent": "random"}]})
+    page = new_context(viewport=size).new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    info = page.locator("#table-info")
+    if info.get_attribute("open") is None:
+        page.locator("#table-info > summary").click()
+    mover = page.locator("#seats li.to-move")
+    expect(mover).to_have_count(1)
+    expect(mover).to_contain_text("to move")  # said in words, not by a triangle like the summary's own
+    glyph = mover.evaluate("li => getComputedStyle(li, '::before').content")
+    assert "▶" not in glyph, glyph
+    assert info.evaluate(SEATS_LEFT_OF_SUMMARY) == []
