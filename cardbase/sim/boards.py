@@ -66,6 +66,8 @@ def all_seeing_view(state: State) -> BoardView:
         own = build(state.observation(seat))
         entry.update({k: own["players"][seat][k] for k in ("hand", *PRIVATE[game]) if k in own["players"][seat]})
     view["hidden"] = reveal(state)
+    if "notes" in view:
+        view["notes"] = state.rules.report_notes()  # every deck's (Méa's)
     return view
 
 
@@ -237,7 +239,8 @@ def _mea_view(obs: Any) -> BoardView:
         "choice": pub["choice"],
         "queue": pub["queue"],
         "outcome": outcome.to_dict() if outcome else None,
-        "notes": obs.rules.report_notes(),
+        # a seat's view names the bare-stats cards of its own deck only (a spectator's: none)
+        "notes": obs.rules.report_notes(bare_of=[] if me is None else [me]),
     }
 
 

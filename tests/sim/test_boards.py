@@ -413,3 +413,33 @@ def test_a_replay_is_bounded_and_refuses_a_step_or_seat_it_does_not_have(sim_rec
     monkeypatch.setattr(replay_views, "MAX_REPLAY_ACTIONS", 10)
     with pytest.raises(UsageError, match="more than 10 actions, the bound of a replay"):
         replay_views.replay_log(record)
+
+
+def test_a_mea_seat_view_names_the_bare_stats_cards_of_its_own_deck_only() -> None:
+    """Which cards play as bare stats tells what is in a deck: a seat's view (and a spectator's) never
+    names the other deck's; the all-seeing view (a finished game's replay) names both."""
+    from dataclasses import replace
+
+    from cardbase.games.mea.rules import MeaDeck, MeaRules
+    from tests.mea.conftest import DEMO
+
+    cards = sorted(DEMO.values(), key=lambda c: c.name)
+    mine = replace(cards[0], name="Mine Unwritten", abilities=None)
+    theirs = replace(cards[1], name="Theirs Unwritten", abilities=None)
+    rules = MeaRules(
+        decks=(
+            MeaDeck("A", ((mine, 1), *((c, 1) for c in cards[2::2]))),
+            MeaDeck("B", ((theirs, 1), *((c, 1) for c in cards[3::2]))),
+        )
+    )
+    state = rules.new_initial_state(1)
+    state.resolve_chance()
+    notes = {seat: " ".join(board_view("mea", state.observation(seat))["notes"]) for seat in (0, 1)}
+    assert "Mine Unwritten" in notes[0] and "Theirs Unwritten" not in notes[0]
+    assert "Theirs Unwritten" in notes[1] and "Mine Unwritten" not in notes[1]
+    from cardbase.games.base import SPECTATOR
+
+    watcher = " ".join(board_view("mea", state.observation(SPECTATOR))["notes"])
+    assert "Unwritten" not in watcher and "demo cards" in watcher
+    everything = " ".join(all_seeing_view(state)["notes"])
+    assert "Mine Unwritten" in everything and "Theirs Unwritten" in everything

@@ -5,7 +5,7 @@ canonical spelling of an action typed by a player."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -515,15 +515,17 @@ class MeaRules(Rules):
         """Cards in either deck that play as their bare stats (abilities not expressed)."""
         return tuple(dict.fromkeys(n for d in self.decks for n in d.unexpressed))
 
-    def report_notes(self) -> list[str]:
-        """What every report using these decks must say: demo cards, bare-stats cards."""
+    def report_notes(self, bare_of: Sequence[int] | None = None) -> list[str]:
+        """What every report using these decks must say: demo cards, bare-stats cards (``bare_of``: of
+        these seats' decks only, what a seat may know of the decks; None: of both)."""
         notes = []
         labels = [d.name or f"{seat_name(k)}'s deck" for k, d in enumerate(self.decks)]
         demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
         if demo:
             shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
             notes.append(f"demo cards: {shown} (cardbase's demo set, not published Méa cards)")
-        bare = self.unexpressed_cards()
+        decks = self.decks if bare_of is None else [self.decks[k] for k in bare_of]
+        bare = tuple(dict.fromkeys(n for d in decks for n in d.unexpressed))
         if bare:
             notes.append(f"played as bare stats (abilities not expressed as data): {', '.join(bare)}")
         return notes

@@ -116,3 +116,16 @@ def test_the_seat_to_move_is_marked_clear_of_the_players_summary_triangle(
     glyph = mover.evaluate("li => getComputedStyle(li, '::before').content")
     assert "▶" not in glyph, glyph
     assert info.evaluate(SEATS_LEFT_OF_SUMMARY) == []
+
+
+def test_the_mea_demo_set_note_is_shown_once_and_labelled(new_context: ContextMaker, live_server: LiveServer) -> None:
+    made = create(live_server, {"game": "mea", "seats": [{"agent": "human"}] * 2, "decks": mea_decks(), "seed": 5})
+    seat = new_context().new_page()
+    open_link(seat, made["seats"][0]["url"], live_server.url)
+    watch = new_context().new_page()
+    watch.goto(f"/play/{made['id']}")
+    expect(watch.locator("section.game-board")).to_be_visible()
+    for page in (seat, watch):
+        notes = page.locator("#table").get_by_text("cardbase's demo set")
+        expect(notes).to_have_count(1)
+        expect(notes.locator(".badge.demo")).to_have_count(1)  # labelled as the cards are
