@@ -66,8 +66,8 @@ def all_seeing_view(state: State) -> BoardView:
         own = build(state.observation(seat))
         entry.update({k: own["players"][seat][k] for k in ("hand", *PRIVATE[game]) if k in own["players"][seat]})
     view["hidden"] = reveal(state)
-    if "notes" in view:
-        view["notes"] = state.rules.report_notes()  # every deck's (Méa's)
+    if game == "mea":
+        view["notes"] = [n for n in [state.rules.bare_note()] if n]  # every deck's
     return view
 
 
@@ -239,8 +239,9 @@ def _mea_view(obs: Any) -> BoardView:
         "choice": pub["choice"],
         "queue": pub["queue"],
         "outcome": outcome.to_dict() if outcome else None,
+        "demo_note": obs.rules.demo_note(),
         # a seat's view names the bare-stats cards of its own deck only (a spectator's: none)
-        "notes": obs.rules.report_notes(bare_of=[] if me is None else [me]),
+        "notes": [n for n in [obs.rules.bare_note([] if me is None else [me])] if n],
     }
 
 

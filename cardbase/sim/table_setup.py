@@ -173,7 +173,7 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
         decks = options.pop("decks")
         rules: Rules = make_rules(decks, options)
         # The notes every seat reads name no card; a seat's own deck's bare-stats cards are its own.
-        labels["notes"] += rules.report_notes(bare_of=[])  # type: ignore[attr-defined]
+        labels["demo"] = rules.demo_note()  # type: ignore[attr-defined]
         labels["bare"] = [list(d.unexpressed) for d in decks]
     elif choice.game == "meikyu":
         from cardbase.sim.meikyu import catalog_cards, resolve

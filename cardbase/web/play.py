@@ -226,7 +226,7 @@ def public_labels(live: LiveTable, seat: int | None) -> dict[str, Any]:
     """What a seat reads beside the game: deck names, notes, the rules in words, the profile;
     the bare-stats cards of its own Méa deck only (all of them once the game is over)."""
     labels = live.table.labels
-    out: dict[str, Any] = {k: labels[k] for k in ("decks", "notes", "rules", "profile") if k in labels}
+    out: dict[str, Any] = {k: labels[k] for k in ("decks", "notes", "demo", "rules", "profile") if k in labels}
     if "assumed" in labels:
         from cardbase.games.meikyu.pool import assumed_census
 

@@ -439,7 +439,7 @@ def test_a_mea_seat_view_names_the_bare_stats_cards_of_its_own_deck_only() -> No
     assert "Theirs Unwritten" in notes[1] and "Mine Unwritten" not in notes[1]
     from cardbase.games.base import SPECTATOR
 
-    watcher = " ".join(board_view("mea", state.observation(SPECTATOR))["notes"])
-    assert "Unwritten" not in watcher and "demo cards" in watcher
+    watcher = board_view("mea", state.observation(SPECTATOR))
+    assert "Unwritten" not in " ".join(watcher["notes"]) and "demo cards" in watcher["demo_note"]
     everything = " ".join(all_seeing_view(state)["notes"])
     assert "Mine Unwritten" in everything and "Theirs Unwritten" in everything

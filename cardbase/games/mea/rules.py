@@ -515,20 +515,25 @@ class MeaRules(Rules):
         """Cards in either deck that play as their bare stats (abilities not expressed)."""
         return tuple(dict.fromkeys(n for d in self.decks for n in d.unexpressed))
 
-    def report_notes(self, bare_of: Sequence[int] | None = None) -> list[str]:
-        """What every report using these decks must say: demo cards, bare-stats cards (``bare_of``: of
-        these seats' decks only, what a seat may know of the decks; None: of both)."""
-        notes = []
+    def demo_note(self) -> str | None:
+        """How many of each deck's cards are cardbase's demo cards (None: no deck has one)."""
         labels = [d.name or f"{seat_name(k)}'s deck" for k, d in enumerate(self.decks)]
         demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
-        if demo:
-            shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
-            notes.append(f"demo cards: {shown} (cardbase's demo set, not published Méa cards)")
+        if not demo:
+            return None
+        shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
+        return f"demo cards: {shown} (cardbase's demo set, not published Méa cards)"
+
+    def bare_note(self, bare_of: Sequence[int] | None = None) -> str | None:
+        """The cards that play as bare stats (``bare_of``: of these seats' decks only, what a seat may
+        know of the decks; None: of both), or None."""
         decks = self.decks if bare_of is None else [self.decks[k] for k in bare_of]
         bare = tuple(dict.fromkeys(n for d in decks for n in d.unexpressed))
-        if bare:
-            notes.append(f"played as bare stats (abilities not expressed as data): {', '.join(bare)}")
-        return notes
+        return f"played as bare stats (abilities not expressed as data): {', '.join(bare)}" if bare else None
+
+    def report_notes(self, bare_of: Sequence[int] | None = None) -> list[str]:
+        """What every report using these decks must say: demo cards, bare-stats cards (see :meth:`bare_note`)."""
+        return [note for note in (self.demo_note(), self.bare_note(bare_of)) if note]
 
 
 def _build_tables(rules: MeaRules) -> MeaTables:

@@ -129,3 +129,18 @@ def test_the_mea_demo_set_note_is_shown_once_and_labelled(new_context: ContextMa
         notes = page.locator("#table").get_by_text("cardbase's demo set")
         expect(notes).to_have_count(1)
         expect(notes.locator(".badge.demo")).to_have_count(1)  # labelled as the cards are
+
+
+def test_pages_with_demo_cards_say_what_they_are_once(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """A card's page, a Méa table and the catalog say once (their own note, labelled) that demo cards
+    are cardbase's, not published ones: not again in the provenance or the page's footer."""
+    made = create(live_server, {"game": "mea", "seats": [{"agent": "human"}] * 2, "decks": mea_decks(), "seed": 6})
+    page = new_context().new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    said = "document.body.innerText.match(/not (a )?published/gi)?.length ?? 0"
+    assert page.evaluate(said) == 1
+    for path in ("/cards/mea/demo/crumb-goblin", "/catalog"):
+        page.goto(path)
+        assert page.evaluate(said) == 1, path
+    page.goto("/cards?q=game:mea")  # a list with demo badges and no note of its own: the footer says it
+    assert page.evaluate(said) == 1
