@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.db.search import Reader
     from cardbase.decks.files import CodeContents
 
@@ -177,3 +178,21 @@ def index_of(entries: dict[str, IndexEntry]) -> CatalogIndex:
 def load_cards(session: Reader, ids: Collection[str]) -> dict[str, IndexEntry]:
     """The cards ``ids`` (those the catalog has) as index entries, by id: ``load_index`` of ``ids``."""
     return load_index(session, ids=ids).entries
+
+
+def catalog_supply(database: Database, game: str) -> dict[str, tuple[int, int | None]]:
+    """The catalog's cards of ``game`` by type: (distinct cards, their copies in all; None when a card's
+    count is unknown) -- whether a deck short of a type can be filled from the catalog at all."""
+    from sqlalchemy import func
+    from sqlalchemy import select as sa_select
+
+    from cardbase.db.models import Card
+
+    table = Card.__table__  # type: ignore[attr-defined]
+    with database.read() as conn:
+        rows = conn.execute(
+            sa_select(table.c.type, func.count(), func.sum(table.c.copies), func.count(table.c.copies))
+            .where(table.c.game == game)
+            .group_by(table.c.type)
+        ).all()
+    return {str(t): (int(n), int(total or 0) if known == n else None) for t, n, total, known in rows}

@@ -174,7 +174,13 @@ def record_edit_version(
     pruned = 0
     if number - limit >= 1:
         pruned = conn.execute(_PRUNE, {"deck": row.id, "number": number - limit}).rowcount
-    listed = Version(number, values["at"], values["origin"], change, _size(values["content"]))
+    entry: Entry | None = None
+    if latest == number - 1:
+        now = next((c for c in deck.cards if (c.card_id, c.section) == (before.card_id, before.section)), None)
+        delta = (now.count if now else 0) - before.count
+        if delta:
+            entry = (before.card_id, before.section, now.name if now else before.name, delta)
+    listed = Version(number, values["at"], values["origin"], change, _size(values["content"]), entry)
     return Recorded(listed, latest == number - 1, int(pruned), limit)
 
 
@@ -235,18 +241,108 @@ def delete_history(session: Session, deck_id: int) -> None:
     session.execute(delete(DeckVersionRow).where(col(DeckVersionRow.deck_id) == deck_id))
 
 
+Entry = tuple[str, str | None, str, int]
+"""The one entry a version changed and by how much: (card id, section, card name, copies added; negative:
+taken out)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Version:
-    """One version of a deck, without its content."""
+    """One version of a deck, without its content. ``entry``: the one entry it changed from the version
+    before (its count only), when that is all it changed and the version before is kept."""
 
     number: int
     at: str
     origin: str
     change: str
     cards: int
+    entry: Entry | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"number": self.number, "at": self.at, "origin": self.origin, "change": self.change, "cards": self.cards}
+
+
+BURST_SECONDS = 120
+"""Changes to one card at most this far apart (each from the one before) are one editing burst."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """A line of a deck's history as it is shown: one version, or the versions ``first`` to ``number`` in a
+    row that each changed only the same card's count, from the same place, in one editing burst (five quick
+    adds of a card: one line, ``+5 Crumb Goblin``). Its version is its newest: viewing or restoring the line
+    is that version, and restoring the line below it takes the whole burst back (Moxfield's history)."""
+
+    number: int
+    first: int
+    at: str
+    origin: str
+    change: str
+    cards: int
+
+    @property
+    def merged(self) -> int:
+        """How many versions the line stands for."""
+        return self.number - self.first + 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "first": self.first,
+            "at": self.at,
+            "origin": self.origin,
+            "change": self.change,
+            "cards": self.cards,
+        }
+
+
+def _seconds_apart(newer: str, older: str) -> float:
+    try:
+        return (datetime.fromisoformat(newer) - datetime.fromisoformat(older)).total_seconds()
+    except ValueError:  # a time not written by this module (an imported history): never one burst
+        return float("inf")
+
+
+def _entry_change(entry: Entry, net: int) -> str:
+    _card_id, section, name, _n = entry
+    where = f" [{section}]" if section else ""
+    if not net:
+        return f"±0 {name}{where} (added and taken out again)"
+    return f"{'+' if net > 0 else '−'}{abs(net)} {name}{where}"
+
+
+def history_lines(versions: list[Version]) -> list[HistoryLine]:
+    """``versions`` (newest first, as :func:`deck_history` lists them) as the lines a history shows: the
+    versions of one editing burst on one card merged (see :class:`HistoryLine`)."""
+    lines: list[HistoryLine] = []
+    run: list[Version] = []  # the burst being gathered, newest first
+
+    def close() -> None:
+        if not run:
+            return
+        newest, oldest = run[0], run[-1]
+        change = newest.change
+        if len(run) > 1 and newest.entry is not None:
+            change = _entry_change(newest.entry, sum(v.entry[3] for v in run if v.entry is not None))
+        lines.append(HistoryLine(newest.number, oldest.number, newest.at, newest.origin, change, newest.cards))
+        run.clear()
+
+    for v in versions:
+        if run:
+            last = run[-1]
+            same = (
+                v.entry is not None
+                and last.entry is not None
+                and v.entry[:2] == last.entry[:2]
+                and v.number == last.number - 1
+                and v.origin == last.origin
+                and 0 <= _seconds_apart(last.at, v.at) <= BURST_SECONDS
+            )
+            if not same:
+                close()
+        run.append(v)
+    close()
+    return lines
 
 
 MAX_LISTED = 1_000
@@ -283,10 +379,48 @@ def deck_history(
             .where(table.c.deck_id == deck_id)
             .order_by(table.c.number.desc())
             .offset(offset)
-            .limit(limit)
+            .limit(limit + 1)  # the version before the oldest listed: what that one changed
         ).all()
-        out = [Version(n, at, origin, change, _size(content)) for n, at, origin, change, content in rows]
+        shapes = [_shape(content) for *_, content in rows]
+        out = []
+        for k, (n, at, origin, change, _content) in enumerate(rows[:limit]):
+            before = shapes[k + 1] if k + 1 < len(rows) and rows[k + 1][0] == n - 1 else None
+            entry = _one_entry(before, shapes[k]) if before is not None else None
+            out.append(Version(n, at, origin, change, shapes[k][2], entry))
         return deck_id, out, total
+
+
+_Shape = tuple[dict[tuple[str, str | None], tuple[int, str, tuple[str, ...]]], str, int]
+"""A version's deck JSON read for its listing: its entries ((card id, section) → count, name, tags), all
+else it holds (as text), its size."""
+
+
+def _shape(content: str) -> _Shape:
+    try:
+        data = json.loads(content)
+        entries = {
+            (str(c["id"]), c.get("section")): (int(c["count"]), str(c["name"]), tuple(c.get("tags") or ()))
+            for c in data.get("cards", [])
+        }
+        rest = json.dumps({k: v for k, v in data.items() if k != "cards"}, sort_keys=True)
+        return entries, rest, sum(count for count, _, _ in entries.values())
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}, content, _size(content)
+
+
+def _one_entry(before: _Shape, after: _Shape) -> Entry | None:
+    """The one entry whose count alone changed from ``before`` to ``after`` (None: not so)."""
+    if before[1] != after[1]:
+        return None
+    changed = [key for key in before[0].keys() | after[0].keys() if before[0].get(key) != after[0].get(key)]
+    if len(changed) != 1:
+        return None
+    key = changed[0]
+    old, new = before[0].get(key), after[0].get(key)
+    if old is not None and new is not None and old[2] != new[2]:  # its tags changed
+        return None
+    name = (new or old or (0, "", ()))[1]
+    return (key[0], key[1], name, (new[0] if new else 0) - (old[0] if old else 0))
 
 
 def _size(content: str) -> int:

@@ -45,7 +45,17 @@ def resolve_text(
 ) -> ResolvedDeck:
     """``text`` resolved against ``index``, or against the cards it names, read by name from the
     database (a deck's size, not the catalog's); a name the catalog lacks needs every name for its
-    "did you mean", so such a deck is resolved again against the whole catalog."""
+    "did you mean", so such a deck is resolved again against the whole catalog. The deck's checks may
+    ask what the catalog holds of its game (``ResolvedDeck.supply``)."""
+    from cardbase.decks.catalog import catalog_supply
+
+    resolved = _resolve_text(database, text, game, index)
+    if resolved.game:
+        resolved.supply = lambda: catalog_supply(database, resolved.game)
+    return resolved
+
+
+def _resolve_text(database: Database, text: DeckText, game: str | None, index: CatalogIndex | None) -> ResolvedDeck:
     if index is not None:
         return resolve(text, index, game)
     from cardbase.names import fold

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,10 @@ class ResolvedDeck:
     problems: list[Problem] = field(default_factory=list)
     history: list[dict[str, Any]] | None = None
     """The versions a deck JSON carried (``deck export --history``)."""
+    supply: Callable[[], Mapping[str, tuple[int, int | None]]] | None = None
+    """What the catalog holds of the deck's game by card type, asked only when the deck is short of a
+    type: (distinct cards, their copies in all; None when a count is unknown) (``decks.catalog.catalog_supply``).
+    None: not known (a deck resolved without the database)."""
 
     @property
     def game(self) -> str:
@@ -262,7 +267,9 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                         "composition",
                         f"{counted(have, type_ + ' card')}; {fmt.name} needs {want}",
                         None,
-                        f"{'add' if have < want else 'remove'} {abs(want - have)}",
+                        f"add {want - have}{_short_of(resolved, fmt, type_, want)}"
+                        if have < want
+                        else f"remove {have - want}",
                     )
                 )
         for type_, have in by_type.items():
@@ -312,6 +319,21 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
             )
         )
     return problems
+
+
+def _short_of(resolved: ResolvedDeck, fmt: Format, type_: str, want: int) -> str:
+    """What to say after "add N" when the catalog cannot give ``want`` cards of ``type_`` (the rulebook
+    names 16 of Meikyu's 32 lands and no character counts): what it has, and where the rest come from."""
+    if resolved.supply is None:
+        return ""
+    distinct, copies = resolved.supply().get(type_, (0, 0))
+    if distinct >= want or (copies is not None and copies >= want):
+        return ""
+    held = f"{copies} in all" if copies is not None else "their copies unknown"
+    return (
+        f": the catalog has only {counted(distinct, type_ + ' card')} ({held}) of the {want} {fmt.name} needs; "
+        f"the rest are not in it. If you own the cards, add them with `cardbase catalog import FILE --game {fmt.game}`"
+    )
 
 
 @dataclass

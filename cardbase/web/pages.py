@@ -108,6 +108,23 @@ def score(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.2f}".rstrip("0")
 
 
+def commands(text: str) -> Markup:
+    """A hint's text with its `quoted commands` as code (the CLI prints them as they are)."""
+    import re
+
+    parts = re.split(r"`([^`]+)`", str(text))
+    return Markup("").join(escape(part) if k % 2 == 0 else Markup("<code>%s</code>") % part for k, part in enumerate(parts))
+
+
+def history_lines(versions: list[Any]) -> list[Any]:
+    """A deck's versions as its history shows them (``decks.history.history_lines``: a burst on one card, one line)."""
+    from cardbase.decks.history import history_lines as lines
+
+    return lines(list(versions))
+
+
+TEMPLATES.env.filters["commands"] = commands
+TEMPLATES.env.filters["history_lines"] = history_lines
 TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.filters["score"] = score
 TEMPLATES.env.filters["counted"] = counted

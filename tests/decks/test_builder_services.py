@@ -291,3 +291,37 @@ def test_draws_sample_of_a_meio_deal_prints_and_writes_its_split() -> None:
         cli_app, ["draws", "examples/decks/meio-3-players.txt", "--sample", "1", "--cards", "5", "--json"]
     )
     assert "split" not in json.loads(fewer.output)["hands"][0]  # 5 cards seen is not a deal to split
+
+
+def test_quick_changes_to_one_card_are_one_history_line_and_each_listing_path_agrees(database: Database) -> None:
+    """Moxfield's history: consecutive changes to the same card in one burst are one line ("+5 X"); a
+    change to another card, a tag or a pause ends it. The builder's panel (the recorded row put before
+    the listing it had) and a fresh listing give the same lines."""
+    from cardbase.decks.history import deck_history, history_lines, listed_after
+    from cardbase.decks.store import edit_entry, tag_entries
+
+    deck_id = new_deck(database, "Burst", "mea")
+    with database.session() as s:
+        goblin, bat = find_card(s, "Crumb Goblin", "mea"), find_card(s, "Dizzy Bat", "mea")
+    _, versions, kept = deck_history(database, deck_id)
+    for card, edit in [(goblin, "add")] * 5 + [(bat, "add"), (goblin, "add"), (goblin, "remove")]:
+        done = edit_entry(database, deck_id, card, edit, 1)
+        assert done.recorded is not None
+        after = listed_after(versions, kept, done.recorded, 10)
+        assert after is not None
+        versions, kept = after
+        assert history_lines(versions) == history_lines(deck_history(database, deck_id)[1])
+    shown = [(line.change, line.first, line.number) for line in history_lines(versions)]
+    assert shown == [
+        ("±0 Crumb Goblin (added and taken out again)", 8, 9),
+        ("+1 Dizzy Bat", 7, 7),
+        ("+5 Crumb Goblin", 2, 6),
+        ("made", 1, 1),
+    ]
+    tag_entries(database, deck_id, goblin, ["combo"], [])  # not a count: a line of its own
+    add_card(database, deck_id, goblin)
+    lines = history_lines(deck_history(database, deck_id)[1])
+    assert [line.change for line in lines[:3]] == ["+1 Crumb Goblin", "tags of Crumb Goblin: combo", "±0 Crumb Goblin (added and taken out again)"]
+    # a listing page that ends inside a burst: its oldest row still knows what it changed
+    _, page, _ = deck_history(database, deck_id, limit=3, offset=6)
+    assert [v.number for v in page] == [5, 4, 3] and all(v.entry is not None for v in page)

@@ -90,6 +90,26 @@ def test_unknown_stats_are_a_warning_not_an_error(database) -> None:
     assert "cardbase catalog edit" in report.problems[0].hint and "cardbase catalog import" in report.problems[0].hint
 
 
+def test_a_meikyu_shortfall_the_catalog_cannot_fill_says_what_is_missing(database, tmp_path: Path) -> None:
+    """The rulebook names 16 of the 32 lands: "add 16" cannot be done from the catalog, so the problem
+    says what is missing and where the cards come from (the README's `cardbase catalog import`)."""
+    text = (EXAMPLES / "meikyu-rulebook-cards.txt").read_text(encoding="utf-8")
+    lands = next(p for p in validate_text(database, text).problems if "land cards" in p.message)
+    assert "16 land cards; standard needs 32" in lands.message
+    assert "the catalog has only 16 land cards" in lands.hint and "cardbase catalog import" in lands.hint
+    gotcha = text.replace("4 Gotcha!", "3 Gotcha!")  # the catalog has all 4: a plain "add 1"
+    aggression = next(p for p in validate_text(database, gotcha).problems if "aggression" in p.message)
+    assert aggression.hint == "add 1"
+    csv = tmp_path / "lands.csv"  # an owner's own 16 lands: then the catalog can fill it
+    rows = ["name,type,level,points,developed_points"] + [f"House Land {i},land,{4 + i % 6},1,2" for i in range(16)]
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    from cardbase.db.io import import_catalog
+
+    import_catalog(database, csv, "meikyu")
+    lands = next(p for p in validate_text(database, text).problems if "land cards" in p.message)
+    assert lands.hint == "add 16"
+
+
 def test_meikyu_full_set_composition(database, tmp_path: Path) -> None:
     # The rulebook names 16 of 32 lands: import 16 more (a user's own values) and make a full set.
     csv = tmp_path / "lands.csv"
