@@ -66,8 +66,9 @@ def all_seeing_view(state: State) -> BoardView:
         own = build(state.observation(seat))
         entry.update({k: own["players"][seat][k] for k in ("hand", *PRIVATE[game]) if k in own["players"][seat]})
     view["hidden"] = reveal(state)
-    if game == "mea":
-        view["notes"] = [n for n in [state.rules.bare_note()] if n]  # every deck's
+    bare_note = getattr(state.rules, "bare_note", None)  # Méa's: the bare-stats cards of every deck
+    if bare_note is not None:
+        view["notes"] = [n for n in [bare_note()] if n]
     return view
 
 

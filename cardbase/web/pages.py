@@ -113,7 +113,9 @@ def commands(text: str) -> Markup:
     import re
 
     parts = re.split(r"`([^`]+)`", str(text))
-    return Markup("").join(escape(part) if k % 2 == 0 else Markup("<code>%s</code>") % part for k, part in enumerate(parts))
+    return Markup("").join(
+        escape(part) if k % 2 == 0 else Markup("<code>%s</code>") % part for k, part in enumerate(parts)
+    )
 
 
 def history_lines(versions: list[Any]) -> list[Any]:

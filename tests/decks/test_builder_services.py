@@ -321,7 +321,11 @@ def test_quick_changes_to_one_card_are_one_history_line_and_each_listing_path_ag
     tag_entries(database, deck_id, goblin, ["combo"], [])  # not a count: a line of its own
     add_card(database, deck_id, goblin)
     lines = history_lines(deck_history(database, deck_id)[1])
-    assert [line.change for line in lines[:3]] == ["+1 Crumb Goblin", "tags of Crumb Goblin: combo", "±0 Crumb Goblin (added and taken out again)"]
+    assert [line.change for line in lines[:3]] == [
+        "+1 Crumb Goblin",
+        "tags of Crumb Goblin: combo",
+        "±0 Crumb Goblin (added and taken out again)",
+    ]
     # a listing page that ends inside a burst: its oldest row still knows what it changed
     _, page, _ = deck_history(database, deck_id, limit=3, offset=6)
     assert [v.number for v in page] == [5, 4, 3] and all(v.entry is not None for v in page)
