@@ -272,6 +272,20 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                         else f"remove {have - want}",
                     )
                 )
+        short = [
+            t for t, want in fmt.composition.items() if by_type.get(t, 0) < want and _short_of(resolved, fmt, t, want)
+        ]
+        if short:
+            problems.append(
+                Problem(
+                    "catalog-short",
+                    f"the catalog cannot fill a {fmt.name} deck: it lacks {', '.join(short)} cards "
+                    "(the rulebook does not give them all)",
+                    None,
+                    f"if you own the cards, add them with `cardbase catalog import FILE --game {fmt.game}`",
+                    "warning",
+                )
+            )
         for type_, have in by_type.items():
             if type_ not in fmt.composition:
                 problems.append(Problem("composition", f"{counted(have, type_ + ' card')}; {fmt.name} has none", None))
@@ -329,11 +343,8 @@ def _short_of(resolved: ResolvedDeck, fmt: Format, type_: str, want: int) -> str
     distinct, copies = resolved.supply().get(type_, (0, 0))
     if distinct >= want or (copies is not None and copies >= want):
         return ""
-    held = f"{copies} in all" if copies is not None else "their copies unknown"
-    return (
-        f": the catalog has only {counted(distinct, type_ + ' card')} ({held}) of the {want} {fmt.name} needs; "
-        f"the rest are not in it. If you own the cards, add them with `cardbase catalog import FILE --game {fmt.game}`"
-    )
+    held = f"{copies} in all" if copies is not None else "copies unknown"
+    return f", but the catalog has only {counted(distinct, type_ + ' card')} ({held})"
 
 
 @dataclass

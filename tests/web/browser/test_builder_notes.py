@@ -24,7 +24,9 @@ def test_a_meikyu_deck_short_of_lands_the_catalog_lacks_says_what_is_missing(
     lands = page.locator("#validation li.problem", has_text="16 land cards")
     expect(lands).to_contain_text("standard needs 32")
     expect(lands).to_contain_text("the catalog has only 16 land cards")  # not a bare "add 16"
-    expect(lands.locator("code")).to_have_text("cardbase catalog import FILE --game meikyu")
+    short = page.locator('#validation li.problem[data-code="catalog-short"]')
+    expect(short).to_have_count(1)
+    expect(short.locator("code")).to_have_text("cardbase catalog import FILE --game meikyu")
 
 
 def test_quick_adds_of_one_card_are_one_history_line_and_restore_goes_by_the_lines(
