@@ -280,7 +280,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                 Problem(
                     "catalog-short",
                     f"the catalog cannot fill a {fmt.name} deck: it lacks {', '.join(short)} cards "
-                    "(the rulebook does not give them all)",
+                    "(cards the catalog's sources do not name or count)",
                     None,
                     f"if you own the cards, add them with `cardbase catalog import FILE --game {fmt.game}`",
                     "warning",
