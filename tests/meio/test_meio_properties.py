@@ -291,8 +291,9 @@ def split_positions(draw):
         if outside:
             keep = keep & ~(1 << held[0]) | 1 << draw(st.sampled_from(outside))
     elif kind == "random":
-        keep = sum(1 << c for c in draw(st.lists(st.sampled_from(deck), max_size=9)))
-        aside = sum(1 << c for c in draw(st.lists(st.sampled_from(deck), max_size=8)))
+        # sets, not lists: a card drawn twice summed to the next bit (2**51 twice is 2**52, no card)
+        keep = sum(1 << c for c in draw(st.sets(st.sampled_from(deck), max_size=9)))
+        aside = sum(1 << c for c in draw(st.sets(st.sampled_from(deck), max_size=8)))
     return state, hands, Split(keep, aside)
 
 
