@@ -43,6 +43,7 @@ from cardbase.games.base import (
     TERMINAL,
     IllegalAction,
     InvalidAction,
+    InvalidPosition,
     Outcome,
     State,
     check_notation,
@@ -2272,9 +2273,31 @@ class MeikyuState(State):
         card is in the Kingdom pile (or, when ``pile`` gives the pile, in the discard pile under
         ``discards``); every other land in the Meikyu pile (or, with ``meikyu_pile``, among the
         discarded rooms). For scenarios and for games typed up from a real table.
+
+        A position no game by the rules reaches is refused (:class:`InvalidPosition`, naming the
+        rule; docs/rules/meikyu.md, "Reading and setting up a position"): a seat or a count that is
+        none, an OPEN card in a hand, a kingdom over its land limit, fewer than four rooms while the
+        Meikyu pile has cards, more than four under ``map_room="discarded"``, and a game already over
+        (a kingdom at the goal, no room left) unless the turn's draw can have just done it.
         """
         t = rules.tables
         n = rules.players
+        if type(turn) is not int or not 0 <= turn < n:
+            raise InvalidPosition(f"turn is a seat from 0 to {n - 1} in a {n}-player game, not {turn!r}", "seat")
+        for what, given in (("hands", hands), ("lands", lands), ("refugees", refugees)):
+            if len(given) > n:
+                raise InvalidPosition(f"{what} gives {len(given)} seats; a {n}-player game has {n}", "seat")
+        for seat, hand in enumerate(hands):
+            for name, count in hand.items():
+                if type(count) is not int or count < 0:
+                    raise InvalidPosition(
+                        f"P{seat + 1} holds {count!r} copies of {name}: a count is a whole number, 0 or more", "count"
+                    )
+        for seat, count in enumerate(refugees):
+            if type(count) is not int or count < 0:
+                raise InvalidPosition(
+                    f"P{seat + 1} has placed {count!r} Refugees: a count is a whole number, 0 or more", "count"
+                )
         state = cls(rules, seed, _blank=True)
         kleft = list(t.kingdom_cards)
         lleft = list(t.land_cards)
@@ -2330,8 +2353,68 @@ class MeikyuState(State):
             state._stack = [F_ENDTURN, F_MAIN]
         else:
             raise ValueError(f"step is 'draw' or 'action', not {quoted(step)}")
+        state._check_position(step)
         state._run()
         return state
+
+    def _check_position(self, step: str) -> None:
+        """Refuse a position set up by :meth:`position` that no game played by the rules reaches
+        at the start of a turn (``step="draw"``) or just after its draw (``"action"``)."""
+        t = self._t
+        rules = self.rules
+        n = self._n
+        for p in range(n):
+            opens = [t.knames[k] for k in t.opens if self._hands[p][k]]
+            if opens:
+                raise InvalidPosition(
+                    f"P{p + 1} holds {', '.join(opens)}: an OPEN card is played at once, never held"
+                    ' ("You must play these immediately upon drawing them")',
+                    "open-held",
+                )
+        for p in range(n):
+            held = lands_held(rules, self._lands[p], self._refugees[p])
+            limit = rules.capacity(bool(self._eff[p] & B_FARM))
+            if held > limit:
+                what = "lands and Refugees" if rules.refugees_are_lands and self._refugees[p] else "lands"
+                raise InvalidPosition(
+                    f"P{p + 1}'s kingdom holds {held} {what}, more than its limit of {limit}"
+                    ' ("The maximum number of owned lands a kingdom can have is five"; a sixth means discarding one)',
+                    "land-limit",
+                )
+        rooms = len(self._rooms)
+        if rooms < ROOMS and self._mpile:
+            raise InvalidPosition(
+                f"{rooms} face-up room{'s' if rooms != 1 else ''} while the Meikyu pile holds {len(self._mpile)}:"
+                ' step 4 lays rooms out "until there are four Meikyu cards", and a Dungeon Storm draws four',
+                "rooms",
+            )
+        if rooms > ROOMS and rules.map_room == "discarded":
+            raise InvalidPosition(
+                f"{rooms} face-up rooms: under map_room=discarded a Map's fifth room leaves at the end of its turn,"
+                " so a turn starts with four at most",
+                "rooms",
+            )
+        discarded = {t.keff[k] for k in self._kdisc}
+        drawn_now = step == "action"  # what the turn's draw (step 1) can have done
+        if not self._rooms and not self._mpile and not (drawn_now and X_STORM in discarded):
+            raise InvalidPosition(
+                "no room is face up and the Meikyu pile is empty: the game ended after the turn that left no room"
+                ' ("B. There are no more Meikyu dungeon rooms left to conquer")',
+                "game-over",
+            )
+        goal = rules.goal
+        for p in range(n):
+            if self._pts[p] < goal:
+                continue
+            by_refugee = drawn_now and p == self._turn and self._refugees[p] and self._pts[p] - 1 < goal
+            if by_refugee or (drawn_now and X_TSUNAMI in discarded):
+                continue
+            raise InvalidPosition(
+                f"P{p + 1}'s kingdom is worth {self._pts[p]} points, at or over the goal of {goal}: the game ended"
+                ' after the turn that took it there ("A. The sum of all of one kingdom\'s lands equals ten or more")'
+                + ("" if drawn_now else "; step='action' if this turn's draw did it"),
+                "game-over",
+            )
 
     # -- reconstruction (for search agents that sample hidden cards) --
 
