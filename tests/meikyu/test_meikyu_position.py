@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cardbase.games.base import InvalidPosition
+from cardbase.games.meikyu.engine import MeikyuState
 from tests.meikyu.helpers import ROOMS4, position
 
 FIVE = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
@@ -130,3 +131,48 @@ def test_the_game_ends_after_a_turn_begun_at_the_goal_by_the_turns_draw() -> Non
     while not state.is_terminal:
         state.apply(state.sample_chance())
     assert state.outcome().winners == (0,)
+
+
+def _swap_hidden(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    k = kpile[0]
+    hands[1][k] += 1  # P2 is dealt a card the pile still holds
+    return hands, kpile, mpile, archives
+
+
+def _own_hand(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    k = hands[0].index(1)
+    i = next(i for i, other in enumerate(kpile) if other != k)  # P1's card and a pile card of another kind swap
+    hands[0][k] -= 1
+    hands[0][kpile[i]] += 1
+    kpile[i] = k
+    return hands, kpile, mpile, archives
+
+
+def _short_pile(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return hands, kpile[1:], mpile, archives
+
+
+def _land_twice(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return hands, kpile, [mpile[0], *mpile[:-1]], archives
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_swap_hidden, "P2's hand holds 1 cards as observed"),
+        (_own_hand, "P1's own hand is the one observed"),
+        (_short_pile, "observed sizes"),
+        (_land_twice, "not every card of the pool once"),
+    ],
+)
+def test_from_parts_refuses_hidden_cards_that_are_not_a_world_of_the_observation(change: Any, message: str) -> None:
+    state = position(2, hands=[{"Bee": 1}, {"Cook": 1}])
+    obs = state.observation(0)
+    MeikyuState.from_parts(obs, *state.parts())  # the true deal is one
+    with pytest.raises(InvalidPosition, match=message) as refused:
+        MeikyuState.from_parts(obs, *change(state.parts()))
+    assert refused.value.rule == "hidden-cards"

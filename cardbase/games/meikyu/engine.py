@@ -2429,7 +2429,12 @@ class MeikyuState(State):
         seed: int | None = None,
     ) -> MeikyuState:
         """The state ``obs`` shows, with every hidden card placed as given (hands as
-        per-kind counts, piles as lists of kinds). For determinised search, not records."""
+        per-kind counts, piles as lists of kinds). For determinised search, not records.
+
+        The hidden cards must be the ones ``obs`` does not show, in the places it counts: a hand
+        of its size (the observer's own as shown), piles of their sizes, and with the cards shown
+        every card of the pool once (:class:`InvalidPosition` otherwise)."""
+        _check_parts(obs, hands, kpile, mpile, archives)
         state = cls(obs.rules, seed, _blank=True)
         n = state._n
         state._kpile = list(kpile)
@@ -2462,6 +2467,52 @@ class MeikyuState(State):
         state._end = obs.end
         state.current_player = obs.current_player
         return state
+
+
+def _check_parts(
+    obs: MeikyuObservation,
+    hands: Sequence[Sequence[int]],
+    kpile: Sequence[int],
+    mpile: Sequence[int],
+    archives: Sequence[int],
+) -> None:
+    """Refuse a deal of the hidden cards that is not one of ``obs``'s worlds (:meth:`MeikyuState.from_parts`)."""
+    t = obs.rules.tables
+    n = obs.rules.players
+    if len(hands) != n or any(len(h) != t.K for h in hands):
+        raise InvalidPosition(f"the hands are {n} lists of {t.K} counts, one per Kingdom card kind", "hidden-cards")
+    for s in range(n):
+        if any(c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
+            raise InvalidPosition(f"P{s + 1}'s hand holds {obs.hand_sizes[s]} cards as observed", "hidden-cards")
+    if 0 <= obs.player < n and tuple(hands[obs.player]) != tuple(obs.hand):
+        raise InvalidPosition(f"P{obs.player + 1}'s own hand is the one observed", "hidden-cards")
+    shown_archives = obs.archives if obs.archives is not None else ()
+    if len(kpile) != obs.kpile_size or len(mpile) != obs.mpile_size or len(archives) != obs.archives_size:
+        raise InvalidPosition(
+            "the Kingdom pile, the Meikyu pile and the Archives' draw have their observed sizes", "hidden-cards"
+        )
+    if obs.archives is not None and sorted(archives) != sorted(shown_archives):
+        raise InvalidPosition("the Archives' draw is the one observed", "hidden-cards")
+    kinds = [0] * t.K
+    for h in hands:
+        for k, c in enumerate(h):
+            kinds[k] += c
+    for zone in (kpile, obs.kdiscard, obs.inplay, archives, *obs.refugees):
+        for k in zone:
+            kinds[k] += 1
+    lands = [0] * len(t.lnames)
+    for zone in (mpile, obs.rooms, obs.mdiscard):
+        for land in zone:
+            lands[land] += 1
+    for owned in obs.lands:
+        for e in owned:
+            lands[e >> 1] += 1
+    pool_kinds = Counter(t.kingdom_cards)
+    pool_lands = Counter(t.land_cards)
+    if kinds != [pool_kinds[k] for k in range(t.K)] or lands != [pool_lands[land] for land in range(len(t.lnames))]:
+        raise InvalidPosition(
+            "the hidden cards and the cards shown are not every card of the pool once", "hidden-cards"
+        )
 
 
 _OPS = (
