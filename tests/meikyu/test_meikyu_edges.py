@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardbase.games.base import IllegalAction
+from cardbase.games.base import IllegalAction, InvalidAction
 from cardbase.games.meikyu.engine import MeikyuState
 from tests.meikyu.helpers import ROOMS4, act, draw, position, reveal, roll, settle
 
@@ -438,3 +438,57 @@ def test_after_a_tsunami_a_kingdom_over_its_land_limit_discards_down():
     assert state.decision == "land limit" and state.current_player == 0 and len(state.kingdom(0)) == 6
     act(state, "discard land Unnamed room 5")
     assert len(state.kingdom(0)) == 5 and state.decision == "action"
+
+
+# --- rows of the readings without a test of their own (docs/rules/meikyu.md) ------------------
+
+
+def test_the_blacksmith_and_the_laboratory_count_for_their_owner_defending():
+    """"Bar, Blacksmith, Laboratory in aggression: they apply to their owner, attacking or defending" (the
+    Bar's defence is in test_another_players_developed_bar)."""
+    smith = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1}],
+                     lands=[[], ["Workshop of the Dwarves"]])  # fmt: skip
+    act(smith, "attack P2 Workshop of the Dwarves with Bee by Gotcha!", "defend with Cook, Sword")
+    assert smith.context()["defence"] == 1 + 1 + 1  # Cook 1, the Sword 1, the Blacksmith 1
+    lab = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Amulet": 1}],
+                   lands=[[], ["Storehouse of the Demonic Steel"]])  # fmt: skip
+    act(lab, "attack P2 Storehouse of the Demonic Steel with Bee by Gotcha!")
+    assert "defend with Amulet as character" in words(lab)
+    act(lab, "defend with Amulet as character")
+    assert lab.context()["defence"] == 2
+    plain = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Amulet": 1}], lands=[[], ["Unnamed room 9"]])
+    act(plain, "attack P2 Unnamed room 9 with Bee by Gotcha!")
+    assert "defend with Amulet as character" not in words(plain)
+
+
+def test_the_hospital_returns_a_character_after_a_failed_quest_only():
+    """"Altar of the Nightingale — Hospital: If you fail a Quest": not a failed aggression, not a failed
+    development."""
+    attack = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {}],
+                      lands=[["Altar of the Nightingale"], ["Unnamed room 9"]])  # fmt: skip
+    act(attack, "attack P2 Unnamed room 9 with Bee by Gotcha!", "defend")
+    roll(attack, 1, 6)  # 1 + 1 against 0 + 6: the aggression fails
+    assert attack.decision != "hospital" and attack.hand(0) == {}
+    develop = position(2, hands=[{"Bee": 1}, {}], lands=[["Altar of the Nightingale", "Unnamed room 9"], []])
+    act(develop, "develop Unnamed room 9 with Bee")  # 1 seal against level 4: fails
+    assert develop.decision != "hospital" and develop.hand(0) == {}
+
+
+def test_the_tomb_offers_the_top_discard_on_a_resupply_too():
+    """"Graveyard of the Vampire — Tomb: When you draw from the Kingdom Pile, you may choose to pick up the
+    topmost discarded Kingdom Card instead": every draw, a Resupply's as step 1's."""
+    state = position(2, hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=["Bee", "Sword"])
+    act(state, "resupply")
+    assert state.decision == "tomb"
+    act(state, "tomb")
+    assert state.hand(0) == {"Sword": 1} and state.discard_pile() == ("Bee",)
+
+
+def test_a_laboratory_item_is_no_character_for_a_development():
+    """Laboratory: "You may play one item card as if it were a character" — in quests and aggressions; a
+    development "spends character cards", and the item is not one (docs: "not in developments")."""
+    state = position(2, hands=[{"Amulet": 1, "Valeel": 1}, {}],
+                     lands=[["Storehouse of the Demonic Steel", "Unnamed room 9"], []])  # fmt: skip
+    assert not any("as character" in w for w in words(state) if w.startswith("develop"))
+    with pytest.raises((IllegalAction, InvalidAction)):
+        state.apply(state.parse_action("develop Unnamed room 9 with Valeel, Amulet as character"))
