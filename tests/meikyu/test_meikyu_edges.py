@@ -7,11 +7,13 @@ Each test names the sentence it checks. Values are the default profile's (see
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from cardbase.games.base import IllegalAction, InvalidAction
-from cardbase.games.meikyu.engine import MeikyuState
-from tests.meikyu.helpers import ROOMS4, act, draw, position, reveal, roll, settle
+from cardbase.games.meikyu.engine import MeikyuRules, MeikyuState
+from tests.meikyu.helpers import ROOMS4, act, default_pool, draw, position, reveal, roll, settle
 
 
 def refused(state: MeikyuState, text: str, rule: str) -> None:
@@ -444,7 +446,7 @@ def test_after_a_tsunami_a_kingdom_over_its_land_limit_discards_down():
 
 
 def test_the_blacksmith_and_the_laboratory_count_for_their_owner_defending():
-    """"Bar, Blacksmith, Laboratory in aggression: they apply to their owner, attacking or defending" (the
+    """ "Bar, Blacksmith, Laboratory in aggression: they apply to their owner, attacking or defending" (the
     Bar's defence is in test_another_players_developed_bar)."""
     smith = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1}],
                      lands=[[], ["Workshop of the Dwarves"]])  # fmt: skip
@@ -462,7 +464,7 @@ def test_the_blacksmith_and_the_laboratory_count_for_their_owner_defending():
 
 
 def test_the_hospital_returns_a_character_after_a_failed_quest_only():
-    """"Altar of the Nightingale — Hospital: If you fail a Quest": not a failed aggression, not a failed
+    """ "Altar of the Nightingale — Hospital: If you fail a Quest": not a failed aggression, not a failed
     development."""
     attack = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {}],
                       lands=[["Altar of the Nightingale"], ["Unnamed room 9"]])  # fmt: skip
@@ -475,7 +477,7 @@ def test_the_hospital_returns_a_character_after_a_failed_quest_only():
 
 
 def test_the_tomb_offers_the_top_discard_on_a_resupply_too():
-    """"Graveyard of the Vampire — Tomb: When you draw from the Kingdom Pile, you may choose to pick up the
+    """ "Graveyard of the Vampire — Tomb: When you draw from the Kingdom Pile, you may choose to pick up the
     topmost discarded Kingdom Card instead": every draw, a Resupply's as step 1's."""
     state = position(2, hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=["Bee", "Sword"])
     act(state, "resupply")
@@ -492,3 +494,26 @@ def test_a_laboratory_item_is_no_character_for_a_development():
     assert not any("as character" in w for w in words(state) if w.startswith("develop"))
     with pytest.raises((IllegalAction, InvalidAction)):
         state.apply(state.parse_action("develop Unnamed room 9 with Valeel, Amulet as character"))
+
+
+def test_two_mixed_areas_on_one_player_lose_two_turns():
+    """ "Mixed Area against a player who already is to lose a turn: both turns are lost (one lost turn per
+    Mixed Area)", with a pool of two Mixed Areas (imported copies; an unnamed room makes room for it)."""
+    pool = default_pool()
+    lands = tuple(
+        replace(land, copies=2) if land.name == "Tunnel of the Valaraukar" else land
+        for land in pool.lands
+        if land.name != "Unnamed room 16"
+    )
+    rules = MeikyuRules(replace(pool, lands=lands), players=3)
+    tunnels = ["Tunnel of the Valaraukar"] * 2
+    state = MeikyuState.position(rules, hands=[{"Bee": 1}, {}, {}], lands=[tunnels, [], []], rooms=ROOMS4)
+    act(state, "mixed area P2", "mixed area P2")
+    assert state.skips(1) == 2 and state.kingdom(0) == ()
+    act(state, "resupply")
+    settle(state)
+    assert state.turn_player == 2 and state.skips(1) == 1  # P2's first lost turn
+    settle(state)
+    assert state.turn_player == 0
+    settle(state)
+    assert state.turn_player == 2 and state.skips(1) == 0  # and its second
