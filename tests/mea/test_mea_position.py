@@ -89,6 +89,7 @@ def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
         ({"tiles": {"bz1": 0}}, "off the board's coordinates"),
         ({"tiles": {"a1": 2}}, "no seat 2"),
         ({"active": 3}, "no seat 3"),
+        ({"active": True}, "no seat True"),
     ],
 )
 def test_a_bad_position_is_one_clear_message(kwargs, message):

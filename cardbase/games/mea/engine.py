@@ -564,14 +564,15 @@ class MeaState(State):
         :meth:`place_card`, :meth:`set_tile` and :meth:`set_main_phase` change it further.
 
         A position no game by the rules reaches is refused (:class:`InvalidPosition` naming the
-        rule; docs/rules/mea.md, "Setting up a position"): a hand of 11 cards or more, turns that do
-        not alternate from P1 or pass the turn limit, negative mana, more tiles than the supply or a
-        player's cap, and (under ``elimination="immediate"``) a player without a tile.
+        rule; docs/rules/mea.md, "Reading and setting up a position from code"): a hand of 11 cards
+        or more, turns that do not alternate from P1 or pass the turn limit, negative mana, more
+        tiles than the supply or a player's cap, and (under ``elimination="immediate"``) a player
+        without a tile.
         """
         if not isinstance(rules, MeaRules):
             raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
-        if active not in (0, 1):
-            raise InvalidAction(f"no seat {active} in a 2-player game")
+        if type(active) is not int or active not in (0, 1):
+            raise InvalidAction(f"no seat {active!r} in a 2-player game")
         _check_turns(rules, active, turns_taken, mana)
         state = cls(rules, seed)
         names = state._tab.names
