@@ -318,6 +318,42 @@ def test_the_bar_reads_a_characters_printed_swords_under_a_sword():
     assert state.context()["swords"] == 2
 
 
+BAR_ITEMS = [  # (cards, swords under bar_zero="printed", under "after-items"); Bee 1/1, Merchant 0/2, Valeel 0/3
+    (["Merchant", "Sword"], 0 + 1 + 1, 0 + 1),  # the Sword lifts Merchant to 1: no longer a 0-sword character
+    (["Merchant", "Grimoire"], 0 + 2 + 1, 0 + 2),  # the Grimoire adds Merchant's 2 seals: not 0 either
+    (["Bee", "Merchant", "Sword"], 1 + 0 + 1 + 1, 1 + 0 + 1 + 1),  # the Sword goes on the Bee: Merchant keeps the +1
+    (["Merchant", "Valeel", "Grimoire"], 0 + 0 + 3 + 2, 3 + 1),  # the Grimoire on Valeel, Merchant lifted by the Bar
+    (["Merchant", "Valeel", "Sword", "Sword"], 0 + 0 + 2 + 2, 2 + 1),  # both Swords on one: the other keeps its +1
+]
+
+
+@pytest.mark.parametrize("reading", ["printed", "after-items"])
+@pytest.mark.parametrize(("cards", "printed", "after"), BAR_ITEMS, ids=[", ".join(c[0]) for c in BAR_ITEMS])
+def test_the_bars_zero_sword_characters_under_items_as_the_option_reads_them(cards, printed, after, reading):
+    """Bar (developed): "all characters with 0 swords receive a +1 sword". Does a 0-sword character with
+    a Sword or a Grimoire on it still have "0 swords"? ``bar_zero="printed"`` (default): yes, its printed
+    Bravery is 0; ``"after-items"``: no, it has the swords the items gave it (the items placed as the
+    player best would)."""
+    hand = {name: cards.count(name) for name in cards}
+    state = position(2, rules_options={"bar_zero": reading}, hands=[hand, {}],
+                     lands=[[("Stage of the Airt Piper", True)], []])  # fmt: skip
+    act(state, f"quest Unnamed room 1 with {', '.join(cards)}")
+    assert state.context()["swords"] == (printed if reading == "printed" else after)
+
+
+def test_under_bar_zero_after_items_the_bar_counts_the_same_for_a_defender_and_without_items():
+    """The same reading for a defender's cards; cards without items are counted as before."""
+    after = {"bar_zero": "after-items"}
+    state = position(2, rules_options=after, hands=[{"Bee": 1, "Gotcha!": 1}, {"Valeel": 1, "Sword": 1}],
+                     lands=[[], [("Stage of the Airt Piper", True)]])  # fmt: skip
+    act(state, "attack P2 Stage of the Airt Piper with Bee by Gotcha!", "defend with Sword, Valeel")
+    assert state.context()["defence"] == 1
+    plain = position(2, rules_options=after, hands=[{"Merchant": 1, "Valeel": 1}, {}],
+                     lands=[[("Stage of the Airt Piper", True)], []])  # fmt: skip
+    act(plain, "quest Unnamed room 1 with Merchant, Valeel")
+    assert plain.context()["swords"] == 2
+
+
 def test_the_hot_springs_do_not_draw_for_a_hand_of_one_card():
     """Hot Springs: "If you have no Kingdom Cards at the end of your turn": one card left is not none."""
     state = position(2, hands=[{"Executioner": 1, "Bee": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])

@@ -337,6 +337,7 @@ OPTIONS = {
     "castle_tsunami": "stays",
     "amulet_ask": "everyone",
     "bar": "everyone",
+    "bar_zero": "after-items",
     "harem": "everyone",
     "refugee_order": "drawer",
     "goal_check": "reached",
