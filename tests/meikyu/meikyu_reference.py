@@ -91,6 +91,7 @@ DEFAULTS = {
     "fortress": "quests",
     "open_draw": "counts",
     "castle_tsunami": "passes",
+    "tsunami_landless": "none",
     "amulet_ask": "holders",
     "bar": "owner",
     "bar_zero": "printed",
@@ -569,9 +570,18 @@ class Reference:
                     s: [room for room in rooms if self.lands[room].effect != "castle tower"]
                     for s, rooms in held.items()
                 }
+            landless = {s for s in order if not self.kingdoms[s]}
             for s in order:
-                if held[s]:
-                    text = yield from self._decide(s, {f"give {room}" for room in held[s]})
+                choices = {f"give {room}" for room in held[s]}
+                if s in landless and self.opt("tsunami_landless") == "may-pass":
+                    received = [room for room, _ in self.kingdoms[s]]
+                    if self.opt("castle_tsunami") == "stays":
+                        received = [room for room in received if self.lands[room].effect != "castle tower"]
+                    choices = {f"give {room}" for room in received} | ({"pass"} if received else set())
+                if choices:
+                    text = yield from self._decide(s, choices)
+                    if text == "pass":
+                        continue
                     room = text.removeprefix("give ")
                     self._remove_land(s, room)
                     self.kingdoms[(s + 1) % self.players].append((room, False))

@@ -275,6 +275,37 @@ def test_dungeon_tsunami_drawn_by_a_player_without_lands_starts_with_the_next():
     ]
 
 
+@pytest.mark.parametrize("reading", ["none", "may-pass"])
+def test_a_player_without_lands_at_a_tsunami_passes_what_it_received_as_the_option_reads(reading):
+    """Dungeon Tsunami: "If a player has no Claimed Lands at the time this card is initially activated,
+    they do not have to pass a land." P1 draws it; P2 has no land, receives P1's, and then passes nothing
+    (``tsunami_landless="none"``), or may pass it on to P3 or keep it (``"may-pass"``: "do not have to" as a
+    choice). P3 passes its own land to P1 either way."""
+    lands = [["Unnamed room 5"], [], ["Unnamed room 6"]]
+    state = position(3, rules_options={"tsunami_landless": reading}, step="draw", hands=[{}, {}, {}], lands=lands)
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 5")
+    if reading == "none":
+        assert state.current_player == 2 and words(state) == {"give Unnamed room 6"}
+    else:
+        assert state.current_player == 1 and words(state) == {"give Unnamed room 5", "pass"}
+        act(state, "give Unnamed room 5")
+        assert state.current_player == 2 and words(state) == {"give Unnamed room 6"}
+    act(state, "give Unnamed room 6")
+    passed_on = reading == "may-pass"
+    assert state.kingdom(1) == (() if passed_on else (("Unnamed room 5", False),))
+    assert state.kingdom(2) == ((("Unnamed room 5", False),) if passed_on else ())
+    assert state.kingdom(0) == (("Unnamed room 6", False),) and state.decision == "action"
+    kept = position(3, rules_options={"tsunami_landless": "may-pass"}, step="draw", hands=[{}, {}, {}], lands=lands)
+    draw(kept, "Dungeon Tsunami")
+    act(kept, "give Unnamed room 5", "pass", "give Unnamed room 6")
+    assert kept.kingdom(1) == (("Unnamed room 5", False),) and kept.kingdom(2) == ()
+    drawer = position(3, rules_options={"tsunami_landless": "may-pass"}, step="draw", hands=[{}, {}, {}],
+                      lands=[[], ["Unnamed room 5"], []])  # fmt: skip
+    draw(drawer, "Dungeon Tsunami")  # P1, without lands, goes first and has received nothing yet
+    assert drawer.current_player == 1 and words(drawer) == {"give Unnamed room 5"}
+
+
 def test_a_land_received_by_tsunami_can_end_the_game_for_another_player():
     """The game ends after the current player's turn when *one or more players* meet condition A:
     P2, given a land on P1's turn, reaches 10 and wins."""

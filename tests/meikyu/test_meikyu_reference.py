@@ -335,6 +335,7 @@ OPTIONS = {
     "fortress": "aggressions",
     "open_draw": "replaced",
     "castle_tsunami": "stays",
+    "tsunami_landless": "may-pass",
     "amulet_ask": "everyone",
     "bar": "everyone",
     "bar_zero": "after-items",

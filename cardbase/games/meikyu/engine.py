@@ -763,10 +763,13 @@ class MeikyuState(State):
             for q in reversed(order):
                 stack.append((OP_CAPACITY, q, -1))
             kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
+            landless = self.rules.tsunami_landless == "may-pass"
             for q in reversed(order):
                 passable = {e >> 1 for e in self._lands[q]} - kept
                 if passable:
                     stack.append((OP_TSUNAMI, q, tuple(sorted(passable))))
+                elif landless and not self._lands[q]:  # no Claimed Lands now: may pass one received by its turn
+                    stack.append((OP_TSUNAMI, q, None))
         return False
 
     def _op_refdisc(self, frame: tuple[Any, ...]) -> bool:
@@ -952,6 +955,10 @@ class MeikyuState(State):
     def _op_tsunami(self, frame: tuple[Any, ...]) -> bool:
         _, q, allowed = frame
         held = {e >> 1 for e in self._lands[q]}
+        if allowed is None:  # (tsunami_landless="may-pass") a land received since, or none: pass is a choice
+            kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
+            received = tuple(sorted(held - kept))
+            return bool(received) and self._wait(A_TSUNAMI, q, (q, received, True))
         options = tuple([k for k in allowed if k in held])
         if not options:
             return False
@@ -1080,8 +1087,9 @@ class MeikyuState(State):
         hand = self._hands[self.current_player]
         return tuple(t.discard_act[k] for k in t.alpha if hand[k])
 
-    def _legal_tsunami(self) -> tuple[Choose, ...]:
-        return tuple(map(self._t.give_act.__getitem__, self._args[1]))
+    def _legal_tsunami(self) -> tuple[Choose | Word, ...]:
+        gives = tuple(map(self._t.give_act.__getitem__, self._args[1]))
+        return (*gives, PASS) if len(self._args) > 2 else gives
 
     def _legal_give(self) -> tuple[Choose, ...]:
         return tuple(map(self._t.give_act.__getitem__, self._stealable(self.current_player)))
@@ -1418,7 +1426,9 @@ class MeikyuState(State):
         else:
             self._kdisc.append(k)
 
-    def _apply_tsunami(self, action: Choose) -> None:
+    def _apply_tsunami(self, action: Choose | Word) -> None:
+        if not isinstance(action, Choose):
+            return  # (pass: a player without lands when the card was played keeps what it received)
         q = self.current_player
         land = self._t.lindex[action.name]
         lands = self._lands[q]
@@ -1483,7 +1493,7 @@ class MeikyuState(State):
             A_HANDLIMIT: "step 3: you hold 6 or more cards and must discard down to 5 (discard <card>)",
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
             A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
-            "left (give <land>)",
+            "left (give <land>; without lands then, under tsunami_landless=may-pass, a land received or pass)",
             A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had, "
             "not the Castle Tower (discard land <land>)",
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",

@@ -34,6 +34,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "fortress": ("quests", "aggressions"),
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
+    "tsunami_landless": ("none", "may-pass"),
     "amulet_ask": ("holders", "everyone"),
     "amulet_first_roll": ("no", "yes"),
     "bar": ("owner", "everyone"),
@@ -76,6 +77,9 @@ class MeikyuRules(Rules):
     ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
     drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
     the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
+    ``tsunami_landless``: Dungeon Tsunami's "If a player has no Claimed Lands at the time this card is
+    initially activated, they do not have to pass a land": such a player passes nothing (``none``), or
+    may pass, at their place in the order, a land received by then, or keep it (``may-pass``).
     ``amulet_ask``: after a die, the players holding an Amulet are asked whether to play it
     (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
     order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
@@ -119,6 +123,7 @@ class MeikyuRules(Rules):
     fortress: str = "quests"
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
+    tsunami_landless: str = "none"
     amulet_ask: str = "holders"
     amulet_first_roll: str = "no"
     bar: str = "owner"
