@@ -4,13 +4,14 @@ message naming the rule (``InvalidPosition.rule``), and keeps accepting the posi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from cardbase.games.base import InvalidPosition
-from cardbase.games.meikyu.engine import MeikyuState
-from tests.meikyu.helpers import ROOMS4, position
+from cardbase.games.base import CHANCE, InvalidPosition
+from cardbase.games.meikyu.engine import MeikyuRules, MeikyuState
+from tests.meikyu.helpers import ROOMS4, default_pool, position
 
 FIVE = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
 TEN = [("Cave of the Dragon", True), ("Castle of the Tyrant", True), "Den of the Geister"]  # 5 + 4 + 1 points
@@ -49,33 +50,43 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("no room while the Meikyu pile has cards", {"rooms": ()}, "rooms", "0 face-up rooms while"),
     (
         "five rooms under map_room=discarded",
-        {"rooms": [*ROOMS4, "Unnamed room 5"], "rules_options": {"map_room": "discarded"}},
+        {"rooms": [*ROOMS4, "Unnamed room 5"], "rules_options": {"map_room": "discarded"}, "step": "draw"},
         "rooms",
         "5 face-up rooms",
     ),
-    ("no room left at a turn's start", {"rooms": (), "meikyu_pile": []}, "game-over", "no room is face up"),
     (
-        "no room left after a draw that was no Dungeon Storm",
-        {"rooms": (), "meikyu_pile": [], "step": "action", "discards": ["Dungeon Tsunami"]},
+        "no room left at a turn's start",
+        {"rooms": (), "meikyu_pile": [], "step": "draw"},
         "game-over",
         "no room is face up",
     ),
-    ("a kingdom at the goal at a turn's start", {"lands": [TEN]}, "game-over", "P1's kingdom is worth 10 points"),
+    (
+        "no room left after a draw, in a pool without a Dungeon Storm",
+        {"rooms": (), "meikyu_pile": [], "step": "action", "calm": True},
+        "game-over",
+        "no room is face up",
+    ),
+    (
+        "a kingdom at the goal at a turn's start",
+        {"lands": [TEN], "step": "draw"},
+        "game-over",
+        "P1's kingdom is worth 10 points",
+    ),
     (
         "another player's kingdom at the goal at a turn's start",
-        {"lands": [[], TEN], "turn": 0},
+        {"lands": [[], TEN], "turn": 0, "step": "draw"},
         "game-over",
         "P2's kingdom is worth 10",
     ),
     (
-        "a kingdom at the goal after a draw that moved nothing",
-        {"lands": [[], TEN], "step": "action"},
+        "another kingdom at the goal after a draw, in a pool without a Dungeon Tsunami",
+        {"lands": [[], TEN], "step": "action", "calm": True},
         "game-over",
         "P2's kingdom is worth 10",
     ),
     (
-        "the turn player at the goal without its Refugee",
-        {"lands": [TEN], "refugees": [1], "step": "action"},
+        "the turn player at the goal without its Refugee, in a pool without a Dungeon Tsunami",
+        {"lands": [TEN], "refugees": [1], "step": "action", "calm": True},
         "game-over",
         "worth 11 points",
     ),
@@ -84,9 +95,25 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
 
 @pytest.mark.parametrize(("kwargs", "rule", "message"), [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
 def test_an_impossible_position_is_refused_naming_the_rule(kwargs: dict[str, Any], rule: str, message: str) -> None:
+    kwargs = dict(kwargs)
     with pytest.raises(InvalidPosition, match=message) as refused:
-        position(2, **kwargs)
+        if kwargs.pop("calm", False):
+            MeikyuState.position(calm_rules(), **{"rooms": ROOMS4, **kwargs})
+        else:
+            position(2, **kwargs)
     assert refused.value.rule == rule
+
+
+def calm_rules() -> MeikyuRules:
+    """Two players, a pool whose Dungeon Storm and Dungeon Tsunami are two more Unknown OPEN cards: no
+    draw can take the rooms away or move lands."""
+    pool = default_pool()
+    calm = {"Dungeon Storm": 0, "Dungeon Tsunami": 0}
+    kingdom = tuple(
+        replace(k, copies=calm.get(k.name, k.copies + 2 if k.name == "Unknown OPEN card" else k.copies))
+        for k in pool.kingdom
+    )
+    return MeikyuRules(replace(pool, kingdom=kingdom), players=2)
 
 
 ACCEPTED: list[tuple[str, dict[str, Any]]] = [
@@ -104,11 +131,15 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
         {"lands": [NINE], "refugees": [1], "step": "action"},
     ),
     (
-        "a Dungeon Tsunami just drawn took a kingdom to the goal",
+        "a Dungeon Tsunami the turn's draw may have been took a kingdom to the goal",
         {"lands": [[], TEN], "step": "action", "discards": ["Dungeon Tsunami"]},
     ),
     (
-        "a Dungeon Storm just drawn on an empty Meikyu pile left no room",
+        "a Dungeon Tsunami drawn, then shuffled into a new pile by a replacement draw",
+        {"lands": [[], TEN], "step": "action", "rules_options": {"open_draw": "replaced"}},
+    ),
+    (
+        "a Dungeon Storm the turn's draw may have been, on an empty Meikyu pile, left no room",
         {"rooms": (), "meikyu_pile": [], "step": "action", "discards": ["Dungeon Storm"]},
     ),
     ("the last seat's turn", {"turn": 1}),
@@ -176,3 +207,56 @@ def test_from_parts_refuses_hidden_cards_that_are_not_a_world_of_the_observation
     with pytest.raises(InvalidPosition, match=message) as refused:
         MeikyuState.from_parts(obs, *change(state.parts()))
     assert refused.value.rule == "hidden-cards"
+
+
+def _as_position(state: MeikyuState, step: str) -> MeikyuState:
+    """The position ``state`` is in, set up anew with ``MeikyuState.position`` from its public reads."""
+    t = state.rules.tables
+    n = state.rules.players
+    _, kpile, mpile, _ = state.parts()
+    return MeikyuState.position(
+        state.rules,
+        turn=state.turn_player,
+        step=step,
+        hands=[state.hand(s) for s in range(n)],
+        lands=[list(state.kingdom(s)) for s in range(n)],
+        rooms=state.rooms(),
+        discards=state.discard_pile(),
+        refugees=[state.refugees(s) for s in range(n)],
+        pile=[t.knames[k] for k in kpile],
+        meikyu_pile=[t.lnames[land] for land in mpile],
+    )
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"map_room": "discarded", "refugee": "land", "farm": "lands"},
+        {"goal_check": "reached", "open_draw": "replaced"},
+    ],
+    ids=["default", "discarded-land-lands", "reached-replaced"],
+)
+def test_every_position_a_random_game_reaches_is_accepted(options: dict[str, Any]) -> None:
+    """The checks refuse no position a game reaches: at every turn's start (the draw) and every step-2
+    decision of seeded random games, 2 to 5 players, the same position set up with ``position`` is
+    accepted."""
+    import random
+
+    from tests.meikyu.helpers import rules
+
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for seed in range(4):
+            state = rules(players, **options).new_initial_state(seed)
+            rng = random.Random(seed)
+            while not state.is_terminal:
+                if state.current_player == CHANCE:
+                    state.apply(state.sample_chance())
+                    continue
+                if state.decision == "action" and state.turns > 0 and state.zones()["in play"] == 0:
+                    _as_position(state, "action")
+                    checked += 1
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 500

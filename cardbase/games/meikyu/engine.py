@@ -2287,8 +2287,9 @@ class MeikyuState(State):
         A position no game by the rules reaches is refused (:class:`InvalidPosition`, naming the
         rule; docs/rules/meikyu.md, "Reading and setting up a position"): a seat or a count that is
         none, an OPEN card in a hand, a kingdom over its land limit, fewer than four rooms while the
-        Meikyu pile has cards, more than four under ``map_room="discarded"``, and a game already over
-        (a kingdom at the goal, no room left) unless the turn's draw can have just done it.
+        Meikyu pile has cards, more than four at a turn's start under ``map_room="discarded"``, and a
+        game already over (a kingdom at the goal, no room left) unless the turn's draw can have just
+        done it.
         """
         t = rules.tables
         n = rules.players
@@ -2398,15 +2399,17 @@ class MeikyuState(State):
                 ' step 4 lays rooms out "until there are four Meikyu cards", and a Dungeon Storm draws four',
                 "rooms",
             )
-        if rooms > ROOMS and rules.map_room == "discarded":
+        if rooms > ROOMS and rules.map_room == "discarded" and step == "draw":  # (in step 2 a Map may have added one)
             raise InvalidPosition(
                 f"{rooms} face-up rooms: under map_room=discarded a Map's fifth room leaves at the end of its turn,"
                 " so a turn starts with four at most",
                 "rooms",
             )
-        discarded = {t.keff[k] for k in self._kdisc}
-        drawn_now = step == "action"  # what the turn's draw (step 1) can have done
-        if not self._rooms and not self._mpile and not (drawn_now and X_STORM in discarded):
+        # What the turn's draw (step 1) can have done, at step="action": an OPEN card of the pool drawn then
+        # (where it lies now is no proof: a replacement draw or the Archives' may have shuffled it into a new pile).
+        drawn_now = step == "action"
+        in_pool = {t.keff[k] for k in t.opens if k in t.kingdom_cards}
+        if not self._rooms and not self._mpile and not (drawn_now and X_STORM in in_pool):
             raise InvalidPosition(
                 "no room is face up and the Meikyu pile is empty: the game ended after the turn that left no room"
                 ' ("B. There are no more Meikyu dungeon rooms left to conquer")',
@@ -2417,7 +2420,7 @@ class MeikyuState(State):
             if self._pts[p] < goal:
                 continue
             by_refugee = drawn_now and p == self._turn and self._refugees[p] and self._pts[p] - 1 < goal
-            if by_refugee or (drawn_now and X_TSUNAMI in discarded):
+            if by_refugee or (drawn_now and X_TSUNAMI in in_pool):
                 continue
             raise InvalidPosition(
                 f"P{p + 1}'s kingdom is worth {self._pts[p]} points, at or over the goal of {goal}: the game ended"
