@@ -237,3 +237,34 @@ def test_a_position_a_game_reaches_is_accepted(rules, kwargs):
     if rules.elimination == "immediate":
         check_invariants(state)
     assert not state.is_terminal
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"elimination": "turn-start", "tiles_per_colour": 9}], ids=["default", "turn-start-capped"]
+)
+def test_every_main_phase_a_random_game_reaches_is_accepted(options):
+    """The checks refuse no position a game reaches: at every main-phase decision of seeded random games,
+    the same hands, tiles, seat, mana and turns set up with ``position`` are accepted."""
+    checked = 0
+    for seed in range(12):
+        rules = random_rules(seed, **options)
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            if state.phase == "main":
+                names = state.tables.names
+                MeaState.position(
+                    rules,
+                    hands=[[names[i] for i in state.hand(s)] for s in (0, 1)],
+                    tiles=state.tiles(),
+                    active=state.active,
+                    mana=state.mana,
+                    turns_taken=state.turns_taken,
+                )
+                checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 300
