@@ -18,6 +18,7 @@ TEN = [("Cave of the Dragon", True), ("Castle of the Tyrant", True), "Den of the
 NINE = [("Cave of the Dragon", True), ("Castle of the Tyrant", True)]  # 5 + 4
 
 REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
+    ("a step that is none", {"step": "discard"}, "step", "step is 'draw' or 'action', not 'discard'"),
     ("a turn that is no seat", {"turn": 2}, "seat", "turn is a seat from 0 to 1"),
     ("a turn that is not a number", {"turn": True}, "seat", "not True"),
     ("more hands than seats", {"hands": [{}, {}, {"Bee": 1}]}, "seat", "hands gives 3 seats"),

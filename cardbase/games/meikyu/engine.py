@@ -2293,6 +2293,8 @@ class MeikyuState(State):
         """
         t = rules.tables
         n = rules.players
+        if step not in ("draw", "action"):
+            raise InvalidPosition(f"step is 'draw' or 'action', not {quoted(str(step))}", "step")
         if type(turn) is not int or not 0 <= turn < n:
             raise InvalidPosition(f"turn is a seat from 0 to {n - 1} in a {n}-player game, not {turn!r}", "seat")
         for what, given in (("hands", hands), ("lands", lands), ("refugees", refugees)):
@@ -2358,12 +2360,7 @@ class MeikyuState(State):
         for seat in range(n):
             state._recount(seat)
         state._turn = turn
-        if step == "draw":
-            state._stack = [(OP_TURN,)]
-        elif step == "action":
-            state._stack = [F_ENDTURN, F_MAIN]
-        else:
-            raise ValueError(f"step is 'draw' or 'action', not {quoted(step)}")
+        state._stack = [(OP_TURN,)] if step == "draw" else [F_ENDTURN, F_MAIN]
         state._check_position(step)
         state._run()
         return state
