@@ -100,6 +100,16 @@ class IllegalAction(GameError):
         self.player = player
 
 
+class InvalidPosition(GameError):
+    """A position set up from a description (``position(...)``, ``from_parts``) that the rules make
+    impossible: no game played by them reaches it. The message names the rule;
+    ``rule`` is its short stable identifier (``"land-limit"``), as :class:`IllegalAction`'s."""
+
+    def __init__(self, message: str, rule: str = ""):
+        super().__init__(message)
+        self.rule = rule
+
+
 class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
 

@@ -36,6 +36,11 @@ _MEIKYU: dict[str, Phrase] = {
     "castle_tsunami": lambda v: (
         "a Tsunami may pass the Castle Tower" if v == "passes" else "a Tsunami never passes the Castle Tower"
     ),
+    "tsunami_landless": lambda v: (
+        "a player without lands at a Tsunami passes nothing"
+        if v == "none"
+        else "a player without lands at a Tsunami may pass a land received"
+    ),
     "amulet_ask": lambda v: (
         "only Amulet holders are asked after a die" if v == "holders" else "every player is asked after a die"
     ),
@@ -43,6 +48,11 @@ _MEIKYU: dict[str, Phrase] = {
         "no Amulet on the first-player roll" if v == "no" else "an Amulet may reroll a first-player roll"
     ),
     "bar": lambda v: "a developed Bar helps its owner" if v == "owner" else "a developed Bar helps every player",
+    "bar_zero": lambda v: (
+        "the Bar lifts characters printed with 0 swords"
+        if v == "printed"
+        else "the Bar lifts characters left at 0 swords after their items"
+    ),
     "harem": lambda v: "a developed Harem helps its owner" if v == "owner" else "a developed Harem helps every player",
     "goal_check": lambda v: (
         "the goal is checked at the end of each turn" if v == "end" else "reaching the goal during a turn ends the game"

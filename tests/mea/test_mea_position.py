@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardbase.games.base import CHANCE, InvalidAction
+from cardbase.games.base import CHANCE, InvalidAction, InvalidPosition
 from cardbase.games.mea import board as B
 from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
 from cardbase.games.mea.engine import MeaState
@@ -89,6 +89,7 @@ def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
         ({"tiles": {"bz1": 0}}, "off the board's coordinates"),
         ({"tiles": {"a1": 2}}, "no seat 2"),
         ({"active": 3}, "no seat 3"),
+        ({"active": True}, "no seat True"),
     ],
 )
 def test_a_bad_position_is_one_clear_message(kwargs, message):
@@ -163,3 +164,107 @@ def test_each_set_up_change_keeps_the_invariants_and_the_legal_actions_fresh():
             assert set(state.legal_actions()) == reference_main_actions(state)
             checked += 1
     assert checked > 50
+
+
+# -- positions the rulebook makes impossible ---------------------------------------------------------
+
+BIG = rules_for([KNIGHT], [KNIGHT], filler=14)
+P1_ONLY = {"a1": 0, "b1": 0, "c1": 0}
+
+IMPOSSIBLE = [
+    ("a hand of 11", BIG, {"hands": (["Filler"] * 11, [])}, "hand-limit", "P1 holds 11 cards: a game is lost at 11"),
+    ("the waiting player's hand of 12", BIG, {"hands": ([], ["Filler"] * 12)}, "hand-limit", "P2 holds 12 cards"),
+    ("negative mana", RULES, {"mana": -1}, "count", "mana is a whole number, 0 or more, not -1"),
+    ("mana that is no whole number", RULES, {"mana": 2.5}, "count", "not 2.5"),
+    ("a negative turn count", RULES, {"turns_taken": (-1, 0)}, "count", "turns_taken is two whole numbers"),
+    ("P1 to play with as many turns as P2", RULES, {"turns_taken": (2, 2)}, "turn-order", "one more turn than P2"),
+    ("P2 to play ahead of P1", RULES, {"active": 1, "turns_taken": (1, 2)}, "turn-order", "as many turns as P1"),
+    ("P2 to play before P1 began", RULES, {"active": 1, "turns_taken": (0, 0)}, "turn-order", "at least 1"),
+    (
+        "a turn past the turn limit",
+        rules_for([KNIGHT], [KNIGHT], filler=4, max_turns=10),
+        {"active": 1, "turns_taken": (6, 6)},
+        "game-over",
+        "turn 12 is past the turn limit of 10",
+    ),
+    ("P2 without a tile", RULES, {"tiles": P1_ONLY}, "game-over", "P2 controls no tile"),
+    (
+        "more tiles than a player's cap",
+        rules_for([KNIGHT], [KNIGHT], filler=4, tiles_per_colour=5),
+        {"tiles": {"a1": 0, "a2": 0, "a3": 0, "b1": 0, "b2": 0, "b3": 0, "c3": 1}},
+        "tiles-per-colour",
+        "P1 controls 6 tiles, more than tiles_per_colour 5",
+    ),
+    (
+        "more tiles than the supply",
+        rules_for([KNIGHT], [KNIGHT], filler=4, tile_supply=9),
+        {"tiles": {**{f"{x}{y}": (x > "b") * 1 for x in "abc" for y in "123"}, "d1": 1}},
+        "tile-supply",
+        "10 tiles on the board, more than the supply of 9",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "kwargs", "rule", "message"), [c[1:] for c in IMPOSSIBLE], ids=[c[0] for c in IMPOSSIBLE]
+)
+def test_an_impossible_position_is_refused_naming_the_rule(rules, kwargs, rule, message):
+    with pytest.raises(InvalidPosition, match=message) as refused:
+        MeaState.position(rules, **kwargs)
+    assert refused.value.rule == rule
+
+
+POSSIBLE = [
+    ("a hand of 10", BIG, {"hands": (["Filler"] * 10, [])}),
+    (
+        "P2's turn at the turn limit",
+        rules_for([KNIGHT], [KNIGHT], filler=4, max_turns=10),
+        {"active": 1, "turns_taken": (5, 5)},
+    ),
+    ("P1's later turn", RULES, {"turns_taken": (4, 3)}),
+    ("no mana left", RULES, {"mana": 0}),
+    (
+        "the active player without a tile under elimination=turn-start (lost in this turn)",
+        rules_for([KNIGHT], [KNIGHT], filler=4, elimination="turn-start"),
+        {"tiles": {"a1": 1, "b1": 1}},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "kwargs"), [c[1:] for c in POSSIBLE], ids=[c[0] for c in POSSIBLE])
+def test_a_position_a_game_reaches_is_accepted(rules, kwargs):
+    state = MeaState.position(rules, **kwargs)
+    if rules.elimination == "immediate":
+        check_invariants(state)
+    assert not state.is_terminal
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"elimination": "turn-start", "tiles_per_colour": 9}], ids=["default", "turn-start-capped"]
+)
+def test_every_main_phase_a_random_game_reaches_is_accepted(options):
+    """The checks refuse no position a game reaches: at every main-phase decision of seeded random games,
+    the same hands, tiles, seat, mana and turns set up with ``position`` are accepted."""
+    checked = 0
+    for seed in range(12):
+        rules = random_rules(seed, **options)
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            if state.phase == "main":
+                names = state.tables.names
+                MeaState.position(
+                    rules,
+                    hands=[[names[i] for i in state.hand(s)] for s in (0, 1)],
+                    tiles=state.tiles(),
+                    active=state.active,
+                    mana=state.mana,
+                    turns_taken=state.turns_taken,
+                )
+                checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 300

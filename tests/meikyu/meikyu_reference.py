@@ -76,7 +76,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
 HAND_LIMIT = 5
@@ -91,8 +91,10 @@ DEFAULTS = {
     "fortress": "quests",
     "open_draw": "counts",
     "castle_tsunami": "passes",
+    "tsunami_landless": "none",
     "amulet_ask": "holders",
     "bar": "owner",
+    "bar_zero": "printed",
     "harem": "owner",
     "refugee_order": "turn",
     "goal_check": "end",
@@ -295,18 +297,44 @@ class Reference:
         if lab:
             chars.append((2, 0))
         bar = self.developed_anywhere(seat, "bar")
-        total = sum(b + (1 if bar and b == 0 else 0) for b, _ in chars)
-        per_sword = 2 if self.owns(seat, "blacksmith") else 1
-        total += per_sword * sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
+        swords = sum(n for c, n in cards.items() if self.kard(c).effect == "sword")
         grimoires = sum(n for c, n in cards.items() if self.kard(c).effect == "grimoire")
-        if self.opt("grimoire") == "stack":
-            total += grimoires * max((w for _, w in chars), default=0)
+        per_sword = 2 if self.owns(seat, "blacksmith") else 1
+        if bar and self.opt("bar_zero") == "after-items":
+            total = self.swords_placed(chars, swords, grimoires) + (per_sword - 1) * swords
         else:
-            total += sum(sorted((w for _, w in chars), reverse=True)[:grimoires])
+            total = sum(b + (1 if bar and b == 0 else 0) for b, _ in chars)
+            total += per_sword * swords
+            if self.opt("grimoire") == "stack":
+                total += grimoires * max((w for _, w in chars), default=0)
+            else:
+                total += sum(sorted((w for _, w in chars), reverse=True)[:grimoires])
         fortress = quest or self.opt("fortress") == "aggressions"
         if fortress and len(chars) >= 2 and self.owns(seat, "fortress"):
             total += 2
         return total
+
+    def swords_placed(self, chars: list[tuple[int, int]], swords: int, grimoires: int) -> int:
+        """Under ``bar_zero="after-items"`` with a developed Bar: every way of putting the Swords and
+        the Grimoires on the characters (each on one of its own, or several on one, as the options
+        say) tried, the best total, each character left at 0 swords after its items lifted to 1."""
+        seats = range(len(chars))
+        on_grim = (
+            combinations_with_replacement(seats, grimoires)
+            if self.opt("grimoire") == "stack"
+            else combinations(seats, min(grimoires, len(chars)))
+        )
+        best = 0
+        for grims in on_grim:
+            on_sword = (
+                combinations(seats, swords)
+                if self.opt("sword") == "one"
+                else combinations_with_replacement(seats, swords)
+            )
+            for placed in on_sword:
+                each = [b + placed.count(i) + grims.count(i) * w for i, (b, w) in enumerate(chars)]
+                best = max(best, sum(x if x else 1 for x in each))
+        return best
 
     def fighting_sets(self, seat: int) -> list[Fight]:
         """Card sets for a quest, an attack or a defence from the seat's hand: one or more
@@ -542,9 +570,18 @@ class Reference:
                     s: [room for room in rooms if self.lands[room].effect != "castle tower"]
                     for s, rooms in held.items()
                 }
+            landless = {s for s in order if not self.kingdoms[s]}
             for s in order:
-                if held[s]:
-                    text = yield from self._decide(s, {f"give {room}" for room in held[s]})
+                choices = {f"give {room}" for room in held[s]}
+                if s in landless and self.opt("tsunami_landless") == "may-pass":
+                    received = [room for room, _ in self.kingdoms[s]]
+                    if self.opt("castle_tsunami") == "stays":
+                        received = [room for room in received if self.lands[room].effect != "castle tower"]
+                    choices = {f"give {room}" for room in received} | ({"pass"} if received else set())
+                if choices:
+                    text = yield from self._decide(s, choices)
+                    if text == "pass":
+                        continue
                     room = text.removeprefix("give ")
                     self._remove_land(s, room)
                     self.kingdoms[(s + 1) % self.players].append((room, False))

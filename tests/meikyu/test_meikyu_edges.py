@@ -7,11 +7,13 @@ Each test names the sentence it checks. Values are the default profile's (see
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from cardbase.games.base import IllegalAction
-from cardbase.games.meikyu.engine import MeikyuState
-from tests.meikyu.helpers import act, draw, position, reveal, roll, settle
+from cardbase.games.base import IllegalAction, InvalidAction
+from cardbase.games.meikyu.engine import MeikyuRules, MeikyuState
+from tests.meikyu.helpers import ROOMS4, act, default_pool, draw, position, reveal, roll, settle
 
 
 def refused(state: MeikyuState, text: str, rule: str) -> None:
@@ -46,10 +48,10 @@ def test_a_quest_needing_a_six_succeeds_on_the_six_only(die, success):
 
 
 def test_a_quest_out_of_reach_fails_even_on_a_six():
-    state = position(2, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 16", "Unnamed room 1"])
+    state = position(2, hands=[{"Bee": 1}, {}], rooms=["Unnamed room 16", *ROOMS4[:3]])
     act(state, "quest Unnamed room 16 with Bee")  # level 10: 1 + 6 = 7
-    roll(state, 6)
-    assert state.context()["success"] is False and state.kingdom(0) == ()
+    roll(state, 6)  # (the turn ends: no room to lay out, so no context is left to read)
+    assert state.kingdom(0) == () and "Unnamed room 16" in state.rooms() and state.turn_player == 1
 
 
 def test_the_map_room_at_its_reduced_level_exactly():
@@ -273,6 +275,37 @@ def test_dungeon_tsunami_drawn_by_a_player_without_lands_starts_with_the_next():
     ]
 
 
+@pytest.mark.parametrize("reading", ["none", "may-pass"])
+def test_a_player_without_lands_at_a_tsunami_passes_what_it_received_as_the_option_reads(reading):
+    """Dungeon Tsunami: "If a player has no Claimed Lands at the time this card is initially activated,
+    they do not have to pass a land." P1 draws it; P2 has no land, receives P1's, and then passes nothing
+    (``tsunami_landless="none"``), or may pass it on to P3 or keep it (``"may-pass"``: "do not have to" as a
+    choice). P3 passes its own land to P1 either way."""
+    lands = [["Unnamed room 5"], [], ["Unnamed room 6"]]
+    state = position(3, rules_options={"tsunami_landless": reading}, step="draw", hands=[{}, {}, {}], lands=lands)
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 5")
+    if reading == "none":
+        assert state.current_player == 2 and words(state) == {"give Unnamed room 6"}
+    else:
+        assert state.current_player == 1 and words(state) == {"give Unnamed room 5", "pass"}
+        act(state, "give Unnamed room 5")
+        assert state.current_player == 2 and words(state) == {"give Unnamed room 6"}
+    act(state, "give Unnamed room 6")
+    passed_on = reading == "may-pass"
+    assert state.kingdom(1) == (() if passed_on else (("Unnamed room 5", False),))
+    assert state.kingdom(2) == ((("Unnamed room 5", False),) if passed_on else ())
+    assert state.kingdom(0) == (("Unnamed room 6", False),) and state.decision == "action"
+    kept = position(3, rules_options={"tsunami_landless": "may-pass"}, step="draw", hands=[{}, {}, {}], lands=lands)
+    draw(kept, "Dungeon Tsunami")
+    act(kept, "give Unnamed room 5", "pass", "give Unnamed room 6")
+    assert kept.kingdom(1) == (("Unnamed room 5", False),) and kept.kingdom(2) == ()
+    drawer = position(3, rules_options={"tsunami_landless": "may-pass"}, step="draw", hands=[{}, {}, {}],
+                      lands=[[], ["Unnamed room 5"], []])  # fmt: skip
+    draw(drawer, "Dungeon Tsunami")  # P1, without lands, goes first and has received nothing yet
+    assert drawer.current_player == 1 and words(drawer) == {"give Unnamed room 5"}
+
+
 def test_a_land_received_by_tsunami_can_end_the_game_for_another_player():
     """The game ends after the current player's turn when *one or more players* meet condition A:
     P2, given a land on P1's turn, reaches 10 and wins."""
@@ -314,6 +347,42 @@ def test_the_bar_reads_a_characters_printed_swords_under_a_sword():
     state = position(2, hands=[{"Valeel": 1, "Sword": 1}, {}], lands=[[("Stage of the Airt Piper", True)], []])
     act(state, "quest Unnamed room 1 with Sword, Valeel")
     assert state.context()["swords"] == 2
+
+
+BAR_ITEMS = [  # (cards, swords under bar_zero="printed", under "after-items"); Bee 1/1, Merchant 0/2, Valeel 0/3
+    (["Merchant", "Sword"], 0 + 1 + 1, 0 + 1),  # the Sword lifts Merchant to 1: no longer a 0-sword character
+    (["Merchant", "Grimoire"], 0 + 2 + 1, 0 + 2),  # the Grimoire adds Merchant's 2 seals: not 0 either
+    (["Bee", "Merchant", "Sword"], 1 + 0 + 1 + 1, 1 + 0 + 1 + 1),  # the Sword goes on the Bee: Merchant keeps the +1
+    (["Merchant", "Valeel", "Grimoire"], 0 + 0 + 3 + 2, 3 + 1),  # the Grimoire on Valeel, Merchant lifted by the Bar
+    (["Merchant", "Valeel", "Sword", "Sword"], 0 + 0 + 2 + 2, 2 + 1),  # both Swords on one: the other keeps its +1
+]
+
+
+@pytest.mark.parametrize("reading", ["printed", "after-items"])
+@pytest.mark.parametrize(("cards", "printed", "after"), BAR_ITEMS, ids=[", ".join(c[0]) for c in BAR_ITEMS])
+def test_the_bars_zero_sword_characters_under_items_as_the_option_reads_them(cards, printed, after, reading):
+    """Bar (developed): "all characters with 0 swords receive a +1 sword". Does a 0-sword character with
+    a Sword or a Grimoire on it still have "0 swords"? ``bar_zero="printed"`` (default): yes, its printed
+    Bravery is 0; ``"after-items"``: no, it has the swords the items gave it (the items placed as the
+    player best would)."""
+    hand = {name: cards.count(name) for name in cards}
+    state = position(2, rules_options={"bar_zero": reading}, hands=[hand, {}],
+                     lands=[[("Stage of the Airt Piper", True)], []])  # fmt: skip
+    act(state, f"quest Unnamed room 1 with {', '.join(cards)}")
+    assert state.context()["swords"] == (printed if reading == "printed" else after)
+
+
+def test_under_bar_zero_after_items_the_bar_counts_the_same_for_a_defender_and_without_items():
+    """The same reading for a defender's cards; cards without items are counted as before."""
+    after = {"bar_zero": "after-items"}
+    state = position(2, rules_options=after, hands=[{"Bee": 1, "Gotcha!": 1}, {"Valeel": 1, "Sword": 1}],
+                     lands=[[], [("Stage of the Airt Piper", True)]])  # fmt: skip
+    act(state, "attack P2 Stage of the Airt Piper with Bee by Gotcha!", "defend with Sword, Valeel")
+    assert state.context()["defence"] == 1
+    plain = position(2, rules_options=after, hands=[{"Merchant": 1, "Valeel": 1}, {}],
+                     lands=[[("Stage of the Airt Piper", True)], []])  # fmt: skip
+    act(plain, "quest Unnamed room 1 with Merchant, Valeel")
+    assert plain.context()["swords"] == 2
 
 
 def test_the_hot_springs_do_not_draw_for_a_hand_of_one_card():
@@ -438,3 +507,80 @@ def test_after_a_tsunami_a_kingdom_over_its_land_limit_discards_down():
     assert state.decision == "land limit" and state.current_player == 0 and len(state.kingdom(0)) == 6
     act(state, "discard land Unnamed room 5")
     assert len(state.kingdom(0)) == 5 and state.decision == "action"
+
+
+# --- rows of the readings without a test of their own (docs/rules/meikyu.md) ------------------
+
+
+def test_the_blacksmith_and_the_laboratory_count_for_their_owner_defending():
+    """ "Bar, Blacksmith, Laboratory in aggression: they apply to their owner, attacking or defending" (the
+    Bar's defence is in test_another_players_developed_bar)."""
+    smith = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1}],
+                     lands=[[], ["Workshop of the Dwarves"]])  # fmt: skip
+    act(smith, "attack P2 Workshop of the Dwarves with Bee by Gotcha!", "defend with Cook, Sword")
+    assert smith.context()["defence"] == 1 + 1 + 1  # Cook 1, the Sword 1, the Blacksmith 1
+    lab = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Amulet": 1}],
+                   lands=[[], ["Storehouse of the Demonic Steel"]])  # fmt: skip
+    act(lab, "attack P2 Storehouse of the Demonic Steel with Bee by Gotcha!")
+    assert "defend with Amulet as character" in words(lab)
+    act(lab, "defend with Amulet as character")
+    assert lab.context()["defence"] == 2
+    plain = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {"Amulet": 1}], lands=[[], ["Unnamed room 9"]])
+    act(plain, "attack P2 Unnamed room 9 with Bee by Gotcha!")
+    assert "defend with Amulet as character" not in words(plain)
+
+
+def test_the_hospital_returns_a_character_after_a_failed_quest_only():
+    """ "Altar of the Nightingale — Hospital: If you fail a Quest": not a failed aggression, not a failed
+    development."""
+    attack = position(2, hands=[{"Bee": 1, "Gotcha!": 1}, {}],
+                      lands=[["Altar of the Nightingale"], ["Unnamed room 9"]])  # fmt: skip
+    act(attack, "attack P2 Unnamed room 9 with Bee by Gotcha!", "defend")
+    roll(attack, 1, 6)  # 1 + 1 against 0 + 6: the aggression fails
+    assert attack.decision != "hospital" and attack.hand(0) == {}
+    develop = position(2, hands=[{"Bee": 1}, {}], lands=[["Altar of the Nightingale", "Unnamed room 9"], []])
+    act(develop, "develop Unnamed room 9 with Bee")  # 1 seal against level 4: fails
+    assert develop.decision != "hospital" and develop.hand(0) == {}
+
+
+def test_the_tomb_offers_the_top_discard_on_a_resupply_too():
+    """ "Graveyard of the Vampire — Tomb: When you draw from the Kingdom Pile, you may choose to pick up the
+    topmost discarded Kingdom Card instead": every draw, a Resupply's as step 1's."""
+    state = position(2, hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=["Bee", "Sword"])
+    act(state, "resupply")
+    assert state.decision == "tomb"
+    act(state, "tomb")
+    assert state.hand(0) == {"Sword": 1} and state.discard_pile() == ("Bee",)
+
+
+def test_a_laboratory_item_is_no_character_for_a_development():
+    """Laboratory: "You may play one item card as if it were a character" — in quests and aggressions; a
+    development "spends character cards", and the item is not one (docs: "not in developments")."""
+    state = position(2, hands=[{"Amulet": 1, "Valeel": 1}, {}],
+                     lands=[["Storehouse of the Demonic Steel", "Unnamed room 9"], []])  # fmt: skip
+    assert not any("as character" in w for w in words(state) if w.startswith("develop"))
+    with pytest.raises((IllegalAction, InvalidAction)):
+        state.apply(state.parse_action("develop Unnamed room 9 with Valeel, Amulet as character"))
+
+
+def test_two_mixed_areas_on_one_player_lose_two_turns():
+    """ "Mixed Area against a player who already is to lose a turn: both turns are lost (one lost turn per
+    Mixed Area)", with a pool of two Mixed Areas (imported copies; an unnamed room makes room for it)."""
+    pool = default_pool()
+    lands = tuple(
+        replace(land, copies=2) if land.name == "Tunnel of the Valaraukar" else land
+        for land in pool.lands
+        if land.name != "Unnamed room 16"
+    )
+    rules = MeikyuRules(replace(pool, lands=lands), players=3)
+    tunnels = ["Tunnel of the Valaraukar"] * 2
+    state = MeikyuState.position(rules, hands=[{"Bee": 1}, {}, {}], lands=[tunnels, [], []], rooms=ROOMS4)
+    act(state, "mixed area P2", "mixed area P2")
+    assert state.skips(1) == 2 and state.kingdom(0) == ()
+    act(state, "resupply")
+    settle(state)
+    assert state.turn_player == 2 and state.skips(1) == 1  # P2's first lost turn
+    settle(state)
+    assert state.turn_player == 0
+    settle(state)
+    assert state.turn_player == 2 and state.skips(1) == 0  # and its second

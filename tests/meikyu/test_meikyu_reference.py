@@ -335,8 +335,10 @@ OPTIONS = {
     "fortress": "aggressions",
     "open_draw": "replaced",
     "castle_tsunami": "stays",
+    "tsunami_landless": "may-pass",
     "amulet_ask": "everyone",
     "bar": "everyone",
+    "bar_zero": "after-items",
     "harem": "everyone",
     "refugee_order": "drawer",
     "goal_check": "reached",
@@ -364,7 +366,8 @@ def test_engine_agrees_with_the_reference_for_players_of_one_style(style: str) -
 
 def random_position(deck: str, players: int, seed: int) -> dict[str, Any]:
     """A position of cards dealt at random: hands of up to 5, kingdoms of up to 5 lands (some
-    developed), up to four rooms, a discard pile and Refugees placed."""
+    developed), four rooms (fewer only when no land is left for the Meikyu pile), a discard pile and
+    Refugees placed."""
     pool = deck_pool(deck)
     rng = random.Random(seed)
     cards = [k.name for k in pool.kingdom for _ in range(k.copies)]
@@ -394,7 +397,7 @@ def random_position(deck: str, players: int, seed: int) -> dict[str, Any]:
         while _points(pool, kingdom) + refugees[seat] >= 8:  # short of the goal, as a game's turn starts
             lands.append(kingdom.pop()[0])
         kingdoms.append(kingdom)
-    rooms = lands[: rng.randint(1, min(4, len(lands)))]
+    rooms = lands[:4]  # (four while the Meikyu pile holds the rest: step 4 lays them out)
     return {
         "turn": rng.randrange(players),
         "hands": hands,

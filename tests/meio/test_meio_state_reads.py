@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardbase.games.base import CHANCE
+from cardbase.games.base import CHANCE, InvalidPosition
 from cardbase.games.meio.engine import FIRST_HALF, MeioRules, MeioState, _deck
 from cardbase.games.meio.masks import _SUIT, CARDS, cards_of
 
@@ -63,3 +63,55 @@ def test_a_search_copy_is_its_own_position_with_no_history() -> None:
     while not copy.round:  # play the copy's round out: the state is untouched
         copy.apply(copy.legal_actions()[0])
     assert state.observation(0) == before and copy.round_scores() and not state.round_scores()
+
+
+def _parts(state: MeioState) -> tuple[list[int], list[int], int]:
+    n = state.players
+    return [state.hand_mask(s) for s in range(n)], [state.aside_mask(s) for s in range(n)], state.leftover_mask()
+
+
+def _lowest(mask: int) -> int:
+    return mask & -mask
+
+
+def _swap_with_leftover(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
+    a, b = _lowest(hands[1]), _lowest(leftover)  # P2's card and a leftover card change places: a world still
+    hands[1] ^= a | b
+    return hands, asides, leftover ^ (a | b)
+
+
+def _twice(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
+    b = _lowest(hands[0])  # P2 holds one of P1's cards (and one of its own less)
+    hands[1] = hands[1] ^ _lowest(hands[1]) | b
+    return hands, asides, leftover
+
+
+def _short(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
+    hands[1] ^= _lowest(hands[1])
+    return hands, asides, leftover
+
+
+def _own(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
+    a, b = _lowest(hands[0]), _lowest(leftover)
+    hands[0] ^= a | b
+    return hands, asides, leftover ^ (a | b)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_twice, "a card is in two places"),
+        (_short, "P2 holds 7 cards and sets 6 aside as observed"),
+        (_own, "P1's own hand and pack are the ones observed"),
+    ],
+)
+def test_from_parts_refuses_hidden_cards_that_are_not_a_world_of_the_observation(change, message) -> None:
+    state = MeioRules(players=2).new_initial_state(3)
+    while state.phase != "play" or state.current_player != 0:
+        state.apply(state.sample_chance() if state.current_player == CHANCE else state.legal_actions()[0])
+    obs = state.observation(0)
+    MeioState.from_parts(obs, *_parts(state))
+    MeioState.from_parts(obs, *_swap_with_leftover(*_parts(state)))
+    with pytest.raises(InvalidPosition, match=message) as refused:
+        MeioState.from_parts(obs, *change(*_parts(state)))
+    assert refused.value.rule == "hidden-cards"

@@ -333,7 +333,10 @@ def test_a_meikyu_kingdoms_points_say_when_they_add_an_assumed_value(assumed, la
     from tests.meikyu.helpers import default_pool
 
     pool = replace(default_pool(), assumed=assumed)
-    state = MeikyuState.position(MeikyuRules(pool, players=2), lands=[lands, []], hands=[{"Cook": 1}, {"Cook": 1}])
+    rooms = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8"]
+    state = MeikyuState.position(
+        MeikyuRules(pool, players=2), lands=[lands, []], rooms=rooms, hands=[{"Cook": 1}, {"Cook": 1}]
+    )
     view = board_view("meikyu", state.observation(0))
     assert [p["points_assumed"] for p in view["players"]] == [marked, False]
     text = state.observation(0).describe()  # the board `play meikyu` prints marks it the same way

@@ -52,6 +52,7 @@ from cardbase.games.base import (
     TERMINAL,
     IllegalAction,
     InvalidAction,
+    InvalidPosition,
     Outcome,
     State,
     check_seat,
@@ -561,11 +562,18 @@ class MeaState(State):
         the seats that have played: ``(1, 0)`` when ``active`` is 0, else ``(1, 1)``). The history
         is empty (no record replays to it). For scenarios and for games typed up from a real table;
         :meth:`place_card`, :meth:`set_tile` and :meth:`set_main_phase` change it further.
+
+        A position no game by the rules reaches is refused (:class:`InvalidPosition` naming the
+        rule; docs/rules/mea.md, "Reading and setting up a position from code"): a hand of 11 cards
+        or more, turns that do not alternate from P1 or pass the turn limit, negative mana, more
+        tiles than the supply or a player's cap, and (under ``elimination="immediate"``) a player
+        without a tile.
         """
         if not isinstance(rules, MeaRules):
             raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
-        if active not in (0, 1):
-            raise InvalidAction(f"no seat {active} in a 2-player game")
+        if type(active) is not int or active not in (0, 1):
+            raise InvalidAction(f"no seat {active!r} in a 2-player game")
+        _check_turns(rules, active, turns_taken, mana)
         state = cls(rules, seed)
         names = state._tab.names
         canonical = state._tab.canonical
@@ -607,7 +615,37 @@ class MeaState(State):
         state._taken = list(turns_taken) if turns_taken is not None else [1, 0 if active == 0 else 1]
         state._turn = sum(state._taken)
         state.set_main_phase(active, mana)
+        state._check_position()
         return state
+
+    def _check_position(self) -> None:
+        """Refuse a position set up by :meth:`position` that no game played by the rules reaches."""
+        rules = self.rules
+        for seat in (0, 1):
+            if len(self._hand[seat]) >= HAND_LIMIT:
+                raise InvalidPosition(
+                    f"{seat_name(seat)} holds {len(self._hand[seat])} cards: a game is lost at {HAND_LIMIT}"
+                    ' ("If you EVER have 11 cards in your hand, you lose the game immediately")',
+                    "hand-limit",
+                )
+        if rules.tile_supply and len(self._tiles) > rules.tile_supply:
+            raise InvalidPosition(
+                f"{len(self._tiles)} tiles on the board, more than the supply of {rules.tile_supply}"
+                " (each player brings 9 tiles)",
+                "tile-supply",
+            )
+        for seat in (0, 1):
+            held = self.tile_count(seat)
+            if rules.tiles_per_colour and held > rules.tiles_per_colour:
+                raise InvalidPosition(
+                    f"{seat_name(seat)} controls {held} tiles, more than tiles_per_colour {rules.tiles_per_colour}",
+                    "tiles-per-colour",
+                )
+            if not held and rules.elimination == "immediate":
+                raise InvalidPosition(
+                    f"{seat_name(seat)} controls no tile: under elimination=immediate that player has lost",
+                    "game-over",
+                )
 
     def place_card(self, instance: int, zone: int, tile: int = NONE_POS, seat: int | None = None) -> None:
         """Put card ``instance`` from wherever it is into ``zone``: ``HAND`` (the end of ``seat``'s
@@ -2313,3 +2351,28 @@ class MeaState(State):
                 deck[deck.index(i)] = j
                 zone[i], zone[j] = HAND, DECK
         return state
+
+
+def _check_turns(rules: MeaRules, active: int, turns_taken: tuple[int, int] | None, mana: int | None) -> None:
+    """:meth:`MeaState.position`'s turns and mana: each seat's turns begun, P1 first and then in
+    turn, within the turn limit; mana a whole number, 0 or more."""
+    if mana is not None and (type(mana) is not int or mana < 0):
+        raise InvalidPosition(f"mana is a whole number, 0 or more, not {mana!r}", "count")
+    if turns_taken is None:
+        return
+    if len(turns_taken) != 2 or any(type(k) is not int or k < 0 for k in turns_taken):
+        raise InvalidPosition(f"turns_taken is two whole numbers, 0 or more, not {turns_taken!r}", "count")
+    first, second = turns_taken
+    if (first, second) != ((second + 1, second) if active == 0 else (first, first)) or first < 1:
+        need = "one more turn than P2" if active == 0 else "as many turns as P1, at least 1"
+        raise InvalidPosition(
+            f"turns_taken {first, second} in {seat_name(active)}'s turn: the players take turns, P1 first,"
+            f" so {seat_name(active)} has begun {need}",
+            "turn-order",
+        )
+    if first + second > rules.max_turns:
+        raise InvalidPosition(
+            f"turn {first + second} is past the turn limit of {rules.max_turns}: the game ended after turn"
+            f" {rules.max_turns}",
+            "game-over",
+        )

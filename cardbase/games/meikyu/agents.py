@@ -402,6 +402,8 @@ def heuristic_action(obs: MeikyuObservation, legal: Sequence[Any]) -> Any:
         return max(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
     if ask in (A_HANDLIMIT, A_REFUGEE):
         return min(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
+    if ask == A_TSUNAMI and PASS in legal:
+        return PASS  # (tsunami_landless="may-pass": a land received may be kept)
     if ask in (A_LANDCAP, A_GIVE, A_TSUNAMI):
         dev = {e >> 1: bool(e & 1) for e in obs.lands[me]}
         return min(legal, key=lambda a: land_value(t, t.lindex[a.name], dev.get(t.lindex[a.name], False)))

@@ -43,6 +43,7 @@ from cardbase.games.base import (
     TERMINAL,
     IllegalAction,
     InvalidAction,
+    InvalidPosition,
     Outcome,
     State,
     check_notation,
@@ -762,10 +763,13 @@ class MeikyuState(State):
             for q in reversed(order):
                 stack.append((OP_CAPACITY, q, -1))
             kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
+            landless = self.rules.tsunami_landless == "may-pass"
             for q in reversed(order):
                 passable = {e >> 1 for e in self._lands[q]} - kept
                 if passable:
                     stack.append((OP_TSUNAMI, q, tuple(sorted(passable))))
+                elif landless and not self._lands[q]:  # no Claimed Lands now: may pass one received by its turn
+                    stack.append((OP_TSUNAMI, q, None))
         return False
 
     def _op_refdisc(self, frame: tuple[Any, ...]) -> bool:
@@ -951,6 +955,10 @@ class MeikyuState(State):
     def _op_tsunami(self, frame: tuple[Any, ...]) -> bool:
         _, q, allowed = frame
         held = {e >> 1 for e in self._lands[q]}
+        if allowed is None:  # (tsunami_landless="may-pass") a land received since, or none: pass is a choice
+            kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
+            received = tuple(sorted(held - kept))
+            return bool(received) and self._wait(A_TSUNAMI, q, (q, received, True))
         options = tuple([k for k in allowed if k in held])
         if not options:
             return False
@@ -1079,8 +1087,9 @@ class MeikyuState(State):
         hand = self._hands[self.current_player]
         return tuple(t.discard_act[k] for k in t.alpha if hand[k])
 
-    def _legal_tsunami(self) -> tuple[Choose, ...]:
-        return tuple(map(self._t.give_act.__getitem__, self._args[1]))
+    def _legal_tsunami(self) -> tuple[Choose | Word, ...]:
+        gives = tuple(map(self._t.give_act.__getitem__, self._args[1]))
+        return (*gives, PASS) if len(self._args) > 2 else gives
 
     def _legal_give(self) -> tuple[Choose, ...]:
         return tuple(map(self._t.give_act.__getitem__, self._stealable(self.current_player)))
@@ -1417,7 +1426,9 @@ class MeikyuState(State):
         else:
             self._kdisc.append(k)
 
-    def _apply_tsunami(self, action: Choose) -> None:
+    def _apply_tsunami(self, action: Choose | Word) -> None:
+        if not isinstance(action, Choose):
+            return  # (pass: a player without lands when the card was played keeps what it received)
         q = self.current_player
         land = self._t.lindex[action.name]
         lands = self._lands[q]
@@ -1482,7 +1493,7 @@ class MeikyuState(State):
             A_HANDLIMIT: "step 3: you hold 6 or more cards and must discard down to 5 (discard <card>)",
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
             A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
-            "left (give <land>)",
+            "left (give <land>; without lands then, under tsunami_landless=may-pass, a land received or pass)",
             A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had, "
             "not the Castle Tower (discard land <land>)",
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",
@@ -2272,9 +2283,34 @@ class MeikyuState(State):
         card is in the Kingdom pile (or, when ``pile`` gives the pile, in the discard pile under
         ``discards``); every other land in the Meikyu pile (or, with ``meikyu_pile``, among the
         discarded rooms). For scenarios and for games typed up from a real table.
+
+        A position no game by the rules reaches is refused (:class:`InvalidPosition`, naming the
+        rule; docs/rules/meikyu.md, "Reading and setting up a position"): a seat or a count that is
+        none, an OPEN card in a hand, a kingdom over its land limit, fewer than four rooms while the
+        Meikyu pile has cards, more than four at a turn's start under ``map_room="discarded"``, and a
+        game already over (a kingdom at the goal, no room left) unless the turn's draw can have just
+        done it.
         """
         t = rules.tables
         n = rules.players
+        if step not in ("draw", "action"):
+            raise InvalidPosition(f"step is 'draw' or 'action', not {quoted(str(step))}", "step")
+        if type(turn) is not int or not 0 <= turn < n:
+            raise InvalidPosition(f"turn is a seat from 0 to {n - 1} in a {n}-player game, not {turn!r}", "seat")
+        for what, given in (("hands", hands), ("lands", lands), ("refugees", refugees)):
+            if len(given) > n:
+                raise InvalidPosition(f"{what} gives {len(given)} seats; a {n}-player game has {n}", "seat")
+        for seat, hand in enumerate(hands):
+            for name, count in hand.items():
+                if type(count) is not int or count < 0:
+                    raise InvalidPosition(
+                        f"P{seat + 1} holds {count!r} copies of {name}: a count is a whole number, 0 or more", "count"
+                    )
+        for seat, count in enumerate(refugees):
+            if type(count) is not int or count < 0:
+                raise InvalidPosition(
+                    f"P{seat + 1} has placed {count!r} Refugees: a count is a whole number, 0 or more", "count"
+                )
         state = cls(rules, seed, _blank=True)
         kleft = list(t.kingdom_cards)
         lleft = list(t.land_cards)
@@ -2324,14 +2360,71 @@ class MeikyuState(State):
         for seat in range(n):
             state._recount(seat)
         state._turn = turn
-        if step == "draw":
-            state._stack = [(OP_TURN,)]
-        elif step == "action":
-            state._stack = [F_ENDTURN, F_MAIN]
-        else:
-            raise ValueError(f"step is 'draw' or 'action', not {quoted(step)}")
+        state._stack = [(OP_TURN,)] if step == "draw" else [F_ENDTURN, F_MAIN]
+        state._check_position(step)
         state._run()
         return state
+
+    def _check_position(self, step: str) -> None:
+        """Refuse a position set up by :meth:`position` that no game played by the rules reaches
+        at the start of a turn (``step="draw"``) or just after its draw (``"action"``)."""
+        t = self._t
+        rules = self.rules
+        n = self._n
+        for p in range(n):
+            opens = [t.knames[k] for k in t.opens if self._hands[p][k]]
+            if opens:
+                raise InvalidPosition(
+                    f"P{p + 1} holds {', '.join(opens)}: an OPEN card is played at once, never held"
+                    ' ("You must play these immediately upon drawing them")',
+                    "open-held",
+                )
+        for p in range(n):
+            held = lands_held(rules, self._lands[p], self._refugees[p])
+            limit = rules.capacity(bool(self._eff[p] & B_FARM))
+            if held > limit:
+                what = "lands and Refugees" if rules.refugees_are_lands and self._refugees[p] else "lands"
+                raise InvalidPosition(
+                    f"P{p + 1}'s kingdom holds {held} {what}, more than its limit of {limit}"
+                    ' ("The maximum number of owned lands a kingdom can have is five"; a sixth means discarding one)',
+                    "land-limit",
+                )
+        rooms = len(self._rooms)
+        if rooms < ROOMS and self._mpile:
+            raise InvalidPosition(
+                f"{rooms} face-up room{'s' if rooms != 1 else ''} while the Meikyu pile holds {len(self._mpile)}:"
+                ' step 4 lays rooms out "until there are four Meikyu cards", and a Dungeon Storm draws four',
+                "rooms",
+            )
+        if rooms > ROOMS and rules.map_room == "discarded" and step == "draw":  # (in step 2 a Map may have added one)
+            raise InvalidPosition(
+                f"{rooms} face-up rooms: under map_room=discarded a Map's fifth room leaves at the end of its turn,"
+                " so a turn starts with four at most",
+                "rooms",
+            )
+        # What the turn's draw (step 1) can have done, at step="action": an OPEN card of the pool drawn then
+        # (where it lies now is no proof: a replacement draw or the Archives' may have shuffled it into a new pile).
+        drawn_now = step == "action"
+        in_pool = {t.keff[k] for k in t.opens if k in t.kingdom_cards}
+        if not self._rooms and not self._mpile and not (drawn_now and X_STORM in in_pool):
+            raise InvalidPosition(
+                "no room is face up and the Meikyu pile is empty: the game ended after the turn that left no room"
+                ' ("B. There are no more Meikyu dungeon rooms left to conquer")',
+                "game-over",
+            )
+        goal = rules.goal
+        for p in range(n):
+            if self._pts[p] < goal:
+                continue
+            by_refugee = drawn_now and p == self._turn and self._refugees[p] and self._pts[p] - 1 < goal
+            if by_refugee or (drawn_now and X_TSUNAMI in in_pool):
+                continue
+            raise InvalidPosition(
+                f"P{p + 1}'s kingdom is worth {self._pts[p]} points, at or over the goal of {goal}: the game ended"
+                ' after the turn that took it there ("A. The sum of all of one kingdom\'s lands equals ten or more")'
+                + ("" if drawn_now else "; step='action' if this turn's draw did it"),
+                "game-over",
+            )
 
     # -- reconstruction (for search agents that sample hidden cards) --
 
@@ -2346,7 +2439,12 @@ class MeikyuState(State):
         seed: int | None = None,
     ) -> MeikyuState:
         """The state ``obs`` shows, with every hidden card placed as given (hands as
-        per-kind counts, piles as lists of kinds). For determinised search, not records."""
+        per-kind counts, piles as lists of kinds). For determinised search, not records.
+
+        The hidden cards must be the ones ``obs`` does not show, in the places it counts: a hand
+        of its size (the observer's own as shown), piles of their sizes, and with the cards shown
+        every card of the pool once (:class:`InvalidPosition` otherwise)."""
+        _check_parts(obs, hands, kpile, mpile, archives)
         state = cls(obs.rules, seed, _blank=True)
         n = state._n
         state._kpile = list(kpile)
@@ -2379,6 +2477,52 @@ class MeikyuState(State):
         state._end = obs.end
         state.current_player = obs.current_player
         return state
+
+
+def _check_parts(
+    obs: MeikyuObservation,
+    hands: Sequence[Sequence[int]],
+    kpile: Sequence[int],
+    mpile: Sequence[int],
+    archives: Sequence[int],
+) -> None:
+    """Refuse a deal of the hidden cards that is not one of ``obs``'s worlds (:meth:`MeikyuState.from_parts`)."""
+    t = obs.rules.tables
+    n = obs.rules.players
+    if len(hands) != n or any(len(h) != t.K for h in hands):
+        raise InvalidPosition(f"the hands are {n} lists of {t.K} counts, one per Kingdom card kind", "hidden-cards")
+    for s in range(n):
+        if any(c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
+            raise InvalidPosition(f"P{s + 1}'s hand holds {obs.hand_sizes[s]} cards as observed", "hidden-cards")
+    if 0 <= obs.player < n and tuple(hands[obs.player]) != tuple(obs.hand):
+        raise InvalidPosition(f"P{obs.player + 1}'s own hand is the one observed", "hidden-cards")
+    shown_archives = obs.archives if obs.archives is not None else ()
+    if len(kpile) != obs.kpile_size or len(mpile) != obs.mpile_size or len(archives) != obs.archives_size:
+        raise InvalidPosition(
+            "the Kingdom pile, the Meikyu pile and the Archives' draw have their observed sizes", "hidden-cards"
+        )
+    if obs.archives is not None and sorted(archives) != sorted(shown_archives):
+        raise InvalidPosition("the Archives' draw is the one observed", "hidden-cards")
+    kinds = [0] * t.K
+    for h in hands:
+        for k, c in enumerate(h):
+            kinds[k] += c
+    for zone in (kpile, obs.kdiscard, obs.inplay, archives, *obs.refugees):
+        for k in zone:
+            kinds[k] += 1
+    lands = [0] * len(t.lnames)
+    for zone in (mpile, obs.rooms, obs.mdiscard):
+        for land in zone:
+            lands[land] += 1
+    for owned in obs.lands:
+        for e in owned:
+            lands[e >> 1] += 1
+    pool_kinds = Counter(t.kingdom_cards)
+    pool_lands = Counter(t.land_cards)
+    if kinds != [pool_kinds[k] for k in range(t.K)] or lands != [pool_lands[land] for land in range(len(t.lnames))]:
+        raise InvalidPosition(
+            "the hidden cards and the cards shown are not every card of the pool once", "hidden-cards"
+        )
 
 
 _OPS = (

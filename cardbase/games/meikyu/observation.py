@@ -252,7 +252,7 @@ _PROMPTS = {
     "(the last is on top)",
     A_HANDLIMIT: "discard <card> (down to 5 cards)",
     A_REFUGEE: "discard <card> (the Refugee: discard two)",
-    A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left)",
+    A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left), or pass where a land received may be kept",
     A_LANDCAP: "discard land <land> (too many lands)",
     A_GIVE: "give <land> (you lost the aggression)",
 }

@@ -34,9 +34,11 @@ READINGS: dict[str, tuple[str, ...]] = {
     "fortress": ("quests", "aggressions"),
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
+    "tsunami_landless": ("none", "may-pass"),
     "amulet_ask": ("holders", "everyone"),
     "amulet_first_roll": ("no", "yes"),
     "bar": ("owner", "everyone"),
+    "bar_zero": ("printed", "after-items"),
     "harem": ("owner", "everyone"),
     "goal_check": ("end", "reached"),
     "refugee_order": ("turn", "drawer"),
@@ -75,6 +77,9 @@ class MeikyuRules(Rules):
     ``open_draw``: an OPEN card drawn was the draw (``counts``), or after it is played its
     drawer draws again in its place (``replaced``). ``castle_tsunami``: Dungeon Tsunami may pass
     the Castle Tower (``passes``) or not (``stays``: its holder passes another land, or none).
+    ``tsunami_landless``: Dungeon Tsunami's "If a player has no Claimed Lands at the time this card is
+    initially activated, they do not have to pass a land": such a player passes nothing (``none``), or
+    may pass, at their place in the order, a land received by then, or keep it (``may-pass``).
     ``amulet_ask``: after a die, the players holding an Amulet are asked whether to play it
     (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
     order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
@@ -85,6 +90,10 @@ class MeikyuRules(Rules):
     ``bar``, ``harem``: a developed Bar (0-sword characters +1) and a developed Harem (developments
     cost 1 less) help their owner (``owner``), or every player once any kingdom holds one
     developed (``everyone``: the cards say "all characters", "any land", and name no owner).
+    ``bar_zero``: the developed Bar's "characters with 0 swords" are those printed with 0 Bravery
+    (``printed``: a Sword or a Grimoire on one does not take the Bar's +1 away), or those left with 0
+    swords after the Swords and Grimoires played on them (``after-items``; the engine places the
+    items as the player best would, so that as few 0-sword characters as it pays lose the +1).
     ``goal_check``: the End of the Game's condition A ("the sum of all of one kingdom's lands equals ten
     or more") read as it stands at the end of the turn (``end``), or met at any moment of the turn
     (``reached``: a kingdom that reached the goal, within its land limit, ends the game after that turn
@@ -114,9 +123,11 @@ class MeikyuRules(Rules):
     fortress: str = "quests"
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
+    tsunami_landless: str = "none"
     amulet_ask: str = "holders"
     amulet_first_roll: str = "no"
     bar: str = "owner"
+    bar_zero: str = "printed"
     harem: str = "owner"
     goal_check: str = "end"
     refugee_order: str = "turn"
@@ -151,7 +162,7 @@ class MeikyuRules(Rules):
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
-        key = (self.pool, self.players, self.grimoire, self.sword, self.fortress)
+        key = (self.pool, self.players, self.grimoire, self.sword, self.fortress, self.bar_zero)
         from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
 
         tables = _TABLES.get(key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, TypeVar
 
 from cardbase.games.meikyu.actions import (
@@ -111,7 +112,7 @@ class StepIds:
 _WORD_IDS = {w: k for k, w in enumerate(WORDS.values())}
 _WORD_LIST = tuple(WORDS.values())
 
-_TABLES: dict[tuple[CardPool, int, str, str, str], _Tables] = {}
+_TABLES: dict[tuple[CardPool, int, str, str, str, str], _Tables] = {}
 MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it starts afresh."""
 _A = TypeVar("_A")
@@ -173,6 +174,7 @@ class _Tables:
         self.one_sword = rules.sword == "one"  # (then no more Swords than characters in a set)
         self.sword_names = frozenset(self.knames[i] for i in alpha if self.keff[i] == X_SWORD)
         self.fortress_in_aggression = rules.fortress == "aggressions"
+        self.bar_after_items = rules.bar_zero == "after-items"
         # A hand's key (see hand_key): its counts as the digits of one number, a kind's digit
         # below its copies + 1 (no hand holds more copies than the pool has).
         weights = [1]
@@ -458,9 +460,12 @@ def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
     character, unless -1) are made of before land effects: (swords, characters with 0
     swords, Sword cards, characters). Each Sword adds 1; each Grimoire adds the seals of a
     character of its own (the most seals first), or, under ``grimoire="stack"``, of the
-    character with the most seals."""
+    character with the most seals. Characters with 0 swords: printed with 0 Bravery, or under
+    ``bar_zero="after-items"`` as many as the Bar can lift at best (:func:`_best_with_bar`, less
+    the swords without it), so that swords + that count is the best total with the Bar."""
     s = weak = sword_cards = nch = grims = 0
     wits: list[int] = []
+    chars: list[tuple[int, int]] = []
     ktype, brav, keff, kwits = t.ktype, t.brav, t.keff, t.wits
     for k in kinds:
         if ktype[k] == CHAR:
@@ -470,6 +475,7 @@ def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
                 weak += 1
             nch += 1
             wits.append(kwits[k])
+            chars.append((b, kwits[k]))
         else:
             e = keff[k]
             if e == X_SWORD:
@@ -481,10 +487,44 @@ def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
         s += 2
         nch += 1
         wits.append(0)
+        chars.append((2, 0))
+    base = s
     if grims and wits:
         wits.sort(reverse=True)
         s += grims * wits[0] if t.stack_grimoires else sum(wits[:grims])
+    if t.bar_after_items and weak and (sword_cards or grims):
+        weak = _best_with_bar(chars, base, sword_cards, grims, t.stack_grimoires, t.one_sword) - s
     return s, weak, sword_cards, nch
+
+
+def _best_with_bar(
+    chars: list[tuple[int, int]], base: int, swords: int, grims: int, stack_grimoires: bool, one_sword: bool
+) -> int:
+    """Under ``bar_zero="after-items"``: the most swords the characters ``chars`` ((bravery, seals)
+    each) make with a developed Bar, which lifts each character left at 0 swords after the items on it
+    to 1: ``base`` swords before the Grimoires (printed, +1 per Sword), ``swords`` Swords and
+    ``grims`` Grimoires. Every placement of the Grimoires is tried (each on a character of its own,
+    or all on one under ``grimoire="stack"``: spreading them never does better); the Swords then go
+    on characters already above 0 where they can (each on one of its own under ``sword="one"``), a
+    character at 0 taking one only when no other can."""
+    n = len(chars)
+    if stack_grimoires:
+        placements: list[tuple[int, ...]] = [(i,) for i in range(n)]
+    else:
+        placements = list(combinations(range(n), min(grims, n)))
+    best = -1
+    for chosen in placements:
+        gain = sum(chars[i][1] for i in chosen) * (grims if stack_grimoires else 1)
+        raised = {i for i in chosen if chars[i][1] > 0}
+        zeros = sum(1 for i, (b, _) in enumerate(chars) if b == 0 and i not in raised)
+        if not swords:
+            lost = 0
+        elif one_sword:
+            lost = max(0, swords - (n - zeros))
+        else:
+            lost = 1 if zeros == n else 0
+        best = max(best, base + gain + zeros - lost)
+    return best
 
 
 def land_swords(parts: SwordParts, eff: int, deff: int, fortress: bool) -> int:

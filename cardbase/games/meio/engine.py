@@ -26,6 +26,7 @@ from cardbase.games.base import (
     SPECTATOR,
     TERMINAL,
     IllegalAction,
+    InvalidPosition,
     Outcome,
     State,
     check_notation,
@@ -853,7 +854,13 @@ class MeioState(State):
 
         Only the current round is rebuilt (rounds before it are in ``totals``);
         the RNG is fresh. For determinised search, not for records.
+
+        The hidden cards must be a world of ``obs`` (:class:`InvalidPosition` otherwise): hands and
+        packs of their observed sizes, the observer's own as shown, and with the cards played every
+        card of the deck once ("For 2 players, use cards A-7 of each suit …").
         """
+        if obs.phase in ("split", "play"):
+            _check_parts(obs, hands, asides, leftover)
         state = cls(obs.rules, 0)
         state._round = obs.round
         state._start = obs.start
@@ -884,3 +891,28 @@ class MeioState(State):
                     state._winner = (obs.leader + i) % state._n
             state._win_key = best
         return state
+
+
+def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[int], leftover: int) -> None:
+    """Refuse a deal of the hidden cards that is not one of ``obs``'s worlds (:meth:`MeioState.from_parts`)."""
+    n = obs.rules.players
+    if len(hands) != n or len(asides) != n:
+        raise InvalidPosition(f"the hands and the packs set aside are {n} masks each, one per player", "hidden-cards")
+    for seat in range(n):
+        if hands[seat].bit_count() != obs.hand_sizes[seat] or asides[seat].bit_count() != obs.aside_sizes[seat]:
+            raise InvalidPosition(
+                f"P{seat + 1} holds {obs.hand_sizes[seat]} cards and sets {obs.aside_sizes[seat]} aside as observed",
+                "hidden-cards",
+            )
+    me = obs.player
+    if 0 <= me < n and (hands[me] != obs.hand or asides[me] != obs.aside):
+        raise InvalidPosition(f"P{me + 1}'s own hand and pack are the ones observed", "hidden-cards")
+    seen = obs.played
+    total = seen.bit_count() + leftover.bit_count()
+    for m in (*hands, *asides, leftover):
+        if m < 0 or m & seen:
+            raise InvalidPosition("a card is in two places: every card of the deck is in one", "hidden-cards")
+        seen |= m
+    total += sum(h.bit_count() for h in hands) + sum(a.bit_count() for a in asides)
+    if seen != obs.rules.deck_mask or total != seen.bit_count():
+        raise InvalidPosition(f"the cards are not the {obs.rules.deck_label()}, each once", "hidden-cards")
