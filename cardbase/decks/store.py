@@ -100,7 +100,7 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
         raise UnknownDeck(
             f"no deck named {quoted(name)}"
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
-        )
+        ).refusing(name)
     return row
 
 
@@ -177,7 +177,7 @@ def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None
 
 
 def _taken(name: str) -> Conflict:
-    return Conflict(f"a deck named {quoted(name)} already exists")
+    return Conflict(f"a deck named {quoted(name)} already exists").refusing(name)
 
 
 def _name_free(session: Session, name: str) -> None:
