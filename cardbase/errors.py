@@ -38,6 +38,9 @@ class CardbaseError(Exception):
     """The text a user gave that the error refuses, as it was given, when it is one value (a card's or
     a deck's name): where it was given is known only where it entered, so the command line names the
     parameter given that text (``app.strict_parameters``). Set by :meth:`refusing`."""
+    field: str | None = None
+    """The input (a web form's field, a JSON body's path) given :attr:`value`, once a boundary that
+    knows the inputs has named it (``web.errors.naming_field``); the API's error says it as ``field``."""
     listed: tuple[str, tuple[str, ...]] | None = None
     """A message that lists items: its first line and the items, which the CLI shows as lines of their
     own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""

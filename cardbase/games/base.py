@@ -257,7 +257,7 @@ class Rules(ABC):
         given with this as it reads it, so that the refusal names where the value was given."""
         choices = cls.option_choices.get(name)
         if choices is not None and value not in choices:
-            raise InvalidRules(f"{name} is one of {', '.join(choices)}, not {quoted(value)}")
+            raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(value)}")
 
     # -- integer steps and tensors, for other toolkits (see the top of this section) --
 

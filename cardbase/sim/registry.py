@@ -69,7 +69,7 @@ class GameEntry:
         try:
             self.rules_class().check_option(name, value)
         except InvalidRules as error:
-            raise UsageError(str(error)) from None
+            raise UsageError(str(error)).refusing(value) from None
 
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
         """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
@@ -92,8 +92,14 @@ class GameEntry:
 
     def parse_agent(self, name: str) -> tuple[Any, dict[str, Any]]:
         """The class of agent ``name`` and its options (``name:key=value;key=value``, numbers as
-        ``int``), each checked against the class; a usage error names what is wrong. Needs no rules:
-        the command line checks its agents with it as they are parsed."""
+        ``int``), each checked against the class; a usage error names what is wrong, about the text
+        ``name``. Needs no rules: the command line and the tables check their agents with it."""
+        try:
+            return self._parse_agent(name)
+        except UsageError as error:
+            raise error.refusing(name) from None
+
+    def _parse_agent(self, name: str) -> tuple[Any, dict[str, Any]]:
         _check_agent_length(name)
         base, _, params = name.partition(":")
         if base not in self.agents:
