@@ -132,3 +132,52 @@ def test_a_value_refused_names_its_parameter(
     assert run.exit_code in (1, 2)
     named = label if label.startswith("-") else f"'{label}'"  # an argument as Click names it
     assert named in lines[0], f"{lines[0]} does not name {named}"
+
+
+TAKES_NEW = {"--output", "--plot", "--records", "--record", "--folder", "--images"}
+"""Options a command writes to: a new path there is made (a folder with it), not refused; and
+``--images``, whose folder may be missing (no art: each card a placeholder)."""
+MISSING = "missing§/x.txt"
+
+
+def _path_parameters() -> list[tuple[tuple[str, ...], str]]:
+    return [
+        (path, _label(param))
+        for path, command in sorted(COMMANDS.items())
+        for param in command.params
+        if "Path" in param.bare_type()
+    ]
+
+
+PATH_PARAMETERS = _path_parameters()
+
+
+def test_the_walk_finds_the_path_parameters() -> None:
+    assert len(PATH_PARAMETERS) > 50
+    assert (("sim", "mea"), "--vs") in PATH_PARAMETERS and (("lab", "gauntlet"), "--field") in PATH_PARAMETERS
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(
+    ("path", "label"), PATH_PARAMETERS, ids=[f"{' '.join(p)} {label}" for p, label in PATH_PARAMETERS]
+)
+def test_a_path_refused_names_its_parameter_or_the_file(
+    path: tuple[str, ...], label: str, sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """A file that is not there (or a deck by a name the database does not have): the refusal names
+    the option or argument (a deck, which may be a file or a database deck's name: ``Invalid value
+    for '--vs'``), or at least the file, as the README's standard asks; an output is made."""
+    run_cli(["deck", "new", "D", "--game", "mea"], hostile_db)
+    fill = {**sweep_files, "out": str(in_tmp / "out"), "code": "x"}
+    takes_db = any(p.name == "db" for p in COMMANDS[path].params)
+    run = run_cli(_argv(path, label, MISSING, fill), hostile_db if takes_db else None, input="quit\n")
+    assert_no_crash(run)
+    if run.exit_code == 0:
+        assert label in TAKES_NEW, f"{label} {MISSING!r} was taken"
+        return
+    lines = error_lines(run)
+    assert len(lines) == 1, run.stderr[-600:]
+    named = label if label.startswith("-") else f"'{label}'"
+    assert named in lines[0] or MISSING in lines[0], lines[0]
+    if "nor a deck" in lines[0]:  # a deck: the parameter, since two may be given (--deck and --vs)
+        assert named in lines[0], lines[0]
