@@ -175,7 +175,8 @@ def _naming_parameters(invoke: Callable[[Any], Any], ctx: Any) -> Any:
     saying which parameter was given it: ``Invalid value for '--vs': …`` as Click says it of a value
     refused while parsing; its exit code, type and listing kept. Only a value given as it is in the
     error (not a default) is matched: a text that no parameter was given (a card named in a deck
-    file) leaves the message as it is."""
+    file), or that several were (``deck add Goblin Goblin``: the deck's name or the card's?),
+    leaves the message as it is."""
     from cardbase.errors import CardbaseError
 
     try:
@@ -185,7 +186,7 @@ def _naming_parameters(invoke: Callable[[Any], Any], ctx: Any) -> Any:
             raise
         wanted = str(error.value)
         given = [param for param in ctx.command.params if wanted in _given(ctx, param)]
-        if given:  # said as Click says it of a value refused while parsing
+        if len(given) == 1:  # said as Click says it of a value refused while parsing (two given it: which?)
             named = typer.BadParameter(str(error), ctx=ctx, param=given[0]).format_message()
             if error.listed is not None:
                 head = typer.BadParameter(error.listed[0], ctx=ctx, param=given[0]).format_message()

@@ -202,6 +202,7 @@ def _no_url(name: str, **params: Any) -> str:
 
 
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
+    naming_field(error, dict(request.query_params))  # a body's fields: named by the route (api_new_game)
     status = status_of(error)
     text = str(error)
     problems = None
@@ -223,13 +224,14 @@ def naming_field(
     (``error.value``): ``Invalid value for 'seats[1].agent': unknown Meio agent 'bogus' …``, as the
     command line names its options; ``label`` is the name a person reads (a form's label). The
     rules refuse a value wherever it came from; only the form or the API knows where it was given.
-    An error about no one submitted value is left as it is."""
+    An error about no submitted value, or about a text several fields were given, is left as it is."""
     if error.value is None or error.field is not None:
         return error
     wanted = str(error.value)
-    name = next((n for n, v in fields.items() if v is not None and str(v) == wanted), None)
-    if name is None:
+    names = [n for n, v in fields.items() if v is not None and str(v) == wanted]
+    if len(names) != 1:  # none, or several given the same text: which one is not known
         return error
+    name = names[0]
     error.field = name
     prefix = f"Invalid value for {label(name)!r}: "
     if error.listed is not None:

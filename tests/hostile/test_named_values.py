@@ -181,3 +181,13 @@ def test_a_path_refused_names_its_parameter_or_the_file(
     assert named in lines[0] or MISSING in lines[0], lines[0]
     if "nor a deck" in lines[0]:  # a deck: the parameter, since two may be given (--deck and --vs)
         assert named in lines[0], lines[0]
+
+
+def test_a_text_given_to_two_parameters_is_not_pinned_on_either(hostile_db: str) -> None:
+    """``deck add Goblin Goblin`` (a deck named as a card): an unknown card's name is the deck's
+    too, so the refusal names neither parameter rather than perhaps the wrong one."""
+    assert run_cli(["deck", "new", "Grumb Goblin", "--game", "mea"], hostile_db).exit_code == 0
+    run = run_cli(["deck", "add", "Grumb Goblin", "Grumb Goblin"], hostile_db)
+    lines = error_lines(run)
+    assert run.exit_code == 1 and len(lines) == 1 and "unknown card 'Grumb Goblin'" in lines[0], run.stderr
+    assert "Invalid value" not in lines[0]

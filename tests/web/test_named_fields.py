@@ -120,3 +120,16 @@ def test_an_api_field_refused_is_named(client: TestClient, game: str, field: str
     else:
         assert error.get("field") == field and error["message"].startswith(f"Invalid value for '{field}': "), error
     assert client.get("/api/games").json() == []
+
+
+@pytest.mark.parametrize("which", ["a", "b"])
+def test_a_query_parameter_refused_is_named(client: TestClient, which: str) -> None:
+    """Any route: the error handler names the query parameter given the refused text (which of
+    ``diff``'s two decks is not there)."""
+    made = client.post("/api/decks", json={"game": "mea", "name": "Here"})
+    here = made.json()["id"]
+    params = {"a": here, "b": here} | {which: 999_999}
+    error = client.get("/api/decks/diff", params=params).json()["error"]
+    assert error["field"] == which and error["message"].startswith(f"Invalid value for '{which}': "), error
+    error = client.get("/api/cards", params={"q": "goblin", "game": "bogus"}).json()["error"]
+    assert error["field"] == "game", error
