@@ -191,3 +191,20 @@ def test_a_text_given_to_two_parameters_is_not_pinned_on_either(hostile_db: str)
     lines = error_lines(run)
     assert run.exit_code == 1 and len(lines) == 1 and "unknown card 'Grumb Goblin'" in lines[0], run.stderr
     assert "Invalid value" not in lines[0]
+
+
+def test_every_agent_and_rules_parameter_knows_its_game() -> None:
+    """An agent or a rules option is checked as its command's game takes it: the game is the
+    command's name (``sim mea``) or ``complete.COMMAND_GAMES`` says it (``lab split`` is Meio's)."""
+    from cardbase.cli.complete import game_of
+
+    kinds = ("agents", "rules", "rule_option.<locals>.complete")
+    found = []
+    for path, param in TEXT_PARAMETERS:
+        if getattr(getattr(param, "_custom_shell_complete", None), "__qualname__", "") in kinds:
+            command = COMMANDS[path]
+            parent = command.context_class(command, info_name=path[-2]) if len(path) > 1 else None
+            ctx = command.context_class(command, info_name=path[-1], parent=parent)
+            found.append((path, game_of(ctx)))
+    assert len(found) > 20
+    assert all(game is not None for _, game in found), [path for path, game in found if game is None]
