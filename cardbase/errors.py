@@ -27,15 +27,28 @@ passwords out of every message.
 from __future__ import annotations
 
 import re
+from typing import Self
 
 
 class CardbaseError(Exception):
     """Base of every error a user can cause; the CLI prints its message, no traceback."""
 
     exit_code: int = 2
+    value: object = None
+    """The text a user gave that the error refuses, as it was given, when it is one value (a card's or
+    a deck's name): where it was given is known only where it entered, so the command line names the
+    parameter given that text (``app.strict_parameters``). Set by :meth:`refusing`."""
+    field: str | None = None
+    """The input (a web form's field, a JSON body's path) given :attr:`value`, once a boundary that
+    knows the inputs has named it (``web.errors.naming_field``); the API's error says it as ``field``."""
     listed: tuple[str, tuple[str, ...]] | None = None
     """A message that lists items: its first line and the items, which the CLI shows as lines of their
     own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""
+
+    def refusing(self, value: object) -> Self:
+        """This error, about the text ``value`` a user gave (:attr:`value`)."""
+        self.value = value
+        return self
 
     def _listing(self, head: str, items: list[str], limit: int) -> str:
         """The message ``head`` with ``items`` below it (at most ``limit``, then how many more), kept in
@@ -89,6 +102,7 @@ class UnknownCard(CardbaseError, LookupError):
         self.name = name
         self.game = game
         self.suggestions = suggestions or []
+        self.value = name
         where = f" in {game}" if game else ""
         hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"unknown card {quoted(name)}{where}{hint}")

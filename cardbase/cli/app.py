@@ -98,11 +98,23 @@ def strict_parameters(command: Any) -> Any:
       script's ``-o "$OUT"`` with OUT unset): Typer makes ``''`` ``Path('.')``, the working folder,
       before any callback could tell it from ``.``; a name of spaces only is legal but never meant.
 
+    - one completed as a kind of value (``complete.agents``, ``complete.games``, ``complete.rules``,
+      …: the completers marked ``complete.checked``) is checked as that kind (``cli.checks``), a
+      value given (not a default) that the command would refuse later being refused as it is
+      parsed: the command's refusal named the value (``unknown Méa agent 'bogus'``) but not the
+      option, which ``--agents`` and ``--vs`` alike could have given.
+
+    What only the command can check (a card or a deck in the database) it refuses as it runs; an
+    error about one text given (``CardbaseError.value``: ``unknown card 'x'``) then names the
+    parameter given that text (:func:`_naming_parameters`), as a refusal while parsing does.
+
     And an option that takes one value (not a list, not a flag) may be given once: Click kept the
     last of ``--games 2 --games 3`` (or ``--games 2 -g 3``) and dropped the first without a word.
     """
     if getattr(command, "params", None) is not None and not getattr(command, "_strict", False):
         command.make_parser = functools.partial(_once_each, command.make_parser)
+        if getattr(command, "commands", None) is None:
+            command.invoke = functools.partial(_naming_parameters, command.invoke)
         command._strict = True
     for param in getattr(command, "params", ()):
         if getattr(param, "_strict", False):
@@ -115,6 +127,8 @@ def strict_parameters(command: Any) -> Any:
             param.process_value = functools.partial(_word_first, param.process_value, param, tuple(words))
         elif _is_path(annotation):
             param.process_value = functools.partial(_path_first, param.process_value, param)
+        if (check := getattr(getattr(param, "_custom_shell_complete", None), "check", None)) is not None:
+            param.process_value = functools.partial(_checked_after, param.process_value, param, check)
         param._strict = True
     commands = getattr(command, "commands", None)
     if commands is not None and not isinstance(commands, _LazyCommands):
@@ -154,6 +168,66 @@ def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any,
             f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
         )
     return process_value(ctx, value)
+
+
+def _naming_parameters(invoke: Callable[[Any], Any], ctx: Any) -> Any:
+    """``invoke(ctx)`` (a command run), an error about a text the user gave (``error.value``)
+    saying which parameter was given it: ``Invalid value for '--vs': …`` as Click says it of a value
+    refused while parsing; its exit code, type and listing kept. Only a value given as it is in the
+    error (not a default) is matched: a text that no parameter was given (a card named in a deck
+    file), or that several were (``deck add Goblin Goblin``: the deck's name or the card's?),
+    leaves the message as it is."""
+    from cardbase.errors import CardbaseError
+
+    try:
+        return invoke(ctx)
+    except CardbaseError as error:
+        if error.value is None:
+            raise
+        wanted = str(error.value)
+        given = [param for param in ctx.command.params if wanted in _given(ctx, param)]
+        if len(given) == 1:  # said as Click says it of a value refused while parsing (two given it: which?)
+            named = typer.BadParameter(str(error), ctx=ctx, param=given[0]).format_message()
+            if error.listed is not None:
+                head = typer.BadParameter(error.listed[0], ctx=ctx, param=given[0]).format_message()
+                error.listed = (head, error.listed[1])
+            error.args = (named, *error.args[1:])
+        raise
+
+
+def _was_given(ctx: Any, param: Any) -> bool:
+    """Whether ``param`` was given (on the command line, or by its environment variable), not its
+    default (read by name: Typer's parser is imported with Typer, Click not at all)."""
+    source = ctx.get_parameter_source(param.name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _given(ctx: Any, param: Any) -> list[str]:
+    """The texts given to ``param`` on the command line (none when it took its default)."""
+    if not _was_given(ctx, param):
+        return []
+    value = ctx.params.get(param.name)
+    return [str(v) for v in (value if isinstance(value, list | tuple) else [value]) if v is not None]
+
+
+def _checked_after(
+    process_value: Callable[[Any, Any], Any], param: Any, check: Callable[[Any, Any, Any], None], ctx: Any, value: Any
+) -> Any:
+    """``param.process_value``, then the value given checked by ``check``: a refusal is a usage error
+    naming the parameter, its message without the parameter's name in front (``--mana 'x': …``)."""
+    from cardbase.errors import CardbaseError
+
+    value = process_value(ctx, value)
+    if ctx.resilient_parsing or not _was_given(ctx, param) or value is None:
+        return value
+    try:
+        check(ctx, param, list(value) if isinstance(value, tuple) else value)
+    except CardbaseError as error:
+        message = str(error)
+        leads = [*(f"{opt}{sep}" for opt in param.opts for sep in (": ", " ")), f"{param.name}: "]
+        lead = next((lead for lead in leads if message.startswith(lead)), "")
+        raise typer.BadParameter(message.removeprefix(lead), ctx=ctx, param=param) from None
+    return value
 
 
 def _is_path(annotation: Any) -> bool:

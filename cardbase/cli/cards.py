@@ -84,14 +84,18 @@ def _value(card: dict[str, Any], field: str) -> str:
 
 @app.command(help=SEARCH_HELP)
 def search(
-    query: Annotated[str, typer.Argument(help="The query (quote it for the shell).")],
+    query: Annotated[str, typer.Argument(shell_complete=complete.queries, help="The query (quote it for the shell).")],
     game: Annotated[
         str | None, typer.Option("--game", "-g", shell_complete=complete.games, help="Only this game.")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=10_000, help="At most this many cards.")] = 50,
     order: Annotated[
         str | None,
-        typer.Option("--order", help="Sort by name, cost, atk, def, level, rank, … (as order: in the query)."),
+        typer.Option(
+            "--order",
+            shell_complete=complete.sort_keys,
+            help="Sort by name, cost, atk, def, level, rank, … (as order: in the query).",
+        ),
     ] = None,
     direction: Annotated[
         str | None,
@@ -187,8 +191,14 @@ def show(
 @app.command()
 def tag(
     name: CardArg,
-    tags: Annotated[list[str] | None, typer.Argument(help="Tags to add (e.g. removal).", show_default=False)] = None,
-    remove: Annotated[list[str] | None, typer.Option("--remove", "-r", help="A tag to take off (repeatable).")] = None,
+    tags: Annotated[
+        list[str] | None,
+        typer.Argument(shell_complete=complete.tags, help="Tags to add (e.g. removal).", show_default=False),
+    ] = None,
+    remove: Annotated[
+        list[str] | None,
+        typer.Option("--remove", "-r", shell_complete=complete.tags, help="A tag to take off (repeatable)."),
+    ] = None,
     game: CardGameOpt = None,
     db: DbOption = None,
 ) -> None:

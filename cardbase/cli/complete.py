@@ -46,15 +46,39 @@ def _root_param(ctx: click.Context, name: str) -> str | None:
     return None
 
 
-def _game_of(ctx: click.Context) -> str | None:
-    """The game the command is about: its ``--game``, or the command's own name (``sim mea``)."""
+COMMAND_GAMES = {"lab gauntlet": "mea", "lab opening": "mea", "lab split": "meio", "lab cards": "meikyu"}
+"""The game of a command whose name is not a game's (``sim mea`` is Méa's)."""
+
+
+def game_of(ctx: click.Context) -> str | None:
+    """The game the command is about: its ``--game``, or the command's own name (``sim mea``), or
+    the one its name stands for (:data:`COMMAND_GAMES`)."""
     from cardbase.catalog.fields import GAME_FIELDS
 
     game = _root_param(ctx, "game")
     if game in GAME_FIELDS:
         return game
     name = ctx.info_name or ""
-    return name if name in GAME_FIELDS else None
+    if name in GAME_FIELDS:
+        return name
+    parent = ctx.parent.info_name if ctx.parent is not None else ""
+    return COMMAND_GAMES.get(f"{parent} {name}")
+
+
+def checked(name: str) -> Callable[[Completer], Completer]:
+    """Mark a completer's values as checked, as they are parsed, by ``checks.<name>``
+    (``cardbase.cli.checks``; ``app.strict_parameters`` runs it)."""
+
+    def mark(completer: Completer) -> Completer:
+        def check(ctx: click.Context, param: click.Parameter, value: object) -> None:
+            from cardbase.cli import checks
+
+            getattr(checks, name)(ctx, param, value)
+
+        completer.check = check  # type: ignore[attr-defined]
+        return completer
+
+    return mark
 
 
 def choices(*values: str) -> Completer:
@@ -69,18 +93,20 @@ def choices(*values: str) -> Completer:
     return complete
 
 
+@checked("game")
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     from cardbase.catalog.fields import GAME_FIELDS
 
     return _items(sorted(GAME_FIELDS), incomplete)
 
 
+@checked("agents")
 def agents(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Agent names of the command's game; in a comma list (``search,heu``) the last name."""
     from cardbase.sim.registry import game
 
     def names() -> list[str]:
-        which = [_game_of(ctx)] if _game_of(ctx) else ["mea", "meio", "meikyu"]
+        which = [game_of(ctx)] if game_of(ctx) else ["mea", "meio", "meikyu"]
         return list(dict.fromkeys(a for g in which if g for a in game(g).agents))
 
     head, _, last = incomplete.rpartition(",")
@@ -88,6 +114,7 @@ def agents(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
     return _items([prefix + n for n in _safely(names)], prefix + last)
 
 
+@checked("rules")
 def rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``--rule NAME=VALUE`` of the command's game (Méa's when it has none: the lab's): the names
     with ``=``, then after ``NAME=`` the words it takes (``amulet_ask=everyone``, ``yes``/``no``).
@@ -95,7 +122,7 @@ def rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
     from cardbase.sim.registry import game
 
     def known() -> list[str]:
-        entry = game(_game_of(ctx) or "mea")
+        entry = game(game_of(ctx) or "mea")
         choices = entry.rules_class().option_choices
         name, eq, _ = incomplete.partition("=")
         if not eq:
@@ -111,7 +138,7 @@ def deck_formats(ctx: click.Context, param: click.Parameter, incomplete: str) ->
     """The shipped formats of the command's game (of every game when it is not known yet)."""
     from cardbase.decks.formats import format_names
 
-    which = [_game_of(ctx)] if _game_of(ctx) else ["mea", "meio", "meikyu"]
+    which = [game_of(ctx)] if game_of(ctx) else ["mea", "meio", "meikyu"]
     return _items(dict.fromkeys(_safely(lambda: [n for g in which if g for n in format_names(g)])), incomplete)
 
 
@@ -119,7 +146,7 @@ def cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
     """Names of cards in the database (``--db``, else the default) with a word starting as typed."""
     from cardbase.db.complete import card_names
 
-    names = _safely(lambda: card_names(_root_param(ctx, "db"), incomplete, _game_of(ctx), MAX_ITEMS))
+    names = _safely(lambda: card_names(_root_param(ctx, "db"), incomplete, game_of(ctx), MAX_ITEMS))
     return [_item(n) for n in names]
 
 
@@ -137,3 +164,69 @@ def decks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
     """A deck argument: database decks starting as typed, and files (completed by the shell)."""
     found = stored_decks(ctx, param, incomplete)[: MAX_ITEMS - 1]
     return found if incomplete.startswith("db:") else [*found, _item(incomplete, "file")]
+
+
+def rule_option(name: str) -> Completer:
+    """A rules option given by a flag of its own (``--farm``, ``--layout``): the words it takes (a
+    layout's names), and checked as the rules check it (``checks.rule_option``)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from cardbase.sim.registry import game
+
+        def words() -> list[str]:
+            rules = game(game_of(ctx) or "mea").rules_class()
+            if name == "layout":
+                from cardbase.games.mea.board import LAYOUTS
+
+                return list(LAYOUTS)
+            return list(rules.option_choices.get(name, ()))
+
+        return _items(_safely(words), incomplete)
+
+    def check(ctx: click.Context, param: click.Parameter, value: object) -> None:
+        from cardbase.cli import checks
+
+        checks.rule_option(name)(ctx, param, value)
+
+    complete.check = check  # type: ignore[attr-defined]
+    return complete
+
+
+@checked("profile")
+def profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Meikyu assumption profiles: the shipped ones, and files (completed by the shell)."""
+    from cardbase.catalog.meikyu_profiles import SHIPPED_PROFILES
+
+    return [*_items(SHIPPED_PROFILES, incomplete), _item(incomplete, "file")]
+
+
+@checked("sort_key")
+def sort_keys(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The keys search results sort by."""
+    from cardbase.db.search import ORDER_KEYS
+
+    return _items(ORDER_KEYS, incomplete)
+
+
+@checked("query")
+def queries(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """A search query: free text, nothing to complete; checked as a search reads it."""
+    return []
+
+
+@checked("need")
+def needs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """A ``draws`` need (``COUNT QUERY``): free text, nothing to complete; checked as ``draws`` reads it."""
+    return []
+
+
+@checked("mana")
+def mana(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Méa's first-turn mana (``5,5``): nothing to complete; checked as ``draws`` reads it."""
+    return []
+
+
+@checked("tags")
+def tags(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Tags (``removal``, ``combo piece``): any words, nothing to complete; checked as tags are kept."""
+    return []

@@ -524,9 +524,13 @@ def tag(
     name: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
     card: Annotated[str, typer.Argument(help="Card name or alias.", shell_complete=complete.cards)],
     tags: Annotated[
-        list[str] | None, typer.Argument(help="Tags to add (e.g. 'combo piece').", show_default=False)
+        list[str] | None,
+        typer.Argument(shell_complete=complete.tags, help="Tags to add (e.g. 'combo piece').", show_default=False),
     ] = None,
-    remove: Annotated[list[str] | None, typer.Option("--remove", "-r", help="A tag to take off (repeatable).")] = None,
+    remove: Annotated[
+        list[str] | None,
+        typer.Option("--remove", "-r", shell_complete=complete.tags, help="A tag to take off (repeatable)."),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Tag a card's entries in a database deck (tags of this deck only; `cards tag` tags the card everywhere).
@@ -593,7 +597,7 @@ def restore(
     if parts is None:
         raise UsageError(
             f"{quoted(ref)}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)"
-        )
+        ).refusing(ref)
     name, number = parts
     _deck_id, made = restore_version(open_db(db), name, number)
     if made is None:

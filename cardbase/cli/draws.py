@@ -33,10 +33,21 @@ if TYPE_CHECKING:  # imported lazily at run time
 
 NeedOpt = Annotated[
     list[str] | None,
-    typer.Option("--need", "-n", help='At least: "COUNT QUERY", e.g. "2 t:monster cost<=3" (repeatable).'),
+    typer.Option(
+        "--need",
+        "-n",
+        shell_complete=complete.needs,
+        help='At least: "COUNT QUERY", e.g. "2 t:monster cost<=3" (repeatable).',
+    ),
 ]
-AtMostOpt = Annotated[list[str] | None, typer.Option("--at-most", help='At most: "COUNT QUERY" (repeatable).')]
-ExactlyOpt = Annotated[list[str] | None, typer.Option("--exactly", help='Exactly: "COUNT QUERY" (repeatable).')]
+AtMostOpt = Annotated[
+    list[str] | None,
+    typer.Option("--at-most", shell_complete=complete.needs, help='At most: "COUNT QUERY" (repeatable).'),
+]
+ExactlyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--exactly", shell_complete=complete.needs, help='Exactly: "COUNT QUERY" (repeatable).'),
+]
 
 
 def draws(
@@ -74,6 +85,7 @@ def draws(
         str,
         typer.Option(
             "--mana",
+            shell_complete=complete.mana,
             help="Méa report: first-turn mana of the first and second player (default from the rulebook's "
             "set-up: 5 blue tiles for the first player; 4 yellow tiles + 1 for the second).",
         ),
@@ -276,7 +288,7 @@ def _report(
     if trials and deck.game != "meikyu":
         warn("--trials: the report is exact throughout; give --need to cross-check needs by Monte Carlo")
     if deck.game == "mea":
-        mea = mea_report(database, deck, _parse_mana(mana))
+        mea = mea_report(database, deck, parse_mana(mana))
         if json:
             print_json(mea.as_dict())
             _notes(deck, True)
@@ -299,7 +311,7 @@ def _report(
     _notes(deck, False)
 
 
-def _parse_mana(text: str) -> list[int]:
+def parse_mana(text: str) -> list[int]:
     from cardbase.errors import UsageError
 
     try:

@@ -504,6 +504,7 @@ def cards(
         str | None,
         typer.Option(
             "--assume",
+            shell_complete=complete.profiles,
             help="Take the values the catalog lacks from an assumption profile: 'default' or your JSON file; "
             "without it a catalog missing values is refused with the list. Every assumed value is in the report.",
             show_default=False,

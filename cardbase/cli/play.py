@@ -262,7 +262,9 @@ def meikyu(
     vs: Annotated[
         str,
         typer.Option(
-            "--vs", help="Agent for the other seats: one name, or one per seat (random, heuristic, search, ismcts)."
+            "--vs",
+            shell_complete=complete.agents,
+            help="Agent for the other seats: one name, or one per seat (random, heuristic, search, ismcts).",
         ),
     ] = "heuristic",
     seed: Annotated[

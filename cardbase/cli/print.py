@@ -60,6 +60,7 @@ AssumeOption = Annotated[
     str | None,
     typer.Option(
         "--assume",
+        shell_complete=complete.profiles,
         help="Meikyu playtest proxies: fill the values the catalog lacks from an assumption profile ('default' or "
         "your JSON file); every face showing one is marked ASSUMED.",
         show_default=False,
@@ -450,7 +451,9 @@ def print_set(
     with database.session() as session:
         sets = {row.code: row for row in set_rows(session, game_id)}
         if set_name is not None and fold(set_name) not in sets:
-            raise UsageError(f"{game_id} has no set {quoted(set_name)}; its sets are {', '.join(sorted(sets))}")
+            raise UsageError(
+                f"{game_id} has no set {quoted(set_name)}; its sets are {', '.join(sorted(sets))}"
+            ).refusing(set_name)
         stmt = select(Card).where(Card.game == game_id, Card.type != "tile")
         if set_name is not None:
             stmt = stmt.where(Card.set_code == fold(set_name))
@@ -510,7 +513,11 @@ def print_set(
 @sheet_options()
 def print_query(
     query: Annotated[
-        str, typer.Argument(help="A search, as for `cardbase cards search`: 'game:mea t:monster cost<=2'.")
+        str,
+        typer.Argument(
+            shell_complete=complete.queries,
+            help="A search, as for `cardbase cards search`: 'game:mea t:monster cost<=2'.",
+        ),
     ],
     sheet: SheetOptions,
     game: Annotated[
@@ -543,7 +550,7 @@ def print_query(
         declared = _declared_art(session, [c.id for c in cards if c is not None])
     found = sorted((c for c in cards if c is not None), key=lambda c: (c.game, *_card_order(c)))
     if not found:
-        raise UsageError(f"the query {quoted(query)} matches no card; nothing to print")
+        raise UsageError(f"the query {quoted(query)} matches no card; nothing to print").refusing(query)
     games = {c.game for c in found}
     from cardbase.render.units import TILE_SIZE
 

@@ -273,7 +273,9 @@ def mea_options(
 LayoutOption = Annotated[
     str,
     typer.Option(
-        "--layout", help="Starting tiles: checkerboard (blue corners and centre), sides, or a grid like BYB/YBY/BYB."
+        "--layout",
+        shell_complete=complete.rule_option("layout"),
+        help="Starting tiles: checkerboard (blue corners and centre), sides, or a grid like BYB/YBY/BYB.",
     ),
 ]
 DiagonalOption = Annotated[bool, typer.Option("--diagonal", help="Tiles touching at a corner are adjacent too.")]
@@ -545,22 +547,35 @@ AssumeOption = Annotated[
     str | None,
     typer.Option(
         "--assume",
+        shell_complete=complete.profiles,
         help="Take the values the catalog lacks from an assumption profile: 'default' (shipped, documented) or "
         "your own JSON file. Without it, a catalog missing values is refused with the list of what is missing.",
         show_default=False,
     ),
 ]
 FarmOption = Annotated[
-    str, typer.Option("--farm", help="The Farm's '+1 Capacity': points (+1 point) or lands (hold 6 lands).")
+    str,
+    typer.Option(
+        "--farm",
+        shell_complete=complete.rule_option("farm"),
+        help="The Farm's '+1 Capacity': points (+1 point) or lands (hold 6 lands).",
+    ),
 ]
 TargetOption = Annotated[
     str,
     typer.Option(
-        "--aggression-target", help="Who picks the land at stake: attacker (names it) or defender (gives one)."
+        "--aggression-target",
+        shell_complete=complete.rule_option("aggression_target"),
+        help="Who picks the land at stake: attacker (names it) or defender (gives one).",
     ),
 ]
 MapRoomOption = Annotated[
-    str, typer.Option("--map-room", help="The Map's extra room after the turn: stays (face up) or discarded.")
+    str,
+    typer.Option(
+        "--map-room",
+        shell_complete=complete.rule_option("map_room"),
+        help="The Map's extra room after the turn: stays (face up) or discarded.",
+    ),
 ]
 
 

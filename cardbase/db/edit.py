@@ -106,7 +106,9 @@ def parse_assignments(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         field, sep, value = pair.partition("=")
         if not sep or not field.strip():
-            raise UsageError(f"{quoted(pair)}: write FIELD=VALUE, e.g. cost=3 (an empty value makes it unknown)")
+            raise UsageError(
+                f"{quoted(pair)}: write FIELD=VALUE, e.g. cost=3 (an empty value makes it unknown)"
+            ).refusing(pair)
         if field.strip() in out:
             raise UsageError(f"{quoted(field.strip())} is given twice")
         out[field.strip()] = value

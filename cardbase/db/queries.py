@@ -29,7 +29,7 @@ def check_game(game: str | None) -> str | None:
         return None
     key = fold(game)
     if key not in GAMES:
-        raise UsageError(f"unknown game {quoted(game)}; choose one of {', '.join(GAMES)}")
+        raise UsageError(f"unknown game {quoted(game)}; choose one of {', '.join(GAMES)}").refusing(game)
     return key
 
 

@@ -689,6 +689,8 @@ def compile_node(
 
 
 _ORDER_KEYS = ("name", "set", "type", "game", *sorted(set(_NUMERIC)))
+ORDER_KEYS = _ORDER_KEYS
+"""The keys search results sort by (``order:KEY``, ``--order``)."""
 DIRECTIONS = ("asc", "desc")
 
 
@@ -803,6 +805,14 @@ def _parsed(
     node, settings = split_settings(parse(query))
     sort = check_order(settings.get("order", order), settings.get("direction", direction), settings.get("ace", ace))
     return node, sort
+
+
+def check_query(query: str) -> None:
+    """Refuse a query that no search could run, whatever the game and the cards (its syntax, its
+    fields, how it is read): :class:`QueryError`, as a search would raise it."""
+    node, sort = _parsed_once(query, None, None, None)
+    if node is not None:
+        compile_node(node, None, ace_high=sort.ace_high)
 
 
 def _condition(node: Node | None, game: str | None, sort: Order) -> ColumnElement[bool]:

@@ -261,7 +261,7 @@ def code_of(text: str) -> str:
     if len(codes) != 1 or not codes[0].strip():
         raise UsageError(
             "not a deck code: a share link must carry one code=… (as the deck page's 'Link that opens this deck' does)"
-        )
+        ).refusing(text)
     return codes[0]
 
 
@@ -272,7 +272,9 @@ def read_code(code: str) -> CodeContents:
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):
-        raise UsageError("not a deck code: it must be base64url text as `deck export --format code` prints") from None
+        raise UsageError("not a deck code: it must be base64url text as `deck export --format code` prints").refusing(
+            code
+        ) from None
     if not data:
         raise UsageError("empty deck code")
     reader = _Reader(data)

@@ -202,5 +202,5 @@ def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | 
     """Like ``find_format`` but a miss is a usage error listing the formats."""
     found = find_format(game, name, house)
     if found is None:
-        raise UsageError(f"{game} has no format {quoted(name)}; {formats_hint(game, house)}")
+        raise UsageError(f"{game} has no format {quoted(name)}; {formats_hint(game, house)}").refusing(name)
     return found

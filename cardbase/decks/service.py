@@ -97,7 +97,7 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
         name, number = version
         return deck_to_text(load_version(database, name, number), f"{DB_PREFIX}{name}@{number}")
     if not text.startswith(DB_PREFIX) and text not in names and (problem := path_problem(text)) is not None:
-        raise UnreadableInput(f"{problem}; nor is it the name of a database deck")
+        raise UnreadableInput(f"{problem}; nor is it the name of a database deck").refusing(text)
     if text.startswith(DB_PREFIX):
         name = text[len(DB_PREFIX) :]
         if name not in names:
@@ -108,7 +108,7 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
             raise UnreadableInput(
                 f"{shown(text)}: no deck named {quoted(name)} in the database"
                 f"{hint or '; `cardbase deck list` shows the decks'}"
-            )
+            ).refusing(text)
         from cardbase.decks.store import load_deck
 
         return deck_to_text(load_deck(database, name), text)
@@ -124,7 +124,7 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
                 if near
                 else "nor a deck of that name in the database (`cardbase deck list`)"
             )
-            raise UnreadableInput(f"{error}; {listed}") from None
+            raise UnreadableInput(f"{error}; {listed}").refusing(text) from None
         if text in names:
             deck.problems.append(
                 Problem(

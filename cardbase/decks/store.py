@@ -89,7 +89,7 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
         query = select(DeckRow).where(DeckRow.id == deck)
         row: DeckRow | None = session.scalars(query.with_for_update() if lock else query).first()
         if row is None:
-            raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks")
+            raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks").refusing(deck)
         return row
     name = deck
     query = select(DeckRow).where(DeckRow.name == name)
@@ -100,7 +100,7 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
         raise UnknownDeck(
             f"no deck named {quoted(name)}"
             + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
-        )
+        ).refusing(name)
     return row
 
 
@@ -177,7 +177,7 @@ def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None
 
 
 def _taken(name: str) -> Conflict:
-    return Conflict(f"a deck named {quoted(name)} already exists")
+    return Conflict(f"a deck named {quoted(name)} already exists").refusing(name)
 
 
 def _name_free(session: Session, name: str) -> None:
@@ -196,7 +196,7 @@ def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple
         {"id": deck_id},
     ).all()
     if not rows:
-        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks")
+        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks").refusing(deck_id)
     return int(rows[0][0]), tuple((str(k), str(v)) for _, k, v in rows if k is not None)
 
 
@@ -448,7 +448,7 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
             conn.execute(bump)
             found = (*found[:-1], found[-1] + 1)
     if found is None:
-        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks")
+        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks").refusing(deck_id)
     return _Row(*found)
 
 

@@ -21,7 +21,7 @@ integer arithmetic; a probability is a :class:`fractions.Fraction`, turned into 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from math import comb
@@ -45,6 +45,8 @@ class Need:
     count: int
     kind: Kind = Kind.AT_LEAST
     label: str = ""
+    given: str = field(default="", compare=False)
+    """The need as the user wrote it (``"2 t:monster"``), for a refusal to say where it was given."""
 
     def __post_init__(self) -> None:
         if self.count < 0:

@@ -80,12 +80,12 @@ def parse_need(text: str, kind: Kind) -> Need:
         count = whole_number(m.group(1), MAX_NEED_COUNT)
         if count is None:
             raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is at most {MAX_NEED_COUNT:,}")
-        return Need(count, kind, m.group(2).strip())
+        return Need(count, kind, m.group(2).strip(), text)
     if (m := re.match(r"\s*(\S+)\s", text)) and m.group(1).isdecimal() and not m.group(1).isascii():  # ٣ (Arabic 3)
         raise UsageError(f"--{_option(kind)} {quoted(m.group(1))}: a count is written in digits 0-9")
     if re.fullmatch(r"\s*\d+\s*", text):
         raise UsageError(f'--{_option(kind)} {quoted(text.strip())}: a count needs a query after it, e.g. "2 t:assist"')
-    return Need(1, kind, text.strip())
+    return Need(1, kind, text.strip(), text)
 
 
 def _option(kind: Kind) -> str:
@@ -154,7 +154,9 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
                 hint = f"; it matches only cards that are not drawn ({', '.join(NOT_DRAWN_WHY[t] for t in types)})"
             elif unknown and _compares(need.label):
                 hint = f"; {unknown}"
-            raise UsageError(f"{_option(need.kind)} {quoted(need.label)} matches no card{where}{hint}")
+            raise UsageError(f"{_option(need.kind)} {quoted(need.label)} matches no card{where}{hint}").refusing(
+                need.given
+            )
         matching.append(n)
     size = sum(drawn.values())
     for need, n in zip(needs, matching, strict=True):

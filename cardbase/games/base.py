@@ -259,6 +259,16 @@ class Rules(ABC):
     def from_options(cls, options: Mapping[str, Any]) -> Self:
         """Rules from ``to_options()`` output; raises :class:`InvalidRules`."""
 
+    @classmethod
+    def check_option(cls, name: str, value: Any) -> None:
+        """Refuse a value of option ``name`` that these rules take with no other options whatever
+        (a word not among its :attr:`option_choices`); raises :class:`InvalidRules`. What depends on
+        the other options too is checked by :meth:`from_options`. A command checks each option it is
+        given with this as it reads it, so that the refusal names where the value was given."""
+        choices = cls.option_choices.get(name)
+        if choices is not None and value not in choices:
+            raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(value)}")
+
     # -- integer steps and tensors, for other toolkits (see the top of this section) --
 
     @abstractmethod

@@ -64,6 +64,13 @@ class GameEntry:
             out[name] = _rule_value(name, raw, settable[name], flag)
         return out
 
+    def check_option(self, name: str, value: Any) -> None:
+        """A rules option's value checked on its own (:meth:`Rules.check_option`); a usage error."""
+        try:
+            self.rules_class().check_option(name, value)
+        except InvalidRules as error:
+            raise UsageError(str(error)).refusing(value) from None
+
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
         """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
         cls = self.rules_class()
@@ -83,9 +90,16 @@ class GameEntry:
             if name.partition(":")[0] not in self.agents:
                 raise UsageError(f"unknown {self.title} agent {quoted(name)} (known: {', '.join(self.agents)})")
 
-    def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
-        """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
-        (numbers as ``int``), e.g. ``heuristic:opening=3-7``."""
+    def parse_agent(self, name: str) -> tuple[Any, dict[str, Any]]:
+        """The class of agent ``name`` and its options (``name:key=value;key=value``, numbers as
+        ``int``), each checked against the class; a usage error names what is wrong, about the text
+        ``name``. Needs no rules: the command line and the tables check their agents with it."""
+        try:
+            return self._parse_agent(name)
+        except UsageError as error:
+            raise error.refusing(name) from None
+
+    def _parse_agent(self, name: str) -> tuple[Any, dict[str, Any]]:
         _check_agent_length(name)
         base, _, params = name.partition(":")
         if base not in self.agents:
@@ -109,6 +123,12 @@ class GameEntry:
                 kwargs[key.strip()] = value
         cls = _load(self.agents[base])
         _check_agent_options(name, base, cls, kwargs)
+        return cls, kwargs
+
+    def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
+        """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
+        (numbers as ``int``), e.g. ``heuristic:opening=3-7`` (:meth:`parse_agent`)."""
+        cls, kwargs = self.parse_agent(name)
         try:
             agent = cls(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:

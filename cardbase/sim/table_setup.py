@@ -122,7 +122,12 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
     from cardbase.textfiles import read_text
 
     if choice.deck_id is not None:
-        resolved = resolve_stored(database, choice.deck_id)
+        from cardbase.decks.store import UnknownDeck
+
+        try:
+            resolved = resolve_stored(database, choice.deck_id)
+        except UnknownDeck as error:
+            raise UnknownDeck(f"{which}: {error}").refusing(choice.deck_id) from None
         source = f"{which}: database deck {choice.deck_id}"
     elif choice.example is not None:
         if choice.example not in example_decks("mea"):
@@ -142,7 +147,7 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
 def check_game(game_id: str) -> str:
     """``game_id`` if it is a game of the tables, else a :class:`UsageError` naming the known ones."""
     if game_id not in PLAYER_COUNTS:
-        raise UsageError(f"no game {game_id[:40]!r} (known: {', '.join(PLAYER_COUNTS)})")
+        raise UsageError(f"no game {game_id[:40]!r} (known: {', '.join(PLAYER_COUNTS)})").refusing(game_id)
     return game_id
 
 
@@ -156,8 +161,12 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     players = len(choice.seats)
     if players not in counts:
         raise UsageError(f"{entry.title} is for {counts[0]} to {counts[-1]} players, not {players}")
-    entry.check_agents([s for s in choice.seats if s != HUMAN])
+    for seat in choice.seats:
+        if seat != HUMAN:
+            entry.parse_agent(seat)  # its name and its options, as the command line checks them
     chosen = entry.rule_options(_rule_texts(choice.game, choice.rules), "rules option")
+    for name, value in chosen.items():
+        entry.check_option(name, value)
     options: dict[str, Any] = {"players": players, **chosen}
     labels: dict[str, Any] = {}
     if choice.game == "mea":
@@ -181,7 +190,7 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
         if choice.assume is not None and choice.assume not in assume_profiles():
             raise UsageError(
                 f"no assumption profile {choice.assume!r} at the server (known: {', '.join(assume_profiles())})"
-            )
+            ).refusing(choice.assume)
         pool = resolve(catalog_cards(database), choice.assume)
         options["pool"] = pool
         rules = entry.make_rules(options)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -202,6 +202,7 @@ def _no_url(name: str, **params: Any) -> str:
 
 
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
+    naming_field(error, dict(request.query_params))  # a body's fields: named by the route (api_new_game)
     status = status_of(error)
     text = str(error)
     problems = None
@@ -216,6 +217,42 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
     )
 
 
+def naming_field(
+    error: CardbaseError, fields: Mapping[str, Any], label: Callable[[str], str] = lambda name: name
+) -> CardbaseError:
+    """``error`` saying which of ``fields`` (name → value as submitted) was given the text it refuses
+    (``error.value``): ``Invalid value for 'seats[1].agent': unknown Meio agent 'bogus' …``, as the
+    command line names its options; ``label`` is the name a person reads (a form's label). The
+    rules refuse a value wherever it came from; only the form or the API knows where it was given.
+    An error about no submitted value, or about a text several fields were given, is left as it is."""
+    if error.value is None or error.field is not None:
+        return error
+    wanted = str(error.value)
+    names = [n for n, v in fields.items() if v is not None and str(v) == wanted]
+    if len(names) != 1:  # none, or several given the same text: which one is not known
+        return error
+    name = names[0]
+    error.field = name
+    prefix = f"Invalid value for {label(name)!r}: "
+    if error.listed is not None:
+        error.listed = (prefix + error.listed[0], error.listed[1])
+    error.args = (prefix + str(error), *error.args[1:])
+    return error
+
+
+def flat_fields(data: Any, path: str = "") -> dict[str, Any]:
+    """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`."""
+    if isinstance(data, Mapping):
+        return {
+            k: v
+            for key, item in data.items()
+            for k, v in flat_fields(item, f"{path}.{key}" if path else str(key)).items()
+        }
+    if isinstance(data, list | tuple):
+        return {k: v for i, item in enumerate(data) for k, v in flat_fields(item, f"{path}[{i}]").items()}
+    return {path: data}
+
+
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
     a busy database or a full hall says when to try again, a stale change gives the current version."""
@@ -223,6 +260,8 @@ def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
+    if error.field is not None:
+        return {}, {"field": error.field}
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
     if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):

@@ -14,6 +14,7 @@ seat"), behind a hand-off screen. Without a key: the spectator, who sees what ev
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -188,7 +189,12 @@ def seat_url(request: Request, game_id: str, key: str | None = None) -> str:
 @router.post("/api/games", tags=["play"], status_code=201)
 def api_new_game(request: Request, body: NewGame, turn: WriteTurn) -> JSONResponse:
     """Start a game: 201 with its ``id`` and, per seat, its page's ``url`` (and ``key`` for a person's seat)."""
-    game_id, keys = _create(request, _choice(body))
+    try:
+        game_id, keys = _create(request, _choice(body))
+    except CardbaseError as error:
+        from cardbase.web.errors import flat_fields, naming_field
+
+        raise naming_field(error, flat_fields(body.model_dump(exclude_none=True))) from None
     live = hall_of(request).get(game_id)
     seats = []
     for s, seat in enumerate(live.table.seats):
@@ -405,6 +411,33 @@ def start_page(request: Request, game: Annotated[str, Query(max_length=20)] = "m
     return render(request, "play/start.html", _start_context(request, check_game(game)))
 
 
+def _seat_texts(form: Any) -> dict[str, str]:
+    """Each agent's seat as the tables read it, by its options' field (``seat1`` ``search`` and
+    ``seat1_options`` ``samples=5`` make the agent ``search:samples=5``), for a refusal to name."""
+    out = {}
+    for field in form:
+        if m := re.fullmatch(r"seat(\d)_options", str(field)):
+            kind, options = _seat_parts(form, int(m.group(1)))
+            if options:
+                out[field] = f"{kind}:{options}"
+    return out
+
+
+def _seat_parts(form: Any, s: int) -> tuple[str, str]:
+    """Seat ``s`` of the start form: who sits there (``human`` or an agent) and the agent's options."""
+    kind = str(form.get(f"seat{s}", HUMAN))[:40].strip() or HUMAN
+    return kind, str(form.get(f"seat{s}_options", ""))[:160].strip()
+
+
+def _form_label(field: str) -> str:
+    """The start form's ``field`` as the page labels it (``seat1`` is P2, ``rule_farm`` is farm)."""
+    if m := re.fullmatch(r"seat(\d)(_options)?", field):
+        return f"P{int(m.group(1)) + 1}" + ("'s agent options" if m.group(2) else "")
+    if m := re.fullmatch(r"deck(\d)(_text)?", field):
+        return f"P{int(m.group(1)) + 1}'s deck"
+    return {"assume": "assumption profile"}.get(field, field.removeprefix("rule_").replace("_", " "))
+
+
 def _form_choice(form: Any) -> Any:
     """The table the start form asks for."""
     from cardbase.sim.table_setup import DeckChoice, TableChoice, check_game, rule_fields
@@ -413,8 +446,7 @@ def _form_choice(form: Any) -> Any:
     players = _whole(form.get("players"), "players", 2, 5)
     seats = []
     for s in range(players):
-        kind = str(form.get(f"seat{s}", HUMAN))[:40].strip() or HUMAN
-        options = str(form.get(f"seat{s}_options", ""))[:160].strip()
+        kind, options = _seat_parts(form, s)
         if options and kind == HUMAN:
             raise UsageError(f"P{s + 1} is a person: agent options ({options!r}) are for an agent's seat")
         seats.append(f"{kind}:{options}" if options else kind)
@@ -463,8 +495,9 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
     except CardbaseError as error:
         from cardbase.errors import InvalidData
         from cardbase.sim.table_setup import PLAYER_COUNTS
-        from cardbase.web.errors import status_of
+        from cardbase.web.errors import naming_field, status_of
 
+        naming_field(error, {**form, **_seat_texts(form)}, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = str(error).splitlines()[0].rstrip(":")
         context["problems"] = list(error.problems) if isinstance(error, InvalidData) else []

@@ -163,3 +163,21 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     os.environ.pop("CARDBASE_DB", None)
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def sweep_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A game record, a catalog sheet, a one-card deck and a collection sheet for the command-tree sweeps."""
+    from cardbase.sim.records import record_lines
+    from tests.golden.walks import rules_of
+
+    folder = tmp_path_factory.mktemp("sweep")
+    record = folder / "game.jsonl"
+    record.write_text("\n".join(record_lines(rules_of("meio", {"players": 2}), 3, [])) + "\n", encoding="utf-8")
+    catalog = folder / "cards.csv"
+    catalog.write_text("name,type,cost,attack,defence\nZed,monster,1,1,1\n", encoding="utf-8")
+    small = folder / "small.txt"
+    small.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
+    collection = folder / "collection.csv"
+    collection.write_text("name,count\nCrumb Goblin,2\n", encoding="utf-8")
+    return {"record": str(record), "catalog": str(catalog), "small_deck": str(small), "collection": str(collection)}

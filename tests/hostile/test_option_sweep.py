@@ -159,7 +159,9 @@ def _argv(path: tuple[str, ...], name: str, value: str, fill: dict[str, str]) ->
     params = {p.name: p for p in COMMANDS[path].params}
     arguments = [p.name for p in COMMANDS[path].params if p.param_type_name == "argument"]
     if name in params and params[name].param_type_name == "argument":
-        positional = [w for w in base if not w.startswith("-")][: len(arguments)]
+        valued = {o for p in COMMANDS[path].params if p.param_type_name == "option" and not p.is_flag for o in p.opts}
+        words = [w for i, w in enumerate(base) if not (i and base[i - 1] in valued)]  # not an option's value
+        positional = [w for w in words if not w.startswith("-")][: len(arguments)]
         base[base.index(positional[arguments.index(name)])] = value
         return [*path, *base]
     option = next(p for p in COMMANDS[path].params if name in p.opts)
@@ -168,23 +170,6 @@ def _argv(path: tuple[str, ...], name: str, value: str, fill: dict[str, str]) ->
         base[at + 1] = value
         return [*path, *base]
     return [*path, *base, name, value]
-
-
-@pytest.fixture(scope="module")
-def sweep_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    from cardbase.sim.records import record_lines
-    from tests.golden.walks import rules_of
-
-    folder = tmp_path_factory.mktemp("sweep")
-    record = folder / "game.jsonl"
-    record.write_text("\n".join(record_lines(rules_of("meio", {"players": 2}), 3, [])) + "\n", encoding="utf-8")
-    catalog = folder / "cards.csv"
-    catalog.write_text("name,type,cost,attack,defence\nZed,monster,1,1,1\n", encoding="utf-8")
-    small = folder / "small.txt"
-    small.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
-    collection = folder / "collection.csv"
-    collection.write_text("name,count\nCrumb Goblin,2\n", encoding="utf-8")
-    return {"record": str(record), "catalog": str(catalog), "small_deck": str(small), "collection": str(collection)}
 
 
 @pytest.mark.timeout(1800)

@@ -344,6 +344,16 @@ class MeaRules(Rules):
         "summoned_alone": ("allowed", "refused"),
     }
 
+    @classmethod
+    def check_option(cls, name: str, value: Any) -> None:
+        """As :meth:`Rules.check_option`, and a ``layout`` is a layout's name or a grid."""
+        super().check_option(name, value)
+        if name == "layout" and isinstance(value, str):
+            try:
+                B.parse_layout(value)
+            except ValueError as error:
+                raise InvalidRules(str(error)) from None
+
     def __post_init__(self) -> None:
         if not isinstance(self.decks, tuple) or len(self.decks) != 2:
             raise InvalidRules("Méa is for 2 players: give exactly two decks")
