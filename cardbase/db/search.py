@@ -723,14 +723,21 @@ def check_order(key: str | None, direction: str | None, ace: str | None = None) 
 def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
     """The query without its ``order:``, ``direction:`` and ``ace:`` terms, and their values by
     key. They read the whole result, so they stand at the top level (not under ``-``, ``or`` or
-    parentheses)."""
+    parentheses), once each: a second one would silently overrule the first."""
     items = node.items if isinstance(node, And) else (node,)
     settings: dict[str, str] = {}
+    given: dict[str, Term] = {}
     rest: list[Node] = []
     for item in items:
         if isinstance(item, Term) and item.key in _SETTINGS:
             if item.op != ":" or item.regex:
                 raise QueryError(f"{quoted(item.text)}: write {item.key}:VALUE")
+            if item.key in given:
+                raise QueryError(
+                    f"{quoted(given[item.key].text)} and {quoted(item.text)}: {item.key}: reads the whole result; "
+                    "give it once"
+                )
+            given[item.key] = item
             settings[item.key] = item.value
         else:
             _no_order_inside(item)
