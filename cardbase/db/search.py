@@ -462,7 +462,7 @@ def _parsed_as_re2(pattern: str) -> Any | None:
 def _plain(op: Any, value: Any) -> str:
     """The character a parsed item is when a prefilter may take it (an ASCII letter, digit or space
     whose every case-insensitive match is ASCII: not ``k`` or ``s``, see ``_WIDE_FOLDS``), else ``""``."""
-    from re import _parser
+    from re import _parser  # type: ignore[attr-defined]
 
     if op is not _parser.LITERAL:
         return ""
@@ -543,7 +543,7 @@ def anchored_prefix(pattern: str) -> str:
     before ``k`` or ``s`` (see ``_WIDE_FOLDS``): a card it finds is certain to start with it, in
     any case.
     """
-    from re import _parser
+    from re import _parser  # type: ignore[attr-defined]
 
     parsed = _parsed_as_re2(pattern)
     if parsed is None:
