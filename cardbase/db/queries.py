@@ -105,7 +105,9 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
     text = name.strip()
     if _CARD_ID.fullmatch(text) and (by_id := session.get(Card, text)) and game in (None, by_id.game):
         return by_id
-    if (in_set := _IN_SET.fullmatch(text)) and len(narrowed := _named(session, in_set["name"], game, in_set["set"])) == 1:
+    if (in_set := _IN_SET.fullmatch(text)) and len(
+        narrowed := _named(session, in_set["name"], game, in_set["set"])
+    ) == 1:
         return narrowed[0]
     if len(matches) > 1:
         choices = ", ".join(f"{c.name} ({c.set_code}) = {c.id}" for c in matches[:8])

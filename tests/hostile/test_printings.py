@@ -53,7 +53,9 @@ def test_the_set_or_the_id_names_one_printing(argv: list[str], name: str, two_pr
 
 
 def test_a_name_in_two_games_still_says_game(hostile_db: str) -> None:
-    added = run_cli(["catalog", "add", "--game", "meikyu", "name=Crumb Goblin", "type=character", "set=mine"], hostile_db)
+    added = run_cli(
+        ["catalog", "add", "--game", "meikyu", "name=Crumb Goblin", "type=character", "set=mine"], hostile_db
+    )
     if added.exit_code != 0:
         pytest.skip(f"a Meio card cannot be added this way: {added.stderr.strip()}")
     line = assert_refused(run_cli(["cards", "show", "Crumb Goblin"], hostile_db), 2, "--game")
