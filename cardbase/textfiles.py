@@ -534,6 +534,77 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     raise UnreadableInput(f"{where}: is {kind}, not a file; give the {what} a file name (or - for standard output)")
 
 
+FILE_KINDS: dict[str, str] = {
+    ".csv": "CSV",
+    ".tsv": "TSV",
+    ".json": "JSON",
+    ".jsonl": "JSON Lines",
+    ".xlsx": "XLSX",
+    ".xls": "XLS",
+    ".ods": "ODS",
+    ".txt": "text",
+    ".pdf": "PDF",
+    ".png": "PNG",
+    ".jpg": "JPEG",
+    ".jpeg": "JPEG",
+    ".webp": "WebP",
+    ".gif": "GIF",
+    ".tif": "TIFF",
+    ".tiff": "TIFF",
+    ".svg": "SVG",
+    ".cod": "Cockatrice deck",
+    ".ydk": "YDK deck",
+    ".xml": "XML",
+    ".html": "HTML",
+    ".toml": "TOML",
+    ".zip": "zip",
+    ".db": "database",
+    ".sqlite": "SQLite database",
+}
+"""The endings that name a kind of file: an output whose name ends in one is written in that kind
+(``output_kind``), never another under its name."""
+
+
+def output_kind(
+    path: Path | str | None,
+    given: str | None,
+    kinds: dict[str, tuple[str, ...]],
+    default: str,
+    option: str = "--format",
+    writer: str = "this command",
+) -> str:
+    """The kind a command writes the output ``path`` in, which its name's ending may not contradict.
+
+    ``kinds`` maps each kind the command writes to the endings its files take. Without ``given``
+    (the command's ``--format``), a name ending in one of them picks its kind, else ``default``. A
+    name that ends in a kind of file's ending (``FILE_KINDS``) that the kind written does not take
+    is refused (``UsageError``, exit 2) naming both, before any work: ``-o cards.xlsx --format csv``
+    was CSV under an XLSX name, which neither a spreadsheet nor ``catalog import`` (which reads by
+    the ending) opened, and ``print -o sheet.png`` a PDF. A name with no ending or another one
+    (``/dev/null``, ``-``, ``cards.dat``) is written as asked.
+    """
+    from cardbase.errors import UsageError
+
+    suffix = "" if path is None or str(path) == STDOUT else Path(path).suffix.lower()
+    kind = given
+    if kind is None:
+        named = [k for k, endings in kinds.items() if suffix in endings]
+        kind = default if not named or default in named else named[0]
+    if kind not in kinds:
+        return kind  # an unknown --format: the command refuses it in its own words
+    endings = kinds[kind]
+    if suffix and suffix not in endings and (suffix in FILE_KINDS or any(suffix in e for e in kinds.values())):
+        where = shown(str(path))
+        other = [k for k, e in kinds.items() if suffix in e]
+        named_as = FILE_KINDS.get(suffix, suffix)
+        fix = f"end it in {endings[0]}"
+        if given is not None and other:
+            fix += f", or give {option} {other[0]}"
+        writes = f"{option} {given} writes" if given is not None else f"{writer} writes"
+        raise UsageError(f"{where}: the name says {named_as} ({suffix}), but {writes} {kind}: {fix}")
+    return kind
+
+
 def output_folder_target(path: Path | str, what: str = "files") -> Path:
     """The folder an output-folder option names, checked before anything is written: a new path
     or a folder; a link to a folder is followed (its folder is written, the link stays); ``-``,

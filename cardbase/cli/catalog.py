@@ -9,6 +9,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import (
+    SHEET_KINDS,
     DbOption,
     JsonOption,
     SheetFormatIn,
@@ -131,7 +132,7 @@ def import_(
 @app.command()
 def export(
     game: GameOption,
-    format: SheetFormatOut = "csv",
+    format: SheetFormatOut = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write (default: exports/<game>.<format>).", callback=checked_path),
@@ -145,13 +146,15 @@ def export(
     from cardbase.db.io import FORMATS, export_catalog
     from cardbase.db.queries import check_game
     from cardbase.errors import UsageError
+    from cardbase.textfiles import output_kind
 
     game_id = check_game(game)
     assert game_id is not None
-    if format not in FORMATS:
-        raise UsageError(f"unknown format {quoted(format)}; use csv, json or xlsx")
-    out = output or Path("exports") / f"{game_id}.{format}"
-    count = export_catalog(open_db(db), game_id, format, out)
+    fmt = output_kind(output, format, SHEET_KINDS, "csv")
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {quoted(fmt)}; use csv, json or xlsx")
+    out = output or Path("exports") / f"{game_id}.{fmt}"
+    count = export_catalog(open_db(db), game_id, fmt, out)
     say_done(f"wrote {count} {game_id} cards to {out}")
 
 
@@ -159,8 +162,15 @@ def export(
 def template(
     game: GameOption,
     format: Annotated[
-        str, typer.Option("--format", "-f", shell_complete=complete.choices("xlsx", "csv"), help="xlsx or csv.")
-    ] = "xlsx",
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            shell_complete=complete.choices("xlsx", "csv"),
+            help="xlsx or csv (default: the --output name's ending, else xlsx).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -176,11 +186,13 @@ def template(
     """
     from cardbase.db.io import write_template
     from cardbase.db.queries import check_game
+    from cardbase.textfiles import output_kind
 
     game_id = check_game(game)
     assert game_id is not None
-    out = output or Path("exports") / f"{game_id}-template.{format}"
-    count = write_template(open_db(db), game_id, format, out)
+    fmt = output_kind(output, format, {"xlsx": SHEET_KINDS["xlsx"], "csv": SHEET_KINDS["csv"]}, "xlsx")
+    out = output or Path("exports") / f"{game_id}-template.{fmt}"
+    count = write_template(open_db(db), game_id, fmt, out)
     say_done(
         f"wrote {out}: {count} {game_id} cards; fill in the empty cells, "
         f"then `cardbase catalog import {out} --game {game_id}`"

@@ -9,6 +9,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import (
+    SHEET_KINDS,
     CardArg,
     CardGameOpt,
     DbOption,
@@ -174,7 +175,7 @@ def import_(
 
 @app.command()
 def export(
-    format: SheetFormatOut = "csv",
+    format: SheetFormatOut = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -190,7 +191,9 @@ def export(
     """
     from cardbase.db.collection import export_collection
     from cardbase.db.queries import check_game
+    from cardbase.textfiles import output_kind
 
-    out = output or Path("exports") / f"collection.{format}"
-    count = export_collection(open_db(db), out, format, check_game(game))
+    fmt = output_kind(output, format, SHEET_KINDS, "csv")
+    out = output or Path("exports") / f"collection.{fmt}"
+    count = export_collection(open_db(db), out, fmt, check_game(game))
     say_done(f"wrote {count} cards to {out}")

@@ -36,6 +36,36 @@ def checked_path(value: Any) -> Any:
     return value
 
 
+def pdf_output(value: Any) -> Any:
+    """The callback of ``print``'s ``--output``: :func:`checked_path`, and a name whose ending says
+    another kind of file than the PDF written (``-o sheet.png``) is refused as it is parsed."""
+    checked_path(value)
+    return _of_kind(value, {"PDF": (".pdf",)}, "print")
+
+
+def png_plot(value: Any) -> Any:
+    """The callback of ``draws --plot``: :func:`checked_path`, and a name whose ending says another
+    kind of file than the PNG drawn (``--plot p.svg``) is refused as it is parsed."""
+    checked_path(value)
+    return _of_kind(value, {"PNG": (".png",)}, "--plot")
+
+
+def _of_kind(value: Any, kinds: dict[str, tuple[str, ...]], writer: str) -> Any:
+    from cardbase.errors import UsageError
+    from cardbase.textfiles import output_kind
+
+    if value is not None:
+        try:
+            output_kind(value, None, kinds, next(iter(kinds)), writer=writer)
+        except UsageError as error:
+            raise typer.BadParameter(str(error)) from None
+    return value
+
+
+pdf_output.checks_path = checked_path  # type: ignore[attr-defined]
+png_plot.checks_path = checked_path  # type: ignore[attr-defined]
+
+
 def art_folder(value: Any) -> Any:
     """The callback of ``--images`` (a folder of card art, read, with the face cache written inside
     it): :func:`checked_path`, and a path that is there must be a folder. A file, a FIFO, a device or
@@ -135,10 +165,19 @@ SheetFormatIn = Annotated[
 ]
 """The form of a table file read (catalog imports; collection import adds text)."""
 SheetFormatOut = Annotated[
-    str,
-    typer.Option("--format", "-f", shell_complete=complete.choices("csv", "json", "xlsx"), help="csv, json or xlsx."),
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        shell_complete=complete.choices("csv", "json", "xlsx"),
+        help="csv, json or xlsx (default: the --output name's ending, else csv).",
+        show_default=False,
+    ),
 ]
-"""The form of a table file written (catalog and collection exports)."""
+"""The form of a table file written (catalog and collection exports); see ``SHEET_KINDS``."""
+SHEET_KINDS: dict[str, tuple[str, ...]] = {"csv": (".csv",), "json": (".json",), "xlsx": (".xlsx",)}
+"""The endings of a table file written, by its form (``cardbase.textfiles.output_kind``): an
+import reads a file by its ending, so an export never writes one form under another's."""
 FormatsOption = Annotated[
     Path | None,
     typer.Option(

@@ -412,13 +412,15 @@ def show(
 def export(
     deck: DeckFile,
     format: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--format",
             shell_complete=complete.choices("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk"),
-            help="text, json, code, or another tool's form: arena, plain (or mtgo), cod (Cockatrice), ydk.",
+            help="text, json, code, or another tool's form: arena, plain (or mtgo), cod (Cockatrice), ydk "
+            "(default: the --output name's ending, .json, .cod or .ydk, else text).",
+            show_default=False,
         ),
-    ] = "text",
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File (default: print).", callback=checked_path)
     ] = None,
@@ -432,8 +434,10 @@ def export(
 
     Example: cardbase deck export "Goblin Rush" --format arena
     """
-    from cardbase.decks.files import write_deck, write_json
+    from cardbase.decks.files import DECK_KINDS, write_deck, write_json
+    from cardbase.textfiles import output_kind
 
+    format = output_kind(output, format, DECK_KINDS, "text")
     resolved = _resolved_without_errors(db, deck, game)
     if history:
         from cardbase.decks.history import history_payload

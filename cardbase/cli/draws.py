@@ -18,6 +18,7 @@ from cardbase.cli.common import (
     echo,
     one_line,
     open_db,
+    png_plot,
     print_json,
     say_done,
     warn,
@@ -99,7 +100,7 @@ def draws(
     ] = 0,
     sample: Annotated[int | None, typer.Option("--sample", min=1, max=100, help="Show K sample opening hands.")] = None,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).", callback=checked_path)
+        Path | None, typer.Option("--plot", help="Write a PNG plot of the table (matplotlib).", callback=png_plot)
     ] = None,
     game: Annotated[
         str | None,

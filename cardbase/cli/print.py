@@ -24,6 +24,7 @@ from cardbase.cli.common import (
     checked_path,
     echo,
     open_db,
+    pdf_output,
     print_json,
     say_done,
     warn,
@@ -45,7 +46,7 @@ app = typer.Typer(
 OutputOption = Annotated[
     Path | None,
     typer.Option(
-        "--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False, callback=checked_path
+        "--output", "-o", help="PDF to write (default: exports/<name>.pdf).", show_default=False, callback=pdf_output
     ),
 ]
 ImagesOption = Annotated[

@@ -512,7 +512,7 @@ def export_collection(database: Database, out: Path, fmt: str, game: str | None 
     import csv
     import json
 
-    from cardbase.db.io import neutralise
+    from cardbase.sheets import neutralise
     from cardbase.textfiles import output_file, write_text_output
 
     cards = collection_cards(database, game)

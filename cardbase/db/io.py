@@ -41,6 +41,7 @@ from cardbase.catalog.fields import (
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold, name_problem, set_code, slug
+from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
     check_characters,
     check_line_ends,
@@ -103,23 +104,6 @@ class Bounds:
 
 
 BOUNDS = Bounds()
-FORMULA_START = frozenset("=+-@\t\r")
-"""First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection)."""
-_ESCAPED_START = FORMULA_START | {"'"}
-
-
-def neutralise(value: Any) -> Any:
-    """A cell value as written to CSV/XLSX: text starting with a formula character or ``'`` gets a ``'``."""
-    if isinstance(value, str) and value[:1] in _ESCAPED_START:
-        return "'" + value
-    return value
-
-
-def unneutralise(value: Any) -> Any:
-    """A CSV/XLSX cell as read: the inverse of ``neutralise`` (a ``'`` before one of its characters goes)."""
-    if isinstance(value, str) and len(value) > 1 and value[0] == "'" and value[1] in _ESCAPED_START:
-        return value[1:]
-    return value
 
 
 def _too_large(path: Path, what: str, size: int, bound: int, unit: str = "bytes") -> UnreadableInput:

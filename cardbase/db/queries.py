@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ from cardbase.db.tables import abilities_data
 from cardbase.errors import UnknownCard, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
-from cardbase.names import fold
+from cardbase.names import SET_CODE_PATTERN, fold
 
 if TYPE_CHECKING:  # sqlmodel and the ORM classes are imported by the queries that use them, not by
     # check_game and card_dict (what ``cards search`` and ``deck validate`` need of this module)
@@ -62,31 +63,58 @@ def card_dict(card: Any, aliases: list[str] | None = None, tags: list[str] | Non
     return out
 
 
-def find_card(session: Session, name: str, game: str | None = None) -> Card:
-    """The card named ``name`` (or an alias of it), case- and accent-insensitively.
+_IN_SET = re.compile(rf"(?P<name>.*\S)\s+\((?P<set>{SET_CODE_PATTERN})\)")
+"""``Name (set)``: a card of one set, as a deck list writes it."""
+_CARD_ID = re.compile(r"[a-z]+/[a-z0-9][a-z0-9-]*/\S+")
+"""``game/set/slug``: a card's id, as ``--json`` gives it."""
 
-    A name found in several games or sets must be narrowed; a miss raises ``UnknownCard``
-    with the closest names (a name longer than any card's is one without asking the database).
-    """
+
+def _named(session: Session, name: str, game: str | None, set_code: str | None = None) -> Sequence[Card]:
+    """The cards ``name`` names (or an alias of them), case- and accent-insensitively; those whose
+    name it is, when some are."""
     from sqlmodel import col, select
 
+    from cardbase.db.models import Card
+
+    key = fold(name)
+    stmt = select(Card).where(col(Card.search_names).contains(f"|{key}|", autoescape=True))
+    if game:
+        stmt = stmt.where(Card.game == game)
+    if set_code is not None:
+        stmt = stmt.where(Card.set_code == set_code.lower())
+    matches: Sequence[Card] = session.scalars(stmt).all()
+    return [c for c in matches if fold(c.name) == key] or matches
+
+
+def find_card(session: Session, name: str, game: str | None = None) -> Card:
+    """The card named ``name`` (or an alias of it), case- and accent-insensitively; or, where a name
+    is in several sets, ``Name (set)`` as a deck list writes it, or its id ``game/set/slug``.
+
+    A name found in several games or sets must be narrowed: the refusal names each card by the forms
+    that narrow it (and ``--game`` when they are of several games). A miss raises ``UnknownCard``
+    with the closest names (a name longer than any card's is one without asking the database).
+    """
     from cardbase.db.io import MAX_NAME
     from cardbase.db.models import Card
 
     if len(name) > MAX_NAME:
         raise UnknownCard(name, game)
-    key = fold(name)
-    stmt = select(Card).where(col(Card.search_names).contains(f"|{key}|", autoescape=True))
-    if game:
-        stmt = stmt.where(Card.game == game)
-    matches: Sequence[Card] = session.scalars(stmt).all()
-    exact = [c for c in matches if fold(c.name) == key]
-    matches = exact or matches
+    matches = _named(session, name, game)
     if len(matches) == 1:
         return matches[0]
+    text = name.strip()
+    if _CARD_ID.fullmatch(text) and (by_id := session.get(Card, text)) and game in (None, by_id.game):
+        return by_id
+    if (in_set := _IN_SET.fullmatch(text)) and len(
+        narrowed := _named(session, in_set["name"], game, in_set["set"])
+    ) == 1:
+        return narrowed[0]
     if len(matches) > 1:
-        choices = ", ".join(f"{c.name} ({c.game}, set {c.set_code})" for c in matches[:8])
-        raise UsageError(f"{quoted(name)} names {len(matches)} cards: {choices}; narrow it with --game")
+        choices = ", ".join(f"{c.name} ({c.set_code}) = {c.id}" for c in matches[:8])
+        games = "; or give --game" if len({c.game for c in matches}) > 1 else ""
+        raise UsageError(
+            f"{quoted(name)} names {len(matches)} cards: {choices}; name one as 'Name (set)' or by its id{games}"
+        )
     raise UnknownCard(name, game, closest_names(session, name, game))
 
 

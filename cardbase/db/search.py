@@ -433,23 +433,58 @@ def _contains(column: Any, term: Term) -> ColumnElement[bool]:
     return _ContainsCI(column, term.value)
 
 
+_WIDE_FOLDS = frozenset("ks")
+"""ASCII letters whose case-insensitive match may take a non-ASCII letter too (RE2 and some
+PostgreSQL locales: ``k`` the Kelvin sign, ``s`` the long s)."""
+
+
+def _parsed_as_re2(pattern: str) -> Any | None:
+    """``pattern`` as Python's ``re`` parser reads it, where that is how RE2 reads it; else None.
+
+    The prefilters only narrow what the regex (RE2) then tests, so they may only take from the
+    pattern what RE2 requires. Python's parser reads most of RE2's syntax alike and refuses the rest
+    (``\\pL``, ``\\Q…\\E``, ``\\x{…}``); where the two part without a refusal, Python warns (a
+    POSIX class ``[[:alpha:]xy]`` is to it a set and then the text ``xy]``: "possible nested set"),
+    so a warning is a refusal here too, and never reaches the user's terminal.
+    """
+    import warnings
+
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return _parser.parse(pattern)
+    except Exception:  # a pattern the parser refuses or reads differently (a Warning is an Exception)
+        return None
+
+
+def _plain(op: Any, value: Any) -> str:
+    """The character a parsed item is when a prefilter may take it (an ASCII letter, digit or space
+    whose every case-insensitive match is ASCII: not ``k`` or ``s``, see ``_WIDE_FOLDS``), else ``""``."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    if op is not _parser.LITERAL:
+        return ""
+    char = chr(value)
+    return char if char.isascii() and (char.isalnum() or char == " ") and char.lower() not in _WIDE_FOLDS else ""
+
+
 def required_literal(pattern: str) -> str | None:
     """The longest plain run of 2+ characters every match of ``pattern`` must contain, if any.
 
     Used as a ``LIKE`` prefilter in front of a regex, which the database runs far faster than a
-    regex function per row. Read from the top level of the parsed pattern: literals there are
-    never optional (a branch or repeat is one opaque item).
+    regex function per row. Read from the top level of the parsed pattern (``_parsed_as_re2``):
+    literals there are never optional (a branch or repeat is one opaque item); a run stops at a
+    character that is not plain (``_plain``).
     """
-    try:
-        from re import _parser  # type: ignore[attr-defined]
-
-        items = list(_parser.parse(pattern))
-    except Exception:  # a pattern the parser reads differently; no prefilter then
+    parsed = _parsed_as_re2(pattern)
+    if parsed is None:
         return None
     runs, current = [], ""
-    for op, value in items:
-        if op is _parser.LITERAL and chr(value).isascii() and (chr(value).isalnum() or chr(value) == " "):
-            current += chr(value)
+    for op, value in list(parsed):
+        if char := _plain(op, value):
+            current += char
         else:
             runs.append(current)
             current = ""
@@ -500,11 +535,6 @@ def _regex(column: Any, pattern: str) -> ColumnElement[bool]:
     return and_(*prefilters, expr) if prefilters else expr
 
 
-_WIDE_FOLDS = frozenset("ks")
-"""ASCII letters whose case-insensitive match may take a non-ASCII letter too (RE2 and some
-PostgreSQL locales: ``k`` the Kelvin sign, ``s`` the long s)."""
-
-
 def anchored_prefix(pattern: str) -> str:
     """The literal every match of ``pattern`` starts the text with (``^gr.*`` → ``gr``), or ``""``.
 
@@ -513,11 +543,10 @@ def anchored_prefix(pattern: str) -> str:
     before ``k`` or ``s`` (see ``_WIDE_FOLDS``): a card it finds is certain to start with it, in
     any case.
     """
-    try:
-        from re import _parser  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
 
-        parsed = _parser.parse(pattern)
-    except Exception:  # a pattern the parser reads differently: no prefix
+    parsed = _parsed_as_re2(pattern)
+    if parsed is None:
         return ""
     items = list(parsed)
     anchors = (_parser.AT_BEGINNING, _parser.AT_BEGINNING_STRING)
@@ -527,8 +556,7 @@ def anchored_prefix(pattern: str) -> str:
         return ""
     prefix = ""
     for op, value in items[1:]:
-        char = chr(value) if op is _parser.LITERAL else ""
-        if not (char.isascii() and (char.isalnum() or char == " ")) or char.lower() in _WIDE_FOLDS:
+        if not (char := _plain(op, value)):
             break
         prefix += char
     return prefix
@@ -725,14 +753,21 @@ def check_order(key: str | None, direction: str | None, ace: str | None = None) 
 def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
     """The query without its ``order:``, ``direction:`` and ``ace:`` terms, and their values by
     key. They read the whole result, so they stand at the top level (not under ``-``, ``or`` or
-    parentheses)."""
+    parentheses), once each: a second one would silently overrule the first."""
     items = node.items if isinstance(node, And) else (node,)
     settings: dict[str, str] = {}
+    given: dict[str, Term] = {}
     rest: list[Node] = []
     for item in items:
         if isinstance(item, Term) and item.key in _SETTINGS:
             if item.op != ":" or item.regex:
                 raise QueryError(f"{quoted(item.text)}: write {item.key}:VALUE")
+            if item.key in given:
+                raise QueryError(
+                    f"{quoted(given[item.key].text)} and {quoted(item.text)}: {item.key}: reads the whole result; "
+                    "give it once"
+                )
+            given[item.key] = item
             settings[item.key] = item.value
         else:
             _no_order_inside(item)

@@ -112,6 +112,18 @@ def write_json(deck: Deck, history: list[dict[str, Any]] | None = None) -> str:
 EXPORT_FORMATS = ("text", "json", "code", "arena", "plain", "mtgo", "cod", "ydk")
 """The forms a deck is written in (``deck export --format``); ``cardbase.decks.lists`` says what the
 other tools' forms hold."""
+DECK_KINDS: dict[str, tuple[str, ...]] = {
+    "text": (".txt",),
+    "json": (".json",),
+    "code": (".txt",),
+    "arena": (".txt",),
+    "plain": (".txt",),
+    "mtgo": (".txt",),
+    "cod": (".cod", ".xml"),
+    "ydk": (".ydk",),
+}
+"""The endings of a deck file by its form (``cardbase.textfiles.output_kind``): ``read_deck`` reads a
+``.json`` file as JSON, so a text list is never written under that name."""
 
 
 EXPORT_FILES = {

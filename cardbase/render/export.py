@@ -12,7 +12,6 @@ earlier export (its ``manifest.csv``).
 
 from __future__ import annotations
 
-import csv
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from cardbase.names import slug
 from cardbase.render.cache import cache_key
 from cardbase.render.printing import DEFAULT_DPI, Entry, FaceBuilder, open_cache
 from cardbase.render.raster import render_face, save_png
+from cardbase.sheets import SheetWriter
 from cardbase.textfiles import checked_folder, output_folder
 
 MANIFEST = "manifest.csv"
@@ -208,7 +208,7 @@ def export_images(
                 shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
             report.warnings = builder.all_warnings(total)
         with (tmp / MANIFEST).open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.DictWriter(handle, ["file", "side", "name", "game", "count", "back"])
+            writer = SheetWriter(handle, ["file", "side", "name", "game", "count", "back"])  # opened in a spreadsheet
             writer.writeheader()
             writer.writerows(rows)
         from PIL import Image

@@ -280,7 +280,6 @@ class FaceBuilder:
         handle = (op.key, w_px, h_px)
         if handle in self.prepared:
             return self.prepared[handle]
-        self.check_resolution(op)
         matte = op.matte.lstrip("#")
         variant = f"-{matte}" if matte != "ffffff" else ""
         variant += f"-full{op.x:g}" if op.full else ""
@@ -288,6 +287,7 @@ class FaceBuilder:
         if not self.cache.usable(path):
             picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)
             self.cache.store(path, lambda p: picture.save(p, format="JPEG", quality=90, optimize=True))
+        self.check_resolution(op)  # of art that decoded: art cut short is only "cannot be used"
         self.prepared[handle] = path
         return path
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import InvalidRecord, UnreadableInput, quoted
+from cardbase.errors import CardbaseError, InvalidRecord, UnreadableInput, quoted
 from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
 from cardbase.sim.registry import GAMES, game
 from cardbase.textfiles import JSON_LINE_ESCAPES, LINE_END, check_line_ends, json_type, load_json, read_text
@@ -274,6 +274,23 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
     return state.wrong_player(action, int(player[1:]) - 1)
 
 
+def record_rules(record: GameRecord) -> Rules:
+    """The rules a record's header gives, checked against its game, with its ``"agents"`` one a
+    seat: a refusal is :class:`UnreadableInput` naming the file, the header's line and the field
+    (the game's own refusal of an option said neither which file nor which line)."""
+    where = f"{record.source} line {record.line}"
+    try:
+        rules = game(record.game).make_rules(record.rules)
+    except CardbaseError as error:
+        raise UnreadableInput(f'{where}: "rules": {error}') from None
+    if record.agents is not None and len(record.agents) != rules.players:
+        raise UnreadableInput(
+            f'{where}: "agents" names {len(record.agents)} agents for {rules.players} players '
+            "(one a seat, or leave it out)"
+        )
+    return rules
+
+
 def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None = None) -> ReplayResult:
     """Replay ``record`` through the rules, checking every action.
 
@@ -282,8 +299,7 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
     record that ends before the game does is not an error: ``finished`` is false.
     ``watch`` sees each action, once checked, before it is applied (replay views use it).
     """
-    entry = game(record.game)
-    rules = entry.make_rules(record.rules)
+    rules = record_rules(record)
     state = rules.new_initial_state(record.seed)
     source = record.source
     moves: list[tuple[int, str, str]] = []

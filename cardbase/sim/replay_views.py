@@ -18,8 +18,7 @@ from typing import Any
 from cardbase.errors import InvalidRecord, UsageError
 from cardbase.games.base import Rules, State
 from cardbase.sim.boards import BoardView, all_seeing_view, board_view, turn_of
-from cardbase.sim.records import GameRecord, replay
-from cardbase.sim.registry import game
+from cardbase.sim.records import GameRecord, record_rules, replay
 
 MAX_REPLAY_ACTIONS = 5_000
 """Actions a replay steps through at most; a record over it is refused, naming the bound. Games
@@ -121,7 +120,7 @@ class ReplayLog:
 def replay_log(record: GameRecord) -> ReplayLog:
     """Replay ``record`` once, checking every action as ``cardbase replay`` does; an illegal action
     ends the log before it (``illegal`` says which, and why) instead of raising."""
-    rules = game(record.game).make_rules(record.rules)
+    rules = record_rules(record)
     log = ReplayLog(record, rules)
 
     def watch(state: State, action: Any, who: str) -> None:

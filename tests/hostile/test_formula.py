@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from cardbase.db.engine import open_database
-from cardbase.db.io import FORMULA_START, card_records, export_catalog, neutralise, unneutralise
+from cardbase.db.io import card_records, export_catalog
+from cardbase.sheets import FORMULA_START, neutralise, unneutralise
 from tests.hostile.conftest import run_cli
 
 # Rules texts and names a spreadsheet would run, and texts that merely start with a quote.
@@ -131,3 +132,20 @@ def test_the_import_rule_for_a_users_file(cell: str, read: str) -> None:
 def test_the_rule_is_exact_for_any_text(value: str) -> None:
     assert unneutralise(neutralise(value)) == value
     assert neutralise(value)[:1] not in FORMULA_START
+
+
+def test_the_image_exports_manifest_writes_no_formula(db_url: str, tmp_path: Path, monkeypatch) -> None:
+    """``export images`` writes ``manifest.csv`` (file, side, name, …) for print shops, who open it in
+    a spreadsheet: a card named ``=Golem 1`` or ``@Golem 4`` was written as a live formula there."""
+    _seed(db_url, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    deck = tmp_path / "formula.txt"
+    deck.write_text("game: mea\n" + "".join(f"1 {name} (formula)\n" for name in NAMES), encoding="utf-8")
+    result = run_cli(["export", "images", deck, "-o", tmp_path / "images", "--dpi", "30"], db_url)
+    assert result.exit_code == 0, result.stderr
+    with (tmp_path / "images" / "manifest.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        for cell in row.values():
+            assert not (isinstance(cell, str) and cell[:1] in FORMULA_START), cell
+    assert sorted(unneutralise(r["name"]) for r in rows if r["side"] == "front") == sorted(NAMES)

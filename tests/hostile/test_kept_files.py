@@ -102,7 +102,7 @@ READ_AND_WRITE: list[tuple[str, list[str], str]] = [
 def test_an_output_onto_a_file_the_command_read_is_refused(
     name: str, argv: list[str], what: str, hostile_db: str, in_tmp: Path
 ) -> None:
-    deck = in_tmp / "deck.txt"
+    deck = in_tmp / "deck"  # no ending: a .txt name is refused for a PDF or PNG before it is found to be the deck
     shutil.copyfile(GOBLINS, deck)
     for given in (deck, _symlink(deck)):
         result = run_cli([*(a.replace("{f}", str(given)) for a in argv), "--db", hostile_db], input="quit\n")
@@ -151,8 +151,8 @@ def test_files_are_kept_only_while_a_command_runs(tmp_path: Path) -> None:
 def test_an_output_through_a_link_to_nothing_is_refused(argv: list[str], hostile_db: str, in_tmp: Path) -> None:
     """A dangling link is not written through (``cp`` does not either): the file, and the folders to
     it, would be made where the link points (third sweep's driver made them outside the folder)."""
-    elsewhere = in_tmp / "elsewhere" / "deeper" / "out.pdf"
-    link = in_tmp / "out.pdf"
+    elsewhere = in_tmp / "elsewhere" / "deeper" / "out"
+    link = in_tmp / "out"  # no ending: each command's own kind of file may be written under it
     link.symlink_to(elsewhere)
     db = ["--db", hostile_db] if argv[0] == "catalog" else []
     result = run_cli([*(a.replace("{out}", str(link)) for a in argv), *db])

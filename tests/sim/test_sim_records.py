@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cardbase.errors import InvalidRecord, UnreadableInput, UsageError
+from cardbase.errors import InvalidRecord, UnreadableInput
 from cardbase.games.meio.engine import MeioRules
 from cardbase.sim.records import parse_records, read_records, record_lines, replay
 
@@ -154,7 +154,7 @@ def test_unreadable_records(text, message):
 
 
 def test_bad_rules_or_game_in_a_record():
-    with pytest.raises(UsageError, match="2, 3 or 4 players"):
+    with pytest.raises(UnreadableInput, match='line 1: "rules": Meio is for 2, 3 or 4 players'):  # naming the line
         replay(parse_records('{"record": "cardbase.game", "game": "meio", "rules": {"players": 5}, "seed": 1}')[0])
     with pytest.raises(UnreadableInput, match="line 1: \"game\" must name the game \\(meio, mea, meikyu\\), not 'go'"):
         parse_records('{"record": "cardbase.game", "game": "go", "seed": 1}')  # refused where the file is read
