@@ -16,7 +16,7 @@ import pytest
 from cardbase.cores import available_cores
 from tests.conftest import REPO
 from tests.hostile.conftest import assert_refused, run_cli
-from tests.hostile.test_interrupts import _finish, _interrupt, _session_processes, _start, workers_busy
+from tests.hostile.test_interrupts import _finish, _interrupt, _none_left, _session_processes, _start, workers_busy
 from tests.processes import cmdline, cpu_seconds
 
 RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
@@ -138,10 +138,7 @@ def test_dask_local_stopped_at_any_moment_leaves_no_worker(moment: str, tmp_path
     code, err = _finish(process, signal.SIGINT)
     assert "Traceback" not in err, err
     assert code == 130 and err.strip().splitlines()[-1].startswith("cardbase: interrupted"), err
-    deadline = time.monotonic() + 10
-    while _session_processes(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _session_processes(process.pid) == []
+    assert _none_left(process.pid) == []
 
 
 _SLOW_CLOSE = """
