@@ -59,7 +59,7 @@ def test_headers_that_never_finish_get_408_and_the_connection_closed(base: str) 
         answer = _read_to_end(slow)
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert b"did not arrive within" in answer
-    assert httpx.get(f"{base}/healthz").status_code == 200
+    assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
 def test_a_header_line_now_and_then_does_not_extend_the_deadline(base: str) -> None:
@@ -103,11 +103,11 @@ def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str) -> None:
         answer = _read_to_end(slow)
     assert b" 500 " not in answer.split(b"\r\n", 1)[0], answer[:300]
     assert _crash_files() == before
-    assert httpx.get(f"{base}/healthz").status_code == 200
+    assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
 def test_kept_alive_requests_each_get_their_own_deadline(base: str) -> None:
-    with httpx.Client() as client:
+    with httpx.Client(timeout=PATIENCE) as client:
         for _ in range(3):  # longer together than one deadline: each request is timed alone
             assert client.get(f"{base}/healthz").status_code == 200
             time.sleep(SHORT / 2)
