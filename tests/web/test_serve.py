@@ -20,7 +20,6 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app
 from tests.web.live import wait_until_serving
 
-
 # A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
 # on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
 get, post = partial(httpx.get, timeout=60), partial(httpx.post, timeout=60)

@@ -3,6 +3,8 @@ a word longer than its box is set smaller rather than broken mid-word ("Pickpock
 
 from __future__ import annotations
 
+import contextlib
+
 import httpx
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -44,11 +46,9 @@ def broken(page: Page) -> list[str]:
 
     The page fits its names on the animation frame after a change (a table swapped in, a face loaded):
     this waits, up to an ``expect``'s bound, for no word to be broken, then reads what still is."""
-    ours = f"(selector) => ({BROKEN_WORDS})(selector).filter((hit) => {sorted(WORDS)!r}.includes(hit.split(' in .')[0]))"
-    try:
+    ours = f"(s) => ({BROKEN_WORDS})(s).filter((hit) => {sorted(WORDS)!r}.includes(hit.split(' in .')[0]))"
+    with contextlib.suppress(PlaywrightTimeoutError):  # still broken: the list says where
         page.wait_for_function(f"(selector) => ({ours})(selector).length === 0", arg=NAMES, timeout=TIMEOUT_MS)
-    except PlaywrightTimeoutError:
-        pass  # still broken: the list says where
     return [hit for hit in page.evaluate(BROKEN_WORDS, NAMES) if hit.split(" in .", 1)[0] in WORDS]
 
 
