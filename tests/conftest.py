@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from cardbase import cores
 from cardbase.db.engine import Database, open_database
@@ -25,6 +26,12 @@ REPO = Path(__file__).resolve().parents[1]
 POSTGRES = os.environ.get("CARDBASE_TEST_POSTGRES")
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")  # gw0, gw1, … under pytest-xdist
 ALL_CORES = cores.available_cores
+
+# Hypothesis times nothing here: its default deadline (200 ms an example) and its too-slow health check
+# fail a test on a loaded machine for the machine's sake. Every test's own settings build on this
+# profile (each property test already says deadline=None; a new one need not remember to).
+settings.register_profile("cardbase", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cardbase")
 
 
 def pytest_configure(config: pytest.Config) -> None:

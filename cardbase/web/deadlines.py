@@ -34,6 +34,7 @@ class DeadlineProtocol(HttpToolsProtocol):
     _write_deadline: asyncio.TimerHandle | None = None
     _reading_body = False
     _heard = False  # any byte of the request that is due
+    _app_waited = False  # the body's idle window now running began before the app asked for the body
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -61,6 +62,7 @@ class DeadlineProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         self._heard = True
         if self._reading_body:
+            self._app_waited = False
             self._arm(self.body_idle_seconds, self._body_stalled)
         super().data_received(data)
 
@@ -72,6 +74,7 @@ class DeadlineProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         self._reading_body = True
+        self._app_waited = False
         self._arm(self.body_idle_seconds, self._body_stalled)
         super().on_headers_complete()
 
@@ -108,7 +111,11 @@ class DeadlineProtocol(HttpToolsProtocol):
         if not self._reading_body or self.transport.is_closing():
             return
         waiting_for_app = self.flow.read_paused or (self.cycle is not None and self.cycle.waiting_for_100_continue)
-        if waiting_for_app:  # the app has not read what came, or not asked for the body yet (100 Continue)
+        if waiting_for_app or self._app_waited:
+            # The app has not read what came, or not asked for the body yet (100 Continue); or it asked
+            # during this window, whose end may come just after the ask: the client's time starts then,
+            # so it gets a whole window from this check.
+            self._app_waited = waiting_for_app
             self._arm(self.body_idle_seconds, self._body_stalled)
             return
         self.transport.close()  # the app's next receive says the client left

@@ -75,7 +75,7 @@ def _run(map_in_processes: Any, point: int) -> tuple[int, str]:
         outcome = f"{type(error).__name__}: {error}"
     finally:
         sys.settrace(None)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # workers killed a moment ago may still be ending on a loaded machine
     while children() and time.monotonic() < deadline:
         time.sleep(0.01)
     if children():

@@ -212,8 +212,18 @@ class _Drain:
                 self.read += os.read(self.fd, 65536)
 
     def close(self) -> bytes:
+        """All the FIFO was given: what the thread read, and what is still in the pipe (the writer is
+        done, and a pipe holds its bytes at once), not only what the thread happened to reach."""
         self.stop.set()
         self.thread.join()
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:  # nothing left, a writer still holding it open
+                break
+            if not chunk:  # nothing left, no writer
+                break
+            self.read += chunk
         os.close(self.fd)
         return self.read
 

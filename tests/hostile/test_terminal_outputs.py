@@ -7,6 +7,7 @@ bytes to whatever standard output was."""
 from __future__ import annotations
 
 import os
+import re
 import select
 import subprocess
 import sys
@@ -30,6 +31,7 @@ class _Terminal:
         self.master, self.slave = os.openpty()
         self.path = os.ttyname(self.slave)
         self.got = b""
+        self.marks = 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -43,9 +45,17 @@ class _Terminal:
                     return
 
     def arrived(self) -> bytes:
-        """What reached the terminal, once the writer is done."""
-        time.sleep(0.2)
-        return self.got.replace(b"\r\n", b"\n")
+        """What reached the terminal, once the writer is done: all that came before a mark written
+        after it (a terminal passes its bytes on in order), not what a pause happened to let through."""
+        self.marks += 1
+        mark = f"\x00mark {self.marks}\x00".encode()
+        os.write(self.slave, mark)
+        deadline = time.monotonic() + 60
+        while mark not in self.got:
+            assert time.monotonic() < deadline, "the terminal passed nothing on within 60 s"
+            time.sleep(0.01)
+        before = self.got.split(mark, 1)[0]
+        return re.sub(rb"\x00mark \d+\x00", b"", before).replace(b"\r\n", b"\n")
 
     def close(self) -> None:
         self.stop.set()

@@ -104,7 +104,7 @@ def wait_until_serving(base: str, proc: Any, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while True:
         try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
+            if httpx.get(f"{base}/healthz", timeout=60).status_code == 200:
                 return
         except httpx.TransportError:
             pass

@@ -36,7 +36,7 @@ CARDS = [
 
 def test_concurrent_adds_lose_nothing(database: Database, tmp_path: Path) -> None:
     with live_server(ServerSettings(database=database, images=tmp_path / "card_images")) as base:
-        with httpx.Client(base_url=base) as setup:
+        with httpx.Client(base_url=base, timeout=60) as setup:
             known = {c["name"] for c in setup.get("/api/cards", params={"q": "game:mea", "limit": 500}).json()}
             cards = [c for c in CARDS if c in known]
             assert len(cards) >= 5, known
@@ -69,7 +69,7 @@ def test_concurrent_adds_lose_nothing(database: Database, tmp_path: Path) -> Non
         for t in threads:
             t.join()
         assert failures == []
-        with httpx.Client(base_url=base) as check:
+        with httpx.Client(base_url=base, timeout=60) as check:
             decks = {d["id"]: d["cards"] for d in check.get("/api/decks").json()}
             assert decks[shared] == CLIENTS * ADDS
             assert all(decks[own[i]] == ADDS for i in range(CLIENTS))

@@ -129,9 +129,18 @@ class Streams:
             client.stream("GET", f"/api/games/{game_id}/events", headers=headers) as events,
         ):
             assert events.headers["content-type"].startswith("text/event-stream")
-            for chunk in events.iter_text():
+            over = '"status": "over"'
+            tail, after = "", None  # the text since the end was seen: read on to the end of its event
+            for chunk in events.iter_text():  # chunks as the network cut them, not as the events end
                 self.text[viewer].append(chunk)
-                if '"status": "over"' in chunk:
+                if after is None:
+                    window = tail + chunk
+                    if over in window:
+                        after = window[window.index(over) :]
+                    tail = window[-len(over) :]
+                else:
+                    after += chunk
+                if after is not None and "\n\n" in after:
                     return
 
     def views(self, viewer: int) -> list[dict[str, Any]]:

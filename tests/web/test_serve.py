@@ -20,6 +20,10 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app
 from tests.web.live import wait_until_serving
 
+# A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
+# on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
+get, post = partial(httpx.get, timeout=60), partial(httpx.post, timeout=60)
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -109,16 +113,16 @@ def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) 
         deadline = time.monotonic() + 60
         while True:
             try:
-                first = httpx.get(f"{base}/healthz")
+                first = httpx.get(f"{base}/healthz", timeout=60)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < deadline and proc.poll() is None
                 time.sleep(0.2)
         assert first.status_code == 401 and token not in first.text
-        with httpx.Client(base_url=base) as browser:
+        with httpx.Client(base_url=base, timeout=60) as browser:
             assert browser.get(f"/?token={token}").status_code == 200
             assert browser.get("/healthz").status_code == 200
-        assert httpx.get(f"{base}/healthz", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert httpx.get(f"{base}/healthz", headers={"Authorization": f"Bearer {token}"}, timeout=60).status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
@@ -132,10 +136,6 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     made through another; its moves and event stream work from any of them; a deck change shows at once
     on every process; SIGINT to the first stops them all."""
     from tests.web.play_helpers import sse_views
-
-    # A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
-    # on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
-    get, post = partial(httpx.get, timeout=60), partial(httpx.post, timeout=60)
 
     port = _free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -201,16 +201,16 @@ def test_workers_take_the_builders_edits_in_turn(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(base, proc, 60)
-        deck = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
-        card = httpx.get(f"{base}/api/cards", params={"q": "game:mea t:monster", "limit": 1}).json()[0]["id"]
+        deck = post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
+        card = get(f"{base}/api/cards", params={"q": "game:mea t:monster", "limit": 1}).json()[0]["id"]
         taken = 0
         for _ in range(4):
-            shown = httpx.get(f"{base}/api/decks/{deck}").json()["info"]["version"]
+            shown = get(f"{base}/api/decks/{deck}").json()["info"]["version"]
             form = {"card": card, "op": "add", "fragment": "1", "version": str(shown)}
             codes: list[int] = []
 
             def send(form: dict[str, str] = form, codes: list[int] = codes) -> None:
-                codes.append(httpx.post(f"{base}/decks/{deck}/cards", data=form).status_code)
+                codes.append(post(f"{base}/decks/{deck}/cards", data=form).status_code)
 
             threads = [threading.Thread(target=send) for _ in range(6)]
             for t in threads:
@@ -219,14 +219,14 @@ def test_workers_take_the_builders_edits_in_turn(tmp_path: Path) -> None:
                 t.join()
             assert sorted(codes) == [200] + [412] * 5, codes
             taken += 1
-        shown = httpx.get(f"{base}/api/decks/{deck}").json()["info"]["version"]
+        shown = get(f"{base}/api/decks/{deck}").json()["info"]["version"]
         for n in range(8):  # each from the version the answer before showed, alternately adding and removing
             form = {"card": card, "op": "dec" if n % 2 else "add", "fragment": "1", "version": str(shown)}
-            answer = httpx.post(f"{base}/decks/{deck}/cards", data=form)
+            answer = post(f"{base}/decks/{deck}/cards", data=form)
             assert answer.status_code == 200 and f'data-version="{shown + 1}"' in answer.text, answer.text[:300]
             shown += 1
-        assert httpx.get(f"{base}/api/decks/{deck}").json()["cards"][0]["count"] == taken
-        panels = {httpx.get(f"{base}/decks/{deck}", params={"fragment": "panels"}).text for _ in range(8)}
+        assert get(f"{base}/api/decks/{deck}").json()["cards"][0]["count"] == taken
+        panels = {get(f"{base}/decks/{deck}", params={"fragment": "panels"}).text for _ in range(8)}
         assert len(panels) == 1 and f'data-version="{shown}"' in panels.pop()
     finally:
         proc.send_signal(signal.SIGINT)

@@ -59,7 +59,7 @@ def test_headers_that_never_finish_get_408_and_the_connection_closed(base: str) 
         answer = _read_to_end(slow)
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert b"did not arrive within" in answer
-    assert httpx.get(f"{base}/healthz").status_code == 200
+    assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
 def test_a_header_line_now_and_then_does_not_extend_the_deadline(base: str) -> None:
@@ -103,11 +103,11 @@ def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str) -> None:
         answer = _read_to_end(slow)
     assert b" 500 " not in answer.split(b"\r\n", 1)[0], answer[:300]
     assert _crash_files() == before
-    assert httpx.get(f"{base}/healthz").status_code == 200
+    assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
 def test_kept_alive_requests_each_get_their_own_deadline(base: str) -> None:
-    with httpx.Client() as client:
+    with httpx.Client(timeout=PATIENCE) as client:
         for _ in range(3):  # longer together than one deadline: each request is timed alone
             assert client.get(f"{base}/healthz").status_code == 200
             time.sleep(SHORT / 2)
@@ -191,3 +191,37 @@ def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(mo
             client.shutdown(socket.SHUT_WR)
             answer = _read_to_end(client)
         assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n5"), answer
+
+
+def test_a_client_asked_to_continue_gets_a_whole_idle_window_from_the_ask() -> None:
+    """The body's idle time starts when the app asks for the body (100 Continue sent): the check that
+    finds the app asked since the last one gives the client a whole window more, not the rest of one
+    that began while the app was busy (the client above was cut off as its 100 Continue went, about
+    one run in eight: the window's end fell just after the app's ask). The protocol's timers by hand."""
+    from types import SimpleNamespace
+
+    class Loop:
+        def call_later(self, seconds: float, then: object) -> SimpleNamespace:
+            return SimpleNamespace(cancel=lambda: None)
+
+    class Transport:
+        closed = False
+
+        def is_closing(self) -> bool:
+            return self.closed
+
+        def close(self) -> None:
+            self.closed = True
+
+    protocol = DeadlineProtocol.__new__(DeadlineProtocol)
+    transport = Transport()
+    cycle = SimpleNamespace(waiting_for_100_continue=True)
+    vars(protocol).update(loop=Loop(), transport=transport, flow=SimpleNamespace(read_paused=False), cycle=cycle)
+    protocol._reading_body = True
+    protocol._body_stalled()  # the app has not asked for the body: the client waits for it
+    assert not transport.closed
+    cycle.waiting_for_100_continue = False  # the app asks (100 Continue sent) within this window
+    protocol._body_stalled()
+    assert not transport.closed, "cut off as it was asked for its body"
+    protocol._body_stalled()  # a whole window since, and no byte of the body
+    assert transport.closed

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,17 @@ PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 15_000  # how long a wait (a click's target, an expect) may take on a busy 2-core machine
 
 expect.set_options(timeout=TIMEOUT_MS)
+
+
+def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout_ms: float = TIMEOUT_MS) -> None:
+    """Wait for a condition of the test's own (a route held, a message seen) while Playwright delivers
+    the page's events to the test's handlers; a failure naming ``what`` if it still does not hold after
+    ``timeout_ms`` (a bound against a hang, as an ``expect`` has, never a measure of speed). For a
+    test that asks "has the page done X yet?": a fixed pause before looking is a bet on the machine."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {timeout_ms / 1000:g} s"
+        page.wait_for_timeout(20)  # Playwright runs the handlers of what arrived meanwhile
 
 
 def chromium_executable(path: Path = CHROMIUM) -> str:

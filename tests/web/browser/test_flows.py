@@ -52,9 +52,19 @@ def new_deck(page: Page, game: str, name: str, players: int | None = None) -> st
     return re.sub(r"^https?://[^/]+", "", page.url)
 
 
+SHOWN_QUERY = "q => new URLSearchParams(location.search).get('q') === q"
+"""Whether the page shows the answer to the search ``q`` (the address takes the query once it does)."""
+
+
 def search_in_builder(page: Page, query: str) -> None:
+    """Search for ``query`` and wait for its answer to be shown, so that no answer still on its way
+    replaces the results under a click that follows (a click whose press and release land on two
+    different result lists is lost). A query already shown is not searched again, for that reason."""
     box = page.get_by_role("searchbox", name=re.compile("search", re.I))
+    if box.input_value() == query and page.evaluate(SHOWN_QUERY, query):
+        return
     box.fill(query)
+    page.wait_for_function(SHOWN_QUERY, arg=query)
 
 
 def find_in_builder(page: Page, name: str) -> Locator:

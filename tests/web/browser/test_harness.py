@@ -37,13 +37,13 @@ def test_script_error(page: Page) -> None:
 
 def test_policy_violation(page: Page) -> None:
     page.goto("/")
-    page.evaluate('() => document.body.append(Object.assign(document.createElement("script"), {textContent: "1"}))')
-    page.wait_for_timeout(200)
+    with page.expect_console_message(lambda message: "Content Security Policy" in message.text):
+        page.evaluate('() => document.body.append(Object.assign(document.createElement("script"), {textContent: "1"}))')
 
 
 def test_foreign_request(page: Page) -> None:
-    page.set_content('<img src="http://cdn.example.invalid/x.png">')
-    page.wait_for_timeout(200)
+    with page.expect_request(lambda request: "cdn.example.invalid" in request.url):
+        page.set_content('<img src="http://cdn.example.invalid/x.png">')
 """
 
 

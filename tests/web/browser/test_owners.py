@@ -143,6 +143,7 @@ def test_tags_on_a_card_and_on_a_deck_entry_then_the_deck_history(owner_page: Pa
     form.get_by_label("Name").fill(name)
     form.get_by_label("Game").select_option("mea")
     form.get_by_role("button").click()
+    expect(page).to_have_url(re.compile(r"/decks/\d+$"))  # the new deck's page (not the form's, still loading)
     deck_url = page.url.split("?")[0]
     deck_id = int(deck_url.rstrip("/").rsplit("/", 1)[1])
     for _ in range(2):
@@ -215,6 +216,7 @@ def test_done_when_a_mea_owner_enters_tags_asks_builds_prints_and_goes_back(
         form.get_by_label("Name").fill(f"Own {mine} x{copies}")
         form.get_by_label("Game").select_option("mea")
         form.get_by_role("button").click()
+        expect(page).to_have_url(re.compile(r"/decks/\d+$"))
         deck_ids[copies] = int(page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
         for name in names:
             answer = page.request.post(f"/api/decks/{deck_ids[copies]}/cards", data={"name": name, "count": copies})

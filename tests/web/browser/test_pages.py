@@ -197,6 +197,7 @@ def test_gallery_pages_table_view_and_game_filter(page: Page, live_server: LiveS
     assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == every[:60]
     page.locator("a#next-page").click()
     expect(ids.first).to_have_attribute("data-card-id", every[60])
+    expect(ids).to_have_count(len(every[60:120]))  # the new page parsed to its end, not only its first card
     assert ids.evaluate_all("els => els.map(e => e.dataset.cardId)") == every[60:120]
 
     page.goto("/cards")

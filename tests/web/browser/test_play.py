@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker
+from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, wait_until
 
 
 def start(page: Page, game: str, players: int, seats: dict[int, str], hot: bool = False) -> str:
@@ -223,12 +223,14 @@ def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_cont
     assert list(held) == ["move"]  # sent, held before the server
     page.evaluate("v => window.fakeEvents.fire('view', {version: v + 50, status: 'playing'})", before)
     page.wait_for_function("() => document.querySelector('#table').classList.contains('updating')")
-    page.wait_for_timeout(200)
-    assert sorted(held) == ["move", "refresh"]  # the refresh was asked for after the move
+    # the refresh was asked for after the move (held once its request reaches the route)
+    wait_until(page, lambda: "refresh" in held, "the event's refresh was not asked for")
+    assert sorted(held) == ["move", "refresh"]
     if first == "the move":
         moved = answer_move()
         expect(page.locator("#table")).to_have_attribute("data-version", str(moved))
         held["refresh"].fulfill(status=200, content_type="text/html", body=stale)
+        page.wait_for_function("() => !document.querySelector('#table').classList.contains('updating')")
     elif first == "the move, then the same table":
         moved = answer_move()
         expect(page.locator("#table")).to_have_attribute("data-version", str(moved))
@@ -244,8 +246,10 @@ def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_cont
         page.wait_for_function("() => !document.querySelector('#table').classList.contains('updating')")
         moved = answer_move()
     assert moved > before
+    # both answers have been read (the refresh's ``updating`` mark is off once its answer is handled;
+    # the move's shows its version): the page is on the move's table, not the refresh's older one
     expect(page.locator("#table")).to_have_attribute("data-version", str(moved))
-    page.wait_for_timeout(300)  # a late answer would show by now
+    assert page.evaluate("() => document.querySelector('#table').classList.contains('updating')") is False
     assert version(page) == str(moved)
     expect(page.locator("#log")).to_contain_text(re.compile(r"P1 \(you\): split"))
 
@@ -279,11 +283,7 @@ def test_card_images_arriving_late_do_not_move_the_buttons(new_context: ContextM
     other.goto(f"/play/{game}", wait_until="domcontentloaded")
     expect(other.locator("#status")).to_contain_text("Your move")
     expect(other.locator("#board button.face")).not_to_have_count(0)
-    for _ in range(300):  # until the page asks for its pictures (at most 15 s)
-        if held:
-            break
-        other.wait_for_timeout(50)
-    assert held, "no card picture was asked for"
+    wait_until(other, lambda: bool(held), "no card picture was asked for")
     before = other.evaluate(BUTTON_BOXES)
     loaded = "() => [...document.querySelectorAll('#board img')].filter(i => i.complete && i.naturalWidth).length"
     assert other.evaluate(loaded) == 0

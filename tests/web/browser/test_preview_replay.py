@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app as cli_app
 from cardbase.games.mea import board as B
 from cardbase.sim.records import read_records, replay
-from tests.web.browser.conftest import PHONE, ContextMaker
+from tests.web.browser.conftest import PHONE, ContextMaker, wait_until
 from tests.web.browser.test_flows import MEA_TWENTY
 
 READABLE = 400  # px: the preview's image is at least this wide (issue 26)
@@ -209,11 +209,7 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     seat_step = re.compile(r".*[?&]step=\d+&seat=1&fragment=1$")
     page.route(seat_step, lambda route: held.append(route))
     page.locator("#seat-select").select_option("1")
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "choosing a seat fetched no step"
+    wait_until(page, lambda: bool(held), "choosing a seat fetched no step")
     turn, first = next(
         (value, int(re.search(r"\(step (\d+)\)", label).group(1)))
         for value, label in page.eval_on_selector_all(
@@ -224,10 +220,10 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     page.locator("#turn-select").select_option(turn)
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(first))
     expect(page.locator("#step-body")).to_have_attribute("data-turn", turn)
-    for route in held:
-        route.continue_()
+    with page.expect_event("requestfinished", lambda request: bool(seat_step.match(request.url))):
+        for route in held:  # the earlier answer comes now (its whole body: the page reads it)
+            route.continue_()
     page.unroute(seat_step)
-    page.wait_for_load_state("networkidle")
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(first))
     page.locator("#step-last").click()
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(last))
