@@ -16,7 +16,7 @@ older ones are dropped as new ones come.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -211,7 +211,9 @@ def listed_after(
     number = recorded.version.number
     if not recorded.follows or not versions or versions[0].number != number - 1:
         return None
-    left = [v for v in versions if v.number > number - recorded.limit]
+    oldest = number - recorded.limit  # this version and those before it are no longer kept
+    # a version whose predecessor is no longer kept changed no entry a listing can name (as read afresh)
+    left = [v if v.number - 1 > oldest else replace(v, entry=None) for v in versions if v.number > oldest]
     return [recorded.version, *left][:limit], kept + 1 - recorded.pruned
 
 

@@ -262,7 +262,7 @@ def test_rules_options_by_rule_reach_sim_play_and_the_record(db_url, tmp_path):
     (g,) = json.loads(runner.invoke(app, ["replay", str(record), "--json"]).stdout)
     assert g["rules"]["move_onto_enemy"] == "allowed" and g["rules"]["tiles_per_colour"] == 9
     for bad, words in ((["--rule", "tiles_per_colour=4"], "tiles_per_colour"),
-                       (["--rule", "move_onto_enemy=maybe"], "move_onto_enemy is one of refused, allowed"),
+                       (["--rule", "move_onto_enemy=maybe"], "move_onto_enemy must be one of refused, allowed"),
                        (["--rule", "decks=x"], "not a Méa rules option")):  # fmt: skip
         wrong = sim(db_url, "--games", "2", *bad)
         assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output

@@ -1500,9 +1500,9 @@ def test_the_new_options_round_trip_and_refuse_bad_values():
     assert again.elimination_killed == "resolved" and again.displaced_to == "controller"
     old = {k: v for k, v in rules.to_options().items() if k not in ("elimination_killed", "displaced_to")}
     assert MeaRules.from_options(old).elimination_killed == "skipped"  # a record from before keeps the default
-    with pytest.raises(InvalidRules, match="elimination_killed is one of skipped, resolved"):
+    with pytest.raises(InvalidRules, match="elimination_killed must be one of skipped, resolved"):
         rules_for([KNIGHT], [KNIGHT], elimination_killed="later")
-    with pytest.raises(InvalidRules, match="displaced_to is one of owner, controller"):
+    with pytest.raises(InvalidRules, match="displaced_to must be one of owner, controller"):
         rules_for([KNIGHT], [KNIGHT], displaced_to="anyone")
 
 

@@ -368,7 +368,7 @@ class MeaRules(Rules):
                 raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
             if f.name in self.option_choices and value not in self.option_choices[f.name]:
                 raise InvalidRules(
-                    f"Méa option {f.name} is one of {', '.join(self.option_choices[f.name])}, not {quoted(value)}"
+                    f"Méa option {f.name} must be one of {', '.join(self.option_choices[f.name])}, not {quoted(value)}"
                 )
             if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
