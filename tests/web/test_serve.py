@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
-from tests.web.live import wait_until_serving
+from tests.web.live import served_at, wait_until_serving
 
 # A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
 # on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
@@ -69,7 +69,7 @@ def test_a_port_in_use_is_one_line(db_url: str) -> None:
         (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid'"),
         (["--token", "short"], "--token must be 16 to 200 characters"),
         (["--token", "x" * 20 + " y"], "--token must be printable ASCII"),
-        (["--port", "0"], "--port"),
+        (["--port", "-1"], "--port"),
         (["--port", "70000"], "--port"),
         (["--formats", "no-such-formats.toml"], "no-such-formats.toml"),
         (["--formats", "README.md"], "README.md"),
@@ -78,6 +78,25 @@ def test_a_port_in_use_is_one_line(db_url: str) -> None:
 def test_bad_options_are_one_line(db_url: str, args: list[str], said: str) -> None:
     result = CliRunner().invoke(app, ["serve", *args, "--db", db_url])
     assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+
+
+def test_port_0_serves_on_a_port_the_system_picks_and_prints_it(tmp_path: Path) -> None:
+    """``--port 0``: the server binds a free port before it prints, and its first line names the real
+    address, which answers (the Host check expects that port, not 0)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        base = served_at(proc)
+        port = int(base.rsplit(":", 1)[1])
+        assert base == f"http://127.0.0.1:{port}" and port > 0, base
+        wait_until_serving(base, proc, 60)
+        assert get(f"{base}/cards").status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
 
 
 def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) -> None:
