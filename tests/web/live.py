@@ -124,6 +124,7 @@ def served_at(proc: Any, seconds: float = 120) -> str:
     a host name: a server on every interface answers there too). A test failure with the server's stderr
     if it ends first or prints something else, or if ``seconds`` pass first. The line is read from the pipe
     byte by byte, so the rest of stdout is still there for ``readline`` or ``communicate``."""
+    import ipaddress
     import os
     import select
 
@@ -148,6 +149,8 @@ def served_at(proc: Any, seconds: float = 120) -> str:
         _out, err = proc.communicate(timeout=60)
         raise AssertionError(f"cardbase serve's first line names no address: {line!r}; its stderr: {err!r}")
     host = found.group(2)
-    if not host.startswith("[") and not host[:1].isdigit():  # a host name (served on every interface)
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:  # a host name: served on every interface, so on loopback too
         host = "127.0.0.1"
     return f"http://{host}:{found.group(3)}"
