@@ -42,13 +42,13 @@ def base(database: Database, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 @pytest.fixture
 def header_deadlines(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Each header deadline the server's clock reached, in turn: whether it had heard a byte of the
-    request by then (``False``: the test's bytes came after it, so that connection tested nothing)."""
+    """Each header deadline the server's clock reached, in turn: whether it had heard a byte on that
+    connection by then (``False``: the test's bytes came after it, so that connection tested nothing)."""
     passed: list[bool] = []
     late = DeadlineProtocol._headers_late
 
     def recorded(self: DeadlineProtocol) -> None:
-        passed.append(self._heard)
+        passed.append(self._heard or self.cycle is not None)  # a request begun, or one read before
         late(self)
 
     monkeypatch.setattr(DeadlineProtocol, "_headers_late", recorded)
@@ -199,6 +199,7 @@ def test_kept_alive_requests_each_get_their_own_deadline(base: str, header_deadl
 
     answers = until_heard_in_time(attempt, header_deadlines)
     assert [a.split(b"\r\n", 1)[0] for a in answers] == [b"HTTP/1.1 200 OK"] * 3, answers
+    assert header_deadlines == []  # none passed on the connection while it was idle between requests
 
 
 def test_serve_raises_its_open_file_limit() -> None:
