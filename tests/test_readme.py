@@ -144,24 +144,20 @@ def _as_a_process(args: list[str], clone: Path) -> None:
 
 
 def _serve(args: list[str], clone: Path) -> None:
-    """``cardbase serve`` runs until stopped: start it as a process (on a free port, in place of
-    the README's: the machine may be serving that one), probe ``/healthz``, stop it with Ctrl-C."""
+    """``cardbase serve`` runs until stopped: start it as a process (on a port the system picks, in place
+    of the README's: the machine may be serving that one), probe ``/healthz`` at the address its first
+    line names, stop it with Ctrl-C."""
     import os
-    import socket
     import subprocess
     import sys
-    import time
 
-    import httpx
+    from tests.web.live import served_at, wait_until_serving
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     if "--port" in args:
         args = [*args[: args.index("--port")], *args[args.index("--port") + 2 :]]
     env = {k: v for k, v in os.environ.items() if k not in ("CARDBASE_DB", "CARDBASE_TOKEN")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardbase", *args, "--port", str(port)],
+        [sys.executable, "-m", "cardbase", *args, "--port", "0"],
         cwd=clone,
         env=env,
         stdout=subprocess.PIPE,
@@ -169,16 +165,7 @@ def _serve(args: list[str], clone: Path) -> None:
         text=True,
     )
     try:
-        deadline = time.monotonic() + HANG_SECONDS
-        while True:
-            assert proc.poll() is None, f"{args} exited {proc.returncode}: {proc.communicate()}"
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json() == {"status": "ok"}:
-                    break
-            except (httpx.TransportError, ValueError):
-                pass
-            assert time.monotonic() < deadline, f"{args}: no answer on /healthz within {HANG_SECONDS} s"
-            time.sleep(0.2)
+        wait_until_serving(served_at(proc, HANG_SECONDS), proc, HANG_SECONDS)
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=HANG_SECONDS)

@@ -20,7 +20,12 @@ def serve(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (loopback by default; any other needs a token).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8765,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=0, max=65535, help="Port to listen on (0: a free one the system picks, printed at start)."
+        ),
+    ] = 8765,
     token: Annotated[
         str | None,
         typer.Option(
@@ -95,6 +100,7 @@ def serve(
     if made:
         token = secrets.token_urlsafe(24)
     sock = _bind(host, port)
+    port = sock.getsockname()[1]  # the one taken: --port 0 lets the system pick it
     try:
         from cardbase.cli.common import open_db
 

@@ -27,7 +27,7 @@ from sqlalchemy import text
 
 from cardbase.db.engine import Database
 from cardbase.web.settings import ServerSettings
-from tests.web.live import live_app, lock_held
+from tests.web.live import live_app, lock_held, served_at, wait_until_serving
 
 GUARD = 120  # seconds: only a failed test waits this long
 ROWS = 5_000
@@ -159,35 +159,19 @@ DECK = "game: mea\n" + "".join(
 DECK_CARDS = 32
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def test_kill_9_mid_write_leaves_the_database_consistent(db_url: str, tmp_path: Path) -> None:
     """``cardbase serve`` (a real process) takes whole-deck imports and single adds from four clients;
     after SIGKILL, every stored deck has all its cards or is not there, each add is there exactly
     with its version, and every answered write is stored."""
-    port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "cardbase", "serve", "--db", db_url, "--port", str(port)],
+        [sys.executable, "-m", "cardbase", "serve", "--db", db_url, "--port", "0"],
         cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + GUARD
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+        base = served_at(server, GUARD)
+        wait_until_serving(base, server, GUARD)
         target = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Adds"}, timeout=GUARD).json()["id"]
         answered_adds = 0
         imported: list[str] = []
@@ -232,7 +216,7 @@ def test_kill_9_mid_write_leaves_the_database_consistent(db_url: str, tmp_path: 
     finally:
         if server.poll() is None:
             server.kill()
-            server.wait()
+        server.communicate(timeout=GUARD)  # its output read to the end, the pipes closed
     assert failures == []
     check_consistent(db_url, target, imported, answered_adds)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import socket
 import threading
 import time
@@ -111,3 +112,45 @@ def wait_until_serving(base: str, proc: Any, seconds: float) -> None:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, f"cardbase serve did not answer at {base} within {seconds} s"
         time.sleep(0.2)
+
+
+SERVING_LINE = re.compile(r"cardbase: serving on (http://(\S+):(\d+))/ \(Ctrl-C stops\)")
+"""The first line ``cardbase serve`` prints once its port is taken (``cardbase/cli/serve.py``)."""
+
+
+def served_at(proc: Any, seconds: float = 120) -> str:
+    """The address ``cardbase serve`` (the process ``proc``, its stdout a pipe, usually started with
+    ``--port 0``) is serving at, read from its first line: ``http://HOST:PORT`` (``127.0.0.1`` in place of
+    a host name: a server on every interface answers there too). A test failure with the server's stderr
+    if it ends first or prints something else, or if ``seconds`` pass first. The line is read from the pipe
+    byte by byte, so the rest of stdout is still there for ``readline`` or ``communicate``."""
+    import ipaddress
+    import os
+    import select
+
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + seconds
+    line = b""
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        ready = select.select([fd], [], [], max(left, 0))[0] if left > 0 else []
+        if not ready:
+            proc.kill()
+            _out, err = proc.communicate(timeout=60)
+            raise AssertionError(f"cardbase serve printed no address within {seconds} s; its stderr: {err!r}")
+        byte = os.read(fd, 1)
+        if not byte:
+            _out, err = proc.communicate(timeout=60)
+            raise AssertionError(f"cardbase serve ended (exit {proc.returncode}) before its address: {err!r}")
+        line += byte
+    found = SERVING_LINE.fullmatch(line.decode().strip())
+    if found is None:
+        proc.kill()
+        _out, err = proc.communicate(timeout=60)
+        raise AssertionError(f"cardbase serve's first line names no address: {line!r}; its stderr: {err!r}")
+    host = found.group(2)
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:  # a host name: served on every interface, so on loopback too
+        host = "127.0.0.1"
+    return f"http://{host}:{found.group(3)}"

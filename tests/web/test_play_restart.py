@@ -17,26 +17,26 @@ import httpx
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import MakeClient
-from tests.web.live import wait_until_serving
-from tests.web.test_serve import _free_port
+from tests.web.live import served_at, wait_until_serving
 
 
 @contextmanager
-def serving(db_url: str, port: int, cwd: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``cardbase serve`` in a process of its own, until the block ends (or the test kills it)."""
+def serving(db_url: str, cwd: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``cardbase serve`` in a process of its own, on a port the system picks, until the block ends (or the
+    test kills it)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("CARDBASE_TOKEN", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", db_url],
+        [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", db_url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=cwd,
     )
-    base = f"http://127.0.0.1:{port}"
-    wait_until_serving(base, proc, 120)
     try:
+        base = served_at(proc)
+        wait_until_serving(base, proc, 120)
         yield proc, base
     finally:
         if proc.poll() is None:
@@ -59,8 +59,7 @@ def _wait_for_a_person(http: httpx.Client, game_id: str) -> dict[str, object]:
 
 
 def test_a_killed_server_restarted_resumes_the_game(db_url: str, tmp_path: Path) -> None:
-    port = _free_port()
-    with serving(db_url, port, tmp_path) as (first, base), httpx.Client(base_url=base, timeout=60) as http:
+    with serving(db_url, tmp_path) as (first, base), httpx.Client(base_url=base, timeout=60) as http:
         made = http.post(
             "/api/games", json={"game": "meio", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "seed": 4}
         )
@@ -80,7 +79,7 @@ def test_a_killed_server_restarted_resumes_the_game(db_url: str, tmp_path: Path)
         # end with their server (a worker left behind would hold it open, and this times out).
         out, err = first.communicate(timeout=60)
         assert key not in out + err
-    with serving(db_url, port, tmp_path) as (second, base), httpx.Client(base_url=base, timeout=60) as http:
+    with serving(db_url, tmp_path) as (second, base), httpx.Client(base_url=base, timeout=60) as http:
         after = http.get(f"/api/games/{game_id}", headers=me).json()
         assert (after["version"], after["text"], after["log"]) == (before["version"], before["text"], before["log"])
         while (data := _wait_for_a_person(http, game_id))["status"] == "playing":

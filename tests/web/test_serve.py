@@ -18,18 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
-from tests.web.live import wait_until_serving
+from tests.web.live import served_at, wait_until_serving
 
 # A new connection for each request (handed to any process), given a minute rather than httpx's 5 s:
 # on a busy machine the first POST /api/games took longer than 5 s (seen at load 11-12).
 get, post = partial(httpx.get, timeout=60), partial(httpx.post, timeout=60)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def test_serve_runs_on_httptools_and_uvloop() -> None:
@@ -69,7 +62,7 @@ def test_a_port_in_use_is_one_line(db_url: str) -> None:
         (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid'"),
         (["--token", "short"], "--token must be 16 to 200 characters"),
         (["--token", "x" * 20 + " y"], "--token must be printable ASCII"),
-        (["--port", "0"], "--port"),
+        (["--port", "-1"], "--port"),
         (["--port", "70000"], "--port"),
         (["--formats", "no-such-formats.toml"], "no-such-formats.toml"),
         (["--formats", "README.md"], "README.md"),
@@ -80,8 +73,63 @@ def test_bad_options_are_one_line(db_url: str, args: list[str], said: str) -> No
     assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
 
 
+def test_port_0_serves_on_a_port_the_system_picks_and_prints_it(tmp_path: Path) -> None:
+    """``--port 0``: the server binds a free port before it prints, and its first line names the real
+    address, which answers (the Host check expects that port, not 0)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        base = served_at(proc)
+        port = int(base.rsplit(":", 1)[1])
+        assert base == f"http://127.0.0.1:{port}" and port > 0, base
+        wait_until_serving(base, proc, 60)
+        assert get(f"{base}/cards").status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+
+
+SILENT = "import sys, time; print('cardbase: stuck', file=sys.stderr, flush=True); open('said', 'w'); time.sleep(60)"
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        (
+            "import sys; sys.exit('cardbase: error: no such database')",
+            "ended (exit 1) before its address: 'cardbase: error: no such database\\n'",
+        ),
+        ("import time; print('hello', flush=True); time.sleep(60)", "names no address: b'hello\\n'"),
+        (SILENT, "printed no address within 1 s; its stderr: 'cardbase: stuck\\n'"),
+    ],
+    ids=["ends", "another line", "silent"],
+)
+def test_a_server_that_prints_no_address_fails_the_test_with_its_stderr(script: str, said: str, tmp_path: Path) -> None:
+    """The tests' one way to find a server's address waits a bounded time, and says why it found none,
+    with what the server wrote to stderr (a process that never prints is killed, not waited for)."""
+    argv = [sys.executable, "-c", script]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        seconds = 120.0
+        if script == SILENT:  # once it has said it is stuck, waited for a little
+            deadline = time.monotonic() + 120
+            while not (tmp_path / "said").exists():
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            seconds = 1
+        with pytest.raises(AssertionError, match="cardbase serve") as failed:
+            served_at(proc, seconds)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=30)
+    assert said in str(failed.value), failed.value
+
+
 def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) -> None:
-    port = _free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("CARDBASE_TOKEN", None)
     proc = subprocess.Popen(
@@ -93,7 +141,7 @@ def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) 
             "--host",
             "0.0.0.0",
             "--port",
-            str(port),
+            "0",
             "--db",
             str(tmp_path / "c.db"),
         ],
@@ -105,19 +153,13 @@ def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) 
     )
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline(), proc.stdout.readline()]
-        found = re.search(r"open (http://\S+/\?token=(\S+)) once", lines[1])
-        assert lines[0].startswith("cardbase: serving on http://") and found, lines
-        token = found.group(2)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                first = httpx.get(f"{base}/healthz", timeout=60)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.2)
+        base = served_at(proc)  # the first line: http://HOSTNAME:PORT/, read at 127.0.0.1
+        port = base.rsplit(":", 1)[1]
+        lines = [proc.stdout.readline()]
+        found = re.search(r"open (http://\S+:(\d+)/\?token=(\S+)) once", lines[0])
+        assert found and found.group(2) == port, lines
+        token = found.group(3)
+        first = get(f"{base}/healthz")
         assert first.status_code == 401 and token not in first.text
         with httpx.Client(base_url=base, timeout=60) as browser:
             assert browser.get(f"/?token={token}").status_code == 200
@@ -128,7 +170,7 @@ def test_off_loopback_a_token_is_made_printed_once_and_required(tmp_path: Path) 
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "cardbase: interrupted" and "Traceback" not in err
-    assert (lines[1] + out + err).count(token) == 1  # printed once, never logged
+    assert (lines[0] + out + err).count(token) == 1  # printed once, never logged
 
 
 def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: Path) -> None:
@@ -137,14 +179,13 @@ def test_workers_share_the_builder_and_pass_play_to_the_first_process(tmp_path: 
     on every process; SIGINT to the first stops them all."""
     from tests.web.play_helpers import sse_views
 
-    port = _free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
     proc = subprocess.Popen(
         [*argv, "--workers", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
     )
-    base = f"http://127.0.0.1:{port}"
     try:
+        base = served_at(proc)
         wait_until_serving(base, proc, 60)
         body = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}
         made = post(f"{base}/api/games", json=body)
@@ -193,13 +234,12 @@ def test_workers_take_the_builders_edits_in_turn(tmp_path: Path) -> None:
     then shows the same panels."""
     import threading
 
-    port = _free_port()
-    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
     proc = subprocess.Popen(
-        [*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+        [*argv, "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
     )
-    base = f"http://127.0.0.1:{port}"
     try:
+        base = served_at(proc)
         wait_until_serving(base, proc, 60)
         deck = post(f"{base}/api/decks", json={"game": "mea", "name": "Team"}).json()["id"]
         card = get(f"{base}/api/cards", params={"q": "game:mea t:monster", "limit": 1}).json()[0]["id"]
@@ -236,10 +276,9 @@ def test_workers_take_the_builders_edits_in_turn(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="workers end with the first process through Linux's prctl")
 def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
-    port = _free_port()
-    argv = [sys.executable, "-m", "cardbase", "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
-    proc = subprocess.Popen([*argv, "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
-    base = f"http://127.0.0.1:{port}"
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen([*argv, "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    base = served_at(proc)
     wait_until_serving(base, proc, 60)
     proc.kill()
     proc.wait(10)
@@ -251,3 +290,4 @@ def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
             break
         assert time.monotonic() < deadline, "a worker still answers after the first process was killed"
         time.sleep(0.2)
+    proc.communicate(timeout=30)  # every process holding its output has ended

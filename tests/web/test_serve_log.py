@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from cardbase.terminal import UNSAFE
-from tests.web.live import wait_until_serving
+from tests.web.live import served_at, wait_until_serving
 
 # `cardbase serve` with one more route: a bug that says the request's decoded query and a header in its
 # exception, raised once the answer has started (so uvicorn itself logs it, with the traceback).
@@ -69,13 +69,11 @@ def _unsafe_in(text: str) -> list[str]:
 
 
 def test_hostile_request_text_reaches_the_log_escaped(tmp_path: Path) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    argv = [sys.executable, "-c", SERVE_WITH_A_LOUD_BUG, "serve", "--port", str(port), "--db", str(tmp_path / "c.db")]
+    argv = [sys.executable, "-c", SERVE_WITH_A_LOUD_BUG, "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = served_at(proc)
+        port = int(base.rsplit(":", 1)[1])
         wait_until_serving(base, proc, 60)
         normal = _raw_get(port, b"/healthz")
         assert normal.startswith(b"HTTP/1.1 200 "), normal[:200]

@@ -1,6 +1,11 @@
 """Slow clients cannot hold the server (``cardbase.web.deadlines``): a request's headers must arrive in
 time, a body may not stall, a connection that says nothing is closed; the server keeps serving, and
-none of it is a crash. The deadlines are shortened here; the real ones are tens of seconds."""
+none of it is a crash. The deadlines are shortened here; the real ones are tens of seconds.
+
+A deadline that is not a test's point is long (PATIENCE), so that a stall of this process's threads (the
+test's, or the server's: one interpreter) cannot cut a client off; where the header deadline is the point,
+the server's own clock says whether the request's first byte came in time, and an attempt whose bytes came
+after it (the test thread stalled between connecting and sending) tested nothing and is made again."""
 
 from __future__ import annotations
 
@@ -8,8 +13,9 @@ import asyncio
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 import pytest
@@ -22,6 +28,8 @@ from tests.web.live import free_socket, live_server, serving
 
 SHORT = 0.6
 PATIENCE = 30.0  # how long a test waits for the server to act (a bound on a hang, not a timing)
+ATTEMPTS = 5  # attempts whose request came after the server's header deadline, before the test gives up
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -30,6 +38,40 @@ def base(database: Database, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", SHORT)
     with live_server(ServerSettings(database=database)) as url:
         yield url
+
+
+@pytest.fixture
+def header_deadlines(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each header deadline the server's clock reached, in turn: whether it had heard a byte on that
+    connection by then (``False``: the test's bytes came after it, so that connection tested nothing)."""
+    passed: list[bool] = []
+    late = DeadlineProtocol._headers_late
+
+    def recorded(self: DeadlineProtocol) -> None:
+        passed.append(self._heard or self.cycle is not None)  # a request begun, or one read before
+        late(self)
+
+    monkeypatch.setattr(DeadlineProtocol, "_headers_late", recorded)
+    return passed
+
+
+def until_heard_in_time(attempt: Callable[[], T], header_deadlines: list[bool]) -> T:
+    """What ``attempt`` (one connection's exchange) gave, made again while the server's header deadline
+    passed before it heard the request: a stall of this process longer than SHORT between connecting and
+    sending, which the test did not mean (a server that never hears a request fails here)."""
+    for _ in range(ATTEMPTS):
+        header_deadlines.clear()
+        got = attempt()
+        if False not in header_deadlines:
+            return got
+    pytest.fail(f"in {ATTEMPTS} attempts the server's header deadline passed before it heard the request")
+
+
+def _patient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New connections get long deadlines: a check after the test's point that the server keeps serving
+    is not cut off by a stall of this process."""
+    monkeypatch.setattr(DeadlineProtocol, "header_seconds", PATIENCE)
+    monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", PATIENCE)
 
 
 def _connect(base: str) -> socket.socket:
@@ -53,39 +95,54 @@ def _crash_files() -> set[str]:
     return {p.name for p in folder.glob("cardbase-crash-*")}
 
 
-def test_headers_that_never_finish_get_408_and_the_connection_closed(base: str) -> None:
-    with _connect(base) as slow:
-        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
-        answer = _read_to_end(slow)
+def test_headers_that_never_finish_get_408_and_the_connection_closed(
+    base: str, header_deadlines: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def attempt() -> bytes:
+        with _connect(base) as slow:
+            try:
+                slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+                return _read_to_end(slow)
+            except ConnectionError:  # closed before the bytes came (an attempt made again)
+                return b""
+
+    answer = until_heard_in_time(attempt, header_deadlines)
+    assert header_deadlines == [True]
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert b"did not arrive within" in answer
+    _patient(monkeypatch)
     assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
-def test_a_header_line_now_and_then_does_not_extend_the_deadline(base: str) -> None:
-    with _connect(base) as slow:
-        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        closed_after = None
-        for beat in range(40):  # a line every 0.2 s: 8 s of a slowloris unless cut off
-            time.sleep(SHORT / 3)
+def test_a_header_line_now_and_then_does_not_extend_the_deadline(base: str, header_deadlines: list[bool]) -> None:
+    def attempt() -> int | None:
+        """The beat at which the server closed the connection, or None if it never did."""
+        with _connect(base) as slow:
             try:
-                slow.sendall(f"X-Beat-{beat}: 1\r\n".encode())
-            except OSError:
-                closed_after = beat
-                break
-            slow.settimeout(0.01)
-            try:
-                if slow.recv(65536) == b"":
-                    closed_after = beat
-                    break
-            except TimeoutError:
-                pass
-            except OSError:
-                closed_after = beat
-                break
-            finally:
-                slow.settimeout(PATIENCE)
+                slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            except ConnectionError:
+                return 0
+            for beat in range(40):  # a line every 0.2 s: 8 s of a slowloris unless cut off
+                time.sleep(SHORT / 3)
+                try:
+                    slow.sendall(f"X-Beat-{beat}: 1\r\n".encode())
+                except OSError:
+                    return beat
+                slow.settimeout(0.01)
+                try:
+                    if slow.recv(65536) == b"":
+                        return beat
+                except TimeoutError:
+                    pass
+                except OSError:
+                    return beat
+                finally:
+                    slow.settimeout(PATIENCE)
+        return None
+
+    closed_after = until_heard_in_time(attempt, header_deadlines)
     assert closed_after is not None and closed_after < 39, "a slowloris kept its connection"
+    assert header_deadlines == [True]  # cut off by the header deadline, having heard the request begin
 
 
 def test_a_silent_connection_is_closed_without_an_answer(base: str) -> None:
@@ -93,7 +150,8 @@ def test_a_silent_connection_is_closed_without_an_answer(base: str) -> None:
         assert _read_to_end(silent) == b""
 
 
-def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str) -> None:
+def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(DeadlineProtocol, "header_seconds", PATIENCE)  # the body's deadline is the point
     before = _crash_files()
     with _connect(base) as slow:
         slow.sendall(
@@ -103,14 +161,45 @@ def test_a_stalled_body_ends_the_request_and_is_no_crash(base: str) -> None:
         answer = _read_to_end(slow)
     assert b" 500 " not in answer.split(b"\r\n", 1)[0], answer[:300]
     assert _crash_files() == before
+    _patient(monkeypatch)
     assert httpx.get(f"{base}/healthz", timeout=PATIENCE).status_code == 200
 
 
-def test_kept_alive_requests_each_get_their_own_deadline(base: str) -> None:
-    with httpx.Client(timeout=PATIENCE) as client:
-        for _ in range(3):  # longer together than one deadline: each request is timed alone
-            assert client.get(f"{base}/healthz").status_code == 200
-            time.sleep(SHORT / 2)
+def _answer(sock: socket.socket) -> bytes:
+    """One answer on a kept-alive connection: its head and its body (by its Content-Length)."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return got
+        got += chunk
+    head, body = got.split(b"\r\n\r\n", 1)
+    fields = (line.partition(b":") for line in head.split(b"\r\n")[1:])
+    length = next(int(value) for name, _, value in fields if name.strip().lower() == b"content-length")
+    while len(body) < length and (chunk := sock.recv(65536)):
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def test_kept_alive_requests_each_get_their_own_deadline(base: str, header_deadlines: list[bool]) -> None:
+    """Three requests on one connection, which lives longer than one header deadline: each is timed alone."""
+    host = base.removeprefix("http://")
+
+    def attempt() -> list[bytes]:
+        answers = []
+        with _connect(base) as kept:
+            try:
+                for _ in range(3):
+                    kept.sendall(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+                    answers.append(_answer(kept))
+                    time.sleep(SHORT / 2)  # idle between requests: no header deadline runs
+            except ConnectionError:
+                pass
+        return answers
+
+    answers = until_heard_in_time(attempt, header_deadlines)
+    assert [a.split(b"\r\n", 1)[0] for a in answers] == [b"HTTP/1.1 200 OK"] * 3, answers
+    assert header_deadlines == []  # none passed on the connection while it was idle between requests
 
 
 def test_serve_raises_its_open_file_limit() -> None:
@@ -168,9 +257,23 @@ def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(mo
     """``Expect: 100-continue`` (curl sends it for bodies over 1 MB): the client sends its body only once
     the app asks for it, so the time before that is the app's, not a stalled body."""
     monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", SHORT)
+    checks: list[bool] = []  # each time the server's clock reached the body's idle deadline
+    stalled = DeadlineProtocol._body_stalled
+
+    def counted(self: DeadlineProtocol) -> None:
+        checks.append(True)
+        stalled(self)
+
+    monkeypatch.setattr(DeadlineProtocol, "_body_stalled", counted)
 
     async def slow_reader(scope: Scope, receive: Receive, send: Send) -> None:
-        await asyncio.sleep(SHORT * 3)  # busy (a write turn, say) before it reads the body
+        # Busy (a write turn, say) before it reads the body, for two idle windows by the server's clock.
+        for _ in range(int(PATIENCE / 0.01)):
+            if len(checks) >= 2:
+                break
+            await asyncio.sleep(0.01)
+        # From the ask, the client's window is long: this test's thread may stall before it sends.
+        monkeypatch.setattr(DeadlineProtocol, "body_idle_seconds", PATIENCE)
         body = b""
         while True:
             message = await receive()
@@ -191,6 +294,7 @@ def test_a_client_waiting_for_100_continue_is_not_cut_off_while_the_app_waits(mo
             client.shutdown(socket.SHUT_WR)
             answer = _read_to_end(client)
         assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n5"), answer
+        assert len(checks) >= 2  # the app's time passed the body's deadline twice before it asked
 
 
 def test_a_client_asked_to_continue_gets_a_whole_idle_window_from_the_ask() -> None:
