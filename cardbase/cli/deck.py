@@ -60,7 +60,7 @@ def _print_problems(report: ValidationReport) -> None:
     echo(f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}")
     for p in report.problems:
         where = f"line {p.line}: " if p.line else ""
-        echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
+        echo(f"  {p.severity} [{p.code}] {where}{p.named()}" + (f" — {p.hint}" if p.hint else ""))
 
 
 def _resolved_without_errors(db: str | None, file: str, game: str | None, writes: bool = False) -> ResolvedDeck:
