@@ -60,7 +60,7 @@ def _print_problems(report: ValidationReport) -> None:
     echo(f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}")
     for p in report.problems:
         where = f"line {p.line}: " if p.line else ""
-        echo(f"  {p.severity} [{p.code}] {where}{p.message}" + (f" — {p.hint}" if p.hint else ""))
+        echo(f"  {p.severity} [{p.code}] {where}{p.named()}" + (f" — {p.hint}" if p.hint else ""))
 
 
 def _resolved_without_errors(db: str | None, file: str, game: str | None, writes: bool = False) -> ResolvedDeck:
@@ -563,19 +563,22 @@ def history(
 ) -> None:
     """Every version of a database deck, newest first: what changed, when, from where (cli or web).
 
+    Quick changes to one card in a row (a couple of minutes apart at most, from one place) are one line,
+    its newest version, as on the web's history page; --json gives the versions inside each line.
     NAME@N then names version N wherever a deck is read (deck show, diff, validate, export, draws, print).
 
     Example: cardbase deck history "Goblin Rush"
     """
-    from cardbase.decks.history import deck_history
+    from cardbase.decks.history import deck_history, history_lines
 
     deck_id, versions, total = deck_history(open_db(db), name, limit, offset)
+    lines = history_lines(versions)
     if json:
-        print_json({"deck": name, "id": deck_id, "kept": total, "versions": [v.as_dict() for v in versions]})
+        print_json({"deck": name, "id": deck_id, "kept": total, "lines": [line.as_dict() for line in lines]})
         return
     echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
-    for v in versions:
-        echo(f"  @{v.number}  {v.at}  {v.origin:<4}  {v.cards:>4} cards  {v.change}")
+    for line in lines:
+        echo(f"  {line.text()}")
     if total > offset + len(versions):
         echo(f"  … {total - offset - len(versions):,} older (--offset {offset + len(versions)})")
 

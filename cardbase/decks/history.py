@@ -16,7 +16,7 @@ older ones are dropped as new ones come.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -273,7 +273,9 @@ class HistoryLine:
     """A line of a deck's history as it is shown: one version, or the versions ``first`` to ``number`` in a
     row that each changed only the same card's count, from the same place, in one editing burst (five quick
     adds of a card: one line, ``+5 Crumb Goblin``). Its version is its newest: viewing or restoring the line
-    is that version, and restoring the line below it takes the whole burst back (Moxfield's history)."""
+    is that version, and restoring the line below it takes the whole burst back (Moxfield's history).
+    ``versions``: the versions it stands for, newest first. The one model of a deck's history: the page,
+    ``deck history`` and the API show these lines."""
 
     number: int
     first: int
@@ -281,6 +283,7 @@ class HistoryLine:
     origin: str
     change: str
     cards: int
+    versions: tuple[Version, ...] = field(default=(), compare=False)
 
     @property
     def merged(self) -> int:
@@ -295,7 +298,15 @@ class HistoryLine:
             "origin": self.origin,
             "change": self.change,
             "cards": self.cards,
+            "merged": self.merged,
+            "versions": [v.as_dict() for v in self.versions],
         }
+
+    def text(self) -> str:
+        """The line as ``deck history`` prints it: ``@4  2026-12-04T22:59:01+00:00  web     3 cards  +3
+        Crumb Goblin (3 changes, @2–4)``."""
+        burst = f" ({self.merged} changes, @{self.first}–{self.number})" if self.merged > 1 else ""
+        return f"@{self.number}  {self.at}  {self.origin:<4}  {self.cards:>4} cards  {self.change}{burst}"
 
 
 def _seconds_apart(newer: str, older: str) -> float:
@@ -326,7 +337,8 @@ def history_lines(versions: list[Version]) -> list[HistoryLine]:
         change = newest.change
         if len(run) > 1 and newest.entry is not None:
             change = _entry_change(newest.entry, sum(v.entry[3] for v in run if v.entry is not None))
-        lines.append(HistoryLine(newest.number, oldest.number, newest.at, newest.origin, change, newest.cards))
+        line = HistoryLine(newest.number, oldest.number, newest.at, newest.origin, change, newest.cards, tuple(run))
+        lines.append(line)
         run.clear()
 
     for v in versions:

@@ -45,13 +45,16 @@ def check_players(value: object, game: str | None = "meio") -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with a deck: a stable ``code``, a sentence, the line at fault and a fix hint."""
+    """One thing wrong with a deck: a stable ``code``, a sentence, the line at fault and a fix hint;
+    ``cards``: the cards it is about when they are many (the sentence gives their count; a page folds
+    the list away, the CLI names the first few, ``--json`` gives them all)."""
 
     code: str
     message: str
     line: int | None = None
     hint: str | None = None
     severity: Severity = "error"
+    cards: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -60,12 +63,20 @@ class Problem:
             "line": self.line,
             "hint": self.hint,
             "severity": self.severity,
+            "cards": list(self.cards),
         }
+
+    def named(self, shown: int = 6) -> str:
+        """The message with its first ``shown`` cards named (a terminal's line): ``…: Bee, Cook and 29 more``."""
+        if not self.cards:
+            return self.message
+        more = len(self.cards) - shown
+        return f"{self.message}: {', '.join(self.cards[:shown])}" + (f" and {more} more" if more > 0 else "")
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line else ""
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{where}{self.code}: {self.message}{hint}"
+        return f"{where}{self.code}: {self.named()}{hint}"
 
 
 @dataclass(frozen=True, slots=True)

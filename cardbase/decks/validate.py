@@ -279,10 +279,10 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
             problems.append(
                 Problem(
                     "catalog-short",
-                    f"the catalog cannot fill a {fmt.name} deck: it lacks {', '.join(short)} cards "
-                    "(cards the catalog's sources do not name or count)",
+                    f"the catalog lacks {_and(short)} cards for a {fmt.name} deck",
                     None,
-                    f"if you own the cards, add them with `cardbase catalog import FILE --game {fmt.game}`",
+                    f"its sources do not name or count them; if you own them, add them with "
+                    f"`cardbase catalog import FILE --game {fmt.game}`",
                     "warning",
                 )
             )
@@ -322,17 +322,22 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
         }
     )
     if unknown:
-        shown = ", ".join(unknown[:6]) + (f" and {len(unknown) - 6} more" if len(unknown) > 6 else "")
         problems.append(
             Problem(
                 "unknown-stats",
-                f"{counted(len(unknown), 'card')} with unknown values: {shown}",
+                f"{counted(len(unknown), 'card')} with unknown values",
                 None,
                 "give them with `cardbase catalog edit NAME FIELD=VALUE` or import them with `cardbase catalog import`",
                 "warning",
+                tuple(unknown),
             )
         )
     return problems
+
+
+def _and(words: list[str]) -> str:
+    """``land, character and item``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _short_of(resolved: ResolvedDeck, fmt: Format, type_: str, want: int) -> str:

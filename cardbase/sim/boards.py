@@ -90,6 +90,45 @@ def legal_view(state_or_observation: Any, legal_actions: Sequence[Any]) -> Legal
     return out
 
 
+BOARD_BUTTON = "button"
+"""A legal action a seat's board shows as a button of its own (works without script: Méa's draws,
+Meio's playable cards, Meikyu's plain actions)."""
+BOARD_CLICK = "click"
+"""A legal action a seat's board builds from clicks, with its script (boards.js): Méa's moves, summons
+and attacks, Meio's split, Meikyu's quests, developments, aggressions and defences."""
+_MEIKYU_COMPOSED = ("quest", "develop", "attack", "defend")
+
+
+def board_offers(view: BoardView, legal: LegalView) -> dict[int, str]:
+    """How the live board of ``view``'s seat offers each of its ``legal`` actions (``legal_view``), by id:
+    :data:`BOARD_BUTTON` or :data:`BOARD_CLICK`; an action missing is not on the board. What the board
+    templates (``web/templates/play/_board_*.html``) draw: the seat's page lists only the rest, and the
+    clicked ones for a page without script."""
+    game, me = view.get("game"), view.get("you")
+    mine = me is not None and view.get("current_player") == me
+    out: dict[int, str] = {}
+    for a in legal:
+        kind, picked = a["kind"], bool(a.get("src") or a.get("dst"))
+        offer: str | None = None
+        if game == "mea":
+            offer = BOARD_CLICK if picked else BOARD_BUTTON
+        elif game == "meio":
+            if view.get("phase") == "split" and mine:
+                offer = BOARD_CLICK if kind == "split" else None
+            elif kind == "play":
+                offer = BOARD_BUTTON if a.get("card") in {c.get("code") for c in view.get("hand") or ()} else None
+            elif kind != "split" and not picked:
+                offer = BOARD_BUTTON
+        elif game == "meikyu":
+            if kind in _MEIKYU_COMPOSED:
+                offer = BOARD_CLICK if mine and view.get("decision") in ("action", "defend") else None
+            elif not picked:
+                offer = BOARD_BUTTON
+        if offer is not None:
+            out[a["id"]] = offer
+    return out
+
+
 def turn_of(state: State) -> dict[str, Any]:
     """``{"turn", "turn_label"}`` of ``state``, as its board views give them (a replay jumps to a
     turn), read from the state's public counters without building a view."""

@@ -326,11 +326,13 @@ def deck_history(
     limit: Annotated[int, Query(ge=1, le=1_000)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> dict[str, Any]:
-    """The deck's versions, newest first (``deck history --json``)."""
+    """The deck's history, newest first, as its page and ``deck history --json`` show it: lines (a burst of
+    changes to one card is one line), each with the versions inside it; ``limit`` and ``offset`` count versions."""
     from cardbase.decks.history import deck_history as history
+    from cardbase.decks.history import history_lines
 
     _id, versions, total = history(settings.database, deck_id, limit, offset)
-    return {"id": deck_id, "kept": total, "versions": [v.as_dict() for v in versions]}
+    return {"id": deck_id, "kept": total, "lines": [line.as_dict() for line in history_lines(versions)]}
 
 
 @router.get("/api/decks/{deck_id}/versions/{number}", tags=["decks"])

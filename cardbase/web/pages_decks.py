@@ -484,7 +484,15 @@ def stat_cell(key: str, value: Any) -> str:
 
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
     names = {c.name: c.id for c in panels.resolved.cards.values()}
-    problems = [{"p": p, "parts": problem_parts(p.message, names), "hint": p.hint} for p in panels.report.problems]
+    problems = [
+        {
+            "p": p,
+            "parts": problem_parts(p.message, names),
+            "hint": p.hint,
+            "cards": [(name, card_url(names[name]) if name in names else None) for name in p.cards],
+        }
+        for p in panels.report.problems
+    ]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
         from cardbase.decks.stats import HEADLINE

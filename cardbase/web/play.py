@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from cardbase import jsonout
 from cardbase.errors import CardbaseError, UsageError, quoted
 from cardbase.games.base import GameError
+from cardbase.sim.boards import board_offers
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
@@ -548,6 +549,7 @@ def _page_context(
         except CardbaseError as refused:
             error = str(refused)
     query = f"?seat={seat}" if seat is not None and len(held) > 1 else ""
+    offers = board_offers(data["view"], data["legal"]) if seat is not None and data.get("legal") else {}
     return {
         "live": live,
         "data": data,
@@ -560,6 +562,7 @@ def _page_context(
         "events": f"/api/games/{live.id}/events{query}",
         "self_url": f"/play/{live.id}{query}",
         "shown_per_kind": SHOWN_PER_KIND,
+        "offers": offers,
     }
 
 

@@ -348,3 +348,19 @@ def test_deck_schema_validates_json_decks(database) -> None:
     jsonschema.validate(json.loads(write_deck(deck, "json")), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"game": "mea", "cards": [{"count": 0, "name": "X"}]}, schema)
+
+
+def test_unknown_values_are_one_short_warning_with_its_cards_listed_apart(database) -> None:
+    """The rulebook deck's 31 cards of unknown values: one short sentence with the count; the names are
+    the problem's ``cards`` (a page folds them away, ``--json`` lists them), not a sentence's worth of them.
+    The catalog's shortfall is short too."""
+    text = (EXAMPLES / "meikyu-rulebook-cards.txt").read_text(encoding="utf-8")
+    problems = validate_text(database, text).problems
+    (unknown,) = [p for p in problems if p.code == "unknown-stats"]
+    assert unknown.message == "31 cards with unknown values"
+    assert len(unknown.cards) == 31 and unknown.cards == tuple(sorted(unknown.cards)) and "Bee" in unknown.cards
+    assert unknown.as_dict()["cards"] == list(unknown.cards)
+    (short,) = [p for p in problems if p.code == "catalog-short"]
+    assert len(short.message) <= 80, short.message
+    assert "land, character, item and open" in short.message
+    assert all(p.as_dict()["cards"] == [] for p in problems if p.code != "unknown-stats")

@@ -38,8 +38,8 @@ def test_every_change_is_a_version_and_any_can_be_read_diffed_and_restored(db_ur
     run(db_url, "deck", "remove", "H", "Crumb Goblin", "-n", "1")
     run(db_url, "deck", "set", "H", "--format", "standard")
     data = json.loads(run(db_url, "deck", "history", "H", "--json")[1])
-    assert data["kept"] == 6 and [v["number"] for v in data["versions"]] == [6, 5, 4, 3, 2, 1]
-    assert [v["change"] for v in data["versions"]] == [
+    assert data["kept"] == 6 and [v["number"] for v in data["lines"]] == [6, 5, 4, 3, 2, 1]
+    assert [v["change"] for v in data["lines"]] == [
         "format default → standard",
         "−1 Crumb Goblin",
         "tags of Pocket Sand: removal",
@@ -47,7 +47,7 @@ def test_every_change_is_a_version_and_any_can_be_read_diffed_and_restored(db_ur
         "+3 Crumb Goblin",
         "made",
     ]
-    assert {v["origin"] for v in data["versions"]} == {"cli"}
+    assert {v["origin"] for v in data["lines"]} == {"cli"}
     code, out, _ = run(db_url, "deck", "show", "H@3", "--json")
     assert code == 0 and {c["name"]: c["count"] for c in json.loads(out)["cards"]} == {
         "Crumb Goblin": 3,
@@ -182,7 +182,7 @@ def test_web_history_panel_pages_and_api(client: TestClient, database: Database)
     client.post(f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin", "count": 3})
     client.post(f"/api/decks/{deck_id}/cards", json={"name": "Dizzy Bat", "count": 2})
     history = client.get(f"/api/decks/{deck_id}/history").json()
-    assert history["kept"] == 3 and {v["origin"] for v in history["versions"]} == {"web"}
+    assert history["kept"] == 3 and {v["origin"] for v in history["lines"]} == {"web"}
     builder = client.get(f"/decks/{deck_id}").text
     assert 'id="history"' in builder and "+2 Dizzy Bat" in builder
     page = client.get(f"/decks/{deck_id}/history")
@@ -207,7 +207,7 @@ def test_a_deck_replaced_by_an_import_keeps_its_versions(db_url: str, tmp_path: 
     file = tmp_path / "r.txt"
     file.write_text("game: mea\nname: R\n4 Tile Mole\n", encoding="utf-8")
     assert run(db_url, "deck", "import", str(file), "--replace")[0] == 0
-    versions = json.loads(run(db_url, "deck", "history", "R", "--json")[1])["versions"]
+    versions = json.loads(run(db_url, "deck", "history", "R", "--json")[1])["lines"]
     assert [v["number"] for v in versions] == [3, 2, 1] and versions[0]["change"] == f"imported from {file}"
     assert run(db_url, "deck", "restore", "R@2")[0] == 0
     assert "2 Crumb Goblin" in run(db_url, "deck", "show", "R")[1]
@@ -224,7 +224,7 @@ def test_one_version_counter_and_a_restore_is_a_versioned_write(client: TestClie
         assert answer.status_code == 200, answer.text
     etag = client.get(f"/api/decks/{deck_id}").headers["etag"]
     assert etag == f'"deck-{deck_id}-v4"' and deck_info(database, deck_id).version == 4
-    numbers = [v["number"] for v in client.get(f"/api/decks/{deck_id}/history").json()["versions"]]
+    numbers = [v["number"] for v in client.get(f"/api/decks/{deck_id}/history").json()["lines"]]
     assert numbers == [4, 3, 2, 1]
     stale = f'"deck-{deck_id}-v3"'
     before = load_deck(database, deck_id)
@@ -241,7 +241,7 @@ def test_one_version_counter_and_a_restore_is_a_versioned_write(client: TestClie
     made = client.post(f"/api/decks/{deck_id}/versions/2/restore", headers={"If-Match": etag})
     assert made.status_code == 200 and made.json()["version"] == 5
     assert client.get(f"/api/decks/{deck_id}").headers["etag"] == f'"deck-{deck_id}-v5"'
-    assert [v["number"] for v in client.get(f"/api/decks/{deck_id}/history").json()["versions"]] == [5, 4, 3, 2, 1]
+    assert [v["number"] for v in client.get(f"/api/decks/{deck_id}/history").json()["lines"]] == [5, 4, 3, 2, 1]
     again = client.post(f"/api/decks/{deck_id}/versions/2/restore", headers={"If-Match": f'"deck-{deck_id}-v5"'})
     assert again.json()["version"] is None and deck_info(database, deck_id).version == 5  # nothing to change
 
@@ -255,5 +255,35 @@ def test_the_app_says_web_and_leaves_the_callers_handle_saying_cli(client: TestC
     with database.session() as session:
         goblin = find_card(session, "Crumb Goblin", "mea")
     add_card(database, "Both", goblin, 1)
-    origins = [v["origin"] for v in client.get(f"/api/decks/{deck_id}/history").json()["versions"]]
+    origins = [v["origin"] for v in client.get(f"/api/decks/{deck_id}/history").json()["lines"]]
     assert sorted(origins) == ["cli", "web", "web"]
+
+
+def test_a_burst_on_one_card_is_one_line_in_the_cli_the_api_and_the_page(
+    db_url: str, client: TestClient, database: Database
+) -> None:
+    """Three quick adds of one card are one line (``+3 Crumb Goblin``, the newest version's number) on the
+    history page, and the same lines in ``deck history`` (text and JSON) and the API, which also give
+    the versions inside each line."""
+    from tests.web.conftest import new_deck as make
+
+    deck_id = make(client, "Bursty")
+    for name in ("Crumb Goblin", "Crumb Goblin", "Crumb Goblin", "Dizzy Bat"):
+        assert client.post(f"/api/decks/{deck_id}/cards", json={"name": name}).status_code == 200
+    api = client.get(f"/api/decks/{deck_id}/history").json()
+    cli = json.loads(run(db_url, "deck", "history", "Bursty", "--json")[1])
+    assert api["kept"] == cli["kept"] == 5
+    assert [(line["number"], line["first"], line["change"]) for line in api["lines"]] == [
+        (5, 5, "+1 Dizzy Bat"),
+        (4, 2, "+3 Crumb Goblin"),
+        (1, 1, "made"),
+    ]
+    assert [v["number"] for v in api["lines"][1]["versions"]] == [4, 3, 2]
+    assert [v["change"] for v in api["lines"][1]["versions"]] == ["+1 Crumb Goblin"] * 3
+    assert cli["lines"] == api["lines"] and "versions" not in api and "versions" not in cli
+    code, out, _ = run(db_url, "deck", "history", "Bursty")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("  @")]
+    assert len(rows) == 3 and "+3 Crumb Goblin (3 changes, @2–4)" in rows[1], out
+    page = client.get(f"/decks/{deck_id}/history").text
+    assert page.count("<tr data-version=") == 3 and "+3 Crumb Goblin" in page

@@ -66,3 +66,33 @@ def test_quick_adds_of_one_card_are_one_history_line_and_restore_goes_by_the_lin
     expect(page.locator("#flash")).to_be_visible()
     page.goto(f"/decks/{deck_id}")
     expect(page.locator('#deck li[data-card-id="mea/demo/pep-talk"] .count')).to_have_text("5")
+
+
+def test_the_rulebook_decks_unknown_values_are_one_short_warning_with_the_list_folded(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The Meikyu rulebook deck's warnings were two long paragraphs, one naming card after card: the
+    unknown values are one short line with the count, their cards in a details element (Scryfall's and
+    Moxfield's long lists of issues), each linked to its card."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "examples/decks/meikyu-rulebook-cards.txt").read_text()
+    cards = {}
+    for line in text.splitlines():
+        count, _, name = line.partition(" ")
+        if count.isdigit():
+            cards[name.strip()] = int(count)
+    deck_id, _ = make_deck(live_server, "meikyu", cards)
+    page.goto(f"/decks/{deck_id}")
+    unknown = page.locator('#validation li.problem[data-code="unknown-stats"]')
+    expect(unknown).to_have_count(1)
+    fold = unknown.locator("details")
+    expect(fold.locator("summary")).to_contain_text("31 cards")
+    assert fold.get_attribute("open") is None
+    expect(fold.locator("li a")).to_have_count(31)
+    expect(unknown.locator("a:visible")).to_have_count(0)  # no card named until the list is opened
+    assert len(unknown.inner_text()) < 260, unknown.inner_text()
+    fold.locator("summary").click()
+    expect(fold.locator("li a", has_text="Bee")).to_be_visible()
+    short = page.locator('#validation li.problem[data-code="catalog-short"]')
+    assert len(short.inner_text()) < 200, short.inner_text()

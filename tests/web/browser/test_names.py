@@ -81,12 +81,13 @@ def test_a_phones_hand_and_board_keep_long_words_whole(new_context: ContextMaker
     page.wait_for_url(lambda url: "key=" not in url)
     expect(page.locator("#status")).to_contain_text("Your move")
     before = page.locator("#table").get_attribute("data-version")
-    page.locator("#actions button.action", has_text="draw 5").click()  # the opening hand: names in the hand
+    page.get_by_role("button", name="draw 5", exact=True).click()  # the opening hand: names in the hand
     expect(page.locator("#table")).not_to_have_attribute("data-version", str(before))
     expect(page.locator(".face-name").first).to_be_visible()
     assert broken(page) == []
     before = page.locator("#table").get_attribute("data-version")
-    page.locator("#actions button.action", has_text="summon Royal Cartographer").first.click()  # a name on the board
+    page.locator('#board [data-key="card:Royal Cartographer"]').first.click()  # summoned: a name on the board
+    page.locator("#board .target").first.click()
     expect(page.locator("#table")).not_to_have_attribute("data-version", str(before))
     expect(page.locator(".mon-name", has_text="Royal Cartographer").first).to_be_visible()
     assert broken(page) == []

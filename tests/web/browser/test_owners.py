@@ -350,3 +350,26 @@ def test_on_a_phone_what_a_pasted_list_would_change_shows_without_scrolling(owne
     page.fill("#bulk-text", "2 Tile Mole\n")
     page.click("#bulk-preview")
     expect(page.locator("#bulk-changes")).to_be_in_viewport()
+
+
+def test_the_deck_history_table_uses_a_laptops_width_and_each_date_is_one_line(owner_page: Page) -> None:
+    """The deck history's table was styled as a card's field list (40rem wide, 12rem per header): at a
+    laptop's width it was narrow and each version's date wrapped onto three lines."""
+    page = owner_page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    made = page.request.post("/api/decks", data={"game": "mea", "name": f"Dated {uuid.uuid4().hex[:8]}"})
+    assert made.ok, made.text()
+    deck_id = made.json()["id"]
+    for name in ("Crumb Goblin", "Falling Piano"):
+        assert page.request.post(f"/api/decks/{deck_id}/cards", data={"name": name, "count": 2}).ok
+    page.goto(f"/decks/{deck_id}/history")
+    table = page.locator("#versions")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    box, main = table.bounding_box(), page.locator("main").bounding_box()
+    assert box and main and box["width"] >= 0.9 * (main["width"] - 40), (box, main)
+    for when in table.locator("tbody time").all():
+        assert when.evaluate("e => e.getClientRects().length") == 1, when.inner_text()  # one line, not wrapped
+    for cell in table.locator("tbody tr").first.locator("td").all()[:4]:  # number, when, from, cards: one line each
+        height = cell.evaluate("e => e.getBoundingClientRect().height")
+        line = cell.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20")
+        assert height < 2 * line + 12, (cell.inner_text(), height, line)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
 from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, wait_until
 
@@ -18,7 +18,8 @@ from tests.web.browser.conftest import LAPTOP, PHONE, ContextMaker, wait_until
 def start(page: Page, game: str, players: int, seats: dict[int, str], hot: bool = False) -> str:
     """Start a game with the form of /play; the game's id."""
     page.goto(f"/play?game={game}")
-    page.get_by_label("Number of players").select_option(str(players))
+    if page.get_by_label("Number of players").count():  # (Méa is for two: no choice)
+        page.get_by_label("Number of players").select_option(str(players))
     for seat, kind in seats.items():
         page.locator(f'select[name="seat{seat}"]').select_option(kind)
     if hot:
@@ -39,11 +40,26 @@ def take_first_action(page: Page) -> None:
     expect(page.locator("#table")).not_to_have_attribute("data-version", before)
 
 
-def click_first_action(page: Page) -> None:
-    folded = page.locator("#actions details:not([open]) summary").first
-    if folded.count() and not page.locator("#actions p.kind").count():
-        folded.click()
-    page.locator("#actions button.action").first.click()
+def click_first_action(page: Page) -> Locator:
+    """Make the first action the page offers, as a player would: a button of the board (a draw, a card
+    to play), the split picker's first six cards, or the first one listed below the board (the board's
+    actions are not listed again). The button clicked."""
+    on_board = page.locator("#board button[name=action_id]:visible")
+    picker = page.locator("#board .split-picker:visible")
+    if on_board.count():
+        button = on_board.first
+    elif picker.count():
+        boxes = picker.locator("input[name=aside]")
+        for n in range(6):
+            boxes.nth(n).check()
+        button = picker.locator(".split-go")
+    else:
+        folded = page.locator("#actions details:not([open]):visible summary").first
+        if folded.count() and not page.locator("#actions p.kind:visible").count():
+            folded.click()
+        button = page.locator("#actions button.action:visible").first
+    button.click()
+    return button
 
 
 def test_a_person_plays_a_meio_round_against_agents(new_context: ContextMaker) -> None:
@@ -218,8 +234,7 @@ def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_cont
         return moved
 
     page.route(re.compile(r"/play/[\w-]+/(board|act)"), hold)
-    click_first_action(page)
-    page.wait_for_function("() => document.querySelector('#actions button.action').disabled")
+    expect(click_first_action(page)).to_be_disabled()  # sent: its form waits for the answer
     assert list(held) == ["move"]  # sent, held before the server
     page.evaluate("v => window.fakeEvents.fire('view', {version: v + 50, status: 'playing'})", before)
     page.wait_for_function("() => document.querySelector('#table').classList.contains('updating')")
@@ -297,3 +312,40 @@ def test_card_images_arriving_late_do_not_move_the_buttons(new_context: ContextM
 
     moved = [(b, a) for b, a in zip(before, after, strict=True) if far(b, a)]
     assert not moved, moved
+
+
+def test_the_mea_table_offers_each_action_once_and_its_legend_says_what_can_be_done_now(
+    new_context: ContextMaker,
+) -> None:
+    """The opening draw's "draw 1–10" were the board's buttons and again a list below it; the legend said
+    "Click one of your monsters…" when there was nothing to click. The board's actions are offered once
+    (a page without script lists the clicked ones, and only those); the legend says what can be clicked now."""
+    context = new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    start(page, "mea", 2, {0: "human", 1: "heuristic"})
+    expect(page.locator("#status")).to_contain_text("Your move")
+    expect(page.locator("#board .board-prompt")).to_contain_text("Draw your opening hand")
+    expect(page.get_by_role("button", name="draw 5", exact=True)).to_have_count(1)  # the board's, not twice
+    expect(page.locator("#actions button.action:visible")).to_have_count(0)
+    expect(page.locator("#typed input[name=action]")).to_be_visible()  # typing stays
+    legend = page.locator("#board .legend")
+    expect(legend).to_contain_text("attack/defence")
+    expect(legend).not_to_contain_text("Click")  # nothing to click at the opening draw
+    before = version(page)
+    page.get_by_role("button", name="draw 5", exact=True).click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", before)
+    expect(page.locator("#status")).to_contain_text("Your move")
+    expect(page.locator("#board .board-prompt")).to_have_count(0)  # the main phase: the board is clicked
+    expect(legend).to_contain_text("a card in your hand, then a lit tile")
+    expect(page.locator("#actions button.action:visible")).to_have_count(0)  # summons are clicked on the board
+    draws = page.get_by_role("button", name=re.compile(r"^draw \d+$"))
+    expect(draws).not_to_have_count(0)
+    assert all(b.evaluate("b => !!b.closest('#board')") for b in draws.all())
+    # without script: the board's buttons and, listed beneath, what the board would have clicked
+    plain = new_context(java_script_enabled=False, storage_state=context.storage_state()).new_page()
+    plain.goto(page.url)
+    listed = plain.locator("#actions button.action")
+    expect(listed.filter(has_text=re.compile(r"^summon "))).not_to_have_count(0)
+    expect(listed.filter(has_text=re.compile(r"^draw "))).to_have_count(0)
+    expect(plain.locator("#board .plain-acts button", has_text=re.compile(r"^draw "))).not_to_have_count(0)
+    expect(plain.locator("#board .legend .clicks-now")).to_be_hidden()  # clicking does nothing without script
