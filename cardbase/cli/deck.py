@@ -564,7 +564,7 @@ def history(
     """Every version of a database deck, newest first: what changed, when, from where (cli or web).
 
     Quick changes to one card in a row (a couple of minutes apart at most, from one place) are one line,
-    its newest version, as on the web's history page; --json gives the versions inside each line.
+    its newest version, as on the web's history page; --json gives every version and the lines.
     NAME@N then names version N wherever a deck is read (deck show, diff, validate, export, draws, print).
 
     Example: cardbase deck history "Goblin Rush"
@@ -574,7 +574,9 @@ def history(
     deck_id, versions, total = deck_history(open_db(db), name, limit, offset)
     lines = history_lines(versions)
     if json:
-        print_json({"deck": name, "id": deck_id, "kept": total, "lines": [line.as_dict() for line in lines]})
+        versions_listed = [v.as_dict() for v in versions]  # as before the lines came: scripts read it
+        lines_listed = [line.as_dict() for line in lines]
+        print_json({"deck": name, "id": deck_id, "kept": total, "versions": versions_listed, "lines": lines_listed})
         return
     echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
     for line in lines:

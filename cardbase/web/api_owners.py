@@ -332,7 +332,12 @@ def deck_history(
     from cardbase.decks.history import history_lines
 
     _id, versions, total = history(settings.database, deck_id, limit, offset)
-    return {"id": deck_id, "kept": total, "lines": [line.as_dict() for line in history_lines(versions)]}
+    return {  # "versions" as before the lines came (scripts read it), "lines" as the pages show them
+        "id": deck_id,
+        "kept": total,
+        "versions": [v.as_dict() for v in versions],
+        "lines": [line.as_dict() for line in history_lines(versions)],
+    }
 
 
 @router.get("/api/decks/{deck_id}/versions/{number}", tags=["decks"])

@@ -280,7 +280,9 @@ def test_a_burst_on_one_card_is_one_line_in_the_cli_the_api_and_the_page(
     ]
     assert [v["number"] for v in api["lines"][1]["versions"]] == [4, 3, 2]
     assert [v["change"] for v in api["lines"][1]["versions"]] == ["+1 Crumb Goblin"] * 3
-    assert cli["lines"] == api["lines"] and "versions" not in api and "versions" not in cli
+    assert cli["lines"] == api["lines"] and cli["versions"] == api["versions"]
+    # the flat list stays (scripts read it): every version of every line, newest first
+    assert api["versions"] == [v for line in api["lines"] for v in line["versions"]]
     code, out, _ = run(db_url, "deck", "history", "Bursty")
     assert code == 0
     rows = [line for line in out.splitlines() if line.startswith("  @")]
