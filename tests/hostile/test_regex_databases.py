@@ -270,3 +270,22 @@ def test_a_construct_no_database_runs_alike_is_refused_naming_the_term(term: str
     result = run_cli(["cards", "search", f"t:monster {term}", "--game", "mea", "--db", db_url])
     line = assert_refused(result, 2, quoted(term), construct)
     assert "database error" not in line
+
+
+@pytest.mark.parametrize(("query", "index"), [("/goblin/", "name"), ("o:/dr[ae]w/", "text"), ("/^gr\\pL+e$/", "name")])
+def test_postgresql_reads_its_trigram_indexes_for_the_translated_regex(query: str, index: str, database) -> None:  # type: ignore[no-untyped-def]
+    """The ARE (``~``, its letters spelt ``[Gg]``…) is one pg_trgm reads, as it read ``~*``."""
+    if not POSTGRES:
+        pytest.skip("PostgreSQL's pg_trgm indexes (CARDBASE_TEST_POSTGRES is not set)")
+    from sqlalchemy import func, select, text
+
+    from cardbase.db.search import compile_node, parse
+    from cardbase.db.tables import card
+
+    with database.session() as session:
+        session.execute(text("SET LOCAL enable_seqscan = off"))
+        count = select(func.count()).select_from(card).where(compile_node(parse(query)))
+        sql = str(count.compile(dialect=session.get_bind().dialect, compile_kwargs={"literal_binds": True}))
+        assert "[Gg]" in sql or "[Dd]" in sql, sql  # the translation, not the user's pattern
+        plan = " ".join(str(r[0]) for r in session.execute(text("EXPLAIN " + sql.replace("%%", "%"))))
+        assert f"Bitmap Index Scan on ix_card_trgm_{index}" in plan, plan
