@@ -28,18 +28,17 @@ def _options() -> Any:
 
 
 @lru_cache(maxsize=256)
-def compile_pattern(pattern: str) -> Any:
-    """The compiled RE2 program for ``pattern``; a pattern RE2 cannot run is a ``QueryError``."""
+def compile_pattern(pattern: str, shown: str | None = None) -> Any:
+    """The compiled RE2 program for ``pattern``; a pattern RE2 cannot run is a ``QueryError`` that
+    quotes ``shown`` (the user's pattern, without the flags put in front of it), or ``pattern``."""
     import re2
 
-    if len(pattern) > MAX_PATTERN_LENGTH:
-        raise QueryError(f"regular expression of {len(pattern)} characters is too long (at most {MAX_PATTERN_LENGTH})")
     try:
         return re2.compile(pattern, options=_options())
     except re2.error as error:
         reason = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else str(error)
         raise QueryError(
-            f"bad regular expression /{pattern}/: {reason} (searches use RE2 syntax, which runs in linear "
+            f"bad regular expression /{shown or pattern}/: {reason} (searches use RE2 syntax, which runs in linear "
             "time: no backreferences or lookaround)"
         ) from None
 
@@ -437,7 +436,9 @@ def _repeated(base: str, low: int, high: int | None) -> str:
 def check_pattern(pattern: str) -> None:
     """Refuse, before any SQL runs, a pattern RE2 refuses or a construct a search does not take
     (``UnsupportedRegex``): the same on both databases."""
-    compile_pattern("(?i)" + pattern)
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise QueryError(f"regular expression of {len(pattern)} characters is too long (at most {MAX_PATTERN_LENGTH})")
+    compile_pattern("(?i)" + pattern, pattern)
     _Translator(pattern, spell=False).translate()
 
 

@@ -50,7 +50,7 @@ from sqlalchemy.sql.visitors import InternalTraversal
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db import search_index, tables
-from cardbase.db.regex import UnsupportedRegex, check_pattern, postgresql_pattern
+from cardbase.db.regex import check_pattern, postgresql_pattern
 from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
 from cardbase.db.tags import EntryTags, tag_condition
@@ -140,7 +140,7 @@ def _split_term(raw: str) -> Term:
         pattern = closed.group(1)
         try:
             check_pattern(pattern)
-        except UnsupportedRegex as error:
+        except QueryError as error:  # RE2's refusal, or a construct a search does not take
             raise QueryError(f"{quoted(text)}: {error}") from None
         return Term(key, op, pattern, regex=True, text=text)
     if raw.startswith('"'):
