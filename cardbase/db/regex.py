@@ -97,13 +97,16 @@ _CASED_BELOW = 0x20000
 @lru_cache(maxsize=1)
 def _cased() -> str:
     """Every character with another case (Python's tables), and those cases: where RE2's ``(?i)``
-    can find a letter's other forms."""
+    can find a letter's other forms. Read by blocks of 256, a caseless block (most) at once."""
     found: set[str] = set()
-    for c in range(_CASED_BELOW):
-        char = chr(c)
-        others = {x for x in (char.lower(), char.upper(), char.title(), char.casefold()) if len(x) == 1}
-        if others - {char}:
-            found |= others | {char}
+    for block in range(0, _CASED_BELOW, 256):
+        chars = "".join(map(chr, range(block, block + 256)))
+        if chars.lower() == chars == chars.upper():
+            continue
+        for char in chars:
+            others = {x for x in (char.lower(), char.upper(), char.title(), char.casefold()) if len(x) == 1}
+            if others - {char}:
+                found |= others | {char}
     return "".join(sorted(found))
 
 
