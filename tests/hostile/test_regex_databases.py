@@ -292,3 +292,33 @@ def test_postgresql_reads_its_trigram_indexes_for_the_translated_regex(query: st
         assert "[Gg]" in sql or "[Dd]" in sql, sql  # the translation, not the user's pattern
         plan = " ".join(str(r[0]) for r in session.execute(text("EXPLAIN " + sql.replace("%%", "%"))))
         assert f"Bitmap Index Scan on ix_card_trgm_{index}" in plan, plan
+
+
+@pytest.mark.parametrize(
+    ("pattern", "are"),
+    [
+        ("k", "[Kk\\u212A]"),  # RE2 folds k with the Kelvin sign
+        ("(?-i)k", "k"),
+        ("\\d", "[0-9]"),  # ASCII, whatever PostgreSQL's locale calls a digit
+        (".", "[^\\u000A]"),
+        ("(?s).", "."),
+        ("^a$", "\\A[Aa]\\Z"),
+        ("(?m)^", "(?<![^\\u000A])"),
+        ("x{300}", "(?:[Xx]{255}[Xx]{45})"),  # an ARE counts to 255
+    ],
+)
+def test_the_translation_spells_out_what_re2_means(pattern: str, are: str) -> None:
+    from cardbase.db.regex import postgresql_pattern
+
+    assert postgresql_pattern(pattern) == are
+
+
+@pytest.mark.parametrize("pattern", CONSTRUCTS)
+def test_every_construct_translates_within_an_are_s_counts(pattern: str) -> None:
+    """Without PostgreSQL: each documented construct translates, with no count PostgreSQL refuses."""
+    import re
+
+    from cardbase.db.regex import postgresql_pattern
+
+    counts = [int(n) for n in re.findall(r"\{(\d+)", postgresql_pattern(pattern))]
+    assert all(n <= 255 for n in counts), counts
