@@ -230,6 +230,13 @@ class _Translator:
                 self.repeat(items, *counts)
             elif c == "(":
                 self.group(items, flags)
+            elif self.p.startswith(
+                "\\Q", self.i
+            ):  # literal text to \E: each character an atom (a repeat takes the last)
+                end = self.p.find("\\E", self.i + 2)
+                end = len(self.p) if end < 0 else end
+                items.extend(_Atom(self.literal(ord(ch), flags.fold)) for ch in self.p[self.i + 2 : end])
+                self.i = min(end + 2, len(self.p))
             else:
                 items.append(self.atom(flags))
         branches.append("".join(a.text for a in items))
@@ -330,13 +337,6 @@ class _Translator:
             return _Atom("\\Z", single=False)
         if e == "C":
             raise self.refuse("\\C", "it matches one byte of a character's UTF-8; use . for a character")
-        if e == "Q":
-            self.i += 2
-            end = p.find("\\E", self.i)
-            end = len(p) if end < 0 else end
-            text = "".join(self.literal(ord(ch), flags.fold) for ch in p[self.i : end])
-            self.i = min(end + 2, len(p))
-            return _Atom(f"(?:{text})", single=False)
         if e in "pPdDsSwW":
             start = self.i
             self.skip_class_escape()

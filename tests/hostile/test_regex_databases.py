@@ -126,6 +126,8 @@ CONSTRUCTS = [  # the README's regex syntax (RE2's), a pattern or two each
     "\\.",
     "\\(z\\)",
     "\\Qa.b\\E",
+    "\\Qa.\\E*",  # the repeat takes the last character, as after any literal
+    "\\Qd)",
     "\\x41",
     "\\x{1F600}",
     "\\101",
@@ -237,6 +239,7 @@ PIECES = [
     "(?m)",
     "(?s)",
     "(?-i:k)",
+    "\\Qa.\\E",
 ]
 
 
