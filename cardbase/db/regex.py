@@ -4,7 +4,9 @@ RE2 matches in time linear in the text, whatever the pattern, so no query can ha
 (Python's ``re`` backtracks: ``/^(\\w+\\s?)+#/`` over a 40-letter name takes minutes). The price
 is RE2's syntax: no backreferences and no lookaround, which a card search does not need; such a
 pattern is refused with a ``QueryError`` that says so. ``\\w`` and ``\\d`` are ASCII in RE2; use
-``\\pL`` for any letter.
+``\\pL`` for any letter. It is one language on both databases: SQLite calls RE2 (``regexp``),
+PostgreSQL is given the pattern translated to its own engine's syntax (``postgresql_pattern``), and
+``check_pattern`` refuses, before any SQL runs, what either could not run alike.
 """
 
 from __future__ import annotations
