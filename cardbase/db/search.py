@@ -27,6 +27,8 @@ from sqlalchemy import (
     Boolean,
     ColumnElement,
     Connection,
+    String,
+    TypeDecorator,
     and_,
     case,
     column,
@@ -48,7 +50,7 @@ from sqlalchemy.sql.visitors import InternalTraversal
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, canonical_type
 from cardbase.db import search_index, tables
-from cardbase.db.regex import compile_pattern
+from cardbase.db.regex import check_pattern, postgresql_pattern
 from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
 from cardbase.db.tags import EntryTags, tag_condition
@@ -136,7 +138,10 @@ def _split_term(raw: str) -> Term:
         if closed is None:
             raise QueryError(f"unclosed regular expression in {quoted(text)}: end it with /")
         pattern = closed.group(1)
-        compile_pattern(_ci(pattern))
+        try:
+            check_pattern(pattern)
+        except QueryError as error:  # RE2's refusal, or a construct a search does not take
+            raise QueryError(f"{quoted(text)}: {error}") from None
         return Term(key, op, pattern, regex=True, text=text)
     if raw.startswith('"'):
         if len(raw) < 2 or not raw.endswith('"'):
@@ -493,10 +498,23 @@ def required_literal(pattern: str) -> str | None:
     return best if len(best) >= 2 else None
 
 
+class _PostgresRegex(TypeDecorator[str]):
+    """A regex pattern bound as a parameter: on PostgreSQL, the pattern translated to the ARE that
+    matches what RE2 matches (``cardbase.db.regex.postgresql_pattern``). Translated as the value is
+    bound, not as the statement is compiled: a compiled statement is kept for other patterns."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> str | None:
+        return postgresql_pattern(value) if value is not None and dialect.name == "postgresql" else value
+
+
 class _MatchesCI(ColumnElement[bool]):
-    """``column`` matches the regex ``pattern``, ignoring case: SQLite's ``REGEXP`` (cardbase's
-    RE2 function) with ``(?i)`` in front, PostgreSQL's ``~*`` (its pg_trgm indexes read ``~*``, not
-    a ``(?i)`` inside the pattern, which also could not come before the user's own flags there)."""
+    """``column`` matches the regex ``pattern``, ignoring case, as RE2 matches it on both databases:
+    SQLite's ``REGEXP`` (cardbase's RE2 function) with ``(?i)`` in front; PostgreSQL's ``~`` with the
+    pattern translated to an ARE that spells out RE2's case folding and classes (its own engine's
+    syntax, classes and folding are not RE2's; its pg_trgm indexes read ``~`` too)."""
 
     inherit_cache = True
     type = Boolean()
@@ -508,13 +526,13 @@ class _MatchesCI(ColumnElement[bool]):
 
     def __init__(self, column: Any, pattern: str):
         self.column = column
-        self.pattern = literal(pattern)
+        self.pattern = literal(pattern, _PostgresRegex())
         self.flagged = literal(_ci(pattern))
 
 
 @compiles(_MatchesCI)
 def _matches_ci_default(element: _MatchesCI, compiler: Any, **kw: Any) -> str:
-    return f"{compiler.process(element.column, **kw)} ~* {compiler.process(element.pattern, **kw)}"
+    return f"{compiler.process(element.column, **kw)} ~ {compiler.process(element.pattern, **kw)}"
 
 
 @compiles(_MatchesCI, "sqlite")

@@ -67,6 +67,16 @@ def test_bad_query_is_400_naming_the_term(client: TestClient) -> None:
     assert unclosed.status_code == 400 and "unclosed '('" in error_of(unclosed)
 
 
+def test_a_regex_is_one_language_on_either_database(client: TestClient) -> None:
+    """The README's ``\\pL`` is found on PostgreSQL as on SQLite (it was a "database error" there),
+    and a construct no database runs alike is a 400 naming the term, before any SQL runs."""
+    found = client.get("/api/cards", params={"q": "/^gr\\pL+e$/"})
+    assert found.status_code == 200 and "Grimoire" in [card["name"] for card in found.json()]
+    refused = client.get("/api/cards", params={"q": "t:monster /a\\Cb/"})
+    assert refused.status_code == 400 and "\\C is not supported" in error_of(refused)
+    assert refused.json()["error"]["term"] == "/a\\Cb/"
+
+
 @pytest.mark.parametrize(
     ("params", "named"),
     [
