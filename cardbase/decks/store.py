@@ -161,7 +161,7 @@ def _section(section: str | None, game: str) -> str | None:
     name = " ".join(section.lower().split())
     if name not in SECTIONS.get(game, ()):
         allowed = ", ".join(SECTIONS.get(game, ())) or "none"
-        raise UsageError(f"--section {quoted(section)}: {game} decks have the sections {allowed}")
+        raise UsageError(f"--section {quoted(section)}: {game} decks have the sections {allowed}").refusing(section)
     return None if name == MAIN_SECTION.get(game) else name
 
 

@@ -202,7 +202,7 @@ def _no_url(name: str, **params: Any) -> str:
 
 
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
-    naming_field(error, dict(request.query_params))  # a body's fields: named by the route (api_new_game)
+    naming_inputs(error, request)
     status = status_of(error)
     text = str(error)
     problems = None
@@ -240,6 +240,50 @@ def naming_field(
     return error
 
 
+def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
+    """``error`` naming the input of ``request`` given the text it refuses (:func:`naming_field`):
+    a query parameter by its name, a JSON body's value by its path (``decks[1]``, ``values.cost``),
+    a form's field by the label its page gives it (``form_label``). The one mechanism of every route:
+    the error handler calls it, and so does a page that shows a refusal itself."""
+    from cardbase.web.http import inputs_of
+
+    given = inputs_of(request)
+    fields = dict(request.query_params)
+    fields |= given.values
+    if given.kind != "form":
+        return naming_field(error, fields)
+    form = given.values
+    return naming_field(error, fields, lambda name: form_label(name) if name in form else name)
+
+
+_LABELLED = re.compile(
+    r"<label\b[^>]*>\s*([^<{}]+?)\s*<(?:input|select|textarea)\b[^>]*?\bname=\"([A-Za-z0-9_]+)\"", re.S
+)
+
+
+def _template_labels() -> dict[str, str]:
+    """Each form field's label as the pages write it (``<label>Name <input name="name">``), from the
+    templates themselves; a field two pages label differently keeps its name."""
+    from pathlib import Path
+
+    found: dict[str, set[str]] = {}
+    for template in sorted((Path(__file__).parent / "templates").rglob("*.html")):
+        for label, name in _LABELLED.findall(template.read_text(encoding="utf-8")):
+            found.setdefault(name, set()).add(" ".join(label.split()))
+    return {name: next(iter(labels)) for name, labels in found.items() if len(labels) == 1}
+
+
+_LABELS: dict[str, str] | None = None
+
+
+def form_label(name: str) -> str:
+    """A form field as a person reads it on its page: its label (``I own`` for ``count``), else its name."""
+    global _LABELS
+    if _LABELS is None:
+        _LABELS = _template_labels()
+    return _LABELS.get(name, name)
+
+
 def flat_fields(data: Any, path: str = "") -> dict[str, Any]:
     """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`."""
     if isinstance(data, Mapping):
@@ -255,13 +299,19 @@ def flat_fields(data: Any, path: str = "") -> dict[str, Any]:
 
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
-    a busy database or a full hall says when to try again, a stale change gives the current version."""
+    a busy database or a full hall says when to try again, a stale change gives the current version;
+    a refused value names its ``field``."""
+    headers, extra = _headers_of(error)
+    if error.field is not None:
+        extra = {"field": error.field} | extra
+    return headers, extra
+
+
+def _headers_of(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     from cardbase.sim.hall import HintsBusy, TooManyGames
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
-    if error.field is not None:
-        return {}, {"field": error.field}
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
     if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):
@@ -303,7 +353,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_bad_request(request: Request, error: RequestValidationError) -> Response:
-        return error_response(request, request.url.path, 400, validation_message(error))
+        field = validation_field(error)
+        extra = {"field": field} if field is not None else None
+        return error_response(request, request.url.path, 400, validation_message(error), extra=extra)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -349,6 +401,16 @@ def crash_response(request: Request, error: BaseException) -> Response:
     line = crash_line(error, f"{request.method} {request.url.path}")
     log_line(f"cardbase: {mask(line, request)}")
     return error_response(request, request.url.path, 500, line)
+
+
+def validation_field(error: RequestValidationError) -> str | None:
+    """The parameter or body field FastAPI's first validation error is about, as a JSON path
+    (``seats[1].agent``, ``count``), or None for the body as a whole (not JSON)."""
+    first = error.errors()[0] if error.errors() else {}
+    path = ""
+    for part in first.get("loc", ())[1:]:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}" if path else str(part)
+    return path or None
 
 
 def validation_message(error: RequestValidationError) -> str:

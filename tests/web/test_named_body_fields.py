@@ -1,0 +1,132 @@
+"""Every web refusal of a body's value names its field: the JSON API by the value's path (and
+``field`` in its error), a page's form by the label the page gives it, by one mechanism
+(``web.errors.naming_inputs``: the values the app-wide ``single_values`` read, matched against the
+text an error refuses) — not route by route. ``POST /api/decks`` with a bad ``format`` said
+"format" in words only; a deck's unknown ``card`` said which card but not which field.
+
+Generated from the app's routes: every JSON body model's fields, each given a value of the wrong
+kind and a text no route takes; every form route's fields, each given a text no route takes.
+Each answer is 4xx (a text some field takes may be 2xx), one message, the field named, never 500."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.web.app import create_app
+from cardbase.web.settings import ServerSettings
+from tests.web.conftest import api_routes, error_of, new_deck
+
+BOGUS = "bogus-zq"
+CARD = "mea/demo/crumb-goblin"
+HAND = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
+
+# A body each JSON route takes (but for the field given a bad value). A new route without one fails
+# test_every_body_route_has_a_case, so it cannot be left out unseen.
+JSON_BASES: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/api/decks"): {"game": "mea", "name": "Fresh"},
+    ("POST", "/api/decks/import"): {"text": "2 Crumb Goblin", "game": "mea", "name": "Imported"},
+    ("PATCH", "/api/decks/{deck_id}"): {"name": "Renamed", "format": "standard"},
+    ("POST", "/api/decks/{deck_id}/duplicate"): {"name": "Copied"},
+    ("POST", "/api/decks/{deck_id}/cards"): {"name": "Crumb Goblin", "count": 1, "section": "main"},
+    ("PUT", "/api/decks/{deck_id}/cards"): {"name": "Crumb Goblin", "count": 2, "section": "main"},
+    ("DELETE", "/api/decks/{deck_id}/cards"): {"name": "Crumb Goblin", "count": 1, "section": "main"},
+    ("POST", "/api/collection"): {"name": "Crumb Goblin", "count": 2, "op": "add", "game": "mea"},
+    ("POST", "/api/collection/import"): {"text": "2 Crumb Goblin", "game": "mea", "mode": "add", "dry_run": True},
+    ("POST", "/api/cards/preview"): {"card": CARD, "values": {}},
+    ("POST", "/api/cards"): {"game": "mea", "values": {"name": "Brand New", "type": "monster"}},
+    ("PATCH", "/api/cards/{game}/{set_code}/{slug}"): {"values": {"cost": 3}},
+    ("POST", "/api/cards/{game}/{set_code}/{slug}/tags"): {"add": ["fresh"]},
+    ("POST", "/api/decks/{deck_id}/tags"): {"name": "Crumb Goblin", "add": ["fresh"]},
+    ("POST", "/api/meio/split-advice"): {"hand": HAND},
+    ("POST", "/api/games"): {"game": "meio"},
+}
+ONE_OF = {"card": "name", "code": "text"}
+"""A field given instead of another (a card by id or by name): the case leaves the other out."""
+ELSEWHERE = {
+    ("POST", "/api/games/{game_id}/actions"): "a game's moves: tests/web/test_play_api.py",
+    ("POST", "/api/games/{game_id}/undo"): "a game's moves: tests/web/test_play_api.py",
+}
+
+
+def _routes() -> list[Any]:
+    return api_routes(create_app(ServerSettings(database=None)))
+
+
+def _model(route: Any) -> Any:
+    from pydantic import BaseModel
+
+    body = route.body_field
+    if body is None:
+        return None
+    annotation = body.field_info.annotation
+    for kind in (annotation, *getattr(annotation, "__args__", ())):
+        if isinstance(kind, type) and issubclass(kind, BaseModel) and not kind.__name__.startswith("Body_"):
+            return kind
+    return None
+
+
+def _json_routes() -> list[tuple[str, str, Any]]:
+    return [(m, r.path, _model(r)) for r in _routes() if _model(r) is not None for m in sorted(r.methods)]
+
+
+def _wrong_kind(annotation: Any) -> Any:
+    """A JSON value of a kind the field never takes: a text for a list, else a list."""
+    text = repr(annotation)
+    return "x" if text.startswith("list") or "list[" in text else [1]
+
+
+def _json_cases() -> list[tuple[str, str, str, Any]]:
+    cases = []
+    for method, path, model in _json_routes():
+        if (method, path) in ELSEWHERE:
+            continue
+        for name, info in model.model_fields.items():
+            cases.append((method, path, name, _wrong_kind(info.annotation)))
+            if "str" in repr(info.annotation):
+                cases.append((method, path, name, BOGUS if "list" not in repr(info.annotation) else [BOGUS]))
+    return cases
+
+
+JSON_CASES = _json_cases()
+
+
+def test_every_body_route_has_a_case() -> None:
+    routes = {(m, p) for m, p, _ in _json_routes()}
+    assert routes - set(ELSEWHERE) == set(JSON_BASES), routes ^ set(JSON_BASES)
+
+
+def _address(client: TestClient, path: str) -> str:
+    deck = new_deck(client, "Target")
+    client.post(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 2})
+    game, set_code, slug = CARD.split("/")
+    return path.format(deck_id=deck, game=game, set_code=set_code, slug=slug)
+
+
+def _named(field: str, error: dict[str, Any]) -> bool:
+    return error.get("field") == field and field in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "field", "bad"), JSON_CASES, ids=[f"{m} {p} {f} {b!r}" for m, p, f, b in JSON_CASES]
+)
+def test_a_json_field_refused_is_named(client: TestClient, method: str, path: str, field: str, bad: Any) -> None:
+    url = _address(client, path)
+    base = JSON_BASES[(method, path)]
+    given = {k: v for k, v in base.items() if k != ONE_OF.get(field)}
+    response = client.request(method, url, json={**given, field: bad})
+    assert response.status_code < 500, response.text[:300]
+    if response.status_code < 300:
+        assert bad in (BOGUS, [BOGUS]), (field, bad, response.text[:300])  # a text the field may take
+        return
+    assert 400 <= response.status_code < 500
+    error_of(response)  # one line
+    error = response.json()["error"]
+    if field == "text" and error.get("problems"):  # a pasted list's problems name their lines, not yet the field
+        assert all(p.startswith("line ") for p in error["problems"]), error
+    else:
+        assert _named(field, error), (field, response.status_code, error)
+    fine = client.request(method, url, json=base)  # the body but for the field is taken
+    assert fine.status_code < 300, (method, url, fine.text[:300])
