@@ -250,7 +250,7 @@ def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
     given = inputs_of(request)
     fields = dict(request.query_params)
     fields |= given.values
-    if given.kind != "form":
+    if given.kind != "form" or wants_json(request.url.path):  # an API's form field: by its name
         return naming_field(error, fields)
     form = given.values
     return naming_field(error, fields, lambda name: form_label(name) if name in form else name)
@@ -407,6 +407,8 @@ def validation_field(error: RequestValidationError) -> str | None:
     """The parameter or body field FastAPI's first validation error is about, as a JSON path
     (``seats[1].agent``, ``count``), or None for the body as a whole (not JSON)."""
     first = error.errors()[0] if error.errors() else {}
+    if first.get("type") == "json_invalid":  # its place is a position in the text, not a field
+        return None
     path = ""
     for part in first.get("loc", ())[1:]:
         path += f"[{part}]" if isinstance(part, int) else f".{part}" if path else str(part)

@@ -10,6 +10,8 @@ Each answer is 4xx (a text some field takes may be 2xx), one message, the field 
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -130,3 +132,60 @@ def test_a_json_field_refused_is_named(client: TestClient, method: str, path: st
         assert _named(field, error), (field, response.status_code, error)
     fine = client.request(method, url, json=base)  # the body but for the field is taken
     assert fine.status_code < 300, (method, url, fine.text[:300])
+
+
+# A form each page route takes (but for the field given a bad value), and the text of the page
+# it is refused on. A form route without one is listed in FORMS_NOT_YET (test below).
+FORM_BASES: dict[str, dict[str, str]] = {
+    "/decks": {"name": "Fresh", "game": "mea", "players": ""},
+    "/decks/{deck_text_id}/rename": {"name": "Renamed"},
+    "/decks/{deck_text_id}/format": {"format": "standard"},
+    "/decks/{deck_text_id}/duplicate": {"name": "Copied"},
+    "/decks/{deck_text_id}/cards": {"card": CARD, "op": "add", "count": "1", "section": "main"},
+    "/decks/add": {"deck": "{deck}", "card": CARD, "op": "add", "count": "1", "section": "main"},
+    "/decks/import": {"text": "2 Crumb Goblin", "game": "mea", "name": "Imported"},
+    "/decks/new": {"code": "{code}", "name": "Saved"},
+}
+FORMS_NOT_YET = {
+    "/collection/import",
+    "/collection/card",
+    "/cards/new",
+    "/cards/{game}/{set_code}/{slug}/edit",
+    "/cards/{game}/{set_code}/{slug}/history/{edit_id}/revert",
+    "/cards/{game}/{set_code}/{slug}/art",
+    "/cards/{game}/{set_code}/{slug}/tags",
+    "/decks/{deck_id}/tags",
+    "/decks/{deck_id}/versions/{number}/restore",
+    "/catalog/import",
+    "/decks/{deck_text_id}/delete",
+    "/decks/{deck_text_id}/edit",
+    "/play",  # tests/web/test_named_fields.py
+    "/play/{game_id}/act",
+    "/play/{game_id}/undo",
+    "/replay",
+}
+FORM_CASES = [(path, field) for path, base in FORM_BASES.items() for field in base]
+
+
+def test_every_form_route_is_listed() -> None:
+    from cardbase.web.http import _body_reading
+
+    paths = {r.path for r in _routes() if _body_reading(r) == "form" and not r.path.startswith("/api/")}
+    assert paths == set(FORM_BASES) | FORMS_NOT_YET, paths ^ (set(FORM_BASES) | FORMS_NOT_YET)
+
+
+@pytest.mark.parametrize(("path", "field"), FORM_CASES, ids=[f"{p} {f}" for p, f in FORM_CASES])
+def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str) -> None:
+    from cardbase.web.errors import form_label
+
+    deck = new_deck(client, "Target")
+    code = client.get(f"/api/decks/{deck}/export", params={"format": "code"}).text.strip()
+    base = {k: v.format(deck=deck, code=code) for k, v in FORM_BASES[path].items()}
+    url = path.format(deck_text_id=deck)
+    response = client.post(url, data={**base, field: BOGUS}, follow_redirects=False)
+    assert response.status_code < 500, response.text[:300]
+    if response.status_code < 400:
+        return  # a text the field takes (a name)
+    assert "Traceback" not in response.text
+    page = html.unescape(re.sub(r"<[^>]+>", " ", response.text))
+    assert f"Invalid value for {form_label(field)!r}" in page, (field, form_label(field), page[:2000])
