@@ -279,7 +279,7 @@ def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     if not isinstance(value, str):
         raise UsageError(f"the field {name} is text, not a file")
     if len(value) > bound:
-        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}")
+        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}").refusing(value)
     return value
 
 

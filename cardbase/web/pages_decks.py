@@ -79,7 +79,7 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
     if not text:
         return default
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
     return int(text)
 
 

@@ -145,16 +145,16 @@ FORM_BASES: dict[str, dict[str, str]] = {
     "/decks/add": {"deck": "{deck}", "card": CARD, "op": "add", "count": "1", "section": "main"},
     "/decks/import": {"text": "2 Crumb Goblin", "game": "mea", "name": "Imported"},
     "/decks/new": {"code": "{code}", "name": "Saved"},
+    "/collection/card": {"card": CARD, "op": "add", "count": "1", "back": "/collection"},
+    "/cards/{game}/{set_code}/{slug}/tags": {"add": "fresh", "remove": ""},
+    "/decks/{deck_id}/tags": {"card": CARD, "add": "fresh", "remove": ""},
+    "/collection/import": {"game": "mea", "mode": "add", "text": "2 Crumb Goblin", "action": "preview"},
 }
 FORMS_NOT_YET = {
-    "/collection/import",
-    "/collection/card",
     "/cards/new",
     "/cards/{game}/{set_code}/{slug}/edit",
     "/cards/{game}/{set_code}/{slug}/history/{edit_id}/revert",
     "/cards/{game}/{set_code}/{slug}/art",
-    "/cards/{game}/{set_code}/{slug}/tags",
-    "/decks/{deck_id}/tags",
     "/decks/{deck_id}/versions/{number}/restore",
     "/catalog/import",
     "/decks/{deck_text_id}/delete",
@@ -179,13 +179,19 @@ def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str
     from cardbase.web.errors import form_label
 
     deck = new_deck(client, "Target")
+    client.post(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 2})
     code = client.get(f"/api/decks/{deck}/export", params={"format": "code"}).text.strip()
     base = {k: v.format(deck=deck, code=code) for k, v in FORM_BASES[path].items()}
-    url = path.format(deck_text_id=deck)
+    game, set_code, slug = CARD.split("/")
+    url = path.format(deck_text_id=deck, deck_id=deck, game=game, set_code=set_code, slug=slug)
     response = client.post(url, data={**base, field: BOGUS}, follow_redirects=False)
     assert response.status_code < 500, response.text[:300]
     if response.status_code < 400:
         return  # a text the field takes (a name)
     assert "Traceback" not in response.text
     page = html.unescape(re.sub(r"<[^>]+>", " ", response.text))
+    if field == "text" and "1 problem: line 1:" in " ".join(page.split()):  # as test_a_json_field_refused_is_named
+        return
     assert f"Invalid value for {form_label(field)!r}" in page, (field, form_label(field), page[:2000])
+    fine = client.post(url, data=base, follow_redirects=False)  # the form but for the field is taken
+    assert fine.status_code < 400, (url, fine.text[:500])
