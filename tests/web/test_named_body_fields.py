@@ -195,3 +195,37 @@ def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str
     assert f"Invalid value for {form_label(field)!r}" in page, (field, form_label(field), page[:2000])
     fine = client.post(url, data=base, follow_redirects=False)  # the form but for the field is taken
     assert fine.status_code < 400, (url, fine.text[:500])
+
+
+def _api_form_cases() -> list[tuple[str, str]]:
+    """(route, field) for every text field of every API route read as a form (an upload's fields)."""
+    from fastapi import params
+
+    cases = []
+    for route in _routes():
+        if not route.path.startswith("/api/"):
+            continue  # a page's (/replay): FORMS_NOT_YET
+        for field in route.dependant.body_params:
+            if isinstance(field.field_info, params.Form) and not isinstance(field.field_info, params.File):
+                cases.extend((route.path, field.alias) for _ in sorted(route.methods))
+    return cases
+
+
+API_FORM_CASES = _api_form_cases()
+API_FORM_BASES = {"/api/catalog/import": {"game": "mea", "dry_run": "true", "format": "csv"}}
+
+
+def test_every_api_form_route_has_a_base() -> None:
+    assert API_FORM_CASES and {path for path, _ in API_FORM_CASES} == set(API_FORM_BASES)
+
+
+@pytest.mark.parametrize(("path", "field"), API_FORM_CASES, ids=[f"{p} {f}" for p, f in API_FORM_CASES])
+def test_an_api_form_field_refused_is_named(client: TestClient, path: str, field: str) -> None:
+    """An upload's fields are named by their names (an API's, not a page's labels)."""
+    upload = {"file": ("cards.csv", b"name,type\nBrand New,monster\n", "text/csv")}
+    base = API_FORM_BASES[path]
+    response = client.post(path, data={**base, field: BOGUS}, files=upload)
+    assert 400 <= response.status_code < 500, response.text[:300]
+    error_of(response)
+    assert _named(field, response.json()["error"]), response.json()
+    assert client.post(path, data=base, files=upload).status_code < 300
