@@ -253,35 +253,45 @@ def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
     if given.kind != "form" or wants_json(request.url.path):  # an API's form field: by its name
         return naming_field(error, fields)
     form = given.values
-    return naming_field(error, fields, lambda name: form_label(name) if name in form else name)
+    path = request.url.path
+    return naming_field(error, fields, lambda name: form_label(name, path) if name in form else name)
 
 
 _LABELLED = re.compile(
     r"<label\b[^>]*>\s*([^<{}]+?)\s*<(?:input|select|textarea)\b[^>]*?\bname=\"([A-Za-z0-9_]+)\"", re.S
 )
+_FORM = re.compile(r"<form\b[^>]*?\baction=\"([^\"{%]*(?:\{\{[^}]*\}\}[^\"{%]*)*)\"[^>]*>(.*?)</form>", re.S)
 
 
-def _template_labels() -> dict[str, str]:
-    """Each form field's label as the pages write it (``<label>Name <input name="name">``), from the
-    templates themselves; a field two pages label differently keeps its name."""
+def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
+    """Each form of the pages, as the addresses it posts to (``/decks/{{ d.id }}/rename``: any deck)
+    and its fields' labels as the page writes them (``<label>Name <input name="name">``), read from
+    the templates themselves."""
     from pathlib import Path
 
-    found: dict[str, set[str]] = {}
+    forms = []
     for template in sorted((Path(__file__).parent / "templates").rglob("*.html")):
-        for label, name in _LABELLED.findall(template.read_text(encoding="utf-8")):
-            found.setdefault(name, set()).add(" ".join(label.split()))
-    return {name: next(iter(labels)) for name, labels in found.items() if len(labels) == 1}
+        for action, inner in _FORM.findall(template.read_text(encoding="utf-8")):
+            labels = {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
+            address = re.escape(action.partition("#")[0])
+            address = re.sub(r"\\\{\\\{\\ card\\.id\\ \\\}\\\}", "[^/]+/[^/]+/[^/]+", address)  # game/set/slug
+            address = re.sub(r"\\\{\\\{.*?\\\}\\\}", "[^/]+", address)
+            if labels and address.startswith("/"):
+                forms.append((re.compile(address), labels))
+    return forms
 
 
-_LABELS: dict[str, str] | None = None
+_LABELS: list[tuple[re.Pattern[str], dict[str, str]]] | None = None
 
 
-def form_label(name: str) -> str:
-    """A form field as a person reads it on its page: its label (``I own`` for ``count``), else its name."""
+def form_label(name: str, path: str) -> str:
+    """A field of the form posted to ``path`` as a person reads it on its page: its label (``I own``
+    for the card page's ``count``), else its name (no label, or pages that label it differently)."""
     global _LABELS
     if _LABELS is None:
         _LABELS = _template_labels()
-    return _LABELS.get(name, name)
+    found = {labels[name] for pattern, labels in _LABELS if name in labels and pattern.fullmatch(path)}
+    return found.pop() if len(found) == 1 else name
 
 
 def flat_fields(data: Any, path: str = "") -> dict[str, Any]:

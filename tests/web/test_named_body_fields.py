@@ -192,7 +192,7 @@ def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str
     page = html.unescape(re.sub(r"<[^>]+>", " ", response.text))
     if field == "text" and "1 problem: line 1:" in " ".join(page.split()):  # as test_a_json_field_refused_is_named
         return
-    assert f"Invalid value for {form_label(field)!r}" in page, (field, form_label(field), page[:2000])
+    assert f"Invalid value for {form_label(field, url)!r}" in page, (field, form_label(field, url), page[:2000])
     fine = client.post(url, data=base, follow_redirects=False)  # the form but for the field is taken
     assert fine.status_code < 400, (url, fine.text[:500])
 
@@ -229,3 +229,28 @@ def test_an_api_form_field_refused_is_named(client: TestClient, path: str, field
     error_of(response)
     assert _named(field, response.json()["error"]), response.json()
     assert client.post(path, data=base, files=upload).status_code < 300
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "label"),
+    [
+        ("count", "/collection/card", "I own"),  # the card page's form
+        ("count", "/decks/5/cards", "count"),  # the builder's: no label of its own, not the card page's
+        ("name", "/decks/new", "Save as"),
+        ("name", "/decks", "Name"),
+        ("add", "/cards/mea/demo/crumb-goblin/tags", "Add tags"),
+        ("add", "/decks/5/tags", "add"),
+        ("text", "/decks/import", "text"),  # not the replay page's "or paste its lines"
+    ],
+)
+def test_a_form_field_is_labelled_as_the_page_that_posts_it(name: str, path: str, label: str) -> None:
+    from cardbase.web.errors import form_label
+
+    assert form_label(name, path) == label
+
+
+def test_a_builder_count_refused_is_named_as_its_form_names_it(client: TestClient) -> None:
+    deck = new_deck(client, "Counted")
+    response = client.post(f"/decks/{deck}/cards", data={"card": CARD, "op": "set", "count": "1000"})
+    assert response.status_code == 400
+    assert "Invalid value for 'count': count must be a whole number" in html.unescape(response.text)
