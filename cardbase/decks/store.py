@@ -755,7 +755,7 @@ def tag_entries(
     try:
         adding, removing = tag_list(add or []), tag_list(remove or [])
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
         _check_version(deck, expected)

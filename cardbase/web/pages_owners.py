@@ -624,7 +624,7 @@ def _tag_words(text: str) -> list[str]:
     try:
         return tag_list(text)
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error)).refusing(text) from None  # the field's text
 
 
 @router.post("/cards/{game}/{set_code}/{slug}/tags", response_class=HTMLResponse)

@@ -22,6 +22,8 @@ from cardbase.web.settings import ServerSettings
 from tests.web.conftest import api_routes, error_of, new_deck
 
 BOGUS = "bogus-zq"
+NOT_A_TAG = "bogus<zq"
+"""A text no tag takes (``names.tag_name``): the tag fields are given it, as a list item or in a form's text."""
 CARD = "mea/demo/crumb-goblin"
 HAND = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
 
@@ -89,6 +91,8 @@ def _json_cases() -> list[tuple[str, str, str, Any]]:
             cases.append((method, path, name, _wrong_kind(info.annotation)))
             if "str" in repr(info.annotation):
                 cases.append((method, path, name, BOGUS if "list" not in repr(info.annotation) else [BOGUS]))
+            if name in ("add", "remove"):
+                cases.append((method, path, f"{name}[1]", ["fine", NOT_A_TAG]))
     return cases
 
 
@@ -118,7 +122,8 @@ def test_a_json_field_refused_is_named(client: TestClient, method: str, path: st
     url = _address(client, path)
     base = JSON_BASES[(method, path)]
     given = {k: v for k, v in base.items() if k != ONE_OF.get(field)}
-    response = client.request(method, url, json={**given, field: bad})
+    key = field.partition("[")[0]  # a list's item: the list given, the item named
+    response = client.request(method, url, json={**given, key: bad})
     assert response.status_code < 500, response.text[:300]
     if response.status_code < 300:
         assert bad in (BOGUS, [BOGUS]), (field, bad, response.text[:300])  # a text the field may take
@@ -164,7 +169,8 @@ FORMS_NOT_YET = {
     "/play/{game_id}/undo",
     "/replay",
 }
-FORM_CASES = [(path, field) for path, base in FORM_BASES.items() for field in base]
+FORM_CASES = [(path, field, BOGUS) for path, base in FORM_BASES.items() for field in base]
+FORM_CASES += [(path, field, f"fine, {NOT_A_TAG}") for path, field, _ in FORM_CASES if field in ("add", "remove")]
 
 
 def test_every_form_route_is_listed() -> None:
@@ -174,8 +180,8 @@ def test_every_form_route_is_listed() -> None:
     assert paths == set(FORM_BASES) | FORMS_NOT_YET, paths ^ (set(FORM_BASES) | FORMS_NOT_YET)
 
 
-@pytest.mark.parametrize(("path", "field"), FORM_CASES, ids=[f"{p} {f}" for p, f in FORM_CASES])
-def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str) -> None:
+@pytest.mark.parametrize(("path", "field", "bad"), FORM_CASES, ids=[f"{p} {f} {b!r}" for p, f, b in FORM_CASES])
+def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str, bad: str) -> None:
     from cardbase.web.errors import form_label
 
     deck = new_deck(client, "Target")
@@ -184,9 +190,10 @@ def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str
     base = {k: v.format(deck=deck, code=code) for k, v in FORM_BASES[path].items()}
     game, set_code, slug = CARD.split("/")
     url = path.format(deck_text_id=deck, deck_id=deck, game=game, set_code=set_code, slug=slug)
-    response = client.post(url, data={**base, field: BOGUS}, follow_redirects=False)
+    response = client.post(url, data={**base, field: bad}, follow_redirects=False)
     assert response.status_code < 500, response.text[:300]
     if response.status_code < 400:
+        assert bad == BOGUS, (field, bad)
         return  # a text the field takes (a name)
     assert "Traceback" not in response.text
     page = html.unescape(re.sub(r"<[^>]+>", " ", response.text))
