@@ -91,6 +91,8 @@ def _json_cases() -> list[tuple[str, str, str, Any]]:
             cases.append((method, path, name, _wrong_kind(info.annotation)))
             if "str" in repr(info.annotation):
                 cases.append((method, path, name, BOGUS if "list" not in repr(info.annotation) else [BOGUS]))
+            if name == "values":  # a card's field's value over its bound
+                cases.append((method, path, "values.notes", {"notes": "x" * 20_000}))
             if name in ("add", "remove"):
                 cases.append((method, path, f"{name}[1]", ["fine", NOT_A_TAG]))
     return cases
@@ -122,7 +124,7 @@ def test_a_json_field_refused_is_named(client: TestClient, method: str, path: st
     url = _address(client, path)
     base = JSON_BASES[(method, path)]
     given = {k: v for k, v in base.items() if k != ONE_OF.get(field)}
-    key = field.partition("[")[0]  # a list's item: the list given, the item named
+    key = field.partition("[")[0].partition(".")[0]  # a list's item, a value inside: the list given, the item named
     response = client.request(method, url, json={**given, key: bad})
     assert response.status_code < 500, response.text[:300]
     if response.status_code < 300:
