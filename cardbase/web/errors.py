@@ -295,16 +295,19 @@ def form_label(name: str, path: str) -> str:
 
 
 def flat_fields(data: Any, path: str = "") -> dict[str, Any]:
-    """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`."""
-    if isinstance(data, Mapping):
-        return {
-            k: v
-            for key, item in data.items()
-            for k, v in flat_fields(item, f"{path}.{key}" if path else str(key)).items()
-        }
-    if isinstance(data, list | tuple):
-        return {k: v for i, item in enumerate(data) for k, v in flat_fields(item, f"{path}[{i}]").items()}
-    return {path: data}
+    """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`;
+    walked without recursion (a body nested as deep as JSON reads is no crash)."""
+    out: dict[str, Any] = {}
+    pending: list[tuple[str, Any]] = [(path, data)]
+    while pending:
+        where, item = pending.pop()
+        if isinstance(item, Mapping):
+            pending.extend((f"{where}.{key}" if where else str(key), value) for key, value in item.items())
+        elif isinstance(item, list | tuple):
+            pending.extend((f"{where}[{i}]", value) for i, value in enumerate(item))
+        else:
+            out[where] = item
+    return out
 
 
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:

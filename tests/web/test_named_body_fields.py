@@ -263,3 +263,15 @@ def test_a_builder_count_refused_is_named_as_its_form_names_it(client: TestClien
     response = client.post(f"/decks/{deck}/cards", data={"card": CARD, "op": "set", "count": "1000"})
     assert response.status_code == 400
     assert "Invalid value for 'count': count must be a whole number" in html.unescape(response.text)
+
+
+def test_a_body_nested_as_deep_as_json_reads_is_walked_without_recursion() -> None:
+    """The body's values are walked for their paths without recursion: a body JSON reads (nested
+    900 deep) is no RecursionError in the app-wide dependency (a 500)."""
+    import json
+
+    from cardbase.web.errors import flat_fields
+
+    depth = 900
+    assert flat_fields(json.loads("[" * depth + "1" + "]" * depth)) == {"[0]" * depth: 1}
+    assert flat_fields(json.loads('{"a":' * depth + "1" + "}" * depth)) == {".".join(["a"] * depth): 1}
