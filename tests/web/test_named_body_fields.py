@@ -133,7 +133,9 @@ def test_a_json_field_refused_is_named(client: TestClient, method: str, path: st
     assert 400 <= response.status_code < 500
     error_of(response)  # one line
     error = response.json()["error"]
-    if path == "/api/decks/import" and field == "text":  # a pasted deck's problems name their lines, not yet the field
+    if (
+        path == "/api/decks/import" and field == "text" and error.get("problems")
+    ):  # a pasted deck's problems name their lines, not yet the field
         assert all(p.startswith("line ") for p in error["problems"]), error
     else:
         assert _named(field, error), (field, response.status_code, error)
