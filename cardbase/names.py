@@ -175,6 +175,16 @@ def tag_name(text: str) -> str:
     return tag
 
 
+def _item_tag(value: object) -> str:
+    """One item of a tag list as a tag; a ``ValueError`` that refuses the item (``CardbaseError.value``)."""
+    from cardbase.errors import UsageError
+
+    try:
+        return tag_name(str(value))
+    except ValueError as error:
+        raise UsageError(str(error)).refusing(value) from None
+
+
 def tag_list(values: object) -> list[str]:
     """Tags given as a list or as text separated by ``,`` or ``;``: checked (``tag_name``), without
     repeats, in order; more than ``TAGS_MAX`` is a ``ValueError``."""
@@ -184,7 +194,7 @@ def tag_list(values: object) -> list[str]:
         items = list(values)
     else:
         raise ValueError(f"tags are a list or text separated by ',' or ';', not {type(values).__name__}")
-    tags = list(dict.fromkeys(tag_name(str(v)) for v in items if str(v).strip()))
+    tags = list(dict.fromkeys(_item_tag(v) for v in items if str(v).strip()))
     if len(tags) > TAGS_MAX:
         raise ValueError(f"{len(tags):,} tags; a card has at most {TAGS_MAX}")
     return tags

@@ -503,8 +503,13 @@ def import_collection_text(
     if len(text) > PASTE_CHARS:
         raise UsageError(f"the list is {len(text):,} characters long; at most {PASTE_CHARS:,} (send a file instead)")
     source = "the pasted list"
-    counts = read_collection_text(database, text, game, source)
-    return apply_counts(database, counts, game, mode=mode, dry_run=dry_run, source=source)
+    try:
+        counts = read_collection_text(database, text, game, source)
+        return apply_counts(database, counts, game, mode=mode, dry_run=dry_run, source=source)
+    except (InvalidData, UnreadableInput) as error:  # the list's own problems: it is the text refused
+        if error.value is None:
+            error.refusing(text)
+        raise
 
 
 def export_collection(database: Database, out: Path, fmt: str, game: str | None = None) -> int:

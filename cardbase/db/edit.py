@@ -418,7 +418,7 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
     try:
         adding, removing = tag_list(add), set(tag_list(remove))
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.session() as session:
         now = card_tags(session, [cid]).get(cid, [])
     wanted = [t for t in dict.fromkeys([*now, *adding]) if t not in removing]

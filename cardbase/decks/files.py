@@ -279,7 +279,16 @@ def code_of(text: str) -> str:
 
 def read_code(code: str) -> CodeContents:
     """What a share code (or a share link, see ``code_of``) holds; a bad or foreign code is a usage
-    error saying why."""
+    error saying why, refusing the code as given (where it was given is named by the caller)."""
+    try:
+        return _read_code(code)
+    except UsageError as error:
+        if error.value is None:
+            error.refusing(code)
+        raise
+
+
+def _read_code(code: str) -> CodeContents:
     text = "".join(code_of(code).split())
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)

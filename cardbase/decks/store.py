@@ -161,7 +161,7 @@ def _section(section: str | None, game: str) -> str | None:
     name = " ".join(section.lower().split())
     if name not in SECTIONS.get(game, ()):
         allowed = ", ".join(SECTIONS.get(game, ())) or "none"
-        raise UsageError(f"--section {quoted(section)}: {game} decks have the sections {allowed}")
+        raise UsageError(f"--section {quoted(section)}: {game} decks have the sections {allowed}").refusing(section)
     return None if name == MAIN_SECTION.get(game) else name
 
 
@@ -755,7 +755,7 @@ def tag_entries(
     try:
         adding, removing = tag_list(add or []), tag_list(remove or [])
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.transaction() as session:
         deck = _get(session, deck_ref, lock=True)
         _check_version(deck, expected)

@@ -149,7 +149,7 @@ def _bounded(values: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, str | int | list):
             raise UsageError(f"values.{shown(key)}: a text or a whole number")
         if isinstance(value, str) and len(value) > MAX_VALUE:
-            raise UsageError(f"values.{shown(key)}: {len(value):,} characters, over the bound of {MAX_VALUE:,}")
+            raise UsageError(f"{len(value):,} characters, over the bound of {MAX_VALUE:,}").refusing(value)
         out[key] = value
     return out
 

@@ -202,7 +202,7 @@ def _no_url(name: str, **params: Any) -> str:
 
 
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
-    naming_field(error, dict(request.query_params))  # a body's fields: named by the route (api_new_game)
+    naming_inputs(error, request)
     status = status_of(error)
     text = str(error)
     problems = None
@@ -240,28 +240,91 @@ def naming_field(
     return error
 
 
+def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
+    """``error`` naming the input of ``request`` given the text it refuses (:func:`naming_field`):
+    a query parameter by its name, a JSON body's value by its path (``decks[1]``, ``values.cost``),
+    a form's field by the label its page gives it (``form_label``). The one mechanism of every route:
+    the error handler calls it, and so does a page that shows a refusal itself."""
+    from cardbase.web.http import inputs_of
+
+    given = inputs_of(request)
+    fields = dict(request.query_params)
+    fields |= given.values
+    if given.kind != "form" or wants_json(request.url.path):  # an API's form field: by its name
+        return naming_field(error, fields)
+    form = given.values
+    path = request.url.path
+    return naming_field(error, fields, lambda name: form_label(name, path) if name in form else name)
+
+
+_LABELLED = re.compile(
+    r"<label\b[^>]*>\s*([^<{}]+?)\s*<(?:input|select|textarea)\b[^>]*?\bname=\"([A-Za-z0-9_]+)\"", re.S
+)
+_FORM = re.compile(r"<form\b[^>]*?\baction=\"([^\"{%]*(?:\{\{[^}]*\}\}[^\"{%]*)*)\"[^>]*>(.*?)</form>", re.S)
+
+
+def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
+    """Each form of the pages, as the addresses it posts to (``/decks/{{ d.id }}/rename``: any deck)
+    and its fields' labels as the page writes them (``<label>Name <input name="name">``), read from
+    the templates themselves."""
+    from pathlib import Path
+
+    forms = []
+    for template in sorted((Path(__file__).parent / "templates").rglob("*.html")):
+        for action, inner in _FORM.findall(template.read_text(encoding="utf-8")):
+            labels = {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
+            address = re.escape(action.partition("#")[0])
+            address = re.sub(r"\\\{\\\{\\ card\\.id\\ \\\}\\\}", "[^/]+/[^/]+/[^/]+", address)  # game/set/slug
+            address = re.sub(r"\\\{\\\{.*?\\\}\\\}", "[^/]+", address)
+            if labels and address.startswith("/"):
+                forms.append((re.compile(address), labels))
+    return forms
+
+
+_LABELS: list[tuple[re.Pattern[str], dict[str, str]]] | None = None
+
+
+def form_label(name: str, path: str) -> str:
+    """A field of the form posted to ``path`` as a person reads it on its page: its label (``I own``
+    for the card page's ``count``), else its name (no label, or pages that label it differently)."""
+    global _LABELS
+    if _LABELS is None:
+        _LABELS = _template_labels()
+    found = {labels[name] for pattern, labels in _LABELS if name in labels and pattern.fullmatch(path)}
+    return found.pop() if len(found) == 1 else name
+
+
 def flat_fields(data: Any, path: str = "") -> dict[str, Any]:
-    """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`."""
-    if isinstance(data, Mapping):
-        return {
-            k: v
-            for key, item in data.items()
-            for k, v in flat_fields(item, f"{path}.{key}" if path else str(key)).items()
-        }
-    if isinstance(data, list | tuple):
-        return {k: v for i, item in enumerate(data) for k, v in flat_fields(item, f"{path}[{i}]").items()}
-    return {path: data}
+    """A JSON body's values by their path (``seats[1].agent``, ``rules.farm``), for :func:`naming_field`;
+    walked without recursion (a body nested as deep as JSON reads is no crash)."""
+    out: dict[str, Any] = {}
+    pending: list[tuple[str, Any]] = [(path, data)]
+    while pending:
+        where, item = pending.pop()
+        if isinstance(item, Mapping):
+            pending.extend((f"{where}.{key}" if where else str(key), value) for key, value in item.items())
+        elif isinstance(item, list | tuple):
+            pending.extend((f"{where}[{i}]", value) for i, value in enumerate(item))
+        else:
+            out[where] = item
+    return out
 
 
 def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     """The headers an error's answer carries, and the fields its JSON adds: a 401 asks for the token,
-    a busy database or a full hall says when to try again, a stale change gives the current version."""
+    a busy database or a full hall says when to try again, a stale change gives the current version;
+    a refused value names its ``field``."""
+    headers, extra = _headers_of(error)
+    if error.field is not None:
+        extra = {"field": error.field} | extra
+    return headers, extra
+
+
+def _headers_of(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
     from cardbase.sim.hall import HintsBusy, TooManyGames
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
-    if error.field is not None:
-        return {}, {"field": error.field}
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
     if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):
@@ -303,7 +366,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_bad_request(request: Request, error: RequestValidationError) -> Response:
-        return error_response(request, request.url.path, 400, validation_message(error))
+        field = validation_field(error)
+        extra = {"field": field} if field is not None else None
+        return error_response(request, request.url.path, 400, validation_message(error), extra=extra)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -349,6 +414,18 @@ def crash_response(request: Request, error: BaseException) -> Response:
     line = crash_line(error, f"{request.method} {request.url.path}")
     log_line(f"cardbase: {mask(line, request)}")
     return error_response(request, request.url.path, 500, line)
+
+
+def validation_field(error: RequestValidationError) -> str | None:
+    """The parameter or body field FastAPI's first validation error is about, as a JSON path
+    (``seats[1].agent``, ``count``), or None for the body as a whole (not JSON)."""
+    first = error.errors()[0] if error.errors() else {}
+    if first.get("type") == "json_invalid":  # its place is a position in the text, not a field
+        return None
+    path = ""
+    for part in first.get("loc", ())[1:]:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}" if path else str(part)
+    return path or None
 
 
 def validation_message(error: RequestValidationError) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -208,17 +209,38 @@ def _body_reading(route: Any) -> str | None:
     return found
 
 
+INPUTS = "cardbase.inputs"
+"""Where :func:`single_values` leaves the request body's values (``Inputs``) in the request's scope,
+for an error about one of them to name its field (``cardbase.web.errors.naming_inputs``)."""
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The values a request's body gave, by field: ``kind`` ``"form"`` (a form's fields by name, files
+    left out), ``"json"`` (a JSON body's values by path: ``seats[1].agent``), or ``"query"`` (no body)."""
+
+    kind: str
+    values: dict[str, Any]
+
+
+def inputs_of(request: Request) -> Inputs:
+    """The body's values :func:`single_values` read (none for a request it did not read)."""
+    found = request.scope.get(INPUTS)
+    return found if isinstance(found, Inputs) else Inputs("query", {})
+
+
 async def single_values(request: Request) -> None:
     """Refuse a request that gives a one-value parameter twice: in the address, or in the body the
     route reads, a form (URL-encoded or multipart, through FastAPI or :data:`Form`) or a JSON object
     (at any depth). An app-wide dependency, run before each route's own; the form read here is the
-    one the route then gets."""
+    one the route then gets. The values read are kept on the request (:func:`inputs_of`), not read again."""
     import json
 
     from cardbase.errors import UsageError
     from cardbase.textfiles import refuse_duplicate_keys
 
     refuse_repeats(request.query_params.multi_items(), "parameter")
+    request.scope[INPUTS] = Inputs("query", {})
     for place, name in _whole_number_params(request.scope.get("route")):
         given = request.query_params.get(name) if place == "query" else request.path_params.get(name)
         refuse_lax_integer(given, name)
@@ -229,15 +251,21 @@ async def single_values(request: Request) -> None:
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
         refuse_repeats(form.multi_items(), "form field")
+        texts = {name: value for name, value in form.multi_items() if isinstance(value, str)}
+        request.scope[INPUTS] = Inputs("form", texts)
     elif reading == "json":
         body = await request.body()
         try:
-            json.loads(body, object_pairs_hook=refuse_duplicate_keys)
+            data = json.loads(body, object_pairs_hook=refuse_duplicate_keys)
         except ValueError as error:
             if "given twice" in str(error):
                 raise UsageError(f"the request body: {error}") from None
         except RecursionError:
             pass  # not JSON FastAPI reads: it refused it already
+        else:
+            from cardbase.web.errors import flat_fields
+
+            request.scope[INPUTS] = Inputs("json", flat_fields(data))
 
 
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
@@ -251,7 +279,7 @@ def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     if not isinstance(value, str):
         raise UsageError(f"the field {name} is text, not a file")
     if len(value) > bound:
-        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}")
+        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}").refusing(value)
     return value
 
 

@@ -69,7 +69,7 @@ def _deck_id(text: str) -> int:
     from cardbase.decks.store import UnknownDeck
 
     if not (text.isascii() and text.isdecimal()) or len(text) > 10 or not 1 <= int(text) <= MAX_DECK_ID:
-        raise UnknownDeck(f"no deck with id {quoted(text)}; the decks page lists them")
+        raise UnknownDeck(f"no deck with id {quoted(text)}; the decks page lists them").refusing(text)
     return int(text)
 
 
@@ -79,7 +79,7 @@ def _whole(value: str | None, name: str, low: int, high: int, default: int) -> i
     if not text:
         return default
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
     return int(text)
 
 
@@ -593,7 +593,7 @@ def apply_change(database: Database, deck_id: int, form: Any) -> Edited:
 
     action = str(form.get("op") or "add")
     if action not in EDITS:
-        raise UsageError(f"unknown action {quoted(action)}; use add, inc, dec or set")
+        raise UsageError(f"unknown action {quoted(action)}; use add, inc, dec or set").refusing(action)
     section = str(form.get("section") or "") or None
     edit, count = EDITS[action]
     if count is None:
@@ -627,7 +627,9 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         edited = apply_change(database, deck_id, form)
     except CardbaseError as error:
         turn.release()  # the answer is made without the turn
-        from cardbase.web.errors import error_headers, mask, status_of
+        from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
+
+        naming_inputs(error, request)
 
         message = mask(str(error), request)
         if fragment:
@@ -940,6 +942,9 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     except DatabaseError:
         raise  # busy or unusable: its own status, not a problem of the deck
     except CardbaseError as error:
+        from cardbase.web.errors import naming_inputs
+
+        naming_inputs(error, request)
         context = {"text": text, "problems": problems_of(error), "name": name, "source": source}
         return render(request, "import.html", context, 400)
     return see_other(f"/decks/{deck_id}")
@@ -1023,6 +1028,9 @@ def edit_page(
     except DatabaseError:
         raise  # busy or unusable: its own status, not a problem of the text
     except CardbaseError as error:
+        from cardbase.web.errors import naming_inputs
+
+        naming_inputs(error, request)
         return render(request, "edit.html", {**context, "problems": problems_of(error)}, 400)
     context |= {"diff_lines": edit.lines(), "changes": edit.changes, "checked": _digest(text), "stale": stale}
     response = render(request, "edit.html", context, status)

@@ -30,7 +30,9 @@ def whole(value: object, name: str, low: int, high: int) -> int:
     """A whole number typed in a form, within its bound, or a usage error naming it."""
     text = str(value if value is not None else "").strip()
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(str(value))}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(str(value))}").refusing(
+            value
+        )
     return int(text)
 
 
@@ -42,7 +44,7 @@ def card_of(database: Database, card_id: str) -> Any:
     with database.session() as session:
         card = session.get(Card, card_id[:300])
     if card is None:
-        raise UnknownCard(card_id[:300].rsplit("/", 1)[-1], None, [])
+        raise UnknownCard(card_id[:300].rsplit("/", 1)[-1], None, []).refusing(card_id)
     return card
 
 
@@ -124,7 +126,7 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
         raise UsageError("game: choose the game the cards are of")
     mode = form_text(form, "mode", 20, "set")
     if mode not in MODES:
-        raise UsageError(f"mode must be one of {', '.join(MODES)}, not {quoted(mode)}")
+        raise UsageError(f"mode must be one of {', '.join(MODES)}, not {quoted(mode)}").refusing(mode)
     save = form_text(form, "action", 20, "preview") == "save"
     # a browser sends a textarea's line ends as CRLF: counted as one character, as the box counts them
     text = form_text(form, "text", 2 * PASTE_CHARS).replace("\r\n", "\n")
@@ -185,7 +187,7 @@ def change_owned_form(
     from cardbase.db.collection import MAX_OWNED, change_owned
 
     if op not in ("add", "remove", "set"):
-        raise UsageError(f"op must be add, remove or set, not {quoted(op)}")
+        raise UsageError(f"op must be add, remove or set, not {quoted(op)}").refusing(op)
     found = card_of(database_of(request), card)
     change_owned(database_of(request), found, whole(count, "count", 0 if op == "set" else 1, MAX_OWNED), op)  # type: ignore[arg-type]
     target = back if back.startswith("/") and not back.startswith("//") and "\\" not in back else "/collection"
@@ -622,7 +624,7 @@ def _tag_words(text: str) -> list[str]:
     try:
         return tag_list(text)
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error)).refusing(text) from None  # the field's text
 
 
 @router.post("/cards/{game}/{set_code}/{slug}/tags", response_class=HTMLResponse)
