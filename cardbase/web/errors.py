@@ -267,11 +267,15 @@ def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
     """Each form of the pages, as the addresses it posts to (``/decks/{{ d.id }}/rename``: any deck)
     and its fields' labels as the page writes them (``<label>Name <input name="name">``), read from
     the templates themselves."""
-    from pathlib import Path
+    from cardbase.web.app import TEMPLATES
 
-    forms = []
-    for template in sorted((Path(__file__).parent / "templates").rglob("*.html")):
-        for action, inner in _FORM.findall(template.read_text(encoding="utf-8")):
+    env = TEMPLATES.env
+    forms: list[tuple[re.Pattern[str], dict[str, str]]] = []
+    if env.loader is None:
+        return forms
+    for name in sorted(n for n in env.list_templates() if n.endswith(".html")):
+        source = env.loader.get_source(env, name)[0]  # the package's own pages, through Jinja's loader
+        for action, inner in _FORM.findall(source):
             labels = {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
             address = re.escape(action.partition("#")[0])
             address = re.sub(r"\\\{\\\{\\ card\\.id\\ \\\}\\\}", "[^/]+/[^/]+/[^/]+", address)  # game/set/slug
