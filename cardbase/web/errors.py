@@ -358,7 +358,10 @@ def crash_line(error: BaseException, where: str) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers on ``app``."""
+    """Register the handlers on ``app``; the pages' form labels are read now, not by a request's error."""
+    global _LABELS
+    if _LABELS is None:
+        _LABELS = _template_labels()
 
     @app.exception_handler(CardbaseError)
     async def on_cardbase_error(request: Request, error: CardbaseError) -> Response:
