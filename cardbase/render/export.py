@@ -159,14 +159,25 @@ def export_images(
     with output_folder(checked) as tmp:
         with open_cache(images, use_cache) as cache:
             builder = FaceBuilder(
-                images, cache, size, dpi, declared_art, bleed=bleed, bleed_fill=bleed_fill, full_art=full_art
+                images,
+                cache,
+                size,
+                dpi,
+                declared_art,
+                bleed=bleed,
+                bleed_fill=bleed_fill,
+                full_art=full_art,
+                art_fallback=True,
             )
 
             planned: list[tuple[str, Path]] = []  # (file name, cached PNG) in deck order
             todo: dict[Path, Any] = {}  # cached PNGs still to draw, with their faces
 
-            def write(name: str, key: str, face: Any) -> None:
+            def write(name: str, key: str, face: Any, card: Any) -> None:
                 png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))
+                if not cache.usable(png):  # to draw: its art must decode, or it is the placeholder
+                    key, face = builder.decoded(card, (key, face))
+                    png = cache.png_path(cache_key("png", key, dpi, round(bleed, 4)))
                 if cache.usable(png):
                     report.cached += 1
                 else:
@@ -180,7 +191,7 @@ def export_images(
             for i, (card_id, card) in enumerate(order.items(), start=1):
                 key, face = builder.face(card)
                 name = f"{i:03d}-{slug(card.name) or 'card'}.png"
-                write(name, key, face)
+                write(name, key, face, card)
                 report.fronts += 1
                 back_name = ""
                 if backs:
@@ -189,7 +200,7 @@ def export_images(
                         back_files[back_key] = f"back-{back_face.layout}.png"
                         if back_files[back_key] in report.files:  # two backs of one layout (tiles' colours)
                             back_files[back_key] = f"back-{back_face.layout}-{len(back_files)}.png"
-                        write(back_files[back_key], back_key, back_face)
+                        write(back_files[back_key], back_key, back_face, card)
                         report.backs += 1
                     back_name = back_files[back_key]
                     back_counts[back_name] = back_counts.get(back_name, 0) + counts[card_id]

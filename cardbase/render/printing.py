@@ -140,6 +140,7 @@ class FaceBuilder:
         self.art_fallback = art_fallback
         self.warn = warn
         self.unusable: dict[Path, str] = {}  # art files refused, with the warning said
+        self.decodes: set[str] = set()  # digests of art seen to decode whole
         self.bleed = bleed
         self.bleed_fill = bleed_fill
         self.full_art = full_art
@@ -210,6 +211,20 @@ class FaceBuilder:
         for op in face.art_boxes:
             self._refuse(card, self.art_sources[op.key], error)
         return self.face(card)
+
+    def decoded(self, card: Any, key_face: tuple[str, Face]) -> tuple[str, Face]:
+        """``key_face`` (``card``'s) when all its art decodes whole; else the face ``without_art``. For
+        faces drawn later or in other processes (``export images``), so that art cut short is the
+        placeholder there too, as in ``print``, which decodes while preparing art."""
+        key, face = key_face
+        try:
+            for op in face.art_boxes:
+                if op.key not in self.decodes:
+                    art_mod.load_image(self.art_sources[op.key])
+                    self.decodes.add(op.key)
+        except CardbaseError as error:
+            return self.without_art(card, face, error)
+        return key, face
 
     def _art_slot(self, card: Any) -> ArtSlot:
         declared = self.declared_art.get(card.id)
