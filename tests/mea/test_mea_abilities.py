@@ -26,6 +26,7 @@ from tests.mea.conftest import (
     PAWN,
     WALL,
     Table,
+    assist,
     demo,
     legal_texts,
     names_on,
@@ -592,3 +593,71 @@ def test_at_the_end_of_your_turn_pillow_fort_warden_gives_a_friendly_monster_def
     assert state.active == 1 and state.defence_of(m["Pawn"]) == 2
     state.apply_text("draw 1")
     assert state.active == 0 and state.defence_of(m["Pawn"]) == 2
+
+
+# The language's words the demo set does not use (conditions on other counts, other targets), each on an
+# assist "Spell" in the demo cards' position: P1 (to play): Knight 3/3 on c2, Pawn 1/1 on P2's b2; P2:
+# Knight 3/3 on P1's b1, Pawn 1/1 on c3, Wall 1/6 on c1. P1's tiles: a2, b1, b3, c2; P2's: a1, a3, b2, c1, c3.
+_DRAW = {"trigger": "play", "effect": "draw", "amount": 1}
+_UNUSED = {
+    "enemy tiles at least 5: drawn": ({**_DRAW, "condition": {"count": "enemy_tiles", "at_least": 5}}, None, 1),
+    "enemy tiles at least 6: not drawn": ({**_DRAW, "condition": {"count": "enemy_tiles", "at_least": 6}}, None, 0),
+    "friendly monsters at least 2": ({**_DRAW, "condition": {"count": "friendly_monsters", "at_least": 2}}, None, 1),
+    "friendly monsters at least 3": ({**_DRAW, "condition": {"count": "friendly_monsters", "at_least": 3}}, None, 0),
+    "enemy monsters at most 3": ({**_DRAW, "condition": {"count": "enemy_monsters", "at_most": 3}}, None, 1),
+    "enemy monsters at most 2": ({**_DRAW, "condition": {"count": "enemy_monsters", "at_most": 2}}, None, 0),
+    "kill any monster": (
+        {"trigger": "play", "effect": "kill", "target": "any_monster", "filter": {"defence_at_most": 1}},
+        {"choose Pawn@b2", "choose Pawn@c3"},
+        None,
+    ),
+    "return a friendly monster": (
+        {"trigger": "play", "effect": "return_to_hand", "target": "friendly_monster"},
+        {"choose Knight@c2", "choose Pawn@b2"},
+        None,
+    ),
+    "return any monster": (
+        {"trigger": "play", "effect": "return_to_hand", "target": "any_monster", "filter": {"attack_at_most": 1}},
+        {"choose Pawn@b2", "choose Pawn@c3", "choose Wall@c1"},
+        None,
+    ),
+    "destroy an empty friendly tile": (
+        {"trigger": "play", "effect": "destroy_tile", "target": "friendly_tile", "filter": {"empty": True}},
+        {"choose a2", "choose b3"},
+        None,
+    ),
+    "destroy any empty tile": (
+        {"trigger": "play", "effect": "destroy_tile", "target": "any_tile", "filter": {"empty": True}},
+        {"choose a1", "choose a2", "choose a3", "choose b3"},
+        None,
+    ),
+    "obliterate any tile": (
+        {"trigger": "play", "effect": "obliterate_tile", "target": "any_tile"},
+        {f"choose {x}{y}" for x in "abc" for y in "123"},
+        None,
+    ),
+    "obliterate a friendly tile": (
+        {"trigger": "play", "effect": "obliterate_tile", "target": "friendly_tile"},
+        {"choose a2", "choose b1", "choose b3", "choose c2"},
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_UNUSED))
+def test_the_languages_words_the_demo_set_does_not_use_do_what_they_say(case):
+    ability, choices, drawn = _UNUSED[case]
+    spell = assist("Spell", 0, [ability])
+    state = started(rules_for([spell, KNIGHT, PAWN], [KNIGHT, PAWN, WALL]))
+    t = Table(state)
+    for seat, name, where in ((0, "Knight", "c2"), (0, "Pawn", "b2"), (1, "Knight", "b1"), (1, "Pawn", "c3")):
+        t.put(seat, name, where)
+    t.put(1, "Wall", "c1")
+    t.give(0, "Spell")
+    state = t.turn(0)
+    hand = state.hand_size(0)
+    state.apply_text("play Spell")
+    if drawn is not None:
+        assert state.phase == "main" and state.hand_size(0) == hand - 1 + drawn
+    else:
+        assert state.phase == "choice" and state.current_player == 0 and set(legal_texts(state)) == choices
