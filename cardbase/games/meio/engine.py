@@ -141,6 +141,7 @@ class MeioState(State):
         "_round_scores",
         "_split_mask",
         "_start",
+        "_starter_leads",
         "_suit_plays",
         "_totals",
         "_trick",
@@ -165,6 +166,7 @@ class MeioState(State):
         n = rules.players
         self._n = n
         self._keys, self._suit_plays = _tables(rules.ace_high)
+        self._starter_leads = rules.second_half_leader == "starter"
         self._round = 0
         self._start = rules.first_player
         self._round_scores: list[tuple[int, ...]] = []
@@ -340,6 +342,8 @@ class MeioState(State):
             if t == FIRST_HALF:
                 self._hands = self._asides
                 self._asides = [0] * self._n
+                if self._starter_leads:  # (option second_half_leader="starter")
+                    w = self._start
         else:
             self._vert[w] += 1
             if t == HAND_SIZE:
