@@ -14,6 +14,11 @@ _MEIO: dict[str, Phrase] = {
         "hearts may be led at any time" if v else "hearts may be led once a heart has been played in the round"
     ),
     "first_player": lambda v: f"P{int(v) + 1} leads the first round",
+    "second_half_leader": lambda v: (
+        "the winner of the seventh trick leads the eighth"
+        if v == "winner"
+        else "the round's starting player leads the eighth trick"
+    ),
 }
 _MEIKYU: dict[str, Phrase] = {
     "farm": lambda v: "the Farm adds a point" if v == "points" else "the Farm raises the land limit to 6",

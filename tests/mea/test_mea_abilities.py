@@ -16,7 +16,8 @@ from cardbase.games.mea.abilities import (
     parse_ability,
     render_card,
 )
-from cardbase.games.mea.codes import BOARD, HAND, OUT
+from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
+from cardbase.games.mea.engine import MeaState
 from tests.conftest import REPO
 from tests.mea.conftest import (
     DEMO,
@@ -25,6 +26,7 @@ from tests.mea.conftest import (
     PAWN,
     WALL,
     Table,
+    assist,
     demo,
     legal_texts,
     names_on,
@@ -506,3 +508,156 @@ def test_a_demo_card_does_what_its_text_says(name):
         state.apply_text(choice)
     assert state.phase == "main" and state.current_player == 0
     assert check(state, ids, before)
+
+
+# The demo cards whose abilities fire at the start or the end of their controller's turn ("At the start of
+# your turn - AFTER you have flipped any tiles …, but BEFORE any other actions"; "At the end of your turn -
+# AFTER you have drawn the card(s)"), each in one position: P1's Pawn 1/1 on a2 beside the card on b1.
+
+
+def _turn_table(name: str) -> tuple[MeaState, Table, dict[str, int]]:
+    state = started(rules_for([demo(name), PAWN], [KNIGHT]))
+    t = Table(state)
+    ids = {"card": t.put(0, name, "b1"), "Pawn": t.put(0, "Pawn", "a2")}
+    return state, t, ids
+
+
+def test_at_the_start_of_your_turn_rowdy_minstrel_gives_two_attack_until_its_end():
+    state, t, m = _turn_table("Rowdy Minstrel")
+    state = t.turn(1, mana=0)
+    state.apply_text("draw 1")  # P1's turn starts: the Minstrel's +2 to a friendly monster, P1 choosing
+    assert state.current_player == 0 and legal_texts(state) == ["choose Pawn@a2", "choose Rowdy Minstrel@b1"]
+    state.apply_text("choose Pawn@a2")
+    assert state.phase == "main" and state.attack_of(m["Pawn"]) == 3 and state.attack_of(m["card"]) == 3
+    state.apply_text("draw 1")  # "until the end of turn"
+    assert state.attack_of(m["Pawn"]) == 1
+
+
+def test_at_the_start_of_your_turn_berserk_beekeeper_may_attack_twice():
+    state, t, m = _turn_table("Berserk Beekeeper")
+    assert state.extra_attacks(m["card"]) == 0
+    state = t.turn(1, mana=0)
+    state.apply_text("draw 1")
+    assert state.phase == "main" and state.active == 0
+    assert state.extra_attacks(m["card"]) == 1 and state.extra_attacks(m["Pawn"]) == 0
+
+
+def test_at_the_start_of_your_turn_warlord_wombat_gives_a_friendly_monster_an_extra_action():
+    state, t, m = _turn_table("Warlord Wombat")
+    state = t.turn(1, mana=0)
+    state.apply_text("draw 1")
+    assert state.current_player == 0 and legal_texts(state) == ["choose Pawn@a2", "choose Warlord Wombat@b1"]
+    state.apply_text("choose Pawn@a2")
+    assert state.actions_left(m["Pawn"]) == 2 and state.actions_left(m["card"]) == 1
+
+
+def test_at_the_end_of_your_turn_grand_librarian_lich_draws_after_the_turns_draw():
+    state, t, _ = _turn_table("Grand Librarian Lich")
+    state = t.turn(0)
+    hand = state.hand_size(0)
+    state.apply_text("draw 2")
+    assert state.active == 1 and state.hand_size(0) == hand + 3
+    state.apply_text("draw 1")  # not at the end of P2's turn
+    assert state.hand_size(0) == hand + 3
+    # One card left: the turn's draw takes it, then the Lich has none to draw and is ignored
+    # ("If an ability cannot activate when it should … ignore it"); the turn is not one without a card.
+    state, t, _ = _turn_table("Grand Librarian Lich")
+    t.empty_deck(0)
+    last = next(i for i in state.out_of_play() if state.owner(i) == 0 and state.zone(i) == OUT)
+    state.place_card(last, DECK)
+    state = t.turn(0)
+    hand = state.hand_size(0)
+    state.apply_text("draw 1")
+    assert not state.is_terminal and state.active == 1 and state.phase == "main"
+    assert state.hand_size(0) == hand + 1 and last in state.hand(0) and state.deck_size(0) == 0
+    assert len(state.tiles()) == 9  # nothing obliterated
+
+
+def test_at_the_end_of_your_turn_grudge_holding_goat_gains_attack_for_good():
+    state, t, m = _turn_table("Grudge-Holding Goat")
+    state = t.turn(0)
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.attack_of(m["card"]) == 3 and state.attack_of(m["Pawn"]) == 1
+    state.apply_text("draw 1")  # P2's turn ends: no more; P1's next turn starts with the Goat at 3
+    assert state.active == 0 and state.attack_of(m["card"]) == 3
+    state.apply_text("draw 1")
+    assert state.attack_of(m["card"]) == 4
+
+
+def test_at_the_end_of_your_turn_pillow_fort_warden_gives_a_friendly_monster_defence_for_good():
+    state, t, m = _turn_table("Pillow Fort Warden")
+    state = t.turn(0)
+    state.apply_text("draw 1")
+    assert state.current_player == 0 and legal_texts(state) == ["choose Pawn@a2", "choose Pillow Fort Warden@b1"]
+    state.apply_text("choose Pawn@a2")
+    assert state.active == 1 and state.defence_of(m["Pawn"]) == 2
+    state.apply_text("draw 1")
+    assert state.active == 0 and state.defence_of(m["Pawn"]) == 2
+
+
+# The language's words the demo set does not use (conditions on other counts, other targets), each on an
+# assist "Spell" in the demo cards' position: P1 (to play): Knight 3/3 on c2, Pawn 1/1 on P2's b2; P2:
+# Knight 3/3 on P1's b1, Pawn 1/1 on c3, Wall 1/6 on c1. P1's tiles: a2, b1, b3, c2; P2's: a1, a3, b2, c1, c3.
+_DRAW = {"trigger": "play", "effect": "draw", "amount": 1}
+_UNUSED = {
+    "enemy tiles at least 5: drawn": ({**_DRAW, "condition": {"count": "enemy_tiles", "at_least": 5}}, None, 1),
+    "enemy tiles at least 6: not drawn": ({**_DRAW, "condition": {"count": "enemy_tiles", "at_least": 6}}, None, 0),
+    "friendly monsters at least 2": ({**_DRAW, "condition": {"count": "friendly_monsters", "at_least": 2}}, None, 1),
+    "friendly monsters at least 3": ({**_DRAW, "condition": {"count": "friendly_monsters", "at_least": 3}}, None, 0),
+    "enemy monsters at most 3": ({**_DRAW, "condition": {"count": "enemy_monsters", "at_most": 3}}, None, 1),
+    "enemy monsters at most 2": ({**_DRAW, "condition": {"count": "enemy_monsters", "at_most": 2}}, None, 0),
+    "kill any monster": (
+        {"trigger": "play", "effect": "kill", "target": "any_monster", "filter": {"defence_at_most": 1}},
+        {"choose Pawn@b2", "choose Pawn@c3"},
+        None,
+    ),
+    "return a friendly monster": (
+        {"trigger": "play", "effect": "return_to_hand", "target": "friendly_monster"},
+        {"choose Knight@c2", "choose Pawn@b2"},
+        None,
+    ),
+    "return any monster": (
+        {"trigger": "play", "effect": "return_to_hand", "target": "any_monster", "filter": {"attack_at_most": 1}},
+        {"choose Pawn@b2", "choose Pawn@c3", "choose Wall@c1"},
+        None,
+    ),
+    "destroy an empty friendly tile": (
+        {"trigger": "play", "effect": "destroy_tile", "target": "friendly_tile", "filter": {"empty": True}},
+        {"choose a2", "choose b3"},
+        None,
+    ),
+    "destroy any empty tile": (
+        {"trigger": "play", "effect": "destroy_tile", "target": "any_tile", "filter": {"empty": True}},
+        {"choose a1", "choose a2", "choose a3", "choose b3"},
+        None,
+    ),
+    "obliterate any tile": (
+        {"trigger": "play", "effect": "obliterate_tile", "target": "any_tile"},
+        {f"choose {x}{y}" for x in "abc" for y in "123"},
+        None,
+    ),
+    "obliterate a friendly tile": (
+        {"trigger": "play", "effect": "obliterate_tile", "target": "friendly_tile"},
+        {"choose a2", "choose b1", "choose b3", "choose c2"},
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_UNUSED))
+def test_the_languages_words_the_demo_set_does_not_use_do_what_they_say(case):
+    ability, choices, drawn = _UNUSED[case]
+    spell = assist("Spell", 0, [ability])
+    state = started(rules_for([spell, KNIGHT, PAWN], [KNIGHT, PAWN, WALL]))
+    t = Table(state)
+    for seat, name, where in ((0, "Knight", "c2"), (0, "Pawn", "b2"), (1, "Knight", "b1"), (1, "Pawn", "c3")):
+        t.put(seat, name, where)
+    t.put(1, "Wall", "c1")
+    t.give(0, "Spell")
+    state = t.turn(0)
+    hand = state.hand_size(0)
+    state.apply_text("play Spell")
+    if drawn is not None:
+        assert state.phase == "main" and state.hand_size(0) == hand - 1 + drawn
+    else:
+        assert state.phase == "choice" and state.current_player == 0 and set(legal_texts(state)) == choices

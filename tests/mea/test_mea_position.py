@@ -84,7 +84,6 @@ def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
     [
         ({"hands": (["Dragon"], [])}, "no 'Dragon' in P1's deck"),
         ({"hands": (["Knight", "Knight"], [])}, "more copies of Knight than P1's deck has"),
-        ({"board": ({"b1": ["Knight", "Pawn", "Wall"]}, {})}, "b1 has 2 monsters on it already"),
         ({"board": ({"z9": ["Knight"]}, {})}, "no tile at z9"),
         ({"tiles": {"bz1": 0}}, "off the board's coordinates"),
         ({"tiles": {"a1": 2}}, "no seat 2"),
@@ -174,6 +173,20 @@ P1_ONLY = {"a1": 0, "b1": 0, "c1": 0}
 IMPOSSIBLE = [
     ("a hand of 11", BIG, {"hands": (["Filler"] * 11, [])}, "hand-limit", "P1 holds 11 cards: a game is lost at 11"),
     ("the waiting player's hand of 12", BIG, {"hands": ([], ["Filler"] * 12)}, "hand-limit", "P2 holds 12 cards"),
+    (
+        "three monsters on a tile",
+        RULES,
+        {"board": ({"b1": ["Knight", "Pawn", "Wall"]}, {})},
+        "two-per-tile",
+        "3 monsters on b1",
+    ),
+    (
+        "three monsters of both players on a tile",
+        RULES,
+        {"board": ({"b2": ["Knight", "Pawn"]}, {"b2": ["Knight"]})},
+        "two-per-tile",
+        "3 monsters on b2: at most 2 share a tile",
+    ),
     ("negative mana", RULES, {"mana": -1}, "count", "mana is a whole number, 0 or more, not -1"),
     ("mana that is no whole number", RULES, {"mana": 2.5}, "count", "not 2.5"),
     ("a negative turn count", RULES, {"turns_taken": (-1, 0)}, "count", "turns_taken is two whole numbers"),
@@ -244,7 +257,8 @@ def test_a_position_a_game_reaches_is_accepted(rules, kwargs):
 )
 def test_every_main_phase_a_random_game_reaches_is_accepted(options):
     """The checks refuse no position a game reaches: at every main-phase decision of seeded random games,
-    the same hands, tiles, seat, mana and turns set up with ``position`` are accepted."""
+    the same hands, monsters (those of their owners), cards out of play, tiles, seat, mana and turns set up
+    with ``position`` are accepted."""
     checked = 0
     for seed in range(12):
         rules = random_rules(seed, **options)
@@ -256,9 +270,16 @@ def test_every_main_phase_a_random_game_reaches_is_accepted(options):
                 continue
             if state.phase == "main":
                 names = state.tables.names
+                board: list[dict[int, list[str]]] = [{}, {}]
+                for s in (0, 1):  # (a monster taken control of is not the builder's: its deck is the other seat's)
+                    for i in state.monsters(s):
+                        if state.owner(i) == s:
+                            board[s].setdefault(state.tile_of(i), []).append(names[i])
                 MeaState.position(
                     rules,
                     hands=[[names[i] for i in state.hand(s)] for s in (0, 1)],
+                    board=board,
+                    out=[[names[i] for i in state.out_of_play() if state.owner(i) == s] for s in (0, 1)],
                     tiles=state.tiles(),
                     active=state.active,
                     mana=state.mana,

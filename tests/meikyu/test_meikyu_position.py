@@ -15,6 +15,7 @@ from tests.meikyu.helpers import ROOMS4, default_pool, position
 
 FIVE = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
 TEN = [("Cave of the Dragon", True), ("Castle of the Tyrant", True), "Den of the Geister"]  # 5 + 4 + 1 points
+SEVEN = ["Bee", "Cook", "Daedalist", "Doctor", "Drone", "Executioner", "Happymancer"]
 NINE = [("Cave of the Dragon", True), ("Castle of the Tyrant", True)]  # 5 + 4
 
 REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
@@ -144,6 +145,11 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
         {"rooms": (), "meikyu_pile": [], "step": "action", "discards": ["Dungeon Storm"]},
     ),
     ("the last seat's turn", {"turn": 1}),
+    # Hands over five: step 3 discards down to five at the end of its own turn, but a defender's Casino
+    # draw adds a card in another's turn, and a lost turn keeps its hand (no size the rulebook fixes)
+    ("a waiting player's hand of seven (a defender's Casino draws)", {"hands": [{}, dict.fromkeys(SEVEN, 1)]}),
+    ("the turn player's hand of seven at its turn's start (a lost turn kept it)", {"hands": [dict.fromkeys(SEVEN, 1)]}),
+    ("an empty hand", {"hands": [{}, {}]}),
     ("OPEN cards in the discard pile and the Kingdom pile", {"discards": ["Dungeon Storm", "Bee"]}),
 ]
 

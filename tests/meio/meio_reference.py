@@ -19,7 +19,8 @@ The readings (each the engine's documented default, or its option):
   the others follow the led suit if they can, else play any card. The highest heart wins a trick
   with a heart in it; otherwise the highest card of the led suit. The winner leads the next.
   After the seventh trick the hands are empty; the packs of 6 are picked up and the winner of
-  the seventh trick leads the eighth. Tricks 1–7 are horizontal, 8–13 vertical.
+  the seventh trick leads the eighth (``second_half_leader="starter"``: the round's starting
+  player does). Tricks 1–7 are horizontal, 8–13 vertical.
 - Scoring: |horizontal − vertical| per round; the next round's starting player is the next seat
   ("to the left", play going the same way); after ``rounds`` (3) rounds the lowest total wins,
   and every player tied for it shares the victory.
@@ -95,6 +96,7 @@ class Reference:
     hearts_anytime: bool = True
     rounds: int = 3
     first_player: int = 0
+    second_half_leader: str = "winner"
     round_no: int = 0
     start: int = 0
     totals: list[int] = field(default_factory=list)
@@ -216,7 +218,8 @@ class Reference:
             assert not any(self.hands)
             self._score_round()
             return
-        self.to_act = winner
+        # The winner leads the next; the eighth, under second_half_leader="starter", the round's starter.
+        self.to_act = self.start if self.tricks_done == KEEP and self.second_half_leader == "starter" else winner
 
     def _deal(self, hands: tuple[frozenset[str], ...]) -> None:
         self.hands = [set(h) for h in hands]

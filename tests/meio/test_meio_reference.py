@@ -25,6 +25,10 @@ OPTIONS = [
     for p in (2, 3, 4)
     for ace, anytime in itertools.product((True, False), repeat=2)
     for first in range(p)
+] + [  # the other leader of the second half, with a starter other than P1 and rounds that move it on
+    {"players": p, "second_half_leader": "starter", "first_player": p - 1, "hearts_anytime": anytime}
+    for p in (2, 3, 4)
+    for anytime in (True, False)
 ]
 GAMES_PER_OPTION = 2
 SPLITS_COMPARED = 1

@@ -337,6 +337,32 @@ def test_the_winner_of_the_seventh_trick_leads_the_second_half():
     assert state.tricks_won() == ((5, 0), (2, 0))
 
 
+@pytest.mark.parametrize(
+    ("leader", "first", "seventh", "eighth"),
+    [("winner", 0, 1, 1), ("starter", 0, 1, 0), ("winner", 1, 0, 0), ("starter", 1, 0, 1)],
+)
+def test_who_leads_the_second_half_is_the_option_second_half_leader(leader, first, seventh, eighth):
+    """Rulebook: "They pick up the pile of 6 cards … and the game continues normally": the winner of the seventh
+    trick leads the eighth (default), or (``second_half_leader="starter"``) the round's starting player, as
+    the first half began."""
+    keep, aside = (KEEP_2P, ASIDE_2P) if first == 0 else (KEEP_2P[::-1], ASIDE_2P[::-1])  # (P2 starts: swapped)
+    state = table(2, keep, aside, second_half_leader=leader, first_player=first)
+    play(state, *FIRST_HALF_2P)
+    assert state.starting_player == first and state.tricks()[-1][2] == seventh
+    assert state.current_player == eighth and state.observation(0).leader == eighth
+    assert sorted(a.card for a in state.legal_actions()) == sorted(state.hand(eighth))
+    first_legal_until(state, 8)  # and after the eighth, its winner leads again
+    assert state.current_player == state.tricks()[-1][2]
+
+
+def test_second_half_leader_takes_only_its_two_words():
+    assert MeioRules.from_options({"players": 3, "second_half_leader": "starter"}).second_half_leader == "starter"
+    with pytest.raises(InvalidRules, match="second_half_leader must be one of winner, starter, not 'loser'"):
+        MeioRules(players=3, second_half_leader="loser")
+    with pytest.raises(InvalidRules, match="must be str"):
+        MeioRules(players=3, second_half_leader=1)  # type: ignore[arg-type]
+
+
 def test_following_suit_after_the_pick_up_reads_the_pack_of_six():
     state = table(2, KEEP_2P, ASIDE_2P)
     play(state, *FIRST_HALF_2P)

@@ -5,6 +5,8 @@ games they say what each seat's observation shows and what the named reads (``ha
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -86,11 +88,6 @@ def _twice(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int
     return hands, asides, leftover
 
 
-def _short(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
-    hands[1] ^= _lowest(hands[1])
-    return hands, asides, leftover
-
-
 def _own(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], int]:
     a, b = _lowest(hands[0]), _lowest(leftover)
     hands[0] ^= a | b
@@ -101,7 +98,6 @@ def _own(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int],
     ("change", "message"),
     [
         (_twice, "a card is in two places"),
-        (_short, "P2 holds 7 cards and sets 6 aside as observed"),
         (_own, "P1's own hand and pack are the ones observed"),
     ],
 )
@@ -115,3 +111,174 @@ def test_from_parts_refuses_hidden_cards_that_are_not_a_world_of_the_observation
     with pytest.raises(InvalidPosition, match=message) as refused:
         MeioState.from_parts(obs, *change(*_parts(state)))
     assert refused.value.rule == "hidden-cards"
+
+
+# -- the sizes the rulebook fixes for each phase (Game Preparation, Phase 1, Phase 2) ---------------
+
+
+def _at(players: int, seed: int, stop: Any) -> MeioState:
+    """A seeded random game of ``players``, played until ``stop(state)`` holds at a decision."""
+    state = MeioRules(players=players).new_initial_state(seed)
+    rng = random.Random(seed)
+    while state.current_player == CHANCE or not stop(state):
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance())
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _in_split(state: MeioState) -> bool:
+    return state.phase == "split" and sum(state.observation(0).split_done) == 1
+
+
+def _first_half(state: MeioState) -> bool:
+    return state.phase == "play" and len(state.tricks()) == 3 and len(state.trick()) == 1
+
+
+def _second_half(state: MeioState) -> bool:
+    return state.phase == "play" and len(state.tricks()) == 9 and len(state.trick()) == 1
+
+
+def _move_to_leftover(seat: int, *, aside: bool = False, sizes: tuple[int, int] | None = None) -> Any:
+    """One of ``seat``'s cards (from its pack set aside if ``aside``) goes to the cards left aside; the
+    observation, if ``sizes``, says ``seat`` holds that many and sets that many aside (a forged one)."""
+
+    def change(obs: Any, hands: list[int], asides: list[int], leftover: int) -> Any:
+        zone = asides if aside else hands
+        card = _lowest(zone[seat])
+        zone[seat] ^= card
+        if sizes is not None:
+            obs = replace(
+                obs,
+                hand_sizes=tuple(sizes[0] if s == seat else k for s, k in enumerate(obs.hand_sizes)),
+                aside_sizes=tuple(sizes[1] if s == seat else k for s, k in enumerate(obs.aside_sizes)),
+            )
+        return obs, hands, asides, leftover | card
+
+    return change
+
+
+def _aside_to_hand(seat: int) -> Any:
+    """A card of ``seat``'s pack set aside is held instead (8 and 5), the observation forged to agree."""
+
+    def change(obs: Any, hands: list[int], asides: list[int], leftover: int) -> Any:
+        card = _lowest(asides[seat])
+        asides[seat] ^= card
+        hands[seat] |= card
+        obs = replace(
+            obs,
+            hand_sizes=tuple(k + (s == seat) for s, k in enumerate(obs.hand_sizes)),
+            aside_sizes=tuple(k - (s == seat) for s, k in enumerate(obs.aside_sizes)),
+        )
+        return obs, hands, asides, leftover
+
+    return change
+
+
+def _forge(**fields: Any) -> Any:
+    """The observation says ``fields`` (each computed from it); with none, a card outside the deck
+    (the king of spades, in the 2-player deck's A–7) is left aside too."""
+
+    def change(obs: Any, hands: list[int], asides: list[int], leftover: int) -> Any:
+        if not fields:
+            return obs, hands, asides, leftover | 1 << 12
+        return replace(obs, **{k: v(obs) for k, v in fields.items()}), hands, asides, leftover
+
+    return change
+
+
+def _leftover_to_hand(seat: int) -> Any:
+    def change(obs: Any, hands: list[int], asides: list[int], leftover: int) -> Any:
+        card = _lowest(leftover)
+        hands[seat] |= card
+        obs = replace(obs, hand_sizes=tuple(k + (s == seat) for s, k in enumerate(obs.hand_sizes)))
+        return obs, hands, asides, leftover ^ card
+
+    return change
+
+
+WRONG_SIZES = [
+    # (what, players, stop, change, rule, message)
+    ("a hand of 12 before its split", 4, _in_split, _move_to_leftover(2, sizes=(12, 0)), "deal-13-each", "P3 holds 12"),
+    ("a hand of 14 before its split", 3, _in_split, _leftover_to_hand(2), "deal-13-each", "P3 holds 14 cards"),
+    ("a split of 8 and 5", 4, _in_split, _aside_to_hand(0), "split-7-6", "P1 holds 8 cards and sets 5 aside"),
+    ("a first-half hand one short", 4, _first_half, _move_to_leftover(1), "split-7-6", r"\(given\), not 4 and 6"),
+    (
+        "a first-half hand one short, observed so",
+        4,
+        _first_half,
+        _move_to_leftover(1, sizes=(3, 6)),
+        "split-7-6",
+        r"P2 holds 3 cards and sets 6 aside \(observed\), not 4 and 6",
+    ),
+    ("a pack of 5 set aside", 2, _first_half, _move_to_leftover(0, aside=True, sizes=(3, 5)), "split-7-6", "P1"),
+    (
+        "a pack still set aside after the pick-up",
+        4,
+        _second_half,
+        _forge(aside_sizes=lambda o: (1, 0, 0, 0)),
+        "pick-up",
+        "sets 1 aside",
+    ),
+    ("a second-half hand one short", 3, _second_half, _move_to_leftover(2, sizes=(3, 0)), "pick-up", "P3 holds 3"),
+    ("a third card left aside", 2, _first_half, _forge(), "leftover", "3 cards left aside, not 2"),
+    ("a trick in the split", 4, _in_split, _forge(trick=lambda o: (0,)), "split-first", "before the first trick"),
+    ("a full trick on the table", 2, _first_half, _forge(trick=lambda o: (*o.trick, 1)), "trick", "on the table"),
+    ("a trick of one card", 3, _first_half, _forge(tricks=lambda o: (*o.tricks[:2], (0, (1,), 0))), "trick", "13"),
+    (
+        "a trick won twice",
+        4,
+        _first_half,
+        _forge(horizontal=lambda o: tuple(h + (s == 0) for s, h in enumerate(o.horizontal))),
+        "tricks-won",
+        "4 horizontal and 0 upright tricks won after 3 tricks",
+    ),
+    (
+        "an upright trick too many",
+        4,
+        _second_half,
+        _forge(vertical=lambda o: tuple(v + (s == 0) for s, v in enumerate(o.vertical))),
+        "tricks-won",
+        "7 horizontal and 3 upright tricks won after 9 tricks",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "stop", "change", "rule", "message"), [c[1:] for c in WRONG_SIZES], ids=[c[0] for c in WRONG_SIZES]
+)
+def test_from_parts_refuses_sizes_the_rulebook_does_not_give_the_phase(players, stop, change, rule, message) -> None:
+    state = _at(players, 7, stop)
+    obs = state.observation(0)
+    MeioState.from_parts(obs, *_parts(state))  # the position as played is accepted
+    with pytest.raises(InvalidPosition, match=message) as refused:
+        MeioState.from_parts(*change(obs, *_parts(state)))
+    assert refused.value.rule == rule
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_from_parts_accepts_every_decision_a_random_game_reaches(players: int) -> None:
+    """At every decision of seeded random games, each seat's observation with the cards as they lie, and
+    with a deal of the hidden cards by the search agents' sampler, is accepted and shows the same."""
+    from cardbase.games.meio.agents import card_weights, sample_hidden
+
+    rules = MeioRules(players=players)
+    checked = 0
+    for seed in range(3):
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            for seat in range(players):
+                obs = state.observation(seat)
+                assert MeioState.from_parts(obs, *_parts(state)).observation(seat) == obs
+                sampled = sample_hidden(obs, rng, card_weights(players, rules.ace_high))
+                assert MeioState.from_parts(obs, *sampled).observation(seat) == obs
+                checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 100 * players

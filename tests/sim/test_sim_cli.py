@@ -325,6 +325,7 @@ def test_sim_meio_takes_any_rules_option_by_rule(tmp_path):
     assert len(replayed) == 4 and all(g["rules"]["first_player"] == 2 and g["finished"] for g in replayed)
     for bad, words in ((["--rule", "players=2"], "not a Meio rules option"),
                        (["--rule", "ace_high=maybe"], "not yes or no"),
-                       (["--rule", "first_player=7"], "first_player must be a seat from 0 to 2")):  # fmt: skip
+                       (["--rule", "first_player=7"], "first_player must be a seat from 0 to 2"),
+                       (["--rule", "second_half_leader=loser"], "must be one of winner, starter")):  # fmt: skip
         wrong = run(*args, *bad)
         assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output

@@ -565,9 +565,9 @@ class MeaState(State):
 
         A position no game by the rules reaches is refused (:class:`InvalidPosition` naming the
         rule; docs/rules/mea.md, "Reading and setting up a position from code"): a hand of 11 cards
-        or more, turns that do not alternate from P1 or pass the turn limit, negative mana, more
-        tiles than the supply or a player's cap, and (under ``elimination="immediate"``) a player
-        without a tile.
+        or more, more than 2 monsters on a tile, turns that do not alternate from P1 or pass the
+        turn limit, negative mana, more tiles than the supply or a player's cap, and (under
+        ``elimination="immediate"``) a player without a tile.
         """
         if not isinstance(rules, MeaRules):
             raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
@@ -587,6 +587,18 @@ class MeaState(State):
                 raise InvalidAction(f"more copies of {card} than {seat_name(seat)}'s deck has")
             raise InvalidAction(f"no {quoted(name)} in {seat_name(seat)}'s deck")
 
+        crowded: dict[int, int] = {}
+        for seat in (0, 1):
+            for t, monsters in board[seat].items():
+                q = _tile(t) if isinstance(t, str) else t
+                crowded[q] = crowded.get(q, 0) + len(monsters)
+        for q, count in sorted(crowded.items()):
+            if count > MAX_PER_TILE:
+                raise InvalidPosition(
+                    f"{count} monsters on {B.name(q)}: at most {MAX_PER_TILE} share a tile"
+                    ' ("You can have a maximum of 2 monsters on 1 tile")',
+                    "two-per-tile",
+                )
         if tiles is not None:
             wanted = {_tile(t) if isinstance(t, str) else t: owner for t, owner in tiles.items()}
             for q in [q for q in state._tiles if q not in wanted]:

@@ -270,8 +270,8 @@ def sample_hidden(
         hands, asides = [0] * n, [0] * n
         pos = 0
         for seat in range(n):
-            if seat == me:
-                hands[seat] = obs.hand
+            if seat == me:  # (its own split, if made, as it made it)
+                hands[seat], asides[seat] = obs.hand, obs.aside
                 continue
             m = 0
             for c in unknown[pos : pos + HAND_SIZE]:

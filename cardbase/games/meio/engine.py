@@ -141,6 +141,7 @@ class MeioState(State):
         "_round_scores",
         "_split_mask",
         "_start",
+        "_starter_leads",
         "_suit_plays",
         "_totals",
         "_trick",
@@ -165,6 +166,7 @@ class MeioState(State):
         n = rules.players
         self._n = n
         self._keys, self._suit_plays = _tables(rules.ace_high)
+        self._starter_leads = rules.second_half_leader == "starter"
         self._round = 0
         self._start = rules.first_player
         self._round_scores: list[tuple[int, ...]] = []
@@ -340,6 +342,8 @@ class MeioState(State):
             if t == FIRST_HALF:
                 self._hands = self._asides
                 self._asides = [0] * self._n
+                if self._starter_leads:  # (option second_half_leader="starter")
+                    w = self._start
         else:
             self._vert[w] += 1
             if t == HAND_SIZE:
@@ -898,12 +902,7 @@ def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
     n = obs.rules.players
     if len(hands) != n or len(asides) != n:
         raise InvalidPosition(f"the hands and the packs set aside are {n} masks each, one per player", "hidden-cards")
-    for seat in range(n):
-        if hands[seat].bit_count() != obs.hand_sizes[seat] or asides[seat].bit_count() != obs.aside_sizes[seat]:
-            raise InvalidPosition(
-                f"P{seat + 1} holds {obs.hand_sizes[seat]} cards and sets {obs.aside_sizes[seat]} aside as observed",
-                "hidden-cards",
-            )
+    _check_sizes(obs, hands, asides, leftover)  # (the sizes given are the ones observed: both are the rules')
     me = obs.player
     if 0 <= me < n and (hands[me] != obs.hand or asides[me] != obs.aside):
         raise InvalidPosition(f"P{me + 1}'s own hand and pack are the ones observed", "hidden-cards")
@@ -916,3 +915,66 @@ def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
     total += sum(h.bit_count() for h in hands) + sum(a.bit_count() for a in asides)
     if seen != obs.rules.deck_mask or total != seen.bit_count():
         raise InvalidPosition(f"the cards are not the {obs.rules.deck_label()}, each once", "hidden-cards")
+
+
+def _check_sizes(obs: MeioObservation, hands: Sequence[int], asides: Sequence[int], leftover: int) -> None:
+    """Refuse a position whose tricks, hands or packs are not of the sizes the rulebook fixes for its
+    phase, whether the observation or the hidden cards given say so (:meth:`MeioState.from_parts`):
+    13 cards each from the deal until the split, then 7 in hand and 6 set aside, the hand less the
+    cards played; after the seventh trick the 6 picked up, less the cards played; the leftover cards
+    the deck's rest; a trick on the table of fewer cards than players; the tricks won one per
+    trick done, horizontal in the first half, upright in the second."""
+    rules = obs.rules
+    n = rules.players
+    done = len(obs.tricks)
+    trick = obs.trick
+    if obs.phase == "split" and (done or trick):
+        raise InvalidPosition(
+            f"{done} tricks done and {len(trick)} cards on the table in the split: every player splits"
+            ' before the first trick ("Phase 1: The Split")',
+            "split-first",
+        )
+    if done >= HAND_SIZE or len(trick) >= n or any(len(cs) != n for _, cs, _ in obs.tricks):
+        raise InvalidPosition(
+            f"{done} tricks done and {len(trick)} cards on the table: a round is 13 tricks of one card from each"
+            f" of the {n} players, and a trick once complete is taken by its winner",
+            "trick",
+        )
+    horizontal, vertical = sum(obs.horizontal), sum(obs.vertical)
+    if (horizontal, vertical) != (min(done, FIRST_HALF), max(done - FIRST_HALF, 0)) or min(
+        *obs.horizontal, *obs.vertical
+    ) < 0:
+        raise InvalidPosition(
+            f"{horizontal} horizontal and {vertical} upright tricks won after {done} tricks: each trick goes to its"
+            ' winner, horizontal for the first seven, upright after ("in horizontal position", "in the upright'
+            ' position")',
+            "tricks-won",
+        )
+    for seat in range(n):
+        if obs.phase == "split" and not obs.split_done[seat]:
+            want, rule, why = (HAND_SIZE, 0), "deal-13-each", '"deal 13 cards to each player"'
+        else:
+            played = (done if done < FIRST_HALF else done - FIRST_HALF) + ((seat - obs.leader) % n < len(trick))
+            if done < FIRST_HALF:
+                want, rule = (FIRST_HALF - played, SECOND_HALF), "split-7-6"
+                why = '"one with 7 cards, and one with 6 cards", less the cards played'
+            else:
+                want, rule = (SECOND_HALF - played, 0), "pick-up"
+                why = '"They pick up the pile of 6 cards that had been set aside", less the cards played'
+        for source, sizes in (
+            ("observed", (obs.hand_sizes[seat], obs.aside_sizes[seat])),
+            ("given", (hands[seat].bit_count(), asides[seat].bit_count())),
+        ):
+            if sizes != want:
+                raise InvalidPosition(
+                    f"P{seat + 1} holds {sizes[0]} cards and sets {sizes[1]} aside ({source}), not {want[0]} and"
+                    f" {want[1]}: in the {obs.phase} after {done} tricks, {why}",
+                    rule,
+                )
+    rest = len(_deck(n)[0]) - HAND_SIZE * n
+    if leftover.bit_count() != rest:
+        raise InvalidPosition(
+            f"{leftover.bit_count()} cards left aside, not {rest}: with {n} players"
+            ' "there will be cards left over (2 and 1, respectively)" of the deck dealt 13 each',
+            "leftover",
+        )

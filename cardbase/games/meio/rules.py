@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 # --- rules -------------------------------------------------------------------
 
+SECOND_HALF_LEADERS: tuple[str, ...] = ("winner", "starter")
+"""``second_half_leader``'s words: the winner of the seventh trick, or the round's starting player."""
+
 
 @dataclass(frozen=True)
 class MeioRules(Rules):
@@ -42,10 +45,14 @@ class MeioRules(Rules):
     no restriction); if false, not until a heart has been played in the round,
     unless the leader holds only hearts. ``rounds``: 3 in the rulebook.
     ``first_player``: the seat that starts round 1 ("a starting player of your choice").
+    ``second_half_leader``: who leads the eighth trick, after the packs of 6 are picked up
+    ("the game continues normally"): ``winner``, the winner of the seventh (default), or
+    ``starter``, the round's starting player, as the first half began.
     """
 
     game_id: ClassVar[str] = "meio"
     option_notes: ClassVar[Mapping[str, str]] = {"first_player": "0 is P1, 1 is P2, …"}
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {"second_half_leader": SECOND_HALF_LEADERS}
     title: ClassVar[str] = "Meio"
 
     players: int = 4
@@ -53,13 +60,17 @@ class MeioRules(Rules):
     hearts_anytime: bool = True
     rounds: int = 3
     first_player: int = 0
+    second_half_leader: str = "winner"
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            want = bool if f.type in ("bool", bool) else int
+            want = bool if f.type in ("bool", bool) else str if f.type in ("str", str) else int
             if type(value) is not want:
                 raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {quoted(value)}")
+        for name, choices in self.option_choices.items():
+            if getattr(self, name) not in choices:
+                raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}")
         if self.players not in PLAYER_COUNTS:
             raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
         if not 1 <= self.rounds <= MAX_ROUNDS:
