@@ -123,7 +123,7 @@ def search(
         try:
             cards = [card_dict(c) for c in search_cards(conn, query, game, limit, order, direction, ace)]
         except SettingConflict as error:  # named as given here: --order name
-            raise error.named(f"--{error.key} {error.given}") from None
+            raise error.said_as(f"--{error.key} {error.given}") from None
         total = count_cards(conn, query, game, ace) if len(cards) == limit and not json else len(cards)
     if json:
         print_json(cards)

@@ -877,7 +877,7 @@ class SettingConflict(QueryError):
     """An option saying how results are read (``--order``, the API's ``order``) given beside the same
     setting in the query (``order:cmc``), saying otherwise: which one was meant is not known, so
     neither wins. ``field`` is the web's parameter of that setting (named as the setting); the
-    command line names its option (:meth:`named`)."""
+    command line names its option (:meth:`said_as`)."""
 
     def __init__(self, key: str, given: str, term: str, option: str | None = None) -> None:
         self.key, self.given, self.term = key, given, term
@@ -885,7 +885,7 @@ class SettingConflict(QueryError):
         said = option or f"{key}={given}"
         super().__init__(f"{said} and {quoted(term)} in the query differ: give one of them, or both the same")
 
-    def named(self, option: str) -> SettingConflict:
+    def said_as(self, option: str) -> SettingConflict:
         """This refusal naming the setting as ``option`` says it (``--order name``)."""
         return SettingConflict(self.key, self.given, self.term, option)
 
