@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import Server, free_port
-from common import PYTHON, REPO, table
+from bench_web import serve
+from common import REPO, table
 
 
 def p50_p95(seconds: list[float]) -> tuple[float, float]:
@@ -353,14 +353,8 @@ def main() -> None:
 
     print(f"load average at the start: {os.getloadavg()}")
     folder = Path(tempfile.mkdtemp(prefix="cardbase-bench-play-"))
-    port = free_port()
-    server = Server(
-        [PYTHON, "-m", "cardbase", "serve", "--port", str(port), "--db", str(folder / "play.db"), "--max-games", "200"],
-        port,
-        "/healthz",
-        REPO,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server = serve(folder / "play.db", REPO, "--max-games", "200")
+    base = server.base
     try:
         table("Event latency", bench_events(base, args.moves))
         table("A person among 20 agent games", bench_load(base, args.rounds, args.seconds))

@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import Server, free_port, make_database, percentiles, postgres_database
-from common import PYTHON, table
+from bench_web import make_database, percentiles, postgres_database, serve
+from common import table
 
 CLIENTS = 8
 DECK_NAMES = 20
@@ -140,10 +140,8 @@ def run_phase(
 def bench(
     url: str, folder: Path, label: str, rounds: int, runs: int, workers: int = 1
 ) -> list[tuple[str, str, str, str]]:
-    port = free_port()
-    argv = [PYTHON, "-m", "cardbase", "serve", "--db", url, "--port", str(port)]
-    server = Server(argv + (["--workers", str(workers)] if workers > 1 else []), port, "/healthz", folder)
-    base = f"http://127.0.0.1:{port}"
+    server = serve(url, folder, *(["--workers", str(workers)] if workers > 1 else []))
+    base = server.base
     results = []
     try:
         decks, extra = make_decks(base, str(int(time.time())))

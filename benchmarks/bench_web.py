@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,14 +30,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_catalog import synthetic_csv
 from common import PYTHON, REPO, table
 
 sys.path.insert(0, str(REPO))
-from tests.web.live import lock_held
+from tests.web.live import lock_held, served_at
 
 CARDS = 10_000
 PAGE = 60
@@ -53,13 +53,6 @@ SHAPES = [
     ),
     ("sorted by cost", {"q": "game:mea order:cost direction:desc"}, "game=mea&_sort_desc=cost"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def make_database(folder: Path) -> Path:
@@ -81,20 +74,42 @@ def make_database(folder: Path) -> Path:
     return path
 
 
-class Server:
-    """A server process on a free port, stopped with Ctrl-C."""
+UVICORN_LINE = re.compile(rb"Uvicorn running on (http://\S+)")
+"""The line uvicorn writes to stderr once Datasette (``datasette serve --port 0``) listens."""
 
-    def __init__(self, argv: list[str], port: int, ready: str, cwd: Path) -> None:
-        self.port = port
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+def drain(stream: IO[bytes] | None) -> None:
+    """Read ``stream`` (a server's pipe) to its end in a thread, so that the server never blocks on it."""
+    if stream is not None:
+        threading.Thread(target=stream.read, daemon=True).start()
+
+
+class Server:
+    """A server process on a port the system picks (``--port 0``, so no other process can race for
+    it), stopped with Ctrl-C. ``base`` is its address: for cardbase the first line it prints
+    (``tests.web.live.served_at``), for Datasette uvicorn's line on stderr."""
+
+    def __init__(self, argv: list[str], ready: str, cwd: Path, datasette: bool = False) -> None:
+        assert "--port" in argv and argv[argv.index("--port") + 1] == "0", argv
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if datasette:
+            drain(self.proc.stdout)
+            self.base = self._uvicorn_address(argv)
+        else:
+            try:
+                self.base = served_at(self.proc, 60)
+            except AssertionError as e:
+                raise SystemExit(str(e)) from None
+            drain(self.proc.stdout)
+        drain(self.proc.stderr)
         import httpx
 
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise SystemExit(f"{argv[:4]} exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                raise SystemExit(f"{argv[:4]} exited with {self.proc.returncode}")
             try:
-                if httpx.get(f"http://127.0.0.1:{port}{ready}", timeout=2).status_code == 200:
+                if httpx.get(f"{self.base}{ready}", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -102,12 +117,28 @@ class Server:
                 raise SystemExit(f"{argv[:4]} did not answer within 60 s")
             time.sleep(0.2)
 
+    def _uvicorn_address(self, argv: list[str]) -> str:
+        assert self.proc.stderr is not None
+        said = b""
+        for line in self.proc.stderr:  # uvicorn says where it listens before it answers
+            said += line
+            found = UVICORN_LINE.search(line)
+            if found:
+                return found.group(1).decode()
+        raise SystemExit(f"{argv[:4]} exited before it listened: {said.decode(errors='replace')[-2000:]}")
+
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGINT)
         try:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+def serve(db: Path | str, folder: Path, *options: str) -> Server:
+    """``cardbase serve`` over the database ``db`` (a SQLite file or a URL) with ``options``
+    (``--workers 2``), on a port the system picks, run in ``folder``."""
+    return Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", "0", *options], "/healthz", folder)
 
 
 def percentiles(seconds: list[float]) -> tuple[float, float]:
@@ -149,24 +180,21 @@ def bench_search(db: Path, folder: Path, requests: int, rounds: int = 5) -> list
     rows = []
     ours: dict[str, list[float]] = {name: [] for name, _, _ in SHAPES}
     theirs: dict[str, list[float]] = {name: [] for name, _, _ in SHAPES}
-    port = free_port()
-    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    server = serve(db, folder)
     peer = None
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = server.base
         datasette = shutil.which("datasette")
         if datasette is None:
             print("Datasette is not installed: run with `uv run --with datasette python benchmarks/bench_web.py`")
         else:
-            peer_port = free_port()
-            argv = [datasette, "serve", str(db), "--port", str(peer_port)]
-            peer = Server(argv, peer_port, "/-/versions.json", folder)
+            peer = Server([datasette, "serve", str(db), "--port", "0"], "/-/versions.json", folder, datasette=True)
         share = max(1, requests // rounds)
         for _ in range(rounds):
             for name, params, query in SHAPES:
                 ours[name] += timed_gets(base, cardbase_paths(params), share)
                 if peer is not None:
-                    theirs[name] += timed_gets(f"http://127.0.0.1:{peer_port}", datasette_paths(query), share)
+                    theirs[name] += timed_gets(peer.base, datasette_paths(query), share)
     finally:
         server.stop()
         if peer is not None:
@@ -184,10 +212,9 @@ def bench_search(db: Path, folder: Path, requests: int, rounds: int = 5) -> list
 def bench_images(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
     import httpx
 
-    port = free_port()
-    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    server = serve(db, folder)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        with httpx.Client(base_url=server.base, timeout=60) as http:
             ids = [c["id"] for c in http.get("/api/cards", params={"q": "game:mea", "limit": 51}).json()]
             http.get(f"/cards/{ids[0]}/image.png")  # warms the renderer's imports and fonts
             cold = []
@@ -214,13 +241,12 @@ def bench_concurrency(db: Path, folder: Path) -> list[tuple[str, str, str, str]]
     """20 clients at once, each adding 50 cards to its own deck and 50 to one shared deck."""
     import httpx
 
-    port = free_port()
-    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    server = serve(db, folder)
     latencies: list[float] = []
     failed: list[str] = []
     lock = threading.Lock()
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = server.base
         names = [c["name"] for c in httpx.get(f"{base}/api/cards", params={"q": "set:demo t:monster"}).json()][:10]
         shared = httpx.post(f"{base}/api/decks", json={"game": "mea", "name": "Shared"}).json()["id"]
         own: dict[int, int] = {}
@@ -268,10 +294,9 @@ def bench_concurrency(db: Path, folder: Path) -> list[tuple[str, str, str, str]]
 def bench_gallery(db: Path, folder: Path) -> list[tuple[str, str, str, str]]:
     import httpx
 
-    port = free_port()
-    server = Server([PYTHON, "-m", "cardbase", "serve", "--db", str(db), "--port", str(port)], port, "/healthz", folder)
+    server = serve(db, folder)
     try:
-        url = f"http://127.0.0.1:{port}/cards?q=t%3Amonster"
+        url = f"{server.base}/cards?q=t%3Amonster"
         if httpx.get(url).status_code != 200 or 'id="results"' not in httpx.get(url).text:
             return [("gallery DOMContentLoaded", "no gallery page on this branch", "—", "≤ 300 ms")]
         from playwright.sync_api import sync_playwright
@@ -353,10 +378,8 @@ def bench_load(url: str, folder: Path, label: str, rounds: int = 3) -> list[tupl
     with no lock held: ``rounds`` interleaved rounds, medians."""
     import httpx
 
-    port = free_port()
-    argv = [PYTHON, "-m", "cardbase", "serve", "--db", url, "--port", str(port)]
-    server = Server(argv, port, "/healthz", folder)
-    base = f"http://127.0.0.1:{port}"
+    server = serve(url, folder)
+    base = server.base
     try:
         with httpx.Client(base_url=base, timeout=60) as http:
             stamp = int(time.time())

@@ -38,16 +38,28 @@ class CardbaseError(Exception):
     """The text a user gave that the error refuses, as it was given, when it is one value (a card's or
     a deck's name): where it was given is known only where it entered, so the command line names the
     parameter given that text (``app.strict_parameters``). Set by :meth:`refusing`."""
+    values: tuple[object, ...] = ()
+    """The texts a user gave that the error refuses, when it refuses several at once (an ``InvalidData``
+    of a card's fields: each bad field's text), as :attr:`value` is one. Set by :meth:`refusing`."""
     field: str | None = None
     """The input (a web form's field, a JSON body's path) given :attr:`value`, once a boundary that
     knows the inputs has named it (``web.errors.naming_field``); the API's error says it as ``field``."""
+    fields: tuple[str, ...] = ()
+    """Every input named so (:attr:`field` is the first), when the error refuses :attr:`values`."""
+    named: str | None = None
+    """How the boundary named the inputs, ``Invalid value for 'text'``: the start of the message, which a
+    page that shows the error's problems itself shows above them."""
     listed: tuple[str, tuple[str, ...]] | None = None
     """A message that lists items: its first line and the items, which the CLI shows as lines of their
     own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""
 
-    def refusing(self, value: object) -> Self:
-        """This error, about the text ``value`` a user gave (:attr:`value`)."""
-        self.value = value
+    def refusing(self, value: object, *more: object) -> Self:
+        """This error, about the text ``value`` a user gave (:attr:`value`), or about each of several
+        (``value`` and ``more``: :attr:`values`)."""
+        if more:
+            self.values = (value, *more)
+        else:
+            self.value = value
         return self
 
     def _listing(self, head: str, items: list[str], limit: int) -> str:

@@ -103,3 +103,19 @@ def test_no_database_no_names_and_nothing_made(tmp_path: Path) -> None:
     assert garbage.read_bytes() == b"not a database at all" * 100
     unreachable = "postgresql://nobody@127.0.0.1:1/none"
     assert complete("deck", "delete", "--db", unreachable, "") == []
+
+
+def test_free_text_completers_are_one_factory_named_by_their_kind() -> None:
+    """Queries, needs, mana and tags complete nothing and are checked by their kind: one factory
+    (``complete.free_text``) makes them, each keeping its name (the named-values table keys by it)."""
+    from cardbase.cli import complete as c
+
+    made = {"queries": "query", "needs": "need", "mana": "mana", "tags": "tags"}
+    for name, check in made.items():
+        completer = getattr(c, name)
+        assert completer.__name__ == name
+        assert completer.__doc__
+        assert completer.check is not None
+        assert completer.kind == check
+        assert completer(None, None, "any") == []
+    assert {getattr(c, n).__code__ for n in made} == {c.free_text("query", "x", "doc").__code__}

@@ -43,7 +43,7 @@ def test_rank_order_is_ace_high(db_url: str) -> None:
 SPADES_TEN_UP = {"Ten of Spades", "Jack of Spades", "Queen of Spades", "King of Spades"}
 
 
-@pytest.mark.parametrize("how", [["ace:low suit:s"], ["suit:s", "--ace", "low"], ["suit:s ace:LOW", "--ace", "high"]])
+@pytest.mark.parametrize("how", [["ace:low suit:s"], ["suit:s", "--ace", "low"], ["suit:s ace:LOW", "--ace", "low"]])
 def test_ace_low_puts_the_ace_below_the_two(db_url: str, how: list[str]) -> None:
     query, *option = how
     names = [c["name"] for c in _search(db_url, query, "--order", "rank", *option)]
@@ -100,3 +100,31 @@ def test_search_help_names_ace_low() -> None:
 
 def test_bad_order_option_is_one_error(db_url: str) -> None:
     assert_refused(run_cli(["cards", "search", "x", "--order", "speed"], db_url), 2, "not a sort key")
+
+
+@pytest.mark.parametrize(
+    ("query", "option", "said"),
+    [
+        ("game:mea order:cmc", ["--order", "name"], ("--order name", "'order:cmc' in the query")),
+        ("game:mea direction:desc", ["--direction", "asc"], ("--direction asc", "'direction:desc' in the query")),
+        ("suit:s ace:LOW", ["--ace", "high"], ("--ace high", "'ace:LOW' in the query")),
+    ],
+)
+def test_an_option_beside_its_setting_in_the_query_must_agree(
+    db_url: str, query: str, option: list[str], said: tuple[str, ...]
+) -> None:
+    """``--order``/``--direction``/``--ace`` and ``order:``/``direction:``/``ace:`` in the query say the
+    same thing: when they differ it is bad usage naming both (the query had won without a word)."""
+    assert_refused(run_cli(["cards", "search", query, *option], db_url), 2, *said)
+
+
+@pytest.mark.parametrize(
+    ("query", "option"),
+    [
+        ("game:mea order:cmc", ["--order", "cost"]),  # cmc and cost are one key
+        ("game:mea order:COST direction:DESC", ["--order", "cost", "--direction", "desc"]),
+        ("suit:s ace:low", ["--ace", "low"]),
+    ],
+)
+def test_an_option_that_agrees_with_the_query_is_accepted(db_url: str, query: str, option: list[str]) -> None:
+    assert _search(db_url, query, *option, "-n", "20") == _search(db_url, query, "-n", "20")

@@ -115,12 +115,15 @@ def search(
     json: JsonOption = False,
 ) -> None:
     from cardbase.db.queries import card_dict, check_game
-    from cardbase.db.search import count_cards, search_cards
+    from cardbase.db.search import SettingConflict, count_cards, search_cards
 
     game = check_game(game)
     database = open_db(db)
     with database.read() as conn:
-        cards = [card_dict(c) for c in search_cards(conn, query, game, limit, order, direction, ace)]
+        try:
+            cards = [card_dict(c) for c in search_cards(conn, query, game, limit, order, direction, ace)]
+        except SettingConflict as error:  # named as given here: --order name
+            raise error.said_as(f"--{error.key} {error.given}") from None
         total = count_cards(conn, query, game, ace) if len(cards) == limit and not json else len(cards)
     if json:
         print_json(cards)

@@ -208,25 +208,20 @@ def sort_keys(ctx: click.Context, param: click.Parameter, incomplete: str) -> li
     return _items(ORDER_KEYS, incomplete)
 
 
-@checked("query")
-def queries(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """A search query: free text, nothing to complete; checked as a search reads it."""
-    return []
+def free_text(kind: str, name: str, doc: str) -> Completer:
+    """A parameter of free text (a query, a need, tags): nothing to complete, and checked as
+    ``checks.<kind>`` reads it. ``name`` is the completer's ``__name__`` (tables key by it)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return []
+
+    complete.__name__ = complete.__qualname__ = name
+    complete.__doc__ = doc
+    complete.kind = kind  # type: ignore[attr-defined]
+    return checked(kind)(complete)
 
 
-@checked("need")
-def needs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """A ``draws`` need (``COUNT QUERY``): free text, nothing to complete; checked as ``draws`` reads it."""
-    return []
-
-
-@checked("mana")
-def mana(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """Méa's first-turn mana (``5,5``): nothing to complete; checked as ``draws`` reads it."""
-    return []
-
-
-@checked("tags")
-def tags(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """Tags (``removal``, ``combo piece``): any words, nothing to complete; checked as tags are kept."""
-    return []
+queries = free_text("query", "queries", "A search query: free text; checked as a search reads it.")
+needs = free_text("need", "needs", "A ``draws`` need (``COUNT QUERY``): free text; checked as ``draws`` reads it.")
+mana = free_text("mana", "mana", "Méa's first-turn mana (``5,5``): checked as ``draws`` reads it.")
+tags = free_text("tags", "tags", "Tags (``removal``, ``combo piece``): any words; checked as tags are kept.")

@@ -564,14 +564,16 @@ def history(
     """Every version of a database deck, newest first: what changed, when, from where (cli or web).
 
     Quick changes to one card in a row (a couple of minutes apart at most, from one place) are one line,
-    its newest version, as on the web's history page; --json gives every version and the lines.
+    its newest version, as on the web's history page; --json gives every version and the lines. A line
+    is listed whole where its newest version falls (--limit and --offset count versions).
     NAME@N then names version N wherever a deck is read (deck show, diff, validate, export, draws, print).
 
     Example: cardbase deck history "Goblin Rush"
     """
-    from cardbase.decks.history import deck_history, history_lines
+    from cardbase.decks.history import history_lines, history_page
 
-    deck_id, versions, total = deck_history(open_db(db), name, limit, offset)
+    page = history_page(open_db(db), name, limit, offset)
+    deck_id, versions, total = page.deck_id, page.versions, page.kept
     lines = history_lines(versions)
     if json:
         versions_listed = [v.as_dict() for v in versions]  # as before the lines came: scripts read it
@@ -581,8 +583,8 @@ def history(
     echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
     for line in lines:
         echo(f"  {line.text()}")
-    if total > offset + len(versions):
-        echo(f"  … {total - offset - len(versions):,} older (--offset {offset + len(versions)})")
+    if total > page.next_offset:
+        echo(f"  … {total - page.next_offset:,} older (--offset {page.next_offset})")
 
 
 @app.command()

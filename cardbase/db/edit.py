@@ -115,6 +115,13 @@ def parse_assignments(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _refusing_fields(error: InvalidData, problems: list[str], cells: Mapping[str, Any]) -> InvalidData:
+    """``error`` refusing the text given each field a problem names (``column 'cost': …``), so that a
+    form or an API names those fields in its first line (``CardbaseError.values``)."""
+    bad = [cells[name] for name in cells if any(p.startswith(f"column {quoted(name)}:") for p in problems)]
+    return error.refusing(*bad) if bad else error
+
+
 def check_values(
     game: str, values: Mapping[str, Any], where: str, *, new: bool, name: str | None = None
 ) -> tuple[dict[str, Any], set[str]]:
@@ -154,7 +161,7 @@ def check_values(
     parsed = parse_rows(game, where, list(cells), iter([SourceRow(where, cells)]))
     problems += [p.replace(f"{where}, ", "", 1).replace(f"{where}: ", "", 1) for p in parsed.problems]
     if problems:
-        raise InvalidData(where, problems, writes=where != PREVIEW)
+        raise _refusing_fields(InvalidData(where, problems, writes=where != PREVIEW), problems, cells)
     record = next(iter(parsed.records.values()))[0]
     record.pop("_where", None)
     set_code = next(iter(parsed.records))

@@ -768,12 +768,11 @@ def check_order(key: str | None, direction: str | None, ace: str | None = None) 
     return Order(key, direction, ace == "high")
 
 
-def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
-    """The query without its ``order:``, ``direction:`` and ``ace:`` terms, and their values by
+def split_settings(node: Node) -> tuple[Node | None, dict[str, Term]]:
+    """The query without its ``order:``, ``direction:`` and ``ace:`` terms, and those terms by
     key. They read the whole result, so they stand at the top level (not under ``-``, ``or`` or
     parentheses), once each: a second one would silently overrule the first."""
     items = node.items if isinstance(node, And) else (node,)
-    settings: dict[str, str] = {}
     given: dict[str, Term] = {}
     rest: list[Node] = []
     for item in items:
@@ -786,13 +785,12 @@ def split_settings(node: Node) -> tuple[Node | None, dict[str, str]]:
                     "give it once"
                 )
             given[item.key] = item
-            settings[item.key] = item.value
         else:
             _no_order_inside(item)
             rest.append(item)
     if not rest:
-        return None, settings
-    return (rest[0] if len(rest) == 1 else And(tuple(rest))), settings
+        return None, given
+    return (rest[0] if len(rest) == 1 else And(tuple(rest))), given
 
 
 def _no_order_inside(node: Node) -> None:
@@ -829,8 +827,9 @@ def build_select(
     offset: int = 0,
 ) -> Select[Any]:
     """A ``SELECT`` of the card table's columns for ``query`` (optionally within one game), sorted by
-    ``order:``/``direction:`` in the query, else by ``order``/``direction``, else by name; a Meio
-    ace ranks as ``ace:`` in the query says, else as ``ace`` (``high`` or ``low``), else high."""
+    ``order:``/``direction:`` in the query or by ``order``/``direction``, else by name; a Meio ace
+    ranks as ``ace:`` in the query or ``ace`` says (``high`` or ``low``), else high. An option and the
+    query's term of one setting must agree (:class:`SettingConflict`)."""
     node, sort = _parsed(query, order, direction, ace)
     return _select(node, sort, game, limit, offset)
 
@@ -855,9 +854,40 @@ def _parsed(
     """The query's condition (None: every card) and how its results are read."""
     if not query.strip():
         return None, check_order(order, direction, ace)
-    node, settings = split_settings(parse(query))
+    node, terms = split_settings(parse(query))
+    check_order(order, direction, ace)  # the options as given: each a word a setting takes
+    for key, option in (("order", order), ("direction", direction), ("ace", ace)):
+        term = terms.get(key)
+        if term is not None and option and not _same_setting(key, option, term.value):
+            raise SettingConflict(key, option, term.text)
+    settings = {key: term.value for key, term in terms.items()}
     sort = check_order(settings.get("order", order), settings.get("direction", direction), settings.get("ace", ace))
     return node, sort
+
+
+def _same_setting(key: str, option: str, value: str) -> bool:
+    """Whether an option and the query's term of that setting say the same (``cmc`` is ``cost``)."""
+    option, value = option.strip().lower(), value.strip().lower()
+    if key == "order":
+        return _NUMERIC.get(option, option) == _NUMERIC.get(value, value)
+    return option == value
+
+
+class SettingConflict(QueryError):
+    """An option saying how results are read (``--order``, the API's ``order``) given beside the same
+    setting in the query (``order:cmc``), saying otherwise: which one was meant is not known, so
+    neither wins. ``field`` is the web's parameter of that setting (named as the setting); the
+    command line names its option (:meth:`said_as`)."""
+
+    def __init__(self, key: str, given: str, term: str, option: str | None = None) -> None:
+        self.key, self.given, self.term = key, given, term
+        self.field = key
+        said = option or f"{key}={given}"
+        super().__init__(f"{said} and {quoted(term)} in the query differ: give one of them, or both the same")
+
+    def said_as(self, option: str) -> SettingConflict:
+        """This refusal naming the setting as ``option`` says it (``--order name``)."""
+        return SettingConflict(self.key, self.given, self.term, option)
 
 
 def check_query(query: str) -> None:

@@ -97,7 +97,7 @@ def read_edit(database: Database, deck_id: int, text: str, source: str = "edit b
         )
     if problems:
         problems.sort(key=lambda p: (p.line is None, p.line or 0))
-        raise InvalidData(source, [str(p) for p in problems])
+        raise InvalidData(source, [str(p) for p in problems]).refusing(text)
     after.source = "edited"
     before.source = "stored"
     diff = deck_diff(before, after)

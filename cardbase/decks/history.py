@@ -205,8 +205,9 @@ class Recorded:
 def listed_after(
     versions: list[Version], kept: int, recorded: Recorded, limit: int
 ) -> tuple[list[Version], int] | None:
-    """``deck_history``'s newest ``limit`` versions and count after ``recorded``, from those of the version
-    before it (``versions``, ``kept``): what the listing would read again, or None when the listing given is
+    """``deck_history``'s first page of ``limit`` versions and count after ``recorded``, from that of the
+    version before it (``versions``, ``kept``): what the listing would read again (a burst that page's end
+    falls in, whole: the page before had it, one version further on), or None when the listing given is
     not of the version before (the history was not in a row)."""
     number = recorded.version.number
     if not recorded.follows or not versions or versions[0].number != number - 1:
@@ -214,7 +215,7 @@ def listed_after(
     oldest = number - recorded.limit  # this version and those before it are no longer kept
     # a version whose predecessor is no longer kept changed no entry a listing can name (as read afresh)
     left = [v if v.number - 1 > oldest else replace(v, entry=None) for v in versions if v.number > oldest]
-    return [recorded.version, *left][:limit], kept + 1 - recorded.pruned
+    return _whole_lines([recorded.version, *left], 0, limit)[0], kept + 1 - recorded.pruned
 
 
 def _undone(deck: Deck, before: DeckCard) -> Deck:
@@ -342,21 +343,34 @@ def history_lines(versions: list[Version]) -> list[HistoryLine]:
         run.clear()
 
     for v in versions:
-        if run:
-            last = run[-1]
-            same = (
-                v.entry is not None
-                and last.entry is not None
-                and v.entry[:2] == last.entry[:2]
-                and v.number == last.number - 1
-                and v.origin == last.origin
-                and 0 <= _seconds_apart(last.at, v.at) <= BURST_SECONDS
-            )
-            if not same:
-                close()
+        if run and not joins(run[-1], v):
+            close()
         run.append(v)
     close()
     return lines
+
+
+def joins(newer: Version, older: Version) -> bool:
+    """Whether ``older``, the version just before ``newer`` in a listing, is in ``newer``'s line: both
+    changed only the same card's count, in a row, from one place, in one editing burst."""
+    return (
+        older.entry is not None
+        and newer.entry is not None
+        and older.entry[:2] == newer.entry[:2]
+        and older.number == newer.number - 1
+        and older.origin == newer.origin
+        and 0 <= _seconds_apart(newer.at, older.at) <= BURST_SECONDS
+    )
+
+
+def _whole_lines(versions: list[Version], start: int, limit: int) -> tuple[list[Version], int]:
+    """Of ``versions`` (a listing from some index, newest first), those of the lines whose newest version
+    is at ``start`` to ``start + limit - 1`` (each line whole, however far it goes on), and the index of
+    the next line's newest version (``len(versions)``: none read)."""
+    tops = [i for i in range(len(versions)) if i == 0 or not joins(versions[i - 1], versions[i])]
+    first = next((i for i in tops if i >= start), len(versions))
+    end = next((i for i in tops if i >= start + limit), len(versions))
+    return versions[first:end], end
 
 
 MAX_LISTED = 1_000
@@ -366,7 +380,27 @@ MAX_LISTED = 1_000
 def deck_history(
     database: Database, deck: str | int, limit: int = 50, offset: int = 0
 ) -> tuple[int, list[Version], int]:
-    """The deck's id, its versions newest first (``limit`` from ``offset``), and how many are kept."""
+    """The deck's id, its versions newest first, and how many are kept: the versions of the lines
+    (:func:`history_lines`) whose newest version is the ``offset``-th to the ``offset + limit - 1``-th
+    newest, each line whole (a burst that goes on past the page's end is listed whole on this page, and
+    not on the next). :func:`history_page` also says where the next page starts."""
+    page = history_page(database, deck, limit, offset)
+    return page.deck_id, page.versions, page.kept
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A page of a deck's history (:func:`history_page`): its versions, how many are kept, and the offset
+    of the next page (the newest version of the next line: the versions between are this page's lines')."""
+
+    deck_id: int
+    versions: list[Version]
+    kept: int
+    next_offset: int
+
+
+def history_page(database: Database, deck: str | int, limit: int = 50, offset: int = 0) -> HistoryPage:
+    """:func:`deck_history`, with where the next page starts."""
     from cardbase.decks.store import UnknownDeck, _get
 
     if not 1 <= limit <= MAX_LISTED or not 0 <= offset <= 10**9:
@@ -388,20 +422,48 @@ def deck_history(
         else:
             deck_id = _get(session, deck).id or 0
             total = int(conn.execute(sa_select(func.count()).where(table.c.deck_id == deck_id)).scalar() or 0)
-        rows = conn.execute(
-            sa_select(table.c.number, table.c.at, table.c.origin, table.c.change, table.c.content)
-            .where(table.c.deck_id == deck_id)
-            .order_by(table.c.number.desc())
-            .offset(offset)
-            .limit(limit + 1)  # the version before the oldest listed: what that one changed
-        ).all()
-        shapes = [_shape(content) for *_, content in rows]
-        out = []
-        for k, (n, at, origin, change, _content) in enumerate(rows[:limit]):
-            before = shapes[k + 1] if k + 1 < len(rows) and rows[k + 1][0] == n - 1 else None
-            entry = _one_entry(before, shapes[k]) if before is not None else None
-            out.append(Version(n, at, origin, change, shapes[k][2], entry))
-        return deck_id, out, total
+        listed, next_offset = _page(conn, deck_id, limit, offset)
+        return HistoryPage(deck_id, listed, total, next_offset)
+
+
+PAGE_READ = 100
+"""Versions read at once when a line goes on past what was read."""
+
+
+def _page(conn: Any, deck_id: int, limit: int, offset: int) -> tuple[list[Version], int]:
+    """The versions of the lines whose newest version is the ``offset``-th to the ``offset + limit - 1``-th
+    newest, and the index of the next line's newest version. Read from the version before the page (does
+    the page's first version go on that one's line?) to past the page's last line (where does it end?)."""
+    start = max(offset - 1, 0)
+    wanted = offset - start + limit + 1
+    read = _read(conn, deck_id, start, wanted)
+    oldest_read = len(read) < wanted
+    while True:
+        listed, end = _whole_lines(read, offset - start, limit)
+        if end < len(read) or oldest_read:  # the next line's start seen, or no older version
+            return listed, start + end
+        more = _read(conn, deck_id, start + len(read), PAGE_READ)
+        oldest_read = len(more) < PAGE_READ
+        read += more
+
+
+def _read(conn: Any, deck_id: int, offset: int, limit: int) -> list[Version]:
+    """``limit`` versions from the ``offset``-th newest, each with the one entry it changed (if so)."""
+    table = DeckVersionRow.__table__  # type: ignore[attr-defined]
+    rows = conn.execute(
+        sa_select(table.c.number, table.c.at, table.c.origin, table.c.change, table.c.content)
+        .where(table.c.deck_id == deck_id)
+        .order_by(table.c.number.desc())
+        .offset(offset)
+        .limit(limit + 1)  # the version before the oldest listed: what that one changed
+    ).all()
+    shapes = [_shape(content) for *_, content in rows]
+    out = []
+    for k, (n, at, origin, change, _content) in enumerate(rows[:limit]):
+        before = shapes[k + 1] if k + 1 < len(rows) and rows[k + 1][0] == n - 1 else None
+        entry = _one_entry(before, shapes[k]) if before is not None else None
+        out.append(Version(n, at, origin, change, shapes[k][2], entry))
+    return out
 
 
 _Shape = tuple[dict[tuple[str, str | None], tuple[int, str, tuple[str, ...]]], str, int]

@@ -106,6 +106,9 @@ class DeckText:
     header_lines: dict[str, int] = field(default_factory=dict)
     history: list[dict[str, Any]] | None = None
     """The versions a deck JSON carried (``deck export --history``), kept when it is imported."""
+    given: str | None = field(default=None, compare=False, repr=False)
+    """The text it was read from, when a user gave it as text (pasted): what a refusal of the deck
+    refuses (``CardbaseError.value``), so that a form or an API names the field it was given in."""
 
     @property
     def sections(self) -> list[str]:

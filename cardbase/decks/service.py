@@ -328,7 +328,9 @@ def read_deck_data(text: str, source: str) -> DeckText:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise UnreadableInput(f"{source}: {size:,} bytes; a deck may have at most {MAX_BYTES:,}")
-    return parse_deck_text(text, source)
+    read = parse_deck_text(text, source)
+    read.given = text
+    return read
 
 
 def import_deck(
@@ -349,10 +351,11 @@ def import_deck(
     resolved = resolve_text(database, text, game)
     errors = [str(p) for p in resolved.problems if p.severity == "error"]
     if errors or not resolved.game:
-        raise InvalidData(
+        refused = InvalidData(
             resolved.source,
             errors or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)"],
         )
+        raise refused.refusing(text.given) if text.given is not None else refused
     chosen = name or resolved.deck.name or f"Imported {resolved.game} deck"
     deck_id = save_deck(
         database, resolved.deck, chosen, replace, free_name=name is None, history=resolved.history, change="imported"

@@ -224,20 +224,32 @@ def naming_field(
     (``error.value``): ``Invalid value for 'seats[1].agent': unknown Meio agent 'bogus' …``, as the
     command line names its options; ``label`` is the name a person reads (a form's label). The
     rules refuse a value wherever it came from; only the form or the API knows where it was given.
-    An error about no submitted value, or about a text several fields were given, is left as it is."""
-    if error.value is None or error.field is not None:
+    An error refusing several texts (``error.values``: a card's bad fields) names each field found;
+    a pasted text is found whatever its line ends (a browser sends CRLF). An error about no submitted
+    value, or about a text several fields were given, is left as it is; so is a text no field was given."""
+    if error.field is not None:
         return error
-    wanted = str(error.value)
-    names = [n for n, v in fields.items() if v is not None and str(v) == wanted]
-    if len(names) != 1:  # none, or several given the same text: which one is not known
+    wanted = [error.value] if error.value is not None else list(error.values)
+    names: list[str] = []
+    for text in (_same_text(w) for w in wanted):
+        found = [n for n, v in fields.items() if v is not None and _same_text(v) == text]
+        if len(found) == 1 and found[0] not in names:  # none, or several given the same text: not known
+            names.append(found[0])
+    if not names:
         return error
-    name = names[0]
-    error.field = name
-    prefix = f"Invalid value for {label(name)!r}: "
+    error.field, error.fields = names[0], tuple(names)
+    shown_names = " and ".join(repr(label(name)) for name in names)
+    error.named = f"Invalid value{'s' if len(names) > 1 else ''} for {shown_names}"
+    prefix = f"{error.named}: "
     if error.listed is not None:
         error.listed = (prefix + error.listed[0], error.listed[1])
     error.args = (prefix + str(error), *error.args[1:])
     return error
+
+
+def _same_text(value: object) -> str:
+    """A submitted value as compared with a refused one: a text's line ends as ``\\n``."""
+    return str(value).replace("\r\n", "\n")
 
 
 def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
@@ -320,7 +332,7 @@ def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]
     a refused value names its ``field``."""
     headers, extra = _headers_of(error)
     if error.field is not None:
-        extra = {"field": error.field} | extra
+        extra = {"field": error.field} | ({"fields": list(error.fields)} if len(error.fields) > 1 else {}) | extra
     return headers, extra
 
 
@@ -375,7 +387,13 @@ def install(app: FastAPI) -> None:
     async def on_bad_request(request: Request, error: RequestValidationError) -> Response:
         field = validation_field(error)
         extra = {"field": field} if field is not None else None
-        return error_response(request, request.url.path, 400, validation_message(error), extra=extra)
+        message = validation_message(error)
+        path = request.url.path
+        first = error.errors()[0] if error.errors() else {}
+        in_body = tuple(first.get("loc", ()))[:1] == ("body",)
+        if field is not None and in_body and not wants_json(path):  # a page's form: its field as labelled
+            message = f"Invalid value for {form_label(field, path)!r}: {message.removeprefix(f'{shown(field)}: ')}"
+        return error_response(request, path, 400, message, extra=extra)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:

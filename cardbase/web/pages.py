@@ -459,7 +459,8 @@ def catalog_import(request: Request, form: Form, turn: WriteTurn) -> HTMLRespons
     elif upload is not None and not isinstance(upload, str) and upload.filename:
         raw, filename = read_upload(upload, upload.filename), upload.filename
     else:
-        raise UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
+        refused = UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
+        raise refused.refusing(upload) if isinstance(upload, str) and upload else refused  # a text: named
     confirm = form.get("confirm") == "1"
     game = str(form.get("game") or "")
     try:

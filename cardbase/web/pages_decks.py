@@ -945,7 +945,7 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
         from cardbase.web.errors import naming_inputs
 
         naming_inputs(error, request)
-        context = {"text": text, "problems": problems_of(error), "name": name, "source": source}
+        context = {"text": text, "problems": problems_of(error), "name": name, "source": source, "named": error.named}
         return render(request, "import.html", context, 400)
     return see_other(f"/decks/{deck_id}")
 
@@ -1031,7 +1031,7 @@ def edit_page(
         from cardbase.web.errors import naming_inputs
 
         naming_inputs(error, request)
-        return render(request, "edit.html", {**context, "problems": problems_of(error)}, 400)
+        return render(request, "edit.html", {**context, "problems": problems_of(error), "named": error.named}, 400)
     context |= {"diff_lines": edit.lines(), "changes": edit.changes, "checked": _digest(text), "stale": stale}
     response = render(request, "edit.html", context, status)
     response.headers.update(headers)

@@ -13,6 +13,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.errors import UsageError, quoted
+from cardbase.web.errors import naming_inputs
 from cardbase.web.http import Form as Body
 from cardbase.web.http import WriteTurn, form_text, form_versions
 from cardbase.web.pages import database_of, render, see_other
@@ -154,6 +155,7 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
         raise UsageError("paste a list (3 Crumb Goblin a line) or choose a file")
     database = database_of(request)
     problems: list[str] = []
+    named = None
     result = None
     try:
         if raw is not None:
@@ -162,14 +164,16 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
             )
         else:
             result = import_collection_text(database, text, game, mode=mode, dry_run=not save)
-    except InvalidData as error:
-        problems = list(error.problems)
-    except UnreadableInput as error:
-        problems = [str(error)]
+    except (InvalidData, UnreadableInput) as error:
+        naming_inputs(error, request)
+        problems = (
+            list(error.problems) if isinstance(error, InvalidData) else [str(error).removeprefix(f"{error.named}: ")]
+        )
+        named = error.named
     if save and result is not None:
         return see_other(f"/collection?game={game}&saved={len(result.changes)}")
     bulk = {"game": game, "mode": mode, "text": text if raw is None else "", "filename": filename}
-    context = collection_context(request, game, bulk=bulk, preview=result, problems=problems)
+    context = collection_context(request, game, bulk=bulk, preview=result, problems=problems, named=named)
     if result is not None:
         context["payload"] = base64.b64encode(raw if raw is not None else text.encode()).decode()
     return render(request, "collection.html", context, 400 if problems else 200)
@@ -343,6 +347,7 @@ def _create_card(request: Request, form: Any) -> Response:
         result = add_card(database_of(request), game, typed, server_user())
     except (InvalidData, Conflict) as error:
         problems = list(error.problems) if isinstance(error, InvalidData) else []
+        naming_inputs(error, request)
         return _editor(
             request, game, typed, problems=problems, message=str(error).splitlines()[0], status=400 if problems else 409
         )
@@ -390,6 +395,7 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
         return _editor(request, fresh.game, typed, card=fresh, version=now, message=message, status=412)
     except (InvalidData, Conflict) as error:
         problems = list(error.problems) if isinstance(error, InvalidData) else []
+        naming_inputs(error, request)
         return _editor(
             request,
             card.game,
@@ -546,7 +552,8 @@ def upload_art(request: Request, game: str, set_code: str, slug: str, form: Body
 
     upload = form.get("art")
     if upload is None or isinstance(upload, str):
-        raise UsageError("choose an image file to upload (field 'art')")
+        refused = UsageError("choose an image file to upload (field 'art')")
+        raise refused.refusing(upload) if upload else refused  # a text where the file goes: named
     data = upload.file.read(ART_BYTES + 1)  # read on the body's arrival; this is its spooled copy
     cid = _card_id(game, set_code, slug)
     store_art(database_of(request), settings_of(request).images, cid, data, server_user())

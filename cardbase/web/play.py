@@ -478,7 +478,7 @@ def _form_choice(form: Any) -> Any:
 def _whole(raw: Any, name: str, low: int, high: int) -> int:
     text = str(raw if raw is not None else "").strip()
     if not (text.isascii() and text.isdecimal()) or len(text) > 20 or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(raw)
     return int(text)
 
 
@@ -657,8 +657,11 @@ def _back(live: LiveTable, seat: int, request: Request) -> str:
 
 def _refused(request: Request, live: LiveTable, seat: int, error: Exception) -> HTMLResponse:
     """The seat's page again, with the one line saying why (409 stale: the page is the new view)."""
-    from cardbase.web.errors import status_of
 
+    from cardbase.web.errors import naming_inputs, status_of
+
+    if isinstance(error, CardbaseError):
+        naming_inputs(error, request)  # the field of the form given the text refused (action_id)
     status = status_of(error) if isinstance(error, CardbaseError) else 422
     context = _page_context(request, live, seat, error=str(error))
     return render(request, "play/seat.html", context, status_code=status)

@@ -204,6 +204,27 @@ def test_a_bad_edit_names_every_bad_line_and_changes_nothing(database: Database)
 # --- the goldfish ---------------------------------------------------------------------------------
 
 
+def test_the_panels_listing_after_an_edit_keeps_a_burst_at_its_end_whole(database: Database) -> None:
+    """The builder's panel lists the newest 10 versions' lines, a burst its 10th version is in whole (as a
+    fresh listing reads it); the listing made from the one before an edit (``listed_after``) agrees."""
+    from cardbase.decks.history import deck_history, history_lines, listed_after
+    from cardbase.decks.store import edit_entry
+
+    deck_id = new_deck(database, "Long burst", "mea")
+    with database.session() as s:
+        goblin, bat, mole = (find_card(s, n, "mea") for n in ("Crumb Goblin", "Dizzy Bat", "Tile Mole"))
+    _, versions, kept = deck_history(database, deck_id, 10)
+    for card in [goblin] * 5 + [bat, mole] * 3:
+        done = edit_entry(database, deck_id, card, "add", 1)
+        assert done.recorded is not None
+        after = listed_after(versions, kept, done.recorded, 10)
+        assert after is not None
+        versions, kept = after
+        fresh = deck_history(database, deck_id, 10)[1]
+        assert versions == fresh and history_lines(versions) == history_lines(fresh)
+    assert history_lines(versions)[-1].change == "+5 Crumb Goblin" and len(versions) == 11
+
+
 @pytest.mark.parametrize(
     ("game", "cards", "seen"),
     [
@@ -326,6 +347,7 @@ def test_quick_changes_to_one_card_are_one_history_line_and_each_listing_path_ag
         "tags of Crumb Goblin: combo",
         "±0 Crumb Goblin (added and taken out again)",
     ]
-    # a listing page that ends inside a burst: its oldest row still knows what it changed
-    _, page, _ = deck_history(database, deck_id, limit=3, offset=6)
-    assert [v.number for v in page] == [5, 4, 3] and all(v.entry is not None for v in page)
+    # a listing page whose end falls inside a burst lists it whole, each row knowing what it changed
+    _, page, _ = deck_history(database, deck_id, limit=2, offset=4)
+    assert [v.number for v in page] == [7, 6, 5, 4, 3, 2] and all(v.entry is not None for v in page)
+    assert deck_history(database, deck_id, limit=3, offset=6)[1] == []  # inside the burst: @6's page has it

@@ -8,6 +8,7 @@ import json
 import uuid
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -289,3 +290,44 @@ def test_a_burst_on_one_card_is_one_line_in_the_cli_the_api_and_the_page(
     assert len(rows) == 3 and "+3 Crumb Goblin (3 changes, @2–4)" in rows[1], out
     page = client.get(f"/decks/{deck_id}/history").text
     assert page.count("<tr data-version=") == 3 and "+3 Crumb Goblin" in page
+
+
+def test_a_burst_across_a_page_boundary_is_one_line_on_one_page(
+    db_url: str, client: TestClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Paging keeps a burst whole: a page lists the lines whose newest version falls in its range of
+    versions (``offset``, ``limit``), each with every version of it, so a burst that a page's end cuts
+    is one line on that page and not again on the next (it had been two lines, one on each page)."""
+    from cardbase.web import pages_owners
+    from tests.web.conftest import new_deck as make
+
+    deck_id = make(client, "Pages")  # 1 made, 2-4 +3 Crumb Goblin, 5 +1 Dizzy Bat
+    for name in ("Crumb Goblin", "Crumb Goblin", "Crumb Goblin", "Dizzy Bat"):
+        assert client.post(f"/api/decks/{deck_id}/cards", json={"name": name}).status_code == 200
+    first = client.get(f"/api/decks/{deck_id}/history", params={"limit": 2}).json()
+    assert [(line["number"], line["first"], line["change"]) for line in first["lines"]] == [
+        (5, 5, "+1 Dizzy Bat"),
+        (4, 2, "+3 Crumb Goblin"),
+    ]
+    assert [v["number"] for v in first["versions"]] == [5, 4, 3, 2]
+    second = client.get(f"/api/decks/{deck_id}/history", params={"limit": 2, "offset": 2}).json()
+    assert [(line["number"], line["change"]) for line in second["lines"]] == []  # @3 and @2 are @4's
+    third = client.get(f"/api/decks/{deck_id}/history", params={"limit": 2, "offset": 4}).json()
+    assert [(line["number"], line["change"]) for line in third["lines"]] == [(1, "made")]
+    cli = json.loads(run(db_url, "deck", "history", "Pages", "--json", "--limit", "2")[1])
+    assert cli["lines"] == first["lines"] and cli["versions"] == first["versions"]
+    code, out, _ = run(db_url, "deck", "history", "Pages", "--limit", "2")
+    assert code == 0 and "+3 Crumb Goblin (3 changes, @2–4)" in out
+    assert "1 older (--offset 4)" in out, out  # the next page starts after the burst
+    _, versions, _ = deck_history(database, deck_id, limit=3, offset=1)
+    assert [v.number for v in versions] == [4, 3, 2]  # @4 starts at 1; @1 at 4
+    monkeypatch.setattr(pages_owners, "HISTORY_PAGE", 2)
+    page_one = client.get(f"/decks/{deck_id}/history").text
+    assert page_one.count("<tr data-version=") == 2 and "+3 Crumb Goblin" in page_one
+    page_two = client.get(f"/decks/{deck_id}/history", params={"page": 2}).text
+    assert "Crumb Goblin" not in page_two and 'id="in-a-burst"' in page_two
+    assert 'id="in-a-burst"' not in page_one
+    page_three = client.get(f"/decks/{deck_id}/history", params={"page": 3}).text
+    assert page_three.count("<tr data-version=") == 1 and 'data-version="1"' in page_three
+    code, out, _ = run(db_url, "deck", "history", "Pages", "--limit", "2", "--offset", "2")
+    assert code == 0 and "Crumb Goblin" not in out and "1 older (--offset 4)" in out, out

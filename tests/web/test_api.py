@@ -96,6 +96,20 @@ def test_search_parameters_are_bounded(client: TestClient, params: dict[str, Any
     assert named in error_of(response)
 
 
+def test_an_order_beside_its_setting_in_the_query_must_agree(client: TestClient) -> None:
+    """``order``/``direction``/``ace`` beside ``order:``/``direction:``/``ace:`` in ``q``: refused when they
+    differ (400, naming both; ``field`` the parameter), read when they agree."""
+    refused = client.get("/api/cards", params={"q": "game:mea order:cmc", "order": "name"})
+    assert refused.status_code == 400
+    assert "order=name" in error_of(refused) and "'order:cmc' in the query" in error_of(refused)
+    assert refused.json()["error"]["field"] == "order"
+    direction = client.get("/api/cards", params={"q": "game:mea direction:desc", "direction": "asc"})
+    assert direction.status_code == 400 and "direction=asc" in error_of(direction)
+    same = client.get("/api/cards", params={"q": "game:mea order:cmc", "order": "cost", "limit": 5})
+    assert same.status_code == 200
+    assert same.json() == client.get("/api/cards", params={"q": "game:mea order:cost", "limit": 5}).json()
+
+
 def test_one_card_is_cards_show(client: TestClient, cli: Cli) -> None:
     shown = cli("cards", "show", "grimor", "--json")
     assert client.get(f"/api/cards/{shown['id']}").json() == shown

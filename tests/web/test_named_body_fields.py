@@ -91,8 +91,9 @@ def _json_cases() -> list[tuple[str, str, str, Any]]:
             cases.append((method, path, name, _wrong_kind(info.annotation)))
             if "str" in repr(info.annotation):
                 cases.append((method, path, name, BOGUS if "list" not in repr(info.annotation) else [BOGUS]))
-            if name == "values":  # a card's field's value over its bound
+            if name == "values":  # a card's field's value over its bound, and one the catalog's rules refuse
                 cases.append((method, path, "values.notes", {"notes": "x" * 20_000}))
+                cases.append((method, path, "values.cost", {"cost": "zz"}))
             if name in ("add", "remove"):
                 cases.append((method, path, f"{name}[1]", ["fine", NOT_A_TAG]))
     return cases
@@ -133,18 +134,14 @@ def test_a_json_field_refused_is_named(client: TestClient, method: str, path: st
     assert 400 <= response.status_code < 500
     error_of(response)  # one line
     error = response.json()["error"]
-    if (
-        path == "/api/decks/import" and field == "text" and error.get("problems")
-    ):  # a pasted deck's problems name their lines, not yet the field
-        assert all(p.startswith("line ") for p in error["problems"]), error
-    else:
-        assert _named(field, error), (field, response.status_code, error)
+    assert _named(field, error), (field, response.status_code, error)
     fine = client.request(method, url, json=base)  # the body but for the field is taken
     assert fine.status_code < 300, (method, url, fine.text[:300])
 
 
 # A form each page route takes (but for the field given a bad value), and the text of the page
-# it is refused on. A form route without one is listed in FORMS_NOT_YET (test below).
+# it is refused on. A form route without one is listed in FORMS_ELSEWHERE (test below). ``{…}`` are
+# filled by _form_setup: the deck's version and share code, the card's version and its last edit.
 FORM_BASES: dict[str, dict[str, str]] = {
     "/decks": {"name": "Fresh", "game": "mea", "players": ""},
     "/decks/{deck_text_id}/rename": {"name": "Renamed"},
@@ -158,20 +155,41 @@ FORM_BASES: dict[str, dict[str, str]] = {
     "/cards/{game}/{set_code}/{slug}/tags": {"add": "fresh", "remove": ""},
     "/decks/{deck_id}/tags": {"card": CARD, "add": "fresh", "remove": ""},
     "/collection/import": {"game": "mea", "mode": "add", "text": "2 Crumb Goblin", "action": "preview"},
+    "/cards/new": {"game": "mea", "name": "Brand New", "type": "monster", "set": "mine", "cost": "2", "attack": "1"},
+    "/cards/{game}/{set_code}/{slug}/edit": {
+        "version": "{card_version}",
+        "name": "Crumb Goblin",
+        "type": "monster",
+        "cost": "2",
+        "attack": "1",
+    },
+    "/cards/{game}/{set_code}/{slug}/history/{edit_id}/revert": {"version": "{card_version}"},
+    "/cards/{game}/{set_code}/{slug}/art": {"art": "(a PNG file)"},
+    "/decks/{deck_id}/versions/{number}/restore": {"version": "{deck_version}"},
+    "/catalog/import": {"sheet": "(a CSV file)", "game": "mea"},
+    "/decks/{deck_text_id}/delete": {"version": "{deck_version}"},
+    "/decks/{deck_text_id}/edit": {
+        "version": "{deck_version}",
+        "text": "3 Crumb Goblin",
+        "step": "save",
+        "checked": "{checked}",
+    },
+    "/replay": {"file": "(a record file)", "game": "1"},
+    "/play/{game_id}/act": {"version": "{play_version}", "seat": "0", "action_id": "0"},
 }
-FORMS_NOT_YET = {
-    "/cards/new",
-    "/cards/{game}/{set_code}/{slug}/edit",
-    "/cards/{game}/{set_code}/{slug}/history/{edit_id}/revert",
-    "/cards/{game}/{set_code}/{slug}/art",
-    "/decks/{deck_id}/versions/{number}/restore",
-    "/catalog/import",
-    "/decks/{deck_text_id}/delete",
-    "/decks/{deck_text_id}/edit",
-    "/play",  # tests/web/test_named_fields.py
-    "/play/{game_id}/act",
-    "/play/{game_id}/undo",
-    "/replay",
+FILES: dict[str, tuple[str, str]] = {
+    "(a PNG file)": ("art.png", "image/png"),
+    "(a CSV file)": ("cards.csv", "text/csv"),
+    "(a record file)": ("mea.jsonl", "application/x-ndjson"),
+}
+"""The files a form's base uploads (its field given a text in the case instead)."""
+HIDDEN = {"version"}
+"""Fields the page fills, not a person: a version not the thing's current one is a page made before a
+change elsewhere (409 or 412, with the current one: tests/web/test_versions.py), not a refused value."""
+FORMS_ELSEWHERE = {
+    "/play": "tests/web/test_named_fields.py",
+    "/play/{game_id}/undo": "its fields are act's, read by the same function (_form_change); its base needs a "
+    "move taken while the agents move on (tests/web/test_play_api.py)",
 }
 FORM_CASES = [(path, field, BOGUS) for path, base in FORM_BASES.items() for field in base]
 FORM_CASES += [(path, field, f"fine, {NOT_A_TAG}") for path, field, _ in FORM_CASES if field in ("add", "remove")]
@@ -181,31 +199,119 @@ def test_every_form_route_is_listed() -> None:
     from cardbase.web.http import _body_reading
 
     paths = {r.path for r in _routes() if _body_reading(r) == "form" and not r.path.startswith("/api/")}
-    assert paths == set(FORM_BASES) | FORMS_NOT_YET, paths ^ (set(FORM_BASES) | FORMS_NOT_YET)
+    assert paths == set(FORM_BASES) | set(FORMS_ELSEWHERE), paths ^ (set(FORM_BASES) | set(FORMS_ELSEWHERE))
 
 
-@pytest.mark.parametrize(("path", "field", "bad"), FORM_CASES, ids=[f"{p} {f} {b!r}" for p, f, b in FORM_CASES])
-def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str, bad: str) -> None:
-    from cardbase.web.errors import form_label
+def _png() -> bytes:
+    import io
 
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(out, "PNG")
+    return out.getvalue()
+
+
+def _form_setup(client: TestClient, record: str, path: str) -> tuple[dict[str, str], dict[str, bytes]]:
+    """A deck with cards and an edit of the card: what the forms' bases are filled with, and the files'
+    contents."""
     deck = new_deck(client, "Target")
     client.post(f"/api/decks/{deck}/cards", json={"name": "Crumb Goblin", "count": 2})
     code = client.get(f"/api/decks/{deck}/export", params={"format": "code"}).text.strip()
-    base = {k: v.format(deck=deck, code=code) for k, v in FORM_BASES[path].items()}
     game, set_code, slug = CARD.split("/")
-    url = path.format(deck_text_id=deck, deck_id=deck, game=game, set_code=set_code, slug=slug)
-    response = client.post(url, data={**base, field: bad}, follow_redirects=False)
+    assert client.patch(f"/api/cards/{CARD}", json={"values": {"text": "Edited."}}).status_code == 200
+    history = client.get(f"/api/cards/{CARD}/history").json()
+    from cardbase.web.pages_decks import _digest
+
+    fill = {"deck": str(deck), "code": code, "card_version": history["version"], "checked": _digest("3 Crumb Goblin")}
+    fill |= {"deck_version": str(client.get(f"/api/decks/{deck}").json()["info"]["version"])}
+    url = {"deck_text_id": deck, "deck_id": deck, "game": game, "set_code": set_code, "slug": slug}
+    url |= {"edit_id": history["edits"][0]["id"], "number": 1}
+    if path.startswith("/play/"):  # a Meio game whose first seat (to move first) this browser holds
+        form = {"game": "meio", "players": "3", "seat0": "human", "seat1": "heuristic", "seat2": "heuristic"}
+        started = client.post("/play", data=form, follow_redirects=False)
+        assert started.status_code == 303, started.text[:300]
+        url["game_id"] = started.headers["location"].rsplit("/", 1)[1].partition("?")[0]
+        page = client.get(f"/play/{url['game_id']}").text
+        version = re.search(r'name="version" value="(\d+)"', page)
+        assert version is not None and 'name="action_id"' in page, page[:2000]
+        fill["play_version"] = version.group(1)
+    files = {
+        "(a PNG file)": _png(),
+        "(a CSV file)": b"name,type\nBrand New,monster\n",
+        "(a record file)": record.encode(),
+    }
+    return {**fill, **{k: str(v) for k, v in url.items()}}, files
+
+
+@pytest.fixture
+def a_record(sim_records: dict[str, Any]) -> str:
+    """A Méa record cut after its first action (the header kept)."""
+    lines = sim_records["mea"].read_text(encoding="utf-8").splitlines()
+    return "\n".join(lines[:2]) + "\n"
+
+
+@pytest.mark.parametrize(("path", "field", "bad"), FORM_CASES, ids=[f"{p} {f} {b!r}" for p, f, b in FORM_CASES])
+def test_a_form_field_refused_is_named(client: TestClient, path: str, field: str, bad: str, a_record: str) -> None:
+    from cardbase.web.errors import form_label
+
+    fill, contents = _form_setup(client, a_record, path)
+    url = path.format(**fill)
+    base = {k: v.format(**fill) for k, v in FORM_BASES[path].items()}
+    texts = {k: v for k, v in base.items() if v not in FILES}
+    uploads = {k: (*FILES[v][:1], contents[v], FILES[v][1]) for k, v in base.items() if v in FILES}
+    response = client.post(
+        url,
+        data={**texts, field: bad},
+        files={k: v for k, v in uploads.items() if k != field} or None,
+        follow_redirects=False,
+    )
     assert response.status_code < 500, response.text[:300]
     if response.status_code < 400:
         assert bad == BOGUS, (field, bad)
         return  # a text the field takes (a name)
-    assert "Traceback" not in response.text
-    page = html.unescape(re.sub(r"<[^>]+>", " ", response.text))
-    if field == "text" and "1 problem: line 1:" in " ".join(page.split()):  # as test_a_json_field_refused_is_named
-        return
-    assert f"Invalid value for {form_label(field, url)!r}" in page, (field, form_label(field, url), page[:2000])
-    fine = client.post(url, data=base, follow_redirects=False)  # the form but for the field is taken
+    if field in HIDDEN and response.status_code in (409, 412):
+        pass  # not the current version: the page was made before a change elsewhere
+    else:
+        assert "Traceback" not in response.text
+        page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.text)).split())
+        assert f"Invalid value for {form_label(field, url)!r}" in page, (field, form_label(field, url), page[:2000])
+    fine = client.post(url, data=texts, files=uploads or None, follow_redirects=False)  # but for the field
     assert fine.status_code < 400, (url, fine.text[:500])
+
+
+def test_the_catalogs_rules_refusing_a_cards_fields_name_them_first(client: TestClient) -> None:
+    """A card's values the catalog's rules refuse (a cost of ``zz``) are named in the refusal's first
+    line, by the form's fields or the JSON's paths, not only inside its problems."""
+    form = {"game": "mea", "name": "Brand New", "type": "monster", "set": "mine", "cost": "zz", "attack": "x"}
+    page = client.post("/cards/new", data=form)
+    assert page.status_code == 400
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.text)).split())
+    assert "Invalid values for 'cost' and 'attack': new card 'Brand New': 2 problem" in said, said[:1500]
+    body = {"game": "mea", "values": {"name": "Brand New", "type": "monster", "cost": "zz", "attack": "x"}}
+    error = client.post("/api/cards", json=body).json()["error"]
+    assert error["message"].startswith("Invalid values for 'values.cost' and 'values.attack': "), error
+    assert error["field"] == "values.cost" and error["fields"] == ["values.cost", "values.attack"]
+    assert len(error["problems"]) == 2
+
+
+def test_a_pasted_lists_problems_are_under_the_field_they_were_given_in(client: TestClient) -> None:
+    """The collection page's and the deck import page's problems say which field they are of."""
+    for url, form, box in [
+        (
+            "/collection/import",
+            {"game": "mea", "mode": "add", "text": "2 Crumb Goblin\r\n1 Nope Nope"},
+            "bulk-problems",
+        ),
+        ("/decks/import", {"game": "mea", "text": "2 Crumb Goblin\r\n1 Nope Nope"}, "import-problems"),
+    ]:
+        page = client.post(url, data=form)
+        assert page.status_code == 400
+        found = re.search(rf'<div id="{box}"[^>]*>\s*<p class="field-line">(.*?)</p>', page.text, re.S)
+        assert found and html.unescape(found.group(1)) == "Invalid value for 'text':", (url, page.text[:3000])
+    error = client.post("/api/decks/import", json={"game": "mea", "text": "1 Nope Nope"}).json()["error"]
+    assert error["field"] == "text" and error["message"].startswith("Invalid value for 'text': ")
+    assert error["problems"][0].startswith("line 1: ")
 
 
 def _api_form_cases() -> list[tuple[str, str]]:

@@ -121,6 +121,13 @@ def test_bad_query_names_the_term_and_keeps_the_last_results(web: TestClient, da
     assert ids_in(good.text) == search_ids(database, "goblin")
 
 
+def test_the_gallery_refuses_an_order_its_query_contradicts(web: TestClient) -> None:
+    page = web.get("/cards", params={"q": "goblin order:cost", "order": "atk"})
+    assert page.status_code == 400 and 'id="query-error"' in page.text
+    assert "order=atk" in html.unescape(page.text) and "order:cost" in html.unescape(page.text)
+    assert web.get("/cards", params={"q": "goblin order:cost", "order": "cost"}).status_code == 200
+
+
 ESC = "bad\x1b[31mred\u202e"
 """A value with a raw ESC (a terminal's colour) and a right-to-left override: both print nothing."""
 

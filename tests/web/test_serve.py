@@ -291,3 +291,25 @@ def test_workers_end_when_the_first_process_is_killed(tmp_path: Path) -> None:
         assert time.monotonic() < deadline, "a worker still answers after the first process was killed"
         time.sleep(0.2)
     proc.communicate(timeout=30)  # every process holding its output has ended
+
+
+def test_the_web_benchmarks_serve_on_a_port_the_system_picks(tmp_path: Path) -> None:
+    """benchmarks/bench_web.py (and bench_team, bench_play through it) start ``cardbase serve --port 0``
+    and read the address it prints: a port found free and then given to the server could be taken
+    in between by another process (they had raced for it through ``free_port``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_web", Path(__file__).parents[2] / "benchmarks" / "bench_web.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert not hasattr(bench, "free_port")
+    server = bench.serve(tmp_path / "bench.db", tmp_path)
+    try:
+        assert re.fullmatch(r"http://127\.0\.0\.1:[1-9]\d*", server.base), server.base
+        assert get(f"{server.base}/healthz").status_code == 200
+    finally:
+        server.stop()
+    assert server.proc.returncode is not None
