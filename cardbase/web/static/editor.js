@@ -66,8 +66,10 @@
     }
     if (mine !== sequence) return;
     const err = data.error || {};
-    status.textContent = err.message || "The values cannot be drawn yet.";
-    showProblems(err.problems || []);
+    const problems = err.problems || [];
+    // the problems name the form's fields; the message names the API's (values.cost)
+    status.textContent = problems.length ? "Not drawn: fix the values below." : err.message || "The values cannot be drawn yet.";
+    showProblems(problems);
   }
 
   form.addEventListener("input", () => {

@@ -62,6 +62,7 @@ def test_a_new_card_is_drawn_as_typed_then_saved_with_art(owner_page: Page, owne
     expect(page.locator("#preview")).not_to_have_attribute("src", first)  # drawn again for the new cost
     page.fill("#f-attack", "x")
     expect(page.locator("#preview-problems")).to_contain_text("column 'attack': a whole number")
+    expect(page.locator("#preview-status")).to_have_text("Not drawn: fix the values below.")
     page.fill("#f-attack", "3")
     expect(page.locator("#preview-problems")).to_be_hidden()
     page.click("#save-card")
