@@ -366,3 +366,17 @@ def test_history_shows_absent_notes_as_none_and_unknown_values_as_unknown(
     cost = re.search(r"<th scope=\"row\">cost</th><td>(.*?)</td><td>(.*?)</td>", page.text)
     assert cost is not None and cost.groups() == ("?", "2")
     assert shown_value(None, field="tags") == "(none)" and shown_value(None, field="cost") == "?"
+
+
+def test_the_command_shows_a_value_that_does_not_apply_as_a_dash_not_unknown(db_url: str) -> None:
+    """A Meikyu character has no level: typed by mistake and cleared, the edit and the history say ``—``
+    (does not apply), as the card's page and the web history do; bravery, which it has, stays ``?``."""
+    code, out, err = run(db_url, "catalog", "add", "--game", "meikyu", "name=Dash Knight", "type=character")
+    assert code == 0, err
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=5", "bravery=2")
+    assert code == 0, err
+    assert "level: — → 5" in out and "bravery: ? → 2" in out, out
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=")
+    assert code == 0 and "level: 5 → —" in out, out
+    code, out, err = run(db_url, "catalog", "history", "Dash Knight")
+    assert code == 0 and "level: 5 → —" in out and "level: — → 5" in out and "bravery: ? → 2" in out, out

@@ -122,6 +122,32 @@ def test_history_shows_changes_and_puts_one_back(owner_page: Page, owners_server
     assert [e["action"] for e in card_history(live.database, card.id)] == ["revert", "edit", "add"]
 
 
+def test_history_shows_a_value_that_does_not_apply_as_the_card_page_does(owner_page: Page, owners_server) -> None:
+    """A Meikyu character has no level: the card page shows it as ``—``, never ``?`` (unknown); its history
+    says the same when an owner types a level by mistake and clears it, while bravery was unknown."""
+    page = owner_page
+    page.goto("/cards/new?game=meikyu")
+    name = f"Lamp Knight {uuid.uuid4().hex[:6]}"
+    page.fill("#f-name", name)
+    page.select_option("#f-type", "character")
+    page.click("#save-card")
+    expect(page.locator("main")).to_contain_text("level")
+    page.click("#edit-card")
+    page.fill("#f-level", "5")
+    page.fill("#f-bravery", "2")
+    page.click("#save-card")
+    page.click("#edit-card")
+    page.fill("#f-level", "")
+    page.click("#save-card")
+    page.click("#card-history")
+    edits = page.locator("#edits > li")
+    expect(edits).to_have_count(3)
+    cleared, entered = edits.nth(0), edits.nth(1)
+    assert cleared.locator("tr", has_text="level").locator("td").all_text_contents() == ["5", "—"]
+    assert entered.locator("tr", has_text="level").locator("td").all_text_contents() == ["—", "5"]
+    assert entered.locator("tr", has_text="bravery").locator("td").all_text_contents() == ["?", "2"]
+
+
 def test_tags_on_a_card_and_on_a_deck_entry_then_the_deck_history(owner_page: Page, owners_server) -> None:
     live, _ = owners_server
     page = owner_page
