@@ -363,6 +363,20 @@ def test_a_pasted_list_is_previewed_then_saved(owner_page: Page) -> None:
     expect(page.locator("#bad-lines li")).to_have_text(["line 1: no card named 'Tile Moel'; did you mean 'Tile Mole'?"])
 
 
+def test_the_collection_entered_in_the_browser_is_downloaded_from_its_page(owner_page: Page) -> None:
+    """An owner who typed their collection in the browser takes it away from there: the page's Export
+    downloads the file ``collection import`` reads back (of the game shown)."""
+    page = owner_page
+    assert page.request.post("/api/collection", data={"name": "Cook", "count": 2}).ok
+    page.goto("/collection?game=meikyu")
+    with page.expect_download() as downloaded:
+        page.locator("#collection-export a", has_text="CSV").click()
+    assert downloaded.value.suggested_filename == "collection-meikyu.csv"
+    lines = Path(downloaded.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "game,name,set,count" and "meikyu,Cook,core,2" in lines[1:]
+    assert all(line.startswith("meikyu,") for line in lines[1:])
+
+
 def test_on_a_phone_what_a_pasted_list_would_change_shows_without_scrolling(owner_page: Page) -> None:
     """The answer to "Show what changes" (the bad lines, or the changes) is written under the form,
     a page and more below the top on a phone: the page opens at it, not at its top."""
