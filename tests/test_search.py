@@ -65,6 +65,20 @@ def test_is_unknown_and_unknown_field(database) -> None:
     assert names(database, "unknown:land_name") == {"Archives of the Dungeon Geek"}
 
 
+def test_unknown_field_names_the_field_not_a_field_whose_name_holds_it(database) -> None:
+    """``unknown:points`` is the cards whose points are unknown: a land whose points an owner entered,
+    its developed points still unknown, is not one of them (``developed_points`` holds ``points``)."""
+    from cardbase.db.edit import edit_card
+
+    edit_card(database, "meikyu/core/den-of-the-geister", {"points": "2"}, "test")
+    assert "Den of the Geister" not in names(database, "unknown:points")
+    assert "Den of the Geister" in names(database, "-unknown:points")
+    assert "Den of the Geister" in names(database, "unknown:dev") and "Den of the Geister" in names(
+        database, "unknown:developed_points"
+    )
+    assert "Cave of the Dragon" in names(database, "unknown:points")
+
+
 def test_source_and_set_filters(database) -> None:
     demo = names(database, "source:demo")
     assert demo == names(database, "set:demo") == names(database, "is:demo")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,9 @@ from cardbase.cli.common import (
     say_done,
 )
 from cardbase.errors import counted, quoted
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Database
 
 app = typer.Typer(
     help="The card catalog: status, import and export.\n\nExample: cardbase catalog status --game meikyu",
@@ -213,15 +216,34 @@ WHO_CLI = "cli"
 """Who the history names for a change made by a command."""
 
 
-def _changes_line(changed: dict[str, tuple[object, object]]) -> str:
+Kinds = tuple[tuple[str, str], tuple[str, str]]
+"""A card's (game, type) before and after a change: how its values that do not apply show (``—``)."""
+
+
+def _changes_line(changed: dict[str, tuple[object, object]], kinds: Kinds | None = None) -> str:
     from cardbase.db.edit import shown_value
 
     if not changed:
         return "nothing changed"
+    before_kind, after_kind = kinds or (None, None)
     parts = []
     for name, (before, after) in changed.items():
-        parts.append(f"{name}: {shown_value(before, 60, name)} → {shown_value(after, 60, name)}")
+        parts.append(
+            f"{name}: {shown_value(before, 60, name, before_kind)} → {shown_value(after, 60, name, after_kind)}"
+        )
     return "; ".join(parts)
+
+
+def _kinds(database: Database, cid: str, changed: dict[str, tuple[object, object]]) -> Kinds:
+    """The card's (game, type) before and after the change just made."""
+    from cardbase.db.models import Card
+
+    with database.session() as session:
+        card = session.get(Card, cid)
+        assert card is not None
+        game, after = card.game, card.type
+    before = str(changed["type"][0] or after) if "type" in changed else after
+    return (game, before), (game, after)
 
 
 @app.command()
@@ -242,11 +264,13 @@ def add(
 
     game_id = check_game(game)
     assert game_id is not None
-    result = add_card(open_db(db), game_id, parse_assignments(fields), WHO_CLI)
+    database = open_db(db)
+    result = add_card(database, game_id, parse_assignments(fields), WHO_CLI)
     if json:
         print_json({"id": result.id, "name": result.name, "version": result.version})
         return
-    echo(f"added {quoted(result.name)} ({result.id}): {_changes_line(result.changed)}")
+    kinds = _kinds(database, result.id, result.changed)
+    echo(f"added {quoted(result.name)} ({result.id}): {_changes_line(result.changed, kinds)}")
 
 
 @app.command()
@@ -277,7 +301,7 @@ def edit(
         changed = {k: {"before": b, "after": a} for k, (b, a) in result.changed.items()}
         print_json({"id": result.id, "name": result.name, "version": result.version, "changed": changed})
         return
-    echo(f"{result.name} ({result.id}): {_changes_line(result.changed)}")
+    echo(f"{result.name} ({result.id}): {_changes_line(result.changed, _kinds(database, result.id, result.changed))}")
 
 
 @app.command()
@@ -298,7 +322,7 @@ def history(
 
     Example: cardbase catalog history "Crumb Goblin"
     """
-    from cardbase.db.edit import card_history, revert_edit
+    from cardbase.db.edit import card_history, edit_kinds, revert_edit
     from cardbase.db.queries import check_game, find_card
 
     database = open_db(db)
@@ -306,7 +330,8 @@ def history(
         found = find_card(session, card, check_game(game))
     if revert is not None:
         result = revert_edit(database, found.id, revert, WHO_CLI)
-        echo(f"{result.name} ({result.id}): reverted edit {revert}: {_changes_line(result.changed)}")
+        kinds = _kinds(database, result.id, result.changed)
+        echo(f"{result.name} ({result.id}): reverted edit {revert}: {_changes_line(result.changed, kinds)}")
         return
     edits = card_history(database, found.id)
     if json:
@@ -316,6 +341,6 @@ def history(
         echo(f"{found.name} ({found.id}): no edits; its values are as {quoted(found.source)} gave them")
         return
     echo(f"{found.name} ({found.id}):")
-    for e in edits:
+    for e, kinds in zip(edits, edit_kinds(found.game, found.type, edits), strict=True):
         changed = {k: (e["before"].get(k), e["after"].get(k)) for k in e["after"]}
-        echo(f"  {e['id']}  {e['at']}  {e['who']}  {e['action']}: {_changes_line(changed)}")
+        echo(f"  {e['id']}  {e['at']}  {e['who']}  {e['action']}: {_changes_line(changed, kinds)}")

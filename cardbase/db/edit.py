@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
 
-from cardbase.catalog.fields import DEFAULT_SET, GAME_FIELDS, SOURCE_USER
+from cardbase.catalog.fields import APPLICABLE, DEFAULT_SET, GAME_FIELDS, NOT_APPLICABLE, SOURCE_USER
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
 from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
@@ -377,6 +377,18 @@ def card_history(database: Database, cid: str, limit: int = MAX_HISTORY_SHOWN) -
         ]
 
 
+def edit_kinds(game: str, type_now: str, edits: list[dict[str, Any]]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """For each edit of ``card_history`` (newest first), the card's (game, type) before and after it, read
+    back from the card's type now through the edits that changed it: what ``shown_value`` needs."""
+    kinds = []
+    after = type_now
+    for e in edits:
+        before = str(e["before"].get("type") or after) if "type" in e["after"] else after
+        kinds.append(((game, before), (game, after)))
+        after = before
+    return kinds
+
+
 def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
     """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost."""
     with database.transaction() as session:
@@ -434,12 +446,19 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
     return sorted(wanted)
 
 
-def shown_value(value: Any, limit: int = 300, field: str | None = None) -> str:
+def shown_value(value: Any, limit: int = 300, field: str | None = None, kind: tuple[str, str] | None = None) -> str:
     """A stored value of ``field`` as a history shows it: ``?`` for unknown — but ``(none)`` for the owner's
-    notes, tags and aliases, which are never unknown, only absent —, lists joined, abilities counted,
-    long text cut."""
+    notes, tags and aliases, which are never unknown, only absent, and ``—`` for a value of the game that
+    does not apply to the card's type (``kind``: game and type; a character's level), as the card's page
+    shows it —, lists joined, abilities counted, long text cut."""
     if value is None:
-        return "(none)" if field in KEEP_SOURCE else "?"
+        if field in KEEP_SOURCE:
+            return "(none)"
+        if kind is not None and field is not None:
+            of_game = {f for (g, _), fs in APPLICABLE.items() if g == kind[0] for f in fs}
+            if field in of_game and field not in APPLICABLE.get(kind, ()):
+                return NOT_APPLICABLE
+        return "?"
     if isinstance(value, list):
         if any(isinstance(v, dict | list) for v in value):
             return f"{len(value)} sentence(s) as data"

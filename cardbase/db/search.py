@@ -695,7 +695,15 @@ def _compile_term(
         fields_known = {f for fields in APPLICABLE.values() for f in fields}
         if field not in fields_known:
             raise QueryError(f"{quoted(term.text)}: unknown: takes a field name ({', '.join(sorted(fields_known))})")
-        return _negate_if(term, _CARD.unknown.contains(field))
+        # the column lists the fields with commas: the field itself, never one whose name holds it
+        # (``points`` is not ``developed_points``)
+        listed = or_(
+            _CARD.unknown == field,
+            _CARD.unknown.startswith(f"{field},", autoescape=True),
+            _CARD.unknown.endswith(f",{field}", autoescape=True),
+            _CARD.unknown.contains(f",{field},", autoescape=True),
+        )
+        return _negate_if(term, listed)
     if key in _SETTINGS:
         raise QueryError(f"{quoted(term.text)} says how to read search results; it does not choose cards here")
     if key == "suit":

@@ -34,6 +34,24 @@ def _flat(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _in_order(keys: list[str]) -> list[str]:
+    """The statistics of both decks once each, in the order they come, a statistic's buckets together
+    (one only the second deck has among the others, not after every statistic) and numeric ones in
+    numeric order (``mana_curve.3`` before ``mana_curve.10``; ``?`` after them)."""
+    unique = list(dict.fromkeys(keys))
+    first: dict[str, int] = {}
+    for i, key in enumerate(unique):
+        first.setdefault(key.split(".", 1)[0], i)
+
+    def place(item: tuple[int, str]) -> tuple[int, int, int, int]:
+        i, key = item
+        group, _, bucket = key.partition(".")
+        number = bucket.isascii() and bucket.isdigit()
+        return (first[group], 0 if number else 1, int(bucket) if number else 0, i)
+
+    return [key for _, key in sorted(enumerate(unique), key=place)]
+
+
 def deck_diff(a: ResolvedDeck, b: ResolvedDeck) -> dict[str, Any]:
     """Cards added to, removed from and changed in count from ``a`` to ``b`` (per section), and the
     statistics (of ``deck stats``) whose value differs. Decks of two games are a usage error."""
@@ -52,7 +70,7 @@ def deck_diff(a: ResolvedDeck, b: ResolvedDeck) -> dict[str, Any]:
     sa = _flat(deck_stats(a, choose_format(a, None, None)[0]))
     sb = _flat(deck_stats(b, choose_format(b, None, None)[0]))
     moved = []
-    for key in dict.fromkeys([*sa, *sb]):
+    for key in _in_order([*sa, *sb]):
         absent = 0 if "." in key else None  # a bucket one deck lacks holds 0 cards
         before, after = sa.get(key, absent), sb.get(key, absent)
         if before != after:

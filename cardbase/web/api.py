@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
-from cardbase.web.http import JsonBody, WriteTurn, download, etag, expected, tag
+from cardbase.web.http import SHEET_MEDIA, JsonBody, WriteTurn, download, etag, expected, tag
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
 
@@ -542,12 +542,7 @@ def catalog_export(
         out = Path(tmp) / f"{game_id}.{format}"
         export_catalog(_db(settings), game_id, format, out)
         data = read_bytes(out, "catalog export", 1 << 31)
-    media = {
-        "csv": "text/csv; charset=utf-8",
-        "json": "application/json",
-        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    }[format]
-    return download(data, out.name, media)
+    return download(data, out.name, SHEET_MEDIA[format])
 
 
 @router.post("/api/catalog/import", tags=["catalog"])

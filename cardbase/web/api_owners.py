@@ -73,6 +73,28 @@ def collection(
     return {"cards": [c.as_dict() for c in cards], "totals": collection_totals(cards)}
 
 
+@router.get("/api/collection/export", tags=["collection"])
+def collection_export(
+    settings: Settings,
+    game: Annotated[str | None, Query(max_length=20, description="mea, meio or meikyu; all when omitted.")] = None,
+    format: Annotated[Literal["csv", "json", "xlsx"], Query()] = "csv",
+) -> Response:
+    """The collection (of a game) as a file ``collection import`` reads back (as ``collection export``)."""
+    from pathlib import Path
+
+    from cardbase.db.collection import export_collection
+    from cardbase.db.queries import check_game
+    from cardbase.textfiles import read_bytes, scratch_folder
+    from cardbase.web.http import SHEET_MEDIA, download
+
+    game_id = check_game(game or None)
+    with scratch_folder("cardbase-export-") as tmp:
+        out = Path(tmp) / f"collection{'-' + game_id if game_id else ''}.{format}"
+        export_collection(settings.database, out, format, game_id)
+        data = read_bytes(out, "collection export", 1 << 31)
+    return download(data, out.name, SHEET_MEDIA[format])
+
+
 @router.post("/api/collection", tags=["collection"])
 def change(settings: Settings, body: OwnedChange, turn: WriteTurn) -> dict[str, Any]:
     """Own more, fewer or exactly ``count`` copies of a card (``collection add/remove/set``)."""

@@ -369,6 +369,14 @@ def content_disposition(filename: str) -> str:
     return f"attachment; filename=\"{plain}{ending}\"; filename*=UTF-8''{quote(base + ending, safe='')}"
 
 
+SHEET_MEDIA = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+"""The media type of each form a catalog or a collection is exported in."""
+
+
 def download(data: bytes | str, filename: str, media_type: str, headers: dict[str, str] | None = None) -> Response:
     """A file to save, named ``filename`` (any script)."""
     return Response(

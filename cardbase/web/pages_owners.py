@@ -414,16 +414,18 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
 @router.get("/cards/{game}/{set_code}/{slug}/history", response_class=HTMLResponse)
 def history_page(request: Request, game: str, set_code: str, slug: str) -> HTMLResponse:
     """A card's edits, newest first, each with what changed and a way to put it back."""
-    from cardbase.db.edit import card_history, card_state
+    from cardbase.db.edit import card_history, card_state, edit_kinds
 
     cid = _card_id(game, set_code, slug)
     card, _aliases, version = card_state(database_of(request), cid)
+    edits = card_history(database_of(request), cid)
     return render(
         request,
         "card_history.html",
         {
             "card": card,
-            "edits": card_history(database_of(request), cid),
+            "edits": edits,
+            "kinds": edit_kinds(card.game, card.type, edits),
             "version": version,
             "notice": request.query_params.get("done"),
         },

@@ -501,7 +501,9 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
         naming_field(error, {**form, **_seat_texts(form)}, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = str(error).splitlines()[0].rstrip(":")
-        context["problems"] = list(error.problems) if isinstance(error, InvalidData) else []
+        # every problem of a refusal that lists them (a deck's lines, the values a catalog lacks), not only its head
+        listed = list(error.listed[1]) if error.listed is not None else []
+        context["problems"] = list(error.problems) if isinstance(error, InvalidData) else listed
         return render(request, "play/start.html", context, status_code=status_of(error))
     hot = bool(form.get("hotseat"))
     if len(keys) <= 1 or hot:

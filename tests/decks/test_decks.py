@@ -299,6 +299,18 @@ def test_mea_averages_are_numbers_only_when_every_value_is_known(database) -> No
     assert "average attack: 2.6 → unknown (2.6 over the 5 known, 1 unknown)" in moved
 
 
+def test_a_diff_lists_a_statistics_buckets_together_and_in_order(database) -> None:
+    """A bucket only the second deck has (cost 3 here) is listed with its statistic's other buckets, in
+    order, not after every other statistic that moved (the Edit as text page showed 1, 2, 5, averages, 3)."""
+    a = resolve_text(database, parse_text("game: mea\n3 Crumb Goblin\n2 Goblin Surveyor\n"))
+    b = resolve_text(database, parse_text("game: mea\n2 Crumb Goblin\n2 Barrel Bandit\n1 Bramble Bear\n"))
+    moved = [s["stat"] for s in deck_diff(a, b)["stats"]]
+    curve = [k for k in moved if k.startswith("mana_curve.")]
+    assert curve == ["mana_curve.1", "mana_curve.3", "mana_curve.4", "mana_curve.5"], moved
+    first = moved.index(curve[0])
+    assert moved[first : first + len(curve)] == curve, moved  # together
+
+
 def test_meikyu_stats_count_unknowns(database) -> None:
     stats = deck_stats(resolve_text(database, parse_text("game: meikyu\n3 Cook\n2 Bee\n1 Den of the Geister\n")), None)
     assert stats["swords_total"] == {"total": None, "at_least": 0, "unknown": 5}

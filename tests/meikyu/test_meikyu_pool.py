@@ -77,7 +77,27 @@ def test_counts_must_match_the_rulebook():
     cards = [replace(c, copies=10) if c.name == "Bee" else c for c in shipped_cards()]
     resolution = resolve_pool(cards, load_profile("default"))
     assert resolution.pool is None
-    assert any("characters: the catalogued copies add up to 49; the rulebook says 42" in p for p in resolution.problems)
+    said = (
+        "characters: the copies add up to 49, 10 catalogued and 39 assumed by the profile 'default'; "
+        "the rulebook says 42"
+    )
+    assert said in resolution.problems, resolution.problems
+    every = [replace(c, copies=3) if c.type == "character" else c for c in shipped_cards()]  # 15 × 3, no profile's
+    catalogued = resolve_pool(every, load_profile("default")).problems
+    assert "characters: the catalogued copies add up to 45; the rulebook says 42" in catalogued, catalogued
+
+
+def test_a_count_the_profile_helped_make_says_how_much_it_assumed():
+    """An owner enters one class's real copies (Warzard 3) and plays with the default profile, which
+    assumes the other classes' copies: the total is wrong, and the refusal says which part is the
+    catalog's and which the profile's, not "the catalogued copies" for a count mostly assumed."""
+    cards = [replace(c, copies=3) if c.name == "Warzard" else c for c in shipped_cards()]
+    resolution = resolve_pool(cards, load_profile("default"))
+    assert resolution.pool is None
+    assert (
+        "characters: the copies add up to 43, 3 catalogued and 40 assumed by the profile 'default'; "
+        "the rulebook says 42" in resolution.problems
+    ), resolution.problems
 
 
 def test_a_profile_that_names_an_unknown_card_is_refused_with_a_suggestion():

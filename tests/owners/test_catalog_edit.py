@@ -340,7 +340,11 @@ def test_an_unknown_value_says_why_by_the_cards_source(db_url: str, client: Test
     assert "unknown: copies (the rulebook does not give them;" in " ".join(out.split())
     page = client.get("/cards/mea/mine/mystery-imp").text
     assert "Unknown: cost, attack (not entered yet;" in page and "the rulebook does not give" not in page
-    assert "Unknown: copies (the rulebook does not give them;" in client.get("/cards/meikyu/core/grimoire").text
+    grimoire = client.get("/cards/meikyu/core/grimoire").text
+    assert "Unknown: copies (the rulebook does not give them;" in grimoire
+    # an owner with the real card types its values here, without a spreadsheet
+    unknown_line = grimoire.split("Unknown: copies", 1)[1].split("</p>", 1)[0]
+    assert 'href="/cards/meikyu/core/grimoire/edit"' in unknown_line and 'href="/catalog"' in unknown_line
 
 
 def test_history_shows_absent_notes_as_none_and_unknown_values_as_unknown(
@@ -366,3 +370,17 @@ def test_history_shows_absent_notes_as_none_and_unknown_values_as_unknown(
     cost = re.search(r"<th scope=\"row\">cost</th><td>(.*?)</td><td>(.*?)</td>", page.text)
     assert cost is not None and cost.groups() == ("?", "2")
     assert shown_value(None, field="tags") == "(none)" and shown_value(None, field="cost") == "?"
+
+
+def test_the_command_shows_a_value_that_does_not_apply_as_a_dash_not_unknown(db_url: str) -> None:
+    """A Meikyu character has no level: typed by mistake and cleared, the edit and the history say ``—``
+    (does not apply), as the card's page and the web history do; bravery, which it has, stays ``?``."""
+    code, out, err = run(db_url, "catalog", "add", "--game", "meikyu", "name=Dash Knight", "type=character")
+    assert code == 0, err
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=5", "bravery=2")
+    assert code == 0, err
+    assert "level: — → 5" in out and "bravery: ? → 2" in out, out
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=")
+    assert code == 0 and "level: 5 → —" in out, out
+    code, out, err = run(db_url, "catalog", "history", "Dash Knight")
+    assert code == 0 and "level: 5 → —" in out and "level: — → 5" in out and "bravery: ? → 2" in out, out

@@ -177,6 +177,33 @@ def test_web_collection_pages_and_api(client: TestClient, database: Database) ->
     assert owned(database) == {"mea/demo/crumb-goblin": 3}
 
 
+def test_the_collection_page_exports_what_was_entered_as_collection_import_reads_it(
+    client: TestClient, database: Database, tmp_path: Path, db_url: str
+) -> None:
+    """An owner who entered their cards in the browser takes them away from the browser too: the page links
+    a file in each form ``collection export`` writes (of the game shown, or all), which reads back."""
+    for name, count in (("Crumb Goblin", 3), ("Cook", 2)):
+        assert client.post("/api/collection", json={"name": name, "count": count}).status_code == 200
+    before = owned(database)
+    page = client.get("/collection?game=meikyu").text
+    for fmt in ("csv", "xlsx", "json"):
+        assert f'href="/api/collection/export?game=meikyu&amp;format={fmt}"' in page, fmt
+    assert 'href="/api/collection/export?format=csv"' in client.get("/collection").text
+    meikyu = client.get("/api/collection/export?game=meikyu&format=csv")
+    assert meikyu.status_code == 200 and meikyu.headers["content-type"].startswith("text/csv")
+    assert "collection" in meikyu.headers["content-disposition"]
+    assert meikyu.text.splitlines() == ["game,name,set,count", "meikyu,Cook,core,2"]
+    for fmt in ("csv", "json", "xlsx"):
+        answer = client.get(f"/api/collection/export?format={fmt}")
+        assert answer.status_code == 200, answer.text
+        path = tmp_path / f"all.{fmt}"
+        path.write_bytes(answer.content)
+        assert run(db_url, "collection", "import", str(path), "--replace")[0] == 0
+        assert owned(database) == before, fmt
+    assert client.get("/api/collection/export?format=pdf").status_code in (400, 422)
+    assert client.get("/api/collection/export?game=chess").status_code == 400
+
+
 def test_concurrent_adds_all_count(database: Database) -> None:
     import threading
 

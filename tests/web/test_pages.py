@@ -650,6 +650,19 @@ def test_catalog_status_is_catalog_status(web: TestClient, database: Database) -
     assert web.get("/catalog/template/meikyu.pdf").status_code == 400
 
 
+def test_each_unknown_value_of_the_catalog_status_opens_the_cards_that_lack_it(web: TestClient) -> None:
+    """An owner with the real cards starts from what is unknown: each count of the status table is a link
+    to those very cards (to open and Edit), found by the search the page names."""
+    page = web.get("/catalog").text
+    row = page.split('<tr data-game="meikyu" data-type="character">', 1)[1].split("</tr>", 1)[0]
+    links = {html.unescape(text): html.unescape(url) for url, text in re.findall(r'<a href="([^"]+)">([^<]+)</a>', row)}
+    assert set(links) == {"bravery 15/15", "wits 15/15", "copies 15/15"}, row
+    found = web.get(links["bravery 15/15"])
+    assert found.status_code == 200
+    assert links["bravery 15/15"] == "/cards?q=game%3Ameikyu+t%3Acharacter+unknown%3Abravery"
+    assert ">15 cards<" in found.text.replace("\n", ""), found.text[:300]
+
+
 def test_catalog_upload_dry_run_lists_bad_rows_and_writes_nothing(web: TestClient, database: Database) -> None:
     from cardbase.db.queries import card_count
 

@@ -336,6 +336,19 @@ def test_an_invalid_mea_deck_is_refused_with_its_problems(client: TestClient) ->
     assert page.status_code == 400 and 'class="problems"' in page.text
 
 
+def test_a_meikyu_catalog_that_lacks_values_is_refused_with_each_of_them(client: TestClient) -> None:
+    """Without a profile the catalog lacks values the rules need: the start page names each of them (the
+    card and the field, as ``sim meikyu`` lists them), not only how many, so an owner knows what to enter."""
+    page = client.post(
+        "/play",
+        data={"game": "meikyu", "players": "2", "seat0": "human", "seat1": "heuristic", "assume": ""},
+    )
+    assert page.status_code == 400, page.text[:300]
+    assert "cannot play Meikyu Kingdom: the catalog lacks" in page.text
+    problems = page.text.split('class="problems"', 1)[1].split("</ul>", 1)[0]
+    assert "Cook (character): bravery, wits, copies" in problems, problems[:500]
+
+
 def test_the_start_page_and_a_game_played_by_its_forms(client: TestClient) -> None:
     for game in ("mea", "meio", "meikyu"):
         page = client.get(f"/play?game={game}")

@@ -203,7 +203,7 @@ def test_deck_forms_of_an_older_page_are_refused(client: TestClient, path: str, 
 
 def edit_fields(page: str) -> dict[str, str]:
     """The edit-as-text form's text and hidden fields, as the browser would send them back."""
-    box = re.search(r'<textarea id="edit-box"[^>]*>(.*?)</textarea>', page, re.S)
+    box = re.search(r'<textarea id="edit-box"[^>]*>\n?(.*?)</textarea>', page, re.S)  # HTML drops that newline
     assert box, page[:500]
     fields = dict(re.findall(r'<input type="hidden" name="(checked|version)" value="([^"]*)">', page))
     return {"text": html.unescape(box.group(1)), **fields}

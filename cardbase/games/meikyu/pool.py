@@ -494,6 +494,7 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
     kingdom: list[KingdomKind] = []
     complete_counts: dict[str, bool] = {t: True for t in NEEDED}
     totals: dict[str, int] = {t: 0 for t in NEEDED}
+    assumed_copies: dict[str, int] = {t: 0 for t in NEEDED}  # the part of each total the profile gave
     profile_values = profile.values if profile else {}
     alias_keys: dict[str, str] = {}
     order = {t: i for i, t in enumerate(NEEDED)}
@@ -517,6 +518,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
             if value is None and f in given:
                 value = given[f]
                 assumed.append(f"{card.name} {f}")
+                if f == "copies":
+                    assumed_copies[type_] += value
             if value is None:
                 lacking.append(f)
             values[f] = value
@@ -608,9 +611,14 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
             missing.append(f"{label}: {gap} of the rulebook's {rulebook} not catalogued ({total} are)")
             missing_cards += gap
         elif total > rulebook:
-            problems.append(
-                f"{TYPE_LABELS[type_]}: the catalogued copies add up to {total}; the rulebook says {rulebook}"
+            part = assumed_copies[type_]
+            whose = (
+                f"the copies add up to {total}, {total - part} catalogued and {part} assumed by the profile "
+                f"{quoted(profile.name)}"
+                if profile is not None and part
+                else f"the catalogued copies add up to {total}"
             )
+            problems.append(f"{TYPE_LABELS[type_]}: {whose}; the rulebook says {rulebook}")
     census = Census(missing_values, missing_cards, tuple(uncounted))
     if missing or problems:
         return Resolution(None, tuple(missing), census, tuple(problems))

@@ -267,6 +267,14 @@ def main(argv: list[str]) -> int:
                         page.mouse.move(0, 0)  # the pointer away: no card face shown by hovering
                     if name.startswith("board-"):  # the board's first screen (the table's header above it)
                         page.evaluate("document.getElementById('board').scrollIntoView()")
+                    # the cards on the first screen drawn, not their empty frames: a face is loaded lazily,
+                    # once scrolled to (the board's hand on a laptop was shot blank)
+                    page.wait_for_function(
+                        """() => Array.from(document.images).filter((i) => {
+                          const r = i.getBoundingClientRect();
+                          return r.bottom > 0 && r.top < innerHeight && r.width > 0;
+                        }).every((i) => i.complete)"""
+                    )
                     target = out / f"{name}-{width}.png"
                     page.screenshot(path=str(target))  # the first screen: what a visitor sees
                     wide = page.evaluate("document.documentElement.scrollWidth")

@@ -370,3 +370,27 @@ def test_a_monster_on_a_lit_tile_stands_for_its_tile_when_nothing_is_picked(open
     wait_version(page, 1)
     assert str(table.state.history[-1]) == "flip b2"
     assert not table.errors
+
+
+@pytest.mark.parametrize("columns", [5, 6])
+def test_a_mea_grid_grown_to_five_or_six_columns_fits_a_phone(open_seat, columns: int) -> None:
+    """Tiles added beside the board widen the grid (-b … c): on a phone it fit four columns, and a fifth was
+    cut off at the screen's edge (a monster on it half shown) unless the player thought to scroll it."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, monster, rules_for, started
+
+    giant = monster("Land-Eating Leviathan", 7, 5, 7)
+    state = started(rules_for([PAWN, giant], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in (("-a2", 0), ("-b2", 1), ("d2", 0))[: columns - 3]:
+        table.owner(spot, seat)
+    table.put(0, "Land-Eating Leviathan", "c2")
+    table.put(0, "Pawn", "-a2")
+    table.put(1, "Knight", "-b2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=True)
+    grid = page.locator(".grid-wrap")
+    expect(page.locator(".mea-grid thead th")).to_have_count(columns)
+    width = grid.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert width[0] <= width[1], f"the grid is {width[0]} px wide in {width[1]} px: cut off"
+    name = page.locator(".mon", has_text="Land-Eating Leviathan").locator(".mon-name")
+    assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), "the monster's name is cut off"

@@ -142,6 +142,19 @@ def test_an_edit_changed_after_its_check_is_checked_again_not_saved(page: Page, 
     assert load_deck(live_server.database, deck_id).cards[0].count == 3
 
 
+def test_a_checked_edit_that_starts_with_blank_lines_is_saved_as_checked(page: Page, live_server: LiveServer) -> None:
+    """A pasted list often starts with a blank line; the page shows the checked text again in its box, and
+    HTML drops a newline right after ``<textarea>``: the text sent back must still be the text checked."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 3})
+    page.goto(f"/decks/{deck_id}/edit")
+    page.locator("#edit-box").fill("\n\n2 Crumb Goblin\n")
+    page.locator("#edit-check").click()
+    expect(page.locator("#edit-diff")).to_contain_text("Crumb Goblin: 3 → 2")
+    page.locator("#edit-save").click()
+    expect(page).to_have_url(re.compile(rf"/decks/{deck_id}#deck-panel$"))
+    assert load_deck(live_server.database, deck_id).cards[0].count == 2
+
+
 def hand_names(page: Page) -> list[str]:
     return [n.strip() for n in page.locator("#hand .hand-name").all_text_contents()]
 

@@ -123,6 +123,32 @@ def test_history_shows_changes_and_puts_one_back(owner_page: Page, owners_server
     assert [e["action"] for e in card_history(live.database, card.id)] == ["revert", "edit", "add"]
 
 
+def test_history_shows_a_value_that_does_not_apply_as_the_card_page_does(owner_page: Page, owners_server) -> None:
+    """A Meikyu character has no level: the card page shows it as ``—``, never ``?`` (unknown); its history
+    says the same when an owner types a level by mistake and clears it, while bravery was unknown."""
+    page = owner_page
+    page.goto("/cards/new?game=meikyu")
+    name = f"Lamp Knight {uuid.uuid4().hex[:6]}"
+    page.fill("#f-name", name)
+    page.select_option("#f-type", "character")
+    page.click("#save-card")
+    expect(page.locator("main")).to_contain_text("level")
+    page.click("#edit-card")
+    page.fill("#f-level", "5")
+    page.fill("#f-bravery", "2")
+    page.click("#save-card")
+    page.click("#edit-card")
+    page.fill("#f-level", "")
+    page.click("#save-card")
+    page.click("#card-history")
+    edits = page.locator("#edits > li")
+    expect(edits).to_have_count(3)
+    cleared, entered = edits.nth(0), edits.nth(1)
+    assert cleared.locator("tr", has_text="level").locator("td").all_text_contents() == ["5", "—"]
+    assert entered.locator("tr", has_text="level").locator("td").all_text_contents() == ["—", "5"]
+    assert entered.locator("tr", has_text="bravery").locator("td").all_text_contents() == ["?", "2"]
+
+
 def test_tags_on_a_card_and_on_a_deck_entry_then_the_deck_history(owner_page: Page, owners_server) -> None:
     live, _ = owners_server
     page = owner_page
@@ -336,6 +362,20 @@ def test_a_pasted_list_is_previewed_then_saved(owner_page: Page) -> None:
     page.fill("#bulk-text", "2 Tile Moel\n")
     page.click("#bulk-preview")
     expect(page.locator("#bad-lines li")).to_have_text(["line 1: no card named 'Tile Moel'; did you mean 'Tile Mole'?"])
+
+
+def test_the_collection_entered_in_the_browser_is_downloaded_from_its_page(owner_page: Page) -> None:
+    """An owner who typed their collection in the browser takes it away from there: the page's Export
+    downloads the file ``collection import`` reads back (of the game shown)."""
+    page = owner_page
+    assert page.request.post("/api/collection", data={"name": "Cook", "count": 2}).ok
+    page.goto("/collection?game=meikyu")
+    with page.expect_download() as downloaded:
+        page.locator("#collection-export a", has_text="CSV").click()
+    assert downloaded.value.suggested_filename == "collection-meikyu.csv"
+    lines = Path(downloaded.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "game,name,set,count" and "meikyu,Cook,core,2" in lines[1:]
+    assert all(line.startswith("meikyu,") for line in lines[1:])
 
 
 def test_on_a_phone_what_a_pasted_list_would_change_shows_without_scrolling(owner_page: Page) -> None:
