@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from cardbase.errors import quoted
 
@@ -485,6 +485,15 @@ def one_hot(size: int, at: int) -> list[float]:
     if 0 <= at < size:
         out[at] = 1.0
     return out
+
+
+_T = TypeVar("_T")
+
+
+def sliced(actions: Sequence[_T], cut: slice) -> tuple[_T, ...]:
+    """``actions[cut]`` for a lazy list of legal actions, as a tuple (what the games' own lists
+    are): the lazy lists are whole ``Sequence``s, sliced as a tuple would be."""
+    return tuple(actions[i] for i in range(*cut.indices(len(actions))))
 
 
 def counts(items: Iterable[int], size: int) -> list[float]:

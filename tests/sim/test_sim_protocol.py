@@ -86,6 +86,21 @@ def _check_steps(state: State, rng: random.Random, keys: dict[str, list[int]]) -
     assert world.history == []
 
 
+def _check_sequence(legal: Any) -> None:
+    """A list of legal actions, lazy or not, is a whole ``Sequence``: slices (a tuple), negative
+    indices, ``IndexError`` past the end, and a repr that says what it is."""
+    whole = tuple(legal)
+    n = len(whole)
+    assert len(legal) == n
+    for cut in (slice(None, 3), slice(-2, None), slice(None, None, -1), slice(1, n, 2), slice(n + 5, None)):
+        part = legal[cut]
+        assert isinstance(part, tuple) and part == whole[cut], (cut, part)
+    assert legal[-1] == whole[-1] and legal[0] == whole[0]
+    with pytest.raises(IndexError):
+        legal[n]
+    assert " object at 0x" not in repr(legal), repr(legal)
+
+
 def _check_chance(state: State, rng: random.Random) -> Any:
     """The chance steps; returns the chance action they sampled."""
     rules = state.rules
@@ -109,6 +124,7 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
     assert state.history == [] and state.outcome() is None
     rng = random.Random(seed)
     keys: dict[str, list[int]] = {}
+    lists: set[type] = set()  # the kinds of legal-action list checked as sequences
     decisions = steps = 0
     while not state.is_terminal:
         p = state.current_player
@@ -118,6 +134,9 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
         else:
             legal = state.legal_actions()
             assert len(legal) > 0
+            if type(legal) not in lists:
+                lists.add(type(legal))
+                _check_sequence(legal)
             picks = [legal[rng.randrange(len(legal))] for _ in range(min(5, len(legal)))]
             for a in picks:
                 assert rules.parse_action(str(a)) == a  # notation parses back

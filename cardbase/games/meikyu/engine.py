@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
@@ -51,6 +51,7 @@ from cardbase.games.base import (
     counts,
     ids_without_choice,
     one_hot,
+    sliced,
     whole_number,
 )
 from cardbase.games.meikyu.actions import (
@@ -245,7 +246,15 @@ class ActionList(Sequence[Any]):
     def __len__(self) -> int:
         return self._len
 
-    def __getitem__(self, i: int) -> Any:  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Any, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if type(i) is slice:
+            return sliced(self, i)
         if i < 0:
             i += self._len
         if not 0 <= i < self._len:
@@ -269,6 +278,9 @@ class ActionList(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         for i in range(self._len):
             yield self[i]
+
+    def __repr__(self) -> str:
+        return f"<{self._len} legal actions>"
 
     def __contains__(self, action: object) -> bool:
         return any(action == a for a in self)

@@ -8,12 +8,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import NoReturn
+from typing import NoReturn, overload
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
     InvalidAction,
     check_notation,
+    sliced,
 )
 from cardbase.games.meio.cards import (
     PLAYER_COUNTS,
@@ -175,7 +176,15 @@ class SplitActions(Sequence[Split]):
     def __len__(self) -> int:
         return _COMB[len(self._cards)][SECOND_HALF]
 
-    def __getitem__(self, i: int) -> Split:  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Split: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Split, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Split | tuple[Split, ...]:
+        if type(i) is slice:
+            return sliced(self, i)
         cards = self._cards
         n, k = len(cards), SECOND_HALF
         total = _COMB[n][k]
@@ -201,6 +210,9 @@ class SplitActions(Sequence[Split]):
             for c in chosen:
                 aside |= 1 << c
             yield Split(self._hand ^ aside, aside)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal splits>"
 
     def __contains__(self, action: object) -> bool:
         return (
