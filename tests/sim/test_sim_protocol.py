@@ -195,3 +195,36 @@ def test_errors_are_value_errors(game_id, options):
     with pytest.raises(IllegalAction) as e2:
         state.apply(stale)
     assert isinstance(e2.value, ValueError) and str(e2.value)
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_a_pickled_state_is_the_same_game_and_small(game_id, options):
+    """A state pickles (OpenSpiel saves a Python game's state so, multiprocessing and Dask send it
+    so) to the same game, without the tables every state of the rules shares: a few tens of KB
+    at most (Méa's and Meikyu's rules hold their decks and card pool)."""
+    rules = rules_of(game_id, options)
+    state = rules.new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(30):
+        if state.is_terminal:
+            break
+        if state.is_chance_node:
+            state.resolve_chance()
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    data = pickle.dumps(state)
+    assert len(data) < 60_000, len(data)
+    copy = pickle.loads(data)
+    assert copy.history == state.history and copy.current_player == state.current_player
+    assert copy.legal_ids() == state.legal_ids()
+    for seat in range(rules.players):
+        assert copy.information_state_key(seat) == state.information_state_key(seat)
+        assert copy.observation_tensor(seat) == state.observation_tensor(seat)
+    assert copy.rng.getstate() == state.rng.getstate()
+    if not state.is_terminal:
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        copy.apply(action)
+        assert copy.legal_ids() == state.legal_ids()

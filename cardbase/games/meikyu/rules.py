@@ -159,6 +159,10 @@ class MeikyuRules(Rules):
         if not any(k.type == "character" and k.copies for k in pool.kingdom):
             raise InvalidRules("the card pool has no character cards")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without :attr:`tables` (made again from the rules when next asked for)."""
+        return {name: value for name, value in self.__dict__.items() if name != "tables"}
+
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""

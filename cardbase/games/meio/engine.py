@@ -578,6 +578,16 @@ class MeioState(State):
         new.history = list(self.history)
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the play tables every state of these rules shares (a megabyte: it made
+        every pickled state, and OpenSpiel's saved one, that size); ``__setstate__`` looks them up."""
+        return {name: getattr(self, name) for name in _PICKLED if hasattr(self, name)}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self._keys, self._suit_plays = _tables(self.rules.ace_high)
+
     def search_copy(self) -> MeioState:
         """A copy for a search's playout: its own position, the RNG shared with this state, an
         empty history (cheaper than :meth:`clone`; not a record of the game)."""
@@ -891,6 +901,10 @@ class MeioState(State):
                     state._winner = (obs.leader + i) % state._n
             state._win_key = best
         return state
+
+
+_PICKLED = tuple(name for name in MeioState.__slots__ if name not in ("_keys", "_suit_plays"))
+"""What a pickled state holds: all but the rules' shared play tables."""
 
 
 def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[int], leftover: int) -> None:
