@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
+import shutil
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, Outcome, State
 from cardbase.sim.registry import GAMES
+from tests.conftest import REPO
 from tests.golden.walks import rules_of
 
 # Every registered game, with variants that change what is legal. Méa's decks are the example
@@ -228,3 +233,30 @@ def test_a_pickled_state_is_the_same_game_and_small(game_id, options):
         state.apply(action)
         copy.apply(action)
         assert copy.legal_ids() == state.legal_ids()
+
+
+def test_the_readme_native_examples_run(tmp_path):
+    """The README's examples of the engines without a toolkit (``uv run python -c '…'``), as written,
+    from a clone's files: each plays a game to its outcome."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```sh\nuv run python -c '\n(.*?)\n'\n```", readme, re.S)
+    assert examples
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    for code in examples:
+        run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith("Outcome(winners="), run.stdout
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_an_agent_is_made_for_a_seat_of_the_game(game_id, options):
+    """``make_agent`` refuses a seat the game does not have (one ``ValueError``; Méa's agents raised
+    IndexError, the others took it), and names an agent that takes no options as such."""
+    rules = rules_of(game_id, options)
+    entry = GAMES[game_id]
+    for name in entry.agents:
+        for seat in (rules.players, -1):
+            with pytest.raises(ValueError, match=f"no seat {seat} in a {rules.players}-player game"):
+                entry.make_agent(name, rules, seat, 0)
+    with pytest.raises(ValueError, match=r"^agent 'random:x=1': random takes no options$"):
+        entry.make_agent("random:x=1", rules, 0, 0)
