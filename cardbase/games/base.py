@@ -110,6 +110,21 @@ class InvalidPosition(GameError):
         self.rule = rule
 
 
+def check_seats(what: str, given: Sequence[object], players: int, exactly: bool = False) -> None:
+    """A position's per-seat description ``what`` gives no more seats than the game has (and, if
+    ``exactly``, as many): else :class:`InvalidPosition` (rule ``"seat"``)."""
+    if len(given) > players or (exactly and len(given) != players):
+        seats = f"{len(given)} seat{'' if len(given) == 1 else 's'}"
+        raise InvalidPosition(f"{what} gives {seats}; a {players}-player game has {players}", "seat")
+
+
+def check_names(what: str, names: object) -> None:
+    """A position's list of card names ``what`` is not a text, which would be read letter by letter
+    (``"Wall"`` as W, a, l, l): else :class:`InvalidPosition` (rule ``"names"``)."""
+    if isinstance(names, str):
+        raise InvalidPosition(f"{what} is a list of card names, not {quoted(names)}", "names")
+
+
 class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
 

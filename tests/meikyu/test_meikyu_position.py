@@ -24,6 +24,11 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("more hands than seats", {"hands": [{}, {}, {"Bee": 1}]}, "seat", "hands gives 3 seats"),
     ("more kingdoms than seats", {"lands": [[], [], ["Unnamed room 5"]]}, "seat", "lands gives 3 seats"),
     ("a negative count of cards", {"hands": [{"Bee": -1}]}, "count", "P1 holds -1 copies of Bee"),
+    # Names given as one text (read letter by letter: "no land 'U' in the pool").
+    ("a kingdom as one text", {"lands": ["Unnamed room 5"]}, "names", r"lands\[0\] is a list of card names, not"),
+    ("the rooms as one text", {"rooms": "Unnamed room 5"}, "names", "rooms is a list of card names"),
+    ("the discards as one text", {"discards": "Bee"}, "names", "discards is a list of card names"),
+    ("the pile as one text", {"pile": "Bee"}, "names", "pile is a list of card names"),
     ("a count that is no whole number", {"hands": [{"Bee": 1.5}]}, "count", "1.5 copies"),
     ("a negative count of Refugees", {"refugees": [0, -1]}, "count", "P2 has placed -1 Refugees"),
     ("a Refugee held in a hand", {"hands": [{"Refugee": 1}]}, "open-held", "P1 holds Refugee"),

@@ -55,7 +55,9 @@ from cardbase.games.base import (
     InvalidPosition,
     Outcome,
     State,
+    check_names,
     check_seat,
+    check_seats,
     ids_without_choice,
 )
 from cardbase.games.mea import board as B
@@ -574,6 +576,14 @@ class MeaState(State):
         if type(active) is not int or active not in (0, 1):
             raise InvalidAction(f"no seat {active!r} in a 2-player game")
         _check_turns(rules, active, turns_taken, mana)
+        for what, given in (("hands", hands), ("board", board), ("out", out), ("decks", decks)):
+            check_seats(what, given, 2, exactly=True)
+        for seat in (0, 1):
+            check_names(f"hands[{seat}]", hands[seat])
+            check_names(f"out[{seat}]", out[seat])
+            check_names(f"decks[{seat}]", decks[seat])
+            for t, monsters in board[seat].items():
+                check_names(f"board[{seat}][{t!r}]", monsters)
         state = cls(rules, seed)
         names = state._tab.names
         canonical = state._tab.canonical

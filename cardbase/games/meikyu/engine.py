@@ -46,8 +46,10 @@ from cardbase.games.base import (
     InvalidPosition,
     Outcome,
     State,
+    check_names,
     check_notation,
     check_seat,
+    check_seats,
     counts,
     ids_without_choice,
     one_hot,
@@ -2310,8 +2312,11 @@ class MeikyuState(State):
         if type(turn) is not int or not 0 <= turn < n:
             raise InvalidPosition(f"turn is a seat from 0 to {n - 1} in a {n}-player game, not {turn!r}", "seat")
         for what, given in (("hands", hands), ("lands", lands), ("refugees", refugees)):
-            if len(given) > n:
-                raise InvalidPosition(f"{what} gives {len(given)} seats; a {n}-player game has {n}", "seat")
+            check_seats(what, given, n)
+        for seat, kingdom in enumerate(lands):
+            check_names(f"lands[{seat}]", kingdom)
+        for what, names in (("rooms", rooms), ("discards", discards), ("pile", pile), ("meikyu_pile", meikyu_pile)):
+            check_names(what, names)
         for seat, hand in enumerate(hands):
             for name, count in hand.items():
                 if type(count) is not int or count < 0:
