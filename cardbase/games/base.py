@@ -79,6 +79,11 @@ sees (no hand, no pile's order), and ``state.action_text(action, viewer=SPECTATO
 what a player would hide from the others."""
 
 
+def to_act(player: int) -> str:
+    """Who acts, as a state's repr says it: the seat's number, ``chance`` or ``nobody (over)``."""
+    return "chance" if player == CHANCE else "nobody (over)" if player == TERMINAL else str(player)
+
+
 class GameError(ValueError):
     """Base of the engine's errors."""
 

@@ -157,6 +157,8 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
             if decisions % 3 == 0:
                 _check_steps(state, rng, keys)
             decisions += 1
+        # The repr says who acts in words at a chance node (not the constant's value, -1).
+        assert "to act: chance" in repr(state) if state.is_chance_node else f"to act: {p}>" in repr(state)
         steps += len(state.action_ids(action))
         before = len(state.history)
         twin = state.clone()
@@ -170,6 +172,7 @@ def test_a_random_game_keeps_the_protocol(game_id, options, seed):
             seat = state.current_player
             assert twin.information_state_key(seat) == state.information_state_key(seat)
     assert state.current_player == TERMINAL and state.legal_actions() == () and state.legal_ids() == []
+    assert repr(state).endswith("to act: nobody (over)>"), repr(state)
     assert steps <= rules.max_game_length()  # player and chance steps (Shimmy cuts a game off there)
     outcome = state.outcome()
     assert isinstance(outcome, Outcome)

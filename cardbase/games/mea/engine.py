@@ -59,6 +59,7 @@ from cardbase.games.base import (
     check_seat,
     check_seats,
     ids_without_choice,
+    to_act,
 )
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability
@@ -2118,7 +2119,7 @@ class MeaState(State):
     def __repr__(self) -> str:
         return (
             f"<MeaState turn {self._turn} {PHASE_NAMES[self._phase]} active {seat_name(self._active)} "
-            f"to act: {self.current_player}>"
+            f"to act: {to_act(self.current_player)}>"
         )
 
     # -- integer steps and tensors (see cardbase.games.base) --

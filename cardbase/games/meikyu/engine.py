@@ -54,6 +54,7 @@ from cardbase.games.base import (
     ids_without_choice,
     one_hot,
     sliced,
+    to_act,
     whole_number,
 )
 from cardbase.games.meikyu.actions import (
@@ -1900,7 +1901,7 @@ class MeikyuState(State):
     def __repr__(self) -> str:
         return (
             f"<MeikyuState {self._n}p turn {self._turns + 1} P{self._turn + 1}'s turn · {self.decision} · "
-            f"to act: {self.current_player}>"
+            f"to act: {to_act(self.current_player)}>"
         )
 
     # -- integer steps and tensors (see cardbase.games.base) --

@@ -33,6 +33,7 @@ from cardbase.games.base import (
     check_seat,
     counts,
     one_hot,
+    to_act,
 )
 from cardbase.games.meio.actions import (
     ASIDE_IDS,
@@ -663,9 +664,7 @@ class MeioState(State):
         return str(action)
 
     def __repr__(self) -> str:
-        return (
-            f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {self.current_player}>"
-        )
+        return f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {to_act(self.current_player)}>"
 
     # -- integer steps and tensors (see cardbase.games.base) --
 
