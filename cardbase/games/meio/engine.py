@@ -664,7 +664,8 @@ class MeioState(State):
         return str(action)
 
     def __repr__(self) -> str:
-        return f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {to_act(self.current_player)}>"
+        phase = PHASE_NAMES[self._phase]
+        return f"<MeioState {self._n}p round {self._round + 1} {phase} to act: {to_act(self.current_player)}>"
 
     # -- integer steps and tensors (see cardbase.games.base) --
 
