@@ -320,6 +320,8 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
     ) -> Observer:
+        """OpenSpiel's observer: the observation tensor and text, or with ``perfect_recall`` the
+        information-state key as text (:class:`Observer`); observation parameters are refused."""
         if params:
             raise ValueError(f"observation parameters are not supported, not {dict(params)!r}")
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
@@ -470,10 +472,12 @@ class Observer:
             at += size
 
     def set_from(self, state: CardbaseState, player: int) -> None:
+        """Write seat ``player``'s observation tensor of ``state`` into :attr:`tensor` (and so :attr:`dict`)."""
         held = state._held
         self.tensor[:] = held.state.observation_tensor(player, held.prefix)
 
     def string_from(self, state: CardbaseState, player: int) -> str:
+        """Seat ``player``'s view of ``state`` as text: its information-state key, or its observation described."""
         held = state._held
         if self.perfect_recall:
             return held.state.information_state_key(player, held.prefix)

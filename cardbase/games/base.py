@@ -206,9 +206,11 @@ class Outcome:
 
     @property
     def shared(self) -> bool:
+        """Whether several seats share the victory."""
         return len(self.winners) > 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-able data (what records and ``--json`` write)."""
         return {
             "winners": list(self.winners),
             "scores": list(self.scores),
@@ -332,10 +334,12 @@ class State(ABC):
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the game is over (``current_player == TERMINAL``)."""
         return self.current_player == TERMINAL
 
     @property
     def is_chance_node(self) -> bool:
+        """Whether chance acts next (``current_player == CHANCE``): a deal, a shuffle, a die."""
         return self.current_player == CHANCE
 
     @abstractmethod
@@ -367,6 +371,7 @@ class State(ABC):
         self.apply_unchecked(action)
 
     def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` is legal now (:meth:`check` accepts it)."""
         try:
             self.check(action)
         except IllegalAction:
@@ -529,7 +534,8 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """One of ``legal_actions``, chosen from what ``observation`` shows (the agent's seat's view only)."""
 
 
 def check_at_least_one(**options: int) -> None:

@@ -19,4 +19,5 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """A legal action drawn uniformly from the agent's own RNG."""
         return legal_actions[self.rng.randrange(len(legal_actions))]

@@ -32,6 +32,7 @@ class GameEntry:
     agents: dict[str, str] = field(default_factory=dict)
 
     def rules_class(self) -> type[Rules]:
+        """The game's rules class, imported on first use."""
         rules: type[Rules] = _load(self.rules)
         return rules
 

@@ -263,3 +263,46 @@ def test_an_agent_is_made_for_a_seat_of_the_game(game_id, options):
                 entry.make_agent(name, rules, seat, 0)
     with pytest.raises(ValueError, match=r"^agent 'random:x=1': random takes no options$"):
         entry.make_agent("random:x=1", rules, 0, 0)
+
+
+RESEARCH_MODULES = [
+    "cardbase.games.base",
+    *(f"cardbase.games.{g}.{m}" for g in ("meio", "mea", "meikyu") for m in ("engine", "rules", "actions")),
+    *(f"cardbase.games.{g}.observation" for g in ("meio", "mea", "meikyu")),
+    "cardbase.games.mea.legal",
+    "cardbase.sim.registry",
+    "cardbase.sim.agents",
+]
+
+
+def public_names_without_a_docstring(module_names: list[str]) -> list[str]:
+    """The public classes and functions of the modules, and the public methods and properties their
+    classes define, that have no docstring of their own or from a class they derive from."""
+    import importlib
+    import inspect
+
+    missing = []
+    for module_name in module_names:
+        module = importlib.import_module(module_name)
+        for name, obj in vars(module).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != module_name:
+                continue
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) and not inspect.getdoc(obj):
+                missing.append(f"{module_name}.{name}")
+            if not inspect.isclass(obj):
+                continue
+            for key, member in vars(obj).items():
+                if isinstance(member, staticmethod | classmethod):
+                    member = member.__func__
+                if key.startswith("_") or not (inspect.isfunction(member) or isinstance(member, property)):
+                    continue
+                inherited = any(getattr(getattr(base, key, None), "__doc__", None) for base in obj.__mro__[1:-1])
+                if not member.__doc__ and not inherited:
+                    missing.append(f"{module_name}.{name}.{key}")
+    return missing
+
+
+def test_the_engines_public_names_have_docstrings():
+    """What a researcher reads with ``help()``: every public class, function, method and property of
+    the engine protocol, the engines, their rules, actions and observations, and the agents."""
+    assert public_names_without_a_docstring(RESEARCH_MODULES) == []

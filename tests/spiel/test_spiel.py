@@ -370,3 +370,9 @@ def test_games_and_states_pickle_and_say_what_they_are(name, mea_config):
     assert f"player {state.current_player()} to act" in repr(state)
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == state.history() and copy.legal_actions() == state.legal_actions()
+
+
+def test_the_adapters_public_names_have_docstrings():
+    from tests.sim.test_sim_protocol import public_names_without_a_docstring
+
+    assert public_names_without_a_docstring(["cardbase.spiel"]) == []

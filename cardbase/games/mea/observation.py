@@ -78,10 +78,12 @@ class MeaObservation:
 
     @property
     def rules(self) -> MeaRules:
+        """The rules of the game observed."""
         return self.view.rules
 
     @property
     def current_player(self) -> int:
+        """The seat to act, or ``CHANCE`` or ``TERMINAL``."""
         return self.view.current_player
 
     def hand_names(self) -> tuple[str, ...]:
@@ -114,6 +116,7 @@ class MeaObservation:
         }
 
     def monster(self, i: int) -> dict[str, Any]:
+        """Card instance ``i`` on the board as the observer sees it, as JSON-able data."""
         v = self.view
         tab = v._tab
         return {
@@ -130,6 +133,7 @@ class MeaObservation:
         }
 
     def describe(self) -> str:
+        """A plain-text view for a terminal, several lines."""
         return describe_state(self.view, self.player)
 
 

@@ -41,9 +41,11 @@ class MeaDeck:
 
     @property
     def size(self) -> int:
+        """How many cards the deck holds, copies counted."""
         return sum(n for _, n in self.cards)
 
     def expanded(self) -> list[MeaCard]:
+        """Every card of the deck, one entry per copy, in deck-list order."""
         return [card for card, n in self.cards for _ in range(n)]
 
     @property
@@ -53,13 +55,16 @@ class MeaDeck:
 
     @property
     def demo_cards(self) -> int:
+        """How many of the deck's cards (copies counted) are cardbase's demo cards."""
         return sum(n for c, n in self.cards if c.is_demo)
 
     def to_dict(self) -> dict[str, Any]:
+        """The deck as JSON-able data (what a game record stores); :meth:`from_dict` reads it back."""
         return {"name": self.name, "cards": [{"count": n, **card_to_dict(c)} for c, n in self.cards]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "deck") -> MeaDeck:
+        """The deck :meth:`to_dict` wrote; :class:`InvalidRules` naming ``where`` and the field otherwise."""
         if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
             raise InvalidRules(f"{where}: a deck is {{'name': …, 'cards': [{{'count': 3, 'name': …}}, …]}}")
         out = []
@@ -87,6 +92,8 @@ def card_to_dict(card: MeaCard) -> dict[str, Any]:
 
 
 def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
+    """A card as a deck's :meth:`MeaDeck.to_dict` writes it; :class:`InvalidRules` naming ``where``
+    and the field otherwise."""
     try:
         type_ = MeaCardType(str(data.get("type")))
     except ValueError:

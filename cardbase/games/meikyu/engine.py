@@ -470,6 +470,7 @@ class MeikyuState(State):
         return {t.knames[k]: self._hands[seat][k] for k in t.alpha if self._hands[seat][k]}
 
     def hand_size(self, seat: int) -> int:
+        """How many Kingdom cards seat ``seat`` holds."""
         return self._hsize[seat]
 
     def rooms(self) -> tuple[str, ...]:
@@ -481,6 +482,7 @@ class MeikyuState(State):
         return tuple((self._t.lnames[e >> 1], bool(e & 1)) for e in self._lands[seat])
 
     def refugees(self, seat: int) -> int:
+        """How many Refugees seat ``seat`` has placed."""
         return len(self._refugees[seat])
 
     def points(self, seat: int) -> int:
@@ -502,6 +504,7 @@ class MeikyuState(State):
         return self._skips[seat]
 
     def kingdom_pile(self) -> dict[str, int]:
+        """The Kingdom pile's cards: name → copies (not their order)."""
         t = self._t
         out: dict[str, int] = {}
         for k in self._kpile:
@@ -513,9 +516,11 @@ class MeikyuState(State):
         return tuple(self._t.knames[k] for k in self._kdisc)
 
     def meikyu_pile_size(self) -> int:
+        """How many cards are left in the Meikyu pile."""
         return len(self._mpile)
 
     def meikyu_discards(self) -> tuple[str, ...]:
+        """The discarded rooms (Meikyu cards), by name."""
         return tuple(self._t.lnames[land] for land in self._mdisc)
 
     def in_play(self) -> tuple[str, ...]:

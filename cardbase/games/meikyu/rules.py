@@ -276,6 +276,7 @@ class MeikyuRules(Rules):
 
     @property
     def assumed(self) -> tuple[str, ...]:
+        """Each value the assumption profile gave, not the rulebook, named as ``"Bee bravery"``."""
         return self.pool.assumed
 
     def report_notes(self) -> list[str]:
@@ -296,6 +297,7 @@ class MeikyuRules(Rules):
         return (0.0, None)
 
     def capacity(self, has_farm: bool) -> int:
+        """The most lands a kingdom may own (one more with the Farm under ``farm=lands``)."""
         return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
 
     @property

@@ -46,6 +46,7 @@ class Play(int):
 
     @property
     def card(self) -> PlayingCard:
+        """The card played."""
         return CARDS[self]
 
     def __str__(self) -> str:
@@ -67,14 +68,17 @@ class Split:
 
     @classmethod
     def of(cls, keep: Iterable[PlayingCard], aside: Iterable[PlayingCard]) -> Split:
+        """The split keeping the cards ``keep`` and setting aside the cards ``aside``."""
         return cls(mask_of(keep), mask_of(aside))
 
     @property
     def kept_cards(self) -> tuple[PlayingCard, ...]:
+        """The cards kept for the first half."""
         return cards_of(self.keep)
 
     @property
     def aside_cards(self) -> tuple[PlayingCard, ...]:
+        """The cards set aside for the second half."""
         return cards_of(self.aside)
 
     def __str__(self) -> str:
@@ -90,6 +94,7 @@ class Deal:
 
     @classmethod
     def of(cls, hands: Iterable[Iterable[PlayingCard]]) -> Deal:
+        """The deal of the given hands, one per seat."""
         return cls(tuple(mask_of(h) for h in hands))
 
     def __str__(self) -> str:

@@ -195,6 +195,7 @@ class MeioState(State):
 
     @property
     def players(self) -> int:
+        """The number of seats."""
         return self._n
 
     @property
@@ -218,12 +219,15 @@ class MeioState(State):
         return 1 if self._tricks_done < FIRST_HALF else 2
 
     def hand(self, seat: int) -> tuple[PlayingCard, ...]:
+        """The cards in seat ``seat``'s hand (hidden from the other seats: see :meth:`observation`)."""
         return cards_of(self._hands[seat])
 
     def aside(self, seat: int) -> tuple[PlayingCard, ...]:
+        """The cards seat ``seat`` set aside in the split, for the second half."""
         return cards_of(self._asides[seat])
 
     def leftover(self) -> tuple[PlayingCard, ...]:
+        """The cards of the deck dealt to nobody this round."""
         return cards_of(self._leftover)
 
     def trick(self) -> tuple[tuple[int, PlayingCard], ...]:
@@ -265,9 +269,11 @@ class MeioState(State):
         )
 
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Each finished round's scores, one per seat."""
         return tuple(self._round_scores)
 
     def totals(self) -> tuple[int, ...]:
+        """Each seat's total score over the finished rounds (lower is better)."""
         return tuple(self._totals)
 
     # -- protocol --

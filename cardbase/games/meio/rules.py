@@ -69,6 +69,7 @@ class MeioRules(Rules):
 
     @property
     def deck(self) -> tuple[PlayingCard, ...]:
+        """The deck for this player count, in index order."""
         return deck_for(self.players)
 
     @property
@@ -78,9 +79,11 @@ class MeioRules(Rules):
 
     @property
     def deck_mask(self) -> int:
+        """The deck as a mask of card bits (:mod:`cardbase.games.meio.masks`)."""
         return _deck(self.players)[1]
 
     def deck_label(self) -> str:
+        """The deck in words: ``3-player deck (A–10)``."""
         top = highest_rank_for(self.players)
         return f"{self.players}-player deck (A–{ {7: '7', 10: '10', 13: 'K'}[top] })"
 
