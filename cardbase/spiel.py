@@ -519,8 +519,16 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
     from cardbase.errors import InvalidRecord
     from cardbase.sim.records import replay
 
-    if record.game != game.rules.game_id or record.rules != game.rules.to_options():
-        raise InvalidRecord(record.source, f"the record's game and rules are not those of {game}")
+    if record.game != game.rules.game_id:
+        raise InvalidRecord(record.source, f"a {record.game} record, not a {game.rules.game_id} game")
+    options = game.rules.to_options()
+    if record.rules != options:
+        differ = [
+            f"{name} {_shown(record.rules.get(name))} in the record, {_shown(options.get(name))} here"
+            for name in [*options, *(n for n in record.rules if n not in options)]
+            if record.rules.get(name) != options.get(name)
+        ]
+        raise InvalidRecord(record.source, f"the record's rules are not those of {game}: {'; '.join(differ)}")
     played = replay(record)
     state = game.new_initial_state()
     waiting: list[Any] = []
@@ -533,6 +541,14 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
             waiting.remove(ready[0])
             _apply_steps(state, ready[0])
     return state
+
+
+def _shown(value: Any) -> str:
+    """An option's value in a refusal: short, a deck or a card pool by its size."""
+    if value is None:
+        return "none"
+    text = repr(value)
+    return text if len(text) <= 40 else f"(a value of {len(text):,} characters)"
 
 
 def _out_of_turn(state: CardbaseState, action: Any) -> bool:

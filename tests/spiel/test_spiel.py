@@ -203,8 +203,11 @@ def test_a_record_of_other_rules_is_refused(mea_config):
     other = pyspiel.load_game("cardbase_meio", {"players": 2})
     lines = cardbase.spiel.record_lines(other.new_initial_state())
     (record,) = parse_records("\n".join(lines))
-    with pytest.raises(InvalidRecord, match="not those of"):
+    with pytest.raises(InvalidRecord, match=r"not those of .*: players 2 in the record, 3 here$"):
         cardbase.spiel.from_record(game, record)
+    mea = pyspiel.load_game("cardbase_mea", mea_config)
+    with pytest.raises(InvalidRecord, match="a meio record, not a mea game"):
+        cardbase.spiel.from_record(mea, record)
 
 
 @pytest.mark.parametrize(
