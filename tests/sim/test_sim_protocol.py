@@ -306,3 +306,18 @@ def test_the_engines_public_names_have_docstrings():
     """What a researcher reads with ``help()``: every public class, function, method and property of
     the engine protocol, the engines, their rules, actions and observations, and the agents."""
     assert public_names_without_a_docstring(RESEARCH_MODULES) == []
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_reprs_are_short_and_say_what_they_are(game_id, options):
+    """A rules object, a state and an observation print in a few lines at most: a deck or a card pool by
+    its name and size (Méa's rules printed 13,000 characters, Meikyu's 9,000), an observation by its
+    seat (Méa's was an object address)."""
+    rules = rules_of(game_id, options)
+    state = rules.new_initial_state(0)
+    state.resolve_chance()
+    for thing in (rules, state, state.observation(0)):
+        text = repr(thing)
+        assert len(text) < 1000 and " object at 0x" not in text, text
+        assert text.startswith((type(thing).__name__, f"<{type(thing).__name__}")), text
+    assert "player=0" in repr(state.observation(0))

@@ -47,6 +47,9 @@ class MeaObservation:
 
     __slots__ = ("__weakref__", "_state", "_view", "player")
 
+    def __repr__(self) -> str:
+        return f"<MeaObservation player={self.player}: {self.view!r}>"
+
     def __init__(self, player: int, view: MeaState):
         self.player = player
         self._view: MeaState | None = view

@@ -39,6 +39,10 @@ class MeaDeck:
     name: str
     cards: tuple[tuple[MeaCard, int], ...]
 
+    def __repr__(self) -> str:
+        """Its name and size, not every card (a deck's full repr runs to thousands of characters)."""
+        return f"<MeaDeck {self.name!r}: {self.size} cards, {len(self.cards)} distinct>"
+
     @property
     def size(self) -> int:
         """How many cards the deck holds, copies counted."""

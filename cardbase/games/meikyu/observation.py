@@ -4,7 +4,7 @@ decision at hand."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import counted
@@ -49,7 +49,7 @@ class MeikyuObservation:
     has no hand at all. ``stack``/``ask``/``args`` are the public turn machine,
     kept so that a search agent can rebuild a state."""
 
-    rules: MeikyuRules
+    rules: MeikyuRules = field(repr=False)  # (its repr is long; the observation's is about the game)
     player: int
     current_player: int
     turn_player: int
