@@ -538,6 +538,11 @@ class Agent(Protocol):
         """One of ``legal_actions``, chosen from what ``observation`` shows (the agent's seat's view only)."""
 
 
+def agent_repr(agent: Any) -> str:
+    """An agent's repr: its class, its name (with the options it was made with) and its seat."""
+    return f"<{type(agent).__name__} {agent.name!r} for seat {agent.seat}>"
+
+
 def check_at_least_one(**options: int) -> None:
     """An agent's counts (samples, candidates) are 1 or more: a ``ValueError`` naming the first that is not."""
     for key, value in options.items():

@@ -6,13 +6,16 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardbase.games.base import Rules
+from cardbase.games.base import Rules, agent_repr
 
 
 class RandomAgent:
     """Picks uniformly among the legal actions (works on lazy sequences too)."""
 
     name = "random"
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(self, rules: Rules, seat: int, seed: int | None = None):
         self.seat = seat

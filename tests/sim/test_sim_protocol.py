@@ -263,6 +263,11 @@ def test_an_agent_is_made_for_a_seat_of_the_game(game_id, options):
                 entry.make_agent(name, rules, seat, 0)
     with pytest.raises(ValueError, match=r"^agent 'random:x=1': random takes no options$"):
         entry.make_agent("random:x=1", rules, 0, 0)
+    # An agent says what it is and whose seat (it was an object address).
+    for name in entry.agents:
+        agent = entry.make_agent(name, rules, 1, 0)
+        assert repr(agent) == f"<{type(agent).__name__} {name!r} for seat 1>"
+    assert repr(entry.make_agent("search:samples=3", rules, 0, 0)) == "<SearchAgent 'search:samples=3' for seat 0>"
 
 
 RESEARCH_MODULES = [
