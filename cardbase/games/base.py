@@ -134,6 +134,17 @@ class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
 
 
+MAX_SEED = 2**64 - 1
+"""The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
+
+
+def check_seed(seed: object) -> None:
+    """A game's seed is ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold);
+    else :class:`GameError`, a ``ValueError``."""
+    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+        raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
+
+
 MAX_NOTATION = 200_000
 """The longest text read as an action. The longest a game writes is a Méa shuffle of two
 10,000-card decks (about 100,000 characters); a longer text is refused before it is read."""

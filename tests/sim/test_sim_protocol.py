@@ -326,3 +326,16 @@ def test_reprs_are_short_and_say_what_they_are(game_id, options):
         assert len(text) < 1000 and " object at 0x" not in text, text
         assert text.startswith((type(thing).__name__, f"<{type(thing).__name__}")), text
     assert "player=0" in repr(state.observation(0))
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_a_seed_is_one_a_record_can_hold(game_id, options):
+    """``new_initial_state`` takes the seeds a game record holds (a whole number from 0 to 2**64 - 1,
+    or None) and refuses any other, one ``ValueError``: it took 'x', 1.5, True and -1, and played a
+    game whose record could not be read back."""
+    rules = rules_of(game_id, options)
+    for seed in (None, 0, 2**64 - 1):
+        assert rules.new_initial_state(seed).seed == seed
+    for seed in ("x", 1.5, True, -1, 2**64):
+        with pytest.raises(ValueError, match=r"a seed is a whole number from 0 to 2\*\*64 - 1, or None, not "):
+            rules.new_initial_state(seed)

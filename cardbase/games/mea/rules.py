@@ -11,7 +11,7 @@ from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from cardbase.errors import quoted
-from cardbase.games.base import InvalidRules, Rules
+from cardbase.games.base import InvalidRules, Rules, check_seed
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
 from cardbase.games.mea.actions import Attack, Choose, MeaAction, Move, Play, Ref, Summon, parse_action
@@ -445,6 +445,7 @@ class MeaRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeaState:
         from cardbase.games.mea.engine import MeaState  # the state is built from the rules
 
+        check_seed(seed)
         return MeaState(self, seed)
 
     def parse_action(self, text: str) -> MeaAction:

@@ -13,6 +13,7 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_seed,
 )
 from cardbase.games.meikyu.actions import MeikyuAction
 from cardbase.games.meikyu.codes import _CONTEXT_KINDS, B_BAR, B_HAREM, DECISIONS, END_LIMIT, END_POINTS, END_ROOMS
@@ -179,6 +180,7 @@ class MeikyuRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeikyuState:
         from cardbase.games.meikyu.engine import MeikyuState
 
+        check_seed(seed)
         return MeikyuState(self, seed)
 
     def parse_action(self, text: str) -> MeikyuAction:

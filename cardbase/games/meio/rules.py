@@ -13,6 +13,7 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_seed,
 )
 from cardbase.games.meio.actions import ASIDE_IDS, PLAYS, MeioAction, Play, parse_action
 from cardbase.games.meio.cards import (
@@ -98,6 +99,7 @@ class MeioRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeioState:
         from cardbase.games.meio.engine import MeioState  # the state is built from the rules
 
+        check_seed(seed)
         return MeioState(self, seed)
 
     def parse_action(self, text: str) -> MeioAction:
