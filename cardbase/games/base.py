@@ -4,6 +4,7 @@ engine protocol every rules engine implements."""
 from __future__ import annotations
 
 import math
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -138,11 +139,16 @@ MAX_SEED = 2**64 - 1
 """The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
 
 
-def check_seed(seed: object) -> None:
-    """A game's seed is ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold);
-    else :class:`GameError`, a ``ValueError``."""
-    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
-        raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
+def check_seed(seed: object) -> int | None:
+    """A game's seed, ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold),
+    as an ``int`` (a NumPy integer is one); else :class:`GameError`, a ``ValueError``."""
+    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
+        return seed
+    if not isinstance(seed, bool) and hasattr(type(seed), "__index__"):
+        number = operator.index(seed)  # type: ignore[arg-type]
+        if 0 <= number <= MAX_SEED:
+            return number
+    raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
 
 
 MAX_NOTATION = 200_000

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, Outcome, State
@@ -334,8 +335,9 @@ def test_a_seed_is_one_a_record_can_hold(game_id, options):
     or None) and refuses any other, one ``ValueError``: it took 'x', 1.5, True and -1, and played a
     game whose record could not be read back."""
     rules = rules_of(game_id, options)
-    for seed in (None, 0, 2**64 - 1):
-        assert rules.new_initial_state(seed).seed == seed
+    for seed in (None, 0, 2**64 - 1, np.uint64(2**64 - 1), np.int64(7)):
+        state = rules.new_initial_state(seed)
+        assert state.seed == seed and type(state.seed) is (int if seed is not None else type(None))
     for seed in ("x", 1.5, True, -1, 2**64):
         with pytest.raises(ValueError, match=r"a seed is a whole number from 0 to 2\*\*64 - 1, or None, not "):
             rules.new_initial_state(seed)

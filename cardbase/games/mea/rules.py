@@ -445,8 +445,7 @@ class MeaRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeaState:
         from cardbase.games.mea.engine import MeaState  # the state is built from the rules
 
-        check_seed(seed)
-        return MeaState(self, seed)
+        return MeaState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeaAction:
         tables = self.tables()

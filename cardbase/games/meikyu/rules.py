@@ -180,8 +180,7 @@ class MeikyuRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeikyuState:
         from cardbase.games.meikyu.engine import MeikyuState
 
-        check_seed(seed)
-        return MeikyuState(self, seed)
+        return MeikyuState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeikyuAction:
         from cardbase.games.meikyu.notation import parse_action

@@ -99,8 +99,7 @@ class MeioRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeioState:
         from cardbase.games.meio.engine import MeioState  # the state is built from the rules
 
-        check_seed(seed)
-        return MeioState(self, seed)
+        return MeioState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeioAction:
         return parse_action(text)
