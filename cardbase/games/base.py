@@ -135,6 +135,17 @@ class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
 
 
+def check_option_names(options: object, known: Iterable[str], title: str) -> None:
+    """What :meth:`Rules.from_options` reads first: ``options`` is a mapping, and names only options
+    in ``known`` (``title`` names the game); else :class:`InvalidRules` saying which."""
+    if not isinstance(options, Mapping):
+        raise InvalidRules(f"{title} options are a mapping of option names to values, not {quoted(options)}")
+    names = set(known)
+    unknown = sorted((name for name in options if name not in names), key=str)
+    if unknown:
+        raise InvalidRules(f"unknown {title} option {quoted(unknown[0])} (known: {', '.join(sorted(names))})")
+
+
 MAX_SEED = 2**64 - 1
 """The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
 

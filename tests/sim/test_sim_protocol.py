@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, Outcome, State
+from cardbase.games.base import CHANCE, TERMINAL, IllegalAction, InvalidAction, InvalidRules, Outcome, State
 from cardbase.sim.registry import GAMES
 from tests.conftest import REPO
 from tests.golden.walks import rules_of
@@ -341,3 +341,15 @@ def test_a_seed_is_one_a_record_can_hold(game_id, options):
     for seed in ("x", 1.5, True, -1, 2**64):
         with pytest.raises(ValueError, match=r"a seed is a whole number from 0 to 2\*\*64 - 1, or None, not "):
             rules.new_initial_state(seed)
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_options_that_are_no_mapping_are_refused(game_id, options):
+    """``from_options`` reads a mapping of option names: anything else is one ``InvalidRules`` saying
+    so (a list gave Meio's default rules, a text was read letter by letter, None was a TypeError)."""
+    cls = type(rules_of(game_id, options))
+    for bad in ([], "players=3", None, 5, [("players", 3)]):
+        with pytest.raises(InvalidRules, match="options are a mapping of option names to values, not "):
+            cls.from_options(bad)
+    with pytest.raises(InvalidRules, match=r"unknown .* option 1 "):
+        cls.from_options({1: 2, "zz": 3})

@@ -11,7 +11,7 @@ from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from cardbase.errors import quoted
-from cardbase.games.base import InvalidRules, Rules, check_seed
+from cardbase.games.base import InvalidRules, Rules, check_option_names, check_seed
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
 from cardbase.games.mea.actions import Attack, Choose, MeaAction, Move, Play, Ref, Summon, parse_action
@@ -460,10 +460,7 @@ class MeaRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)} | {"players"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Méa option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, [*(f.name for f in fields(cls)), "players"], "Méa")
         values = dict(options)
         if values.pop("players", 2) != 2:
             raise InvalidRules("Méa is for 2 players")

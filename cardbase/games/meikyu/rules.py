@@ -13,6 +13,7 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_option_names,
     check_seed,
 )
 from cardbase.games.meikyu.actions import MeikyuAction
@@ -197,10 +198,7 @@ class MeikyuRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meikyu option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, (f.name for f in fields(cls)), "Meikyu")
         if "pool" not in options:
             raise InvalidRules(
                 "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "

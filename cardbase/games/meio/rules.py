@@ -13,6 +13,7 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_option_names,
     check_seed,
 )
 from cardbase.games.meio.actions import ASIDE_IDS, PLAYS, MeioAction, Play, parse_action
@@ -109,10 +110,7 @@ class MeioRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meio option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, (f.name for f in fields(cls)), "Meio")
         return cls(**dict(options))
 
     # -- integer steps and tensors (see cardbase.games.base) --
