@@ -58,7 +58,15 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as missing:  # the optional extra
+    raise ModuleNotFoundError(
+        "cardbase.spiel needs OpenSpiel, which comes with the spiel extra: "
+        "uv run --extra spiel …, or pip install 'cardbase[spiel]'",
+        name="pyspiel",
+    ) from missing
 
 from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, InvalidAction, Rules, State
 

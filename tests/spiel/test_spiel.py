@@ -379,3 +379,14 @@ def test_the_adapters_public_names_have_docstrings():
     from tests.sim.test_sim_protocol import public_names_without_a_docstring
 
     assert public_names_without_a_docstring(["cardbase.spiel"]) == []
+
+
+def test_without_the_extra_the_import_says_how_to_get_it():
+    """``import cardbase.spiel`` without OpenSpiel installed names the extra to install (it was
+    ``No module named 'pyspiel'``)."""
+    code = "import sys; sys.modules['pyspiel'] = None; import cardbase.spiel"
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: cardbase.spiel needs OpenSpiel"), last
+    assert "uv run --extra spiel" in last and "pip install 'cardbase[spiel]'" in last
