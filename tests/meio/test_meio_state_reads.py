@@ -5,6 +5,7 @@ games they say what each seat's observation shows and what the named reads (``ha
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -97,9 +98,24 @@ def _own(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int],
     return hands, asides, leftover ^ (a | b)
 
 
+def _text(hands: list[int], asides: list[int], leftover: int) -> tuple[list[Any], list[int], int]:
+    return [str(h) for h in hands], asides, leftover  # (an AttributeError inside the check)
+
+
+def _no_leftover(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], Any]:
+    return hands, asides, None
+
+
+def _float(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[Any], int]:
+    return hands, [float(a) for a in asides], leftover
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        (_text, "masks of the 52 cards' bits"),
+        (_no_leftover, "masks of the 52 cards' bits"),
+        (_float, "masks of the 52 cards' bits"),
         (_twice, "a card is in two places"),
         (_short, "P2 holds 7 cards and sets 6 aside as observed"),
         (_own, "P1's own hand and pack are the ones observed"),

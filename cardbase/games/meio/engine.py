@@ -876,7 +876,13 @@ class MeioState(State):
         card of the deck once ("For 2 players, use cards A-7 of each suit …").
         """
         if obs.phase in ("split", "play"):
-            _check_parts(obs, hands, asides, leftover)
+            try:
+                _check_parts(obs, hands, asides, leftover)
+            except (AttributeError, TypeError):  # no cost to a search's worlds, which are masks
+                raise InvalidPosition(
+                    "the hands, the packs set aside and the leftover are masks of the 52 cards' bits (whole numbers)",
+                    "hidden-cards",
+                ) from None
         state = cls(obs.rules, 0)
         state._round = obs.round
         state._start = obs.start
