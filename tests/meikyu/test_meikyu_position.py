@@ -197,9 +197,26 @@ def _land_twice(parts: Any) -> Any:
     return hands, kpile, [mpile[0], *mpile[:-1]], archives
 
 
+def _float_counts(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return [[float(c) for c in h] for h in hands], kpile, mpile, archives  # (it was taken)
+
+
+def _no_hands(parts: Any) -> Any:
+    return None, *parts[1:]  # (a TypeError inside the check)
+
+
+def _kind_past_the_pool(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return hands, [*kpile[:-1], 10**6], mpile, archives  # (an IndexError inside the check)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        (_float_counts, "P1's hand holds 1 cards as observed"),
+        (_no_hands, "the hands are 2 lists of 24 whole numbers, one per Kingdom card kind"),
+        (_kind_past_the_pool, "the hands are 2 lists of 24 whole numbers"),
         (_swap_hidden, "P2's hand holds 1 cards as observed"),
         (_own_hand, "P1's own hand is the one observed"),
         (_short_pile, "observed sizes"),

@@ -2467,7 +2467,10 @@ class MeikyuState(State):
         The hidden cards must be the ones ``obs`` does not show, in the places it counts: a hand
         of its size (the observer's own as shown), piles of their sizes, and with the cards shown
         every card of the pool once (:class:`InvalidPosition` otherwise)."""
-        _check_parts(obs, hands, kpile, mpile, archives)
+        try:
+            _check_parts(obs, hands, kpile, mpile, archives)
+        except (TypeError, AttributeError, IndexError):  # no cost to a search's worlds
+            raise InvalidPosition(_PARTS.format(n=obs.rules.players, k=obs.rules.tables.K), "hidden-cards") from None
         state = cls(obs.rules, seed, _blank=True)
         n = state._n
         state._kpile = list(kpile)
@@ -2502,6 +2505,9 @@ class MeikyuState(State):
         return state
 
 
+_PARTS = "the hands are {n} lists of {k} whole numbers, one per Kingdom card kind, and the piles lists of kinds"
+
+
 def _check_parts(
     obs: MeikyuObservation,
     hands: Sequence[Sequence[int]],
@@ -2513,9 +2519,9 @@ def _check_parts(
     t = obs.rules.tables
     n = obs.rules.players
     if len(hands) != n or any(len(h) != t.K for h in hands):
-        raise InvalidPosition(f"the hands are {n} lists of {t.K} counts, one per Kingdom card kind", "hidden-cards")
+        raise InvalidPosition(_PARTS.format(n=n, k=t.K), "hidden-cards")
     for s in range(n):
-        if any(c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
+        if any(type(c) is not int or c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
             raise InvalidPosition(f"P{s + 1}'s hand holds {obs.hand_sizes[s]} cards as observed", "hidden-cards")
     if 0 <= obs.player < n and tuple(hands[obs.player]) != tuple(obs.hand):
         raise InvalidPosition(f"P{obs.player + 1}'s own hand is the one observed", "hidden-cards")
