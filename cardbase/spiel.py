@@ -51,17 +51,27 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import fields
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyspiel
 
-from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, Rules, State
+try:
+    import pyspiel
+except ImportError as missing:  # the optional extra
+    raise ModuleNotFoundError(
+        "cardbase.spiel needs OpenSpiel, which comes with the spiel extra: "
+        "uv run --extra spiel …, or pip install 'cardbase[spiel]'",
+        name="pyspiel",
+    ) from missing
+
+from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, InvalidAction, Rules, State
 
 if TYPE_CHECKING:
+    from cardbase.db.engine import Database
     from cardbase.sim.records import GameRecord
 
 MEA_BOARD_SIZE = 9
@@ -109,7 +119,6 @@ def _mea_defaults() -> dict[str, Any]:
 def _mea_rules(params: Mapping[str, Any]) -> Rules:
     from pathlib import Path
 
-    from cardbase.db.engine import open_database
     from cardbase.games.mea.rules import MeaRules
     from cardbase.sim.mea import load_deck
 
@@ -119,12 +128,28 @@ def _mea_rules(params: Mapping[str, Any]) -> Rules:
     drop = options.pop("drop_unknown")
     if not all(paths):
         raise ValueError("needs deck0 and deck1: deck files, or the names of decks in the database")
-    database = open_database(db)
-    try:
+    with _database(db) as database:
         decks = [load_deck(database, Path(p), drop).deck for p in paths]
+    return MeaRules(decks=(decks[0], decks[1]), **options)
+
+
+@contextmanager
+def _database(db: str | None) -> Iterator[Database]:
+    """The database at ``db`` (cardbase's default if None), closed after use; one that cannot be
+    opened or read is a ``ValueError`` naming the ``db`` parameter."""
+    from cardbase.db.engine import open_database
+    from cardbase.errors import DatabaseError
+
+    try:
+        database = open_database(db)
+    except DatabaseError as error:
+        raise ValueError(f"db: {error}") from None
+    try:
+        yield database
+    except DatabaseError as error:
+        raise ValueError(f"db: {error}") from None
     finally:
         database.engine.dispose()
-    return MeaRules(decks=(decks[0], decks[1]), **options)
 
 
 def _meikyu_defaults() -> dict[str, Any]:
@@ -134,20 +159,27 @@ def _meikyu_defaults() -> dict[str, Any]:
 
 
 def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
+    from cardbase.errors import quoted
     from cardbase.games.meikyu.engine import MeikyuRules
-    from cardbase.sim.meikyu import pool_from_database, resolve
+    from cardbase.sim.meikyu import catalog_cards, resolve
 
     options = dict(params)
     assume = options.pop("assume") or None
     db = options.pop("db")
     set_code = options.pop("set")
     if db:
-        pool = pool_from_database(db, assume, set_code)
+        with _database(db) as database:
+            cards = catalog_cards(database, set_code)
+        where = "in the database"
     else:
         from cardbase.catalog.meikyu_profiles import shipped_cards
 
-        pool = resolve([c for c in shipped_cards() if c.set == set_code], assume)
-    return MeikyuRules(pool=pool, **options)
+        shipped = shipped_cards()
+        cards = [c for c in shipped if c.set == set_code]
+        where = f"(sets: {', '.join(sorted({c.set for c in shipped}))})"
+    if not cards:
+        raise ValueError(f"set: no Meikyu cards in set {quoted(set_code)} {where}")
+    return MeikyuRules(pool=resolve(cards, assume), **options)
 
 
 GAMES: dict[str, tuple[str, str, Callable[[], dict[str, Any]], Callable[[Mapping[str, Any]], Rules]]] = {
@@ -288,9 +320,16 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
     def new_initial_state(self) -> CardbaseState:
         return CardbaseState(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled as its name and parameters, loaded again as ``pyspiel.load_game`` loads it (as
+        OpenSpiel's own games pickle)."""
+        return (pyspiel.load_game, (self.short_name, self.get_parameters()))
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
     ) -> Observer:
+        """OpenSpiel's observer: the observation tensor and text, or with ``perfect_recall`` the
+        information-state key as text (:class:`Observer`); observation parameters are refused."""
         if params:
             raise ValueError(f"observation parameters are not supported, not {dict(params)!r}")
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
@@ -379,8 +418,15 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
             held.unchecked = False
 
     def _action_to_string(self, player: int, step: int) -> str:
+        # Any id in range reads as text (OpenSpiel prints whole policies so), legal here or not.
         held = self._held
-        return held.state.step_text(held.prefix, step)
+        state = held.state
+        chance = state.current_player == CHANCE
+        size = state.rules.max_chance_outcomes() if chance else state.rules.num_distinct_actions()
+        if not 0 <= step < size:
+            kind = "chance outcome" if chance else "player action"
+            raise InvalidAction(f"action id {step} is not a {kind} of this game (0 to {size - 1})")
+        return state.step_text(held.prefix, step)
 
     def is_terminal(self) -> bool:
         return self._held.state.current_player == TERMINAL  # (the engines' is_terminal)
@@ -399,6 +445,15 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         held = self._held
         world = held.state.resample_from_infostate(player_id, rng)
         return CardbaseState(self.get_game(), world, held.prefix)
+
+    def __repr__(self) -> str:
+        """``<cardbase_meio move 5: player 0 to act>``: the game, OpenSpiel's move number, the node."""
+        held = self._held
+        p = held.state.current_player
+        node = "chance" if p == CHANCE else "over" if p == TERMINAL else f"player {p}"
+        steps = f" ({len(held.prefix)} steps of its action taken)" if held.prefix else ""
+        what = f"returns {self.returns()}" if p == TERMINAL else f"{node} to act{steps}"
+        return f"<{self.get_game().get_type().short_name} move {self.move_number()}: {what}>"
 
     def __str__(self) -> str:
         held = self._held
@@ -425,10 +480,12 @@ class Observer:
             at += size
 
     def set_from(self, state: CardbaseState, player: int) -> None:
+        """Write seat ``player``'s observation tensor of ``state`` into :attr:`tensor` (and so :attr:`dict`)."""
         held = state._held
         self.tensor[:] = held.state.observation_tensor(player, held.prefix)
 
     def string_from(self, state: CardbaseState, player: int) -> str:
+        """Seat ``player``'s view of ``state`` as text: its information-state key, or its observation described."""
         held = state._held
         if self.perfect_recall:
             return held.state.information_state_key(player, held.prefix)
@@ -470,8 +527,16 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
     from cardbase.errors import InvalidRecord
     from cardbase.sim.records import replay
 
-    if record.game != game.rules.game_id or record.rules != game.rules.to_options():
-        raise InvalidRecord(record.source, f"the record's game and rules are not those of {game}")
+    if record.game != game.rules.game_id:
+        raise InvalidRecord(record.source, f"a {record.game} record, not a {game.rules.game_id} game")
+    options = game.rules.to_options()
+    if record.rules != options:
+        differ = [
+            f"{name} {_shown(record.rules.get(name))} in the record, {_shown(options.get(name))} here"
+            for name in [*options, *(n for n in record.rules if n not in options)]
+            if record.rules.get(name) != options.get(name)
+        ]
+        raise InvalidRecord(record.source, f"the record's rules are not those of {game}: {'; '.join(differ)}")
     played = replay(record)
     state = game.new_initial_state()
     waiting: list[Any] = []
@@ -484,6 +549,14 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
             waiting.remove(ready[0])
             _apply_steps(state, ready[0])
     return state
+
+
+def _shown(value: Any) -> str:
+    """An option's value in a refusal: short, a deck or a card pool by its size."""
+    if value is None:
+        return "none"
+    text = repr(value)
+    return text if len(text) <= 40 else f"(a value of {len(text):,} characters)"
 
 
 def _out_of_turn(state: CardbaseState, action: Any) -> bool:

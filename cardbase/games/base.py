@@ -4,12 +4,13 @@ engine protocol every rules engine implements."""
 from __future__ import annotations
 
 import math
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from cardbase.errors import quoted
 
@@ -79,6 +80,11 @@ sees (no hand, no pile's order), and ``state.action_text(action, viewer=SPECTATO
 what a player would hide from the others."""
 
 
+def to_act(player: int) -> str:
+    """Who acts, as a state's repr says it: the seat's number, ``chance`` or ``nobody (over)``."""
+    return "chance" if player == CHANCE else "nobody (over)" if player == TERMINAL else str(player)
+
+
 class GameError(ValueError):
     """Base of the engine's errors."""
 
@@ -110,8 +116,50 @@ class InvalidPosition(GameError):
         self.rule = rule
 
 
+def check_seats(what: str, given: Sequence[object], players: int, exactly: bool = False) -> None:
+    """A position's per-seat description ``what`` gives no more seats than the game has (and, if
+    ``exactly``, as many): else :class:`InvalidPosition` (rule ``"seat"``)."""
+    if len(given) > players or (exactly and len(given) != players):
+        seats = f"{len(given)} seat{'' if len(given) == 1 else 's'}"
+        raise InvalidPosition(f"{what} gives {seats}; a {players}-player game has {players}", "seat")
+
+
+def check_names(what: str, names: object) -> None:
+    """A position's list of card names ``what`` is not a text, which would be read letter by letter
+    (``"Wall"`` as W, a, l, l): else :class:`InvalidPosition` (rule ``"names"``)."""
+    if isinstance(names, str):
+        raise InvalidPosition(f"{what} is a list of card names, not {quoted(names)}", "names")
+
+
 class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
+
+
+def check_option_names(options: object, known: Iterable[str], title: str) -> None:
+    """What :meth:`Rules.from_options` reads first: ``options`` is a mapping, and names only options
+    in ``known`` (``title`` names the game); else :class:`InvalidRules` saying which."""
+    if not isinstance(options, Mapping):
+        raise InvalidRules(f"{title} options are a mapping of option names to values, not {quoted(options)}")
+    names = set(known)
+    unknown = sorted((name for name in options if name not in names), key=str)
+    if unknown:
+        raise InvalidRules(f"unknown {title} option {quoted(unknown[0])} (known: {', '.join(sorted(names))})")
+
+
+MAX_SEED = 2**64 - 1
+"""The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
+
+
+def check_seed(seed: object) -> int | None:
+    """A game's seed, ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold),
+    as an ``int`` (a NumPy integer is one); else :class:`GameError`, a ``ValueError``."""
+    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
+        return seed
+    if not isinstance(seed, bool) and hasattr(type(seed), "__index__"):
+        number = operator.index(seed)  # type: ignore[arg-type]
+        if 0 <= number <= MAX_SEED:
+            return number
+    raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
 
 
 MAX_NOTATION = 200_000
@@ -186,9 +234,11 @@ class Outcome:
 
     @property
     def shared(self) -> bool:
+        """Whether several seats share the victory."""
         return len(self.winners) > 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-able data (what records and ``--json`` write)."""
         return {
             "winners": list(self.winners),
             "scores": list(self.scores),
@@ -312,10 +362,12 @@ class State(ABC):
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the game is over (``current_player == TERMINAL``)."""
         return self.current_player == TERMINAL
 
     @property
     def is_chance_node(self) -> bool:
+        """Whether chance acts next (``current_player == CHANCE``): a deal, a shuffle, a die."""
         return self.current_player == CHANCE
 
     @abstractmethod
@@ -347,6 +399,7 @@ class State(ABC):
         self.apply_unchecked(action)
 
     def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` is legal now (:meth:`check` accepts it)."""
         try:
             self.check(action)
         except IllegalAction:
@@ -487,6 +540,15 @@ def one_hot(size: int, at: int) -> list[float]:
     return out
 
 
+_T = TypeVar("_T")
+
+
+def sliced(actions: Sequence[_T], cut: slice) -> tuple[_T, ...]:
+    """``actions[cut]`` for a lazy list of legal actions, as a tuple (what the games' own lists
+    are): the lazy lists are whole ``Sequence``s, sliced as a tuple would be."""
+    return tuple(actions[i] for i in range(*cut.indices(len(actions))))
+
+
 def counts(items: Iterable[int], size: int) -> list[float]:
     """How many times each of ``0 … size - 1`` is among ``items``, as floats."""
     out = [0.0] * size
@@ -500,7 +562,13 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """One of ``legal_actions``, chosen from what ``observation`` shows (the agent's seat's view only)."""
+
+
+def agent_repr(agent: Any) -> str:
+    """An agent's repr: its class, its name (with the options it was made with) and its seat."""
+    return f"<{type(agent).__name__} {agent.name!r} for seat {agent.seat}>"
 
 
 def check_at_least_one(**options: int) -> None:

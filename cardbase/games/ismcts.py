@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardbase.errors import quoted
-from cardbase.games.base import Rules, State
+from cardbase.games.base import Rules, State, agent_repr
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 0.7
@@ -127,6 +127,9 @@ class IsmctsAgent(ABC):
     ``screen_deals``: see the module's description."""
 
     name = "ismcts"
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardbase.games.base import State, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_at_least_one
 
 Played = list[tuple[Any, list[float]]]
 """Candidates, each with its value in each sample (the same deals for every candidate, in order);
@@ -66,6 +66,9 @@ class MonteCarloAgent(ABC):
     lower_is_better: bool = False
     prior: float | None = None
     confidence: float = 0.0
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(self, rules: Any, seat: int, seed: int | None, samples: int) -> None:
         check_at_least_one(samples=samples)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardbase.games.base import Rules
+from cardbase.games.base import Rules, agent_repr
 
 
 class RandomAgent:
@@ -14,9 +14,13 @@ class RandomAgent:
 
     name = "random"
 
+    def __repr__(self) -> str:
+        return agent_repr(self)
+
     def __init__(self, rules: Rules, seat: int, seed: int | None = None):
         self.seat = seat
         self.rng = random.Random(seed)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """A legal action drawn uniformly from the agent's own RNG."""
         return legal_actions[self.rng.randrange(len(legal_actions))]

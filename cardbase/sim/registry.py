@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import Agent, InvalidRules, Rules
+from cardbase.games.base import Agent, InvalidRules, Rules, check_seat
 
 
 def _load(path: str) -> Any:
@@ -32,6 +32,7 @@ class GameEntry:
     agents: dict[str, str] = field(default_factory=dict)
 
     def rules_class(self) -> type[Rules]:
+        """The game's rules class, imported on first use."""
         rules: type[Rules] = _load(self.rules)
         return rules
 
@@ -127,8 +128,10 @@ class GameEntry:
 
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
-        (numbers as ``int``), e.g. ``heuristic:opening=3-7`` (:meth:`parse_agent`)."""
+        (numbers as ``int``), e.g. ``heuristic:opening=3-7`` (:meth:`parse_agent`), to play seat
+        ``seat`` of ``rules`` (a seat the rules do not have is a ``ValueError``)."""
         cls, kwargs = self.parse_agent(name)
+        check_seat(seat, rules.players)
         try:
             agent = cls(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:
@@ -168,6 +171,8 @@ def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any])
     options = _agent_options(cls)
     for key, value in kwargs.items():
         if key not in options:
+            if not options:
+                raise UsageError(f"agent {quoted(name)}: {base} takes no options")
             raise UsageError(
                 f"agent {quoted(name)}: {base} has no option {quoted(key)} (its options: {', '.join(options)})"
             )

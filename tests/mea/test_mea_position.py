@@ -215,6 +215,14 @@ IMPOSSIBLE = [
         "tile-supply",
         "10 tiles on the board, more than the supply of 9",
     ),
+    # A description of another shape: one seat's entry only (it raised IndexError), a seat's cards
+    # given as one text (read letter by letter: "no 'W' in P1's deck").
+    ("one seat's hand only", RULES, {"hands": (["Wall"],)}, "seat", "hands gives 1 seat; a 2-player game has 2"),
+    ("three seats' decks", RULES, {"decks": (None, None, None)}, "seat", "decks gives 3 seats"),
+    ("a hand as one text", RULES, {"hands": ("Wall", [])}, "names", r"hands\[0\] is a list of card names, not 'Wall'"),
+    ("out of play as one text", RULES, {"out": ([], "Wall")}, "names", r"out\[1\] is a list of card names"),
+    ("a deck as one text", RULES, {"decks": ("Wall", None)}, "names", r"decks\[0\] is a list of card names"),
+    ("a tile's monsters as one text", RULES, {"board": ({"b1": "Knight"}, {})}, "names", r"board\[0\]\['b1'\] is"),
 ]
 
 

@@ -25,6 +25,11 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("more hands than seats", {"hands": [{}, {}, {"Bee": 1}]}, "seat", "hands gives 3 seats"),
     ("more kingdoms than seats", {"lands": [[], [], ["Unnamed room 5"]]}, "seat", "lands gives 3 seats"),
     ("a negative count of cards", {"hands": [{"Bee": -1}]}, "count", "P1 holds -1 copies of Bee"),
+    # Names given as one text (read letter by letter: "no land 'U' in the pool").
+    ("a kingdom as one text", {"lands": ["Unnamed room 5"]}, "names", r"lands\[0\] is a list of card names, not"),
+    ("the rooms as one text", {"rooms": "Unnamed room 5"}, "names", "rooms is a list of card names"),
+    ("the discards as one text", {"discards": "Bee"}, "names", "discards is a list of card names"),
+    ("the pile as one text", {"pile": "Bee"}, "names", "pile is a list of card names"),
     ("a count that is no whole number", {"hands": [{"Bee": 1.5}]}, "count", "1.5 copies"),
     ("a negative count of Refugees", {"refugees": [0, -1]}, "count", "P2 has placed -1 Refugees"),
     ("a Refugee held in a hand", {"hands": [{"Refugee": 1}]}, "open-held", "P1 holds Refugee"),
@@ -198,9 +203,26 @@ def _land_twice(parts: Any) -> Any:
     return hands, kpile, [mpile[0], *mpile[:-1]], archives
 
 
+def _float_counts(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return [[float(c) for c in h] for h in hands], kpile, mpile, archives  # (it was taken)
+
+
+def _no_hands(parts: Any) -> Any:
+    return None, *parts[1:]  # (a TypeError inside the check)
+
+
+def _kind_past_the_pool(parts: Any) -> Any:
+    hands, kpile, mpile, archives = parts
+    return hands, [*kpile[:-1], 10**6], mpile, archives  # (an IndexError inside the check)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        (_float_counts, "P1's hand holds 1 cards as observed"),
+        (_no_hands, "the hands are 2 lists of 24 whole numbers, one per Kingdom card kind"),
+        (_kind_past_the_pool, "the hands are 2 lists of 24 whole numbers"),
         (_swap_hidden, "P2's hand holds 1 cards as observed"),
         (_own_hand, "P1's own hand is the one observed"),
         (_short_pile, "observed sizes"),

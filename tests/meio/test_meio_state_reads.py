@@ -94,9 +94,24 @@ def _own(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int],
     return hands, asides, leftover ^ (a | b)
 
 
+def _text(hands: list[int], asides: list[int], leftover: int) -> tuple[list[Any], list[int], int]:
+    return [str(h) for h in hands], asides, leftover  # (an AttributeError inside the check)
+
+
+def _no_leftover(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[int], Any]:
+    return hands, asides, None
+
+
+def _float(hands: list[int], asides: list[int], leftover: int) -> tuple[list[int], list[Any], int]:
+    return hands, [float(a) for a in asides], leftover
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        (_text, "masks of the 52 cards' bits"),
+        (_no_leftover, "masks of the 52 cards' bits"),
+        (_float, "masks of the 52 cards' bits"),
         (_twice, "a card is in two places"),
         (_own, "P1's own hand and pack are the ones observed"),
     ],

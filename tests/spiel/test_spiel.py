@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -202,8 +203,11 @@ def test_a_record_of_other_rules_is_refused(mea_config):
     other = pyspiel.load_game("cardbase_meio", {"players": 2})
     lines = cardbase.spiel.record_lines(other.new_initial_state())
     (record,) = parse_records("\n".join(lines))
-    with pytest.raises(InvalidRecord, match="not those of"):
+    with pytest.raises(InvalidRecord, match=r"not those of .*: players 2 in the record, 3 here$"):
         cardbase.spiel.from_record(game, record)
+    mea = pyspiel.load_game("cardbase_mea", mea_config)
+    with pytest.raises(InvalidRecord, match="a meio record, not a mea game"):
+        cardbase.spiel.from_record(mea, record)
 
 
 @pytest.mark.parametrize(
@@ -215,6 +219,12 @@ def test_a_record_of_other_rules_is_refused(mea_config):
         ("cardbase_mea", {}, "^cardbase_mea: needs deck0 and deck1"),  # the game named once
         ("cardbase_mea", {"deck0": "nowhere.txt", "deck1": "nowhere.txt"}, "nowhere"),
         ("cardbase_mea", {"board_size": 2}, "board_size must hold"),
+        # A database that cannot be opened names the parameter (it was cardbase's DatabaseError,
+        # no ValueError, without the game's name).
+        ("cardbase_mea", {"db": "/nonexistent-folder/x.db"}, "^cardbase_mea: db: .*nonexistent-folder"),
+        ("cardbase_meikyu", {"db": "/nonexistent-folder/x.db"}, "^cardbase_meikyu: db: .*nonexistent-folder"),
+        # A set with no cards says so (it listed 83 cards 'the rules need').
+        ("cardbase_meikyu", {"set": "nope"}, r"^cardbase_meikyu: set: no Meikyu cards in set 'nope' \(sets: core\)$"),
     ],
 )
 def test_bad_parameters_are_one_message(name, params, message, mea_config):
@@ -323,3 +333,60 @@ def test_new_states_and_clones_are_independent(name, mea_config):
     assert c.legal_actions() == twin.legal_actions()
     twin.apply_unchecked(twin.legal_actions()[-1])
     assert str(game.new_initial_state()) == fresh and twin.history() != a.history()
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_action_to_string_refuses_an_id_out_of_range(name, mea_config):
+    """Any id in range reads as text (OpenSpiel prints policies so); one outside the node's range
+    (a player's ``num_distinct_actions``, chance's ``max_chance_outcomes``) is a ``ValueError``
+    naming it, not an IndexError from inside the engine or the text of some other id."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    seen = set()
+    while not state.is_terminal() and len(seen) < 2:
+        chance = state.is_chance_node()
+        player = state.current_player()
+        size = game.max_chance_outcomes() if chance else game.num_distinct_actions()
+        for step in (size, size + 7, 10**9, -2):
+            with pytest.raises(ValueError, match=rf"action id {step} is not"):
+                state.action_to_string(player, step)
+        for step in state.legal_actions():
+            assert state.action_to_string(player, step)
+        seen.add(chance)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_games_and_states_pickle_and_say_what_they_are(name, mea_config):
+    """A game pickles as its name and parameters, a state as OpenSpiel saves it; their reprs name
+    the game and the node (a state's was empty until its first step)."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.rules == game.rules
+    state = game.new_initial_state()
+    assert repr(state).startswith(f"<{name} ") and "chance" in repr(state)
+    rng = np.random.RandomState(3)
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert f"player {state.current_player()} to act" in repr(state)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history() and copy.legal_actions() == state.legal_actions()
+
+
+def test_the_adapters_public_names_have_docstrings():
+    from tests.sim.test_sim_protocol import public_names_without_a_docstring
+
+    assert public_names_without_a_docstring(["cardbase.spiel"]) == []
+
+
+def test_without_the_extra_the_import_says_how_to_get_it():
+    """``import cardbase.spiel`` without OpenSpiel installed names the extra to install (it was
+    ``No module named 'pyspiel'``)."""
+    code = "import sys; sys.modules['pyspiel'] = None; import cardbase.spiel"
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: cardbase.spiel needs OpenSpiel"), last
+    assert "uv run --extra spiel" in last and "pip install 'cardbase[spiel]'" in last

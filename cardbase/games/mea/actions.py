@@ -27,14 +27,17 @@ class Ref(tuple[str, int, int]):
 
     @property
     def name(self) -> str:
+        """The monster's name."""
         return self[0]
 
     @property
     def pos(self) -> int:
+        """The position of its tile (:func:`cardbase.games.mea.board.name` names it)."""
         return self[1]
 
     @property
     def nth(self) -> int:
+        """``k`` when the notation says ``#k`` (the k-th monster of that name on the tile), else 0."""
         return self[2]
 
     def __str__(self) -> str:
@@ -49,6 +52,8 @@ class Ref(tuple[str, int, int]):
 
     @classmethod
     def parse(cls, text: str) -> Ref:
+        """The monster written as ``Name@tile`` (``Name@tile#2``: the second of that name there);
+        :class:`InvalidAction` otherwise."""
         t = text.strip()
         if "@" not in t:
             raise InvalidAction(f"not a monster: {quoted(text)} (write Name@tile, e.g. Crumb Goblin@b2)")
@@ -100,6 +105,7 @@ class Draw(_Action):
 
     @property
     def k(self) -> int:
+        """How many cards are drawn."""
         k: int = self[1]
         return k
 
@@ -118,11 +124,13 @@ class Summon(_Action):
 
     @property
     def card(self) -> str:
+        """The name of the monster summoned."""
         card: str = self[1]
         return card
 
     @property
     def pos(self) -> int:
+        """The position of the tile it is summoned onto."""
         pos: int = self[2]
         return pos
 
@@ -141,6 +149,7 @@ class Play(_Action):
 
     @property
     def card(self) -> str:
+        """The name of the assist played."""
         card: str = self[1]
         return card
 
@@ -159,11 +168,13 @@ class Move(_Action):
 
     @property
     def ref(self) -> Ref:
+        """The monster that moves."""
         ref: Ref = self[1]
         return ref
 
     @property
     def dst(self) -> int:
+        """The position of the tile it moves to."""
         dst: int = self[2]
         return dst
 
@@ -194,11 +205,13 @@ class Attack(_Action):
 
     @property
     def target(self) -> int:
+        """The position of the tile attacked."""
         target: int = self[1]
         return target
 
     @property
     def refs(self) -> tuple[Ref, ...]:
+        """The attacking monsters, in the order given."""
         refs: tuple[Ref, ...] = self[2]
         return refs
 
@@ -221,6 +234,7 @@ class Flip(_Action):
 
     @property
     def pos(self) -> int:
+        """The position of the tile flipped (``NONE_POS`` for none)."""
         pos: int = self[1]
         return pos
 
@@ -240,6 +254,7 @@ class Obliterate(_Action):
 
     @property
     def pos(self) -> int:
+        """The position of the tile obliterated (``NONE_POS`` for none)."""
         pos: int = self[1]
         return pos
 
@@ -259,6 +274,7 @@ class Choose(_Action):
 
     @property
     def target(self) -> int | Ref:
+        """The tile's position or the monster chosen."""
         target: int | Ref = self[1]
         return target
 
@@ -279,6 +295,7 @@ class Shuffle(_Action):
 
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Each deck's order, top card first, as positions in its deck list."""
         orders: tuple[tuple[int, ...], ...] = self[1]
         return orders
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import TERMINAL, State, check_at_least_one, whole_number
+from cardbase.games.base import TERMINAL, State, agent_repr, check_at_least_one, whole_number
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
@@ -803,6 +803,9 @@ class HeuristicAgent:
     deck's mana curve)."""
 
     name = "heuristic"
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(
         self,

@@ -55,8 +55,11 @@ from cardbase.games.base import (
     InvalidPosition,
     Outcome,
     State,
+    check_names,
     check_seat,
+    check_seats,
     ids_without_choice,
+    to_act,
 )
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability
@@ -323,6 +326,7 @@ class MeaState(State):
 
     @property
     def phase(self) -> str:
+        """The phase, by name: ``shuffle``, ``opening``, ``flip``, ``main``, ``choice`` or ``over``."""
         return PHASE_NAMES[self._phase]
 
     @property
@@ -352,6 +356,7 @@ class MeaState(State):
 
     @property
     def turns_taken(self) -> tuple[int, int]:
+        """How many turns each seat has begun."""
         return (self._taken[0], self._taken[1])
 
     def turn_label(self) -> str:
@@ -380,6 +385,7 @@ class MeaState(State):
         return len(self._tab.cards)
 
     def card(self, instance: int) -> MeaCard:
+        """The card that card instance ``instance`` is (instances are numbered over both decks)."""
         return self._tab.cards[instance]
 
     def owner(self, instance: int) -> int:
@@ -391,6 +397,7 @@ class MeaState(State):
         return dict(self._tiles)
 
     def tile_count(self, seat: int) -> int:
+        """How many tiles seat ``seat`` controls."""
         return countOf(self._tiles.values(), seat)
 
     def on_tile(self, p: int) -> tuple[int, ...]:
@@ -407,9 +414,11 @@ class MeaState(State):
         return out
 
     def hand(self, seat: int) -> tuple[int, ...]:
+        """The card instances in seat ``seat``'s hand, in order."""
         return tuple(self._hand[seat])
 
     def hand_names(self, seat: int) -> tuple[str, ...]:
+        """The names of the cards in seat ``seat``'s hand, in order."""
         return tuple(self._tab.names[i] for i in self._hand[seat])
 
     def deck(self, seat: int) -> tuple[int, ...]:
@@ -421,9 +430,12 @@ class MeaState(State):
         return tuple(self._out)
 
     def zone(self, instance: int) -> int:
+        """Where instance ``instance`` is: ``DECK``, ``HAND``, ``BOARD`` or ``OUT``
+        (:mod:`cardbase.games.mea.codes`)."""
         return self._zone[instance]
 
     def controller(self, instance: int) -> int:
+        """The seat that controls instance ``instance``."""
         return self._ctrl[instance]
 
     def tile_of(self, instance: int) -> int:
@@ -435,6 +447,7 @@ class MeaState(State):
         return self._atk[instance] + self._tmp[instance]
 
     def defence_of(self, instance: int) -> int:
+        """Instance ``instance``'s defence now, this turn's changes included."""
         return self._def[instance] + self._tmpd[instance]
 
     def projected_mana(self, seat: int) -> int:
@@ -444,9 +457,11 @@ class MeaState(State):
         return self._compute_mana(seat, turns_taken=self._taken[seat] + 1)
 
     def can_move(self, instance: int) -> bool:
+        """Whether the monster ``instance`` may still move this turn."""
         return self._acts[instance] > 0 and not (self._tab.summoned_wait and self._fresh[instance])
 
     def can_attack(self, instance: int) -> bool:
+        """Whether the monster ``instance`` may still attack this turn."""
         return self._acts[instance] > 0 or self._xatt[instance] > 0
 
     def actions_left(self, instance: int) -> int:
@@ -459,6 +474,7 @@ class MeaState(State):
         return 0 if x == _MOVED else x
 
     def summoned_this_turn(self, instance: int) -> bool:
+        """Whether the monster ``instance`` was summoned this turn."""
         return self._fresh[instance]
 
     def ref_of(self, instance: int) -> Ref:
@@ -502,9 +518,11 @@ class MeaState(State):
         return item[1], item[3]
 
     def hand_size(self, seat: int) -> int:
+        """How many cards seat ``seat`` holds."""
         return len(self._hand[seat])
 
     def deck_size(self, seat: int) -> int:
+        """How many cards are left in seat ``seat``'s deck."""
         return len(self._deck[seat])
 
     @property
@@ -574,6 +592,14 @@ class MeaState(State):
         if type(active) is not int or active not in (0, 1):
             raise InvalidAction(f"no seat {active!r} in a 2-player game")
         _check_turns(rules, active, turns_taken, mana)
+        for what, given in (("hands", hands), ("board", board), ("out", out), ("decks", decks)):
+            check_seats(what, given, 2, exactly=True)
+        for seat in (0, 1):
+            check_names(f"hands[{seat}]", hands[seat])
+            check_names(f"out[{seat}]", out[seat])
+            check_names(f"decks[{seat}]", decks[seat])
+            for t, monsters in board[seat].items():
+                check_names(f"board[{seat}][{t!r}]", monsters)
         state = cls(rules, seed)
         names = state._tab.names
         canonical = state._tab.canonical
@@ -2120,7 +2146,7 @@ class MeaState(State):
     def __repr__(self) -> str:
         return (
             f"<MeaState turn {self._turn} {PHASE_NAMES[self._phase]} active {seat_name(self._active)} "
-            f"to act: {self.current_player}>"
+            f"to act: {to_act(self.current_player)}>"
         )
 
     # -- integer steps and tensors (see cardbase.games.base) --

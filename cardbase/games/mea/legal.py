@@ -6,8 +6,9 @@ state and is valid until the state changes."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
+from cardbase.games.base import sliced
 from cardbase.games.mea.actions import (
     NONE_POS,
     Attack,
@@ -80,7 +81,15 @@ class ChoiceActions(_LazyActions):
     def __len__(self) -> int:
         return len(self._options)
 
-    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> MeaAction: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> tuple[MeaAction, ...]: ...
+
+    def __getitem__(self, k: int | slice) -> MeaAction | tuple[MeaAction, ...]:
+        if type(k) is slice:
+            return sliced(self, k)
         t = self._options[k]
         action = self._given = _choose_tile(t) if type(t) is int else Choose(self._state.ref_of(t[0]))
         return action
@@ -291,9 +300,17 @@ class MainActions(_LazyActions):
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, k: int) -> MeaAction:  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> MeaAction: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> tuple[MeaAction, ...]: ...
+
+    def __getitem__(self, k: int | slice) -> MeaAction | tuple[MeaAction, ...]:
         # The action is kept as the one handed out (checked next, as a player's choice is: see
         # __contains__); built here, without a call per action.
+        if type(k) is slice:
+            return sliced(self, k)
         if k < 0:
             k += self._n
         if not 0 <= k < self._n:

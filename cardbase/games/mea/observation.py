@@ -47,6 +47,9 @@ class MeaObservation:
 
     __slots__ = ("__weakref__", "_state", "_view", "player")
 
+    def __repr__(self) -> str:
+        return f"<MeaObservation player={self.player}: {self.view!r}>"
+
     def __init__(self, player: int, view: MeaState):
         self.player = player
         self._view: MeaState | None = view
@@ -78,10 +81,12 @@ class MeaObservation:
 
     @property
     def rules(self) -> MeaRules:
+        """The rules of the game observed."""
         return self.view.rules
 
     @property
     def current_player(self) -> int:
+        """The seat to act, or ``CHANCE`` or ``TERMINAL``."""
         return self.view.current_player
 
     def hand_names(self) -> tuple[str, ...]:
@@ -114,6 +119,7 @@ class MeaObservation:
         }
 
     def monster(self, i: int) -> dict[str, Any]:
+        """Card instance ``i`` on the board as the observer sees it, as JSON-able data."""
         v = self.view
         tab = v._tab
         return {
@@ -130,6 +136,7 @@ class MeaObservation:
         }
 
     def describe(self) -> str:
+        """A plain-text view for a terminal, several lines."""
         return describe_state(self.view, self.player)
 
 

@@ -11,7 +11,7 @@ from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from cardbase.errors import quoted
-from cardbase.games.base import InvalidRules, Rules
+from cardbase.games.base import InvalidRules, Rules, check_option_names, check_seed
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
 from cardbase.games.mea.actions import Attack, Choose, MeaAction, Move, Play, Ref, Summon, parse_action
@@ -39,11 +39,17 @@ class MeaDeck:
     name: str
     cards: tuple[tuple[MeaCard, int], ...]
 
+    def __repr__(self) -> str:
+        """Its name and size, not every card (a deck's full repr runs to thousands of characters)."""
+        return f"<MeaDeck {self.name!r}: {self.size} cards, {len(self.cards)} distinct>"
+
     @property
     def size(self) -> int:
+        """How many cards the deck holds, copies counted."""
         return sum(n for _, n in self.cards)
 
     def expanded(self) -> list[MeaCard]:
+        """Every card of the deck, one entry per copy, in deck-list order."""
         return [card for card, n in self.cards for _ in range(n)]
 
     @property
@@ -53,13 +59,16 @@ class MeaDeck:
 
     @property
     def demo_cards(self) -> int:
+        """How many of the deck's cards (copies counted) are cardbase's demo cards."""
         return sum(n for c, n in self.cards if c.is_demo)
 
     def to_dict(self) -> dict[str, Any]:
+        """The deck as JSON-able data (what a game record stores); :meth:`from_dict` reads it back."""
         return {"name": self.name, "cards": [{"count": n, **card_to_dict(c)} for c, n in self.cards]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "deck") -> MeaDeck:
+        """The deck :meth:`to_dict` wrote; :class:`InvalidRules` naming ``where`` and the field otherwise."""
         if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
             raise InvalidRules(f"{where}: a deck is {{'name': …, 'cards': [{{'count': 3, 'name': …}}, …]}}")
         out = []
@@ -87,6 +96,8 @@ def card_to_dict(card: MeaCard) -> dict[str, Any]:
 
 
 def card_from_dict(data: Mapping[str, Any], where: str = "card") -> MeaCard:
+    """A card as a deck's :meth:`MeaDeck.to_dict` writes it; :class:`InvalidRules` naming ``where``
+    and the field otherwise."""
     try:
         type_ = MeaCardType(str(data.get("type")))
     except ValueError:
@@ -434,7 +445,7 @@ class MeaRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeaState:
         from cardbase.games.mea.engine import MeaState  # the state is built from the rules
 
-        return MeaState(self, seed)
+        return MeaState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeaAction:
         tables = self.tables()
@@ -449,10 +460,7 @@ class MeaRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)} | {"players"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Méa option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, [*(f.name for f in fields(cls)), "players"], "Méa")
         values = dict(options)
         if values.pop("players", 2) != 2:
             raise InvalidRules("Méa is for 2 players")

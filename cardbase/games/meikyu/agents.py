@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import State, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meikyu.actions import (
@@ -481,6 +481,9 @@ class HeuristicAgent:
     useful cards, and plays Amulets when a reroll turns the odds."""
 
     name = "heuristic"
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(self, rules: MeikyuRules, seat: int, seed: int | None = None):
         self.rules = rules

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
@@ -46,11 +46,15 @@ from cardbase.games.base import (
     InvalidPosition,
     Outcome,
     State,
+    check_names,
     check_notation,
     check_seat,
+    check_seats,
     counts,
     ids_without_choice,
     one_hot,
+    sliced,
+    to_act,
     whole_number,
 )
 from cardbase.games.meikyu.actions import (
@@ -245,7 +249,15 @@ class ActionList(Sequence[Any]):
     def __len__(self) -> int:
         return self._len
 
-    def __getitem__(self, i: int) -> Any:  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Any, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if type(i) is slice:
+            return sliced(self, i)
         if i < 0:
             i += self._len
         if not 0 <= i < self._len:
@@ -269,6 +281,9 @@ class ActionList(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         for i in range(self._len):
             yield self[i]
+
+    def __repr__(self) -> str:
+        return f"<{self._len} legal actions>"
 
     def __contains__(self, action: object) -> bool:
         return any(action == a for a in self)
@@ -455,6 +470,7 @@ class MeikyuState(State):
         return {t.knames[k]: self._hands[seat][k] for k in t.alpha if self._hands[seat][k]}
 
     def hand_size(self, seat: int) -> int:
+        """How many Kingdom cards seat ``seat`` holds."""
         return self._hsize[seat]
 
     def rooms(self) -> tuple[str, ...]:
@@ -466,6 +482,7 @@ class MeikyuState(State):
         return tuple((self._t.lnames[e >> 1], bool(e & 1)) for e in self._lands[seat])
 
     def refugees(self, seat: int) -> int:
+        """How many Refugees seat ``seat`` has placed."""
         return len(self._refugees[seat])
 
     def points(self, seat: int) -> int:
@@ -487,6 +504,7 @@ class MeikyuState(State):
         return self._skips[seat]
 
     def kingdom_pile(self) -> dict[str, int]:
+        """The Kingdom pile's cards: name → copies (not their order)."""
         t = self._t
         out: dict[str, int] = {}
         for k in self._kpile:
@@ -498,9 +516,11 @@ class MeikyuState(State):
         return tuple(self._t.knames[k] for k in self._kdisc)
 
     def meikyu_pile_size(self) -> int:
+        """How many cards are left in the Meikyu pile."""
         return len(self._mpile)
 
     def meikyu_discards(self) -> tuple[str, ...]:
+        """The discarded rooms (Meikyu cards), by name."""
         return tuple(self._t.lnames[land] for land in self._mdisc)
 
     def in_play(self) -> tuple[str, ...]:
@@ -1886,7 +1906,7 @@ class MeikyuState(State):
     def __repr__(self) -> str:
         return (
             f"<MeikyuState {self._n}p turn {self._turns + 1} P{self._turn + 1}'s turn · {self.decision} · "
-            f"to act: {self.current_player}>"
+            f"to act: {to_act(self.current_player)}>"
         )
 
     # -- integer steps and tensors (see cardbase.games.base) --
@@ -2298,8 +2318,11 @@ class MeikyuState(State):
         if type(turn) is not int or not 0 <= turn < n:
             raise InvalidPosition(f"turn is a seat from 0 to {n - 1} in a {n}-player game, not {turn!r}", "seat")
         for what, given in (("hands", hands), ("lands", lands), ("refugees", refugees)):
-            if len(given) > n:
-                raise InvalidPosition(f"{what} gives {len(given)} seats; a {n}-player game has {n}", "seat")
+            check_seats(what, given, n)
+        for seat, kingdom in enumerate(lands):
+            check_names(f"lands[{seat}]", kingdom)
+        for what, names in (("rooms", rooms), ("discards", discards), ("pile", pile), ("meikyu_pile", meikyu_pile)):
+            check_names(what, names)
         for seat, hand in enumerate(hands):
             for name, count in hand.items():
                 if type(count) is not int or count < 0:
@@ -2444,7 +2467,10 @@ class MeikyuState(State):
         The hidden cards must be the ones ``obs`` does not show, in the places it counts: a hand
         of its size (the observer's own as shown), piles of their sizes, and with the cards shown
         every card of the pool once (:class:`InvalidPosition` otherwise)."""
-        _check_parts(obs, hands, kpile, mpile, archives)
+        try:
+            _check_parts(obs, hands, kpile, mpile, archives)
+        except (TypeError, AttributeError, IndexError):  # no cost to a search's worlds
+            raise InvalidPosition(_PARTS.format(n=obs.rules.players, k=obs.rules.tables.K), "hidden-cards") from None
         state = cls(obs.rules, seed, _blank=True)
         n = state._n
         state._kpile = list(kpile)
@@ -2479,6 +2505,9 @@ class MeikyuState(State):
         return state
 
 
+_PARTS = "the hands are {n} lists of {k} whole numbers, one per Kingdom card kind, and the piles lists of kinds"
+
+
 def _check_parts(
     obs: MeikyuObservation,
     hands: Sequence[Sequence[int]],
@@ -2490,9 +2519,9 @@ def _check_parts(
     t = obs.rules.tables
     n = obs.rules.players
     if len(hands) != n or any(len(h) != t.K for h in hands):
-        raise InvalidPosition(f"the hands are {n} lists of {t.K} counts, one per Kingdom card kind", "hidden-cards")
+        raise InvalidPosition(_PARTS.format(n=n, k=t.K), "hidden-cards")
     for s in range(n):
-        if any(c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
+        if any(type(c) is not int or c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
             raise InvalidPosition(f"P{s + 1}'s hand holds {obs.hand_sizes[s]} cards as observed", "hidden-cards")
     if 0 <= obs.player < n and tuple(hands[obs.player]) != tuple(obs.hand):
         raise InvalidPosition(f"P{obs.player + 1}'s own hand is the one observed", "hidden-cards")

@@ -4,7 +4,7 @@ decision at hand."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import counted
@@ -49,7 +49,7 @@ class MeikyuObservation:
     has no hand at all. ``stack``/``ask``/``args`` are the public turn machine,
     kept so that a search agent can rebuild a state."""
 
-    rules: MeikyuRules
+    rules: MeikyuRules = field(repr=False)  # (its repr is long; the observation's is about the game)
     player: int
     current_player: int
     turn_player: int
@@ -84,9 +84,11 @@ class MeikyuObservation:
 
     @property
     def decision(self) -> str:
+        """The decision being asked for, by name."""
         return DECISIONS[self.ask]
 
     def hand_cards(self) -> dict[str, int]:
+        """The observer's hand: card names and copies, alphabetically (empty for a spectator)."""
         t = self.rules.tables
         return {t.knames[k]: self.hand[k] for k in t.alpha if self.hand[k]}
 
@@ -146,6 +148,7 @@ class MeikyuObservation:
         return f"discard <card>, … ({n} card{'s' if n != 1 else ''}: {why})"
 
     def describe(self) -> str:
+        """A plain-text view for a terminal, several lines."""
         rules = self.rules
         t = rules.tables
         n = rules.players

@@ -115,6 +115,14 @@ class CardPool:
     assumed: tuple[str, ...] = ()
     profile: str | None = None
 
+    def __repr__(self) -> str:
+        """Its size, not every card (a pool's full repr runs to thousands of characters)."""
+        assumed = f", {len(self.assumed)} values assumed from profile {self.profile!r}" if self.assumed else ""
+        return (
+            f"<CardPool: {len(self.lands)} lands ({self.land_count} cards), {len(self.kingdom)} Kingdom cards"
+            f" ({self.kingdom_count} copies){assumed}>"
+        )
+
     @property
     def land_count(self) -> int:
         return sum(c.copies for c in self.lands)

@@ -13,6 +13,8 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_option_names,
+    check_seed,
 )
 from cardbase.games.meikyu.actions import MeikyuAction
 from cardbase.games.meikyu.codes import _CONTEXT_KINDS, B_BAR, B_HAREM, DECISIONS, END_LIMIT, END_POINTS, END_ROOMS
@@ -159,6 +161,10 @@ class MeikyuRules(Rules):
         if not any(k.type == "character" and k.copies for k in pool.kingdom):
             raise InvalidRules("the card pool has no character cards")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without :attr:`tables` (made again from the rules when next asked for)."""
+        return {name: value for name, value in self.__dict__.items() if name != "tables"}
+
     @cached_property
     def tables(self) -> _Tables:
         """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
@@ -175,7 +181,7 @@ class MeikyuRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeikyuState:
         from cardbase.games.meikyu.engine import MeikyuState
 
-        return MeikyuState(self, seed)
+        return MeikyuState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeikyuAction:
         from cardbase.games.meikyu.notation import parse_action
@@ -192,10 +198,7 @@ class MeikyuRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meikyu option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, (f.name for f in fields(cls)), "Meikyu")
         if "pool" not in options:
             raise InvalidRules(
                 "Meikyu needs a card pool: resolve it from the catalog (cardbase sim meikyu lists what is "
@@ -272,6 +275,7 @@ class MeikyuRules(Rules):
 
     @property
     def assumed(self) -> tuple[str, ...]:
+        """Each value the assumption profile gave, not the rulebook, named as ``"Bee bravery"``."""
         return self.pool.assumed
 
     def report_notes(self) -> list[str]:
@@ -292,6 +296,7 @@ class MeikyuRules(Rules):
         return (0.0, None)
 
     def capacity(self, has_farm: bool) -> int:
+        """The most lands a kingdom may own (one more with the Farm under ``farm=lands``)."""
         return MAX_LANDS + (1 if has_farm and self.farm == "lands" else 0)
 
     @property

@@ -135,11 +135,24 @@ Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
 """Cards played, by kind (see :meth:`_Tables.played`)."""
 
 
+def _tables_of(rules: MeikyuRules) -> _Tables:
+    """The tables of ``rules`` (what a pickled :class:`_Tables` is loaded as)."""
+    return rules.tables
+
+
 class _Tables:
     """Look-up tables of a pool: names, values and effects by index, interned actions, and
-    memos of what a hand may play (each cleared when it outgrows :data:`MEMO_LIMIT`)."""
+    memos of what a hand may play (each cleared when it outgrows :data:`MEMO_LIMIT`).
+
+    Pickled as the rules they are of, and loaded as those rules' tables: not as the tables and
+    memos themselves, which grow with every game played by equal rules (a pickled state, and
+    OpenSpiel's saved one, grew with them)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[MeikyuRules]]:
+        return (_tables_of, (self._rules,))
 
     def __init__(self, rules: MeikyuRules):
+        self._rules = rules
         pool = rules.pool
         kingdom = pool.kingdom
         self.K = len(kingdom)

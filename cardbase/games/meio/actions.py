@@ -8,12 +8,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import NoReturn
+from typing import NoReturn, overload
 
 from cardbase.errors import quoted
 from cardbase.games.base import (
     InvalidAction,
     check_notation,
+    sliced,
 )
 from cardbase.games.meio.cards import (
     PLAYER_COUNTS,
@@ -45,6 +46,7 @@ class Play(int):
 
     @property
     def card(self) -> PlayingCard:
+        """The card played."""
         return CARDS[self]
 
     def __str__(self) -> str:
@@ -66,14 +68,17 @@ class Split:
 
     @classmethod
     def of(cls, keep: Iterable[PlayingCard], aside: Iterable[PlayingCard]) -> Split:
+        """The split keeping the cards ``keep`` and setting aside the cards ``aside``."""
         return cls(mask_of(keep), mask_of(aside))
 
     @property
     def kept_cards(self) -> tuple[PlayingCard, ...]:
+        """The cards kept for the first half."""
         return cards_of(self.keep)
 
     @property
     def aside_cards(self) -> tuple[PlayingCard, ...]:
+        """The cards set aside for the second half."""
         return cards_of(self.aside)
 
     def __str__(self) -> str:
@@ -89,6 +94,7 @@ class Deal:
 
     @classmethod
     def of(cls, hands: Iterable[Iterable[PlayingCard]]) -> Deal:
+        """The deal of the given hands, one per seat."""
         return cls(tuple(mask_of(h) for h in hands))
 
     def __str__(self) -> str:
@@ -175,7 +181,15 @@ class SplitActions(Sequence[Split]):
     def __len__(self) -> int:
         return _COMB[len(self._cards)][SECOND_HALF]
 
-    def __getitem__(self, i: int) -> Split:  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Split: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Split, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Split | tuple[Split, ...]:
+        if type(i) is slice:
+            return sliced(self, i)
         cards = self._cards
         n, k = len(cards), SECOND_HALF
         total = _COMB[n][k]
@@ -201,6 +215,9 @@ class SplitActions(Sequence[Split]):
             for c in chosen:
                 aside |= 1 << c
             yield Split(self._hand ^ aside, aside)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal splits>"
 
     def __contains__(self, action: object) -> bool:
         return (

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import State, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.actions import Play, Split
@@ -165,6 +165,9 @@ class HeuristicAgent:
     trick to keep horizontal and vertical tricks level."""
 
     name = "heuristic"
+
+    def __repr__(self) -> str:
+        return agent_repr(self)
 
     def __init__(self, rules: MeioRules, seat: int, seed: int | None = None):
         self.rules = rules

@@ -33,6 +33,7 @@ from cardbase.games.base import (
     check_seat,
     counts,
     one_hot,
+    to_act,
 )
 from cardbase.games.meio.actions import (
     ASIDE_IDS,
@@ -196,6 +197,7 @@ class MeioState(State):
 
     @property
     def players(self) -> int:
+        """The number of seats."""
         return self._n
 
     @property
@@ -219,12 +221,15 @@ class MeioState(State):
         return 1 if self._tricks_done < FIRST_HALF else 2
 
     def hand(self, seat: int) -> tuple[PlayingCard, ...]:
+        """The cards in seat ``seat``'s hand (hidden from the other seats: see :meth:`observation`)."""
         return cards_of(self._hands[seat])
 
     def aside(self, seat: int) -> tuple[PlayingCard, ...]:
+        """The cards seat ``seat`` set aside in the split, for the second half."""
         return cards_of(self._asides[seat])
 
     def leftover(self) -> tuple[PlayingCard, ...]:
+        """The cards of the deck dealt to nobody this round."""
         return cards_of(self._leftover)
 
     def trick(self) -> tuple[tuple[int, PlayingCard], ...]:
@@ -266,9 +271,11 @@ class MeioState(State):
         )
 
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Each finished round's scores, one per seat."""
         return tuple(self._round_scores)
 
     def totals(self) -> tuple[int, ...]:
+        """Each seat's total score over the finished rounds (lower is better)."""
         return tuple(self._totals)
 
     # -- protocol --
@@ -582,6 +589,16 @@ class MeioState(State):
         new.history = list(self.history)
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the play tables every state of these rules shares (a megabyte: it made
+        every pickled state, and OpenSpiel's saved one, that size); ``__setstate__`` looks them up."""
+        return {name: getattr(self, name) for name in _PICKLED if hasattr(self, name)}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self._keys, self._suit_plays = _tables(self.rules.ace_high)
+
     def search_copy(self) -> MeioState:
         """A copy for a search's playout: its own position, the RNG shared with this state, an
         empty history (cheaper than :meth:`clone`; not a record of the game)."""
@@ -657,9 +674,8 @@ class MeioState(State):
         return str(action)
 
     def __repr__(self) -> str:
-        return (
-            f"<MeioState {self._n}p round {self._round + 1} {PHASE_NAMES[self._phase]} to act: {self.current_player}>"
-        )
+        phase = PHASE_NAMES[self._phase]
+        return f"<MeioState {self._n}p round {self._round + 1} {phase} to act: {to_act(self.current_player)}>"
 
     # -- integer steps and tensors (see cardbase.games.base) --
 
@@ -864,7 +880,13 @@ class MeioState(State):
         card of the deck once ("For 2 players, use cards A-7 of each suit …").
         """
         if obs.phase in ("split", "play"):
-            _check_parts(obs, hands, asides, leftover)
+            try:
+                _check_parts(obs, hands, asides, leftover)
+            except (AttributeError, TypeError):  # no cost to a search's worlds, which are masks
+                raise InvalidPosition(
+                    "the hands, the packs set aside and the leftover are masks of the 52 cards' bits (whole numbers)",
+                    "hidden-cards",
+                ) from None
         state = cls(obs.rules, 0)
         state._round = obs.round
         state._start = obs.start
@@ -895,6 +917,10 @@ class MeioState(State):
                     state._winner = (obs.leader + i) % state._n
             state._win_key = best
         return state
+
+
+_PICKLED = tuple(name for name in MeioState.__slots__ if name not in ("_keys", "_suit_plays"))
+"""What a pickled state holds: all but the rules' shared play tables."""
 
 
 def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[int], leftover: int) -> None:

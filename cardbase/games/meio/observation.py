@@ -50,14 +50,17 @@ class MeioObservation:
 
     @property
     def hand_cards(self) -> tuple[PlayingCard, ...]:
+        """The observer's hand as cards (empty for a spectator)."""
         return cards_of(self.hand)
 
     @property
     def aside_cards(self) -> tuple[PlayingCard, ...]:
+        """The cards the observer set aside, as cards."""
         return cards_of(self.aside)
 
     @property
     def half(self) -> int:
+        """The half of the round being played: 1 until seven tricks are done, then 2."""
         return 1 if len(self.tricks) < FIRST_HALF else 2
 
     @property
@@ -78,6 +81,7 @@ class MeioObservation:
         return final_outcome(self.rules, self.totals, self.round_scores)
 
     def describe(self) -> str:
+        """A plain-text view for a terminal, several lines."""
         rules = self.rules
         n = rules.players
         me = self.player

@@ -13,6 +13,8 @@ from cardbase.games.base import (
     InvalidRules,
     Outcome,
     Rules,
+    check_option_names,
+    check_seed,
 )
 from cardbase.games.meio.actions import ASIDE_IDS, PLAYS, MeioAction, Play, parse_action
 from cardbase.games.meio.cards import (
@@ -80,6 +82,7 @@ class MeioRules(Rules):
 
     @property
     def deck(self) -> tuple[PlayingCard, ...]:
+        """The deck for this player count, in index order."""
         return deck_for(self.players)
 
     @property
@@ -89,9 +92,11 @@ class MeioRules(Rules):
 
     @property
     def deck_mask(self) -> int:
+        """The deck as a mask of card bits (:mod:`cardbase.games.meio.masks`)."""
         return _deck(self.players)[1]
 
     def deck_label(self) -> str:
+        """The deck in words: ``3-player deck (A–10)``."""
         top = highest_rank_for(self.players)
         return f"{self.players}-player deck (A–{ {7: '7', 10: '10', 13: 'K'}[top] })"
 
@@ -106,7 +111,7 @@ class MeioRules(Rules):
     def new_initial_state(self, seed: int | None = None) -> MeioState:
         from cardbase.games.meio.engine import MeioState  # the state is built from the rules
 
-        return MeioState(self, seed)
+        return MeioState(self, check_seed(seed))
 
     def parse_action(self, text: str) -> MeioAction:
         return parse_action(text)
@@ -116,10 +121,7 @@ class MeioRules(Rules):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise InvalidRules(f"unknown Meio option {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
+        check_option_names(options, (f.name for f in fields(cls)), "Meio")
         return cls(**dict(options))
 
     # -- integer steps and tensors (see cardbase.games.base) --
