@@ -46,7 +46,7 @@ def _in_order(keys: list[str]) -> list[str]:
     def place(item: tuple[int, str]) -> tuple[int, int, int, int]:
         i, key = item
         group, _, bucket = key.partition(".")
-        number = bucket.isascii() and bucket.isdigit()
+        number = bucket.isascii() and bucket.isdecimal()
         return (first[group], 0 if number else 1, int(bucket) if number else 0, i)
 
     return [key for _, key in sorted(enumerate(unique), key=place)]
