@@ -1067,3 +1067,79 @@ def test_ex75_flipping_a_shared_tile_displaces_the_enemy_monster():
     state.apply_text("flip b2")
     # b2's neighbours b1 a2 c2 b3 are P1's: P2's Wall goes back to P2's hand
     assert owner_of(state, "b2") == 0 and "Wall" in hand_names(state, 1) and names_on(state, "b2") == ["Pawn"]
+
+
+def test_ex76_earthquake_elephant_obliterates_a_tile_with_your_own_monster_on_it_too():
+    """Obliterating: Remove a tile from the board, and any monster(s) on top of it."""
+    elephant = demo("Earthquake Elephant")
+    state = at(
+        [elephant, KNIGHT],
+        [PAWN],
+        hands=(["Earthquake Elephant"], []),
+        board=({"a1": ["Knight"]}, {"a1": ["Pawn"]}),
+    )
+    knight = state.on_tile(tile("a1"))[0]
+    state.apply_text("summon Earthquake Elephant b1")  # b1's enemy neighbours: a1, c1, b2
+    state.apply_text("choose a1")
+    assert tile("a1") not in state.tiles() and state.zone(knight) == OUT
+
+
+def test_ex77_when_summoned_draws_after_the_card_has_left_the_hand():
+    """When summoned – AFTER you play this card."""
+    squire = demo("Naïve Squire")
+    state = at([squire], [KNIGHT], hands=(["Naïve Squire", *["Filler"] * 9], []))
+    state.apply_text("summon Naïve Squire b1")  # 10 → 9 → 10
+    assert not state.is_terminal and state.hand_size(0) == 10
+
+
+def test_ex78_an_assists_draws_count_from_the_hand_without_it():
+    """You may attack and play cards at any time on your turn; If you EVER have 11 cards in your hand, you lose"""
+    cookie, library = demo("Fortune Cookie"), demo("Library Card")
+    state = at([cookie], [KNIGHT], hands=(["Fortune Cookie", *["Filler"] * 9], []))
+    state.apply_text("play Fortune Cookie")  # 10 → 9 → 10; P1 has 4 tiles: no second draw
+    assert not state.is_terminal and state.hand_size(0) == 10
+    state = at([library], [KNIGHT], hands=(["Library Card", *["Filler"] * 9], []))
+    state.apply_text("play Library Card")  # 10 → 9 → 11
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (1,)
+
+
+def test_ex79_a_monster_returned_to_hand_loses_what_it_gained_on_the_board():
+    """Kill/Destroy – The monster is removed from the game. (A return to the hand is not a kill: no When killed;
+    the card comes back as printed.)"""
+    nanny, troll = demo("Tidal Nanny"), demo("Doorstop Troll")
+    bat = demo("Dizzy Bat")
+    state = p2_to_play([nanny], [troll, bat], hands=([], ["Doorstop Troll"]), board=({}, {"a1": ["Dizzy Bat"]}))
+    state.apply_text("summon Doorstop Troll c1")
+    state.apply_text("choose Dizzy Bat@a1")
+    b = state.on_tile(tile("a1"))[0]
+    assert state.defence_of(b) == 3
+    end_turn(state)  # P1's turn
+    state.place_card(next(i for i in state.deck(0) if state.tables.names[i] == "Tidal Nanny"), HAND, seat=0)
+    state.set_main_phase(0, 20)
+    hand_before = state.hand_size(1)
+    state.apply_text("summon Tidal Nanny b1")
+    state.apply_text("choose Dizzy Bat@a1")
+    assert state.zone(b) == HAND and state.hand_size(1) == hand_before + 1  # no When killed draw
+    end_turn(state)
+    state.apply_text("summon Dizzy Bat c1")
+    assert state.defence_of(b) == 2  # the Troll's +1 stayed behind
+
+
+def test_ex80_the_first_player_ending_their_first_turn_with_ten_cards_loses():
+    """At the end of your turn you must draw at least 1 card ... If you EVER have 11 cards in your hand, you lose"""
+    state = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
+    state.resolve_chance()
+    state.apply_text("draw 10")
+    state.apply_text("draw 1")
+    assert state.phase == "main" and state.active == 0
+    state.apply_text("draw 1")
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (1,)
+
+
+def test_ex81_the_second_players_opening_draw_of_eleven_loses():
+    """they'll instantaneously lose if they have 11 or more in their hand"""
+    state = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
+    state.resolve_chance()
+    state.apply_text("draw 1")
+    state.apply_text("draw 11")
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (0,)
