@@ -29,6 +29,7 @@ from tests.mea.conftest import (
     monster,
     names_on,
     rules_for,
+    started,
     tile,
 )
 
@@ -1143,3 +1144,78 @@ def test_ex81_the_second_players_opening_draw_of_eleven_loses():
     state.apply_text("draw 1")
     state.apply_text("draw 11")
     assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (0,)
+
+
+def test_ex82_warlord_wombat_at_the_start_of_the_turn_lets_a_monster_move_twice():
+    """At the start of your turn - ... BEFORE any other actions. (Warlord Wombat: 1 friendly monster may move or
+    attack again this turn.)"""
+    wombat = demo("Warlord Wombat")
+    state = p2_to_play([wombat, KNIGHT], [], board=({"b3": ["Warlord Wombat"], "b1": ["Knight"]}, {}))
+    start_of_p1_turn(state)
+    state.apply_text("choose Knight@b1")
+    state.apply_text("move Knight@b1 b2")
+    state.apply_text("move Knight@b2 c2")
+    assert names_on(state, "c2") == ["Knight"]
+    refused(state, "move Knight@c2 c1")
+
+
+def test_ex83_berserk_beekeeper_attacks_twice_from_the_tile_it_moved_into():
+    """When you kill an enemy monster if the tile it was on is now empty and your monster survived: Move your
+    monster onto the tile (Berserk Beekeeper: At the start of your turn: This monster may attack twice this turn.)"""
+    bee = demo("Berserk Beekeeper")
+    state = p2_to_play([bee], [PAWN, PAWN], board=({"b1": ["Berserk Beekeeper"]}, {"a1": ["Pawn"], "a2": ["Pawn"]}))
+    start_of_p1_turn(state)
+    state.apply_text("attack a1 with Berserk Beekeeper@b1")
+    state.apply_text("attack a2 with Berserk Beekeeper@a1")
+    assert names_on(state, "a2") == ["Berserk Beekeeper"] and owner_of(state, "a1") == 0
+
+
+def test_ex84_siege_snail_destroys_after_the_start_flip():
+    """At the start of your turn - AFTER you have flipped any tiles you could've flipped due to having a monster on
+    an enemy tile"""
+    snail = demo("Siege Snail")
+    state = p2_to_play(
+        [snail, KNIGHT],
+        [PAWN, PAWN, PAWN],
+        board=({"b1": ["Siege Snail"], "a1": ["Knight"]}, {"c1": ["Pawn"], "a3": ["Pawn"], "c3": ["Pawn"]}),
+    )
+    start_of_p1_turn(state)
+    state.apply_text("flip a1")  # a1 is P1's now: P2's only empty tile left is b2
+    assert tile("b2") not in state.tiles() and owner_of(state, "a1") == 0
+
+
+def test_ex85_tile_titans_condition_is_counted_when_its_sentence_resolves():
+    """When summoned – AFTER you play this card. (Tile Titan: Kill 1 enemy monster on an adjacent tile. If you
+    control 5 or more tiles, this monster may attack twice this turn.)"""
+    titan = demo("Tile Titan")
+    state = at(
+        [titan],
+        [PAWN, PAWN],
+        hands=(["Tile Titan"], []),
+        board=({}, {"a1": ["Pawn"], "b2": ["Pawn"]}),
+        tiles={"b1": 0, "a2": 0, "c2": 0, "b3": 0, "c3": 0, "a1": 1, "c1": 1, "b2": 1, "a3": 1},
+    )
+    state.apply_text("summon Tile Titan b1")
+    state.apply_text("choose Pawn@a1")  # a kill by an ability: a1 stays P2's
+    t = state.on_tile(tile("b1"))[0]
+    assert owner_of(state, "a1") == 1 and state.extra_attacks(t) == 1  # P1 has 5 tiles
+
+
+def test_ex86_royal_cartographer_still_draws_when_its_tile_has_no_place():
+    """If an ability cannot activate when it should ... then ignore it, or just that part of the ability."""
+    cartographer = demo("Royal Cartographer")
+    state = at([cartographer], [KNIGHT], hands=(["Royal Cartographer"], []), options={"tile_supply": 9})
+    state.apply_text("summon Royal Cartographer b1")
+    assert len(state.tiles()) == 9 and state.hand_size(0) == 1
+
+
+def test_ex87_the_first_turns_mana_in_a_real_game():
+    """The amount of mana you have is equal to the number of tiles your opponent controls + the number of monsters
+    you control. For the first three turns the player that went second has 1 EXTRA mana."""
+    state = started(rules_for([KNIGHT], [KNIGHT]))  # decks in list order: each opening draw is the Knight
+    assert state.active == 0 and state.mana == 5  # P2's 5 tiles
+    state.apply_text("summon Knight b1")
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.mana == 4 + 0 + 1  # P1's 4 tiles, no monster, the bonus
+    state.apply_text("draw 1")
+    assert state.active == 0 and state.mana == 5 + 1  # P1 now counts its Knight
