@@ -1219,3 +1219,72 @@ def test_ex87_the_first_turns_mana_in_a_real_game():
     assert state.active == 1 and state.mana == 4 + 0 + 1  # P1's 4 tiles, no monster, the bonus
     state.apply_text("draw 1")
     assert state.active == 0 and state.mana == 5 + 1  # P1 now counts its Knight
+
+
+def test_ex88_very_long_nap_returning_to_a_full_hand_ends_the_game_before_its_draw():
+    """If you EVER have 11 cards in your hand, you lose the game immediately and no other abilities activate."""
+    nap = demo("Very Long Nap")
+    state = at([nap], [KNIGHT], hands=(["Very Long Nap"], ["Filler"] * 10), board=({}, {"a1": ["Knight"]}))
+    state.apply_text("play Very Long Nap")
+    assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (0,)
+    assert state.hand_size(0) == 0  # its "Draw 1 card" did not happen
+
+
+def test_ex89_bard_killed_by_an_assist_returns_one_of_the_assist_players_monsters():
+    """When killed – AFTER this card has been killed. (Bard of Bad Tidings: Return 1 enemy monster to its owner's
+    hand.)"""
+    sand, bard = demo("Pocket Sand"), demo("Bard of Bad Tidings")
+    tough = monster("Tough", 1, 1, 5)
+    state = at(
+        [sand, tough], [bard], hands=(["Pocket Sand"], []), board=({"b1": ["Tough"]}, {"a1": ["Bard of Bad Tidings"]})
+    )
+    b = state.on_tile(tile("a1"))[0]
+    state.set_monster(b, defence=1)  # within Pocket Sand's reach
+    state.apply_text("play Pocket Sand")
+    assert state.zone(b) == OUT and names_on(state, "b1") == [] and "Tough" in hand_names(state, 0)
+
+
+def test_ex90_hungry_hydras_kill_sets_off_tile_mole_for_the_moles_controller():
+    """When killed – AFTER this card has been killed. The player that is told to add the tile, chooses where"""
+    hydra, mole = demo("Hungry Hydra"), demo("Tile Mole")
+    state = at([hydra], [mole], hands=(["Hungry Hydra"], []), board=({}, {"a1": ["Tile Mole"]}))
+    n = len(state.tiles())
+    state.apply_text("summon Hungry Hydra b1")  # a1 is b1's only neighbour with an enemy monster
+    assert state.phase == "choice" and state.current_player == 1  # the Mole's controller places the tile
+    state.apply_text(legal_texts(state)[0])
+    assert len(state.tiles()) == n + 1 and owner_of(state, "a1") == 1 and state.current_player == 0
+
+
+def test_ex91_mesmerist_moths_filter_sees_a_lasting_gain():
+    """Take control - The monster in question becomes your monster (Mesmerist Moth: ... with attack 3 or less.)"""
+    moth, goat = demo("Mesmerist Moth"), demo("Grudge-Holding Goat")
+    state = at([moth], [goat], hands=(["Mesmerist Moth"], []), board=({}, {"a1": ["Grudge-Holding Goat"]}))
+    g = state.on_tile(tile("a1"))[0]
+    state.set_monster(g, attack=4)  # grown at the ends of P2's turns
+    state.apply_text("summon Mesmerist Moth b1")
+    assert state.controller(g) == 1  # no valid target: ignored
+
+
+def test_ex92_sudden_sinkhole_destroying_the_last_enemy_tile_wins():
+    """Destroying: Remove a tile from the board, but the tile must not have a monster on it."""
+    sinkhole = demo("Sudden Sinkhole")
+    state = at([sinkhole], [KNIGHT], hands=(["Sudden Sinkhole"], []), tiles={"b1": 0, "a1": 1})
+    state.apply_text("play Sudden Sinkhole")
+    assert state.is_terminal and state.end_code == END_NO_TILES and state.outcome().winners == (0,)
+    state = at(
+        [sinkhole], [KNIGHT], hands=(["Sudden Sinkhole"], []), board=({}, {"a1": ["Knight"]}), tiles={"b1": 0, "a1": 1}
+    )
+    state.apply_text("play Sudden Sinkhole")  # the tile holds a monster: no valid target
+    assert not state.is_terminal and owner_of(state, "a1") == 1
+
+
+def test_ex93_overly_generous_gnome_places_the_opponents_tile_next_to_one_of_theirs():
+    """Adding: ... must be placed adjacent to a tile belonging to the same player. The player that is told to add
+    the tile, chooses where it is placed, regardless of the owner of the eventual tile."""
+    gnome = demo("Overly Generous Gnome")
+    state = at([gnome], [], hands=(["Overly Generous Gnome"], []), tiles={"b1": 0, "b2": 1})
+    state.apply_text("summon Overly Generous Gnome b1")
+    assert state.current_player == 0 and state.phase == "choice"
+    assert sorted(legal_texts(state)) == ["choose a2", "choose b3", "choose c2"]  # next to b2, not b1's b0/a1/c1
+    state.apply_text("choose b3")
+    assert owner_of(state, "b3") == 1
