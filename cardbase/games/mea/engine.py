@@ -185,6 +185,10 @@ _TILE_TARGETS = frozenset(("friendly_tile", "enemy_tile", "any_tile"))
 _MOVED = -1
 """A monster's extra attacks (``_xatt``) after it moved this turn: none, and none can be given."""
 
+_IDLE = -2
+"""A monster's extra attacks (``_xatt``) after it was taken with "It cannot move or attack this
+turn": none, and no attack or action can be given this turn (``cannot_act="whole-turn"``)."""
+
 
 def _ab_item(ab: Ability, seat: int, source: int, where: int) -> tuple[Any, ...]:
     """A queued ability: ("ab", ability, controller, source card, its tile, steps left, targets done, behind):
@@ -470,8 +474,7 @@ class MeaState(State):
 
     def extra_attacks(self, instance: int) -> int:
         """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
-        x = self._xatt[instance]
-        return 0 if x == _MOVED else x
+        return max(self._xatt[instance], 0)
 
     def summoned_this_turn(self, instance: int) -> bool:
         """Whether the monster ``instance`` was summoned this turn."""
@@ -1494,6 +1497,8 @@ class MeaState(State):
                     monsters += 1
                     if tiles[q] != p:
                         flip = True
+                elif xatt[i] == _IDLE:  # "cannot move or attack this turn": that turn is over
+                    xatt[i] = 0
         if self.rules.mana_count == "turn-start":
             self._mana = self._compute_mana(p, monsters)
         if flip and self._tab.colour_cap and self._at_cap(p):
@@ -1835,8 +1840,10 @@ class MeaState(State):
             # else it has the one action of any of its new controller's monsters ("Unless stated
             # otherwise …"), whatever it did on its former controller's turn. Not summoned this turn.
             self._ctrl[i] = p
+            # "It cannot move or attack this turn" holds for the whole turn: a later "may move or attack
+            # again" or "may attack twice" gives it nothing (option cannot_act="until-given": it does).
             self._acts[i] = 0 if ab.exhausted else 1
-            self._xatt[i] = 0
+            self._xatt[i] = _IDLE if ab.exhausted and not self._tab.idle_given else 0
             self._fresh[i] = False
         elif e == "gain_attack":
             if ab.until:
@@ -1851,9 +1858,9 @@ class MeaState(State):
         elif e == "extra_attack":
             # "may attack twice" changes the attacking of "EITHER move once OR attack once": a monster that
             # has moved this turn gets no attack from it (an extra action, "move or attack again", is another thing)
-            if self._xatt[i] != _MOVED:
+            if self._xatt[i] >= 0:  # neither _MOVED nor _IDLE
                 self._xatt[i] += ab.amount
-        elif e == "extra_action":
+        elif e == "extra_action" and self._xatt[i] != _IDLE:  # the last effect: an idle monster gets nothing
             self._acts[i] += ab.amount
 
     def _return_to_hand(self, i: int, seat: int | None = None) -> None:

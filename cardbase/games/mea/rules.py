@@ -186,6 +186,9 @@ class MeaTables:
     """``triggered_after == "card"``: what a card's sentence sets off waits for the card's other sentences."""
     summoned_wait: bool
     """``summoned_alone == "refused"``: a monster summoned this turn only joins a pair (no move, no lone attack)."""
+    idle_given: bool
+    """``cannot_act == "until-given"``: a monster taken with "It cannot move or attack this turn" can be
+    given an action or an attack this turn by a later ability."""
     cells: tuple[int, ...]
     """With ``board_size``: the positions of the square the tiles stay in, in board order (a
     position's cell is its index here); else empty."""
@@ -297,6 +300,9 @@ class MeaRules(Rules):
     only bars a pair of two monsters summoned this turn), or it is ``refused`` (summoning sickness:
     "they [can't] move or attack alone on this turn"; it only attacks together with a monster that was
     not summoned this turn).
+    ``cannot_act``: a monster taken by a card that says "It cannot move or attack this turn" stays
+    so for the ``whole-turn``, whatever a later ability gives it ("may move or attack again this
+    turn", "may attack twice"), or a later ability gives it an action or an attack (``until-given``).
     ``board_size``: the tiles stay within a square of that many tiles a side around the starting
     grid (an add outside it has no place, as beyond the tile supply); 0 (the default) for the
     engine's whole board, 128 a side. The integer ids and tensors (:meth:`num_distinct_actions`)
@@ -330,6 +336,7 @@ class MeaRules(Rules):
     left_play: str = "ignored"
     triggered_after: str = "sentence"
     summoned_alone: str = "allowed"
+    cannot_act: str = "whole-turn"
     board_size: int = 0
 
     option_notes: ClassVar[Mapping[str, str]] = {
@@ -353,6 +360,7 @@ class MeaRules(Rules):
         "left_play": ("ignored", "resolved"),
         "triggered_after": ("sentence", "card"),
         "summoned_alone": ("allowed", "refused"),
+        "cannot_act": ("whole-turn", "until-given"),
     }
 
     @classmethod
@@ -605,6 +613,7 @@ def _build_tables(rules: MeaRules) -> MeaTables:
         left_play_resolves=rules.left_play == "resolved",
         after_card=rules.triggered_after == "card",
         summoned_wait=rules.summoned_alone == "refused",
+        idle_given=rules.cannot_act == "until-given",
         cells=cells,
         cell_of={q: k for k, q in enumerate(cells)},
     )
