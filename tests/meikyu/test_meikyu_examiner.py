@@ -809,3 +809,61 @@ def test_s52b_archives_on_the_turns_first_draw_and_marketplace():
     assert state.decision == "archives"
     act(state, "keep Map")
     assert state.hand(0) == {"Map": 1}
+
+
+def test_s52c_archives_drawing_an_open_card_plays_it_and_keeps_the_other():
+    """ Archives: "Choose one Kingdom Card to keep" / OPEN cards: "You must play these immediately upon drawing
+    them." """
+    state = position(2, hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Archives of the Dungeon Geek"], []])
+    act(state, "resupply")
+    draw(state, "Dungeon Storm")  # played as it is drawn: four new rooms
+    reveal(state, "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8")
+    draw(state, "Sword")  # the Archives' other card: the only one left to keep
+    assert state.turn_player == 1  # no choice was asked
+    assert state.hand(0) == {"Bee": 1, "Cook": 1, "Sword": 1} and "Dungeon Storm" in state.discard_pile()
+
+
+def test_s47b_hospital_returns_no_item():
+    """ Hospital: "select one of the defeated characters and return it to your hand." """
+    state = position(2, hands=[{"Bee": 1, "Grimoire": 1, "Sword": 1}, {}], lands=[["Altar of the Nightingale"], []])
+    act(state, "quest Unnamed room 4 with Bee, Grimoire, Sword")
+    roll(state, 1)
+    assert legal(state) == {"return Bee", "pass"}
+
+
+def test_s35b_tsunami_never_passes_a_refugee():
+    """ Dungeon Tsunami: "choose one of their Claimed Lands" — a player with only a Refugee (not a land by
+    default) passes nothing. """
+    state = position(2, step="draw", hands=[{}, {}], lands=[[], ["Unnamed room 5"]], refugees=[1, 0])
+    draw(state, "Dungeon Tsunami")
+    assert state.current_player == 1 and legal(state) == {"give Unnamed room 5"}
+    act(state, "give Unnamed room 5")
+    assert state.kingdom(0) == (("Unnamed room 5", False),) and state.refugees(0) == 1
+
+
+def test_s20b_a_beaten_defender_keeps_her_other_lands():
+    """ "If the attacker wins, the land changes hands" — the one land at stake only. """
+    state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {}],
+                     lands=[[], ["Unnamed room 5", ("Unnamed room 6", True)]])  # fmt: skip
+    act(state, "attack P2 Unnamed room 5 with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    assert state.kingdom(1) == (("Unnamed room 6", True),) and state.kingdom(0) == (("Unnamed room 5", False),)
+
+
+def test_s45b_bar_developed_in_the_owners_defence():
+    """ Bar: "all characters with 0 swords receive a +1 sword" — in a defence too ("the sword total of their cards
+    and effects"). """
+    state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Valeel": 1}],
+                     lands=[[], ["Unnamed room 5", ("Stage of the Airt Piper", True)]])  # fmt: skip
+    act(state, "attack P2 Unnamed room 5 with Bee by Gotcha!", "defend with Valeel")
+    assert state.context()["defence"] == 1
+
+
+def test_s30b_the_game_ends_when_the_last_room_is_taken_even_below_ten():
+    """ "B. There are no more Meikyu dungeon rooms left to conquer." / "The player with the most points wins." """
+    state = position(3, hands=[{"Executioner": 1}, {}, {}], rooms=["Unnamed room 1"], meikyu_pile=[],
+                     lands=[[], ["Unnamed room 3"], ["Unnamed room 7", "Unnamed room 5"]])  # fmt: skip
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 1)  # 4 = 4
+    assert state.is_terminal
+    assert state.outcome().winners == (2,)  # P3: 3 points; P2 2; P1 1
