@@ -867,3 +867,37 @@ def test_s30b_the_game_ends_when_the_last_room_is_taken_even_below_ten():
     roll(state, 1)  # 4 = 4
     assert state.is_terminal
     assert state.outcome().winners == (2,)  # P3: 3 points; P2 2; P1 1
+
+
+def test_s35c_a_tsunami_drawn_by_the_defender_starts_with_the_defender():
+    """ Dungeon Tsunami: "The person who draws this card goes first." — a defender's Casino draw. """
+    state = position(3, hands=[{"Gotcha!": 1, "Bee": 1}, {}, {}],
+                     lands=[["Unnamed room 5"], ["Room of the Money Eater", "Unnamed room 6"], ["Unnamed room 7"]])  # fmt: skip
+    act(state, "attack P2 Unnamed room 6 with Bee by Gotcha!", "defend")
+    roll(state, 1, 6)  # 2 against 6: the defender holds, with a 6 and the Casino
+    finish_discards(state)
+    assert state.decision == "casino" and state.current_player == 1
+    act(state, "draw")
+    draw(state, "Dungeon Tsunami")
+    assert state.decision == "tsunami" and state.current_player == 1
+    act(state, "give Unnamed room 6")
+    assert state.current_player == 2
+    act(state, "give Unnamed room 7")
+    assert state.current_player == 0
+    act(state, "give Unnamed room 5")
+    assert [land for land, _ in state.kingdom(1)] == ["Room of the Money Eater", "Unnamed room 5"]
+    assert state.kingdom(2) == (("Unnamed room 6", False),) and state.kingdom(0) == (("Unnamed room 7", False),)
+
+
+@pytest.mark.parametrize("refugee", ["apart", "land"])
+def test_s33_a_refugee_is_never_passed_by_a_tsunami_under_either_reading(refugee):
+    """ Refugee: "place this card next to your other claimed Lands" / Dungeon Tsunami: "choose one of their Claimed
+    Lands, and pass it" — under refugee=land the Refugee counts as a land for the limit and the tie-break only
+    (docs: "The Refugee: a land or not?"); a Tsunami passes Meikyu lands. """
+    state = position(2, rules_options={"refugee": refugee}, step="draw", hands=[{}, {}],
+                     lands=[["Unnamed room 5"], ["Unnamed room 6"]], refugees=[1, 0])  # fmt: skip
+    assert state.land_count(0) == (2 if refugee == "land" else 1)
+    draw(state, "Dungeon Tsunami")
+    assert legal(state) == {"give Unnamed room 5"}
+    act(state, "give Unnamed room 5", "give Unnamed room 6")
+    assert state.refugees(0) == 1 and state.kingdom(0) == (("Unnamed room 6", False),)
