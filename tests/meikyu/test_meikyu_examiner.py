@@ -30,7 +30,11 @@ def rebuilt(state: MeikyuState) -> MeikyuState:
     seat = state.current_player if state.current_player >= 0 else state.turn_player
     copy = MeikyuState.from_parts(state.observation(seat), *state.parts())
     assert list(copy.legal_actions()) == list(state.legal_actions())
-    assert (copy.decision, copy.current_player, copy.context()) == (state.decision, state.current_player, state.context())
+    assert (copy.decision, copy.current_player, copy.context()) == (
+        state.decision,
+        state.current_player,
+        state.context(),
+    )
     return copy
 
 
@@ -190,7 +194,7 @@ def test_s12_s15_development_wits_equal_level_no_die_developed_points():
 
 def test_s14_s57_s58_development_takes_characters_only():
     """ "The player spends any number of character cards" (Grimoire and Sword are for "Land Quests or
-    Aggression actions") """
+    Aggression actions")"""
     state = position(2, hands=[{"Valeel": 1, "Grimoire": 1, "Sword": 1}, {}], lands=[["Unnamed room 9"], []])
     refused(state, "develop Unnamed room 9 with Grimoire, Valeel")
     refused(state, "develop Unnamed room 9 with Sword, Valeel")
@@ -268,7 +272,9 @@ def test_s22_a_stolen_sixth_land_means_discarding_one():
 
 def test_s54_the_defender_may_use_items_off_turn():
     """ "the defender can allocate as many characters and items she wants to use to defend the land" """
-    state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {"Bee": 1, "Sword": 1}], lands=[[], ["Unnamed room 9"]])
+    state = position(
+        2, hands=[{"Gotcha!": 1, "Executioner": 1}, {"Bee": 1, "Sword": 1}], lands=[[], ["Unnamed room 9"]]
+    )
     act(state, "attack P2 Unnamed room 9 with Executioner by Gotcha!")
     act(state, "defend with Bee, Sword")
     roll(state, 3, 4)  # 6 against 6: the Sword made the tie
@@ -277,7 +283,7 @@ def test_s54_the_defender_may_use_items_off_turn():
 
 
 def test_s43_council_chamber_discarded_to_attack():
-    """ Council Chamber: "On your turn, you may perform an "Aggression" on another player by discarding this
+    """Council Chamber: "On your turn, you may perform an "Aggression" on another player by discarding this
     land." """
     state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Nest of the Ogrekin"], ["Unnamed room 9"]])
     act(state, "attack P2 Unnamed room 9 with Executioner by Council Chamber", "defend")
@@ -293,7 +299,9 @@ def test_s43_council_chamber_discarded_to_attack():
 def test_s29_ten_points_end_the_game_after_the_turn():
     """ "When one or more players meets the following conditions, the game ends after the current player's
     turn: A. The sum of all of one kingdom's lands equals ten or more." """
-    state = position(2, hands=[{"Executioner": 1, "Bee": 3, "Cook": 3}, {}], lands=[["Unnamed room 15", "Unnamed room 16"], []])
+    state = position(
+        2, hands=[{"Executioner": 1, "Bee": 3, "Cook": 3}, {}], lands=[["Unnamed room 15", "Unnamed room 16"], []]
+    )
     act(state, "quest Unnamed room 4 with Executioner")
     roll(state, 5)  # 7 + 3 = 10
     assert not state.is_terminal
@@ -304,8 +312,10 @@ def test_s29_ten_points_end_the_game_after_the_turn():
 
 
 def test_s29b_refugee_star_counts_towards_ten():
-    """ Refugee: "This card adds one star towards your goal." """
-    state = position(2, step="draw", hands=[{"Bee": 2}, {}], lands=[["Unnamed room 15", "Unnamed room 16", "Unnamed room 10"], []])
+    """Refugee: "This card adds one star towards your goal." """
+    state = position(
+        2, step="draw", hands=[{"Bee": 2}, {}], lands=[["Unnamed room 15", "Unnamed room 16", "Unnamed room 10"], []]
+    )
     draw(state, "Refugee")
     act(state, "discard Bee", "discard Bee")
     assert state.points(0) == 3 + 4 + 1 + 1
@@ -315,7 +325,7 @@ def test_s29b_refugee_star_counts_towards_ten():
 
 
 def test_s29c_ten_with_refugee_ends_the_game():
-    """ Refugee: "This card adds one star towards your goal." with "the sum ... equals ten or more" """
+    """Refugee: "This card adds one star towards your goal." with "the sum ... equals ten or more" """
     lands = ["Unnamed room 15", "Unnamed room 16", "Unnamed room 10", "Unnamed room 9"]  # 3 + 4 + 1 + 1 = 9
     state = position(2, step="draw", hands=[{"Bee": 2}, {}], lands=[lands, []])
     draw(state, "Refugee")
@@ -346,7 +356,7 @@ def test_s31_most_points_then_most_lands():
 
 
 def test_s32_refugee_costs_two_cards_any_two():
-    """ Refugee: "You must immediately discard any two Kingdom cards from your hand." """
+    """Refugee: "You must immediately discard any two Kingdom cards from your hand." """
     state = position(2, step="draw", hands=[{"Bee": 1, "Sword": 1, "Gotcha!": 1}, {}])
     draw(state, "Refugee")
     assert state.decision == "refugee"
@@ -357,7 +367,7 @@ def test_s32_refugee_costs_two_cards_any_two():
 
 @pytest.mark.parametrize(("hand", "left"), [({"Bee": 1}, {}), ({}, {})])
 def test_s32b_refugee_with_fewer_than_two_cards(hand, left):
-    """ Refugee: "You must immediately discard any two Kingdom cards from your hand." (as many as she has) """
+    """Refugee: "You must immediately discard any two Kingdom cards from your hand." (as many as she has)"""
     state = position(2, step="draw", hands=[hand, {}])
     draw(state, "Refugee")
     if hand:
@@ -378,7 +388,7 @@ def test_s38_s34_dungeon_storm_is_played_at_once_and_replaces_the_rooms():
 
 
 def test_s34b_dungeon_storm_with_a_short_pile():
-    """ Dungeon Storm: "Draw four new Meikyu cards" — as far as the pile goes. """
+    """Dungeon Storm: "Draw four new Meikyu cards" — as far as the pile goes."""
     state = position(2, step="draw", hands=[{}, {}], meikyu_pile=["Unnamed room 5", "Unnamed room 6"])
     draw(state, "Dungeon Storm")
     reveal(state, "Unnamed room 5", "Unnamed room 6")
@@ -386,7 +396,7 @@ def test_s34b_dungeon_storm_with_a_short_pile():
 
 
 def test_s34c_dungeon_storm_with_an_empty_pile_leaves_no_room_and_ends_the_game():
-    """ Dungeon Storm + "B. There are no more Meikyu dungeon rooms left to conquer." (after the current turn) """
+    """Dungeon Storm + "B. There are no more Meikyu dungeon rooms left to conquer." (after the current turn)"""
     state = position(2, step="draw", hands=[{}, {}], meikyu_pile=[])
     draw(state, "Dungeon Storm")
     assert state.rooms() == ()
@@ -395,7 +405,7 @@ def test_s34c_dungeon_storm_with_an_empty_pile_leaves_no_room_and_ends_the_game(
 
 
 def test_s34d_dungeon_storm_also_sweeps_a_map_room():
-    """ Dungeon Storm: "discard all of the face up unclaimed Lands. Draw four new" """
+    """Dungeon Storm: "discard all of the face up unclaimed Lands. Draw four new" """
     state = position(2, hands=[{"Map": 1, "Bee": 1}, {}])
     act(state, "map")
     reveal(state, "Unnamed room 16")
@@ -407,7 +417,7 @@ def test_s34d_dungeon_storm_also_sweeps_a_map_room():
 
 
 def test_s35_dungeon_tsunami_three_players():
-    """ Dungeon Tsunami: "All players must choose one of their Claimed Lands, and pass it to the player on their
+    """Dungeon Tsunami: "All players must choose one of their Claimed Lands, and pass it to the player on their
     left. The person who draws this card goes first. If someone passes a Developed land, it returns to its
     Undeveloped state. If a player has no Claimed Lands ... they do not have to pass a land." """
     state = position(3, turn=1, step="draw", hands=[{}, {}, {}],
@@ -426,7 +436,7 @@ def test_s35_dungeon_tsunami_three_players():
 
 
 def test_s36_s37_tomb_takes_the_top_discard_on_any_draw_but_not_storm_or_tsunami():
-    """ Tomb: "When you draw from the Kingdom Pile, you may choose to pick up the topmost discarded Kingdom Card
+    """Tomb: "When you draw from the Kingdom Pile, you may choose to pick up the topmost discarded Kingdom Card
     instead." / "You may not use this card through the use of the "Tomb" land's special ability." """
     state = position(2, hands=[{}, {}], lands=[["Graveyard of the Vampire"], []], discards=["Bee", "Executioner"])
     act(state, "resupply")
@@ -442,14 +452,14 @@ def test_s36_s37_tomb_takes_the_top_discard_on_any_draw_but_not_storm_or_tsunami
 
 
 def test_s39_grimoire_adds_seals_to_swords():
-    """ Grimoire: "Choose one Character card: its swords increase by the amount of its seals." """
+    """Grimoire: "Choose one Character card: its swords increase by the amount of its seals." """
     state = position(2, hands=[{"Highlord": 1, "Grimoire": 1}, {}])
     act(state, "quest Unnamed room 4 with Grimoire, Highlord")
     assert state.context()["swords"] == 1 + 3
 
 
 def test_s39b_grimoire_in_defence():
-    """ Grimoire: "You may use this card during a Land Quest or Aggression Action." """
+    """Grimoire: "You may use this card during a Land Quest or Aggression Action." """
     state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Valeel": 1, "Grimoire": 1}], lands=[[], ["Unnamed room 9"]])
     act(state, "attack P2 Unnamed room 9 with Bee by Gotcha!")
     act(state, "defend with Grimoire, Valeel")
@@ -457,7 +467,7 @@ def test_s39b_grimoire_in_defence():
 
 
 def test_s40_amulet_the_defender_rerolls_the_attackers_die():
-    """ Amulet: "You may play it when anyone has just rolled a die. That person rerolls their die." """
+    """Amulet: "You may play it when anyone has just rolled a die. That person rerolls their die." """
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {"Amulet": 1}], lands=[[], ["Unnamed room 9"]])
     act(state, "attack P2 Unnamed room 9 with Executioner by Gotcha!", "defend")  # both sides commit, then dice
     roll(state, 6)  # the attacker's die: 9
@@ -473,7 +483,7 @@ def test_s40_amulet_the_defender_rerolls_the_attackers_die():
 
 
 def test_s40b_amulet_on_ones_own_die():
-    """ Amulet: "when anyone has just rolled a die" — her own die too. """
+    """Amulet: "when anyone has just rolled a die" — her own die too."""
     state = position(2, hands=[{"Bee": 1, "Amulet": 1}, {}])
     act(state, "quest Unnamed room 1 with Bee")
     roll(state, 1)
@@ -485,7 +495,7 @@ def test_s40b_amulet_on_ones_own_die():
 
 
 def test_s41_sword_and_blacksmith():
-    """ Sword: "add +1 sword to a single character." / Blacksmith: "Whenever you use a "Sword" item card, you add
+    """Sword: "add +1 sword to a single character." / Blacksmith: "Whenever you use a "Sword" item card, you add
     +1 to the total swords." """
     state = position(2, hands=[{"Bee": 1, "Sword": 1}, {}])
     act(state, "quest Unnamed room 4 with Bee, Sword")
@@ -496,7 +506,7 @@ def test_s41_sword_and_blacksmith():
 
 
 def test_s26_s27_map_room_two_easier_this_turn_only():
-    """ Map: "Draw one extra (fifth) area ... Until the end of your turn, this single new Land's Quest Level is
+    """Map: "Draw one extra (fifth) area ... Until the end of your turn, this single new Land's Quest Level is
     reduced by two points." """
     state = position(2, hands=[{"Map": 1, "Executioner": 1}, {}])
     act(state, "map")
@@ -520,7 +530,7 @@ def test_s26_s27_map_room_two_easier_this_turn_only():
 
 
 def test_s42_marketplace_draws_on_development():
-    """ Marketplace: "When this land is developed, you immediately draw one Kingdom card into your hand." """
+    """Marketplace: "When this land is developed, you immediately draw one Kingdom card into your hand." """
     state = position(2, hands=[{"Valeel": 1, "Bee": 1}, {}], lands=[["Den of the Geister"], []])
     act(state, "develop Den of the Geister with Bee, Valeel")
     assert state.decision == "chance"
@@ -529,7 +539,7 @@ def test_s42_marketplace_draws_on_development():
 
 
 def test_s44_casino_six_draws_one():
-    """ Casino: "Any time that you roll a "6" on the die, you may take an additional Kingdom card" """
+    """Casino: "Any time that you roll a "6" on the die, you may take an additional Kingdom card" """
     state = position(2, hands=[{"Bee": 1}, {}], lands=[["Room of the Money Eater"], []])
     act(state, "quest Unnamed room 1 with Bee")
     roll(state, 6)
@@ -540,7 +550,7 @@ def test_s44_casino_six_draws_one():
 
 
 def test_s45_bar_developed_zero_sword_characters_get_one():
-    """ Bar: "When this land is developed, all characters with 0 swords receive a +1 sword." """
+    """Bar: "When this land is developed, all characters with 0 swords receive a +1 sword." """
     state = position(2, hands=[{"Drone": 1, "Valeel": 1}, {}], lands=[[("Stage of the Airt Piper", True)], []])
     act(state, "quest Unnamed room 4 with Drone, Valeel")
     assert state.context()["swords"] == 2
@@ -550,7 +560,7 @@ def test_s45_bar_developed_zero_sword_characters_get_one():
 
 
 def test_s46_mixed_area_not_on_oneself():
-    """ Mixed Area: "On your turn you may discard this land. Select another player, and that player loses a
+    """Mixed Area: "On your turn you may discard this land. Select another player, and that player loses a
     turn." """
     state = position(3, hands=[{}, {}, {}], lands=[["Tunnel of the Valaraukar"], [], []])
     assert "mixed area P1" not in legal(state)
@@ -565,7 +575,7 @@ def test_s46_mixed_area_not_on_oneself():
 
 
 def test_s47_hospital_only_after_a_failed_quest():
-    """ Hospital: "If you fail a Quest, you may select one of the defeated characters and return it to your
+    """Hospital: "If you fail a Quest, you may select one of the defeated characters and return it to your
     hand." """
     state = position(2, hands=[{"Bee": 1}, {}], lands=[["Altar of the Nightingale"], []])
     act(state, "quest Unnamed room 1 with Bee")
@@ -578,7 +588,7 @@ def test_s47_hospital_only_after_a_failed_quest():
 
 
 def test_s48_laboratory_item_as_character():
-    """ Laboratory: "You may play one item card as if it were a character with the abilities 2 swords / 0
+    """Laboratory: "You may play one item card as if it were a character with the abilities 2 swords / 0
     seals." """
     state = position(2, hands=[{"Map": 1}, {}], lands=[["Storehouse of the Demonic Steel"], []])
     act(state, "quest Unnamed room 1 with Map as character")
@@ -586,7 +596,7 @@ def test_s48_laboratory_item_as_character():
 
 
 def test_s49_harem_developed_lowers_later_developments():
-    """ Harem: "When this land has been Developed, the cost to Develop any land in the future is reduced by
+    """Harem: "When this land has been Developed, the cost to Develop any land in the future is reduced by
     one." """
     own = position(2, hands=[{"Valeel": 1, "Highlord": 1}, {}], lands=[["Mansion of the Lamia"], []])
     act(own, "develop Mansion of the Lamia with Highlord, Valeel")  # 6 = 6, no reduction for itself
@@ -597,7 +607,7 @@ def test_s49_harem_developed_lowers_later_developments():
 
 
 def test_s50_fortress_two_characters_plus_two():
-    """ Fortress: "When two or more characters embark on a quest together, you may add +2 to the sum of their
+    """Fortress: "When two or more characters embark on a quest together, you may add +2 to the sum of their
     swords." """
     state = position(2, hands=[{"Bee": 1, "Drone": 1}, {}], lands=[["Dojo of the Rust Samurai"], []])
     act(state, "quest Unnamed room 4 with Bee, Drone")
@@ -605,7 +615,7 @@ def test_s50_fortress_two_characters_plus_two():
 
 
 def test_s51_hot_springs_only_with_an_empty_hand():
-    """ Hot Springs: "If you have no Kingdom Cards at the end of your turn, you may draw a Kingdom Card" """
+    """Hot Springs: "If you have no Kingdom Cards at the end of your turn, you may draw a Kingdom Card" """
     state = position(2, hands=[{"Executioner": 1, "Bee": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 6)
@@ -614,7 +624,7 @@ def test_s51_hot_springs_only_with_an_empty_hand():
 
 
 def test_s52_archives_on_resupply():
-    """ Archives: "When you draw from the Kingdom Pile, draw one additional card. Choose one Kingdom Card to keep,
+    """Archives: "When you draw from the Kingdom Pile, draw one additional card. Choose one Kingdom Card to keep,
     and discard the unselected card." """
     state = position(2, hands=[{}, {}], lands=[["Archives of the Dungeon Geek"], []])
     act(state, "resupply")
@@ -626,7 +636,7 @@ def test_s52_archives_on_resupply():
 
 
 def test_s10_farm_reading_is_an_option():
-    """ Farm: "+1 Capacity is added to the total Capacity of all your lands (sum all lands together, then add
+    """Farm: "+1 Capacity is added to the total Capacity of all your lands (sum all lands together, then add
     +1)." """
     lands_reading = position(2, rules_options={"farm": "lands"}, hands=[{}, {}], lands=[["Forest of the Manitou"], []])
     assert lands_reading.capacity(0) == 6
@@ -637,7 +647,7 @@ def test_s10_farm_reading_is_an_option():
 
 def test_s29d_ten_points_received_by_another_player_in_a_tsunami_end_the_game():
     """ "When one or more players meets the following conditions, the game ends after the current player's turn"
-    — any player's kingdom, not only the current player's. """
+    — any player's kingdom, not only the current player's."""
     state = position(2, step="draw", hands=[{}, {}],
                      lands=[["Unnamed room 16"], ["Unnamed room 15", "Unnamed room 12"]])  # fmt: skip
     assert state.points(1) == 6
@@ -659,7 +669,7 @@ def test_s29d_ten_points_received_by_another_player_in_a_tsunami_end_the_game():
 
 
 def test_s46b_mixed_area_in_a_two_player_game_plays_twice_in_a_row():
-    """ Mixed Area: "Select another player, and that player loses a turn." """
+    """Mixed Area: "Select another player, and that player loses a turn." """
     state = position(2, hands=[{}, {}], lands=[["Tunnel of the Valaraukar"], []])
     act(state, "mixed area P2", "resupply")
     settle(state)
@@ -670,7 +680,7 @@ def test_s46b_mixed_area_in_a_two_player_game_plays_twice_in_a_row():
 
 def test_s43b_council_chamber_attack_from_five_lands_needs_no_discard():
     """ "Discard the "Council Chamber" card" (first: the means of the attack) / "If a player takes a sixth land"
-    — after the Council Chamber is discarded she has four, and the stolen land makes five. """
+    — after the Council Chamber is discarded she has four, and the stolen land makes five."""
     five = ["Nest of the Ogrekin", "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8"]
     state = position(2, hands=[{"Executioner": 1}, {}], lands=[five, ["Unnamed room 9"]])
     act(state, "attack P2 Unnamed room 9 with Executioner by Council Chamber", "defend")
@@ -679,8 +689,8 @@ def test_s43b_council_chamber_attack_from_five_lands_needs_no_discard():
 
 
 def test_s10b_farm_as_capacity_a_stolen_farm_makes_room_for_itself():
-    """ Farm (reading farm=lands): "+1 Capacity is added to the total Capacity of all your lands" — a Farm
-    stolen into a kingdom of five makes six, within the new capacity of six. """
+    """Farm (reading farm=lands): "+1 Capacity is added to the total Capacity of all your lands" — a Farm
+    stolen into a kingdom of five makes six, within the new capacity of six."""
     five = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
     state = position(2, rules_options={"farm": "lands"}, hands=[{"Gotcha!": 1, "Executioner": 1}, {}],
                      lands=[five, ["Forest of the Manitou"]])  # fmt: skip
@@ -691,7 +701,7 @@ def test_s10b_farm_as_capacity_a_stolen_farm_makes_room_for_itself():
 
 
 def test_s10c_farm_as_capacity_discarding_the_farm_at_seven_lands():
-    """ Farm (reading farm=lands) + "she must discard one of the existing lands": with the Farm and five others,
+    """Farm (reading farm=lands) + "she must discard one of the existing lands": with the Farm and five others,
     a seventh land forces a discard; discarding the Farm itself leaves six lands over a capacity of five, so
     one more must go (or the Farm is not offered)."""
     six = ["Forest of the Manitou", "Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8",
@@ -710,8 +720,8 @@ def test_s10c_farm_as_capacity_discarding_the_farm_at_seven_lands():
 
 
 def test_s36b_tomb_on_a_casino_draw():
-    """ Tomb: "When you draw from the Kingdom Pile, you may choose to pick up the topmost discarded Kingdom Card
-    instead." — the Casino's draw is a draw from the Kingdom Pile. """
+    """Tomb: "When you draw from the Kingdom Pile, you may choose to pick up the topmost discarded Kingdom Card
+    instead." — the Casino's draw is a draw from the Kingdom Pile."""
     state = position(2, hands=[{"Bee": 1}, {}], lands=[["Room of the Money Eater", "Graveyard of the Vampire"], []],
                      discards=["Executioner"])  # fmt: skip
     act(state, "quest Unnamed room 4 with Bee")
@@ -725,16 +735,16 @@ def test_s36b_tomb_on_a_casino_draw():
 
 
 def test_s36c_the_tomb_does_not_take_the_unknown_open_card():
-    """ Only Dungeon Storm and Dungeon Tsunami print "You may not use this card through the use of the "Tomb""; the
+    """Only Dungeon Storm and Dungeon Tsunami print "You may not use this card through the use of the "Tomb""; the
     fourth OPEN card's text is unknown, so the engine does not let the Tomb take it either (its treatment, not the
-    rulebook's: the examiner's reading that the Tomb may take it cannot be decided from the text). """
+    rulebook's: the examiner's reading that the Tomb may take it cannot be decided from the text)."""
     state = position(2, step="draw", hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Graveyard of the Vampire"], []],
                      discards=["Unknown OPEN card"])  # fmt: skip
     assert state.decision == "chance"
 
 
 def test_s42b_a_stolen_marketplace_developed_again_draws_again():
-    """ Marketplace: "When this land is developed, you immediately draw one Kingdom card" / aggression: "the land
+    """Marketplace: "When this land is developed, you immediately draw one Kingdom card" / aggression: "the land
     returns to its non-developed state" """
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1, "Valeel": 1}, {}],
                      lands=[[], [("Den of the Geister", True)]])  # fmt: skip
@@ -752,8 +762,8 @@ def test_s42b_a_stolen_marketplace_developed_again_draws_again():
 
 
 def test_s49b_a_stolen_developed_harem_helps_nobody_until_developed_again():
-    """ Harem: "When this land has been Developed, the cost to Develop any land in the future is reduced by one."
-    — a stolen Harem "returns to its non-developed state". """
+    """Harem: "When this land has been Developed, the cost to Develop any land in the future is reduced by one."
+    — a stolen Harem "returns to its non-developed state"."""
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1, "Valeel": 1}, {}],
                      lands=[["Unnamed room 9"], [("Mansion of the Lamia", True)]])  # fmt: skip
     act(state, "attack P2 Mansion of the Lamia with Executioner by Gotcha!", "defend")
@@ -766,7 +776,7 @@ def test_s49b_a_stolen_developed_harem_helps_nobody_until_developed_again():
 
 
 def test_s26b_map_then_a_quest_leaves_four_rooms_and_no_refill():
-    """ Map: "Draw one extra (fifth) area" / step 4: "If there are three or less face-up Meikyu cards" """
+    """Map: "Draw one extra (fifth) area" / step 4: "If there are three or less face-up Meikyu cards" """
     state = position(2, hands=[{"Map": 1, "Executioner": 1}, {}])
     act(state, "map")
     reveal(state, "Unnamed room 16")
@@ -779,7 +789,7 @@ def test_s26b_map_then_a_quest_leaves_four_rooms_and_no_refill():
 
 
 def test_s26c_map_room_level_four_becomes_two():
-    """ Map: "this single new Land's Quest Level is reduced by two points." """
+    """Map: "this single new Land's Quest Level is reduced by two points." """
     state = position(2, hands=[{"Map": 1, "Drone": 1}, {}], meikyu_pile=["Unnamed room 9"])
     act(state, "map")
     reveal(state, "Unnamed room 9")
@@ -789,14 +799,14 @@ def test_s26c_map_room_level_four_becomes_two():
 
 
 def test_s21b_no_aggression_against_a_castle_tower_alone():
-    """ Castle Tower: "other players may not steal this land by using "Aggression"." """
+    """Castle Tower: "other players may not steal this land by using "Aggression"." """
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {}], lands=[[], ["Castle of the Tyrant"]])
     assert not any(a.startswith("attack") for a in legal(state))
 
 
 def test_s24b_the_hand_limit_is_the_turn_players():
     """ "If a player has six or more cards in her hand by the end of her turn" — a defender who drew with her
-    Casino keeps six until the end of her own turn. """
+    Casino keeps six until the end of her own turn."""
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {"Bee": 3, "Cook": 2}],
                      lands=[[], ["Room of the Money Eater"]])  # fmt: skip
     act(state, "attack P2 Room of the Money Eater with Executioner by Gotcha!", "defend")
@@ -811,7 +821,7 @@ def test_s24b_the_hand_limit_is_the_turn_players():
 
 
 def test_s51b_hot_springs_is_optional():
-    """ Hot Springs: "you may draw a Kingdom Card" """
+    """Hot Springs: "you may draw a Kingdom Card" """
     state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Spring of the Mayonnaise King"], []])
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 6)
@@ -822,7 +832,7 @@ def test_s51b_hot_springs_is_optional():
 
 
 def test_s52b_archives_on_the_turns_first_draw_and_marketplace():
-    """ Archives: "When you draw from the Kingdom Pile, draw one additional card." — every draw. """
+    """Archives: "When you draw from the Kingdom Pile, draw one additional card." — every draw."""
     state = position(2, hands=[{"Valeel": 1, "Bee": 1}, {}],
                      lands=[["Archives of the Dungeon Geek", "Den of the Geister"], []])  # fmt: skip
     act(state, "develop Den of the Geister with Bee, Valeel")
@@ -833,7 +843,7 @@ def test_s52b_archives_on_the_turns_first_draw_and_marketplace():
 
 
 def test_s52c_archives_drawing_an_open_card_plays_it_and_keeps_the_other():
-    """ Archives: "Choose one Kingdom Card to keep" / OPEN cards: "You must play these immediately upon drawing
+    """Archives: "Choose one Kingdom Card to keep" / OPEN cards: "You must play these immediately upon drawing
     them." """
     state = position(2, hands=[{"Bee": 1, "Cook": 1}, {}], lands=[["Archives of the Dungeon Geek"], []])
     act(state, "resupply")
@@ -845,7 +855,7 @@ def test_s52c_archives_drawing_an_open_card_plays_it_and_keeps_the_other():
 
 
 def test_s47b_hospital_returns_no_item():
-    """ Hospital: "select one of the defeated characters and return it to your hand." """
+    """Hospital: "select one of the defeated characters and return it to your hand." """
     state = position(2, hands=[{"Bee": 1, "Grimoire": 1, "Sword": 1}, {}], lands=[["Altar of the Nightingale"], []])
     act(state, "quest Unnamed room 4 with Bee, Grimoire, Sword")
     roll(state, 1)
@@ -853,8 +863,8 @@ def test_s47b_hospital_returns_no_item():
 
 
 def test_s35b_tsunami_never_passes_a_refugee():
-    """ Dungeon Tsunami: "choose one of their Claimed Lands" — a player with only a Refugee (not a land by
-    default) passes nothing. """
+    """Dungeon Tsunami: "choose one of their Claimed Lands" — a player with only a Refugee (not a land by
+    default) passes nothing."""
     state = position(2, step="draw", hands=[{}, {}], lands=[[], ["Unnamed room 5"]], refugees=[1, 0])
     draw(state, "Dungeon Tsunami")
     assert state.current_player == 1 and legal(state) == {"give Unnamed room 5"}
@@ -863,7 +873,7 @@ def test_s35b_tsunami_never_passes_a_refugee():
 
 
 def test_s20b_a_beaten_defender_keeps_her_other_lands():
-    """ "If the attacker wins, the land changes hands" — the one land at stake only. """
+    """ "If the attacker wins, the land changes hands" — the one land at stake only."""
     state = position(2, hands=[{"Gotcha!": 1, "Executioner": 1}, {}],
                      lands=[[], ["Unnamed room 5", ("Unnamed room 6", True)]])  # fmt: skip
     act(state, "attack P2 Unnamed room 5 with Executioner by Gotcha!", "defend")
@@ -872,8 +882,8 @@ def test_s20b_a_beaten_defender_keeps_her_other_lands():
 
 
 def test_s45b_bar_developed_in_the_owners_defence():
-    """ Bar: "all characters with 0 swords receive a +1 sword" — in a defence too ("the sword total of their cards
-    and effects"). """
+    """Bar: "all characters with 0 swords receive a +1 sword" — in a defence too ("the sword total of their cards
+    and effects")."""
     state = position(2, hands=[{"Gotcha!": 1, "Bee": 1}, {"Valeel": 1}],
                      lands=[[], ["Unnamed room 5", ("Stage of the Airt Piper", True)]])  # fmt: skip
     act(state, "attack P2 Unnamed room 5 with Bee by Gotcha!", "defend with Valeel")
@@ -891,9 +901,9 @@ def test_s30b_the_game_ends_when_the_last_room_is_taken_even_below_ten():
 
 
 def test_s35c_a_tsunami_drawn_by_the_defender_starts_with_the_defender():
-    """ Dungeon Tsunami: "The person who draws this card goes first." — a defender's Casino draw. """
-    state = position(3, hands=[{"Gotcha!": 1, "Bee": 1}, {}, {}],
-                     lands=[["Unnamed room 5"], ["Room of the Money Eater", "Unnamed room 6"], ["Unnamed room 7"]])  # fmt: skip
+    """Dungeon Tsunami: "The person who draws this card goes first." — a defender's Casino draw."""
+    lands = [["Unnamed room 5"], ["Room of the Money Eater", "Unnamed room 6"], ["Unnamed room 7"]]
+    state = position(3, hands=[{"Gotcha!": 1, "Bee": 1}, {}, {}], lands=lands)
     act(state, "attack P2 Unnamed room 6 with Bee by Gotcha!", "defend")
     roll(state, 1, 6)  # 2 against 6: the defender holds, with a 6 and the Casino
     finish_discards(state)
@@ -914,9 +924,9 @@ def test_s35c_a_tsunami_drawn_by_the_defender_starts_with_the_defender():
 
 @pytest.mark.parametrize("refugee", ["apart", "land"])
 def test_s33_a_refugee_is_never_passed_by_a_tsunami_under_either_reading(refugee):
-    """ Refugee: "place this card next to your other claimed Lands" / Dungeon Tsunami: "choose one of their Claimed
+    """Refugee: "place this card next to your other claimed Lands" / Dungeon Tsunami: "choose one of their Claimed
     Lands, and pass it" — under refugee=land the Refugee counts as a land for the limit and the tie-break only
-    (docs: "The Refugee: a land or not?"); a Tsunami passes Meikyu lands. """
+    (docs: "The Refugee: a land or not?"); a Tsunami passes Meikyu lands."""
     state = position(2, rules_options={"refugee": refugee}, step="draw", hands=[{}, {}],
                      lands=[["Unnamed room 5"], ["Unnamed room 6"]], refugees=[1, 0])  # fmt: skip
     assert state.land_count(0) == (2 if refugee == "land" else 1)
