@@ -934,3 +934,43 @@ def test_s33_a_refugee_is_never_passed_by_a_tsunami_under_either_reading(refugee
     assert legal(state) == {"give Unnamed room 5"}
     act(state, "give Unnamed room 5", "give Unnamed room 6")
     assert state.refugees(0) == 1 and state.kingdom(0) == (("Unnamed room 6", False),)
+
+
+@pytest.mark.parametrize("mixed_area", ["before", "any"])
+def test_s46c_a_mixed_area_stolen_in_the_action_used_the_same_turn(mixed_area):
+    """Mixed Area: "On your turn you may discard this land. Select another player, and that player loses a turn."
+    (before: a free play before the action only, so a Mixed Area taken by the action waits for the next turn;
+    any: also once after the action, before step 3.)"""
+    state = position(3, rules_options={"mixed_area": mixed_area}, hands=[{"Gotcha!": 1, "Executioner": 1}, {}, {}],
+                     lands=[[], ["Tunnel of the Valaraukar"], []])  # fmt: skip
+    act(state, "attack P2 Tunnel of the Valaraukar with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    finish_discards(state)
+    assert state.kingdom(0) == (("Tunnel of the Valaraukar", False),)
+    if mixed_area == "before":
+        assert state.turn_player == 1 and state.decision == "chance"  # P2's turn: the window has passed
+        return
+    assert state.decision == "mixed area" and state.current_player == 0
+    assert legal(state) == {"mixed area P2", "mixed area P3", "pass"}
+    refused(state, "mixed area P1")
+    state = rebuilt(state)
+    act(state, "mixed area P2")
+    assert state.kingdom(0) == () and "Tunnel of the Valaraukar" in state.meikyu_discards()
+    assert state.turn_player == 2 and state.turns == 2  # P2's turn was lost at once: P3 draws
+
+
+def test_s46d_under_mixed_area_any_the_window_after_the_action_is_asked_once_and_may_pass():
+    """Mixed Area: "On your turn you may discard this land." — a choice ("may"), asked once after the action."""
+    state = position(2, rules_options={"mixed_area": "any"}, hands=[{"Bee": 1}, {}],
+                     lands=[["Tunnel of the Valaraukar"], []])  # fmt: skip
+    assert "mixed area P2" in legal(state)  # before the action as ever
+    act(state, "resupply")
+    draw(state, "Cook")
+    assert state.decision == "mixed area"
+    act(state, "pass")
+    assert state.turn_player == 1 and state.kingdom(0) == (("Tunnel of the Valaraukar", False),)
+    used = position(2, rules_options={"mixed_area": "any"}, hands=[{"Bee": 1}, {}],
+                    lands=[["Tunnel of the Valaraukar"], []])  # fmt: skip
+    act(used, "mixed area P2", "resupply")
+    draw(used, "Cook")
+    assert used.decision != "mixed area" and used.turn_player == 0  # no Mixed Area left: P2's turn lost
