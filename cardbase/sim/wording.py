@@ -65,6 +65,11 @@ _MEIKYU: dict[str, Phrase] = {
     "refugee_order": lambda v: (
         "the turn's player orders a Refugee's discards" if v == "turn" else "a Refugee's drawer orders its discards"
     ),
+    "mixed_area": lambda v: (
+        "the Mixed Area is played before the action"
+        if v == "before"
+        else "the Mixed Area may be played before or after the action"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -88,6 +88,7 @@ RULES = [
     ("meikyu", ["sword=One"], "sword"),
     ("meikyu", ["goal_check=mid-turn"], "goal_check"),
     ("meikyu", ["refugee_order=defender"], "refugee_order"),
+    ("meikyu", ["mixed_area=after"], "mixed_area"),
 ]
 
 

@@ -99,6 +99,7 @@ DEFAULTS = {
     "refugee_order": "turn",
     "goal_check": "end",
     "amulet_first_roll": "no",
+    "mixed_area": "before",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -641,6 +642,12 @@ class Reference:
             yield from self._spend()
         else:
             yield from self._attack(p, text)
+        if self.opt("mixed_area") == "any" and self.owns(p, "mixed area"):  # "On your turn": after the action too
+            others = {f"mixed area P{q + 1}" for q in range(self.players) if q != p}
+            text = yield from self._decide(p, others | {"pass"})
+            if text != "pass":
+                self._discard_land(p, self._effect_land(p, "mixed area"))
+                self.skips[int(text.removeprefix("mixed area P")) - 1] += 1
         while sum(self.hands[p].values()) > HAND_LIMIT:
             text = yield from self._decide(p, {f"discard {c}" for c in self.hands[p]})
             self._discard_from_hand(p, text.removeprefix("discard "))

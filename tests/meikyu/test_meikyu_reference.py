@@ -343,6 +343,7 @@ OPTIONS = {
     "refugee_order": "drawer",
     "goal_check": "reached",
     "amulet_first_roll": "yes",
+    "mixed_area": "any",
 }
 """The other readings the reference plays: every option of ``MeikyuRules``."""
 

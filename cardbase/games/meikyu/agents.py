@@ -40,6 +40,7 @@ from cardbase.games.meikyu.codes import (
     A_KEEP,
     A_LANDCAP,
     A_MAIN,
+    A_MIXED,
     A_ORDER,
     A_REFUGEE,
     A_TOMB,
@@ -402,6 +403,8 @@ def heuristic_action(obs: MeikyuObservation, legal: Sequence[Any]) -> Any:
         return max(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
     if ask in (A_HANDLIMIT, A_REFUGEE):
         return min(legal, key=lambda a: card_value(t, t.kindex[a.name], eff, deff))
+    if ask == A_MIXED:
+        return PASS  # (mixed_area="any": the heuristic plays the Mixed Area before its action, if at all)
     if ask == A_TSUNAMI and PASS in legal:
         return PASS  # (tsunami_landless="may-pass": a land received may be kept)
     if ask in (A_LANDCAP, A_GIVE, A_TSUNAMI):

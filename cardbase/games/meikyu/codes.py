@@ -74,7 +74,8 @@ QUEST, ATTACK, DEFEND, DEVELOP = 0, 1, 2, 3
     A_LANDCAP,
     A_HOT,
     A_GIVE,
-) = range(18)
+    A_MIXED,  # mixed_area="any": the Mixed Area after the action
+) = range(19)
 DECISIONS = {
     A_NONE: "over",
     A_DRAW: "chance",
@@ -94,6 +95,7 @@ DECISIONS = {
     A_LANDCAP: "land limit",
     A_HOT: "hot springs",
     A_GIVE: "give land",
+    A_MIXED: "mixed area",
 }
 # Where a drawn card goes.
 TO_HAND, TO_ARCHIVES, TO_SETUP = 0, 1, 2

@@ -93,6 +93,7 @@ from cardbase.games.meikyu.codes import (
     A_KEEP,
     A_LANDCAP,
     A_MAIN,
+    A_MIXED,
     A_NONE,
     A_ORDER,
     A_REFUGEE,
@@ -130,6 +131,7 @@ from cardbase.games.meikyu.codes import (
     OP_CASINO,
     OP_CDRAW,
     OP_DEALCHECK,
+    OP_ENDTURN,
     OP_FIRSTDECIDE,
     OP_FIRSTROLL,
     OP_KEEP,
@@ -991,6 +993,9 @@ class MeikyuState(State):
         stack = self._stack
         ctx = self._ctx
         lost = ctx is not None and ctx["kind"] == "lost turn"
+        if len(frame) == 1 and not lost and self._eff[p] & B_MIXED and self.rules.mixed_area == "any":
+            stack.append((OP_ENDTURN, True))  # the Mixed Area "on your turn", after the action: asked once
+            return self._wait(A_MIXED, p, (p,))
         if self._hsize[p] > HAND_LIMIT and not lost:  # 3. discard excess cards
             stack.append(frame)
             return self._wait(A_HANDLIMIT, p, (p,))
@@ -1264,6 +1269,15 @@ class MeikyuState(State):
         self._skips[action.target] += 1
         self._stack.append(F_MAIN)
 
+    def _legal_mixed(self) -> tuple[Any, ...]:
+        """After the action (``mixed_area="any"``): the Mixed Area on another player, or pass."""
+        return (*map(self._t.mixed_act.__getitem__, self._t.others[self._turn]), PASS)
+
+    def _apply_mixed_after(self, action: MixedArea | Word) -> None:
+        if isinstance(action, MixedArea):
+            self._discard_land(self._turn, self._t.by_bit[B_MIXED])
+            self._skips[action.target] += 1
+
     def _apply_quest(self, action: Quest) -> bool:
         t = self._t
         p = self._turn
@@ -1519,6 +1533,8 @@ class MeikyuState(State):
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",
             A_GIVE: "the aggression succeeded and you choose which land to give (give <land>); the Castle Tower "
             "cannot be taken",
+            A_MIXED: "the Mixed Area, after the action (mixed_area=any): make another player lose a turn "
+            "(mixed area P2) or pass",
         }[ask]
         options = ", ".join(str(a) for a in self.legal_actions())
         if ask == A_AMULET and action is AMULET:
@@ -2607,6 +2623,7 @@ _LEGAL = (  # by the code of the decision waited for
     MeikyuState._legal_landcap,  # A_LANDCAP
     MeikyuState._legal_draw_or_pass,  # A_HOT
     MeikyuState._legal_give,  # A_GIVE
+    MeikyuState._legal_mixed,  # A_MIXED
 )
 
 _APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
@@ -2628,4 +2645,5 @@ _APPLY: tuple[_Apply | None, ...] = (  # by the code of the decision waited for
     MeikyuState._apply_landcap,  # A_LANDCAP
     MeikyuState._apply_yes_draw,  # A_HOT
     MeikyuState._apply_give,  # A_GIVE
+    MeikyuState._apply_mixed_after,  # A_MIXED
 )

@@ -23,6 +23,7 @@ from cardbase.games.meikyu.codes import (
     A_KEEP,
     A_LANDCAP,
     A_MAIN,
+    A_MIXED,
     A_ORDER,
     A_REFUGEE,
     A_TOMB,
@@ -258,6 +259,7 @@ _PROMPTS = {
     A_TSUNAMI: "give <land> (Dungeon Tsunami: to the player on your left), or pass where a land received may be kept",
     A_LANDCAP: "discard land <land> (too many lands)",
     A_GIVE: "give <land> (you lost the aggression)",
+    A_MIXED: "mixed area P2 (the Mixed Area, after your action) or pass",
 }
 
 

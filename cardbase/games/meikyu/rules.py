@@ -44,6 +44,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "harem": ("owner", "everyone"),
     "goal_check": ("end", "reached"),
     "refugee_order": ("turn", "drawer"),
+    "mixed_area": ("before", "any"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -104,6 +105,9 @@ class MeikyuRules(Rules):
     chooses the two cards to discard and the player whose turn it is the order they go on the discard
     pile ("decided by the player whose turn it currently is", asked as for the used cards: only while a
     Tomb can still come into play and the two differ) (``turn``), or the drawer chooses both (``drawer``).
+    ``mixed_area``: the Mixed Area's "On your turn you may discard this land" read as a free play before the
+    action only (``before``), or at any moment of the turn (``any``: before the action, and once more after it,
+    before step 3, when the player owns a Mixed Area then, one taken or received during the action too).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -133,6 +137,7 @@ class MeikyuRules(Rules):
     harem: str = "owner"
     goal_check: str = "end"
     refugee_order: str = "turn"
+    mixed_area: str = "before"
     goal: int = GOAL
     turn_limit: int = 1000
 
