@@ -388,6 +388,10 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     database = request.app.state.settings.database
     entry = GAMES[game_id]
     examples = example_decks("mea") if game_id == "mea" else []
+    decks = [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else []
+    sources = [f"example:{e}" for e in ([e for e in examples if "broken" not in e][:2] or examples[:2])]
+    if decks:  # the deck the player built last is the one they mean to play (the examples stay choosable)
+        sources[:1] = [f"db:{max(decks, key=lambda d: (d['updated'], d['id']))['id']}"]
     return {
         "game": game_id,
         "games": {g: e.title for g, e in GAMES.items()},
@@ -395,9 +399,9 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "players": DEFAULT_PLAYERS[game_id],
         "agents": list(entry.agents),
         "rules": rule_fields(game_id),
-        "decks": [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else [],
+        "decks": decks,
         "examples": examples,
-        "default_decks": [e for e in examples if "broken" not in e][:2] or examples[:2],
+        "default_decks": sources,
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
         "budget": {"iterations": MAX_ITERATIONS, "samples": MAX_SAMPLES, "ms": MAX_MS},

@@ -717,3 +717,30 @@ def test_the_mea_board_says_that_drawing_ends_the_turn(client: TestClient) -> No
     assert data["current_player"] == 0 and data["view"]["phase"] == "main"
     page = client.get(f"/play/{game_id}", headers=seat_header(key)).text
     assert "Drawing ends your turn: at least 1 card (11 in your hand loses)." in page
+
+
+def test_the_mea_start_form_offers_the_deck_built_last_as_p1s(client: TestClient, database: Database) -> None:
+    """A player who has built Méa decks finds P1's deck set to the one edited last, not an example
+    (the examples stay in the list, and P2 keeps an example opponent)."""
+    from sqlalchemy import text
+
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import add_card, new_deck
+
+    def chosen(page: str, seat: int) -> str:
+        select = re.search(rf'<select name="deck{seat}" class="deck-source">(.*?)</select>', page, re.S)
+        assert select is not None
+        return re.findall(r'<option value="([^"]+)" selected>', select.group(1))[0]
+
+    assert chosen(client.get("/play?game=mea").text, 0).startswith("example:")  # no deck of the player's yet
+    first = new_deck(database, "first deck", "mea")
+    second = new_deck(database, "second deck", "mea")
+    with database.session() as session:
+        goblin = find_card(session, "Crumb Goblin", "mea")
+    add_card(database, second, goblin, 3)
+    add_card(database, first, goblin, 3)  # edited last: the other was edited long ago (no two in one second)
+    with database.transaction() as session:
+        session.execute(text("UPDATE deck SET updated_at = '2001-01-01T00:00:00+00:00' WHERE id = :id"), {"id": second})
+    page = client.get("/play?game=mea").text
+    assert chosen(page, 0) == f"db:{first}", chosen(page, 0)
+    assert chosen(page, 1).startswith("example:") and 'value="example:mea-goblin-rush.txt"' in page
