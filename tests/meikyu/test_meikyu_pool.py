@@ -201,3 +201,14 @@ def test_pool_and_rules_round_trip_their_options():
     with pytest.raises(InvalidRules, match=r"lands\[0\] level must be a whole number"):
         MeikyuRules.from_options(broken)
     assert rules.report_notes() and rules.report_notes()[0].startswith("ASSUMED VALUES: 84 values and 17 whole cards")
+
+
+def test_played_values_say_which_values_the_table_took_from_the_profile() -> None:
+    from cardbase.games.meikyu.pool import played_values
+
+    cards = [replace(c, bravery=3) if c.name == "Warzard" else c for c in shipped_cards()]
+    pool = resolve_pool(cards, load_profile("default")).pool
+    assert pool is not None
+    known, assumed = played_values(pool, "Warzard")
+    assert known == {"bravery": 3} and set(assumed) == {"wits"}
+    assert played_values(pool, "Amulet") == ({}, {}) and played_values(pool, "No such card") is None

@@ -744,3 +744,33 @@ def test_the_mea_start_form_offers_the_deck_built_last_as_p1s(client: TestClient
     page = client.get("/play?game=mea").text
     assert chosen(page, 0) == f"db:{first}", chosen(page, 0)
     assert chosen(page, 1).startswith("example:") and 'value="example:mea-goblin-rush.txt"' in page
+
+
+def test_a_cards_preview_at_a_meikyu_table_shows_the_tables_values_marked_assumed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tapping Cook at a table on the default profile shows Bravery 1 and Wits 1 marked ASSUMED, as
+    the table plays it (``1*/1*``), not the catalog's ``?``; the board's faces and previews ask for it."""
+    import cardbase.render.screen as screen
+    from cardbase.render.values import face_values
+
+    drawn: list[dict[str, Any]] = []
+    real = screen.screen_png
+
+    def spy(card: Any, width: int, *args: Any, **kw: Any) -> bytes:
+        drawn.append(face_values(card, kw.get("assumed"), kw.get("profile", "")))
+        return real(card, width, *args, **kw)
+
+    monkeypatch.setattr(screen, "screen_png", spy)
+    made = new_game(client, "meikyu", ["heuristic", "heuristic"], seed=2)
+    settle(client, made["id"])
+    page = client.get(f"/play/{made['id']}").text
+    previews = re.findall(r'data-preview="([^"]+)"', page)
+    assert previews and all(p.startswith(f"/play/{made['id']}/cards/meikyu/") for p in previews), previews[:3]
+    answer = client.get(f"/play/{made['id']}/cards/meikyu/core/cook/image.png?w=300")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/png"
+    cook = drawn[-1]
+    assert (cook["bravery"], cook["wits"]) == ("1", "1"), cook
+    assert cook["assumed"] == "bravery, wits" and "ASSUMED" in cook["footer"] and "default profile" in cook["footer"]
+    catalog = client.get("/cards/meikyu/core/cook/image.png?w=300")
+    assert catalog.status_code == 200 and drawn[-1]["bravery"] == "?"  # the catalog's own face is unchanged

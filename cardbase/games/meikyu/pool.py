@@ -455,6 +455,27 @@ def is_assumed(pool: CardPool, name: str, field: str) -> bool:
     return bool(assumed_fields(pool, name, (field,)))
 
 
+FACE_FIELDS = {"land": ("level", "points", "developed_points"), "character": ("bravery", "wits")}
+"""The values a card's face shows that a pool plays, by card type (items and the rest show none)."""
+
+
+def played_values(pool: CardPool, name: str) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The values a table playing ``pool`` gives the card ``name`` that its face shows: (those the
+    catalog gave, those the assumption profile gave), so a preview shows what the table plays, the
+    assumed ones marked as the table marks them; ``None`` when the pool has no such card."""
+    kind: LandKind | KingdomKind | None = next((c for c in (*pool.lands, *pool.kingdom) if c.name == name), None)
+    if kind is None:
+        return None
+    type_ = "land" if isinstance(kind, LandKind) else kind.type
+    fields = FACE_FIELDS.get(type_, ())
+    values = {f: getattr(kind, f) for f in fields}
+    assumed = set(assumed_fields(pool, name, fields))
+    return (
+        {f: v for f, v in values.items() if f not in assumed},
+        {f: v for f, v in values.items() if f in assumed},
+    )
+
+
 def assumed_census(assumed: Sequence[str]) -> Census:
     """:class:`Census` of a pool's assumed values (``CardPool.assumed``)."""
     cards = sum(1 for a in assumed if a.endswith(ASSUMED_CARD))
@@ -710,5 +731,6 @@ __all__ = [
     "assumed_summary",
     "missing_census",
     "parse_profile",
+    "played_values",
     "resolve_pool",
 ]
