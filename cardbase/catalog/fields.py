@@ -224,9 +224,7 @@ def inapplicable_values(game: str, type_: str, values: Mapping[str, object]) -> 
     )
 
 
-def inapplicable_problem(
-    game: str, type_: str, field: str, column: str | None = None, stored: object = None
-) -> str:
+def inapplicable_problem(game: str, type_: str, field: str, column: str | None = None, stored: object = None) -> str:
     """The one message for a value in a field that ``type_`` does not have, as import, edit and the
     API give it: ``column 'level': a Meikyu character has no level; leave it empty``. ``stored``: the
     value the card already holds (its type changes), which must be cleared with the change."""

@@ -463,7 +463,8 @@ def played_values(pool: CardPool, name: str) -> tuple[dict[str, int], dict[str, 
     """The values a table playing ``pool`` gives the card ``name`` that its face shows: (those the
     catalog gave, those the assumption profile gave), so a preview shows what the table plays, the
     assumed ones marked as the table marks them; ``None`` when the pool has no such card."""
-    kind: LandKind | KingdomKind | None = next((c for c in (*pool.lands, *pool.kingdom) if c.name == name), None)
+    land = next((c for c in pool.lands if c.name == name), None)
+    kind: LandKind | KingdomKind | None = land or next((c for c in pool.kingdom if c.name == name), None)
     if kind is None:
         return None
     type_ = "land" if isinstance(kind, LandKind) else kind.type
@@ -651,8 +652,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                     f"profile {quoted(profile.name)} assumes; the rulebook says {rulebook}"
                 )
                 continue
-            for (index, _), n in zip(shared[type_], share(rest, [w for _, w in shared[type_]]), strict=True):
-                kingdom[index] = replace(kingdom[index], copies=n)
+            for (index, _), part in zip(shared[type_], share(rest, [w for _, w in shared[type_]]), strict=True):
+                kingdom[index] = replace(kingdom[index], copies=part)
             total = rulebook
         if total < rulebook:
             gap = rulebook - total

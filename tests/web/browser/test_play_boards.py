@@ -173,10 +173,8 @@ def test_a_cards_preview_at_a_meikyu_table_shows_the_face_the_table_plays(
     marked), not from the catalog, whose values are unknown."""
     page = new_context().new_page()
     for seed in range(1, 30):
-        made = create(
-            live_server,
-            {"game": "meikyu", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "assume": "default", "seed": seed},
-        )
+        seats = [{"agent": "human"}, {"agent": "heuristic"}]
+        made = create(live_server, {"game": "meikyu", "seats": seats, "assume": "default", "seed": seed})
         open_link(page, made["seats"][0]["url"], live_server.url)
         character = page.locator('.meikyu-hand li[data-type="character"] .face').first
         if character.count():
