@@ -131,8 +131,9 @@ def test_xlsx_import_with_row_numbers(database, tmp_path: Path) -> None:
 def test_a_designers_600_card_spreadsheet_imports_in_one_go(database, tmp_path: Path) -> None:
     rows = ["name,type,cost,attack,defence,text,description,set"]
     rows += [
-        f"Designer Card {i},{'monster' if i % 3 else 'assist'},{i % 8},{i % 9},{1 + i % 7},"
-        f'"When summoned: Draw {1 + i % 2} card.",flavour {i},alpha'
+        f"Designer Card {i},{'monster' if i % 3 else 'assist'},{i % 8},"
+        + (f"{i % 9},{1 + i % 7}," if i % 3 else ",,")  # an assist has no attack or defence
+        + f'"When summoned: Draw {1 + i % 2} card.",flavour {i},alpha'
         for i in range(600)
     ]
     path = write_csv(tmp_path / "designer.csv", "\n".join(rows) + "\n")

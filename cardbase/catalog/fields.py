@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cardbase.names import fold
@@ -197,3 +198,40 @@ def unknown_reason(source: str) -> tuple[str, str]:
     if source.startswith(SOURCE_FILE_PREFIX):
         return f"left empty in {source[len(SOURCE_FILE_PREFIX) :]}", "import"
     return "its source does not give them", "import"
+
+
+GAME_NAMES: dict[str, str] = {"mea": "Méa", "meikyu": "Meikyu", "meio": "Meio"}
+"""A game's short name in messages (``a Meikyu character has no level``)."""
+
+
+def typed_fields(game: str) -> frozenset[str]:
+    """The fields of ``game`` that some of its card types have and others do not (a land's level,
+    a character's bravery): a value in one of them is refused on a type without it."""
+    return frozenset(f for (g, _), fields in APPLICABLE.items() if g == game for f in fields)
+
+
+def inapplicable_values(game: str, type_: str, values: Mapping[str, object]) -> tuple[str, ...]:
+    """The fields of ``values`` holding a value that a card of ``type_`` does not have (a Meikyu
+    character's level), in the game's field order: "not applicable" is no value, not an unknown one."""
+    applies = APPLICABLE.get((game, type_))
+    if applies is None:
+        return ()
+    typed = typed_fields(game)
+    return tuple(
+        f.name
+        for f in GAME_FIELDS[game]
+        if f.name in typed and f.name not in applies and values.get(f.name) is not None
+    )
+
+
+def inapplicable_problem(game: str, type_: str, field: str, column: str | None = None, stored: object = None) -> str:
+    """The one message for a value in a field that ``type_`` does not have, as import, edit and the
+    API give it: ``column 'level': a Meikyu character has no level; leave it empty``. ``stored``: the
+    value the card already holds (its type changes), which must be cleared with the change."""
+    from cardbase.errors import quoted
+
+    article = "an" if type_[:1] in "aeiou" else "a"
+    said = f"{article} {GAME_NAMES[game]} {type_} has no {field.replace('_', ' ')}"
+    if stored is not None:
+        return f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}; clear it first"
+    return f"column {quoted(column or field)}: {said}; leave it empty"

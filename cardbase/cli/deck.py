@@ -123,7 +123,7 @@ def stats(
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Counts by type and the game's numbers: Méa mana curve and averages, Meikyu swords and wits, Meio suits.
+    """Counts by type and the game's numbers: Méa mana curve and averages, Meikyu bravery and wits, Meio suits.
 
     Unknown values are counted as unknown, never guessed.
 

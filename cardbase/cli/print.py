@@ -464,11 +464,24 @@ def print_set(
         raise UsageError(f"no cards to print in {game_id}" + (f" set {quoted(set_name)}" if set_name else ""))
     from cardbase.catalog.fields import APPLICABLE
 
+    # The copies a profile assumes are those the table plays: what the catalogued counts leave of the
+    # rulebook's totals, shared (an owner's Warzard 3 makes 42 characters, not 43), when the pool resolves.
+    played: dict[str, int] = {}
+    if assumed[1] and game_id == "meikyu":
+        from cardbase.catalog.meikyu_profiles import load_profile
+        from cardbase.games.meikyu.pool import resolve_pool
+        from cardbase.sim.meikyu import catalog_cards
+
+        pool = resolve_pool(catalog_cards(database), load_profile(str(assume))).pool
+        played = {k.name: k.copies for k in pool.kingdom} if pool is not None else {}
+
     # A count that applies but is unknown is printed once and reported; where the count does
     # not apply (a playing card), one is the truth.
     def count(card: Any) -> int | None:
         if card.copies is not None:
             return int(card.copies)
+        if card.set_code == "core" and card.name in played:
+            return played[card.name]
         given = assumed[0].get(fold(card.name), {}).get("copies")
         return None if given is None else int(given)
 

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
-from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, unknown_fields
+from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, inapplicable_problem, inapplicable_values, unknown_fields
 from cardbase.db.models import Card, CardAlias, CardSet, CardTagRow, CardType, Game, Meta, card_id, short_id
 from cardbase.db.tags import replace_card_tags
 from cardbase.errors import InvalidData, quoted
@@ -151,6 +151,13 @@ def write_cards(
         new_aliases = set(record["aliases"]) - aliases_of[cid] if record.get("aliases") else set()
         aliases_of[cid] |= new_aliases
         apply_values(card, record, aliases_of[cid], origin or set_code)
+        if wrong := inapplicable_values(game, card["type"], card):
+            where = record.get("_where") or f"card {quoted(record['name'])}"
+            problems += (
+                f"{where}, {inapplicable_problem(game, card['type'], f, stored=None if f in record else card[f])}"
+                for f in wrong
+            )
+            continue
         if "tags" in record:
             if tags_of is None:
                 tags_of = _set_tags(session, in_set)

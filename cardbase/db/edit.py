@@ -26,7 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
 
-from cardbase.catalog.fields import APPLICABLE, DEFAULT_SET, GAME_FIELDS, NOT_APPLICABLE, SOURCE_USER
+from cardbase.catalog.fields import (
+    APPLICABLE,
+    DEFAULT_SET,
+    GAME_FIELDS,
+    NOT_APPLICABLE,
+    SOURCE_USER,
+    inapplicable_problem,
+    inapplicable_values,
+)
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
 from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
@@ -259,6 +267,13 @@ def _apply(
         card.type = record.pop("type")
     values = card.model_dump()
     apply_values(values, record, aliases, origin)
+    if wrong := inapplicable_values(card.game, card.type, values):
+        problems = [
+            inapplicable_problem(card.game, card.type, f, stored=None if f in record else values[f]) for f in wrong
+        ]
+        error = InvalidData(origin, problems, writes=origin != PREVIEW)
+        given = [str(record[f]) for f in wrong if f in record]
+        raise error.refusing(given[0], *given[1:]) if given else error
     for name, value in values.items():
         setattr(card, name, value)
     after = card_values(card, aliases, tags)

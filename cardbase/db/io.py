@@ -38,6 +38,9 @@ from cardbase.catalog.fields import (
     Field,
     canonical_type,
     field_for_header,
+    inapplicable_problem,
+    inapplicable_values,
+    typed_fields,
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold, name_problem, set_code, slug
@@ -150,6 +153,8 @@ class ParsedFile:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     rows: int = 0
+    headings: dict[str, str] = field(default_factory=dict)
+    """Each field's column heading as the file writes it (``lvl`` for level), for messages."""
 
 
 def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] = FORMATS) -> str:
@@ -511,6 +516,7 @@ def parse_rows(
             )
     if "name" not in {f.name for f in columns.values()}:
         parsed.problems.append("row 1: no 'name' column")
+    parsed.headings = {f.name: heading for heading, f in columns.items()}
     if parsed.problems:
         return parsed
     seen: dict[str, tuple[str, str]] = {}  # card id: (row, name) of the first row with it
@@ -592,6 +598,10 @@ def parse_rows(
                 bad = True
             else:
                 record["type"] = type_
+                for field in inapplicable_values(game, type_, record):
+                    heading = next(h for h, f in columns.items() if f.name == field)
+                    parsed.problems.append(f"{row.where}, {inapplicable_problem(game, type_, field, heading)}")
+                    bad = True
         if "abilities" in record:
             problem = _check_abilities(record["abilities"], record.get("type"))
             if problem:
@@ -737,6 +747,41 @@ def _new_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[
     return problems
 
 
+def _inapplicable_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
+    """Every row without a type that gives a known card a value its type does not have (``Cook`` with
+    a level): the rows with a type are checked as they are read, by the same rule."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import Card, CardAlias
+
+    problems: list[str] = []
+    for code, records in parsed.records.items():
+        untyped = [r for r in records if "type" not in r and typed_fields(game) & r.keys()]
+        if not untyped:
+            continue
+        cards = {
+            cid: (name, type_)
+            for cid, name, type_ in session.execute(
+                select(Card.id, Card.name, Card.type).where(Card.game == game, Card.set_code == code)
+            ).all()
+        }
+        by_name = {fold(name): cid for cid, (name, _) in cards.items()}
+        for alias, cid in session.execute(
+            select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
+        ).all():
+            by_name.setdefault(fold(alias), cid)
+        for r in untyped:
+            cid = r["_id"] if r["_id"] in cards else by_name.get(fold(r["name"]))
+            if cid is None:
+                continue  # a new card without a type: refused as such
+            type_ = cards[cid][1]
+            problems += (
+                f"{r['_where']}, {inapplicable_problem(game, type_, f, parsed.headings.get(f))}"
+                for f in inapplicable_values(game, type_, r)
+            )
+    return problems
+
+
 def _same_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
     """Two rows that name one card, one by its name and one by an alias (``Cook`` and ``Cock``),
     as the import matches them: the second would overwrite the first, so both are named."""
@@ -790,7 +835,10 @@ def import_catalog(
         parsed.problems.append("the file has a header but no cards")
     with database.session() as session:
         problems = (
-            parsed.problems + _new_card_problems(session, game, parsed) + _same_card_problems(session, game, parsed)
+            parsed.problems
+            + _new_card_problems(session, game, parsed)
+            + _same_card_problems(session, game, parsed)
+            + _inapplicable_problems(session, game, parsed)
         )
     if problems:
         raise InvalidData(str(path), sorted(problems, key=_row_number))

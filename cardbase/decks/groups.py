@@ -37,7 +37,7 @@ COST: dict[str, tuple[str, str, frozenset[str] | None]] = {
 
 SUBTOTALS: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     "mea": (("cost", "mana", frozenset({"monster", "assist"})),),
-    "meikyu": (("bravery", "swords", frozenset({"character"})), ("wits", "wits", frozenset({"character"}))),
+    "meikyu": (("bravery", "bravery", frozenset({"character"})), ("wits", "wits", frozenset({"character"}))),
     "meio": (),
 }
 """The values summed per group: (the field, its word, the types it applies to)."""

@@ -99,7 +99,7 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
         out["cost_unknown"] = curve.get("?", 0)
     elif deck.game == "meikyu":
         characters = [(c, n) for c, n in copies if c.type == "character"]
-        out["swords_total"] = total([c.bravery for c, n in characters for _ in range(n)])
+        out["bravery_total"] = total([c.bravery for c, n in characters for _ in range(n)])
         out["wits_total"] = total([c.wits for c, n in characters for _ in range(n)])
         out["characters_with_unknown_bravery"] = sum(n for c, n in characters if c.bravery is None)
         out["characters_with_unknown_wits"] = sum(n for c, n in characters if c.wits is None)

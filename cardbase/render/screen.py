@@ -21,14 +21,18 @@ def screen_png(
     warn: Callable[[str], None] | None = None,
     *,
     cache: bool = True,
+    assumed: Mapping[str, Any] | None = None,
+    profile: str = "",
 ) -> bytes:
     """``card``'s face, ``width`` pixels wide (its height by the card's shape), as PNG bytes.
 
     Art is looked up by the card inside ``images`` (never a path from outside); a card without art,
     or whose art cannot be used (``warn`` is told why, naming the file inside ``images``), gets its
     kind's placeholder; the face cache under ``images/.cache`` is used as by ``render`` (``cache``
-    False: a face drawn once, e.g. an editor's preview, is not kept).
+    False: a face drawn once, e.g. an editor's preview, is not kept). ``assumed``: the values an
+    assumption ``profile`` gave the card (a Meikyu table's), drawn marked ASSUMED.
     """
+    from cardbase.names import fold
     from cardbase.render.printing import FaceBuilder, open_cache
     from cardbase.render.raster import render_face
     from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES
@@ -39,7 +43,17 @@ def screen_png(
     size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
     dpi = width * 25.4 / size[0]
     with open_cache(images, cache and images.is_dir()) as faces:
-        builder = FaceBuilder(images, faces, size, max(30, round(dpi)), declared_art, art_fallback=True, warn=warn)
+        builder = FaceBuilder(
+            images,
+            faces,
+            size,
+            max(30, round(dpi)),
+            declared_art,
+            art_fallback=True,
+            warn=warn,
+            assumed={fold(card.name): assumed} if assumed else None,
+            profile=profile,
+        )
         _key, face = builder.face(card)
         try:
             img = render_face(face, dpi, 0.0, builder.art_sources, supersample=1)

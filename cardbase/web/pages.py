@@ -60,18 +60,20 @@ def card_url(card_id: str) -> str:
     return "/cards/" + quote(card_id, safe="/")
 
 
-def image_url(card_id: str, width: int = 300) -> str:
-    """The card image drawn by the server (web core's route) at ``width`` px."""
-    return f"/cards/{quote(card_id, safe='/')}/image.png?w={width}"
+def image_url(card_id: str, width: int = 300, table: str | None = None) -> str:
+    """The card image drawn by the server (web core's route) at ``width`` px; ``table``: as that game
+    table plays the card (a Meikyu table's values, the assumed ones marked)."""
+    at = f"/play/{quote(table, safe='')}" if table else ""
+    return f"{at}/cards/{quote(card_id, safe='/')}/image.png?w={width}"
 
 
 PREVIEW_WIDTH = 600
 """The card preview's image (``static/preview.js``): twice a 300 px face, crisp at about 440 px wide."""
 
 
-def preview_url(card_id: str) -> str:
-    """The image a card's preview shows (an element's ``data-preview``)."""
-    return image_url(card_id, PREVIEW_WIDTH)
+def preview_url(card_id: str, table: str | None = None) -> str:
+    """The image a card's preview shows (an element's ``data-preview``); ``table``: at that game table."""
+    return image_url(card_id, PREVIEW_WIDTH, table)
 
 
 def value_text(card: dict[str, Any], field_name: str) -> str:

@@ -219,10 +219,11 @@ def server_user() -> str:
 
 def editor_fields(game: str) -> list[dict[str, Any]]:
     """The editor's inputs: one per editable field of ``game``, with its kind and the note the template gives."""
-    from cardbase.catalog.fields import GAME_FIELDS, GAME_TYPES
+    from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS, GAME_TYPES, typed_fields
     from cardbase.db.edit import EDITABLE
     from cardbase.db.io import _NOTES
 
+    typed = typed_fields(game)
     out = []
     for f in GAME_FIELDS[game]:
         if f.name not in EDITABLE[game] and f.name != "set":
@@ -243,6 +244,10 @@ def editor_fields(game: str) -> list[dict[str, Any]]:
                 "kind": kind,
                 "note": "" if f.name == "name" else _NOTES.get(f.name, ""),
                 "choices": list(GAME_TYPES[game]) if f.name == "type" else [],
+                # the card types that have the field (shown for them only); empty: every type has it
+                "types": [t for t in GAME_TYPES[game] if f.name in APPLICABLE.get((game, t), ())]
+                if f.name in typed
+                else [],
             }
         )
     return out

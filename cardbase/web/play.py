@@ -20,6 +20,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
@@ -388,6 +389,10 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     database = request.app.state.settings.database
     entry = GAMES[game_id]
     examples = example_decks("mea") if game_id == "mea" else []
+    decks = [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else []
+    sources = [f"example:{e}" for e in ([e for e in examples if "broken" not in e][:2] or examples[:2])]
+    if decks:  # the deck the player built last is the one they mean to play (the examples stay choosable)
+        sources[:1] = [f"db:{max(decks, key=lambda d: (d['updated'], d['id']))['id']}"]
     return {
         "game": game_id,
         "games": {g: e.title for g, e in GAMES.items()},
@@ -395,9 +400,9 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "players": DEFAULT_PLAYERS[game_id],
         "agents": list(entry.agents),
         "rules": rule_fields(game_id),
-        "decks": [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else [],
+        "decks": decks,
         "examples": examples,
-        "default_decks": [e for e in examples if "broken" not in e][:2] or examples[:2],
+        "default_decks": sources,
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
         "budget": {"iterations": MAX_ITERATIONS, "samples": MAX_SAMPLES, "ms": MAX_MS},
@@ -673,3 +678,40 @@ def _refused(request: Request, live: LiveTable, seat: int, error: Exception) -> 
 def record_download(request: Request, game_id: str, seat: SeatQuery = None) -> Response:
     """Download the record (see ``GET /api/games/{id}/record``)."""
     return api_record(request, game_id, seat)
+
+
+@router.get("/play/{game_id}/cards/{card_id:path}/image.png", response_class=Response)
+def table_card_image(
+    request: Request,
+    game_id: str,
+    card_id: Annotated[str, PathParam(max_length=300)],
+    w: Annotated[int, Query(ge=40, le=1200, description="Width in pixels.")] = 300,
+) -> Response:
+    """A card's face as the table ``game_id`` plays it: a Meikyu table's values (a character's Bravery
+    and Wits, a land's points), those its assumption profile gave marked ASSUMED as the board marks
+    them; any other card (or game) as the catalog has it."""
+    from cardbase.db.models import Card
+    from cardbase.errors import UnknownCard
+    from cardbase.games.meikyu.pool import played_values
+    from cardbase.render.art import declared_paths
+    from cardbase.render.screen import screen_png
+    from cardbase.web.errors import warner
+
+    live = hall_of(request).get(game_id)
+    settings = request.app.state.settings
+    with settings.database.session() as session:
+        card = session.get(Card, card_id)
+        if card is None:
+            raise UnknownCard(card_id)
+        declared = declared_paths(session, [card.id])
+        session.expunge(card)
+    pool = getattr(live.table.rules, "pool", None) if card.game == "meikyu" else None
+    played = played_values(pool, card.name) if pool is not None else None
+    assumed: dict[str, int] = {}
+    if played is not None:
+        known, assumed = played
+        card = card.model_copy(update=known | dict.fromkeys(assumed))  # the table's values, not today's catalog's
+    data = screen_png(
+        card, w, settings.images, declared, warner(request), assumed=assumed, profile=pool.profile or "" if pool else ""
+    )
+    return Response(data, media_type="image/png", headers={"Cache-Control": "private, no-store"})

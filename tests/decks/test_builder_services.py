@@ -351,3 +351,14 @@ def test_quick_changes_to_one_card_are_one_history_line_and_each_listing_path_ag
     _, page, _ = deck_history(database, deck_id, limit=2, offset=4)
     assert [v.number for v in page] == [7, 6, 5, 4, 3, 2] and all(v.entry is not None for v in page)
     assert deck_history(database, deck_id, limit=3, offset=6)[1] == []  # inside the burst: @6's page has it
+
+
+def test_a_meikyu_deck_list_names_each_stat_as_the_rulebook_and_the_card_do(database: Database) -> None:
+    """The rulebook's Bravery and Wits: the subtotals say "bravery" and "wits" as the card's values
+    and the deck's statistics do (not "swords" for one of them)."""
+    resolved = resolve_stored(database, _deck(database, "meikyu", {"Cook": 2, "Bee": 1}))
+    text = "\n".join(grouped_lines(resolved))
+    assert "bravery unknown" in text and "wits unknown" in text and "sword" not in text, text
+    from cardbase.decks.stats import deck_stats
+
+    assert "bravery_total" in deck_stats(resolved, None) and not any("sword" in k for k in deck_stats(resolved, None))

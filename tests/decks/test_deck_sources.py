@@ -200,10 +200,10 @@ def test_meikyu_totals_with_unknowns_are_not_exact(db_url: str, tmp_path: Path) 
     deck = tmp_path / "k.txt"
     deck.write_text("game: meikyu\n3 Cook\n2 Bee\n1 Den of the Geister\n")
     text = run_cli(["deck", "stats", deck], db_url).stdout
-    assert "swords total: 0" not in text
-    assert "swords total: unknown (5 unknown)" in text
+    assert "bravery total: 0" not in text
+    assert "bravery total: unknown (5 unknown)" in text
     data = json.loads(run_cli(["deck", "stats", deck, "--json"], db_url).stdout)
-    assert data["swords_total"] == {"total": None, "at_least": 0, "unknown": 5}
+    assert data["bravery_total"] == {"total": None, "at_least": 0, "unknown": 5}
 
 
 def test_database_decks_take_side_sections(db_url: str) -> None:

@@ -313,7 +313,7 @@ def test_a_diff_lists_a_statistics_buckets_together_and_in_order(database) -> No
 
 def test_meikyu_stats_count_unknowns(database) -> None:
     stats = deck_stats(resolve_text(database, parse_text("game: meikyu\n3 Cook\n2 Bee\n1 Den of the Geister\n")), None)
-    assert stats["swords_total"] == {"total": None, "at_least": 0, "unknown": 5}
+    assert stats["bravery_total"] == {"total": None, "at_least": 0, "unknown": 5}
     assert stats["characters_with_unknown_bravery"] == 5
     assert stats["land_levels"] == {"4": 1}
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from cardbase.catalog.meikyu_profiles import InvalidProfile, load_profile, profile_path, shipped_cards
+from cardbase.catalog.meikyu_profiles import InvalidProfile, load_profile, profile_path, shipped_cards, shipped_pool
 from cardbase.errors import UnreadableInput
 from cardbase.games.base import InvalidRules
 from cardbase.games.meikyu.engine import MeikyuRules
@@ -18,6 +18,7 @@ from cardbase.games.meikyu.pool import (
     missing_census,
     parse_profile,
     resolve_pool,
+    share,
 )
 from tests.meikyu.helpers import default_pool
 
@@ -74,30 +75,44 @@ def test_catalogued_lands_take_the_place_of_unnamed_ones():
 
 
 def test_counts_must_match_the_rulebook():
-    cards = [replace(c, copies=10) if c.name == "Bee" else c for c in shipped_cards()]
-    resolution = resolve_pool(cards, load_profile("default"))
-    assert resolution.pool is None
-    said = (
-        "characters: the copies add up to 49, 10 catalogued and 39 assumed by the profile 'default'; "
-        "the rulebook says 42"
-    )
-    assert said in resolution.problems, resolution.problems
+    """Catalogued counts that alone exceed the rulebook's total are refused, naming those cards."""
     every = [replace(c, copies=3) if c.type == "character" else c for c in shipped_cards()]  # 15 × 3, no profile's
     catalogued = resolve_pool(every, load_profile("default")).problems
-    assert "characters: the catalogued copies add up to 45; the rulebook says 42" in catalogued, catalogued
-
-
-def test_a_count_the_profile_helped_make_says_how_much_it_assumed():
-    """An owner enters one class's real copies (Warzard 3) and plays with the default profile, which
-    assumes the other classes' copies: the total is wrong, and the refusal says which part is the
-    catalog's and which the profile's, not "the catalogued copies" for a count mostly assumed."""
-    cards = [replace(c, copies=3) if c.name == "Warzard" else c for c in shipped_cards()]
-    resolution = resolve_pool(cards, load_profile("default"))
+    said = "characters: the catalogued copies add up to 45 (Bee 3, Cook 3, "
+    assert any(p.startswith(said) and p.endswith("; the rulebook says 42") for p in catalogued), catalogued
+    too_many = [replace(c, copies=30) if c.name in ("Bee", "Warzard") else c for c in shipped_cards()]
+    resolution = resolve_pool(too_many, load_profile("default"))
     assert resolution.pool is None
     assert (
-        "characters: the copies add up to 43, 3 catalogued and 40 assumed by the profile 'default'; "
-        "the rulebook says 42" in resolution.problems
+        "characters: the catalogued copies add up to 60 (Bee 30, Warzard 30), which leaves 0 for the 13 cards "
+        "whose copies the profile 'default' assumes; the rulebook says 42" in resolution.problems
     ), resolution.problems
+
+
+@pytest.mark.parametrize(("name", "copies"), [("Warzard", 3), ("Warzard", 1), ("Bee", 10), ("Cook", 6)])
+def test_the_profile_fills_only_the_copies_the_catalog_does_not_give(name: str, copies: int) -> None:
+    """An owner enters one class's real copies (Warzard 3, where the profile assumed 2) and plays with
+    the default profile: the other classes share the rest of the rulebook's 42, in the profile's
+    proportions, and stay marked assumed; the catalogued count is the catalog's."""
+    cards = [replace(c, copies=copies) if c.name == name else c for c in shipped_cards()]
+    resolution = resolve_pool(cards, load_profile("default"))
+    assert resolution.pool is not None, resolution.problems
+    pool = resolution.pool
+    assert pool.count("character") == 42
+    by_name = {k.name: k.copies for k in pool.kingdom if k.type == "character"}
+    assert by_name[name] == copies and f"{name} copies" not in pool.assumed
+    default = {k.name: k.copies for k in shipped_pool().kingdom if k.type == "character"}
+    for other, n in by_name.items():
+        if other != name:
+            assert f"{other} copies" in pool.assumed
+            assert abs(n - default[other]) <= 1 if abs(copies - default[name]) <= 2 else n >= 1
+
+
+def test_share_keeps_the_proportions_in_whole_copies() -> None:
+    assert share(39, [2, 3, 3]) == [10, 15, 14]  # 9.75, 14.625, 14.625: the larger remainders, in order
+    assert share(4, [1, 1, 1]) == [2, 1, 1]
+    assert share(3, [10, 1, 1]) == [1, 1, 1]  # each at least one
+    assert sum(share(40, [3] * 12 + [2] * 2)) == 40
 
 
 def test_a_profile_that_names_an_unknown_card_is_refused_with_a_suggestion():
@@ -186,3 +201,14 @@ def test_pool_and_rules_round_trip_their_options():
     with pytest.raises(InvalidRules, match=r"lands\[0\] level must be a whole number"):
         MeikyuRules.from_options(broken)
     assert rules.report_notes() and rules.report_notes()[0].startswith("ASSUMED VALUES: 84 values and 17 whole cards")
+
+
+def test_played_values_say_which_values_the_table_took_from_the_profile() -> None:
+    from cardbase.games.meikyu.pool import played_values
+
+    cards = [replace(c, bravery=3) if c.name == "Warzard" else c for c in shipped_cards()]
+    pool = resolve_pool(cards, load_profile("default")).pool
+    assert pool is not None
+    known, assumed = played_values(pool, "Warzard")
+    assert known == {"bravery": 3} and set(assumed) == {"wits"}
+    assert played_values(pool, "Amulet") == ({}, {}) and played_values(pool, "No such card") is None

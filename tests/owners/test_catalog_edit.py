@@ -373,14 +373,15 @@ def test_history_shows_absent_notes_as_none_and_unknown_values_as_unknown(
 
 
 def test_the_command_shows_a_value_that_does_not_apply_as_a_dash_not_unknown(db_url: str) -> None:
-    """A Meikyu character has no level: typed by mistake and cleared, the edit and the history say ``—``
-    (does not apply), as the card's page and the web history do; bravery, which it has, stays ``?``."""
-    code, out, err = run(db_url, "catalog", "add", "--game", "meikyu", "name=Dash Knight", "type=character")
+    """A Meikyu character has no level: a land made a character clears its level, and the edit and the
+    history say ``—`` (does not apply), as the card's page and the web history do; bravery, which it
+    has, stays ``?``. A level typed on a character is refused (``test_applies``)."""
+    code, out, err = run(db_url, "catalog", "add", "--game", "meikyu", "name=Dash Knight", "type=land", "level=5")
     assert code == 0, err
-    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=5", "bravery=2")
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "type=character", "level=", "bravery=2")
     assert code == 0, err
-    assert "level: — → 5" in out and "bravery: ? → 2" in out, out
-    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "level=")
-    assert code == 0 and "level: 5 → —" in out, out
+    assert "level: 5 → —" in out and "bravery: — → 2" in out, out
+    code, out, err = run(db_url, "catalog", "edit", "Dash Knight", "bravery=")
+    assert code == 0 and "bravery: 2 → ?" in out, out
     code, out, err = run(db_url, "catalog", "history", "Dash Knight")
-    assert code == 0 and "level: 5 → —" in out and "level: — → 5" in out and "bravery: ? → 2" in out, out
+    assert code == 0 and "level: 5 → —" in out and "bravery: 2 → ?" in out, out

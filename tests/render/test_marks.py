@@ -139,3 +139,16 @@ def test_print_set_meikyu_with_assumed_values_marks_them(db_url: str, tmp_path: 
     # Gotcha! and OPEN cards show none (only their counts are assumed).
     assert _marks(text, "ASSUMED") == 16 + 42
     assert "as many times as the profile 'default' assumes" in result.stderr
+
+
+def test_print_set_meikyu_prints_the_copies_the_table_plays_around_a_real_count(db_url: str, tmp_path: Path) -> None:
+    """An owner enters Warzard's real 3 copies (the profile assumed 2): the proxies are the 42 characters a
+    table plays, the other classes sharing the rest, not 43."""
+    sheet = tmp_path / "counts.csv"
+    sheet.write_text("name,copies\nWarzard,3\n", encoding="utf-8")
+    assert runner.invoke(app, ["catalog", "import", str(sheet), "--game", "meikyu", "--db", db_url]).exit_code == 0
+    out = tmp_path / "meikyu.pdf"
+    args = ["print", "set", "meikyu", "--assume", "default", "-o", str(out), "--images", str(tmp_path / "art")]
+    result = runner.invoke(app, [*args, "--db", db_url])
+    assert result.exit_code == 0, result.output
+    assert _marks(_pdf_text(out), "ASSUMED") == 16 + 42

@@ -422,7 +422,7 @@ def test_meikyu_totals_keep_unknowns_unknown(web: TestClient, database: Database
     for card in search_ids(database, "t:character", "meikyu", 3):
         add(web, deck, card, 2)
     panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
-    assert re.search(r"swords total</th><td>unknown \(6 unknown\)</td>", panels)
+    assert re.search(r"bravery total</th><td>unknown \(6 unknown\)</td>", panels)
     assert '<svg id="curve"' not in panels
 
 

@@ -717,3 +717,60 @@ def test_the_mea_board_says_that_drawing_ends_the_turn(client: TestClient) -> No
     assert data["current_player"] == 0 and data["view"]["phase"] == "main"
     page = client.get(f"/play/{game_id}", headers=seat_header(key)).text
     assert "Drawing ends your turn: at least 1 card (11 in your hand loses)." in page
+
+
+def test_the_mea_start_form_offers_the_deck_built_last_as_p1s(client: TestClient, database: Database) -> None:
+    """A player who has built Méa decks finds P1's deck set to the one edited last, not an example
+    (the examples stay in the list, and P2 keeps an example opponent)."""
+    from sqlalchemy import text
+
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import add_card, new_deck
+
+    def chosen(page: str, seat: int) -> str:
+        select = re.search(rf'<select name="deck{seat}" class="deck-source">(.*?)</select>', page, re.S)
+        assert select is not None
+        return re.findall(r'<option value="([^"]+)" selected>', select.group(1))[0]
+
+    assert chosen(client.get("/play?game=mea").text, 0).startswith("example:")  # no deck of the player's yet
+    first = new_deck(database, "first deck", "mea")
+    second = new_deck(database, "second deck", "mea")
+    with database.session() as session:
+        goblin = find_card(session, "Crumb Goblin", "mea")
+    add_card(database, second, goblin, 3)
+    add_card(database, first, goblin, 3)  # edited last: the other was edited long ago (no two in one second)
+    with database.transaction() as session:
+        session.execute(text("UPDATE deck SET updated_at = '2001-01-01T00:00:00+00:00' WHERE id = :id"), {"id": second})
+    page = client.get("/play?game=mea").text
+    assert chosen(page, 0) == f"db:{first}", chosen(page, 0)
+    assert chosen(page, 1).startswith("example:") and 'value="example:mea-goblin-rush.txt"' in page
+
+
+def test_a_cards_preview_at_a_meikyu_table_shows_the_tables_values_marked_assumed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tapping Cook at a table on the default profile shows Bravery 1 and Wits 1 marked ASSUMED, as
+    the table plays it (``1*/1*``), not the catalog's ``?``; the board's faces and previews ask for it."""
+    import cardbase.render.screen as screen
+    from cardbase.render.values import face_values
+
+    drawn: list[dict[str, Any]] = []
+    real = screen.screen_png
+
+    def spy(card: Any, width: int, *args: Any, **kw: Any) -> bytes:
+        drawn.append(face_values(card, kw.get("assumed"), kw.get("profile", "")))
+        return real(card, width, *args, **kw)
+
+    monkeypatch.setattr(screen, "screen_png", spy)
+    made = new_game(client, "meikyu", ["heuristic", "heuristic"], seed=2)
+    settle(client, made["id"])
+    page = client.get(f"/play/{made['id']}").text
+    previews = re.findall(r'data-preview="([^"]+)"', page)
+    assert previews and all(p.startswith(f"/play/{made['id']}/cards/meikyu/") for p in previews), previews[:3]
+    answer = client.get(f"/play/{made['id']}/cards/meikyu/core/cook/image.png?w=300")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/png"
+    cook = drawn[-1]
+    assert (cook["bravery"], cook["wits"]) == ("1", "1"), cook
+    assert cook["assumed"] == "bravery, wits" and "ASSUMED" in cook["footer"] and "default profile" in cook["footer"]
+    catalog = client.get("/cards/meikyu/core/cook/image.png?w=300")
+    assert catalog.status_code == 200 and drawn[-1]["bravery"] == "?"  # the catalog's own face is unchanged

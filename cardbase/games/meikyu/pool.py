@@ -13,7 +13,7 @@ Pure: no files, no database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -455,6 +455,28 @@ def is_assumed(pool: CardPool, name: str, field: str) -> bool:
     return bool(assumed_fields(pool, name, (field,)))
 
 
+FACE_FIELDS = {"land": ("level", "points", "developed_points"), "character": ("bravery", "wits")}
+"""The values a card's face shows that a pool plays, by card type (items and the rest show none)."""
+
+
+def played_values(pool: CardPool, name: str) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The values a table playing ``pool`` gives the card ``name`` that its face shows: (those the
+    catalog gave, those the assumption profile gave), so a preview shows what the table plays, the
+    assumed ones marked as the table marks them; ``None`` when the pool has no such card."""
+    land = next((c for c in pool.lands if c.name == name), None)
+    kind: LandKind | KingdomKind | None = land or next((c for c in pool.kingdom if c.name == name), None)
+    if kind is None:
+        return None
+    type_ = "land" if isinstance(kind, LandKind) else kind.type
+    fields = FACE_FIELDS.get(type_, ())
+    values = {f: getattr(kind, f) for f in fields}
+    assumed = set(assumed_fields(pool, name, fields))
+    return (
+        {f: v for f, v in values.items() if f not in assumed},
+        {f: v for f, v in values.items() if f in assumed},
+    )
+
+
 def assumed_census(assumed: Sequence[str]) -> Census:
     """:class:`Census` of a pool's assumed values (``CardPool.assumed``)."""
     cards = sum(1 for a in assumed if a.endswith(ASSUMED_CARD))
@@ -502,7 +524,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
     kingdom: list[KingdomKind] = []
     complete_counts: dict[str, bool] = {t: True for t in NEEDED}
     totals: dict[str, int] = {t: 0 for t in NEEDED}
-    assumed_copies: dict[str, int] = {t: 0 for t in NEEDED}  # the part of each total the profile gave
+    catalogued: dict[str, list[tuple[str, int]]] = {t: [] for t in NEEDED}  # the catalog's own copies
+    shared: dict[str, list[tuple[int, int]]] = {t: [] for t in NEEDED}  # (kingdom index, the profile's copies)
     profile_values = profile.values if profile else {}
     alias_keys: dict[str, str] = {}
     order = {t: i for i, t in enumerate(NEEDED)}
@@ -526,14 +549,14 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
             if value is None and f in given:
                 value = given[f]
                 assumed.append(f"{card.name} {f}")
-                if f == "copies":
-                    assumed_copies[type_] += value
             if value is None:
                 lacking.append(f)
             values[f] = value
         copies = card.copies if type_ == "land" else values.get("copies")
         if type_ == "land" and copies is None:
             copies = 1
+        elif type_ != "land" and card.copies is not None:
+            catalogued[type_].append((card.name, card.copies))
         if lacking:
             missing.append(f"{card.name} ({type_}): {', '.join(lacking)}")
             missing_values += len(lacking)
@@ -556,6 +579,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                 )
             )
         else:
+            if card.copies is None and copies is not None:
+                shared[type_].append((len(kingdom), copies))  # the profile's copies: its share of the rest
             kingdom.append(
                 KingdomKind(
                     card.name,
@@ -581,6 +606,7 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
             uncounted.append(type_)
             continue
         total = totals[type_]
+        added = 0  # copies of the profile's extra cards
         if profile is not None and total < rulebook:
             for extra in profile.extras:
                 if extra.type != type_ or total >= rulebook:
@@ -589,6 +615,7 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                 if total + copies > rulebook:
                     continue
                 total += copies
+                added += copies
                 assumed.append(f"{extra.name} {ASSUMED_CARD}")
                 if type_ == "land":
                     lands.append(
@@ -613,26 +640,60 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                             copies,
                         )
                     )
+        known = sum(n for _, n in catalogued[type_])
+        if total != rulebook and shared[type_] and profile is not None:
+            # The profile's copies fill only what the catalog does not give: the cards without a
+            # catalogued count share what the catalogued ones leave of the rulebook's total.
+            rest = rulebook - known - added
+            if rest < len(shared[type_]):
+                problems.append(
+                    f"{TYPE_LABELS[type_]}: the catalogued copies add up to {known} ({_listed(catalogued[type_])}), "
+                    f"which leaves {max(rest, 0)} for the {counted(len(shared[type_]), 'card')} whose copies the "
+                    f"profile {quoted(profile.name)} assumes; the rulebook says {rulebook}"
+                )
+                continue
+            for (index, _), part in zip(shared[type_], share(rest, [w for _, w in shared[type_]]), strict=True):
+                kingdom[index] = replace(kingdom[index], copies=part)
+            total = rulebook
         if total < rulebook:
             gap = rulebook - total
             label = TYPE_LABELS[type_]
             missing.append(f"{label}: {gap} of the rulebook's {rulebook} not catalogued ({total} are)")
             missing_cards += gap
         elif total > rulebook:
-            part = assumed_copies[type_]
-            whose = (
-                f"the copies add up to {total}, {total - part} catalogued and {part} assumed by the profile "
-                f"{quoted(profile.name)}"
-                if profile is not None and part
-                else f"the catalogued copies add up to {total}"
+            problems.append(
+                f"{TYPE_LABELS[type_]}: the catalogued copies add up to {total} ({_listed(catalogued[type_])}); "
+                f"the rulebook says {rulebook}"
             )
-            problems.append(f"{TYPE_LABELS[type_]}: {whose}; the rulebook says {rulebook}")
     census = Census(missing_values, missing_cards, tuple(uncounted))
     if missing or problems:
         return Resolution(None, tuple(missing), census, tuple(problems))
     kingdom = [k for k in kingdom if k.copies > 0]
     pool = CardPool(tuple(lands), tuple(kingdom), tuple(assumed), profile.name if profile and assumed else None)
     return Resolution(pool, (), census, ())
+
+
+def share(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` shared among cards in proportion to ``weights`` (a profile's copies), each at least 1
+    (``total`` is at least ``len(weights)``): the whole parts first, then one more to the largest
+    remainders, in order on a tie; a card left with none takes one from the largest share (the last
+    on a tie). ``share(39, [2, 3, 3])`` keeps the profile's proportions as nearly as whole copies can."""
+    whole = sum(weights)
+    parts = [total * w // whole for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in order[: total - sum(parts)]:
+        parts[i] += 1
+    for i, n in enumerate(parts):
+        if n == 0:
+            largest = max(range(len(parts)), key=lambda j: (parts[j], j))
+            parts[largest] -= 1
+            parts[i] = 1
+    return parts
+
+
+def _listed(cards: Sequence[tuple[str, int]]) -> str:
+    """Catalogued counts as a refusal names them: ``Warzard 3, Bee 10``."""
+    return ", ".join(f"{name} {n}" for name, n in cards) or "none"
 
 
 def _closest(key: str, names: Mapping[str, str]) -> str | None:
@@ -671,5 +732,6 @@ __all__ = [
     "assumed_summary",
     "missing_census",
     "parse_profile",
+    "played_values",
     "resolve_pool",
 ]

@@ -72,7 +72,29 @@
     showProblems(problems);
   }
 
-  form.addEventListener("input", () => {
+  // The fields only some card types have (a Meikyu land's level, a character's bravery) show for the
+  // chosen type; one that still holds a value stays, with a note, so no value is dropped unseen: the
+  // rules refuse it until it is cleared.
+  const typeSelect = form.querySelector('select[name="type"]');
+  function showTypedFields() {
+    if (!typeSelect) return;
+    const chosen = typeSelect.value;
+    for (const note of form.querySelectorAll("[data-na-for]")) {
+      const name = note.dataset.naFor;
+      const parts = form.querySelectorAll(`[data-field="${name}"]`);
+      const control = form.elements.namedItem(name);
+      const types = (parts[0] ? parts[0].dataset.types : "").split(" ");
+      const held = control && "value" in control ? !["", "?"].includes(control.value.trim()) : false;
+      const applies = chosen === "" || types.includes(chosen);
+      for (const part of parts) part.hidden = !applies && !held;
+      note.hidden = applies || !held;
+      note.textContent = `A card of type ${chosen} has no ${name.replace(/_/g, " ")}: clear it, or saving is refused.`;
+    }
+  }
+  if (typeSelect) typeSelect.addEventListener("change", showTypedFields);
+
+  form.addEventListener("input", (event) => {
+    if (event.target !== typeSelect && event.target.dataset && event.target.dataset.field) showTypedFields();
     clearTimeout(timer);
     timer = setTimeout(draw, WAIT_MS);
   });

@@ -213,12 +213,12 @@ def test_meikyu_set_by_clicking_keeps_unknown_totals_unknown(page: Page, live_se
         resolved = resolve_stored(live_server.database, deck_info(live_server.database, name).id)
         expected = deck_stats(resolved, None)
         characters += card in ("Bee", "Cook", "Doctor")
-        swords = page.locator("#stats tr", has_text="swords total").locator("td")
+        bravery = page.locator("#stats tr", has_text="bravery total").locator("td")
         if characters:  # the total over unknown values is unknown, and says how many: never a number
-            expect(swords).to_have_text(f"unknown ({characters} unknown)")
-            assert stat_cell("swords_total", expected["swords_total"]) == f"unknown ({characters} unknown)"
+            expect(bravery).to_have_text(f"unknown ({characters} unknown)")
+            assert stat_cell("bravery_total", expected["bravery_total"]) == f"unknown ({characters} unknown)"
         shown = stats_shown(page)
-        for key in ("by_type", "swords_total", "wits_total", "land_levels"):
+        for key in ("by_type", "bravery_total", "wits_total", "land_levels"):
             if expected.get(key):
                 assert shown[key.replace("_", " ")] == stat_cell(key, expected[key]), key
         report, _ = validate_resolved(resolved)

@@ -123,30 +123,43 @@ def test_history_shows_changes_and_puts_one_back(owner_page: Page, owners_server
     assert [e["action"] for e in card_history(live.database, card.id)] == ["revert", "edit", "add"]
 
 
-def test_history_shows_a_value_that_does_not_apply_as_the_card_page_does(owner_page: Page, owners_server) -> None:
-    """A Meikyu character has no level: the card page shows it as ``—``, never ``?`` (unknown); its history
-    says the same when an owner types a level by mistake and clears it, while bravery was unknown."""
+def test_the_editor_shows_the_fields_the_chosen_type_has_and_refuses_one_it_does_not(
+    owner_page: Page, owners_server
+) -> None:
+    """A Meikyu land has a level and no bravery, a character the reverse: the editor shows the fields of
+    the chosen type. A level typed for a land stays in sight when the type becomes character, marked,
+    and saving is refused by the rule (never dropped); cleared, the field goes and the card is added.
+    Its page and history show the level as ``—`` (does not apply), never ``?``."""
+    live, _ = owners_server
     page = owner_page
     page.goto("/cards/new?game=meikyu")
     name = f"Lamp Knight {uuid.uuid4().hex[:6]}"
     page.fill("#f-name", name)
-    page.select_option("#f-type", "character")
-    page.click("#save-card")
-    expect(page.locator("main")).to_contain_text("level")
-    page.click("#edit-card")
+    page.select_option("#f-type", "land")
+    expect(page.locator("#f-level")).to_be_visible()
+    expect(page.locator("#f-bravery")).to_be_hidden()
     page.fill("#f-level", "5")
+    page.select_option("#f-type", "character")
+    expect(page.locator("#f-bravery")).to_be_visible()
+    expect(page.locator("#f-points")).to_be_hidden()
+    expect(page.locator("#f-level")).to_be_visible()  # it holds a value: kept in sight, not dropped
+    expect(page.locator('[data-na-for="level"]')).to_contain_text("has no level")
+    expect(page.locator("#preview-problems")).to_contain_text("a Meikyu character has no level")
     page.fill("#f-bravery", "2")
     page.click("#save-card")
-    page.click("#edit-card")
+    expect(page.locator("#edit-error")).to_contain_text("column 'level': a Meikyu character has no level")
+    expect(page.locator("#f-level")).to_have_value("5")
     page.fill("#f-level", "")
+    expect(page.locator("#f-level")).to_be_hidden()
     page.click("#save-card")
+    expect(page.locator("#flash")).to_have_text("Card added.")
+    with live.database.session() as session:
+        card = find_card(session, name)
+        assert (card.type, card.level, card.bravery) == ("character", None, 2)
     page.click("#card-history")
-    edits = page.locator("#edits > li")
-    expect(edits).to_have_count(3)
-    cleared, entered = edits.nth(0), edits.nth(1)
-    assert cleared.locator("tr", has_text="level").locator("td").all_text_contents() == ["5", "—"]
-    assert entered.locator("tr", has_text="level").locator("td").all_text_contents() == ["—", "5"]
-    assert entered.locator("tr", has_text="bravery").locator("td").all_text_contents() == ["?", "2"]
+    added = page.locator("#edits > li")
+    expect(added).to_have_count(1)
+    assert added.first.locator("tr", has_text="bravery").locator("td").all_text_contents() == ["?", "2"]
 
 
 def test_tags_on_a_card_and_on_a_deck_entry_then_the_deck_history(owner_page: Page, owners_server) -> None:

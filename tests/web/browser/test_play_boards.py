@@ -164,3 +164,28 @@ def test_a_person_plays_a_meikyu_turn_with_a_quest_an_item_and_the_die_by_clicks
     assert history[at + 1].startswith("roll ")  # the die, rolled by the table
     die = int(history[at + 1].split()[1])
     expect(page.locator("#log")).to_contain_text(f"rolls {die}")
+
+
+def test_a_cards_preview_at_a_meikyu_table_shows_the_face_the_table_plays(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """A character in the hand, opened large, is drawn by the table (its assumed Bravery and Wits,
+    marked), not from the catalog, whose values are unknown."""
+    page = new_context().new_page()
+    for seed in range(1, 30):
+        seats = [{"agent": "human"}, {"agent": "heuristic"}]
+        made = create(live_server, {"game": "meikyu", "seats": seats, "assume": "default", "seed": seed})
+        open_link(page, made["seats"][0]["url"], live_server.url)
+        character = page.locator('.meikyu-hand li[data-type="character"] .face').first
+        if character.count():
+            break
+    else:
+        raise AssertionError("no deal of 30 gave the first seat a character")
+    assert (character.get_attribute("data-preview") or "").startswith(f"/play/{made['id']}/cards/meikyu/")
+    character.click()
+    expect(page.locator("#card-preview")).to_be_visible()
+    page.wait_for_function(
+        "() => { const i = document.querySelector('#card-preview img'); return i && i.complete && i.naturalWidth > 0; }"
+    )
+    src = page.evaluate("document.querySelector('#card-preview img').getAttribute('src')")
+    assert src.startswith(f"/play/{made['id']}/cards/meikyu/"), src
