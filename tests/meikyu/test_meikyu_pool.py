@@ -6,6 +6,8 @@ import json
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardbase.catalog.meikyu_profiles import InvalidProfile, load_profile, profile_path, shipped_cards, shipped_pool
 from cardbase.errors import UnreadableInput
@@ -113,6 +115,28 @@ def test_share_keeps_the_proportions_in_whole_copies() -> None:
     assert share(4, [1, 1, 1]) == [2, 1, 1]
     assert share(3, [10, 1, 1]) == [1, 1, 1]  # each at least one
     assert sum(share(40, [3] * 12 + [2] * 2)) == 40
+    assert share(5, [0, 0]) == [3, 2]  # a profile giving none: shared evenly (it divided by zero)
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=20), st.integers(0, 200))
+def test_share_gives_every_card_one_and_the_total_exactly(weights: list[int], extra: int) -> None:
+    total = len(weights) + extra
+    parts = share(total, weights)
+    assert sum(parts) == total and min(parts) >= 1 and len(parts) == len(weights)
+
+
+def test_a_card_the_profile_gives_no_copies_takes_no_share() -> None:
+    data = json.loads(profile_path("default").read_text())
+    cards = shipped_cards()
+    known = next(c for c in cards if c.type == "character")
+    zero = next(c for c in cards if c.type == "character" and c.name != known.name)
+    data["cards"].setdefault(zero.name, {})["copies"] = 0
+    resolution = resolve_pool(
+        [replace(c, copies=3) if c.name == known.name else c for c in cards], parse_profile(data, "zero.json")
+    )
+    assert resolution.pool is not None, resolution.problems
+    by_name = {k.name: k.copies for k in resolution.pool.kingdom if k.type == "character"}
+    assert by_name.get(zero.name, 0) == 0 and by_name[known.name] == 3 and resolution.pool.count("character") == 42
 
 
 def test_a_profile_that_names_an_unknown_card_is_refused_with_a_suggestion():

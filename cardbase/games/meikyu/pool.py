@@ -579,8 +579,8 @@ def resolve_pool(cards: Sequence[MeikyuCard], profile: Profile | None = None) ->
                 )
             )
         else:
-            if card.copies is None and copies is not None:
-                shared[type_].append((len(kingdom), copies))  # the profile's copies: its share of the rest
+            if card.copies is None and copies:  # the profile's copies (none: it says the card is not in the box)
+                shared[type_].append((len(kingdom), copies))  # its share of the rest
             kingdom.append(
                 KingdomKind(
                     card.name,
@@ -678,6 +678,8 @@ def share(total: int, weights: Sequence[int]) -> list[int]:
     (``total`` is at least ``len(weights)``): the whole parts first, then one more to the largest
     remainders, in order on a tie; a card left with none takes one from the largest share (the last
     on a tie). ``share(39, [2, 3, 3])`` keeps the profile's proportions as nearly as whole copies can."""
+    if sum(weights) <= 0:
+        weights = [1] * len(weights)
     whole = sum(weights)
     parts = [total * w // whole for w in weights]
     order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
