@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
@@ -410,12 +410,11 @@ def create_db_engine(url: str) -> Engine:
         except (ArgumentError, ValueError) as error:  # ValueError: a port that is not a number
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
         _check_sqlite_query(dict(parsed.query), url)
-        path = parsed.database or ""
-        if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
-            path = path[len("file:") :].split("?", 1)[0]
-        in_memory = path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+        path, in_memory = _sqlite_path(parsed)
         if "\x00" in path:
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: the path holds a NUL byte")
+        if not in_memory and (problem := _path_problem(path)) is not None:
+            raise UsageError(f"cannot use database {quoted(mask_password(url))}: {problem}")
         if not in_memory and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
         if not in_memory:
@@ -439,6 +438,51 @@ def create_db_engine(url: str) -> Engine:
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
     stamps.watch(engine)
     return engine
+
+
+def _sqlite_path(parsed: URL) -> tuple[str, bool]:
+    """The file path of a SQLite URL (a ``file:`` URI's without its query) and whether it is in memory."""
+    path = parsed.database or ""
+    if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
+        path = path[len("file:") :].split("?", 1)[0]
+    return path, path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+
+
+def _path_problem(path: str) -> str | None:
+    """Why no file system can hold the database's ``path`` (``textfiles.path_problem``, its NUL
+    left to the caller's own words), or why it is no name at all: bytes that are not UTF-8."""
+    from cardbase.textfiles import path_problem
+
+    if not path.isascii() and not _utf8(path):
+        return f"{quoted(path)} is not UTF-8 text (cardbase reads names as UTF-8)"
+    return path_problem(path) if path.strip() and "\x00" not in path else None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def location_problem(db: str) -> str | None:
+    """Why ``db`` (what ``--db`` or ``CARDBASE_DB`` gives: a path or a URL) can name no database, as it
+    is read (``None`` if it may): text that is not UTF-8, or a SQLite path no file system can hold
+    (a name over 255 bytes, over 4,095 in all), which would reach the driver and be said as the
+    whole path in a message of thousands of characters. Other faults are the opening's to say."""
+    if not db.isascii() and not _utf8(db):
+        return f"{quoted(db)} is not UTF-8 text (cardbase reads names as UTF-8)"
+    if "://" not in db:
+        return _path_problem(str(Path(db).expanduser()))
+    if not db.startswith("sqlite"):
+        return None
+    try:
+        parsed = make_url(db)
+    except (ArgumentError, ValueError):
+        return None  # said by create_db_engine, with the parser's reason
+    path, in_memory = _sqlite_path(parsed)
+    return None if in_memory else _path_problem(path)
 
 
 def _check_database_file(path: str) -> None:
@@ -672,9 +716,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
             load_shipped(database, pending)
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
-        raise DatabaseError(
-            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {describe_database_error(reason)}"
-        ) from None
+        label = quoted(engine.url.render_as_string(hide_password=True))
+        raise DatabaseError(f"cannot open database {label}: {describe_database_error(reason)}") from None
     return database
 
 
