@@ -69,7 +69,7 @@ TITLES = {
 
 def status_of(error: CardbaseError) -> int:
     from cardbase.decks.store import UnknownDeck
-    from cardbase.sim.hall import HintsBusy, TooManyGames, UnknownGame
+    from cardbase.sim.hall import HintsBusy, TooManyGames, TooManyStreams, UnknownGame
     from cardbase.sim.table import NotYourTurn, UndoRefused
 
     if isinstance(error, NotYourTurn):
@@ -78,7 +78,7 @@ def status_of(error: CardbaseError) -> int:
         return 404
     if isinstance(error, UndoRefused):
         return 422
-    if isinstance(error, TooManyGames | HintsBusy):
+    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy):
         return 503
     if isinstance(error, TooLarge):
         return 413
@@ -325,13 +325,13 @@ def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]
 
 
 def _headers_of(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
-    from cardbase.sim.hall import HintsBusy, TooManyGames
+    from cardbase.sim.hall import HintsBusy, TooManyGames, TooManyStreams
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
-    if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):
+    if isinstance(error, DatabaseBusy | TooManyGames | TooManyStreams | HintsBusy):
         return {"Retry-After": str(RETRY_AFTER_SECONDS)}, {}
     if isinstance(error, Stale):
         current = etag(error.kind, error.key, error.current)
