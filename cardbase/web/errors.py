@@ -423,10 +423,63 @@ def crash_response(request: Request, error: BaseException) -> Response:
     return error_response(request, request.url.path, 500, line)
 
 
+_UNION_MEMBER = re.compile(
+    r"str|int|bool|float|none|bytes|decimal|date|datetime|time|[a-z]+\[.*\]|constrained-[\w-]+"
+    r"|function-[\w-]+\[.*\]|[A-Z]\w*"
+)
+"""How pydantic names the member of a union a value failed (``str``, ``list[int]``, a model's class)
+in the error's place: no field of a request is named so."""
+
+
+def _first_error(error: RequestValidationError) -> dict[str, Any]:
+    """FastAPI's first validation error, with the members of unions taken out of its place: of a value
+    that failed every member of a union, the member whose shape it had (an object for a model, a
+    list for a list), whose error is deeper, else one error saying every kind the field takes."""
+    errors = [dict(e) for e in error.errors()]
+    if not errors:
+        return {}
+    first = errors[0]
+    while True:
+        loc = tuple(first.get("loc", ()))
+        at = next(
+            (
+                i
+                for i, part in enumerate(loc)
+                if isinstance(part, str)
+                and _UNION_MEMBER.fullmatch(part)
+                and any(
+                    len(e["loc"]) > i
+                    and tuple(e["loc"][:i]) == loc[:i]
+                    and e["loc"][i] != part
+                    and isinstance(e["loc"][i], str)
+                    for e in errors
+                )
+            ),
+            None,
+        )
+        if at is None:
+            return first
+        members = [e for e in errors if len(e["loc"]) > at and tuple(e["loc"][:at]) == loc[:at]]
+        deeper = [e for e in members if len(e["loc"]) > at + 1]
+        if deeper:
+            first = {**deeper[0], "loc": (*loc[:at], *deeper[0]["loc"][at + 1 :])}
+        else:
+            said = list(dict.fromkeys(_kind_said(str(e.get("msg", ""))) for e in members))
+            kinds = ", ".join(said[:-1]) + f" or {said[-1]}" if len(said) > 1 else said[0]
+            first = {**members[0], "loc": loc[:at], "msg": f"Input should be {kinds}"}
+        errors = [first]
+
+
+def _kind_said(msg: str) -> str:
+    """What one member of a union wanted, from its error ("a valid integer"; a model: "an object")."""
+    said = msg.removeprefix("Input should be ")
+    return "an object" if said.startswith("a valid dictionary or instance of") else said
+
+
 def validation_field(error: RequestValidationError) -> str | None:
     """The parameter or body field FastAPI's first validation error is about, as a JSON path
     (``seats[1].agent``, ``count``), or None for the body as a whole (not JSON)."""
-    first = error.errors()[0] if error.errors() else {}
+    first = _first_error(error)
     if first.get("type") == "json_invalid":  # its place is a position in the text, not a field
         return None
     path = ""
@@ -437,7 +490,7 @@ def validation_field(error: RequestValidationError) -> str | None:
 
 def validation_message(error: RequestValidationError) -> str:
     """FastAPI's first validation error as one line naming the parameter or field."""
-    first = error.errors()[0] if error.errors() else {}
+    first = _first_error(error)
     loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body", "header", "cookie", "form")]
     if first.get("type") == "json_invalid":
         return "the request body is not valid JSON"
