@@ -92,3 +92,24 @@ def test_a_new_games_rule_of_no_kind_it_takes_names_the_rule_and_every_kind(
     assert error["message"].startswith("rules.rounds: "), error
     for words in said:
         assert words in error["message"], error
+
+
+def _int_rules() -> list[tuple[str, str]]:
+    from cardbase.sim.registry import GAMES
+
+    return [
+        (game_id, name)
+        for game_id, entry in GAMES.items()
+        for name, (kind, _default) in entry.rule_defaults().items()
+        if kind is int
+    ]
+
+
+@pytest.mark.parametrize(("game", "rule"), _int_rules())
+def test_true_given_to_a_number_rule_is_quoted_as_the_request_wrote_it(
+    game: str, rule: str, client: TestClient
+) -> None:
+    answer = client.post("/api/games", json={"game": game, "rules": {rule: True}})
+    assert answer.status_code == 400, answer.text
+    message = answer.json()["error"]["message"]
+    assert rule in message and "'true'" in message and "'yes'" not in message, message
