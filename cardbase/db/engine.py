@@ -525,63 +525,82 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     """
     said = notes if notes is not None else []
     with engine.begin() as conn:
-        current, index = _current_version(conn)
-        if current == tables.SCHEMA_VERSION:  # the common case: two reads, no reflection
-            present = _columns(conn)
-            if all(name in present for name in tables.METADATA.tables):
-                _check_columns(conn, current, present)
-                if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
-                    _say(said, search_index.ensure(conn))
-                if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
-                    search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
-                return current
-        existing = set(inspect(conn).get_table_names())
-        if "meta" not in existing:
-            if existing:
-                shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
-                raise DatabaseError(
-                    f"not a cardbase database: it already holds other tables ({shown}); "
-                    "give a new file or an empty database"
-                )
-            _create_all(conn)
-            conn.execute(
-                text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
-            )
-            search_index.ensure_order_indexes(conn)
-            search_index.ensure_folded_text(conn)
-            _say(said, search_index.ensure(conn))
-            return tables.SCHEMA_VERSION
-        row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
-        if row is None:
-            raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
-        try:
-            version = int(row[0])
-        except (TypeError, ValueError):
+        if (current := _up_to_date(conn, said)) is not None:  # the common case: two reads, no reflection
+            return current
+    # The tables must be made or upgraded: on SQLite under the write lock taken up front (waited for
+    # as any write is), and read again under it. A transaction begun as a read cannot become a write
+    # once another program has written since (SQLite refuses at once, without waiting): two commands
+    # opening a new file together failed, one said locked.
+    writing = engine.execution_options(cardbase_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
+    with writing.begin() as conn:
+        if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
+            return current
+        return _make_or_upgrade(conn, said)
+
+
+def _up_to_date(conn: Connection, said: list[str]) -> int | None:
+    """The schema version when the database has the current schema with all its tables (the search
+    index's PostgreSQL parts made good), else None: the tables must be made or upgraded."""
+    current, index = _current_version(conn)
+    if current == tables.SCHEMA_VERSION:
+        present = _columns(conn)
+        if all(name in present for name in tables.METADATA.tables):
+            _check_columns(conn, current, present)
+            if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
+                _say(said, search_index.ensure(conn))
+            if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
+                search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
+            return current
+    return None
+
+
+def _make_or_upgrade(conn: Connection, said: list[str]) -> int:
+    """Make the tables of a new database, or upgrade an old one, in ``conn``'s transaction."""
+    existing = set(inspect(conn).get_table_names())
+    if "meta" not in existing:
+        if existing:
+            shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
             raise DatabaseError(
-                f"the schema version {quoted(row[0])} is not a number: the database is damaged"
-            ) from None
-        if version > tables.SCHEMA_VERSION:
-            raise DatabaseError(
-                f"the database has schema version {version}, newer than this cardbase "
-                f"understands ({tables.SCHEMA_VERSION}); upgrade cardbase to use it"
+                f"not a cardbase database: it already holds other tables ({shown}); "
+                "give a new file or an empty database"
             )
-        label = version
-        _check_tables(existing, label)
-        while version < tables.SCHEMA_VERSION:
-            if version not in MIGRATIONS:
-                raise DatabaseError(f"no migration from schema version {version}")
-            try:
-                _say(said, MIGRATIONS[version](conn))
-            except (OperationalError, SADatabaseError) as error:
-                raise DatabaseError(
-                    f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
-                    f"{_MISLABELLED.format(label=label)}"
-                ) from None
-            version += 1
-            conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
-        _check_columns(conn, label)
         _create_all(conn)
-        return version
+        conn.execute(
+            text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
+        )
+        search_index.ensure_order_indexes(conn)
+        search_index.ensure_folded_text(conn)
+        _say(said, search_index.ensure(conn))
+        return tables.SCHEMA_VERSION
+    row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
+    if row is None:
+        raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise DatabaseError(f"the schema version {quoted(row[0])} is not a number: the database is damaged") from None
+    if version > tables.SCHEMA_VERSION:
+        raise DatabaseError(
+            f"the database has schema version {version}, newer than this cardbase "
+            f"understands ({tables.SCHEMA_VERSION}); upgrade cardbase to use it"
+        )
+    label = version
+    _check_tables(existing, label)
+    while version < tables.SCHEMA_VERSION:
+        if version not in MIGRATIONS:
+            raise DatabaseError(f"no migration from schema version {version}")
+        try:
+            _say(said, MIGRATIONS[version](conn))
+        except (OperationalError, SADatabaseError) as error:
+            raise DatabaseError(
+                f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
+                f"{_MISLABELLED.format(label=label)}"
+            ) from None
+        version += 1
+        conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
+    _check_columns(conn, label)
+    _create_all(conn)
+    return version
 
 
 def _create_all(conn: Connection) -> None:
