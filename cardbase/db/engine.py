@@ -431,13 +431,30 @@ def create_db_engine(url: str) -> Engine:
         return engine
     # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
     # and a pooled connection as long: a full pool is "busy", not a wait without end.
-    args = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"} if url.startswith("postgresql") else {}
+    args = {"options": _pg_options(url)} if url.startswith("postgresql") else {}
     try:
         engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
     stamps.watch(engine)
     return engine
+
+
+def _pg_options(url: str) -> str:
+    """The server settings a PostgreSQL connection sends (libpq's ``options``): the URL's own
+    (``?options=-c statement_timeout=5000``) and cardbase's lock wait after them. Given in
+    ``connect_args`` alone, cardbase's replaced the URL's, which were dropped without a word."""
+    try:
+        given = make_url(url).query.get("options")
+    except (ArgumentError, ValueError) as error:
+        raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+    if isinstance(given, tuple):
+        raise DatabaseError(
+            f"cannot use database URL {quoted(mask_password(url))}: option 'options' is given {len(given)} times"
+            " (give the settings in one: options=-c a=1 -c b=2)"
+        )
+    wait = f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"
+    return f"{given} {wait}" if given and given.strip() else wait
 
 
 def _sqlite_path(parsed: URL) -> tuple[str, bool]:
