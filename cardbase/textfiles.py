@@ -316,6 +316,36 @@ def refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+MAX_JSON_DIGITS = 4_300
+"""The digits of a whole number JSON input may hold: Python converts no longer one (its
+``sys.get_int_max_str_digits``), and no value cardbase reads comes near."""
+
+# A JSON string (skipped: digits inside it are text) or a whole number too long to read; linear time.
+_LONG_NUMBER = re.compile(rf'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|-?[0-9]{{{MAX_JSON_DIGITS + 1},}}', re.S)
+
+
+class LongNumber(ValueError):
+    """A whole number of JSON input with more than ``MAX_JSON_DIGITS`` digits."""
+
+
+def json_whole(text: str) -> int:
+    """A JSON whole number (``parse_int``): one too long to convert is :class:`LongNumber`, not Python's
+    ``ValueError`` that tells the user to raise the interpreter's limit."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_JSON_DIGITS:
+        raise LongNumber(f"a whole number of {digits:,} digits (at most {MAX_JSON_DIGITS:,} are read)")
+    return int(text)
+
+
+def long_number_at(text: str) -> tuple[int, int]:
+    """The line and column (from 1) of the first whole number in JSON ``text`` that is too long to read."""
+    for match in _LONG_NUMBER.finditer(text):
+        if text[match.start()] != '"':
+            start = match.start()
+            return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+    return 1, 1
+
+
 def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bool = False) -> Any:
     """Parse JSON text; bad syntax, nesting deeper than ``MAX_JSON_DEPTH``, ``NaN``, ``Infinity``, a
     key given twice in one object or a lone surrogate (see :func:`check_characters`) is
@@ -323,12 +353,18 @@ def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bo
     says; ``one_line`` for a line of JSON Lines, whose ``source`` already names the line)."""
     _check_depth(text, source)
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=refuse_duplicate_keys)
+        data = json.loads(
+            text, parse_constant=_refuse_constant, parse_int=json_whole, object_pairs_hook=refuse_duplicate_keys
+        )
     except json.JSONDecodeError as error:
         if one_line:
             raise UnreadableInput(f"{source}: {bad}: {error.msg} (column {error.colno})") from None
         where = f"{source}: line {error.lineno}, column {error.colno}"
         raise UnreadableInput(f"{where}: {bad}: {error.msg}") from None
+    except LongNumber as error:
+        line, column = long_number_at(text)
+        where = f"{source} (column {column})" if one_line else f"{source}: line {line}, column {column}"
+        raise UnreadableInput(f"{where}: {bad}: {error}") from None
     except ValueError as error:  # NaN / Infinity, or a number too long to convert
         raise UnreadableInput(f"{source}: {bad}: {error}") from None
     except RecursionError:

@@ -133,13 +133,24 @@ class Number:
         raise PydanticCustomError("number", message)  # the option parser shows this message as it is
 
 
-def _db_given(value: str | None) -> str | None:
-    """``--db`` checked as it is parsed: a blank value (a script's ``--db "$DB"`` with DB unset) is
-    refused, not taken as the default ./cardbase.db (made anew if it is not there)."""
-    if value is not None and not value.strip():
-        raise typer.BadParameter(
-            f"{value!r} is blank: give a SQLite file path or a database URL (leave --db out for ./cardbase.db)"
-        )
+def _db_given(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    """``--db`` (or ``CARDBASE_DB``) checked as it is parsed, naming where it came from: a blank value
+    (a script's ``--db "$DB"`` with DB unset) is refused, not taken as the default ./cardbase.db (made
+    anew if it is not there); so is one that can name no database (``engine.location_problem``)."""
+    if value is None:
+        return value
+    from cardbase.db.engine import location_problem
+
+    problem: str | None
+    if not value.strip():
+        problem = f"{value!r} is blank: give a SQLite file path or a database URL (leave --db out for ./cardbase.db)"
+    else:
+        problem = location_problem(value)
+    source = ctx.get_parameter_source(param.name or "db")  # (read by name: Typer has its own Click)
+    if problem is not None and source is not None and source.name == "ENVIRONMENT":
+        problem = f"(set in the environment) {problem}"
+    if problem is not None:
+        raise typer.BadParameter(problem)
     return value
 
 

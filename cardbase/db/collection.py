@@ -227,16 +227,18 @@ class _Names:
         )
 
 
-def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[str], Iterator[Any]]:
+def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[str], Iterator[Any], bool]:
+    """The file's headings and rows, and whether its values are JSON's (typed: a text column's value
+    must be a JSON string; a sheet's cells are read as text)."""
     from cardbase.db.io import detect_format, read_csv, read_json, read_xlsx
 
     kind = detect_format(path, fmt, ("csv", "json", "xlsx", "text"))
     if kind == "csv":
-        return read_csv(path, raw, COLLECTION_FILE)
+        return (*read_csv(path, raw, COLLECTION_FILE), False)
     if kind == "xlsx":
-        return read_xlsx(path, raw, COLLECTION_FILE)
+        return (*read_xlsx(path, raw, COLLECTION_FILE), False)
     header, rows, _top = read_json(path, raw, COLLECTION_FILE)
-    return header, rows
+    return header, rows, True
 
 
 def is_text_list(path: Path, fmt: str | None) -> bool:
@@ -296,7 +298,16 @@ def read_collection_file(
 ) -> dict[str, int]:
     """The counts a collection file gives per card id, or ``InvalidData`` naming every bad row (a text
     list: every bad line). ``raw``: the bytes of a file named ``path`` already in memory (an upload)."""
-    from cardbase.db.io import _BAD_ROW, BOUNDS, NOT_OBJECT, NOTE_ROW, _convert, _is_note, _read_bounded
+    from cardbase.db.io import (
+        _BAD_ROW,
+        BOUNDS,
+        NOT_OBJECT,
+        NOTE_ROW,
+        _convert,
+        _is_note,
+        _json_type_problem,
+        _read_bounded,
+    )
     from cardbase.db.queries import GAMES
 
     if is_text_list(path, fmt):
@@ -304,7 +315,7 @@ def read_collection_file(
 
         text = decode_text(_read_bounded(path, raw, "collection list"), str(path), "collection list")
         return read_collection_text(database, text, game, str(path))
-    header, rows = _rows(path, fmt, raw)
+    header, rows, typed = _rows(path, fmt, raw)
     columns: dict[str, Field] = {}
     problems: list[str] = []
     for heading in header:
@@ -350,6 +361,8 @@ def read_collection_file(
                     bad = True
                     continue
                 try:
+                    if typed and (problem := _json_type_problem(f, value)):
+                        raise ValueError(problem)  # (not Python's text of a list, an object or a number)
                     values[f.name] = (
                         _convert(f, value)
                         if f.kind is int

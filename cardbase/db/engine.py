@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, create_engine, event, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
@@ -410,12 +410,11 @@ def create_db_engine(url: str) -> Engine:
         except (ArgumentError, ValueError) as error:  # ValueError: a port that is not a number
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
         _check_sqlite_query(dict(parsed.query), url)
-        path = parsed.database or ""
-        if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
-            path = path[len("file:") :].split("?", 1)[0]
-        in_memory = path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+        path, in_memory = _sqlite_path(parsed)
         if "\x00" in path:
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: the path holds a NUL byte")
+        if not in_memory and (problem := _path_problem(path)) is not None:
+            raise UsageError(f"cannot use database {quoted(mask_password(url))}: {problem}")
         if not in_memory and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
         if not in_memory:
@@ -432,13 +431,75 @@ def create_db_engine(url: str) -> Engine:
         return engine
     # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
     # and a pooled connection as long: a full pool is "busy", not a wait without end.
-    args = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"} if url.startswith("postgresql") else {}
+    args = {"options": _pg_options(url)} if url.startswith("postgresql") else {}
     try:
         engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
     stamps.watch(engine)
     return engine
+
+
+def _pg_options(url: str) -> str:
+    """The server settings a PostgreSQL connection sends (libpq's ``options``): the URL's own
+    (``?options=-c statement_timeout=5000``) and cardbase's lock wait after them. Given in
+    ``connect_args`` alone, cardbase's replaced the URL's, which were dropped without a word."""
+    try:
+        given = make_url(url).query.get("options")
+    except (ArgumentError, ValueError) as error:
+        raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
+    if isinstance(given, tuple):
+        raise DatabaseError(
+            f"cannot use database URL {quoted(mask_password(url))}: option 'options' is given {len(given)} times"
+            " (give the settings in one: options=-c a=1 -c b=2)"
+        )
+    wait = f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"
+    return f"{given} {wait}" if given and given.strip() else wait
+
+
+def _sqlite_path(parsed: URL) -> tuple[str, bool]:
+    """The file path of a SQLite URL (a ``file:`` URI's without its query) and whether it is in memory."""
+    path = parsed.database or ""
+    if path.startswith("file:"):  # a SQLite URI filename (…?mode=ro&uri=true)
+        path = path[len("file:") :].split("?", 1)[0]
+    return path, path in ("", ":memory:") or parsed.query.get("mode") == "memory"
+
+
+def _path_problem(path: str) -> str | None:
+    """Why no file system can hold the database's ``path`` (``textfiles.path_problem``, its NUL
+    left to the caller's own words), or why it is no name at all: bytes that are not UTF-8."""
+    from cardbase.textfiles import path_problem
+
+    if not path.isascii() and not _utf8(path):
+        return f"{quoted(path)} is not UTF-8 text (cardbase reads names as UTF-8)"
+    return path_problem(path) if path.strip() and "\x00" not in path else None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def location_problem(db: str) -> str | None:
+    """Why ``db`` (what ``--db`` or ``CARDBASE_DB`` gives: a path or a URL) can name no database, as it
+    is read (``None`` if it may): text that is not UTF-8, or a SQLite path no file system can hold
+    (a name over 255 bytes, over 4,095 in all), which would reach the driver and be said as the
+    whole path in a message of thousands of characters. Other faults are the opening's to say."""
+    if not db.isascii() and not _utf8(db):
+        return f"{quoted(db)} is not UTF-8 text (cardbase reads names as UTF-8)"
+    if "://" not in db:
+        return _path_problem(str(Path(db).expanduser()))
+    if not db.startswith("sqlite"):
+        return None
+    try:
+        parsed = make_url(db)
+    except (ArgumentError, ValueError):
+        return None  # said by create_db_engine, with the parser's reason
+    path, in_memory = _sqlite_path(parsed)
+    return None if in_memory else _path_problem(path)
 
 
 def _check_database_file(path: str) -> None:
@@ -481,63 +542,82 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     """
     said = notes if notes is not None else []
     with engine.begin() as conn:
-        current, index = _current_version(conn)
-        if current == tables.SCHEMA_VERSION:  # the common case: two reads, no reflection
-            present = _columns(conn)
-            if all(name in present for name in tables.METADATA.tables):
-                _check_columns(conn, current, present)
-                if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
-                    _say(said, search_index.ensure(conn))
-                if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
-                    search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
-                return current
-        existing = set(inspect(conn).get_table_names())
-        if "meta" not in existing:
-            if existing:
-                shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
-                raise DatabaseError(
-                    f"not a cardbase database: it already holds other tables ({shown}); "
-                    "give a new file or an empty database"
-                )
-            _create_all(conn)
-            conn.execute(
-                text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
-            )
-            search_index.ensure_order_indexes(conn)
-            search_index.ensure_folded_text(conn)
-            _say(said, search_index.ensure(conn))
-            return tables.SCHEMA_VERSION
-        row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
-        if row is None:
-            raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
-        try:
-            version = int(row[0])
-        except (TypeError, ValueError):
+        if (current := _up_to_date(conn, said)) is not None:  # the common case: two reads, no reflection
+            return current
+    # The tables must be made or upgraded: on SQLite under the write lock taken up front (waited for
+    # as any write is), and read again under it. A transaction begun as a read cannot become a write
+    # once another program has written since (SQLite refuses at once, without waiting): two commands
+    # opening a new file together failed, one said locked.
+    writing = engine.execution_options(cardbase_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
+    with writing.begin() as conn:
+        if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
+            return current
+        return _make_or_upgrade(conn, said)
+
+
+def _up_to_date(conn: Connection, said: list[str]) -> int | None:
+    """The schema version when the database has the current schema with all its tables (the search
+    index's PostgreSQL parts made good), else None: the tables must be made or upgraded."""
+    current, index = _current_version(conn)
+    if current == tables.SCHEMA_VERSION:
+        present = _columns(conn)
+        if all(name in present for name in tables.METADATA.tables):
+            _check_columns(conn, current, present)
+            if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
+                _say(said, search_index.ensure(conn))
+            if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
+                search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
+            return current
+    return None
+
+
+def _make_or_upgrade(conn: Connection, said: list[str]) -> int:
+    """Make the tables of a new database, or upgrade an old one, in ``conn``'s transaction."""
+    existing = set(inspect(conn).get_table_names())
+    if "meta" not in existing:
+        if existing:
+            shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
             raise DatabaseError(
-                f"the schema version {quoted(row[0])} is not a number: the database is damaged"
-            ) from None
-        if version > tables.SCHEMA_VERSION:
-            raise DatabaseError(
-                f"the database has schema version {version}, newer than this cardbase "
-                f"understands ({tables.SCHEMA_VERSION}); upgrade cardbase to use it"
+                f"not a cardbase database: it already holds other tables ({shown}); "
+                "give a new file or an empty database"
             )
-        label = version
-        _check_tables(existing, label)
-        while version < tables.SCHEMA_VERSION:
-            if version not in MIGRATIONS:
-                raise DatabaseError(f"no migration from schema version {version}")
-            try:
-                _say(said, MIGRATIONS[version](conn))
-            except (OperationalError, SADatabaseError) as error:
-                raise DatabaseError(
-                    f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
-                    f"{_MISLABELLED.format(label=label)}"
-                ) from None
-            version += 1
-            conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
-        _check_columns(conn, label)
         _create_all(conn)
-        return version
+        conn.execute(
+            text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(tables.SCHEMA_VERSION)}
+        )
+        search_index.ensure_order_indexes(conn)
+        search_index.ensure_folded_text(conn)
+        _say(said, search_index.ensure(conn))
+        return tables.SCHEMA_VERSION
+    row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
+    if row is None:
+        raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise DatabaseError(f"the schema version {quoted(row[0])} is not a number: the database is damaged") from None
+    if version > tables.SCHEMA_VERSION:
+        raise DatabaseError(
+            f"the database has schema version {version}, newer than this cardbase "
+            f"understands ({tables.SCHEMA_VERSION}); upgrade cardbase to use it"
+        )
+    label = version
+    _check_tables(existing, label)
+    while version < tables.SCHEMA_VERSION:
+        if version not in MIGRATIONS:
+            raise DatabaseError(f"no migration from schema version {version}")
+        try:
+            _say(said, MIGRATIONS[version](conn))
+        except (OperationalError, SADatabaseError) as error:
+            raise DatabaseError(
+                f"cannot upgrade it from schema version {version}: {str(error.orig).splitlines()[0]}; "
+                f"{_MISLABELLED.format(label=label)}"
+            ) from None
+        version += 1
+        conn.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)})
+    _check_columns(conn, label)
+    _create_all(conn)
+    return version
 
 
 def _create_all(conn: Connection) -> None:
@@ -672,9 +752,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
             load_shipped(database, pending)
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
-        raise DatabaseError(
-            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {describe_database_error(reason)}"
-        ) from None
+        label = quoted(engine.url.render_as_string(hide_password=True))
+        raise DatabaseError(f"cannot open database {label}: {describe_database_error(reason)}") from None
     return database
 
 

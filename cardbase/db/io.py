@@ -46,11 +46,14 @@ from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
+    LongNumber,
     check_characters,
     check_line_ends,
     decode_text,
     json_depth,
     json_type,
+    json_whole,
+    long_number_at,
     output_file,
     read_bytes,
     refuse_duplicate_keys,
@@ -317,9 +320,14 @@ def read_json(
     if depth > BOUNDS.json_depth:
         raise _too_large(path, "the JSON nesting", depth, BOUNDS.json_depth, "levels")
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=refuse_duplicate_keys)
+        data = json.loads(
+            text, parse_constant=_no_constant, parse_int=json_whole, object_pairs_hook=refuse_duplicate_keys
+        )
     except json.JSONDecodeError as error:
         raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
+    except LongNumber as error:
+        line, column = long_number_at(text)
+        raise UnreadableInput(f"{path}: line {line}, column {column}: invalid JSON: {error}") from None
     except ValueError as error:  # NaN, Infinity, an integer of over 4,300 digits, a key given twice
         raise UnreadableInput(f"{path}: invalid JSON: {error}") from None
     check_characters(data, str(path))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
@@ -138,21 +138,32 @@ def load_index(
         stmt = stmt.where(card.game.in_(games))
     if ids is not None:
         stmt = stmt.where(card.id.in_(list(ids)))
+    # A condition per name (or per old code number) is one term of an OR, which SQLite parses as a
+    # tree one level deeper per term and refuses past 1,000 levels: a list of many names is looked
+    # up in parts of NAMES_PER_QUERY, one statement each.
+    parts: list[Any] = [None]
     if code is not None:
         numbers = sorted({number for _, number, _ in code.entries})
         short = card.short_id
         if code.legacy:  # a range of short ids per number (their high bits), read by the short-id index
-            ranges = [and_(short >= n << LOW_BITS, short < (n + 1) << LOW_BITS) for n in numbers]
-            stmt = stmt.where(or_(*ranges) if ranges else short < 0)
+            parts = [
+                or_(*[and_(short >= n << LOW_BITS, short < (n + 1) << LOW_BITS) for n in chunk])
+                for chunk in _chunks(numbers)
+            ] or [short < 0]
         else:
             stmt = stmt.where(short.in_(numbers))
     if keys is not None:
         from cardbase.db.search import cards_named
 
-        stmt = stmt.where(or_(cards_named(session, keys), card.id.in_(list(also_ids))))
+        parts = [cards_named(session, chunk) for chunk in _chunks(sorted(keys))] or [cards_named(session, ())]
+        parts[0] = or_(parts[0], card.id.in_(list(also_ids)))
     from cardbase.db.tags import card_tags
 
-    rows = session.execute(stmt).all()
+    rows = list(
+        {
+            row[0]: row for part in parts for row in session.execute(stmt.where(part) if part is not None else stmt)
+        }.values()
+    )
     some = ids is not None or code is not None or keys is not None  # else every tagged card's tags
     tags = card_tags(session, [row[_COLUMNS.index("id")] for row in rows] if some else None)
     entries: dict[str, IndexEntry] = {}
@@ -164,6 +175,14 @@ def load_index(
         values["tags"] = tuple(tags.get(values["id"], ()))
         entries[values["id"]] = (CardInfo(**values), names)
     return index_of(entries)
+
+
+NAMES_PER_QUERY = 400
+"""Names (or old share-code numbers) looked up by one statement (SQLite takes 1,000 terms at most)."""
+
+
+def _chunks(items: list[Any]) -> list[list[Any]]:
+    return [items[i : i + NAMES_PER_QUERY] for i in range(0, len(items), NAMES_PER_QUERY)]
 
 
 def index_of(entries: dict[str, IndexEntry]) -> CatalogIndex:

@@ -66,6 +66,19 @@ class TooManyGames(CardbaseError):
     exit_code = 2
 
 
+class TooManyStreams(CardbaseError):
+    """The game, or the server, holds its bound of open event streams (503: try again when one closes)."""
+
+    exit_code = 2
+
+
+MAX_STREAMS_PER_GAME = 50
+"""Open event streams one game takes (its seats and watchers, each page one)."""
+MAX_STREAMS = 1_000
+"""Open event streams the server takes in all, whatever the games (a finished game's stream counts
+too): each is a task and a connection held open."""
+
+
 class HintsBusy(CardbaseError):
     """Every hint slot of the server is working out a hint (503: try again in a moment)."""
 
@@ -478,13 +491,33 @@ class Hall:
     # -- listeners -----------------------------------------------------------------------
 
     def subscribe(self, game_id: str, callback: Callable[[], None]) -> None:
-        """Call ``callback()`` (from any thread) after each change of the game."""
+        """Call ``callback()`` (from any thread) after each change of the game; :class:`TooManyStreams`
+        when the game holds ``MAX_STREAMS_PER_GAME`` or the server ``MAX_STREAMS`` (counted and
+        taken under one lock, so that requests at once cannot pass the bound together)."""
         with self._lock:
-            self._listeners.setdefault(game_id, []).append(callback)
+            listeners = self._listeners.get(game_id, [])
+            if len(listeners) >= MAX_STREAMS_PER_GAME:
+                raise TooManyStreams(
+                    f"game {game_id!r} has {MAX_STREAMS_PER_GAME} open event streams, the most one game takes: "
+                    "close a page of it, or try again later"
+                )
+            if self._streams() >= MAX_STREAMS:
+                raise TooManyStreams(
+                    f"the server has {MAX_STREAMS} open event streams in all, the most it takes: try again later"
+                )
+            self._listeners.setdefault(game_id, listeners).append(callback)
 
     def subscribers(self, game_id: str) -> int:
         with self._lock:
             return len(self._listeners.get(game_id, ()))
+
+    def streams(self) -> int:
+        """The event streams open on every game."""
+        with self._lock:
+            return self._streams()
+
+    def _streams(self) -> int:
+        return sum(len(listeners) for listeners in self._listeners.values())
 
     def unsubscribe(self, game_id: str, callback: Callable[[], None]) -> None:
         with self._lock:

@@ -106,7 +106,7 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
             raise UsageError(f"rules option {quoted(name)}: not a {entry.title} rules option (known: {known})")
         if value is None or value == "":
             continue
-        text = ("yes" if value else "no") if isinstance(value, bool) else str(value).strip()
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()  # as JSON wrote it
         if len(text) > MAX_RULE_TEXT:
             raise UsageError(f"rules option {name}: at most {MAX_RULE_TEXT} characters")
         kind, default = defaults.get(name, (str, None))

@@ -69,7 +69,7 @@ TITLES = {
 
 def status_of(error: CardbaseError) -> int:
     from cardbase.decks.store import UnknownDeck
-    from cardbase.sim.hall import HintsBusy, TooManyGames, UnknownGame
+    from cardbase.sim.hall import HintsBusy, TooManyGames, TooManyStreams, UnknownGame
     from cardbase.sim.table import NotYourTurn, UndoRefused
 
     if isinstance(error, NotYourTurn):
@@ -78,7 +78,7 @@ def status_of(error: CardbaseError) -> int:
         return 404
     if isinstance(error, UndoRefused):
         return 422
-    if isinstance(error, TooManyGames | HintsBusy):
+    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy):
         return 503
     if isinstance(error, TooLarge):
         return 413
@@ -337,13 +337,13 @@ def error_headers(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]
 
 
 def _headers_of(error: CardbaseError) -> tuple[dict[str, str], dict[str, Any]]:
-    from cardbase.sim.hall import HintsBusy, TooManyGames
+    from cardbase.sim.hall import HintsBusy, TooManyGames, TooManyStreams
     from cardbase.web.http import etag
     from cardbase.web.settings import RETRY_AFTER_SECONDS
 
     if isinstance(error, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}, {}
-    if isinstance(error, DatabaseBusy | TooManyGames | HintsBusy):
+    if isinstance(error, DatabaseBusy | TooManyGames | TooManyStreams | HintsBusy):
         return {"Retry-After": str(RETRY_AFTER_SECONDS)}, {}
     if isinstance(error, Stale):
         current = etag(error.kind, error.key, error.current)
@@ -402,8 +402,27 @@ def install(app: FastAPI) -> None:
             detail = f"no page or API route at {request.url.path}"
         elif error.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
+        elif error.status_code == 400 and detail == "There was an error parsing the body":
+            detail = await _body_refusal(request) or detail
         headers = dict(error.headers) if error.headers else None
         return error_response(request, request.url.path, error.status_code, detail, headers=headers)
+
+
+async def _body_refusal(request: Request) -> str | None:
+    """Why a JSON body FastAPI could not read is refused, as cardbase's JSON reader says it (a whole
+    number too long to read, with its line and column), or None: FastAPI says only "There was an
+    error parsing the body"."""
+    from cardbase.errors import UnreadableInput
+    from cardbase.textfiles import load_json
+
+    try:
+        body = (await request.body()).decode("utf-8")
+        load_json(body, "the request body")
+    except UnreadableInput as refused:
+        return str(refused)
+    except (UnicodeDecodeError, RuntimeError):
+        return None
+    return None
 
 
 MAX_WARNED = 10_000
@@ -441,10 +460,63 @@ def crash_response(request: Request, error: BaseException) -> Response:
     return error_response(request, request.url.path, 500, line)
 
 
+_UNION_MEMBER = re.compile(
+    r"str|int|bool|float|none|bytes|decimal|date|datetime|time|[a-z]+\[.*\]|constrained-[\w-]+"
+    r"|function-[\w-]+\[.*\]|[A-Z]\w*"
+)
+"""How pydantic names the member of a union a value failed (``str``, ``list[int]``, a model's class)
+in the error's place: no field of a request is named so."""
+
+
+def _first_error(error: RequestValidationError) -> dict[str, Any]:
+    """FastAPI's first validation error, with the members of unions taken out of its place: of a value
+    that failed every member of a union, the member whose shape it had (an object for a model, a
+    list for a list), whose error is deeper, else one error saying every kind the field takes."""
+    errors = [dict(e) for e in error.errors()]
+    if not errors:
+        return {}
+    first = errors[0]
+    while True:
+        loc = tuple(first.get("loc", ()))
+        at = next(
+            (
+                i
+                for i, part in enumerate(loc)
+                if isinstance(part, str)
+                and _UNION_MEMBER.fullmatch(part)
+                and any(
+                    len(e["loc"]) > i
+                    and tuple(e["loc"][:i]) == loc[:i]
+                    and e["loc"][i] != part
+                    and isinstance(e["loc"][i], str)
+                    for e in errors
+                )
+            ),
+            None,
+        )
+        if at is None:
+            return first
+        members = [e for e in errors if len(e["loc"]) > at and tuple(e["loc"][:at]) == loc[:at]]
+        deeper = [e for e in members if len(e["loc"]) > at + 1]
+        if deeper:
+            first = {**deeper[0], "loc": (*loc[:at], *deeper[0]["loc"][at + 1 :])}
+        else:
+            said = list(dict.fromkeys(_kind_said(str(e.get("msg", ""))) for e in members))
+            kinds = ", ".join(said[:-1]) + f" or {said[-1]}" if len(said) > 1 else said[0]
+            first = {**members[0], "loc": loc[:at], "msg": f"Input should be {kinds}"}
+        errors = [first]
+
+
+def _kind_said(msg: str) -> str:
+    """What one member of a union wanted, from its error ("a valid integer"; a model: "an object")."""
+    said = msg.removeprefix("Input should be ")
+    return "an object" if said.startswith("a valid dictionary or instance of") else said
+
+
 def validation_field(error: RequestValidationError) -> str | None:
     """The parameter or body field FastAPI's first validation error is about, as a JSON path
     (``seats[1].agent``, ``count``), or None for the body as a whole (not JSON)."""
-    first = error.errors()[0] if error.errors() else {}
+    first = _first_error(error)
     if first.get("type") == "json_invalid":  # its place is a position in the text, not a field
         return None
     path = ""
@@ -455,7 +527,7 @@ def validation_field(error: RequestValidationError) -> str | None:
 
 def validation_message(error: RequestValidationError) -> str:
     """FastAPI's first validation error as one line naming the parameter or field."""
-    first = error.errors()[0] if error.errors() else {}
+    first = _first_error(error)
     loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body", "header", "cookie", "form")]
     if first.get("type") == "json_invalid":
         return "the request body is not valid JSON"

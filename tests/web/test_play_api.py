@@ -307,7 +307,7 @@ def test_bad_choices_are_refused_with_one_line(client: TestClient, body: dict[st
         ({"players": ""}, "rules option 'players': not a Meio rules option"),
         ({"a=b": "c"}, "rules option 'a=b'"),  # was read as option 'a'
         ({"x" * 100_000: "y" * 300}, "rules option 'xxx"),  # the whole name was sent back
-        ({"rounds": True}, "rules option rounds: 'yes' is not a whole number"),  # it said --rule, the CLI's flag
+        ({"rounds": True}, "rules option rounds: 'true' is not a whole number"),  # it said --rule; then 'yes'
     ],
 )
 def test_a_rules_option_the_game_lacks_is_refused_by_name_cut(
