@@ -124,6 +124,12 @@ def stop_server(live: LiveServer) -> None:
 @pytest.fixture(scope="session")
 def live_db_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A new, empty database for the session's server: SQLite, or PostgreSQL when the suite runs on it."""
+    yield from new_live_db(tmp_path_factory)
+
+
+def new_live_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A new, empty database's URL while the generator runs (a server's of its own: what one server's
+    tests write, a catalog's new card, another's never sees)."""
     if not POSTGRES:
         yield f"sqlite:///{tmp_path_factory.mktemp('live-db') / 'cards.db'}"
         return

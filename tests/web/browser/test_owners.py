@@ -18,15 +18,18 @@ from playwright.sync_api import Browser, Page, expect
 from cardbase.db.edit import card_history
 from cardbase.db.queries import find_card
 from cardbase.decks.store import load_deck
-from tests.web.browser.conftest import LAPTOP, TIMEOUT_MS, LiveServer, start_server, stop_server
+from tests.web.browser.conftest import LAPTOP, TIMEOUT_MS, LiveServer, new_live_db, start_server, stop_server
 
 
 @pytest.fixture(scope="module")
-def owners_server(live_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Path]]:
+def owners_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Path]]:
+    """A server over a database of its own: the cards these tests add (a Meikyu character without its
+    Wits) would make every Meikyu game of the shared server refused."""
     images = tmp_path_factory.mktemp("owners-images")
-    live = start_server(live_db_url, images=images)
-    yield live, images
-    stop_server(live)
+    for url in new_live_db(tmp_path_factory):
+        live = start_server(url, images=images)
+        yield live, images
+        stop_server(live)
 
 
 @pytest.fixture
