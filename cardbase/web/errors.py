@@ -403,20 +403,23 @@ def install(app: FastAPI) -> None:
         elif error.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
         elif error.status_code == 400 and detail == "There was an error parsing the body":
-            detail = await _body_refusal(request) or detail
+            detail = _body_refusal(request) or detail
         headers = dict(error.headers) if error.headers else None
         return error_response(request, request.url.path, error.status_code, detail, headers=headers)
 
 
-async def _body_refusal(request: Request) -> str | None:
+def _body_refusal(request: Request) -> str | None:
     """Why a JSON body FastAPI could not read is refused, as cardbase's JSON reader says it (a whole
     number too long to read, with its line and column), or None: FastAPI says only "There was an
     error parsing the body"."""
     from cardbase.errors import UnreadableInput
     from cardbase.textfiles import load_json
 
+    read = getattr(request, "_body", None)  # the body FastAPI read whole, kept by this request
+    if not isinstance(read, bytes):
+        return None  # cut short (over its bound: the 413) or never read: reading again would wait forever
     try:
-        body = (await request.body()).decode("utf-8")
+        body = read.decode("utf-8")
         load_json(body, "the request body")
     except UnreadableInput as refused:
         return str(refused)
