@@ -240,7 +240,9 @@ def test_answers_that_arrive_out_of_order_still_end_on_the_newest_table(new_cont
 
     page.route(re.compile(r"/play/[\w-]+/(board|act)"), hold)
     expect(click_first_action(page)).to_be_disabled()  # sent: its form waits for the answer
-    assert list(held) == ["move"]  # sent, held before the server
+    # held before the server (its handler runs once Playwright hands the request over: wait for it)
+    wait_until(page, lambda: "move" in held, "the move was not sent")
+    assert list(held) == ["move"]
     page.evaluate("v => window.fakeEvents.fire('view', {version: v + 50, status: 'playing'})", before)
     page.wait_for_function("() => document.querySelector('#table').classList.contains('updating')")
     # the refresh was asked for after the move (held once its request reaches the route)
