@@ -53,6 +53,22 @@ def faces_of(request: Request) -> FaceLRU:
     return faces
 
 
+def stored_card(settings: ServerSettings, card_id: str) -> tuple[Any, dict[str, str]]:
+    """The catalog's card ``card_id`` (detached from its session) and the art it declares, or
+    ``UnknownCard``: what a card's picture is drawn from."""
+    from cardbase.db.models import Card
+    from cardbase.errors import UnknownCard
+    from cardbase.render.art import declared_paths
+
+    with settings.database.session() as session:
+        card = session.get(Card, card_id)
+        if card is None:
+            raise UnknownCard(card_id)
+        declared = declared_paths(session, [card.id])
+        session.expunge(card)
+    return card, declared
+
+
 @router.get("/cards/{card_id:path}/image.png", tags=["cards"], response_class=Response)
 def image(
     request: Request,
@@ -61,17 +77,9 @@ def image(
     w: Annotated[int, Query(ge=WIDTH_RANGE[0], le=WIDTH_RANGE[1], description="Width in pixels.")] = DEFAULT_WIDTH,
 ) -> Response:
     """The card's face as PNG, ``w`` pixels wide; 304 when the client's ETag is current."""
-    from cardbase.db.models import Card
-    from cardbase.errors import UnknownCard
-    from cardbase.render.art import declared_paths
     from cardbase.render.screen import screen_png
 
-    with settings.database.session() as session:
-        card = session.get(Card, card_id)
-        if card is None:
-            raise UnknownCard(card_id)
-        declared = declared_paths(session, [card.id])
-        session.expunge(card)
+    card, declared = stored_card(settings, card_id)
     digest = _row_hash(card, declared, settings.images)
     etag = f'"{digest}-{w}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=3600, must-revalidate"}

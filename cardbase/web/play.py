@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from cardbase import jsonout
 from cardbase.errors import CardbaseError, UsageError, quoted
 from cardbase.games.base import GameError
+from cardbase.render.screen import WIDTH_RANGE
 from cardbase.sim.boards import board_offers
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
 from cardbase.sim.table import HUMAN, NotYourTurn
@@ -681,26 +682,19 @@ def table_card_image(
     request: Request,
     game_id: str,
     card_id: Annotated[str, PathParam(max_length=300)],
-    w: Annotated[int, Query(ge=40, le=1200, description="Width in pixels.")] = 300,
+    w: Annotated[int, Query(ge=WIDTH_RANGE[0], le=WIDTH_RANGE[1], description="Width in pixels.")] = 300,
 ) -> Response:
     """A card's face as the table ``game_id`` plays it: a Meikyu table's values (a character's Bravery
     and Wits, a land's points), those its assumption profile gave marked ASSUMED as the board marks
     them; any other card (or game) as the catalog has it."""
-    from cardbase.db.models import Card
-    from cardbase.errors import UnknownCard
     from cardbase.games.meikyu.pool import played_values
-    from cardbase.render.art import declared_paths
     from cardbase.render.screen import screen_png
     from cardbase.web.errors import warner
+    from cardbase.web.images import stored_card
 
     live = hall_of(request).get(game_id)
     settings = request.app.state.settings
-    with settings.database.session() as session:
-        card = session.get(Card, card_id)
-        if card is None:
-            raise UnknownCard(card_id)
-        declared = declared_paths(session, [card.id])
-        session.expunge(card)
+    card, declared = stored_card(settings, card_id)
     pool = getattr(live.table.rules, "pool", None) if card.game == "meikyu" else None
     played = played_values(pool, card.name) if pool is not None else None
     assumed: dict[str, int] = {}
