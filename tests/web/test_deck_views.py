@@ -270,7 +270,7 @@ def lists_of(page: str) -> list[tuple[str, list[str]]]:
     """Each group's list of the deck list: its group key (a list's; a stack's has none) and the card ids in
     its order (``data-order`` in an edit's answer, the entries themselves in a page)."""
     found = []
-    for head, body in re.findall(r'(<ul class="(?:deck-list|stack)"[^>]*>)(.*?)</ul>', page, re.S):
+    for head, body in re.findall(r'(<ul class="(?:deck-list|face-stack)"[^>]*>)(.*?)</ul>', page, re.S):
         order = re.search(r"data-order='([^']*)'", head)
         ids = json.loads(html.unescape(order.group(1))) if order else re.findall(r'<li data-card-id="([^"]+)"', body)
         group = re.search(r'data-group="([^"]*)"', head)

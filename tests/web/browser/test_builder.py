@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app as cli_app
@@ -68,10 +68,19 @@ def test_the_deck_list_is_grouped_with_subtotals_sorted_as_chosen_and_the_choice
 def test_the_visual_view_stacks_the_faces_by_group_with_counts_and_each_face_previews(
     page: Page, live_server: LiveServer
 ) -> None:
+    held: list[Route] = []
+    page.route("**/image.png?*", lambda route: held.append(route))  # the pictures come when the test lets them
     deck_id, _ = make_deck(live_server, "mea", MEA)
     page.goto(f"/decks/{deck_id}?group=type&sort=name&layout=list")
     page.locator("#list-layout").select_option("visual")
     expect(page.locator("#deck.deck-visual")).to_be_visible()
+    waiting = page.locator(".stacks").bounding_box()
+    for route in held:
+        route.continue_()
+    page.unroute("**/image.png?*")
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.stacks img')).every(i => i.complete)")
+    # each face keeps its box while its picture comes: nothing moves when the pictures arrive
+    assert page.locator(".stacks").bounding_box() == waiting
     resolved = resolve_stored(live_server.database, deck_id)
     ((_, groups),) = grouped_deck(resolved)
     columns = page.locator(".stack-col")
@@ -80,7 +89,7 @@ def test_the_visual_view_stacks_the_faces_by_group_with_counts_and_each_face_pre
         assert column.get_attribute("data-group") == group.key
         counts = column.locator(".face-count").all_text_contents()
         assert [int(n) for n in counts] == [e["count"] for e in group.entries]
-    last = page.locator(".stack-col").first.locator(".face a").last
+    last = page.locator(".stack-col").first.locator(".stack-face a").last
     before = page.locator(".stacks").bounding_box()
     last.hover()
     assert wait_preview(page)["natural"] >= READABLE
