@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 import pytest
 
@@ -80,8 +81,8 @@ def legal_cards(state: MeioState) -> set[str]:
     return {Play(a).card.notation for a in state.legal_actions()}
 
 
-def deal(players: int, hands: list[str], **options: object) -> MeioState:
-    state = MeioRules(players=players, **options).new_initial_state(0)  # type: ignore[arg-type]
+def deal(players: int, hands: list[str], **options: Any) -> MeioState:
+    state = MeioRules(players=players, **options).new_initial_state(0)
     state.apply(Deal.of([cards(h) for h in hands]))
     return state
 
@@ -92,7 +93,7 @@ def split_all(state: MeioState, keep: list[str], aside: list[str]) -> None:
         state.apply(Split.of(cards(keep[p]), cards(aside[p])))
 
 
-def at_table(players: int, keep: list[str], aside: list[str], **options: object) -> MeioState:
+def at_table(players: int, keep: list[str], aside: list[str], **options: Any) -> MeioState:
     state = deal(players, [k + " " + a for k, a in zip(keep, aside, strict=True)], **options)
     split_all(state, keep, aside)
     return state
@@ -548,6 +549,8 @@ def test_s46_s52_three_rounds_the_starter_moves_left_and_the_least_points_wins()
     assert state.round_scores() == ((7, 6), (7, 6), (7, 6))
     assert state.totals() == (21, 18)
     assert state.current_player == TERMINAL and list(state.legal_actions()) == []
+    refused(state, Play("AC"))
+    refused(state, Deal.of([cards(k + " " + a) for k, a in zip(KEEP_B, ASIDE_B, strict=True)]))
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (1,) and not outcome.shared
     assert outcome.scores == (21, 18)
@@ -658,6 +661,7 @@ def test_s99_whole_games_follow_the_examiners_reading(players, ace_high, leader_
                     seat = (leader + i) % players
                     assert state.current_player == seat
                     assert legal_cards(state) == names(may_play(state.hand(seat), played))
+                    assert state.legal_ids() == [int(a) for a in state.legal_actions()]  # the integer steps too
                     card = rng.choice(sorted(may_play(state.hand(seat), played)))
                     state.apply(Play(card))
                     played.append((seat, card))
