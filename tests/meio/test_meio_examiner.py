@@ -639,7 +639,9 @@ def test_s99_whole_games_follow_the_examiners_reading(players, ace_high, leader_
     seeded random games against the examiner's reading above; now and then the game goes on from a
     copy rebuilt from a seat's observation (``MeioState.from_parts``, what the search agents play on)."""
     for seed in range(3):
-        rules = MeioRules(players=players, ace_high=ace_high, second_half_leader=leader_option)
+        rules = MeioRules(
+            players=players, ace_high=ace_high, second_half_leader=leader_option, first_player=(seed + 1) % players
+        )
         state = rules.new_initial_state(seed)
         rng = random.Random(seed)
         totals = [0] * players
