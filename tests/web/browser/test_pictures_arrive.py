@@ -27,8 +27,8 @@ DECK = {"Crumb Goblin": 3, "Dizzy Bat": 2, "Pep Talk": 2, "Bramble Bear": 1, "Se
 AGENTS = [{"agent": "human"}, {"agent": "heuristic"}, {"agent": "heuristic"}]
 
 BOXES = """() => {
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
-    + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  const classes = (el) => (typeof el.className === 'string' ? el.className.trim().split(/\\s+/) : []).filter(Boolean);
+  const name = (el) => [el.tagName.toLowerCase() + (el.id ? '#' + el.id : ''), ...classes(el)].join('.');
   const out = [];
   for (const el of [...document.querySelectorAll('main *'), document.querySelector('footer')]) {
     if (!el || !el.getClientRects().length) continue;
@@ -143,7 +143,8 @@ def test_nothing_moves_when_the_card_pictures_arrive(
     # every picture, the ones below the window too (a lazy one is asked for once near the window)
     page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach((img) => { img.loading = 'eager'; })")
     page.wait_for_function("() => Array.from(document.images).every((img) => img.complete)")
-    page.evaluate("([x, y]) => new Promise((done) => { scrollTo(x, y); requestAnimationFrame(() => done(null)); })", scrolled)
+    back = "([x, y]) => new Promise((done) => { scrollTo(x, y); requestAnimationFrame(() => done(null)); })"
+    page.evaluate(back, scrolled)  # where it was measured: the sticky parts where they were
     assert page.evaluate("Array.from(document.images).filter((img) => img.naturalWidth).length") or not shown.pictures
 
     gone = moved(waiting, page.evaluate(BOXES))
