@@ -129,7 +129,9 @@ def test_nothing_moves_when_the_card_pictures_arrive(
     if "key=" in path:  # a seat's link: its cookie set, the page comes again without the key
         page.wait_for_url(lambda url: "key=" not in url, wait_until="domcontentloaded")
     expect(page.locator(shown.ready).first).to_be_visible()
-    page.evaluate("document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => done(null))))")
+    # the fonts, then two frames: what the page's script does in a frame (fitting names to their boxes) is done
+    frame = "() => new Promise((done) => requestAnimationFrame(() => done(null)))"
+    page.evaluate(f"document.fonts.ready.then({frame}).then({frame})")
     if shown.pictures:
         wait_until(page, lambda: bool(held), "the page's first picture asked for")
     else:
