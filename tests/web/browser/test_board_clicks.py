@@ -174,7 +174,7 @@ def test_a_meio_split_from_the_advisor_and_cards_played_by_clicks(open_seat) -> 
         assert table.state.current_player == 0
         page.goto(f"/harness/{key}?seat=0")
         cards = page.locator("button.face.playable")
-        assert cards.count() == len(table.state.legal_actions())
+        expect(cards).to_have_count(len(table.state.legal_actions()))
         before = table.version
         cards.first.click()
         wait_version(page, before + 1)

@@ -107,6 +107,7 @@ def test_edit_as_text_shows_the_change_then_replaces_the_deck_and_a_bad_list_cha
     deck_id, name = make_deck(live_server, "mea", {"Crumb Goblin": 3, "Pep Talk": 2})
     page.goto(f"/decks/{deck_id}")
     page.locator("#edit-text").click()
+    expect(page).to_have_url(re.compile(rf"/decks/{deck_id}/edit$"))  # the edit page, not the builder going
     box = page.locator("#edit-box")
     assert "3 Crumb Goblin" in box.input_value()
     expect(page.locator("#edit-save")).to_have_count(0)  # nothing to save before the change is shown

@@ -268,6 +268,8 @@ def test_done_when_a_mea_owner_enters_tags_asks_builds_prints_and_goes_back(
     page.goto(f"/decks/{deck_ids[3]}")
     page.fill("#needs", "2 tag:removal")
     page.locator("#odds-form button").click()
+    # the odds of these needs shown (the panel's table is replaced in place): read only then
+    expect(page.locator("#odds-table thead")).to_contain_text("2 × tag:removal")
     turn3 = page.locator("#odds-turns tbody tr", has=page.locator("th", has_text=re.compile(r"^3$")))
     seen = int(turn3.locator("td").first.text_content() or "")
     from scipy.stats import hypergeom
@@ -314,9 +316,9 @@ def test_the_decks_table_gives_the_collection_column_room_at_a_laptops_width(own
     assert page.request.post(f"/api/decks/{deck_id}/cards", data={"name": "Dizzy Bat", "count": 2}).ok
     page.goto("/decks")
     table = page.locator("table.decks-table").first
-    headers = {name: table.get_by_role("columnheader", name=name).bounding_box() for name in ("Collection", "Updated")}
     row = table.locator(f'tr[data-deck-id="{deck_id}"]')
-    expect(row.locator("td.owned-cell")).to_contain_text("2 missing")
+    expect(row.locator("td.owned-cell")).to_contain_text("2 missing")  # the table as drawn: then measured
+    headers = {name: table.get_by_role("columnheader", name=name).bounding_box() for name in ("Collection", "Updated")}
     cells = {"Collection": row.locator("td.owned-cell").bounding_box(), "Updated": row.locator("time").bounding_box()}
     for boxes in (headers, cells):
         owned, updated = boxes["Collection"], boxes["Updated"]
