@@ -101,7 +101,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     resolved = ResolvedDeck(text.source, Deck(chosen, (), text.name, text.format, text.players), history=text.history)
     allowed_sections = SECTIONS.get(chosen, ())
     cards: list[DeckCard] = []
-    for entry in text.lines:
+    for position, entry in enumerate(text.lines):
         if entry.section and entry.section not in allowed_sections:
             where = (
                 f"; {chosen} sections are {', '.join(f'[{s}]' for s in allowed_sections)}"
@@ -118,6 +118,18 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
             )
         if entry.card_id is not None:
             matches = [index.by_id[entry.card_id]] if entry.card_id in index.by_id else []
+            if matches and matches[0] not in index.by_key.get(fold(entry.name), ()):
+                where = "" if entry.line is not None else f"cards[{position}]: "
+                problems.append(
+                    Problem(
+                        "name-not-id",
+                        f"{where}the name {quoted(entry.name)} is not the card of the id {quoted(entry.card_id)} "
+                        f"({quoted(matches[0].name)})",
+                        entry.line,
+                        "give the card's name (or one of its aliases), or leave the id out",
+                    )
+                )
+                continue
         else:
             matches = index.lookup(entry.name, chosen, entry.set)
         if not matches:

@@ -376,3 +376,32 @@ def test_unknown_values_are_one_short_warning_with_its_cards_listed_apart(databa
     assert len(short.message) <= 80, short.message
     assert "land, character, item and open" in short.message
     assert all(p.as_dict()["cards"] == [] for p in problems if p.code != "unknown-stats")
+
+
+# --- nothing a deck file says is dropped or overridden unseen -------------------------------------
+
+
+@pytest.mark.parametrize("header", ["author: Ann", "description: Fast and mean", "Author: Ann"])
+def test_a_header_a_deck_does_not_keep_is_refused_on_its_line(header: str) -> None:
+    """``author:`` and ``description:`` were read and dropped: a deck here keeps neither."""
+    deck = parse_text(f"game: mea\n{header}\n3 Crumb Goblin\n", "d.txt")
+    assert [(p.code, p.line) for p in deck.problems] == [("bad-header", 2)]
+    assert "not kept" in deck.problems[0].message and deck.problems[0].hint.startswith("make it a comment")
+
+
+def test_a_json_entry_whose_name_is_not_the_card_of_its_id_is_refused(database) -> None:
+    """The id won and the name was dropped unseen: a hand-edited entry names two cards at once."""
+    data = {"game": "mea", "cards": [{"count": 2, "name": "Pep Talk", "id": "mea/demo/crumb-goblin"}]}
+    resolved = resolve_text(database, parse_json(json.dumps(data), "d.json"))
+    (problem,) = [p for p in resolved.problems if p.severity == "error"]
+    assert problem.code == "name-not-id" and "cards[0]" in problem.message and "'Crumb Goblin'" in problem.message
+    same = {"game": "mea", "cards": [{"count": 2, "name": "crumb goblin", "id": "mea/demo/crumb-goblin"}]}
+    assert not resolve_text(database, parse_json(json.dumps(same), "d.json")).problems
+
+
+def test_a_cod_deck_name_past_the_bound_is_refused_not_cut() -> None:
+    from cardbase.decks.lists import parse_cod
+
+    long = "G" * 301
+    deck = parse_cod(f"<cockatrice_deck>\n<deckname>{long}</deckname>\n</cockatrice_deck>", "d.cod")
+    assert [(p.line, "301 characters" in p.message) for p in deck.problems] == [(2, True)]
