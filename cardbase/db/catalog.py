@@ -154,7 +154,8 @@ def write_cards(
         if wrong := inapplicable_values(game, card["type"], card):
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems += (
-                f"{where}, {inapplicable_problem(game, card['type'], f, stored=None if f in record else card[f])}"
+                f"{where}, "
+                + inapplicable_problem(game, card["type"], f, stored=None if f in record else card[f], card=cid)
                 for f in wrong
             )
             continue
