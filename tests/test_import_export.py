@@ -380,3 +380,46 @@ def test_a_large_import_leaves_no_pending_trigram_entries(database, tmp_path: Pa
     )
     with database.engine.connect() as conn:
         assert conn.execute(text(pending)).scalar() == 0
+
+
+def test_a_catalog_jsons_unknown_top_level_field_is_refused(database, tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"game": "mea", "sett": "mine", "cards": [{"name": "Z", "type": "monster"}]}', encoding="utf-8")
+    with pytest.raises(UnreadableInput, match="'sett' is not a field of a catalog file"):
+        import_catalog(database, path, "mea")
+
+
+def test_a_catalog_jsons_set_name_names_a_new_set_and_must_match_an_old_one(database, tmp_path: Path) -> None:
+    """The set's name was read past: it names the set the file makes, and another name for a set
+    already there is refused rather than dropped."""
+    from cardbase.db.models import CardSet
+
+    path = tmp_path / "x.json"
+    cards = [{"name": "Zed", "type": "monster"}]
+    path.write_text(json.dumps({"game": "mea", "set": "mine", "set_name": "My Set", "cards": cards}), encoding="utf-8")
+    import_catalog(database, path, "mea")
+    with database.session() as s:
+        assert s.get(CardSet, ("mea", "mine")).name == "My Set"
+    path.write_text(json.dumps({"game": "mea", "set": "mine", "set_name": "Other", "cards": cards}), encoding="utf-8")
+    with pytest.raises(InvalidData, match="set_name 'Other' is not the name of set 'mine' \\('My Set'\\)"):
+        import_catalog(database, path, "mea")
+
+
+def test_a_read_only_column_that_disagrees_with_its_row_is_refused(database, tmp_path: Path) -> None:
+    """``game`` and ``id`` are written by export and not read: a row whose ``game`` is another game, or
+    whose ``id`` is another card's (a name changed in the sheet: the import made a new card), was
+    imported as if they said nothing."""
+    before = snapshot(database)
+    path = write_csv(
+        tmp_path / "x.csv",
+        "id,game,name,type,cost\n"
+        "mea/core/selounticia,mea,Selounticia,monster,4\n"  # as exported: fine
+        ",meikyu,Zed,monster,1\n"
+        "mea/core/selounticia,mea,Selounticia Prime,monster,4\n",
+    )
+    with pytest.raises(InvalidData) as err:
+        import_catalog(database, path, "mea")
+    said = " ".join(err.value.problems)
+    assert "row 3, column 'game': 'meikyu' is not the game imported (mea)" in said, said
+    assert "row 4, column 'id': the card mea/core/selounticia is 'Selounticia', not 'Selounticia Prime'" in said, said
+    assert snapshot(database) == before

@@ -237,7 +237,7 @@ def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[s
         return (*read_csv(path, raw, COLLECTION_FILE), False)
     if kind == "xlsx":
         return (*read_xlsx(path, raw, COLLECTION_FILE), False)
-    header, rows, _top = read_json(path, raw, COLLECTION_FILE)
+    header, rows, _top = read_json(path, raw, COLLECTION_FILE, ("cards",))
     return header, rows, True
 
 
