@@ -423,3 +423,21 @@ def test_a_read_only_column_that_disagrees_with_its_row_is_refused(database, tmp
     assert "row 3, column 'game': 'meikyu' is not the game imported (mea)" in said, said
     assert "row 4, column 'id': the card mea/core/selounticia is 'Selounticia', not 'Selounticia Prime'" in said, said
     assert snapshot(database) == before
+
+
+def test_an_xlsx_whose_other_sheets_hold_cells_is_refused_naming_the_sheet(database, tmp_path: Path) -> None:
+    """Only the first sheet is read: the rows of a second were dropped unseen (an empty one is fine)."""
+    wb = Workbook()
+    wb.active.append(["name", "type"])
+    wb.active.append(["Zed", "monster"])
+    wb.create_sheet("Notes")
+    more = wb.create_sheet("More cards")
+    more.append(["name", "type"])
+    more.append(["Zara", "monster"])
+    path = tmp_path / "two.xlsx"
+    wb.save(path)
+    with pytest.raises(UnreadableInput, match="sheet 'More cards' holds cells; only the first sheet"):
+        import_catalog(database, path, "mea")
+    wb.remove(more)
+    wb.save(path)
+    assert import_catalog(database, path, "mea").inserted == 1

@@ -267,21 +267,34 @@ def _check_zip(path: Path, raw: bytes) -> None:
         )
 
 
+def _holds(cell: Any) -> bool:
+    """Whether a sheet's cell holds anything (not empty, nor blanks)."""
+    return cell is not None and not (isinstance(cell, str) and not cell.strip())
+
+
 def read_xlsx(
     path: Path, raw: bytes | None = None, what: str = "catalog file"
 ) -> tuple[list[str], Iterator[SourceRow]]:
-    """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
+    """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors, and so is
+    another sheet holding any cell)."""
     from openpyxl import load_workbook
 
     raw = _read_bounded(path, raw, what)
     _check_zip(path, raw)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        for other in workbook.worksheets[1:]:  # read past, its rows would be lost unseen
+            other.reset_dimensions()
+            if any(_holds(c) for cells in other.iter_rows(values_only=True) for c in cells):
+                raise UnreadableInput(
+                    f"{path}: sheet {quoted(other.title)} holds cells; only the first sheet "
+                    f"({quoted(workbook.worksheets[0].title)}) is read: move its rows there, or delete it"
+                )
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # a workbook's own claim of its size is not trusted: rows hold their cells
         it = sheet.iter_rows(values_only=True)
         header_cells = next(it, None)
-    except MemoryError:
+    except (MemoryError, UnreadableInput):
         raise
     except Exception as error:  # openpyxl and its XML parser fail on damaged files in many ways
         raise UnreadableInput(f"{path}: not a readable XLSX workbook ({type(error).__name__}: {error})") from None
