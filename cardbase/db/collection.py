@@ -385,6 +385,12 @@ def read_collection_file(
                     f"{row.where}, column 'game': {quoted(values.get('game'))} is not a game ({', '.join(GAMES)})"
                 )
                 continue
+            if game is not None and row_game != game:  # --game is not overridden unseen
+                problems.append(
+                    f"{row.where}, column 'game': {quoted(values.get('game'))} is not the game asked for "
+                    f"(--game {game}); leave --game out to import each row's game"
+                )
+                continue
             count = values.get("count")
             if count is None:
                 problems.append(f"{row.where}, column 'count': the row has no count")

@@ -405,3 +405,11 @@ def test_a_cod_deck_name_past_the_bound_is_refused_not_cut() -> None:
     long = "G" * 301
     deck = parse_cod(f"<cockatrice_deck>\n<deckname>{long}</deckname>\n</cockatrice_deck>", "d.cod")
     assert [(p.line, "301 characters" in p.message) for p in deck.problems] == [(2, True)]
+
+
+def test_a_json_entry_whose_set_is_not_its_ids_is_refused(database) -> None:
+    entry = {"count": 2, "name": "Crumb Goblin", "set": "mine", "id": "mea/demo/crumb-goblin"}
+    data = {"game": "mea", "cards": [entry]}
+    resolved = resolve_text(database, parse_json(json.dumps(data), "d.json"))
+    (problem,) = [p for p in resolved.problems if p.severity == "error"]
+    assert problem.code == "name-not-id" and "cards[0]: the set 'mine' is not the set of the id" in problem.message
