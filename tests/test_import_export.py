@@ -441,3 +441,22 @@ def test_an_xlsx_whose_other_sheets_hold_cells_is_refused_naming_the_sheet(datab
     wb.remove(more)
     wb.save(path)
     assert import_catalog(database, path, "mea").inserted == 1
+
+
+def test_an_import_that_changes_a_text_without_its_abilities_says_they_were_cleared(database, tmp_path: Path) -> None:
+    """A card's encoded abilities no longer say what a new text says, so they are cleared; the import
+    said nothing of it. It now names each such card (a warning: the import goes through)."""
+    good = json.dumps([{"trigger": "summoned", "effect": "draw", "amount": 1}])
+    first = tmp_path / "a.json"
+    card = {"name": "Librarian", "type": "monster", "text": "When summoned: Draw 1 card.", "abilities": good}
+    first.write_text(json.dumps([card | {"abilities": json.loads(good)}]), encoding="utf-8")
+    assert import_catalog(database, first, "mea").warnings == []
+    second = write_csv(tmp_path / "b.csv", "name,text\nLibrarian,When summoned: Draw 2 cards.\n")
+    result = import_catalog(database, second, "mea")
+    assert result.warnings == [
+        "row 2: 'Librarian': its encoded abilities are cleared with its new text; give them in the "
+        "'abilities' column to keep them"
+    ]
+    assert result.as_dict(str(second), "mea")["warnings"] == result.warnings
+    with database.session() as s:
+        assert s.get(Card, "mea/core/librarian").abilities is None

@@ -62,6 +62,9 @@ class WriteReport:
     inserted: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+    """Each card whose encoded abilities its new text cleared (``apply_values``), as ``row 7: 'Name'``:
+    what the writer reports, the write going through."""
 
 
 def write_cards(
@@ -150,7 +153,10 @@ def write_cards(
             card["type"] = record.get("type") or card["type"]
         new_aliases = set(record["aliases"]) - aliases_of[cid] if record.get("aliases") else set()
         aliases_of[cid] |= new_aliases
+        had_abilities = card["abilities"] is not None
         apply_values(card, record, aliases_of[cid], origin or set_code)
+        if had_abilities and card["abilities"] is None and "abilities" not in record:
+            report.cleared.append(f"{record.get('_where') or 'card'}: {quoted(card['name'])}")
         if wrong := inapplicable_values(game, card["type"], card):
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems += (

@@ -759,6 +759,8 @@ class ImportResult:
     sets: list[str]
     rows: int
     dry_run: bool
+    warnings: list[str] = field(default_factory=list)
+    """What the import changed beyond the file's values, each naming its row (the import goes through)."""
 
     def as_dict(self, file: str, game: str) -> dict[str, Any]:
         """The object of ``catalog import --json``."""
@@ -771,6 +773,7 @@ class ImportResult:
             "unchanged": self.unchanged,
             "sets": self.sets,
             "dry_run": self.dry_run,
+            "warnings": self.warnings,
         }
 
 
@@ -987,6 +990,11 @@ def import_catalog(
                 result.inserted += len(report.inserted)
                 result.updated += len(report.updated)
                 result.unchanged += len(report.unchanged)
+                result.warnings += (
+                    f"{cleared}: its encoded abilities are cleared with its new text; give them in the "
+                    "'abilities' column to keep them"
+                    for cleared in report.cleared
+                )
             if dry_run:
                 raise _DryRun
     except _DryRun:
