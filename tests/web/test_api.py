@@ -431,3 +431,20 @@ def test_the_catalog_import_answers_and_page_list_its_warnings(client: TestClien
     ]
     page = client.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("b.csv", second.encode())})
     assert page.status_code == 200 and "its encoded abilities are cleared with its new text" in page.text
+
+
+def test_an_import_routes_field_or_parameter_it_does_not_have_is_refused(client: TestClient) -> None:
+    """A misspelt field was read past: "dryrun" made no dry run, and the file was imported for good."""
+    before = client.get("/api/catalog/status", params={"game": "mea"}).json()
+    refused = client.post(
+        "/api/catalog/import",
+        data={"game": "mea", "dryrun": "true"},
+        files={"file": ("cards.csv", b"name,type\nGood One,monster\n")},
+    )
+    assert refused.status_code == 400 and "'dryrun' is not a field of this request" in error_of(refused)
+    assert client.get("/api/catalog/status", params={"game": "mea"}).json() == before
+    record = b'{"record": "cardbase.game", "game": "meio", "rules": {"players": 2}, "seed": 1}\n'
+    refused = client.post("/api/replay", params={"sat": 1}, content=record)
+    assert refused.status_code == 400 and "'sat' is not a parameter of this request" in error_of(refused)
+    refused = client.post("/api/decks/import", params={"replce": "true"}, json={"text": "game: mea\n1 Crumb Goblin\n"})
+    assert refused.status_code == 400 and "'replce' is not a parameter" in error_of(refused)
