@@ -257,7 +257,9 @@ def read_collection_text(database: Database, text: str, game: str | None, source
     parsed = parse_text(text, source, low=0, high=MAX_OWNED)
     if len(parsed.lines) > BOUNDS.rows:
         raise UnreadableInput(f"{source}: more than {BOUNDS.rows:,} card lines, over the import bound (rows)")
-    problems = [(p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems]
+    problems = [  # a deck's headers a deck does not keep are skipped here as its others are
+        (p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems if p.code != "not-kept"
+    ]
     the_game = game or parsed.game
     if game and parsed.game and parsed.game != game:
         problems.append((parsed.header_lines["game"], f"the list is for {quoted(parsed.game)}, not {quoted(game)}"))

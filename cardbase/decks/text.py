@@ -162,7 +162,7 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
     if key in NOT_KEPT:
         deck.problems.append(
             Problem(
-                "bad-header",
+                "not-kept",
                 f"{quoted(key)} is not kept: a deck here has no {key}, so the line would be lost",
                 number,
                 f"make it a comment (# {key}: …) to keep it in the file",

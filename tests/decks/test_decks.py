@@ -385,7 +385,7 @@ def test_unknown_values_are_one_short_warning_with_its_cards_listed_apart(databa
 def test_a_header_a_deck_does_not_keep_is_refused_on_its_line(header: str) -> None:
     """``author:`` and ``description:`` were read and dropped: a deck here keeps neither."""
     deck = parse_text(f"game: mea\n{header}\n3 Crumb Goblin\n", "d.txt")
-    assert [(p.code, p.line) for p in deck.problems] == [("bad-header", 2)]
+    assert [(p.code, p.line) for p in deck.problems] == [("not-kept", 2)]
     assert "not kept" in deck.problems[0].message and deck.problems[0].hint.startswith("make it a comment")
 
 
