@@ -460,3 +460,14 @@ def test_an_import_that_changes_a_text_without_its_abilities_says_they_were_clea
     assert result.as_dict(str(second), "mea")["warnings"] == result.warnings
     with database.session() as s:
         assert s.get(Card, "mea/core/librarian").abilities is None
+
+
+def test_an_aliases_cell_that_leaves_out_a_cards_alias_says_it_is_kept(database, tmp_path: Path) -> None:
+    """An import adds aliases and never removes one (an old name finds its card): an alias the cell
+    left out was kept unseen; the import now says so, naming the command that sets them."""
+    path = write_csv(tmp_path / "a.csv", "name,aliases\nCook,Chef\n")
+    result = import_catalog(database, path, "meikyu")
+    assert result.warnings == [
+        "row 2: 'Cook': keeps the alias 'Cock', which the cell leaves out (an import adds aliases, never "
+        "removes one: `cardbase catalog edit meikyu/core/cook aliases=…` sets them)"
+    ]

@@ -995,6 +995,12 @@ def import_catalog(
                     "'abilities' column to keep them"
                     for cleared in report.cleared
                 )
+                result.warnings += (
+                    f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}, which "
+                    f"the cell leaves out (an import adds aliases, never removes one: `cardbase catalog edit {cid} "
+                    "aliases=…` sets them)"
+                    for where, cid, kept in report.kept_aliases
+                )
             if dry_run:
                 raise _DryRun
     except _DryRun:
