@@ -413,3 +413,19 @@ def test_a_json_entry_whose_set_is_not_its_ids_is_refused(database) -> None:
     resolved = resolve_text(database, parse_json(json.dumps(data), "d.json"))
     (problem,) = [p for p in resolved.problems if p.severity == "error"]
     assert problem.code == "name-not-id" and "cards[0]: the set 'mine' is not the set of the id" in problem.message
+
+
+def test_a_share_code_naming_a_card_twice_is_refused_not_merged() -> None:
+    """encode never writes one: such a code is damaged, and its counts were added up unseen."""
+    import base64
+
+    from cardbase.decks.files import read_code
+
+    def code(body: bytes) -> str:
+        return base64.urlsafe_b64encode(body).decode().rstrip("=")
+
+    once = bytes([3, 0, 0, 0, 1, 5, 0, 0]) + bytes([0, 0, 0] * 2)  # the card of short id 5, one copy
+    assert read_code(code(once)).entries == ((None, 5, 1),)
+    twice = bytes([3, 0, 0, 0, 2, 5, 0, 0, 0]) + bytes([0, 0, 0] * 2)  # then a gap of 0: the same card
+    with pytest.raises(UsageError, match="names a card twice"):
+        read_code(code(twice))
