@@ -380,3 +380,94 @@ def test_a_large_import_leaves_no_pending_trigram_entries(database, tmp_path: Pa
     )
     with database.engine.connect() as conn:
         assert conn.execute(text(pending)).scalar() == 0
+
+
+def test_a_catalog_jsons_unknown_top_level_field_is_refused(database, tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"game": "mea", "sett": "mine", "cards": [{"name": "Z", "type": "monster"}]}', encoding="utf-8")
+    with pytest.raises(UnreadableInput, match="'sett' is not a field of a catalog file"):
+        import_catalog(database, path, "mea")
+
+
+def test_a_catalog_jsons_set_name_names_a_new_set_and_must_match_an_old_one(database, tmp_path: Path) -> None:
+    """The set's name was read past: it names the set the file makes, and another name for a set
+    already there is refused rather than dropped."""
+    from cardbase.db.models import CardSet
+
+    path = tmp_path / "x.json"
+    cards = [{"name": "Zed", "type": "monster"}]
+    path.write_text(json.dumps({"game": "mea", "set": "mine", "set_name": "My Set", "cards": cards}), encoding="utf-8")
+    import_catalog(database, path, "mea")
+    with database.session() as s:
+        assert s.get(CardSet, ("mea", "mine")).name == "My Set"
+    path.write_text(json.dumps({"game": "mea", "set": "mine", "set_name": "Other", "cards": cards}), encoding="utf-8")
+    with pytest.raises(InvalidData, match="set_name 'Other' is not the name of set 'mine' \\('My Set'\\)"):
+        import_catalog(database, path, "mea")
+
+
+def test_a_read_only_column_that_disagrees_with_its_row_is_refused(database, tmp_path: Path) -> None:
+    """``game`` and ``id`` are written by export and not read: a row whose ``game`` is another game, or
+    whose ``id`` is another card's (a name changed in the sheet: the import made a new card), was
+    imported as if they said nothing."""
+    before = snapshot(database)
+    path = write_csv(
+        tmp_path / "x.csv",
+        "id,game,name,type,cost\n"
+        "mea/core/selounticia,mea,Selounticia,monster,4\n"  # as exported: fine
+        ",meikyu,Zed,monster,1\n"
+        "mea/core/selounticia,mea,Selounticia Prime,monster,4\n",
+    )
+    with pytest.raises(InvalidData) as err:
+        import_catalog(database, path, "mea")
+    said = " ".join(err.value.problems)
+    assert "row 3, column 'game': 'meikyu' is not the game imported (mea)" in said, said
+    assert "row 4, column 'id': the card mea/core/selounticia is 'Selounticia', not 'Selounticia Prime'" in said, said
+    assert snapshot(database) == before
+
+
+def test_an_xlsx_whose_other_sheets_hold_cells_is_refused_naming_the_sheet(database, tmp_path: Path) -> None:
+    """Only the first sheet is read: the rows of a second were dropped unseen (an empty one is fine)."""
+    wb = Workbook()
+    wb.active.append(["name", "type"])
+    wb.active.append(["Zed", "monster"])
+    wb.create_sheet("Notes")
+    more = wb.create_sheet("More cards")
+    more.append(["name", "type"])
+    more.append(["Zara", "monster"])
+    path = tmp_path / "two.xlsx"
+    wb.save(path)
+    with pytest.raises(UnreadableInput, match="sheet 'More cards' holds cells; only the first sheet"):
+        import_catalog(database, path, "mea")
+    wb.remove(more)
+    wb.save(path)
+    assert import_catalog(database, path, "mea").inserted == 1
+
+
+def test_an_import_that_changes_a_text_without_its_abilities_says_they_were_cleared(database, tmp_path: Path) -> None:
+    """A card's encoded abilities no longer say what a new text says, so they are cleared; the import
+    said nothing of it. It now names each such card (a warning: the import goes through)."""
+    good = json.dumps([{"trigger": "summoned", "effect": "draw", "amount": 1}])
+    first = tmp_path / "a.json"
+    card = {"name": "Librarian", "type": "monster", "text": "When summoned: Draw 1 card.", "abilities": good}
+    first.write_text(json.dumps([card | {"abilities": json.loads(good)}]), encoding="utf-8")
+    assert import_catalog(database, first, "mea").warnings == []
+    second = write_csv(tmp_path / "b.csv", "name,text\nLibrarian,When summoned: Draw 2 cards.\n")
+    result = import_catalog(database, second, "mea")
+    assert result.warnings == [
+        "row 2: 'Librarian': its encoded abilities are cleared with its new text; give them in the "
+        "'abilities' column to keep them"
+    ]
+    assert result.as_dict(str(second), "mea")["warnings"] == result.warnings
+    with database.session() as s:
+        assert s.get(Card, "mea/core/librarian").abilities is None
+
+
+def test_an_aliases_cell_that_leaves_out_a_cards_alias_says_it_is_kept(database, tmp_path: Path) -> None:
+    """An import adds aliases and never removes one (an old name finds its card): an alias the cell
+    left out was kept unseen; the import now says so, naming the command that sets them."""
+    path = write_csv(tmp_path / "a.csv", "name,aliases\nCook,Chef\n")
+    result = import_catalog(database, path, "meikyu")
+    assert result.warnings == [
+        "row 2: 'Cook': keeps the alias 'Cock', which the cell leaves out (an import adds aliases, never "
+        "removes one: `cardbase catalog edit meikyu/core/cook aliases=…` sets them)"
+    ]

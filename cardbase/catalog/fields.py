@@ -224,14 +224,24 @@ def inapplicable_values(game: str, type_: str, values: Mapping[str, object]) -> 
     )
 
 
-def inapplicable_problem(game: str, type_: str, field: str, column: str | None = None, stored: object = None) -> str:
+def inapplicable_problem(
+    game: str, type_: str, field: str, column: str | None = None, stored: object = None, card: str | None = None
+) -> str:
     """The one message for a value in a field that ``type_`` does not have, as import, edit and the
     API give it: ``column 'level': a Meikyu character has no level; leave it empty``. ``stored``: the
-    value the card already holds (its type changes), which must be cleared with the change."""
+    value the card already holds (its type changes), which must be cleared with the change. ``card``:
+    the card's id, when the value is stored and the writer (an import, whose empty cell keeps a stored
+    value) cannot clear it: the message names the command that does."""
     from cardbase.errors import quoted
 
     article = "an" if type_[:1] in "aeiou" else "a"
     said = f"{article} {GAME_NAMES[game]} {type_} has no {field.replace('_', ' ')}"
+    if stored is not None and card is not None:
+        return (
+            f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}; an empty cell "
+            f"keeps it; clear it with `cardbase catalog edit {card} {field}=` (or on the card's Edit page), "
+            "then import again"
+        )
     if stored is not None:
         return f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}; clear it first"
     return f"column {quoted(column or field)}: {said}; leave it empty"

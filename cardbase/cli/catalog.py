@@ -20,6 +20,7 @@ from cardbase.cli.common import (
     open_db,
     print_json,
     say_done,
+    warn,
 )
 from cardbase.errors import counted, quoted
 
@@ -130,6 +131,8 @@ def import_(
         f"{'would update' if dry_run else 'updated'} {result.updated}, unchanged {result.unchanged} "
         f"(sets: {', '.join(result.sets)})" + ("; dry run, nothing written" if dry_run else "")
     )
+    for warning in result.warnings:
+        warn(f"{file}: {warning}")
 
 
 @app.command()

@@ -499,13 +499,21 @@ def import_(
 
     Example: cardbase deck import examples/decks/mea-goblin-rush.txt
     """
+    from cardbase.decks.history import deck_history
     from cardbase.decks.store import save_deck
-    from cardbase.errors import quoted
+    from cardbase.errors import counted, quoted
 
     resolved = _resolved_without_errors(db, file, game, writes=True)
     deck_name = name or resolved.deck.name or Path(file).stem
-    save_deck(open_db(db), resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
+    database = open_db(db)
+    save_deck(database, resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
     kept = f", with {len(resolved.history)} versions of history" if resolved.history else ""
+    if resolved.history and (held := deck_history(database, deck_name, 1)[2]) <= len(resolved.history):
+        n = len(resolved.history)
+        kept = (  # the bound dropped the oldest: said, not hidden
+            f", with the newest {counted(held - 1, 'version')} of its history (the file's {n} versions and this "
+            f"import are {n + 1}; a deck keeps its newest {database.deck_history}: CARDBASE_DECK_HISTORY)"
+        )
     echo(f"stored deck {quoted(deck_name)}: {resolved.deck.size} cards{kept}")
 
 

@@ -62,6 +62,12 @@ class WriteReport:
     inserted: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+    """Each card whose encoded abilities its new text cleared (``apply_values``), as ``row 7: 'Name'``:
+    what the writer reports, the write going through."""
+    kept_aliases: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    """Each card whose aliases cell leaves out aliases it has (kept: a write adds aliases, never
+    removes one), as (``row 7: 'Name'``, its id, the aliases left out)."""
 
 
 def write_cards(
@@ -149,12 +155,18 @@ def write_cards(
             before = dict(card)
             card["type"] = record.get("type") or card["type"]
         new_aliases = set(record["aliases"]) - aliases_of[cid] if record.get("aliases") else set()
+        if record.get("aliases") and (left_out := sorted(aliases_of[cid] - set(record["aliases"]))):
+            report.kept_aliases.append((f"{record.get('_where') or 'card'}: {quoted(card['name'])}", cid, left_out))
         aliases_of[cid] |= new_aliases
+        had_abilities = card["abilities"] is not None
         apply_values(card, record, aliases_of[cid], origin or set_code)
+        if had_abilities and card["abilities"] is None and "abilities" not in record:
+            report.cleared.append(f"{record.get('_where') or 'card'}: {quoted(card['name'])}")
         if wrong := inapplicable_values(game, card["type"], card):
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems += (
-                f"{where}, {inapplicable_problem(game, card['type'], f, stored=None if f in record else card[f])}"
+                f"{where}, "
+                + inapplicable_problem(game, card["type"], f, stored=None if f in record else card[f], card=cid)
                 for f in wrong
             )
             continue

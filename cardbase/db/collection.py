@@ -237,7 +237,7 @@ def _rows(path: Path, fmt: str | None, raw: bytes | None = None) -> tuple[list[s
         return (*read_csv(path, raw, COLLECTION_FILE), False)
     if kind == "xlsx":
         return (*read_xlsx(path, raw, COLLECTION_FILE), False)
-    header, rows, _top = read_json(path, raw, COLLECTION_FILE)
+    header, rows, _top = read_json(path, raw, COLLECTION_FILE, ("cards",))
     return header, rows, True
 
 
@@ -257,7 +257,9 @@ def read_collection_text(database: Database, text: str, game: str | None, source
     parsed = parse_text(text, source, low=0, high=MAX_OWNED)
     if len(parsed.lines) > BOUNDS.rows:
         raise UnreadableInput(f"{source}: more than {BOUNDS.rows:,} card lines, over the import bound (rows)")
-    problems = [(p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems]
+    problems = [  # a deck's headers a deck does not keep are skipped here as its others are
+        (p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems if p.code != "not-kept"
+    ]
     the_game = game or parsed.game
     if game and parsed.game and parsed.game != game:
         problems.append((parsed.header_lines["game"], f"the list is for {quoted(parsed.game)}, not {quoted(game)}"))
@@ -383,6 +385,12 @@ def read_collection_file(
             if row_game not in GAMES:
                 problems.append(
                     f"{row.where}, column 'game': {quoted(values.get('game'))} is not a game ({', '.join(GAMES)})"
+                )
+                continue
+            if game is not None and row_game != game:  # --game is not overridden unseen
+                problems.append(
+                    f"{row.where}, column 'game': {quoted(values.get('game'))} is not the game asked for "
+                    f"(--game {game}); leave --game out to import each row's game"
                 )
                 continue
             count = values.get("count")

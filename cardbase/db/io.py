@@ -20,6 +20,7 @@ one ``'``. JSON is not opened by spreadsheets: its values are written and read a
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -158,6 +159,9 @@ class ParsedFile:
     rows: int = 0
     headings: dict[str, str] = field(default_factory=dict)
     """Each field's column heading as the file writes it (``lvl`` for level), for messages."""
+    set_name: tuple[str, str] | None = None
+    """The set code and name a JSON catalog gives its set (``set``, ``set_name``): the name of the set if
+    the file makes it."""
 
 
 def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] = FORMATS) -> str:
@@ -263,21 +267,34 @@ def _check_zip(path: Path, raw: bytes) -> None:
         )
 
 
+def _holds(cell: Any) -> bool:
+    """Whether a sheet's cell holds anything (not empty, nor blanks)."""
+    return cell is not None and not (isinstance(cell, str) and not cell.strip())
+
+
 def read_xlsx(
     path: Path, raw: bytes | None = None, what: str = "catalog file"
 ) -> tuple[list[str], Iterator[SourceRow]]:
-    """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors)."""
+    """Header and rows of the first sheet of an XLSX workbook (cells past the header are errors, and so is
+    another sheet holding any cell)."""
     from openpyxl import load_workbook
 
     raw = _read_bounded(path, raw, what)
     _check_zip(path, raw)
     try:
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        for other in workbook.worksheets[1:]:  # read past, its rows would be lost unseen
+            other.reset_dimensions()
+            if any(_holds(c) for cells in other.iter_rows(values_only=True) for c in cells):
+                raise UnreadableInput(
+                    f"{path}: sheet {quoted(other.title)} holds cells; only the first sheet "
+                    f"({quoted(workbook.worksheets[0].title)}) is read: move its rows there, or delete it"
+                )
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # a workbook's own claim of its size is not trusted: rows hold their cells
         it = sheet.iter_rows(values_only=True)
         header_cells = next(it, None)
-    except MemoryError:
+    except (MemoryError, UnreadableInput):
         raise
     except Exception as error:  # openpyxl and its XML parser fail on damaged files in many ways
         raise UnreadableInput(f"{path}: not a readable XLSX workbook ({type(error).__name__}: {error})") from None
@@ -311,10 +328,16 @@ def read_xlsx(
     return header, rows()
 
 
+CATALOG_TOP = ("game", "set", "set_name", "source", "note", "cards")
+"""What a JSON catalog file's object may hold beside its cards (``source`` and ``note`` are for its
+readers: an imported card's source is ``file:NAME``)."""
+
+
 def read_json(
-    path: Path, raw: bytes | None = None, what: str = "catalog file"
+    path: Path, raw: bytes | None = None, what: str = "catalog file", top_keys: tuple[str, ...] = CATALOG_TOP
 ) -> tuple[list[str], Iterator[SourceRow], dict[str, Any]]:
-    """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards."""
+    """Columns, rows and top-level fields of a JSON catalog: a catalog file or a list of cards. A
+    top-level field not in ``top_keys`` is refused, naming it (it would be read past unseen)."""
     text = decode_text(_read_bounded(path, raw, what), str(path), what, hint=" (is it an .xlsx? use that extension)")
     depth = json_depth(text)
     if depth > BOUNDS.json_depth:
@@ -333,6 +356,12 @@ def read_json(
     check_characters(data, str(path))
     top: dict[str, Any] = {}
     if isinstance(data, dict):
+        unknown = [k for k in data if k not in top_keys]
+        if unknown:
+            raise UnreadableInput(
+                f"{path}: {quoted(unknown[0][:40])} is not a field of a {what} ({', '.join(top_keys)}); "
+                "remove it or correct its name"
+            )
         top = {k: v for k, v in data.items() if k != "cards"}
         cards = data.get("cards")
         label = "cards"
@@ -527,6 +556,7 @@ def parse_rows(
     parsed.headings = {f.name: heading for heading, f in columns.items()}
     if parsed.problems:
         return parsed
+    derived = {h: fold(str(h)) for h in header if fold(str(h)) in _CHECKED_DERIVED}
     seen: dict[str, tuple[str, str]] = {}  # card id: (row, name) of the first row with it
     name_column = next(h for h, f in columns.items() if f.name == "name")
     set_default = default_set or DEFAULT_SET[game]
@@ -573,6 +603,19 @@ def parse_rows(
                 continue
             if converted is not None and converted != []:
                 record[field_names[heading]] = converted
+        for heading, column in derived.items():
+            value = row.cells.get(heading)
+            given = str(value).strip() if value is not None else ""
+            if not given:
+                continue
+            if column == "game" and fold(given) != game:
+                parsed.problems.append(
+                    f"{row.where}, column {quoted(heading)}: {quoted(given[:40])} is not the game imported ({game}); "
+                    f"the column is not read: import the row with --game {fold(given)[:40]}, or empty the cell"
+                )
+                bad = True
+            elif column == "id":
+                record["_given_id"] = given[:200]
         name = record.get("name")
         if not name:
             if not bad:
@@ -645,6 +688,13 @@ from the CSV ``catalog export`` writes), and the bidirectional embeddings, overr
 (the marks U+200E, U+200F and U+061C are kept)."""
 
 
+_CHECKED_DERIVED = ("game", "id")
+"""The columns an export writes that an import does not read but checks against the row (``READ_ONLY_COLUMNS``):
+a row whose ``game`` is another game, or whose ``id`` is another card's (a name changed in the sheet would
+make a new card), is refused rather than imported as if they said nothing. ``short_id``, ``source`` and
+``unknown`` follow from the card and what the import writes."""
+
+
 NOTE_ROW = "row 2"
 """Only the row under a spreadsheet's header may be a note (a name starting with ``#``); a ``#``
 name anywhere else, or in JSON, is refused as before (a deck list would read it as a comment)."""
@@ -683,14 +733,18 @@ def read_catalog_file(path: Path, game: str, fmt: str | None = None, raw: bytes 
         header, rows = read_xlsx(path, raw)
         return parse_rows(game, str(path), header, rows)
     header, rows, top = read_json(path, raw)
-    for key in ("game", "set"):
+    for key in ("game", "set", "set_name", "source", "note"):
         if top.get(key) is not None and not isinstance(top[key], str):
             raise UnreadableInput(
                 f"{path}: the file's {quoted(key)} must be text (a JSON string), not {json_type(top[key])}"
             )
     if top.get("game") not in (None, game):
         raise UnreadableInput(f"{path}: this file is for game {quoted(top['game'])}, not {quoted(game)}")
-    return parse_rows(game, str(path), header, rows, default_set=top.get("set"), typed=True)
+    parsed = parse_rows(game, str(path), header, rows, default_set=top.get("set"), typed=True)
+    if given := (top.get("set_name") or "").strip():
+        with contextlib.suppress(ValueError):  # a bad set code is refused with each of its rows
+            parsed.set_name = (set_code(top.get("set") or DEFAULT_SET[game]), given)
+    return parsed
 
 
 class _DryRun(Exception):
@@ -705,6 +759,8 @@ class ImportResult:
     sets: list[str]
     rows: int
     dry_run: bool
+    warnings: list[str] = field(default_factory=list)
+    """What the import changed beyond the file's values, each naming its row (the import goes through)."""
 
     def as_dict(self, file: str, game: str) -> dict[str, Any]:
         """The object of ``catalog import --json``."""
@@ -717,6 +773,7 @@ class ImportResult:
             "unchanged": self.unchanged,
             "sets": self.sets,
             "dry_run": self.dry_run,
+            "warnings": self.warnings,
         }
 
 
@@ -824,6 +881,69 @@ def _same_card_problems(session: Session, game: str, parsed: ParsedFile) -> list
     return problems
 
 
+def _given_id_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
+    """Every row whose ``id`` cell is not the card the row names, as the import matches it (by name or
+    alias): the column is not read, so a name changed in the sheet would make a new card unseen."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import Card, CardAlias
+
+    problems: list[str] = []
+    for code, records in parsed.records.items():
+        given = [r for r in records if r.get("_given_id")]
+        if not given:
+            continue
+        cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
+        by_alias = {
+            fold(alias): cid
+            for alias, cid in session.execute(
+                select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
+            ).all()
+        }
+        by_name = {fold(name): cid for cid, name in cards.items()}
+        named = {r["_given_id"] for r in given} - cards.keys()
+        if named:
+            cards |= dict(session.execute(select(Card.id, Card.name).where(col(Card.id).in_(sorted(named)))).all())
+        heading = "id"
+        for r in given:
+            cid = by_name.get(fold(r["name"])) or r["_id"]
+            if cid not in cards and fold(r["name"]) in by_alias:
+                cid = by_alias[fold(r["name"])]
+            if r["_given_id"] == cid:
+                continue
+            if r["_given_id"] in cards:
+                problems.append(
+                    f"{r['_where']}, column {quoted(heading)}: the card {r['_given_id']} is "
+                    f"{quoted(cards[r['_given_id']])}, not {quoted(r['name'])}; an import finds a card by its name "
+                    f"and would make a new one: rename it with `cardbase catalog edit {r['_given_id']} name=…`, "
+                    "or empty the id cell to add a new card"
+                )
+            else:
+                problems.append(
+                    f"{r['_where']}, column {quoted(heading)}: {quoted(r['_given_id'])} is not the id of the row's "
+                    f"card ({cid}); the column is not read: empty the cell"
+                )
+    return problems
+
+
+def _set_name_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
+    """A JSON catalog's ``set_name`` names the set it makes; another name for a set already there is
+    refused (a set keeps the name it was made with), not dropped."""
+    from cardbase.db.models import CardSet
+
+    if parsed.set_name is None:
+        return []
+    code, name = parsed.set_name
+    found = session.get(CardSet, (game, code))
+    if found is None or found.name == name:
+        return []
+    had = quoted(found.name) if found.name else "none"
+    return [
+        f"set_name {quoted(name)} is not the name of set {quoted(code)} ({had}); a set keeps the name it was "
+        "made with: leave set_name out"
+    ]
+
+
 def import_catalog(
     database: Database,
     path: Path,
@@ -847,6 +967,8 @@ def import_catalog(
             + _new_card_problems(session, game, parsed)
             + _same_card_problems(session, game, parsed)
             + _inapplicable_problems(session, game, parsed)
+            + _given_id_problems(session, game, parsed)
+            + _set_name_problems(session, game, parsed)
         )
     if problems:
         raise InvalidData(str(path), sorted(problems, key=_row_number))
@@ -855,7 +977,8 @@ def import_catalog(
     try:
         with database.transaction() as session:
             for set_code, records in parsed.records.items():
-                ensure_set(session, game, set_code, None, source, f"imported from {path.name}")
+                named = parsed.set_name[1] if parsed.set_name and parsed.set_name[0] == set_code else None
+                ensure_set(session, game, set_code, named, source, f"imported from {path.name}")
                 report = write_cards(
                     session,
                     game,
@@ -867,6 +990,17 @@ def import_catalog(
                 result.inserted += len(report.inserted)
                 result.updated += len(report.updated)
                 result.unchanged += len(report.unchanged)
+                result.warnings += (
+                    f"{cleared}: its encoded abilities are cleared with its new text; give them in the "
+                    "'abilities' column to keep them"
+                    for cleared in report.cleared
+                )
+                result.warnings += (
+                    f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}, which "
+                    f"the cell leaves out (an import adds aliases, never removes one: `cardbase catalog edit {cid} "
+                    "aliases=…` sets them)"
+                    for where, cid, kept in report.kept_aliases
+                )
             if dry_run:
                 raise _DryRun
     except _DryRun:

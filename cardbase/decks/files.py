@@ -317,6 +317,7 @@ def _read_code(code: str) -> CodeContents:
     except UnicodeDecodeError:
         raise UsageError("deck code is damaged (format name)") from None
     entries: list[tuple[str | None, int, int]] = []
+    seen: set[tuple[str | None, int]] = set()
     total = 0
     for section in _SECTIONS_BY_VERSION[version].get(game, (None,)):
         for group in (1, 2, 0):
@@ -327,6 +328,9 @@ def _read_code(code: str) -> CodeContents:
                 if count < 1 or count > 999:
                     raise UsageError("deck code is damaged (a count out of range)")
                 total += count
+                if version >= 3 and (section, number) in seen:  # encode writes none; not added up unseen
+                    raise UsageError("deck code names a card twice in one section; it is damaged")
+                seen.add((section, number))
                 if total > MAX_DECK_CARDS:
                     raise UsageError(f"deck code holds more than {MAX_DECK_CARDS:,} cards, the most a deck may have")
                 entries.append((section, number, count))

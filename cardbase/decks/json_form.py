@@ -18,7 +18,11 @@ class DeckEntryModel(BaseModel):
 
     count: int = Field(ge=1, le=999)
     name: str = Field(min_length=1, max_length=300)
-    id: str | None = Field(default=None, description="The stable card id (game/set/slug); wins over the name.")
+    id: str | None = Field(
+        default=None,
+        description="The stable card id (game/set/slug), found even after a rename; "
+        "the name must be that card's (or an alias).",
+    )
     set: str | None = None
     section: str | None = Field(
         default=None,

@@ -8,7 +8,8 @@ What each form means here:
 - ``arena``: ``Deck`` then ``N Name (set)``; ``Sideboard`` and ``Maybeboard`` blocks for Méa's
   side sections. No game line: the game is told by the cards (or ``--game``).
 - ``plain`` (alias ``mtgo``): ``N Name`` lines, the side sections under ``Sideboard`` / ``Maybeboard``.
-- ``cod``: Cockatrice's XML, zone ``main`` and zone ``side`` (Méa's ``[sideboard]``).
+- ``cod``: Cockatrice's XML, zone ``main`` and zone ``side`` (Méa's ``[sideboard]``), each card with its
+  set as ``setShortName``.
 - ``ydk``: ``#main``, ``#extra``, ``!side`` blocks, one line per copy. YDK names Yu-Gi-Oh! cards by
   passcode; our cards have none, so each line is the card's name and set.
 
@@ -19,12 +20,14 @@ refused with the section named: nothing is dropped on the way out either.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import MAX_COUNT, MAX_LINE
 from cardbase.errors import UnreadableInput, UsageError, quoted
 from cardbase.games.base import whole_number
+from cardbase.names import set_code
 
 MAX_XML_DEPTH = 8
 """A ``.cod`` file is three elements deep; deeper nesting is not a deck."""
@@ -84,7 +87,7 @@ _COD_ZONES = {None: "main", "sideboard": "side"}
 
 
 def write_cod(deck: Deck) -> str:
-    """Cockatrice's ``.cod`` XML: the deck's name, zone ``main`` and zone ``side``."""
+    """Cockatrice's ``.cod`` XML: the deck's name, zone ``main`` and zone ``side``, a card's set as ``setShortName``."""
     from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib.request, 0.1 s a deck read need not pay
 
     out = ['<?xml version="1.0" encoding="UTF-8"?>', '<cockatrice_deck version="1">']
@@ -92,7 +95,11 @@ def write_cod(deck: Deck) -> str:
     out.append("    <comments></comments>")
     for section, cards in _blocks(deck, "cod", (None, "sideboard")):
         out.append(f"    <zone name={quoteattr(_COD_ZONES[section])}>")
-        out += [f"        <card number={quoteattr(str(c.count))} name={quoteattr(c.name)}/>" for c in cards]
+        out += [
+            f"        <card number={quoteattr(str(c.count))} name={quoteattr(c.name)} "
+            f"setShortName={quoteattr(_set(c))}/>"
+            for c in cards
+        ]
         out.append("    </zone>")
     out.append("</cockatrice_deck>")
     return "\n".join(out) + "\n"
@@ -114,6 +121,28 @@ def looks_like_xml(text: str) -> bool:
 
 
 _ZONE_SECTIONS = {"main": None, "side": "sideboard"}
+_COD_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "cockatrice_deck": ("version",),
+    "deckname": (),
+    "comments": (),
+    "zone": ("name",),
+    "card": ("number", "name", "setShortName", "collectorNumber", "uuid"),
+}
+"""The elements of a ``.cod`` deck read here and the attributes each may have. A card's
+``setShortName`` is its set; ``collectorNumber`` and ``uuid`` name a printing, which our cards do not
+have (as Arena's collector number, not needed here). Anything else is a problem on its line."""
+_COD_PARENTS = {"deckname": "cockatrice_deck", "comments": "cockatrice_deck", "zone": "cockatrice_deck", "card": "zone"}
+
+
+@dataclass
+class _Element:
+    """An element of a ``.cod`` file being read: its tag, line, text and whether it holds elements."""
+
+    tag: str
+    line: int
+    text: list[str] = field(default_factory=list)
+    children: bool = False
+    reported: bool = False
 
 
 def parse_cod(text: str, source: str = "<deck>") -> DeckText:
@@ -122,33 +151,75 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
     Read with expat hardened: a DTD (so any entity beyond XML's five) is refused, and so is nesting
     past ``MAX_XML_DEPTH`` or more than ``MAX_XML_ELEMENTS`` elements; malformed XML is
     ``UnreadableInput`` naming its line. A bad card (no name, a bad count) is a problem on its line.
+    Nothing is dropped or overridden unseen: a second ``<deckname>``, a ``<zone>`` inside a zone, a
+    ``<card>`` outside a zone, comments, an element or attribute a deck here has no place for (an empty
+    element aside) is a problem on its line.
     """
     deck = DeckText(source)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    path: list[str] = []
+    path: list[_Element] = []
     zone: list[str | None] = [None]
     elements = 0
-    text_parts: list[str] = []
+    deckname_line: list[int] = []
 
     def refuse(why: str) -> None:
         raise UnreadableInput(f"{source}: line {parser.CurrentLineNumber}: {why}")
 
+    def problem(why: str, line: int, hint: str = "remove it: a deck here has no place for it") -> None:
+        deck.problems.append(Problem("bad-line", why, line, hint))
+
     def doctype(*_: object) -> None:
         refuse("a .cod deck has no DOCTYPE (a DTD and its entities are refused)")
+
+    def misplaced(tag: str, line: int) -> bool:
+        """Whether ``tag`` is out of its place (a problem reported on ``line``)."""
+        parent = path[-2].tag if len(path) > 1 else None
+        if tag not in _COD_PARENTS:
+            return False
+        want = _COD_PARENTS[tag]
+        if parent == want:
+            return False
+        if tag == "card":
+            problem("a <card> outside a <zone>: the part of the deck it is in is not said", line, "put it in a <zone>")
+        elif tag == "zone" and parent == "zone":
+            problem(f"a <zone> inside a <zone> (line {path[-2].line})", line, "close the first zone before")
+        else:
+            problem(f"a <{tag}> inside <{parent}>; it belongs in <{want}>", line, f"move it into <{want}>")
+        return True
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal elements
         elements += 1
-        path.append(tag)
+        line = parser.CurrentLineNumber
+        if path:
+            path[-1].children = True
+        path.append(_Element(tag, line))
         if len(path) > MAX_XML_DEPTH:
             refuse(f"elements nest deeper than {MAX_XML_DEPTH}; this is not a .cod deck")
         if elements > MAX_XML_ELEMENTS:
             refuse(f"more than {MAX_XML_ELEMENTS:,} elements; this is not a .cod deck")
-        line = parser.CurrentLineNumber
         if len(path) == 1 and tag != "cockatrice_deck":
             refuse(f"the root element is <{tag[:40]}>, not <cockatrice_deck>")
-        if tag == "zone":
+        if tag not in _COD_ATTRIBUTES:
+            if any(e.tag not in _COD_ATTRIBUTES for e in path[:-1]):
+                path[-1].reported = True  # inside an element reported already
+            elif attrs:
+                problem(f"<{tag[:40]}> is not part of a .cod deck read here", line)
+                path[-1].reported = True
+            return  # its text and elements are reported when it ends
+        extra = [a for a in attrs if a not in _COD_ATTRIBUTES[tag]]
+        if extra:
+            problem(f"<{tag}> has the attribute {quoted(extra[0][:40])}, which a deck here has no place for", line)
+        if misplaced(tag, line):
+            if tag == "zone":
+                zone[0] = "unknown"  # its cards are not read; the zone is reported
+            return
+        if tag == "deckname":
+            if deckname_line:
+                problem(f"a second <deckname> (the first is on line {deckname_line[0]})", line, "keep one")
+            deckname_line.append(line)
+        elif tag == "zone":
             name = attrs.get("name", "")
             if name not in _ZONE_SECTIONS:
                 deck.problems.append(
@@ -162,15 +233,28 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
             zone[0] = _ZONE_SECTIONS.get(name, "unknown")
         elif tag == "card":
             _read_card(deck, attrs, line, zone[0])
-        text_parts.clear()
 
     def end(tag: str) -> None:
-        if tag == "deckname" and path[-2:] == ["cockatrice_deck", "deckname"]:
-            deck.name = "".join(text_parts).strip()[:MAX_LINE] or None
-        path.pop()
+        element = path.pop()
+        said = "".join(element.text).strip()
+        if tag not in _COD_ATTRIBUTES:
+            if (said or element.children) and not element.reported:
+                problem(f"<{tag[:40]}> is not part of a .cod deck read here", element.line)
+        elif tag == "deckname":
+            if len(said) > MAX_LINE:
+                problem(f"the deck name is {len(said)} characters long (at most {MAX_LINE})", element.line, "shorten")
+            elif len(deckname_line) == 1 and not (path and path[-1].tag != "cockatrice_deck"):
+                deck.name = said or None
+        elif said and tag == "comments":
+            problem("<comments> holds text, which a deck here has no place for", element.line, "empty it to import")
+        elif said:
+            problem(f"<{tag}> holds text ({quoted(said[:40])}), which a deck here has no place for", element.line)
+        if tag == "zone":
+            zone[0] = None
 
     def chars(data: str) -> None:
-        text_parts.append(data)
+        if path:
+            path[-1].text.append(data)
 
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = doctype
@@ -206,4 +290,12 @@ def _read_card(deck: DeckText, attrs: dict[str, str], line: int, section: str | 
             )
         )
         return
-    deck.lines.append(DeckLine(int(number), name, line, section))
+    given_set = attrs.get("setShortName", "").strip()
+    card_set = None
+    if given_set:
+        try:
+            card_set = set_code(given_set)
+        except ValueError as error:
+            deck.problems.append(Problem("bad-line", f"setShortName of {quoted(name)}: {error}", line))
+            return
+    deck.lines.append(DeckLine(int(number), name, line, section, card_set))

@@ -15,6 +15,7 @@ transaction: version N of a deck is its history's version N.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -675,6 +676,37 @@ def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: E
         return _info(session, row)
 
 
+def _keeps_versions(
+    name: str, had: str, game: str, versions: list[dict[str, Any]], carried: list[dict[str, Any]] | None
+) -> None:
+    """Refuse a replace that would lose the replaced deck's versions: a deck of another game (its
+    versions are not this deck's), or a file carrying versions of its own that do not hold them (they
+    would take their place). A file carrying this deck's versions (a backup imported back) keeps them."""
+    from cardbase.errors import counted
+
+    if not versions:
+        return
+    fix = f"import it under another --name, or `cardbase deck delete {quoted(name)}` first"
+    if had != game:
+        raise Conflict(
+            f"deck {quoted(name)} is a {had} deck with {counted(len(versions), 'version')} of history, which "
+            f"a {game} deck cannot keep: {fix}"
+        )
+    if carried is None:
+        return  # the import is the next version
+
+    def key(version: dict[str, Any]) -> str:
+        return json.dumps([version[k] for k in ("number", "at", "change", "deck")], sort_keys=True)
+
+    kept = {key(v) for v in carried}
+    lost = [v for v in versions if key(v) not in kept]
+    if lost:
+        raise Conflict(
+            f"deck {quoted(name)} has {counted(len(lost), 'version')} the file's history does not hold, which "
+            f"the file's versions would replace: {fix}"
+        )
+
+
 def save_deck(
     database: Database,
     deck: Deck,
@@ -707,8 +739,10 @@ def save_deck(
             if existing is not None:
                 assert existing.id is not None
                 delete_deck_tags(session, existing.id)
+                earlier = history_payload_in(session, existing.id)
+                _keeps_versions(name, existing.game, deck.game, earlier, history)
                 if existing.game == deck.game:  # a replaced deck keeps its versions: nothing is lost
-                    earlier, after = history_payload_in(session, existing.id), existing.version
+                    after = existing.version
                 delete_history(session, existing.id)
                 session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == existing.id))
                 session.delete(existing)

@@ -39,6 +39,9 @@ MAX_BYTES = 1_000_000
 MAX_LINE = 300
 MAX_COUNT = 999
 HEADERS = ("game", "name", "format", "players", "author", "description")
+NOT_KEPT = ("author", "description")
+"""Headers other tools write that a deck here has no place for: refused on their line (they were read
+and dropped), so that a ``# author: …`` comment keeps them in the file instead."""
 
 _HEADER = re.compile(r"^(?P<key>[A-Za-z]+)\s*:\s*(?P<value>.*)$")
 _SECTION = re.compile(r"^\[(?P<name>[^\]]*)\]$")
@@ -156,6 +159,16 @@ def _read_header(deck: DeckText, key: str, value: str, number: int) -> None:
         )
         return
     deck.header_lines[key] = number
+    if key in NOT_KEPT:
+        deck.problems.append(
+            Problem(
+                "not-kept",
+                f"{quoted(key)} is not kept: a deck here has no {key}, so the line would be lost",
+                number,
+                f"make it a comment (# {key}: …) to keep it in the file",
+            )
+        )
+        return
     if not value:
         deck.problems.append(Problem("bad-header", f"{quoted(key)} has no value", number))
         return

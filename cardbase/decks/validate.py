@@ -101,7 +101,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     resolved = ResolvedDeck(text.source, Deck(chosen, (), text.name, text.format, text.players), history=text.history)
     allowed_sections = SECTIONS.get(chosen, ())
     cards: list[DeckCard] = []
-    for entry in text.lines:
+    for position, entry in enumerate(text.lines):
         if entry.section and entry.section not in allowed_sections:
             where = (
                 f"; {chosen} sections are {', '.join(f'[{s}]' for s in allowed_sections)}"
@@ -118,6 +118,18 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
             )
         if entry.card_id is not None:
             matches = [index.by_id[entry.card_id]] if entry.card_id in index.by_id else []
+            if matches and (disagree := _not_the_ids(index, entry.name, entry.set, matches[0])):
+                where = "" if entry.line is not None else f"cards[{position}]: "
+                problems.append(
+                    Problem(
+                        "name-not-id",
+                        f"{where}{disagree[0]} is not the {disagree[1]} of the id {quoted(entry.card_id)} "
+                        f"({quoted(disagree[2])})",
+                        entry.line,
+                        f"give the card's {disagree[1]}, or leave the id out",
+                    )
+                )
+                continue
         else:
             matches = index.lookup(entry.name, chosen, entry.set)
         if not matches:
@@ -162,6 +174,16 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     resolved.deck = Deck(chosen, tuple(cards), text.name, text.format, text.players).canonical()
     resolved.problems = problems
     return resolved
+
+
+def _not_the_ids(index: CatalogIndex, name: str, set_code: str | None, card: CardInfo) -> tuple[str, str, str] | None:
+    """How an entry naming its card by id and by name (and set) says two things (the name or set given,
+    which, the card's), or None: the id is not taken over them unseen. A card's alias (an old name) is its."""
+    if card not in index.by_key.get(fold(name), ()):
+        return f"the name {quoted(name)}", "card", card.name
+    if set_code is not None and set_code != card.set:
+        return f"the set {quoted(set_code)}", "set", card.set
+    return None
 
 
 def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[tuple[str, str, str | None]]:

@@ -28,6 +28,11 @@ def read_hand(path: Path, players: int | None = None) -> list[Any]:
     cards: list[Any] = []
     seen: set[Any] = set()
     problems = [f"line {p.line}: {p.message}" for p in text.problems if p.severity == "error" and p.line]
+    if players is not None and text.players is not None and text.players != players:  # not read past
+        problems.append(
+            f"line {text.header_lines['players']}: the file is a hand of a {text.players}-player table, "
+            f"not of {players} (--players)"
+        )
     for line in text.lines:
         try:
             card = PlayingCard.parse(line.name)
@@ -42,8 +47,7 @@ def read_hand(path: Path, players: int | None = None) -> list[Any]:
     if players is not None and not problems:
         deck = set(cards_of(MeioRules(players=players).deck_mask))
         if outside := [str(c) for c in cards if c not in deck]:
-            said = f" (the file says players: {text.players})" if text.players and text.players != players else ""
-            problems.append(f"{', '.join(outside)}: not in the {players}-player deck{said}")
+            problems.append(f"{', '.join(outside)}: not in the {players}-player deck")
     if problems:
         raise InvalidData(str(path), problems, writes=False)
     return cards

@@ -126,8 +126,12 @@ def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
     header = [h.strip().lower() for h in next(rows, [])]
     if "file" not in header or "credit" not in header:
         raise UnreadableInput(f"{path}: line 1: the header must name the columns 'file' and 'credit'")
+    for column in ("file", "credit"):
+        if header.count(column) > 1:
+            raise UnreadableInput(f"{path}: line 1: a second column {quoted(column)}; keep one")
     at_file, at_credit = header.index("file"), header.index("credit")
     out: dict[str, str] = {}
+    lines: dict[str, int] = {}
     for line, row in enumerate(rows, start=2):
         if not row:
             continue
@@ -139,7 +143,12 @@ def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
                 f"{path}: line {line}: a credit is one line of at most {CREDIT_MAX} characters, "
                 "without control characters"
             )
-        out[row[at_file].strip()] = credit
+        file = row[at_file].strip()
+        if file in lines:
+            raise UnreadableInput(
+                f"{path}: line {line}: {quoted(file)} is credited on line {lines[file]} already; keep one"
+            )
+        out[file], lines[file] = credit, line
     return out
 
 

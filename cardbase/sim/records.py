@@ -15,6 +15,10 @@ An action line may also be a bare JSON string (``"play 7H"``), which is handy wh
 typing up a game played at a real table; such a record has ``"seed": null`` and
 gives every deal as a ``deal`` action. With a seed, deals may be left out (they
 come from the seed) or written out (they are then checked against the seed).
+
+Nothing is read past: a field a line does not have (``HEADER_FIELDS``, ``ACTION_FIELDS``,
+``OUTCOME_FIELDS``; a typo such as ``"seeed"`` would leave the seed out), a second outcome or an
+action after the outcome is refused naming its line.
 """
 
 from __future__ import annotations
@@ -163,9 +167,13 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
                 f"{where}: a record starts with a header line "
                 f'({{"record": "{RECORD_TAG}", "game": …, "rules": …, "seed": …}})'
             )
+        if current.outcome is not None:
+            said = "a second outcome" if isinstance(data, dict) and "outcome" in data else "an action after the outcome"
+            raise UnreadableInput(f"{where}: {said} (the outcome closes its game; a new game starts with a header)")
         if isinstance(data, str):
             current.actions.append(ActionLine(data, None, number))
         elif isinstance(data, dict) and "action" in data:
+            _only(data, ACTION_FIELDS, "an action line", where)
             action, player = data["action"], data.get("player")
             if not isinstance(action, str):
                 raise UnreadableInput(f'{where}: "action" must be text, such as "play 7H", not {json_type(action)}')
@@ -173,6 +181,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
                 raise UnreadableInput(f'{where}: "player" must be "P1", "P2", … or "chance", not {_shown(player)}')
             current.actions.append(ActionLine(action, player, number))
         elif isinstance(data, dict) and "outcome" in data:
+            _only(data, ("outcome",), "an outcome line", where)
             current.outcome = _outcome(data["outcome"], where)
         else:
             raise UnreadableInput(
@@ -182,6 +191,31 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
     if not records:
         raise UnreadableInput(f"{source}: no game in this record")
     return records
+
+
+HEADER_FIELDS = ("record", "version", "game", "rules", "seed", "agents", "batch_seed", "index")
+"""What a record's header may hold (``header``; ``sim --records`` adds its batch's seed and the game's index)."""
+ACTION_FIELDS = ("player", "action")
+OUTCOME_FIELDS = ("winners", "scores", "reason", "lower_is_better", "round_scores")
+"""What a recorded outcome may hold (``Outcome.to_dict``)."""
+_TRANSCRIPT_FIELDS = ("seat", "unfinished", "note")
+
+
+def _only(data: dict[str, Any], known: Sequence[str], what: str, where: str) -> None:
+    """Refuse a field ``what`` does not have, naming it: a field read past unseen (a typo such as
+    "seeed") would be a value of the user's silently lost."""
+    unknown = [key for key in data if key not in known]
+    if not unknown:
+        return
+    if what == "a record's header" and set(unknown) & set(_TRANSCRIPT_FIELDS):
+        raise UnreadableInput(
+            f'{where}: a seat\'s transcript of a game ("seat", "unfinished"), not its record; '
+            "the record comes once the game is over"
+        )
+    raise UnreadableInput(
+        f"{where}: {json.dumps(unknown[0][:40], ensure_ascii=False)} is not a field of {what} ({', '.join(known)}); "
+        "remove it or correct its name"
+    )
 
 
 def _shown(value: Any) -> str:
@@ -196,6 +230,7 @@ def _header(data: dict[str, Any], source: str, number: int) -> GameRecord:
     where = f"{source} line {number}"
     if data.get("record") != RECORD_TAG:
         raise UnreadableInput(f'{where}: not a cardbase game record ("record": "{RECORD_TAG}")')
+    _only(data, HEADER_FIELDS, "a record's header", where)
     version = data.get("version", RECORD_VERSION)
     if type(version) is not int or version != RECORD_VERSION:
         raise UnreadableInput(f"{where}: record version {_shown(version)}; this cardbase reads {RECORD_VERSION}")
@@ -218,6 +253,7 @@ def _outcome(data: Any, where: str) -> dict[str, Any]:
     """A recorded outcome (``Outcome.to_dict``), its fields checked for their types (each may be left out)."""
     if not isinstance(data, dict):
         raise UnreadableInput(f'{where}: "outcome" must be an object, not {json_type(data)}')
+    _only(data, OUTCOME_FIELDS, "an outcome", where)
 
     def seat(v: Any) -> bool:
         return type(v) is int and 0 <= v < 100

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
 from cardbase.web.app import settings_of
-from cardbase.web.http import SHEET_MEDIA, JsonBody, WriteTurn, download, etag, expected, tag
+from cardbase.web.http import SHEET_MEDIA, JsonBody, OnlyDeclared, WriteTurn, download, etag, expected, tag
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES, ServerSettings
 
@@ -195,7 +195,7 @@ def new(settings: Settings, body: NewDeck, response: Response, turn: WriteTurn) 
     return _tagged(response, deck_by_id(_db(settings), deck_id))
 
 
-@router.post("/api/decks/import", tags=["decks"], status_code=201)
+@router.post("/api/decks/import", tags=["decks"], status_code=201, dependencies=[OnlyDeclared])
 def import_(settings: Settings, body: DeckImport, response: Response, turn: WriteTurn) -> dict[str, Any]:
     """Store a deck given as text, JSON or share code: all of it or nothing (400 listing every problem)."""
     from cardbase.decks.service import decode_code, import_deck, read_deck_data
@@ -545,7 +545,7 @@ def catalog_export(
     return download(data, out.name, SHEET_MEDIA[format])
 
 
-@router.post("/api/catalog/import", tags=["catalog"])
+@router.post("/api/catalog/import", tags=["catalog"], dependencies=[OnlyDeclared])
 def catalog_import(
     settings: Settings,
     file: Annotated[UploadFile, File(description="CSV, XLSX or JSON of cards; 5 MB at most.")],

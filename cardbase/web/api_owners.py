@@ -13,7 +13,7 @@ from fastapi import Path as PathParam
 from pydantic import Field
 
 from cardbase.web.app import settings_of
-from cardbase.web.http import JsonBody, WriteTurn, expected
+from cardbase.web.http import JsonBody, OnlyDeclared, WriteTurn, expected
 from cardbase.web.settings import ServerSettings
 
 router = APIRouter()
@@ -119,7 +119,7 @@ class CollectionList(JsonBody):
     dry_run: bool = False
 
 
-@router.post("/api/collection/import", tags=["collection"])
+@router.post("/api/collection/import", tags=["collection"], dependencies=[OnlyDeclared])
 def collection_import(settings: Settings, body: CollectionList, turn: WriteTurn) -> dict[str, Any]:
     """Own what a pasted list says (``collection import list.txt [--add|--replace] [--dry-run]``): every
     bad line named with its number (400) and nothing written unless all are good; ``dry_run`` says
@@ -278,7 +278,7 @@ def revert(
     return {"id": result.id, "name": result.name, "version": result.version, "changed": _changed(result.changed)}
 
 
-@router.put("/api/cards/{game}/{set_code}/{slug}/art", tags=["cards"])
+@router.put("/api/cards/{game}/{set_code}/{slug}/art", tags=["cards"], dependencies=[OnlyDeclared])
 def art(
     settings: Settings,
     cid: CardPath,

@@ -382,3 +382,44 @@ def download(data: bytes | str, filename: str, media_type: str, headers: dict[st
     return Response(
         data, media_type=media_type, headers={"Content-Disposition": content_disposition(filename), **(headers or {})}
     )
+
+
+# --- an import route reads every field it is sent ----------------------------------------------------
+
+
+def _declared(request: Request) -> tuple[set[str], set[str]]:
+    """The query parameters and form fields the request's route (and its dependencies) read."""
+    query: set[str] = set()
+    form: set[str] = set()
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    stack = [dependant] if dependant is not None else []
+    while stack:
+        found = stack.pop()
+        query |= {p.alias for p in found.query_params}
+        form |= {p.alias for p in found.body_params}
+        stack += found.dependencies
+    return query, form
+
+
+async def only_declared(request: Request) -> None:
+    """Refuse a query parameter or form field the route does not read (a dependency of the import
+    routes): a misspelt ``dryrun`` was read past, and the file imported for good."""
+    from cardbase.errors import UsageError, quoted
+
+    if request.scope.get("route") is None:
+        return
+    query, form = _declared(request)
+    for key in request.query_params:
+        if key not in query:
+            takes = ", ".join(sorted(query)) or "none"
+            raise UsageError(f"{quoted(key[:40])} is not a parameter of this request (its parameters: {takes})")
+    kind = request.headers.get("content-type", "")
+    if kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        for key in await request.form():
+            if key not in form:
+                takes = ", ".join(sorted(form)) or "none"
+                raise UsageError(f"{quoted(key[:40])} is not a field of this request (its fields: {takes})")
+
+
+OnlyDeclared = Depends(only_declared)
+"""``dependencies=[OnlyDeclared]`` on an import route: nothing it is sent is read past."""

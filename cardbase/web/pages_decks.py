@@ -927,6 +927,8 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     source = "pasted deck"
     upload = form.get("file")
     if upload is not None and not isinstance(upload, str) and upload.filename:
+        if text.strip():  # one of them would be dropped unseen
+            raise UsageError("paste a deck or choose a file, not both")
         raw = upload.file.read(MAX_DECK_TEXT + 1)
         if len(raw) > MAX_DECK_TEXT:
             raise UsageError(f"{shown(upload.filename)}: a deck file has at most {MAX_DECK_TEXT:,} bytes")

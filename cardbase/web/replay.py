@@ -21,7 +21,7 @@ from pydantic import Field
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import whole_number
 from cardbase.textfiles import decode_text
-from cardbase.web.http import JsonBody, WriteTurn
+from cardbase.web.http import JsonBody, OnlyDeclared, WriteTurn
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.lru import LRU
 from cardbase.web.pages import render
@@ -90,7 +90,7 @@ async def request_body(request: Request) -> bytes:
     return await request.body()
 
 
-@router.post("/api/replay", tags=["games"])
+@router.post("/api/replay", tags=["games"], dependencies=[OnlyDeclared])
 def api_replay(
     body: Annotated[bytes, Depends(request_body)],
     turn: WriteTurn,

@@ -376,3 +376,56 @@ def test_unknown_values_are_one_short_warning_with_its_cards_listed_apart(databa
     assert len(short.message) <= 80, short.message
     assert "land, character, item and open" in short.message
     assert all(p.as_dict()["cards"] == [] for p in problems if p.code != "unknown-stats")
+
+
+# --- nothing a deck file says is dropped or overridden unseen -------------------------------------
+
+
+@pytest.mark.parametrize("header", ["author: Ann", "description: Fast and mean", "Author: Ann"])
+def test_a_header_a_deck_does_not_keep_is_refused_on_its_line(header: str) -> None:
+    """``author:`` and ``description:`` were read and dropped: a deck here keeps neither."""
+    deck = parse_text(f"game: mea\n{header}\n3 Crumb Goblin\n", "d.txt")
+    assert [(p.code, p.line) for p in deck.problems] == [("not-kept", 2)]
+    assert "not kept" in deck.problems[0].message and deck.problems[0].hint.startswith("make it a comment")
+
+
+def test_a_json_entry_whose_name_is_not_the_card_of_its_id_is_refused(database) -> None:
+    """The id won and the name was dropped unseen: a hand-edited entry names two cards at once."""
+    data = {"game": "mea", "cards": [{"count": 2, "name": "Pep Talk", "id": "mea/demo/crumb-goblin"}]}
+    resolved = resolve_text(database, parse_json(json.dumps(data), "d.json"))
+    (problem,) = [p for p in resolved.problems if p.severity == "error"]
+    assert problem.code == "name-not-id" and "cards[0]" in problem.message and "'Crumb Goblin'" in problem.message
+    same = {"game": "mea", "cards": [{"count": 2, "name": "crumb goblin", "id": "mea/demo/crumb-goblin"}]}
+    assert not resolve_text(database, parse_json(json.dumps(same), "d.json")).problems
+
+
+def test_a_cod_deck_name_past_the_bound_is_refused_not_cut() -> None:
+    from cardbase.decks.lists import parse_cod
+
+    long = "G" * 301
+    deck = parse_cod(f"<cockatrice_deck>\n<deckname>{long}</deckname>\n</cockatrice_deck>", "d.cod")
+    assert [(p.line, "301 characters" in p.message) for p in deck.problems] == [(2, True)]
+
+
+def test_a_json_entry_whose_set_is_not_its_ids_is_refused(database) -> None:
+    entry = {"count": 2, "name": "Crumb Goblin", "set": "mine", "id": "mea/demo/crumb-goblin"}
+    data = {"game": "mea", "cards": [entry]}
+    resolved = resolve_text(database, parse_json(json.dumps(data), "d.json"))
+    (problem,) = [p for p in resolved.problems if p.severity == "error"]
+    assert problem.code == "name-not-id" and "cards[0]: the set 'mine' is not the set of the id" in problem.message
+
+
+def test_a_share_code_naming_a_card_twice_is_refused_not_merged() -> None:
+    """encode never writes one: such a code is damaged, and its counts were added up unseen."""
+    import base64
+
+    from cardbase.decks.files import read_code
+
+    def code(body: bytes) -> str:
+        return base64.urlsafe_b64encode(body).decode().rstrip("=")
+
+    once = bytes([3, 0, 0, 0, 1, 5, 0, 0]) + bytes([0, 0, 0] * 2)  # the card of short id 5, one copy
+    assert read_code(code(once)).entries == ((None, 5, 1),)
+    twice = bytes([3, 0, 0, 0, 2, 5, 0, 0, 0]) + bytes([0, 0, 0] * 2)  # then a gap of 0: the same card
+    with pytest.raises(UsageError, match="names a card twice"):
+        read_code(code(twice))

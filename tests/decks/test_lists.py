@@ -99,6 +99,12 @@ def test_each_form_reads_back_to_the_same_deck(database, name: str, form: str) -
     assert key(round_trip(database, deck, form)) == key(deck)
 
 
+def test_the_cod_form_keeps_each_cards_set(database) -> None:
+    deck = Deck("mea", (DeckCard("mea/demo/crumb-goblin", "Crumb Goblin", 3),), "Goblin Rush")
+    assert 'name="Crumb Goblin" setShortName="demo"/>' in write_deck(deck, "cod")
+    assert parse_cod(write_deck(deck, "cod")).lines[0].set == "demo"
+
+
 def test_the_cod_form_keeps_the_deck_name(database) -> None:
     deck = resolve_file(database, EXAMPLES / "mea-goblin-rush.txt").deck
     assert round_trip(database, deck, "cod").name == "Goblin Rush"
@@ -188,6 +194,47 @@ def test_hostile_or_broken_xml_is_refused_with_one_line(xml: str, said: str) -> 
     with pytest.raises(UnreadableInput, match=said) as error:
         parse_deck_text(xml, "d.cod")
     assert str(error.value).startswith("d.cod: line ")
+
+
+def _cod(body: str) -> str:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n{body}\n</cockatrice_deck>\n'
+
+
+PEP = '<card number="1" name="Pep Talk"/>'
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "said"),
+    [
+        ("<deckname>A</deckname>\n<deckname>B</deckname>", 4, "a second <deckname> (the first is on line 3)"),
+        (f'<zone name="main">\n<zone name="side">\n{PEP}\n</zone>\n</zone>', 4, "a <zone> inside a <zone>"),
+        (PEP, 3, "a <card> outside a <zone>"),
+        (f'<zone name="main"/>\n{PEP}', 4, "a <card> outside a <zone>"),
+        ("<comments>Play it fast</comments>", 3, "<comments> holds text"),
+        ('<bannerCard providerId="x">Crumb Goblin</bannerCard>', 3, "<bannerCard>"),
+        ('<zone name="main">\n<card number="1" name="Pep Talk" foil="yes"/>\n</zone>', 4, "'foil'"),
+        ('<zone name="main">\n<card number="1" name="Pep Talk">note</card>\n</zone>', 4, "<card> holds text"),
+        ("<tags>\n<tag>aggro</tag>\n</tags>", 3, "<tags> is not part"),
+        ('<zone name="main">\n<card number="1" name="Pep Talk" setShortName="my_set"/>\n</zone>', 4, "setShortName"),
+    ],
+)
+def test_nothing_a_cod_deck_holds_is_dropped_or_overridden(body: str, line: int, said: str) -> None:
+    """A second deck name (the last won), a zone in a zone, a card outside a zone (read as the main
+    deck's, or the last zone's), text or elements a deck here has no place for: a problem on its line."""
+    deck = parse_cod(_cod(body), "d.cod")
+    errors = [p for p in deck.problems if p.severity == "error"]
+    assert [(p.line, said in p.message) for p in errors] == [(line, True)], errors
+
+
+def test_an_empty_comment_and_other_tools_card_fields_are_kept_or_read() -> None:
+    """Cockatrice writes <comments/> empty; its card's set is our set, its collector number and uuid
+    identify a printing (as Arena's number, not needed here)."""
+    body = (
+        "<deckname>G</deckname>\n<comments></comments>\n<zone name='main'>\n"
+        "<card number='2' name='Crumb Goblin' setShortName='demo' collectorNumber='12' uuid='u-1'/>\n</zone>"
+    )
+    deck = parse_cod(_cod(body), "d.cod")
+    assert deck.problems == [] and [(e.count, e.name, e.set) for e in deck.lines] == [(2, "Crumb Goblin", "demo")]
 
 
 # --- share links --------------------------------------------------------------------------------

@@ -276,7 +276,10 @@ def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
     message = assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 1, "wrong.txt")
     assert message.endswith("1 problem(s):")  # read, not written: no "nothing was written"
     refused = run_cli(["lab", "split", str(wrong), "--players", "2"])
-    assert "10H, 9S, 8S, 10C: not in the 2-player deck (the file says players: 3)" in refused.stderr
+    assert "line 3: the file is a hand of a 3-player table, not of 2 (--players)" in refused.stderr
+    wrong.write_text(wrong.read_text(encoding="utf-8").replace("players: 3\n", ""), encoding="utf-8")
+    refused = run_cli(["lab", "split", str(wrong), "--players", "2"])
+    assert "10H, 9S, 8S, 10C: not in the 2-player deck" in refused.stderr
     twice = tmp_path / "twice.txt"
     twice.write_text("AH\n" + (REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
     assert "AH is given again" in run_cli(["lab", "split", str(twice), "--players", "3"]).stderr

@@ -518,3 +518,14 @@ def test_gauntlet_card_table_never_splits_a_number_at_80_columns(db_url: str) ->
             assert f"{rate:.1%}" in cells  # each figure whole on its line …
             low, high = card["win_rate_in_hand_ci"]
             assert f"{math.floor(100 * low + 1e-9)}–{math.ceil(100 * high - 1e-9)}%" in cells  # … its interval too
+
+
+def test_a_hand_file_for_another_table_than_players_is_refused() -> None:
+    """The file's ``players: 3`` was read past when ``--players 4`` was given and its cards fit."""
+    from cardbase.errors import InvalidData
+    from cardbase.lab.split import read_hand
+
+    with pytest.raises(InvalidData) as error:
+        read_hand(EXAMPLES / "meio-hand.txt", 4)
+    assert error.value.problems == ["line 3: the file is a hand of a 3-player table, not of 4 (--players)"]
+    assert len(read_hand(EXAMPLES / "meio-hand.txt", 3)) == 13

@@ -80,3 +80,21 @@ def test_the_shipped_catalogs_hold_no_such_value() -> None:
         for card in data.cards:
             assert (data.game, card["type"]) in APPLICABLE
             assert inapplicable_values(data.game, card["type"], card) == (), (filename, card["name"])
+
+
+def test_an_import_that_would_keep_a_stored_value_the_type_does_not_have_says_how_to_clear_it(
+    db_url: str, tmp_path: Path
+) -> None:
+    """An empty cell keeps a stored value, so the import cannot clear one that a type change (or a
+    database from before the rule) leaves inapplicable: it is refused, naming the command that clears it."""
+    assert run(db_url, "catalog", "add", "--game", "meikyu", "name=Nyx", "type=land", "level=2", "set=mine")[0] == 0
+    sheet = tmp_path / "mine.csv"
+    sheet.write_text("name,type,level,set\nNyx,character,,mine\n", encoding="utf-8")
+    code, out, err = run(db_url, "catalog", "import", str(sheet), "--game", "meikyu")
+    said = " ".join(err.split())
+    assert code == 1, (out, err)
+    assert "row 2, column 'level': a Meikyu character has no level, and the card holds '2'" in said, said
+    assert "an empty cell keeps it; clear it with `cardbase catalog edit meikyu/mine/nyx level=`" in said, said
+    assert run(db_url, "catalog", "edit", "meikyu/mine/nyx", "level=")[0] == 0
+    assert run(db_url, "catalog", "import", str(sheet), "--game", "meikyu")[0] == 0
+    assert show(db_url, "Nyx")["type"] == "character"

@@ -224,3 +224,25 @@ def test_concurrent_adds_all_count(database: Database) -> None:
     for t in threads:
         t.join()
     assert owned(database) == {"mea/demo/tile-mole": 8}
+
+
+def test_a_json_collection_with_fields_beside_its_rows_is_refused(
+    db_url: str, database: Database, tmp_path: Path
+) -> None:
+    """A JSON object's keys beside "cards" were read past: {"game": "meikyu", …} was imported as --game's."""
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"game": "mea", "cards": [{"name": "Crumb Goblin", "count": 2}]}), encoding="utf-8")
+    code, _, err = run(db_url, "collection", "import", str(path), "--game", "mea")
+    assert code == 2 and "'game' is not a field of a collection file" in " ".join(err.split()), err
+    assert owned(database) == {}
+
+
+def test_a_row_whose_game_is_not_the_game_asked_for_is_refused(db_url: str, database: Database, tmp_path: Path) -> None:
+    """--game was overridden unseen by a row's own game (and --replace then dropped that game's cards)."""
+    path = tmp_path / "c.csv"
+    path.write_text("game,name,count\nmea,Crumb Goblin,2\nmeikyu,Cook,1\n", encoding="utf-8")
+    code, _, err = run(db_url, "collection", "import", str(path), "--game", "mea")
+    said = " ".join(err.split())
+    assert code == 1 and "row 3, column 'game': 'meikyu' is not the game asked for (--game mea)" in said, said
+    assert owned(database) == {}
+    assert run(db_url, "collection", "import", str(path))[0] == 0  # without --game, each row's game

@@ -61,7 +61,7 @@ def test_every_line_form_reads_and_lines_of_one_card_add_up(database: Database) 
     }
     assert read_collection_text(database, "2 Cock\n", "meikyu") == {"meikyu/core/cook": 2}  # an alias finds Cook
     # a deck list pasted whole: its game line gives the game, its other headers and sections are skipped
-    deck = "game: mea\nname: Rush\n[sideboard]\n3 Crumb Goblin (demo)\nSideboard\n2 Tile Mole\n"
+    deck = "game: mea\nname: Rush\nauthor: Ann\n[sideboard]\n3 Crumb Goblin (demo)\nSideboard\n2 Tile Mole\n"
     assert read_collection_text(database, deck, None) == {GOBLIN: 3, MOLE: 2}
 
 

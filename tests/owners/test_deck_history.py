@@ -331,3 +331,40 @@ def test_a_burst_across_a_page_boundary_is_one_line_on_one_page(
     assert page_three.count("<tr data-version=") == 1 and 'data-version="1"' in page_three
     code, out, _ = run(db_url, "deck", "history", "Pages", "--limit", "2", "--offset", "2")
     assert code == 0 and "Crumb Goblin" not in out and "1 older (--offset 4)" in out, out
+
+
+def test_a_replace_that_would_lose_the_decks_own_versions_is_refused(db_url: str, tmp_path: Path) -> None:
+    """The versions a replaced deck had were dropped unseen when the file carried versions of its own
+    (they took their place) or was a deck of another game; the file's history is kept beside them
+    when it holds them (a backup of this deck imported back)."""
+    run(db_url, "deck", "new", "A", "--game", "mea")
+    run(db_url, "deck", "add", "A", "Crumb Goblin", "-n", "2")
+    backup = tmp_path / "a.json"
+    assert run(db_url, "deck", "export", "A", "--format", "json", "--history", "-o", str(backup))[0] == 0
+    assert run(db_url, "deck", "import", str(backup), "--name", "A", "--replace")[0] == 0  # its own versions
+    run(db_url, "deck", "new", "B", "--game", "mea")
+    run(db_url, "deck", "add", "B", "Tile Mole", "-n", "1")
+    code, _, err = run(db_url, "deck", "import", str(backup), "--name", "B", "--replace")
+    said = " ".join(err.split())
+    assert code == 2 and "deck 'B' has 2 versions the file's history does not hold" in said, said
+    assert [v["number"] for v in json.loads(run(db_url, "deck", "history", "B", "--json")[1])["lines"]] == [2, 1]
+    run(db_url, "deck", "new", "M", "--game", "meio")
+    other = tmp_path / "m.txt"
+    other.write_text("game: mea\n2 Crumb Goblin\n", encoding="utf-8")
+    code, _, err = run(db_url, "deck", "import", str(other), "--name", "M", "--replace")
+    said = " ".join(err.split())
+    assert code == 2 and "'M' is a meio deck with 1 version" in said, said
+
+
+def test_an_import_carrying_more_versions_than_a_deck_keeps_says_how_many_it_kept(
+    db_url: str, tmp_path: Path, monkeypatch
+) -> None:
+    """The bound dropped the oldest of a file's versions while the import said it kept them all."""
+    run(db_url, "deck", "new", "K", "--game", "mea")
+    run(db_url, "deck", "add", "K", "Crumb Goblin", "-n", "3")
+    out = tmp_path / "k.json"
+    assert run(db_url, "deck", "export", "K", "--format", "json", "--history", "-o", str(out))[0] == 0
+    monkeypatch.setenv("CARDBASE_DECK_HISTORY", "2")
+    code, text, err = run(db_url, "deck", "import", str(out), "--name", "K2")
+    said = " ".join(text.split())
+    assert code == 0 and "the file's 2 versions and this import are 3; a deck keeps its newest 2" in said, (text, err)

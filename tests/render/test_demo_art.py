@@ -81,3 +81,14 @@ def test_credits_file_rules(tmp_path: Path) -> None:
     (tmp_path / "credits.csv").write_text("file,credit\n" + "x.png," + "a" * 121 + "\n", encoding="utf-8")
     with pytest.raises(UnreadableInput, match="at most 120"):
         art_credit(art)
+
+
+def test_a_credits_file_naming_a_file_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """The last line won unseen: two credits for one file are two things the user wrote, one lost."""
+    art = tmp_path / "x.png"
+    (tmp_path / "credits.csv").write_text("file,credit\nx.png,art: A\ny.png,art: C\nx.png,art: B\n", encoding="utf-8")
+    with pytest.raises(UnreadableInput, match=r"credits.csv: line 4: 'x.png' is credited on line 2 already"):
+        art_credit(art)
+    (tmp_path / "credits.csv").write_text("file,credit,credit\nx.png,art: A,art: B\n", encoding="utf-8")
+    with pytest.raises(UnreadableInput, match=r"line 1: a second column 'credit'"):
+        art_credit(art)

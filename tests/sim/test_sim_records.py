@@ -163,3 +163,32 @@ def test_bad_rules_or_game_in_a_record():
 def test_missing_file_is_unreadable(tmp_path):
     with pytest.raises(UnreadableInput, match="cannot read record"):
         read_records(tmp_path / "nope.jsonl")
+
+
+_HEAD = '{"record": "cardbase.game", "game": "meio", "rules": {"players": 2}, "seed": 1'
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_HEAD + ', "seeed": 3}', 'line 1: "seeed" is not a field of a record\'s header'),
+        (_HEAD + '}\n{"player": "P1", "action": "play AS", "note": "good"}', 'line 2: "note" is not a field of'),
+        (_HEAD + '}\n{"outcome": {"winners": [0], "score": [1, 2]}}', 'line 2: "score" is not a field of'),
+        (_HEAD + '}\n{"outcome": {"winners": [0]}, "reason": "x"}', 'line 2: "reason" is not a field of'),
+        (_HEAD + '}\n{"outcome": {"winners": [0]}}\n{"outcome": {"winners": [1]}}', "line 3: a second outcome"),
+        (_HEAD + '}\n{"outcome": {"winners": [0]}}\n"play AS"', "line 3: an action after the outcome"),
+    ],
+)
+def test_nothing_a_record_says_is_ignored(text, message):
+    """A field the reader does not know (a typo such as "seeed" would have left the seed out), a second
+    outcome or an action after the outcome is refused naming its line: never read past unseen."""
+    with pytest.raises(UnreadableInput, match=message) as e:
+        parse_records(text, "game.jsonl")
+    assert e.value.exit_code == 2 and str(e.value).startswith("game.jsonl line ")
+
+
+def test_every_field_cardbase_writes_reads_back():
+    rules, state = finished_game()
+    lines = record_lines(rules, 7, state.history, ["random", "random"], batch_seed=3, index=0)
+    (record,) = parse_records("\n".join(lines))
+    assert record.seed == 7 and record.outcome == state.outcome().to_dict()

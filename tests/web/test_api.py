@@ -4,6 +4,7 @@ errors (400 naming the parameter or term, 404, 409, 413) and all-or-nothing impo
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -383,6 +384,7 @@ def test_catalog_import_dry_run_lists_every_bad_row_and_writes_nothing(client: T
         "unchanged": 0,
         "sets": [],
         "dry_run": True,
+        "warnings": [],
     }
     assert client.get("/api/catalog/status", params={"game": "mea"}).json() == before
     assert client.get("/api/cards", params={"q": '"Good One"'}).json() == []
@@ -414,3 +416,35 @@ def test_a_field_name_with_control_characters_is_named_with_escapes(client: Test
     value = client.post("/api/cards/preview", json={"game": "mea", "values": {"name\x1b[2J": {"a": 1}}})
     assert value.status_code == 400
     assert error_of(value) == "values.'name\\x1b[2J': a text or a whole number"
+
+
+def test_the_catalog_import_answers_and_page_list_its_warnings(client: TestClient) -> None:
+    """An import that clears a card's encoded abilities (its text changed without them) says so."""
+    good = [{"trigger": "summoned", "effect": "draw", "amount": 1}]
+    card = {"name": "Librarian", "type": "monster", "text": "When summoned: Draw 1 card.", "abilities": good}
+    assert _upload(client, json.dumps([card]), dry_run=False, name="a.json").status_code == 200
+    second = "name,text\nLibrarian,When summoned: Draw 2 cards.\n"
+    dry = _upload(client, second, dry_run=True)
+    assert dry.status_code == 200 and dry.json()["warnings"] == [
+        "row 2: 'Librarian': its encoded abilities are cleared with its new text; give them in the "
+        "'abilities' column to keep them"
+    ]
+    page = client.post("/catalog/import", data={"game": "mea"}, files={"sheet": ("b.csv", second.encode())})
+    assert page.status_code == 200 and "its encoded abilities are cleared with its new text" in page.text
+
+
+def test_an_import_routes_field_or_parameter_it_does_not_have_is_refused(client: TestClient) -> None:
+    """A misspelt field was read past: "dryrun" made no dry run, and the file was imported for good."""
+    before = client.get("/api/catalog/status", params={"game": "mea"}).json()
+    refused = client.post(
+        "/api/catalog/import",
+        data={"game": "mea", "dryrun": "true"},
+        files={"file": ("cards.csv", b"name,type\nGood One,monster\n")},
+    )
+    assert refused.status_code == 400 and "'dryrun' is not a field of this request" in error_of(refused)
+    assert client.get("/api/catalog/status", params={"game": "mea"}).json() == before
+    record = b'{"record": "cardbase.game", "game": "meio", "rules": {"players": 2}, "seed": 1}\n'
+    refused = client.post("/api/replay", params={"sat": 1}, content=record)
+    assert refused.status_code == 400 and "'sat' is not a parameter of this request" in error_of(refused)
+    refused = client.post("/api/decks/import", params={"replce": "true"}, json={"text": "game: mea\n1 Crumb Goblin\n"})
+    assert refused.status_code == 400 and "'replce' is not a parameter" in error_of(refused)

@@ -120,3 +120,16 @@ def test_the_import_page_takes_other_tools_lists_a_cod_file_and_a_share_link(dat
         assert bad.status_code == 400
         problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
         assert len(problems) == 1 and "line 3" in problems[0] and "Pep Talk" in problems[0]
+
+
+def test_the_import_page_refuses_a_pasted_deck_and_a_file_at_once(database: Database) -> None:
+    """The file won and the pasted text was dropped unseen (the collection page refuses both already)."""
+    settings = ServerSettings(database=database)
+    with TestClient(create_app(settings), base_url=settings.base_url) as web:
+        both = web.post(
+            "/decks/import",
+            data={"text": "game: mea\n2 Pep Talk\n", "name": "Both"},
+            files={"file": ("d.txt", b"game: mea\n3 Crumb Goblin\n")},
+            follow_redirects=False,
+        )
+        assert both.status_code == 400 and "paste a deck or choose a file, not both" in both.text
