@@ -124,14 +124,16 @@ _ZONE_SECTIONS = {"main": None, "side": "sideboard"}
 _COD_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "cockatrice_deck": ("version",),
     "deckname": (),
-    "comments": (),
     "zone": ("name",),
     "card": ("number", "name", "setShortName", "collectorNumber", "uuid"),
 }
 """The elements of a ``.cod`` deck read here and the attributes each may have. A card's
 ``setShortName`` is its set; ``collectorNumber`` and ``uuid`` name a printing, which our cards do not
 have (as Arena's collector number, not needed here). Anything else is a problem on its line."""
-_COD_PARENTS = {"deckname": "cockatrice_deck", "comments": "cockatrice_deck", "zone": "cockatrice_deck", "card": "zone"}
+_COD_PARENTS = {"deckname": "cockatrice_deck", "zone": "cockatrice_deck", "card": "zone"}
+_COD_NOTES = frozenset({"comments", "bannerCard", "tags", "lastLoadedTimestamp"})
+"""Cockatrice's own notes on a deck (its comments, the card it shows as the deck's banner, its tags,
+when it was last opened): read past with what they hold, as a text list's ``#`` comments are."""
 
 
 @dataclass
@@ -143,6 +145,7 @@ class _Element:
     text: list[str] = field(default_factory=list)
     children: bool = False
     reported: bool = False
+    note: bool = False  # one of Cockatrice's notes on the deck, or inside one: read past
 
 
 def parse_cod(text: str, source: str = "<deck>") -> DeckText:
@@ -152,8 +155,9 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
     past ``MAX_XML_DEPTH`` or more than ``MAX_XML_ELEMENTS`` elements; malformed XML is
     ``UnreadableInput`` naming its line. A bad card (no name, a bad count) is a problem on its line.
     Nothing is dropped or overridden unseen: a second ``<deckname>``, a ``<zone>`` inside a zone, a
-    ``<card>`` outside a zone, comments, an element or attribute a deck here has no place for (an empty
-    element aside) is a problem on its line.
+    ``<card>`` outside a zone, an element or attribute a deck here has no place for (an empty element
+    aside) is a problem on its line. Cockatrice's notes on a deck (``_COD_NOTES``) are read past, as a
+    text list's ``#`` comments.
     """
     deck = DeckText(source)
     parser = expat.ParserCreate()
@@ -194,13 +198,16 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
         line = parser.CurrentLineNumber
         if path:
             path[-1].children = True
-        path.append(_Element(tag, line))
+        on_top = len(path) == 1 and path[0].tag == "cockatrice_deck"
+        path.append(_Element(tag, line, note=(tag in _COD_NOTES and on_top) or bool(path and path[-1].note)))
         if len(path) > MAX_XML_DEPTH:
             refuse(f"elements nest deeper than {MAX_XML_DEPTH}; this is not a .cod deck")
         if elements > MAX_XML_ELEMENTS:
             refuse(f"more than {MAX_XML_ELEMENTS:,} elements; this is not a .cod deck")
         if len(path) == 1 and tag != "cockatrice_deck":
             refuse(f"the root element is <{tag[:40]}>, not <cockatrice_deck>")
+        if path[-1].note:
+            return
         if tag not in _COD_ATTRIBUTES:
             if any(e.tag not in _COD_ATTRIBUTES for e in path[:-1]):
                 path[-1].reported = True  # inside an element reported already
@@ -237,6 +244,8 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
     def end(tag: str) -> None:
         element = path.pop()
         said = "".join(element.text).strip()
+        if element.note:
+            return
         if tag not in _COD_ATTRIBUTES:
             if (said or element.children) and not element.reported:
                 problem(f"<{tag[:40]}> is not part of a .cod deck read here", element.line)
@@ -245,8 +254,6 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
                 problem(f"the deck name is {len(said)} characters long (at most {MAX_LINE})", element.line, "shorten")
             elif len(deckname_line) == 1 and not (path and path[-1].tag != "cockatrice_deck"):
                 deck.name = said or None
-        elif said and tag == "comments":
-            problem("<comments> holds text, which a deck here has no place for", element.line, "empty it to import")
         elif said:
             problem(f"<{tag}> holds text ({quoted(said[:40])}), which a deck here has no place for", element.line)
         if tag == "zone":

@@ -210,11 +210,14 @@ PEP = '<card number="1" name="Pep Talk"/>'
         (f'<zone name="main">\n<zone name="side">\n{PEP}\n</zone>\n</zone>', 4, "a <zone> inside a <zone>"),
         (PEP, 3, "a <card> outside a <zone>"),
         (f'<zone name="main"/>\n{PEP}', 4, "a <card> outside a <zone>"),
-        ("<comments>Play it fast</comments>", 3, "<comments> holds text"),
-        ('<bannerCard providerId="x">Crumb Goblin</bannerCard>', 3, "<bannerCard>"),
+        ("<deck_notes>Play it fast</deck_notes>", 3, "<deck_notes> is not part"),
+        (
+            '<zone name="main">\n<card number="1" name="Pep Talk"><comments>x</comments></card>\n</zone>',
+            4,
+            "<comments> is not part",
+        ),
         ('<zone name="main">\n<card number="1" name="Pep Talk" foil="yes"/>\n</zone>', 4, "'foil'"),
         ('<zone name="main">\n<card number="1" name="Pep Talk">note</card>\n</zone>', 4, "<card> holds text"),
-        ("<tags>\n<tag>aggro</tag>\n</tags>", 3, "<tags> is not part"),
         ('<zone name="main">\n<card number="1" name="Pep Talk" setShortName="my_set"/>\n</zone>', 4, "setShortName"),
     ],
 )
@@ -224,6 +227,20 @@ def test_nothing_a_cod_deck_holds_is_dropped_or_overridden(body: str, line: int,
     deck = parse_cod(_cod(body), "d.cod")
     errors = [p for p in deck.problems if p.severity == "error"]
     assert [(p.line, said in p.message) for p in errors] == [(line, True)], errors
+
+
+def test_cockatrices_notes_on_a_deck_are_read_past_as_comments() -> None:
+    """What Cockatrice writes beside the cards (the deck's comments, its banner card, its tags, when it
+    was last opened) is a note on the deck, read past as a text list's ``#`` comments; the cards are read."""
+    body = (
+        "<lastLoadedTimestamp>2026-12-01T10:00:00</lastLoadedTimestamp>\n<deckname>G</deckname>\n"
+        "<comments>Play it fast.\nMulligan hands without a 1-drop.</comments>\n"
+        '<bannerCard providerId="abc">Crumb Goblin</bannerCard>\n<tags>\n<tag>aggro</tag>\n</tags>\n'
+        "<zone name='main'>\n<card number='2' name='Crumb Goblin'/>\n</zone>"
+    )
+    deck = parse_cod(_cod(body), "d.cod")
+    assert deck.problems == [] and deck.name == "G"
+    assert [(e.count, e.name) for e in deck.lines] == [(2, "Crumb Goblin")]
 
 
 def test_an_empty_comment_and_other_tools_card_fields_are_kept_or_read() -> None:
