@@ -84,6 +84,30 @@ class GameEntry:
                     out[f.name] = (kind, f.default)
         return out
 
+    def rules_help(self) -> str:
+        """The options ``--rule`` sets, as a command's help lists them: each name with the words a word
+        option takes (``second_half_leader: winner or starter``), yes or no, or a number, and the note
+        a value needs (``first_player: a number (0 is P1, 1 is P2, …)``). Written in short words that a
+        narrow help column can wrap (``name=a|b`` cannot be)."""
+        cls = self.rules_class()
+        shown = []
+        for name, (kind, _) in self.rule_defaults().items():
+            words = list(cls.option_words(name))
+            if name in cls.option_names:
+                words.append("a grid")
+            value = (
+                f"{', '.join(words[:-1])} or {words[-1]}"
+                if len(words) > 1
+                else "yes or no"
+                if kind is bool
+                else "a number"
+                if kind is int
+                else "a text"
+            )
+            note = cls.option_notes.get(name)
+            shown.append(f"{name}: {value}" + (f" ({note})" if note else ""))
+        return f"{self.title}'s options: {'; '.join(shown)}."
+
     def check_agents(self, names: list[str]) -> None:
         """Every agent name (options aside) is one of the game's: a usage error names the first that is not."""
         for name in names:
