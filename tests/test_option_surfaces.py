@@ -55,6 +55,11 @@ RULE_COMMANDS = [
 and ``lab cards`` (Meikyu) take no rules options: they judge with the rulebook's defaults."""
 
 
+def _db(game_id: str, db_url: str) -> str | None:
+    """The database for a game's commands (Meio's take none: a deck of playing cards)."""
+    return None if game_id == "meio" else db_url
+
+
 def _pool() -> Any:
     from cardbase.catalog.meikyu_profiles import shipped_cards
     from cardbase.sim.meikyu import resolve
@@ -196,7 +201,7 @@ def test_every_value_plays_is_recorded_and_replays(game_id: str, name: str, db_u
     that option unknown, or its value bad, is refused naming the option (exit 2)."""
     for value in values_of(game_id, name):
         folder = in_tmp / f"{name}-{cli_text(value)}"
-        run = run_cli([*SIM[game_id], "--records", str(folder), "--rule", f"{name}={cli_text(value)}"], db_url)
+        run = run_cli([*SIM[game_id], "--records", str(folder), "--rule", f"{name}={cli_text(value)}"], _db(game_id, db_url))
         assert run.exit_code == 0, f"sim {game_id} --rule {name}={value}: {run.output[-1500:]}"
         record = _records(folder)
         assert _header(record)["rules"][name] == value, f"the record of sim does not name {name}={value}"
@@ -209,7 +214,9 @@ def test_every_value_plays_is_recorded_and_replays(game_id: str, name: str, db_u
 
         played = in_tmp / f"play-{name}-{cli_text(value)}.jsonl"
         run = run_cli(
-            [*PLAY[game_id], "--record", str(played), "--rule", f"{name}={cli_text(value)}"], db_url, "quit\n"
+            [*PLAY[game_id], "--record", str(played), "--rule", f"{name}={cli_text(value)}"],
+            _db(game_id, db_url),
+            "quit\n",
         )
         assert run.exit_code == 0, f"play {game_id} --rule {name}={value}: {run.output[-1500:]}"
         assert _header(played)["rules"][name] == value, f"the record of play does not name {name}={value}"
@@ -236,7 +243,7 @@ def test_a_bad_value_is_refused_naming_the_option_and_what_it_takes(
     for text, named in bad_values(game_id, name):
         for base in (SIM[game_id], PLAY[game_id]):
             quiet = ["--records", "x"] if base[0] == "sim" else ["--no-record"]
-            run = run_cli([*base, *quiet, "--rule", f"{name}={text}"], db_url, "quit\n")
+            run = run_cli([*base, *quiet, "--rule", f"{name}={text}"], _db(game_id, db_url), "quit\n")
             try:
                 assert_refused(run, 2, name, *named)
             except AssertionError as error:
@@ -246,7 +253,7 @@ def test_a_bad_value_is_refused_naming_the_option_and_what_it_takes(
 
 def test_an_unknown_option_is_refused_naming_the_known_ones(db_url: str) -> None:
     for game_id, base in SIM.items():
-        run = run_cli([*base, "--rule", "no_such_option=1"], db_url)
+        run = run_cli([*base, "--rule", "no_such_option=1"], _db(game_id, db_url))
         assert_refused(run, 2, "no_such_option", *GAMES[game_id].rule_defaults())
     assert MAX_RULE_TEXT >= 200
 
