@@ -50,9 +50,11 @@ RULE_COMMANDS = [
     ("play", "meikyu"),
     ("lab", "gauntlet"),
     ("lab", "opening"),
+    ("lab", "split"),
+    ("lab", "cards"),
 ]
-"""Every command that takes ``--rule`` (checked against the CLI itself below). ``lab split`` (Meio)
-and ``lab cards`` (Meikyu) take no rules options: they judge with the rulebook's defaults."""
+"""Every command that plays a game by its rules, each taking ``--rule`` (checked against the CLI
+itself below)."""
 
 
 def _db(game_id: str, db_url: str) -> str | None:
@@ -152,14 +154,15 @@ def test_the_commands_taking_rule_are_the_table_s() -> None:
 
     from cardbase.cli.app import app
 
-    found = []
+    every, taking = [], []
     root = typer.main.get_command(app)
     for group in ("sim", "play", "lab"):
         commands = root.commands[group].commands  # type: ignore[attr-defined]
         for name in commands:
+            every.append((group, name))
             if any(p.name == "rule" for p in commands[name].params):
-                found.append((group, name))
-    assert sorted(found) == sorted(RULE_COMMANDS)
+                taking.append((group, name))
+    assert sorted(taking) == sorted(every) == sorted(RULE_COMMANDS)
 
 
 @pytest.mark.parametrize("path", RULE_COMMANDS, ids=" ".join)
@@ -201,7 +204,9 @@ def test_every_value_plays_is_recorded_and_replays(game_id: str, name: str, db_u
     that option unknown, or its value bad, is refused naming the option (exit 2)."""
     for value in values_of(game_id, name):
         folder = in_tmp / f"{name}-{cli_text(value)}"
-        run = run_cli([*SIM[game_id], "--records", str(folder), "--rule", f"{name}={cli_text(value)}"], _db(game_id, db_url))
+        run = run_cli(
+            [*SIM[game_id], "--records", str(folder), "--rule", f"{name}={cli_text(value)}"], _db(game_id, db_url)
+        )
         assert run.exit_code == 0, f"sim {game_id} --rule {name}={value}: {run.output[-1500:]}"
         record = _records(folder)
         assert _header(record)["rules"][name] == value, f"the record of sim does not name {name}={value}"
@@ -256,6 +261,32 @@ def test_an_unknown_option_is_refused_naming_the_known_ones(db_url: str) -> None
         run = run_cli([*base, "--rule", "no_such_option=1"], _db(game_id, db_url))
         assert_refused(run, 2, "no_such_option", *GAMES[game_id].rule_defaults())
     assert MAX_RULE_TEXT >= 200
+
+
+CHOICES = {g: GAMES[g].rules_class().option_choices for g in GAMES}
+LAB = {
+    ("lab", "gauntlet"): [MEA, "--field", MEA_VS, "--games", "2", "--agents", "random,random"],
+    ("lab", "opening"): [MEA, "--vs", MEA_VS, "--games", "2", "--agents", "heuristic,random"],
+    ("lab", "split"): [str(DECKS / "meio-hand.txt"), "--players", "3", "--levels", "1", "--seconds", "60"],
+    ("lab", "cards"): ["--players", "2", "--assume", "default", "--games", "2", "--agents", "random,random"],
+}
+
+
+@pytest.mark.parametrize("path", sorted(LAB), ids=" ".join)
+def test_the_lab_judges_under_the_options_given_and_says_so(path: tuple[str, ...], db_url: str) -> None:
+    """Each lab command takes ``--rule`` for its game and its JSON names the options it judged under;
+    a bad value is refused naming the option."""
+    from cardbase.cli.complete import COMMAND_GAMES
+
+    game_id = COMMAND_GAMES[" ".join(path)]
+    name, value = next(
+        (n, v) for g, n, v in RUNS if g == game_id and n in CHOICES[g] and v != GAMES[g].rule_defaults()[n][1]
+    )
+    db = _db(game_id, db_url)
+    run = run_cli([*path, *LAB[path], "--jobs", "1", "--json", "--rule", f"{name}={value}"], db)
+    assert run.exit_code == 0, run.output[-1500:]
+    assert json.loads(run.stdout)["rules"][name] == value
+    assert_refused(run_cli([*path, *LAB[path], "--rule", f"{name}=bogus"], db), 2, name)
 
 
 # --- OpenSpiel --------------------------------------------------------------------------------
