@@ -289,6 +289,30 @@ def test_the_lab_judges_under_the_options_given_and_says_so(path: tuple[str, ...
     assert_refused(run_cli([*path, *LAB[path], "--rule", f"{name}=bogus"], db), 2, name)
 
 
+CONTRADICTIONS = [
+    (SIM["meio"], ["--ace-low"], "ace_high", "yes"),
+    (SIM["meio"], ["--hearts-broken"], "hearts_anytime", "yes"),
+    (SIM["meio"], ["--rounds", "2"], "rounds", "3"),
+    (PLAY["meio"], ["--ace-low", "--no-record"], "ace_high", "yes"),
+    (SIM["mea"], ["--diagonal"], "adjacency", "orthogonal"),
+    (SIM["mea"], ["--layout", "sides"], "layout", "checkerboard"),
+    (SIM["mea"], ["--max-turns", "50"], "max_turns", "60"),
+    (SIM["meikyu"], ["--farm", "lands"], "farm", "points"),
+    (PLAY["meikyu"], ["--map-room", "discarded", "--no-record"], "map_room", "stays"),
+]
+
+
+@pytest.mark.parametrize(("base", "flag", "name", "value"), CONTRADICTIONS, ids=[c[2] for c in CONTRADICTIONS])
+def test_a_flag_and_a_rule_that_contradict_are_refused(
+    base: list[str], flag: list[str], name: str, value: str, db_url: str, in_tmp: Path
+) -> None:
+    """A rules option set by its own flag and by ``--rule`` to another value: refused naming the
+    option (exit 2), not one of them silently dropped."""
+    db = None if base[1] == "meio" else db_url
+    assert_refused(run_cli([*base, *flag, "--rule", f"{name}={value}"], db, "quit\n"), 2, name, "contradicts")
+    assert not list(in_tmp.glob("**/*.jsonl"))  # no game played
+
+
 # --- OpenSpiel --------------------------------------------------------------------------------
 
 SPIEL_BASE = {"meio": {"players": 2}, "mea": {"deck0": MEA, "deck1": MEA_VS}, "meikyu": {"players": 2}}
