@@ -81,14 +81,16 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _first = itemgetter(0)
 
 
-def _rule_defaults(cls: type, skip: Sequence[str] = ()) -> dict[str, Any]:
-    """The rules options of ``cls`` that are yes/no, a whole number or a word, with their defaults."""
-    out: dict[str, Any] = {}
-    for f in fields(cls):
-        kind = {"bool": bool, "int": int, "str": str}.get(str(f.type))
-        if kind is not None and not f.name.startswith("_") and f.name not in skip:
-            out[f.name] = f.default
-    return out
+def _rule_defaults(game_id: str, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The game's rules options that are yes/no, a whole number or a word, with their defaults: the
+    player count and those ``--rule`` sets (one reading of the rules class, the simulator's registry's,
+    for every surface)."""
+    from cardbase.sim.registry import game
+
+    entry = game(game_id)
+    players = {f.name: f.default for f in fields(entry.rules_class()) if f.name == "players"}
+    options = {name: default for name, (_, default) in entry.rule_defaults().items() if name not in skip}
+    return {**players, **options}
 
 
 def _meio_rules(params: Mapping[str, Any]) -> Rules:
@@ -98,20 +100,16 @@ def _meio_rules(params: Mapping[str, Any]) -> Rules:
 
 
 def _meio_defaults() -> dict[str, Any]:
-    from cardbase.games.meio.rules import MeioRules
-
-    return _rule_defaults(MeioRules)
+    return _rule_defaults("meio")
 
 
 def _mea_defaults() -> dict[str, Any]:
-    from cardbase.games.mea.rules import MeaRules
-
     return {
         "deck0": "",
         "deck1": "",
         "db": "",
         "drop_unknown": False,
-        **_rule_defaults(MeaRules, skip=("board_size",)),
+        **_rule_defaults("mea", skip=("board_size",)),
         "board_size": MEA_BOARD_SIZE,
     }
 
@@ -153,9 +151,7 @@ def _database(db: str | None) -> Iterator[Database]:
 
 
 def _meikyu_defaults() -> dict[str, Any]:
-    from cardbase.games.meikyu.engine import MeikyuRules
-
-    return {"assume": "default", "db": "", "set": "core", **_rule_defaults(MeikyuRules)}
+    return {"assume": "default", "db": "", "set": "core", **_rule_defaults("meikyu")}
 
 
 def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
