@@ -53,7 +53,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -88,7 +88,10 @@ def _rule_defaults(game_id: str, skip: Sequence[str] = ()) -> dict[str, Any]:
     from cardbase.sim.registry import game
 
     entry = game(game_id)
-    players = {f.name: f.default for f in fields(entry.rules_class()) if f.name == "players"}
+    cls = entry.rules_class()
+    players: dict[str, Any] = (
+        {f.name: f.default for f in fields(cls) if f.name == "players"} if is_dataclass(cls) else {}
+    )
     options = {name: default for name, (_, default) in entry.rule_defaults().items() if name not in skip}
     return {**players, **options}
 
