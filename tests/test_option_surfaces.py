@@ -359,12 +359,16 @@ def _reading_rows(game_id: str) -> list[str]:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_the_reading_table_names_every_option_as_the_cli_does(game_id: str) -> None:
-    """docs/rules/<game>.md's reading table names each option (as ``--rule`` spells it) and every
+    """docs/rules/<game>.md's reading table names each option (as ``--rule`` spells it), its CLI column
+    gives ``--rule NAME=…`` for each (a flag of its own too, where there is one), and every
     ``NAME=VALUE`` in it is a value the CLI takes for that option."""
     rows = "\n".join(_reading_rows(game_id))
     entry = GAMES[game_id]
     missing = [name for name in entry.rule_defaults() if not re.search(rf"`[^`]*\b{name}\b[^`]*`", rows)]
     assert not missing, f"docs/rules/{game_id}.md's reading table does not name {missing}"
+    cli = "\n".join(re.split(r"(?<!\\)\|", row)[-2] for row in _reading_rows(game_id))  # the CLI column
+    no_rule = [name for name in entry.rule_defaults() if f"--rule {name}=" not in cli]
+    assert not no_rule, f"docs/rules/{game_id}.md's CLI column does not give --rule NAME=… for {no_rule}"
     _check_assignments(game_id, rows, f"docs/rules/{game_id}.md")
 
 
