@@ -297,19 +297,20 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             raise ValueError(f"{self.short_name}: no parameter {unknown[0]!r} (known: {', '.join(sorted(defaults()))})")
         try:
             rules = make(values)
-        except (GameError, ValueError, TypeError, OSError) as error:
+            sizes = (rules.num_distinct_actions(), rules.max_chance_outcomes(), rules.max_game_length())
+        except (GameError, ValueError, TypeError, OSError) as error:  # Méa's sizes need a board_size
             raise ValueError(f"{self.short_name}: {error}") from None
         self.rules = rules
         info = pyspiel.GameInfo(
-            num_distinct_actions=rules.num_distinct_actions(),
-            max_chance_outcomes=rules.max_chance_outcomes(),
+            num_distinct_actions=sizes[0],
+            max_chance_outcomes=sizes[1],
             num_players=rules.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
             # Shimmy's PettingZoo wrapper ends an episode once it has counted more nodes than
             # this, the first node and chance nodes included: one more than the steps.
-            max_game_length=rules.max_game_length() + 1,
+            max_game_length=sizes[2] + 1,
         )
         super().__init__(game_type(self.short_name), info, dict(params or {}))
         # New states read this until their first step: OpenSpiel's clone of a Python state makes
