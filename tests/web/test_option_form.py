@@ -36,10 +36,14 @@ def form_text(value: Any) -> str:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_the_start_form_offers_every_option_and_its_words(client: TestClient, game_id: str) -> None:
+    """Each option, labelled by its name as ``--rule`` and docs/rules/<game>.md spell it: a list of its
+    words, yes/no, or a field (with the names a text option takes beside it)."""
     page = client.get(f"/play?game={game_id}").text
     missing = []
     for name in GAMES[game_id].rule_defaults():
         kind, _ = GAMES[game_id].rule_defaults()[name]
+        if not re.search(rf"<label><code>{name}</code>\s*<(select|input) name=\"rule_{name}\"", page):
+            missing.append(f"{name} (labelled as --rule spells it)")
         select = re.search(rf'<select name="rule_{name}">(.*?)</select>', page, re.S)
         words = GAMES[game_id].rules_class().option_choices.get(name)
         if words or kind is bool:
@@ -48,6 +52,10 @@ def test_the_start_form_offers_every_option_and_its_words(client: TestClient, ga
                 missing.append(name)
         elif f'<input name="rule_{name}"' not in page:
             missing.append(name)
+        else:  # a text option's names (Méa's layouts) are shown beside its field
+            field = page[page.index(f'<input name="rule_{name}"') :].split("</label>")[0]
+            if not all(w in field for w in GAMES[game_id].rules_class().option_names.get(name, ())):
+                missing.append(name)
     assert not missing, f"/play?game={game_id} does not offer {missing}"
 
 
