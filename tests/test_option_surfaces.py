@@ -124,7 +124,7 @@ def bad_values(game_id: str, name: str) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def test_the_table_covers_every_game_and_every_option() -> None:
-    """The table is not empty and finds the options the task names (so it reads the declarations)."""
+    """The table is not empty and finds the readings docs/rules name (so it reads the declarations)."""
     names = {(g, n) for g, n in OPTIONS}
     for want in [
         ("meio", "ace_high"),
