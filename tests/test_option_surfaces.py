@@ -181,6 +181,19 @@ def test_help_names_every_option_and_its_words(path: tuple[str, ...]) -> None:
     assert not missing, f"cardbase {' '.join(path)} --help does not name {missing}"
 
 
+@pytest.mark.parametrize("path", [p for p in RULE_COMMANDS if p[0] != "lab"], ids=" ".join)
+def test_rule_completes_every_option_then_its_words(path: tuple[str, ...]) -> None:
+    """Shell completion of ``--rule``: every option's name, then after ``NAME=`` the words it takes
+    (yes/no, a choice's words, a text option's names such as Méa's layouts; none for a number)."""
+    from tests.test_completion import complete
+
+    entry = GAMES[path[-1]]
+    assert complete(*path, "--rule", "") == [f"{name}=" for name in entry.rule_defaults()]
+    for name, (kind, _) in entry.rule_defaults().items():
+        words = ["yes", "no"] if kind is bool else list(entry.rules_class().option_words(name))
+        assert complete(*path, "--rule", f"{name}=") == [f"{name}={w}" for w in words], name
+
+
 def _records(folder: Path) -> Path:
     (found,) = folder.glob("*.jsonl")
     return found
