@@ -269,6 +269,19 @@ def test_a_bad_value_is_refused_naming_the_option_and_what_it_takes(
         assert not (in_tmp / "x").exists()
 
 
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_word_in_another_case_is_that_word_as_its_own_flag_takes_it(game_id: str, db_url: str, in_tmp: Path) -> None:
+    """``--rule farm=LANDS`` is ``farm=lands``, as ``--farm LANDS`` is: every word option, the word
+    written in capitals reaches the record as the option's word."""
+    folder = in_tmp / "records"
+    rules = [(n, v) for g, n, v in RUNS if g == game_id and n in CHOICES[g] and v != GAMES[g].rule_defaults()[n][1]]
+    args = [word for n, v in rules for word in ("--rule", f"{n}={str(v).upper()}")]
+    run = run_cli([*SIM[game_id], "--records", str(folder), *args], _db(game_id, db_url))
+    assert run.exit_code == 0, run.output[-1500:]
+    recorded = _header(_records(folder))["rules"]
+    assert {n: recorded[n] for n, _ in rules} == dict(rules)
+
+
 def test_an_unknown_option_is_refused_naming_the_known_ones(db_url: str) -> None:
     for game_id, base in SIM.items():
         run = run_cli([*base, "--rule", "no_such_option=1"], _db(game_id, db_url))

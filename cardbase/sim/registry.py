@@ -47,8 +47,10 @@ class GameEntry:
         """``--rule NAME=VALUE`` texts as rules options: NAME is any option of the rules class
         that is a word, a whole number or yes/no (the player count, decks and card pools
         have their own flags), VALUE is read as that option's type; the rules object then
-        checks the value itself (see ``docs/rules/<game>.md``). ``flag`` names the options in a
-        refusal (the web table's form and API: ``rules option``)."""
+        checks the value itself (see ``docs/rules/<game>.md``). A word option's word in another case is
+        that word (``farm=LANDS`` is ``farm=lands``, as ``--farm LANDS`` is), so records keep the word as
+        the rules spell it. ``flag`` names the options in a refusal (the web table's form and API:
+        ``rules option``)."""
         settable = {name: kind for name, (kind, _) in self.rule_defaults().items()}
         out: dict[str, Any] = {}
         for text in texts:
@@ -62,7 +64,10 @@ class GameEntry:
                 raise UsageError(f"{flag} {quoted(name)}: not a {self.title} rules option (known: {known})")
             if name in out:
                 raise UsageError(f"{flag} {name} is given twice")
-            out[name] = _rule_value(name, raw, settable[name], flag)
+            value = _rule_value(name, raw, settable[name], flag)
+            words = self.rules_class().option_choices.get(name, ())
+            # one of an option's words in any case, as its own flag takes it (--farm LANDS), is that word
+            out[name] = next((w for w in words if isinstance(value, str) and w.lower() == value.lower()), value)
         return out
 
     def check_option(self, name: str, value: Any) -> None:
