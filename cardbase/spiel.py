@@ -53,7 +53,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -81,14 +81,19 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _first = itemgetter(0)
 
 
-def _rule_defaults(cls: type, skip: Sequence[str] = ()) -> dict[str, Any]:
-    """The rules options of ``cls`` that are yes/no, a whole number or a word, with their defaults."""
-    out: dict[str, Any] = {}
-    for f in fields(cls):
-        kind = {"bool": bool, "int": int, "str": str}.get(str(f.type))
-        if kind is not None and not f.name.startswith("_") and f.name not in skip:
-            out[f.name] = f.default
-    return out
+def _rule_defaults(game_id: str, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The game's rules options that are yes/no, a whole number or a word, with their defaults: the
+    player count and those ``--rule`` sets (one reading of the rules class, the simulator's registry's,
+    for every surface)."""
+    from cardbase.sim.registry import game
+
+    entry = game(game_id)
+    cls = entry.rules_class()
+    players: dict[str, Any] = (
+        {f.name: f.default for f in fields(cls) if f.name == "players"} if is_dataclass(cls) else {}
+    )
+    options = {name: default for name, (_, default) in entry.rule_defaults().items() if name not in skip}
+    return {**players, **options}
 
 
 def _meio_rules(params: Mapping[str, Any]) -> Rules:
@@ -98,20 +103,16 @@ def _meio_rules(params: Mapping[str, Any]) -> Rules:
 
 
 def _meio_defaults() -> dict[str, Any]:
-    from cardbase.games.meio.rules import MeioRules
-
-    return _rule_defaults(MeioRules)
+    return _rule_defaults("meio")
 
 
 def _mea_defaults() -> dict[str, Any]:
-    from cardbase.games.mea.rules import MeaRules
-
     return {
         "deck0": "",
         "deck1": "",
         "db": "",
         "drop_unknown": False,
-        **_rule_defaults(MeaRules, skip=("board_size",)),
+        **_rule_defaults("mea", skip=("board_size",)),
         "board_size": MEA_BOARD_SIZE,
     }
 
@@ -153,9 +154,7 @@ def _database(db: str | None) -> Iterator[Database]:
 
 
 def _meikyu_defaults() -> dict[str, Any]:
-    from cardbase.games.meikyu.engine import MeikyuRules
-
-    return {"assume": "default", "db": "", "set": "core", **_rule_defaults(MeikyuRules)}
+    return {"assume": "default", "db": "", "set": "core", **_rule_defaults("meikyu")}
 
 
 def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
@@ -298,19 +297,20 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             raise ValueError(f"{self.short_name}: no parameter {unknown[0]!r} (known: {', '.join(sorted(defaults()))})")
         try:
             rules = make(values)
-        except (GameError, ValueError, TypeError, OSError) as error:
+            sizes = (rules.num_distinct_actions(), rules.max_chance_outcomes(), rules.max_game_length())
+        except (GameError, ValueError, TypeError, OSError) as error:  # Méa's sizes need a board_size
             raise ValueError(f"{self.short_name}: {error}") from None
         self.rules = rules
         info = pyspiel.GameInfo(
-            num_distinct_actions=rules.num_distinct_actions(),
-            max_chance_outcomes=rules.max_chance_outcomes(),
+            num_distinct_actions=sizes[0],
+            max_chance_outcomes=sizes[1],
             num_players=rules.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
             # Shimmy's PettingZoo wrapper ends an episode once it has counted more nodes than
             # this, the first node and chance nodes included: one more than the steps.
-            max_game_length=rules.max_game_length() + 1,
+            max_game_length=sizes[2] + 1,
         )
         super().__init__(game_type(self.short_name), info, dict(params or {}))
         # New states read this until their first step: OpenSpiel's clone of a Python state makes

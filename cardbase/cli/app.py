@@ -66,7 +66,11 @@ def _build(name: str) -> Any:
         assert command.callback is not None
         key = command.name or typer.main.get_command_name(command.callback.__name__)
         builders[key] = functools.partial(
-            typer.main.get_command_from_info, command, pretty_exceptions_short=short, rich_markup_mode=markup
+            _with_rules_help,
+            f"{name} {key}",
+            functools.partial(
+                typer.main.get_command_from_info, command, pretty_exceptions_short=short, rich_markup_mode=markup
+            ),
         )
     for sub in target.registered_groups:
         assert sub.name, f"cardbase {name}: a sub-group without a name"  # Typer would merge its commands
@@ -79,6 +83,23 @@ def _build(name: str) -> Any:
         )
     group.commands = _LazyCommands(builders)
     return group
+
+
+def _with_rules_help(path: str, build: Callable[[], Any]) -> Any:
+    """The command ``build`` makes, its ``--rule`` (completed by ``complete.rules``) listing in its
+    help the options of the command's game (``sim meio``: Meio's; ``lab gauntlet``: Méa's), read from
+    the rules class as ``--rule`` reads them: the help names each option the command takes."""
+    from cardbase.cli import complete
+
+    command = build()
+    for param in getattr(command, "params", ()):
+        if getattr(param, "_custom_shell_complete", None) is complete.rules:
+            from cardbase.sim.registry import GAMES
+
+            game_id = complete.COMMAND_GAMES.get(path, path.rpartition(" ")[2])
+            if game_id in GAMES:
+                param.help = f"{param.help} {GAMES[game_id].rules_help()}"
+    return command
 
 
 def strict_parameters(command: Any) -> Any:

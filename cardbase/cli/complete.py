@@ -123,12 +123,11 @@ def rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
 
     def known() -> list[str]:
         entry = game(game_of(ctx) or "mea")
-        choices = entry.rules_class().option_choices
         name, eq, _ = incomplete.partition("=")
         if not eq:
             return [f"{n}=" for n in entry.rule_defaults()]
         kind = entry.rule_defaults().get(name, (None, None))[0]
-        words = ("yes", "no") if kind is bool else choices.get(name, ())
+        words = ("yes", "no") if kind is bool else entry.rules_class().option_words(name)
         return [f"{name}={w}" for w in words]
 
     return _items(_safely(known), incomplete)
@@ -174,12 +173,7 @@ def rule_option(name: str) -> Completer:
         from cardbase.sim.registry import game
 
         def words() -> list[str]:
-            rules = game(game_of(ctx) or "mea").rules_class()
-            if name == "layout":
-                from cardbase.games.mea.board import LAYOUTS
-
-                return list(LAYOUTS)
-            return list(rules.option_choices.get(name, ()))
+            return list(game(game_of(ctx) or "mea").rules_class().option_words(name))
 
         return _items(_safely(words), incomplete)
 

@@ -77,7 +77,7 @@ RuleOption = Annotated[
         "--rule",
         "-r",
         shell_complete=complete.rules,
-        help="Any Méa rules option as NAME=VALUE (see docs/rules/mea.md).",
+        help="Any rules option of the game as NAME=VALUE, repeatable (see docs/rules/<game>.md).",
         show_default=False,
     ),
 ]
@@ -138,7 +138,7 @@ def _run_study(
     if o.plot is not None:
         draw(result, o.plot)
     if o.json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "rules": options})  # the options it was judged under
         return None
     return result
 
@@ -421,6 +421,7 @@ def split(
     seed: SeedOption = 0,
     jobs: JobsOption = None,
     dask: DaskOption = None,
+    rule: RuleOption = None,
     json: JsonOption = False,
 ) -> None:
     """Meio: every 7 + 6 split of a 13-card hand, scored by playing the round out on sampled deals
@@ -443,12 +444,14 @@ def split(
     entry = game("meio")
     entry.check_agents(names)
     cards = read_hand(hand, players)
-    rules = entry.make_rules({"players": players})
+    from cardbase.cli.sim import rules_options
+
+    rules = entry.make_rules(rules_options("meio", {"players": players}, rule))
     if len(names) == players:  # yours first: put them in seat order
         names = names[players - seat + 1 :] + names[: players - seat + 1]
     with backend(jobs, dask, note) as mapper:
         advice = advise(rules, mask_of(cards), seat - 1, names, seconds, seed, top, mapper, max_levels=levels)
-    data = advice.to_dict()
+    data = {**advice.to_dict(), "rules": rules.to_options()}  # the options it was judged under
     if json:
         print_json(data)
         return
@@ -528,6 +531,7 @@ def cards(
         int, typer.Option("--min-games", min=1, max=MAX_LAB_GAMES, help="Mark a card seen in fewer (game, seat)s.")
     ] = 30,
     plot: PlotOption = None,
+    rule: RuleOption = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -536,13 +540,13 @@ def cards(
 
     Example: cardbase lab cards --players 3 --assume default --games 200 --plot exports/meikyu-cards.png
     """
-    from cardbase.cli.sim import _batch_output, parse_agents
+    from cardbase.cli.sim import _batch_output, parse_agents, rules_options
     from cardbase.lab.cards import run_cards
     from cardbase.lab.common import backend
-    from cardbase.sim.meikyu import prepare
+    from cardbase.sim.meikyu import prepare, rules_summary
 
     names = parse_agents(agents, players, ["heuristic"] * players)
-    rules = prepare(db, assume, players, names)
+    rules = prepare(db, assume, players, names, **rules_options("meikyu", {}, rule))
     if plot is not None:
         from cardbase.lab.plot import check_plot_path
 
@@ -553,7 +557,7 @@ def cards(
         from cardbase.lab.plot import plot_cards
 
         plot_cards(study, plot)
-    data = study.to_dict()
+    data = {**study.to_dict(), "rules": rules_summary(rules)}  # the options it was judged under
     if json:
         print_json(data)
         return

@@ -74,17 +74,36 @@ RuleOption = Annotated[
         "-r",
         shell_complete=complete.rules,
         help="Any rules option as NAME=VALUE, repeatable (e.g. --rule tiles_per_colour=9); the options and "
-        "their readings are in docs/rules/<game>.md. Applied after the other flags; kept in game records.",
+        "their readings are in docs/rules/<game>.md. One that contradicts a flag (--ace-low with ace_high=yes) is "
+        "refused; kept in game records.",
         show_default=False,
     ),
 ]
 
 
 def rules_options(game_id: str, flags: dict[str, Any], rule: list[str] | None) -> dict[str, Any]:
-    """The rules options of a command: its flags, then its ``--rule NAME=VALUE`` entries."""
+    """The rules options of a command: its flags, then its ``--rule NAME=VALUE`` entries. A flag
+    that set an option away from its default (``--ace-low``: ``ace_high`` no) and a ``--rule`` giving
+    that option another value contradict each other: a usage error naming the option, not the
+    ``--rule`` silently winning."""
+    from cardbase.errors import UsageError
     from cardbase.sim.registry import game
 
-    return {**flags, **game(game_id).rule_options(rule or [])}
+    entry = game(game_id)
+    given = entry.rule_options(rule or [])
+    defaults = entry.rule_defaults()
+    for name, value in given.items():
+        if name in flags and name in defaults and flags[name] != defaults[name][1] and flags[name] != value:
+            raise UsageError(
+                f"--rule {name}={_option_text(value)} contradicts another option of this command, which sets "
+                f"{name}={_option_text(flags[name])}: give one of them"
+            )
+    return {**flags, **given}
+
+
+def _option_text(value: Any) -> str:
+    """A rules option's value as ``--rule`` takes it (yes/no for a yes/no option)."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def parse_agents(text: str | None, players: int, default: list[str]) -> list[str]:

@@ -272,6 +272,9 @@ class Rules(ABC):
     option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """The options that take one of a few words (name → the words, the default first among them
     or not): what a form offers as a list and ``--rule`` completes."""
+    option_names: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """The names a text option takes besides a text of its own (Méa's ``layout``: a layout's name, or
+    a grid): what a form and ``--rule`` offer for it, and the help names."""
     option_notes: ClassVar[Mapping[str, str]] = {}
     """A few words beside an option whose value reads oddly on its own (a 0 that means none, a seat
     counted from 0), as a form shows it."""
@@ -308,6 +311,12 @@ class Rules(ABC):
     @abstractmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
         """Rules from ``to_options()`` output; raises :class:`InvalidRules`."""
+
+    @classmethod
+    def option_words(cls, name: str) -> tuple[str, ...]:
+        """The words option ``name`` takes by name: its :attr:`option_choices`, or the
+        :attr:`option_names` a text option also takes; none for a number, yes/no or free text."""
+        return tuple(cls.option_choices.get(name) or cls.option_names.get(name, ()))
 
     @classmethod
     def check_option(cls, name: str, value: Any) -> None:

@@ -47,8 +47,10 @@ class GameEntry:
         """``--rule NAME=VALUE`` texts as rules options: NAME is any option of the rules class
         that is a word, a whole number or yes/no (the player count, decks and card pools
         have their own flags), VALUE is read as that option's type; the rules object then
-        checks the value itself (see ``docs/rules/<game>.md``). ``flag`` names the options in a
-        refusal (the web table's form and API: ``rules option``)."""
+        checks the value itself (see ``docs/rules/<game>.md``). A word option's word in another case is
+        that word (``farm=LANDS`` is ``farm=lands``, as ``--farm LANDS`` is), so records keep the word as
+        the rules spell it. ``flag`` names the options in a refusal (the web table's form and API:
+        ``rules option``)."""
         settable = {name: kind for name, (kind, _) in self.rule_defaults().items()}
         out: dict[str, Any] = {}
         for text in texts:
@@ -62,7 +64,10 @@ class GameEntry:
                 raise UsageError(f"{flag} {quoted(name)}: not a {self.title} rules option (known: {known})")
             if name in out:
                 raise UsageError(f"{flag} {name} is given twice")
-            out[name] = _rule_value(name, raw, settable[name], flag)
+            value = _rule_value(name, raw, settable[name], flag)
+            words = self.rules_class().option_choices.get(name, ())
+            # one of an option's words in any case, as its own flag takes it (--farm LANDS), is that word
+            out[name] = next((w for w in words if isinstance(value, str) and w.lower() == value.lower()), value)
         return out
 
     def check_option(self, name: str, value: Any) -> None:
@@ -83,6 +88,30 @@ class GameEntry:
                 if kind is not None and f.name != "players" and not f.name.startswith("_"):
                     out[f.name] = (kind, f.default)
         return out
+
+    def rules_help(self) -> str:
+        """The options ``--rule`` sets, as a command's help lists them: each name with the words a word
+        option takes (``second_half_leader: winner or starter``), yes or no, or a number, and the note
+        a value needs (``first_player: a number (0 is P1, 1 is P2, …)``). Written in short words that a
+        narrow help column can wrap (``name=a|b`` cannot be)."""
+        cls = self.rules_class()
+        shown = []
+        for name, (kind, _) in self.rule_defaults().items():
+            words = list(cls.option_words(name))
+            if name in cls.option_names:
+                words.append("a grid")
+            value = (
+                f"{', '.join(words[:-1])} or {words[-1]}"
+                if len(words) > 1
+                else "yes or no"
+                if kind is bool
+                else "a number"
+                if kind is int
+                else "a text"
+            )
+            note = cls.option_notes.get(name)
+            shown.append(f"{name}: {value}" + (f" ({note})" if note else ""))
+        return f"{self.title}'s options: {'; '.join(shown)}."
 
     def check_agents(self, names: list[str]) -> None:
         """Every agent name (options aside) is one of the game's: a usage error names the first that is not."""

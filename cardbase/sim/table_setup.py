@@ -67,7 +67,8 @@ def example_decks(game_id: str = "mea") -> list[str]:
 
 def rule_fields(game_id: str) -> list[dict[str, Any]]:
     """The rules options a table offers (those of ``--rule``): name, kind (``choice`` for one of
-    a few words, then ``choices`` lists them), default, and a note (what a bare 0 means; or "")."""
+    a few words, then ``choices`` lists them), default, and a note (what a bare 0 means, the names a
+    text option takes, as Méa's layouts; or "")."""
     from cardbase.sim.registry import game
 
     kinds = {str: "text", int: "number", bool: "yes/no"}
@@ -80,7 +81,8 @@ def rule_fields(game_id: str) -> list[dict[str, Any]]:
             out.append({"name": name, "kind": "choice", "default": default, "choices": list(choices[name])})
         else:
             out.append({"name": name, "kind": kinds[kind], "default": default})
-        out[-1]["note"] = notes.get(name, "")
+        named = entry.rules_class().option_names.get(name, ())
+        out[-1]["note"] = notes.get(name) or (f"{', '.join(named)}, …" if named else "")  # a layout's names
     return out
 
 

@@ -339,6 +339,7 @@ class MeaRules(Rules):
     cannot_act: str = "whole-turn"
     board_size: int = 0
 
+    option_names: ClassVar[Mapping[str, tuple[str, ...]]] = {"layout": tuple(B.LAYOUTS)}
     option_notes: ClassVar[Mapping[str, str]] = {
         "tile_supply": "0: no limit",
         "tiles_per_colour": "0: no cap",

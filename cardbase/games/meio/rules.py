@@ -76,7 +76,7 @@ class MeioRules(Rules):
         if self.players not in PLAYER_COUNTS:
             raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise InvalidRules(f"Meio is played in 1 to {MAX_ROUNDS} rounds, not {self.rounds}")
+            raise InvalidRules(f"Meio option rounds must be from 1 to {MAX_ROUNDS}, not {self.rounds}")
         if not 0 <= self.first_player < self.players:
             raise InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
 
