@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError, quoted
 from cardbase.games.base import Rules
+from cardbase.sim.registry import MAX_RULE_TEXT
 from cardbase.sim.table import HUMAN
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"mea": (2,), "meio": (2, 3, 4), "meikyu": (2, 3, 4, 5)}
 DEFAULT_PLAYERS = {"mea": 2, "meio": 3, "meikyu": 3}
-MAX_RULE_TEXT = 200
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "decks"
 """The shipped example decks (a source checkout); only their names are ever taken from a request."""
 
@@ -109,8 +109,8 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
         if value is None or value == "":
             continue
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()  # as JSON wrote it
-        if len(text) > MAX_RULE_TEXT:
-            raise UsageError(f"rules option {name}: at most {MAX_RULE_TEXT} characters")
+        if len(name) + 1 + len(text) > MAX_RULE_TEXT:  # as long as --rule NAME=VALUE takes it
+            raise UsageError(f"rules option {name}: at most {MAX_RULE_TEXT:,} characters with its name")
         kind, default = defaults.get(name, (str, None))
         if kind is not bool and text == str(default):
             continue

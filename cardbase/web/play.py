@@ -31,6 +31,7 @@ from cardbase.games.base import GameError
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.sim.boards import board_offers
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
+from cardbase.sim.registry import MAX_RULE_TEXT
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
 from cardbase.web.http import Form, JsonBody, WriteTurn
@@ -402,7 +403,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "default_decks": sources,
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
-        "budget": {"iterations": MAX_ITERATIONS, "samples": MAX_SAMPLES, "ms": MAX_MS},
+        "budget": {"iterations": MAX_ITERATIONS, "samples": MAX_SAMPLES, "ms": MAX_MS, "rule_text": MAX_RULE_TEXT},
     }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cardbase.sim.registry import GAMES
+from cardbase.sim.registry import GAMES, MAX_RULE_TEXT
 from tests.hostile.conftest import run_cli
 from tests.test_option_surfaces import OPTIONS, values_of
 from tests.web.play_helpers import hall, settle
@@ -82,3 +82,19 @@ def test_a_value_chosen_reaches_the_table_and_its_record(
         replayed = run_cli(["replay", str(path), "--json"])
         assert replayed.exit_code == 0, replayed.output[-1000:]
         assert json.loads(replayed.stdout)[0]["rules"][name] == value
+
+
+def test_a_rules_value_has_the_clis_bound_on_the_form(client: TestClient) -> None:
+    """The form takes a rules value as long as ``--rule NAME=VALUE`` takes it (a Méa layout grid is the
+    longest), and refuses a longer one naming the option and the bound."""
+    room = MAX_RULE_TEXT - len("layout=")
+    page = client.get("/play?game=mea").text
+    assert re.search(rf'<input name="rule_layout"[^>]* maxlength="{room}"', page)
+    post = {**START["mea"], "seat0": "random", "seat1": "random"}
+    bound = f"at most {MAX_RULE_TEXT:,} characters"
+    fits = client.post("/play", data={**post, "rule_layout": "B" * room}, follow_redirects=False)
+    assert fits.status_code == 400 and bound not in fits.text and "layout" in fits.text  # read as a grid
+    cli = run_cli(["sim", "mea", "--games", "1", "--rule", "layout=" + "B" * room])
+    assert cli.exit_code == 2 and bound not in cli.output and "layout" in cli.output
+    longer = client.post("/play", data={**post, "rule_layout": "B" * (room + 1)}, follow_redirects=False)
+    assert longer.status_code == 400 and bound in longer.text

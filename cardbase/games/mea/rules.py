@@ -372,7 +372,7 @@ class MeaRules(Rules):
             try:
                 B.parse_layout(value)
             except ValueError as error:
-                raise InvalidRules(str(error)) from None
+                raise InvalidRules(f"Méa option layout: {error}") from None
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, tuple) or len(self.decks) != 2:
@@ -397,7 +397,7 @@ class MeaRules(Rules):
         try:
             start = B.parse_layout(self.layout)
         except ValueError as error:
-            raise InvalidRules(str(error)) from None
+            raise InvalidRules(f"Méa option layout: {error}") from None
         if self.board_size:
             width, height = B.extent(start)
             if self.board_size > 2 * B.BOUND or self.board_size < max(width, height):
