@@ -131,6 +131,11 @@ def check_names(what: str, names: object) -> None:
         raise InvalidPosition(f"{what} is a list of card names, not {quoted(names)}", "names")
 
 
+class InvalidSeat(GameError):
+    """A seat the game does not have, given where a seat is taken (:func:`check_seat`): a number
+    outside 0 … players - 1, or a value that is no seat number (a bool, a float)."""
+
+
 class InvalidRules(GameError):
     """A variant option or player count that the game does not have."""
 
@@ -526,10 +531,21 @@ def ids_without_choice(state: State, prefix: Sequence[int]) -> list[int] | None:
     return None
 
 
-def check_seat(seat: int, players: int) -> None:
-    """An observation tensor is a seat's: a ``ValueError`` naming ``seat`` when it is not one."""
-    if not 0 <= seat < players:
-        raise ValueError(f"no seat {seat} in a {players}-player game")
+def check_seat(seat: object, players: int, spectator: bool = False) -> int:
+    """``seat`` as a seat of a ``players``-player game (0 … players - 1; with ``spectator``,
+    :data:`SPECTATOR` too), as an ``int`` (a NumPy integer is one): the one check of every method
+    that takes a seat (:meth:`State.observation`, :meth:`State.observation_tensor`, …). A bool (an
+    ``int`` to Python, ``True`` seat 1), a seat outside the table or another value is
+    :class:`InvalidSeat`, a ``ValueError`` naming it."""
+    if type(seat) is int:
+        number = seat
+    elif isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+        raise InvalidSeat(f"{quoted(seat)} is not a seat number: a seat is a whole number from 0 to {players - 1}")
+    else:
+        number = operator.index(seat)  # type: ignore[call-overload]
+    if 0 <= number < players or (spectator and number == SPECTATOR):
+        return number
+    raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
 
 
 def one_hot(size: int, at: int) -> list[float]:

@@ -48,7 +48,6 @@ from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
-    SPECTATOR,
     TERMINAL,
     IllegalAction,
     InvalidAction,
@@ -2023,8 +2022,7 @@ class MeaState(State):
         """What ``player`` sees now. Its view (a copy) is made when first read, or before this state
         next changes (every change goes through :meth:`_settle`), whichever comes first: so an
         observation nobody reads the view of, dropped before the next action, costs no copy."""
-        if player not in (0, 1, SPECTATOR):
-            raise ValueError(f"no seat {player} in a 2-player game")
+        player = check_seat(player, 2, spectator=True)
         seen = _new_observation(MeaObservation)  # lazy: no view yet (see MeaObservation.view)
         seen.player = player
         seen._view = None
@@ -2109,6 +2107,8 @@ class MeaState(State):
         return view
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if viewer is not None:
+            check_seat(viewer, 2, spectator=True)
         if isinstance(action, Shuffle) and viewer is not None:
             return "the decks are shuffled"
         return str(action)
@@ -2289,7 +2289,7 @@ class MeaState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         """The seat's observation (:meth:`MeaObservation.public`), as text."""
-        return repr(sorted(self.observation(seat).public().items()))
+        return repr(sorted(self.observation(check_seat(seat, 2)).public().items()))
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, 2)
@@ -2346,6 +2346,7 @@ class MeaState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> MeaState:
         """The search agents' deal (:meth:`determinise`): the cards ``seat`` cannot see dealt at
         random into the other hand and both decks."""
+        seat = check_seat(seat, 2)
         return self.observation(seat).view.determinise(seat, rng)
 
     # -- for determinised search --

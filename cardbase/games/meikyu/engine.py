@@ -1820,9 +1820,8 @@ class MeikyuState(State):
         return new
 
     def observation(self, player: int) -> MeikyuObservation:
-        seated = 0 <= player < self._n
-        if not seated and player != SPECTATOR:
-            raise ValueError(f"no seat {player} in a {self._n}-player game")
+        player = check_seat(player, self._n, spectator=True)
+        seated = player != SPECTATOR
         n = self._n
         drawer = self._args[0] if self._ask in (A_DRAW, A_KEEP) and self._args else None
         sees_arch = (self._ask == A_KEEP and drawer == player) or (self._arch and drawer == player)
@@ -1882,6 +1881,8 @@ class MeikyuState(State):
         return parse_action(self.rules, text)
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if viewer is not None:
+            check_seat(viewer, self._n, spectator=True)
         t = self._t
         if isinstance(action, DrawCard):
             p = self._args[0]
@@ -2203,7 +2204,7 @@ class MeikyuState(State):
         return f"+ {t.knames[step - ids.card]}"
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
-        o = self.observation(seat)
+        o = self.observation(check_seat(seat, self._n))
         return repr(
             (
                 o.player,
@@ -2288,7 +2289,7 @@ class MeikyuState(State):
         hands, the piles and unseen Archives cards dealt from what ``seat`` has not seen."""
         from cardbase.games.meikyu.agents import sample_hidden
 
-        obs = self.observation(seat)
+        obs = self.observation(check_seat(seat, self._n))
         hands, kpile, mpile, archives = sample_hidden(obs, rng)
         return MeikyuState.from_parts(obs, hands, kpile, mpile, archives, seed=0)
 

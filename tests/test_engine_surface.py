@@ -1,0 +1,66 @@
+"""The engines' public surface for researchers (cardbase/games/base.py's protocol, each game's
+position builders): what a bad argument is refused with, what the public attributes are, and what
+the observation tensors' shapes say."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardbase.games.base import SPECTATOR, InvalidSeat, State, check_seat
+from cardbase.sim import registry
+from tests.golden.walks import rules_of
+
+GAMES = [("meio", {"players": 3}), ("mea", {"board_size": 9}), ("meikyu", {"players": 3})]
+
+
+def _started(game: str, options: dict[str, Any]) -> State:
+    """A state of ``game`` a few random actions in, a player to act."""
+    state = rules_of(game, options).new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(6):
+        state.resolve_chance()
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    state.resolve_chance()
+    return state
+
+
+# -- seats: one check, every method that takes one ---------------------------------------------------
+
+
+def test_the_seat_check_refuses_bools_and_seats_outside_the_table():
+    assert check_seat(2, 3) == 2
+    assert check_seat(SPECTATOR, 3, spectator=True) == SPECTATOR
+    for seat in (-1, 3, True, False, 1.0, "1", None):
+        with pytest.raises(InvalidSeat, match="seat"):
+            check_seat(seat, 3)
+    with pytest.raises(InvalidSeat, match=r"True.*not a seat number"):
+        check_seat(True, 3)
+    with pytest.raises(InvalidSeat):
+        check_seat(SPECTATOR, 3)
+    assert issubclass(InvalidSeat, ValueError)
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_method_taking_a_seat_refuses_a_bool_and_a_seat_outside_the_table(game, options):
+    state = _started(game, options)
+    n = state.rules.players
+    calls = {
+        "observation": lambda s: state.observation(s),
+        "observation_tensor": lambda s: state.observation_tensor(s),
+        "information_state_key": lambda s: state.information_state_key(s),
+        "resample_from_infostate": lambda s: state.resample_from_infostate(s, random.Random(1)),
+        "action_text": lambda s: state.action_text(state.legal_actions()[0], viewer=s),
+        "make_agent": lambda s: registry.game(game).make_agent("random", state.rules, s, 0),
+    }
+    for name, call in calls.items():
+        call(0)  # a seat is taken
+        for seat in (True, False, n, -4, 1.0):
+            with pytest.raises(InvalidSeat, match="seat"):
+                call(seat)
+                pytest.fail(f"{name}({seat!r}) was accepted")
+    state.observation(SPECTATOR)  # the spectator sees what is public
+    state.action_text(state.legal_actions()[0], viewer=SPECTATOR)
