@@ -107,9 +107,11 @@ class IllegalAction(GameError):
 
 
 class InvalidPosition(GameError):
-    """A position set up from a description (``position(...)``, ``from_parts``) that the rules make
-    impossible: no game played by them reaches it. The message names the rule;
-    ``rule`` is its short stable identifier (``"land-limit"``), as :class:`IllegalAction`'s."""
+    """A position set up from a description (``position(...)``, ``from_parts``, the set-up methods)
+    that is none: a card the game does not have, more copies than it has, a field of the wrong
+    form (the message begins with the field: ``hands[0]: …``), or a position the rules make
+    impossible, which no game played by them reaches (the message names the rule). ``rule`` is a
+    short stable identifier (``"card"``, ``"copies"``, ``"land-limit"``), as :class:`IllegalAction`'s."""
 
     def __init__(self, message: str, rule: str = ""):
         super().__init__(message)

@@ -2341,6 +2341,8 @@ class MeikyuState(State):
         for what, names in (("rooms", rooms), ("discards", discards), ("pile", pile), ("meikyu_pile", meikyu_pile)):
             check_names(what, names)
         for seat, hand in enumerate(hands):
+            if not isinstance(hand, Mapping):
+                raise InvalidPosition(f"hands[{seat}] maps card names to copies, not {quoted(hand)}", "names")
             for name, count in hand.items():
                 if type(count) is not int or count < 0:
                     raise InvalidPosition(
@@ -2355,47 +2357,56 @@ class MeikyuState(State):
         kleft = list(t.kingdom_cards)
         lleft = list(t.land_cards)
 
-        def take_k(name: str) -> int:
+        def take_k(field: str, name: str) -> int:
+            if not isinstance(name, str):
+                raise InvalidPosition(f"{field}: a card is given by its name, not {quoted(name)}", "names")
             k = t.kindex.get(name)
             if k is None:
-                raise InvalidAction(f"no Kingdom card {quoted(name)} in the pool")
+                raise InvalidPosition(f"{field}: no Kingdom card {quoted(name)} in the pool", "card")
             if k not in kleft:
-                raise InvalidAction(f"more copies of {name} than the pool has")
+                raise InvalidPosition(f"{field}: more copies of {name} than the pool has", "copies")
             kleft.remove(k)
             return k
 
-        def take_l(name: str) -> int:
+        def take_l(field: str, name: str) -> int:
+            if not isinstance(name, str):
+                raise InvalidPosition(f"{field}: a land is a name or (name, developed), not {quoted(name)}", "names")
             land = t.lindex.get(name)
             if land is None:
-                raise InvalidAction(f"no land {quoted(name)} in the pool")
+                raise InvalidPosition(f"{field}: no land {quoted(name)} in the pool", "card")
             if land not in lleft:
-                raise InvalidAction(f"more copies of {name} than the pool has")
+                raise InvalidPosition(f"{field}: more copies of {name} than the pool has", "copies")
             lleft.remove(land)
             return land
 
         for seat, hand in enumerate(hands):
             for name, count in hand.items():
                 for _ in range(count):
-                    state._give_card(seat, take_k(name))
+                    state._give_card(seat, take_k(f"hands[{seat}]", name))
         for seat, owned in enumerate(lands):
             for entry in owned:
-                name, developed = (entry, False) if isinstance(entry, str) else entry
-                state._lands[seat].append(take_l(name) << 1 | bool(developed))
+                if isinstance(entry, str):
+                    name, developed = entry, False
+                elif isinstance(entry, Sequence) and len(entry) == 2 and isinstance(entry[1], bool):
+                    name, developed = entry
+                else:
+                    name, developed = entry, False  # refused by take_l: no name
+                state._lands[seat].append(take_l(f"lands[{seat}]", name) << 1 | bool(developed))
         refugee = next((k for k in t.opens if t.keff[k] == X_REFUGEE), -1)
         for seat, count in enumerate(refugees):
             for _ in range(count):
-                state._refugees[seat].append(take_k(t.knames[refugee]))
-        state._rooms = [take_l(name) for name in rooms]
-        state._kdisc = [take_k(name) for name in discards]
+                state._refugees[seat].append(take_k(f"refugees[{seat}]", t.knames[refugee]))
+        state._rooms = [take_l("rooms", name) for name in rooms]
+        state._kdisc = [take_k("discards", name) for name in discards]
         if pile is None:
             state._kpile = kleft
         else:
-            state._kpile = [take_k(name) for name in pile]
+            state._kpile = [take_k("pile", name) for name in pile]
             state._kdisc = kleft + state._kdisc
         if meikyu_pile is None:
             state._mpile = lleft
         else:
-            state._mpile = [take_l(name) for name in meikyu_pile]
+            state._mpile = [take_l("meikyu_pile", name) for name in meikyu_pile]
             state._mdisc = lleft
         for seat in range(n):
             state._recount(seat)
