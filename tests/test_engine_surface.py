@@ -4,7 +4,10 @@ the observation tensors' shapes say."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
+import re
 from typing import Any
 
 import pytest
@@ -64,3 +67,44 @@ def test_every_method_taking_a_seat_refuses_a_bool_and_a_seat_outside_the_table(
                 pytest.fail(f"{name}({seat!r}) was accepted")
     state.observation(SPECTATOR)  # the spectator sees what is public
     state.action_text(state.legal_actions()[0], viewer=SPECTATOR)
+
+
+# -- public attributes have public types -----------------------------------------------------------
+
+PRIVATE_NAME = re.compile(r"(?<![\w.])_[A-Za-z]\w*")
+
+
+def test_no_public_attribute_of_the_engines_has_a_private_type():
+    """``rules.tables``, ``rules.ids()``, … are read by researchers: their types are public classes,
+    documented, not the engines' ``_`` names (MeikyuRules.tables was a ``MeikyuTables``, MeaRules.ids an
+    ``MeaActionIds``)."""
+    from cardbase.games.mea.engine import MeaState
+    from cardbase.games.mea.observation import MeaObservation
+    from cardbase.games.mea.rules import MeaRules
+    from cardbase.games.meikyu.engine import MeikyuRules, MeikyuState
+    from cardbase.games.meikyu.observation import MeikyuObservation
+    from cardbase.games.meio.engine import MeioObservation, MeioState
+    from cardbase.games.meio.rules import MeioRules
+
+    private = []
+    classes = [MeaRules, MeaState, MeaObservation, MeioRules, MeioState, MeioObservation]
+    for cls in [*classes, MeikyuRules, MeikyuState, MeikyuObservation]:
+        for name, member in inspect.getmembers(cls):
+            if name.startswith("_"):
+                continue
+            if isinstance(member, property):
+                function = member.fget
+            elif isinstance(member, functools.cached_property):
+                function = member.func
+            else:
+                function = getattr(member, "__func__", member)
+            annotations = getattr(function, "__annotations__", None)
+            if isinstance(annotations, dict):
+                private += [f"{cls.__name__}.{name} {k}: {v}" for k, v in annotations.items() if _private(v)]
+        fields = getattr(cls, "__annotations__", {})
+        private += [f"{cls.__name__}.{k}: {v}" for k, v in fields.items() if not k.startswith("_") and _private(v)]
+    assert private == []
+
+
+def _private(annotation: object) -> bool:
+    return isinstance(annotation, str) and PRIVATE_NAME.search(annotation) is not None

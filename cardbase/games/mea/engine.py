@@ -115,11 +115,11 @@ from cardbase.games.mea.rules import (
     MAX_OPTION_NUMBER,
     MAX_PER_TILE,
     SECOND_PLAYER_BONUS_TURNS,
+    MeaActionIds,
     MeaDeck,
     MeaRules,
     MeaTables,
     _canonical,
-    _Ids,
     card_from_dict,
     card_to_dict,
     game_card,
@@ -2177,7 +2177,7 @@ class MeaState(State):
         return self._tab_ids.dir_index[q - origin] * 2 + self._occ[q].index(i)
 
     @property
-    def _tab_ids(self) -> _Ids:
+    def _tab_ids(self) -> MeaActionIds:
         return self.rules.ids()
 
     def _attack_id(self, t: int, attackers: Sequence[int]) -> int:

@@ -171,9 +171,9 @@ from cardbase.games.meikyu.tables import (
     _WORD_LIST,
     MEMO_LIMIT,
     CardSets,
+    MeikyuTables,
     Played,
     StepNode,
-    _Tables,
     land_swords,
 )
 
@@ -224,7 +224,7 @@ class ActionList(Sequence[Any]):
 
     def __init__(
         self,
-        t: _Tables,
+        t: MeikyuTables,
         free: Sequence[Any],
         rooms: Sequence[int],
         qc: CardSets,
@@ -371,7 +371,7 @@ class MeikyuState(State):
         # Per seat, the kinds every player saw go into that hand face up (the Hospital's
         # return) and not seen leave it since: the observation shows them (Rule: Hospital).
         self._shown: list[list[int]] = [[] for _ in range(n)]
-        # Kept with each hand: its size and its key in the memos (_Tables.hand_key).
+        # Kept with each hand: its size and its key in the memos (MeikyuTables.hand_key).
         self._hsize = [0] * n
         self._hkey = [0] * n
         self._mpile: list[int] = list(t.land_cards)

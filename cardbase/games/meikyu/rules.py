@@ -22,7 +22,7 @@ from cardbase.games.meikyu.pool import CardPool
 
 if TYPE_CHECKING:  # the state and the tables are built from the rules, which name them lazily
     from cardbase.games.meikyu.engine import MeikyuState
-    from cardbase.games.meikyu.tables import _Tables
+    from cardbase.games.meikyu.tables import MeikyuTables
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 READINGS: dict[str, tuple[str, ...]] = {
@@ -171,16 +171,17 @@ class MeikyuRules(Rules):
         return {name: value for name, value in self.__dict__.items() if name != "tables"}
 
     @cached_property
-    def tables(self) -> _Tables:
-        """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
+    def tables(self) -> MeikyuTables:
+        """Per-card look-up tables, interned actions and memos (shared by equal rules):
+        :class:`~cardbase.games.meikyu.tables.MeikyuTables` says which parts are for reading."""
         key = (self.pool, self.players, self.grimoire, self.sword, self.fortress, self.bar_zero)
-        from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
+        from cardbase.games.meikyu.tables import _TABLES, MeikyuTables  # the tables read the rules
 
         tables = _TABLES.get(key)
         if tables is None:
             if len(_TABLES) > 64:
                 _TABLES.clear()
-            tables = _TABLES[key] = _Tables(self)
+            tables = _TABLES[key] = MeikyuTables(self)
         return tables
 
     def new_initial_state(self, seed: int | None = None) -> MeikyuState:
