@@ -8,11 +8,12 @@ import functools
 import inspect
 import random
 import re
+import typing
 from typing import Any
 
 import pytest
 
-from cardbase.games.base import SPECTATOR, InvalidSeat, State, check_seat
+from cardbase.games.base import SPECTATOR, InvalidSeat, Outcome, State, check_seat
 from cardbase.sim import registry
 from tests.golden.walks import rules_of
 
@@ -108,3 +109,29 @@ def test_no_public_attribute_of_the_engines_has_a_private_type():
 
 def _private(annotation: object) -> bool:
     return isinstance(annotation, str) and PRIVATE_NAME.search(annotation) is not None
+
+
+# -- outcomes: the scores' type says what they hold ------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_an_outcomes_scores_are_of_the_type_it_declares(game, options):
+    """``Outcome.scores`` (and ``round_scores``) hold what their annotation says: Meio's are ints (its
+    card points), Méa's and Meikyu's floats (as their records have always written them); the
+    annotation said float only."""
+    declared = typing.get_type_hints(Outcome)
+    score = typing.get_args(declared["scores"])[0]
+    round_score = typing.get_args(typing.get_args(declared["round_scores"])[0])[0]
+    state = rules_of(game, options).new_initial_state(2)
+    rng = random.Random(2)
+    while state.outcome() is None:
+        state.resolve_chance()
+        if state.outcome() is None:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.scores
+    allowed = typing.get_args(score) or (score,)
+    assert all(type(s) in allowed for s in outcome.scores), (outcome.scores, score)
+    allowed = typing.get_args(round_score) or (round_score,)
+    assert all(type(s) in allowed for r in outcome.round_scores for s in r), (outcome.round_scores, round_score)

@@ -228,16 +228,18 @@ class Action(Protocol):
 class Outcome:
     """How a finished game ended.
 
-    ``scores`` has one number per seat; ``lower_is_better`` says which way
-    wins. ``winners`` holds every seat that shares the victory. ``round_scores``
-    is empty for games without rounds.
+    ``scores`` has one number per seat: an ``int`` in Meio (card points, as ``round_scores``), a
+    ``float`` holding a whole number in Méa (tiles) and Meikyu (points), as their game records
+    have always written them. ``lower_is_better`` says which way wins. ``winners`` holds every seat
+    that shares the victory. ``round_scores`` (one tuple per round) is empty for games without
+    rounds.
     """
 
     winners: tuple[int, ...]
-    scores: tuple[float, ...]
+    scores: tuple[int | float, ...]
     reason: str
     lower_is_better: bool = False
-    round_scores: tuple[tuple[float, ...], ...] = ()
+    round_scores: tuple[tuple[int | float, ...], ...] = ()
 
     @property
     def shared(self) -> bool:
@@ -544,7 +546,7 @@ def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     elif isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
         raise InvalidSeat(f"{quoted(seat)} is not a seat number: a seat is a whole number from 0 to {players - 1}")
     else:
-        number = operator.index(seat)  # type: ignore[call-overload]
+        number = operator.index(seat)  # type: ignore[arg-type]
     if 0 <= number < players or (spectator and number == SPECTATOR):
         return number
     raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")

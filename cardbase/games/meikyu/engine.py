@@ -2357,7 +2357,7 @@ class MeikyuState(State):
         kleft = list(t.kingdom_cards)
         lleft = list(t.land_cards)
 
-        def take_k(field: str, name: str) -> int:
+        def take_k(field: str, name: object) -> int:
             if not isinstance(name, str):
                 raise InvalidPosition(f"{field}: a card is given by its name, not {quoted(name)}", "names")
             k = t.kindex.get(name)
@@ -2368,7 +2368,7 @@ class MeikyuState(State):
             kleft.remove(k)
             return k
 
-        def take_l(field: str, name: str) -> int:
+        def take_l(field: str, name: object) -> int:
             if not isinstance(name, str):
                 raise InvalidPosition(f"{field}: a land is a name or (name, developed), not {quoted(name)}", "names")
             land = t.lindex.get(name)
@@ -2385,13 +2385,11 @@ class MeikyuState(State):
                     state._give_card(seat, take_k(f"hands[{seat}]", name))
         for seat, owned in enumerate(lands):
             for entry in owned:
-                if isinstance(entry, str):
-                    name, developed = entry, False
-                elif isinstance(entry, Sequence) and len(entry) == 2 and isinstance(entry[1], bool):
-                    name, developed = entry
-                else:
-                    name, developed = entry, False  # refused by take_l: no name
-                state._lands[seat].append(take_l(f"lands[{seat}]", name) << 1 | bool(developed))
+                room: object = entry
+                developed = False
+                if isinstance(entry, tuple | list) and len(entry) == 2 and isinstance(entry[1], bool):
+                    room, developed = entry  # (name, developed); anything else no name, refused by take_l
+                state._lands[seat].append(take_l(f"lands[{seat}]", room) << 1 | developed)
         refugee = next((k for k in t.opens if t.keff[k] == X_REFUGEE), -1)
         for seat, count in enumerate(refugees):
             for _ in range(count):
