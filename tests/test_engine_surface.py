@@ -4,8 +4,10 @@ the observation tensors' shapes say."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
+import math
 import random
 import re
 import typing
@@ -135,3 +137,75 @@ def test_an_outcomes_scores_are_of_the_type_it_declares(game, options):
     assert all(type(s) in allowed for s in outcome.scores), (outcome.scores, score)
     allowed = typing.get_args(round_score) or (round_score,)
     assert all(type(s) in allowed for r in outcome.round_scores for s in r), (outcome.round_scores, round_score)
+
+
+# -- observation tensors: the layout is the shape, under every option --------------------------------
+
+
+def _option_cases() -> list[tuple[str, dict[str, Any]]]:
+    """Each game with each option changed alone from the walks' rules: every word of
+    ``option_choices``, each yes/no flipped, the player counts, and Méa's board sizes."""
+    from cardbase.games.mea.rules import MeaRules
+    from cardbase.games.meikyu.rules import MeikyuRules
+    from cardbase.games.meio.rules import MeioRules
+
+    cases: list[tuple[str, dict[str, Any]]] = []
+    for game, cls, base, players in [
+        ("meio", MeioRules, {"players": 3}, (2, 3, 4)),
+        ("mea", MeaRules, {"board_size": 9}, ()),
+        ("meikyu", MeikyuRules, {"players": 3}, (2, 3, 4, 5)),
+    ]:
+        cases += [(game, {**base, "players": n}) for n in players]
+        for name, words in cls.option_choices.items():
+            cases += [(game, {**base, name: word}) for word in words]
+        for f in dataclasses.fields(cls):
+            if f.type == "bool":
+                cases.append((game, {**base, f.name: not f.default}))
+    cases += [("mea", {"board_size": size}) for size in (7, 13)]
+    return cases
+
+
+@pytest.mark.parametrize(("game", "options"), _option_cases())
+def test_the_observation_tensor_has_the_layouts_shape_under_every_option(game, options):
+    """At every node of a random walk by integer steps (the steps of an action under way too), each
+    seat's tensor is as long as ``observation_tensor_layout()`` says: a piece that grows under an
+    option (Meikyu's ``decision``, which has the "mixed area" decision of ``mixed_area="any"``)
+    grows in the layout too."""
+    rules = rules_of(game, options)
+    size = rules.observation_tensor_size()
+    assert size == sum(math.prod(shape) for _, shape in rules.observation_tensor_layout())
+    state = rules.new_initial_state(7)
+    rng = random.Random(7)
+    prefix: list[int] = []
+    for _ in range(150):
+        if state.is_terminal:
+            break
+        for seat in range(rules.players):
+            assert len(state.observation_tensor(seat, prefix)) == size, (seat, prefix)
+        steps = state.legal_ids(prefix)
+        prefix.append(steps[rng.randrange(len(steps))])
+        action = state.action_from_ids(prefix)
+        if action is not None:
+            state.apply(action)
+            prefix = []
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_the_layouts_docstring_names_every_piece(game, options):
+    """``observation_tensor_layout``'s docstring is the tensor's documentation: it names each piece
+    (Meio's named three of seventeen)."""
+    rules = rules_of(game, options)
+    doc = type(rules).observation_tensor_layout.__doc__ or ""
+    missing = [name for name, _ in rules.observation_tensor_layout() if f"``{name}``" not in doc]
+    assert missing == []
+
+
+def test_meikyus_decision_piece_has_an_entry_per_decision_under_either_mixed_area_reading():
+    """The ``decision`` piece is one-hot over every decision code (:data:`DECISIONS`), "mixed area"
+    included under ``mixed_area="before"`` too, where it never lights: one layout per player count
+    and pool whatever the readings, so a tensor of one reading is read as one of another."""
+    from cardbase.games.meikyu.codes import DECISIONS
+
+    for reading in ("before", "any"):
+        layout = dict(rules_of("meikyu", {"players": 2, "mixed_area": reading}).observation_tensor_layout())
+        assert layout["decision"] == (len(DECISIONS),) and "mixed area" in DECISIONS.values()

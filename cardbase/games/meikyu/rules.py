@@ -237,16 +237,21 @@ class MeikyuRules(Rules):
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Seats counted from the viewer's (0: the viewer, 1: the next in turn order …); cards by
-        kind, lands by kind, counts as they are. ``hand``: my cards; ``lands`` and ``developed``:
-        each kingdom's lands; ``rooms``, ``mapped``: the face-up rooms (a Map's extra room);
-        ``discards``, ``in_play``, ``meikyu_discards``; ``archives``: the two cards the Archives
-        drew, if mine to see; ``piles``: the Kingdom and Meikyu piles' sizes; ``decision``: what is
-        waited for (:data:`DECISIONS` by code); ``current``, ``turn``: who acts, whose turn;
-        ``action``: the action under way (quest, develop, attack, resupply, lost turn), its
-        ``dice`` (the attacker's, the defender's; one-hot 1-6) and ``numbers`` (swords, defence,
-        level); ``composing``: what my steps so far choose a card set for (quest, attack, develop,
-        defend), the room or land, the seat, the way, the cards and the item played as a character;
-        ``turns``: turns finished."""
+        kind (K of them: ``tables.knames``), lands by kind (L: ``tables.lnames``), counts as they
+        are. ``hand`` (K): my cards; ``hand_sizes`` (n); ``lands`` and ``developed`` (n × L): each
+        kingdom's undeveloped and developed lands; ``refugees``, ``points``, ``skips`` (turns to
+        lose) (n each); ``rooms``, ``mapped`` (L each): the face-up rooms (a Map's extra room);
+        ``discards``, ``in_play`` (K each), ``meikyu_discards`` (L); ``archives`` (K): the two cards
+        the Archives drew, if mine to see; ``piles`` (2): the Kingdom and Meikyu piles' sizes;
+        ``decision``: what is waited for, one-hot over every decision code (:data:`DECISIONS`, 19:
+        "mixed area" among them, which only ``mixed_area="any"`` asks, so the layout is the same
+        under either reading); ``current``, ``turn`` (n each): who acts, whose turn; ``action``
+        (5): the action under way (quest, develop, attack, resupply, lost turn), its ``dice`` (2 ×
+        6: the attacker's, the defender's, one-hot 1-6) and ``numbers`` (3: swords, defence,
+        level); what my steps so far choose a card set for: ``composing`` (4: quest, attack,
+        develop, defend), ``composing_place`` (L: the room or land), ``composing_seat`` (n),
+        ``composing_way`` (the ways of attacking), ``composing_cards`` (K) and ``composing_lab``
+        (K: the item played as a character); ``turns`` (1): turns finished."""
         t = self.tables
         n, k, lands, ways = self.players, t.K, t.L, t.ids.ways
         return (
