@@ -227,6 +227,8 @@ class MeaActionIds:
 
     @classmethod
     def of(cls, tab: MeaTables, deck_max: int) -> MeaActionIds:
+        """The ids of the actions of games whose instances ``tab`` tabulates, decks of at most
+        ``deck_max`` cards (the draw block); what :meth:`MeaRules.ids` builds."""
         monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
         assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
         names = monsters + assists

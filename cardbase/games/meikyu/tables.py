@@ -82,6 +82,7 @@ class StepIds:
 
     @classmethod
     def of(cls, t: MeikyuTables, players: int) -> StepIds:
+        """The blocks of ``t``'s pool for ``players`` seats (what ``MeikyuTables.ids`` holds)."""
         ways = len(t.aggression) + 1
         sizes = [len(WORDS), players, t.K, t.K, t.K, t.L, t.L, t.L, players * (t.L + 1) * ways, t.L, t.K, t.K]
         at = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
@@ -106,6 +107,7 @@ class StepIds:
 
     @property
     def total(self) -> int:
+        """How many player step ids there are (``rules.num_distinct_actions()``)."""
         return self.done + 1
 
 
@@ -302,18 +304,24 @@ class MeikyuTables:
     # Interned step-2 actions (a frozen dataclass costs more to build than to look up).
 
     def quest(self, room: int, names: tuple[str, ...], lab: str | None) -> Quest:
+        """The quest of room kind ``room`` with the cards ``names`` (``lab``: the item played as a
+        character), interned: equal quests are one object."""
         key = (room, names, lab)
         return self.action_cache.get(key) or self._intern(key, Quest(self.lnames[room], names, lab))
 
     def attack(self, q: int, land: str | None, names: tuple[str, ...], lab: str | None, by: str) -> Attack:
+        """The aggression against seat ``q`` (``land``: the land aimed at, None for the defender's
+        choice) with the cards ``names``, made possible ``by`` a card or the Council Chamber, interned."""
         key = (q, land, names, lab, by)
         return self.action_cache.get(key) or self._intern(key, Attack(q, land, names, lab, by))
 
     def develop(self, land: int, names: tuple[str, ...]) -> Develop:
+        """The development of land kind ``land`` with the characters ``names``, interned."""
         key = (land, names)
         return self.action_cache.get(key) or self._intern(key, Develop(self.lnames[land], names))
 
     def defend(self, cards: CardSet) -> Defend:
+        """The defence with the card set ``cards``, interned."""
         return self.action_cache.get(cards) or self._intern(cards, Defend(*cards))
 
     def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
