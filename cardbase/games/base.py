@@ -450,7 +450,8 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: int) -> Observation:
         """What ``player`` can see now; hides every other player's hidden cards.
-        :data:`SPECTATOR` sees only what is public (every hand hidden)."""
+        :data:`SPECTATOR` sees only what is public (every hand hidden). A seat the game does not
+        have, or a bool, is :class:`InvalidSeat` (:func:`check_seat`, as every method taking a seat)."""
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
         """How ``action``, about to be applied here, reads to ``viewer`` (``None``:
