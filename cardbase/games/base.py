@@ -119,18 +119,31 @@ class InvalidPosition(GameError):
 
 
 def check_seats(what: str, given: Sequence[object], players: int, exactly: bool = False) -> None:
-    """A position's per-seat description ``what`` gives no more seats than the game has (and, if
-    ``exactly``, as many): else :class:`InvalidPosition` (rule ``"seat"``)."""
+    """A position's per-seat description ``what`` is a list (or tuple) of entries, one per seat, and
+    gives no more seats than the game has (and, if ``exactly``, as many): else
+    :class:`InvalidPosition` (rule ``"seat"``)."""
+    if isinstance(given, str) or not isinstance(given, Sequence):
+        raise InvalidPosition(f"{what} is a list with an entry per seat, not {quoted(given)}", "seat")
     if len(given) > players or (exactly and len(given) != players):
         seats = f"{len(given)} seat{'' if len(given) == 1 else 's'}"
         raise InvalidPosition(f"{what} gives {seats}; a {players}-player game has {players}", "seat")
 
 
-def check_names(what: str, names: object) -> None:
-    """A position's list of card names ``what`` is not a text, which would be read letter by letter
-    (``"Wall"`` as W, a, l, l): else :class:`InvalidPosition` (rule ``"names"``)."""
-    if isinstance(names, str):
+def check_names(what: str, names: object, optional: bool = False) -> None:
+    """A position's list of card names ``what`` is a list (or tuple), not a text, which would be read
+    letter by letter (``"Wall"`` as W, a, l, l), nor anything else (``None`` only if ``optional``):
+    else :class:`InvalidPosition` (rule ``"names"``)."""
+    if optional and names is None:
+        return
+    if isinstance(names, str) or not isinstance(names, Sequence):
         raise InvalidPosition(f"{what} is a list of card names, not {quoted(names)}", "names")
+
+
+def check_mapping(what: str, value: object, of: str) -> None:
+    """A position's mapping ``what`` (``of`` says of what: "tiles to card names") is one: else
+    :class:`InvalidPosition` (rule ``"names"``)."""
+    if not isinstance(value, Mapping):
+        raise InvalidPosition(f"{what} maps {of}, not {quoted(value)}", "names")
 
 
 class InvalidSeat(GameError):

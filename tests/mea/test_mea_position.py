@@ -94,6 +94,11 @@ def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
         ({"tiles": {"a1": 2}}, "tiles['a1']: no seat 2 in a 2-player game", "seat"),
         ({"active": 3}, "active: no seat 3 in a 2-player game", "seat"),
         ({"active": True}, "active: True is not a seat number", "seat"),
+        # A field of another form: one message, never a traceback.
+        ({"board": (["Knight"], {})}, "board[0] maps tiles to card names, not ['Knight']", "names"),
+        ({"tiles": ["a1"]}, "tiles maps tiles to their owners' seats", "names"),
+        ({"hands": (None, [])}, "hands[0] is a list of card names, not None", "names"),
+        ({"hands": None}, "hands is a list with an entry per seat, not None", "seat"),
     ],
 )
 def test_a_bad_position_is_one_clear_message_naming_the_field(kwargs, message, rule):

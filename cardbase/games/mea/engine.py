@@ -55,6 +55,7 @@ from cardbase.games.base import (
     InvalidSeat,
     Outcome,
     State,
+    check_mapping,
     check_names,
     check_seat,
     check_seats,
@@ -594,12 +595,15 @@ class MeaState(State):
         with _field("active"):
             check_seat(active, 2)
         _check_turns(rules, active, turns_taken, mana)
+        if tiles is not None:
+            check_mapping("tiles", tiles, "tiles to their owners' seats")
         for what, given in (("hands", hands), ("board", board), ("out", out), ("decks", decks)):
             check_seats(what, given, 2, exactly=True)
         for seat in (0, 1):
             check_names(f"hands[{seat}]", hands[seat])
             check_names(f"out[{seat}]", out[seat])
-            check_names(f"decks[{seat}]", decks[seat])
+            check_names(f"decks[{seat}]", decks[seat], optional=True)
+            check_mapping(f"board[{seat}]", board[seat], "tiles to card names")
             for t, monsters in board[seat].items():
                 check_names(f"board[{seat}][{t!r}]", monsters)
         state = cls(rules, seed)

@@ -2338,8 +2338,10 @@ class MeikyuState(State):
             check_seats(what, given, n)
         for seat, kingdom in enumerate(lands):
             check_names(f"lands[{seat}]", kingdom)
-        for what, names in (("rooms", rooms), ("discards", discards), ("pile", pile), ("meikyu_pile", meikyu_pile)):
-            check_names(what, names)
+        check_names("rooms", rooms)
+        check_names("discards", discards)
+        check_names("pile", pile, optional=True)
+        check_names("meikyu_pile", meikyu_pile, optional=True)
         for seat, hand in enumerate(hands):
             if not isinstance(hand, Mapping):
                 raise InvalidPosition(f"hands[{seat}] maps card names to copies, not {quoted(hand)}", "names")
@@ -2370,7 +2372,8 @@ class MeikyuState(State):
 
         def take_l(field: str, name: object) -> int:
             if not isinstance(name, str):
-                raise InvalidPosition(f"{field}: a land is a name or (name, developed), not {quoted(name)}", "names")
+                form = "a name or (name, developed)" if field.startswith("lands") else "given by its name"
+                raise InvalidPosition(f"{field}: a land is {form}, not {quoted(name)}", "names")
             land = t.lindex.get(name)
             if land is None:
                 raise InvalidPosition(f"{field}: no land {quoted(name)} in the pool", "card")
