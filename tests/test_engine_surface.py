@@ -68,6 +68,12 @@ def test_every_method_taking_a_seat_refuses_a_bool_and_a_seat_outside_the_table(
             with pytest.raises(InvalidSeat, match="seat"):
                 call(seat)
                 pytest.fail(f"{name}({seat!r}) was accepted")
+    if game == "mea":  # the search agents' deal, from a view
+        view = state.observation(0).view  # type: ignore[attr-defined]
+        view.determinise(0, random.Random(1))
+        for seat in (True, 2):
+            with pytest.raises(InvalidSeat):
+                view.determinise(seat, random.Random(1))
     state.observation(SPECTATOR)  # the spectator sees what is public
     state.action_text(state.legal_actions()[0], viewer=SPECTATOR)
 

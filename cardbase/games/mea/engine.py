@@ -2374,6 +2374,7 @@ class MeaState(State):
         hand (seen going back to it), each swapped in (when the deal left it in the deck)
         for a random card of the deal's that is not known. The result's history and seed are
         empty."""
+        player = check_seat(player, 2)
         state = self._copy()
         state._legal = None
         state.rng = random.Random(rng.getrandbits(32))
