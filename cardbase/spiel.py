@@ -28,6 +28,13 @@ What each toolkit reads:
   ``ISMCTSBot`` can key its tree by it. It is what the seat sees now, not a perfect-recall history.
 - ``observation_tensor(p)`` is the engine's tensor, laid out as
   ``rules.observation_tensor_layout()`` says (the observer's ``dict`` names the pieces).
+- No information-state tensor (``provides_information_state_tensor`` False):
+  ``information_state_tensor(p)`` is ``pyspiel.SpielError``, as for OpenSpiel's own games
+  without one. OpenSpiel's information state is perfect recall (all the seat has seen and
+  done, in a fixed size: Kuhn poker's card and betting sequence); the engines encode what a
+  seat sees now, and a perfect-recall tensor of games hundreds of steps long, a Méa board each,
+  would be megabytes a state. Toolkits that read a tensor (Shimmy's PettingZoo wrapper, the RL
+  environment) take the observation tensor.
 - ``returns()``: at the end, 1 shared by the winners (a shared victory splits it), 0 to the rest;
   0 to all before the end (a constant-sum game with a terminal reward).
 - ``resample_from_infostate(p, sampler)`` deals the cards ``p`` cannot see with the engine's own
@@ -73,6 +80,14 @@ from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, Inva
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
     from cardbase.sim.records import GameRecord
+
+NO_INFORMATION_STATE_TENSOR = (
+    "{game} offers no information-state tensor (provides_information_state_tensor is False): "
+    "OpenSpiel's information state is perfect recall, all a seat has seen and done, and these games "
+    "encode only what the seat sees now; use observation_tensor(player), or "
+    "information_state_string(player) as a key"
+)
+"""Why ``information_state_tensor()`` is refused (OpenSpiel's own games without one refuse it too)."""
 
 MEA_BOARD_SIZE = 9
 """The default ``board_size`` of ``cardbase_mea``: a 9×9 square around the 3×3 starting grid."""
@@ -333,7 +348,7 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         if params:
             raise ValueError(f"observation parameters are not supported, not {dict(params)!r}")
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        return Observer(self.rules, perfect_recall)
+        return Observer(self.rules, perfect_recall, self.short_name)
 
 
 class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
@@ -465,14 +480,19 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
 
 class Observer:
     """OpenSpiel's observer (``make_py_observer``): the engine's observation tensor, its pieces
-    named in ``dict``, and as text the seat's information-state key (``perfect_recall``) or its
-    observation described."""
+    named in ``dict``, and its observation described as text; with ``perfect_recall`` (what
+    OpenSpiel's information state is) the seat's information-state key as text and no tensor
+    (``tensor`` None, ``dict`` empty, :meth:`set_from` refused: see :data:`NO_INFORMATION_STATE_TENSOR`)."""
 
-    def __init__(self, rules: Rules, perfect_recall: bool):
+    def __init__(self, rules: Rules, perfect_recall: bool, short_name: str = ""):
         self.perfect_recall = perfect_recall
+        self.short_name = short_name
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        self.tensor: np.ndarray[Any, Any] | None = None
+        if perfect_recall:
+            return
         layout = rules.observation_tensor_layout()
         self.tensor = np.zeros(rules.observation_tensor_size(), np.float32)
-        self.dict: dict[str, np.ndarray[Any, Any]] = {}
         at = 0
         for name, shape in layout:
             size = int(np.prod(shape))
@@ -480,7 +500,10 @@ class Observer:
             at += size
 
     def set_from(self, state: CardbaseState, player: int) -> None:
-        """Write seat ``player``'s observation tensor of ``state`` into :attr:`tensor` (and so :attr:`dict`)."""
+        """Write seat ``player``'s observation tensor of ``state`` into :attr:`tensor` (and so
+        :attr:`dict`); an information-state observer has none (``pyspiel.SpielError``)."""
+        if self.tensor is None:
+            raise pyspiel.SpielError(NO_INFORMATION_STATE_TENSOR.format(game=self.short_name or "this game"))
         held = state._held
         self.tensor[:] = held.state.observation_tensor(player, held.prefix)
 

@@ -107,9 +107,11 @@ class IllegalAction(GameError):
 
 
 class InvalidPosition(GameError):
-    """A position set up from a description (``position(...)``, ``from_parts``) that the rules make
-    impossible: no game played by them reaches it. The message names the rule;
-    ``rule`` is its short stable identifier (``"land-limit"``), as :class:`IllegalAction`'s."""
+    """A position set up from a description (``position(...)``, ``from_parts``, the set-up methods)
+    that is none: a card the game does not have, more copies than it has, a field of the wrong
+    form (the message begins with the field: ``hands[0]: …``), or a position the rules make
+    impossible, which no game played by them reaches (the message names the rule). ``rule`` is a
+    short stable identifier (``"card"``, ``"copies"``, ``"land-limit"``), as :class:`IllegalAction`'s."""
 
     def __init__(self, message: str, rule: str = ""):
         super().__init__(message)
@@ -117,18 +119,36 @@ class InvalidPosition(GameError):
 
 
 def check_seats(what: str, given: Sequence[object], players: int, exactly: bool = False) -> None:
-    """A position's per-seat description ``what`` gives no more seats than the game has (and, if
-    ``exactly``, as many): else :class:`InvalidPosition` (rule ``"seat"``)."""
+    """A position's per-seat description ``what`` is a list (or tuple) of entries, one per seat, and
+    gives no more seats than the game has (and, if ``exactly``, as many): else
+    :class:`InvalidPosition` (rule ``"seat"``)."""
+    if isinstance(given, str) or not isinstance(given, Sequence):
+        raise InvalidPosition(f"{what} is a list with an entry per seat, not {quoted(given)}", "seat")
     if len(given) > players or (exactly and len(given) != players):
         seats = f"{len(given)} seat{'' if len(given) == 1 else 's'}"
         raise InvalidPosition(f"{what} gives {seats}; a {players}-player game has {players}", "seat")
 
 
-def check_names(what: str, names: object) -> None:
-    """A position's list of card names ``what`` is not a text, which would be read letter by letter
-    (``"Wall"`` as W, a, l, l): else :class:`InvalidPosition` (rule ``"names"``)."""
-    if isinstance(names, str):
+def check_names(what: str, names: object, optional: bool = False) -> None:
+    """A position's list of card names ``what`` is a list (or tuple), not a text, which would be read
+    letter by letter (``"Wall"`` as W, a, l, l), nor anything else (``None`` only if ``optional``):
+    else :class:`InvalidPosition` (rule ``"names"``)."""
+    if optional and names is None:
+        return
+    if isinstance(names, str) or not isinstance(names, Sequence):
         raise InvalidPosition(f"{what} is a list of card names, not {quoted(names)}", "names")
+
+
+def check_mapping(what: str, value: object, of: str) -> None:
+    """A position's mapping ``what`` (``of`` says of what: "tiles to card names") is one: else
+    :class:`InvalidPosition` (rule ``"names"``)."""
+    if not isinstance(value, Mapping):
+        raise InvalidPosition(f"{what} maps {of}, not {quoted(value)}", "names")
+
+
+class InvalidSeat(GameError):
+    """A seat the game does not have, given where a seat is taken (:func:`check_seat`): a number
+    outside 0 … players - 1, or a value that is no seat number (a bool, a float)."""
 
 
 class InvalidRules(GameError):
@@ -221,16 +241,18 @@ class Action(Protocol):
 class Outcome:
     """How a finished game ended.
 
-    ``scores`` has one number per seat; ``lower_is_better`` says which way
-    wins. ``winners`` holds every seat that shares the victory. ``round_scores``
-    is empty for games without rounds.
+    ``scores`` has one number per seat: an ``int`` in Meio (card points, as ``round_scores``), a
+    ``float`` holding a whole number in Méa (tiles) and Meikyu (points), as their game records
+    have always written them. ``lower_is_better`` says which way wins. ``winners`` holds every seat
+    that shares the victory. ``round_scores`` (one tuple per round) is empty for games without
+    rounds.
     """
 
     winners: tuple[int, ...]
-    scores: tuple[float, ...]
+    scores: tuple[int | float, ...]
     reason: str
     lower_is_better: bool = False
-    round_scores: tuple[tuple[float, ...], ...] = ()
+    round_scores: tuple[tuple[int | float, ...], ...] = ()
 
     @property
     def shared(self) -> bool:
@@ -450,7 +472,8 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: int) -> Observation:
         """What ``player`` can see now; hides every other player's hidden cards.
-        :data:`SPECTATOR` sees only what is public (every hand hidden)."""
+        :data:`SPECTATOR` sees only what is public (every hand hidden). A seat the game does not
+        have, or a bool, is :class:`InvalidSeat` (:func:`check_seat`, as every method taking a seat)."""
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
         """How ``action``, about to be applied here, reads to ``viewer`` (``None``:
@@ -535,10 +558,21 @@ def ids_without_choice(state: State, prefix: Sequence[int]) -> list[int] | None:
     return None
 
 
-def check_seat(seat: int, players: int) -> None:
-    """An observation tensor is a seat's: a ``ValueError`` naming ``seat`` when it is not one."""
-    if not 0 <= seat < players:
-        raise ValueError(f"no seat {seat} in a {players}-player game")
+def check_seat(seat: object, players: int, spectator: bool = False) -> int:
+    """``seat`` as a seat of a ``players``-player game (0 … players - 1; with ``spectator``,
+    :data:`SPECTATOR` too), as an ``int`` (a NumPy integer is one): the one check of every method
+    that takes a seat (:meth:`State.observation`, :meth:`State.observation_tensor`, …). A bool (an
+    ``int`` to Python, ``True`` seat 1), a seat outside the table or another value is
+    :class:`InvalidSeat`, a ``ValueError`` naming it."""
+    if type(seat) is int:
+        number = seat
+    elif isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+        raise InvalidSeat(f"{quoted(seat)} is not a seat number: a seat is a whole number from 0 to {players - 1}")
+    else:
+        number = operator.index(seat)  # type: ignore[arg-type]
+    if 0 <= number < players or (spectator and number == SPECTATOR):
+        return number
+    raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
 
 
 def one_hot(size: int, at: int) -> list[float]:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardbase.games.base import CHANCE, InvalidAction, InvalidPosition
+from cardbase.games.base import CHANCE, InvalidPosition, InvalidSeat
 from cardbase.games.mea import board as B
 from cardbase.games.mea.codes import BOARD, DECK, HAND, OUT
 from cardbase.games.mea.engine import MeaState
@@ -75,30 +75,43 @@ def test_a_deck_order_can_be_given_and_must_hold_the_cards_left():
     assert [names[i] for i in state.deck(0)] == ["Filler"] * 6 + ["Brute"]
     state.apply_text("draw 1")  # the end of P1's turn draws the top card
     assert names[state.hand(0)[-1]] == "Filler"
-    with pytest.raises(InvalidAction, match="not the cards left"):
+    with pytest.raises(InvalidPosition, match=r"^decks\[0\]: P1's deck is not the cards left") as refused:
         MeaState.position(RULES, decks=(["Brute"], None))
+    assert refused.value.rule == "deck"
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "message", "rule"),
     [
-        ({"hands": (["Dragon"], [])}, "no 'Dragon' in P1's deck"),
-        ({"hands": (["Knight", "Knight"], [])}, "more copies of Knight than P1's deck has"),
-        ({"board": ({"z9": ["Knight"]}, {})}, "no tile at z9"),
-        ({"tiles": {"bz1": 0}}, "off the board's coordinates"),
-        ({"tiles": {"a1": 2}}, "no seat 2"),
-        ({"active": 3}, "no seat 3"),
-        ({"active": True}, "no seat True"),
+        ({"hands": (["Dragon"], [])}, "hands[0]: no 'Dragon' in P1's deck", "card"),
+        ({"hands": (["Knight", "Knight"], [])}, "hands[0]: more copies of Knight than P1's deck has", "copies"),
+        ({"out": ([], ["Dragon"])}, "out[1]: no 'Dragon' in P2's deck", "card"),
+        ({"hands": ([7], [])}, "hands[0]: a card is given by its name, not 7", "names"),
+        ({"board": ({"z9": ["Knight"]}, {})}, "board[0]['z9']: no tile at z9", "tile"),
+        ({"board": ({"a1": ["Dragon"]}, {})}, "board[0]['a1']: no 'Dragon' in P1's deck", "card"),
+        ({"tiles": {"bz1": 0}}, "tiles: 'bz1' is no tile: (77, 0) is off the board's coordinates", "tile"),
+        ({"tiles": {2.5: 0}}, "tiles: a tile is named like b2, not 2.5", "tile"),
+        ({"tiles": {"a1": 2}}, "tiles['a1']: no seat 2 in a 2-player game", "seat"),
+        ({"active": 3}, "active: no seat 3 in a 2-player game", "seat"),
+        ({"active": True}, "active: True is not a seat number", "seat"),
+        # A field of another form: one message, never a traceback.
+        ({"board": (["Knight"], {})}, "board[0] maps tiles to card names, not ['Knight']", "names"),
+        ({"tiles": ["a1"]}, "tiles maps tiles to their owners' seats", "names"),
+        ({"hands": (None, [])}, "hands[0] is a list of card names, not None", "names"),
+        ({"hands": None}, "hands is a list with an entry per seat, not None", "seat"),
     ],
 )
-def test_a_bad_position_is_one_clear_message(kwargs, message):
-    with pytest.raises(InvalidAction, match=message):
+def test_a_bad_position_is_one_clear_message_naming_the_field(kwargs, message, rule):
+    """A description that is no position (a card the decks do not have, too many copies, a tile or a
+    seat that is none) is InvalidPosition, its message beginning with the field, its rule named."""
+    with pytest.raises(InvalidPosition) as refused:
         MeaState.position(RULES, **kwargs)
+    assert str(refused.value).startswith(message) and refused.value.rule == rule
 
 
 def test_a_tile_outside_the_boards_square_is_refused():
     rules = rules_for([KNIGHT], [KNIGHT], board_size=3)
-    with pytest.raises(InvalidAction, match="d1 is off the board"):
+    with pytest.raises(InvalidPosition, match=r"^tiles\['d1'\]: d1 is off the board"):
         MeaState.position(rules, tiles={"a1": 0, "b2": 1, "d1": 0})
 
 
@@ -111,16 +124,21 @@ def test_position_on_a_state_says_what_it_is():
 def test_set_up_changes_refuse_what_would_break_the_state():
     state = MeaState.position(RULES, board=({"b1": ["Knight"]}, {}))
     knight = state.on_tile(B.parse("b1"))[0]
-    with pytest.raises(InvalidAction, match="take them off first"):
+    with pytest.raises(InvalidPosition, match="take them off first"):
         state.set_tile(B.parse("b1"), None)
-    with pytest.raises(InvalidAction, match="no card 99"):
+    with pytest.raises(InvalidPosition, match="no card 99"):
         state.place_card(99, HAND)
-    with pytest.raises(InvalidAction, match="not a monster on the board"):
+    with pytest.raises(InvalidPosition, match="not a monster on the board"):
         state.set_monster(state.deck(0)[0], attack=9)
-    with pytest.raises(InvalidAction, match="rearranged from the cards"):
+    with pytest.raises(InvalidPosition, match="rearranged from the cards"):
         state.arrange(0, [knight], [])
+    for bad_seat in (2, True):
+        with pytest.raises(InvalidSeat, match="seat"):
+            state.place_card(knight, HAND, seat=bad_seat)
+        with pytest.raises(InvalidSeat, match="seat"):
+            state.set_main_phase(bad_seat)
     view = state.observation(0).view
-    with pytest.raises(InvalidAction, match="hidden"):
+    with pytest.raises(InvalidPosition, match="hidden"):
         view.place_card(state.deck(1)[0], HAND)
 
 
@@ -155,7 +173,7 @@ def test_each_set_up_change_keeps_the_invariants_and_the_legal_actions_fresh():
                     state.set_tile(tile + rng.choice((0, *state.tables.dirs)), rng.choice([None, 0, 1]))
                 elif state.monsters():
                     state.set_monster(rng.choice(state.monsters()), actions=rng.randint(0, 1), attack=rng.randint(0, 5))
-            except InvalidAction:
+            except InvalidPosition:
                 continue
             if max(state.hand_size(0), state.hand_size(1)) >= HAND_LIMIT or 0 not in state.tiles().values():
                 break  # a game would have ended here

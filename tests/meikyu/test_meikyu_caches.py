@@ -37,16 +37,16 @@ from cardbase.games.meikyu.engine import (
     Develop,
     MeikyuRules,
     MeikyuState,
+    MeikyuTables,
     MixedArea,
     Quest,
-    _Tables,
 )
 from tests.meikyu.helpers import default_pool
 
 READINGS = [{}, {"farm": "points", "aggression_target": "defender", "map_room": "discarded"}]
 
 
-def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
+def fresh_main_actions(state: MeikyuState, fresh: MeikyuTables) -> list[Any]:
     """Step 2's actions from the raw state: free plays, quests (room × card set), attacks
     (way × target × card set), developments (land × characters)."""
     p = state.turn_player
@@ -84,7 +84,7 @@ def fresh_main_actions(state: MeikyuState, fresh: _Tables) -> list[Any]:
     return out
 
 
-def fresh_legal(state: MeikyuState, fresh: _Tables) -> list[Any]:
+def fresh_legal(state: MeikyuState, fresh: MeikyuTables) -> list[Any]:
     ask = state.ask
     p = state.current_player
     if ask == A_MAIN:
@@ -117,7 +117,7 @@ def check_derived(state: MeikyuState) -> None:
 
 
 def play_and_compare(rules: MeikyuRules, seed: int) -> int:
-    fresh = _Tables(rules)
+    fresh = MeikyuTables(rules)
     state = rules.new_initial_state(seed)
     rng = random.Random(seed)
     decisions = 0
@@ -156,7 +156,9 @@ def test_the_same_with_lands_in_two_copies() -> None:
             play_and_compare(rules, seed)
 
 
-def brute_force_sets(t: _Tables, hand: list[int], mode: int, lab: bool) -> list[tuple[tuple[str, ...], str | None]]:
+def brute_force_sets(
+    t: MeikyuTables, hand: list[int], mode: int, lab: bool
+) -> list[tuple[tuple[str, ...], str | None]]:
     """Every card set of the rules, in the engine's order: the cards that may be played,
     alphabetically, each count from 0 up with the last card's varying fastest; for each
     choice, the set without an item as a character, then with each item (alphabetically)."""
@@ -179,7 +181,7 @@ def brute_force_sets(t: _Tables, hand: list[int], mode: int, lab: bool) -> list[
 
 def test_card_sets_equal_a_brute_force_enumeration() -> None:
     rules = MeikyuRules(default_pool(), players=4)
-    t = _Tables(rules)  # one table for every hand: memoised parts are shared between hands
+    t = MeikyuTables(rules)  # one table for every hand: memoised parts are shared between hands
     rng = random.Random(7)
     for _ in range(400):
         hand = [0] * t.K
@@ -191,7 +193,7 @@ def test_card_sets_equal_a_brute_force_enumeration() -> None:
 
 
 def test_hand_keys_are_the_counts_as_digits() -> None:
-    t = _Tables(MeikyuRules(default_pool(), players=2))
+    t = MeikyuTables(MeikyuRules(default_pool(), players=2))
     rng = random.Random(3)
     copies = [t.kingdom_cards.count(k) for k in range(t.K)]
     for _ in range(200):

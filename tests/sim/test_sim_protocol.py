@@ -276,6 +276,7 @@ RESEARCH_MODULES = [
     *(f"cardbase.games.{g}.{m}" for g in ("meio", "mea", "meikyu") for m in ("engine", "rules", "actions")),
     *(f"cardbase.games.{g}.observation" for g in ("meio", "mea", "meikyu")),
     "cardbase.games.mea.legal",
+    "cardbase.games.meikyu.tables",  # MeikyuRules.tables' type
     "cardbase.sim.registry",
     "cardbase.sim.agents",
 ]

@@ -254,6 +254,46 @@ def test_the_observer_names_the_pieces_of_the_tensor(mea_config):
 
 
 @pytest.mark.parametrize("name", sorted(SHORT))
+def test_the_observation_tensors_shape_is_the_engines_layout(name, mea_config):
+    """OpenSpiel's tensor shape, the observer's pieces and each state's tensor all have the engine's
+    ``observation_tensor_layout()`` sizes."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    layout = game.rules.observation_tensor_layout()
+    size = game.rules.observation_tensor_size()
+    assert game.observation_tensor_shape() == [size] and game.observation_tensor_size() == size
+    observer = game.make_py_observer()
+    assert [(piece, array.shape) for piece, array in observer.dict.items()] == list(layout)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        for seat in range(game.num_players()):
+            assert len(state.observation_tensor(seat)) == size
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_no_information_state_tensor_is_offered(name, mea_config):
+    """OpenSpiel's information state is perfect recall (all the seat has seen and done); the games
+    offer none as a tensor (``provides_information_state_tensor`` False), so asking for one is
+    OpenSpiel's SpielError saying so, as for its own games without one (``go``), not the
+    observation tensor passed off as one."""
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    assert game.get_type().provides_information_state_tensor is False
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    while state.is_chance_node():  # (always the first outcome ties Meikyu's first-player roll forever)
+        state.apply_action(rng.choice(state.legal_actions()))
+    for call in (lambda: state.information_state_tensor(0), game.information_state_tensor_shape):
+        with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+            call()
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert observer.tensor is None and observer.dict == {}
+    assert observer.string_from(state, 0) == state.information_state_string(0)
+
+
+@pytest.mark.parametrize("name", sorted(SHORT))
 def test_apply_action_refuses_an_id_that_is_not_a_legal_step(name, mea_config):
     """``apply_action`` checks: an id outside ``legal_actions()`` (a player's, then chance's) is
     ``IllegalStep``, a ``ValueError`` naming the id, and the state is as it was."""

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from operator import countOf
 from typing import Any, NamedTuple, cast
 
@@ -48,13 +49,13 @@ from cardbase.errors import quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
-    SPECTATOR,
     TERMINAL,
     IllegalAction,
-    InvalidAction,
     InvalidPosition,
+    InvalidSeat,
     Outcome,
     State,
+    check_mapping,
     check_names,
     check_seat,
     check_seats,
@@ -83,7 +84,6 @@ from cardbase.games.mea.actions import (
     _choose_tile,
     _flip,
     _summon,
-    _tile,
     parse_action,
 )
 from cardbase.games.mea.cards import MeaCard
@@ -116,11 +116,11 @@ from cardbase.games.mea.rules import (
     MAX_OPTION_NUMBER,
     MAX_PER_TILE,
     SECOND_PLAYER_BONUS_TURNS,
+    MeaActionIds,
     MeaDeck,
     MeaRules,
     MeaTables,
     _canonical,
-    _Ids,
     card_from_dict,
     card_to_dict,
     game_card,
@@ -592,15 +592,18 @@ class MeaState(State):
         """
         if not isinstance(rules, MeaRules):
             raise TypeError("MeaState.position(rules, ...) builds a position; a card's tile is state.tile_of(instance)")
-        if type(active) is not int or active not in (0, 1):
-            raise InvalidAction(f"no seat {active!r} in a 2-player game")
+        with _field("active"):
+            check_seat(active, 2)
         _check_turns(rules, active, turns_taken, mana)
+        if tiles is not None:
+            check_mapping("tiles", tiles, "tiles to their owners' seats")
         for what, given in (("hands", hands), ("board", board), ("out", out), ("decks", decks)):
             check_seats(what, given, 2, exactly=True)
         for seat in (0, 1):
             check_names(f"hands[{seat}]", hands[seat])
             check_names(f"out[{seat}]", out[seat])
-            check_names(f"decks[{seat}]", decks[seat])
+            check_names(f"decks[{seat}]", decks[seat], optional=True)
+            check_mapping(f"board[{seat}]", board[seat], "tiles to card names")
             for t, monsters in board[seat].items():
                 check_names(f"board[{seat}][{t!r}]", monsters)
         state = cls(rules, seed)
@@ -608,18 +611,21 @@ class MeaState(State):
         canonical = state._tab.canonical
 
         def take(seat: int, name: str) -> int:
+            if not isinstance(name, str):
+                raise InvalidPosition(f"a card is given by its name, not {quoted(name)}", "names")
             card = canonical.get(fold(name), name)
             for i in reversed(state._deck[seat]):  # top first: the deck list's order
                 if names[i] == card:
                     return i
             if card in names[state._tab.offset[seat] : state._tab.offset[seat] + rules.decks[seat].size]:
-                raise InvalidAction(f"more copies of {card} than {seat_name(seat)}'s deck has")
-            raise InvalidAction(f"no {quoted(name)} in {seat_name(seat)}'s deck")
+                raise InvalidPosition(f"more copies of {card} than {seat_name(seat)}'s deck has", "copies")
+            raise InvalidPosition(f"no {quoted(name)} in {seat_name(seat)}'s deck", "card")
 
         crowded: dict[int, int] = {}
         for seat in (0, 1):
             for t, monsters in board[seat].items():
-                q = _tile(t) if isinstance(t, str) else t
+                with _field(f"board[{seat}]"):
+                    q = _position_tile(t)
                 crowded[q] = crowded.get(q, 0) + len(monsters)
         for q, count in sorted(crowded.items()):
             if count > MAX_PER_TILE:
@@ -629,25 +635,35 @@ class MeaState(State):
                     "two-per-tile",
                 )
         if tiles is not None:
-            wanted = {_tile(t) if isinstance(t, str) else t: owner for t, owner in tiles.items()}
+            with _field("tiles"):
+                wanted = {_position_tile(t): owner for t, owner in tiles.items()}
             for q in [q for q in state._tiles if q not in wanted]:
                 state.set_tile(q, None)
             for q, owner in sorted(wanted.items()):
-                state.set_tile(q, owner)
+                with _field(f"tiles[{B.name(q)!r}]"):
+                    state.set_tile(q, owner)
         for seat in (0, 1):
             for t, monsters in board[seat].items():
-                q = _tile(t) if isinstance(t, str) else t
+                q = _position_tile(t)
                 for name in monsters:
-                    state.place_card(take(seat, name), BOARD, q)
+                    with _field(f"board[{seat}][{t!r}]"):
+                        state.place_card(take(seat, name), BOARD, q)
             for name in hands[seat]:
-                state.place_card(take(seat, name), HAND)
+                with _field(f"hands[{seat}]"):
+                    state.place_card(take(seat, name), HAND)
             for name in out[seat]:
-                state.place_card(take(seat, name), OUT)
+                with _field(f"out[{seat}]"):
+                    state.place_card(take(seat, name), OUT)
             deck = decks[seat]
             if deck is not None:
                 left = [names[i] for i in reversed(state._deck[seat])]
-                if sorted(canonical.get(fold(n), n) for n in deck) != sorted(left):
-                    raise InvalidAction(f"{seat_name(seat)}'s deck is not the cards left: {', '.join(sorted(left))}")
+                if any(not isinstance(n, str) for n in deck) or sorted(
+                    canonical.get(fold(n), n) for n in deck
+                ) != sorted(left):
+                    raise InvalidPosition(
+                        f"decks[{seat}]: {seat_name(seat)}'s deck is not the cards left: {', '.join(sorted(left))}",
+                        "deck",
+                    )
                 order: list[int] = []
                 for name in deck:
                     card = canonical.get(fold(name), name)
@@ -698,20 +714,20 @@ class MeaState(State):
             self._settle()
         tab = self._tab
         if not 0 <= instance < len(tab.cards):
-            raise InvalidAction(f"no card {instance} in this game (0 to {len(tab.cards) - 1})")
+            raise InvalidPosition(f"no card {instance} in this game (0 to {len(tab.cards) - 1})", "card")
         if zone not in (DECK, HAND, BOARD, OUT):
-            raise InvalidAction(f"a card goes to the deck, hand, board or out of play, not zone {zone}")
-        if seat is not None and seat not in (0, 1):
-            raise InvalidAction(f"no seat {seat} in a 2-player game")
+            raise InvalidPosition(f"a card goes to the deck, hand, board or out of play, not zone {zone}", "zone")
+        if seat is not None:
+            check_seat(seat, 2)
         owner = tab.owner[instance]
         if zone == BOARD:
             if not tab.monster[instance]:
-                raise InvalidAction(f"{tab.names[instance]} is an assist: only monsters go on the board")
+                raise InvalidPosition(f"{tab.names[instance]} is an assist: only monsters go on the board", "assist")
             here = self._occ.get(tile)
             if here is None:
-                raise InvalidAction(f"no tile at {B.name(tile)}")
+                raise InvalidPosition(f"no tile at {B.name(tile)}", "tile")
             if len(here) >= MAX_PER_TILE and instance not in here:
-                raise InvalidAction(f"{B.name(tile)} has {MAX_PER_TILE} monsters on it already")
+                raise InvalidPosition(f"{B.name(tile)} has {MAX_PER_TILE} monsters on it already", "two-per-tile")
         where = self._zone[instance]
         if where == BOARD:
             self._lift(instance)
@@ -724,7 +740,7 @@ class MeaState(State):
         elif where == OUT:
             self._out.remove(instance)
         else:
-            raise InvalidAction("a view's hidden cards cannot be placed: set up a full state")
+            raise InvalidPosition("a view's hidden cards cannot be placed: set up a full state", "hidden")
         if zone == BOARD:
             self._place(instance, tile, owner if seat is None else seat)
             self._acts[instance] = 1
@@ -757,7 +773,7 @@ class MeaState(State):
         if self._seen is not None:
             self._settle()
         if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
-            raise InvalidAction(f"card {instance} is not a monster on the board")
+            raise InvalidPosition(f"card {instance} is not a monster on the board", "card")
         if attack is not None:
             self._atk[instance] = attack
         if defence is not None:
@@ -774,8 +790,9 @@ class MeaState(State):
         """``seat``'s hand and deck (top first) as given: together the cards they hold now."""
         if self._seen is not None:
             self._settle()
+        check_seat(seat, 2)
         if sorted([*hand, *deck]) != sorted([*self._hand[seat], *self._deck[seat]]):
-            raise InvalidAction(f"{seat_name(seat)}'s hand and deck are rearranged from the cards they hold")
+            raise InvalidPosition(f"{seat_name(seat)}'s hand and deck are rearranged from the cards they hold", "deck")
         zone = self._zone
         for i in hand:
             zone[i] = HAND
@@ -793,17 +810,16 @@ class MeaState(State):
         tiles = self._tiles
         if owner is None:
             if tile not in tiles:
-                raise InvalidAction(f"no tile at {B.name(tile)}")
+                raise InvalidPosition(f"no tile at {B.name(tile)}", "tile")
             if self._occ[tile]:
-                raise InvalidAction(f"{B.name(tile)} has monsters on it: take them off first")
+                raise InvalidPosition(f"{B.name(tile)} has monsters on it: take them off first", "tile")
             self._remove_tile(tile, obliterate=False)
         else:
-            if owner not in (0, 1):
-                raise InvalidAction(f"no seat {owner} in a 2-player game")
+            check_seat(owner, 2)
             if tile not in tiles:
                 inside = self._tab.cell_of
                 if not (tile in inside if inside else B.in_bounds(tile)):
-                    raise InvalidAction(f"{B.name(tile)} is off the board")
+                    raise InvalidPosition(f"{B.name(tile)} is off the board", "tile")
                 tiles[tile] = owner
                 occ = self._occ
                 occ[tile] = ()
@@ -817,10 +833,9 @@ class MeaState(State):
         nothing pending, no choice open; ``seat``'s turns taken at least 1."""
         if self._seen is not None:
             self._settle()
-        if seat not in (0, 1):
-            raise InvalidAction(f"no seat {seat} in a 2-player game")
+        check_seat(seat, 2)
         if self._end is not None:
-            raise InvalidAction("the game is over")
+            raise InvalidPosition("the game is over", "game-over")
         self._active = seat
         self.current_player = seat
         self._phase = _MAIN
@@ -2023,8 +2038,7 @@ class MeaState(State):
         """What ``player`` sees now. Its view (a copy) is made when first read, or before this state
         next changes (every change goes through :meth:`_settle`), whichever comes first: so an
         observation nobody reads the view of, dropped before the next action, costs no copy."""
-        if player not in (0, 1, SPECTATOR):
-            raise ValueError(f"no seat {player} in a 2-player game")
+        player = check_seat(player, 2, spectator=True)
         seen = _new_observation(MeaObservation)  # lazy: no view yet (see MeaObservation.view)
         seen.player = player
         seen._view = None
@@ -2109,6 +2123,8 @@ class MeaState(State):
         return view
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if viewer is not None:
+            check_seat(viewer, 2, spectator=True)
         if isinstance(action, Shuffle) and viewer is not None:
             return "the decks are shuffled"
         return str(action)
@@ -2165,7 +2181,7 @@ class MeaState(State):
         return self._tab_ids.dir_index[q - origin] * 2 + self._occ[q].index(i)
 
     @property
-    def _tab_ids(self) -> _Ids:
+    def _tab_ids(self) -> MeaActionIds:
         return self.rules.ids()
 
     def _attack_id(self, t: int, attackers: Sequence[int]) -> int:
@@ -2289,7 +2305,7 @@ class MeaState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         """The seat's observation (:meth:`MeaObservation.public`), as text."""
-        return repr(sorted(self.observation(seat).public().items()))
+        return repr(sorted(self.observation(check_seat(seat, 2)).public().items()))
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, 2)
@@ -2346,6 +2362,7 @@ class MeaState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> MeaState:
         """The search agents' deal (:meth:`determinise`): the cards ``seat`` cannot see dealt at
         random into the other hand and both decks."""
+        seat = check_seat(seat, 2)
         return self.observation(seat).view.determinise(seat, rng)
 
     # -- for determinised search --
@@ -2357,6 +2374,7 @@ class MeaState(State):
         hand (seen going back to it), each swapped in (when the deal left it in the deck)
         for a random card of the deal's that is not known. The result's history and seed are
         empty."""
+        player = check_seat(player, 2)
         state = self._copy()
         state._legal = None
         state.rng = random.Random(rng.getrandbits(32))
@@ -2396,6 +2414,31 @@ class MeaState(State):
                 deck[deck.index(i)] = j
                 zone[i], zone[j] = HAND, DECK
         return state
+
+
+@contextmanager
+def _field(name: str) -> Iterator[None]:
+    """A refusal of a position's description (:meth:`MeaState.position`) names the field ``name``
+    it comes from: an :class:`InvalidPosition` or :class:`InvalidSeat` inside is an
+    :class:`InvalidPosition` whose message begins with the field."""
+    try:
+        yield
+    except InvalidSeat as error:
+        raise InvalidPosition(f"{name}: {error}", "seat") from None
+    except InvalidPosition as error:
+        raise InvalidPosition(f"{name}: {error}", error.rule) from None
+
+
+def _position_tile(t: object) -> int:
+    """A tile of a position's description: its name (``b2``) or its position number."""
+    if isinstance(t, str):
+        try:
+            return B.parse(t)
+        except ValueError as error:
+            raise InvalidPosition(f"{quoted(t)} is no tile: {error}", "tile") from None
+    if type(t) is int:
+        return t
+    raise InvalidPosition(f"a tile is named like b2, not {quoted(t)}", "tile")
 
 
 def _check_turns(rules: MeaRules, active: int, turns_taken: tuple[int, int] | None, mana: int | None) -> None:

@@ -110,7 +110,7 @@ class ChoiceActions(_LazyActions):
         return self._options
 
     def ids(self) -> list[int]:
-        """The actions' integer ids (see :class:`_Ids`), in this order."""
+        """The actions' integer ids (see :class:`MeaActionIds`), in this order."""
         state = self._state
         t = state._tab_ids
         cell_of = state._tab.cell_of
@@ -430,7 +430,7 @@ class MainActions(_LazyActions):
         return attack if self._state._tab.first_moves_in else attack.in_board_order()
 
     def ids(self) -> list[int]:
-        """The actions' integer ids (see :class:`_Ids`), in this order, without building them."""
+        """The actions' integer ids (see :class:`MeaActionIds`), in this order, without building them."""
         state = self._state
         t = state._tab_ids
         cell_of = state._tab.cell_of

@@ -1,6 +1,6 @@
 """Méa's decks and rules: :class:`MeaDeck` (and a card as a game record keeps it), the rule
 numbers, :class:`MeaRules` (the options the rulebook leaves open) with the per-instance tables
-:class:`MeaTables` it builds once and the integer ids :class:`_Ids` of its actions, and the
+:class:`MeaTables` it builds once and the integer ids :class:`MeaActionIds` of its actions, and the
 canonical spelling of an action typed by a player."""
 
 from __future__ import annotations
@@ -197,14 +197,15 @@ class MeaTables:
 
 
 @dataclass(frozen=True, slots=True)
-class _Ids:
-    """The integer ids of Méa's actions: where each kind's block starts, and the tables that
-    number names, cells and directions. Blocks, in order: ``draw`` (k - 1), ``summon`` (monster
-    name × cell), ``play`` (assist name), ``move`` ((cell × 2 + place) × direction), ``attack``
-    (target cell × (2·directions)², the attackers coded as direction × 2 + place, from the target:
-    one attacker x is (x, x), two are (x, y), in the action's order under ``move_in="first"``,
-    else the lower code first), ``flip`` and ``obliterate`` (cell, then none), ``choose_tile``
-    (cell), ``choose_monster`` (cell × 2 + place)."""
+class MeaActionIds:
+    """The integer ids of Méa's actions (``MeaRules.ids()``, read-only): where each kind's block
+    starts, and the tables that number names, cells and directions. Blocks, in order: ``draw``
+    (k - 1), ``summon`` (monster name × cell), ``play`` (assist name), ``move`` ((cell × 2 +
+    place) × direction), ``attack`` (target cell × (2·directions)², the attackers coded as
+    direction × 2 + place, from the target: one attacker x is (x, x), two are (x, y), in the
+    action's order under ``move_in="first"``, else the lower code first), ``flip`` and
+    ``obliterate`` (cell, then none), ``choose_tile`` (cell), ``choose_monster`` (cell × 2 +
+    place)."""
 
     cells: int
     dirs: tuple[int, ...]
@@ -225,7 +226,9 @@ class _Ids:
     total: int
 
     @classmethod
-    def of(cls, tab: MeaTables, deck_max: int) -> _Ids:
+    def of(cls, tab: MeaTables, deck_max: int) -> MeaActionIds:
+        """The ids of the actions of games whose instances ``tab`` tabulates, decks of at most
+        ``deck_max`` cards (the draw block); what :meth:`MeaRules.ids` builds."""
         monsters = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if m))
         assists = tuple(dict.fromkeys(n for n, m in zip(tab.names, tab.monster, strict=True) if not m))
         names = monsters + assists
@@ -483,15 +486,16 @@ class MeaRules(Rules):
 
     # -- integer steps and tensors (see cardbase.games.base) --
 
-    def ids(self) -> _Ids:
-        """Where each kind of action's ids start (built once per rules object); needs ``board_size``."""
+    def ids(self) -> MeaActionIds:
+        """Where each kind of action's integer ids start, and the tables numbering names, cells and
+        directions (:class:`MeaActionIds`; built once per rules object); needs ``board_size``."""
         cached = self.__dict__.get("_ids")
         if cached is None:
             if not self.board_size:
                 raise InvalidRules(
                     "Méa's integer ids and tensors number the cells of a bounded board: set board_size (e.g. 9)"
                 )
-            cached = _Ids.of(self.tables(), max(d.size for d in self.decks))
+            cached = MeaActionIds.of(self.tables(), max(d.size for d in self.decks))
             object.__setattr__(self, "_ids", cached)
         return cached
 
@@ -499,7 +503,7 @@ class MeaRules(Rules):
         """Draws (``draw k``: k - 1), summons (name × cell), assists (name), moves (cell × which
         of its two monsters, in arrival order × direction), attacks (target cell × the attacker's
         direction from it and place on its tile, for one attacker or two), flips and obliterations
-        (cell, or none), choices (a cell, or a monster: cell × place). See :class:`_Ids`."""
+        (cell, or none), choices (a cell, or a monster: cell × place). See :class:`MeaActionIds`."""
         return self.ids().total
 
     def max_chance_outcomes(self) -> int:

@@ -70,7 +70,7 @@ from cardbase.games.meikyu.engine import MeikyuState
 from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
 from cardbase.games.meikyu.rules import MeikyuRules
-from cardbase.games.meikyu.tables import _Tables, sword_total
+from cardbase.games.meikyu.tables import MeikyuTables, sword_total
 from cardbase.games.montecarlo import MonteCarloAgent
 
 EFFECT_VALUE = {
@@ -94,7 +94,7 @@ CARD_COST = 0.3
 WIN_BONUS = 6.0
 
 
-def card_value(t: _Tables, k: int, eff: int = 0, deff: int = 0) -> float:
+def card_value(t: MeikyuTables, k: int, eff: int = 0, deff: int = 0) -> float:
     """How useful a Kingdom card is to keep."""
     if t.ktype[k] == CHAR:
         b = t.brav[k]
@@ -115,7 +115,7 @@ def card_value(t: _Tables, k: int, eff: int = 0, deff: int = 0) -> float:
     return 0.4 + (1.6 if eff & B_LAB else 0.0)
 
 
-def land_value(t: _Tables, land: int, developed: bool = False) -> float:
+def land_value(t: MeikyuTables, land: int, developed: bool = False) -> float:
     """How much a land is worth to its owner: its points and its effect."""
     pts = t.dev_points[land] if developed else t.points[land]
     bonus = sum(v for bit, v in EFFECT_VALUE.items() if t.lbit[land] & bit)
@@ -135,7 +135,7 @@ def _kinds(hand: Sequence[int]) -> list[int]:
 _PLAN_BITS = B_LAB | B_SMITH | B_FORTRESS
 
 
-def _cache(t: _Tables, name: str) -> dict[Any, Any]:
+def _cache(t: MeikyuTables, name: str) -> dict[Any, Any]:
     """A memo kept on the pool's tables (so it lives as long as they do)."""
     caches: dict[str, dict[Any, Any]] = t.__dict__.setdefault("agent_caches", {})
     return caches.setdefault(name, {})
@@ -144,7 +144,7 @@ def _cache(t: _Tables, name: str) -> dict[Any, Any]:
 class _Planner:
     """Builds the heuristic's card sets for one seat: greedy by swords, then by seals."""
 
-    def __init__(self, t: _Tables, hand: Sequence[int], eff: int, deff: int):
+    def __init__(self, t: MeikyuTables, hand: Sequence[int], eff: int, deff: int):
         self.t = t
         self.hand = list(hand)
         self.eff = eff
@@ -250,7 +250,7 @@ class _Planner:
         return used
 
 
-def _names(t: _Tables, kinds: Sequence[int]) -> tuple[str, ...]:
+def _names(t: MeikyuTables, kinds: Sequence[int]) -> tuple[str, ...]:
     return tuple(t.knames[k] for k in sorted(kinds, key=t.rank.__getitem__))
 
 
@@ -369,7 +369,7 @@ def main_candidates(obs: MeikyuObservation, count: int) -> list[Any]:
     return out
 
 
-def _land_values(t: _Tables) -> tuple[float, ...]:
+def _land_values(t: MeikyuTables) -> tuple[float, ...]:
     cache = _cache(t, "land_values")
     if not cache:
         cache[0] = tuple(land_value(t, land) for land in range(t.L))

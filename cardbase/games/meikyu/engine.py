@@ -171,9 +171,9 @@ from cardbase.games.meikyu.tables import (
     _WORD_LIST,
     MEMO_LIMIT,
     CardSets,
+    MeikyuTables,
     Played,
     StepNode,
-    _Tables,
     land_swords,
 )
 
@@ -224,7 +224,7 @@ class ActionList(Sequence[Any]):
 
     def __init__(
         self,
-        t: _Tables,
+        t: MeikyuTables,
         free: Sequence[Any],
         rooms: Sequence[int],
         qc: CardSets,
@@ -371,7 +371,7 @@ class MeikyuState(State):
         # Per seat, the kinds every player saw go into that hand face up (the Hospital's
         # return) and not seen leave it since: the observation shows them (Rule: Hospital).
         self._shown: list[list[int]] = [[] for _ in range(n)]
-        # Kept with each hand: its size and its key in the memos (_Tables.hand_key).
+        # Kept with each hand: its size and its key in the memos (MeikyuTables.hand_key).
         self._hsize = [0] * n
         self._hkey = [0] * n
         self._mpile: list[int] = list(t.land_cards)
@@ -1820,9 +1820,8 @@ class MeikyuState(State):
         return new
 
     def observation(self, player: int) -> MeikyuObservation:
-        seated = 0 <= player < self._n
-        if not seated and player != SPECTATOR:
-            raise ValueError(f"no seat {player} in a {self._n}-player game")
+        player = check_seat(player, self._n, spectator=True)
+        seated = player != SPECTATOR
         n = self._n
         drawer = self._args[0] if self._ask in (A_DRAW, A_KEEP) and self._args else None
         sees_arch = (self._ask == A_KEEP and drawer == player) or (self._arch and drawer == player)
@@ -1882,6 +1881,8 @@ class MeikyuState(State):
         return parse_action(self.rules, text)
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if viewer is not None:
+            check_seat(viewer, self._n, spectator=True)
         t = self._t
         if isinstance(action, DrawCard):
             p = self._args[0]
@@ -2203,7 +2204,7 @@ class MeikyuState(State):
         return f"+ {t.knames[step - ids.card]}"
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
-        o = self.observation(seat)
+        o = self.observation(check_seat(seat, self._n))
         return repr(
             (
                 o.player,
@@ -2288,7 +2289,7 @@ class MeikyuState(State):
         hands, the piles and unseen Archives cards dealt from what ``seat`` has not seen."""
         from cardbase.games.meikyu.agents import sample_hidden
 
-        obs = self.observation(seat)
+        obs = self.observation(check_seat(seat, self._n))
         hands, kpile, mpile, archives = sample_hidden(obs, rng)
         return MeikyuState.from_parts(obs, hands, kpile, mpile, archives, seed=0)
 
@@ -2337,9 +2338,13 @@ class MeikyuState(State):
             check_seats(what, given, n)
         for seat, kingdom in enumerate(lands):
             check_names(f"lands[{seat}]", kingdom)
-        for what, names in (("rooms", rooms), ("discards", discards), ("pile", pile), ("meikyu_pile", meikyu_pile)):
-            check_names(what, names)
+        check_names("rooms", rooms)
+        check_names("discards", discards)
+        check_names("pile", pile, optional=True)
+        check_names("meikyu_pile", meikyu_pile, optional=True)
         for seat, hand in enumerate(hands):
+            if not isinstance(hand, Mapping):
+                raise InvalidPosition(f"hands[{seat}] maps card names to copies, not {quoted(hand)}", "names")
             for name, count in hand.items():
                 if type(count) is not int or count < 0:
                     raise InvalidPosition(
@@ -2354,47 +2359,55 @@ class MeikyuState(State):
         kleft = list(t.kingdom_cards)
         lleft = list(t.land_cards)
 
-        def take_k(name: str) -> int:
+        def take_k(field: str, name: object) -> int:
+            if not isinstance(name, str):
+                raise InvalidPosition(f"{field}: a card is given by its name, not {quoted(name)}", "names")
             k = t.kindex.get(name)
             if k is None:
-                raise InvalidAction(f"no Kingdom card {quoted(name)} in the pool")
+                raise InvalidPosition(f"{field}: no Kingdom card {quoted(name)} in the pool", "card")
             if k not in kleft:
-                raise InvalidAction(f"more copies of {name} than the pool has")
+                raise InvalidPosition(f"{field}: more copies of {name} than the pool has", "copies")
             kleft.remove(k)
             return k
 
-        def take_l(name: str) -> int:
+        def take_l(field: str, name: object) -> int:
+            if not isinstance(name, str):
+                form = "a name or (name, developed)" if field.startswith("lands") else "given by its name"
+                raise InvalidPosition(f"{field}: a land is {form}, not {quoted(name)}", "names")
             land = t.lindex.get(name)
             if land is None:
-                raise InvalidAction(f"no land {quoted(name)} in the pool")
+                raise InvalidPosition(f"{field}: no land {quoted(name)} in the pool", "card")
             if land not in lleft:
-                raise InvalidAction(f"more copies of {name} than the pool has")
+                raise InvalidPosition(f"{field}: more copies of {name} than the pool has", "copies")
             lleft.remove(land)
             return land
 
         for seat, hand in enumerate(hands):
             for name, count in hand.items():
                 for _ in range(count):
-                    state._give_card(seat, take_k(name))
+                    state._give_card(seat, take_k(f"hands[{seat}]", name))
         for seat, owned in enumerate(lands):
             for entry in owned:
-                name, developed = (entry, False) if isinstance(entry, str) else entry
-                state._lands[seat].append(take_l(name) << 1 | bool(developed))
+                room: object = entry
+                developed = False
+                if isinstance(entry, tuple | list) and len(entry) == 2 and isinstance(entry[1], bool):
+                    room, developed = entry  # (name, developed); anything else no name, refused by take_l
+                state._lands[seat].append(take_l(f"lands[{seat}]", room) << 1 | developed)
         refugee = next((k for k in t.opens if t.keff[k] == X_REFUGEE), -1)
         for seat, count in enumerate(refugees):
             for _ in range(count):
-                state._refugees[seat].append(take_k(t.knames[refugee]))
-        state._rooms = [take_l(name) for name in rooms]
-        state._kdisc = [take_k(name) for name in discards]
+                state._refugees[seat].append(take_k(f"refugees[{seat}]", t.knames[refugee]))
+        state._rooms = [take_l("rooms", name) for name in rooms]
+        state._kdisc = [take_k("discards", name) for name in discards]
         if pile is None:
             state._kpile = kleft
         else:
-            state._kpile = [take_k(name) for name in pile]
+            state._kpile = [take_k("pile", name) for name in pile]
             state._kdisc = kleft + state._kdisc
         if meikyu_pile is None:
             state._mpile = lleft
         else:
-            state._mpile = [take_l(name) for name in meikyu_pile]
+            state._mpile = [take_l("meikyu_pile", name) for name in meikyu_pile]
             state._mdisc = lleft
         for seat in range(n):
             state._recount(seat)

@@ -22,7 +22,7 @@ from cardbase.games.meikyu.actions import (
     Quest,
 )
 from cardbase.games.meikyu.rules import MeikyuRules
-from cardbase.games.meikyu.tables import _Tables
+from cardbase.games.meikyu.tables import MeikyuTables
 from cardbase.names import fold
 
 # --- parsing -----------------------------------------------------------------------
@@ -35,7 +35,7 @@ def _strip_quotes(text: str) -> str:
     return text
 
 
-def _kingdom_name(t: _Tables, text: str) -> str:
+def _kingdom_name(t: MeikyuTables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.klookup:
         return t.knames[t.klookup[key]]
@@ -44,7 +44,7 @@ def _kingdom_name(t: _Tables, text: str) -> str:
     raise InvalidAction(f"no Kingdom card is called {quoted(text.strip())}{hint}")
 
 
-def _land_name(t: _Tables, text: str) -> str:
+def _land_name(t: MeikyuTables, text: str) -> str:
     key = fold(_strip_quotes(text))
     if key in t.llookup:
         return t.lnames[t.llookup[key]]
@@ -53,7 +53,7 @@ def _land_name(t: _Tables, text: str) -> str:
     raise InvalidAction(f"no Meikyu card (room or land) is called {quoted(text.strip())}{hint}")
 
 
-def _card_list(t: _Tables, text: str) -> tuple[tuple[str, ...], str | None]:
+def _card_list(t: MeikyuTables, text: str) -> tuple[tuple[str, ...], str | None]:
     cards: list[str] = []
     lab: str | None = None
     for raw in text.split(","):

@@ -34,7 +34,7 @@ from cardbase.games.meikyu.codes import (
 )
 from cardbase.games.meikyu.pool import is_assumed
 from cardbase.games.meikyu.rules import HAND_LIMIT, MeikyuRules, final_outcome, lands_held
-from cardbase.games.meikyu.tables import _Tables
+from cardbase.games.meikyu.tables import MeikyuTables
 
 if TYPE_CHECKING:
     from cardbase.games.meikyu.engine import MeikyuState
@@ -225,7 +225,7 @@ class MeikyuObservation:
         return "\n".join(lines)
 
 
-def _describe_ctx(t: _Tables, ctx: Mapping[str, Any]) -> str:
+def _describe_ctx(t: MeikyuTables, ctx: Mapping[str, Any]) -> str:
     kind = ctx["kind"]
     if kind == "quest":
         die = ctx["dice"][0]

@@ -22,7 +22,7 @@ from cardbase.games.meikyu.pool import CardPool
 
 if TYPE_CHECKING:  # the state and the tables are built from the rules, which name them lazily
     from cardbase.games.meikyu.engine import MeikyuState
-    from cardbase.games.meikyu.tables import _Tables
+    from cardbase.games.meikyu.tables import MeikyuTables
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 READINGS: dict[str, tuple[str, ...]] = {
@@ -171,16 +171,17 @@ class MeikyuRules(Rules):
         return {name: value for name, value in self.__dict__.items() if name != "tables"}
 
     @cached_property
-    def tables(self) -> _Tables:
-        """Per-card look-up tables, interned actions and memos (shared by equal rules)."""
+    def tables(self) -> MeikyuTables:
+        """Per-card look-up tables, interned actions and memos (shared by equal rules):
+        :class:`~cardbase.games.meikyu.tables.MeikyuTables` says which parts are for reading."""
         key = (self.pool, self.players, self.grimoire, self.sword, self.fortress, self.bar_zero)
-        from cardbase.games.meikyu.tables import _TABLES, _Tables  # the tables read the rules
+        from cardbase.games.meikyu.tables import _TABLES, MeikyuTables  # the tables read the rules
 
         tables = _TABLES.get(key)
         if tables is None:
             if len(_TABLES) > 64:
                 _TABLES.clear()
-            tables = _TABLES[key] = _Tables(self)
+            tables = _TABLES[key] = MeikyuTables(self)
         return tables
 
     def new_initial_state(self, seed: int | None = None) -> MeikyuState:
@@ -236,16 +237,21 @@ class MeikyuRules(Rules):
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Seats counted from the viewer's (0: the viewer, 1: the next in turn order …); cards by
-        kind, lands by kind, counts as they are. ``hand``: my cards; ``lands`` and ``developed``:
-        each kingdom's lands; ``rooms``, ``mapped``: the face-up rooms (a Map's extra room);
-        ``discards``, ``in_play``, ``meikyu_discards``; ``archives``: the two cards the Archives
-        drew, if mine to see; ``piles``: the Kingdom and Meikyu piles' sizes; ``decision``: what is
-        waited for (:data:`DECISIONS` by code); ``current``, ``turn``: who acts, whose turn;
-        ``action``: the action under way (quest, develop, attack, resupply, lost turn), its
-        ``dice`` (the attacker's, the defender's; one-hot 1-6) and ``numbers`` (swords, defence,
-        level); ``composing``: what my steps so far choose a card set for (quest, attack, develop,
-        defend), the room or land, the seat, the way, the cards and the item played as a character;
-        ``turns``: turns finished."""
+        kind (K of them: ``tables.knames``), lands by kind (L: ``tables.lnames``), counts as they
+        are. ``hand`` (K): my cards; ``hand_sizes`` (n); ``lands`` and ``developed`` (n × L): each
+        kingdom's undeveloped and developed lands; ``refugees``, ``points``, ``skips`` (turns to
+        lose) (n each); ``rooms``, ``mapped`` (L each): the face-up rooms (a Map's extra room);
+        ``discards``, ``in_play`` (K each), ``meikyu_discards`` (L); ``archives`` (K): the two cards
+        the Archives drew, if mine to see; ``piles`` (2): the Kingdom and Meikyu piles' sizes;
+        ``decision``: what is waited for, one-hot over every decision code (:data:`DECISIONS`, 19:
+        "mixed area" among them, which only ``mixed_area="any"`` asks, so the layout is the same
+        under either reading); ``current``, ``turn`` (n each): who acts, whose turn; ``action``
+        (5): the action under way (quest, develop, attack, resupply, lost turn), its ``dice`` (2 ×
+        6: the attacker's, the defender's, one-hot 1-6) and ``numbers`` (3: swords, defence,
+        level); what my steps so far choose a card set for: ``composing`` (4: quest, attack,
+        develop, defend), ``composing_place`` (L: the room or land), ``composing_seat`` (n),
+        ``composing_way`` (the ways of attacking), ``composing_cards`` (K) and ``composing_lab``
+        (K: the item played as a character); ``turns`` (1): turns finished."""
         t = self.tables
         n, k, lands, ways = self.players, t.K, t.L, t.ids.ways
         return (

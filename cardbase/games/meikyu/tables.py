@@ -57,7 +57,7 @@ class StepIds:
     that loses a turn), ``keep``, ``return``, ``discard`` (a Kingdom card's kind), ``discard_land``,
     ``give`` (a land's kind). A card set is chosen in steps: first what it is for, ``quest`` (the
     room's kind), ``attack`` ((seat × (lands + 1) + the land's kind, or lands for the defender's
-    choice) × the way: an aggression card's kind in :attr:`_Tables.aggression` order, then the
+    choice) × the way: an aggression card's kind in :attr:`MeikyuTables.aggression` order, then the
     Council Chamber), ``develop`` (the land's kind), or nothing for a defence; then ``card`` (a
     card's kind) once per card, in the action's order (alphabetical), then ``lab`` (the item
     played as a character through the Laboratory), if any, then ``done``.
@@ -81,7 +81,8 @@ class StepIds:
     lands: int
 
     @classmethod
-    def of(cls, t: _Tables, players: int) -> StepIds:
+    def of(cls, t: MeikyuTables, players: int) -> StepIds:
+        """The blocks of ``t``'s pool for ``players`` seats (what ``MeikyuTables.ids`` holds)."""
         ways = len(t.aggression) + 1
         sizes = [len(WORDS), players, t.K, t.K, t.K, t.L, t.L, t.L, players * (t.L + 1) * ways, t.L, t.K, t.K]
         at = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
@@ -106,13 +107,14 @@ class StepIds:
 
     @property
     def total(self) -> int:
+        """How many player step ids there are (``rules.num_distinct_actions()``)."""
         return self.done + 1
 
 
 _WORD_IDS = {w: k for k, w in enumerate(WORDS.values())}
 _WORD_LIST = tuple(WORDS.values())
 
-_TABLES: dict[tuple[CardPool, int, str, str, str, str], _Tables] = {}
+_TABLES: dict[tuple[CardPool, int, str, str, str, str], MeikyuTables] = {}
 MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it starts afresh."""
 _A = TypeVar("_A")
@@ -122,27 +124,36 @@ CardSet = tuple[tuple[str, ...], str | None]
 played as a character through the Laboratory or None)."""
 CardSets = tuple[CardSet, ...]
 Multisets = tuple[tuple[tuple[str, ...], int, int], ...]
-"""Multisets of cards: (names, characters, Grimoires) (see :meth:`_Tables._multisets`)."""
+"""Multisets of cards: (names, characters, Grimoires) (see :meth:`MeikyuTables._multisets`)."""
 StepNode = tuple[tuple[int, ...], tuple[Any, ...]]
-"""A node of :meth:`_Tables.set_steps`' tree: (the steps that may follow, ascending; the node
+"""A node of :meth:`MeikyuTables.set_steps`' tree: (the steps that may follow, ascending; the node
 each leads to, in the same order, None after ``done``). Tuples of numbers: once the garbage
 collector has seen them it no longer tracks them, however many the memo keeps."""
 Menu = tuple[CardSets, CardSets, tuple[str, ...], bool]
-"""What a hand offers for step 2 (see :meth:`_Tables.main_choices`)."""
+"""What a hand offers for step 2 (see :meth:`MeikyuTables.main_choices`)."""
 SwordParts = tuple[int, int, int, int]
 """See :func:`sword_parts`."""
 Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
-"""Cards played, by kind (see :meth:`_Tables.played`)."""
+"""Cards played, by kind (see :meth:`MeikyuTables.played`)."""
 
 
-def _tables_of(rules: MeikyuRules) -> _Tables:
-    """The tables of ``rules`` (what a pickled :class:`_Tables` is loaded as)."""
+def _tables_of(rules: MeikyuRules) -> MeikyuTables:
+    """The tables of ``rules`` (what a pickled :class:`MeikyuTables` is loaded as)."""
     return rules.tables
 
 
-class _Tables:
-    """Look-up tables of a pool: names, values and effects by index, interned actions, and
-    memos of what a hand may play (each cleared when it outgrows :data:`MEMO_LIMIT`).
+class MeikyuTables:
+    """Look-up tables of a pool (``MeikyuRules.tables``, shared by equal rules): names, values and
+    effects by index, interned actions, and memos of what a hand may play (each cleared when it
+    outgrows :data:`MEMO_LIMIT`).
+
+    What a reader of observations and tensors uses, read-only: the Kingdom card kinds ``K``,
+    ``knames`` (kind → name), ``kindex`` (name → kind), ``kingdom_cards`` (a kind per card of the
+    pool), the land kinds ``L``, ``lnames``, ``lindex``, ``land_cards``, ``points`` and
+    ``dev_points`` (a land's points, undeveloped and developed), and ``ids`` (:class:`StepIds`,
+    where each block of integer steps starts). An observation's hand counts, lands
+    (``kind << 1 | developed``) and piles are by these indices. The other attributes (the codes of
+    types and effects, interned actions, memos) are the engine's.
 
     Pickled as the rules they are of, and loaded as those rules' tables: not as the tables and
     memos themselves, which grow with every game played by equal rules (a pickled state, and
@@ -293,18 +304,24 @@ class _Tables:
     # Interned step-2 actions (a frozen dataclass costs more to build than to look up).
 
     def quest(self, room: int, names: tuple[str, ...], lab: str | None) -> Quest:
+        """The quest of room kind ``room`` with the cards ``names`` (``lab``: the item played as a
+        character), interned: equal quests are one object."""
         key = (room, names, lab)
         return self.action_cache.get(key) or self._intern(key, Quest(self.lnames[room], names, lab))
 
     def attack(self, q: int, land: str | None, names: tuple[str, ...], lab: str | None, by: str) -> Attack:
+        """The aggression against seat ``q`` (``land``: the land aimed at, None for the defender's
+        choice) with the cards ``names``, made possible ``by`` a card or the Council Chamber, interned."""
         key = (q, land, names, lab, by)
         return self.action_cache.get(key) or self._intern(key, Attack(q, land, names, lab, by))
 
     def develop(self, land: int, names: tuple[str, ...]) -> Develop:
+        """The development of land kind ``land`` with the characters ``names``, interned."""
         key = (land, names)
         return self.action_cache.get(key) or self._intern(key, Develop(self.lnames[land], names))
 
     def defend(self, cards: CardSet) -> Defend:
+        """The defence with the card set ``cards``, interned."""
         return self.action_cache.get(cards) or self._intern(cards, Defend(*cards))
 
     def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
@@ -468,7 +485,7 @@ def _frozen(node: dict[int, Any]) -> StepNode:
     return steps, tuple([None if node[step] is None else _frozen(node[step]) for step in steps])
 
 
-def sword_parts(t: _Tables, kinds: Sequence[int], labk: int) -> SwordParts:
+def sword_parts(t: MeikyuTables, kinds: Sequence[int], labk: int) -> SwordParts:
     """What the swords of the cards ``kinds`` (+ a Laboratory item ``labk``, a 2-sword
     character, unless -1) are made of before land effects: (swords, characters with 0
     swords, Sword cards, characters). Each Sword adds 1; each Grimoire adds the seals of a
@@ -555,7 +572,7 @@ def land_swords(parts: SwordParts, eff: int, deff: int, fortress: bool) -> int:
     return s
 
 
-def sword_total(t: _Tables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
+def sword_total(t: MeikyuTables, kinds: Sequence[int], labk: int, eff: int, deff: int, quest: bool) -> int:
     """Swords of the cards ``kinds`` (+ a Laboratory item ``labk``) for a player whose
     lands give ``eff`` (and, developed, ``deff``), in a quest or an aggression:
     :func:`sword_parts` with :func:`land_swords`."""

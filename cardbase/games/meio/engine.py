@@ -623,9 +623,8 @@ class MeioState(State):
         return new
 
     def observation(self, player: int) -> MeioObservation:
-        seated = 0 <= player < self._n
-        if not seated and player != SPECTATOR:
-            raise ValueError(f"no seat {player} in a {self._n}-player game")
+        player = check_seat(player, self._n, spectator=True)
+        seated = player != SPECTATOR
         n = self._n
         return MeioObservation(
             rules=self.rules,
@@ -667,6 +666,8 @@ class MeioState(State):
         return parse_action(text)
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
+        if viewer is not None:
+            check_seat(viewer, self._n, spectator=True)
         if isinstance(action, Split) and viewer is not None and viewer != self.actor(action):
             return "splits their hand"
         if isinstance(action, Deal) and viewer is not None:
@@ -782,7 +783,7 @@ class MeioState(State):
         return f"aside {CARDS[step - ASIDE_IDS].notation}"
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
-        o = self.observation(seat)
+        o = self.observation(check_seat(seat, self._n))
         return repr(
             (
                 o.player,
@@ -856,7 +857,7 @@ class MeioState(State):
         split not seen is the heuristic's."""
         from cardbase.games.meio.agents import card_weights, sample_hidden
 
-        obs = self.observation(seat)
+        obs = self.observation(check_seat(seat, self._n))
         hands, asides, leftover = sample_hidden(obs, rng, card_weights(self._n, self.rules.ace_high))
         return MeioState.from_parts(obs, hands, asides, leftover)
 

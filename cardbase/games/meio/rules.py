@@ -142,9 +142,17 @@ class MeioRules(Rules):
         return self.rounds * (deal + SECOND_HALF * self.players + HAND_SIZE * self.players)
 
     def observation_tensor_layout(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """Seats counted from the viewer's (0: the viewer, 1: the next to play after it …);
-        card sets are 52 flags by card index; counts are scaled to 0 … 1. ``setting_aside``: the
-        cards the viewer's steps so far set aside, in the middle of its split."""
+        """Seats counted from the viewer's (0: the viewer, 1: the next to play after it …); card
+        sets are 52 flags by card index; counts are scaled to 0 … 1. ``hand``, ``aside`` (the pack
+        set aside for the second half), ``dealt`` (the round's 13): the viewer's cards;
+        ``setting_aside``: the cards the viewer's steps so far set aside, in the middle of its
+        split; ``played`` (n × 52): the cards each seat has played this round; ``trick`` (n × 52):
+        each seat's card in the trick under way; ``phase`` (deal, split, play, over); ``half``
+        (first, second); ``current_player``, ``leader`` (of the trick, in play), ``starting_player``
+        (of the round): one-hot by seat; ``split_done``: each seat's flag; ``hand_sizes`` (of 13),
+        ``aside_sizes`` (of 6); ``tricks_won`` (n × 2): each seat's horizontal and vertical tricks
+        (of 13); ``totals``: each seat's points (of 7 × ``rounds``); ``round``: rounds finished (of
+        ``rounds``)."""
         n = self.players
         return (
             ("hand", (52,)),
