@@ -18,13 +18,14 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any, NoReturn
 
 import typer
 
 from cardbase import interrupts
-from cardbase.errors import CardbaseError, Interrupted, mask_secrets
+from cardbase.errors import CardbaseError, Interrupted, OutputFailed, mask_secrets
 
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
 BROKEN_PIPE_EXIT = 141  # 128 + SIGPIPE, as a shell reports a program the signal stopped
@@ -74,6 +75,71 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if user_error is not None:
         fail(f"cardbase: error: {user_error}", user_error.exit_code)
     fail(_crash_report(error), INTERNAL_ERROR_EXIT)
+
+
+class _GuardedStdout:
+    """``sys.stdout`` while a command runs (:func:`guarded_stdout`): a write or flush the system refuses
+    (a full disk, ENOSPC; an I/O error, EIO; a file over its size limit, EFBIG) is :class:`OutputFailed`
+    naming standard output, exit 2, wherever the command wrote from (``echo``, Rich, JSON). Everything
+    else is the stream's own. A reader that went away stays a ``BrokenPipeError`` (exit 141)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _failed(self, error: OSError) -> OutputFailed:
+        # What is still buffered goes nowhere: the interpreter's last flush would fail again and say
+        # "Exception ignored" with exit 120 after the one line.
+        with suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        return OutputFailed(f"- (standard output): cannot write: {error.strerror or error}")
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """While the block runs (one command), standard output is :class:`_GuardedStdout`, and it is flushed
+    as the block ends, so that output the system refuses is one error line here, never a failure of the
+    interpreter's last flush after the command has said it is done."""
+    stream = sys.stdout
+    guard = _GuardedStdout(stream)
+    sys.stdout = guard  # type: ignore[assignment]
+    try:
+        yield
+    except BaseException:
+        if sys.stdout is guard:  # the command's own error is what to say; its output goes where it can
+            with suppress(OutputFailed, OSError, ValueError):
+                guard.flush()
+        raise
+    else:
+        if sys.stdout is guard:
+            guard.flush()
+    finally:
+        if sys.stdout is guard:
+            sys.stdout = stream
 
 
 def _while_interrupted(error: BaseException) -> bool:
