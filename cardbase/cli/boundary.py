@@ -126,7 +126,7 @@ def guarded_stdout() -> Iterator[None]:
     interpreter's last flush after the command has said it is done."""
     stream = sys.stdout
     guard = _GuardedStdout(stream)
-    sys.stdout = guard  # type: ignore[assignment]
+    sys.stdout = guard
     try:
         yield
     except BaseException:
