@@ -25,7 +25,7 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 def codes(catalog_template: str) -> dict[str, str]:
     found = {}
     for deck in DECKS:
-        run = run_cli(["deck", "encode", deck], catalog_template)
+        run = run_cli(["deck", "encode", str(deck)], catalog_template)
         if run.exit_code == 0:
             found[deck.name] = run.stdout.strip()
     assert len(found) >= 4, found
