@@ -214,6 +214,26 @@ def _name_free(session: Session, name: str, other_than: int | None = None) -> No
         raise _taken(held[1], name)
 
 
+LAST_DECK_ID = "deck:last_id"
+"""The ``meta`` key of the highest id a deck has had (:func:`_insert`)."""
+
+
+def _insert(session: Session, row: DeckRow) -> None:
+    """Add the new deck ``row`` with an id no deck has had. SQLite gives a new row the largest id plus
+    one, so the newest deck deleted gave its id to the next: its links, its page's forms and its
+    history reached a deck the user never opened. There the id is given here, above every id kept in
+    ``meta`` (``LAST_DECK_ID``) and in the table; PostgreSQL's sequence never gives one twice."""
+    if session.get_bind().dialect.name == "sqlite":
+        from cardbase.db.models import Meta
+
+        held = session.get(Meta, LAST_DECK_ID)
+        last = int(held.value) if held is not None and held.value.isdecimal() else 0
+        row.id = max(last, int(session.scalar(sa_select(func.max(col(DeckRow.id)))) or 0)) + 1
+        session.merge(Meta(key=LAST_DECK_ID, value=str(row.id)))
+    session.add(row)
+    session.flush()
+
+
 def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
     """The version of the deck with id ``deck_id`` and every stamp (``db.stamps``), in one query
     (``UnknownDeck`` if there is no such deck)."""
@@ -252,8 +272,7 @@ def new_deck(
         with database.transaction() as session:
             _name_free(session, name)
             row = DeckRow(name=name, game=game, format=fmt, players=players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             record_version(session, row, database)
             return row.id
@@ -337,8 +356,7 @@ def duplicate_deck(database: Database, deck: DeckRef, name: str | None = None) -
             else:
                 _name_free(session, name)
             row = DeckRow(name=name, game=source.game, format=source.format, players=source.players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             entries = session.scalars(select(DeckCardRow).where(DeckCardRow.deck_id == source.id)).all()
             for e in entries:
@@ -748,8 +766,7 @@ def save_deck(
                 session.delete(existing)
                 session.flush()
             row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             for position, c in enumerate(deck.canonical().cards):
                 session.add(
