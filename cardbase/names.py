@@ -194,8 +194,10 @@ _TAG_PUNCTUATION = frozenset(" -_'./&+!?()")
 def tag_name(text: str) -> str:
     """A tag as stored: spaces collapsed, lower case; 1 to ``TAG_MAX`` letters or digits of any script,
     spaces and ``-_'./&+!?()``; anything else (``,`` ``;`` ``#`` ``:`` quotes, ``<``, control characters) is
-    a ``ValueError`` saying why (tags are listed with ``,`` and ``;`` and searched as ``tag:NAME``)."""
-    tag = " ".join(str(text).split()).lower()
+    a ``ValueError`` saying why (tags are listed with ``,`` and ``;`` and searched as ``tag:NAME``).
+    Read in the compatibility form (NFKC) first, as deck names are told apart (:func:`deck_name_key`):
+    ``cafe`` + U+0301 is ``café``, full-width ``ｒｅｍｏｖａｌ`` is ``removal`` — one tag, however typed."""
+    tag = " ".join(unicodedata.normalize("NFKC", str(text)).split()).lower()
     if not tag:
         raise ValueError("a tag needs a letter or digit")
     if len(tag) > TAG_MAX:

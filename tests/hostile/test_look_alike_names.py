@@ -121,3 +121,30 @@ def test_joiners_in_emoji_and_persian_stay_names() -> None:
 
 def test_an_error_is_a_cardbase_error() -> None:
     assert issubclass(Conflict, CardbaseError)
+
+
+TAG_FORMS = {
+    "nfd": ("café", "cafe\u0301"),
+    "full-width": ("removal", "ｒｅｍｏｖａｌ"),
+    "kana-nfd": ("ガード", "カ\u3099ード"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(TAG_FORMS))
+def test_a_tag_typed_another_way_is_the_same_tag(form: str, hostile_db: str) -> None:
+    """Tags follow the rule too (``names.tag_name``: NFKC first): a decomposed accent was refused as a
+    character a tag may not hold (quoting a lone mark), a full-width tag was a second tag beside the
+    first, and neither was found by ``tag:`` in the other form."""
+    kept, typed = TAG_FORMS[form]
+    assert run_cli(["cards", "tag", "Crumb Goblin", kept], hostile_db).exit_code == 0
+    tagged = run_cli(["cards", "tag", "Crumb Goblin", typed], hostile_db)
+    assert tagged.exit_code == 0, tagged.stderr
+    assert tagged.stdout.strip() == f"Crumb Goblin: {kept}", tagged.stdout
+    found = run_cli(["cards", "search", f"tag:{typed}", "--game", "mea", "--json"], hostile_db)
+    assert found.exit_code == 0 and "Crumb Goblin" in found.stdout, found.stdout + found.stderr
+    assert run_cli(["deck", "new", "T", "--game", "mea"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "add", "T", "Crumb Goblin"], hostile_db).exit_code == 0
+    for tag in (kept, typed):
+        entry = run_cli(["deck", "tag", "T", "Crumb Goblin", tag], hostile_db)
+        assert entry.exit_code == 0, entry.stderr
+    assert entry.stdout.count(kept) == 1 and typed not in entry.stdout.replace(kept, ""), entry.stdout
