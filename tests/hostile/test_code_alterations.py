@@ -85,3 +85,31 @@ def test_a_code_of_a_newer_cardbase_says_so() -> None:
     newer = base64.urlsafe_b64encode(bytes([CODE_VERSION + 1, 0, 0, 0, 0, 0, 0, 0])).decode().rstrip("=")
     said = _refused(newer)
     assert said is not None and "newer" in said, said
+
+
+def test_a_code_imported_as_another_games_deck_is_refused(codes: dict[str, str], hostile_db: str) -> None:
+    """``POST /api/decks/import`` with ``code`` and ``game``: a code of another game is refused, as a
+    deck text of another game is (the CLI's ``wrong-game``); the ``game`` was ignored and the deck
+    stored as the code's game, 201."""
+    from fastapi.testclient import TestClient
+
+    from cardbase.db.engine import open_database
+    from cardbase.web.app import create_app
+    from cardbase.web.settings import ServerSettings
+    from tests.hostile.conftest import db_dump
+
+    database = open_database(hostile_db)
+    settings = ServerSettings(database=database, lock_wait=2)
+    try:
+        with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
+            before = db_dump(hostile_db)
+            for given in ("meio", "meikyu"):
+                body = {"code": codes["mea-goblin-rush.txt"], "game": given, "name": "X"}
+                refused = client.post("/api/decks/import", json=body)
+                assert refused.status_code == 400, refused.text
+                assert f"not {given}" in " ".join(refused.json()["error"]["problems"]), refused.text
+            assert db_dump(hostile_db) == before
+            body = {"code": codes["mea-goblin-rush.txt"], "game": "mea", "name": "X"}
+            assert client.post("/api/decks/import", json=body).status_code == 201
+    finally:
+        database.engine.dispose()
