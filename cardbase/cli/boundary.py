@@ -80,28 +80,39 @@ def handle_command_error(error: BaseException) -> NoReturn:
 class _GuardedStdout:
     """``sys.stdout`` while a command runs (:func:`guarded_stdout`): a write or flush the system refuses
     (a full disk, ENOSPC; an I/O error, EIO; a file over its size limit, EFBIG) is :class:`OutputFailed`
-    naming standard output, exit 2, wherever the command wrote from (``echo``, Rich, JSON). Everything
-    else is the stream's own. A reader that went away stays a ``BrokenPipeError`` (exit 141)."""
+    naming standard output, exit 2, wherever the command wrote from (``echo``, Rich, JSON), and is
+    remembered (``failed``): a caller that swallows it (Click probes a stream by writing ``""``) does
+    not make a lost output a success. A reader that went away stays a ``BrokenPipeError`` (exit 141)."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self.failed: OSError | None = None
 
-    def _failed(self, error: OSError) -> OutputFailed:
-        # What is still buffered goes nowhere: the interpreter's last flush would fail again and say
-        # "Exception ignored" with exit 120 after the one line.
+    def error(self) -> OutputFailed:
+        assert self.failed is not None
+        return OutputFailed(f"- (standard output): cannot write: {self.failed.strerror or self.failed}")
+
+    def _failing(self, error: OSError) -> OutputFailed:
+        self.failed = self.failed or error
+        return self.error()
+
+    def silence(self) -> None:
+        """What is still buffered goes nowhere: the interpreter's last flush would fail again and say
+        "Exception ignored", exit 120, after the one line."""
         with suppress(OSError, ValueError, AttributeError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, self._stream.fileno())
             os.close(devnull)
-        return OutputFailed(f"- (standard output): cannot write: {error.strerror or error}")
 
     def write(self, text: str) -> int:
+        if isinstance(text, str) and not text:  # nothing to write (Click's probe): never the system's say
+            return 0
         try:
             return int(self._stream.write(text))
         except BrokenPipeError:
             raise
         except OSError as error:
-            raise self._failed(error) from None
+            raise self._failing(error) from None
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
@@ -113,7 +124,7 @@ class _GuardedStdout:
         except BrokenPipeError:
             raise
         except OSError as error:
-            raise self._failed(error) from None
+            raise self._failing(error) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -121,25 +132,42 @@ class _GuardedStdout:
 
 @contextmanager
 def guarded_stdout() -> Iterator[None]:
-    """While the block runs (one command), standard output is :class:`_GuardedStdout`, and it is flushed
-    as the block ends, so that output the system refuses is one error line here, never a failure of the
-    interpreter's last flush after the command has said it is done."""
+    """While the block runs (one command), standard output is :class:`_GuardedStdout`. As the block ends
+    (returning, or by an exit with its code), its output is flushed, and output the system refused at
+    any point is one error line here (exit 2), never a success, nor a failure of the interpreter's last
+    flush after the command said it was done. An error the command raised stays what is said."""
+    import click
+
     stream = sys.stdout
     guard = _GuardedStdout(stream)
     sys.stdout = guard
     try:
-        yield
-    except BaseException:
-        if sys.stdout is guard:  # the command's own error is what to say; its output goes where it can
-            with suppress(OutputFailed, OSError, ValueError):
-                guard.flush()
-        raise
-    else:
-        if sys.stdout is guard:
-            guard.flush()
+        try:
+            yield
+        except (click.exceptions.Exit, SystemExit):
+            _finish(guard)
+            raise
+        except BaseException:
+            if sys.stdout is guard:
+                with suppress(OutputFailed, OSError, ValueError):
+                    guard.flush()
+            if guard.failed is not None:
+                guard.silence()
+            raise
+        _finish(guard)
     finally:
         if sys.stdout is guard:
             sys.stdout = stream
+
+
+def _finish(guard: _GuardedStdout) -> None:
+    """The end of a command that ran to its exit: its output flushed, or ``OutputFailed`` if any was refused."""
+    if sys.stdout is guard:
+        with suppress(OutputFailed):
+            guard.flush()
+    if guard.failed is not None:
+        guard.silence()
+        raise guard.error() from None
 
 
 def _while_interrupted(error: BaseException) -> bool:

@@ -14,6 +14,7 @@ import io
 import sys
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,14 +24,20 @@ from tests.hostile.test_option_sweep import BASE, COMMANDS, MEA
 FULL = Path("/dev/full")
 
 
-def _run_onto_full(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
-    """Run ``cardbase ARGV`` in this process with standard output on ``/dev/full``: (exit code, stderr)."""
+def _run_onto_full(argv: list[str], monkeypatch: pytest.MonkeyPatch, unbuffered: bool) -> tuple[int, str]:
+    """Run ``cardbase ARGV`` in this process with standard output on ``/dev/full``: (exit code, stderr).
+    ``unbuffered``: as Python makes it with ``PYTHONUNBUFFERED`` (or ``-u``, as containers often set):
+    every write reaches the system at once, even Click's probe of the stream by writing ``""``."""
     import typer.main
 
     from cardbase.cli.app import app
 
     err = io.StringIO()
-    full = FULL.open("w", encoding="utf-8")
+    full: io.TextIOWrapper[Any]
+    if unbuffered:
+        full = io.TextIOWrapper(FULL.open("wb", buffering=0), encoding="utf-8", write_through=True)
+    else:
+        full = FULL.open("w", encoding="utf-8")
     try:
         with monkeypatch.context() as patch:
             patch.setattr(sys, "stdout", full)
@@ -65,8 +72,9 @@ def test_every_command_with_its_output_on_a_full_disk_is_one_line_exit_2(
     in_tmp: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    normal_copy = _copy_of(catalog_template, tmp_path_factory.mktemp("normal"))
-    normal_db = next(normal_copy)
+    kinds = ("normal", "buffered", "unbuffered")
+    copies = [_copy_of(catalog_template, tmp_path_factory.mktemp(kind)) for kind in kinds]
+    normal_db, *full_dbs = (next(copy) for copy in copies)
     try:
         code = run_cli(["deck", "encode", MEA], hostile_db).stdout.strip()
         takes_db = any(p.name == "db" for p in COMMANDS[path].params)
@@ -80,12 +88,17 @@ def test_every_command_with_its_output_on_a_full_disk_is_one_line_exit_2(
         assert normal.exit_code == 0, normal.stderr
         if not normal.stdout:
             pytest.skip("writes nothing on standard output")
-        _deck_d(hostile_db)
-        exit_code, stderr = _run_onto_full(argv(hostile_db, str(in_tmp / "out")), monkeypatch)
+        outcomes = {}
+        for unbuffered, db in zip((False, True), full_dbs, strict=True):
+            _deck_d(db)
+            outcomes[unbuffered] = _run_onto_full(argv(db, str(in_tmp / f"out{unbuffered}")), monkeypatch, unbuffered)
     finally:
-        next(normal_copy, None)
-    lines = [line for line in stderr.splitlines() if line.startswith("cardbase: error:")]
-    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
-    assert exit_code == 2, f"exit {exit_code}: {stderr!r}"
-    assert len(lines) == 1, stderr
-    assert "standard output" in lines[0] and "No space left on device" in lines[0], lines
+        for copy in copies:
+            next(copy, None)
+    for unbuffered, (exit_code, stderr) in outcomes.items():
+        said = f"{'unbuffered' if unbuffered else 'buffered'}: exit {exit_code}: {stderr!r}"
+        lines = [line for line in stderr.splitlines() if line.startswith("cardbase: error:")]
+        assert "Traceback" not in stderr and "internal error" not in stderr, said
+        assert exit_code == 2, said
+        assert len(lines) == 1, said
+        assert "standard output" in lines[0] and "No space left on device" in lines[0], said
