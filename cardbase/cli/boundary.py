@@ -136,15 +136,13 @@ def guarded_stdout() -> Iterator[None]:
     (returning, or by an exit with its code), its output is flushed, and output the system refused at
     any point is one error line here (exit 2), never a success, nor a failure of the interpreter's last
     flush after the command said it was done. An error the command raised stays what is said."""
-    import click
-
     stream = sys.stdout
     guard = _GuardedStdout(stream)
     sys.stdout = guard
     try:
         try:
             yield
-        except (click.exceptions.Exit, SystemExit):
+        except (typer.Exit, SystemExit):
             _finish(guard)
             raise
         except BaseException:
