@@ -99,6 +99,13 @@ class UnreadableInput(CardbaseError, ValueError):
     exit_code = 2
 
 
+class OutputFailed(CardbaseError):
+    """An output the system would not take (standard output on a full disk): exit 2, as an output
+    path that cannot be written. Not a ``ValueError``: no reader's ``except ValueError`` may take it."""
+
+    exit_code = 2
+
+
 class QueryError(CardbaseError, ValueError):
     """A search query that does not parse; the message names the offending term."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from cardbase.errors import quoted
@@ -124,8 +125,42 @@ def set_code(text: str) -> str:
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS = frozenset("\u200c\u200d")
 """The format characters a name may hold: the zero-width non-joiner and joiner, which Persian, the
-Indic scripts and emoji sequences spell with. Every other one (a zero-width space U+200B, a word
+Indic scripts and emoji sequences spell with — between two characters, not both ASCII or Latin
+(where they join nothing and are as invisible as the rest). Every other one (a zero-width space U+200B, a word
 joiner U+2060, U+FEFF, a soft hyphen U+00AD) is invisible and makes a name that looks like another."""
+
+
+def _plain(char: str) -> bool:
+    """A character no joiner beside it changes: ASCII, a Latin letter (Latin letters never join)."""
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
+def _joins_nothing(name: str, index: int) -> bool:
+    """Whether the joiner at ``index`` of ``name`` is invisible there and changes nothing: at the
+    start or the end, or between characters no joiner changes (``A<U+200D>B`` shows as ``AB``)."""
+    if index == 0 or index == len(name) - 1:
+        return True
+    return _plain(name[index - 1]) and _plain(name[index + 1])
+
+
+def deck_name(text: str) -> str:
+    """A deck name as kept: composed (NFC), each run of spaces one space, none at either end
+    (``"Cafe\u0301 "`` → ``"Café"``), so that a name typed either way is stored one way."""
+    return unicodedata.normalize("NFC", " ".join(text.split()))
+
+
+def deck_name_key(text: str) -> str:
+    """What two deck names that look alike share: the name in its compatibility form (NFKC: a
+    full-width ``Ｄｅｃｋ`` is ``Deck``, a ligature ``ﬁ`` is ``fi``, accents composed or not), joiners
+    dropped, spaces collapsed. Case stays: ``Deck`` and ``deck`` are told apart at a glance."""
+    compatible = unicodedata.normalize("NFKC", deck_name(text))
+    return " ".join("".join(c for c in compatible if c not in _JOINERS).split())
+
+
+def deck_name_alike(names: Iterable[str], name: str) -> str | None:
+    """The first of ``names`` that looks like ``name`` (:func:`deck_name_key`), or None."""
+    key = deck_name_key(name)
+    return next((held for held in names if deck_name_key(held) == key), None)
 
 
 def name_problem(name: str, slugged: str | None = None) -> str | None:
@@ -137,7 +172,7 @@ def name_problem(name: str, slugged: str | None = None) -> str | None:
             category = unicodedata.category(char)
             if category in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
                 return f"holds the control character U+{ord(char):04X} at character {position}"
-            if category == "Cf" and char not in _JOINERS:
+            if category == "Cf" and (char not in _JOINERS or _joins_nothing(name, position - 1)):
                 return (
                     f"holds the invisible character U+{ord(char):04X} at character {position} "
                     "(it would look like a name without it)"
@@ -159,8 +194,10 @@ _TAG_PUNCTUATION = frozenset(" -_'./&+!?()")
 def tag_name(text: str) -> str:
     """A tag as stored: spaces collapsed, lower case; 1 to ``TAG_MAX`` letters or digits of any script,
     spaces and ``-_'./&+!?()``; anything else (``,`` ``;`` ``#`` ``:`` quotes, ``<``, control characters) is
-    a ``ValueError`` saying why (tags are listed with ``,`` and ``;`` and searched as ``tag:NAME``)."""
-    tag = " ".join(str(text).split()).lower()
+    a ``ValueError`` saying why (tags are listed with ``,`` and ``;`` and searched as ``tag:NAME``).
+    Read in the compatibility form (NFKC) first, as deck names are told apart (:func:`deck_name_key`):
+    ``cafe`` + U+0301 is ``café``, full-width ``ｒｅｍｏｖａｌ`` is ``removal`` — one tag, however typed."""
+    tag = " ".join(unicodedata.normalize("NFKC", str(text)).split()).lower()
     if not tag:
         raise ValueError("a tag needs a letter or digit")
     if len(tag) > TAG_MAX:

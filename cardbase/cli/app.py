@@ -347,10 +347,13 @@ class _Root(TyperGroup):
         return names + super(TyperGroup, self).shell_complete(ctx, incomplete)
 
     def invoke(self, ctx: Any) -> Any:
+        from cardbase.cli.boundary import guarded_stdout
         from cardbase.textfiles import keeping_inputs
 
         try:
-            with keeping_inputs():  # no output replaces a file the command read or its database
+            # No output replaces a file the command read or its database; standard output that the
+            # system refuses (a full disk) is one error line.
+            with keeping_inputs(), guarded_stdout():
                 return super().invoke(ctx)
         except BaseException as error:
             if isinstance(error, SystemExit | GeneratorExit):

@@ -18,13 +18,14 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any, NoReturn
 
 import typer
 
 from cardbase import interrupts
-from cardbase.errors import CardbaseError, Interrupted, mask_secrets
+from cardbase.errors import CardbaseError, Interrupted, OutputFailed, mask_secrets
 
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE
 BROKEN_PIPE_EXIT = 141  # 128 + SIGPIPE, as a shell reports a program the signal stopped
@@ -74,6 +75,97 @@ def handle_command_error(error: BaseException) -> NoReturn:
     if user_error is not None:
         fail(f"cardbase: error: {user_error}", user_error.exit_code)
     fail(_crash_report(error), INTERNAL_ERROR_EXIT)
+
+
+class _GuardedStdout:
+    """``sys.stdout`` while a command runs (:func:`guarded_stdout`): a write or flush the system refuses
+    (a full disk, ENOSPC; an I/O error, EIO; a file over its size limit, EFBIG) is :class:`OutputFailed`
+    naming standard output, exit 2, wherever the command wrote from (``echo``, Rich, JSON), and is
+    remembered (``failed``): a caller that swallows it (Click probes a stream by writing ``""``) does
+    not make a lost output a success. A reader that went away stays a ``BrokenPipeError`` (exit 141)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def error(self) -> OutputFailed:
+        assert self.failed is not None
+        return OutputFailed(f"- (standard output): cannot write: {self.failed.strerror or self.failed}")
+
+    def _failing(self, error: OSError) -> OutputFailed:
+        self.failed = self.failed or error
+        return self.error()
+
+    def silence(self) -> None:
+        """What is still buffered goes nowhere: the interpreter's last flush would fail again and say
+        "Exception ignored", exit 120, after the one line."""
+        with suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+
+    def write(self, text: str) -> int:
+        if isinstance(text, str) and not text:  # nothing to write (Click's probe): never the system's say
+            return 0
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failing(error) from None
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failing(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """While the block runs (one command), standard output is :class:`_GuardedStdout`. As the block ends
+    (returning, or by an exit with its code), its output is flushed, and output the system refused at
+    any point is one error line here (exit 2), never a success, nor a failure of the interpreter's last
+    flush after the command said it was done. An error the command raised stays what is said."""
+    stream = sys.stdout
+    guard = _GuardedStdout(stream)
+    sys.stdout = guard
+    try:
+        try:
+            yield
+        except (typer.Exit, SystemExit):
+            _finish(guard)
+            raise
+        except BaseException:
+            if sys.stdout is guard:
+                with suppress(OutputFailed, OSError, ValueError):
+                    guard.flush()
+            if guard.failed is not None:
+                guard.silence()
+            raise
+        _finish(guard)
+    finally:
+        if sys.stdout is guard:
+            sys.stdout = stream
+
+
+def _finish(guard: _GuardedStdout) -> None:
+    """The end of a command that ran to its exit: its output flushed, or ``OutputFailed`` if any was refused."""
+    if sys.stdout is guard:
+        with suppress(OutputFailed):
+            guard.flush()
+    if guard.failed is not None:
+        guard.silence()
+        raise guard.error() from None
 
 
 def _while_interrupted(error: BaseException) -> bool:

@@ -24,6 +24,15 @@ app = typer.Typer(
 )
 
 
+def _record_asked(record: Path | None, no_record: bool) -> None:
+    """``--record FILE`` and ``--no-record`` together contradict each other: refused before the game
+    (the record was silently not written)."""
+    if record is not None and no_record:
+        from cardbase.errors import UsageError
+
+        raise UsageError(f"--record {quoted(str(record))} and --no-record contradict each other; give one")
+
+
 def run_play(
     game_id: str,
     options: dict[str, Any],
@@ -122,6 +131,7 @@ def meio(
 
     Example: cardbase play meio --players 3 --vs search,heuristic
     """
+    _record_asked(record, no_record)
     from cardbase.errors import UsageError
 
     if players not in (2, 3, 4):
@@ -193,6 +203,7 @@ def mea(
 
     Example: cardbase play mea -d examples/decks/mea-goblin-rush.txt --vs-deck examples/decks/mea-tile-control.txt
     """
+    _record_asked(record, no_record)
     import secrets
 
     from cardbase.cli.common import loaded_notes, open_db
@@ -292,6 +303,7 @@ def meikyu(
 
     Example: cardbase play meikyu --players 2 --vs search --seed 7 --assume default
     """
+    _record_asked(record, no_record)
     import secrets
 
     from cardbase.errors import UsageError

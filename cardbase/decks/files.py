@@ -160,17 +160,30 @@ def write_deck(deck: Deck, fmt: str) -> str:
 # sections): the cards with 1 copy, the cards with 2, then the rest with their counts; each group
 # a count followed by short ids in ascending order, each written as the gap from the one before.
 
-CODE_VERSION = 3
-"""Version 3 names cards by their 53-bit short ids (``cardbase.db.models.short_id``), which no two
-cards of a catalog share; versions 1 and 2 named them by 31-bit ones (``legacy_short_id``), which
-two cards of a large catalog can share. Version 2 added Méa's side sections ([sideboard], [maybe]).
-Every version decodes: an old code's card is the one card whose short id starts with its number."""
+CODE_VERSION = 4
+"""Version 4 ends in a check (``CHECKED_FROM``); version 3 names cards by their 53-bit short ids
+(``cardbase.db.models.short_id``), which no two cards of a catalog share; versions 1 and 2 named them
+by 31-bit ones (``legacy_short_id``), which two cards of a large catalog can share. Version 2 added
+Méa's side sections ([sideboard], [maybe]). Every version decodes: an old code's card is the one card
+whose short id starts with its number."""
+CHECKED_FROM = 4
+"""Codes of this version on end in two bytes, the CRC-16 (CCITT) of every byte before them: a code
+with a character changed (6 bits in a row: any burst under 17 bits is told), cut or lengthened is
+refused as damaged instead of read as another deck (a changed count, a format ``stendard``)."""
 _GAMES = ("mea", "meio", "meikyu")
 _SECTIONS_BY_VERSION: dict[int, dict[str, tuple[str | None, ...]]] = {
     1: {"meio": (None, "first half", "second half")},
     2: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
     3: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
+    4: {"meio": (None, "first half", "second half"), "mea": (None, "sideboard", "maybe")},
 }
+
+
+def _check(data: bytes) -> bytes:
+    """The two check bytes of a code's ``data`` (``CHECKED_FROM``)."""
+    import binascii
+
+    return binascii.crc_hqx(data, 0xFFFF).to_bytes(2, "big")
 
 
 def _varint(n: int) -> bytes:
@@ -234,6 +247,7 @@ def encode(deck: Deck, short_ids: dict[str, int] | None) -> str:
             for sid, n in chosen:
                 out += _varint(sid - previous) + (b"" if group else _varint(n))
                 previous = sid
+    out += _check(bytes(out))
     return base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
 
 
@@ -298,12 +312,25 @@ def _read_code(code: str) -> CodeContents:
         ) from None
     if not data:
         raise UsageError("empty deck code")
+    damaged = "deck code is damaged or cut short (its check does not match); copy the whole code again"
+    if base64.urlsafe_b64encode(data).decode().rstrip("=") != text:  # a last character's unused bits changed
+        raise UsageError(damaged)
     reader = _Reader(data)
     version = reader.varint()
+    if version > CODE_VERSION:
+        raise UsageError(
+            f"deck code version {version} is newer than this cardbase reads (versions 1 to {CODE_VERSION}):"
+            " it was made by a newer cardbase; update cardbase to read it"
+        )
     if version not in _SECTIONS_BY_VERSION:
         raise UsageError(
             f"deck code version {version} is not supported (this cardbase reads versions 1 to {CODE_VERSION})"
         )
+    if version >= CHECKED_FROM:
+        if len(data) < reader.pos + 2 or _check(data[:-2]) != data[-2:]:
+            raise UsageError(damaged)
+        data = data[:-2]
+        reader.data = data
     game_index = reader.varint()
     if game_index >= len(_GAMES):
         raise UsageError("deck code names an unknown game")

@@ -88,8 +88,8 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     from cardbase.names import fold
     from cardbase.textfiles import path_problem
 
-    text = str(ref)
     names = deck_names(database)
+    text = _as_stored(str(ref), names)
     version = split_ref(text.removeprefix(DB_PREFIX))
     if version is not None and version[0] in names and not _exists(text):
         from cardbase.decks.history import load_version
@@ -139,6 +139,24 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     from cardbase.decks.store import load_deck
 
     return deck_to_text(load_deck(database, text), DB_PREFIX + text)
+
+
+def _as_stored(text: str, names: list[str]) -> str:
+    """The deck argument ``text`` with the database deck it names written as the deck is stored, when it
+    was typed another way (``names.deck_name_key``: decomposed, full-width, other spaces) and no file
+    has that name: ``db:Cafe\u0301@2`` → ``db:Café@2``."""
+    from cardbase.decks.refs import split_ref
+    from cardbase.names import deck_name_alike
+
+    prefix = DB_PREFIX if text.startswith(DB_PREFIX) else ""
+    body = text[len(prefix) :]
+    if body in names or (not prefix and _exists(text)):
+        return text
+    version = split_ref(body)
+    name = version[0] if version is not None and version[0] not in names else body
+    if name in names or (stored := deck_name_alike(names, name)) is None:
+        return text
+    return prefix + stored + body[len(name) :]
 
 
 def _exists(path: str) -> bool:

@@ -16,6 +16,7 @@ transaction: version N of a deck is its history's version N.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -95,6 +96,9 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
     name = deck
     query = select(DeckRow).where(DeckRow.name == name)
     row = session.scalars(query.with_for_update() if lock else query).first()
+    if row is None and (alike := _look_alike(session, name)) is not None:  # typed another way (NFD, spaces)
+        query = select(DeckRow).where(DeckRow.id == alike[0])
+        row = session.scalars(query.with_for_update() if lock else query).first()
     if row is None:
         names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
         near = closest(name, names, n=3, cutoff=0.5)
@@ -140,16 +144,33 @@ def _players(value: int | None, game: str) -> int | None:
         raise UsageError(str(error)) from None
 
 
-def _deck_name(name: str) -> str:
-    """A deck name as stored: 1 to 200 characters, none of them a control character or an invisible one."""
-    from cardbase.names import name_problem
+def _deck_name(given: str) -> str:
+    """A deck name as stored (``names.deck_name``: composed, spaces collapsed): 1 to 200 characters, none
+    of them a control character or an invisible one, at least one of them a letter, digit, punctuation
+    or symbol (a name of marks and joiners alone shows as nothing)."""
+    from cardbase.names import deck_name, name_problem
 
-    if not name.strip() or len(name) > 200:
-        raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
-    problem = name_problem(name)
+    problem = name_problem(given)
     if problem and ("control character" in problem or "invisible character" in problem):
-        raise UsageError(f"the deck name {quoted(name)} {problem}")
+        raise UsageError(f"the deck name {quoted(given)} {problem}")
+    name = deck_name(given)
+    if not name or len(name) > 200:
+        raise UsageError(f"a deck name must be 1 to 200 characters, not {len(name)}")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise UsageError(f"the deck name {quoted(given)} has nothing to see: give it a letter, digit or symbol")
     return name
+
+
+def _look_alike(session: Session, name: str, other_than: int | None = None) -> tuple[int, str] | None:
+    """The deck (id, name) whose name looks like ``name`` (``names.deck_name_key``: one name typed
+    composed or not, full-width, with other spaces), but the deck ``other_than``; None if none."""
+    from cardbase.names import deck_name_key
+
+    key = deck_name_key(name)
+    for deck_id, held in session.execute(select(DeckRow.id, DeckRow.name).order_by(col(DeckRow.id))):
+        if deck_id != other_than and deck_name_key(held) == key:
+            return int(deck_id), str(held)
+    return None
 
 
 def _section(section: str | None, game: str) -> str | None:
@@ -177,13 +198,41 @@ def _format(fmt: str | None, game: str, house: dict[tuple[str, str], Any] | None
     return name
 
 
-def _taken(name: str) -> Conflict:
-    return Conflict(f"a deck named {quoted(name)} already exists").refusing(name)
+def _taken(name: str, given: str | None = None) -> Conflict:
+    """The refusal of ``given`` (default ``name``) as a deck name: the deck ``name`` has it, or one like it."""
+    alike = ""
+    if given is not None and given != name:
+        alike = (
+            f" ({quoted(given)} is the same name written another way: deck names are one name whatever"
+            " their width, spacing, joiners, or accents composed or not)"
+        )
+    return Conflict(f"a deck named {quoted(name)} already exists{alike}").refusing(given or name)
 
 
-def _name_free(session: Session, name: str) -> None:
-    if session.scalars(select(DeckRow.id).where(DeckRow.name == name)).first() is not None:
-        raise _taken(name)
+def _name_free(session: Session, name: str, other_than: int | None = None) -> None:
+    """A ``Conflict`` unless no deck but ``other_than`` has ``name`` or a name that looks like it."""
+    if (held := _look_alike(session, name, other_than)) is not None:
+        raise _taken(held[1], name)
+
+
+LAST_DECK_ID = "deck:last_id"
+"""The ``meta`` key of the highest id a deck has had (:func:`_insert`)."""
+
+
+def _insert(session: Session, row: DeckRow) -> None:
+    """Add the new deck ``row`` with an id no deck has had. SQLite gives a new row the largest id plus
+    one, so the newest deck deleted gave its id to the next: its links, its page's forms and its
+    history reached a deck the user never opened. There the id is given here, above every id kept in
+    ``meta`` (``LAST_DECK_ID``) and in the table; PostgreSQL's sequence never gives one twice."""
+    if session.get_bind().dialect.name == "sqlite":
+        from cardbase.db.models import Meta
+
+        held = session.get(Meta, LAST_DECK_ID)
+        last = int(held.value) if held is not None and held.value.isdecimal() else 0
+        row.id = max(last, int(session.scalar(sa_select(func.max(col(DeckRow.id)))) or 0)) + 1
+        session.merge(Meta(key=LAST_DECK_ID, value=str(row.id)))
+    session.add(row)
+    session.flush()
 
 
 def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
@@ -224,8 +273,7 @@ def new_deck(
         with database.transaction() as session:
             _name_free(session, name)
             row = DeckRow(name=name, game=game, format=fmt, players=players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             record_version(session, row, database)
             return row.id
@@ -271,7 +319,7 @@ def update_deck(
             if fmt is not KEEP and row.format != (stored := _format(fmt, row.game, house)):
                 row.format, changed = stored, True
             if name is not KEEP and row.name != name:
-                _name_free(session, name)
+                _name_free(session, name, row.id)
                 row.name, changed = name, True
             if changed:
                 session.flush()
@@ -292,7 +340,7 @@ def _copy_name(session: Session, name: str) -> str:
     for n in range(1, 10_000):
         suffix = " (copy)" if n == 1 else f" (copy {n})"
         candidate = name[: 200 - len(suffix)] + suffix
-        if session.scalars(select(DeckRow.id).where(DeckRow.name == candidate)).first() is None:
+        if _look_alike(session, candidate) is None:
             return candidate
     raise Conflict(f"deck {quoted(name)} has too many copies already; give the copy a name")
 
@@ -309,8 +357,7 @@ def duplicate_deck(database: Database, deck: DeckRef, name: str | None = None) -
             else:
                 _name_free(session, name)
             row = DeckRow(name=name, game=source.game, format=source.format, players=source.players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             entries = session.scalars(select(DeckCardRow).where(DeckCardRow.deck_id == source.id)).all()
             for e in entries:
@@ -728,12 +775,17 @@ def save_deck(
         raise UsageError(f"deck {quoted(name)} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
     try:
         with database.transaction() as session:
-            existing = session.scalars(select(DeckRow).where(DeckRow.name == name).with_for_update()).first()
+            alike = _look_alike(session, name)
+            existing = (
+                None
+                if alike is None
+                else session.scalars(select(DeckRow).where(DeckRow.id == alike[0]).with_for_update()).first()
+            )
             if existing is not None and free_name and not replace:
                 name = _copy_name(session, name)
                 existing = None
             if existing is not None and not replace:
-                raise Conflict(f"a deck named {quoted(name)} already exists; pass --replace to overwrite it")
+                raise Conflict(f"{_taken(existing.name, name)}; pass --replace to overwrite it").refusing(name)
             earlier: list[dict[str, Any]] = []
             after = 0  # the version the stored deck's versions follow
             if existing is not None:
@@ -748,8 +800,7 @@ def save_deck(
                 session.delete(existing)
                 session.flush()
             row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
-            session.add(row)
-            session.flush()
+            _insert(session, row)
             assert row.id is not None
             for position, c in enumerate(deck.canonical().cards):
                 session.add(

@@ -209,7 +209,7 @@ def import_(settings: Settings, body: DeckImport, response: Response, turn: Writ
     if deck is None:
         assert body.code is not None
         decoded = decode_code(database, body.code)
-        deck_id, _ = import_deck(database, decoded, name=body.name, replace=body.replace)
+        deck_id, _ = import_deck(database, decoded, name=body.name, replace=body.replace, game=_game(body.game))
     else:
         deck_id, _ = import_deck(database, deck, name=body.name, replace=body.replace, game=_game(body.game))
     return _tagged(response, deck_by_id(database, deck_id))

@@ -146,12 +146,12 @@ def test_old_share_codes_still_decode(database, db_url: str) -> None:  # type: i
 
     hand = REPO / "examples" / "decks" / "meio-hand.txt"
     code = run_cli(["deck", "encode", hand], db_url).stdout.strip()
-    assert code.startswith("AwE")  # version 3, Meio
+    assert code.startswith("BAE")  # version 4, Meio
     assert decode_code(database, OLD_MEIO_CODE) == decode_code(database, code) == decode(code, catalog_index(database))
     old = run_cli(["deck", "decode", OLD_MEIO_CODE], db_url)
     assert old.exit_code == 0 and old.stdout == run_cli(["deck", "decode", code], db_url).stdout
     rush = decode_code(database, run_cli(["deck", "encode", RUSH], db_url).stdout.strip())
-    assert encode(rush, None).startswith("AwA") and rush.side == {}
+    assert encode(rush, None).startswith("BAA") and rush.side == {}
 
 
 def test_an_old_code_that_now_names_two_cards_says_so(database, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
