@@ -394,3 +394,38 @@ def test_a_mea_grid_grown_to_five_or_six_columns_fits_a_phone(open_seat, columns
     assert width[0] <= width[1], f"the grid is {width[0]} px wide in {width[1]} px: cut off"
     name = page.locator(".mon", has_text="Land-Eating Leviathan").locator(".mon-name")
     assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), "the monster's name is cut off"
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_the_mea_grids_headings_name_the_tiles_as_they_are_typed_and_say_what_minus_a_is(open_seat, phone) -> None:
+    """The rulebook names no tiles; the board names each by column and row as actions type it. A
+    heading is the column (row) part of every tile name under it (beside it), and a column left of
+    a ("-a") or a row below 1 is said in words, at both widths, not left for the player to guess."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    table.owner("-a2", 0)
+    table.owner("b0", 1)
+    table.put(0, "Pawn", "-a2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    grid = page.locator(".mea-grid")
+    heads = grid.locator("thead th").all_inner_texts()
+    assert heads == ["-a", "a", "b", "c"]
+    names = grid.evaluate(
+        """g => Array.from(g.tBodies[0].rows).map(r => [r.cells[0].textContent.trim(),
+             Array.from(r.cells).slice(1).map(c => c.dataset.tile || '')])"""
+    )
+    assert [row for row, _ in names] == ["3", "2", "1", "0"]
+    for row, tiles in names:
+        assert [t for t in tiles if t] == [f"{col}{row}" for col, t in zip(heads, tiles, strict=True) if t]
+    titles = grid.locator("thead th").evaluate_all("hs => hs.map(h => h.title)")
+    assert titles[0] == "column -a: left of column a"
+    assert grid.locator("tbody th").last.get_attribute("title") == "row 0: below row 1"
+    key = page.locator(".mea-board-key")
+    expect(key).to_be_visible()
+    expect(key).to_contain_text("the rulebook names no tiles")
+    expect(key).to_contain_text("-a is the column left of a")
+    expect(key).to_contain_text("0 the row below 1")
+    assert grid.locator("thead th").first.evaluate("h => h.getClientRects().length") == 1
