@@ -356,3 +356,27 @@ def test_the_mea_table_offers_each_action_once_and_its_legend_says_what_can_be_d
     expect(listed.filter(has_text=re.compile(r"^draw "))).to_have_count(0)
     expect(plain.locator("#board .plain-acts button", has_text=re.compile(r"^draw "))).not_to_have_count(0)
     expect(plain.locator("#board .legend .clicks-now")).to_be_hidden()  # clicking does nothing without script
+
+
+def test_the_mea_start_forms_default_decks_start_a_game_when_the_deck_edited_last_is_a_draft(
+    new_context: ContextMaker, live_server: Any
+) -> None:
+    """A draft deck (too few cards) edited last was P1's default, and Start was refused with its
+    problems. The playable decks are offered first and the draft is marked invalid: Start, as the
+    form stands, starts a game."""
+    from tests.web.browser.test_pages import make_deck
+
+    _, draft = make_deck(live_server, "mea", {"Crumb Goblin": 1})
+    page = new_context().new_page()
+    page.goto("/play?game=mea")
+    for seat in (0, 1):
+        chosen = page.locator(f'select[name="deck{seat}"] option:checked')
+        expect(chosen).not_to_contain_text("invalid")
+    marked = page.locator('select[name="deck0"] option', has_text=draft)
+    expect(marked).to_contain_text("invalid: 1 problem")
+    texts = page.locator('select[name="deck0"] option').all_inner_texts()
+    playable = [i for i, t in enumerate(texts) if "invalid" not in t and "pasted" not in t]
+    assert max(playable) < texts.index(marked.inner_text()), texts  # the playable decks first
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+$"))
+    expect(page.locator("section.game-board")).to_be_visible()
