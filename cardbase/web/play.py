@@ -692,6 +692,18 @@ def record_download(request: Request, game_id: str, seat: SeatQuery = None) -> R
     return api_record(request, game_id, seat)
 
 
+@router.get("/play/{game_id}/replay", include_in_schema=False)
+def replay_game(request: Request, game_id: str) -> Response:
+    """A finished game opened in ``/replay`` at its start (its whole record, as downloaded)."""
+    from cardbase.web.replay import kept
+
+    live = hall_of(request).get(game_id)
+    if not (live.table.over or live.table.abandoned):
+        raise UsageError("a game is replayed here once it is over: until then, download what your seat has seen")
+    name, text = record_text(live, None)
+    return RedirectResponse(f"/replay/{kept(request, text, name)}", status_code=303)
+
+
 @router.get("/play/{game_id}/cards/{card_id:path}/image.png", response_class=Response)
 def table_card_image(
     request: Request,

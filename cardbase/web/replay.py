@@ -192,12 +192,16 @@ def replay_open(
         source, data = "the pasted record", text.encode()
     else:
         raise UsageError("choose a record file or paste its lines")
-    body = record_text(data, source)
+    return RedirectResponse(f"/replay/{kept(request, record_text(data, source), source, game)}", status_code=303)
+
+
+def kept(request: Request, body: str, source: str, game: int = 1) -> str:
+    """The key of game ``game`` of the record ``body`` in the server's replays, replayed once."""
     key = hashlib.sha256(f"{game}\n{body}".encode()).hexdigest()[:KEY_LENGTH]
     cache = cache_of(request)
     if cache.get(key) is None:
         cache.put(key, open_replay(body, source, game))
-    return RedirectResponse(f"/replay/{key}", status_code=303)
+    return key
 
 
 @router.get("/replay/{key}", response_class=HTMLResponse, include_in_schema=False)

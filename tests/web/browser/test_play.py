@@ -380,3 +380,34 @@ def test_the_mea_start_forms_default_decks_start_a_game_when_the_deck_edited_las
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/play/[\w-]+$"))
     expect(page.locator("section.game-board")).to_be_visible()
+
+
+def test_a_finished_game_is_replayed_from_its_table_at_its_start(new_context: ContextMaker, live_server: Any) -> None:
+    """The finished table links to its replay (it had only the record to download, then to open at
+    /replay): the replay opens at step 0, every action legal, and steps to the game's end."""
+    from tests.web.browser.test_play_boards import create, hall
+
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    table = hall(live_server).get(made["id"]).table
+    page = new_context().new_page()
+    page.goto(f"/play/{made['id']}")
+    link = page.locator("#replay-link")
+    expect(link).to_be_visible()  # the agents play it to its end
+    with table.lock:
+        actions = len(table.state.history)  # every action, the deals included
+    link.click()
+    expect(page).to_have_url(re.compile(r"/replay/[0-9a-f]+$"))
+    expect(page.locator("#replay-check")).to_contain_text(f"Every action is legal: {actions} actions, to the end")
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
+    page.locator("#step-last").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", str(actions))
+
+
+def test_a_game_still_played_is_not_replayed(new_context: ContextMaker, live_server: Any) -> None:
+    from tests.web.browser.test_play_boards import create
+
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "human"}] * 2})
+    page = new_context().new_page()
+    response = page.goto(f"/play/{made['id']}/replay")
+    assert response is not None and response.status == 400
+    expect(page.locator("main")).to_contain_text("replayed here once it is over")
