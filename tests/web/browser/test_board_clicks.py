@@ -429,3 +429,28 @@ def test_the_mea_grids_headings_name_the_tiles_as_they_are_typed_and_say_what_mi
     expect(key).to_contain_text("-a is the column left of a")
     expect(key).to_contain_text("0 the row below 1")
     assert grid.locator("thead th").first.evaluate("h => h.getClientRects().length") == 1
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_a_mea_grid_wider_than_the_screen_says_it_scrolls(open_seat, phone: bool) -> None:
+    """A board grown to 8 columns is wider than a phone: the grid scrolls sideways, and a player saw
+    four columns of empty places with nothing saying the tiles in play were off to the right. The
+    board now says so, where it scrolls only (not on a laptop, where it fits)."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in (("-a1", 0), ("-b1", 1), ("-c1", 0), ("-d1", 1), ("d2", 0)):
+        table.owner(spot, seat)
+    table.put(1, "Knight", "c2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    wide = page.locator(".grid-wrap").evaluate("w => w.scrollWidth > w.clientWidth + 1")
+    note = page.locator(".grid-scroll-note")
+    assert wide == phone
+    if phone:
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("swipe")
+    else:
+        expect(note).to_be_hidden()
