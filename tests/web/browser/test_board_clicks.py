@@ -454,3 +454,22 @@ def test_a_mea_grid_wider_than_the_screen_says_it_scrolls(open_seat, phone: bool
         expect(note).to_contain_text("swipe")
     else:
         expect(note).to_be_hidden()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_meikyus_steppers_line_up_under_a_hand_of_long_and_short_names(open_seat, phone: bool) -> None:
+    """Happymancer's name is set smaller to fit its face, so its face was shorter and its − 0 +
+    sat higher than its neighbours'. The steppers of a row of the hand share one line."""
+    from tests.meikyu.helpers import position
+
+    state = position(2, hands=[{"Bee": 1, "Happymancer": 1, "Sword": 1, "Executioner": 1}, {"Cook": 1}], seed=3)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    expect(page.locator(".composer")).to_be_visible()
+    rows: dict[int, list[float]] = {}
+    for li_top, stepper_top in page.locator(".meikyu-hand li").evaluate_all(
+        "ls => ls.map(l => [l.getBoundingClientRect().top, l.querySelector('.stepper').getBoundingClientRect().top])"
+    ):
+        rows.setdefault(round(li_top), []).append(stepper_top)
+    assert sum(len(tops) for tops in rows.values()) == 4
+    for tops in rows.values():
+        assert max(tops) - min(tops) <= 1, rows
