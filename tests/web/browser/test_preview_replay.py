@@ -181,6 +181,8 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     expect(page.locator("#replay-check")).to_contain_text("Every action is legal")
     assert shown_step(page) == 0  # a replay opens at its start, to be stepped forward
     expect(page.locator("#step-action")).to_contain_text("the game before its first action")
+    if game_id == "meio":  # the hands are empty: the deal is the next step, not one already made
+        expect(page.locator("#step-body .board-status")).to_contain_text("the cards are to be dealt")
     page.locator("#step-last").click()
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(last))
     page.locator("#step-first").click()
