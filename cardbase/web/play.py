@@ -391,7 +391,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     decks = [d for d in list_decks(settings.database) if d["game"] == "mea"] if game_id == "mea" else []
     # Every deck offered, checked as the start checks it: the playable ones first (the player's own,
     # then the examples), then the invalid ones, marked, so the default is one that starts a game.
-    offers = [
+    offers: list[dict[str, Any]] = [
         {"value": f"db:{d['id']}", "label": f"{d['name']} (database)", "updated": (d["updated"], d["id"]),
          "problems": deck_problems(settings.database, DeckChoice(deck_id=d["id"]), settings.house)}
         for d in decks
