@@ -411,3 +411,22 @@ def test_a_game_still_played_is_not_replayed(new_context: ContextMaker, live_ser
     response = page.goto(f"/play/{made['id']}/replay")
     assert response is not None and response.status == 400
     expect(page.locator("main")).to_contain_text("replayed here once it is over")
+
+
+def test_the_mea_start_form_fits_a_phone_whatever_its_decks_are_called(
+    new_context: ContextMaker, live_server: Any
+) -> None:
+    """A select is as wide as its longest option, and a fieldset no narrower than what it holds: a long
+    deck name (or an invalid deck's mark) made the form wider than a phone, and the page zoomed out."""
+    from cardbase.decks.store import new_deck
+    from tests.web.browser.test_pages import make_deck
+
+    make_deck(live_server, "mea", {"Crumb Goblin": 1})  # marked invalid
+    new_deck(live_server.database, "The Very Long Name Of A Deck Of Goblins And Their Friends", "mea")
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto("/play?game=mea")
+    wide = page.evaluate(
+        "() => Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().width > 391)"
+        ".map(e => `${e.tagName}.${e.className} ${e.getAttribute('name')} ${e.getBoundingClientRect().width}`)"
+    )
+    assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [PHONE["width"]] * 2, wide
