@@ -386,7 +386,7 @@ def _meio_view(obs: Any) -> BoardView:
         status = f"Meio · game over after {rounds_text(rules.rounds)} (lowest total wins)"
     else:
         what = {
-            "deal": "the cards are dealt",
+            "deal": "the cards are to be dealt",
             "split": "each player keeps 7 and sets 6 aside",
             "play": f"trick {tricks_done + 1} of {HAND_SIZE}, "
             + ("first half (tricks horizontal)" if half == 1 else "second half (tricks vertical)"),

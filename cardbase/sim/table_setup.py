@@ -146,6 +146,20 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
     return load_resolved(database, resolved, source, house=house, drop_hint="remove it from the deck to leave it out")
 
 
+def deck_problems(database: Database, choice: DeckChoice, house: Any = None) -> list[str]:
+    """Why a table would refuse this Méa deck (its problems, as the start would list them); none:
+    it plays. The start form offers the playable decks first and marks the others."""
+    from cardbase.errors import CardbaseError, InvalidData
+
+    try:
+        _load_deck(database, choice, "the deck", house)
+    except InvalidData as error:
+        return list(error.problems) or [str(error).splitlines()[0]]
+    except CardbaseError as error:
+        return [str(error).splitlines()[0]]
+    return []
+
+
 def check_game(game_id: str) -> str:
     """``game_id`` if it is a game of the tables, else a :class:`UsageError` naming the known ones."""
     if game_id not in PLAYER_COUNTS:

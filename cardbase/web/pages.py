@@ -19,6 +19,8 @@ from markupsafe import Markup, escape
 from cardbase.catalog.fields import source_label, unknown_reason
 from cardbase.errors import InvalidData, UnknownCard, counted, visible
 from cardbase.games.base import is_demo
+from cardbase.games.mea.board import column_heading as mea_column_heading
+from cardbase.games.mea.board import row_heading as mea_row_heading
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
 from cardbase.web.http import Form, WriteTurn, download
@@ -137,6 +139,8 @@ TEMPLATES.env.globals.update(
     image_url=image_url,
     preview_url=preview_url,
     meio_label=meio_label,
+    mea_column_heading=mea_column_heading,
+    mea_row_heading=mea_row_heading,
     value_text=value_text,
     link_query=link_query,
     GAME_TITLES=GAME_TITLES,

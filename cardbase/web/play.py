@@ -379,18 +379,34 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     from cardbase.sim.table_setup import (
         DEFAULT_PLAYERS,
         PLAYER_COUNTS,
+        DeckChoice,
         assume_profiles,
+        deck_problems,
         example_decks,
         rule_fields,
     )
 
-    database = request.app.state.settings.database
+    settings = request.app.state.settings
     entry = GAMES[game_id]
     examples = example_decks("mea") if game_id == "mea" else []
-    decks = [d for d in list_decks(database) if d["game"] == "mea"] if game_id == "mea" else []
-    sources = [f"example:{e}" for e in ([e for e in examples if "broken" not in e][:2] or examples[:2])]
-    if decks:  # the deck the player built last is the one they mean to play (the examples stay choosable)
-        sources[:1] = [f"db:{max(decks, key=lambda d: (d['updated'], d['id']))['id']}"]
+    decks = [d for d in list_decks(settings.database) if d["game"] == "mea"] if game_id == "mea" else []
+    # Every deck offered, checked as the start checks it: the playable ones first (the player's own,
+    # then the examples), then the invalid ones, marked, so the default is one that starts a game.
+    offers: list[dict[str, Any]] = [
+        {"value": f"db:{d['id']}", "label": f"{d['name']} (database)", "updated": (d["updated"], d["id"]),
+         "problems": deck_problems(settings.database, DeckChoice(deck_id=d["id"]), settings.house)}
+        for d in decks
+    ] + [
+        {"value": f"example:{e}", "label": f"{e} (example)", "updated": None,
+         "problems": deck_problems(settings.database, DeckChoice(example=e), settings.house)}
+        for e in examples
+    ]  # fmt: skip
+    playable = [o for o in offers if not o["problems"]]
+    own = [o for o in playable if o["updated"] is not None]
+    shipped = [o["value"] for o in playable if o["updated"] is None]
+    sources = shipped[:2] or [o["value"] for o in offers if o["updated"] is None][:2]
+    if own:  # the playable deck the player edited last is the one they mean to play (the examples stay choosable)
+        sources[:1] = [max(own, key=lambda o: o["updated"])["value"]]
     return {
         "game": game_id,
         "games": {g: e.title for g, e in GAMES.items()},
@@ -398,8 +414,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "players": DEFAULT_PLAYERS[game_id],
         "agents": list(entry.agents),
         "rules": rule_fields(game_id),
-        "decks": decks,
-        "examples": examples,
+        "deck_offers": playable + [o for o in offers if o["problems"]],
         "default_decks": sources,
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},
@@ -676,6 +691,18 @@ def _refused(request: Request, live: LiveTable, seat: int, error: Exception) -> 
 def record_download(request: Request, game_id: str, seat: SeatQuery = None) -> Response:
     """Download the record (see ``GET /api/games/{id}/record``)."""
     return api_record(request, game_id, seat)
+
+
+@router.get("/play/{game_id}/replay", include_in_schema=False)
+def replay_game(request: Request, game_id: str) -> Response:
+    """A finished game opened in ``/replay`` at its start (its whole record, as downloaded)."""
+    from cardbase.web.replay import kept
+
+    live = hall_of(request).get(game_id)
+    if not (live.table.over or live.table.abandoned):
+        raise UsageError("a game is replayed here once it is over: until then, download what your seat has seen")
+    name, text = record_text(live, None)
+    return RedirectResponse(f"/replay/{kept(request, text, name)}", status_code=303)
 
 
 @router.get("/play/{game_id}/cards/{card_id:path}/image.png", response_class=Response)

@@ -192,12 +192,16 @@ def replay_open(
         source, data = "the pasted record", text.encode()
     else:
         raise UsageError("choose a record file or paste its lines")
-    body = record_text(data, source)
+    return RedirectResponse(f"/replay/{kept(request, record_text(data, source), source, game)}", status_code=303)
+
+
+def kept(request: Request, body: str, source: str, game: int = 1) -> str:
+    """The key of game ``game`` of the record ``body`` in the server's replays, replayed once."""
     key = hashlib.sha256(f"{game}\n{body}".encode()).hexdigest()[:KEY_LENGTH]
     cache = cache_of(request)
     if cache.get(key) is None:
         cache.put(key, open_replay(body, source, game))
-    return RedirectResponse(f"/replay/{key}", status_code=303)
+    return key
 
 
 @router.get("/replay/{key}", response_class=HTMLResponse, include_in_schema=False)
@@ -209,8 +213,11 @@ def replay_page(
     turn: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
     fragment: Annotated[bool, Query()] = False,
 ) -> Response:
-    """Step ``step`` of a replay (the last, by default), seen as ``seat`` (``all``: everything);
-    ``turn``: the first step of that turn. ``fragment``: only the part a step changes."""
+    """Step ``step`` of a replay (the first, step 0, by default: a replay is read from the start and
+    stepped forward, as chess.com's game review and lichess's analysis of an imported game open),
+    seen as ``seat`` (``all``: everything); ``turn``: the first step of that turn. ``fragment``: only
+    the part a step changes. ``?step=`` and ``?turn=`` are the deep links (the page keeps the step in
+    its address as it moves)."""
     log = cache_of(request).get(key)
     if log is None:
         raise UsageError("this replay is no longer kept by the server (it keeps the last 16): open the record again")
@@ -218,7 +225,7 @@ def replay_page(
     turns = log.turns
     if turn is not None:
         step = next((n for t, _, n in turns if t >= turn), log.length)
-    n = log.length if step is None else min(step, log.length)
+    n = 0 if step is None else min(step, log.length)
     entry = log.step(n, seat_no)
     context = {
         "key": key,

@@ -176,6 +176,7 @@ FORM_BASES: dict[str, dict[str, str]] = {
     },
     "/replay": {"file": "(a record file)", "game": "1"},
     "/play/{game_id}/act": {"version": "{play_version}", "seat": "0", "action_id": "0"},
+    "/play/{game_id}/undo": {"version": "{play_version}", "seat": "{play_seat}"},
 }
 FILES: dict[str, tuple[str, str]] = {
     "(a PNG file)": ("art.png", "image/png"),
@@ -188,8 +189,6 @@ HIDDEN = {"version"}
 change elsewhere (409 or 412, with the current one: tests/web/test_versions.py), not a refused value."""
 FORMS_ELSEWHERE = {
     "/play": "tests/web/test_named_fields.py",
-    "/play/{game_id}/undo": "its fields are act's, read by the same function (_form_change); its base needs a "
-    "move taken while the agents move on (tests/web/test_play_api.py)",
 }
 FORM_CASES = [(path, field, BOGUS) for path, base in FORM_BASES.items() for field in base]
 FORM_CASES += [(path, field, f"fine, {NOT_A_TAG}") for path, field, _ in FORM_CASES if field in ("add", "remove")]
@@ -227,21 +226,38 @@ def _form_setup(client: TestClient, record: str, path: str) -> tuple[dict[str, s
     fill |= {"deck_version": str(client.get(f"/api/decks/{deck}").json()["info"]["version"])}
     url = {"deck_text_id": deck, "deck_id": deck, "game": game, "set_code": set_code, "slug": slug}
     url |= {"edit_id": history["edits"][0]["id"], "number": 1}
-    if path.startswith("/play/"):  # a Meio game whose first seat (to move first) this browser holds
+    if path == "/play/{game_id}/act":  # a Meio game whose first seat (to move first) this browser holds
         form = {"game": "meio", "players": "3", "seat0": "human", "seat1": "heuristic", "seat2": "heuristic"}
-        started = client.post("/play", data=form, follow_redirects=False)
-        assert started.status_code == 303, started.text[:300]
-        url["game_id"] = started.headers["location"].rsplit("/", 1)[1].partition("?")[0]
-        page = client.get(f"/play/{url['game_id']}").text
-        version = re.search(r'name="version" value="(\d+)"', page)
-        assert version is not None and 'name="action_id"' in page, page[:2000]
-        fill["play_version"] = version.group(1)
+        url["game_id"], fill["play_seat"], fill["play_version"] = _play_form(client, form)
+    if path == "/play/{game_id}/undo":  # a move to take back: two people at one device, the one to move split
+        form = {"game": "meio", "players": "2", "seat0": "human", "seat1": "human", "hotseat": "1"}
+        game_id, seat, version = _play_form(client, form)
+        moved = client.post(f"/play/{game_id}/act", data={"version": version, "seat": seat, "action_id": "0"})
+        assert moved.status_code == 200, moved.text[:300]  # (the redirect to the seat's page, followed)
+        after = re.search(r'id="table"[^>]* data-version="(\d+)"', client.get(f"/play/{game_id}").text)  # (hand-off)
+        assert after is not None and int(after.group(1)) == int(version) + 1
+        url["game_id"], fill["play_seat"], fill["play_version"] = game_id, seat, after.group(1)
     files = {
         "(a PNG file)": _png(),
         "(a CSV file)": b"name,type\nBrand New,monster\n",
         "(a record file)": record.encode(),
     }
     return {**fill, **{k: str(v) for k, v in url.items()}}, files
+
+
+def _play_form(client: TestClient, form: dict[str, str]) -> tuple[str, str, str]:
+    """A game started by the /play form whose seats this browser holds: its id, the seat its page
+    shows (the one to move) and the table's version."""
+    started = client.post("/play", data=form, follow_redirects=False)
+    assert started.status_code == 303, started.text[:300]
+    game_id = started.headers["location"].rsplit("/", 1)[1].partition("?")[0]
+    page = client.get(f"/play/{game_id}").text
+    if handoff := re.search(r'id="handoff-confirm" class="button-link" href="([^"]+)"', page):  # a hot seat's
+        page = client.get(html.unescape(handoff.group(1))).text
+    version = re.search(r'name="version" value="(\d+)"', page)
+    seat = re.search(r'name="seat" value="(\d+)"', page)
+    assert version is not None and seat is not None and 'name="action_id"' in page, page[:2000]
+    return game_id, seat.group(1), version.group(1)
 
 
 @pytest.fixture

@@ -940,3 +940,12 @@ def test_an_empty_deck_is_not_said_to_be_owned(web: TestClient, database: Databa
     add(web, deck, "mea/demo/crumb-goblin")
     panels = html.unescape(web.get(f"/decks/{deck}?fragment=panels").text)
     assert '<h2 id="owned-h">Collection: ✓ you own every card</h2>' in panels
+
+
+def test_the_home_page_leads_to_the_game_tables_and_the_replay(client) -> None:
+    """A new player opening the app found only search and decks on its first page: the tables and the
+    replay were in the menu alone."""
+    page = client.get("/").text
+    for game in ("mea", "meio", "meikyu"):
+        assert f'href="/play?game={game}"' in page
+    assert 'href="/replay"' in page.split("<main", 1)[1]

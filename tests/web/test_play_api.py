@@ -733,12 +733,15 @@ def test_the_mea_start_form_offers_the_deck_built_last_as_p1s(client: TestClient
         return re.findall(r'<option value="([^"]+)" selected>', select.group(1))[0]
 
     assert chosen(client.get("/play?game=mea").text, 0).startswith("example:")  # no deck of the player's yet
+    from tests.web.browser.test_flows import MEA_TWENTY
+
     first = new_deck(database, "first deck", "mea")
     second = new_deck(database, "second deck", "mea")
     with database.session() as session:
-        goblin = find_card(session, "Crumb Goblin", "mea")
-    add_card(database, second, goblin, 3)
-    add_card(database, first, goblin, 3)  # edited last: the other was edited long ago (no two in one second)
+        cards = [find_card(session, name, "mea") for name in MEA_TWENTY]
+    for deck in (second, first):  # the first edited last: the other was edited long ago (no two in one second)
+        for card in cards:
+            add_card(database, deck, card, 4)  # 20 cards: a deck that plays
     with database.transaction() as session:
         session.execute(text("UPDATE deck SET updated_at = '2001-01-01T00:00:00+00:00' WHERE id = :id"), {"id": second})
     page = client.get("/play?game=mea").text
@@ -774,3 +777,45 @@ def test_a_cards_preview_at_a_meikyu_table_shows_the_tables_values_marked_assume
     assert cook["assumed"] == "bravery, wits" and "ASSUMED" in cook["footer"] and "default profile" in cook["footer"]
     catalog = client.get("/cards/meikyu/core/cook/image.png?w=300")
     assert catalog.status_code == 200 and drawn[-1]["bravery"] == "?"  # the catalog's own face is unchanged
+
+
+def test_the_mea_start_form_offers_playable_decks_first_and_marks_invalid_ones(
+    client: TestClient, database: Database
+) -> None:
+    """A work-in-progress deck edited last (too few cards) is not P1's default: the default is the
+    playable deck edited last; the invalid decks (that one, the broken example) come after the
+    playable ones, each marked with its problem count, and the default form starts a game."""
+    from sqlalchemy import text
+
+    from cardbase.db.queries import find_card
+    from cardbase.decks.store import add_card, new_deck
+    from tests.web.browser.test_flows import MEA_TWENTY
+
+    ready = new_deck(database, "ready deck", "mea")
+    with database.session() as session:
+        cards = {name: find_card(session, name, "mea") for name in MEA_TWENTY}
+    for card in cards.values():
+        add_card(database, ready, card, 4)
+    with database.transaction() as session:
+        session.execute(text("UPDATE deck SET updated_at = '2001-01-01T00:00:00+00:00' WHERE id = :id"), {"id": ready})
+    draft = new_deck(database, "draft deck", "mea")
+    add_card(database, draft, cards[MEA_TWENTY[0]], 1)  # edited last, and far from a deck
+    page = client.get("/play?game=mea").text
+    select = re.search(r'<select name="deck0" class="deck-source">(.*?)</select>', page, re.S)
+    assert select is not None
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]*)</option>', select.group(1))
+    assert [v for v, s, _ in options if s] == [f"db:{ready}"]
+    labels = {v: label for v, _, label in options}
+    assert "invalid" in labels[f"db:{draft}"] and "invalid" in labels["example:mea-broken.txt"]
+    assert "invalid" not in labels[f"db:{ready}"] and "invalid" not in labels["example:mea-goblin-rush.txt"]
+    order = [v for v, _, _ in options]
+    assert order.index(f"db:{draft}") > order.index("example:mea-goblin-rush.txt")  # the playable ones first
+    assert order.index("example:mea-broken.txt") > order.index(f"db:{ready}")
+    chosen = r'<select name="(deck\d)" class="deck-source">.*?<option value="([^"]+)" selected>'
+    form = dict(re.findall(chosen, page, re.S))
+    started = client.post(
+        "/play",
+        data={"game": "mea", "players": "2", "seat0": "human", "seat1": "heuristic", **form},
+        follow_redirects=False,
+    )
+    assert started.status_code == 303, started.text[:2000]

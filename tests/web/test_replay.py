@@ -85,9 +85,10 @@ def test_a_record_of_terminal_play_opens_in_replay(client, db_url, tmp_path):
     assert data["actions"] == len(record.actions) > 1  # P1's draw 5 and at least P2's opening draw
     assert data["steps"][-1]["view"] == board_view("mea", state.observation(0))
     page = client.post("/replay", files={"file": ("played.jsonl", path.read_bytes())}, follow_redirects=True)
+    assert page.status_code == 200 and f"<strong>0</strong> of {data['actions']}" in page.text  # opens at the start
     last = data["steps"][-1]["action"]
-    assert page.status_code == 200 and f"<strong>{data['actions']}</strong> of {data['actions']}" in page.text
-    assert f"— {last}" in page.text  # the last step, named with its action
+    end = client.get(f"{page.url.path}?step={data['actions']}")
+    assert f"— {last}" in end.text  # the last step, named with its action
 
 
 @pytest.mark.parametrize(

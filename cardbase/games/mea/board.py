@@ -76,6 +76,23 @@ def name(p: int) -> str:
     return f"{col}{y + 1}"
 
 
+def column_heading(label: str) -> str:
+    """What the board's heading of column ``label`` says in words: ``column -a: left of column a``
+    for a column left of the starting grid, ``column b`` otherwise (the rulebook names no tiles)."""
+    x = xy(parse(f"{label}1"))[0]
+    if x < 0:
+        return f"column {label}: left of column {name(pos(x + 1, 0))[:-1]}"
+    return f"column {label}"
+
+
+def row_heading(label: str) -> str:
+    """``row 0: below row 1`` for a row below the starting grid, ``row 2`` otherwise."""
+    y = int(label) - 1
+    if y < 0:
+        return f"row {label}: below row {y + 2}"
+    return f"row {label}"
+
+
 _NAME = re.compile(r"(-?)([a-z]{1,2})(-?\d{1,3})")  # the board is 128 × 128: two letters, three digits
 
 

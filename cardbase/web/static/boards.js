@@ -406,11 +406,21 @@
 
   // --- setting a board up ---------------------------------------------------------------------------
 
+  // A Méa grid grown wider than the screen scrolls sideways: its note says so, only while it does.
+  function fitNotes() {
+    for (const wrap of $$(".grid-wrap")) {
+      const note = wrap.parentElement && $(".grid-scroll-note", wrap.parentElement);
+      if (note) note.hidden = wrap.scrollWidth <= wrap.clientWidth + 1;
+    }
+  }
+  window.addEventListener("resize", fitNotes);
+
   function setup(board) {
     if (boards.has(board)) return;
     const st = { sel: [], acts: [], busy: false };
     boards.set(board, st);
     board.classList.add("js");
+    fitNotes();
     if (!board.classList.contains("live")) return;
     st.acts = legalOf(board).filter((a) => a.src || a.dst);
     const picker = $(".split-picker", board);

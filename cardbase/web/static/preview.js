@@ -168,8 +168,9 @@
     (event) => {
       const el = previewable(event.target);
       if (heldFor) {
-        // the end of a long press: it showed the face, it does not act
-        if (el === heldFor) {
+        // the end of a long press: it showed the face, it does not act, on the card or on the face it
+        // opened (a centred face may lie under the finger: lifting it closed the face at once)
+        if (el === heldFor || (box && box.contains(event.target))) {
           event.preventDefault();
           event.stopImmediatePropagation();
         }

@@ -394,3 +394,82 @@ def test_a_mea_grid_grown_to_five_or_six_columns_fits_a_phone(open_seat, columns
     assert width[0] <= width[1], f"the grid is {width[0]} px wide in {width[1]} px: cut off"
     name = page.locator(".mon", has_text="Land-Eating Leviathan").locator(".mon-name")
     assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), "the monster's name is cut off"
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_the_mea_grids_headings_name_the_tiles_as_they_are_typed_and_say_what_minus_a_is(open_seat, phone) -> None:
+    """The rulebook names no tiles; the board names each by column and row as actions type it. A
+    heading is the column (row) part of every tile name under it (beside it), and a column left of
+    a ("-a") or a row below 1 is said in words, at both widths, not left for the player to guess."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    table.owner("-a2", 0)
+    table.owner("b0", 1)
+    table.put(0, "Pawn", "-a2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    grid = page.locator(".mea-grid")
+    heads = grid.locator("thead th").all_inner_texts()
+    assert heads == ["-a", "a", "b", "c"]
+    names = grid.evaluate(
+        """g => Array.from(g.tBodies[0].rows).map(r => [r.cells[0].textContent.trim(),
+             Array.from(r.cells).slice(1).map(c => c.dataset.tile || '')])"""
+    )
+    assert [row for row, _ in names] == ["3", "2", "1", "0"]
+    for row, tiles in names:
+        assert [t for t in tiles if t] == [f"{col}{row}" for col, t in zip(heads, tiles, strict=True) if t]
+    titles = grid.locator("thead th").evaluate_all("hs => hs.map(h => h.title)")
+    assert titles[0] == "column -a: left of column a"
+    assert grid.locator("tbody th").last.get_attribute("title") == "row 0: below row 1"
+    key = page.locator(".mea-board-key")
+    expect(key).to_be_visible()
+    expect(key).to_contain_text("the rulebook names no tiles")
+    expect(key).to_contain_text("-a is the column left of a")
+    expect(key).to_contain_text("0 the row below 1")
+    assert grid.locator("thead th").first.evaluate("h => h.getClientRects().length") == 1
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_a_mea_grid_wider_than_the_screen_says_it_scrolls(open_seat, phone: bool) -> None:
+    """A board grown to 8 columns is wider than a phone: the grid scrolls sideways, and a player saw
+    four columns of empty places with nothing saying the tiles in play were off to the right. The
+    board now says so, where it scrolls only (not on a laptop, where it fits)."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in (("-a1", 0), ("-b1", 1), ("-c1", 0), ("-d1", 1), ("d2", 0)):
+        table.owner(spot, seat)
+    table.put(1, "Knight", "c2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    wide = page.locator(".grid-wrap").evaluate("w => w.scrollWidth > w.clientWidth + 1")
+    note = page.locator(".grid-scroll-note")
+    assert wide == phone
+    if phone:
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("swipe")
+    else:
+        expect(note).to_be_hidden()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_meikyus_steppers_line_up_under_a_hand_of_long_and_short_names(open_seat, phone: bool) -> None:
+    """Happymancer's name is set smaller to fit its face, so its face was shorter and its − 0 +
+    sat higher than its neighbours'. The steppers of a row of the hand share one line."""
+    from tests.meikyu.helpers import position
+
+    state = position(2, hands=[{"Bee": 1, "Happymancer": 1, "Sword": 1, "Executioner": 1}, {"Cook": 1}], seed=3)
+    page = open_seat(board_harness.new_table(state), 0, phone=phone)
+    expect(page.locator(".composer")).to_be_visible()
+    rows: dict[int, list[float]] = {}
+    for li_top, stepper_top in page.locator(".meikyu-hand li").evaluate_all(
+        "ls => ls.map(l => [l.getBoundingClientRect().top, l.querySelector('.stepper').getBoundingClientRect().top])"
+    ):
+        rows.setdefault(round(li_top), []).append(stepper_top)
+    assert sum(len(tops) for tops in rows.values()) == 4
+    for tops in rows.values():
+        assert max(tops) - min(tops) <= 1, rows

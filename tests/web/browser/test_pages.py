@@ -40,6 +40,7 @@ def page_paths(decks: dict[str, int]) -> list[str]:
         "/cards?q=t:monster+game:mea",
         "/cards?q=game:meikyu&view=table",
         "/cards?q=t:monster+frob:3",
+        "/play?game=mea",
         "/cards/mea/demo/crumb-goblin",
         "/cards/meikyu/core/grimoire",
         "/decks",
@@ -70,8 +71,14 @@ def test_search_and_add_without_javascript(new_context: ContextMaker, live_serve
     assert [(c.name, c.count) for c in load_deck(live_server.database, name).cards] == [("Crumb Goblin", 2)]
 
 
-def test_no_page_is_wider_than_a_phone(new_context: ContextMaker, decks: dict[str, int]) -> None:
-    """At 390 px no page scrolls sideways (a wide table scrolls inside its own box)."""
+def test_no_page_is_wider_than_a_phone(
+    new_context: ContextMaker, live_server: LiveServer, decks: dict[str, int]
+) -> None:
+    """At 390 px no page scrolls sideways (a wide table scrolls inside its own box), whatever the decks
+    are called: a select is as wide as its longest option, and a long deck name in one (compare on
+    /decks, add to a deck on a card's page, a table's decks) made the page wider than the phone."""
+    for game in ("mea", "meio", "meikyu"):
+        new_deck(live_server.database, f"The Very Long Name Of A Deck Of {game} And All Its Friends", game)
     page = new_context(viewport=PHONE).new_page()
     wide: dict[str, int] = {}
     for path in page_paths(decks):

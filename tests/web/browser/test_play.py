@@ -356,3 +356,77 @@ def test_the_mea_table_offers_each_action_once_and_its_legend_says_what_can_be_d
     expect(listed.filter(has_text=re.compile(r"^draw "))).to_have_count(0)
     expect(plain.locator("#board .plain-acts button", has_text=re.compile(r"^draw "))).not_to_have_count(0)
     expect(plain.locator("#board .legend .clicks-now")).to_be_hidden()  # clicking does nothing without script
+
+
+def test_the_mea_start_forms_default_decks_start_a_game_when_the_deck_edited_last_is_a_draft(
+    new_context: ContextMaker, live_server: Any
+) -> None:
+    """A draft deck (too few cards) edited last was P1's default, and Start was refused with its
+    problems. The playable decks are offered first and the draft is marked invalid: Start, as the
+    form stands, starts a game."""
+    from tests.web.browser.test_pages import make_deck
+
+    _, draft = make_deck(live_server, "mea", {"Crumb Goblin": 1})
+    page = new_context().new_page()
+    page.goto("/play?game=mea")
+    for seat in (0, 1):
+        chosen = page.locator(f'select[name="deck{seat}"] option:checked')
+        expect(chosen).not_to_contain_text("invalid")
+    marked = page.locator('select[name="deck0"] option', has_text=draft)
+    expect(marked).to_contain_text("invalid: 1 problem")
+    texts = page.locator('select[name="deck0"] option').all_inner_texts()
+    playable = [i for i, t in enumerate(texts) if "invalid" not in t and "pasted" not in t]
+    assert max(playable) < texts.index(marked.inner_text()), texts  # the playable decks first
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+$"))
+    expect(page.locator("section.game-board")).to_be_visible()
+
+
+def test_a_finished_game_is_replayed_from_its_table_at_its_start(new_context: ContextMaker, live_server: Any) -> None:
+    """The finished table links to its replay (it had only the record to download, then to open at
+    /replay): the replay opens at step 0, every action legal, and steps to the game's end."""
+    from tests.web.browser.test_play_boards import create, hall
+
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    table = hall(live_server).get(made["id"]).table
+    page = new_context().new_page()
+    page.goto(f"/play/{made['id']}")
+    link = page.locator("#replay-link")
+    expect(link).to_be_visible()  # the agents play it to its end
+    with table.lock:
+        actions = len(table.state.history)  # every action, the deals included
+    link.click()
+    expect(page).to_have_url(re.compile(r"/replay/[0-9a-f]+$"))
+    expect(page.locator("#replay-check")).to_contain_text(f"Every action is legal: {actions} actions, to the end")
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
+    page.locator("#step-last").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", str(actions))
+
+
+def test_a_game_still_played_is_not_replayed(new_context: ContextMaker, live_server: Any) -> None:
+    from tests.web.browser.test_play_boards import create
+
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "human"}] * 2})
+    page = new_context().new_page()
+    response = page.goto(f"/play/{made['id']}/replay")
+    assert response is not None and response.status == 400
+    expect(page.locator("main")).to_contain_text("replayed here once it is over")
+
+
+def test_the_mea_start_form_fits_a_phone_whatever_its_decks_are_called(
+    new_context: ContextMaker, live_server: Any
+) -> None:
+    """A select is as wide as its longest option, and a fieldset no narrower than what it holds: a long
+    deck name (or an invalid deck's mark) made the form wider than a phone, and the page zoomed out."""
+    from cardbase.decks.store import new_deck
+    from tests.web.browser.test_pages import make_deck
+
+    make_deck(live_server, "mea", {"Crumb Goblin": 1})  # marked invalid
+    new_deck(live_server.database, "The Very Long Name Of A Deck Of Goblins And Their Friends", "mea")
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto("/play?game=mea")
+    wide = page.evaluate(
+        "() => Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().width > 391)"
+        ".map(e => `${e.tagName}.${e.className} ${e.getAttribute('name')} ${e.getBoundingClientRect().width}`)"
+    )
+    assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [PHONE["width"]] * 2, wide

@@ -179,7 +179,12 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     url = open_record(page, path)
     last = len(moves)
     expect(page.locator("#replay-check")).to_contain_text("Every action is legal")
-    assert shown_step(page) == last
+    assert shown_step(page) == 0  # a replay opens at its start, to be stepped forward
+    expect(page.locator("#step-action")).to_contain_text("the game before its first action")
+    if game_id == "meio":  # the hands are empty: the deal is the next step, not one already made
+        expect(page.locator("#step-body .board-status")).to_contain_text("the cards are to be dealt")
+    page.locator("#step-last").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", str(last))
     page.locator("#step-first").click()
     expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
     for n in (1, 2, 3):
@@ -230,7 +235,11 @@ def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_boar
     page.reload()  # the address keeps the step and the seat
     expect(page.locator("#step-body")).to_have_attribute("data-step", str(last))
     assert page.locator("#seat-select").input_value() == "1"
-    del url
+    page.goto(f"{url}?step=2&seat=0")  # a deep link opens at its step, seen as its seat
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "2")
+    assert page.locator("#seat-select").input_value() == "0"
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "3")
 
 
 def check_board(page: Page, game_id: str, state: Any) -> None:
@@ -272,4 +281,6 @@ def test_replay_names_the_first_illegal_action(page: Page, sim_records, tmp_path
     open_record(page, bad)
     expect(page.locator("#replay-check")).to_contain_text(f"line {k + 1}")
     expect(page.locator("#illegal-reason")).to_contain_text("there is no tile z9")
+    assert shown_step(page) == 0  # it opens at the start too; the banner goes to the refused action
+    page.locator("#illegal-step").click()
     expect(page.locator("#step-body .error")).to_contain_text("is refused")

@@ -147,3 +147,31 @@ def test_pages_with_demo_cards_say_what_they_are_once(new_context: ContextMaker,
         assert page.evaluate(said) == 1, path
     page.goto("/cards?q=game:mea")  # a list with demo badges and no note of its own: the footer says it
     assert page.evaluate(said) == 1
+
+
+# --- what a player reads: the Meio scores on a phone, the Méa grid's headings ----------------------
+
+
+def test_a_meio_players_name_stays_on_one_line_in_the_scores_on_a_phone(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """4 players in the last of 3 rounds, a trick being played: the widest score table (two rounds'
+    columns, a tag). "P1 (you)" is one line; a tag may go under it; the table stays within the phone's
+    width."""
+    from cardbase.sim.boards import board_view
+    from tests.web.browser.screens import kinds, seat_at
+
+    seats = [{"agent": "human"}] + [{"agent": "heuristic"}] * 3
+    body = {"game": "meio", "players": 4, "seats": seats, "seed": 3}
+    last_round = lambda s: board_view("meio", s.observation(0))["round"] == 3 and "play" in kinds(s)  # noqa: E731
+    path, _ = seat_at(live_server, body, last_round)
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(path)
+    page.wait_for_url(lambda url: "key=" not in url)
+    names = page.locator("#table .scores tbody th .seat-name")
+    expect(names).to_have_count(4)
+    expect(names.first).to_have_text("P1 (you)")
+    lines = names.evaluate_all("ns => ns.map(n => [n.textContent, n.getClientRects().length])")
+    assert all(count == 1 for _, count in lines), lines
+    right = page.locator("#table .scores").evaluate("t => t.getBoundingClientRect().right")
+    assert right <= PHONE["width"], right
