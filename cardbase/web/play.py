@@ -373,6 +373,11 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
     return response
 
 
+CHECKED_OFFERS = 25
+"""The decks a start form checks before offering them (the ones edited last): each check reads and
+validates a deck, and a page stays quick with hundreds of decks."""
+
+
 def _start_context(request: Request, game_id: str, form: dict[str, Any] | None = None) -> dict[str, Any]:
     from cardbase.decks.store import list_decks
     from cardbase.sim.registry import GAMES
@@ -390,12 +395,14 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     entry = GAMES[game_id]
     examples = example_decks("mea") if game_id == "mea" else []
     decks = [d for d in list_decks(settings.database) if d["game"] == "mea"] if game_id == "mea" else []
-    # Every deck offered, checked as the start checks it: the playable ones first (the player's own,
-    # then the examples), then the invalid ones, marked, so the default is one that starts a game.
+    decks.sort(key=lambda d: (d["updated"], d["id"]), reverse=True)
+    # The decks edited last (CHECKED_OFFERS) and the examples are checked as the start checks them: the
+    # playable ones first (the player's own, then the examples), then the invalid ones, marked, so the
+    # default starts a game; older decks follow, marked as not checked (Start checks what is chosen).
     offers: list[dict[str, Any]] = [
         {"value": f"db:{d['id']}", "label": f"{d['name']} (database)", "updated": (d["updated"], d["id"]),
          "problems": deck_problems(settings.database, DeckChoice(deck_id=d["id"]), settings.house)}
-        for d in decks
+        for d in decks[:CHECKED_OFFERS]
     ] + [
         {"value": f"example:{e}", "label": f"{e} (example)", "updated": None,
          "problems": deck_problems(settings.database, DeckChoice(example=e), settings.house)}
@@ -414,7 +421,12 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         "players": DEFAULT_PLAYERS[game_id],
         "agents": list(entry.agents),
         "rules": rule_fields(game_id),
-        "deck_offers": playable + [o for o in offers if o["problems"]],
+        "deck_offers": playable
+        + [o for o in offers if o["problems"]]
+        + [
+            {"value": f"db:{d['id']}", "label": f"{d['name']} (database)", "updated": None, "problems": None}
+            for d in decks[CHECKED_OFFERS:]
+        ],
         "default_decks": sources,
         "profiles": assume_profiles() if game_id == "meikyu" else [],
         "form": form or {},

@@ -63,3 +63,18 @@ def test_each_legal_action_is_offered_once_and_all_without_script(client: TestCl
         moved = client.post(f"/play/{game_id}/act", data={"action_id": choice["id"], "version": data["version"]})
         assert moved.status_code in (200, 303), moved.text
     assert seen, "the game gave the person no turn"
+
+
+def test_the_mea_start_form_checks_only_the_decks_edited_last(client: TestClient) -> None:
+    """Each deck offered is checked as Start checks it, but only the ``CHECKED_OFFERS`` edited last:
+    the older ones are offered after them, marked as not checked (a page with hundreds of decks)."""
+    from cardbase.web.play import CHECKED_OFFERS
+    from tests.web.conftest import new_deck
+
+    ids = [new_deck(client, f"Draft {n:03d}") for n in range(CHECKED_OFFERS + 2)]  # empty: invalid
+    page = client.get("/play?game=mea").text
+    select = page[page.index('name="deck0"') :].split("</select>")[0]
+    offered = re.findall(r'<option value="db:(\d+)"[^>]*>([^<]*)</option>', select)
+    assert len(offered) == len(ids)
+    assert [int(i) for i, label in offered if "not checked yet" in label] == ids[1::-1]  # the two oldest, last
+    assert all("invalid: " in label for _, label in offered[:CHECKED_OFFERS])
