@@ -34,6 +34,7 @@ from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.decks.refs import deck_names as deck_names
 from cardbase.errors import Conflict, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
+from cardbase.games.base import whole_number
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -228,7 +229,7 @@ def _insert(session: Session, row: DeckRow) -> None:
         from cardbase.db.models import Meta
 
         held = session.get(Meta, LAST_DECK_ID)
-        last = int(held.value) if held is not None and held.value.isdecimal() else 0
+        last = (whole_number(held.value, 2**62) or 0) if held is not None else 0
         row.id = max(last, int(session.scalar(sa_select(func.max(col(DeckRow.id)))) or 0)) + 1
         session.merge(Meta(key=LAST_DECK_ID, value=str(row.id)))
     session.add(row)

@@ -414,7 +414,9 @@ async def only_declared(request: Request) -> None:
             takes = ", ".join(sorted(query)) or "none"
             raise UsageError(f"{quoted(key[:40])} is not a parameter of this request (its parameters: {takes})")
     kind = request.headers.get("content-type", "")
-    if kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+    # a route of no form fields reads its body as sent (``curl --data-binary @game.jsonl`` calls a
+    # record a form): it is not read as one
+    if form and kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         for key in await request.form():
             if key not in form:
                 takes = ", ".join(sorted(form)) or "none"
