@@ -148,3 +148,27 @@ def test_a_tag_typed_another_way_is_the_same_tag(form: str, hostile_db: str) -> 
         entry = run_cli(["deck", "tag", "T", "Crumb Goblin", tag], hostile_db)
         assert entry.exit_code == 0, entry.stderr
     assert entry.stdout.count(kept) == 1 and typed not in entry.stdout.replace(kept, ""), entry.stdout
+
+
+def test_an_old_database_with_two_look_alike_decks_reaches_each_by_its_exact_name(hostile_db: str) -> None:
+    """A database from before the rule may hold two decks whose names look alike (``Cafe`` + U+0301 and
+    ``Café``): a name given exactly as one of them is stored must reach that deck, never the other one
+    (``deck import --replace`` replaced the older of the two, whichever name was typed)."""
+    from sqlalchemy import text
+
+    from cardbase.decks.model import Deck
+    from cardbase.decks.store import deck_info, list_decks, new_deck, save_deck
+
+    database = open_database(hostile_db)
+    try:
+        old = new_deck(database, "Old", "mea")
+        new = new_deck(database, "Café", "mea")
+        with database.transaction() as session:  # as a database from before the rule holds it
+            session.execute(text("UPDATE deck SET name = :name WHERE id = :id"), {"name": "Cafe\u0301", "id": old})
+        replaced = save_deck(database, Deck(game="mea", cards=()), "Café", replace=True)
+        names = sorted(d["name"] for d in list_decks(database))
+        assert names == sorted(["Cafe\u0301", "Café"]), names
+        assert deck_info(database, old).name == "Cafe\u0301"  # the other deck is untouched
+        assert replaced != old and new != old
+    finally:
+        database.engine.dispose()
