@@ -172,3 +172,8 @@ def test_an_old_database_with_two_look_alike_decks_reaches_each_by_its_exact_nam
         assert replaced != old and new != old
     finally:
         database.engine.dispose()
+    for name in ("Cafe\u0301", "Café"):  # each shown by its own name, as the README says
+        shown = run_cli(["deck", "show", name, "--json"], hostile_db)
+        assert f'"source": "db:{name}"' in shown.stdout, (ascii(name), ascii(shown.stdout[:80]), shown.stderr)
+    renamed = run_cli(["deck", "set", "Cafe\u0301", "--name", "Café (old)"], hostile_db)
+    assert renamed.exit_code == 0, renamed.stderr
