@@ -847,9 +847,7 @@ def _inapplicable_problems(session: Session, game: str, parsed: ParsedFile) -> l
     return problems
 
 
-def _set_matcher(
-    session: Session, game: str, code: str
-) -> tuple[dict[str, str], Callable[[dict[str, Any]], str]]:
+def _set_matcher(session: Session, game: str, code: str) -> tuple[dict[str, str], Callable[[dict[str, Any]], str]]:
     """The cards of set ``code`` (id: name) and how the import matches a row to one of them: by its name
     (a card renamed in cardbase keeps its id), else by the id its name makes, else by an alias; the id."""
     from sqlmodel import col, select
