@@ -839,7 +839,7 @@ def tag_entries(
     """Add and remove tags on ``card``'s entries in a deck (the card must be in it), in one transaction; the
     tags it has now. Tags are checked by ``cardbase.names.tag_name``; at most ``TAGS_MAX`` per card. A deck
     at none of the ``expected`` versions is ``Stale``."""
-    from cardbase.names import TAGS_MAX, tag_list
+    from cardbase.names import TAGS_MAX, stored_tag, tag_list
 
     try:
         adding, removing = tag_list(add or []), tag_list(remove or [])
@@ -856,7 +856,8 @@ def tag_entries(
         )
         if not present:
             raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
-        now = [t for t in (*entry_tags(session, deck.id).get(card.id, ()), *adding) if t not in removing]
+        held = map(stored_tag, entry_tags(session, deck.id).get(card.id, ()))  # one stored before the NFKC rule too
+        now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
             raise UsageError(

@@ -177,3 +177,30 @@ def test_an_old_database_with_two_look_alike_decks_reaches_each_by_its_exact_nam
         assert f'"source": "db:{name}"' in shown.stdout, (ascii(name), ascii(shown.stdout[:80]), shown.stderr)
     renamed = run_cli(["deck", "set", "Cafe\u0301", "--name", "Café (old)"], hostile_db)
     assert renamed.exit_code == 0, renamed.stderr
+
+
+def test_a_tag_stored_before_the_rule_is_taken_off_and_rewritten(hostile_db: str) -> None:
+    """A database from before the rule may hold a tag in another form (full-width ``ｒｅｍｏｖａｌ``): typed
+    either way it is read as ``removal``, so ``--remove`` took nothing off (exit 0, the tag still
+    there). Taken off, or any retag, writes the card's tags in the rule's form."""
+    from sqlalchemy import text
+
+    assert run_cli(["cards", "tag", "Crumb Goblin", "removal", "draw"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "new", "T", "--game", "mea"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "add", "T", "Crumb Goblin"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "tag", "T", "Crumb Goblin", "removal", "draw"], hostile_db).exit_code == 0
+    database = open_database(hostile_db)
+    try:
+        with database.transaction() as session:  # as a database from before the rule holds them
+            for table in ("card_tag", "deck_card_tag"):
+                session.execute(text(f"UPDATE {table} SET tag = :old WHERE tag = 'removal'"), {"old": "ｒｅｍｏｖａｌ"})
+    finally:
+        database.engine.dispose()
+    for typed in ("ｒｅｍｏｖａｌ", "removal"):
+        old_tagged = run_cli(["cards", "tag", "Crumb Goblin", "--remove", typed], hostile_db)
+        assert old_tagged.stdout.strip() == "Crumb Goblin: draw", (typed, old_tagged.stdout, old_tagged.stderr)
+        assert run_cli(["cards", "tag", "Crumb Goblin", "ｒｅｍｏｖａｌ"], hostile_db).exit_code == 0
+        entry = run_cli(["deck", "tag", "T", "Crumb Goblin", "--remove", typed], hostile_db)
+        said = entry.stdout + entry.stderr
+        assert "removal" not in entry.stdout and "ｒｅｍｏｖａｌ" not in entry.stdout, (typed, said)
+        assert run_cli(["deck", "tag", "T", "Crumb Goblin", "removal"], hostile_db).exit_code == 0
