@@ -222,6 +222,16 @@ def _item_tag(value: object) -> str:
         raise UsageError(str(error)).refusing(value) from None
 
 
+def stored_tag(tag: str) -> str:
+    """A tag as a database holds it, in the rule's form (:func:`tag_name`): a database from before the
+    rule may hold one in another (full-width ``ｒｅｍｏｖａｌ``), which ``removal`` typed either way names.
+    One the rule refuses is kept as it is."""
+    try:
+        return tag_name(tag)
+    except ValueError:
+        return tag
+
+
 def tag_list(values: object) -> list[str]:
     """Tags given as a list or as text separated by ``,`` or ``;``: checked (``tag_name``), without
     repeats, in order; more than ``TAGS_MAX`` is a ``ValueError``."""

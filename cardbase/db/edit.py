@@ -447,7 +447,7 @@ def card_state(database: Database, cid: str) -> tuple[Card, list[str], str]:
 def retag_card(database: Database, cid: str, add: list[str], remove: list[str], who: str) -> list[str]:
     """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted."""
     from cardbase.db.tags import card_tags
-    from cardbase.names import tag_list
+    from cardbase.names import stored_tag, tag_list
 
     try:
         adding, removing = tag_list(add), set(tag_list(remove))
@@ -455,7 +455,8 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
         raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.session() as session:
         now = card_tags(session, [cid]).get(cid, [])
-    wanted = [t for t in dict.fromkeys([*now, *adding]) if t not in removing]
+    # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
+    wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]
     if wanted != now:
         edit_card(database, cid, {"tags": "; ".join(wanted)}, who)
     return sorted(wanted)

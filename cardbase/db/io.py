@@ -847,28 +847,40 @@ def _inapplicable_problems(session: Session, game: str, parsed: ParsedFile) -> l
     return problems
 
 
-def _same_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
-    """Two rows that name one card, one by its name and one by an alias (``Cook`` and ``Cock``),
-    as the import matches them: the second would overwrite the first, so both are named."""
+def _set_matcher(session: Session, game: str, code: str) -> tuple[dict[str, str], Callable[[dict[str, Any]], str]]:
+    """The cards of set ``code`` (id: name) and how the import matches a row to one of them: by its name
+    (a card renamed in cardbase keeps its id), else by the id its name makes, else by an alias; the id."""
     from sqlmodel import col, select
 
     from cardbase.db.models import Card, CardAlias
 
+    cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
+    by_alias = {
+        fold(alias): cid
+        for alias, cid in session.execute(
+            select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
+        ).all()
+    }
+    by_name = {fold(name): cid for cid, name in cards.items()}
+
+    def matched(r: dict[str, Any]) -> str:
+        cid: str = by_name.get(fold(r["name"])) or r["_id"]
+        if cid not in cards and fold(r["name"]) in by_alias:
+            cid = by_alias[fold(r["name"])]
+        return cid
+
+    return cards, matched
+
+
+def _same_card_problems(session: Session, game: str, parsed: ParsedFile) -> list[str]:
+    """Two rows that name one card, one by its name and one by an alias (``Cook`` and ``Cock``),
+    as the import matches them: the second would overwrite the first, so both are named."""
     problems: list[str] = []
     for code, records in parsed.records.items():
-        cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
-        by_alias = {
-            fold(alias): cid
-            for alias, cid in session.execute(
-                select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
-            ).all()
-        }
-        by_name = {fold(name): cid for cid, name in cards.items()}  # a card renamed in cardbase keeps its id
+        cards, matched = _set_matcher(session, game, code)
         first: dict[str, dict[str, Any]] = {}
         for r in records:
-            cid = by_name.get(fold(r["name"])) or r["_id"]
-            if cid not in cards and fold(r["name"]) in by_alias:
-                cid = by_alias[fold(r["name"])]
+            cid = matched(r)
             if cid in first:
                 other = first[cid]
                 problems.append(
@@ -886,29 +898,20 @@ def _given_id_problems(session: Session, game: str, parsed: ParsedFile) -> list[
     alias): the column is not read, so a name changed in the sheet would make a new card unseen."""
     from sqlmodel import col, select
 
-    from cardbase.db.models import Card, CardAlias
+    from cardbase.db.models import Card
 
     problems: list[str] = []
     for code, records in parsed.records.items():
         given = [r for r in records if r.get("_given_id")]
         if not given:
             continue
-        cards = dict(session.execute(select(Card.id, Card.name).where(Card.game == game, Card.set_code == code)).all())
-        by_alias = {
-            fold(alias): cid
-            for alias, cid in session.execute(
-                select(CardAlias.alias, CardAlias.card_id).where(col(CardAlias.card_id).in_(list(cards)))
-            ).all()
-        }
-        by_name = {fold(name): cid for cid, name in cards.items()}
+        cards, matched = _set_matcher(session, game, code)
         named = {r["_given_id"] for r in given} - cards.keys()
         if named:
             cards |= dict(session.execute(select(Card.id, Card.name).where(col(Card.id).in_(sorted(named)))).all())
         heading = "id"
         for r in given:
-            cid = by_name.get(fold(r["name"])) or r["_id"]
-            if cid not in cards and fold(r["name"]) in by_alias:
-                cid = by_alias[fold(r["name"])]
+            cid = matched(r)
             if r["_given_id"] == cid:
                 continue
             if r["_given_id"] in cards:

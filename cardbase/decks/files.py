@@ -303,7 +303,7 @@ def read_code(code: str) -> CodeContents:
 
 
 def _read_code(code: str) -> CodeContents:
-    text = "".join(code_of(code).split())
+    text = "".join(code_of(code).split()).rstrip("=")  # base64's padding says nothing: a padded code is the code
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):
@@ -317,6 +317,8 @@ def _read_code(code: str) -> CodeContents:
         raise UsageError(damaged)
     reader = _Reader(data)
     version = reader.varint()
+    if version > CODE_VERSION and (len(data) < reader.pos + 2 or _check(data[:-2]) != data[-2:]):
+        raise UsageError(damaged)  # its first character changed reads as a newer version: the check tells
     if version > CODE_VERSION:
         raise UsageError(
             f"deck code version {version} is newer than this cardbase reads (versions 1 to {CODE_VERSION}):"

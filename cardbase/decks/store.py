@@ -164,14 +164,18 @@ def _deck_name(given: str) -> str:
 
 def _look_alike(session: Session, name: str, other_than: int | None = None) -> tuple[int, str] | None:
     """The deck (id, name) whose name looks like ``name`` (``names.deck_name_key``: one name typed
-    composed or not, full-width, with other spaces), but the deck ``other_than``; None if none."""
-    from cardbase.names import deck_name_key
+    composed or not, full-width, with other spaces), but the deck ``other_than``; None if none. A deck
+    named exactly ``name`` comes first: a database from before the rule may hold two look-alikes, and
+    each is reached by its own name."""
+    from cardbase.names import deck_name_alike
 
-    key = deck_name_key(name)
-    for deck_id, held in session.execute(select(DeckRow.id, DeckRow.name).order_by(col(DeckRow.id))):
-        if deck_id != other_than and deck_name_key(held) == key:
-            return int(deck_id), str(held)
-    return None
+    held = {
+        str(deck_name): int(deck_id)
+        for deck_id, deck_name in session.execute(select(DeckRow.id, DeckRow.name).order_by(col(DeckRow.id)))
+        if deck_id != other_than
+    }  # oldest first: of two look-alikes of a third name, the older is found
+    alike = name if name in held else deck_name_alike(held, name)
+    return None if alike is None else (held[alike], alike)
 
 
 def _section(section: str | None, game: str) -> str | None:
@@ -836,7 +840,7 @@ def tag_entries(
     """Add and remove tags on ``card``'s entries in a deck (the card must be in it), in one transaction; the
     tags it has now. Tags are checked by ``cardbase.names.tag_name``; at most ``TAGS_MAX`` per card. A deck
     at none of the ``expected`` versions is ``Stale``."""
-    from cardbase.names import TAGS_MAX, tag_list
+    from cardbase.names import TAGS_MAX, stored_tag, tag_list
 
     try:
         adding, removing = tag_list(add or []), tag_list(remove or [])
@@ -853,7 +857,8 @@ def tag_entries(
         )
         if not present:
             raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
-        now = [t for t in (*entry_tags(session, deck.id).get(card.id, ()), *adding) if t not in removing]
+        held = map(stored_tag, entry_tags(session, deck.id).get(card.id, ()))  # one stored before the NFKC rule too
+        now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
             raise UsageError(

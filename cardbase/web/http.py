@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -167,11 +167,7 @@ def _find_whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:
     import typing
 
     names: list[tuple[str, str]] = []
-    pending = [getattr(route, "dependant", None)]
-    while pending:
-        dependant = pending.pop()
-        if dependant is None:
-            continue
+    for dependant in _dependants(route):
         for place, field in [("query", f) for f in dependant.query_params] + [
             ("path", f) for f in dependant.path_params
         ]:
@@ -183,8 +179,17 @@ def _find_whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:
             )
             if int in kinds and bool not in kinds:
                 names.append((place, field.alias))
-        pending.extend(dependant.dependencies)
     return tuple(names)
+
+
+def _dependants(route: Any) -> Iterator[Any]:
+    """The dependants of ``route`` (FastAPI's: its own, its dependencies', at any depth): what it reads."""
+    pending = [getattr(route, "dependant", None)]
+    while pending:
+        dependant = pending.pop()
+        if dependant is not None:
+            yield dependant
+            pending.extend(dependant.dependencies)
 
 
 def _body_reading(route: Any) -> str | None:
@@ -194,18 +199,13 @@ def _body_reading(route: Any) -> str | None:
     from fastapi import params
 
     found: str | None = None
-    pending = [getattr(route, "dependant", None)]
-    while pending:
-        dependant = pending.pop()
-        if dependant is None:
-            continue
+    for dependant in _dependants(route):
         if dependant.call is form_data:
             return "form"
         for field in dependant.body_params:
             if isinstance(field.field_info, params.Form):  # File is a Form
                 return "form"
             found = "json"
-        pending.extend(dependant.dependencies)
     return found
 
 
@@ -391,13 +391,9 @@ def _declared(request: Request) -> tuple[set[str], set[str]]:
     """The query parameters and form fields the request's route (and its dependencies) read."""
     query: set[str] = set()
     form: set[str] = set()
-    dependant = getattr(request.scope.get("route"), "dependant", None)
-    stack = [dependant] if dependant is not None else []
-    while stack:
-        found = stack.pop()
+    for found in _dependants(request.scope.get("route")):
         query |= {p.alias for p in found.query_params}
         form |= {p.alias for p in found.body_params}
-        stack += found.dependencies
     return query, form
 
 
@@ -413,7 +409,7 @@ async def only_declared(request: Request) -> None:
         if key not in query:
             takes = ", ".join(sorted(query)) or "none"
             raise UsageError(f"{quoted(key[:40])} is not a parameter of this request (its parameters: {takes})")
-    kind = request.headers.get("content-type", "")
+    kind = request.headers.get("content-type", "").lower()  # a media type is case-insensitive (RFC 9110)
     # a route of no form fields reads its body as sent (``curl --data-binary @game.jsonl`` calls a
     # record a form): it is not read as one
     if form and kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):

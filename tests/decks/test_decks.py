@@ -259,7 +259,14 @@ def test_codes_are_compact(database) -> None:
 
 
 def test_bad_codes(index) -> None:
-    with pytest.raises(UsageError, match="version 9"):
+    import base64
+
+    from cardbase.decks.files import _check
+
+    newer = base64.urlsafe_b64encode(b"\x09\x00" + _check(b"\x09\x00")).decode().rstrip("=")
+    with pytest.raises(UsageError, match="version 9"):  # a newer cardbase's code: its check matches
+        decode(newer, index)
+    with pytest.raises(UsageError, match="damaged"):  # a version past ours without its check: damage
         decode("CQ", index)
     deck = Deck("mea", (DeckCard("mea/demo/crumb-goblin", "Crumb Goblin", 3),))
     code = encode(deck, None)

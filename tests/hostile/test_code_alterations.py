@@ -80,9 +80,10 @@ def test_a_damaged_code_is_one_line_naming_the_argument(codes: dict[str, str], s
 def test_a_code_of_a_newer_cardbase_says_so() -> None:
     import base64
 
-    from cardbase.decks.files import CODE_VERSION
+    from cardbase.decks.files import CODE_VERSION, _check
 
-    newer = base64.urlsafe_b64encode(bytes([CODE_VERSION + 1, 0, 0, 0, 0, 0, 0, 0])).decode().rstrip("=")
+    body = bytes([CODE_VERSION + 1, 0, 0, 0, 0, 0, 0, 0])
+    newer = base64.urlsafe_b64encode(body + _check(body)).decode().rstrip("=")
     said = _refused(newer)
     assert said is not None and "newer" in said, said
 
@@ -113,3 +114,28 @@ def test_a_code_imported_as_another_games_deck_is_refused(codes: dict[str, str],
             assert client.post("/api/decks/import", json=body).status_code == 201
     finally:
         database.engine.dispose()
+
+
+def test_a_code_whose_version_character_is_changed_is_said_damaged(codes: dict[str, str]) -> None:
+    """The first character holds the version: changed, it read as a newer version (62 of 64 changes) and
+    the message told the user only to update cardbase. A version past this cardbase's whose check does
+    not match is said damaged too; one whose check matches is a newer cardbase's."""
+    import base64
+
+    from cardbase.decks.files import CODE_VERSION, _check
+
+    code = codes["mea-goblin-rush.txt"]
+    for other in "CDEKZaz-_":
+        said = _refused(other + code[1:])
+        assert said is not None and "damaged" in said, (other, said)
+    body = bytes([CODE_VERSION + 1, 0, 0, 0])
+    newer = base64.urlsafe_b64encode(body + _check(body)).decode().rstrip("=")
+    said = _refused(newer)
+    assert said is not None and "newer" in said and "damaged" not in said, said
+
+
+def test_a_code_given_with_base64_padding_reads(codes: dict[str, str]) -> None:
+    """Base64 tools pad with ``=``; the padding says nothing, so a padded code is the same code."""
+    for name, code in codes.items():
+        padded = code + "=" * (-len(code) % 4)
+        assert _refused(padded) is None, name

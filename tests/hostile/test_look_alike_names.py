@@ -148,3 +148,59 @@ def test_a_tag_typed_another_way_is_the_same_tag(form: str, hostile_db: str) -> 
         entry = run_cli(["deck", "tag", "T", "Crumb Goblin", tag], hostile_db)
         assert entry.exit_code == 0, entry.stderr
     assert entry.stdout.count(kept) == 1 and typed not in entry.stdout.replace(kept, ""), entry.stdout
+
+
+def test_an_old_database_with_two_look_alike_decks_reaches_each_by_its_exact_name(hostile_db: str) -> None:
+    """A database from before the rule may hold two decks whose names look alike (``Cafe`` + U+0301 and
+    ``Café``): a name given exactly as one of them is stored must reach that deck, never the other one
+    (``deck import --replace`` replaced the older of the two, whichever name was typed)."""
+    from sqlalchemy import text
+
+    from cardbase.decks.model import Deck
+    from cardbase.decks.store import deck_info, list_decks, new_deck, save_deck
+
+    database = open_database(hostile_db)
+    try:
+        old = new_deck(database, "Old", "mea")
+        new = new_deck(database, "Café", "mea")
+        with database.transaction() as session:  # as a database from before the rule holds it
+            session.execute(text("UPDATE deck SET name = :name WHERE id = :id"), {"name": "Cafe\u0301", "id": old})
+        replaced = save_deck(database, Deck(game="mea", cards=()), "Café", replace=True)
+        names = sorted(d["name"] for d in list_decks(database))
+        assert names == sorted(["Cafe\u0301", "Café"]), names
+        assert deck_info(database, old).name == "Cafe\u0301"  # the other deck is untouched
+        assert replaced != old and new != old
+    finally:
+        database.engine.dispose()
+    for name in ("Cafe\u0301", "Café"):  # each shown by its own name, as the README says
+        shown = run_cli(["deck", "show", name, "--json"], hostile_db)
+        assert f'"source": "db:{name}"' in shown.stdout, (ascii(name), ascii(shown.stdout[:80]), shown.stderr)
+    renamed = run_cli(["deck", "set", "Cafe\u0301", "--name", "Café (old)"], hostile_db)
+    assert renamed.exit_code == 0, renamed.stderr
+
+
+def test_a_tag_stored_before_the_rule_is_taken_off_and_rewritten(hostile_db: str) -> None:
+    """A database from before the rule may hold a tag in another form (full-width ``ｒｅｍｏｖａｌ``): typed
+    either way it is read as ``removal``, so ``--remove`` took nothing off (exit 0, the tag still
+    there). Taken off, or any retag, writes the card's tags in the rule's form."""
+    from sqlalchemy import text
+
+    assert run_cli(["cards", "tag", "Crumb Goblin", "removal", "draw"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "new", "T", "--game", "mea"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "add", "T", "Crumb Goblin"], hostile_db).exit_code == 0
+    assert run_cli(["deck", "tag", "T", "Crumb Goblin", "removal", "draw"], hostile_db).exit_code == 0
+    database = open_database(hostile_db)
+    try:
+        with database.transaction() as session:  # as a database from before the rule holds them
+            for table in ("card_tag", "deck_card_tag"):
+                session.execute(text(f"UPDATE {table} SET tag = :old WHERE tag = 'removal'"), {"old": "ｒｅｍｏｖａｌ"})
+    finally:
+        database.engine.dispose()
+    for typed in ("ｒｅｍｏｖａｌ", "removal"):
+        old_tagged = run_cli(["cards", "tag", "Crumb Goblin", "--remove", typed], hostile_db)
+        assert old_tagged.stdout.strip() == "Crumb Goblin: draw", (typed, old_tagged.stdout, old_tagged.stderr)
+        assert run_cli(["cards", "tag", "Crumb Goblin", "ｒｅｍｏｖａｌ"], hostile_db).exit_code == 0
+        entry = run_cli(["deck", "tag", "T", "Crumb Goblin", "--remove", typed], hostile_db)
+        said = entry.stdout + entry.stderr
+        assert "removal" not in entry.stdout and "ｒｅｍｏｖａｌ" not in entry.stdout, (typed, said)
+        assert run_cli(["deck", "tag", "T", "Crumb Goblin", "removal"], hostile_db).exit_code == 0

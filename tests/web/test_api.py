@@ -448,3 +448,20 @@ def test_an_import_routes_field_or_parameter_it_does_not_have_is_refused(client:
     assert refused.status_code == 400 and "'sat' is not a parameter of this request" in error_of(refused)
     refused = client.post("/api/decks/import", params={"replce": "true"}, json={"text": "game: mea\n1 Crumb Goblin\n"})
     assert refused.status_code == 400 and "'replce' is not a parameter" in error_of(refused)
+
+
+def test_a_field_it_does_not_have_is_refused_whatever_the_case_of_the_content_type(client: TestClient) -> None:
+    """Media types are case-insensitive (RFC 9110 8.3.1): ``Multipart/Form-Data`` is read as a form, so
+    its fields are checked as the lower-case one's (a misspelt ``dryrun`` was read past with it)."""
+    before = client.get("/api/catalog/status", params={"game": "mea"}).json()
+    body = (
+        '--XyZ\r\nContent-Disposition: form-data; name="game"\r\n\r\nmea\r\n'
+        '--XyZ\r\nContent-Disposition: form-data; name="dryrun"\r\n\r\ntrue\r\n'
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="cards.csv"\r\n'
+        "Content-Type: text/csv\r\n\r\nname,type\nGood One,monster\n\r\n--XyZ--\r\n"
+    )
+    refused = client.post(
+        "/api/catalog/import", content=body.encode(), headers={"Content-Type": "Multipart/Form-Data; boundary=XyZ"}
+    )
+    assert refused.status_code == 400 and "'dryrun' is not a field of this request" in error_of(refused), refused.text
+    assert client.get("/api/catalog/status", params={"game": "mea"}).json() == before
