@@ -805,7 +805,12 @@ def save_deck(
                 session.delete(existing)
                 session.flush()
             row = DeckRow(name=name, game=deck.game, format=deck.format, players=deck.players, updated_at=_now())
-            _insert(session, row)
+            if existing is None:
+                _insert(session, row)
+            else:  # a replaced deck keeps its id: its address, links and open pages still reach it
+                row.id = existing.id
+                session.add(row)
+                session.flush()
             assert row.id is not None
             for position, c in enumerate(deck.canonical().cards):
                 session.add(

@@ -70,3 +70,25 @@ def test_an_address_of_a_deleted_deck_reaches_no_other(hostile_db: str) -> None:
             assert client.get(f"/api/decks/{fresh}").json()["cards"] == []
     finally:
         database.engine.dispose()
+
+
+def test_a_replaced_deck_keeps_its_id_and_its_versions(hostile_db: str) -> None:
+    """``deck import --replace`` (and the web's replace) overwrites the deck in place: the id its
+    address and links hold still reaches it, and its versions go on after the ones it had."""
+    from cardbase.decks.model import Deck, DeckCard
+    from cardbase.decks.store import deck_info, save_deck
+
+    database = open_database(hostile_db)
+    try:
+        first = save_deck(database, Deck(game="mea", cards=()), "Rush")
+        after = save_deck(
+            database,
+            Deck(game="mea", cards=(DeckCard("mea/demo/crumb-goblin", "Crumb Goblin", 2),)),
+            "Rush",
+            replace=True,
+        )
+        assert after == first
+        info = deck_info(database, first)
+        assert (info.name, info.version) == ("Rush", 2)
+    finally:
+        database.engine.dispose()
