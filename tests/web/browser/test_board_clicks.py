@@ -473,3 +473,38 @@ def test_meikyus_steppers_line_up_under_a_hand_of_long_and_short_names(open_seat
     assert sum(len(tops) for tops in rows.values()) == 4
     for tops in rows.values():
         assert max(tops) - min(tops) <= 1, rows
+
+
+def test_a_mea_grid_wider_than_a_phone_opens_on_the_players_tiles_and_stays_put_across_a_move(open_seat) -> None:
+    """A board grown to 8 columns opened scrolled to its left edge: the grown columns in view, the
+    starting tiles and the player's own off-screen. It opens with the player's tiles in view, and a
+    sideways scroll of the player's is kept when a move redraws the table."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in (("-a1", 1), ("-b1", 1), ("-c1", 1), ("-d1", 1), ("d2", 1)):
+        table.owner(spot, seat)
+    table.put(1, "Knight", "c2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=True)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    wrap = page.locator(".grid-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth + 1")
+    in_view = """w => {
+      const box = w.getBoundingClientRect();
+      return Array.from(w.querySelectorAll('td.tile[data-owner="0"]')).map((td) => {
+        const b = td.getBoundingClientRect();
+        return b.left >= box.left - 1 && b.right <= box.right + 1;
+      });
+    }"""
+    shown = wrap.evaluate(in_view)
+    assert shown and all(shown), f"the player's tiles in view: {shown}"
+    # the player scrolls to the left edge; a move redraws the board; it is still at the left edge
+    wrap.evaluate("w => { w.scrollLeft = 0; w.dispatchEvent(new Event('scroll')); }")
+    left = wrap.evaluate("w => w.querySelector('td[data-tile]').getBoundingClientRect().left")
+    page.locator("button.plain-act").first.click()
+    wait_version(page, 1)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    assert wrap.evaluate("w => w.scrollLeft") == 0
+    assert wrap.evaluate("w => w.querySelector('td[data-tile]').getBoundingClientRect().left") == left
