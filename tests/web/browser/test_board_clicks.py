@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from cardbase.games.base import CHANCE
 from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.sim.boards import legal_view
 from cardbase.sim.registry import game
@@ -508,3 +509,21 @@ def test_a_mea_grid_wider_than_a_phone_opens_on_the_players_tiles_and_stays_put_
     expect(page.locator(".mea-grid thead th")).to_have_count(8)
     assert wrap.evaluate("w => w.scrollLeft") == 0
     assert wrap.evaluate("w => w.querySelector('td[data-tile]').getBoundingClientRect().left") == left
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_the_mea_opening_draw_says_what_the_rulebook_makes_the_choice_cost(open_seat, phone: bool) -> None:
+    """The opening offered "draw 1" … "draw 10" with no word on the trade-off. Beside the buttons, the
+    rulebook's words: 11 cards in hand lose at once, every turn ends with a draw, an empty deck costs a tile."""
+    state = mea_rules().new_initial_state(21)
+    while state.current_player == CHANCE:
+        state.apply(state.sample_chance())
+    page = open_seat(board_harness.new_table(state), state.current_player, phone=phone)
+    buttons = page.locator(".plain-acts button.plain-act")
+    expect(buttons.first).to_have_text("draw 1")
+    note = page.locator(".board-act .plain-note")
+    expect(note).to_be_visible()
+    for words in ("11 or more in their hand", "at least 1 card", "OBLITERATE a friendly tile"):
+        expect(note).to_contain_text(words)
+    box, first = note.bounding_box(), buttons.first.bounding_box()
+    assert box and first and 0 <= first["y"] - (box["y"] + box["height"]) < 40, "the note is right above the buttons"
