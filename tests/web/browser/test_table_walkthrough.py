@@ -31,3 +31,31 @@ def test_a_finished_game_says_who_won_and_why_once(new_context: ContextMaker, li
     body = page.locator("#step-body")
     expect(body.locator(".board-status")).to_contain_text(f"{winner} won: {outcome.reason}")
     assert len(said.findall(body.inner_text())) == 1
+
+
+def test_on_a_phone_the_replay_shows_the_board_first_with_compact_controls(
+    new_context: ContextMaker, live_server: Any
+) -> None:
+    """At 390 px the replay's controls (the steps, the slider, who it is seen as, the turn to jump to)
+    took most of the first screen, and after Next the board began near its bottom. As on lichess's
+    mobile analysis board: the board first, the steps a compact bar at the screen's foot, the rest below."""
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"/play/{made['id']}")
+    page.locator("#replay-link").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
+    for _ in range(3):
+        page.locator("#step-next").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "3")
+    height = PHONE["height"]
+    board = page.locator("#step-body .game-board").bounding_box()
+    assert board and board["y"] < height / 3, f"the board starts at {board} of {height} px"
+    bar = page.locator("#replay-controls").bounding_box()
+    assert bar and bar["height"] <= 64 and bar["y"] + bar["height"] <= height + 1, f"the steps' bar: {bar}"
+    for name in ("#step-first", "#step-prev", "#step-next", "#step-last"):
+        expect(page.locator(name)).to_be_in_viewport()
+    # what was above the board is still there, below it
+    for name in ("#step-slider", "#seat-select", "#turn-select"):
+        expect(page.locator(name)).to_be_attached()
+    slider = page.locator("#step-slider").bounding_box()
+    assert slider and slider["y"] > board["y"], "the slider is below the board's top"
