@@ -59,3 +59,32 @@ def test_on_a_phone_the_replay_shows_the_board_first_with_compact_controls(
         expect(page.locator(name)).to_be_attached()
     slider = page.locator("#step-slider").bounding_box()
     assert slider and slider["y"] > board["y"], "the slider is below the board's top"
+
+
+def test_meikyu_says_who_goes_first_and_why(new_context: ContextMaker, live_server: Any) -> None:
+    """With P1 a person and two agents, P1's first turn came at turn 3: the agents had moved first. The
+    rulebook: "Each player rolls the die. The player with the highest roll goes first. The play will
+    proceed in a clockwise order." The order was that; the page said the rolls only in its log. It says
+    who went first, the rolls, and the order, through the first round."""
+    body = {"game": "meikyu", "players": 3, "seats": [{"agent": "human"}] + [{"agent": "random"}] * 2}
+    for seed in range(1, 60):  # a game in which an agent rolled highest
+        made = create(live_server, {**body, "assume": "default", "seed": seed})
+        hall(live_server).wait_quiet(made["id"], 300)
+        state = hall(live_server).get(made["id"]).table.state
+        obs = state.observation(0)
+        if obs.turns:
+            break
+    else:
+        raise AssertionError("no seed from 1 to 59 had an agent go first")
+    rolls = dict(obs.first_rolls)
+    first = max(rolls, key=lambda s: rolls[s])
+    order = [(first + i) % 3 for i in range(3)]
+    assert first != 0 and obs.turn_player == 0 and obs.turns == order.index(0)  # clockwise from the highest roll
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"/play/{made['id']}")
+    line = page.locator("#board .first-player")
+    expect(line).to_be_visible()
+    said = ", ".join(f"P{s + 1} {v}" for s, v in sorted(rolls.items()))
+    expect(line).to_contain_text(f"P{first + 1} went first: the highest roll for the first turn ({said}")
+    expect(line).to_contain_text("then clockwise: " + " → ".join(f"P{s + 1}" for s in order) + ".")
+    expect(line).to_contain_text("The player with the highest roll goes first.")
