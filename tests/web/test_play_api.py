@@ -623,8 +623,10 @@ def test_a_finished_meio_game_shows_its_result_and_final_trick_not_an_empty_tabl
     board = data["view"]
     assert data["status"] == "over" and board["phase"] == "over" and not board["trick"] and board["last_trick"]
     (winner,) = board["outcome"]["winners"]
+
     def totals(seat: int | None) -> str:
-        return ", ".join(f"P{p['seat'] + 1}{' (you)' if p['seat'] == seat else ''} {p['total']}" for p in board["players"])
+        you = {seat: " (you)"}
+        return ", ".join(f"P{p['seat'] + 1}{you.get(p['seat'], '')} {p['total']}" for p in board["players"])
 
     last = board["last_trick"]
     cards = [str(escape(e["card"]["label"])) for e in last["cards"]]
