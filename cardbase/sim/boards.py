@@ -570,6 +570,22 @@ def _meikyu_view(obs: Any) -> BoardView:
     prompt = None if over or obs.current_player < 0 else obs.prompt if obs.current_player == me else obs.decision
     outcome = obs.outcome()
     top = obs.kdiscard[-1] if obs.kdiscard else None
+    # Who went first and why, through the first round (a person seated after agents first moves at a
+    # later turn): the rulebook's "The player with the highest roll goes first. The play will proceed
+    # in a clockwise order." The rolls are the deciding round's: a tie is rolled again by the tied
+    # only, so fewer rolls than players means a tie was rolled again.
+    seats = len(obs.points)
+    first = None
+    if obs.first_rolls and obs.turns < seats and (obs.turns or (obs.current_player >= 0 and obs.decision != "amulet")):
+        best = max(v for _, v in obs.first_rolls)
+        top_seats = [s for s, v in obs.first_rolls if v == best]
+        if len(top_seats) == 1:
+            first = {
+                "seat": top_seats[0],
+                "rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls],
+                "rerolled": len(obs.first_rolls) < seats,
+                "order": [(top_seats[0] + i) % seats for i in range(seats)],
+            }
     return {
         "game": "meikyu",
         "you": me,
@@ -598,6 +614,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "amulet": amulet,
         # (who starts: shown until the first turn is over)
         "first_rolls": [{"seat": s, "value": v} for s, v in obs.first_rolls] if not obs.turns else [],
+        "first_player": first,
         "archives": [_meikyu_kingdom(rules, k) for k in obs.archives] if obs.archives else None,
         # (how many are assumed, counted as every command counts them, not which: the list names
         # every card of the pool, those in the piles too; each card shown says which are assumed)

@@ -623,16 +623,24 @@ def test_a_finished_meio_game_shows_its_result_and_final_trick_not_an_empty_tabl
     board = data["view"]
     assert data["status"] == "over" and board["phase"] == "over" and not board["trick"] and board["last_trick"]
     (winner,) = board["outcome"]["winners"]
-    totals = ", ".join(f"P{p['seat'] + 1} {p['total']}" for p in board["players"])
+
+    def totals(seat: int | None) -> str:
+        you = {seat: " (you)"}
+        return ", ".join(f"P{p['seat'] + 1}{you.get(p['seat'], '')} {p['total']}" for p in board["players"])
+
     last = board["last_trick"]
     cards = [str(escape(e["card"]["label"])) for e in last["cards"]]
-    for key, you in ((keys[0], " (you)" if winner == 0 else ""), (None, "")):
+    for key, seat in ((keys[0], 0), (None, None)):
+        you = " (you)" if winner == seat else ""
         page = client.get(f"/play/{game_id}", headers=seat_header(key) if key else {})
         assert page.status_code == 200
         center = meio_center(page.text)
         assert "no card yet" not in center and "On the table" not in center, center
         assert "<h3>Game over</h3>" in center
-        assert f"<strong>Won by P{winner + 1}{you}</strong>: {board['outcome']['reason']}. Totals: {totals}." in center
+        # who won and why: once, in the page's status above the board (not again in the board)
+        said = f"Game over</strong>. P{winner + 1}{you} won: {board['outcome']['reason']}."
+        assert said in page.text and board["outcome"]["reason"] not in center, center
+        assert f"Final totals: {totals(seat)} (lowest wins)." in center
         summary = f"Final trick (13 of 13, round {board['rounds']}): won by P{last['winner'] + 1}"
         assert summary in center and 'last-trick" open' in center
         shown = re.findall(r'<span class="face-name">([^<]*)</span>', center)

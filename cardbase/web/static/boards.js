@@ -415,12 +415,58 @@
   }
   window.addEventListener("resize", fitNotes);
 
+  // A Méa grid wider than its box opened at its left edge, the starting tiles and the player's own
+  // off to the right. It opens with the player's tiles in the middle (a spectator's: every tile's),
+  // and then stays where the player left it across the table's updates and reloads: the tile at its
+  // middle is remembered for the page, by name (a column grown on the left moves every tile).
+  const gridKey = () => `cardbase-grid:${location.pathname}`;
+  function placeGrid(wrap) {
+    if (wrap.dataset.placed) return;
+    wrap.dataset.placed = "1";
+    const middle = () => wrap.getBoundingClientRect().left + wrap.clientWidth / 2;
+    const centre = (box) => box.left + box.width / 2;
+    const tiles = $$("td[data-tile]", wrap);
+    if (wrap.scrollWidth > wrap.clientWidth + 1) {
+      let kept = null;
+      try {
+        kept = JSON.parse(sessionStorage.getItem(gridKey()) || "null");
+      } catch (error) {
+        kept = null;
+      }
+      const at = kept && tiles.find((td) => td.dataset.tile === kept.tile);
+      if (at) {
+        wrap.scrollLeft += centre(at.getBoundingClientRect()) - middle() - Number(kept.offset || 0);
+      } else {
+        const seat = $(".mea-player.you", wrap.closest(".game-board") || document)?.dataset.seat;
+        const owned = tiles.filter((td) => td.dataset.owner !== undefined);
+        const mine = owned.filter((td) => td.dataset.owner === seat);
+        const boxes = (mine.length ? mine : owned).map((td) => td.getBoundingClientRect());
+        if (boxes.length) {
+          const lo = Math.min(...boxes.map((b) => b.left));
+          const hi = Math.max(...boxes.map((b) => b.right));
+          wrap.scrollLeft += (lo + hi) / 2 - middle();
+        }
+      }
+    }
+    const remember = () => {
+      if (!wrap.isConnected || !tiles.length || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+      const m = middle();
+      const near = tiles.reduce((a, b) =>
+        Math.abs(centre(a.getBoundingClientRect()) - m) <= Math.abs(centre(b.getBoundingClientRect()) - m) ? a : b,
+      );
+      const offset = Math.round(centre(near.getBoundingClientRect()) - m);
+      sessionStorage.setItem(gridKey(), JSON.stringify({ tile: near.dataset.tile, offset }));
+    };
+    wrap.addEventListener("scroll", remember, { passive: true });
+  }
+
   function setup(board) {
     if (boards.has(board)) return;
     const st = { sel: [], acts: [], busy: false };
     boards.set(board, st);
     board.classList.add("js");
     fitNotes();
+    $$(".grid-wrap", board).forEach(placeGrid);
     if (!board.classList.contains("live")) return;
     st.acts = legalOf(board).filter((a) => a.src || a.dst);
     const picker = $(".split-picker", board);

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from cardbase.games.base import CHANCE
 from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.sim.boards import legal_view
 from cardbase.sim.registry import game
@@ -473,3 +474,56 @@ def test_meikyus_steppers_line_up_under_a_hand_of_long_and_short_names(open_seat
     assert sum(len(tops) for tops in rows.values()) == 4
     for tops in rows.values():
         assert max(tops) - min(tops) <= 1, rows
+
+
+def test_a_mea_grid_wider_than_a_phone_opens_on_the_players_tiles_and_stays_put_across_a_move(open_seat) -> None:
+    """A board grown to 8 columns opened scrolled to its left edge: the grown columns in view, the
+    starting tiles and the player's own off-screen. It opens with the player's tiles in view, and a
+    sideways scroll of the player's is kept when a move redraws the table."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in (("-a1", 1), ("-b1", 1), ("-c1", 1), ("-d1", 1), ("d2", 1)):
+        table.owner(spot, seat)
+    table.put(1, "Knight", "c2")
+    table.turn(0)
+    page = open_seat(board_harness.new_table(state), 0, phone=True)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    wrap = page.locator(".grid-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth + 1")
+    in_view = """w => {
+      const box = w.getBoundingClientRect();
+      return Array.from(w.querySelectorAll('td.tile[data-owner="0"]')).map((td) => {
+        const b = td.getBoundingClientRect();
+        return b.left >= box.left - 1 && b.right <= box.right + 1;
+      });
+    }"""
+    shown = wrap.evaluate(in_view)
+    assert shown and all(shown), f"the player's tiles in view: {shown}"
+    # the player scrolls to the left edge; a move redraws the board; it is still at the left edge
+    wrap.evaluate("w => { w.scrollLeft = 0; w.dispatchEvent(new Event('scroll')); }")
+    left = wrap.evaluate("w => w.querySelector('td[data-tile]').getBoundingClientRect().left")
+    page.locator("button.plain-act").first.click()
+    wait_version(page, 1)
+    expect(page.locator(".mea-grid thead th")).to_have_count(8)
+    assert wrap.evaluate("w => w.scrollLeft") == 0
+    assert wrap.evaluate("w => w.querySelector('td[data-tile]').getBoundingClientRect().left") == left
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
+def test_the_mea_opening_draw_says_what_the_rulebook_makes_the_choice_cost(open_seat, phone: bool) -> None:
+    """The opening offered "draw 1" … "draw 10" with no word on the trade-off. Beside the buttons, the
+    rulebook's words: 11 cards in hand lose at once, every turn ends with a draw, an empty deck costs a tile."""
+    state = mea_rules().new_initial_state(21)
+    while state.current_player == CHANCE:
+        state.apply(state.sample_chance())
+    page = open_seat(board_harness.new_table(state), state.current_player, phone=phone)
+    buttons = page.locator(".plain-acts button.plain-act")
+    expect(buttons.first).to_have_text("draw 1")
+    note = page.locator(".board-act .plain-note")
+    expect(note).to_be_visible()
+    for words in ("11 or more in their hand", "at least 1 card", "OBLITERATE a friendly tile"):
+        expect(note).to_contain_text(words)
+    box, first = note.bounding_box(), buttons.first.bounding_box()
+    assert box and first and 0 <= first["y"] - (box["y"] + box["height"]) < 40, "the note is right above the buttons"
