@@ -134,6 +134,14 @@ def new_database(folder: Path, template: str | None = None) -> Iterator[str]:
     source = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template is not None else ""
     try:
         with admin.connect() as conn:
+            if template is not None:  # a session left open on the template (a test's leak) would refuse the copy
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": template.rsplit("/", 1)[1]},
+                )
             conn.execute(text(f'CREATE DATABASE "{name}"{source}'))
         yield f"{_pg_base()}/{name}"
     finally:

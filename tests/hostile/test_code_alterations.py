@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from cardbase.errors import UsageError
-from tests.conftest import REPO
+from tests.conftest import REPO, new_database
 from tests.hostile.conftest import assert_refused, run_cli
 
 DECKS = sorted((REPO / "examples" / "decks").glob("*.txt"))
@@ -22,12 +22,14 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 @pytest.fixture(scope="module")
-def codes(catalog_template: str) -> dict[str, str]:
+def codes(catalog_template: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found = {}
-    for deck in DECKS:
-        run = run_cli(["deck", "encode", str(deck)], catalog_template)
-        if run.exit_code == 0:
-            found[deck.name] = run.stdout.strip()
+    # a copy: a command's connections to the template itself would make PostgreSQL refuse to copy it
+    with new_database(tmp_path_factory.mktemp("codes"), catalog_template) as url:
+        for deck in DECKS:
+            run = run_cli(["deck", "encode", str(deck)], url)
+            if run.exit_code == 0:
+                found[deck.name] = run.stdout.strip()
     assert len(found) >= 4, found
     return found
 
