@@ -432,19 +432,26 @@ def test_the_mea_grids_headings_name_the_tiles_as_they_are_typed_and_say_what_mi
     assert grid.locator("thead th").first.evaluate("h => h.getClientRects().length") == 1
 
 
+def eight_columns(owners: dict[str, int]) -> Any:
+    """A Méa table grown to 8 columns: the tiles of ``owners`` (tile → seat) added to the start's,
+    P2's Knight on c2, P1 to move."""
+    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
+
+    state = started(rules_for([PAWN], [KNIGHT]))
+    table = Table(state)
+    for spot, seat in owners.items():
+        table.owner(spot, seat)
+    table.put(1, "Knight", "c2")
+    table.turn(0)
+    return state
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["laptop", "phone"])
 def test_a_mea_grid_wider_than_the_screen_says_it_scrolls(open_seat, phone: bool) -> None:
     """A board grown to 8 columns is wider than a phone: the grid scrolls sideways, and a player saw
     four columns of empty places with nothing saying the tiles in play were off to the right. The
     board now says so, where it scrolls only (not on a laptop, where it fits)."""
-    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
-
-    state = started(rules_for([PAWN], [KNIGHT]))
-    table = Table(state)
-    for spot, seat in (("-a1", 0), ("-b1", 1), ("-c1", 0), ("-d1", 1), ("d2", 0)):
-        table.owner(spot, seat)
-    table.put(1, "Knight", "c2")
-    table.turn(0)
+    state = eight_columns({"-a1": 0, "-b1": 1, "-c1": 0, "-d1": 1, "d2": 0})
     page = open_seat(board_harness.new_table(state), 0, phone=phone)
     expect(page.locator(".mea-grid thead th")).to_have_count(8)
     wide = page.locator(".grid-wrap").evaluate("w => w.scrollWidth > w.clientWidth + 1")
@@ -480,14 +487,7 @@ def test_a_mea_grid_wider_than_a_phone_opens_on_the_players_tiles_and_stays_put_
     """A board grown to 8 columns opened scrolled to its left edge: the grown columns in view, the
     starting tiles and the player's own off-screen. It opens with the player's tiles in view, and a
     sideways scroll of the player's is kept when a move redraws the table."""
-    from tests.mea.conftest import KNIGHT, PAWN, Table, rules_for, started
-
-    state = started(rules_for([PAWN], [KNIGHT]))
-    table = Table(state)
-    for spot, seat in (("-a1", 1), ("-b1", 1), ("-c1", 1), ("-d1", 1), ("d2", 1)):
-        table.owner(spot, seat)
-    table.put(1, "Knight", "c2")
-    table.turn(0)
+    state = eight_columns({"-a1": 1, "-b1": 1, "-c1": 1, "-d1": 1, "d2": 1})
     page = open_seat(board_harness.new_table(state), 0, phone=True)
     expect(page.locator(".mea-grid thead th")).to_have_count(8)
     wrap = page.locator(".grid-wrap")
