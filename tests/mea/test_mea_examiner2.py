@@ -17,7 +17,7 @@ import pytest
 from cardbase.games.base import IllegalAction
 from cardbase.games.mea.codes import BOARD, END_HAND, HAND, OUT
 from cardbase.games.mea.engine import MeaState
-from tests.mea.conftest import GIANT, KNIGHT, PAWN, WALL, legal_texts, monster, names_on, rules_for, tile
+from tests.mea.conftest import GIANT, KNIGHT, PAWN, WALL, assist, legal_texts, monster, names_on, rules_for, tile
 
 BRICK = monster("Brick", 1, 2, 9)  # weak blow, hard to kill
 SHIELD = monster("Shield", 1, 0, 9)
@@ -225,7 +225,7 @@ def test_ex2_16_the_one_start_flip_does_not_limit_flips_by_attacks():
     assert owner_of(state, "a1") == 0 and owner_of(state, "c1") == 0 and names_on(state, "c1") == ["Knight"]
 
 
-def test_ex2_17_two_when_killed_draws_the_second_to_eleven_loses_and_stops_the_rest():
+def test_ex2_17_of_two_when_killed_draws_at_once_the_one_to_eleven_loses():
     """If you EVER have 11 cards in your hand, you lose the game immediately and no other abilities activate."""
     imp = monster("Imp", 1, 0, 1, [{"trigger": "killed", "effect": "draw"}])
     state = at(
@@ -238,10 +238,58 @@ def test_ex2_17_two_when_killed_draws_the_second_to_eleven_loses_and_stops_the_r
     assert state.is_terminal and state.end_code == END_HAND and state.outcome().winners == (0,)
 
 
+def test_ex2_18_a_pair_may_attack_when_one_alone_could_kill_and_retaliation_hits_each():
+    """you can attack with both of them simultaneously ... which attacks every monster on the tile with their
+    combined attack. If your monster's defence is equal to or lower than the attack of the monster you're attacking
+    then your monster is also killed."""
+    state = at([KNIGHT, PAWN], [PAWN], board=({"b1": ["Knight"], "a2": ["Pawn"]}, {"a1": ["Pawn"]}))
+    assert "attack a1 with Pawn@a2 + Knight@b1" in legal_texts(state)
+    state.apply_text("attack a1 with Knight@b1 + Pawn@a2")  # the Pawn's 1 kills our Pawn (1), not the Knight
+    assert names_on(state, "a1") == ["Knight"] and names_on(state, "a2") == [] and owner_of(state, "a1") == 0
+
+
+def test_ex2_19_a_pair_that_dies_with_the_defender_takes_no_tile():
+    """When you kill an enemy monster if the tile it was on is now empty and your monster survived: Move your monster
+    onto the tile and if it was an enemy tile, flip it."""
+    state = at([SPEAR, SPEAR], [KNIGHT], board=({"b1": ["Spear"], "a2": ["Spear"]}, {"a1": ["Knight"]}))
+    state.apply_text("attack a1 with Spear@b1 + Spear@a2")  # 8 kills 3; 3 kills both (defence 1)
+    assert names_on(state, "a1") == names_on(state, "b1") == names_on(state, "a2") == []
+    assert owner_of(state, "a1") == 1
+
+
+def test_ex2_20_an_added_tile_beyond_the_grid_is_adjacent_like_any_other():
+    """Adding: Add a tile belonging to a player, but must be placed adjacent to a tile belonging to the same player.
+    (The board is no longer 3 by 3: a0 touches a1.)"""
+    tiles = {"a0": 0, "b1": 0, "a2": 0, "c2": 0, "b3": 0, "a1": 1, "c1": 1, "b2": 1, "a3": 1, "c3": 1}
+    state = at([KNIGHT], [PAWN], board=({"a0": ["Knight"]}, {"a1": ["Pawn"]}), tiles=tiles)
+    refused(state, "move Knight@a0 b0")  # no tile there
+    state.apply_text("attack a1 with Knight@a0")
+    assert names_on(state, "a1") == ["Knight"] and owner_of(state, "a1") == 0
+
+
+# --- monsters and assists ----------------------------------------------------------------------
+
+
+def test_ex2_21_monsters_are_summoned_onto_a_tile_assists_played_and_both_cost_mana():
+    """You can summon monsters on any tile that you control; You may attack and play cards at any time on your turn
+    (a sample monster, a sample assist); count the amount of mana you have to spend this turn."""
+    bolt = assist("Bolt", 5, [{"trigger": "play", "effect": "kill", "target": "enemy_monster"}])
+    state = at([bolt, KNIGHT], [PAWN], hands=(["Bolt", "Knight"], []), board=({}, {"a1": ["Pawn"]}), mana=4)
+    refused(state, "play Knight")
+    refused(state, "summon Bolt b1")
+    refused(state, "play Bolt")  # 5 > 4
+    state.set_main_phase(0, 5)
+    state.apply_text("play Bolt")
+    assert state.mana == 0 and names_on(state, "a1") == [] and "Bolt" not in hand_names(state, 0)
+    bolt_i = next(i for i in range(len(state.tables.names)) if state.tables.names[i] == "Bolt")
+    assert state.zone(bolt_i) == OUT  # an assist is not kept on the board
+    assert state.monsters(0) == []
+
+
 # --- flipping and displacement ---------------------------------------------------------------
 
 
-def test_ex2_18_a_displaced_taken_monster_goes_back_to_its_owners_hand_not_its_controllers():
+def test_ex2_22_a_displaced_taken_monster_goes_back_to_its_owners_hand_not_its_controllers():
     """If you happen to flip a tile with an enemy monster on it, the opponent must move it ... (if this is not
     possible, the monster is returned to the owner's hand)."""
     # P1 owns b2 (and c3), no tile next to b2; on b2 stand P2's Knight and P2's Pawn that P1 controls (taken).
@@ -261,7 +309,7 @@ def test_ex2_18_a_displaced_taken_monster_goes_back_to_its_owners_hand_not_its_c
 # --- mana --------------------------------------------------------------------------------------
 
 
-def test_ex2_19_a_tile_flipped_by_an_attack_counts_in_the_next_players_mana():
+def test_ex2_23_a_tile_flipped_by_an_attack_counts_in_the_next_players_mana():
     """The amount of mana you have is equal to the number of tiles your opponent controls + the number of monsters
     you control. For the first three turns the player that went second has 1 EXTRA mana."""
     state = at([KNIGHT], [PAWN, PAWN], board=({"b1": ["Knight"]}, {"a1": ["Pawn"], "c3": ["Pawn"]}))
