@@ -91,7 +91,7 @@ def test_ex2_03_with_cards_in_the_deck_the_turn_cannot_end_by_obliterating():
 
 def test_ex2_04_moving_onto_an_enemy_tile_does_not_flip_it_the_next_start_of_turn_may():
     """Flipping: ... At the start of your turn you may flip ONE enemy tile that has a monster belonging to you on
-    it. (A move is not a kill: only an attack's move-in flips at once.)"""
+    it. (A move is not a kill: only an attack's move-in flips at once; the flip is no action of the monster.)"""
     state = at([KNIGHT], [KNIGHT], board=({"b1": ["Knight"]}, {}))
     state.apply_text("move Knight@b1 a1")
     assert names_on(state, "a1") == ["Knight"] and owner_of(state, "a1") == 1
@@ -101,6 +101,7 @@ def test_ex2_04_moving_onto_an_enemy_tile_does_not_flip_it_the_next_start_of_tur
     assert state.active == 0 and "flip a1" in legal_texts(state)
     state.apply_text("flip a1")
     assert owner_of(state, "a1") == 0
+    state.apply_text("move Knight@a1 a2")  # the flip spent none of the Knight's action
 
 
 def test_ex2_05_a_monster_that_moved_acts_again_on_its_next_turn():
