@@ -100,6 +100,7 @@ DEFAULTS = {
     "goal_check": "end",
     "amulet_first_roll": "no",
     "mixed_area": "before",
+    "sixth_land": "held",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -729,7 +730,8 @@ class Reference:
         before = {r for r, _ in self.kingdoms[p]}
         self.kingdoms[p].append((room, False))
         while self.land_count(p) > self.capacity(p):  # (discarding the Farm under farm=lands may ask twice)
-            yield from self._land_limit(p, [r for r, _ in self.kingdoms[p] if r in before])
+            held = [r for r, _ in self.kingdoms[p] if r in before or self.opt("sixth_land") == "any"]
+            yield from self._land_limit(p, held)
 
     def _quest(self, p: int, text: str) -> Game:
         room, fight = self._read_with(text.removeprefix("quest "))

@@ -422,3 +422,36 @@ def test_e34_equal_points_and_equal_lands_share_the_win():
     act(state, "quest Unnamed room 1 with Executioner")  # P1: 2 + 1 on two lands; P2: 1 + 2 on two lands
     roll(state, 3)
     assert state.is_terminal and state.outcome().winners == (0, 1)
+
+
+@pytest.mark.parametrize("sixth_land", ["held", "any"])
+def test_e35_the_sixth_land_discard_under_either_reading_of_existing(sixth_land):
+    """ "If a player takes a sixth land into the kingdom, she must discard one of the existing lands." —
+    "existing": the five held before the new one (``sixth_land=held``), or the six now in the kingdom
+    (``sixth_land=any``: the land just stolen may be the one to go, so it is denied to its owner)."""
+    five = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
+    state = position(2, rules_options={"sixth_land": sixth_land}, hands=[{"Gotcha!": 1, "Executioner": 1}, {}],
+                     lands=[five, ["Unnamed room 10", "Unnamed room 11"]])  # fmt: skip
+    act(state, "attack P2 Unnamed room 11 with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    finish_discards(state)
+    assert state.decision == "land limit" and state.current_player == 0
+    offered = {f"discard land {land}" for land in five}
+    if sixth_land == "held":
+        assert legal(state) == offered
+        return
+    assert legal(state) == offered | {"discard land Unnamed room 11"}
+    act(state, "discard land Unnamed room 11")
+    assert [land for land, _ in state.kingdom(0)] == five and state.kingdom(1) == (("Unnamed room 10", False),)
+    assert "Unnamed room 11" in state.meikyu_discards()
+
+
+def test_e36_a_new_castle_tower_is_never_the_sixth_lands_discard():
+    """Castle Tower: "You may not discard this land." — under ``sixth_land=any`` too."""
+    five = ["Unnamed room 5", "Unnamed room 6", "Unnamed room 7", "Unnamed room 8", "Unnamed room 9"]
+    rooms = ["Castle of the Tyrant", "Unnamed room 1", "Unnamed room 2", "Unnamed room 3"]
+    state = position(2, rules_options={"sixth_land": "any"}, rooms=rooms,
+                     hands=[{"Executioner": 1, "Bee": 1}, {}], lands=[five, []])  # fmt: skip
+    act(state, "quest Castle of the Tyrant with Bee, Executioner")
+    roll(state, 6)
+    assert legal(state) == {f"discard land {land}" for land in five}

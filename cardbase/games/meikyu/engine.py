@@ -954,7 +954,7 @@ class MeikyuState(State):
     def _landcap_options(self, q: int, new: int) -> list[int]:
         castle = self._t.castle
         kinds = [e >> 1 for e in self._lands[q]]
-        if new >= 0 and new in kinds:
+        if new >= 0 and new in kinds and self.rules.sixth_land == "held":  # ("any": the new land may go too)
             kinds.remove(new)
         out = [k for k in dict.fromkeys(kinds) if k not in castle]
         if not out:
@@ -1528,8 +1528,8 @@ class MeikyuState(State):
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
             A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
             "left (give <land>; without lands then, under tsunami_landless=may-pass, a land received or pass)",
-            A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had, "
-            "not the Castle Tower (discard land <land>)",
+            A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had "
+            "(under sixth_land=any, or the new one), not the Castle Tower (discard land <land>)",
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",
             A_GIVE: "the aggression succeeded and you choose which land to give (give <land>); the Castle Tower "
             "cannot be taken",
