@@ -101,6 +101,7 @@ DEFAULTS = {
     "amulet_first_roll": "no",
     "mixed_area": "before",
     "sixth_land": "held",
+    "redeal": "each",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -380,6 +381,16 @@ class Reference:
             for _ in range(DEAL):
                 self.hands[seat][(yield from self._take())] += 1
         while any(self._has_open(h) for h in self.hands):
+            if self.opt("redeal") == "together":  # every such hand back to the pile, then four new each
+                seats = [s for s in range(self.players) if self._has_open(self.hands[s])]
+                for seat in seats:
+                    self.pile += self.hands[seat]
+                    self.events["redeal"] += 1
+                    self.hands[seat] = Counter()
+                for seat in seats:
+                    for _ in range(DEAL):
+                        self.hands[seat][(yield from self._take())] += 1
+                continue
             for seat in range(self.players):
                 while self._has_open(self.hands[seat]):
                     self.pile += self.hands[seat]

@@ -455,3 +455,109 @@ def test_e36_a_new_castle_tower_is_never_the_sixth_lands_discard():
     act(state, "quest Castle of the Tyrant with Bee, Executioner")
     roll(state, 6)
     assert legal(state) == {f"discard land {land}" for land in five}
+
+
+# --- more interplay -------------------------------------------------------------------------------
+
+
+def test_e37_three_players_a_tie_on_points_goes_to_the_most_lands():
+    """ "The player with the most points wins. In case of a tie, the player with the most lands in her kingdom
+    wins." """
+    state = position(3, hands=[{"Executioner": 1}, {}, {}], rooms=["Unnamed room 1"], meikyu_pile=[],
+                     lands=[["Unnamed room 3"], ["Unnamed room 5", "Unnamed room 6", "Unnamed room 9"],
+                            ["Unnamed room 4"]])  # fmt: skip
+    act(state, "quest Unnamed room 1 with Executioner")  # P1 3 points on 2 lands, P2 3 on 3, P3 3 on 1
+    roll(state, 2)
+    assert state.is_terminal and state.outcome().winners == (1,)
+
+
+@pytest.mark.parametrize("redeal", ["each", "together"])
+def test_e38_two_players_dealt_open_cards_both_draw_anew(redeal):
+    """ "If one of the players starts out with one of the special-action "OPEN" cards, that person will return
+    all their cards to the pile and draw four new cards, shuffling the remaining cards." — the text speaks of
+    one person; with two, one at a time (``redeal=each``: the second still holds her deal while the first draws)
+    or both hands back to the pile before either draws (``redeal=together``)."""
+    state = rules(2, redeal=redeal).new_initial_state(0)
+    reveal(state, *ROOMS4)
+    draw(state, "Bee", "Refugee", "Cook", "Jehu")
+    draw(state, "Dungeon Storm", "Valeel", "Doctor", "Master")
+    assert state.hand_size(0) == 0
+    assert state.hand_size(1) == (4 if redeal == "each" else 0)
+    assert state.kingdom_pile()["Refugee"] == 1
+    assert state.kingdom_pile().get("Dungeon Storm", 0) == (0 if redeal == "each" else 1)
+    draw(state, "Executioner", "Warzard", "Producer", "Vulcanus", "Sword", "Map", "Grimoire", "Amulet")
+    assert state.hand(0) == {"Executioner": 1, "Warzard": 1, "Producer": 1, "Vulcanus": 1}
+    assert state.hand(1) == {"Sword": 1, "Map": 1, "Grimoire": 1, "Amulet": 1}
+    assert state.kingdom_pile()["Refugee"] == 1 and state.kingdom_pile()["Dungeon Storm"] == 1
+    assert state.decision == "chance" and state.turns == 0  # the first-player rolls
+
+
+def test_e39_dungeon_tsunami_in_four_with_a_landless_player_between():
+    """Dungeon Tsunami: "All players must choose one of their Claimed Lands, and pass it to the player on their
+    left. The person who draws this card goes first. ... If a player has no Claimed Lands at the time this card
+    is initially activated, they do not have to pass a land." """
+    state = position(4, step="draw", hands=[{}, {}, {}, {}],
+                     lands=[["Unnamed room 5"], [], ["Unnamed room 6"], ["Unnamed room 7"]])  # fmt: skip
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 5")
+    assert state.current_player == 2  # P2 had no land when it was played: it passes nothing
+    act(state, "give Unnamed room 6", "give Unnamed room 7")
+    assert [state.kingdom(s) for s in range(4)] == [
+        (("Unnamed room 7", False),),
+        (("Unnamed room 5", False),),
+        (),
+        (("Unnamed room 6", False),),
+    ]
+
+
+def test_e40_dungeon_tsunami_passes_a_land_held_when_it_was_played():
+    """Dungeon Tsunami: "All players must choose one of their Claimed Lands" — at once, so a land received in
+    the same Tsunami is not passed on."""
+    state = position(2, step="draw", hands=[{}, {}], lands=[["Unnamed room 5"], ["Unnamed room 6"]])
+    draw(state, "Dungeon Tsunami")
+    act(state, "give Unnamed room 5")
+    assert legal(state) == {"give Unnamed room 6"}
+
+
+def test_e41_the_laboratory_item_is_a_second_character_for_the_fortress():
+    """Laboratory: "as if it were a character" / Fortress: "When two or more characters embark on a quest
+    together, you may add +2" """
+    state = position(2, hands=[{"Bee": 1, "Map": 1}, {}],
+                     lands=[["Storehouse of the Demonic Steel", "Dojo of the Rust Samurai"], []])  # fmt: skip
+    act(state, "quest Unnamed room 4 with Bee, Map as character")
+    assert state.context()["swords"] == 1 + 2 + 2
+
+
+def test_e42_a_developed_harem_lets_three_seals_develop_the_marketplace_which_draws():
+    """Harem: "the cost to Develop any land in the future is reduced by one" / Marketplace: "When this land is
+    developed, you immediately draw one Kingdom card into your hand." """
+    state = position(2, hands=[{"Valeel": 1}, {}], lands=[[("Mansion of the Lamia", True), "Den of the Geister"], []])
+    act(state, "develop Den of the Geister with Valeel")  # 3 seals against 4 - 1
+    assert ("Den of the Geister", True) in state.kingdom(0)
+    draw(state, "Cook")
+    assert state.hand(0) == {"Cook": 1}
+
+
+def test_e43_the_council_chamber_leaves_the_kingdom_for_the_meikyu_discards():
+    """Council Chamber: "you may perform an "Aggression" on another player by discarding this land." """
+    state = position(2, hands=[{"Executioner": 1}, {}], lands=[["Nest of the Ogrekin"], ["Unnamed room 9"]])
+    act(state, "attack P2 Unnamed room 9 with Executioner by Council Chamber", "defend")
+    roll(state, 1, 6)  # the aggression fails: the Council Chamber is spent all the same
+    assert state.kingdom(0) == () and "Nest of the Ogrekin" in state.meikyu_discards()
+    assert state.kingdom(1) == (("Unnamed room 9", False),)
+
+
+def test_e44_a_rerolled_die_can_be_rerolled_again_by_another_amulet():
+    """Amulet: "You may play it when anyone has just rolled a die. That person rerolls their die." — a reroll
+    is a die just rolled."""
+    state = position(3, hands=[{"Bee": 1}, {"Amulet": 1}, {"Amulet": 1}])
+    act(state, "quest Unnamed room 1 with Bee")
+    roll(state, 6)
+    assert state.decision == "amulet" and state.current_player == 1
+    act(state, "amulet")
+    roll(state, 1)
+    assert state.decision == "amulet" and state.current_player == 2
+    act(state, "amulet")
+    roll(state, 3)  # 4 = 4
+    settle(state)
+    assert state.kingdom(0) == (("Unnamed room 1", False),)

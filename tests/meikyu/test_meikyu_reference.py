@@ -345,6 +345,7 @@ OPTIONS = {
     "amulet_first_roll": "yes",
     "mixed_area": "any",
     "sixth_land": "any",
+    "redeal": "together",
 }
 """The other readings the reference plays: every option of ``MeikyuRules``."""
 

@@ -656,7 +656,12 @@ class MeikyuState(State):
         return False
 
     def _op_dealcheck(self, frame: tuple[Any, ...]) -> bool:
+        """A hand dealt with an OPEN card goes back to the pile and four new cards are drawn; then the
+        hands are checked again. ``redeal="each"``: the first such hand, then the check again (a
+        later one is still held while it draws); ``"together"``: every such hand goes back first,
+        then each draws anew in seat order."""
         opens = self._t.opens
+        returned: list[int] = []
         for seat in range(self._n):
             hand = self._hands[seat]
             if any(hand[k] for k in opens):
@@ -667,10 +672,14 @@ class MeikyuState(State):
                 self._shown[seat] = []
                 self._hsize[seat] = 0
                 self._hkey[seat] = 0
-                self._stack.append((OP_DEALCHECK,))
+                returned.append(seat)
+                if self.rules.redeal == "each":
+                    break
+        if returned:
+            self._stack.append((OP_DEALCHECK,))
+            for seat in reversed(returned):  # (a stack: the first seat draws first)
                 for _ in range(DEAL):
                     self._stack.append((OP_CDRAW, seat, TO_SETUP))
-                return False
         return False
 
     def _op_firstroll(self, frame: tuple[Any, ...]) -> bool:
