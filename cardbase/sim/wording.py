@@ -70,6 +70,16 @@ _MEIKYU: dict[str, Phrase] = {
         if v == "before"
         else "the Mixed Area may be played before or after the action"
     ),
+    "sixth_land": lambda v: (
+        "a sixth land means discarding one held before it"
+        if v == "held"
+        else "a sixth land means discarding any of the six, the new one included"
+    ),
+    "redeal": lambda v: (
+        "hands dealt with an OPEN card are dealt anew one at a time"
+        if v == "each"
+        else "hands dealt with an OPEN card all go back before any is dealt anew"
+    ),
     "goal": lambda v: f"first to {v} points wins",
     "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
 }

@@ -100,6 +100,8 @@ DEFAULTS = {
     "goal_check": "end",
     "amulet_first_roll": "no",
     "mixed_area": "before",
+    "sixth_land": "held",
+    "redeal": "each",
 }
 MAX_LANDS = 5
 ROOMS = 4
@@ -379,6 +381,16 @@ class Reference:
             for _ in range(DEAL):
                 self.hands[seat][(yield from self._take())] += 1
         while any(self._has_open(h) for h in self.hands):
+            if self.opt("redeal") == "together":  # every such hand back to the pile, then four new each
+                seats = [s for s in range(self.players) if self._has_open(self.hands[s])]
+                for seat in seats:
+                    self.pile += self.hands[seat]
+                    self.events["redeal"] += 1
+                    self.hands[seat] = Counter()
+                for seat in seats:
+                    for _ in range(DEAL):
+                        self.hands[seat][(yield from self._take())] += 1
+                continue
             for seat in range(self.players):
                 while self._has_open(self.hands[seat]):
                     self.pile += self.hands[seat]
@@ -729,7 +741,8 @@ class Reference:
         before = {r for r, _ in self.kingdoms[p]}
         self.kingdoms[p].append((room, False))
         while self.land_count(p) > self.capacity(p):  # (discarding the Farm under farm=lands may ask twice)
-            yield from self._land_limit(p, [r for r, _ in self.kingdoms[p] if r in before])
+            held = [r for r, _ in self.kingdoms[p] if r in before or self.opt("sixth_land") == "any"]
+            yield from self._land_limit(p, held)
 
     def _quest(self, p: int, text: str) -> Game:
         room, fight = self._read_with(text.removeprefix("quest "))

@@ -344,6 +344,8 @@ OPTIONS = {
     "goal_check": "reached",
     "amulet_first_roll": "yes",
     "mixed_area": "any",
+    "sixth_land": "any",
+    "redeal": "together",
 }
 """The other readings the reference plays: every option of ``MeikyuRules``."""
 

@@ -656,7 +656,12 @@ class MeikyuState(State):
         return False
 
     def _op_dealcheck(self, frame: tuple[Any, ...]) -> bool:
+        """A hand dealt with an OPEN card goes back to the pile and four new cards are drawn; then the
+        hands are checked again. ``redeal="each"``: the first such hand, then the check again (a
+        later one is still held while it draws); ``"together"``: every such hand goes back first,
+        then each draws anew in seat order."""
         opens = self._t.opens
+        returned: list[int] = []
         for seat in range(self._n):
             hand = self._hands[seat]
             if any(hand[k] for k in opens):
@@ -667,10 +672,14 @@ class MeikyuState(State):
                 self._shown[seat] = []
                 self._hsize[seat] = 0
                 self._hkey[seat] = 0
-                self._stack.append((OP_DEALCHECK,))
+                returned.append(seat)
+                if self.rules.redeal == "each":
+                    break
+        if returned:
+            self._stack.append((OP_DEALCHECK,))
+            for seat in reversed(returned):  # (a stack: the first seat draws first)
                 for _ in range(DEAL):
                     self._stack.append((OP_CDRAW, seat, TO_SETUP))
-                return False
         return False
 
     def _op_firstroll(self, frame: tuple[Any, ...]) -> bool:
@@ -954,7 +963,7 @@ class MeikyuState(State):
     def _landcap_options(self, q: int, new: int) -> list[int]:
         castle = self._t.castle
         kinds = [e >> 1 for e in self._lands[q]]
-        if new >= 0 and new in kinds:
+        if new >= 0 and new in kinds and self.rules.sixth_land == "held":  # ("any": the new land may go too)
             kinds.remove(new)
         out = [k for k in dict.fromkeys(kinds) if k not in castle]
         if not out:
@@ -1528,8 +1537,8 @@ class MeikyuState(State):
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
             A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
             "left (give <land>; without lands then, under tsunami_landless=may-pass, a land received or pass)",
-            A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had, "
-            "not the Castle Tower (discard land <land>)",
+            A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had "
+            "(under sixth_land=any, or the new one), not the Castle Tower (discard land <land>)",
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",
             A_GIVE: "the aggression succeeded and you choose which land to give (give <land>); the Castle Tower "
             "cannot be taken",

@@ -45,6 +45,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "goal_check": ("end", "reached"),
     "refugee_order": ("turn", "drawer"),
     "mixed_area": ("before", "any"),
+    "sixth_land": ("held", "any"),
+    "redeal": ("each", "together"),
 }
 GOAL = 10
 MAX_LANDS = 5
@@ -108,6 +110,13 @@ class MeikyuRules(Rules):
     ``mixed_area``: the Mixed Area's "On your turn you may discard this land" read as a free play before the
     action only (``before``), or at any moment of the turn (``any``: before the action, and once more after it,
     before step 3, when the player owns a Mixed Area then, one taken or received during the action too).
+    ``sixth_land``: "If a player takes a sixth land into the kingdom, she must discard one of the existing
+    lands": one of the lands held before the new one (``held``), or any of the six, the new one included
+    (``any``: a land just taken, stolen or received may be the one discarded); never the Castle Tower.
+    ``redeal``: the deal's "If one of the players starts out with one of the special-action "OPEN" cards, that
+    person will return all their cards to the pile and draw four new cards" with two or more such players: one
+    at a time, in seat order (``each``: a later one still holds her deal while the first draws anew), or all
+    return their cards first, then each draws four in seat order (``together``).
     ``turn_limit``: a safeguard that is not in the rulebook: the game stops after this many
     turns (the report says so).
     """
@@ -138,6 +147,8 @@ class MeikyuRules(Rules):
     goal_check: str = "end"
     refugee_order: str = "turn"
     mixed_area: str = "before"
+    sixth_land: str = "held"
+    redeal: str = "each"
     goal: int = GOAL
     turn_limit: int = 1000
 
