@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import pytest
+
 from cardbase.catalog.loader import game_cards
+from cardbase.games.base import IllegalAction
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import parse_abilities
 from cardbase.games.mea.actions import Shuffle
@@ -171,3 +174,31 @@ def redealt(state: MeaState, me: int, rng: Any) -> MeaState:
     rng.shuffle(mine)
     twin.arrange(me, twin.hand(me), mine[::-1])
     return twin
+
+
+def at(
+    cards0: Iterable[Any] = (),
+    cards1: Iterable[Any] = (),
+    *,
+    filler: int = 20,
+    options: dict[str, Any] | None = None,
+    **position: Any,
+) -> MeaState:
+    """A position (``MeaState.position``) over decks holding these cards and filler, mana 20 unless given."""
+    rules = rules_for(list(cards0), list(cards1), filler, **(options or {}))
+    position.setdefault("mana", 20)
+    return MeaState.position(rules, **position)
+
+
+def refuses(state: MeaState, text: str) -> None:
+    """The action written ``text`` is refused as illegal."""
+    with pytest.raises(IllegalAction):
+        state.apply_text(text)
+
+
+def owner_of(state: MeaState, name: str) -> int | None:
+    return state.tiles().get(tile(name))
+
+
+def hand_names(state: MeaState, seat: int) -> list[str]:
+    return [state.tables.names[i] for i in state.hand(seat)]

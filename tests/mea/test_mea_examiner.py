@@ -7,12 +7,11 @@ Default layout: P1 (yellow, seat 0) b1 a2 c2 b3; P2 (blue, seat 1) a1 c1 b2 a3 c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from cardbase.games.base import IllegalAction, InvalidRules
+from cardbase.games.base import InvalidRules
 from cardbase.games.mea.codes import END_DECK_OUT, END_HAND, END_NO_TILES, HAND, OUT
 from cardbase.games.mea.engine import MeaState
 from cardbase.games.mea.formats import STANDARD
@@ -24,10 +23,14 @@ from tests.mea.conftest import (
     PAWN,
     WALL,
     assist,
+    at,
     demo,
+    hand_names,
     legal_texts,
     monster,
     names_on,
+    owner_of,
+    refuses,
     rules_for,
     started,
     tile,
@@ -36,32 +39,6 @@ from tests.mea.conftest import (
 # A monster with a high defence and no attack to speak of, and one that hits hard but breaks.
 SHIELD = monster("Shield", 1, 0, 9)
 SPEAR = monster("Spear", 1, 4, 1)
-
-
-def at(
-    cards0: Iterable[Any] = (),
-    cards1: Iterable[Any] = (),
-    *,
-    filler: int = 20,
-    options: dict[str, Any] | None = None,
-    **position: Any,
-) -> MeaState:
-    rules = rules_for(list(cards0), list(cards1), filler, **(options or {}))
-    position.setdefault("mana", 20)
-    return MeaState.position(rules, **position)
-
-
-def refused(state: MeaState, text: str) -> None:
-    with pytest.raises(IllegalAction):
-        state.apply_text(text)
-
-
-def owner_of(state: MeaState, name: str) -> int | None:
-    return state.tiles().get(tile(name))
-
-
-def hand_names(state: MeaState, seat: int) -> list[str]:
-    return [state.tables.names[i] for i in state.hand(seat)]
 
 
 def end_turn(state: MeaState, n: int = 1) -> MeaState:
@@ -103,7 +80,7 @@ def test_ex04_opening_draw_of_zero_is_refused():
     """Before you start both players draw at least 1 card each"""
     state = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
     state.resolve_chance()
-    refused(state, "draw 0")
+    refuses(state, "draw 0")
 
 
 # --- tiles and monsters --------------------------------------------------------------------
@@ -114,9 +91,9 @@ def test_ex05_no_third_monster_by_summon_or_move():
     state = at(
         [KNIGHT, PAWN, WALL, BRUTE], hands=(["Wall"], []), board=({"b1": ["Knight", "Pawn"], "a2": ["Brute"]}, {})
     )
-    refused(state, "summon Wall b1")
+    refuses(state, "summon Wall b1")
     state.apply_text("summon Wall a2")
-    refused(state, "move Knight@b1 a2")  # a2 now holds 2
+    refuses(state, "move Knight@b1 a2")  # a2 now holds 2
 
 
 def test_ex06_a_third_monster_counts_both_players():
@@ -136,7 +113,7 @@ def test_ex06_a_third_monster_counts_both_players():
 def test_ex07_the_end_of_turn_draw_is_at_least_one_and_may_be_more():
     """At the end of your turn you must draw at least 1 card, but you can draw more!"""
     state = at([KNIGHT], [KNIGHT], hands=(["Knight"], []))
-    refused(state, "draw 0")
+    refuses(state, "draw 0")
     end_turn(state, 4)
     assert state.hand_size(0) == 5 and state.active == 1
 
@@ -147,7 +124,7 @@ def test_ex08_drawing_ends_the_turn():
     state = at([KNIGHT], [KNIGHT], hands=(["Knight"], []))
     end_turn(state)
     assert state.active == 1
-    refused(state, "summon Knight b1")
+    refuses(state, "summon Knight b1")
 
 
 def test_ex09_drawing_to_eleven_at_the_end_of_turn_loses_and_no_end_of_turn_ability_activates():
@@ -180,8 +157,8 @@ def test_ex11_empty_deck_obliterates_a_friendly_tile_with_every_monster_on_it():
         decks=([], None),
         out=(["Pawn"], []),
     )
-    refused(state, "draw 1")
-    refused(state, "obliterate b2")  # an enemy tile
+    refuses(state, "draw 1")
+    refuses(state, "obliterate b2")  # an enemy tile
     state.apply_text("obliterate b1")
     assert tile("b1") not in state.tiles()
     assert all(
@@ -215,7 +192,7 @@ def test_ex13_obliterating_the_last_tile_loses():
 def test_ex14_the_draw_is_at_most_the_cards_left():
     """At the end of your turn you must draw at least 1 card, but you can draw more!"""
     state = at([KNIGHT, PAWN], [WALL], filler=0, decks=(["Pawn"], None), hands=(["Knight"], []))
-    refused(state, "draw 2")
+    refuses(state, "draw 2")
     end_turn(state, 1)
     assert state.hand_size(0) == 2
 
@@ -227,8 +204,8 @@ def test_ex15_a_monster_either_moves_or_attacks_not_both():
     """Unless stated otherwise, your monsters can EITHER move once OR attack once on your turn."""
     state = at([KNIGHT], [PAWN, PAWN], board=({"b1": ["Knight"]}, {"c1": ["Pawn"], "a3": ["Pawn"]}))
     state.apply_text("move Knight@b1 a1")  # a1 is P2's and empty
-    refused(state, "move Knight@a1 b1")
-    refused(state, "attack a2 with Knight@a1")
+    refuses(state, "move Knight@a1 b1")
+    refuses(state, "attack a2 with Knight@a1")
     assert not [a for a in legal_texts(state) if "Knight" in a]
 
 
@@ -237,21 +214,21 @@ def test_ex16_an_attacker_cannot_then_move_or_attack_again():
     state = at([KNIGHT], [PAWN, PAWN], board=({"b1": ["Knight"]}, {"a1": ["Pawn"], "c1": ["Pawn"]}))
     state.apply_text("attack a1 with Knight@b1")
     assert names_on(state, "a1") == ["Knight"]
-    refused(state, "attack b1 with Knight@a1")
-    refused(state, "move Knight@a1 a2")
+    refuses(state, "attack b1 with Knight@a1")
+    refuses(state, "move Knight@a1 a2")
 
 
 def test_ex17_attacks_reach_adjacent_tiles_only():
     """You may attack monsters that are in adjacent tiles"""
     state = at([KNIGHT], [PAWN, PAWN], board=({"b1": ["Knight"]}, {"c3": ["Pawn"], "a1": ["Pawn"]}))
-    refused(state, "attack c3 with Knight@b1")
+    refuses(state, "attack c3 with Knight@b1")
     assert "attack a1 with Knight@b1" in legal_texts(state)
 
 
 def test_ex18_attack_equal_to_defence_kills_lower_cannot_attack():
     """if you can kill them (if your monster's attack is equal to or higher than the other monster's defence)"""
     state = at([KNIGHT], [KNIGHT, WALL], board=({"b1": ["Knight"]}, {"a1": ["Knight"], "c1": ["Wall"]}))
-    refused(state, "attack c1 with Knight@b1")  # 3 < 6
+    refuses(state, "attack c1 with Knight@b1")  # 3 < 6
     state.apply_text("attack a1 with Knight@b1")  # 3 >= 3: kills; 3 >= 3 retaliation kills ours too
     assert names_on(state, "a1") == [] and names_on(state, "b1") == []
     assert owner_of(state, "a1") == 1  # the attacker died: no move-in, no flip
@@ -269,7 +246,7 @@ def test_ex20_combined_attack_adds_the_attacks():
     combined attack."""
     brick = monster("Brick", 1, 2, 9)
     state = at([brick, brick], [KNIGHT], board=({"b1": ["Brick"], "a2": ["Brick"]}, {"a1": ["Knight"]}))
-    refused(state, "attack a1 with Brick@b1")  # 2 < 3 alone
+    refuses(state, "attack a1 with Brick@b1")  # 2 < 3 alone
     state.apply_text("attack a1 with Brick@b1 + Brick@a2")
     assert owner_of(state, "a1") == 0 and len(state.on_tile(tile("a1"))) == 2  # both survive and move in
 
@@ -285,7 +262,7 @@ def test_ex21_a_summoned_monster_pairs_with_a_ready_one_but_not_with_another_sum
     state.apply_text("summon Brick a2")
     state.apply_text("summon Brick b1")
     # The two summoned Bricks (a2, b1#2) together: refused; a summoned one with the ready one: allowed.
-    refused(state, "attack a1 with Brick@a2 + Brick@b1#2")
+    refuses(state, "attack a1 with Brick@a2 + Brick@b1#2")
     state.apply_text("attack a1 with Brick@b1#1 + Brick@a2")
     assert owner_of(state, "a1") == 0
 
@@ -379,10 +356,10 @@ def test_ex29_one_flip_only_of_an_enemy_tile_with_your_monster():
     start_of_p1_turn(state)
     assert state.phase == "flip"
     assert sorted(legal_texts(state)) == ["flip a1", "flip c1", "flip none"]
-    refused(state, "flip b2")
+    refuses(state, "flip b2")
     state.apply_text("flip a1")
     assert owner_of(state, "a1") == 0 and owner_of(state, "c1") == 1 and state.phase == "main"
-    refused(state, "flip c1")
+    refuses(state, "flip c1")
 
 
 def test_ex30_a_flipped_enemy_monster_moves_to_an_adjacent_tile_of_its_side_with_room():
@@ -441,8 +418,8 @@ def test_ex33_summon_on_your_tile_without_an_enemy_monster():
         hands=(["Knight"], []),
         board=({"a2": ["Pawn"]}, {"b1": ["Wall"]}),
     )
-    refused(state, "summon Knight b1")  # P1's, with P2's Wall
-    refused(state, "summon Knight b2")  # P2's
+    refuses(state, "summon Knight b1")  # P1's, with P2's Wall
+    refuses(state, "summon Knight b2")  # P2's
     state.apply_text("summon Knight a2")  # with its own Pawn
     assert names_on(state, "a2") == ["Pawn", "Knight"]
 
@@ -486,7 +463,7 @@ def test_ex37_a_card_costing_more_than_the_mana_left_is_refused():
     """count the amount of mana you have to spend this turn"""
     state = at([GIANT, PAWN], [], hands=(["Giant", "Pawn"], []), mana=6)
     state.apply_text("summon Pawn b1")
-    refused(state, "summon Giant a2")
+    refuses(state, "summon Giant a2")
 
 
 # --- abilities --------------------------------------------------------------------------------
@@ -710,10 +687,10 @@ def test_ex51_a_combined_attack_counts_a_bonus_given_this_turn():
     state = at(
         [RAGE, BRICK, PAWN], [GIANT], hands=(["Rage"], []), board=({"b1": ["Brick"], "a2": ["Pawn"]}, {"a1": ["Giant"]})
     )
-    refused(state, "attack a1 with Brick@b1 + Pawn@a2")  # 2 + 1 < 7
+    refuses(state, "attack a1 with Brick@b1 + Pawn@a2")  # 2 + 1 < 7
     state.apply_text("play Rage")
     state.apply_text("choose Brick@b1")
-    refused(state, "attack a1 with Brick@b1 + Pawn@a2")  # 4 + 1 < 7
+    refuses(state, "attack a1 with Brick@b1 + Pawn@a2")  # 4 + 1 < 7
     tall = monster("Tall", 1, 1, 5)
     state = at(
         [RAGE, BRICK, PAWN], [tall], hands=(["Rage"], []), board=({"b1": ["Brick"], "a2": ["Pawn"]}, {"a1": ["Tall"]})
@@ -739,8 +716,8 @@ def test_ex53_may_attack_twice_and_the_second_attack_is_from_the_tile_it_moved_i
     state = at([imp], [PAWN, PAWN], hands=(["Imp"], []), board=({}, {"a1": ["Pawn"], "c1": ["Pawn"]}))
     state.apply_text("summon Imp b1")
     state.apply_text("attack a1 with Imp@b1")
-    refused(state, "move Imp@a1 a2")
-    refused(state, "attack c1 with Imp@a1")  # not adjacent to a1
+    refuses(state, "move Imp@a1 a2")
+    refuses(state, "attack c1 with Imp@a1")  # not adjacent to a1
     assert names_on(state, "a1") == ["Imp"]
 
 
@@ -814,7 +791,7 @@ def test_ex59_an_ability_draw_from_an_empty_deck_draws_nothing():
     state = at([scholar, PAWN], [KNIGHT], filler=0, hands=(["Scholar"], []), decks=(["Pawn"], None))
     state.apply_text("summon Scholar b1")
     assert state.hand_size(0) == 1 and state.deck_size(0) == 0
-    refused(state, "draw 1")
+    refuses(state, "draw 1")
     state.apply_text("obliterate a2")
     assert not state.is_terminal
 
@@ -1034,7 +1011,7 @@ def test_ex73_nobody_summons_onto_a_tile_with_an_enemy_monster_after_take_contro
     pawn = state.on_tile(tile("b2"))[0]
     assert state.controller(pawn) == 0
     end_turn(state)
-    refused(state, "summon Knight b2")  # P2's own tile, with P1's (taken) Pawn on it
+    refuses(state, "summon Knight b2")  # P2's own tile, with P1's (taken) Pawn on it
     assert "summon Knight a1" in legal_texts(state)
 
 
@@ -1156,7 +1133,7 @@ def test_ex82_warlord_wombat_at_the_start_of_the_turn_lets_a_monster_move_twice(
     state.apply_text("move Knight@b1 b2")
     state.apply_text("move Knight@b2 c2")
     assert names_on(state, "c2") == ["Knight"]
-    refused(state, "move Knight@c2 c1")
+    refuses(state, "move Knight@c2 c1")
 
 
 def test_ex83_berserk_beekeeper_attacks_twice_from_the_tile_it_moved_into():

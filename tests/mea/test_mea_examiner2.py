@@ -9,46 +9,29 @@ Default layout: P1 (yellow, seat 0) b1 a2 c2 b3; P2 (blue, seat 1) a1 c1 b2 a3 c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 import pytest
 
-from cardbase.games.base import IllegalAction
 from cardbase.games.mea.codes import BOARD, END_HAND, HAND, OUT
-from cardbase.games.mea.engine import MeaState
-from tests.mea.conftest import GIANT, KNIGHT, PAWN, WALL, assist, legal_texts, monster, names_on, rules_for, tile
+from tests.mea.conftest import (
+    GIANT,
+    KNIGHT,
+    PAWN,
+    WALL,
+    assist,
+    at,
+    hand_names,
+    legal_texts,
+    monster,
+    names_on,
+    owner_of,
+    refuses,
+    tile,
+)
 
 BRICK = monster("Brick", 1, 2, 9)  # weak blow, hard to kill
 SHIELD = monster("Shield", 1, 0, 9)
 THREE = monster("Three", 1, 0, 3)  # defence 3, no attack
 SPEAR = monster("Spear", 1, 4, 1)
-
-
-def at(
-    cards0: Iterable[Any] = (),
-    cards1: Iterable[Any] = (),
-    *,
-    filler: int = 20,
-    options: dict[str, Any] | None = None,
-    **position: Any,
-) -> MeaState:
-    rules = rules_for(list(cards0), list(cards1), filler, **(options or {}))
-    position.setdefault("mana", 20)
-    return MeaState.position(rules, **position)
-
-
-def refused(state: MeaState, text: str) -> None:
-    with pytest.raises(IllegalAction):
-        state.apply_text(text)
-
-
-def owner_of(state: MeaState, name: str) -> int | None:
-    return state.tiles().get(tile(name))
-
-
-def hand_names(state: MeaState, seat: int) -> list[str]:
-    return [state.tables.names[i] for i in state.hand(seat)]
 
 
 # --- deck building ---------------------------------------------------------------------------
@@ -82,7 +65,7 @@ def test_ex2_03_with_cards_in_the_deck_the_turn_cannot_end_by_obliterating():
     state = at([KNIGHT], [KNIGHT])
     assert state.deck_size(0) > 0
     assert not [a for a in legal_texts(state) if a.startswith("obliterate")]
-    refused(state, "obliterate b1")
+    refuses(state, "obliterate b1")
     assert tile("b1") in state.tiles()
 
 
@@ -108,7 +91,7 @@ def test_ex2_05_a_monster_that_moved_acts_again_on_its_next_turn():
     """your monsters can EITHER move once OR attack once on your turn. (once on each of your turns)"""
     state = at([KNIGHT], [KNIGHT], board=({"b1": ["Knight"]}, {}))
     state.apply_text("move Knight@b1 a1")
-    refused(state, "move Knight@a1 b1")
+    refuses(state, "move Knight@a1 b1")
     state.apply_text("draw 1")
     state.apply_text("draw 1")
     state.apply_text("flip none")
@@ -119,8 +102,8 @@ def test_ex2_05_a_monster_that_moved_acts_again_on_its_next_turn():
 def test_ex2_06_diagonal_tiles_are_not_adjacent_for_moves_or_attacks():
     """You may attack monsters that are in adjacent tiles (a 3 by 3 grid: adjacent tiles share an edge)"""
     state = at([KNIGHT], [PAWN], board=({"b2": ["Knight"]}, {"a1": ["Pawn"]}))
-    refused(state, "attack a1 with Knight@b2")  # a1 is diagonal to b2
-    refused(state, "move Knight@b2 c3")  # diagonal, empty
+    refuses(state, "attack a1 with Knight@b2")  # a1 is diagonal to b2
+    refuses(state, "move Knight@b2 c3")  # diagonal, empty
     assert not [a for a in legal_texts(state) if a.startswith("attack")]
     state.apply_text("move Knight@b2 c2")  # shares an edge
 
@@ -129,8 +112,8 @@ def test_ex2_07_no_move_off_the_board_or_into_a_removed_tiles_place():
     """Destroying: Remove a tile from the board (a removed tile's place holds no monster)"""
     tiles = {"b1": 0, "a2": 0, "c2": 0, "b3": 0, "a1": 1, "c1": 1, "a3": 1, "c3": 1}  # b2 removed
     state = at([KNIGHT], [PAWN], board=({"b1": ["Knight"]}, {"c3": ["Pawn"]}), tiles=tiles)
-    refused(state, "move Knight@b1 b2")
-    refused(state, "move Knight@b1 b0")
+    refuses(state, "move Knight@b1 b2")
+    refuses(state, "move Knight@b1 b0")
     assert sorted(a for a in legal_texts(state) if a.startswith("move")) == ["move Knight@b1 a1", "move Knight@b1 c1"]
 
 
@@ -141,7 +124,7 @@ def test_ex2_08_a_monster_summoned_this_turn_may_move():
     state.apply_text("summon Knight b1")
     state.apply_text("move Knight@b1 a1")
     assert names_on(state, "a1") == ["Knight"]
-    refused(state, "move Knight@a1 b1")
+    refuses(state, "move Knight@a1 b1")
 
 
 # --- attacking -------------------------------------------------------------------------------
@@ -157,14 +140,14 @@ def test_ex2_09_an_attack_is_not_split_between_two_defenders():
 def test_ex2_10_a_monster_does_not_attack_monsters_on_its_own_tile():
     """You may attack monsters that are in adjacent tiles"""
     state = at([GIANT], [PAWN], board=({"b2": ["Giant"]}, {"b2": ["Pawn"]}))
-    refused(state, "attack b2 with Giant@b2")
+    refuses(state, "attack b2 with Giant@b2")
     assert not [a for a in legal_texts(state) if a.startswith("attack b2")]
 
 
 def test_ex2_11_a_combined_attack_needs_both_monsters_adjacent_to_the_tile():
     """If you have two monsters adjacent to the same tile, you can attack with both of them simultaneously"""
     state = at([BRICK, BRICK], [KNIGHT], board=({"b1": ["Brick"], "c2": ["Brick"]}, {"a1": ["Knight"]}))
-    refused(state, "attack a1 with Brick@b1 + Brick@c2")  # c2 does not touch a1
+    refuses(state, "attack a1 with Brick@b1 + Brick@c2")  # c2 does not touch a1
     assert not [a for a in legal_texts(state) if a.startswith("attack a1")]
 
 
@@ -173,7 +156,7 @@ def test_ex2_12_a_monster_that_has_moved_cannot_join_a_combined_attack():
     OR attack once on your turn."""
     state = at([BRICK, BRICK], [KNIGHT], board=({"b1": ["Brick"], "a3": ["Brick"]}, {"a1": ["Knight"]}))
     state.apply_text("move Brick@a3 a2")  # now next to a1, its action spent
-    refused(state, "attack a1 with Brick@a2 + Brick@b1")
+    refuses(state, "attack a1 with Brick@a2 + Brick@b1")
     assert names_on(state, "a1") == ["Knight"]
 
 
@@ -186,7 +169,7 @@ def test_ex2_13_a_monster_that_has_attacked_cannot_join_a_combined_attack():
     )
     state.apply_text("attack b2 with Brick@b1")  # kills the Pawn; the Shield stays, so does the Brick
     assert names_on(state, "b1") == ["Brick"] and names_on(state, "b2") == ["Shield"]
-    refused(state, "attack a1 with Brick@b1 + Brick@a2")
+    refuses(state, "attack a1 with Brick@b1 + Brick@a2")
 
 
 def test_ex2_14_at_most_two_monsters_attack_together():
@@ -196,7 +179,7 @@ def test_ex2_14_at_most_two_monsters_attack_together():
         [KNIGHT],
         board=({"b1": ["Pawn", "Pawn"], "a2": ["Pawn"]}, {"a1": ["Knight"]}),
     )
-    refused(state, "attack a1 with Pawn@b1#1 + Pawn@b1#2 + Pawn@a2")
+    refuses(state, "attack a1 with Pawn@b1#1 + Pawn@b1#2 + Pawn@a2")
     assert names_on(state, "a1") == ["Knight"]
 
 
@@ -263,7 +246,7 @@ def test_ex2_20_an_added_tile_beyond_the_grid_is_adjacent_like_any_other():
     (The board is no longer 3 by 3: a0 touches a1.)"""
     tiles = {"a0": 0, "b1": 0, "a2": 0, "c2": 0, "b3": 0, "a1": 1, "c1": 1, "b2": 1, "a3": 1, "c3": 1}
     state = at([KNIGHT], [PAWN], board=({"a0": ["Knight"]}, {"a1": ["Pawn"]}), tiles=tiles)
-    refused(state, "move Knight@a0 b0")  # no tile there
+    refuses(state, "move Knight@a0 b0")  # no tile there
     state.apply_text("attack a1 with Knight@a0")
     assert names_on(state, "a1") == ["Knight"] and owner_of(state, "a1") == 0
 
@@ -276,9 +259,9 @@ def test_ex2_21_monsters_are_summoned_onto_a_tile_assists_played_and_both_cost_m
     (a sample monster, a sample assist); count the amount of mana you have to spend this turn."""
     bolt = assist("Bolt", 5, [{"trigger": "play", "effect": "kill", "target": "enemy_monster"}])
     state = at([bolt, KNIGHT], [PAWN], hands=(["Bolt", "Knight"], []), board=({}, {"a1": ["Pawn"]}), mana=4)
-    refused(state, "play Knight")
-    refused(state, "summon Bolt b1")
-    refused(state, "play Bolt")  # 5 > 4
+    refuses(state, "play Knight")
+    refuses(state, "summon Bolt b1")
+    refuses(state, "play Bolt")  # 5 > 4
     state.set_main_phase(0, 5)
     state.apply_text("play Bolt")
     assert state.mana == 0 and names_on(state, "a1") == [] and "Bolt" not in hand_names(state, 0)
