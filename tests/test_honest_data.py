@@ -40,7 +40,8 @@ CARDS = {
 DECKS = {
     "mea": "game: mea\nname: Honest Mea\n3 Nocost Imp\n3 Noatk Imp\n3 Nodef Imp\n2 Blank Imp\n3 Nocost Aid\n"
     "3 Crumb Goblin\n3 Pep Talk\n",
-    "meio": "game: meio\nname: Honest Meio\n1 Joker X\n1 Half Card\n1 Suited X\n1 AS\n1 KH\n1 QH\n",
+    "meio": "game: meio\nname: Honest Meio\n1 Joker X\n1 Half Card\n1 Suited X\n1 AS\n1 KH\n1 QH\n"
+    + "".join(f"1 {rank}S\n" for rank in range(2, 9)),  # 13 cards: one hand
     "meikyu": "game: meikyu\nname: Honest Meikyu\n1 Den of the Geister\n2 Unlevelled Room\n1 Cook\n1 Doctor\n1 Sword\n",
 }
 UNKNOWN = {  # per game: the count tables of deck_stats, each with the copies whose value is unknown
@@ -140,3 +141,51 @@ def test_a_count_by_value_counts_the_unknown_ones_as_unknown(
     if game == "meio":  # three known hearts, and Joker X's and Half Card's suits unknown: not exactly 3
         hearts = shown["hearts"]
         assert hearts != "3" and ("unknown" in hearts or '"total": null' in hearts), hearts
+
+
+DrawsSurface = Callable[[Path, TestClient, str, dict[str, str]], tuple[bool, str]]
+
+
+def _draws_cli(json_out: bool) -> DrawsSurface:
+    def run(path: Path, web: TestClient, db: str, options: dict[str, str]) -> tuple[bool, str]:
+        args = [a for k, v in options.items() for a in (f"--{k}", v)]
+        result = run_cli(["draws", str(path), *args, *(["--json"] if json_out else [])], db)
+        assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+        assert result.exit_code in (0, 1), result.output
+        return result.exit_code == 0, result.stdout + result.stderr
+
+    return run
+
+
+def _draws_api(path: Path, web: TestClient, db: str, options: dict[str, str]) -> tuple[bool, str]:
+    response = web.get(f"/api/decks/{stored(web, path)}/draws", params=options)
+    assert "internal error" not in response.text and response.status_code < 500, response.text
+    return response.status_code == 200, response.text
+
+
+def _draws_page(path: Path, web: TestClient, db: str, options: dict[str, str]) -> tuple[bool, str]:
+    if "sample" not in options:
+        pytest.skip("the deck page shows a sample hand and the odds of needs, not the game's report")
+    page = web.get(f"/decks/{stored(web, path)}", params={"seed": options["seed"], "hand": options["cards"]})
+    assert page.status_code == 200 and "internal error" not in page.text
+    text = page_text(page.text, "sample-hand")
+    return 'role="alert"' not in page.text.split('id="sample-hand"', 1)[1].split("</section>", 1)[0], text
+
+
+DRAWS_SURFACES = {"cli": _draws_cli(False), "cli --json": _draws_cli(True), "api": _draws_api, "page": _draws_page}
+
+
+@pytest.mark.parametrize("surface", DRAWS_SURFACES)
+def test_meio_draws_of_a_deck_with_unknown_suits_and_ranks(
+    surface: str, honest: dict[str, Path], web: TestClient, db_url: str
+) -> None:
+    """A Meio hand holding cards of unknown suit or rank (Joker X knows neither): its sample hands show
+    them by name, and its report (hearts, high cards, void suits), which needs every card's suit and
+    rank, is refused naming the cards — both crashed (None compared with a rank, sorted with a suit)."""
+    draws = DRAWS_SURFACES[surface]
+    shown, text = draws(honest["meio"], web, db_url, {"sample": "1", "seed": "4", "cards": "13"})
+    assert shown and "Joker X" in text and "Half Card" in text, text
+    if surface == "page":
+        return
+    shown, text = draws(honest["meio"], web, db_url, {})
+    assert not shown and "Joker X" in text and "unknown suit" in text, text
