@@ -42,7 +42,8 @@ DECKS = {
     "3 Crumb Goblin\n3 Pep Talk\n",
     "meio": "game: meio\nname: Honest Meio\n1 Joker X\n1 Half Card\n1 Suited X\n1 AS\n1 KH\n1 QH\n"
     + "".join(f"1 {rank}S\n" for rank in range(2, 9)),  # 13 cards: one hand
-    "meikyu": "game: meikyu\nname: Honest Meikyu\n1 Den of the Geister\n2 Unlevelled Room\n1 Cook\n1 Doctor\n1 Sword\n",
+    "meikyu": "game: meikyu\nname: Honest Meikyu\n1 Den of the Geister\n2 Unlevelled Room\n1 Cook\n1 Doctor\n1 Sword\n"
+    "4 Gotcha!\n1 Bee\n1 Drone\n1 Master\n1 Grimoire\n1 Amulet\n1 Map\n",
 }
 UNKNOWN = {  # per game: the count tables of deck_stats, each with the copies whose value is unknown
     "mea": {"mana_curve": 3 + 2 + 3},  # Nocost Imp, Blank Imp, Nocost Aid
@@ -189,3 +190,38 @@ def test_meio_draws_of_a_deck_with_unknown_suits_and_ranks(
         return
     shown, text = draws(honest["meio"], web, db_url, {})
     assert not shown and "Joker X" in text and "unknown suit" in text, text
+
+
+def _odds_cli(json_out: bool) -> Callable[[Path, str, str, TestClient], str]:
+    def run(path: Path, need: str, db: str, web: TestClient) -> str:
+        result = run_cli(["draws", str(path), "--need", need, "-c", "5", *(["--json"] if json_out else [])], db)
+        assert result.exit_code == 0, result.output
+        return result.stdout + result.stderr
+
+    return run
+
+
+def _odds_page(path: Path, need: str, db: str, web: TestClient) -> str:
+    page = web.get(f"/decks/{stored(web, path)}", params={"needs": need, "open": "odds"}).text
+    return page_text(page, "odds")
+
+
+ODDS_SURFACES = {"cli": _odds_cli(False), "cli --json": _odds_cli(True), "page": _odds_page}
+NEEDS = {  # a need reading a field some of the deck's cards do not know, of each kind of field
+    "mea": ("1 cost<=2", "cost"),
+    "meio": ("2 suit:h", "suit"),
+    "meikyu": ("1 t:item or wits>=1", "wits"),
+}
+
+
+@pytest.mark.parametrize("surface", ODDS_SURFACES)
+@pytest.mark.parametrize("game", NEEDS)
+def test_the_odds_of_a_need_on_an_unknown_value_say_it_is_not_counted(
+    game: str, surface: str, honest: dict[str, Path], web: TestClient, db_url: str
+) -> None:
+    """The chance that a hand holds ``2 suit:h`` counts only the cards known to be hearts: the odds say
+    so (as they did for ``cost<=2``), not as if every card's suit were known — ``suit:h`` was not
+    taken for a need that reads a value, as only numbers compared were."""
+    need, field = NEEDS[game]
+    shown = ODDS_SURFACES[surface](honest[game], need, db_url, web)
+    assert f"unknown {field}" in shown or re.search(rf"unknown [a-z ,()0-9]*\b{field} \(", shown), shown

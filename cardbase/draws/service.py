@@ -174,8 +174,13 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
 
 
 def _compares(query: str) -> bool:
-    """Whether a query compares a value (``cost<=3``, ``wits:2``), where an unknown value matters."""
-    return bool(re.search(r"[<>=]|[A-Za-z_]:\s*-?\d", query))
+    """Whether a query reads a card's value (``cost<=3``, ``wits:2``, ``suit:h``), where an unknown value
+    matters: a comparison, or a field the search reads a value of."""
+    from cardbase.db.search import value_field
+
+    if re.search(r"[<>=]|[A-Za-z_]:\s*-?\d", query):
+        return True
+    return any(value_field(key) for key in re.findall(r"([A-Za-z_]+)\s*:", query))
 
 
 def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:
