@@ -225,3 +225,28 @@ def test_the_odds_of_a_need_on_an_unknown_value_say_it_is_not_counted(
     need, field = NEEDS[game]
     shown = ODDS_SURFACES[surface](honest[game], need, db_url, web)
     assert f"unknown {field}" in shown or re.search(rf"unknown [a-z ,()0-9]*\b{field} \(", shown), shown
+
+
+DEMO_DRAWS = {  # every kind of draws output of a deck: the opening report, a need's odds, sample hands
+    "report": [],
+    "needs": ["--need", "1 t:assist", "-c", "5"],
+    "sample": ["--sample", "2", "--seed", "1"],
+}
+
+
+@pytest.mark.parametrize("json_out", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("kind", DEMO_DRAWS)
+def test_draws_of_demo_cards_say_they_are_demo_cards(
+    kind: str, json_out: bool, honest: dict[str, Path], db_url: str
+) -> None:
+    """``draws`` of a deck of demo cards (Crumb Goblin, Pep Talk: cardbase's own, not published Méa cards)
+    said so nowhere — its chances are of values this project made, and its sample hands list demo cards
+    by name alone — while ``sim``, ``lab`` and the deck page label them. A deck without one says nothing."""
+    args = ["draws", str(honest["mea"]), *DEMO_DRAWS[kind], *(["--json"] if json_out else [])]
+    result = run_cli(args, db_url)
+    assert result.exit_code == 0, result.output
+    assert "6 of the 20 cards drawn are demo cards" in result.stdout + result.stderr, result.output
+    plain = honest["mea"].with_name("plain.txt")
+    plain.write_text(re.sub(r"3 (Crumb Goblin|Pep Talk)\n", "", DECKS["mea"]), encoding="utf-8")
+    result = run_cli(["draws", str(plain), *args[2:]], db_url)
+    assert result.exit_code == 0 and "demo" not in result.stdout + result.stderr, result.output

@@ -17,7 +17,7 @@ from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import whole_number
+from cardbase.games.base import is_demo, whole_number
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -166,11 +166,22 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
             notes.append(f"only {n} cards match {quoted(need.label)}, so {need.kind} {need.count} cannot happen")
     if unknown and any(_compares(n.label) for n in needs):
         notes.append(unknown)
+    demo = sum(n for card_id, n in drawn.items() if is_demo(resolved.cards[card_id]))
+    if demo:
+        notes.append(demo_note(demo, size))
     ids.sort(key=lambda c: (resolved.cards[c].name, c))
     infos = [resolved.cards[c] for c in ids]
     cards = [PileCard(info.name, drawn[info.id], masks[info.id], info.type == "open") for info in infos]
     name = resolved.deck.name or Path(source).stem
     return Setup(source, name, game, resolved.deck.players, cards, infos, needs, matching, notes)
+
+
+def demo_note(demo: int, size: int) -> str:
+    """What draws say of a pile holding demo cards: the chances are of cards cardbase made."""
+    return (
+        f"{demo} of the {size} cards drawn are demo cards (cardbase's demo set, not published Méa cards): "
+        "the chances are of the values cardbase gave them"
+    )
 
 
 def _compares(query: str) -> bool:
