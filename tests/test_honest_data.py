@@ -250,3 +250,16 @@ def test_draws_of_demo_cards_say_they_are_demo_cards(
     plain.write_text(re.sub(r"3 (Crumb Goblin|Pep Talk)\n", "", DECKS["mea"]), encoding="utf-8")
     result = run_cli(["draws", str(plain), *args[2:]], db_url)
     assert result.exit_code == 0 and "demo" not in result.stdout + result.stderr, result.output
+
+
+@pytest.mark.parametrize("group", ["type", "cost", "tag"])
+def test_a_grouped_deck_list_labels_its_demo_cards(group: str, honest: dict[str, Path], db_url: str) -> None:
+    """``deck show --group`` listed Crumb Goblin and Pep Talk (demo cards) as it lists published ones: the
+    plain list names their set (``(demo)``) and the deck page badges them, the grouped list said nothing."""
+    result = run_cli(["deck", "show", str(honest["mea"]), "--group", group], db_url)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if re.match(r"  \d+ ", line)]
+    assert len(lines) == 7, result.stdout
+    for line in lines:
+        assert ("demo" in line) == any(name in line for name in ("Crumb Goblin", "Pep Talk")), line
+    assert "demo: demo card made for cardbase, not a published card" in result.stdout
