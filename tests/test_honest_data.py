@@ -263,3 +263,20 @@ def test_a_grouped_deck_list_labels_its_demo_cards(group: str, honest: dict[str,
     for line in lines:
         assert ("demo" in line) == any(name in line for name in ("Crumb Goblin", "Pep Talk")), line
     assert "demo: demo card made for cardbase, not a published card" in result.stdout
+
+
+def test_a_playing_cards_players_not_given_is_unknown_not_absent(
+    honest: dict[str, Path], web: TestClient, db_url: str
+) -> None:
+    """Every Meio playing card is in the deck of some number of players (min_players: A–7 from 2, 8–10
+    from 3, J–K at 4): a card entered without it does not know it, so it is unknown (``?``, listed in
+    ``unknown``), not "does not apply" (``—``), on the card's surfaces."""
+    shown = run_cli(["cards", "show", "Half Card", "--json"], db_url)
+    assert "min_players" in json.loads(shown.stdout)["unknown"], shown.stdout
+    text = run_cli(["cards", "show", "Half Card"], db_url).stdout
+    assert re.search(r"min_players\s*│ \? \(unknown\)", text), text
+    page = web.get("/cards/meio/hon/half-card").text
+    fields = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.split("Fields of", 1)[1][:3000])))
+    assert "min players ? (unknown)" in fields, fields
+    ace = run_cli(["cards", "show", "Ace of Spades", "--json"], db_url)
+    assert json.loads(ace.stdout)["unknown"] == []

@@ -106,7 +106,7 @@ APPLICABLE: dict[tuple[str, str], tuple[str, ...]] = {
     ("meikyu", "item"): ("text", "copies"),
     ("meikyu", "aggression"): ("text", "copies"),
     ("meikyu", "open"): ("text", "copies"),
-    ("meio", "playing card"): ("rank", "suit"),
+    ("meio", "playing card"): ("rank", "suit", "min_players"),
 }
 
 DEFAULT_SET: dict[str, str] = {"mea": "core", "meikyu": "core", "meio": "standard"}
