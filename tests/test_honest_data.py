@@ -280,3 +280,26 @@ def test_a_playing_cards_players_not_given_is_unknown_not_absent(
     assert "min players ? (unknown)" in fields, fields
     ace = run_cli(["cards", "show", "Ace of Spades", "--json"], db_url)
     assert json.loads(ace.stdout)["unknown"] == []
+
+
+@pytest.mark.parametrize("game", ["mea", "meikyu", "meio"])
+def test_a_catalog_exported_as_json_leaves_out_what_does_not_apply(
+    game: str, honest: dict[str, Path], db_url: str, tmp_path: Path
+) -> None:
+    """In ``catalog export --format json`` null is an unknown value (the export says "unknown stays visible
+    as null"); an assist's attack, a character's level or a land's bravery do not apply, so they are left
+    out, not written as null (an assist read 'attack: null': unknown, as if it had one)."""
+    from cardbase.catalog.fields import APPLICABLE, typed_fields
+
+    out = tmp_path / f"{game}.json"
+    result = run_cli(["catalog", "export", "--game", game, "--format", "json", "-o", str(out)], db_url)
+    assert result.exit_code == 0, result.output
+    cards = json.loads(out.read_text(encoding="utf-8"))["cards"]
+    typed = typed_fields(game)
+    for card in cards:
+        applies = APPLICABLE.get((game, card["type"]), ())
+        for field in typed:
+            if field in applies:
+                assert field in card, (card["name"], field)  # its value, or null: unknown
+            else:
+                assert field not in card, (card["name"], field, card.get(field))

@@ -210,6 +210,13 @@ def typed_fields(game: str) -> frozenset[str]:
     return frozenset(f for (g, _), fields in APPLICABLE.items() if g == game for f in fields)
 
 
+def inapplicable_fields(game: str, type_: str) -> frozenset[str]:
+    """The fields some card types of ``game`` have and ``type_`` does not (an assist's attack, a Meikyu
+    character's level): not applicable, so never unknown — shown ``—``, or left out of a record."""
+    applies = APPLICABLE.get((game, type_))
+    return frozenset() if applies is None else typed_fields(game) - set(applies)
+
+
 def inapplicable_values(game: str, type_: str, values: Mapping[str, object]) -> tuple[str, ...]:
     """The fields of ``values`` holding a value that a card of ``type_`` does not have (a Meikyu
     character's level), in the game's field order: "not applicable" is no value, not an unknown one."""
