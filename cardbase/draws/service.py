@@ -29,7 +29,7 @@ MAX_NEED_COUNT = 10**6
 """The largest count a need is read with (a deck holds at most 10,000 cards)."""
 # Cards that are not drawn: Méa tiles are the board, Meikyu lands are the Meikyu pile, not the Kingdom pile.
 NOT_DRAWN = {"mea": ("tile",), "meikyu": ("land",)}
-_EXAMPLE_FIELDS = ("cost", "bravery", "wits", "level", "points", "attack", "defence")
+_EXAMPLE_FIELDS = ("cost", "bravery", "wits", "level", "points", "attack", "defence", "rank")
 NOT_DRAWN_WHY = {"tile": "tiles are the board, not the deck", "land": "lands are the Meikyu pile, not the Kingdom pile"}
 
 
