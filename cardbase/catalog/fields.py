@@ -106,7 +106,7 @@ APPLICABLE: dict[tuple[str, str], tuple[str, ...]] = {
     ("meikyu", "item"): ("text", "copies"),
     ("meikyu", "aggression"): ("text", "copies"),
     ("meikyu", "open"): ("text", "copies"),
-    ("meio", "playing card"): ("rank", "suit"),
+    ("meio", "playing card"): ("rank", "suit", "min_players"),
 }
 
 DEFAULT_SET: dict[str, str] = {"mea": "core", "meikyu": "core", "meio": "standard"}
@@ -208,6 +208,13 @@ def typed_fields(game: str) -> frozenset[str]:
     """The fields of ``game`` that some of its card types have and others do not (a land's level,
     a character's bravery): a value in one of them is refused on a type without it."""
     return frozenset(f for (g, _), fields in APPLICABLE.items() if g == game for f in fields)
+
+
+def inapplicable_fields(game: str, type_: str) -> frozenset[str]:
+    """The fields some card types of ``game`` have and ``type_`` does not (an assist's attack, a Meikyu
+    character's level): not applicable, so never unknown — shown ``—``, or left out of a record."""
+    applies = APPLICABLE.get((game, type_))
+    return frozenset() if applies is None else typed_fields(game) - set(applies)
 
 
 def inapplicable_values(game: str, type_: str, values: Mapping[str, object]) -> tuple[str, ...]:

@@ -264,6 +264,7 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
     samples = sample_report(deck, model, hands, seed, cards)
     if json:
         print_json(samples.as_dict())
+        _notes(deck, True)
         return
     echo(f"{deck_title(deck)}: {samples.what}; {counted(hands, 'sample')}, seed {seed}")
     for k, hand in enumerate(samples.hands, 1):
@@ -275,6 +276,7 @@ def _samples(deck: Setup, model: Draws, hands: int, seed: int, cards: int | None
         echo(f"{k:>3}. {', '.join(hand.cards)}{extra}")
         if hand.split is not None:
             echo(f"     {hand.split.line()}")
+    _notes(deck, False)
 
 
 # --- per-game opening reports --------------------------------------------------------------------

@@ -39,6 +39,7 @@ from cardbase.catalog.fields import (
     Field,
     canonical_type,
     field_for_header,
+    inapplicable_fields,
     inapplicable_problem,
     inapplicable_values,
     typed_fields,
@@ -1059,8 +1060,9 @@ def export_catalog(database: Database, game: str, fmt: str, out: Path) -> int:
     if fmt == "json":
         cards = [{k: v for k, v in r.items() if v is not None and v != []} for r in records]
         for card, record in zip(cards, records, strict=True):
-            for column in columns:  # unknown stays visible as null
-                if record[column] is None:
+            absent = inapplicable_fields(game, record["type"])
+            for column in columns:  # unknown stays visible as null; what the type does not have is left out
+                if record[column] is None and column not in absent:
                     card[column] = None
         payload = {
             "game": game,

@@ -612,6 +612,13 @@ _OTHER_KEYS = (
 )
 
 
+def value_field(key: str) -> str | None:
+    """The card field a query's ``key`` reads (``atk`` → ``attack``, ``suit`` → ``suit``, ``o`` →
+    ``text``), or None for a key that reads no card value (``t:``, ``set:``, ``is:``, ``order:``)."""
+    key = key.lower()
+    return _NUMERIC.get(key) or _TEXT.get(key) or ("suit" if key == "suit" else None)
+
+
 def _check_key(term: Term) -> None:
     """An unknown field is named, with the nearest known one (``cots`` → ``cost``)."""
     key = term.key

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardbase.db.queries import DEMO_LABEL
 from cardbase.decks.stats import total, total_text
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.errors import UsageError, quoted
@@ -197,10 +198,16 @@ def grouped_deck(resolved: ResolvedDeck, by: str = "type", sort: str = "name") -
 def grouped_lines(resolved: ResolvedDeck, by: str = "type", sort: str = "name") -> list[str]:
     """The grouped deck as ``deck show --group`` prints it: a heading with subtotals per group, then its cards."""
     lines: list[str] = []
+    demo = False
     for section, groups in grouped_deck(resolved, by, sort):
         if section:
             lines.append(f"[{section}]")
         for group in groups:
             lines.append(f"{group.label} — {group.subtotal_text()}")
-            lines += [f"  {e['count']} {e['name']}" + (f"  ({e['cost']})" if e["cost"] else "") for e in group.entries]
+            for e in group.entries:
+                demo = demo or e["demo"]
+                cost = f"  ({e['cost']})" if e["cost"] else ""
+                lines.append(f"  {e['count']} {e['name']}{cost}" + ("  demo" if e["demo"] else ""))
+    if demo:
+        lines.append(f"demo: {DEMO_LABEL}")
     return lines

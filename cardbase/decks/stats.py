@@ -3,18 +3,44 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardbase.decks.model import Deck
 from cardbase.decks.validate import ResolvedDeck
-from cardbase.games.base import is_demo, whole_number
+from cardbase.games.base import is_demo
 from cardbase.games.formats import Format
 
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
-def _int(text: str) -> int:
-    return (whole_number(text, 10**6) or 0) if text.isascii() else 0
+UNKNOWN = "?"
+"""The key under which a count table counts the cards whose value is unknown (NULL)."""
+
+
+def value_counts(
+    values: Iterable[tuple[Any, int]],
+    *,
+    keys: Sequence[Any] = (),
+    label: Callable[[Any], str] = str,
+    order: Callable[[Any], Any] = lambda v: v,
+) -> dict[str, int]:
+    """Copies per value, ``(value, copies)`` pairs counted by the value's ``label``, in ``order``, the ``keys``
+    first (shown even at 0); a card whose value is unknown (None) counts under ``?``, last — never under
+    ``None``, and never left out: every copy given is in one count (the one rule for every count table of
+    a deck's numbers: Méa's mana curve, Meikyu's land levels, Meio's suits and ranks)."""
+    counts: Counter[Any] = Counter()
+    unknown = 0
+    for value, n in values:
+        if value is None:
+            unknown += n
+        else:
+            counts[value] += n
+    out = {label(k): counts.get(k, 0) for k in keys}
+    out.update((label(v), counts[v]) for v in sorted(counts, key=order) if v not in keys)
+    if unknown:
+        out[UNKNOWN] = unknown
+    return out
 
 
 def average(values: list[int | None]) -> dict[str, Any]:
@@ -85,45 +111,30 @@ def deck_stats(resolved: ResolvedDeck, fmt: Format | None) -> dict[str, Any]:
     }
     if deck.game == "mea":
         monsters = [(c, n) for c, n in copies if c.type == "monster"]
-        curve: Counter[str] = Counter()
-        for card, n in copies:
-            if card.type in ("monster", "assist"):
-                curve["?" if card.cost is None else str(card.cost)] += n
-        out["mana_curve"] = dict(
-            sorted(curve.items(), key=lambda kv: (kv[0] == "?", int(kv[0]) if kv[0] != "?" else 0))
-        )
+        curve = value_counts([(c.cost, n) for c, n in copies if c.type in ("monster", "assist")])
+        out["mana_curve"] = curve
         out["average_attack"] = average([c.attack for c, n in monsters for _ in range(n)])
         out["average_defence"] = average([c.defence for c, n in monsters for _ in range(n)])
         out["monsters_with_unknown_attack"] = sum(n for c, n in monsters if c.attack is None)
         out["monsters_with_unknown_defence"] = sum(n for c, n in monsters if c.defence is None)
-        out["cost_unknown"] = curve.get("?", 0)
+        out["cost_unknown"] = curve.get(UNKNOWN, 0)
     elif deck.game == "meikyu":
         characters = [(c, n) for c, n in copies if c.type == "character"]
         out["bravery_total"] = total([c.bravery for c, n in characters for _ in range(n)])
         out["wits_total"] = total([c.wits for c, n in characters for _ in range(n)])
         out["characters_with_unknown_bravery"] = sum(n for c, n in characters if c.bravery is None)
         out["characters_with_unknown_wits"] = sum(n for c, n in characters if c.wits is None)
-        levels = Counter(
-            str(c.level) if c.level is not None else "?" for c, n in copies if c.type == "land" for _ in range(n)
-        )
-        out["land_levels"] = dict(
-            sorted(levels.items(), key=lambda kv: (kv[0] == "?", int(kv[0]) if kv[0] != "?" else 0))
-        )
+        out["land_levels"] = value_counts([(c.level, n) for c, n in copies if c.type == "land"])
     else:
-        suits: Counter[str] = Counter()
-        ranks: Counter[str] = Counter()
-        for card, n in copies:
-            suits[card.suit or "?"] += n
-            ranks[_RANK_LABELS.get(card.rank or 0, str(card.rank))] += n
-        out["suits"] = {s: suits.get(s, 0) for s in ("S", "H", "D", "C")}
-        labels = {label: rank for rank, label in _RANK_LABELS.items()}
+        out["suits"] = value_counts([(c.suit, n) for c, n in copies], keys=("S", "H", "D", "C"))
         # ranks as players read them: 2 … 10, J, Q, K, then the ace (Meio's ace is high)
-        out["ranks"] = dict(
-            sorted(
-                ranks.items(), key=lambda kv: (kv[0] == "?", 14 if kv[0] == "A" else labels.get(kv[0]) or _int(kv[0]))
-            )
+        out["ranks"] = value_counts(
+            [(c.rank, n) for c, n in copies],
+            label=lambda r: _RANK_LABELS.get(r, str(r)),
+            order=lambda r: 14 if r == 1 else r,
         )
-        out["hearts"] = suits.get("H", 0)
+        hearts = [None if c.suit is None else int(c.suit == "H") for c, n in copies for _ in range(n)]
+        out["hearts"] = total(hearts)
     return out
 
 

@@ -28,7 +28,7 @@ from cardbase.draws.openings import (
     make_draws,
 )
 from cardbase.draws.service import Setup
-from cardbase.errors import UsageError
+from cardbase.errors import InvalidData, UsageError
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -279,7 +279,9 @@ def sample_hand(database: Database, resolved: Any, seed: int, cards: int, openin
 
 
 def _meio_order(info: Any) -> tuple[int, int]:
-    return ("SHDC".index(info.suit) if info.suit in "SHDC" else 4, -(14 if info.rank == 1 else info.rank or 0))
+    """A Meio hand's order: by suit, then rank high to low; a card of unknown suit or rank after the known."""
+    suit = "SHDC".index(info.suit) if info.suit is not None and info.suit in "SHDC" else 4
+    return (suit, 1 if info.rank is None else -(14 if info.rank == 1 else info.rank))
 
 
 def _meets(deck: Setup, hand: list[int]) -> bool:
@@ -444,6 +446,22 @@ def meio_report(deck: Setup) -> MeioReport:
     from cardbase.draws.openings import meio_hand
     from cardbase.games.meio.cards import RANK_LETTERS
 
+    unknown = [
+        f"{i.name} ({i.set}): unknown {', '.join(f for f in ('suit', 'rank') if getattr(i, f) is None)}"
+        for i in deck.infos
+        if i.suit is None or i.rank is None
+    ]
+    if unknown:
+        raise InvalidData(
+            deck.source,
+            [
+                *unknown,
+                "a dealt hand's hearts, high cards and void suits need every card's suit and rank, and an unknown "
+                "one is not guessed: give them (cardbase catalog edit NAME FIELD=VALUE) or import them "
+                "(cardbase catalog import FILE --game meio)",
+            ],
+            writes=False,
+        )
     cards = [(i.suit, i.rank) for c, i in zip(deck.cards, deck.infos, strict=True) for _ in range(c.count)]
     try:
         hand = meio_hand(cards, MEIO_HAND)

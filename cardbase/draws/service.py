@@ -17,7 +17,7 @@ from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import whole_number
+from cardbase.games.base import is_demo, whole_number
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -29,7 +29,7 @@ MAX_NEED_COUNT = 10**6
 """The largest count a need is read with (a deck holds at most 10,000 cards)."""
 # Cards that are not drawn: Méa tiles are the board, Meikyu lands are the Meikyu pile, not the Kingdom pile.
 NOT_DRAWN = {"mea": ("tile",), "meikyu": ("land",)}
-_EXAMPLE_FIELDS = ("cost", "bravery", "wits", "level", "points", "attack", "defence")
+_EXAMPLE_FIELDS = ("cost", "bravery", "wits", "level", "points", "attack", "defence", "rank")
 NOT_DRAWN_WHY = {"tile": "tiles are the board, not the deck", "land": "lands are the Meikyu pile, not the Kingdom pile"}
 
 
@@ -166,6 +166,9 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
             notes.append(f"only {n} cards match {quoted(need.label)}, so {need.kind} {need.count} cannot happen")
     if unknown and any(_compares(n.label) for n in needs):
         notes.append(unknown)
+    demo = sum(n for card_id, n in drawn.items() if is_demo(resolved.cards[card_id]))
+    if demo:
+        notes.append(demo_note(demo, size))
     ids.sort(key=lambda c: (resolved.cards[c].name, c))
     infos = [resolved.cards[c] for c in ids]
     cards = [PileCard(info.name, drawn[info.id], masks[info.id], info.type == "open") for info in infos]
@@ -173,9 +176,22 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
     return Setup(source, name, game, resolved.deck.players, cards, infos, needs, matching, notes)
 
 
+def demo_note(demo: int, size: int) -> str:
+    """What draws say of a pile holding demo cards: the chances are of cards cardbase made."""
+    return (
+        f"{demo} of the {size} cards drawn are demo cards (cardbase's demo set, not published Méa cards): "
+        "the chances are of the values cardbase gave them"
+    )
+
+
 def _compares(query: str) -> bool:
-    """Whether a query compares a value (``cost<=3``, ``wits:2``), where an unknown value matters."""
-    return bool(re.search(r"[<>=]|[A-Za-z_]:\s*-?\d", query))
+    """Whether a query reads a card's value (``cost<=3``, ``wits:2``, ``suit:h``), where an unknown value
+    matters: a comparison, or a field the search reads a value of."""
+    from cardbase.db.search import value_field
+
+    if re.search(r"[<>=]|[A-Za-z_]:\s*-?\d", query):
+        return True
+    return any(value_field(key) for key in re.findall(r"([A-Za-z_]+)\s*:", query))
 
 
 def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:

@@ -120,7 +120,7 @@ def test_every_section_is_grouped_and_a_bad_choice_is_a_usage_error(database: Da
         (None, ["Monsters"]),
         ("sideboard", ["Assists"]),
     ]
-    assert grouped_lines(resolved)[:2] == ["Monsters — 3 cards · mana 3", "  3 Crumb Goblin  (1)"]
+    assert grouped_lines(resolved)[:2] == ["Monsters — 3 cards · mana 3", "  3 Crumb Goblin  (1)  demo"]
     with pytest.raises(UsageError, match="group must be one of type, cost"):
         grouped_deck(resolved, "colour")
 
