@@ -161,7 +161,14 @@ def _draws_cli(json_out: bool) -> DrawsSurface:
 def _draws_api(path: Path, web: TestClient, db: str, options: dict[str, str]) -> tuple[bool, str]:
     response = web.get(f"/api/decks/{stored(web, path)}/draws", params=options)
     assert "internal error" not in response.text and response.status_code < 500, response.text
-    return response.status_code == 200, response.text
+    return response.status_code == 200, response.text + "\n" + "\n".join(api_notes(response))
+
+
+def api_notes(response: Any) -> list[str]:
+    """The notes an API answer carries beside its JSON (``draws --json`` writes them on stderr)."""
+    notes = json.loads(response.headers.get("Cardbase-Notes", "[]"))
+    assert isinstance(notes, list) and all(isinstance(note, str) for note in notes), notes
+    return notes
 
 
 def _draws_page(path: Path, web: TestClient, db: str, options: dict[str, str]) -> tuple[bool, str]:
@@ -206,7 +213,13 @@ def _odds_page(path: Path, need: str, db: str, web: TestClient) -> str:
     return page_text(page, "odds")
 
 
-ODDS_SURFACES = {"cli": _odds_cli(False), "cli --json": _odds_cli(True), "page": _odds_page}
+def _odds_api(path: Path, need: str, db: str, web: TestClient) -> str:
+    shown, text = _draws_api(path, web, db, {"need": need, "cards": "5"})
+    assert shown, text
+    return text
+
+
+ODDS_SURFACES = {"cli": _odds_cli(False), "cli --json": _odds_cli(True), "page": _odds_page, "api": _odds_api}
 NEEDS = {  # a need reading a field some of the deck's cards do not know, of each kind of field
     "mea": ("1 cost<=2", "cost"),
     "meio": ("2 suit:h", "suit"),
@@ -250,6 +263,24 @@ def test_draws_of_demo_cards_say_they_are_demo_cards(
     plain.write_text(re.sub(r"3 (Crumb Goblin|Pep Talk)\n", "", DECKS["mea"]), encoding="utf-8")
     result = run_cli(["draws", str(plain), *args[2:]], db_url)
     assert result.exit_code == 0 and "demo" not in result.stdout + result.stderr, result.output
+
+
+API_DRAWS = {"report": {}, "needs": {"need": "1 t:assist", "cards": "5"}, "sample": {"sample": "2", "seed": "1"}}
+
+
+@pytest.mark.parametrize("kind", API_DRAWS)
+def test_the_apis_draws_of_demo_cards_say_they_are_demo_cards(
+    kind: str, honest: dict[str, Path], web: TestClient, db_url: str
+) -> None:
+    """``GET /api/decks/ID/draws`` answers what ``draws --json`` prints, and the notes that command writes
+    beside it on stderr (demo cards here) in its ``Cardbase-Notes`` header: the API dropped them."""
+    response = web.get(f"/api/decks/{stored(web, honest['mea'])}/draws", params=API_DRAWS[kind])
+    assert response.status_code == 200, response.text
+    assert any("6 of the 20 cards drawn are demo cards" in note for note in api_notes(response)), response.headers
+    plain = honest["mea"].with_name("plain.txt")
+    plain.write_text(re.sub(r"3 (Crumb Goblin|Pep Talk)\n", "", DECKS["mea"]), encoding="utf-8")
+    response = web.get(f"/api/decks/{stored(web, plain)}/draws", params=API_DRAWS[kind])
+    assert response.status_code == 200 and "demo" not in "".join(api_notes(response)), response.headers
 
 
 @pytest.mark.parametrize("group", ["type", "cost", "tag"])

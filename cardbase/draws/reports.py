@@ -484,15 +484,17 @@ def draws_data(
     trials: int | None = None,
     seed: int = 0,
     sample: int | None = None,
-) -> Any:
-    """The object ``cardbase draws --json`` prints for these options: sample hands, the chances of
-    the needs, or (no need) the game's opening report."""
+) -> tuple[Any, list[str]]:
+    """The object ``cardbase draws --json`` prints for these options (sample hands, the chances of
+    the needs, or with no need the game's opening report), and the notes it writes beside it on
+    stderr (unknown values not counted, demo cards, cards left out)."""
     if sample is not None:
-        return sample_report(deck, model, sample, seed, cards).as_dict()
+        return sample_report(deck, model, sample, seed, cards).as_dict(), list(deck.notes)
     if deck.needs:
-        return needs_report(deck, model, cards, by_turn, trials, seed).as_json()
+        report = needs_report(deck, model, cards, by_turn, trials, seed)
+        return report.as_json(), deck.notes + report.notes
     if deck.game == "mea":
-        return mea_report(database, deck, mana).as_dict()
+        return mea_report(database, deck, mana).as_dict(), list(deck.notes)
     if isinstance(model, MeikyuDraws):
-        return meikyu_report(deck, model, trials, seed).as_dict()
-    return meio_report(deck).as_dict()
+        return meikyu_report(deck, model, trials, seed).as_dict(), list(deck.notes)
+    return meio_report(deck).as_dict(), list(deck.notes)

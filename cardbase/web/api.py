@@ -6,6 +6,7 @@ feature packages and returns what they return. Errors are ``cardbase.web.errors`
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -30,6 +31,7 @@ MAX_OFFSET = 1_000_000
 MAX_NEEDS = 20
 MAX_SEED = 2**64 - 1
 MAX_ID = 2**31 - 1  # deck ids are 32-bit integers on PostgreSQL
+NOTES_HEADER = "Cardbase-Notes"  # the notes a command writes on stderr beside its --json
 
 Settings = Annotated[ServerSettings, Depends(settings_of)]
 GameQuery = Annotated[str | None, Query(max_length=20, description="mea, meio or meikyu.")]
@@ -418,7 +420,9 @@ def draws(
     seed: Annotated[int, Query(ge=0, le=MAX_SEED)] = 0,
     sample: Annotated[int | None, Query(ge=1, le=100)] = None,
 ) -> Any:
-    """Exact chances of the needs (or the opening report, or ``sample`` hands): as ``draws --json``."""
+    """Exact chances of the needs (or the opening report, or ``sample`` hands): as ``draws --json``. The
+    notes that command writes beside them on stderr (unknown values not counted, demo cards, cards
+    left out) come in the ``Cardbase-Notes`` header, a JSON list of strings."""
     from cardbase.draws.exact import Kind
     from cardbase.draws.reports import draw_model, draws_data
     from cardbase.draws.service import parse_need, setup
@@ -437,9 +441,24 @@ def draws(
     deck = setup(database, resolved, needs, resolved.source)
     deck.for_players(players, "players:")
     model = draw_model(deck, needs, opening, players)
-    return draws_data(
+    data, notes = draws_data(
         database, deck, model, cards=cards, by_turn=by_turn, mana=_mana(mana), trials=trials, seed=seed, sample=sample
     )
+    if notes:
+        response.headers[NOTES_HEADER] = _notes_header(notes)
+    return data
+
+
+def _notes_header(notes: list[str], bound: int = 4_000) -> str:
+    """Notes a command writes on stderr, as a header: a JSON list of strings, non-ASCII escaped, kept
+    under ``bound`` characters (what does not fit is counted in a last note)."""
+    kept: list[str] = []
+    for k, note in enumerate(notes):
+        if len(json.dumps([*kept, note, "and 999 more notes"])) > bound:
+            kept.append(f"and {len(notes) - k} more notes")
+            break
+        kept.append(note)
+    return json.dumps(kept)
 
 
 def _mana(text: str) -> list[int]:
