@@ -204,14 +204,17 @@ def export_images(
                         report.backs += 1
                     back_name = back_files[back_key]
                     back_counts[back_name] = back_counts.get(back_name, 0) + counts[card_id]
-                rows.append(
-                    {"file": name, "side": "front", "name": card.name, "game": card.game, "count": counts[card_id]}
-                    | {"back": back_name}
+                rows.append(  # set and source say which cards are cardbase's own demo cards (set "demo")
+                    {"file": name, "side": "front", "name": card.name, "game": card.game}
+                    | {"set": card.set_code, "source": card.source, "count": counts[card_id], "back": back_name}
                 )
                 if progress:
                     progress("composing faces", i, total)
             for back_name, n in back_counts.items():
-                rows.append({"file": back_name, "side": "back", "name": "", "game": "", "count": n, "back": ""})
+                rows.append(
+                    {"file": back_name, "side": "back", "name": "", "game": "", "set": "", "source": ""}
+                    | {"count": n, "back": ""}
+                )
             for op in (op for face in todo.values() for op in face.art_boxes):
                 builder.check_resolution(op)
             _draw_all(todo, dpi, bleed, builder.art_sources, cache, progress)
@@ -219,7 +222,9 @@ def export_images(
                 shutil.copyfile(png, tmp / name)  # a copy: editing an export never changes the cache
             report.warnings = builder.all_warnings(total)
         with (tmp / MANIFEST).open("w", encoding="utf-8", newline="") as handle:
-            writer = SheetWriter(handle, ["file", "side", "name", "game", "count", "back"])  # opened in a spreadsheet
+            writer = SheetWriter(
+                handle, ["file", "side", "name", "game", "set", "source", "count", "back"]
+            )  # opened in a spreadsheet
             writer.writeheader()
             writer.writerows(rows)
         from PIL import Image

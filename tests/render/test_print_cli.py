@@ -218,12 +218,13 @@ def test_export_images_writes_pngs_in_deck_order_and_a_manifest(db_url: str, in_
     result = run(db_url, "export", "images", str(deck), "-o", "out", "--dpi", "100", "--bleed", "3mm")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader((in_tmp / "out" / "manifest.csv").open(encoding="utf-8")))
-    assert [(r["file"], r["side"], r["count"]) for r in rows] == [
-        ("001-crumb-goblin.png", "front", "3"),
-        ("002-creme-golem.png", "front", "1"),
-        ("003-puddle-knight.png", "front", "2"),
-        ("back-mea-back.png", "back", "6"),
+    assert [(r["file"], r["side"], r["count"], r["set"]) for r in rows] == [
+        ("001-crumb-goblin.png", "front", "3", "demo"),  # cardbase's own demo cards, said in the manifest too
+        ("002-creme-golem.png", "front", "1", "demo"),
+        ("003-puddle-knight.png", "front", "2", "demo"),
+        ("back-mea-back.png", "back", "6", ""),
     ]
+    assert "demo" in rows[0]["source"]
     with Image.open(in_tmp / "out" / "001-crumb-goblin.png") as img:
         assert img.size == (round(69 / 25.4 * 100), round(94 / 25.4 * 100))
         assert round(img.info["dpi"][0]) == 100
