@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from typing import Any
 
 import pytest
@@ -75,3 +76,78 @@ def test_a_mea_action_kinds_parse_reads_only_its_own_kind():
     assert Summon.parse("summon Crumb Goblin b2") == Summon("Crumb Goblin", Ref.parse("X@b2").pos)
     with pytest.raises(InvalidAction, match=r"^not a draw action: 'summon Crumb Goblin b2'$"):
         Draw.parse("summon Crumb Goblin b2")
+
+
+# -- integer steps: a bad step is one of the engine's errors ------------------------------------------
+
+
+def _nodes(game: str, options: dict[str, Any]) -> list[State]:
+    """A chance node (the first deal or shuffle), a decision, and a later decision of a random game."""
+    state = rules_of(game, options).new_initial_state(4)
+    nodes = [state.clone()]
+    rng = random.Random(4)
+    while len(nodes) < 3 and not state.is_terminal:
+        if state.is_chance_node:
+            state.apply(state.sample_chance())
+            continue
+        if len(nodes) == 1 or rng.random() < 0.05:
+            nodes.append(state.clone())
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return nodes
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_a_step_that_is_no_step_id_is_invalid_action_in_every_step_method(game, options):
+    """Every method that takes integer steps (``legal_ids``, ``chance_ids``, ``action_from_ids``,
+    ``step_text``, ``observation_tensor``, ``information_state_key``) refuses a step that is no id of
+    the node (negative, past the last, a bool, a float, None, a text) as :class:`InvalidAction` naming
+    it, as OpenSpiel's ``action_to_string`` does: they raised IndexError and TypeError, or read -1 as
+    the last id (``action_from_ids([-1])`` was Meio's ``play KC``)."""
+    from cardbase.games.base import InvalidAction
+
+    for state in _nodes(game, options):
+        rules = state.rules
+        size = rules.max_chance_outcomes() if state.is_chance_node else rules.num_distinct_actions()
+        calls = {
+            "legal_ids": state.legal_ids,
+            "chance_ids": state.chance_ids,
+            "action_from_ids": state.action_from_ids,
+            "step_text": lambda steps, state=state: state.step_text(steps[:-1], steps[-1]),
+            "observation_tensor": lambda steps, state=state: state.observation_tensor(0, steps),
+            "information_state_key": lambda steps, state=state: state.information_state_key(0, steps),
+        }
+        for name, call in calls.items():
+            for bad in (-1, size, 10**9, True, 1.5, None, "0"):
+                with pytest.raises(InvalidAction, match=re.escape(repr(bad))):
+                    call([bad])
+                    pytest.fail(f"{name}([{bad!r}]) at {state!r} was accepted")
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_steps_past_an_action_and_an_action_not_legal_here_are_illegal_action(game, options):
+    """No step follows the steps of a whole action (``legal_ids`` and ``chance_ids`` are empty; Méa's
+    and Meio's plays raised a plain ValueError, Meio's deal a ZeroDivisionError), steps that go on past
+    it are no action (:class:`IllegalAction`; a ValueError of unpacking before), and ``action_ids`` of
+    what is no legal action here (no action, another game's, one legal a few moves ago) is
+    :class:`IllegalAction` naming the rule, as ``apply`` says (an AssertionError, KeyError or
+    TypeError before, or ids of an action not here)."""
+    from cardbase.games.base import IllegalAction
+
+    others = {"meio": ("mea", {"board_size": 9}), "mea": ("meikyu", {"players": 3}), "meikyu": ("meio", {"players": 3})}
+    foreign = _nodes(*others[game])[1].legal_actions()[0]
+    seen: list[Any] = []
+    for state in _nodes(game, options):
+        legal = state.legal_actions()
+        action = legal[0] if len(legal) else state.sample_chance()
+        steps = list(state.action_ids(action))
+        assert state.action_from_ids(steps) == action
+        with pytest.raises(IllegalAction):
+            state.action_from_ids([*steps, steps[-1]])
+        assert state.legal_ids(steps) == []  # no step follows a whole action
+        assert state.chance_ids(steps) == []
+        for bad in (None, 42, "draw 1", foreign, *[a for a in seen if not state.is_legal(a)][:3]):
+            with pytest.raises(IllegalAction):
+                state.action_ids(bad)
+                pytest.fail(f"action_ids({bad!r}) at {state!r} was accepted")
+        seen.extend(legal[:20])

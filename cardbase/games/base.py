@@ -503,22 +503,26 @@ class State(ABC):
     @abstractmethod
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
         """The steps that may follow ``prefix`` towards the next action, ascending: the
-        current player's, or at a chance node the chance steps. Empty once the game is over."""
+        current player's, or at a chance node the chance steps. Empty once the game is over, and
+        after the steps of a whole action. A step that is no id of the node is :class:`InvalidAction`
+        (:func:`check_steps`, as every method here that takes steps)."""
 
     @abstractmethod
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         """At a chance node: the chance steps that may follow ``prefix``, with their
-        probabilities (they sum to 1), ascending."""
+        probabilities (they sum to 1), ascending; empty elsewhere, and after a whole action's steps."""
 
     @abstractmethod
     def action_from_ids(self, ids: Sequence[int]) -> Any | None:
         """The action that the steps ``ids`` (legal ones, from this state) complete, or
-        ``None`` while they are only its beginning."""
+        ``None`` while they are only its beginning; steps that go on past the action they complete
+        are :class:`IllegalAction` (rule ``"steps"``). Whether each step is legal after the ones
+        before it is not checked (``legal_ids`` says)."""
 
     @abstractmethod
     def action_ids(self, action: Any) -> tuple[int, ...]:
-        """The steps that take ``action`` (one that is legal here); ``action_from_ids``
-        turns them back into it."""
+        """The steps that take ``action``, which ``action_from_ids`` turns back into it; checked as
+        :meth:`apply` checks: what is no legal action here is :class:`IllegalAction` naming the rule."""
 
     def step_text(self, prefix: Sequence[int], step: int) -> str:
         """How the step ``step`` after ``prefix`` reads: the action it completes, else what
@@ -573,6 +577,32 @@ def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     if 0 <= number < players or (spectator and number == SPECTATOR):
         return number
     raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
+
+
+def check_steps(state: State, steps: Sequence[object]) -> None:
+    """The one check of the steps every integer-step method takes (:meth:`State.legal_ids`,
+    :meth:`State.chance_ids`, :meth:`State.action_from_ids`, :meth:`State.step_text`,
+    :meth:`State.observation_tensor`, :meth:`State.information_state_key`): each is an id of the node,
+    a whole number (a NumPy integer is one, a bool none) from 0 to ``rules.max_chance_outcomes() - 1``
+    at a chance node, else to ``rules.num_distinct_actions() - 1``; else :class:`InvalidAction` naming
+    it, as OpenSpiel's ``action_to_string`` refuses an id out of range. Whether the steps follow
+    each other is the method's own question."""
+    if not steps:
+        return
+    rules = state.rules
+    chance = state.current_player == CHANCE
+    size = rules.max_chance_outcomes() if chance else rules.num_distinct_actions()
+    for step in steps:
+        if type(step) is int:
+            number = step
+        elif not isinstance(step, bool) and hasattr(type(step), "__index__"):
+            number = operator.index(step)  # type: ignore[arg-type]
+        else:
+            number = -1
+        if 0 <= number < size:
+            continue
+        kind = "chance outcome" if chance else "player action"
+        raise InvalidAction(f"step {quoted(step)} is not a {kind} id of this game (a whole number, 0 to {size - 1})")
 
 
 def one_hot(size: int, at: int) -> list[float]:

@@ -59,6 +59,7 @@ from cardbase.games.base import (
     check_names,
     check_seat,
     check_seats,
+    check_steps,
     ids_without_choice,
     to_act,
 )
@@ -2194,17 +2195,18 @@ class MeaState(State):
         return ids.attack + self._tab.cell_of[t] * width * width + x * width + y
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        check_steps(self, prefix)
         chosen_by_none = ids_without_choice(self, prefix)
         if chosen_by_none is not None:
             return chosen_by_none
         if prefix:
-            raise ValueError("a Méa action is one step")
+            return []  # (a Méa action is one step: none follows another)
         legal = self.legal_actions()
         if isinstance(legal, MainActions):
             return sorted(legal.ids())
         if isinstance(legal, ChoiceActions):
             return sorted(legal.ids())
-        return sorted(self.action_ids(a)[0] for a in legal)
+        return sorted(self._action_ids(a)[0] for a in legal)
 
     def _shuffle_left(self, prefix: Sequence[int]) -> tuple[int, list[int]]:
         """Which deck the next shuffle step orders (0 or 1) and its positions not placed yet."""
@@ -2217,8 +2219,11 @@ class MeaState(State):
         return seat, [k for k in range(size) if k not in placed]
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        check_steps(self, prefix)
         if self.current_player != CHANCE:
             return []
+        if len(prefix) >= len(self._tab.cards):
+            return []  # (the shuffle is a step per card: none follows the last)
         _, left = self._shuffle_left(prefix)
         chance = 1 / len(left)
         return [(k, chance) for k in left]
@@ -2226,13 +2231,18 @@ class MeaState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeaAction | None:
         if not ids:
             return None
+        check_steps(self, ids)
         if self.current_player == CHANCE:
             tab = self._tab
             if len(ids) < len(tab.cards):  # both decks' sizes
                 return None
+            if len(ids) > len(tab.cards):
+                raise IllegalAction(f"a shuffle is {len(tab.cards)} steps, a card each, not {len(ids)}", "steps")
             first = tab.offset[1]
             return Shuffle([ids[:first], ids[first:]])
-        (step,) = ids
+        if len(ids) > 1:
+            raise IllegalAction(f"a Méa action is one step; no step follows {ids[0]}", "steps", self.current_player)
+        step = ids[0]
         t = self._tab_ids
         cells = self._tab.cells
         occ = self._occ
@@ -2270,6 +2280,11 @@ class MeaState(State):
         return Choose(self.ref_of(occ[cells[c]][slot]))
 
     def action_ids(self, action: Any) -> tuple[int, ...]:
+        self.check(action)
+        return self._action_ids(action)
+
+    def _action_ids(self, action: Any) -> tuple[int, ...]:
+        """:meth:`action_ids` of an action known to be legal here (the legal lists' own)."""
         if isinstance(action, Shuffle):
             return tuple(k for order in action.orders for k in order)
         t = self._tab_ids
@@ -2305,10 +2320,13 @@ class MeaState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         """The seat's observation (:meth:`MeaObservation.public`), as text."""
-        return repr(sorted(self.observation(check_seat(seat, 2)).public().items()))
+        observation = self.observation(check_seat(seat, 2))
+        check_steps(self, prefix)  # (a Méa action is one step: no prefix changes what a seat knows)
+        return repr(sorted(observation.public().items()))
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, 2)
+        check_steps(self, prefix)
         ids = self._tab_ids
         tab = self._tab
         names = len(ids.names)

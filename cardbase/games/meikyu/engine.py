@@ -50,6 +50,7 @@ from cardbase.games.base import (
     check_notation,
     check_seat,
     check_seats,
+    check_steps,
     counts,
     ids_without_choice,
     one_hot,
@@ -2006,6 +2007,7 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        check_steps(self, prefix)
         ask = self._ask
         if self.current_player >= 0 and (ask == A_DEFEND or (ask == A_MAIN and prefix)):
             # A card set's steps: a walk down the tree of the legal sets' steps.
@@ -2054,6 +2056,8 @@ class MeikyuState(State):
             return out
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
+            if ask == A_MAIN and head is None:
+                return []  # (a one-step action: none follows it)
             sets = self._card_sets(head)  # (a prefix off the tree of the sets' steps)
             cards, lab = self._composed(prefix)
             j = len(cards)
@@ -2072,7 +2076,7 @@ class MeikyuState(State):
                     nexts.add(ids.lab + t.kindex[set_lab])
             return sorted(nexts)
         if prefix:
-            raise ValueError(f"a Meikyu {self.decision} is one step")
+            return []  # (this decision is one step: none follows another)
         actions = self.legal_actions()
         get = t.step_of.get
         out = [get(id(a), -1) for a in actions]  # the interned actions' ids by table lookup
@@ -2084,8 +2088,9 @@ class MeikyuState(State):
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         # Counted straight from the pile: a draw's step is the card's kind index, a reveal's
         # the land's index, a roll's the value - 1 (as action_from_ids reads them).
-        if self.current_player != CHANCE:
-            return []
+        check_steps(self, prefix)
+        if self.current_player != CHANCE or prefix:
+            return []  # (a chance step is a whole action: none follows another)
         ask = self._ask
         if ask == A_ROLL:
             return [(v, 1 / 6) for v in range(6)]
@@ -2116,9 +2121,12 @@ class MeikyuState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
             return None
+        check_steps(self, ids)
         t = self._t
         if self.current_player == CHANCE:
-            (step,) = ids
+            if len(ids) > 1:
+                raise IllegalAction(f"a chance step is a whole action; no step follows {ids[0]}", "steps")
+            step = ids[0]
             ask = self._ask
             if ask == A_DRAW:
                 return t.draw_act[step]
@@ -2126,12 +2134,20 @@ class MeikyuState(State):
                 return t.reveal_act[step]
             return t.roll_act[step + 1]
         layout = t.ids
-        if len(ids) > 1 and ids[-1] != layout.done:
-            return None  # (only a card set takes several steps; it ends with done)
         first = ids[0]
         head = self._head(first) if self._ask == A_MAIN else None
-        if self._ask != A_DEFEND and head is None:
-            (step,) = ids
+        one_step = self._ask != A_DEFEND and head is None
+        if len(ids) > 1:  # (only a card set takes several steps; it ends with done)
+            if one_step:
+                raise IllegalAction(
+                    f"a Meikyu {self.decision} is one step; no step follows {first}", "steps", self.current_player
+                )
+            if layout.done in ids[:-1]:
+                raise IllegalAction("a card set ends at its done step; none follows it", "steps", self.current_player)
+            if ids[-1] != layout.done:
+                return None
+        if one_step:
+            step = first
             if step < layout.mixed:
                 return _WORD_LIST[step - layout.word]
             if step < layout.keep:
@@ -2160,6 +2176,7 @@ class MeikyuState(State):
         return t.attack(seat, t.lnames[place] if place >= 0 else None, names, lab, by)
 
     def action_ids(self, action: Any) -> tuple[int, ...]:
+        self.check(action)
         t = self._t
         ids = t.ids
         if isinstance(action, DrawCard):
@@ -2205,6 +2222,7 @@ class MeikyuState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         o = self.observation(check_seat(seat, self._n))
+        check_steps(self, prefix)
         return repr(
             (
                 o.player,
@@ -2240,6 +2258,7 @@ class MeikyuState(State):
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, self._n)
+        check_steps(self, prefix)
         t = self._t
         ids = t.ids
         n, K, L = self._n, t.K, t.L
