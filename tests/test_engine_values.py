@@ -4,6 +4,7 @@ a value's repr is code that evaluates back to it, and bad input is one of the en
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import re
 from typing import Any
@@ -151,3 +152,79 @@ def test_steps_past_an_action_and_an_action_not_legal_here_are_illegal_action(ga
                 state.action_ids(bad)
                 pytest.fail(f"action_ids({bad!r}) at {state!r} was accepted")
         seen.extend(legal[:20])
+
+
+# -- seats: every method of a state that takes one checks it --------------------------------------
+
+SEAT_PARAMETERS = ("seat", "player", "viewer", "owner")
+
+
+def _seat_calls(state: State) -> dict[str, Any]:
+    """Every public method of ``state`` with a parameter for a seat, as a function of the seat: the
+    other arguments a valid call needs are given here by the method's name (a method this does not
+    know fails the test, so that a new one is checked too)."""
+    legal = state.legal_actions()
+    action = legal[0]
+    extra: dict[str, Any] = {
+        "wrong_player": lambda: {"action": action},
+        "action_text": lambda: {"action": action},
+        "resample_from_infostate": lambda: {"rng": random.Random(1)},
+        "determinise": lambda: {"rng": random.Random(1)},
+        "arrange": lambda: {"hand": state.hand(0), "deck": state.deck(0)},  # type: ignore[attr-defined]
+        "place_card": lambda: {"instance": state.hand(0)[0], "zone": 0},  # type: ignore[attr-defined]
+        "resolve_ref": lambda: {"ref": state.ref_of(state.monsters()[0])},  # type: ignore[attr-defined]
+        "set_tile": lambda: {"tile": next(iter(state.tiles()))},  # type: ignore[attr-defined]
+    }
+    calls = {}
+    for name in dir(type(state)):
+        method = getattr(type(state), name)
+        if name.startswith("_") or not callable(method):
+            continue
+        parameters = inspect.signature(method).parameters
+        seat = next((p for p in parameters if p in SEAT_PARAMETERS), None)
+        if seat is None:
+            continue
+        others = extra[name]() if name in extra else {}
+        calls[name] = lambda s, name=name, seat=seat, others=others: getattr(state.clone(), name)(**others, **{seat: s})
+    return calls
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_method_of_a_state_that_takes_a_seat_refuses_one_the_game_lacks(game, options):
+    """A seat outside the table, -1 (which read the last seat), a bool or a float is
+    :class:`InvalidSeat` in every public method of a state with a seat parameter, as in
+    ``observation``: ``hand``, ``points``, ``deck_size``, … raised IndexError or TypeError, and
+    ``hand(-1)`` or ``hand(True)`` answered for another seat."""
+    from cardbase.games.base import InvalidSeat
+
+    state = _nodes(game, options)[2]
+    if game == "mea":
+        state = _mea_with_a_monster()
+    calls = _seat_calls(state)
+    assert "hand" in calls
+    accepted = []
+    for name, call in calls.items():
+        call(0)
+        for seat in (state.rules.players, -1, True, 1.5):
+            try:
+                call(seat)
+            except InvalidSeat:
+                continue
+            except Exception as error:  # (what else it raised is the finding)
+                accepted.append(f"{name}({seat!r}): {type(error).__name__}")
+            else:
+                accepted.append(f"{name}({seat!r}) accepted")
+    assert accepted == []
+
+
+def _mea_with_a_monster() -> State:
+    """A Méa state of a random game with a monster on the board, a player to act."""
+    state = rules_of("mea", {"board_size": 9}).new_initial_state(4)
+    rng = random.Random(4)
+    while not state.monsters() or state.is_chance_node:  # type: ignore[attr-defined]
+        if state.is_chance_node:
+            state.apply(state.sample_chance())
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    return state

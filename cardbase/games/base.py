@@ -490,6 +490,7 @@ class State(ABC):
         """Why ``seat`` may not take ``action`` here, when :meth:`actor` gives it to another seat: what
         a replay says of a record that names ``seat`` for it (the game says what is expected when
         its rules let a player act out of turn, as Meio's split)."""
+        seat = check_seat(seat, self.rules.players)
         return f"it is P{self.current_player + 1}'s turn, not P{seat + 1}'s"
 
     def out_of_turn_refusal(self, action: Any) -> IllegalAction:

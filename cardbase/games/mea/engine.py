@@ -403,6 +403,7 @@ class MeaState(State):
 
     def tile_count(self, seat: int) -> int:
         """How many tiles seat ``seat`` controls."""
+        seat = check_seat(seat, 2)
         return countOf(self._tiles.values(), seat)
 
     def on_tile(self, p: int) -> tuple[int, ...]:
@@ -411,6 +412,8 @@ class MeaState(State):
 
     def monsters(self, seat: int | None = None) -> list[int]:
         """Monsters on the board (of ``seat``'s control, if given), in board order."""
+        if seat is not None:
+            seat = check_seat(seat, 2)
         out = []
         for here in self._occ.values():  # board order
             for i in here:
@@ -420,14 +423,17 @@ class MeaState(State):
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The card instances in seat ``seat``'s hand, in order."""
+        seat = check_seat(seat, 2)
         return tuple(self._hand[seat])
 
     def hand_names(self, seat: int) -> tuple[str, ...]:
         """The names of the cards in seat ``seat``'s hand, in order."""
+        seat = check_seat(seat, 2)
         return tuple(self._tab.names[i] for i in self._hand[seat])
 
     def deck(self, seat: int) -> tuple[int, ...]:
         """``seat``'s deck, top card first."""
+        seat = check_seat(seat, 2)
         return tuple(reversed(self._deck[seat]))
 
     def out_of_play(self) -> tuple[int, ...]:
@@ -459,6 +465,7 @@ class MeaState(State):
         """The mana ``seat`` would count if its turn began now: tiles the opponent controls +
         monsters ``seat`` controls, at least the minimum, then the second player's bonus if that
         turn would be one of its first turns. Public: the board and the turns taken decide it."""
+        seat = check_seat(seat, 2)
         return self._compute_mana(seat, turns_taken=self._taken[seat] + 1)
 
     def can_move(self, instance: int) -> bool:
@@ -523,10 +530,12 @@ class MeaState(State):
 
     def hand_size(self, seat: int) -> int:
         """How many cards seat ``seat`` holds."""
+        seat = check_seat(seat, 2)
         return len(self._hand[seat])
 
     def deck_size(self, seat: int) -> int:
         """How many cards are left in seat ``seat``'s deck."""
+        seat = check_seat(seat, 2)
         return len(self._deck[seat])
 
     @property
@@ -1114,6 +1123,8 @@ class MeaState(State):
     def resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
         """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given);
         ``None`` when none is there."""
+        if seat is not None:
+            seat = check_seat(seat, 2)
         occ = self._occ.get(ref[1])
         if not occ:
             return None

@@ -435,30 +435,36 @@ class MeikyuState(State):
     def hand_counts(self, seat: int) -> Sequence[int]:
         """A seat's hand as copies per Kingdom card kind (the pool tables' index), as an
         observation's ``hand``: the engine's own list, changed by the next action (never modify it)."""
+        seat = check_seat(seat, self._n)
         return self._hands[seat]
 
     def hand_key(self, seat: int) -> int:
         """The key of a seat's hand in the pool tables' memos (``tables.hand_key`` of
         :meth:`hand_counts`), kept in step as cards come and go rather than worked out again."""
+        seat = check_seat(seat, self._n)
         return self._hkey[seat]
 
     def lands(self, seat: int) -> Sequence[int]:
         """A seat's lands, each ``kind << 1 | developed`` (the pool tables' land index), as an
         observation's ``lands``: the engine's own list, changed by the next action (never modify it)."""
+        seat = check_seat(seat, self._n)
         return self._lands[seat]
 
     def effects(self, seat: int) -> tuple[int, int]:
         """The land-effect bits of a seat's kingdom: (owned, developed), as an observation's."""
+        seat = check_seat(seat, self._n)
         return self._eff[seat], self._deff[seat]
 
     def takeable(self, seat: int) -> tuple[int, ...]:
         """The lands of a seat's kingdom an aggression may take (the pool tables' land index),
         each once, in the order first held."""
+        seat = check_seat(seat, self._n)
         return self._takeable[seat]
 
     def undeveloped(self, seat: int) -> tuple[int, ...]:
         """The lands of a seat's kingdom it may develop (the pool tables' land index), each once,
         in the order first held."""
+        seat = check_seat(seat, self._n)
         return self._undev[seat]
 
     def parts(self) -> tuple[list[list[int]], list[int], list[int], list[int]]:
@@ -469,11 +475,13 @@ class MeikyuState(State):
 
     def hand(self, seat: int) -> dict[str, int]:
         """A seat's hand: card name → copies."""
+        seat = check_seat(seat, self._n)
         t = self._t
         return {t.knames[k]: self._hands[seat][k] for k in t.alpha if self._hands[seat][k]}
 
     def hand_size(self, seat: int) -> int:
         """How many Kingdom cards seat ``seat`` holds."""
+        seat = check_seat(seat, self._n)
         return self._hsize[seat]
 
     def rooms(self) -> tuple[str, ...]:
@@ -482,28 +490,34 @@ class MeikyuState(State):
 
     def kingdom(self, seat: int) -> tuple[tuple[str, bool], ...]:
         """A seat's lands: (room name, developed)."""
+        seat = check_seat(seat, self._n)
         return tuple((self._t.lnames[e >> 1], bool(e & 1)) for e in self._lands[seat])
 
     def refugees(self, seat: int) -> int:
         """How many Refugees seat ``seat`` has placed."""
+        seat = check_seat(seat, self._n)
         return len(self._refugees[seat])
 
     def points(self, seat: int) -> int:
         """A kingdom's points: its lands (developed ones at their developed value), Refugees,
         and the Farm's point under ``farm="points"``."""
+        seat = check_seat(seat, self._n)
         return self._pts[seat]
 
     def capacity(self, seat: int) -> int:
         """How many lands a seat's kingdom may hold (5, or 6 with the Farm under ``farm="lands"``)."""
+        seat = check_seat(seat, self._n)
         return self.rules.capacity(bool(self._eff[seat] & B_FARM))
 
     def land_count(self, seat: int) -> int:
         """The lands a seat holds for the land limit and the tie-break: its Meikyu lands, and
         its Refugees under ``refugee="land"``."""
+        seat = check_seat(seat, self._n)
         return lands_held(self.rules, self._lands[seat], self._refugees[seat])
 
     def skips(self, seat: int) -> int:
         """Turns a seat is yet to lose (the Mixed Area)."""
+        seat = check_seat(seat, self._n)
         return self._skips[seat]
 
     def kingdom_pile(self) -> dict[str, int]:

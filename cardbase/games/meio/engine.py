@@ -223,10 +223,12 @@ class MeioState(State):
 
     def hand(self, seat: int) -> tuple[PlayingCard, ...]:
         """The cards in seat ``seat``'s hand (hidden from the other seats: see :meth:`observation`)."""
+        seat = check_seat(seat, self._n)
         return cards_of(self._hands[seat])
 
     def aside(self, seat: int) -> tuple[PlayingCard, ...]:
         """The cards seat ``seat`` set aside in the split, for the second half."""
+        seat = check_seat(seat, self._n)
         return cards_of(self._asides[seat])
 
     def leftover(self) -> tuple[PlayingCard, ...]:
@@ -247,10 +249,12 @@ class MeioState(State):
 
     def hand_mask(self, seat: int) -> int:
         """The cards a seat holds as a mask (:meth:`hand` names them)."""
+        seat = check_seat(seat, self._n)
         return self._hands[seat]
 
     def aside_mask(self, seat: int) -> int:
         """The pack a seat set aside, as a mask (:meth:`aside` names it)."""
+        seat = check_seat(seat, self._n)
         return self._asides[seat]
 
     def leftover_mask(self) -> int:
@@ -432,7 +436,8 @@ class MeioState(State):
     def wrong_player(self, action: Any, seat: int) -> str:
         """In the split, whose split ``action`` is or what is wrong with it as ``seat``'s: any player
         who has not split may split now (the rulebook sets no order), so "it is P1's turn" is no reason."""
-        if self._phase == _SPLIT and 0 <= seat < self._n:
+        seat = check_seat(seat, self._n)
+        if self._phase == _SPLIT:
             if self._split_mask >> seat & 1:
                 waiting = ", ".join(f"P{q + 1}" for q in range(self._n) if not self._split_mask >> q & 1)
                 return f"P{seat + 1} has already split their hand this round; {waiting} still to split"
