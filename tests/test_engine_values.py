@@ -228,3 +228,46 @@ def _mea_with_a_monster() -> State:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     return state
+
+
+# -- errors: one class per kind, drawn in GameError's docstring --------------------------------------
+
+
+def _subclasses(cls: type) -> set[type]:
+    out = set(cls.__subclasses__())
+    for sub in list(out):
+        out |= _subclasses(sub)
+    return out
+
+
+def test_the_error_tree_draws_every_kind_and_none_is_raised_as_its_base():
+    """``help(GameError)`` draws every subclass cardbase defines (the tree was not drawn anywhere),
+    and the engines raise no bare ``GameError`` (a bad seed was one: now :class:`InvalidSeed`)."""
+    import ast
+    from pathlib import Path
+
+    import cardbase.games.mea.engine
+    import cardbase.games.meikyu.engine
+    import cardbase.games.meio.engine
+    import cardbase.spiel  # (IllegalStep)
+    from cardbase.games.base import GameError
+
+    drawn = re.findall(r"[├└]── (\w+)", GameError.__doc__ or "")
+    assert sorted(drawn) == sorted(c.__name__ for c in _subclasses(GameError) if c.__module__.startswith("cardbase"))
+    bare = []
+    for path in (Path(cardbase.__file__).parent).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            call = node.exc if isinstance(node, ast.Raise) else None
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "GameError":
+                bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_a_bad_seed_is_invalid_seed(game, options):
+    """A seed no record can hold is its own kind of error, :class:`InvalidSeed` (it was the base class)."""
+    from cardbase.games.base import InvalidSeed
+
+    for seed in ("x", -1, True, 2**64):
+        with pytest.raises(InvalidSeed, match="a seed is a whole number"):
+            rules_of(game, options).new_initial_state(seed)

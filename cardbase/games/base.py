@@ -86,7 +86,24 @@ def to_act(player: int) -> str:
 
 
 class GameError(ValueError):
-    """Base of the engine's errors."""
+    """Base of the engine's errors, one class per kind, each a ``ValueError`` whose message names
+    the action, step, seat, field or option refused (``cardbase.errors`` draws the CLI's own)::
+
+        GameError (ValueError)
+        ├── InvalidAction     a text that is no action of the game (bad notation), or a step id
+        │                     that is none of the node's (``state.legal_ids([-1])``)
+        ├── IllegalAction     a well-formed action the rules forbid now, the game over included;
+        │   │                 ``rule`` names the rule (``"follow-suit"``, ``"game-over"``)
+        │   └── IllegalStep   (``cardbase.spiel``) an OpenSpiel action id that is no legal step at
+        │                     the node: ``apply_action``'s check
+        ├── InvalidPosition   a position set up from a description that is none (``position``,
+        │                     ``from_parts``, the set-up methods); ``rule`` names the field or rule
+        ├── InvalidSeat       a seat the game does not have, wherever a seat is taken
+        ├── InvalidRules      an option or player count the game does not have
+        └── InvalidSeed       a seed no game record can hold (``new_initial_state("x")``)
+
+    An ``assert``, ``KeyError``, ``IndexError`` or ``TypeError`` out of an engine's public method is a
+    bug in cardbase, whatever the argument."""
 
 
 class InvalidAction(GameError):
@@ -166,20 +183,25 @@ def check_option_names(options: object, known: Iterable[str], title: str) -> Non
         raise InvalidRules(f"unknown {title} option {quoted(unknown[0])} (known: {', '.join(sorted(names))})")
 
 
+class InvalidSeed(GameError):
+    """A seed that is not a whole number from 0 to :data:`MAX_SEED` (nor ``None``): one a game record
+    cannot hold (:func:`check_seed`)."""
+
+
 MAX_SEED = 2**64 - 1
 """The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
 
 
 def check_seed(seed: object) -> int | None:
     """A game's seed, ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold),
-    as an ``int`` (a NumPy integer is one); else :class:`GameError`, a ``ValueError``."""
+    as an ``int`` (a NumPy integer is one); else :class:`InvalidSeed`, a ``ValueError``."""
     if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
         return seed
     if not isinstance(seed, bool) and hasattr(type(seed), "__index__"):
         number = operator.index(seed)  # type: ignore[arg-type]
         if 0 <= number <= MAX_SEED:
             return number
-    raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
+    raise InvalidSeed(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
 
 
 MAX_NOTATION = 200_000
