@@ -271,3 +271,29 @@ def test_a_bad_seed_is_invalid_seed(game, options):
     for seed in ("x", -1, True, 2**64):
         with pytest.raises(InvalidSeed, match="a seed is a whole number"):
             rules_of(game, options).new_initial_state(seed)
+
+
+# -- agents: an agent plays its own seat ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_agent_refuses_another_seats_observation_and_no_legal_action(game, options):
+    """Each built-in agent plays the seat it was made for: given another seat's observation (or the
+    spectator's) it is :class:`InvalidSeat` naming both, not a move for that seat's cards from that
+    seat's view; given no legal action (the game over) it is :class:`IllegalAction`, not an
+    IndexError (Méa) or an action the list did not hold (Meio's split, Meikyu's quest)."""
+    from cardbase.games.base import SPECTATOR, IllegalAction, InvalidSeat
+    from cardbase.sim import registry
+
+    state = _nodes(game, options)[1]
+    seat = state.current_player
+    other = (seat + 1) % state.rules.players
+    entry = registry.game(game)
+    for name in entry.agents:
+        agent = entry.make_agent(name, state.rules, seat, 0)
+        for viewer in (other, SPECTATOR):
+            with pytest.raises(InvalidSeat, match=rf"plays seat {seat}; it was given the observation of "):
+                agent.act(state.observation(viewer), state.legal_actions())
+        with pytest.raises(IllegalAction, match="no legal action to choose from"):
+            agent.act(state.observation(seat), ())
+        assert state.is_legal(agent.act(state.observation(seat), state.legal_actions()))

@@ -662,6 +662,26 @@ class Agent(Protocol):
         """One of ``legal_actions``, chosen from what ``observation`` shows (the agent's seat's view only)."""
 
 
+def check_act(agent: Any, observation: Any, legal_actions: Sequence[Any]) -> None:
+    """What every agent's ``act`` checks first: ``observation`` is of the seat the agent was made for
+    (another seat's, or the spectator's, is :class:`InvalidSeat` naming both: an agent that read
+    another seat's view would play that seat's cards), and ``legal_actions`` holds an action to choose
+    (none, when the game is over or chance acts, is :class:`IllegalAction`, rule ``"no-legal-action"``)."""
+    player = getattr(observation, "player", None)
+    seat = agent.seat
+    if player != seat:
+        raise InvalidSeat(f"agent {agent.name!r} plays seat {seat}; it was given the observation of {to_seat(player)}")
+    if not len(legal_actions):
+        raise IllegalAction(f"agent {agent.name!r} was given no legal action to choose from", "no-legal-action", seat)
+
+
+def to_seat(player: object) -> str:
+    """A seat as a message names it: ``seat 1``, ``the spectator``, or what it was given."""
+    if player == SPECTATOR:
+        return "the spectator"
+    return f"seat {player}" if type(player) is int else quoted(player)
+
+
 def agent_repr(agent: Any) -> str:
     """An agent's repr: its class, its name (with the options it was made with) and its seat."""
     return f"<{type(agent).__name__} {agent.name!r} for seat {agent.seat}>"
