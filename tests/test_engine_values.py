@@ -282,7 +282,7 @@ def test_every_agent_refuses_another_seats_observation_and_no_legal_action(game,
     spectator's) it is :class:`InvalidSeat` naming both, not a move for that seat's cards from that
     seat's view; given no legal action (the game over) it is :class:`IllegalAction`, not an
     IndexError (Méa) or an action the list did not hold (Meio's split, Meikyu's quest)."""
-    from cardbase.games.base import SPECTATOR, IllegalAction, InvalidSeat
+    from cardbase.games.base import SPECTATOR, IllegalAction, InvalidSeat, InvalidSeed
     from cardbase.sim import registry
 
     state = _nodes(game, options)[1]
@@ -297,3 +297,6 @@ def test_every_agent_refuses_another_seats_observation_and_no_legal_action(game,
         with pytest.raises(IllegalAction, match="no legal action to choose from"):
             agent.act(state.observation(seat), ())
         assert state.is_legal(agent.act(state.observation(seat), state.legal_actions()))
+        for seed in ("x", -1, True, 2**64):  # (it took them: an agent's seed is a game's)
+            with pytest.raises(InvalidSeed, match="a seed is a whole number"):
+                entry.make_agent(name, state.rules, seat, seed)
