@@ -330,7 +330,9 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         super().__init__(game_type(self.short_name), info, dict(params or {}))
         # New states read this until their first step: OpenSpiel's clone of a Python state makes
         # a new initial state and then replaces its fields, so a new state should cost nothing.
-        self.initial = _Held(rules.new_initial_state(0), [], shared=True)
+        # Its seed is None: OpenSpiel deals (chance_outcomes), not a seed, so the engine's own
+        # record (record_lines(rules, seed, history)) replays.
+        self.initial = _Held(rules.new_initial_state(None), [], shared=True)
 
     def new_initial_state(self) -> CardbaseState:
         return CardbaseState(self)
