@@ -300,3 +300,17 @@ def test_every_agent_refuses_another_seats_observation_and_no_legal_action(game,
         for seed in ("x", -1, True, 2**64):  # (it took them: an agent's seed is a game's)
             with pytest.raises(InvalidSeed, match="a seed is a whole number"):
                 entry.make_agent(name, state.rules, seat, seed)
+
+
+def test_meios_play_is_made_of_a_card_or_refuses_with_invalid_action():
+    """``Play`` (what a Meio play's repr calls) takes a card, its notation or its index: anything
+    else is :class:`InvalidAction`, the error of a text that is no action (a plain ValueError
+    before, and ``Play(True)`` and ``Play(1.5)`` were ``play 2S``)."""
+    from cardbase.games.base import InvalidAction
+    from cardbase.games.meio.actions import Play
+    from cardbase.games.meio.cards import PlayingCard
+
+    assert Play("7H") == Play(PlayingCard.parse("7H")) == Play(int(Play("7H")))
+    for bad in ("ZZ", 52, -1, True, 1.5, None):
+        with pytest.raises(InvalidAction, match=re.escape(repr(bad))):
+            Play(bad)
