@@ -602,6 +602,15 @@ def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
 
 
+class CheckedSteps(list[int]):
+    """Steps known good, each a legal step where it was taken, as the OpenSpiel adapter keeps its
+    steps towards an action: the step methods take them without :func:`check_steps`, which would
+    otherwise read a deal's steps again at each of its 52. Like :meth:`State.apply_unchecked`, for
+    steps taken from ``legal_ids`` or ``chance_ids`` only; others leave the answers undefined."""
+
+    __slots__ = ()
+
+
 def check_steps(state: State, steps: Sequence[object]) -> None:
     """The one check of the steps every integer-step method takes (:meth:`State.legal_ids`,
     :meth:`State.chance_ids`, :meth:`State.action_from_ids`, :meth:`State.step_text`,
@@ -609,8 +618,8 @@ def check_steps(state: State, steps: Sequence[object]) -> None:
     a whole number (a NumPy integer is one, a bool none) from 0 to ``rules.max_chance_outcomes() - 1``
     at a chance node, else to ``rules.num_distinct_actions() - 1``; else :class:`InvalidAction` naming
     it, as OpenSpiel's ``action_to_string`` refuses an id out of range. Whether the steps follow
-    each other is the method's own question."""
-    if not steps:
+    each other is the method's own question. :class:`CheckedSteps` are taken as they are."""
+    if not steps or type(steps) is CheckedSteps:
         return
     rules = state.rules
     chance = state.current_player == CHANCE
