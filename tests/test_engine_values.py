@@ -314,3 +314,43 @@ def test_meios_play_is_made_of_a_card_or_refuses_with_invalid_action():
     for bad in ("ZZ", 52, -1, True, 1.5, None):
         with pytest.raises(InvalidAction, match=re.escape(repr(bad))):
             Play(bad)
+
+
+# -- cards: every method of a state that takes a card instance checks it ------------------------------
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_method_of_a_state_that_takes_a_card_instance_refuses_one_the_game_lacks(game, options):
+    """A card instance the game does not have (past the last, -1, which read the last card, a bool, a
+    float) is :class:`InvalidPosition` naming it (rule ``"card"``), as ``place_card`` says, in every
+    public method of a state with an ``instance`` parameter (Méa's ``attack_of``, ``zone``, ``owner``,
+    …: IndexError or TypeError before); ``ref_of`` a card off the board names it too (a KeyError)."""
+    from cardbase.games.base import InvalidPosition
+
+    state = _mea_with_a_monster() if game == "mea" else _nodes(game, options)[2]
+    methods = []
+    for name in dir(type(state)):
+        method = getattr(type(state), name)
+        if not name.startswith("_") and callable(method) and "instance" in inspect.signature(method).parameters:
+            methods.append(name)
+    cards = len(state.deck(0)) + len(state.hand(0)) + 70 if game == "mea" else 0  # (an instance past them all)
+    wrong = []
+    for name in methods:
+        if name == "place_card":
+            continue  # (a set-up method: its own tests)
+        getattr(state, name)(state.monsters()[0])  # type: ignore[attr-defined]
+        for bad in (10**6, cards, -1, True, 1.5):
+            try:
+                getattr(state.clone(), name)(bad)
+            except InvalidPosition as error:
+                if error.rule != "card" or repr(bad) not in str(error):
+                    wrong.append(f"{name}({bad!r}): {error}")
+            except Exception as error:  # (what else it raised is the finding)
+                wrong.append(f"{name}({bad!r}): {type(error).__name__}")
+            else:
+                wrong.append(f"{name}({bad!r}) accepted")
+    if game == "mea":
+        off = state.hand(0)[0]  # type: ignore[attr-defined]
+        with pytest.raises(InvalidPosition, match="not on the board"):
+            state.ref_of(off)  # type: ignore[attr-defined]
+    assert wrong == []

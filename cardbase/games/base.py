@@ -97,7 +97,8 @@ class GameError(ValueError):
         │   └── IllegalStep   (``cardbase.spiel``) an OpenSpiel action id that is no legal step at
         │                     the node: ``apply_action``'s check
         ├── InvalidPosition   a position set up from a description that is none (``position``,
-        │                     ``from_parts``, the set-up methods); ``rule`` names the field or rule
+        │                     ``from_parts``, the set-up methods), or a card instance the game lacks
+        │                     where one is taken (Méa's ``attack_of``); ``rule`` names the field or rule
         ├── InvalidSeat       a seat the game does not have, wherever a seat is taken
         ├── InvalidRules      an option or player count the game does not have
         └── InvalidSeed       a seed no game record can hold (``new_initial_state("x")``)

@@ -38,6 +38,7 @@ module may). This module re-exports the public surface (``__all__``).
 
 from __future__ import annotations
 
+import operator
 import random
 import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -389,12 +390,31 @@ class MeaState(State):
         """How many card instances the game holds (both decks); instances are ``0 … card_count - 1``."""
         return len(self._tab.cards)
 
+    def check_card(self, instance: object) -> int:
+        """``instance`` as a card instance of this game (``0 … card_count() - 1``; a NumPy integer is
+        one, a bool none), the one check of every method that takes one; else :class:`InvalidPosition`
+        naming it (rule ``"card"``)."""
+        n = len(self._tab.cards)
+        if type(instance) is int:
+            number = instance
+        elif not isinstance(instance, bool) and hasattr(type(instance), "__index__"):
+            number = operator.index(instance)  # type: ignore[arg-type]
+        else:
+            number = -1
+        if 0 <= number < n:
+            return number
+        raise InvalidPosition(f"no card {quoted(instance)} in this game (a card instance is 0 to {n - 1})", "card")
+
     def card(self, instance: int) -> MeaCard:
         """The card that card instance ``instance`` is (instances are numbered over both decks)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._tab.cards[instance]
 
     def owner(self, instance: int) -> int:
         """The seat whose deck ``instance`` came from (its controller may be the other)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._tab.owner[instance]
 
     def tiles(self) -> dict[int, int]:
@@ -443,22 +463,32 @@ class MeaState(State):
     def zone(self, instance: int) -> int:
         """Where instance ``instance`` is: ``DECK``, ``HAND``, ``BOARD`` or ``OUT``
         (:mod:`cardbase.games.mea.codes`)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._zone[instance]
 
     def controller(self, instance: int) -> int:
         """The seat that controls instance ``instance``."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._ctrl[instance]
 
     def tile_of(self, instance: int) -> int:
         """The position of the tile ``instance`` is on (``NONE_POS`` off the board)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._pos[instance]
 
     def attack_of(self, instance: int) -> int:
         """Current attack, this turn's bonuses included."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._atk[instance] + self._tmp[instance]
 
     def defence_of(self, instance: int) -> int:
         """Instance ``instance``'s defence now, this turn's changes included."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._def[instance] + self._tmpd[instance]
 
     def projected_mana(self, seat: int) -> int:
@@ -470,27 +500,42 @@ class MeaState(State):
 
     def can_move(self, instance: int) -> bool:
         """Whether the monster ``instance`` may still move this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance] > 0 and not (self._tab.summoned_wait and self._fresh[instance])
 
     def can_attack(self, instance: int) -> bool:
         """Whether the monster ``instance`` may still attack this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance] > 0 or self._xatt[instance] > 0
 
     def actions_left(self, instance: int) -> int:
         """The actions (a move or an attack) ``instance`` has left this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance]
 
     def extra_attacks(self, instance: int) -> int:
         """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return max(self._xatt[instance], 0)
 
     def summoned_this_turn(self, instance: int) -> bool:
         """Whether the monster ``instance`` was summoned this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._fresh[instance]
 
     def ref_of(self, instance: int) -> Ref:
-        """The notation reference of a monster on the board."""
+        """The notation reference of a monster on the board (one off it is :class:`InvalidPosition`,
+        rule ``"not-on-board"``)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         p = self._pos[instance]
+        if p == NONE_POS:
+            raise InvalidPosition(f"{self._tab.names[instance]} (card {instance}) is not on the board", "not-on-board")
         name = self._tab.names[instance]
         occ = self._occ[p]
         if len(occ) == 2:
@@ -723,8 +768,7 @@ class MeaState(State):
         if self._seen is not None:
             self._settle()
         tab = self._tab
-        if not 0 <= instance < len(tab.cards):
-            raise InvalidPosition(f"no card {instance} in this game (0 to {len(tab.cards) - 1})", "card")
+        instance = self.check_card(instance)
         if zone not in (DECK, HAND, BOARD, OUT):
             raise InvalidPosition(f"a card goes to the deck, hand, board or out of play, not zone {zone}", "zone")
         if seat is not None:
@@ -782,7 +826,8 @@ class MeaState(State):
         its extra attacks left, whether it was summoned this turn."""
         if self._seen is not None:
             self._settle()
-        if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
+        instance = self.check_card(instance)
+        if self._zone[instance] != BOARD:
             raise InvalidPosition(f"card {instance} is not a monster on the board", "card")
         if attack is not None:
             self._atk[instance] = attack
