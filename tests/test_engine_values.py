@@ -174,6 +174,7 @@ def _seat_calls(state: State) -> dict[str, Any]:
         "place_card": lambda: {"instance": state.hand(0)[0], "zone": 0},  # type: ignore[attr-defined]
         "resolve_ref": lambda: {"ref": state.ref_of(state.monsters()[0])},  # type: ignore[attr-defined]
         "set_tile": lambda: {"tile": next(iter(state.tiles()))},  # type: ignore[attr-defined]
+        "condition_count": lambda: {"what": "friendly_tiles"},
     }
     calls = {}
     for name in dir(type(state)):

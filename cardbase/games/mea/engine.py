@@ -1775,9 +1775,10 @@ class MeaState(State):
             return ("ab", ab, p, src, where, left - 1, (*done, chosen), behind)
         return None
 
-    def condition_count(self, what: str, p: int) -> int:
-        """What an ability's condition counts for seat ``p`` (``friendly_tiles``, ``enemy_monsters``,
-        …; anything else: ``p``'s hand)."""
+    def condition_count(self, what: str, seat: int) -> int:
+        """What an ability's condition counts for seat ``seat`` (``friendly_tiles``, ``enemy_monsters``,
+        …; anything else: ``seat``'s hand)."""
+        p = check_seat(seat, 2)
         if what == "friendly_tiles":
             return self.tile_count(p)
         if what == "enemy_tiles":
