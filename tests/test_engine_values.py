@@ -355,3 +355,40 @@ def test_every_method_of_a_state_that_takes_a_card_instance_refuses_one_the_game
         with pytest.raises(InvalidPosition, match="not on the board"):
             state.ref_of(off)  # type: ignore[attr-defined]
     assert wrong == []
+
+
+# -- every query answers at every node -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_public_method_without_arguments_answers_or_refuses_at_every_kind_of_node(game, options):
+    """At a chance node, decisions and the end, every public method of a state that needs no argument
+    answers or raises one of the engine's errors, never an IndexError or the like (Méa's ``pending()``
+    outside the choice phase was an IndexError)."""
+    from cardbase.games.base import GameError
+
+    nodes = _nodes(game, options)
+    state = nodes[-1].clone()
+    rng = random.Random(8)
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply(state.sample_chance())
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    wrong = []
+    for node in [*nodes, state]:
+        for name in dir(type(node)):
+            method = getattr(type(node), name)
+            if name.startswith("_") or not callable(method) or isinstance(method, type):
+                continue
+            parameters = list(inspect.signature(getattr(node, name)).parameters.values())
+            if any(p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters):
+                continue
+            try:
+                getattr(node.clone(), name)()
+            except GameError:
+                pass
+            except Exception as error:  # (what else it raised is the finding)
+                wrong.append(f"{name}() at {node!r}: {type(error).__name__}: {error}")
+    assert wrong == []

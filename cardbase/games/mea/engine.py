@@ -567,7 +567,10 @@ class MeaState(State):
     def pending(self) -> tuple[Ability | None, int]:
         """What the choice phase's decision is for: ``(ability, the card it comes from)``, or
         ``(None, the monster)`` for where a displaced monster goes (or which of two moves to the one
-        tile with room: the options are then monsters). Only in the choice phase."""
+        tile with room: the options are then monsters). Only in the choice phase: elsewhere
+        :class:`IllegalAction` (rule ``"no-choice"``), as :meth:`choice` is ``None``."""
+        if self._phase != _CHOICE or not self._queue:
+            raise IllegalAction("no choice is pending: it is not the choice phase", "no-choice", self.current_player)
         item = self._queue[0]
         if item[0] == "disp":
             return None, item[1]
