@@ -75,7 +75,17 @@ except ImportError as missing:  # the optional extra
         name="pyspiel",
     ) from missing
 
-from cardbase.games.base import CHANCE, TERMINAL, GameError, IllegalAction, InvalidAction, Rules, State
+from cardbase.games.base import (
+    CHANCE,
+    TERMINAL,
+    CheckedSteps,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    Rules,
+    State,
+    check_steps,
+)
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -247,7 +257,7 @@ class _Held:
 
     __slots__ = ("chance", "legal", "prefix", "shared", "state", "unchecked")
 
-    def __init__(self, state: State, prefix: list[int], shared: bool = False):
+    def __init__(self, state: State, prefix: CheckedSteps, shared: bool = False):
         self.state = state
         self.prefix = prefix
         self.legal: list[int] | None = None
@@ -256,7 +266,7 @@ class _Held:
         self.shared = shared  # the game's initial node, read by every new state until it moves
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        copy = _Held(self.state.clone(), self.prefix[:])
+        copy = _Held(self.state.clone(), CheckedSteps(self.prefix))
         copy.legal = self.legal
         copy.chance = self.chance
         return copy
@@ -330,7 +340,9 @@ class CardbaseGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         super().__init__(game_type(self.short_name), info, dict(params or {}))
         # New states read this until their first step: OpenSpiel's clone of a Python state makes
         # a new initial state and then replaces its fields, so a new state should cost nothing.
-        self.initial = _Held(rules.new_initial_state(0), [], shared=True)
+        # Its seed is None: OpenSpiel deals (chance_outcomes), not a seed, so the engine's own
+        # record (record_lines(rules, seed, history)) replays.
+        self.initial = _Held(rules.new_initial_state(None), CheckedSteps(), shared=True)
 
     def new_initial_state(self) -> CardbaseState:
         return CardbaseState(self)
@@ -356,7 +368,9 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
 
     def __init__(self, game: CardbaseGame, engine: State | None = None, prefix: Sequence[int] = ()):
         super().__init__(game)
-        self._held = game.initial if engine is None else _Held(engine, list(prefix))
+        if engine is not None and type(prefix) is not CheckedSteps:
+            check_steps(engine, prefix)
+        self._held = game.initial if engine is None else _Held(engine, CheckedSteps(prefix))
 
     @property
     def engine(self) -> State:
@@ -418,7 +432,7 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         action = state.action_from_ids(prefix)
         if action is not None:
             state.apply_unchecked(action)
-            held.prefix = []
+            held.prefix = CheckedSteps()
 
     def apply_unchecked(self, step: int) -> None:
         """``apply_action`` without the check that ``step`` is legal: the fast path, only for an id

@@ -86,7 +86,25 @@ def to_act(player: int) -> str:
 
 
 class GameError(ValueError):
-    """Base of the engine's errors."""
+    """Base of the engine's errors, one class per kind, each a ``ValueError`` whose message names
+    the action, step, seat, field or option refused (``cardbase.errors`` draws the CLI's own)::
+
+        GameError (ValueError)
+        ├── InvalidAction     a text that is no action of the game (bad notation), or a step id
+        │                     that is none of the node's (``state.legal_ids([-1])``)
+        ├── IllegalAction     a well-formed action the rules forbid now, the game over included;
+        │   │                 ``rule`` names the rule (``"follow-suit"``, ``"game-over"``)
+        │   └── IllegalStep   (``cardbase.spiel``) an OpenSpiel action id that is no legal step at
+        │                     the node: ``apply_action``'s check
+        ├── InvalidPosition   a position set up from a description that is none (``position``,
+        │                     ``from_parts``, the set-up methods), or a card instance the game lacks
+        │                     where one is taken (Méa's ``attack_of``); ``rule`` names the field or rule
+        ├── InvalidSeat       a seat the game does not have, wherever a seat is taken
+        ├── InvalidRules      an option or player count the game does not have
+        └── InvalidSeed       a seed no game record can hold (``new_initial_state("x")``)
+
+    An ``assert``, ``KeyError``, ``IndexError`` or ``TypeError`` out of an engine's public method is a
+    bug in cardbase, whatever the argument."""
 
 
 class InvalidAction(GameError):
@@ -166,20 +184,25 @@ def check_option_names(options: object, known: Iterable[str], title: str) -> Non
         raise InvalidRules(f"unknown {title} option {quoted(unknown[0])} (known: {', '.join(sorted(names))})")
 
 
+class InvalidSeed(GameError):
+    """A seed that is not a whole number from 0 to :data:`MAX_SEED` (nor ``None``): one a game record
+    cannot hold (:func:`check_seed`)."""
+
+
 MAX_SEED = 2**64 - 1
 """The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
 
 
 def check_seed(seed: object) -> int | None:
     """A game's seed, ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold),
-    as an ``int`` (a NumPy integer is one); else :class:`GameError`, a ``ValueError``."""
+    as an ``int`` (a NumPy integer is one); else :class:`InvalidSeed`, a ``ValueError``."""
     if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
         return seed
     if not isinstance(seed, bool) and hasattr(type(seed), "__index__"):
         number = operator.index(seed)  # type: ignore[arg-type]
         if 0 <= number <= MAX_SEED:
             return number
-    raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
+    raise InvalidSeed(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
 
 
 MAX_NOTATION = 200_000
@@ -490,6 +513,7 @@ class State(ABC):
         """Why ``seat`` may not take ``action`` here, when :meth:`actor` gives it to another seat: what
         a replay says of a record that names ``seat`` for it (the game says what is expected when
         its rules let a player act out of turn, as Meio's split)."""
+        seat = check_seat(seat, self.rules.players)
         return f"it is P{self.current_player + 1}'s turn, not P{seat + 1}'s"
 
     def out_of_turn_refusal(self, action: Any) -> IllegalAction:
@@ -503,22 +527,26 @@ class State(ABC):
     @abstractmethod
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
         """The steps that may follow ``prefix`` towards the next action, ascending: the
-        current player's, or at a chance node the chance steps. Empty once the game is over."""
+        current player's, or at a chance node the chance steps. Empty once the game is over, and
+        after the steps of a whole action. A step that is no id of the node is :class:`InvalidAction`
+        (:func:`check_steps`, as every method here that takes steps)."""
 
     @abstractmethod
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         """At a chance node: the chance steps that may follow ``prefix``, with their
-        probabilities (they sum to 1), ascending."""
+        probabilities (they sum to 1), ascending; empty elsewhere, and after a whole action's steps."""
 
     @abstractmethod
     def action_from_ids(self, ids: Sequence[int]) -> Any | None:
         """The action that the steps ``ids`` (legal ones, from this state) complete, or
-        ``None`` while they are only its beginning."""
+        ``None`` while they are only its beginning; steps that go on past the action they complete
+        are :class:`IllegalAction` (rule ``"steps"``). Whether each step is legal after the ones
+        before it is not checked (``legal_ids`` says)."""
 
     @abstractmethod
     def action_ids(self, action: Any) -> tuple[int, ...]:
-        """The steps that take ``action`` (one that is legal here); ``action_from_ids``
-        turns them back into it."""
+        """The steps that take ``action``, which ``action_from_ids`` turns back into it; checked as
+        :meth:`apply` checks: what is no legal action here is :class:`IllegalAction` naming the rule."""
 
     def step_text(self, prefix: Sequence[int], step: int) -> str:
         """How the step ``step`` after ``prefix`` reads: the action it completes, else what
@@ -575,6 +603,41 @@ def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
 
 
+class CheckedSteps(list[int]):
+    """Steps known good, each a legal step where it was taken, as the OpenSpiel adapter keeps its
+    steps towards an action: the step methods take them without :func:`check_steps`, which would
+    otherwise read a deal's steps again at each of its 52. Like :meth:`State.apply_unchecked`, for
+    steps taken from ``legal_ids`` or ``chance_ids`` only; others leave the answers undefined."""
+
+    __slots__ = ()
+
+
+def check_steps(state: State, steps: Sequence[object]) -> None:
+    """The one check of the steps every integer-step method takes (:meth:`State.legal_ids`,
+    :meth:`State.chance_ids`, :meth:`State.action_from_ids`, :meth:`State.step_text`,
+    :meth:`State.observation_tensor`, :meth:`State.information_state_key`): each is an id of the node,
+    a whole number (a NumPy integer is one, a bool none) from 0 to ``rules.max_chance_outcomes() - 1``
+    at a chance node, else to ``rules.num_distinct_actions() - 1``; else :class:`InvalidAction` naming
+    it, as OpenSpiel's ``action_to_string`` refuses an id out of range. Whether the steps follow
+    each other is the method's own question. :class:`CheckedSteps` are taken as they are."""
+    if not steps or type(steps) is CheckedSteps:
+        return
+    rules = state.rules
+    chance = state.current_player == CHANCE
+    size = rules.max_chance_outcomes() if chance else rules.num_distinct_actions()
+    for step in steps:
+        if type(step) is int:
+            number = step
+        elif not isinstance(step, bool) and hasattr(type(step), "__index__"):
+            number = operator.index(step)  # type: ignore[arg-type]
+        else:
+            number = -1
+        if 0 <= number < size:
+            continue
+        kind = "chance outcome" if chance else "player action"
+        raise InvalidAction(f"step {quoted(step)} is not a {kind} id of this game (a whole number, 0 to {size - 1})")
+
+
 def one_hot(size: int, at: int) -> list[float]:
     """``size`` zeros with 1.0 at ``at``; all zeros when ``at`` is outside (none, such as -1)."""
     out = [0.0] * size
@@ -607,6 +670,26 @@ class Agent(Protocol):
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """One of ``legal_actions``, chosen from what ``observation`` shows (the agent's seat's view only)."""
+
+
+def check_act(agent: Any, observation: Any, legal_actions: Sequence[Any]) -> None:
+    """What every agent's ``act`` checks first: ``observation`` is of the seat the agent was made for
+    (another seat's, or the spectator's, is :class:`InvalidSeat` naming both: an agent that read
+    another seat's view would play that seat's cards), and ``legal_actions`` holds an action to choose
+    (none, when the game is over or chance acts, is :class:`IllegalAction`, rule ``"no-legal-action"``)."""
+    player = getattr(observation, "player", None)
+    seat = agent.seat
+    if player != seat:
+        raise InvalidSeat(f"agent {agent.name!r} plays seat {seat}; it was given the observation of {to_seat(player)}")
+    if not len(legal_actions):
+        raise IllegalAction(f"agent {agent.name!r} was given no legal action to choose from", "no-legal-action", seat)
+
+
+def to_seat(player: object) -> str:
+    """A seat as a message names it: ``seat 1``, ``the spectator``, or what it was given."""
+    if player == SPECTATOR:
+        return "the spectator"
+    return f"seat {player}" if type(player) is int else quoted(player)
 
 
 def agent_repr(agent: Any) -> str:

@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardbase.errors import quoted
-from cardbase.games.base import Rules, State, agent_repr
+from cardbase.games.base import Rules, State, agent_repr, check_act
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 0.7
@@ -260,6 +260,7 @@ class IsmctsAgent(ABC):
     # --- the search ---------------------------------------------------------------
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        check_act(self, observation, legal_actions)
         kept, self._kept = self._kept, None
         if len(legal_actions) == 1:
             return legal_actions[0]

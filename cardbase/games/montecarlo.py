@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardbase.games.base import State, agent_repr, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_act, check_at_least_one
 
 Played = list[tuple[Any, list[float]]]
 """Candidates, each with its value in each sample (the same deals for every candidate, in order);
@@ -107,6 +107,7 @@ class MonteCarloAgent(ABC):
     # -- the search --
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        check_act(self, observation, legal_actions)
         return self.evaluate(observation, legal_actions)[0][0]
 
     def evaluate(self, observation: Any, legal_actions: Sequence[Any]) -> list[tuple[Any, float]]:

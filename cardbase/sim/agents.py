@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardbase.games.base import Rules, agent_repr
+from cardbase.games.base import Rules, agent_repr, check_act
 
 
 class RandomAgent:
@@ -23,4 +23,5 @@ class RandomAgent:
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """A legal action drawn uniformly from the agent's own RNG."""
+        check_act(self, observation, legal_actions)
         return legal_actions[self.rng.randrange(len(legal_actions))]

@@ -305,9 +305,10 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
             return None
     except GameError:
         return f"it is {current}'s turn, not {player}'s"
-    if player == "chance":
+    seat = -1 if player == "chance" else int(player[1:]) - 1
+    if not 0 <= seat < state.rules.players:  # (chance, or a seat the game lacks)
         return f"it is {current}'s turn, not {player}'s"
-    return state.wrong_player(action, int(player[1:]) - 1)
+    return state.wrong_player(action, seat)
 
 
 def record_rules(record: GameRecord) -> Rules:

@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import Agent, InvalidRules, Rules, check_seat
+from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed
 
 
 def _load(path: str) -> Any:
@@ -158,9 +158,11 @@ class GameEntry:
     def make_agent(self, name: str, rules: Rules, seat: int, seed: int) -> Agent:
         """The agent ``name``; ``name:key=value;key=value`` passes options to its constructor
         (numbers as ``int``), e.g. ``heuristic:opening=3-7`` (:meth:`parse_agent`), to play seat
-        ``seat`` of ``rules`` (a seat the rules do not have is a ``ValueError``)."""
+        ``seat`` of ``rules`` (a seat the rules do not have is :class:`InvalidSeat`, a seed no record
+        holds :class:`InvalidSeed`, as ``new_initial_state``'s)."""
         cls, kwargs = self.parse_agent(name)
         check_seat(seat, rules.players)
+        seed = check_seed(seed)  # type: ignore[assignment]  # (None: a seed from the OS, as the agents take)
         try:
             agent = cls(rules, seat, seed, **kwargs)
         except (TypeError, ValueError) as error:

@@ -4,6 +4,7 @@ by seed with an iteration budget, blind to hidden cards, and stronger than rando
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -396,8 +397,9 @@ def test_a_kept_tree_never_makes_it_choose_an_action_that_is_not_legal() -> None
             return node
 
     agent = Stale(MeioRules(players=2), 0, 1, iters=1)
-    assert agent.act(None, ["a", "b", "c"]) == "b"  # "gone" (most visited) is not legal now
-    assert agent.act(None, ["c", "x"]) == "c"  # nothing legal was searched: the first legal action
+    seat_0 = SimpleNamespace(player=0)  # (an agent acts on its own seat's observation)
+    assert agent.act(seat_0, ["a", "b", "c"]) == "b"  # "gone" (most visited) is not legal now
+    assert agent.act(seat_0, ["c", "x"]) == "c"  # nothing legal was searched: the first legal action
 
 
 # --- sequential halving at the root (root=halving) ----------------------------------------------

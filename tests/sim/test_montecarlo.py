@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -84,7 +85,8 @@ def test_one_candidate_is_not_searched_and_deals_nothing():
 def test_best_mean_first_and_a_cost_low_first():
     assert ToyAgent([2, 5, 3], samples=2).evaluate(None, []) == [(5, 7.5), (3, 4.5), (2, 3.0)]
     assert ToyAgent([2, 5, 3], samples=2, lower=True).evaluate(None, []) == [(2, 3.0), (3, 4.5), (5, 7.5)]
-    assert ToyAgent([2, 5, 3], samples=2).act(None, []) == 5
+    seat_0 = SimpleNamespace(player=0)  # (an agent acts on its own seat's observation, with legal actions)
+    assert ToyAgent([2, 5, 3], samples=2).act(seat_0, [2, 5, 3]) == 5
 
 
 def test_ties_keep_the_order_given():

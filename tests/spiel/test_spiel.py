@@ -198,6 +198,23 @@ def test_a_record_converts_to_a_cardbase_record_that_replay_accepts_and_back(nam
     assert again.history() == state.history() and again.returns() == state.returns()
 
 
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_the_engine_under_openspiel_saves_as_the_readme_says_natively(name, mea_config):
+    """The engine's state under an OpenSpiel state (``state.engine``) saves with the README's native
+    recipe, ``record_lines(state.rules, state.seed, state.history)``, and replays: its seed is None,
+    as OpenSpiel dealt (the engine said seed 0, and replay refused the deals as not seed 0's)."""
+    from cardbase.sim.records import record_lines, replay
+
+    game = pyspiel.load_game(name, _config(name, mea_config, **SHORT[name]))
+    state = _play(
+        game, [pyspiel.make_uniform_random_bot(p, 5) for p in range(game.num_players())], np.random.RandomState(3)
+    )
+    engine = state.engine
+    assert engine.seed is None
+    (record,) = parse_records("\n".join(record_lines(engine.rules, engine.seed, engine.history)))
+    assert replay(record).state.history == engine.history
+
+
 def test_a_record_of_other_rules_is_refused(mea_config):
     game = pyspiel.load_game("cardbase_meio", {"players": 3})
     other = pyspiel.load_game("cardbase_meio", {"players": 2})

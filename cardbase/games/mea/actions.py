@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from operator import itemgetter
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 from cardbase.errors import quoted
 from cardbase.games.base import InvalidAction, check_card_name, check_notation, whole_number
@@ -45,7 +45,7 @@ class Ref(tuple[str, int, int]):
         return f"{self[0]}@{B.name(self[1])}{suffix}"
 
     def __repr__(self) -> str:
-        return f"Ref({str(self)!r})"
+        return f"Ref.parse({str(self)!r})"  # code that makes it again, as python-chess's Move.from_uci
 
     def __reduce__(self) -> tuple[type[Ref], tuple[str, int, int]]:
         return (Ref, (self[0], self[1], self[2]))  # pickled as made (tuple's own way calls __new__ with one tuple)
@@ -88,7 +88,17 @@ class _Action(tuple[Any, ...]):
     kind: ClassVar[str] = ""
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self)!r})"
+        return f"{type(self).__name__}.parse({str(self)!r})"  # code that makes it again (Draw.parse('draw 2'))
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """The action of this kind written as ``text`` (``Summon.parse('summon Crumb Goblin b2')``, as
+        python-chess's ``Move.from_uci``; what its repr says); :class:`InvalidAction` for a text that
+        is no action of this kind."""
+        action = parse_action(text)
+        if not isinstance(action, cls):
+            raise InvalidAction(f"not a {cls.kind} action: {quoted(text)}")
+        return action
 
     def __reduce__(self) -> tuple[type[_Action], tuple[Any, ...]]:
         return (type(self), tuple(self[1:]))  # pickled as made: the arguments after the kind

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import TERMINAL, State, agent_repr, check_at_least_one, whole_number
+from cardbase.games.base import TERMINAL, State, agent_repr, check_act, check_at_least_one, whole_number
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.mea.abilities import Ability
@@ -842,6 +842,7 @@ class HeuristicAgent:
         # Its rules of thumb read the board, its own hand and how many cards each hand and deck
         # holds, never which cards are hidden: the view serves, with no world dealt for it, and so
         # does the observed state while unchanged (the same reads, without the view's copy).
+        check_act(self, observation, legal_actions)
         state = observation.unchanged_state()
         return heuristic_action(
             observation.view if state is None else state, legal_actions, self.opening, self.target_hand
@@ -1010,6 +1011,7 @@ class IsmctsAgent(BaseIsmcts):
         self._start_turns = 0
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        check_act(self, observation, legal_actions)
         self.remember(observation)
         return super().act(observation, legal_actions)
 

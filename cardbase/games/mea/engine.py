@@ -38,6 +38,7 @@ module may). This module re-exports the public surface (``__all__``).
 
 from __future__ import annotations
 
+import operator
 import random
 import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -59,6 +60,7 @@ from cardbase.games.base import (
     check_names,
     check_seat,
     check_seats,
+    check_steps,
     ids_without_choice,
     to_act,
 )
@@ -388,12 +390,31 @@ class MeaState(State):
         """How many card instances the game holds (both decks); instances are ``0 … card_count - 1``."""
         return len(self._tab.cards)
 
+    def check_card(self, instance: object) -> int:
+        """``instance`` as a card instance of this game (``0 … card_count() - 1``; a NumPy integer is
+        one, a bool none), the one check of every method that takes one; else :class:`InvalidPosition`
+        naming it (rule ``"card"``)."""
+        n = len(self._tab.cards)
+        if type(instance) is int:
+            number = instance
+        elif not isinstance(instance, bool) and hasattr(type(instance), "__index__"):
+            number = operator.index(instance)  # type: ignore[arg-type]
+        else:
+            number = -1
+        if 0 <= number < n:
+            return number
+        raise InvalidPosition(f"no card {quoted(instance)} in this game (a card instance is 0 to {n - 1})", "card")
+
     def card(self, instance: int) -> MeaCard:
         """The card that card instance ``instance`` is (instances are numbered over both decks)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._tab.cards[instance]
 
     def owner(self, instance: int) -> int:
         """The seat whose deck ``instance`` came from (its controller may be the other)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._tab.owner[instance]
 
     def tiles(self) -> dict[int, int]:
@@ -402,6 +423,7 @@ class MeaState(State):
 
     def tile_count(self, seat: int) -> int:
         """How many tiles seat ``seat`` controls."""
+        seat = check_seat(seat, 2)
         return countOf(self._tiles.values(), seat)
 
     def on_tile(self, p: int) -> tuple[int, ...]:
@@ -410,6 +432,8 @@ class MeaState(State):
 
     def monsters(self, seat: int | None = None) -> list[int]:
         """Monsters on the board (of ``seat``'s control, if given), in board order."""
+        if seat is not None:
+            seat = check_seat(seat, 2)
         out = []
         for here in self._occ.values():  # board order
             for i in here:
@@ -419,14 +443,17 @@ class MeaState(State):
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The card instances in seat ``seat``'s hand, in order."""
+        seat = check_seat(seat, 2)
         return tuple(self._hand[seat])
 
     def hand_names(self, seat: int) -> tuple[str, ...]:
         """The names of the cards in seat ``seat``'s hand, in order."""
+        seat = check_seat(seat, 2)
         return tuple(self._tab.names[i] for i in self._hand[seat])
 
     def deck(self, seat: int) -> tuple[int, ...]:
         """``seat``'s deck, top card first."""
+        seat = check_seat(seat, 2)
         return tuple(reversed(self._deck[seat]))
 
     def out_of_play(self) -> tuple[int, ...]:
@@ -436,53 +463,79 @@ class MeaState(State):
     def zone(self, instance: int) -> int:
         """Where instance ``instance`` is: ``DECK``, ``HAND``, ``BOARD`` or ``OUT``
         (:mod:`cardbase.games.mea.codes`)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._zone[instance]
 
     def controller(self, instance: int) -> int:
         """The seat that controls instance ``instance``."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._ctrl[instance]
 
     def tile_of(self, instance: int) -> int:
         """The position of the tile ``instance`` is on (``NONE_POS`` off the board)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._pos[instance]
 
     def attack_of(self, instance: int) -> int:
         """Current attack, this turn's bonuses included."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._atk[instance] + self._tmp[instance]
 
     def defence_of(self, instance: int) -> int:
         """Instance ``instance``'s defence now, this turn's changes included."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._def[instance] + self._tmpd[instance]
 
     def projected_mana(self, seat: int) -> int:
         """The mana ``seat`` would count if its turn began now: tiles the opponent controls +
         monsters ``seat`` controls, at least the minimum, then the second player's bonus if that
         turn would be one of its first turns. Public: the board and the turns taken decide it."""
+        seat = check_seat(seat, 2)
         return self._compute_mana(seat, turns_taken=self._taken[seat] + 1)
 
     def can_move(self, instance: int) -> bool:
         """Whether the monster ``instance`` may still move this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance] > 0 and not (self._tab.summoned_wait and self._fresh[instance])
 
     def can_attack(self, instance: int) -> bool:
         """Whether the monster ``instance`` may still attack this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance] > 0 or self._xatt[instance] > 0
 
     def actions_left(self, instance: int) -> int:
         """The actions (a move or an attack) ``instance`` has left this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._acts[instance]
 
     def extra_attacks(self, instance: int) -> int:
         """The attacks ``instance`` has left beyond its action (from an extra-attack ability)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return max(self._xatt[instance], 0)
 
     def summoned_this_turn(self, instance: int) -> bool:
         """Whether the monster ``instance`` was summoned this turn."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         return self._fresh[instance]
 
     def ref_of(self, instance: int) -> Ref:
-        """The notation reference of a monster on the board."""
+        """The notation reference of a monster on the board (one off it is :class:`InvalidPosition`,
+        rule ``"not-on-board"``)."""
+        if type(instance) is not int or not 0 <= instance < len(self._zone):
+            instance = self.check_card(instance)
         p = self._pos[instance]
+        if p == NONE_POS:
+            raise InvalidPosition(f"{self._tab.names[instance]} (card {instance}) is not on the board", "not-on-board")
         name = self._tab.names[instance]
         occ = self._occ[p]
         if len(occ) == 2:
@@ -514,7 +567,10 @@ class MeaState(State):
     def pending(self) -> tuple[Ability | None, int]:
         """What the choice phase's decision is for: ``(ability, the card it comes from)``, or
         ``(None, the monster)`` for where a displaced monster goes (or which of two moves to the one
-        tile with room: the options are then monsters). Only in the choice phase."""
+        tile with room: the options are then monsters). Only in the choice phase: elsewhere
+        :class:`IllegalAction` (rule ``"no-choice"``), as :meth:`choice` is ``None``."""
+        if self._phase != _CHOICE or not self._queue:
+            raise IllegalAction("no choice is pending: it is not the choice phase", "no-choice", self.current_player)
         item = self._queue[0]
         if item[0] == "disp":
             return None, item[1]
@@ -522,10 +578,12 @@ class MeaState(State):
 
     def hand_size(self, seat: int) -> int:
         """How many cards seat ``seat`` holds."""
+        seat = check_seat(seat, 2)
         return len(self._hand[seat])
 
     def deck_size(self, seat: int) -> int:
         """How many cards are left in seat ``seat``'s deck."""
+        seat = check_seat(seat, 2)
         return len(self._deck[seat])
 
     @property
@@ -713,8 +771,7 @@ class MeaState(State):
         if self._seen is not None:
             self._settle()
         tab = self._tab
-        if not 0 <= instance < len(tab.cards):
-            raise InvalidPosition(f"no card {instance} in this game (0 to {len(tab.cards) - 1})", "card")
+        instance = self.check_card(instance)
         if zone not in (DECK, HAND, BOARD, OUT):
             raise InvalidPosition(f"a card goes to the deck, hand, board or out of play, not zone {zone}", "zone")
         if seat is not None:
@@ -772,7 +829,8 @@ class MeaState(State):
         its extra attacks left, whether it was summoned this turn."""
         if self._seen is not None:
             self._settle()
-        if not 0 <= instance < len(self._tab.cards) or self._zone[instance] != BOARD:
+        instance = self.check_card(instance)
+        if self._zone[instance] != BOARD:
             raise InvalidPosition(f"card {instance} is not a monster on the board", "card")
         if attack is not None:
             self._atk[instance] = attack
@@ -1113,6 +1171,8 @@ class MeaState(State):
     def resolve_ref(self, ref: Ref, seat: int | None = None) -> int | None:
         """The monster ``ref`` names (of ``seat``'s control, when ``nth`` is 0 and it is given);
         ``None`` when none is there."""
+        if seat is not None:
+            seat = check_seat(seat, 2)
         occ = self._occ.get(ref[1])
         if not occ:
             return None
@@ -1718,9 +1778,10 @@ class MeaState(State):
             return ("ab", ab, p, src, where, left - 1, (*done, chosen), behind)
         return None
 
-    def condition_count(self, what: str, p: int) -> int:
-        """What an ability's condition counts for seat ``p`` (``friendly_tiles``, ``enemy_monsters``,
-        …; anything else: ``p``'s hand)."""
+    def condition_count(self, what: str, seat: int) -> int:
+        """What an ability's condition counts for seat ``seat`` (``friendly_tiles``, ``enemy_monsters``,
+        …; anything else: ``seat``'s hand)."""
+        p = check_seat(seat, 2)
         if what == "friendly_tiles":
             return self.tile_count(p)
         if what == "enemy_tiles":
@@ -2194,17 +2255,18 @@ class MeaState(State):
         return ids.attack + self._tab.cell_of[t] * width * width + x * width + y
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        check_steps(self, prefix)
         chosen_by_none = ids_without_choice(self, prefix)
         if chosen_by_none is not None:
             return chosen_by_none
         if prefix:
-            raise ValueError("a Méa action is one step")
+            return []  # (a Méa action is one step: none follows another)
         legal = self.legal_actions()
         if isinstance(legal, MainActions):
             return sorted(legal.ids())
         if isinstance(legal, ChoiceActions):
             return sorted(legal.ids())
-        return sorted(self.action_ids(a)[0] for a in legal)
+        return sorted(self._action_ids(a)[0] for a in legal)
 
     def _shuffle_left(self, prefix: Sequence[int]) -> tuple[int, list[int]]:
         """Which deck the next shuffle step orders (0 or 1) and its positions not placed yet."""
@@ -2217,8 +2279,11 @@ class MeaState(State):
         return seat, [k for k in range(size) if k not in placed]
 
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
+        check_steps(self, prefix)
         if self.current_player != CHANCE:
             return []
+        if len(prefix) >= len(self._tab.cards):
+            return []  # (the shuffle is a step per card: none follows the last)
         _, left = self._shuffle_left(prefix)
         chance = 1 / len(left)
         return [(k, chance) for k in left]
@@ -2226,13 +2291,18 @@ class MeaState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeaAction | None:
         if not ids:
             return None
+        check_steps(self, ids)
         if self.current_player == CHANCE:
             tab = self._tab
             if len(ids) < len(tab.cards):  # both decks' sizes
                 return None
+            if len(ids) > len(tab.cards):
+                raise IllegalAction(f"a shuffle is {len(tab.cards)} steps, a card each, not {len(ids)}", "steps")
             first = tab.offset[1]
             return Shuffle([ids[:first], ids[first:]])
-        (step,) = ids
+        if len(ids) > 1:
+            raise IllegalAction(f"a Méa action is one step; no step follows {ids[0]}", "steps", self.current_player)
+        step = ids[0]
         t = self._tab_ids
         cells = self._tab.cells
         occ = self._occ
@@ -2270,6 +2340,11 @@ class MeaState(State):
         return Choose(self.ref_of(occ[cells[c]][slot]))
 
     def action_ids(self, action: Any) -> tuple[int, ...]:
+        self.check(action)
+        return self._action_ids(action)
+
+    def _action_ids(self, action: Any) -> tuple[int, ...]:
+        """:meth:`action_ids` of an action known to be legal here (the legal lists' own)."""
         if isinstance(action, Shuffle):
             return tuple(k for order in action.orders for k in order)
         t = self._tab_ids
@@ -2305,10 +2380,13 @@ class MeaState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         """The seat's observation (:meth:`MeaObservation.public`), as text."""
-        return repr(sorted(self.observation(check_seat(seat, 2)).public().items()))
+        observation = self.observation(check_seat(seat, 2))
+        check_steps(self, prefix)  # (a Méa action is one step: no prefix changes what a seat knows)
+        return repr(sorted(observation.public().items()))
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, 2)
+        check_steps(self, prefix)
         ids = self._tab_ids
         tab = self._tab
         names = len(ids.names)

@@ -444,7 +444,7 @@ class MainActions(_LazyActions):
             base = t.move + (cell_of[q] * 2 + occ[q].index(i)) * dirs
             out.extend(base + t.dir_index[d - q] for d in dests)
         out.extend(state._attack_id(spec[0], spec[1:]) for spec in self._attacks)
-        out.extend(state.action_ids(a)[0] for a in self._ends)
+        out.extend(state._action_ids(a)[0] for a in self._ends)
         return out
 
     def _build_all(self) -> list[MeaAction]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import State, agent_repr, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_act, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meikyu.actions import (
@@ -494,6 +494,7 @@ class HeuristicAgent:
         self.rng = random.Random(seed)
 
     def act(self, observation: MeikyuObservation, legal_actions: Sequence[Any]) -> Any:
+        check_act(self, observation, legal_actions)
         return heuristic_action(observation, legal_actions)
 
 

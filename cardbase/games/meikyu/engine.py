@@ -50,6 +50,7 @@ from cardbase.games.base import (
     check_notation,
     check_seat,
     check_seats,
+    check_steps,
     counts,
     ids_without_choice,
     one_hot,
@@ -434,30 +435,36 @@ class MeikyuState(State):
     def hand_counts(self, seat: int) -> Sequence[int]:
         """A seat's hand as copies per Kingdom card kind (the pool tables' index), as an
         observation's ``hand``: the engine's own list, changed by the next action (never modify it)."""
+        seat = check_seat(seat, self._n)
         return self._hands[seat]
 
     def hand_key(self, seat: int) -> int:
         """The key of a seat's hand in the pool tables' memos (``tables.hand_key`` of
         :meth:`hand_counts`), kept in step as cards come and go rather than worked out again."""
+        seat = check_seat(seat, self._n)
         return self._hkey[seat]
 
     def lands(self, seat: int) -> Sequence[int]:
         """A seat's lands, each ``kind << 1 | developed`` (the pool tables' land index), as an
         observation's ``lands``: the engine's own list, changed by the next action (never modify it)."""
+        seat = check_seat(seat, self._n)
         return self._lands[seat]
 
     def effects(self, seat: int) -> tuple[int, int]:
         """The land-effect bits of a seat's kingdom: (owned, developed), as an observation's."""
+        seat = check_seat(seat, self._n)
         return self._eff[seat], self._deff[seat]
 
     def takeable(self, seat: int) -> tuple[int, ...]:
         """The lands of a seat's kingdom an aggression may take (the pool tables' land index),
         each once, in the order first held."""
+        seat = check_seat(seat, self._n)
         return self._takeable[seat]
 
     def undeveloped(self, seat: int) -> tuple[int, ...]:
         """The lands of a seat's kingdom it may develop (the pool tables' land index), each once,
         in the order first held."""
+        seat = check_seat(seat, self._n)
         return self._undev[seat]
 
     def parts(self) -> tuple[list[list[int]], list[int], list[int], list[int]]:
@@ -468,11 +475,13 @@ class MeikyuState(State):
 
     def hand(self, seat: int) -> dict[str, int]:
         """A seat's hand: card name → copies."""
+        seat = check_seat(seat, self._n)
         t = self._t
         return {t.knames[k]: self._hands[seat][k] for k in t.alpha if self._hands[seat][k]}
 
     def hand_size(self, seat: int) -> int:
         """How many Kingdom cards seat ``seat`` holds."""
+        seat = check_seat(seat, self._n)
         return self._hsize[seat]
 
     def rooms(self) -> tuple[str, ...]:
@@ -481,28 +490,34 @@ class MeikyuState(State):
 
     def kingdom(self, seat: int) -> tuple[tuple[str, bool], ...]:
         """A seat's lands: (room name, developed)."""
+        seat = check_seat(seat, self._n)
         return tuple((self._t.lnames[e >> 1], bool(e & 1)) for e in self._lands[seat])
 
     def refugees(self, seat: int) -> int:
         """How many Refugees seat ``seat`` has placed."""
+        seat = check_seat(seat, self._n)
         return len(self._refugees[seat])
 
     def points(self, seat: int) -> int:
         """A kingdom's points: its lands (developed ones at their developed value), Refugees,
         and the Farm's point under ``farm="points"``."""
+        seat = check_seat(seat, self._n)
         return self._pts[seat]
 
     def capacity(self, seat: int) -> int:
         """How many lands a seat's kingdom may hold (5, or 6 with the Farm under ``farm="lands"``)."""
+        seat = check_seat(seat, self._n)
         return self.rules.capacity(bool(self._eff[seat] & B_FARM))
 
     def land_count(self, seat: int) -> int:
         """The lands a seat holds for the land limit and the tie-break: its Meikyu lands, and
         its Refugees under ``refugee="land"``."""
+        seat = check_seat(seat, self._n)
         return lands_held(self.rules, self._lands[seat], self._refugees[seat])
 
     def skips(self, seat: int) -> int:
         """Turns a seat is yet to lose (the Mixed Area)."""
+        seat = check_seat(seat, self._n)
         return self._skips[seat]
 
     def kingdom_pile(self) -> dict[str, int]:
@@ -2015,6 +2030,7 @@ class MeikyuState(State):
         return cards, lab
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        check_steps(self, prefix)
         ask = self._ask
         if self.current_player >= 0 and (ask == A_DEFEND or (ask == A_MAIN and prefix)):
             # A card set's steps: a walk down the tree of the legal sets' steps.
@@ -2063,6 +2079,8 @@ class MeikyuState(State):
             return out
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
+            if ask == A_MAIN and head is None:
+                return []  # (a one-step action: none follows it)
             sets = self._card_sets(head)  # (a prefix off the tree of the sets' steps)
             cards, lab = self._composed(prefix)
             j = len(cards)
@@ -2081,7 +2099,7 @@ class MeikyuState(State):
                     nexts.add(ids.lab + t.kindex[set_lab])
             return sorted(nexts)
         if prefix:
-            raise ValueError(f"a Meikyu {self.decision} is one step")
+            return []  # (this decision is one step: none follows another)
         actions = self.legal_actions()
         get = t.step_of.get
         out = [get(id(a), -1) for a in actions]  # the interned actions' ids by table lookup
@@ -2093,8 +2111,9 @@ class MeikyuState(State):
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         # Counted straight from the pile: a draw's step is the card's kind index, a reveal's
         # the land's index, a roll's the value - 1 (as action_from_ids reads them).
-        if self.current_player != CHANCE:
-            return []
+        check_steps(self, prefix)
+        if self.current_player != CHANCE or prefix:
+            return []  # (a chance step is a whole action: none follows another)
         ask = self._ask
         if ask == A_ROLL:
             return [(v, 1 / 6) for v in range(6)]
@@ -2125,9 +2144,12 @@ class MeikyuState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
             return None
+        check_steps(self, ids)
         t = self._t
         if self.current_player == CHANCE:
-            (step,) = ids
+            if len(ids) > 1:
+                raise IllegalAction(f"a chance step is a whole action; no step follows {ids[0]}", "steps")
+            step = ids[0]
             ask = self._ask
             if ask == A_DRAW:
                 return t.draw_act[step]
@@ -2135,12 +2157,20 @@ class MeikyuState(State):
                 return t.reveal_act[step]
             return t.roll_act[step + 1]
         layout = t.ids
-        if len(ids) > 1 and ids[-1] != layout.done:
-            return None  # (only a card set takes several steps; it ends with done)
         first = ids[0]
         head = self._head(first) if self._ask == A_MAIN else None
-        if self._ask != A_DEFEND and head is None:
-            (step,) = ids
+        one_step = self._ask != A_DEFEND and head is None
+        if len(ids) > 1:  # (only a card set takes several steps; it ends with done)
+            if one_step:
+                raise IllegalAction(
+                    f"a Meikyu {self.decision} is one step; no step follows {first}", "steps", self.current_player
+                )
+            if layout.done in ids[:-1]:
+                raise IllegalAction("a card set ends at its done step; none follows it", "steps", self.current_player)
+            if ids[-1] != layout.done:
+                return None
+        if one_step:
+            step = first
             if step < layout.mixed:
                 return _WORD_LIST[step - layout.word]
             if step < layout.keep:
@@ -2169,6 +2199,7 @@ class MeikyuState(State):
         return t.attack(seat, t.lnames[place] if place >= 0 else None, names, lab, by)
 
     def action_ids(self, action: Any) -> tuple[int, ...]:
+        self.check(action)
         t = self._t
         ids = t.ids
         if isinstance(action, DrawCard):
@@ -2214,6 +2245,7 @@ class MeikyuState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         o = self.observation(check_seat(seat, self._n))
+        check_steps(self, prefix)
         return repr(
             (
                 o.player,
@@ -2249,6 +2281,7 @@ class MeikyuState(State):
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, self._n)
+        check_steps(self, prefix)
         t = self._t
         ids = t.ids
         n, K, L = self._n, t.K, t.L

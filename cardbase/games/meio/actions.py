@@ -4,6 +4,7 @@ hand's 1,716 splits."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -33,13 +34,20 @@ class Play(int):
     __slots__ = ()
 
     def __new__(cls, card: PlayingCard | str | int) -> Play:
+        """The play of ``card``: a :class:`PlayingCard`, its notation (``Play('7H')``, what the repr
+        says) or its index, 0 to 51; anything else is :class:`InvalidAction` naming it."""
         if isinstance(card, PlayingCard):
             return PLAYS[INDEX[card]]
         if isinstance(card, str):
-            return PLAYS[INDEX[PlayingCard.parse(card)]]
-        if not 0 <= int(card) < 52:
-            raise ValueError(f"card index must be 0 to 51, not {card}")
-        return PLAYS[int(card)]
+            try:
+                return PLAYS[INDEX[PlayingCard.parse(card)]]
+            except ValueError as error:
+                raise InvalidAction(f"play: {error}") from None
+        if type(card) is int or (not isinstance(card, bool) and hasattr(type(card), "__index__")):
+            index = operator.index(card)
+            if 0 <= index < 52:
+                return PLAYS[index]
+        raise InvalidAction(f"a play is of a card, its notation (7H) or its index 0 to 51, not {quoted(card)}")
 
     def __getnewargs__(self) -> tuple[int]:
         return (int(self),)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from cardbase.errors import quoted
-from cardbase.games.base import State, agent_repr, check_at_least_one
+from cardbase.games.base import State, agent_repr, check_act, check_at_least_one
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
 from cardbase.games.meio.actions import Play, Split
@@ -178,6 +178,7 @@ class HeuristicAgent:
         self._strengths = card_strengths(rules.ace_high)
 
     def act(self, observation: MeioObservation, legal_actions: Sequence[Any]) -> Any:
+        check_act(self, observation, legal_actions)
         obs = observation
         if obs.phase == "split":
             return best_split(obs.hand, self._weights)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from cardbase.errors import quoted
 from cardbase.games.base import SOURCE_RULEBOOK, whole_number
@@ -118,8 +119,10 @@ class PlayingCard:
         return f"PlayingCard.parse({self.notation!r})"
 
 
+@cache
 def deck_for(players: int) -> tuple[PlayingCard, ...]:
-    """The deck for ``players`` players, in a fixed order (suit, then rank)."""
+    """The deck for ``players`` players, in a fixed order (suit, then rank); made once per count
+    (``rules.max_chance_outcomes()`` reads it at every deal step)."""
     top = highest_rank_for(players)
     return tuple(PlayingCard(r, s) for s in SUITS for r in RANKS if r <= top)
 

@@ -31,6 +31,7 @@ from cardbase.games.base import (
     State,
     check_notation,
     check_seat,
+    check_steps,
     counts,
     one_hot,
     to_act,
@@ -222,10 +223,12 @@ class MeioState(State):
 
     def hand(self, seat: int) -> tuple[PlayingCard, ...]:
         """The cards in seat ``seat``'s hand (hidden from the other seats: see :meth:`observation`)."""
+        seat = check_seat(seat, self._n)
         return cards_of(self._hands[seat])
 
     def aside(self, seat: int) -> tuple[PlayingCard, ...]:
         """The cards seat ``seat`` set aside in the split, for the second half."""
+        seat = check_seat(seat, self._n)
         return cards_of(self._asides[seat])
 
     def leftover(self) -> tuple[PlayingCard, ...]:
@@ -246,10 +249,12 @@ class MeioState(State):
 
     def hand_mask(self, seat: int) -> int:
         """The cards a seat holds as a mask (:meth:`hand` names them)."""
+        seat = check_seat(seat, self._n)
         return self._hands[seat]
 
     def aside_mask(self, seat: int) -> int:
         """The pack a seat set aside, as a mask (:meth:`aside` names it)."""
+        seat = check_seat(seat, self._n)
         return self._asides[seat]
 
     def leftover_mask(self) -> int:
@@ -431,7 +436,8 @@ class MeioState(State):
     def wrong_player(self, action: Any, seat: int) -> str:
         """In the split, whose split ``action`` is or what is wrong with it as ``seat``'s: any player
         who has not split may split now (the rulebook sets no order), so "it is P1's turn" is no reason."""
-        if self._phase == _SPLIT and 0 <= seat < self._n:
+        seat = check_seat(seat, self._n)
+        if self._phase == _SPLIT:
             if self._split_mask >> seat & 1:
                 waiting = ", ".join(f"P{q + 1}" for q in range(self._n) if not self._split_mask >> q & 1)
                 return f"P{seat + 1} has already split their hand this round; {waiting} still to split"
@@ -681,13 +687,14 @@ class MeioState(State):
     # -- integer steps and tensors (see cardbase.games.base) --
 
     def legal_ids(self, prefix: Sequence[int] = ()) -> list[int]:
+        check_steps(self, prefix)
         p = self.current_player
         if p < 0:
             return [i for i, _ in self.chance_ids(prefix)] if p == CHANCE else []
         hand = self._hands[p]
         if self._phase == _PLAY:  # legal_actions' cards, their ids read from a table
             if prefix:
-                raise ValueError("a play is one step")
+                return []  # (a play is one step: none follows another)
             get = PLAY_IDS.get
             if self._trick:
                 led = self._led
@@ -719,6 +726,7 @@ class MeioState(State):
     def chance_ids(self, prefix: Sequence[int] = ()) -> list[tuple[int, float]]:
         # A deal step gives the deck's next card to a seat (n: left aside): a seat's share is
         # the room it has left, counted in C over the steps as bytes.
+        check_steps(self, prefix)
         if self.current_player != CHANCE:
             return []
         n = self._n
@@ -729,6 +737,8 @@ class MeioState(State):
         except (ValueError, TypeError):
             count = list(prefix).count
         left = size - len(prefix)
+        if left <= 0:
+            return []  # (the deal is a step per card: none follows the last)
         out = []
         for s in range(n):
             room = HAND_SIZE - count(s)
@@ -742,26 +752,33 @@ class MeioState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeioAction | None:
         if not ids:
             return None
+        check_steps(self, ids)
         if self.current_player == CHANCE:
             deck = _deck(self._n)[0]
             if len(ids) < len(deck):
                 return None
+            if len(ids) > len(deck):
+                raise IllegalAction(f"a deal is {len(deck)} steps, a card each, not {len(ids)}", "steps")
             hands = [0] * self._n
             for c, s in zip(deck, ids, strict=True):
                 if s < self._n:
                     hands[s] |= _BIT[c]
             return Deal(tuple(hands))
         if ids[0] < ASIDE_IDS:
-            (step,) = ids
-            return PLAYS[step]
+            if len(ids) > 1:
+                raise IllegalAction(f"a play is one step; no step follows {ids[0]}", "steps", self.current_player)
+            return PLAYS[ids[0]]
         if len(ids) < SECOND_HALF:
             return None
+        if len(ids) > SECOND_HALF:
+            raise IllegalAction(f"a split is {SECOND_HALF} steps, not {len(ids)}", "steps", self.current_player)
         aside = 0
         for step in ids:
             aside |= _BIT[step - ASIDE_IDS]
         return Split(self._hands[self.current_player] ^ aside, aside)
 
     def action_ids(self, action: Any) -> tuple[int, ...]:
+        self.check(action)
         if isinstance(action, Deal):
             n = self._n
             seat_of = [n] * 52
@@ -784,6 +801,7 @@ class MeioState(State):
 
     def information_state_key(self, seat: int, prefix: Sequence[int] = ()) -> str:
         o = self.observation(check_seat(seat, self._n))
+        check_steps(self, prefix)
         return repr(
             (
                 o.player,
@@ -810,6 +828,7 @@ class MeioState(State):
 
     def observation_tensor(self, seat: int, prefix: Sequence[int] = ()) -> list[float]:
         check_seat(seat, self._n)
+        check_steps(self, prefix)
         n = self._n
 
         def rel(s: int) -> int:
