@@ -22,6 +22,18 @@
     return { ok: response.ok, status: response.status, doc: new DOMParser().parseFromString(text, "text/html") };
   }
 
+  // A request the server did not answer, or answered with a page not its own (a proxy's error page):
+  // said on the page in words, never a silent nothing. ``id`` names the message (replaced, not stacked).
+  function unanswered(id, text) {
+    const p = document.createElement("p");
+    p.id = id;
+    p.className = "error";
+    p.setAttribute("role", "alert");
+    p.dataset.unanswered = "";
+    p.textContent = text;
+    return p;
+  }
+
   function params(form, without = []) {
     const data = new URLSearchParams(new FormData(form));
     for (const key of without) data.delete(key);
@@ -57,12 +69,17 @@
       try {
         result = await fetchHtml(url, { headers: { Accept: "text/html" } });
       } catch (error) {
-        return; // offline or the server stopped: the form still works by submitting
+        result = null; // offline or the server stopped
       }
       if (mine !== sequence) return; // a newer search is on its way
       const region = $("#results-region");
-      const fresh = $("#results-region", result.doc);
-      if (!region || !fresh) return;
+      const fresh = result && $("#results-region", result.doc);
+      if (!region) return;
+      $("#search-unanswered")?.remove();
+      if (!fresh) {
+        region.prepend(unanswered("search-unanswered", "The server did not answer: these are the results of the last search. Try again in a moment, or reload the page."));
+        return;
+      }
       if (result.ok) {
         region.replaceWith(fresh);
         if (last) last.value = fresh.dataset.query || "";
@@ -195,9 +212,10 @@
     return true;
   }
 
-  function showError(doc) {
+  // ``doc``'s message (an answer of the app's), else ``fallback`` in words (an answer not the app's)
+  function showError(doc, fallback = "") {
     const slot = $("#action-slot");
-    const error = $("#action-error", doc) || $("#error", doc);
+    const error = $("#action-error", doc) || $("#error", doc) || (fallback ? unanswered("action-error", fallback) : null);
     if (slot) slot.replaceChildren(...(error ? [error] : []));
     const note = $("#bar-note"); // on a phone the slot may be out of view: the sticky bar says it too
     if (note) note.textContent = error ? error.textContent : "";
@@ -251,21 +269,45 @@
       await refreshPanels(panelParams());
       showError(result.doc);
     } else {
-      showError(result.doc);
+      showError(result.doc, `The change was not saved: the server did not answer it (error ${result.status}). Try again, or reload the page.`);
     }
   }
 
   // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
   const newSeed = () => String(crypto.getRandomValues(new Uint32Array(1))[0]);
 
+  // The list's choices as the list shown has them (a choice whose panels did not arrive is put back).
+  function listingShown() {
+    const deck = $("#deck");
+    const form = $("#list-form");
+    if (!deck || !form) return;
+    const shown = { group: deck.dataset.group, sort: deck.dataset.sort, layout: deck.classList.contains("deck-visual") ? "visual" : "list" };
+    for (const [key, value] of Object.entries(shown)) {
+      const field = form.elements.namedItem(key);
+      if (field && value) field.value = value;
+    }
+  }
+
   async function refreshPanels(query) {
     const url = "/decks/" + deckId + "?fragment=panels&" + query.toString();
-    const result = await fetchHtml(url);
+    let result = null;
+    try {
+      result = await fetchHtml(url);
+    } catch (error) {
+      result = null; // offline or the server stopped
+    }
+    if (!result || !$("#panels", result.doc)) {
+      listingShown();
+      showError(new Document(), "The server did not answer: the deck is shown as it was. Try again, or reload the page.");
+      return false;
+    }
     showPanels(result.doc);
+    if ($("#action-error[data-unanswered]")) showError(new Document());
     const page = new URLSearchParams(location.search);
     if (!query.has("drawn")) page.delete("drawn");
     for (const [key, value] of query.entries()) page.set(key, value);
     history.replaceState(null, "", location.pathname + "?" + page.toString() + location.hash);
+    return true;
   }
 
   document.addEventListener("submit", (event) => {
