@@ -560,3 +560,39 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
+
+/* Typed work is not lost by leaving its page. A form marked ``data-keeps-work`` (Edit as text, the
+ * collection's list, an import, the card editor) holding text not yet saved makes the browser ask before
+ * the page is left: a field changed since the page came, or ``data-unsaved`` (the server showed back
+ * text that a check or a refusal did not save). Sending that form, or one marked ``data-saves-work``
+ * (the collection's "Save these changes"), is not leaving. */
+(() => {
+  "use strict";
+
+  const forms = Array.from(document.querySelectorAll("form[data-keeps-work]"));
+  if (!forms.length) return;
+
+  function edited(field) {
+    if (field instanceof HTMLTextAreaElement) return field.value !== field.defaultValue;
+    if (field instanceof HTMLSelectElement) return Array.from(field.options).some((o) => o.selected !== o.defaultSelected);
+    if (!(field instanceof HTMLInputElement)) return false;
+    if (field.type === "radio" || field.type === "checkbox") return field.checked !== field.defaultChecked;
+    if (field.type === "file") return Boolean(field.files && field.files.length);
+    return !["hidden", "submit", "button", "reset"].includes(field.type) && field.value !== field.defaultValue;
+  }
+  const unsaved = (form) => "unsaved" in form.dataset || Array.from(form.elements).some(edited);
+
+  let sending = false;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && (forms.includes(form) || "savesWork" in form.dataset)) sending = true;
+  });
+  window.addEventListener("pageshow", () => {
+    sending = false; // back from the next page (the browser's cache): the page is as it was
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (sending || !forms.some(unsaved)) return;
+    event.preventDefault();
+    event.returnValue = ""; // older browsers ask only when it is set
+  });
+})();
