@@ -412,6 +412,7 @@
       $(`[data-tab="${next}"]`, tabs)?.focus();
     });
     $("#deck-bar")?.addEventListener("click", () => showTab("deck"));
+    $("#skip-deck")?.addEventListener("click", () => showTab("deck"));
   }
   fold();
   new MutationObserver(() => fold()).observe(builder, { childList: true, subtree: true });
