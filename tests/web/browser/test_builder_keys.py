@@ -43,3 +43,27 @@ def test_the_deck_is_a_few_tabs_from_the_top_on_a_laptop_and_a_phone(
         box = page.locator("#skip-deck").bounding_box()
         assert box is None or box["x"] + box["width"] <= 0  # out of sight when not focused
         page.context.close()
+
+
+def test_a_panel_linked_to_on_a_phone_starts_below_the_tabs_not_under_them(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """A link to a panel (#stats from another page, the skip link) scrolls its heading into view under
+    the phone's sticky Search/Deck tabs, which covered it ('Collection: 6 missing' hidden)."""
+    deck_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 3, "Dizzy Bat": 2})
+    page = new_context(viewport=PHONE).new_page()
+
+    def below_tabs(heading: str) -> None:
+        tabs = page.locator("#builder-tabs").bounding_box()
+        box = page.locator(heading).bounding_box()
+        assert tabs and box and abs(tabs["y"]) < 1, (tabs, box)  # the page was scrolled: the tabs stuck at the top
+        assert box["y"] >= tabs["y"] + tabs["height"], (heading, box, tabs)
+
+    page.goto(f"/decks/{deck_id}#stats")
+    expect(page.locator("#stats-h")).to_be_visible()
+    below_tabs("#stats-h")
+    page.goto(f"/decks/{deck_id}")
+    page.locator("#skip-deck").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-h")).to_be_visible()
+    below_tabs("#deck-h")
