@@ -316,6 +316,14 @@
     if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
+    } else if ((form.getAttribute("action") || "").endsWith("/tags")) {
+      // a tag is stored by the page's reload: back to the page as it is (the search, the view, a hand)
+      let back = form.elements.namedItem("back");
+      if (!back) {
+        back = Object.assign(document.createElement("input"), { type: "hidden", name: "back" });
+        form.append(back);
+      }
+      back.value = location.pathname + location.search;
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;
