@@ -235,9 +235,23 @@
   const shownVersion = () => $("#panels")?.dataset.version || "";
 
   // Changes go one after another, each with the version the previous one left, so quick clicks all count.
+  // While one is on its way, the deck's column (and a phone's bar) says "Saving…": a click on a busy
+  // server is not taken for lost and pressed again.
   let queue = Promise.resolve();
+  let onTheirWay = 0;
+  const SAVING = "Saving…";
+  function saying(delta) {
+    onTheirWay += delta;
+    const text = onTheirWay > 0 ? SAVING : "";
+    const status = $("#save-status");
+    if (status) status.textContent = text;
+    const note = $("#bar-note");
+    if (note && (note.textContent === "" || note.textContent === SAVING)) note.textContent = text; // an error stays
+    if (note) note.classList.toggle("saving", note.textContent === SAVING);
+  }
   function change(form) {
-    queue = queue.then(() => send(form)).catch(() => {});
+    saying(1);
+    queue = queue.then(() => send(form)).catch(() => {}).finally(() => saying(-1));
     return queue;
   }
 
