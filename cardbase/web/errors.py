@@ -273,12 +273,26 @@ _LABELLED = re.compile(
     r"<label\b[^>]*>\s*([^<{}]+?)\s*<(?:input|select|textarea)\b[^>]*?\bname=\"([A-Za-z0-9_]+)\"", re.S
 )
 _FORM = re.compile(r"<form\b[^>]*?\baction=\"([^\"{%]*(?:\{\{[^}]*\}\}[^\"{%]*)*)\"[^>]*>(.*?)</form>", re.S)
+_LABEL_FOR = re.compile(r"<label\b[^>]*?\bfor=\"([A-Za-z0-9_-]+)\"[^>]*>\s*([^<{}]+?)\s*<", re.S)
+_CONTROL = re.compile(r"<(?:input|select|textarea)\b[^>]*>", re.S)
+_ATTRIBUTE = re.compile(r"(?<![\w-])(id|name)=\"([A-Za-z0-9_-]+)\"")
+
+
+def _labels_for(inner: str) -> dict[str, str]:
+    """A form's fields labelled apart (``<label for="edit-box">The deck as text</label>`` … ``<textarea
+    id="edit-box" name="text">``): name → the label's words before any markup."""
+    names: dict[str, str] = {}
+    for tag in _CONTROL.findall(inner):
+        attributes = dict(_ATTRIBUTE.findall(tag))
+        if "id" in attributes and "name" in attributes:
+            names[attributes["id"]] = attributes["name"]
+    return {names[for_id]: " ".join(label.split()) for for_id, label in _LABEL_FOR.findall(inner) if for_id in names}
 
 
 def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
     """Each form of the pages, as the addresses it posts to (``/decks/{{ d.id }}/rename``: any deck)
     and its fields' labels as the page writes them (``<label>Name <input name="name">``), read from
-    the templates themselves."""
+    the templates themselves; a label apart from its field (``<label for>``) names it too."""
     from cardbase.web.app import TEMPLATES
 
     env = TEMPLATES.env
@@ -288,7 +302,7 @@ def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
     for name in sorted(n for n in env.list_templates() if n.endswith(".html")):
         source = env.loader.get_source(env, name)[0]  # the package's own pages, through Jinja's loader
         for action, inner in _FORM.findall(source):
-            labels = {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
+            labels = _labels_for(inner) | {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
             address = re.escape(action.partition("#")[0])
             address = re.sub(r"\\\{\\\{\\ card\\.id\\ \\\}\\\}", "[^/]+/[^/]+/[^/]+", address)  # game/set/slug
             address = re.sub(r"\\\{\\\{.*?\\\}\\\}", "[^/]+", address)

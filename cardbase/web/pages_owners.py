@@ -667,16 +667,20 @@ def tag_entry_form(
     turn: WriteTurn,
 ) -> Response:
     """The builder's tag form on one entry (``deck tag``): tags of this deck only, if the deck is still at
-    the version the builder showed; back to the builder."""
+    the version the builder showed; back to the builder as it was (``back``, set by its script: the search,
+    the list's view, a dealt hand), at the deck's list."""
     card, add, remove = form_text(form, "card", 300), form_text(form, "add", 5_000), form_text(form, "remove", 200)
     from cardbase.decks.store import tag_entries
+    from cardbase.web.pages_decks import _back
+
+    back = _back(deck_id, form_text(form, "back", 2_000)).partition("#")[0]
 
     if not 1 <= deck_id <= 2**31 - 1:
         raise UsageError(f"no deck with id {deck_id}")
     found = card_of(database_of(request), card)
     expected = form_versions(form)
     tag_entries(database_of(request), deck_id, found, _tag_words(add), _tag_words(remove), expected)
-    return see_other(f"/decks/{deck_id}#deck-panel")
+    return see_other(f"{back}#deck-panel")
 
 
 # --- deck history ----------------------------------------------------------------------------------

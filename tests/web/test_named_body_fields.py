@@ -312,19 +312,33 @@ def test_the_catalogs_rules_refusing_a_cards_fields_name_them_first(client: Test
 
 
 def test_a_pasted_lists_problems_are_under_the_field_they_were_given_in(client: TestClient) -> None:
-    """The collection page's and the deck import page's problems say which field they are of."""
-    for url, form, box in [
+    """The collection page's, the deck import page's and Edit as text's problems say which field they are
+    of, by the label the page gives it (``<label for>``: not the form's name ``text``, a programmer's word)."""
+    deck = new_deck(client, "Labelled")
+    for url, form, box, label in [
         (
             "/collection/import",
             {"game": "mea", "mode": "add", "text": "2 Crumb Goblin\r\n1 Nope Nope"},
             "bulk-problems",
+            "List",
         ),
-        ("/decks/import", {"game": "mea", "text": "2 Crumb Goblin\r\n1 Nope Nope"}, "import-problems"),
+        (
+            "/decks/import",
+            {"game": "mea", "text": "2 Crumb Goblin\r\n1 Nope Nope"},
+            "import-problems",
+            "Deck text, JSON or share code",
+        ),
+        (
+            f"/decks/{deck}/edit",
+            {"text": "game: mea\r\n1 Nope Nope", "step": "check"},
+            "edit-problems",
+            "The deck as text",
+        ),
     ]:
         page = client.post(url, data=form)
         assert page.status_code == 400
         found = re.search(rf'<div id="{box}"[^>]*>\s*<p class="field-line">(.*?)</p>', page.text, re.S)
-        assert found and html.unescape(found.group(1)) == "Invalid value for 'text':", (url, page.text[:3000])
+        assert found and html.unescape(found.group(1)) == f"Invalid value for {label!r}:", (url, page.text[:3000])
     error = client.post("/api/decks/import", json={"game": "mea", "text": "1 Nope Nope"}).json()["error"]
     assert error["field"] == "text" and error["message"].startswith("Invalid value for 'text': ")
     assert error["problems"][0].startswith("line 1: ")
@@ -373,7 +387,9 @@ def test_an_api_form_field_refused_is_named(client: TestClient, path: str, field
         ("name", "/decks", "Name"),
         ("add", "/cards/mea/demo/crumb-goblin/tags", "Add tags"),
         ("add", "/decks/5/tags", "add"),
-        ("text", "/decks/import", "text"),  # not the replay page's "or paste its lines"
+        ("text", "/decks/import", "Deck text, JSON or share code"),  # <label for>; not the replay page's
+        ("text", "/decks/5/edit", "The deck as text"),
+        ("text", "/collection/import", "List"),
     ],
 )
 def test_a_form_field_is_labelled_as_the_page_that_posts_it(name: str, path: str, label: str) -> None:

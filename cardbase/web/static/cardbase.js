@@ -22,6 +22,18 @@
     return { ok: response.ok, status: response.status, doc: new DOMParser().parseFromString(text, "text/html") };
   }
 
+  // A request the server did not answer, or answered with a page not its own (a proxy's error page):
+  // said on the page in words, never a silent nothing. ``id`` names the message (replaced, not stacked).
+  function unanswered(id, text) {
+    const p = document.createElement("p");
+    p.id = id;
+    p.className = "error";
+    p.setAttribute("role", "alert");
+    p.dataset.unanswered = "";
+    p.textContent = text;
+    return p;
+  }
+
   function params(form, without = []) {
     const data = new URLSearchParams(new FormData(form));
     for (const key of without) data.delete(key);
@@ -57,12 +69,17 @@
       try {
         result = await fetchHtml(url, { headers: { Accept: "text/html" } });
       } catch (error) {
-        return; // offline or the server stopped: the form still works by submitting
+        result = null; // offline or the server stopped
       }
       if (mine !== sequence) return; // a newer search is on its way
       const region = $("#results-region");
-      const fresh = $("#results-region", result.doc);
-      if (!region || !fresh) return;
+      const fresh = result && $("#results-region", result.doc);
+      if (!region) return;
+      $("#search-unanswered")?.remove();
+      if (!fresh) {
+        region.prepend(unanswered("search-unanswered", "The server did not answer: these are the results of the last search. Try again in a moment, or reload the page."));
+        return;
+      }
       if (result.ok) {
         region.replaceWith(fresh);
         if (last) last.value = fresh.dataset.query || "";
@@ -195,9 +212,10 @@
     return true;
   }
 
-  function showError(doc) {
+  // ``doc``'s message (an answer of the app's), else ``fallback`` in words (an answer not the app's)
+  function showError(doc, fallback = "") {
     const slot = $("#action-slot");
-    const error = $("#action-error", doc) || $("#error", doc);
+    const error = $("#action-error", doc) || $("#error", doc) || (fallback ? unanswered("action-error", fallback) : null);
     if (slot) slot.replaceChildren(...(error ? [error] : []));
     const note = $("#bar-note"); // on a phone the slot may be out of view: the sticky bar says it too
     if (note) note.textContent = error ? error.textContent : "";
@@ -217,9 +235,23 @@
   const shownVersion = () => $("#panels")?.dataset.version || "";
 
   // Changes go one after another, each with the version the previous one left, so quick clicks all count.
+  // While one is on its way, the deck's column (and a phone's bar) says "Saving…": a click on a busy
+  // server is not taken for lost and pressed again.
   let queue = Promise.resolve();
+  let onTheirWay = 0;
+  const SAVING = "Saving…";
+  function saying(delta) {
+    onTheirWay += delta;
+    const text = onTheirWay > 0 ? SAVING : "";
+    const status = $("#save-status");
+    if (status) status.textContent = text;
+    const note = $("#bar-note");
+    if (note && (note.textContent === "" || note.textContent === SAVING)) note.textContent = text; // an error stays
+    if (note) note.classList.toggle("saving", note.textContent === SAVING);
+  }
   function change(form) {
-    queue = queue.then(() => send(form)).catch(() => {});
+    saying(1);
+    queue = queue.then(() => send(form)).catch(() => {}).finally(() => saying(-1));
     return queue;
   }
 
@@ -251,21 +283,45 @@
       await refreshPanels(panelParams());
       showError(result.doc);
     } else {
-      showError(result.doc);
+      showError(result.doc, `The change was not saved: the server did not answer it (error ${result.status}). Try again, or reload the page.`);
     }
   }
 
   // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
   const newSeed = () => String(crypto.getRandomValues(new Uint32Array(1))[0]);
 
+  // The list's choices as the list shown has them (a choice whose panels did not arrive is put back).
+  function listingShown() {
+    const deck = $("#deck");
+    const form = $("#list-form");
+    if (!deck || !form) return;
+    const shown = { group: deck.dataset.group, sort: deck.dataset.sort, layout: deck.classList.contains("deck-visual") ? "visual" : "list" };
+    for (const [key, value] of Object.entries(shown)) {
+      const field = form.elements.namedItem(key);
+      if (field && value) field.value = value;
+    }
+  }
+
   async function refreshPanels(query) {
     const url = "/decks/" + deckId + "?fragment=panels&" + query.toString();
-    const result = await fetchHtml(url);
+    let result = null;
+    try {
+      result = await fetchHtml(url);
+    } catch (error) {
+      result = null; // offline or the server stopped
+    }
+    if (!result || !$("#panels", result.doc)) {
+      listingShown();
+      showError(new Document(), "The server did not answer: the deck is shown as it was. Try again, or reload the page.");
+      return false;
+    }
     showPanels(result.doc);
+    if ($("#action-error[data-unanswered]")) showError(new Document());
     const page = new URLSearchParams(location.search);
     if (!query.has("drawn")) page.delete("drawn");
     for (const [key, value] of query.entries()) page.set(key, value);
     history.replaceState(null, "", location.pathname + "?" + page.toString() + location.hash);
+    return true;
   }
 
   document.addEventListener("submit", (event) => {
@@ -274,6 +330,14 @@
     if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
+    } else if ((form.getAttribute("action") || "").endsWith("/tags")) {
+      // a tag is stored by the page's reload: back to the page as it is (the search, the view, a hand)
+      let back = form.elements.namedItem("back");
+      if (!back) {
+        back = Object.assign(document.createElement("input"), { type: "hidden", name: "back" });
+        form.append(back);
+      }
+      back.value = location.pathname + location.search;
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;
@@ -370,6 +434,7 @@
       $(`[data-tab="${next}"]`, tabs)?.focus();
     });
     $("#deck-bar")?.addEventListener("click", () => showTab("deck"));
+    $("#skip-deck")?.addEventListener("click", () => showTab("deck"));
   }
   fold();
   new MutationObserver(() => fold()).observe(builder, { childList: true, subtree: true });
@@ -517,4 +582,40 @@
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+})();
+
+/* Typed work is not lost by leaving its page. A form marked ``data-keeps-work`` (Edit as text, the
+ * collection's list, an import, the card editor) holding text not yet saved makes the browser ask before
+ * the page is left: a field changed since the page came, or ``data-unsaved`` (the server showed back
+ * text that a check or a refusal did not save). Sending that form, or one marked ``data-saves-work``
+ * (the collection's "Save these changes"), is not leaving. */
+(() => {
+  "use strict";
+
+  const forms = Array.from(document.querySelectorAll("form[data-keeps-work]"));
+  if (!forms.length) return;
+
+  function edited(field) {
+    if (field instanceof HTMLTextAreaElement) return field.value !== field.defaultValue;
+    if (field instanceof HTMLSelectElement) return Array.from(field.options).some((o) => o.selected !== o.defaultSelected);
+    if (!(field instanceof HTMLInputElement)) return false;
+    if (field.type === "radio" || field.type === "checkbox") return field.checked !== field.defaultChecked;
+    if (field.type === "file") return Boolean(field.files && field.files.length);
+    return !["hidden", "submit", "button", "reset"].includes(field.type) && field.value !== field.defaultValue;
+  }
+  const unsaved = (form) => "unsaved" in form.dataset || Array.from(form.elements).some(edited);
+
+  let sending = false;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && (forms.includes(form) || "savesWork" in form.dataset)) sending = true;
+  });
+  window.addEventListener("pageshow", () => {
+    sending = false; // back from the next page (the browser's cache): the page is as it was
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (sending || !forms.some(unsaved)) return;
+    event.preventDefault();
+    event.returnValue = ""; // older browsers ask only when it is set
+  });
 })();
