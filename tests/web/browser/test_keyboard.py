@@ -1,0 +1,187 @@
+"""The table by the keyboard alone and with a screen reader (as lichess supports them): a move made
+with Tab and Enter leaves the focus where the player was (the table's part of the page is swapped in
+after every move), what happened since (the other player's move, a refused move, the status) is
+said in a live region that stays in the page, a lit place on a board keeps a visible focus ring,
+and what a board lights up or picks is said in the names, not by colour alone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.browser.conftest import ContextMaker, LiveServer
+from tests.web.browser.test_play_boards import create, hall, open_link, table_version, wait_table
+from tests.web.play_helpers import mea_decks
+
+FOCUS_RING = "rgb(255, 191, 71)"  # cardbase.css --focus
+
+
+def tab_to(page: Page, selector: str, limit: int = 400) -> None:
+    """Press Tab until the focused element matches ``selector`` (a failure after ``limit`` presses)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector}: not reached by Tab in {limit} presses")
+
+
+def focused(page: Page) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """() => { const e = document.activeElement; const cs = getComputedStyle(e);
+                 return {tag: e.tagName, inTable: !!e.closest('#table'), key: e.dataset.key || '',
+                         outline: cs.outlineStyle + ' ' + cs.outlineColor}; }"""
+        )
+    )
+
+
+def mark_live_regions(page: Page) -> None:
+    """Mark every live region in the page now: one that stays (not swapped out) keeps the mark."""
+    page.evaluate(
+        """() => document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]')
+                   .forEach(e => { e.dataset.before = '1'; })"""
+    )
+
+
+def said(page: Page) -> str:
+    """What the live regions present before the last move, and still in the page, now hold."""
+    return str(
+        page.evaluate(
+            """() => Array.from(document.querySelectorAll('[data-before]'))
+                   .filter(e => e.isConnected).map(e => e.textContent).join(' | ')"""
+        )
+    )
+
+
+def press_and_settle(page: Page, live: LiveServer, game_id: str, key: str = "Enter") -> None:
+    """Press ``key`` (a move), wait for the page to show a newer table, then settle."""
+    before = table_version(page)
+    page.keyboard.press(key)
+    page.wait_for_function("v => Number(document.getElementById('table').dataset.version) > v", arg=before)
+    settle(page, live, game_id)
+
+
+def settle(page: Page, live: LiveServer, game_id: str) -> None:
+    """Wait until the agents are done and the page shows the table as the server has it."""
+    assert hall(live).wait_quiet(game_id, 300)
+    table = hall(live).get(game_id).table
+    with table.lock:
+        version = table.version
+    wait_table(page, version)
+
+
+def newest_log(page: Page) -> str:
+    return str(
+        page.locator("#log li").first.evaluate(
+            """li => Array.from(li.childNodes)
+                   .filter(n => n.nodeName !== 'UL' && !(n.classList && n.classList.contains('n')))
+                   .map(n => n.textContent).join('').trim()"""
+        )
+    )
+
+
+def test_a_meio_split_and_a_card_by_keyboard_keep_the_focus_and_the_reply_and_a_refusal_are_said(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The split (six checkboxes by Space, then the split button) and a card (Enter) by keyboard: the
+    focus stays in the table, not thrown to the page's top; the agent's reply and the status are said
+    in a live region that was in the page before the move (the status's own is swapped with the table,
+    and a live region put in a page is not announced); a typed move refused is said there too."""
+    seats = [{"agent": "human"}, {"agent": "random"}]
+    made = create(live_server, {"game": "meio", "players": 2, "seats": seats, "seed": 5})
+    page = new_context().new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    expect(page.locator(".split-picker")).to_be_visible()
+    for _ in range(6):
+        tab_to(page, ".split-picker input[type=checkbox]:not(:checked):not(:disabled)")
+        page.keyboard.press("Space")
+    tab_to(page, "button.split-go")
+    mark_live_regions(page)
+    press_and_settle(page, live_server, made["id"])
+    expect(page.locator("#status")).to_contain_text("Your move")
+    now = focused(page)
+    assert now["inTable"], f"after the split the focus is on {now}, not in the table"
+    assert "Your move" in said(page), said(page)
+
+    tab_to(page, "button.playable")
+    mark_live_regions(page)
+    press_and_settle(page, live_server, made["id"])
+    now = focused(page)
+    assert now["inTable"], f"after a card the focus is on {now}, not in the table"
+    expect(page.locator("#status")).to_contain_text("Your move")
+    assert newest_log(page) in said(page), (newest_log(page), said(page))  # the agent's card, said
+
+    tab_to(page, "#typed input[name=action]")
+    page.keyboard.type("play nonsense")
+    mark_live_regions(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#error")).to_be_visible()
+    reason = page.locator("#error").inner_text()
+    assert reason in said(page), (reason, said(page))
+    assert focused(page)["inTable"]
+
+
+def mea_main_turn(new_context: ContextMaker, live_server: LiveServer) -> Page:
+    """P1 (a person) against an agent at Méa, past the opening draw (the most cards) by keyboard, in
+    P1's main phase with a monster to summon (the first seed that has one)."""
+    for seed in range(21, 41):
+        made = create(
+            live_server,
+            {"game": "mea", "seats": [{"agent": "human"}, {"agent": "heuristic"}], "decks": mea_decks(), "seed": seed},
+        )
+        page = new_context().new_page()
+        open_link(page, made["seats"][0]["url"], live_server.url)
+        settle(page, live_server, made["id"])
+        while page.locator("#table .board-prompt", has_text="opening hand").count():
+            tab_to(page, "#table .plain-acts button.plain-act[data-kind=draw]:nth-of-type(5)")
+            press_and_settle(page, live_server, made["id"])
+        expect(page.locator("#status")).to_contain_text("Your move")
+        if summons(page):
+            return page
+        page.close()
+    raise AssertionError("no seed from 21 to 40 gave P1 a monster to summon on the first turn")
+
+
+def summons(page: Page) -> list[str]:
+    """The cards in the hand with a place to go (monsters to summon), by the board's legal actions."""
+    legal = page.locator("#table script.board-legal").evaluate("s => JSON.parse(s.textContent)")
+    return sorted({a["src"][0] for a in legal if a.get("dst") and a.get("src") and a["src"][0].startswith("card:")})
+
+
+def tab_to_a_card_with_places(page: Page) -> None:
+    """Tab to a card in the hand that has a place to go (a monster to summon), by the board's legal actions."""
+    keys = summons(page)
+    tab_to(page, f'#table button[data-key="{keys[0]}"]')
+
+
+def test_a_lit_tile_keeps_a_visible_focus_ring(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """A card picked by Enter lights the tiles it can go to; a lit tile's light replaced the focus
+    ring (``outline: 0``), so Tab onto it showed nothing. Every place of a board keeps the ring."""
+    page = mea_main_turn(new_context, live_server)
+    tab_to_a_card_with_places(page)
+    assert focused(page)["outline"].endswith(FOCUS_RING), focused(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#table [data-key].picked")).to_have_count(1)
+    assert focused(page)["outline"].endswith(FOCUS_RING), f"a picked card, focused: {focused(page)}"
+    tab_to(page, "#table .tile-hit.target")
+    assert focused(page)["outline"].startswith("solid") and focused(page)["outline"].endswith(FOCUS_RING), focused(page)
+
+
+def test_what_a_board_lights_or_picks_is_in_the_names(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """Picked, lit (a place to click) and pickable were shown only by colour and outline: a screen
+    reader heard "tile b1, P1's (yellow), empty" whether or not a card could go there. The names say it."""
+    page = mea_main_turn(new_context, live_server)
+    card = page.locator("#table button[data-key^='card:'].pickable").first
+    expect(card).to_have_accessible_name(re.compile(r", can be picked$"))
+    tab_to_a_card_with_places(page)
+    page.keyboard.press("Enter")
+    picked = page.locator("#table [data-key].picked")
+    expect(picked).to_have_accessible_name(re.compile(r", picked$"))
+    expect(picked).to_have_attribute("aria-pressed", "true")
+    target = page.locator("#table .tile-hit.target").first
+    expect(target).to_have_accessible_name(re.compile(r"^tile .*, lit: click to choose it$"))
+    page.keyboard.press("Escape")  # cancelled: the names are as before
+    expect(page.locator("#table [data-key].picked")).to_have_count(0)
+    expect(page.locator("#table .tile-hit").first).not_to_have_accessible_name(re.compile("lit"))
