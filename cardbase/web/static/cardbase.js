@@ -203,13 +203,42 @@
     if (note) note.textContent = error ? error.textContent : "";
   }
 
-  // Keep the focus on the button that was pressed (its panel is replaced by the new one).
+  // Keep the focus on the button that was pressed (its panel is replaced by the new one); the last
+  // copy removed, on the deck's heading (not the page's top).
   function refocus(cardId, section, cls) {
     if (!cardId || !cls) return;
-    const row = $$("#deck li").find((li) => li.dataset.cardId === cardId && li.dataset.section === section);
+    const row = deckRow(cardId, section);
     const button = row && $("button." + cls, row);
     if (button) button.focus();
-    else $("#deck-h")?.setAttribute("tabindex", "-1");
+    else {
+      const heading = $("#deck-h");
+      heading?.setAttribute("tabindex", "-1");
+      heading?.focus();
+    }
+  }
+
+  const deckRow = (cardId, section) =>
+    $$("#deck li").find((li) => li.dataset.cardId === cardId && li.dataset.section === section);
+
+  // A card's name, from its deck entry or its search result (before a change: a removed one is gone after).
+  function cardName(cardId) {
+    const row = $$("#deck li, #results [data-card-id]").find((el) => el.dataset.cardId === cardId);
+    const link = row && ($(".card-name", row) || $("a", row));
+    if (!link) return "";
+    return (link.getAttribute("aria-label") || link.textContent).replace(/^\d+ × /, "").trim();
+  }
+
+  // What an edit saved, said in a live region that stays (the entry and the panels, with their own
+  // regions, are swapped in): the card's count now, the deck's size and whether it is valid.
+  function tellSaved(cardId, section, name) {
+    const news = $("#deck-news");
+    if (!news || !cardId) return;
+    const row = deckRow(cardId, section);
+    const count = row && ($(".count", row) || $(".face-count", row));
+    const where = section ? `the ${section}` : "the deck";
+    const now = count ? `${count.textContent.trim()} in ${where}` : `none left in ${where}`;
+    const valid = $("#validation")?.classList.contains("valid") ? "✓ valid" : "✗ not valid";
+    news.textContent = `${name || cardName(cardId)}: ${now}. Deck: ${$("#deck-count")?.textContent || "0"} cards, ${valid}.`;
   }
 
   // The version of the deck the page shows (the server's ETag "deck-ID-vN"): every change is sent
@@ -231,6 +260,7 @@
       const section = $("#section");
       data.set("section", section ? section.value : "");
     }
+    const name = cardName(data.get("card"));
     const pressed = form.querySelector("button");
     const cls = pressed && (pressed.classList.contains("inc") ? "inc" : pressed.classList.contains("dec") ? "dec" : "");
     let result;
@@ -246,6 +276,7 @@
       if (!showPanels(result.doc)) await refreshPanels(panelParams()); // the page was not the version before
       showError(new Document());
       refocus(data.get("card"), data.get("section") || "", cls);
+      tellSaved(data.get("card"), data.get("section") || "", name);
     } else if (result.status === 412) {
       // changed elsewhere (another tab, another person): show the deck as it now is, never overwrite it
       await refreshPanels(panelParams());

@@ -2,7 +2,8 @@
 with Tab and Enter leaves the focus where the player was (the table's part of the page is swapped in
 after every move), what happened since (the other player's move, a refused move, the status) is
 said in a live region that stays in the page, a lit place on a board keeps a visible focus ring,
-and what a board lights up or picks is said in the names, not by colour alone."""
+and what a board lights up or picks is said in the names, not by colour alone. In the deck builder, a count changed by keyboard is said,
+and removing a card's last copy leaves the focus in the deck."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.web.browser.conftest import ContextMaker, LiveServer
+from tests.web.browser.test_pages import make_deck
 from tests.web.browser.test_play_boards import create, hall, open_link, table_version, wait_table
 from tests.web.play_helpers import mea_decks
 
@@ -185,3 +187,34 @@ def test_what_a_board_lights_or_picks_is_in_the_names(new_context: ContextMaker,
     page.keyboard.press("Escape")  # cancelled: the names are as before
     expect(page.locator("#table [data-key].picked")).to_have_count(0)
     expect(page.locator("#table .tile-hit").first).not_to_have_accessible_name(re.compile("lit"))
+
+
+# --- the deck builder ------------------------------------------------------------------------------
+
+
+def test_a_count_changed_by_keyboard_is_said_and_a_removed_card_leaves_the_focus_in_the_deck(
+    page: Page, live_server: LiveServer
+) -> None:
+    """+ and − by keyboard kept the focus (test_flows) but said nothing: the entry and the deck's
+    panels are swapped in, their live regions with them. A live region that stays says the card's new
+    count, the deck's size and whether it is valid. The last copy removed took the focus to the page's
+    top (the deck's heading was made focusable, never focused): it goes to the deck's heading."""
+    deck_id, _ = make_deck(live_server, "mea", {"Dizzy Bat": 1, "Crumb Goblin": 2})
+    page.goto(f"/decks/{deck_id}")
+    expect(page.locator("#deck-count")).to_have_text("3")
+    tab_to(page, 'button[aria-label="One more Dizzy Bat"]')
+    mark_live_regions(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("4")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('button.inc')")
+    assert re.search(r"Dizzy Bat: 2 in the deck\. Deck: 4 cards, ✗ not valid", said(page)), said(page)
+
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("3")
+    mark_live_regions(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("2")
+    expect(page.locator("#deck li[data-card-id='mea/demo/dizzy-bat']")).to_have_count(0)
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'deck-h'")
+    assert "Dizzy Bat: none left in the deck. Deck: 2 cards" in said(page), said(page)
