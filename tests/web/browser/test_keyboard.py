@@ -218,3 +218,29 @@ def test_a_count_changed_by_keyboard_is_said_and_a_removed_card_leaves_the_focus
     expect(page.locator("#deck li[data-card-id='mea/demo/dizzy-bat']")).to_have_count(0)
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'deck-h'")
     assert "Dizzy Bat: none left in the deck. Deck: 2 cards" in said(page), said(page)
+
+
+# --- the replay ------------------------------------------------------------------------------------
+
+
+def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The step's whole part was a live region: each → read the whole board out (the scores, the
+    hands, the notes). The step's line is said, in a region that stays; the board is there to be read."""
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    assert hall(live_server).wait_quiet(made["id"], 300)
+    page = new_context().new_page()
+    page.goto(f"/play/{made['id']}")
+    page.locator("#replay-link").click()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
+    mark_live_regions(page)
+    for n in (1, 2):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#step-body")).to_have_attribute("data-step", str(n))
+    line = page.locator("#step-action").inner_text()
+    assert line.startswith("Step 2: ") and line in said(page), (line, said(page))
+    boards = page.evaluate(
+        "() => document.querySelectorAll(':is([aria-live], [role=status], [role=alert]) .game-board').length"
+    )
+    assert boards == 0, "a live region holds a whole board"
