@@ -2,8 +2,9 @@
 with Tab and Enter leaves the focus where the player was (the table's part of the page is swapped in
 after every move), what happened since (the other player's move, a refused move, the status) is
 said in a live region that stays in the page, a lit place on a board keeps a visible focus ring,
-and what a board lights up or picks is said in the names, not by colour alone. In the deck builder, a count changed by keyboard is said,
-and removing a card's last copy leaves the focus in the deck."""
+and what a board lights up or picks is said in the names, not by colour alone. In the deck builder,
+a count changed by keyboard is said, and removing a card's last copy leaves the focus in the deck.
+In the replay, each step's line is said, not its whole board."""
 
 from __future__ import annotations
 
