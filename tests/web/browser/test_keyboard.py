@@ -234,6 +234,8 @@ def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
     page = new_context().new_page()
     page.goto(f"/play/{made['id']}")
     page.locator("#replay-link").click()
+    page.wait_for_url(re.compile(r"/replay/"))
+    page.wait_for_load_state("domcontentloaded")  # (replay.js, deferred, has run: it takes the arrow keys)
     expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
     mark_live_regions(page)
     for n in (1, 2):
@@ -245,3 +247,28 @@ def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
         "() => document.querySelectorAll(':is([aria-live], [role=status], [role=alert]) .game-board').length"
     )
     assert boards == 0, "a live region holds a whole board"
+
+
+def test_a_card_face_the_keyboard_stops_on_is_named_by_its_card(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """A face that takes no click (a hand seen in a replay, a Meikyu hand, a trick) is a Tab stop for
+    its preview, but was a bare span: a screen reader said nothing of it. It is a group named by its card."""
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    assert hall(live_server).wait_quiet(made["id"], 300)
+    page = new_context().new_page()
+    page.goto(f"/play/{made['id']}")
+    page.locator("#replay-link").click()
+    page.wait_for_url(re.compile(r"/replay/"))
+    page.wait_for_load_state("domcontentloaded")  # (replay.js, deferred, has run: it takes the arrow keys)
+    for n in (1, 2, 3):  # (after the deal: the hands, seen as everything)
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#step-body")).to_have_attribute("data-step", str(n))
+    faces = page.locator("#step-body span.face[tabindex='0']")
+    expect(faces.first).to_be_visible()
+    assert faces.count() >= 13
+    for i in range(faces.count()):
+        face = faces.nth(i)
+        label = face.locator(".face-name").inner_text().strip()
+        expect(face).to_have_role("group")
+        expect(face).to_have_accessible_name(label)
