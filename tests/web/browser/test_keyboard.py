@@ -13,9 +13,10 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from cardbase.sim.boards import legal_view
 from tests.web.browser.conftest import ContextMaker, LiveServer
 from tests.web.browser.test_pages import make_deck
-from tests.web.browser.test_play_boards import create, hall, open_link, table_version, wait_table
+from tests.web.browser.test_play_boards import create, hall, open_link, quest_ready, table_version, wait_table
 from tests.web.play_helpers import mea_decks
 
 FOCUS_RING = "rgb(255, 191, 71)"  # cardbase.css --focus
@@ -153,6 +154,10 @@ def summons(page: Page) -> list[str]:
     return sorted({a["src"][0] for a in legal if a.get("dst") and a.get("src") and a["src"][0].startswith("card:")})
 
 
+def game_of(page: Page) -> str:
+    return page.url.split("/play/", 1)[1].split("?", 1)[0]
+
+
 def tab_to_a_card_with_places(page: Page) -> None:
     """Tab to a card in the hand that has a place to go (a monster to summon), by the board's legal actions."""
     keys = summons(page)
@@ -170,6 +175,11 @@ def test_a_lit_tile_keeps_a_visible_focus_ring(new_context: ContextMaker, live_s
     assert focused(page)["outline"].endswith(FOCUS_RING), f"a picked card, focused: {focused(page)}"
     tab_to(page, "#table .tile-hit.target")
     assert focused(page)["outline"].startswith("solid") and focused(page)["outline"].endswith(FOCUS_RING), focused(page)
+    tile = focused(page)["key"]
+    mark_live_regions(page)  # Enter summons there: the focus stays on that tile, the summon is said
+    press_and_settle(page, live_server, game_of(page))
+    assert focused(page)["key"] == tile, focused(page)
+    assert "summon" in said(page), said(page)
 
 
 def test_what_a_board_lights_or_picks_is_in_the_names(new_context: ContextMaker, live_server: LiveServer) -> None:
@@ -272,3 +282,36 @@ def test_a_card_face_the_keyboard_stops_on_is_named_by_its_card(
         label = face.locator(".face-name").inner_text().strip()
         expect(face).to_have_role("group")
         expect(face).to_have_accessible_name(label)
+
+
+def test_a_meikyu_quest_by_keyboard_and_its_die_said(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """The composer by keyboard: Enter on a room (its name says it is picked), Enter on each card's +,
+    Enter on Commit; the die the table rolls is said, and the focus stays in the table."""
+    made, live = next(filter(None, (quest_ready(live_server, seed) for seed in range(1, 60))))
+    page = new_context().new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    with live.table.lock:
+        state = live.table.state.clone()
+    quest = next(
+        e
+        for e in legal_view(state, state.legal_actions())
+        if e["kind"] == "quest" and not e["lab"] and len(e["cards"]) == 2 and {"Sword", "Grimoire"} & set(e["cards"])
+    )
+    expect(page.locator(".composer")).to_be_visible()
+    room = f'#table [data-key="room:{quest["room"]}"]'
+    tab_to(page, room)
+    page.keyboard.press("Enter")
+    expect(page.locator(room)).to_have_accessible_name(re.compile(r", picked$"))
+    for name in quest["cards"]:
+        tab_to(page, f'.meikyu-hand li[data-card="{name}"] button.inc')
+        page.keyboard.press("Enter")
+    expect(page.locator(".composer-total")).to_contain_text(f"Quest {quest['room']}:")
+    tab_to(page, "button.composer-go")
+    mark_live_regions(page)
+    press_and_settle(page, live_server, made["id"])
+    assert focused(page)["inTable"], focused(page)
+    with live.table.lock:
+        history = [str(a) for a in live.table.state.history]
+    die = history[history.index(quest["text"]) + 1]
+    assert die.startswith("roll ")
+    assert f"rolls {die.split()[1]}" in said(page), said(page)
