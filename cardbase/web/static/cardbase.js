@@ -286,6 +286,39 @@
     }
   }
 
+  // A tag added or removed on an entry: saved in place as a count is (the whole page reloaded: the
+  // focus went to its top and the entry's tags folded). The focus goes back to the entry's tag box,
+  // and the entry's tags are said.
+  async function sendTag(form) {
+    const data = new FormData(form);
+    if (shownVersion()) data.set("version", shownVersion());
+    const card = data.get("card");
+    const section = form.closest("li")?.dataset.section || "";
+    const name = cardName(card);
+    let result;
+    try {
+      result = await fetchHtml(form.getAttribute("action"), { method: "POST", body: data });
+    } catch (error) {
+      form.submit();
+      return;
+    }
+    await refreshPanels(panelParams());
+    if (!result.ok) {
+      showError(result.doc);
+      return;
+    }
+    showError(new Document());
+    const row = deckRow(card, section);
+    const details = row && $("details.tag-entry", row);
+    if (details) {
+      details.open = true;
+      $('input[name="add"]', details)?.focus();
+    }
+    const tags = row ? $$(".entry-tags .tag", row).map((t) => t.textContent.trim()) : [];
+    const news = $("#deck-news");
+    if (news) news.textContent = `${name}: ${tags.length ? "tagged " + tags.join(", ") : "no tags"}.`;
+  }
+
   // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
   const newSeed = () => String(crypto.getRandomValues(new Uint32Array(1))[0]);
 
@@ -305,6 +338,9 @@
     if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
+    } else if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/tags")) {
+      event.preventDefault();
+      queue = queue.then(() => sendTag(form)).catch(() => {});
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;

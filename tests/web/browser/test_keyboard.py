@@ -315,3 +315,22 @@ def test_a_meikyu_quest_by_keyboard_and_its_die_said(new_context: ContextMaker, 
     die = history[history.index(quest["text"]) + 1]
     assert die.startswith("roll ")
     assert f"rolls {die.split()[1]}" in said(page), said(page)
+
+
+def test_a_tag_added_by_keyboard_keeps_the_focus_on_the_entry_and_is_said(page: Page, live_server: LiveServer) -> None:
+    """A tag (the entry's "tags" form) reloaded the whole page: the focus went to its top, the entry's
+    tags folded, and nothing said the tag was saved. It is saved in place like a count: the focus back
+    in the entry's tag box, the entry's tags said in a live region that stays."""
+    deck_id, _ = make_deck(live_server, "mea", {"Dizzy Bat": 2, "Crumb Goblin": 2})
+    page.goto(f"/decks/{deck_id}")
+    tab_to(page, 'summary[aria-label="Tags of Dizzy Bat in this deck"]')
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.type("combo piece")
+    mark_live_regions(page)
+    page.keyboard.press("Enter")
+    row = page.locator("#deck li[data-card-id='mea/demo/dizzy-bat']")
+    expect(row.locator(".entry-tags")).to_contain_text("combo piece")
+    page.wait_for_function("() => document.activeElement && document.activeElement.name === 'add'")
+    assert page.evaluate("document.activeElement.closest('li').dataset.cardId") == "mea/demo/dizzy-bat"
+    assert "Dizzy Bat: tagged combo piece." in said(page), said(page)
