@@ -54,6 +54,38 @@
     return key.replace(/^(card|mon|tile|room|land|seat):/, "");
   }
 
+  // What the light shows is said in the names too (a screen reader hears no colour): a place's own name
+  // (its aria-label, or its text) and then its state; a piece that can be picked is a toggle, pressed
+  // once picked.
+  const STATES = [
+    ["picked", "picked"],
+    ["target", "lit: click to choose it"],
+    ["addable", "can join the attack"],
+    ["pickable", "can be picked"],
+  ];
+
+  function sayStates(board) {
+    for (const el of $$("[data-key]", board)) {
+      const state = STATES.find(([cls]) => el.classList.contains(cls));
+      const said = state ? `, ${state[1]}` : "";
+      if (el.dataset.label !== undefined || el.hasAttribute("aria-label")) {
+        if (el.dataset.label === undefined) el.dataset.label = el.getAttribute("aria-label");
+        el.setAttribute("aria-label", el.dataset.label + said);
+      } else {
+        let say = $(":scope > .pick-say", el);
+        if (!say && said) {
+          say = document.createElement("span");
+          say.className = "visually-hidden pick-say";
+          el.append(say);
+        }
+        if (say) say.textContent = said;
+      }
+      if (state && state[0] === "picked") el.setAttribute("aria-pressed", "true");
+      else if (state && state[0] !== "target") el.setAttribute("aria-pressed", "false");
+      else el.removeAttribute("aria-pressed");
+    }
+  }
+
   function refreshPicking(board) {
     const st = boards.get(board);
     const acts = st.acts;
@@ -79,6 +111,7 @@
         }
       }
     }
+    sayStates(board);
     board.classList.toggle("picking-on", sel.length > 0);
     if (!bar) return;
     if (!sel.length) {
@@ -302,6 +335,7 @@
         el.classList.add("pickable");
       });
     }
+    sayStates(board);
     const forTarget = () => entries.filter((a) => (defend ? a.kind === "defend" : targetKey(a, me) === st.target));
     const fill = (select, values, first) => {
       const keep = select.value;
@@ -350,6 +384,7 @@
       if (!el || !targets.includes(el.dataset.key)) return;
       st.target = el.dataset.key;
       for (const key of targets) keyed(board, key).forEach((e) => e.classList.toggle("picked", key === st.target));
+      sayStates(board);
       update();
     });
     bySelect.addEventListener("change", update);
@@ -360,6 +395,7 @@
       for (const out of $$(".meikyu-hand .stepper output", board)) out.textContent = "0";
       st.target = null;
       for (const key of targets) keyed(board, key).forEach((e) => e.classList.remove("picked"));
+      sayStates(board);
       update();
     });
     update();

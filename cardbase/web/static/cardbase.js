@@ -221,13 +221,42 @@
     if (note) note.textContent = error ? error.textContent : "";
   }
 
-  // Keep the focus on the button that was pressed (its panel is replaced by the new one).
+  // Keep the focus on the button that was pressed (its panel is replaced by the new one); the last
+  // copy removed, on the deck's heading (not the page's top).
   function refocus(cardId, section, cls) {
     if (!cardId || !cls) return;
-    const row = $$("#deck li").find((li) => li.dataset.cardId === cardId && li.dataset.section === section);
+    const row = deckRow(cardId, section);
     const button = row && $("button." + cls, row);
     if (button) button.focus();
-    else $("#deck-h")?.setAttribute("tabindex", "-1");
+    else {
+      const heading = $("#deck-h");
+      heading?.setAttribute("tabindex", "-1");
+      heading?.focus();
+    }
+  }
+
+  const deckRow = (cardId, section) =>
+    $$("#deck li").find((li) => li.dataset.cardId === cardId && li.dataset.section === section);
+
+  // A card's name, from its deck entry or its search result (before a change: a removed one is gone after).
+  function cardName(cardId) {
+    const row = $$("#deck li, #results [data-card-id]").find((el) => el.dataset.cardId === cardId);
+    const link = row && ($(".card-name", row) || $("a", row));
+    if (!link) return "";
+    return (link.getAttribute("aria-label") || link.textContent).replace(/^\d+ × /, "").trim();
+  }
+
+  // What an edit saved, said in a live region that stays (the entry and the panels, with their own
+  // regions, are swapped in): the card's count now, the deck's size and whether it is valid.
+  function tellSaved(cardId, section, name) {
+    const news = $("#deck-news");
+    if (!news || !cardId) return;
+    const row = deckRow(cardId, section);
+    const count = row && ($(".count", row) || $(".face-count", row));
+    const where = section ? `the ${section}` : "the deck";
+    const now = count ? `${count.textContent.trim()} in ${where}` : `none left in ${where}`;
+    const valid = $("#validation")?.classList.contains("valid") ? "✓ valid" : "✗ not valid";
+    news.textContent = `${name || cardName(cardId)}: ${now}. Deck: ${$("#deck-count")?.textContent || "0"} cards, ${valid}.`;
   }
 
   // The version of the deck the page shows (the server's ETag "deck-ID-vN"): every change is sent
@@ -263,6 +292,7 @@
       const section = $("#section");
       data.set("section", section ? section.value : "");
     }
+    const name = cardName(data.get("card"));
     const pressed = form.querySelector("button");
     const cls = pressed && (pressed.classList.contains("inc") ? "inc" : pressed.classList.contains("dec") ? "dec" : "");
     let result;
@@ -278,6 +308,7 @@
       if (!showPanels(result.doc)) await refreshPanels(panelParams()); // the page was not the version before
       showError(new Document());
       refocus(data.get("card"), data.get("section") || "", cls);
+      tellSaved(data.get("card"), data.get("section") || "", name);
     } else if (result.status === 412) {
       // changed elsewhere (another tab, another person): show the deck as it now is, never overwrite it
       await refreshPanels(panelParams());
@@ -285,6 +316,39 @@
     } else {
       showError(result.doc, `The change was not saved: the server did not answer it (error ${result.status}). Try again, or reload the page.`);
     }
+  }
+
+  // A tag added or removed on an entry: saved in place as a count is (the whole page reloaded: the
+  // focus went to its top and the entry's tags folded). The focus goes back to the entry's tag box,
+  // and the entry's tags are said.
+  async function sendTag(form) {
+    const data = new FormData(form);
+    if (shownVersion()) data.set("version", shownVersion());
+    const card = data.get("card");
+    const section = form.closest("li")?.dataset.section || "";
+    const name = cardName(card);
+    let result;
+    try {
+      result = await fetchHtml(form.getAttribute("action"), { method: "POST", body: data });
+    } catch (error) {
+      form.submit();
+      return;
+    }
+    await refreshPanels(panelParams());
+    if (!result.ok) {
+      showError(result.doc);
+      return;
+    }
+    showError(new Document());
+    const row = deckRow(card, section);
+    const details = row && $("details.tag-entry", row);
+    if (details) {
+      details.open = true;
+      $('input[name="add"]', details)?.focus();
+    }
+    const tags = row ? $$(".entry-tags .tag", row).map((t) => t.textContent.trim()) : [];
+    const news = $("#deck-news");
+    if (news) news.textContent = `${name}: ${tags.length ? "tagged " + tags.join(", ") : "no tags"}.`;
   }
 
   // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
@@ -330,14 +394,9 @@
     if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
-    } else if ((form.getAttribute("action") || "").endsWith("/tags")) {
-      // a tag is stored by the page's reload: back to the page as it is (the search, the view, a hand)
-      let back = form.elements.namedItem("back");
-      if (!back) {
-        back = Object.assign(document.createElement("input"), { type: "hidden", name: "back" });
-        form.append(back);
-      }
-      back.value = location.pathname + location.search;
+    } else if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/tags")) {
+      event.preventDefault();
+      queue = queue.then(() => sendTag(form)).catch(() => {});
     } else if (["odds-form", "sample-form", "format-form", "list-form"].includes(form.id)) {
       event.preventDefault();
       const submitter = event.submitter;

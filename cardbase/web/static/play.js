@@ -49,6 +49,66 @@
   };
   keepInfo();
 
+  // The keyboard's place and the screen reader's news survive the swap of the table's part. The
+  // focused element is swapped out with it (the focus falls to the page's top): the same one again
+  // (by its id, its board key, or its kind and place among its kind) is focused in the new part. The
+  // status's own live region is swapped too, and a live region new in the page is not announced: one
+  // that stays, outside the table, says what changed (a refusal, the moves since, the status).
+  const news = document.createElement("div");
+  news.id = "table-news";
+  news.className = "visually-hidden";
+  news.setAttribute("role", "status");
+  news.setAttribute("aria-live", "polite");
+  table.after(news);
+  let place = null; // where the focus last was in the table
+  const placeOf = (el) => {
+    if (el.id) return { sel: `#${CSS.escape(el.id)}`, at: 0 };
+    if (el.dataset.key) return { sel: `[data-key="${CSS.escape(el.dataset.key)}"]`, at: 0 };
+    const form = el.closest("form[data-kind]");
+    const sel =
+      (form ? `form[data-kind="${CSS.escape(form.dataset.kind)}"] ` : "") +
+      el.tagName.toLowerCase() +
+      (el.name ? `[name="${CSS.escape(el.name)}"]` : "") +
+      (el.classList[0] ? `.${CSS.escape(el.classList[0])}` : "");
+    return { sel, at: Array.from(table.querySelectorAll(sel)).indexOf(el) };
+  };
+  document.addEventListener("focusin", (event) => {
+    place = event.target instanceof HTMLElement && table.contains(event.target) ? placeOf(event.target) : null;
+  });
+  const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
+  const refocus = () => {
+    const now = document.activeElement;
+    if (!place || (now && now !== document.body && !table.contains(now))) return;
+    const found = Array.from(table.querySelectorAll(place.sel)).filter(usable);
+    const target = found[Math.min(Math.max(place.at, 0), found.length - 1)] || document.getElementById("status");
+    if (!target) return;
+    if (target.id === "status") target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  };
+  const logged = () => Math.max(0, ...Array.from(table.querySelectorAll("#log li[value]"), (li) => Number(li.value)));
+  let heard = logged();
+  const tell = () => {
+    const lines = [];
+    const error = document.getElementById("error");
+    if (error) lines.push(error.textContent);
+    const moves = Array.from(table.querySelectorAll("#log > ol > li[value]"))
+      .filter((li) => Number(li.value) > heard)
+      .reverse()
+      .slice(-6)
+      .map((li) =>
+        Array.from(li.childNodes)
+          .filter((n) => n.nodeName !== "UL" && !(n instanceof Element && n.classList.contains("n")))
+          .map((n) => n.textContent)
+          .join("")
+          .trim(),
+      );
+    heard = Math.max(heard, logged());
+    lines.push(...moves);
+    const status = document.getElementById("status");
+    if (status) lines.push(status.textContent);
+    news.textContent = lines.map((line) => line.replace(/\s+/g, " ").trim()).filter(Boolean).join(" ");
+  };
+
   // Answers can arrive out of order (an event's refresh may be served before a move sent earlier):
   // a newer table always wins; otherwise only the latest request's answer is shown, and never one
   // older than a table shown since that request began. A refresh that brings the table as shown
@@ -67,6 +127,8 @@
     swaps += 1;
     table.innerHTML = part.innerHTML;
     keepInfo();
+    refocus();
+    tell();
     if (stamp) {
       version = at;
       table.dataset.version = stamp.dataset.tableVersion;

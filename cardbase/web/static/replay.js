@@ -55,6 +55,12 @@
     const body = doc.getElementById("step-body");
     if (!body) return;
     region.replaceChildren(document.adoptNode(body));
+    // said: the step's line and a refusal (the board is there to be read, not read out at each step)
+    const news = document.getElementById("step-news");
+    if (news) {
+      const said = [body.querySelector("#step-action"), body.querySelector(".error")].filter(Boolean);
+      news.textContent = said.map((el) => el.textContent.replace(/\s+/g, " ").trim()).join(" ");
+    }
     step = Number(body.dataset.step);
     if (turnSelect && body.dataset.turn) turnSelect.value = body.dataset.turn;
     links();
