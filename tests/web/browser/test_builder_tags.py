@@ -28,7 +28,8 @@ def test_a_tag_added_or_taken_off_keeps_the_search_and_the_hand(page: Page, live
     expect(page.locator("#results [data-card-id]")).to_have_count(3)
     expect(page.locator("#hand li")).to_have_count(5)
     assert page.locator("#hand li").evaluate_all("lis => lis.map(li => li.dataset.cardId)") == hand
-    entry.locator("summary").click()
+    expect(entry.locator("details.tag-entry")).to_have_attribute("open", "")  # saved in place: the box stays open
+    expect(entry.locator("input[name=add]")).to_be_focused()
     entry.get_by_role("button", name="Remove the tag early drop from Dizzy Bat").click()
     entry = page.locator('#deck li[data-card-id="mea/demo/dizzy-bat"]')
     expect(entry.locator(".entry-tags")).to_have_count(0)
