@@ -1,0 +1,72 @@
+"""A new user at a terminal: what every command's help shows and what its refusals say, generated
+over the commands (``tests/test_cli_surface.py`` checks the examples in the help; this file the
+words): no help shows a Python type name (``<str>``, ``<int range>``); a whole number out of an
+option's range is refused naming the value and the range, not in the parser library's words; a
+deck or layout file of the wrong shape is refused saying where and what, not in the schema
+library's words (``Input should be a valid dictionary or instance of DeckEntryModel``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import typer.main
+
+from cardbase.cli.app import app
+from tests.hostile.conftest import assert_refused, run_cli
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every command and group under ``group`` (built: a lazy group builds each as it is walked)."""
+    yield path, group
+    for name, command in sorted(getattr(group, "commands", {}).items()):
+        yield from _commands(command, (*path, name))
+
+
+ROOT = typer.main.get_command(app)
+COMMANDS = list(_commands(ROOT))
+LEAVES = [(path, command) for path, command in COMMANDS if getattr(command, "commands", None) is None]
+
+PYTHON_TYPES = ("<str>", "<int>", "<int range>", "<float>", "<float range>", "<bool>", "list[", "<NoneType>")
+
+
+def test_the_walk_finds_every_command() -> None:
+    assert len(LEAVES) >= 55 and ("odds", "meikyu", "quest") in [p for p, _ in LEAVES]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "cardbase")
+def test_no_help_shows_a_python_type_name(path: tuple[str, ...]) -> None:
+    result = run_cli([*path, "--help"])
+    assert result.exit_code == 0, result.output
+    shown = [word for word in PYTHON_TYPES if word in result.stdout]
+    assert shown == [], f"cardbase {' '.join(path)} --help shows {shown}"
+
+
+def _ranged() -> list[tuple[tuple[str, ...], str, int, int]]:
+    """Every whole-number option with a bound: its command, its longest name and its range."""
+    out = []
+    for path, command in LEAVES:
+        for param in command.params:
+            annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            low, high = getattr(param, "min", None), getattr(param, "max", None)
+            if param.param_type_name == "option" and annotation is int and low is not None and high is not None:
+                out.append((path, max(param.opts, key=len), int(low), int(high)))
+    return out
+
+
+RANGED = _ranged()
+
+
+def test_the_ranged_options_are_found() -> None:
+    assert len(RANGED) >= 50 and (("cards", "search"), "--limit", 1, 10000) in RANGED
+
+
+@pytest.mark.parametrize(("path", "option", "low", "high"), RANGED, ids=[f"{' '.join(p)} {o}" for p, o, _, _ in RANGED])
+def test_a_whole_number_out_of_range_names_the_value_and_the_range(
+    path: tuple[str, ...], option: str, low: int, high: int
+) -> None:
+    for value in (low - 1, high + 1):
+        result = run_cli([*path, option, str(value)])
+        line = assert_refused(result, 2, option, f"{value} is out of range", f"from {low:,} to {high:,}")
+        assert "Input should be" not in line, line
