@@ -7,13 +7,16 @@ library's words (``Input should be a valid dictionary or instance of DeckEntryMo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import typer.main
 
 from cardbase.cli.app import app
+from tests.conftest import REPO
 from tests.hostile.conftest import assert_refused, run_cli
 
 
@@ -70,3 +73,58 @@ def test_a_whole_number_out_of_range_names_the_value_and_the_range(
         result = run_cli([*path, option, str(value)])
         line = assert_refused(result, 2, option, f"{value} is out of range", f"from {low:,} to {high:,}")
         assert "Input should be" not in line, line
+
+
+# --- a file of the wrong shape: said in a user's words, never the schema library's ---
+
+LIBRARY_WORDS = re.compile(r"Input should|Field required|Extra inputs|instance of|\w+Model\b|: :|\(file\)|dictionary")
+
+DECK_JSON = {
+    "a card as a bare name": ('{"game": "mea", "cards": ["Crumb Goblin"]}', "cards[1]", "an object"),
+    "a count in words": ('{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": "three"}]}', "count", "three"),
+    "a count of 0": ('{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": 0}]}', "count", "at least 1"),
+    "a field of another tool": (
+        '{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": 3, "qty": 2}]}',
+        "qty",
+        "not a field",
+    ),
+    "cards as an object": ('{"game": "mea", "cards": {"Crumb Goblin": 3}}', "cards", "a list"),
+    "no cards": ('{"game": "mea", "main": [{"name": "Crumb Goblin", "count": 3}]}', "cards", "missing"),
+    "no game": ('{"cards": [{"name": "Crumb Goblin", "count": 3}]}', "game", "missing"),
+    "another game": ('{"game": "mae", "cards": []}', "game", "'mae'"),
+    "a list for the file": ('[{"name": "Crumb Goblin", "count": 3}]', "the file", "an object"),
+    "a name of null": ('{"game": "mea", "cards": [{"name": null, "count": 3}]}', "name", "null"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECK_JSON))
+def test_a_json_deck_of_the_wrong_shape_is_refused_in_plain_words(case: str, tmp_path: Path) -> None:
+    text, where, said = DECK_JSON[case]
+    deck = tmp_path / "deck.json"
+    deck.write_text(text, encoding="utf-8")
+    line = assert_refused(run_cli(["deck", "validate", deck, "--db", tmp_path / "c.db"]), 2, where, said)
+    assert not LIBRARY_WORDS.search(line), line
+
+
+LAYOUT = {
+    "an element as text": ('[layouts.mea-monster]\nbackground = "#000000"\nelements = ["rect"]\n', "an object"),
+    "a box of words": (
+        '[layouts.mea-monster]\nbackground = "#000000"\n[[layouts.mea-monster.elements]]\nkind = "rect"\n'
+        'box = "all of it"\n',
+        "box",
+    ),
+    "a misspelt key": ('[layouts.mea-monster]\nbackground = "#000000"\nelements = []\ncolor = "#ffffff"\n', "color"),
+    "no elements": ('[layouts.mea-monster]\nbackground = "#000000"\n', "missing"),
+    "layouts as a list": ("layouts = [1, 2]\n", "layouts"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT))
+def test_a_layout_file_of_the_wrong_shape_is_refused_in_plain_words(case: str, tmp_path: Path) -> None:
+    text, said = LAYOUT[case]
+    layout = tmp_path / "layout.toml"
+    layout.write_text(text, encoding="utf-8")
+    deck = REPO / "examples" / "decks" / "mea-goblin-rush.txt"
+    args = ["print", "deck", deck, "--layout", layout, "-o", tmp_path / "out.pdf", "--db", tmp_path / "c.db"]
+    line = assert_refused(run_cli(args), 1, said)
+    assert not LIBRARY_WORDS.search(line), line
