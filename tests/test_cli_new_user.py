@@ -128,3 +128,48 @@ def test_a_layout_file_of_the_wrong_shape_is_refused_in_plain_words(case: str, t
     args = ["print", "deck", deck, "--layout", layout, "-o", tmp_path / "out.pdf", "--db", tmp_path / "c.db"]
     line = assert_refused(run_cli(args), 1, said)
     assert not LIBRARY_WORDS.search(line), line
+
+
+# --- a file name mistyped, or written as on Windows: the file that is there is named ---
+
+
+def _readme_file_readers() -> list[tuple[list[str], int]]:
+    """Each README command that reads a file of ``examples/`` (its arguments after ``uv run
+    cardbase``, and which of them is the file), one per command and file argument position."""
+    import shlex
+
+    from tests.test_readme import readme_commands
+
+    out: dict[tuple[str, ...], tuple[list[str], int]] = {}
+    for command in readme_commands((REPO / "README.md").read_text(encoding="utf-8")):
+        args = shlex.split(command)[3:]
+        for k, arg in enumerate(args):
+            if args[:2] == ["deck", "diff"]:  # its other deck is a database deck an earlier README line made
+                continue
+            if arg.startswith("examples/") and (REPO / arg).is_file() and args[k - 1] not in ("--formats", "--layout"):
+                out.setdefault((*args[:2], args[k - 1] if args[k - 1].startswith("-") else ""), (args, k))
+    return list(out.values())
+
+
+FILE_READERS = _readme_file_readers()
+
+
+def test_the_readme_file_readers_are_found() -> None:
+    assert len(FILE_READERS) >= 12, FILE_READERS
+
+
+@pytest.mark.parametrize(("args", "k"), FILE_READERS, ids=[f"{' '.join(a[:2])} {a[k - 1]}" for a, k in FILE_READERS])
+@pytest.mark.parametrize("mistake", ["typo", "ending", "windows"])
+def test_a_mistyped_file_name_is_refused_naming_the_file_that_is_there(
+    args: list[str], k: int, mistake: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    real = args[k]
+    stem, dot, ending = real.rpartition(".")
+    typed = {"typo": f"{stem[:-1]}{dot}{ending}", "ending": real[:-1], "windows": real.replace("/", "\\")}[mistake]
+    argv = [*args[:k], typed, *args[k + 1 :], *(["--db", "c.db"] if args[0] not in ("sim", "play", "lab") else [])]
+    result = run_cli([a.replace("exports/", "out/") for a in argv], input="quit\n")
+    assert_refused(result, 2, "no such file", f"did you mean '{real}'")

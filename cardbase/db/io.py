@@ -25,6 +25,7 @@ import csv
 import io
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
     typed_fields,
 )
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
@@ -55,6 +56,7 @@ from cardbase.textfiles import (
     json_type,
     json_whole,
     long_number_at,
+    missing_file_hint,
     output_file,
     read_bytes,
     refuse_duplicate_keys,
@@ -169,6 +171,8 @@ def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] =
     ``known``, the formats the command reads: the collection's include its text list)."""
     fmt = (given or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
+        if not given and not os.path.lexists(path):  # a mistyped name: say so, not that its ending is unknown
+            raise UnreadableInput(f"{shown(str(path))}: no such file{missing_file_hint(str(path))}")
         names = ", ".join(known[:-1]) + f" or {known[-1]}"
         raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format {names}")
     return fmt
