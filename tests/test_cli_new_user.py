@@ -46,6 +46,24 @@ def test_no_help_shows_a_python_type_name(path: tuple[str, ...]) -> None:
     assert shown == [], f"cardbase {' '.join(path)} --help shows {shown}"
 
 
+ABBREVIATIONS = {"ref", "arg", "args", "val", "obj", "cfg", "fn", "idx", "num", "str", "src", "dst"}
+
+
+def test_every_argument_is_named_by_a_word() -> None:
+    """An argument is named in ``Missing argument 'NAME'`` and ``Invalid value for 'NAME'`` and in the
+    usage line: a word a user reads (``old``, ``version``), not a letter or a programmer's short form
+    (``deck diff``'s ``a`` and ``b``, ``deck restore``'s ``ref``)."""
+    named = {
+        (" ".join(path), str(param.display_name_raw))
+        for path, command in LEAVES
+        for param in command.params
+        if param.param_type_name == "argument"
+    }
+    assert len(named) >= 40
+    bad = sorted((path, name) for path, name in named if len(name) < 3 or name.lower() in ABBREVIATIONS)
+    assert bad == []
+
+
 def _ranged() -> list[tuple[tuple[str, ...], str, int, int]]:
     """Every whole-number option with a bound: its command, its longest name and its range."""
     out = []
