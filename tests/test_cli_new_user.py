@@ -64,6 +64,34 @@ def test_every_argument_is_named_by_a_word() -> None:
     assert bad == []
 
 
+def test_every_help_fits_80_columns() -> None:
+    """Every ``--help`` as a terminal of 80 columns shows it (the console script, not the test runner,
+    whose help is another layout): no line is wider, so none is broken by the terminal mid-word
+    (``cards search``'s table of query terms was 103 wide)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from cardbase.cli.app import main\n"
+        f"for path in {[list(p) for p, _ in COMMANDS]!r}:\n"
+        "    sys.argv = ['cardbase', *path, '--help']\n"
+        "    print('=== ' + ' '.join(path), flush=True)\n"
+        "    try:\n        main()\n    except SystemExit:\n        pass\n"
+    )
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.count("=== ") == len(COMMANDS) and "Example: cardbase" in done.stdout
+    command, wide = "cardbase", []
+    for line in done.stdout.splitlines():
+        if line.startswith("=== "):
+            command = f"cardbase {line[4:]}".strip()
+        elif len(line) > 80:
+            wide.append(f"{command}: {line}")
+    assert wide == []
+
+
 def _ranged() -> list[tuple[tuple[str, ...], str, int, int]]:
     """Every whole-number option with a bound: its command, its longest name and its range."""
     out = []
@@ -91,6 +119,24 @@ def test_a_whole_number_out_of_range_names_the_value_and_the_range(
         result = run_cli([*path, option, str(value)])
         line = assert_refused(result, 2, option, f"{value} is out of range", f"from {low:,} to {high:,}")
         assert "Input should be" not in line, line
+
+
+def _whole_number_options() -> list[tuple[tuple[str, ...], str]]:
+    return [
+        (path, max(param.opts, key=len))
+        for path, command in LEAVES
+        for param in command.params
+        if param.param_type_name == "option" and getattr(param.type_descriptor, "annotation", None) is int
+    ]
+
+
+WHOLE = _whole_number_options()
+
+
+@pytest.mark.parametrize(("path", "option"), WHOLE, ids=[f"{' '.join(p)} {o}" for p, o in WHOLE])
+def test_a_whole_number_of_thousands_of_digits_is_refused_in_plain_words(path: tuple[str, ...], option: str) -> None:
+    line = assert_refused(run_cli([*path, option, "9" * 5000]), 2, option, "(5,000 characters)")
+    assert "Unable to parse" not in line and "Input should" not in line, line
 
 
 # --- a file of the wrong shape: said in a user's words, never the schema library's ---

@@ -230,6 +230,10 @@ def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any,
             f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
         )
     low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if isinstance(value, str) and (low, high) == (None, None) and len(value) > 40:
+        from cardbase.errors import quoted
+
+        raise typer.BadParameter(f"{quoted(value, 40)} is too large for a whole number here", ctx=ctx, param=param)
     if isinstance(value, str) and (low, high) != (None, None) and not getattr(param, "clamp", False):
         # (a number of hundreds of digits is out of any range here: it is not converted, which Python
         # refuses past 4,300 digits, and is shown cut short)
