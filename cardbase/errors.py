@@ -391,3 +391,31 @@ def schema_message(source: str, error: dict[str, object]) -> str:
     place = schema_place(tuple(loc) if isinstance(loc, list | tuple) else ())
     problem = schema_problem(error)
     return f"{source}: the file {problem}" if place == "the file" else f"{source}: {place}: {problem}"
+
+
+_JSON_SYNTAX = (
+    ("Expecting value", 'a value was expected here (text goes in double quotes: "…")'),
+    (
+        "Expecting property name",
+        "a key in double quotes was expected here (a comma before a }, or a key without quotes?)",
+    ),
+    ("Expecting ',' delimiter", "a ',' is missing between two items"),
+    ("Expecting ':' delimiter", "a ':' is missing after a key"),
+    ("Extra data", "more text after the JSON value has ended (a file holds one value: put several in a list [ ])"),
+    ("Unterminated string", 'a text in quotes is not closed (its closing " is missing)'),
+    (
+        "Invalid control character",
+        "a line break, tab or control character inside a text in quotes: write it as \\n or \\t",
+    ),
+    ("Invalid \\uXXXX escape", "a \\u in a text in quotes is not followed by 4 hexadecimal digits"),
+    ("Invalid \\escape", "a \\ in a text in quotes starts no escape: write \\\\ for a backslash"),
+)
+"""What is wrong at a place in JSON text, in a user's words, for each message of Python's JSON parser."""
+
+
+def json_syntax(error: ValueError) -> str:
+    """What ``error`` says is wrong with JSON text, in a user's words (``a ',' is missing between two
+    items``), not the parser's (``Expecting ',' delimiter``); its place (line, column) is the caller's. ``error`` is a
+    ``json.JSONDecodeError`` (typed as its base, so that this module imports no parser)."""
+    message = str(getattr(error, "msg", error))
+    return next((said for start, said in _JSON_SYNTAX if message.startswith(start)), message[:1].lower() + message[1:])

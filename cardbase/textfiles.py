@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, TextIO
 
-from cardbase.errors import UnreadableInput, quoted, shown
+from cardbase.errors import UnreadableInput, json_syntax, quoted, shown
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 """The bound for a file whose reader names none: far above any deck, record or catalog we make."""
@@ -388,9 +388,9 @@ def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bo
         )
     except json.JSONDecodeError as error:
         if one_line:
-            raise UnreadableInput(f"{source}: {bad}: {error.msg} (column {error.colno})") from None
+            raise UnreadableInput(f"{source}: {bad}: {json_syntax(error)} (column {error.colno})") from None
         where = f"{source}: line {error.lineno}, column {error.colno}"
-        raise UnreadableInput(f"{where}: {bad}: {error.msg}") from None
+        raise UnreadableInput(f"{where}: {bad}: {json_syntax(error)}") from None
     except LongNumber as error:
         line, column = long_number_at(text)
         where = f"{source} (column {column})" if one_line else f"{source}: line {line}, column {column}"

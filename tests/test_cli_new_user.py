@@ -237,3 +237,40 @@ def test_a_mistyped_file_name_is_refused_naming_the_file_that_is_there(
     argv = [*args[:k], typed, *args[k + 1 :], *(["--db", "c.db"] if args[0] not in ("sim", "play", "lab") else [])]
     result = run_cli([a.replace("exports/", "out/") for a in argv], input="quit\n")
     assert_refused(result, 2, "no such file", f"did you mean '{real}'")
+
+
+# --- JSON of bad syntax: said in a user's words, never the parser's ---
+
+PARSER_WORDS = re.compile(r"Expecting|Extra data|Unterminated|delimiter|enclosed in|Invalid control|Invalid \\\\escape")
+
+BAD_JSON = {
+    "empty": "",
+    "a word": "hello",
+    "an object left open": "{",
+    "a comma missing": '{"game": "mea" "cards": []}',
+    "a key without quotes": "{game: 1}",
+    "a string left open": '{"game": "mea',
+    "a trailing comma": '{"game": "mea",}',
+    "two values": "{} {}",
+}
+JSON_READERS = {
+    "deck": (["deck", "validate", "{file}"], ".json"),
+    "catalog import": (["catalog", "import", "{file}", "--game", "mea", "--dry-run"], ".json"),
+    "collection import": (["collection", "import", "{file}", "--dry-run"], ".json"),
+    "assumption profile": (["sim", "meikyu", "--assume", "{file}", "--games", "1"], ".json"),
+    "game record": (["replay", "{file}"], ".jsonl"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(JSON_READERS))
+@pytest.mark.parametrize("case", sorted(BAD_JSON))
+def test_json_of_bad_syntax_is_refused_in_plain_words(reader: str, case: str, tmp_path: Path) -> None:
+    argv, ending = JSON_READERS[reader]
+    path = tmp_path / f"bad{ending}"
+    path.write_text(BAD_JSON[case], encoding="utf-8")
+    args = [str(path) if a == "{file}" else a for a in argv]
+    result = run_cli([*args, *(["--db", str(tmp_path / "c.db")] if argv[0] not in ("sim", "replay") else [])])
+    assert result.exit_code in (1, 2), result.output
+    said = result.stderr
+    assert "Traceback" not in said and "internal error" not in said, said
+    assert not PARSER_WORDS.search(said), said

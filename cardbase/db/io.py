@@ -44,7 +44,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
     typed_fields,
 )
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, shown
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, json_syntax, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
@@ -351,7 +351,8 @@ def read_json(
             text, parse_constant=_no_constant, parse_int=json_whole, object_pairs_hook=refuse_duplicate_keys
         )
     except json.JSONDecodeError as error:
-        raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
+        where = f"{path}: line {error.lineno}, column {error.colno}"
+        raise UnreadableInput(f"{where}: invalid JSON: {json_syntax(error)}") from None
     except LongNumber as error:
         line, column = long_number_at(text)
         raise UnreadableInput(f"{path}: line {line}, column {column}: invalid JSON: {error}") from None
@@ -473,7 +474,7 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise ValueError(f"not JSON ({error.msg} at character {error.pos + 1})") from None
+            raise ValueError(f"not JSON ({json_syntax(error)}, at character {error.pos + 1})") from None
         if not isinstance(data, list):
             raise ValueError("must be a JSON list of ability sentences")
         return data
