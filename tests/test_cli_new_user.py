@@ -274,3 +274,10 @@ def test_json_of_bad_syntax_is_refused_in_plain_words(reader: str, case: str, tm
     said = result.stderr
     assert "Traceback" not in said and "internal error" not in said, said
     assert not PARSER_WORDS.search(said), said
+
+
+def test_one_card_exported_is_said_in_the_singular(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run_cli(["collection", "add", "Crumb Goblin", "3"], db).exit_code == 0
+    done = run_cli(["collection", "export", "-o", tmp_path / "c.csv"], db)
+    assert done.exit_code == 0 and done.stdout.startswith("wrote 1 card to "), done.stdout
