@@ -290,3 +290,132 @@ def mask_secrets(text: str) -> str:
     for secret in _SECRETS:
         text = text.replace(secret, "***")
     return text
+
+
+_KINDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "string": "text",
+    "str": "text",
+    "bool": "true or false",
+    "list": "a list ([…])",
+    "tuple": "a list ([…])",
+    "dict": "an object ({…})",
+    "model": "an object ({…})",
+    "model_attributes": "an object ({…})",
+    "dataclass": "an object ({…})",
+    "none": "nothing (null)",
+}
+"""What a value of each kind a file's schema checks is called in a message (by the prefix of the
+schema library's error type: ``int_parsing``, ``list_type``, ``model_type``)."""
+
+_BOUNDS = {
+    "greater_than_equal": "at least",
+    "less_than_equal": "at most",
+    "greater_than": "more than",
+    "less_than": "less than",
+}
+
+
+def _given(value: object) -> str:
+    """A value read from a file, as a message names it: text quoted, a list or object by its kind."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return quoted(value, 60)
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "another kind of value"
+
+
+def schema_problem(error: dict[str, object]) -> str:
+    """One error of a file checked against its schema (a pydantic error dict: ``type``, ``msg``,
+    ``input``, ``ctx``) in a user's words, without its place (:func:`schema_place`): ``should be a
+    whole number, not 'three'``, ``missing``, ``is not a field here``. The one wording of every file
+    cardbase reads through a schema (deck JSON, layout TOML, catalog JSON): the library's own
+    ("Input should be a valid dictionary or instance of DeckEntryModel", "Field required") names
+    its classes and speaks of "inputs"."""
+    kind = str(error.get("type", ""))
+    given = error.get("input")
+    context = error.get("ctx")
+    ctx: dict[str, object] = context if isinstance(context, dict) else {}
+    if kind == "missing":
+        return "missing: add it"
+    if kind == "extra_forbidden":
+        return "is not a field here: remove it, or check its spelling"
+    if kind in _BOUNDS:
+        bound = next((ctx[k] for k in ("ge", "le", "gt", "lt") if k in ctx), "?")
+        return f"should be {_BOUNDS[kind]} {bound}, not {_given(given)}"
+    if kind in ("literal_error", "enum"):
+        return f"should be {ctx.get('expected', 'one of the values the schema names')}, not {_given(given)}"
+    if kind in ("string_too_short", "too_short"):
+        least = ctx.get("min_length", 1)
+        return "should not be empty" if least == 1 else f"should hold at least {least}, not fewer"
+    if kind in ("string_too_long", "too_long"):
+        return f"is too long: at most {ctx.get('max_length', '?')}" + (" characters" if "string" in kind else "")
+    if kind == "value_error":
+        return str(error.get("msg", "is not valid")).removeprefix("Value error, ")
+    for prefix, said in _KINDS.items():
+        if kind.startswith(prefix + "_"):
+            return f"should be {said}, not {_given(given)}"
+    message = str(error.get("msg", "is not valid"))
+    message = re.sub(r" or instance of \w+", "", message).replace("Input should be", "should be")
+    return message[:1].lower() + message[1:]
+
+
+def schema_place(loc: tuple[object, ...] | list[object]) -> str:
+    """Where in a file a schema error is (a pydantic ``loc``), as a message names it: keys joined by
+    ``.``, list items counted from 1 (``cards[2].count``); the whole file is ``the file``. The parts
+    that name a member of a union (``str``, ``function-after[…]``) are left out."""
+    place = ""
+    for part in loc:
+        if isinstance(part, int):
+            place += f"[{part + 1}]"
+        elif isinstance(part, str) and not (part in _UNION_TAGS or "[" in part):
+            place += f".{part}" if place else part
+    return place or "the file"
+
+
+_UNION_TAGS = frozenset({"str", "float", "int", "bool", "none", "list", "dict", "tuple"})
+
+
+def schema_message(source: str, error: dict[str, object]) -> str:
+    """The one line naming ``source``, the place in it and the problem of a schema error:
+    ``deck.json: cards[2].count: should be a whole number, not 'three'``, or for the whole file
+    ``deck.json: the file should be an object ({…}), not a list``."""
+    loc = error.get("loc", ())
+    place = schema_place(tuple(loc) if isinstance(loc, list | tuple) else ())
+    problem = schema_problem(error)
+    return f"{source}: the file {problem}" if place == "the file" else f"{source}: {place}: {problem}"
+
+
+_JSON_SYNTAX = (
+    ("Expecting value", 'a value was expected here (text goes in double quotes: "…")'),
+    (
+        "Expecting property name",
+        "a key in double quotes was expected here (a comma before a }, or a key without quotes?)",
+    ),
+    ("Expecting ',' delimiter", "a ',' is missing between two items"),
+    ("Expecting ':' delimiter", "a ':' is missing after a key"),
+    ("Extra data", "more text after the JSON value has ended (a file holds one value: put several in a list [ ])"),
+    ("Unterminated string", 'a text in quotes is not closed (its closing " is missing)'),
+    (
+        "Invalid control character",
+        "a line break, tab or control character inside a text in quotes: write it as \\n or \\t",
+    ),
+    ("Invalid \\uXXXX escape", "a \\u in a text in quotes is not followed by 4 hexadecimal digits"),
+    ("Invalid \\escape", "a \\ in a text in quotes starts no escape: write \\\\ for a backslash"),
+)
+"""What is wrong at a place in JSON text, in a user's words, for each message of Python's JSON parser."""
+
+
+def json_syntax(error: ValueError) -> str:
+    """What ``error`` says is wrong with JSON text, in a user's words (``a ',' is missing between two
+    items``), not the parser's (``Expecting ',' delimiter``); its place (line, column) is the caller's. ``error`` is a
+    ``json.JSONDecodeError`` (typed as its base, so that this module imports no parser)."""
+    message = str(getattr(error, "msg", error))
+    return next((said for start, said in _JSON_SYNTAX if message.startswith(start)), message[:1].lower() + message[1:])

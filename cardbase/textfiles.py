@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, TextIO
 
-from cardbase.errors import UnreadableInput, quoted, shown
+from cardbase.errors import UnreadableInput, json_syntax, quoted, shown
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 """The bound for a file whose reader names none: far above any deck, record or catalog we make."""
@@ -211,13 +211,43 @@ def _refuse_kept(target: OutputTarget, info: os.stat_result | None, what: str) -
         raise UnreadableInput(f"{target.named}: is {role}; not replaced by the {what}: give another file name")
 
 
+_LISTED = 5_000
+"""The most names of a folder compared with a missing file's name (a folder of millions stays quick)."""
+
+
+def missing_file_hint(path: str) -> str:
+    """What to add to "no such file" for ``path``: the file that is there of the closest name in
+    the same folder (``; did you mean 'examples/decks/rush.txt'?``, a typo), the same path written
+    with ``/`` when it was written with Windows' ``\\`` and is there so, or a word that a Windows
+    path (``C:\\…``) names no file here; ``""`` when there is nothing close."""
+    from cardbase.fuzzy import closest
+
+    windows = "\\" in path
+    if windows:
+        if re.match(r"[A-Za-z]:\\", path):
+            return "; that is a Windows path: give the file's path on this computer, with / between folders"
+        path = path.replace("\\", "/")
+        if os.path.isfile(path):
+            return f"; folders are parted by /: did you mean {quoted(path)}?"
+    folder, name = os.path.split(path)
+    try:
+        with os.scandir(folder or ".") as entries:
+            names = [entry.name for _, entry in zip(range(_LISTED), entries, strict=False) if entry.is_file()]
+    except (OSError, ValueError):
+        return "; folders are parted by /" if windows else ""
+    near = closest(name, {n.casefold(): n for n in names}, n=1, cutoff=0.75)
+    if not near:
+        return "; folders are parted by /" if windows else ""
+    return f"; did you mean {quoted(os.path.join(folder, near[0]))}?"
+
+
 def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes``; anything else is ``UnreadableInput``."""
     where = shown(str(path))
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise UnreadableInput(f"{where}: no such file") from None
+        raise UnreadableInput(f"{where}: no such file{missing_file_hint(str(path))}") from None
     except OSError as error:
         raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     except ValueError:  # a NUL in the path: no file can have that name
@@ -358,9 +388,9 @@ def load_json(text: str, source: str, *, bad: str = "invalid JSON", one_line: bo
         )
     except json.JSONDecodeError as error:
         if one_line:
-            raise UnreadableInput(f"{source}: {bad}: {error.msg} (column {error.colno})") from None
+            raise UnreadableInput(f"{source}: {bad}: {json_syntax(error)} (column {error.colno})") from None
         where = f"{source}: line {error.lineno}, column {error.colno}"
-        raise UnreadableInput(f"{where}: {bad}: {error.msg}") from None
+        raise UnreadableInput(f"{where}: {bad}: {json_syntax(error)}") from None
     except LongNumber as error:
         line, column = long_number_at(text)
         where = f"{source} (column {column})" if one_line else f"{source}: line {line}, column {column}"

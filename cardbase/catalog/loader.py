@@ -53,9 +53,10 @@ def parse_catalog(raw: bytes, origin: str) -> CatalogData:
     try:
         model = CATALOG_MODELS[game].model_validate(data)
     except ValidationError as error:
+        from cardbase.errors import schema_message
+
         first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise UnreadableInput(f"{origin}: {where}: {first['msg']}") from None
+        raise UnreadableInput(schema_message(origin, dict(first))) from None
     cards = tuple(c.model_dump() for c in model.cards)  # type: ignore[attr-defined]
     return CatalogData(
         game=game,

@@ -134,6 +134,7 @@ def strict_parameters(command: Any) -> Any:
     """
     if getattr(command, "params", None) is not None and not getattr(command, "_strict", False):
         command.make_parser = functools.partial(_once_each, command.make_parser)
+        command.get_params = functools.partial(_worded_params, command.get_params)
         if getattr(command, "commands", None) is None:
             command.invoke = functools.partial(_naming_parameters, command.invoke)
         command._strict = True
@@ -158,6 +159,43 @@ def strict_parameters(command: Any) -> Any:
     return command
 
 
+_TYPE_WORDS = {"str": "text", "int": "integer", "int range": "integer", "float": "number", "float range": "number"}
+"""What the help calls the kind of value a parameter takes, for the Python type Typer would name."""
+
+
+def _worded_params(get_params: Callable[[Any], list[Any]], ctx: Any) -> list[Any]:
+    """A command's parameters (its own, ``--help`` and the completion options that Click and Typer
+    add), each shown in the help in a user's words (:func:`_in_user_words`)."""
+    params = get_params(ctx)
+    for param in params:
+        _in_user_words(param)
+    return params
+
+
+def _in_user_words(param: Any) -> None:
+    """``param``'s help showing the kind of value it takes in a user's words (``<text>``,
+    ``<integer>``, ``<number>``; a repeated option's kind once; a flag none), not as the Python type
+    Typer shows (``<str>``, ``<int range>``, ``<list[str]>``, ``<bool>``): the range of a number is
+    shown beside it, ``[1<=x<=10000]``."""
+    display_type = getattr(param, "display_type", None)
+    if display_type is None or getattr(param, "_worded", False):
+        return
+    param._worded = True
+
+    def shown(ctx: Any) -> str:
+        label = display_type(ctx)
+        if not (label.startswith("<") and label.endswith(">")):
+            return str(label)
+        kind = label[1:-1]
+        if kind.startswith("list[") and kind.endswith("]"):
+            kind = kind[5:-1]
+        if kind == "bool":
+            return ""
+        return f"<{_TYPE_WORDS.get(kind, kind.lower())}>"
+
+    param.display_type = shown
+
+
 def _once_each(make_parser: Callable[[Any], Any], ctx: Any) -> Any:
     """The command's option parser, refusing an option of one value seen twice on the command line."""
     parser = make_parser(ctx)
@@ -179,7 +217,10 @@ def _once_each(make_parser: Callable[[Any], Any], ctx: Any) -> Any:
 
 
 def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any, value: Any) -> Any:
-    """``param.process_value``, after refusing text that is not ``-`` and ASCII digits."""
+    """``param.process_value``, after refusing text that is not ``-`` and ASCII digits, or a number
+    out of the parameter's range: named with the range, as a user reads it (``0 is out of range:
+    give a whole number from 1 to 10,000``), not as the parser library words it ("Input should be
+    greater than or equal to 1", one bound and not the value)."""
     from cardbase.games.base import is_whole_number
 
     if isinstance(value, str) and not is_whole_number(value):
@@ -188,6 +229,24 @@ def _whole_first(process_value: Callable[[Any, Any], Any], param: Any, ctx: Any,
         raise typer.BadParameter(
             f"{quoted(value)} is not a whole number (digits 0-9, '-' in front at most)", ctx=ctx, param=param
         )
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if isinstance(value, str) and (low, high) == (None, None) and len(value) > 40:
+        from cardbase.errors import quoted
+
+        raise typer.BadParameter(f"{quoted(value, 40)} is too large for a whole number here", ctx=ctx, param=param)
+    if isinstance(value, str) and (low, high) != (None, None) and not getattr(param, "clamp", False):
+        # (a number of hundreds of digits is out of any range here: it is not converted, which Python
+        # refuses past 4,300 digits, and is shown cut short)
+        number = int(value) if len(value) <= 40 else None
+        if number is None or (low is not None and number < low) or (high is not None and number > high):
+            from cardbase.errors import quoted
+
+            if low is not None and high is not None:
+                span = f"from {low:,} to {high:,}"
+            else:
+                span = f"of at least {low:,}" if low is not None else f"of at most {high:,}"
+            shown = value if number is not None else quoted(value, 40)
+            raise typer.BadParameter(f"{shown} is out of range: give a whole number {span}", ctx=ctx, param=param)
     return process_value(ctx, value)
 
 
@@ -328,6 +387,7 @@ class _Root(TyperGroup):
         lazy = _LazyCommands(builders, {name: summary for name, (_, summary) in COMMANDS.items()})
         lazy.update(self.commands)
         self.commands = lazy
+        self.get_params = functools.partial(_worded_params, self.get_params)  # type: ignore[method-assign]
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = [(name, self.commands.listed(name)) for name in self.commands]  # type: ignore[attr-defined]

@@ -18,15 +18,20 @@ app = typer.Typer(
 SEARCH_HELP = """Search cards with a Scryfall-style query.
 
 \b
-  dragon              name (or alias) contains "dragon"; "two words" for a phrase
-  t:monster           type (t:assist, t:land, t:character, t:item ...)
-  cost<=3 atk>=4      numbers: cost, atk, def, level, points, dev, bravery, wits, rank, copies
-  o:draw  d:cheese    rules text / description contains
-  game:meikyu set:demo source:rulebook is:unknown is:demo unknown:bravery suit:h
-  -t:tile             negation;  a or b;  (a or b) c;  /^c.*k$/  regex on name and text
-  order:atk direction:desc   sort (name, cost, atk, def, level, rank, ...; unknown last); also --order
-  rank>=10            Meio ranks read ace high: the ace is above the king
-  ace:low rank<=3     ... or ace low (as play --ace-low): the ace is below the two; also --ace low
+  dragon            name (or alias) contains "dragon"; "two words": a phrase
+  t:monster         type (t:assist, t:land, t:character, t:item ...)
+  cost<=3 atk>=4    numbers: cost, atk, def, level, points, dev, bravery,
+                    wits, rank, copies
+  o:draw  d:cheese  rules text / description contains
+  game:meikyu  set:demo  source:rulebook  is:unknown  is:demo
+  unknown:bravery  suit:h
+  -t:tile           negation;  a or b;  (a or b) c
+  /^c.*k$/          regex on name and text
+  order:atk         sort (name, cost, atk, def, level, rank, ...; unknown
+  direction:desc    last); also --order and --direction
+  rank>=10          Meio ranks read ace high: the ace is above the king
+  ace:low rank<=3   ... or ace low (as play --ace-low): the ace is below
+                    the two; also --ace low
 
 Example: cardbase cards search 't:monster cost<=3 (o:draw or atk>=4)' --game mea
 """

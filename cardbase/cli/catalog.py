@@ -161,7 +161,7 @@ def export(
         raise UsageError(f"unknown format {quoted(fmt)}; use csv, json or xlsx")
     out = output or Path("exports") / f"{game_id}.{fmt}"
     count = export_catalog(open_db(db), game_id, fmt, out)
-    say_done(f"wrote {count} {game_id} cards to {out}")
+    say_done(f"wrote {counted(count, f'{game_id} card')} to {out}")
 
 
 @app.command()

@@ -196,4 +196,4 @@ def export(
     fmt = output_kind(output, format, SHEET_KINDS, "csv")
     out = output or Path("exports") / f"collection.{fmt}"
     count = export_collection(open_db(db), out, fmt, check_game(game))
-    say_done(f"wrote {count} cards to {out}")
+    say_done(f"wrote {counted(count, 'card')} to {out}")

@@ -462,23 +462,23 @@ def export(
 
 @app.command()
 def diff(
-    a: Annotated[
+    old: Annotated[
         str, typer.Argument(help="The first deck: a file or a database deck name.", shell_complete=complete.decks)
     ],
-    b: Annotated[
+    new: Annotated[
         str, typer.Argument(help="The second deck: a file or a database deck name.", shell_complete=complete.decks)
     ],
     game: GameOpt = None,
     db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """What changed from deck A to deck B: cards added, removed and changed in count, and the stats that moved.
+    """What changed from deck OLD to deck NEW: cards added, removed and changed in count, and the stats that moved.
 
     Example: cardbase deck diff examples/decks/mea-goblin-rush.txt examples/decks/mea-tile-control.txt
     """
     from cardbase.decks.diff import deck_diff, diff_lines
 
-    result = deck_diff(_resolved_without_errors(db, a, game), _resolved_without_errors(db, b, game))
+    result = deck_diff(_resolved_without_errors(db, old, game), _resolved_without_errors(db, new, game))
     if json:
         print_json(result)
         return
@@ -597,7 +597,7 @@ def history(
 
 @app.command()
 def restore(
-    ref: Annotated[
+    version: Annotated[
         str, typer.Argument(help="NAME@N: the version to go back to.", shell_complete=complete.stored_decks)
     ],
     db: DbOption = None,
@@ -612,11 +612,11 @@ def restore(
     from cardbase.decks.store import restore_version
     from cardbase.errors import UsageError, quoted
 
-    parts = split_ref(ref.removeprefix("db:"))
+    parts = split_ref(version.removeprefix("db:"))
     if parts is None:
         raise UsageError(
-            f"{quoted(ref)}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)"
-        ).refusing(ref)
+            f"{quoted(version)}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)"
+        ).refusing(version)
     name, number = parts
     _deck_id, made = restore_version(open_db(db), name, number)
     if made is None:

@@ -100,9 +100,12 @@ def run_play(
 
 @app.command()
 def meio(
-    players: Annotated[int, typer.Option("--players", "-p", help="2, 3 or 4.")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="2, 3 or 4.")] = 3,
     seat: Annotated[
-        int, typer.Option("--seat", help="Your seat: 1 = P1, who starts round 1 (unless --rule first_player=…).")
+        int,
+        typer.Option(
+            "--seat", min=1, max=4, help="Your seat: 1 = P1, who starts round 1 (unless --rule first_player=…)."
+        ),
     ] = 1,
     vs: Annotated[
         str,
@@ -172,7 +175,7 @@ def mea(
         str,
         typer.Option("--vs", shell_complete=complete.agents, help="The opponent: random, heuristic, search or ismcts."),
     ] = "search",
-    seat: Annotated[int, typer.Option("--seat", help="1: you go first (yellow); 2: second (blue).")] = 1,
+    seat: Annotated[int, typer.Option("--seat", min=1, max=2, help="1: you go first (yellow); 2: second (blue).")] = 1,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (default: a new one).")
     ] = None,
@@ -268,8 +271,8 @@ def mea(
 
 @app.command()
 def meikyu(
-    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 3,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat, 1 to the number of players.")] = 1,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="2 to 5.")] = 3,
+    seat: Annotated[int, typer.Option("--seat", min=1, max=5, help="Your seat, 1 to the number of players.")] = 1,
     vs: Annotated[
         str,
         typer.Option(

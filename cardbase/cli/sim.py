@@ -212,7 +212,7 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
 
 @app.command()
 def meio(
-    players: Annotated[int, typer.Option("--players", "-p", help="2, 3 or 4.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="2, 3 or 4.")] = 4,
     agents: AgentsOption = None,
     games: GamesOption = 1000,
     seed: SeedOption = 0,
@@ -605,7 +605,7 @@ def meikyu_readings(farm: str, aggression_target: str, map_room: str) -> dict[st
 
 @app.command()
 def meikyu(
-    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="2 to 5.")] = 4,
     agents: AgentsOption = None,
     games: GamesOption = 1000,
     seed: SeedOption = 0,

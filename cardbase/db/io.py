@@ -25,6 +25,7 @@ import csv
 import io
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
     typed_fields,
 )
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, json_syntax, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
@@ -56,6 +57,7 @@ from cardbase.textfiles import (
     json_type,
     json_whole,
     long_number_at,
+    missing_file_hint,
     output_file,
     read_bytes,
     refuse_duplicate_keys,
@@ -170,6 +172,8 @@ def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] =
     ``known``, the formats the command reads: the collection's include its text list)."""
     fmt = (given or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
+        if not given and not os.path.lexists(path):  # a mistyped name: say so, not that its ending is unknown
+            raise UnreadableInput(f"{shown(str(path))}: no such file{missing_file_hint(str(path))}")
         names = ", ".join(known[:-1]) + f" or {known[-1]}"
         raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format {names}")
     return fmt
@@ -348,7 +352,8 @@ def read_json(
             text, parse_constant=_no_constant, parse_int=json_whole, object_pairs_hook=refuse_duplicate_keys
         )
     except json.JSONDecodeError as error:
-        raise UnreadableInput(f"{path}: line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}") from None
+        where = f"{path}: line {error.lineno}, column {error.colno}"
+        raise UnreadableInput(f"{where}: invalid JSON: {json_syntax(error)}") from None
     except LongNumber as error:
         line, column = long_number_at(text)
         raise UnreadableInput(f"{path}: line {line}, column {column}: invalid JSON: {error}") from None
@@ -470,7 +475,7 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise ValueError(f"not JSON ({error.msg} at character {error.pos + 1})") from None
+            raise ValueError(f"not JSON ({json_syntax(error)}, at character {error.pos + 1})") from None
         if not isinstance(data, list):
             raise ValueError("must be a JSON list of ability sentences")
         return data

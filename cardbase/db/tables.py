@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Column, ForeignKey, Index, Integer, MetaData, String, Table, text
 
-from cardbase.errors import DatabaseError, quoted
+from cardbase.errors import DatabaseError, json_syntax, quoted
 from cardbase.names import slug
 
 SCHEMA_VERSION = 10
@@ -73,7 +73,9 @@ def abilities_data(card: Any) -> list[Any] | None:
     try:
         data = json.loads(card.abilities)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, a number of over 4,300 digits
-        problem = f"not JSON ({error.msg if isinstance(error, json.JSONDecodeError) else 'too deep or too long'})"
+        problem = (
+            f"not JSON ({json_syntax(error) if isinstance(error, json.JSONDecodeError) else 'too deep or too long'})"
+        )
     else:
         if isinstance(data, list):
             return data

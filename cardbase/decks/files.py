@@ -11,7 +11,7 @@ from typing import Any
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, parse_text, write_text
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import UnreadableInput, UsageError, quoted, schema_message
 from cardbase.names import fold, set_code, tag_list
 from cardbase.textfiles import decode_text, load_json, read_bytes
 
@@ -36,8 +36,7 @@ def parse_json(text: str, source: str) -> DeckText:
         model = DeckFileModel.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise UnreadableInput(f"{source}: {where}: {first['msg']}") from None
+        raise UnreadableInput(schema_message(source, dict(first))) from None
     deck = DeckText(source, model.game, model.name, model.format.lower() if model.format else None, model.players)
     if model.history:
         numbers = [v.number for v in model.history]
@@ -49,11 +48,11 @@ def parse_json(text: str, source: str) -> DeckText:
         try:
             set_ = None if entry.set is None else set_code(entry.set)
         except ValueError as error:
-            raise UnreadableInput(f"{source}: cards.{i}.set: {error}") from None
+            raise UnreadableInput(f"{source}: cards[{i + 1}].set: {error}") from None
         try:
             tags = tuple(tag_list(entry.tags or []))
         except ValueError as error:
-            raise UnreadableInput(f"{source}: cards.{i}.tags: {error}") from None
+            raise UnreadableInput(f"{source}: cards[{i + 1}].tags: {error}") from None
         deck.lines.append(DeckLine(entry.count, entry.name, None, section, set_, entry.id, tags))
     return deck
 

@@ -119,12 +119,13 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
             if _exists(text):
                 raise
             near = closest(text, {fold(n): n for n in names}, n=3, cutoff=0.5)
-            listed = (
-                f"database decks of a close name: {', '.join(DB_PREFIX + n for n in near)}"
-                if near
-                else "nor a deck of that name in the database (`cardbase deck list`)"
-            )
-            raise UnreadableInput(f"{error}; {listed}").refusing(text) from None
+            file_near = str(error).endswith("?")  # a file of a close name is named (textfiles.missing_file_hint)
+            if near:
+                listed = f"; {'or ' if file_near else ''}database decks of a close name: "
+                listed += ", ".join(DB_PREFIX + n for n in near)
+            else:
+                listed = "" if file_near else "; nor a deck of that name in the database (`cardbase deck list`)"
+            raise UnreadableInput(f"{error}{listed}").refusing(text) from None
         if text in names:
             deck.problems.append(
                 Problem(

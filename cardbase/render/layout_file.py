@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, shown
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, schema_problem, shown
 from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
 from cardbase.render.layout import MARKS, Art, Box, Element, Ellipse, Layout, Mark, Para, Rect, Shape, Text
@@ -120,17 +120,18 @@ _TYPE_TAGS = frozenset({"str", "float", "int", "bool", "none", "list", "dict", "
 
 def _where(loc: tuple[Any, ...]) -> tuple[str, str]:
     """(table, key) of a pydantic error location, as TOML names them: ``layouts.mea-monster.elements[3]``
-    and ``size`` (or ``box[2]`` for the second number of a box)."""
+    and ``size`` (or ``box[2]`` for the second number of a box); a key at the top level has no table
+    (``""``), and the file as a whole neither table nor key."""
     parts = [p for p in loc if not (isinstance(p, str) and (p in _TYPE_TAGS or "[" in p))]
     names = [i for i, p in enumerate(parts) if isinstance(p, str)]
     if not names:
-        return "(top level)", "(file)"
+        return "", ""
     at = names[-1]
     key = str(parts[at]) + "".join(f"[{p + 1}]" for p in parts[at + 1 :])
     table = ""
     for part in parts[:at]:
         table += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if table else str(part))
-    return table or "(top level)", key
+    return table, key
 
 
 class LayoutFileError(InvalidData):
@@ -149,7 +150,10 @@ class _Errors:
         self.source = source
 
     def fail(self, table: str, key: str, message: str) -> LayoutFileError:
-        return LayoutFileError(str(self.source), f"table [{table}], key {quoted(key)}: {message}")
+        if not key:  # the file as a whole
+            return LayoutFileError(str(self.source), f"the file {message}")
+        where = f"key {quoted(key)}" if not table else f"table [{table}], key {quoted(key)}"
+        return LayoutFileError(str(self.source), f"{where}: {message}")
 
 
 def _mm(value: Length, err: _Errors, table: str, key: str) -> float:
@@ -300,7 +304,7 @@ def load_layout_file(path: Path) -> dict[str, Layout]:
     except ValidationError as error:
         first = error.errors()[0]
         table, key = _where(tuple(first["loc"]))
-        raise err.fail(table, key, first["msg"].lower()) from None
+        raise err.fail(table, key, schema_problem(dict(first))) from None
     font_keys = {key: _font_key(path.parent / file, err, key) for key, file in model.fonts.items()}
     out: dict[str, Layout] = {}
     for name, lay in model.layouts.items():

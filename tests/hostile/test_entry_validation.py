@@ -131,7 +131,7 @@ def test_a_set_code_no_reader_can_read_back_is_refused_at_import(loaded_db: str,
 def test_a_json_deck_naming_a_bad_set_is_unreadable(loaded_db: str, tmp_path: Path, code: str) -> None:
     path = tmp_path / "d.json"
     path.write_text(json.dumps({"game": "mea", "cards": [{"count": 1, "name": "Crumb Goblin", "set": code}]}))
-    assert_refused_unchanged(["deck", "import", path], loaded_db, 2, contains="cards.0.set")
+    assert_refused_unchanged(["deck", "import", path], loaded_db, 2, contains="cards[1].set")
 
 
 @pytest.mark.parametrize(

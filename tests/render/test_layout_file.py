@@ -59,7 +59,7 @@ def test_a_layout_file_replaces_the_kinds_layout_with_its_own_font(cards: dict[s
     ("edit", "message"),
     [
         (('size = "11pt"', 'size = "11 furlongs"'), "table [layouts.mea-monster.elements[2]], key 'size': bad length"),
-        (('radius = "3mm"', 'radios = "3mm"'), "table [layouts.mea-monster.elements[1]], key 'radios': extra inputs"),
+        (('radius = "3mm"', 'radios = "3mm"'), "table [layouts.mea-monster.elements[1]], key 'radios': is not a field"),
         (('fill = "#f4f1ea"', 'fill = "beige"'), "table [layouts.mea-monster.elements[1]], key 'fill': bad colour"),
         (('content = "{text}"', 'content = "{rules}"'), "key 'content': unknown field {rules}"),
         (('font = "serif-bold"', 'font = "comic"'), "key 'font': unknown font 'comic'"),

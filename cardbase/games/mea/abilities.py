@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cardbase.errors import quoted
+from cardbase.errors import json_syntax, quoted
 
 Trigger = Literal["play", "summoned", "killed", "turn_start", "turn_end"]
 Effect = Literal[
@@ -268,7 +268,7 @@ def parse_abilities(data: Any, card_type: str = "monster", where: str = "abiliti
         try:
             data = json.loads(data)
         except json.JSONDecodeError as error:
-            raise AbilityError(f"{where}: not JSON: {error.msg}") from None
+            raise AbilityError(f"{where}: not JSON: {json_syntax(error)}") from None
     if not isinstance(data, Sequence) or isinstance(data, str):
         raise AbilityError(f"{where}: a list of abilities")
     out = []

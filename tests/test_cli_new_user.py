@@ -1,0 +1,283 @@
+"""A new user at a terminal: what every command's help shows and what its refusals say, generated
+over the commands (``tests/test_cli_surface.py`` checks the examples in the help; this file the
+words): no help shows a Python type name (``<str>``, ``<int range>``); a whole number out of an
+option's range is refused naming the value and the range, not in the parser library's words; a
+deck or layout file of the wrong shape is refused saying where and what, not in the schema
+library's words (``Input should be a valid dictionary or instance of DeckEntryModel``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+
+from cardbase.cli.app import app
+from tests.conftest import REPO
+from tests.hostile.conftest import assert_refused, run_cli
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every command and group under ``group`` (built: a lazy group builds each as it is walked)."""
+    yield path, group
+    for name, command in sorted(getattr(group, "commands", {}).items()):
+        yield from _commands(command, (*path, name))
+
+
+ROOT = typer.main.get_command(app)
+COMMANDS = list(_commands(ROOT))
+LEAVES = [(path, command) for path, command in COMMANDS if getattr(command, "commands", None) is None]
+
+PYTHON_TYPES = ("<str>", "<int>", "<int range>", "<float>", "<float range>", "<bool>", "list[", "<NoneType>")
+
+
+def test_the_walk_finds_every_command() -> None:
+    assert len(LEAVES) >= 55 and ("odds", "meikyu", "quest") in [p for p, _ in LEAVES]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "cardbase")
+def test_no_help_shows_a_python_type_name(path: tuple[str, ...]) -> None:
+    result = run_cli([*path, "--help"])
+    assert result.exit_code == 0, result.output
+    shown = [word for word in PYTHON_TYPES if word in result.stdout]
+    assert shown == [], f"cardbase {' '.join(path)} --help shows {shown}"
+
+
+ABBREVIATIONS = {"ref", "arg", "args", "val", "obj", "cfg", "fn", "idx", "num", "str", "src", "dst"}
+
+
+def test_every_argument_is_named_by_a_word() -> None:
+    """An argument is named in ``Missing argument 'NAME'`` and ``Invalid value for 'NAME'`` and in the
+    usage line: a word a user reads (``old``, ``version``), not a letter or a programmer's short form
+    (``deck diff``'s ``a`` and ``b``, ``deck restore``'s ``ref``)."""
+    named = {
+        (" ".join(path), str(param.display_name_raw))
+        for path, command in LEAVES
+        for param in command.params
+        if param.param_type_name == "argument"
+    }
+    assert len(named) >= 40
+    bad = sorted((path, name) for path, name in named if len(name) < 3 or name.lower() in ABBREVIATIONS)
+    assert bad == []
+
+
+def test_every_help_fits_80_columns() -> None:
+    """Every ``--help`` as a terminal of 80 columns shows it (the console script, not the test runner,
+    whose help is another layout): no line is wider, so none is broken by the terminal mid-word
+    (``cards search``'s table of query terms was 103 wide)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from cardbase.cli.app import main\n"
+        f"for path in {[list(p) for p, _ in COMMANDS]!r}:\n"
+        "    sys.argv = ['cardbase', *path, '--help']\n"
+        "    print('=== ' + ' '.join(path), flush=True)\n"
+        "    try:\n        main()\n    except SystemExit:\n        pass\n"
+    )
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.count("=== ") == len(COMMANDS) and "Example: cardbase" in done.stdout
+    command, wide = "cardbase", []
+    for line in done.stdout.splitlines():
+        if line.startswith("=== "):
+            command = f"cardbase {line[4:]}".strip()
+        elif len(line) > 80:
+            wide.append(f"{command}: {line}")
+    assert wide == []
+
+
+def _ranged() -> list[tuple[tuple[str, ...], str, int, int]]:
+    """Every whole-number option with a bound: its command, its longest name and its range."""
+    out = []
+    for path, command in LEAVES:
+        for param in command.params:
+            annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            low, high = getattr(param, "min", None), getattr(param, "max", None)
+            if param.param_type_name == "option" and annotation is int and low is not None and high is not None:
+                out.append((path, max(param.opts, key=len), int(low), int(high)))
+    return out
+
+
+RANGED = _ranged()
+
+
+def test_the_ranged_options_are_found() -> None:
+    assert len(RANGED) >= 50 and (("cards", "search"), "--limit", 1, 10000) in RANGED
+
+
+@pytest.mark.parametrize(("path", "option", "low", "high"), RANGED, ids=[f"{' '.join(p)} {o}" for p, o, _, _ in RANGED])
+def test_a_whole_number_out_of_range_names_the_value_and_the_range(
+    path: tuple[str, ...], option: str, low: int, high: int
+) -> None:
+    for value in (low - 1, high + 1):
+        result = run_cli([*path, option, str(value)])
+        line = assert_refused(result, 2, option, f"{value} is out of range", f"from {low:,} to {high:,}")
+        assert "Input should be" not in line, line
+
+
+def _whole_number_options() -> list[tuple[tuple[str, ...], str]]:
+    return [
+        (path, max(param.opts, key=len))
+        for path, command in LEAVES
+        for param in command.params
+        if param.param_type_name == "option" and getattr(param.type_descriptor, "annotation", None) is int
+    ]
+
+
+WHOLE = _whole_number_options()
+
+
+@pytest.mark.parametrize(("path", "option"), WHOLE, ids=[f"{' '.join(p)} {o}" for p, o in WHOLE])
+def test_a_whole_number_of_thousands_of_digits_is_refused_in_plain_words(path: tuple[str, ...], option: str) -> None:
+    line = assert_refused(run_cli([*path, option, "9" * 5000]), 2, option, "(5,000 characters)")
+    assert "Unable to parse" not in line and "Input should" not in line, line
+
+
+# --- a file of the wrong shape: said in a user's words, never the schema library's ---
+
+LIBRARY_WORDS = re.compile(r"Input should|Field required|Extra inputs|instance of|\w+Model\b|: :|\(file\)|dictionary")
+
+DECK_JSON = {
+    "a card as a bare name": ('{"game": "mea", "cards": ["Crumb Goblin"]}', "cards[1]", "an object"),
+    "a count in words": ('{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": "three"}]}', "count", "three"),
+    "a count of 0": ('{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": 0}]}', "count", "at least 1"),
+    "a field of another tool": (
+        '{"game": "mea", "cards": [{"name": "Crumb Goblin", "count": 3, "qty": 2}]}',
+        "qty",
+        "not a field",
+    ),
+    "cards as an object": ('{"game": "mea", "cards": {"Crumb Goblin": 3}}', "cards", "a list"),
+    "no cards": ('{"game": "mea", "main": [{"name": "Crumb Goblin", "count": 3}]}', "cards", "missing"),
+    "no game": ('{"cards": [{"name": "Crumb Goblin", "count": 3}]}', "game", "missing"),
+    "another game": ('{"game": "mae", "cards": []}', "game", "'mae'"),
+    "a list for the file": ('[{"name": "Crumb Goblin", "count": 3}]', "the file", "an object"),
+    "a name of null": ('{"game": "mea", "cards": [{"name": null, "count": 3}]}', "name", "null"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECK_JSON))
+def test_a_json_deck_of_the_wrong_shape_is_refused_in_plain_words(case: str, tmp_path: Path) -> None:
+    text, where, said = DECK_JSON[case]
+    deck = tmp_path / "deck.json"
+    deck.write_text(text, encoding="utf-8")
+    line = assert_refused(run_cli(["deck", "validate", deck, "--db", tmp_path / "c.db"]), 2, where, said)
+    assert not LIBRARY_WORDS.search(line), line
+
+
+LAYOUT = {
+    "an element as text": ('[layouts.mea-monster]\nbackground = "#000000"\nelements = ["rect"]\n', "an object"),
+    "a box of words": (
+        '[layouts.mea-monster]\nbackground = "#000000"\n[[layouts.mea-monster.elements]]\nkind = "rect"\n'
+        'box = "all of it"\n',
+        "box",
+    ),
+    "a misspelt key": ('[layouts.mea-monster]\nbackground = "#000000"\nelements = []\ncolor = "#ffffff"\n', "color"),
+    "no elements": ('[layouts.mea-monster]\nbackground = "#000000"\n', "missing"),
+    "layouts as a list": ("layouts = [1, 2]\n", "layouts"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT))
+def test_a_layout_file_of_the_wrong_shape_is_refused_in_plain_words(case: str, tmp_path: Path) -> None:
+    text, said = LAYOUT[case]
+    layout = tmp_path / "layout.toml"
+    layout.write_text(text, encoding="utf-8")
+    deck = REPO / "examples" / "decks" / "mea-goblin-rush.txt"
+    args = ["print", "deck", deck, "--layout", layout, "-o", tmp_path / "out.pdf", "--db", tmp_path / "c.db"]
+    line = assert_refused(run_cli(args), 1, said)
+    assert not LIBRARY_WORDS.search(line), line
+
+
+# --- a file name mistyped, or written as on Windows: the file that is there is named ---
+
+
+def _readme_file_readers() -> list[tuple[list[str], int]]:
+    """Each README command that reads a file of ``examples/`` (its arguments after ``uv run
+    cardbase``, and which of them is the file), one per command and file argument position."""
+    import shlex
+
+    from tests.test_readme import readme_commands
+
+    out: dict[tuple[str, ...], tuple[list[str], int]] = {}
+    for command in readme_commands((REPO / "README.md").read_text(encoding="utf-8")):
+        args = shlex.split(command)[3:]
+        for k, arg in enumerate(args):
+            if args[:2] == ["deck", "diff"]:  # its other deck is a database deck an earlier README line made
+                continue
+            if arg.startswith("examples/") and (REPO / arg).is_file() and args[k - 1] not in ("--formats", "--layout"):
+                out.setdefault((*args[:2], args[k - 1] if args[k - 1].startswith("-") else ""), (args, k))
+    return list(out.values())
+
+
+FILE_READERS = _readme_file_readers()
+
+
+def test_the_readme_file_readers_are_found() -> None:
+    assert len(FILE_READERS) >= 12, FILE_READERS
+
+
+@pytest.mark.parametrize(("args", "k"), FILE_READERS, ids=[f"{' '.join(a[:2])} {a[k - 1]}" for a, k in FILE_READERS])
+@pytest.mark.parametrize("mistake", ["typo", "ending", "windows"])
+def test_a_mistyped_file_name_is_refused_naming_the_file_that_is_there(
+    args: list[str], k: int, mistake: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    real = args[k]
+    stem, dot, ending = real.rpartition(".")
+    typed = {"typo": f"{stem[:-1]}{dot}{ending}", "ending": real[:-1], "windows": real.replace("/", "\\")}[mistake]
+    argv = [*args[:k], typed, *args[k + 1 :], *(["--db", "c.db"] if args[0] not in ("sim", "play", "lab") else [])]
+    result = run_cli([a.replace("exports/", "out/") for a in argv], input="quit\n")
+    assert_refused(result, 2, "no such file", f"did you mean '{real}'")
+
+
+# --- JSON of bad syntax: said in a user's words, never the parser's ---
+
+PARSER_WORDS = re.compile(r"Expecting|Extra data|Unterminated|delimiter|enclosed in|Invalid control|Invalid \\\\escape")
+
+BAD_JSON = {
+    "empty": "",
+    "a word": "hello",
+    "an object left open": "{",
+    "a comma missing": '{"game": "mea" "cards": []}',
+    "a key without quotes": "{game: 1}",
+    "a string left open": '{"game": "mea',
+    "a trailing comma": '{"game": "mea",}',
+    "two values": "{} {}",
+}
+JSON_READERS = {
+    "deck": (["deck", "validate", "{file}"], ".json"),
+    "catalog import": (["catalog", "import", "{file}", "--game", "mea", "--dry-run"], ".json"),
+    "collection import": (["collection", "import", "{file}", "--dry-run"], ".json"),
+    "assumption profile": (["sim", "meikyu", "--assume", "{file}", "--games", "1"], ".json"),
+    "game record": (["replay", "{file}"], ".jsonl"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(JSON_READERS))
+@pytest.mark.parametrize("case", sorted(BAD_JSON))
+def test_json_of_bad_syntax_is_refused_in_plain_words(reader: str, case: str, tmp_path: Path) -> None:
+    argv, ending = JSON_READERS[reader]
+    path = tmp_path / f"bad{ending}"
+    path.write_text(BAD_JSON[case], encoding="utf-8")
+    args = [str(path) if a == "{file}" else a for a in argv]
+    result = run_cli([*args, *(["--db", str(tmp_path / "c.db")] if argv[0] not in ("sim", "replay") else [])])
+    assert result.exit_code in (1, 2), result.output
+    said = result.stderr
+    assert "Traceback" not in said and "internal error" not in said, said
+    assert not PARSER_WORDS.search(said), said
+
+
+def test_one_card_exported_is_said_in_the_singular(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run_cli(["collection", "add", "Crumb Goblin", "3"], db).exit_code == 0
+    done = run_cli(["collection", "export", "-o", tmp_path / "c.csv"], db)
+    assert done.exit_code == 0 and done.stdout.startswith("wrote 1 card to "), done.stdout
