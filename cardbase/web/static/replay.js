@@ -37,6 +37,10 @@
     const target = Math.max(0, Math.min(last, n));
     const query = options.turn !== undefined ? `turn=${options.turn}` : `step=${target}`;
     const mine = ++sequence;
+    if (options.turn === undefined) {
+      step = target; // at once: a second click or key while this step is on its way goes on from it
+      links();
+    }
     let response;
     try {
       response = await fetch(`/replay/${key}?${query}&seat=${encodeURIComponent(seat)}&fragment=1`, { credentials: "same-origin" });

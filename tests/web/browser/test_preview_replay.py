@@ -169,6 +169,22 @@ def mea_board(page: Page) -> tuple[dict[str, int], set[tuple[str, str, str]]]:
     return dict(tiles), {tuple(m) for m in monsters}
 
 
+def test_steps_asked_for_while_one_is_on_its_way_are_all_taken(page: Page, sim_records) -> None:
+    """Next pressed three times (or → held) while the steps are on their way lands on step 3: each press
+    went on from the step shown, not the one asked for, so presses made before an answer were lost."""
+    open_record(page, sim_records["meio"])
+    held: list[Route] = []
+    page.route(re.compile(r".*/replay/.*fragment=1.*"), lambda route: held.append(route))
+    for _ in range(3):
+        page.locator("#step-next").click()
+    page.keyboard.press("ArrowRight")
+    wait_until(page, lambda: len(held) == 4, "the four steps asked for")
+    for route in held:
+        route.continue_()
+    expect(page.locator("#step-body")).to_have_attribute("data-step", "4")
+    assert re.search(r"step=4", page.url)
+
+
 @pytest.mark.parametrize("game_id", ["mea", "meio", "meikyu"])
 def test_replay_steps_forward_back_by_slider_and_turn_and_shows_the_engines_board(
     page: Page, sim_records, game_id, tmp_path
