@@ -281,3 +281,14 @@ def test_one_card_exported_is_said_in_the_singular(tmp_path: Path) -> None:
     assert run_cli(["collection", "add", "Crumb Goblin", "3"], db).exit_code == 0
     done = run_cli(["collection", "export", "-o", tmp_path / "c.csv"], db)
     assert done.exit_code == 0 and done.stdout.startswith("wrote 1 card to "), done.stdout
+
+
+@pytest.mark.parametrize("separator", [",", ";", "\t", " , "])
+def test_a_deck_line_written_as_a_spreadsheet_row_is_told_the_line_form(separator: str, tmp_path: Path) -> None:
+    """``3,Crumb Goblin`` (a deck pasted from a spreadsheet) was "no mea card named '3,Crumb Goblin'"
+    with a did-you-mean at best: the hint now gives the line as cardbase reads it."""
+    deck = tmp_path / "sheet.txt"
+    deck.write_text(f"game: mea\n3{separator}Crumb Goblin\n", encoding="utf-8")
+    result = run_cli(["deck", "validate", deck], str(tmp_path / "c.db"))
+    assert result.exit_code == 1, result.output
+    assert "line 2:" in result.stdout and "write 3 Crumb Goblin" in result.stdout, result.stdout

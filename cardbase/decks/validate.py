@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -150,6 +151,8 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                     if near
                     else "check the spelling with `cardbase cards search`"
                 )
+                if row := re.fullmatch(r"(\d*)\s*[,;\t]\s*(\S.*)", entry.name):  # a spreadsheet's row: 3,Crumb Goblin
+                    hint = f"a line is a count, a space and the name: write {row[1] or entry.count} {row[2]}"
                 set_note = f" in set {quoted(entry.set)}" if entry.set else ""
                 problems.append(
                     Problem("unknown-card", f"no {chosen} card named {quoted(entry.name)}{set_note}", entry.line, hint)
