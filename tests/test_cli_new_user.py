@@ -292,3 +292,31 @@ def test_a_deck_line_written_as_a_spreadsheet_row_is_told_the_line_form(separato
     result = run_cli(["deck", "validate", deck], str(tmp_path / "c.db"))
     assert result.exit_code == 1, result.output
     assert "line 2:" in result.stdout and "write 3 Crumb Goblin" in result.stdout, result.stdout
+
+
+NO_DECK = [  # every command that takes a database deck by name (or a deck file), given a name of none
+    ["deck", "validate", "Nope"],
+    ["deck", "stats", "Nope"],
+    ["deck", "encode", "Nope"],
+    ["deck", "convert", "Nope"],
+    ["deck", "set", "Nope", "--name", "X"],
+    ["deck", "add", "Nope", "Crumb Goblin"],
+    ["deck", "remove", "Nope", "Crumb Goblin"],
+    ["deck", "show", "Nope"],
+    ["deck", "export", "Nope"],
+    ["deck", "diff", "Nope", "Nope2"],
+    ["deck", "delete", "Nope"],
+    ["deck", "tag", "Nope", "Crumb Goblin", "x"],
+    ["deck", "history", "Nope"],
+    ["deck", "restore", "Nope@1"],
+    ["draws", "Nope"],
+]
+
+
+@pytest.mark.parametrize("argv", NO_DECK, ids=[" ".join(a[:2]) for a in NO_DECK])
+def test_a_deck_that_is_not_there_is_a_bad_argument_in_every_command(argv: list[str], tmp_path: Path) -> None:
+    """``deck show Nope`` exited 2 (no such file, nor deck) and ``deck set Nope`` 1: one rule now, exit 2
+    naming the argument, in every command that takes a deck."""
+    db = str(tmp_path / "c.db")
+    result = run_cli(argv, db)
+    assert result.exit_code == 2 and "Nope" in result.output and "Traceback" not in result.output, result.output

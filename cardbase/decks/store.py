@@ -51,9 +51,8 @@ DeckRef = str | int
 
 
 class UnknownDeck(UsageError):
-    """No deck of that name (or id) in the database."""
-
-    exit_code = 1
+    """No deck of that name (or id) in the database: a deck argument that names nothing, exit 2 as a
+    deck file that is not there (``deck show``, ``deck validate`` …) and every other bad argument."""
 
 
 @dataclass(frozen=True, slots=True)

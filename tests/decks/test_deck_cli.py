@@ -77,7 +77,9 @@ def test_database_decks(db_url: str) -> None:
     assert run(db_url, "deck", "add", "Rush", "crumb goblin", "-n", "3").stdout.strip() == "Rush: 3 Crumb Goblin"
     assert run(db_url, "deck", "add", "Rush", "Crumb Goblin").stdout.strip() == "Rush: 4 Crumb Goblin"
     assert run(db_url, "deck", "add", "Rush", "Gotcha!").exit_code == 1  # not a Méa card
-    assert run(db_url, "deck", "add", "Nope", "Crumb Goblin").exit_code == 1
+    assert (
+        run(db_url, "deck", "add", "Nope", "Crumb Goblin").exit_code == 2
+    )  # no such deck: a bad argument, as `deck show Nope`
     assert (
         run(db_url, "deck", "remove", "Rush", "Crumb Goblin", "-n", "1").stdout.strip() == "Rush: 3 Crumb Goblin left"
     )
@@ -124,7 +126,7 @@ def test_deck_set_renames_and_keeps_a_format(db_url: str) -> None:
     assert checked.exit_code == 2 and "--format has at most 100 characters" in checked.output
     nothing = run(db_url, "deck", "set", "Single")
     assert nothing.exit_code == 2 and "give --name and/or --format" in nothing.output
-    assert run(db_url, "deck", "set", "Nope", "--name", "X").exit_code == 1
+    assert run(db_url, "deck", "set", "Nope", "--name", "X").exit_code == 2  # no such deck
 
 
 def _add_many(db_url: str, times: int) -> None:
