@@ -11,7 +11,8 @@ an error naming the file. A card with no art gets a generated placeholder.
 Art may need a credit on the card (a licence's attribution): a ``credits.csv`` beside the art
 files (columns ``file``, ``credit``) gives one line per file, which faces print in their footer.
 
-Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
+Art is printed the way up its EXIF orientation says it is shown (``upright``), and its size is
+said so. Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
 transparency), RGB, RGBA, CMYK, YCbCr, LAB, HSV; 16- and 32-bit greyscale (``I;16``, ``I``,
 read as 0–65535) and float (``F``, read as 0–1 when no value exceeds 1, else 0–255) are scaled
 to 8 bits rather than clipped; transparency is composited onto the art box's colour; an
@@ -180,6 +181,33 @@ def _pixel_limit() -> int | None:
     return Image.MAX_IMAGE_PIXELS
 
 
+_TURNED = (5, 6, 7, 8)
+"""The EXIF orientations that turn the picture a quarter turn (a phone held upright)."""
+
+PREPARED_VERSION = 2
+"""Part of the cache name of art prepared for a box: bumped when preparing changes (2: the EXIF
+orientation is applied), so art prepared before is not used again."""
+
+
+def _orientation(img: Any) -> int:
+    """The EXIF orientation of ``img`` (1, as stored, when it has none or its EXIF is damaged)."""
+    try:
+        value = img.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError, TypeError, KeyError, IndexError):
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def upright(img: Any) -> Any:
+    """``img`` turned and mirrored as its EXIF orientation says it is shown (a photo taken with the
+    camera held upright is stored on its side, with orientation 6): printed as every viewer shows it."""
+    from PIL import ImageOps
+
+    if _orientation(img) == 1:
+        return img
+    return ImageOps.exif_transpose(img)
+
+
 def check_image(path: Path) -> tuple[int, int]:
     """The pixel size of the image at ``path`` (header only); refuses decompression bombs."""
     from PIL import Image, UnidentifiedImageError
@@ -190,6 +218,8 @@ def check_image(path: Path) -> tuple[int, int]:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as img:
                 size = img.size
+                if _orientation(img) in _TURNED:  # shown a quarter turn round: its width is its height
+                    size = (size[1], size[0])
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise UnreadableInput(
             f"{path}: image is over Pillow's decompression-bomb limit of {limit:,} pixels; refused"
@@ -270,7 +300,7 @@ def load_image(path: Path, matte: str = "#ffffff") -> Any:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as img:
                 img.load()
-                return to_rgb(img, matte)
+                return to_rgb(upright(img), matte)
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable image, it may be corrupt or cut short ({error})") from None
 

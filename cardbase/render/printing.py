@@ -298,6 +298,7 @@ class FaceBuilder:
         matte = op.matte.lstrip("#")
         variant = f"-{matte}" if matte != "ffffff" else ""
         variant += f"-full{op.x:g}" if op.full else ""
+        variant += f"-v{art_mod.PREPARED_VERSION}"
         path = self.cache.art_path(op.key + variant, w_px, h_px)
         if not self.cache.usable(path):
             picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)
