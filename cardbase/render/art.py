@@ -47,6 +47,8 @@ class FoundArt:
     path: Path
     digest: str
     size: tuple[int, int] = (0, 0)
+    frames: int = 1
+    """Pictures in the file (an animated PNG, GIF or WebP has several: its first is printed)."""
 
 
 def _inside(path: Path, root: Path, shown: str) -> Path:
@@ -238,7 +240,18 @@ def inspect_art(path: Path) -> FoundArt:
     """Check the art file at ``path`` and digest its bytes."""
     size = check_image(path)
     data = read_bytes(path, "card image")
-    return FoundArt(path, hashlib.sha256(data).hexdigest(), size)
+    return FoundArt(path, hashlib.sha256(data).hexdigest(), size, _frames(path))
+
+
+def _frames(path: Path) -> int:
+    """How many pictures the image file at ``path`` holds (1 when it cannot tell)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            return max(1, int(getattr(img, "n_frames", 1)))
+    except (OSError, ValueError, SyntaxError, TypeError):
+        return 1
 
 
 def _to_8bit(img: Any) -> Any:

@@ -200,6 +200,10 @@ class FaceBuilder:
             return None
         self.art_sources[found.digest] = found.path
         self.art_sizes[found.digest] = found.size
+        if found.frames > 1:
+            self.warnings.append(
+                f"{card.name}: art {self.shown(path)} is animated ({found.frames} pictures); printed its first"
+            )
         self.art_users.setdefault(found.digest, card.name)
         return found.digest
 

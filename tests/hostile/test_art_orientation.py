@@ -2,7 +2,8 @@
 side, orientation 6) printed as stored, on its side, and its size was said as stored; now it prints
 the way every viewer shows it, through ``render card`` and ``print``. And art prepared for a box
 was kept under the first 32 characters of its name, the art's digest alone, so every variant of
-one file (on another matte, as a whole face) shared one cache entry."""
+one file (on another matte, as a whole face) shared one cache entry. Animated art (an animated PNG
+or WebP, a GIF named .png) printed its first picture without a word; now it says so."""
 
 from __future__ import annotations
 
@@ -67,3 +68,28 @@ def test_each_variant_of_prepared_art_has_its_own_entry(tmp_path: Path) -> None:
     digest = "a" * 64
     names = {cache.art_path(digest + variant, 100, 100) for variant in ("", "-ffeedd", "-full-3", "-v2")}
     assert len(names) == 4
+
+
+@pytest.mark.parametrize(("suffix", "kind", "frames"), [(".png", "PNG", 3), (".png", "GIF", 3), (".webp", "WEBP", 2)])
+def test_animated_art_prints_its_first_picture_and_says_so(
+    suffix: str, kind: str, frames: int, hostile_db: str, in_tmp: Path
+) -> None:
+    """An animated PNG, a GIF named .png, an animated WebP: the first picture was printed without a word."""
+    art = in_tmp / "art" / "mea"
+    art.mkdir(parents=True)
+    pictures = [Image.new("RGB", (600, 800), colour) for colour in (RED, BLUE, (0, 255, 0))[:frames]]
+    pictures[0].save(art / f"crumb-goblin{suffix}", format=kind, save_all=True, append_images=pictures[1:])
+    out = in_tmp / "face.png"
+    result = run_cli(["render", "card", "Crumb Goblin", "-o", str(out), "--images", "art", "--no-cache"], hostile_db)
+    assert result.exit_code == 0, result.output
+    assert f"is animated ({frames} pictures); printed its first" in result.stderr, result.stderr
+    with Image.open(out) as face:
+        assert _near(face.getpixel((face.width // 2, int(0.3 * face.height))), RED)
+
+
+def test_a_still_picture_is_not_said_animated(hostile_db: str, in_tmp: Path) -> None:
+    art = in_tmp / "art" / "mea"
+    art.mkdir(parents=True)
+    _phone_photo(art / "crumb-goblin.jpg", 1)
+    result = run_cli(["render", "card", "Crumb Goblin", "-o", "face.png", "--images", "art", "--no-cache"], hostile_db)
+    assert result.exit_code == 0 and "animated" not in result.stderr, result.stderr
