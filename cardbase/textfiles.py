@@ -25,7 +25,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, TextIO
@@ -211,30 +211,53 @@ def _refuse_kept(target: OutputTarget, info: os.stat_result | None, what: str) -
         raise UnreadableInput(f"{target.named}: is {role}; not replaced by the {what}: give another file name")
 
 
+def open_regular(path: Path, what: str = "file") -> BinaryIO:
+    """The regular file ``path`` opened to read (binary), or ``UnreadableInput`` naming it: no such
+    file, a folder, a device, pipe or socket. The kind is told from the file opened, not from the path
+    before: a file replaced by a FIFO between a check and the open would make the open wait for a
+    writer for ever (a hang); it is opened without waiting (``O_NONBLOCK``), then looked at."""
+    import fcntl
+
+    where = shown(str(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise UnreadableInput(f"{where}: no such file") from None
+    except ValueError:  # a NUL in the path: no file can have that name
+        raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
+    except OSError as error:
+        with suppress(OSError):  # a socket cannot be opened at all: said as what it is
+            if not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode):
+                raise UnreadableInput(
+                    f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}"
+                ) from None
+        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes``; anything else is ``UnreadableInput``."""
     where = shown(str(path))
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise UnreadableInput(f"{where}: no such file") from None
-    except OSError as error:
-        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
-    except ValueError:  # a NUL in the path: no file can have that name
-        raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
-    if info.st_size > max_bytes:
-        raise UnreadableInput(
-            f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
-        )
-    try:
-        with open(path, "rb") as f:
+    with open_regular(path, what) as f:
+        info = os.fstat(f.fileno())
+        if info.st_size > max_bytes:
+            raise UnreadableInput(
+                f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
+            )
+        try:
             raw = f.read(max_bytes + 1)
-    except OSError as error:
-        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
+        except OSError as error:
+            raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
         raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")

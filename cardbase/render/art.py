@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import CardbaseError, UnreadableInput, UsageError, quoted
 from cardbase.names import file_slug
-from cardbase.textfiles import path_problem, read_bytes
+from cardbase.textfiles import open_regular, path_problem, read_bytes
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -218,15 +218,19 @@ def check_image(path: Path) -> tuple[int, int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with open_regular(path, "card image") as file, Image.open(file) as img:
                 size = img.size
                 if _orientation(img) in _TURNED:  # shown a quarter turn round: its width is its height
                     size = (size[1], size[0])
+    except CardbaseError:  # not a regular file (open_regular): said as it is
+        raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise UnreadableInput(
             f"{path}: image is over Pillow's decompression-bomb limit of {limit:,} pixels; refused"
         ) from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
+    except UnidentifiedImageError:
+        raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image (cannot identify its format)") from None
+    except (OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image ({error})") from None
     if limit and size[0] * size[1] > limit:
         raise UnreadableInput(
@@ -248,9 +252,9 @@ def _frames(path: Path) -> int:
     from PIL import Image
 
     try:
-        with Image.open(path) as img:
+        with open_regular(path, "card image") as file, Image.open(file) as img:
             return max(1, int(getattr(img, "n_frames", 1)))
-    except (OSError, ValueError, SyntaxError, TypeError):
+    except (CardbaseError, OSError, ValueError, SyntaxError, TypeError):
         return 1
 
 
@@ -311,9 +315,11 @@ def load_image(path: Path, matte: str = "#ffffff") -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with open_regular(path, "card image") as file, Image.open(file) as img:
                 img.load()
                 return to_rgb(upright(img), matte)
+    except CardbaseError:
+        raise
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable image, it may be corrupt or cut short ({error})") from None
 
