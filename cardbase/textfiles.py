@@ -25,7 +25,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, TextIO
@@ -241,30 +241,58 @@ def missing_file_hint(path: str) -> str:
     return f"; did you mean {quoted(os.path.join(folder, near[0]))}?"
 
 
+def open_regular(path: Path, what: str = "file") -> BinaryIO:
+    """The regular file ``path`` opened to read (binary), or ``UnreadableInput`` naming it: no such
+    file, a folder, a device, pipe or socket. The kind is told from the file opened, not from the path
+    before: a file replaced by a FIFO between a check and the open would make the open wait for a
+    writer for ever (a hang); it is opened without waiting (``O_NONBLOCK``), then looked at."""
+    where = shown(str(path))
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # (POSIX: Windows has no FIFO to wait on)
+    flags = (
+        os.O_RDONLY | nonblock | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    )
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise UnreadableInput(f"{where}: no such file{missing_file_hint(str(path))}") from None
+    except ValueError:  # a NUL in the path: no file can have that name
+        raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
+    except OSError as error:
+        with suppress(OSError):  # a socket cannot be opened at all: said as what it is
+            if not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode):
+                raise UnreadableInput(
+                    f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}"
+                ) from None
+        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
+        if nonblock:
+            import fcntl
+
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~nonblock)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_bytes(path: Path, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes``; anything else is ``UnreadableInput``."""
     where = shown(str(path))
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise UnreadableInput(f"{where}: no such file{missing_file_hint(str(path))}") from None
-    except OSError as error:
-        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
-    except ValueError:  # a NUL in the path: no file can have that name
-        raise UnreadableInput(f"{quoted(str(path))}: no such file (a path cannot hold a NUL character)") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UnreadableInput(f"{where}: is a folder, not {_a(what)}")
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(f"{where}: not a regular file (a device, pipe or socket), so not {_a(what)}")
-    if info.st_size > max_bytes:
-        raise UnreadableInput(
-            f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
-        )
-    try:
-        with open(path, "rb") as f:
+    with open_regular(path, what) as f:
+        info = os.fstat(f.fileno())
+        if info.st_size > max_bytes:
+            raise UnreadableInput(
+                f"{where}: {_size(info.st_size)} is too large for {_a(what)} (the bound is {_size(max_bytes)})"
+            )
+        try:
             raw = f.read(max_bytes + 1)
-    except OSError as error:
-        raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
+        except OSError as error:
+            raise UnreadableInput(f"{where}: cannot read: {error.strerror}") from None
     if len(raw) > max_bytes:
         raise UnreadableInput(f"{where}: too large for {_a(what)} (the bound is {_size(max_bytes)})")
     _keep_file(info, f"the {what} this command reads")

@@ -423,11 +423,17 @@ class _Root(TyperGroup):
             handle_command_error(error)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        from cardbase.cli.boundary import guarded_stdout
+        from cardbase.errors import OutputFailed
+
         try:
-            return super().make_context(*args, **kwargs)
+            # What parsing prints (--help, --version) is guarded as a command's output is: refused by
+            # the system (a full disk, a closed standard output), it is one error line, exit 2.
+            with guarded_stdout():
+                return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:  # while parsing: Typer would exit 130 silently
             raise typer.Abort() from None
-        except BrokenPipeError as error:  # `cardbase --help | head`: Typer would exit 1 ("checked and invalid")
+        except (BrokenPipeError, OutputFailed) as error:  # `cardbase --help | head`: Typer would exit 1
             from cardbase.cli.boundary import handle_command_error
 
             handle_command_error(error)

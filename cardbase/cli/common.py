@@ -260,7 +260,13 @@ def print_json(data: Any) -> None:
     not finite (no games to count, an unbounded interval's end) is ``null`` (:mod:`cardbase.jsonout`)."""
     if not _JSON_UNSAFE:
         _JSON_UNSAFE.update({c: f"\\u{c:04x}" for c in _UNSAFE})
-    sys.stdout.write(jsonout.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_JSON_UNSAFE) + "\n")
+    from cardbase.stdio import is_utf8
+
+    # An output encoding that is not UTF-8 (PYTHONIOENCODING=latin-1) gets JSON all in ASCII: valid
+    # JSON there too, where a character written as the encoding's escape would not be.
+    ascii_only = not is_utf8(sys.stdout)
+    text = jsonout.dumps(data, ensure_ascii=ascii_only, indent=2, default=str)
+    sys.stdout.write(text.translate(_JSON_UNSAFE) + "\n")
 
 
 def warn(message: str) -> None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import sys
 
-from cardbase import interrupts
+from cardbase import interrupts, stdio
 
 
 def main() -> None:
     """Entry point of the ``cardbase`` console script and of ``python -m cardbase``."""
     try:
         interrupts.install()  # inside the ``try``: a signal may land before ``install`` returns
+        stdio.prepare()  # a closed standard stream held, an encoding that lacks characters escaped
         from cardbase.cli.app import main as run
 
         run()

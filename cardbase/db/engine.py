@@ -417,10 +417,15 @@ def create_db_engine(url: str) -> Engine:
             raise UsageError(f"cannot use database {quoted(mask_password(url))}: {problem}")
         if not in_memory and not Path(path).parent.exists():
             raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
+        if not in_memory and not Path(path).exists() and not _folder_writable(Path(path).parent):
+            raise DatabaseError(f"{path}: no database there, and its folder {Path(path).parent} is read-only")
         if not in_memory:
             _check_database_file(path)
+        read_only = not in_memory and read_only_folder(path, parsed) is not None
         # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
-        pooling = {} if in_memory else {"pool_timeout": LOCK_WAIT_SECONDS}
+        pooling: dict[str, Any] = {} if in_memory else {"pool_timeout": LOCK_WAIT_SECONDS}
+        if read_only:
+            pooling["creator"] = _read_only_connect(path)
         try:
             engine = create_engine(url, connect_args={"timeout": LOCK_WAIT_SECONDS}, **pooling)
         except Exception as error:  # a driver not installed (sqlite+aiosqlite), a query value it refuses (?timeout=x)
@@ -500,6 +505,38 @@ def location_problem(db: str) -> str | None:
         return None  # said by create_db_engine, with the parser's reason
     path, in_memory = _sqlite_path(parsed)
     return None if in_memory else _path_problem(path)
+
+
+def _folder_writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK)
+
+
+def read_only_folder(path: str, parsed: URL | None = None) -> Path | None:
+    """The folder of the SQLite database file ``path`` when it is not writable (a read-only mount, a
+    shared catalog) and no program has the database open for writing (no ``-wal`` file beside it);
+    else None. SQLite cannot make the ``-shm`` file a WAL database is read through there, so it
+    refused even a search ("unable to open database file"): such a database is opened read-only and
+    immutable instead (every read works; a write is "the database is read-only"). A ``file:`` URI is
+    opened as it says."""
+    if parsed is not None and (parsed.database or "").startswith("file:"):
+        return None
+    file = Path(path)
+    if not file.is_file() or Path(f"{path}-wal").exists() or _folder_writable(file.parent):
+        return None
+    return file.parent
+
+
+def _read_only_connect(path: str) -> Callable[[], Any]:
+    """A connection to the database file ``path`` read-only and immutable (``read_only_folder``)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    uri = f"file:{quote(str(Path(path).absolute()))}?mode=ro&immutable=1"
+
+    def connect() -> Any:
+        return sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS, check_same_thread=False)
+
+    return connect
 
 
 def _check_database_file(path: str) -> None:
@@ -745,6 +782,9 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
         if engine.dialect.name == "sqlite":
             _use_wal(engine)
             _keep_safe(engine)
+            path = engine.url.database or ""
+            if not path.startswith("file:") and (folder := read_only_folder(path)) is not None:
+                notes.append(f"{path}: its folder {folder} is read-only: the database is read, any change is refused")
         database = Database(engine, url, notes=notes, deck_history=deck_history_limit())
         if load_catalogs and (pending := shipped_pending(database)):
             from cardbase.db.catalog import load_shipped

@@ -11,7 +11,8 @@ an error naming the file. A card with no art gets a generated placeholder.
 Art may need a credit on the card (a licence's attribution): a ``credits.csv`` beside the art
 files (columns ``file``, ``credit``) gives one line per file, which faces print in their footer.
 
-Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
+Art is printed the way up its EXIF orientation says it is shown (``upright``), and its size is
+said so. Any pixel mode Pillow opens is printed faithfully (``to_rgb``): 1, L, LA, P (with
 transparency), RGB, RGBA, CMYK, YCbCr, LAB, HSV; 16- and 32-bit greyscale (``I;16``, ``I``,
 read as 0–65535) and float (``F``, read as 0–1 when no value exceeds 1, else 0–255) are scaled
 to 8 bits rather than clipped; transparency is composited onto the art box's colour; an
@@ -28,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import CardbaseError, UnreadableInput, UsageError, quoted
 from cardbase.names import file_slug
-from cardbase.textfiles import path_problem, read_bytes
+from cardbase.textfiles import open_regular, path_problem, read_bytes
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -46,6 +47,8 @@ class FoundArt:
     path: Path
     digest: str
     size: tuple[int, int] = (0, 0)
+    frames: int = 1
+    """Pictures in the file (an animated PNG, GIF or WebP has several: its first is printed)."""
 
 
 def _inside(path: Path, root: Path, shown: str) -> Path:
@@ -180,6 +183,33 @@ def _pixel_limit() -> int | None:
     return Image.MAX_IMAGE_PIXELS
 
 
+_TURNED = (5, 6, 7, 8)
+"""The EXIF orientations that turn the picture a quarter turn (a phone held upright)."""
+
+PREPARED_VERSION = 2
+"""Part of the cache name of art prepared for a box: bumped when preparing changes (2: the EXIF
+orientation is applied), so art prepared before is not used again."""
+
+
+def _orientation(img: Any) -> int:
+    """The EXIF orientation of ``img`` (1, as stored, when it has none or its EXIF is damaged)."""
+    try:
+        value = img.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError, TypeError, KeyError, IndexError):
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def upright(img: Any) -> Any:
+    """``img`` turned and mirrored as its EXIF orientation says it is shown (a photo taken with the
+    camera held upright is stored on its side, with orientation 6): printed as every viewer shows it."""
+    from PIL import ImageOps
+
+    if _orientation(img) == 1:
+        return img
+    return ImageOps.exif_transpose(img)
+
+
 def check_image(path: Path) -> tuple[int, int]:
     """The pixel size of the image at ``path`` (header only); refuses decompression bombs."""
     from PIL import Image, UnidentifiedImageError
@@ -188,13 +218,19 @@ def check_image(path: Path) -> tuple[int, int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with open_regular(path, "card image") as file, Image.open(file) as img:
                 size = img.size
+                if _orientation(img) in _TURNED:  # shown a quarter turn round: its width is its height
+                    size = (size[1], size[0])
+    except CardbaseError:  # not a regular file (open_regular): said as it is
+        raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise UnreadableInput(
             f"{path}: image is over Pillow's decompression-bomb limit of {limit:,} pixels; refused"
         ) from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
+    except UnidentifiedImageError:
+        raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image (cannot identify its format)") from None
+    except (OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image ({error})") from None
     if limit and size[0] * size[1] > limit:
         raise UnreadableInput(
@@ -208,7 +244,18 @@ def inspect_art(path: Path) -> FoundArt:
     """Check the art file at ``path`` and digest its bytes."""
     size = check_image(path)
     data = read_bytes(path, "card image")
-    return FoundArt(path, hashlib.sha256(data).hexdigest(), size)
+    return FoundArt(path, hashlib.sha256(data).hexdigest(), size, _frames(path))
+
+
+def _frames(path: Path) -> int:
+    """How many pictures the image file at ``path`` holds (1 when it cannot tell)."""
+    from PIL import Image
+
+    try:
+        with open_regular(path, "card image") as file, Image.open(file) as img:
+            return max(1, int(getattr(img, "n_frames", 1)))
+    except (CardbaseError, OSError, ValueError, SyntaxError, TypeError):
+        return 1
 
 
 def _to_8bit(img: Any) -> Any:
@@ -268,9 +315,11 @@ def load_image(path: Path, matte: str = "#ffffff") -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with open_regular(path, "card image") as file, Image.open(file) as img:
                 img.load()
-                return to_rgb(img, matte)
+                return to_rgb(upright(img), matte)
+    except CardbaseError:
+        raise
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
         raise UnreadableInput(f"{path}: not a readable image, it may be corrupt or cut short ({error})") from None
 

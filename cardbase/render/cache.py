@@ -98,7 +98,10 @@ class FaceCache:
         return self.root / "png" / f"{key}.png"
 
     def art_path(self, digest: str, width_px: int, height_px: int) -> Path:
-        return self.root / "art" / f"{digest[:32]}-{width_px}x{height_px}.jpg"
+        """Where art prepared for a box is kept: ``digest`` is the art's and its variant's (matte, whole
+        face, preparing's version), all of it in the name (its first 32 characters were the art's
+        digest alone, so every variant of one file shared one entry)."""
+        return self.root / "art" / f"{cache_key('art', digest)[:32]}-{width_px}x{height_px}.jpg"
 
     def store(self, path: Path, write: Callable[[Path], None]) -> Path:
         """Write an entry at ``path`` atomically; returns ``path``."""

@@ -341,11 +341,37 @@ def _fits_width(lines: list[_Line], width_pt: float) -> bool:
     return all(fonts.text_width(ln.font, ln.text, ln.size) <= width_pt + 0.01 for ln in lines)
 
 
+GLYPHS_SHOWN = 8
+"""Characters a warning about text a font cannot draw names, at most (then "and N more")."""
+
+
+def _say_undrawable(text: str, para: Para, card: str, warnings: list[str]) -> None:
+    """A warning for each way ``text`` (set as ``para``) would not print as written: characters its font
+    has no glyph for (CJK, emoji in DejaVu: empty boxes, silently), and right-to-left letters
+    (Hebrew, Arabic), which are set left to right, in reverse order. Each names the card, the
+    field and the characters (with their code points)."""
+    import unicodedata
+
+    fields = ", ".join(dict.fromkeys(_TEMPLATE.findall(para.content))) or "text"
+    missing = fonts.missing_glyphs(para.font, text)
+    if missing:
+        listed = " ".join(f"{c} (U+{ord(c):04X})" for c in missing[:GLYPHS_SHOWN])
+        more = f" and {len(missing) - GLYPHS_SHOWN} more" if len(missing) > GLYPHS_SHOWN else ""
+        warnings.append(
+            f"{card}: {fields}: the font {fonts.font_name(para.font)} has no glyph for {listed}{more};"
+            " they print as empty boxes"
+        )
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        warnings.append(f"{card}: {fields}: right-to-left letters print left to right, in reverse order")
+
+
 def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, warnings: list[str]) -> list[Op]:
     paras = [(fill_template(p.content, values).strip(), p) for p in el.paras]
     paras = [(c, p) for c, p in paras if c]
     if not paras:
         return []
+    for content, para in paras:
+        _say_undrawable(content, para, card, warnings)
     x, y, w, h = frame.box(el.box)
     width_pt, height_pt = w * PT_PER_MM, h * PT_PER_MM
     base = paras[0][1].size

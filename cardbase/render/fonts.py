@@ -102,3 +102,32 @@ def metrics(key: str) -> tuple[float, float]:
     """(ascent, descent) of font ``key`` in ems."""
     ascent, descent = _measure_font(key).getmetrics()
     return ascent / _EM, descent / _EM
+
+
+@cache
+def _glyphs(key: str) -> frozenset[int]:
+    """The code points font ``key`` has a glyph for (its character map, as ReportLab reads it)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    return frozenset(TTFontFile(str(font_path(key))).charToGlyph)
+
+
+@cache
+def font_name(key: str) -> str:
+    """The name a message gives font ``key``: its file's name without the extension (``DejaVuSerif-Bold``)."""
+    return font_path(key).stem
+
+
+def missing_glyphs(key: str, text: str) -> list[str]:
+    """The characters of ``text``, once each in order, that font ``key`` has no glyph for: they would be
+    drawn as the font's empty box (the PNG) or as nothing a reader can copy (the PDF). Line breaks,
+    tabs and the invisible formatting characters (joiners, marks of direction: category Cf) draw nothing
+    of their own, and are not counted."""
+    import unicodedata
+
+    have = _glyphs(key)
+    seen: dict[str, None] = {}
+    for char in text:
+        if ord(char) not in have and char not in "\n\t" and unicodedata.category(char) != "Cf":
+            seen.setdefault(char)
+    return list(seen)

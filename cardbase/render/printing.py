@@ -200,6 +200,10 @@ class FaceBuilder:
             return None
         self.art_sources[found.digest] = found.path
         self.art_sizes[found.digest] = found.size
+        if found.frames > 1:
+            self.warnings.append(
+                f"{card.name}: art {self.shown(path)} is animated ({found.frames} pictures); printed its first"
+            )
         self.art_users.setdefault(found.digest, card.name)
         return found.digest
 
@@ -298,6 +302,7 @@ class FaceBuilder:
         matte = op.matte.lstrip("#")
         variant = f"-{matte}" if matte != "ffffff" else ""
         variant += f"-full{op.x:g}" if op.full else ""
+        variant += f"-v{art_mod.PREPARED_VERSION}"
         path = self.cache.art_path(op.key + variant, w_px, h_px)
         if not self.cache.usable(path):
             picture = art_mod.fit_art(art_mod.load_image(self.art_sources[op.key], op.matte), op, w_px, h_px)

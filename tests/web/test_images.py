@@ -96,3 +96,17 @@ def test_the_memory_cache_is_bounded() -> None:
     for i in range(3):
         faces.put((f"c{i}", 300, "h"), b"png")
     assert faces.get(("c0", 300, "h")) is None and faces.get(("c2", 300, "h")) == b"png"
+
+
+@pytest.mark.timeout(120)  # a hang is a failure here, not a test that never ends
+def test_art_that_is_a_fifo_draws_the_placeholder(client: TestClient, tmp_path: Path) -> None:
+    """A FIFO as art made Pillow's open wait for a writer for ever: the request hung (its worker thread
+    with it). See tests/hostile/test_art_not_a_file.py."""
+    from cardbase.render.art import expected_path
+
+    art = expected_path(tmp_path / "card_images", "mea", "Crumb Goblin")
+    art.parent.mkdir(parents=True)
+    os.mkfifo(art)
+    response = client.get(f"/cards/{GOBLIN}/image.png")
+    assert response.status_code == 200, response.text
+    Image.open(io.BytesIO(response.content)).load()
