@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import POSTGRES, REPO
 from tests.hostile.conftest import assert_no_crash, assert_refused, db_dump, run_cli
 
-pytestmark = pytest.mark.skipif(POSTGRES, reason="SQLite's files and folders")
+pytestmark = pytest.mark.skipif(bool(POSTGRES), reason="SQLite's files and folders")
 
 READS = [
     ["cards", "search", "cost<=2", "--game", "mea"],
