@@ -193,15 +193,25 @@ MAX_SEED = 2**64 - 1
 """The largest seed: what a game record holds (``cardbase sim --seed`` and the web take the same)."""
 
 
+def whole_index(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number (an ``int``, a NumPy integer: anything with
+    ``__index__``) and not a bool (``True`` is 1 to Python, never meant as a number here); else
+    ``None``. The one reading of a number that every check of a seed, seat, step or card takes."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return None
+    return operator.index(value)  # type: ignore[arg-type]
+
+
 def check_seed(seed: object) -> int | None:
     """A game's seed, ``None`` or a whole number from 0 to :data:`MAX_SEED` (what its record can hold),
     as an ``int`` (a NumPy integer is one); else :class:`InvalidSeed`, a ``ValueError``."""
-    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
-        return seed
-    if not isinstance(seed, bool) and hasattr(type(seed), "__index__"):
-        number = operator.index(seed)  # type: ignore[arg-type]
-        if 0 <= number <= MAX_SEED:
-            return number
+    if seed is None:
+        return None
+    number = whole_index(seed)
+    if number is not None and 0 <= number <= MAX_SEED:
+        return number
     raise InvalidSeed(f"a seed is a whole number from 0 to 2**64 - 1, or None, not {quoted(seed)}")
 
 
@@ -592,12 +602,9 @@ def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     that takes a seat (:meth:`State.observation`, :meth:`State.observation_tensor`, …). A bool (an
     ``int`` to Python, ``True`` seat 1), a seat outside the table or another value is
     :class:`InvalidSeat`, a ``ValueError`` naming it."""
-    if type(seat) is int:
-        number = seat
-    elif isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+    number = seat if type(seat) is int else whole_index(seat)
+    if number is None:
         raise InvalidSeat(f"{quoted(seat)} is not a seat number: a seat is a whole number from 0 to {players - 1}")
-    else:
-        number = operator.index(seat)  # type: ignore[arg-type]
     if 0 <= number < players or (spectator and number == SPECTATOR):
         return number
     raise InvalidSeat(f"no seat {number} in a {players}-player game (0 to {players - 1})")
@@ -626,13 +633,8 @@ def check_steps(state: State, steps: Sequence[object]) -> None:
     chance = state.current_player == CHANCE
     size = rules.max_chance_outcomes() if chance else rules.num_distinct_actions()
     for step in steps:
-        if type(step) is int:
-            number = step
-        elif not isinstance(step, bool) and hasattr(type(step), "__index__"):
-            number = operator.index(step)  # type: ignore[arg-type]
-        else:
-            number = -1
-        if 0 <= number < size:
+        number = step if type(step) is int else whole_index(step)
+        if number is not None and 0 <= number < size:
             continue
         kind = "chance outcome" if chance else "player action"
         raise InvalidAction(f"step {quoted(step)} is not a {kind} id of this game (a whole number, 0 to {size - 1})")

@@ -38,7 +38,6 @@ module may). This module re-exports the public surface (``__all__``).
 
 from __future__ import annotations
 
-import operator
 import random
 import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -63,6 +62,7 @@ from cardbase.games.base import (
     check_steps,
     ids_without_choice,
     to_act,
+    whole_index,
 )
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability
@@ -395,13 +395,8 @@ class MeaState(State):
         one, a bool none), the one check of every method that takes one; else :class:`InvalidPosition`
         naming it (rule ``"card"``)."""
         n = len(self._tab.cards)
-        if type(instance) is int:
-            number = instance
-        elif not isinstance(instance, bool) and hasattr(type(instance), "__index__"):
-            number = operator.index(instance)  # type: ignore[arg-type]
-        else:
-            number = -1
-        if 0 <= number < n:
+        number = instance if type(instance) is int else whole_index(instance)
+        if number is not None and 0 <= number < n:
             return number
         raise InvalidPosition(f"no card {quoted(instance)} in this game (a card instance is 0 to {n - 1})", "card")
 

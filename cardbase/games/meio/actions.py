@@ -4,7 +4,6 @@ hand's 1,716 splits."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -16,6 +15,7 @@ from cardbase.games.base import (
     InvalidAction,
     check_notation,
     sliced,
+    whole_index,
 )
 from cardbase.games.meio.cards import (
     PLAYER_COUNTS,
@@ -43,10 +43,9 @@ class Play(int):
                 return PLAYS[INDEX[PlayingCard.parse(card)]]
             except ValueError as error:
                 raise InvalidAction(f"play: {error}") from None
-        if type(card) is int or (not isinstance(card, bool) and hasattr(type(card), "__index__")):
-            index = operator.index(card)
-            if 0 <= index < 52:
-                return PLAYS[index]
+        index = whole_index(card)
+        if index is not None and 0 <= index < 52:
+            return PLAYS[index]
         raise InvalidAction(f"a play is of a card, its notation (7H) or its index 0 to 51, not {quoted(card)}")
 
     def __getnewargs__(self) -> tuple[int]:
