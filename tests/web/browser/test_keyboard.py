@@ -234,11 +234,8 @@ def test_a_count_changed_by_keyboard_is_said_and_a_removed_card_leaves_the_focus
 # --- the replay ------------------------------------------------------------------------------------
 
 
-def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
-    new_context: ContextMaker, live_server: LiveServer
-) -> None:
-    """The step's whole part was a live region: each → read the whole board out (the scores, the
-    hands, the notes). The step's line is said, in a region that stays; the board is there to be read."""
+def finished_meio_replay(new_context: ContextMaker, live_server: LiveServer) -> Page:
+    """A page on the replay of a seeded 2-player Meio game of two random agents, opened from its table."""
     made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
     assert hall(live_server).wait_quiet(made["id"], 300)
     page = new_context().new_page()
@@ -246,6 +243,15 @@ def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
     page.locator("#replay-link").click()
     page.wait_for_url(re.compile(r"/replay/"))
     page.wait_for_load_state("domcontentloaded")  # (replay.js, deferred, has run: it takes the arrow keys)
+    return page
+
+
+def test_a_replay_stepped_by_the_arrow_keys_says_the_step_not_the_whole_board(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The step's whole part was a live region: each → read the whole board out (the scores, the
+    hands, the notes). The step's line is said, in a region that stays; the board is there to be read."""
+    page = finished_meio_replay(new_context, live_server)
     expect(page.locator("#step-body")).to_have_attribute("data-step", "0")
     mark_live_regions(page)
     for n in (1, 2):
@@ -264,13 +270,7 @@ def test_a_card_face_the_keyboard_stops_on_is_named_by_its_card(
 ) -> None:
     """A face that takes no click (a hand seen in a replay, a Meikyu hand, a trick) is a Tab stop for
     its preview, but was a bare span: a screen reader said nothing of it. It is a group named by its card."""
-    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
-    assert hall(live_server).wait_quiet(made["id"], 300)
-    page = new_context().new_page()
-    page.goto(f"/play/{made['id']}")
-    page.locator("#replay-link").click()
-    page.wait_for_url(re.compile(r"/replay/"))
-    page.wait_for_load_state("domcontentloaded")  # (replay.js, deferred, has run: it takes the arrow keys)
+    page = finished_meio_replay(new_context, live_server)
     for n in (1, 2, 3):  # (after the deal: the hands, seen as everything)
         page.keyboard.press("ArrowRight")
         expect(page.locator("#step-body")).to_have_attribute("data-step", str(n))
