@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardbase.render import fonts
+from cardbase.render import fonts, script
 from cardbase.render.layout import (
     LAYOUTS,
     MARKS,
@@ -307,6 +307,7 @@ class _Line:
     size: float
     colour: str
     gap_before: float  # points of extra space above (between paragraphs)
+    rtl: bool = False  # the paragraph runs right to left (the line is drawn in bidi visual order)
 
 
 def _set_lines(
@@ -318,11 +319,13 @@ def _set_lines(
         size = min(para.size, cap) * type_scale
         gap = 0.4 * size if i else 0.0
         chunks = content.split("\n")
+        rtl = script.is_rtl(content)
+        font = fonts.covering(para.font, content)
         for j, chunk in enumerate(chunks):
             words = [w for w in chunk.split(" ") if w]  # split on spaces only: no-break spaces hold
-            pieces = _wrap(words, para.font, size, width_pt) if wrap else [" ".join(words)]
+            pieces = _wrap(words, font, size, width_pt) if wrap else [" ".join(words)]
             for k, piece in enumerate(pieces or [""]):
-                out.append(_Line(piece, para.font, size, para.colour, gap if j == 0 and k == 0 else 0.0))
+                out.append(_Line(piece, font, size, para.colour, gap if j == 0 and k == 0 else 0.0, rtl))
     return out
 
 
@@ -346,27 +349,23 @@ GLYPHS_SHOWN = 8
 
 
 def _say_undrawable(text: str, para: Para, card: str, warnings: list[str]) -> None:
-    """A warning for each way ``text`` (set as ``para``) would not print as written: characters its font
-    has no glyph for (CJK, emoji in DejaVu: empty boxes, silently), and right-to-left letters
-    (Hebrew, Arabic), which are set left to right, in reverse order. Each names the card, the
-    field and the characters (with their code points)."""
-    import unicodedata
-
+    """A warning when ``text`` (set as ``para``) would not print as written: characters its font has no
+    glyph for (CJK, emoji in DejaVu: empty boxes, silently). It names the card, the field and the
+    characters (with their code points). Right-to-left text prints in its order (``script``)."""
     fields = ", ".join(dict.fromkeys(_TEMPLATE.findall(para.content))) or "text"
-    missing = fonts.missing_glyphs(para.font, text)
+    font = fonts.covering(para.font, text)
+    missing = fonts.missing_glyphs(font, text)
     if missing:
         listed = " ".join(f"{c} (U+{ord(c):04X})" for c in missing[:GLYPHS_SHOWN])
         more = f" and {len(missing) - GLYPHS_SHOWN} more" if len(missing) > GLYPHS_SHOWN else ""
         warnings.append(
-            f"{card}: {fields}: the font {fonts.font_name(para.font)} has no glyph for {listed}{more};"
+            f"{card}: {fields}: the font {fonts.font_name(font)} has no glyph for {listed}{more};"
             " they print as empty boxes"
         )
-    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
-        warnings.append(f"{card}: {fields}: right-to-left letters print left to right, in reverse order")
 
 
 def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, warnings: list[str]) -> list[Op]:
-    paras = [(fill_template(p.content, values).strip(), p) for p in el.paras]
+    paras = [(script.joined(fill_template(p.content, values).strip()), p) for p in el.paras]
     paras = [(c, p) for c, p in paras if c]
     if not paras:
         return []
@@ -406,7 +405,9 @@ def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, war
         for i, ln in enumerate(kept):
             too_wide = fonts.text_width(ln.font, ln.text, ln.size) > width_pt
             if too_wide or (cut and i == len(kept) - 1):
-                ln = _Line(_ellipsize(ln.text, ln.font, ln.size, width_pt), ln.font, ln.size, ln.colour, ln.gap_before)
+                ln = _Line(
+                    _ellipsize(ln.text, ln.font, ln.size, width_pt), ln.font, ln.size, ln.colour, ln.gap_before, ln.rtl
+                )
             fixed.append(ln)
         lines = fixed
         fields = ", ".join(dict.fromkeys(_TEMPLATE.findall(" ".join(p.content for _, p in paras)))) or "text"
@@ -433,7 +434,12 @@ def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, war
         colour = fill_template(ln.colour, values)
         ops.append(
             TextOp(
-                round(left / PT_PER_MM, 4), round(baseline / PT_PER_MM, 4), ln.text, ln.font, round(ln.size, 3), colour
+                round(left / PT_PER_MM, 4),
+                round(baseline / PT_PER_MM, 4),
+                script.visual(ln.text, ln.rtl),
+                ln.font,
+                round(ln.size, 3),
+                colour,
             )
         )
     return ops
@@ -457,7 +463,7 @@ def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: f
     """Stand-in art for a card of ``kind``: a tinted field, the kind's motif and the card's name (the
     face prints its type elsewhere; the kind's word only when the card has no name)."""
     motif, hue, kind_label = PLACEHOLDERS.get(kind, PLACEHOLDERS["card"])
-    label = name or kind_label
+    label = script.joined(name) or kind_label
 
     def tint(lightness: float, saturation: float) -> str:
         r, g, b = colorsys.hls_to_rgb(hue, lightness, saturation)
@@ -483,7 +489,12 @@ def _placeholder_ops(x: float, y: float, w: float, h: float, kind: str, scale: f
             baseline = y + h - 1.6 - leading * (len(lines) - 1 - row)
             ops.append(
                 TextOp(
-                    round(x + (w - lw) / 2, 4), round(baseline, 4), line, "sans-bold", round(size, 3), tint(0.3, 0.45)
+                    round(x + (w - lw) / 2, 4),
+                    round(baseline, 4),
+                    script.visual(line, script.is_rtl(label)),
+                    "sans-bold",
+                    round(size, 3),
+                    tint(0.3, 0.45),
                 )
             )
     return ops

@@ -118,6 +118,22 @@ def font_name(key: str) -> str:
     return font_path(key).stem
 
 
+# The family a font falls back to for text it has no glyphs for: DejaVu Serif lacks Hebrew and
+# Arabic, which DejaVu Sans has; a layout file's own font falls back to DejaVu Sans.
+FALLBACK: dict[str, str] = {"serif": "sans", "serif-bold": "sans-bold", "serif-italic": "sans-italic"}
+
+
+def covering(key: str, text: str) -> str:
+    """The font ``text`` is set in: ``key``, or its fallback family when that draws more of ``text``
+    (a whole paragraph moves, so a line never mixes two fonts)."""
+    if not missing_glyphs(key, text):
+        return key
+    other = FALLBACK.get(key, "sans" if key not in FONT_FILES else key)
+    if other != key and len(missing_glyphs(other, text)) < len(missing_glyphs(key, text)):
+        return other
+    return key
+
+
 def missing_glyphs(key: str, text: str) -> list[str]:
     """The characters of ``text``, once each in order, that font ``key`` has no glyph for: they would be
     drawn as the font's empty box (the PNG) or as nothing a reader can copy (the PDF). Line breaks,
