@@ -789,6 +789,7 @@ def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
     from cardbase.decks.service import resolve_version
+    from cardbase.decks.stats import stat_label
     from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
@@ -803,7 +804,7 @@ def compare(request: Request) -> HTMLResponse:
             resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
     moved = [
-        (s["stat"].replace("_", " "), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
+        (stat_label(s["stat"]), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
         for s in diff["stats"]
     ]
     return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))

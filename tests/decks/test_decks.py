@@ -318,6 +318,23 @@ def test_a_diff_lists_a_statistics_buckets_together_and_in_order(database) -> No
     assert moved[first : first + len(curve)] == curve, moved  # together
 
 
+@pytest.mark.parametrize("deck", ["mea-goblin-rush.txt", "meikyu-rulebook-cards.txt", "meio-3-players.txt"])
+def test_every_statistic_of_every_game_has_a_players_label(database, deck: str) -> None:
+    """Each statistic ``deck diff`` can name (a statistic, or one bucket of it) has a label in words: no key
+    (``_``, ``.``) shows through, and no two statistics of a deck share a label."""
+    from cardbase.decks.diff import _flat
+    from cardbase.decks.stats import stat_label
+
+    resolved = resolve_file(database, EXAMPLES / deck)
+    keys = [*_flat(deck_stats(resolved, None)), "mana_curve.?", "suits.?", "ranks.?", "land_levels.?", "by_tag.draw"]
+    labels = {key: stat_label(key) for key in keys}
+    for key, label in labels.items():
+        assert label and "_" not in label and "." not in label, (key, label)
+    assert len(set(labels.values())) == len(labels), labels
+    assert stat_label("by_type.assist") == "assist cards"
+    assert stat_label("mana_curve.3") == "cards of cost 3"
+
+
 def test_meikyu_stats_count_unknowns(database) -> None:
     stats = deck_stats(resolve_text(database, parse_text("game: meikyu\n3 Cook\n2 Bee\n1 Den of the Geister\n")), None)
     assert stats["bravery_total"] == {"total": None, "at_least": 0, "unknown": 5}

@@ -278,6 +278,8 @@ def test_compare_is_deck_diff(web: TestClient, database: Database) -> None:
     text = html.unescape(page.text)
     assert "1 added, 0 removed, 1 changed" in text
     assert "Crumb Goblin</a>: 2 → 3" in text and "+1 <a" in text
+    assert "cards in the main deck" in text and "monster cards" in text  # the stats by their labels
+    assert "by type" not in text and "mana curve." not in text
 
 
 # --- the deck builder --------------------------------------------------------------------------
