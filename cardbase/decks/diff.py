@@ -104,7 +104,6 @@ def diff_lines(diff: dict[str, Any]) -> list[str]:
     if diff["stats"]:
         lines.append("stats that moved:")
         lines += [
-            f"  {stat_label(s['stat'])}: {stat_text(s['before'])} → {stat_text(s['after'])}"
-            for s in diff["stats"]
+            f"  {stat_label(s['stat'])}: {stat_text(s['before'])} → {stat_text(s['after'])}" for s in diff["stats"]
         ]
     return lines

@@ -282,6 +282,16 @@ def test_compare_is_deck_diff(web: TestClient, database: Database) -> None:
     assert "by type" not in text and "mana curve." not in text
 
 
+def test_what_saving_changes_names_stats_by_their_labels(web: TestClient, database: Database) -> None:
+    """Edit as text's "What saving changes" names the statistics that move as ``deck diff`` does."""
+    deck = make_deck(web, "Labels")
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    page = web.post(f"/decks/{deck}/edit", data={"text": "game: mea\n2 Crumb Goblin\n2 Pep Talk\n", "step": "check"})
+    shown = html.unescape(page.text.split('id="edit-diff"', 1)[1].split("</section>", 1)[0])
+    assert "What saving changes" in shown and "assist cards: 0 → 2" in shown, shown
+    assert "by type" not in shown and "mana curve" not in shown, shown
+
+
 # --- the deck builder --------------------------------------------------------------------------
 
 
