@@ -627,26 +627,56 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         edited = apply_change(database, deck_id, form)
     except CardbaseError as error:
         turn.release()  # the answer is made without the turn
-        from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
-
-        naming_inputs(error, request)
-
-        message = mask(str(error), request)
-        if fragment:
-            refused = render(request, "_action_error.html", {"message": message}, status_of(error))
-        else:  # without JavaScript: the builder again, with the error where the script would put it
-            from starlette.datastructures import QueryParams
-
-            back = _back(deck_id, form.get("back"))
-            params = QueryParams(back.partition("?")[2].partition("#")[0])
-            refused = builder_page(request, deck_id, params, message, status_of(error))
-        refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
-        return refused
+        return refused_change(request, deck_id, form, error)
     turn.release()
     if fragment and form_versions(form) == frozenset([edited.info.version - 1]):  # from the version before
         return edit_fragment(request, deck_id, edited, str(form.get("card") or ""))
     if fragment:
         return panels_fragment(request, deck_id, edited)
+    return see_other(_back(deck_id, form.get("back")))
+
+
+def refused_change(request: Request, deck_id: int, form: Any, error: CardbaseError) -> Response:
+    """A builder change (an edit, an undo) refused: with ``fragment=1`` (JavaScript) the message alone, else
+    the builder again with the message where the script would put it; a stale change is a 412 ("changed
+    elsewhere") with the deck's ETag, a busy database's answer carries its Retry-After."""
+    from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
+
+    naming_inputs(error, request)
+    message = mask(str(error), request)
+    if form.get("fragment") == "1":
+        refused = render(request, "_action_error.html", {"message": message}, status_of(error))
+    else:
+        from starlette.datastructures import QueryParams
+
+        back = _back(deck_id, form.get("back"))
+        params = QueryParams(back.partition("?")[2].partition("#")[0])
+        refused = builder_page(request, deck_id, params, message, status_of(error))
+    refused.headers.update(error_headers(error)[0])
+    return refused
+
+
+@router.post("/decks/{deck_text_id}/undo", response_class=HTMLResponse)
+def undo_changes(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
+    """The builder's Undo: the deck made what version ``to`` (the version before the edits undone) held, as
+    its next version (``decks.store.restore_version``: the restore of the deck's History, recorded as an
+    undo), only if the deck is still at the form's ``version``; else 412 ("changed elsewhere"), nothing
+    written. With ``fragment=1`` (JavaScript) the answer is the deck's panels, else back to the builder."""
+    from cardbase.decks.store import restore_version
+
+    deck_id = _deck_id(deck_text_id)
+    try:
+        to = _whole(str(form.get("to") or ""), "to", 1, 10**9, 0)
+        shown_version = form_versions(form)
+        if not to or shown_version is None:
+            raise UsageError("nothing to undo: an undo names the version to go back to (to) and the one shown")
+        restore_version(database_of(request), deck_id, to, shown_version, undo=True)
+    except CardbaseError as error:
+        turn.release()
+        return refused_change(request, deck_id, form, error)
+    turn.release()
+    if form.get("fragment") == "1":
+        return panels_fragment(request, deck_id)
     return see_other(_back(deck_id, form.get("back")))
 
 

@@ -295,6 +295,33 @@ def test_what_saving_changes_names_stats_by_their_labels(web: TestClient, databa
 # --- the deck builder --------------------------------------------------------------------------
 
 
+def test_undo_is_a_versioned_restore_without_javascript_too(web: TestClient, database: Database) -> None:
+    """The builder's Undo (``/decks/ID/undo``): the deck made what version ``to`` held, as a new version
+    recorded as an undo, only from the version the page showed; without JavaScript, back to the builder."""
+    from cardbase.decks.history import history_payload
+    from cardbase.decks.store import deck_info, load_deck
+
+    deck = make_deck(web, "Undo me")
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    before = deck_info(database, "Undo me").version
+    add(web, deck, "mea/demo/puddle-knight")
+    stale = web.post(f"/decks/{deck}/undo", data={"to": before, "version": before, "fragment": "1"})
+    assert stale.status_code == 412 and "changed elsewhere" in action_error(stale)
+    assert sum(c.count for c in load_deck(database, "Undo me").cards) == 3  # nothing written
+    for missing in ({"to": before}, {"version": before + 1}, {"to": "x", "version": before + 1}):
+        refused = web.post(f"/decks/{deck}/undo", data={**missing, "fragment": "1"})
+        assert refused.status_code == 400, (missing, refused.text)
+    back = web.post(
+        f"/decks/{deck}/undo",
+        data={"to": before, "version": before + 1, "back": f"/decks/{deck}?q=goblin"},
+        follow_redirects=False,
+    )
+    assert back.status_code == 303 and back.headers["location"] == f"/decks/{deck}?q=goblin"
+    assert [(c.name, c.count) for c in load_deck(database, "Undo me").cards] == [("Crumb Goblin", 2)]
+    assert history_payload(database, deck)[-1]["change"] == f"undo to @{before}: −1 Puddle Knight"
+    assert deck_info(database, "Undo me").version == before + 2
+
+
 def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Database) -> None:
     from cardbase.decks.files import deck_to_text
     from cardbase.decks.service import resolve_text, validate_resolved
