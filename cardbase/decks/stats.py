@@ -182,8 +182,6 @@ _LABELS = {
     "demo_cards": "demo cards",
     "cost_unknown": "cards of unknown cost",
     "hearts": "heart cards",
-    "bravery_total": "total bravery",
-    "wits_total": "total wits",
 }
 """Statistics whose key does not read as a label once its ``_`` are spaces (``stat_label``)."""
 
@@ -204,8 +202,8 @@ _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 def stat_label(key: str) -> str:
     """The words a player reads for a statistic of ``deck_stats`` or one bucket of it, as ``deck diff``
     names them (``mana_curve.3``: "cards of cost 3", ``by_type.assist``: "assist cards"); the one place
-    the CLI's diff, the web's "What saving changes" and its compare page take them from (``--json``
-    keeps the keys)."""
+    ``deck stats`` and ``deck diff``'s text, the builder's stats panel, Edit as text's "What saving
+    changes" and the compare page take them from (``--json`` keeps the keys)."""
     group, dot, bucket = key.partition(".")
     if dot and group in _BUCKETS:
         known, unknown = _BUCKETS[group]
@@ -219,4 +217,4 @@ def stat_label(key: str) -> str:
 
 def stats_lines(data: dict[str, Any]) -> list[str]:
     """The game's statistics of ``deck_stats`` as ``name: value`` lines (the headline fields left out)."""
-    return [f"{key.replace('_', ' ')}: {stat_text(value)}" for key, value in data.items() if key not in HEADLINE]
+    return [f"{stat_label(key)}: {stat_text(value)}" for key, value in data.items() if key not in HEADLINE]

@@ -495,10 +495,10 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     ]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
-        from cardbase.decks.stats import HEADLINE
+        from cardbase.decks.stats import HEADLINE, stat_label
 
         shown = ["by_type", *(key for key in panels.stats if key not in HEADLINE)]
-        stats_rows = [(key.replace("_", " "), stat_cell(key, panels.stats[key])) for key in shown]
+        stats_rows = [(stat_label(key), stat_cell(key, panels.stats[key])) for key in shown]
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
     from cardbase.decks.formats import format_names
     from cardbase.web.app import settings_of

@@ -13,7 +13,7 @@ from cardbase.decks.diff import deck_diff, diff_lines
 from cardbase.decks.files import decode, encode, parse_json, write_deck
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.decks.service import catalog_index, resolve_file, resolve_text, validate_resolved
-from cardbase.decks.stats import deck_stats, stats_lines
+from cardbase.decks.stats import HEADLINE, deck_stats, stats_lines
 from cardbase.decks.text import parse_text
 from cardbase.errors import UnreadableInput, UsageError
 from tests.conftest import REPO
@@ -333,6 +333,16 @@ def test_every_statistic_of_every_game_has_a_players_label(database, deck: str) 
     assert len(set(labels.values())) == len(labels), labels
     assert stat_label("by_type.assist") == "assist cards"
     assert stat_label("mana_curve.3") == "cards of cost 3"
+
+
+def test_deck_stats_lines_use_the_same_labels_as_the_diff(database) -> None:
+    """``deck stats`` (and the builder's stats panel) name a statistic as ``deck diff`` does."""
+    from cardbase.decks.stats import stat_label
+
+    data = deck_stats(resolve_text(database, parse_text("game: mea\n1 Selounticia\n2 Pep Talk\n")), None)
+    lines = stats_lines(data)
+    assert "cards of unknown cost: 1" in lines, lines
+    assert [line.split(": ", 1)[0] for line in lines] == [stat_label(k) for k in data if k not in HEADLINE]
 
 
 def test_meikyu_stats_count_unknowns(database) -> None:
