@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from cardbase.decks.history import history_payload
 from cardbase.decks.store import deck_info, load_deck
-from tests.web.browser.conftest import LiveServer
+from tests.web.browser.conftest import ContextMaker, LiveServer
 from tests.web.browser.test_flows import find_in_builder
 from tests.web.browser.test_pages import make_deck
 
@@ -67,3 +67,18 @@ def test_an_undo_from_a_stale_view_is_refused_and_nothing_is_overwritten(page: P
     assert counts(live_server, name) == {"Crumb Goblin": 2, "Dizzy Bat": 1}  # not overwritten
     # the page's edits are no longer the deck's last: nothing left to undo from here
     expect(page.get_by_role("button", name="Undo", exact=True)).to_be_hidden()
+
+
+def test_without_javascript_there_is_no_undo_button_and_history_restores(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """Without JavaScript the page has no Undo to offer (it keeps no steps): a − still saves, and the
+    History's restore is the way back."""
+    deck_id, name = make_deck(live_server, "mea", {"Crumb Goblin": 3})
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(f"/decks/{deck_id}")
+    page.locator(f"{GOBLIN} button.dec").click()
+    expect(page.locator("#deck-count")).to_have_text("2")
+    expect(page.get_by_role("button", name="Undo", exact=True)).to_be_hidden()
+    expect(page.locator("#history-link")).to_be_visible()
+    assert counts(live_server, name) == {"Crumb Goblin": 2}
