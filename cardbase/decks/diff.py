@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardbase.decks.service import choose_format
-from cardbase.decks.stats import deck_stats, is_summary, stat_text
+from cardbase.decks.stats import deck_stats, is_summary, stat_label, stat_text
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.errors import UsageError
 
@@ -104,7 +104,6 @@ def diff_lines(diff: dict[str, Any]) -> list[str]:
     if diff["stats"]:
         lines.append("stats that moved:")
         lines += [
-            f"  {s['stat'].replace('_', ' ')}: {stat_text(s['before'])} → {stat_text(s['after'])}"
-            for s in diff["stats"]
+            f"  {stat_label(s['stat'])}: {stat_text(s['before'])} → {stat_text(s['after'])}" for s in diff["stats"]
         ]
     return lines

@@ -174,6 +174,47 @@ def stat_text(value: Any) -> str:
     return "unknown" if value is None else str(value)
 
 
+_LABELS = {
+    "cards": "cards in the main deck",
+    "distinct": "different cards",
+    "format": "format",
+    "copy_limit": "copy limit",
+    "demo_cards": "demo cards",
+    "cost_unknown": "cards of unknown cost",
+    "hearts": "heart cards",
+}
+"""Statistics whose key does not read as a label once its ``_`` are spaces (``stat_label``)."""
+
+_BUCKETS: dict[str, tuple[str, str]] = {
+    "by_type": ("{} cards", "cards of unknown type"),
+    "by_tag": ("cards tagged {}", "cards tagged ?"),
+    "mana_curve": ("cards of cost {}", "cards of unknown cost on the curve"),
+    "land_levels": ("level {} lands", "lands of unknown level"),
+    "suits": ("{}", "cards of unknown suit"),
+    "ranks": ("rank {} cards", "cards of unknown rank"),
+    "side_sections": ("cards in [{}]", "cards in [?]"),
+}
+"""A statistic counted by bucket (``deck_stats``): the label of one of its buckets, and of its unknown one."""
+
+_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def stat_label(key: str) -> str:
+    """The words a player reads for a statistic of ``deck_stats`` or one bucket of it, as ``deck diff``
+    names them (``mana_curve.3``: "cards of cost 3", ``by_type.assist``: "assist cards"); the one place
+    ``deck stats`` and ``deck diff``'s text, the builder's stats panel, Edit as text's "What saving
+    changes" and the compare page take them from (``--json`` keeps the keys)."""
+    group, dot, bucket = key.partition(".")
+    if dot and group in _BUCKETS:
+        known, unknown = _BUCKETS[group]
+        if bucket == UNKNOWN:
+            return unknown
+        return known.format(_SUITS.get(bucket, bucket) if group == "suits" else bucket)
+    if dot:  # a statistic of buckets not listed above: its name, then the bucket's
+        return f"{group.replace('_', ' ')}: {bucket}"
+    return _LABELS.get(key, key.replace("_", " "))
+
+
 def stats_lines(data: dict[str, Any]) -> list[str]:
     """The game's statistics of ``deck_stats`` as ``name: value`` lines (the headline fields left out)."""
-    return [f"{key.replace('_', ' ')}: {stat_text(value)}" for key, value in data.items() if key not in HEADLINE]
+    return [f"{stat_label(key)}: {stat_text(value)}" for key, value in data.items() if key not in HEADLINE]

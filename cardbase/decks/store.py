@@ -875,12 +875,14 @@ def tag_entries(
 
 
 def restore_version(
-    database: Database, deck_ref: DeckRef, number: int, expected: Expected = None
+    database: Database, deck_ref: DeckRef, number: int, expected: Expected = None, *, undo: bool = False
 ) -> tuple[int, int | None]:
     """Make a deck hold what version ``number`` held (its cards, entry tags, format and players; the name
     stays), as its next version, in one transaction: a write like any other (``Stale`` when the deck is at
-    none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that."""
-    from cardbase.decks.history import deck_in_session, load_version
+    none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that.
+    ``undo``: the builder's Undo of the edits after version ``number``, recorded as such with what it
+    changed (``undo to @3: −1 Dizzy Bat``), not as "restored version 3"."""
+    from cardbase.decks.history import MAX_CHANGE, deck_in_session, describe, load_version
 
     old = load_version(database, deck_ref, number)
     with database.transaction() as session:
@@ -909,4 +911,8 @@ def restore_version(
         session.add(row)
         session.flush()
         _touch(session, row)
-        return row.id, record_version(session, row, database, change=f"restored version {number}")
+        change = f"restored version {number}"
+        if undo:
+            change = f"undo to @{number}: {describe(now, deck_in_session(session, row))}"
+            change = change if len(change) <= MAX_CHANGE else change[: MAX_CHANGE - 1] + "…"
+        return row.id, record_version(session, row, database, change=change)

@@ -495,10 +495,10 @@ def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, 
     ]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
-        from cardbase.decks.stats import HEADLINE
+        from cardbase.decks.stats import HEADLINE, stat_label
 
         shown = ["by_type", *(key for key in panels.stats if key not in HEADLINE)]
-        stats_rows = [(key.replace("_", " "), stat_cell(key, panels.stats[key])) for key in shown]
+        stats_rows = [(stat_label(key), stat_cell(key, panels.stats[key])) for key in shown]
     curve = curve_chart(panels.stats.get("mana_curve", {})) if panels.stats and panels.info.game == "mea" else None
     from cardbase.decks.formats import format_names
     from cardbase.web.app import settings_of
@@ -627,26 +627,56 @@ def change_cards(request: Request, deck_text_id: str, form: Form, turn: WriteTur
         edited = apply_change(database, deck_id, form)
     except CardbaseError as error:
         turn.release()  # the answer is made without the turn
-        from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
-
-        naming_inputs(error, request)
-
-        message = mask(str(error), request)
-        if fragment:
-            refused = render(request, "_action_error.html", {"message": message}, status_of(error))
-        else:  # without JavaScript: the builder again, with the error where the script would put it
-            from starlette.datastructures import QueryParams
-
-            back = _back(deck_id, form.get("back"))
-            params = QueryParams(back.partition("?")[2].partition("#")[0])
-            refused = builder_page(request, deck_id, params, message, status_of(error))
-        refused.headers.update(error_headers(error)[0])  # Retry-After of a busy database; a stale change's ETag
-        return refused
+        return refused_change(request, deck_id, form, error)
     turn.release()
     if fragment and form_versions(form) == frozenset([edited.info.version - 1]):  # from the version before
         return edit_fragment(request, deck_id, edited, str(form.get("card") or ""))
     if fragment:
         return panels_fragment(request, deck_id, edited)
+    return see_other(_back(deck_id, form.get("back")))
+
+
+def refused_change(request: Request, deck_id: int, form: Any, error: CardbaseError) -> Response:
+    """A builder change (an edit, an undo) refused: with ``fragment=1`` (JavaScript) the message alone, else
+    the builder again with the message where the script would put it; a stale change is a 412 ("changed
+    elsewhere") with the deck's ETag, a busy database's answer carries its Retry-After."""
+    from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
+
+    naming_inputs(error, request)
+    message = mask(str(error), request)
+    if form.get("fragment") == "1":
+        refused = render(request, "_action_error.html", {"message": message}, status_of(error))
+    else:
+        from starlette.datastructures import QueryParams
+
+        back = _back(deck_id, form.get("back"))
+        params = QueryParams(back.partition("?")[2].partition("#")[0])
+        refused = builder_page(request, deck_id, params, message, status_of(error))
+    refused.headers.update(error_headers(error)[0])
+    return refused
+
+
+@router.post("/decks/{deck_text_id}/undo", response_class=HTMLResponse)
+def undo_changes(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
+    """The builder's Undo: the deck made what version ``to`` (the version before the edits undone) held, as
+    its next version (``decks.store.restore_version``: the restore of the deck's History, recorded as an
+    undo), only if the deck is still at the form's ``version``; else 412 ("changed elsewhere"), nothing
+    written. With ``fragment=1`` (JavaScript) the answer is the deck's panels, else back to the builder."""
+    from cardbase.decks.store import restore_version
+
+    deck_id = _deck_id(deck_text_id)
+    try:
+        to = _whole(str(form.get("to") or ""), "to", 1, 10**9, 0)
+        shown_version = form_versions(form)
+        if not to or shown_version is None:
+            raise UsageError("nothing to undo: an undo names the version to go back to (to) and the one shown")
+        restore_version(database_of(request), deck_id, to, shown_version, undo=True)
+    except CardbaseError as error:
+        turn.release()
+        return refused_change(request, deck_id, form, error)
+    turn.release()
+    if form.get("fragment") == "1":
+        return panels_fragment(request, deck_id)
     return see_other(_back(deck_id, form.get("back")))
 
 
@@ -789,6 +819,7 @@ def compare(request: Request) -> HTMLResponse:
     """``deck diff A B`` of two database decks."""
     from cardbase.decks.diff import deck_diff
     from cardbase.decks.service import resolve_version
+    from cardbase.decks.stats import stat_label
     from cardbase.decks.store import deck_by_id
 
     database = database_of(request)
@@ -803,7 +834,7 @@ def compare(request: Request) -> HTMLResponse:
             resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])
     moved = [
-        (s["stat"].replace("_", " "), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
+        (stat_label(s["stat"]), stat_cell(s["stat"], s["before"]), stat_cell(s["stat"], s["after"]))
         for s in diff["stats"]
     ]
     return render(request, "decks.html", decks_context(request, diff=diff, moved=moved))

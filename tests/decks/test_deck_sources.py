@@ -191,6 +191,23 @@ def test_diff_counts_and_moved_stats(db_url: str, tmp_path: Path) -> None:
     assert "1 added, 0 removed, 1 changed" in text and "+2 Tile Mole" in text and "Crumb Goblin: 3 → 2" in text
 
 
+def test_diff_text_names_stats_as_players_read_them_and_json_keeps_keys(db_url: str, tmp_path: Path) -> None:
+    """``deck diff``'s text names each statistic by its label (``cards of cost 3``), never by its key
+    (``mana_curve.3``, ``by_type.assist``); ``--json`` keeps the keys."""
+    b = tmp_path / "b.txt"
+    b.write_text(RUSH.read_text() + "2 Tile Mole\n4 Pep Talk\n")
+    data = json.loads(run_cli(["deck", "diff", RUSH, b, "--json"], db_url).stdout)
+    keys = [s["stat"] for s in data["stats"]]
+    assert "cards" in keys and "by_type.assist" in keys and any(k.startswith("mana_curve.") for k in keys), keys
+    text = run_cli(["deck", "diff", RUSH, b], db_url).stdout
+    moved = text.split("stats that moved:\n", 1)[1]
+    assert "cards in the main deck: 32 → 38" in moved, moved
+    assert "assist cards: " in moved and "cards of cost " in moved, moved
+    for line in moved.splitlines():
+        label = line.strip().split(": ", 1)[0]
+        assert "_" not in label and "." not in label, line
+
+
 def test_diff_of_two_games_is_refused(db_url: str) -> None:
     meio = REPO / "examples" / "decks" / "meio-hand.txt"
     assert_refused(run_cli(["deck", "diff", RUSH, meio], db_url), 2, "one game")

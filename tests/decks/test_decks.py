@@ -13,7 +13,7 @@ from cardbase.decks.diff import deck_diff, diff_lines
 from cardbase.decks.files import decode, encode, parse_json, write_deck
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.decks.service import catalog_index, resolve_file, resolve_text, validate_resolved
-from cardbase.decks.stats import deck_stats, stats_lines
+from cardbase.decks.stats import HEADLINE, deck_stats, stats_lines
 from cardbase.decks.text import parse_text
 from cardbase.errors import UnreadableInput, UsageError
 from tests.conftest import REPO
@@ -316,6 +316,33 @@ def test_a_diff_lists_a_statistics_buckets_together_and_in_order(database) -> No
     assert curve == ["mana_curve.1", "mana_curve.3", "mana_curve.4", "mana_curve.5"], moved
     first = moved.index(curve[0])
     assert moved[first : first + len(curve)] == curve, moved  # together
+
+
+@pytest.mark.parametrize("deck", ["mea-goblin-rush.txt", "meikyu-rulebook-cards.txt", "meio-3-players.txt"])
+def test_every_statistic_of_every_game_has_a_players_label(database, deck: str) -> None:
+    """Each statistic ``deck diff`` can name (a statistic, or one bucket of it) has a label in words: no key
+    (``_``, ``.``) shows through, and no two statistics of a deck share a label."""
+    from cardbase.decks.diff import _flat
+    from cardbase.decks.stats import stat_label
+
+    resolved = resolve_file(database, EXAMPLES / deck)
+    keys = [*_flat(deck_stats(resolved, None)), "mana_curve.?", "suits.?", "ranks.?", "land_levels.?", "by_tag.draw"]
+    labels = {key: stat_label(key) for key in keys}
+    for key, label in labels.items():
+        assert label and "_" not in label and "." not in label, (key, label)
+    assert len(set(labels.values())) == len(labels), labels
+    assert stat_label("by_type.assist") == "assist cards"
+    assert stat_label("mana_curve.3") == "cards of cost 3"
+
+
+def test_deck_stats_lines_use_the_same_labels_as_the_diff(database) -> None:
+    """``deck stats`` (and the builder's stats panel) name a statistic as ``deck diff`` does."""
+    from cardbase.decks.stats import stat_label
+
+    data = deck_stats(resolve_text(database, parse_text("game: mea\n1 Selounticia\n2 Pep Talk\n")), None)
+    lines = stats_lines(data)
+    assert "cards of unknown cost: 1" in lines, lines
+    assert [line.split(": ", 1)[0] for line in lines] == [stat_label(k) for k in data if k not in HEADLINE]
 
 
 def test_meikyu_stats_count_unknowns(database) -> None:

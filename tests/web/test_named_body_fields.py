@@ -166,6 +166,7 @@ FORM_BASES: dict[str, dict[str, str]] = {
     "/cards/{game}/{set_code}/{slug}/history/{edit_id}/revert": {"version": "{card_version}"},
     "/cards/{game}/{set_code}/{slug}/art": {"art": "(a PNG file)"},
     "/decks/{deck_id}/versions/{number}/restore": {"version": "{deck_version}"},
+    "/decks/{deck_text_id}/undo": {"to": "1", "version": "{deck_version}"},
     "/catalog/import": {"sheet": "(a CSV file)", "game": "mea"},
     "/decks/{deck_text_id}/delete": {"version": "{deck_version}"},
     "/decks/{deck_text_id}/edit": {

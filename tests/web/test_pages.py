@@ -278,9 +278,48 @@ def test_compare_is_deck_diff(web: TestClient, database: Database) -> None:
     text = html.unescape(page.text)
     assert "1 added, 0 removed, 1 changed" in text
     assert "Crumb Goblin</a>: 2 → 3" in text and "+1 <a" in text
+    assert "cards in the main deck" in text and "monster cards" in text  # the stats by their labels
+    assert "by type" not in text and "mana curve." not in text
+
+
+def test_what_saving_changes_names_stats_by_their_labels(web: TestClient, database: Database) -> None:
+    """Edit as text's "What saving changes" names the statistics that move as ``deck diff`` does."""
+    deck = make_deck(web, "Labels")
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    page = web.post(f"/decks/{deck}/edit", data={"text": "game: mea\n2 Crumb Goblin\n2 Pep Talk\n", "step": "check"})
+    shown = html.unescape(page.text.split('id="edit-diff"', 1)[1].split("</section>", 1)[0])
+    assert "What saving changes" in shown and "assist cards: 0 → 2" in shown, shown
+    assert "by type" not in shown and "mana curve" not in shown, shown
 
 
 # --- the deck builder --------------------------------------------------------------------------
+
+
+def test_undo_is_a_versioned_restore_without_javascript_too(web: TestClient, database: Database) -> None:
+    """The builder's Undo (``/decks/ID/undo``): the deck made what version ``to`` held, as a new version
+    recorded as an undo, only from the version the page showed; without JavaScript, back to the builder."""
+    from cardbase.decks.history import history_payload
+    from cardbase.decks.store import deck_info, load_deck
+
+    deck = make_deck(web, "Undo me")
+    add(web, deck, "mea/demo/crumb-goblin", 2)
+    before = deck_info(database, "Undo me").version
+    add(web, deck, "mea/demo/puddle-knight")
+    stale = web.post(f"/decks/{deck}/undo", data={"to": before, "version": before, "fragment": "1"})
+    assert stale.status_code == 412 and "changed elsewhere" in action_error(stale)
+    assert sum(c.count for c in load_deck(database, "Undo me").cards) == 3  # nothing written
+    for missing in ({"to": before}, {"version": before + 1}, {"to": "x", "version": before + 1}):
+        refused = web.post(f"/decks/{deck}/undo", data={**missing, "fragment": "1"})
+        assert refused.status_code == 400, (missing, refused.text)
+    back = web.post(
+        f"/decks/{deck}/undo",
+        data={"to": before, "version": before + 1, "back": f"/decks/{deck}?q=goblin"},
+        follow_redirects=False,
+    )
+    assert back.status_code == 303 and back.headers["location"] == f"/decks/{deck}?q=goblin"
+    assert [(c.name, c.count) for c in load_deck(database, "Undo me").cards] == [("Crumb Goblin", 2)]
+    assert history_payload(database, deck)[-1]["change"] == f"undo to @{before}: −1 Puddle Knight"
+    assert deck_info(database, "Undo me").version == before + 2
 
 
 def test_builder_adds_by_form_and_turns_valid(web: TestClient, database: Database) -> None:

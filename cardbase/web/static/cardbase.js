@@ -293,6 +293,7 @@
       data.set("section", section ? section.value : "");
     }
     const name = cardName(data.get("card"));
+    const before = shownVersion();
     const pressed = form.querySelector("button");
     const cls = pressed && (pressed.classList.contains("inc") ? "inc" : pressed.classList.contains("dec") ? "dec" : "");
     let result;
@@ -309,8 +310,10 @@
       showError(new Document());
       refocus(data.get("card"), data.get("section") || "", cls);
       tellSaved(data.get("card"), data.get("section") || "", name);
+      undoable(before, editWords(data, name));
     } else if (result.status === 412) {
       // changed elsewhere (another tab, another person): show the deck as it now is, never overwrite it
+      forgetUndo();
       await refreshPanels(panelParams());
       showError(result.doc);
     } else {
@@ -327,6 +330,7 @@
     const card = data.get("card");
     const section = form.closest("li")?.dataset.section || "";
     const name = cardName(card);
+    const before = shownVersion();
     let result;
     try {
       result = await fetchHtml(form.getAttribute("action"), { method: "POST", body: data });
@@ -334,12 +338,14 @@
       form.submit();
       return;
     }
+    if (result.status === 412) forgetUndo();
     await refreshPanels(panelParams());
     if (!result.ok) {
       showError(result.doc);
       return;
     }
     showError(new Document());
+    undoable(before, `Changed the tags of ${name}`);
     const row = deckRow(card, section);
     const details = row && $("details.tag-entry", row);
     if (details) {
@@ -350,6 +356,85 @@
     const news = $("#deck-news");
     if (news) news.textContent = `${name}: ${tags.length ? "tagged " + tags.join(", ") : "no tags"}.`;
   }
+
+  // Undo (Moxfield's "Removed X — Undo", and Ctrl+Z out of a text field): each edit saved from this page
+  // keeps the version it was made from; Undo asks the server to make the deck what the last of them held
+  // (a restore, ``/decks/ID/undo``: a new version, refused from a stale view like any edit, in the
+  // History), then the one before, and so on. A change made elsewhere ends the page's undo.
+  const undoSteps = []; // {version: the deck's version before the edit, words: what the edit did}
+  const undoForm = $("#undo-form");
+  function showUndo() {
+    if (!undoForm) return;
+    const last = undoSteps[undoSteps.length - 1];
+    const had = !undoForm.hidden && undoForm.contains(document.activeElement);
+    undoForm.hidden = !last;
+    $("#undo-what").textContent = last ? last.words : "";
+    if (had && !last) {
+      const heading = $("#deck-h");
+      heading?.setAttribute("tabindex", "-1");
+      heading?.focus();
+    }
+  }
+  function undoable(before, words) {
+    const version = parseInt(before, 10);
+    if (!(version > 0) || shownVersion() === before) return; // no version known, or nothing was written
+    undoSteps.push({ version, words });
+    showUndo();
+  }
+  function forgetUndo() {
+    undoSteps.length = 0;
+    showUndo();
+  }
+  function editWords(data, name) {
+    const section = data.get("section") ? ` [${data.get("section")}]` : "";
+    const op = data.get("op") || "add";
+    if (op === "dec") return `Removed 1 ${name}${section}`;
+    if (op === "set") return `Set ${name}${section} to ${data.get("count") || 0}`;
+    return `Added 1 ${name}${section}`;
+  }
+  async function sendUndo() {
+    const last = undoSteps[undoSteps.length - 1];
+    if (!last || !undoForm) return;
+    const data = new FormData(undoForm);
+    data.set("to", String(last.version));
+    data.set("version", shownVersion());
+    data.set("fragment", "1");
+    let result;
+    try {
+      result = await fetchHtml(undoForm.getAttribute("action") + "?" + panelParams().toString(), { method: "POST", body: data });
+    } catch (error) {
+      showError(new Document(), "The server did not answer: nothing was undone. Try again, or reload the page.");
+      return;
+    }
+    const news = $("#deck-news");
+    if (result.ok) {
+      undoSteps.pop();
+      if (!showPanels(result.doc)) await refreshPanels(panelParams());
+      showError(new Document());
+      showUndo();
+      const valid = $("#validation")?.classList.contains("valid") ? "✓ valid" : "✗ not valid";
+      if (news) news.textContent = `Undone: ${last.words}. Deck: ${$("#deck-count")?.textContent || "0"} cards, ${valid}.`;
+    } else if (result.status === 412) {
+      forgetUndo(); // the deck changed elsewhere: going back would undo that too
+      await refreshPanels(panelParams());
+      showError(result.doc);
+    } else {
+      showError(result.doc, `Nothing was undone: the server did not answer it (error ${result.status}). Try again, or reload the page.`);
+    }
+  }
+  function undo() {
+    saying(1);
+    queue = queue.then(sendUndo).catch(() => {}).finally(() => saying(-1));
+    return queue;
+  }
+  document.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== "z") return;
+    const target = event.target;
+    if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) return; // the field's own undo
+    if (!undoSteps.length) return;
+    event.preventDefault();
+    undo();
+  });
 
   // "New hand": a seed drawn here, as the server draws one for ``seed=new`` without the script
   const newSeed = () => String(crypto.getRandomValues(new Uint32Array(1))[0]);
@@ -391,7 +476,10 @@
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !builder.contains(form)) return;
-    if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
+    if (form === undoForm) {
+      event.preventDefault();
+      undo();
+    } else if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/cards")) {
       event.preventDefault();
       change(form);
     } else if ((form.getAttribute("method") || "").toLowerCase() === "post" && (form.getAttribute("action") || "").endsWith("/tags")) {
