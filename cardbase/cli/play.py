@@ -342,6 +342,4 @@ def _stop_if_interrupted(session: PlaySession, record: Path | None) -> None:
     if session.interrupted:
         raise Interrupted(saved)
     if session.input_ended:
-        raise UnreadableInput(
-            f"standard input ended before the game was over (type quit to leave a game); {saved}"
-        )
+        raise UnreadableInput(f"standard input ended before the game was over (type quit to leave a game); {saved}")

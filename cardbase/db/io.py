@@ -1009,6 +1009,7 @@ def import_catalog(
                     source,
                     records,
                     origin=str(path),
+                    headings=parsed.headings,
                 )
                 result.inserted += len(report.inserted)
                 result.updated += len(report.updated)
@@ -1132,7 +1133,7 @@ _NOTES: dict[str, str] = {
     "defence": "defence (whole number); empty when unknown; assists have none",
     "suit": "S, H, D or C",
     "rank": "1 (ace) to 13 (king)",
-    "min_players": "the fewest players whose deck holds the card (2, 3 or 4)",
+    "min_players": "follows the rank (A-7: 2, 8-10: 3, J-K: 4); leave it empty",
 }
 
 
