@@ -531,6 +531,12 @@ STDOUT = "-"
 _data_stdout: TextIO | None = None
 
 
+def data_on_stdout() -> bool:
+    """Whether this command wrote a file to standard output (``-``, ``/dev/stdout``): standard output
+    then carries the data alone, and what the command says next goes to stderr (``_commit``)."""
+    return _data_stdout is not None and sys.stdout is sys.stderr
+
+
 @dataclass(frozen=True)
 class OutputTarget:
     """Where a file output goes: a file replaced whole (``stream`` None), or a stream written to

@@ -300,15 +300,17 @@ def test_a_playing_cards_players_not_given_is_unknown_not_absent(
     honest: dict[str, Path], web: TestClient, db_url: str
 ) -> None:
     """Every Meio playing card is in the deck of some number of players (min_players: A–7 from 2, 8–10
-    from 3, J–K at 4): a card entered without it does not know it, so it is unknown (``?``, listed in
-    ``unknown``), not "does not apply" (``—``), on the card's surfaces."""
-    shown = run_cli(["cards", "show", "Half Card", "--json"], db_url)
+    from 3, J–K at 4): it follows the card's rank, so a card entered without its rank does not know it:
+    unknown (``?``, listed in ``unknown``), not "does not apply" (``—``), on the card's surfaces."""
+    shown = run_cli(["cards", "show", "Suited X", "--json"], db_url)
     assert "min_players" in json.loads(shown.stdout)["unknown"], shown.stdout
-    text = run_cli(["cards", "show", "Half Card"], db_url).stdout
+    text = run_cli(["cards", "show", "Suited X"], db_url).stdout
     assert re.search(r"min_players\s*│ \? \(unknown\)", text), text
-    page = web.get("/cards/meio/hon/half-card").text
+    page = web.get("/cards/meio/hon/suited-x").text
     fields = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.split("Fields of", 1)[1][:3000])))
     assert "min players ? (unknown)" in fields, fields
+    half = run_cli(["cards", "show", "Half Card", "--json"], db_url)  # rank 5: in the 2-player deck
+    assert json.loads(half.stdout)["min_players"] == 2 and "min_players" not in json.loads(half.stdout)["unknown"]
     ace = run_cli(["cards", "show", "Ace of Spades", "--json"], db_url)
     assert json.loads(ace.stdout)["unknown"] == []
 

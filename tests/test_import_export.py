@@ -143,6 +143,54 @@ def test_a_designers_600_card_spreadsheet_imports_in_one_go(database, tmp_path: 
         assert len(s.scalars(select(Card).where(Card.set_code == "alpha")).all()) == 600
 
 
+def _values(db, game: str) -> list[tuple]:
+    """Every stored value of ``game``'s cards, in id order."""
+    with db.session() as s:
+        cards = s.scalars(select(Card).where(Card.game == game).order_by(Card.id)).all()
+        return [
+            (
+                c.id,
+                c.short_id,
+                c.type,
+                c.name,
+                c.search_names,
+                c.unknown,
+                *[
+                    getattr(c, k)
+                    for k in (
+                        "text",
+                        "description",
+                        "land_name",
+                        "cost",
+                        "attack",
+                        "defence",
+                        "level",
+                        "points",
+                        "developed_points",
+                        "bravery",
+                        "wits",
+                        "rank",
+                        "suit",
+                        "min_players",
+                        "copies",
+                        "notes",
+                    )
+                ],
+            )
+            for c in cards
+        ]
+
+
+def _fresh(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A new SQLite database with the games and no cards."""
+    from cardbase.db.catalog import ensure_games
+
+    fresh = open_database(f"sqlite:///{tmp_path / 'fresh.db'}", load_catalogs=False)
+    with fresh.transaction() as s:
+        ensure_games(s)
+    return fresh
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "xlsx"])
 @pytest.mark.parametrize("game", ["mea", "meikyu", "meio"])
 def test_export_then_import_gives_back_the_same_catalog(
@@ -151,51 +199,85 @@ def test_export_then_import_gives_back_the_same_catalog(
     out = tmp_path / f"{game}.{fmt}"
     count = export_catalog(database, game, fmt, out)
     assert count > 0
-    fresh_url = f"sqlite:///{tmp_path / 'fresh.db'}"
-    fresh = open_database(fresh_url, load_catalogs=False)
-    from cardbase.db.catalog import ensure_games
-
-    with fresh.transaction() as s:
-        ensure_games(s)
+    fresh = _fresh(tmp_path)
     import_catalog(fresh, out, game)
 
-    def values(db) -> list[tuple]:
-        with db.session() as s:
-            cards = s.scalars(select(Card).where(Card.game == game).order_by(Card.id)).all()
-            return [
-                (
-                    c.id,
-                    c.short_id,
-                    c.type,
-                    c.name,
-                    c.search_names,
-                    c.unknown,
-                    *[
-                        getattr(c, k)
-                        for k in (
-                            "text",
-                            "description",
-                            "land_name",
-                            "cost",
-                            "attack",
-                            "defence",
-                            "level",
-                            "points",
-                            "developed_points",
-                            "bravery",
-                            "wits",
-                            "rank",
-                            "suit",
-                            "min_players",
-                            "copies",
-                            "notes",
-                        )
-                    ],
-                )
-                for c in cards
-            ]
+    assert _values(fresh, game) == _values(database, game)
+    fresh.engine.dispose()
 
-    assert values(fresh) == values(database)
+
+# Cards of each game with unknown values (NULL) beside fields their type does not have (N/A).
+HOLES = {
+    "mea": "name,type,cost,attack,defence,set\nVague Imp,monster,2,,,holes\nOdd Trick,assist,,,,holes\n"
+    "Blank Tile,tile,,,,holes\n",
+    "meikyu": "name,type,level,wits,set\nNameless Room,land,2,,holes\nMystery Hero,character,,3,holes\n"
+    "Odd Relic,item,,,holes\n",
+    "meio": "name,type,rank,suit,set\nBlank Card,playing card,,,holes\n",
+}
+# What a CSV or XLSX export says of them: ``?`` unknown, empty where the field does not apply.
+HOLE_CELLS = {
+    "Vague Imp": {"cost": "2", "attack": "?", "defence": "?", "copies": ""},
+    "Odd Trick": {"cost": "?", "attack": "", "defence": "", "copies": ""},
+    "Blank Tile": {"cost": "", "attack": "", "defence": "", "copies": "?"},
+    "Nameless Room": {"level": "2", "land_name": "?", "text": "?", "points": "?", "developed_points": "?"}
+    | {"bravery": "", "wits": "", "copies": ""},
+    "Mystery Hero": {"bravery": "?", "wits": "3", "copies": "?", "level": "", "land_name": "", "text": ""},
+    "Odd Relic": {"text": "?", "copies": "?", "level": "", "points": "", "bravery": ""},
+    "Blank Card": {"rank": "?", "suit": "?", "min_players": "?"},
+}
+
+
+def _exported_rows(out: Path, fmt: str) -> dict[str, dict[str, str]]:
+    """The rows of an exported CSV or XLSX catalog by card name, every cell as text ("" when empty)."""
+    import csv
+
+    if fmt == "csv":
+        with out.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+    else:
+        from openpyxl import load_workbook
+
+        sheet = load_workbook(out, read_only=True).worksheets[0]
+        rows = [["" if v is None else str(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    header, *body = rows
+    return {row[0]: dict(zip(header, row, strict=True)) for row in body}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_spreadsheet_export_tells_unknown_from_not_applicable(database, tmp_path: Path, fmt: str) -> None:
+    """Not applicable is not unknown: an unknown value is ``?`` (as every table shows it, and as an
+    import reads it), a field the card's type does not have is an empty cell (as an import wants it);
+    both were empty cells."""
+    for game, text in HOLES.items():
+        import_catalog(database, write_csv(tmp_path / f"{game}-holes.csv", text), game)
+    for game in HOLES:
+        out = tmp_path / f"{game}.{fmt}"
+        export_catalog(database, game, fmt, out)
+        rows = _exported_rows(out, fmt)
+        for name, cells in HOLE_CELLS.items():
+            if name in rows:
+                assert {c: rows[name][c] for c in cells} == cells, name
+                assert rows[name]["notes"] == "" and rows[name]["tags"] == ""  # notes are no card values
+        assert sum(name in rows for name in HOLE_CELLS) == sum(text.count("holes") for text in [HOLES[game]])
+        sample = next(r for r in rows.values() if r["source"] == "rulebook")
+        assert "?" not in {sample.get(c) for c in ("rank", "suit", "min_players", "land_name")}  # known: as they are
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "xlsx"])
+def test_a_catalog_with_unknown_and_not_applicable_values_in_every_game_reads_back_the_same(
+    database, tmp_path: Path, fmt: str
+) -> None:
+    for game, text in HOLES.items():
+        import_catalog(database, write_csv(tmp_path / f"{game}-holes.csv", text), game)
+    fresh = _fresh(tmp_path)
+    for game in HOLES:
+        out = tmp_path / f"{game}.{fmt}"
+        export_catalog(database, game, fmt, out)
+        import_catalog(fresh, out, game)
+        assert _values(fresh, game) == _values(database, game), game
+        with fresh.session() as s:
+            room = s.get(Card, "meikyu/holes/nameless-room")
+            assert room is None or (room.text, room.land_name) == (None, None)  # ``?`` read back as unknown
     fresh.engine.dispose()
 
 

@@ -244,10 +244,17 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
     typer.echo(safe_text(text), err=err, nl=nl)
 
 
-def say_done(line: str) -> None:
+def say_done(line: str, err: bool = False) -> None:
     """One line on stdout saying what was done (``wrote PATH``), with every character a terminal would
-    act on (in a path the user typed) shown as a visible escape, a line break as ``\\n``."""
-    typer.echo(one_line(line))
+    act on (in a path the user typed) shown as a visible escape, a line break as ``\\n``. Nothing when
+    the file went to standard output (``-o -``): that is no file to name (``wrote -``), and standard
+    output carries the data alone, so every command that writes one says nothing alike. ``err``: on
+    stderr (after ``--json``, which standard output holds)."""
+    from cardbase.textfiles import data_on_stdout
+
+    if data_on_stdout():
+        return
+    typer.echo(one_line(line), err=err)
 
 
 _JSON_UNSAFE: dict[int, str] = {}

@@ -16,7 +16,6 @@ from cardbase.cli.common import (
     console,
     deck_notes,
     echo,
-    one_line,
     open_db,
     png_plot,
     print_json,
@@ -197,7 +196,7 @@ def _needs(
         print_json(report.as_json())
         _notes(deck, True, report.notes)
         if plot_note:
-            echo(one_line(plot_note), err=True)
+            say_done(plot_note, err=True)
         return
     _print_needs(deck, model, report, by_turn is not None, trials, seed)
     _notes(deck, False, report.notes)

@@ -322,13 +322,24 @@ def meikyu(
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
-    session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen)
+    session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen, done=say_done)
     _stop_if_interrupted(session, path)
 
 
 def _stop_if_interrupted(session: PlaySession, record: Path | None) -> None:
-    """After Ctrl-C the game was saved like ``quit``; the command still ends as interrupted (130)."""
-    from cardbase.errors import Interrupted
+    """After Ctrl-C the game was saved like ``quit``; the command still ends as interrupted (130).
+    Input that ended at the prompt (a script of moves that ran out, ``< /dev/null``, Ctrl-D) saved it
+    too, but is no finished game and no ``quit``: the moves could not be read to the end (exit 2)."""
+    from cardbase.errors import Interrupted, UnreadableInput
 
+    saved = (
+        "the game was not saved"
+        if record is None
+        else "the game so far is written to standard output"
+        if str(record) == "-"
+        else f"the game so far is saved in {record}"
+    )
     if session.interrupted:
-        raise Interrupted(f"the game so far is saved in {record}" if record is not None else "the game was not saved")
+        raise Interrupted(saved)
+    if session.input_ended:
+        raise UnreadableInput(f"standard input ended before the game was over (type quit to leave a game); {saved}")

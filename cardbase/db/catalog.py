@@ -16,6 +16,7 @@ from cardbase.db.models import Card, CardAlias, CardSet, CardTagRow, CardType, G
 from cardbase.db.tags import replace_card_tags
 from cardbase.errors import InvalidData, quoted
 from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
+from cardbase.games.meio.cards import min_players_of, min_players_problem
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def write_cards(
     *,
     replace_sources: frozenset[str] | None = None,
     origin: str = "",
+    headings: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """Upsert card ``records`` by (game, set, name) inside the caller's transaction.
 
@@ -90,7 +92,7 @@ def write_cards(
     aliases) is refused, naming both: different names are different cards; so is a new card
     whose short id another card has (every such pair is named at once). A record's optional
     ``_where`` (``row 7``) is used in messages, and its optional ``_id`` is its card id, already
-    made (``card_id``).
+    made (``card_id``); ``headings``: each field's column as the file names it, for messages.
 
     Rows are written with bulk statements, not one ORM object per card: a 200,000-card import
     spends its time reading the file, not building objects.
@@ -169,6 +171,10 @@ def write_cards(
                 + inapplicable_problem(game, card["type"], f, stored=None if f in record else card[f], card=cid)
                 for f in wrong
             )
+            continue
+        if derived := derived_problems(card, record, headings):
+            where = record.get("_where") or f"card {quoted(record['name'])}"
+            problems += (f"{where}, {problem}" for problem in derived)
             continue
         if "tags" in record:
             if tags_of is None:
@@ -317,7 +323,8 @@ def _set_tags(session: Session, in_set: Any) -> dict[str, list[str]]:
 
 def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Iterable[str], origin: str) -> None:
     """Set ``card``'s values (its columns by name) from a checked ``record`` (only the keys it has) and
-    derive the rest: its abilities (dropped when the text changes without them), unknown fields and
+    derive the rest: its abilities (dropped when the text changes without them), a Meio card's
+    min_players (from its rank: ``derived_problems`` refuses one given against it), unknown fields and
     search names. The one step every card write takes: shipped catalogs, imports and edits."""
     old_text = card["text"]
     for column in _VALUE_COLUMNS:
@@ -327,8 +334,24 @@ def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Itera
         card["abilities"] = _abilities_json(record["abilities"], card["type"], card["name"], origin)
     elif card["text"] != old_text:
         card["abilities"] = None  # the text changed: its encoded abilities no longer say the same
+    if card["game"] == "meio":
+        card["min_players"] = min_players_of(card["rank"])
     card["unknown"] = ",".join(unknown_fields(card["game"], card["type"], card))
     card["search_names"] = _search_names(card["name"], sorted(aliases), card["land_name"])
+
+
+def derived_problems(
+    card: Mapping[str, Any], record: Mapping[str, Any], headings: Mapping[str, str] | None = None
+) -> list[str]:
+    """The values ``record`` gives that the rules derive from the card's others (``apply_values``
+    derives them) and that disagree with them: a Meio card's ``min_players``, which follows its rank.
+    Each as ``column 'min_players': why``, the column named as ``headings`` gives it."""
+    given = record.get("min_players")
+    if card["game"] != "meio" or given is None:
+        return []
+    problem = min_players_problem(card["rank"], given)
+    column = (headings or {}).get("min_players", "min_players")
+    return [] if problem is None else [f"column {quoted(column)}: {problem}"]
 
 
 BULK_CACHE_KIB = 256 * 1024

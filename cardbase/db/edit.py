@@ -223,7 +223,7 @@ def _apply(
 ) -> dict[str, tuple[Any, Any]]:
     """Write a checked record onto ``card`` in the caller's transaction, with its history row (``action``);
     returns what changed (nothing: no row)."""
-    from cardbase.db.catalog import apply_values
+    from cardbase.db.catalog import apply_values, derived_problems
     from cardbase.db.tags import replace_card_tags
 
     aliases = _aliases(session, card.id)
@@ -267,6 +267,8 @@ def _apply(
         card.type = record.pop("type")
     values = card.model_dump()
     apply_values(values, record, aliases, origin)
+    if derived := derived_problems(values, record):
+        raise InvalidData(origin, derived, writes=origin != PREVIEW).refusing(str(record["min_players"]))
     if wrong := inapplicable_values(card.game, card.type, values):
         problems = [
             inapplicable_problem(card.game, card.type, f, stored=None if f in record else values[f]) for f in wrong

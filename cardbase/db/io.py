@@ -37,6 +37,7 @@ from cardbase.catalog.fields import (
     GAME_FIELDS,
     GAME_TYPES,
     READ_ONLY_COLUMNS,
+    STAT_COLUMNS,
     Field,
     canonical_type,
     field_for_header,
@@ -44,6 +45,7 @@ from cardbase.catalog.fields import (
     inapplicable_problem,
     inapplicable_values,
     typed_fields,
+    unknown_fields,
 )
 from cardbase.errors import InvalidData, UnreadableInput, UsageError, json_syntax, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
@@ -72,6 +74,13 @@ if TYPE_CHECKING:
 
 FORMATS = ("csv", "json", "xlsx")
 _UNKNOWN_MARKERS = {"", "?", "unknown", "null", "none", "n/a", "na"}
+UNKNOWN_CELL = "?"
+"""An unknown value in a spreadsheet (CSV, XLSX): what a CSV or XLSX export writes for it, as every table
+shows it, and what an import reads as unknown in any value field, a number's or a text's (a field the
+card's type does not have is an empty cell: not applicable is no value, not an unknown one)."""
+_TEXT_VALUES = frozenset({"text", *STAT_COLUMNS})
+"""The text fields that hold a card's values (its rules text, a land's name, a suit…), which may be
+unknown; a name, type, set, alias, tag or note is never ``?``-unknown."""
 # Value ranges beyond "a whole number, 0 or more".
 _RANGES = {"rank": (1, 13), "min_players": (2, 4)}
 _SUITS = {
@@ -496,6 +505,8 @@ def _convert(f: Field, value: Any, typed: bool = False) -> Any:
                 raise ValueError(f"must be from {low} to {high}, not {number}")
         return number
     text = _parse_text(value)
+    if text == UNKNOWN_CELL and f.name in _TEXT_VALUES:
+        return None
     if f.name == "suit" and text is not None:
         if text.lower() not in _SUITS:
             raise ValueError(f"a suit (S, H, D or C), not {quoted(text)}")
@@ -525,8 +536,11 @@ def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
 
         return to_int
 
+    unknown = UNKNOWN_CELL if f.name in _TEXT_VALUES else None
+
     def to_text(value: Any) -> str | None:
-        return (value.strip() or None) if isinstance(value, str) else _parse_text(value)
+        text = (value.strip() or None) if isinstance(value, str) else _parse_text(value)
+        return None if text == unknown else text
 
     return to_text
 
@@ -995,6 +1009,7 @@ def import_catalog(
                     source,
                     records,
                     origin=str(path),
+                    headings=parsed.headings,
                 )
                 result.inserted += len(report.inserted)
                 result.updated += len(report.updated)
@@ -1055,9 +1070,12 @@ def export_catalog(database: Database, game: str, fmt: str, out: Path) -> int:
     records = card_records(database, game)
     columns = [f.name for f in GAME_FIELDS[game]] + ["source"]
 
-    def cell(record: dict[str, Any], column: str) -> Any:
-        """A CSV/XLSX cell: lists joined, abilities as JSON text, formula-like text neutralised."""
+    def cell(record: dict[str, Any], column: str, unknown: tuple[str, ...]) -> Any:
+        """A CSV/XLSX cell: lists joined, abilities as JSON text, formula-like text neutralised; an
+        unknown value ``?``, a field the card's type does not have empty (``None``)."""
         value = record[column]
+        if value is None and column in unknown:
+            return UNKNOWN_CELL
         if column == "abilities":
             return None if value is None else neutralise(json.dumps(value, ensure_ascii=False))
         return neutralise("; ".join(value) if column in ("aliases", "tags") else value)
@@ -1082,7 +1100,8 @@ def export_catalog(database: Database, game: str, fmt: str, out: Path) -> int:
             writer = csv.writer(handle)
             writer.writerow([neutralise(c) for c in columns])
             for record in records:
-                writer.writerow(["" if cell(record, c) is None else cell(record, c) for c in columns])
+                unknown = unknown_fields(game, record["type"], record)
+                writer.writerow(["" if (v := cell(record, c, unknown)) is None else v for c in columns])
     else:
         from openpyxl import Workbook
 
@@ -1091,7 +1110,8 @@ def export_catalog(database: Database, game: str, fmt: str, out: Path) -> int:
             sheet = workbook.create_sheet(game)
             sheet.append(columns)
             for record in records:
-                sheet.append([cell(record, c) for c in columns])
+                unknown = unknown_fields(game, record["type"], record)
+                sheet.append([cell(record, c, unknown) for c in columns])
             workbook.save(temporary)
     return len(records)
 
@@ -1113,7 +1133,7 @@ _NOTES: dict[str, str] = {
     "defence": "defence (whole number); empty when unknown; assists have none",
     "suit": "S, H, D or C",
     "rank": "1 (ace) to 13 (king)",
-    "min_players": "the fewest players whose deck holds the card (2, 3 or 4)",
+    "min_players": "follows the rank (A-7: 2, 8-10: 3, J-K: 4); leave it empty",
 }
 
 

@@ -267,10 +267,12 @@ def play_session(
     echo: Any,
     read: Any = None,
     seed_chosen: bool = True,
+    done: Any = None,
 ) -> Any:
     """Play one game in a terminal: a person at ``seat`` (1-based), agents elsewhere.
     ``read`` defaults to the prompt (:func:`cardbase.sim.prompt.make_reader`); a seed the person did
-    not choose is named when the game is over (:func:`cardbase.sim.play.seed_words`)."""
+    not choose is named when the game is over (:func:`cardbase.sim.play.seed_words`). ``done`` says
+    where the record was saved (default ``echo``; the CLI's says nothing of standard output)."""
     from cardbase.errors import UsageError
     from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.records import record_lines, save_record
@@ -315,7 +317,7 @@ def play_session(
         labels = ["human" if s == human else agents[s].name for s in range(n)]
         lines = record_lines(rules, seed, session.state.history, labels)
         save_record(record, lines)
-        echo(f"Record: {record} (replay it: cardbase replay {record})")
+        (done or echo)(f"Record: {record} (replay it: cardbase replay {record})")
     return session
 
 

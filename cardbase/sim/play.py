@@ -118,6 +118,9 @@ class Session:
     abandoned: bool
     interrupted: bool = False
     """Ctrl-C ended the game (at the prompt or while an agent thought)."""
+    input_ended: bool = False
+    """The input ended at the prompt (end of file: a script of moves ran out, ``< /dev/null``,
+    Ctrl-D) before the game was over; ``quit`` is the way to leave a game on purpose."""
 
 
 def play_interactive(
@@ -202,7 +205,7 @@ class _Loop:
                 shown = table.version
             line = self.read(f"{me}> ")
             if line is None:
-                return Session(table.state, abandoned=True)
+                return Session(table.state, abandoned=True, input_ended=True)
             command = " ".join(line.split())
             if not command:
                 continue

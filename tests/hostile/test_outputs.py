@@ -353,6 +353,30 @@ def test_output_to_standard_output_carries_the_file_alone(writer: Writer, hostil
     assert not (in_tmp / "-").exists()
 
 
+SAYING_WRITERS = [
+    *(w for w in FILE_WRITERS if not w.named),
+    Writer("collection export", ["collection", "export", "--format", "csv", "-o"], ".csv", b"card"),
+    Writer("draws --json --plot", ["draws", GOBLINS, "--need", "1 t:monster", "--json", "--plot"], ".png", None),
+    Writer("play mea --record", ["play", "mea", "--deck", GOBLINS, "--vs-deck", TILES, "--record"], ".jsonl", None),
+    Writer(
+        "play meikyu --record",
+        ["play", "meikyu", "--players", "2", "--assume", "default", "--seed", "1", "--record"],
+        ".jsonl",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize("writer", SAYING_WRITERS, ids=lambda w: w.name)
+def test_output_to_standard_output_is_not_said_as_a_file_written(writer: Writer, hostile_db: str, in_tmp: Path):
+    """``-`` is no file: what a command says when it wrote one (``wrote PATH``, ``Record: PATH``) is
+    not said of standard output, where the data went (it said ``wrote 72 mea cards to -`` on stderr)."""
+    result = _run_writer(writer, "-", hostile_db)
+    assert result.exit_code == 0, result.output
+    said = result.stderr
+    assert "wrote" not in said and "Record:" not in said and "replay -" not in said, said
+
+
 # Commands that write a folder a user names.
 FOLDER_WRITERS = [
     ("export images", ["export", "images", GOBLINS, "--dpi", "30", "-o"], True),

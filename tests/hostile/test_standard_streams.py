@@ -6,7 +6,7 @@ object has no attribute 'flush'``, exit 70; a closed standard input made ``play`
 (``isatty``); and an output encoding without Japanese or ``é`` (or ``—``, which cardbase's own
 tables print) made ``cards search``, ``cards show`` and ``deck show`` end in ``UnicodeEncodeError``,
 exit 70. Now: a closed output is "cannot write", exit 2; a closed input reads as empty (the game is
-left unfinished, as with ``< /dev/null``); a closed standard error loses the words, not the exit
+left unfinished, exit 2, as with ``< /dev/null``); a closed standard error loses the words, not the exit
 code; a character the encoding lacks is a visible escape, and JSON is all ASCII there."""
 
 from __future__ import annotations
@@ -119,8 +119,13 @@ def test_play_with_standard_input_closed_or_empty_leaves_the_game(
     }
     done = _run(["play", game, *decks.get(game, []), "--seed", "1"], setting, stdin)
     said = _no_crash(done)
-    assert done.returncode == 0, said
+    # The input ended before the game did: not a finished game, nor a `quit` (exit 0), but the
+    # moves could not be read to the end (exit 2), saved as Ctrl-C saves it (which exits 130).
+    assert done.returncode == 2, said
     assert "Game left unfinished" in done.stdout.decode(), done.stdout
+    (line,) = [line for line in said.splitlines() if line.startswith("cardbase: error:")]
+    assert "standard input ended before the game was over" in line, said
+    assert f"the game so far is saved in exports/{game}-seed1.jsonl" in line, said
 
 
 def test_a_closed_standard_error_keeps_the_exit_code(setting: tuple[str, Path]) -> None:

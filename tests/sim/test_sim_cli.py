@@ -242,7 +242,16 @@ def test_play_meio_a_whole_game_then_replay(tmp_path):
 
 def test_play_meio_rejects_nonsense_and_lists_legal_moves():
     result = run(
-        "play", "meio", "--players", "2", "--seed", "1", "--no-record", "--vs", "random", input="banana\nlegal\nhelp\n"
+        "play",
+        "meio",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--no-record",
+        "--vs",
+        "random",
+        input="banana\nlegal\nhelp\nquit\n",
     )
     assert result.exit_code == 0
     assert "not understood" in result.stdout

@@ -63,8 +63,28 @@ def highest_rank_for(players: int) -> int:
 
 
 def min_players(rank: int) -> int:
-    """Fewest players whose deck holds cards of ``rank``."""
+    """Fewest players whose deck holds cards of ``rank`` (rulebook, Game Preparation: A–7 for 2 players,
+    A–10 for 3, all cards for 4)."""
     return 2 if rank <= 7 else 3 if rank <= 10 else 4
+
+
+def min_players_of(rank: int | None) -> int | None:
+    """A catalogued card's ``min_players``, which follows its rank for every card, shipped or entered by
+    a user: :func:`min_players`, or unknown (None) when the rank is unknown: never guessed."""
+    return None if rank is None else min_players(rank)
+
+
+def min_players_problem(rank: int | None, given: int) -> str | None:
+    """Why ``given`` cannot be the ``min_players`` of a card of ``rank`` (None when it can): it follows the rank."""
+    derived = min_players_of(rank)
+    if derived == given:
+        return None
+    if derived is None:
+        return "follows the card's rank, which is unknown; give the rank and leave min_players empty"
+    return (
+        f"a Meio card of rank {rank} is first in the {derived}-player deck (A–7 for 2 players, A–10 for 3, "
+        f"all for 4), so its min_players is {derived}, not {given}; leave it empty: it follows the rank"
+    )
 
 
 @dataclass(frozen=True, slots=True, order=True)
