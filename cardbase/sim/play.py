@@ -142,14 +142,11 @@ def play_interactive(
     instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints;
     ``ui`` is what the game adds (see :class:`GameUI`).
     """
-    import secrets
-
+    from cardbase.sim.registry import new_seed
     from cardbase.sim.table import HUMAN, Table
 
     seats = [HUMAN if s == human else agents[s].name for s in range(rules.players)]
-    table = Table(
-        rules, seed if seed is not None else secrets.randbelow(2**31), seats, agents=agents, ui=ui or GameUI()
-    )
+    table = Table(rules, seed if seed is not None else new_seed(), seats, agents=agents, ui=ui or GameUI())
     try:
         return _Loop(table, human, read, write, hint, show, help_text, table.ui).run()
     except KeyboardInterrupt:

@@ -36,7 +36,7 @@ from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalActi
 from cardbase.sim.boards import board_view, legal_view
 from cardbase.sim.play import GameUI, expand_names
 from cardbase.sim.records import json_line, record_lines, seat_label
-from cardbase.sim.registry import derive_seed, game
+from cardbase.sim.registry import derive_seed, game, new_seed
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names an agent: ``search``, ``ismcts:iters=400``)."""
@@ -652,7 +652,5 @@ class NewTable:
     labels: dict[str, Any] = field(default_factory=dict)
 
     def make(self) -> Table:
-        import secrets
-
-        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        seed = self.seed if self.seed is not None else new_seed()
         return Table(self.rules, seed, self.seats, labels=self.labels)
