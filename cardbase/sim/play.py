@@ -13,7 +13,7 @@ name), a card's text, questions before a drastic move, extra commands.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +100,8 @@ class GameUI:
     (Meikyu: ``discard Bee, Sword, Cook`` at a decision that discards one card at a time), each
     checked in turn on a copy of ``state`` (raising :class:`GameError` with the rule's reason, and
     nothing applied); ``None`` when the line is one action.
+    ``known_names(state, seat)``: the names of ``vocabulary`` that ``seat`` may know of now, the ones
+    a short name it types is written out to (Méa: not the other deck's list); ``None``: all of them.
     """
 
     effects: Callable[[Any, Any, str], list[str]] | None = None
@@ -108,6 +110,7 @@ class GameUI:
     confirm: Callable[[Any, Any], str | None] | None = None
     commands: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
     several: Callable[[State, str], list[Any] | None] | None = None
+    known_names: Callable[[Any, int], Sequence[str]] | None = None
 
 
 @dataclass

@@ -28,7 +28,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardbase.errors import CardbaseError, Conflict, UsageError
@@ -355,7 +355,10 @@ class Table:
                 return action
         except GameError as error:
             first = error
-        expanded = expand_names(command, self.ui.vocabulary)
+        vocabulary = self.ui.vocabulary
+        if self.ui.known_names is not None and state.current_player >= 0:  # the mover's names, no hidden one
+            vocabulary = replace(vocabulary, names=tuple(self.ui.known_names(state, state.current_player)))
+        expanded = expand_names(command, vocabulary)
         if expanded == command:
             if first is not None:
                 raise first

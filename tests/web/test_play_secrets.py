@@ -12,10 +12,12 @@ test_play_noleak.py reads (the seed, a refusal's message).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from cardbase.sim.registry import new_seed
+from tests.web.conftest import error_of
 from tests.web.play_helpers import hall, keys_of, new_game, seat_header, view
 
 
@@ -44,3 +46,53 @@ def test_no_output_of_an_unfinished_game_says_its_seed(client: TestClient) -> No
         to_move = hall(client).get(game_id).table.state.current_player
         for key in (None, keys[to_move]):
             assert str(seed) not in _outputs(client, game_id, key), (game, key)
+
+
+def _mea_at_main(client: TestClient) -> tuple[str, dict[int, str], Any]:
+    made = new_game(client, "mea", ["human", "human"], seed=3)
+    game_id, keys = made["id"], keys_of(made)
+    live = hall(client).get(game_id)
+    for _ in range(2):  # both opening draws
+        seat = live.table.state.current_player
+        moved = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": "draw 5", "version": live.table.version},
+            headers=seat_header(keys[seat]),
+        )
+        assert moved.status_code == 200, moved.text
+    return game_id, keys, live
+
+
+def test_a_refused_mea_move_names_no_card_of_the_other_deck(client: TestClient) -> None:
+    game_id, keys, live = _mea_at_main(client)
+    state = live.table.state
+    seat = state.current_player
+    assert view(client, game_id, keys[seat])["legal"], "P1 is to make a main-phase move"
+    instances = range(len(state.deck(0)) + len(state.deck(1)) + len(state.hand(0)) + len(state.hand(1)))
+    own = {state.card(i).name for i in instances if state.owner(i) == seat}
+    theirs = sorted({state.card(i).name for i in instances if state.owner(i) != seat} - own)
+    assert len(theirs) >= 3, "the example decks share too many cards for this test"
+    said = []
+    for name in theirs:
+        for text in (f"summon {name} a1", f"summon {name[:-1]} a1", f"play {name}", f"play {name[:6]}"):
+            refused = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": text, "version": live.table.version},
+                headers=seat_header(keys[seat]),
+            )
+            assert refused.status_code == 422, refused.text
+            message = error_of(refused)
+            said.append(message)
+            for other in theirs:
+                assert other not in message or other in text, f"{text!r} was refused naming {other}: {message}"
+    # a name of the other deck is refused as a name of no deck is (its suggestion aside)
+    nowhere = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": "play Nonesuch Card", "version": live.table.version},
+        headers=seat_header(keys[seat]),
+    )
+    head = error_of(nowhere).split(" (did you mean")[0]
+    assert head == "you hold no card by that name"
+    # (a fragment close to a card of its own is written out to it: "you do not hold Crumb Goblin")
+    heads = {m.split(" (did you mean")[0] for m in said}
+    assert head in heads and heads <= {head} | {f"you do not hold {name}" for name in own}, heads
