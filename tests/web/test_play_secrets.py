@@ -96,3 +96,44 @@ def test_a_refused_mea_move_names_no_card_of_the_other_deck(client: TestClient) 
     # (a fragment close to a card of its own is written out to it: "you do not hold Crumb Goblin")
     heads = {m.split(" (did you mean")[0] for m in said}
     assert head in heads and heads <= {head} | {f"you do not hold {name}" for name in own}, heads
+
+
+def test_the_record_of_an_unfinished_game_is_the_seats_own_log(client: TestClient) -> None:
+    """Before the end a seat downloads only what its log told it (test_play_noleak checks the log),
+    without the seed; the spectator gets nothing."""
+    import random
+
+    for game in ("meio", "mea", "meikyu"):
+        made = new_game(client, game, ["human", "human"], seed=11)
+        game_id, keys = made["id"], keys_of(made)
+        live = hall(client).get(game_id)
+        rng = random.Random(3)
+        for _ in range(25):
+            if live.table.over:
+                break
+            seat = live.table.state.current_player
+            legal = view(client, game_id, keys[seat])["legal"]
+            moved = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"id": rng.randrange(len(legal)), "version": live.table.version},
+                headers=seat_header(keys[seat]),
+            )
+            assert moved.status_code == 200, moved.text
+        assert not live.table.over
+        assert client.get(f"/api/games/{game_id}/record").status_code == 403
+        for seat, key in keys.items():
+            lines = [
+                json.loads(line)
+                for line in client.get(f"/api/games/{game_id}/record", headers=seat_header(key)).text.splitlines()
+            ]
+            head, actions = lines[0], lines[1:]
+            assert head["seed"] is None and head["unfinished"] is True
+            log = view(client, game_id, key)["log"]
+            said = [e["text"] for e in log]
+            written = [
+                f"— {a['action']} —"
+                if a["player"] == "chance"
+                else f"P{int(a['player'][1:])}{' (you)' if int(a['player'][1:]) == seat + 1 else ''}: {a['action']}"
+                for a in actions
+            ]
+            assert written == said, (game, seat)
