@@ -1111,13 +1111,12 @@ class MeaState(State):
 
     def known_names(self, seat: int) -> tuple[str, ...]:
         """The card names ``seat`` may be told of, sorted: its own deck list's, and those of the
-        cards on the board or out of play. The other deck's list is hidden until it is played
-        (a refusal, a name's expansion or a suggestion names no card of it)."""
+        cards in its hand, on the board or out of play. The other deck's list is hidden until it is
+        played (a refusal, a name's expansion or a suggestion names no card of it)."""
         seat = check_seat(seat, 2)
         tab, zone = self._tab, self._zone
-        return tuple(
-            sorted({tab.names[i] for i in range(len(zone)) if tab.owner[i] == seat or zone[i] in (BOARD, OUT)})
-        )
+        names = {tab.names[i] for i in range(len(zone)) if tab.owner[i] == seat or zone[i] in (BOARD, OUT)}
+        return tuple(sorted(names | {tab.names[i] for i in self._hand[seat]}))
 
     def _meant(self, name: str, p: int) -> str:
         """`` (did you mean …?)``: the card of ``p``'s hand, else of the names ``p`` knows
