@@ -45,14 +45,12 @@ def run_play(
     """Play one game with a person at ``seat`` (1-based) and agents elsewhere. A seed the person
     did not choose (``seed_chosen`` false) is named only once the game is over: it decides every
     deal, so it would tell where every card face down is."""
-    import secrets
-
     from cardbase.errors import UsageError
     from cardbase.sim import meio_view
     from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.prompt import history_path, make_reader
     from cardbase.sim.records import record_lines, save_record
-    from cardbase.sim.registry import derive_seed, game
+    from cardbase.sim.registry import derive_seed, game, new_seed
 
     entry = game(game_id)
     rules = entry.make_rules(options)
@@ -67,7 +65,7 @@ def run_play(
     if len(names) != len(others):
         raise UsageError(f"--vs needs one agent, or one per other seat ({len(others)}), not {quoted(vs)}")
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
     agents = {
         s: entry.make_agent(name, rules, s, derive_seed(seed, "play", s)) for s, name in zip(others, names, strict=True)
     }
@@ -143,9 +141,9 @@ def meio(
     options = sim.rules_options("meio", flags, rule)
     chosen = seed is not None
     if seed is None:
-        import secrets
+        from cardbase.sim.registry import new_seed
 
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
     path = None if no_record else (record or Path("exports") / f"meio-seed{seed}.jsonl")
     run_play("meio", options, seat, vs, seed, path, seed_chosen=chosen)
 
@@ -207,8 +205,6 @@ def mea(
     Example: cardbase play mea -d examples/decks/mea-goblin-rush.txt --vs-deck examples/decks/mea-tile-control.txt
     """
     _record_asked(record, no_record)
-    import secrets
-
     from cardbase.cli.common import loaded_notes, open_db
     from cardbase.decks.service import load_house
     from cardbase.errors import UsageError
@@ -217,7 +213,7 @@ def mea(
     from cardbase.sim.play import hinter, play_interactive, seed_after, seed_words
     from cardbase.sim.prompt import history_path, make_reader, writer
     from cardbase.sim.records import record_lines, save_record
-    from cardbase.sim.registry import derive_seed, game
+    from cardbase.sim.registry import derive_seed, game, new_seed
 
     if seat not in (1, 2):
         raise UsageError(f"--seat is 1 (first) or 2 (second), not {seat}")
@@ -238,7 +234,7 @@ def mea(
     rules = make_rules(decks, options)
     chosen = seed is not None
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
     other = 1 - human
     agents = {other: entry.make_agent(vs, rules, other, derive_seed(seed, "play", other))}
     hint = hinter("mea", rules, seed)
@@ -307,11 +303,10 @@ def meikyu(
     Example: cardbase play meikyu --players 2 --vs search --seed 7 --assume default
     """
     _record_asked(record, no_record)
-    import secrets
-
     from cardbase.errors import UsageError
     from cardbase.sim.meikyu import make_rules, play_session, pool_from_database
     from cardbase.sim.prompt import writer
+    from cardbase.sim.registry import new_seed
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
@@ -320,7 +315,7 @@ def meikyu(
     rules = make_rules(pool, players, **readings)
     chosen = seed is not None
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
     session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen, done=say_done)
     _stop_if_interrupted(session, path)

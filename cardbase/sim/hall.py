@@ -247,7 +247,9 @@ class Hall:
         """A new game: its id and a key for each person's seat."""
         self.sweep(force=True)
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            from cardbase.sim.registry import new_seed
+
+            seed = new_seed()
         table = Table(rules, seed, seats, labels=labels)
         for seat in table.seats:
             if seat.agent is not None:

@@ -218,4 +218,5 @@ def game_ui(rules: MeaRules) -> GameUI:
         vocabulary=Vocabulary((*WORDS, "card", "hint", "legal", "show", "help", "quit"), names, _TILE),
         card=lambda observation, name: card_text(rules, name),
         confirm=confirm,
+        known_names=lambda state, seat: state.known_names(seat),
     )

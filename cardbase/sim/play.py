@@ -13,7 +13,7 @@ name), a card's text, questions before a drastic move, extra commands.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +100,8 @@ class GameUI:
     (Meikyu: ``discard Bee, Sword, Cook`` at a decision that discards one card at a time), each
     checked in turn on a copy of ``state`` (raising :class:`GameError` with the rule's reason, and
     nothing applied); ``None`` when the line is one action.
+    ``known_names(state, seat)``: the names of ``vocabulary`` that ``seat`` may know of now, the ones
+    a short name it types is written out to (Méa: not the other deck's list); ``None``: all of them.
     """
 
     effects: Callable[[Any, Any, str], list[str]] | None = None
@@ -108,6 +110,7 @@ class GameUI:
     confirm: Callable[[Any, Any], str | None] | None = None
     commands: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
     several: Callable[[State, str], list[Any] | None] | None = None
+    known_names: Callable[[Any, int], Sequence[str]] | None = None
 
 
 @dataclass
@@ -145,14 +148,11 @@ def play_interactive(
     instead of writing ``observation.describe()``; ``help_text`` is what ``help`` prints;
     ``ui`` is what the game adds (see :class:`GameUI`).
     """
-    import secrets
-
+    from cardbase.sim.registry import new_seed
     from cardbase.sim.table import HUMAN, Table
 
     seats = [HUMAN if s == human else agents[s].name for s in range(rules.players)]
-    table = Table(
-        rules, seed if seed is not None else secrets.randbelow(2**31), seats, agents=agents, ui=ui or GameUI()
-    )
+    table = Table(rules, seed if seed is not None else new_seed(), seats, agents=agents, ui=ui or GameUI())
     try:
         return _Loop(table, human, read, write, hint, show, help_text, table.ui).run()
     except KeyboardInterrupt:

@@ -293,3 +293,16 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from ``parts``, the same on every machine and process."""
     text = ":".join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+NEW_SEED_BITS = 63
+"""A new game's seed is this wide: a player who knows their own cards (a Meio hand is one of 2**31
+seeds' deals, found in hours) cannot search the seeds for the one that dealt them, which would tell
+every hidden card and every future roll. As :func:`derive_seed`'s, it fits a signed 64-bit column."""
+
+
+def new_seed() -> int:
+    """A new game's seed, :data:`NEW_SEED_BITS` random bits (when none is chosen)."""
+    import secrets
+
+    return secrets.randbits(NEW_SEED_BITS)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardbase.errors import CardbaseError, Conflict, UsageError
@@ -36,7 +36,7 @@ from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalActi
 from cardbase.sim.boards import board_view, legal_view
 from cardbase.sim.play import GameUI, expand_names
 from cardbase.sim.records import json_line, record_lines, seat_label
-from cardbase.sim.registry import derive_seed, game
+from cardbase.sim.registry import derive_seed, game, new_seed
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names an agent: ``search``, ``ismcts:iters=400``)."""
@@ -355,7 +355,10 @@ class Table:
                 return action
         except GameError as error:
             first = error
-        expanded = expand_names(command, self.ui.vocabulary)
+        vocabulary = self.ui.vocabulary
+        if self.ui.known_names is not None and state.current_player >= 0:  # the mover's names, no hidden one
+            vocabulary = replace(vocabulary, names=tuple(self.ui.known_names(state, state.current_player)))
+        expanded = expand_names(command, vocabulary)
         if expanded == command:
             if first is not None:
                 raise first
@@ -652,7 +655,5 @@ class NewTable:
     labels: dict[str, Any] = field(default_factory=dict)
 
     def make(self) -> Table:
-        import secrets
-
-        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        seed = self.seed if self.seed is not None else new_seed()
         return Table(self.rules, seed, self.seats, labels=self.labels)

@@ -1867,7 +1867,7 @@ REFUSALS = [
     ("play Pawn", "summon-monster", "Pawn is a monster: summon it onto a tile"),
     ("summon Nap b1", "play-assist", "Nap is an assist: play it"),
     ("summon Pawn c1", "summon-own", "you can summon only onto a tile you control; c1 is not yours"),
-    ("summon Zorro b1", "hold-card", "no card in this game is called 'Zorro'"),
+    ("summon Zorro b1", "hold-card", "you hold no card by that name"),
     ("flip b2", "start-flip-only", "you may flip a tile only at the start of your turn"),
     ("choose b2", "nothing-to-choose", "there is nothing to choose now"),
     ("obliterate b1", "deck-out", "you obliterate a tile only when your deck is empty"),

@@ -100,8 +100,8 @@ def test_the_rules_never_say_you_do_not_hold_a_spelling_of_a_card_you_hold() -> 
     assert state.is_legal(state.parse_action("summon JALAPENO IMP b1"))  # the whole name, folded
     with pytest.raises(IllegalAction) as refused:
         state.check(state.parse_action("summon jalapeno b1"))
-    assert str(refused.value) == "no card in this game is called 'jalapeno' (did you mean Jalapeño Imp?)"
-    with pytest.raises(IllegalAction, match=r"^you do not hold Pawn$"):  # a card of the game, not in the hand
+    assert str(refused.value) == "you hold no card by that name (did you mean Jalapeño Imp?)"
+    with pytest.raises(IllegalAction, match=r"^you hold no card by that name$"):  # P2's, hidden from P1
         state.check(state.parse_action("summon pawn b1"))
 
 
@@ -118,3 +118,19 @@ def test_a_record_replays_with_names_typed_without_accents() -> None:
     result = replay(parse_records("\n".join([head, *typed]) + "\n")[0])
     assert result.finished and result.state.history == state.history
     assert Summon("Jalapeño Imp", B.parse("b1")) == rules.parse_action("summon Jalapeno Imp b1")
+
+
+def test_a_player_knows_the_names_of_its_deck_its_hand_and_the_table_not_the_other_deck() -> None:
+    from cardbase.games.mea.codes import HAND, OUT
+
+    rules = rules_for([demo("Jalapeño Imp")] * 2, [demo("Naïve Squire"), demo("Crumb Goblin"), PAWN], filler=0)
+    state = started(rules, (1, 1))
+    assert "Naïve Squire" not in state.known_names(0) and "Jalapeño Imp" in state.known_names(0)
+    instances = range(len(state.deck(0)) + len(state.deck(1)) + len(state.hand(0)) + len(state.hand(1)))
+    theirs = [i for i in instances if state.owner(i) == 1]
+    squire = next(i for i in theirs if state.card(i).name == "Naïve Squire")
+    goblin = next(i for i in theirs if state.card(i).name == "Crumb Goblin")
+    state.place_card(squire, HAND, seat=0)  # taken into P1's hand
+    state.place_card(goblin, OUT)  # played
+    assert {"Naïve Squire", "Crumb Goblin"} <= set(state.known_names(0))
+    assert "Pawn" not in state.known_names(0) and "Pawn" in state.known_names(1)

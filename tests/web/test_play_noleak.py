@@ -88,10 +88,19 @@ def _every_name(rules: Any) -> set[str]:
 
 
 def _found(names: set[str], text: str) -> list[str]:
-    """The names of ``names`` that occur in ``text`` as whole words (the prompts aside)."""
+    """The names of ``names`` that occur in ``text`` as whole words (the prompts aside), or as the
+    last part of a card's catalog id (``/creme-golem``: a face's address names its card too)."""
+    from cardbase.names import slug
+
     for prompt in PROMPTS:
         text = text.replace(prompt, "")
-    return sorted(n for n in names if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", text))
+
+    def named(n: str) -> bool:
+        if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", text):
+            return True
+        return " " in n and re.search(rf"/{re.escape(slug(n))}(?![\w-])", text) is not None
+
+    return sorted(n for n in names if named(n))
 
 
 def _split_page(page: str) -> tuple[str, str]:

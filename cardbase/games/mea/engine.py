@@ -1109,11 +1109,21 @@ class MeaState(State):
         assert isinstance(action, Attack)
         return self._why_attack(action, p)
 
+    def known_names(self, seat: int) -> tuple[str, ...]:
+        """The card names ``seat`` may be told of, sorted: its own deck list's, and those of the
+        cards in its hand, on the board or out of play. The other deck's list is hidden until it is
+        played (a refusal, a name's expansion or a suggestion names no card of it)."""
+        seat = check_seat(seat, 2)
+        tab, zone = self._tab, self._zone
+        names = {tab.names[i] for i in range(len(zone)) if tab.owner[i] == seat or zone[i] in (BOARD, OUT)}
+        return tuple(sorted(names | {tab.names[i] for i in self._hand[seat]}))
+
     def _meant(self, name: str, p: int) -> str:
-        """`` (did you mean …?)``: the card of ``p``'s hand, else of the game, ``name`` is a short
-        or close spelling of (see :func:`cardbase.fuzzy.match`); empty if none."""
+        """`` (did you mean …?)``: the card of ``p``'s hand, else of the names ``p`` knows
+        (:meth:`known_names`), ``name`` is a short or close spelling of (see
+        :func:`cardbase.fuzzy.match`); empty if none."""
         names = self._tab.names
-        for pool in ({names[i] for i in self._hand[p]}, set(names)):
+        for pool in ({names[i] for i in self._hand[p]}, set(self.known_names(p))):
             try:
                 meant = match(name, sorted(pool))
             except AmbiguousName as error:
@@ -1138,10 +1148,10 @@ class MeaState(State):
         name = action.card
         held = [i for i in self._hand[p] if tab.names[i] == name]
         if not held:
-            if fold(name) not in tab.canonical:  # not a card of this game: maybe a short spelling of one
-                return IllegalAction(
-                    f"no card in this game is called {quoted(name)}{self._meant(name, p)}", "hold-card", p
-                )
+            if fold(name) not in {fold(n) for n in self.known_names(p)}:
+                # a name of no card p may know of (of no deck, or of the other's, hidden): maybe a short
+                # spelling of one; the name is not echoed (its spelling would tell the other deck's)
+                return IllegalAction(f"you hold no card by that name{self._meant(name, p)}", "hold-card", p)
             return IllegalAction(f"you do not hold {name}", "hold-card", p)
         i = held[0]
         if isinstance(action, Play) and tab.monster[i]:
