@@ -21,6 +21,7 @@ from cardbase.render.layout import (
     MARKS,
     Art,
     Box,
+    Element,
     Ellipse,
     Layout,
     Mark,
@@ -195,7 +196,11 @@ class _Frame:
     columns) keeps both ends' distances from their edges (scaled by ``s``) and takes the new
     length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
     keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
-    centre, so groups (a grid of cells, pips) keep their spacing."""
+    centre, so groups (a grid of cells, pips) keep their spacing.
+
+    A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number) goes
+    with that shape along every axis the shape does not stretch on: it keeps its (scaled) offset
+    from the shape's corner, so what sits in a badge stays in it whichever edge each is near."""
 
     sx: float
     sy: float
@@ -203,6 +208,7 @@ class _Frame:
     height: float
     ref_w: float
     ref_h: float
+    holders: Mapping[Box, Box] = field(default_factory=dict)
 
     @property
     def type_scale(self) -> float:
@@ -223,6 +229,14 @@ class _Frame:
     def box(self, b: Box) -> tuple[float, float, float, float]:
         x, w = self._axis(b.x, b.w, self.ref_w, self.width)
         y, h = self._axis(b.y, b.h, self.ref_h, self.height)
+        holder = self.holders.get(b)
+        if holder is not None:
+            s = self.type_scale
+            hx, hy, hw, hh = self.box(holder)
+            if abs(hw - holder.w * s) < 1e-9:  # the shape keeps its width: the box goes with it
+                x, w = hx + (b.x - holder.x) * s, b.w * s
+            if abs(hh - holder.h * s) < 1e-9:
+                y, h = hy + (b.y - holder.y) * s, b.h * s
         return x, y, w, h
 
     def shaped(self, b: Box) -> tuple[float, float, float, float]:
@@ -234,6 +248,28 @@ class _Frame:
             return x + (w - nw) / 2, y, nw, h
         nh = w / aspect
         return x, y + (h - nh) / 2, w, nh
+
+
+def _holders(elements: tuple[Element, ...]) -> dict[Box, Box]:
+    """Each element's box that lies inside a drawn shape (a rectangle, ellipse, named shape or art
+    box of the same turn), mapped to the smallest such shape's box."""
+    shapes = [el for el in elements if isinstance(el, Rect | Ellipse | Shape | Art)]
+    held: dict[Box, Box] = {}
+    for el in elements:
+        b = el.box
+        around = [
+            s.box
+            for s in shapes
+            if s.box != b
+            and s.rotate == el.rotate
+            and s.box.x - 1e-6 <= b.x
+            and s.box.y - 1e-6 <= b.y
+            and b.x + b.w <= s.box.x + s.box.w + 1e-6
+            and b.y + b.h <= s.box.y + s.box.h + 1e-6
+        ]
+        if around and b not in held:
+            held[b] = min(around, key=lambda box: box.w * box.h)
+    return held
 
 
 def _rotate_op(op: Op, w: float, h: float) -> Op:
@@ -574,7 +610,14 @@ def compose(
     carried = marks_carried(layout, values)
     layout = with_marks(layout)
     width, height = size
-    frame = _Frame(width / layout.reference[0], height / layout.reference[1], width, height, *layout.reference)
+    frame = _Frame(
+        width / layout.reference[0],
+        height / layout.reference[1],
+        width,
+        height,
+        *layout.reference,
+        _holders(layout.elements),
+    )
     label = str(values.get("name", layout.title))
     face = Face(layout.name, width, height, layout.background)
     for el in layout.elements:
