@@ -19,6 +19,7 @@ from cardbase.render import fonts
 from cardbase.render.layout import (
     LAYOUTS,
     MARKS,
+    SAFE_ZONE,
     Art,
     Box,
     Element,
@@ -196,7 +197,9 @@ class _Frame:
     columns) keeps both ends' distances from their edges (scaled by ``s``) and takes the new
     length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
     keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
-    centre, so groups (a grid of cells, pips) keep their spacing.
+    centre, so groups (a grid of cells, pips) keep their spacing. Distances from an edge scale only
+    beyond ``SAFE_ZONE``, and ``sx``, ``sy`` are the scales of the card inside it: the safe zone is
+    a length on paper (a cut off by up to 3 mm), the same on a mini card as on a tarot card.
 
     A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number) goes
     with that shape along every axis the shape does not stretch on: it keeps its (scaled) offset
@@ -215,15 +218,16 @@ class _Frame:
         return min(self.sx, self.sy)
 
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
-        s = self.type_scale
+        s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
         end = start + length
         touches = start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR
         if touches and start < ref / 2 < end:  # a bar or panel: each end stays with its own edge
-            return start * s, real - (ref - end) * s - start * s
+            first = z + (start - z) * s
+            return first, real - z - (ref - end - z) * s - first
         if start <= _EDGE_NEAR:
-            return start * s, length * s
+            return z + (start - z) * s, length * s
         if ref - end <= _EDGE_NEAR:
-            return real - (ref - start) * s, length * s
+            return real - z - (ref - start - z) * s, length * s
         return real / 2 + (start - ref / 2) * s, length * s
 
     def box(self, b: Box) -> tuple[float, float, float, float]:
@@ -248,6 +252,12 @@ class _Frame:
             return x + (w - nw) / 2, y, nw, h
         nh = w / aspect
         return x, y + (h - nh) / 2, w, nh
+
+
+def _inner_scale(real: float, ref: float) -> float:
+    """How much a length inside the safe zone grows from the reference card to one of ``real`` mm
+    along an axis: the safe zone itself is a length on paper, the same on every card."""
+    return max(real - 2 * SAFE_ZONE, real / 10) / (ref - 2 * SAFE_ZONE)
 
 
 def _holders(elements: tuple[Element, ...]) -> dict[Box, Box]:
@@ -611,8 +621,8 @@ def compose(
     layout = with_marks(layout)
     width, height = size
     frame = _Frame(
-        width / layout.reference[0],
-        height / layout.reference[1],
+        _inner_scale(width, layout.reference[0]),
+        _inner_scale(height, layout.reference[1]),
         width,
         height,
         *layout.reference,
