@@ -646,7 +646,7 @@ def compose(
                     h,
                     fill_template(el.fill, values) if el.fill else None,
                     fill_template(el.stroke, values) if el.stroke else None,
-                    el.width,
+                    el.width * frame.type_scale,
                     el.radius,
                 )
             ]
@@ -660,7 +660,7 @@ def compose(
                     h,
                     el.fill and fill_template(el.fill, values),
                     el.stroke and fill_template(el.stroke, values),
-                    el.width,
+                    el.width * frame.type_scale,
                 )
             ]
         elif isinstance(el, Shape):
@@ -676,7 +676,7 @@ def compose(
                 h,
                 el.fill and fill_template(el.fill, values),
                 el.stroke and fill_template(el.stroke, values),
-                el.width,
+                el.width * frame.type_scale,
                 el.keep_aspect,
             )
         elif isinstance(el, Art):

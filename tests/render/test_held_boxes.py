@@ -23,22 +23,27 @@ from tests.render.conftest import _apply, _mul
 Rect4 = tuple[float, float, float, float]  # left, bottom, right, top in points
 SIZES = [(63.0, 63.0), (88.0, 63.0), CARD_SIZES["mini"], CARD_SIZES["bridge"], (70.0, 120.0)]
 PAINT = {b"f", b"f*", b"F", b"B", b"B*", b"b", b"b*", b"S", b"s"}
+STROKE = {b"B", b"B*", b"b", b"b*", b"S", b"s"}
 
 
 def _shapes(reader: PdfReader) -> list[Rect4]:
-    """The box of every shape painted in the one card form of page 1, in drawing order."""
+    """The box of every shape painted in the one card form of page 1 (a stroked one's with half its
+    line's width round it), in drawing order."""
     page = reader.pages[0]
     form = next(iter(page["/Resources"]["/XObject"].values())).get_object()
     ctm = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
-    stack: list[list[float]] = []
+    width = 0.0
+    stack: list[tuple[list[float], float]] = []
     points: list[tuple[float, float]] = []
     shapes: list[Rect4] = []
     for operands, op in ContentStream(form, reader).operations:
         values = [float(v) for v in operands] if op in (b"cm", b"m", b"l", b"c", b"re") else []
         if op == b"q":
-            stack.append(ctm)
+            stack.append((ctm, width))
         elif op == b"Q":
-            ctm = stack.pop()
+            ctm, width = stack.pop()
+        elif op == b"w":
+            width = float(operands[0]) * abs(ctm[0] or ctm[1])
         elif op == b"cm":
             ctm = _mul(values, ctm)
         elif op in (b"m", b"l", b"c"):
@@ -48,7 +53,8 @@ def _shapes(reader: PdfReader) -> list[Rect4]:
             points += [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
         elif op in PAINT and points:
             xs, ys = [p[0] for p in points], [p[1] for p in points]
-            shapes.append((min(xs), min(ys), max(xs), max(ys)))
+            half = width / 2 if op in STROKE else 0.0
+            shapes.append((min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half))
             points = []
         elif op == b"n":
             points = []
