@@ -201,9 +201,10 @@ class _Frame:
     beyond ``SAFE_ZONE``, and ``sx``, ``sy`` are the scales of the card inside it: the safe zone is
     a length on paper (a cut off by up to 3 mm), the same on a mini card as on a tarot card.
 
-    A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number) goes
-    with that shape along every axis the shape does not stretch on: it keeps its (scaled) offset
-    from the shape's corner, so what sits in a badge stays in it whichever edge each is near."""
+    A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number), or
+    closely following a box at an edge (a corner index's suit under its rank), goes with that box
+    along every axis it does not stretch on: it keeps its (scaled) offset from the box's corner, so
+    what belongs together stays together whichever edge each is near."""
 
     sx: float
     sy: float
@@ -220,8 +221,7 @@ class _Frame:
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
         s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
         end = start + length
-        touches = start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR
-        if touches and start < ref / 2 < end:  # a bar or panel: each end stays with its own edge
+        if _bar(start, length, ref):  # a bar or panel: each end stays with its own edge
             first = z + (start - z) * s
             return first, real - z - (ref - end - z) * s - first
         if start <= _EDGE_NEAR:
@@ -260,26 +260,67 @@ def _inner_scale(real: float, ref: float) -> float:
     return max(real - 2 * SAFE_ZONE, real / 10) / (ref - 2 * SAFE_ZONE)
 
 
-def _holders(elements: tuple[Element, ...]) -> dict[Box, Box]:
-    """Each element's box that lies inside a drawn shape (a rectangle, ellipse, named shape or art
-    box of the same turn), mapped to the smallest such shape's box."""
-    shapes = [el for el in elements if isinstance(el, Rect | Ellipse | Shape | Art)]
+_FOLLOW_GAP = 1.0  # mm: a box this close after a box at an edge, and within its breadth, goes with it
+
+
+def _holders(elements: tuple[Element, ...], reference: tuple[float, float]) -> dict[Box, Box]:
+    """The box each element's box goes with: the smallest drawn shape (a rectangle, ellipse, named
+    shape or art box of the same turn) it lies inside; else a box at an edge it closely follows
+    (``_FOLLOW_GAP``) and lies within the breadth of, as a corner index's suit follows its rank."""
+    w, h = reference
+    shapes = [
+        el
+        for el in elements
+        if isinstance(el, Rect | Ellipse | Shape | Art)  # not a panel, which stretches both ways
+        and not (_bar(el.box.x, el.box.w, w) and _bar(el.box.y, el.box.h, h))
+    ]
     held: dict[Box, Box] = {}
     for el in elements:
         b = el.box
-        around = [
-            s.box
-            for s in shapes
-            if s.box != b
-            and s.rotate == el.rotate
-            and s.box.x - 1e-6 <= b.x
-            and s.box.y - 1e-6 <= b.y
-            and b.x + b.w <= s.box.x + s.box.w + 1e-6
-            and b.y + b.h <= s.box.y + s.box.h + 1e-6
-        ]
-        if around and b not in held:
+        if b in held:
+            continue
+        around = [s.box for s in shapes if s.box != b and s.rotate == el.rotate and _inside(b, s.box)]
+        if around:
             held[b] = min(around, key=lambda box: box.w * box.h)
+            continue
+        leaders = [a.box for a in elements if a.rotate == el.rotate and _follows(b, a.box, reference)]
+        if leaders:
+            held[b] = leaders[0]
     return held
+
+
+def _bar(start: float, length: float, ref: float) -> bool:
+    """Whether a box from ``start`` of ``length`` stretches along an axis of ``ref`` mm (``_Frame._axis``)."""
+    end = start + length
+    return (start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR) and start < ref / 2 < end
+
+
+def _inside(b: Box, around: Box) -> bool:
+    return (
+        around.x - 1e-6 <= b.x
+        and around.y - 1e-6 <= b.y
+        and b.x + b.w <= around.x + around.w + 1e-6
+        and b.y + b.h <= around.y + around.h + 1e-6
+    )
+
+
+def _follows(b: Box, a: Box, reference: tuple[float, float]) -> bool:
+    """Whether ``b`` starts just after ``a``, a box at the top or left edge, within its breadth."""
+    down = (
+        a.y <= _EDGE_NEAR < b.y
+        and a.y + a.h < reference[1] / 2
+        and 0 <= b.y - (a.y + a.h) <= _FOLLOW_GAP
+        and a.x - 1e-6 <= b.x
+        and b.x + b.w <= a.x + a.w + 1e-6
+    )
+    across = (
+        a.x <= _EDGE_NEAR < b.x
+        and a.x + a.w < reference[0] / 2
+        and 0 <= b.x - (a.x + a.w) <= _FOLLOW_GAP
+        and a.y - 1e-6 <= b.y
+        and b.y + b.h <= a.y + a.h + 1e-6
+    )
+    return down or across
 
 
 def _rotate_op(op: Op, w: float, h: float) -> Op:
@@ -626,7 +667,7 @@ def compose(
         width,
         height,
         *layout.reference,
-        _holders(layout.elements),
+        _holders(layout.elements, layout.reference),
     )
     label = str(values.get("name", layout.title))
     face = Face(layout.name, width, height, layout.background)

@@ -115,3 +115,22 @@ def test_labels_stay_in_their_shapes_at_every_card_size(
                 f"{name} on a {size[0]}×{size[1]} mm card: {word!r} at ({x / k:.1f}, {y / k:.1f}) mm is outside "
                 f"its shape ({left / k:.1f}, {bottom / k:.1f})–({right / k:.1f}, {top / k:.1f}) mm"
             )
+
+
+def test_a_corner_index_keeps_its_suit_under_its_rank_at_every_card_size(
+    cards: dict[str, Card], images: Path, tmp_path: Path
+) -> None:
+    """A Meio index is a rank and, just under it, its suit: on a bridge or mini card the suit used to
+    slide towards the middle with the pips, 5 mm below its rank."""
+    k = 72 / 25.4
+    eight = next(c for c in cards.values() if c.game == "meio" and c.rank == 8 and c.suit == "D")
+
+    def gap(size: tuple[float, float]) -> float:
+        shapes, labels = _printed(eight, size, images, tmp_path / f"{size[0]}x{size[1]}.pdf")
+        _, _, x, y = next(run for run in labels if run[:2] == ("8", 0))
+        under = [s for s in shapes if s[2] < 13 * k and s[3] < y and s[0] <= x + 2 * k]
+        return (y - max(s[3] for s in under)) / k
+
+    reference = gap((63.0, 88.0))
+    for size in [CARD_SIZES["bridge"], CARD_SIZES["mini"], (63.0, 63.0), (44.0, 68.0)]:  # none larger
+        assert 0 <= gap(size) <= reference + 0.3, (size, gap(size), reference)
