@@ -212,10 +212,21 @@ def bleed_cost(spec: SheetSpec) -> str | None:
         return None
     margin = spec.least_margin
     usable = (spec.paper[0] - 2 * margin, spec.paper[1] - 2 * margin)
-    # The largest bleed at which the no-bleed grid still fits, per axis.
-    keep = min(((usable[i] - (n - 1) * spec.gap) / n - spec.card[i]) / 2 for i, n in ((0, cols0), (1, rows0)))
+
+    def keep(n: int, axis: int) -> float:
+        """The largest bleed at which ``n`` cards still fit along ``axis``."""
+        return ((usable[axis] - (n - 1) * spec.gap) / n - spec.card[axis]) / 2
+
+    # The grid of the most cards, more than ``bleed`` leaves, that a bleed of at least 0.1 mm keeps.
+    grids = [
+        (c * r, math.floor(min(keep(c, 0), keep(r, 1)) * 10) / 10)
+        for c in range(1, cols0 + 1)
+        for r in range(1, rows0 + 1)
+        if c * r > cols * rows
+    ]
+    best = max((g for g in grids if g[1] >= 0.1), default=None)
     paper = spec.paper_name.upper() if spec.paper_name in ("a3", "a4", "a5") else spec.paper_name
-    kept = f"; ≤ {format_mm(math.floor(keep * 10) / 10)} mm keeps {cols0 * rows0}" if keep >= 0.1 else ""
+    kept = f"; ≤ {format_mm(best[1])} mm keeps {best[0]}" if best else f"; without bleed {cols0 * rows0}"
     return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {cols * rows} cards{kept}"
 
 

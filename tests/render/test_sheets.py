@@ -142,6 +142,17 @@ def test_the_bleeds_cost_is_said() -> None:
     assert impose(SheetSpec(bleed=1.0, printer_margin=4.0)).per_page == 9
 
 
+def test_the_bleeds_cost_names_the_bleed_that_keeps_more_cards(cards, images: Path, tmp_path: Path) -> None:
+    """On letter 3 mm bleed leaves 4 cards and no bleed of 0.1 mm or more keeps all 9: the note
+    names the bleed that keeps 6, and a print at that bleed has 6 cards a sheet."""
+    letter = SheetSpec(paper=PAPER_SIZES["letter"], paper_name="letter", printer_margin=4.0)
+    assert bleed_cost(replace(letter, bleed=3.0)) == "letter with 3 mm bleed fits 4 cards; ≤ 1.9 mm keeps 6"
+    assert bleed_cost(replace(letter, bleed=1.0)) == "letter with 1 mm bleed fits 6 cards; without bleed 9"
+    out = tmp_path / "letter.pdf"
+    print_cards([(cards["Sword"], 6)], out, replace(letter, bleed=1.9), title="t", images=images)
+    assert len(read_page(PdfReader(out), 0)[0]) == 6
+
+
 def test_calibration_scales_the_page_and_moves_the_backs(cards, images: Path, tmp_path: Path) -> None:
     plain, calibrated = tmp_path / "plain.pdf", tmp_path / "cal.pdf"
     spec = SheetSpec(backs=True)
