@@ -19,8 +19,10 @@ from cardbase.render import fonts, script
 from cardbase.render.layout import (
     LAYOUTS,
     MARKS,
+    SAFE_ZONE,
     Art,
     Box,
+    Element,
     Ellipse,
     Layout,
     Mark,
@@ -195,7 +197,14 @@ class _Frame:
     columns) keeps both ends' distances from their edges (scaled by ``s``) and takes the new
     length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
     keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
-    centre, so groups (a grid of cells, pips) keep their spacing."""
+    centre, so groups (a grid of cells, pips) keep their spacing. Distances from an edge scale only
+    beyond ``SAFE_ZONE``, and ``sx``, ``sy`` are the scales of the card inside it: the safe zone is
+    a length on paper (a cut off by up to 3 mm), the same on a mini card as on a tarot card.
+
+    A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number), or
+    closely following a box at an edge (a corner index's suit under its rank), goes with that box
+    along every axis it does not stretch on: it keeps its (scaled) offset from the box's corner, so
+    what belongs together stays together whichever edge each is near."""
 
     sx: float
     sy: float
@@ -203,26 +212,35 @@ class _Frame:
     height: float
     ref_w: float
     ref_h: float
+    holders: Mapping[Box, Box] = field(default_factory=dict)
 
     @property
     def type_scale(self) -> float:
         return min(self.sx, self.sy)
 
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
-        s = self.type_scale
+        s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
         end = start + length
-        touches = start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR
-        if touches and start < ref / 2 < end:  # a bar or panel: each end stays with its own edge
-            return start * s, real - (ref - end) * s - start * s
+        if _bar(start, length, ref):  # a bar or panel: each end stays with its own edge
+            first = z + (start - z) * s
+            return first, real - z - (ref - end - z) * s - first
         if start <= _EDGE_NEAR:
-            return start * s, length * s
+            return z + (start - z) * s, length * s
         if ref - end <= _EDGE_NEAR:
-            return real - (ref - start) * s, length * s
+            return real - z - (ref - start - z) * s, length * s
         return real / 2 + (start - ref / 2) * s, length * s
 
     def box(self, b: Box) -> tuple[float, float, float, float]:
         x, w = self._axis(b.x, b.w, self.ref_w, self.width)
         y, h = self._axis(b.y, b.h, self.ref_h, self.height)
+        holder = self.holders.get(b)
+        if holder is not None:
+            s = self.type_scale
+            hx, hy, hw, hh = self.box(holder)
+            if abs(hw - holder.w * s) < 1e-9:  # the shape keeps its width: the box goes with it
+                x, w = hx + (b.x - holder.x) * s, b.w * s
+            if abs(hh - holder.h * s) < 1e-9:
+                y, h = hy + (b.y - holder.y) * s, b.h * s
         return x, y, w, h
 
     def shaped(self, b: Box) -> tuple[float, float, float, float]:
@@ -234,6 +252,75 @@ class _Frame:
             return x + (w - nw) / 2, y, nw, h
         nh = w / aspect
         return x, y + (h - nh) / 2, w, nh
+
+
+def _inner_scale(real: float, ref: float) -> float:
+    """How much a length inside the safe zone grows from the reference card to one of ``real`` mm
+    along an axis: the safe zone itself is a length on paper, the same on every card."""
+    return max(real - 2 * SAFE_ZONE, real / 10) / (ref - 2 * SAFE_ZONE)
+
+
+_FOLLOW_GAP = 1.0  # mm: a box this close after a box at an edge, and within its breadth, goes with it
+
+
+def _holders(elements: tuple[Element, ...], reference: tuple[float, float]) -> dict[Box, Box]:
+    """The box each element's box goes with: the smallest drawn shape (a rectangle, ellipse, named
+    shape or art box of the same turn) it lies inside; else a box at an edge it closely follows
+    (``_FOLLOW_GAP``) and lies within the breadth of, as a corner index's suit follows its rank."""
+    w, h = reference
+    shapes = [
+        el
+        for el in elements
+        if isinstance(el, Rect | Ellipse | Shape | Art)  # not a panel, which stretches both ways
+        and not (_bar(el.box.x, el.box.w, w) and _bar(el.box.y, el.box.h, h))
+    ]
+    held: dict[Box, Box] = {}
+    for el in elements:
+        b = el.box
+        if b in held:
+            continue
+        around = [s.box for s in shapes if s.box != b and s.rotate == el.rotate and _inside(b, s.box)]
+        if around:
+            held[b] = min(around, key=lambda box: box.w * box.h)
+            continue
+        leaders = [a.box for a in elements if a.rotate == el.rotate and _follows(b, a.box, reference)]
+        if leaders:
+            held[b] = leaders[0]
+    return held
+
+
+def _bar(start: float, length: float, ref: float) -> bool:
+    """Whether a box from ``start`` of ``length`` stretches along an axis of ``ref`` mm (``_Frame._axis``)."""
+    end = start + length
+    return (start <= _EDGE_NEAR or ref - end <= _EDGE_NEAR) and start < ref / 2 < end
+
+
+def _inside(b: Box, around: Box) -> bool:
+    return (
+        around.x - 1e-6 <= b.x
+        and around.y - 1e-6 <= b.y
+        and b.x + b.w <= around.x + around.w + 1e-6
+        and b.y + b.h <= around.y + around.h + 1e-6
+    )
+
+
+def _follows(b: Box, a: Box, reference: tuple[float, float]) -> bool:
+    """Whether ``b`` starts just after ``a``, a box at the top or left edge, within its breadth."""
+    down = (
+        a.y <= _EDGE_NEAR < b.y
+        and a.y + a.h < reference[1] / 2
+        and 0 <= b.y - (a.y + a.h) <= _FOLLOW_GAP
+        and a.x - 1e-6 <= b.x
+        and b.x + b.w <= a.x + a.w + 1e-6
+    )
+    across = (
+        a.x <= _EDGE_NEAR < b.x
+        and a.x + a.w < reference[0] / 2
+        and 0 <= b.x - (a.x + a.w) <= _FOLLOW_GAP
+        and a.y - 1e-6 <= b.y
+        and b.y + b.h <= a.y + a.h + 1e-6
+    )
+    return down or across
 
 
 def _rotate_op(op: Op, w: float, h: float) -> Op:
@@ -585,7 +672,14 @@ def compose(
     carried = marks_carried(layout, values)
     layout = with_marks(layout)
     width, height = size
-    frame = _Frame(width / layout.reference[0], height / layout.reference[1], width, height, *layout.reference)
+    frame = _Frame(
+        _inner_scale(width, layout.reference[0]),
+        _inner_scale(height, layout.reference[1]),
+        width,
+        height,
+        *layout.reference,
+        _holders(layout.elements, layout.reference),
+    )
     label = str(values.get("name", layout.title))
     face = Face(layout.name, width, height, layout.background)
     for el in layout.elements:
@@ -604,7 +698,7 @@ def compose(
                     h,
                     fill_template(el.fill, values) if el.fill else None,
                     fill_template(el.stroke, values) if el.stroke else None,
-                    el.width,
+                    el.width * frame.type_scale,
                     el.radius,
                 )
             ]
@@ -618,7 +712,7 @@ def compose(
                     h,
                     el.fill and fill_template(el.fill, values),
                     el.stroke and fill_template(el.stroke, values),
-                    el.width,
+                    el.width * frame.type_scale,
                 )
             ]
         elif isinstance(el, Shape):
@@ -634,7 +728,7 @@ def compose(
                 h,
                 el.fill and fill_template(el.fill, values),
                 el.stroke and fill_template(el.stroke, values),
-                el.width,
+                el.width * frame.type_scale,
                 el.keep_aspect,
             )
         elif isinstance(el, Art):

@@ -42,7 +42,7 @@ from typing import Literal
 
 from cardbase.errors import quoted
 
-LAYOUT_VERSION = 8  # 8: right-to-left text joined and in visual order
+LAYOUT_VERSION = 9  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim

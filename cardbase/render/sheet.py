@@ -25,7 +25,7 @@ crop marks and cut lines, and where each card's back goes on the back page.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from cardbase.errors import UsageError, quoted
@@ -212,11 +212,41 @@ def bleed_cost(spec: SheetSpec) -> str | None:
         return None
     margin = spec.least_margin
     usable = (spec.paper[0] - 2 * margin, spec.paper[1] - 2 * margin)
-    # The largest bleed at which the no-bleed grid still fits, per axis.
-    keep = min(((usable[i] - (n - 1) * spec.gap) / n - spec.card[i]) / 2 for i, n in ((0, cols0), (1, rows0)))
+
+    def keep(n: int, axis: int) -> float:
+        """The largest bleed at which ``n`` cards still fit along ``axis``."""
+        return ((usable[axis] - (n - 1) * spec.gap) / n - spec.card[axis]) / 2
+
+    # The grid of the most cards, more than ``bleed`` leaves, that a bleed of at least 0.1 mm keeps.
+    grids = [
+        (c * r, math.floor(min(keep(c, 0), keep(r, 1)) * 10) / 10)
+        for c in range(1, cols0 + 1)
+        for r in range(1, rows0 + 1)
+        if c * r > cols * rows
+    ]
+    best = max((g for g in grids if g[1] >= 0.1), default=None)
     paper = spec.paper_name.upper() if spec.paper_name in ("a3", "a4", "a5") else spec.paper_name
-    kept = f"; ≤ {format_mm(math.floor(keep * 10) / 10)} mm keeps {cols0 * rows0}" if keep >= 0.1 else ""
+    kept = f"; ≤ {format_mm(best[1])} mm keeps {best[0]}" if best else f"; without bleed {cols0 * rows0}"
     return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {cols * rows} cards{kept}"
+
+
+def turned_paper(spec: SheetSpec, cards: int) -> str | None:
+    """A sentence naming the paper turned the other way when ``cards`` cards take fewer sheets on
+    it, or None."""
+    per_sheet = math.prod(_fit(spec, spec.bleed))
+    turned = replace(spec, paper=(spec.paper[1], spec.paper[0]))
+    per_turned = math.prod(_fit(turned, spec.bleed))
+    if per_turned <= per_sheet or cards < 1:
+        return None
+    sheets, fewer = math.ceil(cards / max(per_sheet, 1)), math.ceil(cards / per_turned)
+    if fewer >= sheets:
+        return None
+    w, h = turned.paper
+    way = "landscape" if w > h else "portrait"
+    return (
+        f"{way} paper takes {fewer} sheet(s) where this takes {sheets} ({per_turned} per sheet, not "
+        f"{per_sheet}): --paper {format_mm(w)}x{format_mm(h)}mm"
+    )
 
 
 def impose(spec: SheetSpec) -> Grid:

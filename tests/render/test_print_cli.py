@@ -57,7 +57,10 @@ def test_print_set_meio_and_tiles(db_url: str, in_tmp: Path) -> None:
     meio = run(db_url, "print", "set", "meio", "--paper", "letter", "--card-size", "2.5x3.5in", "--json")
     assert meio.exit_code == 0, meio.output
     data = json.loads(meio.stdout)
-    assert data["cards"] == 52 and data["notes"] == [] and data["missing_art"] == []
+    assert data["cards"] == 52 and data["missing_art"] == []
+    # 2.5×3.5 in cards go 3×2 on portrait letter: 8 a sheet on landscape letter save two sheets
+    turned = "landscape paper takes 7 sheet(s) where this takes 9 (8 per sheet, not 6): --paper 279.4x215.9mm"
+    assert data["notes"] == [turned]
     tiles = run(db_url, "print", "tiles", "--backs", "--json")
     assert tiles.exit_code == 0, tiles.output
     data = json.loads(tiles.stdout)

@@ -14,6 +14,7 @@ from cardbase.db.models import Card
 from cardbase.render.options import SheetOptions
 from cardbase.render.printing import print_cards, print_registration
 from cardbase.render.sheet import SheetSpec, bleed_cost, impose
+from cardbase.render.units import CARD_SIZES, PAPER_SIZES, TILE_SIZE, parse_size
 from tests.render.conftest import box_mm, read_page
 
 TOL = 0.05  # mm
@@ -141,6 +142,17 @@ def test_the_bleeds_cost_is_said() -> None:
     assert impose(SheetSpec(bleed=1.0, printer_margin=4.0)).per_page == 9
 
 
+def test_the_bleeds_cost_names_the_bleed_that_keeps_more_cards(cards, images: Path, tmp_path: Path) -> None:
+    """On letter 3 mm bleed leaves 4 cards and no bleed of 0.1 mm or more keeps all 9: the note
+    names the bleed that keeps 6, and a print at that bleed has 6 cards a sheet."""
+    letter = SheetSpec(paper=PAPER_SIZES["letter"], paper_name="letter", printer_margin=4.0)
+    assert bleed_cost(replace(letter, bleed=3.0)) == "letter with 3 mm bleed fits 4 cards; ≤ 1.9 mm keeps 6"
+    assert bleed_cost(replace(letter, bleed=1.0)) == "letter with 1 mm bleed fits 6 cards; without bleed 9"
+    out = tmp_path / "letter.pdf"
+    print_cards([(cards["Sword"], 6)], out, replace(letter, bleed=1.9), title="t", images=images)
+    assert len(read_page(PdfReader(out), 0)[0]) == 6
+
+
 def test_calibration_scales_the_page_and_moves_the_backs(cards, images: Path, tmp_path: Path) -> None:
     plain, calibrated = tmp_path / "plain.pdf", tmp_path / "cal.pdf"
     spec = SheetSpec(backs=True)
@@ -251,3 +263,22 @@ def test_export_draws_many_faces_in_worker_processes_exactly_as_in_one(
     assert parallel.files == serial.files and len(serial.files) == 21  # 20 faces and the one back
     for name in serial.files:
         assert (tmp_path / "p" / name).read_bytes() == (tmp_path / "s" / name).read_bytes(), name
+
+
+def test_the_paper_turned_is_named_when_it_takes_fewer_sheets(cards, images: Path, tmp_path: Path) -> None:
+    tile = parse_size(TILE_SIZE, CARD_SIZES)
+    entries = [(cards["Blue Tile"], 18)]
+    report = print_cards(
+        entries, tmp_path / "a4.pdf", SheetSpec(card=tile, printer_margin=4.0), title="t", images=images
+    )
+    assert report.sheets == 6
+    assert "landscape paper takes 5 sheet(s) where this takes 6 (4 per sheet, not 3): --paper 297x210mm" in report.notes
+    turned = SheetSpec(paper=parse_size("297x210mm", PAPER_SIZES), card=tile, printer_margin=4.0)
+    out = tmp_path / "turned.pdf"
+    assert print_cards(entries, out, turned, title="t", images=images).notes == []
+    reader = PdfReader(out)
+    assert [len(read_page(reader, i)[0]) for i in range(len(reader.pages))] == [4, 4, 4, 4, 2]
+    # Nothing to say when the turned paper takes as many sheets: 10 poker cards, or 61 mini cards.
+    for size, n in (((63.0, 88.0), 10), (CARD_SIZES["mini"], 61)):
+        spec = SheetSpec(card=size, printer_margin=4.0)
+        assert print_cards([(cards["Blue Tile"], n)], tmp_path / "x.pdf", spec, title="t", images=images).notes == []
