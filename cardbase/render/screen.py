@@ -63,3 +63,23 @@ def screen_png(
     buffer = io.BytesIO()
     img.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
+
+
+def print_notes(card: Any, images: Path, declared_art: Mapping[str, str] | None = None) -> list[str]:
+    """What printing ``card`` at its game's size would warn of — text its fonts cannot draw, text cut
+    short or set small, art that cannot be used or is animated — each without the card's name in
+    front (the page it shows on is the card's). The face is composed, not drawn (the face cache
+    is read, as ``screen_png`` reads it)."""
+    from cardbase.render.face import SMALL_PREFIX
+    from cardbase.render.printing import FaceBuilder, open_cache
+    from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES
+
+    size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
+    with open_cache(images, images.is_dir()) as faces:
+        builder = FaceBuilder(images, faces, size, 300, declared_art, art_fallback=True)
+        _key, face = builder.face(card)
+    notes = []
+    for line in [*builder.warnings, *face.warnings]:
+        line = line.removeprefix(SMALL_PREFIX).removeprefix(f"{card.name}: ")
+        notes.append(line)
+    return list(dict.fromkeys(notes))

@@ -409,8 +409,12 @@ def card_page(request: Request, card_id: str) -> HTMLResponse:
     fields = [(k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS]  # every field of its game
     decks = [d for d in list_decks(database_of(request)) if d["game"] == card["game"]]
     from cardbase.decks.validate import SECTIONS
+    from cardbase.render.screen import print_notes
+    from cardbase.web.images import stored_card
     from cardbase.web.pages_owners import card_extras
 
+    settings = request.app.state.settings
+    row, declared = stored_card(settings, card["id"])
     return render(
         request,
         "card.html",
@@ -419,6 +423,7 @@ def card_page(request: Request, card_id: str) -> HTMLResponse:
             "fields": fields,
             "decks": decks,
             "sections": SECTIONS.get(card["game"], ()),
+            "print_notes": print_notes(row, settings.images, declared),
             **card_extras(database_of(request), card["id"]),
         },
     )
