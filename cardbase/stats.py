@@ -16,7 +16,7 @@ Which interval for what:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
@@ -222,3 +222,48 @@ def percent(p: float) -> str:
         if float(text) not in (0.0, 100.0):
             return text + "%"
     return f"{100 * p:.3g}%"
+
+
+MOST_PLACES = 4
+"""The most decimal places an estimate is ever shown with (a very narrow interval still stops here)."""
+
+
+def places(low: float, high: float, scale: float = 100.0) -> int:
+    """How many decimal places an estimate with the interval ``low``–``high`` has, in units of
+    ``1/scale`` (percentage points by default): the place of the first significant digit of the
+    interval's half-width. A rate of 2 wins in 20 (half-width 14 points) has none: 10%, not 10.0%;
+    one of 10,000 trials (half-width 0.4 points) one: 73.8%. An interval of no width (or none) has
+    :data:`MOST_PLACES`."""
+    half = scale * (high - low) / 2
+    if not (math.isfinite(half) and half > 0):
+        return MOST_PLACES
+    return min(MOST_PLACES, max(0, -math.floor(math.log10(half))))
+
+
+def shown(value: float, low: float, high: float, scale: float = 100.0, signed: bool = False) -> tuple[str, str, str]:
+    """``value`` and its interval's ends as text, in units of ``1/scale`` (percentage points by
+    default), with no more digits than the interval gives them (:func:`places`); the ends rounded
+    outward, so that the interval shown is never narrower than it is. ``—`` for a NaN value; ``?``
+    for an end that is not a finite number."""
+    if math.isnan(value):
+        return "—", "—", "—"
+    d = places(low, high, scale)
+    unit = 10.0**-d
+    sign = "+" if signed else ""
+
+    def end(x: float, rounding: Callable[[float], float]) -> str:
+        if not math.isfinite(x):
+            return "?"
+        # a hair of tolerance: 0.07 * 100 is 7.000000000000001, which must not round up to 8
+        return f"{rounding(round(scale * x / unit, 6)) * unit:{sign}.{d}f}"
+
+    return f"{scale * value:{sign}.{d}f}", end(low, math.floor), end(high, math.ceil)
+
+
+def rate_text(rate: float, low: float, high: float) -> tuple[str, str]:
+    """A rate and its interval in percent, each to the digits the interval gives (:func:`shown`):
+    ``("7%", "1%–22%")`` for 2 wins of 30; ``("—", "—")`` for a rate of no games (NaN)."""
+    value, lo, hi = shown(rate, low, high)
+    if value == "—":
+        return "—", "—"
+    return f"{value}%", f"{lo}%–{hi}%"

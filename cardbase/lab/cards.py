@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.lab.common import Difference, Rate, number, provenance
+from cardbase.lab.common import Difference, Rate, intervals_of, number, provenance
 
 if TYPE_CHECKING:
     from cardbase.sim.runner import ChunkMapper, GameResult
@@ -73,6 +73,7 @@ class CardsStudy:
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
+            "intervals": intervals_of("difference"),
             "kingdom_cards": [c.to_dict() for c in self.kingdom],
             "lands": [c.to_dict() for c in self.lands],
             "assumed_values": self.assumed,

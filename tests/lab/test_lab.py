@@ -7,7 +7,6 @@ extra): without it they fail rather than skip."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app
 from cardbase.sim.records import parse_records
 from cardbase.sim.registry import derive_seed, game
-from cardbase.stats import wilson
+from cardbase.stats import rate_text, wilson
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.xdist_group("pools")  # these start worker processes: one at a time
@@ -515,9 +514,9 @@ def test_gauntlet_card_table_never_splits_a_number_at_80_columns(db_url: str) ->
     for card in data["cards"]:
         rate = card["win_rate_in_hand"]
         if rate is not None:
-            assert f"{rate:.1%}" in cells  # each figure whole on its line …
-            low, high = card["win_rate_in_hand_ci"]
-            assert f"{math.floor(100 * low + 1e-9)}–{math.ceil(100 * high - 1e-9)}%" in cells  # … its interval too
+            shown, interval = rate_text(rate, *card["win_rate_in_hand_ci"])
+            assert shown in cells  # each figure whole on its line …
+            assert interval in cells  # … its interval too
 
 
 def test_a_hand_file_for_another_table_than_players_is_refused() -> None:
@@ -529,3 +528,42 @@ def test_a_hand_file_for_another_table_than_players_is_refused() -> None:
         read_hand(EXAMPLES / "meio-hand.txt", 4)
     assert error.value.problems == ["line 3: the file is a hand of a 3-player table, not of 4 (--players)"]
     assert len(read_hand(EXAMPLES / "meio-hand.txt", 3)) == 13
+
+
+def _false_digits(text: str) -> list[str]:
+    """Rates shown with a decimal: a handful of games never has one (its interval is tens of points wide)."""
+    import re
+
+    return re.findall(r"[+-]?\d+\.\d+%?", text.split("Note:")[0])
+
+
+def test_a_few_games_show_rates_without_digits_they_do_not_have(db_url: str) -> None:
+    """At 4 games a match-up the gauntlet showed 25.0% (4.6%–69.9%) and an improvement of +11.1: the
+    interval says the first digit is all the games know. The tables of `lab gauntlet`, `lab opening`,
+    `lab cards` and `sim mea` all go through one formatter (cardbase.stats.rate_text)."""
+    common = ["--games", "4", "--seed", "1", "--jobs", "1", "--db", db_url]
+    runs = [
+        ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), *common],
+        ["sim", "mea", "--deck", str(RUSH), "--vs", str(CONTROL), *common],
+        ["lab", "cards", "--players", "3", "--assume", "default", *common],
+    ]
+    for args in runs:
+        result = runner.invoke(app, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        body = "\n".join(line for line in result.stdout.splitlines() if "turns" not in line and " s " not in line)
+        assert _false_digits(body) == [], (args[:2], body)
+
+
+def test_the_first_and_second_seat_rates_say_where_their_intervals_are(db_url: str) -> None:
+    """The gauntlet's 1st and 2nd columns (rates of half the games) stood bare; the JSON's intervals
+    did not say which they were."""
+    args = ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), "--games", "4", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "1st, 2nd: the deck's win rate going first, going second (intervals in --json)" in result.stdout
+    data = gauntlet(db_url, "--games", "4", "--jobs", "1")
+    assert data["intervals"] == {
+        "level": 0.95,
+        "rates": "Wilson score",
+        "improvement_when_drawn": "Newcombe's hybrid score (method 10)",
+    }
