@@ -243,11 +243,14 @@ def places(low: float, high: float, scale: float = 100.0) -> int:
 def shown(value: float, low: float, high: float, scale: float = 100.0, signed: bool = False) -> tuple[str, str, str]:
     """``value`` and its interval's ends as text, in units of ``1/scale`` (percentage points by
     default), with no more digits than the interval gives them (:func:`places`); the ends rounded
-    outward, so that the interval shown is never narrower than it is. ``—`` for a NaN value; ``?``
+    outward, so that the interval shown is never narrower than it is; a rate strictly between 0 and 1
+    with as many more digits as it takes not to read as 0 or all. ``—`` for a NaN value; ``?``
     for an end that is not a finite number."""
     if math.isnan(value):
         return "—", "—", "—"
     d = places(low, high, scale)
+    while 0 < value < 1 and float(f"{scale * value:.{d}f}") in (0.0, scale) and d < 12:
+        d += 1  # a rate between 0 and 1 is never shown as 0% or 100%: 1,999 of 2,000 is 99.95%, not 100.0%
     unit = 10.0**-d
     sign = "+" if signed else ""
 

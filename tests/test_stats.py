@@ -125,4 +125,6 @@ def test_an_estimate_is_shown_to_the_digits_its_interval_gives() -> None:
     # the ends are rounded outward: the interval shown is never narrower than it is
     value, low, high = shown(0.5, 0.4449, 0.5551)
     assert (value, low, high) == ("50", "44", "56")
+    assert rate_text(1999 / 2000, *wilson(1999, 2000))[0] == "99.95%"  # never 100.0% for a miss in 2,000
+    assert rate_text(1 / 2000, *wilson(1, 2000)) == ("0.1%", "0.0%–0.3%")  # to the tenth its interval gives
     assert shown(0.07, 0.07 - 0.0001, 0.07 + 0.0001)[1:] == ("6.99", "7.01")  # 0.07 * 100 is 7.000000000000001
