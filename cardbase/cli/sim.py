@@ -688,14 +688,22 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
         + f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
     )
     games = batch.games
-    ended = ", ".join(f"{_END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
+    ended = ", ".join(
+        "{}: {} ({}, 95% Wilson interval {})".format(_END_LABELS.get(k, k), v, *rate_text(v / games, *wilson(v, games)))
+        for k, v in data["ended"].items()
+    )
     out.append(f"How games ended: {ended}.")
-    table = Table(title="Points by land (kingdoms at the end of each game)")
+    table = Table(
+        title="Points by land (kingdoms at the end of each game)",
+        caption="(assumed): the land's points come from the assumption profile (listed below)."
+        if any(row["assumed"] for row in data["points_by_land"])
+        else None,
+    )
     for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
         table.add_column(col, justify="left" if col == "land" else "right")
     for row in data["points_by_land"][:40]:
         table.add_row(
-            row["land"],
+            row["land"] + (" (assumed)" if row["assumed"] else ""),
             str(row["held_at_end"]),
             str(row["points_at_end"]),
             f"{row['points_per_game']:.2f}",

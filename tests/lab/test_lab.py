@@ -567,3 +567,18 @@ def test_the_first_and_second_seat_rates_say_where_their_intervals_are(db_url: s
         "rates": "Wilson score",
         "improvement_when_drawn": "Newcombe's hybrid score (method 10)",
     }
+
+
+def test_sim_meikyu_marks_each_land_whose_points_are_assumed_where_they_show(db_url: str) -> None:
+    """`sim meikyu --assume default` listed the assumed values only under its 'Points by land' table,
+    whose every row is points from the profile, unmarked; and its endings' shares had no interval.
+    The test of a card's values being assumed is one (CardPool.assumes), shared with `lab cards`."""
+    args = ["sim", "meikyu", "--players", "3", "--games", "3", "--seed", "1", "--assume", "default", "--db", db_url]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    rows = data["meikyu"]["points_by_land"]
+    assert rows and all(row["assumed"] is True for row in rows)
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for row in rows:
+        assert f"{row['land']} (assumed)" in result.stdout
+    assert "How games ended: a kingdom reached the goal: 3 (100%, 95% Wilson interval 43%–100%)" in result.stdout
