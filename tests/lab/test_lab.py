@@ -582,3 +582,33 @@ def test_sim_meikyu_marks_each_land_whose_points_are_assumed_where_they_show(db_
     for row in rows:
         assert f"{row['land']} (assumed)" in result.stdout
     assert "How games ended: a kingdom reached the goal: 3 (100%, 95% Wilson interval 43%–100%)" in result.stdout
+
+
+def test_every_lab_plot_says_its_games_seed_and_what_was_assumed(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plot travels without the terminal's notes: the gauntlet's and the opening's plots said neither
+    how many games nor the seed nor that the decks are demo cards; lab cards' gave no seed. Every lab
+    plot now carries one footnote of its run (lab.plot.footnote)."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Any] = []
+    save = Figure.savefig
+
+    def keep(self: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(self)
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    common = ["--games", "2", "--seed", "5", "--jobs", "1", "--db", db_url]
+    runs = [
+        ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), *common],
+        ["lab", "opening", str(RUSH), "--vs", str(CONTROL), *common],
+        ["lab", "cards", "--players", "3", "--assume", "default", *common],
+    ]
+    for k, args in enumerate(runs):
+        result = runner.invoke(app, [*args, "--plot", str(tmp_path / f"{k}.png")])
+        assert result.exit_code == 0, result.output
+        words = " ".join(t.get_text() for t in drawn[k].texts).replace("\n", " ")
+        assert "seed 5" in words and "2 games" in words, (args[1], words)
+        assert ("demo cards" in words) if args[1] != "cards" else ("assumption profile 'default'" in words), words
