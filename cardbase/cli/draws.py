@@ -192,6 +192,7 @@ def _needs(
             plot,
             by_turn is not None,
             seen_rule(deck, model, by_turn),
+            [*deck.notes, *report.notes],
         )
         plot_note = f"wrote {plot}"
     if json:

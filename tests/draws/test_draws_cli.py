@@ -219,3 +219,25 @@ def test_a_monte_carlo_estimate_has_no_more_digits_than_its_interval(db_url: str
     assert low < redeals["mean"] < high  # the mean has its interval …
     assert re.search(r"redeals per deal: mean \d\.\d\d? \(95% interval \d\.\d\d?–\d\.\d\d?; Monte Carlo", meikyu)
     assert "at least one: " in meikyu and "." not in meikyu.split("at least one: ")[1].split("%")[0]  # … and digits
+
+
+def test_a_draws_plot_carries_the_decks_notes(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plot travels without the terminal: it said how cards are seen, but not that Goblin Rush is
+    cardbase's demo cards (the chances are of the values cardbase gave them), nor which unknown values
+    were not counted."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Figure] = []
+    save = Figure.savefig
+
+    def keep(self: Figure, *args: object, **kwargs: object) -> None:
+        drawn.append(self)
+        save(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    deck = tmp_path / "vial.txt"
+    deck.write_text("game: mea\nname: Vial\n\n30 Crumb Goblin\n2 Chemical Vial\n", encoding="utf-8")
+    result = run(db_url, str(deck), "--need", "1 t:monster cost<=1", "--plot", str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    words = " ".join(t.get_text() for t in drawn[0].texts).replace("\n", " ")
+    assert "demo cards" in words and "unknown cost" in words, words
