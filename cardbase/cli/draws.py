@@ -375,10 +375,10 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
         f"{percent(float(deal.deal_redeals))} (exact)"
     )
-    mean, low, high = shown(sim.redeals_mean, *sim.redeals_95, scale=1.0)
+    redeals, low, high = shown(sim.redeals_mean, *sim.redeals_95, scale=1.0)
     any_redeal, any_interval = rate_text(sim.any_redeal.p, *sim.any_redeal.interval)
     echo(
-        f"redeals per deal: mean {mean} (95% interval {low}–{high}; Monte Carlo, {runs} deals, seed {seed}; "
+        f"redeals per deal: mean {redeals} (95% interval {low}–{high}; Monte Carlo, {runs} deals, seed {seed}; "
         f"at least one: {any_redeal}, 95% Wilson interval {any_interval})"
     )
     plain = deal.kingdom - deal.open_cards

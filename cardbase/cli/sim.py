@@ -545,7 +545,7 @@ def _print_mea(data: dict[str, Any]) -> None:
         con.print(f"By agent, {how}: {line}")
     t = data["turns"]
     con.print(
-        "Game length: {} turns (95% {}), ".format(*_mean(t["mean"], *t["mean_95"], 1))
+        "Game length: {} turns (95% {}), ".format(*_mean(t["mean"], t["mean_95"][0], t["mean_95"][1], 1))
         + f"median {t['median']:g}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
     )
     ends = Table(title="How the games ended")
@@ -684,7 +684,9 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
     out: list[RenderableType] = []
     length = data["game_length_turns"]
     out.append(
-        "Game length: {} turns on average (95% interval {}); ".format(*_mean(length["mean"], *length["mean_95"], 1))
+        "Game length: {} turns on average (95% interval {}); ".format(
+            *_mean(length["mean"], length["mean_95"][0], length["mean_95"][1], 1)
+        )
         + f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
     )
     games = batch.games
