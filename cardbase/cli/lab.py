@@ -464,7 +464,8 @@ def split(
     for col in ("keep (7)", "set aside (6)", "deals", "expected score", "95%"):
         table.add_column(col, justify="right" if col in ("deals", "expected score", "95%") else "left")
     for s in advice.top:
-        table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
+        mean, low, high = shown(s.mean, s.low, s.high, scale=1.0)
+        table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), mean, f"{low}–{high}")
     con.print(table)
     con.print(split_verdict(advice))
     how = {

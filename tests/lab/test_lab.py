@@ -612,3 +612,16 @@ def test_every_lab_plot_says_its_games_seed_and_what_was_assumed(
         words = " ".join(t.get_text() for t in drawn[k].texts).replace("\n", " ")
         assert "seed 5" in words and "2 games" in words, (args[1], words)
         assert ("demo cards" in words) if args[1] != "cards" else ("assumption profile 'default'" in words), words
+
+
+def test_a_split_on_two_deals_shows_no_hundredths(db_url: str) -> None:
+    """On 2 deals a split's expected score was 0.50 (0.04–4.56): the interval leaves the whole 0–5
+    open, so the hundredths are noise. The table goes through the shared formatter; the seed stays."""
+    import re
+
+    args = ["lab", "split", str(EXAMPLES / "meio-hand.txt"), "--players", "3", "--levels", "1", "--top", "2"]
+    result = runner.invoke(app, [*args, "--jobs", "1", "--seed", "4"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert rows and not any(re.search(r"\d\.\d\d", row) for row in rows), rows
+    assert "seed 4" in result.stdout
