@@ -16,7 +16,7 @@ Which interval for what:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
@@ -222,3 +222,64 @@ def percent(p: float) -> str:
         if float(text) not in (0.0, 100.0):
             return text + "%"
     return f"{100 * p:.3g}%"
+
+
+MOST_PLACES = 4
+"""The most decimal places an estimate is ever shown with (a very narrow interval still stops here)."""
+
+
+def places(low: float, high: float, scale: float = 100.0) -> int:
+    """How many decimal places an estimate with the interval ``low``–``high`` has, in units of
+    ``1/scale`` (percentage points by default): the place of the first significant digit of the
+    interval's half-width. A rate of 2 wins in 20 (half-width 14 points) has none: 10%, not 10.0%;
+    one of 10,000 trials (half-width 0.4 points) one: 73.8%. An interval of no width (or none) has
+    :data:`MOST_PLACES`."""
+    half = scale * (high - low) / 2
+    if not (math.isfinite(half) and half > 0):
+        return MOST_PLACES
+    return min(MOST_PLACES, max(0, -math.floor(math.log10(half) + 1e-9)))  # 12.1 - 11.9 is 0.1999…
+
+
+def shown(
+    value: float, low: float, high: float, scale: float = 100.0, signed: bool = False, rate: bool = False
+) -> tuple[str, str, str]:
+    """``value`` and its interval's ends as text, in units of ``1/scale`` (percentage points by
+    default), with no more digits than the interval gives them (:func:`places`); the ends rounded
+    outward, so that the interval shown is never narrower than it is; the value rounded half up, as a
+    reader rounds. A ``rate`` strictly between 0 and 1 gets as many more digits as it takes not to
+    read as none or all. ``—`` for a NaN value; ``?``
+    for an end that is not a finite number."""
+    if math.isnan(value):
+        return "—", "—", "—"
+    d = places(low, high, scale)
+    while rate and 0 < value < 1 and float(_half_up(scale * value, d)) in (0.0, scale) and d < 12:
+        d += 1  # a rate between 0 and 1 is never shown as 0% or 100%: 1,999 of 2,000 is 99.95%, not 100.0%
+    unit = 10.0**-d
+    sign = "+" if signed else ""
+
+    def end(x: float, rounding: Callable[[float], float]) -> str:
+        if not math.isfinite(x):
+            return "?"
+        # a hair of tolerance: 0.07 * 100 is 7.000000000000001, which must not round up to 8
+        return f"{rounding(round(scale * x / unit, 6)) * unit:{sign}.{d}f}"
+
+    text = _half_up(scale * value, d)
+    if text.startswith("-") and not text.strip("-0."):
+        text = text[1:]  # -0.0004 is 0 at this precision: no sign of its own
+    return (f"+{text}" if signed and not text.startswith("-") else text), end(low, math.floor), end(high, math.ceil)
+
+
+def _half_up(x: float, d: int) -> str:
+    """``x`` to ``d`` decimal places, a half rounded away from zero (0.5 is 1, not the even 0)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str(Decimal(repr(x)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP))
+
+
+def rate_text(rate: float, low: float, high: float) -> tuple[str, str]:
+    """A rate and its interval in percent, each to the digits the interval gives (:func:`shown`):
+    ``("7%", "1%–22%")`` for 2 wins of 30; ``("—", "—")`` for a rate of no games (NaN)."""
+    value, lo, hi = shown(rate, low, high, rate=True)
+    if value == "—":
+        return "—", "—"
+    return f"{value}%", f"{lo}%–{hi}%"

@@ -17,6 +17,7 @@ from cardbase.stats import (
     score_interval,
     t_interval,
     t_quantile,
+    wilson,
 )
 
 
@@ -109,3 +110,25 @@ def test_bounded_interval_covers_the_mean(weights: list[float], n: int) -> None:
 
 def test_overlap_is_sharing_a_point() -> None:
     assert intervals_overlap((0.0, 1.0), (1.0, 2.0)) and not intervals_overlap((0.0, 1.0), (1.01, 2.0))
+
+
+def test_an_estimate_is_shown_to_the_digits_its_interval_gives() -> None:
+    """A rate of 2 wins in 30 was shown 6.7% (1.8%–21.3%): digits the 30 games do not have."""
+    from cardbase.stats import rate_text, shown
+
+    assert rate_text(2 / 30, *wilson(2, 30)) == ("7%", "1%–22%")  # half-width 10 points: whole points
+    assert rate_text(1476 / 2000, *wilson(1476, 2000)) == ("74%", "71%–76%")  # half-width 1.9 points
+    assert rate_text(1985 / 2000, *wilson(1985, 2000)) == (
+        "99.3%",
+        "98.7%–99.6%",
+    )  # 0.4 points: tenths; 99.25 rounds up
+    assert rate_text(math.nan, math.nan, math.nan) == ("—", "—")
+    assert shown(0.111, -0.39, 0.26, signed=True) == ("+11", "-39", "+26")
+    assert shown(2.52565, 2.49, 2.56, scale=1) == ("2.53", "2.49", "2.56")
+    # the ends are rounded outward: the interval shown is never narrower than it is
+    value, low, high = shown(0.5, 0.4449, 0.5551)
+    assert (value, low, high) == ("50", "44", "56")
+    assert rate_text(1999 / 2000, *wilson(1999, 2000))[0] == "99.95%"  # never 100.0% for a miss in 2,000
+    assert rate_text(1 / 2000, *wilson(1, 2000)) == ("0.1%", "0.0%–0.3%")  # to the tenth its interval gives
+    assert shown(0.5, 0.04, 4.56, scale=1) == ("1", "0", "5")  # half up, as a reader rounds: never 0.5 -> 0
+    assert shown(0.07, 0.07 - 0.0001, 0.07 + 0.0001)[1:] == ("6.99", "7.01")  # 0.07 * 100 is 7.000000000000001

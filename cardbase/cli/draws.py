@@ -23,7 +23,7 @@ from cardbase.cli.common import (
     warn,
 )
 from cardbase.errors import counted, quoted
-from cardbase.stats import percent
+from cardbase.stats import percent, rate_text, shown
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -152,7 +152,8 @@ def draws(
 
 
 def _interval(estimate: dict[str, Any]) -> str:
-    return f"{percent(estimate['probability'])} ({percent(estimate['low'])[:-1]}–{percent(estimate['high'])})"
+    """A Monte Carlo estimate and its 95% interval, to the digits the interval gives."""
+    return "{} ({})".format(*rate_text(estimate["probability"], estimate["low"], estimate["high"]))
 
 
 def _notes(deck: Setup, json: bool, extra: list[str] | None = None) -> None:
@@ -190,6 +191,7 @@ def _needs(
             plot,
             by_turn is not None,
             seen_rule(deck, model, by_turn),
+            [*deck.notes, *report.notes],
         )
         plot_note = f"wrote {plot}"
     if json:
@@ -222,10 +224,8 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
         echo(f"{label} {where}: {row['probability']:.6f} = {percent(row['probability'])} (exact)")
         if trials:
             mc = row["monte_carlo"]
-            echo(
-                f"Monte Carlo: {mc['probability']:.6f} (95% interval {mc['low']:.6f}–{mc['high']:.6f}, "
-                f"{trials} hands, seed {seed})"
-            )
+            estimate, interval = rate_text(mc["probability"], mc["low"], mc["high"])
+            echo(f"Monte Carlo: {estimate} (95% Wilson interval {interval}, {trials} hands, seed {seed})")
         return
     from rich.table import Table
 
@@ -374,10 +374,11 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
         f"{percent(float(deal.deal_redeals))} (exact)"
     )
-    low, high = sim.any_redeal.interval
+    redeals, low, high = shown(sim.redeals_mean, *sim.redeals_95, scale=1.0)
+    any_redeal, any_interval = rate_text(sim.any_redeal.p, *sim.any_redeal.interval)
     echo(
-        f"redeals per deal: mean {sim.redeals_mean:.3f} (Monte Carlo, {runs} deals, seed {seed}; at least one: "
-        f"{percent(sim.any_redeal.p)}, 95% interval {percent(low)}–{percent(high)})"
+        f"redeals per deal: mean {redeals} (95% interval {low}–{high}; Monte Carlo, {runs} deals, seed {seed}; "
+        f"at least one: {any_redeal}, 95% Wilson interval {any_interval})"
     )
     plain = deal.kingdom - deal.open_cards
     table = Table(caption=f"exact: after redeals a hand is 4 uniform cards of the {plain} non-OPEN cards")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +24,10 @@ from cardbase.cli.common import (
     one_line,
     print_json,
 )
+from cardbase.stats import rate_text, shown
 
 if TYPE_CHECKING:
-    from cardbase.lab.common import Rate
+    from cardbase.lab.common import Difference, Rate
     from cardbase.sim.mea import LoadedDeck
     from cardbase.sim.runner import ChunkMapper
 
@@ -144,26 +144,22 @@ def _run_study(
 
 
 def _pct(r: Rate) -> tuple[str, str]:
+    """A rate and its 95% interval, each to the digits the interval gives (``—`` for no games)."""
     if r.games == 0:
         return "—", "—"
-    return f"{r.rate:.1%}", f"{r.ci[0]:.1%}–{r.ci[1]:.1%}"
-
-
-def _signed(x: float) -> str:
-    return "—" if math.isnan(x) else f"{x * 100:+.1f}"
-
-
-def _ends(low: float, high: float, signed: bool = False) -> str:
-    """An interval's ends in whole points, rounded outward (never narrower than it is)."""
-    lo, hi = math.floor(100 * low + 1e-9), math.ceil(100 * high - 1e-9)
-    return f"{lo:+d} to {hi:+d}" if signed else f"{lo}–{hi}%"
+    return rate_text(r.rate, *r.ci)
 
 
 def _stacked(r: Rate) -> str:
     """A rate above its 95% interval (two short lines: a narrow terminal never splits a number)."""
-    if r.games == 0:
-        return "—"
-    return f"{r.rate:.1%}\n{_ends(*r.ci)}"
+    rate, interval = _pct(r)
+    return "—" if r.games == 0 else f"{rate}\n{interval}"
+
+
+def _improvement(d: Difference) -> str:
+    """A difference of rates in points (signed) above its interval, to the digits the interval gives."""
+    value, low, high = shown(d.value, d.low, d.high, signed=True)
+    return "—" if value == "—" else f"{value}\n{low} to {high}"
 
 
 @app.command()
@@ -255,9 +251,11 @@ def gauntlet(
     rate, ci = _pct(result.overall)
     table.add_row("overall", f"{result.overall.wins}/{result.overall.games}", rate, ci, "", "")
     con.print(table)
+    con.print("1st, 2nd: the deck's win rate going first, going second (intervals in --json).")
     cards = Table(
         title=f"Cards of {result.deck} (sorted by improvement when drawn; * too few games, last)",
-        caption="Each figure with its 95% interval under it (Wilson; whole points, rounded outward). in hand: drawn "
+        caption="Each figure with its 95% interval under it (Wilson; rounded outward, to the digits the interval "
+        "gives). in hand: drawn "
         "at any point (the opening included); IWD: improvement when drawn, win rate in hand minus not drawn, in "
         f"points (Newcombe's interval); * fewer than {min_games} games drawn or not drawn.",
     )
@@ -268,13 +266,12 @@ def gauntlet(
         else:
             cards.add_column(col, justify="right", no_wrap=True)
     for c in result.cards:
-        d = c.improvement
         cards.add_row(
             c.name + (" *" if c.too_few else ""),
             str(c.in_hand.games),
             _stacked(c.in_hand),
             _stacked(c.not_drawn),
-            "—" if math.isnan(d.value) else f"{_signed(d.value)}\n{_ends(d.low, d.high, signed=True)}",
+            _improvement(c.improvement),
             _stacked(c.opening),
         )
     con.print(cards)
@@ -371,9 +368,9 @@ def opening(
         table.add_row(f"{s.size}{mark}", f"{s.result.wins}/{s.result.games}", rate, ci)
     con.print(table)
     m = study.margin
+    value, low, high = shown(m.value, m.low, m.high, signed=True)
     con.print(
-        f"Best: {study.best.size} cards, {_signed(m.value)} points over {study.runner_up.size} "
-        f"(95% {_signed(m.low)} to {_signed(m.high)})"
+        f"Best: {study.best.size} cards, {value} points over {study.runner_up.size} (95% {low} to {high})"
         + ("; the interval includes 0: not a clear best" if m.low <= 0 <= m.high else "")
     )
     _footer(data, plot)
@@ -467,7 +464,8 @@ def split(
     for col in ("keep (7)", "set aside (6)", "deals", "expected score", "95%"):
         table.add_column(col, justify="right" if col in ("deals", "expected score", "95%") else "left")
     for s in advice.top:
-        table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), f"{s.mean:.2f}", f"{s.low:.2f}–{s.high:.2f}")
+        mean, low, high = shown(s.mean, s.low, s.high, scale=1.0)
+        table.add_row(" ".join(s.keep), " ".join(s.aside), str(s.deals), mean, f"{low}–{high}")
     con.print(table)
     con.print(split_verdict(advice))
     how = {
@@ -583,7 +581,7 @@ def cards(
                 str(c.with_card.games),
                 "{} ({})".format(*_pct(c.with_card)),
                 "{} ({})".format(*_pct(c.without)),
-                f"{_signed(c.difference.value)} ({_signed(c.difference.low)} to {_signed(c.difference.high)})",
+                "{} ({} to {})".format(*shown(c.difference.value, c.difference.low, c.difference.high, signed=True)),
             )
         con.print(table)
     _footer({**data, "notes": []}, plot)

@@ -29,6 +29,7 @@ from cardbase.cli.common import (
     print_json,
 )
 from cardbase.errors import quoted
+from cardbase.stats import places, rate_text, shown, wilson
 
 if TYPE_CHECKING:  # imported lazily at run time
     from rich.console import RenderableType
@@ -160,11 +161,18 @@ def _score_method(rules: Rules) -> str:
     return "mean ± t·s/√n (Student's t)" + (f", never below {low:g}" if low is not None else "")
 
 
-def _span(low: float | None, high: float | None, digits: int) -> str:
-    """An interval for the terminal, ``?`` at an end the games do not bound (None or infinite: one
-    game, or games that all scored the same, bound a mean only by the least possible score)."""
-    ends = [f"{x:.{digits}f}" if x is not None and math.isfinite(x) else "?" for x in (low, high)]
-    return "–".join(ends)
+def _mean(mean: float, low: float | None, high: float | None, digits: int) -> tuple[str, str]:
+    """A mean and its interval for the terminal, to the digits the interval gives (at most ``digits``);
+    ``?`` at an end the games do not bound (None or infinite: one game, or games that all scored the
+    same, bound a mean only by the least possible score), the mean then to ``digits``."""
+    ends = [x if x is not None and math.isfinite(x) else math.nan for x in (low, high)]
+    if any(math.isnan(x) for x in ends) or ends[1] <= ends[0]:
+        text = [f"{x:.{digits}f}" if math.isfinite(x) else "?" for x in ends]
+        return f"{mean:.{digits}f}", "–".join(text)
+    value, lo, hi = shown(mean, ends[0], ends[1], scale=1.0)
+    if places(ends[0], ends[1], scale=1.0) > digits:  # never more digits than before
+        value, lo, hi = f"{mean:.{digits}f}", f"{ends[0]:.{digits}f}", f"{ends[1]:.{digits}f}"
+    return value, f"{lo}–{hi}"
 
 
 def _print_table(batch: BatchResult, record_path: Path | None) -> None:
@@ -193,11 +201,9 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
         table.add_row(
             f"P{s.seat + 1}",
             s.agent,
-            f"{s.mean_score:.3f}",
-            _span(s.score_low, s.score_high, 3),
+            *_mean(s.mean_score, s.score_low, s.score_high, 3),
             str(s.wins),
-            f"{s.win_rate:.1%}",
-            f"{s.win_low:.1%}–{s.win_high:.1%}",
+            *rate_text(s.win_rate, s.win_low, s.win_high),
         )
     con = console()
     con.print(table)
@@ -488,9 +494,7 @@ def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Calla
 
 
 def _pct(rate: float, interval: list[float]) -> tuple[str, str]:
-    if rate != rate:  # NaN: no games
-        return "—", "—"
-    return f"{rate:.1%}", f"{interval[0]:.1%}–{interval[1]:.1%}"
+    return rate_text(rate, *interval) if rate == rate else ("—", "—")  # NaN: no games
 
 
 def _print_mea(data: dict[str, Any]) -> None:
@@ -528,7 +532,7 @@ def _print_mea(data: dict[str, Any]) -> None:
     con.print("1st, 2nd: the deck's win rate going first, going second (intervals in --json).")
     if data["agents"]:
         line = "; ".join(
-            f"{name}: {a['win_rate']:.1%} ({a['win_rate_95'][0]:.1%}–{a['win_rate_95'][1]:.1%}) of {a['games']}"
+            "{}: {} ({}) of {}".format(name, *_pct(a["win_rate"], a["win_rate_95"]), a["games"])
             for name, a in data["agents"].items()
         )
         how = (
@@ -541,15 +545,16 @@ def _print_mea(data: dict[str, Any]) -> None:
         con.print(f"By agent, {how}: {line}")
     t = data["turns"]
     con.print(
-        f"Game length: {t['mean']:.1f} turns (95% {_span(t['mean_95'][0], t['mean_95'][1], 1)}), "
-        f"median {t['median']:g}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
+        "Game length: {} turns (95% {}), ".format(*_mean(t["mean"], t["mean_95"][0], t["mean_95"][1], 1))
+        + f"median {t['median']:g}, shortest {t['min']:.0f}, longest {t['max']:.0f} (turns of both players)"
     )
     ends = Table(title="How the games ended")
-    for col in ("ending", "games", "share", "losers"):
+    for col in ("ending", "games", "share (95%)", "losers"):
         ends.add_column(col, justify="right" if col in ("games", "share") else "left")
     for code, e in data["endings"].items():
         losers = ", ".join(f"{k} {v}" for k, v in e["lost_by"].items()) or "—"
-        ends.add_row(f"{code}: {e['what']}", str(e["games"]), f"{e['share']:.1%}", losers)
+        share = "{} ({})".format(*rate_text(e["share"], *wilson(e["games"], games)))
+        ends.add_row(f"{code}: {e['what']}", str(e["games"]), share, losers)
     con.print(ends)
     con.print("To find the opening size that suits a deck: cardbase lab opening DECK --vs DECK.")
     for line in data["notes"]:
@@ -679,19 +684,28 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
     out: list[RenderableType] = []
     length = data["game_length_turns"]
     out.append(
-        f"Game length: {length['mean']:.1f} turns on average "
-        f"(95% interval {_span(length['mean_95'][0], length['mean_95'][1], 1)}); "
-        f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
+        "Game length: {} turns on average (95% interval {}); ".format(
+            *_mean(length["mean"], length["mean_95"][0], length["mean_95"][1], 1)
+        )
+        + f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
     )
     games = batch.games
-    ended = ", ".join(f"{_END_LABELS.get(k, k)}: {v} ({v / games:.0%})" for k, v in data["ended"].items())
+    ended = ", ".join(
+        "{}: {} ({}, 95% Wilson interval {})".format(_END_LABELS.get(k, k), v, *rate_text(v / games, *wilson(v, games)))
+        for k, v in data["ended"].items()
+    )
     out.append(f"How games ended: {ended}.")
-    table = Table(title="Points by land (kingdoms at the end of each game)")
+    table = Table(
+        title="Points by land (kingdoms at the end of each game)",
+        caption="(assumed): the land's points come from the assumption profile (listed below)."
+        if any(row["assumed"] for row in data["points_by_land"])
+        else None,
+    )
     for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
         table.add_column(col, justify="left" if col == "land" else "right")
     for row in data["points_by_land"][:40]:
         table.add_row(
-            row["land"],
+            row["land"] + (" (assumed)" if row["assumed"] else ""),
             str(row["held_at_end"]),
             str(row["points_at_end"]),
             f"{row['points_per_game']:.2f}",
@@ -727,11 +741,9 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
         table.add_row(
             f"P{s.seat + 1}",
             s.agent,
-            f"{s.mean_score:.2f}",
-            _span(s.score_low, s.score_high, 2),
+            *_mean(s.mean_score, s.score_low, s.score_high, 2),
             str(s.wins),
-            f"{s.win_rate:.1%}",
-            f"{s.win_low:.1%}–{s.win_high:.1%}",
+            *rate_text(s.win_rate, s.win_low, s.win_high),
         )
     con = console()
     con.print(table)

@@ -10,6 +10,7 @@ The same ``(seed, cards seen)`` always gives the same estimate, whatever else is
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -43,7 +44,7 @@ class Estimate:
 
     def as_dict(self) -> dict[str, Any]:
         low, high = self.interval
-        return {"probability": self.p, "low": low, "high": high, "trials": self.trials}
+        return {"probability": self.p, "low": low, "high": high, "interval": "95% Wilson score", "trials": self.trials}
 
 
 def _rng(seed: int, *stream: int) -> Any:
@@ -116,6 +117,8 @@ class DealEstimate:
     redeals_mean: float
     any_redeal: Estimate
     trials: int
+    redeals_95: tuple[float, float] = (math.nan, math.nan)
+    """The normal-approximation 95% interval of ``redeals_mean`` (mean ± 1.96·s/√n)."""
 
 
 def simulate_meikyu(
@@ -189,7 +192,9 @@ def simulate_meikyu(
         by_need = member[seq[:, :n]].sum(axis=1) if n else np.zeros((trials, len(needs)), dtype=np.int64)
         ok = _holds(by_need, needs)
         out[n] = [Estimate(int(ok.all(axis=1).sum()), trials)] + [Estimate(int(s), trials) for s in ok.sum(axis=0)]
-    return DealEstimate(out, float(redeals.mean()), Estimate(int((redeals > 0).sum()), trials), trials)
+    mean = float(redeals.mean())
+    half = Z95 * float(redeals.std(ddof=1)) / math.sqrt(trials) if trials > 1 else math.nan
+    return DealEstimate(out, mean, Estimate(int((redeals > 0).sum()), trials), trials, (mean - half, mean + half))
 
 
 def _pile_after_deal(kingdom: int, players: int, deal: int) -> int:

@@ -11,9 +11,19 @@ from cardbase.textfiles import output_file
 
 
 def plot_answers(
-    answers: Sequence[Answer], needs: Sequence[Need], title: str, path: Path, by_turn: bool = False, note: str = ""
+    answers: Sequence[Answer],
+    needs: Sequence[Need],
+    title: str,
+    path: Path,
+    by_turn: bool = False,
+    note: str = "",
+    notes: Sequence[str] = (),
 ) -> Path:
-    """Draw the chance against cards seen (or turns) to ``path`` as a PNG; return the path."""
+    """Draw the chance against cards seen (or turns) to ``path`` as a PNG; return the path. ``note``
+    (how cards are seen) and ``notes`` (the deck's: demo cards, unknown values not counted, cards
+    left out) go under the plot, which travels without the terminal's notes."""
+    import textwrap
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -40,9 +50,10 @@ def plot_answers(
         ax.set_title(title)
         ax.grid(True, alpha=0.3)
         ax.legend(loc="best", fontsize=9)
-        if note:
-            fig.text(0.01, 0.01, note, fontsize=7, color="dimgray", ha="left", va="bottom")
-        fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
+        lines = [wrapped for text in [note, *notes] if text for wrapped in textwrap.wrap(text, 150)]
+        if lines:
+            fig.text(0.01, 0.01, "\n".join(lines), fontsize=7, color="dimgray", ha="left", va="bottom")
+        fig.tight_layout(rect=(0, min(0.5, 0.015 + 0.022 * len(lines)) if lines else 0, 1, 1))
         with output_file(path, "plot") as temporary:
             fig.savefig(temporary, format="png")
     finally:

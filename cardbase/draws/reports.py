@@ -359,6 +359,8 @@ class MeikyuReport:
             "deal_needs_redeal": {"probability": float(deal.deal_redeals), "method": "exact"},
             "redeals_per_deal": {
                 "mean": sim.redeals_mean,
+                "mean_95": list(sim.redeals_95),
+                "interval": "95% normal approximation (mean ± 1.96·s/√n)",
                 "method": "monte carlo",
                 "trials": self.runs,
                 "seed": self.seed,

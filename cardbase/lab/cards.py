@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.lab.common import Difference, Rate, number, provenance
+from cardbase.lab.common import Difference, Rate, intervals_of, number, provenance
 
 if TYPE_CHECKING:
     from cardbase.sim.runner import ChunkMapper, GameResult
@@ -73,6 +73,7 @@ class CardsStudy:
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
+            "intervals": intervals_of("difference"),
             "kingdom_cards": [c.to_dict() for c in self.kingdom],
             "lands": [c.to_dict() for c in self.lands],
             "assumed_values": self.assumed,
@@ -134,11 +135,9 @@ def run_cards(
     pool = rules.pool
     kingdom = card_rates(batch.results, [k.name for k in pool.kingdom if k.copies], "held", "kingdom", min_games)
     lands = card_rates(batch.results, list(dict.fromkeys(x.name for x in pool.lands)), "lands", "land", min_games)
-    assumed = tuple(pool.assumed)
 
     def mark(c: CardRate) -> CardRate:
-        hit = any(a == c.name or a.startswith((c.name + " ", c.name + ":")) for a in assumed)
-        return CardRate(c.name, c.kind, c.with_card, c.without, c.difference, c.too_few, hit)
+        return CardRate(c.name, c.kind, c.with_card, c.without, c.difference, c.too_few, pool.assumes(c.name))
 
     kingdom, lands = [mark(c) for c in kingdom], [mark(c) for c in lands]
     study = CardsStudy(

@@ -13,11 +13,13 @@ from cardbase.sim.stats import number
 from cardbase.stats import difference_interval, wilson
 
 __all__ = [
+    "INTERVALS",
     "MAX_JOBS",
     "Difference",
     "Rate",
     "backend",
     "default_jobs",
+    "intervals_of",
     "number",
     "play_matchups",
     "provenance",
@@ -26,6 +28,19 @@ __all__ = [
 if TYPE_CHECKING:
     from cardbase.sim.mea import LoadedDeck, MeaGame
     from cardbase.sim.runner import ChunkMapper
+
+
+INTERVALS: dict[str, Any] = {
+    "level": 0.95,
+    "rates": "Wilson score",
+    "improvement_when_drawn": "Newcombe's hybrid score (method 10)",
+}
+"""Which intervals a lab report's ``…ci`` are, named in its JSON (``intervals``) beside the figures."""
+
+
+def intervals_of(difference: str) -> dict[str, Any]:
+    """:data:`INTERVALS` for a report whose difference of two rates is called ``difference``."""
+    return {"level": INTERVALS["level"], "rates": INTERVALS["rates"], difference: INTERVALS["improvement_when_drawn"]}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
+from cardbase.lab.common import INTERVALS, Difference, Rate, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
 if TYPE_CHECKING:
@@ -150,6 +150,7 @@ class Gauntlet:
             "agents": {"deck": self.agents[0], "field": self.agents[1]},
             "games_per_matchup": self.games_per_matchup,
             "seed": self.seed,
+            "intervals": INTERVALS,
             "overall": {"games": o.games, "wins": o.wins, "win_rate": number(o.rate), "ci": [number(x) for x in o.ci]},
             "matchups": [m.to_dict() for m in self.matchups],
             "cards": [c.to_dict() for c in self.cards],

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.lab.common import Difference, Rate, number, play_matchups, provenance
+from cardbase.lab.common import Difference, Rate, intervals_of, number, play_matchups, provenance
 from cardbase.sim.registry import derive_seed
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class OpeningStudy:
             "opponent_agent": self.opponent_agent,
             "games_per_size": self.games_per_size,
             "seed": self.seed,
+            "intervals": intervals_of("margin"),
             "sizes": [
                 {
                     "size": s.size,

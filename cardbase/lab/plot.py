@@ -37,6 +37,16 @@ def _wrapped(text: str, width: int = TITLE_CHARS) -> str:
     return textwrap.fill(text, width, break_on_hyphens=False)
 
 
+def footnote(fig: Any, run: str, notes: list[str], provenance: dict[str, Any]) -> None:
+    """The run under a lab plot, which travels without the terminal's notes: its games and seed (to
+    run it again), every note (demo cards, cards left out, assumed values) and the cardbase that drew it."""
+    version = provenance.get("version")
+    revision = provenance.get("git_revision")
+    made = f"cardbase {version}" + (f" at {str(revision)[:12]}" if revision else "") if version else ""
+    lines = [_wrapped(line, 2 * TITLE_CHARS) for line in [run, *notes, made] if line]
+    fig.supxlabel("\n".join(lines), fontsize="x-small", ha="left", x=0.01)
+
+
 def _width(labels: list[str]) -> float:
     """Inches of a figure whose rows carry ``labels``: the longest label and a panel beside it."""
     return max(8.0, 4.5 + 0.075 * max((len(label) for label in labels), default=0))
@@ -91,6 +101,13 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
     )
     bottom.axvline(0.0, color="grey", linewidth=0.8)
     bottom.set_title(_wrapped("improvement when drawn: in hand − not drawn (95% Newcombe)"), fontsize="medium")
+    footnote(
+        fig,
+        f"{result.games_per_matchup} games per match-up ({result.agents[0]} against {result.agents[1]}), "
+        f"each deck first in half; seed {result.seed}",
+        result.notes,
+        result.provenance,
+    )
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
 
@@ -116,6 +133,13 @@ def plot_opening(study: OpeningStudy, path: Path) -> None:
     ax.set_xlabel("opening draw (cards)")
     ax.set_ylabel("win rate")
     ax.set_title(_wrapped(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)"))
+    footnote(
+        fig,
+        f"{study.games_per_size} games per size ({study.agent} against {study.opponent_agent}, the opening forced), "
+        f"every size from seed {study.seed}",
+        study.notes,
+        study.provenance,
+    )
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))
 
@@ -162,5 +186,6 @@ def plot_cards(study: CardsStudy, path: Path) -> None:
         ),
         fontsize="medium",
     )
+    footnote(fig, f"{study.games} games; seed {study.seed}", study.assumed[:1], study.provenance)
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))

@@ -167,6 +167,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
             "points_at_end": int(v["points"]),
             "points_per_game": v["points"] / games,
             "in_winning_kingdoms": int(v["winners"]),
+            "assumed": pool.assumes(name),
         }
         for name, v in sorted(lands.items(), key=lambda kv: (-kv[1]["points"], kv[0]))
     ]

@@ -194,3 +194,50 @@ def test_a_mea_sample_past_the_opening_says_what_was_drawn(db_url: str) -> None:
     assert head.endswith(": Méa hands: the opening 5, then 2 drawn; 1 sample, seed 1"), head
     head = run(db_url, GOBLIN, "--sample", "5", "--seed", "1").stdout.splitlines()[0]
     assert head.endswith(": Méa opening hands of 5; 5 samples, seed 1"), head
+
+
+def test_a_monte_carlo_estimate_has_no_more_digits_than_its_interval(db_url: str) -> None:
+    """2,000 hands were shown 'Monte Carlo: 0.738000 (95% interval 0.718285–0.756802 …)': six digits
+    of which the hands know two. The line, the table's column and the Meikyu redeals go through the
+    formatter the lab's tables use (cardbase.stats.rate_text / shown)."""
+    import re
+
+    from cardbase.stats import rate_text
+
+    args = [GOBLIN, "--need", "2 t:monster cost<=3", "--need", "1 t:assist", "--trials", "2000", "--seed", "1"]
+    mc = run_json(db_url, *args, "--cards", "6")["monte_carlo"]
+    assert mc["interval"] == "95% Wilson score"
+    line = run(db_url, *args, "--cards", "6").stdout
+    estimate, interval = rate_text(mc["probability"], mc["low"], mc["high"])
+    assert f"Monte Carlo: {estimate} (95% Wilson interval {interval}, 2000 hands, seed 1)" in line
+    assert not re.search(r"0\.\d{4}", line.split("Monte Carlo:")[1])
+    table = run(db_url, *args).stdout
+    assert not re.search(r"\d\.\d\d%\s*\(", table)  # the estimates of the table's column: whole points at 2,000
+    meikyu = run(db_url, MEIKYU, "--players", "3", "--trials", "2000", "--seed", "1").stdout
+    redeals = run_json(db_url, MEIKYU, "--players", "3", "--trials", "2000", "--seed", "1")["redeals_per_deal"]
+    low, high = redeals["mean_95"]
+    assert low < redeals["mean"] < high  # the mean has its interval …
+    assert re.search(r"redeals per deal: mean \d\.\d\d? \(95% interval \d\.\d\d?–\d\.\d\d?; Monte Carlo", meikyu)
+    assert "at least one: " in meikyu and "." not in meikyu.split("at least one: ")[1].split("%")[0]  # … and digits
+
+
+def test_a_draws_plot_carries_the_decks_notes(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plot travels without the terminal: it said how cards are seen, but not that Goblin Rush is
+    cardbase's demo cards (the chances are of the values cardbase gave them), nor which unknown values
+    were not counted."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Figure] = []
+    save = Figure.savefig
+
+    def keep(self: Figure, *args: object, **kwargs: object) -> None:
+        drawn.append(self)
+        save(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    deck = tmp_path / "vial.txt"
+    deck.write_text("game: mea\nname: Vial\n\n30 Crumb Goblin\n2 Chemical Vial\n", encoding="utf-8")
+    result = run(db_url, str(deck), "--need", "1 t:monster cost<=1", "--plot", str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    words = " ".join(t.get_text() for t in drawn[0].texts).replace("\n", " ")
+    assert "demo cards" in words and "unknown cost" in words, words

@@ -7,7 +7,6 @@ extra): without it they fail rather than skip."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app
 from cardbase.sim.records import parse_records
 from cardbase.sim.registry import derive_seed, game
-from cardbase.stats import wilson
+from cardbase.stats import rate_text, wilson
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.xdist_group("pools")  # these start worker processes: one at a time
@@ -515,9 +514,9 @@ def test_gauntlet_card_table_never_splits_a_number_at_80_columns(db_url: str) ->
     for card in data["cards"]:
         rate = card["win_rate_in_hand"]
         if rate is not None:
-            assert f"{rate:.1%}" in cells  # each figure whole on its line …
-            low, high = card["win_rate_in_hand_ci"]
-            assert f"{math.floor(100 * low + 1e-9)}–{math.ceil(100 * high - 1e-9)}%" in cells  # … its interval too
+            shown, interval = rate_text(rate, *card["win_rate_in_hand_ci"])
+            assert shown in cells  # each figure whole on its line …
+            assert interval in cells  # … its interval too
 
 
 def test_a_hand_file_for_another_table_than_players_is_refused() -> None:
@@ -529,3 +528,100 @@ def test_a_hand_file_for_another_table_than_players_is_refused() -> None:
         read_hand(EXAMPLES / "meio-hand.txt", 4)
     assert error.value.problems == ["line 3: the file is a hand of a 3-player table, not of 4 (--players)"]
     assert len(read_hand(EXAMPLES / "meio-hand.txt", 3)) == 13
+
+
+def _false_digits(text: str) -> list[str]:
+    """Rates shown with a decimal: a handful of games never has one (its interval is tens of points wide)."""
+    import re
+
+    return re.findall(r"[+-]?\d+\.\d+%?", text.split("Note:")[0])
+
+
+def test_a_few_games_show_rates_without_digits_they_do_not_have(db_url: str) -> None:
+    """At 4 games a match-up the gauntlet showed 25.0% (4.6%–69.9%) and an improvement of +11.1: the
+    interval says the first digit is all the games know. The tables of `lab gauntlet`, `lab opening`,
+    `lab cards` and `sim mea` all go through one formatter (cardbase.stats.rate_text)."""
+    common = ["--games", "4", "--seed", "1", "--jobs", "1", "--db", db_url]
+    runs = [
+        ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), *common],
+        ["sim", "mea", "--deck", str(RUSH), "--vs", str(CONTROL), *common],
+        ["lab", "cards", "--players", "3", "--assume", "default", *common],
+    ]
+    for args in runs:
+        result = runner.invoke(app, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        body = "\n".join(line for line in result.stdout.splitlines() if "turns" not in line and " s " not in line)
+        assert _false_digits(body) == [], (args[:2], body)
+
+
+def test_the_first_and_second_seat_rates_say_where_their_intervals_are(db_url: str) -> None:
+    """The gauntlet's 1st and 2nd columns (rates of half the games) stood bare; the JSON's intervals
+    did not say which they were."""
+    args = ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), "--games", "4", "--jobs", "1", "--db", db_url]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "1st, 2nd: the deck's win rate going first, going second (intervals in --json)" in result.stdout
+    data = gauntlet(db_url, "--games", "4", "--jobs", "1")
+    assert data["intervals"] == {
+        "level": 0.95,
+        "rates": "Wilson score",
+        "improvement_when_drawn": "Newcombe's hybrid score (method 10)",
+    }
+
+
+def test_sim_meikyu_marks_each_land_whose_points_are_assumed_where_they_show(db_url: str) -> None:
+    """`sim meikyu --assume default` listed the assumed values only under its 'Points by land' table,
+    whose every row is points from the profile, unmarked; and its endings' shares had no interval.
+    The test of a card's values being assumed is one (CardPool.assumes), shared with `lab cards`."""
+    args = ["sim", "meikyu", "--players", "3", "--games", "3", "--seed", "1", "--assume", "default", "--db", db_url]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    rows = data["meikyu"]["points_by_land"]
+    assert rows and all(row["assumed"] is True for row in rows)
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for row in rows:
+        assert f"{row['land']} (assumed)" in result.stdout
+    assert "How games ended: a kingdom reached the goal: 3 (100%, 95% Wilson interval 43%–100%)" in result.stdout
+
+
+def test_every_lab_plot_says_its_games_seed_and_what_was_assumed(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plot travels without the terminal's notes: the gauntlet's and the opening's plots said neither
+    how many games nor the seed nor that the decks are demo cards; lab cards' gave no seed. Every lab
+    plot now carries one footnote of its run (lab.plot.footnote)."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Any] = []
+    save = Figure.savefig
+
+    def keep(self: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(self)
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    common = ["--games", "2", "--seed", "5", "--jobs", "1", "--db", db_url]
+    runs = [
+        ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), *common],
+        ["lab", "opening", str(RUSH), "--vs", str(CONTROL), *common],
+        ["lab", "cards", "--players", "3", "--assume", "default", *common],
+    ]
+    for k, args in enumerate(runs):
+        result = runner.invoke(app, [*args, "--plot", str(tmp_path / f"{k}.png")])
+        assert result.exit_code == 0, result.output
+        words = " ".join(t.get_text() for t in drawn[k].texts).replace("\n", " ")
+        assert "seed 5" in words and "2 games" in words, (args[1], words)
+        assert ("demo cards" in words) if args[1] != "cards" else ("assumption profile 'default'" in words), words
+
+
+def test_a_split_on_two_deals_shows_no_hundredths(db_url: str) -> None:
+    """On 2 deals a split's expected score was 0.50 (0.04–4.56): the interval leaves the whole 0–5
+    open, so the hundredths are noise. The table goes through the shared formatter; the seed stays."""
+    import re
+
+    args = ["lab", "split", str(EXAMPLES / "meio-hand.txt"), "--players", "3", "--levels", "1", "--top", "2"]
+    result = runner.invoke(app, [*args, "--jobs", "1", "--seed", "4"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert rows and not any(re.search(r"\d\.\d\d", row) for row in rows), rows
+    assert "seed 4" in result.stdout

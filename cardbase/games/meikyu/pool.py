@@ -115,6 +115,11 @@ class CardPool:
     assumed: tuple[str, ...] = ()
     profile: str | None = None
 
+    def assumes(self, name: str) -> bool:
+        """Whether any value of the card ``name`` (or the whole card) comes from the profile: what
+        marks it "(assumed)" wherever a figure of it shows."""
+        return any(item == f"{name} {ASSUMED_CARD}" or item.rpartition(" ")[0] == name for item in self.assumed)
+
     def __repr__(self) -> str:
         """Its size, not every card (a pool's full repr runs to thousands of characters)."""
         assumed = f", {len(self.assumed)} values assumed from profile {self.profile!r}" if self.assumed else ""
