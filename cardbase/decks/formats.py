@@ -192,10 +192,13 @@ def format_names(game: str, house: dict[tuple[str, str], Format] | None = None) 
     return names
 
 
-def formats_hint(game: str, house: dict[tuple[str, str], Format] | None = None) -> str:
-    """The formats a name may be, for a message about one that is none of them."""
+def formats_hint(game: str, house: dict[tuple[str, str], Format] | None = None, *, for_players: bool = False) -> str:
+    """The formats a name may be, for a message about one that is none of them (``for_players``: on
+    a page, where no ``--formats`` option is given)."""
     known = f"formats are {', '.join(format_names(game, house))}"
-    return known if house else f"{known}; a house format is known only with its --formats file"
+    if house or for_players:
+        return known
+    return f"{known}; a house format is known only with its --formats file"
 
 
 def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | None = None) -> Format:

@@ -211,6 +211,11 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
         problems = list(error.problems)
     term = query_term(text, request.query_params.get("q")) if isinstance(error, QueryError) else None
     headers, extra = error_headers(error)
+    if isinstance(error, InvalidData) and error.found:  # a deck's problems, as data in players' words too
+        found = [
+            {k: mask(v, request) if isinstance(v, str) else v for k, v in p.for_players().items()} for p in error.found
+        ]
+        extra = {**(extra or {}), "details": found}
     rule = getattr(error, "rule", None)
     return error_response(
         request, request.url.path, status, text, term=term, problems=problems, headers=headers, extra=extra, rule=rule
