@@ -26,7 +26,8 @@ def test_a_meikyu_deck_short_of_lands_the_catalog_lacks_says_what_is_missing(
     expect(lands).to_contain_text("the catalog has only 16 land cards")  # not a bare "add 16"
     short = page.locator('#validation li.problem[data-code="catalog-short"]')
     expect(short).to_have_count(1)
-    expect(short.locator("code")).to_have_text("cardbase catalog import FILE --game meikyu")
+    expect(short.locator("a.hint-link")).to_have_attribute("href", "/catalog#imp-h")  # a page, not a command
+    expect(short).not_to_contain_text("cardbase catalog import")
 
 
 def test_quick_adds_of_one_card_are_one_history_line_and_restore_goes_by_the_lines(
