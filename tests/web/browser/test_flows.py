@@ -242,7 +242,7 @@ def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: Live
     expect(page.locator("#results [data-card-id]")).to_have_count(1)
     # another game's card is not offered, and says why (issue 26); the server refuses it too (tests/web)
     expect(page.get_by_role("button", name="Add Grimoire", exact=True)).to_have_count(0)
-    expect(page.locator("#results .not-offered")).to_contain_text("a meikyu card; this is a mea deck")
+    expect(page.locator("#results .not-offered")).to_contain_text("a Meikyu card; this is a Méa deck")
     assert [c.name for c in load_deck(live_server.database, name).cards] == ["Crumb Goblin"]
 
 
