@@ -94,3 +94,13 @@ def test_api_validate_adds_words_for_players(web: TestClient) -> None:
     report = web.get(f"/api/decks/{deck}/validation").json()
     (size,) = [p for p in report["problems"] if p["code"] == "deck-size"]
     assert "mea standard needs" in size["message"] and "Méa standard needs" in size["text"]
+
+
+def test_collection_import_of_a_deck_list_names_the_games_for_players(web: TestClient) -> None:
+    form = {"game": "mea", "mode": "add", "text": "game: meio\n3 Crumb Goblin\n", "action": "preview"}
+    bad = web.post("/collection/import", data=form)
+    assert bad.status_code == 400
+    listed = bad.text.split('id="bad-lines"', 1)[1].split("</ul>", 1)[0]
+    seen = words(listed)
+    assert "the list is for Meio (its game: line), not Méa" in seen and "'meio'" not in seen, seen
+    assert 'data-code="wrong-game"' in listed
