@@ -70,7 +70,9 @@ class Problem:
     advice: str | None = None
     """The hint in players' words, when it differs from :attr:`hint` (read :attr:`tip`)."""
     see: Literal["cards", "catalog"] | None = None
+    """The page :attr:`tip` points to: the card search (for :attr:`query`), the catalog's import."""
     query: str | None = None
+    """What the card search the tip points to looks for (the name written)."""
 
     @property
     def text(self) -> str:
@@ -85,7 +87,13 @@ class Problem:
     def for_players(self) -> dict[str, Any]:
         """:meth:`as_dict` (the machine's code and the command line's words) with the players' words
         beside them: ``text``, ``tip``, ``game`` and the page the tip points to (the web's JSON)."""
-        return self.as_dict() | {"text": self.text, "tip": self.tip, "game": self.game, "see": self.see}
+        return self.as_dict() | {
+            "text": self.text,
+            "tip": self.tip,
+            "game": self.game,
+            "see": self.see,
+            "query": self.query,
+        }
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -237,7 +237,7 @@ def test_adding_setting_and_removing_cards(client: TestClient) -> None:
     assert absent.status_code == 400 and "is not in deck" in error_of(absent)
 
 
-PLAYERS_WORDS = ("text", "tip", "game", "see")
+PLAYERS_WORDS = ("text", "tip", "game", "see", "query")
 """What the API's deck problems add to the CLI's (``Problem.for_players``): the sentence and hint in
 players' words, the game, the page the hint points to."""
 

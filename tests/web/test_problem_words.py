@@ -104,3 +104,29 @@ def test_collection_import_of_a_deck_list_names_the_games_for_players(web: TestC
     seen = words(listed)
     assert "the list is for Meio (its game: line), not Méa" in seen and "'meio'" not in seen, seen
     assert 'data-code="wrong-game"' in listed
+
+
+GAME_IDS = re.compile(r"\b(mea|meio|meikyu)\b")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "game: mea\nplayers: 3\n[first half]\n1 Crumb Goblin\n1 Grimoire\n1 Nobody Atall\n",
+        "game: meikyu\n[main]\n1 Crumb Goblin\n",
+        "game: chess\n1 Crumb Goblin\n",
+        "1 Nobody Atall\n",
+    ],
+)
+def test_no_problem_speaks_to_players_in_ids_or_commands(web: TestClient, text: str) -> None:
+    """The class, not one example: every deck problem the API lists beside its CLI line reads, in
+    players' words, without a game's id (but in a line to write, 'game: mea') or a command."""
+    bad = web.post("/api/decks/import", json={"text": text})
+    assert bad.status_code == 400
+    details = bad.json()["error"]["details"]
+    assert len(details) == len(bad.json()["error"]["problems"]) >= 1
+    for found in details:
+        said = found["text"].replace("game: mea", "").replace("(mea)", "").replace("(meio)", "").replace("(meikyu)", "")
+        tip = (found["tip"] or "").replace("game: mea (or meio, meikyu)", "").replace("game: mea, meio or meikyu", "")
+        assert not GAME_IDS.search(said) and not GAME_IDS.search(tip), found
+        assert "cardbase" not in said + tip and "--" not in said + tip and "`" not in tip, found
