@@ -225,7 +225,8 @@ def test_meikyu_set_by_clicking_keeps_unknown_totals_unknown(page: Page, live_se
         problems = page.locator("#validation li.problem")
         expect(problems).to_have_count(len(report.problems))
         assert [p.inner_text().split(" ", 1)[1].split(" — ")[0] for p in problems.all()] == [
-            p.message for p in report.problems
+            p.text
+            for p in report.problems  # in players' words: Meikyu, not meikyu
         ]
     expect(page.locator("#validation")).to_contain_text("2 land cards; standard needs 32")
     expect(page.locator("svg#curve")).to_have_count(0)  # a Méa chart: not for Meikyu
