@@ -27,7 +27,11 @@ passwords out of every message.
 from __future__ import annotations
 
 import re
-from typing import Self
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Self
+
+if TYPE_CHECKING:
+    from cardbase.decks.model import Problem
 
 
 class CardbaseError(Exception):
@@ -132,9 +136,13 @@ class InvalidData(CardbaseError, ValueError):
 
     exit_code = 1
 
-    def __init__(self, source: str, problems: list[str], *, writes: bool = True):
+    def __init__(self, source: str, problems: list[str], *, writes: bool = True, found: Sequence[Problem] = ()) -> None:
         self.source = source
         self.problems = problems
+        self.found: tuple[Problem, ...] = tuple(found)
+        """The problems as data, when they are a deck's (``decks.model.Problem``, one for each line
+        of :attr:`problems`): what a page words for players itself (the game's display name, a
+        link for a hint), while the command line prints :attr:`problems`."""
         written = ", nothing was written" if writes else ""
         super().__init__(self._listing(f"{source}: {len(problems)} problem(s){written}:", problems, 200))
 

@@ -200,8 +200,10 @@ def unknown_reason(source: str) -> tuple[str, str]:
     return "its source does not give them", "import"
 
 
-GAME_NAMES: dict[str, str] = {"mea": "Méa", "meikyu": "Meikyu", "meio": "Meio"}
-"""A game's short name in messages (``a Meikyu character has no level``)."""
+GAME_NAMES: dict[str, str] = {"mea": "Méa", "meio": "Meio", "meikyu": "Meikyu"}
+"""Each game's name as players read it, by its id (``Méa`` for ``mea``), in the order pages list the
+games: the one map of messages (``a Meikyu character has no level``), of the web's pages
+(``web.pages.GAME_TITLES``) and of a deck problem's players' words (``decks.model.game_title``)."""
 
 
 def typed_fields(game: str) -> frozenset[str]:

@@ -252,46 +252,69 @@ def read_collection_text(database: Database, text: str, game: str | None, source
     the game when ``game`` is None; a deck list's other headers, sections and comments are skipped."""
     from cardbase.db.io import BOUNDS
     from cardbase.db.queries import GAMES
+    from cardbase.decks.model import Problem, game_title
     from cardbase.decks.text import parse_text
 
     parsed = parse_text(text, source, low=0, high=MAX_OWNED)
     if len(parsed.lines) > BOUNDS.rows:
         raise UnreadableInput(f"{source}: more than {BOUNDS.rows:,} card lines, over the import bound (rows)")
     problems = [  # a deck's headers a deck does not keep are skipped here as its others are
-        (p.line or 0, p.message + (f" ({p.hint})" if p.hint else "")) for p in parsed.problems if p.code != "not-kept"
+        Problem(p.code, p.message + (f" ({p.hint})" if p.hint else ""), p.line)
+        for p in parsed.problems
+        if p.code != "not-kept"
     ]
     the_game = game or parsed.game
     if game and parsed.game and parsed.game != game:
-        problems.append((parsed.header_lines["game"], f"the list is for {quoted(parsed.game)}, not {quoted(game)}"))
+        said = f"the list is for {game_title(parsed.game)} (its game: line), not {game_title(game)}"
+        problems.append(
+            Problem(
+                "wrong-game",
+                f"the list is for {quoted(parsed.game)}, not {quoted(game)}",
+                parsed.header_lines["game"],
+                game=game,
+                said=said,
+            )
+        )
     counts: dict[str, int] = {}
     if not the_game:
         raise UsageError(f"{source}: which game is the list for? give --game (or a 'game: mea' line)")
     if the_game not in GAMES:
-        problems.append((parsed.header_lines.get("game", 0), f"{quoted(the_game)} is not a game ({', '.join(GAMES)})"))
+        games = ", ".join(GAMES)
+        said = f"{quoted(the_game)} is not a game: write game: {games} ({', '.join(map(game_title, GAMES))})"
+        problems.append(
+            Problem(
+                "unknown-game",
+                f"{quoted(the_game)} is not a game ({games})",
+                parsed.header_lines.get("game"),
+                said=said,
+            )
+        )
     elif not parsed.lines and not problems:
-        problems.append((0, "the list names no card; write one card a line: 3 Crumb Goblin"))
+        problems.append(Problem("no-cards", "the list names no card; write one card a line: 3 Crumb Goblin"))
     else:
         with database.session() as session:
             names = _Names(session, the_game)
             for entry in parsed.lines:
                 card_id, why = names.find(entry.name, entry.set)
                 if card_id is None:
-                    problems.append((entry.line or 0, str(why)))
+                    problems.append(Problem("unknown-card", str(why), entry.line, game=the_game))
                     continue
                 total = counts.get(card_id, 0) + entry.count
                 if total > MAX_OWNED:
                     problems.append(
-                        (
-                            entry.line or 0,
+                        Problem(
+                            "too-many",
                             f"{quoted(entry.name)} adds up to {total:,} copies with the lines before it, "
                             f"over the bound of {MAX_OWNED:,}",
+                            entry.line,
                         )
                     )
                     continue
                 counts[card_id] = total
     if problems:
-        problems.sort(key=lambda p: p[0])
-        raise InvalidData(source, [f"line {n}: {why}" if n else why for n, why in problems])
+        problems.sort(key=lambda p: p.line or 0)
+        lines = [f"line {p.line}: {p.message}" if p.line else p.message for p in problems]
+        raise InvalidData(source, lines, found=problems)  # a page words each for players (the game's name)
     return counts
 
 

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardbase.decks.model import Deck, Problem
+from cardbase.decks.model import Deck, worded
 from cardbase.decks.validate import ResolvedDeck
 
 if TYPE_CHECKING:
@@ -88,16 +88,18 @@ def read_edit(database: Database, deck_id: int, text: str, source: str = "edit b
     after = resolve_text(database, read, before.game)
     problems = [p for p in after.problems if p.severity == "error"]
     if after.deck.format and find_format(after.game or before.game, after.deck.format) is None:
+        named = after.deck.format
         problems.append(
-            Problem(
+            worded(
                 "unknown-format",
-                f"{before.game} has no format {quoted(after.deck.format)}",
+                lambda game: f"{game(before.game)} has no format {quoted(named)}",
+                before.game,
                 read.header_lines.get("format"),
             )
         )
     if problems:
         problems.sort(key=lambda p: (p.line is None, p.line or 0))
-        raise InvalidData(source, [str(p) for p in problems]).refusing(text)
+        raise InvalidData(source, [str(p) for p in problems], found=problems).refusing(text)
     after.source = "edited"
     before.source = "stored"
     diff = deck_diff(before, after)

@@ -192,10 +192,15 @@ def format_names(game: str, house: dict[tuple[str, str], Format] | None = None) 
     return names
 
 
-def formats_hint(game: str, house: dict[tuple[str, str], Format] | None = None) -> str:
-    """The formats a name may be, for a message about one that is none of them."""
+def formats_hint(game: str, house: dict[tuple[str, str], Format] | None = None, *, for_players: bool = False) -> str:
+    """The formats a name may be, for a message about one that is none of them (``for_players``: on
+    a page, whose server was started with the house formats or not: no option to name)."""
     known = f"formats are {', '.join(format_names(game, house))}"
-    return known if house else f"{known}; a house format is known only with its --formats file"
+    if house:
+        return known
+    if for_players:
+        return f"{known}; a house format is known only when the server is started with its formats file"
+    return f"{known}; a house format is known only with its --formats file"
 
 
 def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | None = None) -> Format:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,7 +48,14 @@ def check_players(value: object, game: str | None = "meio") -> int | None:
 class Problem:
     """One thing wrong with a deck: a stable ``code``, a sentence, the line at fault and a fix hint;
     ``cards``: the cards it is about when they are many (the sentence gives their count; a page folds
-    the list away, the CLI names the first few, ``--json`` gives them all)."""
+    the list away, the CLI names the first few, ``--json`` gives them all).
+
+    ``message`` and ``hint`` are the command line's words: a game named by its id (``mea``), a fix
+    as a ``cardbase`` command. A page speaks to players: :attr:`text` and :attr:`tip` are the same
+    sentence and hint in their words (the game's display name, a page to go to, not a command), set
+    by :func:`worded` where they differ; :attr:`see` names the page the tip points to
+    (``cards``: the card search for :attr:`query` in :attr:`game`; ``catalog``: the catalog's import),
+    which the web links (the rules know no URLs). Both faces read the one problem."""
 
     code: str
     message: str
@@ -55,6 +63,37 @@ class Problem:
     hint: str | None = None
     severity: Severity = "error"
     cards: tuple[str, ...] = ()
+    game: str | None = None
+    """The game the problem is about (its id), when it names one."""
+    said: str | None = None
+    """The sentence in players' words, when it differs from :attr:`message` (read :attr:`text`)."""
+    advice: str | None = None
+    """The hint in players' words, when it differs from :attr:`hint` (read :attr:`tip`)."""
+    see: Literal["cards", "catalog"] | None = None
+    """The page :attr:`tip` points to: the card search (for :attr:`query`), the catalog's import."""
+    query: str | None = None
+    """What the card search the tip points to looks for (the name written)."""
+
+    @property
+    def text(self) -> str:
+        """The sentence for players: the game by its display name (``no Méa card named 'X'``)."""
+        return self.said if self.said is not None else self.message
+
+    @property
+    def tip(self) -> str | None:
+        """The hint for players: no ``cardbase`` command (``check the spelling in the card search``)."""
+        return self.advice if self.advice is not None else self.hint
+
+    def for_players(self) -> dict[str, Any]:
+        """:meth:`as_dict` (the machine's code and the command line's words) with the players' words
+        beside them: ``text``, ``tip``, ``game`` and the page the tip points to (the web's JSON)."""
+        return self.as_dict() | {
+            "text": self.text,
+            "tip": self.tip,
+            "game": self.game,
+            "see": self.see,
+            "query": self.query,
+        }
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +116,58 @@ class Problem:
         where = f"line {self.line}: " if self.line else ""
         hint = f" ({self.hint})" if self.hint else ""
         return f"{where}{self.code}: {self.named()}{hint}"
+
+
+def game_title(game: str) -> str:
+    """A game's name as players read it (``Méa`` for ``mea``); an id not known, as it is."""
+    from cardbase.catalog.fields import GAME_NAMES
+
+    return GAME_NAMES.get(game, game)
+
+
+Naming = Callable[[str], str]
+"""How a face names a game given its id: the id itself (the command line), :func:`game_title` (a page)."""
+
+
+def _as_id(game: str) -> str:
+    return game
+
+
+def worded(
+    code: str,
+    say: Callable[[Naming], str],
+    game: str,
+    line: int | None = None,
+    hint: str | Callable[[Naming], str] | None = None,
+    severity: Severity = "error",
+    cards: tuple[str, ...] = (),
+    *,
+    advice: str | None = None,
+    see: Literal["cards", "catalog"] | None = None,
+    query: str | None = None,
+) -> Problem:
+    """A problem about ``game`` whose sentence (and maybe hint) names a game or a format: ``say``
+    words it given how to name a game (:data:`Naming`), once by id (the command line's
+    :attr:`Problem.message`) and once by display name (the players' :attr:`Problem.text`);
+    ``advice``, the hint for players where the command line's names a command. The one way a deck
+    problem names a game, so that neither face shows the other's words."""
+    message = say(_as_id)
+    said = say(game_title)
+    hint_text = hint(_as_id) if callable(hint) else hint
+    advised = hint(game_title) if callable(hint) and advice is None else advice
+    return Problem(
+        code,
+        message,
+        line,
+        hint_text,
+        severity,
+        cards,
+        game,
+        said if said != message else None,
+        advised if advised != hint_text else None,
+        see,
+        query,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from cardbase.decks.formats import (
     load_house_formats,
     require_format,
 )
-from cardbase.decks.model import Deck, DeckText, Problem
-from cardbase.decks.validate import ResolvedDeck, ValidationReport, check_format, resolve
-from cardbase.errors import quoted, shown
+from cardbase.decks.model import Deck, DeckText, Problem, worded
+from cardbase.decks.validate import NO_GAME_ADVICE, ResolvedDeck, ValidationReport, check_format, resolve
+from cardbase.errors import InvalidData, quoted, shown
 from cardbase.games.formats import Format
 
 if TYPE_CHECKING:
@@ -192,18 +192,26 @@ def resolve_file_or_fail(
 ) -> ResolvedDeck:
     """Like ``resolve_file``, but a deck with any error (an unknown card, a bad line, no game) is
     refused with every problem listed: ``InvalidData``, exit 1. Warnings do not stop it."""
-    from cardbase.errors import InvalidData
-
     resolved = resolve_file(database, path, game, index)
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        raise InvalidData(
-            resolved.source,
-            errors
-            or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu) or pass --game"],
-            writes=writes,
-        )
+    refused = _refusal(resolved, " or pass --game", writes=writes)
+    if refused is not None:
+        raise refused
     return resolved
+
+
+def _refusal(resolved: ResolvedDeck, or_else: str = "", *, writes: bool = True) -> InvalidData | None:
+    """The refusal of a resolved deck with errors (each listed), or whose game is still not known (a
+    problem of its own, as the command line words it plainly); None: neither."""
+    errors = [p for p in resolved.problems if p.severity == "error"]
+    if errors:
+        return InvalidData(resolved.source, [str(p) for p in errors], writes=writes, found=errors)
+    if resolved.game:
+        return None
+    say = "cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)"
+    unknown = Problem(
+        "no-game", f"{say}{or_else}", said="cannot tell which game this deck is for", advice=NO_GAME_ADVICE
+    )
+    return InvalidData(resolved.source, [unknown.message], writes=writes, found=[unknown])
 
 
 def load_house(formats_file: Path | None, db: Any) -> HouseFormats | None:
@@ -249,12 +257,15 @@ def choose_format(
     if deck.format:
         found = find_format(resolved.game, deck.format, house)
         if found is None:
+            named = deck.format
             return None, [
-                Problem(
+                worded(
                     "unknown-format",
-                    f"{resolved.game} has no format {quoted(deck.format)}",
+                    lambda game: f"{game(resolved.game)} has no format {quoted(named)}",
+                    resolved.game,
                     None,
                     formats_hint(resolved.game, house),
+                    advice=formats_hint(resolved.game, house, for_players=True),
                 )
             ]
         return found, []
@@ -364,16 +375,11 @@ def import_deck(
     (``InvalidData`` listing every problem). Without ``name``: the deck's own name, else
     ``Imported GAME deck``, made free with ``(copy N)`` if taken. Returns the new deck's id."""
     from cardbase.decks.store import save_deck
-    from cardbase.errors import InvalidData
 
     text = deck_to_text(deck, "share code") if isinstance(deck, Deck) else deck
     resolved = resolve_text(database, text, game)
-    errors = [str(p) for p in resolved.problems if p.severity == "error"]
-    if errors or not resolved.game:
-        refused = InvalidData(
-            resolved.source,
-            errors or ["cannot tell which game this deck is for; add a line 'game: mea' (or meio, meikyu)"],
-        )
+    refused = _refusal(resolved)
+    if refused is not None:
         raise refused.refusing(text.given) if text.given is not None else refused
     chosen = name or resolved.deck.name or f"Imported {resolved.game} deck"
     deck_id = save_deck(

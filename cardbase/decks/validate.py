@@ -5,16 +5,33 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardbase.decks.catalog import CardInfo, CatalogIndex
-from cardbase.decks.model import MAIN_SECTION, MAX_DECK_CARDS, SIDE_SECTIONS, Deck, DeckCard, DeckText, Problem
+from cardbase.decks.model import (
+    MAIN_SECTION,
+    MAX_DECK_CARDS,
+    SIDE_SECTIONS,
+    Deck,
+    DeckCard,
+    DeckLine,
+    DeckText,
+    Problem,
+    game_title,
+    worded,
+)
 from cardbase.errors import counted, quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
 GAMES = ("mea", "meio", "meikyu")
+NO_GAME_ADVICE = "add a line game: mea (or meio, meikyu), or choose the game"
+"""The hint of a deck whose game is not known, for players (a page has a game to choose, no ``--game``)."""
+SPELLING_HINT = "check the spelling with `cardbase cards search`"
+SPELLING_ADVICE = "check the spelling in the card search"
+"""The hint of a card name the catalog does not know, for the command line and for players (the web
+links the card search for the name)."""
 SECTIONS = {"meio": ("first half", "second half"), "mea": ("main", *SIDE_SECTIONS["mea"])}
 
 
@@ -72,12 +89,19 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                 f"game {quoted(chosen)} is not one of {', '.join(GAMES)}",
                 text.header_lines.get("game"),
                 "write game: mea, meio or meikyu",
+                said=f"game {quoted(chosen)} is not one of {', '.join(f'{game_title(g)} ({g})' for g in GAMES)}",
             )
         )
         chosen = None
     if chosen and game and chosen != game:
+        in_file, asked = chosen, game
         problems.append(
-            Problem("wrong-game", f"the file is a {chosen} deck, not {game}", text.header_lines.get("game"))
+            worded(
+                "wrong-game",
+                lambda name: f"the file is a {name(in_file)} deck, not {name(asked)}",
+                in_file,
+                text.header_lines.get("game"),
+            )
         )
     chosen = chosen or game or _infer_game(text, index)
     if chosen is None:
@@ -87,14 +111,17 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
                 "cannot tell which game this deck is for",
                 None,
                 "add a line game: mea (or meio, meikyu), or pass --game",
+                advice=NO_GAME_ADVICE,
             )
         )
         return ResolvedDeck(text.source, Deck("", (), text.name, text.format, text.players), problems=problems)
+    deck_game: str = chosen  # the game every problem below names
     if text.players is not None and chosen != "meio":
         problems.append(
-            Problem(
+            worded(
                 "bad-header",
-                f"'players' is for Meio decks, not {chosen}",
+                lambda name: f"'players' is for Meio decks, not {name(deck_game)}",
+                chosen,
                 text.header_lines.get("players"),
                 "remove the line",
             )
@@ -104,19 +131,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     cards: list[DeckCard] = []
     for position, entry in enumerate(text.lines):
         if entry.section and entry.section not in allowed_sections:
-            where = (
-                f"; {chosen} sections are {', '.join(f'[{s}]' for s in allowed_sections)}"
-                if allowed_sections
-                else f"; {chosen} decks have no sections"
-            )
-            problems.append(
-                Problem(
-                    "section",
-                    f"unknown section [{entry.section}]{where}",
-                    entry.line,
-                    "remove the section line" if not allowed_sections else "rename the section",
-                )
-            )
+            problems.append(_unknown_section(deck_game, entry.section, allowed_sections, entry.line))
         if entry.card_id is not None:
             matches = [index.by_id[entry.card_id]] if entry.card_id in index.by_id else []
             if matches and (disagree := _not_the_ids(index, entry.name, entry.set, matches[0])):
@@ -136,27 +151,9 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         if not matches:
             elsewhere = [c for c in index.lookup(entry.name) if c.game != chosen]
             if elsewhere:
-                problems.append(
-                    Problem(
-                        "wrong-game",
-                        f"{quoted(entry.name)} is a {elsewhere[0].game} card, not {chosen}",
-                        entry.line,
-                        "remove it from this deck",
-                    )
-                )
+                problems.append(_card_of_another_game(entry, elsewhere[0].game, deck_game))
             else:
-                near = index.closest(entry.name, chosen)
-                hint = (
-                    f"did you mean {' or '.join(repr(n) for n in near)}?"
-                    if near
-                    else "check the spelling with `cardbase cards search`"
-                )
-                if row := re.fullmatch(r"(\d*)\s*[,;\t]\s*(\S.*)", entry.name):  # a spreadsheet's row: 3,Crumb Goblin
-                    hint = f"a line is a count, a space and the name: write {row[1] or entry.count} {row[2]}"
-                set_note = f" in set {quoted(entry.set)}" if entry.set else ""
-                problems.append(
-                    Problem("unknown-card", f"no {chosen} card named {quoted(entry.name)}{set_note}", entry.line, hint)
-                )
+                problems.append(_unknown_card(entry, deck_game, index.closest(entry.name, deck_game)))
             continue
         if len(matches) > 1:
             sets = ", ".join(sorted({c.set for c in matches}))
@@ -179,6 +176,53 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
     return resolved
 
 
+def _unknown_section(game: str, section: str, allowed: tuple[str, ...], line: int | None) -> Problem:
+    """A section ``game``'s decks do not have (``allowed``: the ones they do)."""
+    listed = ", ".join(f"[{s}]" for s in allowed)
+    return worded(
+        "section",
+        lambda name: (
+            f"unknown section [{section}]; "
+            + (f"{name(game)} sections are {listed}" if listed else f"{name(game)} decks have no sections")
+        ),
+        game,
+        line,
+        "remove the section line" if not allowed else "rename the section",
+    )
+
+
+def _card_of_another_game(entry: DeckLine, other: str, game: str) -> Problem:
+    """An entry naming a card of the game ``other`` in a deck of ``game``."""
+    return worded(
+        "wrong-game",
+        lambda name: f"{quoted(entry.name)} is a {name(other)} card, not {name(game)}",
+        game,
+        entry.line,
+        "remove it from this deck",
+    )
+
+
+def _unknown_card(entry: DeckLine, game: str, near: list[str]) -> Problem:
+    """An entry naming no card of ``game``: the ``near`` names it may mean, else a look in the card
+    search (for players, the page's link; for the command line, ``cards search``)."""
+    hint = f"did you mean {' or '.join(repr(n) for n in near)}?" if near else SPELLING_HINT
+    advice = None if near else SPELLING_ADVICE
+    if row := re.fullmatch(r"(\d*)\s*[,;\t]\s*(\S.*)", entry.name):  # a spreadsheet's row: 3,Crumb Goblin
+        hint = f"a line is a count, a space and the name: write {row[1] or entry.count} {row[2]}"
+        advice = None
+    set_note = f" in set {quoted(entry.set)}" if entry.set else ""
+    return worded(
+        "unknown-card",
+        lambda name: f"no {name(game)} card named {quoted(entry.name)}{set_note}",
+        game,
+        entry.line,
+        hint,
+        advice=advice,
+        see="cards" if advice else None,
+        query=entry.name if advice else None,
+    )
+
+
 def _not_the_ids(index: CatalogIndex, name: str, set_code: str | None, card: CardInfo) -> tuple[str, str, str] | None:
     """How an entry naming its card by id and by name (and set) says two things (the name or set given,
     which, the card's), or None: the id is not taken over them unseen. A card's alias (an old name) is its."""
@@ -189,41 +233,53 @@ def _not_the_ids(index: CatalogIndex, name: str, set_code: str | None, card: Car
     return None
 
 
-def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[tuple[str, str, str | None]]:
-    """Why ``fmt`` refuses a card whatever its count (its type, set, pool, a ban): (code, message, hint) each.
+def refusals(fmt: Format, name: str, kind: str, set_code: str) -> list[Problem]:
+    """Why ``fmt`` refuses a card whatever its count (its type, set, pool, a ban): a problem each (no line).
     The deck check reports them; the deck builder's gallery offers no "Add" for such a card and says why."""
-    out: list[tuple[str, str, str | None]] = []
+    out: list[Problem] = []
     key = fold(name)
     if fmt.allowed_types is not None and kind not in fmt.allowed_types:
+        types = ", ".join(sorted(fmt.allowed_types))
         out.append(
-            (
+            worded(
                 "card-type",
-                f"{name} is a {kind}; {fmt.game} {fmt.name} decks hold only {', '.join(sorted(fmt.allowed_types))}",
+                lambda game: f"{name} is a {kind}; {game(fmt.game)} {fmt.name} decks hold only {types}",
+                fmt.game,
+                None,
                 "remove it from the deck",
             )
         )
     if fmt.allowed_sets is not None and set_code not in fmt.allowed_sets:
         out.append(
-            (
+            Problem(
                 "set-not-allowed",
                 f"{name} is from set {quoted(set_code)}, not allowed in "
                 f"{fmt.name} ({', '.join(sorted(fmt.allowed_sets))})",
-                None,
+                game=fmt.game,
             )
         )
     if fmt.allowed_cards is not None and key not in fmt.allowed_cards:
-        out.append(("not-allowed", f"{name} is not in the {fmt.name} card pool", fmt.description or None))
+        out.append(
+            Problem(
+                "not-allowed",
+                f"{name} is not in the {fmt.name} card pool",
+                None,
+                fmt.description or None,
+                game=fmt.game,
+            )
+        )
     if key in fmt.banned:
-        out.append(("banned", f"{name} is banned in {fmt.name}", "remove it"))
+        out.append(Problem("banned", f"{name} is banned in {fmt.name}", None, "remove it", game=fmt.game))
     return out
 
 
 def not_offered(fmt: Format | None, deck_game: str, game: str, name: str, kind: str, set_code: str) -> str | None:
-    """Why a deck of ``deck_game`` checked against ``fmt`` cannot take a card (None: it can), in words."""
+    """Why a deck of ``deck_game`` checked against ``fmt`` cannot take a card (None: it can), in players'
+    words (the deck builder's gallery says it)."""
     if game != deck_game:
-        return f"a {game} card; this is a {deck_game} deck"
+        return f"a {game_title(game)} card; this is a {game_title(deck_game)} deck"
     found = refusals(fmt, name, kind, set_code) if fmt is not None else []
-    return found[0][1] if found else None
+    return found[0].text if found else None
 
 
 def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
@@ -244,9 +300,10 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
             assert high is not None
             need = f"remove {counted(size - high, 'card')}"
         problems.append(
-            Problem(
+            worded(
                 "deck-size",
-                f"the deck has {counted(size, 'card')}; {fmt.game} {fmt.name} needs {fmt.size_text}",
+                lambda game: f"the deck has {counted(size, 'card')}; {game(fmt.game)} {fmt.name} needs {fmt.size_text}",
+                fmt.game,
                 None,
                 need,
             )
@@ -257,8 +314,7 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
     for card_id, count in totals.items():
         card = resolved.cards[card_id]
         key, line = fold(card.name), first_line(card_id)
-        for code, message, hint in refusals(fmt, card.name, card.type, card.set):
-            problems.append(Problem(code, message, line, hint))
+        problems += [replace(refused, line=line) for refused in refusals(fmt, card.name, card.type, card.set)]
         limits = []
         if fmt.copy_limit is not None:
             limits.append((fmt.copy_limit, f"{fmt.name} allows {fmt.copy_limit} of any card"))
@@ -309,6 +365,9 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                     f"its sources do not name or count them; if you own them, add them with "
                     f"`cardbase catalog import FILE --game {fmt.game}`",
                     "warning",
+                    game=fmt.game,
+                    advice="its sources do not name or count them; if you own them, add them on the catalog page",
+                    see="catalog",
                 )
             )
         for type_, have in by_type.items():
@@ -355,6 +414,9 @@ def check_format(resolved: ResolvedDeck, fmt: Format) -> list[Problem]:
                 "give them with `cardbase catalog edit NAME FIELD=VALUE` or import them with `cardbase catalog import`",
                 "warning",
                 tuple(unknown),
+                fmt.game,
+                advice="give them on each card's Edit page, or import them on the catalog page",
+                see="catalog",
             )
         )
     return problems

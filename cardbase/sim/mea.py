@@ -120,7 +120,8 @@ def load_resolved(
     path = Path(source)
     report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
-        raise InvalidData(source, [str(p) for p in report.problems if p.severity == "error"], writes=False)
+        errors = [p for p in report.problems if p.severity == "error"]
+        raise InvalidData(source, [str(p) for p in errors], writes=False, found=errors)
     ids = [c.card_id for c in resolved.deck.main.cards]
     with database.session() as session:
         rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}

@@ -388,7 +388,8 @@ def validation(settings: Settings, deck_id: int, response: Response, format: For
     response.headers["ETag"] = _deck_etag(settings, deck_id)
     resolved = _resolved(settings, deck_id)
     report, _ = validate_resolved(resolved, format, settings.house)
-    return report.as_dict() | collection_field(_db(settings), resolved.game, resolved.deck)
+    problems = {"problems": [p.for_players() for p in report.problems]}  # with the players' words beside
+    return report.as_dict() | problems | collection_field(_db(settings), resolved.game, resolved.deck)
 
 
 @router.get("/api/decks/{deck_id}/stats", tags=["decks"])

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -38,6 +38,9 @@ from cardbase.errors import mask_secrets as _mask
 from cardbase.games.base import GameError, InvalidAction
 from cardbase.terminal import log_line
 from cardbase.web.jsonresponse import JSONResponse
+
+if TYPE_CHECKING:
+    from cardbase.decks.model import Problem
 
 
 class TooLarge(UsageError):
@@ -170,6 +173,7 @@ def error_response(
     headers: dict[str, str] | None = None,
     extra: dict[str, Any] | None = None,
     rule: str | None = None,
+    found: Sequence[Problem] = (),
 ) -> Response:
     """The error as JSON ``{"error": {"message", "term"}}`` (with the ``rule`` of a move the rules
     refuse, and ``extra`` fields) for the API, else as ``error.html``."""
@@ -185,13 +189,16 @@ def error_response(
         body |= extra or {}
         return JSONResponse({"error": body}, status_code=status, headers=headers)
     from cardbase.web.app import TEMPLATES
+    from cardbase.web.pages_decks import problem_item
 
+    # a deck's problems (``found``: one for each of ``problems``) in players' words, else the lines
+    shown: list[Problem | str] = [*found] if problems and len(found) == len(problems) else [*(problems or [])]
     html = TEMPLATES.get_template("error.html").render(
         request=request,
         status=status,
         title=TITLES.get(status, "Error"),
         message=message,
-        problems=problems or [],
+        problems=[problem_item(p) for p in shown],
         url_for=(request.url_for if request is not None and "router" in request.scope else _no_url),
     )
     return HTMLResponse(html, status_code=status, headers=headers)
@@ -211,9 +218,24 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
         problems = list(error.problems)
     term = query_term(text, request.query_params.get("q")) if isinstance(error, QueryError) else None
     headers, extra = error_headers(error)
+    if isinstance(error, InvalidData) and error.found:  # a deck's problems, as data in players' words too
+        details = [
+            {k: mask(v, request) if isinstance(v, str) else v for k, v in p.for_players().items()} for p in error.found
+        ]
+        extra = {**(extra or {}), "details": details}
     rule = getattr(error, "rule", None)
+    found = error.found if isinstance(error, InvalidData) else ()
     return error_response(
-        request, request.url.path, status, text, term=term, problems=problems, headers=headers, extra=extra, rule=rule
+        request,
+        request.url.path,
+        status,
+        text,
+        term=term,
+        problems=problems,
+        headers=headers,
+        extra=extra,
+        rule=rule,
+        found=found,
     )
 
 

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from cardbase.catalog.fields import source_label, unknown_reason
+from cardbase.catalog.fields import GAME_NAMES, source_label, unknown_reason
 from cardbase.errors import InvalidData, UnknownCard, counted, visible
 from cardbase.games.base import is_demo
 from cardbase.games.mea.board import column_heading as mea_column_heading
@@ -33,7 +33,8 @@ router = APIRouter()
 
 PAGE_SIZE = 60
 MAX_PAGE = 10_000
-GAME_TITLES = {"mea": "Méa", "meio": "Meio", "meikyu": "Meikyu"}
+GAME_TITLES = GAME_NAMES
+"""Each game's display name by id (``catalog.fields.GAME_NAMES``), as the pages name the games."""
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
     from cardbase.db.models import Card
     from cardbase.decks.catalog import IndexEntry
     from cardbase.decks.groups import Group
-    from cardbase.decks.model import Deck, DeckText
+    from cardbase.decks.model import Deck, DeckText, Problem
     from cardbase.decks.owned import OwnedReport
     from cardbase.decks.store import DeckInfo, Edit, Edited
     from cardbase.decks.validate import ResolvedDeck, ValidationReport
@@ -482,17 +482,47 @@ def stat_cell(key: str, value: Any) -> str:
     return stat_text(value)
 
 
+PROBLEM_PAGES = {"catalog": "/catalog#imp-h"}
+"""The page each kind of problem hint points to (``Problem.see``), but the card search (its query)."""
+
+
+def problem_item(problem: Problem | str, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """How a page shows one problem (``_problems.html``): a deck's in players' words (``Problem.text``
+    and ``tip``: the game by its display name, no command), each card it names (of ``names``: name →
+    id) linked, its hint linked to the page it points to; a problem that is only text, as it is."""
+    if isinstance(problem, str):
+        return {"p": None, "text": problem}
+    known = names or {}
+    hint_url = None
+    if problem.see == "cards":
+        query = {"q": problem.query or ""} | ({"game": problem.game} if problem.game else {})
+        hint_url = "/cards?" + urlencode(query)
+    elif problem.see is not None:
+        hint_url = PROBLEM_PAGES[problem.see]
+    return {
+        "p": problem,
+        "parts": problem_parts(problem.text, known),
+        "hint": problem.tip,
+        "hint_url": hint_url,
+        "cards": [(name, card_url(known[name]) if name in known else None) for name in problem.cards],
+    }
+
+
+def problem_items(error: CardbaseError) -> list[dict[str, Any]]:
+    """Every problem of a refused deck as a page shows it (:func:`problem_item`): a deck's problems
+    as data when the refusal carries them (``InvalidData.found``), else its lines; an unreadable
+    deck is one problem."""
+    from cardbase.errors import InvalidData
+
+    if not isinstance(error, InvalidData):
+        return [problem_item(str(error))]
+    found: list[Problem | str] = [*error.found] if len(error.found) == len(error.problems) else [*error.problems]
+    return [problem_item(p) for p in found]
+
+
 def panels_context(request: Request, panels: Panels, **extra: Any) -> dict[str, Any]:
     names = {c.name: c.id for c in panels.resolved.cards.values()}
-    problems = [
-        {
-            "p": p,
-            "parts": problem_parts(p.message, names),
-            "hint": p.hint,
-            "cards": [(name, card_url(names[name]) if name in names else None) for name in p.cards],
-        }
-        for p in panels.report.problems
-    ]
+    problems = [problem_item(p, names) for p in panels.report.problems]
     stats_rows: list[tuple[str, str]] = []
     if panels.stats:
         from cardbase.decks.stats import HEADLINE, stat_label
@@ -935,13 +965,6 @@ def decode_code(code: str, database: Database) -> Deck:
     return decode_share_code(database, code)
 
 
-def problems_of(error: CardbaseError) -> list[str]:
-    """Every problem of a refused deck (an unreadable one is one problem)."""
-    from cardbase.errors import InvalidData
-
-    return list(error.problems) if isinstance(error, InvalidData) else [str(error)]
-
-
 @router.get("/decks/import", response_class=HTMLResponse)
 def import_form(request: Request) -> HTMLResponse:
     return render(request, "import.html", {"text": "", "problems": [], "name": ""})
@@ -978,7 +1001,7 @@ def import_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
         from cardbase.web.errors import naming_inputs
 
         naming_inputs(error, request)
-        context = {"text": text, "problems": problems_of(error), "name": name, "source": source, "named": error.named}
+        context = {"text": text, "problems": problem_items(error), "name": name, "source": source, "named": error.named}
         return render(request, "import.html", context, 400)
     return see_other(f"/decks/{deck_id}")
 
@@ -1002,9 +1025,11 @@ def shared_deck(request: Request) -> Response:
     except DatabaseError:
         raise
     except CardbaseError as error:
-        problems = problems_of(error)
+        problems = problem_items(error)
     title = GAME_TITLES.get(resolved.game, "") if resolved else ""
+    report_items = [problem_item(p) for p in report.problems] if report else []
     context = {"code": code, "resolved": resolved, "problems": problems, "report": report, "title": title}
+    context |= {"report_items": report_items}
     return render(request, "shared.html", context, 400 if problems else 200)
 
 
@@ -1056,7 +1081,7 @@ def edit_page(
                 return see_other(f"/decks/{deck_id}#deck-panel")
             except Stale as error:
                 status, headers = 412, error_headers(error)[0]
-                context |= {"problems": [mask(str(error), request)], "version": error.current}
+                context |= {"problems": [problem_item(mask(str(error), request))], "version": error.current}
         edit = read_edit(database, deck_id, text)
     except DatabaseError:
         raise  # busy or unusable: its own status, not a problem of the text
@@ -1064,7 +1089,7 @@ def edit_page(
         from cardbase.web.errors import naming_inputs
 
         naming_inputs(error, request)
-        return render(request, "edit.html", {**context, "problems": problems_of(error), "named": error.named}, 400)
+        return render(request, "edit.html", {**context, "problems": problem_items(error), "named": error.named}, 400)
     context |= {"diff_lines": edit.lines(), "changes": edit.changes, "checked": _digest(text), "stale": stale}
     response = render(request, "edit.html", context, status)
     response.headers.update(headers)

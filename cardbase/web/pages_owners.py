@@ -119,6 +119,7 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
     from cardbase.db.collection import MODES, PASTE_CHARS, import_collection, import_collection_text
     from cardbase.db.queries import check_game
     from cardbase.errors import InvalidData, UnreadableInput
+    from cardbase.web.pages_decks import problem_item, problem_items
     from cardbase.web.settings import SPREADSHEET_BYTES
     from cardbase.web.uploads import read_upload, upload_name
 
@@ -154,7 +155,7 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
     elif not text.strip():
         raise UsageError("paste a list (3 Crumb Goblin a line) or choose a file")
     database = database_of(request)
-    problems: list[str] = []
+    problems: list[dict[str, Any]] = []
     named = None
     result = None
     try:
@@ -167,7 +168,9 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
     except (InvalidData, UnreadableInput) as error:
         naming_inputs(error, request)
         problems = (
-            list(error.problems) if isinstance(error, InvalidData) else [str(error).removeprefix(f"{error.named}: ")]
+            problem_items(error)
+            if isinstance(error, InvalidData)
+            else [problem_item(str(error).removeprefix(f"{error.named}: "))]
         )
         named = error.named
     if save and result is not None:

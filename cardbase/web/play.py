@@ -532,8 +532,10 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = str(error).splitlines()[0].rstrip(":")
         # every problem of a refusal that lists them (a deck's lines, the values a catalog lacks), not only its head
-        listed = list(error.listed[1]) if error.listed is not None else []
-        context["problems"] = list(error.problems) if isinstance(error, InvalidData) else listed
+        from cardbase.web.pages_decks import problem_item, problem_items
+
+        listed = [problem_item(p) for p in error.listed[1]] if error.listed is not None else []
+        context["problems"] = problem_items(error) if isinstance(error, InvalidData) else listed
         return render(request, "play/start.html", context, status_code=status_of(error))
     hot = bool(form.get("hotseat"))
     if len(keys) <= 1 or hot:

@@ -261,7 +261,7 @@ def test_page_lists_bad_lines_and_escapes_what_was_pasted(client: TestClient, da
         assert answer.status_code == 400
         body = answer.text
         assert "<script>alert" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
-        lines = [html.unescape(li) for li in re.findall(r"<li>(line \d+: [^<]*)</li>", body)]
+        lines = [html.unescape(li) for li in re.findall(r"<li[^>]*>(line \d+: [^<]*)</li>", body)]
         assert lines[0].startswith("line 2: no card named '<script>alert(1)</script>'")
         assert lines[1] == "line 3: count 100000 is more than 99,999 (write a count from 0 to 99,999)"
         assert "nothing was written" in body and 'id="bulk-confirm"' not in body

@@ -633,7 +633,7 @@ def test_import_text_all_or_nothing(web: TestClient, database: Database) -> None
 
     bad = web.post("/decks/import", data={"text": "game: mea\n3 Crumb Goblin\n2 Crumb Goblni\n1 Nobody Atall\n"})
     assert bad.status_code == 400
-    problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
+    problems = re.findall(r"<li[^>]*>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
     assert len(problems) == 2 and "line 3" in problems[0] and "line 4" in problems[1]
     assert list_decks(database) == []
     good = web.post("/decks/import", data={"text": "game: mea\nname: Gobbos\n3 Crumb Goblin\n"}, follow_redirects=False)
@@ -845,7 +845,7 @@ def test_builder_offers_add_only_for_cards_the_format_takes(web: TestClient, dat
     tile = search_ids(database, "t:tile", "mea", 1)[0]
     page = web.get(f"/decks/{deck}", params={"q": "t:tile"}).text
     item = page.split(f'data-card-id="{tile}"', 1)[1].split("</li>", 1)[0]
-    why = "Not offered: Blue Tile is a tile; mea standard decks hold only assist, monster"
+    why = "Not offered: Blue Tile is a tile; Méa standard decks hold only assist, monster"
     assert why in item and 'class="add"' not in item
     assert "2 of the cards shown are not offered for this deck (Méa standard): each says why." in html.unescape(page)
     live = web.get("/cards", params={"q": "t:tile", "deck": deck, "fragment": "1"}).text
@@ -854,7 +854,7 @@ def test_builder_offers_add_only_for_cards_the_format_takes(web: TestClient, dat
     assert 'class="add"' in offered and "Not offered" not in offered and "not-offered-note" not in offered
     other = web.get(f"/decks/{deck}", params={"q": "grimoire", "game": "all"}).text
     assert 'aria-label="Add Grimoire"' not in other  # another game's card is not offered either, and says why
-    assert "Not offered: a meikyu card; this is a mea deck" in other
+    assert "Not offered: a Meikyu card; this is a Méa deck" in other
 
 
 def test_a_format_that_bans_a_card_or_keeps_to_sets_offers_no_add_for_it(web: TestClient, database: Database) -> None:
@@ -914,7 +914,7 @@ def test_a_server_with_house_formats_offers_checks_and_keeps_them(database: Data
     plain = ServerSettings(database=database)
     with TestClient(create_app(plain), base_url=plain.base_url, raise_server_exceptions=False) as bare:
         text = html.unescape(bare.get(f"/decks/{deck}").text)
-        assert "mea has no format 'highlander'" in text and "only with its --formats file" in text
+        assert "Méa has no format 'highlander'" in text and "the server is started with its formats file" in text
         assert '<option value="highlander"' not in text
         assert bare.get(f"/api/decks/{deck}/validation").json()["format"] is None  # unknown: null, not ""
     settings = ServerSettings(database=database, house=house)

@@ -118,7 +118,9 @@ def test_the_import_page_takes_other_tools_lists_a_cod_file_and_a_share_link(dat
         assert stored(web.post("/decks/import", data={"text": link, "name": "Linked"}, follow_redirects=False)).cards
         bad = web.post("/decks/import", data={"text": "Deck\n3 Crumb Goblin\nSB: 1 Pep Tlak\n"})
         assert bad.status_code == 400
-        problems = re.findall(r"<li>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0])
+        problems = re.findall(
+            r"<li[^>]*>(.*?)</li>", bad.text.split('id="import-problems"', 1)[1].split("</div>", 1)[0]
+        )
         assert len(problems) == 1 and "line 3" in problems[0] and "Pep Talk" in problems[0]
 
 

@@ -26,7 +26,8 @@ def test_a_meikyu_deck_short_of_lands_the_catalog_lacks_says_what_is_missing(
     expect(lands).to_contain_text("the catalog has only 16 land cards")  # not a bare "add 16"
     short = page.locator('#validation li.problem[data-code="catalog-short"]')
     expect(short).to_have_count(1)
-    expect(short.locator("code")).to_have_text("cardbase catalog import FILE --game meikyu")
+    expect(short.locator("a.hint-link")).to_have_attribute("href", "/catalog#imp-h")  # a page, not a command
+    expect(short).not_to_contain_text("cardbase catalog import")
 
 
 def test_quick_adds_of_one_card_are_one_history_line_and_restore_goes_by_the_lines(
@@ -90,7 +91,8 @@ def test_the_rulebook_decks_unknown_values_are_one_short_warning_with_the_list_f
     expect(fold.locator("summary")).to_contain_text("31 cards")
     assert fold.get_attribute("open") is None
     expect(fold.locator("li a")).to_have_count(31)
-    expect(unknown.locator("a:visible")).to_have_count(0)  # no card named until the list is opened
+    expect(unknown.locator("a:not(.hint-link):visible")).to_have_count(0)  # no card named until the list is opened
+    expect(unknown.locator("a.hint-link")).to_have_attribute("href", "/catalog#imp-h")  # the hint: a page, no command
     assert len(unknown.inner_text()) < 260, unknown.inner_text()
     fold.locator("summary").click()
     expect(fold.locator("li a", has_text="Bee")).to_be_visible()

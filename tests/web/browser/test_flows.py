@@ -225,7 +225,8 @@ def test_meikyu_set_by_clicking_keeps_unknown_totals_unknown(page: Page, live_se
         problems = page.locator("#validation li.problem")
         expect(problems).to_have_count(len(report.problems))
         assert [p.inner_text().split(" ", 1)[1].split(" — ")[0] for p in problems.all()] == [
-            p.message for p in report.problems
+            p.text
+            for p in report.problems  # in players' words: Meikyu, not meikyu
         ]
     expect(page.locator("#validation")).to_contain_text("2 land cards; standard needs 32")
     expect(page.locator("svg#curve")).to_have_count(0)  # a Méa chart: not for Meikyu
@@ -242,7 +243,7 @@ def test_meikyu_card_in_a_mea_deck_shows_the_error(page: Page, live_server: Live
     expect(page.locator("#results [data-card-id]")).to_have_count(1)
     # another game's card is not offered, and says why (issue 26); the server refuses it too (tests/web)
     expect(page.get_by_role("button", name="Add Grimoire", exact=True)).to_have_count(0)
-    expect(page.locator("#results .not-offered")).to_contain_text("a meikyu card; this is a mea deck")
+    expect(page.locator("#results .not-offered")).to_contain_text("a Meikyu card; this is a Méa deck")
     assert [c.name for c in load_deck(live_server.database, name).cards] == ["Crumb Goblin"]
 
 

@@ -62,7 +62,7 @@ def test_a_card_named_like_markup_is_text_everywhere(page: Page, live_server: Li
     expect(page.locator("#results [data-card-id]")).to_have_count(1)
     # another game's card: not offered, and says why (issue 26)
     expect(page.get_by_role("button", name=f"Add {HOSTILE}", exact=True)).to_have_count(0)
-    expect(page.locator("#results .not-offered")).to_contain_text("a mea card; this is a meikyu deck")
+    expect(page.locator("#results .not-offered")).to_contain_text("a Méa card; this is a Meikyu deck")
     assert_inert(page)
 
     other_id, _ = make_deck(live_server, "mea", {"Crumb Goblin": 1})
