@@ -181,7 +181,8 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     if choice.decks and choice.game != "mea":  # given, never dropped unseen: the table would not be the one asked for
         raise UsageError(f"decks: {entry.title} plays without decks (a table's decks are Méa's)")
     if choice.assume is not None and choice.game != "meikyu":
-        raise UsageError(f"assume: an assumption profile is for Meikyu only, not {entry.title}")
+        said = f"an assumption profile (assume) is for Meikyu Kingdom only, not {entry.title}"
+        raise UsageError(said).refusing(choice.assume)
     for seat in choice.seats:
         if seat != HUMAN:
             entry.parse_agent(seat)  # its name and its options, as the command line checks them

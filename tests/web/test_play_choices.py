@@ -20,9 +20,18 @@ DECKS: list[Any] = [1, 2]
     ("body", "said"),
     [
         ({"game": "meio", "players": 2, "decks": DECKS}, "decks: Meio plays without decks"),
-        ({"game": "meikyu", "players": 2, "assume": "default", "decks": DECKS}, "decks: Meikyu Kingdom plays without decks"),
-        ({"game": "meio", "players": 2, "assume": "default"}, "assume: an assumption profile is for Meikyu only"),
-        ({"game": "mea", "players": 2, "decks": mea_decks(), "assume": "default"}, "assume: an assumption profile"),
+        (
+            {"game": "meikyu", "players": 2, "assume": "default", "decks": DECKS},
+            "decks: Meikyu Kingdom plays without decks",
+        ),
+        (
+            {"game": "meio", "players": 2, "assume": "default"},
+            "Invalid value for 'assume': an assumption profile (assume) is for Meikyu Kingdom only, not Meio",
+        ),
+        (
+            {"game": "mea", "players": 2, "decks": mea_decks(), "assume": "default"},
+            "assumption profile (assume) is for Meikyu Kingdom only, not Méa",
+        ),
     ],
 )
 def test_a_choice_the_game_does_not_take_is_refused(client: TestClient, body: dict[str, Any], said: str) -> None:
