@@ -37,7 +37,9 @@ def test_a_pasted_collection_list_with_a_mark_reads_as_without(client: TestClien
 
 
 def test_the_collection_forms_paste_with_a_mark_reads_as_without(client: TestClient) -> None:
-    response = client.post("/collection/import", data={"game": "mea", "text": BOM + LIST, "action": "save"}, follow_redirects=False)
+    response = client.post(
+        "/collection/import", data={"game": "mea", "text": BOM + LIST, "action": "save"}, follow_redirects=False
+    )
     assert response.status_code == 303, response.text
     assert client.get("/api/collection").json()["cards"][0]["count"] == 5
 
@@ -49,7 +51,9 @@ def test_a_tables_pasted_deck_with_a_mark_plays(client: TestClient) -> None:
 
 
 def test_a_mark_after_the_start_is_still_a_bad_line(client: TestClient) -> None:
-    response = client.post("/api/collection/import", json={"text": "1 Crumb Goblin\n" + BOM + "3 Crumb Goblin", "game": "mea"})
+    response = client.post(
+        "/api/collection/import", json={"text": "1 Crumb Goblin\n" + BOM + "3 Crumb Goblin", "game": "mea"}
+    )
     assert response.status_code == 400, response.text
     assert "nothing was written" in error_of(response)
     assert response.json()["error"]["problems"][0].startswith("line 2:")
