@@ -1,6 +1,6 @@
 """A pasted text that starts with a byte order mark (U+FEFF: a script that sends a file it read as
 UTF-8 without ``utf-8-sig``, a copy from an editor that keeps it) reads as the same text without it,
-as a file with one does: a deck list, deck JSON, a collection list, a table's Méa deck. It was
+as a file with one does: a deck list, deck JSON, a share code, a collection list, a table's Méa deck. It was
 read as part of the first line ("no card named '\\ufeff3 Crumb Goblin'"), and deck JSON so marked
 as a deck list of one bad line. A mark inside a name is still refused (test_invisible_names)."""
 
@@ -57,3 +57,12 @@ def test_a_mark_after_the_start_is_still_a_bad_line(client: TestClient) -> None:
     assert response.status_code == 400, response.text
     assert "nothing was written" in error_of(response)
     assert response.json()["error"]["problems"][0].startswith("line 2:")
+
+
+def test_a_share_code_with_a_mark_imports_as_without(client: TestClient) -> None:
+    made = client.post("/api/decks/import", json={"text": LIST, "name": "Shared", "game": "mea"})
+    assert made.status_code == 201, made.text
+    code = client.get(f"/api/decks/{made.json()['id']}/export", params={"format": "code"}).text.strip()
+    response = client.post("/api/decks/import", json={"code": BOM + code, "name": "From code"})
+    assert response.status_code == 201, response.text
+    assert response.json()["cards"] == made.json()["cards"]
