@@ -303,7 +303,8 @@ def read_code(code: str) -> CodeContents:
 
 
 def _read_code(code: str) -> CodeContents:
-    text = "".join(code_of(without_mark(code)).split()).rstrip("=")  # base64's padding says nothing: a padded code is the code
+    # base64's padding says nothing: a padded code is the code
+    text = "".join(code_of(without_mark(code)).split()).rstrip("=")
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):

@@ -240,7 +240,7 @@ async def single_values(request: Request) -> None:
     from cardbase.textfiles import refuse_duplicate_keys
 
     refuse_repeats(request.query_params.multi_items(), "parameter")
-    if request.url.path.startswith("/api/"):  # a misspelt parameter is never read past (a page's address may carry others)
+    if request.url.path.startswith("/api/"):  # a misspelt one is never read past (a page's address may carry others)
         refuse_undeclared_parameters(request)
     request.scope[INPUTS] = Inputs("query", {})
     for place, name in _whole_number_params(request.scope.get("route")):
