@@ -94,6 +94,16 @@ raw; it escapes the C0 breaks itself): each written as its escape, the same JSON
 cardbase writes line by line holds no stray break (:data:`_STRAY_BREAKS`) and reads back."""
 
 
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def without_mark(text: str) -> str:
+    """``text`` without the byte order mark it may start with: a text given as text (pasted, a
+    JSON body's field) reads as a file decoded by :func:`decode_text` does, which drops it. Only the
+    first character: a mark inside a name is an invisible character, refused where names are read."""
+    return text[1:] if text.startswith(BYTE_ORDER_MARK) else text
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` by :data:`LINE_END` (a line end after the last line ends it: no empty
     line follows), for every line-based reader. Line ``n`` of a message is ``split_lines(text)[n - 1]``."""

@@ -130,6 +130,10 @@ def _refusing_fields(error: InvalidData, problems: list[str], cells: Mapping[str
     return error.refusing(*bad) if bad else error
 
 
+LIST_FIELDS = ("tags", "aliases")
+"""The text fields that hold a list (given as a list, or as one text of '; '-separated items)."""
+
+
 def check_values(
     game: str, values: Mapping[str, Any], where: str, *, new: bool, name: str | None = None
 ) -> tuple[dict[str, Any], set[str]]:
@@ -146,6 +150,7 @@ def check_values(
     problems: list[str] = []
     cells: dict[str, Any] = {}
     cleared: set[str] = set()
+    refused: set[str] = set()  # said once: the reading below would add that the field is missing
     for heading, value in values.items():
         f = field_for_header(game, str(heading))
         if f is None:
@@ -158,6 +163,11 @@ def check_values(
         if f.name in cells:
             problems.append(f"column {quoted(f.name)}: given twice")
             continue
+        if isinstance(value, list | tuple) and f.kind is not list and f.name not in LIST_FIELDS:
+            # a cell's reading would join it with '; ' (["a", "b"] the name 'a; b'): a list is only a list's
+            problems.append(f"column {quoted(f.name)}: one value, not a list")
+            refused.add(f.name)
+            continue
         if isinstance(value, str) and value.strip().lower() in CLEARABLE_MARKERS and f.name not in ("name", "set"):
             if f.name == "type":
                 problems.append("column 'type': a card needs a type")
@@ -167,7 +177,8 @@ def check_values(
     if "name" not in cells:
         cells["name"] = name or ""  # an edit that keeps the name
     parsed = parse_rows(game, where, list(cells), iter([SourceRow(where, cells)]))
-    problems += [p.replace(f"{where}, ", "", 1).replace(f"{where}: ", "", 1) for p in parsed.problems]
+    read = [p.replace(f"{where}, ", "", 1).replace(f"{where}: ", "", 1) for p in parsed.problems]
+    problems += [p for p in read if not any(p.startswith(f"column {quoted(gone)}:") for gone in refused)]
     if problems:
         raise _refusing_fields(InvalidData(where, problems, writes=where != PREVIEW), problems, cells)
     record = next(iter(parsed.records.values()))[0]

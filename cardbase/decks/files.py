@@ -13,7 +13,7 @@ from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckT
 from cardbase.decks.text import MAX_BYTES, parse_text, write_text
 from cardbase.errors import UnreadableInput, UsageError, quoted, schema_message
 from cardbase.names import fold, set_code, tag_list
-from cardbase.textfiles import decode_text, load_json, read_bytes
+from cardbase.textfiles import decode_text, load_json, read_bytes, without_mark
 
 
 def deck_schema() -> dict[str, Any]:
@@ -81,6 +81,7 @@ def parse_deck_text(text: str, source: str) -> DeckText:
     else a deck list in our form or another tool's (``parse_text``)."""
     from cardbase.decks.lists import looks_like_xml, parse_cod
 
+    text = without_mark(text)  # pasted as read without utf-8-sig: a file's mark is dropped as it is decoded
     if text.lstrip().startswith("{"):
         return parse_json(text, source)
     if looks_like_xml(text):
@@ -302,7 +303,8 @@ def read_code(code: str) -> CodeContents:
 
 
 def _read_code(code: str) -> CodeContents:
-    text = "".join(code_of(code).split()).rstrip("=")  # base64's padding says nothing: a padded code is the code
+    # base64's padding says nothing: a padded code is the code
+    text = "".join(code_of(without_mark(code)).split()).rstrip("=")
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):

@@ -118,10 +118,10 @@ def _check_version(row: Any, expected: Expected, before: int | None = None) -> N
     version it was at, when the write has bumped it already)."""
     version = row.version if before is None else before
     if expected is not None and version not in expected:
-        seen = ", ".join(str(v) for v in sorted(expected)) or "another"
+        seen = ", ".join(str(v) for v in sorted(expected))  # none: a tag of no version of this deck
         raise Stale(
             f"deck {quoted(row.name)} changed elsewhere: it is at version {version}, the change was made "
-            f"from version {seen}; look at it again and redo the change",
+            f"from {f'version {seen}' if seen else 'another version'}; look at it again and redo the change",
             version,
             "deck",
             row.id or 0,

@@ -33,7 +33,7 @@ from dataclasses import replace
 from cardbase.decks.model import Deck, DeckLine, DeckText, Problem, check_players
 from cardbase.errors import quoted
 from cardbase.names import SET_CODE_PATTERN
-from cardbase.textfiles import decode_text, split_lines, stray_break, stray_break_reason
+from cardbase.textfiles import decode_text, split_lines, stray_break, stray_break_reason, without_mark
 
 MAX_BYTES = 1_000_000
 MAX_LINE = 300
@@ -77,7 +77,7 @@ def parse_text(text: str, source: str = "<deck>", *, low: int = 1, high: int = M
     ``low`` to ``high`` (a deck: 1 to ``MAX_COUNT``; a collection list reads with its own bounds)."""
     deck = DeckText(source)
     section: str | None = None
-    for number, raw_line in enumerate(split_lines(text), start=1):
+    for number, raw_line in enumerate(split_lines(without_mark(text)), start=1):
         line = raw_line.strip()
         if (stray := stray_break(raw_line)) is not None:  # a line ends at LF, CRLF or CR only (textfiles.LINE_END)
             deck.problems.append(Problem("bad-line", stray_break_reason(stray[1]), number))

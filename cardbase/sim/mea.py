@@ -118,6 +118,8 @@ def load_resolved(
     from cardbase.decks.service import validate_resolved
 
     path = Path(source)
+    if resolved.game != "mea":  # a database deck is resolved as its own game's: checked by those rules, then played
+        raise InvalidData(source, [f"wrong-game: the deck is a {resolved.game} deck, not mea"], writes=False)
     report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
         errors = [p for p in report.problems if p.severity == "error"]

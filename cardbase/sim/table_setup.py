@@ -176,7 +176,13 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     counts = PLAYER_COUNTS[choice.game]
     players = len(choice.seats)
     if players not in counts:
-        raise UsageError(f"{entry.title} is for {counts[0]} to {counts[-1]} players, not {players}")
+        span = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+        raise UsageError(f"{entry.title} is for {span} players, not {players}")
+    if choice.decks and choice.game != "mea":  # given, never dropped unseen: the table would not be the one asked for
+        raise UsageError(f"decks: {entry.title} plays without decks (a table's decks are Méa's)")
+    if choice.assume is not None and choice.game != "meikyu":
+        said = f"an assumption profile (assume) is for Meikyu Kingdom only, not {entry.title}"
+        raise UsageError(said).refusing(choice.assume)
     for seat in choice.seats:
         if seat != HUMAN:
             entry.parse_agent(seat)  # its name and its options, as the command line checks them

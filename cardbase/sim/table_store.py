@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 PLAYING = "playing"
 OVER = "over"
 ABANDONED = "abandoned"
+STATUSES = (PLAYING, OVER, ABANDONED)
 
 
 def now() -> str:
@@ -184,7 +185,12 @@ def unfinished_games(database: Database) -> list[StoredGame]:
 
 
 def list_games(database: Database, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-    """The latest games (newest first), without their actions: id, game, status, seats, times, outcome."""
+    """The latest games (newest first), without their actions: id, game, status, seats, times, outcome.
+    A ``status`` that is none of :data:`STATUSES` is a :class:`UsageError` (it would list no game)."""
+    if status is not None and status not in STATUSES:
+        from cardbase.errors import UsageError, quoted
+
+        raise UsageError(f"{quoted(status)} is not a game's status: playing, over or abandoned").refusing(status)
     with database.session() as session:
         query = select(PlayGameRow).order_by(col(PlayGameRow.updated_at).desc()).limit(limit)
         if status is not None:

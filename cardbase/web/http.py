@@ -240,6 +240,8 @@ async def single_values(request: Request) -> None:
     from cardbase.textfiles import refuse_duplicate_keys
 
     refuse_repeats(request.query_params.multi_items(), "parameter")
+    if request.url.path.startswith("/api/"):  # a misspelt one is never read past (a page's address may carry others)
+        refuse_undeclared_parameters(request)
     request.scope[INPUTS] = Inputs("query", {})
     for place, name in _whole_number_params(request.scope.get("route")):
         given = request.query_params.get(name) if place == "query" else request.path_params.get(name)
@@ -392,9 +394,31 @@ def _declared(request: Request) -> tuple[set[str], set[str]]:
     query: set[str] = set()
     form: set[str] = set()
     for found in _dependants(request.scope.get("route")):
-        query |= {p.alias for p in found.query_params}
+        query |= {name for p in found.query_params for name in _names_of(p)}
         form |= {p.alias for p in found.body_params}
     return query, form
+
+
+def _names_of(param: Any) -> set[str]:
+    """The names a query parameter is given by: its own, or a model's fields' (``Annotated[PdfOptions, Query()]``)."""
+    kind = param.field_info.annotation
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return {f.alias or name for name, f in kind.model_fields.items()}
+    return {param.alias}
+
+
+def refuse_undeclared_parameters(request: Request, query: set[str] | None = None) -> None:
+    """Refuse a query parameter the request's route does not read (``query``: the ones it reads)."""
+    from cardbase.errors import UsageError, quoted
+
+    if request.scope.get("route") is None:
+        return
+    if query is None:
+        query = _declared(request)[0]
+    for key in request.query_params:
+        if key not in query:
+            takes = ", ".join(sorted(query)) or "none"
+            raise UsageError(f"{quoted(key[:40])} is not a parameter of this request (its parameters: {takes})")
 
 
 async def only_declared(request: Request) -> None:
@@ -405,10 +429,7 @@ async def only_declared(request: Request) -> None:
     if request.scope.get("route") is None:
         return
     query, form = _declared(request)
-    for key in request.query_params:
-        if key not in query:
-            takes = ", ".join(sorted(query)) or "none"
-            raise UsageError(f"{quoted(key[:40])} is not a parameter of this request (its parameters: {takes})")
+    refuse_undeclared_parameters(request, query)
     kind = request.headers.get("content-type", "").lower()  # a media type is case-insensitive (RFC 9110)
     # a route of no form fields reads its body as sent (``curl --data-binary @game.jsonl`` calls a
     # record a form): it is not read as one

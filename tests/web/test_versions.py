@@ -231,3 +231,15 @@ def test_edit_as_text_saves_only_on_the_version_it_was_read_at(client: TestClien
     assert done.status_code == 303
     after = state(client, deck)
     assert after["cards"] == [("Dizzy Bat", 3)] and after["info"]["version"] == 4
+
+
+@pytest.mark.parametrize("tag", ['"0"', 'W/"deck-1-v1"', '"deck-99-v1"', "9" * 100])
+def test_an_if_match_of_no_version_of_the_deck_says_so_in_words(client: TestClient, tag: str) -> None:
+    """A tag that names no version of this deck (another deck's, a weak one, not a tag) is 412 saying
+    the change was made from another version (it said 'from version another')."""
+    deck = new_deck(client, "Tagged")
+    refused = client.patch(f"/api/decks/{deck}", json={"name": "Renamed"}, headers={"If-Match": tag})
+    assert refused.status_code == 412, refused.text
+    message = error_of(refused)
+    assert "the change was made from another version" in message and "version another" not in message
+    assert client.get(f"/api/decks/{deck}").json()["info"]["name"] == "Tagged"
