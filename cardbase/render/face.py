@@ -198,8 +198,9 @@ class _Frame:
     length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
     keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
     centre, so groups (a grid of cells, pips) keep their spacing. Distances from an edge scale only
-    beyond ``SAFE_ZONE``, and ``sx``, ``sy`` are the scales of the card inside it: the safe zone is
-    a length on paper (a cut off by up to 3 mm), the same on a mini card as on a tarot card.
+    beyond ``SAFE_ZONE`` (within it they stay as on paper: a band from the cut stays at the cut), and
+    ``sx``, ``sy`` are the scales of the card inside it: the safe zone is a length on paper (a cut off
+    by up to 3 mm), the same on a mini card as on a tarot card.
 
     A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number), or
     closely following a box at an edge (a corner index's suit under its rank), goes with that box
@@ -219,15 +220,18 @@ class _Frame:
         return min(self.sx, self.sy)
 
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
-        s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
+        s = self.type_scale
         end = start + length
+
+        def edge(distance: float) -> float:  # a distance from an edge: as on paper inside the safe zone
+            return distance if distance <= SAFE_ZONE else SAFE_ZONE + (distance - SAFE_ZONE) * s
+
         if _bar(start, length, ref):  # a bar or panel: each end stays with its own edge
-            first = z + (start - z) * s
-            return first, real - z - (ref - end - z) * s - first
+            return edge(start), real - edge(ref - end) - edge(start)
         if start <= _EDGE_NEAR:
-            return z + (start - z) * s, length * s
+            return edge(start), length * s
         if ref - end <= _EDGE_NEAR:
-            return real - z - (ref - start - z) * s, length * s
+            return real - edge(ref - end) - length * s, length * s
         return real / 2 + (start - ref / 2) * s, length * s
 
     def box(self, b: Box) -> tuple[float, float, float, float]:
