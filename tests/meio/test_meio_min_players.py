@@ -116,3 +116,26 @@ def test_the_web_editor_gives_min_players_from_the_rank(client: TestClient, data
         json={"game": "meio", "values": {"name": "Web Star 2", "type": "playing card", "rank": 8, "min_players": 2}},
     )
     assert refused.status_code == 400 and "min_players" in json.dumps(refused.json()), refused.text
+
+
+@pytest.mark.parametrize("write", ["export", "template"])
+def test_a_database_from_before_the_rule_exports_and_imports_again(
+    database: Database, tmp_path: Path, write: str
+) -> None:
+    """A card entered before min_players followed the rank holds one against it (or with no rank): its
+    export or template, imported as it is, is no value given against the rank (the file repeats what
+    was stored); the card then takes the rule's value."""
+    from cardbase.db.io import export_catalog, write_template
+
+    _import(database, tmp_path, "name,type,rank,suit,set\nOld Star,playing card,9,S,mine\nBlank Star,playing card,,S,mine\n")
+    with database.transaction() as s:  # as a database from before the rule holds them
+        for cid, players in (("meio/mine/old-star", 2), ("meio/mine/blank-star", 3)):
+            card = s.get(Card, cid)
+            assert card is not None
+            card.min_players = players
+            s.add(card)
+    out = tmp_path / "written.csv"
+    (export_catalog if write == "export" else write_template)(database, "meio", "csv", out)
+    import_catalog(database, out, "meio")
+    assert _min_players(database, "meio/mine/old-star") == 3
+    assert _min_players(database, "meio/mine/blank-star") is None
