@@ -220,18 +220,22 @@ class _Frame:
         return min(self.sx, self.sy)
 
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
-        s = self.type_scale
+        s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
         end = start + length
 
-        def edge(distance: float) -> float:  # a distance from an edge: as on paper inside the safe zone
-            return distance if distance <= SAFE_ZONE else SAFE_ZONE + (distance - SAFE_ZONE) * s
+        def near(d: float) -> float:  # where a point ``d`` mm from the near edge goes: as on paper in the zone
+            return float(d) if d <= z else z + (d - z) * s
+
+        def far(d: float) -> float:  # where a point ``d`` mm from the far edge goes
+            return real - d if d <= z else real - z - (d - z) * s
 
         if _bar(start, length, ref):  # a bar or panel: each end stays with its own edge
-            return edge(start), real - edge(ref - end) - edge(start)
+            first = near(start)
+            return first, far(ref - end) - first
         if start <= _EDGE_NEAR:
-            return edge(start), length * s
+            return near(start), length * s
         if ref - end <= _EDGE_NEAR:
-            return real - edge(ref - end) - length * s, length * s
+            return far(ref - start), length * s
         return real / 2 + (start - ref / 2) * s, length * s
 
     def box(self, b: Box) -> tuple[float, float, float, float]:
