@@ -127,7 +127,8 @@ def test_a_database_from_before_the_rule_exports_and_imports_again(
     was stored); the card then takes the rule's value."""
     from cardbase.db.io import export_catalog, write_template
 
-    _import(database, tmp_path, "name,type,rank,suit,set\nOld Star,playing card,9,S,mine\nBlank Star,playing card,,S,mine\n")
+    rows = "name,type,rank,suit,set\nOld Star,playing card,9,S,mine\nBlank Star,playing card,,S,mine\n"
+    _import(database, tmp_path, rows)
     with database.transaction() as s:  # as a database from before the rule holds them
         for cid, players in (("meio/mine/old-star", 2), ("meio/mine/blank-star", 3)):
             card = s.get(Card, cid)
