@@ -340,6 +340,11 @@ def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Itera
     card["search_names"] = _search_names(card["name"], sorted(aliases), card["land_name"])
 
 
+DERIVED_FIELDS: dict[str, frozenset[str]] = {"meio": frozenset({"min_players"})}
+"""Per game, the fields ``apply_values`` derives from a card's others (a Meio card's min_players follows
+its rank): never put back on their own (a revert puts back what they follow)."""
+
+
 def derived_problems(
     card: Mapping[str, Any],
     record: Mapping[str, Any],

@@ -140,3 +140,24 @@ def test_a_database_from_before_the_rule_exports_and_imports_again(
     import_catalog(database, out, "meio")
     assert _min_players(database, "meio/mine/old-star") == 3
     assert _min_players(database, "meio/mine/blank-star") is None
+
+
+def test_reverting_an_edit_puts_the_rank_back_and_min_players_follows(db_url: str, database: Database) -> None:
+    """An edit's ``before`` may hold a min_players from before the rule (a rank unknown, min_players 3): a
+    revert puts the rank back, and min_players follows it; it is not put back against the rank."""
+    code, _, err = _cli(db_url, "catalog", "add", "--game", "meio", "name=Old Court", "type=playing card", "suit=S",
+                        "set=mine")  # fmt: skip
+    assert code == 0, err
+    with database.transaction() as s:  # as a database from before the rule holds it
+        card = s.get(Card, "meio/mine/old-court")
+        assert card is not None
+        card.min_players = 3
+        s.add(card)
+    code, _, err = _cli(db_url, "catalog", "edit", "Old Court", "rank=12")
+    assert code == 0, err
+    assert _min_players(database, "meio/mine/old-court") == 4
+    code, out, _ = _cli(db_url, "catalog", "history", "Old Court", "--json")
+    edit_id = max(e["id"] for e in json.loads(out)["edits"] if e["action"] == "edit")
+    code, _, err = _cli(db_url, "catalog", "history", "Old Court", "--revert", str(edit_id))
+    assert code == 0, err
+    assert _min_players(database, "meio/mine/old-court") is None  # the rank is unknown again
