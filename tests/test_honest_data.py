@@ -98,7 +98,10 @@ def _cli_text(path: Path, web: TestClient, db: str) -> dict[str, str]:
 
 
 def _as_text(data: dict[str, Any]) -> dict[str, str]:
-    return {k.replace("_", " "): json.dumps(v) for k, v in data.items()}
+    """JSON's statistics by the labels the text surfaces show them by (``stat_label``)."""
+    from cardbase.decks.stats import stat_label
+
+    return {stat_label(k): json.dumps(v) for k, v in data.items()}
 
 
 def _cli_json(path: Path, web: TestClient, db: str) -> dict[str, str]:
@@ -134,13 +137,15 @@ def test_a_count_by_value_counts_the_unknown_ones_as_unknown(
     """Every count table of a deck's numbers (Méa's mana curve, Meikyu's land levels, Meio's suits and
     ranks) counts a card of unknown value under ``?``: not under ``None``, and not left out (Meio's
     suits counted only S, H, D and C, so two cards of unknown suit were in no count)."""
+    from cardbase.decks.stats import stat_label
+
     shown = STATS_SURFACES[surface](honest[game], web, db_url)
     for key, unknown in UNKNOWN[game].items():
-        line = shown[key.replace("_", " ")]
+        line = shown[stat_label(key)]
         assert "None" not in line and "null" not in line, (key, line)
         assert _count_of_unknown(line) == unknown, (key, line)
     if game == "meio":  # three known hearts, and Joker X's and Half Card's suits unknown: not exactly 3
-        hearts = shown["hearts"]
+        hearts = shown[stat_label("hearts")]  # 'heart cards'
         assert hearts != "3" and ("unknown" in hearts or '"total": null' in hearts), hearts
 
 

@@ -93,7 +93,7 @@ def run_play(
         )
         save_record(record, lines)
         say_done(f"Record: {record} (replay it: cardbase replay {record})")
-    _stop_if_interrupted(session, record)
+    _stop_if_cut_short(session, record)
 
 
 @app.command()
@@ -262,7 +262,7 @@ def mea(
         lines = record_lines(rules, seed, session.state.history, names)
         save_record(path, lines)
         say_done(f"Record: {path} (replay it: cardbase replay {path})")
-    _stop_if_interrupted(session, path)
+    _stop_if_cut_short(session, path)
 
 
 @app.command()
@@ -318,20 +318,21 @@ def meikyu(
         seed = new_seed()
     path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
     session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen, done=say_done)
-    _stop_if_interrupted(session, path)
+    _stop_if_cut_short(session, path)
 
 
-def _stop_if_interrupted(session: PlaySession, record: Path | None) -> None:
+def _stop_if_cut_short(session: PlaySession, record: Path | None) -> None:
     """After Ctrl-C the game was saved like ``quit``; the command still ends as interrupted (130).
     Input that ended at the prompt (a script of moves that ran out, ``< /dev/null``, Ctrl-D) saved it
     too, but is no finished game and no ``quit``: the moves could not be read to the end (exit 2)."""
     from cardbase.errors import Interrupted, UnreadableInput
+    from cardbase.textfiles import data_on_stdout
 
     saved = (
         "the game was not saved"
         if record is None
-        else "the game so far is written to standard output"
-        if str(record) == "-"
+        else "the game so far is written to standard output"  # -o -, /dev/stdout: no file to name
+        if data_on_stdout()
         else f"the game so far is saved in {record}"
     )
     if session.interrupted:

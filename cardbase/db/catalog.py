@@ -172,7 +172,7 @@ def write_cards(
                 for f in wrong
             )
             continue
-        if derived := derived_problems(card, record, headings):
+        if derived := derived_problems(card, record, headings, before):
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems += (f"{where}, {problem}" for problem in derived)
             continue
@@ -340,14 +340,24 @@ def apply_values(card: dict[str, Any], record: Mapping[str, Any], aliases: Itera
     card["search_names"] = _search_names(card["name"], sorted(aliases), card["land_name"])
 
 
+DERIVED_FIELDS: dict[str, frozenset[str]] = {"meio": frozenset({"min_players"})}
+"""Per game, the fields ``apply_values`` derives from a card's others (a Meio card's min_players follows
+its rank): never put back on their own (a revert puts back what they follow)."""
+
+
 def derived_problems(
-    card: Mapping[str, Any], record: Mapping[str, Any], headings: Mapping[str, str] | None = None
+    card: Mapping[str, Any],
+    record: Mapping[str, Any],
+    headings: Mapping[str, str] | None = None,
+    stored: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """The values ``record`` gives that the rules derive from the card's others (``apply_values``
     derives them) and that disagree with them: a Meio card's ``min_players``, which follows its rank.
-    Each as ``column 'min_players': why``, the column named as ``headings`` gives it."""
+    Each as ``column 'min_players': why``, the column named as ``headings`` gives it. A value the card
+    held (``stored``, before the write) is no value given: an export or template of a database from
+    before the rule repeats it, and imported as it is the card takes the derived value."""
     given = record.get("min_players")
-    if card["game"] != "meio" or given is None:
+    if card["game"] != "meio" or given is None or (stored is not None and stored.get("min_players") == given):
         return []
     problem = min_players_problem(card["rank"], given)
     column = (headings or {}).get("min_players", "min_players")

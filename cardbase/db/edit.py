@@ -418,7 +418,10 @@ def edit_kinds(game: str, type_now: str, edits: list[dict[str, Any]]) -> list[tu
 
 
 def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
-    """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost."""
+    """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost. A
+    value the rules derive (``DERIVED_FIELDS``) is not put back: it follows the values that are."""
+    from cardbase.db.catalog import DERIVED_FIELDS
+
     with database.transaction() as session:
         card = _locked(session, cid)
         current = _version(session, card)
@@ -434,6 +437,8 @@ def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expecte
             raise UsageError(f"edit {edit_id} changed the art; upload the art you want instead (art is not kept twice)")
         typed: dict[str, Any] = {}
         for name, value in before.items():
+            if name in DERIVED_FIELDS.get(card.game, ()):
+                continue  # it follows the values put back (a database from before the rule may hold another)
             if name == "abilities":
                 typed[name] = value if value is not None else ""
             elif name in ("aliases", "tags"):

@@ -10,6 +10,7 @@ from cardbase.decks.model import Deck
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.games.base import is_demo
 from cardbase.games.formats import Format
+from cardbase.games.meio.cards import SUIT_NAMES
 
 _RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
@@ -196,8 +197,6 @@ _BUCKETS: dict[str, tuple[str, str]] = {
 }
 """A statistic counted by bucket (``deck_stats``): the label of one of its buckets, and of its unknown one."""
 
-_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
 
 def stat_label(key: str) -> str:
     """The words a player reads for a statistic of ``deck_stats`` or one bucket of it, as ``deck diff``
@@ -209,7 +208,7 @@ def stat_label(key: str) -> str:
         known, unknown = _BUCKETS[group]
         if bucket == UNKNOWN:
             return unknown
-        return known.format(_SUITS.get(bucket, bucket) if group == "suits" else bucket)
+        return known.format(SUIT_NAMES.get(bucket, bucket) if group == "suits" else bucket)
     if dot:  # a statistic of buckets not listed above: its name, then the bucket's
         return f"{group.replace('_', ' ')}: {bucket}"
     return _LABELS.get(key, key.replace("_", " "))

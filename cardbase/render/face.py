@@ -198,8 +198,9 @@ class _Frame:
     length, so text reflows; a box within ``_EDGE_NEAR`` mm of one edge
     keeps its (scaled) distance from that edge; any other box keeps its (scaled) offset from the
     centre, so groups (a grid of cells, pips) keep their spacing. Distances from an edge scale only
-    beyond ``SAFE_ZONE``, and ``sx``, ``sy`` are the scales of the card inside it: the safe zone is
-    a length on paper (a cut off by up to 3 mm), the same on a mini card as on a tarot card.
+    beyond ``SAFE_ZONE`` (within it they stay as on paper: a band from the cut stays at the cut), and
+    ``sx``, ``sy`` are the scales of the card inside it: the safe zone is a length on paper (a cut off
+    by up to 3 mm), the same on a mini card as on a tarot card.
 
     A box drawn inside a shape (``holders``: a badge's caption, a stat box's icon and number), or
     closely following a box at an edge (a corner index's suit under its rank), goes with that box
@@ -221,13 +222,20 @@ class _Frame:
     def _axis(self, start: float, length: float, ref: float, real: float) -> tuple[float, float]:
         s, z = self.type_scale, SAFE_ZONE  # distances from an edge scale beyond the safe zone
         end = start + length
+
+        def near(d: float) -> float:  # where a point ``d`` mm from the near edge goes: as on paper in the zone
+            return float(d) if d <= z else z + (d - z) * s
+
+        def far(d: float) -> float:  # where a point ``d`` mm from the far edge goes
+            return real - d if d <= z else real - z - (d - z) * s
+
         if _bar(start, length, ref):  # a bar or panel: each end stays with its own edge
-            first = z + (start - z) * s
-            return first, real - z - (ref - end - z) * s - first
+            first = near(start)
+            return first, far(ref - end) - first
         if start <= _EDGE_NEAR:
-            return z + (start - z) * s, length * s
+            return near(start), length * s
         if ref - end <= _EDGE_NEAR:
-            return real - z - (ref - start - z) * s, length * s
+            return far(ref - start), length * s
         return real / 2 + (start - ref / 2) * s, length * s
 
     def box(self, b: Box) -> tuple[float, float, float, float]:

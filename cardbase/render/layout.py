@@ -42,7 +42,8 @@ from typing import Literal
 
 from cardbase.errors import quoted
 
-LAYOUT_VERSION = 9  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order
+LAYOUT_VERSION = 10  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order;
+# 10: a box inside the safe zone keeps its distance on paper from the cut at every card size
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim

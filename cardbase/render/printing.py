@@ -25,7 +25,7 @@ from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
 from cardbase.render.face import SMALL_PREFIX, ArtSlot, Face, ImageOp, compose, full_art_face
 from cardbase.render.layout import LAYOUTS, fields_used, fingerprint, layout_name
-from cardbase.render.sheet import MIN_MARK, Grid, Segment, SheetSpec, Slot, bleed_cost, impose, turned_paper
+from cardbase.render.sheet import MIN_MARK, Grid, Segment, SheetSpec, Slot, bleed_cost, impose, turned_paper_note
 from cardbase.render.units import format_mm
 from cardbase.render.values import face_values
 from cardbase.textfiles import output_files, output_target, scratch_folder
@@ -533,7 +533,7 @@ def print_cards(
             cost = bleed_cost(spec)
             if cost:
                 report.notes.append(f"the bleed costs cards: {cost}")
-            turned = turned_paper(spec, len(cards))
+            turned = turned_paper_note(spec, len(cards))
             if turned:
                 report.notes.append(turned)
         if spec.crop_marks and not one_per_page and grid.mark_length < MIN_MARK - 1e-6:

@@ -230,7 +230,7 @@ def bleed_cost(spec: SheetSpec) -> str | None:
     return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {cols * rows} cards{kept}"
 
 
-def turned_paper(spec: SheetSpec, cards: int) -> str | None:
+def turned_paper_note(spec: SheetSpec, cards: int) -> str | None:
     """A sentence naming the paper turned the other way when ``cards`` cards take fewer sheets on
     it, or None."""
     per_sheet = math.prod(_fit(spec, spec.bleed))

@@ -34,7 +34,6 @@ TYPE_LABELS = {
 RULES_TEXT_KINDS = frozenset({("mea", "monster"), ("mea", "assist")})
 NBSP = "\u00a0"
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset({"H", "D"})
 _FIELDS = (
     "cost",

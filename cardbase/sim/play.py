@@ -242,12 +242,15 @@ class _Loop:
 
     def _card(self, fragment: str) -> str:
         assert self.ui.card is not None
+        names = self.ui.vocabulary.names
+        if self.ui.known_names is not None:  # the names the player may know of, no hidden one (the table's rule)
+            names = tuple(self.ui.known_names(self.table.state, self.human))
         try:
-            name = match(fragment, self.ui.vocabulary.names)
+            name = match(fragment, names)
         except AmbiguousName as error:
             return str(error)
         if name is None:
-            return f"no card named {quoted(fragment)} in this game"
+            return f"no card you know of is named {quoted(fragment)}"
         return self.ui.card(self.table.state.observation(self.human), name)
 
     def _move(self, command: str) -> bool:

@@ -128,6 +128,18 @@ def test_play_with_standard_input_closed_or_empty_leaves_the_game(
     assert f"the game so far is saved in exports/{game}-seed1.jsonl" in line, said
 
 
+@pytest.mark.parametrize("record", ["-", "/dev/stdout"])
+def test_a_record_on_standard_output_is_said_to_be_there_when_the_input_ends(
+    record: str, setting: tuple[str, Path]
+) -> None:
+    done = _run(["play", "meio", "--seed", "1", "--record", record], setting, "</dev/null")
+    said = _no_crash(done)
+    assert done.returncode == 2, said
+    (line,) = [line for line in said.splitlines() if line.startswith("cardbase: error:")]
+    assert "the game so far is written to standard output" in line, said
+    assert b'"seed": 1' in done.stdout or b'"seed":1' in done.stdout, done.stdout[-300:]
+
+
 def test_a_closed_standard_error_keeps_the_exit_code(setting: tuple[str, Path]) -> None:
     done = _run(["cards", "show", "No Such Card Anywhere"], setting, "2>&-")
     assert done.returncode == 1 and done.stderr == b""

@@ -198,7 +198,8 @@ def test_play_mea_refuses_illegal_actions_with_the_rule_and_saves_a_record(db_ur
     out = result.stdout
     assert "refused: you must draw at least 1 card" in out
     assert "summon <card> b2" in out  # the Méa help
-    assert "refused:" in out and "Iron Pudding" in out
+    # Iron Pudding is a card of P2's deck, whose list P1 does not see: refused as a name of no deck is
+    assert "refused: you hold no card by that name" in out and "Iron Pudding" not in out
     assert "P1 (yellow)" in out and "tiles" in out and "mana" in out
     assert "Game left unfinished." in out and "demo cards" in out
     replayed = runner.invoke(app, ["replay", str(record), "--json"])

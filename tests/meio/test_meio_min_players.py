@@ -116,3 +116,48 @@ def test_the_web_editor_gives_min_players_from_the_rank(client: TestClient, data
         json={"game": "meio", "values": {"name": "Web Star 2", "type": "playing card", "rank": 8, "min_players": 2}},
     )
     assert refused.status_code == 400 and "min_players" in json.dumps(refused.json()), refused.text
+
+
+@pytest.mark.parametrize("write", ["export", "template"])
+def test_a_database_from_before_the_rule_exports_and_imports_again(
+    database: Database, tmp_path: Path, write: str
+) -> None:
+    """A card entered before min_players followed the rank holds one against it (or with no rank): its
+    export or template, imported as it is, is no value given against the rank (the file repeats what
+    was stored); the card then takes the rule's value."""
+    from cardbase.db.io import export_catalog, write_template
+
+    rows = "name,type,rank,suit,set\nOld Star,playing card,9,S,mine\nBlank Star,playing card,,S,mine\n"
+    _import(database, tmp_path, rows)
+    with database.transaction() as s:  # as a database from before the rule holds them
+        for cid, players in (("meio/mine/old-star", 2), ("meio/mine/blank-star", 3)):
+            card = s.get(Card, cid)
+            assert card is not None
+            card.min_players = players
+            s.add(card)
+    out = tmp_path / "written.csv"
+    (export_catalog if write == "export" else write_template)(database, "meio", "csv", out)
+    import_catalog(database, out, "meio")
+    assert _min_players(database, "meio/mine/old-star") == 3
+    assert _min_players(database, "meio/mine/blank-star") is None
+
+
+def test_reverting_an_edit_puts_the_rank_back_and_min_players_follows(db_url: str, database: Database) -> None:
+    """An edit's ``before`` may hold a min_players from before the rule (a rank unknown, min_players 3): a
+    revert puts the rank back, and min_players follows it; it is not put back against the rank."""
+    code, _, err = _cli(db_url, "catalog", "add", "--game", "meio", "name=Old Court", "type=playing card", "suit=S",
+                        "set=mine")  # fmt: skip
+    assert code == 0, err
+    with database.transaction() as s:  # as a database from before the rule holds it
+        card = s.get(Card, "meio/mine/old-court")
+        assert card is not None
+        card.min_players = 3
+        s.add(card)
+    code, _, err = _cli(db_url, "catalog", "edit", "Old Court", "rank=12")
+    assert code == 0, err
+    assert _min_players(database, "meio/mine/old-court") == 4
+    code, out, _ = _cli(db_url, "catalog", "history", "Old Court", "--json")
+    edit_id = max(e["id"] for e in json.loads(out)["edits"] if e["action"] == "edit")
+    code, _, err = _cli(db_url, "catalog", "history", "Old Court", "--revert", str(edit_id))
+    assert code == 0, err
+    assert _min_players(database, "meio/mine/old-court") is None  # the rank is unknown again

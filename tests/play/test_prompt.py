@@ -118,7 +118,8 @@ def test_play_mea_by_pipe_takes_short_names_shows_cards_and_lists_moves(db_url):
     assert "Barrel Bandit (3, 4/3)" in out  # the hand: cost, attack/defence
     assert "legal moves:" in out and "  summon (" in out and "  draw (" in out
     assert "Pickpocket Ferret — monster, cost 2, attack 1, defence 2" in out
-    assert "'goblin' could be Crumb Goblin, Goblin Real Estate, Goblin Surveyor" in out
+    # the goblins of P2's deck (Goblin Surveyor, Goblin Real Estate) are hidden: 'goblin' is P1's Crumb Goblin
+    assert "Crumb Goblin — monster" in out and "Goblin Surveyor" not in out and "Goblin Real Estate" not in out
     assert "P1 (you): summon Barrel Bandit b1" in out
     hint = next(line for line in out.splitlines() if "hint: " in line)
     assert "(95% " in hint and "next best" in hint and ("clear" in hint or "too close to call" in hint)

@@ -134,3 +134,17 @@ def test_a_player_knows_the_names_of_its_deck_its_hand_and_the_table_not_the_oth
     state.place_card(goblin, OUT)  # played
     assert {"Naïve Squire", "Crumb Goblin"} <= set(state.known_names(0))
     assert "Pawn" not in state.known_names(0) and "Pawn" in state.known_names(1)
+
+
+def test_card_at_the_prompt_shows_no_card_of_the_other_deck() -> None:
+    """``card NAME`` writes a short name out to a card the player knows only (its deck, hand, the table):
+    a name of the other deck's hidden list reads as a name of no deck does."""
+    rules = rules_for([demo("Jalapeño Imp")] * 10, [PAWN] * 10, filler=0)
+    lines = iter(["draw 3", "card pawn", "card zzzz", "card jalapeno", "quit"])
+    out: list[str] = []
+    agents = {1: GAMES["mea"].make_agent("random", rules, 1, 0)}
+    play_interactive(rules, 1, 0, agents, lambda prompt: next(lines, None), out.append, ui=mea_view.game_ui(rules))
+    assert any(line.startswith("Jalapeño Imp — monster, cost ") for line in out)  # its own card
+    said = [line for line in out if "'pawn'" in line or "'zzzz'" in line]
+    assert len(said) == 2 and said[0] == said[1].replace("zzzz", "pawn"), said
+    assert not any(line.startswith("Pawn — monster") for line in out), out

@@ -40,3 +40,20 @@ def test_nothing_but_the_background_is_drawn_within_3_mm_of_the_cut(
         for word, _, x, y in _labels(reader):
             where = f"{name} on a {w}×{h} mm card: {word!r} starts at ({x / K:.2f}, {y / K:.2f}) mm"
             assert SAFE_ZONE * K <= x <= (w - SAFE_ZONE) * K and SAFE_ZONE * K <= y <= (h - SAFE_ZONE) * K, where
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_designers_box_in_the_safe_zone_keeps_its_distance_from_the_cut(size: tuple[float, float]) -> None:
+    """A layout file may draw into the safe zone (a band that runs off the cut, a frame 1 mm in): on
+    every card size it keeps its distance on paper from the cut, as the safe zone does; a band from
+    the cut neither leaves a sliver of the background at the cut (a small card) nor overhangs it."""
+    from cardbase.render.face import RectOp, compose
+    from cardbase.render.layout import Box, Layout, Rect
+
+    w, h = size
+    band, frame = Rect(Box(0, 0, 63, 12), fill="#123456"), Rect(Box(1, 1, 61, 86), stroke="#000000")
+    face = compose(Layout("t", "t", "#ffffff", (band, frame)), {"name": "x"}, size)
+    drawn = [op for op in face.ops if isinstance(op, RectOp)]
+    top, inset = drawn[0], drawn[1]
+    assert (top.x, top.y, top.w) == pytest.approx((0, 0, w)), f"the band on {w}×{h}: {top}"
+    assert (inset.x, inset.y, inset.w, inset.h) == pytest.approx((1, 1, w - 2, h - 2)), f"the frame on {w}×{h}: {inset}"

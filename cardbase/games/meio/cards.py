@@ -29,6 +29,8 @@ class Suit(StrEnum):
 
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+SUIT_NAMES: dict[str, str] = {s.value: s.name.lower() for s in SUITS}
+"""A suit's letter and its name as a player says it (``H``: hearts)."""
 
 # Ranks as numbers: ace 1, jack 11, queen 12, king 13 (how they rank in play is a rule option).
 RANK_NAMES = {
