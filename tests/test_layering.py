@@ -67,3 +67,10 @@ def test_the_rules_import_only_the_rules_and_pure_helpers(path: Path) -> None:
         if (m == "cardbase" or m.startswith("cardbase.")) and not _under(m, PURE)
     ]
     assert not bad, f"{path.relative_to(PACKAGE)} (rules, no I/O) imports {bad}"
+
+
+def test_the_command_lines_seed_bound_is_the_engines() -> None:
+    from cardbase.cli.common import MAX_SEED as CLI_MAX_SEED
+    from cardbase.games.base import MAX_SEED
+
+    assert CLI_MAX_SEED == MAX_SEED

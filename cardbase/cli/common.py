@@ -232,7 +232,8 @@ CardGameOpt = Annotated[
 ]
 
 MAX_SEED = 2**64 - 1
-"""Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps."""
+"""Seeds are whole numbers from 0; 64 bits is more than any RNG here keeps. The value of
+``cardbase.games.base.MAX_SEED``, written again: importing the engines' base costs start-up time."""
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True) -> None:

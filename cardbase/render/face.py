@@ -524,7 +524,7 @@ def _text_ops(el: Text, values: Mapping[str, Any], frame: _Frame, card: str, war
         left = x * PT_PER_MM
         if el.align == "centre":
             left += (width_pt - lw) / 2
-        elif el.align == "right":
+        elif el.align == "right" or ln.rtl:  # "left", the default, is where reading starts: the right in RTL
             left += width_pt - lw
         colour = fill_template(ln.colour, values)
         ops.append(

@@ -42,8 +42,9 @@ from typing import Literal
 
 from cardbase.errors import quoted
 
-LAYOUT_VERSION = 10  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order;
-# 10: a box inside the safe zone keeps its distance on paper from the cut at every card size
+LAYOUT_VERSION = 11  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order;
+# 10: a box inside the safe zone keeps its distance on paper from the cut at every card size; 11: a
+# right-to-left paragraph in a left-aligned (the default) box starts at the right
 REFERENCE: tuple[float, float] = (63.0, 88.0)
 TILE_REFERENCE: tuple[float, float] = (130.0, 92.0)
 SAFE_ZONE = 3.0  # mm inside the trim

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.errors import CardbaseError, InvalidRecord, UnreadableInput, quoted
-from cardbase.games.base import CHANCE, GameError, Outcome, Rules, State
+from cardbase.games.base import CHANCE, MAX_SEED, GameError, Outcome, Rules, State
 from cardbase.sim.registry import GAMES, game
 from cardbase.textfiles import JSON_LINE_ESCAPES, LINE_END, check_line_ends, json_type, load_json, read_text
 
@@ -138,8 +138,6 @@ def read_records(path: Path) -> list[GameRecord]:
     return parse_records(text, source)
 
 
-MAX_SEED = 2**64 - 1
-"""A record's seed is a whole number from 0 to this (the commands take no other)."""
 _PLAYER = re.compile(r"chance|P[1-9][0-9]?")
 
 

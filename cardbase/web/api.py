@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
+from cardbase.games.base import MAX_SEED
 from cardbase.web.app import settings_of
 from cardbase.web.http import SHEET_MEDIA, JsonBody, OnlyDeclared, WriteTurn, download, etag, expected, tag
 from cardbase.web.jsonresponse import JSONResponse
@@ -29,7 +30,6 @@ router = APIRouter()
 MAX_LIMIT = 10_000  # as `cards search --limit`
 MAX_OFFSET = 1_000_000
 MAX_NEEDS = 20
-MAX_SEED = 2**64 - 1
 MAX_ID = 2**31 - 1  # deck ids are 32-bit integers on PostgreSQL
 NOTES_HEADER = "Cardbase-Notes"  # the notes a command writes on stderr beside its --json
 

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
-from cardbase.games.base import is_demo
+from cardbase.games.base import MAX_SEED, is_demo
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
     GAME_TITLES,
@@ -52,7 +52,6 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
 router = APIRouter()
 ResponseT = TypeVar("ResponseT", bound=Response)
 
-MAX_SEED = 2**64 - 1
 MAX_DECK_ID = 2**31 - 1
 """Deck ids are the database's INTEGER keys: a larger number names no deck (PostgreSQL would refuse it)."""
 MAX_NEEDS = 8

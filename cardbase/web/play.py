@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardbase import jsonout
 from cardbase.errors import CardbaseError, UsageError, quoted
-from cardbase.games.base import GameError
+from cardbase.games.base import MAX_SEED, GameError
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.sim.boards import board_offers
 from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTable
@@ -44,7 +44,6 @@ COOKIE_PREFIX = "cardbase_seat_"
 MAX_KEYS = 5
 """The most seat keys one request may present (a game has at most five seats)."""
 MAX_ACTION_TEXT = 2_000
-MAX_SEED = 2**64 - 1
 MAX_ID = 40
 SEAT_COOKIE_DAYS = 30
 LOG_SHOWN = 60

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from cardbase.db.models import Card
 from cardbase.render import fonts, script
 from cardbase.render.face import ArtSlot, Face, TextOp, compose
-from cardbase.render.layout import layout_name
+from cardbase.render.layout import LAYOUTS, Text, layout_name
+from cardbase.render.units import PT_PER_MM
 from cardbase.render.values import face_values
 from tests.hostile.conftest import run_cli
 
@@ -80,3 +82,13 @@ def test_brackets_are_mirrored_where_the_text_runs_right_to_left() -> None:
     assert script.visual("שלום (world) 12", True) == "12 (world) םולש"
     assert script.visual("א [ב] {ג} <ד>", True) == "<ד> {ג} [ב] א"
     assert script.visual("abc (שלום) def", False) == "abc (םולש) def"
+
+
+def test_a_right_to_left_paragraph_starts_at_the_right_of_a_left_aligned_box() -> None:
+    lname = layout_name("mea", "monster", "x")
+    (box,) = [e.box for e in LAYOUTS[lname].elements if isinstance(e, Text) and "{name}" in e.paras[0].content]
+    latin = next(op for op in face_named("Shalom Olam").ops if isinstance(op, TextOp) and op.text == "Shalom Olam")
+    hebrew = ops_holding(face_named("שלום עולם"), "שלום")[0]
+    assert latin.x == pytest.approx(box.x, abs=0.01)  # the box is left-aligned: Latin starts at its left
+    width = fonts.text_width(hebrew.font, hebrew.text, hebrew.size) / PT_PER_MM
+    assert hebrew.x + width == pytest.approx(box.x + box.w, abs=0.01)  # Hebrew starts at its right
