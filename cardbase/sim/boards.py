@@ -412,6 +412,7 @@ def _meio_view(obs: Any) -> BoardView:
         "trick": trick,
         "last_trick": last,
         "tricks_done": tricks_done,
+        "held_back": obs.held_back() if me is not None else None,
         "rules": {k: v for k, v in rules.to_options().items()},
         "outcome": outcome.to_dict() if outcome else None,
     }

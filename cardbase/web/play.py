@@ -451,9 +451,7 @@ def _chosen_in_query(request: Request) -> dict[str, str]:
     """The start form's choices given in the query (``players``, ``seat1``, ``seat1_options``,
     ``rule_NAME``, ``assume``; a finished table's "new game" link gives them): the form opens with
     them chosen, and Start checks them as any other. A seed is never taken: a new game deals anew."""
-    return {
-        k: v[:MAX_RULE_TEXT] for k, v in request.query_params.items() if PREFILLED.fullmatch(k) and len(k) <= 50
-    }
+    return {k: v[:MAX_RULE_TEXT] for k, v in request.query_params.items() if PREFILLED.fullmatch(k) and len(k) <= 50}
 
 
 def again_url(live: LiveTable) -> str:
