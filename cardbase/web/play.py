@@ -444,19 +444,20 @@ def start_page(request: Request, game: Annotated[str, Query(max_length=20)] = "m
     return render(request, "play/start.html", _start_context(request, game_id, chosen or None))
 
 
-PREFILLED = re.compile(r"players|seat\d(_options)?|rule_\w{1,40}|assume")
+PREFILLED = re.compile(r"players|seat\d(_options)?|deck\d|rule_\w{1,40}|assume")
 
 
 def _chosen_in_query(request: Request) -> dict[str, str]:
     """The start form's choices given in the query (``players``, ``seat1``, ``seat1_options``,
-    ``rule_NAME``, ``assume``; a finished table's "new game" link gives them): the form opens with
+    ``deck1``, ``rule_NAME``, ``assume``; a finished table's "new game" link gives them): the form opens with
     them chosen, and Start checks them as any other. A seed is never taken: a new game deals anew."""
     return {k: v[:MAX_RULE_TEXT] for k, v in request.query_params.items() if PREFILLED.fullmatch(k) and len(k) <= 50}
 
 
 def again_url(live: LiveTable) -> str:
     """The start form of ``live``'s game with its players, agents, rules options (those not left as
-    their default) and Meikyu assumption profile chosen: the "new game" link of a finished table."""
+    their default), Méa decks (a database deck or an example) and Meikyu profile chosen: the "new
+    game" link of a finished table."""
     from urllib.parse import urlencode
 
     from cardbase.sim.registry import game
@@ -474,6 +475,9 @@ def again_url(live: LiveTable) -> str:
         value = chosen.get(name, default)
         if value != default:
             query[f"rule_{name}"] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    for s, source in enumerate(table.labels.get("deck_sources") or []):
+        if source:  # (a pasted list is pasted again)
+            query[f"deck{s}"] = str(source)
     if table.labels.get("profile"):
         query["assume"] = str(table.labels["profile"])
     return "/play?" + urlencode(query)

@@ -109,3 +109,21 @@ def test_a_meio_hand_says_why_its_greyed_cards_cannot_be_played(
     expect(why).to_contain_text(re.compile(r"must follow [♠♥♦♣]: you hold "))
     idle.first.click()
     expect(why).to_be_in_viewport()
+
+
+def test_a_new_mea_game_from_a_finished_one_keeps_its_decks(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """The decks chosen on the form (here the examples, swapped from the form's default) are chosen again."""
+    page = new_context().new_page()
+    page.goto("/play?game=mea")
+    page.locator("select[name=seat0]").select_option("heuristic")
+    page.locator("select[name=deck0]").select_option("example:mea-tile-control.txt")
+    page.locator("select[name=deck1]").select_option("example:mea-goblin-rush.txt")
+    page.locator("input[name=seed]").fill("4")
+    page.get_by_role("button", name="Start the game").click()
+    game_id = page.url.rsplit("/", 1)[1]
+    hall(live_server).wait_quiet(game_id, 300)
+    page.reload()
+    page.locator("#play-again").click()
+    expect(page.locator("select[name=seat0]")).to_have_value("heuristic")
+    expect(page.locator("select[name=deck0]")).to_have_value("example:mea-tile-control.txt")
+    expect(page.locator("select[name=deck1]")).to_have_value("example:mea-goblin-rush.txt")
