@@ -127,3 +127,32 @@ def test_a_new_mea_game_from_a_finished_one_keeps_its_decks(new_context: Context
     expect(page.locator("select[name=seat0]")).to_have_value("heuristic")
     expect(page.locator("select[name=deck0]")).to_have_value("example:mea-tile-control.txt")
     expect(page.locator("select[name=deck1]")).to_have_value("example:mea-goblin-rush.txt")
+
+
+def test_the_end_of_a_game_is_brought_to_where_the_player_is(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """On a phone a player plays the last card from the hand, far below the page's status: the table
+    was swapped for the finished one and the player saw an empty hand, with "Game over", who won and
+    the new-game link off the screen above. When the game ends, the status is brought into view."""
+    body = {"game": "meio", "players": 2, "seats": [{"agent": "human"}, {"agent": "random"}], "seed": 5}
+    made = create(live_server, {**body, "rules": {"rounds": "1"}})
+    live = hall(live_server).get(made["id"])
+    while True:  # to P1's last card
+        hall(live_server).wait_quiet(made["id"], 300)
+        with live.table.lock:
+            state = live.table.state.clone()
+            version = live.table.version
+        assert not state.is_terminal
+        if len(state.observation(0).tricks) == 12 and state.current_player == 0:
+            break
+        hall(live_server).act(made["id"], 0, 0, version)
+    page = new_context(**PHONE_OPTIONS).new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    card = page.locator(".meio-hand button.playable")
+    card.evaluate("el => el.scrollIntoView({block: 'start'})")
+    expect(page.locator("#status")).not_to_be_in_viewport()
+    card.click()
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#status")).to_be_in_viewport()
+    expect(page.locator("#play-again")).to_be_in_viewport()
