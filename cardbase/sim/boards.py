@@ -591,7 +591,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "game": "meikyu",
         "you": me,
         "current_player": obs.current_player,
-        "turn_player": obs.turn_player,
+        "turn_player": None if over else obs.turn_player,  # a finished game's turn is no one's
         "decision": obs.decision,
         "prompt": prompt,
         **_turn("meikyu", rules, obs.turns, 0),

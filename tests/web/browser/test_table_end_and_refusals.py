@@ -58,12 +58,17 @@ def test_a_finished_game_offers_a_new_game_with_the_same_players_and_rules(
 def test_a_person_at_a_finished_meikyu_game_is_offered_a_new_one_too(
     new_context: ContextMaker, live_server: LiveServer
 ) -> None:
-    """The link is the table's, whatever the game: a Meikyu game's keeps its assumption profile."""
+    """The link is the table's, whatever the game: a Meikyu game's keeps its assumption profile. (And
+    the finished board marked the kingdom whose turn it had been with TURN, as if the game went on.)"""
     body = {"game": "meikyu", "players": 2, "seats": [{"agent": "random"}] * 2, "assume": "default", "seed": 2}
     made = create(live_server, body)
     hall(live_server).wait_quiet(made["id"], 300)
     page = new_context().new_page()
     page.goto(f"/play/{made['id']}")
+    # the kingdom whose turn it was is no longer marked as having the turn: no one has it now
+    expect(page.locator("#board .kingdom")).to_have_count(2)
+    expect(page.locator("#board .kingdom.turn")).to_have_count(0)
+    expect(page.locator("#board .kingdom-head .board-tag")).to_have_count(0)
     page.locator("#play-again").click()
     expect(page.locator("nav.game-tabs [aria-current=page]")).to_have_text("Meikyu Kingdom")
     expect(page.locator("#players")).to_have_value("2")
