@@ -161,3 +161,17 @@ def test_the_end_of_a_game_is_brought_to_where_the_player_is(
     expect(page.locator("#status")).to_contain_text("Game over")
     expect(page.locator("#status")).to_be_in_viewport()
     expect(page.locator("#play-again")).to_be_in_viewport()
+
+
+def test_a_replays_step_of_chance_is_the_tables_not_chances(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """The replay said "Step 6: chance — draw Master": the game engine's name for the seat of the deals,
+    draws and dice. The table's log says such a step without a seat; the replay says "the table"."""
+    body = {"game": "meikyu", "players": 2, "seats": [{"agent": "random"}] * 2, "assume": "default", "seed": 2}
+    made = create(live_server, body)
+    hall(live_server).wait_quiet(made["id"], 300)
+    page = new_context(**PHONE_OPTIONS).new_page()
+    page.goto(f"/play/{made['id']}/replay")
+    page.locator("#step-next").click()
+    line = page.locator("#step-action")
+    expect(line).to_contain_text("Step 1: the table — ")
+    assert "chance" not in line.inner_text()
