@@ -154,6 +154,16 @@ class UndoIn(Strict):
     version: int = Field(ge=0)
 
 
+def card_labels(text: str, game_id: str) -> str:
+    """A log's or a replay's action with its cards as the board shows them (Meio's ``play 7H``
+    reads ``play 7♥``); another game's text as it is."""
+    from cardbase.sim.meio_view import labelled
+
+    return labelled(text) if game_id == "meio" else text
+
+
+TEMPLATES.env.filters["card_labels"] = card_labels
+
 GameId = Annotated[str, Query(max_length=MAX_ID)]
 SeatQuery = Annotated[int | None, Query(ge=0, le=4, description="Which of the seats the request holds (0-based).")]
 

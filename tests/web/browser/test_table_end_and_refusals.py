@@ -175,3 +175,21 @@ def test_a_replays_step_of_chance_is_the_tables_not_chances(new_context: Context
     line = page.locator("#step-action")
     expect(line).to_contain_text("Step 1: the table — ")
     assert "chance" not in line.inner_text()
+
+
+def test_a_meio_log_and_replay_name_cards_as_the_table_shows_them(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """The log said "P2: play 5H" beside "P2 wins trick 7 with 5♥" and the board's 5♥ (the replay's
+    steps too): the cards of an action are written as the table shows them (5♥, which may be typed as well)."""
+    made = create(live_server, {"game": "meio", "players": 2, "seats": [{"agent": "random"}] * 2, "seed": 3})
+    hall(live_server).wait_quiet(made["id"], 300)
+    page = new_context().new_page()
+    page.goto(f"/play/{made['id']}")
+    code = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
+    log = page.locator("#log").inner_text()
+    assert not code.search(log), code.search(log)
+    assert re.search(r"P\d: play (10|[2-9AJQK])[♠♥♦♣]", log), log[:300]
+    page.locator("#replay-link").click()
+    page.locator("#step-last").click()
+    expect(page.locator("#step-action")).to_contain_text(re.compile(r"play (10|[2-9AJQK])[♠♥♦♣]"))
