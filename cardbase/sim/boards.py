@@ -412,6 +412,7 @@ def _meio_view(obs: Any) -> BoardView:
         "trick": trick,
         "last_trick": last,
         "tricks_done": tricks_done,
+        "held_back": obs.held_back() if me is not None else None,
         "rules": {k: v for k, v in rules.to_options().items()},
         "outcome": outcome.to_dict() if outcome else None,
     }
@@ -590,7 +591,7 @@ def _meikyu_view(obs: Any) -> BoardView:
         "game": "meikyu",
         "you": me,
         "current_player": obs.current_player,
-        "turn_player": obs.turn_player,
+        "turn_player": None if over else obs.turn_player,  # a finished game's turn is no one's
         "decision": obs.decision,
         "prompt": prompt,
         **_turn("meikyu", rules, obs.turns, 0),

@@ -3,6 +3,7 @@ not a terminal or NO_COLOR is set), who won each trick, and a summary after each
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardbase.games.meio.cards import PlayingCard
@@ -19,6 +20,16 @@ SUIT_STYLE = "bold red"
 def card_label(card: PlayingCard) -> str:
     """``7♥``: the rank and the suit's symbol."""
     return f"{card.notation[:-1]}{card.suit.symbol}"
+
+
+_NOTATION = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+_SYMBOL = {card.notation[-1]: card.suit.symbol for card in CARDS}
+
+
+def labelled(text: str) -> str:
+    """``text`` (an action as typed, ``play 7H``, ``split 3S 5S … | …``) with each card written as
+    the table shows it (``play 7♥``), which the parser reads as well."""
+    return _NOTATION.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
 
 
 def styled(text: str) -> Any:

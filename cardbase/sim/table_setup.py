@@ -198,6 +198,12 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
         options["decks"] = [d.deck for d in loaded]
         labels["decks"] = [d.label for d in loaded]
         labels["notes"] = [note for d in loaded for note in d.notes]
+        # where each deck came from, as the start form names it (a finished table's "new game" offers
+        # them again; a pasted list is not kept): never shown to a seat (public_labels leaves it out)
+        labels["deck_sources"] = [
+            f"db:{d.deck_id}" if d.deck_id is not None else f"example:{d.example}" if d.example else None
+            for d in choice.decks
+        ]
         from cardbase.sim.mea import make_rules
 
         del options["players"]

@@ -153,6 +153,16 @@ class UndoIn(Strict):
     version: int = Field(ge=0)
 
 
+def card_labels(text: str, game_id: str) -> str:
+    """A log's or a replay's action with its cards as the board shows them (Meio's ``play 7H``
+    reads ``play 7♥``); another game's text as it is."""
+    from cardbase.sim.meio_view import labelled
+
+    return labelled(text) if game_id == "meio" else text
+
+
+TEMPLATES.env.filters["card_labels"] = card_labels
+
 GameId = Annotated[str, Query(max_length=MAX_ID)]
 SeatQuery = Annotated[int | None, Query(ge=0, le=4, description="Which of the seats the request holds (0-based).")]
 
@@ -438,7 +448,48 @@ def start_page(request: Request, game: Annotated[str, Query(max_length=20)] = "m
     """Choose a game, its players and seats, decks, rules options and seed."""
     from cardbase.sim.table_setup import check_game
 
-    return render(request, "play/start.html", _start_context(request, check_game(game)))
+    game_id = check_game(game)
+    chosen = _chosen_in_query(request)
+    return render(request, "play/start.html", _start_context(request, game_id, chosen or None))
+
+
+PREFILLED = re.compile(r"players|seat\d(_options)?|deck\d|rule_\w{1,40}|assume")
+
+
+def _chosen_in_query(request: Request) -> dict[str, str]:
+    """The start form's choices given in the query (``players``, ``seat1``, ``seat1_options``,
+    ``deck1``, ``rule_NAME``, ``assume``; a finished table's "new game" link gives them): the form opens with
+    them chosen, and Start checks them as any other. A seed is never taken: a new game deals anew."""
+    return {k: v[:MAX_RULE_TEXT] for k, v in request.query_params.items() if PREFILLED.fullmatch(k) and len(k) <= 50}
+
+
+def again_url(live: LiveTable) -> str:
+    """The start form of ``live``'s game with its players, agents, rules options (those not left as
+    their default), Méa decks (a database deck or an example) and Meikyu profile chosen: the "new
+    game" link of a finished table."""
+    from urllib.parse import urlencode
+
+    from cardbase.sim.registry import game
+
+    table = live.table
+    rules = table.rules
+    query: dict[str, str] = {"game": rules.game_id, "players": str(len(table.seats))}
+    for s, seat in enumerate(table.seats):
+        kind, _, options = str(seat.spec).partition(":")
+        query[f"seat{s}"] = kind
+        if options:
+            query[f"seat{s}_options"] = options
+    chosen = rules.to_options()
+    for name, (_kind, default) in game(rules.game_id).rule_defaults().items():
+        value = chosen.get(name, default)
+        if value != default:
+            query[f"rule_{name}"] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    for s, source in enumerate(table.labels.get("deck_sources") or []):
+        if source:  # (a pasted list is pasted again)
+            query[f"deck{s}"] = str(source)
+    if table.labels.get("profile"):
+        query["assume"] = str(table.labels["profile"])
+    return "/play?" + urlencode(query)
 
 
 def _seat_texts(form: Any) -> dict[str, str]:
@@ -596,6 +647,7 @@ def _page_context(
         "self_url": f"/play/{live.id}{query}",
         "shown_per_kind": SHOWN_PER_KIND,
         "offers": offers,
+        "again": again_url(live) if table.over or data["status"] != "playing" else None,
     }
 
 

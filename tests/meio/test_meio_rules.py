@@ -609,3 +609,19 @@ def test_a_record_with_a_second_split_by_one_player_says_who_is_still_to_split()
     lines[3] = lines[2]  # P1's split again where P2's was
     message = _replay_error(lines)
     assert "P1 has already split their hand" in message and "P2, P3" in message, message
+
+
+def test_a_hand_says_why_its_other_cards_are_held_back_in_the_words_of_their_refusal():
+    """The table greys the cards the rules hold back; the observation says why, as a refusal of one says it."""
+    state = table(3, KEEP_3P, ASIDE_3P)
+    assert state.observation(0).held_back() is None  # the leader may play any card
+    play(state, "2C")
+    said = state.observation(1).held_back()
+    with pytest.raises(IllegalAction) as e:
+        state.apply(Play("AH"))
+    assert said == str(e.value) == "must follow ♣: you hold 3♣, 4♣"
+    assert state.observation(0).held_back() is None  # not their play
+    led = table(2, KEEP_2P, ASIDE_2P, hearts_anytime=False)
+    with pytest.raises(IllegalAction) as e:
+        play(led, "4H")
+    assert led.observation(0).held_back() == str(e.value)

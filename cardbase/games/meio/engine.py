@@ -51,7 +51,6 @@ from cardbase.games.meio.cards import (
     FIRST_HALF,
     HAND_SIZE,
     SECOND_HALF,
-    SUITS,
     PlayingCard,
 )
 from cardbase.games.meio.masks import (
@@ -69,6 +68,7 @@ from cardbase.games.meio.masks import (
     SUIT_MASKS,
     _pretty,
     cards_of,
+    held_back,
     indices_of,
 )
 from cardbase.games.meio.observation import MeioObservation
@@ -563,24 +563,11 @@ class MeioState(State):
                     p,
                 )
             raise IllegalAction(f"you do not hold {name}", "hold-card", p)
-        if self._trick:
-            led = self._led
-            same = hand & SUIT_MASKS[led]
-            if same and _SUIT[c] != led:
-                symbol = SUITS[led].symbol
-                raise IllegalAction(
-                    f"must follow {symbol}: you hold {_pretty(indices_of(same))}",
-                    "follow-suit",
-                    p,
-                )
-        elif (
-            not self.rules.hearts_anytime and _SUIT[c] == HEARTS and hand & ~_HEARTS_MASK and not self._hearts_broken()
-        ):
-            raise IllegalAction(
-                "hearts may not be led until a heart has been played this round (option hearts_anytime=false)",
-                "hearts-broken",
-                p,
-            )
+        if (_SUIT[c] != self._led) if self._trick else (_SUIT[c] == HEARTS and not self.rules.hearts_anytime):
+            led = self._led if self._trick else None
+            why = held_back(hand, led, self._hearts_broken(), self.rules.hearts_anytime)
+            if why is not None:
+                raise IllegalAction(*why, p)
 
     def outcome(self) -> Outcome | None:
         if self.current_player != TERMINAL:

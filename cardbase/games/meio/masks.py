@@ -58,3 +58,19 @@ def _notation(mask: int) -> str:
 
 def _pretty(cards: Iterable[int]) -> str:
     return ", ".join(_CARD_NAMES[c] for c in cards)
+
+
+HEARTS_NOT_LED = "hearts may not be led until a heart has been played this round (option hearts_anytime=false)"
+
+
+def held_back(hand: int, led: int | None, hearts_broken: bool, hearts_anytime: bool) -> tuple[str, str] | None:
+    """Why some cards of ``hand`` may not be played now, in the words of their refusal, and its rule
+    (``follow-suit``, ``hearts-broken``); ``None`` when every card may be. ``led`` is the suit of
+    the trick on the table (``None`` before its first card); ``hearts_broken``: a heart was played this round."""
+    if led is not None:
+        same = hand & SUIT_MASKS[led]
+        if same and hand & ~same:
+            return f"must follow {SUITS[led].symbol}: you hold {_pretty(indices_of(same))}", "follow-suit"
+    elif not hearts_anytime and hand & _HEARTS_MASK and hand & ~_HEARTS_MASK and not hearts_broken:
+        return HEARTS_NOT_LED, "hearts-broken"
+    return None

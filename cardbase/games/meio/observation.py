@@ -13,7 +13,7 @@ from cardbase.games.meio.cards import (
     FIRST_HALF,
     PlayingCard,
 )
-from cardbase.games.meio.masks import _BIT, CARDS, cards_of, indices_of
+from cardbase.games.meio.masks import _BIT, _HEARTS_MASK, _SUIT, CARDS, cards_of, held_back, indices_of
 from cardbase.games.meio.rules import MeioRules, final_outcome, rounds_text
 
 # --- observation ---------------------------------------------------------------
@@ -73,6 +73,15 @@ class MeioObservation:
         for c in self.trick:
             m |= _BIT[c]
         return m
+
+    def held_back(self) -> str | None:
+        """Why some cards of the observer's hand may not be played now, as their refusal says it
+        (``must follow ♥: you hold 9♥, A♥``); ``None`` when it is not their play or every card may be."""
+        if self.phase != "play" or self.current_player != self.player:
+            return None
+        led = _SUIT[self.trick[0]] if self.trick else None
+        why = held_back(self.hand, led, bool(self.played & _HEARTS_MASK), self.rules.hearts_anytime)
+        return why[0] if why else None
 
     def outcome(self) -> Outcome | None:
         """The outcome once the game is over (the scores are public), else ``None``."""

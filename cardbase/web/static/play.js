@@ -125,6 +125,7 @@
     if (!(at > version || (mine === sequence && !older))) return false;
     if (fromEvent && at === version && stamp.dataset.tableStatus === table.dataset.status) return false;
     swaps += 1;
+    const was = table.dataset.status;
     table.innerHTML = part.innerHTML;
     keepInfo();
     refocus();
@@ -134,6 +135,7 @@
       table.dataset.version = stamp.dataset.tableVersion;
       table.dataset.status = stamp.dataset.tableStatus;
       table.dataset.board = stamp.dataset.boardUrl;
+      if (was === "playing" && stamp.dataset.tableStatus !== "playing") showEnd();
     }
     document.dispatchEvent(new CustomEvent("cardbase:table", { detail: { version } }));
     return true;
@@ -155,6 +157,15 @@
       refreshing -= 1;
       if (!refreshing) table.classList.remove("updating");
     }
+  };
+
+  // The game ended (the player's last move, or another seat's): who won, why, and the new game are
+  // said at the top of the table, and the player may be far below it (a phone's hand): bring them.
+  const showEnd = () => {
+    const status = document.getElementById("status");
+    if (!status) return;
+    const box = status.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) status.scrollIntoView({ block: "start" });
   };
 
   // A refused move's reason is written at the top of the table; the move may have been made far
