@@ -56,6 +56,16 @@ class CardbaseError(Exception):
     listed: tuple[str, tuple[str, ...]] | None = None
     """A message that lists items: its first line and the items, which the CLI shows as lines of their
     own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""
+    said: str | None = None
+    """The message in players' words where the raiser knows them and they differ from the command
+    line's (a game by its display name, a form's field instead of an option, a page instead of a
+    command): what a page shows (``web.errors.for_pages``), and the API's ``text``. Set by :meth:`saying`."""
+
+    def saying(self, text: str) -> Self:
+        """This error, said to players as ``text`` (:attr:`said`) where the command line's message names
+        a game by its id, an option or a command."""
+        self.said = text
+        return self
 
     def refusing(self, value: object, *more: object) -> Self:
         """This error, about the text ``value`` a user gave (:attr:`value`), or about each of several
@@ -129,6 +139,10 @@ class UnknownCard(CardbaseError, LookupError):
         where = f" in {game}" if game else ""
         hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"unknown card {quoted(name)}{where}{hint}")
+        if game:
+            from cardbase.catalog.fields import GAME_NAMES
+
+            self.said = f"unknown card {quoted(name)} in {GAME_NAMES.get(game, game)}{hint}"
 
 
 class InvalidData(CardbaseError, ValueError):

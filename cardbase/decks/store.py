@@ -737,11 +737,18 @@ def _keeps_versions(
 
     if not versions:
         return
+    from cardbase.catalog.fields import GAME_NAMES
+
     fix = f"import it under another --name, or `cardbase deck delete {quoted(name)}` first"
+    advice = f"import it under another name, or delete deck {quoted(name)} first"
     if had != game:
-        raise Conflict(
-            f"deck {quoted(name)} is a {had} deck with {counted(len(versions), 'version')} of history, which "
-            f"a {game} deck cannot keep: {fix}"
+        history = counted(len(versions), "version")
+
+        def cannot_keep(old: str, new: str) -> str:
+            return f"deck {quoted(name)} is a {old} deck with {history} of history, which a {new} deck cannot keep"
+
+        raise Conflict(f"{cannot_keep(had, game)}: {fix}").saying(
+            f"{cannot_keep(GAME_NAMES.get(had, had), GAME_NAMES.get(game, game))}: {advice}"
         )
     if carried is None:
         return  # the import is the next version
@@ -752,10 +759,11 @@ def _keeps_versions(
     kept = {key(v) for v in carried}
     lost = [v for v in versions if key(v) not in kept]
     if lost:
-        raise Conflict(
+        replaced = (
             f"deck {quoted(name)} has {counted(len(lost), 'version')} the file's history does not hold, which "
-            f"the file's versions would replace: {fix}"
+            "the file's versions would replace"
         )
+        raise Conflict(f"{replaced}: {fix}").saying(f"{replaced}: {advice}")
 
 
 def save_deck(
@@ -789,7 +797,12 @@ def save_deck(
                 name = _copy_name(session, name)
                 existing = None
             if existing is not None and not replace:
-                raise Conflict(f"{_taken(existing.name, name)}; pass --replace to overwrite it").refusing(name)
+                taken = _taken(existing.name, name)
+                raise (
+                    Conflict(f"{taken}; pass --replace to overwrite it")
+                    .refusing(name)
+                    .saying(f"{taken}; choose another name")
+                )
             earlier: list[dict[str, Any]] = []
             after = 0  # the version the stored deck's versions follow
             if existing is not None:
