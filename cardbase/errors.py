@@ -61,6 +61,11 @@ class CardbaseError(Exception):
     line's (a game by its display name, a form's field instead of an option, a page instead of a
     command): what a page shows (``web.errors.for_pages``), and the API's ``text``. Set by :meth:`saying`."""
 
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        if args and isinstance(args[0], Said):  # a message that carries its players' words
+            self.said = args[0].said
+
     def saying(self, text: str) -> Self:
         """This error, said to players as ``text`` (:attr:`said`) where the command line's message names
         a game by its id, an option or a command."""
@@ -205,6 +210,30 @@ class Interrupted(CardbaseError):
     """Ctrl-C during a long command; the message says what had finished and where it was saved."""
 
     exit_code = 130
+
+
+class Said(str):
+    """A line of a message (an ``InvalidData`` problem) in the command line's words, carrying the same
+    line in players' words (:attr:`said`) where it names a command: the line as a page shows it
+    (:func:`said_of`). Anything that makes a new text of it (a prefix added) keeps only the command
+    line's words: :func:`prefixed` keeps both."""
+
+    said: str
+
+    def __new__(cls, text: str, said: str) -> Said:
+        line = super().__new__(cls, text)
+        line.said = said
+        return line
+
+
+def said_of(line: str) -> str:
+    """``line`` in players' words: its :attr:`Said.said`, else the line itself."""
+    return line.said if isinstance(line, Said) else line
+
+
+def prefixed(prefix: str, line: str) -> str:
+    """``prefix`` and ``line`` as one line, keeping its players' words (:class:`Said`) if it has them."""
+    return Said(prefix + line, prefix + line.said) if isinstance(line, Said) else prefix + line
 
 
 QUOTE_LIMIT = 200

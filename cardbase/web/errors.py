@@ -191,18 +191,11 @@ def players_words(text: str, path: str | None = None) -> str:
 
 def field_words(option: str, path: str | None = None) -> str:
     """A command line option (``card-size`` of ``--card-size``) as a page names it: the label of the
-    field of that name on the form posted to ``path`` (or, without one, on the one form that has
-    it), else the option's words (``card size``)."""
-    global _LABELS
-    if _LABELS is None:
-        _LABELS = _template_labels()
+    field of that name on the form posted to ``path``, else the option's words (``card size``): not
+    another page's label (the builder's ``format`` is its "Check against", not an export's format)."""
     name = option.replace("-", "_")
-    if path is not None:
-        label = form_label(name, path)
-        if label != name:
-            return label
-    found = {labels[name] for _, labels in _LABELS if name in labels}
-    return found.pop() if len(found) == 1 else option.replace("-", " ")
+    label = form_label(name, path) if path is not None else name
+    return label if label != name else option.replace("-", " ")
 
 
 def page_text(error: CardbaseError, text: str | None = None) -> str:

@@ -492,9 +492,10 @@ def problem_item(problem: Problem | str, names: dict[str, str] | None = None) ->
     and ``tip``: the game by its display name, no command), each card it names (of ``names``: name →
     id) linked, its hint linked to the page it points to; a problem that is only text, as it is."""
     if isinstance(problem, str):  # a line of a refusal in the command line's words: said for players
+        from cardbase.errors import said_of
         from cardbase.web.errors import players_words
 
-        return {"p": None, "text": players_words(problem)}
+        return {"p": None, "text": players_words(said_of(problem))}
     known = names or {}
     hint_url = None
     if problem.see == "cards":

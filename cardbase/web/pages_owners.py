@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, quoted, said_of
 from cardbase.web.errors import for_pages, naming_inputs, page_text, players_words
 from cardbase.web.http import Form as Body
 from cardbase.web.http import WriteTurn, form_text, form_versions
@@ -354,7 +354,7 @@ def _create_card(request: Request, form: Any) -> Response:
     try:
         result = add_card(database_of(request), game, typed, server_user())
     except (InvalidData, Conflict) as error:
-        problems = [players_words(p) for p in error.problems] if isinstance(error, InvalidData) else []
+        problems = [players_words(said_of(p)) for p in error.problems] if isinstance(error, InvalidData) else []
         naming_inputs(error, request)
         return _editor(
             request,
@@ -407,7 +407,7 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
         message = f"Changed elsewhere: {error} Your values are below; the card's current ones are on its page."
         return _editor(request, fresh.game, typed, card=fresh, version=now, message=message, status=412)
     except (InvalidData, Conflict) as error:
-        problems = [players_words(p) for p in error.problems] if isinstance(error, InvalidData) else []
+        problems = [players_words(said_of(p)) for p in error.problems] if isinstance(error, InvalidData) else []
         naming_inputs(error, request)
         return _editor(
             request,

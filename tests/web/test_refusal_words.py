@@ -123,7 +123,19 @@ def _print_dpi(web: TestClient) -> Any:
     return web.get(f"/decks/{d}/print.pdf", params={"paper": "tabloid-ish"})
 
 
+def _share_code(web: TestClient) -> Any:
+    return web.get("/decks/new", params={"code": "AAAA*AAAA"})
+
+
+def _export_sections(web: TestClient) -> Any:
+    d = deck(web, "mea", "Rush")
+    web.post(f"/decks/{d}/cards", data={"card": card_id(web, "mea"), "op": "add", "section": "maybe"})
+    return web.get(f"/decks/{d}/export.ydk")
+
+
 REFUSALS: dict[str, Refusal] = {
+    "a share code that is none": _share_code,
+    "an export of a section the form has not": _export_sections,
     "a section the game has not": _section,
     "another game's card": _other_game_card,
     "an unknown format": _format,
@@ -181,7 +193,8 @@ def test_the_wording_step_leaves_a_users_text_and_a_line_to_write() -> None:
 
     said = players_words("unknown card 'mea' in mea; write a 'game: mea' line, or game: meio; see /cards/mea/x")
     assert said == "unknown card 'mea' in Méa; write a 'game: mea' line, or game: meio; see /cards/mea/x"
-    assert players_words("bad --card-size 'x': give --paper") == "bad Card size 'x': give Paper"
+    assert players_words("bad --card-size 'x': give --paper") == "bad card size 'x': give paper"
+    assert players_words("bad --paper 'x'", "/decks/7/print.pdf") == "bad Paper 'x'"  # the form's label
     assert players_words("--no-such-option") == "no such option"
 
 
