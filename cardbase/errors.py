@@ -225,6 +225,9 @@ class Said(str):
         line.said = said
         return line
 
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # a copy, a pickle keep both
+        return (str(self), self.said)
+
 
 def said_of(line: str) -> str:
     """``line`` in players' words: its :attr:`Said.said`, else the line itself."""

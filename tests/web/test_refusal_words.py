@@ -210,3 +210,17 @@ def test_the_command_lines_words_are_unchanged(web: TestClient) -> None:
     missing = UnknownCard("Nobody", "mea", ["Noble"])
     assert str(missing) == "unknown card 'Nobody' in mea; did you mean 'Noble'?"
     assert missing.said == "unknown card 'Nobody' in Méa; did you mean 'Noble'?"
+
+
+def test_players_words_survive_a_copy_and_a_pickle() -> None:
+    """A refusal made in a worker process reaches the page with its players' words."""
+    import copy
+    import pickle
+
+    from cardbase.errors import Said, UsageError, said_of
+
+    line = Said("give --format text", "download it as text")
+    for kept in (pickle.loads(pickle.dumps(line)), copy.deepcopy(line)):
+        assert kept == "give --format text" and said_of(kept) == "download it as text"
+    error = pickle.loads(pickle.dumps(UsageError(line)))
+    assert str(error) == "give --format text" and error.said == "download it as text"
