@@ -133,7 +133,22 @@ def _export_sections(web: TestClient) -> Any:
     return web.get(f"/decks/{d}/export.ydk")
 
 
+def _compare_no_deck(web: TestClient) -> Any:
+    return web.get("/decks/compare", params={"a": "998", "b": "999"})
+
+
+def _play_no_deck(web: TestClient) -> Any:
+    return web.post("/play", data={"game": "mea", "players": "2", "deck0": "db:998"})
+
+
+def _new_card_game(web: TestClient) -> Any:
+    return web.post("/cards/new", data={"game": "chess", "name": "X"})
+
+
 REFUSALS: dict[str, Refusal] = {
+    "a deck compared that is not there": _compare_no_deck,
+    "a play deck that is not there": _play_no_deck,
+    "a new card of no game": _new_card_game,
     "a share code that is none": _share_code,
     "an export of a section the form has not": _export_sections,
     "a section the game has not": _section,
