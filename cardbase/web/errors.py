@@ -32,6 +32,7 @@ from cardbase.errors import (
     Stale,
     UnknownCard,
     UsageError,
+    said_of,
     shown,
 )
 from cardbase.errors import mask_secrets as _mask
@@ -256,7 +257,7 @@ def error_response(
     refuse, ``text``: the message in players' words where they differ, and ``extra`` fields) for
     the API, else as ``error.html``, which shows the players' words (``said``, else the message,
     through :func:`players_words`)."""
-    text = mask(players_words(said if said is not None else message, path), request)
+    text = mask(players_words(said if said is not None else said_of(message), path), request)
     message = mask(message, request)
     term = mask(term, request) if term is not None else None
     problems = [mask(p, request) for p in problems] if problems else None

@@ -239,3 +239,16 @@ def test_players_words_survive_a_copy_and_a_pickle() -> None:
         assert kept == "give --format text" and said_of(kept) == "download it as text"
     error = pickle.loads(pickle.dumps(UsageError(line)))
     assert str(error) == "give --format text" and error.said == "download it as text"
+
+
+def test_a_page_asked_without_the_token_says_where_the_link_is(database: Database) -> None:
+    """The server's token refusal: the command line's words name ``cardbase serve``; a page names the
+    server, whose link holds the token (the API's message stays the command line's)."""
+    settings = ServerSettings(database=database, token="t" * 32)
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as web:
+        for page in (web.get("/decks"), web.get("/decks", params={"token": "wrong" * 8})):
+            assert page.status_code == 401
+            said = refusal_of(page.text)
+            assert "the server printed when it was started" in said and "cardbase " not in said, said
+        error = web.get("/api/decks").json()["error"]
+        assert "`cardbase serve` printed" in error["message"] and "cardbase " not in error["text"], error
