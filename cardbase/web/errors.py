@@ -121,14 +121,18 @@ def _quoted_texts(message: str) -> Iterator[str]:
         yield message[start:end]
 
 
-def _quoted_spans(message: str) -> Iterator[tuple[int, int]]:
-    """Where each quoted text of ``message`` starts and ends (its quotes within), in order."""
+def _quoted_spans(message: str, prose: bool = False) -> Iterator[tuple[int, int]]:
+    """Where each quoted text of ``message`` starts and ends (its quotes within), in order; ``prose``:
+    a quote after a letter or digit is an apostrophe (``P1's deck``, ``the card's``), which opens none."""
     pos = 0
     next_at = {quote: message.find(quote) for quote in _QUOTED}
     while next_at:
         quote, at = min(next_at.items(), key=lambda item: item[1])
         if at < 0:
             del next_at[quote]
+            continue
+        if prose and at > 0 and message[at - 1].isalnum():
+            next_at[quote] = message.find(quote, at + 1)
             continue
         m = _QUOTED[quote].match(message, at)
         if m is None:
@@ -160,7 +164,7 @@ def _game_word() -> re.Pattern[str]:
 
     ids = "|".join(sorted(GAME_NAMES, key=len, reverse=True))
     # a game's id as a word: not part of a path, a name or an address, nor the id a line writes (``game: mea``)
-    return re.compile(rf"(?<![\w/.:@-])(?<!game: )({ids})(?![\w/@-])")
+    return re.compile(rf"(?<![\w/.:@-])(?<!game: )({ids})(?![\w/@-]|\.\w)")
 
 
 _GAME_WORD = _game_word()
@@ -184,7 +188,7 @@ def players_words(text: str, path: str | None = None) -> str:
         return text
     out: list[str] = []
     done = 0
-    for start, end in _quoted_spans(text):
+    for start, end in _quoted_spans(text, prose=True):
         out += [unquoted(text[done:start]), text[start:end]]
         done = end
     return "".join([*out, unquoted(text[done:])])

@@ -211,6 +211,8 @@ def test_the_wording_step_leaves_a_users_text_and_a_line_to_write() -> None:
     assert players_words("bad --card-size 'x': give --paper") == "bad card size 'x': give paper"
     assert players_words("bad --paper 'x'", "/decks/7/print.pdf") == "bad Paper 'x'"  # the form's label
     assert players_words("--no-such-option") == "no such option"
+    assert players_words("meio.txt: line 2: a meio deck.") == "meio.txt: line 2: a Meio deck."  # a file's name
+    assert players_words("P1's deck: a mea deck, not 'meio'") == "P1's deck: a Méa deck, not 'meio'"  # an apostrophe
 
 
 def test_the_command_lines_words_are_unchanged(web: TestClient) -> None:
