@@ -56,6 +56,21 @@ class CardbaseError(Exception):
     listed: tuple[str, tuple[str, ...]] | None = None
     """A message that lists items: its first line and the items, which the CLI shows as lines of their
     own below it (every other message is one line: a line break in a path it quotes is shown as ``\\n``)."""
+    said: str | None = None
+    """The message in players' words where the raiser knows them and they differ from the command
+    line's (a game by its display name, a form's field instead of an option, a page instead of a
+    command): what a page shows (``web.errors.for_pages``), and the API's ``text``. Set by :meth:`saying`."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        if args and isinstance(args[0], Said):  # a message that carries its players' words
+            self.said = args[0].said
+
+    def saying(self, text: str) -> Self:
+        """This error, said to players as ``text`` (:attr:`said`) where the command line's message names
+        a game by its id, an option or a command."""
+        self.said = text
+        return self
 
     def refusing(self, value: object, *more: object) -> Self:
         """This error, about the text ``value`` a user gave (:attr:`value`), or about each of several
@@ -129,6 +144,10 @@ class UnknownCard(CardbaseError, LookupError):
         where = f" in {game}" if game else ""
         hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"unknown card {quoted(name)}{where}{hint}")
+        if game:
+            from cardbase.catalog.fields import GAME_NAMES
+
+            self.said = f"unknown card {quoted(name)} in {GAME_NAMES.get(game, game)}{hint}"
 
 
 class InvalidData(CardbaseError, ValueError):
@@ -191,6 +210,33 @@ class Interrupted(CardbaseError):
     """Ctrl-C during a long command; the message says what had finished and where it was saved."""
 
     exit_code = 130
+
+
+class Said(str):
+    """A line of a message (an ``InvalidData`` problem) in the command line's words, carrying the same
+    line in players' words (:attr:`said`) where it names a command: the line as a page shows it
+    (:func:`said_of`). Anything that makes a new text of it (a prefix added) keeps only the command
+    line's words: :func:`prefixed` keeps both."""
+
+    said: str
+
+    def __new__(cls, text: str, said: str) -> Said:
+        line = super().__new__(cls, text)
+        line.said = said
+        return line
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # a copy, a pickle keep both
+        return (str(self), self.said)
+
+
+def said_of(line: str) -> str:
+    """``line`` in players' words: its :attr:`Said.said`, else the line itself."""
+    return line.said if isinstance(line, Said) else line
+
+
+def prefixed(prefix: str, line: str) -> str:
+    """``prefix`` and ``line`` as one line, keeping its players' words (:class:`Said`) if it has them."""
+    return Said(prefix + line, prefix + line.said) if isinstance(line, Said) else prefix + line
 
 
 QUOTE_LIMIT = 200

@@ -246,10 +246,13 @@ def inapplicable_problem(
     article = "an" if type_[:1] in "aeiou" else "a"
     said = f"{article} {GAME_NAMES[game]} {type_} has no {field.replace('_', ' ')}"
     if stored is not None and card is not None:
-        return (
-            f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}; an empty cell "
-            f"keeps it; clear it with `cardbase catalog edit {card} {field}=` (or on the card's Edit page), "
-            "then import again"
+        from cardbase.errors import Said
+
+        held = f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}"
+        return Said(
+            f"{held}; an empty cell keeps it; clear it with `cardbase catalog edit {card} {field}=` (or on the "
+            "card's Edit page), then import again",
+            f"{held}; an empty cell keeps it; clear it on the card's Edit page, then import again",
         )
     if stored is not None:
         return f"column {quoted(column or field)}: {said}, and the card holds {quoted(str(stored))}; clear it first"

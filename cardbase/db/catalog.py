@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from cardbase.catalog.fields import DEFAULT_SET, STAT_COLUMNS, inapplicable_problem, inapplicable_values, unknown_fields
 from cardbase.db.models import Card, CardAlias, CardSet, CardTagRow, CardType, Game, Meta, card_id, short_id
 from cardbase.db.tags import replace_card_tags
-from cardbase.errors import InvalidData, quoted
+from cardbase.errors import InvalidData, prefixed, quoted
 from cardbase.games.base import GAME_TITLES, SOURCE_DEMO, SOURCE_RULEBOOK
 from cardbase.games.meio.cards import min_players_of, min_players_problem
 from cardbase.names import fold
@@ -167,8 +167,10 @@ def write_cards(
         if wrong := inapplicable_values(game, card["type"], card):
             where = record.get("_where") or f"card {quoted(record['name'])}"
             problems += (
-                f"{where}, "
-                + inapplicable_problem(game, card["type"], f, stored=None if f in record else card[f], card=cid)
+                prefixed(
+                    f"{where}, ",
+                    inapplicable_problem(game, card["type"], f, stored=None if f in record else card[f], card=cid),
+                )
                 for f in wrong
             )
             continue

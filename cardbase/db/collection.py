@@ -277,7 +277,9 @@ def read_collection_text(database: Database, text: str, game: str | None, source
         )
     counts: dict[str, int] = {}
     if not the_game:
-        raise UsageError(f"{source}: which game is the list for? give --game (or a 'game: mea' line)")
+        raise UsageError(f"{source}: which game is the list for? give --game (or a 'game: mea' line)").saying(
+            f"{source}: which game is the list for? choose its game (or write a 'game: mea' line first)"
+        )
     if the_game not in GAMES:
         games = ", ".join(GAMES)
         said = f"{quoted(the_game)} is not a game: write game: {games} ({', '.join(map(game_title, GAMES))})"

@@ -11,7 +11,7 @@ from typing import Any
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, parse_text, write_text
-from cardbase.errors import UnreadableInput, UsageError, quoted, schema_message
+from cardbase.errors import Said, UnreadableInput, UsageError, quoted, schema_message
 from cardbase.names import fold, set_code, tag_list
 from cardbase.textfiles import decode_text, load_json, read_bytes, without_mark
 
@@ -308,9 +308,11 @@ def _read_code(code: str) -> CodeContents:
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (ValueError, TypeError):
-        raise UsageError("not a deck code: it must be base64url text as `deck export --format code` prints").refusing(
-            code
-        ) from None
+        refused = Said(
+            "not a deck code: it must be base64url text as `deck export --format code` prints",
+            "not a deck code: it must be a deck's Share code, as its page gives it",
+        )
+        raise UsageError(refused).refusing(code) from None
     if not data:
         raise UsageError("empty deck code")
     damaged = "deck code is damaged or cut short (its check does not match); copy the whole code again"

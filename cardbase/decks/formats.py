@@ -207,5 +207,11 @@ def require_format(game: str, name: str, house: dict[tuple[str, str], Format] | 
     """Like ``find_format`` but a miss is a usage error listing the formats."""
     found = find_format(game, name, house)
     if found is None:
-        raise UsageError(f"{game} has no format {quoted(name)}; {formats_hint(game, house)}").refusing(name)
+        from cardbase.catalog.fields import GAME_NAMES
+
+        refused = UsageError(f"{game} has no format {quoted(name)}; {formats_hint(game, house)}").refusing(name)
+        said = (
+            f"{GAME_NAMES.get(game, game)} has no format {quoted(name)}; {formats_hint(game, house, for_players=True)}"
+        )
+        raise refused.saying(said)
     return found

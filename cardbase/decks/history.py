@@ -401,7 +401,7 @@ class HistoryPage:
 
 def history_page(database: Database, deck: str | int, limit: int = 50, offset: int = 0) -> HistoryPage:
     """:func:`deck_history`, with where the next page starts."""
-    from cardbase.decks.store import UnknownDeck, _get
+    from cardbase.decks.store import _get, no_deck
 
     if not 1 <= limit <= MAX_LISTED or not 0 <= offset <= 10**9:
         raise UsageError(f"a history lists 1 to {MAX_LISTED:,} versions from an offset of 0 or more")
@@ -417,7 +417,7 @@ def history_page(database: Database, deck: str | int, limit: int = 50, offset: i
                 .group_by(decks.c.id)
             ).first()
             if found is None:
-                raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks")
+                raise no_deck(f"with id {deck}")
             deck_id, total = int(found[0]), int(found[1])
         else:
             deck_id = _get(session, deck).id or 0

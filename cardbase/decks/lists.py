@@ -25,7 +25,7 @@ from xml.parsers import expat
 
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import MAX_COUNT, MAX_LINE
-from cardbase.errors import UnreadableInput, UsageError, quoted
+from cardbase.errors import Said, UnreadableInput, UsageError, quoted
 from cardbase.games.base import whole_number
 from cardbase.names import set_code
 
@@ -43,8 +43,9 @@ def _blocks(deck: Deck, form: str, places: tuple[str | None, ...]) -> list[tuple
     for card in deck.canonical().cards:
         section = None if card.section == "main" else card.section
         if section not in places:
+            refused = f"the {form} form has no place for the section [{section}]"
             raise UsageError(
-                f"the {form} form has no place for the section [{section}]; export with --format text or json"
+                Said(f"{refused}; export with --format text or json", f"{refused}; download it as text or JSON")
             )
         blocks.setdefault(section, []).append(card)
     return sorted(blocks.items(), key=lambda item: places.index(item[0]))

@@ -32,7 +32,7 @@ from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
 from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.decks.refs import deck_names as deck_names
-from cardbase.errors import Conflict, Stale, UsageError, quoted
+from cardbase.errors import Conflict, Said, Stale, UsageError, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import whole_number
 from cardbase.names import fold
@@ -53,6 +53,16 @@ DeckRef = str | int
 class UnknownDeck(UsageError):
     """No deck of that name (or id) in the database: a deck argument that names nothing, exit 2 as a
     deck file that is not there (``deck show``, ``deck validate`` …) and every other bad argument."""
+
+
+def no_deck(missing: str) -> UnknownDeck:
+    """The refusal of a deck ``missing`` names (``with id 7``, ``named 'Rush'``) that is not there: the
+    command line is told the command that lists the decks, a page the page that does."""
+    return UnknownDeck(
+        Said(
+            f"no deck {missing}; `cardbase deck list` shows the decks", f"no deck {missing}; the decks page lists them"
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +101,7 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
         query = select(DeckRow).where(DeckRow.id == deck)
         row: DeckRow | None = session.scalars(query.with_for_update() if lock else query).first()
         if row is None:
-            raise UnknownDeck(f"no deck with id {deck}; `cardbase deck list` shows the decks").refusing(deck)
+            raise no_deck(f"with id {deck}").refusing(deck)
         return row
     name = deck
     query = select(DeckRow).where(DeckRow.name == name)
@@ -102,10 +112,11 @@ def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
     if row is None:
         names = {fold(n): n for n in session.scalars(select(DeckRow.name).order_by(DeckRow.name))}
         near = closest(name, names, n=3, cutoff=0.5)
-        raise UnknownDeck(
-            f"no deck named {quoted(name)}"
-            + (f"; did you mean {', '.join(map(repr, near))}?" if near else "; `cardbase deck list` shows the decks")
-        ).refusing(name)
+        if near:
+            raise UnknownDeck(f"no deck named {quoted(name)}; did you mean {', '.join(map(repr, near))}?").refusing(
+                name
+            )
+        raise no_deck(f"named {quoted(name)}").refusing(name)
     return row
 
 
@@ -250,7 +261,7 @@ def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple
         {"id": deck_id},
     ).all()
     if not rows:
-        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks").refusing(deck_id)
+        raise no_deck(f"with id {deck_id}").refusing(deck_id)
     return int(rows[0][0]), tuple((str(k), str(v)) for _, k, v in rows if k is not None)
 
 
@@ -500,7 +511,7 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
             conn.execute(bump)
             found = (*found[:-1], found[-1] + 1)
     if found is None:
-        raise UnknownDeck(f"no deck with id {deck_id}; `cardbase deck list` shows the decks").refusing(deck_id)
+        raise no_deck(f"with id {deck_id}").refusing(deck_id)
     return _Row(*found)
 
 
@@ -737,11 +748,18 @@ def _keeps_versions(
 
     if not versions:
         return
+    from cardbase.catalog.fields import GAME_NAMES
+
     fix = f"import it under another --name, or `cardbase deck delete {quoted(name)}` first"
+    advice = f"import it under another name, or delete deck {quoted(name)} first"
     if had != game:
-        raise Conflict(
-            f"deck {quoted(name)} is a {had} deck with {counted(len(versions), 'version')} of history, which "
-            f"a {game} deck cannot keep: {fix}"
+        history = counted(len(versions), "version")
+
+        def cannot_keep(old: str, new: str) -> str:
+            return f"deck {quoted(name)} is a {old} deck with {history} of history, which a {new} deck cannot keep"
+
+        raise Conflict(f"{cannot_keep(had, game)}: {fix}").saying(
+            f"{cannot_keep(GAME_NAMES.get(had, had), GAME_NAMES.get(game, game))}: {advice}"
         )
     if carried is None:
         return  # the import is the next version
@@ -752,10 +770,11 @@ def _keeps_versions(
     kept = {key(v) for v in carried}
     lost = [v for v in versions if key(v) not in kept]
     if lost:
-        raise Conflict(
+        replaced = (
             f"deck {quoted(name)} has {counted(len(lost), 'version')} the file's history does not hold, which "
-            f"the file's versions would replace: {fix}"
+            "the file's versions would replace"
         )
+        raise Conflict(f"{replaced}: {fix}").saying(f"{replaced}: {advice}")
 
 
 def save_deck(
@@ -789,7 +808,12 @@ def save_deck(
                 name = _copy_name(session, name)
                 existing = None
             if existing is not None and not replace:
-                raise Conflict(f"{_taken(existing.name, name)}; pass --replace to overwrite it").refusing(name)
+                taken = _taken(existing.name, name)
+                raise (
+                    Conflict(f"{taken}; pass --replace to overwrite it")
+                    .refusing(name)
+                    .saying(f"{taken}; choose another name")
+                )
             earlier: list[dict[str, Any]] = []
             after = 0  # the version the stored deck's versions follow
             if existing is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, prefixed, quoted
 from cardbase.games.base import Rules
 from cardbase.sim.registry import MAX_RULE_TEXT
 from cardbase.sim.table import HUMAN
@@ -129,7 +129,8 @@ def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -
         try:
             resolved = resolve_stored(database, choice.deck_id)
         except UnknownDeck as error:
-            raise UnknownDeck(f"{which}: {error}").refusing(choice.deck_id) from None
+            said = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)  # maybe a Said
+            raise UnknownDeck(prefixed(f"{which}: ", said)).refusing(choice.deck_id) from None
         source = f"{which}: database deck {choice.deck_id}"
     elif choice.example is not None:
         if choice.example not in example_decks("mea"):

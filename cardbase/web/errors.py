@@ -32,6 +32,7 @@ from cardbase.errors import (
     Stale,
     UnknownCard,
     UsageError,
+    said_of,
     shown,
 )
 from cardbase.errors import mask_secrets as _mask
@@ -116,6 +117,13 @@ _QUOTED = {quote: re.compile(rf"{quote}(?:[^{quote}\\]|\\.)*+{quote}", re.S) for
 
 def _quoted_texts(message: str) -> Iterator[str]:
     """The quoted texts of ``message`` (with their quotes), in order."""
+    for start, end in _quoted_spans(message):
+        yield message[start:end]
+
+
+def _quoted_spans(message: str, prose: bool = False) -> Iterator[tuple[int, int]]:
+    """Where each quoted text of ``message`` starts and ends (its quotes within), in order; ``prose``:
+    a quote after a letter or digit is an apostrophe (``P1's deck``, ``the card's``), which opens none."""
     pos = 0
     next_at = {quote: message.find(quote) for quote in _QUOTED}
     while next_at:
@@ -123,11 +131,14 @@ def _quoted_texts(message: str) -> Iterator[str]:
         if at < 0:
             del next_at[quote]
             continue
+        if prose and at > 0 and message[at - 1].isalnum():
+            next_at[quote] = message.find(quote, at + 1)
+            continue
         m = _QUOTED[quote].match(message, at)
         if m is None:
             del next_at[quote]
             continue
-        yield m.group(0)
+        yield m.start(), m.end()
         pos = m.end()
         for kind, found in next_at.items():
             if 0 <= found < pos:
@@ -146,6 +157,76 @@ def query_term(message: str, query: str | None) -> str | None:
         if isinstance(text, str) and text and text in query:
             return text
     return None
+
+
+def _game_word() -> re.Pattern[str]:
+    from cardbase.catalog.fields import GAME_NAMES
+
+    ids = "|".join(sorted(GAME_NAMES, key=len, reverse=True))
+    # a game's id as a word: not part of a path, a name or an address, nor the id a line writes (``game: mea``)
+    return re.compile(rf"(?<![\w/.:@-])(?<!game: )({ids})(?![\w/@-]|\.\w)")
+
+
+_GAME_WORD = _game_word()
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+
+
+def players_words(text: str, path: str | None = None) -> str:
+    """``text`` (a refusal in the command line's words) as a page says it to players: each game named
+    by its id as its display name (``meio has no format`` → ``Meio has no format``) and each command
+    line option as the form's field it is on the page (``--section`` → the field's label, else the
+    option's words). A user's own text, which the message quotes, is left as it was given, and so
+    is a line to write (``game: mea``). The one wording step of every refusal a page shows (errors
+    that know their players' words carry them: ``CardbaseError.said``, which passes through it too)."""
+    from cardbase.catalog.fields import GAME_NAMES
+
+    def unquoted(part: str) -> str:
+        part = _GAME_WORD.sub(lambda m: GAME_NAMES[m.group(1)], part)
+        return _FLAG.sub(lambda m: field_words(m.group(1), path), part)
+
+    if "--" not in text and not any(game in text for game in GAME_NAMES):
+        return text
+    out: list[str] = []
+    done = 0
+    for start, end in _quoted_spans(text, prose=True):
+        out += [unquoted(text[done:start]), text[start:end]]
+        done = end
+    return "".join([*out, unquoted(text[done:])])
+
+
+def field_words(option: str, path: str | None = None) -> str:
+    """A command line option (``card-size`` of ``--card-size``) as a page names it: the label of the
+    field of that name on the form posted to ``path``, else the option's words (``card size``): not
+    another page's label (the builder's ``format`` is its "Check against", not an export's format)."""
+    name = option.replace("-", "_")
+    label = form_label(name, path) if path is not None else name
+    return label if label != name else option.replace("-", " ")
+
+
+def page_text(error: CardbaseError, text: str | None = None) -> str:
+    """The players' text of ``error`` before the wording step (:func:`players_words`): its
+    :attr:`~cardbase.errors.CardbaseError.said` after the field it names (``Invalid value for
+    'format': ``), else its message (``text``: the part of it shown), the option that repeats the
+    field named left out (``Invalid value for 'section': --section 'x'`` → ``…: 'x'``)."""
+    prefix = f"{error.named}: " if error.named else ""
+    if error.said is not None:
+        return prefix + error.said
+    said = str(error) if text is None else text
+    if prefix and said.startswith(prefix + "--"):
+        flag = _FLAG.match(said, len(prefix))
+        if flag is not None and flag.group(1).replace("-", "_") in error.fields:
+            said = prefix + said[flag.end() :].lstrip()
+    return said
+
+
+def for_pages(
+    error: BaseException, path: str | None = None, request: Request | None = None, text: str | None = None
+) -> str:
+    """The refusal ``error`` (``text``: the part of its message a page shows, its first line) as a
+    page shows it: its players' text (:func:`page_text`) in players' words (:func:`players_words`),
+    secrets masked."""
+    said = page_text(error, text) if isinstance(error, CardbaseError) else str(error) if text is None else text
+    return mask(players_words(said, path), request)
 
 
 def mask(text: str, request: Request | None = None) -> str:
@@ -174,14 +255,20 @@ def error_response(
     extra: dict[str, Any] | None = None,
     rule: str | None = None,
     found: Sequence[Problem] = (),
+    said: str | None = None,
 ) -> Response:
     """The error as JSON ``{"error": {"message", "term"}}`` (with the ``rule`` of a move the rules
-    refuse, and ``extra`` fields) for the API, else as ``error.html``."""
+    refuse, ``text``: the message in players' words where they differ, and ``extra`` fields) for
+    the API, else as ``error.html``, which shows the players' words (``said``, else the message,
+    through :func:`players_words`)."""
+    text = mask(players_words(said if said is not None else said_of(message), path), request)
     message = mask(message, request)
     term = mask(term, request) if term is not None else None
     problems = [mask(p, request) for p in problems] if problems else None
     if wants_json(path):
         body: dict[str, Any] = {"message": message, "term": term}
+        if text != message:
+            body["text"] = text
         if rule is not None:
             body["rule"] = rule
         if problems:
@@ -197,7 +284,7 @@ def error_response(
         request=request,
         status=status,
         title=TITLES.get(status, "Error"),
-        message=message,
+        message=text,
         problems=[problem_item(p) for p in shown],
         url_for=(request.url_for if request is not None and "router" in request.scope else _no_url),
     )
@@ -236,6 +323,7 @@ def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
         extra=extra,
         rule=rule,
         found=found,
+        said=page_text(error, text),
     )
 
 

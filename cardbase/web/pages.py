@@ -17,12 +17,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from cardbase.catalog.fields import GAME_NAMES, source_label, unknown_reason
-from cardbase.errors import InvalidData, UnknownCard, counted, visible
+from cardbase.errors import InvalidData, UnknownCard, counted, said_of, visible
 from cardbase.games.base import is_demo
 from cardbase.games.mea.board import column_heading as mea_column_heading
 from cardbase.games.mea.board import row_heading as mea_row_heading
 from cardbase.stats import percent
 from cardbase.web.app import TEMPLATES, settings_of
+from cardbase.web.errors import for_pages, players_words
 from cardbase.web.http import Form, WriteTurn, download
 
 if TYPE_CHECKING:
@@ -479,9 +480,9 @@ def catalog_import(request: Request, form: Form, turn: WriteTurn) -> HTMLRespons
         result = import_sheet(database_of(request), raw, filename, game, dry_run=not confirm)
         problems: list[str] = []
     except InvalidData as error:
-        result, problems = None, list(error.problems)
+        result, problems = None, [players_words(said_of(p)) for p in error.problems]
     except UnreadableInput as error:
-        result, problems = None, [str(error)]
+        result, problems = None, [for_pages(error)]
     context = catalog_context(
         request,
         preview=result,

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
 from cardbase.games.base import MAX_SEED, is_demo
+from cardbase.web.errors import for_pages
 from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
 from cardbase.web.pages import (
     GAME_TITLES,
@@ -328,7 +329,7 @@ def odds_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, param
         table = needs_report(pile, model, None, None, None, 0)
         turns = by_turn(pile, model) if info.game != "meio" else None
     except CardbaseError as error:
-        out["error"] = str(error)
+        out["error"] = for_pages(error)
         return out
     out["labels"] = [str(n) for n in needs]
     out["matching"] = pile.matching
@@ -397,7 +398,7 @@ def sample_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, par
             return out
         samples = sample_hand(database, resolved, seed, size + drawn)
     except CardbaseError as error:
-        out["error"] = str(error)
+        out["error"] = for_pages(error)
         return out
     hand = samples.hands[0]
     out["cards"] = [
@@ -489,8 +490,11 @@ def problem_item(problem: Problem | str, names: dict[str, str] | None = None) ->
     """How a page shows one problem (``_problems.html``): a deck's in players' words (``Problem.text``
     and ``tip``: the game by its display name, no command), each card it names (of ``names``: name →
     id) linked, its hint linked to the page it points to; a problem that is only text, as it is."""
-    if isinstance(problem, str):
-        return {"p": None, "text": problem}
+    if isinstance(problem, str):  # a line of a refusal in the command line's words: said for players
+        from cardbase.errors import said_of
+        from cardbase.web.errors import players_words
+
+        return {"p": None, "text": players_words(said_of(problem))}
     known = names or {}
     hint_url = None
     if problem.see == "cards":
@@ -512,9 +516,10 @@ def problem_items(error: CardbaseError) -> list[dict[str, Any]]:
     as data when the refusal carries them (``InvalidData.found``), else its lines; an unreadable
     deck is one problem."""
     from cardbase.errors import InvalidData
+    from cardbase.web.errors import page_text
 
-    if not isinstance(error, InvalidData):
-        return [problem_item(str(error))]
+    if not isinstance(error, InvalidData):  # the field it names is said above the problems (``named``)
+        return [problem_item(page_text(error).removeprefix(f"{error.named}: " if error.named else ""))]
     found: list[Problem | str] = [*error.found] if len(error.found) == len(error.problems) else [*error.problems]
     return [problem_item(p) for p in found]
 
@@ -669,10 +674,10 @@ def refused_change(request: Request, deck_id: int, form: Any, error: CardbaseErr
     """A builder change (an edit, an undo) refused: with ``fragment=1`` (JavaScript) the message alone, else
     the builder again with the message where the script would put it; a stale change is a 412 ("changed
     elsewhere") with the deck's ETag, a busy database's answer carries its Retry-After."""
-    from cardbase.web.errors import error_headers, mask, naming_inputs, status_of
+    from cardbase.web.errors import error_headers, for_pages, naming_inputs, status_of
 
     naming_inputs(error, request)
-    message = mask(str(error), request)
+    message = for_pages(error, request.url.path, request)
     if form.get("fragment") == "1":
         refused = render(request, "_action_error.html", {"message": message}, status_of(error))
     else:

@@ -12,8 +12,8 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import UsageError, quoted
-from cardbase.web.errors import naming_inputs
+from cardbase.errors import UsageError, quoted, said_of
+from cardbase.web.errors import for_pages, naming_inputs, page_text, players_words
 from cardbase.web.http import Form as Body
 from cardbase.web.http import WriteTurn, form_text, form_versions
 from cardbase.web.pages import database_of, render, see_other
@@ -170,7 +170,7 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
         problems = (
             problem_items(error)
             if isinstance(error, InvalidData)
-            else [problem_item(str(error).removeprefix(f"{error.named}: "))]
+            else [problem_item(page_text(error).removeprefix(f"{error.named}: "))]
         )
         named = error.named
     if save and result is not None:
@@ -354,10 +354,15 @@ def _create_card(request: Request, form: Any) -> Response:
     try:
         result = add_card(database_of(request), game, typed, server_user())
     except (InvalidData, Conflict) as error:
-        problems = list(error.problems) if isinstance(error, InvalidData) else []
+        problems = [players_words(said_of(p)) for p in error.problems] if isinstance(error, InvalidData) else []
         naming_inputs(error, request)
         return _editor(
-            request, game, typed, problems=problems, message=str(error).splitlines()[0], status=400 if problems else 409
+            request,
+            game,
+            typed,
+            problems=problems,
+            message=for_pages(error, request.url.path, request, str(error).splitlines()[0]),
+            status=400 if problems else 409,
         )
     from cardbase.web.pages import card_url
 
@@ -402,7 +407,7 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
         message = f"Changed elsewhere: {error} Your values are below; the card's current ones are on its page."
         return _editor(request, fresh.game, typed, card=fresh, version=now, message=message, status=412)
     except (InvalidData, Conflict) as error:
-        problems = list(error.problems) if isinstance(error, InvalidData) else []
+        problems = [players_words(said_of(p)) for p in error.problems] if isinstance(error, InvalidData) else []
         naming_inputs(error, request)
         return _editor(
             request,
@@ -411,7 +416,7 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
             card=card,
             version=version,
             problems=problems,
-            message=str(error).splitlines()[0],
+            message=for_pages(error, request.url.path, request, str(error).splitlines()[0]),
             status=400 if problems else 409,
         )
     from cardbase.web.pages import card_url

@@ -576,11 +576,11 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
     except CardbaseError as error:
         from cardbase.errors import InvalidData
         from cardbase.sim.table_setup import PLAYER_COUNTS
-        from cardbase.web.errors import naming_field, status_of
+        from cardbase.web.errors import for_pages, naming_field, status_of
 
         naming_field(error, {**form, **_seat_texts(form)}, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
-        context["error"] = str(error).splitlines()[0].rstrip(":")
+        context["error"] = for_pages(error, request.url.path, request, str(error).splitlines()[0]).rstrip(":")
         # every problem of a refusal that lists them (a deck's lines, the values a catalog lacks), not only its head
         from cardbase.web.pages_decks import problem_item, problem_items
 
@@ -631,7 +631,9 @@ def _page_context(
         try:
             hint_text = hall_of(request).hint(live, seat)
         except CardbaseError as refused:
-            error = str(refused)
+            from cardbase.web.errors import for_pages
+
+            error = for_pages(refused, request.url.path, request)
     query = f"?seat={seat}" if seat is not None and len(held) > 1 else ""
     offers = board_offers(data["view"], data["legal"]) if seat is not None and data.get("legal") else {}
     return {
@@ -743,12 +745,12 @@ def _back(live: LiveTable, seat: int, request: Request) -> str:
 def _refused(request: Request, live: LiveTable, seat: int, error: Exception) -> HTMLResponse:
     """The seat's page again, with the one line saying why (409 stale: the page is the new view)."""
 
-    from cardbase.web.errors import naming_inputs, status_of
+    from cardbase.web.errors import for_pages, naming_inputs, status_of
 
     if isinstance(error, CardbaseError):
         naming_inputs(error, request)  # the field of the form given the text refused (action_id)
     status = status_of(error) if isinstance(error, CardbaseError) else 422
-    context = _page_context(request, live, seat, error=str(error))
+    context = _page_context(request, live, seat, error=for_pages(error, request.url.path, request))
     return render(request, "play/seat.html", context, status_code=status)
 
 

@@ -39,6 +39,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from cardbase.errors import Said
 from cardbase.games.base import whole_number
 from cardbase.web.settings import (
     DECK_TEXT_BYTES,
@@ -309,11 +310,14 @@ class Guard:
             if not self._matches(bearer):
                 if not self._matches(request.cookies.get(COOKIE)):
                     said = "a wrong token" if bearer or request.cookies.get(COOKIE) else "no token"
+                    needs = f"this server needs its token and the request has {said}"
                     return self.refuse(
                         request,
                         401,
-                        f"this server needs its token and the request has {said}: open the link "
-                        "`cardbase serve` printed, or send Authorization: Bearer <token>",
+                        Said(
+                            f"{needs}: open the link `cardbase serve` printed, or send Authorization: Bearer <token>",
+                            f"{needs}: open the link the server printed when it was started (its token is in it)",
+                        ),
                         {"WWW-Authenticate": "Bearer"},
                     )
                 by_cookie = True
@@ -347,7 +351,9 @@ class Guard:
     def token_link(self, request: Request, supplied: str | None) -> Response:
         """``?token=…``: set the cookie and reload the same address without the token."""
         if not self._matches(supplied):
-            return self.refuse(request, 401, "the link's token is wrong: open the link `cardbase serve` printed")
+            wrong = "the link's token is wrong: open the link"
+            said = Said(f"{wrong} `cardbase serve` printed", f"{wrong} the server printed when it was started")
+            return self.refuse(request, 401, said)
         params = [(k, v) for k, v in parse_qsl(request.url.query, keep_blank_values=True) if k != "token"]
         target = local_path(request.url.path) + (f"?{urlencode(params)}" if params else "")
         from html import escape

@@ -246,7 +246,7 @@ def test_check_against_a_format_then_keep_it(web: TestClient, database: Database
     page = web.get(f"/decks/{deck}").text
     assert "for Meio hand-3-players" in page and "This deck’s format: hand-3-players." in page
     assert "this deck’s format</button>" not in page
-    assert "meio has no format 'bogus'" in one_line_error(web.post(f"/decks/{deck}/format", data={"format": "bogus"}))
+    assert "Meio has no format 'bogus'" in one_line_error(web.post(f"/decks/{deck}/format", data={"format": "bogus"}))
     assert "at most 100 characters" in one_line_error(web.post(f"/decks/{deck}/format", data={"format": "x" * 101}))
     assert deck_by_id(database, deck).format == "hand-3-players"
 
@@ -406,9 +406,9 @@ def test_card_of_another_game_is_refused_with_the_error(web: TestClient, databas
     deck = make_deck(web)
     live = add(web, deck, "meikyu/core/grimoire", fragment=True)
     assert live.status_code == 400 and "<html" not in live.text
-    assert re.fullmatch(r"'Grimoire' is a meikyu card, not mea.*", action_error(live))
+    assert re.fullmatch(r"'Grimoire' is a Meikyu card, not Méa.*", action_error(live))
     plain = add(web, deck, "meikyu/core/grimoire")
-    assert plain.status_code == 400 and "is a meikyu card" in action_error(plain)
+    assert plain.status_code == 400 and "is a Meikyu card" in action_error(plain)
     assert load_deck(database, deck).cards == ()
     # the deck's gallery can show every game so that such a card can be found
     page = web.get(f"/decks/{deck}", params={"game": "all", "q": "grimoire"})
@@ -792,7 +792,7 @@ def test_format_choice_is_deck_validate_format(web: TestClient, database: Databa
         assert re.findall(r'data-code="([^"]+)"', panels) == [p.code for p in report.problems]
         assert f"for Meio {report.format}</span>" in panels
     bad = web.get(f"/decks/{deck}", params={"format": "chess"})
-    assert bad.status_code == 400 and "meio has no format 'chess'" in one_line_error(bad)
+    assert bad.status_code == 400 and "Meio has no format 'chess'" in one_line_error(bad)
 
 
 def test_meio_cards_read_as_players_write_them(web: TestClient) -> None:

@@ -238,7 +238,7 @@
           body: JSON.stringify(body),
         });
         const data = await response.json();
-        if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
+        if (!response.ok) throw new Error(data.error ? data.error.text || data.error.message : response.statusText); // the players' words
         showAdvice(out, data, boxes, count);
       } catch (error) {
         out.textContent = `No advice: ${error.message}`;

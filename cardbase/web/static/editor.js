@@ -68,7 +68,7 @@
     const err = data.error || {};
     const problems = err.problems || [];
     // the problems name the form's fields; the message names the API's (values.cost)
-    status.textContent = problems.length ? "Not drawn: fix the values below." : err.message || "The values cannot be drawn yet.";
+    status.textContent = problems.length ? "Not drawn: fix the values below." : err.text || err.message || "The values cannot be drawn yet.";
     showProblems(problems);
   }
 
