@@ -221,6 +221,10 @@ LOCK_WAIT_SECONDS = 10
 """How long a write waits in all for locks (another program's, another thread's) before it says the
 database is busy; a read waits as long for a pooled connection."""
 
+WRITE_LOCK_KEY = 0x63617264_62617365
+"""The PostgreSQL advisory lock (``cardbase`` in ASCII) every write transaction takes first: one writer at
+a time, as SQLite's write lock makes it; reads never take it."""
+
 _budget: ContextVar[tuple[float, float] | None] = ContextVar("cardbase_lock_budget", default=None)
 """The budget in force: (its deadline on the monotonic clock, its length in seconds)."""
 
@@ -303,6 +307,9 @@ class Database:
                     session.execute(text(f"SET LOCAL lock_timeout = {max(1, wait_ms)}"))
                     if _budget.get() is not None:
                         session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
+                    # one writer at a time, as SQLite's write lock makes it: a write reads what the one
+                    # before it committed, so two imports (or adds) of one new card do not both insert it
+                    session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):
