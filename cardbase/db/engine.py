@@ -6,6 +6,7 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -444,6 +445,9 @@ def create_db_engine(url: str) -> Engine:
     # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
     # and a pooled connection as long: a full pool is "busy", not a wait without end.
     args = {"options": _pg_options(url)} if url.startswith("postgresql") else {}
+    # psycopg logs a warning of its own as it gives up a connection the server dropped ("error ignored
+    # terminating <psycopg.Pipeline>"); the error itself reaches the user as one line: not twice
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
     try:
         engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
@@ -831,6 +835,16 @@ BUSY = (
 )
 """A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
 
+LOST = (
+    "server closed the connection",
+    "terminating connection",
+    "connection is lost",
+    "connection already closed",
+    "the connection is closed",
+    "ssl connection has been closed",
+)
+"""A driver's words for a connection the server dropped mid-command (a restart, ``pg_terminate_backend``)."""
+
 
 def _reason(error: BaseException) -> str:
     """A driver error's own words (SQLAlchemy's wrapper adds the statement and its parameters)."""
@@ -893,6 +907,8 @@ def describe_database_error(reason: str) -> str:
     if "unable to open database" in low:
         return "cannot open the database file (check the path and its folder's permissions)"
     first = reason.strip().splitlines()[0] if reason.strip() else "unknown"
+    if any(phrase in low for phrase in LOST):
+        return f"the connection to the database was lost ({first}): nothing the command was writing was written"
     if "connection" in low:
         return first
     return f"database error: {first}"
