@@ -80,3 +80,25 @@ def test_an_alias_of_200_characters_is_kept(hostile_db: str) -> None:
     found = run_cli(["cards", "show", alias], hostile_db)
     assert found.exit_code == 0, found.stderr
     assert "Crumb Goblin" in found.stdout
+
+
+@pytest.mark.parametrize("edit_id", [2**31, 2**40, 2**63 - 1])
+def test_an_edit_number_past_a_32_bit_integer_is_no_edit(database, tmp_path: Path, edit_id: int) -> None:  # type: ignore[no-untyped-def]
+    """Edit ids are 32-bit on PostgreSQL (``integer``): a larger one is refused as no edit of the card
+    (the API: 400 naming the bound), never the server's "integer out of range" as a 503."""
+    from fastapi.testclient import TestClient
+
+    from cardbase.db.edit import revert_edit
+    from cardbase.errors import UsageError
+    from cardbase.web.app import create_app
+    from cardbase.web.settings import ServerSettings
+
+    with pytest.raises(UsageError, match=f"no edit {edit_id}"):
+        revert_edit(database, "mea/demo/crumb-goblin", edit_id, "cli")
+    settings = ServerSettings(database=database, images=tmp_path)
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
+        answer = client.post(f"/api/cards/mea/demo/crumb-goblin/history/{edit_id}/revert")
+        assert answer.status_code == 400, answer.text
+        assert "2147483647" in answer.json()["error"]["message"]
+        page = client.post(f"/cards/mea/demo/crumb-goblin/history/{edit_id}/revert")
+        assert page.status_code < 500, page.text[:300]
