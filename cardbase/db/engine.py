@@ -342,6 +342,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # crash of the program, but the last commits may be lost if the machine loses power (README).
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+    # text search's case folding beyond ASCII (cardbase.db.search.LOWER_FUNCTION), as PostgreSQL's lower()
+    dbapi_connection.create_function("cardbase_lower", 1, _lower, deterministic=True)
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 PAGE_CACHE_KIB = 32 * 1024
