@@ -453,7 +453,9 @@ def create_db_engine(url: str) -> Engine:
     args = {"options": _pg_options(url)} if url.startswith("postgresql") else {}
     # psycopg logs a warning of its own as it gives up a connection the server dropped ("error ignored
     # terminating <psycopg.Pipeline>"); the error itself reaches the user as one line: not twice
-    logging.getLogger("psycopg").addHandler(logging.NullHandler())
+    psycopg_log = logging.getLogger("psycopg")
+    if not any(isinstance(h, logging.NullHandler) for h in psycopg_log.handlers):
+        psycopg_log.addHandler(logging.NullHandler())
     try:
         engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
