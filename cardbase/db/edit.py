@@ -417,6 +417,10 @@ def edit_kinds(game: str, type_now: str, edits: list[dict[str, Any]]) -> list[tu
     return kinds
 
 
+MAX_EDIT_ID = 2**31 - 1
+"""The largest edit id: ``card_edit.id`` is an ``integer`` (32 bits on PostgreSQL)."""
+
+
 def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
     """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost. A
     value the rules derive (``DERIVED_FIELDS``) is not put back: it follows the values that are."""
@@ -427,7 +431,8 @@ def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expecte
         current = _version(session, card)
         if expected is not None and expected != current:
             raise StaleEdit(f"{quoted(card.name)} changed since you read it (version {current}); reload it", current)
-        row = session.get(CardEditRow, edit_id)
+        # an edit id is a 32-bit integer column (PostgreSQL refuses to compare a larger number with it)
+        row = session.get(CardEditRow, edit_id) if 1 <= edit_id <= MAX_EDIT_ID else None
         if row is None or row.card_id != cid:
             raise UsageError(f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them")
         before: dict[str, Any] = json.loads(row.before)

@@ -6,6 +6,7 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -221,6 +222,10 @@ LOCK_WAIT_SECONDS = 10
 """How long a write waits in all for locks (another program's, another thread's) before it says the
 database is busy; a read waits as long for a pooled connection."""
 
+WRITE_LOCK_KEY = 0x63617264_62617365
+"""The PostgreSQL advisory lock (``cardbase`` in ASCII) every write transaction takes first: one writer at
+a time, as SQLite's write lock makes it; reads never take it."""
+
 _budget: ContextVar[tuple[float, float] | None] = ContextVar("cardbase_lock_budget", default=None)
 """The budget in force: (its deadline on the monotonic clock, its length in seconds)."""
 
@@ -303,6 +308,9 @@ class Database:
                     session.execute(text(f"SET LOCAL lock_timeout = {max(1, wait_ms)}"))
                     if _budget.get() is not None:
                         session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
+                    # one writer at a time, as SQLite's write lock makes it: a write reads what the one
+                    # before it committed, so two imports (or adds) of one new card do not both insert it
+                    session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):
@@ -334,6 +342,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # crash of the program, but the last commits may be lost if the machine loses power (README).
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+    # text search's case folding beyond ASCII (cardbase.db.search.LOWER_FUNCTION), as PostgreSQL's lower()
+    dbapi_connection.create_function("cardbase_lower", 1, _lower, deterministic=True)
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 PAGE_CACHE_KIB = 32 * 1024
@@ -437,6 +451,11 @@ def create_db_engine(url: str) -> Engine:
     # A lock is waited for LOCK_WAIT_SECONDS at most (a write's own budget is set per transaction),
     # and a pooled connection as long: a full pool is "busy", not a wait without end.
     args = {"options": _pg_options(url)} if url.startswith("postgresql") else {}
+    # psycopg logs a warning of its own as it gives up a connection the server dropped ("error ignored
+    # terminating <psycopg.Pipeline>"); the error itself reaches the user as one line: not twice
+    psycopg_log = logging.getLogger("psycopg")
+    if not any(isinstance(h, logging.NullHandler) for h in psycopg_log.handlers):
+        psycopg_log.addHandler(logging.NullHandler())
     try:
         engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
     except Exception as error:  # unknown dialect or driver
@@ -824,6 +843,16 @@ BUSY = (
 )
 """A driver's words for a lock not had in time: the write may be tried again (``DatabaseBusy``)."""
 
+LOST = (
+    "server closed the connection",
+    "terminating connection",
+    "connection is lost",
+    "connection already closed",
+    "the connection is closed",
+    "ssl connection has been closed",
+)
+"""A driver's words for a connection the server dropped mid-command (a restart, ``pg_terminate_backend``)."""
+
 
 def _reason(error: BaseException) -> str:
     """A driver error's own words (SQLAlchemy's wrapper adds the statement and its parameters)."""
@@ -886,6 +915,8 @@ def describe_database_error(reason: str) -> str:
     if "unable to open database" in low:
         return "cannot open the database file (check the path and its folder's permissions)"
     first = reason.strip().splitlines()[0] if reason.strip() else "unknown"
+    if any(phrase in low for phrase in LOST):
+        return f"the connection to the database was lost ({first}): nothing the command was writing was written"
     if "connection" in low:
         return first
     return f"database error: {first}"

@@ -648,6 +648,13 @@ def parse_rows(
         if problem := name_problem(name, name_slug):
             parsed.problems.append(f"{row.where}, column {quoted(name_column)}: the name {quoted(name)} {problem}")
             continue
+        if len(name_slug) > MAX_NAME:  # the id's column (and a URL's path) holds game/set/ and 200 more
+            parsed.problems.append(
+                f"{row.where}, column {quoted(name_column)}: the name {quoted(name, 60)} is {len(name_slug):,} "
+                f"characters in its id (ligatures and letters such as ß are spelt out: ß is ss, ﬃ is ffi); "
+                f"at most {MAX_NAME}"
+            )
+            continue
         for text_field in ("text", "description", "land_name", "notes"):
             value = record.get(text_field)
             if isinstance(value, str) and (problem := _text_problem(value)):
@@ -655,7 +662,14 @@ def parse_rows(
                 parsed.problems.append(f"{row.where}, column {quoted(heading)}: {problem}")
                 bad = True
         for alias in record.get("aliases", ()):
-            if problem := name_problem(alias):
+            if len(alias) > MAX_NAME:  # an alias is a name: it finds the card, and is a key of its own
+                heading = next(h for h, f in columns.items() if f.name == "aliases")
+                parsed.problems.append(
+                    f"{row.where}, column {quoted(heading)}: the alias {quoted(alias, 60)} is longer than "
+                    f"{MAX_NAME} characters"
+                )
+                bad = True
+            elif problem := name_problem(alias):
                 heading = next(h for h, f in columns.items() if f.name == "aliases")
                 parsed.problems.append(f"{row.where}, column {quoted(heading)}: the alias {quoted(alias)} {problem}")
                 bad = True

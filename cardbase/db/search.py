@@ -369,6 +369,10 @@ def _numeric(term: Term, column_name: str, ace_high: bool = True) -> ColumnEleme
     return compared[op]
 
 
+LOWER_FUNCTION = "cardbase_lower"
+"""SQLite: ``str.lower`` as a SQL function (``engine._sqlite_pragmas`` registers it on each connection)."""
+
+
 class _ContainsCI(ColumnElement[bool]):
     """``column`` contains ``value`` (or, ``at_start``, starts with it), ignoring ASCII case: LIKE
     on SQLite (already case-blind there, and unlike ``lower(x) LIKE …`` it costs no function call
@@ -380,12 +384,15 @@ class _ContainsCI(ColumnElement[bool]):
     _traverse_internals: ClassVar[list[tuple[str, Any]]] = [  # type: ignore[misc]
         ("column", InternalTraversal.dp_clauseelement),
         ("pattern", InternalTraversal.dp_clauseelement),
+        ("cased", InternalTraversal.dp_boolean),
     ]
 
     def __init__(self, column: Any, value: str, at_start: bool = False):
         escaped = value.replace("/", "//").replace("%", "/%").replace("_", "/_")
         self.column = column
         self.pattern = literal(f"{'' if at_start else '%'}{escaped}%")
+        # a letter with case beyond ASCII: SQLite's LIKE ignores ASCII case only (see _contains_ci_sqlite)
+        self.cased = not value.isascii() and value.lower() != value.upper()
 
 
 @compiles(_ContainsCI)
@@ -427,7 +434,13 @@ def _contains_ci_postgresql(element: _ContainsCI, compiler: Any, **kw: Any) -> s
 @compiles(_ContainsCI, "sqlite")
 @compiles(_ShortPrefilter, "sqlite")
 def _contains_ci_sqlite(element: _ContainsCI, compiler: Any, **kw: Any) -> str:
-    return f"{compiler.process(element.column, **kw)} LIKE {compiler.process(element.pattern, **kw)} ESCAPE '/'"
+    """``LIKE``, which ignores ASCII case only; a term with a letter of another script's case
+    (``épée``, ``зелье``) compares both sides lowered by ``cardbase_lower`` (``str.lower``, registered
+    on every connection), as PostgreSQL's ``ILIKE`` lowers them: ``o:épée`` finds ``Épée`` on both."""
+    column, pattern = compiler.process(element.column, **kw), compiler.process(element.pattern, **kw)
+    if element.cased:
+        return f"{LOWER_FUNCTION}({column}) LIKE {LOWER_FUNCTION}({pattern}) ESCAPE '/'"
+    return f"{column} LIKE {pattern} ESCAPE '/'"
 
 
 def _contains(column: Any, term: Term) -> ColumnElement[bool]:

@@ -59,6 +59,8 @@ def _renew(conn: Connection) -> None:
 
 
 def _forget(conn: Connection) -> None:
+    if conn.invalidated:  # the server dropped it: its pool record starts anew (``info`` cleared), and
+        return  # touching ``info`` would raise over the error that is being rolled back
     conn.info.pop(PENDING, None)
 
 

@@ -264,7 +264,7 @@ def history(
 def revert(
     settings: Settings,
     cid: CardPath,
-    edit_id: Annotated[int, PathParam(ge=1, le=2**63 - 1)],
+    edit_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)],  # card_edit.id: 32 bits on PostgreSQL
     response: Response,
     turn: WriteTurn,
     if_match: Annotated[str | None, Header(max_length=200)] = None,

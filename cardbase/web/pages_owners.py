@@ -451,7 +451,7 @@ def revert_page(
     game: str,
     set_code: str,
     slug: str,
-    edit_id: Annotated[int, PathParam(ge=1, le=2**63 - 1)],
+    edit_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)],  # card_edit.id: 32 bits on PostgreSQL
     form: Body,
     turn: WriteTurn,
 ) -> Response:

@@ -1,0 +1,110 @@
+"""Two writers at once: the second waits for the first and then sees what it wrote, on SQLite (its
+write lock) and on PostgreSQL (cardbase's own write lock), instead of failing on the first's new rows
+("duplicate key value violates unique constraint") or reporting the race as a database error.
+
+On PostgreSQL the test sees the second writer wait before letting the first commit (the race made
+certain); SQLite's writer waits on its file lock, which no query shows, so there the order is the
+scheduler's: the outcome asked is the same either way.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text
+
+from cardbase.db.engine import Database, open_database
+from cardbase.db.models import Card
+from cardbase.db.tables import card_id, short_id
+
+GUARD = 120  # seconds: only a failed test waits this long
+NAME = "Race Newt"
+
+
+def _waiting(database: Database) -> bool:
+    """Whether another session of this PostgreSQL database waits for a lock (SQLite: assumed)."""
+    if database.engine.dialect.name == "sqlite":
+        return True
+    with database.engine.connect() as conn:
+        found = conn.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+        ).scalar()
+    return bool(found)
+
+
+def _while_a_card_is_added(db_url: str, second: Callable[[Database], Any]) -> tuple[list[Any], list[BaseException]]:
+    """Run ``second`` in a thread, on its own handle, while this thread's transaction adds ``NAME``
+    to Méa's demo set; commit once ``second`` waits (PostgreSQL). Returns its result and its error."""
+    first, other = open_database(db_url), open_database(db_url)
+    results: list[Any] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(second(other))
+        except BaseException as error:  # reported by the test
+            errors.append(error)
+
+    try:
+        with first.transaction() as session:
+            cid = card_id("mea", "demo", NAME)
+            session.add(
+                Card(
+                    id=cid,
+                    short_id=short_id(cid),
+                    game="mea",
+                    set_code="demo",
+                    name=NAME,
+                    type="monster",
+                    source="user",
+                    search_names="race newt",
+                    cost=1,
+                    attack=1,
+                    defence=1,
+                )
+            )
+            session.flush()
+            worker = threading.Thread(target=run, daemon=True)
+            worker.start()
+            deadline = time.monotonic() + GUARD
+            while not _waiting(first) and worker.is_alive():
+                if time.monotonic() > deadline:
+                    pytest.fail("the second writer never waited for the first")
+                time.sleep(0.02)
+        worker.join(GUARD)
+        assert not worker.is_alive()
+        with first.read() as conn:
+            assert conn.execute(select(Card.id).where(Card.name == NAME)).all() == [(cid,)]
+        return results, errors
+    finally:
+        first.engine.dispose()
+        other.engine.dispose()
+
+
+def test_an_import_waits_for_a_writer_adding_its_card(db_url: str, tmp_path: Path) -> None:
+    from cardbase.db.io import import_catalog
+
+    sheet = tmp_path / "newts.csv"
+    sheet.write_text(f"name,type,cost,attack,defence,set\n{NAME},monster,2,1,1,demo\n", encoding="utf-8")
+    results, errors = _while_a_card_is_added(db_url, lambda database: import_catalog(database, sheet, "mea"))
+    assert errors == []
+    assert (results[0].inserted, results[0].updated) == (0, 1)
+
+
+def test_a_catalog_add_waits_for_a_writer_adding_the_same_card(db_url: str) -> None:
+    """The second add is refused as the conflict it is (the card exists), not as a database error."""
+    from cardbase.db.edit import add_card
+    from cardbase.errors import Conflict
+
+    results, errors = _while_a_card_is_added(
+        db_url, lambda database: add_card(database, "mea", {"name": NAME, "type": "monster", "set": "demo"}, "cli")
+    )
+    assert results == []
+    assert [type(e) for e in errors] == [Conflict], errors
