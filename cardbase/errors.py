@@ -64,7 +64,7 @@ class CardbaseError(Exception):
     option: str | None = None
     """The option whose value the error refuses (a rules option's name, ``ace_high``), as data: the
     message names it as the command line does; a face names it as it shows it. Set by :meth:`taking`."""
-    given: object = None
+    option_value: object = None
     """The value of :attr:`option` refused, as it was read."""
     choices: tuple[str, ...] = ()
     """The values :attr:`option` takes, when it takes one of a few (``yes``, ``no``; a choice's words)."""
@@ -83,7 +83,7 @@ class CardbaseError(Exception):
     def taking(self, option: str, given: object, choices: Sequence[str] = ()) -> Self:
         """This error, refusing ``given`` for ``option``, which takes one of ``choices`` (none: not a
         list of values): the data a page says it from (:attr:`option`), the message left as it is."""
-        self.option, self.given, self.choices = option, given, tuple(choices)
+        self.option, self.option_value, self.choices = option, given, tuple(choices)
         return self
 
     def refusing(self, value: object, *more: object) -> Self:

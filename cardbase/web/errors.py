@@ -218,7 +218,7 @@ def page_text(error: CardbaseError, text: str | None = None) -> str:
     if error.said is not None:
         return prefix + error.said
     if error.choices and error.named:  # an option's value refused, said with the values its field offers
-        return f"{prefix}{quoted(error.given)} is not {or_words(error.choices)}"
+        return f"{prefix}{quoted(error.option_value)} is not {or_words(error.choices)}"
     said = str(error) if text is None else text
     if prefix and said.startswith(prefix + "--"):
         flag = _FLAG.match(said, len(prefix))

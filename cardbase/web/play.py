@@ -580,9 +580,9 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
 
         fields = {**form, **_seat_texts(form)}
         if error.option is not None and f"rule_{error.option}" in form:  # a rules option's refusal: its own field
-            fields = {f"rule_{error.option}": error.given}
+            fields = {f"rule_{error.option}": error.option_value}
             if error.value is None and not error.values:
-                error.refusing(error.given)
+                error.refusing(error.option_value)
         naming_field(error, fields, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = for_pages(error, request.url.path, request, str(error).splitlines()[0]).rstrip(":")
