@@ -61,6 +61,14 @@ class CardbaseError(Exception):
     line's (a game by its display name, a form's field instead of an option, a page instead of a
     command): what a page shows (``web.errors.for_pages``), and the API's ``text``. Set by :meth:`saying`."""
 
+    option: str | None = None
+    """The option whose value the error refuses (a rules option's name, ``ace_high``), as data: the
+    message names it as the command line does; a face names it as it shows it. Set by :meth:`taking`."""
+    option_value: object = None
+    """The value of :attr:`option` refused, as it was read."""
+    choices: tuple[str, ...] = ()
+    """The values :attr:`option` takes, when it takes one of a few (``yes``, ``no``; a choice's words)."""
+
     def __init__(self, *args: object) -> None:
         super().__init__(*args)
         if args and isinstance(args[0], Said):  # a message that carries its players' words
@@ -70,6 +78,12 @@ class CardbaseError(Exception):
         """This error, said to players as ``text`` (:attr:`said`) where the command line's message names
         a game by its id, an option or a command."""
         self.said = text
+        return self
+
+    def taking(self, option: str, given: object, choices: Sequence[str] = ()) -> Self:
+        """This error, refusing ``given`` for ``option``, which takes one of ``choices`` (none: not a
+        list of values): the data a page says it from (:attr:`option`), the message left as it is."""
+        self.option, self.option_value, self.choices = option, given, tuple(choices)
         return self
 
     def refusing(self, value: object, *more: object) -> Self:

@@ -170,7 +170,17 @@ class InvalidSeat(GameError):
 
 
 class InvalidRules(GameError):
-    """A variant option or player count that the game does not have."""
+    """A variant option or player count that the game does not have; one option's value refused
+    carries the option (:attr:`option`) and the words it takes (:attr:`choices`) as data, for a face
+    to say them as it shows them."""
+
+    option: str | None = None
+    choices: tuple[str, ...] = ()
+
+    def about(self, option: str, choices: Sequence[str] = ()) -> Self:
+        """This refusal, of option ``option``, which takes one of ``choices`` (none: not a list of words)."""
+        self.option, self.choices = option, tuple(choices)
+        return self
 
 
 def check_option_names(options: object, known: Iterable[str], title: str) -> None:
@@ -381,7 +391,7 @@ class Rules(ABC):
         given with this as it reads it, so that the refusal names where the value was given."""
         choices = cls.option_choices.get(name)
         if choices is not None and value not in choices:
-            raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(value)}")
+            raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(value)}").about(name, choices)
 
     # -- integer steps and tensors, for other toolkits (see the top of this section) --
 

@@ -75,7 +75,8 @@ class GameEntry:
         try:
             self.rules_class().check_option(name, value)
         except InvalidRules as error:
-            raise UsageError(str(error)).refusing(value) from None
+            refused = UsageError(str(error)).refusing(value)
+            raise refused.taking(error.option or name, value, error.choices) from None
 
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
         """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
@@ -235,11 +236,11 @@ def _rule_value(name: str, raw: str, kind: type, flag: str = "--rule") -> Any:
     if kind is bool:
         if raw.lower() in _TRUE + _FALSE:
             return raw.lower() in _TRUE
-        raise UsageError(f"{flag} {name}: {quoted(raw)} is not yes or no (true/false)")
+        raise UsageError(f"{flag} {name}: {quoted(raw)} is not yes or no (true/false)").taking(name, raw, ("yes", "no"))
     if kind is int:  # ASCII digits only: int() also reads 1_0 as 10 and other scripts' digits
         digits = raw.removeprefix("-")
         if not (digits.isascii() and digits.isdecimal()):
-            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number")
+            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number").taking(name, raw)
         return int(raw)
     return raw
 

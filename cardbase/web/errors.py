@@ -32,6 +32,7 @@ from cardbase.errors import (
     Stale,
     UnknownCard,
     UsageError,
+    quoted,
     said_of,
     shown,
 )
@@ -203,6 +204,11 @@ def field_words(option: str, path: str | None = None) -> str:
     return label if label != name else option.replace("-", " ")
 
 
+def or_words(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+
+
 def page_text(error: CardbaseError, text: str | None = None) -> str:
     """The players' text of ``error`` before the wording step (:func:`players_words`): its
     :attr:`~cardbase.errors.CardbaseError.said` after the field it names (``Invalid value for
@@ -211,6 +217,8 @@ def page_text(error: CardbaseError, text: str | None = None) -> str:
     prefix = f"{error.named}: " if error.named else ""
     if error.said is not None:
         return prefix + error.said
+    if error.choices and error.named:  # an option's value refused, said with the values its field offers
+        return f"{prefix}{quoted(error.option_value)} is not {or_words(error.choices)}"
     said = str(error) if text is None else text
     if prefix and said.startswith(prefix + "--"):
         flag = _FLAG.match(said, len(prefix))

@@ -2,7 +2,8 @@
  * Every page works without this script (each legal action is a button in a form). With it:
  * the table subscribes to the game's server-sent events and, when the table moves (another seat,
  * an agent), fetches its part of the page again; forms are sent with fetch and the answer's
- * table part is swapped in. The start form hides the seats a smaller game does not use.
+ * table part is swapped in. The start form hides the seats a smaller game does not use, and the
+ * agent options of a seat a person plays.
  * No library: EventSource, fetch and DOMParser. boards.js (the boards' clicks) fills and submits
  * the same forms. */
 (() => {
@@ -20,6 +21,21 @@
       }
     };
     players.addEventListener("change", show);
+    show();
+  }
+
+  // A seat's agent options show only where an agent sits; hidden, they are not sent (options typed
+  // for an agent, then the seat given to a person, would be refused). Without script they all show.
+  for (const kind of document.querySelectorAll("select.seat-kind")) {
+    const options = kind.closest(".seat-choice").querySelector(".agent-options");
+    if (!options) continue;
+    const field = options.querySelector("input");
+    const show = () => {
+      const agent = kind.value !== "human";
+      options.classList.toggle("hidden", !agent);
+      if (field) field.disabled = !agent;
+    };
+    kind.addEventListener("change", show);
     show();
   }
 
