@@ -606,6 +606,13 @@ def ids_without_choice(state: State, prefix: Sequence[int]) -> list[int] | None:
     return None
 
 
+def not_your_turn(current: int, seat: int) -> str:
+    """Why ``seat`` may not act while ``current`` (a seat, or ``CHANCE``/``TERMINAL``: no one) is to:
+    a table's refusal of the seat's action, and a board's word on the seat's greyed cards."""
+    whose = f"P{current + 1}" if current >= 0 else "no one"
+    return f"it is {whose}'s turn, not P{seat + 1}'s"
+
+
 def check_seat(seat: object, players: int, spectator: bool = False) -> int:
     """``seat`` as a seat of a ``players``-player game (0 … players - 1; with ``spectator``,
     :data:`SPECTATOR` too), as an ``int`` (a NumPy integer is one): the one check of every method

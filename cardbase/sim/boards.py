@@ -245,6 +245,10 @@ def _mea_view(obs: Any) -> BoardView:
                 )
             rows.append({"label": str(y + 1), "cells": cells})
     active_mana = pub["phase"] in ("main", "choice", "flip")
+    # why each card of the seat's hand cannot be played now (the words a refusal of it gets), from
+    # what the seat knows; greyed on the board, said under the hand's heading and on the card
+    held = obs.held_back() if me is not None and pub["current_player"] >= 0 else ()
+    hand = [{**_mea_card(cards[n]), "held_back": held[k] if held else None} for k, n in enumerate(pub["hand"])]
     players = []
     for seat in (0, 1):
         players.append(
@@ -256,7 +260,7 @@ def _mea_view(obs: Any) -> BoardView:
                 "tiles": view.tile_count(seat),
                 "deck": pub["deck_sizes"][seat],
                 "hand_size": pub["hand_sizes"][seat],
-                "hand": [_mea_card(cards[n]) for n in pub["hand"]] if seat == me else None,
+                "hand": hand if seat == me else None,
                 "mana": pub["mana"] if active_mana and seat == pub["active"] else None,
                 "projected_mana": pub["projected_mana"][seat],
                 "opening": pub["openings"][seat],
@@ -275,6 +279,7 @@ def _mea_view(obs: Any) -> BoardView:
         "rows": rows,
         "players": players,
         "hand": players[me]["hand"] if me is not None else None,
+        "held_back": "; ".join(dict.fromkeys(r for r in held if r)) or None,
         "out_of_play": [_mea_card(cards[n]) for n in pub["out_of_play"]],
         "choice": pub["choice"],
         "queue": pub["queue"],

@@ -32,7 +32,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardbase.errors import CardbaseError, Conflict, UsageError
-from cardbase.games.base import CHANCE, SPECTATOR, Agent, GameError, IllegalAction, InvalidAction, Rules, State
+from cardbase.games.base import (
+    CHANCE,
+    SPECTATOR,
+    Agent,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    Rules,
+    State,
+    not_your_turn,
+)
 from cardbase.sim.boards import board_view, legal_view
 from cardbase.sim.play import GameUI, expand_names
 from cardbase.sim.records import json_line, record_lines, seat_label
@@ -402,8 +412,7 @@ class Table:
             self._check_seat(seat, "move")
             state = self.state
             if state.current_player != seat:
-                whose = seat_name(state.current_player) if state.current_player >= 0 else "no one"
-                raise NotYourTurn(f"it is {whose}'s turn, not {seat_name(seat)}'s")
+                raise NotYourTurn(not_your_turn(state.current_player, seat))
             if isinstance(action, int):
                 legal = state.legal_actions()
                 if not 0 <= action < len(legal):

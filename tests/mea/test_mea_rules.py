@@ -17,6 +17,8 @@ from tests.mea.conftest import (
     PAWN,
     WALL,
     Table,
+    assist,
+    hand_names,
     legal_texts,
     monster,
     names_on,
@@ -1616,7 +1618,8 @@ def test_an_ability_that_makes_the_opponent_draw_to_eleven_makes_the_opponent_lo
 def test_no_summon_when_every_tile_you_could_use_is_full():
     """You can have a maximum of 2 monsters on 1 tile (a full board) / You can summon monsters on any tile that
     you control without an enemy monster on: with each of your tiles full or holding an enemy monster, no
-    summon is legal, and one typed is refused naming the rule."""
+    summon is legal, and one typed, onto whichever tile, is refused naming both rules (a refusal that
+    named only the typed tile's sent the player to try another, to be refused again)."""
     state = MeaState.position(
         rules_for([PAWN] * 5, [PAWN]),
         tiles={"a1": 0, "b1": 0, "c1": 0, "c2": 1},
@@ -1624,8 +1627,9 @@ def test_no_summon_when_every_tile_you_could_use_is_full():
         board=({"a1": ["Pawn", "Pawn"], "b1": ["Pawn", "Pawn"]}, {"c1": ["Pawn"]}),
     )
     assert not [a for a in legal_texts(state) if a.startswith("summon")]
-    refused(state, "summon Pawn a1", "two-per-tile")
-    refused(state, "summon Pawn c1", "summon-own")
+    for typed in ("a1", "c1"):
+        said = str(refused(state, f"summon Pawn {typed}", "summon-room"))
+        assert said == "Pawn has no tile to go on: each of your tiles has an enemy monster or 2 monsters on it"
 
 
 def test_start_of_turn_abilities_resolve_in_board_order():
@@ -1978,3 +1982,95 @@ def test_may_attack_twice_given_after_a_move_gives_no_attack():
     assert state.can_attack(knight) and not state.can_move(knight)
     state.apply_text("attack c2 with Knight@b2")
     assert where(state, knight) == "c2" and not state.can_attack(knight)
+
+
+# --- why a card in hand cannot be played now (the table greys it and says so) -------------------
+
+
+def _said_and_refused(state, seat: int, name: str, text: str) -> tuple[str | None, str]:
+    """What ``state.held_back(seat)`` says of ``name`` in the seat's hand, and the refusal of ``text``."""
+    names = state.tables.names
+    said = dict(zip([names[i] for i in state.hand(seat)], state.held_back(seat), strict=True))[name]
+    with pytest.raises(IllegalAction) as error:
+        state.apply_text(text)
+    return said, str(error.value)
+
+
+def test_a_card_that_costs_more_than_the_mana_left_is_held_back_as_its_refusal_says():
+    state = started(rules_for([GIANT, KNIGHT], []))
+    t = Table(state)
+    t.give(0, "Giant", "Knight")
+    state = t.turn(0, mana=5)
+    said, refusal = _said_and_refused(state, 0, "Giant", "summon Giant a2")
+    assert said == refusal == "Giant costs 6 mana and you have 5 left this turn"
+    assert dict(zip(hand_names(state, 0), state.held_back(0), strict=True))["Knight"] is None
+
+
+def test_a_monster_with_no_tile_to_go_on_is_held_back_as_its_refusal_says():
+    """You can summon monsters on any tile that you control without an enemy monster on; at most 2 on a tile."""
+    state = started(rules_for([KNIGHT, PAWN], [BRUTE, WALL]))
+    t = Table(state)
+    t.give(0, "Knight")
+    for name in ("b1", "b3"):
+        t.put(0, "Filler", name)
+        t.put(0, "Filler", name)
+    t.put(1, "Brute", "a2", controller=1)
+    t.put(1, "Wall", "c2", controller=1)
+    state = t.turn(0)
+    said, refusal = _said_and_refused(state, 0, "Knight", "summon Knight b1")
+    assert said == refusal and "no tile" in said, said
+    assert state.observation(0).held_back() == state.held_back(0)
+
+
+def test_an_assist_with_no_target_is_not_held_back_it_is_played_and_ignored():
+    """If an ability cannot activate when it should (not enough valid targets) then ignore it: the
+    assist may still be played (its cost paid), so the table does not grey it."""
+    spell = assist("Spell", 1, [{"trigger": "play", "effect": "kill", "target": "enemy_monster"}])
+    state = started(rules_for([spell], []))
+    t = Table(state)
+    t.give(0, "Spell")
+    state = t.turn(0)
+    assert state.held_back(0) == (None,) * len(state.hand(0))
+    assert "play Spell" in legal_texts(state)
+
+
+def test_cards_are_held_back_in_another_players_turn_and_before_a_pending_choice():
+    state = started(rules_for([KNIGHT], [PAWN]))
+    t = Table(state)
+    t.give(0, "Knight")
+    state = t.turn(1)
+    assert set(state.held_back(0)) == {"it is P2's turn, not P1's"}
+    assert state.observation(0).held_back() == state.held_back(0)
+    ferret = monster(
+        "Ferret",
+        1,
+        1,
+        1,
+        [{"trigger": "summoned", "effect": "flip_tile", "target": "enemy_tile", "filter": {"adjacent": True}}],
+    )
+    state = started(rules_for([ferret, KNIGHT], []))
+    t = Table(state)
+    t.give(0, "Ferret", "Knight")
+    state = t.turn(0)
+    state.apply_text("summon Ferret b1")
+    assert state.phase == "choice" and state.current_player == 0
+    said, refusal = _said_and_refused(state, 0, "Knight", "summon Knight a2")
+    assert said == refusal and said.startswith("P1 must first choose"), said
+
+
+def test_cards_are_held_back_at_the_opening_draw_and_the_start_flip():
+    state = rules_for([KNIGHT, PAWN], []).new_initial_state(0)
+    state.apply(Shuffle([range(d.size) for d in state.rules.decks]))
+    state.apply_text("draw 1")
+    state.apply_text("draw 1")
+    t = Table(state)
+    t.put(0, "Pawn", "b2")
+    state = start_of_turn(state, 0)
+    assert state.phase == "flip"
+    said, refusal = _said_and_refused(state, 0, "Knight", "summon Knight a2")
+    assert said == refusal and "first flip" in said, said
+    opening = rules_for([KNIGHT], [KNIGHT]).new_initial_state(0)
+    opening.resolve_chance()
+    opening.apply_text("draw 2")
+    said = opening.held_back(0)
+    assert said == ("it is P2's turn, not P1's",) * 2  # P2 draws theirs

@@ -61,6 +61,7 @@ from cardbase.games.base import (
     check_seats,
     check_steps,
     ids_without_choice,
+    not_your_turn,
     to_act,
     whole_index,
 )
@@ -1038,29 +1039,18 @@ class MeaState(State):
 
     def _why(self, action: _Action, p: int) -> IllegalAction:
         """The rule that forbids ``action`` (not among the legal actions) now."""
-        who = seat_name(p)
         phase = self._phase
         kind = action.kind
         if kind == "shuffle":
             return IllegalAction("the decks are shuffled only at the start", "shuffle-at-start", p)
         if phase == _OPENING:
             if kind != "draw":
-                return IllegalAction(
-                    f"{who} first draws their opening hand: at least 1 card, as many as they want "
-                    "(11 or more loses); e.g. draw 5",
-                    "opening-draw",
-                    p,
-                )
+                return self._first(p)
             assert isinstance(action, Draw)
             return self._why_draw(action, p)
         if phase == _FLIP:
             if kind != "flip":
-                return IllegalAction(
-                    f"the start of {who}'s turn: first flip one enemy tile a monster of yours is on, or not "
-                    f"(flip {B.name(self._flip_options(p)[0])} or flip none)",
-                    "start-flip-first",
-                    p,
-                )
+                return self._first(p)
             assert isinstance(action, Flip)
             q = action.pos
             if q not in self._tiles:
@@ -1076,9 +1066,7 @@ class MeaState(State):
             info = self.choice()
             assert info is not None
             if kind != "choose":
-                return IllegalAction(
-                    f"{who} must first choose {info['for']} (type legal to see the options)", "choose-first", p
-                )
+                return self._first(p)
             return IllegalAction(f"not a valid choice for {info['for']}", "choice-target", p)
         # Main phase.
         if kind == "flip":
@@ -1108,6 +1096,77 @@ class MeaState(State):
             return self._why_move(action, p)
         assert isinstance(action, Attack)
         return self._why_attack(action, p)
+
+    def _first(self, p: int) -> IllegalAction:
+        """What the current player ``p`` must do first, before any other action: draw their opening
+        hand, make the start-of-turn flip or not, or make a pending choice (in those phases)."""
+        who = seat_name(p)
+        phase = self._phase
+        if phase == _OPENING:
+            return IllegalAction(
+                f"{who} first draws their opening hand: at least 1 card, as many as they want "
+                "(11 or more loses); e.g. draw 5",
+                "opening-draw",
+                p,
+            )
+        if phase == _FLIP:
+            return IllegalAction(
+                f"the start of {who}'s turn: first flip one enemy tile a monster of yours is on, or not "
+                f"(flip {B.name(self._flip_options(p)[0])} or flip none)",
+                "start-flip-first",
+                p,
+            )
+        info = self.choice()
+        assert phase == _CHOICE and info is not None
+        return IllegalAction(
+            f"{who} must first choose {info['for']} (type legal to see the options)", "choose-first", p
+        )
+
+    def held_back(self, seat: int) -> tuple[str | None, ...]:
+        """Why each card of ``seat``'s hand (in hand order) may not be played now, in the words a
+        refused ``summon`` or ``play`` of it gets; ``None`` for a card that may be (and for every card
+        once the game is over or before the decks are shuffled). It reads only what ``seat`` knows:
+        whose turn and phase it is, the mana left, the board, and the seat's own hand."""
+        seat = check_seat(seat, 2)
+        hand = self._hand[seat]
+        p = self.current_player
+        if p < 0:
+            return (None,) * len(hand)
+        if p != seat:
+            return (not_your_turn(p, seat),) * len(hand)
+        if self._phase != _MAIN:
+            first = str(self._first(p))
+            return (first,) * len(hand)
+        out: list[str | None] = []
+        for i in hand:
+            why = self._card_held_back(i, p)
+            out.append(None if why is None else str(why))
+        return tuple(out)
+
+    def _card_held_back(self, i: int, p: int) -> IllegalAction | None:
+        """Why card ``i`` of ``p``'s hand may not be played in ``p``'s main phase wherever it went:
+        its cost above the mana left, or (a monster) no tile of ``p``'s with room and no enemy
+        monster; ``None`` when it may be played somewhere (an assist with no target may: rule 47)."""
+        tab = self._tab
+        name = tab.names[i]
+        if tab.cost[i] > self._mana:
+            return IllegalAction(f"{name} costs {tab.cost[i]} mana and you have {self._mana} left this turn", "mana", p)
+        if tab.monster[i] and not self._summon_room(p):
+            return IllegalAction(
+                f"{name} has no tile to go on: each of your tiles has an enemy monster"
+                f" or {MAX_PER_TILE} monsters on it",
+                "summon-room",
+                p,
+            )
+        return None
+
+    def _summon_room(self, p: int) -> bool:
+        """Whether ``p`` controls a tile a monster may be summoned onto (no enemy monster, room)."""
+        ctrl = self._ctrl
+        for q, here in self._occ.items():
+            if self._tiles[q] == p and len(here) < MAX_PER_TILE and all(ctrl[a] == p for a in here):
+                return True
+        return False
 
     def known_names(self, seat: int) -> tuple[str, ...]:
         """The card names ``seat`` may be told of, sorted: its own deck list's, and those of the
@@ -1158,8 +1217,9 @@ class MeaState(State):
             return IllegalAction(f"{name} is a monster: summon it onto a tile (summon {name} b2)", "summon-monster", p)
         if isinstance(action, Summon) and not tab.monster[i]:
             return IllegalAction(f"{name} is an assist: play it (play {name})", "play-assist", p)
-        if tab.cost[i] > self._mana:
-            return IllegalAction(f"{name} costs {tab.cost[i]} mana and you have {self._mana} left this turn", "mana", p)
+        held_back = self._card_held_back(i, p)
+        if held_back is not None:
+            return held_back
         q = action.pos  # type: ignore[union-attr]
         if q not in self._tiles:
             return IllegalAction(f"there is no tile {B.name(q)}", "no-tile", p)

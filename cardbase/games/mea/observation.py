@@ -93,6 +93,12 @@ class MeaObservation:
         """The player's hand (the spectator's is empty)."""
         return self.view.hand_names(self.player) if self.player != SPECTATOR else ()
 
+    def held_back(self) -> tuple[str | None, ...]:
+        """Why each card of the player's hand (as :meth:`hand_names`) may not be played now, as a
+        refusal of it says (``Giant costs 6 mana and you have 5 left this turn``), ``None`` for one
+        that may be; read from the view (what the player knows). The spectator's: empty."""
+        return self.view.held_back(self.player) if self.player != SPECTATOR else ()
+
     def public(self) -> dict[str, Any]:
         """Everything this player may know, as JSON-able data (for tests and tools)."""
         v = self.view

@@ -195,6 +195,10 @@
     if (direct.length) return choose(board, direct);
     st.sel = [];
     refreshPicking(board);
+    // a greyed card says why it cannot be played now (the rules' words, as a refusal of it says)
+    const held = keyed(board, key).find((el) => el.dataset.heldBack);
+    const bar = $(".picking", board);
+    if (held && bar) $(".picking-text", bar).textContent = `Cannot be played now: ${held.dataset.heldBack}.`;
   }
 
   // --- Meio: the split picker -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from cardbase.games.meio.masks import _SUIT, SUIT_MASKS
 from tests.web.browser.conftest import PHONE, ContextMaker, LiveServer
 from tests.web.browser.test_play_boards import create, hall, open_link
+from tests.web.play_helpers import mea_decks
 
 PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
 
@@ -193,3 +194,46 @@ def test_a_meio_log_and_replay_name_cards_as_the_table_shows_them(
     page.locator("#replay-link").click()
     page.locator("#step-last").click()
     expect(page.locator("#step-action")).to_contain_text(re.compile(r"play (10|[2-9AJQK])[♠♥♦♣]"))
+
+
+def _mea_held_back_position(live_server: LiveServer) -> tuple[dict[str, Any], str]:
+    """A Méa game (P1 a person with an opening hand of 5, P2 a random agent) at P1's main phase
+    with a card in P1's hand the rules hold back (its cost above the mana left, or no tile for it)
+    beside one they do not; and the reason the rules give."""
+    for seed in range(1, 30):
+        seats = [{"agent": "human"}, {"agent": "random"}]
+        made = create(live_server, {"game": "mea", "seats": seats, "decks": mea_decks(), "seed": seed})
+        live = hall(live_server).get(made["id"])
+        for _ in range(40):
+            hall(live_server).wait_quiet(made["id"], 300)
+            with live.table.lock:
+                state = live.table.state.clone()
+                version = live.table.version
+            if state.is_terminal:
+                break
+            if state.current_player == 0 and state.phase == "main":
+                said = state.held_back(0)
+                if None in said and any(said):
+                    return made, next(s for s in said if s)
+            step = 4 if state.phase == "opening" else 0  # draw 5; then the first legal action
+            hall(live_server).act(made["id"], 0, step, version)
+    raise AssertionError("no seed from 1 to 29 had P1 hold a card the rules held back")
+
+
+def test_a_mea_hand_says_why_its_greyed_cards_cannot_be_played(
+    new_context: ContextMaker, live_server: LiveServer
+) -> None:
+    """P1 held a card that cost more than the mana left: it was not lit, a tap on it only put the
+    picking prompt back, and nothing said why. The hand's heading says it, in the refusal's words; the
+    card says it too (its title, so a screen reader's description), and a tap on it says it again."""
+    made, reason = _mea_held_back_position(live_server)
+    page = new_context(**PHONE_OPTIONS).new_page()
+    open_link(page, made["seats"][0]["url"], live_server.url)
+    why = page.locator("#board .held-back")
+    expect(why).to_be_visible()
+    expect(why).to_contain_text(reason)
+    idle = page.locator(".board-mea .hand-row .face.idle")
+    expect(idle.first).to_be_visible()
+    expect(idle.first).to_have_attribute("title", re.compile(r"cannot be played now: \S"))
+    idle.first.click()
+    expect(page.locator("#board .picking-text")).to_contain_text(re.compile("cannot be played now: ", re.I))
