@@ -119,7 +119,11 @@ def load_resolved(
 
     path = Path(source)
     if resolved.game != "mea":  # a database deck is resolved as its own game's: checked by those rules, then played
-        raise InvalidData(source, [f"wrong-game: the deck is a {resolved.game} deck, not mea"], writes=False)
+        from cardbase.decks.model import worded
+
+        other = resolved.game
+        wrong = worded("wrong-game", lambda name: f"the deck is a {name(other)} deck, not {name('mea')}", other)
+        raise InvalidData(source, [str(wrong)], writes=False, found=[wrong])
     report, _ = validate_resolved(resolved, None, house)
     if not report.valid:
         errors = [p for p in report.problems if p.severity == "error"]

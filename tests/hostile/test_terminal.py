@@ -315,7 +315,8 @@ def test_a_mea_game_with_hostile_names_is_played_and_shown_as_text(capsys: pytes
     out = capsys.readouterr().out
     assert _raw_escapes(out) == [], [c for c in _raw_escapes(out)]
     assert "\\x1b[2JClear\\x1b]0;owned\\x07" in out and "Evil\\u202eGNP" in out and "Fake\\x0dReal" in out
-    for name in names:  # ``card NAME`` prints each name whole, as text
+    own = sorted({c.name for c, _ in rules.decks[0].cards})  # P1's deck: what the seat may look up
+    for name in own:  # ``card NAME`` prints each name whole, as text
         assert f"{safe_text(name)} — " in out, name
     assert "😄" not in out and "Traceback" not in out
 

@@ -45,4 +45,5 @@ def test_the_start_form_refuses_it_on_its_page(client: TestClient, meio_deck: in
     form = {"game": "mea", "players": "2", "deck0": f"db:{meio_deck}", "deck1": "example:mea-goblin-rush.txt"}
     response = client.post("/play", data=form, follow_redirects=False)
     assert response.status_code == 400, response.text
-    assert "wrong-game: the deck is a meio deck, not mea" in response.text
+    assert "the deck is a Meio deck, not Méa" in response.text  # in players' words on the page
+    assert "wrong-game:" not in response.text.replace('data-code="wrong-game"', "")
