@@ -123,6 +123,7 @@ def font_name(key: str) -> str:
 FALLBACK: dict[str, str] = {"serif": "sans", "serif-bold": "sans-bold", "serif-italic": "sans-italic"}
 
 
+@lru_cache(maxsize=4096)  # asked again at every size a box is tried at, and by the glyph warning
 def covering(key: str, text: str) -> str:
     """The font ``text`` is set in: ``key``, or its fallback family when that draws more of ``text``
     (a whole paragraph moves, so a line never mixes two fonts)."""

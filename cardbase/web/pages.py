@@ -354,18 +354,22 @@ def cards(request: Request) -> HTMLResponse:
 # --- one card -----------------------------------------------------------------------------------
 
 
-def card_page_data(database: Database, card_id: str) -> dict[str, Any]:
-    """``cards show --json``'s data of one card by id, and its abilities in words."""
+def card_page_data(database: Database, card_id: str) -> tuple[dict[str, Any], Any, dict[str, str]]:
+    """``cards show --json``'s data of one card by id with its abilities in words, and what its picture
+    is drawn from (the row, detached, and the art it declares), read in one session."""
     from cardbase.db.models import Card
     from cardbase.db.queries import aliases_of, card_dict, tags_of
+    from cardbase.render.art import declared_paths
 
     with database.session() as session:
         card = session.get(Card, card_id)
         if card is None:
             raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
         data = card_dict(card, aliases_of(session, card), tags_of(session, card))
+        declared = declared_paths(session, [card.id])
+        session.expunge(card)
     data["abilities_text"] = abilities_text(data)
-    return data
+    return data, card, declared
 
 
 def abilities_text(card: dict[str, Any]) -> str | None:
@@ -407,16 +411,14 @@ HIDDEN_FIELDS = frozenset(
 def card_page(request: Request, card_id: str) -> HTMLResponse:
     from cardbase.decks.store import list_decks
 
-    card = card_page_data(database_of(request), card_id)
+    card, row, declared = card_page_data(database_of(request), card_id)
     fields = [(k, value_text(card, k)) for k in card if k not in HIDDEN_FIELDS]  # every field of its game
     decks = [d for d in list_decks(database_of(request)) if d["game"] == card["game"]]
     from cardbase.decks.validate import SECTIONS
     from cardbase.render.screen import print_notes
-    from cardbase.web.images import stored_card
     from cardbase.web.pages_owners import card_extras
 
     settings = request.app.state.settings
-    row, declared = stored_card(settings, card["id"])
     return render(
         request,
         "card.html",
