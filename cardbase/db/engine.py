@@ -224,7 +224,7 @@ database is busy; a read waits as long for a pooled connection."""
 
 WRITE_LOCK_KEY = 0x63617264_62617365
 """The PostgreSQL advisory lock (``cardbase`` in ASCII) every write transaction takes first: one writer at
-a time, as SQLite's write lock makes it; reads never take it."""
+a time, as SQLite's write lock makes it (a row-locked write takes it shared); reads never take it."""
 
 _budget: ContextVar[tuple[float, float] | None] = ContextVar("cardbase_lock_budget", default=None)
 """The budget in force: (its deadline on the monotonic clock, its length in seconds)."""
@@ -289,11 +289,15 @@ class Database:
             yield conn
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
+    def transaction(self, *, row_locked: bool = False) -> Iterator[Session]:
         """A session whose work is committed at the end, or rolled back entirely on error.
 
         It waits for locks at most ``lock_wait_left()`` seconds in all (the in-process turn, SQLite's
-        write lock, PostgreSQL's row and table locks), then raises ``DatabaseBusy``."""
+        write lock, PostgreSQL's row and table locks), then raises ``DatabaseBusy``.
+
+        On PostgreSQL a write runs alone (``WRITE_LOCK_KEY``), unless it is ``row_locked``: it locks the
+        one row that guards all it changes before it changes anything (a deck edit: its deck's row), so
+        such writes run beside each other, never beside one that runs alone. SQLite has one writer."""
         from sqlmodel import Session
 
         budget = lock_wait_left()
@@ -310,7 +314,8 @@ class Database:
                         session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
                     # one writer at a time, as SQLite's write lock makes it: a write reads what the one
                     # before it committed, so two imports (or adds) of one new card do not both insert it
-                    session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+                    take = "pg_advisory_xact_lock_shared" if row_locked else "pg_advisory_xact_lock"
+                    session.execute(text(f"SELECT {take}(:key)"), {"key": WRITE_LOCK_KEY})
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):

@@ -463,7 +463,7 @@ def edit_entry(
         not isinstance(count, int) or isinstance(count, bool) or not low <= count <= MAX_COPIES
     ):
         raise UsageError(f"count must be {low} to {MAX_COPIES}, not {quoted(count)}")
-    with database.transaction() as session:
+    with database.transaction(row_locked=True) as session:  # _bump locks the deck's row first
         conn = session.connection()
         row = _bump(session, conn, deck_ref)
         card_id, card_name, card_game, latest = _card_of(conn, card, row.id)

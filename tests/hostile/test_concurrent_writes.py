@@ -108,3 +108,35 @@ def test_a_catalog_add_waits_for_a_writer_adding_the_same_card(db_url: str) -> N
     )
     assert results == []
     assert [type(e) for e in errors] == [Conflict], errors
+
+
+def test_deck_edits_run_beside_each_other_and_a_write_that_runs_alone_waits(db_url: str) -> None:
+    """PostgreSQL: a deck edit locks its deck's row before it changes anything, so it takes cardbase's
+    write lock shared: an edit of another deck goes through while one is open, and a write that runs
+    alone (a catalog add) waits for it. SQLite has one writer, so there the second edit waits too."""
+    from cardbase.db.edit import add_card
+    from cardbase.db.engine import lock_budget
+    from cardbase.decks.store import edit_entry, new_deck
+    from cardbase.errors import DatabaseBusy
+
+    first, other = open_database(db_url), open_database(db_url)
+    try:
+        open_deck, edited_deck = new_deck(first, "Held open", "mea"), new_deck(first, "Edited beside", "mea")
+        goblin = card_id("mea", "demo", "Crumb Goblin")
+        with first.transaction(row_locked=True) as session:  # as an edit of the first deck, held open
+            session.execute(text("UPDATE deck SET version = version + 1 WHERE id = :id"), {"id": open_deck})
+            with lock_budget(1.0):
+                if first.engine.dialect.name == "sqlite":
+                    with pytest.raises(DatabaseBusy):
+                        edit_entry(other, edited_deck, goblin, "add", 2)
+                else:
+                    assert edit_entry(other, edited_deck, goblin, "add", 2).copies == 2
+                with pytest.raises(DatabaseBusy):
+                    add_card(other, "mea", {"name": NAME, "type": "monster", "set": "demo"}, "cli")
+        with other.read() as conn:
+            count = conn.execute(text("SELECT count FROM deck_card WHERE deck_id = :id"), {"id": edited_deck}).all()
+            added = conn.execute(select(Card.id).where(Card.name == NAME)).all()
+        assert (count, added) == ([] if first.engine.dialect.name == "sqlite" else [(2,)], [])
+    finally:
+        first.engine.dispose()
+        other.engine.dispose()
