@@ -304,18 +304,23 @@ class Database:
         try:
             if self.engine.dialect.name != "sqlite":
                 with Session(self.engine) as session, session.begin():
-                    # lock_timeout bounds each lock a statement waits for (0 would mean no limit: at least
-                    # 1 ms); a row lock queued behind other waiters is two waits (the tuple's, then the
-                    # holder's), so under a request's budget statement_timeout bounds them together, with
-                    # a second of work on top (a command's long import statements keep no such bound)
+                    # One round trip, in order: the bounds, then cardbase's write lock (one writer at a time,
+                    # as SQLite's lock makes it: two imports or adds of one new card do not both insert it).
+                    # lock_timeout bounds each lock a statement waits for (0 would mean none: at least 1 ms);
+                    # a row lock queued behind other waiters is two waits, so under a request's budget
+                    # statement_timeout bounds the later statements whole, with a second of work on top (a
+                    # command's long imports keep the session's own)
                     wait_ms = int(budget * 1000)
-                    session.execute(text(f"SET LOCAL lock_timeout = {max(1, wait_ms)}"))
-                    if _budget.get() is not None:
-                        session.execute(text(f"SET LOCAL statement_timeout = {wait_ms + 1000}"))
-                    # one writer at a time, as SQLite's write lock makes it: a write reads what the one
-                    # before it committed, so two imports (or adds) of one new card do not both insert it
+                    statement_ms = str(wait_ms + 1000) if _budget.get() is not None else None
                     take = "pg_advisory_xact_lock_shared" if row_locked else "pg_advisory_xact_lock"
-                    session.execute(text(f"SELECT {take}(:key)"), {"key": WRITE_LOCK_KEY})
+                    session.execute(
+                        text(
+                            "WITH bounds AS MATERIALIZED (SELECT set_config('lock_timeout', :lock_ms, true), "
+                            "set_config('statement_timeout', coalesce(CAST(:statement_ms AS text), "
+                            f"current_setting('statement_timeout')), true)) SELECT {take}(:key) FROM bounds"
+                        ),
+                        {"lock_ms": str(max(1, wait_ms)), "statement_ms": statement_ms, "key": WRITE_LOCK_KEY},
+                    )
                     yield session
                 return
             if not self._writers.acquire(timeout=budget):

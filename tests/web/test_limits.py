@@ -126,14 +126,18 @@ def test_a_write_that_cannot_get_its_lock_is_503_with_retry_after(database: Data
         assert (info["name"], info["cards"], info["version"]) == ("Held", 0, 1)
 
 
-def test_writers_queued_in_the_server_give_up_within_their_budget(database: Database, tmp_path: Path) -> None:
+@pytest.mark.parametrize("row_locked", [False, True], ids=["runs-alone", "row-locked"])
+def test_writers_queued_in_the_server_give_up_within_their_budget(
+    database: Database, tmp_path: Path, row_locked: bool
+) -> None:
     """A change in progress holds the server's own turn for writes (SQLite's in-process lock, or on
-    PostgreSQL the deck's row lock): the writes queued behind it each answer 503 while it still
-    holds it, instead of waiting for it and then for the database in turn."""
+    PostgreSQL cardbase's write lock, or the deck's row lock when the change holds that lock shared as
+    an edit does): the writes queued behind it each answer 503 while it still holds it, instead of
+    waiting for it and then for the database in turn."""
     server = live_app(settings(database, tmp_path, lock_wait=0.3))
     with server as (base, _app), httpx.Client(base_url=base, timeout=GUARD) as http:
         deck = http.post("/api/decks", json={"game": "mea", "name": "Queue"}).json()["id"]
-        with database.transaction() as session:  # the change in progress, in this process
+        with database.transaction(row_locked=row_locked) as session:  # the change in progress, in this process
             session.execute(text("UPDATE deck SET updated_at = 'now' WHERE id = :id"), {"id": deck})
             threads, answers = run_all(
                 [
