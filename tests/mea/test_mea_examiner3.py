@@ -1397,3 +1397,113 @@ def test_the_end_of_turn_draw_is_at_most_the_deck():
     refuses(state, "draw 4")
     state.apply_text("draw 3")
     assert state.hand_size(0) == 3
+
+
+def test_a_draw_of_two_from_a_deck_of_one_draws_the_one():
+    """ "If an ability cannot activate when it should (if there aren't enough valid targets) then ignore
+    ... just that part of the ability": Library Card ("Draw 2 cards.") with one card left."""
+    state = at([demo("Library Card"), PAWN], [KNIGHT], hands=[["Library Card"], []], filler=0)
+    assert state.deck_size(0) == 1
+    state.apply_text("play Library Card")
+    assert state.hand_size(0) == 1 and state.deck_size(0) == 0 and not state.is_terminal
+
+
+def test_an_end_of_turn_draw_ability_after_the_last_card_is_ignored():
+    """ "At the end of your turn - AFTER you have drawn the card(s)": the draw takes the last card; the
+    Lich's "Draw 1 card." finds none and is ignored (no obliteration: that replaces the turn's draw)."""
+    state = at([demo("Grand Librarian Lich"), PAWN], [KNIGHT], board=[{"a2": ["Grand Librarian Lich"]}, {}], filler=0)
+    state.apply_text("draw 1")
+    assert not state.is_terminal and state.active == 1
+    assert state.hand_size(0) == 1 and state.tile_count(0) == 4
+
+
+def test_at_the_turn_limit_more_tiles_wins():
+    """The turn limit is cardbase's (the rulebook sets none): "Turns (both players') after which more
+    tiles wins"."""
+    state = at([KNIGHT], [KNIGHT], options={"max_turns": 2})
+    state.apply_text("draw 1")
+    state.apply_text("draw 1")
+    assert state.is_terminal and state.winners == (1,)  # P2: 5 tiles, P1: 4
+
+
+def test_at_the_turn_limit_equal_tiles_is_a_draw():
+    """The turn limit is cardbase's: equal tiles share the result."""
+    tiles = {"a2": 0, "a1": 1}
+    state = at([KNIGHT], [KNIGHT], options={"max_turns": 2}, tiles=tiles)
+    state.apply_text("draw 1")
+    state.apply_text("draw 1")
+    assert state.is_terminal and state.winners == (0, 1)
+
+
+def test_first_turns_mana_for_both_players():
+    """ "the number of tiles your opponent controls + the number of monsters you control" and the
+    second player's extra: P1's first turn 5 + 0; P2's first turn 4 + 0 + 1."""
+    state = started(rules_for())
+    assert state.active == 0 and state.mana == 5
+    state.apply_text("draw 1")
+    assert state.active == 1 and state.mana == 5
+
+
+def test_an_ability_flip_of_a_tile_with_two_enemy_monsters_and_room_for_one():
+    """Pickpocket Ferret: "Flip 1 enemy tile adjacent to this monster." with "the opponent must move it
+    to an adjacent enemy tile with less than 2 monsters on (if this is not possible, the monster is
+    returned to the owner's hand)": b2 holds two P2 monsters; next to it only c2 is P2's, with room for
+    one; P2 chooses which moves, the other goes home."""
+    tiles = {"a2": 0, "b1": 0, "b3": 0, "b2": 1, "c2": 1, "c3": 1}
+    state = at(
+        [demo("Pickpocket Ferret")],
+        [PAWN, KNIGHT, WALL],
+        hands=[["Pickpocket Ferret"], []],
+        board=[{}, {"b2": ["Pawn", "Knight"], "c2": ["Wall"]}],
+        tiles=tiles,
+    )
+    pawn, knight = inst(state, "Pawn", "b2"), inst(state, "Knight", "b2")
+    state.apply_text("summon Pickpocket Ferret a2")
+    assert owner_of(state, "b2") == 0
+    assert state.choice()["player"] == 1
+    choose(state, "Knight@b2")
+    if state.phase == "choice":
+        choose(state, "c2")
+    assert where(state, knight) == "c2" and state.zone(pawn) == HAND
+
+
+def test_bard_killed_by_a_combined_attack_sends_one_attacker_home():
+    """Bard of Bad Tidings: "When killed: Return 1 enemy monster to its owner's hand." — after both
+    attackers moved in; P2 picks one, the other stays on the flipped tile."""
+    state = at(
+        [KNIGHT, WALL],
+        [demo("Bard of Bad Tidings")],
+        board=[{"a2": ["Knight"], "b1": ["Wall"]}, {"a1": ["Bard of Bad Tidings"]}],
+    )
+    state.apply_text("attack a1 with Knight@a2 + Wall@b1")
+    assert owner_of(state, "a1") == 0
+    assert state.choice()["player"] == 1 and choice_texts(state) == ["Knight@a1", "Wall@a1"]
+    choose(state, "Wall@a1")
+    assert names_on(state, "a1") == ["Knight"] and hand_names(state, 0) == ["Wall"]
+
+
+def test_a_kill_by_an_ability_moves_no_monster_in():
+    """Hungry Hydra: "When summoned: Kill 1 enemy monster on an adjacent tile." — "When you kill an
+    enemy monster ... your monster survived: Move your monster onto the tile" is combat's: the
+    emptied tile stays P2's."""
+    state = at([demo("Hungry Hydra")], [PAWN], hands=[["Hungry Hydra"], []], board=[{}, {"a1": ["Pawn"]}])
+    state.apply_text("summon Hungry Hydra a2")
+    assert names_on(state, "a1") == [] and owner_of(state, "a1") == 1
+    assert names_on(state, "a2") == ["Hungry Hydra"]
+
+
+def test_tile_mole_killed_by_an_assist_adds_for_its_controller():
+    """Tile Mole: "When killed: Add 1 tile for you." — Falling Piano kills it; P2 (its controller) gets
+    the tile and P2 chooses where ("The player that is told to add the tile, chooses")."""
+    tiles = {"a2": 0, "c3": 1}
+    state = at(
+        [demo("Falling Piano")],
+        [demo("Tile Mole")],
+        hands=[["Falling Piano"], []],
+        board=[{}, {"c3": ["Tile Mole"]}],
+        tiles=tiles,
+    )
+    state.apply_text("play Falling Piano")
+    assert state.choice()["player"] == 1
+    choose(state, "c2")
+    assert owner_of(state, "c2") == 1 and state.tile_count(1) == 2
