@@ -1507,3 +1507,127 @@ def test_tile_mole_killed_by_an_assist_adds_for_its_controller():
     assert state.choice()["player"] == 1
     choose(state, "c2")
     assert owner_of(state, "c2") == 1 and state.tile_count(1) == 2
+
+
+def test_the_start_of_turn_flip_is_not_offered_later_in_the_turn():
+    """ "At the start of your turn you may flip ONE enemy tile": declined, it is gone for the turn; a
+    monster that moves onto an enemy tile does not flip it either."""
+    state = at([KNIGHT, PAWN], [KNIGHT], board=[{"b2": ["Knight"], "a2": ["Pawn"]}, {}], active=1)
+    state.apply_text("draw 1")
+    state.apply_text("flip none")
+    refuses(state, "flip b2")
+    state.apply_text("move Pawn@a2 a1")
+    refuses(state, "flip a1")
+    assert owner_of(state, "b2") == 1 and owner_of(state, "a1") == 1
+
+
+def test_sugar_rushs_two_sentences_may_pick_two_monsters():
+    """Sugar Rush: "Give 1 friendly monster +2 attack until the end of your turn. 1 friendly monster
+    may move or attack again this turn." — each "1 friendly monster" is chosen on its own."""
+    state = at(
+        [demo("Sugar Rush"), KNIGHT, PAWN],
+        [WALL],
+        hands=[["Sugar Rush"], []],
+        board=[{"a2": ["Knight"], "c2": ["Pawn"]}, {"b1": ["Wall"]}],
+    )
+    knight, pawn = inst(state, "Knight", "a2"), inst(state, "Pawn", "c2")
+    state.apply_text("move Pawn@c2 c1")
+    state.apply_text("play Sugar Rush")
+    choose(state, "Knight@a2")
+    choose(state, "Pawn@c1")
+    assert state.attack_of(knight) == 5 and state.attack_of(pawn) == 1
+    state.apply_text("move Pawn@c1 c2")
+
+
+def test_a_kill_filter_sees_the_defence_with_its_bonus():
+    """Goose of Reckoning: "Kill 1 enemy monster with defence 1 or less." — a Pawn given +2 defence
+    (Extra Blanket: "Give 1 friendly monster +2 defence.") has defence 3 and is no target."""
+    state = at(
+        [demo("Extra Blanket"), PAWN],
+        [demo("Goose of Reckoning")],
+        hands=[["Extra Blanket"], ["Goose of Reckoning"]],
+        board=[{"a2": ["Pawn"]}, {}],
+    )
+    state.apply_text("play Extra Blanket")
+    end_turn(state)
+    state.apply_text("summon Goose of Reckoning a1")
+    assert names_on(state, "a2") == ["Pawn"]
+
+
+def test_a_full_hand_must_still_draw_and_loses():
+    """ "At the end of your turn you must draw at least 1 card" and "If you EVER have 11 cards in your
+    hand, you lose": a hand of 10 with cards in the deck has only losing draws."""
+    state = at([*[PAWN] * 10], [KNIGHT], hands=[["Pawn"] * 10, []])
+    assert "draw 1" in legal_texts(state)
+    state.apply_text("draw 1")
+    assert state.is_terminal and state.winners == (1,)
+
+
+def test_a_full_hand_with_an_empty_deck_obliterates_and_plays_on():
+    """ "When you have no cards in your deck, instead of drawing a card ... you must OBLITERATE a
+    friendly tile": a hand of 10 draws nothing, so it does not reach 11."""
+    state = at([*[PAWN] * 10], [KNIGHT], hands=[["Pawn"] * 10, []], filler=0)
+    state.apply_text("obliterate a2")
+    assert not state.is_terminal and state.active == 1 and state.hand_size(0) == 10
+
+
+def test_a_returned_monster_comes_back_with_its_printed_values():
+    """Bucket of Cold Water: "Return 1 enemy monster to its owner's hand." — a card in hand is the
+    printed card: Hopeful Newt's gained attack ("This monster gets +1 attack") is gone when it is
+    summoned again."""
+    newt = demo("Hopeful Newt")
+    state = at(
+        [demo("Bucket of Cold Water")],
+        [newt],
+        hands=[["Bucket of Cold Water"], []],
+        board=[{}, {"a1": ["Hopeful Newt"]}],
+    )
+    i = inst(state, newt.name, "a1")
+    state.set_monster(i, attack=4)
+    state.apply_text("play Bucket of Cold Water")
+    end_turn(state)
+    state.apply_text("summon Hopeful Newt a1")
+    assert state.attack_of(i) == 1
+
+
+def test_a_taken_monsters_end_of_turn_ability_works_for_its_new_controller():
+    """Grudge-Holding Goat: "At the end of your turn: This monster gets +1 attack." after Bribe of
+    Biscuits made it P1's ("becomes your monster"): it grows at P1's turn end, not at P2's."""
+    goat = demo("Grudge-Holding Goat")
+    state = at([demo("Bribe of Biscuits")], [goat], hands=[["Bribe of Biscuits"], []], board=[{}, {"b2": [goat.name]}])
+    i = inst(state, goat.name, "b2")
+    state.apply_text("play Bribe of Biscuits")
+    state.apply_text("draw 1")
+    assert state.attack_of(i) == 3
+    if state.phase == "flip":
+        state.apply_text("flip none")
+    state.apply_text("draw 1")
+    assert state.attack_of(i) == 3
+
+
+def test_an_imp_that_attacked_in_a_pair_may_attack_again():
+    """Jalapeño Imp: "When summoned: This monster may attack twice this turn." — its first attack is
+    beside a Knight (a pair); the second is its own."""
+    state = at(
+        [demo("Jalapeño Imp"), KNIGHT],
+        [WALL, PAWN],
+        hands=[["Jalapeño Imp"], []],
+        board=[{"b1": ["Knight"]}, {"a1": ["Wall"]}],
+    )
+    state.apply_text("summon Jalapeño Imp a2")
+    state.apply_text("attack a1 with Jalapeño Imp@a2 + Knight@b1")
+    assert sorted(names_on(state, "a1")) == ["Jalapeño Imp", "Knight"]
+    Table(state).put(1, "Pawn", "a2")  # a new enemy next to a1
+    state.apply_text("attack a2 with Jalapeño Imp@a1")
+    assert names_on(state, "a2") == ["Jalapeño Imp"]
+
+
+def test_an_attacker_killed_by_the_strike_back_has_its_when_killed():
+    """Dizzy Bat: "When killed: Draw 1 card." with "If your monster's defence is equal to or lower than
+    the attack of the monster you're attacking then your monster is also killed": the Bat (2/2) kills
+    a 2/2 and dies of its strike back; P1 draws for the Bat."""
+    glass = monster("Glass", 1, 2, 2)
+    state = at([demo("Dizzy Bat")], [glass], board=[{"a2": ["Dizzy Bat"]}, {"a1": ["Glass"]}])
+    state.apply_text("attack a1 with Dizzy Bat@a2")
+    assert names_on(state, "a1") == [] and names_on(state, "a2") == []
+    assert state.hand_size(0) == 1
