@@ -1089,3 +1089,391 @@ def test_items_of_the_defender_only_when_attacked() -> None:
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Map": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!")
     assert not any("Map" in a for a in legal(state))
+
+
+# --- second round: the corners of each sentence ------------------------------------------
+
+
+def test_tsunami_drawer_goes_first_then_clockwise() -> None:
+    """Dungeon Tsunami: "The person who draws this card goes first."""
+    state = position(3, turn=1, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}], lands=[[R5], [R6], [R7]], step="draw")
+    draw(state, "Dungeon Tsunami")
+    order = []
+    while state.decision == "tsunami":
+        order.append(state.current_player)
+        answer(state, legal(state)[0])
+    assert order == [1, 2, 0]
+    assert [[n for n, _ in state.kingdom(s)] for s in range(3)] == [[R7], [R5], [R6]]
+
+
+def test_amulet_reroll_can_be_answered_by_another_amulet() -> None:
+    """Amulet: "when anyone has just rolled a die": a reroll is a roll just made, so a second Amulet may
+    answer it."""
+    state = position(hands=[{"Bee": 1, "Amulet": 1}, {"Amulet": 1}])
+    answer(state, f"quest {R1} with Bee")
+    roll(state, 6)
+    assert state.decision == "amulet" and state.current_player == 0
+    answer(state, "pass")
+    assert state.decision == "amulet" and state.current_player == 1
+    answer(state, "amulet")
+    roll(state, 1)
+    assert state.decision == "amulet" and state.current_player == 0
+    answer(state, "amulet")
+    roll(state, 3)
+    order_discards(state)
+    assert state.kingdom(0) == ((R1, False),)
+
+
+def test_amulet_on_the_defenders_die() -> None:
+    """The Amulet rerolls "that person['s]" die: the attacker makes the defender reroll."""
+    state = position(hands=[{"Bee": 1, "Gotcha!": 1, "Amulet": 1}, {"Cook": 1}], lands=[[], [R5]])
+    answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
+    roll(state, 4)  # attacker 5
+    if state.decision == "amulet":
+        answer(state, "pass")
+    roll(state, 6)  # defender 6
+    assert state.decision == "amulet" and state.current_player == 0
+    answer(state, "amulet")
+    roll(state, 1)  # defender 1
+    order_discards(state)
+    assert state.kingdom(0) == ((R5, False),)
+
+
+def test_blacksmith_helps_its_owner_when_defending() -> None:
+    """Blacksmith: "Whenever you use a "Sword" item card, you add +1": the defender's Sword too."""
+    state = position(
+        hands=[{"Daedalist": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1}], lands=[[], ["Workshop of the Dwarves", R5]]
+    )
+    answer(state, f"attack P2 {R5} with Daedalist by Gotcha!", "defend with Cook, Sword")
+    roll(state, 3, 2)  # 2 + 3 = 5 against 1 + 1 + 1 + 2 = 5: tie, the defender holds
+    order_discards(state)
+    assert (R5, False) in state.kingdom(1)
+
+
+def test_two_swords_on_one_character_by_default() -> None:
+    """Sword: "add +1 sword to a single character" — several Swords may go on one (``sword=stack``)."""
+    state = position(hands=[{"Bee": 1, "Sword": 2}, {"Cook": 1}])
+    answer(state, f"quest {R2} with Bee, 2 Sword")
+    roll(state, 2)  # 1 + 2 + 2 = 5
+    order_discards(state)
+    assert (R2, False) in state.kingdom(0)
+
+
+def test_two_swords_need_two_characters_in_the_one_reading() -> None:
+    """``sword=one``: each Sword on a character of its own."""
+    state = position(hands=[{"Bee": 1, "Sword": 2}, {"Cook": 1}], rules_options={"sword": "one"})
+    assert refused(state, f"quest {R2} with Bee, 2 Sword")
+
+
+def test_only_the_turn_player_discards_down_to_five() -> None:
+    """"If a player has six or more cards in her hand by the end of her turn": a defender who drew to six
+    on another's turn keeps them until the end of her own."""
+    state = position(
+        hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 2, "Doctor": 3}], lands=[[], ["Room of the Money Eater", R5]]
+    )
+    answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
+    roll(state, 1, 6)
+    order_discards(state)
+    answer(state, "draw")  # the Casino
+    draw(state, "Jehu")
+    assert state.hand_size(1) == 6
+    end_turn(state)
+    assert state.turn_player == 1 and state.hand_size(1) == 7  # her own draw
+
+
+def test_council_chamber_lost_even_when_the_attack_fails() -> None:
+    """"Discard the "Council Chamber" card" is the price of the attack, won or lost."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Nest of the Ogrekin", R6], [R5]])
+    answer(state, f"attack P2 {R5} with Bee by Council Chamber", "defend")
+    roll(state, 1, 6)
+    order_discards(state)
+    assert [n for n, _ in state.kingdom(0)] == [R6]
+    assert state.kingdom(1) == ((R5, False),)
+
+
+def test_gotcha_discarded_even_when_the_attack_fails() -> None:
+    """"All Kingdom cards that are used during an action are discarded, whether the action was successful
+    or not."""
+    state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], [R5]])
+    answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
+    roll(state, 1, 6)
+    order_discards(state)
+    assert sorted(state.discard_pile()) == ["Bee", "Gotcha!"]
+    assert state.hand(0) == {}
+
+
+def test_stealing_a_sixth_land_forces_a_discard() -> None:
+    """The five-land limit holds for a land taken by Aggression too."""
+    state = position(hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[R5, R6, R7, R8, R9], [R12]])
+    answer(state, f"attack P2 {R12} with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    order_discards(state)
+    assert state.decision == "land limit" and state.current_player == 0
+    answer(state, f"discard land {R5}")
+    assert sorted(n for n, _ in state.kingdom(0)) == sorted([R6, R7, R8, R9, R12])
+
+
+def test_no_attack_on_a_player_without_a_land_to_take() -> None:
+    """Aggression steals "lands already owned by other kingdoms": a landless kingdom (or one holding only
+    the Castle Tower) offers none."""
+    state = position(
+        3, hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1}, {"Jehu": 1}], lands=[[], [], ["Castle of the Tyrant"]]
+    )
+    assert not any(a.startswith("attack") for a in legal(state))
+
+
+def test_develop_twice_is_refused() -> None:
+    """A developed land is turned sideways once: it is not developed again."""
+    state = position(hands=[{"Highlord": 2}, {"Cook": 1}], lands=[[(R5, True)], []])
+    assert refused(state, f"develop {R5} with Highlord, Highlord")
+
+
+def test_harem_lowers_its_own_later_developments_only_once_developed() -> None:
+    """"the cost to Develop any land in the future is reduced by one": developing the Harem itself is at
+    full cost (the Harem is not yet developed)."""
+    state = position(hands=[{"Highlord": 1, "Doctor": 1}, {"Cook": 1}], lands=[["Mansion of the Lamia"], []])
+    answer(state, "develop Mansion of the Lamia with Doctor, Highlord")  # 3 + 2 = 5 < 6
+    order_discards(state)
+    assert state.kingdom(0) == (("Mansion of the Lamia", False),)
+
+
+def test_stolen_developed_bar_loses_its_effect() -> None:
+    """A stolen land "returns to its non-developed state": a stolen developed Bar gives nothing."""
+    bar = "Stage of the Airt Piper"
+    state = position(hands=[{"Executioner": 1, "Gotcha!": 1, "Drone": 1}, {"Cook": 1}], lands=[[], [(bar, True)]])
+    answer(state, f"attack P2 {bar} with Executioner by Gotcha!", "defend")
+    roll(state, 6, 1)
+    order_discards(state)
+    assert state.kingdom(0) == ((bar, False),)
+    assert state.points(0) == 1
+
+
+def test_archives_on_the_resupply_draw() -> None:
+    """Archives: "When you draw from the Kingdom Pile, draw one additional card": the Resupply draw too."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Archives of the Dungeon Geek"], []])
+    answer(state, "resupply")
+    draw(state, "Jehu")
+    if state.current_player == CHANCE:
+        draw(state, "Drone")
+    assert state.decision == "archives"
+    answer(state, "keep Drone")
+    assert state.hand(0) == {"Bee": 1, "Drone": 1}
+
+
+def test_refugee_reaching_ten_ends_the_game() -> None:
+    """Refugee: "This card adds one star towards your goal": nine points and a Refugee end the game."""
+    state = position(
+        hands=[{"Bee": 1, "Cook": 1, "Jehu": 1}, {"Drone": 1}], lands=[[R12, R15, R4], []], rooms=[R1, R2, R3, R6], step="draw"
+    )
+    draw(state, "Refugee")
+    answer(state, "discard Bee", "discard Cook")
+    assert state.points(0) == 10
+    answer(state, "resupply")
+    end_turn(state)
+    assert state.is_terminal
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+
+
+def test_refugee_with_one_card_discards_it() -> None:
+    """"discard any two Kingdom cards from your hand": with one card, that one goes."""
+    state = position(hands=[{}, {"Drone": 1}], step="draw")
+    draw(state, "Refugee")
+    while state.decision == "refugee":
+        answer(state, legal(state)[0])
+    assert state.refugees(0) == 1
+    assert state.hand_size(0) == 0
+
+
+def test_mixed_area_twice_costs_two_turns() -> None:
+    """"that player loses a turn" — each Mixed Area discarded costs a turn."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Tunnel of the Valaraukar"], []])
+    answer(state, "mixed area P2", "resupply")
+    end_turn(state)
+    assert state.turn_player == 0  # P2 lost her turn
+
+
+def test_hot_springs_after_the_hand_is_emptied_by_development() -> None:
+    """Hot Springs: "If you have no Kingdom Cards at the end of your turn" — after a development too."""
+    state = position(hands=[{"Highlord": 1, "Bee": 1}, {"Cook": 1}], lands=[["Spring of the Mayonnaise King", R5], []])
+    answer(state, f"develop {R5} with Bee, Highlord")
+    order_discards(state)
+    assert state.decision == "hot springs"
+
+
+def test_fortress_not_in_aggression_by_default() -> None:
+    """Fortress: "When two or more characters embark on a quest together" — quests (``fortress=quests``)."""
+    state = position(
+        hands=[{"Bee": 1, "Cook": 1, "Gotcha!": 1}, {"Jehu": 1}], lands=[["Dojo of the Rust Samurai"], [R5]]
+    )
+    answer(state, f"attack P2 {R5} with Bee, Cook by Gotcha!", "defend")
+    roll(state, 2, 4)  # 1 + 1 + 2 = 4 against 4 (with +2 it would be 6)
+    order_discards(state)
+    assert state.kingdom(1) == ((R5, False),)
+
+
+def test_map_room_is_the_only_one_reduced() -> None:
+    """Map: "this single new Land's Quest Level is reduced by two points": not the other rooms."""
+    state = position(hands=[{"Bee": 1, "Map": 1}, {"Cook": 1}])
+    answer(state, "map")
+    reveal(state, R8)
+    answer(state, f"quest {R2} with Bee")
+    roll(state, 2)  # 3 < 5 (3 would do for a reduced level)
+    order_discards(state)
+    assert state.kingdom(0) == ()
+
+
+def test_storm_discards_only_unclaimed_rooms() -> None:
+    """Dungeon Storm: "discard all of the face up unclaimed Lands": kingdoms keep theirs."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[[R5], [R6]], step="draw")
+    draw(state, "Dungeon Storm")
+    reveal(state, R7, R8, R9, R12)
+    assert state.kingdom(0) == ((R5, False),) and state.kingdom(1) == ((R6, False),)
+
+
+def test_storm_draw_is_the_turns_draw() -> None:
+    """The OPEN card drawn in step 1 was the draw (``open_draw=counts``): the hand is as before."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], step="draw")
+    draw(state, "Dungeon Storm")
+    reveal(state, R5, R6, R7, R8)
+    assert state.decision == "action" and state.current_player == 0
+    assert state.hand(0) == {"Bee": 1}
+
+
+def test_points_and_lands_tied_share_the_win() -> None:
+    """"In case of a tie, the player with the most lands in her kingdom wins": equal in both, both win."""
+    state = position(hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R12], [R7, R5]])
+    answer(state, f"quest {R1} with Executioner")  # P1 3 + 1 = 4 in 2; P2 2 + 1 = 3 in 2
+    roll(state, 1)
+    order_discards(state)
+    end_turn(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    state = position(hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R7], [R12, R5]])
+    answer(state, f"quest {R1} with Executioner")  # P1 2 + 1 = 3 in 2; P2 3 + 1 = 4 in 2
+    roll(state, 1)
+    order_discards(state)
+    end_turn(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (1,)
+    state = position(hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R12], [R4, R5]])
+    answer(state, f"quest {R1} with Executioner")  # 4 in 2 each
+    roll(state, 1)
+    order_discards(state)
+    end_turn(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 1)
+
+
+def test_ten_reached_by_another_player_in_my_turn_ends_after_my_turn() -> None:
+    """"When one or more players meets the following conditions, the game ends after the current player's
+    turn": a Tsunami in P1's turn takes P2 past ten; P1 still plays her action, then P2 wins."""
+    R13 = "Unnamed room 13"
+    state = position(
+        hands=[{"Bee": 1}, {"Cook": 1}], lands=[[R4], [R12, R15, R5, R9, R13]], rooms=[R1, R2, R3, R6], step="draw"
+    )
+    draw(state, "Dungeon Tsunami")
+    while state.decision == "tsunami":
+        answer(state, f"give {R4}" if state.current_player == 0 else f"give {R5}")
+    assert state.points(1) == 11 and state.points(0) == 1
+    assert not state.is_terminal
+    assert state.decision == "action" and state.current_player == 0
+    answer(state, "resupply")
+    end_turn(state)
+    assert state.is_terminal
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (1,)
+
+
+def test_defender_without_a_character_plays_no_sword() -> None:
+    """"there must be a character to use the item"; the Sword goes "to a single character": a defender
+    with no character defends with the die alone."""
+    state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Sword": 1, "Map": 1}], lands=[[], [R5]])
+    answer(state, f"attack P2 {R5} with Bee by Gotcha!")
+    assert legal(state) == ["defend"]
+
+
+def test_map_fifth_room_claimed_leaves_four_and_no_refill() -> None:
+    """Step 4 draws "If there are three or less face-up Meikyu cards": one claimed of five leaves four."""
+    state = position(hands=[{"Executioner": 1, "Map": 1}, {"Cook": 1}])
+    pile = state.meikyu_pile_size()
+    answer(state, "map")
+    reveal(state, R8)
+    answer(state, f"quest {R1} with Executioner")
+    roll(state, 1)
+    order_discards(state)
+    end_turn(state)
+    assert sorted(state.rooms()) == sorted([R2, R3, R4, R8])
+    assert state.meikyu_pile_size() == pile - 1
+
+
+def test_lost_turn_is_lost_whole_without_its_draw() -> None:
+    """"that player loses a turn": she neither draws nor acts."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Tunnel of the Valaraukar"], []])
+    answer(state, "mixed area P2", "resupply")
+    draw(state, "Jehu")
+    end_turn(state)
+    assert state.turn_player == 0
+    assert state.hand(1) == {"Cook": 1}
+
+
+def test_blacksmith_adds_one_per_sword() -> None:
+    """"Whenever you use a "Sword" item card, you add +1": two Swords, +2 more."""
+    for die, claimed in ((2, False), (3, True)):
+        state = position(hands=[{"Bee": 1, "Sword": 2}, {"Cook": 1}], lands=[["Workshop of the Dwarves"], []])
+        answer(state, f"quest {R4} with Bee, 2 Sword")
+        roll(state, die)  # 1 + 2 + 2 + die against 8
+        order_discards(state)
+        assert ((R4, False) in state.kingdom(0)) is claimed
+
+
+def test_grimoire_and_sword_on_one_character() -> None:
+    """Grimoire: "its swords increase by the amount of its seals"; Sword: "+1 sword to a single character"."""
+    state = position(hands=[{"Highlord": 1, "Sword": 1, "Grimoire": 1}, {"Cook": 1}])
+    answer(state, f"quest {R3} with Grimoire, Highlord, Sword")
+    roll(state, 1)  # 1 + 3 + 1 + 1 = 6
+    order_discards(state)
+    assert (R3, False) in state.kingdom(0)
+
+
+def test_bar_and_grimoire_on_a_zero_sword_character() -> None:
+    """Bar: "all characters with 0 swords receive a +1 sword" (printed swords, ``bar_zero=printed``), and the
+    Grimoire adds the seals."""
+    state = position(hands=[{"Valeel": 1, "Grimoire": 1}, {"Cook": 1}], lands=[[("Stage of the Airt Piper", True)], []])
+    answer(state, f"quest {R2} with Grimoire, Valeel")
+    roll(state, 1)  # 0 + 1 + 3 + 1 = 5
+    order_discards(state)
+    assert (R2, False) in state.kingdom(0)
+
+
+def test_casino_only_for_its_owners_die() -> None:
+    """Casino: "Any time that you roll a "6"": another player's 6 draws nothing."""
+    state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[[], ["Room of the Money Eater"]])
+    answer(state, f"quest {R1} with Bee")
+    roll(state, 6)
+    order_discards(state)
+    assert state.decision != "casino"
+
+
+def test_hospital_not_after_a_failed_aggression() -> None:
+    """Hospital: "If you fail a Quest" — a failed aggression returns nothing."""
+    state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[["Altar of the Nightingale"], [R5]])
+    answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
+    roll(state, 1, 6)
+    order_discards(state)
+    assert state.decision != "hospital"
+    assert state.hand(0) == {}
+
+
+def test_tsunami_landless_player_passes_nothing_in_four() -> None:
+    """Dungeon Tsunami in a 4-player game: "If a player has no Claimed Lands at the time this card is
+    initially activated, they do not have to pass a land"."""
+    state = position(4, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}, {"Drone": 1}], lands=[[R5], [], [R6], [R7]], step="draw")
+    draw(state, "Dungeon Tsunami")
+    asked = []
+    while state.decision == "tsunami":
+        asked.append(state.current_player)
+        answer(state, legal(state)[0])
+    assert 1 not in asked
+    assert [n for n, _ in state.kingdom(1)] == [R5]
+    assert state.land_count(0) == 1 and state.land_count(2) == 0
