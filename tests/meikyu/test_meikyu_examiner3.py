@@ -6,6 +6,7 @@ against docs/rules/meikyu.md. Values of characters and lands are the default pro
 from __future__ import annotations
 
 from collections.abc import Iterable
+
 import pytest
 
 from cardbase.games.base import CHANCE, GameError, InvalidRules
@@ -75,7 +76,7 @@ def deal_through(state: MeikyuState, picks: Iterable[str] = ()) -> None:
 
 
 def test_full_set_counts() -> None:
-    """"32 Meikyu cards (lands)", "68 Kingdom cards" of 42 characters, 18 items, 4 Aggression, 4 Open."""
+    """ "32 Meikyu cards (lands)", "68 Kingdom cards" of 42 characters, 18 items, 4 Aggression, 4 Open."""
     pool = default_pool()
     assert pool.land_count == 32
     assert pool.kingdom_count == 68
@@ -89,7 +90,7 @@ def test_full_set_counts() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_setup_four_rooms_and_four_cards_each(players: int) -> None:
-    """"draw the top 4 Meikyu Cards, turning them face up"; "deal 4 Kingdom Cards to each player";
+    """ "draw the top 4 Meikyu Cards, turning them face up"; "deal 4 Kingdom Cards to each player";
     then the first turn starts by drawing one card."""
     state = rules(players).new_initial_state(seed=7)
     deal_through(state)
@@ -102,7 +103,7 @@ def test_setup_four_rooms_and_four_cards_each(players: int) -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_setup_no_open_card_stays_in_a_dealt_hand(seed: int) -> None:
-    """"If one of the players starts out with one of the special-action "OPEN" cards, that person will
+    """ "If one of the players starts out with one of the special-action "OPEN" cards, that person will
     return all their cards to the pile and draw four new cards"."""
     state = rules(5).new_initial_state(seed=seed)
     deal_through(state)
@@ -124,7 +125,7 @@ def test_setup_open_card_dealt_is_returned_and_redrawn() -> None:
 
 
 def test_setup_highest_roll_goes_first() -> None:
-    """"Each player rolls the die. The player with the highest roll goes first."""
+    """ "Each player rolls the die. The player with the highest roll goes first."""
     for rolls, first in (((2, 5), 1), ((6, 1), 0)):
         state = rules(2).new_initial_state(seed=5)
         while not (state.current_player == CHANCE and isinstance(state.chance_outcomes()[0][0], Roll)):
@@ -138,7 +139,7 @@ def test_setup_highest_roll_goes_first() -> None:
 
 
 def test_setup_play_is_clockwise_from_first() -> None:
-    """"The play will proceed in a clockwise order": seat after seat from the first player."""
+    """ "The play will proceed in a clockwise order": seat after seat from the first player."""
     state = position(3, turn=1, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}])
     seen = []
     for _ in range(4):
@@ -159,7 +160,7 @@ def test_player_count_bounds(players: int) -> None:
 
 
 def test_turn_starts_by_drawing_one_card() -> None:
-    """"1. Draw a Kingdom Card — The player takes one card from the Kingdom Pile."""
+    """ "1. Draw a Kingdom Card — The player takes one card from the Kingdom Pile."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], step="draw")
     pile = sum(state.kingdom_pile().values())
     assert state.current_player == CHANCE
@@ -170,7 +171,7 @@ def test_turn_starts_by_drawing_one_card() -> None:
 
 
 def test_only_one_action_per_turn() -> None:
-    """"The player can only perform one of the following four actions": after a quest the turn goes on
+    """ "The player can only perform one of the following four actions": after a quest the turn goes on
     to the next player."""
     state = position(hands=[{"Bee": 2}, {"Cook": 1}])
     answer(state, f"quest {R1} with Bee")
@@ -182,7 +183,7 @@ def test_only_one_action_per_turn() -> None:
 
 
 def test_resupply_draws_one_card() -> None:
-    """"2-4 Resupply — The player draws one more card from the Kingdom pile."""
+    """ "2-4 Resupply — The player draws one more card from the Kingdom pile."""
     state = position(hands=[{"Bee": 1, "Cook": 1}, {"Jehu": 1}])
     answer(state, "resupply")
     assert state.current_player == CHANCE
@@ -191,7 +192,7 @@ def test_resupply_draws_one_card() -> None:
 
 
 def test_hand_of_six_discards_to_five() -> None:
-    """"If a player has six or more cards in her hand by the end of her turn, she must discard down to
+    """ "If a player has six or more cards in her hand by the end of her turn, she must discard down to
     five cards."""
     state = position(hands=[{"Bee": 2, "Cook": 3}, {"Jehu": 1}])
     answer(state, "resupply")
@@ -203,7 +204,7 @@ def test_hand_of_six_discards_to_five() -> None:
 
 
 def test_hand_of_seven_discards_two() -> None:
-    """"six or more ... discard down to five": a hand of 7 loses two."""
+    """ "six or more ... discard down to five": a hand of 7 loses two."""
     state = position(hands=[{"Bee": 2, "Cook": 2, "Jehu": 2}, {"Drone": 1}])
     answer(state, "resupply")
     draw(state, "Master")
@@ -213,7 +214,7 @@ def test_hand_of_seven_discards_two() -> None:
 
 
 def test_hand_of_five_keeps_all() -> None:
-    """"(if player has more than 5 cards in her hand)": five is kept."""
+    """ "(if player has more than 5 cards in her hand)": five is kept."""
     state = position(hands=[{"Bee": 2, "Cook": 2}, {"Jehu": 1}])
     answer(state, "resupply")
     draw(state, "Drone")
@@ -223,7 +224,7 @@ def test_hand_of_five_keeps_all() -> None:
 
 
 def test_rooms_refilled_to_four_after_a_claim() -> None:
-    """"If there are three or less face-up Meikyu cards ... placed face-up until there are four"."""
+    """ "If there are three or less face-up Meikyu cards ... placed face-up until there are four"."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}])
     answer(state, f"quest {R1} with Executioner")
     roll(state, 1)
@@ -249,7 +250,7 @@ def test_rooms_not_refilled_after_a_failed_quest() -> None:
 
 
 def test_quest_total_equal_to_level_succeeds() -> None:
-    """"If this new total is equal to or higher than the room's Quest Level, then the quest succeeds"."""
+    """ "If this new total is equal to or higher than the room's Quest Level, then the quest succeeds"."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}])
     answer(state, f"quest {R1} with Bee")
     roll(state, 3)  # 1 + 3 = 4 = level
@@ -259,7 +260,7 @@ def test_quest_total_equal_to_level_succeeds() -> None:
 
 
 def test_quest_total_below_level_fails_and_cards_are_discarded() -> None:
-    """"If the total is less than the room's Quest Level, then the quest failed. In either case, all
+    """ "If the total is less than the room's Quest Level, then the quest failed. In either case, all
     characters and item cards are discarded."""
     state = position(hands=[{"Bee": 1, "Sword": 1}, {"Cook": 1}])
     answer(state, f"quest {R2} with Bee, Sword")
@@ -272,7 +273,7 @@ def test_quest_total_below_level_fails_and_cards_are_discarded() -> None:
 
 
 def test_quest_sums_several_characters_and_a_sword() -> None:
-    """"uses as many characters and items as she wishes, adding up the total of swords"; the Sword
+    """ "uses as many characters and items as she wishes, adding up the total of swords"; the Sword
     "add +1 sword to a single character"."""
     state = position(hands=[{"Bee": 1, "Daedalist": 1, "Sword": 1}, {"Cook": 1}])
     answer(state, f"quest {R4} with Bee, Daedalist, Sword")
@@ -291,7 +292,7 @@ def test_quest_sword_short_by_one_without_it() -> None:
 
 
 def test_quest_needs_a_character() -> None:
-    """"At least one character card must be used to perform a quest."""
+    """ "At least one character card must be used to perform a quest."""
     state = position(hands=[{"Sword": 2, "Grimoire": 1, "Bee": 1}, {"Cook": 1}])
     assert refused(state, f"quest {R1} with Sword")
     assert refused(state, f"quest {R1} with Sword, Grimoire")
@@ -299,7 +300,7 @@ def test_quest_needs_a_character() -> None:
 
 
 def test_quest_only_a_face_up_room() -> None:
-    """"The player chooses one of the face-up Meikyu Card rooms"."""
+    """ "The player chooses one of the face-up Meikyu Card rooms"."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}])
     assert refused(state, f"quest {R5} with Bee")
 
@@ -311,7 +312,7 @@ def test_quest_cards_must_be_in_hand() -> None:
 
 
 def test_sixth_land_forces_a_discard_of_an_existing_land() -> None:
-    """"The maximum number of owned lands a kingdom can have is five. If a player takes a sixth land
+    """ "The maximum number of owned lands a kingdom can have is five. If a player takes a sixth land
     into the kingdom, she must discard one of the existing lands."""
     lands = [R5, R6, R7, R8, R9]
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], lands=[lands, []])
@@ -342,7 +343,7 @@ def test_castle_tower_never_discarded_at_the_land_limit() -> None:
 
 
 def test_develop_with_wits_equal_to_level() -> None:
-    """"the total of the character's Wits (seals) must equal or exceed the Quest Level ... If a room is
+    """ "the total of the character's Wits (seals) must equal or exceed the Quest Level ... If a room is
     developed, turn it sideways. The Developed Point Total becomes this room's new Point Total."""
     state = position(hands=[{"Highlord": 1, "Bee": 1}, {"Cook": 1}], lands=[[R5], []])
     assert state.points(0) == 1
@@ -353,7 +354,7 @@ def test_develop_with_wits_equal_to_level() -> None:
 
 
 def test_develop_rolls_no_die() -> None:
-    """"No dice are rolled."""
+    """ "No dice are rolled."""
     state = position(hands=[{"Highlord": 1, "Bee": 1}, {"Cook": 1}], lands=[[R5], []])
     answer(state, f"develop {R5} with Bee, Highlord")
     order_discards(state)
@@ -362,7 +363,7 @@ def test_develop_rolls_no_die() -> None:
 
 
 def test_develop_short_of_level_does_not_develop() -> None:
-    """"To succeed, the total ... must equal or exceed": 3 seals do not develop a level-4 land, and
+    """ "To succeed, the total ... must equal or exceed": 3 seals do not develop a level-4 land, and
     the cards used are discarded all the same (or the try is refused)."""
     state = position(hands=[{"Highlord": 1}, {"Cook": 1}], lands=[[R5], []])
     if refused(state, f"develop {R5} with Highlord"):
@@ -374,14 +375,14 @@ def test_develop_short_of_level_does_not_develop() -> None:
 
 
 def test_develop_spends_character_cards_only() -> None:
-    """"The player spends any number of character cards": no item in a development."""
+    """ "The player spends any number of character cards": no item in a development."""
     state = position(hands=[{"Highlord": 1, "Sword": 1, "Grimoire": 1}, {"Cook": 1}], lands=[[R5], []])
     assert refused(state, f"develop {R5} with Highlord, Sword")
     assert refused(state, f"develop {R5} with Grimoire, Highlord")
 
 
 def test_develop_only_own_land() -> None:
-    """"develop one's own land": a face-up room or an opponent's land is not developed."""
+    """ "develop one's own land": a face-up room or an opponent's land is not developed."""
     state = position(hands=[{"Highlord": 2}, {"Cook": 1}], lands=[[], [R5]])
     assert refused(state, f"develop {R5} with Highlord, Highlord")
     assert refused(state, f"develop {R1} with Highlord, Highlord")
@@ -391,7 +392,7 @@ def test_develop_only_own_land() -> None:
 
 
 def test_aggression_needs_gotcha_or_council_chamber() -> None:
-    """"The player who wants to perform an Aggression action must do one of the following: a. Play a
+    """ "The player who wants to perform an Aggression action must do one of the following: a. Play a
     "Gotcha!" card. b. Discard the "Council Chamber" card"."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], lands=[[], [R5]])
     assert not any(a.startswith("attack") for a in legal(state))
@@ -399,20 +400,20 @@ def test_aggression_needs_gotcha_or_council_chamber() -> None:
 
 
 def test_aggression_only_on_another_player() -> None:
-    """"The Aggressor selects another player to attack."""
+    """ "The Aggressor selects another player to attack."""
     state = position(hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[R6], [R5]])
     assert refused(state, f"attack P1 {R6} with Executioner by Gotcha!")
     assert not refused(state, f"attack P2 {R5} with Executioner by Gotcha!")
 
 
 def test_attack_needs_a_character() -> None:
-    """"The attacking player must play at least one character card in order to attack"."""
+    """ "The attacking player must play at least one character card in order to attack"."""
     state = position(hands=[{"Sword": 1, "Gotcha!": 1, "Bee": 1}, {"Cook": 1}], lands=[[], [R5]])
     assert refused(state, f"attack P2 {R5} with Sword by Gotcha!")
 
 
 def test_attack_tie_goes_to_defender() -> None:
-    """"The attacking player's total must be higher than the defender's total in order to succeed.
+    """ "The attacking player's total must be higher than the defender's total in order to succeed.
     Ties go to the defender."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
@@ -423,7 +424,7 @@ def test_attack_tie_goes_to_defender() -> None:
 
 
 def test_attack_higher_wins_and_developed_land_turns_back() -> None:
-    """"If the attacker wins, the land changes hands ... If the land was Developed, then the land
+    """ "If the attacker wins, the land changes hands ... If the land was Developed, then the land
     returns to its non-developed state when the attacker claims it."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], [(R5, True)]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
@@ -434,7 +435,7 @@ def test_attack_higher_wins_and_developed_land_turns_back() -> None:
 
 
 def test_defender_without_cards_uses_the_die() -> None:
-    """"the defending player can defend without playing a character: she simply rolls the die and uses
+    """ "the defending player can defend without playing a character: she simply rolls the die and uses
     that as the sword total."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!")
@@ -447,7 +448,7 @@ def test_defender_without_cards_uses_the_die() -> None:
 
 
 def test_defender_cards_and_items_count_and_are_discarded() -> None:
-    """"the defender can allocate as many characters and items she wants ... All characters and items
+    """ "the defender can allocate as many characters and items she wants ... All characters and items
     used are discarded regardless of success or failure."""
     state = position(hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1, "Jehu": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Executioner by Gotcha!", "defend with Cook, Sword")
@@ -468,7 +469,7 @@ def test_defender_sword_can_hold_the_land() -> None:
 
 
 def test_attack_by_council_chamber_discards_it() -> None:
-    """"b. Discard the "Council Chamber" card (this land must already be in that player's kingdom)."""
+    """ "b. Discard the "Council Chamber" card (this land must already be in that player's kingdom)."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], lands=[["Nest of the Ogrekin", R6], [R5]])
     answer(state, f"attack P2 {R5} with Executioner by Council Chamber", "defend")
     roll(state, 3, 1)
@@ -486,9 +487,7 @@ def test_council_chamber_must_be_owned() -> None:
 
 def test_castle_tower_cannot_be_stolen() -> None:
     """Castle Tower: "other players may not steal this land by using "Aggression"."""
-    state = position(
-        hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], ["Castle of the Tyrant", R5]]
-    )
+    state = position(hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], ["Castle of the Tyrant", R5]])
     assert refused(state, "attack P2 Castle of the Tyrant with Executioner by Gotcha!")
     assert not refused(state, f"attack P2 {R5} with Executioner by Gotcha!")
 
@@ -506,7 +505,7 @@ def test_attack_sword_adds_to_attacker() -> None:
 
 
 def test_discard_order_is_decided_by_the_turn_player() -> None:
-    """"the order that they are placed on the discard pile is decided by the player whose turn it
+    """ "the order that they are placed on the discard pile is decided by the player whose turn it
     currently is."""
     state = position(
         hands=[{"Executioner": 1, "Gotcha!": 1}, {"Cook": 1, "Sword": 1}],
@@ -529,7 +528,10 @@ def test_tomb_takes_the_top_discard_instead_of_drawing() -> None:
     """Tomb: "When you draw from the Kingdom Pile, you may choose to pick up the topmost discarded
     Kingdom Card instead."""
     state = position(
-        hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Graveyard of the Vampire"], []], step="draw", discards=["Jehu", "Sword"]
+        hands=[{"Bee": 1}, {"Cook": 1}],
+        lands=[["Graveyard of the Vampire"], []],
+        step="draw",
+        discards=["Jehu", "Sword"],
     )
     assert state.decision == "tomb" and state.current_player == 0
     answer(state, "tomb")
@@ -538,7 +540,7 @@ def test_tomb_takes_the_top_discard_instead_of_drawing() -> None:
 
 
 def test_tomb_may_be_declined() -> None:
-    """"you may choose": drawing from the pile stays open."""
+    """ "you may choose": drawing from the pile stays open."""
     state = position(
         hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Graveyard of the Vampire"], []], step="draw", discards=["Sword"]
     )
@@ -550,7 +552,7 @@ def test_tomb_may_be_declined() -> None:
 
 @pytest.mark.parametrize("card", ["Dungeon Storm", "Dungeon Tsunami"])
 def test_tomb_can_not_take_storm_or_tsunami(card: str) -> None:
-    """"You may not use this card through the use of the "Tomb" land's special ability."""
+    """ "You may not use this card through the use of the "Tomb" land's special ability."""
     state = position(
         hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Graveyard of the Vampire"], []], step="draw", discards=["Sword", card]
     )
@@ -571,7 +573,7 @@ def test_resupply_with_tomb_is_offered_too() -> None:
 
 
 def test_last_card_taken_reshuffles_the_discards() -> None:
-    """"When the last card in the Kingdom Pile is taken, shuffle the discarded Kingdom Cards and
+    """ "When the last card in the Kingdom Pile is taken, shuffle the discarded Kingdom Cards and
     replenish the Kingdom Pile."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], step="draw", pile=["Jehu"], discards=["Sword", "Drone"])
     before = state.discard_pile()
@@ -586,7 +588,7 @@ def test_last_card_taken_reshuffles_the_discards() -> None:
 
 
 def test_ten_points_ends_the_game_after_the_turn() -> None:
-    """"A. The sum of all of one kingdom's lands equals ten or more" — "the game ends after the current
+    """ "A. The sum of all of one kingdom's lands equals ten or more" — "the game ends after the current
     player's turn"; "The player with the most points wins."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], lands=[[R12, R15, R4], [R5]], rooms=[R1, R2, R3, R6])  # 9
     assert state.points(0) == 9
@@ -613,7 +615,7 @@ def test_nine_points_does_not_end_the_game() -> None:
 
 
 def test_game_end_waits_for_the_rest_of_the_turn() -> None:
-    """"the game ends after the current player's turn": the goal reached by a development, its
+    """ "the game ends after the current player's turn": the goal reached by a development, its
     Marketplace draw brings a sixth card, and step 3 still discards before the game is over."""
     lands = [("Mansion of the Lamia", True), R4, R5, R9, "Den of the Geister"]  # 3 + 3 + 1 + 1 + 1 = 9
     hand = {"Highlord": 1, "Bee": 2, "Cook": 3}
@@ -632,7 +634,7 @@ def test_game_end_waits_for_the_rest_of_the_turn() -> None:
 
 
 def test_no_room_left_ends_the_game() -> None:
-    """"B. There are no more Meikyu dungeon rooms left to conquer."""
+    """ "B. There are no more Meikyu dungeon rooms left to conquer."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R4], [R5]])
     answer(state, f"quest {R1} with Executioner")
     roll(state, 1)
@@ -655,7 +657,7 @@ def test_failed_quest_on_the_last_room_goes_on() -> None:
 
 
 def test_points_tie_goes_to_most_lands() -> None:
-    """"In case of a tie, the player with the most lands in her kingdom wins."""
+    """ "In case of a tie, the player with the most lands in her kingdom wins."""
     state = position(
         hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R4], [R7, R5, R9]]
     )  # P1 3 + 1 = 4 points in 2 lands; P2 2 + 1 + 1 = 4 in 3
@@ -670,7 +672,7 @@ def test_points_tie_goes_to_most_lands() -> None:
 
 
 def test_most_points_beats_more_lands() -> None:
-    """"The player with the most points wins": lands count only in a tie."""
+    """ "The player with the most points wins": lands count only in a tie."""
     state = position(
         hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R12], [R7, R5]]
     )  # P1 3 + 1 = 4 in 2 lands; P2 3 in 2
@@ -728,7 +730,7 @@ def test_casino_five_draws_nothing() -> None:
 
 
 def test_casino_works_for_the_defender_too() -> None:
-    """"Any time that you roll a "6"": the Casino's owner defending an aggression rolls a 6."""
+    """ "Any time that you roll a "6"": the Casino's owner defending an aggression rolls a 6."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], ["Room of the Money Eater", R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
     roll(state, 1, 6)
@@ -788,7 +790,7 @@ def test_mixed_area_makes_a_player_lose_a_turn() -> None:
 
 
 def test_mixed_area_not_on_yourself() -> None:
-    """"Select another player"."""
+    """ "Select another player"."""
     state = position(3, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}], lands=[["Tunnel of the Valaraukar"], [], []])
     assert refused(state, "mixed area P1")
 
@@ -848,7 +850,7 @@ def test_laboratory_needed_for_item_as_character() -> None:
 
 
 def test_laboratory_only_one_item() -> None:
-    """"one item card": two items as characters are refused."""
+    """ "one item card": two items as characters are refused."""
     lab = "Storehouse of the Demonic Steel"
     state = position(hands=[{"Map": 1, "Amulet": 1}, {"Cook": 1}], lands=[[lab], []])
     assert refused(state, f"quest {R1} with Map as character, Amulet as character")
@@ -884,7 +886,7 @@ def test_fortress_two_characters_add_two() -> None:
 
 
 def test_fortress_one_character_adds_nothing() -> None:
-    """"two or more characters": one alone gets no +2."""
+    """ "two or more characters": one alone gets no +2."""
     state = position(hands=[{"Daedalist": 1}, {"Jehu": 1}], lands=[["Dojo of the Rust Samurai"], []])
     answer(state, f"quest {R2} with Daedalist")
     roll(state, 2)  # 2 + 2 = 4 < 5
@@ -1004,7 +1006,7 @@ def test_map_adds_a_fifth_room_two_levels_easier() -> None:
 
 
 def test_map_reduction_ends_with_the_turn() -> None:
-    """"Until the end of your turn": the next player faces the full level."""
+    """ "Until the end of your turn": the next player faces the full level."""
     state = position(hands=[{"Bee": 1, "Map": 1}, {"Daedalist": 1}])
     answer(state, "map")
     reveal(state, R8)
@@ -1063,7 +1065,7 @@ def test_dungeon_tsunami_passes_lands_left() -> None:
 
 
 def test_open_card_played_at_once_and_not_kept() -> None:
-    """"You must play these immediately upon drawing them.": no OPEN card reaches a hand."""
+    """ "You must play these immediately upon drawing them.": no OPEN card reaches a hand."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], step="draw")
     draw(state, "Dungeon Storm")
     reveal(state, R5, R6, R7, R8)
@@ -1072,7 +1074,7 @@ def test_open_card_played_at_once_and_not_kept() -> None:
 
 
 def test_only_one_action_even_with_items_played() -> None:
-    """"During any of the actions, the player can use as many Kingdom Cards ... All Kingdom cards that are
+    """ "During any of the actions, the player can use as many Kingdom Cards ... All Kingdom cards that are
     used during an action are discarded": a Map before the quest goes to the discard pile too."""
     state = position(hands=[{"Bee": 1, "Map": 1}, {"Cook": 1}])
     answer(state, "map")
@@ -1084,7 +1086,7 @@ def test_only_one_action_even_with_items_played() -> None:
 
 
 def test_items_of_the_defender_only_when_attacked() -> None:
-    """"Unless the card says otherwise, players can only use these cards on their own turn": the
+    """ "Unless the card says otherwise, players can only use these cards on their own turn": the
     defender's Sword counts, but a Map is not an option on another player's turn."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1, "Map": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!")
@@ -1166,7 +1168,7 @@ def test_two_swords_need_two_characters_in_the_one_reading() -> None:
 
 
 def test_only_the_turn_player_discards_down_to_five() -> None:
-    """"If a player has six or more cards in her hand by the end of her turn": a defender who drew to six
+    """ "If a player has six or more cards in her hand by the end of her turn": a defender who drew to six
     on another's turn keeps them until the end of her own."""
     state = position(
         hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 2, "Doctor": 3}], lands=[[], ["Room of the Money Eater", R5]]
@@ -1182,7 +1184,7 @@ def test_only_the_turn_player_discards_down_to_five() -> None:
 
 
 def test_council_chamber_lost_even_when_the_attack_fails() -> None:
-    """"Discard the "Council Chamber" card" is the price of the attack, won or lost."""
+    """ "Discard the "Council Chamber" card" is the price of the attack, won or lost."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Nest of the Ogrekin", R6], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Council Chamber", "defend")
     roll(state, 1, 6)
@@ -1192,7 +1194,7 @@ def test_council_chamber_lost_even_when_the_attack_fails() -> None:
 
 
 def test_gotcha_discarded_even_when_the_attack_fails() -> None:
-    """"All Kingdom cards that are used during an action are discarded, whether the action was successful
+    """ "All Kingdom cards that are used during an action are discarded, whether the action was successful
     or not."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Cook": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!", "defend")
@@ -1229,7 +1231,7 @@ def test_develop_twice_is_refused() -> None:
 
 
 def test_harem_lowers_its_own_later_developments_only_once_developed() -> None:
-    """"the cost to Develop any land in the future is reduced by one": developing the Harem itself is at
+    """ "the cost to Develop any land in the future is reduced by one": developing the Harem itself is at
     full cost (the Harem is not yet developed)."""
     state = position(hands=[{"Highlord": 1, "Doctor": 1}, {"Cook": 1}], lands=[["Mansion of the Lamia"], []])
     answer(state, "develop Mansion of the Lamia with Doctor, Highlord")  # 3 + 2 = 5 < 6
@@ -1263,7 +1265,10 @@ def test_archives_on_the_resupply_draw() -> None:
 def test_refugee_reaching_ten_ends_the_game() -> None:
     """Refugee: "This card adds one star towards your goal": nine points and a Refugee end the game."""
     state = position(
-        hands=[{"Bee": 1, "Cook": 1, "Jehu": 1}, {"Drone": 1}], lands=[[R12, R15, R4], []], rooms=[R1, R2, R3, R6], step="draw"
+        hands=[{"Bee": 1, "Cook": 1, "Jehu": 1}, {"Drone": 1}],
+        lands=[[R12, R15, R4], []],
+        rooms=[R1, R2, R3, R6],
+        step="draw",
     )
     draw(state, "Refugee")
     answer(state, "discard Bee", "discard Cook")
@@ -1276,7 +1281,7 @@ def test_refugee_reaching_ten_ends_the_game() -> None:
 
 
 def test_refugee_with_one_card_discards_it() -> None:
-    """"discard any two Kingdom cards from your hand": with one card, that one goes."""
+    """ "discard any two Kingdom cards from your hand": with one card, that one goes."""
     state = position(hands=[{}, {"Drone": 1}], step="draw")
     draw(state, "Refugee")
     while state.decision == "refugee":
@@ -1286,7 +1291,7 @@ def test_refugee_with_one_card_discards_it() -> None:
 
 
 def test_mixed_area_twice_costs_two_turns() -> None:
-    """"that player loses a turn" — each Mixed Area discarded costs a turn."""
+    """ "that player loses a turn" — each Mixed Area discarded costs a turn."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Tunnel of the Valaraukar"], []])
     answer(state, "mixed area P2", "resupply")
     end_turn(state)
@@ -1341,7 +1346,7 @@ def test_storm_draw_is_the_turns_draw() -> None:
 
 
 def test_points_and_lands_tied_share_the_win() -> None:
-    """"In case of a tie, the player with the most lands in her kingdom wins": equal in both, both win."""
+    """ "In case of a tie, the player with the most lands in her kingdom wins": equal in both, both win."""
     state = position(hands=[{"Executioner": 1}, {"Cook": 1}], rooms=[R1], meikyu_pile=[], lands=[[R12], [R7, R5]])
     answer(state, f"quest {R1} with Executioner")  # P1 3 + 1 = 4 in 2; P2 2 + 1 = 3 in 2
     roll(state, 1)
@@ -1366,7 +1371,7 @@ def test_points_and_lands_tied_share_the_win() -> None:
 
 
 def test_ten_reached_by_another_player_in_my_turn_ends_after_my_turn() -> None:
-    """"When one or more players meets the following conditions, the game ends after the current player's
+    """ "When one or more players meets the following conditions, the game ends after the current player's
     turn": a Tsunami in P1's turn takes P2 past ten; P1 still plays her action, then P2 wins."""
     R13 = "Unnamed room 13"
     state = position(
@@ -1386,7 +1391,7 @@ def test_ten_reached_by_another_player_in_my_turn_ends_after_my_turn() -> None:
 
 
 def test_defender_without_a_character_plays_no_sword() -> None:
-    """"there must be a character to use the item"; the Sword goes "to a single character": a defender
+    """ "there must be a character to use the item"; the Sword goes "to a single character": a defender
     with no character defends with the die alone."""
     state = position(hands=[{"Bee": 1, "Gotcha!": 1}, {"Sword": 1, "Map": 1}], lands=[[], [R5]])
     answer(state, f"attack P2 {R5} with Bee by Gotcha!")
@@ -1408,7 +1413,7 @@ def test_map_fifth_room_claimed_leaves_four_and_no_refill() -> None:
 
 
 def test_lost_turn_is_lost_whole_without_its_draw() -> None:
-    """"that player loses a turn": she neither draws nor acts."""
+    """ "that player loses a turn": she neither draws nor acts."""
     state = position(hands=[{"Bee": 1}, {"Cook": 1}], lands=[["Tunnel of the Valaraukar"], []])
     answer(state, "mixed area P2", "resupply")
     draw(state, "Jehu")
@@ -1418,7 +1423,7 @@ def test_lost_turn_is_lost_whole_without_its_draw() -> None:
 
 
 def test_blacksmith_adds_one_per_sword() -> None:
-    """"Whenever you use a "Sword" item card, you add +1": two Swords, +2 more."""
+    """ "Whenever you use a "Sword" item card, you add +1": two Swords, +2 more."""
     for die, claimed in ((2, False), (3, True)):
         state = position(hands=[{"Bee": 1, "Sword": 2}, {"Cook": 1}], lands=[["Workshop of the Dwarves"], []])
         answer(state, f"quest {R4} with Bee, 2 Sword")
@@ -1468,7 +1473,9 @@ def test_hospital_not_after_a_failed_aggression() -> None:
 def test_tsunami_landless_player_passes_nothing_in_four() -> None:
     """Dungeon Tsunami in a 4-player game: "If a player has no Claimed Lands at the time this card is
     initially activated, they do not have to pass a land"."""
-    state = position(4, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}, {"Drone": 1}], lands=[[R5], [], [R6], [R7]], step="draw")
+    state = position(
+        4, hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}, {"Drone": 1}], lands=[[R5], [], [R6], [R7]], step="draw"
+    )
     draw(state, "Dungeon Tsunami")
     asked = []
     while state.decision == "tsunami":
@@ -1477,3 +1484,69 @@ def test_tsunami_landless_player_passes_nothing_in_four() -> None:
     assert 1 not in asked
     assert [n for n, _ in state.kingdom(1)] == [R5]
     assert state.land_count(0) == 1 and state.land_count(2) == 0
+
+
+# --- disagreements: readings made options ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reading", "choices", "p1_after", "p3_after"),
+    [
+        ("held", [f"give {R7}"], [R7], [R6]),  # only the land held when the card was played
+        ("any", [f"give {R6}", f"give {R7}"], [R6], [R7]),  # at its turn, any land held then
+    ],
+)
+def test_tsunami_a_received_land_passed_on_under_either_reading(
+    reading: str, choices: list[str], p1_after: list[str], p3_after: list[str]
+) -> None:
+    """Dungeon Tsunami: "All players must choose one of their Claimed Lands, and pass it to the player on
+    their left. The person who draws this card goes first." Read as passing one of the lands held when the
+    card was played (``tsunami_pass=held``), or, at one's place in the order, any land held then, one just
+    received included (``any``). P1 draws it; P3 has received P2's R6 when her turn to pass comes."""
+    state = position(
+        3,
+        rules_options={"tsunami_pass": reading},
+        hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}],
+        lands=[[R5], [R6], [R7]],
+        step="draw",
+    )
+    draw(state, "Dungeon Tsunami")
+    answer(state, f"give {R5}", f"give {R6}")
+    assert state.decision == "tsunami" and state.current_player == 2
+    assert legal(state) == choices
+    answer(state, choices[-1] if reading == "held" else f"give {R6}")
+    assert [n for n, _ in state.kingdom(0)] == p1_after
+    assert [n for n, _ in state.kingdom(2)] == p3_after
+    assert [n for n, _ in state.kingdom(1)] == [R5]
+
+
+def test_tsunami_any_two_players_may_pass_a_land_straight_back() -> None:
+    """``tsunami_pass=any`` with two players: P2 may hand back the land P1 just passed (undeveloped now)."""
+    state = position(
+        rules_options={"tsunami_pass": "any"}, hands=[{"Bee": 1}, {"Cook": 1}], lands=[[(R5, True)], [R6]], step="draw"
+    )
+    draw(state, "Dungeon Tsunami")
+    answer(state, f"give {R5}")
+    assert sorted(legal(state)) == sorted([f"give {R5}", f"give {R6}"])
+    answer(state, f"give {R5}")
+    assert state.kingdom(0) == ((R5, False),)
+    assert state.kingdom(1) == ((R6, False),)
+
+
+def test_tsunami_any_keeps_the_landless_rule() -> None:
+    """Under ``tsunami_pass=any`` a player without lands when the card was played still passes nothing
+    (``tsunami_landless=none``): "they do not have to pass a land"."""
+    state = position(
+        3,
+        rules_options={"tsunami_pass": "any"},
+        hands=[{"Bee": 1}, {"Cook": 1}, {"Jehu": 1}],
+        lands=[[R5], [], [R7]],
+        step="draw",
+    )
+    draw(state, "Dungeon Tsunami")
+    asked = []
+    while state.decision == "tsunami":
+        asked.append(state.current_player)
+        answer(state, legal(state)[0])
+    assert asked == [0, 2]
+    assert [n for n, _ in state.kingdom(1)] == [R5]
