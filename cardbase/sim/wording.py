@@ -46,6 +46,11 @@ _MEIKYU: dict[str, Phrase] = {
         if v == "none"
         else "a player without lands at a Tsunami may pass a land received"
     ),
+    "tsunami_pass": lambda v: (
+        "a Tsunami passes a land held when it was played"
+        if v == "held"
+        else "a Tsunami passes any land held at one's turn to pass, one received included"
+    ),
     "amulet_ask": lambda v: (
         "only Amulet holders are asked after a die" if v == "holders" else "every player is asked after a die"
     ),

@@ -92,6 +92,7 @@ DEFAULTS = {
     "open_draw": "counts",
     "castle_tsunami": "passes",
     "tsunami_landless": "none",
+    "tsunami_pass": "held",
     "amulet_ask": "holders",
     "bar": "owner",
     "bar_zero": "printed",
@@ -586,6 +587,12 @@ class Reference:
             landless = {s for s in order if not self.kingdoms[s]}
             for s in order:
                 choices = {f"give {room}" for room in held[s]}
+                if s not in landless and self.opt("tsunami_pass") == "any":  # what it holds at its turn
+                    choices = {
+                        f"give {room}"
+                        for room, _ in self.kingdoms[s]
+                        if self.opt("castle_tsunami") == "passes" or self.lands[room].effect != "castle tower"
+                    }
                 if s in landless and self.opt("tsunami_landless") == "may-pass":
                     received = [room for room, _ in self.kingdoms[s]]
                     if self.opt("castle_tsunami") == "stays":

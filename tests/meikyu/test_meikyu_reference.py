@@ -336,6 +336,7 @@ OPTIONS = {
     "open_draw": "replaced",
     "castle_tsunami": "stays",
     "tsunami_landless": "may-pass",
+    "tsunami_pass": "any",
     "amulet_ask": "everyone",
     "bar": "everyone",
     "bar_zero": "after-items",

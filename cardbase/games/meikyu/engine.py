@@ -198,6 +198,10 @@ __all__ = [  # the engine's public surface; the integer codes are in codes.py, t
     "parse_action",
 ]
 
+HELD_THEN = "held then"
+"""A Dungeon Tsunami frame's choices under ``tsunami_pass="any"``: the lands held at that player's place
+in the order, looked at then (under ``held``, the frame lists the lands held when the card was played)."""
+
 # --- legal-action listing ----------------------------------------------------------------
 
 
@@ -810,9 +814,12 @@ class MeikyuState(State):
                 stack.append((OP_CAPACITY, q, -1))
             kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
             landless = self.rules.tsunami_landless == "may-pass"
+            as_held_then = self.rules.tsunami_pass == "any"
             for q in reversed(order):
                 passable = {e >> 1 for e in self._lands[q]} - kept
-                if passable:
+                if as_held_then and self._lands[q]:
+                    stack.append((OP_TSUNAMI, q, HELD_THEN))
+                elif passable:
                     stack.append((OP_TSUNAMI, q, tuple(sorted(passable))))
                 elif landless and not self._lands[q]:  # no Claimed Lands now: may pass one received by its turn
                     stack.append((OP_TSUNAMI, q, None))
@@ -1001,7 +1008,10 @@ class MeikyuState(State):
     def _op_tsunami(self, frame: tuple[Any, ...]) -> bool:
         _, q, allowed = frame
         held = {e >> 1 for e in self._lands[q]}
-        if allowed is None:  # (tsunami_landless="may-pass") a land received since, or none: pass is a choice
+        if allowed == HELD_THEN:  # (tsunami_pass="any") any land held at its place in the order
+            kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
+            allowed = tuple(sorted(held - kept))
+        elif allowed is None:  # (tsunami_landless="may-pass") a land received since, or none: pass is a choice
             kept = self._t.castle if self.rules.castle_tsunami == "stays" else frozenset()
             received = tuple(sorted(held - kept))
             return bool(received) and self._wait(A_TSUNAMI, q, (q, received, True))
@@ -1550,8 +1560,9 @@ class MeikyuState(State):
             "in the order you choose, one at a time (discard <card>); it matters for the Tomb",
             A_HANDLIMIT: "step 3: you hold 6 or more cards and must discard down to 5 (discard <card>)",
             A_REFUGEE: "the Refugee: you must discard two Kingdom cards from your hand (discard <card>)",
-            A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played to the player on your "
-            "left (give <land>; without lands then, under tsunami_landless=may-pass, a land received or pass)",
+            A_TSUNAMI: "Dungeon Tsunami: pass one of the lands you held when it was played (under "
+            "tsunami_pass=any, one you hold now) to the player on your left (give <land>; without lands then, "
+            "under tsunami_landless=may-pass, a land received or pass)",
             A_LANDCAP: "your kingdom holds more lands than it may: discard one of the lands you already had "
             "(under sixth_land=any, or the new one), not the Castle Tower (discard land <land>)",
             A_HOT: "the Hot Springs: your hand is empty at the end of your turn, so you may draw (draw) or pass",

@@ -37,6 +37,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "open_draw": ("counts", "replaced"),
     "castle_tsunami": ("passes", "stays"),
     "tsunami_landless": ("none", "may-pass"),
+    "tsunami_pass": ("held", "any"),
     "amulet_ask": ("holders", "everyone"),
     "amulet_first_roll": ("no", "yes"),
     "bar": ("owner", "everyone"),
@@ -85,6 +86,10 @@ class MeikyuRules(Rules):
     ``tsunami_landless``: Dungeon Tsunami's "If a player has no Claimed Lands at the time this card is
     initially activated, they do not have to pass a land": such a player passes nothing (``none``), or
     may pass, at their place in the order, a land received by then, or keep it (``may-pass``).
+    ``tsunami_pass``: Dungeon Tsunami's "All players must choose one of their Claimed Lands, and pass it to the
+    player on their left. The person who draws this card goes first": a player passes one of the lands she held
+    when the card was played (``held``), or, at her place in the order, any land she holds then, one just
+    received included (``any``: the passing goes round one player after another).
     ``amulet_ask``: after a die, the players holding an Amulet are asked whether to play it
     (``holders``: quick, but whoever is asked is seen to hold one), or every player in turn
     order, whether a die finds an Amulet in any hand or not (``everyone``: those without one may
@@ -139,6 +144,7 @@ class MeikyuRules(Rules):
     open_draw: str = "counts"
     castle_tsunami: str = "passes"
     tsunami_landless: str = "none"
+    tsunami_pass: str = "held"
     amulet_ask: str = "holders"
     amulet_first_roll: str = "no"
     bar: str = "owner"
