@@ -1,7 +1,9 @@
 """What a new player's walkthrough at a phone's width (390 px) found: controls a finger aims at that
 were smaller than 40 px — the folds ("Filters and order", a table's "players and the rules", a
 problem's cards: 22-24 px tall), the gallery's Grid/Table switch (32 px), the pager (24 px), the
-header's links (34 px), the game tabs of /play and Meikyu's −/+ steppers (35 px). Every control on
+header's links (34 px), the game tabs of /play, Meikyu's −/+ steppers and the deck list's (35 px),
+"Edit as text" (21 px) and the builder's panel folds: a ▸ 14 px wide, the heading beside it not a
+target at all. Every control on
 the pages of that walk is at least 40 px each way, measured in Chromium."""
 
 from __future__ import annotations
@@ -63,6 +65,13 @@ def test_every_control_of_a_new_players_walk_is_a_finger_wide_on_a_phone(
         page.goto(path)
         expect(page.locator("main")).to_be_visible()
         found[path] = small_targets(page)
+    page.goto(f"/decks/{deck_id}")
+    page.locator("#tab-deck").tap()  # the deck's tab: its list's −/+, "Edit as text", the panels' folds
+    expect(page.locator("#deck-panel")).to_be_visible()
+    found["the builder's Deck tab"] = small_targets(page)
+    page.locator("#stats h2").tap(position={"x": 150, "y": 15})  # its words, not the ▸: the fold opens
+    expect(page.locator("#stats svg#curve")).to_be_visible()
+    found["the builder's Deck tab, Stats open"] = small_targets(page)
     open_link(page, composing, live_server.url)
     expect(page.locator("#board .stepper button").first).to_be_visible()  # Meikyu's composer: its −/+
     found["Meikyu's table"] = small_targets(page)
