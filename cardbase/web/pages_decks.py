@@ -789,13 +789,32 @@ def create_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
     from cardbase.db.queries import check_game
     from cardbase.decks.store import new_deck
 
-    game = check_game(str(form.get("game") or "")) or ""
-    if not game:
-        raise UsageError("choose a game for the new deck")
-    players_text = str(form.get("players") or "")
-    players = _whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
-    deck_id = new_deck(database_of(request), str(form.get("name") or ""), game, None, players)
+    try:
+        game = check_game(str(form.get("game") or "")) or ""
+        if not game:
+            raise UsageError("choose a game for the new deck")
+        players_text = str(form.get("players") or "")
+        players = _whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
+        deck_id = new_deck(database_of(request), str(form.get("name") or ""), game, None, players)
+    except CardbaseError as error:
+        turn.release()
+        return refused_on_decks(request, error, form, "new")
     return see_other(f"/decks/{deck_id}")
+
+
+def refused_on_decks(request: Request, error: CardbaseError, form: Any, kind: str, deck_id: int = 0) -> Response:
+    """A form of the decks page refused (``kind``: the new deck's, or a deck's rename or duplicate): the page
+    again with the refusal's status, the message at that form and what was typed in it kept — not an error
+    page that sends the player back to type it again."""
+    from cardbase.web.errors import error_headers, for_pages, naming_inputs, status_of
+
+    naming_inputs(error, request)
+    message = for_pages(error, request.url.path, request)
+    typed = {name: str(form.get(name) or "") for name in ("name", "game", "players")}
+    refused = {"kind": kind, "deck": deck_id, "message": message, **typed}
+    response = render(request, "decks.html", decks_context(request, refused=refused), status_of(error))
+    response.headers.update(error_headers(error)[0])
+    return response
 
 
 @router.post("/decks/{deck_text_id}/rename", response_class=HTMLResponse)
@@ -804,8 +823,12 @@ def rename(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> 
 
     from cardbase.decks.store import rename_deck
 
-    name = str(form.get("name") or "")
-    info = rename_deck(database_of(request), _deck_id(deck_text_id), name, form_versions(form))
+    name, deck_id = str(form.get("name") or ""), _deck_id(deck_text_id)
+    try:
+        info = rename_deck(database_of(request), deck_id, name, form_versions(form))
+    except CardbaseError as error:
+        turn.release()
+        return refused_on_decks(request, error, form, "rename", deck_id)
     return see_other(f"/decks?done={quote('renamed to ' + info.name)}")
 
 
@@ -825,7 +848,12 @@ def set_format(request: Request, deck_text_id: str, form: Form, turn: WriteTurn)
 def duplicate(request: Request, deck_text_id: str, form: Form, turn: WriteTurn) -> Response:
     from cardbase.decks.store import duplicate_deck
 
-    info = duplicate_deck(database_of(request), _deck_id(deck_text_id), str(form.get("name") or "") or None)
+    deck_id = _deck_id(deck_text_id)
+    try:
+        info = duplicate_deck(database_of(request), deck_id, str(form.get("name") or "") or None)
+    except CardbaseError as error:
+        turn.release()
+        return refused_on_decks(request, error, form, "duplicate", deck_id)
     return see_other(f"/decks/{info.id}")
 
 

@@ -591,26 +591,6 @@
     fold();
   });
 
-  // The share code: a Copy button (only with JavaScript, which the clipboard needs).
-  const copyReady = () => {
-    const button = $("#copy-code");
-    if (button && navigator.clipboard) button.hidden = false;
-  };
-  copyReady();
-  new MutationObserver(copyReady).observe(builder, { childList: true, subtree: true });
-  document.addEventListener("click", async (event) => {
-    const button = event.target instanceof Element ? event.target.closest("#copy-code") : null;
-    if (!button) return;
-    const status = $("#copy-status");
-    try {
-      await navigator.clipboard.writeText($("#share-code").value);
-      if (status) status.textContent = "Copied.";
-    } catch (error) {
-      $("#share-code").select();
-      if (status) status.textContent = "Select the code and copy it.";
-    }
-  });
-
   // Keyboard: in the search box, ↓/↑ pick a result and Enter adds it.
   const box = $("#q");
   if (box) {
@@ -764,5 +744,34 @@
     if (sending || !forms.some(unsaved)) return;
     event.preventDefault();
     event.returnValue = ""; // older browsers ask only when it is set
+  });
+})();
+
+/* Copy buttons: a button marked ``data-copy="#id"`` copies what that element holds (a field's value, a
+ * link's address) and says so in the element ``data-status`` names; refused the clipboard, it selects the
+ * text for the reader to copy. The page has them hidden: only a page with a clipboard shows them. */
+(() => {
+  "use strict";
+
+  const ready = () => {
+    if (!navigator.clipboard) return;
+    for (const button of document.querySelectorAll("button[data-copy][hidden]")) button.hidden = false;
+  };
+  ready();
+  new MutationObserver(ready).observe(document.body, { childList: true, subtree: true }); // a panel swapped in
+  document.addEventListener("click", async (event) => {
+    const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
+    const target = button ? document.querySelector(button.dataset.copy) : null;
+    if (!target) return;
+    const status = document.getElementById(button.dataset.status || "");
+    const text = target instanceof HTMLInputElement ? target.value : target.href || target.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      if (status) status.textContent = "Copied.";
+    } catch (error) {
+      if (target instanceof HTMLInputElement) target.select();
+      else window.getSelection()?.selectAllChildren(target);
+      if (status) status.textContent = "Selected: copy it with your device's Copy (Ctrl+C).";
+    }
   });
 })();
