@@ -655,12 +655,16 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     with engine.begin() as conn:
         if (current := _up_to_date(conn, said)) is not None:  # the common case: two reads, no reflection
             return current
-    # The tables must be made or upgraded: on SQLite under the write lock taken up front (waited for
-    # as any write is), and read again under it. A transaction begun as a read cannot become a write
-    # once another program has written since (SQLite refuses at once, without waiting): two commands
-    # opening a new file together failed, one said locked.
+    # The tables must be made or upgraded: under the write lock taken up front (waited for as any write
+    # is), and read again under it. On SQLite a transaction begun as a read cannot become a write once
+    # another program has written since (SQLite refuses at once, without waiting): two commands opening
+    # a new file together failed, one said locked. On PostgreSQL it is cardbase's write lock: programs
+    # opening a new database together each made its tables, and all but one failed ("duplicate key
+    # value violates unique constraint pg_type_typname_nsp_index").
     writing = engine.execution_options(cardbase_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
     with writing.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
         if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
             return current
         return _make_or_upgrade(conn, said)

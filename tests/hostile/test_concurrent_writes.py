@@ -206,3 +206,34 @@ def test_twenty_writers_queued_for_the_write_lock_leave_connections_for_reads(db
     finally:
         watcher.dispose()
         database.engine.dispose()
+
+
+def test_programs_opening_a_new_database_together_all_open_it(empty_db_url: str) -> None:
+    """Three programs (a server's workers, a command beside them) open one new database at the same
+    moment: each makes or finds its tables and the shipped catalogs, none fails. On PostgreSQL each
+    made the tables and all but one failed ('duplicate key value violates unique constraint
+    "pg_type_typname_nsp_index"'): making them now takes cardbase's write lock, as SQLite's IMMEDIATE."""
+    start = threading.Barrier(3)
+    opened: list[Database] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        start.wait(GUARD)
+        try:
+            opened.append(open_database(empty_db_url))
+        except BaseException as error:  # reported by the test
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(GUARD)
+    try:
+        assert errors == []
+        with opened[0].read() as conn:
+            goblins = conn.execute(select(Card.id).where(Card.name == "Crumb Goblin")).all()
+        assert len(goblins) == 1
+    finally:
+        for database in opened:
+            database.engine.dispose()
