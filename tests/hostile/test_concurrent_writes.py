@@ -21,6 +21,7 @@ from sqlalchemy import select, text
 from cardbase.db.engine import Database, open_database
 from cardbase.db.models import Card
 from cardbase.db.tables import card_id, short_id
+from tests.web.live import lock_held, lock_waiters
 
 GUARD = 120  # seconds: only a failed test waits this long
 NAME = "Race Newt"
@@ -28,15 +29,7 @@ NAME = "Race Newt"
 
 def _waiting(database: Database) -> bool:
     """Whether another session of this PostgreSQL database waits for a lock (SQLite: assumed)."""
-    if database.engine.dialect.name == "sqlite":
-        return True
-    with database.engine.connect() as conn:
-        found = conn.execute(
-            text(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-            )
-        ).scalar()
-    return bool(found)
+    return database.engine.dialect.name == "sqlite" or lock_waiters(database.engine) > 0
 
 
 def _while_a_card_is_added(db_url: str, second: Callable[[Database], Any]) -> tuple[list[Any], list[BaseException]]:
@@ -155,7 +148,6 @@ def test_twenty_writers_queued_for_the_write_lock_leave_connections_for_reads(db
 
     from cardbase.db.edit import add_card
     from cardbase.db.engine import WRITE_LOCK_KEY, lock_budget
-    from tests.web.live import lock_held
 
     database = open_database(db_url)
     url = database.engine.url.render_as_string(hide_password=False)
@@ -171,14 +163,8 @@ def test_twenty_writers_queued_for_the_write_lock_leave_connections_for_reads(db
 
     def queued() -> int:
         """How many sessions wait for a lock, once every connection the writers hold waits (else -1)."""
-        with watcher.connect() as conn:
-            waiting = conn.execute(
-                text(
-                    "SELECT count(*) FROM pg_stat_activity "
-                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
-                )
-            ).scalar()
-        return int(waiting or 0) if waiting == database.engine.pool.checkedout() else -1
+        waiting = lock_waiters(watcher)
+        return waiting if waiting == database.engine.pool.checkedout() else -1
 
     try:
         with lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": WRITE_LOCK_KEY}):
