@@ -256,23 +256,60 @@ def busy() -> DatabaseBusy:
     )
 
 
+POOL_SIZE, POOL_OVERFLOW = 5, 10
+"""A PostgreSQL engine's pool: 5 connections kept, 10 more while they are needed (SQLAlchemy's own)."""
+
+WRITE_CONNECTIONS = 10
+"""PostgreSQL write transactions of one program that hold a pooled connection at once: the others
+wait their turn without one (``WriteTurns``), so reads always have 5 of the pool's 15 left."""
+
+
+class WriteTurns:
+    """The write transactions of one program that may run at once, each with its pooled connection:
+    ``slots`` of them, the others waiting for a turn without a connection (within their budget). A
+    thread that holds a turn takes it again as it asks (a write within a write)."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self._free = threading.BoundedSemaphore(slots)
+        self._depth = threading.local()
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        depth = getattr(self._depth, "n", 0)
+        if not depth and not self._free.acquire(blocking, timeout):
+            return False
+        self._depth.n = depth + 1
+        return True
+
+    def release(self) -> None:
+        self._depth.n -= 1
+        if not self._depth.n:
+            self._free.release()
+
+
 @dataclass
 class Database:
     """An open card database."""
 
     engine: Engine
     url: str
-    # SQLite lets one writer in at a time, and a writer waiting for the lock polls for it (busy_timeout):
-    # many threads of one process (the web server) could starve one of them past the timeout. They
-    # take turns on this lock first (its wait counts in the write's budget); other processes still
-    # queue on SQLite's own lock.
-    _writers: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    # Writers take turns in this program before they take a connection (the wait counts in the write's
+    # budget). SQLite lets one writer in at a time, and a writer waiting for the lock polls for it
+    # (busy_timeout): many threads of one process (the web server) could starve one of them past the
+    # timeout, so they take one turn. On PostgreSQL a writer waits for cardbase's write lock holding a
+    # connection: twenty writer threads held all 15 of the pool and every read failed after 10 s, so
+    # WRITE_CONNECTIONS take turns. Other programs still queue on the database's own lock.
+    _writers: WriteTurns | None = field(default=None, repr=False, compare=False)
     notes: list[str] = field(default_factory=list, compare=False)
     """What opening it found that the user should be told (once): a search index it cannot make."""
     origin: str = "cli"
     """Where changes through this handle come from, as deck history records it (``cli``; the web app's is ``web``)."""
     deck_history: int = 1_000
     """Versions kept per deck (``CARDBASE_DECK_HISTORY``, 1 to 1,000,000)."""
+
+    def __post_init__(self) -> None:
+        if self._writers is None:
+            self._writers = WriteTurns(1 if self.engine.dialect.name == "sqlite" else WRITE_CONNECTIONS)
 
     def session(self) -> Session:
         """An ORM session (``sqlmodel`` is imported then); ``read`` is enough for SQL on the tables."""
@@ -300,8 +337,12 @@ class Database:
         such writes run beside each other, never beside one that runs alone. SQLite has one writer."""
         from sqlmodel import Session
 
-        budget = lock_wait_left()
+        turns = self._writers
+        assert turns is not None
+        if not turns.acquire(timeout=lock_wait_left()):
+            raise busy()
         try:
+            budget = lock_wait_left()
             if self.engine.dialect.name != "sqlite":
                 with Session(self.engine) as session, session.begin():
                     # One round trip, in order: the bounds, then cardbase's write lock (one writer at a time,
@@ -323,18 +364,15 @@ class Database:
                     )
                     yield session
                 return
-            if not self._writers.acquire(timeout=budget):
-                raise busy()
-            try:
-                options = {"cardbase_begin": "IMMEDIATE", "cardbase_wait": lock_wait_left()}
-                with Session(self.engine.execution_options(**options)) as session, session.begin():
-                    yield session
-            finally:
-                self._writers.release()
+            options = {"cardbase_begin": "IMMEDIATE", "cardbase_wait": budget}
+            with Session(self.engine.execution_options(**options)) as session, session.begin():
+                yield session
         except (OperationalError, SADatabaseError) as error:
             if not is_busy(error):
                 raise
             raise busy() from None  # said here, where the budget it waited is known
+        finally:
+            turns.release()
 
     @property
     def label(self) -> str:
@@ -467,7 +505,14 @@ def create_db_engine(url: str) -> Engine:
     if not any(isinstance(h, logging.NullHandler) for h in psycopg_log.handlers):
         psycopg_log.addHandler(logging.NullHandler())
     try:
-        engine = create_engine(url, pool_pre_ping=True, pool_timeout=LOCK_WAIT_SECONDS, connect_args=args)
+        engine = create_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=POOL_SIZE,
+            max_overflow=POOL_OVERFLOW,
+            pool_timeout=LOCK_WAIT_SECONDS,
+            connect_args=args,
+        )
     except Exception as error:  # unknown dialect or driver
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
     stamps.watch(engine)
@@ -610,12 +655,16 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     with engine.begin() as conn:
         if (current := _up_to_date(conn, said)) is not None:  # the common case: two reads, no reflection
             return current
-    # The tables must be made or upgraded: on SQLite under the write lock taken up front (waited for
-    # as any write is), and read again under it. A transaction begun as a read cannot become a write
-    # once another program has written since (SQLite refuses at once, without waiting): two commands
-    # opening a new file together failed, one said locked.
+    # The tables must be made or upgraded: under the write lock taken up front (waited for as any write
+    # is), and read again under it. On SQLite a transaction begun as a read cannot become a write once
+    # another program has written since (SQLite refuses at once, without waiting): two commands opening
+    # a new file together failed, one said locked. On PostgreSQL it is cardbase's write lock: programs
+    # opening a new database together each made its tables, and all but one failed ("duplicate key
+    # value violates unique constraint pg_type_typname_nsp_index").
     writing = engine.execution_options(cardbase_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
     with writing.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
         if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
             return current
         return _make_or_upgrade(conn, said)

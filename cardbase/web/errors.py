@@ -170,6 +170,20 @@ def _game_word() -> re.Pattern[str]:
 
 _GAME_WORD = _game_word()
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+_COMMAND = re.compile(r"`cardbase ([a-z]+ [a-z]+)\b[^`\n]{0,300}`")
+
+COMMAND_PAGES = {
+    "cards search": "the card search",
+    "catalog edit": "the card's Edit page",
+    "catalog history": "the card's History",
+    "catalog import": "the catalog page's Import",
+    "collection import": "the collection page's Add cards",
+    "deck delete": "the deck's Delete",
+    "deck history": "the deck's History",
+    "deck import": "the decks page's Import a deck",
+    "deck list": "the decks page",
+}
+"""A command a refusal names (``deck history`` of `` `cardbase deck history` ``) as the page that does it."""
 
 
 def players_words(text: str, path: str | None = None) -> str:
@@ -185,14 +199,30 @@ def players_words(text: str, path: str | None = None) -> str:
         part = _GAME_WORD.sub(lambda m: GAME_NAMES[m.group(1)], part)
         return _FLAG.sub(lambda m: field_words(m.group(1), path), part)
 
-    if "--" not in text and not any(game in text for game in GAME_NAMES):
+    if "--" not in text and "`cardbase " not in text and not any(game in text for game in GAME_NAMES):
         return text
+    text = _commands_as_pages(text)
     out: list[str] = []
     done = 0
     for start, end in _quoted_spans(text, prose=True):
         out += [unquoted(text[done:start]), text[start:end]]
         done = end
     return "".join([*out, unquoted(text[done:])])
+
+
+def _commands_as_pages(text: str) -> str:
+    """``text`` with each command it names (`` `cardbase deck history` ``, its arguments too) as the page
+    that does it (:data:`COMMAND_PAGES`), outside the texts it quotes; a command no page does is left."""
+    quoted_spans = list(_quoted_spans(text, prose=True))
+    out: list[str] = []
+    done = 0
+    for found in _COMMAND.finditer(text):
+        page = COMMAND_PAGES.get(found.group(1))
+        if page is None or any(start <= found.start() < end for start, end in quoted_spans):
+            continue
+        out += [text[done : found.start()], page]
+        done = found.end()
+    return "".join([*out, text[done:]])
 
 
 def field_words(option: str, path: str | None = None) -> str:

@@ -21,6 +21,7 @@ from sqlalchemy import select, text
 from cardbase.db.engine import Database, open_database
 from cardbase.db.models import Card
 from cardbase.db.tables import card_id, short_id
+from tests.web.live import lock_held, lock_waiters
 
 GUARD = 120  # seconds: only a failed test waits this long
 NAME = "Race Newt"
@@ -28,15 +29,7 @@ NAME = "Race Newt"
 
 def _waiting(database: Database) -> bool:
     """Whether another session of this PostgreSQL database waits for a lock (SQLite: assumed)."""
-    if database.engine.dialect.name == "sqlite":
-        return True
-    with database.engine.connect() as conn:
-        found = conn.execute(
-            text(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-            )
-        ).scalar()
-    return bool(found)
+    return database.engine.dialect.name == "sqlite" or lock_waiters(database.engine) > 0
 
 
 def _while_a_card_is_added(db_url: str, second: Callable[[Database], Any]) -> tuple[list[Any], list[BaseException]]:
@@ -140,3 +133,93 @@ def test_deck_edits_run_beside_each_other_and_a_write_that_runs_alone_waits(db_u
     finally:
         first.engine.dispose()
         other.engine.dispose()
+
+
+WRITERS = 20
+
+
+def test_twenty_writers_queued_for_the_write_lock_leave_connections_for_reads(db_url: str) -> None:
+    """Twenty threads of one program write while another program holds the write lock: they queue, and a
+    read still gets a pooled connection at once; when the lock is let go every write is made. On
+    PostgreSQL each queued writer held a connection as it waited for the advisory lock: the pool's 15
+    were all taken, the read failed after 10 s ("QueuePool limit … reached") and so did the 5 writers
+    left without one, whatever their budget."""
+    from sqlalchemy import create_engine
+
+    from cardbase.db.edit import add_card
+    from cardbase.db.engine import WRITE_LOCK_KEY, lock_budget
+
+    database = open_database(db_url)
+    url = database.engine.url.render_as_string(hide_password=False)
+    watcher = create_engine(url)  # the test's own connection: it looks on while the pool is busy
+    errors: list[BaseException] = []
+
+    def write(n: int) -> None:
+        try:
+            with lock_budget(GUARD):
+                add_card(database, "mea", {"name": f"Queue Newt {n}", "type": "monster", "set": "demo"}, "cli")
+        except BaseException as error:  # reported by the test
+            errors.append(error)
+
+    def queued() -> int:
+        """How many sessions wait for a lock, once every connection the writers hold waits (else -1)."""
+        waiting = lock_waiters(watcher)
+        return waiting if waiting == database.engine.pool.checkedout() else -1
+
+    try:
+        with lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": WRITE_LOCK_KEY}):
+            writers = [threading.Thread(target=write, args=(n,), daemon=True) for n in range(WRITERS)]
+            for writer in writers:
+                writer.start()
+            # PostgreSQL: the writers have queued once as many wait for the lock as hold a connection,
+            # a count that stands still a while (SQLite's wait on its file lock shows in no query)
+            deadline, seen, still = time.monotonic() + GUARD, -1, 0
+            while still < 25 and database.engine.dialect.name != "sqlite":
+                now = queued()
+                still, seen = (still + 1 if now == seen and now > 0 else 0), now
+                if time.monotonic() > deadline:
+                    pytest.fail("the writers never queued for the lock")
+                time.sleep(0.02)
+            with database.read() as conn:
+                assert conn.execute(select(Card.id).where(Card.name == "Crumb Goblin")).all()
+            assert all(writer.is_alive() for writer in writers) and errors == []  # all still waiting
+        for writer in writers:
+            writer.join(GUARD)
+        assert errors == []
+        with database.read() as conn:
+            added = conn.execute(text("SELECT count(*) FROM card WHERE name LIKE 'Queue Newt %'")).scalar()
+        assert added == WRITERS
+    finally:
+        watcher.dispose()
+        database.engine.dispose()
+
+
+def test_programs_opening_a_new_database_together_all_open_it(empty_db_url: str) -> None:
+    """Three programs (a server's workers, a command beside them) open one new database at the same
+    moment: each makes or finds its tables and the shipped catalogs, none fails. On PostgreSQL each
+    made the tables and all but one failed ('duplicate key value violates unique constraint
+    "pg_type_typname_nsp_index"'): making them now takes cardbase's write lock, as SQLite's IMMEDIATE."""
+    start = threading.Barrier(3)
+    opened: list[Database] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        start.wait(GUARD)
+        try:
+            opened.append(open_database(empty_db_url))
+        except BaseException as error:  # reported by the test
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(GUARD)
+    try:
+        assert errors == []
+        with opened[0].read() as conn:
+            goblins = conn.execute(select(Card.id).where(Card.name == "Crumb Goblin")).all()
+        assert len(goblins) == 1
+    finally:
+        for database in opened:
+            database.engine.dispose()

@@ -27,7 +27,7 @@ from sqlalchemy import text
 
 from cardbase.db.engine import Database
 from cardbase.web.settings import ServerSettings
-from tests.web.live import live_app, lock_held, served_at, wait_until_serving
+from tests.web.live import live_app, lock_held, lock_waiters, served_at, wait_until_serving
 
 GUARD = 120  # seconds: only a failed test waits this long
 ROWS = 5_000
@@ -55,13 +55,7 @@ def import_is_waiting(database: Database) -> bool:
         if got:
             database._writers.release()
         return not got
-    with database.engine.connect() as conn:
-        waiting = conn.execute(
-            text(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-            )
-        ).scalar()
-    return bool(waiting)
+    return lock_waiters(database.engine) > 0
 
 
 def wait_until(condition: Any, what: str) -> None:

@@ -97,6 +97,19 @@ def lock_held(url: str, postgres_lock: str, params: dict[str, Any] | None = None
         engine.dispose()
 
 
+def lock_waiters(engine: Any) -> int:
+    """How many sessions of ``engine``'s PostgreSQL database wait for a lock (a connection of its own)."""
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        found = conn.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+        ).scalar()
+    return int(found or 0)
+
+
 def wait_until_serving(base: str, proc: Any, seconds: float) -> None:
     """Wait for ``cardbase serve`` (the process ``proc``) to answer ``/healthz`` at ``base``; a test
     failure if the process ends or ``seconds`` pass first, with what it wrote to stderr if it ended."""

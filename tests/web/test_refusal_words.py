@@ -145,7 +145,24 @@ def _new_card_game(web: TestClient) -> Any:
     return web.post("/cards/new", data={"game": "chess", "name": "X"})
 
 
+def _undo_not_kept(web: TestClient) -> Any:
+    d = deck(web, "mea", "Rush")
+    return web.post(f"/decks/{d}/undo", data={"to": "999", "version": "1", "fragment": "1"})
+
+
+def _new_card_taken(web: TestClient) -> Any:
+    form = {"game": "mea", "set": "demo", "name": "Crumb Goblin", "type": "monster", "cost": "1"}
+    return web.post("/cards/new", data=form)
+
+
+def _revert_no_edit(web: TestClient) -> Any:
+    return web.post(f"/cards/{card_id(web, 'mea')}/history/999/revert", data={})
+
+
 REFUSALS: dict[str, Refusal] = {
+    "an undo to a version not kept": _undo_not_kept,
+    "a new card another card is": _new_card_taken,
+    "a revert of an edit not made": _revert_no_edit,
     "a deck compared that is not there": _compare_no_deck,
     "a play deck that is not there": _play_no_deck,
     "a new card of no game": _new_card_game,
@@ -213,6 +230,20 @@ def test_the_wording_step_leaves_a_users_text_and_a_line_to_write() -> None:
     assert players_words("--no-such-option") == "no such option"
     assert players_words("meio.txt: line 2: a meio deck.") == "meio.txt: line 2: a Meio deck."  # a file's name
     assert players_words("P1's deck: a mea deck, not 'meio'") == "P1's deck: a Méa deck, not 'meio'"  # an apostrophe
+
+
+def test_a_command_is_said_as_the_page_that_does_it() -> None:
+    """Each command a refusal names (with its arguments) is the page that does it; a command in a user's
+    quoted text, and one no page does, are left as they are."""
+    from cardbase.web.errors import players_words
+
+    assert (
+        players_words("versions 1 to 2 are kept (`cardbase deck history`)")
+        == "versions 1 to 2 are kept (the deck's History)"
+    )
+    assert players_words("or `cardbase deck delete 'Rush'` first") == "or the deck's Delete first"
+    assert players_words("no deck named '`cardbase deck list`'") == "no deck named '`cardbase deck list`'"
+    assert players_words("the link `cardbase serve` printed") == "the link `cardbase serve` printed"
 
 
 def test_the_command_lines_words_are_unchanged(web: TestClient) -> None:
