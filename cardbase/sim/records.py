@@ -343,6 +343,8 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
     pos = 0
 
     def fail(message: str, line: ActionLine | None, who: str | None) -> InvalidRecord:
+        """``who`` is the player the action is by: the line's, when it names one (the message
+        says whose turn or action it is instead)."""
         at = f"action {number}" + (f" ({who})" if who else "")
         return InvalidRecord(source, f"{at}: {message}", line.line if line else None, number, who)
 
@@ -384,7 +386,7 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
         if line.player is not None and line.player != who:
             wrong = _wrong_player(state, line.text, line.player)
             if wrong is not None:
-                raise fail(wrong, line, who)
+                raise fail(wrong, line, line.player)
             who = line.player
         try:
             action = state.parse_action(line.text)
@@ -394,7 +396,7 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
         actor = seat_label(state.actor(action))  # a line without a player may be a split out of turn
         if line.player is not None and line.player != actor:  # (the current player named for another's split)
-            raise fail(f"{quoted(line.text)} is {actor}'s to take, not {line.player}'s", line, actor)
+            raise fail(f"{quoted(line.text)} is {actor}'s to take, not {line.player}'s", line, line.player)
         who = actor
         if watch is not None:
             watch(state, action, who)
