@@ -66,6 +66,8 @@ class GameRecord:
     agents: list[str] | None = None
     outcome: dict[str, Any] | None = None
     line: int = 1
+    outcome_line: int | None = None
+    """The line of the outcome, when the record gives one."""
     source: str = "<record>"
 
 
@@ -181,6 +183,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
         elif isinstance(data, dict) and "outcome" in data:
             _only(data, ("outcome",), "an outcome line", where)
             current.outcome = _outcome(data["outcome"], where)
+            current.outcome_line = number
         else:
             raise UnreadableInput(
                 f'{where}: expected an action ("play 7H" or '
@@ -429,7 +432,9 @@ def _chance_line(state: State, line: ActionLine | None, required: bool) -> tuple
 
 def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
     if outcome is None:
-        raise InvalidRecord(record.source, "the record gives an outcome but the game is not over")
+        raise InvalidRecord(
+            record.source, "the record gives an outcome but the game is not over", record.outcome_line
+        )
     got = outcome.to_dict()
     assert record.outcome is not None  # called only for a record that gives one
     for key in ("winners", "scores"):
@@ -437,6 +442,7 @@ def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
             raise InvalidRecord(
                 record.source,
                 f"the recorded {key} {quoted(record.outcome[key])} differ from the replay's {got[key]}",
+                record.outcome_line,
             )
 
 

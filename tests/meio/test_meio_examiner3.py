@@ -537,31 +537,152 @@ def test_no_action_after_the_game_is_over():
         state.apply(Play("AS"))
 
 
+def test_a_spectator_sees_no_hand_and_no_pack():
+    """Hands are held and packs lie "face down": a spectator (no seat) sees only the table."""
+    from cardbase.games.base import SPECTATOR
+
+    state = _round_table()
+    play(state, "AS")
+    seen = state.observation(SPECTATOR)
+    assert seen.hand == 0 and seen.aside == 0 and seen.dealt == 0
+    assert seen.trick == (int(Play("AS")),)
+
+
+def test_a_player_may_not_split_twice():
+    """"Each player must split their hand" — once: the split is then fixed."""
+    state = dealt(3, [T3_KEEP[p] + " " + T3_ASIDE[p] for p in range(3)])
+    state.apply(Split.of(cards(T3_KEEP[0]), cards(T3_ASIDE[0])))
+    with pytest.raises(GameError):
+        state.apply(Split.of(cards(T3_ASIDE[0] + " AS"), cards("2S 3S 4S 5S 6S 2H")))
+
+
+def test_another_players_split_is_shown_without_its_cards():
+    """"Leave the pile of 6 cards in front of you, face down": others learn that P1 split, not how."""
+    state = dealt(2, [R_KEEP[p] + " " + R_ASIDE[p] for p in range(2)])
+    split = Split.of(cards(R_KEEP[0]), cards(R_ASIDE[0]))
+    shown = state.action_text(split, viewer=1)
+    assert not any(c in shown for c in ("AD", "AS", "♠", "♦"))
+    assert "AD" in state.action_text(split, viewer=0)
+
+
+def test_the_follow_rule_is_told_to_the_player_who_must_follow():
+    """"All other players must play a card of the same suit": P2 is told which cards it must play."""
+    state = table(2, T2_KEEP, T2_ASIDE)
+    play(state, "AS")
+    why = state.observation(1).held_back()
+    assert why is not None and "follow" in why and "4" in why
+    assert state.observation(0).held_back() is None
+
+
+def test_a_deal_to_three_hands_in_a_two_player_game_is_refused():
+    state = MeioRules(players=2).new_initial_state(0)
+    with pytest.raises(GameError):
+        state.apply(Deal.of([cards("AS 2S 3S 4S"), cards("AD 2D 3D 4D"), cards("AC 2C 3C 4C")]))
+
+
+@pytest.mark.parametrize("options", [{"players": 5}, {"players": 1}, {"rounds": 0}], ids=["5p", "1p", "0rounds"])
+def test_games_the_rulebook_does_not_have_are_refused(options):
+    """"2–4 players" (For 2 / 3 / 4 players …) and "After 3 rounds": at least one round."""
+    with pytest.raises(GameError):
+        MeioRules(**options)
+
+
+@pytest.mark.parametrize(("ace_high", "winner"), [(True, 1), (False, 0)])
+def test_the_ace_of_hearts_among_trumps(ace_high, winner):
+    """"the highest heart wins", the ace ranked by the option as in the other suits."""
+    keep = ["AS 2S 3S 4S 5S 6S 2H", "AC 2C 3C 4C 5C 6C AH"]
+    aside = ["AD 2D 3D 4D 5D 6D", "3H 4H 5H 6H 7C 7D"]
+    state = table(2, keep, aside, ace_high=ace_high)
+    play(state, "2H", "AH")
+    assert state.tricks()[0][2] == winner
+
+
+def test_the_round_scores_are_seen_by_every_player():
+    state = MeioRules(players=2).new_initial_state(0)
+    _play_designed_round(state)
+    for seat in (0, 1):
+        seen = state.observation(seat)
+        assert seen.round_scores == ((6, 5),) and seen.totals == (6, 5)
+
+
+def test_replay_refuses_the_loser_of_a_trick_leading_the_next(tmp_path):
+    """"Then they lead the next trick": P2 won the first trick (7C led, AC) so P1 may not lead."""
+    result, _ = _replay_cli(tmp_path, _record_lines([("P1", "play 7C"), ("P2", "play AC"), ("P1", "play AS")]))
+    assert result.exit_code == 1
+    assert "line 7: action 6 (P1): it is P2's turn, not P1's" in result.stderr
+
+
+def test_replay_refuses_an_outcome_the_game_does_not_give(tmp_path):
+    """"the player with the least points is the winner": a record claiming P1 won 17 to 16 is refused."""
+    state = MeioRules(players=2).new_initial_state(0)
+    for _ in range(3):
+        _play_designed_round(state)
+    from cardbase.sim.records import record_lines
+
+    lines = record_lines(state.rules, None, state.history)
+    last = json.loads(lines[-1])
+    assert last["outcome"]["winners"] == [1]
+    last["outcome"]["winners"] = [0]
+    lines[-1] = json.dumps(last)
+    path = tmp_path / "lie.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"line {len(lines)}" in result.stderr
+
+
 # --- whole games against the reference reading -------------------------------------------
+
+
+def _legal_with_options(hand: list[PlayingCard], trick: list[tuple[int, PlayingCard]], broken: bool,
+                        hearts_anytime: bool) -> set[PlayingCard]:
+    """``_legal``, and with ``hearts_anytime=False`` (the documented alternative to "may play any
+    card"): no heart led before a heart was played this round, unless the hand holds only hearts."""
+    legal = _legal(hand, trick)
+    if trick or hearts_anytime or broken:
+        return legal
+    return {c for c in legal if c.suit is not Suit.HEARTS} or legal
+
+
+OPTION_SETS = [
+    {},
+    {"ace_high": False},
+    {"second_half_leader": "starter", "first_player": 1},
+    {"hearts_anytime": False, "first_player": 2},
+    {"ace_high": False, "hearts_anytime": False, "second_half_leader": "starter"},
+]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2])
-@pytest.mark.parametrize("ace_high", [True, False])
-def test_random_games_agree_with_the_reference_reading(players, seed, ace_high):
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_random_games_agree_with_the_reference_reading(players, seed, options):
     """Every legal set, trick winner, next leader, round score, total and winner of whole games
-    played with random legal choices, against the rulebook's sentences read independently."""
-    rules = MeioRules(players=players, ace_high=ace_high)
+    played with random legal choices, against the rulebook's sentences read independently (and the
+    options' documented alternatives)."""
+    first = options.get("first_player", 0) % players
+    rules = MeioRules(players=players, **{**options, "first_player": first})
+    ace_high = rules.ace_high
     state = rules.new_initial_state(seed)
     rng = random.Random(seed * 10 + players)
     totals = [0] * players
-    starter = 0
+    starter = first
     rounds = 0
     while not state.is_terminal:
         assert state.phase == "deal"
         assert state.starting_player == starter
         state.apply(state.sample_chance())
+        dealt_cards = [c for p in range(players) for c in state.hand(p)] + list(state.leftover())
+        assert sorted(dealt_cards) == sorted(rules.deck)  # "Shuffle all the cards" each round
         while state.phase == "split":
             splits = state.legal_actions()
             state.apply(splits[rng.randrange(len(splits))])
         horizontal, vertical = [0] * players, [0] * players
         leader = starter
+        broken = False
         for n in range(13):
+            if n == 7 and rules.second_half_leader == "starter":
+                leader = starter
             trick: list[tuple[int, PlayingCard]] = []
             for i in range(players):
                 seat = (leader + i) % players
@@ -569,10 +690,11 @@ def test_random_games_agree_with_the_reference_reading(players, seed, ace_high):
                 hand = list(state.hand(seat))
                 assert len(hand) == (7 - n if n < 7 else 13 - n)
                 legal = {a.card for a in state.legal_actions()}
-                assert legal == _legal(hand, trick)
+                assert legal == _legal_with_options(hand, trick, broken, rules.hearts_anytime)
                 card = sorted(legal)[rng.randrange(len(legal))]
                 state.apply(Play(card))
                 trick.append((seat, card))
+                broken = broken or card.suit is Suit.HEARTS
             leader = _winner(trick, ace_high)
             (horizontal if n < 7 else vertical)[leader] += 1
         scores = tuple(abs(h - v) for h, v in zip(horizontal, vertical, strict=True))
@@ -584,6 +706,7 @@ def test_random_games_agree_with_the_reference_reading(players, seed, ace_high):
     outcome = state.outcome()
     assert outcome is not None
     assert tuple(outcome.scores) == tuple(totals)
+    assert tuple(outcome.round_scores) == tuple(state.round_scores())
     assert outcome.winners == tuple(p for p in range(players) if totals[p] == min(totals))
 
 
