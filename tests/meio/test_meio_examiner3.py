@@ -212,6 +212,19 @@ def test_what_p1_sees_does_not_depend_on_p2s_cards_or_the_leftover():
     assert one == two
 
 
+@pytest.mark.parametrize("tricks", [0, 3, 6])
+def test_how_another_player_split_is_never_seen(tricks):
+    """"Leave the pile of 6 cards in front of you, face down": P2 keeps 7H or 7C (the other set
+    aside); until P2 plays the card it split differently (trick 7), P1's view (observation,
+    information state, tensor) is the same."""
+    views = []
+    for p2_keep, p2_aside in ((R_KEEP[1], R_ASIDE[1]), ("AC 2C 3C 4C 5C 6C 7C", "AH 2H 3H 4H 5H 7H")):
+        state = table(2, [R_KEEP[0], p2_keep], [R_ASIDE[0], p2_aside])
+        play(state, *R_FIRST_HALF[: 2 * tricks])
+        views.append((state.observation(0), state.information_state_key(0), state.observation_tensor(0)))
+    assert views[0] == views[1]
+
+
 def test_each_player_sees_their_own_pack_of_6_and_only_the_size_of_the_others():
     state = _round_table()
     seen = state.observation(1)
