@@ -307,7 +307,9 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
     except GameError:
         return f"it is {current}'s turn, not {player}'s"
     seat = -1 if player == "chance" else int(player[1:]) - 1
-    if not 0 <= seat < state.rules.players:  # (chance, or a seat the game lacks)
+    if seat >= state.rules.players:
+        return f"this game has {state.rules.players} players, no {player}; it is {current}'s turn"
+    if seat < 0:  # chance
         return f"it is {current}'s turn, not {player}'s"
     return state.wrong_player(action, seat)
 
@@ -432,9 +434,7 @@ def _chance_line(state: State, line: ActionLine | None, required: bool) -> tuple
 
 def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
     if outcome is None:
-        raise InvalidRecord(
-            record.source, "the record gives an outcome but the game is not over", record.outcome_line
-        )
+        raise InvalidRecord(record.source, "the record gives an outcome but the game is not over", record.outcome_line)
     got = outcome.to_dict()
     assert record.outcome is not None  # called only for a record that gives one
     for key in ("winners", "scores"):
