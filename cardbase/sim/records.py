@@ -300,18 +300,26 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
     ``None`` when the rules let that player take it out of turn (:meth:`State.actor`; Meio's split).
     The game says what is expected (:meth:`State.wrong_player`): whose split it is, say."""
     current = seat_label(state.current_player)
+    if player != "chance" and int(player[1:]) > state.rules.players:
+        return f"this game has {state.rules.players} players, no {player}; it is {current}'s turn"
+    seat = line_seat(state, player)
     try:
-        action = state.parse_action(text)
+        action = state.parse_action(text, seat)
         if seat_label(state.actor(action)) == player:
             return None
     except GameError:
         return f"it is {current}'s turn, not {player}'s"
-    seat = -1 if player == "chance" else int(player[1:]) - 1
-    if seat >= state.rules.players:
-        return f"this game has {state.rules.players} players, no {player}; it is {current}'s turn"
-    if seat < 0:  # chance
+    if seat is None:  # chance
         return f"it is {current}'s turn, not {player}'s"
     return state.wrong_player(action, seat)
+
+
+def line_seat(state: State, player: str | None) -> int | None:
+    """The seat a record's line names (``P2``: 1), or None for none, chance or a seat the game lacks."""
+    if player is None or player == "chance":
+        return None
+    seat = int(player[1:]) - 1
+    return seat if seat < state.rules.players else None
 
 
 def record_rules(record: GameRecord) -> Rules:
@@ -394,7 +402,7 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
                 raise fail(wrong, line, line.player)
             who = line.player
         try:
-            action = state.parse_action(line.text)
+            action = state.parse_action(line.text, line_seat(state, line.player))
             text = str(action)
             state.check(action)
         except GameError as error:

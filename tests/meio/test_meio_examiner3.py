@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cardbase.cli.app import app
 from cardbase.errors import InvalidRecord
 from cardbase.games.base import GameError, IllegalAction
-from cardbase.games.meio.actions import Deal, Play, Split
+from cardbase.games.meio.actions import Deal, Play, Split, parse_action
 from cardbase.games.meio.cards import PlayingCard, Suit, deck_for
 from cardbase.games.meio.engine import MeioRules, MeioState
 from cardbase.games.meio.rules import final_outcome, round_score
@@ -774,6 +774,36 @@ def test_replay_of_a_line_by_a_seat_the_game_lacks_says_so(tmp_path):
     result, _ = _replay_cli(tmp_path, _record_lines([("P3", "play AS")]))
     assert result.exit_code == 1
     assert "line 5: action 4 (P3): this game has 2 players, no P3; it is P1's turn" in result.stderr
+
+
+def test_replay_of_a_shorthand_split_made_before_the_players_turn(tmp_path):
+    """"Each player must split their hand" (in any order): P2 writes its split first, naming only the
+    6 cards set aside ("aside …"); the rest of P2's hand, not P1's, is kept. It was refused:
+    "P2's split: you do not hold A♠, 2♠, …" (P1's cards)."""
+    head = {"record": "cardbase.game", "version": 1, "game": "meio", "rules": {"players": 2}, "seed": None}
+    deal = "deal " + " / ".join(k + " " + a for k, a in zip(T2_KEEP, T2_ASIDE, strict=True))
+    lines = [
+        json.dumps(head),
+        json.dumps({"player": "chance", "action": deal}),
+        json.dumps({"player": "P2", "action": f"aside {T2_ASIDE[1]}"}),
+        json.dumps({"player": "P1", "action": f"split {T2_ASIDE[0]}"}),
+        json.dumps({"player": "P1", "action": "play AS"}),
+    ]
+    result, _ = _replay_cli(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    moves = CliRunner().invoke(app, ["replay", str(tmp_path / "game.jsonl"), "--json", "--moves"])
+    (game,) = json.loads(moves.stdout)
+    second = game["moves"][1]
+    assert (second["n"], second["player"]) == (2, "P2")
+    assert parse_action(second["action"]) == Split.of(cards(T2_KEEP[1]), cards(T2_ASIDE[1]))
+
+
+def test_the_split_shorthand_reads_the_hand_of_the_seat_it_is_for():
+    state = dealt(2, [k + " " + a for k, a in zip(T2_KEEP, T2_ASIDE, strict=True)])
+    assert state.current_player == 0
+    split = state.parse_action(f"aside {T2_ASIDE[1]}", 1)
+    assert split == Split.of(cards(T2_KEEP[1]), cards(T2_ASIDE[1]))
+    assert state.parse_action(f"aside {T2_ASIDE[0]}") == Split.of(cards(T2_KEEP[0]), cards(T2_ASIDE[0]))
 
 
 def test_replay_error_carries_the_lines_player():
