@@ -777,7 +777,7 @@ def test_replay_of_a_line_by_a_seat_the_game_lacks_says_so(tmp_path):
 
 
 def test_replay_of_a_shorthand_split_made_before_the_players_turn(tmp_path):
-    """"Each player must split their hand" (in any order): P2 writes its split first, naming only the
+    """ "Each player must split their hand" (in any order): P2 writes its split first, naming only the
     6 cards set aside ("aside …"); the rest of P2's hand, not P1's, is kept. It was refused:
     "P2's split: you do not hold A♠, 2♠, …" (P1's cards)."""
     head = {"record": "cardbase.game", "version": 1, "game": "meio", "rules": {"players": 2}, "seed": None}
