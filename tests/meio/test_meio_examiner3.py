@@ -1,6 +1,7 @@
 """A third blind examination of Meio: each case is built from one sentence of the Meio Rulebook
 (quoted in the docstring or a comment), written before docs/rules/meio.md or the engine's rule code
-was read. A reference reading of the trick and scoring sentences (``_winner``, ``_legal``) checks
+was read (the split shorthand, the outcome's line, the seat a game lacks and the unseen split were
+added after). A reference reading of the trick and scoring sentences (``_winner``, ``_legal``) checks
 whole games played with random legal choices."""
 
 from __future__ import annotations
