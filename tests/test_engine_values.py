@@ -168,6 +168,7 @@ def _seat_calls(state: State) -> dict[str, Any]:
     extra: dict[str, Any] = {
         "wrong_player": lambda: {"action": action},
         "action_text": lambda: {"action": action},
+        "parse_action": lambda: {"text": str(action)},
         "resample_from_infostate": lambda: {"rng": random.Random(1)},
         "determinise": lambda: {"rng": random.Random(1)},
         "arrange": lambda: {"hand": state.hand(0), "deck": state.deck(0)},  # type: ignore[attr-defined]

@@ -480,9 +480,13 @@ class State(ABC):
             return False
         return True
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str, seat: int | None = None) -> Any:
         """``text`` as an action, read in the context of this state (may accept
-        shorthand the context makes unambiguous); raises :class:`InvalidAction`."""
+        shorthand the context makes unambiguous); raises :class:`InvalidAction`.
+        ``seat``: the player the text is by, when the caller knows it (a record's line names
+        it); shorthand that reads a player's cards reads theirs (default: the current player's)."""
+        if seat is not None:
+            check_seat(seat, self.rules.players)
         return self.rules.parse_action(text)
 
     def apply_text(self, text: str) -> Any:

@@ -66,6 +66,8 @@ class GameRecord:
     agents: list[str] | None = None
     outcome: dict[str, Any] | None = None
     line: int = 1
+    outcome_line: int | None = None
+    """The line of the outcome, when the record gives one."""
     source: str = "<record>"
 
 
@@ -181,6 +183,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
         elif isinstance(data, dict) and "outcome" in data:
             _only(data, ("outcome",), "an outcome line", where)
             current.outcome = _outcome(data["outcome"], where)
+            current.outcome_line = number
         else:
             raise UnreadableInput(
                 f'{where}: expected an action ("play 7H" or '
@@ -297,16 +300,26 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
     ``None`` when the rules let that player take it out of turn (:meth:`State.actor`; Meio's split).
     The game says what is expected (:meth:`State.wrong_player`): whose split it is, say."""
     current = seat_label(state.current_player)
+    if player != "chance" and int(player[1:]) > state.rules.players:
+        return f"this game has {state.rules.players} players, no {player}; it is {current}'s turn"
+    seat = line_seat(state, player)
     try:
-        action = state.parse_action(text)
+        action = state.parse_action(text, seat)
         if seat_label(state.actor(action)) == player:
             return None
     except GameError:
         return f"it is {current}'s turn, not {player}'s"
-    seat = -1 if player == "chance" else int(player[1:]) - 1
-    if not 0 <= seat < state.rules.players:  # (chance, or a seat the game lacks)
+    if seat is None:  # chance
         return f"it is {current}'s turn, not {player}'s"
     return state.wrong_player(action, seat)
+
+
+def line_seat(state: State, player: str | None) -> int | None:
+    """The seat a record's line names (``P2``: 1), or None for none, chance or a seat the game lacks."""
+    if player is None or player == "chance":
+        return None
+    seat = int(player[1:]) - 1
+    return seat if seat < state.rules.players else None
 
 
 def record_rules(record: GameRecord) -> Rules:
@@ -343,6 +356,8 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
     pos = 0
 
     def fail(message: str, line: ActionLine | None, who: str | None) -> InvalidRecord:
+        """``who`` is the player the action is by: the line's, when it names one (the message
+        says whose turn or action it is instead)."""
         at = f"action {number}" + (f" ({who})" if who else "")
         return InvalidRecord(source, f"{at}: {message}", line.line if line else None, number, who)
 
@@ -384,17 +399,17 @@ def replay(record: GameRecord, keep_moves: bool = False, watch: Watcher | None =
         if line.player is not None and line.player != who:
             wrong = _wrong_player(state, line.text, line.player)
             if wrong is not None:
-                raise fail(wrong, line, who)
+                raise fail(wrong, line, line.player)
             who = line.player
         try:
-            action = state.parse_action(line.text)
+            action = state.parse_action(line.text, line_seat(state, line.player))
             text = str(action)
             state.check(action)
         except GameError as error:
             raise fail(f"{quoted(line.text)}: {error}", line, who) from None
         actor = seat_label(state.actor(action))  # a line without a player may be a split out of turn
         if line.player is not None and line.player != actor:  # (the current player named for another's split)
-            raise fail(f"{quoted(line.text)} is {actor}'s to take, not {line.player}'s", line, actor)
+            raise fail(f"{quoted(line.text)} is {actor}'s to take, not {line.player}'s", line, line.player)
         who = actor
         if watch is not None:
             watch(state, action, who)
@@ -427,7 +442,7 @@ def _chance_line(state: State, line: ActionLine | None, required: bool) -> tuple
 
 def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
     if outcome is None:
-        raise InvalidRecord(record.source, "the record gives an outcome but the game is not over")
+        raise InvalidRecord(record.source, "the record gives an outcome but the game is not over", record.outcome_line)
     got = outcome.to_dict()
     assert record.outcome is not None  # called only for a record that gives one
     for key in ("winners", "scores"):
@@ -435,6 +450,7 @@ def _check_outcome(record: GameRecord, outcome: Outcome | None) -> None:
             raise InvalidRecord(
                 record.source,
                 f"the recorded {key} {quoted(record.outcome[key])} differ from the replay's {got[key]}",
+                record.outcome_line,
             )
 
 

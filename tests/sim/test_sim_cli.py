@@ -121,7 +121,7 @@ def test_replay_of_a_split_given_to_the_wrong_player_says_whose_split_it_is(tmp_
     bad = run("replay", str(path))
     assert bad.exit_code == 1 and "Traceback" not in bad.output
     assert "divides P1's hand: it is P1's to take, not P2's" in bad.stderr
-    assert "turn" not in bad.stderr.split("(P1):", 1)[1]
+    assert "turn" not in bad.stderr.split("(P2):", 1)[1]  # "(P2)": the line's player
 
 
 def test_replay_unreadable_file_exits_2(tmp_path):

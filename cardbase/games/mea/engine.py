@@ -2255,9 +2255,12 @@ class MeaState(State):
             return "the decks are shuffled"
         return str(action)
 
-    def parse_action(self, text: str) -> MeaAction:
+    def parse_action(self, text: str, seat: int | None = None) -> MeaAction:
         """Like :func:`parse_action`, with card names in any case, and a monster named
-        without ``#k`` resolved to the one that can act."""
+        without ``#k`` resolved to the one that can act (every action is the current player's:
+        ``seat``, checked, changes nothing)."""
+        if seat is not None:
+            check_seat(seat, self.rules.players)
         action = self.rules.parse_action(text)
         p = self.current_player
         if p < 0:

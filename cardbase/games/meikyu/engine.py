@@ -1892,9 +1892,12 @@ class MeikyuState(State):
             shown=tuple(tuple(x) for x in self._shown),
         )
 
-    def parse_action(self, text: str) -> MeikyuAction:
+    def parse_action(self, text: str, seat: int | None = None) -> MeikyuAction:
         """Like :func:`parse_action`, and a room or land may be given by its number as shown
-        (``quest 2 with Bee``, ``develop 1 with Valeel``, ``attack P2 1 with …``)."""
+        (``quest 2 with Bee``, ``develop 1 with Valeel``, ``attack P2 1 with …``); every action
+        is the current player's, so ``seat``, checked, changes nothing."""
+        if seat is not None:
+            check_seat(seat, self.rules.players)
         words = check_notation(text).split()
         if len(words) >= 2 and words[0].lower() in ("quest", "develop", "give") and words[1].isdecimal():
             p = self.current_player if self.current_player >= 0 else self._turn

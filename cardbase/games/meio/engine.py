@@ -648,14 +648,16 @@ class MeioState(State):
             return True
         return self._phase == _SPLIT and bool(self._split_mask >> seat & 1)
 
-    def parse_action(self, text: str) -> MeioAction:
+    def parse_action(self, text: str, seat: int | None = None) -> MeioAction:
         """Like :func:`parse_action`, and in the split, ``split`` or ``aside``
-        followed by just the 6 cards to set aside (the rest of the hand is kept)."""
+        followed by just the 6 cards to set aside (the rest of the hand is kept): the hand of
+        ``seat`` when given (a player may split before their turn), else the current player's."""
         t = check_notation(text).strip()
         head, _, rest = t.partition(" ")
-        if head.lower() in ("split", "aside") and "|" not in rest and self.current_player >= 0:
+        p = self.current_player if seat is None else check_seat(seat, self._n)
+        if head.lower() in ("split", "aside") and "|" not in rest and p >= 0:
             aside = _parse_cards(rest, head.lower())
-            return Split(self._hands[self.current_player] & ~aside, aside)
+            return Split(self._hands[p] & ~aside, aside)
         return parse_action(text)
 
     def action_text(self, action: Any, viewer: int | None = None) -> str:
