@@ -701,14 +701,16 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
         if any(row["assumed"] for row in data["points_by_land"])
         else None,
     )
-    for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
+    for col in ("land", "held", "points", "per game (95%)", "in winners' kingdoms"):
         table.add_column(col, justify="left" if col == "land" else "right")
     for row in data["points_by_land"][:40]:
+        low_end, high_end = (math.inf if x is None else x for x in row["points_per_game_95"])
+        per_game, low, high = shown(row["points_per_game"], low_end, high_end, scale=1.0)
         table.add_row(
             row["land"] + (" (assumed)" if row["assumed"] else ""),
             str(row["held_at_end"]),
             str(row["points_at_end"]),
-            f"{row['points_per_game']:.2f}",
+            f"{per_game} ({low}–{high})",
             str(row["in_winning_kingdoms"]),
         )
     out.append(table)
