@@ -164,12 +164,16 @@ def _score_method(rules: Rules) -> str:
 def _mean(mean: float, low: float | None, high: float | None, digits: int) -> tuple[str, str]:
     """A mean and its interval for the terminal, to the digits the interval gives (at most ``digits``);
     ``?`` at an end the games do not bound (None or infinite: one game, or games that all scored the
-    same, bound a mean only by the least possible score), the mean then to ``digits``."""
-    ends = [x if x is not None and math.isfinite(x) else math.nan for x in (low, high)]
-    if any(math.isnan(x) for x in ends) or ends[1] <= ends[0]:
-        text = [f"{x:.{digits}f}" if math.isfinite(x) else "?" for x in ends]
-        return f"{mean:.{digits}f}", "–".join(text)
+    same, bound a mean only by the least possible score), the mean then with no digit past its first
+    (one game's 10 points are 10, not 10.00: nothing says how sure it is)."""
+    ends = [-math.inf if low is None else low, math.inf if high is None else high]
+    if math.isfinite(ends[0]) and math.isfinite(ends[1]) and ends[1] <= ends[0]:  # a point: no games differ
+        return f"{mean:.{digits}f}", f"{ends[0]:.{digits}f}–{ends[1]:.{digits}f}"
     value, lo, hi = shown(mean, ends[0], ends[1], scale=1.0)
+    if value == "—":  # no games
+        return value, value
+    if not (math.isfinite(ends[0]) and math.isfinite(ends[1])):
+        return value, f"{lo}–{hi}"
     if places(ends[0], ends[1], scale=1.0) > digits:  # never more digits than before
         value, lo, hi = f"{mean:.{digits}f}", f"{ends[0]:.{digits}f}", f"{ends[1]:.{digits}f}"
     return value, f"{lo}–{hi}"
