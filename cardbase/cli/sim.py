@@ -28,7 +28,7 @@ from cardbase.cli.common import (
     one_line,
     print_json,
 )
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.stats import places, rate_text, shown, wilson
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -190,7 +190,7 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
 
     options = rules_in_words(batch.game_id, rules.to_options())
     table = Table(
-        title=f"{title}: {batch.games} games, {rules.players} players, seed {batch.seed}\n{options}",
+        title=f"{title}: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{options}",
         caption=f"Scores: lower is better. 95% intervals: {_score_method(rules)}; win rate by Wilson. "
         f"Shared victories ({batch.shared}) count as a win for each seat sharing them.",
     )
@@ -735,7 +735,7 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
 
     readings = rules_in_words("meikyu", rules.to_options())
     table = Table(
-        title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
+        title=f"Meikyu Kingdom: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{readings}",
         caption="Score: a kingdom's points at the end (higher is better). "
         f"95% intervals: {_score_method(rules)}; "
         f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
