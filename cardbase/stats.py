@@ -232,8 +232,9 @@ def places(low: float, high: float, scale: float = 100.0) -> int:
     """How many decimal places an estimate with the interval ``low``–``high`` has, in units of
     ``1/scale`` (percentage points by default): the place of the first significant digit of the
     interval's half-width. A rate of 2 wins in 20 (half-width 14 points) has none: 10%, not 10.0%;
-    one of 10,000 trials (half-width 0.4 points) one: 73.8%. An interval of no width (or none) has
-    :data:`MOST_PLACES`."""
+    one of 10,000 trials (half-width 0.4 points) one: 73.8%. An interval of no width (an exact
+    figure) has :data:`MOST_PLACES`; one whose width is not known (an end NaN or infinite) too, but
+    :func:`shown` gives its value no digit past the value's first."""
     half = scale * (high - low) / 2
     if not (math.isfinite(half) and half > 0):
         return MOST_PLACES
@@ -247,11 +248,15 @@ def shown(
     default), with no more digits than the interval gives them (:func:`places`); the ends rounded
     outward, so that the interval shown is never narrower than it is; the value rounded half up, as a
     reader rounds. A ``rate`` strictly between 0 and 1 gets as many more digits as it takes not to
-    read as none or all. ``—`` for a NaN value; ``?``
-    for an end that is not a finite number."""
+    read as none or all. ``—`` for a NaN value; ``?`` for an end that is not a finite number, and
+    then the value has no digit past its first (the mean of one deal is 5, not 5.0000: nothing says
+    how sure it is)."""
     if math.isnan(value):
         return "—", "—", "—"
     d = places(low, high, scale)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        x = abs(scale * value)
+        d = 0 if x == 0 or x >= 1 or not math.isfinite(x) else min(MOST_PLACES, -math.floor(math.log10(x)))
     while rate and 0 < value < 1 and float(_half_up(scale * value, d)) in (0.0, scale) and d < 12:
         d += 1  # a rate between 0 and 1 is never shown as 0% or 100%: 1,999 of 2,000 is 99.95%, not 100.0%
     unit = 10.0**-d

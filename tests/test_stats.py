@@ -132,3 +132,16 @@ def test_an_estimate_is_shown_to_the_digits_its_interval_gives() -> None:
     assert rate_text(1 / 2000, *wilson(1, 2000)) == ("0.1%", "0.0%–0.3%")  # to the tenth its interval gives
     assert shown(0.5, 0.04, 4.56, scale=1) == ("1", "0", "5")  # half up, as a reader rounds: never 0.5 -> 0
     assert shown(0.07, 0.07 - 0.0001, 0.07 + 0.0001)[1:] == ("6.99", "7.01")  # 0.07 * 100 is 7.000000000000001
+
+
+def test_an_estimate_of_no_known_width_has_no_digit_past_its_first() -> None:
+    """The mean of one Meikyu deal ('redeals per deal: mean 5.0000 (95% interval ?–?)') and a hint's
+    one playout were shown to four decimals: an interval not known (an end NaN or infinite) gave the
+    most digits, as an exact figure does. Now the value has none past its first digit, and the ends ``?``."""
+    from cardbase.stats import shown
+
+    assert shown(5.0, math.nan, math.nan, scale=1) == ("5", "?", "?")
+    assert shown(5.0, 0.0, math.inf, scale=1) == ("5", "0", "?")
+    assert shown(12.25, -math.inf, math.inf, scale=1, signed=True) == ("+12", "?", "?")
+    assert shown(0.034, -math.inf, math.inf, scale=1) == ("0.03", "?", "?")
+    assert shown(1.0, 1.0, 1.0, scale=1)[0] == "1.0000"  # an interval of no width: an exact figure keeps its digits

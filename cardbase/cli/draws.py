@@ -225,7 +225,7 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
         if trials:
             mc = row["monte_carlo"]
             estimate, interval = rate_text(mc["probability"], mc["low"], mc["high"])
-            echo(f"Monte Carlo: {estimate} (95% Wilson interval {interval}, {trials} hands, seed {seed})")
+            echo(f"Monte Carlo: {estimate} (95% Wilson interval {interval}, {counted(trials, 'hand')}, seed {seed})")
         return
     from rich.table import Table
 
@@ -377,8 +377,8 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
     redeals, low, high = shown(sim.redeals_mean, *sim.redeals_95, scale=1.0)
     any_redeal, any_interval = rate_text(sim.any_redeal.p, *sim.any_redeal.interval)
     echo(
-        f"redeals per deal: mean {redeals} (95% interval {low}–{high}; Monte Carlo, {runs} deals, seed {seed}; "
-        f"at least one: {any_redeal}, 95% Wilson interval {any_interval})"
+        f"redeals per deal: mean {redeals} (95% interval {low}–{high}; Monte Carlo, {counted(runs, 'deal')}, "
+        f"seed {seed}; at least one: {any_redeal}, 95% Wilson interval {any_interval})"
     )
     plain = deal.kingdom - deal.open_cards
     table = Table(caption=f"exact: after redeals a hand is 4 uniform cards of the {plain} non-OPEN cards")

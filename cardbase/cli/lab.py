@@ -24,6 +24,7 @@ from cardbase.cli.common import (
     one_line,
     print_json,
 )
+from cardbase.errors import counted
 from cardbase.stats import rate_text, shown
 
 if TYPE_CHECKING:
@@ -369,9 +370,12 @@ def opening(
     con.print(table)
     m = study.margin
     value, low, high = shown(m.value, m.low, m.high, signed=True)
+    best = f"{counted(study.best.size, 'card')}, {value} points over {study.runner_up.size} (95% {low} to {high})"
     con.print(
-        f"Best: {study.best.size} cards, {value} points over {study.runner_up.size} (95% {low} to {high})"
-        + ("; the interval includes 0: not a clear best" if m.low <= 0 <= m.high else "")
+        f"Best: {best}"
+        if study.clear
+        else f"Highest win rate: {best}; the interval includes 0, so no size is clearly best: "
+        "the two are as good as these games can tell (more --games may tell them apart)"
     )
     _footer(data, plot)
 

@@ -25,7 +25,11 @@ AmuletsOption = Annotated[
 
 
 def _pct(fraction: object) -> str:
-    return f"{float(fraction):.2%}"  # type: ignore[arg-type]
+    """An exact chance in percent: a chance that is not 0 or 1 never reads 0% or 100% (1/13060694016 is
+    0.000000008%, not 0.00%: it can happen)."""
+    from cardbase.stats import percent
+
+    return percent(float(fraction))  # type: ignore[arg-type]
 
 
 @meikyu_app.command()

@@ -28,7 +28,7 @@ from cardbase.cli.common import (
     one_line,
     print_json,
 )
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.stats import places, rate_text, shown, wilson
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -164,12 +164,16 @@ def _score_method(rules: Rules) -> str:
 def _mean(mean: float, low: float | None, high: float | None, digits: int) -> tuple[str, str]:
     """A mean and its interval for the terminal, to the digits the interval gives (at most ``digits``);
     ``?`` at an end the games do not bound (None or infinite: one game, or games that all scored the
-    same, bound a mean only by the least possible score), the mean then to ``digits``."""
-    ends = [x if x is not None and math.isfinite(x) else math.nan for x in (low, high)]
-    if any(math.isnan(x) for x in ends) or ends[1] <= ends[0]:
-        text = [f"{x:.{digits}f}" if math.isfinite(x) else "?" for x in ends]
-        return f"{mean:.{digits}f}", "–".join(text)
+    same, bound a mean only by the least possible score), the mean then with no digit past its first
+    (one game's 10 points are 10, not 10.00: nothing says how sure it is)."""
+    ends = [-math.inf if low is None else low, math.inf if high is None else high]
+    if math.isfinite(ends[0]) and math.isfinite(ends[1]) and ends[1] <= ends[0]:  # a point: no games differ
+        return f"{mean:.{digits}f}", f"{ends[0]:.{digits}f}–{ends[1]:.{digits}f}"
     value, lo, hi = shown(mean, ends[0], ends[1], scale=1.0)
+    if value == "—":  # no games
+        return value, value
+    if not (math.isfinite(ends[0]) and math.isfinite(ends[1])):
+        return value, f"{lo}–{hi}"
     if places(ends[0], ends[1], scale=1.0) > digits:  # never more digits than before
         value, lo, hi = f"{mean:.{digits}f}", f"{ends[0]:.{digits}f}", f"{ends[1]:.{digits}f}"
     return value, f"{lo}–{hi}"
@@ -186,7 +190,7 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
 
     options = rules_in_words(batch.game_id, rules.to_options())
     table = Table(
-        title=f"{title}: {batch.games} games, {rules.players} players, seed {batch.seed}\n{options}",
+        title=f"{title}: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{options}",
         caption=f"Scores: lower is better. 95% intervals: {_score_method(rules)}; win rate by Wilson. "
         f"Shared victories ({batch.shared}) count as a win for each seat sharing them.",
     )
@@ -701,14 +705,16 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
         if any(row["assumed"] for row in data["points_by_land"])
         else None,
     )
-    for col in ("land", "held", "points", "per game", "in winners' kingdoms"):
+    for col in ("land", "held", "points", "per game (95%)", "in winners' kingdoms"):
         table.add_column(col, justify="left" if col == "land" else "right")
     for row in data["points_by_land"][:40]:
+        low_end, high_end = (math.inf if x is None else x for x in row["points_per_game_95"])
+        per_game, low, high = shown(row["points_per_game"], low_end, high_end, scale=1.0)
         table.add_row(
             row["land"] + (" (assumed)" if row["assumed"] else ""),
             str(row["held_at_end"]),
             str(row["points_at_end"]),
-            f"{row['points_per_game']:.2f}",
+            f"{per_game} ({low}–{high})",
             str(row["in_winning_kingdoms"]),
         )
     out.append(table)
@@ -729,7 +735,7 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
 
     readings = rules_in_words("meikyu", rules.to_options())
     table = Table(
-        title=f"Meikyu Kingdom: {batch.games} games, {rules.players} players, seed {batch.seed}\n{readings}",
+        title=f"Meikyu Kingdom: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{readings}",
         caption="Score: a kingdom's points at the end (higher is better). "
         f"95% intervals: {_score_method(rules)}; "
         f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardbase.draws.exact import Groups, Kind, Need
-from cardbase.stats import Z95, wilson
+from cardbase.stats import Z95, t_quantile, wilson
 
 T = TypeVar("T")
 _BATCH = 200_000
@@ -118,7 +118,9 @@ class DealEstimate:
     any_redeal: Estimate
     trials: int
     redeals_95: tuple[float, float] = (math.nan, math.nan)
-    """The normal-approximation 95% interval of ``redeals_mean`` (mean ± 1.96·s/√n)."""
+    """The 95% interval of ``redeals_mean``: Student's t (mean ± t·s/√n), never below 0 redeals; 0 to
+    infinity when the deals do not show how much they vary (one deal, or all alike), as
+    :func:`cardbase.stats.score_interval` says of games."""
 
 
 def simulate_meikyu(
@@ -193,8 +195,13 @@ def simulate_meikyu(
         ok = _holds(by_need, needs)
         out[n] = [Estimate(int(ok.all(axis=1).sum()), trials)] + [Estimate(int(s), trials) for s in ok.sum(axis=0)]
     mean = float(redeals.mean())
-    half = Z95 * float(redeals.std(ddof=1)) / math.sqrt(trials) if trials > 1 else math.nan
-    return DealEstimate(out, mean, Estimate(int((redeals > 0).sum()), trials), trials, (mean - half, mean + half))
+    spread = float(redeals.std(ddof=1)) if trials > 1 else 0.0
+    if spread > 0:
+        half = t_quantile(0.975, trials - 1) * spread / math.sqrt(trials)
+        interval = (max(0.0, mean - half), mean + half)
+    else:  # one deal, or deals that all redealt alike: nothing says how much they vary (score_interval's rule)
+        interval = (0.0, math.inf)
+    return DealEstimate(out, mean, Estimate(int((redeals > 0).sum()), trials), trials, interval)
 
 
 def _pile_after_deal(kingdom: int, players: int, deal: int) -> int:

@@ -360,7 +360,7 @@ class MeikyuReport:
             "redeals_per_deal": {
                 "mean": sim.redeals_mean,
                 "mean_95": list(sim.redeals_95),
-                "interval": "95% normal approximation (mean ± 1.96·s/√n)",
+                "interval": "95% Student's t (mean ± t·s/√n), never below 0; null: not known",
                 "method": "monte carlo",
                 "trials": self.runs,
                 "seed": self.seed,

@@ -63,6 +63,12 @@ class OpeningStudy:
         """The best size's win rate minus the runner-up's, with its interval."""
         return self.best.result.minus(self.runner_up.result)
 
+    @property
+    def clear(self) -> bool:
+        """Whether the best size is clearly best: the margin's interval lies above 0 (else the two
+        sizes are as good as these games can tell)."""
+        return self.margin.low > 0
+
     def to_dict(self) -> dict[str, Any]:
         m = self.margin
         return {
@@ -89,6 +95,7 @@ class OpeningStudy:
                 "runner_up": self.runner_up.size,
                 "margin": number(m.value),
                 "margin_ci": [number(m.low), number(m.high)],
+                "clear": self.clear,
             },
             "options": self.options,
             "notes": self.notes,

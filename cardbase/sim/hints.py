@@ -9,7 +9,12 @@ the same hidden cards and dice; its interval is 95%:
 * Meio: your round score, 0 to 7 (lower is better), and Meikyu: the search agent's chance of
   winning, 0 to 1, are bounded: :func:`cardbase.stats.bounded_mean_interval`;
 * Méa: the search agent's evaluation of the position has no useful bound (±1000 is a won or lost
-  game): Student's t (:func:`cardbase.stats.t_interval`).
+  game): Student's t (:func:`cardbase.stats.t_interval`); but playouts that all scored the same
+  show t no spread, and t's interval of them is a point (eight won playouts are not a certain
+  win): then the bounded interval between a lost and a won game's score; t's interval is cut there.
+
+Each figure is shown to the digits its interval gives (:meth:`Measure.shown`, by
+:func:`cardbase.stats.shown`): 1.8 (1.6–2.0) from 256 deals, not 1.77 (1.62–1.95).
 
 The verdict is ``clear`` when the best estimate's interval is apart from the next best's, and
 ``too close to call`` when they overlap: then either is as good as the playouts can tell.
@@ -33,7 +38,7 @@ from typing import Any
 
 from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import number
-from cardbase.stats import bounded_mean_interval, intervals_overlap, t_interval
+from cardbase.stats import bounded_mean_interval, intervals_overlap, rate_text, shown, t_interval
 
 CLEAR = "clear"
 TOO_CLOSE = "too close to call"
@@ -62,6 +67,22 @@ class Measure:
     high: float | None
     higher_is_better: bool
     percent: bool = False
+    extremes: tuple[float, float] | None = None
+    """With no bound (``low``, ``high`` None): the scores of a lost and a won game, the range the
+    interval of playouts that all scored the same is taken in (t sees no spread in them), and
+    that cuts t's interval (never past a won game's score)."""
+
+    def shown(self, estimate: Estimate) -> tuple[str, str]:
+        """An estimate and its 95% interval as a player reads them, to the digits the interval gives:
+        ``("31%", "26%–39%")``, ``("1.8", "1.6–2.0")``, ``("-1", "-9 to +8")``; ``?`` at an end that
+        is not known (one playout), ``—`` for no estimate."""
+        if self.percent:
+            return rate_text(estimate.mean, estimate.low, estimate.high)
+        bounded = self.low is not None
+        value, low, high = shown(estimate.mean, estimate.low, estimate.high, scale=1.0, signed=not bounded)
+        if value == "—":
+            return "—", "—"
+        return value, (f"{low}–{high}" if bounded else f"{low} to {high}")
 
 
 MEASURES: dict[str, Measure] = {
@@ -72,6 +93,7 @@ MEASURES: dict[str, Measure] = {
         None,
         None,
         True,
+        extremes=(-1000.0, 1000.0),
     ),
     "meikyu": Measure("the search agent's chance of winning (0 = lost, 1 = won)", 0.0, 1.0, True, percent=True),
 }
@@ -136,9 +158,15 @@ class Hint:
 
 def _interval(game_id: str, values: Sequence[float]) -> tuple[float, float, float]:
     measure = MEASURES[game_id]
-    if measure.low is None or measure.high is None:
-        return t_interval(values)
-    return bounded_mean_interval(values, measure.low, measure.high)
+    if measure.low is not None and measure.high is not None:
+        return bounded_mean_interval(values, measure.low, measure.high)
+    mean, low, high = t_interval(values)
+    if measure.extremes is None or not values:
+        return mean, low, high
+    least, most = min(measure.extremes[0], *values), max(measure.extremes[1], *values)
+    if len(values) > 1 and low == high:  # all alike: t sees no spread
+        return bounded_mean_interval(values, least, most)
+    return mean, max(low, least), min(high, most)  # never past a won or a lost game's score
 
 
 def verdict(best: Estimate, runner_up: Estimate) -> str:

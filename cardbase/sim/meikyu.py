@@ -149,7 +149,8 @@ def batch_report(batch: Any) -> dict[str, Any]:
     for s in summaries:
         ended[s["end"]] = ended.get(s["end"], 0) + 1
     lands: dict[str, dict[str, float]] = {}
-    for r, s in zip(played, summaries, strict=True):
+    by_game: dict[str, list[float]] = {}  # per land: its points in the kingdoms at the end of each game
+    for k, (r, s) in enumerate(zip(played, summaries, strict=True)):
         for seat, kingdom in enumerate(s["lands"]):
             for name, points in kingdom:
                 row = lands.setdefault(name, {"held": 0, "points": 0, "winners": 0})
@@ -157,6 +158,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
                 row["points"] += points
                 if seat in r.winners:
                     row["winners"] += 1
+                by_game.setdefault(name, [0.0] * len(summaries))[k] += points
     games = len(summaries) or 1
     labels = {land.name: land.label for land in pool.lands}
     land_rows = [
@@ -166,6 +168,7 @@ def batch_report(batch: Any) -> dict[str, Any]:
             "held_at_end": int(v["held"]),
             "points_at_end": int(v["points"]),
             "points_per_game": v["points"] / games,
+            "points_per_game_95": [number(x) for x in score_interval(by_game[name], 0.0, None)[1:]],
             "in_winning_kingdoms": int(v["winners"]),
             "assumed": pool.assumes(name),
         }

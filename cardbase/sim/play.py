@@ -342,29 +342,22 @@ def hint_words(h: Any) -> str:
         return f"{h.best.text} ({h.method})"
     m = h.measure
 
-    def value(x: float) -> str:
-        return f"{x:.0%}" if m.percent else f"{x:.2f}" if m.low is not None else f"{x:+.1f}"
-
-    def between(e: Any) -> str:
-        if m.low is None:
-            return f"{e.low:+.1f} to {e.high:+.1f}"
-        if m.percent:
-            return f"{100 * e.low:.0f}–{100 * e.high:.0f}%"
-        return f"{e.low:.2f}–{e.high:.2f}"
+    def said(e: Any) -> str:
+        value, interval = m.shown(e)
+        return f"{value} (95% {interval})"
 
     best, runner = h.best, h.runner_up
     same = f" (or {', '.join(h.same_as_best)}: the same in every playout)" if h.same_as_best else ""
     if runner is None:
         return (
-            f"{best.text}{same}: {value(best.mean)} (95% {between(best)}) — any of them: they score alike. "
-            f"The number is {m.words}, by {h.method}."
+            f"{best.text}{same}: {said(best)} — any of them: they score alike. The number is {m.words}, by {h.method}."
         )
-    said = (
+    verdict = (
         "clear: the two intervals are apart"
         if h.verdict == CLEAR
         else "too close to call: the two intervals overlap, so either is as good as these playouts can tell"
     )
     return (
-        f"{best.text}{same}: {value(best.mean)} (95% {between(best)}); next best {runner.text}: {value(runner.mean)} "
-        f"(95% {between(runner)}) — {said}. The number is {m.words}, by {h.method}."
+        f"{best.text}{same}: {said(best)}; next best {runner.text}: {said(runner)} — {verdict}. "
+        f"The number is {m.words}, by {h.method}."
     )

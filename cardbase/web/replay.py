@@ -134,8 +134,9 @@ class SplitAdviceRequest(JsonBody):
 @router.post("/api/meio/split-advice", tags=["games"])
 def split_advice(body: SplitAdviceRequest, turn: WriteTurn) -> dict[str, Any]:
     """The hint at Meio's split for a hand (``play meio``'s, from ``lab split``'s advisor): the best
-    split and the next, each with its expected round score and 95% interval, and whether the best is
-    clearly best. Everything it reads is the player's own (the hand, the rules, who splits first)."""
+    split and the next, each with its expected round score and 95% interval (``shown``: both in words,
+    to the digits the interval gives), and whether the best is clearly best. Everything it reads is
+    the player's own (the hand, the rules, who splits first)."""
     from types import SimpleNamespace
 
     from cardbase.games.base import InvalidRules
@@ -163,7 +164,9 @@ def split_advice(body: SplitAdviceRequest, turn: WriteTurn) -> dict[str, Any]:
         if estimate is not None:
             split = estimate.action
             keep, aside = [str(c) for c in cards_of(split.keep)], [str(c) for c in cards_of(split.aside)]
-            splits.append({"keep": keep, "aside": aside, **estimate.to_dict()})
+            value, interval = hint.measure.shown(estimate)  # the words the page shows, as the terminal's hint
+            words = {"estimate": value, "ci": interval}
+            splits.append({"keep": keep, "aside": aside, **estimate.to_dict(), "shown": words})
     return {"verdict": hint.verdict, "measure": hint.measure.words, "method": hint.method, "splits": splits}
 
 

@@ -221,6 +221,31 @@ def test_a_monte_carlo_estimate_has_no_more_digits_than_its_interval(db_url: str
     assert "at least one: " in meikyu and "." not in meikyu.split("at least one: ")[1].split("%")[0]  # … and digits
 
 
+@pytest.mark.parametrize("deals", [1, 2])
+def test_the_mean_redeals_of_a_few_deals_is_not_sure(db_url: str, deals: int) -> None:
+    """One deal's redeals read 'mean 5.0000 (95% interval ?–?)' (four digits of one deal), and two deals'
+    had the normal interval, mean ± 1.96·s/√n (0–7 for 5 and 3 redeals, where Student's t gives 0–23).
+    Now: Student's t, never below 0, and no spread seen is 0 to not known (null in --json)."""
+    import re
+
+    from cardbase.stats import t_quantile
+
+    args = [MEIKYU, "--trials", str(deals), "--seed", "0"]
+    redeals = run_json(db_url, *args)["redeals_per_deal"]
+    low, high = redeals["mean_95"]
+    line = run(db_url, *args).stdout
+    shown = re.search(r"redeals per deal: mean (\S+) \(95% interval (\S+)–(\S+);", line)
+    assert shown, line
+    assert "." not in shown.group(1), line  # a few deals: whole redeals
+    if deals == 1:
+        assert (low, high) == (0.0, None) and shown.group(3) == "?", line
+        return
+    assert "t·s" in redeals["interval"] and low == 0.0 and high is not None
+    # two deals of a and b redeals: s/√2 is |a − b| / 2, so t's half-width is t(1 df)·|a − b| / 2
+    gap = 2 * (high - redeals["mean"]) / t_quantile(0.975, 1)
+    assert gap >= 1 and gap == pytest.approx(round(gap)), (redeals, line)
+
+
 def test_a_draws_plot_carries_the_decks_notes(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The plot travels without the terminal: it said how cards are seen, but not that Goblin Rush is
     cardbase's demo cards (the chances are of the values cardbase gave them), nor which unknown values

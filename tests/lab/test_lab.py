@@ -625,3 +625,21 @@ def test_a_split_on_two_deals_shows_no_hundredths(db_url: str) -> None:
     rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
     assert rows and not any(re.search(r"\d\.\d\d", row) for row in rows), rows
     assert "seed 4" in result.stdout
+
+
+def test_an_opening_size_not_clearly_best_is_not_called_best(db_url: str) -> None:
+    """Four games a size: one size won 1 of 4, the others none, and the report said 'Best: 1 cards'
+    (then that its margin's interval includes 0), its JSON 'best' with no word of how sure: a best the
+    games cannot tell from the next. Now the JSON's best says whether it is clear (the margin's interval
+    above 0), and the words say 'Highest win rate' and no clear best, as lab split says it."""
+    args = ["opening", str(RUSH), "--vs", str(CONTROL), "--games", "4", "--seed", "0", "--jobs", "1"]
+    data = lab(db_url, *args, "--json")
+    best = data["best"]
+    low = best["margin_ci"][0]
+    assert best["clear"] is (low > 0)
+    assert not best["clear"]  # four games a size tell no size apart
+    text = runner.invoke(app, ["lab", *args, "--db", db_url])
+    assert text.exit_code == 0, text.output
+    said = " ".join(text.stdout.split())
+    assert "Best:" not in said and "Highest win rate: " in said and "no size is clearly best" in said, said
+    assert f"Highest win rate: {best['size']} card{'' if best['size'] == 1 else 's'}, " in said, said

@@ -67,6 +67,32 @@ def test_sim_with_the_default_profile_reports_what_it_assumed(db_url):
     assert json.loads(again.stdout)["seats"] == data["seats"]
 
 
+def test_points_per_game_by_land_have_their_interval(db_url):
+    """'Points by land' gave each land's points per game as 1.00 from 12 games, two decimals and no
+    interval (a mean of 12 games read as exact): now the mean of each game's points, Student's t cut
+    at 0 (score_interval), shown to the digits that interval gives, and the interval in --json."""
+    import math
+    import re
+
+    from cardbase.stats import shown
+
+    args = ["sim", "meikyu", "--players", "3", "--agents", "heuristic,random,random", "--games", "12", "--seed", "3"]
+    data = json.loads(run(*args, "--assume", "default", "--db", db_url, "--json").stdout)
+    rows = data["meikyu"]["points_by_land"]
+    for row in rows:
+        low, high = row["points_per_game_95"]
+        assert 0 <= low <= row["points_per_game"] <= (math.inf if high is None else high), row
+        assert row["points_per_game"] == pytest.approx(row["points_at_end"] / 12)
+    out = run(*args, "--assume", "default", "--db", db_url).stdout
+    first = rows[0]
+    per_game, lo, hi = shown(
+        first["points_per_game"], *[math.inf if x is None else x for x in first["points_per_game_95"]], scale=1.0
+    )
+    line = next(line for line in out.splitlines() if f"│ {first['land'].split()[0]} " in line)
+    assert f"{per_game} ({lo}–{hi})" in line, out
+    assert not re.search(r"│\s+\d+\.\d\d\s+│", out), out  # no bare two-decimal mean
+
+
 def test_sim_bad_options_and_profiles(db_url, tmp_path):
     result = run("sim", "meikyu", "--players", "6", "--games", "2", "--assume", "default", "--db", db_url)
     assert result.exit_code == 2 and "'--players'" in result.stderr and "from 2 to 5" in result.stderr, result.stderr

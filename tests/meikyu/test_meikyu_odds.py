@@ -141,3 +141,18 @@ def test_odds_cli_prints_the_exact_numbers():
     assert "succeeds (certain)" in develop.stdout
     bad = runner.invoke(app, ["odds", "meikyu", "quest", "--swords", "-1", "--level", "4"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_a_chance_that_can_happen_never_reads_zero_or_certain():
+    """0 swords against level 6, 12 Amulets in rivals' hands: one chance in 13,060,694,016 read '= 0.00%'
+    (and one short of certain would read 100.00%): the percent beside an exact fraction took two decimals
+    whatever the fraction. It is stats.percent now, as draws' exact chances are."""
+    args = ["odds", "meikyu", "quest", "--swords", "0", "--level", "6", "--rival-amulets", "12", "--amulets", "12"]
+    text = runner.invoke(app, args).stdout
+    tiny = Fraction(1, 6**13)  # a 6 on the die, then on each of the rivals' 12 rerolls
+    assert f"0: {tiny} = " in text, text
+    said = text.split(f"0: {tiny} = ", 1)[1].split("%", 1)[0]
+    assert float(said) > 0, text
+    assert "0.00%" not in text and "100.00%" not in text, text
+    sure = runner.invoke(app, ["odds", "meikyu", "quest", "--swords", "0", "--level", "1"]).stdout
+    assert "1 = 100%" in sure, sure  # a chance of 1 is certain: 100%, as draws says it

@@ -10,7 +10,19 @@ from typing import Any
 import pytest
 
 from cardbase.games.base import CHANCE
-from cardbase.sim.hints import ALL_ALIKE, CLEAR, MEASURES, NOT_SEARCHED, ONLY_MOVE, TOO_CLOSE, Estimate, hint, verdict
+from cardbase.sim.hints import (
+    ALL_ALIKE,
+    CLEAR,
+    MEASURES,
+    NOT_SEARCHED,
+    ONLY_MOVE,
+    TOO_CLOSE,
+    Estimate,
+    Hint,
+    hint,
+    rank,
+    verdict,
+)
 from cardbase.sim.play import hint_words
 from cardbase.sim.registry import game
 from cardbase.stats import intervals_overlap
@@ -165,3 +177,43 @@ def test_play_prompt_hint_says_its_interval(tmp_path: Path) -> None:
     said = ask(obs, legal)
     assert said == ask(obs, legal)  # the same position, the same hint
     assert "95%" in said and ("clear" in said or "too close to call" in said or "alike" in said)
+
+
+def test_a_mea_hint_of_playouts_that_all_agree_is_not_certain() -> None:
+    """Eight playouts that each won the game (+1000) gave Student's t no spread, and its interval was
+    the point +1000.0 to +1000.0: a certain win, 'clear' beside any next best. Playouts that all agree
+    take the bounded interval between a lost and a won game's score, and no interval passes them."""
+    won, mixed = [1000.0] * 8, [1000.0] * 4 + [-1000.0, 20.0, 30.0, 1000.0]
+    best, runner = rank("mea", [("a", "a", won), ("b", "b", mixed)])
+    assert best.mean == 1000.0 and best.low < 1000.0 - 100 and best.high == 1000.0
+    assert runner.low >= -1000.0 and runner.high <= 1000.0
+    assert verdict(best, runner) == TOO_CLOSE  # 8 won playouts against 5 of 8 do not settle it
+    (many,) = rank("mea", [("a", "a", [1000.0] * 160)])
+    assert 900.0 < many.low < 1000.0  # more playouts, a narrower interval: never a point
+    (alike,) = rank("mea", [("a", "a", [-3.7] * 8)])
+    assert alike.low < -3.7 < alike.high
+    said = hint_words(Hint("mea", best, runner, verdict(best, runner), MEASURES["mea"], "eight playouts"))
+    assert "+1000 (95% +475 to +1000)" in said and "too close to call" in said, said
+
+
+SHOWN = [  # (game, mean, low, high, what the hint says of it): the digits its interval gives
+    ("meio", 1.7734, 1.62, 1.95, "1.8 (95% 1.6–2.0)"),  # not 1.77 (95% 1.62–1.95)
+    ("meio", 1.7734, 1.7512, 1.7903, "1.77 (95% 1.75–1.80)"),
+    ("meikyu", 0.3123, 0.26, 0.39, "31% (95% 26%–39%)"),
+    ("meikyu", 0.9991, 0.995, 0.9999, "99.9% (95% 99.5%–100.0%)"),  # not 100%: a win that is not certain
+    ("mea", -0.74, -8.8, 7.4, "-1 (95% -9 to +8)"),  # not -0.7 (95% -8.8 to +7.4)
+    ("mea", 12.0, -math.inf, math.inf, "+12 (95% ? to ?)"),  # one playout: not '+inf'
+]
+
+
+@pytest.mark.parametrize(("game_id", "mean", "low", "high", "words"), SHOWN)
+def test_a_hint_shows_its_figures_to_the_digits_their_interval_gives(
+    game_id: str, mean: float, low: float, high: float, words: str
+) -> None:
+    """The hint wrote every Meio score to two decimals, every Méa score to one and every Meikyu chance
+    to a whole percent, whatever the playouts: 1.77 (1.62–1.95) from 256 deals, 100% for a chance below
+    it. It is the lab's formatter now (cardbase.stats.shown), for the best and the next best alike."""
+    best = Estimate("a", "play a", mean, low, high, 256)
+    runner = Estimate("b", "play b", mean, low, high, 256)
+    said = hint_words(Hint(game_id, best, runner, TOO_CLOSE, MEASURES[game_id], "a test"))
+    assert f"play a: {words}; next best play b: {words} —" in said, said

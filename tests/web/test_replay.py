@@ -147,6 +147,7 @@ def test_the_split_advisor_answers_with_intervals_and_a_verdict(client: TestClie
     from cardbase.games.meio.masks import mask_of
     from cardbase.games.meio.rules import MeioRules
     from cardbase.sim.hints import split_hint
+    from cardbase.stats import places, shown
 
     hand = ["AS", "2S", "3S", "4S", "AH", "2H", "3H", "4H", "AD", "2D", "3D", "AC", "2C"]
     answer = client.post("/api/meio/split-advice", json={"hand": hand, "rules": {"players": 2}, "seat": 1, "starts": 1})
@@ -157,6 +158,10 @@ def test_the_split_advisor_answers_with_intervals_and_a_verdict(client: TestClie
         assert sorted(split["keep"] + split["aside"]) == sorted(hand) and len(split["aside"]) == 6
         low, high = split["ci"]
         assert 0 <= low <= split["estimate"] <= high <= 7
+        # the words the page shows: to the digits the interval gives, as the terminal's hint (not toFixed(2))
+        value, lo, hi = shown(split["estimate"], low, high, scale=1.0)
+        assert split["shown"] == {"estimate": value, "ci": f"{lo}–{hi}"}, split
+        assert len(value.partition(".")[2]) == places(low, high, scale=1.0)
     # the same hint as `play meio` gives this seat at the split (the engine's observation of that deal)
     cards = mask_of(PlayingCard.parse(c) for c in hand)
     seen = SimpleNamespace(hand=cards, player=1, start=1)

@@ -252,17 +252,14 @@
     });
   }
 
-  // A round score as the terminal's hint writes it: two decimals (the JSON keeps every digit).
-  const two = (x) => (typeof x === "number" ? x.toFixed(2) : "?");
-
   function showAdvice(out, data, boxes, count) {
     const list = document.createElement("ol");
     for (const s of data.splits) {
       const li = document.createElement("li");
-      const [low, high] = s.ci.map(two);
+      // as the terminal's hint says it: to the digits the interval gives (the server's words; the JSON keeps every digit)
       li.append(
-        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${two(s.estimate)} ` +
-          `(95% ${low}–${high}, ${s.playouts.toLocaleString("en")} deals) `,
+        `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.shown.estimate} ` +
+          `(95% ${s.shown.ci}, ${s.playouts.toLocaleString("en")} deals) `,
       );
       const use = document.createElement("button");
       use.type = "button";
