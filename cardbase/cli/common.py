@@ -309,3 +309,9 @@ def open_db(db: str | None) -> Database:
     for note in database.notes:
         warn(note)
     return database
+
+
+FIRST_SECOND = (
+    "1st, 2nd: the deck's win rate going first, going second (half the games each), its 95% interval under it."
+)
+"""The note under a Méa table of win rates (``lab gauntlet``, ``sim mea``)."""

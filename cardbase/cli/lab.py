@@ -11,6 +11,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import (
+    FIRST_SECOND,
     MAX_SEED,
     DaskOption,
     DbOption,
@@ -246,13 +247,13 @@ def gauntlet(
             f"{m.result.wins}/{m.result.games}",
             rate,
             ci,
-            _pct(m.going_first)[0],
-            _pct(m.going_second)[0],
+            _stacked(m.going_first),
+            _stacked(m.going_second),
         )
     rate, ci = _pct(result.overall)
     table.add_row("overall", f"{result.overall.wins}/{result.overall.games}", rate, ci, "", "")
     con.print(table)
-    con.print("1st, 2nd: the deck's win rate going first, going second (intervals in --json).")
+    con.print(FIRST_SECOND)
     cards = Table(
         title=f"Cards of {result.deck} (sorted by improvement when drawn; * too few games, last)",
         caption="Each figure with its 95% interval under it (Wilson; rounded outward, to the digits the interval "

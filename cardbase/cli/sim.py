@@ -16,6 +16,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import (
+    FIRST_SECOND,
     MAX_SEED,
     DaskOption,
     DbOption,
@@ -529,11 +530,11 @@ def _print_mea(data: dict[str, Any]) -> None:
             d["agent"],
             f"{o['wins']}/{o['games']}",
             f"{rate} ({interval})",
-            _pct(d["going_first"]["win_rate"], d["going_first"]["win_rate_95"])[0],
-            _pct(d["going_second"]["win_rate"], d["going_second"]["win_rate_95"])[0],
+            "\n".join(_pct(d["going_first"]["win_rate"], d["going_first"]["win_rate_95"])),
+            "\n".join(_pct(d["going_second"]["win_rate"], d["going_second"]["win_rate_95"])),
         )
     con.print(table)
-    con.print("1st, 2nd: the deck's win rate going first, going second (intervals in --json).")
+    con.print(FIRST_SECOND)
     if data["agents"]:
         line = "; ".join(
             "{}: {} ({}) of {}".format(name, *_pct(a["win_rate"], a["win_rate_95"]), a["games"])

@@ -555,13 +555,23 @@ def test_a_few_games_show_rates_without_digits_they_do_not_have(db_url: str) -> 
 
 
 def test_the_first_and_second_seat_rates_say_where_their_intervals_are(db_url: str) -> None:
-    """The gauntlet's 1st and 2nd columns (rates of half the games) stood bare; the JSON's intervals
-    did not say which they were."""
+    """The gauntlet's 1st and 2nd columns (rates of half the games) stood bare (100% from 2 games);
+    each now has its interval under it, and the JSON says which intervals they are."""
+    from cardbase.cli.common import FIRST_SECOND
+    from cardbase.stats import rate_text
+
     args = ["lab", "gauntlet", str(RUSH), "--field", str(CONTROL), "--games", "4", "--jobs", "1", "--db", db_url]
     result = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert "1st, 2nd: the deck's win rate going first, going second (intervals in --json)" in result.stdout
+    assert FIRST_SECOND in result.stdout
     data = gauntlet(db_url, "--games", "4", "--jobs", "1")
+    rows = [line for line in result.stdout.splitlines() if "│" in line]
+    for m in data["matchups"]:  # each half's interval is printed under its rate (the row's second line)
+        row = rows.index(next(r for r in rows if r.split("│")[1].strip() == m["opponent"]))
+        cells = [c.strip() for c in rows[row].split("│")[-3:-1]], [c.strip() for c in rows[row + 1].split("│")[-3:-1]]
+        rate_first, interval_first = rate_text(m["going_first"]["win_rate"], *m["going_first"]["ci"])
+        rate_second, interval_second = rate_text(m["going_second"]["win_rate"], *m["going_second"]["ci"])
+        assert cells == ([rate_first, rate_second], [interval_first, interval_second]), cells
     assert data["intervals"] == {
         "level": 0.95,
         "rates": "Wilson score",
