@@ -418,23 +418,39 @@ def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
 
 
 _LABELLED = re.compile(
-    r"<label\b[^>]*>\s*([^<{}]+?)\s*<(?:input|select|textarea)\b[^>]*?\bname=\"([A-Za-z0-9_]+)\"", re.S
+    r"<label\b[^>]*>((?:(?!</label>|<(?:input|select|textarea)\b).)*)<(?:input|select|textarea)\b[^>]*?"
+    r"\bname=\"([A-Za-z0-9_]+)\"",
+    re.S,
 )
+_JOINING = {"a", "an", "the", "for", "of", "in", "on", "to", "with", "from"}
 _FORM = re.compile(r"<form\b[^>]*?\baction=\"([^\"{%]*(?:\{\{[^}]*\}\}[^\"{%]*)*)\"[^>]*>(.*?)</form>", re.S)
-_LABEL_FOR = re.compile(r"<label\b[^>]*?\bfor=\"([A-Za-z0-9_-]+)\"[^>]*>\s*([^<{}]+?)\s*<", re.S)
+_LABEL_FOR = re.compile(r"<label\b[^>]*?\bfor=\"([A-Za-z0-9_-]+)\"[^>]*>((?:(?!</label>).)*)", re.S)
 _CONTROL = re.compile(r"<(?:input|select|textarea)\b[^>]*>", re.S)
 _ATTRIBUTE = re.compile(r"(?<![\w-])(id|name)=\"([A-Za-z0-9_-]+)\"")
 
 
+def label_words(label: str) -> str:
+    """A label's words as a person reads them: its text up to its first markup or what the page fills in,
+    or, for a label that opens with markup (a screen reader's span), that markup's (``<span>New name for
+    {{ d.name }}</span>`` → ``New name``: the words joining the filled-in part left out too)."""
+    text = re.sub(r"^\s*(?:<[^>]*>\s*)*", "", label)
+    end = re.search(r"<|\{[{%]", text)
+    words = (text[: end.start()] if end else text).split()
+    while end and end.group() != "<" and words and words[-1].lower() in _JOINING:
+        words.pop()
+    return " ".join(words)
+
+
 def _labels_for(inner: str) -> dict[str, str]:
     """A form's fields labelled apart (``<label for="edit-box">The deck as text</label>`` … ``<textarea
-    id="edit-box" name="text">``): name → the label's words before any markup."""
+    id="edit-box" name="text">``): name → the label's words (:func:`label_words`)."""
     names: dict[str, str] = {}
     for tag in _CONTROL.findall(inner):
         attributes = dict(_ATTRIBUTE.findall(tag))
         if "id" in attributes and "name" in attributes:
             names[attributes["id"]] = attributes["name"]
-    return {names[for_id]: " ".join(label.split()) for for_id, label in _LABEL_FOR.findall(inner) if for_id in names}
+    found = {names[for_id]: label_words(label) for for_id, label in _LABEL_FOR.findall(inner) if for_id in names}
+    return {name: words for name, words in found.items() if words}
 
 
 def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
@@ -450,7 +466,8 @@ def _template_labels() -> list[tuple[re.Pattern[str], dict[str, str]]]:
     for name in sorted(n for n in env.list_templates() if n.endswith(".html")):
         source = env.loader.get_source(env, name)[0]  # the package's own pages, through Jinja's loader
         for action, inner in _FORM.findall(source):
-            labels = _labels_for(inner) | {name: " ".join(label.split()) for label, name in _LABELLED.findall(inner)}
+            labelled = {name: label_words(label) for label, name in _LABELLED.findall(inner)}
+            labels = _labels_for(inner) | {name: words for name, words in labelled.items() if words}
             address = re.escape(action.partition("#")[0])
             address = re.sub(r"\\\{\\\{\\ card\\.id\\ \\\}\\\}", "[^/]+/[^/]+/[^/]+", address)  # game/set/slug
             address = re.sub(r"\\\{\\\{.*?\\\}\\\}", "[^/]+", address)

@@ -387,7 +387,8 @@ def test_an_api_form_field_refused_is_named(client: TestClient, path: str, field
         ("name", "/decks/new", "Save as"),
         ("name", "/decks", "Name"),
         ("add", "/cards/mea/demo/crumb-goblin/tags", "Add tags"),
-        ("add", "/decks/5/tags", "add"),
+        ("add", "/decks/5/tags", "Tags"),  # the label's words behind its screen reader's span
+        ("name", "/decks/5/rename", "New name"),  # "New name for {{ d.name }}": up to the deck's name
         ("text", "/decks/import", "Deck text, JSON or share code"),  # <label for>; not the replay page's
         ("text", "/decks/5/edit", "The deck as text"),
         ("text", "/collection/import", "List"),

@@ -213,6 +213,35 @@ def test_a_flag_is_said_as_the_forms_field(web: TestClient) -> None:
     assert "Méa decks have the sections" in said and "--section" not in said, said
 
 
+def test_a_refused_rename_names_the_box_by_its_labels_words(web: TestClient) -> None:
+    """The rename box's label is a screen reader's span ("New name for <the deck>"): the refusal said
+    "Invalid value for 'name'" (the label's words were not found behind the span); it says the label's."""
+    renamed = deck(web, "mea", "Alpha")
+    deck(web, "mea", "Beta")
+    form = rf'action="/decks/{renamed}/rename"><input type="hidden" name="version" value="(\d+)"'
+    found = re.search(form, web.get("/decks").text)
+    assert found, "the decks page has no rename form for the deck"
+    answer = web.post(f"/decks/{renamed}/rename", data={"name": "Beta", "version": found.group(1)})
+    assert answer.status_code == 409, answer.status_code
+    assert refusal_of(answer.text) == "Invalid value for 'New name': a deck named 'Beta' already exists"
+
+
+@pytest.mark.parametrize(
+    ("label", "words"),
+    [
+        ("Name ", "Name"),
+        ('<span class="visually-hidden">New name for {{ d.name }}</span>', "New name"),
+        ('<span class="visually-hidden">Tags for {{ e.name }} in this deck</span>', "Tags"),
+        ("Needs <code>2 t:monster</code>", "Needs"),  # up to the markup, as before
+        ("{{ {'mea': 'Opening hand'}[game] }} ", ""),  # all filled in: no words to name it by
+    ],
+)
+def test_a_labels_words_are_read_behind_a_span_and_before_what_is_filled_in(label: str, words: str) -> None:
+    from cardbase.web.errors import label_words
+
+    assert label_words(label) == words
+
+
 def test_the_api_keeps_the_command_lines_message_and_adds_the_players_text(web: TestClient) -> None:
     d = deck(web, "meio", "Tricks")
     error = web.patch(f"/api/decks/{d}", json={"format": "bogus"}).json()["error"]

@@ -1,3 +1,107 @@
+/* Nothing typed is lost when a part of a page is swapped in (the table's answer, the builder's panels,
+ * the search's results): ``cardbaseTyped.kept(root, swap, accepted)`` notes each text field under
+ * ``root`` (its value, caret and selection, focus, and whether it was shown), runs ``swap``, then puts
+ * them back in the field of the same key (its id, else its name within the nearest element with an id
+ * or a card's entry) where the new part has one. A value the server took (``accepted``, from ``sent``:
+ * a move or a tag sent and saved) is not put back: the page shows what became of it. play.js and
+ * replay.js use it too (this file loads first on every page). */
+window.cardbaseTyped = (() => {
+  "use strict";
+
+  const TEXT = new Set(["text", "search", "number", "email", "url", "tel"]);
+  const typable = (el) =>
+    (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT.has(el.type))) && !el.readOnly;
+  const fields = (root) => Array.from(root.querySelectorAll("input, textarea")).filter(typable);
+
+  function keyOf(field) {
+    if (field.id) return "#" + field.id;
+    if (!field.name) return "";
+    const scope = field.parentElement && field.parentElement.closest("[id], [data-card-id]");
+    const where = !scope ? "" : scope.id ? "#" + scope.id : `card ${scope.dataset.cardId} ${scope.dataset.section || ""}`;
+    return `${where} ${field.name}`;
+  }
+
+  // the fields under ``root`` by key, each key's in page order
+  function byKey(root) {
+    const out = new Map();
+    for (const field of fields(root)) {
+      const key = keyOf(field);
+      if (!key) continue;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push(field);
+    }
+    return out;
+  }
+
+  function note(root) {
+    const active = document.activeElement;
+    const notes = new Map();
+    for (const [key, list] of byKey(root)) {
+      notes.set(
+        key,
+        list.map((field) => {
+          const focused = field === active;
+          const edited = field.value !== field.defaultValue;
+          if (!focused && !edited) return null;
+          const shown = !field.closest("details:not([open])");
+          let selection = null;
+          try {
+            if (field.selectionStart !== null) selection = [field.selectionStart, field.selectionEnd, field.selectionDirection || "none"];
+          } catch (error) {
+            selection = null; // a field without a caret (a number's)
+          }
+          return { field, value: field.value, focused, edited, shown, selection };
+        }),
+      );
+    }
+    return notes;
+  }
+
+  function restore(root, notes, accepted) {
+    const now = byKey(root);
+    for (const [key, list] of notes) {
+      list.forEach((was, at) => {
+        const field = (now.get(key) || [])[at];
+        if (!was || !field || was.field.isConnected) return; // nothing to keep, no such field, or not swapped out
+        const taken = accepted && accepted.get(key) === was.value;
+        if (was.edited && !taken) field.value = was.value;
+        if (was.shown) for (let d = field.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+        if (!was.focused) return;
+        field.focus({ preventScroll: true });
+        if (was.selection && field.value === was.value) {
+          try {
+            field.setSelectionRange(...was.selection);
+          } catch (error) {
+            // a field without a caret
+          }
+        }
+      });
+    }
+  }
+
+  return {
+    /** Run ``swap`` (which replaces part of ``root``), keeping what was typed in ``root``'s text fields. */
+    kept(root, swap, accepted = null) {
+      const notes = note(root);
+      const result = swap();
+      restore(root, notes, accepted);
+      return result;
+    },
+    /** The text fields of ``form`` as sent: key → value (for ``kept``'s ``accepted``). */
+    sent(form) {
+      return new Map(fields(form).map((field) => [keyOf(field), field.value]));
+    },
+    /** A sent value the server took, still in its field (the answer not shown): cleared, as the answer would. */
+    forget(root, accepted) {
+      for (const [key, list] of byKey(root)) for (const field of list) if (accepted.get(key) === field.value) field.value = field.defaultValue;
+    },
+    /** Whether the focus is in a text field (a player typing there is not moved elsewhere). */
+    typing() {
+      return typable(document.activeElement);
+    },
+  };
+})();
+
 /* cardbase: the small scripts that make the server-rendered pages live.
  * Every page works without them (links and forms); with them the gallery searches as you type,
  * the deck builder adds cards by click or keyboard and its panels update without a reload.
@@ -7,6 +111,7 @@
 
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const typed = window.cardbaseTyped;
 
   function debounce(fn, ms) {
     let timer = 0;
@@ -81,7 +186,7 @@
         return;
       }
       if (result.ok) {
-        region.replaceWith(fresh);
+        typed.kept(document.body, () => region.replaceWith(fresh));
         if (last) last.value = fresh.dataset.query || "";
         box.setAttribute("aria-describedby", "query-help");
         // the URL says what is shown: the search, and (in the deck builder) the panels' choices it keeps
@@ -193,11 +298,20 @@
     return true;
   }
 
-  function showPanels(doc) {
+  // ``accepted``: the text fields' values the server took (``typed.sent``), not put back.
+  function showPanels(doc, accepted = null) {
     const fresh = $("#panels", doc);
     const old = $("#panels");
-    if (fresh && old && "delta" in fresh.dataset && !fillIn(fresh, old)) return false;
-    if (fresh && old) old.replaceWith(fresh);
+    const shown = typed.kept(
+      document.body,
+      () => {
+        if (fresh && old && "delta" in fresh.dataset && !fillIn(fresh, old)) return false;
+        if (fresh && old) old.replaceWith(fresh);
+        return true;
+      },
+      accepted,
+    );
+    if (!shown) return false;
     // the phone's sticky headline and the laptop's panel links follow the deck
     const count = $("#bar-count");
     const validation = $("#validation");
@@ -308,7 +422,7 @@
     if (result.ok) {
       if (!showPanels(result.doc)) await refreshPanels(panelParams()); // the page was not the version before
       showError(new Document());
-      refocus(data.get("card"), data.get("section") || "", cls);
+      if (!typed.typing()) refocus(data.get("card"), data.get("section") || "", cls); // typing on meanwhile: stays
       tellSaved(data.get("card"), data.get("section") || "", name);
       undoable(before, editWords(data, name));
     } else if (result.status === 412) {
@@ -331,6 +445,7 @@
     const section = form.closest("li")?.dataset.section || "";
     const name = cardName(card);
     const before = shownVersion();
+    const sent = typed.sent(form);
     let result;
     try {
       result = await fetchHtml(form.getAttribute("action"), { method: "POST", body: data });
@@ -339,7 +454,7 @@
       return;
     }
     if (result.status === 412) forgetUndo();
-    await refreshPanels(panelParams());
+    await refreshPanels(panelParams(), result.ok ? sent : null);
     if (!result.ok) {
       showError(result.doc);
       return;
@@ -451,7 +566,7 @@
     }
   }
 
-  async function refreshPanels(query) {
+  async function refreshPanels(query, accepted = null) {
     const url = "/decks/" + deckId + "?fragment=panels&" + query.toString();
     let result = null;
     try {
@@ -464,7 +579,7 @@
       showError(new Document(), "The server did not answer: the deck is shown as it was. Try again, or reload the page.");
       return false;
     }
-    showPanels(result.doc);
+    showPanels(result.doc, accepted);
     if ($("#action-error[data-unanswered]")) showError(new Document());
     const page = new URLSearchParams(location.search);
     if (!query.has("drawn")) page.delete("drawn");
@@ -491,7 +606,7 @@
       if (submitter && submitter.name === "seed") $("#seed").value = submitter.value === "new" ? newSeed() : submitter.value;
       if (form.id === "sample-form") $("#drawn").value = submitter && submitter.name === "drawn" ? submitter.value : "0";
       const opening = form.id === "odds-form" ? ["odds"] : form.id === "sample-form" ? ["sample"] : [];
-      refreshPanels(panelParams(opening)).then(() => {
+      refreshPanels(panelParams(opening), typed.sent(form)).then(() => {
         const again = $("#" + (submitter && submitter.id ? submitter.id : form.id));
         if (again) again.focus();
       });

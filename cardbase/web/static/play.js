@@ -94,7 +94,7 @@
   const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
   const refocus = () => {
     const now = document.activeElement;
-    if (!place || (now && now !== document.body && !table.contains(now))) return;
+    if (!place || (now && now !== document.body)) return; // elsewhere, or a typed field's focus was kept
     const found = Array.from(table.querySelectorAll(place.sel)).filter(usable);
     const target = found[Math.min(Math.max(place.at, 0), found.length - 1)] || document.getElementById("status");
     if (!target) return;
@@ -129,9 +129,11 @@
   // a newer table always wins; otherwise only the latest request's answer is shown, and never one
   // older than a table shown since that request began. A refresh that brings the table as shown
   // (its version and status) leaves its elements alone: a click may be landing on them.
-  // Whether the answer was shown.
+  // What was typed in the table's fields stays (cardbaseTyped), but a sent value the answer took
+  // (``accepted``: the typed move made) is not put back. Whether the answer was shown.
+  const typed = window.cardbaseTyped;
   let swaps = 0;
-  const answer = (html, mine, started, fromEvent) => {
+  const answer = (html, mine, started, fromEvent, accepted = null) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const part = doc.getElementById("table") || doc.body;
     if (!part) return false;
@@ -142,7 +144,13 @@
     if (fromEvent && at === version && stamp.dataset.tableStatus === table.dataset.status) return false;
     swaps += 1;
     const was = table.dataset.status;
-    table.innerHTML = part.innerHTML;
+    typed.kept(
+      table,
+      () => {
+        table.innerHTML = part.innerHTML;
+      },
+      accepted,
+    );
     keepInfo();
     refocus();
     tell();
@@ -205,13 +213,18 @@
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
     const mine = ++sequence;
     const started = swaps;
+    const sent = typed.sent(form);
     for (const button of form.querySelectorAll("button")) button.disabled = true;
     try {
       const response = await fetch(address, { method: "POST", body: data, credentials: "same-origin" });
       const html = await response.text();
-      if (answer(html, mine, started, false)) {
+      const accepted = response.ok ? sent : null; // a refusal's answer is the page with its reason
+      if (answer(html, mine, started, false, accepted)) {
         showRefusal();
-      } else if (form.isConnected) {
+        return;
+      }
+      if (accepted) typed.forget(table, accepted); // the move was made, another answer is shown: as if this one were
+      if (form.isConnected) {
         // Its answer not shown (a later one is, or was): the form and the board take clicks again.
         for (const button of form.querySelectorAll("button")) button.disabled = false;
         document.dispatchEvent(new CustomEvent("cardbase:idle"));

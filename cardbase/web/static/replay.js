@@ -58,7 +58,7 @@
     const doc = new DOMParser().parseFromString(text, "text/html");
     const body = doc.getElementById("step-body");
     if (!body) return;
-    region.replaceChildren(document.adoptNode(body));
+    window.cardbaseTyped.kept(region, () => region.replaceChildren(document.adoptNode(body))); // (cardbase.js)
     // said: the step's line and a refusal (the board is there to be read, not read out at each step)
     const news = document.getElementById("step-news");
     if (news) {
