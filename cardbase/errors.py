@@ -177,7 +177,7 @@ class InvalidData(CardbaseError, ValueError):
         of :attr:`problems`): what a page words for players itself (the game's display name, a
         link for a hint), while the command line prints :attr:`problems`."""
         written = ", nothing was written" if writes else ""
-        super().__init__(self._listing(f"{source}: {len(problems)} problem(s){written}:", problems, 200))
+        super().__init__(self._listing(f"{source}: {counted(len(problems), 'problem')}{written}:", problems, 200))
 
 
 class DatabaseError(CardbaseError):

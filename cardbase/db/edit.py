@@ -36,7 +36,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
 )
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
-from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
+from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, counted, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
 from cardbase.names import fold
 
@@ -500,7 +500,7 @@ def shown_value(value: Any, limit: int = 300, field: str | None = None, kind: tu
         return "?"
     if isinstance(value, list):
         if any(isinstance(v, dict | list) for v in value):
-            return f"{len(value)} sentence(s) as data"
+            return f"{counted(len(value), 'sentence')} as data"
         return "; ".join(map(str, value)) or "(none)"
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
