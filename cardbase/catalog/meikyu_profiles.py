@@ -29,7 +29,8 @@ class InvalidProfile(CardbaseError, ValueError):
     def __init__(self, origin: str, problems: list[str]):
         self.origin = origin
         self.problems = problems
-        super().__init__(self._listing(f"assumption profile {origin}: {counted(len(problems), 'problem')}:", problems, 100))
+        head = f"assumption profile {origin}: {counted(len(problems), 'problem')}:"
+        super().__init__(self._listing(head, problems, 100))
 
 
 def profile_path(name: str) -> Path:

@@ -194,7 +194,8 @@ def export_images(
         print_json(report.as_dict())
         return
     say_done(
-        f"wrote {out}/: {counted(report.fronts, 'front')} and {counted(report.backs, 'back')} for {counted(report.cards, 'card')}, "
+        f"wrote {out}/: {counted(report.fronts, 'front')} and {counted(report.backs, 'back')} "
+        f"for {counted(report.cards, 'card')}, "
         f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
     )
 

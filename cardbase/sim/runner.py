@@ -370,7 +370,8 @@ def backend(
             # than the cores only costs memory and start-up, and the results do not depend on it.
             n = cores.available_cores()
             if note is not None:
-                note(f"--jobs {jobs}: this machine has {counted(n, 'core')}; the local Dask cluster has {counted(n, 'worker')}")
+                cluster = f"the local Dask cluster has {counted(n, 'worker')}"
+                note(f"--jobs {jobs}: this machine has {counted(n, 'core')}; {cluster}")
         with dask_backend(dask, n) as mapper:
             yield mapper
         return

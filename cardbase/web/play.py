@@ -271,7 +271,8 @@ def api_game(
 
 @router.post("/api/games/{game_id}/actions", tags=["play"])
 def api_act(request: Request, game_id: str, body: ActionIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
-    """Take an action (its text or id) on ``version``: the new view; 409 stale, 422 illegal, 403 not yours."""
+    """Take an action (its text or id) on ``version``: the new view; 409 the table's state refuses it
+    (a stale view, the game over or abandoned), 422 illegal, 403 not yours (no key, not your turn)."""
     hall = hall_of(request)
     live = hall.get(game_id)
     acting = api_seat(request, live, seat)
@@ -290,7 +291,8 @@ def _action_of(text: str | None, action_id: int | None) -> str | int:
 
 @router.post("/api/games/{game_id}/undo", tags=["play"])
 def api_undo(request: Request, game_id: str, body: UndoIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
-    """Take back the seat's last action (refused, 422, once anything hidden was shown or another seat moved)."""
+    """Take back the seat's last action (refused, 422, once anything hidden was shown or another seat moved;
+    409, as an action, on a stale view or a finished game)."""
     hall = hall_of(request)
     live = hall.get(game_id)
     acting = api_seat(request, live, seat)
