@@ -32,9 +32,9 @@ def test_no_string_of_the_package_hedges_a_plural() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _docstrings(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
-                if HEDGED_PLURAL.search(node.value):
-                    hedged.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value!r}")
+            text = node.value if isinstance(node, ast.Constant) and id(node) not in skip else None
+            if isinstance(text, str) and HEDGED_PLURAL.search(text):
+                hedged.append(f"{path.relative_to(PACKAGE.parent)}:{getattr(node, 'lineno', 0)}: {text!r}")
     for path in sorted([*PACKAGE.rglob("*.html"), *PACKAGE.rglob("*.js")]):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if HEDGED_PLURAL.search(line.replace("(s)=>", "").replace("(s) =>", "")):
