@@ -185,10 +185,12 @@ def prepare(
 
 def make_rules(decks: Sequence[MeaDeck], options: dict[str, Any]) -> MeaRules:
     """Rules for ``decks`` (seat 0 first) and the variant ``options``; bad options are usage errors."""
+    from cardbase.sim.registry import rules_refusal
+
     try:
         return MeaRules(decks=(decks[0], decks[1]), **options)
     except InvalidRules as error:
-        raise UsageError(str(error)) from None
+        raise rules_refusal(error, options) from None
     except TypeError as error:
         raise UsageError(f"bad Méa option: {error}") from None
 

@@ -578,14 +578,14 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
     except CardbaseError as error:
         from cardbase.errors import InvalidData
         from cardbase.sim.table_setup import PLAYER_COUNTS
-        from cardbase.web.errors import for_pages, naming_field, status_of
+        from cardbase.web.errors import for_pages, naming, naming_field, status_of
 
-        fields = {**form, **_seat_texts(form)}
-        if error.option is not None and f"rule_{error.option}" in form:  # a rules option's refusal: its own field
-            fields = {f"rule_{error.option}": error.option_value}
-            if error.value is None and not error.values:
-                error.refusing(error.option_value)
-        naming_field(error, fields, _form_label)
+        # a rules option's refusal names its own field, or the fields of the options that contradict
+        rules = [f"rule_{o}" for o in (error.option, *error.options) if o is not None and f"rule_{o}" in form]
+        if rules:
+            naming(error, rules, _form_label)
+        else:
+            naming_field(error, {**form, **_seat_texts(form)}, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = for_pages(error, request.url.path, request, str(error).splitlines()[0]).rstrip(":")
         # every problem of a refusal that lists them (a deck's lines, the values a catalog lacks), not only its head
