@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import InvalidData, UsageError
+from cardbase.errors import InvalidData, Said, UsageError
 from cardbase.games.base import InvalidRules
 from cardbase.games.mea.abilities import AbilityError, parse_abilities
 from cardbase.games.mea.cards import MeaCard, MeaCardType
@@ -147,9 +147,13 @@ def load_resolved(
             source,
             [
                 *unknown,
-                "a card with unknown stats cannot be simulated: give its values "
-                "(cardbase catalog edit NAME FIELD=VALUE), import them (cardbase catalog import FILE --game mea) "
-                f"or {drop_hint}",
+                Said(
+                    "a card with unknown stats cannot be simulated: give its values "
+                    "(cardbase catalog edit NAME FIELD=VALUE), import them (cardbase catalog import FILE --game mea) "
+                    f"or {drop_hint}",
+                    "a card with unknown stats cannot be simulated: give its values on its Edit page, import them "
+                    f"on the catalog page, or {drop_hint}",
+                ),
             ],
             writes=False,
         )

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import CardbaseError, counted, quoted
+from cardbase.errors import CardbaseError, Said, counted, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
@@ -32,12 +32,16 @@ from cardbase.stats import score_interval
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
 
-IMPORT_HINT = (
+IMPORT_HINT = Said(
     "Import the real values from your spreadsheet (cardbase catalog import FILE --game meikyu; columns name, "
     "type, level, points, developed_points, bravery, wits, copies), or run with the shipped assumptions "
     "(--assume default), or your own profile file (--assume my-profile.json); every assumed value is then "
-    "listed in the report."
+    "listed in the report.",
+    "Import the real values from your spreadsheet on the catalog page (columns name, type, level, points, "
+    "developed_points, bravery, wits, copies), or choose the assumption profile 'default' (the shipped "
+    "assumptions); every assumed value is then marked as assumed.",
 )
+"""What to do when the catalog lacks Meikyu values: the command line's words, and a page's."""
 
 
 class MissingCardValues(CardbaseError, ValueError):
