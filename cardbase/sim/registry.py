@@ -75,7 +75,8 @@ class GameEntry:
         try:
             self.rules_class().check_option(name, value)
         except InvalidRules as error:
-            raise rules_refusal(error.about(error.option or name, error.choices, error.reason), {name: value}) from None
+            refused = rules_refusal(error.about(error.option or name, error.choices, error.reason), {name: value})
+            raise refused.refusing(value) from None  # the text given: a face names where it was given
 
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
         """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
@@ -179,18 +180,13 @@ def rules_refusal(error: InvalidRules, given: Mapping[str, Any]) -> UsageError:
     """The rules' refusal ``error`` of the options ``given`` as a usage error: the command line's
     message (options by their ids), and what a face words it from as data: the option refused, its
     value and why (:meth:`~cardbase.errors.CardbaseError.taking`), or the options that contradict
-    (``options``) and the refusal in words (``said``); the values given are the texts it refuses."""
+    (``options``) and the refusal in words (``said``). Where each was given only a face knows (the
+    start form's field of the option, the API's ``rules.NAME``): a value read (``0``) is no text that
+    names one (``--seed 0`` was given it too)."""
     refused = UsageError(str(error))
     if error.option is not None:
-        value = given.get(error.option)
-        refused.taking(error.option, value, error.choices, error.reason)
-        if value is not None:
-            refused.refusing(value)
-    elif error.options:
-        refused.options = error.options
-        values = [given[name] for name in error.options if given.get(name) is not None]
-        if values:
-            refused.refusing(*values)
+        refused.taking(error.option, given.get(error.option), error.choices, error.reason)
+    refused.options = error.options
     if error.said is not None:
         refused.saying(error.said)
     return refused

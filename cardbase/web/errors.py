@@ -393,7 +393,8 @@ def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
     fields = dict(request.query_params)
     fields |= given.values
     if given.kind != "form" or wants_json(request.url.path):  # an API's form field: by its name
-        return naming_field(error, fields)
+        rules = [f"rules.{o}" for o in (error.option, *error.options) if o is not None and f"rules.{o}" in fields]
+        return naming(error, rules) if rules else naming_field(error, fields)  # a rules option: its own field
     form = given.values
     path = request.url.path
     return naming_field(error, fields, lambda name: form_label(name, path) if name in form else name)

@@ -127,6 +127,7 @@ def test_every_rules_option_refusal_names_the_option_in_words(
     api = client.post("/api/games", json=body)
     assert api.status_code == 400, api.text
     error = api.json()["error"]
+    assert error["field"].removeprefix("rules.") in rules, error  # the API names the option's own field
     option_ids = [name for name in rules if "_" in name]
     assert all(name in error["message"] for name in option_ids), error  # the command line's words
     text = re.sub(r"'rules\.\w+'", "", error["text"])  # the players' words, but the API's own field
