@@ -878,7 +878,5 @@ def test_every_play_route_refuses_a_finished_game_as_a_conflict(client: TestClie
         error = answer.json()["error"]
         assert error["rule"] == "game-over" and "the game is over" in error["message"], (route, error)
     client.cookies.clear()
-    page = client.post(
-        f"/play/{game_id}/act", data={"action_id": "0", "version": str(data["version"])}, headers=key
-    )
+    page = client.post(f"/play/{game_id}/act", data={"action_id": "0", "version": str(data["version"])}, headers=key)
     assert page.status_code == 409 and "the game is over" in page.text, page.text[:500]
