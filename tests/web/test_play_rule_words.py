@@ -132,3 +132,13 @@ def test_every_rules_option_refusal_names_the_option_in_words(
     assert all(name in error["message"] for name in option_ids), error  # the command line's words
     text = re.sub(r"'rules\.\w+'", "", error["text"])  # the players' words, but the API's own field
     assert not any(name in text for name in option_ids), error
+
+
+def test_a_rules_option_over_its_length_is_said_by_the_options_words(client: TestClient) -> None:
+    """A form sent with a layout longer than the field takes (the page's ``maxlength`` aside)."""
+    data = {"game": "mea", "players": "2", "seat0": "human", "seat1": "heuristic", **MEA_DECKS}
+    response = client.post("/play", data={**data, "rule_layout": "Y" * 2_000})
+    assert response.status_code == 400, response.text
+    message = page_error(response.text)
+    assert message.startswith("Invalid value for 'layout': 'YYYY") and message.endswith("is over 993 characters long")
+    assert "rules option" not in message and "(2,000 characters)" in message, message
