@@ -68,6 +68,12 @@ class CardbaseError(Exception):
     """The value of :attr:`option` refused, as it was read."""
     choices: tuple[str, ...] = ()
     """The values :attr:`option` takes, when it takes one of a few (``yes``, ``no``; a choice's words)."""
+    reason: str | None = None
+    """What is wrong with :attr:`option_value`, in words that name no option, said after the value
+    (``is not a whole number``), when :attr:`choices` do not say it."""
+    options: tuple[str, ...] = ()
+    """The options whose values the error refuses together (two that contradict each other), as
+    :attr:`option` is the one whose value it refuses alone; :attr:`said` words the refusal."""
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)
@@ -80,10 +86,11 @@ class CardbaseError(Exception):
         self.said = text
         return self
 
-    def taking(self, option: str, given: object, choices: Sequence[str] = ()) -> Self:
+    def taking(self, option: str, given: object, choices: Sequence[str] = (), reason: str | None = None) -> Self:
         """This error, refusing ``given`` for ``option``, which takes one of ``choices`` (none: not a
-        list of values): the data a page says it from (:attr:`option`), the message left as it is."""
-        self.option, self.option_value, self.choices = option, given, tuple(choices)
+        list of values), or of which ``reason`` says what is wrong: the data a page says it from
+        (:attr:`option`), the message left as it is."""
+        self.option, self.option_value, self.choices, self.reason = option, given, tuple(choices), reason
         return self
 
     def refusing(self, value: object, *more: object) -> Self:
@@ -177,7 +184,7 @@ class InvalidData(CardbaseError, ValueError):
         of :attr:`problems`): what a page words for players itself (the game's display name, a
         link for a hint), while the command line prints :attr:`problems`."""
         written = ", nothing was written" if writes else ""
-        super().__init__(self._listing(f"{source}: {len(problems)} problem(s){written}:", problems, 200))
+        super().__init__(self._listing(f"{source}: {counted(len(problems), 'problem')}{written}:", problems, 200))
 
 
 class DatabaseError(CardbaseError):

@@ -216,6 +216,8 @@ def _item_tag(value: object) -> str:
     """One item of a tag list as a tag; a ``ValueError`` that refuses the item (``CardbaseError.value``)."""
     from cardbase.errors import UsageError
 
+    if not str(value).strip():
+        raise UsageError(f"a blank tag ({quoted(value)}): a tag needs a letter or digit").refusing(value)
     try:
         return tag_name(str(value))
     except ValueError as error:
@@ -235,13 +237,14 @@ def stored_tag(tag: str) -> str:
 def tag_list(values: object) -> list[str]:
     """Tags given as a list or as text separated by ``,`` or ``;``: checked (``tag_name``), without
     repeats, in order; more than ``TAGS_MAX`` is a ``ValueError``."""
-    if isinstance(values, str):
-        items: list[object] = [part for chunk in values.split(";") for part in chunk.split(",")]
+    if isinstance(values, str):  # an empty part ('a,,b', a last ',') is a separator too many, not a tag
+        parts = (part for chunk in values.split(";") for part in chunk.split(","))
+        items: list[object] = [part for part in parts if part.strip()]
     elif isinstance(values, list | tuple | set | frozenset):
-        items = list(values)
+        items = list(values)  # each item is a tag given: a blank one is refused (_item_tag), not dropped unseen
     else:
         raise ValueError(f"tags are a list or text separated by ',' or ';', not {type(values).__name__}")
-    tags = list(dict.fromkeys(_item_tag(v) for v in items if str(v).strip()))
+    tags = list(dict.fromkeys(_item_tag(v) for v in items))
     if len(tags) > TAGS_MAX:
         raise ValueError(f"{len(tags):,} tags; a card has at most {TAGS_MAX}")
     return tags

@@ -96,7 +96,7 @@ def test_import_reports_every_bad_row_with_did_you_mean(db_url: str, tmp_path: P
     assert run_cli(["catalog", "status", "--game", "meikyu"], db_url).exit_code == 0  # loads the catalog
     before = db_dump(db_url)
     result = run_cli(["catalog", "import", f, "--game", "meikyu"], db_url)
-    assert_refused(result, 1, "4 problem(s)")
+    assert_refused(result, 1, "4 problems")
     lines = [line.strip() for line in result.stderr.splitlines()[1:]]
     assert lines[0].startswith("row 2, column 'type'") and "did you mean 'Cook'" in lines[0]
     assert lines[1].startswith("row 3, column 'bravery'")
@@ -109,4 +109,4 @@ def test_only_the_row_under_the_header_may_be_a_note(db_url: str, tmp_path: Path
     f = tmp_path / "n.csv"
     f.write_text("name,type,cost\n# a note,,\nA Real Card,monster,2\n#2 Goblin,monster,1\n", encoding="utf-8")
     result = run_cli(["catalog", "import", f, "--game", "mea", "--dry-run"], db_url)
-    assert_refused(result, 1, "1 problem(s)", "row 4, column 'name'")
+    assert_refused(result, 1, "1 problem", "row 4, column 'name'")

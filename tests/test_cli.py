@@ -90,7 +90,7 @@ def test_show_finds_by_alias_and_suggests_on_a_miss(db_url: str) -> None:
 
 def test_show_a_card_with_abilities(db_url: str) -> None:
     result = run("cards", "show", "Tile Titan", db=db_url)
-    assert result.exit_code == 0 and "2 sentence(s) expressed as data" in result.stdout
+    assert result.exit_code == 0 and "2 sentences expressed as data" in result.stdout
     card = json.loads(run("cards", "show", "Tile Titan", "--json", db=db_url).stdout)
     assert [a["trigger"] for a in card["abilities"]] == ["summoned", "summoned"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardbase.catalog.loader import game_cards, shipped_path
-from cardbase.errors import CardbaseError, UnreadableInput, quoted
+from cardbase.errors import CardbaseError, UnreadableInput, counted, quoted
 from cardbase.games.meikyu.cards import MeikyuCard
 from cardbase.games.meikyu.pool import CardPool, Profile, ProfileProblems, Resolution, parse_profile, resolve_pool
 from cardbase.textfiles import load_json, path_problem, read_text
@@ -29,7 +29,8 @@ class InvalidProfile(CardbaseError, ValueError):
     def __init__(self, origin: str, problems: list[str]):
         self.origin = origin
         self.problems = problems
-        super().__init__(self._listing(f"assumption profile {origin}: {len(problems)} problem(s):", problems, 100))
+        head = f"assumption profile {origin}: {counted(len(problems), 'problem')}:"
+        super().__init__(self._listing(head, problems, 100))
 
 
 def profile_path(name: str) -> Path:

@@ -9,6 +9,7 @@ import typer
 
 from cardbase.cli import complete
 from cardbase.cli.common import CardArg, CardGameOpt, DbOption, JsonOption, console, echo, open_db, print_json
+from cardbase.errors import counted
 
 app = typer.Typer(
     help="Search cards and show them.\n\nExample: cardbase cards search 't:monster cost<=3' --game mea",
@@ -176,7 +177,7 @@ def show(
             value = (
                 "not expressed as data: plays as bare stats in simulations"
                 if value is None
-                else f"{len(value)} sentence(s) expressed as data (see --json)"
+                else f"{counted(len(value), 'sentence')} expressed as data (see --json)"
             )
         elif isinstance(value, list):
             value = ", ".join(value) or "—"

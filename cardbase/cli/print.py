@@ -29,7 +29,7 @@ from cardbase.cli.common import (
     say_done,
     warn,
 )
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -305,12 +305,12 @@ def _report(
     assert grid is not None
     backs = f", backs for {spec.flip} duplex" if spec.backs and not sheet.one_per_page else ""
     if sheet.one_per_page:
-        where = f"one card per page, {report.pages} page(s)"
+        where = f"one card per page, {counted(report.pages, 'page')}"
     else:
         sheets = report.sheets + (1 if registration else 0)
         where = (
-            f"on {sheets} sheet(s){' (the first a registration test)' if registration else ''}, "
-            f"{report.pages} page(s); {grid.cols}×{grid.rows} per sheet on {spec.paper_name}"
+            f"on {counted(sheets, 'sheet')}{' (the first a registration test)' if registration else ''}, "
+            f"{counted(report.pages, 'page')}; {grid.cols}×{grid.rows} per sheet on {spec.paper_name}"
         )
     extra = f"; backs in {report.backs_path}" if report.backs_path else ""
     say_done(
@@ -490,13 +490,18 @@ def print_set(
     notes = []
     if unknown:
         notes.append(
-            f"{len(unknown)} card(s) have an unknown count in the catalog and were printed once each "
-            "(import the real counts with `cardbase catalog import`)"
+            f"{counted(len(unknown), 'card')} "
+            + (
+                "has an unknown count in the catalog and was printed once "
+                if len(unknown) == 1
+                else "have an unknown count in the catalog and were printed once each "
+            )
+            + "(import the real counts with `cardbase catalog import`)"
         )
-    counted = [c for c in cards if c.copies is None and count(c) is not None]
-    if counted:
+    assumed_counts = [c for c in cards if c.copies is None and count(c) is not None]
+    if assumed_counts:
         notes.append(
-            f"{len(counted)} card(s) printed as many times as the profile {quoted(assumed[1])} assumes "
+            f"{counted(len(assumed_counts), 'card')} printed as many times as the profile {quoted(assumed[1])} assumes "
             "(not the rulebook)"
         )
     if game_id == "mea" and set_name is None:

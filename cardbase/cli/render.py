@@ -25,6 +25,7 @@ from cardbase.cli.common import (
     warn,
 )
 from cardbase.cli.print import AssumeOption, assumed_values
+from cardbase.errors import counted
 
 app = typer.Typer(
     help='Draw single cards to image files.\n\nExample: cardbase render card "Crème Golem" -o exports/golem.png',
@@ -193,7 +194,8 @@ def export_images(
         print_json(report.as_dict())
         return
     say_done(
-        f"wrote {out}/: {report.fronts} front(s) and {report.backs} back(s) for {report.cards} cards, "
+        f"wrote {out}/: {counted(report.fronts, 'front')} and {counted(report.backs, 'back')} "
+        f"for {counted(report.cards, 'card')}, "
         f"{report.width_px}×{report.height_px} px at {dpi} DPI; counts in {out / MANIFEST}"
     )
 

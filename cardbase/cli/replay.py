@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cardbase.cli.common import JsonOption, checked_path, print_json
+from cardbase.errors import counted
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.sim.records import ReplayResult
@@ -56,7 +57,7 @@ def replay(
             con.print(f"game at line {r.record.line}", style="bold")
             for n, p, a in r.moves:
                 con.print(f"{n:4d}  {p:>6}  {a}", markup=False)
-    table = Table(title=f"{file}: {len(results)} game(s), every action legal")
+    table = Table(title=f"{file}: {counted(len(results), 'game')}, every action legal")
     for col in ("line", "game", "players", "seed", "actions", "result", "scores"):
         table.add_column(col, justify="right" if col in ("line", "actions") else "left")
     shown = results if len(results) <= 20 else results[:20]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cardbase.cli.common import DbOption, FormatsOption, Number, echo
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 
 if TYPE_CHECKING:
     import socket
@@ -182,7 +182,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     for problem in hall.problems:
         echo(f"cardbase: {problem}", err=True)
     if hall.active:
-        echo(f"cardbase: {hall.active} game(s) in play resumed")
+        echo(f"cardbase: {counted(hall.active, 'game')} in play resumed")
     config = uvicorn_config(app)
     # uvicorn re-raises the Ctrl-C it caught once it has shut down: the boundary says
     # "cardbase: interrupted" and exits 130.

@@ -36,7 +36,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
 )
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
-from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, quoted
+from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, counted, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
 from cardbase.names import fold
 
@@ -350,10 +350,9 @@ def add_card(database: Database, game: str, values: Mapping[str, Any], who: str)
         )
         if existing is not None or (taken := _name_taken(session, probe, record["name"])) is not None:
             other = existing.name if existing is not None else taken
-            raise Conflict(
-                f"{quoted(record['name'])}: set {quoted(set_code)} of {game} already has the card {quoted(other)} "
-                f"({cid}); "
-                "edit it with `cardbase catalog edit`"
+            had = f"{quoted(record['name'])}: set {quoted(set_code)} of {game} already has the card {quoted(other)}"
+            raise Conflict(f"{had} ({cid}); edit it with `cardbase catalog edit`").saying(
+                f"{had}; open it and edit it on its Edit page"
             )
         sid = short_id(cid)
         if session.scalars(select(Card.id).where(Card.short_id == sid)).first() is not None:
@@ -434,7 +433,9 @@ def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expecte
         # an edit id is a 32-bit integer column (PostgreSQL refuses to compare a larger number with it)
         row = session.get(CardEditRow, edit_id) if 1 <= edit_id <= MAX_EDIT_ID else None
         if row is None or row.card_id != cid:
-            raise UsageError(f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them")
+            raise UsageError(
+                f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them"
+            ).saying(f"{quoted(card.name)} has no edit {edit_id}; the card's history lists them")
         before: dict[str, Any] = json.loads(row.before)
         if row.action == "add" or not before:
             raise UsageError(f"edit {edit_id} made the card; there is nothing before it to put back")
@@ -500,7 +501,7 @@ def shown_value(value: Any, limit: int = 300, field: str | None = None, kind: tu
         return "?"
     if isinstance(value, list):
         if any(isinstance(v, dict | list) for v in value):
-            return f"{len(value)} sentence(s) as data"
+            return f"{counted(len(value), 'sentence')} as data"
         return "; ".join(map(str, value)) or "(none)"
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

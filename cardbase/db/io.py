@@ -47,7 +47,7 @@ from cardbase.catalog.fields import (
     typed_fields,
     unknown_fields,
 )
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, json_syntax, quoted, shown
+from cardbase.errors import InvalidData, Said, UnreadableInput, UsageError, json_syntax, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
@@ -949,11 +949,17 @@ def _given_id_problems(session: Session, game: str, parsed: ParsedFile) -> list[
             if r["_given_id"] == cid:
                 continue
             if r["_given_id"] in cards:
-                problems.append(
+                found = (
                     f"{r['_where']}, column {quoted(heading)}: the card {r['_given_id']} is "
                     f"{quoted(cards[r['_given_id']])}, not {quoted(r['name'])}; an import finds a card by its name "
-                    f"and would make a new one: rename it with `cardbase catalog edit {r['_given_id']} name=…`, "
-                    "or empty the id cell to add a new card"
+                    "and would make a new one: "
+                )
+                problems.append(
+                    Said(
+                        f"{found}rename it with `cardbase catalog edit {r['_given_id']} name=…`, "
+                        "or empty the id cell to add a new card",
+                        f"{found}rename it on its Edit page, or empty the id cell to add a new card",
+                    )
                 )
             else:
                 problems.append(
@@ -1034,10 +1040,16 @@ def import_catalog(
                     for cleared in report.cleared
                 )
                 result.warnings += (
-                    f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}, which "
-                    f"the cell leaves out (an import adds aliases, never removes one: `cardbase catalog edit {cid} "
-                    "aliases=…` sets them)"
+                    Said(
+                        f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
+                        f"`cardbase catalog edit {cid} aliases=…` sets them)",
+                        f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
+                        "the card's Edit page sets them)",
+                    )
                     for where, cid, kept in report.kept_aliases
+                    for keeps in [
+                        f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}"
+                    ]
                 )
             if dry_run:
                 raise _DryRun

@@ -526,7 +526,10 @@ def load_version(database: Database, deck: str | int, number: int) -> Deck:
                 )
             ).one()
             have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
-            raise UsageError(f"deck {quoted(row.name)} has no version {number}; {have} (`cardbase deck history`)")
+            missing = f"deck {quoted(row.name)} has no version {number}; {have}"
+            raise UsageError(f"{missing} (`cardbase deck history`)").saying(
+                f"{missing} (the deck's History lists them)"
+            )
         return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
 
 

@@ -28,7 +28,7 @@ from cardbase.draws.openings import (
     make_draws,
 )
 from cardbase.draws.service import Setup
-from cardbase.errors import InvalidData, UsageError
+from cardbase.errors import InvalidData, Said, UsageError
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -444,6 +444,12 @@ def _mode(distribution: Any) -> int:
     return max(range(len(distribution)), key=lambda k: distribution[k])
 
 
+UNKNOWN_NOT_GUESSED = (
+    "a dealt hand's hearts, high cards and void suits need every card's suit and rank, "
+    "and an unknown one is not guessed"
+)
+
+
 def meio_report(deck: Setup) -> MeioReport:
     from cardbase.draws.openings import meio_hand
     from cardbase.games.meio.cards import RANK_LETTERS
@@ -458,9 +464,11 @@ def meio_report(deck: Setup) -> MeioReport:
             deck.source,
             [
                 *unknown,
-                "a dealt hand's hearts, high cards and void suits need every card's suit and rank, and an unknown "
-                "one is not guessed: give them (cardbase catalog edit NAME FIELD=VALUE) or import them "
-                "(cardbase catalog import FILE --game meio)",
+                Said(
+                    f"{UNKNOWN_NOT_GUESSED}: give them (cardbase catalog edit NAME FIELD=VALUE) or import them "
+                    "(cardbase catalog import FILE --game meio)",
+                    f"{UNKNOWN_NOT_GUESSED}: give them on each card's Edit page, or import them on the catalog page",
+                ),
             ],
             writes=False,
         )

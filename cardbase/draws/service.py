@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import Said, UsageError, prefixed, quoted
 from cardbase.games.base import is_demo, whole_number
 
 if TYPE_CHECKING:
@@ -148,15 +148,13 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
         n = sum(drawn[c] for c in hits)
         if not n:
             where = " of the Kingdom pile" if game == "meikyu" else " of the deck"
-            hint = ""
+            refusal = f"{_option(need.kind)} {quoted(need.label)} matches no card{where}"
             if left_out and matching_ids(database, need.label, game, left_out, tagged):
                 types = sorted({resolved.cards[c].type for c in left_out})
-                hint = f"; it matches only cards that are not drawn ({', '.join(NOT_DRAWN_WHY[t] for t in types)})"
+                refusal += f"; it matches only cards that are not drawn ({', '.join(NOT_DRAWN_WHY[t] for t in types)})"
             elif unknown and _compares(need.label):
-                hint = f"; {unknown}"
-            raise UsageError(f"{_option(need.kind)} {quoted(need.label)} matches no card{where}{hint}").refusing(
-                need.given
-            )
+                refusal = prefixed(f"{refusal}; ", unknown)  # with its page words (Said)
+            raise UsageError(refusal).refusing(need.given)
         matching.append(n)
     size = sum(drawn.values())
     for need, n in zip(needs, matching, strict=True):
@@ -205,9 +203,13 @@ def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:
         return ""
     fields = ", ".join(f"{f} ({n} card{'s' if n != 1 else ''})" for f, n in sorted(by_field.items()))
     first = next((f for f in _EXAMPLE_FIELDS if f in by_field), min(by_field))
-    return (
+    said = (
         f"the deck has cards of unknown {fields}: an unknown value is not guessed and never satisfies a "
-        f"comparison ({first}>=1 does not match a card of unknown {first}); `cardbase catalog import` adds real values"
+        f"comparison ({first}>=1 does not match a card of unknown {first})"
+    )
+    return Said(
+        f"{said}; `cardbase catalog import` adds real values",
+        f"{said}; import the real values on the catalog page, or give them on each card's Edit page",
     )
 
 

@@ -170,17 +170,41 @@ class InvalidSeat(GameError):
 
 
 class InvalidRules(GameError):
-    """A variant option or player count that the game does not have; one option's value refused
-    carries the option (:attr:`option`) and the words it takes (:attr:`choices`) as data, for a face
-    to say them as it shows them."""
+    """A variant option or player count that the game does not have. The message names options by
+    their ids, as ``--rule`` takes them; what a face says them from is data: one option's value
+    refused carries the option (:attr:`option`), the words it takes (:attr:`choices`) or what is wrong
+    with the value (:attr:`reason`); options that contradict each other carry them (:attr:`options`)
+    and the refusal in words (:attr:`said`)."""
 
     option: str | None = None
     choices: tuple[str, ...] = ()
+    reason: str | None = None
+    """What is wrong with :attr:`option`'s value, in words that name no option, said after the value
+    (``is not from 1 to 100``)."""
+    options: tuple[str, ...] = ()
+    said: str | None = None
 
-    def about(self, option: str, choices: Sequence[str] = ()) -> Self:
-        """This refusal, of option ``option``, which takes one of ``choices`` (none: not a list of words)."""
-        self.option, self.choices = option, tuple(choices)
+    def about(self, option: str, choices: Sequence[str] = (), reason: str | None = None) -> Self:
+        """This refusal, of option ``option``'s value, which is not one of ``choices`` (none: not a list
+        of words), or of which ``reason`` says what is wrong (``is not a whole number``)."""
+        self.option, self.choices, self.reason = option, tuple(choices), reason
         return self
+
+    def between(self, options: Sequence[str], said: str) -> Self:
+        """This refusal, of the values of ``options`` together (each may be right alone), said in
+        words naming each option as :func:`option_words` does (``said``)."""
+        self.options, self.said = tuple(options), said
+        return self
+
+
+def option_words(option: str) -> str:
+    """A rules option's id as words (``tile_supply`` → ``tile supply``): how a person reads it."""
+    return option.replace("_", " ")
+
+
+def kind_words(kind: type) -> str:
+    """What a rules option of ``kind`` takes, said after its value (``is not a whole number``)."""
+    return "is not yes or no" if kind is bool else "is not a whole number" if kind is int else "is not a text"
 
 
 def check_option_names(options: object, known: Iterable[str], title: str) -> None:

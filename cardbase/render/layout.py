@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-from cardbase.errors import quoted
+from cardbase.errors import Said, quoted
 
 LAYOUT_VERSION = 11  # 8: the safe zone and line widths at every card size; 9: right-to-left text in visual order;
 # 10: a box inside the safe zone keeps its distance on paper from the cut at every card size; 11: a
@@ -637,9 +637,10 @@ def no_art_note(game: str, type_: str, name: str) -> str | None:
         return None
     if layout.has_art:
         return None
-    return (
-        f"the {layout.title} layout draws no art: it is kept for a layout file with an art box "
-        f"(cardbase print … --layout FILE, replacing {layout.name})"
+    kept = f"the {layout.title} layout draws no art: it is kept for a layout file with an art box"
+    return Said(
+        f"{kept} (cardbase print … --layout FILE, replacing {layout.name})",
+        f"{kept}, which printing from the command line can be given in place of {layout.name}",
     )
 
 

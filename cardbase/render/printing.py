@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import CardbaseError, UsageError, quoted, shown
+from cardbase.errors import CardbaseError, UsageError, counted, quoted, shown
 from cardbase.names import fold
 from cardbase.render import art as art_mod
 from cardbase.render.cache import CACHE_DIRNAME, FaceCache, cache_key, face_key
@@ -332,7 +332,8 @@ class FaceBuilder:
             _, where = min(self.small_text)
             faces = len({w for _, w in self.small_text})
             lines.append(
-                f"text under 6 pt on {faces} face(s), hard to read (smallest: {where}); print at a larger --card-size"
+                f"text under 6 pt on {counted(faces, 'face')}, hard to read (smallest: {where}); "
+                "print at a larger --card-size"
             )
         missing = self.missing_warning(total)
         if missing:
@@ -347,7 +348,8 @@ class FaceBuilder:
         folders = {p.parent for p in self.expected}
         folder = folders.pop().as_posix() if len(folders) == 1 else (self.images / "<game>").as_posix()
         return (
-            f"no art for {len(self.missing)} of {total} card(s), drew placeholders; put a PNG, JPEG or WebP named "
+            f"no art for {len(self.missing)} of {counted(total, 'card')}, drew placeholders; "
+            "put a PNG, JPEG or WebP named "
             f"after the card in {folder}/ (e.g. {example})"
         )
 

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, counted, quoted
 from cardbase.render.units import format_mm
 
 Flip = Literal["long-edge", "short-edge"]
@@ -244,7 +244,7 @@ def turned_paper_note(spec: SheetSpec, cards: int) -> str | None:
     w, h = turned.paper
     way = "landscape" if w > h else "portrait"
     return (
-        f"{way} paper takes {fewer} sheet(s) where this takes {sheets} ({per_turned} per sheet, not "
+        f"{way} paper takes {counted(fewer, 'sheet')} where this takes {sheets} ({per_turned} per sheet, not "
         f"{per_sheet}): --paper {format_mm(w)}x{format_mm(h)}mm"
     )
 

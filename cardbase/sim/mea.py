@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import InvalidData, UsageError
+from cardbase.errors import InvalidData, Said, UsageError
 from cardbase.games.base import InvalidRules
 from cardbase.games.mea.abilities import AbilityError, parse_abilities
 from cardbase.games.mea.cards import MeaCard, MeaCardType
@@ -147,9 +147,13 @@ def load_resolved(
             source,
             [
                 *unknown,
-                "a card with unknown stats cannot be simulated: give its values "
-                "(cardbase catalog edit NAME FIELD=VALUE), import them (cardbase catalog import FILE --game mea) "
-                f"or {drop_hint}",
+                Said(
+                    "a card with unknown stats cannot be simulated: give its values "
+                    "(cardbase catalog edit NAME FIELD=VALUE), import them (cardbase catalog import FILE --game mea) "
+                    f"or {drop_hint}",
+                    "a card with unknown stats cannot be simulated: give its values on its Edit page, import them "
+                    f"on the catalog page, or {drop_hint}",
+                ),
             ],
             writes=False,
         )
@@ -185,10 +189,12 @@ def prepare(
 
 def make_rules(decks: Sequence[MeaDeck], options: dict[str, Any]) -> MeaRules:
     """Rules for ``decks`` (seat 0 first) and the variant ``options``; bad options are usage errors."""
+    from cardbase.sim.registry import rules_refusal
+
     try:
         return MeaRules(decks=(decks[0], decks[1]), **options)
     except InvalidRules as error:
-        raise UsageError(str(error)) from None
+        raise rules_refusal(error, options) from None
     except TypeError as error:
         raise UsageError(f"bad Méa option: {error}") from None
 

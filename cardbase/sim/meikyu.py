@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import CardbaseError, quoted
+from cardbase.errors import CardbaseError, Said, counted, quoted
 from cardbase.games.meikyu.cards import MeikyuCard, MeikyuCardType
 from cardbase.games.meikyu.codes import A_ORDER, OPEN
 from cardbase.games.meikyu.engine import MeikyuObservation
@@ -32,12 +32,16 @@ from cardbase.stats import score_interval
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
 
-IMPORT_HINT = (
+IMPORT_HINT = Said(
     "Import the real values from your spreadsheet (cardbase catalog import FILE --game meikyu; columns name, "
     "type, level, points, developed_points, bravery, wits, copies), or run with the shipped assumptions "
     "(--assume default), or your own profile file (--assume my-profile.json); every assumed value is then "
-    "listed in the report."
+    "listed in the report.",
+    "Import the real values from your spreadsheet on the catalog page (columns name, type, level, points, "
+    "developed_points, bravery, wits, copies), or choose the assumption profile 'default' (the shipped "
+    "assumptions); every assumed value is then marked as assumed.",
 )
+"""What to do when the catalog lacks Meikyu values: the command line's words, and a page's."""
 
 
 class MissingCardValues(CardbaseError, ValueError):
@@ -351,7 +355,7 @@ def card_text(pool: CardPool, name: str) -> str:
         if name in (land.name, land.land_name):
             effect = f", effect: {land.effect}" if land.effect else ""
             return (
-                f"{land.label} — Meikyu (land) card, quest level {land.level}, {land.points} point(s), "
+                f"{land.label} — Meikyu (land) card, quest level {land.level}, {counted(land.points, 'point')}, "
                 f"{land.developed_points} developed{effect}, {land.copies} cop{'y' if land.copies == 1 else 'ies'}"
                 + note
             )
@@ -401,7 +405,7 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
         if len(after.refugees[s]) != len(before.refugees[s]):
             lines.append(f"{seat(s)}: Refugees {len(before.refugees[s])} → {len(after.refugees[s])}")
         if after.skips[s] > before.skips[s]:
-            lines.append(f"{seat(s)} will lose {after.skips[s]} turn(s)")
+            lines.append(f"{seat(s)} will lose {counted(after.skips[s], 'turn')}")
         if after.points[s] != before.points[s]:
             lines.append(f"{seat(s)}: {before.points[s]} → {after.points[s]} pts")
     if before.ask == A_ORDER and not after.inplay and len(before.inplay) > 1:

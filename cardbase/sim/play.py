@@ -276,11 +276,11 @@ class _Loop:
 
     def _undo(self) -> None:
         """Take back the human's last action, if the table allows it (else say why)."""
-        from cardbase.sim.table import UndoRefused
+        from cardbase.sim.table import GameFinished, UndoRefused
 
         try:
             taken = self.table.undo(self.human)
-        except UndoRefused as error:
+        except (UndoRefused, GameFinished) as error:
             self.write(str(error))
             return
         self.written = min(self.written, len(self.table.actions))

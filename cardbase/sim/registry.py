@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import import_module
 from typing import Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed
+from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed, kind_words
 
 
 def _load(path: str) -> Any:
@@ -37,11 +37,11 @@ class GameEntry:
         return rules
 
     def make_rules(self, options: dict[str, Any]) -> Rules:
-        """Rules from options; a bad option is a :class:`UsageError`."""
+        """Rules from options; a bad option is a :class:`UsageError` (:func:`rules_refusal`)."""
         try:
             return self.rules_class().from_options(options)
         except InvalidRules as error:
-            raise UsageError(str(error)) from None
+            raise rules_refusal(error, options) from None
 
     def rule_options(self, texts: Sequence[str], flag: str = "--rule") -> dict[str, Any]:
         """``--rule NAME=VALUE`` texts as rules options: NAME is any option of the rules class
@@ -75,8 +75,8 @@ class GameEntry:
         try:
             self.rules_class().check_option(name, value)
         except InvalidRules as error:
-            refused = UsageError(str(error)).refusing(value)
-            raise refused.taking(error.option or name, value, error.choices) from None
+            refused = rules_refusal(error.about(error.option or name, error.choices, error.reason), {name: value})
+            raise refused.refusing(value) from None  # the text given: a face names where it was given
 
     def rule_defaults(self) -> dict[str, tuple[type, Any]]:
         """The options ``--rule`` sets (see :meth:`rule_options`): name → (kind, default)."""
@@ -176,6 +176,22 @@ class GameEntry:
         return made
 
 
+def rules_refusal(error: InvalidRules, given: Mapping[str, Any]) -> UsageError:
+    """The rules' refusal ``error`` of the options ``given`` as a usage error: the command line's
+    message (options by their ids), and what a face words it from as data: the option refused, its
+    value and why (:meth:`~cardbase.errors.CardbaseError.taking`), or the options that contradict
+    (``options``) and the refusal in words (``said``). Where each was given only a face knows (the
+    start form's field of the option, the API's ``rules.NAME``): a value read (``0``) is no text that
+    names one (``--seed 0`` was given it too)."""
+    refused = UsageError(str(error))
+    if error.option is not None:
+        refused.taking(error.option, given.get(error.option), error.choices, error.reason)
+    refused.options = error.options
+    if error.said is not None:
+        refused.saying(error.said)
+    return refused
+
+
 MAX_AGENT_TEXT = 300
 """The longest agent with its options (``ismcts:iters=400;c=1.4;…``): a few dozen characters in use."""
 MAX_RULE_TEXT = 1_000
@@ -240,7 +256,8 @@ def _rule_value(name: str, raw: str, kind: type, flag: str = "--rule") -> Any:
     if kind is int:  # ASCII digits only: int() also reads 1_0 as 10 and other scripts' digits
         digits = raw.removeprefix("-")
         if not (digits.isascii() and digits.isdecimal()):
-            raise UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number").taking(name, raw)
+            refused = UsageError(f"{flag} {name}: {quoted(raw)} is not a whole number")
+            raise refused.taking(name, raw, reason=kind_words(int))
         return int(raw)
     return raw
 

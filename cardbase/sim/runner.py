@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from cardbase import cores
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, counted
 from cardbase.games.base import CHANCE, Rules
 from cardbase.sim.registry import derive_seed, game
 from cardbase.sim.stats import number, wilson_interval
@@ -370,7 +370,8 @@ def backend(
             # than the cores only costs memory and start-up, and the results do not depend on it.
             n = cores.available_cores()
             if note is not None:
-                note(f"--jobs {jobs}: this machine has {n} core(s); the local Dask cluster has {n} worker(s)")
+                cluster = f"the local Dask cluster has {counted(n, 'worker')}"
+                note(f"--jobs {jobs}: this machine has {counted(n, 'core')}; {cluster}")
         with dask_backend(dask, n) as mapper:
             yield mapper
         return

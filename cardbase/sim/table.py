@@ -56,16 +56,30 @@ MAX_LOG = 5_000
 
 
 class Stale(Conflict):
-    """An action or undo made on an old view: another seat (or an agent) moved first."""
+    """An action or undo made on a view that is not the table's: an old one (another seat or an
+    agent moved first), or a version the table has not reached (none it gave)."""
 
     def __init__(self, given: int, current: int):
-        super().__init__(f"the table has moved on (your view is version {given}, the table's is {current}): reload it")
+        if given < current:
+            said = f"the table has moved on (your view is version {given}, the table's is {current})"
+        else:
+            said = f"the table has no version {given}: it is at version {current}, and no view of it gave {given}"
+        super().__init__(f"{said}: reload the view and send the version it gives with the action")
         self.given = given
         self.current = current
 
 
 class NotYourTurn(UsageError):
-    """A seat that may not act now: not its turn, an agent's seat, or a finished game."""
+    """A seat that may not act now: not its turn, an agent's seat, no seat of the request (403)."""
+
+
+class GameFinished(Conflict):
+    """A move, undo or hint asked of a table whose game is over or was abandoned: the table's state
+    refuses it, not the seat's rights (409 Conflict, as a stale view); ``rule`` says which end."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(message)
+        self.rule = rule
 
 
 class UndoRefused(UsageError):
@@ -343,13 +357,23 @@ class Table:
         if version is not None and version != self.version:
             raise Stale(version, self.version)
 
+    def finished(self, doing: str) -> GameFinished | None:
+        """Why no one can do ``doing`` (``move``) at this table any more: its game is over, or was
+        abandoned; ``None`` while it is played."""
+        if self.state.is_terminal:
+            return GameFinished(f"the game is over: no one can {doing}", "game-over")
+        if self.abandoned:
+            return GameFinished(
+                f"the game was abandoned (left idle past the server's expiry): no one can {doing}", "abandoned"
+            )
+        return None
+
     def _check_seat(self, seat: int, doing: str) -> None:
         if not 0 <= seat < self.rules.players:
             raise NotYourTurn(f"there is no seat {seat} at this table")
-        if self.state.is_terminal:
-            raise NotYourTurn(f"the game is over: no one can {doing}")
-        if self.abandoned:
-            raise NotYourTurn(f"the game was abandoned (left idle past the server's expiry): no one can {doing}")
+        finished = self.finished(doing)
+        if finished is not None:
+            raise finished
         if not self.seats[seat].human:
             raise NotYourTurn(f"{seat_name(seat)} is played by the {self.seats[seat].spec} agent")
 
@@ -464,9 +488,7 @@ class Table:
         with self.lock:
             if not 0 <= seat < self.rules.players or not self.seats[seat].human:
                 return NotYourTurn(f"{seat_name(seat)} is not a person's seat: nothing to undo")
-            if self.state.is_terminal:
-                return UndoRefused("cannot undo: the game is over", "undo-over")
-            return self.undo_blocker(seat)
+            return self.finished("undo") or self.undo_blocker(seat)
 
     def undo(self, seat: int, version: int | None = None) -> Any:
         """Take back ``seat``'s last action (see :meth:`undo_refusal`); returns it."""

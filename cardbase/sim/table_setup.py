@@ -110,7 +110,8 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
             continue
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()  # as JSON wrote it
         if len(name) + 1 + len(text) > MAX_RULE_TEXT:  # as long as --rule NAME=VALUE takes it
-            raise UsageError(f"rules option {name}: at most {MAX_RULE_TEXT:,} characters with its name")
+            refused = UsageError(f"rules option {name}: at most {MAX_RULE_TEXT:,} characters with its name")
+            raise refused.taking(name, text, reason=f"is over {MAX_RULE_TEXT - len(name) - 1:,} characters long")
         kind, default = defaults.get(name, (str, None))
         if kind is not bool and text == str(default):
             continue

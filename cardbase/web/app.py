@@ -16,6 +16,19 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=HERE / "templates")  # autoescape on for .html
 
 
+def for_players(text: object) -> str:
+    """A note a page shows (``{{ note | for_players }}``) in players' words: its page words where it
+    carries them (``errors.Said``: a page instead of a command), through the wording step every
+    refusal a page shows takes (``web.errors.players_words``: a game by its display name)."""
+    from cardbase.errors import said_of
+    from cardbase.web.errors import players_words
+
+    return players_words(said_of(text) if isinstance(text, str) else str(text))
+
+
+TEMPLATES.env.filters["for_players"] = for_players
+
+
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
     import anyio

@@ -247,8 +247,12 @@ def page_text(error: CardbaseError, text: str | None = None) -> str:
     prefix = f"{error.named}: " if error.named else ""
     if error.said is not None:
         return prefix + error.said
-    if error.choices and error.named:  # an option's value refused, said with the values its field offers
-        return f"{prefix}{quoted(error.option_value)} is not {or_words(error.choices)}"
+    if error.option is not None and (error.choices or error.reason):  # an option's value refused, and why
+        from cardbase.games.base import option_words
+
+        why = error.reason or f"is not {or_words(error.choices)}"  # the values its field offers
+        head = prefix or f"Invalid value for {option_words(error.option)!r}: "
+        return f"{head}{quoted(error.option_value)} {why}"
     said = str(error) if text is None else text
     if prefix and said.startswith(prefix + "--"):
         flag = _FLAG.match(said, len(prefix))
@@ -383,7 +387,15 @@ def naming_field(
         found = [n for n, v in fields.items() if v is not None and _same_text(v) == text]
         if len(found) == 1 and found[0] not in names:  # none, or several given the same text: not known
             names.append(found[0])
-    if not names:
+    return naming(error, names, label)
+
+
+def naming(
+    error: CardbaseError, names: Sequence[str], label: Callable[[str], str] = lambda name: name
+) -> CardbaseError:
+    """``error`` saying it refuses the values of the inputs ``names`` (the part of :func:`naming_field`
+    after it has found them; a face that knows them calls it itself: a rules option's field)."""
+    if not names or error.field is not None:
         return error
     error.field, error.fields = names[0], tuple(names)
     shown_names = " and ".join(repr(label(name)) for name in names)
@@ -411,7 +423,8 @@ def naming_inputs(error: CardbaseError, request: Request) -> CardbaseError:
     fields = dict(request.query_params)
     fields |= given.values
     if given.kind != "form" or wants_json(request.url.path):  # an API's form field: by its name
-        return naming_field(error, fields)
+        rules = [f"rules.{o}" for o in (error.option, *error.options) if o is not None and f"rules.{o}" in fields]
+        return naming(error, rules) if rules else naming_field(error, fields)  # a rules option: its own field
     form = given.values
     path = request.url.path
     return naming_field(error, fields, lambda name: form_label(name, path) if name in form else name)

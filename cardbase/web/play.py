@@ -271,7 +271,8 @@ def api_game(
 
 @router.post("/api/games/{game_id}/actions", tags=["play"])
 def api_act(request: Request, game_id: str, body: ActionIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
-    """Take an action (its text or id) on ``version``: the new view; 409 stale, 422 illegal, 403 not yours."""
+    """Take an action (its text or id) on ``version``: the new view; 409 the table's state refuses it
+    (a stale view, the game over or abandoned), 422 illegal, 403 not yours (no key, not your turn)."""
     hall = hall_of(request)
     live = hall.get(game_id)
     acting = api_seat(request, live, seat)
@@ -290,7 +291,8 @@ def _action_of(text: str | None, action_id: int | None) -> str | int:
 
 @router.post("/api/games/{game_id}/undo", tags=["play"])
 def api_undo(request: Request, game_id: str, body: UndoIn, turn: WriteTurn, seat: SeatQuery = None) -> JSONResponse:
-    """Take back the seat's last action (refused, 422, once anything hidden was shown or another seat moved)."""
+    """Take back the seat's last action (refused, 422, once anything hidden was shown or another seat moved;
+    409, as an action, on a stale view or a finished game)."""
     hall = hall_of(request)
     live = hall.get(game_id)
     acting = api_seat(request, live, seat)
@@ -576,14 +578,14 @@ def _start(request: Request, form: dict[str, Any]) -> Response:
     except CardbaseError as error:
         from cardbase.errors import InvalidData
         from cardbase.sim.table_setup import PLAYER_COUNTS
-        from cardbase.web.errors import for_pages, naming_field, status_of
+        from cardbase.web.errors import for_pages, naming, naming_field, status_of
 
-        fields = {**form, **_seat_texts(form)}
-        if error.option is not None and f"rule_{error.option}" in form:  # a rules option's refusal: its own field
-            fields = {f"rule_{error.option}": error.option_value}
-            if error.value is None and not error.values:
-                error.refusing(error.option_value)
-        naming_field(error, fields, _form_label)
+        # a rules option's refusal names its own field, or the fields of the options that contradict
+        rules = [f"rule_{o}" for o in (error.option, *error.options) if o is not None and f"rule_{o}" in form]
+        if rules:
+            naming(error, rules, _form_label)
+        else:
+            naming_field(error, {**form, **_seat_texts(form)}, _form_label)
         context = _start_context(request, game if game in PLAYER_COUNTS else "meio", form)
         context["error"] = for_pages(error, request.url.path, request, str(error).splitlines()[0]).rstrip(":")
         # every problem of a refusal that lists them (a deck's lines, the values a catalog lacks), not only its head

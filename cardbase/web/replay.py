@@ -18,7 +18,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, counted, quoted
 from cardbase.games.base import whole_number
 from cardbase.textfiles import decode_text
 from cardbase.web.http import JsonBody, OnlyDeclared, WriteTurn
@@ -67,7 +67,7 @@ def open_replay(text: str, source: str, number: int = 1) -> ReplayLog:
 
     records = parse_records(text, source)
     if not 1 <= number <= len(records):
-        raise UsageError(f"{source}: game {number}: the record holds {len(records)} game(s)")
+        raise UsageError(f"{source}: game {number}: the record holds {counted(len(records), 'game')}")
     return replay_log(records[number - 1])
 
 

@@ -96,7 +96,7 @@ def test_a_house_format_naming_a_card_the_catalog_lacks_is_refused(
     )
     before = db_dump(shared_db)
     result = run_cli([*argv, "--formats", str(house), "--db", shared_db])
-    assert_refused(result, 1, str(house), "3 problem(s)")
+    assert_refused(result, 1, str(house), "3 problems")
     for line in (
         "format 'strict': banned: no mea card 'Crumb Gobiln' in the catalog; did you mean 'Crumb Goblin'",
         "format 'strict': copy_limits: no mea card 'Puddle Knigth' in the catalog; did you mean 'Puddle Knight'?",

@@ -115,7 +115,7 @@ def test_a_local_dask_cluster_has_at_most_one_worker_per_core(monkeypatch: pytes
         with backend(jobs, address, notes.append) as mapper:
             assert mapper == "cluster"
     assert started == [("local", 2), ("local", 2), ("local", 2), ("tcp://10.0.0.5:8786", 64)]
-    assert notes == ["--jobs 64: this machine has 2 core(s); the local Dask cluster has 2 worker(s)"]
+    assert notes == ["--jobs 64: this machine has 2 cores; the local Dask cluster has 2 workers"]
 
 
 @pytest.mark.xdist_group("pools")
@@ -274,7 +274,7 @@ def test_lab_split_refuses_a_bad_hand(tmp_path: Path) -> None:
     wrong = tmp_path / "wrong.txt"  # the 2-player deck has no 8, 9 or 10 (it is A–7)
     wrong.write_text((REPO / "examples/decks/meio-hand.txt").read_text(encoding="utf-8"), encoding="utf-8")
     message = assert_refused(run_cli(["lab", "split", str(wrong), "--players", "2"]), 1, "wrong.txt")
-    assert message.endswith("1 problem(s):")  # read, not written: no "nothing was written"
+    assert message.endswith("1 problem:")  # read, not written: no "nothing was written"
     refused = run_cli(["lab", "split", str(wrong), "--players", "2"])
     assert "line 3: the file is a hand of a 3-player table, not of 2 (--players)" in refused.stderr
     wrong.write_text(wrong.read_text(encoding="utf-8").replace("players: 3\n", ""), encoding="utf-8")

@@ -253,7 +253,8 @@ def test_art_for_a_published_card_of_meikyu_and_meio(client: TestClient, game: s
     editor = client.get(f"/cards/{cid}/edit").text
     if game == "meio":
         assert drawn.content == face.content and "Meio playing card layout draws no art" in stored.json()["note"]
-        assert 'id="art-note"' in editor and "--layout FILE" in editor
+        assert "--layout FILE" in stored.json()["note"]  # the API keeps the command line's words
+        assert 'id="art-note"' in editor and "printing from the command line" in editor and "--layout" not in editor
     else:
         assert drawn.content != face.content and stored.json()["note"] is None  # the face shows the art
         assert 'id="art-note"' not in editor

@@ -185,7 +185,7 @@ def test_cli_refuses_a_bad_list_whole(db_url: str, database: Database, tmp_path:
     bad = tmp_path / "bad.txt"
     bad.write_text("3 Crumb Goblin\n3 Crumb Gobln\n100000 Tile Mole\n", encoding="utf-8")
     code, out, err = run(db_url, "collection", "import", str(bad), "--game", "mea")
-    assert code == 1 and "2 problem(s), nothing was written" in err
+    assert code == 1 and "2 problems, nothing was written" in err
     assert "line 2: no card named 'Crumb Gobln'" in err and "line 3: count 100000 is more than 99,999" in err
     assert "Traceback" not in out + err and owned(database) == {}
     code, _, err = run(db_url, "collection", "import", str(bad))

@@ -204,3 +204,41 @@ def test_web_tags_forms_api_and_escaping(client: TestClient, database: Database)
     assert '<option value="tag" selected>tag</option>' in by_tag
     assert '<ul class="deck-list" data-group="tag:combo piece">' in by_tag
     assert "<script>x" not in client.get("/cards", params={"q": f"tag:{evil}"}).text
+
+
+def test_a_blank_tag_in_a_list_is_refused_not_dropped() -> None:
+    """A list's item is a tag given: a blank one is refused (a text's empty part, ``a,,b``, is a
+    separator too many and is no tag)."""
+    from cardbase.errors import UsageError
+
+    for blank in ("", "   "):
+        with pytest.raises(UsageError, match="a blank tag") as refused:
+            tag_list(["removal", blank])
+        assert refused.value.value == blank
+    assert tag_list("removal,, draw,") == ["removal", "draw"]
+
+
+@pytest.mark.parametrize("where", ["card", "deck"])
+def test_a_blank_tag_in_a_json_list_is_a_worded_400_naming_its_field(client: TestClient, where: str) -> None:
+    from tests.web.conftest import new_deck
+
+    if where == "card":
+        url, body = "/api/cards/mea/demo/pocket-sand/tags", {"add": ["removal", " "]}
+    else:
+        deck_id = new_deck(client, "Tagged")
+        client.post(f"/api/decks/{deck_id}/cards", json={"name": "Crumb Goblin", "count": 3})
+        url, body = f"/api/decks/{deck_id}/tags", {"name": "Crumb Goblin", "add": ["removal", " "]}
+    answer = client.post(url, json=body)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["field"] == "add[1]" and "a blank tag" in error["message"], error
+    if where == "card":
+        assert client.get("/api/cards/mea/demo/pocket-sand").json()["tags"] == []  # nothing written
+
+
+def test_a_blank_tag_in_a_json_deck_file_names_its_place() -> None:
+    from cardbase.errors import CardbaseError
+
+    text = json.dumps({"game": "mea", "name": "T", "cards": [{"name": "Crumb Goblin", "count": 1, "tags": ["a", ""]}]})
+    with pytest.raises(CardbaseError, match=r"cards\[1\]\.tags: a blank tag"):
+        parse_json(text, "deck.json")

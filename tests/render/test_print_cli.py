@@ -59,7 +59,7 @@ def test_print_set_meio_and_tiles(db_url: str, in_tmp: Path) -> None:
     data = json.loads(meio.stdout)
     assert data["cards"] == 52 and data["missing_art"] == []
     # 2.5×3.5 in cards go 3×2 on portrait letter: 8 a sheet on landscape letter save two sheets
-    turned = "landscape paper takes 7 sheet(s) where this takes 9 (8 per sheet, not 6): --paper 279.4x215.9mm"
+    turned = "landscape paper takes 7 sheets where this takes 9 (8 per sheet, not 6): --paper 279.4x215.9mm"
     assert data["notes"] == [turned]
     tiles = run(db_url, "print", "tiles", "--backs", "--json")
     assert tiles.exit_code == 0, tiles.output
@@ -150,7 +150,7 @@ def test_print_deck_refuses_unknown_names_with_their_lines(db_url: str, in_tmp: 
 def test_registration_test_leads_a_print_without_backs(db_url: str) -> None:
     result = run(db_url, "print", "set", "meio", "--registration-test")
     assert result.exit_code == 0, result.output
-    assert "on 7 sheet(s) (the first a registration test), 8 page(s)" in result.stdout
+    assert "on 7 sheets (the first a registration test), 8 pages" in result.stdout
     data = json.loads(run(db_url, "print", "set", "meio", "--registration-test", "--json").stdout)
     assert (data["sheets"], data["pages"]) == (6, 8)
 
@@ -207,7 +207,7 @@ def test_print_deck_one_per_page_and_split_backs(db_url: str, in_tmp: Path) -> N
     deck.write_text("game: mea\n3 Crumb Goblin\n1 Crème Golem\n", encoding="utf-8")
     result = run(db_url, "print", "deck", str(deck), "--one-per-page", "--bleed", "3mm", "--backs", "--split-backs")
     assert result.exit_code == 0, result.output
-    assert "one card per page, 4 page(s)" in result.stdout and "rush-backs.pdf" in result.stdout
+    assert "one card per page, 4 pages" in result.stdout and "rush-backs.pdf" in result.stdout
     fronts, backs = PdfReader(in_tmp / "exports" / "rush.pdf"), PdfReader(in_tmp / "exports" / "rush-backs.pdf")
     assert len(fronts.pages) == len(backs.pages) == 4
     assert [round(float(v) * 25.4 / 72, 2) for v in fronts.pages[0].trimbox] == [3, 3, 66, 91]

@@ -272,7 +272,7 @@ def test_the_paper_turned_is_named_when_it_takes_fewer_sheets(cards, images: Pat
         entries, tmp_path / "a4.pdf", SheetSpec(card=tile, printer_margin=4.0), title="t", images=images
     )
     assert report.sheets == 6
-    assert "landscape paper takes 5 sheet(s) where this takes 6 (4 per sheet, not 3): --paper 297x210mm" in report.notes
+    assert "landscape paper takes 5 sheets where this takes 6 (4 per sheet, not 3): --paper 297x210mm" in report.notes
     turned = SheetSpec(paper=parse_size("297x210mm", PAPER_SIZES), card=tile, printer_margin=4.0)
     out = tmp_path / "turned.pdf"
     assert print_cards(entries, out, turned, title="t", images=images).notes == []

@@ -343,3 +343,12 @@ def test_sim_meio_takes_any_rules_option_by_rule(tmp_path):
                        (["--rule", "second_half_leader=loser"], "must be one of winner, starter")):  # fmt: skip
         wrong = run(*args, *bad)
         assert wrong.exit_code == 2 and words in wrong.stderr and "Traceback" not in wrong.output
+
+
+def test_a_rules_option_refused_by_the_rules_keeps_the_command_lines_words():
+    """The rules' refusal of an option's value keeps its id as ``--rule`` takes it, and names no other
+    option given the same number (``--games 7``: the value read, 7, is no text of that option)."""
+    args = ["sim", "meio", "--players", "3", "--agents", "heuristic,random,random", "--games", "7"]
+    wrong = run(*args, "--rule", "first_player=7")
+    assert wrong.exit_code == 2 and "first_player must be a seat from 0 to 2, not 7" in wrong.stderr, wrong.output
+    assert "--games" not in wrong.stderr, wrong.stderr

@@ -383,7 +383,7 @@ def test_catalog_import_dry_run_lists_every_bad_row_and_writes_nothing(client: T
     before = client.get("/api/catalog/status", params={"game": "mea"}).json()
     refused = _upload(client, bad, dry_run=True, name="../../etc/evil.csv")
     assert refused.status_code == 400
-    assert error_of(refused) == "evil.csv: 2 problem(s), nothing was written"
+    assert error_of(refused) == "evil.csv: 2 problems, nothing was written"
     problems = refused.json()["error"]["problems"]
     assert [p.split(",")[0] for p in problems] == ["row 3", "row 4"]
     assert "cardbase-upload" not in refused.text  # the server's folder is never named

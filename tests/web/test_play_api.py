@@ -273,7 +273,8 @@ def test_the_bound_on_games_and_the_idle_expiry(make_client: MakeClient) -> None
         json={"id": 0, "version": gone["version"]},
         headers=seat_header(keys_of(made)[0]),
     )
-    assert refused.status_code == 403 and "abandoned" in error_of(refused)
+    assert refused.status_code == 409 and "abandoned" in error_of(refused)  # the table's state, not the seat's rights
+    assert refused.json()["error"]["rule"] == "abandoned"
     assert client.get(f"/api/games/{made['id']}/record").status_code == 200  # kept, with its record
     assert client.post("/api/games", json={"game": "meio", "players": 2}).status_code == 201
 
@@ -827,3 +828,55 @@ def test_the_mea_start_form_offers_playable_decks_first_and_marks_invalid_ones(
         follow_redirects=False,
     )
     assert started.status_code == 303, started.text[:2000]
+
+
+def test_a_view_of_a_version_the_table_has_not_reached_says_what_to_send(client: TestClient) -> None:
+    """A version ahead of the table's is not 'moved on': the refusal says the table has no such version
+    and what to do (reload and send the version the view gives); 409 as a stale view."""
+    made = new_game(client, "meio", ["human", "human"])
+    game_id, keys = made["id"], keys_of(made)
+    first = view(client, game_id, keys[0])
+    mover = keys[first["current_player"]]
+    ahead = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": first["version"] + 5}, headers=seat_header(mover)
+    )
+    assert ahead.status_code == 409, ahead.text
+    said = error_of(ahead)
+    assert "moved on" not in said and f"no version {first['version'] + 5}" in said, said
+    assert "reload the view and send the version it gives" in said, said
+    moved = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": first["version"]}, headers=seat_header(mover)
+    )
+    assert moved.status_code == 200, moved.text
+    behind = client.post(
+        f"/api/games/{game_id}/actions", json={"id": 0, "version": first["version"]}, headers=seat_header(mover)
+    )
+    assert behind.status_code == 409 and "moved on" in error_of(behind)
+    assert "reload the view and send the version it gives" in error_of(behind)
+
+
+def test_every_play_route_refuses_a_finished_game_as_a_conflict(client: TestClient) -> None:
+    """A move, an undo or a hint asked of a game that is over is refused by the table's state (409
+    Conflict, rule ``game-over``), not by the seat's rights (403): the same on the API and the page."""
+    made = new_game(client, "meio", ["human", "heuristic"], seed=5, rules={"rounds": 1})
+    game_id, keys = made["id"], keys_of(made)
+    settle(client, game_id)
+    while (data := view(client, game_id, keys[0]))["status"] == "playing":
+        client.post(
+            f"/api/games/{game_id}/actions", json={"id": 0, "version": data["version"]}, headers=seat_header(keys[0])
+        )
+        settle(client, game_id)
+    assert data["status"] == "over" and data["undo"] is False
+    key, version = seat_header(keys[0]), {"version": data["version"]}
+    routes = {
+        "act": client.post(f"/api/games/{game_id}/actions", json={"id": 0, **version}, headers=key),
+        "undo": client.post(f"/api/games/{game_id}/undo", json=version, headers=key),
+        "hint": client.get(f"/api/games/{game_id}/hint", headers=key),
+    }
+    for route, answer in routes.items():
+        assert answer.status_code == 409, (route, answer.text)
+        error = answer.json()["error"]
+        assert error["rule"] == "game-over" and "the game is over" in error["message"], (route, error)
+    client.cookies.clear()
+    page = client.post(f"/play/{game_id}/act", data={"action_id": "0", "version": str(data["version"])}, headers=key)
+    assert page.status_code == 409 and "the game is over" in page.text, page.text[:500]

@@ -90,7 +90,7 @@ def test_a_killed_server_restarted_resumes_the_game(db_url: str, tmp_path: Path)
         assert record.status_code == 200 and '"outcome"' in record.text
         second.send_signal(signal.SIGINT)
         out, err = second.communicate(timeout=60)
-    assert "1 game(s) in play resumed" in out
+    assert "1 game in play resumed" in out
     assert key not in out + err
 
 

@@ -11,7 +11,7 @@ from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from cardbase.errors import quoted
-from cardbase.games.base import InvalidRules, Rules, check_option_names, check_seed
+from cardbase.games.base import InvalidRules, Rules, check_option_names, check_seed, kind_words
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
 from cardbase.games.mea.actions import Attack, Choose, MeaAction, Move, Play, Ref, Summon, parse_action
@@ -375,7 +375,7 @@ class MeaRules(Rules):
             try:
                 B.parse_layout(value)
             except ValueError as error:
-                raise InvalidRules(f"Méa option layout: {error}") from None
+                raise _layout_refusal(value, error) from None
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, tuple) or len(self.decks) != 2:
@@ -388,35 +388,46 @@ class MeaRules(Rules):
             value = getattr(self, f.name)
             want = {"bool": bool, "int": int, "str": str}[str(f.type)]
             if type(value) is not want:
-                raise InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
+                refused = InvalidRules(f"Méa option {f.name} must be {want.__name__}, not {quoted(value)}")
+                raise refused.about(f.name, reason=kind_words(want))
             if f.name in self.option_choices and value not in self.option_choices[f.name]:
-                raise InvalidRules(
-                    f"Méa option {f.name} must be one of {', '.join(self.option_choices[f.name])}, not {quoted(value)}"
-                )
+                choices = self.option_choices[f.name]
+                refused = InvalidRules(f"Méa option {f.name} must be one of {', '.join(choices)}, not {quoted(value)}")
+                raise refused.about(f.name, choices)
             if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
-                raise InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
+                refused = InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
+                raise refused.about(f.name, reason=f"is not from 0 to {MAX_OPTION_NUMBER:,}")
         if self.max_turns < 1:
-            raise InvalidRules("max_turns must be at least 1")
+            raise InvalidRules("max_turns must be at least 1").about("max_turns", reason="is not 1 or more")
         try:
             start = B.parse_layout(self.layout)
         except ValueError as error:
-            raise InvalidRules(f"Méa option layout: {error}") from None
+            raise _layout_refusal(self.layout, error) from None
         if self.board_size:
             width, height = B.extent(start)
             if self.board_size > 2 * B.BOUND or self.board_size < max(width, height):
-                raise InvalidRules(
+                refused = InvalidRules(
                     f"board_size must hold the {width}×{height} starting layout and be at most {2 * B.BOUND}, "
                     f"not {self.board_size}"
                 )
+                if self.board_size > 2 * B.BOUND:
+                    raise refused.about("board_size", reason=f"is not at most {2 * B.BOUND}")
+                said = f"a board of size {self.board_size} cannot hold the {width}×{height} starting layout"
+                raise refused.between(("board_size", "layout"), said)
         if self.tile_supply and len(start) > self.tile_supply:
-            raise InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
+            refused = InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
+            said = f"the layout has {len(start)} tiles, more than the tile supply of {self.tile_supply}"
+            raise refused.between(("layout", "tile_supply"), said)
         for seat in (0, 1):
             held = countOf(start.values(), seat)
             if self.tiles_per_colour and held > self.tiles_per_colour:
-                raise InvalidRules(
+                refused = InvalidRules(
                     f"the layout gives {seat_name(seat)} {held} tiles, "
                     f"more than tiles_per_colour {self.tiles_per_colour}"
                 )
+                cap = self.tiles_per_colour
+                said = f"the layout gives {seat_name(seat)} {held} tiles, more than the {cap} tiles per colour"
+                raise refused.between(("layout", "tiles_per_colour"), said)
         problems = []
         for seat, deck in enumerate(self.decks):
             who = f"{seat_name(seat)}'s deck{f' ({deck.name})' if deck.name else ''}"
@@ -652,3 +663,9 @@ def _canonical_names(action: MeaAction, canonical: Mapping[str, str]) -> MeaActi
     if isinstance(action, Choose) and isinstance(action[1], Ref):
         return Choose(rf(action[1]))
     return action
+
+
+def _layout_refusal(layout: str, error: ValueError) -> InvalidRules:
+    """A ``layout`` the board does not read (``error`` says why) as the refusal of the option."""
+    why = str(error).removeprefix(f"layout {quoted(layout)}: ")
+    return InvalidRules(f"Méa option layout: {error}").about("layout", reason=f"is not a layout: {why}")

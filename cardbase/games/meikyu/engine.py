@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
@@ -1769,14 +1769,14 @@ class MeikyuState(State):
             )
         if grims > total and not t.stack_grimoires:
             raise IllegalAction(
-                f"each Grimoire is played on a character of its own: {grims} Grimoires, {total} character(s)",
+                f"each Grimoire is played on a character of its own: {grims} Grimoires, {counted(total, 'character')}",
                 "grimoire-character",
                 p,
             )
         if swords > total and t.one_sword:
             raise IllegalAction(
                 f"each Sword is played on a character of its own (option sword=one): "
-                f"{swords} Swords, {total} character(s)",
+                f"{swords} Swords, {counted(total, 'character')}",
                 "sword-character",
                 p,
             )

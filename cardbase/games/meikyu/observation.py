@@ -200,7 +200,7 @@ class MeikyuObservation:
                 lands.append(f"[{i}] {name} (L{t.level[li]}{star(room, 'level')}{state}, {pts}{pts_star} pt)")
             if self.refugees[s]:
                 lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
-            skip = f" · loses {self.skips[s]} turn(s)" if self.skips[s] else ""
+            skip = f" · loses {counted(self.skips[s], 'turn')}" if self.skips[s] else ""
             lines.append(
                 f"{seat(s)}: {self.points[s]}{marked} pts · {counted(self.hand_sizes[s], 'card')}{skip} · kingdom: "
                 + (", ".join(lands) or "no lands")

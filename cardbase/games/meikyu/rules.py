@@ -167,13 +167,13 @@ class MeikyuRules(Rules):
             if getattr(self, name) not in choices:
                 raise InvalidRules(
                     f"Meikyu option {name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}"
-                )
+                ).about(name, choices)
         for name in ("goal", "turn_limit"):
             value = getattr(self, name)
             if type(value) is not int or not 1 <= value <= MAX_OPTION_NUMBER:
                 raise InvalidRules(
                     f"Meikyu option {name} must be a whole number from 1 to {MAX_OPTION_NUMBER:,}, not {quoted(value)}"
-                )
+                ).about(name, reason=f"is not a whole number from 1 to {MAX_OPTION_NUMBER:,}")
         pool = self.pool
         if pool.land_count < ROOMS:
             raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")

@@ -15,6 +15,7 @@ from cardbase.games.base import (
     Rules,
     check_option_names,
     check_seed,
+    kind_words,
 )
 from cardbase.games.meio.actions import ASIDE_IDS, PLAYS, MeioAction, Play, parse_action
 from cardbase.games.meio.cards import (
@@ -69,16 +70,22 @@ class MeioRules(Rules):
             value = getattr(self, f.name)
             want = bool if f.type in ("bool", bool) else str if f.type in ("str", str) else int
             if type(value) is not want:
-                raise InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {quoted(value)}")
+                refused = InvalidRules(f"Meio option {f.name} must be {want.__name__}, not {quoted(value)}")
+                raise refused.about(f.name, reason=kind_words(want))
         for name, choices in self.option_choices.items():
             if getattr(self, name) not in choices:
-                raise InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}")
+                refused = InvalidRules(f"{name} must be one of {', '.join(choices)}, not {quoted(getattr(self, name))}")
+                raise refused.about(name, choices)
         if self.players not in PLAYER_COUNTS:
             raise InvalidRules(f"Meio is for 2, 3 or 4 players, not {self.players}")
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise InvalidRules(f"Meio option rounds must be from 1 to {MAX_ROUNDS}, not {self.rounds}")
+            refused = InvalidRules(f"Meio option rounds must be from 1 to {MAX_ROUNDS}, not {self.rounds}")
+            raise refused.about("rounds", reason=f"is not from 1 to {MAX_ROUNDS}")
         if not 0 <= self.first_player < self.players:
-            raise InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
+            refused = InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
+            raise refused.about(
+                "first_player", reason=f"is not a seat of {self.players} players: 0 (P1) to {self.players - 1}"
+            )
 
     @property
     def deck(self) -> tuple[PlayingCard, ...]:
