@@ -196,27 +196,61 @@ def keep_safe(path: str | os.PathLike[str], role: str) -> None:
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+"""What SQLite adds to a database's name for the files it keeps beside it while the database is open."""
+_JOURNAL_HEADERS = {
+    b"\x37\x7f\x06\x82": "a SQLite write-ahead log",
+    b"\x37\x7f\x06\x83": "a SQLite write-ahead log",
+    b"\xd9\xd5\x05\xf9": "a SQLite rollback journal",
+}
+
+
+def _starts_with(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (``b""`` if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""
 
 
 def _is_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
-        return False
+    return _starts_with(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+
+
+def sqlite_side_file(path: Path) -> tuple[str, Path] | None:
+    """``(suffix, database)`` when ``path`` is named as one of SQLite's side files (``-wal``, ``-shm``,
+    ``-journal``) of a SQLite database that is there: replacing it would lose or damage what the
+    database holds, whichever program has it open."""
+    for suffix in SQLITE_SIDE_FILES:
+        if path.name.endswith(suffix) and len(path.name) > len(suffix):
+            database = path.with_name(path.name[: -len(suffix)])
+            if _is_sqlite(database):
+                return suffix, database
+    return None
+
+
+def _sqlite_role(path: Path) -> str | None:
+    """What the existing regular file ``path`` is to SQLite by its first bytes, whatever its name: a
+    database or a journal."""
+    start = _starts_with(path, len(SQLITE_HEADER))
+    return "a SQLite database" if start == SQLITE_HEADER else _JOURNAL_HEADERS.get(start[:4])
 
 
 def _refuse_kept(target: OutputTarget, info: os.stat_result | None, what: str) -> None:
     """``UnreadableInput`` if writing ``target`` would replace a file this command reads or its
-    database (a link to one, or a hard link, alike), or an existing SQLite database (no output of
-    cardbase is one: it is a database given by mistake)."""
+    database (a link to one, or a hard link, alike), or any SQLite database or journal, or a name
+    SQLite keeps a database's ``-wal``, ``-shm`` or ``-journal`` at (no output of cardbase is one:
+    it is given by mistake, and another program may have that database open)."""
     role = None
     if _kept is not None:
         role = _kept.paths.get(os.path.realpath(target.path))
         if role is None and info is not None:
             role = _kept.files.get((info.st_dev, info.st_ino))
-    if role is None and info is not None and stat.S_ISREG(info.st_mode) and _is_sqlite(target.path):
-        role = "a SQLite database"
+    if role is None and (side := sqlite_side_file(target.path)) is not None:
+        role = f"named as the {side[0]} file of the SQLite database {shown(str(side[1]))}"
+    if role is None and info is not None and stat.S_ISREG(info.st_mode):
+        role = _sqlite_role(target.path)
     if role is not None:
         raise UnreadableInput(f"{target.named}: is {role}; not replaced by the {what}: give another file name")
 
