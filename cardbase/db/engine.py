@@ -434,11 +434,8 @@ def create_db_engine(url: str) -> Engine:
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: the path holds a NUL byte")
         if not in_memory and (problem := _path_problem(path)) is not None:
             raise UsageError(f"cannot use database {quoted(mask_password(url))}: {problem}")
-        if not in_memory and not Path(path).parent.exists():
-            raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
-        if not in_memory and not Path(path).exists() and not _folder_writable(Path(path).parent):
-            raise DatabaseError(f"{path}: no database there, and its folder {Path(path).parent} is read-only")
         if not in_memory:
+            _check_database_place(path)
             _check_database_file(path)
         read_only = not in_memory and read_only_folder(path, parsed) is not None
         # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
@@ -563,6 +560,20 @@ def _read_only_connect(path: str) -> Callable[[], Any]:
     return connect
 
 
+def _check_database_place(path: str) -> None:
+    """The folder of the SQLite file ``path`` is there, may be looked in, and may be written to when
+    the file is new (a folder this user may not enter was an internal error)."""
+    folder = Path(path).parent
+    try:
+        if not folder.exists():
+            raise DatabaseError(f"{path}: folder {folder} does not exist")
+        there = Path(path).exists() or Path(path).is_symlink()
+    except OSError as error:
+        raise DatabaseError(f"{path}: cannot open the database: {error.strerror or error}") from None
+    if not there and not _folder_writable(folder):
+        raise DatabaseError(f"{path}: no database there, and its folder {folder} is read-only")
+
+
 DATABASE_ENDINGS = (".db", ".sqlite", ".sqlite3", ".db3")
 """The endings of a file named as a SQLite database: an empty file of such a name is made one."""
 
@@ -576,7 +587,8 @@ def _check_database_file(path: str) -> None:
     SQLite database (a README, a PNG, a zip); an empty file not named as a database (``.db``)."""
     import stat
 
-    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, shown, what_it_is
+    from cardbase.errors import shown
+    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, what_it_is
 
     where = shown(path)
     name = os.path.basename(path)
@@ -723,7 +735,7 @@ def _named(conn: Connection) -> str:
     """The database of ``conn`` for a message: a SQLite file's path, else its URL without the password."""
     url = conn.engine.url
     if url.get_backend_name() == "sqlite" and url.database:
-        from cardbase.textfiles import shown
+        from cardbase.errors import shown
 
         return shown(url.database)
     return quoted(url.render_as_string(hide_password=True))
