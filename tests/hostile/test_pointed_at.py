@@ -615,3 +615,113 @@ def test_a_folder_the_user_may_not_write_or_enter_is_refused_naming_it(
             if folder.exists():
                 os.chmod(folder, 0o755)
         shutil.rmtree(home, ignore_errors=True)
+
+
+# --- Ctrl-C at any step of a write over a file that is there ------------------------------------
+
+INTERRUPT_SCRIPT = """
+import json, os, sys, threading
+from pathlib import Path
+from cardbase import interrupts
+from tests.hostile.conftest import run_cli
+
+interrupts.install()
+runs, points = json.loads(sys.argv[1]), int(sys.argv[2])
+OLD = b"the user's file, kept unless replaced whole\\n"
+WATCHED = (os.path.join("cardbase", "textfiles.py"), os.path.join("cardbase", "cli", "sim.py"))
+
+
+def run(argv, point):
+    seen, fired = 0, False
+
+    def tracer(frame, event, arg):
+        nonlocal seen, fired
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        if not frame.f_code.co_filename.endswith(WATCHED):
+            return None
+        if event not in ("call", "line"):  # a signal is taken between two steps, not as a frame returns
+            return tracer
+        seen += 1
+        if point and seen >= point and not fired and not interrupts.holding():  # a signal is held there
+            fired = True
+            raise KeyboardInterrupt
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        result = run_cli(argv, input="quit\\n")
+    finally:
+        sys.settrace(None)
+    return seen, result
+
+
+for argv, target in runs:
+    target = Path(target)
+    target.write_bytes(OLD)
+    seen, first = run(argv, 0)
+    references = {target.read_bytes()}  # the whole new file (twice: the same bytes each time)
+    target.write_bytes(OLD)
+    again = run(argv, 0)[1]
+    references.add(target.read_bytes())
+    problems = []
+    if first.exit_code or again.exit_code or OLD in references:
+        problems.append(f"uninterrupted: exit {first.exit_code}: {first.stderr[-300:]}; the file {references}")
+    for point in range(1, seen + 1, max(1, seen // points)):
+        target.write_bytes(OLD)
+        _, result = run(argv, point)
+        now = target.read_bytes()
+        left = [p.name for p in target.parent.iterdir() if p.name.startswith(".")]
+        said = [s for s in result.stderr.splitlines() if s.startswith("cardbase:")]
+        if result.exit_code not in (0, 130) or "Traceback" in result.stderr:
+            problems.append(f"point {point}: exit {result.exit_code}: {result.stderr[-300:]}")
+        if result.exit_code == 130 and (len(said) != 1 or not said[0].startswith("cardbase: interrupted")):
+            problems.append(f"point {point}: said {said}")
+        if now != OLD and now not in references:
+            problems.append(f"point {point}: the file is neither the old one nor a whole new one ({len(now)} bytes)")
+        if left:
+            problems.append(f"point {point}: left {left}")
+    print(json.dumps([seen, problems]), flush=True)
+"""
+
+INTERRUPTED = [
+    (path, name, line)
+    for path, line in sorted(LINES.items())
+    for name, (role, _) in line.paths.items()
+    if role == FILE_OUT and not line.slow and path[0] != "print"  # (a PDF is new bytes each time: its date)
+]
+
+
+def test_ctrl_c_at_any_step_of_a_write_leaves_the_old_file_or_the_whole_new_one(
+    sweep_files: dict[str, str], hostile_db: str, tmp_path: Path
+) -> None:
+    """Every file output (and ``sim --records``' file), each over a file of the user's, stopped by a
+    Ctrl-C at one step after another of ``textfiles`` and ``cli/sim.py`` (the writer's check,
+    temporary, write and rename; a signal held where it is held): the file is the old one or the whole new one, never
+    half (``sim --records`` emptied it as the batch began); no temporary is left."""
+    runs = []
+    for path, name, line in INTERRUPTED:
+        folder = tmp_path / "-".join((*path, name.strip("-")))
+        folder.mkdir()
+        target = folder / f"mine{line.paths[name][1]}"
+        argv = _fill(line, {name: str(target)}, tmp_path, sweep_files)
+        runs.append([[*argv, *(["--db", hostile_db] if line.db else [])], str(target)])
+    records = tmp_path / "records"  # and a file inside an output folder: the records of sim
+    records.mkdir()
+    runs.append(
+        [["sim", "meio", "--players", "2", "--games", "1", "--seed", "1", "--jobs", "1", "--records", str(records)], ""]
+    )
+    runs[-1][1] = str(records / "meio-2p-seed1.jsonl")
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_SCRIPT, json.dumps(runs), "25"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers = done.stdout.splitlines()
+    assert len(answers) == len(runs), done.stdout[-2000:]
+    for (path, name, _), answer in zip([*INTERRUPTED, (("sim", "meio"), "--records", None)], answers, strict=True):
+        seen, problems = json.loads(answer)
+        assert seen > 25 and problems == [], f"cardbase {' '.join(path)} {name}: {problems[:5]}"
