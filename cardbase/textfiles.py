@@ -202,6 +202,7 @@ _JOURNAL_HEADERS = {
     b"\x37\x7f\x06\x82": "a SQLite write-ahead log",
     b"\x37\x7f\x06\x83": "a SQLite write-ahead log",
     b"\xd9\xd5\x05\xf9": "a SQLite rollback journal",
+    (3007000).to_bytes(4, sys.byteorder): "a SQLite shared-memory index (-shm)",
 }
 
 

@@ -301,6 +301,24 @@ def _wal_under_another_name(tmp: Path, ending: str) -> Target:
     return Target(copy, "SQLite write-ahead log", [copy])
 
 
+def _folder(tmp: Path, ending: str) -> Target:
+    folder = tmp / f"folder{ending}"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("keep me", encoding="utf-8")
+    return Target(folder, "is a folder", [folder, folder / "keep.txt"])
+
+
+def _under_a_file(tmp: Path, ending: str) -> Target:
+    (tmp / "a-file").write_text("keep me", encoding="utf-8")
+    return Target(tmp / "a-file" / f"out{ending}", "a file of that name is in the way", [tmp / "a-file"])
+
+
+def _shm_under_another_name(tmp: Path, ending: str) -> Target:
+    copy = tmp / f"index{ending}"
+    shutil.copyfile(tmp / "theirs.db-shm", copy)
+    return Target(copy, "SQLite shared-memory index", [copy])
+
+
 def _full_device(tmp: Path, ending: str) -> Target:
     return Target(Path("/dev/full"), "/dev/full")
 
@@ -312,7 +330,10 @@ FILE_TARGETS: list[tuple[str, Callable[[Path, str], Target]]] = [
     ("the -shm of an open database", _shm),
     ("the -journal name of a database", _journal_to_be),
     ("a write-ahead log by another name", _wal_under_another_name),
+    ("a -shm by another name", _shm_under_another_name),
     ("/dev/full", _full_device),
+    ("a folder", _folder),
+    ("a path under a file", _under_a_file),
 ]
 SLOW_TARGETS = ("a link to nothing", "the -wal of an open database")
 """The targets a command that plays games first is swept with (the two that matter most)."""
