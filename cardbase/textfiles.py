@@ -767,16 +767,37 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
     raise UnreadableInput(f"{where}: is {kind}, not a folder; give a folder for the {what}")
 
 
-def _make_parent(target: OutputTarget) -> None:
-    parent = target.path.parent
+def _in_the_way(folder: Path) -> str:
+    """Why ``folder`` cannot be made: what the nearest path on the way to it that is there, but is no
+    folder, is (a file, a link to nothing, a FIFO, …)."""
+    for place in (folder, *folder.parents):
+        if not os.path.lexists(place):
+            continue
+        if os.path.isdir(place):
+            break
+        if os.path.islink(place) and not os.path.exists(place):
+            return f"{shown(str(place))} is a link to {shown(os.readlink(place))}, which does not exist"
+        try:
+            kind = "a file" if os.path.isfile(place) else what_it_is(os.stat(place).st_mode)
+        except OSError:
+            kind = "not a folder"
+        return f"{shown(str(place))} is {kind}"
+    return "a file of that name is in the way"
+
+
+def make_folder(folder: Path, named: str) -> None:
+    """Make ``folder`` and the folders on the way to it (if not there), or ``UnreadableInput`` starting
+    ``named`` (the output the user gave) and saying what is in the way."""
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise UnreadableInput(
-            f"{target.named}: cannot make folder {shown(str(parent))}: a file of that name is in the way"
-        ) from None
+        raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {_in_the_way(folder)}") from None
     except OSError as error:
-        raise UnreadableInput(f"{target.named}: cannot make folder {shown(str(parent))}: {error.strerror}") from None
+        raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {error.strerror}") from None
+
+
+def _make_parent(target: OutputTarget) -> None:
+    make_folder(target.path.parent, target.named)
 
 
 @contextmanager
@@ -1047,8 +1068,8 @@ def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iter
     parent = real.absolute().parent
     temporary: Path | None = None
     try:
+        make_folder(parent, where)
         with interrupts.deferred():  # a signal right after mkdtemp would leave its folder
-            parent.mkdir(parents=True, exist_ok=True)
             temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
         yield temporary

@@ -425,8 +425,9 @@ def _batch_output(
     whole), so a batch that fails leaves the file that was there; the bar is stopped however it ends.
     """
     from cardbase import interrupts
-    from cardbase.errors import Interrupted, UnreadableInput
-    from cardbase.textfiles import output_file, output_folder_target
+    from cardbase.errors import Interrupted
+    from cardbase.errors import shown as shown_path
+    from cardbase.textfiles import make_folder, output_file, output_folder_target
 
     interrupted = False
     done = 0
@@ -435,10 +436,7 @@ def _batch_output(
         out = None
         if records is not None:  # checked, and the file opened, before the first game
             folder = output_folder_target(records, "records")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise UnreadableInput(f"cannot write records to {records}: {error.strerror or error}") from None
+            make_folder(folder, shown_path(str(records)))
             record_path = records / filename
             temporary = stack.enter_context(output_file(folder / filename, "records"))
             out = stack.enter_context(temporary.open("w", encoding="utf-8"))

@@ -310,7 +310,7 @@ def _folder(tmp: Path, ending: str) -> Target:
 
 def _under_a_file(tmp: Path, ending: str) -> Target:
     (tmp / "a-file").write_text("keep me", encoding="utf-8")
-    return Target(tmp / "a-file" / f"out{ending}", "a file of that name is in the way", [tmp / "a-file"])
+    return Target(tmp / "a-file" / f"out{ending}", "a-file is a file", [tmp / "a-file"])
 
 
 def _shm_under_another_name(tmp: Path, ending: str) -> Target:
@@ -370,6 +370,63 @@ def test_a_file_output_onto_what_it_would_harm_is_refused(
     result = _run(line, _fill(line, {name: str(target.path)}, in_tmp, sweep_files), hostile_db)
     # (a name without the ending a command must have, /dev/full for a PNG, is refused for that first)
     phrase = target.phrase if target.path.name.endswith(ending) else f"{ending}"
+    assert_refused(result, 2, str(target.path), phrase)
+    assert {p: _snapshot(p) for p in target.kept} == before
+    target.after()
+    assert [p for p in _listing(in_tmp) if p.startswith(".")] == [], "a temporary was left"
+
+
+def _through_a_link_to_nothing(tmp: Path, ending: str) -> Target:
+    link = tmp / "link"
+    link.symlink_to(tmp / "elsewhere" / "deeper")
+
+    def after() -> None:
+        assert not (tmp / "elsewhere").exists()
+
+    return Target(link / "sub", "link is a link to", [link], after)
+
+
+def _a_file(tmp: Path, ending: str) -> Target:
+    (tmp / "notes.txt").write_text("keep me", encoding="utf-8")
+    return Target(tmp / "notes.txt", "is a file", [tmp / "notes.txt"])
+
+
+FOLDER_TARGETS: list[tuple[str, Callable[[Path, str], Target]]] = [
+    ("a link to nothing", _dangling),
+    ("a path through a link to nothing", _through_a_link_to_nothing),
+    ("a path under a file", _under_a_file),
+    ("a file", _a_file),
+    ("a FIFO", _fifo),
+    ("/dev/full", _full_device),
+]
+FOLDER_OUTPUTS = [
+    (path, name, line, kind, make)
+    for path, line in sorted(LINES.items())
+    for name, (role, _) in line.paths.items()
+    if role == FOLDER_OUT
+    for kind, make in FOLDER_TARGETS
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "line", "kind", "make"),
+    FOLDER_OUTPUTS,
+    ids=[f"{' '.join(o[0])} {o[1]} {o[3]}" for o in FOLDER_OUTPUTS],
+)
+def test_a_folder_output_onto_what_it_would_harm_is_refused(
+    path: tuple[str, ...],
+    name: str,
+    line: Line,
+    kind: str,
+    make: Callable[[Path, str], Target],
+    sweep_files: dict[str, str],
+    hostile_db: str,
+    in_tmp: Path,
+) -> None:
+    target = make(in_tmp, "")
+    before = {p: _snapshot(p) for p in target.kept}
+    result = _run(line, _fill(line, {name: str(target.path)}, in_tmp, sweep_files), hostile_db)
+    phrase = "character device" if kind == "/dev/full" else target.phrase
     assert_refused(result, 2, str(target.path), phrase)
     assert {p: _snapshot(p) for p in target.kept} == before
     target.after()
