@@ -591,8 +591,9 @@ def _check_database_file(path: str) -> None:
     from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, what_it_is
 
     where = shown(path)
-    name = os.path.basename(path)
-    if (suffix := next((s for s in SQLITE_SIDE_FILES if name.endswith(s)), None)) is not None:
+    name = os.path.basename(os.path.realpath(path))  # a link's target is what SQLite would write
+    names = (os.path.basename(path), name)
+    if (suffix := next((s for s in SQLITE_SIDE_FILES for n in names if n.endswith(s)), None)) is not None:
         raise UsageError(
             f"{where}: ends in {suffix}, the name SQLite gives a database's side file; give the database file itself"
         )

@@ -502,6 +502,11 @@ def _link_to_readme(tmp: Path) -> Path:
     return tmp / "db"
 
 
+def _db_link_to_empty_text(tmp: Path) -> Path:
+    (tmp / "cards.db").symlink_to(_empty_text(tmp))  # named as a database; what it points to is not
+    return tmp / "cards.db"
+
+
 def _wal_name(tmp: Path) -> Path:
     return tmp / "cards.db-wal"  # not there yet: made as a database, it would be taken for a log
 
@@ -513,6 +518,7 @@ NOT_DATABASES: list[tuple[str, Callable[[Path], Path], str]] = [
     ("an empty text file", _empty_text, "empty file"),
     ("a link to nothing", _link_to_nothing, "does not exist"),
     ("a link to a README", _link_to_readme, "not a SQLite database"),
+    ("a .db link to an empty text file", _db_link_to_empty_text, "empty file"),
     ("a -wal name", _wal_name, "side file"),
 ]
 DB_COMMANDS = sorted(path for path in BASE if "--db" in _params(COMMANDS[path]))
