@@ -661,6 +661,7 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
         _refuse_dangling(given, what)
     if info is None:
         target = OutputTarget(given, real)
+        _refuse_blocked(real.parent, target.named)
         _refuse_kept(target, None, what)
         return target
     for fd, name in ((1, "stdout"), (2, "stderr")):
@@ -761,6 +762,8 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
     real = Path(os.path.realpath(given)) if is_link else given
     if info is None and is_link:
         _refuse_dangling(given, what)
+    if info is None:
+        _refuse_blocked(real, where)
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
     kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)
@@ -783,6 +786,16 @@ def _in_the_way(folder: Path) -> str:
             kind = "not a folder"
         return f"{shown(str(place))} is {kind}"
     return "a file of that name is in the way"
+
+
+def _refuse_blocked(folder: Path, named: str) -> None:
+    """``UnreadableInput`` if ``folder`` could not be made for an output because a path on the way to
+    it is there but no folder (a file, a link to nothing): said before any work, not once it is done."""
+    for place in (folder, *folder.parents):
+        if os.path.lexists(place):
+            if not os.path.isdir(place):
+                raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {_in_the_way(folder)}")
+            return
 
 
 def make_folder(folder: Path, named: str) -> None:

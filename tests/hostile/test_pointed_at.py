@@ -809,3 +809,27 @@ def test_ctrl_c_at_any_step_of_a_write_leaves_the_old_file_or_the_whole_new_one(
     for (path, name, _), answer in zip([*INTERRUPTED, (("sim", "meio"), "--records", None)], answers, strict=True):
         seen, problems = json.loads(answer)
         assert seen > 25 and problems == [], f"cardbase {' '.join(path)} {name}: {problems[:5]}"
+
+
+PLAYS = [(path, line) for path, line in sorted(LINES.items()) if path[0] == "play"]
+
+
+@pytest.mark.parametrize(("path", "line"), PLAYS, ids=[" ".join(p) for p, _ in PLAYS])
+@pytest.mark.parametrize("given", [True, False], ids=["--record", "the default record"])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(
+    path: tuple[str, ...], line: Line, given: bool, sweep_files: dict[str, str], hostile_db: str, in_tmp: Path
+) -> None:
+    """A person would play a whole game and lose it: the record's path is checked before the first deal."""
+    if given:
+        (in_tmp / "a-folder").mkdir()
+        argv = _fill(line, {"--record": str(in_tmp / "a-folder")}, in_tmp, sweep_files)
+        named = "a-folder"
+    else:
+        (in_tmp / "exports").write_text("a file where the default record's folder goes", encoding="utf-8")
+        argv = _fill(line, {}, in_tmp, sweep_files)
+        at = argv.index("--record")
+        argv = argv[:at] + argv[at + 2 :]
+        named = "exports"
+    result = run_cli(argv, hostile_db if line.db else None, input="help\nquit\n")
+    assert_refused(result, 2, named)
+    assert "Type help" not in result.stdout, result.stdout
