@@ -12,7 +12,9 @@ database, or another one) replaced the write-ahead log of a database another pro
 exit 0; ``--db README.md`` was refused only by SQLite's own words, ``--db notes.txt`` (empty) and
 ``--db`` a link to nothing were made databases, ``--db cards.db-wal`` made a database of that
 name; ``sim --records`` emptied the records file there before the first game, and a batch that
-failed left it so.
+failed left it so; ``play --record`` a folder (or its default ``exports/`` a file) was refused once
+the whole game had been played, and the game lost; ``--db``, ``--images`` or ``--assume`` in a
+folder the user may not enter was an internal error (exit 70).
 """
 
 from __future__ import annotations
