@@ -648,8 +648,8 @@ def _refuse_dangling(given: Path, what: str) -> None:
 
 
 def output_target(path: Path | str, what: str = "file") -> OutputTarget:
-    """Where the file output ``path`` goes, checked before anything is written: a regular file or a
-    new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
+    """Where the file output ``path`` goes, checked before anything is written: a regular file this
+    user may write or a new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
     and a character device (``/dev/null``, ``/dev/stdout``, a terminal) are written to as streams;
     anything else (a folder, a FIFO, a block device, a socket) is ``UnreadableInput`` (exit 2)."""
     given, where = Path(path), shown(str(path))
@@ -670,6 +670,8 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     if stat.S_ISREG(info.st_mode):
         target = OutputTarget(given, real)
         _refuse_kept(target, info, what)
+        if not os.access(real, os.W_OK):  # a rename would replace it all the same: as cp, refuse
+            raise UnreadableInput(f"{where}: is read-only (its permissions); not replaced by the {what}")
         return target
     if stat.S_ISCHR(info.st_mode):
         return OutputTarget(given, real, "device")

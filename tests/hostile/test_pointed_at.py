@@ -650,6 +650,15 @@ def test_a_folder_the_user_may_not_write_or_enter_is_refused_naming_it(
                 argv = _fill(line, {name: str(out)}, work, inputs)
                 runs.append([*argv, *(["--db", str(work / "cards.db")] if line.db else [])])
                 names.append((path, name, out))
+        for path, line in sorted(LINES.items()):  # a file of the user's they made read-only
+            for name, (role, ending) in line.paths.items():
+                if role == FILE_OUT and not line.slow:
+                    out = work / f"protected-{'-'.join(path)}{ending}"
+                    out.write_bytes(b"the user's, write-protected")
+                    out.chmod(0o444)
+                    argv = _fill(line, {name: str(out)}, work, inputs)
+                    runs.append([*argv, *(["--db", str(work / "cards.db")] if line.db else [])])
+                    names.append((path, name, out))
         for path, line in sorted(LINES.items()):  # and what it reads from a folder it may not enter
             if line.slow:
                 continue
@@ -696,6 +705,8 @@ def test_a_folder_the_user_may_not_write_or_enter_is_refused_naming_it(
             assert "Permission denied" in errors[0] or "read-only" in errors[0], f"{where}: {errors[0]}"
         assert _snapshot(locked / "kept.pdf") == before
         assert _listing(locked) == ["kept.pdf"]
+        for protected in work.glob("protected-*"):
+            assert protected.read_bytes() == b"the user's, write-protected", protected
     finally:
         for folder in (home / "locked", home / "private"):
             if folder.exists():
