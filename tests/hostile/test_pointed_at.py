@@ -337,7 +337,7 @@ FILE_TARGETS: list[tuple[str, Callable[[Path, str], Target]]] = [
     ("a folder", _folder),
     ("a path under a file", _under_a_file),
 ]
-SLOW_TARGETS = ("a link to nothing", "the -wal of an open database")
+SLOW_TARGETS = ("a link to nothing", "a write-ahead log by another name")
 """The targets a command that plays games first is swept with (the two that matter most)."""
 FILE_OUTPUTS = [
     (path, name, line, kind, make)
