@@ -2,9 +2,10 @@
 
 A driver's refusal (a lock not had in time, a full connection pool, a read-only or damaged
 database, a text the database cannot hold), an input nested too deeply to read, an input too big
-for the machine's memory: each is a ``CardbaseError`` the CLI (``cli/boundary.py``) prints as one
-line with its exit code and the web app (``web/errors.py``) answers with its status. Anything
-else is a bug (None here), reported by ``cardbase.crash``.
+for the machine's memory, a path the system does not let this user reach (in a folder they may
+not enter: Python's ``Path.exists`` raises for it): each is a ``CardbaseError`` the CLI
+(``cli/boundary.py``) prints as one line with its exit code and the web app (``web/errors.py``)
+answers with its status. Anything else is a bug (None here), reported by ``cardbase.crash``.
 """
 
 from __future__ import annotations
@@ -26,4 +27,10 @@ def user_error(error: BaseException) -> CardbaseError | None:
         return UsageError("the input is nested too deeply to read")
     if isinstance(error, MemoryError):
         return UsageError("the input needs more memory than this machine has; use a smaller one")
+    if isinstance(error, PermissionError) and error.filename is not None:
+        from cardbase.errors import UnreadableInput, shown
+
+        return UnreadableInput(
+            f"{shown(str(error.filename))}: {error.strerror or 'permission denied'} (this user may not reach it)"
+        )
     return None

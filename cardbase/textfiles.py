@@ -196,27 +196,62 @@ def keep_safe(path: str | os.PathLike[str], role: str) -> None:
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+"""What SQLite adds to a database's name for the files it keeps beside it while the database is open."""
+_JOURNAL_HEADERS = {
+    b"\x37\x7f\x06\x82": "a SQLite write-ahead log",
+    b"\x37\x7f\x06\x83": "a SQLite write-ahead log",
+    b"\xd9\xd5\x05\xf9": "a SQLite rollback journal",
+    (3007000).to_bytes(4, sys.byteorder): "a SQLite shared-memory index (-shm)",
+}
+
+
+def _starts_with(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (``b""`` if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""
 
 
 def _is_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
-        return False
+    return _starts_with(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+
+
+def sqlite_side_file(path: Path) -> tuple[str, Path] | None:
+    """``(suffix, database)`` when ``path`` is named as one of SQLite's side files (``-wal``, ``-shm``,
+    ``-journal``) of a SQLite database that is there: replacing it would lose or damage what the
+    database holds, whichever program has it open."""
+    for suffix in SQLITE_SIDE_FILES:
+        if path.name.endswith(suffix) and len(path.name) > len(suffix):
+            database = path.with_name(path.name[: -len(suffix)])
+            if _is_sqlite(database):
+                return suffix, database
+    return None
+
+
+def _sqlite_role(path: Path) -> str | None:
+    """What the existing regular file ``path`` is to SQLite by its first bytes, whatever its name: a
+    database or a journal."""
+    start = _starts_with(path, len(SQLITE_HEADER))
+    return "a SQLite database" if start == SQLITE_HEADER else _JOURNAL_HEADERS.get(start[:4])
 
 
 def _refuse_kept(target: OutputTarget, info: os.stat_result | None, what: str) -> None:
     """``UnreadableInput`` if writing ``target`` would replace a file this command reads or its
-    database (a link to one, or a hard link, alike), or an existing SQLite database (no output of
-    cardbase is one: it is a database given by mistake)."""
+    database (a link to one, or a hard link, alike), or any SQLite database or journal, or a name
+    SQLite keeps a database's ``-wal``, ``-shm`` or ``-journal`` at (no output of cardbase is one:
+    it is given by mistake, and another program may have that database open)."""
     role = None
     if _kept is not None:
         role = _kept.paths.get(os.path.realpath(target.path))
         if role is None and info is not None:
             role = _kept.files.get((info.st_dev, info.st_ino))
-    if role is None and info is not None and stat.S_ISREG(info.st_mode) and _is_sqlite(target.path):
-        role = "a SQLite database"
+    if role is None and (side := sqlite_side_file(target.path)) is not None:
+        role = f"named as the {side[0]} file of the SQLite database {shown(str(side[1]))}"
+    if role is None and info is not None and stat.S_ISREG(info.st_mode):
+        role = _sqlite_role(target.path)
     if role is not None:
         raise UnreadableInput(f"{target.named}: is {role}; not replaced by the {what}: give another file name")
 
@@ -613,8 +648,8 @@ def _refuse_dangling(given: Path, what: str) -> None:
 
 
 def output_target(path: Path | str, what: str = "file") -> OutputTarget:
-    """Where the file output ``path`` goes, checked before anything is written: a regular file or a
-    new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
+    """Where the file output ``path`` goes, checked before anything is written: a regular file this
+    user may write or a new path is replaced whole (a link to one: its target, the link kept); ``-`` (standard output)
     and a character device (``/dev/null``, ``/dev/stdout``, a terminal) are written to as streams;
     anything else (a folder, a FIFO, a block device, a socket) is ``UnreadableInput`` (exit 2)."""
     given, where = Path(path), shown(str(path))
@@ -626,6 +661,7 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
         _refuse_dangling(given, what)
     if info is None:
         target = OutputTarget(given, real)
+        _refuse_blocked(real.parent, target.named)
         _refuse_kept(target, None, what)
         return target
     for fd, name in ((1, "stdout"), (2, "stderr")):
@@ -634,6 +670,8 @@ def output_target(path: Path | str, what: str = "file") -> OutputTarget:
     if stat.S_ISREG(info.st_mode):
         target = OutputTarget(given, real)
         _refuse_kept(target, info, what)
+        if not os.access(real, os.W_OK):  # a rename would replace it all the same: as cp, refuse
+            raise UnreadableInput(f"{where}: is read-only (its permissions); not replaced by the {what}")
         return target
     if stat.S_ISCHR(info.st_mode):
         return OutputTarget(given, real, "device")
@@ -726,22 +764,55 @@ def output_folder_target(path: Path | str, what: str = "files") -> Path:
     real = Path(os.path.realpath(given)) if is_link else given
     if info is None and is_link:
         _refuse_dangling(given, what)
+    if info is None:
+        _refuse_blocked(real, where)
     if info is None or stat.S_ISDIR(info.st_mode):
         return real
     kind = "a file" if stat.S_ISREG(info.st_mode) else what_it_is(info.st_mode)
     raise UnreadableInput(f"{where}: is {kind}, not a folder; give a folder for the {what}")
 
 
-def _make_parent(target: OutputTarget) -> None:
-    parent = target.path.parent
+def _in_the_way(folder: Path) -> str:
+    """Why ``folder`` cannot be made: what the nearest path on the way to it that is there, but is no
+    folder, is (a file, a link to nothing, a FIFO, …)."""
+    for place in (folder, *folder.parents):
+        if not os.path.lexists(place):
+            continue
+        if os.path.isdir(place):
+            break
+        if os.path.islink(place) and not os.path.exists(place):
+            return f"{shown(str(place))} is a link to {shown(os.readlink(place))}, which does not exist"
+        try:
+            kind = "a file" if os.path.isfile(place) else what_it_is(os.stat(place).st_mode)
+        except OSError:
+            kind = "not a folder"
+        return f"{shown(str(place))} is {kind}"
+    return "a file of that name is in the way"
+
+
+def _refuse_blocked(folder: Path, named: str) -> None:
+    """``UnreadableInput`` if ``folder`` could not be made for an output because a path on the way to
+    it is there but no folder (a file, a link to nothing): said before any work, not once it is done."""
+    for place in (folder, *folder.parents):
+        if os.path.lexists(place):
+            if not os.path.isdir(place):
+                raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {_in_the_way(folder)}")
+            return
+
+
+def make_folder(folder: Path, named: str) -> None:
+    """Make ``folder`` and the folders on the way to it (if not there), or ``UnreadableInput`` starting
+    ``named`` (the output the user gave) and saying what is in the way."""
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise UnreadableInput(
-            f"{target.named}: cannot make folder {shown(str(parent))}: a file of that name is in the way"
-        ) from None
+        raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {_in_the_way(folder)}") from None
     except OSError as error:
-        raise UnreadableInput(f"{target.named}: cannot make folder {shown(str(parent))}: {error.strerror}") from None
+        raise UnreadableInput(f"{named}: cannot make folder {shown(str(folder))}: {error.strerror}") from None
+
+
+def _make_parent(target: OutputTarget) -> None:
+    make_folder(target.path.parent, target.named)
 
 
 @contextmanager
@@ -1012,8 +1083,8 @@ def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iter
     parent = real.absolute().parent
     temporary: Path | None = None
     try:
+        make_folder(parent, where)
         with interrupts.deferred():  # a signal right after mkdtemp would leave its folder
-            parent.mkdir(parents=True, exist_ok=True)
             temporary = Path(tempfile.mkdtemp(prefix=f".{real.name}.", dir=parent))
         open_mode(temporary, folder=True)
         yield temporary

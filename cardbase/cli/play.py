@@ -33,6 +33,19 @@ def _record_asked(record: Path | None, no_record: bool) -> None:
         raise UsageError(f"--record {quoted(str(record))} and --no-record contradict each other; give one")
 
 
+def _record_path(record: Path | None, no_record: bool, game_id: str, seed: int) -> Path | None:
+    """Where the game's record goes (``exports/<game>-seed<seed>.jsonl`` by default), checked before
+    the game (``textfiles.output_target``): a path it could not be written to (a folder, a FIFO, a
+    link to nothing, the deck played) was refused only after the person had played the whole game,
+    which was then lost."""
+    from cardbase.textfiles import output_target
+
+    path = None if no_record else (record or Path("exports") / f"{game_id}-seed{seed}.jsonl")
+    if path is not None:
+        output_target(path, "game record")
+    return path
+
+
 def run_play(
     game_id: str,
     options: dict[str, Any],
@@ -144,8 +157,7 @@ def meio(
         from cardbase.sim.registry import new_seed
 
         seed = new_seed()
-    path = None if no_record else (record or Path("exports") / f"meio-seed{seed}.jsonl")
-    run_play("meio", options, seat, vs, seed, path, seed_chosen=chosen)
+    run_play("meio", options, seat, vs, seed, _record_path(record, no_record, "meio", seed), seed_chosen=chosen)
 
 
 @app.command()
@@ -235,6 +247,7 @@ def mea(
     chosen = seed is not None
     if seed is None:
         seed = new_seed()
+    path = _record_path(record, no_record, "mea", seed)
     other = 1 - human
     agents = {other: entry.make_agent(vs, rules, other, derive_seed(seed, "play", other))}
     hint = hinter("mea", rules, seed)
@@ -255,7 +268,6 @@ def mea(
         echo("Game left unfinished.")
     if told := seed_after(seed, chosen):
         echo(told)
-    path = None if no_record else (record or Path("exports") / f"mea-seed{seed}.jsonl")
     if path is not None:
         names = ["human", "human"]
         names[other] = agents[other].name
@@ -316,7 +328,7 @@ def meikyu(
     chosen = seed is not None
     if seed is None:
         seed = new_seed()
-    path = None if no_record else (record or Path("exports") / f"meikyu-seed{seed}.jsonl")
+    path = _record_path(record, no_record, "meikyu", seed)
     session = play_session(rules, seat, vs, seed, path, writer(), seed_chosen=chosen, done=say_done)
     _stop_if_cut_short(session, path)
 

@@ -425,29 +425,37 @@ def _batch_output(
     """A progress bar and, with ``--records``, the JSON Lines file a batch writes its games to.
 
     Yields ``(on_progress, on_records, record_path)``; ``on_records`` is None without ``--records``.
-    The bar is stopped and the file closed however the batch ends.
+    The records go to a temporary file beside the one named (``textfiles.output_file``), which takes
+    its place when the batch ends or is interrupted after a game was written (the games so far, each
+    whole), so a batch that fails leaves the file that was there; the bar is stopped however it ends.
     """
-    from cardbase.errors import Interrupted, UnreadableInput
-    from cardbase.textfiles import open_output, output_folder_target
+    from cardbase import interrupts
+    from cardbase.errors import Interrupted
+    from cardbase.errors import shown as shown_path
+    from cardbase.textfiles import make_folder, output_file, output_folder_target
 
+    interrupted = False
+    done = 0
+    record_path = None
     with ExitStack() as stack:
         out = None
-        record_path = None
         if records is not None:  # checked, and the file opened, before the first game
             folder = output_folder_target(records, "records")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise UnreadableInput(f"cannot write records to {records}: {error.strerror or error}") from None
+            make_folder(folder, shown_path(str(records)))
             record_path = records / filename
-            out = stack.enter_context(open_output(folder / filename, "records"))
+            temporary = stack.enter_context(output_file(folder / filename, "records"))
+            out = stack.enter_context(temporary.open("w", encoding="utf-8"))
+
+        written = 0
 
         def on_records(lines: Sequence[str]) -> None:
+            nonlocal written
             assert out is not None
-            out.write("\n".join(lines) + "\n")
+            with interrupts.deferred():  # a game's lines whole, or not at all
+                out.write("\n".join(lines) + "\n")
+                written += 1
 
         _, advance, stop = _progress(title, games)
-        done = 0
 
         def on_progress(k: int) -> None:
             nonlocal done
@@ -457,10 +465,14 @@ def _batch_output(
         try:
             yield on_progress, (on_records if out is not None else None), record_path
         except KeyboardInterrupt:
-            saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
-            raise Interrupted(f"{done} of {games} games had finished{saved}") from None
+            if not written:  # raised inside the stack: the file that was there is kept
+                raise Interrupted(f"{done} of {games} games had finished") from None
+            interrupted = True  # the records so far take the file's place as the stack closes
         finally:
             stop()
+    if interrupted:
+        saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
+        raise Interrupted(f"{done} of {games} games had finished{saved}")
 
 
 def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:

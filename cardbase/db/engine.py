@@ -477,11 +477,8 @@ def create_db_engine(url: str) -> Engine:
             raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: the path holds a NUL byte")
         if not in_memory and (problem := _path_problem(path)) is not None:
             raise UsageError(f"cannot use database {quoted(mask_password(url))}: {problem}")
-        if not in_memory and not Path(path).parent.exists():
-            raise DatabaseError(f"{path}: folder {Path(path).parent} does not exist")
-        if not in_memory and not Path(path).exists() and not _folder_writable(Path(path).parent):
-            raise DatabaseError(f"{path}: no database there, and its folder {Path(path).parent} is read-only")
         if not in_memory:
+            _check_database_place(path)
             _check_database_file(path)
         read_only = not in_memory and read_only_folder(path, parsed) is not None
         # An in-memory database has one connection per thread (SingletonThreadPool): nothing to wait for.
@@ -613,19 +610,73 @@ def _read_only_connect(path: str) -> Callable[[], Any]:
     return connect
 
 
+def _check_database_place(path: str) -> None:
+    """The folder of the SQLite file ``path`` is there, may be looked in, and may be written to when
+    the file is new (a folder this user may not enter was an internal error)."""
+    folder = Path(path).parent
+    try:
+        if not folder.exists():
+            raise DatabaseError(f"{path}: folder {folder} does not exist")
+        there = Path(path).exists() or Path(path).is_symlink()
+    except OSError as error:
+        raise DatabaseError(f"{path}: cannot open the database: {error.strerror or error}") from None
+    if not there and not _folder_writable(folder):
+        raise DatabaseError(f"{path}: no database there, and its folder {folder} is read-only")
+
+
+DATABASE_ENDINGS = (".db", ".sqlite", ".sqlite3", ".db3")
+"""The endings of a file named as a SQLite database: an empty file of such a name is made one."""
+
+
 def _check_database_file(path: str) -> None:
-    """A SQLite database is a regular file (or a new path): SQLite would open a device or a FIFO
-    and make its journal beside it (``/dev/null-journal``)."""
+    """What ``--db`` names must be a SQLite database or a new path, checked before SQLite opens it
+    (SQLite would make a database of an empty file or through a link to nothing, write its header
+    and journal beside whatever it was given, and open a device or a FIFO). Refused, naming the
+    path, with nothing made or changed: a device, FIFO, socket or folder; a link to nothing; a
+    name SQLite gives a database's side files (``cards.db-wal``); a file that does not begin as a
+    SQLite database (a README, a PNG, a zip); an empty file not named as a database (``.db``)."""
     import stat
 
-    from cardbase.textfiles import what_it_is
+    from cardbase.errors import shown
+    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, what_it_is
 
+    where = shown(path)
+    name = os.path.basename(os.path.realpath(path))  # a link's target is what SQLite would write
+    names = (os.path.basename(path), name)
+    if (suffix := next((s for s in SQLITE_SIDE_FILES for n in names if n.endswith(s)), None)) is not None:
+        raise UsageError(
+            f"{where}: ends in {suffix}, the name SQLite gives a database's side file; give the database file itself"
+        )
     try:
         info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise UsageError(
+                f"{where}: is a link to {shown(os.readlink(path))}, which does not exist; no database is made "
+                "through it: give the path itself"
+            ) from None
+        return  # a new file
     except (OSError, ValueError):
-        return  # a new file, or one SQLite will say it cannot open
+        return  # one SQLite will say it cannot open
     if not stat.S_ISREG(info.st_mode):
         raise DatabaseError(f"{path}: is {what_it_is(info.st_mode)}, not a database file; give a file for --db")
+    if info.st_size == 0:
+        if name.lower().endswith(DATABASE_ENDINGS) or os.path.exists(f"{path}-wal"):
+            return
+        raise UsageError(
+            f"{where}: is an empty file not named as a database; it is left as it is: give a file ending in "
+            f"{', '.join(DATABASE_ENDINGS)} or a new path"
+        )
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # said by SQLite as it opens it (permissions)
+    if start != SQLITE_HEADER:
+        raise DatabaseError(
+            f"cannot open database {where}: it is not a SQLite database (damaged, or another kind of file); "
+            "it is left as it is: give a cardbase database or a new path"
+        )
 
 
 def _use_wal(engine: Engine) -> None:
@@ -693,8 +744,8 @@ def _make_or_upgrade(conn: Connection, said: list[str]) -> int:
         if existing:
             shown = ", ".join(sorted(existing)[:5]) + (", …" if len(existing) > 5 else "")
             raise DatabaseError(
-                f"not a cardbase database: it already holds other tables ({shown}); "
-                "give a new file or an empty database"
+                f"{_named(conn)}: not a cardbase database: it already holds other tables ({shown}); it is left as "
+                "it is: give a new file or an empty database"
             )
         _create_all(conn)
         conn.execute(
@@ -706,7 +757,7 @@ def _make_or_upgrade(conn: Connection, said: list[str]) -> int:
         return tables.SCHEMA_VERSION
     row = conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
     if row is None:
-        raise DatabaseError("not a cardbase database: its 'meta' table has no schema_version")
+        raise DatabaseError(f"{_named(conn)}: not a cardbase database: its 'meta' table has no schema_version")
     try:
         version = int(row[0])
     except (TypeError, ValueError):
@@ -733,6 +784,16 @@ def _make_or_upgrade(conn: Connection, said: list[str]) -> int:
     _check_columns(conn, label)
     _create_all(conn)
     return version
+
+
+def _named(conn: Connection) -> str:
+    """The database of ``conn`` for a message: a SQLite file's path, else its URL without the password."""
+    url = conn.engine.url
+    if url.get_backend_name() == "sqlite" and url.database:
+        from cardbase.errors import shown
+
+        return shown(url.database)
+    return quoted(url.render_as_string(hide_password=True))
 
 
 def _create_all(conn: Connection) -> None:

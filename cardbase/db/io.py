@@ -181,8 +181,13 @@ def detect_format(path: Path, given: str | None = None, known: tuple[str, ...] =
     ``known``, the formats the command reads: the collection's include its text list)."""
     fmt = (given or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        if not given and not os.path.lexists(path):  # a mistyped name: say so, not that its ending is unknown
-            raise UnreadableInput(f"{shown(str(path))}: no such file{missing_file_hint(str(path))}")
+        if not given:  # a mistyped name, or one out of reach: say so, not that its ending is unknown
+            try:
+                os.lstat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                raise UnreadableInput(f"{shown(str(path))}: no such file{missing_file_hint(str(path))}") from None
+            except OSError as error:
+                raise UnreadableInput(f"{shown(str(path))}: cannot read: {error.strerror or error}") from None
         names = ", ".join(known[:-1]) + f" or {known[-1]}"
         raise UsageError(f"{path}: unknown format {quoted(fmt or '(no extension)')}; use --format {names}")
     return fmt
