@@ -250,6 +250,7 @@ async def single_values(request: Request) -> None:
         return
     reading = _body_reading(request.scope.get("route"))
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    refuse_other_content(reading, kind)
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
         refuse_repeats(form.multi_items(), "form field")
@@ -268,6 +269,23 @@ async def single_values(request: Request) -> None:
             from cardbase.web.errors import flat_fields
 
             request.scope[INPUTS] = Inputs("json", flat_fields(data))
+
+
+def refuse_other_content(reading: str | None, kind: str) -> None:
+    """415 for a body whose Content-Type ``kind`` is not what its route reads (``reading``: ``"json"``
+    or ``"form"``): Starlette reads JSON sent to a form route as a form of no fields, which the
+    route took (a deck copied, a card saved with its defaults), and FastAPI reads a form sent to
+    a JSON route as text. Without a Content-Type the body is read as the route reads it."""
+    if reading is None or not kind:
+        return
+    json_kind = kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+    if (json_kind if reading == "json" else kind in _FORM_TYPES):
+        return
+    from cardbase.errors import quoted
+    from cardbase.web.errors import UnsupportedBody
+
+    takes = "JSON (application/json)" if reading == "json" else f"a form ({' or '.join(_FORM_TYPES)})"
+    raise UnsupportedBody(f"the request body is {quoted(kind[:100])}; this address takes {takes}")
 
 
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
