@@ -100,6 +100,8 @@ def status_of(error: CardbaseError) -> int:
         return 401
     if isinstance(error, Forbidden):
         return 403
+    if isinstance(error, UnknownCard) and not error.given:
+        return 400  # no card asked for
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
     from cardbase.db.edit import StaleEdit
