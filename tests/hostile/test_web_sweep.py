@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import socket
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from cardbase.db.engine import Database
 from cardbase.web.app import create_app
 from cardbase.web.errors import wants_json
 from cardbase.web.http import LIST_FIELDS, _body_reading
-from cardbase.web.security import body_bound
+from cardbase.web.security import RAW_BODY_PATHS, body_bound
 from cardbase.web.settings import ServerSettings
 from tests.hostile.conftest import Dump, db_dump
 from tests.web.conftest import api_routes
@@ -154,22 +155,27 @@ def worded(message: str) -> bool:
     return len(re.findall(r"[^\W\d_]{2,}", message)) >= 2
 
 
+def populate(client: Any) -> dict[str, str]:
+    """A deck with cards, an edited card and a game of two people, through ``client`` (a test client or
+    an ``httpx.Client`` of a live server): the values of the path parameters that name them."""
+    deck = client.post("/api/decks", json={"game": "mea", "name": "Swept"}).json()["id"]
+    assert client.post(f"/api/decks/{deck}/cards", json={"card": CARD, "count": 2}).status_code == 200
+    assert client.patch(f"/api/cards/{CARD}", json={"values": {"text": "Edited."}}).status_code == 200
+    edit = client.get(f"/api/cards/{CARD}/history").json()["edits"][0]["id"]
+    humans = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}  # no agent moves meanwhile
+    made = client.post("/api/games", json=humans)
+    assert made.status_code == 201, made.text
+    game, set_code, slug = CARD.split("/")
+    fill = {"deck_id": str(deck), "deck_text_id": str(deck), "card_id": CARD, "game": game}
+    fill |= {"set_code": set_code, "slug": slug, "edit_id": str(edit), "number": "1", "a": "1", "b": "1"}
+    return fill | {"game_id": str(made.json()["id"]), "fmt": "csv", "kind": "txt", "key": "x"}
+
+
 @pytest.fixture
 def sweep(database: Database, db_url: str, tmp_path: Path) -> Iterator[Sweep]:
     settings = ServerSettings(database=database, images=tmp_path / "card_images", lock_wait=2)
     with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
-        deck = client.post("/api/decks", json={"game": "mea", "name": "Swept"}).json()["id"]
-        assert client.post(f"/api/decks/{deck}/cards", json={"card": CARD, "count": 2}).status_code == 200
-        assert client.patch(f"/api/cards/{CARD}", json={"values": {"text": "Edited."}}).status_code == 200
-        edit = client.get(f"/api/cards/{CARD}/history").json()["edits"][0]["id"]
-        humans = {"game": "meio", "seats": [{"agent": "human"}, {"agent": "human"}]}
-        made = client.post("/api/games", json=humans)
-        assert made.status_code == 201, made.text
-        game, set_code, slug = CARD.split("/")
-        fill = {"deck_id": str(deck), "deck_text_id": str(deck), "card_id": CARD, "game": game}
-        fill |= {"set_code": set_code, "slug": slug, "edit_id": str(edit), "number": "1", "a": "1", "b": "1"}
-        fill |= {"game_id": str(made.json()["id"]), "fmt": "csv", "kind": "txt", "key": "x"}
-        yield Sweep(client, db_url, fill)
+        yield Sweep(client, db_url, populate(client))
 
 
 def concrete(path: str, fill: dict[str, str]) -> str:
@@ -391,3 +397,64 @@ def test_junk_versions_and_odd_accept_headers(route_id: str, sweep: Sweep) -> No
     for accept in ODD_ACCEPT:
         sweep.send(f"Accept {accept!r}", method, url, None, headers={"Accept": accept.encode("latin-1")}, **body)
     assert not sweep.problems, "\n".join(sweep.problems)
+
+
+# --- a Content-Length that lies (a real server) -----------------------------------------------------
+
+
+def crash_files() -> set[str]:
+    return {p.name for p in Path(os.environ.get("TMPDIR", "/tmp")).glob("cardbase-crash-*")}
+
+
+def exchange(base: str, head: bytes, body: bytes) -> bytes:
+    """Send ``head`` and ``body`` on one connection, close its sending side, and read all the server says."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=60) as sock:
+        sock.sendall(head + body)
+        sock.shutdown(socket.SHUT_WR)
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+        return got
+
+
+def test_a_body_shorter_or_longer_than_its_content_length_changes_nothing(database: Database, db_url: str) -> None:
+    """Every change route, sent a body cut short of its Content-Length (the client then gone) or one
+    longer than it (the rest is no request): no crash, no 5xx, nothing stored, and the server serves on."""
+    import httpx
+
+    from tests.web.live import live_server
+
+    with live_server(ServerSettings(database=database)) as base, httpx.Client(base_url=base, timeout=60) as http:
+        fill = populate(http)
+        before, crashes = db_dump(db_url), crash_files()
+        host = base.removeprefix("http://").encode()
+        problems = []
+        for route in CHANGES:
+            method = sorted(route.methods)[0]
+            url = concrete(route.path, fill).encode()
+            reading = _body_reading(route) or ("raw" if route.path in RAW_BODY_PATHS else None)
+            if reading is None:
+                continue  # a change that takes no body (a deck's deletion): it is made whatever follows
+            kind = b"application/x-www-form-urlencoded" if reading == "form" else b"application/json"
+            body = json.dumps(base_json(method, route.path)).encode() if reading != "form" else b"name=Cut%E2%82%AC"
+            cut = len(body) - 3 if reading == "form" else len(body) // 2  # a character or the JSON cut in half
+            for what, length in (("shorter", len(body) + 100), ("longer", cut)):
+                head = b"%s %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (
+                    method.encode(), url, host, kind, length
+                )
+                answer = exchange(base, head, body)
+                now = db_dump(db_url)
+                if now != before:
+                    problems.append(f"{method} {route.path} body {what} changed {changed_tables(before, now)} (it, or the request before: a request whose client left may end after its connection): {answer[:300]!r}")
+                    before = now
+                first = answer.split(b"\r\n", 1)[0]
+                if re.match(rb"HTTP/1\.1 5", first) or b"Traceback" in answer:
+                    problems.append(f"{method} {route.path} body {what}: {answer[:200]!r}")
+                if what == "shorter" and answer:
+                    problems.append(f"{method} {route.path} body cut short was answered: {first!r}")
+        assert not problems, "\n".join(problems)
+        assert db_dump(db_url) == before
+        made = crash_files() - crashes
+        assert not made, [(Path(os.environ.get("TMPDIR", "/tmp")) / name).read_text()[-3000:] for name in made]
+        assert http.get("/healthz").status_code == 200
