@@ -15,7 +15,8 @@
 - **JSON bodies** (``JsonBody``, the base of every route's body model; a test walks the routes):
   read strictly, as JSON gives them: a whole-number field takes a JSON integer, not a text
   (Pydantic's lax mode read ``"1_0"`` as 10 and ``" 3"``, ``"+3"``, ``"3.0"`` as 3), not ``true``
-  (1) and not ``3.0``; a yes/no field takes ``true`` or ``false``, not ``"yes"`` or ``1``.
+  (1) and not ``3.0``; a yes/no field takes ``true`` or ``false``, not ``"yes"`` or ``1``. A body
+  whose Content-Type is not what its route reads (JSON or a form) is 415 (``refuse_other_content``).
 - **Downloads**: ``download`` answers a file under any name (any script, quotes, control
   characters) with RFC 6266 ``Content-Disposition``: ``filename*=UTF-8''…`` and an ASCII fallback.
 """
@@ -279,7 +280,8 @@ def refuse_other_content(reading: str | None, kind: str) -> None:
     if reading is None or not kind:
         return
     json_kind = kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
-    if (json_kind if reading == "json" else kind in _FORM_TYPES):
+    read_as_sent = json_kind if reading == "json" else kind in _FORM_TYPES
+    if read_as_sent:
         return
     from cardbase.errors import quoted
     from cardbase.web.errors import UnsupportedBody

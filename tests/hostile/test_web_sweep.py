@@ -77,7 +77,6 @@ class Sweep:
             self.problems.append(f"{what}: {method} {url[:120]} -> {problem}")
         return response
 
-
     def raw(self, method: str, url: str) -> Any:
         """``url`` sent to the app as an ASGI call (httpx sends no address over 64 kB; a server would take one)."""
         import httpx
@@ -272,9 +271,9 @@ def json_cases(base: dict[str, Any]) -> Iterator[tuple[str, bytes, frozenset[int
         ("not UTF-8", b'{"name": "Cr\xe8me"}'),
     ]:
         yield what, body, bad
-    text = json.dumps(base)[1:-1]
+    given = [(name, json.dumps(value)) for name, value in base.items()]
     for name in base or {"name": ""}:
-        yield f"{name} twice", ("{" + text + (", " if text else "") + f'"{name}": {json.dumps(base.get(name))}' + "}").encode(), bad
+        yield f"{name} twice", object_text([*given, (name, json.dumps(base.get(name)))]), bad
         for what, value in [
             ("NaN", "NaN"),
             ("Infinity", "Infinity"),
@@ -285,9 +284,12 @@ def json_cases(base: dict[str, Any]) -> Iterator[tuple[str, bytes, frozenset[int
             ("a lone surrogate", '"\\ud800"'),
             ("a lone surrogate in a list", '["\\udfff"]'),
         ]:
-            given = {k: v for k, v in base.items() if k != name}
-            rest = json.dumps(given)[1:-1]
-            yield f"{name} {what}", ("{" + rest + (", " if rest else "") + f'"{name}": {value}' + "}").encode(), bad
+            yield f"{name} {what}", object_text([*((k, v) for k, v in given if k != name), (name, value)]), bad
+
+
+def object_text(pairs: list[tuple[str, str]]) -> bytes:
+    """A JSON object of ``pairs`` (a name, its value as JSON text: ``NaN`` too), a name given twice if so."""
+    return ("{" + ", ".join(f"{json.dumps(name)}: {value}" for name, value in pairs) + "}").encode()
 
 
 @pytest.mark.parametrize("route_id", JSON_ROUTE_IDS)
@@ -302,7 +304,7 @@ def test_odd_json_bodies(route_id: str, sweep: Sweep) -> None:
         sweep.send(what, method, url, expect, content=body, headers=JSON)
     sent = json.dumps(base).encode()
     for kind in ("text/plain", "application/xml", "application/x-www-form-urlencoded", "multipart/form-data"):
-        sweep.send(f"as {kind}", method, url, frozenset({400, 415}), content=sent, headers={"content-type": kind})
+        sweep.send(f"as {kind}", method, url, frozenset({415}), content=sent, headers={"content-type": kind})
     over = b'{"name": "' + b"x" * body_bound(url) + b'"}'
     sweep.send("over the body's bound", method, url, frozenset({413}), content=over, headers=JSON)
     assert not sweep.problems, "\n".join(sweep.problems)
@@ -349,12 +351,13 @@ def test_odd_forms(route_id: str, sweep: Sweep) -> None:
             required = frozenset({400}) if name == "card" else None  # no card asked for: not "unknown card ''"
             sweep.send(f"{name} missing", method, url, required, content=urlencoded(rest), headers=FORM)
             twice = None if name in LIST_FIELDS else frozenset({400})
-            sweep.send(f"{name} twice", method, url, twice, content=urlencoded([*texts.items(), (name, texts[name])]), headers=FORM)
+            doubled = urlencoded([*texts.items(), (name, texts[name])])
+            sweep.send(f"{name} twice", method, url, twice, content=doubled, headers=FORM)
             big = [*rest, (name, "z" * 200_000)]
             sweep.send(f"{name} of 200 kB", method, url, None, content=urlencoded(big), headers=FORM)
-            over = [*rest, (name, "z" * bound)]
-            sweep.send(f"{name} over the body's bound", method, url, frozenset({413}), content=urlencoded(over), headers=FORM)
-        sweep.send("as JSON", method, url, frozenset({400, 415}), json=texts)
+            over = urlencoded([*rest, (name, "z" * bound)])
+            sweep.send(f"{name} over the body's bound", method, url, frozenset({413}), content=over, headers=FORM)
+        sweep.send("as JSON", method, url, frozenset({415}), json=texts)
     else:
         for name in texts:
             rest = {k: v for k, v in texts.items() if k != name}
@@ -369,14 +372,14 @@ def test_odd_forms(route_id: str, sweep: Sweep) -> None:
             sweep.send(f"file {name} empty", method, url, None, data=texts, files=empty)
         over = {**files, next(iter(files)): ("big.bin", b"z" * bound, "application/octet-stream")}
         sweep.send("a file over the body's bound", method, url, frozenset({413}), data=texts, files=over)
-        sweep.send("as JSON", method, url, frozenset({400, 415}), json=texts)
+        sweep.send("as JSON", method, url, frozenset({415}), json=texts)
     assert not sweep.problems, "\n".join(sweep.problems)
 
 
 # --- headers ----------------------------------------------------------------------------------------
 
 JUNK_TAGS = ['"', "junk", 'W/"deck-1-v1"', f'"deck-1-v{HUGE}"', '"deck-1-v-1"', ", ".join(['"x"'] * 1000), "*, junk"]
-ODD_ACCEPT = ["application/xml", "text/html;q=abc", "*/*;q=0", "image/png", "", "é/é" .encode().decode("latin-1")]
+ODD_ACCEPT = ["application/xml", "text/html;q=abc", "*/*;q=0", "image/png", "", "é/é".encode().decode("latin-1")]
 
 
 @pytest.mark.parametrize("route_id", ROUTE_IDS)
@@ -441,12 +444,18 @@ def test_a_body_shorter_or_longer_than_its_content_length_changes_nothing(databa
             cut = len(body) - 3 if reading == "form" else len(body) // 2  # a character or the JSON cut in half
             for what, length in (("shorter", len(body) + 100), ("longer", cut)):
                 head = b"%s %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (
-                    method.encode(), url, host, kind, length
+                    method.encode(),
+                    url,
+                    host,
+                    kind,
+                    length,
                 )
                 answer = exchange(base, head, body)
                 now = db_dump(db_url)
                 if now != before:
-                    problems.append(f"{method} {route.path} body {what} changed {changed_tables(before, now)} (it, or the request before: a request whose client left may end after its connection): {answer[:300]!r}")
+                    # (it, or the request before: a request whose client left may end after its connection)
+                    changed = changed_tables(before, now)
+                    problems.append(f"{method} {route.path} body {what} changed {changed}: {answer[:300]!r}")
                     before = now
                 first = answer.split(b"\r\n", 1)[0]
                 if re.match(rb"HTTP/1\.1 5", first) or b"Traceback" in answer:
