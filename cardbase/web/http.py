@@ -319,8 +319,8 @@ def tag(response: Response, kind: str, key: int | str, version: int) -> None:
 
 
 def _versions(tags: list[str], kind: str, key: int | str) -> frozenset[int] | None:
-    if "*" in tags:
-        return None  # any version of a thing that exists
+    if tags == ["*"]:
+        return None  # any version of a thing that exists; "*" beside tags is no If-Match RFC 9110 allows: none matches
     prefix = f'"{kind}-{key}-v'
     out = set()
     for text in tags[:MAX_TAGS]:
