@@ -161,9 +161,13 @@ class UnknownCard(CardbaseError, LookupError):
         self.name = name
         self.game = game
         self.suggestions = suggestions or []
-        self.value = name
+        self.given = bool(name.strip())  # blank: no card was asked for (a bad request, not a card not there)
+        self.value = name if self.given else None  # a blank text is no field's to name
         where = f" in {game}" if game else ""
         hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
+        if not self.given:
+            super().__init__("no card is given: its name or id is empty")
+            return
         super().__init__(f"unknown card {quoted(name)}{where}{hint}")
         if game:
             from cardbase.catalog.fields import GAME_NAMES

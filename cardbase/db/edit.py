@@ -478,6 +478,8 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
     except ValueError as error:
         raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.session() as session:
+        if session.get(Card, cid) is None:  # a change of nothing is still of a card that must exist
+            raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
         now = card_tags(session, [cid]).get(cid, [])
     # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
     wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]

@@ -2,7 +2,8 @@
 
 Every ``CardbaseError`` a feature function raises gets a status by its kind (400 bad query or
 usage, 404 unknown card or deck, 409 conflict, 412 changed since the version the change was made
-from (with the current version and ETag), 413 too big, 503 database busy (with ``Retry-After``) or
+from (with the current version and ETag), 413 too big, 415 a body of a content type its route does
+not read, 503 database busy (with ``Retry-After``) or
 unusable); FastAPI's own errors (a parameter out of its bound, an unknown route) get the same shape;
 a library's fault that a user's input or database causes is made a user error by the one
 translator of both faces (``cardbase.faults``); anything else is a bug: one line naming the file its
@@ -49,6 +50,11 @@ class TooLarge(UsageError):
     """A request body, or a file in it, over its bound (413)."""
 
 
+class UnsupportedBody(UsageError):
+    """A request body of a content type its route does not read (415): a form sent to a JSON route,
+    JSON to a page's form (read as a form, it was a form of no fields)."""
+
+
 class Unauthorized(UsageError):
     """A request without the server's token (401)."""
 
@@ -66,6 +72,7 @@ TITLES = {
     409: "Conflict",
     412: "Changed elsewhere",
     413: "Too large",
+    415: "Unsupported content type",
     422: "Refused by the rules",
     500: "Internal error",
     503: "Database unavailable",
@@ -87,10 +94,14 @@ def status_of(error: CardbaseError) -> int:
         return 503
     if isinstance(error, TooLarge):
         return 413
+    if isinstance(error, UnsupportedBody):
+        return 415
     if isinstance(error, Unauthorized):
         return 401
     if isinstance(error, Forbidden):
         return 403
+    if isinstance(error, UnknownCard) and not error.given:
+        return 400  # no card asked for
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
     from cardbase.db.edit import StaleEdit

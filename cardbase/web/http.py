@@ -15,7 +15,8 @@
 - **JSON bodies** (``JsonBody``, the base of every route's body model; a test walks the routes):
   read strictly, as JSON gives them: a whole-number field takes a JSON integer, not a text
   (Pydantic's lax mode read ``"1_0"`` as 10 and ``" 3"``, ``"+3"``, ``"3.0"`` as 3), not ``true``
-  (1) and not ``3.0``; a yes/no field takes ``true`` or ``false``, not ``"yes"`` or ``1``.
+  (1) and not ``3.0``; a yes/no field takes ``true`` or ``false``, not ``"yes"`` or ``1``. A body
+  whose Content-Type is not what its route reads (JSON or a form) is 415 (``refuse_other_content``).
 - **Downloads**: ``download`` answers a file under any name (any script, quotes, control
   characters) with RFC 6266 ``Content-Disposition``: ``filename*=UTF-8''…`` and an ASCII fallback.
 """
@@ -250,6 +251,7 @@ async def single_values(request: Request) -> None:
         return
     reading = _body_reading(request.scope.get("route"))
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    refuse_other_content(reading, kind)
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
         refuse_repeats(form.multi_items(), "form field")
@@ -268,6 +270,24 @@ async def single_values(request: Request) -> None:
             from cardbase.web.errors import flat_fields
 
             request.scope[INPUTS] = Inputs("json", flat_fields(data))
+
+
+def refuse_other_content(reading: str | None, kind: str) -> None:
+    """415 for a body whose Content-Type ``kind`` is not what its route reads (``reading``: ``"json"``
+    or ``"form"``): Starlette reads JSON sent to a form route as a form of no fields, which the
+    route took (a deck copied, a card saved with its defaults), and FastAPI reads a form sent to
+    a JSON route as text. Without a Content-Type the body is read as the route reads it."""
+    if reading is None or not kind:
+        return
+    json_kind = kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+    read_as_sent = json_kind if reading == "json" else kind in _FORM_TYPES
+    if read_as_sent:
+        return
+    from cardbase.errors import quoted
+    from cardbase.web.errors import UnsupportedBody
+
+    takes = "JSON (application/json)" if reading == "json" else f"a form ({' or '.join(_FORM_TYPES)})"
+    raise UnsupportedBody(f"the request body is {quoted(kind[:100])}; this address takes {takes}")
 
 
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
@@ -299,8 +319,8 @@ def tag(response: Response, kind: str, key: int | str, version: int) -> None:
 
 
 def _versions(tags: list[str], kind: str, key: int | str) -> frozenset[int] | None:
-    if "*" in tags:
-        return None  # any version of a thing that exists
+    if tags == ["*"]:
+        return None  # any version of a thing that exists; "*" beside tags is no If-Match RFC 9110 allows: none matches
     prefix = f'"{kind}-{key}-v'
     out = set()
     for text in tags[:MAX_TAGS]:

@@ -263,7 +263,7 @@ class Guard:
                 while True:
                     message = await bounded_receive()
                     if message["type"] != "http.request":
-                        break
+                        return  # the client left before its body was whole: no half form is taken, no one to answer
                     chunks.append(message.get("body", b""))
                     if not message.get("more_body", False):
                         break
@@ -279,6 +279,10 @@ class Guard:
         try:
             await self.app(scope, app_receive, watched_send)
         except Exception as error:  # the last resort: a bug becomes one line, the server keeps serving
+            from starlette.requests import ClientDisconnect
+
+            if isinstance(error, ClientDisconnect):
+                return  # the client left while its body came (a Content-Length it never sent): no one to answer
             if started:
                 raise
             from cardbase.errors import CardbaseError
