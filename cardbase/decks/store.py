@@ -518,15 +518,13 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
 def _card_of(conn: Any, card: Card | str, deck_id: int) -> tuple[str, str, str, int | None]:
     """The card's id, name and game, and the newest version of the deck kept in its history (None: none), read
     in one query under the deck's row lock (``decks.history.record_edit_version``)."""
-    from cardbase.decks.history import newest_kept
     from cardbase.errors import UnknownCard
 
-    if not isinstance(card, str):
-        return card.id, card.name, card.game, newest_kept(conn, deck_id)
-    found = conn.execute(_CARD_AND_NEWEST, {"deck": deck_id, "card": card}).first()
+    card_id = card if isinstance(card, str) else card.id  # a card read before: read again (deleted since?)
+    found = conn.execute(_CARD_AND_NEWEST, {"deck": deck_id, "card": card_id}).first()
     if found is None:
-        raise UnknownCard(card.rsplit("/", 1)[-1], None, [])
-    return card, found[1], found[2], found[0]
+        raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
+    return card_id, found[1], found[2], found[0]
 
 
 def _entry_params(row: _Row, card_id: str, section: str) -> dict[str, Any]:
@@ -906,13 +904,13 @@ def restore_version(
     none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that.
     ``undo``: the builder's Undo of the edits after version ``number``, recorded as such with what it
     changed (``undo to @3: −1 Dizzy Bat``), not as "restored version 3"."""
-    from cardbase.decks.history import MAX_CHANGE, deck_in_session, describe, load_version
+    from cardbase.decks.history import MAX_CHANGE, deck_in_session, describe, version_in
 
-    old = load_version(database, deck_ref, number)
     with database.transaction() as session:
         row = _get(session, deck_ref, lock=True)
         _check_version(row, expected)
         assert row.id is not None
+        old = version_in(session, row, number)  # under the lock: the version of the deck written to
         now = deck_in_session(session, row)
         if (now.cards, now.format, now.players) == (old.cards, old.format, old.players):
             return row.id, None
