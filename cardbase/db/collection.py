@@ -471,7 +471,11 @@ def _gone(session: Session, counts: dict[str, int], source: str) -> None:
         held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
     where = counts.where if isinstance(counts, Counts) else {}
     said = "is no longer in the catalog (deleted after the list was read)"
-    gone = [f"{where[cid]}: the card {cid} {said}" if cid in where else f"the card {cid} {said}" for cid in ids if cid not in held]
+    gone = [
+        f"{where[cid]}: the card {cid} {said}" if cid in where else f"the card {cid} {said}"
+        for cid in ids
+        if cid not in held
+    ]
     if gone:
         raise InvalidData(source, gone)
 

@@ -518,7 +518,7 @@ def store_art(database: Database, images: Any, cid: str, data: bytes, who: str) 
     from cardbase.textfiles import output_file, read_bytes
 
     def card_of(session: Any) -> Card:
-        card = session.get(Card, cid)
+        card: Card | None = session.get(Card, cid)
         if card is None:
             from cardbase.errors import UnknownCard
 

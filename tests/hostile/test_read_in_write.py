@@ -192,18 +192,21 @@ def test_art_for_a_card_renamed_after_it_was_read_is_named_by_its_name_now(
 def test_a_catalog_import_checks_the_cards_as_the_write_finds_them(
     database: Database, other: Database, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A row without a type updates a known card; renamed between the check and the write, the row
-    would make a new card without a type: the check is made in the write, and names the row."""
+    """Two rows: a known card, and a new one. Given the new one's name as an alias between the check and
+    the write, both rows would match the known card and the second overwrite the first unseen: the
+    check is made in the write, and names both rows."""
     from cardbase.db.io import import_catalog
 
     card = _user_card(database, "Fleeting Newt")
     path = tmp_path / "cards.csv"
-    path.write_text("name,set,cost\nFleeting Newt,demo,3\n", encoding="utf-8")
-    between(monkeypatch, lambda: edit.edit_card(other, card.id, {"name": "Lasting Newt"}, "test"))
+    path.write_text(
+        f"name,type,set,cost\nFleeting Newt,monster,{card.set_code},3\nNewt Prime,monster,{card.set_code},4\n",
+        encoding="utf-8",
+    )
+    between(monkeypatch, lambda: edit.edit_card(other, card.id, {"aliases": "Newt Prime"}, "test"))
     with pytest.raises(InvalidData) as refused:
         import_catalog(database, path, "mea")
-    assert len(refused.value.problems) == 1 and refused.value.problems[0].startswith("row 2")
+    assert len(refused.value.problems) == 1
+    assert refused.value.problems[0].startswith("row 3, column 'name': 'Newt Prime' and 'Fleeting Newt'")
     with database.session() as session:
-        assert session.scalars(select(Card.id).where(Card.name.in_(["Fleeting Newt", "Lasting Newt"]))).all() == [
-            card.id
-        ]
+        assert session.scalars(select(Card.cost).where(Card.id == card.id)).one() == 1  # nothing written
