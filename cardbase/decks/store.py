@@ -250,6 +250,23 @@ def _insert(session: Session, row: DeckRow) -> None:
     session.flush()
 
 
+def _cards_held(session: Session, deck: Deck, what: str) -> None:
+    """A usage error naming the cards of ``deck`` the catalog no longer has, read in the write's
+    transaction: a deck read (its cards looked up) before it may name a card deleted since, which the
+    write's insert would meet as a foreign-key error."""
+    from cardbase.db.catalog import WRITE_BATCH
+
+    ids = list(dict.fromkeys(c.card_id for c in deck.cards))
+    held: set[str] = set()
+    for start in range(0, len(ids), WRITE_BATCH):
+        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    if missing := [cid for cid in ids if cid not in held]:
+        names = {c.card_id: c.name for c in deck.cards}
+        gone = ", ".join(f"{quoted(names[cid])} ({cid})" if names[cid] else cid for cid in missing[:5])
+        more = f" and {len(missing) - 5:,} more" if len(missing) > 5 else ""
+        raise UsageError(f"{what} names cards the catalog no longer has: {gone}{more}")
+
+
 def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
     """The version of the deck with id ``deck_id`` and every stamp (``db.stamps``), in one query
     (``UnknownDeck`` if there is no such deck)."""
@@ -715,6 +732,7 @@ def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: E
         _check_version(row, expected)
         if deck.game != row.game:
             raise UsageError(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
+        _cards_held(session, deck, "the list")
         row.format = _format(deck.format, row.game)
         row.players = _players(deck.players, row.game)
         assert row.id is not None
@@ -796,6 +814,7 @@ def save_deck(
         raise UsageError(f"deck {quoted(name)} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
     try:
         with database.transaction() as session:
+            _cards_held(session, deck, f"deck {quoted(name)}")
             alike = _look_alike(session, name)
             existing = (
                 None
@@ -917,9 +936,7 @@ def restore_version(
         delete_deck_tags(session, row.id)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
         session.flush()
-        missing = [c.card_id for c in old.cards if session.get(Card, c.card_id) is None]
-        if missing:
-            raise UsageError(f"version {number} names cards the catalog no longer has: {', '.join(missing[:5])}")
+        _cards_held(session, old, f"version {number}")
         for position, c in enumerate(old.cards):
             session.add(
                 DeckCardRow(

@@ -23,7 +23,8 @@ from cardbase.db import edit
 from cardbase.db.engine import Database, open_database
 from cardbase.db.models import Card, DeckCardRow
 from cardbase.decks import store
-from cardbase.errors import InvalidData, UnknownCard
+from cardbase.decks.model import Deck, DeckCard
+from cardbase.errors import InvalidData, UnknownCard, UsageError
 
 
 @pytest.fixture
@@ -210,3 +211,33 @@ def test_a_catalog_import_checks_the_cards_as_the_write_finds_them(
     assert refused.value.problems[0].startswith("row 3, column 'name': 'Newt Prime' and 'Fleeting Newt'")
     with database.session() as session:
         assert session.scalars(select(Card.cost).where(Card.id == card.id)).one() == 1  # nothing written
+
+
+def _deck_of(*cards: Card) -> Deck:
+    return Deck("mea", tuple(DeckCard(c.id, c.name, 2) for c in cards))
+
+
+def test_saving_a_deck_of_a_card_deleted_after_the_list_was_read_names_the_card(
+    database: Database, other: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was "a deck named 'Rush' already exists" (the foreign-key error read as a name taken)."""
+    kept = _mea_cards(database, 1)[0]
+    gone = _user_card(database, "Fleeting Newt")
+    between(monkeypatch, lambda: _delete_card(other, gone.id))
+    with pytest.raises(UsageError) as refused:
+        store.save_deck(database, _deck_of(kept, gone), "Rush")
+    assert str(refused.value) == (f"deck 'Rush' names cards the catalog no longer has: 'Fleeting Newt' ({gone.id})")
+    assert store.list_decks(database) == []
+
+
+def test_replacing_a_decks_cards_with_a_card_deleted_after_the_list_was_read_names_the_card(
+    database: Database, other: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = _mea_cards(database, 1)[0]
+    deck = store.new_deck(database, "Rush", "mea")
+    gone = _user_card(database, "Fleeting Newt")
+    between(monkeypatch, lambda: _delete_card(other, gone.id))
+    with pytest.raises(UsageError, match=r"the list names cards the catalog no longer has: 'Fleeting Newt'"):
+        store.replace_cards(database, deck, _deck_of(kept, gone))
+    assert _cards_of(database, deck) == {}
+    assert store.deck_info(database, deck).version == 1
