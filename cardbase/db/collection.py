@@ -88,8 +88,12 @@ def _write(session: Session, card_id: str, count: int, *, add: bool = False) -> 
 def change_owned(database: Database, card: Card, count: int, how: Change = "add") -> int:
     """Own ``count`` more (``add``), fewer (``remove``, not below 0) or exactly (``set``) copies of
     ``card``, in one transaction; returns the copies owned now. Concurrent adds all count."""
+    from cardbase.errors import UnknownCard
+
     _check_count(count, 0 if how == "set" else 1)
     with database.transaction() as session:
+        if session.get(Card, card.id) is None:  # read before the write, deleted since
+            raise UnknownCard(card.name, card.game)
         if how == "remove":
             have = session.scalar(select(OwnedRow.count).where(OwnedRow.card_id == card.id).with_for_update())
             return _write(session, card.id, max((have or 0) - count, 0))
@@ -147,6 +151,20 @@ def collection_totals(cards: Iterable[OwnedCard]) -> list[dict[str, Any]]:
 
 
 # --- files ------------------------------------------------------------------------------------
+
+
+class Counts(dict[str, int]):
+    """Copies per card id, as a reader gives them, with where each card was named (``row 3``, ``line 3``):
+    what a refusal of the card names when it is gone by the time the counts are written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.where: dict[str, str] = {}
+
+    def named(self, card_id: str, count: int, where: str) -> None:
+        """``count`` copies of ``card_id``, named at ``where`` (the first place that named it is kept)."""
+        self[card_id] = count
+        self.where.setdefault(card_id, where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +264,7 @@ def is_text_list(path: Path, fmt: str | None) -> bool:
     return (fmt or path.suffix.lstrip(".")).lower() in TEXT_FORMATS
 
 
-def read_collection_text(database: Database, text: str, game: str | None, source: str = "<list>") -> dict[str, int]:
+def read_collection_text(database: Database, text: str, game: str | None, source: str = "<list>") -> Counts:
     """The counts a plain-text list gives per card id (lines naming one card add up), or
     ``InvalidData`` naming every bad line by its number. A ``game:`` line (a deck list's header) gives
     the game when ``game`` is None; a deck list's other headers, sections and comments are skipped."""
@@ -275,7 +293,7 @@ def read_collection_text(database: Database, text: str, game: str | None, source
                 said=said,
             )
         )
-    counts: dict[str, int] = {}
+    counts = Counts()
     if not the_game:
         raise UsageError(f"{source}: which game is the list for? give --game (or a 'game: mea' line)").saying(
             f"{source}: which game is the list for? choose its game (or write a 'game: mea' line first)"
@@ -312,7 +330,7 @@ def read_collection_text(database: Database, text: str, game: str | None, source
                         )
                     )
                     continue
-                counts[card_id] = total
+                counts.named(card_id, total, f"line {entry.line}")
     if problems:
         problems.sort(key=lambda p: p.line or 0)
         lines = [f"line {p.line}: {p.message}" if p.line else p.message for p in problems]
@@ -322,7 +340,7 @@ def read_collection_text(database: Database, text: str, game: str | None, source
 
 def read_collection_file(
     database: Database, path: Path, game: str | None, fmt: str | None = None, raw: bytes | None = None
-) -> dict[str, int]:
+) -> Counts:
     """The counts a collection file gives per card id, or ``InvalidData`` naming every bad row (a text
     list: every bad line). ``raw``: the bytes of a file named ``path`` already in memory (an upload)."""
     from cardbase.db.io import (
@@ -363,8 +381,7 @@ def read_collection_file(
         problems.append("row 1: no 'game' column; add one or pass --game")
     if problems:
         raise InvalidData(str(path), problems)
-    counts: dict[str, int] = {}
-    where_of: dict[str, str] = {}
+    counts = Counts()
     indexes: dict[str, _Names] = {}
     with database.session() as session:
         for number, row in enumerate(rows, start=1):
@@ -433,13 +450,34 @@ def read_collection_file(
                 continue
             if card_id in counts:
                 problems.append(
-                    f"{row.where}, column 'name': {quoted(name)} is the card of {where_of[card_id]}; keep one row"
+                    f"{row.where}, column 'name': {quoted(name)} is the card of {counts.where[card_id]}; keep one row"
                 )
                 continue
-            counts[card_id], where_of[card_id] = count, row.where
+            counts.named(card_id, count, row.where)
     if problems:
         raise InvalidData(str(path), problems)
     return counts
+
+
+def _gone(session: Session, counts: dict[str, int], source: str) -> None:
+    """``InvalidData`` naming every card of ``counts`` no longer in the catalog, by the row or line that
+    named it (``Counts.where``): read in the write's transaction, as the catalog is when it writes (a card
+    deleted after the file was read was a foreign-key "database error")."""
+    from cardbase.db.catalog import WRITE_BATCH
+
+    ids = list(counts)
+    held: set[str] = set()
+    for start in range(0, len(ids), WRITE_BATCH):
+        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    where = counts.where if isinstance(counts, Counts) else {}
+    said = "is no longer in the catalog (deleted after the list was read)"
+    gone = [
+        f"{where[cid]}: the card {cid} {said}" if cid in where else f"the card {cid} {said}"
+        for cid in ids
+        if cid not in held
+    ]
+    if gone:
+        raise InvalidData(source, gone)
 
 
 def _changes(session: Session, counts: dict[str, int], games: set[str], mode: Mode) -> list[CountChange]:
@@ -501,11 +539,13 @@ def apply_counts(
     games = {cid.split("/", 1)[0] for cid in counts} | ({game} if game else set())
     if dry_run:
         with database.session() as session:
+            _gone(session, counts, source)
             result.changes = _changes(session, counts, games, mode)
         if over := _over_bound(result.changes):
             raise InvalidData(source, over)
         return result
     with database.transaction() as session:
+        _gone(session, counts, source)  # the cards read before the transaction: still there?
         result.changes = _changes(session, counts, games, mode)
         if over := _over_bound(result.changes):
             raise InvalidData(source, over)

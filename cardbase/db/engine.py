@@ -334,7 +334,11 @@ class Database:
 
         On PostgreSQL a write runs alone (``WRITE_LOCK_KEY``), unless it is ``row_locked``: it locks the
         one row that guards all it changes before it changes anything (a deck edit: its deck's row), so
-        such writes run beside each other, never beside one that runs alone. SQLite has one writer."""
+        such writes run beside each other, never beside one that runs alone. SQLite has one writer.
+
+        What a write depends on is read in it, not before it: another writer may change it in between
+        (a deck renamed, a card deleted), which a read in the transaction sees (``tests/hostile/
+        test_read_in_write.py`` forces each such interleaving)."""
         from sqlmodel import Session
 
         turns = self._writers

@@ -1009,21 +1009,22 @@ def import_catalog(
     parsed = read_catalog_file(path, game, fmt, raw)
     if not parsed.problems and parsed.rows == 0:
         parsed.problems.append("the file has a header but no cards")
-    with database.session() as session:
-        problems = (
-            parsed.problems
-            + _new_card_problems(session, game, parsed)
-            + _same_card_problems(session, game, parsed)
-            + _inapplicable_problems(session, game, parsed)
-            + _given_id_problems(session, game, parsed)
-            + _set_name_problems(session, game, parsed)
-        )
-    if problems:
-        raise InvalidData(str(path), sorted(problems, key=_row_number))
     source = f"file:{path.name}"
     result = ImportResult(0, 0, 0, sorted(parsed.records), parsed.rows, dry_run)
     try:
         with database.transaction() as session:
+            # checked against the catalog in the write that trusts them: a card renamed, added or given
+            # an alias by another writer after a check made before it would be matched otherwise
+            problems = (
+                parsed.problems
+                + _new_card_problems(session, game, parsed)
+                + _same_card_problems(session, game, parsed)
+                + _inapplicable_problems(session, game, parsed)
+                + _given_id_problems(session, game, parsed)
+                + _set_name_problems(session, game, parsed)
+            )
+            if problems:
+                raise InvalidData(str(path), sorted(problems, key=_row_number))
             for set_code, records in parsed.records.items():
                 named = parsed.set_name[1] if parsed.set_name and parsed.set_name[0] == set_code else None
                 ensure_set(session, game, set_code, named, source, f"imported from {path.name}")

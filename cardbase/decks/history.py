@@ -513,24 +513,28 @@ def _size(content: str) -> int:
 
 def load_version(database: Database, deck: str | int, number: int) -> Deck:
     """Version ``number`` of a deck as a ``Deck`` (a number not kept is a usage error naming the kept range)."""
-    from cardbase.decks.files import parse_json
     from cardbase.decks.store import _get
 
     with database.session() as session:
-        row = _get(session, deck)
-        version = session.get(DeckVersionRow, (row.id, number))
-        if version is None:
-            kept = session.execute(
-                select(func.min(DeckVersionRow.number), func.max(DeckVersionRow.number)).where(
-                    DeckVersionRow.deck_id == row.id
-                )
-            ).one()
-            have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
-            missing = f"deck {quoted(row.name)} has no version {number}; {have}"
-            raise UsageError(f"{missing} (`cardbase deck history`)").saying(
-                f"{missing} (the deck's History lists them)"
+        return version_in(session, _get(session, deck), number)
+
+
+def version_in(session: Session, row: DeckRow, number: int) -> Deck:
+    """``load_version`` of the deck ``row``, read in the caller's transaction (a write reads the version
+    it puts back under the deck's row lock: read before, a deck renamed in between gave another's)."""
+    from cardbase.decks.files import parse_json
+
+    version = session.get(DeckVersionRow, (row.id, number))
+    if version is None:
+        kept = session.execute(
+            select(func.min(DeckVersionRow.number), func.max(DeckVersionRow.number)).where(
+                DeckVersionRow.deck_id == row.id
             )
-        return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
+        ).one()
+        have = f"versions {kept[0]} to {kept[1]} are kept" if kept[0] is not None else "it has no versions yet"
+        missing = f"deck {quoted(row.name)} has no version {number}; {have}"
+        raise UsageError(f"{missing} (`cardbase deck history`)").saying(f"{missing} (the deck's History lists them)")
+    return _deck_of(parse_json(version.content, f"{row.name}@{number}"), row.game)
 
 
 def history_payload(database: Database, deck_id: int) -> list[dict[str, Any]]:

@@ -318,11 +318,12 @@ def resolve_known(
 
 def resolve_version(database: Database, deck: int | str, number: int) -> ResolvedDeck:
     """Version ``number`` of a database deck resolved as ``db:NAME@N`` (against an index of its own cards)."""
-    from cardbase.decks.history import load_version
-    from cardbase.decks.store import deck_info
+    from cardbase.decks.history import version_in
+    from cardbase.decks.store import _get
 
-    name = deck_info(database, deck).name
-    old = load_version(database, deck, number)
+    with database.session() as session:  # one read: the name and the version of one deck
+        row = _get(session, deck)
+        name, old = row.name, version_in(session, row, number)
     with database.read() as conn:
         index = load_index(conn, ids={c.card_id for c in old.cards})
     return resolve_text(database, deck_to_text(old, f"{DB_PREFIX}{name}@{number}"), index=index)

@@ -250,6 +250,23 @@ def _insert(session: Session, row: DeckRow) -> None:
     session.flush()
 
 
+def _cards_held(session: Session, deck: Deck, what: str) -> None:
+    """A usage error naming the cards of ``deck`` the catalog no longer has, read in the write's
+    transaction: a deck read (its cards looked up) before it may name a card deleted since, which the
+    write's insert would meet as a foreign-key error."""
+    from cardbase.db.catalog import WRITE_BATCH
+
+    ids = list(dict.fromkeys(c.card_id for c in deck.cards))
+    held: set[str] = set()
+    for start in range(0, len(ids), WRITE_BATCH):
+        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    if missing := [cid for cid in ids if cid not in held]:
+        names = {c.card_id: c.name for c in deck.cards}
+        gone = ", ".join(f"{quoted(names[cid])} ({cid})" if names[cid] else cid for cid in missing[:5])
+        more = f" and {len(missing) - 5:,} more" if len(missing) > 5 else ""
+        raise UsageError(f"{what} names cards the catalog no longer has: {gone}{more}")
+
+
 def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
     """The version of the deck with id ``deck_id`` and every stamp (``db.stamps``), in one query
     (``UnknownDeck`` if there is no such deck)."""
@@ -518,15 +535,13 @@ def _bump(session: Session, conn: Any, deck_ref: DeckRef) -> _Row:
 def _card_of(conn: Any, card: Card | str, deck_id: int) -> tuple[str, str, str, int | None]:
     """The card's id, name and game, and the newest version of the deck kept in its history (None: none), read
     in one query under the deck's row lock (``decks.history.record_edit_version``)."""
-    from cardbase.decks.history import newest_kept
     from cardbase.errors import UnknownCard
 
-    if not isinstance(card, str):
-        return card.id, card.name, card.game, newest_kept(conn, deck_id)
-    found = conn.execute(_CARD_AND_NEWEST, {"deck": deck_id, "card": card}).first()
+    card_id = card if isinstance(card, str) else card.id  # a card read before: read again (deleted since?)
+    found = conn.execute(_CARD_AND_NEWEST, {"deck": deck_id, "card": card_id}).first()
     if found is None:
-        raise UnknownCard(card.rsplit("/", 1)[-1], None, [])
-    return card, found[1], found[2], found[0]
+        raise UnknownCard(card_id.rsplit("/", 1)[-1], None, [])
+    return card_id, found[1], found[2], found[0]
 
 
 def _entry_params(row: _Row, card_id: str, section: str) -> dict[str, Any]:
@@ -717,6 +732,7 @@ def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: E
         _check_version(row, expected)
         if deck.game != row.game:
             raise UsageError(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
+        _cards_held(session, deck, "the list")
         row.format = _format(deck.format, row.game)
         row.players = _players(deck.players, row.game)
         assert row.id is not None
@@ -798,6 +814,7 @@ def save_deck(
         raise UsageError(f"deck {quoted(name)} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
     try:
         with database.transaction() as session:
+            _cards_held(session, deck, f"deck {quoted(name)}")
             alike = _look_alike(session, name)
             existing = (
                 None
@@ -906,22 +923,20 @@ def restore_version(
     none of the ``expected`` versions). ``(deck id, new version number)``; None: it already held that.
     ``undo``: the builder's Undo of the edits after version ``number``, recorded as such with what it
     changed (``undo to @3: −1 Dizzy Bat``), not as "restored version 3"."""
-    from cardbase.decks.history import MAX_CHANGE, deck_in_session, describe, load_version
+    from cardbase.decks.history import MAX_CHANGE, deck_in_session, describe, version_in
 
-    old = load_version(database, deck_ref, number)
     with database.transaction() as session:
         row = _get(session, deck_ref, lock=True)
         _check_version(row, expected)
         assert row.id is not None
+        old = version_in(session, row, number)  # under the lock: the version of the deck written to
         now = deck_in_session(session, row)
         if (now.cards, now.format, now.players) == (old.cards, old.format, old.players):
             return row.id, None
         delete_deck_tags(session, row.id)
         session.execute(delete(DeckCardRow).where(col(DeckCardRow.deck_id) == row.id))
         session.flush()
-        missing = [c.card_id for c in old.cards if session.get(Card, c.card_id) is None]
-        if missing:
-            raise UsageError(f"version {number} names cards the catalog no longer has: {', '.join(missing[:5])}")
+        _cards_held(session, old, f"version {number}")
         for position, c in enumerate(old.cards):
             session.add(
                 DeckCardRow(

@@ -6,10 +6,13 @@ A face therefore gives the backends text already shaped and ordered:
 
 1. :func:`joined` turns Arabic letters into their joined presentation forms (``arabic-reshaper``),
    in logical order, before the text is measured and wrapped (joined forms have their own widths);
+   the vowel marks (harakat) are kept: the reshaper's default drops them, which changes the words;
 2. :func:`visual` puts one wrapped line in display order by the Unicode bidirectional algorithm
    (``python-bidi``), with the paragraph's direction as its base, and mirrors the brackets that end
    up right to left (rule L4, which python-bidi leaves to the renderer: it reads the levels
-   python-bidi resolved, and keeps python-bidi's order unmirrored if they cannot be read).
+   python-bidi resolved, and keeps python-bidi's order unmirrored if they cannot be read). A mark
+   stays ahead of its base (rule L3 is not applied): it has no width, and DejaVu Sans draws it to the
+   right of where it is drawn, over the base drawn next (``tests/render/test_harakat.py`` reads it back).
 
 Text with no right-to-left letter passes through untouched (the common case costs one scan).
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 _RTL = frozenset(("R", "AL"))
 
@@ -44,9 +48,15 @@ def joined(text: str) -> str:
     """``text`` with its Arabic letters in joined forms, still in logical order."""
     if not any(unicodedata.bidirectional(c) == "AL" for c in text):
         return text
+    return str(_reshaper().reshape(text))
+
+
+@lru_cache(maxsize=1)
+def _reshaper() -> Any:
+    """arabic-reshaper's default reshaper, but keeping the vowel marks (``delete_harakat``)."""
     import arabic_reshaper
 
-    return str(arabic_reshaper.reshape(text))
+    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
 
 
 @lru_cache(maxsize=4096)

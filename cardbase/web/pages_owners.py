@@ -517,23 +517,30 @@ def store_art(database: Database, images: Any, cid: str, data: bytes, who: str) 
     from cardbase.render.art import SUFFIXES
     from cardbase.textfiles import output_file, read_bytes
 
-    with database.session() as session:
-        card = session.get(Card, cid)
+    def card_of(session: Any) -> Card:
+        card: Card | None = session.get(Card, cid)
         if card is None:
             from cardbase.errors import UnknownCard
 
             raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
-        name, game, card_type = card.name, card.game, card.type
-    suffix, size = check_art(data, f"art for {quoted(name)}")
+        return card
+
+    with database.session() as session:
+        suffix, size = check_art(data, f"art for {quoted(card_of(session).name)}")
     digest = hashlib.sha256(data).hexdigest()
-    folder = Path(images) / game
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = file_slug(name)
-    target = folder / f"{stem}{suffix}"
-    relative = f"{game}/{target.name}"
-    previous = read_bytes(target, "card art", 8 * ART_BYTES) if target.is_file() else None  # put back on failure
+    target: Path | None = None
+    previous: bytes | None = None
     try:
         with database.transaction() as session:
+            card = card_of(session)  # read again in the write: deleted or renamed since, it is as it is now
+            name, game, card_type = card.name, card.game, card.type
+            folder = Path(images) / game
+            folder.mkdir(parents=True, exist_ok=True)
+            stem = file_slug(name)
+            art = folder / f"{stem}{suffix}"
+            relative = f"{game}/{art.name}"
+            previous = read_bytes(art, "card art", 8 * ART_BYTES) if art.is_file() else None  # put back on failure
+            target = art  # from here a failure puts back what was there
             row = session.scalars(select(CardImage).where(CardImage.card_id == cid).with_for_update()).first()
             before = row.sha256 if row is not None else None
             with output_file(target, "card art") as temporary:
@@ -545,10 +552,11 @@ def store_art(database: Database, images: Any, cid: str, data: bytes, who: str) 
             session.add(row)
             record_edit(session, cid, who, "art", {"art": (before, digest)})
     except BaseException:
-        if previous is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.write_bytes(previous)
+        if target is not None:  # the file was (or was about to be) written: put back what was there
+            if previous is None:
+                target.unlink(missing_ok=True)
+            else:
+                target.write_bytes(previous)
         raise
     for other in SUFFIXES:
         stale = folder / f"{stem}{other}"
