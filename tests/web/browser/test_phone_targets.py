@@ -1,0 +1,85 @@
+"""On a phone (390 px) every control a player taps is a finger's size, at least 40 px each way: the
+header's links, a fold's summary, the game tabs, breadcrumbs, the catalog's links to what is unknown.
+A link in a sentence is exempt (its line is the sentence's): it is tapped where it is read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.web.browser.conftest import PHONE, ContextMaker
+from tests.web.browser.test_play import start
+from tests.web.browser.test_preview_replay import open_record
+
+FINGER = 40  # px: the smallest tap target, each way
+
+# The visible controls smaller than FINGER each way, but for links inside a sentence (the text around
+# them, links taken out, has words) and what is off the screen on purpose (the skip link, until focused).
+SMALL_TARGETS = """(finger) => {
+  const small = [];
+  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
+    if (!e.checkVisibility({visibilityProperty: true})) continue;
+    const r = (e.type === 'checkbox' || e.type === 'radio') && e.closest('label')
+      ? e.closest('label').getBoundingClientRect() : e.getBoundingClientRect();
+    if (r.width <= 1 || r.right <= 0 || r.bottom + scrollY <= 0) continue;
+    if (r.width >= finger - 0.5 && r.height >= finger - 0.5) continue;
+    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') {
+      let block = e.parentElement;
+      while (block && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+      const prose = block.cloneNode(true);
+      prose.querySelectorAll('a').forEach((a) => a.remove());
+      if (/[A-Za-z]{2,}/.test(prose.textContent)) continue;
+    }
+    const words = (e.innerText || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 40);
+    small.push(`${e.tagName.toLowerCase()} "${words}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return small;
+}"""
+
+
+def small_targets(page: Page) -> list[str]:
+    page.wait_for_load_state("load")
+    return list(page.evaluate(SMALL_TARGETS, FINGER))
+
+
+@pytest.fixture
+def phone(new_context: ContextMaker) -> Page:
+    return new_context(viewport=PHONE).new_page()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/catalog",
+        "/collection",
+        "/cards/new?game=mea",
+        "/cards/mea/demo/crumb-goblin/edit",
+        "/cards/mea/demo/crumb-goblin/history",
+    ],
+)
+def test_the_owners_pages_have_finger_sized_targets(phone: Page, path: str) -> None:
+    phone.goto(path)
+    expect(phone.locator("h1")).to_be_visible()
+    assert (small := small_targets(phone)) == [], small
+
+
+@pytest.mark.parametrize("game", ["meio", "mea", "meikyu"])
+def test_the_start_form_and_the_table_have_finger_sized_targets(phone: Page, game: str) -> None:
+    phone.goto(f"/play?game={game}")
+    assert (small := small_targets(phone)) == [], small
+    seats = {0: "human", 1: "heuristic", 2: "heuristic"} if game != "mea" else {0: "human", 1: "heuristic"}
+    start(phone, game, len(seats), seats)
+    expect(phone.locator("#table-info > summary")).to_be_visible()  # the fold of the players and rules
+    assert (small := small_targets(phone)) == [], small
+
+
+@pytest.mark.parametrize("game_id", ["mea", "meio", "meikyu"])
+def test_a_replay_has_finger_sized_targets(phone: Page, sim_records: dict[str, Any], game_id: str) -> None:
+    """At the last step as everything: the folds of the cards out of play, the piles, the last trick."""
+    url = open_record(phone, sim_records[game_id])
+    length = phone.locator("#replay-controls").get_attribute("data-length")
+    phone.goto(f"{url}?step={length}&seat=all")
+    expect(phone.locator("#step-body summary").first).to_be_attached()
+    assert (small := small_targets(phone)) == [], small
