@@ -57,6 +57,9 @@ def phone(new_context: ContextMaker) -> Page:
         "/cards/new?game=mea",
         "/cards/mea/demo/crumb-goblin/edit",
         "/cards/mea/demo/crumb-goblin/history",
+        "/cards/mea/demo/crumb-goblin",
+        "/cards?q=game:meikyu&view=table",
+        "/cards?q=game:mea",
     ],
 )
 def test_the_owners_pages_have_finger_sized_targets(phone: Page, path: str) -> None:
