@@ -4,9 +4,11 @@ A link in a sentence is exempt (its line is the sentence's): it is tapped where 
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.web.browser.conftest import PHONE, ContextMaker
@@ -86,3 +88,24 @@ def test_a_replay_has_finger_sized_targets(phone: Page, sim_records: dict[str, A
     phone.goto(f"{url}?step={length}&seat=all")
     expect(phone.locator("#step-body summary").first).to_be_attached()
     assert (small := small_targets(phone)) == [], small
+
+
+def test_the_meio_split_pickers_heading_sits_inside_its_panel(phone: Page) -> None:
+    """The picker's heading (a fieldset's legend) wrapped to three lines on a phone and stood across the
+    panel's top edge, half on the board's wash: it is read inside the white panel, every line of it."""
+    start(phone, "meio", 3, {0: "human", 1: "heuristic", 2: "heuristic"})
+    legend = phone.locator(".split-picker legend")
+    expect(legend).to_be_visible()
+    legend.scroll_into_view_if_needed()
+    box, panel = legend.bounding_box(), phone.locator(".split-picker").bounding_box()
+    assert box and panel and box["height"] > 40, box  # wrapped: more than a line
+    # the colour drawn under the heading's first and last line, left of its words: the panel's white
+    under = [drawn(phone, panel["x"] + 3, y) for y in (box["y"] + 3, box["y"] + box["height"] - 3)]
+    assert under == [(255, 255, 255), (255, 255, 255)], under
+
+
+def drawn(page: Page, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of the pixel at (x, y) of the viewport, as the browser draws it."""
+    shot = Image.open(io.BytesIO(page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1})))
+    red, green, blue = shot.convert("RGB").getpixel((0, 0))  # type: ignore[misc]
+    return red, green, blue
