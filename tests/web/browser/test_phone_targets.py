@@ -109,3 +109,24 @@ def drawn(page: Page, x: float, y: float) -> tuple[int, int, int]:
     shot = Image.open(io.BytesIO(page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1})))
     red, green, blue = shot.convert("RGB").getpixel((0, 0))  # type: ignore[misc]
     return red, green, blue
+
+
+@pytest.mark.parametrize("game_id", ["meio", "meikyu"])
+def test_a_replays_step_bar_covers_none_of_the_page_at_its_end(
+    phone: Page, sim_records: dict[str, Any], game_id: str
+) -> None:
+    """On a phone the steps are a bar fixed at the screen's foot: scrolled to the end, the page's last
+    lines (the footer's "? = unknown") sat under it, and no scrolling showed them."""
+    open_record(phone, sim_records[game_id])
+    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    bar = phone.locator("#replay-controls")
+    expect(bar).to_be_in_viewport()
+    wait_for_scroll_end(phone)
+    top = bar.evaluate("b => b.getBoundingClientRect().top")
+    for last in (".replay-foot", "footer.bottom"):
+        bottom = phone.locator(last).evaluate("e => e.getBoundingClientRect().bottom")
+        assert bottom <= top + 0.5, f"{last} ends at {bottom}, under the bar from {top}"
+
+
+def wait_for_scroll_end(page: Page) -> None:
+    page.wait_for_function("() => Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1")
