@@ -41,7 +41,8 @@
     return data;
   }
 
-  // A card image not drawn (yet): hide the broken image, the placeholder with the name shows.
+  // A card image not drawn (yet): hide the broken image, the placeholder with the name shows. Also one
+  // that failed before this script ran (a new card's empty face): its error came before the listener.
   document.addEventListener(
     "error",
     (event) => {
@@ -50,6 +51,9 @@
     },
     true,
   );
+  for (const img of document.querySelectorAll(".thumb img")) {
+    if (img.complete && img.naturalWidth === 0) img.classList.add("broken");
+  }
 
   // --- the gallery: search as you type --------------------------------------------------------
 

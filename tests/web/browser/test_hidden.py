@@ -69,3 +69,19 @@ def test_a_table_and_its_replay_show_nothing_they_hide(new_context: ContextMaker
     url = open_record(page, sim_records[game])
     page.goto(f"{url}?step=5&seat=0")
     assert (shown := shown_hidden(page)) == [], shown
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_new_cards_face_before_it_is_drawn_is_its_placeholder_not_a_broken_image(
+    new_context: ContextMaker, viewport: Any
+) -> None:
+    """The new card's face has nothing to show until a value is typed: its image failed before the
+    page's script listened for failures, and the browser drew its broken-image text over the placeholder."""
+    page = new_context(viewport=viewport).new_page()
+    page.goto("/cards/new?game=mea")
+    expect(page.locator(".card-figure .placeholder")).to_be_visible()
+    expect(page.locator(".card-figure .placeholder")).to_have_text("new card")
+    expect(page.locator("#preview")).to_be_hidden()
+    page.locator("#f-type").select_option("monster")
+    page.locator("#f-name").fill("Pocket Golem")  # a name and a type: drawn as typed, the face shows
+    expect(page.locator("#preview")).to_be_visible()
