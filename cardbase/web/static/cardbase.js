@@ -146,7 +146,8 @@ window.cardbaseTyped = (() => {
     return data;
   }
 
-  // A card image not drawn (yet): hide the broken image, the placeholder with the name shows.
+  // A card image not drawn (yet): hide the broken image, the placeholder with the name shows. Also one
+  // that failed before this script ran (a new card's empty face): its error came before the listener.
   document.addEventListener(
     "error",
     (event) => {
@@ -155,6 +156,9 @@ window.cardbaseTyped = (() => {
     },
     true,
   );
+  for (const img of document.querySelectorAll(".thumb img")) {
+    if (img.complete && img.naturalWidth === 0) img.classList.add("broken");
+  }
 
   // --- the gallery: search as you type --------------------------------------------------------
 

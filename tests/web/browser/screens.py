@@ -6,6 +6,8 @@ Starts a live server over a new SQLite database in OUTDIR (default: a new tempor
 imports the example decks, and writes OUTDIR/<page>-<laptop|phone>.png (the first screen) for each page below, printing
 each page's height and any horizontal overflow; a deck page's panels also get a picture each.
 NAME-PREFIX: only the pages whose name starts with one (``board-``: the game boards).
+Each wait is bounded: a page whose first screen's cards are not drawn within a minute is shot as it
+is and named; the tool goes on to the end, then exits 1 naming those pages.
 The pictures in docs/screens/ are the ``board-`` pages of this script.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 from typer.testing import CliRunner
 
@@ -116,6 +119,31 @@ def phone_deck_tab(page: Any, deck_id: int, out: Path) -> None:
     page.screenshot(path=str(out / "deck-tab-phone.png"))
     tall = page.evaluate("document.documentElement.scrollHeight")
     print(f"/decks/{deck_id} deck tab -> {out / 'deck-tab-phone.png'} ({tall} px tall)")
+
+
+# The images a visitor sees on the first screen, not yet loaded. Only those drawn count: an image in a
+# closed <details> (the Meio board's last trick) has a box on the screen but is never drawn, so a lazy
+# one is never fetched, and waiting for it never ends (the replay of Meio hung the tool there).
+PENDING_IMAGES = """() => Array.from(document.images).filter((i) => {
+  const r = i.getBoundingClientRect();
+  return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth && r.width > 0
+    && i.checkVisibility({visibilityProperty: true}) && !i.complete;
+}).map((i) => i.getAttribute("src"))"""
+DRAWN_WAIT_MS = 60_000
+"""How long a page's first screen may take to draw its cards (a bound on a loaded machine, not a measure)."""
+
+
+def first_screen_drawn(page: Any, timeout_ms: float = DRAWN_WAIT_MS) -> bool:
+    """Wait until the cards on the first screen are drawn, not their empty frames (a face is loaded
+    lazily, once scrolled to: the board's hand on a laptop was shot blank). False, saying which
+    images and page, once ``timeout_ms`` has passed: the shot is then taken as it is."""
+    try:
+        page.wait_for_function(f"() => ({PENDING_IMAGES})().length === 0", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        pending = page.evaluate(PENDING_IMAGES)
+        print(f"GAVE UP after {timeout_ms / 1000:g} s on {page.url}: {len(pending)} image(s) not drawn: {pending[:5]}")
+        return False
+    return True
 
 
 SIM_RECORDS = {
@@ -219,6 +247,7 @@ def main(argv: list[str]) -> int:
     db = out / "cards.db"
     db.unlink(missing_ok=True)
     live = start_server(f"sqlite:///{db}")
+    gave_up: list[str] = []  # the pages shot before their first screen's cards were drawn
     try:
         runner = CliRunner()
         for deck in DECKS:
@@ -249,6 +278,7 @@ def main(argv: list[str]) -> int:
             opener.close()
             for width, size in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = browser.new_context(base_url=live.url, viewport=size)
+                context.set_default_timeout(DRAWN_WAIT_MS)  # each wait bounded, generously: a loaded machine
                 page = context.new_page()
                 page.on("pageerror", lambda error: print(f"JS error: {error}"))
                 plain = {name: (path, []) for name, path in {**pages(decks, code), **games, **replays}.items()}
@@ -267,14 +297,8 @@ def main(argv: list[str]) -> int:
                         page.mouse.move(0, 0)  # the pointer away: no card face shown by hovering
                     if name.startswith("board-"):  # the board's first screen (the table's header above it)
                         page.evaluate("document.getElementById('board').scrollIntoView()")
-                    # the cards on the first screen drawn, not their empty frames: a face is loaded lazily,
-                    # once scrolled to (the board's hand on a laptop was shot blank)
-                    page.wait_for_function(
-                        """() => Array.from(document.images).filter((i) => {
-                          const r = i.getBoundingClientRect();
-                          return r.bottom > 0 && r.top < innerHeight && r.width > 0;
-                        }).every((i) => i.complete)"""
-                    )
+                    if not first_screen_drawn(page):
+                        gave_up.append(f"{path} ({width})")
                     target = out / f"{name}-{width}.png"
                     page.screenshot(path=str(target))  # the first screen: what a visitor sees
                     wide = page.evaluate("document.documentElement.scrollWidth")
@@ -293,6 +317,9 @@ def main(argv: list[str]) -> int:
             browser.close()
     finally:
         stop_server(live)
+    if gave_up:
+        print(f"{len(gave_up)} page(s) shot before their cards were drawn: {', '.join(gave_up)}")
+        return 1
     return 0
 
 

@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 from cardbase.db.edit import card_history
 from cardbase.db.queries import find_card
 from cardbase.decks.store import load_deck
-from tests.web.browser.conftest import LAPTOP, TIMEOUT_MS, LiveServer, new_live_db, start_server, stop_server
+from tests.web.browser.conftest import LAPTOP, PHONE, TIMEOUT_MS, LiveServer, new_live_db, start_server, stop_server
+from tests.web.browser.test_phone_targets import small_targets
 
 
 @pytest.fixture(scope="module")
@@ -432,3 +433,13 @@ def test_the_deck_history_table_uses_a_laptops_width_and_each_date_is_one_line(o
         height = cell.evaluate("e => e.getBoundingClientRect().height")
         line = cell.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20")
         assert height < 2 * line + 12, (cell.inner_text(), height, line)
+
+
+def test_a_collections_short_card_name_is_finger_sized(owner_page: Page) -> None:
+    """A card's name alone in a table cell (the collection's "Bee") is a link to tap, not a word in a
+    sentence: it was 31 × 19 px."""
+    assert owner_page.request.post("/api/collection", data={"name": "Bee", "count": 1}).ok
+    owner_page.set_viewport_size(PHONE)
+    owner_page.goto("/collection?game=meikyu")
+    expect(owner_page.locator("#owned a", has_text="Bee")).to_be_visible()
+    assert (small := small_targets(owner_page)) == [], small
