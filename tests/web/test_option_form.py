@@ -91,10 +91,12 @@ def test_a_rules_value_has_the_clis_bound_on_the_form(client: TestClient) -> Non
     page = client.get("/play?game=mea").text
     assert re.search(rf'<input name="rule_layout"[^>]* maxlength="{room}"', page)
     post = {**START["mea"], "seat0": "random", "seat1": "random"}
-    bound = f"at most {MAX_RULE_TEXT:,} characters"
+    bound, page_bound = f"at most {MAX_RULE_TEXT:,} characters", f"over {room:,} characters"  # the field's room
     fits = client.post("/play", data={**post, "rule_layout": "B" * room}, follow_redirects=False)
-    assert fits.status_code == 400 and bound not in fits.text and "layout" in fits.text  # read as a grid
+    assert fits.status_code == 400 and page_bound not in fits.text and "layout" in fits.text  # read as a grid
     cli = run_cli(["sim", "mea", "--games", "1", "--rule", "layout=" + "B" * room])
     assert cli.exit_code == 2 and bound not in cli.output and "layout" in cli.output
     longer = client.post("/play", data={**post, "rule_layout": "B" * (room + 1)}, follow_redirects=False)
-    assert longer.status_code == 400 and bound in longer.text
+    assert longer.status_code == 400 and page_bound in longer.text
+    too_long = run_cli(["sim", "mea", "--games", "1", "--rule", "layout=" + "B" * (room + 1)])
+    assert too_long.exit_code == 2 and bound in too_long.output
