@@ -7,6 +7,8 @@ A face therefore gives the backends text already shaped and ordered:
 1. :func:`joined` turns Arabic letters into their joined presentation forms (``arabic-reshaper``),
    in logical order, before the text is measured and wrapped (joined forms have their own widths);
    the vowel marks (harakat) are kept: the reshaper's default drops them, which changes the words;
+   and a word becomes one of the reshaper's ligatures (``الله`` → U+FDF2) only where DejaVu Sans, the
+   font every Arabic paragraph is set in or falls back to, has its glyph: else it stays joined letters;
 2. :func:`visual` puts one wrapped line in display order by the Unicode bidirectional algorithm
    (``python-bidi``), with the paragraph's direction as its base, and mirrors the brackets that end
    up right to left (rule L4, which python-bidi leaves to the renderer: it reads the levels
@@ -53,10 +55,15 @@ def joined(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _reshaper() -> Any:
-    """arabic-reshaper's default reshaper, but keeping the vowel marks (``delete_harakat``)."""
+    """arabic-reshaper's default reshaper, but keeping the vowel marks (``delete_harakat``) and
+    forming only the ligatures DejaVu Sans draws (the others would print as an empty box)."""
     import arabic_reshaper
+    from arabic_reshaper.ligatures import LIGATURES
 
-    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
+    from cardbase.render.fonts import missing_glyphs
+
+    undrawn = {name: False for name, (_, forms) in LIGATURES if missing_glyphs("sans", "".join(forms))}
+    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False, **undrawn})
 
 
 @lru_cache(maxsize=4096)

@@ -59,3 +59,19 @@ def test_each_mark_is_drawn_over_or_under_its_own_letter(word: str, mark: str, a
             assert ink[3] <= BASELINE and ink[1] < top + (bottom - top) // 2
         else:
             assert ink[1] >= BASELINE - SIZE // 10
+
+
+def test_every_ligature_the_reshaper_forms_is_one_the_font_draws() -> None:
+    """A word the reshaper would set as one ligature glyph that DejaVu Sans lacks (``الله`` → U+FDF2)
+    stays joined letters; the lam-alef ligatures, which the font has, are still formed."""
+    from arabic_reshaper.ligatures import LIGATURES
+
+    from cardbase.render.fonts import missing_glyphs
+
+    undrawn = {c for _, (_, forms) in LIGATURES for form in forms for c in missing_glyphs("sans", form)}
+    assert "\ufdf2" in undrawn  # (ARABIC LIGATURE ALLAH ISOLATED FORM: what the font lacks)
+    for name, (source, _) in LIGATURES:
+        shaped = script.joined(source)
+        assert not undrawn & set(shaped), f"{name}: {source!r} is set as {shaped!r}"
+    assert script.joined("لا") == "\ufefb"  # ARABIC LIGATURE LAM WITH ALEF ISOLATED FORM
+    assert script.joined("اللَّه").count("\u064e") == 1  # the name keeps its mark on its own letter
