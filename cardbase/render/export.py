@@ -7,7 +7,7 @@ form card-printing services ask for. Faces are drawn once each, in one process p
 when there are many; rendered PNGs come from the face cache when they can; the
 folder is written into a temporary folder beside it and renamed into place, so a failed export
 leaves any earlier one as it was. A folder that is not empty is only replaced when it holds an
-earlier export (its ``manifest.csv``).
+earlier export (its ``manifest.csv`` and the files it lists).
 """
 
 from __future__ import annotations
@@ -99,22 +99,46 @@ def _draw_all(
 
 def _refuse_foreign(real: Path, folder: Path) -> None:
     """A ``UsageError`` unless the folder ``real`` is new, empty, or holds an earlier export and only
-    that (its manifest and PNG files): the new export replaces it whole, so anything else in it (a
-    deck, notes, a folder) would be deleted."""
+    that (its manifest and the files it lists): the new export replaces it whole, so anything else in
+    it (a deck, notes, a picture of the user's, a folder) would be deleted."""
     if not real.is_dir():
         return
     entries = sorted(real.iterdir())
     if not entries:
         return
-    if not (real / MANIFEST).is_file():
-        raise UsageError(f"{folder} is not empty and holds no earlier export ({MANIFEST}); give a new folder")
-    foreign = [e for e in entries if not (e.name == MANIFEST or (e.suffix.lower() == ".png" and _plain_file(e)))]
+    listed = _manifest_files(real / MANIFEST)
+    if listed is None:
+        raise UsageError(
+            f"{shown(str(folder))} is not empty and holds no earlier export (a {MANIFEST} it wrote); give a new folder"
+        )
+    foreign = [e for e in entries if not (e.name == MANIFEST or (e.name in listed and _plain_file(e)))]
     if foreign:
         more = f" and {len(foreign) - 1:,} more" if len(foreign) > 1 else ""
         raise UsageError(
-            f"{shown(str(folder))}: holds {quoted(foreign[0].name)}{more}, which no export writes; an export "
-            "replaces the whole folder, so it would be deleted: move it out or give a new folder"
+            f"{shown(str(folder))}: holds {quoted(foreign[0].name)}{more}, which the earlier export's {MANIFEST} "
+            "does not list; an export replaces the whole folder, so it would be deleted: move it out or give a "
+            "new folder"
         )
+
+
+_MANIFEST_BOUND = 16 * 1024 * 1024  # bytes: a manifest of 100,000 cards is about 10 MB
+
+
+def _manifest_files(path: Path) -> set[str] | None:
+    """The PNG files an earlier export's manifest lists, or None when ``path`` is no manifest an
+    export wrote (missing, not a plain file, too large, unreadable, or without its ``file`` column)."""
+    import csv
+
+    if not _plain_file(path) or path.stat().st_size > _MANIFEST_BOUND:
+        return None
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = csv.DictReader(handle)
+            if rows.fieldnames is None or "file" not in rows.fieldnames:
+                return None
+            return {name for row in rows if (name := row.get("file") or "").lower().endswith(".png")}
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
 
 
 def _plain_file(path: Path) -> bool:

@@ -19,10 +19,14 @@ GOBLINS = REPO / "examples/decks/mea-goblin-rush.txt"
 EXPORT = ["export", "images", "--dpi", "30"]
 
 
-def _earlier_export(folder: Path) -> None:
+def _earlier_export(folder: Path, pictures: int = 1) -> None:
+    """An export's folder: its manifest and the PNGs it lists (``001-old.png`` first)."""
     folder.mkdir()
-    (folder / "manifest.csv").write_text("file,side,name,game,count,back\n", encoding="utf-8")
-    (folder / "001-old.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    names = ["001-old.png", *(f"00{i}-x.png" for i in range(2, pictures + 1))]
+    rows = "".join(f"{name},front,Old,mea,1,\n" for name in names)
+    (folder / "manifest.csv").write_text("file,side,name,game,count,back\n" + rows, encoding="utf-8")
+    for name in names:
+        (folder / name).write_bytes(b"\x89PNG\r\n\x1a\n")
 
 
 def _deck_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
@@ -39,6 +43,11 @@ def _database_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
 def _notes_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
     (tmp / "out" / "notes.txt").write_text("my notes", encoding="utf-8")
     return [*EXPORT, str(GOBLINS), "-o", "out", "--db", db], tmp / "out" / "notes.txt", "notes.txt"
+
+
+def _picture_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
+    (tmp / "out" / "my-scan.png").write_bytes(b"\x89PNG\r\n\x1a\nmine")
+    return [*EXPORT, str(GOBLINS), "-o", "out", "--db", db], tmp / "out" / "my-scan.png", "my-scan.png"
 
 
 def _subfolder_inside(tmp: Path, db: str) -> tuple[list[str], Path, str]:
@@ -58,6 +67,7 @@ INSIDE: list[tuple[str, Callable[[Path, str], tuple[list[str], Path, str]]]] = [
     ("the deck exported", _deck_inside),
     ("the database in use", _database_inside),
     ("a file of the user's", _notes_inside),
+    ("a picture of the user's, which the manifest does not list", _picture_inside),
     ("a folder of the user's", _subfolder_inside),
     ("the deck, in a folder inside", _deck_in_a_subfolder),
 ]
@@ -99,9 +109,7 @@ def test_the_export_folder_is_walked_once(hostile_db: str, in_tmp: Path, monkeyp
 
     import cardbase.textfiles
 
-    _earlier_export(in_tmp / "out")
-    for i in range(5):
-        (in_tmp / "out" / f"00{i}-x.png").write_bytes(b"\x89PNG")
+    _earlier_export(in_tmp / "out", pictures=6)
     walked: list[str] = []
     real_walk = os.walk
 
@@ -124,6 +132,8 @@ def test_art_read_from_inside_the_export_folder_is_refused_and_kept(hostile_db: 
     from PIL import Image
 
     Image.new("RGB", (40, 60), "red").save(art)
+    with (in_tmp / "art" / "mea" / "manifest.csv").open("a", encoding="utf-8") as manifest:
+        manifest.write("crumb-goblin.png,front,Crumb Goblin,mea,1,\n")  # listed: the folder passes the first check
     before = art.read_bytes()
     result = run_cli([*EXPORT, str(GOBLINS), "-o", "art/mea", "--images", "art", "--no-cache", "--db", hostile_db])
     assert_refused(result, 2, "crumb-goblin.png", "card image")
