@@ -8,15 +8,22 @@ import pytest
 
 from cardbase.games.base import InvalidPosition
 from cardbase.games.mea.actions import Shuffle
+from cardbase.games.mea.engine import MeaState
 from cardbase.games.mea.rules import MeaRules
 
-from .conftest import GIANT, KNIGHT, PAWN, WALL, at, legal_texts, names_on, owner_of, refuses, rules_for
+from .conftest import GIANT, KNIGHT, PAWN, WALL, at, demo, legal_texts, names_on, owner_of, refuses, rules_for
 
 CHECKER = {"a1": 1, "a2": 0, "a3": 1, "b1": 0, "b2": 1, "b3": 0, "c1": 1, "c2": 0, "c3": 1}
 """The default layout: P2 (blue, second) on the corners and the centre, P1 (yellow) on the edges."""
 
 
-def shuffled(rules: MeaRules):  # type: ignore[no-untyped-def]
+def winners(state: MeaState) -> tuple[int, ...]:
+    outcome = state.outcome()
+    assert outcome is not None, "the game is over"
+    return outcome.winners
+
+
+def shuffled(rules: MeaRules) -> MeaState:
     state = rules.new_initial_state(0)
     state.apply(Shuffle([range(d.size) for d in rules.decks]))
     return state
@@ -34,7 +41,7 @@ def test_an_opening_draw_of_eleven_loses_at_once(seat: int, winner: int) -> None
         state.apply_text("draw 1")
     state.apply_text("draw 11")
     assert state.is_terminal
-    assert state.outcome().winners == (winner,)  # type: ignore[union-attr]
+    assert winners(state) == (winner,)
 
 
 def test_an_opening_draw_of_ten_is_allowed_and_zero_is_refused() -> None:
@@ -76,12 +83,19 @@ def test_a_monster_returned_to_a_full_hand_loses_at_once() -> None:
     'If you EVER have 11 cards in your hand, you lose' — a corner with no neighbour left: P2's Pawn
     goes back to a hand of 10."""
     tiles = {k: v for k, v in CHECKER.items() if k not in ("b1", "c2")}
-    state = at([KNIGHT], [PAWN], board=[{"c1": ["Knight"]}, {"c1": ["Pawn"]}], hands=[[], ["Filler"] * 9], active=1, tiles=tiles)
+    state = at(
+        [KNIGHT],
+        [PAWN],
+        board=[{"c1": ["Knight"]}, {"c1": ["Pawn"]}],
+        hands=[[], ["Filler"] * 9],
+        active=1,
+        tiles=tiles,
+    )
     state.apply_text("draw 1")
     assert state.hand_size(1) == 10 and not state.is_terminal
     state.apply_text("flip c1")
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 # --- the empty deck -------------------------------------------------------------------------------
@@ -94,7 +108,9 @@ def test_empty_deck_obliterates_a_friendly_tile_instead_of_drawing() -> None:
     state = at([KNIGHT], [], board=[{"a2": ["Knight"]}, {}], decks=[[], None], out=[["Filler"] * 20, []])
     texts = legal_texts(state)
     assert not any(t.startswith("draw") for t in texts)
-    assert sorted(t for t in texts if t.startswith("obliterate")) == [f"obliterate {t}" for t in ("a2", "b1", "b3", "c2")]
+    assert sorted(t for t in texts if t.startswith("obliterate")) == [
+        f"obliterate {t}" for t in ("a2", "b1", "b3", "c2")
+    ]
     refuses(state, "draw 1")
     refuses(state, "obliterate b2")  # an enemy tile
     state.apply_text("obliterate a2")
@@ -125,7 +141,7 @@ def test_obliterating_the_last_friendly_tile_loses() -> None:
     assert legal_texts(state) == ["obliterate a2"]
     state.apply_text("obliterate a2")
     assert state.is_terminal
-    assert state.outcome().winners == (1,)  # type: ignore[union-attr]
+    assert winners(state) == (1,)
 
 
 # --- no tiles through a flip ------------------------------------------------------------------------
@@ -140,7 +156,7 @@ def test_taking_the_opponents_last_tile_wins() -> None:
     assert names_on(state, "b2") == ["Giant"]
     assert owner_of(state, "b2") == 0
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 def test_an_attacker_that_dies_does_not_move_in_or_flip() -> None:
@@ -229,4 +245,84 @@ def test_turn_limit_with_equal_tiles_is_shared() -> None:
     state = at(options={"max_turns": 2}, active=1, turns_taken=(1, 1), tiles=tiles)
     state.apply_text("draw 1")
     assert state.is_terminal
-    assert set(state.outcome().winners) == {0, 1}  # type: ignore[union-attr]
+    assert set(winners(state)) == {0, 1}
+
+
+# --- ends set off by the demo set's abilities (project-made cards, not published Méa cards) --------
+
+
+def test_a_card_that_draws_to_eleven_in_the_main_phase_loses_at_once() -> None:
+    """'If you EVER have 11 cards in your hand, you lose the game immediately' — not only at the end
+    of the turn: the demo set's Library Card ('Draw 2 cards.') from a hand of 10."""
+    state = at([demo("Library Card")], [], hands=[["Library Card"] + ["Filler"] * 9, []])
+    state.apply_text("play Library Card")
+    assert state.is_terminal
+    assert winners(state) == (1,)
+
+
+def test_a_monster_returned_to_the_opponents_full_hand_makes_them_lose_on_my_turn() -> None:
+    """'If you EVER have 11 cards …': the demo set's Bucket of Cold Water ('Return 1 enemy monster to
+    its owner's hand.') on P2, who holds 10."""
+    state = at(
+        [demo("Bucket of Cold Water")],
+        [KNIGHT],
+        board=[{}, {"b2": ["Knight"]}],
+        hands=[["Bucket of Cold Water"], ["Filler"] * 10],
+    )
+    state.apply_text("play Bucket of Cold Water")
+    assert state.is_terminal
+    assert winners(state) == (0,)
+
+
+@pytest.mark.parametrize(("drawn", "hand"), [(1, 11), (2, 11)])
+def test_an_end_of_turn_draw_after_the_draw_can_lose_and_none_follows_a_loss(drawn: int, hand: int) -> None:
+    """'At the end of your turn - AFTER you have drawn the card(s).' and '… you lose the game
+    immediately and no other abilities activate.' — the demo Grand Librarian Lich ('At the end of
+    your turn: Draw 1 card.'): drawing to 10, its card makes 11; drawing to 11, it never draws a 12th."""
+    state = at(
+        [demo("Grand Librarian Lich")], [], board=[{"a2": ["Grand Librarian Lich"]}, {}], hands=[["Filler"] * 9, []]
+    )
+    state.apply_text(f"draw {drawn}")
+    assert state.is_terminal
+    assert state.hand_size(0) == hand
+    assert winners(state) == (1,)
+
+
+def test_obliterating_the_opponents_last_tile_by_an_ability_wins() -> None:
+    """'Obliterating: Remove a tile from the board, and any monster(s) on top of it.' — the demo
+    Earthquake Elephant ('Obliterate 1 enemy tile adjacent to this monster.') on P2's only tile."""
+    state = at([demo("Earthquake Elephant")], [], hands=[["Earthquake Elephant"], []], tiles={"a2": 0, "b2": 1})
+    state.apply_text("summon Earthquake Elephant a2")
+    assert state.is_terminal
+    assert winners(state) == (0,)
+
+
+@pytest.mark.parametrize(("order", "loser"), [("defender-first", 1), ("attacker-first", 0)])
+def test_both_hands_pushed_to_eleven_by_one_attack_the_first_to_draw_loses(order: str, loser: int) -> None:
+    """'When killed – AFTER this card has been killed.' and '… lose the game immediately and no other
+    abilities activate.' — two demo Dizzy Bats ('When killed: Draw 1 card.') kill each other, both
+    players at 10: the first When killed to resolve (the defender's by default; option killed_order)
+    loses its player the game and the other never draws."""
+    bat = demo("Dizzy Bat")
+    state = at(
+        [bat],
+        [bat],
+        board=[{"a2": ["Dizzy Bat"]}, {"b2": ["Dizzy Bat"]}],
+        hands=[["Filler"] * 10, ["Filler"] * 10],
+        options={"killed_order": order},
+    )
+    state.apply_text("attack b2 with Dizzy Bat@a2")
+    assert state.is_terminal
+    assert winners(state) == (1 - loser,)
+    assert state.hand_size(loser) == 11 and state.hand_size(1 - loser) == 10
+
+
+def test_an_ability_drawing_from_an_empty_deck_draws_nothing() -> None:
+    """'When you have no cards in your deck, instead of drawing a card at the end of your turn you must
+    OBLITERATE' is the end of turn only; an ability's draw from an empty deck cannot activate ('If an
+    ability cannot activate when it should … ignore it'): no loss, the turn goes on."""
+    state = at([demo("Library Card")], [], hands=[["Library Card"], []], decks=[[], None], out=[["Filler"] * 20, []])
+    state.apply_text("play Library Card")
+    assert not state.is_terminal
+    assert state.hand_size(0) == 0
+    assert all(t.startswith("obliterate") for t in legal_texts(state))

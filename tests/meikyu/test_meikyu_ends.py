@@ -32,6 +32,12 @@ def finish_turn(state: MeikyuState) -> None:
         state.apply(words.get("pass") or next(iter(words.values())))
 
 
+def winners(state: MeikyuState) -> tuple[int, ...]:
+    outcome = state.outcome()
+    assert outcome is not None, "the game is over"
+    return outcome.winners
+
+
 def points(state: MeikyuState) -> list[int]:
     return [state.points(p) for p in range(state.rules.players)]
 
@@ -70,7 +76,12 @@ def test_twelve_points_also_ends_the_game() -> None:
 @pytest.mark.parametrize("players", [2, 5])
 def test_nine_points_plays_on_to_the_next_player(players: int) -> None:
     """Below ten the game goes on, clockwise: 'Players go around in a clockwise order.'"""
-    state = position(players, turn=players - 1, hands=[{}] * (players - 1) + [{"Executioner": 1}], lands=[[]] * (players - 1) + [[THREE[0], TWO[0], ONE[0], ONE[1]]])
+    state = position(
+        players,
+        turn=players - 1,
+        hands=[{}] * (players - 1) + [{"Executioner": 1}],
+        lands=[[]] * (players - 1) + [[THREE[0], TWO[0], ONE[0], ONE[1]]],
+    )
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 1)
     finish_turn(state)
@@ -105,7 +116,7 @@ def test_develop_to_ten_ends_the_game() -> None:
     assert state.points(0) == 10
     finish_turn(state)
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 def test_develop_one_wit_short_fails() -> None:
@@ -170,8 +181,7 @@ def test_sixth_land_over_ten_then_discarded_below_ten_plays_on() -> None:
 def test_claiming_the_last_room_ends_the_game(players: int) -> None:
     """'B. There are no more Meikyu dungeon rooms left to conquer.' — the Meikyu pile is empty and the
     last face-up room is claimed; the most points wins."""
-    lands = [[]] * players
-    lands = [[ONE[0]], [THREE[0]]] + [[]] * (players - 2)
+    lands: list[list[str]] = [[ONE[0]], [THREE[0]]] + [[]] * (players - 2)
     state = position(players, hands=[{"Executioner": 1}], lands=lands, rooms=["Unnamed room 1"], meikyu_pile=[])
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 4)
@@ -227,7 +237,9 @@ def test_last_room_from_the_pile_is_placed_and_the_game_goes_on() -> None:
 def test_a_points_tie_goes_to_the_most_lands() -> None:
     """'The player with the most points wins. In case of a tie, the player with the most lands in her
     kingdom wins.' — 4 points on 2 lands against 4 points on 4 lands."""
-    state = position(2, hands=[{"Executioner": 1}], lands=[[THREE[0]], list(ONE[:4])], rooms=["Unnamed room 1"], meikyu_pile=[])
+    state = position(
+        2, hands=[{"Executioner": 1}], lands=[[THREE[0]], list(ONE[:4])], rooms=["Unnamed room 1"], meikyu_pile=[]
+    )
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 4)
     finish_turn(state)
@@ -239,7 +251,13 @@ def test_a_points_tie_goes_to_the_most_lands() -> None:
 
 def test_points_and_lands_tied_share_the_victory() -> None:
     """The rulebook names no third tie-break: seats level on points and on lands share the win."""
-    state = position(3, hands=[{"Executioner": 1}], lands=[[THREE[0]], [ONE[0], THREE[1]], [ONE[1]]], rooms=["Unnamed room 1"], meikyu_pile=[])
+    state = position(
+        3,
+        hands=[{"Executioner": 1}],
+        lands=[[THREE[0]], [ONE[0], THREE[1]], [ONE[1]]],
+        rooms=["Unnamed room 1"],
+        meikyu_pile=[],
+    )
     act(state, "quest Unnamed room 1 with Executioner")
     roll(state, 4)
     finish_turn(state)
@@ -267,13 +285,15 @@ def test_another_player_at_ten_after_a_dungeon_tsunami_wins_after_this_turn() ->
     assert state.decision == "action" and state.current_player == 0
     finish_turn(state)
     assert state.is_terminal
-    assert state.outcome().winners == (1,)  # type: ignore[union-attr]
+    assert winners(state) == (1,)
 
 
 def test_refugee_at_nine_reaches_the_goal_but_the_turn_goes_on() -> None:
     """'Refugee — … This card adds one star towards your goal.' and the game 'ends after the current
     player's turn': P1 still takes an action."""
-    state = position(2, step="draw", pile=["Refugee", "Bee", "Cook"], hands=[{"Executioner": 1, "Bee": 2}], lands=[NINE])
+    state = position(
+        2, step="draw", pile=["Refugee", "Bee", "Cook"], hands=[{"Executioner": 1, "Bee": 2}], lands=[NINE]
+    )
     draw(state, "Refugee")
     while state.decision != "action" and not state.is_terminal:
         state.apply(state.legal_actions()[0] if state.current_player != CHANCE else state.sample_chance())
@@ -282,7 +302,7 @@ def test_refugee_at_nine_reaches_the_goal_but_the_turn_goes_on() -> None:
     assert state.current_player == 0
     finish_turn(state)
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 # --- Aggression -----------------------------------------------------------------------------------
@@ -300,14 +320,16 @@ def test_aggression_tie_goes_to_the_defender() -> None:
 def test_aggression_win_to_ten_ends_the_game_and_the_land_is_undeveloped() -> None:
     """'If the attacker wins, the land changes hands … If the land was Developed, then the land returns
     to its non-developed state' — P1 at 7 takes a developed 3-point land (4 developed) and has 10."""
-    state = position(2, hands=[{"Executioner": 1, "Gotcha!": 1}, {}], lands=[[THREE[0], TWO[0], TWO[1]], [(THREE[1], True)]])
+    state = position(
+        2, hands=[{"Executioner": 1, "Gotcha!": 1}, {}], lands=[[THREE[0], TWO[0], TWO[1]], [(THREE[1], True)]]
+    )
     assert points(state) == [7, 4]
     act(state, f"attack P2 {THREE[1]} with Executioner by Gotcha!", "defend")
     roll(state, 4, 1)
     assert points(state) == [10, 0]
     finish_turn(state)
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 def test_defender_may_defend_without_a_character() -> None:
@@ -352,7 +374,7 @@ def test_the_die_has_six_even_faces() -> None:
     """'The player then rolls a die' — one die, faces 1 to 6, even odds."""
     state = position(2, hands=[{"Executioner": 1}])
     act(state, "quest Unnamed room 1 with Executioner")
-    outcomes = state.chance_outcomes()
+    outcomes = list(state.chance_outcomes() or ())
     assert sorted(str(a) for a, _ in outcomes) == [f"roll {v}" for v in range(1, 7)]
     assert all(abs(p - 1 / 6) < 1e-9 for _, p in outcomes)
 
@@ -415,14 +437,16 @@ def test_dungeon_storm_on_an_empty_meikyu_pile_leaves_no_room_and_ends_the_game(
     """'Dungeon Storm — Immediately discard all of the face up unclaimed Lands. Draw four new Meikyu
     cards' — with the Meikyu pile empty none can be drawn: 'B. There are no more Meikyu dungeon rooms
     left to conquer', so the game ends after this turn."""
-    state = position(2, step="draw", pile=["Dungeon Storm", "Bee", "Cook"], hands=[{"Bee": 1}], lands=[[ONE[0]], []], meikyu_pile=[])
+    state = position(
+        2, step="draw", pile=["Dungeon Storm", "Bee", "Cook"], hands=[{"Bee": 1}], lands=[[ONE[0]], []], meikyu_pile=[]
+    )
     draw(state, "Dungeon Storm")
     while state.decision != "action" and not state.is_terminal:
         state.apply(state.sample_chance() if state.current_player == CHANCE else state.legal_actions()[0])
     assert state.rooms() == ()
     finish_turn(state)
     assert state.is_terminal
-    assert state.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert winners(state) == (0,)
 
 
 COUNCIL_NINE = [THREE[0], THREE[1], TWO[0], "Nest of the Ogrekin"]  # 3 + 3 + 2 + 1 (Council Chamber)
@@ -461,8 +485,25 @@ def test_highest_first_roll_goes_first_and_only_the_tied_roll_again() -> None:
     draw(state, *(["Bee"] * 3 + ["Cook"] * 3 + ["Daedalist"] * 3 + ["Doctor"] * 3))
     roll(state, 6, 6, 1, 3, 5)
     assert state.current_player == CHANCE
-    assert not any(str(a).startswith("roll") for a, _ in state.chance_outcomes())
+    assert not any(str(a).startswith("roll") for a, _ in list(state.chance_outcomes() or ()))
     draw(state, "Jehu")
     assert state.decision == "action"
     assert state.turn_player == 1
     assert [state.hand_size(p) for p in range(3)] == [4, 5, 4]
+
+
+@pytest.mark.parametrize(("farm", "ends"), [("points", True), ("lands", False)])
+def test_the_farms_plus_one_counts_towards_the_goal(farm: str, ends: bool) -> None:
+    """'Forest of the Manitou — Farm: +1 Capacity is added to the total Capacity of all your lands (sum
+    all lands together, then add +1).' — read as a point (default): Farm 1 + 3 + 3 + 1 = 8, +1 = 9, a
+    1-point room makes 10 and ends the game; read as a sixth land's room (farm=lands) it is 9."""
+    state = position(
+        2,
+        rules_options={"farm": farm},
+        hands=[{"Executioner": 1}],
+        lands=[["Forest of the Manitou", THREE[0], THREE[1], ONE[0]], []],
+    )
+    act(state, "quest Unnamed room 1 with Executioner")
+    roll(state, 1)
+    finish_turn(state)
+    assert state.is_terminal is ends

@@ -6,13 +6,15 @@ log, never read back from the engine's own totals."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from cardbase.games.base import CHANCE, IllegalAction
 from cardbase.games.meio.actions import Deal
 from cardbase.games.meio.cards import PlayingCard
-from cardbase.games.meio.engine import MeioRules, MeioState
+from cardbase.games.meio.engine import MeioState
+from cardbase.games.meio.rules import MeioRules
 
 from .conftest import cards, dealt
 
@@ -34,7 +36,7 @@ def trick_winner(leader: int, played: tuple[PlayingCard, ...], players: int) -> 
     return (leader + best) % players
 
 
-def walk(players: int, seed: int, stop_round: int | None = None, **options: object) -> MeioState:
+def walk(players: int, seed: int, stop_round: int | None = None, **options: Any) -> MeioState:
     """A game played by random legal actions (stopped when ``stop_round`` begins)."""
     state = MeioRules(players=players, **options).new_initial_state(seed)
     rng = random.Random(seed)
@@ -48,12 +50,12 @@ def walk(players: int, seed: int, stop_round: int | None = None, **options: obje
     return state
 
 
-def finished_rounds(players: int, seed: int) -> tuple[MeioState, list[tuple[tuple, ...]]]:
+def finished_rounds(players: int, seed: int) -> tuple[MeioState, list[tuple[Any, ...]]]:
     """A whole game and, per round, its 13 tricks (leader, cards, winner) as the engine logged them,
     the last trick of each round taken from the state just before it closed."""
     state = MeioRules(players=players).new_initial_state(seed)
     rng = random.Random(seed)
-    rounds: list[tuple[tuple, ...]] = []
+    rounds: list[tuple[Any, ...]] = []
     while not state.is_terminal:
         if state.current_player == CHANCE:
             state.apply(state.sample_chance())
@@ -109,7 +111,9 @@ def test_split_is_seven_and_six(keep: int, aside: int) -> None:
     state = dealt(2, hands)
     mine = cards(hands[0])
     with pytest.raises(IllegalAction):
-        state.apply(state.parse_action("split " + " ".join(map(str, mine[:keep])) + " | " + " ".join(map(str, mine[keep:]))))
+        state.apply(
+            state.parse_action("split " + " ".join(map(str, mine[:keep])) + " | " + " ".join(map(str, mine[keep:])))
+        )
 
 
 # --- The Tricks and the halves ------------------------------------------------------------------
@@ -160,7 +164,7 @@ def test_round_scores_are_the_difference_of_horizontal_and_vertical_tricks(playe
 def test_winner_of_the_seventh_trick_leads_the_eighth(players: int) -> None:
     """'Then they lead the next trick.' / 'the game continues normally' after the pick-up."""
     for seed in SEEDS:
-        state, rounds = finished_rounds(players, seed)
+        _state, rounds = finished_rounds(players, seed)
         for log in rounds:
             seventh = log[6]
             assert log[7][0] == trick_winner(seventh[0], seventh[1], players)
@@ -173,7 +177,7 @@ def test_winner_of_the_seventh_trick_leads_the_eighth(players: int) -> None:
 def test_starting_player_moves_left_each_round(players: int) -> None:
     """'The starting player is the player to the left of the starting player from the previous
     round.' (seats in play order: the next seat)."""
-    state, rounds = finished_rounds(players, 5)
+    _state, rounds = finished_rounds(players, 5)
     assert [log[0][0] for log in rounds] == [0, 1 % players, 2 % players]
 
 
@@ -213,7 +217,7 @@ def test_game_ends_after_three_rounds_least_points_wins(players: int, seed: int)
     total shares the victory ('Or share the victory')."""
     two = walk(players, seed, stop_round=2)
     assert not two.is_terminal and two.outcome() is None
-    state, rounds = finished_rounds(players, seed)
+    state, _rounds = finished_rounds(players, seed)
     outcome = state.outcome()
     assert state.is_terminal and outcome is not None
     assert outcome.lower_is_better
