@@ -507,3 +507,24 @@ def test_the_farms_plus_one_counts_towards_the_goal(farm: str, ends: bool) -> No
     roll(state, 1)
     finish_turn(state)
     assert state.is_terminal is ends
+
+
+@pytest.mark.parametrize(("limit", "words"), [(1, "1 turn,"), (2, "2 turns,")])
+def test_the_turn_limit_is_labelled_not_in_the_rulebook_and_counts_its_turns(limit: int, words: str) -> None:
+    """The rulebook has no turn limit: the safeguard's end says so, names the most points the winner
+    (as 'The player with the most points wins'), and words its count ('1 turn', not '1 turns')."""
+    state = position(
+        2,
+        rules_options={"turn_limit": limit},
+        turn=(limit - 1) % 2,
+        hands=[{"Bee": 1}, {"Bee": 1}],
+        lands=[[THREE[0]], [ONE[0]]],
+    )
+    for _ in range(limit):
+        act(state, "resupply")
+        finish_turn(state)
+    assert state.is_terminal
+    outcome = state.outcome()
+    assert outcome is not None
+    assert "not in the rulebook" in outcome.reason and words in outcome.reason
+    assert outcome.winners == (0,)
