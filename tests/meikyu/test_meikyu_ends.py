@@ -528,3 +528,22 @@ def test_the_turn_limit_is_labelled_not_in_the_rulebook_and_counts_its_turns(lim
     assert outcome is not None
     assert "not in the rulebook" in outcome.reason and words in outcome.reason
     assert outcome.winners == (0,)
+
+
+def test_a_map_on_an_empty_meikyu_pile_is_refused() -> None:
+    """'Map — Draw one extra (fifth) area from the Meikyu card pile': with the pile empty there is no
+    area to draw; the Map is refused, saying why, and the game is not ended by it."""
+    state = position(2, hands=[{"Map": 1, "Bee": 1}], meikyu_pile=[])
+    assert "map" not in [str(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalAction, match="Meikyu pile is empty"):
+        act(state, "map")
+    assert not state.is_terminal
+
+
+def test_a_map_drawing_the_last_room_leaves_five_to_conquer() -> None:
+    """The Map's fifth area is the Meikyu pile's last card: five rooms, an empty pile, no end."""
+    state = position(2, hands=[{"Map": 1, "Bee": 1}], meikyu_pile=[ONE[0]])
+    act(state, "map")
+    reveal(state, ONE[0])
+    assert len(state.rooms()) == 5 and state.meikyu_pile_size() == 0
+    assert not state.is_terminal
