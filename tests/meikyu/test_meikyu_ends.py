@@ -120,15 +120,16 @@ def test_develop_to_ten_ends_the_game() -> None:
 
 
 def test_develop_one_wit_short_fails() -> None:
-    """'must equal or exceed the Quest Level': 7 wits do not develop a level-8 land."""
+    """'must equal or exceed the Quest Level': 7 wits do not develop a level-8 land; the attempt is
+    an action like a failed quest ('All Kingdom cards that are used during an action are discarded,
+    whether the action was successful or not'), and 9 points play on."""
     state = position(2, hands=[{"Highlord": 2, "Drone": 1}], lands=[NINE])
-    try:
-        act(state, f"develop {THREE[0]} with 2 Highlord, Drone")  # 3 + 3 + 1 = 7
-    except IllegalAction:
-        return  # refused outright is a reading too
+    act(state, f"develop {THREE[0]} with 2 Highlord, Drone")  # 3 + 3 + 1 = 7
     assert state.points(0) == 9
     finish_turn(state)
     assert not state.is_terminal
+    assert state.kingdom(0)[0] == (THREE[0], False)
+    assert len(state.discard_pile()) == 3
 
 
 @pytest.mark.parametrize(("die", "claimed"), [(1, True), (6, True)])
@@ -360,14 +361,17 @@ def test_quest_with_items_only_is_refused() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_four_kingdom_cards_each_at_every_player_count(players: int) -> None:
-    """'deal 4 Kingdom Cards to each player' and 'draw the top 4 Meikyu Cards, turning them face up'."""
+    """'draw the top 4 Meikyu Cards, turning them face up' and 'deal 4 Kingdom Cards to each player'
+    — then the first rolls: no fifth card is dealt, and every seat rolls."""
     state = rules(players).new_initial_state(players)
-    while state.turns == 0 and state.decision != "action":
-        state.apply(state.sample_chance() if state.current_player == CHANCE else state.legal_actions()[0])
-    # the first player has drawn its turn's card: 5; the others hold 4 (OPEN cards may change it)
-    sizes = [state.hand_size(p) for p in range(players)]
-    assert sizes.count(4) >= players - 1
+    reveal(state, *ROOMS4)
+    characters = [
+        name for name in ("Bee", "Cook", "Daedalist", "Doctor", "Drone", "Happymancer", "Highlord") for _ in range(3)
+    ]
+    draw(state, *characters[: 4 * players])
+    assert [state.hand_size(p) for p in range(players)] == [4] * players
     assert len(state.rooms()) == 4
+    assert sorted(str(a) for a, _ in list(state.chance_outcomes() or ())) == [f"roll {v}" for v in range(1, 7)]
 
 
 def test_the_die_has_six_even_faces() -> None:
