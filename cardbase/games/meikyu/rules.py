@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import (
     InvalidRules,
     Outcome,
@@ -361,9 +361,9 @@ def final_outcome(rules: MeikyuRules, end: str, points: Sequence[int], land_coun
     best = max(scores)
     top = [s for s in range(n) if scores[s] == best]
     reason = {
-        END_POINTS: f"a kingdom reached {rules.goal} points",
+        END_POINTS: f"a kingdom reached {counted(rules.goal, 'point')}",
         END_ROOMS: "no Meikyu rooms were left to conquer",
-        END_LIMIT: f"the turn limit ({rules.turn_limit} turns, not in the rulebook) was reached",
+        END_LIMIT: f"the turn limit ({counted(rules.turn_limit, 'turn')}, not in the rulebook) was reached",
     }[end]
     if len(top) > 1:
         most = max(land_counts[s] for s in top)
