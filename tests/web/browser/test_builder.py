@@ -334,7 +334,8 @@ def test_odds_open_in_place_stay_open_across_edits_and_open_without_javascript(
 SETTLED = """() => Array.from(document.querySelectorAll("#deck img")).every(
     (img) => img.complete && (img.naturalWidth > 0 || img.classList.contains("broken")))"""
 """Each picture of the deck list arrived, or failed and was marked ``broken`` by the page's script."""
-FRAMES = "() => document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"
+FRAMES = """() => document.fonts.ready.then(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
 """The fonts, then two frames: what the page's script does in a frame after a swap or a load (fitting
 names to their boxes, again once their boxes are seen resized) is done."""
 
