@@ -107,7 +107,11 @@ class CardbaseError(Exception):
         ``listed`` too."""
         shown_items = [*items[:limit], *([f"… and {len(items) - limit} more"] if len(items) > limit else [])]
         self.listed = (head, tuple(shown_items))
-        return "\n".join([head, *(f"  {item}" for item in shown_items)])
+        message = "\n".join([head, *(f"  {item}" for item in shown_items)])
+        if not any(isinstance(line, Said) for line in (head, *shown_items)):
+            return message
+        # a line in players' words (a hint that names a command): the whole listing in them too (``said``)
+        return Said(message, "\n".join([said_of(head), *(f"  {said_of(item)}" for item in shown_items)]))
 
 
 class UsageError(CardbaseError, ValueError):

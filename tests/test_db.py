@@ -9,7 +9,7 @@ from sqlalchemy import func, select, text
 
 from cardbase.db import engine as db_engine
 from cardbase.db.catalog import load_shipped
-from cardbase.db.engine import open_database
+from cardbase.db.engine import open_database, shipped_pending
 from cardbase.db.models import SCHEMA_VERSION, Card, Meta
 from cardbase.errors import DatabaseError
 
@@ -51,6 +51,40 @@ def test_reload_of_a_changed_catalog_keeps_imported_values(database) -> None:
     with database.session() as s:
         cook = s.get(Card, "meikyu/core/cook")
         assert (cook.bravery, cook.wits, cook.source) == (2, 1, "file:mine.csv")
+
+
+def test_two_loads_begun_together_load_each_shipped_file_once(db_url: str) -> None:
+    """Two processes opening a database whose shipped files changed both find them pending; each
+    decides again inside its write, so one loads every file and the other, after it, none."""
+    import threading
+
+    handles = [open_database(db_url), open_database(db_url)]
+    with handles[0].transaction() as s:
+        for meta in s.scalars(select(Meta).where(Meta.key.like("catalog:%"))):  # type: ignore[attr-defined]
+            s.delete(meta)  # as if every shipped file changed
+    pending = shipped_pending(handles[0])
+    assert pending and shipped_pending(handles[1]) == pending  # both decided before either wrote
+    together = threading.Barrier(2)
+    loaded: list[list[str]] = []
+    failed: list[BaseException] = []
+
+    def load(handle) -> None:
+        together.wait(timeout=60)
+        try:
+            loaded.append(load_shipped(handle, pending))
+        except BaseException as error:  # reported below, not lost in the thread
+            failed.append(error)
+
+    threads = [threading.Thread(target=load, args=(h,)) for h in handles]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads) and not failed, failed
+    assert sorted(loaded, key=len) == [[], pending]  # each file loaded once, by one of them
+    assert shipped_pending(handles[1]) == []
+    for handle in handles:
+        handle.engine.dispose()
 
 
 def test_stable_ids_are_the_same_in_two_databases(tmp_path: Path, database) -> None:

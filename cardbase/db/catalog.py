@@ -415,20 +415,24 @@ def ensure_set(session: Session, game: str, code: str, name: str | None, source:
 
 
 def load_shipped(database: Database, pending: list[str] | None = None) -> list[str]:
-    """Load the shipped catalog files whose contents changed since the last load (``pending``, when
-    the caller has just read them with ``shipped_pending``); idempotent.
+    """Load the shipped catalog files whose contents changed since the last load; idempotent.
 
+    ``pending``: what the caller has just read with ``shipped_pending`` (empty: nothing to load, no write
+    begun). Which files to load is decided again inside the write, where another process's load of the
+    same files (two commands opening a new database together) is seen: each file is loaded once.
     Returns the names of the files loaded. Cards whose values a user imported are kept.
     """
     from cardbase.catalog.loader import read_shipped
-    from cardbase.db.engine import shipped_pending
+    from cardbase.db.engine import pending_files, shipped_pending
 
     if pending is None:
         pending = shipped_pending(database)
     if not pending:
         return []
     with database.transaction() as session:
-        ensure_games(session)
+        pending = pending_files(session)
+        if pending:
+            ensure_games(session)
         for filename in pending:
             data = read_shipped(filename)
             ensure_set(session, data.game, data.set, data.set_name, data.source, data.note)

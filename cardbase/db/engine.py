@@ -942,19 +942,23 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
 
 def shipped_pending(database: Database) -> list[str]:
     """The shipped catalog files whose contents changed since they were last loaded (``meta`` keeps
-    each file's digest): what ``load_shipped`` would load. Read through the Core tables, so that an
-    open that finds nothing to load builds no ORM classes."""
+    each file's digest): whether an open has anything to load. Read through the Core tables, so that an
+    open that finds nothing to load builds no ORM classes; ``load_shipped`` decides again in its write."""
+    with database.read() as conn:
+        return pending_files(conn)
+
+
+def pending_files(reader: Connection | Session) -> list[str]:
+    """The shipped catalog files whose digest ``meta`` does not hold, as ``reader`` (a connection, or a
+    write's session: what the write itself sees) reads it."""
     from sqlalchemy import select
 
     from cardbase.catalog.loader import SHIPPED_FILES, shipped_digest
 
     meta = tables.meta.c
-    with database.read() as conn:
-        known = dict(
-            (row.key, row.value) for row in conn.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%")))
-        )
-    digests = {f: shipped_digest(f) for f in SHIPPED_FILES}
-    return [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != digests[f]]
+    found = reader.execute(select(meta.key, meta.value).where(meta.key.like("catalog:%")))
+    known = {str(key): str(value) for key, value in found}
+    return [f for f in SHIPPED_FILES if known.get(f"catalog:{f}") != shipped_digest(f)]
 
 
 BUSY = (

@@ -66,9 +66,10 @@ def example_decks(game_id: str = "mea") -> list[str]:
 
 
 def rule_fields(game_id: str) -> list[dict[str, Any]]:
-    """The rules options a table offers (those of ``--rule``): name, kind (``choice`` for one of
-    a few words, then ``choices`` lists them), default, and a note (what a bare 0 means, the names a
-    text option takes, as Méa's layouts; or "")."""
+    """The rules options a table offers (those of ``--rule``): name, its words (``label``: as refusals
+    say it), kind (``choice`` for one of a few words, then ``choices`` lists them), default, and a note
+    (what a bare 0 means, the names a text option takes, as Méa's layouts; or "")."""
+    from cardbase.games.base import option_words
     from cardbase.sim.registry import game
 
     kinds = {str: "text", int: "number", bool: "yes/no"}
@@ -82,6 +83,7 @@ def rule_fields(game_id: str) -> list[dict[str, Any]]:
         else:
             out.append({"name": name, "kind": kinds[kind], "default": default})
         named = entry.rules_class().option_names.get(name, ())
+        out[-1]["label"] = option_words(name)
         out[-1]["note"] = notes.get(name) or (f"{', '.join(named)}, …" if named else "")  # a layout's names
     return out
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardbase.games.base import option_words
+
 Phrase = Callable[[Any], str]
 
 _MEIO: dict[str, Phrase] = {
@@ -104,7 +106,7 @@ def rules_in_words(game_id: str, options: Mapping[str, Any]) -> str:
         if phrase is not None:
             parts.append(phrase(value))
         elif isinstance(value, bool):
-            parts.append(name.replace("_", " ") if value else f"no {name.replace('_', ' ')}")
+            parts.append(option_words(name) if value else f"no {option_words(name)}")
         else:
-            parts.append(f"{name.replace('_', ' ')} {value}")
+            parts.append(f"{option_words(name)} {value}")
     return ", ".join(parts)

@@ -257,6 +257,9 @@ def page_text(error: CardbaseError, text: str | None = None) -> str:
     field named left out (``Invalid value for 'section': --section 'x'`` → ``…: 'x'``)."""
     prefix = f"{error.named}: " if error.named else ""
     if error.said is not None:
+        if text is not None and error.listed is not None and "\n" not in text:  # a listing's head alone
+            head = error.said.partition("\n")[0]
+            return prefix + (head if text.endswith(":") else head.removesuffix(":"))
         return prefix + error.said
     if error.option is not None and (error.choices or error.reason):  # an option's value refused, and why
         from cardbase.games.base import option_words

@@ -518,7 +518,11 @@ def _form_label(field: str) -> str:
         return f"P{int(m.group(1)) + 1}" + ("'s agent options" if m.group(2) else "")
     if m := re.fullmatch(r"deck(\d)(_text)?", field):
         return f"P{int(m.group(1)) + 1}'s deck"
-    return {"assume": "assumption profile"}.get(field, field.removeprefix("rule_").replace("_", " "))
+    from cardbase.games.base import option_words
+
+    if field.startswith("rule_"):
+        return option_words(field.removeprefix("rule_"))
+    return {"assume": "assumption profile"}.get(field, field.replace("_", " "))
 
 
 def _form_choice(form: Any) -> Any:

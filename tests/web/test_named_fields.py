@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardbase.games.base import option_words
 from cardbase.sim.table_setup import PLAYER_COUNTS, rule_fields
 from tests.web.play_helpers import mea_decks
 
@@ -50,7 +51,8 @@ def _form_cases() -> list[tuple[str, str, str, dict[str, str]]]:
             cases.append((game, "assume", "assumption profile", {**base, "assume": "bogus"}))
         for field in rule_fields(game):
             name = field["name"]
-            cases.append((game, f"rule_{name}", name, {**base, f"rule_{name}": BAD_RULE[field["kind"]]}))
+            said = f"Invalid value for {option_words(name)!r}"  # the option in the words its field is labelled in
+            cases.append((game, f"rule_{name}", said, {**base, f"rule_{name}": BAD_RULE[field["kind"]]}))
     return cases
 
 
@@ -120,6 +122,20 @@ def test_an_api_field_refused_is_named(client: TestClient, game: str, field: str
     else:
         assert error.get("field") == field and error["message"].startswith(f"Invalid value for '{field}': "), error
     assert client.get("/api/games").json() == []
+
+
+@pytest.mark.parametrize("game", list(PLAYER_COUNTS))
+def test_the_start_form_labels_each_rules_option_in_the_words_its_refusal_says(client: TestClient, game: str) -> None:
+    """Each rules option's field is labelled in words (``max turns``), as a refusal of its value names it
+    (the cases above), not by its id (``max_turns``, which the label's title gives for ``--rule``)."""
+    page = client.get(f"/play?game={game}")
+    assert page.status_code == 200
+    grid = page.text.split('class="rule-grid"', 1)[1].split("</div>", 1)[0]
+    labelled = re.findall(r"<label\b[^>]*>(.*?)<(?:select|input)\b[^>]*\bname=\"rule_(\w+)\"", grid, re.S)
+    assert {name for _, name in labelled} == {f["name"] for f in rule_fields(game)}
+    for label, name in labelled:
+        words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", label)).split())
+        assert words == option_words(name), (name, label)
 
 
 @pytest.mark.parametrize("which", ["a", "b"])

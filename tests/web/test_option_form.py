@@ -36,14 +36,20 @@ def form_text(value: Any) -> str:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_the_start_form_offers_every_option_and_its_words(client: TestClient, game_id: str) -> None:
-    """Each option, labelled by its name as ``--rule`` and docs/rules/<game>.md spell it: a list of its
-    words, yes/no, or a field (with the names a text option takes beside it)."""
+    """Each option, labelled in words as its refusals say it (``max turns``), its name as ``--rule`` and
+    docs/rules/<game>.md spell it in the label's title: a list of its words, yes/no, or a field (with the
+    names a text option takes beside it)."""
+    from cardbase.games.base import option_words
+
     page = client.get(f"/play?game={game_id}").text
     missing = []
     for name in GAMES[game_id].rule_defaults():
         kind, _ = GAMES[game_id].rule_defaults()[name]
-        if not re.search(rf"<label><code>{name}</code>\s*<(select|input) name=\"rule_{name}\"", page):
-            missing.append(f"{name} (labelled as --rule spells it)")
+        label = (
+            rf"<label title=\"--rule {name}=…\">{re.escape(option_words(name))}\s*<(select|input) name=\"rule_{name}\""
+        )
+        if not re.search(label, page):
+            missing.append(f"{name} (labelled in words, titled as --rule spells it)")
         select = re.search(rf'<select name="rule_{name}">(.*?)</select>', page, re.S)
         words = GAMES[game_id].rules_class().option_choices.get(name)
         if words or kind is bool:

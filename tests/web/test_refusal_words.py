@@ -314,3 +314,40 @@ def test_a_page_asked_without_the_token_says_where_the_link_is(database: Databas
             assert "the server printed when it was started" in said and "cardbase " not in said, said
         error = web.get("/api/decks").json()["error"]
         assert "`cardbase serve` printed" in error["message"] and "cardbase " not in error["text"], error
+
+
+def test_the_meikyu_refusal_of_missing_values_says_its_hint_in_the_pages_words(web: TestClient) -> None:
+    """The refusal lists the missing values and then the hint, whose players' words are its own (the
+    catalog page, the profile 'default'): the API's ``text`` says them as the page does, not the
+    command line's words put through the wording step (``import FILE game Meikyu``)."""
+    from cardbase.sim.meikyu import IMPORT_HINT
+
+    error = web.post("/api/games", json={"game": "meikyu", "players": 2}).json()["error"]
+    assert "--game meikyu" in error["message"], error["message"][-400:]
+    text = error["text"]
+    assert text.splitlines()[-1].strip() == IMPORT_HINT.said, text[-400:]
+    assert "game Meikyu" not in text and "cardbase " not in text and "--" not in text, text[-400:]
+    assert text.splitlines()[0] == error["message"].splitlines()[0]  # the head, the same in both
+    page = web.post("/play", data={"game": "meikyu", "players": "2", "seat0": "human", "seat1": "heuristic"})
+    assert IMPORT_HINT.said in words(page.text) and "game Meikyu" not in words(page.text)
+    head = re.search(r'<div id="error"[^>]*><p>(.*?)</p>', page.text, re.S)
+    assert head is not None and "Cook (character)" not in head.group(1), head  # the page's head alone
+
+
+def test_a_listing_with_a_line_in_players_words_carries_them_whole() -> None:
+    """The class of it: every message made of a head and lines (``CardbaseError._listing``: a file's
+    problems, a profile's, the values a catalog lacks) keeps each line's players' words (``Said``), and a
+    page that shows the head alone (the lines below it) takes the players' head alone."""
+    from cardbase.catalog.meikyu_profiles import InvalidProfile
+    from cardbase.errors import InvalidData, Said
+    from cardbase.web.errors import page_text
+
+    hint = Said("run `cardbase catalog import FILE --game meio`", "import them on the catalog page")
+    listed = InvalidData("deck.txt", ["line 2: no such card", hint])
+    assert listed.said == "deck.txt: 2 problems, nothing was written:\n  line 2: no such card\n  " + hint.said
+    assert "--game meio" in str(listed)  # the command line's words unchanged
+    head = str(listed).splitlines()[0]
+    assert page_text(listed, head) == head and page_text(listed, head.rstrip(":")) == head.rstrip(":")
+    assert page_text(listed) == listed.said
+    assert InvalidProfile("p.json", ["x: not a number", hint]).said is not None
+    assert InvalidData("deck.txt", ["line 2: no such card"]).said is None  # no players' words: none made

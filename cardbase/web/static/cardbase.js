@@ -2,7 +2,8 @@
  * the search's results): ``cardbaseTyped.kept(root, swap, accepted)`` notes each text field under
  * ``root`` (its value, caret and selection, focus, and whether it was shown), runs ``swap``, then puts
  * them back in the field of the same key (its id, else its name within the nearest element with an id
- * or a card's entry) where the new part has one. A value the server took (``accepted``, from ``sent``:
+ * or a card's entry; within a part that says whose it is, ``data-typed-owner``, its owner too: a seat's
+ * draft never goes into another seat's box) where the new part has one. A value the server took (``accepted``, from ``sent``:
  * a move or a tag sent and saved) is not put back: the page shows what became of it. play.js and
  * replay.js use it too (this file loads first on every page). */
 window.cardbaseTyped = (() => {
@@ -14,11 +15,13 @@ window.cardbaseTyped = (() => {
   const fields = (root) => Array.from(root.querySelectorAll("input, textarea")).filter(typable);
 
   function keyOf(field) {
-    if (field.id) return "#" + field.id;
+    const owner = field.closest("[data-typed-owner]");
+    const whose = owner ? `${owner.dataset.typedOwner}: ` : "";
+    if (field.id) return whose + "#" + field.id;
     if (!field.name) return "";
     const scope = field.parentElement && field.parentElement.closest("[id], [data-card-id]");
     const where = !scope ? "" : scope.id ? "#" + scope.id : `card ${scope.dataset.cardId} ${scope.dataset.section || ""}`;
-    return `${where} ${field.name}`;
+    return `${whose}${where} ${field.name}`;
   }
 
   // the fields under ``root`` by key, each key's in page order

@@ -331,8 +331,21 @@ def test_odds_open_in_place_stay_open_across_edits_and_open_without_javascript(
     assert len(seeds) == 2
 
 
+SETTLED = """() => Array.from(document.querySelectorAll("#deck img")).every(
+    (img) => img.complete && (img.naturalWidth > 0 || img.classList.contains("broken")))"""
+"""Each picture of the deck list arrived, or failed and was marked ``broken`` by the page's script."""
+FRAMES = """() => document.fonts.ready.then(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+"""The fonts, then two frames: what the page's script does in a frame after a swap or a load (fitting
+names to their boxes, again once their boxes are seen resized) is done."""
+
+
 def shown_panels(page: Page) -> tuple[str, str]:
-    """The deck list as the page has it (its HTML, the white space between tags aside), and every panel's text."""
+    """The deck list as the page has it once it has settled (its HTML, the white space between tags aside),
+    and every panel's text. Read before, it holds what a picture's arrival or a frame changes later (a
+    failed picture's ``broken`` mark, a name's fitted size), which a busy machine sends late."""
+    page.wait_for_function(SETTLED)
+    page.evaluate(FRAMES)
     deck = page.eval_on_selector("#deck", "d => d.outerHTML")
     return re.sub(r">\s+<", "><", deck), page.inner_text("#panels")
 
@@ -368,6 +381,8 @@ def test_an_edit_answers_what_it_changed_and_the_page_then_shows_what_a_reload_s
     edit(row.format("pep-talk", "dec"))  # the last assist: its group goes
     assert [g[0] for g in shown_groups(page)] == ["Monsters"]
     page.fill("#q", "Pep Talk")
+    # the search's results, not the first page's (which lists Pep Talk too): the click lands before their swap
+    expect(page.locator("#results-region")).to_have_attribute("data-query", "Pep Talk")
     add = '#results [data-card-id="mea/demo/pep-talk"] form.add-form button'
     expect(page.locator(add)).to_have_count(1)
     edit(add)  # from the gallery: the group comes back
@@ -375,6 +390,7 @@ def test_an_edit_answers_what_it_changed_and_the_page_then_shows_what_a_reload_s
     page.locator("#list-layout").select_option("visual")
     expect(page.locator("#deck.deck-visual")).to_be_visible()
     page.fill("#q", "Bramble Bear")
+    expect(page.locator("#results-region")).to_have_attribute("data-query", "Bramble Bear")
     add = '#results [data-card-id="mea/demo/bramble-bear"] form.add-form button'
     expect(page.locator(add)).to_have_count(1)
     edit(add)  # a new entry among the faces

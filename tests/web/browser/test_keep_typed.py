@@ -176,3 +176,47 @@ def test_a_tag_being_typed_survives_the_panels_an_edit_brings(page: Page, live_s
     entry = page.locator('#deck li[data-card-id="mea/demo/dizzy-bat"]')
     expect(entry.locator(".entry-tags")).to_have_text("early drop")
     expect(entry.locator("input[name=add]")).to_have_value("")
+
+
+def turn_passing_action(live_table: Any, seat: int) -> tuple[str, int]:
+    """A legal action of ``seat`` after which another seat is to move (with its own box): its text and that seat."""
+    with live_table.table.lock:
+        state = live_table.table.state
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            while after.current_player == CHANCE:
+                after.apply(after.sample_chance())
+            if after.current_player not in (seat, None) and after.legal_actions():
+                return str(action), after.current_player
+    raise AssertionError("no action passes the turn")
+
+
+def test_a_seats_draft_never_shows_in_another_seats_box(new_context: ContextMaker, live_server: LiveServer) -> None:
+    """A browser holding both seats: P's view, a move being typed in P's box, and the table part swapped
+    straight to the other seat's view (its answer for the other seat, no hand-off screen between; the
+    answer is forced here, as a late or redirected one would bring it). The draft was keyed by the box
+    alone (``#typed action``), the same in each seat's view, and came back in the other seat's box; it
+    is P's, not theirs: their box is empty."""
+    made, live_table, seat = mea_table(live_server)
+    page = new_context().new_page()
+    for held in made["seats"]:  # both links in this browser: its cookie holds both seats
+        open_link(page, held["url"], live_server.url)
+    page.goto(f"/play/{made['id']}?seat={seat}")
+    expect(page.locator("#handoff")).to_have_count(0)
+    version = live_table.table.version
+    type_draft(page)
+    action, other = turn_passing_action(live_table, seat)
+    board = re.compile(rf".*/play/{made['id']}/board\?seat={seat}$")
+    other_view = f"{live_server.url}/play/{made['id']}/board?seat={other}"
+    page.route(board, lambda route: route.fulfill(response=route.fetch(url=other_view)))
+    with httpx.Client(base_url=live_server.url, timeout=60) as http:
+        moved = http.post(
+            f"/api/games/{made['id']}/actions",
+            json={"action": action, "version": version},
+            headers={"Authorization": f"Seat {made['seats'][seat]['key']}"},
+        )
+    assert moved.status_code == 200, moved.text
+    wait_table(page, version + 1)  # the stream's refresh, answered with the other seat's view
+    expect(page.locator("#status")).to_contain_text(f"You are P{other + 1}")
+    expect(page.locator(TYPED)).to_have_value("")
