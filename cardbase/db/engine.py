@@ -642,7 +642,7 @@ def _check_database_file(path: str) -> None:
     import stat
 
     from cardbase.errors import shown
-    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, what_it_is
+    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, starts_with, what_it_is
 
     where = shown(path)
     name = os.path.basename(os.path.realpath(path))  # a link's target is what SQLite would write
@@ -671,12 +671,9 @@ def _check_database_file(path: str) -> None:
             f"{where}: is an empty file not named as a database; it is left as it is: give a file ending in "
             f"{', '.join(DATABASE_ENDINGS)} or a new path"
         )
-    try:
-        with open(path, "rb") as f:
-            start = f.read(len(SQLITE_HEADER))
-    except OSError:
+    if not os.access(path, os.R_OK):
         return  # said by SQLite as it opens it (permissions)
-    if start != SQLITE_HEADER:
+    if starts_with(Path(path), len(SQLITE_HEADER)) != SQLITE_HEADER:  # (a FIFO put there since: not waited on)
         raise DatabaseError(
             f"cannot open database {where}: it is not a SQLite database (damaged, or another kind of file); "
             "it is left as it is: give a cardbase database or a new path"
