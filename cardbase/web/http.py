@@ -251,7 +251,7 @@ async def single_values(request: Request) -> None:
         return
     reading = _body_reading(request.scope.get("route"))
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    refuse_other_content(reading, kind)
+    refuse_other_content(reading, kind, reading == "form" and not kind and bool(await request.body()))
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
         refuse_repeats(form.multi_items(), "form field")
@@ -272,12 +272,13 @@ async def single_values(request: Request) -> None:
             request.scope[INPUTS] = Inputs("json", flat_fields(data))
 
 
-def refuse_other_content(reading: str | None, kind: str) -> None:
+def refuse_other_content(reading: str | None, kind: str, unlabelled: bool = False) -> None:
     """415 for a body whose Content-Type ``kind`` is not what its route reads (``reading``: ``"json"``
     or ``"form"``): Starlette reads JSON sent to a form route as a form of no fields, which the
     route took (a deck copied, a card saved with its defaults), and FastAPI reads a form sent to
-    a JSON route as text. Without a Content-Type the body is read as the route reads it."""
-    if reading is None or not kind:
+    a JSON route as text. Without a Content-Type a JSON route reads the body as JSON; a form route
+    would read it as no fields, so a body there without one (``unlabelled``) is refused too."""
+    if reading is None or (not kind and not unlabelled):
         return
     json_kind = kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
     read_as_sent = json_kind if reading == "json" else kind in _FORM_TYPES
@@ -287,7 +288,8 @@ def refuse_other_content(reading: str | None, kind: str) -> None:
     from cardbase.web.errors import UnsupportedBody
 
     takes = "JSON (application/json)" if reading == "json" else f"a form ({' or '.join(_FORM_TYPES)})"
-    raise UnsupportedBody(f"the request body is {quoted(kind[:100])}; this address takes {takes}")
+    sent = f"is {quoted(kind[:100])}" if kind else "has no Content-Type"
+    raise UnsupportedBody(f"the request body {sent}; this address takes {takes}")
 
 
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
