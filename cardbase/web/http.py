@@ -339,10 +339,15 @@ def _whole(text: str) -> bool:
 def expected(request: Request, kind: str, key: int | str) -> frozenset[int] | None:
     """The versions ``If-Match`` accepts (None: no If-Match, or ``*``); a weak tag (``W/"…"``) never
     matches, as RFC 9110 says (If-Match compares strongly)."""
-    header = request.headers.get("if-match")
-    if header is None:
+    if "if-match" not in request.headers:
         return None
-    return _versions([t.strip() for t in header.split(",") if t.strip()], kind, key)
+    return _versions(header_list(request, "if-match"), kind, key)
+
+
+def header_list(request: Request, name: str) -> list[str]:
+    """The comma list header ``name`` gives, over all its field lines: lines of one name are one list
+    (RFC 9110 §5.3), so ``If-Match: *`` and a tag on a second line are ``*, "tag"``, not ``*``."""
+    return [t.strip() for line in request.headers.getlist(name) for t in line.split(",") if t.strip()]
 
 
 def form_versions(form: Any) -> frozenset[int] | None:
