@@ -10,6 +10,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -266,25 +267,67 @@ wait their turn without one (``WriteTurns``), so reads always have 5 of the pool
 
 class WriteTurns:
     """The write transactions of one program that may run at once, each with its pooled connection:
-    ``slots`` of them, the others waiting for a turn without a connection (within their budget). A
-    thread that holds a turn takes it again as it asks (a write within a write)."""
+    ``slots`` of them, the others waiting for a turn without a connection (within their budget), in
+    the order they came: a turn given back goes to the longest waiting, so a thread that writes again
+    and again (an agent's game saved move after move) cannot take every turn while another waits
+    past its budget (a semaphore let it: a deck edit was 'database is locked'). A thread that holds
+    a turn takes it again as it asks (a write within a write)."""
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
-        self._free = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._free = slots
+        self._waiting: deque[threading.Event] = deque()  # each waiter's, set when the turn is handed to it
         self._depth = threading.local()
 
     def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
         depth = getattr(self._depth, "n", 0)
-        if not depth and not self._free.acquire(blocking, timeout):
+        if not depth and not self._take(blocking, timeout):
             return False
         self._depth.n = depth + 1
         return True
 
+    def _take(self, blocking: bool, timeout: float | None) -> bool:
+        with self._lock:
+            if self._free and not self._waiting:
+                self._free -= 1
+                return True
+            if not blocking:
+                return False
+            handed = threading.Event()
+            self._waiting.append(handed)
+        try:
+            handed.wait(timeout)
+        except BaseException:  # Ctrl-C while waiting: a turn handed meanwhile goes on to the next
+            with self._lock:
+                if handed.is_set():
+                    self._pass_on()
+                else:
+                    self._waiting.remove(handed)
+            raise
+        with self._lock:
+            if handed.is_set():
+                return True
+            self._waiting.remove(handed)
+            return False
+
     def release(self) -> None:
         self._depth.n -= 1
         if not self._depth.n:
-            self._free.release()
+            with self._lock:
+                self._pass_on()
+
+    def _pass_on(self) -> None:
+        """A turn given back (the lock held): to the longest waiting, so no one else takes it first."""
+        if self._waiting:
+            self._waiting.popleft().set()
+        else:
+            self._free += 1
+
+    @property
+    def waiting(self) -> int:
+        """How many writers wait for a turn."""
+        return len(self._waiting)
 
 
 @dataclass
