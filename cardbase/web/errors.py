@@ -315,7 +315,7 @@ def server_folders(request: Request | None) -> list[str]:
 def without_folders(text: str, folders: Sequence[str]) -> str:
     """``text`` with each of ``folders`` (a path's start: ``/srv/cardbase/card_images/mea``) said as ``…``."""
     for folder in folders:
-        text = re.sub(re.escape(folder) + r"(?=[/\\\s'\"`:;,)]|$)", "…", text)
+        text = re.sub(r"(?<![\w.~/-])" + re.escape(folder) + r"(?=[/\\\s'\"`:;,)]|$)", "…", text)
     return text
 
 
