@@ -206,17 +206,18 @@ _JOURNAL_HEADERS = {
 }
 
 
-def _starts_with(path: Path, size: int) -> bytes:
-    """The first ``size`` bytes of the regular file ``path`` (``b""`` if it cannot be read)."""
+def starts_with(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of ``path`` if it is a regular file (``b""`` if it is not, or cannot be
+    read): a FIFO there is not waited on (``open_regular``; a plain open waited for a writer for ever)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(size)
-    except OSError:
+    except (OSError, UnreadableInput):
         return b""
 
 
 def _is_sqlite(path: Path) -> bool:
-    return _starts_with(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+    return starts_with(path, len(SQLITE_HEADER)) == SQLITE_HEADER
 
 
 def sqlite_side_file(path: Path) -> tuple[str, Path] | None:
@@ -234,7 +235,7 @@ def sqlite_side_file(path: Path) -> tuple[str, Path] | None:
 def _sqlite_role(path: Path) -> str | None:
     """What the existing regular file ``path`` is to SQLite by its first bytes, whatever its name: a
     database or a journal."""
-    start = _starts_with(path, len(SQLITE_HEADER))
+    start = starts_with(path, len(SQLITE_HEADER))
     return "a SQLite database" if start == SQLITE_HEADER else _JOURNAL_HEADERS.get(start[:4])
 
 

@@ -704,7 +704,7 @@ def _meikyu_renderables(batch: BatchResult, data: dict[str, Any]) -> list[Render
         "Game length: {} turns on average (95% interval {}); ".format(
             *_mean(length["mean"], length["mean_95"][0], length["mean_95"][1], 1)
         )
-        + f"shortest {length['min']}, median {length['median']}, longest {length['max']}."
+        + f"shortest {length['min']}, median {length['median']:g}, longest {length['max']}."
     )
     games = batch.games
     ended = ", ".join(

@@ -256,6 +256,15 @@ WRITE_BATCH = 2_000
 """Rows per statement of a catalog write (each statement's rows run in one C loop, deaf to Ctrl-C)."""
 
 
+def cards_held(session: Session, ids: Sequence[str]) -> set[str]:
+    """The ids of ``ids`` the catalog has, read in ``session`` (a write's: what it is about to refer to,
+    as it is now), ``WRITE_BATCH`` to a statement."""
+    held: set[str] = set()
+    for start in range(0, len(ids), WRITE_BATCH):
+        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    return held
+
+
 def _batches(rows: Sequence[Mapping[str, Any]]) -> Iterator[Sequence[Mapping[str, Any]]]:
     for start in range(0, len(rows), WRITE_BATCH):
         yield rows[start : start + WRITE_BATCH]

@@ -463,12 +463,10 @@ def _gone(session: Session, counts: dict[str, int], source: str) -> None:
     """``InvalidData`` naming every card of ``counts`` no longer in the catalog, by the row or line that
     named it (``Counts.where``): read in the write's transaction, as the catalog is when it writes (a card
     deleted after the file was read was a foreign-key "database error")."""
-    from cardbase.db.catalog import WRITE_BATCH
+    from cardbase.db.catalog import cards_held
 
     ids = list(counts)
-    held: set[str] = set()
-    for start in range(0, len(ids), WRITE_BATCH):
-        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    held = cards_held(session, ids)
     where = counts.where if isinstance(counts, Counts) else {}
     said = "is no longer in the catalog (deleted after the list was read)"
     gone = [

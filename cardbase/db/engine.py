@@ -10,6 +10,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -266,25 +267,67 @@ wait their turn without one (``WriteTurns``), so reads always have 5 of the pool
 
 class WriteTurns:
     """The write transactions of one program that may run at once, each with its pooled connection:
-    ``slots`` of them, the others waiting for a turn without a connection (within their budget). A
-    thread that holds a turn takes it again as it asks (a write within a write)."""
+    ``slots`` of them, the others waiting for a turn without a connection (within their budget), in
+    the order they came: a turn given back goes to the longest waiting, so a thread that writes again
+    and again (an agent's game saved move after move) cannot take every turn while another waits
+    past its budget (a semaphore let it: a deck edit was 'database is locked'). A thread that holds
+    a turn takes it again as it asks (a write within a write)."""
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
-        self._free = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._free = slots
+        self._waiting: deque[threading.Event] = deque()  # each waiter's, set when the turn is handed to it
         self._depth = threading.local()
 
     def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
         depth = getattr(self._depth, "n", 0)
-        if not depth and not self._free.acquire(blocking, timeout):
+        if not depth and not self._take(blocking, timeout):
             return False
         self._depth.n = depth + 1
         return True
 
+    def _take(self, blocking: bool, timeout: float | None) -> bool:
+        with self._lock:
+            if self._free and not self._waiting:
+                self._free -= 1
+                return True
+            if not blocking:
+                return False
+            handed = threading.Event()
+            self._waiting.append(handed)
+        try:
+            handed.wait(timeout)
+        except BaseException:  # Ctrl-C while waiting: a turn handed meanwhile goes on to the next
+            with self._lock:
+                if handed.is_set():
+                    self._pass_on()
+                else:
+                    self._waiting.remove(handed)
+            raise
+        with self._lock:
+            if handed.is_set():
+                return True
+            self._waiting.remove(handed)
+            return False
+
     def release(self) -> None:
         self._depth.n -= 1
         if not self._depth.n:
-            self._free.release()
+            with self._lock:
+                self._pass_on()
+
+    def _pass_on(self) -> None:
+        """A turn given back (the lock held): to the longest waiting, so no one else takes it first."""
+        if self._waiting:
+            self._waiting.popleft().set()
+        else:
+            self._free += 1
+
+    @property
+    def waiting(self) -> int:
+        """How many writers wait for a turn."""
+        return len(self._waiting)
 
 
 @dataclass
@@ -642,7 +685,7 @@ def _check_database_file(path: str) -> None:
     import stat
 
     from cardbase.errors import shown
-    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, what_it_is
+    from cardbase.textfiles import SQLITE_HEADER, SQLITE_SIDE_FILES, starts_with, what_it_is
 
     where = shown(path)
     name = os.path.basename(os.path.realpath(path))  # a link's target is what SQLite would write
@@ -671,12 +714,9 @@ def _check_database_file(path: str) -> None:
             f"{where}: is an empty file not named as a database; it is left as it is: give a file ending in "
             f"{', '.join(DATABASE_ENDINGS)} or a new path"
         )
-    try:
-        with open(path, "rb") as f:
-            start = f.read(len(SQLITE_HEADER))
-    except OSError:
+    if not os.access(path, os.R_OK):
         return  # said by SQLite as it opens it (permissions)
-    if start != SQLITE_HEADER:
+    if starts_with(Path(path), len(SQLITE_HEADER)) != SQLITE_HEADER:  # (a FIFO put there since: not waited on)
         raise DatabaseError(
             f"cannot open database {where}: it is not a SQLite database (damaged, or another kind of file); "
             "it is left as it is: give a cardbase database or a new path"

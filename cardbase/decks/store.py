@@ -254,12 +254,10 @@ def _cards_held(session: Session, deck: Deck, what: str) -> None:
     """A usage error naming the cards of ``deck`` the catalog no longer has, read in the write's
     transaction: a deck read (its cards looked up) before it may name a card deleted since, which the
     write's insert would meet as a foreign-key error."""
-    from cardbase.db.catalog import WRITE_BATCH
+    from cardbase.db.catalog import cards_held
 
     ids = list(dict.fromkeys(c.card_id for c in deck.cards))
-    held: set[str] = set()
-    for start in range(0, len(ids), WRITE_BATCH):
-        held.update(session.scalars(select(Card.id).where(col(Card.id).in_(ids[start : start + WRITE_BATCH]))))
+    held = cards_held(session, ids)
     if missing := [cid for cid in ids if cid not in held]:
         names = {c.card_id: c.name for c in deck.cards}
         gone = ", ".join(f"{quoted(names[cid])} ({cid})" if names[cid] else cid for cid in missing[:5])

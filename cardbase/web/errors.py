@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
@@ -280,9 +281,9 @@ def for_pages(
 ) -> str:
     """The refusal ``error`` (``text``: the part of its message a page shows, its first line) as a
     page shows it: its players' text (:func:`page_text`) in players' words (:func:`players_words`),
-    secrets masked."""
+    secrets masked, the server's folders too off loopback (:func:`server_folders`)."""
     said = page_text(error, text) if isinstance(error, CardbaseError) else str(error) if text is None else text
-    return mask(players_words(said, path), request)
+    return without_folders(mask(players_words(said, path), request), server_folders(request))
 
 
 def mask(text: str, request: Request | None = None) -> str:
@@ -290,6 +291,35 @@ def mask(text: str, request: Request | None = None) -> str:
     out = _mask(text)
     token = _token(request)
     return out.replace(token, "***") if token else out
+
+
+def server_folders(request: Request | None) -> list[str]:
+    """The server's folders a message may name, longest first, when the request is served off loopback
+    (none on loopback, where the user is the server's): its images', its SQLite database's, the
+    temporary folder crash reports go to, its working folder and its user's home."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    settings = getattr(request.app.state, "settings", None) if request is not None else None
+    if settings is None or settings.loopback:
+        return []
+    database = getattr(settings, "database", None)
+    sqlite_file = database.engine.url.database if database is not None and database.url.startswith("sqlite") else None
+    places = [settings.images, tempfile.gettempdir(), Path.cwd(), Path.home()]
+    places += [Path(sqlite_file).parent] if sqlite_file and not sqlite_file.startswith("file:") else []
+    found: set[str] = set()
+    for place in places:
+        with suppress(OSError, RuntimeError):
+            found |= {os.path.abspath(place), os.path.realpath(place)}
+    return sorted((f for f in found if f.strip(os.sep)), key=len, reverse=True)  # never the root itself
+
+
+def without_folders(text: str, folders: Sequence[str]) -> str:
+    """``text`` with each of ``folders`` (a path's start: ``/srv/cardbase/card_images/mea``) said as ``…``."""
+    for folder in folders:
+        text = re.sub(r"(?<![\w.~/-])" + re.escape(folder) + r"(?=[/\\\s'\"`:;,)]|$)", "…", text)
+    return text
 
 
 def _token(request: Request | None) -> str | None:
@@ -317,10 +347,15 @@ def error_response(
     refuse, ``text``: the message in players' words where they differ, and ``extra`` fields) for
     the API, else as ``error.html``, which shows the players' words (``said``, else the message,
     through :func:`players_words`)."""
-    text = mask(players_words(said if said is not None else said_of(message), path), request)
-    message = mask(message, request)
-    term = mask(term, request) if term is not None else None
-    problems = [mask(p, request) for p in problems] if problems else None
+    folders = server_folders(request)  # off loopback, the server's own paths are no one else's business
+
+    def hidden(said: str) -> str:
+        return without_folders(mask(said, request), folders)
+
+    text = hidden(players_words(said if said is not None else said_of(message), path))
+    message = hidden(message)
+    term = hidden(term) if term is not None else None
+    problems = [hidden(p) for p in problems] if problems else None
     if wants_json(path):
         body: dict[str, Any] = {"message": message, "term": term}
         if text != message:

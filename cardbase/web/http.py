@@ -251,7 +251,7 @@ async def single_values(request: Request) -> None:
         return
     reading = _body_reading(request.scope.get("route"))
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    refuse_other_content(reading, kind)
+    refuse_other_content(reading, kind, reading == "form" and not kind and bool(await request.body()))
     if reading == "form" and kind in _FORM_TYPES:
         form = await form_data(request)  # FastAPI's own, if it read it for the route's fields
         refuse_repeats(form.multi_items(), "form field")
@@ -272,12 +272,13 @@ async def single_values(request: Request) -> None:
             request.scope[INPUTS] = Inputs("json", flat_fields(data))
 
 
-def refuse_other_content(reading: str | None, kind: str) -> None:
+def refuse_other_content(reading: str | None, kind: str, unlabelled: bool = False) -> None:
     """415 for a body whose Content-Type ``kind`` is not what its route reads (``reading``: ``"json"``
     or ``"form"``): Starlette reads JSON sent to a form route as a form of no fields, which the
     route took (a deck copied, a card saved with its defaults), and FastAPI reads a form sent to
-    a JSON route as text. Without a Content-Type the body is read as the route reads it."""
-    if reading is None or not kind:
+    a JSON route as text. Without a Content-Type a JSON route reads the body as JSON; a form route
+    would read it as no fields, so a body there without one (``unlabelled``) is refused too."""
+    if reading is None or (not kind and not unlabelled):
         return
     json_kind = kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
     read_as_sent = json_kind if reading == "json" else kind in _FORM_TYPES
@@ -287,7 +288,8 @@ def refuse_other_content(reading: str | None, kind: str) -> None:
     from cardbase.web.errors import UnsupportedBody
 
     takes = "JSON (application/json)" if reading == "json" else f"a form ({' or '.join(_FORM_TYPES)})"
-    raise UnsupportedBody(f"the request body is {quoted(kind[:100])}; this address takes {takes}")
+    sent = f"is {quoted(kind[:100])}" if kind else "has no Content-Type"
+    raise UnsupportedBody(f"the request body {sent}; this address takes {takes}")
 
 
 def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
@@ -337,10 +339,15 @@ def _whole(text: str) -> bool:
 def expected(request: Request, kind: str, key: int | str) -> frozenset[int] | None:
     """The versions ``If-Match`` accepts (None: no If-Match, or ``*``); a weak tag (``W/"…"``) never
     matches, as RFC 9110 says (If-Match compares strongly)."""
-    header = request.headers.get("if-match")
-    if header is None:
+    if "if-match" not in request.headers:
         return None
-    return _versions([t.strip() for t in header.split(",") if t.strip()], kind, key)
+    return _versions(header_list(request, "if-match"), kind, key)
+
+
+def header_list(request: Request, name: str) -> list[str]:
+    """The comma list header ``name`` gives, over all its field lines: lines of one name are one list
+    (RFC 9110 §5.3), so ``If-Match: *`` and a tag on a second line are ``*, "tag"``, not ``*``."""
+    return [t.strip() for line in request.headers.getlist(name) for t in line.split(",") if t.strip()]
 
 
 def form_versions(form: Any) -> frozenset[int] | None:

@@ -19,6 +19,7 @@ from fastapi.responses import Response
 
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.web.app import settings_of
+from cardbase.web.http import header_list
 from cardbase.web.lru import LRU
 from cardbase.web.settings import ServerSettings
 
@@ -83,7 +84,7 @@ def image(
     digest = _row_hash(card, declared, settings.images)
     etag = f'"{digest}-{w}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=3600, must-revalidate"}
-    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+    if etag in header_list(request, "if-none-match"):
         return Response(status_code=304, headers=headers)
     faces = faces_of(request)
     key = (card.id, w, digest)

@@ -223,3 +223,57 @@ def test_programs_opening_a_new_database_together_all_open_it(empty_db_url: str)
     finally:
         for database in opened:
             database.engine.dispose()
+
+
+def test_a_thread_writing_again_and_again_leaves_another_writer_its_turn(db_url: str) -> None:
+    """One thread of a program writes again and again (an agent's game saved move after move) while
+    another asks for one write: the turn given back goes to the writer waiting, which is made within
+    its budget. The turns were a semaphore the writing thread took again before the waiter woke: the
+    waiter was 'database is locked' after its whole budget, every time, however short each write."""
+    from cardbase.db.engine import lock_budget
+    from cardbase.decks.store import new_deck, rename_deck
+
+    database = open_database(db_url)
+    hog_deck, other_deck = new_deck(database, "Again", "mea"), new_deck(database, "Once", "mea")
+    done = threading.Event()
+    writes = 0
+
+    def again() -> None:
+        nonlocal writes
+        while not done.is_set() and writes < 100_000:
+            with database.transaction() as session:
+                session.execute(text("UPDATE deck SET version = version + 1 WHERE id = :id"), {"id": hog_deck})
+                writes += 1
+                time.sleep(0.002)  # a write's work, holding the turn
+
+    hog = threading.Thread(target=again, daemon=True)
+    hog.start()
+    try:
+        while writes < 5:  # the other thread is writing
+            time.sleep(0.01)
+        with lock_budget(5.0):  # (hundreds of the other's writes long)
+            rename_deck(database, other_deck, "Once renamed")
+    finally:
+        done.set()
+        hog.join(GUARD)
+        database.engine.dispose()
+
+
+def test_a_turn_given_back_goes_to_the_writer_waiting() -> None:
+    """``WriteTurns``: the turn a thread gives back is handed to the writer that waited first; the
+    thread that gave it back cannot take it again first (it did: a semaphore)."""
+    from cardbase.db.engine import WriteTurns
+
+    turns = WriteTurns(1)
+    got: list[bool] = []
+    assert turns.acquire()
+    waiter = threading.Thread(target=lambda: got.append(turns.acquire(timeout=GUARD)), daemon=True)
+    waiter.start()
+    deadline = time.monotonic() + GUARD
+    while turns.waiting == 0:
+        assert time.monotonic() < deadline, "the waiter never waited"
+        time.sleep(0.01)
+    turns.release()
+    assert not turns.acquire(blocking=False)  # handed on: taken by the waiter, not again by this thread
+    waiter.join(GUARD)
+    assert got == [True]

@@ -159,3 +159,25 @@ def test_an_output_through_a_link_to_nothing_is_refused(argv: list[str], hostile
     assert_refused(result, 2, str(link), "does not exist")
     assert not (in_tmp / "elsewhere").exists()
     assert link.is_symlink()
+
+
+@pytest.mark.parametrize("side", [".db-wal", "-shm", "-journal"])
+def test_a_side_file_name_beside_a_fifo_does_not_wait_for_a_writer(side: str, in_tmp: Path) -> None:
+    """An output named as a side file (``cards-wal``) is checked for the database beside it by its
+    first bytes: ``cards`` a FIFO made that read wait for a writer for ever (the command hung). A FIFO
+    is no database: the output is written, and the FIFO is left as it was. (The command runs apart:
+    the timeout only keeps the suite from hanging with it.)"""
+    import subprocess
+    import sys
+
+    base = "cards.db" if side == ".db-wal" else "cards"
+    os.mkfifo(in_tmp / base)
+    out = in_tmp / f"cards{side}"
+    argv = [sys.executable, "-m", "cardbase", "print", "registration", "-o", str(out)]
+    try:
+        done = subprocess.run(argv, cwd=in_tmp, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:  # (the command is killed)
+        pytest.fail(f"print registration -o {out.name} waited for a writer on the FIFO {base}")
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(b"%PDF")
+    assert (in_tmp / base).is_fifo()

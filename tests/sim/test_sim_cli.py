@@ -75,6 +75,20 @@ def test_sim_of_a_few_games_gives_no_interval_outside_the_possible_scores():
     assert f"Game length: {turns:g} turns on average (95% interval 0–?)" in shown.stdout, shown.stdout
 
 
+def test_sim_meikyus_median_game_length_has_no_digit_the_games_do_not_give():
+    """The median of an even count of whole turns is whole or a half: two games whose lengths add up to an
+    even number read 'median 37', not 'median 37.0' (as sim mea says it)."""
+    args = ["sim", "meikyu", "--players", "2", "--agents", "heuristic,heuristic", "--games", "2", "--assume", "default"]
+    args += ["--seed", "1"]  # (its two games' lengths add up to an even number)
+    data = json.loads(run(*args, "--json").stdout)["meikyu"]["game_length_turns"]
+    assert data["median"] == int(data["median"])
+    shown = run(*args)
+    assert shown.exit_code == 0, shown.output
+    said = re.search(r"median (\S+), longest", " ".join(shown.stdout.split()))
+    assert said is not None and float(said.group(1)) == data["median"], shown.stdout
+    assert re.fullmatch(r"[0-9]+(\.5)?", said.group(1)), said.group(1)
+
+
 def test_sim_meio_bad_options_exit_2_with_one_message():
     result = run("sim", "meio", "--players", "3", "--agents", "random,random", "--games", "2")
     assert result.exit_code == 2

@@ -243,3 +243,21 @@ def test_an_if_match_of_no_version_of_the_deck_says_so_in_words(client: TestClie
     message = error_of(refused)
     assert "the change was made from another version" in message and "version another" not in message
     assert client.get(f"/api/decks/{deck}").json()["info"]["name"] == "Tagged"
+
+
+def test_if_match_given_on_two_lines_is_one_list(client: TestClient) -> None:
+    """Field lines of one name are one comma list (RFC 9110 §5.3): ``If-Match: *`` with a stale tag on a
+    second line is ``*`` beside a tag, which matches nothing (412); only the first line was read, and
+    the change was made over the version the client said it had not seen. A current tag on the
+    second line matches (it was 412)."""
+    deck = new_deck(client, "Lines")
+    client.patch(f"/api/decks/{deck}", json={"name": "Lines 2"})  # now version 2
+    stale, now = f'"deck-{deck}-v1"', f'"deck-{deck}-v2"'
+    refused = client.patch(
+        f"/api/decks/{deck}", json={"name": "Over"}, headers=[("If-Match", "*"), ("If-Match", stale)]
+    )
+    assert refused.status_code == 412, refused.text
+    assert client.get(f"/api/decks/{deck}").json()["info"]["name"] == "Lines 2"
+    taken = client.patch(f"/api/decks/{deck}", json={"name": "Taken"}, headers=[("If-Match", stale), ("If-Match", now)])
+    assert taken.status_code == 200, taken.text
+    assert client.get(f"/api/decks/{deck}").json()["info"]["name"] == "Taken"

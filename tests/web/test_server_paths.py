@@ -1,0 +1,44 @@
+"""Off loopback a refusal or a crash names none of the server's folders (its images', its database's,
+the temporary folder of crash reports, its working and home folders): a folder this user may not
+reach said ``/srv/…/card_images/mea: Permission denied`` to anyone on the network, and a crash the
+path of its report. On loopback the user is the server's, and the path is said whole."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import MakeClient
+
+TOKEN = "t" * 32
+
+
+def _failing(error: BaseException) -> Any:
+    def fail(*_args: Any, **_kwargs: Any) -> Any:
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize("kind", ["permission", "crash"])
+def test_a_refusal_off_loopback_names_no_server_folder(
+    kind: str, make_client: MakeClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temporary"))  # the crash report's folder
+    (tmp_path / "temporary").mkdir()
+    folder = str(tmp_path / "card_images" / "mea")
+    error = PermissionError(13, "Permission denied", folder) if kind == "permission" else RuntimeError("boom")
+    monkeypatch.setattr("cardbase.decks.store.list_decks", _failing(error))
+    said = {
+        "on loopback": make_client().get("/api/decks").json()["error"]["message"],
+        "off loopback": make_client(host="0.0.0.0", token=TOKEN)
+        .get("/api/decks", headers={"Host": "192.168.1.20:8765", "Authorization": f"Bearer {TOKEN}"})
+        .json()["error"]["message"],
+    }
+    whole = folder if kind == "permission" else str(tmp_path / "temporary")
+    assert whole in said["on loopback"], said
+    assert str(tmp_path) not in said["off loopback"], said
+    assert "…/" in said["off loopback"], said  # where it was is said, not what it is
