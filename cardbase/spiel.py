@@ -155,8 +155,28 @@ def _mea_rules(params: Mapping[str, Any]) -> Rules:
     if not all(paths):
         raise ValueError("needs deck0 and deck1: deck files, or the names of decks in the database")
     with _database(db) as database:
-        decks = [load_deck(database, Path(p), drop).deck for p in paths]
+        decks = []
+        for name, path in zip(("deck0", "deck1"), paths, strict=True):
+            with _parameter(name):
+                decks.append(load_deck(database, Path(path), drop, drop_hint=_DROP_HINT).deck)
     return MeaRules(decks=(decks[0], decks[1]), **options)
+
+
+_DROP_HINT = "set drop_unknown=true to leave it out"
+"""How a ``cardbase_mea`` caller leaves out a card of unknown stats (the CLI's words name its flag)."""
+
+
+@contextmanager
+def _parameter(name: str) -> Iterator[None]:
+    """Whatever the value of parameter ``name`` is refused for (a file that is a FIFO, a folder or
+    over its bound, a deck with unknown cards, a database that cannot be read) as a ``ValueError``
+    naming the parameter: the one way every parameter that names a file or a database is refused."""
+    from cardbase.errors import CardbaseError
+
+    try:
+        yield
+    except (CardbaseError, ValueError, OSError) as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 @contextmanager
@@ -166,10 +186,8 @@ def _database(db: str | None) -> Iterator[Database]:
     from cardbase.db.engine import open_database
     from cardbase.errors import DatabaseError
 
-    try:
+    with _parameter("db"):
         database = open_database(db)
-    except DatabaseError as error:
-        raise ValueError(f"db: {error}") from None
     try:
         yield database
     except DatabaseError as error:
@@ -203,7 +221,9 @@ def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
         where = f"(sets: {', '.join(sorted({c.set for c in shipped}))})"
     if not cards:
         raise ValueError(f"set: no Meikyu cards in set {quoted(set_code)} {where}")
-    return MeikyuRules(pool=resolve(cards, assume), **options)
+    with _parameter("assume"):
+        pool = resolve(cards, assume)
+    return MeikyuRules(pool=pool, **options)
 
 
 GAMES: dict[str, tuple[str, str, Callable[[], dict[str, Any]], Callable[[Mapping[str, Any]], Rules]]] = {

@@ -251,6 +251,46 @@ def test_bad_parameters_are_one_message(name, params, message, mea_config):
         pyspiel.load_game(name, config)
 
 
+FILE_PARAMETERS = [("cardbase_mea", "deck0"), ("cardbase_mea", "deck1"), ("cardbase_meikyu", "assume")]
+"""Every parameter that names a file to read (``db`` has its own cases above)."""
+
+NOT_READABLE = {
+    "a FIFO": lambda folder: os.mkfifo(folder / "pipe") or folder / "pipe",
+    "a folder": lambda folder: folder,
+    "/dev/zero": lambda folder: Path("/dev/zero"),
+    "a 2 GB sparse file": lambda folder: _sparse(folder / "big.txt", 2 * 2**30),
+    "no file": lambda folder: folder / "nowhere.txt",
+}
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with path.open("wb") as out:
+        out.truncate(size)
+    return path
+
+
+@pytest.mark.parametrize("target", sorted(NOT_READABLE))
+@pytest.mark.parametrize(("name", "parameter"), FILE_PARAMETERS, ids=[p for _, p in FILE_PARAMETERS])
+def test_a_file_parameter_that_cannot_be_read_is_refused_naming_it(name, parameter, target, mea_config, tmp_path):
+    """A FIFO (which would block an open), a folder, a device, a file over its bound or none at all, given
+    as a parameter that names a file: one ``ValueError`` naming the game and the parameter, before any
+    read (the sparse file is never read: 2 GB would be a memory blow-up). The deck and profile
+    refusals named the path only, so a caller could not tell deck0 from deck1 (or assume from db)."""
+    path = NOT_READABLE[target](tmp_path)
+    config = {**(mea_config if name == "cardbase_mea" else {}), parameter: str(path)}
+    with pytest.raises(ValueError, match=rf"^{name}: {parameter}: .*{re.escape(str(path))}"):
+        pyspiel.load_game(name, config)
+
+
+def test_a_deck_of_unknown_stats_says_how_to_leave_them_out_in_the_adapters_words(tmp_path, db_url):
+    """The hint names the parameter the adapter takes (``drop_unknown``), not the CLI's flag."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text((DECKS / "mea-goblin-rush.txt").read_text(encoding="utf-8") + "1 Selounticia\n", encoding="utf-8")
+    config = {"deck0": str(deck), "deck1": str(DECKS / "mea-tile-control.txt"), "db": db_url}
+    with pytest.raises(ValueError, match=r"(?s)^cardbase_mea: deck0: (?!.*--drop-unknown).*drop_unknown=true"):
+        pyspiel.load_game("cardbase_mea", config)
+
+
 def test_an_unknown_parameter_is_refused():
     with pytest.raises(pyspiel.SpielError, match="farm"):
         pyspiel.load_game("cardbase_meio(farm=lands)")
