@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed, kind_words
+from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed, decimal_number, kind_words
 
 
 def _load(path: str) -> Any:
@@ -227,17 +227,16 @@ def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any])
         kind = options[key]
         if isinstance(value, int) and value < 0:
             raise UsageError(f"agent {quoted(name)}: {key} must not be negative")
-        if "str" in kind or isinstance(value, int):
+        if isinstance(value, int):
             continue
-        if kind.startswith("int"):
-            raise UsageError(f"agent {quoted(name)}: {key} must be a whole number, not {quoted(value)}")
-        if kind.startswith("float"):
-            try:
-                number = float(value)
-            except ValueError:
-                raise UsageError(f"agent {quoted(name)}: {key} must be a number, not {quoted(value)}") from None
-            if not number >= 0 or number == float("inf"):
+        if kind.startswith("float"):  # (``float | str``: a number that may come as its text)
+            number = decimal_number(value)
+            if number is None:
+                raise UsageError(f"agent {quoted(name)}: {key} must be a number in digits, not {quoted(value, 40)}")
+            if not number >= 0:
                 raise UsageError(f"agent {quoted(name)}: {key} must be a number from 0, not {quoted(value)}")
+        elif "str" not in kind:
+            raise UsageError(f"agent {quoted(name)}: {key} must be a whole number, not {quoted(value)}")
 
 
 MAX_AGENT_NUMBER = 100_000

@@ -117,8 +117,8 @@ AGENTS = [
     ("mea", "search:samples=-1", "samples must not be negative"),  # was played
     ("meio", "search:split_candidates=0", "split_candidates must be at least 1"),
     ("meikyu", "search:samples=0", "samples must be at least 1"),
-    ("meikyu", "search:rounds=abc", "rounds must be a number, not 'abc'"),
-    ("meikyu", "search:prior=inf", "prior must be a number from 0"),
+    ("meikyu", "search:rounds=abc", "rounds must be a number in digits, not 'abc'"),
+    ("meikyu", "search:prior=inf", "prior must be a number in digits, not 'inf'"),
 ]
 
 
@@ -133,6 +133,56 @@ def test_bad_agent_is_refused(game: str, agent: str, phrase: str, shared_db: str
         argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
         argv += ["--db", shared_db]
     assert_refused(run_cli(argv), 2, phrase)
+
+
+def _agent_number_options() -> list[tuple[str, str, str]]:
+    """(game, agent, option) for every option of every agent of every game that takes a number with a
+    fraction (its constructor's annotation says ``float``), walked from the registry."""
+    from cardbase.sim.registry import GAMES, _agent_options, _load
+
+    return [
+        (game_id, agent, option)
+        for game_id, entry in GAMES.items()
+        for agent, where in entry.agents.items()
+        for option, kind in _agent_options(_load(where)).items()
+        if kind.startswith("float")
+    ]
+
+
+NOT_DIGITS = ["1_0", "٣", "１", "nan", "inf", "-inf", "1e999", "0x1", "1,5", "0." + "5" * 40]
+"""Texts that are no number written in ASCII digits (``float()`` reads the first three as 10, 3 and 1,
+``1e999`` as infinity), or one longer than a number is."""
+
+
+def test_every_agent_number_option_is_swept() -> None:
+    assert len(_agent_number_options()) >= 4
+
+
+@pytest.mark.parametrize(
+    ("game_id", "agent", "option"), _agent_number_options(), ids=[":".join(o) for o in _agent_number_options()]
+)
+def test_an_agent_number_written_otherwise_than_in_digits_is_refused_naming_the_option(
+    game_id: str, agent: str, option: str
+) -> None:
+    """Every agent option that takes a number with a fraction (ISMCTS's ``c``, Meikyu's search's
+    ``prior``…), given a text that is no number in ASCII digits: refused as the agent is read (the
+    command line's ``--agents`` and the web's seats both read it so), a usage error naming the option
+    and the text. ``ismcts:c=1_0`` played with c=10, ``c=٣`` with 3 (``--rule`` and the command line's
+    numbers refuse both), ``search:prior=1e999`` was refused as "not from 0"."""
+    from cardbase.errors import UsageError
+    from cardbase.sim.registry import GAMES
+
+    for text in NOT_DIGITS:
+        with pytest.raises(UsageError, match=rf"{option} must be a number in digits, not '") as refused:
+            GAMES[game_id].parse_agent(f"{agent}:{option}={text}")
+        assert len(str(refused.value)) < 300
+
+
+def test_an_agent_number_in_digits_is_taken() -> None:
+    from cardbase.sim.registry import GAMES
+
+    for game_id, agent, option in _agent_number_options():
+        GAMES[game_id].parse_agent(f"{agent}:{option}=0.5")
 
 
 def _float_options() -> list[tuple[tuple[str, ...], str, Any]]:
