@@ -575,15 +575,18 @@ def record_lines(state: CardbaseState, agents: Sequence[str] | None = None) -> l
     return lines_of(engine.rules, None, engine.history, agents)
 
 
-def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
-    """The OpenSpiel state a cardbase game record reaches: the record replayed (every action
+def from_record(game: CardbaseGame, record: GameRecord | str | Sequence[str]) -> CardbaseState:
+    """The OpenSpiel state a cardbase game record reaches: the record (a ``GameRecord``, or its JSON
+    Lines as :func:`record_lines` gives them, one text or a list of lines) replayed (every action
     checked; an illegal one is :class:`~cardbase.errors.InvalidRecord`), then each action's steps
     applied to a new state of ``game``, whose rules must be the record's. An action the record
     takes out of turn (a Meio split, :meth:`~cardbase.games.base.State.actor`) waits for its
-    player's turn: OpenSpiel's steps are the current player's, and the state reached is the same."""
+    player's turn: OpenSpiel's steps are the current player's, and the state reached is the same.
+    Text that is no record is a ``ValueError`` naming ``record``; anything else, a ``TypeError``."""
     from cardbase.errors import InvalidRecord
     from cardbase.sim.records import replay
 
+    record = _one_record(record)
     if record.game != game.rules.game_id:
         raise InvalidRecord(record.source, f"a {record.game} record, not a {game.rules.game_id} game")
     options = game.rules.to_options()
@@ -606,6 +609,26 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
             waiting.remove(ready[0])
             _apply_steps(state, ready[0])
     return state
+
+
+def _one_record(record: object) -> GameRecord:
+    """``record`` as a ``GameRecord``: itself, or the one record its text holds (read as ``replay``
+    reads a file, within the same bound)."""
+    from cardbase.sim.records import MAX_RECORD_BYTES, GameRecord, parse_records
+
+    if isinstance(record, GameRecord):
+        return record
+    lines = record if isinstance(record, list | tuple) and all(isinstance(line, str) for line in record) else None
+    if not isinstance(record, str) and lines is None:
+        raise TypeError(f"record: a cardbase GameRecord or its JSON Lines, not {type(record).__name__}")
+    text = record if isinstance(record, str) else "\n".join(lines or ())
+    if len(text) > MAX_RECORD_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise ValueError(f"record: a game record is at most {MAX_RECORD_BYTES:,} bytes")
+    with _parameter("record"):
+        records = parse_records(text)
+    if len(records) != 1:
+        raise ValueError(f"record: one game record, not {len(records)}")
+    return records[0]
 
 
 def _shown(value: Any) -> str:

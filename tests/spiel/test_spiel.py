@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import cardbase.spiel
 from cardbase.cli.app import app
 from cardbase.errors import InvalidRecord
-from cardbase.sim.records import parse_records
+from cardbase.sim.records import MAX_RECORD_BYTES, parse_records
 
 REPO = Path(__file__).resolve().parents[2]
 DECKS = REPO / "examples" / "decks"
@@ -225,6 +225,52 @@ def test_a_record_of_other_rules_is_refused(mea_config):
     mea = pyspiel.load_game("cardbase_mea", mea_config)
     with pytest.raises(InvalidRecord, match="a meio record, not a mea game"):
         cardbase.spiel.from_record(mea, record)
+
+
+def _meio_lines() -> list[str]:
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    return cardbase.spiel.record_lines(state)
+
+
+MALFORMED_RECORDS = {
+    "no JSON": lambda lines: "junk",
+    "empty": lambda lines: "",
+    "two records": lambda lines: "\n".join([*lines, *lines]),
+    "a seed past 2**64": lambda lines: json.dumps({**json.loads(lines[0]), "seed": 10**30}),
+    "an illegal action": lambda lines: "\n".join([lines[0], json.dumps({"action": "play ZZ"})]),
+    "over its bound": lambda lines: "x" * (MAX_RECORD_BYTES + 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED_RECORDS))
+def test_from_record_refuses_a_malformed_record_naming_it(case):
+    """A record's text that is no record (or not one, or one whose action is illegal): a ``ValueError``
+    naming ``record`` (an illegal action: the ``InvalidRecord`` replay gives, naming the line). The
+    text of a record, as ``record_lines`` gives it, was an ``AttributeError`` ('str' object has no
+    attribute 'game')."""
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    text = MALFORMED_RECORDS[case](_meio_lines())
+    with pytest.raises(ValueError, match=r"^record: |line 2: action 1"):
+        cardbase.spiel.from_record(game, text)
+
+
+@pytest.mark.parametrize("given", [None, 3, {"game": "meio"}, [1, 2]], ids=repr)
+def test_from_record_refuses_what_is_no_record_naming_it(given):
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    with pytest.raises(TypeError, match=r"^record: a cardbase GameRecord or its JSON Lines, not "):
+        cardbase.spiel.from_record(game, given)
+
+
+def test_from_record_takes_a_records_lines_as_record_lines_gives_them():
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    lines = _meio_lines()
+    (record,) = parse_records("\n".join(lines))
+    want = str(cardbase.spiel.from_record(game, record))
+    assert str(cardbase.spiel.from_record(game, lines)) == want
+    assert str(cardbase.spiel.from_record(game, "\n".join(lines))) == want
 
 
 @pytest.mark.parametrize(
