@@ -484,3 +484,22 @@ def test_an_absurd_whole_number_is_refused_stating_the_range_the_rules_take(game
         refusal = _refusal(game_id, name, beyond)
         assert refusal is not None, f"{game_id} {name}={beyond} (outside the stated range) is taken"
         assert f"from {low:,} to {high:,}" in refusal, (game_id, name, beyond, refusal)
+
+
+@pytest.mark.parametrize(("game_id", "name"), WHOLE_OPTIONS, ids=[f"{g}-{n}" for g, n in WHOLE_OPTIONS])
+def test_each_end_of_a_whole_number_options_range_plays_a_game(
+    game_id: str, name: str, db_url: str, in_tmp: Path
+) -> None:
+    """The lowest and highest value a whole-number option takes (the range its refusal states) each
+    play a game to its end: ``sim mea --rule board_size=127`` (or 128, the stated top) was an
+    internal error (exit 70), the square around the starting grid crossing the board's coordinates."""
+    found = STATED_RANGE.search(_refusal(game_id, name, 10**12) or "")
+    assert found is not None
+    low, high = (int(n.replace(",", "")) for n in found.groups())
+    values = [low, high, *([high - 1] if name == "board_size" else [])]
+    layouts = ["checkerboard", "YYYYYYY/BBBBBBB"] if name == "board_size" else [None]
+    for value in values:
+        for layout in layouts:
+            argv = [*SIM[game_id], "--rule", f"{name}={value}", *(["--rule", f"layout={layout}"] if layout else [])]
+            run = run_cli(argv, _db(game_id, db_url))
+            assert run.exit_code == 0, f"{' '.join(argv)}: exit {run.exit_code}: {run.stderr[-500:]}"
