@@ -52,6 +52,11 @@ Parameters: every rules option of the game that is a number, a word or yes/no, b
 - ``cardbase_meikyu``: ``players`` (2-5), ``assume`` (an assumption profile completing the values
   the rulebook does not give: a shipped name or a file; empty: none), ``db`` (empty: the shipped
   catalog; else a database whose imported values are used), ``set``.
+
+A value a parameter does not take is a ``ValueError`` naming the game and the parameter (a file
+parameter's file is read only if it is a regular file within its bound). OpenSpiel holds a whole
+number in 32 bits: one past 2**31 - 1 is refused by OpenSpiel's own reading of the parameters
+(``SpielError``, or pybind11's ``RuntimeError`` for a ``dict``), before the game sees it.
 """
 
 from __future__ import annotations
