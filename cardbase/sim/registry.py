@@ -146,15 +146,18 @@ class GameEntry:
         if base not in self.agents:
             known = ", ".join(self.agents)
             raise UsageError(f"unknown {self.title} agent {quoted(base)} (known: {known})")
-        cls = _load(self.agents[base])
-        kwargs: dict[str, Any] = {}
+        given: dict[str, str] = {}
         for part in filter(None, params.split(";")):
             key, eq, value = part.partition("=")
             key, value = key.strip(), value.strip()
             if not eq or not key:
                 raise UsageError(f"agent {quoted(name)}: options are written key=value, separated by ';'")
-            if key in kwargs:  # the later would silently win
+            if key in given:  # the later would silently win
                 raise UsageError(f"agent {quoted(name)}: option {quoted(key)} is given twice")
+            given[key] = value
+        cls = _load(self.agents[base])
+        kwargs: dict[str, Any] = {}
+        for key, value in given.items():
             _check_option_name(name, base, cls, key)  # before its value: a bound of no option is no help
             if is_whole_number(value):  # (one '-' at most: int() refuses '--5')
                 if whole_number(value.removeprefix("-"), MAX_AGENT_NUMBER) is None:
