@@ -52,6 +52,11 @@ Parameters: every rules option of the game that is a number, a word or yes/no, b
 - ``cardbase_meikyu``: ``players`` (2-5), ``assume`` (an assumption profile completing the values
   the rulebook does not give: a shipped name or a file; empty: none), ``db`` (empty: the shipped
   catalog; else a database whose imported values are used), ``set``.
+
+A value a parameter does not take is a ``ValueError`` naming the game and the parameter (a file
+parameter's file is read only if it is a regular file within its bound). OpenSpiel holds a whole
+number in 32 bits: one past 2**31 - 1 is refused by OpenSpiel's own reading of the parameters
+(``SpielError``, or pybind11's ``RuntimeError`` for a ``dict``), before the game sees it.
 """
 
 from __future__ import annotations
@@ -155,8 +160,28 @@ def _mea_rules(params: Mapping[str, Any]) -> Rules:
     if not all(paths):
         raise ValueError("needs deck0 and deck1: deck files, or the names of decks in the database")
     with _database(db) as database:
-        decks = [load_deck(database, Path(p), drop).deck for p in paths]
+        decks = []
+        for name, path in zip(("deck0", "deck1"), paths, strict=True):
+            with _parameter(name):
+                decks.append(load_deck(database, Path(path), drop, drop_hint=_DROP_HINT).deck)
     return MeaRules(decks=(decks[0], decks[1]), **options)
+
+
+_DROP_HINT = "set drop_unknown=true to leave it out"
+"""How a ``cardbase_mea`` caller leaves out a card of unknown stats (the CLI's words name its flag)."""
+
+
+@contextmanager
+def _parameter(name: str) -> Iterator[None]:
+    """Whatever the value of parameter ``name`` is refused for (a file that is a FIFO, a folder or
+    over its bound, a deck with unknown cards, a database that cannot be read) as a ``ValueError``
+    naming the parameter: the one way every parameter that names a file or a database is refused."""
+    from cardbase.errors import CardbaseError
+
+    try:
+        yield
+    except (CardbaseError, ValueError, OSError) as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 @contextmanager
@@ -166,10 +191,8 @@ def _database(db: str | None) -> Iterator[Database]:
     from cardbase.db.engine import open_database
     from cardbase.errors import DatabaseError
 
-    try:
+    with _parameter("db"):
         database = open_database(db)
-    except DatabaseError as error:
-        raise ValueError(f"db: {error}") from None
     try:
         yield database
     except DatabaseError as error:
@@ -203,7 +226,9 @@ def _meikyu_rules(params: Mapping[str, Any]) -> Rules:
         where = f"(sets: {', '.join(sorted({c.set for c in shipped}))})"
     if not cards:
         raise ValueError(f"set: no Meikyu cards in set {quoted(set_code)} {where}")
-    return MeikyuRules(pool=resolve(cards, assume), **options)
+    with _parameter("assume"):
+        pool = resolve(cards, assume)
+    return MeikyuRules(pool=pool, **options)
 
 
 GAMES: dict[str, tuple[str, str, Callable[[], dict[str, Any]], Callable[[Mapping[str, Any]], Rules]]] = {
@@ -555,15 +580,18 @@ def record_lines(state: CardbaseState, agents: Sequence[str] | None = None) -> l
     return lines_of(engine.rules, None, engine.history, agents)
 
 
-def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
-    """The OpenSpiel state a cardbase game record reaches: the record replayed (every action
+def from_record(game: CardbaseGame, record: GameRecord | str | Sequence[str]) -> CardbaseState:
+    """The OpenSpiel state a cardbase game record reaches: the record (a ``GameRecord``, or its JSON
+    Lines as :func:`record_lines` gives them, one text or a list of lines) replayed (every action
     checked; an illegal one is :class:`~cardbase.errors.InvalidRecord`), then each action's steps
     applied to a new state of ``game``, whose rules must be the record's. An action the record
     takes out of turn (a Meio split, :meth:`~cardbase.games.base.State.actor`) waits for its
-    player's turn: OpenSpiel's steps are the current player's, and the state reached is the same."""
+    player's turn: OpenSpiel's steps are the current player's, and the state reached is the same.
+    Text that is no record is a ``ValueError`` naming ``record``; anything else, a ``TypeError``."""
     from cardbase.errors import InvalidRecord
     from cardbase.sim.records import replay
 
+    record = _one_record(record)
     if record.game != game.rules.game_id:
         raise InvalidRecord(record.source, f"a {record.game} record, not a {game.rules.game_id} game")
     options = game.rules.to_options()
@@ -586,6 +614,26 @@ def from_record(game: CardbaseGame, record: GameRecord) -> CardbaseState:
             waiting.remove(ready[0])
             _apply_steps(state, ready[0])
     return state
+
+
+def _one_record(record: object) -> GameRecord:
+    """``record`` as a ``GameRecord``: itself, or the one record its text holds (read as ``replay``
+    reads a file, within the same bound)."""
+    from cardbase.sim.records import MAX_RECORD_BYTES, GameRecord, parse_records
+
+    if isinstance(record, GameRecord):
+        return record
+    lines = record if isinstance(record, list | tuple) and all(isinstance(line, str) for line in record) else None
+    if not isinstance(record, str) and lines is None:
+        raise TypeError(f"record: a cardbase GameRecord or its JSON Lines, not {type(record).__name__}")
+    text = record if isinstance(record, str) else "\n".join(lines or ())
+    if len(text) > MAX_RECORD_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise ValueError(f"record: a game record is at most {MAX_RECORD_BYTES:,} bytes")
+    with _parameter("record"):
+        records = parse_records(text)
+    if len(records) != 1:
+        raise ValueError(f"record: one game record, not {len(records)}")
+    return records[0]
 
 
 def _shown(value: Any) -> str:

@@ -439,3 +439,67 @@ def test_every_rule_the_readme_and_docs_give_is_taken_as_written() -> None:
                 _check_assignments(owner, f"`{name}={value}`", where)
             found += 1
     assert found >= 5
+
+
+WHOLE_OPTIONS = [(g, name) for g, name in OPTIONS if GAMES[g].rule_defaults()[name][0] is int]
+STATED_RANGE = re.compile(r"from (-?[\d,]+) to (-?[\d,]+)")
+
+
+def _refusal(game_id: str, name: str, value: int) -> str | None:
+    """The rules' refusal of ``value`` for option ``name`` (None if taken; a refusal of the decks alone
+    counts as taken), as ``check_option`` (what ``--rule`` calls as it reads a value) or else
+    ``from_options`` says it."""
+    cls = GAMES[game_id].rules_class()
+    extra: dict[str, Any] = {
+        "meio": {"players": 2},
+        "mea": {"decks": [{"name": "", "cards": []}] * 2},
+        "meikyu": {"players": 2, "pool": _pool()},
+    }[game_id]
+    try:
+        cls.check_option(name, value)
+        cls.from_options({**extra, name: value})
+    except InvalidRules as error:
+        return None if str(error).startswith("cannot play these decks") else str(error)
+    return None
+
+
+@pytest.mark.parametrize(("game_id", "name"), WHOLE_OPTIONS, ids=[f"{g}-{n}" for g, n in WHOLE_OPTIONS])
+def test_an_absurd_whole_number_is_refused_stating_the_range_the_rules_take(game_id: str, name: str) -> None:
+    """Every whole-number rules option of every game, given 10**12 and -10**12: refused, stating a range
+    ("from L to H"), and that range is the one the rules take: L and H are taken, L-1 and H+1 refused
+    stating the same range. Méa stated "from 0 to 10,000" for every option, while board_size took at
+    most 128 (past it another message gave another bound) and max_turns took no 0."""
+    stated = set()
+    for absurd in (10**12, -(10**12)):
+        refusal = _refusal(game_id, name, absurd)
+        assert refusal is not None, f"{game_id} {name}={absurd} is taken"
+        found = STATED_RANGE.search(refusal)
+        assert found is not None, f"{game_id} {name}={absurd}: no range stated in {refusal!r}"
+        stated.add(tuple(int(n.replace(",", "")) for n in found.groups()))
+    assert len(stated) == 1, f"{game_id} {name}: two ranges stated: {stated}"
+    ((low, high),) = stated
+    for taken in (low, high):
+        assert _refusal(game_id, name, taken) is None, f"{game_id} {name}={taken} (in the stated range) is refused"
+    for beyond in (low - 1, high + 1):
+        refusal = _refusal(game_id, name, beyond)
+        assert refusal is not None, f"{game_id} {name}={beyond} (outside the stated range) is taken"
+        assert f"from {low:,} to {high:,}" in refusal, (game_id, name, beyond, refusal)
+
+
+@pytest.mark.parametrize(("game_id", "name"), WHOLE_OPTIONS, ids=[f"{g}-{n}" for g, n in WHOLE_OPTIONS])
+def test_each_end_of_a_whole_number_options_range_plays_a_game(
+    game_id: str, name: str, db_url: str, in_tmp: Path
+) -> None:
+    """The lowest and highest value a whole-number option takes (the range its refusal states) each
+    play a game to its end: ``sim mea --rule board_size=127`` (or 128, the stated top) was an
+    internal error (exit 70), the square around the starting grid crossing the board's coordinates."""
+    found = STATED_RANGE.search(_refusal(game_id, name, 10**12) or "")
+    assert found is not None
+    low, high = (int(n.replace(",", "")) for n in found.groups())
+    values = [low, high, *([high - 1] if name == "board_size" else [])]
+    layouts = ["checkerboard", "YYYYYYY/BBBBBBB"] if name == "board_size" else [None]
+    for value in values:
+        for layout in layouts:
+            argv = [*SIM[game_id], "--rule", f"{name}={value}", *(["--rule", f"layout={layout}"] if layout else [])]
+            run = run_cli(argv, _db(game_id, db_url))
+            assert run.exit_code == 0, f"{' '.join(argv)}: exit {run.exit_code}: {run.stderr[-500:]}"

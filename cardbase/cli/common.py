@@ -6,7 +6,6 @@ Only ``typer`` is imported at module level so that ``cardbase --help`` stays fas
 from __future__ import annotations
 
 import math
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -15,6 +14,7 @@ import typer
 
 from cardbase import jsonout
 from cardbase.cli import complete
+from cardbase.games.base import DECIMAL, MAX_DECIMAL_CHARS
 from cardbase.terminal import UNSAFE as _UNSAFE
 from cardbase.terminal import console as console  # the escaping helpers live there, shared with sim and web
 from cardbase.terminal import one_line as one_line
@@ -97,8 +97,7 @@ class Number:
     each refused with their own reason, never compared as numbers (a NaN passes or fails every range
     check at random, and Click's own range check named the bound, not the problem)."""
 
-    _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-    _MAX_CHARS = 40
+    _MAX_CHARS = MAX_DECIMAL_CHARS
 
     def __init__(self, low: float, high: float, unit: str = "") -> None:
         self.low, self.high, self.unit = low, high, unit
@@ -115,7 +114,7 @@ class Number:
             self._refuse(f"{quoted(text)} is not a number (NaN): give a number from {span}")
         if word in ("inf", "infinity"):
             self._refuse(f"{quoted(text)} is infinite: give a number from {span}")
-        if len(text) > self._MAX_CHARS or not self._DECIMAL.fullmatch(text):
+        if len(text) > self._MAX_CHARS or not DECIMAL.fullmatch(text):
             self._refuse(f"{quoted(text, self._MAX_CHARS)} is not a number: give a number from {span} (digits, '.')")
         number = float(text)
         if math.isinf(number):

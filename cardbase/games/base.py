@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import operator
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -289,6 +290,25 @@ def whole_number(text: str, most: int) -> int | None:
         return None
     number = int(text.lstrip("0") or "0")
     return number if number <= most else None
+
+
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A number with a fraction as it is written: ASCII digits, a point, an exponent (``2``, ``0.5``,
+``1e-2``). ``float()`` also reads ``1_0`` as 10, ``٣`` as 3, `` nan`` and ``inf``."""
+
+MAX_DECIMAL_CHARS = 40
+"""The length of the longest number with a fraction read from text."""
+
+
+def decimal_number(text: str) -> float | None:
+    """``text`` (spaces around it aside) read as a finite number if it is written as :data:`DECIMAL`
+    in at most :data:`MAX_DECIMAL_CHARS` characters; else ``None``. The one reading of a number with
+    a fraction that the command line's options and the agents' options take."""
+    text = text.strip()
+    if len(text) > MAX_DECIMAL_CHARS or not DECIMAL.fullmatch(text):
+        return None
+    number = float(text)
+    return number if math.isfinite(number) else None
 
 
 @runtime_checkable

@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardbase.errors import quoted
-from cardbase.games.base import Rules, State, agent_repr, check_act
+from cardbase.games.base import Rules, State, agent_repr, check_act, decimal_number
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 0.7
@@ -94,10 +94,9 @@ def _budget(iters: int | None, ms: int | None) -> tuple[int | None, float | None
 
 def _number(name: str, value: float | str, low: float, high: float) -> float:
     """``value`` (a number, or its text as agent options give it) within [low, high]."""
-    try:
-        x = float(value)
-    except ValueError:
-        raise ValueError(f"{name} is a number, not {quoted(value)}") from None
+    x = decimal_number(value) if isinstance(value, str) else float(value)
+    if x is None:
+        raise ValueError(f"{name} is a number written in digits, not {quoted(value, 40)}")
     if not low <= x <= high:
         raise ValueError(f"{name} is between {low:g} and {high:g}, not {quoted(value)}")
     return x

@@ -56,7 +56,7 @@ def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float
     for part in parts:
         part = part.strip()
         sign = -1.0 if part.startswith("-") else 1.0
-        value = sign * parse_length(part.lstrip("+-"), option)
+        value = sign * parse_length(part[1:] if part[:1] in ("+", "-") else part, option)  # one sign at most
         if abs(value) > BACK_OFFSET_MAX:
             raise UsageError(f"{option} {text} is out of range: each of X and Y within ±{BACK_OFFSET_MAX:g} mm")
         out.append(value)

@@ -85,16 +85,22 @@ def card_from_row(row: Any) -> MeaCard:
 
 
 def load_deck(
-    database: Database, path: Path, drop_unknown: bool = False, house: HouseFormats | None = None
+    database: Database,
+    path: Path,
+    drop_unknown: bool = False,
+    house: HouseFormats | None = None,
+    drop_hint: str = "",
 ) -> LoadedDeck:
     """Read, resolve and check a Méa deck file; its cards with their values from the database.
 
     A deck with problems (unknown names, a broken format) is an :class:`InvalidData`
-    listing them; so is a card with unknown stats, unless ``drop_unknown``.
+    listing them; so is a card with unknown stats, unless ``drop_unknown`` (``drop_hint``: how the
+    caller says so; the CLI's flag by default).
     """
     from cardbase.decks.service import resolve_file
 
-    return load_resolved(database, resolve_file(database, path, "mea"), str(path), drop_unknown, house)
+    resolved = resolve_file(database, path, "mea")
+    return load_resolved(database, resolved, str(path), drop_unknown, house, drop_hint or DROP_HINT)
 
 
 DROP_HINT = "pass --drop-unknown to leave it out"

@@ -14,7 +14,17 @@ from importlib import import_module
 from typing import Any
 
 from cardbase.errors import UsageError, quoted
-from cardbase.games.base import Agent, InvalidRules, Rules, check_seat, check_seed, kind_words
+from cardbase.games.base import (
+    Agent,
+    InvalidRules,
+    Rules,
+    check_seat,
+    check_seed,
+    decimal_number,
+    is_whole_number,
+    kind_words,
+    whole_number,
+)
 
 
 def _load(path: str) -> Any:
@@ -136,23 +146,25 @@ class GameEntry:
         if base not in self.agents:
             known = ", ".join(self.agents)
             raise UsageError(f"unknown {self.title} agent {quoted(base)} (known: {known})")
-        kwargs: dict[str, Any] = {}
+        given: dict[str, str] = {}
         for part in filter(None, params.split(";")):
             key, eq, value = part.partition("=")
-            if not eq or not key.strip():
+            key, value = key.strip(), value.strip()
+            if not eq or not key:
                 raise UsageError(f"agent {quoted(name)}: options are written key=value, separated by ';'")
-            if key.strip() in kwargs:  # the later would silently win
-                raise UsageError(f"agent {quoted(name)}: option {quoted(key.strip())} is given twice")
-            value = value.strip()
-            if value.lstrip("-").isascii() and value.lstrip("-").isdecimal():
-                if len(value) > 7 or abs(int(value)) > MAX_AGENT_NUMBER:
-                    raise UsageError(
-                        f"agent {quoted(name)}: {quoted(key.strip())} must be at most {MAX_AGENT_NUMBER:,}"
-                    )
-                kwargs[key.strip()] = int(value)
-            else:
-                kwargs[key.strip()] = value
+            if key in given:  # the later would silently win
+                raise UsageError(f"agent {quoted(name)}: option {quoted(key)} is given twice")
+            given[key] = value
         cls = _load(self.agents[base])
+        kwargs: dict[str, Any] = {}
+        for key, value in given.items():
+            _check_option_name(name, base, cls, key)  # before its value: a bound of no option is no help
+            if is_whole_number(value):  # (one '-' at most: int() refuses '--5')
+                if whole_number(value.removeprefix("-"), MAX_AGENT_NUMBER) is None:
+                    raise UsageError(f"agent {quoted(name)}: {quoted(key)} must be at most {MAX_AGENT_NUMBER:,}")
+                kwargs[key] = int(value)
+            else:
+                kwargs[key] = value
         _check_agent_options(name, base, cls, kwargs)
         return cls, kwargs
 
@@ -212,32 +224,37 @@ def _agent_options(cls: Any) -> dict[str, str]:
     return {k: str(p.annotation) for k, p in params.items() if k not in ("self", "rules", "seat", "seed")}
 
 
+def _check_option_name(name: str, base: str, cls: Any, key: str) -> None:
+    """A usage error unless agent ``base`` (of the text ``name``) takes an option ``key``."""
+    options = _agent_options(cls)
+    if key not in options:
+        if not options:
+            raise UsageError(f"agent {quoted(name)}: {base} takes no options")
+        raise UsageError(
+            f"agent {quoted(name)}: {base} has no option {quoted(key)} (its options: {', '.join(options)})"
+        )
+
+
 def _check_agent_options(name: str, base: str, cls: Any, kwargs: dict[str, Any]) -> None:
     """Each option of ``name`` is one its agent takes, with a value of the kind it takes: a whole
     number where the constructor's annotation says ``int`` (and no text), a number where it says
     ``float``, never a negative number."""
     options = _agent_options(cls)
     for key, value in kwargs.items():
-        if key not in options:
-            if not options:
-                raise UsageError(f"agent {quoted(name)}: {base} takes no options")
-            raise UsageError(
-                f"agent {quoted(name)}: {base} has no option {quoted(key)} (its options: {', '.join(options)})"
-            )
+        _check_option_name(name, base, cls, key)
         kind = options[key]
         if isinstance(value, int) and value < 0:
             raise UsageError(f"agent {quoted(name)}: {key} must not be negative")
-        if "str" in kind or isinstance(value, int):
+        if isinstance(value, int):
             continue
-        if kind.startswith("int"):
-            raise UsageError(f"agent {quoted(name)}: {key} must be a whole number, not {quoted(value)}")
-        if kind.startswith("float"):
-            try:
-                number = float(value)
-            except ValueError:
-                raise UsageError(f"agent {quoted(name)}: {key} must be a number, not {quoted(value)}") from None
-            if not number >= 0 or number == float("inf"):
+        if kind.startswith("float"):  # (``float | str``: a number that may come as its text)
+            number = decimal_number(value)
+            if number is None:
+                raise UsageError(f"agent {quoted(name)}: {key} must be a number in digits, not {quoted(value, 40)}")
+            if not number >= 0:
                 raise UsageError(f"agent {quoted(name)}: {key} must be a number from 0, not {quoted(value)}")
+        elif "str" not in kind:
+            raise UsageError(f"agent {quoted(name)}: {key} must be a whole number, not {quoted(value)}")
 
 
 MAX_AGENT_NUMBER = 100_000

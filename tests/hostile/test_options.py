@@ -117,8 +117,8 @@ AGENTS = [
     ("mea", "search:samples=-1", "samples must not be negative"),  # was played
     ("meio", "search:split_candidates=0", "split_candidates must be at least 1"),
     ("meikyu", "search:samples=0", "samples must be at least 1"),
-    ("meikyu", "search:rounds=abc", "rounds must be a number, not 'abc'"),
-    ("meikyu", "search:prior=inf", "prior must be a number from 0"),
+    ("meikyu", "search:rounds=abc", "rounds must be a number in digits, not 'abc'"),
+    ("meikyu", "search:prior=inf", "prior must be a number in digits, not 'inf'"),
 ]
 
 
@@ -133,6 +133,120 @@ def test_bad_agent_is_refused(game: str, agent: str, phrase: str, shared_db: str
         argv = ["sim", "mea", "--deck", GOBLINS, "--vs", TILES, "--games", "1", "--agents", f"{agent},random"]
         argv += ["--db", shared_db]
     assert_refused(run_cli(argv), 2, phrase)
+
+
+def _agent_number_options() -> list[tuple[str, str, str]]:
+    """(game, agent, option) for every option of every agent of every game that takes a number with a
+    fraction (its constructor's annotation says ``float``), walked from the registry."""
+    from cardbase.sim.registry import GAMES, _agent_options, _load
+
+    return [
+        (game_id, agent, option)
+        for game_id, entry in GAMES.items()
+        for agent, where in entry.agents.items()
+        for option, kind in _agent_options(_load(where)).items()
+        if kind.startswith("float")
+    ]
+
+
+NOT_DIGITS = ["1_0", "٣", "１", "nan", "inf", "-inf", "1e999", "0x1", "1,5", "0." + "5" * 40]
+"""Texts that are no number written in ASCII digits (``float()`` reads the first three as 10, 3 and 1,
+``1e999`` as infinity), or one longer than a number is."""
+
+
+def test_every_agent_number_option_is_swept() -> None:
+    assert len(_agent_number_options()) >= 4
+
+
+@pytest.mark.parametrize(
+    ("game_id", "agent", "option"), _agent_number_options(), ids=[":".join(o) for o in _agent_number_options()]
+)
+def test_an_agent_number_written_otherwise_than_in_digits_is_refused_naming_the_option(
+    game_id: str, agent: str, option: str
+) -> None:
+    """Every agent option that takes a number with a fraction (ISMCTS's ``c``, Meikyu's search's
+    ``prior``…), given a text that is no number in ASCII digits: refused as the agent is read (the
+    command line's ``--agents`` and the web's seats both read it so), a usage error naming the option
+    and the text. ``ismcts:c=1_0`` played with c=10, ``c=٣`` with 3 (``--rule`` and the command line's
+    numbers refuse both), ``search:prior=1e999`` was refused as "not from 0"."""
+    from cardbase.errors import UsageError
+    from cardbase.sim.registry import GAMES
+
+    for text in NOT_DIGITS:
+        with pytest.raises(UsageError, match=rf"{option} must be a number in digits, not '") as refused:
+            GAMES[game_id].parse_agent(f"{agent}:{option}={text}")
+        assert len(str(refused.value)) < 300
+
+
+def _agent_whole_options() -> list[tuple[str, str, str]]:
+    """(game, agent, option) for every agent option of every game that takes a whole number (and no text:
+    Méa's ``opening`` also takes a range, ``3-7``, read by the agent)."""
+    from cardbase.sim.registry import GAMES, _agent_options, _load
+
+    return [
+        (game_id, agent, option)
+        for game_id, entry in GAMES.items()
+        for agent, where in entry.agents.items()
+        for option, kind in _agent_options(_load(where)).items()
+        if kind.startswith("int") and "str" not in kind
+    ]
+
+
+DASHED = ["--5", "---5", "-" * 6 + "1", "--"]
+"""Digits after more than one ``-``: ``int()`` refuses them, so reading them as a number was a crash."""
+
+
+@pytest.mark.parametrize(
+    ("game_id", "agent", "option"), _agent_whole_options(), ids=[":".join(o) for o in _agent_whole_options()]
+)
+def test_an_agent_whole_number_with_dashes_is_refused_naming_the_option(game_id: str, agent: str, option: str) -> None:
+    """``ismcts:iters=--5`` was an internal error everywhere an agent is read: the command line's
+    ``--agents`` (exit 70), the web's seats (500 on the API and on the start form)."""
+    from cardbase.errors import UsageError
+    from cardbase.sim.registry import GAMES
+
+    for text in DASHED:
+        with pytest.raises(UsageError, match=rf"{option} must be a whole number, not '"):
+            GAMES[game_id].parse_agent(f"{agent}:{option}={text}")
+
+
+def test_an_agent_option_that_is_none_is_refused_before_its_value_is_bounded() -> None:
+    """An option the agent does not take is named so whatever its value (``iterations=1000000`` was
+    refused as "must be at most 100,000", of an option ismcts does not have)."""
+    from cardbase.errors import UsageError
+    from cardbase.sim.registry import GAMES
+
+    for value in ("1000000", "5", "--5", "x"):
+        with pytest.raises(UsageError, match="ismcts has no option 'iterations'"):
+            GAMES["meio"].parse_agent(f"ismcts:iterations={value}")
+
+
+def test_dashed_agent_numbers_are_refused_on_every_face(shared_db: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from cardbase.db.engine import open_database
+    from cardbase.web.app import create_app
+    from cardbase.web.settings import ServerSettings
+
+    run = run_cli(["sim", "meio", "--players", "2", "--games", "1", "--agents", "ismcts:iters=--5,random"])
+    assert_refused(run, 2, "--agents", "iters must be a whole number, not '--5'")
+    settings = ServerSettings(database=open_database(shared_db))
+    with TestClient(create_app(settings), base_url=settings.base_url, raise_server_exceptions=False) as client:
+        seats = [{"agent": "ismcts:iters=--5"}, {"agent": "human"}]
+        api = client.post("/api/games", json={"game": "meio", "seats": seats})
+        assert api.status_code == 400, api.text[:300]
+        assert "iters must be a whole number" in api.json()["error"]["message"]
+        form = {"game": "meio", "players": "2", "seat0": "ismcts", "seat0_options": "iters=--5", "seat1": "human"}
+        page = client.post("/play", data=form, follow_redirects=False)
+        assert page.status_code == 400, page.text[:300]
+        assert "iters must be a whole number" in page.text
+
+
+def test_an_agent_number_in_digits_is_taken() -> None:
+    from cardbase.sim.registry import GAMES
+
+    for game_id, agent, option in _agent_number_options():
+        GAMES[game_id].parse_agent(f"{agent}:{option}=0.5")
 
 
 def _float_options() -> list[tuple[tuple[str, ...], str, Any]]:

@@ -214,6 +214,20 @@ def params_of(route: Any) -> tuple[list[str], dict[str, Any]]:
     return [p.alias for p in route.dependant.path_params], query
 
 
+ABSURD_WHOLE = {
+    "-1": "-1",
+    "1e308": "1e308",
+    "NaN": "nan",
+    "infinity": "inf",
+    "1_000": "1_000",
+    "padded": "%20%205%20",
+    "Arabic-Indic 3": "%D9%A3",
+    "full-width 1": "%EF%BC%91",
+    "--5": "--5",
+}
+"""Values no whole-number query parameter takes (negative, or not ASCII digits; past any bound is 2**70)."""
+
+
 @pytest.mark.parametrize("route_id", ROUTE_IDS)
 def test_odd_path_and_query_parameters(route_id: str, sweep: Sweep) -> None:
     route = route_of(route_id)
@@ -236,6 +250,8 @@ def test_odd_path_and_query_parameters(route_id: str, sweep: Sweep) -> None:
         sweep.send(f"query {name} wrong type", method, f"{url}?{name}=%C3%A9x", frozenset({400}) if whole else None)
         if whole:
             sweep.send(f"query {name} 2**70", method, f"{url}?{name}={HUGE}", frozenset({400}))
+            for what, absurd in ABSURD_WHOLE.items():
+                sweep.send(f"query {name} {what}", method, f"{url}?{name}={absurd}", frozenset({400}))
     unknown = frozenset({400}) if route.path.startswith("/api/") else None  # a page's address may carry others
     sweep.send("query unknown", method, f"{url}?zz_unknown=1", unknown)
     assert not sweep.problems, "\n".join(sweep.problems)

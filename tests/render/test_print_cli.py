@@ -272,3 +272,21 @@ def test_a_bad_layout_file_is_one_message_and_nothing_is_written(db_url: str, in
         "imgs",
     )
     assert shown.exit_code == 0, shown.output
+
+
+@pytest.mark.parametrize("given", ["--1,0", "+-2,0", "-+-1,0", "0,--1", "++1,0", "0,-+0.5mm"])
+def test_a_back_offset_with_more_than_one_sign_is_refused(given: str) -> None:
+    """One sign at most to each of X and Y: ``+-2`` was read as +2 and ``--1`` as -1 (every sign
+    stripped, the first one kept), a misprint printed as something else."""
+    from cardbase.errors import UsageError
+    from cardbase.render.options import parse_offset
+
+    with pytest.raises(UsageError, match="--back-offset"):
+        parse_offset(given)
+
+
+def test_a_back_offset_takes_one_sign_each() -> None:
+    from cardbase.render.options import parse_offset
+
+    assert parse_offset("-1,+2") == (-1.0, 2.0)
+    assert parse_offset(" 0.5mm , -1mm ") == (0.5, -1.0)

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import cardbase.spiel
 from cardbase.cli.app import app
 from cardbase.errors import InvalidRecord
-from cardbase.sim.records import parse_records
+from cardbase.sim.records import MAX_RECORD_BYTES, parse_records
 
 REPO = Path(__file__).resolve().parents[2]
 DECKS = REPO / "examples" / "decks"
@@ -227,6 +227,52 @@ def test_a_record_of_other_rules_is_refused(mea_config):
         cardbase.spiel.from_record(mea, record)
 
 
+def _meio_lines() -> list[str]:
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    return cardbase.spiel.record_lines(state)
+
+
+MALFORMED_RECORDS = {
+    "no JSON": lambda lines: "junk",
+    "empty": lambda lines: "",
+    "two records": lambda lines: "\n".join([*lines, *lines]),
+    "a seed past 2**64": lambda lines: json.dumps({**json.loads(lines[0]), "seed": 10**30}),
+    "an illegal action": lambda lines: "\n".join([lines[0], json.dumps({"action": "play ZZ"})]),
+    "over its bound": lambda lines: "x" * (MAX_RECORD_BYTES + 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED_RECORDS))
+def test_from_record_refuses_a_malformed_record_naming_it(case):
+    """A record's text that is no record (or not one, or one whose action is illegal): a ``ValueError``
+    naming ``record`` (an illegal action: the ``InvalidRecord`` replay gives, naming the line). The
+    text of a record, as ``record_lines`` gives it, was an ``AttributeError`` ('str' object has no
+    attribute 'game')."""
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    text = MALFORMED_RECORDS[case](_meio_lines())
+    with pytest.raises(ValueError, match=r"^record: |line 2: action 1"):
+        cardbase.spiel.from_record(game, text)
+
+
+@pytest.mark.parametrize("given", [None, 3, {"game": "meio"}, [1, 2]], ids=repr)
+def test_from_record_refuses_what_is_no_record_naming_it(given):
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    with pytest.raises(TypeError, match=r"^record: a cardbase GameRecord or its JSON Lines, not "):
+        cardbase.spiel.from_record(game, given)
+
+
+def test_from_record_takes_a_records_lines_as_record_lines_gives_them():
+    game = pyspiel.load_game("cardbase_meio", {"players": 2})
+    lines = _meio_lines()
+    (record,) = parse_records("\n".join(lines))
+    want = str(cardbase.spiel.from_record(game, record))
+    assert str(cardbase.spiel.from_record(game, lines)) == want
+    assert str(cardbase.spiel.from_record(game, "\n".join(lines))) == want
+
+
 @pytest.mark.parametrize(
     ("name", "params", "message"),
     [
@@ -249,6 +295,46 @@ def test_bad_parameters_are_one_message(name, params, message, mea_config):
     config = {**(mea_config if decks else {}), **params}
     with pytest.raises(ValueError, match=message):
         pyspiel.load_game(name, config)
+
+
+FILE_PARAMETERS = [("cardbase_mea", "deck0"), ("cardbase_mea", "deck1"), ("cardbase_meikyu", "assume")]
+"""Every parameter that names a file to read (``db`` has its own cases above)."""
+
+NOT_READABLE = {
+    "a FIFO": lambda folder: os.mkfifo(folder / "pipe") or folder / "pipe",
+    "a folder": lambda folder: folder,
+    "/dev/zero": lambda folder: Path("/dev/zero"),
+    "a 2 GB sparse file": lambda folder: _sparse(folder / "big.txt", 2 * 2**30),
+    "no file": lambda folder: folder / "nowhere.txt",
+}
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with path.open("wb") as out:
+        out.truncate(size)
+    return path
+
+
+@pytest.mark.parametrize("target", sorted(NOT_READABLE))
+@pytest.mark.parametrize(("name", "parameter"), FILE_PARAMETERS, ids=[p for _, p in FILE_PARAMETERS])
+def test_a_file_parameter_that_cannot_be_read_is_refused_naming_it(name, parameter, target, mea_config, tmp_path):
+    """A FIFO (which would block an open), a folder, a device, a file over its bound or none at all, given
+    as a parameter that names a file: one ``ValueError`` naming the game and the parameter, before any
+    read (the sparse file is never read: 2 GB would be a memory blow-up). The deck and profile
+    refusals named the path only, so a caller could not tell deck0 from deck1 (or assume from db)."""
+    path = NOT_READABLE[target](tmp_path)
+    config = {**(mea_config if name == "cardbase_mea" else {}), parameter: str(path)}
+    with pytest.raises(ValueError, match=rf"^{name}: {parameter}: .*{re.escape(str(path))}"):
+        pyspiel.load_game(name, config)
+
+
+def test_a_deck_of_unknown_stats_says_how_to_leave_them_out_in_the_adapters_words(tmp_path, db_url):
+    """The hint names the parameter the adapter takes (``drop_unknown``), not the CLI's flag."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text((DECKS / "mea-goblin-rush.txt").read_text(encoding="utf-8") + "1 Selounticia\n", encoding="utf-8")
+    config = {"deck0": str(deck), "deck1": str(DECKS / "mea-tile-control.txt"), "db": db_url}
+    with pytest.raises(ValueError, match=r"(?s)^cardbase_mea: deck0: (?!.*--drop-unknown).*drop_unknown=true"):
+        pyspiel.load_game("cardbase_mea", config)
 
 
 def test_an_unknown_parameter_is_refused():

@@ -76,7 +76,7 @@ MEA_DECKS = {"deck0": "example:mea-goblin-rush.txt", "deck1": "example:mea-tile-
         ),
         ("meikyu", {"rule_turn_limit": "soon"}, "Invalid value for 'turn limit': 'soon' is not a whole number"),
         ("meikyu", {"rule_goal": "0"}, "Invalid value for 'goal': 0 is not a whole number from 1 to 10,000"),
-        ("mea", {"rule_max_turns": "0"}, "Invalid value for 'max turns': 0 is not 1 or more"),
+        ("mea", {"rule_max_turns": "0"}, "Invalid value for 'max turns': 0 is not from 1 to 10,000"),
         ("mea", {"rule_mana_minimum": "-1"}, "Invalid value for 'mana minimum': -1 is not from 0 to 10,000"),
         (
             "mea",

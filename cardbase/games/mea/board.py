@@ -116,11 +116,13 @@ def extent(tiles: dict[int, int]) -> tuple[int, int]:
 
 def square(tiles: dict[int, int], size: int) -> tuple[int, ...]:
     """The positions of the ``size`` × ``size`` square centred on ``tiles`` (a layout; the
-    extra column or row, when the margins are uneven, goes left and below), in board order."""
+    extra column or row, when the margins are uneven, goes left and below), moved inside the
+    board's coordinates where it would cross their edge (any size up to ``2 * BOUND`` has a
+    place), in board order."""
     xs = [xy(p)[0] for p in tiles]
     ys = [xy(p)[1] for p in tiles]
-    x0 = min(xs) + (max(xs) - min(xs) + 1 - size) // 2
-    y0 = min(ys) + (max(ys) - min(ys) + 1 - size) // 2
+    x0 = min(max(min(xs) + (max(xs) - min(xs) + 1 - size) // 2, -BOUND), BOUND - size)
+    y0 = min(max(min(ys) + (max(ys) - min(ys) + 1 - size) // 2, -BOUND), BOUND - size)
     return tuple(sorted(pos(x, y) for x in range(x0, x0 + size) for y in range(y0, y0 + size)))
 
 

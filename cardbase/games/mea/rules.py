@@ -30,6 +30,24 @@ SECOND_PLAYER_BONUS_TURNS = 3
 MAX_PER_TILE = 2
 MAX_OPTION_NUMBER = 10_000
 """Bound of every whole-number rules option (turn limits, tile caps): past it a game is a typo, not a variant."""
+OPTION_RANGES: Mapping[str, tuple[int, int]] = {"max_turns": (1, MAX_OPTION_NUMBER), "board_size": (0, 2 * B.BOUND)}
+"""The whole-number options whose range is not 0 to :data:`MAX_OPTION_NUMBER`: a game has a turn, and
+the board's square is at most the engine's coordinates (0: no square). One range per option, the one
+every refusal states."""
+
+
+def option_range(name: str) -> tuple[int, int]:
+    """The lowest and highest value whole-number option ``name`` takes."""
+    return OPTION_RANGES.get(name, (0, MAX_OPTION_NUMBER))
+
+
+def _out_of_range(name: str, value: int) -> InvalidRules | None:
+    """The refusal of ``value`` for whole-number option ``name`` when it is out of the option's range."""
+    low, high = option_range(name)
+    if low <= value <= high:
+        return None
+    refused = InvalidRules(f"Méa option {name} must be from {low:,} to {high:,}, not {value}")
+    return refused.about(name, reason=f"is not from {low:,} to {high:,}")
 
 
 @dataclass(frozen=True)
@@ -371,6 +389,8 @@ class MeaRules(Rules):
     def check_option(cls, name: str, value: Any) -> None:
         """As :meth:`Rules.check_option`, and a ``layout`` is a layout's name or a grid."""
         super().check_option(name, value)
+        if type(value) is int and (beyond := _out_of_range(name, value)) is not None:
+            raise beyond
         if name == "layout" and isinstance(value, str):
             try:
                 B.parse_layout(value)
@@ -394,24 +414,19 @@ class MeaRules(Rules):
                 choices = self.option_choices[f.name]
                 refused = InvalidRules(f"Méa option {f.name} must be one of {', '.join(choices)}, not {quoted(value)}")
                 raise refused.about(f.name, choices)
-            if isinstance(value, int) and not 0 <= value <= MAX_OPTION_NUMBER:
-                refused = InvalidRules(f"Méa option {f.name} must be from 0 to {MAX_OPTION_NUMBER:,}, not {value}")
-                raise refused.about(f.name, reason=f"is not from 0 to {MAX_OPTION_NUMBER:,}")
-        if self.max_turns < 1:
-            raise InvalidRules("max_turns must be at least 1").about("max_turns", reason="is not 1 or more")
+            if isinstance(value, int) and (beyond := _out_of_range(f.name, value)) is not None:
+                raise beyond
         try:
             start = B.parse_layout(self.layout)
         except ValueError as error:
             raise _layout_refusal(self.layout, error) from None
         if self.board_size:
             width, height = B.extent(start)
-            if self.board_size > 2 * B.BOUND or self.board_size < max(width, height):
+            if self.board_size < max(width, height):
                 refused = InvalidRules(
                     f"board_size must hold the {width}×{height} starting layout and be at most {2 * B.BOUND}, "
                     f"not {self.board_size}"
                 )
-                if self.board_size > 2 * B.BOUND:
-                    raise refused.about("board_size", reason=f"is not at most {2 * B.BOUND}")
                 said = f"a board of size {self.board_size} cannot hold the {width}×{height} starting layout"
                 raise refused.between(("board_size", "layout"), said)
         if self.tile_supply and len(start) > self.tile_supply:
