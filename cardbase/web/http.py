@@ -307,6 +307,20 @@ def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     return value
 
 
+def form_whole(value: object, name: str, low: int, high: int, default: int | None = None) -> int:
+    """A whole number typed in a form or a query (``default`` when left empty, if it has one), from
+    ``low`` to ``high``, or a usage error naming ``name``: digits only (no sign, ``_``, exponent or
+    other script's digits), read only when no longer than ``high`` is."""
+    from cardbase.errors import UsageError, quoted
+
+    text = str(value if value is not None else "").strip()
+    if not text and default is not None:
+        return default
+    if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
+        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
+    return int(text)
+
+
 # --- versions: ETag and If-Match ------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from cardbase.decks.formats import check_format_name
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
 from cardbase.games.base import MAX_SEED, is_demo
 from cardbase.web.errors import for_pages
-from cardbase.web.http import Form, WriteTurn, download, form_versions, tag
+from cardbase.web.http import Form, WriteTurn, download, form_versions, form_whole, tag
 from cardbase.web.pages import (
     GAME_TITLES,
     card_url,
@@ -70,16 +70,6 @@ def _deck_id(text: str) -> int:
 
     if not (text.isascii() and text.isdecimal()) or len(text) > 10 or not 1 <= int(text) <= MAX_DECK_ID:
         raise UnknownDeck(f"no deck with id {quoted(text)}; the decks page lists them").refusing(text)
-    return int(text)
-
-
-def _whole(value: str | None, name: str, low: int, high: int, default: int) -> int:
-    """A whole-number parameter within its bound, or a usage error naming it."""
-    text = (value or "").strip()
-    if not text:
-        return default
-    if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
     return int(text)
 
 
@@ -315,7 +305,7 @@ def odds_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, param
     text = params.get("needs", DEFAULT_NEEDS[info.game]) if params is not None else DEFAULT_NEEDS[info.game]
     out: dict[str, Any] = {"needs_text": text, "rows": [], "turns": [], "error": None, "notes": []}
     try:
-        opening = _whole(params.get("opening") if params is not None else None, "opening", 1, 10, 5)
+        opening = form_whole(params.get("opening") if params is not None else None, "opening", 1, 10, 5)
         out["opening"] = opening
         needs = parse_needs(text)
         if not needs:
@@ -390,9 +380,9 @@ def sample_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, par
     get = params.get if params is not None else (lambda _k, _d=None: None)
     out: dict[str, Any] = {"cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
     try:
-        out["seed"] = seed = _whole(get("seed"), "seed", 0, MAX_SEED, 0)
-        out["size"] = size = _whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
-        out["drawn"] = drawn = _whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0)
+        out["seed"] = seed = form_whole(get("seed"), "seed", 0, MAX_SEED, 0)
+        out["size"] = size = form_whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
+        out["drawn"] = drawn = form_whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0)
         if not resolved.deck.main.cards:
             out["error"] = "add cards to the deck to draw a sample hand"
             return out
@@ -631,7 +621,7 @@ def apply_change(database: Database, deck_id: int, form: Any) -> Edited:
     section = str(form.get("section") or "") or None
     edit, count = EDITS[action]
     if count is None:
-        count = _whole(str(form.get("count") or ""), "count", 0, 999, 0)
+        count = form_whole(str(form.get("count") or ""), "count", 0, 999, 0)
     try:
         return edit_entry(database, deck_id, str(form.get("card") or ""), edit, count, section, form_versions(form))
     except WrongGame as error:
@@ -700,7 +690,7 @@ def undo_changes(request: Request, deck_text_id: str, form: Form, turn: WriteTur
 
     deck_id = _deck_id(deck_text_id)
     try:
-        to = _whole(str(form.get("to") or ""), "to", 1, 10**9, 0)
+        to = form_whole(str(form.get("to") or ""), "to", 1, 10**9, 0)
         shown_version = form_versions(form)
         if not to or shown_version is None:
             raise UsageError("nothing to undo: an undo names the version to go back to (to) and the one shown")
@@ -794,7 +784,7 @@ def create_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
         if not game:
             raise UsageError("choose a game for the new deck")
         players_text = str(form.get("players") or "")
-        players = _whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
+        players = form_whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
         deck_id = new_deck(database_of(request), str(form.get("name") or ""), game, None, players)
     except CardbaseError as error:
         turn.release()
@@ -891,7 +881,7 @@ def compare(request: Request) -> HTMLResponse:
         deck_part, at, number = text.partition("@")  # ID@N: version N of deck ID (deck history)
         deck_id = _deck_id(deck_part)
         if at:
-            resolved.append(resolve_version(database, deck_id, _whole(number, key, 1, 10**9, 1)))
+            resolved.append(resolve_version(database, deck_id, form_whole(number, key, 1, 10**9, 1)))
         else:
             resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from cardbase.errors import UsageError, quoted, said_of
 from cardbase.web.errors import for_pages, naming_inputs, page_text, players_words
 from cardbase.web.http import Form as Body
-from cardbase.web.http import WriteTurn, form_text, form_versions
+from cardbase.web.http import WriteTurn, form_text, form_versions, form_whole
 from cardbase.web.pages import database_of, render, see_other
 
 if TYPE_CHECKING:
@@ -25,16 +25,6 @@ router = APIRouter()
 
 COUNT_DIGITS = 5
 """A count typed in a form: at most 5 digits (the collection's bound is 99,999)."""
-
-
-def whole(value: object, name: str, low: int, high: int) -> int:
-    """A whole number typed in a form, within its bound, or a usage error naming it."""
-    text = str(value if value is not None else "").strip()
-    if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(str(value))}").refusing(
-            value
-        )
-    return int(text)
 
 
 def card_of(database: Database, card_id: str) -> Any:
@@ -196,7 +186,7 @@ def change_owned_form(
     if op not in ("add", "remove", "set"):
         raise UsageError(f"op must be add, remove or set, not {quoted(op)}").refusing(op)
     found = card_of(database_of(request), card)
-    change_owned(database_of(request), found, whole(count, "count", 0 if op == "set" else 1, MAX_OWNED), op)  # type: ignore[arg-type]
+    change_owned(database_of(request), found, form_whole(count, "count", 0 if op == "set" else 1, MAX_OWNED), op)  # type: ignore[arg-type]
     target = back if back.startswith("/") and not back.startswith("//") and "\\" not in back else "/collection"
     return see_other(target)
 
@@ -721,7 +711,7 @@ def deck_history_page(request: Request, deck_id: int) -> HTMLResponse:
 
     if not 1 <= deck_id <= 2**31 - 1:
         raise UsageError(f"no deck with id {deck_id}")
-    page = whole(request.query_params.get("page") or "1", "page", 1, 10**7)
+    page = form_whole(request.query_params.get("page") or "1", "page", 1, 10**7)
     info = deck_by_id(database_of(request), deck_id)
     _id, versions, total = deck_history(database_of(request), deck_id, HISTORY_PAGE, (page - 1) * HISTORY_PAGE)
     return render(

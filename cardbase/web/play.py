@@ -26,7 +26,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from cardbase import jsonout
-from cardbase.errors import CardbaseError, UsageError, quoted
+from cardbase.errors import CardbaseError, UsageError
 from cardbase.games.base import MAX_SEED, GameError
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.sim.boards import board_offers
@@ -34,7 +34,7 @@ from cardbase.sim.hall import MAX_ITERATIONS, MAX_MS, MAX_SAMPLES, Hall, LiveTab
 from cardbase.sim.registry import MAX_RULE_TEXT
 from cardbase.sim.table import HUMAN, NotYourTurn
 from cardbase.web.app import TEMPLATES
-from cardbase.web.http import Form, JsonBody, WriteTurn
+from cardbase.web.http import Form, JsonBody, WriteTurn, form_whole
 from cardbase.web.jsonresponse import JSONResponse
 from cardbase.web.settings import DECK_TEXT_BYTES
 
@@ -530,7 +530,7 @@ def _form_choice(form: Any) -> Any:
     from cardbase.sim.table_setup import DeckChoice, TableChoice, check_game, rule_fields
 
     game = check_game(str(form.get("game", ""))[:20])
-    players = _whole(form.get("players"), "players", 2, 5)
+    players = form_whole(form.get("players"), "players", 2, 5)
     seats = []
     for s in range(players):
         kind, options = _seat_parts(form, s)
@@ -545,7 +545,7 @@ def _form_choice(form: Any) -> Any:
             if len(text) > DECK_TEXT_BYTES:
                 raise UsageError(f"P{s + 1}'s deck: at most {DECK_TEXT_BYTES:,} characters")
             if source.startswith("db:"):
-                decks.append(DeckChoice(deck_id=_whole(source[3:], f"P{s + 1}'s deck", 1, 2**31 - 1)))
+                decks.append(DeckChoice(deck_id=form_whole(source[3:], f"P{s + 1}'s deck", 1, 2**31 - 1)))
             elif source.startswith("example:"):
                 decks.append(DeckChoice(example=source[8:]))
             else:
@@ -557,15 +557,8 @@ def _form_choice(form: Any) -> Any:
             rules[field["name"]] = str(raw).strip()
     assume = str(form.get("assume", "")).strip() or None if game == "meikyu" else None
     seed_text = str(form.get("seed", "")).strip()
-    seed = _whole(seed_text, "seed", 0, MAX_SEED) if seed_text else None
+    seed = form_whole(seed_text, "seed", 0, MAX_SEED) if seed_text else None
     return TableChoice(game, seats, decks, rules, assume, seed)
-
-
-def _whole(raw: Any, name: str, low: int, high: int) -> int:
-    text = str(raw if raw is not None else "").strip()
-    if not (text.isascii() and text.isdecimal()) or len(text) > 20 or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(raw)
-    return int(text)
 
 
 @router.post("/play", response_class=HTMLResponse)
@@ -709,7 +702,7 @@ def board_fragment(request: Request, game_id: str, seat: SeatQuery = None) -> HT
 def _page_seat(request: Request, live: LiveTable, form: dict[str, Any]) -> int:
     held = held_seats(live, presented_keys(request, live.id), strict=False)
     raw = form.get("seat")
-    asked = _whole(raw, "seat", 0, 4) if raw not in (None, "") else None
+    asked = form_whole(raw, "seat", 0, 4) if raw not in (None, "") else None
     seat = chosen_seat(live, held, asked)
     if seat is None:
         raise NotYourTurn("this browser holds no seat of this game: open your seat's link")
@@ -734,15 +727,14 @@ def _form_change(request: Request, game_id: str, form: dict[str, Any], change: s
     live = hall.get(game_id)
     seat = _page_seat(request, live, form)
     try:
-        version = _whole(form.get("version"), "version", 0, 2**31 - 1)
+        version = form_whole(form.get("version"), "version", 0, 2**31 - 1)
         if change == "undo":
             hall.undo(game_id, seat, version)
         else:
             raw_id = form.get("action_id")
             text = str(form.get("action", ""))[:MAX_ACTION_TEXT]
-            hall.act(
-                game_id, seat, _whole(raw_id, "action_id", 0, 1_000_000) if raw_id not in (None, "") else text, version
-            )
+            action = form_whole(raw_id, "action_id", 0, 1_000_000) if raw_id not in (None, "") else text
+            hall.act(game_id, seat, action, version)
     except (CardbaseError, GameError) as error:
         return _refused(request, live, seat, error)
     return RedirectResponse(_back(live, seat, request), status_code=303)
