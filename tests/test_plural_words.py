@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 from cardbase.errors import InvalidData
 
@@ -46,3 +49,150 @@ def test_a_list_of_one_problem_says_one_problem() -> None:
     assert str(InvalidData("deck.txt", ["line 2: bad"])).splitlines()[0] == "deck.txt: 1 problem, nothing was written:"
     two = InvalidData("deck.txt", ["line 2: bad", "line 3: bad"], writes=False)
     assert str(two).splitlines()[0] == "deck.txt: 2 problems:"
+
+
+# A count before a plural noun in an f-string (``f"{n} cards"``) reads "1 cards" when n is 1: each
+# goes through ``counted``. The sweep finds a FormattedValue followed by a literal " <word>s".
+PLURAL_AFTER = re.compile(r" ([a-z]+(?:-[a-z]+)*s)\b")
+# Words ending in -s that are no plural noun here: verbs after a name ("{name} needs"), a unit that
+# does not inflect ("ms"), and words that merely end in s ("process", "vs").
+NOT_PLURALS = frozenset(
+    [
+        "adds",
+        "allows",
+        "assumes",
+        "conquers",
+        "contradicts",
+        "costs",
+        "develops",
+        "dies",
+        "divides",
+        "does",
+        "exists",
+        "fails",
+        "gives",
+        "goes",
+        "has",
+        "holds",
+        "leads",
+        "loses",
+        "maps",
+        "matches",
+        "names",
+        "needs",
+        "plays",
+        "reads",
+        "returns",
+        "runs",
+        "says",
+        "takes",
+        "uses",
+        "was",
+        "wins",
+        "works",
+        "writes",
+        "as",
+        "ms",
+        "process",
+        "vs",
+    ]
+)
+# A value whose name says it holds a text, not a count ("{game} cards" is "Meikyu cards").
+TEXT_NAMES = re.compile(r"(?:^|_)(?:name|title|game|game_id|code|key|cid|quoted|and)$")
+# Counts that can never be 1, each with its reason (file, the value's source).
+NEVER_ONE = {
+    ("cardbase/render/options.py", "megapixels"): "over the bound MAX_MEGAPIXELS (40), so never 1",
+    ("cardbase/render/art.py", "limit"): "Pillow's decompression-bomb limit, millions of pixels",
+    ("cardbase/db/io.py", "more"): "the word 'more' or 'fewer', not a count",
+    ("cardbase/sim/table_setup.py", "counts[-1]"): "the top of a range of player counts, above its bottom",
+}
+
+
+def _last_name(expr: ast.expr) -> str:
+    """The identifier a value is read from: ``deck.size`` → size, ``quoted(x)`` → quoted."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Attribute):
+            return expr.attr
+        if isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        else:
+            return ""
+
+
+def _module_numbers(path: Path) -> dict[str, object]:
+    """The numbers a module binds at its top (``MAX_NAME = 80``), and the names it imports from
+    another module of the package, resolved there."""
+    numbers: dict[str, object] = {}
+    for statement in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            try:
+                value = ast.literal_eval(statement.value)
+            except ValueError:
+                continue
+            numbers.update({t.id: value for t in targets if isinstance(t, ast.Name)})
+        elif isinstance(statement, ast.ImportFrom) and (statement.module or "").startswith("cardbase."):
+            source = PACKAGE.parent / (str(statement.module).replace(".", "/") + ".py")
+            if source.is_file() and source != path:
+                for alias in statement.names:
+                    numbers[alias.asname or alias.name] = (source, alias.name)
+    return numbers
+
+
+def _constant_over_one(path: Path, name: str, depth: int = 3) -> bool:
+    """Whether ``name`` is an UPPER_CASE constant of the module at ``path`` whose value is a number
+    other than 1 (a fixed bound such as ``MAX_NAME``)."""
+    value = _module_numbers(path).get(name) if name.isupper() and depth else None
+    if isinstance(value, tuple):
+        return _constant_over_one(value[0], value[1], depth - 1)
+    return isinstance(value, int | float) and value != 1
+
+
+def bare_counts_before_plurals() -> list[str]:
+    """Each ``{count} <plural>`` of the package's f-strings, as ``file:line: {count} word``."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            parts = node.values
+            for before, value, after in zip([None, *parts[:-1]], parts, [*parts[1:], None], strict=True):
+                if not (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)):
+                    continue
+                word = PLURAL_AFTER.match(str(after.value))
+                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is")):
+                    continue
+                if isinstance(before, ast.Constant) and str(before.value)[-1:].isalnum():
+                    continue  # a label such as P{seat}, not a count
+                source = ast.unparse(value.value)
+                name = _last_name(value.value)
+                if TEXT_NAMES.search(name) or (relative, source) in NEVER_ONE:
+                    continue
+                if isinstance(value.value, ast.Name) and _constant_over_one(path, name):
+                    continue  # a fixed bound such as MAX_NAME (80 characters)
+                found.append(f"{relative}:{value.value.lineno}: {{{source}}} {word[1]}")
+    return found
+
+
+def test_no_f_string_puts_a_bare_count_before_a_plural() -> None:
+    """The class: ``f"{n} cards"`` reads "1 cards"; ``counted(n, "card")`` words it by the count."""
+    bare = bare_counts_before_plurals()
+    assert not bare, "\n".join(bare)
+
+
+def test_the_sweep_finds_a_bare_count_and_passes_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep itself can fail: a file with ``{len(x)} games`` is found, ``counted`` and a name are not."""
+    package = tmp_path / "cardbase"
+    package.mkdir()
+    (package / "probe.py").write_text(
+        "def f(x, game, counted):\n"
+        '    return f"{len(x)} games", f"{counted(len(x), \'game\')}", f"{game} cards", f"P{len(x)} holds"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
+    assert bare_counts_before_plurals() == ["cardbase/probe.py:2: {len(x)} games"]
