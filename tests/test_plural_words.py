@@ -61,6 +61,9 @@ NOT_PLURALS = frozenset(
         "adds",
         "allows",
         "assumes",
+        "attacks",
+        "chooses",
+        "confirms",
         "conquers",
         "contradicts",
         "costs",
@@ -72,50 +75,57 @@ NOT_PLURALS = frozenset(
         "fails",
         "gives",
         "goes",
-        "has",
         "holds",
         "leads",
         "loses",
         "maps",
         "matches",
+        "ms",
         "names",
         "needs",
         "plays",
+        "process",
+        "quests",
         "reads",
         "returns",
         "runs",
         "says",
         "takes",
         "uses",
+        "vs",
         "was",
         "wins",
         "works",
         "writes",
-        "as",
-        "ms",
-        "process",
-        "vs",
     ]
 )
 # A value whose name says it holds a text, not a count ("{game} cards" is "Meikyu cards").
-TEXT_NAMES = re.compile(r"(?:^|_)(?:name|title|game|game_id|code|key|cid|quoted|and)$")
+TEXT_NAMES = re.compile(r"(?:^|_)(?:name|title|titles|game|game_id|code|key|cid|quoted|and|kind)$", re.IGNORECASE)
 # Counts that can never be 1, each with its reason (file, the value's source).
 NEVER_ONE = {
     ("cardbase/render/options.py", "megapixels"): "over the bound MAX_MEGAPIXELS (40), so never 1",
     ("cardbase/render/art.py", "limit"): "Pillow's decompression-bomb limit, millions of pixels",
     ("cardbase/db/io.py", "more"): "the word 'more' or 'fewer', not a count",
     ("cardbase/sim/table_setup.py", "counts[-1]"): "the top of a range of player counts, above its bottom",
+    ("cardbase/web/templates/_panels.html", "v.merged"): "shown only {% if v.merged > 1 %}",
+    ("cardbase/web/templates/deck_history.html", "v.merged"): "shown only {% if v.merged > 1 %}",
+    ("cardbase/web/templates/card_edit.html", "'{:,}'.format(art_bytes)"): "the art bound, megabytes",
+    ("cardbase/web/templates/collection.html", "'{:,}'.format(paste_chars)"): "the paste bound, thousands",
+    ("cardbase/web/templates/replay/open.html", '"{:,}".format(bound)'): "the record bound, megabytes",
 }
 
 
 def _last_name(expr: ast.expr) -> str:
-    """The identifier a value is read from: ``deck.size`` → size, ``quoted(x)`` → quoted."""
+    """The identifier a value is read from: ``deck.size`` → size, ``quoted(x)`` → quoted,
+    ``TITLES.get(game)`` → TITLES (what the mapping holds)."""
     while True:
         if isinstance(expr, ast.Name):
             return expr.id
         if isinstance(expr, ast.Attribute):
-            return expr.attr
-        if isinstance(expr, ast.Call):
+            if expr.attr != "get":
+                return expr.attr
+            expr = expr.value
+        elif isinstance(expr, ast.Call):
             expr = expr.func
         elif isinstance(expr, ast.Subscript):
             expr = expr.value
@@ -165,7 +175,7 @@ def bare_counts_before_plurals() -> list[str]:
                 if not (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)):
                     continue
                 word = PLURAL_AFTER.match(str(after.value))
-                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is")):
+                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is", "as")):
                     continue
                 if isinstance(before, ast.Constant) and str(before.value)[-1:].isalnum():
                     continue  # a label such as P{seat}, not a count
@@ -177,6 +187,34 @@ def bare_counts_before_plurals() -> list[str]:
                     continue  # a fixed bound such as MAX_NAME (80 characters)
                 found.append(f"{relative}:{value.value.lineno}: {{{source}}} {word[1]}")
     return found
+
+
+JINJA_COUNT = re.compile(r"\{\{\s*((?:(?!\}\}).)*?)\s*\}\}(?= [a-z])")
+
+
+def bare_counts_in_templates() -> list[str]:
+    """Each ``{{ count }} <plural>`` of the page templates (``{{ n | counted('card') }}`` words it)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.html")):
+        relative = path.relative_to(PACKAGE.parent).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for shown in JINJA_COUNT.finditer(line):
+                word = PLURAL_AFTER.match(line, shown.end())
+                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is", "as")):
+                    continue
+                try:
+                    name = _last_name(ast.parse(shown[1], mode="eval").body)
+                except SyntaxError:
+                    name = ""
+                if TEXT_NAMES.search(name) or (relative, shown[1]) in NEVER_ONE:
+                    continue
+                found.append(f"{relative}:{number}: {{{{ {shown[1]} }}}} {word[1]}")
+    return found
+
+
+def test_no_template_puts_a_bare_count_before_a_plural() -> None:
+    bare = bare_counts_in_templates()
+    assert not bare, "\n".join(bare)
 
 
 def test_no_f_string_puts_a_bare_count_before_a_plural() -> None:
