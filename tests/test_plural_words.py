@@ -234,3 +234,35 @@ def test_the_sweep_finds_a_bare_count_and_passes_counted(tmp_path: Path, monkeyp
     )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
     assert bare_counts_before_plurals() == ["cardbase/probe.py:2: {len(x)} games"]
+
+
+def test_a_deck_of_one_card_says_one_card_in_the_cli(tmp_path: Path) -> None:
+    """`deck validate` of a one-card deck: its header and its size problem say "1 card" ("1 cards" before)."""
+    from tests.hostile.conftest import run_cli
+
+    deck = tmp_path / "one.txt"
+    deck.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
+    result = run_cli(["deck", "validate", deck], str(tmp_path / "c.db"))
+    assert result.exit_code == 1, result.output
+    assert f"{deck}: mea deck, 1 card, format standard: INVALID" in result.stdout, result.stdout
+    assert "the deck has 1 card;" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(("limit", "words"), [(1, "game over after 1 turn\n"), (2, "game over after 2 turns\n")])
+def test_a_meikyu_board_counts_its_turns_and_points(limit: int, words: str) -> None:
+    """The board `play meikyu` prints at the end: "after 1 turn", and a kingdom of 1 point "1* pt"."""
+    from tests.meikyu.helpers import act, position
+    from tests.meikyu.test_meikyu_ends import ONE, THREE, finish_turn
+
+    state = position(
+        2,
+        rules_options={"turn_limit": limit},
+        turn=(limit - 1) % 2,
+        hands=[{"Bee": 1}, {"Bee": 1}],
+        lands=[[THREE[0]], [ONE[0]]],
+    )
+    for _ in range(limit):
+        act(state, "resupply")
+        finish_turn(state)
+    board = state.observation(0).describe()
+    assert words in board and "P2: 1* pt ·" in board, board  # * marks an assumed value
