@@ -22,7 +22,7 @@ from cardbase.cli.common import (
     say_done,
     warn,
 )
-from cardbase.errors import counted, quoted
+from cardbase.errors import counted, plural, quoted
 from cardbase.stats import percent, rate_text, shown
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -218,7 +218,10 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
         row, answer = rows[0], answers[0]
         for d in row["needs"]:
             need = f"{d['kind']} {d['count']} × {d['query']}"
-            echo(f"  {need}  ({counted(d['matching'], 'card')} match): {percent(d['probability'])}")
+            echo(
+                f"  {need}  ({counted(d['matching'], 'card')} {plural(d['matching'], 'matches', 'match')}): "
+                f"{percent(d['probability'])}"
+            )
         where = (
             f"on turn {answer.turn} ({counted(answer.seen, 'card')} seen)"
             if answer.turn

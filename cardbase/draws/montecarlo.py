@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardbase.draws.exact import Groups, Kind, Need
-from cardbase.errors import counted
+from cardbase.errors import counted, plural
 from cardbase.stats import Z95, t_quantile, wilson
 
 T = TypeVar("T")
@@ -154,7 +154,8 @@ def simulate_meikyu(
     turns = max(0, top - deal)
     if _pile_after_deal(int(counts.sum()), players, deal) < _drawn_by(turns, players):
         raise ValueError(
-            f"the Kingdom pile runs out before {counted(top, 'card')} are seen by {counted(players, 'player')}"
+            f"the Kingdom pile runs out before {counted(top, 'card')} {plural(top, 'is', 'are')} seen by "
+            f"{counted(players, 'player')}"
         )
     rng = _rng(seed, players, top)
     member = _membership([m for m, _, _ in kinds], len(needs))
@@ -239,7 +240,8 @@ def sample_meikyu_deals(
     turns = max(0, seen - deal)
     if len(cards) - deal * players < _drawn_by(turns, players):
         raise ValueError(
-            f"the Kingdom pile runs out before {counted(seen, 'card')} are seen by {counted(players, 'player')}"
+            f"the Kingdom pile runs out before {counted(seen, 'card')} {plural(seen, 'is', 'are')} seen by "
+            f"{counted(players, 'player')}"
         )
     rng = _rng(seed, 1, players)
     out = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
-from cardbase.errors import Said, UsageError, counted, prefixed, quoted
+from cardbase.errors import Said, UsageError, counted, plural, prefixed, quoted
 from cardbase.games.base import is_demo, whole_number
 
 if TYPE_CHECKING:
@@ -164,7 +164,8 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
             )
         if need.kind is not Kind.AT_MOST and need.count > n:
             notes.append(
-                f"only {counted(n, 'card')} match {quoted(need.label)}, so {need.kind} {need.count} cannot happen"
+                f"only {counted(n, 'card')} {plural(n, 'matches', 'match')} {quoted(need.label)}, "
+                f"so {need.kind} {need.count} cannot happen"
             )
     if unknown and any(_compares(n.label) for n in needs):
         notes.append(unknown)
