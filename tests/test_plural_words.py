@@ -52,7 +52,8 @@ def test_a_list_of_one_problem_says_one_problem() -> None:
 
 
 # A count before a plural noun in an f-string (``f"{n} cards"``) reads "1 cards" when n is 1: each
-# goes through ``counted``. The sweep finds a FormattedValue followed by a literal " <word>s".
+# goes through ``counted`` (``plural`` for a count written apart: ``f"{n:,} {plural(n, 'byte')}"``).
+# The sweep finds a FormattedValue followed by a literal " <word>s"; the same in the templates.
 PLURAL_AFTER = re.compile(r" ([a-z]+(?:-[a-z]+)*s)\b")
 # Words ending in -s that are no plural noun here: verbs after a name ("{name} needs"), a unit that
 # does not inflect ("ms"), and words that merely end in s ("process", "vs").
@@ -103,7 +104,7 @@ NOT_PLURALS = frozenset(
 TEXT_NAMES = re.compile(r"(?:^|_)(?:name|title|titles|game|game_id|code|key|cid|quoted|and|kind)$", re.IGNORECASE)
 # Counts that can never be 1, each with its reason (file, the value's source).
 NEVER_ONE = {
-    ("cardbase/render/options.py", "megapixels"): "over the bound MAX_MEGAPIXELS (40), so never 1",
+    ("cardbase/render/options.py", "megapixels"): "over the bound MAX_MEGAPIXELS (60), so never 1",
     ("cardbase/render/art.py", "limit"): "Pillow's decompression-bomb limit, millions of pixels",
     ("cardbase/db/io.py", "more"): "the word 'more' or 'fewer', not a count",
     ("cardbase/sim/table_setup.py", "counts[-1]"): "the top of a range of player counts, above its bottom",
@@ -189,16 +190,21 @@ def bare_counts_before_plurals() -> list[str]:
     return found
 
 
-JINJA_COUNT = re.compile(r"\{\{\s*((?:(?!\}\}).)*?)\s*\}\}(?= [a-z])")
+TEMPLATE_COUNT = {  # a value shown in a page template (Jinja) and in a script's template literal
+    "*.html": re.compile(r"\{\{\s*((?:(?!\}\}).)*?)\s*\}\}(?= [a-z])"),
+    "*.js": re.compile(r"\$\{([^{}]*)\}(?= [a-z])"),
+}
 
 
 def bare_counts_in_templates() -> list[str]:
-    """Each ``{{ count }} <plural>`` of the page templates (``{{ n | counted('card') }}`` words it)."""
+    """Each ``{{ count }} <plural>`` of the page templates (``{{ n | counted('card') }}`` words it)
+    and each ``${count} <plural>`` of the scripts (``counted(n, "card")``)."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.html")):
+    paths = [(path, pattern) for glob, pattern in TEMPLATE_COUNT.items() for path in sorted(PACKAGE.rglob(glob))]
+    for path, pattern in paths:
         relative = path.relative_to(PACKAGE.parent).as_posix()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for shown in JINJA_COUNT.finditer(line):
+            for shown in pattern.finditer(line):
                 word = PLURAL_AFTER.match(line, shown.end())
                 if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is", "as")):
                     continue
@@ -208,7 +214,7 @@ def bare_counts_in_templates() -> list[str]:
                     name = ""
                 if TEXT_NAMES.search(name) or (relative, shown[1]) in NEVER_ONE:
                     continue
-                found.append(f"{relative}:{number}: {{{{ {shown[1]} }}}} {word[1]}")
+                found.append(f"{relative}:{number}: {shown[0]} {word[1]}")
     return found
 
 
