@@ -277,18 +277,27 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     """``text`` as a message quotes it: its ``repr``, cut after ``limit`` characters with ``…`` and
     the whole length, so that a message about a 100,000-letter word stays one short line."""
     if isinstance(text, int) and text.bit_length() > 4 * limit:  # repr of over 4,300 digits raises
-        return f"a whole number of about {int(text.bit_length() * 0.30103):,} digits"
+        digits = int(text.bit_length() * 0.30103)
+        return f"a whole number of about {digits:,} {plural(digits, 'digit')}"
     if not isinstance(text, str):
         shown = repr(text)
         return shown if len(shown) <= limit else f"{shown[:limit]}… ({type(text).__name__})"
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
+    return f"{text[:limit]!r}… ({len(text):,} {plural(len(text), 'character')})"
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def plural(n: float | str, noun: str, plural: str | None = None) -> str:
+    """``noun`` as :func:`counted` words it for ``n``, without the number: for a count written
+    apart (``f"{n:,} {plural(n, 'row')}"``, a mark between the number and the noun) or shown as
+    text (``+1``, singular like 1; ``+1.5``, plural)."""
+    one = n.removeprefix("+") == "1" if isinstance(n, str) else n == 1
+    return noun if one else plural or noun + "s"
 
 
 def visible(text: str) -> str:

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from cardbase.errors import quoted
+from cardbase.errors import plural, quoted
 
 SLUG_FILE_BYTES = 200
 """At most this many UTF-8 bytes of a slug are used in a file name (file systems allow 255)."""
@@ -246,5 +246,5 @@ def tag_list(values: object) -> list[str]:
         raise ValueError(f"tags are a list or text separated by ',' or ';', not {type(values).__name__}")
     tags = list(dict.fromkeys(_item_tag(v) for v in items))
     if len(tags) > TAGS_MAX:
-        raise ValueError(f"{len(tags):,} tags; a card has at most {TAGS_MAX}")
+        raise ValueError(f"{len(tags):,} {plural(len(tags), 'tag')}; a card has at most {TAGS_MAX}")
     return tags

@@ -71,6 +71,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cardbase.errors import counted, plural
+
 try:
     import pyspiel
 except ImportError as missing:  # the optional extra
@@ -505,7 +507,7 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         held = self._held
         p = held.state.current_player
         node = "chance" if p == CHANCE else "over" if p == TERMINAL else f"player {p}"
-        steps = f" ({len(held.prefix)} steps of its action taken)" if held.prefix else ""
+        steps = f" ({counted(len(held.prefix), 'step')} of its action taken)" if held.prefix else ""
         what = f"returns {self.returns()}" if p == TERMINAL else f"{node} to act{steps}"
         return f"<{self.get_game().get_type().short_name} move {self.move_number()}: {what}>"
 
@@ -641,7 +643,7 @@ def _shown(value: Any) -> str:
     if value is None:
         return "none"
     text = repr(value)
-    return text if len(text) <= 40 else f"(a value of {len(text):,} characters)"
+    return text if len(text) <= 40 else f"(a value of {len(text):,} {plural(len(text), 'character')})"
 
 
 def _out_of_turn(state: CardbaseState, action: Any) -> bool:

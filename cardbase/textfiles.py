@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, TextIO
 
-from cardbase.errors import UnreadableInput, json_syntax, quoted, shown
+from cardbase.errors import UnreadableInput, json_syntax, plural, quoted, shown
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 """The bound for a file whose reader names none: far above any deck, record or catalog we make."""
@@ -59,11 +59,17 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     except UnicodeEncodeError:
         return f"{quoted(text)}: not a name this system can write (it holds a lone surrogate)"
     if len(raw) >= PATH_MAX:
-        return f"{quoted(text)}: a path of {len(raw):,} bytes; the system takes at most {PATH_MAX - 1:,}"
+        return (
+            f"{quoted(text)}: a path of {len(raw):,} {plural(len(raw), 'byte')}; the system takes at most "
+            f"{PATH_MAX - 1:,}"
+        )
     longest = max(raw.split(b"/"), key=len)
     if len(longest) > NAME_MAX:
         name = os.fsdecode(longest)
-        return f"{quoted(name, 60)}: a file name of {len(longest):,} bytes; the system takes at most {NAME_MAX}"
+        return (
+            f"{quoted(name, 60)}: a file name of {len(longest):,} {plural(len(longest), 'byte')}; the system takes "
+            f"at most {NAME_MAX}"
+        )
     return None
 
 
@@ -138,7 +144,7 @@ def _a(what: str) -> str:
 
 
 def _size(n: int) -> str:
-    return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
+    return f"{n / 1024 / 1024:.0f} MiB" if n >= 1024 * 1024 else f"{n:,} {plural(n, 'byte')}"
 
 
 @dataclass
@@ -369,7 +375,9 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
     order mark (Notepad's "Unicode"); too large, binary, UTF-16 without a mark or not UTF-8 is
     ``UnreadableInput``."""
     if max_bytes is not None and len(raw) > max_bytes:
-        raise UnreadableInput(f"{source}: {len(raw):,} bytes is too large for {_a(what)} (at most {max_bytes:,})")
+        raise UnreadableInput(
+            f"{source}: {len(raw):,} {plural(len(raw), 'byte')} is too large for {_a(what)} (at most {max_bytes:,})"
+        )
     for bom, codec, name in _BOMS:
         if raw.startswith(bom):
             try:
@@ -437,7 +445,9 @@ def json_whole(text: str) -> int:
     ``ValueError`` that tells the user to raise the interpreter's limit."""
     digits = len(text) - text.startswith("-")
     if digits > MAX_JSON_DIGITS:
-        raise LongNumber(f"a whole number of {digits:,} digits (at most {MAX_JSON_DIGITS:,} are read)")
+        raise LongNumber(
+            f"a whole number of {digits:,} {plural(digits, 'digit')} (at most {MAX_JSON_DIGITS:,} are read)"
+        )
     return int(text)
 
 

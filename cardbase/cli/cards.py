@@ -71,7 +71,7 @@ def _table(cards: list[dict[str, Any]], total: int, width: int) -> Any:
         rows.append([*cells, c.get("text") or ""])
     headings = ["name", "game set", "type", "values"] if compact else ["name", "game", "type", "set", *labels.values()]
     headings = [*headings, "text"]
-    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
+    table = Table(caption=f"{len(cards)} of {counted(total, 'card')}; ? = unknown, — = does not apply")
     for i, heading in enumerate(headings):
         column = [row[i] for row in rows]
         last = i == len(headings) - 1

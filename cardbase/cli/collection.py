@@ -105,7 +105,9 @@ def show(game: GameFilter = None, db: DbOption = None, json: JsonOption = False)
         table.add_row(str(c.count), c.name, c.game, c.set, source_label(c.source))
     out.print(table)
     for t in totals:
-        out.print(f"{t['game']}, set {t['set']}: {t['cards']} cards, {t['copies']} copies")
+        out.print(
+            f"{t['game']}, set {t['set']}: {counted(t['cards'], 'card')}, {counted(t['copies'], 'copy', 'copies')}"
+        )
 
 
 ListFormatIn = Annotated[

@@ -21,6 +21,7 @@ from cardbase.cli.common import (
     print_json,
     say_done,
 )
+from cardbase.errors import counted
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -57,7 +58,10 @@ FormatOpt = Annotated[
 
 def _print_problems(report: ValidationReport) -> None:
     status = "valid" if report.valid else "INVALID"
-    echo(f"{report.source}: {report.game or '?'} deck, {report.cards} cards, format {report.format or '?'}: {status}")
+    echo(
+        f"{report.source}: {report.game or '?'} deck, {counted(report.cards, 'card')}, format {report.format or '?'}: "
+        f"{status}"
+    )
     for p in report.problems:
         where = f"line {p.line}: " if p.line else ""
         echo(f"  {p.severity} [{p.code}] {where}{p.named()}" + (f" — {p.hint}" if p.hint else ""))
@@ -140,7 +144,7 @@ def stats(
         return
     out = console()
     title = data["name"] or one_line(resolved.source)
-    out.print(f"{title}: {data['cards']} cards ({data['distinct']} distinct), {data['game']}")
+    out.print(f"{title}: {counted(data['cards'], 'card')} ({data['distinct']} distinct), {data['game']}")
     out.print("by type: " + ", ".join(f"{t} {n}" for t, n in data["by_type"].items()))
     if data["copy_limit"]:
         out.print(
@@ -272,7 +276,7 @@ def set_(
         raise UsageError("deck set: give --name and/or --format")
     fmt = KEEP if format is None else (None if format.strip().lower() == "default" else format)
     info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats, db))
-    echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {info.cards} cards")
+    echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {counted(info.cards, 'card')}")
 
 
 @app.command()
@@ -507,14 +511,15 @@ def import_(
     deck_name = name or resolved.deck.name or Path(file).stem
     database = open_db(db)
     save_deck(database, resolved.deck, deck_name, replace, history=resolved.history, change=f"imported from {file}")
-    kept = f", with {len(resolved.history)} versions of history" if resolved.history else ""
+    kept = f", with {counted(len(resolved.history), 'version')} of history" if resolved.history else ""
     if resolved.history and (held := deck_history(database, deck_name, 1)[2]) <= len(resolved.history):
         n = len(resolved.history)
         kept = (  # the bound dropped the oldest: said, not hidden
-            f", with the newest {counted(held - 1, 'version')} of its history (the file's {n} versions and this "
+            f", with the newest {counted(held - 1, 'version')} of its history (the file's {counted(n, 'version')} and "
+            f"this "
             f"import are {n + 1}; a deck keeps its newest {database.deck_history}: CARDBASE_DECK_HISTORY)"
         )
-    echo(f"stored deck {quoted(deck_name)}: {resolved.deck.size} cards{kept}")
+    echo(f"stored deck {quoted(deck_name)}: {counted(resolved.deck.size, 'card')}{kept}")
 
 
 @app.command()

@@ -22,7 +22,7 @@ from cardbase.cli.common import (
     say_done,
     warn,
 )
-from cardbase.errors import counted, quoted
+from cardbase.errors import counted, plural, quoted
 from cardbase.stats import percent, rate_text, shown
 
 if TYPE_CHECKING:  # imported lazily at run time
@@ -218,8 +218,15 @@ def _print_needs(deck: Setup, model: Draws, report: NeedsReport, by_turn: bool, 
         row, answer = rows[0], answers[0]
         for d in row["needs"]:
             need = f"{d['kind']} {d['count']} × {d['query']}"
-            echo(f"  {need}  ({d['matching']} cards match): {percent(d['probability'])}")
-        where = f"on turn {answer.turn} ({answer.seen} cards seen)" if answer.turn else f"in {answer.seen} cards seen"
+            echo(
+                f"  {need}  ({counted(d['matching'], 'card')} {plural(d['matching'], 'matches', 'match')}): "
+                f"{percent(d['probability'])}"
+            )
+        where = (
+            f"on turn {answer.turn} ({counted(answer.seen, 'card')} seen)"
+            if answer.turn
+            else f"in {counted(answer.seen, 'card')} seen"
+        )
         label = "all needs together" if len(deck.needs) > 1 else "the need"
         echo(f"{label} {where}: {row['probability']:.6f} = {percent(row['probability'])} (exact)")
         if trials:
@@ -342,7 +349,7 @@ def _print_mea(deck: Setup, report: MeaReport) -> None:
     out.print(table)
     castable = report.castable
     echo(
-        f"{report.monsters} monsters; castable with "
+        f"{counted(report.monsters, 'monster')}; castable with "
         + ", ".join(f"{m} mana: {castable[m]}" for m in sorted(castable))
         + (f"; {report.unknown_cost} of unknown cost, counted as not castable" if report.unknown_cost else "")
     )
@@ -361,7 +368,7 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
 
     deal, sim, runs, seed = report.deal, report.simulated, report.runs, report.seed
     out = console()
-    echo(f"{deck_title(deck)}: the deal, {deal.players} players, {deal.open_cards} OPEN cards")
+    echo(f"{deck_title(deck)}: the deal, {counted(deal.players, 'player')}, {deal.open_cards} OPEN cards")
     echo(
         "4 cards each; a player dealt an OPEN card returns their hand, the pile is shuffled and they draw 4 again, "
         "until no player holds one."
@@ -371,7 +378,7 @@ def _print_meikyu(deck: Setup, report: MeikyuReport) -> None:
         f"{percent(float(deal.player_redeals))} (exact)"
     )
     echo(
-        f"at least one of the {deal.players} players is, so the first deal needs a redeal: "
+        f"at least one of the {counted(deal.players, 'player')} is, so the first deal needs a redeal: "
         f"{percent(float(deal.deal_redeals))} (exact)"
     )
     redeals, low, high = shown(sim.redeals_mean, *sim.redeals_95, scale=1.0)
@@ -404,12 +411,16 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
         data = report.as_dict()
         echo(
             f"{deck_title(deck)}: this is one hand, not a deck to deal from, so a deal's chances do not apply. "
-            f"It holds {data['hearts']} hearts (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
+            f"It holds {counted(data['hearts'], 'heart')} (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
             f"and {data['void_suits']} void suits. For a deal's chances, give the deck it is dealt from "
             "(e.g. examples/decks/meio-3-players.txt)."
         )
         return
-    who = f"{players} players, {left} card{'s' if left != 1 else ''} left aside" if players else "players unknown"
+    who = (
+        f"{counted(players, 'player')}, {left} card{'s' if left != 1 else ''} left aside"
+        if players
+        else "players unknown"
+    )
     echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")
     for heading in ("cards", "hearts (trumps)", f"high cards ({' '.join(high)})", "void suits"):

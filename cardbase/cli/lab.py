@@ -25,7 +25,7 @@ from cardbase.cli.common import (
     one_line,
     print_json,
 )
-from cardbase.errors import counted
+from cardbase.errors import counted, plural
 from cardbase.stats import rate_text, shown
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ def gauntlet(
     con = console()
     table = Table(
         title=f"Gauntlet: {result.deck} ({names[0]}) against the field ({names[1]})\n"
-        f"{games} games per match-up, each deck first in half; seed {seed}",
+        f"{counted(games, 'game')} per match-up, each deck first in half; seed {seed}",
         caption="Win rates with 95% Wilson intervals; a shared result is a win for neither.",
     )
     for col in ("opponent", "wins", "win rate", "95%", "1st", "2nd"):
@@ -259,7 +259,7 @@ def gauntlet(
         caption="Each figure with its 95% interval under it (Wilson; rounded outward, to the digits the interval "
         "gives). in hand: drawn "
         "at any point (the opening included); IWD: improvement when drawn, win rate in hand minus not drawn, in "
-        f"points (Newcombe's interval); * fewer than {min_games} games drawn or not drawn.",
+        f"points (Newcombe's interval); * fewer than {counted(min_games, 'game')} drawn or not drawn.",
     )
     for col in ("card", "games\nin hand", "win\nin hand", "not\ndrawn", "IWD", "in\nopening"):
         # each figure above its interval, in whole points: short lines that never split, down to 80 columns
@@ -359,7 +359,7 @@ def opening(
     con = console()
     table = Table(
         title=f"Opening size: {study.deck} ({names[0]}, opening forced) vs {study.vs} ({names[1]})\n"
-        f"{games} games per size, each deck first in half; every size from the same seed {seed}",
+        f"{counted(games, 'game')} per size, each deck first in half; every size from the same seed {seed}",
         caption="Win rates with 95% Wilson intervals; a shared result is a win for neither.",
     )
     for col in ("opening", "wins", "win rate", "95%"):
@@ -371,7 +371,10 @@ def opening(
     con.print(table)
     m = study.margin
     value, low, high = shown(m.value, m.low, m.high, signed=True)
-    best = f"{counted(study.best.size, 'card')}, {value} points over {study.runner_up.size} (95% {low} to {high})"
+    best = (
+        f"{counted(study.best.size, 'card')}, {value} {plural(value, 'point')} over {study.runner_up.size} "
+        f"(95% {low} to {high})"
+    )
     con.print(
         f"Best: {best}"
         if study.clear
@@ -461,8 +464,9 @@ def split(
 
     con = console()
     table = Table(
-        title=f"Meio split: {' '.join(advice.hand)} ({players} players, seat {seat})\n"
-        f"{advice.candidates} splits, {advice.rounds_played:,} rounds played, seed {seed}",
+        title=f"Meio split: {' '.join(advice.hand)} ({counted(players, 'player')}, seat {seat})\n"
+        f"{counted(advice.candidates, 'split')}, {advice.rounds_played:,} {plural(advice.rounds_played, 'round')} "
+        f"played, seed {seed}",
         caption="Expected round score |horizontal − vertical| (0–7, lower is better): the mean over fresh "
         "deals, not those the splits were chosen on, with its 95% interval (docs/rules/meio.md says how).",
     )
@@ -499,7 +503,7 @@ def split_verdict(advice: Any) -> str:
     more = "" if advice.complete else " More deals (a longer --seconds, more --levels) may tell them apart."
     return (
         f"Advice: no clear best among these {advice.tied} (their 95% intervals overlap the best's): any of them "
-        f"is as good as {best.deals} deals can tell.{more}"
+        f"is as good as {counted(best.deals, 'deal')} can tell.{more}"
     )
 
 
@@ -574,7 +578,7 @@ def cards(
         ("Lands: win rate of the seats whose kingdom holds the land at the end", study.lands, "in kingdom"),
     ):
         table = Table(
-            title=f"{title}\n{games} games, {players} players ({', '.join(names)}), seed {seed}",
+            title=f"{title}\n{counted(games, 'game')}, {counted(players, 'player')} ({', '.join(names)}), seed {seed}",
             caption=f"95% Wilson intervals; difference in points (Newcombe); * fewer than {min_games} (game, seat)s; "
             "(assumed): some of the card's values come from the assumption profile (listed above).",
         )

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from cardbase.cli.common import JsonOption, echo, print_json
+from cardbase.errors import counted
 
 app = typer.Typer(
     help="Exact chances of the dice in a game's rules.\n\nExample: cardbase odds meikyu quest --swords 3 --level 7",
@@ -96,7 +97,7 @@ def quest(
         bonus.append("+2 Fortress")
     if blacksmith and sword_cards:
         bonus.append(f"+{sword_cards} Blacksmith")
-    shown = f"{swords} swords" + (f" ({', '.join(bonus)}) = {odds.swords}" if bonus else "")
+    shown = f"{counted(swords, 'sword')}" + (f" ({', '.join(bonus)}) = {odds.swords}" if bonus else "")
     level_text = f"level {level}" + (f" (Map: {odds.level})" if map_played else "")
     if odds.need <= 1:
         needed = "any die"
@@ -151,7 +152,10 @@ def attack(
             }
         )
         return
-    echo(f"Aggression: {swords} swords + die against {defence} swords + die; ties go to the defender.")
+    echo(
+        f"Aggression: {counted(swords, 'sword')} + die against {counted(defence, 'sword')} + die; ties go to the "
+        f"defender."
+    )
     extra = f" (without Amulets: {plain} = {_pct(plain)})" if chance != plain else ""
     echo(f"Chance the attacker takes the land: {chance} = {_pct(chance)}{extra}")
 
@@ -172,4 +176,7 @@ def develop(
     if json:
         print_json({"wits": wits, "cost": cost, "chance": "1" if ok else "0", "chance_float": 1.0 if ok else 0.0})
         return
-    echo(f"Development: {wits} seals against a cost of {cost}: {'succeeds (certain)' if ok else 'fails (certain)'}.")
+    echo(
+        f"Development: {counted(wits, 'seal')} against a cost of {cost}: "
+        f"{'succeeds (certain)' if ok else 'fails (certain)'}."
+    )

@@ -13,7 +13,7 @@ import typer
 
 from cardbase.cli import complete, sim
 from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path, echo, say_done
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 
 if TYPE_CHECKING:
     from cardbase.sim.play import Session as PlaySession
@@ -88,7 +88,7 @@ def run_play(
     read = make_reader(ui.vocabulary, history=history_path())
 
     seat_names = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
-    echo(f"{entry.title}, {n} players, {seed_words(seed, seed_chosen)}. You are P{seat}; {seat_names}.")
+    echo(f"{entry.title}, {counted(n, 'player')}, {seed_words(seed, seed_chosen)}. You are P{seat}; {seat_names}.")
     echo("Type help for the commands.")
     session = play_interactive(
         rules, seed, human, agents, read, meio_view.write, hint, show=meio_view.show, help_text=meio_view.HELP, ui=ui

@@ -314,7 +314,7 @@ def _report(
         )
     extra = f"; backs in {report.backs_path}" if report.backs_path else ""
     say_done(
-        f"wrote {out}: {report.cards} cards ({report.unique_faces} different) {where}, "
+        f"wrote {out}: {counted(report.cards, 'card')} ({report.unique_faces} different) {where}, "
         f"{format_mm(spec.card[0])}×{format_mm(spec.card[1])} mm, {format_mm(spec.bleed)} mm bleed{backs}; "
         f"{report.size_bytes / 1024:.0f} KB{extra}. Print at 100 % (actual size)."
     )

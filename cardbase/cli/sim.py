@@ -115,7 +115,8 @@ def parse_agents(text: str | None, players: int, default: list[str]) -> list[str
     names = [a.strip() for a in text.split(",")] if text else default[:players]
     if len(names) != players:
         raise UsageError(
-            f"--agents needs one agent per seat ({players} players), got {len(names)}: {quoted(','.join(names))}"
+            f"--agents needs one agent per seat ({counted(players, 'player')}), got {len(names)}: "
+            f"{quoted(','.join(names))}"
         )
     return names
 
@@ -191,7 +192,9 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
 
     options = rules_in_words(batch.game_id, rules.to_options())
     table = Table(
-        title=f"{title}: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{options}",
+        title=(
+            f"{title}: {counted(batch.games, 'game')}, {counted(rules.players, 'player')}, seed {batch.seed}\n{options}"
+        ),
         caption=f"Scores: lower is better. 95% intervals: {_score_method(rules)}; win rate by Wilson. "
         f"Shared victories ({batch.shared}) count as a win for each seat sharing them.",
     )
@@ -214,7 +217,7 @@ def _print_table(batch: BatchResult, record_path: Path | None) -> None:
     con.print(table)
     rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
     con.print(
-        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
+        f"{counted(batch.decisions, 'decision')} in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
         f"process{'es' if batch.jobs > 1 else ''}"
     )
     if record_path is not None:
@@ -466,13 +469,13 @@ def _batch_output(
             yield on_progress, (on_records if out is not None else None), record_path
         except KeyboardInterrupt:
             if not written:  # raised inside the stack: the file that was there is kept
-                raise Interrupted(f"{done} of {games} games had finished") from None
+                raise Interrupted(f"{done} of {counted(games, 'game')} had finished") from None
             interrupted = True  # the records so far take the file's place as the stack closes
         finally:
             stop()
     if interrupted:
         saved = f"; the records written so far are in {record_path}" if record_path is not None else ""
-        raise Interrupted(f"{done} of {games} games had finished{saved}")
+        raise Interrupted(f"{done} of {counted(games, 'game')} had finished{saved}")
 
 
 def _progress(title: str, total: int) -> tuple[Any, Callable[[int], None], Callable[[], None]]:
@@ -577,7 +580,7 @@ def _print_mea(data: dict[str, Any]) -> None:
     for line in data["notes"]:
         con.print(f"Note: {line}")
     speed = data["decisions"] / data["elapsed_seconds"] if data["elapsed_seconds"] else 0.0
-    con.print(f"{data['decisions']} decisions in {data['elapsed_seconds']:.1f} s ({speed:,.0f}/s)")
+    con.print(f"{counted(data['decisions'], 'decision')} in {data['elapsed_seconds']:.1f} s ({speed:,.0f}/s)")
     if data.get("records"):
         con.print(f"records: {one_line(str(data['records']))}")
 
@@ -748,7 +751,10 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
 
     readings = rules_in_words("meikyu", rules.to_options())
     table = Table(
-        title=f"Meikyu Kingdom: {counted(batch.games, 'game')}, {rules.players} players, seed {batch.seed}\n{readings}",
+        title=(
+            f"Meikyu Kingdom: {counted(batch.games, 'game')}, {counted(rules.players, 'player')}, seed "
+            f"{batch.seed}\n{readings}"
+        ),
         caption="Score: a kingdom's points at the end (higher is better). "
         f"95% intervals: {_score_method(rules)}; "
         f"win rate by Wilson. Shared victories ({batch.shared}) count as a win for each seat sharing them.",
@@ -770,7 +776,7 @@ def _print_meikyu(batch: BatchResult, data: dict[str, Any], record_path: Path | 
         con.print(item)
     rate = batch.decisions / batch.elapsed if batch.elapsed else 0.0
     con.print(
-        f"{batch.decisions} decisions in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
+        f"{counted(batch.decisions, 'decision')} in {batch.elapsed:.1f} s ({rate:,.0f}/s) on {batch.jobs} "
         f"process{'es' if batch.jobs > 1 else ''}"
     )
     if record_path is not None:

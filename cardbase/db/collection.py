@@ -23,7 +23,7 @@ from sqlmodel import col, select
 
 from cardbase.catalog.fields import GAME_FIELDS, Field
 from cardbase.db.models import Card, CardAlias, OwnedRow
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, plural, quoted
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -99,7 +99,9 @@ def change_owned(database: Database, card: Card, count: int, how: Change = "add"
             return _write(session, card.id, max((have or 0) - count, 0))
         now = _write(session, card.id, count, add=how == "add")
         if now > MAX_OWNED:
-            raise UsageError(f"{card.name}: {now:,} copies is over the bound of {MAX_OWNED:,} for one card")
+            raise UsageError(
+                f"{card.name}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one card"
+            )
         return now
 
 
@@ -324,7 +326,8 @@ def read_collection_text(database: Database, text: str, game: str | None, source
                     problems.append(
                         Problem(
                             "too-many",
-                            f"{quoted(entry.name)} adds up to {total:,} copies with the lines before it, "
+                            f"{quoted(entry.name)} adds up to {total:,} {plural(total, 'copy', 'copies')} with the "
+                            f"lines before it, "
                             f"over the bound of {MAX_OWNED:,}",
                             entry.line,
                         )
@@ -386,7 +389,9 @@ def read_collection_file(
     with database.session() as session:
         for number, row in enumerate(rows, start=1):
             if number > BOUNDS.rows:
-                raise UnreadableInput(f"{path}: more than {BOUNDS.rows:,} rows, over the import bound (rows)")
+                raise UnreadableInput(
+                    f"{path}: more than {BOUNDS.rows:,} {plural(BOUNDS.rows, 'row')}, over the import bound (rows)"
+                )
             cells = row.cells
             if _BAD_ROW in cells or NOT_OBJECT in cells:
                 why = cells.get(_BAD_ROW, "a row must be an object of column: value")
@@ -400,7 +405,8 @@ def read_collection_file(
                     continue
                 if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
                     problems.append(
-                        f"{row.where}, column {quoted(heading)}: over the bound of {BOUNDS.cell_chars:,} characters"
+                        f"{row.where}, column {quoted(heading)}: over the bound of {BOUNDS.cell_chars:,} "
+                        f"{plural(BOUNDS.cell_chars, 'character')}"
                     )
                     bad = True
                     continue
@@ -554,7 +560,10 @@ def apply_counts(
         for card_id, count in counts.items():
             now = _write(session, card_id, count, add=mode == "add")
             if now > MAX_OWNED:  # another writer added in between
-                raise UsageError(f"{card_id}: {now:,} copies is over the bound of {MAX_OWNED:,} for one card")
+                raise UsageError(
+                    f"{card_id}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one "
+                    f"card"
+                )
     return result
 
 
@@ -585,7 +594,10 @@ def import_collection_text(
     """A pasted list (at most ``PASTE_CHARS`` characters) read and owned as ``mode`` says: the
     service behind the collection page's paste box and ``POST /api/collection/import``."""
     if len(text) > PASTE_CHARS:
-        raise UsageError(f"the list is {len(text):,} characters long; at most {PASTE_CHARS:,} (send a file instead)")
+        raise UsageError(
+            f"the list is {len(text):,} {plural(len(text), 'character')} long; at most {PASTE_CHARS:,} (send a file "
+            f"instead)"
+        )
     source = "the pasted list"
     try:
         counts = read_collection_text(database, text, game, source)

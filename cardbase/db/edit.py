@@ -109,7 +109,7 @@ def _version(session: Session, card: Card) -> str:
 def parse_assignments(pairs: list[str]) -> dict[str, str]:
     """``["cost=3", "text=Draw 1 card."]`` as a mapping of field to typed value; a pair without ``=`` is an error."""
     if len(pairs) > MAX_FIELDS:
-        raise UsageError(f"{len(pairs)} fields; one edit gives at most {MAX_FIELDS}")
+        raise UsageError(f"{counted(len(pairs), 'field')}; one edit gives at most {MAX_FIELDS}")
     out: dict[str, str] = {}
     for pair in pairs:
         field, sep, value = pair.partition("=")
@@ -145,7 +145,7 @@ def check_values(
     from cardbase.textfiles import check_characters
 
     if len(values) > MAX_FIELDS:
-        raise UsageError(f"{len(values)} fields; one edit gives at most {MAX_FIELDS}")
+        raise UsageError(f"{counted(len(values), 'field')}; one edit gives at most {MAX_FIELDS}")
     check_characters(dict(values), where)  # JSON can write a lone surrogate, which no text can hold or store
     problems: list[str] = []
     cells: dict[str, Any] = {}

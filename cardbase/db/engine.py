@@ -25,7 +25,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 
 from cardbase.db import search_index, stamps, tables
 from cardbase.db.regex import regexp
-from cardbase.errors import CardbaseError, DatabaseBusy, DatabaseError, UsageError, mask_secrets, quoted
+from cardbase.errors import CardbaseError, DatabaseBusy, DatabaseError, UsageError, counted, mask_secrets, quoted
 
 if TYPE_CHECKING:  # sqlmodel is imported when a session is made: the reads of start-up use none
     from sqlmodel import Session
@@ -489,7 +489,7 @@ def _check_sqlite_query(query: dict[str, str | tuple[str, ...]], url: str) -> No
     where = f"cannot use database URL {quoted(mask_password(url))}"
     for key, value in query.items():
         if not isinstance(value, str):
-            raise DatabaseError(f"{where}: option {quoted(key)} is given {len(value)} times")
+            raise DatabaseError(f"{where}: option {quoted(key)} is given {counted(len(value), 'time')}")
         if key in _SQLITE_SET_BY_CARDBASE:
             raise DatabaseError(f"{where}: option {quoted(key)}: {_SQLITE_SET_BY_CARDBASE[key]}; leave it out")
         if key == "uri":
@@ -573,7 +573,8 @@ def _pg_options(url: str) -> str:
         raise DatabaseError(f"cannot use database URL {quoted(mask_password(url))}: {error}") from None
     if isinstance(given, tuple):
         raise DatabaseError(
-            f"cannot use database URL {quoted(mask_password(url))}: option 'options' is given {len(given)} times"
+            f"cannot use database URL {quoted(mask_password(url))}: option 'options' is given "
+            f"{counted(len(given), 'time')}"
             " (give the settings in one: options=-c a=1 -c b=2)"
         )
     wait = f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"

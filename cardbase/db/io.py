@@ -47,7 +47,7 @@ from cardbase.catalog.fields import (
     typed_fields,
     unknown_fields,
 )
-from cardbase.errors import InvalidData, Said, UnreadableInput, UsageError, json_syntax, quoted, shown
+from cardbase.errors import InvalidData, Said, UnreadableInput, UsageError, counted, json_syntax, plural, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
 from cardbase.sheets import neutralise, unneutralise
 from cardbase.textfiles import (
@@ -253,7 +253,8 @@ def _csv_reason(error: csv.Error, line: int) -> str:
     if "expected after" in reason:
         return f"text after a closing quote ({reason}); a quote inside a quoted cell is written twice"
     if "field larger than field limit" in reason:
-        return f"a cell is over {csv.field_size_limit():,} characters"
+        limit = csv.field_size_limit()
+        return f"a cell is over {limit:,} {plural(limit, 'character')}"
     return reason
 
 
@@ -281,8 +282,8 @@ def _check_zip(path: Path, raw: bytes) -> None:
     unpacked = sum(e.file_size for e in entries)
     if unpacked > BOUNDS.xlsx_unpacked:
         raise UnreadableInput(
-            f"{path}: the workbook unzips to {unpacked:,} bytes, over the import bound of "
-            f"{BOUNDS.xlsx_unpacked:,} bytes unzipped (xlsx_unpacked)"
+            f"{path}: the workbook unzips to {unpacked:,} {plural(unpacked, 'byte')}, over the import bound of "
+            f"{BOUNDS.xlsx_unpacked:,} {plural(BOUNDS.xlsx_unpacked, 'byte')} unzipped (xlsx_unpacked)"
         )
 
 
@@ -334,7 +335,7 @@ def read_xlsx(
                 if extra:
                     yield SourceRow(
                         f"row {number}",
-                        {_BAD_ROW: f"cells past the header's {len(header)} columns ({quoted(extra[0])})"},
+                        {_BAD_ROW: f"cells past the header's {counted(len(header), 'column')} ({quoted(extra[0])})"},
                     )
                     continue
                 values = [unneutralise(c) for c in cells[: len(header)]]
@@ -596,7 +597,8 @@ def parse_rows(
         cells += len(row.cells)
         if cells > BOUNDS.cells:
             raise UnreadableInput(
-                f"{origin}: {row.where}: more than {BOUNDS.cells:,} cells, over the import bound (cells)"
+                f"{origin}: {row.where}: more than {BOUNDS.cells:,} {plural(BOUNDS.cells, 'cell')}, over the import "
+                f"bound (cells)"
             )
         if _BAD_ROW in row.cells:
             parsed.problems.append(f"{row.where}: {row.cells[_BAD_ROW]}")
@@ -615,7 +617,8 @@ def parse_rows(
                 continue
             if isinstance(value, str) and len(value) > BOUNDS.cell_chars:
                 parsed.problems.append(
-                    f"{row.where}, column {quoted(heading)}: {len(value):,} characters, over the bound of "
+                    f"{row.where}, column {quoted(heading)}: {len(value):,} {plural(len(value), 'character')}, over "
+                    f"the bound of "
                     f"{BOUNDS.cell_chars:,} for a cell"
                 )
                 bad = True
@@ -656,7 +659,8 @@ def parse_rows(
         if len(name_slug) > MAX_NAME:  # the id's column (and a URL's path) holds game/set/ and 200 more
             parsed.problems.append(
                 f"{row.where}, column {quoted(name_column)}: the name {quoted(name, 60)} is {len(name_slug):,} "
-                f"characters in its id (ligatures and letters such as ß are spelt out: ß is ss, ﬃ is ffi); "
+                f"{plural(len(name_slug), 'character')} in its id (ligatures and letters such as ß are spelt out: ß "
+                f"is ss, ﬃ is ffi); "
                 f"at most {MAX_NAME}"
             )
             continue

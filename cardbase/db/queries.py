@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
 from cardbase.db.tables import abilities_data
-from cardbase.errors import UnknownCard, UsageError, quoted
+from cardbase.errors import UnknownCard, UsageError, counted, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import SET_CODE_PATTERN, fold
@@ -113,7 +113,8 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
         choices = ", ".join(f"{c.name} ({c.set_code}) = {c.id}" for c in matches[:8])
         games = "; or give --game" if len({c.game for c in matches}) > 1 else ""
         raise UsageError(
-            f"{quoted(name)} names {len(matches)} cards: {choices}; name one as 'Name (set)' or by its id{games}"
+            f"{quoted(name)} names {counted(len(matches), 'card')}: {choices}; name one as 'Name (set)' or by its "
+            f"id{games}"
         )
     raise UnknownCard(name, game, closest_names(session, name, game))
 

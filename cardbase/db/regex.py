@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from cardbase.errors import QueryError
+from cardbase.errors import QueryError, counted
 
 MAX_PATTERN_LENGTH = 500
 
@@ -442,7 +442,9 @@ def check_pattern(pattern: str) -> None:
     """Refuse, before any SQL runs, a pattern RE2 refuses or a construct a search does not take
     (``UnsupportedRegex``): the same on both databases."""
     if len(pattern) > MAX_PATTERN_LENGTH:
-        raise QueryError(f"regular expression of {len(pattern)} characters is too long (at most {MAX_PATTERN_LENGTH})")
+        raise QueryError(
+            f"regular expression of {counted(len(pattern), 'character')} is too long (at most {MAX_PATTERN_LENGTH})"
+        )
     compile_pattern("(?i)" + pattern, pattern)
     _Translator(pattern, spell=False).translate()
 

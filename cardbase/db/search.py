@@ -54,7 +54,7 @@ from cardbase.db.regex import check_pattern, postgresql_pattern
 from cardbase.db.search_index import COLUMNS as SEARCHED_COLUMNS
 from cardbase.db.search_index import TEXT_START
 from cardbase.db.tags import EntryTags, tag_condition
-from cardbase.errors import QueryError, quoted
+from cardbase.errors import QueryError, counted, plural, quoted
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -158,7 +158,9 @@ def parse(query: str) -> Node:
     pos = 0
     query = query.strip()
     if len(query) > MAX_QUERY_LENGTH:
-        raise QueryError(f"the query has {len(query):,} characters; at most {MAX_QUERY_LENGTH:,} are read")
+        raise QueryError(
+            f"the query has {len(query):,} {plural(len(query), 'character')}; at most {MAX_QUERY_LENGTH:,} are read"
+        )
     while pos < len(query):
         m = _TOKEN.match(query, pos)
         if not m or m.end() == pos:
@@ -173,7 +175,7 @@ def parse(query: str) -> Node:
             if raw:
                 tokens.append(("term", raw))
     if len(tokens) > MAX_TERMS:
-        raise QueryError(f"the query has {len(tokens)} terms; at most {MAX_TERMS} are read")
+        raise QueryError(f"the query has {counted(len(tokens), 'term')}; at most {MAX_TERMS} are read")
     if not tokens:
         raise QueryError("empty query: give words to find in names, or field:value terms")
     parser = _Parser(tokens)

@@ -11,7 +11,7 @@ from typing import Any
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, parse_text, write_text
-from cardbase.errors import Said, UnreadableInput, UsageError, quoted, schema_message
+from cardbase.errors import Said, UnreadableInput, UsageError, plural, quoted, schema_message
 from cardbase.names import fold, set_code, tag_list
 from cardbase.textfiles import decode_text, load_json, read_bytes, without_mark
 
@@ -69,10 +69,14 @@ def read_deck(path: Path) -> DeckText:
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         deck = parse_json(text, str(path))
         if len(raw) > MAX_BYTES and not deck.history:
-            raise UnreadableInput(f"{path}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
+            raise UnreadableInput(
+                f"{path}: {len(raw):,} {plural(len(raw), 'byte')} is too large for a deck file (at most {MAX_BYTES:,})"
+            )
         return deck
     if len(raw) > MAX_BYTES:
-        raise UnreadableInput(f"{path}: {len(raw):,} bytes is too large for a deck file (at most {MAX_BYTES:,})")
+        raise UnreadableInput(
+            f"{path}: {len(raw):,} {plural(len(raw), 'byte')} is too large for a deck file (at most {MAX_BYTES:,})"
+        )
     return parse_deck_text(text, str(path))
 
 

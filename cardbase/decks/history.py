@@ -28,7 +28,7 @@ from cardbase.db.models import Card, DeckCardRow, DeckRow, DeckVersionRow
 from cardbase.decks.model import Deck, DeckCard
 from cardbase.decks.refs import VERSION_REF as VERSION_REF
 from cardbase.decks.refs import split_ref as split_ref
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, counted, plural, quoted
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -62,7 +62,7 @@ def deck_in_session(session: Session, row: DeckRow) -> Deck:
 def describe(before: Deck | None, after: Deck) -> str:
     """What changed from ``before`` to ``after`` in one line: ``+2 Crumb Goblin, −1 Tile Mole [sideboard]``."""
     if before is None:
-        return f"made ({after.size} cards)" if after.size else "made"
+        return f"made ({counted(after.size, 'card')})" if after.size else "made"
     parts: list[str] = []
     if before.name != after.name:
         parts.append(f"renamed {quoted(before.name)} → {quoted(after.name)}")
@@ -114,7 +114,7 @@ def record_version(session: Session, row: DeckRow, database: Database, *, change
         before = _deck_of(parse_json(latest.content, "history"), row.game)
     number = row.version
     if before is None and number > 1 and change is None:  # a deck kept before its history began
-        change = f"the first version kept ({deck.size} cards)"
+        change = f"the first version kept ({counted(deck.size, 'card')})"
     session.add(
         DeckVersionRow(
             deck_id=row.id,
@@ -161,7 +161,7 @@ def record_edit_version(
     if latest == UNREAD:
         latest = newest_kept(conn, row.id)
     if latest is None:
-        change = describe(None, deck) if number <= 1 else f"the first version kept ({deck.size} cards)"
+        change = describe(None, deck) if number <= 1 else f"the first version kept ({counted(deck.size, 'card')})"
     elif latest == number - 1:
         change = describe(_undone(deck, before), deck)
     else:  # versions not in a row: the previous one as kept
@@ -306,8 +306,11 @@ class HistoryLine:
     def text(self) -> str:
         """The line as ``deck history`` prints it: ``@4  2026-12-04T22:59:01+00:00  web     3 cards  +3
         Crumb Goblin (3 changes, @2–4)``."""
-        burst = f" ({self.merged} changes, @{self.first}–{self.number})" if self.merged > 1 else ""
-        return f"@{self.number}  {self.at}  {self.origin:<4}  {self.cards:>4} cards  {self.change}{burst}"
+        burst = f" ({counted(self.merged, 'change')}, @{self.first}–{self.number})" if self.merged > 1 else ""
+        return (
+            f"@{self.number}  {self.at}  {self.origin:<4}  {self.cards:>4} {plural(self.cards, 'card')}  "
+            f"{self.change}{burst}"
+        )
 
 
 def _seconds_apart(newer: str, older: str) -> float:

@@ -25,7 +25,7 @@ from xml.parsers import expat
 
 from cardbase.decks.model import Deck, DeckCard, DeckLine, DeckText, Problem
 from cardbase.decks.text import MAX_COUNT, MAX_LINE
-from cardbase.errors import Said, UnreadableInput, UsageError, quoted
+from cardbase.errors import Said, UnreadableInput, UsageError, counted, quoted
 from cardbase.games.base import whole_number
 from cardbase.names import set_code
 
@@ -252,7 +252,11 @@ def parse_cod(text: str, source: str = "<deck>") -> DeckText:
                 problem(f"<{tag[:40]}> is not part of a .cod deck read here", element.line)
         elif tag == "deckname":
             if len(said) > MAX_LINE:
-                problem(f"the deck name is {len(said)} characters long (at most {MAX_LINE})", element.line, "shorten")
+                problem(
+                    f"the deck name is {counted(len(said), 'character')} long (at most {MAX_LINE})",
+                    element.line,
+                    "shorten",
+                )
             elif len(deckname_line) == 1 and not (path and path[-1].tag != "cockatrice_deck"):
                 deck.name = said or None
         elif said:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardbase.decks.model import Deck
+from cardbase.errors import counted
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -81,7 +82,7 @@ class OwnedReport:
         shown = [f"{line.missing} {line.name}" for line in self.lines if line.missing]
         more = f", … {len(shown) - 8} more" if len(shown) > 8 else ""
         return (
-            f"collection: you own {self.owned} of {self.needed} cards; missing {self.missing}: "
+            f"collection: you own {self.owned} of {counted(self.needed, 'card')}; missing {self.missing}: "
             + ", ".join(shown[:8])
             + more
         )

@@ -19,7 +19,7 @@ from cardbase.decks.formats import (
 )
 from cardbase.decks.model import Deck, DeckText, Problem, worded
 from cardbase.decks.validate import NO_GAME_ADVICE, ResolvedDeck, ValidationReport, check_format, resolve
-from cardbase.errors import InvalidData, quoted, shown
+from cardbase.errors import InvalidData, plural, quoted, shown
 from cardbase.games.formats import Format
 
 if TYPE_CHECKING:
@@ -358,7 +358,7 @@ def read_deck_data(text: str, source: str) -> DeckText:
 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
-        raise UnreadableInput(f"{source}: {size:,} bytes; a deck may have at most {MAX_BYTES:,}")
+        raise UnreadableInput(f"{source}: {size:,} {plural(size, 'byte')}; a deck may have at most {MAX_BYTES:,}")
     read = parse_deck_text(text, source)
     read.given = text
     return read

@@ -32,7 +32,7 @@ from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
 from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.decks.refs import deck_names as deck_names
-from cardbase.errors import Conflict, Said, Stale, UsageError, quoted
+from cardbase.errors import Conflict, Said, Stale, UsageError, plural, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import whole_number
 from cardbase.names import fold
@@ -491,7 +491,8 @@ def edit_entry(
         total = sum(c.count for c in deck.cards)
         if total > MAX_DECK_CARDS:
             raise UsageError(
-                f"deck {quoted(row.name)} would hold {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}"
+                f"deck {quoted(row.name)} would hold {total:,} {plural(total, 'card')}; a deck may have at most "
+                f"{MAX_DECK_CARDS:,}"
             )
         entry = DeckCard(card_id, card_name, before, stored or None, tags.get(card_id, ()))
         recorded = record_edit_version(conn, row, database, deck, entry, latest)
@@ -596,7 +597,8 @@ def _copies(row: _Row, name: str, count: int, now: int) -> tuple[int, int]:
     """The copies before and after an add of ``count`` that left ``now``."""
     if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
         raise UsageError(
-            f"{name} would have {now:,} copies in deck {quoted(row.name)}; an entry holds at most {MAX_COPIES}"
+            f"{name} would have {now:,} {plural(now, 'copy', 'copies')} in deck {quoted(row.name)}; an entry holds at "
+            f"most {MAX_COPIES}"
         )
     return now - count, now
 
@@ -724,7 +726,9 @@ def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: E
     deck's next version. ``deck`` must be of the stored deck's game; a deck at none of the ``expected``
     versions is ``Stale``."""
     if deck.size > MAX_DECK_CARDS:
-        raise UsageError(f"the deck would hold {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+        raise UsageError(
+            f"the deck would hold {deck.size:,} {plural(deck.size, 'card')}; a deck may have at most {MAX_DECK_CARDS:,}"
+        )
     with database.transaction() as session:
         row = _get(session, deck_ref, lock=True)
         _check_version(row, expected)
@@ -809,7 +813,10 @@ def save_deck(
     _players(deck.players, deck.game)
     name = _deck_name(name)
     if deck.size > MAX_DECK_CARDS:
-        raise UsageError(f"deck {quoted(name)} holds {deck.size:,} cards; a deck may have at most {MAX_DECK_CARDS:,}")
+        raise UsageError(
+            f"deck {quoted(name)} holds {deck.size:,} {plural(deck.size, 'card')}; a deck may have at most "
+            f"{MAX_DECK_CARDS:,}"
+        )
     try:
         with database.transaction() as session:
             _cards_held(session, deck, f"deck {quoted(name)}")
@@ -905,7 +912,8 @@ def tag_entries(
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
             raise UsageError(
-                f"{card.name} would have {len(now):,} tags in deck {quoted(deck.name)}; at most {TAGS_MAX}"
+                f"{card.name} would have {len(now):,} {plural(len(now), 'tag')} in deck {quoted(deck.name)}; at most "
+                f"{TAGS_MAX}"
             )
         replace_entry_tags(session, deck.id, card.id, now)
         _touch(session, deck)

@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from cardbase.decks.model import Deck, DeckLine, DeckText, Problem, check_players
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.names import SET_CODE_PATTERN
 from cardbase.textfiles import decode_text, split_lines, stray_break, stray_break_reason, without_mark
 
@@ -86,7 +86,7 @@ def parse_text(text: str, source: str = "<deck>", *, low: int = 1, high: int = M
             deck.problems.append(
                 Problem(
                     "bad-line",
-                    f"line is {len(line)} characters long (at most {MAX_LINE})",
+                    f"line is {counted(len(line), 'character')} long (at most {MAX_LINE})",
                     number,
                     "a card name is far shorter; is this a deck file?",
                 )

@@ -21,7 +21,7 @@ from cardbase.decks.model import (
     game_title,
     worded,
 )
-from cardbase.errors import counted, quoted
+from cardbase.errors import counted, plural, quoted
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
@@ -75,7 +75,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         problems.append(
             Problem(
                 "deck-too-large",
-                f"the deck lists {total:,} cards; a deck may have at most {MAX_DECK_CARDS:,}",
+                f"the deck lists {total:,} {plural(total, 'card')}; a deck may have at most {MAX_DECK_CARDS:,}",
                 None,
                 "split it into decks of a playable size",
             )

@@ -26,6 +26,8 @@ from enum import StrEnum
 from fractions import Fraction
 from math import comb
 
+from cardbase.errors import counted
+
 State = tuple[int, ...]
 Predicate = Callable[[State], bool]
 
@@ -102,7 +104,7 @@ class Groups:
         listed = sum(cells.values())
         total = listed if size is None else size
         if total < listed:
-            raise ValueError(f"the deck has {listed} cards, more than its size {total}")
+            raise ValueError(f"the deck has {counted(listed, 'card')}, more than its size {total}")
         if total > listed:
             cells[0] = cells.get(0, 0) + total - listed
         return cls(tuple(sorted(cells.items())), total)
@@ -122,7 +124,7 @@ class HandCounts:
 
     def __init__(self, groups: Groups, caps: Sequence[int], max_seen: int):
         if not 0 <= max_seen <= groups.size:
-            raise ValueError(f"cannot see {max_seen} cards of a {groups.size}-card deck")
+            raise ValueError(f"cannot see {counted(max_seen, 'card')} of a {groups.size}-card deck")
         self.caps = tuple(caps)
         self.deck_size = groups.size
         self.max_seen = max_seen
@@ -181,7 +183,7 @@ class HandCounts:
 
     def _check(self, seen: int) -> None:
         if not 0 <= seen <= self.max_seen:
-            raise ValueError(f"counted hands of 0..{self.max_seen} cards, not {seen}")
+            raise ValueError(f"counted hands of 0..{counted(self.max_seen, 'card')}, not {seen}")
 
 
 def all_hold(needs: Sequence[Need]) -> Predicate:
@@ -198,7 +200,7 @@ def one_holds(needs: Sequence[Need], index: int) -> Predicate:
 def joint_hands(groups: Groups, needs: Sequence[Need], seen: int) -> tuple[int, int]:
     """``(hands where every need holds, all hands)`` among the first ``seen`` cards of a shuffled deck."""
     if not 0 <= seen <= groups.size:
-        raise ValueError(f"cannot see {seen} cards of a {groups.size}-card deck")
+        raise ValueError(f"cannot see {counted(seen, 'card')} of a {groups.size}-card deck")
     if len(needs) == 1:  # one category: the hypergeometric tail, term by term
         need = needs[0]
         matching = groups.matching(0)
@@ -231,7 +233,7 @@ def joint_table(groups: Groups, needs: Sequence[Need], seen: Sequence[int]) -> l
 def hypergeometric_pmf(matching: int, deck: int, seen: int) -> list[Fraction]:
     """The exact chance of seeing each number ``0..seen`` of ``matching`` cards in ``seen`` of ``deck``."""
     if not 0 <= seen <= deck or not 0 <= matching <= deck:
-        raise ValueError(f"cannot see {seen} cards, {matching} of them marked, of a {deck}-card deck")
+        raise ValueError(f"cannot see {counted(seen, 'card')}, {matching} of them marked, of a {deck}-card deck")
     total = comb(deck, seen)
     return [Fraction(comb(matching, k) * comb(deck - matching, seen - k), total) for k in range(seen + 1)]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardbase.draws.exact import Groups, Kind, Need
+from cardbase.errors import counted, plural
 from cardbase.stats import Z95, t_quantile, wilson
 
 T = TypeVar("T")
@@ -87,7 +88,7 @@ def simulate(groups: Groups, needs: Sequence[Need], seen: int, trials: int, seed
     import numpy as np
 
     if not 0 <= seen <= groups.size:
-        raise ValueError(f"cannot see {seen} cards of a {groups.size}-card deck")
+        raise ValueError(f"cannot see {counted(seen, 'card')} of a {groups.size}-card deck")
     if trials < 1:
         raise ValueError("Monte Carlo needs at least one trial")
     rng = _rng(seed, seen)
@@ -147,11 +148,15 @@ def simulate_meikyu(
     plain = int(counts[~open_cats].sum())
     if plain < deal * players:
         raise ValueError(
-            f"{players} players need {deal * players} non-OPEN cards to finish the deal; the pile has {plain}"
+            f"{counted(players, 'player')} need {deal * players} non-OPEN cards to finish the deal; the pile has "
+            f"{plain}"
         )
     turns = max(0, top - deal)
     if _pile_after_deal(int(counts.sum()), players, deal) < _drawn_by(turns, players):
-        raise ValueError(f"the Kingdom pile runs out before {top} cards are seen by {players} players")
+        raise ValueError(
+            f"the Kingdom pile runs out before {counted(top, 'card')} {plural(top, 'is', 'are')} seen by "
+            f"{counted(players, 'player')}"
+        )
     rng = _rng(seed, players, top)
     member = _membership([m for m, _, _ in kinds], len(needs))
     seq = np.full((trials, max(top, 1)), -1, dtype=np.int64)
@@ -219,7 +224,7 @@ def _drawn_by(turns: int, players: int) -> int:
 def sample_hands(cards: Sequence[T], seen: int, hands: int, seed: int) -> list[list[T]]:
     """``hands`` openings of ``seen`` cards, each the top of a fresh shuffle of ``cards`` (one per copy)."""
     if not 0 <= seen <= len(cards):
-        raise ValueError(f"cannot see {seen} cards of a {len(cards)}-card deck")
+        raise ValueError(f"cannot see {counted(seen, 'card')} of a {len(cards)}-card deck")
     rng = _rng(seed, 0)
     return [[cards[i] for i in rng.permutation(len(cards))[:seen]] for _ in range(hands)]
 
@@ -231,10 +236,13 @@ def sample_meikyu_deals(
     one holds one); then turn draws, every seat in order. Seat 0's first ``seen`` cards, and how many
     times seat 0 was redealt."""
     if sum(not o for o in is_open) < deal * players:
-        raise ValueError(f"{players} players need {deal * players} non-OPEN cards to finish the deal")
+        raise ValueError(f"{counted(players, 'player')} need {deal * players} non-OPEN cards to finish the deal")
     turns = max(0, seen - deal)
     if len(cards) - deal * players < _drawn_by(turns, players):
-        raise ValueError(f"the Kingdom pile runs out before {seen} cards are seen by {players} players")
+        raise ValueError(
+            f"the Kingdom pile runs out before {counted(seen, 'card')} {plural(seen, 'is', 'are')} seen by "
+            f"{counted(players, 'player')}"
+        )
     rng = _rng(seed, 1, players)
     out = []
     for _ in range(hands):

@@ -28,6 +28,7 @@ from cardbase.draws.exact import (
     mixture_probability,
     one_holds,
 )
+from cardbase.errors import counted
 
 MEA_MAX_OPENING = 10  # "they'll instantaneously lose if they have 11 or more in their hand"
 MEIKYU_DEAL = 4
@@ -75,7 +76,7 @@ class Draws:
         if seen < 0:
             raise ValueError("cards seen cannot be negative")
         if seen > self.max_seen:
-            raise ValueError(f"cannot see {seen} cards: the deck has {self.size}")
+            raise ValueError(f"cannot see {counted(seen, 'card')}: the deck has {self.size}")
 
     def _predicates(self) -> list[Predicate]:
         return [all_hold(self.needs)] + [one_holds(self.needs, i) for i in range(len(self.needs))]
@@ -102,8 +103,8 @@ class Draws:
         last = [t for t, n in enumerate(seen, 1) if n <= self.max_seen]
         if len(last) < turns:
             raise ValueError(
-                f"turn {turns} would need {seen[-1]} cards seen, more than can be seen ({self.max_seen}); "
-                f"ask for at most {len(last)} turns"
+                f"turn {turns} would need {counted(seen[-1], 'card')} seen, more than can be seen ({self.max_seen}); "
+                f"ask for at most {counted(len(last), 'turn')}"
             )
         return [
             Answer(a.seen, a.joint, a.each, t) for t, a in zip(range(1, turns + 1), self.answers(seen), strict=True)
@@ -168,7 +169,8 @@ class MeikyuDraws(Draws):
         self.plain_cards = self.size - self.open_cards
         if self.plain_cards < MEIKYU_DEAL * players:
             raise ValueError(
-                f"{players} players need {MEIKYU_DEAL * players} non-OPEN Kingdom cards for the deal to end; "
+                f"{counted(players, 'player')} need {MEIKYU_DEAL * players} non-OPEN Kingdom cards for the deal to "
+                f"end; "
                 f"the pile has {self.plain_cards}"
             )
 
@@ -187,7 +189,8 @@ class MeikyuDraws(Draws):
     def check(self, seen: int) -> None:
         if seen > self.max_seen:
             raise ValueError(
-                f"cannot see {seen} cards: with {self.players} players the Kingdom pile of {self.size} runs out "
+                f"cannot see {counted(seen, 'card')}: with {counted(self.players, 'player')} the Kingdom pile of "
+                f"{self.size} runs out "
                 f"after {self.max_seen} (reshuffling the discards is not modelled)"
             )
         super().check(seen)
@@ -279,7 +282,9 @@ def meikyu_deal(types: dict[str, int], open_cards: int, players: int) -> MeikyuD
     plain = sum(types.values())
     kingdom = plain + open_cards
     if plain < MEIKYU_DEAL * players:
-        raise ValueError(f"{players} players need {MEIKYU_DEAL * players} non-OPEN Kingdom cards; the pile has {plain}")
+        raise ValueError(
+            f"{counted(players, 'player')} need {MEIKYU_DEAL * players} non-OPEN Kingdom cards; the pile has {plain}"
+        )
     deal = MEIKYU_DEAL * players
     return MeikyuDeal(
         kingdom,
@@ -312,7 +317,7 @@ def meio_hand(
     """
     deck = len(cards)
     if not 0 < hand <= deck:
-        raise ValueError(f"cannot deal {hand} cards from a {deck}-card deck")
+        raise ValueError(f"cannot deal {counted(hand, 'card')} from a {deck}-card deck")
 
     def strength(rank: int) -> int:
         return 14 if rank == 1 and ace_high else rank

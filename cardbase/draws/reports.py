@@ -28,7 +28,7 @@ from cardbase.draws.openings import (
     make_draws,
 )
 from cardbase.draws.service import Setup
-from cardbase.errors import InvalidData, Said, UsageError
+from cardbase.errors import InvalidData, Said, UsageError, counted
 
 if TYPE_CHECKING:
     from cardbase.db.engine import Database
@@ -58,11 +58,12 @@ def seen_rule(deck: Setup, model: Draws, by_turn: int | None) -> str:
     if deck.game == "mea":
         rule = "Méa: cards seen are the top of the deck"
         if by_turn is not None and isinstance(model, MeaDraws):
-            rule += f"; opening {model.opening} cards, then 1 drawn at the end of each turn"
+            rule += f"; opening {counted(model.opening, 'card')}, then 1 drawn at the end of each turn"
         return rule
     if deck.game == "meikyu" and isinstance(model, MeikyuDraws):
         return (
-            f"Meikyu, {model.players} players: 4 cards dealt (no OPEN card: redealt), then 1 drawn at the start "
+            f"Meikyu, {counted(model.players, 'player')}: 4 cards dealt (no OPEN card: redealt), then 1 drawn at the "
+            f"start "
             "of each turn; exact"
         )
     return "Meio: cards of the 13-card dealt hand"
@@ -110,7 +111,10 @@ def needs_report(
         raise UsageError(f"{deck.source}: {error}") from None
     notes = []
     if not single and by_turn is None and model.max_seen < TABLE_SEEN[-1]:
-        notes.append(f"the table stops at {model.max_seen} cards: no more can be seen ({seen_rule(deck, model, None)})")
+        notes.append(
+            f"the table stops at {counted(model.max_seen, 'card')}: no more can be seen "
+            f"({seen_rule(deck, model, None)})"
+        )
     estimates = _monte_carlo(deck, model, [a.seen for a in answers], trials, seed) if trials else {}
     rows = [_row(deck, a, estimates.get(a.seen), seed) for a in answers]
     return NeedsReport(answers, rows, single, notes)
@@ -185,7 +189,7 @@ class MeioSplit:
 
     def line(self) -> str:
         return (
-            f"split as the heuristic agent would ({self.players} players): keep {' '.join(self.first)}; "
+            f"split as the heuristic agent would ({counted(self.players, 'player')}): keep {' '.join(self.first)}; "
             f"set aside {' '.join(self.aside)}"
         )
 
@@ -215,7 +219,7 @@ def sample_report(deck: Setup, model: Draws, hands: int, seed: int, cards: int |
             )
             drawn = [h for h, _ in dealt]
             redeals = [r for _, r in dealt]
-            what = f"Meikyu hands, {size} cards seen (seat 1 of {model.players}, OPEN cards redealt)"
+            what = f"Meikyu hands, {counted(size, 'card')} seen (seat 1 of {model.players}, OPEN cards redealt)"
         else:
             opening = model.opening if isinstance(model, MeaDraws) else MEIO_HAND
             size = cards if cards is not None else MEIO_HAND if deck.game == "meio" else opening

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.decks.validate import ResolvedDeck
 from cardbase.draws.exact import Kind, Need
 from cardbase.draws.openings import PileCard
-from cardbase.errors import Said, UsageError, prefixed, quoted
+from cardbase.errors import Said, UsageError, counted, plural, prefixed, quoted
 from cardbase.games.base import is_demo, whole_number
 
 if TYPE_CHECKING:
@@ -159,9 +159,14 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
     size = sum(drawn.values())
     for need, n in zip(needs, matching, strict=True):
         if need.count > size:
-            raise UsageError(f"{_option(need.kind)} {need.count} {quoted(need.label)}: the deck has only {size} cards")
+            raise UsageError(
+                f"{_option(need.kind)} {need.count} {quoted(need.label)}: the deck has only {counted(size, 'card')}"
+            )
         if need.kind is not Kind.AT_MOST and need.count > n:
-            notes.append(f"only {n} cards match {quoted(need.label)}, so {need.kind} {need.count} cannot happen")
+            notes.append(
+                f"only {counted(n, 'card')} {plural(n, 'matches', 'match')} {quoted(need.label)}, "
+                f"so {need.kind} {need.count} cannot happen"
+            )
     if unknown and any(_compares(n.label) for n in needs):
         notes.append(unknown)
     demo = sum(n for card_id, n in drawn.items() if is_demo(resolved.cards[card_id]))
@@ -177,7 +182,7 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
 def demo_note(demo: int, size: int) -> str:
     """What draws say of a pile holding demo cards: the chances are of cards cardbase made."""
     return (
-        f"{demo} of the {size} cards drawn are demo cards (cardbase's demo set, not published Méa cards): "
+        f"{demo} of the {counted(size, 'card')} drawn are demo cards (cardbase's demo set, not published Méa cards): "
         "the chances are of the values cardbase gave them"
     )
 

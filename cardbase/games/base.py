@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
-from cardbase.errors import quoted
+from cardbase.errors import plural, quoted
 
 
 class GameId(StrEnum):
@@ -262,7 +262,9 @@ MAX_CARD_NAME = 200
 def check_card_name(name: str) -> str:
     """``name``, if no longer than any card's (:data:`MAX_CARD_NAME`); else :class:`InvalidAction`."""
     if len(name) > MAX_CARD_NAME:
-        raise InvalidAction(f"no card has a name of {len(name):,} characters (at most {MAX_CARD_NAME})")
+        raise InvalidAction(
+            f"no card has a name of {len(name):,} {plural(len(name), 'character')} (at most {MAX_CARD_NAME})"
+        )
     return name
 
 

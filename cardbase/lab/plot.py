@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardbase.errors import counted
 from cardbase.textfiles import output_file
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def plot_gauntlet(result: Gauntlet, path: Path) -> None:
     bottom.set_title(_wrapped("improvement when drawn: in hand − not drawn (95% Newcombe)"), fontsize="medium")
     footnote(
         fig,
-        f"{result.games_per_matchup} games per match-up ({result.agents[0]} against {result.agents[1]}), "
+        f"{counted(result.games_per_matchup, 'game')} per match-up ({result.agents[0]} against {result.agents[1]}), "
         f"each deck first in half; seed {result.seed}",
         result.notes,
         result.provenance,
@@ -135,7 +136,8 @@ def plot_opening(study: OpeningStudy, path: Path) -> None:
     ax.set_title(_wrapped(f"{study.deck} vs {study.vs}: win rate by opening size (95% Wilson)"))
     footnote(
         fig,
-        f"{study.games_per_size} games per size ({study.agent} against {study.opponent_agent}, the opening forced), "
+        f"{counted(study.games_per_size, 'game')} per size ({study.agent} against {study.opponent_agent}, the opening "
+        f"forced), "
         f"every size from seed {study.seed}",
         study.notes,
         study.provenance,
@@ -180,12 +182,12 @@ def plot_cards(study: CardsStudy, path: Path) -> None:
         ax.set_title(_wrapped(f"{what}: win rate with − without (95% Newcombe)"), fontsize="medium")
     fig.suptitle(
         _wrapped(
-            f"Meikyu, {study.players} players, {study.games} games ({', '.join(study.agents)})"
+            f"Meikyu, {counted(study.players, 'player')}, {counted(study.games, 'game')} ({', '.join(study.agents)})"
             + ("; (assumed): values from the assumption profile" if study.assumed else ""),
             2 * TITLE_CHARS,
         ),
         fontsize="medium",
     )
-    footnote(fig, f"{study.games} games; seed {study.seed}", study.assumed[:1], study.provenance)
+    footnote(fig, f"{counted(study.games, 'game')}; seed {study.seed}", study.assumed[:1], study.provenance)
     with output_file(path, "plot") as tmp:
         fig.savefig(tmp, format=path.suffix.lower().lstrip("."))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import CardbaseError, UnreadableInput, UsageError, quoted
+from cardbase.errors import CardbaseError, UnreadableInput, UsageError, counted, plural, quoted
 from cardbase.names import file_slug
 from cardbase.textfiles import open_regular, path_problem, read_bytes
 
@@ -139,7 +139,7 @@ def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
         if not row:
             continue
         if len(row) != len(header):
-            raise UnreadableInput(f"{path}: line {line}: {len(row)} cells, not {len(header)} as the header")
+            raise UnreadableInput(f"{path}: line {line}: {counted(len(row), 'cell')}, not {len(header)} as the header")
         credit = row[at_credit].strip()
         if len(credit) > CREDIT_MAX or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in credit):
             raise UnreadableInput(
@@ -234,7 +234,8 @@ def check_image(path: Path) -> tuple[int, int]:
         raise UnreadableInput(f"{path}: not a readable PNG, JPEG or WebP image ({error})") from None
     if limit and size[0] * size[1] > limit:
         raise UnreadableInput(
-            f"{path}: image is {size[0]}×{size[1]} = {size[0] * size[1]:,} pixels, over Pillow's "
+            f"{path}: image is {size[0]}×{size[1]} = {size[0] * size[1]:,} {plural(size[0] * size[1], 'pixel')}, over "
+            f"Pillow's "
             f"decompression-bomb limit of {limit:,}; refused"
         )
     return size

@@ -202,7 +202,8 @@ class FaceBuilder:
         self.art_sizes[found.digest] = found.size
         if found.frames > 1:
             self.warnings.append(
-                f"{card.name}: art {self.shown(path)} is animated ({found.frames} pictures); printed its first"
+                f"{card.name}: art {self.shown(path)} is animated ({counted(found.frames, 'picture')}); printed its "
+                f"first"
             )
         self.art_users.setdefault(found.digest, card.name)
         return found.digest

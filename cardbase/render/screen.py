@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import CardbaseError, UsageError, quoted
+from cardbase.errors import CardbaseError, UsageError, counted, quoted
 
 WIDTH_RANGE = (40, 1200)
 """Pixels across a screen image: a thumbnail to a large full view (63 mm at 1200 px is 484 dpi)."""
@@ -39,7 +39,7 @@ def screen_png(
 
     low, high = WIDTH_RANGE
     if isinstance(width, bool) or not low <= width <= high:
-        raise UsageError(f"w must be {low} to {high} pixels, not {quoted(width)}")
+        raise UsageError(f"w must be {low} to {counted(high, 'pixel')}, not {quoted(width)}")
     size = CARD_SIZES[GAME_CARD_SIZES.get(card.game, "poker")]
     dpi = width * 25.4 / size[0]
     with open_cache(images, cache and images.is_dir()) as faces:

@@ -227,7 +227,7 @@ def bleed_cost(spec: SheetSpec) -> str | None:
     best = max((g for g in grids if g[1] >= 0.1), default=None)
     paper = spec.paper_name.upper() if spec.paper_name in ("a3", "a4", "a5") else spec.paper_name
     kept = f"; ≤ {format_mm(best[1])} mm keeps {best[0]}" if best else f"; without bleed {cols0 * rows0}"
-    return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {cols * rows} cards{kept}"
+    return f"{paper} with {format_mm(spec.bleed)} mm bleed fits {counted(cols * rows, 'card')}{kept}"
 
 
 def turned_paper_note(spec: SheetSpec, cards: int) -> str | None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from cardbase.catalog.fields import DEFAULT_SET
 from cardbase.db.models import card_id
+from cardbase.errors import counted
 from cardbase.games.base import State
 from cardbase.games.mea import actions as mea_actions
 from cardbase.games.mea import board as B
@@ -567,7 +568,11 @@ def _meikyu_view(obs: Any) -> BoardView:
         amulet = {"roller": roller, "value": ctx.get("dice", [0, 0])[slot] if ctx else None}
     over = bool(obs.end)
     head = f"turn {obs.turns + 1} · {seat_label(obs.turn_player)}'s turn"
-    status = f"Meikyu Kingdom · game over after {obs.turns} turns ({obs.end})" if over else f"Meikyu Kingdom · {head}"
+    status = (
+        f"Meikyu Kingdom · game over after {counted(obs.turns, 'turn')} ({obs.end})"
+        if over
+        else f"Meikyu Kingdom · {head}"
+    )
     # Discards the player to act must make one after another (a board picks them at once).
     discard = None
     if obs.decision in ("hand limit", "refugee") and obs.current_player == me:

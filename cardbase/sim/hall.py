@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import CardbaseError, UsageError
+from cardbase.errors import CardbaseError, UsageError, counted
 from cardbase.games.base import Rules
 from cardbase.sim import table_store as store
 from cardbase.sim.table import HUMAN, Table, seat_name
@@ -260,7 +260,7 @@ class Hall:
         with self._lock:
             if len(self._tables) >= self.max_active:
                 raise TooManyGames(
-                    f"the server holds its bound of {self.max_active} games in play (serve --max-games): "
+                    f"the server holds its bound of {counted(self.max_active, 'game')} in play (serve --max-games): "
                     "try again when one ends"
                 )
             live = LiveTable(game_id, table, hashes, len(table.actions))

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardbase.errors import counted
 from cardbase.sim.registry import derive_seed
 from cardbase.sim.stats import number
 from cardbase.stats import bounded_mean_interval, intervals_overlap, rate_text, shown, t_interval
@@ -228,7 +229,7 @@ def hint(
     rest = [e for e in ranked[1:] if e.text not in same]
     runner_up = rest[0] if rest else None
     method = (
-        f"the search agent's {budget} playouts per candidate, the hidden cards dealt at random "
+        f"the search agent's {counted(budget, 'playout')} per candidate, the hidden cards dealt at random "
         "(the same deals for every candidate)"
     )
     said = verdict(best, runner_up) if runner_up is not None else ALL_ALIKE

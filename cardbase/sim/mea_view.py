@@ -82,7 +82,9 @@ def table(observation: MeaObservation) -> Any:
     for seat in (0, 1):
         t = Text()
         t.append(f"{seat_name(seat)} ({COLOURS[seat]})", style=f"bold {COLOURS[seat]}")
-        t.append(f"{' (you)' if seat == me else ''}: {v.tile_count(seat)} tiles, deck {len(v.deck(seat))}, hand ")
+        t.append(
+            f"{' (you)' if seat == me else ''}: {counted(v.tile_count(seat), 'tile')}, deck {len(v.deck(seat))}, hand "
+        )
         if seat == me:
             t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "no cards")  # "—": n/a
         else:
@@ -207,7 +209,10 @@ def confirm(observation: MeaObservation, action: Any) -> str | None:
     total = len(v.hand(seat)) + min(action.k, len(v.deck(seat)))
     if total < HAND_LIMIT:
         return None
-    return f"Drawing {action.k} gives you {total} cards in hand: with {HAND_LIMIT} you lose at once. Draw anyway?"
+    return (
+        f"Drawing {action.k} gives you {counted(total, 'card')} in hand: with {HAND_LIMIT} you lose at once. Draw "
+        f"anyway?"
+    )
 
 
 def game_ui(rules: MeaRules) -> GameUI:

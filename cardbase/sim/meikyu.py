@@ -304,7 +304,7 @@ def play_session(
 
     seats = ", ".join(f"P{s + 1} {agents[s].name}" for s in others)
     echo(
-        f"Meikyu Kingdom, {n} players, {seed_words(seed, seed_chosen)}. You are P{seat}; {seats}. "
+        f"Meikyu Kingdom, {counted(n, 'player')}, {seed_words(seed, seed_chosen)}. You are P{seat}; {seats}. "
         "The highest roll goes first."
     )
     assumed = assumptions_line(rules.pool)
@@ -360,7 +360,7 @@ def card_text(pool: CardPool, name: str) -> str:
                 + note
             )
     card = next(c for c in pool.kingdom if c.name == name)
-    stats = f", {card.bravery} swords / {card.wits} seals" if card.type == "character" else ""
+    stats = f", {counted(card.bravery, 'sword')} / {counted(card.wits, 'seal')}" if card.type == "character" else ""
     effect = f", effect: {card.effect}" if card.effect else ""
     return f"{card.name} — {card.type}{stats}{effect}, {card.copies} cop{'y' if card.copies == 1 else 'ies'}" + note
 
@@ -407,7 +407,7 @@ def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str)
         if after.skips[s] > before.skips[s]:
             lines.append(f"{seat(s)} will lose {counted(after.skips[s], 'turn')}")
         if after.points[s] != before.points[s]:
-            lines.append(f"{seat(s)}: {before.points[s]} → {after.points[s]} pts")
+            lines.append(f"{seat(s)}: {before.points[s]} → {counted(after.points[s], 'pt')}")
     if before.ask == A_ORDER and not after.inplay and len(before.inplay) > 1:
         named = done.rpartition("discard ")[2]
         rest = list(before.inplay)

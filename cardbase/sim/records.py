@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardbase.errors import CardbaseError, InvalidRecord, UnreadableInput, quoted
+from cardbase.errors import CardbaseError, InvalidRecord, UnreadableInput, counted, quoted
 from cardbase.games.base import CHANCE, MAX_SEED, GameError, Outcome, Rules, State
 from cardbase.sim.registry import GAMES, game
 from cardbase.textfiles import JSON_LINE_ESCAPES, LINE_END, check_line_ends, json_type, load_json, read_text
@@ -301,7 +301,7 @@ def _wrong_player(state: State, text: str, player: str) -> str | None:
     The game says what is expected (:meth:`State.wrong_player`): whose split it is, say."""
     current = seat_label(state.current_player)
     if player != "chance" and int(player[1:]) > state.rules.players:
-        return f"this game has {state.rules.players} players, no {player}; it is {current}'s turn"
+        return f"this game has {counted(state.rules.players, 'player')}, no {player}; it is {current}'s turn"
     seat = line_seat(state, player)
     try:
         action = state.parse_action(text, seat)
@@ -333,7 +333,7 @@ def record_rules(record: GameRecord) -> Rules:
         raise UnreadableInput(f'{where}: "rules": {error}') from None
     if record.agents is not None and len(record.agents) != rules.players:
         raise UnreadableInput(
-            f'{where}: "agents" names {len(record.agents)} agents for {rules.players} players '
+            f'{where}: "agents" names {counted(len(record.agents), "agent")} for {counted(rules.players, "player")} '
             "(one a seat, or leave it out)"
         )
     return rules

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UsageError
+from cardbase.errors import UsageError, counted
 from cardbase.games.meio.cards import FIRST_HALF
 from cardbase.sim.registry import derive_seed, game
 from cardbase.sim.runner import provenance
@@ -275,7 +275,7 @@ def advise(
 
     alive = sorted(set(candidates)) if candidates is not None else list(range(len(splits)))
     if not alive or not 0 <= alive[0] <= alive[-1] < len(splits):
-        raise UsageError(f"the candidates must be some of the {len(splits)} splits")
+        raise UsageError(f"the candidates must be some of the {counted(len(splits), 'split')}")
     if first_deals < 1:
         raise UsageError("each split needs at least one deal")
     scores: dict[int, list[int]] = {i: [] for i in alive}

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardbase.errors import CardbaseError, Conflict, UsageError
+from cardbase.errors import CardbaseError, Conflict, UsageError, counted, plural
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
@@ -166,10 +166,10 @@ def budget_text(agent: Any) -> str:
         return f"{seconds * 1000:,.0f} ms per decision"
     iterations = getattr(agent, "iterations", None)
     if iterations:
-        return f"{iterations:,} iterations per decision"
+        return f"{iterations:,} {plural(iterations, 'iteration')} per decision"
     samples = getattr(agent, "samples", None)
     if samples:
-        return f"{samples:,} samples per decision"
+        return f"{samples:,} {plural(samples, 'sample')} per decision"
     return "no search: an instant decision"
 
 
@@ -211,7 +211,7 @@ class Table:
         ``origin``: a position set up directly (scenario tests) to play on, in place of the
         seed's first state; the table is then rebuilt from a copy of it (its record is not one)."""
         if len(seats) != rules.players:
-            raise UsageError(f"{rules.players} seats are needed, not {len(seats)}")
+            raise UsageError(f"{counted(rules.players, 'seat')} are needed, not {len(seats)}")
         self.rules = rules
         self.game_id = rules.game_id
         self.entry = game(self.game_id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import UsageError, prefixed, quoted
+from cardbase.errors import UsageError, counted, plural, prefixed, quoted
 from cardbase.games.base import Rules
 from cardbase.sim.registry import MAX_RULE_TEXT
 from cardbase.sim.table import HUMAN
@@ -113,7 +113,8 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
         text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()  # as JSON wrote it
         if len(name) + 1 + len(text) > MAX_RULE_TEXT:  # as long as --rule NAME=VALUE takes it
             refused = UsageError(f"rules option {name}: at most {MAX_RULE_TEXT:,} characters with its name")
-            raise refused.taking(name, text, reason=f"is over {MAX_RULE_TEXT - len(name) - 1:,} characters long")
+            room = MAX_RULE_TEXT - len(name) - 1
+            raise refused.taking(name, text, reason=f"is over {room:,} {plural(room, 'character')} long")
         kind, default = defaults.get(name, (str, None))
         if kind is not bool and text == str(default):
             continue
@@ -180,8 +181,8 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     counts = PLAYER_COUNTS[choice.game]
     players = len(choice.seats)
     if players not in counts:
-        span = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-        raise UsageError(f"{entry.title} is for {span} players, not {players}")
+        span = counted(counts[0], "player") if len(counts) == 1 else f"{counts[0]} to {counts[-1]} players"
+        raise UsageError(f"{entry.title} is for {span}, not {players}")
     if choice.decks and choice.game != "mea":  # given, never dropped unseen: the table would not be the one asked for
         raise UsageError(f"decks: {entry.title} plays without decks (a table's decks are Méa's)")
     if choice.assume is not None and choice.game != "meikyu":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardbase.errors import counted, plural
 from cardbase.games.base import option_words
 
 Phrase = Callable[[Any], str]
@@ -87,8 +88,8 @@ _MEIKYU: dict[str, Phrase] = {
         if v == "each"
         else "hands dealt with an OPEN card all go back before any is dealt anew"
     ),
-    "goal": lambda v: f"first to {v} points wins",
-    "turn_limit": lambda v: f"stops after {v:,} turns (a safeguard, not a rule)",
+    "goal": lambda v: f"first to {counted(v, 'point')} wins",
+    "turn_limit": lambda v: f"stops after {v:,} {plural(v, 'turn')} (a safeguard, not a rule)",
 }
 _PHRASES: dict[str, dict[str, Phrase]] = {"meio": _MEIO, "meikyu": _MEIKYU}
 _LEFT_OUT = {"players", "pool", "decks"}

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, File, Header, Query, Request, Response, 
 from fastapi import Path as PathParam
 from pydantic import Field
 
+from cardbase.errors import plural
 from cardbase.web.app import settings_of
 from cardbase.web.http import JsonBody, OnlyDeclared, WriteTurn, expected
 from cardbase.web.settings import ServerSettings
@@ -171,7 +172,9 @@ def _bounded(values: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, str | int | list):
             raise UsageError(f"values.{shown(key)}: a text or a whole number")
         if isinstance(value, str) and len(value) > MAX_VALUE:
-            raise UsageError(f"{len(value):,} characters, over the bound of {MAX_VALUE:,}").refusing(value)
+            raise UsageError(
+                f"{len(value):,} {plural(len(value), 'character')}, over the bound of {MAX_VALUE:,}"
+            ).refusing(value)
         out[key] = value
     return out
 

@@ -34,6 +34,7 @@ from fastapi import Depends, Request, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.datastructures import FormData
 
+from cardbase.errors import plural
 from cardbase.web.app import settings_of
 
 
@@ -303,7 +304,9 @@ def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     if not isinstance(value, str):
         raise UsageError(f"the field {name} is text, not a file")
     if len(value) > bound:
-        raise UsageError(f"the field {name} is {len(value):,} characters long; at most {bound:,}").refusing(value)
+        raise UsageError(
+            f"the field {name} is {len(value):,} {plural(len(value), 'character')} long; at most {bound:,}"
+        ).refusing(value)
     return value
 
 

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from cardbase.catalog.fields import GAME_NAMES, source_label, unknown_reason
-from cardbase.errors import InvalidData, UnknownCard, counted, said_of, visible
+from cardbase.errors import InvalidData, UnknownCard, counted, plural, said_of, visible
 from cardbase.games.base import is_demo
 from cardbase.games.mea.board import column_heading as mea_column_heading
 from cardbase.games.mea.board import row_heading as mea_row_heading
@@ -136,6 +136,7 @@ TEMPLATES.env.filters["history_lines"] = history_lines
 TEMPLATES.env.filters["percent"] = percent
 TEMPLATES.env.filters["score"] = score
 TEMPLATES.env.filters["counted"] = counted
+TEMPLATES.env.filters["plural"] = plural
 TEMPLATES.env.globals.update(
     card_url=card_url,
     image_url=image_url,

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
-from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted, shown
+from cardbase.errors import CardbaseError, DatabaseError, UsageError, counted, quoted, shown
 from cardbase.games.base import MAX_SEED, is_demo
 from cardbase.web.errors import for_pages
 from cardbase.web.http import Form, WriteTurn, download, form_versions, form_whole, tag
@@ -398,7 +398,7 @@ def sample_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, par
     out["what"] = {
         "mea": f"Méa opening hand of {size}",
         "meio": f"Meio deal of {size}",
-    }.get(info.game, samples.what.replace(f"{size + drawn} cards seen", f"{size} dealt"))
+    }.get(info.game, samples.what.replace(f"{counted(size + drawn, 'card')} seen", f"{size} dealt"))
     out["redeals"] = hand.redeals
     if hand.split is not None:  # Meio's deal of 13: the heuristic agent's 7 + 6, marked on the faces
         aside = list(hand.split.aside)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import UsageError, quoted, said_of
+from cardbase.errors import UsageError, plural, quoted, said_of
 from cardbase.web.errors import for_pages, naming_inputs, page_text, players_words
 from cardbase.web.http import Form as Body
 from cardbase.web.http import WriteTurn, form_text, form_versions, form_whole
@@ -465,7 +465,7 @@ def check_art(data: bytes, where: str) -> tuple[str, tuple[int, int]]:
     if len(data) > ART_BYTES:
         from cardbase.web.errors import TooLarge
 
-        raise TooLarge(f"{where}: {len(data):,} bytes; art may have at most {ART_BYTES:,}")
+        raise TooLarge(f"{where}: {len(data):,} {plural(len(data), 'byte')}; art may have at most {ART_BYTES:,}")
     if not data:
         raise UsageError(f"{where}: the file is empty")
     try:
@@ -477,7 +477,7 @@ def check_art(data: bytes, where: str) -> tuple[str, tuple[int, int]]:
                     raise UsageError(f"{where}: a {fmt or 'file of unknown type'} image; art is PNG, JPEG or WebP")
                 if size[0] * size[1] > ART_PIXELS:
                     raise UsageError(
-                        f"{where}: {size[0]}×{size[1]} = {size[0] * size[1]:,} pixels; "
+                        f"{where}: {size[0]}×{size[1]} = {size[0] * size[1]:,} {plural(size[0] * size[1], 'pixel')}; "
                         f"art may have at most {ART_PIXELS:,}"
                     )
                 img.load()

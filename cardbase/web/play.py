@@ -26,7 +26,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from cardbase import jsonout
-from cardbase.errors import CardbaseError, UsageError
+from cardbase.errors import CardbaseError, UsageError, counted, plural
 from cardbase.games.base import MAX_SEED, GameError
 from cardbase.render.screen import WIDTH_RANGE
 from cardbase.sim.boards import board_offers
@@ -172,7 +172,9 @@ def _choice(body: NewGame) -> Any:
 
     seats = seats_from(body.game, body.players, [s.agent for s in body.seats or []])
     if body.players is not None and len(seats) != body.players:
-        raise UsageError(f"players is {body.players} but {len(seats)} seats are given")
+        raise UsageError(
+            f"players is {body.players} but {counted(len(seats), 'seat')} {plural(len(seats), 'is', 'are')} given"
+        )
     decks = [DeckChoice(deck_id=d) if isinstance(d, int) else DeckChoice(text=d.text) for d in body.decks or []]
     return TableChoice(body.game, seats, decks, dict(body.rules or {}), body.assume, body.seed)
 

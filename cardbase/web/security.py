@@ -39,7 +39,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from cardbase.errors import Said
+from cardbase.errors import Said, plural
 from cardbase.games.base import whole_number
 from cardbase.web.settings import (
     DECK_TEXT_BYTES,
@@ -233,7 +233,9 @@ class Guard:
         length = headers.get("content-length")
         too_big = length is not None and (not (length.isascii() and whole_number(length, bound) is not None))
         if refusal is None and too_big:
-            refusal = self.refuse(request, 413, f"the request body is over {bound:,} bytes, the bound for {path}")
+            refusal = self.refuse(
+                request, 413, f"the request body is over {bound:,} {plural(bound, 'byte')}, the bound for {path}"
+            )
         if refusal is not None:
             await refusal(scope, receive, watched_send)
             return
@@ -247,7 +249,7 @@ class Guard:
                 if received > bound:
                     from cardbase.web.errors import TooLarge
 
-                    said = f"the request body is over {bound:,} bytes, the bound for {path}"
+                    said = f"the request body is over {bound:,} {plural(bound, 'byte')}, the bound for {path}"
                     overflow.append(self.refuse(request, 413, said))
                     raise TooLarge(said)
             return message

@@ -236,10 +236,10 @@ def _kind_past_the_pool(parts: Any) -> Any:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (_float_counts, "P1's hand holds 1 cards as observed"),
+        (_float_counts, "P1's hand holds 1 card as observed"),
         (_no_hands, "the hands are 2 lists of 24 whole numbers, one per Kingdom card kind"),
         (_kind_past_the_pool, "the hands are 2 lists of 24 whole numbers"),
-        (_swap_hidden, "P2's hand holds 1 cards as observed"),
+        (_swap_hidden, "P2's hand holds 1 card as observed"),
         (_own_hand, "P1's own hand is the one observed"),
         (_short_pile, "observed sizes"),
         (_land_twice, "not every card of the pool once"),

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cardbase.errors import json_syntax, quoted
+from cardbase.errors import counted, json_syntax, quoted
 
 Trigger = Literal["play", "summoned", "killed", "turn_start", "turn_end"]
 Effect = Literal[
@@ -354,7 +354,7 @@ def _sentence(a: Ability) -> str:
         else:
             body = f"give {_monsters(a)} +{a.amount} {stat}{until}"
     elif e == "extra_attack":
-        times = {1: "twice", 2: "three times"}.get(a.amount, f"{a.amount + 1} times")
+        times = {1: "twice", 2: "three times"}.get(a.amount, f"{counted(a.amount + 1, 'time')}")
         body = f"{_subject(a)} may attack {times} this turn"
     else:  # extra_action
         again = "again" if a.amount == 1 else f"{a.amount} more times"

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import TERMINAL, State, agent_repr, check_act, check_at_least_one, whole_number
 from cardbase.games.ismcts import DEFAULT_EXPLORATION
 from cardbase.games.ismcts import IsmctsAgent as BaseIsmcts
@@ -787,7 +787,7 @@ def opening_size(rules: MeaRules, seat: int, opening: int | str | None, rng: ran
         return choose_opening(rules, seat)
     if isinstance(opening, int):
         if not 1 <= opening <= HAND_LIMIT - 1:
-            raise ValueError(f"opening is 1 to {HAND_LIMIT - 1} cards, not {opening}")
+            raise ValueError(f"opening is 1 to {counted(HAND_LIMIT - 1, 'card')}, not {opening}")
         return opening
     low, dash, high = str(opening).partition("-")
     least, most = whole_number(low, HAND_LIMIT - 1), whole_number(high, HAND_LIMIT - 1)

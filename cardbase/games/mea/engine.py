@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from operator import countOf
 from typing import Any, NamedTuple, cast
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import (
     CHANCE,
@@ -684,7 +684,7 @@ class MeaState(State):
         for q, count in sorted(crowded.items()):
             if count > MAX_PER_TILE:
                 raise InvalidPosition(
-                    f"{count} monsters on {B.name(q)}: at most {MAX_PER_TILE} share a tile"
+                    f"{counted(count, 'monster')} on {B.name(q)}: at most {MAX_PER_TILE} share a tile"
                     ' ("You can have a maximum of 2 monsters on 1 tile")',
                     "two-per-tile",
                 )
@@ -735,13 +735,13 @@ class MeaState(State):
         for seat in (0, 1):
             if len(self._hand[seat]) >= HAND_LIMIT:
                 raise InvalidPosition(
-                    f"{seat_name(seat)} holds {len(self._hand[seat])} cards: a game is lost at {HAND_LIMIT}"
+                    f"{seat_name(seat)} holds {counted(len(self._hand[seat]), 'card')}: a game is lost at {HAND_LIMIT}"
                     ' ("If you EVER have 11 cards in your hand, you lose the game immediately")',
                     "hand-limit",
                 )
         if rules.tile_supply and len(self._tiles) > rules.tile_supply:
             raise InvalidPosition(
-                f"{len(self._tiles)} tiles on the board, more than the supply of {rules.tile_supply}"
+                f"{counted(len(self._tiles), 'tile')} on the board, more than the supply of {rules.tile_supply}"
                 " (each player brings 9 tiles)",
                 "tile-supply",
             )
@@ -749,7 +749,10 @@ class MeaState(State):
             held = self.tile_count(seat)
             if rules.tiles_per_colour and held > rules.tiles_per_colour:
                 raise InvalidPosition(
-                    f"{seat_name(seat)} controls {held} tiles, more than tiles_per_colour {rules.tiles_per_colour}",
+                    (
+                        f"{seat_name(seat)} controls {counted(held, 'tile')}, more than tiles_per_colour "
+                        f"{rules.tiles_per_colour}"
+                    ),
                     "tiles-per-colour",
                 )
             if not held and rules.elimination == "immediate":
@@ -1033,7 +1036,10 @@ class MeaState(State):
         for seat, (order, size) in enumerate(zip(orders, sizes, strict=True)):
             if sorted(order) != list(range(size)):
                 raise IllegalAction(
-                    f"{seat_name(seat)}'s deck has {size} cards: its order lists each of 0 … {size - 1} once",
+                    (
+                        f"{seat_name(seat)}'s deck has {counted(size, 'card')}: its order lists each of 0 … {size - 1} "
+                        f"once"
+                    ),
                     "shuffle-permutation",
                 )
 
@@ -2365,7 +2371,9 @@ class MeaState(State):
             if len(ids) < len(tab.cards):  # both decks' sizes
                 return None
             if len(ids) > len(tab.cards):
-                raise IllegalAction(f"a shuffle is {len(tab.cards)} steps, a card each, not {len(ids)}", "steps")
+                raise IllegalAction(
+                    f"a shuffle is {counted(len(tab.cards), 'step')}, a card each, not {len(ids)}", "steps"
+                )
             first = tab.offset[1]
             return Shuffle([ids[:first], ids[first:]])
         if len(ids) > 1:

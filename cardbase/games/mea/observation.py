@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from cardbase.errors import counted
 from cardbase.games.base import SPECTATOR
 from cardbase.games.mea import board as B
 from cardbase.games.mea.codes import _CHOICE, _FLIP, _MAIN, seat_name
@@ -199,10 +200,11 @@ def describe_state(state: MeaState, me: int | None) -> str:
         if me == seat:
             shown = ", ".join(f"{tab.names[i]} ({tab.cost[i]})" for i in hand) or "—"
         else:
-            shown = f"{len(hand)} cards"
+            shown = f"{counted(len(hand), 'card')}"
         tag = " (you)" if seat == me else ""
         lines.append(
-            f"{seat_name(seat)}{tag}: {state.tile_count(seat)} tiles, deck {len(state._deck[seat])}, hand: {shown}"
+            f"{seat_name(seat)}{tag}: {counted(state.tile_count(seat), 'tile')}, deck {len(state._deck[seat])}, hand: "
+            f"{shown}"
         )
     choice = state.choice()
     if choice is not None:

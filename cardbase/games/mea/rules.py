@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from operator import countOf
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import InvalidRules, Rules, check_option_names, check_seed, kind_words
 from cardbase.games.mea import board as B
 from cardbase.games.mea.abilities import Ability, AbilityError, abilities_to_json, parse_abilities
@@ -59,7 +59,7 @@ class MeaDeck:
 
     def __repr__(self) -> str:
         """Its name and size, not every card (a deck's full repr runs to thousands of characters)."""
-        return f"<MeaDeck {self.name!r}: {self.size} cards, {len(self.cards)} distinct>"
+        return f"<MeaDeck {self.name!r}: {counted(self.size, 'card')}, {len(self.cards)} distinct>"
 
     @property
     def size(self) -> int:
@@ -430,18 +430,23 @@ class MeaRules(Rules):
                 said = f"a board of size {self.board_size} cannot hold the {width}×{height} starting layout"
                 raise refused.between(("board_size", "layout"), said)
         if self.tile_supply and len(start) > self.tile_supply:
-            refused = InvalidRules(f"the layout has {len(start)} tiles, more than tile_supply {self.tile_supply}")
-            said = f"the layout has {len(start)} tiles, more than the tile supply of {self.tile_supply}"
+            refused = InvalidRules(
+                f"the layout has {counted(len(start), 'tile')}, more than tile_supply {self.tile_supply}"
+            )
+            said = f"the layout has {counted(len(start), 'tile')}, more than the tile supply of {self.tile_supply}"
             raise refused.between(("layout", "tile_supply"), said)
         for seat in (0, 1):
             held = countOf(start.values(), seat)
             if self.tiles_per_colour and held > self.tiles_per_colour:
                 refused = InvalidRules(
-                    f"the layout gives {seat_name(seat)} {held} tiles, "
+                    f"the layout gives {seat_name(seat)} {counted(held, 'tile')}, "
                     f"more than tiles_per_colour {self.tiles_per_colour}"
                 )
                 cap = self.tiles_per_colour
-                said = f"the layout gives {seat_name(seat)} {held} tiles, more than the {cap} tiles per colour"
+                said = (
+                    f"the layout gives {seat_name(seat)} {counted(held, 'tile')}, more than the "
+                    f"{counted(cap, 'tile')} per colour"
+                )
                 raise refused.between(("layout", "tiles_per_colour"), said)
         problems = []
         for seat, deck in enumerate(self.decks):
@@ -578,7 +583,7 @@ class MeaRules(Rules):
         demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
         if not demo:
             return None
-        shown = ", ".join(f"{n} of {size} cards in {label}" for label, n, size in demo)
+        shown = ", ".join(f"{n} of {counted(size, 'card')} in {label}" for label, n, size in demo)
         return f"demo cards: {shown} (cardbase's demo set, not published Méa cards)"
 
     def bare_note(self, bare_of: Sequence[int] | None = None) -> str | None:

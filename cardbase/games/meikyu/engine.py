@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from cardbase.errors import counted, quoted
+from cardbase.errors import counted, plural, quoted
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
@@ -2404,7 +2404,9 @@ class MeikyuState(State):
             for name, count in hand.items():
                 if type(count) is not int or count < 0:
                     raise InvalidPosition(
-                        f"P{seat + 1} holds {count!r} copies of {name}: a count is a whole number, 0 or more", "count"
+                        f"P{seat + 1} holds {count!r} {plural(count, 'copy', 'copies')} of {name}: a count is a whole "
+                        f"number, 0 or more",
+                        "count",
                     )
         for seat, count in enumerate(refugees):
             if type(count) is not int or count < 0:
@@ -2528,7 +2530,8 @@ class MeikyuState(State):
             if by_refugee or (drawn_now and X_TSUNAMI in in_pool):
                 continue
             raise InvalidPosition(
-                f"P{p + 1}'s kingdom is worth {self._pts[p]} points, at or over the goal of {goal}: the game ended"
+                f"P{p + 1}'s kingdom is worth {counted(self._pts[p], 'point')}, at or over the goal of {goal}: the "
+                f"game ended"
                 ' after the turn that took it there ("A. The sum of all of one kingdom\'s lands equals ten or more")'
                 + ("" if drawn_now else "; step='action' if this turn's draw did it"),
                 "game-over",
@@ -2607,7 +2610,9 @@ def _check_parts(
         raise InvalidPosition(_PARTS.format(n=n, k=t.K), "hidden-cards")
     for s in range(n):
         if any(type(c) is not int or c < 0 for c in hands[s]) or sum(hands[s]) != obs.hand_sizes[s]:
-            raise InvalidPosition(f"P{s + 1}'s hand holds {obs.hand_sizes[s]} cards as observed", "hidden-cards")
+            raise InvalidPosition(
+                f"P{s + 1}'s hand holds {counted(obs.hand_sizes[s], 'card')} as observed", "hidden-cards"
+            )
     if 0 <= obs.player < n and tuple(hands[obs.player]) != tuple(obs.hand):
         raise InvalidPosition(f"P{obs.player + 1}'s own hand is the one observed", "hidden-cards")
     shown_archives = obs.archives if obs.archives is not None else ()

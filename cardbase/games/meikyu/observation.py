@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardbase.errors import counted
+from cardbase.errors import counted, plural
 from cardbase.games.base import (
     SPECTATOR,
     Outcome,
@@ -171,7 +171,7 @@ class MeikyuObservation:
         lines = []
         head = f"Meikyu Kingdom · turn {self.turns + 1} · {seat(self.turn_player)}'s turn"
         if self.end:
-            head = f"Meikyu Kingdom · game over after {self.turns} turns"
+            head = f"Meikyu Kingdom · game over after {counted(self.turns, 'turn')}"
         lines.append(head)
         rooms = []
         for i, r in enumerate(self.rooms, 1):
@@ -182,7 +182,7 @@ class MeikyuObservation:
             name = t.lnames[r]
             rooms.append(
                 f"[{i}] {name} (level {level}{star(name, 'level')}{extra}, {t.points[r]}{star(name, 'points')}"
-                f"/{t.dev_points[r]}{star(name, 'developed_points')} pts{land})"
+                f"/{t.dev_points[r]}{star(name, 'developed_points')} {plural(t.dev_points[r], 'pt')}{land})"
             )
         lines.append("Rooms: " + ("  ".join(rooms) if rooms else "none face up"))
         for s in range(n):
@@ -202,7 +202,10 @@ class MeikyuObservation:
                 lands.append(f"Refugee ×{len(self.refugees[s])} (1 pt each)")
             skip = f" · loses {counted(self.skips[s], 'turn')}" if self.skips[s] else ""
             lines.append(
-                f"{seat(s)}: {self.points[s]}{marked} pts · {counted(self.hand_sizes[s], 'card')}{skip} · kingdom: "
+                (
+                    f"{seat(s)}: {self.points[s]}{marked} {plural(self.points[s], 'pt')} · "
+                    f"{counted(self.hand_sizes[s], 'card')}{skip} · kingdom: "
+                )
                 + (", ".join(lands) or "no lands")
             )
         mine = [card(k) + (f" ×{self.hand[k]}" if self.hand[k] > 1 else "") for k in t.alpha if self.hand[k]]
@@ -231,14 +234,18 @@ def _describe_ctx(t: MeikyuTables, ctx: Mapping[str, Any]) -> str:
         die = ctx["dice"][0]
         roll = f" + die {die} = {ctx['swords'] + die}" if die else " + a die"
         return (
-            f"P{ctx['player'] + 1} quests {t.lnames[ctx['room']]} (level {ctx['level']}): {ctx['swords']} swords{roll}"
+            f"P{ctx['player'] + 1} quests {t.lnames[ctx['room']]} (level {ctx['level']}): "
+            f"{counted(ctx['swords'], 'sword')}{roll}"
         )
     if kind == "develop":
-        return f"P{ctx['player'] + 1} develops {t.lnames[ctx['land']]}: {ctx['wits']} seals against {ctx['cost']}"
+        return (
+            f"P{ctx['player'] + 1} develops {t.lnames[ctx['land']]}: {counted(ctx['wits'], 'seal')} against "
+            f"{ctx['cost']}"
+        )
     land = t.lnames[ctx["land"]] if ctx["land"] >= 0 else "a land of the defender's choice"
     a, d = ctx["dice"]
-    att = f"{ctx['swords']} swords" + (f" + die {a} = {ctx['swords'] + a}" if a else "")
-    dfn = f"{ctx['defence']} swords" + (f" + die {d} = {ctx['defence'] + d}" if d else "")
+    att = f"{counted(ctx['swords'], 'sword')}" + (f" + die {a} = {ctx['swords'] + a}" if a else "")
+    dfn = f"{counted(ctx['defence'], 'sword')}" + (f" + die {d} = {ctx['defence'] + d}" if d else "")
     return f"P{ctx['attacker'] + 1} attacks P{ctx['defender'] + 1} for {land} (by {ctx['by']}): {att} against {dfn}"
 
 

@@ -122,10 +122,13 @@ class CardPool:
 
     def __repr__(self) -> str:
         """Its size, not every card (a pool's full repr runs to thousands of characters)."""
-        assumed = f", {len(self.assumed)} values assumed from profile {self.profile!r}" if self.assumed else ""
+        assumed = (
+            f", {counted(len(self.assumed), 'value')} assumed from profile {self.profile!r}" if self.assumed else ""
+        )
         return (
-            f"<CardPool: {len(self.lands)} lands ({self.land_count} cards), {len(self.kingdom)} Kingdom cards"
-            f" ({self.kingdom_count} copies){assumed}>"
+            f"<CardPool: {counted(len(self.lands), 'land')} ({counted(self.land_count, 'card')}), {len(self.kingdom)} "
+            f"Kingdom cards"
+            f" ({counted(self.kingdom_count, 'copy', 'copies')}){assumed}>"
         )
 
     @property

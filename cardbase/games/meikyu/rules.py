@@ -176,7 +176,7 @@ class MeikyuRules(Rules):
                 ).about(name, reason=f"is not a whole number from 1 to {MAX_OPTION_NUMBER:,}")
         pool = self.pool
         if pool.land_count < ROOMS:
-            raise InvalidRules(f"the card pool has {pool.land_count} lands; at least {ROOMS} are needed")
+            raise InvalidRules(f"the card pool has {counted(pool.land_count, 'land')}; at least {ROOMS} are needed")
         plain = sum(k.copies for k in pool.kingdom if k.type != "open")
         if plain < DEAL * self.players + 1:
             raise InvalidRules(f"the card pool has {plain} Kingdom cards besides OPEN cards; too few to deal")

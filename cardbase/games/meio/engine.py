@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
@@ -504,7 +504,7 @@ class MeioState(State):
         n = self._n
         if len(deal.hands) != n:
             raise IllegalAction(
-                f"a deal gives 13 cards to each of the {n} players, not {len(deal.hands)} hands",
+                f"a deal gives 13 cards to each of the {counted(n, 'player')}, not {counted(len(deal.hands), 'hand')}",
                 "deal-13-each",
             )
         deck = self.rules.deck_mask
@@ -747,7 +747,7 @@ class MeioState(State):
             if len(ids) < len(deck):
                 return None
             if len(ids) > len(deck):
-                raise IllegalAction(f"a deal is {len(deck)} steps, a card each, not {len(ids)}", "steps")
+                raise IllegalAction(f"a deal is {counted(len(deck), 'step')}, a card each, not {len(ids)}", "steps")
             hands = [0] * self._n
             for c, s in zip(deck, ids, strict=True):
                 if s < self._n:
@@ -936,7 +936,9 @@ def _check_parts(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
     """Refuse a deal of the hidden cards that is not one of ``obs``'s worlds (:meth:`MeioState.from_parts`)."""
     n = obs.rules.players
     if len(hands) != n or len(asides) != n:
-        raise InvalidPosition(f"the hands and the packs set aside are {n} masks each, one per player", "hidden-cards")
+        raise InvalidPosition(
+            f"the hands and the packs set aside are {counted(n, 'mask')} each, one per player", "hidden-cards"
+        )
     _check_sizes(obs, hands, asides, leftover)  # (the sizes given are the ones observed: both are the rules')
     me = obs.player
     if 0 <= me < n and (hands[me] != obs.hand or asides[me] != obs.aside):
@@ -965,14 +967,16 @@ def _check_sizes(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
     trick = obs.trick
     if obs.phase == "split" and (done or trick):
         raise InvalidPosition(
-            f"{done} tricks done and {len(trick)} cards on the table in the split: every player splits"
+            f"{counted(done, 'trick')} done and {counted(len(trick), 'card')} on the table in the split: every player "
+            f"splits"
             ' before the first trick ("Phase 1: The Split")',
             "split-first",
         )
     if done >= HAND_SIZE or len(trick) >= n or any(len(cs) != n for _, cs, _ in obs.tricks):
         raise InvalidPosition(
-            f"{done} tricks done and {len(trick)} cards on the table: a round is 13 tricks of one card from each"
-            f" of the {n} players, and a trick once complete is taken by its winner",
+            f"{counted(done, 'trick')} done and {counted(len(trick), 'card')} on the table: a round is 13 tricks of "
+            f"one card from each"
+            f" of the {counted(n, 'player')}, and a trick once complete is taken by its winner",
             "trick",
         )
     horizontal, vertical = sum(obs.horizontal), sum(obs.vertical)
@@ -980,7 +984,8 @@ def _check_sizes(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
         *obs.horizontal, *obs.vertical
     ) < 0:
         raise InvalidPosition(
-            f"{horizontal} horizontal and {vertical} upright tricks won after {done} tricks: each trick goes to its"
+            f"{horizontal} horizontal and {vertical} upright tricks won after {counted(done, 'trick')}: each trick "
+            f"goes to its"
             ' winner, horizontal for the first seven, upright after ("in horizontal position", "in the upright'
             ' position")',
             "tricks-won",
@@ -1002,14 +1007,15 @@ def _check_sizes(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
         ):
             if sizes != want:
                 raise InvalidPosition(
-                    f"P{seat + 1} holds {sizes[0]} cards and sets {sizes[1]} aside ({source}), not {want[0]} and"
-                    f" {want[1]}: in the {obs.phase} after {done} tricks, {why}",
+                    f"P{seat + 1} holds {counted(sizes[0], 'card')} and sets {sizes[1]} aside ({source}), not "
+                    f"{want[0]} and"
+                    f" {want[1]}: in the {obs.phase} after {counted(done, 'trick')}, {why}",
                     rule,
                 )
     rest = len(_deck(n)[0]) - HAND_SIZE * n
     if leftover.bit_count() != rest:
         raise InvalidPosition(
-            f"{leftover.bit_count()} cards left aside, not {rest}: with {n} players"
+            f"{counted(leftover.bit_count(), 'card')} left aside, not {rest}: with {counted(n, 'player')}"
             ' "there will be cards left over (2 and 1, respectively)" of the deck dealt 13 each',
             "leftover",
         )

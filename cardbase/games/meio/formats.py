@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardbase.errors import counted
 from cardbase.games.formats import Format
 from cardbase.games.meio.cards import FIRST_HALF, HAND_SIZE, PLAYER_COUNTS, SECOND_HALF, deck_for
 from cardbase.names import fold
@@ -15,7 +16,7 @@ def _deck(players: int) -> Format:
     return Format(
         game="meio",
         name=f"{players}-players",
-        description=f"The deck for {players} players: {len(cards)} cards, "
+        description=f"The deck for {counted(players, 'player')}: {counted(len(cards), 'card')}, "
         f"{'A–7' if players == 2 else 'A–10' if players == 3 else 'A–K'} of each suit, one of each.",
         min_cards=len(cards),
         max_cards=len(cards),
@@ -28,7 +29,7 @@ def _hand(players: int) -> Format:
     return Format(
         game="meio",
         name=f"hand-{players}-players",
-        description=f"A hand split for {players} players: {HAND_SIZE} cards from the {players}-player deck, "
+        description=f"A hand split for {counted(players, 'player')}: {HAND_SIZE} cards from the {players}-player deck, "
         f"{FIRST_HALF} in the first half and {SECOND_HALF} in the second, no card twice.",
         min_cards=HAND_SIZE,
         max_cards=HAND_SIZE,

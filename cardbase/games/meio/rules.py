@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import (
     InvalidRules,
     Outcome,
@@ -84,7 +84,8 @@ class MeioRules(Rules):
         if not 0 <= self.first_player < self.players:
             refused = InvalidRules(f"first_player must be a seat from 0 to {self.players - 1}, not {self.first_player}")
             raise refused.about(
-                "first_player", reason=f"is not a seat of {self.players} players: 0 (P1) to {self.players - 1}"
+                "first_player",
+                reason=f"is not a seat of {counted(self.players, 'player')}: 0 (P1) to {self.players - 1}",
             )
 
     @property

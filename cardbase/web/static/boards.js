@@ -259,7 +259,7 @@
       // as the terminal's hint says it: to the digits the interval gives (the server's words; the JSON keeps every digit)
       li.append(
         `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.shown.estimate} ` +
-          `(95% ${s.shown.ci}, ${s.playouts.toLocaleString("en")} deals) `,
+          `(95% ${s.shown.ci}, ${s.playouts.toLocaleString("en")} deal${s.playouts === 1 ? "" : "s"}) `,
       );
       const use = document.createElement("button");
       use.type = "button";

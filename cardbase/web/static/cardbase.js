@@ -113,6 +113,8 @@ window.cardbaseTyped = (() => {
   "use strict";
 
   const $ = (sel, root = document) => root.querySelector(sel);
+  // "1 card", "2 cards": a count and its noun, as the server's counted() words them
+  const counted = (n, noun) => `${n} ${String(n).trim() === "1" ? noun : noun + "s"}`;
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const typed = window.cardbaseTyped;
 
@@ -377,7 +379,7 @@ window.cardbaseTyped = (() => {
     const where = section ? `the ${section}` : "the deck";
     const now = count ? `${count.textContent.trim()} in ${where}` : `none left in ${where}`;
     const valid = $("#validation")?.classList.contains("valid") ? "✓ valid" : "✗ not valid";
-    news.textContent = `${name || cardName(cardId)}: ${now}. Deck: ${$("#deck-count")?.textContent || "0"} cards, ${valid}.`;
+    news.textContent = `${name || cardName(cardId)}: ${now}. Deck: ${counted($("#deck-count")?.textContent || "0", "card")}, ${valid}.`;
   }
 
   // The version of the deck the page shows (the server's ETag "deck-ID-vN"): every change is sent
@@ -535,7 +537,7 @@ window.cardbaseTyped = (() => {
       showError(new Document());
       showUndo();
       const valid = $("#validation")?.classList.contains("valid") ? "✓ valid" : "✗ not valid";
-      if (news) news.textContent = `Undone: ${last.words}. Deck: ${$("#deck-count")?.textContent || "0"} cards, ${valid}.`;
+      if (news) news.textContent = `Undone: ${last.words}. Deck: ${counted($("#deck-count")?.textContent || "0", "card")}, ${valid}.`;
     } else if (result.status === 412) {
       forgetUndo(); // the deck changed elsewhere: going back would undo that too
       await refreshPanels(panelParams());

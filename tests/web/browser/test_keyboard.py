@@ -230,6 +230,13 @@ def test_a_count_changed_by_keyboard_is_said_and_a_removed_card_leaves_the_focus
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'deck-h'")
     assert "Dizzy Bat: none left in the deck. Deck: 2 cards" in said(page), said(page)
 
+    tab_to(page, 'button[aria-label="One fewer Crumb Goblin"]')
+    mark_live_regions(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-count")).to_have_text("1")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('button.dec')")
+    assert "Crumb Goblin: 1 in the deck. Deck: 1 card, ✗ not valid" in said(page), said(page)  # not "1 cards"
+
 
 # --- the replay ------------------------------------------------------------------------------------
 
