@@ -108,9 +108,10 @@ async def form_data(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(form_data)]
 
 
-LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside"})
+LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside", "against"})
 """The parameters and form fields meant as lists, which may be given any number of times (the odds'
-needs, the deck page's panels to open, Meio's cards set aside); every other one takes one value."""
+needs, the deck page's panels to open, Meio's cards set aside, the lab's field decks); every other
+one takes one value."""
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 

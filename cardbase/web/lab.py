@@ -1,0 +1,160 @@
+"""The deck lab in the browser and the API: ``/decks/ID/lab`` (a page) and ``/api/decks/ID/lab`` (JSON),
+both over :mod:`cardbase.lab.service` (the studies of ``cardbase lab gauntlet`` and ``lab opening``).
+
+A run is slow work: it runs on a worker thread, never on the event loop, at most
+:data:`LAB_SLOTS` at once (a run that finds none free within :data:`SLOT_WAIT_SECONDS` is a worded
+503), and the service stops it past its time budget (503 with how far it got). A refused value is
+named at its field (the page) or by its parameter (the API); the values typed stay in the form.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
+from cardbase.games.base import MAX_SEED
+from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
+from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
+
+if TYPE_CHECKING:
+    from cardbase.lab.service import FieldChoice, LabRun
+
+router = APIRouter()
+T = TypeVar("T")
+
+LAB_SLOTS = 1
+"""Lab runs at once on one server (each holds a core while it runs)."""
+SLOT_WAIT_SECONDS = 10.0
+"""How long a run waits for a free slot before the answer says to try again."""
+FIELDS = ("against", "vs", "games", "seed")
+"""The form's inputs a refusal may name (the page shows it under that field)."""
+
+
+async def off_the_loop(request: Request, work: Callable[[], T]) -> T:
+    """``work()`` on a worker thread once a lab slot is free (:data:`LAB_SLOTS`), or a worded 503."""
+    import anyio
+
+    slots = request.app.state.lab_slots
+    try:
+        slots.acquire_nowait()
+    except anyio.WouldBlock:
+        with anyio.move_on_after(SLOT_WAIT_SECONDS) as waiting:
+            await slots.acquire()
+        if waiting.cancelled_caught:
+            raise OverBudget(
+                f"another lab run is under way and none finished within {SLOT_WAIT_SECONDS:g} s; try again in a moment"
+            ) from None
+    try:
+        return await anyio.to_thread.run_sync(work)
+    finally:
+        slots.release()
+
+
+def _whole(text: str | None, name: str, low: int, high: int, default: int) -> int:
+    """A whole-number input within its bound, or a usage error naming it."""
+    given = (text or "").strip()
+    if not given:
+        return default
+    if not (given.isascii() and given.isdecimal()) or len(given) > len(str(high)) or not low <= int(given) <= high:
+        said = f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(given)}"
+        raise UsageError(said).taking(name, given)
+    return int(given)
+
+
+def terminal_command(run: LabRun, choices: list[FieldChoice], deck_name: str, field: list[str]) -> list[str]:
+    """The same studies at the terminal (``lab gauntlet`` and ``lab opening``, one process)."""
+    labels = {c.key: c.label for c in choices}
+
+    def arg(key: str) -> str:
+        kind, _, value = key.partition(":")
+        return shlex.quote(f"examples/decks/{value}" if kind == "example" else f"db:{labels.get(key, value)}")
+
+    deck = shlex.quote(f"db:{deck_name}")
+    fields = " ".join(f"--field {arg(k)}" for k in field)
+    tail = f"--games {run.games} --seed {run.seed} -j 1"
+    vs = arg(run.vs_key)
+    return [f"cardbase lab gauntlet {deck} {fields} {tail}", f"cardbase lab opening {deck} --vs {vs} {tail}"]
+
+
+@router.get("/decks/{deck_text_id}/lab", response_class=HTMLResponse)
+async def lab_page(request: Request, deck_text_id: str) -> Response:
+    """The lab of a saved deck: the form (the field, the opening's opponent, games, seed) and, when run,
+    the gauntlet's and the opening study's tables; a game the lab has nothing for says why."""
+    from starlette.concurrency import run_in_threadpool
+
+    from cardbase.decks.store import deck_by_id
+    from cardbase.lab.service import NOTHING_YET, default_field, field_choices, run_lab
+    from cardbase.web.errors import for_pages
+    from cardbase.web.pages_decks import _deck_id
+
+    deck_id = _deck_id(deck_text_id)
+    database = database_of(request)
+    info = await run_in_threadpool(deck_by_id, database, deck_id)
+    context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game)}
+    if info.game != "mea":
+        return render(request, "lab.html", {**context, "nothing_yet": NOTHING_YET[info.game]})
+    choices = await run_in_threadpool(field_choices, database, deck_id)
+    params = request.query_params
+    against = params.getlist("against") if "run" in params else default_field(choices)
+    typed = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
+    typed |= {"against": against, "vs": params.get("vs", "")}
+    context |= {"choices": choices, "typed": typed, "max_games": MAX_GAMES, "max_field": MAX_FIELD}
+    context["default_games"] = DEFAULT_GAMES
+    context |= {"errors": {}, "error": None, "run": None, "max_seed": MAX_SEED}
+    if "run" not in params:
+        return render(request, "lab.html", context)
+    status = 200
+    try:
+        games = _whole(typed["games"], "games", 2, MAX_GAMES, DEFAULT_GAMES)
+        seed = _whole(typed["seed"], "seed", 0, MAX_SEED, 0)
+        house = house_of(request)
+        run = await off_the_loop(
+            request, lambda: run_lab(database, deck_id, against, typed["vs"] or None, games, seed, house)
+        )
+        context |= {"run": run, "commands": terminal_command(run, choices, info.name, against)}
+    except DatabaseError:
+        raise  # busy or unusable: the database's own answer
+    except CardbaseError as error:
+        status = 503 if isinstance(error, OverBudget) else 400
+        if error.option in FIELDS:
+            context["errors"] = {error.option: for_pages(error, request.url.path, request)}
+        else:
+            context["error"] = for_pages(error, request.url.path, request)
+    return render(request, "lab.html", context, status)
+
+
+GamesQuery = Annotated[int, Query(ge=2, le=MAX_GAMES, description="Games per match-up and per opening size.")]
+
+
+@router.get("/api/decks/{deck_id}/lab", tags=["decks"])
+async def lab_api(
+    request: Request,
+    deck_id: int,
+    against: Annotated[
+        list[str], Query(max_length=MAX_FIELD, description="Field decks: deck:ID or example:FILE (repeatable).")
+    ] = [],  # noqa: B006
+    vs: Annotated[str | None, Query(max_length=300, description="The opening's opponent (default: the first).")] = None,
+    games: GamesQuery = DEFAULT_GAMES,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED)] = 0,
+) -> dict[str, Any]:
+    """The lab of a saved Méa deck: the gauntlet (``lab gauntlet --json``'s object) and the opening study
+    (``lab opening --json``'s, with its verdict in words), the notes of both (demo cards, rules readings)."""
+    from cardbase.lab.service import run_lab
+    from cardbase.web.api import _check_id
+    from cardbase.web.errors import naming
+
+    _check_id(deck_id)
+    database = database_of(request)
+    house = house_of(request)
+    try:
+        run = await off_the_loop(request, lambda: run_lab(database, deck_id, against, vs, games, seed, house))
+    except CardbaseError as error:
+        if error.option in FIELDS and not isinstance(error, DatabaseError):
+            naming(error, [error.option])
+        raise
+    return run.to_dict()
