@@ -1,19 +1,20 @@
 """The deck lab in the browser and the API: ``/decks/ID/lab`` (a page) and ``/api/decks/ID/lab`` (JSON),
 both over :mod:`cardbase.lab.service` (the studies of ``cardbase lab gauntlet`` and ``lab opening``).
 
-A run is slow work: it runs on a worker thread, never on the event loop, at most
-:data:`LAB_SLOTS` at once (a run that finds none free within :data:`SLOT_WAIT_SECONDS` is a worded
-503), and the service stops it past its time budget (503 with how far it got). A refused value is
+A run is slow work: its route is a plain ``def`` (a worker thread, never the event loop), at most
+:data:`LAB_SLOTS` run at once (``lab_turn``, waited for on the loop as a change's turn is; a run that
+finds none free within :data:`SLOT_WAIT_SECONDS` is a worded 503), and the service stops it past its
+time budget (503 with how far it got). A refused value is
 named at its field (the page) or by its parameter (the API); the values typed stay in the form.
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
@@ -25,20 +26,24 @@ if TYPE_CHECKING:
     from cardbase.lab.service import FieldChoice, LabRun
 
 router = APIRouter()
-T = TypeVar("T")
 
 LAB_SLOTS = 1
 """Lab runs at once on one server (each holds a core while it runs)."""
 SLOT_WAIT_SECONDS = 10.0
 """How long a run waits for a free slot before the answer says to try again."""
-FIELDS = ("against", "vs", "games", "seed")
-"""The form's inputs a refusal may name (the page shows it under that field)."""
+LABELS = {"against": "Play against", "vs": "Opening size against", "games": "Games per match-up", "seed": "Seed"}
+"""The inputs a refusal may name, by the labels the page gives them (it shows the refusal under that field)."""
 
 
-async def off_the_loop(request: Request, work: Callable[[], T]) -> T:
-    """``work()`` on a worker thread once a lab slot is free (:data:`LAB_SLOTS`), or a worded 503."""
+async def lab_turn(request: Request) -> AsyncIterator[bool]:
+    """A lab slot (:data:`LAB_SLOTS`), waited for on the event loop (no worker thread held) for at most
+    :data:`SLOT_WAIT_SECONDS` and held while the route runs: True, or False when none came free (the
+    route says so). A page that runs nothing (the form alone) takes none."""
     import anyio
 
+    if not (request.url.path.startswith("/api/") or "run" in request.query_params):
+        yield True
+        return
     slots = request.app.state.lab_slots
     try:
         slots.acquire_nowait()
@@ -46,13 +51,22 @@ async def off_the_loop(request: Request, work: Callable[[], T]) -> T:
         with anyio.move_on_after(SLOT_WAIT_SECONDS) as waiting:
             await slots.acquire()
         if waiting.cancelled_caught:
-            raise OverBudget(
-                f"another lab run is under way and none finished within {SLOT_WAIT_SECONDS:g} s; try again in a moment"
-            ) from None
+            yield False
+            return
     try:
-        return await anyio.to_thread.run_sync(work)
+        yield True
     finally:
         slots.release()
+
+
+LabTurn = Annotated[bool, Depends(lab_turn, scope="function")]
+"""Declare it on a route that runs the lab: the run itself is the route's, on its worker thread."""
+
+
+def busy() -> OverBudget:
+    return OverBudget(
+        f"another lab run is under way and none finished within {SLOT_WAIT_SECONDS:g} s; try again in a moment"
+    )
 
 
 def _whole(text: str | None, name: str, low: int, high: int, default: int) -> int:
@@ -82,23 +96,21 @@ def terminal_command(run: LabRun, choices: list[FieldChoice], deck_name: str, fi
 
 
 @router.get("/decks/{deck_text_id}/lab", response_class=HTMLResponse)
-async def lab_page(request: Request, deck_text_id: str) -> Response:
+def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     """The lab of a saved deck: the form (the field, the opening's opponent, games, seed) and, when run,
     the gauntlet's and the opening study's tables; a game the lab has nothing for says why."""
-    from starlette.concurrency import run_in_threadpool
-
     from cardbase.decks.store import deck_by_id
     from cardbase.lab.service import NOTHING_YET, default_field, field_choices, run_lab
-    from cardbase.web.errors import for_pages
+    from cardbase.web.errors import for_pages, naming
     from cardbase.web.pages_decks import _deck_id
 
     deck_id = _deck_id(deck_text_id)
     database = database_of(request)
-    info = await run_in_threadpool(deck_by_id, database, deck_id)
+    info = deck_by_id(database, deck_id)
     context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game)}
     if info.game != "mea":
         return render(request, "lab.html", {**context, "nothing_yet": NOTHING_YET[info.game]})
-    choices = await run_in_threadpool(field_choices, database, deck_id)
+    choices = field_choices(database, deck_id)
     params = request.query_params
     against = params.getlist("against") if "run" in params else default_field(choices)
     typed = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
@@ -112,16 +124,16 @@ async def lab_page(request: Request, deck_text_id: str) -> Response:
     try:
         games = _whole(typed["games"], "games", 2, MAX_GAMES, DEFAULT_GAMES)
         seed = _whole(typed["seed"], "seed", 0, MAX_SEED, 0)
-        house = house_of(request)
-        run = await off_the_loop(
-            request, lambda: run_lab(database, deck_id, against, typed["vs"] or None, games, seed, house)
-        )
+        if not turn:
+            raise busy()
+        run = run_lab(database, deck_id, against, typed["vs"] or None, games, seed, house_of(request))
         context |= {"run": run, "commands": terminal_command(run, choices, info.name, against)}
     except DatabaseError:
         raise  # busy or unusable: the database's own answer
     except CardbaseError as error:
         status = 503 if isinstance(error, OverBudget) else 400
-        if error.option in FIELDS:
+        if error.option in LABELS:
+            naming(error, [error.option], LABELS.__getitem__)
             context["errors"] = {error.option: for_pages(error, request.url.path, request)}
         else:
             context["error"] = for_pages(error, request.url.path, request)
@@ -132,8 +144,9 @@ GamesQuery = Annotated[int, Query(ge=2, le=MAX_GAMES, description="Games per mat
 
 
 @router.get("/api/decks/{deck_id}/lab", tags=["decks"])
-async def lab_api(
+def lab_api(
     request: Request,
+    turn: LabTurn,
     deck_id: int,
     against: Annotated[
         list[str], Query(max_length=MAX_FIELD, description="Field decks: deck:ID or example:FILE (repeatable).")
@@ -149,12 +162,12 @@ async def lab_api(
     from cardbase.web.errors import naming
 
     _check_id(deck_id)
-    database = database_of(request)
-    house = house_of(request)
+    if not turn:
+        raise busy()
     try:
-        run = await off_the_loop(request, lambda: run_lab(database, deck_id, against, vs, games, seed, house))
+        run = run_lab(database_of(request), deck_id, against, vs, games, seed, house_of(request))
     except CardbaseError as error:
-        if error.option in FIELDS and not isinstance(error, DatabaseError):
+        if error.option in LABELS and not isinstance(error, DatabaseError):
             naming(error, [error.option])
         raise
     return run.to_dict()
