@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardbase.lab import service
+from cardbase.lab.common import Rate
 from cardbase.web import lab as web_lab
 from tests.web.conftest import error_of, new_deck
 
@@ -55,8 +56,9 @@ def test_the_lab_page_shows_what_the_cli_gauntlet_and_opening_show(client: TestC
     (m,) = gauntlet["matchups"]
     assert rows[0][:2] == [m["opponent"], f"{m['wins']}/{m['games']}"]
     assert rows[-1][:2] == ["overall", f"{gauntlet['overall']['wins']}/{gauntlet['overall']['games']}"]
-    first = m["going_first"]
-    assert rows[0][4].startswith(f"{round(100 * first['win_rate'])}%") if first["games"] else rows[0][4] == "—"
+    for cell, rate in ((rows[0][2], m), (rows[0][3], m["going_first"]), (rows[0][4], m["going_second"])):
+        assert cell == " ".join(Rate(rate["wins"], rate["games"]).shown()) if rate["games"] else cell == "—"
+    assert "%" in rows[0][2] and "–" in rows[0][2]  # the rate, its interval under it
     sizes = cells(response.text, "opening-table")
     assert [r[1] for r in sizes] == [f"{s['wins']}/{s['games']}" for s in opening["sizes"]]
     assert sizes[opening["best"]["size"] - 1][0].endswith("←")
