@@ -429,7 +429,7 @@ def split(
     entry = game("meio")
     entry.check_agents(names)
     cards = read_hand(hand, players)
-    from cardbase.cli.sim import rules_options
+    from cardbase.sim.options import rules_options
 
     rules = entry.make_rules(rules_options("meio", {"players": players}, rule))
     if len(names) == players:  # yours first: put them in seat order
@@ -526,10 +526,11 @@ def cards(
 
     Example: cardbase lab cards --players 3 --assume default --games 200 --plot exports/meikyu-cards.png
     """
-    from cardbase.cli.sim import _batch_output, parse_agents, rules_options
+    from cardbase.cli.sim import _batch_output, parse_agents
     from cardbase.lab.cards import run_cards
     from cardbase.lab.common import backend
     from cardbase.sim.meikyu import prepare, rules_summary
+    from cardbase.sim.options import rules_options
 
     names = parse_agents(agents, players, ["heuristic"] * players)
     rules = prepare(db, assume, players, names, **rules_options("meikyu", {}, rule))

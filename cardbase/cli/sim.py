@@ -30,7 +30,7 @@ from cardbase.cli.common import (
     print_json,
 )
 from cardbase.errors import counted, quoted
-from cardbase.sim.options import mea_options, rules_options  # re-exported: the commands call them as sim.*
+from cardbase.sim.options import mea_options, rules_options
 from cardbase.stats import places, rate_text, shown, wilson
 
 if TYPE_CHECKING:  # imported lazily at run time

@@ -113,7 +113,7 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     choices = field_choices(database, deck_id)
     params = request.query_params
     against = params.getlist("against") if "run" in params else default_field(choices)
-    typed = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
+    typed: dict[str, Any] = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
     typed |= {"against": against, "vs": params.get("vs", "")}
     context |= {"choices": choices, "typed": typed, "max_games": MAX_GAMES, "max_field": MAX_FIELD}
     context["default_games"] = DEFAULT_GAMES
