@@ -36,11 +36,11 @@ FIELD_DECKS_LISTED = 50
 """The database's other Méa decks offered as the field (the first, by name)."""
 
 NOTHING_YET = {
-    "meio": "The lab's Meio study (cardbase lab split) plays out the 7 + 6 splits of one dealt hand of 13 "
-    "cards; a saved Meio deck is not a hand, so the lab has nothing to run for it yet. The deck's sample hand "
-    "deals one and shows the heuristic agent's split.",
-    "meikyu": "The lab's Meikyu Kingdom study (cardbase lab cards) judges every card of the catalog over whole "
-    "games, not one deck, so the lab has nothing to run for a saved Meikyu deck yet.",
+    "meio": "The lab's Meio study (at the command line: lab split) plays out the 7 + 6 splits of one dealt hand "
+    "of 13 cards; a saved Meio deck is not a hand, so the lab has nothing to run for it yet. The deck's sample "
+    "hand deals one and shows the heuristic agent's split.",
+    "meikyu": "The lab's Meikyu Kingdom study (at the command line: lab cards) judges every card of the catalog "
+    "over whole games, not one deck, so the lab has nothing to run for a saved Meikyu deck yet.",
 }
 """Why the lab has nothing for a game's saved deck (every game but Méa)."""
 
@@ -208,8 +208,7 @@ def _budget(seconds: float, total: int) -> Callable[[int], None]:
         if time.monotonic() - started > seconds and played[0] < total:
             raise OverBudget(
                 f"the lab run stopped after {seconds:g} s, with {played[0]:,} of {counted(total, 'game')} played: "
-                "choose fewer games or fewer decks to play against (the command line, cardbase lab, has no "
-                "time limit)"
+                "choose fewer games or fewer decks to play against (at the command line the lab has no time limit)"
             )
 
     return on_progress
