@@ -147,11 +147,13 @@ def run_lab(
     seed: int = 0,
     house: Any = None,
     seconds: float | None = None,
+    stopping: Callable[[], bool] | None = None,
 ) -> LabRun:
     """The saved Méa deck ``deck_id`` against each deck of ``field`` on both seats (``lab gauntlet``),
     then its opening size against ``vs`` (default: the first of ``field``; ``lab opening``), ``games``
     games per match-up and per size, every deck checked before any game. Past ``seconds`` (default:
-    :data:`RUN_SECONDS`) the run stops with :class:`OverBudget`."""
+    :data:`RUN_SECONDS`), or once ``stopping()`` (the server shuts down), the run stops between chunks
+    of games with :class:`OverBudget`."""
     from cardbase.lab.common import mea_study_options
     from cardbase.lab.gauntlet import run_gauntlet
     from cardbase.lab.opening import SIZES, run_opening
@@ -176,7 +178,7 @@ def run_lab(
     entry = game("mea")
     entry.check_agents(list(AGENTS))
     total = games * (len(field) + len(SIZES))
-    on_progress = _budget(RUN_SECONDS if seconds is None else seconds, total)
+    on_progress = _budget(RUN_SECONDS if seconds is None else seconds, total, stopping or (lambda: False))
     gauntlet = run_gauntlet(loaded, AGENTS, options, games, seed, None, on_progress=on_progress)
     opening = run_opening([deck, opponent], AGENTS, options, games, seed, None, on_progress)
     return LabRun(gauntlet, opening, games, seed, opponent.label, vs_key)
@@ -198,17 +200,23 @@ def _load(database: Database, name: str, key: str, house: Any) -> Any:
         raise error.taking(name, key) from None
 
 
-def _budget(seconds: float, total: int) -> Callable[[int], None]:
-    """A progress callback that stops the run (:class:`OverBudget`) once ``seconds`` have passed."""
+def _budget(seconds: float, total: int, stopping: Callable[[], bool]) -> Callable[[int], None]:
+    """A progress callback that stops the run (:class:`OverBudget`) once ``seconds`` have passed or
+    ``stopping()`` says so."""
     started = time.monotonic()
     played = [0]
 
     def on_progress(k: int) -> None:
         played[0] += k
-        if time.monotonic() - started > seconds and played[0] < total:
+        if played[0] >= total:
+            return
+        done = f"{played[0]:,} of {counted(total, 'game')} played"
+        if stopping():
+            raise OverBudget(f"the server is stopping: the lab run stopped with {done}")
+        if time.monotonic() - started > seconds:
             raise OverBudget(
-                f"the lab run stopped after {seconds:g} s, with {played[0]:,} of {counted(total, 'game')} played: "
-                "choose fewer games or fewer decks to play against (at the command line the lab has no time limit)"
+                f"the lab run stopped after {seconds:g} s, with {done}: choose fewer games or fewer decks to "
+                "play against (at the command line the lab has no time limit)"
             )
 
     return on_progress

@@ -31,6 +31,8 @@ TEMPLATES.env.filters["for_players"] = for_players
 
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
+    import threading
+
     import anyio
     from fastapi import Depends
 
@@ -59,7 +61,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
         register_secret(settings.token)  # a crash file or a log line never holds it
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
-    app.state.lab_slots = anyio.Semaphore(lab.LAB_SLOTS)  # cardbase.web.lab.off_the_loop
+    app.state.lab_slots = anyio.Semaphore(lab.LAB_SLOTS)  # cardbase.web.lab.lab_turn
+    app.state.lab_stop = threading.Event()  # set when the server stops: a lab run ends at its next chunk
     app.state.hall = None  # the play tables are another process's (cardbase.web.relay)
     if settings.play_relay is None:
         app.state.hall = Hall(

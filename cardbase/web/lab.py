@@ -4,8 +4,8 @@ both over :mod:`cardbase.lab.service` (the studies of ``cardbase lab gauntlet`` 
 A run is slow work: its route is a plain ``def`` (a worker thread, never the event loop), at most
 :data:`LAB_SLOTS` run at once (``lab_turn``, waited for on the loop as a change's turn is; a run that
 finds none free within :data:`SLOT_WAIT_SECONDS` is a worded 503), and the service stops it past its
-time budget (503 with how far it got). A refused value is
-named at its field (the page) or by its parameter (the API); the values typed stay in the form.
+time budget (503 with how far it got). A refused value is named at its field (the page) or by its
+parameter (the API); the values typed stay in the form.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import CardbaseError, DatabaseError, UsageError, quoted
+from cardbase.errors import CardbaseError, DatabaseError
 from cardbase.games.base import MAX_SEED
 from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
 from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
@@ -69,17 +69,6 @@ def busy() -> OverBudget:
     )
 
 
-def _whole(text: str | None, name: str, low: int, high: int, default: int) -> int:
-    """A whole-number input within its bound, or a usage error naming it."""
-    given = (text or "").strip()
-    if not given:
-        return default
-    if not (given.isascii() and given.isdecimal()) or len(given) > len(str(high)) or not low <= int(given) <= high:
-        said = f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(given)}"
-        raise UsageError(said).taking(name, given)
-    return int(given)
-
-
 def terminal_command(run: LabRun, choices: list[FieldChoice], deck_name: str, field: list[str]) -> list[str]:
     """The same studies at the terminal (``lab gauntlet`` and ``lab opening``, one process)."""
     labels = {c.key: c.label for c in choices}
@@ -102,7 +91,7 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     from cardbase.decks.store import deck_by_id
     from cardbase.lab.service import NOTHING_YET, default_field, field_choices, run_lab
     from cardbase.web.errors import for_pages, naming
-    from cardbase.web.pages_decks import _deck_id
+    from cardbase.web.pages_decks import _deck_id, _whole
 
     deck_id = _deck_id(deck_text_id)
     database = database_of(request)
@@ -126,7 +115,10 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
         seed = _whole(typed["seed"], "seed", 0, MAX_SEED, 0)
         if not turn:
             raise busy()
-        run = run_lab(database, deck_id, against, typed["vs"] or None, games, seed, house_of(request))
+        stopping = request.app.state.lab_stop.is_set
+        run = run_lab(
+            database, deck_id, against, typed["vs"] or None, games, seed, house_of(request), stopping=stopping
+        )
         context |= {"run": run, "commands": terminal_command(run, choices, info.name, against)}
     except DatabaseError:
         raise  # busy or unusable: the database's own answer
@@ -165,7 +157,8 @@ def lab_api(
     if not turn:
         raise busy()
     try:
-        run = run_lab(database_of(request), deck_id, against, vs, games, seed, house_of(request))
+        stopping = request.app.state.lab_stop.is_set
+        run = run_lab(database_of(request), deck_id, against, vs, games, seed, house_of(request), stopping=stopping)
     except CardbaseError as error:
         if error.option in LABELS and not isinstance(error, DatabaseError):
             naming(error, [error.option])

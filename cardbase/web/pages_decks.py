@@ -74,12 +74,14 @@ def _deck_id(text: str) -> int:
 
 
 def _whole(value: str | None, name: str, low: int, high: int, default: int) -> int:
-    """A whole-number parameter within its bound, or a usage error naming it."""
+    """A whole-number parameter within its bound, or a usage error naming it (the text given and the
+    input ``name``: a page shows it at that field)."""
     text = (value or "").strip()
     if not text:
         return default
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
+        said = f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}"
+        raise UsageError(said).refusing(value).taking(name, text)  # the input named: its field, where a page shows it
     return int(text)
 
 

@@ -184,3 +184,10 @@ def test_an_empty_deck_is_refused_in_words_not_a_500(client: TestClient) -> None
     response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "4"})
     assert response.status_code == 400
     assert 'id="lab-error"' in response.text and "this deck" in unescape(response.text)
+
+
+def test_a_run_when_the_server_stops_ends_at_its_next_chunk_in_words(client: TestClient) -> None:
+    deck_id = import_rush(client)
+    client.app.state.lab_stop.set()  # type: ignore[attr-defined]  # what `cardbase serve` does on Ctrl-C
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
+    assert api.status_code == 503 and error_of(api).startswith("the server is stopping: the lab run stopped with")
