@@ -89,6 +89,7 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     """The lab of a saved deck: the form (the field, the opening's opponent, games, seed) and, when run,
     the gauntlet's and the opening study's tables; a game the lab has nothing for says why."""
     from cardbase.decks.store import deck_by_id
+    from cardbase.lab import service
     from cardbase.lab.service import NOTHING_YET, default_field, field_choices, run_lab
     from cardbase.web.errors import for_pages, naming
     from cardbase.web.pages_decks import _deck_id, _whole
@@ -105,7 +106,7 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     typed: dict[str, Any] = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
     typed |= {"against": against, "vs": params.get("vs", "")}
     context |= {"choices": choices, "typed": typed, "max_games": MAX_GAMES, "max_field": MAX_FIELD}
-    context["default_games"] = DEFAULT_GAMES
+    context |= {"default_games": DEFAULT_GAMES, "budget": f"{service.RUN_SECONDS:g}"}
     context |= {"errors": {}, "error": None, "run": None, "max_seed": MAX_SEED}
     if "run" not in params:
         return render(request, "lab.html", context)
