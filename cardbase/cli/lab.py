@@ -26,7 +26,7 @@ from cardbase.cli.common import (
     print_json,
 )
 from cardbase.errors import counted, plural
-from cardbase.stats import rate_text, shown
+from cardbase.stats import shown
 
 if TYPE_CHECKING:
     from cardbase.lab.common import Difference, Rate
@@ -91,12 +91,6 @@ MaxTurnsOption = Annotated[
 ]
 
 
-def _options(max_turns: int, rule: list[str] | None) -> dict[str, Any]:
-    from cardbase.cli.sim import mea_options, rules_options
-
-    return rules_options("mea", mea_options("checkerboard", False, False, False, False, False, max_turns), rule)
-
-
 @dataclass(frozen=True)
 class _StudyOptions:
     """The options every Méa study takes, as given."""
@@ -125,10 +119,10 @@ def _run_study(
     the plot, and the JSON printed (then ``None``: nothing more to show), else the result."""
     from cardbase.cli.sim import _batch_output
     from cardbase.decks.service import load_house
-    from cardbase.lab.common import backend
+    from cardbase.lab.common import backend, mea_study_options
     from cardbase.lab.gauntlet import load_decks
 
-    options = _options(o.max_turns, o.rule)
+    options = mea_study_options(o.max_turns, o.rule)
     loaded = load_decks(o.db, paths, names, options, o.drop_unknown, load_house(o.formats, o.db))
     loaded_notes(*loaded)
     if o.plot is not None:
@@ -147,9 +141,7 @@ def _run_study(
 
 def _pct(r: Rate) -> tuple[str, str]:
     """A rate and its 95% interval, each to the digits the interval gives (``—`` for no games)."""
-    if r.games == 0:
-        return "—", "—"
-    return rate_text(r.rate, *r.ci)
+    return r.shown()
 
 
 def _stacked(r: Rate) -> str:
@@ -160,7 +152,7 @@ def _stacked(r: Rate) -> str:
 
 def _improvement(d: Difference) -> str:
     """A difference of rates in points (signed) above its interval, to the digits the interval gives."""
-    value, low, high = shown(d.value, d.low, d.high, signed=True)
+    value, low, high = d.shown()
     return "—" if value == "—" else f"{value}\n{low} to {high}"
 
 
@@ -369,18 +361,7 @@ def opening(
         mark = " ←" if s is study.best else ""
         table.add_row(f"{s.size}{mark}", f"{s.result.wins}/{s.result.games}", rate, ci)
     con.print(table)
-    m = study.margin
-    value, low, high = shown(m.value, m.low, m.high, signed=True)
-    best = (
-        f"{counted(study.best.size, 'card')}, {value} {plural(value, 'point')} over {study.runner_up.size} "
-        f"(95% {low} to {high})"
-    )
-    con.print(
-        f"Best: {best}"
-        if study.clear
-        else f"Highest win rate: {best}; the interval includes 0, so no size is clearly best: "
-        "the two are as good as these games can tell (more --games may tell them apart)"
-    )
+    con.print(study.verdict("more --games"))
     _footer(data, plot)
 
 
@@ -449,7 +430,7 @@ def split(
     entry = game("meio")
     entry.check_agents(names)
     cards = read_hand(hand, players)
-    from cardbase.cli.sim import rules_options
+    from cardbase.sim.options import rules_options
 
     rules = entry.make_rules(rules_options("meio", {"players": players}, rule))
     if len(names) == players:  # yours first: put them in seat order
@@ -547,10 +528,11 @@ def cards(
 
     Example: cardbase lab cards --players 3 --assume default --games 200 --plot exports/meikyu-cards.png
     """
-    from cardbase.cli.sim import _batch_output, parse_agents, rules_options
+    from cardbase.cli.sim import _batch_output, parse_agents
     from cardbase.lab.cards import run_cards
     from cardbase.lab.common import backend
     from cardbase.sim.meikyu import prepare, rules_summary
+    from cardbase.sim.options import rules_options
 
     names = parse_agents(agents, players, ["heuristic"] * players)
     rules = prepare(db, assume, players, names, **rules_options("meikyu", {}, rule))

@@ -14,6 +14,7 @@ import typer
 from cardbase.cli import complete, sim
 from cardbase.cli.common import MAX_SEED, DbOption, FormatsOption, checked_path, echo, say_done
 from cardbase.errors import counted, quoted
+from cardbase.sim.options import mea_options, rules_options
 
 if TYPE_CHECKING:
     from cardbase.sim.play import Session as PlaySession
@@ -151,7 +152,7 @@ def meio(
     if players not in (2, 3, 4):
         raise UsageError(f"Meio is for 2, 3 or 4 players, not {players}")
     flags = {"players": players, "ace_high": not ace_low, "hearts_anytime": not hearts_broken}
-    options = sim.rules_options("meio", flags, rule)
+    options = rules_options("meio", flags, rule)
     chosen = seed is not None
     if seed is None:
         from cardbase.sim.registry import new_seed
@@ -230,11 +231,9 @@ def mea(
     if seat not in (1, 2):
         raise UsageError(f"--seat is 1 (first) or 2 (second), not {seat}")
     entry = game("mea")
-    options = sim.rules_options(
+    options = rules_options(
         "mea",
-        sim.mea_options(
-            layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns
-        ),
+        mea_options(layout, diagonal, attack_all, move_in_first, turn_start_elimination, mana_after_flip, max_turns),
         rule,
     )
     database = open_db(db)
@@ -322,7 +321,7 @@ def meikyu(
 
     if players not in (2, 3, 4, 5):
         raise UsageError(f"Meikyu Kingdom is for 2 to 5 players, not {players}")
-    readings = sim.rules_options("meikyu", sim.meikyu_readings(farm, aggression_target, map_room), rule)
+    readings = rules_options("meikyu", sim.meikyu_readings(farm, aggression_target, map_room), rule)
     pool = pool_from_database(db, assume)
     rules = make_rules(pool, players, **readings)
     chosen = seed is not None

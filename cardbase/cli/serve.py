@@ -190,6 +190,7 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     try:
         uvicorn.Server(config).run(sockets=[sock] if private is None else [sock, private])
     finally:
+        app.state.lab_stop.set()  # a lab run still going (past the graceful wait) ends at its next chunk
         hall.close()
         _stop_workers(pids)
 

@@ -15,11 +15,13 @@ from cardbase.stats import difference_interval, wilson
 __all__ = [
     "INTERVALS",
     "MAX_JOBS",
+    "MAX_TURNS",
     "Difference",
     "Rate",
     "backend",
     "default_jobs",
     "intervals_of",
+    "mea_study_options",
     "number",
     "play_matchups",
     "provenance",
@@ -58,6 +60,15 @@ class Rate:
     def ci(self) -> tuple[float, float]:
         return wilson(self.wins, self.games) if self.games else (math.nan, math.nan)
 
+    def shown(self) -> tuple[str, str]:
+        """The rate and its 95% interval as the lab shows them, each to the digits the interval gives
+        (``—`` for no games): the command line's tables and the web's, one wording."""
+        from cardbase.stats import rate_text
+
+        if self.games == 0:
+            return "—", "—"
+        return rate_text(self.rate, *self.ci)
+
     def minus(self, other: Rate) -> Difference:
         d, lo, hi = difference_interval(self.wins, self.games, other.wins, other.games)
         return Difference(d, lo, hi)
@@ -70,6 +81,26 @@ class Difference:
     value: float
     low: float
     high: float
+
+    def shown(self) -> tuple[str, str, str]:
+        """The difference in points (signed) and its interval's ends, to the digits the interval gives
+        (``—`` for none): the command line's tables and the web's, one wording."""
+        from cardbase.stats import shown
+
+        return shown(self.value, self.low, self.high, signed=True)
+
+
+MAX_TURNS = 200
+"""Méa's turn bound of a study (``--max-turns``'s default): after it, more tiles wins."""
+
+
+def mea_study_options(max_turns: int = MAX_TURNS, rule: list[str] | None = None) -> dict[str, Any]:
+    """The Méa rules options every study plays under: the commands' defaults (checkerboard, orthogonal,
+    one attack, move in all, immediate elimination, mana at turn start), ``max_turns``, then ``rule``
+    (``--rule NAME=VALUE`` texts). The command line and the web's lab page both call it."""
+    from cardbase.sim.options import mea_options, rules_options
+
+    return rules_options("mea", mea_options("checkerboard", False, False, False, False, False, max_turns), rule)
 
 
 def play_matchups(

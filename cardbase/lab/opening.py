@@ -69,6 +69,22 @@ class OpeningStudy:
         sizes are as good as these games can tell)."""
         return self.margin.low > 0
 
+    def verdict(self, more: str) -> str:
+        """The advice in words, as every face shows it: the best size with its margin over the next, and,
+        when the margin's interval includes 0, that no size is clearly best (``more``: how to play more games)."""
+        from cardbase.errors import counted, plural
+        from cardbase.stats import shown
+
+        m = self.margin
+        value, low, high = shown(m.value, m.low, m.high, signed=True)
+        best = f"{counted(self.best.size, 'card')}, {value} {plural(value, 'point')} over {self.runner_up.size} (95% {low} to {high})"
+        if self.clear:
+            return f"Best: {best}"
+        return (
+            f"Highest win rate: {best}; the interval includes 0, so no size is clearly best: "
+            f"the two are as good as these games can tell ({more} may tell them apart)"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         m = self.margin
         return {

@@ -122,7 +122,9 @@ def _rule_texts(game_id: str, options: Mapping[str, Any]) -> list[str]:
     return texts
 
 
-def _load_deck(database: Database, choice: DeckChoice, which: str, house: Any) -> Any:
+def load_choice(database: Database, choice: DeckChoice, which: str, house: Any) -> Any:
+    """The Méa deck of ``choice`` read, resolved and checked, ready to play (``sim.mea.LoadedDeck``);
+    ``which`` names it in messages (a table's seat, the lab's field)."""
     from cardbase.decks.service import read_deck_data, resolve_stored, resolve_text
     from cardbase.sim.mea import load_resolved
     from cardbase.textfiles import read_text
@@ -157,7 +159,7 @@ def deck_problems(database: Database, choice: DeckChoice, house: Any = None) -> 
     from cardbase.errors import CardbaseError, InvalidData
 
     try:
-        _load_deck(database, choice, "the deck", house)
+        load_choice(database, choice, "the deck", house)
     except InvalidData as error:
         return list(error.problems) or [str(error).splitlines()[0]]
     except CardbaseError as error:
@@ -199,7 +201,7 @@ def setup(database: Database, choice: TableChoice, house: Any = None) -> TableSe
     if choice.game == "mea":
         if len(choice.decks) != 2:
             raise UsageError(f"Méa needs two decks, one per seat, not {len(choice.decks)}")
-        loaded = [_load_deck(database, d, f"P{k + 1}'s deck", house) for k, d in enumerate(choice.decks)]
+        loaded = [load_choice(database, d, f"P{k + 1}'s deck", house) for k, d in enumerate(choice.decks)]
         options["decks"] = [d.deck for d in loaded]
         labels["decks"] = [d.label for d in loaded]
         labels["notes"] = [note for d in loaded for note in d.notes]

@@ -31,11 +31,13 @@ TEMPLATES.env.filters["for_players"] = for_players
 
 def create_app(settings: ServerSettings) -> FastAPI:
     """The app for one server; the database and the options are on ``app.state.settings``."""
+    import threading
+
     import anyio
     from fastapi import Depends
 
     from cardbase.sim.hall import Hall
-    from cardbase.web import api, api_owners, errors, images, pages, pages_owners, play, replay, security
+    from cardbase.web import api, api_owners, errors, images, lab, pages, pages_owners, play, replay, security
     from cardbase.web.http import single_values
     from cardbase.web.jsonresponse import JSONResponse
 
@@ -59,6 +61,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
         register_secret(settings.token)  # a crash file or a log line never holds it
     app.state.faces = images.FaceLRU()
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
+    app.state.lab_slots = anyio.Semaphore(lab.LAB_SLOTS)  # cardbase.web.lab.lab_turn
+    app.state.lab_stop = threading.Event()  # set when the server stops: a lab run ends at its next chunk
     app.state.hall = None  # the play tables are another process's (cardbase.web.relay)
     if settings.play_relay is None:
         app.state.hall = Hall(
@@ -77,6 +81,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api_owners.router)  # before api: /api/cards/{id}/history is not a card id
     app.include_router(api.router)
+    app.include_router(lab.router)
     app.include_router(images.router)
     app.include_router(pages_owners.router)  # before pages: /cards/{id}/edit is not a card id
     app.include_router(pages.router)

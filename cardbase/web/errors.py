@@ -91,7 +91,9 @@ def status_of(error: CardbaseError) -> int:
         return 404
     if isinstance(error, UndoRefused):
         return 422
-    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy):
+    from cardbase.lab.service import OverBudget
+
+    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy | OverBudget):
         return 503
     if isinstance(error, TooLarge):
         return 413

@@ -109,9 +109,10 @@ async def form_data(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(form_data)]
 
 
-LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside"})
+LIST_FIELDS = frozenset({"need", "at_most", "exactly", "open", "aside", "against"})
 """The parameters and form fields meant as lists, which may be given any number of times (the odds'
-needs, the deck page's panels to open, Meio's cards set aside); every other one takes one value."""
+needs, the deck page's panels to open, Meio's cards set aside, the lab's field decks); every other
+one takes one value."""
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -310,17 +311,21 @@ def form_text(form: Any, name: str, bound: int, default: str = "") -> str:
     return value
 
 
-def form_whole(value: object, name: str, low: int, high: int, default: int | None = None) -> int:
+def form_whole(
+    value: object, name: str, low: int, high: int, default: int | None = None, *, at_field: bool = False
+) -> int:
     """A whole number typed in a form or a query (``default`` when left empty, if it has one), from
     ``low`` to ``high``, or a usage error naming ``name``: digits only (no sign, ``_``, exponent or
-    other script's digits), read only when no longer than ``high`` is."""
+    other script's digits), read only when no longer than ``high`` is. ``at_field``: the error names
+    the input ``name`` as the one refused (``taking``), so a page shows it at that field."""
     from cardbase.errors import UsageError, quoted
 
     text = str(value if value is not None else "").strip()
     if not text and default is not None:
         return default
     if not (text.isascii() and text.isdecimal()) or len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}").refusing(value)
+        refused = UsageError(f"{name} must be a whole number from {low:,} to {high:,}, not {quoted(text)}")
+        raise refused.taking(name, text).refusing(value) if at_field else refused.refusing(value)
     return int(text)
 
 

@@ -305,7 +305,7 @@ def odds_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, param
     text = params.get("needs", DEFAULT_NEEDS[info.game]) if params is not None else DEFAULT_NEEDS[info.game]
     out: dict[str, Any] = {"needs_text": text, "rows": [], "turns": [], "error": None, "notes": []}
     try:
-        opening = form_whole(params.get("opening") if params is not None else None, "opening", 1, 10, 5)
+        opening = form_whole(params.get("opening") if params is not None else None, "opening", 1, 10, 5, at_field=True)
         out["opening"] = opening
         needs = parse_needs(text)
         if not needs:
@@ -380,9 +380,9 @@ def sample_panel(database: Database, resolved: ResolvedDeck, info: DeckInfo, par
     get = params.get if params is not None else (lambda _k, _d=None: None)
     out: dict[str, Any] = {"cards": [], "error": None, "seed": 0, "size": DEFAULT_HAND[info.game], "drawn": 0}
     try:
-        out["seed"] = seed = form_whole(get("seed"), "seed", 0, MAX_SEED, 0)
-        out["size"] = size = form_whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game])
-        out["drawn"] = drawn = form_whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0)
+        out["seed"] = seed = form_whole(get("seed"), "seed", 0, MAX_SEED, 0, at_field=True)
+        out["size"] = size = form_whole(get("hand"), "hand", 1, MAX_HAND, DEFAULT_HAND[info.game], at_field=True)
+        out["drawn"] = drawn = form_whole(get("drawn"), "drawn", 0, MAX_HAND - size, 0, at_field=True)
         if not resolved.deck.main.cards:
             out["error"] = "add cards to the deck to draw a sample hand"
             return out
@@ -621,7 +621,7 @@ def apply_change(database: Database, deck_id: int, form: Any) -> Edited:
     section = str(form.get("section") or "") or None
     edit, count = EDITS[action]
     if count is None:
-        count = form_whole(str(form.get("count") or ""), "count", 0, 999, 0)
+        count = form_whole(str(form.get("count") or ""), "count", 0, 999, 0, at_field=True)
     try:
         return edit_entry(database, deck_id, str(form.get("card") or ""), edit, count, section, form_versions(form))
     except WrongGame as error:
@@ -690,7 +690,7 @@ def undo_changes(request: Request, deck_text_id: str, form: Form, turn: WriteTur
 
     deck_id = _deck_id(deck_text_id)
     try:
-        to = form_whole(str(form.get("to") or ""), "to", 1, 10**9, 0)
+        to = form_whole(str(form.get("to") or ""), "to", 1, 10**9, 0, at_field=True)
         shown_version = form_versions(form)
         if not to or shown_version is None:
             raise UsageError("nothing to undo: an undo names the version to go back to (to) and the one shown")
@@ -784,7 +784,9 @@ def create_deck(request: Request, form: Form, turn: WriteTurn) -> Response:
         if not game:
             raise UsageError("choose a game for the new deck")
         players_text = str(form.get("players") or "")
-        players = form_whole(players_text, "players", 2, 4, 0) if game == "meio" and players_text else None
+        players = (
+            form_whole(players_text, "players", 2, 4, 0, at_field=True) if game == "meio" and players_text else None
+        )
         deck_id = new_deck(database_of(request), str(form.get("name") or ""), game, None, players)
     except CardbaseError as error:
         turn.release()
@@ -881,7 +883,7 @@ def compare(request: Request) -> HTMLResponse:
         deck_part, at, number = text.partition("@")  # ID@N: version N of deck ID (deck history)
         deck_id = _deck_id(deck_part)
         if at:
-            resolved.append(resolve_version(database, deck_id, form_whole(number, key, 1, 10**9, 1)))
+            resolved.append(resolve_version(database, deck_id, form_whole(number, key, 1, 10**9, 1, at_field=True)))
         else:
             resolved.append(resolve_deck(database, deck_id, deck_by_id(database, deck_id).name))
     diff = deck_diff(resolved[0], resolved[1])

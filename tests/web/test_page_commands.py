@@ -30,6 +30,7 @@ NOT_ON_PAGES = {  # where a command is named and no page shows it, and why
     ("web/errors.py", "cardbase serve: "): "the crash report's heading, in a file",
     ("sim/meikyu.py", "cardbase replay "): "the terminal's game (play meikyu) only",
     ("web/pages_decks.py", "cardbase draws "): "the deck page's command to draw the same hands at the terminal",
+    ("web/lab.py", "cardbase lab "): "the lab page's commands to run the same studies at the terminal",
 }
 
 

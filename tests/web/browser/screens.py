@@ -65,6 +65,9 @@ def pages(decks: dict[str, int], code: str) -> dict[str, str]:
     out["card-edit"] = f"/cards/{CARDS[0]}/edit"
     out["card-history"] = f"/cards/{CARDS[0]}/history"
     out["deck-history"] = f"/decks/{first}/history"
+    out["deck-lab"] = f"/decks/{first}/lab"
+    out["deck-lab-run"] = f"/decks/{first}/lab?run=1&against=example:mea-tile-control.txt&games=10#lab-results"
+    out["deck-lab-refused"] = f"/decks/{first}/lab?run=1&against=example:mea-tile-control.txt&games=1"
     out["deck-version"] = f"/decks/{first}/versions/1"
     out["cards-tag"] = "/cards?q=tag:removal"
     return out

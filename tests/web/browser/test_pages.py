@@ -48,6 +48,7 @@ def page_paths(decks: dict[str, int]) -> list[str]:
         "/catalog",
         *(f"/decks/{deck_id}" for deck_id in decks.values()),
         f"/decks/{decks['mea']}/delete",
+        *(f"/decks/{deck_id}/lab" for deck_id in decks.values()),
     ]
 
 

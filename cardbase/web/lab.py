@@ -1,0 +1,168 @@
+"""The deck lab in the browser and the API: ``/decks/ID/lab`` (a page) and ``/api/decks/ID/lab`` (JSON),
+both over :mod:`cardbase.lab.service` (the studies of ``cardbase lab gauntlet`` and ``lab opening``).
+
+A run is slow work: its route is a plain ``def`` (a worker thread, never the event loop), at most
+:data:`LAB_SLOTS` run at once (``lab_turn``, waited for on the loop as a change's turn is; a run that
+finds none free within :data:`SLOT_WAIT_SECONDS` is a worded 503), and the service stops it past its
+time budget (503 with how far it got). A refused value is named at its field (the page) or by its
+parameter (the API); the values typed stay in the form.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from cardbase.errors import CardbaseError, DatabaseError
+from cardbase.games.base import MAX_SEED
+from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
+from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
+
+if TYPE_CHECKING:
+    from cardbase.lab.service import FieldChoice, LabRun
+
+router = APIRouter()
+
+LAB_SLOTS = 1
+"""Lab runs at once on one server (each holds a core while it runs)."""
+SLOT_WAIT_SECONDS = 10.0
+"""How long a run waits for a free slot before the answer says to try again."""
+LABELS = {"against": "Play against", "vs": "Opening size against", "games": "Games per match-up", "seed": "Seed"}
+"""The inputs a refusal may name, by the labels the page gives them (it shows the refusal under that field)."""
+
+
+async def lab_turn(request: Request) -> AsyncIterator[bool]:
+    """A lab slot (:data:`LAB_SLOTS`), waited for on the event loop (no worker thread held) for at most
+    :data:`SLOT_WAIT_SECONDS` and held while the route runs: True, or False when none came free (the
+    route says so). A page that runs nothing (the form alone) takes none."""
+    import anyio
+
+    if not (request.url.path.startswith("/api/") or "run" in request.query_params):
+        yield True
+        return
+    slots = request.app.state.lab_slots
+    try:
+        slots.acquire_nowait()
+    except anyio.WouldBlock:
+        with anyio.move_on_after(SLOT_WAIT_SECONDS) as waiting:
+            await slots.acquire()
+        if waiting.cancelled_caught:
+            yield False
+            return
+    try:
+        yield True
+    finally:
+        slots.release()
+
+
+LabTurn = Annotated[bool, Depends(lab_turn, scope="function")]
+"""Declare it on a route that runs the lab: the run itself is the route's, on its worker thread."""
+
+
+def busy() -> OverBudget:
+    return OverBudget(
+        f"another lab run is under way and none finished within {SLOT_WAIT_SECONDS:g} s; try again in a moment"
+    )
+
+
+def terminal_command(run: LabRun, choices: list[FieldChoice], deck_name: str, field: list[str]) -> list[str]:
+    """The same studies at the terminal (``lab gauntlet`` and ``lab opening``, one process)."""
+    labels = {c.key: c.label for c in choices}
+
+    def arg(key: str) -> str:
+        kind, _, value = key.partition(":")
+        return shlex.quote(f"examples/decks/{value}" if kind == "example" else f"db:{labels.get(key, value)}")
+
+    deck = shlex.quote(f"db:{deck_name}")
+    fields = " ".join(f"--field {arg(k)}" for k in field)
+    tail = f"--games {run.games} --seed {run.seed} -j 1"
+    vs = arg(run.vs_key)
+    return [f"cardbase lab gauntlet {deck} {fields} {tail}", f"cardbase lab opening {deck} --vs {vs} {tail}"]
+
+
+@router.get("/decks/{deck_text_id}/lab", response_class=HTMLResponse)
+def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
+    """The lab of a saved deck: the form (the field, the opening's opponent, games, seed) and, when run,
+    the gauntlet's and the opening study's tables; a game the lab has nothing for says why."""
+    from cardbase.decks.store import deck_by_id
+    from cardbase.lab import service
+    from cardbase.lab.service import NOTHING_YET, default_field, field_choices, run_lab
+    from cardbase.web.errors import for_pages, naming
+    from cardbase.web.http import form_whole
+    from cardbase.web.pages_decks import _deck_id
+
+    deck_id = _deck_id(deck_text_id)
+    database = database_of(request)
+    info = deck_by_id(database, deck_id)
+    context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game)}
+    if info.game != "mea":
+        return render(request, "lab.html", {**context, "nothing_yet": NOTHING_YET[info.game]})
+    choices = field_choices(database, deck_id)
+    params = request.query_params
+    against = params.getlist("against") if "run" in params else default_field(choices)
+    typed: dict[str, Any] = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
+    typed |= {"against": against, "vs": params.get("vs", "")}
+    context |= {"choices": choices, "typed": typed, "max_games": MAX_GAMES, "max_field": MAX_FIELD}
+    context |= {"default_games": DEFAULT_GAMES, "budget": f"{service.RUN_SECONDS:g}"}
+    context |= {"errors": {}, "error": None, "run": None, "max_seed": MAX_SEED}
+    if "run" not in params:
+        return render(request, "lab.html", context)
+    status = 200
+    try:
+        games = form_whole(typed["games"], "games", 2, MAX_GAMES, DEFAULT_GAMES, at_field=True)
+        seed = form_whole(typed["seed"], "seed", 0, MAX_SEED, 0, at_field=True)
+        if not turn:
+            raise busy()
+        stopping = request.app.state.lab_stop.is_set
+        run = run_lab(
+            database, deck_id, against, typed["vs"] or None, games, seed, house_of(request), stopping=stopping
+        )
+        context |= {"run": run, "commands": terminal_command(run, choices, info.name, against)}
+    except DatabaseError:
+        raise  # busy or unusable: the database's own answer
+    except CardbaseError as error:
+        status = 503 if isinstance(error, OverBudget) else 400
+        if error.option in LABELS:
+            naming(error, [error.option], LABELS.__getitem__)
+            context["errors"] = {error.option: for_pages(error, request.url.path, request)}
+        else:
+            context["error"] = for_pages(error, request.url.path, request)
+    return render(request, "lab.html", context, status)
+
+
+GamesQuery = Annotated[int, Query(ge=2, le=MAX_GAMES, description="Games per match-up and per opening size.")]
+
+
+@router.get("/api/decks/{deck_id}/lab", tags=["decks"])
+def lab_api(
+    request: Request,
+    turn: LabTurn,
+    deck_id: int,
+    against: Annotated[
+        list[str], Query(max_length=MAX_FIELD, description="Field decks: deck:ID or example:FILE (repeatable).")
+    ] = [],  # noqa: B006
+    vs: Annotated[str | None, Query(max_length=300, description="The opening's opponent (default: the first).")] = None,
+    games: GamesQuery = DEFAULT_GAMES,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED)] = 0,
+) -> dict[str, Any]:
+    """The lab of a saved Méa deck: the gauntlet (``lab gauntlet --json``'s object) and the opening study
+    (``lab opening --json``'s, with its verdict in words), the notes of both (demo cards, rules readings)."""
+    from cardbase.lab.service import run_lab
+    from cardbase.web.api import _check_id
+    from cardbase.web.errors import naming
+
+    _check_id(deck_id)
+    if not turn:
+        raise busy()
+    try:
+        stopping = request.app.state.lab_stop.is_set
+        run = run_lab(database_of(request), deck_id, against, vs, games, seed, house_of(request), stopping=stopping)
+    except CardbaseError as error:
+        if error.option in LABELS and not isinstance(error, DatabaseError):
+            naming(error, [error.option])
+        raise
+    return run.to_dict()

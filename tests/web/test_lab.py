@@ -1,0 +1,193 @@
+"""The deck lab page and its API (``/decks/ID/lab``, ``/api/decks/ID/lab``): the CLI's studies over a
+saved deck, their refusals named at their fields, the time budget and the lab slot answered 503."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.lab import service
+from cardbase.lab.common import Rate
+from cardbase.web import lab as web_lab
+from tests.web.conftest import error_of, new_deck
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "decks"
+TILE = "example:mea-tile-control.txt"
+
+
+def import_rush(client: TestClient, name: str = "Rush") -> int:
+    text = (EXAMPLES / "mea-goblin-rush.txt").read_text(encoding="utf-8")
+    response = client.post("/api/decks/import", json={"text": text, "name": name})
+    assert response.status_code == 201, response.text
+    deck_id: int = response.json()["id"]
+    return deck_id
+
+
+def cells(html: str, table_id: str) -> list[list[str]]:
+    """The rows of the table ``table_id`` (its body), each cell's text with its lines joined by a space."""
+    table = html[html.index(f'<table id="{table_id}"') :]
+    body = table[table.index("<tbody>") : table.index("</tbody>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    out = []
+    for row in rows:
+        found = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        out.append([" ".join(unescape(re.sub(r"<br>", " ", re.sub(r"<(?!br>)[^>]+>", "", c))).split()) for c in found])
+    return out
+
+
+def test_the_lab_page_shows_what_the_cli_gauntlet_and_opening_show(client: TestClient, cli: Callable[..., Any]) -> None:
+    deck_id = import_rush(client)
+    page = client.get(f"/decks/{deck_id}")
+    assert f'href="/decks/{deck_id}/lab"' in page.text  # reached from the deck's page
+    response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "6", "seed": "3"})
+    assert response.status_code == 200, response.text
+    tile = str(EXAMPLES / "mea-tile-control.txt")
+    common = ["--games", "6", "--seed", "3", "-j", "1", "--json"]
+    gauntlet = cli("lab", "gauntlet", "db:Rush", "--field", tile, *common)
+    opening = cli("lab", "opening", "db:Rush", "--vs", tile, *common)
+    rows = cells(response.text, "gauntlet-table")
+    (m,) = gauntlet["matchups"]
+    assert rows[0][:2] == [m["opponent"], f"{m['wins']}/{m['games']}"]
+    assert rows[-1][:2] == ["overall", f"{gauntlet['overall']['wins']}/{gauntlet['overall']['games']}"]
+    for cell, rate in ((rows[0][2], m), (rows[0][3], m["going_first"]), (rows[0][4], m["going_second"])):
+        assert cell == " ".join(Rate(rate["wins"], rate["games"]).shown()) if rate["games"] else cell == "—"
+    assert "%" in rows[0][2] and "–" in rows[0][2]  # the rate, its interval under it
+    sizes = cells(response.text, "opening-table")
+    assert [r[1] for r in sizes] == [f"{s['wins']}/{s['games']}" for s in opening["sizes"]]
+    assert sizes[opening["best"]["size"] - 1][0].endswith("←")
+    verdict = unescape(re.search(r'id="opening-verdict"[^>]*><strong>(.*?)</strong>', response.text, re.S)[1])
+    assert ("no size is clearly best" in verdict) == (not opening["best"]["clear"])
+    notes = response.text[response.text.index('id="lab-notes"') :]
+    assert "demo set, not published Méa cards" in unescape(notes[: notes.index("</ul>")])  # the label the CLI shows
+    assert "cardbase lab gauntlet" in response.text and "--games 6 --seed 3" in response.text
+
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 6, "seed": 3})
+    assert api.status_code == 200, api.text
+    data = api.json()
+    for key in ("overall", "matchups", "cards"):  # one service, two faces: the CLI's objects
+        strip = (lambda x: x) if key != "matchups" else (lambda ms: [{**x, "file": None} for x in ms])
+        assert strip(data["gauntlet"][key]) == strip(gauntlet[key])
+    assert data["opening"]["sizes"] == opening["sizes"] and data["opening"]["best"] == opening["best"]
+    assert data["opening"]["verdict"] == verdict
+    assert any("demo" in n for n in data["notes"])
+
+
+def test_the_field_offers_the_other_mea_decks_and_the_examples_and_plays_a_saved_one(client: TestClient) -> None:
+    deck_id = import_rush(client)
+    other = import_rush(client, "Other rush")
+    meio = new_deck(client, "Hand", "meio")
+    form = client.get(f"/decks/{deck_id}/lab").text
+    offered = re.findall(r'name="against" value="([^"]+)"', form)
+    assert f"deck:{other}" in offered and TILE in offered
+    assert f"deck:{deck_id}" not in offered and f"deck:{meio}" not in offered  # not itself, not another game's
+    assert not any("broken" in key for key in offered)  # the refused example plays no one
+    checked = re.findall(r'name="against" value="([^"]+)" checked', form)
+    assert checked and all(key.startswith("example:") for key in checked)  # a first visit: the examples
+    response = client.get(
+        f"/decks/{deck_id}/lab", params={"run": "1", "against": f"deck:{other}", "vs": TILE, "games": "4"}
+    )
+    assert response.status_code == 200, response.text
+    assert cells(response.text, "gauntlet-table")[0][0] == "Other rush"
+    assert "against Tile Control" in response.text  # the opening's own opponent
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "words"),
+    [
+        ({"games": "1"}, "games", "from 2 to 1,000, not '1'"),
+        ({"games": "5000"}, "games", "from 2 to 1,000, not '5000'"),
+        ({"games": "ten"}, "games", "not 'ten'"),
+        ({"seed": "-3"}, "seed", "not '-3'"),
+        ({"against": None}, "against", "choose at least one deck to play against"),
+        ({"against": "example:nope.txt"}, "against", "no example deck 'nope.txt'"),
+        ({"against": "deck:999999"}, "against", "no deck with id 999999"),
+        ({"vs": "nonsense"}, "vs", "choose one of the decks listed"),
+    ],
+)
+def test_a_refused_value_is_named_at_its_field_and_the_typed_values_stay(
+    client: TestClient, params: dict[str, str | None], field: str, words: str
+) -> None:
+    deck_id = import_rush(client)
+    sent = {"run": "1", "against": TILE, "games": "4", "seed": "7", "vs": ""} | params
+    response = client.get(f"/decks/{deck_id}/lab", params={k: v for k, v in sent.items() if v is not None})
+    assert response.status_code in (400, 404), response.text
+    html = unescape(response.text)
+    said = re.search(rf'<p id="{field}-error" class="error field-error" role="alert">(.*?)</p>', html, re.S)
+    assert said is not None and words in said[1], html[html.find("<main") :][:2000]
+    assert 'id="lab-results"' not in html and "Traceback" not in html
+    for name in ("games", "seed"):  # what was typed, kept
+        assert f'name="{name}" inputmode="numeric" size="{6 if name == "games" else 10}" value="{sent[name]}"' in html
+    if sent["against"] is not None:  # the decks chosen, kept chosen
+        assert f'value="{sent["against"]}" checked' in html or sent["against"] != TILE
+
+
+def test_the_api_names_the_refused_parameter(client: TestClient) -> None:
+    deck_id = import_rush(client)
+    for params, field in (
+        ({"against": TILE, "games": 1}, "games"),
+        ({"against": "example:nope.txt"}, "against"),
+        ({"against": TILE, "vs": "elsewhere"}, "vs"),
+        ({}, "against"),
+    ):
+        response = client.get(f"/api/decks/{deck_id}/lab", params=params)
+        assert response.status_code == 400, response.text
+        assert response.json()["error"].get("field") == field and error_of(response)
+
+
+def test_a_run_past_its_time_budget_is_a_worded_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck_id = import_rush(client)
+    monkeypatch.setattr(service, "RUN_SECONDS", 0.0)  # over budget after the first chunk of games
+    response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "100"})
+    assert response.status_code == 503
+    said = unescape(re.search(r'<p id="lab-error" class="error" role="alert">(.*?)</p>', response.text, re.S)[1])
+    assert "stopped after 0 s" in said and "choose fewer games" in said
+    assert 'value="100"' in response.text  # the form kept, to choose fewer
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
+    assert api.status_code == 503 and "stopped after" in error_of(api)
+
+
+def test_a_run_that_finds_the_lab_busy_is_a_worded_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck_id = import_rush(client)
+    monkeypatch.setattr(web_lab, "SLOT_WAIT_SECONDS", 0.0)
+    state = client.app.state  # type: ignore[attr-defined]
+    free = state.lab_slots
+    state.lab_slots = anyio.Semaphore(0)  # another run holds the one slot
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 4})
+    page = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "4"})
+    state.lab_slots = free
+    assert api.status_code == 503 and "another lab run is under way" in error_of(api)
+    assert page.status_code == 503 and "another lab run is under way" in page.text
+    assert client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 4}).status_code == 200
+
+
+@pytest.mark.parametrize("game", ["meio", "meikyu"])
+def test_a_deck_of_another_game_is_told_why_the_lab_has_nothing_yet(client: TestClient, game: str) -> None:
+    deck_id = new_deck(client, "Other", game)
+    page = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "games": "4"})
+    assert page.status_code == 200
+    said = unescape(re.search(r'<p id="lab-nothing"[^>]*>(.*?)</p>', page.text, re.S)[1])
+    assert said == service.NOTHING_YET[game] and "nothing to run" in said
+    assert 'id="lab-form"' not in page.text
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE})
+    assert api.status_code == 400 and error_of(api).startswith("The lab's")
+
+
+def test_an_empty_deck_is_refused_in_words_not_a_500(client: TestClient) -> None:
+    deck_id = new_deck(client, "Empty")
+    response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "4"})
+    assert response.status_code == 400
+    assert 'id="lab-error"' in response.text and "this deck" in unescape(response.text)
+
+
+def test_a_run_when_the_server_stops_ends_at_its_next_chunk_in_words(client: TestClient) -> None:
+    deck_id = import_rush(client)
+    client.app.state.lab_stop.set()  # type: ignore[attr-defined]  # what `cardbase serve` does on Ctrl-C
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
+    assert api.status_code == 503 and error_of(api).startswith("the server is stopping: the lab run stopped with")
