@@ -77,7 +77,10 @@ class OpeningStudy:
 
         m = self.margin
         value, low, high = shown(m.value, m.low, m.high, signed=True)
-        best = f"{counted(self.best.size, 'card')}, {value} {plural(value, 'point')} over {self.runner_up.size} (95% {low} to {high})"
+        best = (
+            f"{counted(self.best.size, 'card')}, {value} {plural(value, 'point')} over {self.runner_up.size} "
+            f"(95% {low} to {high})"
+        )
         if self.clear:
             return f"Best: {best}"
         return (
