@@ -621,6 +621,7 @@ def from_record(game: CardbaseGame, record: GameRecord | str | Sequence[str]) ->
 def _one_record(record: object) -> GameRecord:
     """``record`` as a ``GameRecord``: itself, or the one record its text holds (read as ``replay``
     reads a file, within the same bound)."""
+    from cardbase.errors import plural
     from cardbase.sim.records import MAX_RECORD_BYTES, GameRecord, parse_records
 
     if isinstance(record, GameRecord):
@@ -630,7 +631,7 @@ def _one_record(record: object) -> GameRecord:
         raise TypeError(f"record: a cardbase GameRecord or its JSON Lines, not {type(record).__name__}")
     text = record if isinstance(record, str) else "\n".join(lines or ())
     if len(text) > MAX_RECORD_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
-        raise ValueError(f"record: a game record is at most {MAX_RECORD_BYTES:,} bytes")
+        raise ValueError(f"record: a game record is at most {MAX_RECORD_BYTES:,} {plural(MAX_RECORD_BYTES, 'byte')}")
     with _parameter("record"):
         records = parse_records(text)
     if len(records) != 1:
