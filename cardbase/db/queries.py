@@ -115,7 +115,15 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
         raise UsageError(
             f"{quoted(name)} names {len(matches)} cards: {choices}; name one as 'Name (set)' or by its id{games}"
         )
+    if game and (elsewhere := games_naming(session, name, game)):
+        raise UnknownCard(name, game, elsewhere=elsewhere)
     raise UnknownCard(name, game, closest_names(session, name, game))
+
+
+def games_naming(session: Session, name: str, other_than: str) -> list[str]:
+    """The games other than ``other_than`` that have a card named ``name`` (or an alias of it): what
+    a name that is no card of one game is, when it is another game's."""
+    return sorted({c.game for c in _named(session, name, None)} - {other_than})
 
 
 def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[str]:
