@@ -351,3 +351,11 @@ def test_a_refused_deck_lists_its_problems_in_the_order_of_its_lines(command: st
     assert_refused(result, 1, "3 problems")
     lines = [int(n) for n in re.findall(r"^\s+line (\d+):", result.stderr, re.M)]
     assert lines == [5, 6, 7], result.stderr
+
+
+@pytest.mark.parametrize("argv", [["cards", "search", "-t:tile"], ["print", "query", "-t:monster"]])
+def test_a_query_that_starts_with_a_minus_is_told_to_go_after_two_dashes(argv: list[str], tmp_path: Path) -> None:
+    """``cards search -t:tile`` (a negation, as the query language writes it) was "No such option: -t"
+    and no more: Click reads it as the short option -t. The refusal now says where such a query goes."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    assert_refused(result, 2, "No such option: -t", f"cardbase {' '.join(argv[:2])} -- -t:tile")
