@@ -71,7 +71,10 @@ def _table(cards: list[dict[str, Any]], total: int, width: int) -> Any:
         rows.append([*cells, c.get("text") or ""])
     headings = ["name", "game set", "type", "values"] if compact else ["name", "game", "type", "set", *labels.values()]
     headings = [*headings, "text"]
-    table = Table(caption=f"{len(cards)} of {total} cards; ? = unknown, — = does not apply")
+    more = ""  # the rest are a --limit away (its bound: 10,000)
+    if len(cards) < total:
+        more = f" (--limit {total} shows all)" if total <= 10_000 else " (--limit 10000 shows more)"
+    table = Table(caption=f"{len(cards)} of {total} cards{more}; ? = unknown, — = does not apply")
     for i, heading in enumerate(headings):
         column = [row[i] for row in rows]
         last = i == len(headings) - 1
