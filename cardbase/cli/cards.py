@@ -229,4 +229,7 @@ def tag(
         now = tags_of(session, found)
     if tags or remove:
         now = retag_card(database, found.id, tags or [], remove or [], "cli")
-    echo(f"{found.name}: " + (", ".join(now) if now else "no tags"))
+    from cardbase.games.base import is_demo
+
+    marked = f"{found.name} [demo]" if is_demo(found) else found.name  # as the search table marks it
+    echo(f"{marked}: " + (", ".join(now) if now else "no tags"))
