@@ -359,3 +359,11 @@ def test_a_query_that_starts_with_a_minus_is_told_to_go_after_two_dashes(argv: l
     and no more: Click reads it as the short option -t. The refusal now says where such a query goes."""
     result = run_cli(argv, str(tmp_path / "c.db"))
     assert_refused(result, 2, "No such option: -t", f"cardbase {' '.join(argv[:2])} -- -t:tile")
+
+
+def test_a_value_that_starts_with_a_minus_is_told_the_form_of_its_own_command(tmp_path: Path) -> None:
+    """``collection set "Crumb Goblin" -1`` was told the form of another command (``cards search --
+    -t:tile``): the hint now shows the command's own, its arguments after ``--``."""
+    result = run_cli(["collection", "set", "Crumb Goblin", "-1"], str(tmp_path / "c.db"))
+    assert_refused(result, 2, "No such option: -1", "cardbase collection set [OPTIONS] -- CARD COUNT")
+    assert "cards search" not in result.stderr, result.stderr

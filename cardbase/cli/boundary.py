@@ -197,7 +197,16 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
         # `cards search -t:tile`: Click reads the query's negation as the short option -t
         hint += f"; a query that starts with '-' goes after '--', e.g. {ctx.command_path} -- -t:tile"
     elif type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
-        hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"
+        # `collection set CARD -1`: the value is read as an option; say the form for this command
+        arguments = (
+            [p.name.upper() for p in ctx.command.params if p.param_type_name == "argument" and p.name] if ctx else []
+        )
+        form = (
+            f"{ctx.command_path} [OPTIONS] -- {' '.join(arguments)}"
+            if ctx and arguments
+            else "cardbase cards search -- -t:tile"
+        )
+        hint += f"; a value that starts with '-' goes after '--', e.g. {form}"
     say(f"cardbase: error: {error.format_message()}{hint}")
     return error.exit_code
 
