@@ -325,3 +325,21 @@ def _substituted(runner: CliRunner, arg: str) -> str:
     inner = runner.invoke(app, shlex.split(found[1]), catch_exceptions=True)
     assert inner.exit_code == 0, inner.output
     return inner.stdout.strip()
+
+
+def test_the_readme_quotes_the_print_notes_as_they_are_printed(tmp_path: Path) -> None:
+    """The README quoted the tiles' landscape note as "5 sheet(s)", which the command words "5 sheets":
+    each note it quotes is what ``print`` says for the case it names."""
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    for quoted, args in (
+        ("landscape paper takes 5 sheets where this takes 6 (4 per sheet, not 3): --paper 297x210mm", ["tiles"]),
+        (
+            "A4 with 3 mm bleed fits 6 cards; ≤ 1 mm keeps 9",
+            ["deck", str(REPO / "examples/decks/mea-goblin-rush.txt"), "--bleed", "3mm"],
+        ),
+    ):
+        assert f"`{quoted}`" in text, quoted
+        result = CliRunner().invoke(
+            app, ["print", *args, "-o", str(tmp_path / "p.pdf"), "--db", str(tmp_path / "c.db")], catch_exceptions=False
+        )
+        assert result.exit_code == 0 and quoted in " ".join(result.output.split()), result.output
