@@ -367,3 +367,18 @@ def test_a_value_that_starts_with_a_minus_is_told_the_form_of_its_own_command(tm
     result = run_cli(["collection", "set", "Crumb Goblin", "-1"], str(tmp_path / "c.db"))
     assert_refused(result, 2, "No such option: -1", "cardbase collection set [OPTIONS] -- CARD COUNT")
     assert "cards search" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["draws", str(REPO / "examples/decks/meio-hand.txt"), "--need", "2 t:monster"],
+        ["cards", "search", "t:monster", "--game", "meio"],
+    ],
+    ids=["draws", "search"],
+)
+def test_a_type_of_another_game_is_said_to_be_one(argv: list[str], tmp_path: Path) -> None:
+    """``draws MEIO-HAND --need "2 t:monster"`` said "unknown card type 'monster'", though Méa has it:
+    now the refusal says whose type it is, as a card of another game is said to be that game's."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    assert_refused(result, 2, "'monster' is a mea card type, not meio's; meio types are playing card")
