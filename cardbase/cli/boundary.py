@@ -193,7 +193,12 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
     hint = f" (see '{ctx.command_path if ctx is not None else command_path} --help')"
     option = getattr(error, "option_name", "")
     takes_query = ctx is not None and any(p.name == "query" for p in ctx.command.params)
-    if type(error).__name__ == "NoSuchOption" and takes_query and re.fullmatch(r"-[A-Za-z]", option):
+    if (
+        ctx is not None
+        and type(error).__name__ == "NoSuchOption"
+        and takes_query
+        and re.fullmatch(r"-[A-Za-z]", option)
+    ):
         # `cards search -t:tile`: Click reads the query's negation as the short option -t
         hint += f"; a query that starts with '-' goes after '--', e.g. {ctx.command_path} -- -t:tile"
     elif type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
