@@ -122,7 +122,13 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
 
 def games_naming(session: Session, name: str, other_than: str) -> list[str]:
     """The games other than ``other_than`` that have a card named ``name`` (or an alias of it): what
-    a name that is no card of one game is, when it is another game's."""
+    a name that is no card of one game is, when it is another game's (none for a text no database
+    holds: a lone surrogate, which the caller refuses as a card it does not know)."""
+    if not name.isascii():
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            return []
     return sorted({c.game for c in _named(session, name, None)} - {other_than})
 
 
