@@ -27,7 +27,7 @@ passwords out of every message.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
@@ -161,16 +161,34 @@ class UnknownCard(CardbaseError, LookupError):
 
     exit_code = 1
 
-    def __init__(self, name: str, game: str | None = None, suggestions: list[str] | None = None):
+    def __init__(
+        self,
+        name: str,
+        game: str | None = None,
+        suggestions: list[str] | None = None,
+        elsewhere: Sequence[str] = (),
+    ):
+        """``elsewhere``: the other games that have a card of this name (a card of another game is
+        said to be one, as a deck line naming it is)."""
         self.name = name
         self.game = game
         self.suggestions = suggestions or []
+        self.elsewhere = tuple(elsewhere)
         self.given = bool(name.strip())  # blank: no card was asked for (a bad request, not a card not there)
         self.value = name if self.given else None  # a blank text is no field's to name
         where = f" in {game}" if game else ""
         hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         if not self.given:
             super().__init__("no card is given: its name or id is empty")
+            return
+        if game and self.elsewhere:
+            from cardbase.catalog.fields import GAME_NAMES
+
+            def of_game(named: Callable[[str], str]) -> str:
+                return f"{quoted(name)} is a {' and a '.join(map(named, self.elsewhere))} card, not {named(game)}"
+
+            super().__init__(of_game(str))
+            self.said = of_game(lambda g: GAME_NAMES.get(g, g))
             return
         super().__init__(f"unknown card {quoted(name)}{where}{hint}")
         if game:

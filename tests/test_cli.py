@@ -62,7 +62,9 @@ def test_search_table_marks_demo_and_unknown(db_url: str) -> None:
 
 def test_search_limit_reports_the_total(db_url: str) -> None:
     result = run("cards", "search", "game:meio", "--limit", "5", db=db_url)
-    assert "5 of 52 cards" in result.stdout
+    assert "5 of 52 cards (--limit 52 shows all)" in " ".join(result.stdout.split())  # how to see the rest
+    whole = run("cards", "search", "game:meio", "--limit", "52", db=db_url)
+    assert "52 of 52 cards;" in whole.stdout and "--limit" not in whole.stdout
 
 
 def test_bad_query_exits_2_naming_the_term(db_url: str) -> None:

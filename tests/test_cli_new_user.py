@@ -320,3 +320,65 @@ def test_a_deck_that_is_not_there_is_a_bad_argument_in_every_command(argv: list[
     db = str(tmp_path / "c.db")
     result = run_cli(argv, db)
     assert result.exit_code == 2 and "Nope" in result.output and "Traceback" not in result.output, result.output
+
+
+OTHER_GAMES_CARD = [  # a card of Meikyu named where a Méa card is looked up, one command of each path
+    (["deck", "add", "Mea Deck", "Gotcha!"], "'Gotcha!' is a meikyu card, not mea"),
+    (["collection", "add", "Gotcha!", "1", "--game", "mea"], "'Gotcha!' is a meikyu card, not mea"),
+    (["cards", "show", "grimor", "--game", "mea"], "'grimor' is a meikyu card, not mea"),
+    (["collection", "import", "LIST", "--dry-run"], "line 2: 'Gotcha!' is a meikyu card, not mea"),
+]
+
+
+@pytest.mark.parametrize(("argv", "said"), OTHER_GAMES_CARD, ids=[" ".join(a[:2]) for a, _ in OTHER_GAMES_CARD])
+def test_a_card_of_another_game_is_said_to_be_one(argv: list[str], said: str, tmp_path: Path) -> None:
+    """``deck add MEADECK Gotcha!`` said "unknown card 'Gotcha!' in mea" (and a collection list "no card
+    named 'Gotcha!'") though the card is Meikyu's: now each says whose it is, as a deck line does."""
+    db = str(tmp_path / "c.db")
+    listed = tmp_path / "list.txt"
+    listed.write_text("game: mea\n1 Gotcha!\n", encoding="utf-8")
+    assert run_cli(["deck", "new", "Mea Deck", "--game", "mea"], db).exit_code == 0
+    result = run_cli([str(listed) if a == "LIST" else a for a in argv], db)
+    assert_refused(result, 1, said)
+    assert "unknown card" not in result.stderr and "no card named" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", ["encode", "stats"])
+def test_a_refused_deck_lists_its_problems_in_the_order_of_its_lines(command: str, tmp_path: Path) -> None:
+    """``deck encode examples/decks/mea-broken.txt`` listed line 7 (a count the reader refuses) before
+    lines 5 and 6 (names the catalog refuses): the problems now read down the file, as validate's."""
+    result = run_cli(["deck", command, REPO / "examples/decks/mea-broken.txt"], str(tmp_path / "c.db"))
+    assert_refused(result, 1, "3 problems")
+    lines = [int(n) for n in re.findall(r"^\s+line (\d+):", result.stderr, re.M)]
+    assert lines == [5, 6, 7], result.stderr
+
+
+@pytest.mark.parametrize("argv", [["cards", "search", "-t:tile"], ["print", "query", "-t:monster"]])
+def test_a_query_that_starts_with_a_minus_is_told_to_go_after_two_dashes(argv: list[str], tmp_path: Path) -> None:
+    """``cards search -t:tile`` (a negation, as the query language writes it) was "No such option: -t"
+    and no more: Click reads it as the short option -t. The refusal now says where such a query goes."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    assert_refused(result, 2, "No such option: -t", f"cardbase {' '.join(argv[:2])} -- -t:tile")
+
+
+def test_a_value_that_starts_with_a_minus_is_told_the_form_of_its_own_command(tmp_path: Path) -> None:
+    """``collection set "Crumb Goblin" -1`` was told the form of another command (``cards search --
+    -t:tile``): the hint now shows the command's own, its arguments after ``--``."""
+    result = run_cli(["collection", "set", "Crumb Goblin", "-1"], str(tmp_path / "c.db"))
+    assert_refused(result, 2, "No such option: -1", "cardbase collection set [OPTIONS] -- CARD COUNT")
+    assert "cards search" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["draws", str(REPO / "examples/decks/meio-hand.txt"), "--need", "2 t:monster"],
+        ["cards", "search", "t:monster", "--game", "meio"],
+    ],
+    ids=["draws", "search"],
+)
+def test_a_type_of_another_game_is_said_to_be_one(argv: list[str], tmp_path: Path) -> None:
+    """``draws MEIO-HAND --need "2 t:monster"`` said "unknown card type 'monster'", though Méa has it:
+    now the refusal says whose type it is, as a card of another game is said to be that game's."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    assert_refused(result, 2, "'monster' is a mea card type, not meio's; meio types are playing card")

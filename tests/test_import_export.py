@@ -82,6 +82,24 @@ def test_an_unknown_column_is_refused_naming_it(database, tmp_path: Path) -> Non
         import_catalog(database, path, "mea")
 
 
+def test_a_sheet_of_another_game_is_refused_in_one_line_naming_its_game(database, tmp_path: Path) -> None:
+    """The Meikyu template imported with --game mea was six lines, one a column, each listing Méa's
+    columns: now one line says whose columns they are and which --game reads them."""
+    before = snapshot(database)
+    path = write_csv(tmp_path / "meikyu.csv", "name,land_name,type,level,bravery\nCook,,character,,\n")
+    with pytest.raises(InvalidData) as refused:
+        import_catalog(database, path, "mea")
+    assert refused.value.problems == [
+        "row 1: the columns 'land_name', 'level', 'bravery' are meikyu card fields, not mea: "
+        "is this a meikyu file? import it as meikyu's (--game meikyu)"
+    ]
+    assert snapshot(database) == before
+    typo = write_csv(tmp_path / "typo.csv", "name,type,level,atack\nX,monster,,3\n")  # a typo too: a line each
+    with pytest.raises(InvalidData) as each:
+        import_catalog(database, typo, "mea")
+    assert [p.split(":")[0] for p in each.value.problems] == ["row 1, column 'level'", "row 1, column 'atack'"]
+
+
 def test_a_new_card_without_a_type_is_refused(database, tmp_path: Path) -> None:
     before = snapshot(database)
     path = write_csv(tmp_path / "notype.csv", "name,cost\nSelounticia,4\nMystery,2\n")

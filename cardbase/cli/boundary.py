@@ -192,8 +192,26 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
         return error.exit_code
     hint = f" (see '{ctx.command_path if ctx is not None else command_path} --help')"
     option = getattr(error, "option_name", "")
-    if type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
-        hint += "; a value that starts with '-' goes after '--', e.g. cardbase cards search -- -t:tile"
+    takes_query = ctx is not None and any(p.name == "query" for p in ctx.command.params)
+    if (
+        ctx is not None
+        and type(error).__name__ == "NoSuchOption"
+        and takes_query
+        and re.fullmatch(r"-[A-Za-z]", option)
+    ):
+        # `cards search -t:tile`: Click reads the query's negation as the short option -t
+        hint += f"; a query that starts with '-' goes after '--', e.g. {ctx.command_path} -- -t:tile"
+    elif type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
+        # `collection set CARD -1`: the value is read as an option; say the form for this command
+        arguments = (
+            [p.name.upper() for p in ctx.command.params if p.param_type_name == "argument" and p.name] if ctx else []
+        )
+        form = (
+            f"{ctx.command_path} [OPTIONS] -- {' '.join(arguments)}"
+            if ctx and arguments
+            else "cardbase cards search -- -t:tile"
+        )
+        hint += f"; a value that starts with '-' goes after '--', e.g. {form}"
     say(f"cardbase: error: {error.format_message()}{hint}")
     return error.exit_code
 

@@ -71,7 +71,10 @@ def _table(cards: list[dict[str, Any]], total: int, width: int) -> Any:
         rows.append([*cells, c.get("text") or ""])
     headings = ["name", "game set", "type", "values"] if compact else ["name", "game", "type", "set", *labels.values()]
     headings = [*headings, "text"]
-    table = Table(caption=f"{len(cards)} of {counted(total, 'card')}; ? = unknown, — = does not apply")
+    more = ""  # the rest are a --limit away (its bound: 10,000)
+    if len(cards) < total:
+        more = f" (--limit {total} shows all)" if total <= 10_000 else " (--limit 10000 shows more)"
+    table = Table(caption=f"{len(cards)} of {counted(total, 'card')}{more}; ? = unknown, — = does not apply")
     for i, heading in enumerate(headings):
         column = [row[i] for row in rows]
         last = i == len(headings) - 1
@@ -226,4 +229,7 @@ def tag(
         now = tags_of(session, found)
     if tags or remove:
         now = retag_card(database, found.id, tags or [], remove or [], "cli")
-    echo(f"{found.name}: " + (", ".join(now) if now else "no tags"))
+    from cardbase.games.base import is_demo
+
+    marked = f"{found.name} [demo]" if is_demo(found) else found.name  # as the search table marks it
+    echo(f"{marked}: " + (", ".join(now) if now else "no tags"))

@@ -114,7 +114,7 @@ def import_(
     text, description, set; Meikyu: name, land_name, type, level, points,
     developed_points, bravery, wits, text, count). Cards are matched by (game, set, name).
 
-    Example: cardbase catalog import my-cards.xlsx --game mea --dry-run
+    Example: cardbase catalog import exports/meikyu-template.xlsx --game meikyu --dry-run
     """
     from cardbase.db.io import import_catalog
     from cardbase.db.queries import check_game
@@ -147,7 +147,7 @@ def export(
 ) -> None:
     """Write a game's whole catalog to a file that `catalog import` reads back.
 
-    Example: cardbase catalog export --game meikyu --format xlsx -o meikyu.xlsx
+    Example: cardbase catalog export --game meikyu --format xlsx -o exports/meikyu.xlsx
     """
     from cardbase.db.io import FORMATS, export_catalog
     from cardbase.db.queries import check_game
@@ -260,7 +260,7 @@ def add(
 
     Its source is 'user'; `catalog history` shows the change.
 
-    Example: cardbase catalog add --game mea name=Ember Fox type=monster cost=2 atk=2 def=1 set=mine
+    Example: cardbase catalog add --game mea "name=Ember Fox" type=monster cost=2 atk=2 def=1 set=mine
     """
     from cardbase.db.edit import add_card, parse_assignments
     from cardbase.db.queries import check_game
@@ -290,7 +290,7 @@ def edit(
     """Change a card's values (one transaction, kept in its history); name=… renames it and keeps the old
     name as an alias, so decks and share codes still find it. Its set cannot change (it is part of its id).
 
-    Example: cardbase catalog edit "Crumb Goblin" cost=2 "text=When summoned: Draw 1 card."
+    Example: cardbase catalog edit "Ember Fox" cost=3 "text=When summoned: Draw 1 card."
     """
     from cardbase.db.edit import edit_card, parse_assignments
     from cardbase.db.queries import check_game, find_card
@@ -323,7 +323,7 @@ def history(
 ) -> None:
     """Every change to a card, newest first: who (cli, or the web server's user), when and what changed.
 
-    Example: cardbase catalog history "Crumb Goblin"
+    Example: cardbase catalog history "Ember Fox"
     """
     from cardbase.db.edit import card_history, edit_kinds, revert_edit
     from cardbase.db.queries import check_game, find_card

@@ -149,7 +149,7 @@ def import_(
 ) -> None:
     """Set (or --add) the counts a file gives; every bad row or line is reported, nothing written unless all are good.
 
-    Example: cardbase collection import my-cards.txt --game mea --dry-run
+    Example: cardbase collection import examples/decks/mea-goblin-rush.txt --add --dry-run
     """
     from cardbase.db.collection import import_collection
     from cardbase.db.queries import check_game

@@ -187,7 +187,7 @@ def decode(
 ) -> None:
     """Turn a share code or share link back into the deck (as a text deck list, or JSON).
 
-    Example: cardbase deck decode AQACAAIB... --to json
+    Example: cardbase deck decode "$(cardbase deck encode examples/decks/meio-hand.txt)" --to json
     """
     from cardbase.decks.files import write_deck
     from cardbase.decks.service import decode_code
@@ -212,7 +212,7 @@ def convert(
 ) -> None:
     """Rewrite a deck file in another form (text, JSON, share code or another tool's list).
 
-    Example: cardbase deck convert my-deck.txt --to json > my-deck.json
+    Example: cardbase deck convert examples/decks/mea-goblin-rush.txt --to json > exports/goblin-rush.json
     """
     from cardbase.decks.files import write_deck
 
@@ -234,7 +234,7 @@ def new(
 ) -> None:
     """Make an empty deck in the database.
 
-    Example: cardbase deck new "Goblin Rush" --game mea
+    Example: cardbase deck new "My Deck" --game mea
     """
     from cardbase.db.queries import check_game
     from cardbase.decks.store import new_deck
@@ -267,7 +267,7 @@ def set_(
 ) -> None:
     """Rename a deck in the database, or change the format it is checked against.
 
-    Example: cardbase deck set "Goblin Rush" --name "Goblin Blitz" --format standard
+    Example: cardbase deck set "My Deck" --name "Goblin Blitz" --format standard
     """
     from cardbase.decks.store import KEEP, update_deck
     from cardbase.errors import UsageError
@@ -528,7 +528,7 @@ def delete(
 ) -> None:
     """Delete a deck from the database.
 
-    Example: cardbase deck delete "Goblin Rush"
+    Example: cardbase deck delete "Goblin Blitz"
     """
     from cardbase.decks.store import delete_deck
 
@@ -611,7 +611,7 @@ def restore(
 
     Nothing is lost: the versions in between stay in `deck history`.
 
-    Example: cardbase deck restore "Goblin Rush@3"
+    Example: cardbase deck restore "Goblin Rush@1"
     """
     from cardbase.decks.history import split_ref
     from cardbase.decks.store import restore_version

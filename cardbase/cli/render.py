@@ -70,7 +70,7 @@ def card(
     Unknown values print as "?" (with --assume, Meikyu's come from the profile, marked ASSUMED);
     demo cards carry a DEMO mark; missing art gets a placeholder.
 
-    Example: cardbase render card "Crème Golem" -o golem.png --dpi 600
+    Example: cardbase render card "Crème Golem" -o exports/golem-600dpi.png --dpi 600
     """
     from cardbase.db.queries import check_game, find_card
     from cardbase.names import file_slug

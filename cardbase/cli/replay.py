@@ -23,7 +23,9 @@ def replay(
 
     The first illegal action stops it (exit 1) with its line, number, player and reason.
 
-    Example: cardbase replay exports/meio-seed7.jsonl --moves
+    Example: cardbase sim meio --players 3 --agents heuristic,random,random --games 5 --seed 1 --records exports/records
+
+    Example: cardbase replay exports/records/meio-3p-seed1.jsonl --moves
     """
     from cardbase.sim.records import read_records
     from cardbase.sim.records import replay as replay_record

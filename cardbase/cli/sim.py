@@ -332,7 +332,8 @@ def mea(
 
     Example: cardbase sim mea --deck examples/decks/mea-goblin-rush.txt --vs examples/decks/mea-tile-control.txt
 
-    Example: cardbase sim mea -d A.txt --vs B.txt --agents search,heuristic --games 1000 --seed 1 --jobs 2
+    Example: cardbase sim mea -d examples/decks/mea-goblin-rush.txt --vs examples/decks/mea-goblin-rush.txt
+    --agents search,heuristic --games 100 --seed 1 --jobs 2
     """
     from cardbase.decks.service import load_house
     from cardbase.errors import UsageError

@@ -214,6 +214,8 @@ class _Names:
     """Cards of one game by folded name or alias: what a collection row's name may mean."""
 
     def __init__(self, session: Session, game: str):
+        self.session = session
+        self.game = game
         self.by_name: dict[str, list[tuple[str, str, str]]] = {}
         cards = session.execute(select(Card.id, Card.set_code, Card.name).where(Card.game == game)).all()
         for cid, code, name in cards:
@@ -229,7 +231,9 @@ class _Names:
                 self.by_name[fold(alias)].append(entry)
 
     def find(self, name: str, set_code: str | None) -> tuple[str | None, str | None]:
-        """The card id a row names, or None and why not (with the closest names)."""
+        """The card id a row names, or None and why not (with the closest names, or the game whose
+        card it is)."""
+        from cardbase.db.queries import games_naming
         from cardbase.fuzzy import closest
 
         found = self.by_name.get(fold(name), [])
@@ -240,8 +244,10 @@ class _Names:
         if found:
             sets = ", ".join(sorted({f[1] for f in found}))
             return None, f"{quoted(name)} is in several sets ({sets}); give its set"
-        near = closest(name, {k: v[0][2] for k, v in self.by_name.items()}, n=3, cutoff=0.6)
         where = f" in set {quoted(set_code)}" if set_code else ""
+        if not set_code and (elsewhere := games_naming(self.session, name, self.game)):
+            return None, f"{quoted(name)} is a {' and a '.join(elsewhere)} card, not {self.game}"
+        near = closest(name, {k: v[0][2] for k, v in self.by_name.items()}, n=3, cutoff=0.6)
         return None, f"no card named {quoted(name)}{where}" + (
             f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
         )

@@ -551,6 +551,24 @@ def _converter(f: Field, typed: bool) -> Callable[[Any], Any]:
     return to_text
 
 
+def _strange_columns(game: str, headings: list[str]) -> list[str]:
+    """The problems of ``headings`` that are no ``game`` card field: one line naming the game whose
+    fields they all are (a sheet of another game, imported with the wrong ``--game``), else a line each."""
+    for other in GAME_FIELDS:
+        if other != game and all(field_for_header(other, h) is not None for h in headings):
+            named = ", ".join(quoted(h) for h in headings)
+            return [
+                f"row 1: the columns {named} are {other} card fields, not {game}: "
+                f"is this a {other} file? import it as {other}'s (--game {other})"
+            ]
+    accepted = ", ".join(f.name for f in GAME_FIELDS[game])
+    return [
+        f"row 1, column {quoted(h)}: not a {game} card field (columns are {accepted}; "
+        "synonyms like atk, def, mana work)"
+        for h in headings
+    ]
+
+
 def parse_rows(
     game: str,
     origin: str,
@@ -563,6 +581,7 @@ def parse_rows(
     ``typed``: the values are JSON's, whose types must be the fields' (a spreadsheet's cells are read as text)."""
     parsed = ParsedFile()
     columns: dict[str, Field] = {}
+    strangers: list[str] = []  # headings that are no field of the game
     for heading in header:
         if not str(heading).strip():
             continue
@@ -572,11 +591,9 @@ def parse_rows(
                 parsed.problems.append(f"row 1, column {quoted(heading)}: a second column for {quoted(f.name)}")
             columns[heading] = f
         elif fold(str(heading)) not in READ_ONLY_COLUMNS:
-            accepted = ", ".join(f.name for f in GAME_FIELDS[game])
-            parsed.problems.append(
-                f"row 1, column {quoted(heading)}: not a {game} card field (columns are {accepted}; "
-                "synonyms like atk, def, mana work)"
-            )
+            strangers.append(str(heading))
+    if strangers:
+        parsed.problems += _strange_columns(game, strangers)
     if "name" not in {f.name for f in columns.values()}:
         parsed.problems.append("row 1: no 'name' column")
     parsed.headings = {f.name: heading for heading, f in columns.items()}

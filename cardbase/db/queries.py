@@ -116,7 +116,21 @@ def find_card(session: Session, name: str, game: str | None = None) -> Card:
             f"{quoted(name)} names {counted(len(matches), 'card')}: {choices}; name one as 'Name (set)' or by its "
             f"id{games}"
         )
+    if game and (elsewhere := games_naming(session, name, game)):
+        raise UnknownCard(name, game, elsewhere=elsewhere)
     raise UnknownCard(name, game, closest_names(session, name, game))
+
+
+def games_naming(session: Session, name: str, other_than: str) -> list[str]:
+    """The games other than ``other_than`` that have a card named ``name`` (or an alias of it): what
+    a name that is no card of one game is, when it is another game's (none for a text no database
+    holds: a lone surrogate, which the caller refuses as a card it does not know)."""
+    if not name.isascii():
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            return []
+    return sorted({c.game for c in _named(session, name, None)} - {other_than})
 
 
 def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[str]:

@@ -683,6 +683,12 @@ def _compile_term(
         names = {t for g in GAME_TYPES if not game or g == game if (t := canonical_type(g, wanted)) is not None}
         if not names:
             known = sorted({t for g, types in GAME_TYPES.items() if not game or g == game for t in types})
+            whose = [g for g in GAME_TYPES if canonical_type(g, wanted) is not None]  # another game's type
+            if whose:
+                raise QueryError(
+                    f"{quoted(term.text)}: {quoted(term.value)} is a {' and a '.join(whose)} card type, "
+                    f"not {game}'s; {game} types are {', '.join(known)}"
+                )
             raise QueryError(
                 f"{quoted(term.text)}: unknown card type {quoted(term.value)}; types are {', '.join(known)}"
             )

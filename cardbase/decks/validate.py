@@ -172,7 +172,7 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         resolved.lines.setdefault((card.id, section), entry.line)
         cards.append(DeckCard(card.id, card.name, entry.count, section, entry.tags))
     resolved.deck = Deck(chosen, tuple(cards), text.name, text.format, text.players).canonical()
-    resolved.problems = problems
+    resolved.problems = sorted(problems, key=lambda p: (p.line is None, p.line or 0))  # as the file reads
     return resolved
 
 

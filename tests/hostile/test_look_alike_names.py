@@ -139,7 +139,7 @@ def test_a_tag_typed_another_way_is_the_same_tag(form: str, hostile_db: str) -> 
     assert run_cli(["cards", "tag", "Crumb Goblin", kept], hostile_db).exit_code == 0
     tagged = run_cli(["cards", "tag", "Crumb Goblin", typed], hostile_db)
     assert tagged.exit_code == 0, tagged.stderr
-    assert tagged.stdout.strip() == f"Crumb Goblin: {kept}", tagged.stdout
+    assert tagged.stdout.strip() == f"Crumb Goblin [demo]: {kept}", tagged.stdout  # a demo card, marked
     found = run_cli(["cards", "search", f"tag:{typed}", "--game", "mea", "--json"], hostile_db)
     assert found.exit_code == 0 and "Crumb Goblin" in found.stdout, found.stdout + found.stderr
     assert run_cli(["deck", "new", "T", "--game", "mea"], hostile_db).exit_code == 0
@@ -198,7 +198,7 @@ def test_a_tag_stored_before_the_rule_is_taken_off_and_rewritten(hostile_db: str
         database.engine.dispose()
     for typed in ("ｒｅｍｏｖａｌ", "removal"):
         old_tagged = run_cli(["cards", "tag", "Crumb Goblin", "--remove", typed], hostile_db)
-        assert old_tagged.stdout.strip() == "Crumb Goblin: draw", (typed, old_tagged.stdout, old_tagged.stderr)
+        assert old_tagged.stdout.strip() == "Crumb Goblin [demo]: draw", (typed, old_tagged.stdout, old_tagged.stderr)
         assert run_cli(["cards", "tag", "Crumb Goblin", "ｒｅｍｏｖａｌ"], hostile_db).exit_code == 0
         entry = run_cli(["deck", "tag", "T", "Crumb Goblin", "--remove", typed], hostile_db)
         said = entry.stdout + entry.stderr

@@ -85,7 +85,7 @@ def test_every_bad_line_is_named_by_its_number(database: Database) -> None:
         "line 6: '7' gives a count but no card name (write the count, then the card name: 3 Selounticia)",
         "line 7: no card named 'Selounticia' in set 'nosuchset'; did you mean 'Selounticia'?",
         "line 8: line is 301 characters long (at most 300) (a card name is far shorter; is this a deck file?)",
-        "line 9: no card named 'Cock'",
+        "line 9: 'Cock' is a meikyu card, not mea",
     ]
 
 

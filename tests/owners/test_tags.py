@@ -68,7 +68,9 @@ def test_tag_names_are_stable(words: list[str]) -> None:
 def test_card_tags_in_every_query(db_url: str, database: Database, tmp_path: Path) -> None:
     for card in ("Pocket Sand", "Tripwire", "Falling Piano"):
         assert run(db_url, "cards", "tag", card, "Removal")[0] == 0
-    assert run(db_url, "cards", "tag", "Tripwire", "cheap trick")[1] == "Tripwire: cheap trick, removal\n"
+    # a demo card is marked as the search table marks it (the line was "Tripwire: …", unmarked)
+    assert run(db_url, "cards", "tag", "Tripwire", "cheap trick")[1] == "Tripwire [demo]: cheap trick, removal\n"
+    assert run(db_url, "cards", "tag", "Grimoire")[1] == "Grimoire: no tags\n"  # a rulebook card: no mark
     assert names(database, "tag:removal") == ["Falling Piano", "Pocket Sand", "Tripwire"]
     assert names(database, 'tag:"cheap trick"') == ["Tripwire"]
     assert "Pocket Sand" not in names(database, "-tag:removal t:assist")

@@ -222,7 +222,7 @@ def test_adding_setting_and_removing_cards(client: TestClient) -> None:
     ]
     # errors: another game's card, an unknown card, bad counts, sections, neither or both of name and card
     other = client.post(f"/api/decks/{deck_id}/cards", json={"name": "Grimoire"})
-    assert other.status_code == 404 and "unknown card 'Grimoire' in mea" in error_of(other)
+    assert other.status_code == 404 and "'Grimoire' is a meikyu card, not mea" in error_of(other)  # whose it is
     by_id = client.post(f"/api/decks/{deck_id}/cards", json={"card": "meikyu/core/grimoire"})
     assert by_id.status_code == 400 and "is a meikyu card; deck 'Rush' is a mea deck" in error_of(by_id)
     assert client.post(f"/api/decks/{deck_id}/cards", json={"card": "../../etc/passwd"}).status_code == 404
