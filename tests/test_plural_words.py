@@ -91,6 +91,7 @@ NOT_PLURALS = frozenset(
         "returns",
         "runs",
         "says",
+        "shows",
         "takes",
         "uses",
         "vs",
