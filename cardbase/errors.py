@@ -305,9 +305,10 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}… ({len(text):,} {plural(len(text), 'character')})"
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+def counted(n: int, noun: str, plural: str | None = None, zero: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``; with
+    ``zero``, that word for none (``zero="no"``: ``no cards``)."""
+    return f"{zero if n == 0 and zero is not None else n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def plural(n: float | str, noun: str, plural: str | None = None) -> str:
