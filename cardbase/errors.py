@@ -311,6 +311,14 @@ def counted(n: int, noun: str, plural: str | None = None, zero: str | None = Non
     return f"{zero if n == 0 and zero is not None else n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def number_text(value: float) -> str:
+    """``value`` written out as a user types it: ``1000000000000``, never ``1e+12`` (as ``:g`` gives
+    it), ``97.5``, ``0.5``; a whole float without its ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value) if isinstance(value, int) else repr(value)
+
+
 def plural(n: float | str, noun: str, plural: str | None = None) -> str:
     """``noun`` as :func:`counted` words it for ``n``, without the number: for a count written
     apart (``f"{n:,} {plural(n, 'row')}"``, a mark between the number and the noun) or shown as
