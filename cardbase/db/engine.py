@@ -707,7 +707,7 @@ def _check_database_file(path: str) -> None:
     except (OSError, ValueError):
         return  # one SQLite will say it cannot open
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseError(f"{path}: is {what_it_is(info.st_mode)}, not a database file; give a file for --db")
+        raise DatabaseError(f"{where}: is {what_it_is(info.st_mode)}, not a database file; give a database file or a new path")
     if info.st_size == 0:
         if name.lower().endswith(DATABASE_ENDINGS) or os.path.exists(f"{path}-wal"):
             return
