@@ -408,8 +408,9 @@ class Database:
                             "WHERE name = 'statement_timeout'), "
                             "bounds AS MATERIALIZED (SELECT set_config('lock_timeout', :lock_ms, true), "
                             "set_config('statement_timeout', coalesce(CASE WHEN own.ms BETWEEN 1 AND "
-                            "CAST(:statement_ms AS bigint) THEN CAST(own.ms AS text) ELSE CAST(:statement_ms AS text) "
-                            f"END, current_setting('statement_timeout')), true) FROM own) SELECT {take}(:key) FROM bounds"
+                            "CAST(:statement_ms AS bigint) THEN CAST(own.ms AS text) "
+                            "ELSE CAST(:statement_ms AS text) END, current_setting('statement_timeout')), true) "
+                            f"FROM own) SELECT {take}(:key) FROM bounds"
                         ),
                         {"lock_ms": str(max(1, wait_ms)), "statement_ms": statement_ms, "key": WRITE_LOCK_KEY},
                     )
@@ -711,7 +712,9 @@ def _check_database_file(path: str) -> None:
     except (OSError, ValueError):
         return  # one SQLite will say it cannot open
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseError(f"{where}: is {what_it_is(info.st_mode)}, not a database file; give a database file or a new path")
+        raise DatabaseError(
+            f"{where}: is {what_it_is(info.st_mode)}, not a database file; give a database file or a new path"
+        )
     if info.st_size == 0:
         if name.lower().endswith(DATABASE_ENDINGS) or os.path.exists(f"{path}-wal"):
             return
