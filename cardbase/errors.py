@@ -305,9 +305,18 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}… ({len(text):,} {plural(len(text), 'character')})"
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+def counted(n: int, noun: str, plural: str | None = None, zero: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 row``, ``0 rows``, ``2 copies``; with
+    ``zero``, that word for none (``zero="no"``: ``no cards``)."""
+    return f"{zero if n == 0 and zero is not None else n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def number_text(value: float) -> str:
+    """``value`` written out as a user types it: ``1000000000000``, never ``1e+12`` (as ``:g`` gives
+    it), ``97.5``, ``0.5``; a whole float without its ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value) if isinstance(value, int) else repr(value)
 
 
 def plural(n: float | str, noun: str, plural: str | None = None) -> str:

@@ -358,7 +358,31 @@ def test_a_query_that_starts_with_a_minus_is_told_to_go_after_two_dashes(argv: l
     """``cards search -t:tile`` (a negation, as the query language writes it) was "No such option: -t"
     and no more: Click reads it as the short option -t. The refusal now says where such a query goes."""
     result = run_cli(argv, str(tmp_path / "c.db"))
-    assert_refused(result, 2, "No such option: -t", f"cardbase {' '.join(argv[:2])} -- -t:tile")
+    assert_refused(result, 2, "No such option: -t", f"cardbase {' '.join(argv[:2])} -- {argv[2]}")  # the word typed
+
+
+@pytest.mark.parametrize(
+    ("argv", "refusal"),
+    [
+        (["cards", "search", "-game:mea"], "unknown game 'ame:mea'"),
+        (["print", "query", "-game:meio"], "unknown game 'ame:meio'"),
+        (["cards", "search", "-cost>=3"], "No such option: -c"),  # named as typed, not as -t:tile
+    ],
+)
+def test_a_negated_term_read_as_a_short_option_and_its_value_is_told_to_go_after_two_dashes(
+    argv: list[str], refusal: str, tmp_path: Path
+) -> None:
+    """``cards search -game:mea`` is read by Click as ``-g ame:mea``: "unknown game 'ame:mea'" and no
+    more. The refusal now says, as for ``-t:tile``, where a query that starts with '-' goes."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    assert_refused(result, 2, refusal, f"goes after '--', e.g. cardbase {' '.join(argv[:2])} -- {argv[2]}")
+
+
+def test_a_short_options_own_bad_value_gets_no_query_hint(tmp_path: Path) -> None:
+    """``-gmeo`` is a mistyped game, not a query term: no hint about '--'."""
+    result = run_cli(["cards", "search", "-gmeo"], str(tmp_path / "c.db"))
+    assert_refused(result, 2, "unknown game 'meo'")
+    assert "--'" not in result.stderr, result.stderr
 
 
 def test_a_value_that_starts_with_a_minus_is_told_the_form_of_its_own_command(tmp_path: Path) -> None:

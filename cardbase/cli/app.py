@@ -471,7 +471,8 @@ class _Root(TyperGroup):
         except typer.TyperException as error:
             from cardbase.cli.boundary import handle_usage_error
 
-            code = handle_usage_error(error, self.command_path_of(list(sys.argv[1:] if args is None else args)))
+            typed = [str(a) for a in (sys.argv[1:] if args is None else args)]
+            code = handle_usage_error(error, self.command_path_of(typed), typed)
         except typer.Abort:  # end of input where a prompt wanted an answer, or Ctrl-C while parsing
             from cardbase import interrupts
             from cardbase.cli.boundary import say

@@ -181,9 +181,28 @@ def _while_interrupted(error: BaseException) -> bool:
     return False
 
 
-def handle_usage_error(error: typer.TyperException, command_path: str = "cardbase") -> int:
+_NEGATED_TERM = re.compile(r"-[A-Za-z][A-Za-z_]*(?::|[<>]=?|!?=)\S+")
+"""A word that reads as a negated query term (``-t:tile``, ``-game:mea``, ``-cost>=3``)."""
+
+
+def _negated_term(error: typer.TyperException, args: Sequence[str]) -> str | None:
+    """The word of ``args`` that Click read as a short option (``-cost>=3``: no such option ``-c``),
+    or one with its value attached (``-game:mea``: ``-g`` given ``ame:mea``), and that reads as a
+    negated query term: for an error about that option."""
+    param = getattr(error, "param", None)
+    options = [
+        getattr(error, "option_name", None) or "",
+        *getattr(param, "opts", ()),
+        *getattr(param, "secondary_opts", ()),
+    ]
+    shorts = [o for o in options if len(o) == 2]
+    return next((w for w in args if w[:2] in shorts and _NEGATED_TERM.fullmatch(w)), None)
+
+
+def handle_usage_error(error: typer.TyperException, command_path: str = "cardbase", args: Sequence[str] = ()) -> int:
     """Print a parser error as one line with where to find help (the error's own command, else
-    ``command_path``); its exit code."""
+    ``command_path``); its exit code. ``args``: the words typed, to name a negated query term that
+    Click read as a short option and its value."""
     ctx = getattr(error, "ctx", None)
     if type(error).__name__ == "NoArgsIsHelpError":  # a bare group name: its help is the answer
         from cardbase.cli.common import echo
@@ -193,14 +212,14 @@ def handle_usage_error(error: typer.TyperException, command_path: str = "cardbas
     hint = f" (see '{ctx.command_path if ctx is not None else command_path} --help')"
     option = getattr(error, "option_name", "")
     takes_query = ctx is not None and any(p.name == "query" for p in ctx.command.params)
-    if (
-        ctx is not None
-        and type(error).__name__ == "NoSuchOption"
-        and takes_query
-        and re.fullmatch(r"-[A-Za-z]", option)
+    term = _negated_term(error, args) if ctx is not None and takes_query else None
+    if ctx is not None and (
+        term is not None
+        or (type(error).__name__ == "NoSuchOption" and takes_query and re.fullmatch(r"-[A-Za-z]", option))
     ):
-        # `cards search -t:tile`: Click reads the query's negation as the short option -t
-        hint += f"; a query that starts with '-' goes after '--', e.g. {ctx.command_path} -- -t:tile"
+        # `cards search -t:tile`: Click reads the query's negation as the short option -t; `-game:mea`,
+        # as -g with the value 'ame:mea'
+        hint += f"; a query that starts with '-' goes after '--', e.g. {ctx.command_path} -- {term or '-t:tile'}"
     elif type(error).__name__ == "NoSuchOption" and not re.fullmatch(r"--?[A-Za-z][A-Za-z-]*", option):
         # `collection set CARD -1`: the value is read as an option; say the form for this command
         arguments = (

@@ -396,16 +396,21 @@ class Database:
                     # as SQLite's lock makes it: two imports or adds of one new card do not both insert it).
                     # lock_timeout bounds each lock a statement waits for (0 would mean none: at least 1 ms);
                     # a row lock queued behind other waiters is two waits, so under a request's budget
-                    # statement_timeout bounds the later statements whole, with a second of work on top (a
-                    # command's long imports keep the session's own)
+                    # statement_timeout bounds the later statements whole, with a second of work on top, or
+                    # the session's own when that is lower (the URL's options=-c statement_timeout=…; 0 is
+                    # none); a command's long imports keep the session's own
                     wait_ms = int(budget * 1000)
                     statement_ms = str(wait_ms + 1000) if _budget.get() is not None else None
                     take = "pg_advisory_xact_lock_shared" if row_locked else "pg_advisory_xact_lock"
                     session.execute(
                         text(
-                            "WITH bounds AS MATERIALIZED (SELECT set_config('lock_timeout', :lock_ms, true), "
-                            "set_config('statement_timeout', coalesce(CAST(:statement_ms AS text), "
-                            f"current_setting('statement_timeout')), true)) SELECT {take}(:key) FROM bounds"
+                            "WITH own AS (SELECT CAST(setting AS bigint) AS ms FROM pg_settings "
+                            "WHERE name = 'statement_timeout'), "
+                            "bounds AS MATERIALIZED (SELECT set_config('lock_timeout', :lock_ms, true), "
+                            "set_config('statement_timeout', coalesce(CASE WHEN own.ms BETWEEN 1 AND "
+                            "CAST(:statement_ms AS bigint) THEN CAST(own.ms AS text) "
+                            "ELSE CAST(:statement_ms AS text) END, current_setting('statement_timeout')), true) "
+                            f"FROM own) SELECT {take}(:key) FROM bounds"
                         ),
                         {"lock_ms": str(max(1, wait_ms)), "statement_ms": statement_ms, "key": WRITE_LOCK_KEY},
                     )
@@ -707,7 +712,9 @@ def _check_database_file(path: str) -> None:
     except (OSError, ValueError):
         return  # one SQLite will say it cannot open
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseError(f"{path}: is {what_it_is(info.st_mode)}, not a database file; give a file for --db")
+        raise DatabaseError(
+            f"{where}: is {what_it_is(info.st_mode)}, not a database file; give a database file or a new path"
+        )
     if info.st_size == 0:
         if name.lower().endswith(DATABASE_ENDINGS) or os.path.exists(f"{path}-wal"):
             return

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, quoted, schema_problem, shown
+from cardbase.errors import InvalidData, UnreadableInput, UsageError, number_text, quoted, schema_problem, shown
 from cardbase.render import fonts
 from cardbase.render import layout as layout_mod
 from cardbase.render.layout import MARKS, Art, Box, Element, Ellipse, Layout, Mark, Para, Rect, Shape, Text
@@ -170,7 +170,7 @@ def _pt(value: Length, err: _Errors, table: str, key: str) -> float:
     else:
         points = _mm(value, err, table, key) / MM_PER_UNIT["pt"]
     if not 1 <= points <= 200:
-        raise err.fail(table, key, f"type size {points:g}pt is out of range: use 1pt to 200pt")
+        raise err.fail(table, key, f"type size {number_text(points)}pt is out of range: use 1pt to 200pt")
     return points
 
 
@@ -282,7 +282,7 @@ def _element(el: ElementModel, font_keys: dict[str, str], err: _Errors, table: s
     )
     leading = el.leading if el.leading is not None else 1.18
     if not 0.8 <= leading <= 3:
-        raise err.fail(table, "leading", f"leading {leading:g} is out of range: use 0.8 to 3")
+        raise err.fail(table, "leading", f"leading {number_text(leading)} is out of range: use 0.8 to 3")
     return Text(box, (para,), el.align, el.valign, el.wrap, min_size, leading, **common)
 
 

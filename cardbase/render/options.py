@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, number_text, quoted
 from cardbase.render.sheet import FLIPS, SheetSpec
 from cardbase.render.units import CARD_SIZES, GAME_CARD_SIZES, format_mm, parse_length, parse_size
 
@@ -36,7 +36,8 @@ MAX_MEGAPIXELS = 60.0  # largest raster one card (or one art box) may take at th
 def _within(value: float, bounds: tuple[float, float], option: str, unit: str = "") -> float:
     low, high = bounds
     if not low <= value <= high:
-        raise UsageError(f"{option} {value:g}{unit} is out of range: use {low:g}{unit} to {high:g}{unit}")
+        span = f"{number_text(low)}{unit} to {number_text(high)}{unit}"
+        raise UsageError(f"{option} {number_text(value)}{unit} is out of range: use {span}")
     return value
 
 

@@ -86,9 +86,9 @@ def table(observation: MeaObservation) -> Any:
             f"{' (you)' if seat == me else ''}: {counted(v.tile_count(seat), 'tile')}, deck {len(v.deck(seat))}, hand "
         )
         if seat == me:
-            t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or "no cards")  # "—": n/a
+            t.append(", ".join(safe_text(hand_entry(v.card(i))) for i in v.hand(seat)) or counted(0, "card", zero="no"))
         else:
-            t.append(counted(len(v.hand(seat)), "card"))
+            t.append(counted(len(v.hand(seat)), "card", zero="no"))
         lines.append(t)
     choice = v.choice()
     if choice is not None:

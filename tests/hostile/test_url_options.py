@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from cardbase.db.engine import open_database
+from cardbase.db.engine import lock_budget, open_database
 from cardbase.errors import CardbaseError
 from tests.conftest import POSTGRES
 from tests.hostile.conftest import run_cli
@@ -37,6 +37,31 @@ def test_the_urls_server_settings_are_kept_beside_the_lock_wait(
         with database.read() as conn:
             assert conn.execute(text(f"SHOW {setting}")).scalar() == value
             assert conn.execute(text("SHOW lock_timeout")).scalar() == "10s"
+    finally:
+        database.engine.dispose()
+
+
+@pg_only
+@pytest.mark.parametrize(
+    ("options", "kept"),
+    [
+        ("-cstatement_timeout%3D1234", True),  # lower than the budget's: the user's is kept
+        ("-cstatement_timeout%3D3600000", False),  # an hour: the budget's bound replaces it
+        ("-cstatement_timeout%3D0", False),  # 0 is no timeout at all: the budget's bound
+    ],
+)
+def test_a_requests_budget_keeps_a_lower_statement_timeout_of_the_url(options: str, kept: bool, loaded_db: str) -> None:
+    """Under a web request's budget (30 s) a write's statement_timeout is the budget and a second, or the
+    URL's own when that is lower: the budget's replaced a lower one the user set."""
+    database = open_database(_with(loaded_db, options))
+    own = int(options.rsplit("%3D", 1)[1])
+    try:
+        with lock_budget(30), database.transaction() as session:
+            ms = int(session.execute(text("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")).one()[0])
+        assert ms == own if kept else 1000 <= ms <= 31000, ms
+        with database.transaction() as session:  # no budget (a command): the session's own
+            ms = int(session.execute(text("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")).one()[0])
+        assert ms == own
     finally:
         database.engine.dispose()
 

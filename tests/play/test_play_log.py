@@ -15,6 +15,7 @@ from cardbase.games.mea.codes import BOARD, HAND, OUT
 from cardbase.games.mea.rules import MeaDeck, MeaRules
 from cardbase.games.meio.engine import MeioRules
 from cardbase.sim import mea_view, meio_view
+from cardbase.sim.boards import board_view
 from cardbase.sim.meikyu import assumptions_line, make_rules, play_effects
 from tests.mea.conftest import DEMO
 from tests.meikyu.helpers import default_pool
@@ -143,6 +144,26 @@ def test_mea_an_empty_hand_reads_no_cards_not_the_does_not_apply_dash():
     console.print(mea_view.table(state.observation(0)))
     mine = next(line for line in console.export_text().splitlines() if "(you):" in line)
     assert mine.endswith("hand no cards"), mine
+
+
+def test_mea_both_empty_hands_read_alike_on_the_terminal_and_the_web_board():
+    """At the opening draw both hands are empty: the opponent's read "hand 0 cards" beside my "hand no
+    cards" (and "hand 0" on the web board). One wording wherever an empty hand shows."""
+    from rich.console import Console
+
+    from cardbase.web.pages import TEMPLATES
+
+    state = _mea_rules().new_initial_state(1)
+    state.resolve_chance()
+    assert state.phase == "opening" and not state.hand(0) and not state.hand(1)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(mea_view.table(state.observation(0)))
+    lines = [line for line in console.export_text().splitlines() if line.startswith(("P1 ", "P2 "))]
+    assert len(lines) == 2 and all(line.endswith("hand no cards") for line in lines), lines
+    html = TEMPLATES.env.get_template("play/_board_mea.html").render(
+        view=board_view("mea", state.observation(0)), legal=[], seat=0, version=0, game_id=None
+    )
+    assert html.count("<span>hand no cards</span>") == 2 and "hand 0" not in html, html
 
 
 def test_mea_an_opponent_with_one_card_holds_1_card_not_1_cards():

@@ -69,6 +69,7 @@ def test_a_layout_file_replaces_the_kinds_layout_with_its_own_font(cards: dict[s
         (('placeholder = "monster"', 'placeholder = "dragon"'), "key 'placeholder': unknown placeholder"),
         (('# mono = "fonts/MyMono.ttf"', 'mono = "fonts/missing.ttf"'), "table [fonts], key 'mono': font file"),
         (("min_size = 7", "min_size = 900"), "key 'min_size': type size 900pt is out of range"),
+        (("min_size = 7", "min_size = 1000000000000"), "type size 1000000000000pt is out of range"),  # not 1e+12
         (('radius = "3mm"', 'radius = "3mm"\ncontent = "x"'), "a rect element has no 'content'"),
     ],
 )

@@ -162,6 +162,9 @@ def test_registration_test_leads_a_print_without_backs(db_url: str) -> None:
         (("--dpi", "2400", "--card-size", "250x300mm", "--paper", "a3"), "over the bound of 60; use --dpi 718 or less"),
         (("--copies", "0"), "--copies 0 is out of range: use 1 to 100"),
         (("--copies", "101"), "--copies 101 is out of range"),
+        # as typed, not as '1e+12'
+        (("--dpi", "1000000000000"), "--dpi 1000000000000 is out of range: use 30 to 2400"),
+        (("--copies", "1000000000000"), "--copies 1000000000000 is out of range: use 1 to 100"),
         (("--scale-x", "50"), "'--scale-x': 50% is out of range: use 90% to 110%"),
         (("--scale-y", "120"), "'--scale-y': 120% is out of range"),
         (("--back-offset", "20,0"), "--back-offset 20,0 is out of range: each of X and Y within ±10 mm"),

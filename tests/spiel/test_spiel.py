@@ -286,6 +286,9 @@ def test_from_record_takes_a_records_lines_as_record_lines_gives_them():
         # no ValueError, without the game's name).
         ("cardbase_mea", {"db": "/nonexistent-folder/x.db"}, "^cardbase_mea: db: .*nonexistent-folder"),
         ("cardbase_meikyu", {"db": "/nonexistent-folder/x.db"}, "^cardbase_meikyu: db: .*nonexistent-folder"),
+        # A folder as db is refused in the adapter's words: the db parameter, not the CLI's '--db'.
+        ("cardbase_mea", {"db": "/"}, r"^cardbase_mea: db: /: is a folder, not a database file(?!.*--db)"),
+        ("cardbase_meikyu", {"db": "/"}, r"^cardbase_meikyu: db: /: is a folder, not a database file(?!.*--db)"),
         # A set with no cards says so (it listed 83 cards 'the rules need').
         ("cardbase_meikyu", {"set": "nope"}, r"^cardbase_meikyu: set: no Meikyu cards in set 'nope' \(sets: core\)$"),
     ],
