@@ -39,6 +39,7 @@ from cardbase.errors import (
     shown,
 )
 from cardbase.errors import mask_secrets as _mask
+from cardbase.faults import Unreachable
 from cardbase.games.base import GameError, InvalidAction
 from cardbase.terminal import log_line
 from cardbase.web.jsonresponse import JSONResponse
@@ -103,8 +104,10 @@ def status_of(error: CardbaseError) -> int:
         return 401
     if isinstance(error, Forbidden):
         return 403
-    if isinstance(error, UnknownCard) and not error.given:
-        return 400  # no card asked for
+    if isinstance(error, Unreachable):
+        return 500  # the server's own file it may not read: no request's doing
+    if isinstance(error, UnknownCard) and (not error.given or error.elsewhere):
+        return 400  # no card asked for, or another game's card: the client's mistake about one that exists
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
     from cardbase.db.edit import StaleEdit
@@ -391,7 +394,7 @@ def _no_url(name: str, **params: Any) -> str:
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
     naming_inputs(error, request)
     status = status_of(error)
-    text = str(error)
+    text = error.on_server if isinstance(error, Unreachable) else str(error)
     problems = None
     if isinstance(error, InvalidData):
         text = text.splitlines()[0].rstrip(":")
@@ -699,6 +702,8 @@ def crash_response(request: Request, error: BaseException) -> Response:
     from cardbase.faults import user_error
 
     user = user_error(error)
+    if isinstance(user, Unreachable):  # the server's to fix: its operator reads it on the server's log
+        log_line(f"cardbase: {mask(user.on_server, request)}")
     if user is not None:
         return cardbase_error_response(request, user)
     line = crash_line(error, f"{request.method} {request.url.path}")
