@@ -10,7 +10,7 @@ answers with its status. Anything else is a bug (None here), reported by ``cardb
 
 from __future__ import annotations
 
-from cardbase.errors import CardbaseError, UsageError
+from cardbase.errors import CardbaseError, UnreadableInput, UsageError, shown
 
 
 def user_error(error: BaseException) -> CardbaseError | None:
@@ -28,9 +28,23 @@ def user_error(error: BaseException) -> CardbaseError | None:
     if isinstance(error, MemoryError):
         return UsageError("the input needs more memory than this machine has; use a smaller one")
     if isinstance(error, PermissionError) and error.filename is not None:
-        from cardbase.errors import UnreadableInput, shown
-
-        return UnreadableInput(
-            f"{shown(str(error.filename))}: {error.strerror or 'permission denied'} (this user may not reach it)"
-        )
+        return Unreachable(str(error.filename), error.strerror or "permission denied")
     return None
+
+
+class Unreachable(UnreadableInput):
+    """A path the system does not let this process's user reach. At the command line it is the user's
+    input (exit 2, ``this user may not reach it``); on the web the server's own file, which no request
+    made so: a server fault (500) said as the server's (:attr:`on_server`)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{shown(path)}: {reason} (this user may not reach it)")
+
+    @property
+    def on_server(self) -> str:
+        """The fault as the web says it: the server's, not the request's."""
+        return (
+            f"the server cannot read {shown(self.path)}: {self.reason} (the server's user may not reach it; "
+            "its operator can fix that)"
+        )

@@ -414,11 +414,11 @@ _COUNTS = {"add": (1, False), "set": (0, False), "remove": (1, True)}  # (lowest
 
 
 class WrongGame(UsageError):
-    """A card of another game than the deck's."""
+    """A card of another game than the deck's: a mistake about a card that exists (400, as by name)."""
 
     def __init__(self, card: str, card_game: str, deck: str, deck_game: str) -> None:
         self.card, self.card_game, self.deck, self.deck_game = card, card_game, deck, deck_game
-        super().__init__(f"{card} is a {card_game} card; deck {quoted(deck)} is a {deck_game} deck")
+        super().__init__(f"{quoted(card)} is a {card_game} card, not {deck_game}, the game of deck {quoted(deck)}")
 
 
 @dataclass(frozen=True, slots=True)

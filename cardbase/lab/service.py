@@ -189,13 +189,21 @@ INPUT_WORDS = {"against": "against", "vs": "opening against"}
 
 def _load(database: Database, name: str, key: str, house: Any) -> Any:
     """The deck ``key`` of the input ``name`` ready to play; a refusal says which input gave it."""
-    from cardbase.errors import DatabaseError
+    from cardbase.decks.store import UnknownDeck, deck_by_id
+    from cardbase.errors import DatabaseError, prefixed
     from cardbase.sim.table_setup import load_choice
 
+    words = INPUT_WORDS[name]
     try:
-        return load_choice(database, deck_choice(key, INPUT_WORDS[name]), f"{INPUT_WORDS[name]} {quoted(key)}", house)
+        choice = deck_choice(key, words)
+        # a saved deck is named by its name (the player's word for it), an example by its key
+        label = deck_by_id(database, choice.deck_id).name if choice.deck_id is not None else key
+        return load_choice(database, choice, f"{words} {quoted(label)}", house)
     except DatabaseError:
         raise  # busy or unusable: the database's, not the input's
+    except UnknownDeck as error:  # no deck of that id: a bad value of the input (400), not a page not there
+        said = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)  # maybe a Said
+        raise UsageError(prefixed(f"{words} {quoted(key)}: ", said)).taking(name, key) from None
     except CardbaseError as error:
         raise error.taking(name, key) from None
 

@@ -303,8 +303,8 @@ def delete(settings: Settings, request: Request, deck_id: int, turn: WriteTurn) 
 
 def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[Any, Any]:
     from cardbase.db.queries import find_card
-    from cardbase.decks.store import deck_by_id
-    from cardbase.errors import UsageError
+    from cardbase.decks.store import WrongGame, deck_by_id
+    from cardbase.errors import UnknownCard, UsageError
 
     info = deck_by_id(_db(settings), _check_id(deck_id))
     if (body.name is None) == (body.card is None):
@@ -313,7 +313,12 @@ def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[
         if body.card is not None:
             return info, _card_by_id(session, body.card)
         assert body.name is not None
-        return info, find_card(session, body.name, info.game)
+        try:
+            return info, find_card(session, body.name, info.game)
+        except UnknownCard as error:
+            if error.elsewhere:  # another game's card: refused as the same card given by its id is
+                raise WrongGame(body.name, " and a ".join(error.elsewhere), info.name, info.game) from None
+            raise
 
 
 def _edit(

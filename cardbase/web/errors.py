@@ -1,10 +1,11 @@
 """Errors as the web app says them: the CLI's one-line messages, as JSON for ``/api`` or as a page.
 
 Every ``CardbaseError`` a feature function raises gets a status by its kind (400 bad query or
-usage, 404 unknown card or deck, 409 conflict, 412 changed since the version the change was made
-from (with the current version and ETag), 413 too big, 415 a body of a content type its route does
-not read, 503 database busy (with ``Retry-After``) or
-unusable); FastAPI's own errors (a parameter out of its bound, an unknown route) get the same shape;
+usage, or a card of another game than the one asked, 404 unknown card or deck, 409 conflict, 412
+changed since the version the change was made from (with the current version and ETag), 413 too
+big, 415 a body of a content type its route does not read, 503 database busy (with
+``Retry-After``) or unusable, 500 a server's file its user may not read); FastAPI's own errors (a
+parameter out of its bound, an unknown route) get the same shape;
 a library's fault that a user's input or database causes is made a user error by the one
 translator of both faces (``cardbase.faults``); anything else is a bug: one line naming the file its
 traceback was written to, as ``cardbase/cli/boundary.py`` does, and the server keeps serving. No
@@ -39,6 +40,7 @@ from cardbase.errors import (
     shown,
 )
 from cardbase.errors import mask_secrets as _mask
+from cardbase.faults import Unreachable
 from cardbase.games.base import GameError, InvalidAction
 from cardbase.terminal import log_line
 from cardbase.web.jsonresponse import JSONResponse
@@ -103,8 +105,10 @@ def status_of(error: CardbaseError) -> int:
         return 401
     if isinstance(error, Forbidden):
         return 403
-    if isinstance(error, UnknownCard) and not error.given:
-        return 400  # no card asked for
+    if isinstance(error, Unreachable):
+        return 500  # the server's own file it may not read: no request's doing
+    if isinstance(error, UnknownCard) and (not error.given or error.elsewhere):
+        return 400  # no card asked for, or another game's card: the client's mistake about one that exists
     if isinstance(error, UnknownCard | UnknownDeck):
         return 404
     from cardbase.db.edit import StaleEdit
@@ -391,7 +395,7 @@ def _no_url(name: str, **params: Any) -> str:
 def cardbase_error_response(request: Request, error: CardbaseError) -> Response:
     naming_inputs(error, request)
     status = status_of(error)
-    text = str(error)
+    text = error.on_server if isinstance(error, Unreachable) else str(error)
     problems = None
     if isinstance(error, InvalidData):
         text = text.splitlines()[0].rstrip(":")
@@ -699,6 +703,8 @@ def crash_response(request: Request, error: BaseException) -> Response:
     from cardbase.faults import user_error
 
     user = user_error(error)
+    if isinstance(user, Unreachable):  # the server's to fix: its operator reads it on the server's log
+        log_line(f"cardbase: {mask(user.on_server, request)}")
     if user is not None:
         return cardbase_error_response(request, user)
     line = crash_line(error, f"{request.method} {request.url.path}")

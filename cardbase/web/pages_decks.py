@@ -600,34 +600,29 @@ def _back(deck_id: int, value: object) -> str:
     return text if text == prefix or text.startswith(prefix + "?") or text.startswith(prefix + "#") else prefix
 
 
-EDITS: dict[str, tuple[Edit, int | None]] = {
+EDITS: dict[str, tuple[Edit, int]] = {
     "add": ("add", 1),
     "inc": ("add", 1),
     "dec": ("remove", 1),
-    "set": ("set", None),
+    "set": ("set", 0),
 }
-"""A builder form's ``op``: the deck store's edit and its count (``set`` takes the form's ``count``)."""
+"""A builder form's ``op``: the deck store's edit and the least ``count`` it takes."""
 
 
 def apply_change(database: Database, deck_id: int, form: Any) -> Edited:
-    """Add one (``add``/``inc``), remove one (``dec``) or set a count (``set``) of a card in a section;
-    with the form's ``version`` (the deck as the page showed it), only if the deck is still at it. One
-    transaction (``decks.store.edit_entry``), which answers the deck as the edit left it."""
-    from cardbase.decks.store import WrongGame, edit_entry
+    """Add (``add``/``inc``) or remove (``dec``) the form's ``count`` of a card (one when none is given),
+    or set its count (``set``: ``count`` needed), in a section; with the form's ``version`` (the deck
+    as the page showed it), only if the deck is still at it. One transaction
+    (``decks.store.edit_entry``), which answers the deck as the edit left it."""
+    from cardbase.decks.store import MAX_COPIES, edit_entry
 
     action = str(form.get("op") or "add")
     if action not in EDITS:
         raise UsageError(f"unknown action {quoted(action)}; use add, inc, dec or set").refusing(action)
     section = str(form.get("section") or "") or None
-    edit, count = EDITS[action]
-    if count is None:
-        count = form_whole(str(form.get("count") or ""), "count", 0, 999, 0, at_field=True)
-    try:
-        return edit_entry(database, deck_id, str(form.get("card") or ""), edit, count, section, form_versions(form))
-    except WrongGame as error:
-        raise UsageError(
-            f"{quoted(error.card)} is a {error.card_game} card, not {error.deck_game}: this is a {error.deck_game} deck"
-        ) from None
+    edit, least = EDITS[action]
+    count = form_whole(str(form.get("count") or ""), "count", least, MAX_COPIES, least, at_field=True)
+    return edit_entry(database, deck_id, str(form.get("card") or ""), edit, count, section, form_versions(form))
 
 
 @router.post("/decks/add", response_class=HTMLResponse)

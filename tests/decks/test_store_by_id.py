@@ -118,7 +118,7 @@ def test_set_count_sets_removes_and_checks_its_bounds(database: Database) -> Non
             set_count(database, deck, goblin, bad)
     with pytest.raises(UsageError, match="mea decks have the sections"):
         set_count(database, deck, goblin, 1, "first half")
-    with pytest.raises(UsageError, match="is a meikyu card; deck 'S' is a mea deck"):
+    with pytest.raises(UsageError, match="is a meikyu card, not mea, the game of deck 'S'"):
         set_count(database, deck, _card(database, "Grimoire", "meikyu"), 1)
     with pytest.raises(UsageError, match="is a meikyu card"):
         add_card(database, deck, _card(database, "Grimoire", "meikyu"), 1)

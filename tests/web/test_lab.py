@@ -109,6 +109,7 @@ def test_the_field_offers_the_other_mea_decks_and_the_examples_and_plays_a_saved
         ({"against": "example:nope.txt"}, "against", "no example deck 'nope.txt'"),
         ({"against": "deck:999999"}, "against", "no deck with id 999999"),
         ({"vs": "nonsense"}, "vs", "choose one of the decks listed"),
+        ({"vs": "deck:999999"}, "vs", "no deck with id 999999"),
     ],
 )
 def test_a_refused_value_is_named_at_its_field_and_the_typed_values_stay(
@@ -117,7 +118,7 @@ def test_a_refused_value_is_named_at_its_field_and_the_typed_values_stay(
     deck_id = import_rush(client)
     sent = {"run": "1", "against": TILE, "games": "4", "seed": "7", "vs": ""} | params
     response = client.get(f"/decks/{deck_id}/lab", params={k: v for k, v in sent.items() if v is not None})
-    assert response.status_code in (400, 404), response.text
+    assert response.status_code == 400, response.text  # a bad value of a field, not a page not there
     html = unescape(response.text)
     said = re.search(rf'<p id="{field}-error" class="error field-error" role="alert">(.*?)</p>', html, re.S)
     assert said is not None and words in said[1], html[html.find("<main") :][:2000]
@@ -134,11 +135,23 @@ def test_the_api_names_the_refused_parameter(client: TestClient) -> None:
         ({"against": TILE, "games": 1}, "games"),
         ({"against": "example:nope.txt"}, "against"),
         ({"against": TILE, "vs": "elsewhere"}, "vs"),
+        ({"against": TILE, "vs": "deck:999999"}, "vs"),
+        ({"against": "deck:999999"}, "against"),
         ({}, "against"),
     ):
         response = client.get(f"/api/decks/{deck_id}/lab", params=params)
         assert response.status_code == 400, response.text
         assert response.json()["error"].get("field") == field and error_of(response)
+
+
+def test_an_unplayable_deck_to_play_against_is_named_by_its_name(client: TestClient) -> None:
+    deck_id = import_rush(client)
+    empty = new_deck(client, "Empty shelf")
+    for params in ({"against": f"deck:{empty}"}, {"against": TILE, "vs": f"deck:{empty}"}):
+        response = client.get(f"/api/decks/{deck_id}/lab", params=params)
+        assert response.status_code == 400, response.text
+        said = error_of(response)
+        assert "'Empty shelf'" in said and f"deck:{empty}" not in said, said
 
 
 def test_a_run_past_its_time_budget_is_a_worded_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -400,6 +400,24 @@ def test_inc_dec_and_fragment_answers(web: TestClient, database: Database) -> No
     assert 'id="deck-count"' in bad.text  # the builder again, not a bare error page
 
 
+def test_add_honours_the_count_within_the_builders_bound(web: TestClient, database: Database) -> None:
+    """``op=add`` with a ``count`` adds that many (one when none is given); a count out of the builder's
+    bound is refused at the field, nothing added."""
+    from cardbase.decks.store import load_deck
+
+    deck = make_deck(web)
+    card = {"card": "mea/demo/crumb-goblin", "op": "add"}
+    assert web.post(f"/decks/{deck}/cards", data=card, follow_redirects=False).status_code == 303
+    assert web.post(f"/decks/{deck}/cards", data=card | {"count": "5"}, follow_redirects=False).status_code == 303
+    assert [c.count for c in load_deck(database, deck).cards] == [6]
+    for count in ("1e308", "1000", "0", "-1", "two"):
+        bad = web.post(f"/decks/{deck}/cards", data=card | {"count": count})
+        assert bad.status_code == 400, bad.text
+        assert f"count must be a whole number from 1 to 999, not '{count}'" in action_error(bad)
+    web.post(f"/decks/{deck}/cards", data={**card, "op": "dec", "count": "2"})
+    assert [c.count for c in load_deck(database, deck).cards] == [4]
+
+
 def test_card_of_another_game_is_refused_with_the_error(web: TestClient, database: Database) -> None:
     from cardbase.decks.store import load_deck
 

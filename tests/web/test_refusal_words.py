@@ -205,7 +205,7 @@ def test_unknown_format_names_the_game_by_its_display_name(web: TestClient) -> N
 
 def test_another_games_card_names_both_games_for_players(web: TestClient) -> None:
     said = refusal_of(_other_game_card(web).text)
-    assert "is a Meikyu card, not Méa: this is a Méa deck" in said, said
+    assert "is a Meikyu card, not Méa, the game of deck " in said, said
 
 
 def test_a_flag_is_said_as_the_forms_field(web: TestClient) -> None:
