@@ -101,9 +101,24 @@ def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id][:FIELD_DECKS_LISTED]
     out = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False) for d in others]
-    examples = [name for name in example_decks("mea") if "broken" not in name]  # the refused example is no opponent
+    examples = [name for name in example_decks("mea") if _plays(database, name)]
     out += [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
     return out
+
+
+def _plays(database: Database, example: str) -> bool:
+    """Whether the shipped example deck ``example`` loads as a deck to play (``mea-broken.txt``, the
+    example of a refused deck, does not): one that would be refused is offered to no one."""
+    from cardbase.errors import DatabaseError
+    from cardbase.sim.table_setup import DeckChoice, load_choice
+
+    try:
+        load_choice(database, DeckChoice(example=example), example, None)
+    except DatabaseError:
+        raise  # busy or unusable: the database's, not the example's
+    except CardbaseError:
+        return False
+    return True
 
 
 def _example_label(file: str) -> str:
