@@ -24,7 +24,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1079,13 +1079,18 @@ def _refuse_read_since(checked: CheckedFolder) -> None:
 
 
 @contextmanager
-def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iterator[Path]:
+def output_folder(
+    path: Path | str | CheckedFolder, what: str = "files", *, check_old: Callable[[Path], None] | None = None
+) -> Iterator[Path]:
     """A temporary folder beside the output folder ``path`` (see :func:`output_folder_target`) to
     write into; when the block ends without error it takes the folder's place (the old one is
     removed), so a failed or interrupted write (Ctrl-C, SIGTERM) leaves whatever was there and no
     temporary. A link to a folder stays a link: the folder it points to is replaced. ``path`` may be
     a :func:`checked_folder` made earlier (its ``what`` is then its own): it is not walked again, and
-    a file read since (inside the block too) that lies in the folder is refused before the swap."""
+    a file read since (inside the block too) that lies in the folder is refused before the swap.
+    ``check_old``: called on the old folder once it is moved aside, when nothing can be saved into
+    it any more; an error it raises puts the folder back whole (a file saved into it while the work
+    ran is not deleted unseen)."""
     from cardbase import interrupts
 
     checked = path if isinstance(path, CheckedFolder) else checked_folder(path, what)
@@ -1104,6 +1109,12 @@ def output_folder(path: Path | str | CheckedFolder, what: str = "files") -> Iter
             if real.exists():
                 old = parent / f".{real.name}.old-{os.getpid()}"
                 os.replace(real, old)
+                try:
+                    if check_old is not None:
+                        check_old(old)
+                except BaseException:
+                    os.replace(old, real)
+                    raise
                 os.replace(temporary, real)
                 shutil.rmtree(old, ignore_errors=True)
             else:

@@ -180,7 +180,8 @@ def export_images(
         raise UsageError("nothing to export: no cards (or only 0 copies)")
     report = ExportReport(folder, cards=sum(counts.values()))
     rows: list[dict[str, Any]] = []
-    with output_folder(checked) as tmp:
+    # Checked again when the old folder is moved aside: a file saved into it while the faces were drawn.
+    with output_folder(checked, check_old=lambda old: _refuse_foreign(old, folder)) as tmp:
         with open_cache(images, use_cache) as cache:
             builder = FaceBuilder(
                 images,

@@ -139,3 +139,26 @@ def test_art_read_from_inside_the_export_folder_is_refused_and_kept(hostile_db: 
     assert_refused(result, 2, "crumb-goblin.png", "card image")
     assert art.read_bytes() == before
     assert sorted(p.name for p in (in_tmp / "art").iterdir()) == ["mea"], "a temporary folder was left"
+
+
+def test_a_file_saved_into_the_folder_while_the_export_draws_is_refused_and_kept(
+    hostile_db: str, in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is checked before the faces are drawn and replaced when they are done: a file the
+    user saves into it in between (minutes, on a large deck) was deleted with the old export. It is
+    checked again once the old folder is moved aside, and the old folder is put back whole."""
+    from cardbase.render import export
+
+    _earlier_export(in_tmp / "out")
+    notes = in_tmp / "out" / "notes.txt"
+    drawn = export._draw_all
+
+    def saving_meanwhile(*args: object, **kwargs: object) -> None:
+        drawn(*args, **kwargs)  # type: ignore[arg-type]
+        notes.write_text("saved while the export ran", encoding="utf-8")
+
+    monkeypatch.setattr(export, "_draw_all", saving_meanwhile)
+    assert_refused(run_cli([*EXPORT, str(GOBLINS), "-o", "out", "--no-cache", "--db", hostile_db]), 2, "notes.txt")
+    assert notes.read_text(encoding="utf-8") == "saved while the export ran"
+    assert (in_tmp / "out" / "001-old.png").is_file() and (in_tmp / "out" / "manifest.csv").is_file()
+    assert sorted(p.name for p in in_tmp.iterdir() if p.name.startswith(".out.")) == []  # no temporary left
