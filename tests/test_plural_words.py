@@ -54,7 +54,26 @@ def test_a_list_of_one_problem_says_one_problem() -> None:
 # A count before a plural noun in an f-string (``f"{n} cards"``) reads "1 cards" when n is 1: each
 # goes through ``counted`` (``plural`` for a count written apart: ``f"{n:,} {plural(n, 'byte')}"``).
 # The sweep finds a FormattedValue followed by a literal " <word>s"; the same in the templates.
-PLURAL_AFTER = re.compile(r" ([a-z]+(?:-[a-z]+)*s)\b")
+# Up to two words may stand between them ("{n} more notes", "{n} demo cards", "{n} card proxies"),
+# unless one is a word after which the count no longer counts the noun ("{n} of the cards").
+PLURAL_AFTER = re.compile(r" ((?:[a-z]+ ){0,2}?)([a-z]+(?:-[a-z]+)*s)\b")
+NOT_COUNTING = frozenset(["a", "and", "at", "in", "it", "its", "mm", "of", "on", "or", "the", "to", "with"])
+
+
+def _plural_after(text: str, at: int = 0) -> str | None:
+    """The plural noun a count just before ``text[at:]`` counts (``PLURAL_AFTER``), or None."""
+    found = PLURAL_AFTER.match(text, at)
+    if found is None or NOT_COUNTING.intersection(found[1].split()):
+        return None
+    word = found[2]
+    return None if word in NOT_PLURALS or word.endswith(("ss", "us", "is", "as")) else word
+
+
+def _worded(expr: ast.expr) -> bool:
+    """A value already worded by its count (``counted(n, "card")``): what follows it is not counted."""
+    return isinstance(expr, ast.Call) and _last_name(expr) in ("counted", "plural")
+
+
 # Words ending in -s that are no plural noun here: verbs after a name ("{name} needs"), a unit that
 # does not inflect ("ms"), and words that merely end in s ("process", "vs").
 NOT_PLURALS = frozenset(
@@ -114,6 +133,14 @@ NEVER_ONE = {
     ("cardbase/web/templates/card_edit.html", "'{:,}'.format(art_bytes)"): "the art bound, megabytes",
     ("cardbase/web/templates/collection.html", "'{:,}'.format(paste_chars)"): "the paste bound, thousands",
     ("cardbase/web/templates/replay/open.html", '"{:,}".format(bound)'): "the record bound, megabytes",
+    ("cardbase/db/collection.py", "BOUNDS.rows"): "the import bound, 200,000 rows",
+    ("cardbase/db/io.py", "BOUNDS.rows"): "the import bound, 200,000 rows",
+    ("cardbase/db/io.py", "other"): "a game's id ('meikyu card fields')",
+    ("cardbase/db/regex.py", "out.looks"): "said only when over MAX_LOOKAROUNDS",
+    ("cardbase/games/mea/abilities.py", "a.amount"): "an amount of 1 says 'again'",
+    ("cardbase/games/mea/engine.py", "who"): "a seat's name ('P1 first draws')",
+    ("cardbase/sim/hints.py", "len(candidates)"): "at least the two best compared",
+    ("cardbase/sim/hints.py", "best.samples"): "SPLIT_FIRST_DEALS (32) deals and more",
 }
 
 
@@ -176,8 +203,8 @@ def bare_counts_before_plurals() -> list[str]:
             for before, value, after in zip([None, *parts[:-1]], parts, [*parts[1:], None], strict=True):
                 if not (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)):
                     continue
-                word = PLURAL_AFTER.match(str(after.value))
-                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is", "as")):
+                word = _plural_after(str(after.value))
+                if word is None or _worded(value.value):
                     continue
                 if isinstance(before, ast.Constant) and str(before.value)[-1:].isalnum():
                     continue  # a label such as P{seat}, not a count
@@ -187,7 +214,7 @@ def bare_counts_before_plurals() -> list[str]:
                     continue
                 if isinstance(value.value, ast.Name) and _constant_over_one(path, name):
                     continue  # a fixed bound such as MAX_NAME (80 characters)
-                found.append(f"{relative}:{value.value.lineno}: {{{source}}} {word[1]}")
+                found.append(f"{relative}:{value.value.lineno}: {{{source}}} {word}")
     return found
 
 
@@ -206,8 +233,8 @@ def bare_counts_in_templates() -> list[str]:
         relative = path.relative_to(PACKAGE.parent).as_posix()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for shown in pattern.finditer(line):
-                word = PLURAL_AFTER.match(line, shown.end())
-                if word is None or word[1] in NOT_PLURALS or word[1].endswith(("ss", "us", "is", "as")):
+                word = _plural_after(line, shown.end())
+                if word is None or re.search(r"\|\s*(?:counted|plural)\(", shown[1]):
                     continue
                 try:
                     name = _last_name(ast.parse(shown[1], mode="eval").body)
@@ -215,7 +242,7 @@ def bare_counts_in_templates() -> list[str]:
                     name = ""
                 if TEXT_NAMES.search(name) or (relative, shown[1]) in NEVER_ONE:
                     continue
-                found.append(f"{relative}:{number}: {shown[0]} {word[1]}")
+                found.append(f"{relative}:{number}: {shown[0]} {word}")
     return found
 
 
@@ -236,11 +263,17 @@ def test_the_sweep_finds_a_bare_count_and_passes_counted(tmp_path: Path, monkeyp
     package.mkdir()
     (package / "probe.py").write_text(
         "def f(x, game, counted):\n"
-        '    return f"{len(x)} games", f"{counted(len(x), \'game\')}", f"{game} cards", f"P{len(x)} holds"\n',
+        '    return f"{len(x)} games", f"{counted(len(x), \'game\')}", f"{game} cards", f"P{len(x)} holds"\n'
+        "def g(x):\n"
+        '    return f"{len(x)} more games", f"{len(x)} demo cards", f"{len(x)} of the cards", f"{len(x)} card holds"\n',
         encoding="utf-8",
     )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
-    assert bare_counts_before_plurals() == ["cardbase/probe.py:2: {len(x)} games"]
+    assert bare_counts_before_plurals() == [
+        "cardbase/probe.py:2: {len(x)} games",
+        "cardbase/probe.py:4: {len(x)} games",
+        "cardbase/probe.py:4: {len(x)} cards",
+    ]
 
 
 def test_a_deck_of_one_card_says_one_card_in_the_cli(tmp_path: Path) -> None:
@@ -273,3 +306,15 @@ def test_a_meikyu_board_counts_its_turns_and_points(limit: int, words: str) -> N
         finish_turn(state)
     board = state.observation(0).describe()
     assert words in board and "P2: 1* pt ·" in board, board  # * marks an assumed value
+
+
+def test_a_deck_of_one_demo_card_says_one_demo_card(tmp_path: Path) -> None:
+    """`deck stats` of a deck of one Méa demo card: "1 demo card" ("1 demo cards" before: a word stood
+    between the count and its noun, where the sweep did not look)."""
+    from tests.hostile.conftest import run_cli
+
+    deck = tmp_path / "one.txt"
+    deck.write_text("game: mea\n1 Crumb Goblin\n", encoding="utf-8")
+    result = run_cli(["deck", "stats", deck], str(tmp_path / "c.db"))
+    assert result.exit_code == 0, result.output
+    assert "\n1 demo card (made for cardbase, not published)\n" in result.stdout, result.stdout

@@ -152,7 +152,7 @@ def stats(
             + (" (the rulebook sets none)" if data["copy_limit"] == "no copy limit" else "")
         )
     if data["demo_cards"]:
-        out.print(f"{data['demo_cards']} demo cards (made for cardbase, not published)")
+        out.print(f"{counted(data['demo_cards'], 'demo card')} (made for cardbase, not published)")
     if data["side_sections"]:
         out.print(
             "not counted: "

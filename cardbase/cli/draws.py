@@ -411,8 +411,9 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
         data = report.as_dict()
         echo(
             f"{deck_title(deck)}: this is one hand, not a deck to deal from, so a deal's chances do not apply. "
-            f"It holds {counted(data['hearts'], 'heart')} (trumps), {data['high_cards']} high cards ({' '.join(high)}) "
-            f"and {data['void_suits']} void suits. For a deal's chances, give the deck it is dealt from "
+            f"It holds {counted(data['hearts'], 'heart')} (trumps), "
+            f"{counted(data['high_cards'], 'high card')} ({' '.join(high)}) "
+            f"and {counted(data['void_suits'], 'void suit')}. For a deal's chances, give the deck it is dealt from "
             "(e.g. examples/decks/meio-3-players.txt)."
         )
         return

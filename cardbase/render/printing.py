@@ -380,7 +380,8 @@ def _write_atomic(out: Path, write: Callable[[Path], object]) -> int:
 def _subject(spec: SheetSpec, cards: int) -> str:
     w, h = spec.card
     return (
-        f"{cards} card proxies, {format_mm(w)}×{format_mm(h)} mm, {format_mm(spec.bleed)} mm bleed, on "
+        f"{counted(cards, 'card proxy', 'card proxies')}, {format_mm(w)}×{format_mm(h)} mm, "
+        f"{format_mm(spec.bleed)} mm bleed, on "
         f"{spec.paper_name or 'custom'} paper; print at 100 % (actual size)"
         + (f", duplex {spec.flip}" if spec.backs else "")
     )

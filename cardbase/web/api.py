@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
+from cardbase.errors import plural
 from cardbase.games.base import MAX_SEED
 from cardbase.web.app import settings_of
 from cardbase.web.http import SHEET_MEDIA, JsonBody, OnlyDeclared, WriteTurn, download, etag, expected, tag
@@ -461,7 +462,7 @@ def _notes_header(notes: list[str], bound: int = 4_000) -> str:
     kept: list[str] = []
     for k, note in enumerate(notes):
         if len(json.dumps([*kept, note, "and 999 more notes"])) > bound:
-            kept.append(f"and {len(notes) - k} more notes")
+            kept.append(f"and {len(notes) - k} more {plural(len(notes) - k, 'note')}")
             break
         kept.append(note)
     return json.dumps(kept)

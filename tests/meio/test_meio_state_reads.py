@@ -258,6 +258,14 @@ WRONG_SIZES = [
         "tricks-won",
         "7 horizontal and 3 upright tricks won after 9 tricks",
     ),
+    (
+        "one upright trick too soon",
+        4,
+        _first_half,
+        _forge(vertical=lambda o: tuple(v + (s == 0) for s, v in enumerate(o.vertical))),
+        "tricks-won",
+        "3 horizontal and 1 upright trick won after 3 tricks",  # "1 upright tricks" before
+    ),
 ]
 
 

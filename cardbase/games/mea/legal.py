@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+from cardbase.errors import counted
 from cardbase.games.base import sliced
 from cardbase.games.mea.actions import (
     NONE_POS,
@@ -63,7 +64,7 @@ class _LazyActions(Sequence[MeaAction]):
         return hash(self.materialise())
 
     def __repr__(self) -> str:
-        return f"<{len(self)} legal actions>"
+        return f"<{counted(len(self), 'legal action')}>"
 
 
 class ChoiceActions(_LazyActions):

@@ -290,7 +290,7 @@ class ActionList(Sequence[Any]):
             yield self[i]
 
     def __repr__(self) -> str:
-        return f"<{self._len} legal actions>"
+        return f"<{counted(self._len, 'legal action')}>"
 
     def __contains__(self, action: object) -> bool:
         return any(action == a for a in self)

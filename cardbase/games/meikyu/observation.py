@@ -286,5 +286,5 @@ def describe_legal(state: MeikyuState) -> str:
         if key in ("word", "mixedarea"):
             parts.extend(items)
         else:
-            parts.append(f"{len(items)} {key} actions, e.g. {items[0]}")
-    return f"{len(legal)} legal actions: " + "; ".join(parts)
+            parts.append(f"{counted(len(items), f'{key} action')}, e.g. {items[0]}")
+    return f"{counted(len(legal), 'legal action')}: " + "; ".join(parts)

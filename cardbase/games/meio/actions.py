@@ -10,7 +10,7 @@ from itertools import combinations
 from math import comb
 from typing import NoReturn, overload
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.games.base import (
     InvalidAction,
     check_notation,
@@ -224,7 +224,7 @@ class SplitActions(Sequence[Split]):
             yield Split(self._hand ^ aside, aside)
 
     def __repr__(self) -> str:
-        return f"<{len(self)} legal splits>"
+        return f"<{counted(len(self), 'legal split')}>"
 
     def __contains__(self, action: object) -> bool:
         return (

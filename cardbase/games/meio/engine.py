@@ -984,8 +984,8 @@ def _check_sizes(obs: MeioObservation, hands: Sequence[int], asides: Sequence[in
         *obs.horizontal, *obs.vertical
     ) < 0:
         raise InvalidPosition(
-            f"{horizontal} horizontal and {vertical} upright tricks won after {counted(done, 'trick')}: each trick "
-            f"goes to its"
+            f"{horizontal} horizontal and {counted(vertical, 'upright trick')} won after "
+            f"{counted(done, 'trick')}: each trick goes to its"
             ' winner, horizontal for the first seven, upright after ("in horizontal position", "in the upright'
             ' position")',
             "tricks-won",
