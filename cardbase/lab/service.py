@@ -72,6 +72,10 @@ class LabRun:
     """The opening study's opponent (its label)."""
     vs_key: str
     """... as chosen (``deck:ID``, ``example:FILE``)."""
+    field_args: tuple[str, ...]
+    """Each deck played against as the terminal names it (``db:NAME``, ``examples/decks/FILE``)."""
+    vs_arg: str
+    """... and the opening study's opponent."""
 
     @property
     def notes(self) -> list[str]:
@@ -188,22 +192,25 @@ def run_lab(
     vs_key = vs or field[0]
     options = mea_study_options()
     deck = load_choice(database, DeckChoice(deck_id=deck_id), "this deck", house)
-    loaded = [deck, *(_load(database, "against", key, house) for key in field)]
-    opponent = _load(database, "vs", vs_key, house)
+    played = [_load(database, "against", key, house) for key in field]
+    loaded = [deck, *(d for d, _ in played)]
+    opponent, vs_arg = _load(database, "vs", vs_key, house)
     entry = game("mea")
     entry.check_agents(list(AGENTS))
     total = games * (len(field) + len(SIZES))
     on_progress = _budget(RUN_SECONDS if seconds is None else seconds, total, stopping or (lambda: False))
     gauntlet = run_gauntlet(loaded, AGENTS, options, games, seed, None, on_progress=on_progress)
     opening = run_opening([deck, opponent], AGENTS, options, games, seed, None, on_progress)
-    return LabRun(gauntlet, opening, games, seed, opponent.label, vs_key)
+    field_args = tuple(arg for _, arg in played)
+    return LabRun(gauntlet, opening, games, seed, opponent.label, vs_key, field_args, vs_arg)
 
 
 INPUT_WORDS = {"against": "against", "vs": "opening against"}
 
 
-def _load(database: Database, name: str, key: str, house: Any) -> Any:
-    """The deck ``key`` of the input ``name`` ready to play; a refusal says which input gave it."""
+def _load(database: Database, name: str, key: str, house: Any) -> tuple[Any, str]:
+    """The deck ``key`` of the input ``name`` ready to play, and the argument that names it at the
+    terminal (``db:NAME``, ``examples/decks/FILE``); a refusal says which input gave it."""
     from cardbase.decks.store import UnknownDeck, deck_by_id
     from cardbase.errors import DatabaseError, prefixed
     from cardbase.sim.table_setup import load_choice
@@ -212,8 +219,10 @@ def _load(database: Database, name: str, key: str, house: Any) -> Any:
     try:
         choice = deck_choice(key, words)
         # a saved deck is named by its name (the player's word for it), an example by its key
-        label = deck_by_id(database, choice.deck_id).name if choice.deck_id is not None else key
-        return load_choice(database, choice, f"{words} {quoted(label)}", house)
+        name_of = deck_by_id(database, choice.deck_id).name if choice.deck_id is not None else None
+        label = key if name_of is None else name_of
+        argument = f"examples/decks/{choice.example}" if name_of is None else f"db:{name_of}"
+        return load_choice(database, choice, f"{words} {quoted(label)}", house), argument
     except DatabaseError:
         raise  # busy or unusable: the database's, not the input's
     except UnknownDeck as error:  # no deck of that id: a bad value of the input (400), not a page not there

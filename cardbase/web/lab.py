@@ -23,7 +23,7 @@ from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
 from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
 
 if TYPE_CHECKING:
-    from cardbase.lab.service import FieldChoice, LabRun
+    from cardbase.lab.service import LabRun
 
 router = APIRouter()
 
@@ -69,18 +69,13 @@ def busy() -> OverBudget:
     )
 
 
-def terminal_command(run: LabRun, choices: list[FieldChoice], deck_name: str, field: list[str]) -> list[str]:
-    """The same studies at the terminal (``lab gauntlet`` and ``lab opening``, one process)."""
-    labels = {c.key: c.label for c in choices}
-
-    def arg(key: str) -> str:
-        kind, _, value = key.partition(":")
-        return shlex.quote(f"examples/decks/{value}" if kind == "example" else f"db:{labels.get(key, value)}")
-
+def terminal_command(run: LabRun, deck_name: str) -> list[str]:
+    """The same studies at the terminal (``lab gauntlet`` and ``lab opening``, one process), each deck
+    named as the run loaded it (a saved deck by its name, whether the form listed it or not)."""
     deck = shlex.quote(f"db:{deck_name}")
-    fields = " ".join(f"--field {arg(k)}" for k in field)
+    fields = " ".join(f"--field {shlex.quote(a)}" for a in run.field_args)
     tail = f"--games {run.games} --seed {run.seed} -j 1"
-    vs = arg(run.vs_key)
+    vs = shlex.quote(run.vs_arg)
     return [f"cardbase lab gauntlet {deck} {fields} {tail}", f"cardbase lab opening {deck} --vs {vs} {tail}"]
 
 
@@ -121,7 +116,7 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
         run = run_lab(
             database, deck_id, against, typed["vs"] or None, games, seed, house_of(request), stopping=stopping
         )
-        context |= {"run": run, "commands": terminal_command(run, choices, info.name, against)}
+        context |= {"run": run, "commands": terminal_command(run, info.name)}
     except DatabaseError:
         raise  # busy or unusable: the database's own answer
     except CardbaseError as error:

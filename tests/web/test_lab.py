@@ -204,3 +204,21 @@ def test_a_run_when_the_server_stops_ends_at_its_next_chunk_in_words(client: Tes
     client.app.state.lab_stop.set()  # type: ignore[attr-defined]  # what `cardbase serve` does on Ctrl-C
     api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
     assert api.status_code == 503 and error_of(api).startswith("the server is stopping: the lab run stopped with")
+
+
+@pytest.mark.parametrize("listed", [service.FIELD_DECKS_LISTED, 0], ids=["itself", "a deck past the list"])
+def test_the_terminal_command_names_every_deck_played_by_its_name(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, listed: int
+) -> None:
+    """`db:NAME` names a deck at the terminal by its name: a deck played that the form does not list
+    (the deck itself, typed in the address; one past the first FIELD_DECKS_LISTED) was written as
+    `db:<its id>`, another deck's name or none."""
+    deck_id = import_rush(client, "Rush")
+    other = import_rush(client, "Other rush")
+    monkeypatch.setattr(service, "FIELD_DECKS_LISTED", listed)
+    against = f"deck:{deck_id}" if listed else f"deck:{other}"
+    named = "db:Rush" if listed else "'db:Other rush'"
+    response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": against, "games": "2"})
+    assert response.status_code == 200, response.text
+    commands = unescape(re.search(r'<pre class="lab-commands"><code>(.*?)</code>', response.text, re.S)[1])
+    assert f"--field {named} --games 2" in commands and f"--vs {named} --games 2" in commands, commands
