@@ -310,16 +310,17 @@ def _locked(session: Session, cid: str) -> Card:
 
 
 def edit_card(
-    database: Database, cid: str, values: Mapping[str, Any], who: str, *, expected: str | None = None
+    database: Database, cid: str, values: Mapping[str, Any], who: str, *, expected: frozenset[str] | None = None
 ) -> EditResult:
     """Change a card's fields (``values``: field → typed text; empty or ``?`` makes a value unknown), in one
-    transaction with its history row. ``expected``: the version the writer saw (``StaleEdit`` otherwise)."""
+    transaction with its history row. ``expected``: the versions the writer may have seen (``StaleEdit``
+    at any other)."""
     if not values:
         raise UsageError("give at least one FIELD=VALUE to change")
     with database.transaction() as session:
         card = _locked(session, cid)
         current = _version(session, card)
-        if expected is not None and expected != current:
+        if expected is not None and current not in expected:
             raise StaleEdit(
                 f"{quoted(card.name)} changed since you read it (version {current}); reload it and edit again", current
             )
@@ -420,7 +421,9 @@ MAX_EDIT_ID = 2**31 - 1
 """The largest edit id: ``card_edit.id`` is an ``integer`` (32 bits on PostgreSQL)."""
 
 
-def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expected: str | None = None) -> EditResult:
+def revert_edit(
+    database: Database, cid: str, edit_id: int, who: str, *, expected: frozenset[str] | None = None
+) -> EditResult:
     """Put back the values an edit changed (its ``before``), as a new ``revert`` edit; nothing is lost. A
     value the rules derive (``DERIVED_FIELDS``) is not put back: it follows the values that are."""
     from cardbase.db.catalog import DERIVED_FIELDS
@@ -428,7 +431,7 @@ def revert_edit(database: Database, cid: str, edit_id: int, who: str, *, expecte
     with database.transaction() as session:
         card = _locked(session, cid)
         current = _version(session, card)
-        if expected is not None and expected != current:
+        if expected is not None and current not in expected:
             raise StaleEdit(f"{quoted(card.name)} changed since you read it (version {current}); reload it", current)
         # an edit id is a 32-bit integer column (PostgreSQL refuses to compare a larger number with it)
         row = session.get(CardEditRow, edit_id) if 1 <= edit_id <= MAX_EDIT_ID else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Header, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
 from fastapi import Path as PathParam
 from pydantic import Field
 
@@ -183,12 +183,11 @@ def _etag(version: str) -> str:
     return f'"card-{version}"'
 
 
-def _expected(if_match: str | None) -> str | None:
-    """The card version an ``If-Match`` names (``*`` or none: any)."""
-    if not if_match or if_match.strip() == "*":
-        return None
-    text = if_match.strip().removeprefix("W/").strip('"')
-    return text.removeprefix("card-")[:40]
+def _expected(request: Request) -> frozenset[str] | None:
+    """The card versions ``If-Match`` names (None: any), as every If-Match is read (``http.expected_tags``)."""
+    from cardbase.web.http import expected_tags
+
+    return expected_tags(request, "card-")
 
 
 def _game_of(settings: ServerSettings, body: CardValues) -> str:
@@ -237,14 +236,14 @@ def edit(
     body: CardValues,
     response: Response,
     turn: WriteTurn,
-    if_match: Annotated[str | None, Header(max_length=200)] = None,
+    request: Request,
 ) -> dict[str, Any]:
     """Change a card's fields (``catalog edit``); with ``If-Match`` only if it is still at that version
     (412 with the current one otherwise). Answers the new version as ``ETag`` and what changed."""
     from cardbase.db.edit import edit_card
     from cardbase.web.pages_owners import server_user
 
-    result = edit_card(settings.database, cid, _bounded(body.values), server_user(), expected=_expected(if_match))
+    result = edit_card(settings.database, cid, _bounded(body.values), server_user(), expected=_expected(request))
     response.headers["ETag"] = _etag(result.version)
     return {"id": result.id, "name": result.name, "version": result.version, "changed": _changed(result.changed)}
 
@@ -270,13 +269,13 @@ def revert(
     edit_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)],  # card_edit.id: 32 bits on PostgreSQL
     response: Response,
     turn: WriteTurn,
-    if_match: Annotated[str | None, Header(max_length=200)] = None,
+    request: Request,
 ) -> dict[str, Any]:
     """Put back what edit ``edit_id`` changed, as a new edit (``catalog history --revert``)."""
     from cardbase.db.edit import revert_edit
     from cardbase.web.pages_owners import server_user
 
-    result = revert_edit(settings.database, cid, edit_id, server_user(), expected=_expected(if_match))
+    result = revert_edit(settings.database, cid, edit_id, server_user(), expected=_expected(request))
     response.headers["ETag"] = _etag(result.version)
     return {"id": result.id, "name": result.name, "version": result.version, "changed": _changed(result.changed)}
 

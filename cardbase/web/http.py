@@ -342,15 +342,14 @@ def tag(response: Response, kind: str, key: int | str, version: int) -> None:
     response.headers["ETag"] = etag(kind, key, version)
 
 
-def _versions(tags: list[str], kind: str, key: int | str) -> frozenset[int] | None:
+def _versions(tags: list[str], prefix: str) -> frozenset[str] | None:
     if tags == ["*"]:
         return None  # any version of a thing that exists; "*" beside tags is no If-Match RFC 9110 allows: none matches
-    prefix = f'"{kind}-{key}-v'
+    quoted_prefix = f'"{prefix}'
     out = set()
     for text in tags[:MAX_TAGS]:
-        number = text[len(prefix) : -1]
-        if text.startswith(prefix) and text.endswith('"') and _whole(number):
-            out.add(int(number))
+        if text.startswith(quoted_prefix) and text.endswith('"') and len(text) > len(quoted_prefix):
+            out.add(text[len(quoted_prefix) : -1])
     return frozenset(out)  # empty: a tag of no version of this thing, which never matches
 
 
@@ -358,12 +357,20 @@ def _whole(text: str) -> bool:
     return text.isascii() and text.isdecimal() and len(text) <= 18
 
 
-def expected(request: Request, kind: str, key: int | str) -> frozenset[int] | None:
-    """The versions ``If-Match`` accepts (None: no If-Match, or ``*``); a weak tag (``W/"…"``) never
-    matches, as RFC 9110 says (If-Match compares strongly)."""
+def expected_tags(request: Request, prefix: str) -> frozenset[str] | None:
+    """The versions ``If-Match`` accepts of a thing whose ETags are ``"<prefix><version>"`` (None: no
+    If-Match, or ``*``), over every line of the header and every tag of its list; a weak tag
+    (``W/"…"``) never matches, as RFC 9110 says (If-Match compares strongly)."""
     if "if-match" not in request.headers:
         return None
-    return _versions(header_list(request, "if-match"), kind, key)
+    return _versions(header_list(request, "if-match"), prefix)
+
+
+def expected(request: Request, kind: str, key: int | str) -> frozenset[int] | None:
+    """The versions ``If-Match`` accepts of thing ``kind`` ``key`` (:func:`etag`), as
+    :func:`expected_tags` reads them."""
+    versions = expected_tags(request, f"{kind}-{key}-v")
+    return None if versions is None else frozenset(int(v) for v in versions if _whole(v))
 
 
 def header_list(request: Request, name: str) -> list[str]:

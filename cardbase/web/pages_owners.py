@@ -389,7 +389,9 @@ def _save_card(request: Request, cid: str, form: Any) -> Response:
     expected = str(form.get("version") or "")[:40] or None
     try:
         if changes:
-            edit_card(database_of(request), cid, changes, server_user(), expected=expected)
+            edit_card(
+                database_of(request), cid, changes, server_user(), expected=frozenset([expected]) if expected else None
+            )
         elif expected is not None and expected != version:
             raise StaleEdit(f"{quoted(card.name)} changed since you opened it; reload it", version)
     except StaleEdit as error:
@@ -450,7 +452,7 @@ def revert_page(
     from cardbase.db.edit import revert_edit
 
     cid = _card_id(game, set_code, slug)
-    revert_edit(database_of(request), cid, edit_id, server_user(), expected=version or None)
+    revert_edit(database_of(request), cid, edit_id, server_user(), expected=frozenset([version]) if version else None)
     return see_other(f"/cards/{cid}/history?done=reverted")
 
 

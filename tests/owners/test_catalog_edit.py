@@ -138,7 +138,7 @@ def test_concurrent_edits_of_one_card_one_wins_the_other_is_stale(database: Data
     def writer(cost: int) -> None:
         barrier.wait()
         try:
-            results.append(edit_card(database, cid, {"cost": str(cost)}, "test", expected=seen))
+            results.append(edit_card(database, cid, {"cost": str(cost)}, "test", expected=frozenset([seen])))
         except StaleEdit as error:
             results.append(error)
 

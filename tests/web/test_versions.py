@@ -261,3 +261,32 @@ def test_if_match_given_on_two_lines_is_one_list(client: TestClient) -> None:
     taken = client.patch(f"/api/decks/{deck}", json={"name": "Taken"}, headers=[("If-Match", stale), ("If-Match", now)])
     assert taken.status_code == 200, taken.text
     assert client.get(f"/api/decks/{deck}").json()["info"]["name"] == "Taken"
+
+
+CARD_PATH = "/api/cards/mea/demo/crumb-goblin"
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        (lambda now, stale: [("If-Match", f"W/{now}")], 412),  # weak: never matches (it was taken as the tag)
+        (lambda now, stale: [("If-Match", f"{stale}, {now}")], 200),  # a list holding the current: matches (412)
+        (lambda now, stale: [("If-Match", "*"), ("If-Match", stale)], 412),  # two lines, one list (the first read)
+        (lambda now, stale: [("If-Match", stale), ("If-Match", now)], 200),  # the current on a second line (412)
+        (lambda now, stale: [("If-Match", "*")], 200),
+    ],
+    ids=["weak", "list", "star-then-stale", "stale-then-current", "star"],
+)
+def test_a_cards_if_match_is_read_as_a_decks_is(client: TestClient, headers: Any, status: int) -> None:
+    """A card's edits read If-Match by the one rule (``http.expected_tags``): every line, every tag of
+    the list, strong tags only; the card routes read the header's first line as one tag of their own."""
+    stale = client.get(f"{CARD_PATH}/history").headers["etag"]
+    assert client.patch(CARD_PATH, json={"values": {"attack": 2}}).status_code == 200
+    now = client.get(f"{CARD_PATH}/history").headers["etag"]
+    answer = client.patch(CARD_PATH, json={"values": {"attack": 3}}, headers=headers(now, stale))
+    assert answer.status_code == status, answer.text
+    history = client.get(f"{CARD_PATH}/history")
+    assert history.json()["edits"][0]["after"] == {"attack": 3 if status == 200 else 2}
+    first = history.json()["edits"][-1]["id"]  # the first edit, to put back: the revert route reads it alike
+    revert = client.post(f"{CARD_PATH}/history/{first}/revert", headers=headers(history.headers["etag"], stale))
+    assert revert.status_code == status, revert.text
