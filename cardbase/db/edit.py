@@ -324,10 +324,15 @@ def edit_card(
             raise StaleEdit(
                 f"{quoted(card.name)} changed since you read it (version {current}); reload it and edit again", current
             )
-        where = f"card {quoted(card.name)}"
-        record, cleared = check_values(card.game, values, where, new=False, name=card.name)
-        changed = _apply(session, card, record, cleared, who, "edit", origin=where)
-        return EditResult(card.id, card.name, _version(session, card), changed)
+        return _edit_locked(session, card, values, who)
+
+
+def _edit_locked(session: Session, card: Card, values: Mapping[str, Any], who: str) -> EditResult:
+    """``edit_card``'s change of ``card``, locked in the write transaction of ``session``."""
+    where = f"card {quoted(card.name)}"
+    record, cleared = check_values(card.game, values, where, new=False, name=card.name)
+    changed = _apply(session, card, record, cleared, who, "edit", origin=where)
+    return EditResult(card.id, card.name, _version(session, card), changed)
 
 
 def add_card(database: Database, game: str, values: Mapping[str, Any], who: str) -> EditResult:
@@ -472,7 +477,8 @@ def card_state(database: Database, cid: str) -> tuple[Card, list[str], str]:
 
 
 def retag_card(database: Database, cid: str, add: list[str], remove: list[str], who: str) -> list[str]:
-    """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted."""
+    """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted. The tags are
+    read in the write's transaction, the card locked: a tag another writer added meanwhile is kept."""
     from cardbase.db.tags import card_tags
     from cardbase.names import stored_tag, tag_list
 
@@ -480,14 +486,13 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
         adding, removing = tag_list(add), set(tag_list(remove))
     except ValueError as error:
         raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
-    with database.session() as session:
-        if session.get(Card, cid) is None:  # a change of nothing is still of a card that must exist
-            raise UnknownCard(cid.rsplit("/", 1)[-1], None, [])
+    with database.transaction() as session:
+        card = _locked(session, cid)  # a change of nothing is still of a card that must exist
         now = card_tags(session, [cid]).get(cid, [])
-    # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
-    wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]
-    if wanted != now:
-        edit_card(database, cid, {"tags": "; ".join(wanted)}, who)
+        # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
+        wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]
+        if wanted != now:
+            _edit_locked(session, card, {"tags": "; ".join(wanted)}, who)
     return sorted(wanted)
 
 

@@ -241,3 +241,17 @@ def test_replacing_a_decks_cards_with_a_card_deleted_after_the_list_was_read_nam
         store.replace_cards(database, deck, _deck_of(kept, gone))
     assert _cards_of(database, deck) == {}
     assert store.deck_info(database, deck).version == 1
+
+
+def test_a_tag_added_to_a_card_after_its_tags_were_read_is_kept(
+    database: Database, other: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cards tag``/the tag form adds a tag to the tags it read: another writer's tag added between that
+    read and the write was overwritten (the card's tags written whole from the stale list)."""
+    from cardbase.db.tags import card_tags
+
+    cid = "mea/demo/crumb-goblin"
+    between(monkeypatch, lambda: edit.retag_card(other, cid, ["removal"], [], "other"))
+    assert edit.retag_card(database, cid, ["combo"], [], "test") == ["combo", "removal"]
+    with database.read() as conn:
+        assert sorted(card_tags(conn, [cid])[cid]) == ["combo", "removal"]
