@@ -191,6 +191,18 @@ def _constant_over_one(path: Path, name: str, depth: int = 3) -> bool:
     return isinstance(value, int | float) and value != 1
 
 
+def _words_after(parts: list[ast.expr], k: int) -> str | None:
+    """The text after part ``k`` of an f-string: its next literal, or the literal after a text value
+    between them (``{n} {kind} actions``: "1 move actions"), or None."""
+    rest = parts[k + 1 : k + 4]
+    if not rest or not isinstance(rest[0], ast.Constant):
+        return None
+    between, tail = (*rest[1:], None, None)[:2]
+    if isinstance(between, ast.FormattedValue) and isinstance(tail, ast.Constant) and rest[0].value == " ":
+        return str(tail.value) if TEXT_NAMES.search(_last_name(between.value)) else str(rest[0].value)
+    return str(rest[0].value)
+
+
 def bare_counts_before_plurals() -> list[str]:
     """Each ``{count} <plural>`` of the package's f-strings, as ``file:line: {count} word``."""
     found = []
@@ -200,10 +212,11 @@ def bare_counts_before_plurals() -> list[str]:
             if not isinstance(node, ast.JoinedStr):
                 continue
             parts = node.values
-            for before, value, after in zip([None, *parts[:-1]], parts, [*parts[1:], None], strict=True):
-                if not (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)):
+            for k, value in enumerate(parts):
+                before, after = parts[k - 1] if k else None, _words_after(parts, k)
+                if not (isinstance(value, ast.FormattedValue) and after is not None):
                     continue
-                word = _plural_after(str(after.value))
+                word = _plural_after(after)
                 if word is None or _worded(value.value):
                     continue
                 if isinstance(before, ast.Constant) and str(before.value)[-1:].isalnum():
@@ -265,7 +278,9 @@ def test_the_sweep_finds_a_bare_count_and_passes_counted(tmp_path: Path, monkeyp
         "def f(x, game, counted):\n"
         '    return f"{len(x)} games", f"{counted(len(x), \'game\')}", f"{game} cards", f"P{len(x)} holds"\n'
         "def g(x):\n"
-        '    return f"{len(x)} more games", f"{len(x)} demo cards", f"{len(x)} of the cards", f"{len(x)} card holds"\n',
+        '    return f"{len(x)} more games", f"{len(x)} demo cards", f"{len(x)} of the cards", f"{len(x)} card holds"\n'
+        "def h(x, kind):\n"
+        '    return f"{len(x)} {kind} actions", f"{kind} {len(x)} {kind} holds"\n',
         encoding="utf-8",
     )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
@@ -273,6 +288,7 @@ def test_the_sweep_finds_a_bare_count_and_passes_counted(tmp_path: Path, monkeyp
         "cardbase/probe.py:2: {len(x)} games",
         "cardbase/probe.py:4: {len(x)} games",
         "cardbase/probe.py:4: {len(x)} cards",
+        "cardbase/probe.py:6: {len(x)} actions",
     ]
 
 

@@ -200,7 +200,7 @@ def template(
     out = output or Path("exports") / f"{game_id}-template.{fmt}"
     count = write_template(open_db(db), game_id, fmt, out)
     say_done(
-        f"wrote {out}: {count} {game_id} cards; fill in the empty cells, "
+        f"wrote {out}: {counted(count, f'{game_id} card')}; fill in the empty cells, "
         f"then `cardbase catalog import {out} --game {game_id}`"
     )
 
