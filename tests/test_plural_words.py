@@ -334,3 +334,23 @@ def test_a_deck_of_one_demo_card_says_one_demo_card(tmp_path: Path) -> None:
     result = run_cli(["deck", "stats", deck], str(tmp_path / "c.db"))
     assert result.exit_code == 0, result.output
     assert "\n1 demo card (made for cardbase, not published)\n" in result.stdout, result.stdout
+
+
+HAND_ROLLED = re.compile(
+    r"""(?:''|"") if [^\n]*?==\s*1 else ['"](?:s|es)['"]"""  # card{{ '' if n == 1 else 's' }}
+    r"""|['"](?:s|es)['"] if [^\n]*?!=\s*1 else (?:''|"")"""  # card{'s' if n != 1 else ''}
+    r"""|['"]y['"] if [^\n]*?==\s*1 else ['"]ies['"]"""  # cop{{ 'y' if n == 1 else 'ies' }}
+    r"""|===\s*1\s*\?\s*(?:''|"")\s*:\s*['"]s['"]"""  # deal${n === 1 ? "" : "s"}
+)
+
+
+def test_no_plural_is_spelled_by_hand() -> None:
+    """One mechanism words a count (``counted``/``plural``, the templates' filters of the same names, the
+    scripts' ``counted``): no text spells its own ending by the count (``card{'s' if n != 1 else ''}``),
+    which the sweeps above do not read as a count before a noun, and which each spelled again."""
+    spelled = []
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.html"), *PACKAGE.rglob("*.js")]):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if HAND_ROLLED.search(line):
+                spelled.append(f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()[:120]}")
+    assert not spelled, "\n".join(spelled)

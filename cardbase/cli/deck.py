@@ -21,7 +21,7 @@ from cardbase.cli.common import (
     print_json,
     say_done,
 )
-from cardbase.errors import counted
+from cardbase.errors import counted, plural
 
 if TYPE_CHECKING:  # imported lazily at run time
     from cardbase.db.engine import Database
@@ -593,7 +593,7 @@ def history(
         lines_listed = [line.as_dict() for line in lines]
         print_json({"deck": name, "id": deck_id, "kept": total, "versions": versions_listed, "lines": lines_listed})
         return
-    echo(f"{name}: {total:,} version{'s' if total != 1 else ''} kept")
+    echo(f"{name}: {total:,} {plural(total, 'version')} kept")
     for line in lines:
         echo(f"  {line.text()}")
     if total > page.next_offset:

@@ -417,11 +417,9 @@ def _print_meio(deck: Setup, report: MeioReport) -> None:
             "(e.g. examples/decks/meio-3-players.txt)."
         )
         return
-    who = (
-        f"{counted(players, 'player')}, {left} card{'s' if left != 1 else ''} left aside"
-        if players
-        else "players unknown"
-    )
+    who = "players unknown"
+    if players and left is not None:
+        who = f"{counted(players, 'player')}, {counted(left, 'card')} left aside"
     echo(f"{deck_title(deck)}: a {hand.hand}-card hand ({who})")
     table = Table(caption=f"exact; high cards are {', '.join(high)} (ace high)")
     for heading in ("cards", "hearts (trumps)", f"high cards ({' '.join(high)})", "void suits"):

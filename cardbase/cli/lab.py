@@ -277,7 +277,7 @@ def _footer(data: dict[str, Any], plot: Path | None) -> None:
     for line in data["notes"]:
         con.print(f"Note: {line}")
     con.print(
-        f"{data['elapsed_seconds']:.1f} s on {data['workers']} worker{'s' if data['workers'] != 1 else ''}; "
+        f"{data['elapsed_seconds']:.1f} s on {counted(data['workers'], 'worker')}; "
         f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}"
     )
     if plot is not None:
@@ -465,9 +465,9 @@ def split(
     }[advice.stopped_by]
     checked = len(advice.top) + (1 if advice.runner_up else 0)
     con.print(
-        f"{advice.levels} halving level{'s' if advice.levels != 1 else ''} ({how}), then the best {checked} "
-        f"checked on {advice.top[0].deals} fresh deal{'s' if advice.top[0].deals != 1 else ''} each, in "
-        f"{advice.elapsed:.1f} s on {advice.workers} worker{'s' if advice.workers != 1 else ''}; "
+        f"{counted(advice.levels, 'halving level')} ({how}), then the best {checked} "
+        f"checked on {counted(advice.top[0].deals, 'fresh deal')} each, in "
+        f"{advice.elapsed:.1f} s on {counted(advice.workers, 'worker')}; "
         f"agents: {', '.join(names)}"
     )
     con.print(f"cardbase {data['version']} at {data['git_revision'] or 'unknown revision'}")

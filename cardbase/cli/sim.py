@@ -487,8 +487,7 @@ def _print_mea(data: dict[str, Any]) -> None:
     )
     games = data["games"]
     table = Table(
-        title=f"Méa: {who}\n{games} game{'' if games == 1 else 's'}, seed {data['seed']}; {first}\n"
-        f"This {data['comparison']}.",
+        title=f"Méa: {who}\n{counted(games, 'game')}, seed {data['seed']}; {first}\nThis {data['comparison']}.",
         caption="Win rates with 95% intervals (Wilson). A shared result (a tie) is a win for neither.",
     )
     for col in ("deck", "agent", "wins", "win rate (95%)", "1st", "2nd"):

@@ -10,7 +10,7 @@ from typing import Any
 from cardbase.db.queries import DEMO_LABEL
 from cardbase.decks.stats import total, total_text
 from cardbase.decks.validate import ResolvedDeck
-from cardbase.errors import UsageError, quoted
+from cardbase.errors import UsageError, counted, quoted
 from cardbase.games.base import is_demo
 from cardbase.names import fold
 
@@ -61,7 +61,7 @@ class Group:
 
     def subtotal_text(self) -> str:
         """``12 cards · mana 31`` (an unknown part says so: ``mana unknown (≥ 20, 1 unknown)``)."""
-        parts = [f"{self.count} card{'' if self.count == 1 else 's'}"]
+        parts = [counted(self.count, "card")]
         parts += [f"{word} {total_text(t)}" for word, t in self.subtotals.items()]
         return " · ".join(parts)
 

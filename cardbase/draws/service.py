@@ -131,7 +131,7 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
             left_out.append(card_id)
         else:
             drawn[card_id] = n
-    notes = [f"{n} {t} card{'s' if n != 1 else ''} left out: {NOT_DRAWN_WHY[t]}" for t, n in sorted(skipped.items())]
+    notes = [f"{counted(n, f'{t} card')} left out: {NOT_DRAWN_WHY[t]}" for t, n in sorted(skipped.items())]
     if not drawn:
         raise UsageError(f"{source}: the deck has no cards that are drawn")
     ids = list(drawn)
@@ -206,7 +206,7 @@ def _unknown(resolved: ResolvedDeck, drawn: dict[str, int]) -> str:
                 by_field[f] += n
     if not by_field:
         return ""
-    fields = ", ".join(f"{f} ({n} card{'s' if n != 1 else ''})" for f, n in sorted(by_field.items()))
+    fields = ", ".join(f"{f} ({counted(n, 'card')})" for f, n in sorted(by_field.items()))
     first = next((f for f in _EXAMPLE_FIELDS if f in by_field), min(by_field))
     said = (
         f"the deck has cards of unknown {fields}: an unknown value is not guessed and never satisfies a "

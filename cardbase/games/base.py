@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
-from cardbase.errors import plural, quoted
+from cardbase.errors import counted, plural, quoted
 
 
 class GameId(StrEnum):
@@ -144,7 +144,7 @@ def check_seats(what: str, given: Sequence[object], players: int, exactly: bool 
     if isinstance(given, str) or not isinstance(given, Sequence):
         raise InvalidPosition(f"{what} is a list with an entry per seat, not {quoted(given)}", "seat")
     if len(given) > players or (exactly and len(given) != players):
-        seats = f"{len(given)} seat{'' if len(given) == 1 else 's'}"
+        seats = counted(len(given), "seat")
         raise InvalidPosition(f"{what} gives {seats}; a {players}-player game has {players}", "seat")
 
 

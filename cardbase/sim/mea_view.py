@@ -196,7 +196,7 @@ def effects(before: MeaObservation, after: MeaObservation, done: str) -> list[st
         )
         drew = len(b.hand(opp)) - len(a.hand(opp)) + left
         if drew > 0:
-            lines.append(f"{seat_name(opp)} draws {drew} card{'s' if drew != 1 else ''}")
+            lines.append(f"{seat_name(opp)} draws {counted(drew, 'card')}")
     return lines
 
 

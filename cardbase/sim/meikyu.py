@@ -356,13 +356,12 @@ def card_text(pool: CardPool, name: str) -> str:
             effect = f", effect: {land.effect}" if land.effect else ""
             return (
                 f"{land.label} — Meikyu (land) card, quest level {land.level}, {counted(land.points, 'point')}, "
-                f"{land.developed_points} developed{effect}, {land.copies} cop{'y' if land.copies == 1 else 'ies'}"
-                + note
+                f"{land.developed_points} developed{effect}, {counted(land.copies, 'copy', 'copies')}" + note
             )
     card = next(c for c in pool.kingdom if c.name == name)
     stats = f", {counted(card.bravery, 'sword')} / {counted(card.wits, 'seal')}" if card.type == "character" else ""
     effect = f", effect: {card.effect}" if card.effect else ""
-    return f"{card.name} — {card.type}{stats}{effect}, {card.copies} cop{'y' if card.copies == 1 else 'ies'}" + note
+    return f"{card.name} — {card.type}{stats}{effect}, {counted(card.copies, 'copy', 'copies')}" + note
 
 
 def play_effects(before: MeikyuObservation, after: MeikyuObservation, done: str) -> list[str]:
@@ -476,7 +475,7 @@ def several_discards(state: Any, line: str, vocabulary: Any = None) -> list[Any]
                 if not Counter(kind[n] for n in left) - auto:
                     break  # they went on the pile without asking: the last cards, all one card
             raise IllegalAction(
-                f"only {len(actions)} card{'s' if len(actions) != 1 else ''} to discard here "
+                f"only {counted(len(actions), 'card')} to discard here "
                 f"({', '.join(str(a).removeprefix('discard ') for a in actions)}): not {', '.join(left)}",
                 "discard-count",
                 p,

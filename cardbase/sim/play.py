@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardbase.errors import quoted
+from cardbase.errors import counted, quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import Agent, GameError, IllegalAction, Rules, State
 from cardbase.names import fold
@@ -300,7 +300,7 @@ def legal_text(state: State, kind: str = "") -> str:
         if kind not in groups:
             return f"no legal {kind} action now; kinds: {', '.join(groups) or 'none'}"
         groups = {kind: groups[kind]}
-    lines = [f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}:" if not kind else f"legal {kind}:"]
+    lines = [f"{counted(len(legal), 'legal move')}:" if not kind else f"legal {kind}:"]
     for name, items in groups.items():
         shown = items if kind or len(items) <= LEGAL_PER_KIND else items[:LEGAL_SHOWN]
         lines.append(f"  {name} ({len(items)}): " + "; ".join(shown))

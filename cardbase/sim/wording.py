@@ -11,7 +11,7 @@ from cardbase.games.base import option_words
 Phrase = Callable[[Any], str]
 
 _MEIO: dict[str, Phrase] = {
-    "rounds": lambda v: f"{v} round{'s' if v != 1 else ''}",
+    "rounds": lambda v: counted(v, "round"),
     "ace_high": lambda v: "ace high" if v else "ace low",
     "hearts_anytime": lambda v: (
         "hearts may be led at any time" if v else "hearts may be led once a heart has been played in the round"

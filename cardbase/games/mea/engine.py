@@ -1206,7 +1206,7 @@ class MeaState(State):
             )
         if k < 1:
             return IllegalAction("you must draw at least 1 card", "draw-at-least-1", p)
-        return IllegalAction(f"your deck has only {left} card{'s' if left != 1 else ''}", "draw-from-deck", p)
+        return IllegalAction(f"your deck has only {counted(left, 'card')}", "draw-from-deck", p)
 
     def _why_card(self, action: Summon | Play, p: int) -> IllegalAction:
         tab = self._tab

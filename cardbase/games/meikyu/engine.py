@@ -2502,7 +2502,7 @@ class MeikyuState(State):
         rooms = len(self._rooms)
         if rooms < ROOMS and self._mpile:
             raise InvalidPosition(
-                f"{rooms} face-up room{'s' if rooms != 1 else ''} while the Meikyu pile holds {len(self._mpile)}:"
+                f"{counted(rooms, 'face-up room')} while the Meikyu pile holds {len(self._mpile)}:"
                 ' step 4 lays rooms out "until there are four Meikyu cards", and a Dungeon Storm draws four',
                 "rooms",
             )

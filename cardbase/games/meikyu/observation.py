@@ -146,7 +146,7 @@ class MeikyuObservation:
             which = f"P{self.args[1] + 1}'s Refugee discards" if len(self.args) > 1 else "the used cards"
             return f"discard {used} — {which} go on the discard pile in the order you name them, the last on top"
         why = "down to 5" if self.ask == A_HANDLIMIT else "the Refugee"
-        return f"discard <card>, … ({n} card{'s' if n != 1 else ''}: {why})"
+        return f"discard <card>, … ({counted(n, 'card')}: {why})"
 
     def describe(self) -> str:
         """A plain-text view for a terminal, several lines."""
@@ -244,8 +244,8 @@ def _describe_ctx(t: MeikyuTables, ctx: Mapping[str, Any]) -> str:
         )
     land = t.lnames[ctx["land"]] if ctx["land"] >= 0 else "a land of the defender's choice"
     a, d = ctx["dice"]
-    att = f"{counted(ctx['swords'], 'sword')}" + (f" + die {a} = {ctx['swords'] + a}" if a else "")
-    dfn = f"{counted(ctx['defence'], 'sword')}" + (f" + die {d} = {ctx['defence'] + d}" if d else "")
+    att = counted(ctx["swords"], "sword") + (f" + die {a} = {ctx['swords'] + a}" if a else "")
+    dfn = counted(ctx["defence"], "sword") + (f" + die {d} = {ctx['defence'] + d}" if d else "")
     return f"P{ctx['attacker'] + 1} attacks P{ctx['defender'] + 1} for {land} (by {ctx['by']}): {att} against {dfn}"
 
 

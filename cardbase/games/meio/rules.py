@@ -237,7 +237,7 @@ def _tables(ace_high: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tu
 
 def rounds_text(rounds: int) -> str:
     """``3 rounds``, ``1 round``."""
-    return f"{rounds} round{'' if rounds == 1 else 's'}"
+    return counted(rounds, "round")
 
 
 def round_score(horizontal: int, vertical: int) -> int:

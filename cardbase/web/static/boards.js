@@ -11,6 +11,9 @@
 (() => {
   "use strict";
 
+  // "1 sword", "2 swords": a count and its noun, as the server's counted() words them
+  const counted = (n, noun) => `${n} ${String(n).trim() === "1" ? noun : noun + "s"}`;
+
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const boards = new WeakMap(); // board element -> its state
@@ -259,7 +262,7 @@
       // as the terminal's hint says it: to the digits the interval gives (the server's words; the JSON keeps every digit)
       li.append(
         `Keep ${s.keep.join(" ")} · set aside ${s.aside.join(" ")}: round score ${s.shown.estimate} ` +
-          `(95% ${s.shown.ci}, ${s.playouts.toLocaleString("en")} deal${s.playouts === 1 ? "" : "s"}) `,
+          `(95% ${s.shown.ci}, ${counted(s.playouts.toLocaleString("en"), "deal")}) `,
       );
       const use = document.createElement("button");
       use.type = "button";
@@ -374,11 +377,11 @@
     const summaryOf = (a) => {
       if (a.kind === "quest") {
         const chance = a.need > 6 ? "it cannot succeed (it needs more than a 6)" : `it succeeds on a ${a.need} or more (${7 - a.need} in 6)`;
-        return `Quest ${a.room}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die against level ${a.level} — ${chance}.`;
+        return `Quest ${a.room}: ${counted(a.total, "sword")} + the die against level ${a.level} — ${chance}.`;
       }
-      if (a.kind === "develop") return `Develop ${a.land}: ${a.total} seal${a.total === 1 ? "" : "s"} against ${a.cost} — ${a.total >= a.cost ? "it is developed" : "not enough: it fails"}.`;
-      if (a.kind === "attack") return `Attack P${a.target + 1}${a.land ? " for " + a.land : ""} by ${a.by}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die, against the defence + its die.`;
-      return `Defend with ${a.cards.length ? a.cards.join(", ") : "the die alone"}${a.lab ? " and " + a.lab + " as a character" : ""}: ${a.total} sword${a.total === 1 ? "" : "s"} + the die.`;
+      if (a.kind === "develop") return `Develop ${a.land}: ${counted(a.total, "seal")} against ${a.cost} — ${a.total >= a.cost ? "it is developed" : "not enough: it fails"}.`;
+      if (a.kind === "attack") return `Attack P${a.target + 1}${a.land ? " for " + a.land : ""} by ${a.by}: ${counted(a.total, "sword")} + the die, against the defence + its die.`;
+      return `Defend with ${a.cards.length ? a.cards.join(", ") : "the die alone"}${a.lab ? " and " + a.lab + " as a character" : ""}: ${counted(a.total, "sword")} + the die.`;
     };
     board.addEventListener("click", (event) => {
       const el = event.target instanceof Element ? event.target.closest("[data-key]") : null;
