@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from cardbase.decks.history import Recorded
 
 MAX_COPIES = 999
+MAX_DECK_ID = 2**31 - 1
+"""Deck ids are the database's INTEGER keys (32 bits on PostgreSQL, which refuses a larger number in a
+query as a database error): a larger one names no deck, said before any query."""
 """The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
 
 DeckRef = str | int
@@ -98,6 +101,8 @@ def _now() -> str:
 def _get(session: Session, deck: DeckRef, *, lock: bool = False) -> DeckRow:
     """The deck row named by ``deck`` (a name or an id); ``lock`` takes its row lock for a write."""
     if isinstance(deck, int):
+        if not 1 <= deck <= MAX_DECK_ID:
+            raise no_deck(f"with id {deck}").refusing(deck)
         query = select(DeckRow).where(DeckRow.id == deck)
         row: DeckRow | None = session.scalars(query.with_for_update() if lock else query).first()
         if row is None:

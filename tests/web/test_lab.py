@@ -110,6 +110,9 @@ def test_the_field_offers_the_other_mea_decks_and_the_examples_and_plays_a_saved
         ({"against": "deck:999999"}, "against", "no deck with id 999999"),
         ({"vs": "nonsense"}, "vs", "choose one of the decks listed"),
         ({"vs": "deck:999999"}, "vs", "no deck with id 999999"),
+        # past a 32-bit key: PostgreSQL refused the query ("database error: integer out of range", 503)
+        ({"against": "deck:9999999999"}, "against", "no deck with id 9999999999"),
+        ({"vs": "deck:9999999999"}, "vs", "no deck with id 9999999999"),
     ],
 )
 def test_a_refused_value_is_named_at_its_field_and_the_typed_values_stay(
