@@ -476,9 +476,12 @@ def card_state(database: Database, cid: str) -> tuple[Card, list[str], str]:
         return card, aliases, version
 
 
-def retag_card(database: Database, cid: str, add: list[str], remove: list[str], who: str) -> list[str]:
+def retag_card(
+    database: Database, cid: str, add: list[str], remove: list[str], who: str, *, expected: frozenset[str] | None = None
+) -> list[str]:
     """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted. The tags are
-    read in the write's transaction, the card locked: a tag another writer added meanwhile is kept."""
+    read in the write's transaction, the card locked: a tag another writer added meanwhile is kept.
+    ``expected``: the card versions the writer may have seen, as :func:`edit_card` takes them."""
     from cardbase.db.tags import card_tags
     from cardbase.names import stored_tag, tag_list
 
@@ -488,6 +491,8 @@ def retag_card(database: Database, cid: str, add: list[str], remove: list[str], 
         raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.transaction() as session:
         card = _locked(session, cid)  # a change of nothing is still of a card that must exist
+        if expected is not None and (current := _version(session, card)) not in expected:
+            raise StaleEdit(f"{quoted(card.name)} changed since you read it (version {current}); reload it", current)
         now = card_tags(session, [cid]).get(cid, [])
         # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
         wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]

@@ -313,12 +313,15 @@ def tag_card(
     cid: CardPath,
     body: TagChange,
     turn: WriteTurn,
+    request: Request,
 ) -> dict[str, Any]:
-    """Add and remove a card's own tags (``cards tag``; an edit in its history); its tags now."""
+    """Add and remove a card's own tags (``cards tag``; an edit in its history); its tags now. With
+    ``If-Match``, only if the card is still at that version (412 otherwise)."""
     from cardbase.db.edit import retag_card
     from cardbase.web.pages_owners import server_user
 
-    return {"id": cid, "tags": retag_card(settings.database, cid, body.add, body.remove, server_user())}
+    tags = retag_card(settings.database, cid, body.add, body.remove, server_user(), expected=_expected(request))
+    return {"id": cid, "tags": tags}
 
 
 @router.post("/api/decks/{deck_id}/tags", tags=["decks"])

@@ -290,3 +290,17 @@ def test_a_cards_if_match_is_read_as_a_decks_is(client: TestClient, headers: Any
     first = history.json()["edits"][-1]["id"]  # the first edit, to put back: the revert route reads it alike
     revert = client.post(f"{CARD_PATH}/history/{first}/revert", headers=headers(history.headers["etag"], stale))
     assert revert.status_code == status, revert.text
+
+
+def test_a_cards_tags_honour_if_match(client: TestClient) -> None:
+    """A card's tags are part of its version: a tag change sent with a stale If-Match is refused (412,
+    the tags as they were) as an edit of its fields is; it was made whatever the If-Match said."""
+    stale = client.get(f"{CARD_PATH}/history").headers["etag"]
+    assert client.patch(CARD_PATH, json={"values": {"attack": 2}}).status_code == 200
+    refused = client.post(f"{CARD_PATH}/tags", json={"add": ["removal"]}, headers={"If-Match": stale})
+    assert refused.status_code == 412, refused.text
+    assert "changed since you read it" in error_of(refused)
+    assert client.get(f"{CARD_PATH}/history").json()["edits"][0]["after"] == {"attack": 2}  # no tag edit
+    now = client.get(f"{CARD_PATH}/history").headers["etag"]
+    taken = client.post(f"{CARD_PATH}/tags", json={"add": ["removal"]}, headers={"If-Match": now})
+    assert taken.status_code == 200 and taken.json()["tags"] == ["removal"], taken.text
