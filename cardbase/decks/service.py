@@ -78,8 +78,9 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     """The one resolver of a deck argument: a file path, or the name of a deck in the database.
 
     ``NAME@3`` (or ``db:NAME@3``) is version 3 of the database deck NAME (``deck history``), unless a file
-    of that name exists. ``db:NAME`` is always the database deck. Otherwise a file that exists wins; if the database
-    also has a deck of that name, a warning says how to pick it. A name that is neither is an
+    or a database deck of that very name exists (a deck may be named ``Rush@2``). ``db:NAME`` is always
+    the database deck. Otherwise a file that exists wins; if the database also has a deck of that name,
+    a warning says how to pick it. A name that is neither is an
     ``UnreadableInput`` listing the database decks of a close name (and the reverse for ``db:``).
     """
     from cardbase.decks.refs import deck_names, split_ref
@@ -91,7 +92,7 @@ def read_deck_ref(database: Database, ref: str | Path) -> DeckText:
     names = deck_names(database)
     text = _as_stored(str(ref), names)
     version = split_ref(text.removeprefix(DB_PREFIX))
-    if version is not None and version[0] in names and not _exists(text):
+    if version is not None and version[0] in names and text.removeprefix(DB_PREFIX) not in names and not _exists(text):
         from cardbase.decks.history import load_version
 
         name, number = version

@@ -68,6 +68,19 @@ def test_the_file_wins_and_the_message_names_db_prefix(stored: str, tmp_path: Pa
     assert picked["name"] == "Bird Tricks"
 
 
+@pytest.mark.parametrize("given", ["Bird Tricks@2", "db:Bird Tricks@2"])
+def test_a_deck_named_as_a_version_is_that_deck(stored: str, given: str) -> None:
+    """A deck may be named ``Bird Tricks@2``: that name names it, as a file of that name would win; it
+    was read as version 2 of "Bird Tricks", another deck (the lab page's terminal command named it so)."""
+    assert run_cli(["deck", "add", "Bird Tricks", "Tile Mole"], stored).exit_code == 0  # version 2 exists
+    assert run_cli(["deck", "new", "Bird Tricks@2", "--game", "mea"], stored).exit_code == 0
+    assert run_cli(["deck", "add", "Bird Tricks@2", "Crumb Goblin"], stored).exit_code == 0
+    shown = json.loads(run_cli(["deck", "stats", given, "--json"], stored).stdout)
+    assert shown["name"] == "Bird Tricks@2" and shown["cards"] == 1, shown
+    version = json.loads(run_cli(["deck", "stats", "Bird Tricks@1", "--json"], stored).stdout)
+    assert version["name"] == "Bird Tricks" and version["cards"] > 1  # a version of a deck still reads as one
+
+
 def test_no_such_file_lists_database_decks_and_the_reverse(stored: str, tmp_path: Path) -> None:
     assert_refused(run_cli(["deck", "validate", "Bird Trick"], stored), 2, "no such file", "db:Bird Tricks")
     assert_refused(run_cli(["deck", "validate", "nothing-here.txt"], stored), 2, "no such file", "nor a deck")
