@@ -97,17 +97,18 @@ class LabRun:
         }
 
 
-def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
+def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], int]:
     """The decks the field may hold: the database's other Méa decks (by name, at most
-    :data:`FIELD_DECKS_LISTED`), then the shipped examples that play."""
+    :data:`FIELD_DECKS_LISTED`), then the shipped examples that play; and how many other Méa decks
+    are not listed (the page says so: they are not left out unseen)."""
     from cardbase.decks.store import list_decks
     from cardbase.sim.table_setup import example_decks
 
-    others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id][:FIELD_DECKS_LISTED]
-    out = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False) for d in others]
+    others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id]
+    out = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False) for d in others[:FIELD_DECKS_LISTED]]
     examples = [name for name in example_decks("mea") if _plays(database, name)]
     out += [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
-    return out
+    return out, max(0, len(others) - FIELD_DECKS_LISTED)
 
 
 def _plays(database: Database, example: str) -> bool:

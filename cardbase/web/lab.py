@@ -96,12 +96,18 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     context: dict[str, Any] = {"info": info, "game_title": GAME_TITLES.get(info.game, info.game)}
     if info.game != "mea":
         return render(request, "lab.html", {**context, "nothing_yet": NOTHING_YET[info.game]})
-    choices = field_choices(database, deck_id)
+    choices, unlisted = field_choices(database, deck_id)
     params = request.query_params
     against = params.getlist("against") if "run" in params else default_field(choices)
     typed: dict[str, Any] = {"games": params.get("games", str(DEFAULT_GAMES)), "seed": params.get("seed", "0")}
     typed |= {"against": against, "vs": params.get("vs", "")}
-    context |= {"choices": choices, "typed": typed, "max_games": MAX_GAMES, "max_field": MAX_FIELD}
+    context |= {
+        "choices": choices,
+        "unlisted": unlisted,
+        "typed": typed,
+        "max_games": MAX_GAMES,
+        "max_field": MAX_FIELD,
+    }
     context |= {"default_games": DEFAULT_GAMES, "budget": f"{service.RUN_SECONDS:g}"}
     context |= {"errors": {}, "error": None, "run": None, "max_seed": MAX_SEED}
     if "run" not in params:

@@ -225,3 +225,18 @@ def test_the_terminal_command_names_every_deck_played_by_its_name(
     assert response.status_code == 200, response.text
     commands = unescape(re.search(r'<pre class="lab-commands"><code>(.*?)</code>', response.text, re.S)[1])
     assert f"--field {named} --games 2" in commands and f"--vs {named} --games 2" in commands, commands
+
+
+def test_the_form_says_how_many_decks_it_does_not_list(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The field lists the first FIELD_DECKS_LISTED other Méa decks by name: the others were left out
+    unseen; the form now says how many."""
+    deck_id = import_rush(client, "Rush")
+    for name in ("Alpha", "Beta", "Gamma"):
+        import_rush(client, name)
+    monkeypatch.setattr(service, "FIELD_DECKS_LISTED", 1)
+    form = client.get(f"/decks/{deck_id}/lab").text
+    said = unescape(re.search(r'<p id="lab-unlisted" class="help">(.*?)</p>', form, re.S)[1])
+    assert said == "Not listed: 2 more Méa decks (the list shows the first 1 by name).", said
+    assert re.findall(r'name="against" value="deck:\d+"', form) and "Alpha" in form and "Beta" not in form
+    monkeypatch.setattr(service, "FIELD_DECKS_LISTED", 50)
+    assert 'id="lab-unlisted"' not in client.get(f"/decks/{deck_id}/lab").text
