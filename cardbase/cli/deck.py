@@ -445,13 +445,15 @@ def export(
     resolved = _resolved_without_errors(db, deck, game)
     if history:
         from cardbase.decks.history import history_payload
+        from cardbase.decks.refs import deck_names
         from cardbase.decks.store import deck_info
         from cardbase.errors import UsageError
 
-        if format != "json" or not resolved.source.startswith("db:") or "@" in resolved.source:
-            raise UsageError("--history is for --format json of a database deck (its name, not NAME@N or a file)")
         database = open_db(db)
-        versions = history_payload(database, deck_info(database, resolved.source.removeprefix("db:")).id)
+        name = resolved.source.removeprefix("db:")  # a deck's name, or NAME@N of a version (a name may hold '@')
+        if format != "json" or not resolved.source.startswith("db:") or name not in deck_names(database):
+            raise UsageError("--history is for --format json of a database deck (its name, not NAME@N or a file)")
+        versions = history_payload(database, deck_info(database, name).id)
         text = write_json(resolved.deck, versions)
     else:
         text = write_deck(resolved.deck, format)

@@ -93,6 +93,20 @@ def test_history_survives_export_and_import_as_json(db_url: str, database: Datab
     assert code == 2 and "version numbers must rise" in err
 
 
+@pytest.mark.parametrize("name", ["A@B", "Rush@2"])
+def test_a_deck_whose_name_holds_an_at_sign_exports_its_history(db_url: str, name: str) -> None:
+    """``--history`` is refused for a version (``H@2``), which it told by an ``@`` anywhere in the deck's
+    source: a deck named ``A@B`` (or ``Rush@2``) was refused as if it were one."""
+    run(db_url, "deck", "new", name, "--game", "mea")
+    run(db_url, "deck", "add", name, "Crumb Goblin")
+    code, out, err = run(db_url, "deck", "export", name, "--format", "json", "--history")
+    assert code == 0, err
+    assert json.loads(out)["name"] == name and len(json.loads(out)["history"]) == 2
+    run(db_url, "deck", "new", "H", "--game", "mea")
+    run(db_url, "deck", "add", "H", "Crumb Goblin")
+    assert run(db_url, "deck", "export", "H@1", "--format", "json", "--history")[0] == 2  # a version: refused
+
+
 def test_the_history_is_bounded_and_ten_thousand_versions_stay_fast(
     db_url: str, database: Database, monkeypatch
 ) -> None:
