@@ -191,6 +191,8 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
         uvicorn.Server(config).run(sockets=[sock] if private is None else [sock, private])
     finally:
         app.state.lab_stop.set()  # a lab run still going (past the graceful wait) ends at its next chunk
+        if app.state.lab_workers is not None:
+            app.state.lab_workers.close()
         hall.close()
         _stop_workers(pids)
 
