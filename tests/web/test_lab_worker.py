@@ -8,7 +8,10 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from html import unescape
 from pathlib import Path
@@ -20,6 +23,7 @@ from fastapi.testclient import TestClient
 from cardbase.lab import service
 from cardbase.sim import runner
 from tests.web.conftest import MakeClient, error_of
+from tests.web.live import served_at, wait_until_serving
 from tests.web.test_lab import EXAMPLES, TILE, import_rush
 
 WAIT = 120.0
@@ -34,10 +38,10 @@ def served(make_client: MakeClient) -> Iterator[TestClient]:
     client.app.state.hall.close()  # type: ignore[attr-defined]
 
 
-def _workers() -> set[int]:
-    """This process's spawned worker processes (``multiprocessing`` spawn), by id."""
+def _workers(parent: int | None = None) -> set[int]:
+    """The spawned worker processes (``multiprocessing`` spawn) of ``parent`` (default: this process), by id."""
     found = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+    for task in Path(f"/proc/{parent or os.getpid()}/task").iterdir():
         try:
             children = (task / "children").read_text().split()
         except OSError:
@@ -134,3 +138,48 @@ def test_a_lab_worker_killed_mid_run_is_the_servers_fault_in_words_and_the_next_
     assert "Traceback" not in response.text
     again = served.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 4})
     assert again.status_code == 200, again.text  # a new worker took over
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_ctrl_c_of_serve_ends_a_lab_run_at_its_next_chunk_in_words(tmp_path: Path) -> None:
+    """Ctrl-C while a lab run plays in the worker: the run is told at once (not after uvicorn's graceful
+    wait, when it was cut off with a bare 500 and a traceback), answers its worded 503 with how far it
+    got, and the server exits 130."""
+    import httpx
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    answer: list[Any] = []
+    answered = threading.Event()
+    try:
+        base = served_at(proc)
+        wait_until_serving(base, proc, 60)
+        text = (EXAMPLES / "mea-goblin-rush.txt").read_text(encoding="utf-8")
+        made = httpx.post(f"{base}/api/decks/import", json={"text": text, "name": "Rush"}, timeout=60)
+        assert made.status_code == 201, made.text
+        url = f"{base}/api/decks/{made.json()['id']}/lab"
+
+        def run() -> None:
+            answer.append(httpx.get(url, params={"against": TILE, "games": 1000}, timeout=WAIT))
+            answered.set()
+
+        threading.Thread(target=run, daemon=True).start()
+        worker = 0
+        deadline = time.monotonic() + WAIT
+        while not worker or _cpu_seconds(worker) < 2.0:  # started, and past its imports: playing
+            assert time.monotonic() < deadline and not answered.is_set(), "no worker process played the games"
+            worker = min(_workers(proc.pid), default=0)
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=WAIT)
+    assert answered.wait(WAIT)
+    (response,) = answer
+    assert response.status_code == 503, response.text
+    assert error_of(response).startswith("the server is stopping: the lab run stopped with"), response.text
+    assert proc.returncode == 130 and "Traceback" not in err, err
