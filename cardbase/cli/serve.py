@@ -151,10 +151,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, workers: int = 1) -> None:
-    import uvicorn
-
     from cardbase.web.app import create_app
-    from cardbase.web.serverlog import uvicorn_config
+    from cardbase.web.serverlog import StoppingServer, uvicorn_config
     from cardbase.web.settings import WILDCARD, ServerSettings
 
     assert isinstance(settings, ServerSettings)
@@ -188,9 +186,13 @@ def _run(settings: object, sock: socket.socket, made: bool, open_browser: bool, 
     # "cardbase: interrupted" and exits 130.
     pids, private = children
     try:
-        uvicorn.Server(config).run(sockets=[sock] if private is None else [sock, private])
+        # a lab run still going is told at once, to end at its next chunk within the graceful wait
+        server = StoppingServer(config, app.state.lab_stop.set)
+        server.run(sockets=[sock] if private is None else [sock, private])
     finally:
-        app.state.lab_stop.set()  # a lab run still going (past the graceful wait) ends at its next chunk
+        app.state.lab_stop.set()  # also when uvicorn ended otherwise
+        if app.state.lab_workers is not None:
+            app.state.lab_workers.close()
         hall.close()
         _stop_workers(pids)
 
@@ -201,10 +203,8 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
     loopback socket only it listens on (``cardbase.web.relay``); their ids, and that socket."""
     from dataclasses import replace
 
-    import uvicorn
-
     from cardbase.web.app import create_app
-    from cardbase.web.serverlog import uvicorn_config
+    from cardbase.web.serverlog import StoppingServer, uvicorn_config
     from cardbase.web.settings import ServerSettings
 
     assert isinstance(settings, ServerSettings)
@@ -223,7 +223,7 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             private.close()
             settings.database.engine.dispose(close=False)
             app = create_app(replace(settings, play_relay=relay))
-            uvicorn.Server(uvicorn_config(app)).run(sockets=[sock])
+            StoppingServer(uvicorn_config(app), app.state.lab_stop.set).run(sockets=[sock])
         except KeyboardInterrupt:
             pass
         except BaseException as error:  # said in one line; the process ends without the first one's clean-up

@@ -25,6 +25,7 @@ __all__ = [
     "number",
     "play_matchups",
     "provenance",
+    "study_notes",
 ]
 
 if TYPE_CHECKING:
@@ -111,16 +112,21 @@ def play_matchups(
     on_progress: Callable[[int], None] | None = None,
 ) -> tuple[list[list[MeaGame]], list[str]]:
     """Méa: ``games`` games of each match-up ``(decks, agents, seed)`` (each deck first in half),
-    on ``backend``, all in one stream of chunks; the games of each, and the rules' report notes (each once)."""
-    from cardbase.sim.mea import make_rules, run_mea_batches
+    on ``backend``, all in one stream of chunks; the games of each, and the report notes of all the
+    match-ups' decks (:func:`study_notes`)."""
+    from cardbase.sim.mea import run_mea_batches
 
     batches = run_mea_batches(
         matchups, options, games, jobs=backend.workers if backend else 1, on_progress=on_progress, backend=backend
     )
     played = [batch.games for batch in batches]
-    notes: list[str] = []
-    for decks, _, _ in matchups:
-        for note in make_rules([d.deck for d in decks], options).report_notes():
-            if note not in notes:
-                notes.append(note)
-    return played, notes
+    return played, study_notes([d for decks, _, _ in matchups for d in decks])
+
+
+def study_notes(decks: Sequence[LoadedDeck]) -> list[str]:
+    """What a report over games of ``decks`` must say (the rules' report notes: demo cards, cards
+    played as bare stats), each deck named once however many match-ups it plays in (a mirror too)."""
+    from cardbase.games.mea.rules import bare_note_of, demo_note_of
+
+    notes = (demo_note_of([(d.label, d.deck) for d in decks]), bare_note_of([d.deck for d in decks]))
+    return [note for note in notes if note]

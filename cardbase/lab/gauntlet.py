@@ -231,8 +231,9 @@ def run_gauntlet(
             )
         )
     for d in decks:
-        if d.dropped:
-            notes.append(f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}")
+        left_out = f"left out of {d.label} (unknown stats): {'; '.join(d.dropped)}"
+        if d.dropped and left_out not in notes:  # a mirror's deck once
+            notes.append(left_out)
     names = [(card.name, n) for card, n in decks[0].deck.cards]
     result = Gauntlet(
         decks[0].label,

@@ -5,6 +5,8 @@ studies as ``cardbase lab gauntlet`` and ``lab opening`` (:mod:`cardbase.lab.gau
 
 The work is bounded twice: a number of games per match-up (:data:`MAX_GAMES`) and a time budget
 (``seconds``): a run past it stops between chunks of games with :class:`OverBudget`, never a hang.
+The games may be played elsewhere (a ``backend``: the server's lab worker process); the budget and
+the stop are checked here, as each chunk comes back.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from cardbase.db.engine import Database
     from cardbase.lab.gauntlet import Gauntlet
     from cardbase.lab.opening import OpeningStudy
+    from cardbase.sim.runner import ChunkMapper
     from cardbase.sim.table_setup import DeckChoice
 
 AGENTS = ("heuristic", "heuristic")
@@ -76,15 +79,8 @@ class LabRun:
     """Each deck played against as the terminal names it (``db:NAME``, ``examples/decks/FILE``)."""
     vs_arg: str
     """... and the opening study's opponent."""
-
-    @property
-    def notes(self) -> list[str]:
-        """The runs' notes (demo cards, rules readings, cards left out), each once."""
-        out: list[str] = []
-        for line in (*self.gauntlet.notes, *self.opening.notes):
-            if line not in out:
-                out.append(line)
-        return out
+    notes: list[str]
+    """The run's notes (demo cards, rules readings, cards left out), each once, each deck named once."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -168,12 +164,15 @@ def run_lab(
     house: Any = None,
     seconds: float | None = None,
     stopping: Callable[[], bool] | None = None,
+    backend: ChunkMapper | None = None,
 ) -> LabRun:
     """The saved Méa deck ``deck_id`` against each deck of ``field`` on both seats (``lab gauntlet``),
     then its opening size against ``vs`` (default: the first of ``field``; ``lab opening``), ``games``
     games per match-up and per size, every deck checked before any game. Past ``seconds`` (default:
     :data:`RUN_SECONDS`), or once ``stopping()`` (the server shuts down), the run stops between chunks
-    of games with :class:`OverBudget`."""
+    of games with :class:`OverBudget`. ``backend``: where the games are played (``cardbase serve``: its
+    lab worker process, :class:`cardbase.sim.thinkers.WorkerChunks`; None: this thread); the results
+    do not depend on it."""
     from cardbase.lab.common import mea_study_options
     from cardbase.lab.gauntlet import run_gauntlet
     from cardbase.lab.opening import SIZES, run_opening
@@ -200,10 +199,24 @@ def run_lab(
     entry.check_agents(list(AGENTS))
     total = games * (len(field) + len(SIZES))
     on_progress = _budget(RUN_SECONDS if seconds is None else seconds, total, stopping or (lambda: False))
-    gauntlet = run_gauntlet(loaded, AGENTS, options, games, seed, None, on_progress=on_progress)
-    opening = run_opening([deck, opponent], AGENTS, options, games, seed, None, on_progress)
+    gauntlet = run_gauntlet(loaded, AGENTS, options, games, seed, backend, on_progress=on_progress)
+    opening = run_opening([deck, opponent], AGENTS, options, games, seed, backend, on_progress)
     field_args = tuple(arg for _, arg in played)
-    return LabRun(gauntlet, opening, games, seed, opponent.label, vs_key, field_args, vs_arg)
+    notes = _notes(gauntlet, opening, loaded, opponent)
+    return LabRun(gauntlet, opening, games, seed, opponent.label, vs_key, field_args, vs_arg, notes)
+
+
+def _notes(gauntlet: Gauntlet, opening: OpeningStudy, loaded: list[Any], opponent: Any) -> list[str]:
+    """The two studies' notes as one list, each once: the rules' notes over every deck of the run
+    (each deck named once, not once per study), then the studies' others (cards left out)."""
+    from cardbase.lab.common import study_notes
+
+    per_study = {*study_notes(loaded), *study_notes([loaded[0], opponent])}
+    out = study_notes([*loaded, opponent])
+    for line in (*gauntlet.notes, *opening.notes):
+        if line not in per_study and line not in out:
+            out.append(line)
+    return out
 
 
 INPUT_WORDS = {"against": "against", "vs": "opening against"}

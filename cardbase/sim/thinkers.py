@@ -1,7 +1,8 @@
-"""Where the agents of a server's tables think: in worker processes at a lower priority, so that a
-page a person asks for is never queued behind an agent's search (threads of one process share one
-interpreter lock; measured, two busy agent threads make a page's work 2.5-3x slower, two busy
-worker processes at nice 10 leave it as it was).
+"""Where the agents of a server's tables think, and where its deck lab plays its games: in worker
+processes at a lower priority (:func:`worker_pool`), so that a page a person asks for is never queued
+behind an agent's search or a lab run (threads of one process share one interpreter lock; measured,
+two busy agent threads make a page's work 2.5-3x slower, two busy worker processes at nice 10 leave
+it as it was).
 
 Each game goes to one worker (chosen by its id), which keeps the game's state and agents between
 decisions, so an agent is the same object with the same random stream for the whole game, as at
@@ -20,10 +21,15 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from cardbase.errors import WorkerStopped
+
+R = TypeVar("R")
 
 NICE = 10
 """How much lower the workers' priority is than the server's (``nice``)."""
@@ -62,6 +68,13 @@ def _end_with(sentinel: int) -> None:
     pool's queue, so it would wait on it for ever; it also holds the server's output open)."""
     multiprocessing.connection.wait([sentinel])
     os._exit(0)
+
+
+def worker_pool() -> ProcessPoolExecutor:
+    """One worker process of the server's (started at its first task): spawned, never forked from a
+    threaded server; at lower priority; Ctrl-C left to the server; ending when the server does."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
 
 
 def _replayed(rules: Any, seed: int, texts: Sequence[str]) -> Any:
@@ -131,11 +144,7 @@ class ProcessThinkers:
     """``workers`` worker processes, one game always to the same one."""
 
     def __init__(self, workers: int) -> None:
-        context = multiprocessing.get_context("spawn")  # never fork a threaded server
-        self.pools = [
-            ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
-            for _ in range(max(1, workers))
-        ]
+        self.pools = [worker_pool() for _ in range(max(1, workers))]
 
     def _index(self, game_id: str) -> int:
         return int.from_bytes(hashlib.blake2b(game_id.encode(), digest_size=4).digest(), "big") % len(self.pools)
@@ -147,8 +156,7 @@ class ProcessThinkers:
         """A new worker for ``game_id``'s (its process died: the games it kept are rebuilt from their actions)."""
         index = self._index(game_id)
         self.pools[index].shutdown(wait=False, cancel_futures=True)
-        context = multiprocessing.get_context("spawn")
-        self.pools[index] = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
+        self.pools[index] = worker_pool()
 
     def think(self, game_id: str, table: Any, decision: Any) -> tuple[Any, float]:
         """The agent's action for ``decision`` at ``table``, thought in the game's worker (this
@@ -175,6 +183,63 @@ class ProcessThinkers:
     def close(self) -> None:
         for pool in self.pools:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class WorkerChunks:
+    """A batch's chunks (:class:`cardbase.sim.runner.ChunkMapper`) played in one worker process of
+    :func:`worker_pool`, two at most in flight: the deck lab of ``cardbase serve`` plays its games
+    there, off the server's interpreter lock, while the run's caller still sees every chunk come back
+    (its time budget and the server's stop are checked between chunks). A worker that dies is
+    :class:`~cardbase.errors.WorkerStopped`, and a new one takes the next chunks."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self._pool = worker_pool()
+        self._lock = threading.Lock()
+
+    def map(self, work: Callable[[Any], R], chunks: Iterable[Any]) -> Iterator[R]:
+        with self._lock:
+            pool = self._pool
+        todo = iter(chunks)
+        pending: set[Future[R]] = set()
+        try:
+            while True:
+                for chunk in todo:
+                    try:
+                        pending.add(pool.submit(work, chunk))
+                    except BrokenProcessPool:
+                        raise
+                    except RuntimeError:  # closed: the server stops (its caller is told at its next chunk)
+                        raise WorkerStopped("the server is stopping: no more games are played") from None
+                    if len(pending) == 2:
+                        break
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        except BrokenProcessPool:
+            self._renew(pool)
+            raise WorkerStopped(
+                "the worker process playing the games stopped (killed, or out of memory) before it gave them: "
+                "the server's fault, not the request's; try again (a new worker takes over)"
+            ) from None
+        finally:
+            for future in pending:  # the caller stopped (its budget, the server's stop): what was not started
+                future.cancel()
+
+    def _renew(self, dead: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is dead:  # not already renewed by another run
+                dead.shutdown(wait=False, cancel_futures=True)
+                self._pool = worker_pool()
+
+    def close(self) -> None:
+        """No more chunks; those sent are played (at most two), so a run waiting on one is not left
+        with a cancelled chunk: its caller stops it at the next (the server's stop)."""
+        with self._lock:
+            self._pool.shutdown(wait=False)
 
 
 class Moved(Exception):

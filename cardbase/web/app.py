@@ -63,6 +63,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.state.write_slots = anyio.Semaphore(settings.write_slots)  # cardbase.web.http.write_turn
     app.state.lab_slots = anyio.Semaphore(lab.LAB_SLOTS)  # cardbase.web.lab.lab_turn
     app.state.lab_stop = threading.Event()  # set when the server stops: a lab run ends at its next chunk
+    app.state.lab_workers = None  # a lab run's games: in this process (tests), or
+    if settings.agent_processes:  # in a worker process of lower priority, as the agents think (``serve``)
+        from cardbase.sim.thinkers import WorkerChunks
+
+        app.state.lab_workers = WorkerChunks()
     app.state.hall = None  # the play tables are another process's (cardbase.web.relay)
     if settings.play_relay is None:
         app.state.hall = Hall(

@@ -4,8 +4,8 @@ Every ``CardbaseError`` a feature function raises gets a status by its kind (400
 usage, or a card of another game than the one asked, 404 unknown card or deck, 409 conflict, 412
 changed since the version the change was made from (with the current version and ETag), 413 too
 big, 415 a body of a content type its route does not read, 503 database busy (with
-``Retry-After``) or unusable, 500 a server's file its user may not read); FastAPI's own errors (a
-parameter out of its bound, an unknown route) get the same shape;
+``Retry-After``) or unusable, 500 a server's file its user may not read, or its worker process
+that died); FastAPI's own errors (a parameter out of its bound, an unknown route) get the same shape;
 a library's fault that a user's input or database causes is made a user error by the one
 translator of both faces (``cardbase.faults``); anything else is a bug: one line naming the file its
 traceback was written to, as ``cardbase/cli/boundary.py`` does, and the server keeps serving. No
@@ -35,6 +35,7 @@ from cardbase.errors import (
     Stale,
     UnknownCard,
     UsageError,
+    WorkerStopped,
     quoted,
     said_of,
     shown,
@@ -105,8 +106,8 @@ def status_of(error: CardbaseError) -> int:
         return 401
     if isinstance(error, Forbidden):
         return 403
-    if isinstance(error, Unreachable):
-        return 500  # the server's own file it may not read: no request's doing
+    if isinstance(error, Unreachable | WorkerStopped):
+        return 500  # the server's own file it may not read, its worker process that died: no request's doing
     if isinstance(error, UnknownCard) and (not error.given or error.elsewhere):
         return 400  # no card asked for, or another game's card: the client's mistake about one that exists
     if isinstance(error, UnknownCard | UnknownDeck):

@@ -1,11 +1,13 @@
 """The deck lab in the browser and the API: ``/decks/ID/lab`` (a page) and ``/api/decks/ID/lab`` (JSON),
 both over :mod:`cardbase.lab.service` (the studies of ``cardbase lab gauntlet`` and ``lab opening``).
 
-A run is slow work: its route is a plain ``def`` (a worker thread, never the event loop), at most
-:data:`LAB_SLOTS` run at once (``lab_turn``, waited for on the loop as a change's turn is; a run that
-finds none free within :data:`SLOT_WAIT_SECONDS` is a worded 503), and the service stops it past its
-time budget (503 with how far it got). A refused value is named at its field (the page) or by its
-parameter (the API); the values typed stay in the form.
+A run is slow work: its route is a plain ``def`` (a worker thread, never the event loop); under
+``cardbase serve`` its games are played in the server's lab worker process (``app.state.lab_workers``:
+off this process's interpreter lock, so other pages are not slowed; one that dies is a worded 500,
+the server's fault). At most :data:`LAB_SLOTS` run at once (``lab_turn``, waited for on the loop as a
+change's turn is; a run that finds none free within :data:`SLOT_WAIT_SECONDS` is a worded 503), and
+the service stops it past its time budget (503 with how far it got). A refused value is named at its
+field (the page) or by its parameter (the API); the values typed stay in the form.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import CardbaseError, DatabaseError
+from cardbase.errors import CardbaseError, DatabaseError, WorkerStopped
 from cardbase.games.base import MAX_SEED
 from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
 from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
@@ -118,15 +120,23 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
         seed = form_whole(typed["seed"], "seed", 0, MAX_SEED, 0, at_field=True)
         if not turn:
             raise busy()
-        stopping = request.app.state.lab_stop.is_set
+        state = request.app.state
         run = run_lab(
-            database, deck_id, against, typed["vs"] or None, games, seed, house_of(request), stopping=stopping
+            database,
+            deck_id,
+            against,
+            typed["vs"] or None,
+            games,
+            seed,
+            house_of(request),
+            stopping=state.lab_stop.is_set,
+            backend=state.lab_workers,
         )
         context |= {"run": run, "commands": terminal_command(run, info.name)}
     except DatabaseError:
         raise  # busy or unusable: the database's own answer
     except CardbaseError as error:
-        status = 503 if isinstance(error, OverBudget) else 400
+        status = 503 if isinstance(error, OverBudget) else 500 if isinstance(error, WorkerStopped) else 400
         if error.option in LABELS:
             naming(error, [error.option], LABELS.__getitem__)
             context["errors"] = {error.option: for_pages(error, request.url.path, request)}
@@ -160,8 +170,18 @@ def lab_api(
     if not turn:
         raise busy()
     try:
-        stopping = request.app.state.lab_stop.is_set
-        run = run_lab(database_of(request), deck_id, against, vs, games, seed, house_of(request), stopping=stopping)
+        state = request.app.state
+        run = run_lab(
+            database_of(request),
+            deck_id,
+            against,
+            vs,
+            games,
+            seed,
+            house_of(request),
+            stopping=state.lab_stop.is_set,
+            backend=state.lab_workers,
+        )
     except CardbaseError as error:
         if error.option in LABELS and not isinstance(error, DatabaseError):
             naming(error, [error.option])

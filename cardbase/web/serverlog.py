@@ -15,8 +15,8 @@ import copy
 import logging
 import re
 import traceback
-from collections.abc import Mapping
-from types import TracebackType
+from collections.abc import Callable, Mapping
+from types import FrameType, TracebackType
 from typing import Any
 
 import uvicorn
@@ -114,3 +114,18 @@ def uvicorn_config(app: Any, graceful_seconds: int = 5) -> uvicorn.Config:
         server_header=False,
         timeout_graceful_shutdown=graceful_seconds,
     )
+
+
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server that calls ``on_exit`` as soon as it is told to stop (Ctrl-C, SIGTERM), before
+    it waits for open requests: ``cardbase serve`` stops its lab runs there (``app.state.lab_stop``),
+    so a run ends at its next chunk with its worded 503 within the graceful wait, not cut off after it
+    (a bare 500 to the client and a traceback on the terminal)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.on_exit()
+        super().handle_exit(sig, frame)

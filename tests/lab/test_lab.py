@@ -653,3 +653,18 @@ def test_an_opening_size_not_clearly_best_is_not_called_best(db_url: str) -> Non
     said = " ".join(text.stdout.split())
     assert "Best:" not in said and "Highest win rate: " in said and "no size is clearly best" in said, said
     assert f"Highest win rate: {best['size']} card{'' if best['size'] == 1 else 's'}, " in said, said
+
+
+def test_a_deck_met_twice_is_named_once_in_the_demo_note(db_url: str) -> None:
+    """A mirror match (a deck against itself), and a deck in several match-ups of one study: the
+    rules' demo note names each deck once (it said 'in Goblin Rush, … in Goblin Rush')."""
+    from cardbase.lab.gauntlet import load_decks
+    from cardbase.sim.mea import make_rules
+
+    rush, control = load_decks(db_url, [RUSH, CONTROL], ("heuristic", "heuristic"), {}, False)
+    mirror = make_rules([rush.deck, rush.deck], {}).demo_note()
+    assert mirror is not None and mirror.count(rush.label) == 1, mirror
+    from cardbase.lab.common import study_notes  # the notes of a study's every deck
+
+    (note,) = [n for n in study_notes([rush, rush, rush, control]) if "demo set" in n]
+    assert note.count(rush.label) == 1 and note.count(control.label) == 1, note

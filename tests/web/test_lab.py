@@ -240,3 +240,72 @@ def test_the_form_says_how_many_decks_it_does_not_list(client: TestClient, monke
     assert re.findall(r'name="against" value="deck:\d+"', form) and "Alpha" in form and "Beta" not in form
     monkeypatch.setattr(service, "FIELD_DECKS_LISTED", 50)
     assert 'id="lab-unlisted"' not in client.get(f"/decks/{deck_id}/lab").text
+
+
+def _percent(text: str) -> float:
+    return float(text.rstrip("%").replace("+", ""))
+
+
+def _check_rate(cell: str, games: int, rate: float | None, ci: list[float | None]) -> None:
+    """A cell of a rate as the page shows it against the service's figures: unknown (no games) as
+    ``—``, else the rate to within its shown digits and an interval no narrower than the service's."""
+    if games == 0:
+        assert rate is None and cell == "—", cell  # unknown, shown as unknown: not 0%, not nan
+        return
+    assert rate is not None and ci[0] is not None and ci[1] is not None
+    value, interval = cell.split(" ")
+    low, high = interval.split("–")
+    digits = len(value.rstrip("%").partition(".")[2])
+    assert abs(_percent(value) - 100 * rate) <= 0.5 * 10**-digits + 1e-9, (cell, rate)
+    assert _percent(low) <= 100 * ci[0] + 1e-9 and _percent(high) >= 100 * ci[1] - 1e-9, (cell, ci)
+
+
+def test_the_per_card_table_shows_the_clis_figures_and_unknown_as_unknown(
+    client: TestClient, cli: Callable[..., Any]
+) -> None:
+    deck_id = import_rush(client)
+    response = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "2", "seed": "5"})
+    assert response.status_code == 200, response.text
+    tile = str(EXAMPLES / "mea-tile-control.txt")
+    cards = cli("lab", "gauntlet", "db:Rush", "--field", tile, "--games", "2", "--seed", "5", "-j", "1", "--json")
+    cards = cards["cards"]
+    rows = cells(response.text, "cards-table")
+    assert len(rows) == len(cards) > 0
+    for row, card in zip(rows, cards, strict=True):
+        assert row[0] == card["name"] + (" *" if card["too_few_games"] else ""), row
+        assert row[1] == str(card["games_in_hand"])
+        _check_rate(row[2], card["games_in_hand"], card["win_rate_in_hand"], card["win_rate_in_hand_ci"])
+        _check_rate(row[3], card["games_not_drawn"], card["win_rate_not_drawn"], card["win_rate_not_drawn_ci"])
+        _check_rate(row[5], card["games_in_opening"], card["win_rate_in_opening"], card["win_rate_in_opening_ci"])
+        iwd = card["improvement_when_drawn"]
+        if iwd is None:  # drawn in every game or in none: no difference to read
+            assert row[4] == "—", row
+        else:
+            value, _, interval = row[4].partition(" ")
+            low, high = (float(x) for x in interval.split(" to "))
+            digits = len(value.partition(".")[2])
+            assert abs(float(value) - 100 * iwd) <= 0.5 * 10**-digits + 1e-9, (row, iwd)
+            ci = card["improvement_when_drawn_ci"]
+            assert low <= 100 * ci[0] + 1e-9 and high >= 100 * ci[1] - 1e-9, (row, ci)
+    # two games leave cards never drawn (or never in an opening): the unknown figures were checked above
+    assert any(c["games_in_hand"] == 0 or c["games_in_opening"] == 0 for c in cards)
+    assert "— unknown: no game to read it from" in unescape(response.text)
+
+
+def test_a_mirror_match_names_each_deck_once_in_the_notes(client: TestClient) -> None:
+    deck_id = import_rush(client, "Goblin Rush")
+    for against in ([f"deck:{deck_id}"], [f"deck:{deck_id}", TILE], ["example:mea-goblin-rush.txt"]):
+        api = client.get(f"/api/decks/{deck_id}/lab", params={"against": against, "games": 2})
+        assert api.status_code == 200, api.text
+        demo = [n for n in api.json()["notes"] if "demo set" in n]
+        assert len(demo) == 1 and demo[0].count("Goblin Rush") == 1, demo  # one note, each deck once
+        assert ("Tile Control" in demo[0]) == (TILE in against)
+        page = client.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": against, "games": "2"})
+        notes = unescape(page.text[page.text.index('id="lab-notes"') :])
+        notes = notes[: notes.index("</ul>")]
+        assert notes.count("Goblin Rush") == 1 and notes.count("demo set") == 1, notes
+    # the opening's own opponent, outside the field, joins the same note
+    other = import_rush(client, "Other rush")
+    api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "vs": f"deck:{other}", "games": 2})
+    (demo,) = [n for n in api.json()["notes"] if "demo set" in n]
+    assert [demo.count(name) for name in ("Goblin Rush", "Tile Control", "Other rush")] == [1, 1, 1], demo

@@ -579,23 +579,32 @@ class MeaRules(Rules):
 
     def demo_note(self) -> str | None:
         """How many of each deck's cards are cardbase's demo cards (None: no deck has one)."""
-        labels = [d.name or f"{seat_name(k)}'s deck" for k, d in enumerate(self.decks)]
-        demo = sorted((labels[k], d.demo_cards, d.size) for k, d in enumerate(self.decks) if d.demo_cards)
-        if not demo:
-            return None
-        shown = ", ".join(f"{n} of {counted(size, 'card')} in {label}" for label, n, size in demo)
-        return f"demo cards: {shown} (cardbase's demo set, not published Méa cards)"
+        return demo_note_of([(d.name or f"{seat_name(k)}'s deck", d) for k, d in enumerate(self.decks)])
 
     def bare_note(self, bare_of: Sequence[int] | None = None) -> str | None:
         """The cards that play as bare stats (``bare_of``: of these seats' decks only, what a seat may
         know of the decks; None: of both), or None."""
-        decks = self.decks if bare_of is None else [self.decks[k] for k in bare_of]
-        bare = tuple(dict.fromkeys(n for d in decks for n in d.unexpressed))
-        return f"played as bare stats (abilities not expressed as data): {', '.join(bare)}" if bare else None
+        return bare_note_of(self.decks if bare_of is None else [self.decks[k] for k in bare_of])
 
     def report_notes(self, bare_of: Sequence[int] | None = None) -> list[str]:
         """What every report using these decks must say: demo cards, bare-stats cards (see :meth:`bare_note`)."""
         return [note for note in (self.demo_note(), self.bare_note(bare_of)) if note]
+
+
+def demo_note_of(decks: Sequence[tuple[str, MeaDeck]]) -> str | None:
+    """How many of each ``(label, deck)``'s cards are cardbase's demo cards, each deck named once (a
+    mirror match, or a deck met in several match-ups, is one entry); None: no deck has one."""
+    demo = sorted(dict.fromkeys((label, d.demo_cards, d.size) for label, d in decks if d.demo_cards))
+    if not demo:
+        return None
+    shown = ", ".join(f"{n} of {counted(size, 'card')} in {label}" for label, n, size in demo)
+    return f"demo cards: {shown} (cardbase's demo set, not published Méa cards)"
+
+
+def bare_note_of(decks: Sequence[MeaDeck]) -> str | None:
+    """The cards of ``decks`` that play as bare stats, each once, or None."""
+    bare = tuple(dict.fromkeys(n for d in decks for n in d.unexpressed))
+    return f"played as bare stats (abilities not expressed as data): {', '.join(bare)}" if bare else None
 
 
 def _build_tables(rules: MeaRules) -> MeaTables:

@@ -1,0 +1,185 @@
+"""The deck lab as ``cardbase serve`` runs it: its games in a worker process of lower priority
+(``app.state.lab_workers``, :class:`cardbase.sim.thinkers.WorkerChunks`, the play tables' kind of
+worker), so a run does not slow other pages; the same results as the CLI, the same budget and stop,
+and a worker that dies is a worded 500 (the server's fault) after which the next run works."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardbase.lab import service
+from cardbase.sim import runner
+from tests.web.conftest import MakeClient, error_of
+from tests.web.live import served_at, wait_until_serving
+from tests.web.test_lab import EXAMPLES, TILE, import_rush
+
+WAIT = 120.0
+"""The most a test waits for a worker to start or a run to answer (a bound against a hang, not a timing)."""
+
+
+@pytest.fixture
+def served(make_client: MakeClient) -> Iterator[TestClient]:
+    client = make_client(agent_processes=True)  # as `cardbase serve` makes its app
+    yield client
+    client.app.state.lab_workers.close()  # type: ignore[attr-defined]
+    client.app.state.hall.close()  # type: ignore[attr-defined]
+
+
+def _workers(parent: int | None = None) -> set[int]:
+    """The spawned worker processes (``multiprocessing`` spawn) of ``parent`` (default: this process), by id."""
+    found = set()
+    for task in Path(f"/proc/{parent or os.getpid()}/task").iterdir():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for pid in children:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"spawn_main" in command:
+                found.add(int(pid))
+    return found
+
+
+def _new_worker(before: set[int], answered: threading.Event) -> int:
+    """The worker process started after ``before`` was listed (waited for, while no answer came)."""
+    while not answered.wait(0.05):
+        new = _workers() - before
+        if new:
+            return min(new)
+    raise AssertionError("the run answered before a worker process played its games")
+
+
+def test_a_served_lab_plays_its_games_in_a_worker_with_the_clis_results(
+    served: TestClient, cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck_id = import_rush(served)
+    tile = str(EXAMPLES / "mea-tile-control.txt")
+    common = ["--games", "6", "--seed", "3", "-j", "1", "--json"]
+    gauntlet = cli("lab", "gauntlet", "db:Rush", "--field", tile, *common)
+    opening = cli("lab", "opening", "db:Rush", "--vs", tile, *common)
+
+    def not_here(*args: Any) -> Any:
+        raise AssertionError("a chunk of the lab's games was played in the server's own process")
+
+    monkeypatch.setattr(runner, "_play_chunk", not_here)  # this process's; the worker has its own
+    api = served.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 6, "seed": 3})
+    assert api.status_code == 200, api.text
+    data = api.json()
+    for key in ("overall", "cards"):
+        assert data["gauntlet"][key] == gauntlet[key]
+    assert [{**m, "file": None} for m in data["gauntlet"]["matchups"]] == [
+        {**m, "file": None} for m in gauntlet["matchups"]
+    ]
+    assert data["opening"]["sizes"] == opening["sizes"] and data["opening"]["best"] == opening["best"]
+    page = served.get(f"/decks/{deck_id}/lab", params={"run": "1", "against": TILE, "games": "6", "seed": "3"})
+    assert page.status_code == 200 and 'id="lab-results"' in page.text
+
+
+def test_a_served_run_keeps_its_budget_and_the_servers_stop(
+    served: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck_id = import_rush(served)
+    monkeypatch.setattr(service, "RUN_SECONDS", 0.0)  # read here, checked here as each chunk comes back
+    over = served.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
+    assert over.status_code == 503 and "stopped after 0 s" in error_of(over)
+    monkeypatch.setattr(service, "RUN_SECONDS", 30.0)
+    served.app.state.lab_stop.set()  # type: ignore[attr-defined]  # what `cardbase serve` does on Ctrl-C
+    stopped = served.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
+    assert stopped.status_code == 503
+    assert error_of(stopped).startswith("the server is stopping: the lab run stopped with")
+
+
+@pytest.mark.parametrize("face", ["api", "page"])
+def test_a_lab_worker_killed_mid_run_is_the_servers_fault_in_words_and_the_next_run_works(
+    served: TestClient, monkeypatch: pytest.MonkeyPatch, face: str
+) -> None:
+    deck_id = import_rush(served)
+    monkeypatch.setattr(service, "RUN_SECONDS", 600.0)  # the kill, not the budget, ends this run
+    if face == "api":
+        url, params = f"/api/decks/{deck_id}/lab", {"against": TILE, "games": "1000"}
+    else:
+        url, params = f"/decks/{deck_id}/lab", {"run": "1", "against": TILE, "games": "1000"}
+    answer: list[Any] = []
+    answered = threading.Event()
+
+    def run() -> None:
+        answer.append(served.get(url, params=params))
+        answered.set()
+
+    before = _workers()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    os.kill(_new_worker(before, answered), signal.SIGKILL)
+    assert answered.wait(WAIT), "the run did not answer after its worker was killed"
+    (response,) = answer
+    assert response.status_code == 500, response.text
+    if face == "api":
+        said = error_of(response)
+    else:
+        said = unescape(re.search(r'<p id="lab-error" class="error" role="alert">(.*?)</p>', response.text, re.S)[1])
+        assert 'value="1000"' in response.text  # the form kept
+    assert "the worker process playing the games stopped" in said and "the server's fault" in said, said
+    assert "Traceback" not in response.text
+    again = served.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 4})
+    assert again.status_code == 200, again.text  # a new worker took over
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_ctrl_c_of_serve_ends_a_lab_run_at_its_next_chunk_in_words(tmp_path: Path) -> None:
+    """Ctrl-C while a lab run plays in the worker: the run is told at once (not after uvicorn's graceful
+    wait, when it was cut off with a bare 500 and a traceback), answers its worded 503 with how far it
+    got, and the server exits 130."""
+    import httpx
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    answer: list[Any] = []
+    answered = threading.Event()
+    try:
+        base = served_at(proc)
+        wait_until_serving(base, proc, 60)
+        text = (EXAMPLES / "mea-goblin-rush.txt").read_text(encoding="utf-8")
+        made = httpx.post(f"{base}/api/decks/import", json={"text": text, "name": "Rush"}, timeout=60)
+        assert made.status_code == 201, made.text
+        url = f"{base}/api/decks/{made.json()['id']}/lab"
+
+        def run() -> None:
+            answer.append(httpx.get(url, params={"against": TILE, "games": 1000}, timeout=WAIT))
+            answered.set()
+
+        threading.Thread(target=run, daemon=True).start()
+        worker = 0
+        deadline = time.monotonic() + WAIT
+        while not worker or _cpu_seconds(worker) < 2.0:  # started, and past its imports: playing
+            assert time.monotonic() < deadline and not answered.is_set(), "no worker process played the games"
+            worker = min(_workers(proc.pid), default=0)
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=WAIT)
+    assert answered.wait(WAIT)
+    (response,) = answer
+    assert response.status_code == 503, response.text
+    assert error_of(response).startswith("the server is stopping: the lab run stopped with"), response.text
+    assert proc.returncode == 130 and "Traceback" not in err, err
