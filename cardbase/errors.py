@@ -6,8 +6,10 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
 
     CardbaseError                 (exit 2 unless said)
     ├── UsageError                a bad option, argument or combination
-    │   └── Conflict              the database holds what the command would make (a deck name taken)
-    │       └── Stale             the thing changed since the version a change was made from
+    │   └── Refused               exit 1: a request read well but refused by a check of what the database
+    │       │                     holds (a card not in the deck, a deck over its bound)
+    │       └── Conflict          exit 1: the database holds what the command would make (a deck name taken)
+    │           └── Stale         exit 1: the thing changed since the version a change was made from
     ├── UnreadableInput           a file that cannot be read or parsed (missing, folder, device,
     │                             too large, binary, not UTF-8, bad JSON/TOML, nested too deeply)
     ├── QueryError                a search query that does not parse; names the term
@@ -120,10 +122,16 @@ class UsageError(CardbaseError, ValueError):
     exit_code = 2
 
 
-class Conflict(UsageError):
-    """What the command would make is already there (a deck name another deck has)."""
+class Refused(UsageError):
+    """A request that was read and understood, refused by a check against what the database holds
+    (a card that is not in the deck, an edit the card does not have, a deck that would go over its
+    bound): checked and invalid, exit 1. A usage error still (a 400 on the web, as before)."""
 
-    exit_code = 2
+    exit_code = 1
+
+
+class Conflict(Refused):
+    """What the command would make is already there (a deck name another deck has)."""
 
 
 class Stale(Conflict):

@@ -23,7 +23,7 @@ from sqlmodel import col, select
 
 from cardbase.catalog.fields import GAME_FIELDS, Field
 from cardbase.db.models import Card, CardAlias, OwnedRow
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, plural, quoted
+from cardbase.errors import InvalidData, Refused, UnreadableInput, UsageError, plural, quoted
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def change_owned(database: Database, card: Card, count: int, how: Change = "add"
             return _write(session, card.id, max((have or 0) - count, 0))
         now = _write(session, card.id, count, add=how == "add")
         if now > MAX_OWNED:
-            raise UsageError(
+            raise Refused(
                 f"{card.name}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one card"
             )
         return now
@@ -566,7 +566,7 @@ def apply_counts(
         for card_id, count in counts.items():
             now = _write(session, card_id, count, add=mode == "add")
             if now > MAX_OWNED:  # another writer added in between
-                raise UsageError(
+                raise Refused(
                     f"{card_id}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one "
                     f"card"
                 )

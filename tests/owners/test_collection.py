@@ -56,7 +56,7 @@ def test_bad_changes_are_refused_and_change_nothing(db_url: str, database: Datab
 def test_adding_past_the_bound_is_refused_whole(db_url: str, database: Database) -> None:
     run(db_url, "collection", "set", "Crumb Goblin", str(MAX_OWNED))
     code, _, err = run(db_url, "collection", "add", "Crumb Goblin", "1")
-    assert code == 2 and "over the bound of 99,999" in err
+    assert code == 1 and "over the bound of 99,999" in err
     assert owned(database) == {"mea/demo/crumb-goblin": MAX_OWNED}
 
 
