@@ -5,6 +5,8 @@ case is kept beside them, so that a test that passes by making every refusal 1 f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -14,6 +16,7 @@ runner = CliRunner()
 
 
 def run(db: str, *args: str) -> tuple[int, str]:
+    """The exit code and what the command said (stdout and stderr)."""
     result = runner.invoke(app, [*args, "--db", db], catch_exceptions=False)
     return result.exit_code, result.output
 
@@ -70,6 +73,15 @@ REFUSED: dict[str, tuple[list[list[str]], list[str], str]] = {
         ["deck", "add", "Rush", "Crumb Goblin"],
         "an entry holds at most 999",
     ),
+    "print deck --missing of a deck the collection covers": (
+        [
+            ["deck", "new", "Rush", "--game", "mea"],
+            ["deck", "add", "Rush", "Crumb Goblin"],
+            ["collection", "add", "Crumb Goblin", "1"],
+        ],
+        ["print", "deck", "db:Rush", "--missing", "-o", "{tmp}/missing.pdf"],
+        "you own every card of this deck",
+    ),
     "collection add past the bound of copies": (
         [["collection", "set", "Crumb Goblin", "99999"]],
         ["collection", "add", "Crumb Goblin", "1"],
@@ -79,11 +91,11 @@ REFUSED: dict[str, tuple[list[list[str]], list[str], str]] = {
 
 
 @pytest.mark.parametrize("case", list(REFUSED))
-def test_a_refusal_by_what_the_database_holds_exits_1(db_url: str, case: str) -> None:
+def test_a_refusal_by_what_the_database_holds_exits_1(db_url: str, tmp_path: Path, case: str) -> None:
     setup, command, said = REFUSED[case]
     for step in setup:
         made(db_url, *step)
-    code, output = run(db_url, *command)
+    code, output = run(db_url, *(part.replace("{tmp}", str(tmp_path)) for part in command))
     assert said in output, output
     assert output.startswith("cardbase: error: ") and "Traceback" not in output, output
     assert code == 1, (code, output)

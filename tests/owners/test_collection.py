@@ -137,7 +137,7 @@ def test_decks_report_what_is_owned_and_print_only_the_missing(db_url: str, data
     code, out, _ = run(db_url, "deck", "show", "Rush")
     assert "collection: you own every card of it (32)" in out
     code, _, err = run(db_url, "print", "deck", "db:Rush", "--missing", "-o", str(pdf))
-    assert code == 2 and "you own every card of this deck" in err
+    assert code == 1 and "you own every card of this deck" in err
 
 
 def test_web_collection_pages_and_api(client: TestClient, database: Database) -> None:
