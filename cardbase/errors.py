@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from cardbase.decks.model import Problem
+    from cardbase.fuzzy import Near
 
 
 class CardbaseError(Exception):
@@ -173,36 +174,45 @@ class UnknownCard(CardbaseError, LookupError):
         self,
         name: str,
         game: str | None = None,
-        suggestions: list[str] | None = None,
+        suggestions: Sequence[str | Near] | None = None,
         elsewhere: Sequence[str] = (),
     ):
-        """``elsewhere``: the other games that have a card of this name (a card of another game is
-        said to be one, as a deck line naming it is)."""
+        """``suggestions``: the names it may mean (``cardbase.fuzzy.closest_cards``: one of another game
+        says which). ``elsewhere``: the other games that have a card of this name (a card of another
+        game is said to be one, as a deck line naming it is)."""
+        from cardbase.catalog.fields import GAME_NAMES
+        from cardbase.fuzzy import near_text
+
         self.name = name
         self.game = game
-        self.suggestions = suggestions or []
+        self.suggestions = list(suggestions or [])
         self.elsewhere = tuple(elsewhere)
         self.given = bool(name.strip())  # blank: no card was asked for (a bad request, not a card not there)
         self.value = name if self.given else None  # a blank text is no field's to name
-        where = f" in {game}" if game else ""
-        hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         if not self.given:
             super().__init__("no card is given: its name or id is empty")
             return
         if game and self.elsewhere:
-            from cardbase.catalog.fields import GAME_NAMES
-
-            def of_game(named: Callable[[str], str]) -> str:
-                return f"{quoted(name)} is a {' and a '.join(map(named, self.elsewhere))} card, not {named(game)}"
-
-            super().__init__(of_game(str))
-            self.said = of_game(lambda g: GAME_NAMES.get(g, g))
+            super().__init__(of_other_games(name, self.elsewhere, game))
+            self.said = of_other_games(name, self.elsewhere, game, lambda g: GAME_NAMES.get(g, g))
             return
-        super().__init__(f"unknown card {quoted(name)}{where}{hint}")
-        if game:
-            from cardbase.catalog.fields import GAME_NAMES
 
-            self.said = f"unknown card {quoted(name)} in {GAME_NAMES.get(game, game)}{hint}"
+        def unknown(named: Callable[[str], str]) -> str:
+            where = f" in {named(game)}" if game else ""
+            hint = f"; did you mean {near_text(self.suggestions, named)}?" if self.suggestions else ""
+            return f"unknown card {quoted(name)}{where}{hint}"
+
+        super().__init__(unknown(str))
+        if (said := unknown(lambda g: GAME_NAMES.get(g, g))) != str(self):
+            self.said = said
+
+
+def of_other_games(name: str, games: Sequence[str], other_than: str, named: Callable[[str], str] = str) -> str:
+    """What a card name of ``games`` but not of ``other_than`` is, the one wording of every face (a
+    lookup, a deck line, a collection line, a card added to a deck): ``'Grimoire' is a meikyu card, not
+    mea``; of two games, ``is a meikyu and a meio card`` (two cards, one of each). ``named`` words a
+    game (its id, or its display name for players)."""
+    return f"{quoted(name)} is a {' and a '.join(map(named, games))} card, not {named(other_than)}"
 
 
 class InvalidData(CardbaseError, ValueError):

@@ -234,7 +234,8 @@ class _Names:
         """The card id a row names, or None and why not (with the closest names, or the game whose
         card it is)."""
         from cardbase.db.queries import games_naming
-        from cardbase.fuzzy import closest
+        from cardbase.errors import of_other_games
+        from cardbase.fuzzy import closest, near_text
 
         found = self.by_name.get(fold(name), [])
         if set_code:
@@ -246,10 +247,10 @@ class _Names:
             return None, f"{quoted(name)} is in several sets ({sets}); give its set"
         where = f" in set {quoted(set_code)}" if set_code else ""
         if not set_code and (elsewhere := games_naming(self.session, name, self.game)):
-            return None, f"{quoted(name)} is a {' and a '.join(elsewhere)} card, not {self.game}"
+            return None, of_other_games(name, elsewhere, self.game)
         near = closest(name, {k: v[0][2] for k, v in self.by_name.items()}, n=3, cutoff=0.6)
         return None, f"no card named {quoted(name)}{where}" + (
-            f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            f"; did you mean {near_text(near, joiner=' or ')}?" if near else ""
         )
 
 

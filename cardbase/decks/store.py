@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,7 +32,7 @@ from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
 from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.decks.refs import deck_names as deck_names
-from cardbase.errors import Conflict, Refused, Said, Stale, UsageError, plural, quoted
+from cardbase.errors import Conflict, Refused, Said, Stale, UsageError, of_other_games, plural, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import whole_number
 from cardbase.names import fold
@@ -414,11 +414,12 @@ _COUNTS = {"add": (1, False), "set": (0, False), "remove": (1, True)}  # (lowest
 
 
 class WrongGame(Refused):
-    """A card of another game than the deck's: a mistake about a card that exists (400, as by name)."""
+    """A card of another game (or of other games, ``card_games``: a name theirs alone) than the deck's:
+    a mistake about a card that exists (400, as by name)."""
 
-    def __init__(self, card: str, card_game: str, deck: str, deck_game: str) -> None:
-        self.card, self.card_game, self.deck, self.deck_game = card, card_game, deck, deck_game
-        super().__init__(f"{quoted(card)} is a {card_game} card, not {deck_game}, the game of deck {quoted(deck)}")
+    def __init__(self, card: str, card_games: Sequence[str], deck: str, deck_game: str) -> None:
+        self.card, self.card_games, self.deck, self.deck_game = card, tuple(card_games), deck, deck_game
+        super().__init__(f"{of_other_games(card, card_games, deck_game)}, the game of deck {quoted(deck)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +484,7 @@ def edit_entry(
         row = _bump(session, conn, deck_ref)
         card_id, card_name, card_game, latest = _card_of(conn, card, row.id)
         if card_game != row.game:
-            raise WrongGame(card_name, card_game, row.name, row.game)
+            raise WrongGame(card_name, [card_game], row.name, row.game)
         _check_version(row, expected, before=row.version - 1)
         stored = _section(section, row.game) or ""
         before, now = _ENTRY_EDITS[edit](conn, row, card_id, card_name, count, stored)

@@ -317,7 +317,7 @@ def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[
             return info, find_card(session, body.name, info.game)
         except UnknownCard as error:
             if error.elsewhere:  # another game's card: refused as the same card given by its id is
-                raise WrongGame(body.name, " and a ".join(error.elsewhere), info.name, info.game) from None
+                raise WrongGame(body.name, error.elsewhere, info.name, info.game) from None
             raise
 
 
