@@ -548,8 +548,8 @@ def apply_counts(
         mode=mode,
     )
     games = {cid.split("/", 1)[0] for cid in counts} | ({game} if game else set())
-    if dry_run:
-        with database.session() as session:
+    if dry_run:  # read in a snapshot: no write lock, other writers go on
+        with database.snapshot() as session:
             _gone(session, counts, source)
             result.changes = _changes(session, counts, games, mode)
         if over := _over_bound(result.changes):
