@@ -74,8 +74,8 @@ def closest_cards(
     it stands for and its game: the one did-you-mean of every card lookup. The cards of ``game`` (the
     deck's, the command's) come first; another game's follow only if they are :data:`CLOSE` (a
     misspelling of one, never a guess), one at least even after ``n`` of the game's, each saying its
-    game. With no ``game``, every game's are
-    offered alike, each saying its game when they are of several."""
+    game. With no ``game``, every game's are offered alike, each saying its game when they are of
+    several."""
     own: dict[str, tuple[str, str]] = {}
     other: dict[str, tuple[str, str]] = {}
     for key, card, of in cards:
