@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
+from tests.conftest import new_database
 
 runner = CliRunner()
 
@@ -99,6 +100,21 @@ def test_a_refusal_by_what_the_database_holds_exits_1(db_url: str, tmp_path: Pat
     assert said in output, output
     assert output.startswith("cardbase: error: ") and "Traceback" not in output, output
     assert code == 1, (code, output)
+
+
+def test_a_share_code_naming_a_card_this_catalog_lacks_exits_1(
+    db_url: str, catalog_template: str, tmp_path: Path
+) -> None:
+    """The code is read whole; the catalog it is decoded against lacks its card (another's catalog)."""
+    deck = tmp_path / "fox.txt"
+    deck.write_text("game: mea\n1 Ember Fox\n", encoding="utf-8")
+    (tmp_path / "theirs").mkdir()
+    with new_database(tmp_path / "theirs", catalog_template) as theirs:
+        made(theirs, "catalog", "add", "--game", "mea", "name=Ember Fox", "type=monster")
+        code, shared = run(theirs, "deck", "encode", str(deck))
+        assert code == 0, shared
+    code, output = run(db_url, "deck", "decode", shared.strip())
+    assert code == 1 and "deck code names a card this catalog does not have" in output, (code, output)
 
 
 def test_bad_usage_and_a_deck_that_is_not_there_still_exit_2(db_url: str) -> None:
