@@ -583,5 +583,7 @@ def catalog_import(
     written unless all are good; ``dry_run`` checks and counts, writes nothing."""
     from cardbase.web.uploads import import_sheet, read_upload
 
+    if dry_run:
+        turn.release()  # a dry run writes nothing: the change slots are the writers'
     data = read_upload(file, "file")
     return import_sheet(_db(settings), data, file.filename or "upload.csv", game, dry_run=dry_run, fmt=format)
